@@ -1,0 +1,649 @@
+/* model: the immutable database model and the builder readers fill it
+ * with.  Strings are interned in one buffer; nodes are one array with
+ * first-child/next-sibling links; values are asked of the reader's provider
+ * when needed.  Must not depend on curses, on ui/ or on any reader. */
+#include "model.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct model_builder {
+	struct model *m;
+	size_t strings_len, strings_cap;
+	uint32_t offsets_cap;
+	uint32_t *hash; /* open addressing: handle+1, 0 = empty */
+	uint32_t hash_cap;
+	uint32_t nodes_cap;
+	uint32_t *last_child;
+	uint32_t functions_cap, stats_cap, columns_cap, profiles_cap;
+	uint32_t ids_cap, timelines_cap;
+	bool failed;
+};
+
+static bool grow(void **array, uint32_t *cap, uint32_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX - 1)
+		ncap = UINT32_MAX - 1;
+	if (ncap < need || ncap > SIZE_MAX / size)
+		return false;
+	void *p = realloc(*array, (size_t)ncap * size);
+	if (!p)
+		return false;
+	*array = p;
+	*cap = (uint32_t)ncap;
+	return true;
+}
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+struct model_builder *model_builder_new(const char *format, const char *path)
+{
+	struct model_builder *b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->m = calloc(1, sizeof(*b->m));
+	if (!b->m)
+		goto fail;
+	b->m->format = strdup(format ? format : "");
+	b->m->path = strdup(path ? path : "");
+	if (!b->m->format || !b->m->path)
+		goto fail;
+	/* handle 0 is the empty string */
+	if (model_builder_intern(b, "", 0) != 0)
+		goto fail;
+	struct model_node root = {
+		.parent = MODEL_NONE,
+		.function = MODEL_NONE,
+		.kind = NODE_ROOT,
+		.relation = RELATION_NONE,
+	};
+	if (!grow((void **)&b->m->nodes, &b->nodes_cap, 1,
+		  sizeof(*b->m->nodes)) ||
+	    !(b->last_child = malloc(b->nodes_cap * sizeof(uint32_t))))
+		goto fail;
+	root.first_child = root.next_sibling = MODEL_NONE;
+	b->m->nodes[0] = root;
+	b->last_child[0] = MODEL_NONE;
+	b->m->n_nodes = 1;
+	return b;
+fail:
+	model_builder_free(b);
+	return NULL;
+}
+
+static bool rehash(struct model_builder *b)
+{
+	uint32_t ncap = b->hash_cap ? b->hash_cap * 2 : 1024;
+	uint32_t *nh = calloc(ncap, sizeof(*nh));
+	if (!nh)
+		return false;
+	for (uint32_t h = 0; h < b->m->n_strings; h++) {
+		const char *s = b->m->strings + b->m->string_offsets[h];
+		uint64_t slot = hash_bytes(s, strlen(s)) & (ncap - 1);
+		while (nh[slot])
+			slot = (slot + 1) & (ncap - 1);
+		nh[slot] = h + 1;
+	}
+	free(b->hash);
+	b->hash = nh;
+	b->hash_cap = ncap;
+	return true;
+}
+
+uint32_t model_builder_intern(struct model_builder *b, const char *s,
+			      size_t len)
+{
+	if (!b || b->failed)
+		return MODEL_NONE;
+	/* strings are NUL-terminated in the pool: cut at an embedded NUL */
+	const char *nul = len ? memchr(s, '\0', len) : NULL;
+	if (nul)
+		len = (size_t)(nul - s);
+	if ((uint64_t)b->m->n_strings * 2 + 2 > b->hash_cap && !rehash(b))
+		goto fail;
+	uint64_t slot = hash_bytes(s, len) & (b->hash_cap - 1);
+	while (b->hash[slot]) {
+		uint32_t h = b->hash[slot] - 1;
+		const char *t = b->m->strings + b->m->string_offsets[h];
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return h;
+		slot = (slot + 1) & (b->hash_cap - 1);
+	}
+	if (b->strings_len + len + 1 > UINT32_MAX)
+		goto fail;
+	if (b->strings_len + len + 1 > b->strings_cap) {
+		size_t ncap = b->strings_cap ? b->strings_cap * 2 : 4096;
+		while (ncap < b->strings_len + len + 1)
+			ncap *= 2;
+		char *p = realloc(b->m->strings, ncap);
+		if (!p)
+			goto fail;
+		b->m->strings = p;
+		b->strings_cap = ncap;
+	}
+	if (!grow((void **)&b->m->string_offsets, &b->offsets_cap,
+		  b->m->n_strings + 1, sizeof(uint32_t)))
+		goto fail;
+	uint32_t h = b->m->n_strings++;
+	b->m->string_offsets[h] = (uint32_t)b->strings_len;
+	if (len)
+		memcpy(b->m->strings + b->strings_len, s, len);
+	b->m->strings[b->strings_len + len] = '\0';
+	b->strings_len += len + 1;
+	b->hash[slot] = h + 1;
+	return h;
+fail:
+	b->failed = true;
+	return MODEL_NONE;
+}
+
+void model_builder_set_title(struct model_builder *b, const char *title,
+			     const char *description)
+{
+	if (!b)
+		return;
+	free(b->m->title);
+	free(b->m->description);
+	b->m->title = title ? strdup(title) : NULL;
+	b->m->description = description ? strdup(description) : NULL;
+	if ((title && !b->m->title) || (description && !b->m->description))
+		b->failed = true;
+}
+
+uint32_t model_builder_add_node(struct model_builder *b, uint32_t parent,
+				const struct model_node *node)
+{
+	if (!b || b->failed || parent >= b->m->n_nodes)
+		return MODEL_NONE;
+	uint32_t n = b->m->n_nodes;
+	if (n == MODEL_NONE - 1)
+		goto fail;
+	uint32_t cap = b->nodes_cap;
+	if (!grow((void **)&b->m->nodes, &b->nodes_cap, n + 1,
+		  sizeof(*b->m->nodes)))
+		goto fail;
+	if (cap != b->nodes_cap) {
+		uint32_t *lc = realloc(b->last_child,
+				       (size_t)b->nodes_cap * sizeof(*lc));
+		if (!lc)
+			goto fail;
+		b->last_child = lc;
+	}
+	struct model_node *dst = &b->m->nodes[n];
+	*dst = *node;
+	dst->parent = parent;
+	dst->first_child = MODEL_NONE;
+	dst->next_sibling = MODEL_NONE;
+	dst->depth = b->m->nodes[parent].depth + 1;
+	if (dst->depth > b->m->max_depth)
+		b->m->max_depth = dst->depth;
+	b->last_child[n] = MODEL_NONE;
+	uint32_t last = b->last_child[parent];
+	if (last == MODEL_NONE)
+		b->m->nodes[parent].first_child = n;
+	else
+		b->m->nodes[last].next_sibling = n;
+	b->last_child[parent] = n;
+	b->m->n_nodes = n + 1;
+	return n;
+fail:
+	b->failed = true;
+	return MODEL_NONE;
+}
+
+#define BUILDER_APPEND(b, array, count, cap, item)                        \
+	(grow((void **)&(b)->m->array, &(b)->cap, (b)->m->count + 1,      \
+	      sizeof(*(b)->m->array))                                     \
+		 ? ((b)->m->array[(b)->m->count] = *(item), (b)->m->count++) \
+		 : ((b)->failed = true, MODEL_NONE))
+
+uint32_t model_builder_add_function(struct model_builder *b,
+				    const struct model_function *fn)
+{
+	if (!b || b->failed)
+		return MODEL_NONE;
+	return BUILDER_APPEND(b, functions, n_functions, functions_cap, fn);
+}
+
+uint32_t model_builder_add_stat(struct model_builder *b,
+				const struct model_stat *stat)
+{
+	if (!b || b->failed)
+		return MODEL_NONE;
+	return BUILDER_APPEND(b, stats, n_stats, stats_cap, stat);
+}
+
+static void column_release(struct model_column *c)
+{
+	free(c->name);
+	free(c->variant);
+	free(c->description);
+	free(c->format);
+	formula_free(c->expr);
+	memset(c, 0, sizeof(*c));
+}
+
+uint32_t model_builder_add_column(struct model_builder *b,
+				  struct model_column *column)
+{
+	if (!b || b->failed) {
+		column_release(column);
+		return MODEL_NONE;
+	}
+	uint32_t idx = BUILDER_APPEND(b, columns, n_columns, columns_cap,
+				      column);
+	if (idx == MODEL_NONE)
+		column_release(column);
+	return idx;
+}
+
+uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
+				   const struct model_id *ids, uint32_t n_ids,
+				   const char *label)
+{
+	if (!b || b->failed)
+		return MODEL_NONE;
+	if (n_ids > UINT32_MAX - b->m->n_ids ||
+	    !grow((void **)&b->m->ids, &b->ids_cap, b->m->n_ids + n_ids,
+		  sizeof(*b->m->ids)))
+		goto fail;
+	struct model_profile p = {
+		.first_id = b->m->n_ids,
+		.n_ids = n_ids,
+		.is_summary = is_summary,
+	};
+	if (n_ids)
+		memcpy(b->m->ids + b->m->n_ids, ids, n_ids * sizeof(*ids));
+	b->m->n_ids += n_ids;
+	if (label) {
+		p.label = model_builder_intern(b, label, strlen(label));
+	} else {
+		/* "RANK 0 THREAD 3": kind names with logical ids */
+		size_t cap = 16 + (size_t)n_ids * 40, len = 0;
+		char *text = malloc(cap);
+		if (!text)
+			goto fail;
+		text[0] = '\0';
+		if (n_ids == 0)
+			len = (size_t)snprintf(text, cap, "%s",
+					       is_summary ? "summary" : "");
+		for (uint32_t i = 0; i < n_ids; i++) {
+			const char *kn = model_str(b->m, ids[i].kind_name);
+			char kbuf[16];
+			if (!*kn) {
+				snprintf(kbuf, sizeof(kbuf), "KIND%u",
+					 (unsigned)ids[i].kind);
+				kn = kbuf;
+			}
+			size_t klen = strlen(kn);
+			char *t = realloc(text, cap + klen);
+			if (!t) {
+				free(text);
+				goto fail;
+			}
+			text = t;
+			cap += klen;
+			len += (size_t)snprintf(text + len, cap - len,
+						"%s%s %" PRIu32, i ? " " : "",
+						kn, ids[i].logical_id);
+		}
+		p.label = model_builder_intern(b, text, len);
+		free(text);
+	}
+	if (p.label == MODEL_NONE)
+		goto fail;
+	return BUILDER_APPEND(b, profiles, n_profiles, profiles_cap, &p);
+fail:
+	b->failed = true;
+	return MODEL_NONE;
+}
+
+uint32_t model_builder_add_timeline(struct model_builder *b,
+				    const struct model_timeline *tl)
+{
+	if (!b || b->failed)
+		return MODEL_NONE;
+	return BUILDER_APPEND(b, timelines, n_timelines, timelines_cap, tl);
+}
+
+void model_builder_set_time_range(struct model_builder *b, uint64_t min,
+				  uint64_t max)
+{
+	if (!b)
+		return;
+	b->m->time_min = min;
+	b->m->time_max = max;
+}
+
+void model_builder_set_values(struct model_builder *b,
+			      const struct value_ops *ops, void *impl)
+{
+	if (!b)
+		return;
+	b->m->value_ops = ops;
+	b->m->value_impl = impl;
+}
+
+void model_builder_set_trace(struct model_builder *b,
+			     const struct trace_ops *ops, void *impl)
+{
+	if (!b)
+		return;
+	b->m->trace_ops = ops;
+	b->m->trace_impl = impl;
+}
+
+const struct model *model_builder_peek(const struct model_builder *b)
+{
+	return b ? b->m : NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool build_ctx_index(struct model *m)
+{
+	uint32_t max_id = 0;
+	for (uint32_t i = 1; i < m->n_nodes; i++)
+		if (m->nodes[i].ctx_id > max_id)
+			max_id = m->nodes[i].ctx_id;
+	if ((uint64_t)max_id <= (uint64_t)m->n_nodes * 4 + 1024) {
+		m->ctx_index_len = max_id + 1;
+		m->ctx_index = malloc((size_t)m->ctx_index_len *
+				      sizeof(*m->ctx_index));
+		if (!m->ctx_index)
+			return false;
+		memset(m->ctx_index, 0xff,
+		       (size_t)m->ctx_index_len * sizeof(*m->ctx_index));
+		/* reverse order so the first node with an id wins */
+		for (uint32_t i = m->n_nodes; i-- > 0;)
+			m->ctx_index[m->nodes[i].ctx_id] = i;
+		m->ctx_index[0] = 0;
+		return true;
+	}
+	m->ctx_sorted = malloc((size_t)m->n_nodes * sizeof(*m->ctx_sorted));
+	if (!m->ctx_sorted)
+		return false;
+	for (uint32_t i = 0; i < m->n_nodes; i++)
+		m->ctx_sorted[i] = (uint64_t)m->nodes[i].ctx_id << 32 | i;
+	qsort(m->ctx_sorted, m->n_nodes, sizeof(*m->ctx_sorted), cmp_u64);
+	return true;
+}
+
+static void pair_columns(struct model *m)
+{
+	for (uint32_t i = 0; i < m->n_columns; i++) {
+		struct model_column *c = &m->columns[i];
+		c->pair = MODEL_NONE;
+		for (uint32_t j = 0; j < m->n_columns; j++) {
+			const struct model_column *o = &m->columns[j];
+			if (j != i && o->kind != c->kind &&
+			    strcmp(o->name, c->name) == 0 &&
+			    strcmp(o->variant ? o->variant : "",
+				   c->variant ? c->variant : "") == 0) {
+				c->pair = j;
+				break;
+			}
+		}
+	}
+}
+
+struct model *model_builder_finish(struct model_builder *b,
+				   struct error *err)
+{
+	if (!b) {
+		error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		return NULL;
+	}
+	struct model *m = b->m;
+	if (b->failed || !build_ctx_index(m)) {
+		error_set(err, STATUS_NOMEM, m->path,
+			  "out of memory while building the model");
+		model_builder_free(b);
+		return NULL;
+	}
+	pair_columns(m);
+	b->m = NULL;
+	model_builder_free(b);
+	return m;
+}
+
+void model_builder_free(struct model_builder *b)
+{
+	if (!b)
+		return;
+	model_free(b->m);
+	free(b->hash);
+	free(b->last_child);
+	free(b);
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	if (m->value_ops && m->value_ops->close)
+		m->value_ops->close(m->value_impl);
+	if (m->trace_ops && m->trace_ops->close)
+		m->trace_ops->close(m->trace_impl);
+	for (uint32_t i = 0; i < m->n_columns; i++)
+		column_release(&m->columns[i]);
+	free(m->columns);
+	free(m->format);
+	free(m->path);
+	free(m->title);
+	free(m->description);
+	free(m->strings);
+	free(m->string_offsets);
+	free(m->nodes);
+	free(m->functions);
+	free(m->stats);
+	free(m->profiles);
+	free(m->ids);
+	free(m->timelines);
+	free(m->ctx_index);
+	free(m->ctx_sorted);
+	free(m);
+}
+
+const char *model_str(const struct model *m, uint32_t h)
+{
+	if (!m || h >= m->n_strings)
+		return "";
+	return m->strings + m->string_offsets[h];
+}
+
+uint32_t model_node_of_ctx(const struct model *m, uint32_t ctx_id)
+{
+	if (m->ctx_index)
+		return ctx_id < m->ctx_index_len ? m->ctx_index[ctx_id]
+						 : MODEL_NONE;
+	if (!m->ctx_sorted)
+		return MODEL_NONE;
+	size_t lo = 0, hi = m->n_nodes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((m->ctx_sorted[mid] >> 32) < ctx_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->n_nodes && (m->ctx_sorted[lo] >> 32) == ctx_id)
+		return (uint32_t)m->ctx_sorted[lo];
+	return MODEL_NONE;
+}
+
+struct leaf_ctx {
+	const struct model *m;
+	uint32_t node;
+};
+
+static bool stat_leaf(void *ctx, uint32_t leaf, double *out)
+{
+	const struct leaf_ctx *lc = ctx;
+	return model_stat_value(lc->m, lc->node, leaf, out);
+}
+
+bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
+		      double *out)
+{
+	if (node >= m->n_nodes || stat >= m->n_stats || !m->value_ops ||
+	    !m->value_ops->summary)
+		return false;
+	return m->value_ops->summary(m->value_impl, m->nodes[node].ctx_id,
+				     m->stats[stat].stat_id, out);
+}
+
+bool model_value(const struct model *m, uint32_t node, uint32_t column,
+		 double *out)
+{
+	if (column >= m->n_columns || node >= m->n_nodes ||
+	    !m->columns[column].expr)
+		return false;
+	struct leaf_ctx lc = {m, node};
+	return formula_eval(m->columns[column].expr, stat_leaf, &lc, out);
+}
+
+uint32_t model_column_stat(const struct model *m, uint32_t column)
+{
+	uint32_t leaf;
+	if (column < m->n_columns && m->columns[column].expr &&
+	    formula_is_leaf(m->columns[column].expr, &leaf) &&
+	    leaf < m->n_stats)
+		return leaf;
+	return MODEL_NONE;
+}
+
+bool model_column_total(const struct model *m, uint32_t column,
+			double *out)
+{
+	if (column >= m->n_columns)
+		return false;
+	uint32_t c = column;
+	if (m->columns[c].kind != COLUMN_INCLUSIVE)
+		c = m->columns[c].pair;
+	if (c == MODEL_NONE)
+		c = column;
+	double v;
+	if (!model_value(m, 0, c, &v) || v == 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+uint32_t model_find_column(const struct model *m, const char *spec)
+{
+	if (!spec || !*spec)
+		return MODEL_NONE;
+	char *end;
+	unsigned long idx = strtoul(spec, &end, 10);
+	if (*end == '\0' && idx < m->n_columns)
+		return (uint32_t)idx;
+	size_t len = strlen(spec);
+	int want_kind = -1;
+	if (len > 4 && (strcmp(spec + len - 4, " (I)") == 0 ||
+			strcmp(spec + len - 4, " (E)") == 0)) {
+		want_kind = spec[len - 2] == 'I' ? COLUMN_INCLUSIVE
+						 : COLUMN_EXCLUSIVE;
+		len -= 4;
+	}
+	/* exact name (optionally NAME:VARIANT), inclusive first */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < m->n_columns; i++) {
+			const struct model_column *c = &m->columns[i];
+			if (want_kind >= 0 && c->kind != want_kind)
+				continue;
+			if (want_kind < 0 && pass == 0 &&
+			    c->kind != COLUMN_INCLUSIVE)
+				continue;
+			size_t nl = strlen(c->name);
+			if (nl == len && strncmp(c->name, spec, len) == 0)
+				return i;
+			if (nl < len && strncmp(c->name, spec, nl) == 0 &&
+			    spec[nl] == ':' && c->variant &&
+			    strlen(c->variant) == len - nl - 1 &&
+			    strncmp(c->variant, spec + nl + 1, len - nl - 1) ==
+				    0)
+				return i;
+		}
+	}
+	return MODEL_NONE;
+}
+
+char *model_node_label(const struct model *m, uint32_t node)
+{
+	if (node >= m->n_nodes)
+		return strdup("");
+	const struct model_node *n = &m->nodes[node];
+	const char *name = model_str(m, n->name);
+	const char *file = model_str(m, n->file);
+	const char *module = model_str(m, n->module);
+	char *out = NULL;
+	int r = -1;
+	switch ((enum node_kind)n->kind) {
+	case NODE_ROOT:
+		r = asprintf(&out, "%s", *name ? name : "<program root>");
+		break;
+	case NODE_ENTRY:
+	case NODE_FUNCTION:
+	case NODE_KERNEL:
+	case NODE_REGION:
+		if (*name)
+			r = asprintf(&out, "%s", name);
+		else if (*module)
+			r = asprintf(&out, "<unknown function> in %s", module);
+		else
+			r = asprintf(&out, "<unknown function>");
+		break;
+	case NODE_LOOP:
+		r = asprintf(&out, "loop at %s:%" PRIu32, *file ? file : "?",
+			     n->line);
+		break;
+	case NODE_LINE:
+		r = asprintf(&out, "%s:%" PRIu32, *file ? file : "?",
+			     n->line);
+		break;
+	case NODE_INSTRUCTION:
+	case NODE_ADDRESS:
+		r = asprintf(&out, "%s@0x%" PRIx64, *module ? module : "?",
+			     n->offset);
+		break;
+	}
+	return r < 0 ? NULL : out;
+}
+
+enum status model_per_profile(const struct model *m, uint32_t node,
+			      uint32_t stat, struct profile_value **out,
+			      size_t *n, struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (node >= m->n_nodes || stat >= m->n_stats)
+		return error_set(err, STATUS_USAGE, m->path,
+				 "no such node or statistic");
+	if (!m->value_ops || !m->value_ops->per_profile ||
+	    m->stats[stat].prop_id == MODEL_NONE)
+		return error_set(err, STATUS_UNSUPPORTED, m->path,
+				 "the database has no per-thread values for "
+				 "this metric");
+	return m->value_ops->per_profile(m->value_impl, m->nodes[node].ctx_id,
+					 m->stats[stat].prop_id, out, n, err);
+}

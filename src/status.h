@@ -1,0 +1,63 @@
+/* status: the one error vocabulary of the engine.
+ *
+ * Every fallible engine function returns an enum status and, when it fails,
+ * records the detail (file, offset, what was expected) in a struct error the
+ * caller passed in.  Nothing here prints or exits; the CLI and the UI decide
+ * how to show an error.  Must not depend on anything but libc. */
+#ifndef CALLSCOPE_STATUS_H
+#define CALLSCOPE_STATUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STATUS_LIST(X)                                                  \
+	X(STATUS_OK, "success")                                         \
+	X(STATUS_NOMEM, "out of memory")                                \
+	X(STATUS_NOT_FOUND, "not found")                                \
+	X(STATUS_IO, "read error")                                      \
+	X(STATUS_NOT_DATABASE, "not a database callscope can read")     \
+	X(STATUS_UNSUPPORTED, "unsupported format version")             \
+	X(STATUS_CORRUPT, "corrupt file")                               \
+	X(STATUS_LIMIT, "exceeds a limit")                              \
+	X(STATUS_USAGE, "invalid argument")
+
+enum status {
+#define STATUS_ENUM(code, text) code,
+	STATUS_LIST(STATUS_ENUM)
+#undef STATUS_ENUM
+};
+
+/* Detail of the last failure.  `file` and `message` are heap strings owned
+ * by the struct (freed by error_clear).  `offset` is meaningful only when
+ * `has_offset` is set. */
+struct error {
+	enum status status;
+	char *file;
+	char *message;
+	uint64_t offset;
+	bool has_offset;
+};
+
+/* The fixed text for a status code. */
+const char *status_message(enum status status);
+
+/* Record a failure and return `status`.  `file` may be NULL; `fmt` is a
+ * printf format describing the problem ("bad magic", "nCtxs 4294967295
+ * exceeds section size 96").  `err` may be NULL (the detail is dropped). */
+enum status error_set(struct error *err, enum status status, const char *file,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Same, with a byte offset into `file` where the problem was found. */
+enum status error_set_at(struct error *err, enum status status,
+			 const char *file, uint64_t offset, const char *fmt,
+			 ...) __attribute__((format(printf, 5, 6)));
+
+/* One line for a human: "FILE: MESSAGE (at offset 0x1234)".  Returns a heap
+ * string the caller frees, or NULL when out of memory. */
+char *error_format(const struct error *err);
+
+/* Free the detail strings and reset to STATUS_OK. */
+void error_clear(struct error *err);
+
+#endif
