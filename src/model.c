@@ -235,6 +235,7 @@ static void column_release(struct model_column *c)
 	free(c->description);
 	free(c->format);
 	formula_free(c->expr);
+	formula_free(c->expr_standard);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -520,6 +521,20 @@ bool model_value(const struct model *m, uint32_t node, uint32_t column,
 		return false;
 	struct leaf_ctx lc = {m, node};
 	return formula_eval(m->columns[column].expr, stat_leaf, &lc, out);
+}
+
+bool model_value_standard(const struct model *m, uint32_t node,
+			  uint32_t column, double *out)
+{
+	if (column >= m->n_columns || node >= m->n_nodes)
+		return false;
+	const struct formula *f = m->columns[column].expr_standard
+					  ? m->columns[column].expr_standard
+					  : m->columns[column].expr;
+	if (!f)
+		return false;
+	struct leaf_ctx lc = {m, node};
+	return formula_eval(f, stat_leaf, &lc, out);
 }
 
 uint32_t model_column_stat(const struct model *m, uint32_t column)

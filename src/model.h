@@ -109,7 +109,13 @@ struct model_column {
 	uint32_t pair;      /* the column of the same metric+variant with the
 			       other kind (incl <-> excl), or MODEL_NONE */
 	uint32_t parent;    /* taxonomy parent column, or MODEL_NONE */
-	struct formula *expr; /* owned; leaves are stat indexes */
+	struct formula *expr; /* owned; leaves are stat indexes.  The
+				 METRICS.yaml "custom" formula when given,
+				 used by the top-down view */
+	struct formula *expr_standard; /* owned, or NULL when the same as
+					  `expr`: the "standard" formula over
+					  non-custom scopes, used by the
+					  bottom-up and flat views */
 };
 
 /* One element of an identifier tuple. */
@@ -236,6 +242,12 @@ uint32_t model_node_of_ctx(const struct model *m, uint32_t ctx_id);
 /* Value of column `column` at node `node`.  False when absent. */
 bool model_value(const struct model *m, uint32_t node, uint32_t column,
 		 double *out);
+
+/* Value of column `column` at node `node` through its standard formula
+ * (expr_standard, or expr when there is none): what the bottom-up and flat
+ * views aggregate.  False when absent. */
+bool model_value_standard(const struct model *m, uint32_t node,
+			  uint32_t column, double *out);
 
 /* Value of statistic index `stat` at node `node`.  False when absent. */
 bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
