@@ -127,7 +127,8 @@ enum status v4_cct_values(struct v4_cct *c, uint32_t ctx_id,
 	/* Context-Major Sparse Value Block: both arrays inside the file */
 	if (!span_count_fits(n_values, SZ_CSVB_VAL, fsize) || p_values > fsize ||
 	    n_values * SZ_CSVB_VAL > fsize - p_values)
-		return CORRUPT(at, "context %u: pValues 0x%llx "
+		return CORRUPT(at, "Context-Major Sparse Value Block "
+			       "of context %u: pValues 0x%llx "
 			       "[%llu x 12] lies outside the file",
 			       ctx_id, (ull)p_values, (ull)n_values);
 	st = blob_read(c->file.blob, p_idx,
@@ -150,7 +151,8 @@ enum status v4_cct_values(struct v4_cct *c, uint32_t ctx_id,
 			       ? rd64(w, (lo + 1) * SZ_CSVB_IDX + 2)
 			       : n_values;
 	if (start > end || end > n_values)
-		return CORRUPT(p_idx + lo * SZ_CSVB_IDX, "context %u: "
+		return CORRUPT(p_idx + lo * SZ_CSVB_IDX, "Context-Major "
+			       "Sparse Value Block of context %u: "
 			       "metric %u has startIndex %llu..%llu outside "
 			       "nValues %llu",
 			       ctx_id, metric_id, (ull)start, (ull)end,
@@ -171,12 +173,13 @@ enum status v4_cct_values(struct v4_cct *c, uint32_t ctx_id,
 		(void)span_f64le(w, i * SZ_CSVB_VAL + 4, &vals[i].value);
 		/* profIndex: "Index of a profile listed in the profile.db" */
 		if (vals[i].profile >= c->n_profiles) {
+			uint32_t bad = vals[i].profile;
 			free(vals);
 			return CORRUPT(p_values + (start + i) * SZ_CSVB_VAL,
-				       "context %u: profIndex %u is "
-				       "not a profile of profile.db (%u)",
-				       ctx_id, vals[i].profile,
-				       c->n_profiles);
+				       "Context-Major Sparse Value Block of "
+				       "context %u: profIndex %u is not a "
+				       "profile of profile.db (%u)",
+				       ctx_id, bad, c->n_profiles);
 		}
 	}
 	*out = vals;
