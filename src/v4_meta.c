@@ -63,6 +63,7 @@ struct meta_reader {
 	uint64_t n_words;
 	struct frame *stack;
 	size_t depth, stack_cap;
+	uint64_t n_ctx, max_ctx; /* contexts decoded, and the section's cap */
 };
 
 #define CORRUPT(off, ...)                                                  \
@@ -657,6 +658,12 @@ static enum status read_ctx(struct meta_reader *r, struct error *err)
 			       "bytes (nFlexWords %u) overruns its child "
 			       "array",
 			       (ull)size, (unsigned)n_flex);
+	/* node cap: a {Ctx} takes at least 0x20 bytes of the section (the
+	 * visited bitmap already implies it; checked for its own sake) */
+	if (++r->n_ctx > r->max_ctx)
+		return CORRUPT(at, "Context Tree: more than %llu contexts in "
+			       "a section of %llu bytes",
+			       (ull)r->max_ctx, (ull)c.span.len);
 	if (!mark_visited(r, at, size))
 		return CORRUPT(at, "Context Tree: {Ctx} at 0x%llx "
 			       "overlaps bytes already read (a cycle or a "
@@ -757,6 +764,7 @@ static enum status read_tree(struct meta_reader *r, struct error *err)
 			       "0x%llx [%u x %u] is misaligned or lies "
 			       "outside the section",
 			       (ull)p_entries, n_entries, sz_entry);
+	r->max_ctx = c.span.len / SZ_CTX_HEAD;
 	r->n_words = c.span.len / 8 + 2;
 	r->visited = calloc((size_t)(r->n_words / 64 + 1), sizeof(uint64_t));
 	if (!r->visited)
