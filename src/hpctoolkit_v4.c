@@ -1,0 +1,276 @@
+/* hpctoolkit_v4: the reader of HPCToolkit v4 database directories
+ * (meta.db, profile.db, cct.db, trace.db, metrics/default.yaml): bidding,
+ * and opening the files in order into one model with lazily read values
+ * and trace samples.  The file formats themselves are read by v4_meta,
+ * v4_profile, v4_cct and v4_trace.  Must not depend on curses or on ui/. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "metrics.h"
+#include "reader.h"
+#include "v4_cct.h"
+#include "v4_file.h"
+#include "v4_meta.h"
+#include "v4_profile.h"
+#include "v4_trace.h"
+
+struct v4_values {
+	struct v4_profile *profile;
+	struct v4_cct *cct; /* NULL when the database has no cct.db */
+};
+
+static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
+			   double *out)
+{
+	const struct v4_values *v = impl;
+	return v4_profile_summary(v->profile, ctx_id, stat_id, out);
+}
+
+static enum status values_per_profile(void *impl, uint32_t ctx_id,
+				      uint32_t prop_id,
+				      struct profile_value **out, size_t *n,
+				      struct error *err)
+{
+	struct v4_values *v = impl;
+	*out = NULL;
+	*n = 0;
+	if (!v->cct)
+		return error_set(err, STATUS_UNSUPPORTED, NULL,
+				 "the database has no cct.db: per-thread "
+				 "values are not available");
+	return v4_cct_values(v->cct, ctx_id, prop_id, out, n, err);
+}
+
+static void values_close(void *impl)
+{
+	struct v4_values *v = impl;
+	if (!v)
+		return;
+	v4_profile_close(v->profile);
+	v4_cct_close(v->cct);
+	free(v);
+}
+
+static const struct value_ops v4_value_ops = {
+	.summary = values_summary,
+	.per_profile = values_per_profile,
+	.close = values_close,
+};
+
+static bool trace_sample(void *impl, uint32_t line, uint64_t index,
+			 struct trace_sample *out)
+{
+	return v4_trace_sample(impl, line, index, out);
+}
+
+static void trace_close(void *impl)
+{
+	v4_trace_close(impl);
+}
+
+static const struct trace_ops v4_trace_ops = {
+	.sample = trace_sample,
+	.close = trace_close,
+};
+
+static bool is_file(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static bool dir_has(const char *dir, const char *name)
+{
+	char *p = NULL;
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return false;
+	bool ok = is_file(p);
+	free(p);
+	return ok;
+}
+
+static int v4_bid(const char *path)
+{
+	struct stat sb;
+	if (!path || stat(path, &sb) != 0)
+		return 0;
+	if (S_ISDIR(sb.st_mode)) {
+		if (dir_has(path, "meta.db"))
+			return 90;
+		/* a partial database: bid so that the error is ours */
+		if (dir_has(path, "profile.db") || dir_has(path, "trace.db") ||
+		    dir_has(path, "cct.db"))
+			return 50;
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode))
+		return 0;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strcmp(base, "meta.db") == 0)
+		return 90;
+	unsigned char head[14];
+	size_t got = 0;
+	FILE *fp = fopen(path, "rb");
+	if (fp) {
+		got = fread(head, 1, sizeof(head), fp);
+		fclose(fp);
+	}
+	if (got == sizeof(head) && memcmp(head, "HPCTOOLKIT", 10) == 0)
+		return memcmp(head + 10, "meta", 4) == 0 ? 90 : 50;
+	return 0;
+}
+
+/* The database directory of `path`: itself, or the directory of the
+ * file. */
+static char *database_dir(const char *path)
+{
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return strdup(path);
+	char *copy = strdup(path);
+	if (!copy)
+		return NULL;
+	char *dir = strdup(dirname(copy));
+	free(copy);
+	return dir;
+}
+
+/* Open the optional file `name` of `dir`: *present false (and STATUS_OK)
+ * when it does not exist. */
+static enum status open_optional(const char *dir, const char *name,
+				 enum v4_format format, struct v4_file *f,
+				 bool *present, struct error *err)
+{
+	char *path = NULL;
+	*present = false;
+	memset(f, 0, sizeof(*f));
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return error_set(err, STATUS_NOMEM, dir, "out of memory");
+	enum status st = STATUS_OK;
+	if (is_file(path)) {
+		st = v4_file_open_path(path, format, f, err);
+		*present = st == STATUS_OK;
+	}
+	free(path);
+	return st;
+}
+
+static enum status v4_open(const char *path, struct model **out,
+			   struct error *err)
+{
+	enum status st = STATUS_OK;
+	char *dir = NULL, *meta_path = NULL, *prof_path = NULL;
+	char *yaml = NULL, *warning = NULL;
+	struct model_builder *b = NULL;
+	struct v4_meta meta = {.kind_names = NULL, .n_kinds = 0};
+	struct v4_file f = {.blob = NULL};
+	struct v4_values *values = NULL;
+	struct v4_trace *trace = NULL;
+	bool present;
+	*out = NULL;
+	dir = database_dir(path);
+	if (!dir || asprintf(&meta_path, "%s/meta.db", dir) < 0 ||
+	    asprintf(&prof_path, "%s/profile.db", dir) < 0) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	if (!is_file(meta_path)) {
+		bool t = dir_has(dir, "trace.db"), p = dir_has(dir, "profile.db");
+		st = error_set(err, STATUS_NOT_FOUND, meta_path,
+			       "meta.db is missing: an HPCToolkit v4 "
+			       "database cannot be opened without it%s",
+			       t && p ? " (the directory has only trace.db "
+					"and profile.db)"
+			       : t    ? " (the directory has only trace.db)"
+			       : p    ? " (the directory has only profile.db)"
+				      : "");
+		goto out;
+	}
+	b = model_builder_new("hpctoolkit-v4", path);
+	if (!b) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	/* meta.db: the tree, the statistics, the identifier names */
+	st = v4_file_open_path(meta_path, V4_FORMAT_META, &f, err);
+	if (st != STATUS_OK)
+		goto out;
+	st = v4_meta_read(&f, b, &meta, err);
+	v4_file_close(&f);
+	if (st != STATUS_OK)
+		goto out;
+	/* profile.db: the profiles and the summary values (required) */
+	if (!is_file(prof_path)) {
+		st = error_set(err, STATUS_NOT_FOUND, prof_path,
+			       "profile.db is missing: the database has no "
+			       "metric values");
+		goto out;
+	}
+	values = calloc(1, sizeof(*values));
+	if (!values) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	st = v4_file_open_path(prof_path, V4_FORMAT_PROFILE, &f, err);
+	if (st == STATUS_OK)
+		st = v4_profile_open(&f, &meta, b, &values->profile, err);
+	if (st != STATUS_OK)
+		goto out;
+	uint32_t n_profiles = v4_profile_count(values->profile);
+	/* cct.db: per-profile values (optional) */
+	st = open_optional(dir, "cct.db", V4_FORMAT_CCT, &f, &present, err);
+	if (st == STATUS_OK && present)
+		st = v4_cct_open(&f, n_profiles, &values->cct, err);
+	if (st != STATUS_OK)
+		goto out;
+	model_builder_set_values(b, &v4_value_ops, values);
+	values = NULL;
+	/* trace.db: one sample line per traced profile (optional) */
+	st = open_optional(dir, "trace.db", V4_FORMAT_TRACE, &f, &present,
+			   err);
+	if (st == STATUS_OK && present)
+		st = v4_trace_open(&f, n_profiles, b, &trace, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (trace)
+		model_builder_set_trace(b, &v4_trace_ops, trace);
+	trace = NULL;
+	/* metrics/default.yaml: the columns (the default mapping without) */
+	if (asprintf(&yaml, "%s/metrics/default.yaml", dir) < 0) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	st = metrics_add_columns(b, is_file(yaml) ? yaml : NULL, &warning,
+				 err);
+	if (st != STATUS_OK)
+		goto out;
+	*out = model_builder_finish(b, err);
+	b = NULL;
+	if (!*out)
+		st = STATUS_NOMEM;
+out:
+	free(warning);
+	values_close(values);
+	v4_trace_close(trace);
+	v4_file_close(&f);
+	model_builder_free(b);
+	v4_meta_free(&meta);
+	free(yaml);
+	free(prof_path);
+	free(meta_path);
+	free(dir);
+	return st;
+}
+
+const struct reader reader_hpctoolkit_v4 = {
+	.name = "hpctoolkit-v4",
+	.description = "HPCToolkit v4 database (meta.db, profile.db, cct.db, "
+		       "trace.db)",
+	.bid = v4_bid,
+	.open = v4_open,
+};

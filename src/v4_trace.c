@@ -1,0 +1,171 @@
+/* v4_trace: trace.db v4.0 ("trace.db version 4.0" in FORMATS.md).  At
+ * open: the Context Trace Headers section and each {CTH}, checked; trace
+ * elements are never touched until v4_trace_sample() reads one through a
+ * 12-byte blob_read window.  Must not depend on curses or on the other v4
+ * files. */
+#include "v4_trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SZ_CTH_MIN 0x18 /* {CTH}: profIndex, pStart, pEnd */
+#define SZ_ELEM 0x0c    /* {Elem}: u64 timestamp, u32 ctxId */
+
+struct trace_line {
+	uint64_t start; /* absolute offset of element 0 */
+	uint64_t count;
+};
+
+struct v4_trace {
+	struct v4_file file;
+	struct trace_line *lines;
+	uint32_t n_lines;
+};
+
+typedef unsigned long long ull; /* for printing u64 values portably */
+
+#define CORRUPT(off, ...)                                                  \
+	error_set_at(err, STATUS_CORRUPT, t->file.name, (off), __VA_ARGS__)
+
+static uint64_t rd64(struct span s, uint64_t off)
+{
+	uint64_t v = 0;
+	(void)span_u64le(s, off, &v);
+	return v;
+}
+
+static uint32_t rd32(struct span s, uint64_t off)
+{
+	uint32_t v = 0;
+	(void)span_u32le(s, off, &v);
+	return v;
+}
+
+enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
+			  struct model_builder *b, struct v4_trace **out,
+			  struct error *err)
+{
+	enum status st = STATUS_OK;
+	struct span w;
+	*out = NULL;
+	struct v4_trace *t = calloc(1, sizeof(*t));
+	if (!t) {
+		v4_file_close(f);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	t->file = *f;
+	memset(f, 0, sizeof(*f));
+	struct v4_section sec = t->file.sections[0];
+	/* Context Trace Headers section: pTraces, nTraces, szTrace,
+	 * minTimestamp, maxTimestamp (0x20 bytes) */
+	if (sec.size < 0x20) {
+		st = CORRUPT(sec.off, "Context Trace Headers section "
+			     "too small for its 0x20-byte header");
+		goto out;
+	}
+	st = blob_read(t->file.blob, sec.off, sec.size, &w, err);
+	if (st != STATUS_OK)
+		goto out;
+	struct v4_region r = {.span = w, .base = sec.off};
+	uint64_t p_traces = rd64(w, 0x00);
+	uint32_t n_traces = rd32(w, 0x08);
+	uint8_t sz_trace = 0;
+	(void)span_u8(w, 0x0c, &sz_trace);
+	uint64_t t_min = rd64(w, 0x10), t_max = rd64(w, 0x18);
+	struct span arr;
+	if (n_traces && sz_trace < SZ_CTH_MIN) {
+		st = CORRUPT(sec.off + 0x0c, "Context Trace Headers: "
+			     "szTrace %u is smaller than the v4.0 {CTH} size "
+			     "%u",
+			     (unsigned)sz_trace, SZ_CTH_MIN);
+		goto out;
+	}
+	/* "The array pointed to by pTraces is completely within the Context
+	 * Trace Headers section"; stride szTrace */
+	if (!v4_region_array(r, p_traces, n_traces, sz_trace, &arr)) {
+		st = CORRUPT(sec.off, "Context Trace Headers: "
+			     "pTraces 0x%llx [%u x %u] lies outside the "
+			     "section",
+			     (ull)p_traces, n_traces, (unsigned)sz_trace);
+		goto out;
+	}
+	if (n_traces) {
+		t->lines = calloc(n_traces, sizeof(*t->lines));
+		if (!t->lines) {
+			st = error_set(err, STATUS_NOMEM, t->file.name,
+				       "out of memory");
+			goto out;
+		}
+	}
+	const struct model *m = model_builder_peek(b);
+	uint64_t body_end = t->file.size - 8; /* before the footer */
+	for (uint32_t i = 0; i < n_traces; i++) {
+		uint64_t at = p_traces + (uint64_t)i * sz_trace;
+		struct span cth;
+		(void)span_sub(arr, (uint64_t)i * sz_trace, sz_trace, &cth);
+		uint32_t prof = rd32(cth, 0x00);
+		uint64_t p_start = rd64(cth, 0x08), p_end = rd64(cth, 0x10);
+		/* profIndex: "Index of a profile listed in the profile.db" */
+		if (prof >= n_profiles || prof >= m->n_profiles) {
+			st = CORRUPT(at, "{CTH} %u: profIndex %u is "
+				     "not a profile of profile.db (%u)",
+				     i, prof, n_profiles);
+			goto out;
+		}
+		/* pStart <= pEnd, both inside the file, whole {Elem}s */
+		if (p_start > p_end || p_end > body_end ||
+		    (p_end - p_start) % SZ_ELEM != 0) {
+			st = CORRUPT(at + 0x08, "{CTH} %u: trace "
+				     "line [0x%llx, 0x%llx) is not a whole "
+				     "number of 12-byte elements inside the "
+				     "file",
+				     i, (ull)p_start, (ull)p_end);
+			goto out;
+		}
+		t->lines[i] = (struct trace_line){
+			.start = p_start,
+			.count = (p_end - p_start) / SZ_ELEM,
+		};
+		struct model_timeline tl = {
+			.profile = prof,
+			.label = m->profiles[prof].label,
+			.kind = TIMELINE_SAMPLES,
+			.count = t->lines[i].count,
+		};
+		if (model_builder_add_timeline(b, &tl) == MODEL_NONE) {
+			st = error_set(err, STATUS_NOMEM, t->file.name,
+				       "out of memory");
+			goto out;
+		}
+	}
+	t->n_lines = n_traces;
+	model_builder_set_time_range(b, t_min, t_max);
+	*out = t;
+	t = NULL;
+out:
+	v4_trace_close(t);
+	return st;
+}
+
+bool v4_trace_sample(struct v4_trace *t, uint32_t line, uint64_t index,
+		     struct trace_sample *out)
+{
+	struct span w;
+	if (line >= t->n_lines || index >= t->lines[line].count)
+		return false;
+	if (blob_read(t->file.blob, t->lines[line].start + index * SZ_ELEM,
+		      SZ_ELEM, &w, NULL) != STATUS_OK)
+		return false;
+	out->time = rd64(w, 0);
+	out->ctx_id = rd32(w, 8);
+	return true;
+}
+
+void v4_trace_close(struct v4_trace *t)
+{
+	if (!t)
+		return;
+	v4_file_close(&t->file);
+	free(t->lines);
+	free(t);
+}
