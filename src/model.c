@@ -327,6 +327,10 @@ void model_builder_set_time_range(struct model_builder *b, uint64_t min,
 {
 	if (!b)
 		return;
+	/* traces without samples declare an inverted range (v4: min
+	 * 0x7fff..., max 0x8000...): there is no time range */
+	if (min > max)
+		min = max = 0;
 	b->m->time_min = min;
 	b->m->time_max = max;
 }

@@ -1,0 +1,52 @@
+/* cli: dispatch of the batch commands and the usage text.  Must not depend
+ * on curses or on ui/. */
+#include "cli.h"
+
+#include <string.h>
+
+int cmd_info(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_hotpath(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{"info", cmd_info, "info    DB [--format text|json]"},
+	{"report", cmd_report,
+	 "report  DB [--view top-down|bottom-up|flat] [--metric NAME]... "
+	 "[--depth N]\n"
+	 "                     [--min-percent P] [--format text|csv|json]"},
+	{"hotpath", cmd_hotpath,
+	 "hotpath DB [--metric NAME] [--threshold PCT] [--format text|json]"},
+	{"trace", cmd_trace,
+	 "trace   DB [--lines LIST] (--at T | --from T --to T --columns W)\n"
+	 "                     [--depth D] [--format text|json]"},
+};
+
+void cli_usage(FILE *out)
+{
+	fputs("Usage: callscope [DB]\n", out);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "       callscope %s\n", commands[i].usage);
+	fputs("\nDB is an HPCToolkit v4 database directory (or its meta.db).\n"
+	      "Without DB, callscope opens the demo database.\n"
+	      "--metric takes a metric name (all its columns), \"NAME (I)\" or "
+	      "\"NAME (E)\",\n\"NAME:VARIANT\", a column index, or \"all\"; "
+	      "see `callscope info DB`.\n"
+	      "Times are nanoseconds as stored, or +N[ns|us|ms|s] from the "
+	      "trace start.\n"
+	      "Exit status: 0 success, 1 usage error, 2 unreadable "
+	      "database.\n",
+	      out);
+}
+
+int cli_run(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[0], commands[i].name) == 0)
+			return commands[i].run(argc, argv);
+	return -1;
+}

@@ -1,0 +1,76 @@
+/* cli: the batch command line (`callscope info|report|hotpath|trace`).
+ *
+ * Each command opens a database, computes what the viewer would show and
+ * prints it as text, CSV or JSON on stdout.  Exit status: 0 success, 1
+ * usage error, 2 the database cannot be read (one line on stderr naming the
+ * file and the problem).  Must not depend on curses or on ui/. */
+#ifndef CALLSCOPE_CLI_H
+#define CALLSCOPE_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model.h"
+
+enum cli_exit {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_USAGE = 1,
+	CLI_EXIT_DATA = 2,
+};
+
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON };
+
+/* Run a batch command: argv[0] is the command name ("report", ...).
+ * Returns the exit status.  Returns -1 when argv[0] is not a batch
+ * command. */
+int cli_run(int argc, char **argv);
+
+/* Print usage of every command to `out`. */
+void cli_usage(FILE *out);
+
+/* Helpers shared by the commands (cli_common.c). */
+
+/* Open `path`; on failure print the one-line error and return NULL. */
+struct model *cli_open(const char *path);
+
+/* Parse "text", "csv", "json" (those allowed by `allowed`, a mask of
+ * 1 << enum cli_format).  Prints a usage error and returns false. */
+bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
+		      enum cli_format *out);
+
+/* Resolve --metric arguments to columns.  NULL/empty selection: the
+ * visible columns (all columns when none is visible).  "all": every column.
+ * A metric name selects all its columns (inclusive and exclusive); "NAME
+ * (I)", "NAME (E)", "NAME:VARIANT" and a column index select one.  Prints
+ * the error and returns false on an unknown name. */
+bool cli_select_columns(const char *cmd, const struct model *m,
+			char **names, size_t n_names, uint32_t **out,
+			size_t *n_out);
+
+/* Parse a non-negative number; prints a usage error and returns false. */
+bool cli_parse_double(const char *cmd, const char *opt, const char *arg,
+		      double *out);
+bool cli_parse_u32(const char *cmd, const char *opt, const char *arg,
+		   uint32_t *out);
+
+/* "CPUTIME (sec) (I)" or "CPUTIME (sec):Mean (E)"; heap string. */
+char *cli_column_title(const struct model *m, uint32_t column);
+
+/* Format a value with the column's format (validated; "%.2e" otherwise)
+ * into a heap string. */
+char *cli_format_value(const struct model *m, uint32_t column, double v);
+
+/* True when `fmt` is one printf conversion for a double with optional
+ * flags, width and precision, plus literal text with %% escapes. */
+bool cli_format_is_safe(const char *fmt);
+
+/* Write `s` sanitized for a terminal. */
+void cli_put_text(FILE *out, const char *s);
+
+/* Write `s` as one CSV field (quoted when needed), sanitized. */
+void cli_put_csv(FILE *out, const char *s);
+
+/* Name of a node kind: "root", "entry", "function", ... */
+const char *cli_kind_name(uint8_t kind);
+
+#endif

@@ -1,0 +1,260 @@
+/* cli_common: what the batch commands share: opening a database with a
+ * one-line error, argument parsing, column selection, value formatting and
+ * safe text/CSV output.  Must not depend on curses or on ui/. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+#include "sanitize.h"
+
+void cli_put_text(FILE *out, const char *s)
+{
+	char *safe = sanitize_text(s, SANITIZE_TERMINAL);
+	fputs(safe ? safe : "?", out);
+	free(safe);
+}
+
+void cli_put_csv(FILE *out, const char *s)
+{
+	char *safe = sanitize_text(s, SANITIZE_TERMINAL);
+	const char *p = safe ? safe : "?";
+	if (strpbrk(p, ",\"\n\r") == NULL && *p != ' ') {
+		fputs(p, out);
+	} else {
+		fputc('"', out);
+		for (; *p; p++) {
+			if (*p == '"')
+				fputc('"', out);
+			fputc(*p, out);
+		}
+		fputc('"', out);
+	}
+	free(safe);
+}
+
+struct model *cli_open(const char *path)
+{
+	struct model *m = NULL;
+	struct error err = {0};
+	if (database_open(path, &m, &err) != STATUS_OK) {
+		if (!err.file)
+			err.file = strdup(path);
+		char *line = error_format(&err);
+		fputs("callscope: ", stderr);
+		cli_put_text(stderr, line ? line : path);
+		fputc('\n', stderr);
+		free(line);
+		error_clear(&err);
+		return NULL;
+	}
+	error_clear(&err);
+	return m;
+}
+
+bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
+		      enum cli_format *out)
+{
+	static const char *const names[] = {"text", "csv", "json"};
+	for (unsigned i = 0; i < 3; i++) {
+		if ((allowed & (1u << i)) && strcmp(arg, names[i]) == 0) {
+			*out = (enum cli_format)i;
+			return true;
+		}
+	}
+	fprintf(stderr, "callscope %s: unknown --format '", cmd);
+	cli_put_text(stderr, arg);
+	fputs("' (expected", stderr);
+	for (unsigned i = 0, first = 1; i < 3; i++)
+		if (allowed & (1u << i)) {
+			fprintf(stderr, "%s%s", first ? " " : "|", names[i]);
+			first = 0;
+		}
+	fputs(")\n", stderr);
+	return false;
+}
+
+bool cli_parse_double(const char *cmd, const char *opt, const char *arg,
+		      double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < 0) {
+		fprintf(stderr, "callscope %s: %s expects a non-negative "
+				"number, not '", cmd, opt);
+		cli_put_text(stderr, arg);
+		fputs("'\n", stderr);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_parse_u32(const char *cmd, const char *opt, const char *arg,
+		   uint32_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v >= UINT32_MAX) {
+		fprintf(stderr, "callscope %s: %s expects a non-negative "
+				"integer, not '", cmd, opt);
+		cli_put_text(stderr, arg);
+		fputs("'\n", stderr);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool push_column(uint32_t **cols, size_t *n, size_t *cap, uint32_t c)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*cols)[i] == c)
+			return true;
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		uint32_t *p = realloc(*cols, ncap * sizeof(*p));
+		if (!p)
+			return false;
+		*cols = p;
+		*cap = ncap;
+	}
+	(*cols)[(*n)++] = c;
+	return true;
+}
+
+bool cli_select_columns(const char *cmd, const struct model *m,
+			char **names, size_t n_names, uint32_t **out,
+			size_t *n_out)
+{
+	uint32_t *cols = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = true;
+	if (n_names == 0) {
+		for (uint32_t c = 0; c < m->n_columns && ok; c++)
+			if (m->columns[c].visible)
+				ok = push_column(&cols, &n, &cap, c);
+		for (uint32_t c = 0; n == 0 && c < m->n_columns && ok; c++)
+			ok = push_column(&cols, &n, &cap, c);
+	}
+	for (size_t i = 0; i < n_names && ok; i++) {
+		const char *name = names[i];
+		if (strcmp(name, "all") == 0) {
+			for (uint32_t c = 0; c < m->n_columns && ok; c++)
+				ok = push_column(&cols, &n, &cap, c);
+			continue;
+		}
+		bool found = false;
+		for (uint32_t c = 0; c < m->n_columns && ok; c++)
+			if (strcmp(m->columns[c].name, name) == 0) {
+				ok = push_column(&cols, &n, &cap, c);
+				found = true;
+			}
+		if (!found) {
+			uint32_t c = model_find_column(m, name);
+			if (c != MODEL_NONE) {
+				ok = push_column(&cols, &n, &cap, c);
+				found = true;
+			}
+		}
+		if (!found) {
+			fprintf(stderr, "callscope %s: no metric '", cmd);
+			cli_put_text(stderr, name);
+			fputs("' in ", stderr);
+			cli_put_text(stderr, m->path);
+			fputs(" (see `callscope info`)\n", stderr);
+			free(cols);
+			return false;
+		}
+	}
+	if (!ok) {
+		fprintf(stderr, "callscope %s: out of memory\n", cmd);
+		free(cols);
+		return false;
+	}
+	*out = cols;
+	*n_out = n;
+	return true;
+}
+
+char *cli_column_title(const struct model *m, uint32_t column)
+{
+	const struct model_column *c = &m->columns[column];
+	const char *variant = c->variant ? c->variant : "";
+	bool show_variant = *variant && strcmp(variant, "Sum") != 0;
+	char *out = NULL;
+	if (asprintf(&out, "%s%s%s (%s)", c->name, show_variant ? ":" : "",
+		     show_variant ? variant : "",
+		     c->kind == COLUMN_INCLUSIVE ? "I" : "E") < 0)
+		return NULL;
+	return out;
+}
+
+bool cli_format_is_safe(const char *fmt)
+{
+	int conversions = 0;
+	for (const char *p = fmt; *p; p++) {
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		while (*p && strchr("#0- +'", *p))
+			p++;
+		for (int i = 0; i < 3 && *p >= '0' && *p <= '9'; i++)
+			p++;
+		if (*p == '.') {
+			p++;
+			for (int i = 0; i < 2 && *p >= '0' && *p <= '9'; i++)
+				p++;
+		}
+		if (!*p || !strchr("eEfFgGaA", *p))
+			return false;
+		conversions++;
+	}
+	return conversions == 1;
+}
+
+char *cli_format_value(const struct model *m, uint32_t column, double v)
+{
+	const char *fmt = m->columns[column].format;
+	if (!fmt || !cli_format_is_safe(fmt))
+		fmt = "%.2e";
+	char *out = NULL;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (asprintf(&out, fmt, v) < 0)
+		out = NULL;
+#pragma GCC diagnostic pop
+	return out;
+}
+
+const char *cli_kind_name(uint8_t kind)
+{
+	switch ((enum node_kind)kind) {
+	case NODE_ROOT:
+		return "root";
+	case NODE_ENTRY:
+		return "entry";
+	case NODE_FUNCTION:
+		return "function";
+	case NODE_LOOP:
+		return "loop";
+	case NODE_LINE:
+		return "line";
+	case NODE_INSTRUCTION:
+		return "instruction";
+	case NODE_KERNEL:
+		return "kernel";
+	case NODE_REGION:
+		return "region";
+	case NODE_ADDRESS:
+		return "address";
+	}
+	return "unknown";
+}

@@ -1,0 +1,136 @@
+/* cmd_hotpath: `callscope hotpath DB [--metric NAME] [--threshold PCT]
+ * [--format text|json]`: the hot path from the root of the top-down tree,
+ * following the child with the largest value while it holds at least the
+ * threshold percent of its parent.  Must not depend on curses or on ui/. */
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "cli_rows.h"
+
+int cmd_hotpath(int argc, char **argv);
+int cmd_hotpath(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"metric", required_argument, NULL, 'm'},
+		{"threshold", required_argument, NULL, 't'},
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char *metric = NULL;
+	double threshold = 50.0;
+	enum cli_format format = CLI_FORMAT_TEXT;
+	struct model *m = NULL;
+	struct view *v = NULL;
+	uint32_t *cols = NULL, *path = NULL;
+	size_t ncols = 0, npath = 0;
+	struct cli_rows rows = {0};
+	struct error err = {0};
+	int rc = CLI_EXIT_OK, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:t:f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			metric = optarg;
+			break;
+		case 't':
+			if (!cli_parse_double("hotpath", "--threshold", optarg,
+					      &threshold) ||
+			    threshold > 100) {
+				if (threshold > 100)
+					fprintf(stderr, "callscope hotpath: "
+							"--threshold is a "
+							"percentage (0-100)\n");
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (!cli_parse_format("hotpath", optarg, 5, &format))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'callscope --help'.\n");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "callscope hotpath: expected one database\n");
+		return CLI_EXIT_USAGE;
+	}
+	m = cli_open(argv[optind]);
+	if (!m)
+		return CLI_EXIT_DATA;
+	if (metric) {
+		/* --metric names one column: the metric's inclusive one
+		 * unless the name says otherwise */
+		uint32_t col = model_find_column(m, metric);
+		if (col == MODEL_NONE) {
+			if (!cli_select_columns("hotpath", m, &metric, 1, &cols,
+						&ncols)) {
+				rc = CLI_EXIT_USAGE;
+				goto out;
+			}
+		} else {
+			cols = malloc(sizeof(*cols));
+			if (!cols) {
+				rc = CLI_EXIT_DATA;
+				goto out;
+			}
+			cols[0] = col;
+			ncols = 1;
+		}
+	} else if (!cli_select_columns("hotpath", m, NULL, 0, &cols, &ncols)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (ncols == 0) {
+		fputs("callscope hotpath: ", stderr);
+		cli_put_text(stderr, m->path);
+		fputs(": the database has no metric\n", stderr);
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	if (view_new(m, VIEW_TOP_DOWN, &v, &err) != STATUS_OK ||
+	    view_hotpath(v, view_root(v), cols[0], threshold, &path, &npath,
+			 &err) != STATUS_OK) {
+		char *line = error_format(&err);
+		fputs("callscope: ", stderr);
+		cli_put_text(stderr, line ? line : "error");
+		fputc('\n', stderr);
+		free(line);
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	if (!cli_rows_init(&rows, v, cols, ncols, format, stdout)) {
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	if (format == CLI_FORMAT_JSON) {
+		json_t *nodes = json_array();
+		for (size_t i = 0; i < npath; i++)
+			json_array_append_new(nodes,
+					      cli_rows_node_json(&rows, path[i]));
+		json_t *doc = json_pack("{s:o, s:f, s:o}", "columns",
+					cli_rows_columns_json(&rows),
+					"threshold", threshold, "nodes", nodes);
+		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else {
+		cli_rows_header(&rows);
+		for (size_t i = 0; i < npath; i++)
+			cli_rows_print(&rows, path[i]);
+	}
+out:
+	cli_rows_fini(&rows);
+	free(path);
+	free(cols);
+	view_free(v);
+	model_free(m);
+	error_clear(&err);
+	return rc;
+}

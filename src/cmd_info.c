@@ -1,0 +1,192 @@
+/* cmd_info: `callscope info DB [--format text|json]`: what a database holds:
+ * format, title, counts of contexts, functions, profiles, metric columns
+ * (with the statistic each reads), trace lines and time range.  Must not
+ * depend on curses or on ui/. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sanitize.h"
+
+static json_t *json_text(const char *s)
+{
+	if (!s)
+		return json_null();
+	char *fixed = sanitize_text(s, SANITIZE_UTF8);
+	json_t *j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j ? j : json_null();
+}
+
+static const char *combine_name(uint8_t c)
+{
+	return c == COMBINE_MIN ? "min" : c == COMBINE_MAX ? "max" : "sum";
+}
+
+static uint64_t total_samples(const struct model *m)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		n += m->timelines[i].count;
+	return n;
+}
+
+static json_t *info_json(const struct model *m)
+{
+	json_t *cols = json_array();
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		const struct model_column *col = &m->columns[c];
+		char *title = cli_column_title(m, c);
+		uint32_t stat = model_column_stat(m, c);
+		json_t *source = json_null();
+		if (stat != MODEL_NONE)
+			source = json_pack(
+				"{s:o, s:o, s:s}", "scope",
+				json_text(model_str(m, m->stats[stat].scope)),
+				"formula",
+				json_text(model_str(m, m->stats[stat].formula)),
+				"combine", combine_name(m->stats[stat].combine));
+		json_array_append_new(
+			cols, json_pack("{s:I, s:o, s:o, s:s, s:o, s:b, s:o}",
+					"index", (json_int_t)c, "name",
+					json_text(title), "metric",
+					json_text(col->name), "kind",
+					col->kind == COLUMN_INCLUSIVE
+						? "inclusive"
+						: "exclusive",
+					"variant", json_text(col->variant),
+					"visible", col->visible, "source",
+					source ? source : json_null()));
+		free(title);
+	}
+	json_t *lines = json_array();
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		json_array_append_new(
+			lines,
+			json_pack("{s:I, s:o, s:I}", "line", (json_int_t)i,
+				  "label",
+				  json_text(model_str(m, m->timelines[i].label)),
+				  "samples", (json_int_t)m->timelines[i].count));
+	json_t *profiles = json_array();
+	for (uint32_t i = 0; i < m->n_profiles; i++)
+		json_array_append_new(
+			profiles,
+			json_pack("{s:I, s:o, s:b}", "index", (json_int_t)i,
+				  "label",
+				  json_text(model_str(m, m->profiles[i].label)),
+				  "summary", m->profiles[i].is_summary));
+	json_t *trace = json_null();
+	if (m->n_timelines)
+		trace = json_pack("{s:I, s:I, s:I, s:I, s:o}", "lines",
+				  (json_int_t)m->n_timelines, "samples",
+				  (json_int_t)total_samples(m), "min",
+				  (json_int_t)m->time_min, "max",
+				  (json_int_t)m->time_max, "line_list", lines);
+	else
+		json_decref(lines);
+	return json_pack(
+		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+		"format", json_text(m->format), "path", json_text(m->path),
+		"title", json_text(m->title), "contexts",
+		(json_int_t)(m->n_nodes ? m->n_nodes - 1 : 0), "max_depth",
+		(json_int_t)m->max_depth, "functions",
+		(json_int_t)m->n_functions, "statistics",
+		(json_int_t)m->n_stats, "profile_count",
+		(json_int_t)m->n_profiles, "columns", cols, "profiles",
+		profiles, "trace", trace ? trace : json_null());
+}
+
+static void info_text(const struct model *m)
+{
+	fputs("Database:   ", stdout);
+	cli_put_text(stdout, m->path);
+	fputs("\nFormat:     ", stdout);
+	cli_put_text(stdout, m->format);
+	fputs("\nTitle:      ", stdout);
+	cli_put_text(stdout, m->title ? m->title : "(none)");
+	printf("\nContexts:   %u (max depth %u)\n",
+	       m->n_nodes ? m->n_nodes - 1 : 0, m->max_depth);
+	printf("Functions:  %u\n", m->n_functions);
+	uint32_t threads = 0;
+	for (uint32_t i = 0; i < m->n_profiles; i++)
+		threads += !m->profiles[i].is_summary;
+	printf("Profiles:   %u (%u execution contexts)\n", m->n_profiles,
+	       threads);
+	if (m->n_timelines) {
+		double secs = (double)(m->time_max - m->time_min) / 1e9;
+		printf("Trace:      %u lines, %" PRIu64 " samples, %.6f s "
+		       "(%" PRIu64 " .. %" PRIu64 " ns)\n",
+		       m->n_timelines, total_samples(m), secs, m->time_min,
+		       m->time_max);
+	} else {
+		fputs("Trace:      none\n", stdout);
+	}
+	printf("Columns:    %u\n", m->n_columns);
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		char *title = cli_column_title(m, c);
+		uint32_t stat = model_column_stat(m, c);
+		printf("  %3u  ", c);
+		cli_put_text(stdout, title ? title : "");
+		if (stat != MODEL_NONE) {
+			fputs("  [", stdout);
+			cli_put_text(stdout, model_str(m, m->stats[stat].scope));
+			fputc(' ', stdout);
+			cli_put_text(stdout,
+				     model_str(m, m->stats[stat].formula));
+			printf(" %s]", combine_name(m->stats[stat].combine));
+		} else {
+			fputs("  [formula]", stdout);
+		}
+		if (!m->columns[c].visible)
+			fputs(" (hidden)", stdout);
+		fputc('\n', stdout);
+		free(title);
+	}
+}
+
+int cmd_info(int argc, char **argv);
+int cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	enum cli_format format = CLI_FORMAT_TEXT;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!cli_parse_format("info", optarg, 5, &format))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'callscope --help'.\n");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("callscope info: expected one database\n", stderr);
+		return CLI_EXIT_USAGE;
+	}
+	struct model *m = cli_open(argv[optind]);
+	if (!m)
+		return CLI_EXIT_DATA;
+	if (format == CLI_FORMAT_JSON) {
+		json_t *doc = info_json(m);
+		json_dumpf(doc, stdout, JSON_INDENT(1));
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else {
+		info_text(m);
+	}
+	model_free(m);
+	return CLI_EXIT_OK;
+}

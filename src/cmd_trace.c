@@ -1,0 +1,367 @@
+/* cmd_trace: `callscope trace DB [--lines LIST] (--at T | --from T --to T
+ * --columns W) [--depth D] [--format text|json]`: what the trace pane
+ * shows, as data.  `--at` gives, per line, the last sample at or before T
+ * and its call path; a window gives W cells per line, each the context
+ * active at the start of its slice.  Times are nanoseconds as in the file,
+ * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
+ * on curses or on ui/. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sanitize.h"
+#include "trace_index.h"
+
+struct trace_options {
+	const char *db;
+	const char *lines, *at, *from, *to;
+	uint32_t columns, depth;
+	enum cli_format format;
+};
+
+static bool parse_time(const struct model *m, const char *opt,
+		       const char *arg, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (arg[0] == '+') {
+		double v = strtod(arg + 1, &end);
+		double scale = 1;
+		if (strcmp(end, "s") == 0)
+			scale = 1e9;
+		else if (strcmp(end, "ms") == 0)
+			scale = 1e6;
+		else if (strcmp(end, "us") == 0)
+			scale = 1e3;
+		else if (*end && strcmp(end, "ns") != 0)
+			goto bad;
+		if (errno || end == arg + 1 || !isfinite(v) || v < 0 ||
+		    v * scale > 1.8e19)
+			goto bad;
+		*out = m->time_min + (uint64_t)(v * scale);
+		return true;
+	}
+	if (arg[0] == '-')
+		goto bad;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end)
+		goto bad;
+	*out = v;
+	return true;
+bad:
+	fprintf(stderr, "callscope trace: %s expects nanoseconds or "
+			"+N[ns|us|ms|s], not '", opt);
+	cli_put_text(stderr, arg);
+	fputs("'\n", stderr);
+	return false;
+}
+
+/* "0-3,7" -> selected[i] = true.  NULL spec selects every line. */
+static bool parse_lines(const struct model *m, const char *spec,
+			bool *selected)
+{
+	if (!spec) {
+		for (uint32_t i = 0; i < m->n_timelines; i++)
+			selected[i] = true;
+		return true;
+	}
+	const char *p = spec;
+	while (*p) {
+		char *end;
+		errno = 0;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (errno || end == p || *p == '-')
+			goto bad;
+		p = end;
+		if (*p == '-') {
+			b = strtoul(p + 1, &end, 10);
+			if (errno || end == p + 1 || b < a)
+				goto bad;
+			p = end;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+		if (a >= m->n_timelines) {
+			fprintf(stderr, "callscope trace: line %lu does not "
+					"exist (the trace has %u lines)\n",
+				a, m->n_timelines);
+			return false;
+		}
+		for (unsigned long i = a; i <= b && i < m->n_timelines; i++)
+			selected[i] = true;
+	}
+	return true;
+bad:
+	fputs("callscope trace: --lines expects a list like 0-3,7, not '",
+	      stderr);
+	cli_put_text(stderr, spec);
+	fputs("'\n", stderr);
+	return false;
+}
+
+static json_t *json_text(const char *s)
+{
+	char *fixed = sanitize_text(s, SANITIZE_UTF8);
+	json_t *j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j ? j : json_null();
+}
+
+/* Names from the outermost context (below the synthetic root) to ctx. */
+static json_t *path_json(const struct model *m, uint32_t ctx_id)
+{
+	json_t *arr = json_array();
+	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
+	if (node == MODEL_NONE || !arr)
+		return arr;
+	uint32_t depth = m->nodes[node].depth;
+	uint32_t *chain = calloc(depth ? depth : 1, sizeof(*chain));
+	if (!chain)
+		return arr;
+	uint32_t k = 0;
+	for (uint32_t n = node; n != 0 && n != MODEL_NONE && k < depth;
+	     n = m->nodes[n].parent)
+		chain[k++] = n;
+	while (k-- > 0) {
+		char *label = model_node_label(m, chain[k]);
+		json_array_append_new(arr, json_text(label ? label : ""));
+		free(label);
+	}
+	free(chain);
+	return arr;
+}
+
+static void put_path_text(const struct model *m, uint32_t ctx_id)
+{
+	json_t *path = path_json(m, ctx_id);
+	size_t i;
+	json_t *e;
+	json_array_foreach(path, i, e)
+	{
+		if (i)
+			fputs(" > ", stdout);
+		cli_put_text(stdout, json_string_value(e));
+	}
+	json_decref(path);
+}
+
+static int parse(int argc, char **argv, struct trace_options *o)
+{
+	static const struct option longopts[] = {
+		{"lines", required_argument, NULL, 'l'},
+		{"at", required_argument, NULL, 'a'},
+		{"from", required_argument, NULL, 'F'},
+		{"to", required_argument, NULL, 'T'},
+		{"columns", required_argument, NULL, 'w'},
+		{"depth", required_argument, NULL, 'd'},
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "l:a:F:T:w:d:f:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			o->lines = optarg;
+			break;
+		case 'a':
+			o->at = optarg;
+			break;
+		case 'F':
+			o->from = optarg;
+			break;
+		case 'T':
+			o->to = optarg;
+			break;
+		case 'w':
+			if (!cli_parse_u32("trace", "--columns", optarg,
+					   &o->columns))
+				return CLI_EXIT_USAGE;
+			if (o->columns == 0 || o->columns > 1000000) {
+				fputs("callscope trace: --columns must be "
+				      "between 1 and 1000000\n",
+				      stderr);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			if (!cli_parse_u32("trace", "--depth", optarg,
+					   &o->depth))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'f':
+			if (!cli_parse_format("trace", optarg, 5, &o->format))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return -1;
+		default:
+			fprintf(stderr, "Try 'callscope --help'.\n");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("callscope trace: expected one database\n", stderr);
+		return CLI_EXIT_USAGE;
+	}
+	bool window = o->from || o->to || o->columns;
+	if ((o->at && window) || (!o->at && !window) ||
+	    (window && (!o->from || !o->to || !o->columns))) {
+		fputs("callscope trace: give either --at T or --from T --to T "
+		      "--columns W\n",
+		      stderr);
+		return CLI_EXIT_USAGE;
+	}
+	o->db = argv[optind];
+	return CLI_EXIT_OK;
+}
+
+static json_t *line_json(const struct model *m, uint32_t line)
+{
+	const struct model_timeline *tl = &m->timelines[line];
+	return json_pack("{s:I, s:o, s:o}", "line", (json_int_t)line,
+			 "profile",
+			 tl->profile == MODEL_NONE ? json_null()
+						   : json_integer(tl->profile),
+			 "label", json_text(model_str(m, tl->label)));
+}
+
+static void at_line(const struct model *m, uint32_t line, uint64_t t,
+		    const struct trace_options *o, json_t *lines)
+{
+	struct trace_sample s;
+	bool found = trace_sample_at(m, line, t, &s, NULL);
+	uint32_t ctx = 0;
+	if (found)
+		ctx = o->depth == UINT32_MAX
+			      ? s.ctx_id
+			      : trace_ctx_at_depth(m, s.ctx_id, o->depth);
+	if (o->format == CLI_FORMAT_JSON) {
+		json_t *j = line_json(m, line);
+		json_object_set_new(j, "time",
+				    found ? json_integer((json_int_t)s.time)
+					  : json_null());
+		json_object_set_new(j, "ctx",
+				    found ? json_integer(ctx) : json_null());
+		json_object_set_new(j, "path", path_json(m, ctx));
+		json_array_append_new(lines, j);
+		return;
+	}
+	printf("%5u  ", line);
+	cli_put_text(stdout, model_str(m, m->timelines[line].label));
+	if (!found) {
+		fputs("  (no sample at or before this time)\n", stdout);
+		return;
+	}
+	printf("  t=%" PRIu64 "  ctx=%u  ", s.time, ctx);
+	if (ctx == 0)
+		fputs("(idle)", stdout);
+	else
+		put_path_text(m, ctx);
+	fputc('\n', stdout);
+}
+
+static bool window_line(const struct model *m, uint32_t line, uint64_t from,
+			uint64_t to, const struct trace_options *o,
+			json_t *lines)
+{
+	uint32_t *cells = calloc(o->columns, sizeof(*cells));
+	if (!cells)
+		return false;
+	trace_cells(m, line, from, to, o->columns, o->depth, cells);
+	if (o->format == CLI_FORMAT_JSON) {
+		json_t *j = line_json(m, line);
+		json_t *arr = json_array();
+		for (uint32_t k = 0; k < o->columns; k++)
+			json_array_append_new(arr, json_integer(cells[k]));
+		json_object_set_new(j, "cells", arr);
+		json_array_append_new(lines, j);
+	} else {
+		printf("%5u  ", line);
+		cli_put_text(stdout, model_str(m, m->timelines[line].label));
+		fputs(": ", stdout);
+		for (uint32_t k = 0; k < o->columns; k++)
+			printf("%s%u", k ? " " : "", cells[k]);
+		fputc('\n', stdout);
+	}
+	free(cells);
+	return true;
+}
+
+int cmd_trace(int argc, char **argv);
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_options o = {
+		.depth = UINT32_MAX,
+		.format = CLI_FORMAT_TEXT,
+	};
+	struct model *m = NULL;
+	bool *selected = NULL;
+	json_t *lines = NULL;
+	int rc = parse(argc, argv, &o);
+	if (rc != CLI_EXIT_OK)
+		return rc < 0 ? CLI_EXIT_OK : rc;
+	m = cli_open(o.db);
+	if (!m)
+		return CLI_EXIT_DATA;
+	if (m->n_timelines == 0) {
+		fputs("callscope trace: ", stderr);
+		cli_put_text(stderr, m->path);
+		fputs(": the database has no trace\n", stderr);
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	uint64_t at = 0, from = 0, to = 0;
+	if ((o.at && !parse_time(m, "--at", o.at, &at)) ||
+	    (o.from && !parse_time(m, "--from", o.from, &from)) ||
+	    (o.to && !parse_time(m, "--to", o.to, &to))) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!o.at && to <= from) {
+		fputs("callscope trace: --to must be after --from\n", stderr);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	selected = calloc(m->n_timelines, sizeof(*selected));
+	lines = json_array();
+	if (!selected || !lines) {
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	if (!parse_lines(m, o.lines, selected)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	for (uint32_t i = 0; i < m->n_timelines; i++) {
+		if (!selected[i])
+			continue;
+		if (o.at)
+			at_line(m, i, at, &o, lines);
+		else if (!window_line(m, i, from, to, &o, lines)) {
+			rc = CLI_EXIT_DATA;
+			goto out;
+		}
+	}
+	if (o.format == CLI_FORMAT_JSON) {
+		json_t *doc = json_pack("{s:O}", "lines", lines);
+		json_dumpf(doc, stdout, JSON_COMPACT);
+		fputc('\n', stdout);
+		json_decref(doc);
+	}
+out:
+	json_decref(lines);
+	free(selected);
+	model_free(m);
+	return rc;
+}
