@@ -679,7 +679,7 @@ static uint32_t pick_callee(const struct gen *g, struct rng *r, uint32_t node, u
 	case 1:
 		return pick_tier(g, r, x < 60 ? 2 : x < 75 ? 1 : 3);
 	case 2:
-		return pick_tier(g, r, x < 25 ? 2 : 3);
+		return pick_tier(g, r, x < 50 ? 2 : 3);
 	default:
 		return pick_internal(g, r, f->module);
 	}
@@ -791,12 +791,31 @@ static int build_tree(struct gen *g)
 		g->nodes[e].entry = 1;
 	}
 	g->n_entries = g->n_nodes;
-	for (uint32_t i = 0; i < g->n_nodes && g->n_nodes < g->cap_nodes; i++)
-		expand(g, i);
+	/* Breadth-first expansion (children of a node are contiguous).  When a
+	 * random tree dies out before the target, a few leaf lines and
+	 * instructions become call sites and the expansion goes on. */
+	uint32_t i = 0, revive = g->n_entries;
+	while (g->n_nodes < g->cap_nodes) {
+		for (; i < g->n_nodes && g->n_nodes < g->cap_nodes; i++)
+			expand(g, i);
+		uint32_t before = g->n_nodes, revived = 0;
+		for (; revive < before && revived < 16 && g->n_nodes < g->cap_nodes; revive++) {
+			const struct node *n = &g->nodes[revive];
+			if (n->n_children != 0 || n->depth + 1u > g->opt.depth ||
+			    (n->kind != GEN_KIND_LINE && n->kind != GEN_KIND_INSTRUCTION))
+				continue;
+			struct rng r = { .state = hash3(g->opt.seed, revive, GEN_SALT_FUNC) };
+			uint32_t callee = pick_callee(g, &r, revive, n->func);
+			add_node(g, revive, GEN_KIND_FUNCTION, GEN_RELATION_CALL, callee, 0);
+			revived++;
+		}
+		if (revived == 0)
+			break;
+	}
 	uint32_t max_depth = 0;
-	for (uint32_t i = 0; i < g->n_nodes; i++)
-		if (g->nodes[i].depth > max_depth)
-			max_depth = g->nodes[i].depth;
+	for (uint32_t k = 0; k < g->n_nodes; k++)
+		if (g->nodes[k].depth > max_depth)
+			max_depth = g->nodes[k].depth;
 	g->max_stack = max_depth + 3;
 	return 0;
 }
@@ -2226,9 +2245,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->title = "callscope demo";
 			o->empty_lines = 0;
 		}
-	int c;
+	int c, which = -1;
 	bool ok = true;
-	while ((c = getopt_long(argc, argv, "o:h", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:h", long_options, &which)) != -1) {
 		switch (c) {
 		case 'o':
 			o->out_dir = optarg;
@@ -2289,7 +2308,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 		if (!ok) {
-			fprintf(stderr, "gen-v4db: bad value for option %s: %s\n", argv[optind - 1], optarg);
+			fprintf(stderr, "gen-v4db: bad value for --%s: %s\n", which >= 0 ? long_options[which].name : "?",
+				optarg);
 			return -1;
 		}
 	}

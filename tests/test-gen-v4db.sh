@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 "$gen" -o "$tmp/a" --seed 7 --contexts 400 --metrics 3 --ranks 2 --threads 3 \
 	--samples 1500 --empty-lines 1 --yaml --answers "$tmp/a.json" >/dev/null
-python3 "$checker" "$tmp/a" "$tmp/a.json"
+python3 "$checker" --strict "$tmp/a" "$tmp/a.json"
 test -s "$tmp/a/metrics/default.yaml"
 grep -q 'standard: \*CPUTIMEx20_x28_secx29_-sum-x5b_0x0x5d_-execution' "$tmp/a/metrics/default.yaml"
 
