@@ -45,8 +45,16 @@ struct flat_row {
 
 /* The grouping key of a row, kept only while building. */
 struct flat_key {
+	uint32_t parent;
 	uint32_t a; /* module or file string, identity, or file string */
 	uint64_t b; /* line or offset */
+	uint8_t tag;
+};
+
+/* Per function identity while building: the last function row made for
+ * it, with the module and file it was made for. */
+struct ident_row {
+	uint32_t module, file, row;
 };
 
 struct flat {
@@ -62,8 +70,10 @@ struct flat {
 	/* build only */
 	struct flat_key *keys;
 	uint32_t keys_cap;
-	uint32_t *table; /* open addressing: row + 1, 0 = empty */
+	uint64_t *table; /* open addressing: hash high bits << 32 | row + 1;
+			    0 = empty */
 	uint32_t table_cap;
+	struct ident_row *by_ident;
 	uint32_t *active;
 };
 
@@ -82,9 +92,11 @@ static void build_scratch_free(struct flat *f)
 	free(f->keys);
 	free(f->table);
 	free(f->active);
+	free(f->by_ident);
 	f->keys = NULL;
 	f->table = NULL;
 	f->active = NULL;
+	f->by_ident = NULL;
 	f->keys_cap = f->table_cap = 0;
 }
 
@@ -115,22 +127,26 @@ static uint64_t key_hash(uint32_t parent, uint8_t tag, uint32_t a, uint64_t b)
 	return x ^ x >> 31;
 }
 
-static bool rehash(struct flat *f)
+static bool rehash(struct flat *f, uint32_t want)
 {
 	uint64_t ncap = f->table_cap ? (uint64_t)f->table_cap * 2 : 4096;
+	while (ncap < want)
+		ncap *= 2;
 	if (ncap > UINT32_MAX / 2 + 1)
 		return false;
-	uint32_t *nt = calloc((size_t)ncap, sizeof(*nt));
+	uint64_t *nt = calloc((size_t)ncap, sizeof(*nt));
 	if (!nt)
 		return false;
-	for (uint32_t r = 1; r < f->n_rows; r++) {
-		const struct flat_row *row = &f->rows[r];
-		uint64_t h = key_hash(row->parent, row->tag, f->keys[r].a,
-				      f->keys[r].b);
-		uint32_t s = (uint32_t)h & (uint32_t)(ncap - 1);
+	uint32_t mask = (uint32_t)(ncap - 1);
+	for (uint32_t i = 0; i < f->table_cap; i++) {
+		if (!f->table[i])
+			continue;
+		const struct flat_key *k = &f->keys[(uint32_t)f->table[i] - 1];
+		uint64_t h = key_hash(k->parent, k->tag, k->a, k->b);
+		uint32_t s = (uint32_t)h & mask;
 		while (nt[s])
-			s = (s + 1) & (uint32_t)(ncap - 1);
-		nt[s] = r + 1;
+			s = (s + 1) & mask;
+		nt[s] = f->table[i];
 	}
 	free(f->table);
 	f->table = nt;
@@ -143,15 +159,20 @@ static bool rehash(struct flat *f)
 static uint32_t row_get(struct flat *f, uint32_t parent, uint8_t tag,
 			uint32_t a, uint64_t b, uint32_t node)
 {
-	if ((uint64_t)f->n_rows * 2 + 2 > f->table_cap && !rehash(f))
+	if ((uint64_t)f->n_rows * 2 + 2 > f->table_cap && !rehash(f, 0))
 		return MODEL_NONE;
 	uint32_t mask = f->table_cap - 1;
-	uint32_t s = (uint32_t)key_hash(parent, tag, a, b) & mask;
+	uint64_t h = key_hash(parent, tag, a, b);
+	uint64_t finger = h & 0xffffffff00000000ull;
+	uint32_t s = (uint32_t)h & mask;
 	while (f->table[s]) {
-		uint32_t r = f->table[s] - 1;
-		if (f->rows[r].parent == parent && f->rows[r].tag == tag &&
-		    f->keys[r].a == a && f->keys[r].b == b)
-			return r;
+		if ((f->table[s] & 0xffffffff00000000ull) == finger) {
+			uint32_t r = (uint32_t)f->table[s] - 1;
+			const struct flat_key *k = &f->keys[r];
+			if (k->parent == parent && k->tag == tag &&
+			    k->a == a && k->b == b)
+				return r;
+		}
 		s = (s + 1) & mask;
 	}
 	uint32_t cap = f->rows_cap;
@@ -172,8 +193,13 @@ static uint32_t row_get(struct flat *f, uint32_t parent, uint8_t tag,
 		.model_node = node,
 		.tag = tag,
 	};
-	f->keys[r] = (struct flat_key){.a = a, .b = b};
-	f->table[s] = r + 1;
+	f->keys[r] = (struct flat_key){
+		.parent = parent,
+		.a = a,
+		.b = b,
+		.tag = tag,
+	};
+	f->table[s] = finger | (r + 1);
 	return r;
 }
 
@@ -191,13 +217,20 @@ static uint32_t function_row(struct flat *f, const struct model *m,
 		if (fn->file)
 			file = fn->file;
 	}
+	uint32_t id = ids->of_node[node];
+	struct ident_row *cached = &f->by_ident[id];
+	if (cached->row != MODEL_NONE && cached->module == module &&
+	    cached->file == file)
+		return cached->row;
 	uint32_t mr = row_get(f, 0, FLAT_MODULE, module, 0, node);
 	if (mr == MODEL_NONE)
 		return MODEL_NONE;
 	uint32_t fr = row_get(f, mr, FLAT_FILE, file, 0, node);
 	if (fr == MODEL_NONE)
 		return MODEL_NONE;
-	return row_get(f, fr, FLAT_FUNCTION, ids->of_node[node], 0, node);
+	uint32_t row = row_get(f, fr, FLAT_FUNCTION, id, 0, node);
+	*cached = (struct ident_row){.module = module, .file = file, .row = row};
+	return row;
 }
 
 static uint32_t *function_parents(struct flat *f, uint32_t row,
@@ -253,8 +286,12 @@ static enum status assign_rows(struct flat *f, const struct model *m,
 	if (st != STATUS_OK)
 		return st;
 	cont = malloc((size_t)m->n_nodes * sizeof(*cont));
-	if (!cont)
+	f->by_ident = malloc((size_t)(ids.n + 1) * sizeof(*f->by_ident));
+	/* rows are often about a third of the nodes: start the table there */
+	if (!cont || !f->by_ident || !rehash(f, m->n_nodes / 3 * 2))
 		goto nomem;
+	for (uint32_t k = 0; k <= ids.n; k++)
+		f->by_ident[k].row = MODEL_NONE;
 	f->row_of[0] = MODEL_NONE;
 	cont[0] = 0;
 	for (uint32_t i = 1; i < m->n_nodes; i++) {
@@ -364,7 +401,7 @@ static enum status flat_build(struct view *v, struct error *err)
 		.model_node = 0,
 		.tag = FLAT_ROOT,
 	};
-	f->keys[0] = (struct flat_key){0};
+	f->keys[0] = (struct flat_key){.parent = MODEL_NONE, .tag = FLAT_ROOT};
 	f->n_rows = 1;
 	f->row_of = malloc((size_t)m->n_nodes * sizeof(*f->row_of));
 	f->outer = calloc(m->n_nodes, 1);
