@@ -386,7 +386,8 @@ static void check_random(uint64_t seed, uint32_t n_nodes)
 		}
 		free(path);
 		queue = realloc(queue, (q_len + n) * sizeof(uint32_t));
-		memcpy(queue + q_len, kids, n * sizeof(uint32_t));
+		if (n)
+			memcpy(queue + q_len, kids, n * sizeof(uint32_t));
 		q_len += n;
 		free(kids);
 		checked++;
