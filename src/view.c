@@ -1,0 +1,560 @@
+/* view: what every kind of view shares -- construction and dispatch to the
+ * per-kind ops tables, the per-row value cache, sorting children by a
+ * column, the hot path, and the helpers the aggregated views build on (the
+ * function identities, the iterative tree walk).  Must not depend on
+ * curses, on ui/ or on any reader; never modifies the model. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct view_ops *const kind_ops[] = {
+	[VIEW_TOP_DOWN] = &view_top_down_ops,
+	[VIEW_BOTTOM_UP] = &view_bottom_up_ops,
+	[VIEW_FLAT] = &view_flat_ops,
+};
+
+static const struct {
+	const char *name;
+	enum view_kind kind;
+} kind_names[] = {
+	{.name = "top-down", .kind = VIEW_TOP_DOWN},
+	{.name = "bottom-up", .kind = VIEW_BOTTOM_UP},
+	{.name = "flat", .kind = VIEW_FLAT},
+	{.name = "td", .kind = VIEW_TOP_DOWN},
+	{.name = "cct", .kind = VIEW_TOP_DOWN},
+	{.name = "bu", .kind = VIEW_BOTTOM_UP},
+	{.name = "callers", .kind = VIEW_BOTTOM_UP},
+};
+
+const char *view_kind_name(enum view_kind k)
+{
+	switch (k) {
+	case VIEW_TOP_DOWN:
+	case VIEW_BOTTOM_UP:
+	case VIEW_FLAT:
+		return kind_ops[k]->name;
+	}
+	return "";
+}
+
+bool view_kind_parse(const char *name, enum view_kind *out)
+{
+	if (!name)
+		return false;
+	for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]);
+	     i++) {
+		if (strcasecmp(name, kind_names[i].name) == 0) {
+			*out = kind_names[i].kind;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool view_grow(void **array, uint32_t *cap, uint64_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX - 1)
+		ncap = UINT32_MAX - 1;
+	if (ncap < need || ncap > SIZE_MAX / size)
+		return false;
+	void *p = realloc(*array, (size_t)ncap * size);
+	if (!p)
+		return false;
+	*array = p;
+	*cap = (uint32_t)ncap;
+	return true;
+}
+
+enum status view_new(const struct model *m, enum view_kind kind,
+		     struct view **out, struct error *err)
+{
+	struct view *v = NULL;
+	enum status st = STATUS_OK;
+	*out = NULL;
+	if (!m || m->n_nodes == 0) {
+		st = error_set(err, STATUS_USAGE, NULL, "no model");
+		goto out;
+	}
+	if ((unsigned)kind >= sizeof(kind_ops) / sizeof(kind_ops[0])) {
+		st = error_set(err, STATUS_USAGE, m->path,
+			       "unknown view kind %d", (int)kind);
+		goto out;
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		goto out;
+	}
+	v->m = m;
+	v->ops = kind_ops[kind];
+	if (v->ops->cache_values && m->n_columns) {
+		v->cache = calloc(m->n_columns, sizeof(*v->cache));
+		if (!v->cache) {
+			st = error_set(err, STATUS_NOMEM, m->path,
+				       "out of memory");
+			goto out;
+		}
+	}
+	st = v->ops->open(v, err);
+	if (st != STATUS_OK)
+		goto out;
+	*out = v;
+	v = NULL;
+out:
+	if (v) {
+		free(v->cache);
+		free(v);
+	}
+	return st;
+}
+
+void view_free(struct view *v)
+{
+	if (!v)
+		return;
+	v->ops->close(v);
+	if (v->cache) {
+		for (uint32_t c = 0; c < v->m->n_columns; c++) {
+			free(v->cache[c].value);
+			free(v->cache[c].state);
+		}
+		free(v->cache);
+	}
+	free(v);
+}
+
+enum view_kind view_kind_of(const struct view *v)
+{
+	return v->ops->kind;
+}
+
+const struct model *view_model(const struct view *v)
+{
+	return v->m;
+}
+
+uint32_t view_root(const struct view *v)
+{
+	(void)v;
+	return 0;
+}
+
+bool view_node_get(const struct view *v, uint32_t node,
+		   struct view_node *out)
+{
+	if (!v || !v->ops->exists(v, node))
+		return false;
+	v->ops->node_get(v, node, out);
+	return true;
+}
+
+char *view_node_label(const struct view *v, uint32_t node)
+{
+	if (!v || !v->ops->exists(v, node))
+		return strdup("");
+	return v->ops->label(v, node);
+}
+
+bool view_value(struct view *v, uint32_t node, uint32_t column, double *out)
+{
+	if (!v || column >= v->m->n_columns || !v->ops->exists(v, node))
+		return false;
+	if (!v->cache)
+		return v->ops->value(v, node, column, out);
+	struct view_cache_column *c = &v->cache[column];
+	if (node < c->cap && c->state[node])
+		goto cached;
+	if (node >= c->cap) {
+		uint64_t ncap = c->cap ? c->cap : 64;
+		while (ncap <= node)
+			ncap *= 2;
+		if (ncap > UINT32_MAX)
+			ncap = UINT32_MAX;
+		double *nv = realloc(c->value, (size_t)ncap * sizeof(*nv));
+		if (!nv)
+			return false;
+		c->value = nv;
+		uint8_t *ns = realloc(c->state, (size_t)ncap);
+		if (!ns)
+			return false;
+		c->state = ns;
+		memset(ns + c->cap, 0, (size_t)(ncap - c->cap));
+		c->cap = (uint32_t)ncap;
+	}
+	double val = 0;
+	bool present = v->ops->value(v, node, column, &val);
+	c->value[node] = present ? val : 0;
+	c->state[node] = present ? 2 : 1;
+cached:
+	if (c->state[node] != 2)
+		return false;
+	*out = c->value[node];
+	return true;
+}
+
+/* ---- sorting ---------------------------------------------------------- */
+
+struct sort_item {
+	double key; /* the value, negated when sorting descending */
+	uint32_t row;
+	uint32_t id;
+	bool present;
+	char *label; /* computed only for rows tied on the value */
+};
+
+static int cmp_by_value(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+	if (x->present != y->present)
+		return x->present ? -1 : 1;
+	if (x->present && x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return 0;
+}
+
+static int cmp_by_label(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+	int c = strcmp(x->label ? x->label : "", y->label ? y->label : "");
+	if (c)
+		return c;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+enum status view_children(struct view *v, uint32_t node, uint32_t column,
+			  bool ascending, uint32_t **out, size_t *n,
+			  struct error *err)
+{
+	uint32_t *rows = NULL;
+	size_t count = 0;
+	struct sort_item *items = NULL;
+	enum status st = STATUS_OK;
+	*out = NULL;
+	*n = 0;
+	if (!v)
+		return error_set(err, STATUS_USAGE, NULL, "no view");
+	if (column != MODEL_NONE && column >= v->m->n_columns) {
+		st = error_set(err, STATUS_USAGE, v->m->path,
+			       "no column %u", (unsigned)column);
+		goto out;
+	}
+	if (!v->ops->exists(v, node)) {
+		st = error_set(err, STATUS_USAGE, v->m->path,
+			       "no row %u in the %s view", (unsigned)node,
+			       v->ops->name);
+		goto out;
+	}
+	st = v->ops->children(v, node, &rows, &count, err);
+	if (st != STATUS_OK || count == 0)
+		goto out;
+	items = calloc(count, sizeof(*items));
+	if (!items) {
+		st = error_set(err, STATUS_NOMEM, v->m->path, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < count; i++) {
+		struct view_node vn;
+		v->ops->node_get(v, rows[i], &vn);
+		double val = 0;
+		bool present = column != MODEL_NONE &&
+			       view_value(v, rows[i], column, &val) &&
+			       !isnan(val);
+		items[i] = (struct sort_item){
+			.key = ascending ? val : -val,
+			.row = rows[i],
+			.id = vn.id,
+			.present = present,
+		};
+	}
+	qsort(items, count, sizeof(*items), cmp_by_value);
+	for (size_t i = 0; i < count;) {
+		size_t j = i + 1;
+		while (j < count && cmp_by_value(&items[i], &items[j]) == 0)
+			j++;
+		if (j - i > 1) {
+			for (size_t k = i; k < j; k++) {
+				items[k].label = v->ops->label(v, items[k].row);
+				if (!items[k].label) {
+					st = error_set(err, STATUS_NOMEM,
+						       v->m->path,
+						       "out of memory");
+					goto out;
+				}
+			}
+			qsort(items + i, j - i, sizeof(*items), cmp_by_label);
+		}
+		i = j;
+	}
+	for (size_t i = 0; i < count; i++)
+		rows[i] = items[i].row;
+	*out = rows;
+	*n = count;
+	rows = NULL;
+out:
+	if (items)
+		for (size_t i = 0; i < count; i++)
+			free(items[i].label);
+	free(items);
+	free(rows);
+	return st;
+}
+
+/* ---- hot path --------------------------------------------------------- */
+
+enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
+			 double threshold_pct, uint32_t **path, size_t *n,
+			 struct error *err)
+{
+	uint32_t *p = NULL, *kids = NULL;
+	uint32_t cap = 0, len = 0;
+	enum status st = STATUS_OK;
+	*path = NULL;
+	*n = 0;
+	if (!v)
+		return error_set(err, STATUS_USAGE, NULL, "no view");
+	if (column >= v->m->n_columns || !v->ops->exists(v, start) ||
+	    !(threshold_pct >= 0 && threshold_pct <= 100)) {
+		st = error_set(err, STATUS_USAGE, v->m->path,
+			       "hot path needs an existing row, column and a "
+			       "threshold between 0 and 100");
+		goto out;
+	}
+	/* every step goes one level deeper; a view is never deeper than the
+	 * model plus its grouping levels */
+	uint64_t cap_steps = (uint64_t)v->m->max_depth + 8;
+	uint32_t cur = start;
+	for (;;) {
+		if (!view_grow((void **)&p, &cap, (uint64_t)len + 1,
+			       sizeof(*p))) {
+			st = error_set(err, STATUS_NOMEM, v->m->path,
+				       "out of memory");
+			goto out;
+		}
+		p[len++] = cur;
+		if (len > cap_steps) {
+			st = error_set(err, STATUS_CORRUPT, v->m->path,
+				       "hot path deeper than the model");
+			goto out;
+		}
+		size_t nk = 0;
+		free(kids);
+		kids = NULL;
+		st = v->ops->children(v, cur, &kids, &nk, err);
+		if (st != STATUS_OK)
+			goto out;
+		uint32_t best = MODEL_NONE, best_id = 0;
+		double best_v = 0;
+		for (size_t i = 0; i < nk; i++) {
+			double val;
+			if (!view_value(v, kids[i], column, &val) || isnan(val))
+				continue;
+			struct view_node vn;
+			v->ops->node_get(v, kids[i], &vn);
+			if (best == MODEL_NONE || val > best_v ||
+			    (val == best_v &&
+			     (vn.id < best_id ||
+			      (vn.id == best_id && kids[i] < best)))) {
+				best = kids[i];
+				best_v = val;
+				best_id = vn.id;
+			}
+		}
+		if (best == MODEL_NONE)
+			break;
+		double cur_v = 0;
+		if (!view_value(v, cur, column, &cur_v) || isnan(cur_v))
+			cur_v = 0;
+		if (best_v < threshold_pct / 100.0 * cur_v)
+			break;
+		cur = best;
+	}
+	*path = p;
+	*n = len;
+	p = NULL;
+out:
+	free(kids);
+	free(p);
+	return st;
+}
+
+/* ---- shared helpers for the aggregated views -------------------------- */
+
+bool view_is_frame(uint8_t kind, bool with_root)
+{
+	switch ((enum node_kind)kind) {
+	case NODE_ENTRY:
+	case NODE_FUNCTION:
+	case NODE_KERNEL:
+	case NODE_REGION:
+		return true;
+	case NODE_ROOT:
+		return with_root;
+	case NODE_LOOP:
+	case NODE_LINE:
+	case NODE_INSTRUCTION:
+	case NODE_ADDRESS:
+		break;
+	}
+	return false;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+static bool has_function(const struct model *m, const struct model_node *nd)
+{
+	return nd->kind != NODE_ENTRY && nd->kind != NODE_ROOT &&
+	       nd->function < m->n_functions;
+}
+
+enum status view_idents_build(const struct model *m, bool with_root,
+			      struct view_idents *ids, struct error *err)
+{
+	uint32_t *table = NULL;
+	uint32_t tcap = 0, first_cap = 0, grouped = 0;
+	enum status st = STATUS_OK;
+	memset(ids, 0, sizeof(*ids));
+	ids->of_node = malloc((size_t)m->n_nodes * sizeof(*ids->of_node));
+	if (!ids->of_node ||
+	    !view_grow((void **)&ids->first_node, &first_cap,
+		       (uint64_t)m->n_functions + 1, sizeof(uint32_t)))
+		goto nomem;
+	for (uint32_t f = 0; f < m->n_functions; f++)
+		ids->first_node[f] = MODEL_NONE;
+	for (uint32_t i = 0; i < m->n_nodes; i++) {
+		const struct model_node *nd = &m->nodes[i];
+		ids->of_node[i] = MODEL_NONE;
+		if (!view_is_frame(nd->kind, with_root))
+			continue;
+		uint32_t id;
+		if (has_function(m, nd)) {
+			id = nd->function;
+		} else {
+			if ((uint64_t)(grouped + 1) * 2 > tcap) {
+				uint32_t ncap = tcap ? tcap * 2 : 1024;
+				uint32_t *nt = calloc(ncap, sizeof(*nt));
+				if (!nt || ncap < tcap)
+					goto nomem;
+				for (uint32_t s = 0; s < tcap; s++) {
+					if (!table[s])
+						continue;
+					const struct model_node *o =
+						&m->nodes[ids->first_node
+								  [table[s] - 1]];
+					uint64_t h = mix64(
+						(uint64_t)o->name << 32 ^
+						o->module ^
+						(uint64_t)o->kind << 56);
+					uint32_t k = (uint32_t)h & (ncap - 1);
+					while (nt[k])
+						k = (k + 1) & (ncap - 1);
+					nt[k] = table[s];
+				}
+				free(table);
+				table = nt;
+				tcap = ncap;
+			}
+			uint64_t h = mix64((uint64_t)nd->name << 32 ^
+					   nd->module ^
+					   (uint64_t)nd->kind << 56);
+			uint32_t k = (uint32_t)h & (tcap - 1);
+			id = MODEL_NONE;
+			while (table[k]) {
+				const struct model_node *o =
+					&m->nodes[ids->first_node[table[k] -
+								  1]];
+				if (o->kind == nd->kind && o->name == nd->name &&
+				    o->module == nd->module &&
+				    !has_function(m, o)) {
+					id = table[k] - 1;
+					break;
+				}
+				k = (k + 1) & (tcap - 1);
+			}
+			if (id == MODEL_NONE) {
+				id = m->n_functions + grouped++;
+				if (!view_grow((void **)&ids->first_node,
+					       &first_cap, (uint64_t)id + 1,
+					       sizeof(uint32_t)))
+					goto nomem;
+				ids->first_node[id] = i;
+				table[k] = id + 1;
+			}
+		}
+		if (ids->first_node[id] == MODEL_NONE)
+			ids->first_node[id] = i;
+		ids->of_node[i] = id;
+	}
+	ids->n = m->n_functions + grouped;
+	goto out;
+nomem:
+	st = error_set(err, STATUS_NOMEM, m->path,
+		       "out of memory grouping functions");
+	view_idents_free(ids);
+out:
+	free(table);
+	return st;
+}
+
+void view_idents_free(struct view_idents *ids)
+{
+	free(ids->of_node);
+	free(ids->first_node);
+	memset(ids, 0, sizeof(*ids));
+}
+
+enum status view_walk(const struct model *m,
+		      void (*enter)(void *ctx, uint32_t node),
+		      void (*leave)(void *ctx, uint32_t node), void *ctx,
+		      struct error *err)
+{
+	uint64_t visits = 1;
+	uint32_t cur = 0;
+	if (enter)
+		enter(ctx, 0);
+	for (;;) {
+		uint32_t next = m->nodes[cur].first_child;
+		uint32_t want_parent = cur;
+		if (next == MODEL_NONE) {
+			for (;;) {
+				if (leave)
+					leave(ctx, cur);
+				if (cur == 0)
+					return STATUS_OK;
+				next = m->nodes[cur].next_sibling;
+				want_parent = m->nodes[cur].parent;
+				if (next != MODEL_NONE)
+					break;
+				cur = want_parent;
+			}
+		}
+		/* the builder makes a tree; check anyway, so that a model
+		 * from elsewhere cannot make the walk loop */
+		if (next >= m->n_nodes || m->nodes[next].parent != want_parent ||
+		    ++visits > m->n_nodes)
+			goto corrupt;
+		cur = next;
+		if (enter)
+			enter(ctx, cur);
+	}
+corrupt:
+	return error_set(err, STATUS_CORRUPT, m->path,
+			 "the context tree links do not form a tree");
+}

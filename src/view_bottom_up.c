@@ -1,0 +1,379 @@
+/* view_bottom_up: hpcviewer's "callers view".  The top level has one row
+ * per function (model function index; function-like nodes without one are
+ * grouped by kind, name and module); the children of a row are the callers
+ * of the instances it stands for -- the nearest enclosing frame (function,
+ * inlined function, kernel, region or entry point) above each instance's
+ * current frame -- recursively up to the entry point.  A row's values are
+ * sums of the standard formula values of the callee instances it stands
+ * for; inclusive columns count only instances without an ancestor of the
+ * same function, so recursion is not counted twice.
+ *
+ * The top level is built by one pass over the model at the first request
+ * that needs it (identities, recursion flags, instances grouped by
+ * function); the callers of a row are computed when its children are first
+ * requested, and kept as (instance, frame) pairs.  Must not depend on
+ * curses, on ui/ or on any reader; never modifies the model. */
+#include "view_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct bu_row {
+	uint32_t parent;
+	uint32_t depth;
+	uint32_t ident;       /* function identity; MODEL_NONE for the root */
+	uint32_t model_node;  /* representative frame node */
+	uint32_t first;       /* depth 1: into inst[]; deeper: pair index */
+	uint32_t count;       /* instances */
+	uint32_t child_first; /* MODEL_NONE until the callers are computed */
+	uint32_t n_children;
+};
+
+struct bottom_up {
+	bool built;
+	struct view_idents ids;
+	uint8_t *outer;  /* bit per model node: no ancestor of its function */
+	uint32_t *inst;  /* top-level instances, grouped by row */
+	uint32_t *active; /* walk scratch: open instances per identity */
+	struct bu_row *rows;
+	uint32_t n_rows, rows_cap;
+	uint32_t *pairs; /* (callee instance, current frame) pairs */
+	uint32_t n_pairs, pairs_cap; /* in uint32 units */
+};
+
+static bool outer_get(const struct bottom_up *bu, uint32_t node)
+{
+	return bu->outer[node >> 3] >> (node & 7) & 1;
+}
+
+static void enter_node(void *ctx, uint32_t node)
+{
+	struct bottom_up *bu = ctx;
+	uint32_t id = bu->ids.of_node[node];
+	if (id == MODEL_NONE)
+		return;
+	if (bu->active[id]++ == 0)
+		bu->outer[node >> 3] |= (uint8_t)(1u << (node & 7));
+}
+
+static void leave_node(void *ctx, uint32_t node)
+{
+	struct bottom_up *bu = ctx;
+	uint32_t id = bu->ids.of_node[node];
+	if (id != MODEL_NONE)
+		bu->active[id]--;
+}
+
+static enum status bu_open(struct view *v, struct error *err)
+{
+	struct bottom_up *bu = calloc(1, sizeof(*bu));
+	if (!bu)
+		return error_set(err, STATUS_NOMEM, v->m->path,
+				 "out of memory");
+	if (!view_grow((void **)&bu->rows, &bu->rows_cap, 1,
+		       sizeof(*bu->rows))) {
+		free(bu);
+		return error_set(err, STATUS_NOMEM, v->m->path,
+				 "out of memory");
+	}
+	bu->rows[0] = (struct bu_row){
+		.parent = MODEL_NONE,
+		.ident = MODEL_NONE,
+		.model_node = 0,
+		.child_first = MODEL_NONE,
+	};
+	bu->n_rows = 1;
+	v->impl = bu;
+	return STATUS_OK;
+}
+
+static void bu_close(struct view *v)
+{
+	struct bottom_up *bu = v->impl;
+	if (!bu)
+		return;
+	view_idents_free(&bu->ids);
+	free(bu->outer);
+	free(bu->inst);
+	free(bu->active);
+	free(bu->rows);
+	free(bu->pairs);
+	free(bu);
+}
+
+/* The one pass: identities, recursion flags, top-level rows. */
+static enum status bu_build(struct view *v, struct error *err)
+{
+	struct bottom_up *bu = v->impl;
+	const struct model *m = v->m;
+	uint32_t *count = NULL;
+	enum status st = STATUS_OK;
+	if (bu->built)
+		return STATUS_OK;
+	st = view_idents_build(m, false, &bu->ids, err);
+	if (st != STATUS_OK)
+		return st;
+	uint32_t n_ids = bu->ids.n;
+	bu->outer = calloc((size_t)m->n_nodes / 8 + 1, 1);
+	bu->active = calloc((size_t)n_ids + 1, sizeof(*bu->active));
+	count = calloc((size_t)n_ids + 1, sizeof(*count));
+	if (!bu->outer || !bu->active || !count)
+		goto nomem;
+	st = view_walk(m, enter_node, leave_node, bu, err);
+	free(bu->active);
+	bu->active = NULL;
+	if (st != STATUS_OK)
+		goto out;
+	/* instances per identity; entry points are callers only */
+	uint64_t n_inst = 0;
+	for (uint32_t i = 0; i < m->n_nodes; i++) {
+		uint32_t id = bu->ids.of_node[i];
+		if (id != MODEL_NONE && m->nodes[i].kind != NODE_ENTRY) {
+			count[id]++;
+			n_inst++;
+		}
+	}
+	uint32_t n_top = 0;
+	for (uint32_t id = 0; id < n_ids; id++)
+		n_top += count[id] != 0;
+	bu->inst = malloc((size_t)(n_inst ? n_inst : 1) * sizeof(*bu->inst));
+	if (!bu->inst || !view_grow((void **)&bu->rows, &bu->rows_cap,
+				    (uint64_t)n_top + 1, sizeof(*bu->rows)))
+		goto nomem;
+	/* count[id] becomes the row of identity id; rows in identity order */
+	uint32_t off = 0;
+	for (uint32_t id = 0; id < n_ids; id++) {
+		if (!count[id])
+			continue;
+		uint32_t r = bu->n_rows++;
+		bu->rows[r] = (struct bu_row){
+			.parent = 0,
+			.depth = 1,
+			.ident = id,
+			.model_node = MODEL_NONE,
+			.first = off,
+			.count = 0,
+			.child_first = MODEL_NONE,
+		};
+		off += count[id];
+		count[id] = r;
+	}
+	for (uint32_t i = 0; i < m->n_nodes; i++) {
+		uint32_t id = bu->ids.of_node[i];
+		if (id == MODEL_NONE || m->nodes[i].kind == NODE_ENTRY)
+			continue;
+		struct bu_row *r = &bu->rows[count[id]];
+		if (r->model_node == MODEL_NONE)
+			r->model_node = i;
+		bu->inst[r->first + r->count++] = i;
+	}
+	bu->rows[0].child_first = 1;
+	bu->rows[0].n_children = n_top;
+	bu->built = true;
+	goto out;
+nomem:
+	st = error_set(err, STATUS_NOMEM, m->path,
+		       "out of memory building the bottom-up view");
+out:
+	if (!bu->built) {
+		view_idents_free(&bu->ids);
+		free(bu->outer);
+		free(bu->inst);
+		bu->outer = NULL;
+		bu->inst = NULL;
+		bu->n_rows = 1;
+	}
+	free(count);
+	return st;
+}
+
+static bool bu_exists(const struct view *v, uint32_t node)
+{
+	const struct bottom_up *bu = v->impl;
+	return node < bu->n_rows;
+}
+
+/* Instance k of row r: the callee instance and its current frame. */
+static void instance(const struct bottom_up *bu, const struct bu_row *r,
+		     uint32_t k, uint32_t *callee, uint32_t *frame)
+{
+	if (r->depth == 1) {
+		*callee = *frame = bu->inst[r->first + k];
+	} else {
+		*callee = bu->pairs[2 * ((size_t)r->first + k)];
+		*frame = bu->pairs[2 * ((size_t)r->first + k) + 1];
+	}
+}
+
+/* The nearest frame strictly above `frame`, or MODEL_NONE. */
+static uint32_t caller_of(const struct model *m, const struct bottom_up *bu,
+			  uint32_t frame)
+{
+	uint32_t p = m->nodes[frame].parent;
+	for (uint32_t steps = 0; p != MODEL_NONE && steps <= m->max_depth;
+	     steps++) {
+		if (p >= m->n_nodes)
+			return MODEL_NONE;
+		if (bu->ids.of_node[p] != MODEL_NONE)
+			return p;
+		p = m->nodes[p].parent;
+	}
+	return MODEL_NONE;
+}
+
+struct caller_item {
+	uint32_t ident, callee, frame;
+};
+
+static int cmp_caller(const void *a, const void *b)
+{
+	const struct caller_item *x = a, *y = b;
+	if (x->ident != y->ident)
+		return x->ident < y->ident ? -1 : 1;
+	return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+/* Compute the caller rows of row `rid`. */
+static enum status expand(struct view *v, uint32_t rid, struct error *err)
+{
+	struct bottom_up *bu = v->impl;
+	const struct model *m = v->m;
+	struct caller_item *items = NULL;
+	size_t n = 0;
+	enum status st = STATUS_OK;
+	struct bu_row row = bu->rows[rid];
+	if (row.count) {
+		items = malloc((size_t)row.count * sizeof(*items));
+		if (!items)
+			goto nomem;
+	}
+	for (uint32_t k = 0; k < row.count; k++) {
+		uint32_t callee, frame;
+		instance(bu, &row, k, &callee, &frame);
+		uint32_t c = caller_of(m, bu, frame);
+		if (c != MODEL_NONE)
+			items[n++] = (struct caller_item){
+				.ident = bu->ids.of_node[c],
+				.callee = callee,
+				.frame = c,
+			};
+	}
+	if (n > 1)
+		qsort(items, n, sizeof(*items), cmp_caller);
+	uint32_t groups = 0;
+	for (size_t i = 0; i < n; i++)
+		groups += i == 0 || items[i].ident != items[i - 1].ident;
+	if (!view_grow((void **)&bu->rows, &bu->rows_cap,
+		       (uint64_t)bu->n_rows + groups, sizeof(*bu->rows)) ||
+	    !view_grow((void **)&bu->pairs, &bu->pairs_cap,
+		       (uint64_t)bu->n_pairs + 2 * (uint64_t)n,
+		       sizeof(*bu->pairs)))
+		goto nomem;
+	uint32_t first_child = bu->n_rows;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || items[i].ident != items[i - 1].ident)
+			bu->rows[bu->n_rows++] = (struct bu_row){
+				.parent = rid,
+				.depth = row.depth + 1,
+				.ident = items[i].ident,
+				.model_node = items[i].frame,
+				.first = bu->n_pairs / 2,
+				.count = 0,
+				.child_first = MODEL_NONE,
+			};
+		bu->rows[bu->n_rows - 1].count++;
+		bu->pairs[bu->n_pairs++] = items[i].callee;
+		bu->pairs[bu->n_pairs++] = items[i].frame;
+	}
+	bu->rows[rid].child_first = first_child;
+	bu->rows[rid].n_children = groups;
+	goto out;
+nomem:
+	st = error_set(err, STATUS_NOMEM, m->path,
+		       "out of memory computing callers");
+out:
+	free(items);
+	return st;
+}
+
+static enum status bu_children(struct view *v, uint32_t node, uint32_t **out,
+			       size_t *n, struct error *err)
+{
+	struct bottom_up *bu = v->impl;
+	enum status st = bu_build(v, err);
+	if (st != STATUS_OK)
+		return st;
+	if (bu->rows[node].child_first == MODEL_NONE) {
+		st = expand(v, node, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	const struct bu_row *r = &bu->rows[node];
+	*n = r->n_children;
+	*out = NULL;
+	if (!r->n_children)
+		return STATUS_OK;
+	*out = malloc((size_t)r->n_children * sizeof(**out));
+	if (!*out)
+		return error_set(err, STATUS_NOMEM, v->m->path,
+				 "out of memory");
+	for (uint32_t i = 0; i < r->n_children; i++)
+		(*out)[i] = r->child_first + i;
+	return STATUS_OK;
+}
+
+static bool bu_value(struct view *v, uint32_t node, uint32_t column,
+		     double *out)
+{
+	const struct bottom_up *bu = v->impl;
+	const struct model *m = v->m;
+	if (node == 0)
+		return model_value_standard(m, 0, column, out);
+	const struct bu_row *r = &bu->rows[node];
+	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	struct view_sum sum = {0};
+	for (uint32_t k = 0; k < r->count; k++) {
+		uint32_t callee, frame;
+		instance(bu, r, k, &callee, &frame);
+		if (inclusive && !outer_get(bu, callee))
+			continue;
+		double x;
+		bool present = model_value_standard(m, callee, column, &x);
+		view_sum_add(&sum, present, x);
+	}
+	*out = sum.value;
+	return sum.present;
+}
+
+static void bu_node_get(const struct view *v, uint32_t node,
+			struct view_node *out)
+{
+	const struct bottom_up *bu = v->impl;
+	const struct bu_row *r = &bu->rows[node];
+	*out = (struct view_node){
+		.parent = r->parent,
+		.depth = r->depth,
+		.kind = v->m->nodes[r->model_node].kind,
+		.model_node = r->model_node,
+		.id = node,
+	};
+}
+
+static char *bu_label(const struct view *v, uint32_t node)
+{
+	const struct bottom_up *bu = v->impl;
+	return model_node_label(v->m, bu->rows[node].model_node);
+}
+
+const struct view_ops view_bottom_up_ops = {
+	.kind = VIEW_BOTTOM_UP,
+	.name = "bottom-up",
+	.open = bu_open,
+	.close = bu_close,
+	.exists = bu_exists,
+	.children = bu_children,
+	.value = bu_value,
+	.node_get = bu_node_get,
+	.label = bu_label,
+	.cache_values = true,
+};

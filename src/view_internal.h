@@ -1,0 +1,96 @@
+/* view_internal: what view.c shares with the per-kind view files
+ * (view_top_down.c, view_bottom_up.c, view_flat.c): the ops table each kind
+ * exports, the view handle, the per-row value cache and the function
+ * identity every aggregated view groups by.  Not for use outside the view
+ * files.  Must not depend on curses, on ui/ or on any reader. */
+#ifndef CALLSCOPE_VIEW_INTERNAL_H
+#define CALLSCOPE_VIEW_INTERNAL_H
+
+#include "view.h"
+
+/* What one kind of view does.  Every function gets a row id already
+ * checked to exist, except `exists`. */
+struct view_ops {
+	enum view_kind kind;
+	const char *name;
+	/* Set up v->impl; must be O(1)-ish (no pass over the model). */
+	enum status (*open)(struct view *v, struct error *err);
+	void (*close)(struct view *v);
+	bool (*exists)(const struct view *v, uint32_t node);
+	/* Children of `node` in the view's natural order, malloc'd. */
+	enum status (*children)(struct view *v, uint32_t node, uint32_t **out,
+				size_t *n, struct error *err);
+	/* Value without caching (view.c caches for aggregated kinds). */
+	bool (*value)(struct view *v, uint32_t node, uint32_t column,
+		      double *out);
+	void (*node_get)(const struct view *v, uint32_t node,
+			 struct view_node *out);
+	char *(*label)(const struct view *v, uint32_t node);
+	bool cache_values; /* aggregated values: cache them per row */
+};
+
+/* Per column: row -> value state (0 unknown, 1 absent, 2 present). */
+struct view_cache_column {
+	double *value;
+	uint8_t *state;
+	uint32_t cap;
+};
+
+struct view {
+	const struct model *m;
+	const struct view_ops *ops;
+	void *impl;
+	struct view_cache_column *cache; /* m->n_columns entries, or NULL */
+};
+
+extern const struct view_ops view_top_down_ops;
+extern const struct view_ops view_bottom_up_ops;
+extern const struct view_ops view_flat_ops;
+
+/* A running sum of values where "absent" is kept apart from 0. */
+struct view_sum {
+	double value;
+	bool present;
+};
+
+static inline void view_sum_add(struct view_sum *s, bool present, double v)
+{
+	if (present) {
+		s->value += v;
+		s->present = true;
+	}
+}
+
+/* Function identities: one per model function index, then one per
+ * (kind, name, module) of function-like nodes without a function index and
+ * of entry points and the root.  Built in one pass over the model. */
+struct view_idents {
+	uint32_t *of_node; /* per model node: identity, or MODEL_NONE when the
+			      node is not a frame */
+	uint32_t n;        /* identities in use (n_functions + grouped) */
+	uint32_t *first_node; /* per identity: first node with it */
+};
+
+/* True for the node kinds that are frames (a function-like context or an
+ * entry point; the root is one only when `with_root`). */
+bool view_is_frame(uint8_t kind, bool with_root);
+
+/* Fill `ids` for every model node whose kind is a frame (root included
+ * when `with_root`).  Frees nothing on failure beyond what it allocated. */
+enum status view_idents_build(const struct model *m, bool with_root,
+			      struct view_idents *ids, struct error *err);
+void view_idents_free(struct view_idents *ids);
+
+/* Iterative depth-first visit of the whole model tree: `enter` is called
+ * on the way down, `leave` on the way up (either may be NULL).  Stops with
+ * STATUS_CORRUPT when the sibling/child links do not form a tree (more
+ * visits than nodes). */
+enum status view_walk(const struct model *m,
+		      void (*enter)(void *ctx, uint32_t node),
+		      void (*leave)(void *ctx, uint32_t node), void *ctx,
+		      struct error *err);
+
+/* Grow *array (of *cap elements of `size` bytes) to hold `need`. */
+bool view_grow(void **array, uint32_t *cap, uint64_t need, size_t size);
+
+#endif

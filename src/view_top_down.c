@@ -1,0 +1,91 @@
+/* view_top_down: the calling-context tree as the model holds it.  A row is
+ * a model node (row id == node index), its values are model_value(), and
+ * nothing is built: opening the view is O(1) and the children of a row are
+ * read from the model's sibling links.  Must not depend on curses, on ui/
+ * or on any reader. */
+#include "view_internal.h"
+
+#include <stdlib.h>
+
+static enum status td_open(struct view *v, struct error *err)
+{
+	(void)err;
+	v->impl = NULL;
+	return STATUS_OK;
+}
+
+static void td_close(struct view *v)
+{
+	(void)v;
+}
+
+static bool td_exists(const struct view *v, uint32_t node)
+{
+	return node < v->m->n_nodes;
+}
+
+static enum status td_children(struct view *v, uint32_t node, uint32_t **out,
+			       size_t *n, struct error *err)
+{
+	const struct model *m = v->m;
+	uint32_t *kids = NULL;
+	uint32_t cap = 0, count = 0;
+	for (uint32_t c = m->nodes[node].first_child; c != MODEL_NONE;
+	     c = m->nodes[c].next_sibling) {
+		/* siblings are distinct nodes: more than n_nodes is a cycle */
+		if (c >= m->n_nodes || m->nodes[c].parent != node ||
+		    count >= m->n_nodes) {
+			free(kids);
+			return error_set(err, STATUS_CORRUPT, m->path,
+					 "bad child links under node %u",
+					 (unsigned)node);
+		}
+		if (!view_grow((void **)&kids, &cap, (uint64_t)count + 1,
+			       sizeof(*kids))) {
+			free(kids);
+			return error_set(err, STATUS_NOMEM, m->path,
+					 "out of memory");
+		}
+		kids[count++] = c;
+	}
+	*out = kids;
+	*n = count;
+	return STATUS_OK;
+}
+
+static bool td_value(struct view *v, uint32_t node, uint32_t column,
+		     double *out)
+{
+	return model_value(v->m, node, column, out);
+}
+
+static void td_node_get(const struct view *v, uint32_t node,
+			struct view_node *out)
+{
+	const struct model_node *nd = &v->m->nodes[node];
+	*out = (struct view_node){
+		.parent = nd->parent,
+		.depth = nd->depth,
+		.kind = nd->kind,
+		.model_node = node,
+		.id = nd->ctx_id,
+	};
+}
+
+static char *td_label(const struct view *v, uint32_t node)
+{
+	return model_node_label(v->m, node);
+}
+
+const struct view_ops view_top_down_ops = {
+	.kind = VIEW_TOP_DOWN,
+	.name = "top-down",
+	.open = td_open,
+	.close = td_close,
+	.exists = td_exists,
+	.children = td_children,
+	.value = td_value,
+	.node_get = td_node_get,
+	.label = td_label,
+	.cache_values = false,
+};
