@@ -10,6 +10,7 @@
 
 #include "reader.h"
 #include "sanitize.h"
+#include "view.h"
 
 void cli_put_text(FILE *out, const char *s)
 {
@@ -256,5 +257,9 @@ const char *cli_kind_name(uint8_t kind)
 	case NODE_ADDRESS:
 		return "address";
 	}
+	if (kind == VIEW_ROW_MODULE)
+		return "module";
+	if (kind == VIEW_ROW_FILE)
+		return "file";
 	return "unknown";
 }

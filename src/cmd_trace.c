@@ -88,10 +88,10 @@ static bool parse_lines(const struct model *m, const char *spec,
 			p++;
 		else if (*p)
 			goto bad;
-		if (a >= m->n_timelines) {
+		if (b >= m->n_timelines) {
 			fprintf(stderr, "callscope trace: line %lu does not "
 					"exist (the trace has %u lines)\n",
-				a, m->n_timelines);
+				b, m->n_timelines);
 			return false;
 		}
 		for (unsigned long i = a; i <= b && i < m->n_timelines; i++)

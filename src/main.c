@@ -1,6 +1,8 @@
 /* main: the callscope program.  With a batch command it runs it; with a
  * database path (or nothing, meaning the demo database) it shows the
  * database.  Until the viewer lands, "showing" is the batch report. */
+#include "config.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +42,15 @@ static int show(const char *db, bool demo)
 		cli_put_text(stderr, db);
 		fputs("\n", stderr);
 	}
-	char *argv[] = {"report", (char *)db, "--depth", "6", "--min-percent",
-			"1", NULL};
-	return cli_run(6, argv);
+	char report[] = "report", depth[] = "--depth", six[] = "6",
+	     min[] = "--min-percent", one[] = "1";
+	char *path = strdup(db);
+	if (!path)
+		return CLI_EXIT_DATA;
+	char *argv[] = {report, path, depth, six, min, one, NULL};
+	int rc = cli_run(6, argv);
+	free(path);
+	return rc;
 }
 
 int main(int argc, char **argv)

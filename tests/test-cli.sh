@@ -1,0 +1,99 @@
+#!/bin/sh
+# The batch command line: exit statuses, usage errors, every output format
+# on generated databases checked against the generator's independent
+# answers (values, hot paths, flat functions, trace probes), the
+# no-argument demo, and quiet ends on a closed pipe.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+cs="$top_builddir/callscope"
+gen="$top_builddir/tests/gen-v4db"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+expect() { # STATUS CMD...: run, check the exit status
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq "$want" ] || fail "$* -> exit $rc (want $want): $(head -c 300 "$tmp/err")"
+}
+
+# generated databases: several shapes, each against its answers
+i=0
+for opts in "--seed 1" "--seed 2 --yaml --threads 3 --ranks 3" \
+	"--seed 3 --no-cct --contexts 50" "--seed 4 --empty-lines 1 --metrics 3" \
+	"--seed 5 --contexts 2000 --fanout 7"; do
+	i=$((i + 1))
+	db="$tmp/db$i"
+	# shellcheck disable=SC2086
+	"$gen" -o "$db" $opts --answers "$db.json" >/dev/null || { fail "gen $opts"; continue; }
+	python3 "$top_srcdir/tests/check_v4_answers.py" "$cs" "$db" "$db.json" || fail "answers for $opts"
+done
+db="$tmp/db2"
+
+# usage errors: exit 1
+expect 1 "$cs" report
+expect 1 "$cs" report "$db" extra
+expect 1 "$cs" report "$db" --format xml
+expect 1 "$cs" report "$db" --view sideways
+expect 1 "$cs" report "$db" --depth -1
+expect 1 "$cs" report "$db" --metric "no such metric"
+expect 1 "$cs" hotpath "$db" --threshold 101
+expect 1 "$cs" trace "$db"
+expect 1 "$cs" trace "$db" --at 5 --from 1 --to 9 --columns 3
+expect 1 "$cs" trace "$db" --from 9 --to 1 --columns 3
+expect 1 "$cs" trace "$db" --at 5 --lines 0-999
+expect 1 "$cs" trace "$db" --at soon
+expect 1 "$cs" --bogus
+expect 0 "$cs" --help
+grep -q "callscope report" "$tmp/out" || fail "--help lists the commands"
+expect 0 "$cs" --version
+
+# unreadable databases: exit 2 with one line naming the path
+expect 2 "$cs" info "$tmp/nothing-here"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "nothing-here" "$tmp/err" || fail "missing db message: $(cat "$tmp/err")"
+mkdir "$tmp/empty"
+expect 2 "$cs" report "$tmp/empty"
+"$gen" -o "$tmp/notrace" --no-trace --contexts 30 >/dev/null
+expect 2 "$cs" trace "$tmp/notrace" --at 0
+
+# every format and view runs; text output carries no control characters
+for view in top-down bottom-up flat; do
+	for fmt in text csv json; do
+		expect 0 "$cs" report "$db" --view $view --format $fmt
+		if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/out"; then
+			fail "control characters in report --view $view --format $fmt"
+		fi
+	done
+done
+expect 0 "$cs" report "$db" --format json --depth 2 --min-percent 5
+python3 - "$tmp/out" <<'PY' || fail "--depth/--min-percent"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert max(n["depth"] for n in d["nodes"]) <= 2, "depth"
+total = d["nodes"][0]["values"][0]
+for n in d["nodes"][1:]:
+    assert n["values"][0] is not None and n["values"][0] >= 0.05 * total, n
+PY
+expect 0 "$cs" info "$db" --format json
+expect 0 "$cs" trace "$db" --from +0s --to +1ms --columns 40 --depth 1 --format json
+python3 - "$tmp/out" <<'PY' || fail "trace window shape"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["lines"] and all(len(l["cells"]) == 40 for l in d["lines"])
+PY
+expect 0 "$cs" trace "$db" --at +500us --lines 0,2
+
+# a closed pipe ends the program quietly
+"$gen" -o "$tmp/wide" --contexts 20000 --no-trace >/dev/null
+"$cs" report "$tmp/wide" 2>"$tmp/err" | head -3 >/dev/null
+[ -s "$tmp/err" ] && fail "report | head wrote to stderr: $(cat "$tmp/err")"
+
+# no argument: the demo, announced as such
+CALLSCOPE_DEMO="$db" "$cs" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "demo" "$tmp/err" && grep -q "program root" "$tmp/out" ||
+	fail "no-argument demo: exit $rc, $(cat "$tmp/err")"
+exit $status
