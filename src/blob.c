@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Files at least this large are mapped for random access. */
+#define BLOB_RANDOM_ACCESS_SIZE ((uint64_t)256 << 20)
+
 struct blob {
 	char *name;
 	const uint8_t *data;
@@ -67,6 +70,11 @@ enum status blob_open_file(const char *path, struct blob **out,
 		}
 		blob->data = p;
 		blob->mapped = true;
+		/* Large files are read where binary searches land (trace
+		 * lines, value blocks): read-ahead around each probe would
+		 * only fill memory with pages nobody looks at. */
+		if (blob->len >= BLOB_RANDOM_ACCESS_SIZE)
+			madvise(p, (size_t)blob->len, MADV_RANDOM);
 	}
 	*out = blob;
 	blob = NULL;

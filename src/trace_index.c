@@ -97,29 +97,65 @@ uint64_t trace_cell_time(uint64_t from, uint64_t to, uint32_t columns,
 	return from + (uint64_t)span;
 }
 
+/* Like search() over [lo, count), for a `t` expected near `lo`: gallop
+ * forward (lo, lo+1, lo+3, lo+7, ...) until a sample is later than `t`,
+ * then binary-search the last step.  Touches O(log distance) samples, all
+ * close to the previous answer, instead of O(log count) spread over the
+ * whole line: a window of cells reads only the pages it draws. */
+static bool search_near(const struct model *m, uint32_t line, uint64_t lo,
+			uint64_t count, uint64_t t, uint64_t *index)
+{
+	uint64_t base = lo, step = 1, hi = lo;
+	while (hi < count) {
+		struct trace_sample s;
+		if (!read_sample(m, line, hi, &s))
+			return false;
+		if (s.time > t)
+			break;
+		base = hi + 1;
+		hi = step > count - hi ? count : hi + step;
+		step *= 2;
+	}
+	if (hi > count)
+		hi = count;
+	uint64_t i;
+	if (search(m, line, base, hi, t, &i)) {
+		*index = i;
+		return true;
+	}
+	if (base > lo) {
+		*index = base - 1;
+		return true;
+	}
+	return false;
+}
+
 void trace_cells(const struct model *m, uint32_t line, uint64_t from,
 		 uint64_t to, uint32_t columns, uint32_t depth,
 		 uint32_t *cells)
 {
 	uint64_t count = line < m->n_timelines ? m->timelines[line].count : 0;
 	uint64_t lo = 0;
+	bool have = false;
 	for (uint32_t k = 0; k < columns; k++) {
 		uint64_t t = trace_cell_time(from, to, columns, k);
-		uint64_t i;
+		uint64_t i = 0;
 		struct trace_sample s;
 		cells[k] = 0;
 		/* cell times increase, so the answer is at or after the
-		 * previous one: search only [lo, count) */
-		if (!search(m, line, lo, count, t, &i)) {
-			if (lo > 0 && read_sample(m, line, lo - 1, &s) &&
-			    s.time <= t)
-				i = lo - 1;
-			else
+		 * previous one: the first cell binary-searches the line, the
+		 * others gallop from the previous answer */
+		bool found = have ? search_near(m, line, lo, count, t, &i)
+				  : search(m, line, 0, count, t, &i);
+		if (!found) {
+			if (!have)
 				continue;
+			i = lo;
 		}
 		if (!read_sample(m, line, i, &s))
 			continue;
-		lo = i + 1;
+		have = true;
+		lo = i;
 		cells[k] = depth == UINT32_MAX
 				   ? s.ctx_id
 				   : trace_ctx_at_depth(m, s.ctx_id, depth);

@@ -232,7 +232,19 @@ static void test_reads_are_logarithmic(void **state)
 	uint32_t cells[100];
 	t.reads = 0;
 	trace_cells(m, 0, 1000, 1000 + 3 * n, 100, UINT32_MAX, cells);
-	assert_true(t.reads <= 100 * 22);
+	/* one binary search, then a gallop of at most 2 log2(distance) + 3
+	 * reads per cell */
+	assert_true(t.reads <= 22 + 100 * 48);
+	for (uint32_t k = 0; k < 100; k++)
+		assert_int_equal(cells[k], (uint32_t)((k * 10000) % 5));
+	/* a narrow window (100 cells over 300 samples) reads near its
+	 * samples only: a first search plus a few reads per cell */
+	t.reads = 0;
+	trace_cells(m, 0, 1000 + 3 * 500000, 1000 + 3 * 500300, 100,
+		    UINT32_MAX, cells);
+	assert_true(t.reads <= 22 + 100 * 8);
+	for (uint32_t k = 0; k < 100; k++)
+		assert_int_equal(cells[k], (uint32_t)((500000 + k * 3) % 5));
 	model_free(m);
 	free(big);
 }
