@@ -53,6 +53,11 @@ struct model *cli_open(const char *path)
 		return NULL;
 	}
 	error_clear(&err);
+	for (uint32_t i = 0; i < m->n_warnings; i++) {
+		fputs("callscope: warning: ", stderr);
+		cli_put_text(stderr, m->warnings[i]);
+		fputc('\n', stderr);
+	}
 	return m;
 }
 

@@ -68,7 +68,8 @@ json_t *cli_rows_columns_json(const struct cli_rows *r)
 		if (stat != MODEL_NONE) {
 			const struct model_stat *s = &m->stats[stat];
 			source = json_pack(
-				"{s:o, s:o, s:s}", "scope",
+				"{s:o, s:o, s:o, s:s}", "metric",
+				json_text(model_str(m, s->metric)), "scope",
 				json_text(model_str(m, s->scope)), "formula",
 				json_text(model_str(m, s->formula)), "combine",
 				combine_name(s->combine));

@@ -44,7 +44,9 @@ static json_t *info_json(const struct model *m)
 		json_t *source = json_null();
 		if (stat != MODEL_NONE)
 			source = json_pack(
-				"{s:o, s:o, s:s}", "scope",
+				"{s:o, s:o, s:o, s:s}", "metric",
+				json_text(model_str(m, m->stats[stat].metric)),
+				"scope",
 				json_text(model_str(m, m->stats[stat].scope)),
 				"formula",
 				json_text(model_str(m, m->stats[stat].formula)),
@@ -87,8 +89,11 @@ static json_t *info_json(const struct model *m)
 				  (json_int_t)m->time_max, "line_list", lines);
 	else
 		json_decref(lines);
+	json_t *warnings = json_array();
+	for (uint32_t i = 0; i < m->n_warnings; i++)
+		json_array_append_new(warnings, json_text(m->warnings[i]));
 	return json_pack(
-		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
 		"format", json_text(m->format), "path", json_text(m->path),
 		"title", json_text(m->title), "contexts",
 		(json_int_t)(m->n_nodes ? m->n_nodes - 1 : 0), "max_depth",
@@ -96,7 +101,8 @@ static json_t *info_json(const struct model *m)
 		(json_int_t)m->n_functions, "statistics",
 		(json_int_t)m->n_stats, "profile_count",
 		(json_int_t)m->n_profiles, "columns", cols, "profiles",
-		profiles, "trace", trace ? trace : json_null());
+		profiles, "trace", trace ? trace : json_null(), "warnings",
+		warnings);
 }
 
 static void info_text(const struct model *m)
@@ -123,6 +129,11 @@ static void info_text(const struct model *m)
 		       m->time_max);
 	} else {
 		fputs("Trace:      none\n", stdout);
+	}
+	for (uint32_t i = 0; i < m->n_warnings; i++) {
+		fputs("Warning:    ", stdout);
+		cli_put_text(stdout, m->warnings[i]);
+		fputc('\n', stdout);
 	}
 	printf("Columns:    %u\n", m->n_columns);
 	for (uint32_t c = 0; c < m->n_columns; c++) {

@@ -249,6 +249,8 @@ static enum status v4_open(const char *path, struct model **out,
 				 err);
 	if (st != STATUS_OK)
 		goto out;
+	if (warning)
+		model_builder_add_warning(b, warning);
 	*out = model_builder_finish(b, err);
 	b = NULL;
 	if (!*out)

@@ -152,6 +152,22 @@ fail:
 	return MODEL_NONE;
 }
 
+void model_builder_add_warning(struct model_builder *b, const char *text)
+{
+	if (!b || b->failed || !text)
+		return;
+	char **w = realloc(b->m->warnings,
+			   (b->m->n_warnings + 1) * sizeof(*b->m->warnings));
+	if (!w || !(w[b->m->n_warnings] = strdup(text))) {
+		if (w)
+			b->m->warnings = w;
+		b->failed = true;
+		return;
+	}
+	b->m->warnings = w;
+	b->m->n_warnings++;
+}
+
 void model_builder_set_title(struct model_builder *b, const char *title,
 			     const char *description)
 {
@@ -464,6 +480,9 @@ void model_free(struct model *m)
 	free(m->profiles);
 	free(m->ids);
 	free(m->timelines);
+	for (uint32_t i = 0; i < m->n_warnings; i++)
+		free(m->warnings[i]);
+	free(m->warnings);
 	free(m->ctx_index);
 	free(m->ctx_sorted);
 	free(m);

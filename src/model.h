@@ -227,6 +227,11 @@ struct model {
 	const struct trace_ops *trace_ops;
 	void *trace_impl;
 
+	/* Problems the reader worked around (a METRICS.yaml it could not
+	 * use, ...): one line each, naming the file. */
+	char **warnings;
+	uint32_t n_warnings;
+
 	/* context id -> node index (see model_node_of_ctx) */
 	uint32_t *ctx_index;      /* dense table, or NULL */
 	uint32_t ctx_index_len;
@@ -290,6 +295,9 @@ struct model_builder *model_builder_new(const char *format, const char *path);
  * MODEL_NONE when out of memory. */
 uint32_t model_builder_intern(struct model_builder *b, const char *s,
 			      size_t len);
+
+/* Record a problem the reader worked around (copied). */
+void model_builder_add_warning(struct model_builder *b, const char *text);
 
 void model_builder_set_title(struct model_builder *b, const char *title,
 			     const char *description);

@@ -45,7 +45,7 @@ def key_of(col):
     s = col.get("source")
     if not s:
         return None
-    return "%s|%s|%s|%s" % (col["metric"], s["scope"], s["formula"], s["combine"])
+    return "%s|%s|%s|%s" % (s.get("metric", col["metric"]), s["scope"], s["formula"], s["combine"])
 
 
 def main():
