@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sorted children kept for rows that are not expanded (search steps, the
- * has_children answer) are dropped beyond this many child ids. */
+/* Sorted children kept for rows that are not expanded (collapsed rows,
+ * search steps, the has_children answer) are dropped beyond this many
+ * child ids. */
 #define MEMO_BUDGET (1u << 22)
 
 struct bits {
@@ -390,8 +391,8 @@ static enum status nomem(const struct outline *o, struct error *err)
 }
 
 /* The sorted children of `row` (kept in the table when there are any).
- * The array stays valid until the row collapses, the sort changes or, for
- * a row that is not expanded, the next memo_trim. */
+ * The array stays valid until the sort changes or, for a row that is not
+ * expanded, the next memo_trim. */
 static enum status get_kids(struct outline *o, uint32_t row,
 			    struct kids *out, struct error *err)
 {
@@ -859,7 +860,7 @@ void outline_collapse(struct outline *o, uint32_t node)
 	if (!o || !bits_get(&o->expanded, node))
 		return;
 	bits_clear(&o->expanded, node);
-	kt_remove(&o->kt, node);
+	/* its sorted children stay, unpinned, for a quick re-expand */
 	size_t i = outline_find(o, node);
 	if (i == OUTLINE_NONE)
 		return;
@@ -932,8 +933,6 @@ void outline_collapse_all(struct outline *o, uint32_t node)
 		}
 		if (owned)
 			free(rows);
-		else
-			kt_remove(&o->kt, r);
 	}
 	if (i != OUTLINE_NONE) {
 		struct list none = {0};
