@@ -1,0 +1,86 @@
+#!/bin/sh
+# The viewer in a real terminal (tmux): it draws, H reaches the hot leaf,
+# search reveals, the thread view shows every thread, a resize to 80x20
+# still draws, and q, Ctrl-C and SIGTERM each restore the shell (alternate
+# screen off, prompt back).  Polls capture-pane with a timeout.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+sock="$tmp/tmux.sock"
+t() { tmux -S "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+cs=$(cd "$top_builddir" && pwd)/callscope
+"$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \
+	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+# wait_for TEXT [SECONDS]: poll the screen until TEXT appears
+wait_for() {
+	i=0
+	limit=$(( ${2:-10} * 20 ))
+	while [ $i -lt $limit ]; do
+		if t capture-pane -p -t s | grep -qF -- "$1"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen while waiting for '$1':"
+	t capture-pane -p -t s
+	return 1
+}
+wait_shell() { # the viewer is gone and the terminal is back to normal
+	i=0
+	while [ $i -lt 200 ]; do
+		if [ "$(t display -p -t s '#{alternate_on}')" = 0 ] &&
+			t capture-pane -p -t s | grep -qF "READY>"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	t capture-pane -p -t s
+	return 1
+}
+start() {
+	t kill-session -t s 2>/dev/null
+	t new-session -d -s s -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
+	wait_for "READY>" || return 1
+	t send-keys -t s "$cs --no-config $tmp/db" Enter
+	wait_for "q quit" || return 1
+}
+
+leaf=$(python3 -c "
+import json,subprocess,sys
+a=json.load(open('$tmp/answers.json'))
+r=json.loads(subprocess.run(['$cs','report','$tmp/db','--format','json'],capture_output=True).stdout)
+n={x['id']:x['name'] for x in r['nodes']}
+print(n[a['hotpath0'][-1]])")
+
+start || fail "the viewer did not draw"
+wait_for "CPUTIME (sec) I" || fail "no column header"
+t send-keys -t s ":threshold 0" Enter H
+wait_for "Name  $leaf" || fail "H did not reach $leaf"
+t send-keys -t s T
+wait_for "execution contexts" || fail "no thread view"
+wait_for "RANK 1 THREAD 2" || fail "thread view lacks RANK 1 THREAD 2"
+t send-keys -t s Escape
+t send-keys -t s g "/worker_loop" Enter
+wait_for "Name  solver::worker_loop" || fail "search did not reveal solver::worker_loop"
+t resize-window -t s -x 80 -y 20
+wait_for "Top-down" || fail "nothing drawn at 80x20"
+[ "$(t capture-pane -p -t s | wc -l)" -le 20 ] || fail "more than 20 lines at 80x20"
+t send-keys -t s q
+wait_shell || fail "q did not restore the shell"
+
+start || fail "second start"
+t send-keys -t s C-c
+wait_shell || fail "Ctrl-C did not restore the shell"
+
+start || fail "third start"
+pid=$(pgrep -n -f "$cs --no-config $tmp/db")
+[ -n "$pid" ] && kill -TERM "$pid"
+wait_shell || fail "SIGTERM did not restore the shell"
+exit $status

@@ -1,0 +1,46 @@
+/* actions: the user actions of the viewer, generated from actions.def,
+ * and the keymap that binds keys to them (defaults from the table,
+ * overridden by `bind KEYMAP KEY ACTION` config lines).  A pane looks a key
+ * up in its own keymap first, then in "generic". */
+#ifndef CALLSCOPE_UI_ACTIONS_H
+#define CALLSCOPE_UI_ACTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum action {
+	ACTION_NONE,
+#define ACTION(id, name, keys, help) ACTION_##id,
+#include "actions.def"
+#undef ACTION
+	ACTION_COUNT
+};
+
+const char *action_name(enum action a);
+const char *action_help(enum action a);
+const char *action_default_keys(enum action a);
+/* ACTION_NONE when unknown. */
+enum action action_parse(const char *name);
+
+struct keymap;
+
+/* A keymap with the default bindings (all in "generic"). */
+struct keymap *keymap_new(void);
+void keymap_free(struct keymap *km);
+
+/* Bind `key_name` in keymap `map` ("generic", "tree", "threads",
+ * "source", "help", "columns") to `action_name` ("none" unbinds).  Returns
+ * NULL or a static text saying what is wrong. */
+const char *keymap_bind(struct keymap *km, const char *map,
+			const char *key_name, const char *action_name);
+
+/* The action for `key` in pane keymap `map`, falling back to generic. */
+enum action keymap_lookup(const struct keymap *km, const char *map, int key);
+
+/* The keys bound to `a` in "generic", as "Up k"; heap string. */
+char *keymap_keys_of(const struct keymap *km, enum action a);
+
+/* Print the action table (name, default keys, help), for the man page. */
+void actions_list(void);
+
+#endif

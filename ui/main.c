@@ -1,0 +1,215 @@
+/* main: the callscope program.  A batch command (info, report, hotpath,
+ * trace) runs the engine's CLI; otherwise the viewer opens the database
+ * given, or the demo database when none is. */
+#include "config.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app.h"
+#include "cli.h"
+#include "reader.h"
+#include "sanitize.h"
+
+#ifndef CALLSCOPE_DEMO_DIR
+#define CALLSCOPE_DEMO_DIR "demo"
+#endif
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* $CALLSCOPE_DEMO, then the demo generated in the build tree. */
+static const char *find_demo(void)
+{
+	const char *env = getenv("CALLSCOPE_DEMO");
+	if (env && *env)
+		return env;
+	if (is_dir(CALLSCOPE_DEMO_DIR))
+		return CALLSCOPE_DEMO_DIR;
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	cli_usage(out);
+	fputs("\nViewer options (callscope [OPTIONS] [DB]):\n"
+	      "  --config FILE     read FILE instead of "
+	      "$XDG_CONFIG_HOME/callscope/config\n"
+	      "  --no-config       read no configuration file\n"
+	      "  --headless        no terminal: replay --keys and print the "
+	      "screen\n"
+	      "  --size WxH        headless screen size (default 120x40)\n"
+	      "  --keys SCRIPT     keys to replay: characters, <Enter>, "
+	      "<Down>, <C-l>, <Resize:80x20>\n"
+	      "  --keys-file FILE  the same, from a file\n"
+	      "  --dump FILE       where the screen goes (default stdout)\n"
+	      "  --dump-each       print the screen after every key\n"
+	      "  --timing FILE     write each key's frame time in "
+	      "microseconds\n"
+	      "  --list-actions    print the action table (for bind lines)\n",
+	      out);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap + 1);
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0 || len > (16u << 20))
+			break;
+		if (len == cap) {
+			cap *= 2;
+			char *p = realloc(buf, cap + 1);
+			if (!p) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = p;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	signal(SIGPIPE, SIG_DFL);
+	/* batch commands first: their options are their own */
+	if (argc >= 2) {
+		int rc = cli_run(argc - 1, argv + 1);
+		if (rc >= 0)
+			return rc;
+	}
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{"config", required_argument, NULL, 'c'},
+		{"no-config", no_argument, NULL, 'n'},
+		{"headless", no_argument, NULL, 'H'},
+		{"size", required_argument, NULL, 's'},
+		{"keys", required_argument, NULL, 'k'},
+		{"keys-file", required_argument, NULL, 'K'},
+		{"dump", required_argument, NULL, 'd'},
+		{"dump-each", no_argument, NULL, 'e'},
+		{"timing", required_argument, NULL, 't'},
+		{"list-actions", no_argument, NULL, 'l'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ui_options opt = {.cols = 120, .rows = 40};
+	char *keys_owned = NULL;
+	const char *dump_path = NULL, *timing_path = NULL;
+	int c, rc = CLI_EXIT_OK;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return CLI_EXIT_OK;
+		case 'V':
+			puts(PACKAGE_STRING);
+			return CLI_EXIT_OK;
+		case 'c':
+			opt.config_path = optarg;
+			break;
+		case 'n':
+			opt.no_config = true;
+			break;
+		case 'H':
+			opt.headless = true;
+			break;
+		case 's':
+			if (sscanf(optarg, "%dx%d", &opt.cols, &opt.rows) != 2 ||
+			    opt.cols < 10 || opt.rows < 4 || opt.cols > 1000 ||
+			    opt.rows > 1000) {
+				fputs("callscope: --size expects WxH, e.g. "
+				      "120x40\n",
+				      stderr);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'k':
+			opt.keys = optarg;
+			break;
+		case 'K':
+			free(keys_owned);
+			keys_owned = read_file(optarg);
+			if (!keys_owned) {
+				fprintf(stderr, "callscope: cannot read %s\n",
+					optarg);
+				return CLI_EXIT_USAGE;
+			}
+			opt.keys = keys_owned;
+			break;
+		case 'd':
+			dump_path = optarg;
+			break;
+		case 'e':
+			opt.dump_each = true;
+			break;
+		case 't':
+			timing_path = optarg;
+			break;
+		case 'l':
+			actions_list();
+			return CLI_EXIT_OK;
+		default:
+			fputs("Try 'callscope --help'.\n", stderr);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fputs("callscope: unknown command '", stderr);
+		cli_put_text(stderr, argv[optind]);
+		fputs("'\nTry 'callscope --help'.\n", stderr);
+		free(keys_owned);
+		return CLI_EXIT_USAGE;
+	}
+	bool demo = optind == argc;
+	const char *db = demo ? find_demo() : argv[optind];
+	if (!db) {
+		fputs("callscope: no database given and no demo database "
+		      "found; run `make demo` or give a database path\n",
+		      stderr);
+		free(keys_owned);
+		return CLI_EXIT_USAGE;
+	}
+	if (opt.headless) {
+		opt.dump = dump_path ? fopen(dump_path, "w") : stdout;
+		if (timing_path)
+			opt.timing = fopen(timing_path, "w");
+		if (!opt.dump || (timing_path && !opt.timing)) {
+			fputs("callscope: cannot write the dump or timing "
+			      "file\n",
+			      stderr);
+			free(keys_owned);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	struct model *m = cli_open(db);
+	if (!m) {
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	rc = app_run(m, db, demo, &opt);
+out:
+	if (opt.dump && opt.dump != stdout)
+		fclose(opt.dump);
+	if (opt.timing)
+		fclose(opt.timing);
+	free(keys_owned);
+	return rc;
+}

@@ -1,0 +1,95 @@
+/* pane_help: the help screen, generated from the action table with the
+ * keys currently bound, then the ":" commands. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "pane_list.h"
+
+static const char *const commands[][2] = {
+	{":metric NAME", "show the metric's column and sort by it"},
+	{":sort NAME", "sort by a column (c lists them)"},
+	{":threshold PCT", "hot path threshold (default 50)"},
+	{":depth N", "expand the tree to depth N"},
+	{":derive NAME = FORMULA", "add a column: $1 is column 1 (c), + - * / ^, "
+				   "sum avg min max sqrt log"},
+	{":export csv|json FILE", "write the visible rows"},
+	{":theme NAME", "default, light, mono, high-contrast"},
+	{":view NAME", "top-down, bottom-up, flat"},
+	{":quit", "quit"},
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void help_draw(struct app *app, struct pane *pane, struct rect r)
+{
+	struct list_cursor *l = pane->state;
+	l->count = (ACTION_COUNT - 1) + 2 + N_COMMANDS;
+	list_fit(l, r.h);
+	attr_t k = theme_attr(THEME_ROLE_HELP_KEY);
+	attr_t t = theme_attr(THEME_ROLE_HELP_TEXT);
+	for (int i = 0; i < r.h; i++) {
+		size_t line = l->top + (size_t)i;
+		int y = r.y + i;
+		if (line < ACTION_COUNT - 1) {
+			enum action a = (enum action)(line + 1);
+			char *keys = keymap_keys_of(app->keymap, a);
+			screen_text(y, r.x + 1, 16, k, keys && *keys ? keys : "-",
+				    true);
+			screen_text(y, r.x + 18, 18, t, action_name(a), true);
+			screen_text(y, r.x + 37, r.w - 37, t, action_help(a),
+				    false);
+			free(keys);
+		} else if (line == ACTION_COUNT - 1) {
+			continue;
+		} else if (line == ACTION_COUNT) {
+			screen_text(y, r.x + 1, r.w - 1, k,
+				    "Commands (:)   Esc or q closes this help",
+				    false);
+		} else if (line - ACTION_COUNT - 1 < N_COMMANDS) {
+			size_t c = line - ACTION_COUNT - 1;
+			screen_text(y, r.x + 1, 26, k, commands[c][0], true);
+			screen_text(y, r.x + 28, r.w - 28, t, commands[c][1],
+				    false);
+		}
+	}
+}
+
+static unsigned help_action(struct app *app, struct pane *pane,
+			    enum action a)
+{
+	(void)app;
+	if (list_move(pane->state, a))
+		return HANDLED_REDRAW;
+	if (a == ACTION_QUIT || a == ACTION_HELP || a == ACTION_TOGGLE)
+		return HANDLED_CLOSE | HANDLED_REDRAW;
+	return HANDLED_NO;
+}
+
+static void help_free(struct pane *pane)
+{
+	free(pane->state);
+	free(pane);
+}
+
+static const struct pane_ops help_ops = {
+	.name = "help",
+	.title = "Help",
+	.draw = help_draw,
+	.action = help_action,
+	.free = help_free,
+};
+
+struct pane *pane_help_new(void)
+{
+	struct pane *p = calloc(1, sizeof(*p));
+	struct list_cursor *l = calloc(1, sizeof(*l));
+	if (!p || !l) {
+		free(p);
+		free(l);
+		return NULL;
+	}
+	p->ops = &help_ops;
+	p->state = l;
+	return p;
+}

@@ -1,0 +1,23 @@
+/* pane_list: scrolling state shared by the list-like panes (help,
+ * columns, threads, source): a cursor and a first visible line, moved by
+ * the generic movement actions. */
+#ifndef CALLSCOPE_UI_PANE_LIST_H
+#define CALLSCOPE_UI_PANE_LIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "actions.h"
+
+struct list_cursor {
+	size_t cursor, top, count;
+	int rows; /* visible rows at the last draw */
+};
+
+/* Apply a movement action; true when it was one. */
+bool list_move(struct list_cursor *l, enum action a);
+
+/* Keep the cursor on screen for `rows` visible rows. */
+void list_fit(struct list_cursor *l, int rows);
+
+#endif

@@ -1,0 +1,297 @@
+/* pane_source: the source file of the selected context, at its line, with
+ * the sort column's value beside every line that has one (summed over the
+ * line contexts of that file).  The file is looked for at its recorded
+ * path, in the database's src/ copy (HPCToolkit copies sources there under
+ * their absolute path) and relative to the database. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app.h"
+#include "cli.h"
+#include "pane_list.h"
+
+#define SOURCE_MAX_BYTES (64u << 20)
+
+struct source {
+	struct list_cursor list;
+	char *path;     /* the file shown */
+	char *text;     /* its contents */
+	char **lines;   /* pointers into text */
+	size_t n_lines;
+	double *values; /* per line (1-based index - 1) */
+	bool *has_value;
+	uint32_t column;
+	uint32_t line;  /* the context's line */
+	double max_value;
+};
+
+static bool readable(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static char *resolve(const char *db, const char *file)
+{
+	char *p = NULL;
+	if (file[0] == '/' && readable(file))
+		return strdup(file);
+	if (asprintf(&p, "%s/src%s%s", db, file[0] == '/' ? "" : "/", file) >= 0 &&
+	    readable(p))
+		return p;
+	free(p);
+	p = NULL;
+	if (file[0] != '/' && asprintf(&p, "%s/%s", db, file) >= 0 &&
+	    readable(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+static bool load(struct source *s, struct error *err)
+{
+	FILE *f = fopen(s->path, "rb");
+	if (!f) {
+		error_set(err, STATUS_IO, s->path, "%s", strerror(errno));
+		return false;
+	}
+	size_t cap = 65536, len = 0;
+	s->text = malloc(cap + 1);
+	while (s->text) {
+		size_t n = fread(s->text + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+		if (len == cap) {
+			if (cap >= SOURCE_MAX_BYTES) {
+				fclose(f);
+				error_set(err, STATUS_LIMIT, s->path,
+					  "larger than %u MiB", SOURCE_MAX_BYTES >> 20);
+				return false;
+			}
+			cap *= 2;
+			char *t = realloc(s->text, cap + 1);
+			if (!t)
+				break;
+			s->text = t;
+		}
+	}
+	fclose(f);
+	if (!s->text)
+		return false;
+	s->text[len] = '\0';
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += s->text[i] == '\n';
+	s->lines = calloc(n, sizeof(*s->lines));
+	if (!s->lines)
+		return false;
+	char *p = s->text;
+	s->n_lines = 0;
+	while (p && s->n_lines < n) {
+		s->lines[s->n_lines++] = p;
+		char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (nl > p && nl[-1] == '\r')
+			nl[-1] = '\0';
+		p = nl + 1;
+		if (!*p && p == s->text + len)
+			break;
+	}
+	return true;
+}
+
+/* per-line values: line contexts of this file, summed by line */
+static void collect(struct app *app, struct source *s, uint32_t file)
+{
+	const struct model *m = app->model;
+	s->values = calloc(s->n_lines ? s->n_lines : 1, sizeof(*s->values));
+	s->has_value = calloc(s->n_lines ? s->n_lines : 1, sizeof(*s->has_value));
+	if (!s->values || !s->has_value || s->column >= m->n_columns)
+		return;
+	for (uint32_t i = 1; i < m->n_nodes; i++) {
+		const struct model_node *n = &m->nodes[i];
+		if (n->file != file || n->kind != NODE_LINE || n->line == 0 ||
+		    n->line > s->n_lines)
+			continue;
+		double v;
+		if (!model_value(m, i, s->column, &v))
+			continue;
+		s->values[n->line - 1] += v;
+		s->has_value[n->line - 1] = true;
+		if (s->values[n->line - 1] > s->max_value)
+			s->max_value = s->values[n->line - 1];
+	}
+}
+
+static void source_draw(struct app *app, struct pane *pane, struct rect r)
+{
+	struct source *s = pane->state;
+	if (r.h < 2)
+		return;
+	char *title = app_column_title(app, s->column);
+	char *head = NULL;
+	if (asprintf(&head, " %s   (values: %s; Esc closes)", s->path,
+		     title ? title : "?") < 0)
+		head = NULL;
+	screen_text(r.y, r.x, r.w, theme_attr(THEME_ROLE_COLUMN_HEADER),
+		    head ? head : "", true);
+	free(head);
+	free(title);
+	list_fit(&s->list, r.h - 1);
+	for (int i = 1; i < r.h; i++) {
+		size_t idx = s->list.top + (size_t)(i - 1);
+		if (idx >= s->n_lines)
+			break;
+		int y = r.y + i;
+		bool cur = idx == s->list.cursor;
+		bool target = idx + 1 == s->line;
+		attr_t a = cur ? theme_attr(THEME_ROLE_SELECTED) : A_NORMAL;
+		char num[24];
+		snprintf(num, sizeof(num), "%6zu", idx + 1);
+		screen_text(y, r.x, 7, cur ? a : theme_attr(THEME_ROLE_LINE_NUMBER),
+			    num, true);
+		if (s->has_value && s->has_value[idx]) {
+			char *v = cli_format_value(app->model, s->column,
+						   s->values[idx]);
+			bool hot = s->max_value > 0 &&
+				   s->values[idx] >= 0.1 * s->max_value;
+			screen_text_right(y, r.x + 7, 10,
+					  cur ? a
+					  : hot ? theme_attr(THEME_ROLE_SOURCE_HOT)
+						: theme_attr(THEME_ROLE_VALUE),
+					  v ? v : "");
+			free(v);
+		}
+		/* tabs to spaces (8 columns) before sanitizing */
+		const char *src = s->lines[idx];
+		size_t tabs = 0;
+		for (const char *p = src; *p; p++)
+			tabs += *p == '\t';
+		char *exp = malloc(strlen(src) + tabs * 8 + 1);
+		if (exp) {
+			size_t o = 0, col = 0;
+			for (const char *p = src; *p; p++) {
+				if (*p == '\t') {
+					do {
+						exp[o++] = ' ';
+						col++;
+					} while (col % 8);
+				} else {
+					exp[o++] = *p;
+					col++;
+				}
+			}
+			exp[o] = '\0';
+		}
+		screen_text(y, r.x + 19, r.w - 19,
+			    cur ? a : target ? theme_attr(THEME_ROLE_SOURCE_HOT)
+					     : A_NORMAL,
+			    exp ? exp : "", cur);
+		if (target && !cur)
+			screen_text(y, r.x + 18, 1, theme_attr(THEME_ROLE_MARKER),
+				    ">", false);
+		free(exp);
+	}
+}
+
+static unsigned source_action(struct app *app, struct pane *pane,
+			      enum action a)
+{
+	(void)app;
+	struct source *s = pane->state;
+	if (list_move(&s->list, a))
+		return HANDLED_REDRAW;
+	if (a == ACTION_QUIT || a == ACTION_SOURCE)
+		return HANDLED_CLOSE | HANDLED_REDRAW;
+	return HANDLED_NO;
+}
+
+static void source_free(struct pane *pane)
+{
+	struct source *s = pane->state;
+	if (s) {
+		free(s->path);
+		free(s->text);
+		free(s->lines);
+		free(s->values);
+		free(s->has_value);
+		free(s);
+	}
+	free(pane);
+}
+
+static const struct pane_ops source_ops = {
+	.name = "source",
+	.title = "Source",
+	.draw = source_draw,
+	.action = source_action,
+	.free = source_free,
+};
+
+struct pane *pane_source_new(struct app *app)
+{
+	const struct model *m = app->model;
+	uint32_t node = app_selected_model_node(app);
+	if (node == MODEL_NONE)
+		return NULL;
+	const struct model_node *n = &m->nodes[node];
+	uint32_t file = n->file, line = n->line;
+	if (!file && n->function < m->n_functions) {
+		file = m->functions[n->function].file;
+		line = m->functions[n->function].line;
+	}
+	/* a function context without a location: its first child's */
+	if (!file && n->first_child != MODEL_NONE) {
+		file = m->nodes[n->first_child].file;
+		line = m->nodes[n->first_child].line;
+	}
+	if (!file) {
+		app_message(app, true, "source: no source file is known for "
+				       "this context");
+		return NULL;
+	}
+	char *dir = strdup(app->db_path);
+	if (dir) {
+		size_t len = strlen(dir);
+		if (len > 8 && strcmp(dir + len - 8, "/meta.db") == 0)
+			dir[len - 8] = '\0';
+	}
+	char *path = dir ? resolve(dir, model_str(m, file)) : NULL;
+	free(dir);
+	if (!path) {
+		app_message(app, true, "source: %s not found (nor in the "
+				       "database's src/)",
+			    model_str(m, file));
+		return NULL;
+	}
+	struct pane *p = calloc(1, sizeof(*p));
+	struct source *s = calloc(1, sizeof(*s));
+	struct error err = {0};
+	if (!p || !s) {
+		free(p);
+		free(s);
+		free(path);
+		return NULL;
+	}
+	s->path = path;
+	p->ops = &source_ops;
+	p->state = s;
+	if (!load(s, &err)) {
+		app_error(app, &err);
+		source_free(p);
+		return NULL;
+	}
+	s->column = app->sort_column;
+	s->line = line;
+	collect(app, s, file);
+	s->list.count = s->n_lines;
+	s->list.cursor = line > 0 && line <= s->n_lines ? line - 1 : 0;
+	s->list.top = s->list.cursor > 5 ? s->list.cursor - 5 : 0;
+	return p;
+}

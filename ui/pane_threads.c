@@ -1,0 +1,291 @@
+/* pane_threads: the selected context's value in every execution context
+ * (thread, rank, GPU stream), read from the per-profile values (cct.db),
+ * with min / max / mean / standard deviation, a histogram drawn with block
+ * characters, and the list of threads sortable by value or label. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cli.h"
+#include "pane_list.h"
+
+struct thread_row {
+	uint32_t profile;
+	double value;
+};
+
+struct threads {
+	struct list_cursor list;
+	struct thread_row *rows;
+	size_t n;
+	uint32_t column, node;
+	char *title;
+	double min, max, mean, sd, sum;
+	int sort; /* 0 value desc, 1 label, 2 profile index */
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct thread_row *x = a, *y = b;
+	if (x->value != y->value)
+		return x->value < y->value ? 1 : -1;
+	return x->profile < y->profile ? -1 : x->profile > y->profile;
+}
+
+static int by_profile(const void *a, const void *b)
+{
+	const struct thread_row *x = a, *y = b;
+	return x->profile < y->profile ? -1 : x->profile > y->profile;
+}
+
+static const struct model *sort_model;
+static int by_label(const void *a, const void *b)
+{
+	const struct thread_row *x = a, *y = b;
+	int c = strcmp(model_str(sort_model,
+				 sort_model->profiles[x->profile].label),
+		       model_str(sort_model,
+				 sort_model->profiles[y->profile].label));
+	return c ? c : by_profile(a, b);
+}
+
+static void sort_rows(const struct app *app, struct threads *t)
+{
+	sort_model = app->model;
+	qsort(t->rows, t->n, sizeof(*t->rows),
+	      t->sort == 0 ? by_value : t->sort == 1 ? by_label : by_profile);
+}
+
+static void draw_histogram(struct threads *t, int y, int x, int h, int w)
+{
+	if (h < 1 || w < 4 || t->n == 0)
+		return;
+	static const char *const levels_utf8[] = {
+		" ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+		"\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"};
+	static const char *const levels_ascii[] = {" ", ".", ".", ":", ":",
+						   "|", "|", "#", "#"};
+	const char *const *levels =
+		strcmp(screen_glyphs()->bar_full, "#") == 0 ? levels_ascii
+							    : levels_utf8;
+	int bins = w;
+	size_t *count = calloc((size_t)bins, sizeof(*count));
+	if (!count)
+		return;
+	double span = t->max - t->min;
+	size_t peak = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		int b = span > 0 ? (int)((t->rows[i].value - t->min) / span *
+					 (bins - 1) + 0.5)
+				 : 0;
+		if (b < 0)
+			b = 0;
+		if (b >= bins)
+			b = bins - 1;
+		if (++count[b] > peak)
+			peak = count[b];
+	}
+	attr_t a = theme_attr(THEME_ROLE_HISTOGRAM);
+	for (int b = 0; b < bins; b++) {
+		/* height in eighths of a row */
+		int eighths = peak ? (int)((double)count[b] / (double)peak *
+						   h * 8 + 0.5)
+				   : 0;
+		if (count[b] && eighths == 0)
+			eighths = 1;
+		for (int row = 0; row < h; row++) {
+			int level = eighths - (h - 1 - row) * 8;
+			if (level < 0)
+				level = 0;
+			if (level > 8)
+				level = 8;
+			screen_text(y + row, x + b, 1, a, levels[level], false);
+		}
+	}
+	free(count);
+}
+
+static void threads_draw(struct app *app, struct pane *pane, struct rect r)
+{
+	struct threads *t = pane->state;
+	const struct model *m = app->model;
+	attr_t head = theme_attr(THEME_ROLE_COLUMN_HEADER);
+	if (r.h < 3)
+		return;
+	screen_text(r.y, r.x, r.w, head, t->title, true);
+	char *stats = NULL;
+	char *mn = cli_format_value(m, t->column, t->min);
+	char *mx = cli_format_value(m, t->column, t->max);
+	char *me = cli_format_value(m, t->column, t->mean);
+	char *sd = cli_format_value(m, t->column, t->sd);
+	if (asprintf(&stats, " %zu execution contexts   min %s   max %s   "
+			     "mean %s   std dev %s   (s sorts: %s)",
+		     t->n, mn ? mn : "?", mx ? mx : "?", me ? me : "?",
+		     sd ? sd : "?",
+		     t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index") < 0)
+		stats = NULL;
+	screen_text(r.y + 1, r.x, r.w, A_NORMAL, stats ? stats : "", true);
+	free(stats);
+	free(mn);
+	free(mx);
+	free(me);
+	free(sd);
+	int hist_h = r.h >= 16 ? 4 : r.h >= 10 ? 2 : 0;
+	int y = r.y + 2;
+	if (hist_h) {
+		draw_histogram(t, y, r.x + 1, hist_h, r.w - 2);
+		y += hist_h;
+		char *axis = NULL;
+		char *lo = cli_format_value(m, t->column, t->min);
+		char *hi = cli_format_value(m, t->column, t->max);
+		if (asprintf(&axis, "%s", lo ? lo : "") >= 0) {
+			screen_text(y, r.x + 1, r.w / 2, theme_attr(THEME_ROLE_DIM),
+				    axis, false);
+			free(axis);
+		}
+		screen_text_right(y, r.x + r.w / 2, r.w / 2 - 1,
+				  theme_attr(THEME_ROLE_DIM), hi ? hi : "");
+		free(lo);
+		free(hi);
+		y++;
+	}
+	int rows = r.y + r.h - y;
+	list_fit(&t->list, rows);
+	for (int i = 0; i < rows; i++) {
+		size_t idx = t->list.top + (size_t)i;
+		if (idx >= t->n)
+			break;
+		const struct thread_row *row = &t->rows[idx];
+		attr_t a = idx == t->list.cursor ? theme_attr(THEME_ROLE_SELECTED)
+						 : A_NORMAL;
+		move(y + i, r.x);
+		attrset(a);
+		for (int k = 0; k < r.w; k++)
+			addch(' ');
+		char *v = cli_format_value(m, t->column, row->value);
+		char pct[16];
+		snprintf(pct, sizeof(pct), "%5.1f%%",
+			 t->sum != 0 ? row->value / t->sum * 100 : 0.0);
+		screen_text_right(y + i, r.x, 10, a, v ? v : "?");
+		screen_text_right(y + i, r.x + 11, 7, a, pct);
+		free(v);
+		screen_text(y + i, r.x + 20, r.w - 20, a,
+			    model_str(m, m->profiles[row->profile].label), false);
+	}
+}
+
+static unsigned threads_action(struct app *app, struct pane *pane,
+			       enum action a)
+{
+	struct threads *t = pane->state;
+	if (list_move(&t->list, a))
+		return HANDLED_REDRAW;
+	if (a == ACTION_SORT || a == ACTION_SORT_REVERSE) {
+		t->sort = (t->sort + 1) % 3;
+		sort_rows(app, t);
+		return HANDLED_REDRAW;
+	}
+	if (a == ACTION_QUIT || a == ACTION_THREADS)
+		return HANDLED_CLOSE | HANDLED_REDRAW;
+	return HANDLED_NO;
+}
+
+static void threads_free(struct pane *pane)
+{
+	struct threads *t = pane->state;
+	if (t) {
+		free(t->rows);
+		free(t->title);
+		free(t);
+	}
+	free(pane);
+}
+
+static const struct pane_ops threads_ops = {
+	.name = "threads",
+	.title = "Threads",
+	.draw = threads_draw,
+	.action = threads_action,
+	.free = threads_free,
+};
+
+struct pane *pane_threads_new(struct app *app)
+{
+	const struct model *m = app->model;
+	uint32_t node = app_selected_model_node(app);
+	uint32_t column = app->sort_column;
+	uint32_t stat = column < m->n_columns ? model_column_stat(m, column)
+					      : MODEL_NONE;
+	if (node == MODEL_NONE || stat == MODEL_NONE) {
+		app_message(app, true, "threads: sort by a column that reads "
+				       "one statistic first (s)");
+		return NULL;
+	}
+	struct profile_value *vals = NULL;
+	size_t nv = 0;
+	struct error err = {0};
+	if (model_per_profile(m, node, stat, &vals, &nv, &err) != STATUS_OK) {
+		app_error(app, &err);
+		return NULL;
+	}
+	struct pane *p = calloc(1, sizeof(*p));
+	struct threads *t = calloc(1, sizeof(*t));
+	size_t n_threads = 0;
+	for (uint32_t i = 0; i < m->n_profiles; i++)
+		n_threads += !m->profiles[i].is_summary;
+	if (t)
+		t->rows = calloc(n_threads ? n_threads : 1, sizeof(*t->rows));
+	if (!p || !t || !t->rows) {
+		free(vals);
+		free(p);
+		if (t)
+			free(t->rows);
+		free(t);
+		return NULL;
+	}
+	/* every thread, with 0 where the sparse data has no value */
+	for (uint32_t i = 0; i < m->n_profiles; i++)
+		if (!m->profiles[i].is_summary)
+			t->rows[t->n++] = (struct thread_row){i, 0};
+	for (size_t k = 0; k < nv; k++)
+		for (size_t i = 0; i < t->n; i++)
+			if (t->rows[i].profile == vals[k].profile) {
+				t->rows[i].value = vals[k].value;
+				break;
+			}
+	free(vals);
+	t->column = column;
+	t->node = node;
+	t->min = t->n ? t->rows[0].value : 0;
+	t->max = t->min;
+	for (size_t i = 0; i < t->n; i++) {
+		double v = t->rows[i].value;
+		t->sum += v;
+		if (v < t->min)
+			t->min = v;
+		if (v > t->max)
+			t->max = v;
+	}
+	t->mean = t->n ? t->sum / (double)t->n : 0;
+	double var = 0;
+	for (size_t i = 0; i < t->n; i++)
+		var += (t->rows[i].value - t->mean) * (t->rows[i].value - t->mean);
+	t->sd = t->n ? sqrt(var / (double)t->n) : 0;
+	t->list.count = t->n;
+	char *label = model_node_label(m, node);
+	char *ctitle = app_column_title(app, column);
+	if (asprintf(&t->title, " %s per execution context: %s%s",
+		     ctitle ? ctitle : "?", label ? label : "?",
+		     app->current == VIEW_TOP_DOWN
+			     ? ""
+			     : " (the row's representative context)") < 0)
+		t->title = NULL;
+	free(label);
+	free(ctitle);
+	sort_rows(app, t);
+	p->ops = &threads_ops;
+	p->state = t;
+	return p;
+}

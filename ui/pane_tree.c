@@ -1,0 +1,542 @@
+/* pane_tree: the calling-context tree with metric columns, drawn from the
+ * current view's outline (only the visible rows are touched), and the
+ * tree-navigation keys. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cli.h"
+
+#define VALUE_WIDTH 9
+#define PERCENT_WIDTH 7
+#define BAR_WIDTH 10
+#define NAME_MIN_WIDTH 16
+
+struct column_layout {
+	uint32_t column; /* model column, or n_columns + derived index */
+	int x, width;
+	bool percent, bar;
+};
+
+static size_t selected_index(struct app *app)
+{
+	struct outline *o = app_outline(app);
+	struct tree_cursor *cur = app_cursor(app);
+	size_t idx = outline_find(o, cur->node);
+	if (idx != OUTLINE_NONE)
+		return idx;
+	/* the selection disappeared (collapsed, filtered): its nearest
+	 * visible ancestor takes over */
+	struct view_node vn;
+	uint32_t n = cur->node;
+	while (view_node_get(app_view(app), n, &vn) && vn.parent != MODEL_NONE) {
+		n = vn.parent;
+		idx = outline_find(o, n);
+		if (idx != OUTLINE_NONE) {
+			cur->node = n;
+			return idx;
+		}
+	}
+	struct outline_row row;
+	if (outline_row_get(o, 0, &row))
+		cur->node = row.node;
+	return 0;
+}
+
+void tree_ensure_visible(struct app *app)
+{
+	struct tree_cursor *cur = app_cursor(app);
+	size_t idx = selected_index(app);
+	size_t rows = app->tree_rows > 1 ? (size_t)app->tree_rows - 1 : 1;
+	if (idx < cur->top)
+		cur->top = idx;
+	else if (idx >= cur->top + rows)
+		cur->top = idx - rows + 1;
+	size_t count = outline_count(app_outline(app));
+	if (cur->top > 0 && cur->top + rows > count)
+		cur->top = count > rows ? count - rows : 0;
+}
+
+void tree_select(struct app *app, uint32_t node)
+{
+	app_cursor(app)->node = node;
+	tree_ensure_visible(app);
+}
+
+static void select_index(struct app *app, size_t idx)
+{
+	struct outline_row row;
+	size_t count = outline_count(app_outline(app));
+	if (count == 0)
+		return;
+	if (idx >= count)
+		idx = count - 1;
+	if (outline_row_get(app_outline(app), idx, &row))
+		tree_select(app, row.node);
+}
+
+static bool column_value(struct app *app, uint32_t col, uint32_t node,
+			 double *out);
+
+struct derived_ctx {
+	struct app *app;
+	uint32_t node;
+};
+
+static bool derived_leaf(void *ctx, uint32_t leaf, double *out)
+{
+	struct derived_ctx *d = ctx;
+	if (leaf >= d->app->model->n_columns)
+		return false;
+	return view_value(app_view(d->app), d->node, leaf, out);
+}
+
+static bool column_value(struct app *app, uint32_t col, uint32_t node,
+			 double *out)
+{
+	uint32_t nc = app->model->n_columns;
+	if (col < nc)
+		return view_value(app_view(app), node, col, out);
+	size_t d = col - nc;
+	if (d >= app->n_derived)
+		return false;
+	struct derived_ctx ctx = {app, node};
+	return formula_eval(app->derived[d].expr, derived_leaf, &ctx, out);
+}
+
+static int layout_columns(struct app *app, int width,
+			  struct column_layout *cols, size_t *n_out)
+{
+	size_t n = 0;
+	int x = 0;
+	size_t total = app->n_columns + app->n_derived;
+	for (size_t i = 0; i < total; i++) {
+		uint32_t c = i < app->n_columns
+				     ? app->columns[i]
+				     : app->model->n_columns +
+					       (uint32_t)(i - app->n_columns);
+		double t;
+		bool pct = c < app->model->n_columns &&
+			   (app->model->columns[c].render & RENDER_PERCENT) &&
+			   model_column_total(app->model, c, &t);
+		bool bar = app->show_bars && pct;
+		int w = VALUE_WIDTH + (pct ? PERCENT_WIDTH : 0) +
+			(bar ? BAR_WIDTH + 1 : 0) + 1;
+		if (x + w > width - NAME_MIN_WIDTH && n > 0)
+			break;
+		cols[n++] = (struct column_layout){c, x, w, pct, bar};
+		x += w;
+	}
+	*n_out = n;
+	return x;
+}
+
+static void format_value(struct app *app, uint32_t c, double v, char *buf,
+			 size_t size)
+{
+	char *text = c < app->model->n_columns
+			     ? cli_format_value(app->model, c, v)
+			     : NULL;
+	if (text) {
+		snprintf(buf, size, "%s", text);
+		free(text);
+	} else {
+		snprintf(buf, size, "%.2e", v);
+	}
+}
+
+static void draw_bar(int y, int x, double frac)
+{
+	const struct screen_glyphs *g = screen_glyphs();
+	if (!(frac >= 0))
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	int halves = (int)lround(frac * BAR_WIDTH * 2);
+	move(y, x);
+	attr_t a = theme_attr(THEME_ROLE_BAR), e = theme_attr(THEME_ROLE_BAR_EMPTY);
+	for (int i = 0; i < BAR_WIDTH; i++) {
+		if (halves >= 2) {
+			attrset(a);
+			addstr(g->bar_full);
+			halves -= 2;
+		} else if (halves == 1) {
+			attrset(a);
+			addstr(g->bar_half);
+			halves = 0;
+		} else {
+			attrset(e);
+			addch(' ');
+		}
+	}
+	attrset(A_NORMAL);
+}
+
+static void draw_header(struct app *app, struct rect r,
+			const struct column_layout *cols, size_t n,
+			int name_x)
+{
+	attr_t h = theme_attr(THEME_ROLE_COLUMN_HEADER);
+	move(r.y, r.x);
+	attrset(h);
+	for (int i = 0; i < r.w; i++)
+		addch(' ');
+	attrset(A_NORMAL);
+	bool utf8 = strcmp(screen_glyphs()->bar_full, "#") != 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = cols[i].column;
+		const char *mark = "";
+		if (c == app->sort_column)
+			mark = app->sort_ascending ? (utf8 ? "\xe2\x96\xb2" : "^")
+						   : (utf8 ? "\xe2\x96\xbc" : "v");
+		char *text = NULL;
+		int r_ = -1;
+		if (c < app->model->n_columns) {
+			/* "NAME[:VARIANT] I" so that it fits over the values;
+			 * the name is cut first, the kind and mark stay */
+			const struct model_column *mc = &app->model->columns[c];
+			const char *variant = mc->variant ? mc->variant : "";
+			bool sv = *variant && strcmp(variant, "Sum") != 0;
+			char *name = NULL;
+			if (asprintf(&name, "%s%s%s", mc->name, sv ? ":" : "",
+				     sv ? variant : "") >= 0) {
+				int room = cols[i].width - 1 - 3;
+				int w = screen_text_width(name);
+				if (w > room && room > 1) {
+					/* keep the start of the name */
+					size_t len = strlen(name);
+					while (len > 0 &&
+					       screen_text_width(name) > room - 1) {
+						do
+							len--;
+						while (len > 0 &&
+						       (name[len] & 0xc0) == 0x80);
+						name[len] = '\0';
+					}
+					r_ = asprintf(&text, "%s%s %s%s", name,
+						      screen_glyphs()->ellipsis,
+						      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
+						      mark);
+				} else {
+					r_ = asprintf(&text, "%s %s%s", name,
+						      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
+						      mark);
+				}
+				free(name);
+			}
+		} else {
+			char *title = app_column_title(app, c);
+			r_ = asprintf(&text, "%s%s", title ? title : "?", mark);
+			free(title);
+		}
+		if (r_ < 0)
+			text = NULL;
+		screen_text_right(r.y, r.x + cols[i].x, cols[i].width - 1, h,
+				  text ? text : "");
+		free(text);
+	}
+	char *name = NULL;
+	const char *view = view_kind_name(app->current);
+	uint32_t zoom = outline_zoom_root(app_outline(app));
+	if (asprintf(&name, "Name (%s%s)", view,
+		     zoom != view_root(app_view(app)) ? ", zoomed" : "") < 0)
+		name = NULL;
+	screen_text(r.y, r.x + name_x, r.w - name_x, h, name ? name : "Name",
+		    false);
+	free(name);
+}
+
+static void draw_row(struct app *app, int y, struct rect r,
+		     const struct outline_row *row, bool selected,
+		     const struct column_layout *cols, size_t n, int name_x)
+{
+	const struct screen_glyphs *g = screen_glyphs();
+	attr_t base = selected ? theme_attr(THEME_ROLE_SELECTED) : A_NORMAL;
+	move(y, r.x);
+	attrset(base);
+	for (int i = 0; i < r.w; i++)
+		addch(' ');
+	for (size_t i = 0; i < n; i++) {
+		const struct column_layout *c = &cols[i];
+		double v;
+		int x = r.x + c->x;
+		if (!column_value(app, c->column, row->node, &v))
+			continue;
+		char buf[64];
+		format_value(app, c->column, v, buf, sizeof(buf));
+		attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
+		screen_text_right(y, x, VALUE_WIDTH, va, buf);
+		x += VALUE_WIDTH;
+		double total = 0;
+		if (c->percent &&
+		    model_column_total(app->model, c->column, &total)) {
+			double pct = v / total * 100.0;
+			snprintf(buf, sizeof(buf), "%5.1f%%", pct);
+			screen_text_right(y, x, PERCENT_WIDTH,
+					  selected ? base
+						   : theme_attr(THEME_ROLE_PERCENT),
+					  buf);
+			x += PERCENT_WIDTH + 1;
+			if (c->bar)
+				draw_bar(y, x, pct / 100.0);
+		}
+	}
+	/* guides, branch, marker, name */
+	int x = r.x + name_x;
+	int end = r.x + r.w;
+	attr_t guide = selected ? base : theme_attr(THEME_ROLE_GUIDE);
+	for (uint32_t d = 1; d < row->depth && x + 2 <= end; d++) {
+		bool more = d - 1 < 64 && (row->guides >> (d - 1)) & 1;
+		x += screen_text(y, x, 2, guide, more ? g->vertical : "  ", true);
+	}
+	if (row->depth > 0 && x + 2 <= end)
+		x += screen_text(y, x, 2, guide,
+				 row->last_sibling ? g->last : g->branch, true);
+	if (x + 2 <= end) {
+		const char *marker = !row->has_children ? g->leaf
+				     : row->expanded    ? g->expanded
+							: g->collapsed;
+		x += screen_text(y, x, 2,
+				 selected ? base : theme_attr(THEME_ROLE_MARKER),
+				 marker, true);
+	}
+	char *label = view_node_label(app_view(app), row->node);
+	attr_t la = selected ? base
+		    : row->match ? theme_attr(THEME_ROLE_SEARCH_MATCH)
+				 : theme_attr(THEME_ROLE_TREE);
+	if (x < end)
+		screen_text(y, x, end - x, la, label ? label : "?", false);
+	free(label);
+	attrset(A_NORMAL);
+}
+
+static void tree_draw(struct app *app, struct pane *pane, struct rect r)
+{
+	(void)pane;
+	app->tree_rows = r.h;
+	app->tree_rect = r;
+	if (r.h < 2 || r.w < 10)
+		return;
+	size_t total = app->n_columns + app->n_derived;
+	struct column_layout *cols = calloc(total ? total : 1, sizeof(*cols));
+	if (!cols)
+		return;
+	size_t n = 0;
+	int name_x = layout_columns(app, r.w, cols, &n);
+	tree_ensure_visible(app);
+	draw_header(app, r, cols, n, name_x);
+	struct outline *o = app_outline(app);
+	struct tree_cursor *cur = app_cursor(app);
+	size_t sel = selected_index(app);
+	for (int i = 1; i < r.h; i++) {
+		struct outline_row row;
+		size_t idx = cur->top + (size_t)(i - 1);
+		if (!outline_row_get(o, idx, &row))
+			break;
+		draw_row(app, r.y + i, r, &row, idx == sel, cols, n, name_x);
+	}
+	free(cols);
+}
+
+static size_t sibling_index(struct app *app, bool forward)
+{
+	struct outline *o = app_outline(app);
+	size_t idx = selected_index(app);
+	struct outline_row cur, row;
+	if (!outline_row_get(o, idx, &cur))
+		return idx;
+	size_t count = outline_count(o);
+	if (forward) {
+		for (size_t i = idx + 1; i < count; i++) {
+			if (!outline_row_get(o, i, &row) || row.depth < cur.depth)
+				break;
+			if (row.depth == cur.depth)
+				return i;
+		}
+	} else {
+		for (size_t i = idx; i-- > 0;) {
+			if (!outline_row_get(o, i, &row) || row.depth < cur.depth)
+				break;
+			if (row.depth == cur.depth)
+				return i;
+		}
+	}
+	return idx;
+}
+
+static unsigned tree_action(struct app *app, struct pane *pane,
+			    enum action a)
+{
+	(void)pane;
+	struct outline *o = app_outline(app);
+	struct tree_cursor *cur = app_cursor(app);
+	size_t idx = selected_index(app);
+	size_t page = app->tree_rows > 2 ? (size_t)app->tree_rows - 2 : 1;
+	struct outline_row row;
+	struct error err = {0};
+	bool have_row = outline_row_get(o, idx, &row);
+	switch (a) {
+	case ACTION_MOVE_UP:
+		select_index(app, idx ? idx - 1 : 0);
+		return HANDLED_REDRAW;
+	case ACTION_MOVE_DOWN:
+		select_index(app, idx + 1);
+		return HANDLED_REDRAW;
+	case ACTION_PAGE_UP:
+		select_index(app, idx > page ? idx - page : 0);
+		cur->top = cur->top > page ? cur->top - page : 0;
+		tree_ensure_visible(app);
+		return HANDLED_REDRAW;
+	case ACTION_PAGE_DOWN:
+		select_index(app, idx + page);
+		return HANDLED_REDRAW;
+	case ACTION_MOVE_FIRST:
+		select_index(app, 0);
+		return HANDLED_REDRAW;
+	case ACTION_MOVE_LAST:
+		select_index(app, SIZE_MAX);
+		return HANDLED_REDRAW;
+	case ACTION_PARENT: {
+		struct view_node vn;
+		if (have_row && row.depth > 0 &&
+		    view_node_get(app_view(app), row.node, &vn))
+			tree_select(app, vn.parent);
+		return HANDLED_REDRAW;
+	}
+	case ACTION_PREV_SIBLING:
+		select_index(app, sibling_index(app, false));
+		return HANDLED_REDRAW;
+	case ACTION_NEXT_SIBLING:
+		select_index(app, sibling_index(app, true));
+		return HANDLED_REDRAW;
+	case ACTION_TOGGLE:
+		if (!have_row || !row.has_children)
+			return HANDLED_YES;
+		if (row.expanded)
+			outline_collapse(o, row.node);
+		else if (outline_expand(o, row.node, &err) != STATUS_OK)
+			app_error(app, &err);
+		return HANDLED_REDRAW;
+	case ACTION_EXPAND:
+		if (!have_row || !row.has_children)
+			return HANDLED_YES;
+		if (row.expanded)
+			select_index(app, idx + 1);
+		else if (outline_expand(o, row.node, &err) != STATUS_OK)
+			app_error(app, &err);
+		return HANDLED_REDRAW;
+	case ACTION_COLLAPSE:
+		if (have_row && row.expanded) {
+			outline_collapse(o, row.node);
+		} else if (have_row && row.depth > 0) {
+			struct view_node vn;
+			if (view_node_get(app_view(app), row.node, &vn))
+				tree_select(app, vn.parent);
+		}
+		return HANDLED_REDRAW;
+	case ACTION_EXPAND_ALL:
+		if (have_row &&
+		    outline_expand_all(o, row.node, &err) != STATUS_OK)
+			app_error(app, &err);
+		return HANDLED_REDRAW;
+	case ACTION_COLLAPSE_ALL:
+		if (have_row)
+			outline_collapse_all(o, row.node);
+		return HANDLED_REDRAW;
+	case ACTION_HOT_PATH: {
+		uint32_t leaf;
+		if (!have_row || app->sort_column >= app->model->n_columns) {
+			app_message(app, true, "hot path: sort by a metric "
+					       "column first (s)");
+			return HANDLED_REDRAW;
+		}
+		if (outline_hotpath(o, row.node, app->sort_column,
+				    app->threshold, &leaf,
+				    &err) != STATUS_OK) {
+			app_error(app, &err);
+			return HANDLED_REDRAW;
+		}
+		tree_select(app, leaf);
+		struct view_node a_vn, l_vn;
+		if (view_node_get(app_view(app), row.node, &a_vn) &&
+		    view_node_get(app_view(app), leaf, &l_vn))
+			app_message(app, false,
+				    "hot path: %u levels down (threshold "
+				    "%g%%); H again continues below",
+				    l_vn.depth - a_vn.depth, app->threshold);
+		return HANDLED_REDRAW;
+	}
+	case ACTION_ZOOM:
+		if (have_row && outline_zoom(o, row.node, &err) != STATUS_OK)
+			app_error(app, &err);
+		cur->top = 0;
+		return HANDLED_REDRAW;
+	case ACTION_ZOOM_OUT:
+		if (!outline_zoom_out(o))
+			app_message(app, false, "not zoomed");
+		tree_ensure_visible(app);
+		return HANDLED_REDRAW;
+	case ACTION_SEARCH_NEXT:
+	case ACTION_SEARCH_PREV: {
+		uint32_t match;
+		if (outline_search_count(o) == 0) {
+			app_message(app, false, "no search (press /)");
+			return HANDLED_REDRAW;
+		}
+		enum status st = outline_search_next(
+			o, cur->node, a == ACTION_SEARCH_NEXT, &match, &err);
+		if (st == STATUS_OK) {
+			tree_select(app, match);
+			app_message(app, false, "%zu matches",
+				    outline_search_count(o));
+		} else {
+			app_error(app, &err);
+		}
+		return HANDLED_REDRAW;
+	}
+	default:
+		break;
+	}
+	error_clear(&err);
+	return HANDLED_NO;
+}
+
+static unsigned tree_click(struct app *app, struct pane *pane, int y, int x,
+			   bool twice)
+{
+	(void)pane;
+	(void)x;
+	if (y < 1)
+		return HANDLED_YES;
+	size_t idx = app_cursor(app)->top + (size_t)(y - 1);
+	if (idx >= outline_count(app_outline(app)))
+		return HANDLED_YES;
+	select_index(app, idx);
+	if (twice)
+		return tree_action(app, pane, ACTION_TOGGLE);
+	return HANDLED_REDRAW;
+}
+
+static void tree_free(struct pane *pane)
+{
+	free(pane);
+}
+
+static const struct pane_ops tree_ops = {
+	.name = "tree",
+	.title = "Tree",
+	.draw = tree_draw,
+	.action = tree_action,
+	.click = tree_click,
+	.free = tree_free,
+};
+
+struct pane *pane_tree_new(void)
+{
+	struct pane *p = calloc(1, sizeof(*p));
+	if (p)
+		p->ops = &tree_ops;
+	return p;
+}

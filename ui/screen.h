@@ -1,0 +1,50 @@
+/* screen: the terminal.  Sets curses up and restores the terminal exactly
+ * on every way out (quit, error, fatal signals); knows whether the terminal
+ * does UTF-8 and colours; draws text from the database safely (sanitized,
+ * cut to a width by display columns, elided with "…" or "~").  Also the
+ * headless mode's virtual terminal (output to /dev/null, screen dumps). */
+#ifndef CALLSCOPE_UI_SCREEN_H
+#define CALLSCOPE_UI_SCREEN_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+struct screen_caps {
+	bool utf8;   /* the locale's charset is UTF-8: line drawing, "…" */
+	bool colors; /* colours available and wanted (NO_COLOR unset) */
+	int n_colors;
+	bool headless;
+};
+
+/* Start curses on the terminal, or headless (a virtual `cols` x `rows`
+ * screen writing to /dev/null) when `headless`.  Returns false with a
+ * message on stderr when the terminal cannot be used. */
+bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps);
+
+/* Restore the terminal.  Safe to call twice. */
+void screen_stop(void);
+
+/* Glyphs for tree guides and markers, UTF-8 or ASCII. */
+struct screen_glyphs {
+	const char *vertical, *branch, *last, *expanded, *collapsed, *leaf,
+		*ellipsis, *bar_full, *bar_half;
+};
+const struct screen_glyphs *screen_glyphs(void);
+
+/* Draw `text` (UTF-8 from input: sanitized here) at (y, x) in at most
+ * `width` display columns with `attr`, elided when too long; returns the
+ * columns used.  `pad` fills the rest of the width with spaces. */
+int screen_text(int y, int x, int width, attr_t attr, const char *text,
+		bool pad);
+
+/* Same, right-aligned in `width`. */
+int screen_text_right(int y, int x, int width, attr_t attr, const char *text);
+
+/* Display width of `text` after sanitizing. */
+int screen_text_width(const char *text);
+
+/* Write the current screen as text lines to `out` (headless dumps). */
+void screen_dump(FILE *out);
+
+#endif

@@ -1,0 +1,105 @@
+/* theme: role -> curses attribute table. */
+#include "theme.h"
+
+#include <stdlib.h>
+
+static attr_t attrs[THEME_ROLE_COUNT];
+
+/* nearest of the 8 basic colours for a 256-colour index */
+static short to_basic(int idx)
+{
+	if (idx < 8)
+		return (short)idx;
+	if (idx < 16)
+		return (short)(idx - 8);
+	int r, g, b;
+	if (idx >= 232) {
+		int level = (idx - 232) * 10 + 8;
+		return level > 127 ? COLOR_WHITE : COLOR_BLACK;
+	}
+	idx -= 16;
+	r = idx / 36;
+	g = (idx / 6) % 6;
+	b = idx % 6;
+	return (short)((r >= 3 ? 1 : 0) | (g >= 3 ? 2 : 0) | (b >= 3 ? 4 : 0));
+}
+
+static short map_color(struct config_color_value v, int n_colors)
+{
+	if (v.kind == CONFIG_COLOR_DEFAULT)
+		return -1;
+	if (v.index < n_colors)
+		return (short)v.index;
+	if (n_colors >= 16 && v.index < 16)
+		return (short)v.index;
+	return to_basic(v.index);
+}
+
+static attr_t curses_attrs(unsigned a)
+{
+	attr_t r = A_NORMAL;
+	if (a & CONFIG_ATTR_BOLD)
+		r |= A_BOLD;
+	if (a & CONFIG_ATTR_REVERSE)
+		r |= A_REVERSE;
+	if (a & CONFIG_ATTR_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & CONFIG_ATTR_DIM)
+		r |= A_DIM;
+	if (a & CONFIG_ATTR_STANDOUT)
+		r |= A_STANDOUT;
+	if (a & CONFIG_ATTR_ITALIC)
+		r |= A_ITALIC;
+	if (a & CONFIG_ATTR_BLINK)
+		r |= A_BLINK;
+	return r;
+}
+
+void theme_apply(const struct config *c, const struct screen_caps *caps)
+{
+	for (int r = 0; r < THEME_ROLE_COUNT; r++)
+		attrs[r] = A_NORMAL;
+	bool have[THEME_ROLE_COUNT] = {false};
+	for (size_t i = 0; c && i < c->n_colors; i++) {
+		const struct config_color *col = &c->colors[i];
+		if ((int)col->role < 0 || col->role >= THEME_ROLE_COUNT)
+			continue;
+		attr_t a = curses_attrs(col->attrs);
+		if (caps->colors && COLOR_PAIRS > THEME_ROLE_COUNT) {
+			short pair = (short)(col->role + 1);
+			init_pair(pair, map_color(col->fg, caps->n_colors),
+				  map_color(col->bg, caps->n_colors));
+			a |= COLOR_PAIR(pair);
+		}
+		attrs[col->role] = a;
+		have[col->role] = true;
+	}
+	/* without colours, the roles that must stand out use attributes */
+	if (!caps->colors) {
+		static const struct {
+			enum theme_role role;
+			attr_t attr;
+		} must[] = {
+			{THEME_ROLE_SELECTED, A_REVERSE},
+			{THEME_ROLE_TITLE, A_REVERSE},
+			{THEME_ROLE_TAB_ACTIVE, A_REVERSE | A_BOLD},
+			{THEME_ROLE_STATUS, A_REVERSE},
+			{THEME_ROLE_COLUMN_HEADER, A_BOLD | A_UNDERLINE},
+			{THEME_ROLE_SEARCH_MATCH, A_BOLD | A_UNDERLINE},
+			{THEME_ROLE_ERROR, A_BOLD},
+			{THEME_ROLE_BAR, A_REVERSE},
+		};
+		for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
+			if (!have[must[i].role] || attrs[must[i].role] == 0)
+				attrs[must[i].role] = must[i].attr;
+	}
+	if (attrs[THEME_ROLE_SELECTED] == A_NORMAL)
+		attrs[THEME_ROLE_SELECTED] = A_REVERSE;
+}
+
+attr_t theme_attr(enum theme_role role)
+{
+	if ((int)role < 0 || role >= THEME_ROLE_COUNT)
+		return A_NORMAL;
+	return attrs[role];
+}
