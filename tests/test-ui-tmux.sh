@@ -21,34 +21,40 @@ wait_for() {
 	i=0
 	limit=$(( ${2:-10} * 20 ))
 	while [ $i -lt $limit ]; do
-		if t capture-pane -p -t s | grep -qF -- "$1"; then
+		if t capture-pane -p -t "$S" | grep -qF -- "$1"; then
 			return 0
 		fi
 		i=$((i + 1))
 		sleep 0.05
 	done
 	echo "--- screen while waiting for '$1':"
-	t capture-pane -p -t s
+	t capture-pane -p -t "$S"
 	return 1
 }
 wait_shell() { # the viewer is gone and the terminal is back to normal
 	i=0
 	while [ $i -lt 200 ]; do
-		if [ "$(t display -p -t s '#{alternate_on}')" = 0 ] &&
-			t capture-pane -p -t s | grep -qF "READY>"; then
+		if [ "$(t display -p -t "$S" '#{alternate_on}')" = 0 ] &&
+			t capture-pane -p -t "$S" | grep -qF "READY>"; then
 			return 0
 		fi
 		i=$((i + 1))
 		sleep 0.05
 	done
-	t capture-pane -p -t s
+	t capture-pane -p -t "$S"
 	return 1
 }
+n=0
+S=s0
 start() {
-	t kill-session -t s 2>/dev/null
-	t new-session -d -s s -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
+	old=$S
+	n=$((n + 1))
+	S=s$n
+	# a new session before the old one goes: the server stays up
+	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
+	t kill-session -t "$old" 2>/dev/null
 	wait_for "READY>" || return 1
-	t send-keys -t s "$cs --no-config $tmp/db" Enter
+	t send-keys -t "$S" "$cs --no-config $tmp/db" Enter
 	wait_for "q quit" || return 1
 }
 
@@ -61,22 +67,22 @@ print(n[a['hotpath0'][-1]])")
 
 start || fail "the viewer did not draw"
 wait_for "CPUTIME (sec) I" || fail "no column header"
-t send-keys -t s ":threshold 0" Enter H
+t send-keys -t "$S" ":threshold 0" Enter H
 wait_for "Name  $leaf" || fail "H did not reach $leaf"
-t send-keys -t s T
+t send-keys -t "$S" T
 wait_for "execution contexts" || fail "no thread view"
 wait_for "RANK 1 THREAD 2" || fail "thread view lacks RANK 1 THREAD 2"
-t send-keys -t s Escape
-t send-keys -t s g "/worker_loop" Enter
+t send-keys -t "$S" Escape
+t send-keys -t "$S" g "/worker_loop" Enter
 wait_for "Name  solver::worker_loop" || fail "search did not reveal solver::worker_loop"
-t resize-window -t s -x 80 -y 20
+t resize-window -t "$S" -x 80 -y 20
 wait_for "Top-down" || fail "nothing drawn at 80x20"
-[ "$(t capture-pane -p -t s | wc -l)" -le 20 ] || fail "more than 20 lines at 80x20"
-t send-keys -t s q
+[ "$(t capture-pane -p -t "$S" | wc -l)" -le 20 ] || fail "more than 20 lines at 80x20"
+t send-keys -t "$S" q
 wait_shell || fail "q did not restore the shell"
 
 start || fail "second start"
-t send-keys -t s C-c
+t send-keys -t "$S" C-c
 wait_shell || fail "Ctrl-C did not restore the shell"
 
 start || fail "third start"

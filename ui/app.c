@@ -1156,7 +1156,7 @@ int app_run(struct model *model, const char *path, bool demo,
 	app.sort_column = app.n_columns ? app.columns[0] : MODEL_NONE;
 	load_config(&app, opt);
 	if (!screen_start(opt->headless, opt->cols, opt->rows, &app.caps)) {
-		rc = 2;
+		rc = 1;
 		goto out;
 	}
 	theme_apply(&app.config, &app.caps);

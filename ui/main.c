@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "cli.h"
@@ -198,6 +199,23 @@ int main(int argc, char **argv)
 			free(keys_owned);
 			return CLI_EXIT_USAGE;
 		}
+	}
+	/* not on a terminal (a pipe, a script): print what the viewer would
+	 * open on, as text */
+	if (!opt.headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		if (demo) {
+			fputs("callscope: showing the demo database ", stderr);
+			cli_put_text(stderr, db);
+			fputc('\n', stderr);
+		}
+		char report[] = "report", depth[] = "--depth", six[] = "6",
+		     min[] = "--min-percent", one[] = "1";
+		char *path = strdup(db);
+		char *args[] = {report, path, depth, six, min, one, NULL};
+		rc = path ? cli_run(6, args) : CLI_EXIT_DATA;
+		free(path);
+		free(keys_owned);
+		return rc;
 	}
 	struct model *m = cli_open(db);
 	if (!m) {
