@@ -78,6 +78,11 @@ wait_for "Name  solver::worker_loop" || fail "search did not reveal solver::work
 t resize-window -t "$S" -x 80 -y 20
 wait_for "Top-down" || fail "nothing drawn at 80x20"
 [ "$(t capture-pane -p -t "$S" | wc -l)" -le 20 ] || fail "more than 20 lines at 80x20"
+t send-keys -t "$S" C-z
+wait_shell || fail "Ctrl-Z did not give the shell back"
+t send-keys -t "$S" "fg" Enter
+wait_for "Top-down" || fail "fg did not redraw the viewer"
+[ "$(t display -p -t "$S" '#{alternate_on}')" = 1 ] || fail "fg: the viewer is not on the alternate screen"
 t send-keys -t "$S" q
 wait_shell || fail "q did not restore the shell"
 
