@@ -7,6 +7,7 @@
 #ifndef CALLSCOPE_CLI_H
 #define CALLSCOPE_CLI_H
 
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -69,6 +70,16 @@ void cli_put_text(FILE *out, const char *s);
 
 /* Write `s` as one CSV field (quoted when needed), sanitized. */
 void cli_put_csv(FILE *out, const char *s);
+
+/* A JSON string of text from input (invalid UTF-8 repaired); null for
+ * NULL. */
+json_t *cli_json_text(const char *s);
+
+/* "sum", "min" or "max". */
+const char *cli_combine_name(uint8_t combine);
+
+/* {"metric", "scope", "formula", "combine"} of statistic `stat`. */
+json_t *cli_stat_json(const struct model *m, uint32_t stat);
 
 /* Name of a node kind: "root", "entry", "function", ... */
 const char *cli_kind_name(uint8_t kind);

@@ -240,6 +240,37 @@ char *cli_format_value(const struct model *m, uint32_t column, double v)
 	return out;
 }
 
+json_t *cli_json_text(const char *s)
+{
+	if (!s)
+		return json_null();
+	/* jansson refuses invalid UTF-8: repair it first */
+	char *fixed = sanitize_text(s, SANITIZE_UTF8);
+	json_t *j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j ? j : json_null();
+}
+
+const char *cli_combine_name(uint8_t combine)
+{
+	return combine == COMBINE_MIN   ? "min"
+	       : combine == COMBINE_MAX ? "max"
+					: "sum";
+}
+
+json_t *cli_stat_json(const struct model *m, uint32_t stat)
+{
+	if (stat >= m->n_stats)
+		return json_null();
+	const struct model_stat *s = &m->stats[stat];
+	json_t *j = json_pack("{s:o, s:o, s:o, s:s}", "metric",
+			      cli_json_text(model_str(m, s->metric)), "scope",
+			      cli_json_text(model_str(m, s->scope)), "formula",
+			      cli_json_text(model_str(m, s->formula)), "combine",
+			      cli_combine_name(s->combine));
+	return j ? j : json_null();
+}
+
 const char *cli_kind_name(uint8_t kind)
 {
 	switch ((enum node_kind)kind) {

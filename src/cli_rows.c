@@ -10,10 +10,6 @@
 #define VALUE_WIDTH 10
 #define PERCENT_WIDTH 7
 
-static const char *combine_name(uint8_t c)
-{
-	return c == COMBINE_MIN ? "min" : c == COMBINE_MAX ? "max" : "sum";
-}
 
 bool cli_rows_init(struct cli_rows *r, struct view *view,
 		   const uint32_t *columns, size_t n_columns,
@@ -44,16 +40,6 @@ void cli_rows_fini(struct cli_rows *r)
 	r->has_total = NULL;
 }
 
-/* jansson refuses invalid UTF-8: repair it first */
-static json_t *json_text(const char *s)
-{
-	if (!s)
-		return json_null();
-	char *fixed = sanitize_text(s, SANITIZE_UTF8);
-	json_t *j = fixed ? json_string(fixed) : NULL;
-	free(fixed);
-	return j ? j : json_null();
-}
 
 json_t *cli_rows_columns_json(const struct cli_rows *r)
 {
@@ -63,25 +49,17 @@ json_t *cli_rows_columns_json(const struct cli_rows *r)
 		uint32_t c = r->columns[i];
 		const struct model_column *col = &m->columns[c];
 		char *title = cli_column_title(m, c);
-		json_t *source = json_null();
 		uint32_t stat = model_column_stat(m, c);
-		if (stat != MODEL_NONE) {
-			const struct model_stat *s = &m->stats[stat];
-			source = json_pack(
-				"{s:o, s:o, s:o, s:s}", "metric",
-				json_text(model_str(m, s->metric)), "scope",
-				json_text(model_str(m, s->scope)), "formula",
-				json_text(model_str(m, s->formula)), "combine",
-				combine_name(s->combine));
-		}
+		json_t *source = stat != MODEL_NONE ? cli_stat_json(m, stat)
+						    : json_null();
 		json_array_append_new(
 			arr,
 			json_pack("{s:o, s:o, s:s, s:o, s:o}", "name",
-				  json_text(title ? title : col->name),
-				  "metric", json_text(col->name), "kind",
+				  cli_json_text(title ? title : col->name),
+				  "metric", cli_json_text(col->name), "kind",
 				  col->kind == COLUMN_INCLUSIVE ? "inclusive"
 								: "exclusive",
-				  "variant", json_text(col->variant), "source",
+				  "variant", cli_json_text(col->variant), "source",
 				  source ? source : json_null()));
 		free(title);
 	}
@@ -140,9 +118,9 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 		"{s:I, s:o, s:I, s:s, s:o, s:o, s:o, s:o, s:o}", "id",
 		(json_int_t)vn.id, "parent", jparent, "depth",
 		(json_int_t)vn.depth, "kind", cli_kind_name(vn.kind), "name",
-		json_text(label ? label : ""), "file", json_text(p.file),
+		cli_json_text(label ? label : ""), "file", cli_json_text(p.file),
 		"line", p.line ? json_integer(p.line) : json_null(), "module",
-		json_text(p.module), "values", values);
+		cli_json_text(p.module), "values", values);
 	free(label);
 	return obj ? obj : json_null();
 }

@@ -11,20 +11,7 @@
 #include "cli.h"
 #include "sanitize.h"
 
-static json_t *json_text(const char *s)
-{
-	if (!s)
-		return json_null();
-	char *fixed = sanitize_text(s, SANITIZE_UTF8);
-	json_t *j = fixed ? json_string(fixed) : NULL;
-	free(fixed);
-	return j ? j : json_null();
-}
 
-static const char *combine_name(uint8_t c)
-{
-	return c == COMBINE_MIN ? "min" : c == COMBINE_MAX ? "max" : "sum";
-}
 
 static uint64_t total_samples(const struct model *m)
 {
@@ -41,25 +28,17 @@ static json_t *info_json(const struct model *m)
 		const struct model_column *col = &m->columns[c];
 		char *title = cli_column_title(m, c);
 		uint32_t stat = model_column_stat(m, c);
-		json_t *source = json_null();
-		if (stat != MODEL_NONE)
-			source = json_pack(
-				"{s:o, s:o, s:o, s:s}", "metric",
-				json_text(model_str(m, m->stats[stat].metric)),
-				"scope",
-				json_text(model_str(m, m->stats[stat].scope)),
-				"formula",
-				json_text(model_str(m, m->stats[stat].formula)),
-				"combine", combine_name(m->stats[stat].combine));
+		json_t *source = stat != MODEL_NONE ? cli_stat_json(m, stat)
+						    : json_null();
 		json_array_append_new(
 			cols, json_pack("{s:I, s:o, s:o, s:s, s:o, s:b, s:o}",
 					"index", (json_int_t)c, "name",
-					json_text(title), "metric",
-					json_text(col->name), "kind",
+					cli_json_text(title), "metric",
+					cli_json_text(col->name), "kind",
 					col->kind == COLUMN_INCLUSIVE
 						? "inclusive"
 						: "exclusive",
-					"variant", json_text(col->variant),
+					"variant", cli_json_text(col->variant),
 					"visible", col->visible, "source",
 					source ? source : json_null()));
 		free(title);
@@ -70,7 +49,7 @@ static json_t *info_json(const struct model *m)
 			lines,
 			json_pack("{s:I, s:o, s:I}", "line", (json_int_t)i,
 				  "label",
-				  json_text(model_str(m, m->timelines[i].label)),
+				  cli_json_text(model_str(m, m->timelines[i].label)),
 				  "samples", (json_int_t)m->timelines[i].count));
 	json_t *profiles = json_array();
 	for (uint32_t i = 0; i < m->n_profiles; i++)
@@ -78,7 +57,7 @@ static json_t *info_json(const struct model *m)
 			profiles,
 			json_pack("{s:I, s:o, s:b}", "index", (json_int_t)i,
 				  "label",
-				  json_text(model_str(m, m->profiles[i].label)),
+				  cli_json_text(model_str(m, m->profiles[i].label)),
 				  "summary", m->profiles[i].is_summary));
 	json_t *trace = json_null();
 	if (m->n_timelines)
@@ -91,11 +70,11 @@ static json_t *info_json(const struct model *m)
 		json_decref(lines);
 	json_t *warnings = json_array();
 	for (uint32_t i = 0; i < m->n_warnings; i++)
-		json_array_append_new(warnings, json_text(m->warnings[i]));
+		json_array_append_new(warnings, cli_json_text(m->warnings[i]));
 	return json_pack(
 		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
-		"format", json_text(m->format), "path", json_text(m->path),
-		"title", json_text(m->title), "contexts",
+		"format", cli_json_text(m->format), "path", cli_json_text(m->path),
+		"title", cli_json_text(m->title), "contexts",
 		(json_int_t)(m->n_nodes ? m->n_nodes - 1 : 0), "max_depth",
 		(json_int_t)m->max_depth, "functions",
 		(json_int_t)m->n_functions, "statistics",
@@ -147,7 +126,7 @@ static void info_text(const struct model *m)
 			fputc(' ', stdout);
 			cli_put_text(stdout,
 				     model_str(m, m->stats[stat].formula));
-			printf(" %s]", combine_name(m->stats[stat].combine));
+			printf(" %s]", cli_combine_name(m->stats[stat].combine));
 		} else {
 			fputs("  [formula]", stdout);
 		}

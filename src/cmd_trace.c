@@ -106,13 +106,6 @@ bad:
 	return false;
 }
 
-static json_t *json_text(const char *s)
-{
-	char *fixed = sanitize_text(s, SANITIZE_UTF8);
-	json_t *j = fixed ? json_string(fixed) : NULL;
-	free(fixed);
-	return j ? j : json_null();
-}
 
 /* Names from the outermost context (below the synthetic root) to ctx. */
 static json_t *path_json(const struct model *m, uint32_t ctx_id)
@@ -131,7 +124,7 @@ static json_t *path_json(const struct model *m, uint32_t ctx_id)
 		chain[k++] = n;
 	while (k-- > 0) {
 		char *label = model_node_label(m, chain[k]);
-		json_array_append_new(arr, json_text(label ? label : ""));
+		json_array_append_new(arr, cli_json_text(label ? label : ""));
 		free(label);
 	}
 	free(chain);
@@ -233,7 +226,7 @@ static json_t *line_json(const struct model *m, uint32_t line)
 			 "profile",
 			 tl->profile == MODEL_NONE ? json_null()
 						   : json_integer(tl->profile),
-			 "label", json_text(model_str(m, tl->label)));
+			 "label", cli_json_text(model_str(m, tl->label)));
 }
 
 static void at_line(const struct model *m, uint32_t line, uint64_t t,

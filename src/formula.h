@@ -77,6 +77,16 @@ typedef const char *(*formula_leaf_name_fn)(void *ctx, uint32_t leaf);
 char *formula_to_string(const struct formula *f, formula_leaf_name_fn name,
 			void *ctx);
 
+/* Length of the decimal number (digits, optional fraction, optional
+ * exponent) at the start of the `len` bytes at `s`; 0 when they do not start
+ * with a number.  Shared by the formula and METRICS.yaml parsers. */
+size_t formula_number_length(const char *s, size_t len);
+
+/* The value of the decimal text [s, s+len) written in the C locale's
+ * notation, whatever the process locale is; false when it is not one
+ * finite number. */
+bool formula_number_value(const char *s, size_t len, double *out);
+
 void formula_free(struct formula *f);
 
 #endif

@@ -53,9 +53,7 @@ static struct formula *nomem(struct parser *p)
 	return NULL;
 }
 
-/* Convert the C-locale decimal text [s, s+len) to a double whatever the
- * process locale is (the UI may call setlocale for wide characters). */
-static bool text_to_double(const char *s, size_t len, double *out)
+bool formula_number_value(const char *s, size_t len, double *out)
 {
 	const char *dp = localeconv()->decimal_point;
 	size_t dplen = dp && *dp ? strlen(dp) : 0;
@@ -81,30 +79,28 @@ static bool text_to_double(const char *s, size_t len, double *out)
 	return ok;
 }
 
-/* Length of the number at `s`: digits, an optional fraction and an optional
- * exponent; 0 when `s` does not start a number. */
-static size_t scan_number(const char *s)
+size_t formula_number_length(const char *s, size_t len)
 {
 	size_t i = 0, digits = 0;
-	while (isdigit((unsigned char)s[i])) {
+	while (i < len && isdigit((unsigned char)s[i])) {
 		i++;
 		digits++;
 	}
-	if (s[i] == '.') {
+	if (i < len && s[i] == '.') {
 		i++;
-		while (isdigit((unsigned char)s[i])) {
+		while (i < len && isdigit((unsigned char)s[i])) {
 			i++;
 			digits++;
 		}
 	}
 	if (digits == 0)
 		return 0;
-	if (s[i] == 'e' || s[i] == 'E') {
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
 		size_t j = i + 1;
-		if (s[j] == '+' || s[j] == '-')
+		if (j < len && (s[j] == '+' || s[j] == '-'))
 			j++;
-		if (isdigit((unsigned char)s[j])) {
-			while (isdigit((unsigned char)s[j]))
+		if (j < len && isdigit((unsigned char)s[j])) {
+			while (j < len && isdigit((unsigned char)s[j]))
 				j++;
 			i = j;
 		}
@@ -245,11 +241,11 @@ static struct formula *parse_primary(struct parser *p)
 	skip_space(p);
 	size_t start = p->pos;
 	const char *s = p->text + start;
-	size_t len = scan_number(s);
+	size_t len = formula_number_length(s, strlen(s));
 	if (len) {
 		double v;
 		p->pos += len;
-		if (!text_to_double(s, len, &v))
+		if (!formula_number_value(s, len, &v))
 			return fail(p, start, "number out of range");
 		struct formula *f = formula_number(v);
 		return f ? f : nomem(p);
@@ -544,7 +540,7 @@ static void put_number(struct printer *pr, double v)
 		}
 		double back;
 		const char *t = tmp[0] == '-' ? tmp + 1 : tmp;
-		if (text_to_double(t, strlen(t), &back) &&
+		if (formula_number_value(t, strlen(t), &back) &&
 		    (tmp[0] == '-' ? -back : back) == v)
 			break;
 	}

@@ -381,61 +381,6 @@ static void tokens_free(struct tokens *ts)
 	free(ts->t);
 }
 
-/* Decimal text [s, s+len) to a double in the C locale's notation. */
-static bool decimal_to_double(const char *s, size_t len, double *out)
-{
-	const char *dp = localeconv()->decimal_point;
-	size_t dplen = dp && *dp ? strlen(dp) : 0;
-	if (dplen > 8)
-		dplen = 0;
-	char *copy = malloc(len * (dplen ? dplen : 1) + 1);
-	if (!copy)
-		return false;
-	size_t n = 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '.' && dplen) {
-			memcpy(copy + n, dp, dplen);
-			n += dplen;
-		} else {
-			copy[n++] = s[i];
-		}
-	}
-	copy[n] = '\0';
-	char *end = NULL;
-	*out = strtod(copy, &end);
-	bool ok = end == copy + n && isfinite(*out);
-	free(copy);
-	return ok;
-}
-
-static size_t scan_number(const char *s, size_t len)
-{
-	size_t i = 0, digits = 0;
-	while (i < len && isdigit((unsigned char)s[i])) {
-		i++;
-		digits++;
-	}
-	if (i < len && s[i] == '.') {
-		i++;
-		while (i < len && isdigit((unsigned char)s[i])) {
-			i++;
-			digits++;
-		}
-	}
-	if (digits == 0)
-		return 0;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		size_t j = i + 1;
-		if (j < len && (s[j] == '+' || s[j] == '-'))
-			j++;
-		if (j < len && isdigit((unsigned char)s[j])) {
-			while (j < len && isdigit((unsigned char)s[j]))
-				j++;
-			i = j;
-		}
-	}
-	return i;
-}
 
 /* Split a scalar such as "4*" or "2 * 3.5" into tokens. */
 static bool tokenize_scalar(struct ctx *c, const yaml_node_t *n,
@@ -457,14 +402,14 @@ static bool tokenize_scalar(struct ctx *c, const yaml_node_t *n,
 			i++;
 			continue;
 		}
-		size_t k = scan_number(s + i, len - i);
+		size_t k = formula_number_length(s + i, len - i);
 		double v;
 		if (k == 0)
 			return fail(c, STATUS_CORRUPT, n, "formula: unexpected "
 				    "'%.*s' (expected a number or one of "
 				    "+ - * / ^)", (int)(len - i > 20 ? 20
 				    : len - i), s + i);
-		if (!decimal_to_double(s + i, k, &v))
+		if (!formula_number_value(s + i, k, &v))
 			return fail(c, STATUS_CORRUPT, n, "formula: bad number "
 				    "'%.*s'", (int)k, s + i);
 		struct formula *f = node_new(c, n, formula_number(v));
