@@ -626,6 +626,40 @@ uint32_t model_find_column(const struct model *m, const char *spec)
 	return MODEL_NONE;
 }
 
+static const char *last_component(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+char *model_node_short_label(const struct model *m, uint32_t node)
+{
+	if (node >= m->n_nodes)
+		return strdup("");
+	const struct model_node *n = &m->nodes[node];
+	const char *file = last_component(model_str(m, n->file));
+	const char *module = last_component(model_str(m, n->module));
+	char *out = NULL;
+	int r = -1;
+	switch ((enum node_kind)n->kind) {
+	case NODE_LOOP:
+		r = asprintf(&out, "loop at %s:%" PRIu32, *file ? file : "?",
+			     n->line);
+		break;
+	case NODE_LINE:
+		r = asprintf(&out, "%s:%" PRIu32, *file ? file : "?", n->line);
+		break;
+	case NODE_INSTRUCTION:
+	case NODE_ADDRESS:
+		r = asprintf(&out, "%s@0x%" PRIx64, *module ? module : "?",
+			     n->offset);
+		break;
+	default:
+		return model_node_label(m, node);
+	}
+	return r < 0 ? NULL : out;
+}
+
 char *model_node_label(const struct model *m, uint32_t node)
 {
 	if (node >= m->n_nodes)

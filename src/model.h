@@ -277,6 +277,11 @@ bool model_column_total(const struct model *m, uint32_t column,
  * function>".  Not sanitized: pass through sanitize before printing. */
 char *model_node_label(const struct model *m, uint32_t node);
 
+/* The same with file and module paths cut to their last component
+ * ("loop at solver.cpp:120", "libm.so@0x1f0"), for narrow displays.  Heap
+ * string; not sanitized. */
+char *model_node_short_label(const struct model *m, uint32_t node);
+
 /* Per-profile values (thread view).  STATUS_UNSUPPORTED when the database
  * has none. */
 enum status model_per_profile(const struct model *m, uint32_t node,

@@ -13,6 +13,7 @@
 #define PERCENT_WIDTH 7
 #define BAR_WIDTH 10
 #define NAME_MIN_WIDTH 16
+#define NAME_KEEP 18 /* columns kept for the name on deep rows */
 
 struct column_layout {
 	uint32_t column; /* model column, or n_columns + derived index */
@@ -124,7 +125,13 @@ static int layout_columns(struct app *app, int width,
 		bool bar = app->show_bars && pct;
 		int w = VALUE_WIDTH + (pct ? PERCENT_WIDTH : 0) +
 			(bar ? BAR_WIDTH + 1 : 0) + 1;
-		if (x + w > width - NAME_MIN_WIDTH && n > 0)
+		/* the name keeps a third of the width (up to 40 columns):
+		 * columns that do not fit are dropped from the right (the
+		 * column chooser, c, picks which come first) */
+		int name_min = width / 3 < 40 ? width / 3 : 40;
+		if (name_min < NAME_MIN_WIDTH)
+			name_min = NAME_MIN_WIDTH;
+		if (x + w > width - name_min && n > 0)
 			break;
 		cols[n++] = (struct column_layout){c, x, w, pct, bar};
 		x += w;
@@ -287,7 +294,16 @@ static void draw_row(struct app *app, int y, struct rect r,
 	int x = r.x + name_x;
 	int end = r.x + r.w;
 	attr_t guide = selected ? base : theme_attr(THEME_ROLE_GUIDE);
-	for (uint32_t d = 1; d < row->depth && x + 2 <= end; d++) {
+	/* deep rows: keep at least NAME_KEEP columns for the name by dropping
+	 * the outermost guide levels, marked with an ellipsis */
+	uint32_t first = 1;
+	int room = end - x - NAME_KEEP;
+	uint32_t max_levels = room > 4 ? (uint32_t)(room / 2) - 1 : 1;
+	if (row->depth > max_levels + 1) {
+		first = row->depth - max_levels;
+		x += screen_text(y, x, 2, guide, g->ellipsis, true);
+	}
+	for (uint32_t d = first; d < row->depth && x + 2 <= end; d++) {
 		bool more = d - 1 < 64 && (row->guides >> (d - 1)) & 1;
 		x += screen_text(y, x, 2, guide, more ? g->vertical : "  ", true);
 	}
@@ -302,7 +318,14 @@ static void draw_row(struct app *app, int y, struct rect r,
 				 selected ? base : theme_attr(THEME_ROLE_MARKER),
 				 marker, true);
 	}
-	char *label = view_node_label(app_view(app), row->node);
+	char *label = NULL;
+	struct view_node vn;
+	if (view_node_get(app_view(app), row->node, &vn) &&
+	    (vn.kind == NODE_LINE || vn.kind == NODE_LOOP ||
+	     vn.kind == NODE_INSTRUCTION || vn.kind == NODE_ADDRESS))
+		label = model_node_short_label(app->model, vn.model_node);
+	else
+		label = view_node_label(app_view(app), row->node);
 	attr_t la = selected ? base
 		    : row->match ? theme_attr(THEME_ROLE_SEARCH_MATCH)
 				 : theme_attr(THEME_ROLE_TREE);
