@@ -4,6 +4,7 @@
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 tmp=$(mktemp -d) || exit 1
+mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
 trap 'rm -rf "$tmp"' EXIT
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \
 	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1

@@ -9,6 +9,7 @@ command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 sock="$tmp/tmux.sock"
 t() { tmux -S "$sock" "$@"; }
+mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
 trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 cs=$(cd "$top_builddir" && pwd)/callscope
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \

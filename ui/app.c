@@ -584,13 +584,6 @@ static void expand_to_depth(struct app *app, uint32_t depth)
 	app_message(app, false, "expanded to depth %u", depth);
 }
 
-static const char *derived_leaf_name(void *ctx, uint32_t leaf)
-{
-	(void)ctx;
-	(void)leaf;
-	return NULL;
-}
-
 static bool add_derived(struct app *app, const char *name, const char *text,
 			bool save)
 {
@@ -600,28 +593,40 @@ static bool add_derived(struct app *app, const char *name, const char *text,
 		app_error(app, &err);
 		return false;
 	}
-	struct derived_column *d = realloc(app->derived, (app->n_derived + 1) *
-							      sizeof(*d));
-	if (!d) {
-		formula_free(f);
-		return false;
+	/* a name defined again replaces its column */
+	size_t at = 0;
+	while (at < app->n_derived && strcmp(app->derived[at].name, name) != 0)
+		at++;
+	if (at == app->n_derived) {
+		struct derived_column *d = realloc(
+			app->derived, (app->n_derived + 1) * sizeof(*d));
+		if (!d) {
+			formula_free(f);
+			return false;
+		}
+		app->derived = d;
+		d[at] = (struct derived_column){strdup(name), NULL, NULL};
+		app->n_derived++;
 	}
-	app->derived = d;
-	d[app->n_derived] = (struct derived_column){strdup(name), strdup(text),
-						    f};
-	app->n_derived++;
-	(void)derived_leaf_name;
-	if (save) {
-		char *path = config_default_path();
+	free(app->derived[at].text);
+	formula_free(app->derived[at].expr);
+	app->derived[at].text = strdup(text);
+	app->derived[at].expr = f;
+	if (save && !app->config_path) {
+		app_message(app, false, "derived column %s added (not saved: "
+					"no configuration file is in use)",
+			    name);
+	} else if (save) {
 		char *line = NULL;
-		if (path && asprintf(&line, "derive \"%s\" = %s", name, text) >= 0 &&
-		    config_append_line(path, line, &err) == STATUS_OK)
+		if (asprintf(&line, "derive \"%s\" = %s", name, text) >= 0 &&
+		    config_append_line(app->config_path, line, &err) ==
+			    STATUS_OK)
 			app_message(app, false, "derived column %s added and "
-						"saved to %s", name, path);
+						"saved to %s",
+				    name, app->config_path);
 		else
 			app_error(app, &err);
 		free(line);
-		free(path);
 	}
 	return true;
 }
@@ -1083,7 +1088,8 @@ static void load_config(struct app *app, const struct ui_options *opt)
 		if (path && config_load_file(&app->config, path, &err) != STATUS_OK) {
 			app_error(app, &err);
 		}
-		free(path);
+		app->config_path_owned = path;
+		app->config_path = path;
 	}
 	if (app->config.theme) {
 		const char *dirs[] = {CALLSCOPE_THEME_DIR, CALLSCOPE_SRC_THEME_DIR,
@@ -1193,6 +1199,7 @@ out:
 	free(app.message);
 	free(app.prompt_buf);
 	free(app.db_path);
+	free(app.config_path_owned);
 	keymap_free(app.keymap);
 	config_free(&app.config);
 	model_free(model);

@@ -99,6 +99,8 @@ struct app {
 	size_t prompt_len, prompt_cap;
 	uint32_t prompt_origin; /* selection when the search started */
 
+	const char *config_path; /* where :derive saves; NULL: not saved */
+	char *config_path_owned;
 	int tree_rows; /* height of the tree pane at the last draw */
 	struct rect tree_rect;
 	bool quit;
