@@ -127,6 +127,28 @@ def main():
     if "zoomed" not in s:
         fail("z does not zoom")
 
+    # themes switch; a broken config names its file and line, and the
+    # viewer carries on with defaults
+    s = screen(cs, db, ":theme mono<Enter>")
+    if "theme mono" not in s:
+        fail(":theme mono gave no confirmation")
+    s = screen(cs, db, ":theme no-such-theme<Enter>")
+    if "no-such-theme" not in s:
+        fail(":theme with an unknown name says nothing")
+    import os
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+        f.write("set threshold = 80\nbind tree x no-such-action\ncolour tree red\n")
+        bad = f.name
+    p = subprocess.run([cs, "--headless", "--config", bad, "--size", "120x30",
+                        "--keys", "", db], capture_output=True, timeout=60)
+    out = p.stdout.decode("utf-8", errors="replace")
+    os.unlink(bad)
+    if p.returncode != 0 or "program root" not in out:
+        fail("a broken config stops the viewer: %d" % p.returncode)
+    if (os.path.basename(bad) + ":2") not in out and (os.path.basename(bad) + ":3") not in out:
+        fail("the config error does not name file and line: %r" % out.splitlines()[-1:])
+
     # ASCII fallback under LANG=C: no UTF-8 line drawing
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C", "TERM": "xterm"}
     s = screen(cs, db, "jj", env=env)
