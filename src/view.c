@@ -97,7 +97,8 @@ enum status view_new(const struct model *m, enum view_kind kind,
 	v->ops = kind_ops[kind];
 	if (v->ops->cache_values && m->n_columns) {
 		v->cache = calloc(m->n_columns, sizeof(*v->cache));
-		if (!v->cache) {
+		v->dense = calloc(m->n_columns, sizeof(*v->dense));
+		if (!v->cache || !v->dense) {
 			st = error_set(err, STATUS_NOMEM, m->path,
 				       "out of memory");
 			goto out;
@@ -111,6 +112,7 @@ enum status view_new(const struct model *m, enum view_kind kind,
 out:
 	if (v) {
 		free(v->cache);
+		free(v->dense);
 		free(v);
 	}
 	return st;
@@ -127,6 +129,13 @@ void view_free(struct view *v)
 			free(v->cache[c].state);
 		}
 		free(v->cache);
+	}
+	if (v->dense) {
+		for (uint32_t c = 0; c < v->m->n_columns; c++) {
+			free(v->dense[c].value);
+			free(v->dense[c].present);
+		}
+		free(v->dense);
 	}
 	free(v);
 }
@@ -198,6 +207,34 @@ cached:
 		return false;
 	*out = c->value[node];
 	return true;
+}
+
+const struct view_dense *view_dense_column(struct view *v, uint32_t column)
+{
+	if (!v->dense || column >= v->m->n_columns)
+		return NULL;
+	struct view_dense *d = &v->dense[column];
+	if (d->value)
+		return d;
+	if (d->failed)
+		return NULL;
+	struct error err = {0};
+	size_t n = v->m->n_nodes;
+	d->value = malloc(n * sizeof(*d->value));
+	d->present = malloc(n);
+	if (!d->value || !d->present ||
+	    model_column_dense(v->m, column, true, d->value, d->present,
+			       &err) != STATUS_OK) {
+		/* no error channel here: per-node lookups give the same */
+		error_clear(&err);
+		free(d->value);
+		free(d->present);
+		d->value = NULL;
+		d->present = NULL;
+		d->failed = true;
+		return NULL;
+	}
+	return d;
 }
 
 /* ---- sorting ---------------------------------------------------------- */

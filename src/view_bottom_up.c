@@ -331,6 +331,7 @@ static bool bu_value(struct view *v, uint32_t node, uint32_t column,
 		return model_value_standard(m, 0, column, out);
 	const struct bu_row *r = &bu->rows[node];
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	const struct view_dense *d = view_dense_column(v, column);
 	struct view_sum sum = {0};
 	for (uint32_t k = 0; k < r->count; k++) {
 		uint32_t callee, frame;
@@ -338,7 +339,7 @@ static bool bu_value(struct view *v, uint32_t node, uint32_t column,
 		if (inclusive && !outer_get(bu, callee))
 			continue;
 		double x;
-		bool present = model_value_standard(m, callee, column, &x);
+		bool present = view_dense_value(v, d, callee, column, &x);
 		view_sum_add(&sum, present, x);
 	}
 	*out = sum.value;

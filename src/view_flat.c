@@ -480,8 +480,9 @@ static enum status flat_children(struct view *v, uint32_t node,
 
 /* Add the contexts of row `r` (a function, loop, line or instruction) to
  * `sum`, those with `need` in their flags only when `need` is set. */
-static void sum_contexts(const struct view *v, uint32_t r, uint32_t column,
-			 uint8_t need, struct view_sum *sum)
+static void sum_contexts(const struct view *v, const struct view_dense *d,
+			 uint32_t r, uint32_t column, uint8_t need,
+			 struct view_sum *sum)
 {
 	const struct flat *f = v->impl;
 	for (uint32_t k = f->ctx_start[r]; k < f->ctx_start[r + 1]; k++) {
@@ -489,7 +490,7 @@ static void sum_contexts(const struct view *v, uint32_t r, uint32_t column,
 		if (need && !(f->outer[x] & need))
 			continue;
 		double val;
-		bool present = model_value_standard(v->m, x, column, &val);
+		bool present = view_dense_value(v, d, x, column, &val);
 		view_sum_add(sum, present, val);
 	}
 }
@@ -502,6 +503,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	if (node == 0)
 		return model_value_standard(m, 0, column, out);
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	const struct view_dense *d = view_dense_column(v, column);
 	struct view_sum sum = {0};
 	switch ((enum flat_tag)f->rows[node].tag) {
 	case FLAT_MODULE:
@@ -510,7 +512,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 			uint32_t file = f->kids[i];
 			for (uint32_t j = f->kid_start[file];
 			     j < f->kid_start[file + 1]; j++)
-				sum_contexts(v, f->kids[j], column,
+				sum_contexts(v, d, f->kids[j], column,
 					     inclusive ? OUTER_MODULE : 0,
 					     &sum);
 		}
@@ -518,7 +520,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	case FLAT_FILE:
 		for (uint32_t j = f->kid_start[node];
 		     j < f->kid_start[node + 1]; j++)
-			sum_contexts(v, f->kids[j], column,
+			sum_contexts(v, d, f->kids[j], column,
 				     inclusive ? OUTER_FILE : 0, &sum);
 		break;
 	case FLAT_ROOT:
@@ -526,7 +528,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	case FLAT_LOOP:
 	case FLAT_LINE:
 	case FLAT_INSTRUCTION:
-		sum_contexts(v, node, column, inclusive ? OUTER_OWN : 0, &sum);
+		sum_contexts(v, d, node, column, inclusive ? OUTER_OWN : 0, &sum);
 		break;
 	}
 	*out = sum.value;

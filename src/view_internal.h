@@ -36,11 +36,20 @@ struct view_cache_column {
 	uint32_t cap;
 };
 
+/* Per column: the standard formula value of every model node (what the
+ * aggregated views sum), read in one pass at the first use. */
+struct view_dense {
+	double *value;    /* per model node, 0 where absent; NULL until built */
+	uint8_t *present; /* per model node */
+	bool failed;      /* could not be built: ask the model per node */
+};
+
 struct view {
 	const struct model *m;
 	const struct view_ops *ops;
 	void *impl;
 	struct view_cache_column *cache; /* m->n_columns entries, or NULL */
+	struct view_dense *dense;        /* m->n_columns entries, or NULL */
 };
 
 extern const struct view_ops view_top_down_ops;
@@ -80,6 +89,25 @@ bool view_is_frame(uint8_t kind, bool with_root);
 enum status view_idents_build(const struct model *m, bool with_root,
 			      struct view_idents *ids, struct error *err);
 void view_idents_free(struct view_idents *ids);
+
+/* The standard values of column `column` at every model node
+ * (model_column_dense), built at the first call for the column and kept
+ * until view_free: 9 bytes per node.  NULL when it cannot be built (out of
+ * memory, a provider error); the caller then asks model_value_standard per
+ * node, which gives the same values. */
+const struct view_dense *view_dense_column(struct view *v, uint32_t column);
+
+/* Standard value of column `column` at model node `node` through `d` (from
+ * view_dense_column), or through the model when `d` is NULL. */
+static inline bool view_dense_value(const struct view *v,
+				    const struct view_dense *d, uint32_t node,
+				    uint32_t column, double *out)
+{
+	if (!d)
+		return model_value_standard(v->m, node, column, out);
+	*out = d->value[node];
+	return d->present[node];
+}
 
 /* Iterative depth-first visit of the whole model tree: `enter` is called
  * on the way down, `leave` on the way up (either may be NULL).  Stops with
