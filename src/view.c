@@ -209,32 +209,44 @@ cached:
 	return true;
 }
 
-const struct view_dense *view_dense_column(struct view *v, uint32_t column)
+const struct view_dense *view_dense_column(struct view *v, uint32_t column,
+					   const uint32_t *order, uint32_t n)
 {
+	double *node_value = NULL;
+	uint8_t *node_present = NULL;
+	struct error err = {0};
 	if (!v->dense || column >= v->m->n_columns)
 		return NULL;
 	struct view_dense *d = &v->dense[column];
-	if (d->value)
-		return d;
-	if (d->failed)
-		return NULL;
-	struct error err = {0};
-	size_t n = v->m->n_nodes;
-	d->value = malloc(n * sizeof(*d->value));
-	d->present = malloc(n);
-	if (!d->value || !d->present ||
-	    model_column_dense(v->m, column, true, d->value, d->present,
+	if (d->value || d->failed)
+		goto out;
+	size_t n_nodes = v->m->n_nodes;
+	node_value = malloc(n_nodes * sizeof(*node_value));
+	node_present = malloc(n_nodes);
+	d->value = malloc(((size_t)n + 1) * sizeof(*d->value));
+	d->present = malloc((size_t)n + 1);
+	if (!node_value || !node_present || !d->value || !d->present ||
+	    model_column_dense(v->m, column, true, node_value, node_present,
 			       &err) != STATUS_OK) {
 		/* no error channel here: per-node lookups give the same */
-		error_clear(&err);
 		free(d->value);
 		free(d->present);
 		d->value = NULL;
 		d->present = NULL;
 		d->failed = true;
-		return NULL;
+		goto out;
 	}
-	return d;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t x = order[k];
+		bool ok = x < n_nodes && node_present[x];
+		d->value[k] = ok ? node_value[x] : 0;
+		d->present[k] = ok;
+	}
+out:
+	error_clear(&err);
+	free(node_value);
+	free(node_present);
+	return d->value ? d : NULL;
 }
 
 /* ---- sorting ---------------------------------------------------------- */

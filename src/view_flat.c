@@ -62,9 +62,11 @@ struct flat {
 	struct flat_row *rows;
 	uint32_t n_rows, rows_cap;
 	uint32_t *row_of;     /* per model node: its row, or MODEL_NONE */
-	uint8_t *outer;       /* per model node: OUTER_* bits */
+	uint8_t *outer;       /* OUTER_* bits: per model node while building,
+				 then per entry of ctx[] */
 	uint32_t *ctx_start;  /* per row + 1: range in ctx[] */
 	uint32_t *ctx;        /* contexts grouped by row */
+	uint32_t n_ctx;
 	uint32_t *kid_start;  /* per row + 1: range in kids[] */
 	uint32_t *kids;       /* rows grouped by parent */
 	/* build only */
@@ -421,6 +423,16 @@ static enum status flat_build(struct view *v, struct error *err)
 	if (!group(f->n_rows, f->row_of, m->n_nodes, 0, &f->ctx_start,
 		   &f->ctx))
 		goto nomem;
+	/* the flags in ctx[] order: a row's sum reads one run of them (and
+	 * of the view's dense values, stored in the same order) */
+	f->n_ctx = f->ctx_start[f->n_rows];
+	uint8_t *outer = malloc((size_t)f->n_ctx + 1);
+	if (!outer)
+		goto nomem;
+	for (uint32_t k = 0; k < f->n_ctx; k++)
+		outer[k] = f->outer[f->ctx[k]];
+	free(f->outer);
+	f->outer = outer;
 	parent_of = malloc((size_t)f->n_rows * sizeof(*parent_of));
 	if (!parent_of)
 		goto nomem;
@@ -486,11 +498,11 @@ static void sum_contexts(const struct view *v, const struct view_dense *d,
 {
 	const struct flat *f = v->impl;
 	for (uint32_t k = f->ctx_start[r]; k < f->ctx_start[r + 1]; k++) {
-		uint32_t x = f->ctx[k];
-		if (need && !(f->outer[x] & need))
+		if (need && !(f->outer[k] & need))
 			continue;
 		double val;
-		bool present = view_dense_value(v, d, x, column, &val);
+		bool present = view_dense_value(v, d, k, f->ctx[k], column,
+						&val);
 		view_sum_add(sum, present, val);
 	}
 }
@@ -503,7 +515,8 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	if (node == 0)
 		return model_value_standard(m, 0, column, out);
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
-	const struct view_dense *d = view_dense_column(v, column);
+	const struct view_dense *d = view_dense_column(v, column, f->ctx,
+							f->n_ctx);
 	struct view_sum sum = {0};
 	switch ((enum flat_tag)f->rows[node].tag) {
 	case FLAT_MODULE:
