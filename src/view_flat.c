@@ -289,8 +289,9 @@ static enum status assign_rows(struct flat *f, const struct model *m,
 		return st;
 	cont = malloc((size_t)m->n_nodes * sizeof(*cont));
 	f->by_ident = malloc((size_t)(ids.n + 1) * sizeof(*f->by_ident));
-	/* rows are often about a third of the nodes: start the table there */
-	if (!cont || !f->by_ident || !rehash(f, m->n_nodes / 3 * 2))
+	/* rows are often a third to two thirds of the nodes: start the
+	 * table there (it keeps under half full), not to rehash on the way */
+	if (!cont || !f->by_ident || !rehash(f, m->n_nodes))
 		goto nomem;
 	for (uint32_t k = 0; k <= ids.n; k++)
 		f->by_ident[k].row = MODEL_NONE;
