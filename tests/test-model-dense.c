@@ -5,7 +5,8 @@
  * shared by several nodes and sparse context ids; then every HPCToolkit v4
  * database of the shared corpus (v4_profile_summary_all against the binary
  * searches of v4_profile_summary), and one whose summary context index was
- * unsorted on purpose. */
+ * unsorted on purpose.  Also: the bottom-up and flat views show the same
+ * when the bulk read fails and they fall back to per-node lookups. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include "formula.h"
 #include "model.h"
 #include "reader.h"
+#include "view.h"
 #include "view_fixture.h"
 
 extern const struct reader reader_hpctoolkit_v4;
@@ -287,6 +289,79 @@ static void test_provider_error(void **state)
 	error_clear(&err);
 	dense_free(&d);
 	model_free(m);
+}
+
+/* ---- the views' fallback --------------------------------------------- */
+
+/* Rows of `a` and `b` to depth 3, in the order view_children gives, with
+ * every column's value: equal. */
+static void compare_views(struct view *a, struct view *b, uint32_t n_columns)
+{
+	uint32_t queue[4096];
+	uint32_t depth[4096];
+	size_t head = 0, tail = 0, rows = 0;
+	queue[tail] = 0;
+	depth[tail++] = 0;
+	while (head < tail) {
+		uint32_t row = queue[head], d = depth[head++];
+		for (uint32_t c = 0; c < n_columns; c++) {
+			double x = -1, y = -2;
+			bool hx = view_value(a, row, c, &x);
+			bool hy = view_value(b, row, c, &y);
+			assert_int_equal(hx, hy);
+			if (hx)
+				assert_true(x == y);
+		}
+		rows++;
+		if (d == 3)
+			continue;
+		uint32_t *ka = NULL, *kb = NULL;
+		size_t na = 0, nb = 0;
+		struct error err = {0};
+		assert_int_equal(view_children(a, row, 0, false, &ka, &na, &err),
+				 STATUS_OK);
+		assert_int_equal(view_children(b, row, 0, false, &kb, &nb, &err),
+				 STATUS_OK);
+		assert_int_equal(na, nb);
+		for (size_t i = 0; i < na; i++) {
+			assert_int_equal(ka[i], kb[i]);
+			if (tail < 4096) {
+				queue[tail] = ka[i];
+				depth[tail++] = d + 1;
+			}
+		}
+		free(ka);
+		free(kb);
+	}
+	assert_true(rows > 50);
+}
+
+/* A provider whose bulk read fails: the aggregated views fall back to
+ * per-node lookups and show exactly what they show with it. */
+static void test_views_fall_back(void **state)
+{
+	(void)state;
+	static const enum view_kind kinds[] = {VIEW_BOTTOM_UP, VIEW_FLAT};
+	for (size_t k = 0; k < 2; k++) {
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct model *good =
+				fx_need(fx_random_model(3000, 60, seed, false));
+			struct model *bad =
+				fx_need(fx_random_model(3000, 60, seed, false));
+			bad->value_ops = &failing_ops;
+			struct view *a = NULL, *b = NULL;
+			struct error err = {0};
+			assert_int_equal(view_new(good, kinds[k], &a, &err),
+					 STATUS_OK);
+			assert_int_equal(view_new(bad, kinds[k], &b, &err),
+					 STATUS_OK);
+			compare_views(a, b, good->n_columns);
+			view_free(a);
+			view_free(b);
+			model_free(good);
+			model_free(bad);
+		}
+	}
 }
 
 /* ---- hand-built: formulas, shared and sparse context ids --------------- */
@@ -662,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_random_reverse_order),
 		cmocka_unit_test(test_random_unsupported),
 		cmocka_unit_test(test_provider_error),
+		cmocka_unit_test(test_views_fall_back),
 		cmocka_unit_test(test_formulas_and_context_ids),
 	};
 	const struct CMUnitTest corpus_tests[] = {
