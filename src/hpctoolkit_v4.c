@@ -30,6 +30,15 @@ static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 	return v4_profile_summary(v->profile, ctx_id, stat_id, out);
 }
 
+static enum status values_summary_all(void *impl, uint32_t stat_id,
+				      void (*emit)(void *ctx, uint32_t ctx_id,
+						   double value),
+				      void *ctx, struct error *err)
+{
+	const struct v4_values *v = impl;
+	return v4_profile_summary_all(v->profile, stat_id, emit, ctx, err);
+}
+
 static enum status values_per_profile(void *impl, uint32_t ctx_id,
 				      uint32_t prop_id,
 				      struct profile_value **out, size_t *n,
@@ -59,6 +68,7 @@ static const struct value_ops v4_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
 	.close = values_close,
+	.summary_all = values_summary_all,
 };
 
 static bool trace_sample(void *impl, uint32_t line, uint64_t index,

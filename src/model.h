@@ -155,6 +155,18 @@ struct value_ops {
 				   uint32_t prop_id, struct profile_value **out,
 				   size_t *n, struct error *err);
 	void (*close)(void *impl);
+	/* Optional (NULL when the format cannot do better than `summary`):
+	 * every summary value of statistic `stat_id` in one sequential pass.
+	 * Calls emit(ctx, ctx_id, value) at most once per context id, for
+	 * exactly the contexts where `summary` returns true and with the
+	 * value it returns, preferably in increasing ctx_id order.
+	 * STATUS_UNSUPPORTED when it cannot promise that for this database:
+	 * the caller forgets what was emitted and asks `summary` per
+	 * context.  Any other error is a failure. */
+	enum status (*summary_all)(void *impl, uint32_t stat_id,
+				   void (*emit)(void *ctx, uint32_t ctx_id,
+						double value),
+				   void *ctx, struct error *err);
 };
 
 struct trace_sample {
@@ -236,6 +248,7 @@ struct model {
 	uint32_t *ctx_index;      /* dense table, or NULL */
 	uint32_t ctx_index_len;
 	uint64_t *ctx_sorted;     /* (ctx_id << 32 | node) sorted, or NULL */
+	bool ctx_unique;          /* no two nodes share a context id */
 };
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
@@ -257,6 +270,27 @@ bool model_value_standard(const struct model *m, uint32_t node,
 /* Value of statistic index `stat` at node `node`.  False when absent. */
 bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
 		      double *out);
+
+/* Statistic index `stat` at every node at once: values[i] and present[i]
+ * (arrays of n_nodes; `present` may be NULL) are what model_stat_value
+ * gives at node i, with values[i] 0 where absent.  One sequential pass over
+ * the provider's summary values when it has summary_all, else one summary
+ * lookup per node.  STATUS_USAGE for an unknown statistic (everything
+ * absent), STATUS_NOMEM, or the provider's error. */
+enum status model_stat_dense(const struct model *m, uint32_t stat,
+			     double *values, uint8_t *present,
+			     struct error *err);
+
+/* Column `column` at every node at once, through its standard formula
+ * (as model_value_standard) when `standard`, else its own formula (as
+ * model_value): values[i] and present[i] as in model_stat_dense.  Reads
+ * each statistic the formula uses with model_stat_dense (9 bytes per node
+ * per statistic while it runs, when the formula is more than one leaf).
+ * STATUS_USAGE for an unknown column, STATUS_NOMEM, or the provider's
+ * error. */
+enum status model_column_dense(const struct model *m, uint32_t column,
+			       bool standard, double *values, uint8_t *present,
+			       struct error *err);
 
 /* The stat index a column reads directly, or MODEL_NONE when the column is
  * a formula over several statistics. */

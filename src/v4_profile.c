@@ -22,6 +22,7 @@ struct v4_profile {
 	struct span indices; /* nCtxs {Idx} */
 	uint64_t n_values;
 	uint32_t n_ctxs;
+	uint64_t indices_at; /* file offset of `indices` */
 };
 
 typedef unsigned long long ull; /* for printing u64 values portably */
@@ -73,6 +74,7 @@ static enum status read_summary_block(struct v4_profile *p, struct span all,
 			       "pCtxIndices 0x%llx [%u x 12] lies outside "
 			       "the file",
 			       (ull)p_idx, p->n_ctxs);
+	p->indices_at = p_idx;
 	return STATUS_OK;
 }
 
@@ -225,6 +227,29 @@ uint32_t v4_profile_count(const struct v4_profile *p)
 	return p->n_profiles;
 }
 
+/* The value of `stat_id` in the {Val} run [start, end) of one context,
+ * sorted by metricId: binary search.  False when absent or when the run is
+ * inconsistent. */
+static bool run_find(const struct v4_profile *p, uint64_t start, uint64_t end,
+		     uint32_t stat_id, double *out)
+{
+	if (start > end || end > p->n_values)
+		return false;
+	uint64_t lo = start, hi = end;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (rd16(p->values, mid * SZ_PSVB_VAL) < stat_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint16_t metric;
+	if (lo >= end || !span_u16le(p->values, lo * SZ_PSVB_VAL, &metric) ||
+	    metric != stat_id)
+		return false;
+	return span_f64le(p->values, lo * SZ_PSVB_VAL + 2, out);
+}
+
 bool v4_profile_summary(const struct v4_profile *p, uint32_t ctx_id,
 			uint32_t stat_id, double *out)
 {
@@ -247,23 +272,46 @@ bool v4_profile_summary(const struct v4_profile *p, uint32_t ctx_id,
 	uint64_t end = lo + 1 < p->n_ctxs
 			       ? rd64(p->indices, (lo + 1) * SZ_PSVB_IDX + 4)
 			       : p->n_values;
-	if (start > end || end > p->n_values)
-		return false;
-	/* {Val} sorted by metricId within the run: binary search */
-	lo = start;
-	hi = end;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (rd16(p->values, mid * SZ_PSVB_VAL) < stat_id)
-			lo = mid + 1;
-		else
-			hi = mid;
+	return run_find(p, start, end, stat_id, out);
+}
+
+enum status v4_profile_summary_all(const struct v4_profile *p,
+				   uint32_t stat_id,
+				   void (*emit)(void *ctx, uint32_t ctx_id,
+						double value),
+				   void *ctx, struct error *err)
+{
+	/* metricId is a u16: a larger id is never found */
+	if (stat_id > UINT16_MAX || p->n_ctxs == 0)
+		return STATUS_OK;
+	uint32_t prev = 0;
+	uint64_t next_start = rd64(p->indices, 4);
+	for (uint64_t i = 0; i < p->n_ctxs; i++) {
+		uint32_t ctx_id = rd32(p->indices, i * SZ_PSVB_IDX);
+		uint64_t start = next_start;
+		next_start = i + 1 < p->n_ctxs
+				     ? rd64(p->indices,
+					    (i + 1) * SZ_PSVB_IDX + 4)
+				     : p->n_values;
+		/* "*pCtxIndices [is] sorted by ctxId": only then does the
+		 * binary search of v4_profile_summary find what this walk
+		 * finds (the first {Idx} of a repeated ctxId) */
+		if (i > 0 && ctx_id < prev)
+			return error_set_at(err, STATUS_UNSUPPORTED,
+					    p->file.name,
+					    p->indices_at + i * SZ_PSVB_IDX,
+					    "summary profile: ctxId %u after "
+					    "%u: the context indices are not "
+					    "sorted",
+					    ctx_id, prev);
+		if (i > 0 && ctx_id == prev)
+			continue;
+		prev = ctx_id;
+		double v;
+		if (run_find(p, start, next_start, stat_id, &v))
+			emit(ctx, ctx_id, v);
 	}
-	uint16_t metric;
-	if (lo >= end || !span_u16le(p->values, lo * SZ_PSVB_VAL, &metric) ||
-	    metric != stat_id)
-		return false;
-	return span_f64le(p->values, lo * SZ_PSVB_VAL + 2, out);
+	return STATUS_OK;
 }
 
 void v4_profile_close(struct v4_profile *p)

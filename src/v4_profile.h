@@ -32,6 +32,18 @@ uint32_t v4_profile_count(const struct v4_profile *p);
 bool v4_profile_summary(const struct v4_profile *p, uint32_t ctx_id,
 			uint32_t stat_id, double *out);
 
+/* Every summary value of statistic `stat_id`, by one walk over the summary
+ * profile's context index in file order: emit(ctx, ctx_id, value) once for
+ * each context where v4_profile_summary finds a value, with that value, in
+ * increasing ctx_id order.  STATUS_UNSUPPORTED (after some emits) when the
+ * index is not sorted by ctxId, since the binary search of
+ * v4_profile_summary then finds what no walk reproduces. */
+enum status v4_profile_summary_all(const struct v4_profile *p,
+				   uint32_t stat_id,
+				   void (*emit)(void *ctx, uint32_t ctx_id,
+						double value),
+				   void *ctx, struct error *err);
+
 void v4_profile_close(struct v4_profile *p);
 
 #endif

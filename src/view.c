@@ -97,7 +97,8 @@ enum status view_new(const struct model *m, enum view_kind kind,
 	v->ops = kind_ops[kind];
 	if (v->ops->cache_values && m->n_columns) {
 		v->cache = calloc(m->n_columns, sizeof(*v->cache));
-		if (!v->cache) {
+		v->dense = calloc(m->n_columns, sizeof(*v->dense));
+		if (!v->cache || !v->dense) {
 			st = error_set(err, STATUS_NOMEM, m->path,
 				       "out of memory");
 			goto out;
@@ -111,6 +112,7 @@ enum status view_new(const struct model *m, enum view_kind kind,
 out:
 	if (v) {
 		free(v->cache);
+		free(v->dense);
 		free(v);
 	}
 	return st;
@@ -127,6 +129,13 @@ void view_free(struct view *v)
 			free(v->cache[c].state);
 		}
 		free(v->cache);
+	}
+	if (v->dense) {
+		for (uint32_t c = 0; c < v->m->n_columns; c++) {
+			free(v->dense[c].value);
+			free(v->dense[c].present);
+		}
+		free(v->dense);
 	}
 	free(v);
 }
@@ -198,6 +207,46 @@ cached:
 		return false;
 	*out = c->value[node];
 	return true;
+}
+
+const struct view_dense *view_dense_column(struct view *v, uint32_t column,
+					   const uint32_t *order, uint32_t n)
+{
+	double *node_value = NULL;
+	uint8_t *node_present = NULL;
+	struct error err = {0};
+	if (!v->dense || column >= v->m->n_columns)
+		return NULL;
+	struct view_dense *d = &v->dense[column];
+	if (d->value || d->failed)
+		goto out;
+	size_t n_nodes = v->m->n_nodes;
+	node_value = malloc(n_nodes * sizeof(*node_value));
+	node_present = malloc(n_nodes);
+	d->value = malloc(((size_t)n + 1) * sizeof(*d->value));
+	d->present = malloc((size_t)n + 1);
+	if (!node_value || !node_present || !d->value || !d->present ||
+	    model_column_dense(v->m, column, true, node_value, node_present,
+			       &err) != STATUS_OK) {
+		/* no error channel here: per-node lookups give the same */
+		free(d->value);
+		free(d->present);
+		d->value = NULL;
+		d->present = NULL;
+		d->failed = true;
+		goto out;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t x = order[k];
+		bool ok = x < n_nodes && node_present[x];
+		d->value[k] = ok ? node_value[x] : 0;
+		d->present[k] = ok;
+	}
+out:
+	error_clear(&err);
+	free(node_value);
+	free(node_present);
+	return d->value ? d : NULL;
 }
 
 /* ---- sorting ---------------------------------------------------------- */

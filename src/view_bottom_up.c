@@ -32,18 +32,21 @@ struct bu_row {
 struct bottom_up {
 	bool built;
 	struct view_idents ids;
-	uint8_t *outer;  /* bit per model node: no ancestor of its function */
-	uint32_t *inst;  /* top-level instances, grouped by row */
+	uint8_t *outer;  /* bit per model node while building, then per
+			    slot of inst[]: no ancestor of its function */
+	uint32_t *inst;  /* top-level instances, grouped by row (and by
+			    node within a row); an index into it is a slot */
+	uint32_t n_inst;
 	uint32_t *active; /* walk scratch: open instances per identity */
 	struct bu_row *rows;
 	uint32_t n_rows, rows_cap;
-	uint32_t *pairs; /* (callee instance, current frame) pairs */
+	uint32_t *pairs; /* (callee instance slot, current frame) pairs */
 	uint32_t n_pairs, pairs_cap; /* in uint32 units */
 };
 
-static bool outer_get(const struct bottom_up *bu, uint32_t node)
+static bool outer_get(const uint8_t *bits, uint32_t i)
 {
-	return bu->outer[node >> 3] >> (node & 7) & 1;
+	return bits[i >> 3] >> (i & 7) & 1;
 }
 
 static void enter_node(void *ctx, uint32_t node)
@@ -167,6 +170,17 @@ static enum status bu_build(struct view *v, struct error *err)
 			r->model_node = i;
 		bu->inst[r->first + r->count++] = i;
 	}
+	/* the recursion bits by slot: a row's sum reads runs of them (and
+	 * of the view's dense values, stored in slot order) */
+	bu->n_inst = (uint32_t)n_inst;
+	uint8_t *bits = calloc((size_t)n_inst / 8 + 1, 1);
+	if (!bits)
+		goto nomem;
+	for (uint32_t k = 0; k < bu->n_inst; k++)
+		if (outer_get(bu->outer, bu->inst[k]))
+			bits[k >> 3] |= (uint8_t)(1u << (k & 7));
+	free(bu->outer);
+	bu->outer = bits;
 	bu->rows[0].child_first = 1;
 	bu->rows[0].n_children = n_top;
 	bu->built = true;
@@ -193,14 +207,16 @@ static bool bu_exists(const struct view *v, uint32_t node)
 	return node < bu->n_rows;
 }
 
-/* Instance k of row r: the callee instance and its current frame. */
+/* Instance k of row r: the callee instance's slot and its current
+ * frame. */
 static void instance(const struct bottom_up *bu, const struct bu_row *r,
-		     uint32_t k, uint32_t *callee, uint32_t *frame)
+		     uint32_t k, uint32_t *slot, uint32_t *frame)
 {
 	if (r->depth == 1) {
-		*callee = *frame = bu->inst[r->first + k];
+		*slot = r->first + k;
+		*frame = bu->inst[*slot];
 	} else {
-		*callee = bu->pairs[2 * ((size_t)r->first + k)];
+		*slot = bu->pairs[2 * ((size_t)r->first + k)];
 		*frame = bu->pairs[2 * ((size_t)r->first + k) + 1];
 	}
 }
@@ -222,15 +238,17 @@ static uint32_t caller_of(const struct model *m, const struct bottom_up *bu,
 }
 
 struct caller_item {
-	uint32_t ident, callee, frame;
+	uint32_t ident, slot, frame;
 };
 
+/* By caller, then by callee: the slots of one row are those of one
+ * function, whose slots follow its nodes' order. */
 static int cmp_caller(const void *a, const void *b)
 {
 	const struct caller_item *x = a, *y = b;
 	if (x->ident != y->ident)
 		return x->ident < y->ident ? -1 : 1;
-	return x->callee < y->callee ? -1 : x->callee > y->callee;
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
 /* Compute the caller rows of row `rid`. */
@@ -248,13 +266,13 @@ static enum status expand(struct view *v, uint32_t rid, struct error *err)
 			goto nomem;
 	}
 	for (uint32_t k = 0; k < row.count; k++) {
-		uint32_t callee, frame;
-		instance(bu, &row, k, &callee, &frame);
+		uint32_t slot, frame;
+		instance(bu, &row, k, &slot, &frame);
 		uint32_t c = caller_of(m, bu, frame);
 		if (c != MODEL_NONE)
 			items[n++] = (struct caller_item){
 				.ident = bu->ids.of_node[c],
-				.callee = callee,
+				.slot = slot,
 				.frame = c,
 			};
 	}
@@ -282,7 +300,7 @@ static enum status expand(struct view *v, uint32_t rid, struct error *err)
 				.child_first = MODEL_NONE,
 			};
 		bu->rows[bu->n_rows - 1].count++;
-		bu->pairs[bu->n_pairs++] = items[i].callee;
+		bu->pairs[bu->n_pairs++] = items[i].slot;
 		bu->pairs[bu->n_pairs++] = items[i].frame;
 	}
 	bu->rows[rid].child_first = first_child;
@@ -331,14 +349,17 @@ static bool bu_value(struct view *v, uint32_t node, uint32_t column,
 		return model_value_standard(m, 0, column, out);
 	const struct bu_row *r = &bu->rows[node];
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	const struct view_dense *d =
+		view_dense_column(v, column, bu->inst, bu->n_inst);
 	struct view_sum sum = {0};
 	for (uint32_t k = 0; k < r->count; k++) {
-		uint32_t callee, frame;
-		instance(bu, r, k, &callee, &frame);
-		if (inclusive && !outer_get(bu, callee))
+		uint32_t slot, frame;
+		instance(bu, r, k, &slot, &frame);
+		if (inclusive && !outer_get(bu->outer, slot))
 			continue;
 		double x;
-		bool present = model_value_standard(m, callee, column, &x);
+		bool present = view_dense_value(v, d, slot, bu->inst[slot],
+						column, &x);
 		view_sum_add(&sum, present, x);
 	}
 	*out = sum.value;

@@ -62,9 +62,11 @@ struct flat {
 	struct flat_row *rows;
 	uint32_t n_rows, rows_cap;
 	uint32_t *row_of;     /* per model node: its row, or MODEL_NONE */
-	uint8_t *outer;       /* per model node: OUTER_* bits */
+	uint8_t *outer;       /* OUTER_* bits: per model node while building,
+				 then per entry of ctx[] */
 	uint32_t *ctx_start;  /* per row + 1: range in ctx[] */
 	uint32_t *ctx;        /* contexts grouped by row */
+	uint32_t n_ctx;
 	uint32_t *kid_start;  /* per row + 1: range in kids[] */
 	uint32_t *kids;       /* rows grouped by parent */
 	/* build only */
@@ -287,8 +289,9 @@ static enum status assign_rows(struct flat *f, const struct model *m,
 		return st;
 	cont = malloc((size_t)m->n_nodes * sizeof(*cont));
 	f->by_ident = malloc((size_t)(ids.n + 1) * sizeof(*f->by_ident));
-	/* rows are often about a third of the nodes: start the table there */
-	if (!cont || !f->by_ident || !rehash(f, m->n_nodes / 3 * 2))
+	/* rows are often a third to two thirds of the nodes: start the
+	 * table there (it keeps under half full), not to rehash on the way */
+	if (!cont || !f->by_ident || !rehash(f, m->n_nodes))
 		goto nomem;
 	for (uint32_t k = 0; k <= ids.n; k++)
 		f->by_ident[k].row = MODEL_NONE;
@@ -421,6 +424,16 @@ static enum status flat_build(struct view *v, struct error *err)
 	if (!group(f->n_rows, f->row_of, m->n_nodes, 0, &f->ctx_start,
 		   &f->ctx))
 		goto nomem;
+	/* the flags in ctx[] order: a row's sum reads one run of them (and
+	 * of the view's dense values, stored in the same order) */
+	f->n_ctx = f->ctx_start[f->n_rows];
+	uint8_t *outer = malloc((size_t)f->n_ctx + 1);
+	if (!outer)
+		goto nomem;
+	for (uint32_t k = 0; k < f->n_ctx; k++)
+		outer[k] = f->outer[f->ctx[k]];
+	free(f->outer);
+	f->outer = outer;
 	parent_of = malloc((size_t)f->n_rows * sizeof(*parent_of));
 	if (!parent_of)
 		goto nomem;
@@ -480,16 +493,17 @@ static enum status flat_children(struct view *v, uint32_t node,
 
 /* Add the contexts of row `r` (a function, loop, line or instruction) to
  * `sum`, those with `need` in their flags only when `need` is set. */
-static void sum_contexts(const struct view *v, uint32_t r, uint32_t column,
-			 uint8_t need, struct view_sum *sum)
+static void sum_contexts(const struct view *v, const struct view_dense *d,
+			 uint32_t r, uint32_t column, uint8_t need,
+			 struct view_sum *sum)
 {
 	const struct flat *f = v->impl;
 	for (uint32_t k = f->ctx_start[r]; k < f->ctx_start[r + 1]; k++) {
-		uint32_t x = f->ctx[k];
-		if (need && !(f->outer[x] & need))
+		if (need && !(f->outer[k] & need))
 			continue;
 		double val;
-		bool present = model_value_standard(v->m, x, column, &val);
+		bool present = view_dense_value(v, d, k, f->ctx[k], column,
+						&val);
 		view_sum_add(sum, present, val);
 	}
 }
@@ -502,6 +516,8 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	if (node == 0)
 		return model_value_standard(m, 0, column, out);
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	const struct view_dense *d = view_dense_column(v, column, f->ctx,
+							f->n_ctx);
 	struct view_sum sum = {0};
 	switch ((enum flat_tag)f->rows[node].tag) {
 	case FLAT_MODULE:
@@ -510,7 +526,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 			uint32_t file = f->kids[i];
 			for (uint32_t j = f->kid_start[file];
 			     j < f->kid_start[file + 1]; j++)
-				sum_contexts(v, f->kids[j], column,
+				sum_contexts(v, d, f->kids[j], column,
 					     inclusive ? OUTER_MODULE : 0,
 					     &sum);
 		}
@@ -518,7 +534,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	case FLAT_FILE:
 		for (uint32_t j = f->kid_start[node];
 		     j < f->kid_start[node + 1]; j++)
-			sum_contexts(v, f->kids[j], column,
+			sum_contexts(v, d, f->kids[j], column,
 				     inclusive ? OUTER_FILE : 0, &sum);
 		break;
 	case FLAT_ROOT:
@@ -526,7 +542,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	case FLAT_LOOP:
 	case FLAT_LINE:
 	case FLAT_INSTRUCTION:
-		sum_contexts(v, node, column, inclusive ? OUTER_OWN : 0, &sum);
+		sum_contexts(v, d, node, column, inclusive ? OUTER_OWN : 0, &sum);
 		break;
 	}
 	*out = sum.value;

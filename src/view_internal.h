@@ -36,11 +36,21 @@ struct view_cache_column {
 	uint32_t cap;
 };
 
+/* Per column: the standard formula values of the model nodes an
+ * aggregated view sums, in the view's own order of them (slot k stands for
+ * model node order[k]), read in one pass at the first use. */
+struct view_dense {
+	double *value;    /* per slot, 0 where absent; NULL until built */
+	uint8_t *present; /* per slot */
+	bool failed;      /* could not be built: ask the model per node */
+};
+
 struct view {
 	const struct model *m;
 	const struct view_ops *ops;
 	void *impl;
 	struct view_cache_column *cache; /* m->n_columns entries, or NULL */
+	struct view_dense *dense;        /* m->n_columns entries, or NULL */
 };
 
 extern const struct view_ops view_top_down_ops;
@@ -80,6 +90,32 @@ bool view_is_frame(uint8_t kind, bool with_root);
 enum status view_idents_build(const struct model *m, bool with_root,
 			      struct view_idents *ids, struct error *err);
 void view_idents_free(struct view_idents *ids);
+
+/* The standard values of column `column` (model_column_dense) at the
+ * model nodes order[0 .. n), stored in that order: slot k is node
+ * order[k].  `order` is the view's grouping of nodes by row, so that a row
+ * sums a run of slots.  Built at the first call for the column (one pass
+ * over the database's values, 9 bytes per model node while it runs) and
+ * kept until view_free (9 bytes per slot); every call for one view must
+ * pass the same order.  NULL when it cannot be built (out of memory, a
+ * provider error): the caller then asks model_value_standard per node,
+ * which gives the same values. */
+const struct view_dense *view_dense_column(struct view *v, uint32_t column,
+					   const uint32_t *order, uint32_t n);
+
+/* Standard value of column `column` at slot `slot` of `d` (from
+ * view_dense_column), which stands for model node `node`; through the
+ * model when `d` is NULL. */
+static inline bool view_dense_value(const struct view *v,
+				    const struct view_dense *d, uint32_t slot,
+				    uint32_t node, uint32_t column,
+				    double *out)
+{
+	if (!d)
+		return model_value_standard(v->m, node, column, out);
+	*out = d->value[slot];
+	return d->present[slot];
+}
 
 /* Iterative depth-first visit of the whole model tree: `enter` is called
  * on the way down, `leave` on the way up (either may be NULL).  Stops with

@@ -1,6 +1,7 @@
 /* view_fixture: models for the view tests and the view benchmark, built
  * with the model builder and a fake value provider whose summary values
- * come from an array indexed by context id and stat id.  Three stats and
+ * come from an array indexed by context id and stat id (looked up one at a
+ * time, or all of one stat at once through summary_all).  Three stats and
  * three columns: 0 inclusive (stat 0), 1 exclusive (stat 1), 2 inclusive
  * whose custom formula reads stat 2 and whose standard formula reads stat 0
  * (so top-down and the aggregated views read different values).  Random
@@ -36,6 +37,22 @@ static bool fx_summary(void *impl, uint32_t ctx, uint32_t stat, double *out)
 	return true;
 }
 
+/* Every value of one stat, in increasing context order. */
+static enum status fx_summary_all(void *impl, uint32_t stat,
+				  void (*emit)(void *ctx, uint32_t ctx_id,
+					       double value),
+				  void *ctx, struct error *err)
+{
+	const struct fx_values *fv = impl;
+	(void)err;
+	if (stat >= FX_STATS)
+		return STATUS_OK;
+	for (uint32_t c = 0; c < fv->n_ctx; c++)
+		if (fv->present[(size_t)c * FX_STATS + stat])
+			emit(ctx, c, fv->value[(size_t)c * FX_STATS + stat]);
+	return STATUS_OK;
+}
+
 static void fx_close(void *impl)
 {
 	struct fx_values *fv = impl;
@@ -48,6 +65,7 @@ static const struct value_ops fx_value_ops = {
 	.summary = fx_summary,
 	.per_profile = NULL,
 	.close = fx_close,
+	.summary_all = fx_summary_all,
 };
 
 static inline struct fx_values *fx_values_new(uint32_t n_ctx)
