@@ -13,112 +13,9 @@
 
 #include "outline.h"
 #include "view.h"
+#include "bench_model.h"
 #include "../tests/view_fixture.h"
 
-/* CPU time of the process: the machine may be shared */
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The generator of bench/bench-views.c, depth-first numbering only. */
-static struct model *generate(uint32_t n_nodes)
-{
-	const bool preorder = true;
-	uint64_t s = 42;
-	struct model_builder *b = model_builder_new("bench", "bench.db");
-	struct error err = {0};
-	uint32_t *depth = malloc((size_t)n_nodes * sizeof(*depth));
-	struct fx_values *fv = fx_values_new(n_nodes + 1);
-	char text[64];
-	if (!b || !depth || !fv)
-		return NULL;
-	fx_add_columns(b);
-	uint32_t mods[50], files[2000];
-	for (uint32_t i = 0; i < 50; i++)
-		mods[i] = model_builder_intern(
-			b, text, (size_t)snprintf(text, sizeof(text),
-						  "/lib/lib%u.so", (unsigned)i));
-	for (uint32_t i = 0; i < 2000; i++)
-		files[i] = model_builder_intern(
-			b, text, (size_t)snprintf(text, sizeof(text),
-						  "src/file%u.c", (unsigned)i));
-	for (uint32_t f = 0; f < 20000; f++) {
-		struct model_function fn = {
-			.name = model_builder_intern(
-				b, text,
-				(size_t)snprintf(text, sizeof(text), "func%u",
-						 (unsigned)f)),
-			.module = mods[f % 50],
-			.file = files[f % 2000],
-			.line = f,
-		};
-		model_builder_add_function(b, &fn);
-	}
-	depth[0] = 0;
-	uint32_t *stack = malloc(96 * sizeof(*stack));
-	uint32_t sp = 0, per_top = (n_nodes - 1 + 999) / 1000, in_top = 0;
-	if (!stack)
-		return NULL;
-	for (uint32_t i = 1; i < n_nodes; i++) {
-		uint32_t parent = 0;
-		if (preorder) {
-			/* a new top-level subtree every per_top nodes */
-			if (in_top == 0 || in_top >= per_top) {
-				sp = 0;
-				in_top = 0;
-			} else {
-				while (sp > 1 && fx_below(&s, 10) < 3)
-					sp--;
-				parent = stack[sp - 1];
-			}
-			in_top++;
-		} else if (i > 1000) {
-			parent = fx_below(&s, 4) == 0
-					 ? 1 + fx_below(&s, i - 1)
-					 : i - 1 - fx_below(&s, i - 1 < 50 ? i - 1
-									   : 50);
-			while (depth[parent] >= 80)
-				parent = 1 + fx_below(&s, i - 1);
-		}
-		struct model_node nd = {
-			.ctx_id = i,
-			.function = MODEL_NONE,
-		};
-		uint32_t r = fx_below(&s, 8);
-		if (parent == 0 || r < 3) {
-			nd.kind = NODE_FUNCTION;
-			nd.relation = RELATION_CALL;
-			/* a few hot functions, many cold ones */
-			nd.function = fx_below(&s, 3) == 0 ? fx_below(&s, 100)
-							   : fx_below(&s, 20000);
-			nd.name = model_builder_peek(b)
-					  ->functions[nd.function]
-					  .name;
-		} else if (r < 4) {
-			nd.kind = NODE_LOOP;
-			nd.file = files[fx_below(&s, 2000)];
-			nd.line = fx_below(&s, 500);
-		} else {
-			nd.kind = NODE_LINE;
-			nd.file = files[fx_below(&s, 2000)];
-			nd.line = fx_below(&s, 500);
-		}
-		if (model_builder_add_node(b, parent, &nd) != i)
-			return NULL;
-		depth[i] = depth[parent] + 1;
-		if (preorder && depth[i] < 80)
-			stack[sp++] = i;
-		for (uint32_t st = 0; st < FX_STATS; st++)
-			fx_set(fv, i, st, (double)fx_below(&s, 1000));
-	}
-	free(depth);
-	free(stack);
-	model_builder_set_values(b, &fx_value_ops, fv);
-	return model_builder_finish(b, &err);
-}
 
 struct samples {
 	double t[512];
@@ -169,34 +66,34 @@ int main(int argc, char **argv)
 	struct view *v = NULL;
 	struct outline *o = NULL;
 	struct samples s = {0};
-	double t0 = now();
-	struct model *m = generate(n_nodes);
+	double t0 = bench_cpu_seconds();
+	struct model *m = bench_model_generate(n_nodes, true);
 	if (!m) {
 		fprintf(stderr, "bench-outline: cannot build the model\n");
 		return 1;
 	}
 	printf("model: %u nodes (depth-first order), depth %u, built in "
 	       "%.2f s; %s view\n",
-	       (unsigned)m->n_nodes, (unsigned)m->max_depth, now() - t0,
+	       (unsigned)m->n_nodes, (unsigned)m->max_depth, bench_cpu_seconds() - t0,
 	       view_kind_name(kind));
 	if (view_new(m, kind, &v, &err) != STATUS_OK)
 		return fail("view", &err);
-	t0 = now();
+	t0 = bench_cpu_seconds();
 	if (outline_new(v, 0, false, &o, &err) != STATUS_OK)
 		return fail("outline", &err);
 	printf("%-44s %.3f ms (%zu rows)\n", "outline_new (first level built)",
-	       (now() - t0) * 1e3, outline_count(o));
+	       (bench_cpu_seconds() - t0) * 1e3, outline_count(o));
 
 	/* expand / collapse the root */
 	struct samples sc = {0};
 	for (int i = 0; i < 200; i++) {
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		outline_collapse(o, 0);
-		add(&sc, now() - t0);
-		t0 = now();
+		add(&sc, bench_cpu_seconds() - t0);
+		t0 = bench_cpu_seconds();
 		if (outline_expand(o, 0, &err) != STATUS_OK)
 			return fail("expand", &err);
-		add(&s, now() - t0);
+		add(&s, bench_cpu_seconds() - t0);
 	}
 	report("expand root", &s);
 	report("collapse root", &sc);
@@ -208,16 +105,16 @@ int main(int argc, char **argv)
 		outline_collapse_all(o, 0);
 		if (outline_expand(o, 0, &err) != STATUS_OK)
 			return fail("expand", &err);
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		if (outline_hotpath(o, 0, i % 3, 0, &leaf, &err) != STATUS_OK)
 			return fail("hotpath", &err);
 		/* the first run per column computes the view's values */
 		if (i < 3)
 			printf("%-44s %.3f ms\n",
 			       "hot path, first run for a column (cold)",
-			       (now() - t0) * 1e3);
+			       (bench_cpu_seconds() - t0) * 1e3);
 		else
-			add(&s, now() - t0);
+			add(&s, bench_cpu_seconds() - t0);
 	}
 	report("hot path from the root (collapsed tree)", &s);
 
@@ -240,11 +137,11 @@ int main(int argc, char **argv)
 	}
 	s.n = 0;
 	for (int i = 0; i < 60; i++) {
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		if (outline_set_sort(o, (uint32_t)(i % 3), i & 1, &err) !=
 		    STATUS_OK)
 			return fail("sort", &err);
-		add(&s, now() - t0);
+		add(&s, bench_cpu_seconds() - t0);
 	}
 	char what[80];
 	snprintf(what, sizeof(what), "sort change (%zu expanded, %zu rows)",
@@ -255,12 +152,12 @@ int main(int argc, char **argv)
 	s.n = 0;
 	for (int i = 0; i < 200; i++) {
 		size_t first = (size_t)i * 37 % outline_count(o);
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		for (size_t k = first; k < first + 60; k++) {
 			struct outline_row r;
 			outline_row_get(o, k % outline_count(o), &r);
 		}
-		add(&s, now() - t0);
+		add(&s, bench_cpu_seconds() - t0);
 	}
 	report("draw a screen (60 outline_row_get)", &s);
 
@@ -270,10 +167,10 @@ int main(int argc, char **argv)
 						       : "file1[0-9][0-9]\\.c:";
 	s.n = 0;
 	for (int i = 0; i < 3; i++) {
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		if (outline_search_set(o, pattern, &err) != STATUS_OK)
 			return fail("search", &err);
-		add(&s, now() - t0);
+		add(&s, bench_cpu_seconds() - t0);
 	}
 	snprintf(what, sizeof(what), "search set (one pass, %zu matches)",
 		 outline_search_count(o));
@@ -285,18 +182,18 @@ int main(int argc, char **argv)
 	s.n = 0;
 	uint32_t at = MODEL_NONE;
 	for (int i = 0; i < 100; i++) {
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		if (outline_search_next(o, at, true, &at, &err) != STATUS_OK)
 			return fail("search step", &err);
-		add(&s, now() - t0);
+		add(&s, bench_cpu_seconds() - t0);
 	}
 	report("search step forward (reveals the match)", &s);
 	s.n = 0;
 	for (int i = 0; i < 100; i++) {
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		if (outline_search_next(o, at, false, &at, &err) != STATUS_OK)
 			return fail("search step", &err);
-		add(&s, now() - t0);
+		add(&s, bench_cpu_seconds() - t0);
 	}
 	report("search step backward", &s);
 	s.n = 0;
@@ -304,10 +201,10 @@ int main(int argc, char **argv)
 		if (outline_set_sort(o, (uint32_t)(i % 3), i & 1, &err) !=
 		    STATUS_OK)
 			return fail("sort", &err);
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		if (outline_search_next(o, at, true, &at, &err) != STATUS_OK)
 			return fail("search step", &err);
-		add(&s, now() - t0);
+		add(&s, bench_cpu_seconds() - t0);
 	}
 	report("search step right after a sort change", &s);
 	outline_search_set(o, NULL, &err);
@@ -323,14 +220,14 @@ int main(int argc, char **argv)
 	struct samples so = {0};
 	s.n = 0;
 	for (int i = 0; i < 100; i++) {
-		t0 = now();
+		t0 = bench_cpu_seconds();
 		if (outline_zoom(o, path[1 + (size_t)i % (np - 1 < 3 ? np - 1 : 3)],
 				 &err) != STATUS_OK)
 			return fail("zoom", &err);
-		add(&s, now() - t0);
-		t0 = now();
+		add(&s, bench_cpu_seconds() - t0);
+		t0 = bench_cpu_seconds();
 		outline_zoom_out(o);
-		add(&so, now() - t0);
+		add(&so, bench_cpu_seconds() - t0);
 	}
 	free(path);
 	snprintf(what, sizeof(what), "zoom in (list of %zu rows at the top)",
@@ -340,10 +237,10 @@ int main(int argc, char **argv)
 
 	/* expand all: refused at the cap on a big subtree */
 	outline_collapse_all(o, 0);
-	t0 = now();
+	t0 = bench_cpu_seconds();
 	enum status st = outline_expand_all(o, 0, &err);
 	printf("%-44s %s in %.3f s (%zu rows)\n", "expand all from the root",
-	       status_message(st), now() - t0, outline_count(o));
+	       status_message(st), bench_cpu_seconds() - t0, outline_count(o));
 	error_clear(&err);
 	outline_free(o);
 	view_free(v);
