@@ -266,31 +266,42 @@ void trace_cells(const struct model *m, uint32_t line, uint64_t from,
 		cells[k] = trace_ctx_at_depth(m, cells[k], depth);
 }
 
-/* The context of element i at call-stack depth `depth`. */
-static bool ctx_of(const struct model *m, uint32_t line, uint64_t i,
-		   uint32_t depth, uint32_t *out)
+/* Time and context (at `depth`) of element i. */
+static bool elem_at_depth(const struct model *m, uint32_t line, uint64_t i,
+			  uint32_t depth, uint64_t *time, uint32_t *out)
 {
-	uint64_t time, end;
+	uint64_t end;
 	uint32_t ctx;
-	if (!read_elem(m, line, i, &time, &ctx, &end))
+	if (!read_elem(m, line, i, time, &ctx, &end))
 		return false;
 	*out = depth == UINT32_MAX ? ctx : trace_ctx_at_depth(m, ctx, depth);
 	return true;
 }
 
-/* Walk back from element i while the elements before have context `c`;
- * the first element of that run.  False past the limit. */
+/* Elements with equal timestamps: only the last of each group is ever
+ * shown (a lookup answers the last at or before t), so changes are
+ * looked for between those "effective" elements.  From effective element
+ * i, walk back while the effective elements before it have context `c`;
+ * the first of that run.  Budget-limited. */
 static bool run_start(const struct model *m, uint32_t line, uint64_t i,
 		      uint32_t depth, uint32_t c, uint64_t *budget,
 		      uint64_t *out)
 {
-	while (i > 0) {
-		uint32_t prev;
-		if ((*budget)-- == 0 || !ctx_of(m, line, i - 1, depth, &prev))
+	uint64_t ti, tj;
+	uint32_t cj;
+	if (!elem_at_depth(m, line, i, depth, &ti, &cj))
+		return false;
+	for (uint64_t j = i; j > 0;) {
+		if ((*budget)-- == 0 ||
+		    !elem_at_depth(m, line, j - 1, depth, &tj, &cj))
 			return false;
-		if (prev != c)
+		j--;
+		if (tj == ti)
+			continue; /* hidden by a later one at the same time */
+		if (cj != c)
 			break;
-		i--;
+		i = j;
+		ti = tj;
 	}
 	*out = i;
 	return true;
@@ -301,26 +312,37 @@ bool trace_next_change(const struct model *m, uint32_t line,
 		       uint32_t depth, bool forward, uint64_t limit,
 		       uint64_t *out)
 {
-	uint64_t i, j;
-	uint32_t here, c;
+	uint64_t i, j, time, tn = 0;
+	uint32_t here, c, cn = 0;
 	if (!line_ok(m, line) || !b)
 		return false;
 	if (!find(m, line, b, UINT64_MAX, 0, t, &i)) {
 		/* before the first element: the first is the next change */
 		return forward && read_time(m, line, 0, out);
 	}
-	if (!ctx_of(m, line, i, depth, &here))
+	if (!elem_at_depth(m, line, i, depth, &time, &here))
 		return false;
 	if (forward) {
 		for (uint64_t n = 0; n < limit && i + 1 < b->count; n++) {
-			if (!ctx_of(m, line, ++i, depth, &c))
+			if (!elem_at_depth(m, line, ++i, depth, &time, &c))
 				return false;
-			if (c != here)
-				return read_time(m, line, i, out);
+			/* skip to the last element of this timestamp */
+			while (i + 1 < b->count && n++ < limit) {
+				if (!elem_at_depth(m, line, i + 1, depth, &tn,
+						   &cn))
+					return false;
+				if (tn != time)
+					break;
+				i++;
+				c = cn;
+			}
+			if (c != here) {
+				*out = time;
+				return true;
+			}
 		}
 		return false;
 	}
-	uint64_t time;
 	if (!run_start(m, line, i, depth, here, &limit, &j) ||
 	    !read_time(m, line, j, &time))
 		return false;
@@ -328,8 +350,20 @@ bool trace_next_change(const struct model *m, uint32_t line,
 		*out = time;
 		return true;
 	}
-	if (j == 0 || !ctx_of(m, line, j - 1, depth, &c) ||
-	    !run_start(m, line, j - 1, depth, c, &limit, &j))
+	/* t is the start of its run: the start of the run before, whose
+	 * last element is the effective one before j */
+	uint64_t k = j;
+	while (k > 0) {
+		if (limit-- == 0 ||
+		    !elem_at_depth(m, line, k - 1, depth, &tn, &cn))
+			return false;
+		k--;
+		if (tn != time)
+			break;
+	}
+	if (k == j || tn == time)
+		return false;
+	if (!run_start(m, line, k, depth, cn, &limit, &j))
 		return false;
 	return read_time(m, line, j, out);
 }
