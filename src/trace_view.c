@@ -408,6 +408,12 @@ uint32_t trace_view_cursor_column(const struct trace_view *v,
 	uint64_t k = (uint64_t)((unsigned __int128)(v->cursor_time -
 						    v->win.from) *
 				columns / width);
+	/* the last cell whose start is at or before the cursor (cell starts
+	 * are rounded down) */
+	while (k + 1 < columns &&
+	       trace_cell_time(v->win.from, v->win.to, columns,
+			       (uint32_t)k + 1) <= v->cursor_time)
+		k++;
 	return k >= columns ? columns - 1 : (uint32_t)k;
 }
 
