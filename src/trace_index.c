@@ -55,19 +55,24 @@ bool trace_bounds_read(const struct model *m, uint32_t line,
 	return true;
 }
 
+#define INTERPOLATION_ROUNDS 4
+#define INTERPOLATION_SLACK 32 /* elements: about one 4 KiB block */
+
 /* The last index whose time <= t, given lo with time(lo) = tlo <= t and
- * hi with time(hi) = thi > t (lo < hi).  One probe where linear
- * interpolation between the bracket's times puts t, then a gallop from
- * that probe toward t, then bisection of the last gallop step: O(1) probes
- * near the answer when timestamps are regular, never more than about
- * 2 log2(hi - lo) + 1, and the probes after the first stay close together
- * (in the same file blocks). */
+ * hi with time(hi) = thi > t (lo < hi).  A few rounds of interpolation:
+ * probe where linear interpolation between the bracket's times puts t,
+ * then probes 1 and INTERPOLATION_SLACK elements further toward t, which usually
+ * closes the bracket around t (timestamps are nearly regular, so the guess
+ * is off by a few elements) or at least moves both of its ends close to t;
+ * then bisection.  O(1) probes, all near the answer, when timestamps are
+ * regular; never more than 3 * INTERPOLATION_ROUNDS + log2(hi - lo) + 1. */
 static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 		   uint64_t tlo, uint64_t hi, uint64_t thi, uint64_t t,
 		   uint64_t *index)
 {
 	uint64_t time;
-	if (hi - lo > 1) {
+	for (int round = 0; round < INTERPOLATION_ROUNDS && hi - lo > 2;
+	     round++) {
 		unsigned __int128 off = (unsigned __int128)(t - tlo) *
 					(hi - lo) / (thi - tlo);
 		uint64_t g = lo + (uint64_t)off;
@@ -79,26 +84,28 @@ static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 			return false;
 		bool up = time <= t;
 		if (up)
-			lo = g;
+			lo = g, tlo = time;
 		else
-			hi = g;
-		/* gallop away from g toward t */
-		for (uint64_t step = 1; hi - lo > 1; step *= 2) {
-			uint64_t p;
-			if (up)
-				p = step < hi - lo ? lo + step : hi - 1;
-			else
-				p = step < hi - lo ? hi - step : lo + 1;
+			hi = g, thi = time;
+		/* then one element further toward t, then SLACK further */
+		for (uint64_t step = 1; hi - lo > 1;
+		     step = step == 1 ? INTERPOLATION_SLACK : 0) {
+			if (step == 0)
+				break;
+			uint64_t p = up ? (step < hi - lo ? lo + step : hi - 1)
+					: (step < hi - lo ? hi - step : lo + 1);
 			if (!read_time(m, line, p, &time))
 				return false;
 			bool le = time <= t;
 			if (le)
-				lo = p;
+				lo = p, tlo = time;
 			else
-				hi = p;
+				hi = p, thi = time;
 			if (le != up)
-				break;
+				break; /* t is bracketed near g */
 		}
+		if (hi - lo <= INTERPOLATION_SLACK)
+			break;
 	}
 	while (hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;

@@ -28,6 +28,7 @@ struct trace_view {
 	bool has_mark;
 	uint64_t mark;
 	uint32_t max_depth;
+	uint64_t stamp; /* bumped when the line list changes */
 };
 
 static const struct trace_bounds *bounds_of(struct trace_view *v,
@@ -423,6 +424,8 @@ static enum status grid_size(struct trace_grid *g, uint32_t rows,
 	size_t n = (size_t)rows * columns;
 	if (rows && n / rows != columns)
 		return error_set(err, STATUS_LIMIT, NULL, "grid too large");
+	if (rows != g->rows || columns != g->columns)
+		g->raw_valid = false;
 	if (n > (size_t)g->rows * g->columns || !g->cells) {
 		uint32_t *c = realloc(g->cells, (n ? n : 1) * sizeof(*c));
 		if (c)
@@ -437,6 +440,8 @@ static enum status grid_size(struct trace_grid *g, uint32_t rows,
 	uint32_t *l = realloc(g->row_line, (rows ? rows : 1) * sizeof(*l));
 	if (!l)
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	if (l != g->row_line)
+		g->raw_valid = false;
 	g->row_line = l;
 	g->rows = rows;
 	g->columns = columns;
@@ -451,14 +456,20 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 	if (st != STATUS_OK)
 		return st;
 	uint32_t deepest = 0;
+	bool reuse = g->raw_valid && !g->raw_depth_view &&
+		     g->raw_from == v->win.from && g->raw_to == v->win.to &&
+		     g->raw_lo == v->win.line_lo && g->raw_hi == v->win.line_hi &&
+		     g->raw_stamp == v->stamp;
 	for (uint32_t r = 0; r < rows; r++) {
 		uint32_t line = trace_view_row_line(v, rows, r);
 		uint32_t tl = line == MODEL_NONE ? MODEL_NONE : v->lines[line];
 		uint32_t *raw = g->raw + (size_t)r * columns;
 		uint32_t *cells = g->cells + (size_t)r * columns;
 		g->row_line[r] = tl;
-		trace_cells_raw(v->m, tl, tl == MODEL_NONE ? NULL : bounds_of(v, tl),
-				v->win.from, v->win.to, columns, raw);
+		if (!reuse)
+			trace_cells_raw(v->m, tl,
+					tl == MODEL_NONE ? NULL : bounds_of(v, tl),
+					v->win.from, v->win.to, columns, raw);
 		uint32_t prev_raw = UINT32_MAX, prev = 0;
 		for (uint32_t k = 0; k < columns; k++) {
 			if (raw[k] != prev_raw) {
@@ -473,6 +484,13 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 		}
 	}
 	v->max_depth = deepest ? deepest - 1 : 0;
+	*g = (struct trace_grid){
+		.rows = g->rows, .columns = g->columns, .cells = g->cells,
+		.raw = g->raw, .row_line = g->row_line, .raw_valid = true,
+		.raw_from = v->win.from, .raw_to = v->win.to,
+		.raw_lo = v->win.line_lo, .raw_hi = v->win.line_hi,
+		.raw_stamp = v->stamp,
+	};
 	return STATUS_OK;
 }
 
@@ -488,6 +506,7 @@ enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
 	/* the line's raw contexts go in row 0 of raw, then each depth */
 	trace_cells_raw(v->m, tl, tl == MODEL_NONE ? NULL : bounds_of(v, tl),
 			v->win.from, v->win.to, columns, g->raw);
+	g->raw_valid = false;
 	for (uint32_t r = 0; r < rows; r++) {
 		g->row_line[r] = tl;
 		for (uint32_t k = 0; k < columns; k++) {
@@ -757,6 +776,7 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 	v->lines = lines;
 	lines = NULL;
 	v->n_lines = n;
+	v->stamp++;
 	v->cursor_line = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (v->lines[i] <= keep)

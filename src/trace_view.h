@@ -41,6 +41,11 @@ struct trace_grid {
 	uint32_t *cells;
 	uint32_t *raw;
 	uint32_t *row_line;
+	/* what `raw` was read for: a change of depth alone re-derives
+	 * `cells` without reading the trace again */
+	bool raw_valid, raw_depth_view;
+	uint64_t raw_from, raw_to, raw_stamp;
+	uint32_t raw_lo, raw_hi, raw_line;
 };
 
 /* A legend or statistics entry: a frame context and its share of cells. */
