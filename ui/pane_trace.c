@@ -615,8 +615,10 @@ void pane_trace_filter(struct app *app, struct pane *pane, const char *text)
 		app_error(app, &err);
 		return;
 	}
+	/* `text` may be t->filter itself (e toggles empty lines) */
+	char *copy = text && *text ? strdup(text) : NULL;
 	free(t->filter);
-	t->filter = text && *text ? strdup(text) : NULL;
+	t->filter = copy;
 	t->valid = false;
 	app_message(app, false, "%u trace lines%s%s",
 		    trace_view_line_count(t->view), t->filter ? " matching " : "",
