@@ -1,53 +1,185 @@
-/* trace_index: binary searches over lazily read trace samples.  Depends on
- * the model only. */
+/* trace_index: searches over lazily read trace elements (samples and
+ * intervals alike).  Depends on the model only. */
 #include "trace_index.h"
 
-static bool read_sample(const struct model *m, uint32_t line, uint64_t i,
-			struct trace_sample *s)
+/* Element `i` of `line` as a point on the time axis: a sample's time and
+ * context, or an interval's begin and context.  `end` is the interval's end
+ * (UINT64_MAX for a sample: active until the next one). */
+static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
+		      uint64_t *time, uint32_t *ctx, uint64_t *end)
 {
-	return m->trace_ops && m->trace_ops->sample &&
-	       m->trace_ops->sample(m->trace_impl, line, i, s);
+	const struct trace_ops *ops = m->trace_ops;
+	if (!ops)
+		return false;
+	if (m->timelines[line].kind == TIMELINE_INTERVALS) {
+		struct trace_interval iv;
+		if (!ops->interval || !ops->interval(m->trace_impl, line, i, &iv))
+			return false;
+		*time = iv.begin;
+		*ctx = iv.ctx_id;
+		*end = iv.end;
+		return true;
+	}
+	struct trace_sample s;
+	if (!ops->sample || !ops->sample(m->trace_impl, line, i, &s))
+		return false;
+	*time = s.time;
+	*ctx = s.ctx_id;
+	*end = UINT64_MAX;
+	return true;
 }
 
-/* Last index in [lo, hi) whose time <= t, searching only that range;
- * returns hi when none (the caller passes a range known to hold the
- * answer or nothing). */
-static bool search(const struct model *m, uint32_t line, uint64_t lo,
-		   uint64_t hi, uint64_t t, uint64_t *index)
+static bool read_time(const struct model *m, uint32_t line, uint64_t i,
+		      uint64_t *time)
 {
-	/* invariant: samples before lo are <= t (or lo is the start), samples
-	 * at or after hi are > t */
-	uint64_t first = lo;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		struct trace_sample s;
-		if (!read_sample(m, line, mid, &s))
+	uint32_t ctx;
+	uint64_t end;
+	return read_elem(m, line, i, time, &ctx, &end);
+}
+
+static bool line_ok(const struct model *m, uint32_t line)
+{
+	return m && line < m->n_timelines && m->timelines[line].count > 0;
+}
+
+bool trace_bounds_read(const struct model *m, uint32_t line,
+		       struct trace_bounds *out)
+{
+	if (!line_ok(m, line))
+		return false;
+	uint64_t n = m->timelines[line].count;
+	if (!read_time(m, line, 0, &out->first) ||
+	    !read_time(m, line, n - 1, &out->last))
+		return false;
+	out->count = n;
+	return true;
+}
+
+#define INTERPOLATION_ROUNDS 4
+#define INTERPOLATION_SLACK 32 /* elements: about one 4 KiB block */
+
+/* The last index whose time <= t, given lo with time(lo) = tlo <= t and
+ * hi with time(hi) = thi > t (lo < hi).  A few rounds of interpolation:
+ * probe where linear interpolation between the bracket's times puts t,
+ * then probes 1 and INTERPOLATION_SLACK elements further toward t, which usually
+ * closes the bracket around t (timestamps are nearly regular, so the guess
+ * is off by a few elements) or at least moves both of its ends close to t;
+ * then bisection.  O(1) probes, all near the answer, when timestamps are
+ * regular; never more than 3 * INTERPOLATION_ROUNDS + log2(hi - lo) + 1. */
+static bool locate(const struct model *m, uint32_t line, uint64_t lo,
+		   uint64_t tlo, uint64_t hi, uint64_t thi, uint64_t t,
+		   uint64_t *index)
+{
+	uint64_t time;
+	for (int round = 0; round < INTERPOLATION_ROUNDS && hi - lo > 2;
+	     round++) {
+		unsigned __int128 off = (unsigned __int128)(t - tlo) *
+					(hi - lo) / (thi - tlo);
+		uint64_t g = lo + (uint64_t)off;
+		if (g <= lo)
+			g = lo + 1;
+		if (g >= hi)
+			g = hi - 1;
+		if (!read_time(m, line, g, &time))
 			return false;
-		if (s.time <= t)
-			lo = mid + 1;
+		bool up = time <= t;
+		if (up)
+			lo = g, tlo = time;
+		else
+			hi = g, thi = time;
+		/* then one element further toward t, then SLACK further */
+		for (uint64_t step = 1; hi - lo > 1;
+		     step = step == 1 ? INTERPOLATION_SLACK : 0) {
+			if (step == 0)
+				break;
+			uint64_t p = up ? (step < hi - lo ? lo + step : hi - 1)
+					: (step < hi - lo ? hi - step : lo + 1);
+			if (!read_time(m, line, p, &time))
+				return false;
+			bool le = time <= t;
+			if (le)
+				lo = p, tlo = time;
+			else
+				hi = p, thi = time;
+			if (le != up)
+				break; /* t is bracketed near g */
+		}
+		if (hi - lo <= INTERPOLATION_SLACK)
+			break;
+	}
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (!read_time(m, line, mid, &time))
+			return false;
+		if (time <= t)
+			lo = mid;
 		else
 			hi = mid;
 	}
-	if (lo == first)
+	*index = lo;
+	return true;
+}
+
+/* The last index whose time <= t, searching from `lo` (time(lo) = tlo <= t,
+ * or lo = UINT64_MAX for "the start of the line") within line bounds `b`.
+ * False when t is before the first element. */
+static bool find(const struct model *m, uint32_t line,
+		 const struct trace_bounds *b, uint64_t lo, uint64_t tlo,
+		 uint64_t t, uint64_t *index)
+{
+	if (t < b->first)
 		return false;
-	*index = lo - 1;
+	if (t >= b->last) {
+		/* equal timestamps at the end: the last one */
+		*index = b->count - 1;
+		return true;
+	}
+	if (lo == UINT64_MAX) {
+		lo = 0;
+		tlo = b->first;
+	}
+	return locate(m, line, lo, tlo, b->count - 1, b->last, t, index);
+}
+
+bool trace_element_at(const struct model *m, uint32_t line,
+		      const struct trace_bounds *b, uint64_t t,
+		      struct trace_sample *out, uint64_t *index)
+{
+	uint64_t i, time, end;
+	uint32_t ctx;
+	if (!line_ok(m, line) || !find(m, line, b, UINT64_MAX, 0, t, &i) ||
+	    !read_elem(m, line, i, &time, &ctx, &end))
+		return false;
+	out->time = time;
+	out->ctx_id = t < end ? ctx : 0;
+	if (index)
+		*index = i;
 	return true;
 }
 
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index)
 {
-	if (!m || line >= m->n_timelines ||
-	    m->timelines[line].kind != TIMELINE_SAMPLES)
+	struct trace_bounds b;
+	if (!trace_bounds_read(m, line, &b))
 		return false;
-	uint64_t i;
-	if (!search(m, line, 0, m->timelines[line].count, t, &i))
-		return false;
-	if (!read_sample(m, line, i, out))
-		return false;
-	if (index)
-		*index = i;
-	return true;
+	return trace_element_at(m, line, &b, t, out, index);
+}
+
+static bool is_frame(uint8_t kind)
+{
+	return kind == NODE_ENTRY || kind == NODE_FUNCTION ||
+	       kind == NODE_KERNEL;
+}
+
+uint32_t trace_ctx_frames(const struct model *m, uint32_t ctx_id)
+{
+	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
+	uint32_t frames = 0;
+	for (uint32_t n = node; n != MODEL_NONE && n != 0;
+	     n = m->nodes[n].parent)
+		frames += is_frame(m->nodes[n].kind);
+	return node == MODEL_NONE ? 0 : frames ? frames : 1;
 }
 
 uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
@@ -62,8 +194,7 @@ uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
 	uint32_t frames = 0, innermost = MODEL_NONE;
 	for (uint32_t n = node; n != MODEL_NONE && n != 0;
 	     n = m->nodes[n].parent) {
-		uint8_t k = m->nodes[n].kind;
-		if (k == NODE_ENTRY || k == NODE_FUNCTION || k == NODE_KERNEL) {
+		if (is_frame(m->nodes[n].kind)) {
 			if (innermost == MODEL_NONE)
 				innermost = n;
 			frames++;
@@ -78,8 +209,7 @@ uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
 	uint32_t skip = frames - 1 - depth;
 	for (uint32_t n = innermost; n != MODEL_NONE && n != 0;
 	     n = m->nodes[n].parent) {
-		uint8_t k = m->nodes[n].kind;
-		if (k == NODE_ENTRY || k == NODE_FUNCTION || k == NODE_KERNEL) {
+		if (is_frame(m->nodes[n].kind)) {
 			if (skip == 0)
 				return m->nodes[n].ctx_id;
 			skip--;
@@ -97,67 +227,150 @@ uint64_t trace_cell_time(uint64_t from, uint64_t to, uint32_t columns,
 	return from + (uint64_t)span;
 }
 
-/* Like search() over [lo, count), for a `t` expected near `lo`: gallop
- * forward (lo, lo+1, lo+3, lo+7, ...) until a sample is later than `t`,
- * then binary-search the last step.  Touches O(log distance) samples, all
- * close to the previous answer, instead of O(log count) spread over the
- * whole line: a window of cells reads only the pages it draws. */
-static bool search_near(const struct model *m, uint32_t line, uint64_t lo,
-			uint64_t count, uint64_t t, uint64_t *index)
+void trace_cells_raw(const struct model *m, uint32_t line,
+		     const struct trace_bounds *b, uint64_t from, uint64_t to,
+		     uint32_t columns, uint32_t *cells)
 {
-	uint64_t base = lo, step = 1, hi = lo;
-	while (hi < count) {
-		struct trace_sample s;
-		if (!read_sample(m, line, hi, &s))
-			return false;
-		if (s.time > t)
-			break;
-		base = hi + 1;
-		hi = step > count - hi ? count : hi + step;
-		step *= 2;
+	uint64_t lo = UINT64_MAX, tlo = 0, end = 0;
+	uint32_t ctx = 0;
+	for (uint32_t k = 0; k < columns; k++)
+		cells[k] = 0;
+	if (!line_ok(m, line) || !b)
+		return;
+	for (uint32_t k = 0; k < columns; k++) {
+		uint64_t t = trace_cell_time(from, to, columns, k);
+		uint64_t i;
+		/* cell times increase: each search starts from the previous
+		 * answer, whose time is known */
+		if (lo != UINT64_MAX && lo + 1 < b->count) {
+			uint64_t tn;
+			if (!read_time(m, line, lo + 1, &tn))
+				return;
+			if (tn > t) {
+				cells[k] = t < end ? ctx : 0;
+				continue;
+			}
+		}
+		if (!find(m, line, b, lo, tlo, t, &i))
+			continue;
+		if (i != lo && !read_elem(m, line, i, &tlo, &ctx, &end))
+			return;
+		lo = i;
+		cells[k] = t < end ? ctx : 0;
 	}
-	if (hi > count)
-		hi = count;
-	uint64_t i;
-	if (search(m, line, base, hi, t, &i)) {
-		*index = i;
-		return true;
-	}
-	if (base > lo) {
-		*index = base - 1;
-		return true;
-	}
-	return false;
 }
 
 void trace_cells(const struct model *m, uint32_t line, uint64_t from,
 		 uint64_t to, uint32_t columns, uint32_t depth,
 		 uint32_t *cells)
 {
-	uint64_t count = line < m->n_timelines ? m->timelines[line].count : 0;
-	uint64_t lo = 0;
-	bool have = false;
-	for (uint32_t k = 0; k < columns; k++) {
-		uint64_t t = trace_cell_time(from, to, columns, k);
-		uint64_t i = 0;
-		struct trace_sample s;
-		cells[k] = 0;
-		/* cell times increase, so the answer is at or after the
-		 * previous one: the first cell binary-searches the line, the
-		 * others gallop from the previous answer */
-		bool found = have ? search_near(m, line, lo, count, t, &i)
-				  : search(m, line, 0, count, t, &i);
-		if (!found) {
-			if (!have)
-				continue;
-			i = lo;
-		}
-		if (!read_sample(m, line, i, &s))
-			continue;
-		have = true;
-		lo = i;
-		cells[k] = depth == UINT32_MAX
-				   ? s.ctx_id
-				   : trace_ctx_at_depth(m, s.ctx_id, depth);
+	struct trace_bounds b;
+	bool have = trace_bounds_read(m, line, &b);
+	trace_cells_raw(m, line, have ? &b : NULL, from, to, columns, cells);
+	if (depth == UINT32_MAX)
+		return;
+	for (uint32_t k = 0; k < columns; k++)
+		cells[k] = trace_ctx_at_depth(m, cells[k], depth);
+}
+
+/* Time and context (at `depth`) of element i. */
+static bool elem_at_depth(const struct model *m, uint32_t line, uint64_t i,
+			  uint32_t depth, uint64_t *time, uint32_t *out)
+{
+	uint64_t end;
+	uint32_t ctx;
+	if (!read_elem(m, line, i, time, &ctx, &end))
+		return false;
+	*out = depth == UINT32_MAX ? ctx : trace_ctx_at_depth(m, ctx, depth);
+	return true;
+}
+
+/* Elements with equal timestamps: only the last of each group is ever
+ * shown (a lookup answers the last at or before t), so changes are
+ * looked for between those "effective" elements.  From effective element
+ * i, walk back while the effective elements before it have context `c`;
+ * the first of that run.  Budget-limited. */
+static bool run_start(const struct model *m, uint32_t line, uint64_t i,
+		      uint32_t depth, uint32_t c, uint64_t *budget,
+		      uint64_t *out)
+{
+	uint64_t ti, tj;
+	uint32_t cj;
+	if (!elem_at_depth(m, line, i, depth, &ti, &cj))
+		return false;
+	for (uint64_t j = i; j > 0;) {
+		if ((*budget)-- == 0 ||
+		    !elem_at_depth(m, line, j - 1, depth, &tj, &cj))
+			return false;
+		j--;
+		if (tj == ti)
+			continue; /* hidden by a later one at the same time */
+		if (cj != c)
+			break;
+		i = j;
+		ti = tj;
 	}
+	*out = i;
+	return true;
+}
+
+bool trace_next_change(const struct model *m, uint32_t line,
+		       const struct trace_bounds *b, uint64_t t,
+		       uint32_t depth, bool forward, uint64_t limit,
+		       uint64_t *out)
+{
+	uint64_t i, j, time, tn = 0;
+	uint32_t here, c, cn = 0;
+	if (!line_ok(m, line) || !b)
+		return false;
+	if (!find(m, line, b, UINT64_MAX, 0, t, &i)) {
+		/* before the first element: the first is the next change */
+		return forward && read_time(m, line, 0, out);
+	}
+	if (!elem_at_depth(m, line, i, depth, &time, &here))
+		return false;
+	if (forward) {
+		for (uint64_t n = 0; n < limit && i + 1 < b->count; n++) {
+			if (!elem_at_depth(m, line, ++i, depth, &time, &c))
+				return false;
+			/* skip to the last element of this timestamp */
+			while (i + 1 < b->count && n++ < limit) {
+				if (!elem_at_depth(m, line, i + 1, depth, &tn,
+						   &cn))
+					return false;
+				if (tn != time)
+					break;
+				i++;
+				c = cn;
+			}
+			if (c != here) {
+				*out = time;
+				return true;
+			}
+		}
+		return false;
+	}
+	if (!run_start(m, line, i, depth, here, &limit, &j) ||
+	    !read_time(m, line, j, &time))
+		return false;
+	if (time < t) {
+		*out = time;
+		return true;
+	}
+	/* t is the start of its run: the start of the run before, whose
+	 * last element is the effective one before j */
+	uint64_t k = j;
+	while (k > 0) {
+		if (limit-- == 0 ||
+		    !elem_at_depth(m, line, k - 1, depth, &tn, &cn))
+			return false;
+		k--;
+		if (tn != time)
+			break;
+	}
+	if (k == j || tn == time)
+		return false;
+	if (!run_start(m, line, k, depth, cn, &limit, &j))
+		return false;
+	return read_time(m, line, j, out);
 }

@@ -1,5 +1,6 @@
-/* trace_index: time lookups on the model's timelines, shared by the batch
- * `trace` command and the trace pane.
+/* trace_index: time lookups on the model's timelines (sample lines and
+ * interval tracks), shared by the batch `trace` command and the trace pane
+ * (through trace_view).
  *
  * Samples are read lazily through the model's trace provider; every lookup
  * is a binary search on timestamps, so a lookup costs O(log samples)
@@ -14,10 +15,37 @@
 
 #include "model.h"
 
-/* The last sample of sample line `line` at or before time `t`.  False when
- * `t` is before the first sample, the line is empty or cannot be read. */
+/* The first and last times of a line (its first and last elements), read
+ * once and passed to the searches below so that each search starts from a
+ * known bracket.  A line's elements are samples (TIMELINE_SAMPLES) or
+ * intervals (TIMELINE_INTERVALS); everything here handles both through one
+ * element reader: an interval counts from its begin, and is idle (context
+ * 0) at or after its end. */
+struct trace_bounds {
+	uint64_t first, last; /* times of the first and last elements */
+	uint64_t count;
+};
+
+/* Read the bounds of `line`.  False when the line is empty, missing or
+ * cannot be read. */
+bool trace_bounds_read(const struct model *m, uint32_t line,
+		       struct trace_bounds *out);
+
+/* The last element of `line` at or before time `t` (its time, and its
+ * context at t: 0 after an interval's end), with bounds `b`.  False when
+ * `t` is before the first element or the line cannot be read.  Probes: one
+ * where interpolation puts t, then a gallop and bisection near it. */
+bool trace_element_at(const struct model *m, uint32_t line,
+		      const struct trace_bounds *b, uint64_t t,
+		      struct trace_sample *out, uint64_t *index);
+
+/* The same, reading the bounds first (the batch command). */
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index);
+
+/* Number of call-stack frames of `ctx_id` (entry points, functions,
+ * kernels); 1 for a context without frames, 0 for idle or unknown. */
+uint32_t trace_ctx_frames(const struct model *m, uint32_t ctx_id);
 
 /* The frame of `ctx_id`'s call stack at `depth`: the call stack is the
  * chain of entry and function contexts from the outermost (depth 0) to the
@@ -38,5 +66,23 @@ uint64_t trace_cell_time(uint64_t from, uint64_t to, uint32_t columns,
 void trace_cells(const struct model *m, uint32_t line, uint64_t from,
 		 uint64_t to, uint32_t columns, uint32_t depth,
 		 uint32_t *cells);
+
+/* The one cell computation (the pane and `trace` share it): cells of
+ * `line` with bounds `b` (NULL: all idle), each the element's own context.
+ * Each cell's search starts from the previous cell's answer. */
+void trace_cells_raw(const struct model *m, uint32_t line,
+		     const struct trace_bounds *b, uint64_t from, uint64_t to,
+		     uint32_t columns, uint32_t *cells);
+
+/* The time of the next (forward) or previous change of context at
+ * `depth` (UINT32_MAX: the element's own context) on `line`, from time
+ * `t`: forward, the first later element whose context differs; backward,
+ * the start of the run holding t, or of the run before when t is its
+ * start.  Reads at most about `limit` elements (never a whole line); false
+ * when there is no change within them. */
+bool trace_next_change(const struct model *m, uint32_t line,
+		       const struct trace_bounds *b, uint64_t t,
+		       uint32_t depth, bool forward, uint64_t limit,
+		       uint64_t *out);
 
 #endif

@@ -18,7 +18,8 @@ static const struct {
 };
 
 static const char *const maps[] = {"generic", "tree",    "threads",
-				   "source",  "help",    "columns"};
+				   "source",  "help",    "columns",
+				   "trace"};
 #define N_MAPS (sizeof(maps) / sizeof(maps[0]))
 
 struct binding {
@@ -128,7 +129,7 @@ const char *keymap_bind(struct keymap *km, const char *map,
 	int m = map_index(map);
 	if (m < 0)
 		return "unknown keymap (generic, tree, threads, source, help, "
-		       "columns)";
+		       "columns, trace)";
 	int key = keys_parse(key_name);
 	if (key < 0)
 		return "unknown key name";

@@ -193,6 +193,7 @@ static void draw_tabs(struct app *app, int y)
 	const char *top = app->panes[app->n_panes - 1]->ops->name;
 	for (int i = 0; i < 4 && x < COLS; i++) {
 		bool active = i < 3 ? (strcmp(top, "tree") == 0 &&
+				       !app->trace_focus &&
 				       app->current == (enum view_kind)i)
 				    : strcmp(top, "threads") == 0;
 		char *t = NULL;
@@ -211,6 +212,14 @@ static void draw_tabs(struct app *app, int y)
 		x += screen_text(y, x, COLS - x, theme_attr(THEME_ROLE_TABS),
 				 " ", false);
 	}
+	if (app->trace_shown && x < COLS)
+		x += screen_text(y, x, COLS - x,
+				 theme_attr(app->trace_focus
+						    ? THEME_ROLE_TAB_ACTIVE
+						    : THEME_ROLE_TABS),
+				 " t Trace ", false) +
+		     screen_text(y, x, COLS - x, theme_attr(THEME_ROLE_TABS),
+				 " ", false);
 	const char *other = NULL;
 	if (strcmp(top, "source") == 0)
 		other = " Source ";
@@ -361,9 +370,13 @@ static void draw_status(struct app *app, int y)
 	attr_t a = theme_attr(THEME_ROLE_STATUS);
 	fill_line(y, a);
 	if (app->prompt != PROMPT_NONE) {
-		const char *label = app->prompt == PROMPT_SEARCH   ? "/"
-				    : app->prompt == PROMPT_FILTER ? "filter (!x hides x): "
-								   : ":";
+		const char *label =
+			app->prompt == PROMPT_SEARCH ? "/"
+			: app->prompt == PROMPT_FILTER
+				? "filter (!x hides x): "
+			: app->prompt == PROMPT_TRACE_FILTER
+				? "trace lines (e.g. RANK 0-7 THREAD 0): "
+				: ":";
 		int x = screen_text(y, 0, COLS, a, label, false);
 		x += screen_text(y, x, COLS - x - 1, a,
 				 app->prompt_buf ? app->prompt_buf : "", false);
@@ -409,9 +422,31 @@ static void draw(struct app *app)
 		draw_tabs(app, y++);
 	struct rect r = {y, 0, h - y - 1 - detail_h, COLS};
 	struct pane *top = app->panes[app->n_panes - 1];
+	bool tree = strcmp(top->ops->name, "tree") == 0;
+	if (tree && app->trace_shown && app->trace) {
+		/* the tree above, the trace below (or all of it) */
+		struct rect tr = {y, 0, h - y - 1, COLS};
+		if (!app->trace_full) {
+			tr.h = (h - y - 1 - detail_h) * app->trace_percent / 100;
+			if (tr.h < 3)
+				tr.h = 3;
+			r.h -= tr.h;
+			tr.y = r.y + r.h + detail_h;
+			if (r.h < 1) {
+				tr.y = r.y;
+				tr.h += r.h + detail_h;
+				r.h = 0;
+				detail = false;
+			}
+		} else {
+			r.h = 0;
+			detail = false;
+		}
+		app->trace->ops->draw(app, app->trace, tr);
+	}
 	if (r.h > 0)
 		top->ops->draw(app, top, r);
-	if (detail && strcmp(top->ops->name, "tree") == 0)
+	if (detail && tree)
 		draw_detail(app, r.y + r.h, detail_h);
 	else if (detail)
 		for (int i = 0; i < detail_h; i++)
@@ -504,6 +539,10 @@ static void prompt_commit(struct app *app)
 	}
 	case PROMPT_COMMAND:
 		app_command(app, text);
+		break;
+	case PROMPT_TRACE_FILTER:
+		if (app->trace)
+			pane_trace_filter(app, app->trace, text);
 		break;
 	case PROMPT_NONE:
 		break;
@@ -831,6 +870,47 @@ void app_command(struct app *app, const char *line)
 
 /* ---- actions -------------------------------------------------------- */
 
+/* Showing, focusing and sizing the trace pane (the pane itself handles
+ * its navigation keys). */
+static unsigned trace_layout_action(struct app *app, enum action a)
+{
+	if (!app->trace && !(app->trace = pane_trace_new(app)))
+		return HANDLED_REDRAW;
+	while (app->n_panes > 1)
+		pop_pane(app);
+	switch (a) {
+	case ACTION_TRACE:
+		app->trace_shown = !app->trace_shown;
+		app->trace_focus = app->trace_shown;
+		if (!app->trace_shown)
+			app->trace_full = false;
+		break;
+	case ACTION_TRACE_FOCUS:
+		app->trace_focus = app->trace_shown && !app->trace_focus;
+		break;
+	case ACTION_TRACE_FULL:
+		app->trace_shown = app->trace_focus = true;
+		app->trace_full = !app->trace_full;
+		break;
+	case ACTION_TRACE_GROW:
+	case ACTION_TRACE_SHRINK:
+		app->trace_shown = true;
+		app->trace_full = false;
+		app->trace_percent += a == ACTION_TRACE_GROW ? 10 : -10;
+		if (app->trace_percent < 20)
+			app->trace_percent = 20;
+		if (app->trace_percent > 90)
+			app->trace_percent = 90;
+		break;
+	default: /* ACTION_TRACE_FILTER */
+		app->trace_shown = app->trace_focus = true;
+		prompt_open(app, PROMPT_TRACE_FILTER);
+		break;
+	}
+	tree_ensure_visible(app);
+	return HANDLED_REDRAW;
+}
+
 static unsigned generic_action(struct app *app, enum action a)
 {
 	switch (a) {
@@ -913,6 +993,13 @@ static unsigned generic_action(struct app *app, enum action a)
 			pop_pane(app);
 		app_push_pane(app, pane_source_new(app));
 		return HANDLED_REDRAW;
+	case ACTION_TRACE:
+	case ACTION_TRACE_FOCUS:
+	case ACTION_TRACE_FULL:
+	case ACTION_TRACE_GROW:
+	case ACTION_TRACE_SHRINK:
+	case ACTION_TRACE_FILTER:
+		return trace_layout_action(app, a);
 	default:
 		return HANDLED_YES;
 	}
@@ -942,13 +1029,17 @@ static void handle_key(struct app *app, int key, bool is_char, wint_t wc)
 		}
 	}
 	int code = is_char ? (int)wc : key;
+	/* the trace pane has the keys when it is shown and focused */
+	if (top == app->panes[0] && app->trace_shown && app->trace_focus &&
+	    app->trace)
+		top = app->trace;
 	enum action a = keymap_lookup(app->keymap, top->ops->name, code);
 	if (a == ACTION_NONE)
 		return;
 	free(app->message);
 	app->message = NULL;
 	unsigned r = top->ops->action(app, top, a);
-	if (r == HANDLED_NO && top != app->panes[0] &&
+	if (r == HANDLED_NO && top != app->panes[0] && top != app->trace &&
 	    (a == ACTION_PARENT || a == ACTION_HOT_PATH || a == ACTION_ZOOM))
 		r = HANDLED_YES; /* tree-only actions do nothing in overlays */
 	if (r == HANDLED_NO)
@@ -1143,6 +1234,7 @@ int app_run(struct model *model, const char *path, bool demo,
 	app.db_path = strdup(path);
 	app.demo = demo;
 	app.threshold = 50.0;
+	app.trace_percent = 50;
 	app.keymap = keymap_new();
 	int rc = 0;
 	if (!app.db_path || !app.keymap) {
@@ -1185,6 +1277,8 @@ out:
 		struct pane *p = app.panes[--app.n_panes];
 		p->ops->free(p);
 	}
+	if (app.trace)
+		app.trace->ops->free(app.trace);
 	for (int k = 0; k < 3; k++) {
 		outline_free(app.outlines[k]);
 		view_free(app.views[k]);

@@ -59,7 +59,13 @@ struct derived_column {
 	struct formula *expr;
 };
 
-enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_COMMAND };
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_SEARCH,
+	PROMPT_FILTER,
+	PROMPT_COMMAND,
+	PROMPT_TRACE_FILTER,
+};
 
 struct tree_cursor {
 	uint32_t node; /* selected view row */
@@ -101,6 +107,12 @@ struct app {
 
 	const char *config_path; /* where :derive saves; NULL: not saved */
 	char *config_path_owned;
+	/* the trace pane: beside the stack, split with the tree (below it),
+	 * or full screen */
+	struct pane *trace;
+	bool trace_shown, trace_focus, trace_full;
+	int trace_percent; /* the trace's share of the split */
+
 	int tree_rows; /* height of the tree pane at the last draw */
 	struct rect tree_rect;
 	bool quit;
@@ -135,6 +147,10 @@ struct pane *pane_help_new(void);
 struct pane *pane_threads_new(struct app *app);
 struct pane *pane_source_new(struct app *app);
 struct pane *pane_columns_new(struct app *app);
+/* The trace timeline; NULL (with a message) when there is no trace. */
+struct pane *pane_trace_new(struct app *app);
+/* Apply a line filter typed at the trace filter prompt. */
+void pane_trace_filter(struct app *app, struct pane *pane, const char *text);
 
 /* Tree pane helpers used by the app (search, filter, commands). */
 void tree_select(struct app *app, uint32_t node);

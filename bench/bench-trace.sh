@@ -1,0 +1,69 @@
+#!/bin/sh
+# Benchmark of the trace timeline pane (issue "Trace timeline pane"), in
+# headless mode at 225x75 with the pane full screen (F): a grid of 200
+# columns x 68 rows of lines.
+#  (1) DIR/trace-10g (16 lines x 54M samples, trace.db 10.4 GB): open to
+#      the first trace frame, per-key times for zoom/pan/line/depth/undo
+#      keys (from the key's dispatch to the finished frame), peak RSS;
+#  (2) DIR/lines-10k (10,000 lines x 10,000 samples; made here with
+#      tests/gen-v4db when missing): the same.
+#  (3) `callscope trace` over the whole 10 GB trace, 16 x 1000 cells: time
+#      and peak RSS (the bounded block cache; 873 MB when mapped).
+#   targets: first trace frame <= 0.5 s; frame <= 20 ms (<= 30 ms for
+#   10,000 lines); zoom/pan key <= 30 ms; peak RSS <= 150 MB.
+# The page cache is warmed by one run first (the targets are warm ones).
+# usage: bench/bench-trace.sh [DIR]   (DIR from bench/make-big-db.sh)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/out}
+cs=${CALLSCOPE:-$here/../callscope}
+gen=${GEN:-$here/../tests/gen-v4db}
+[ -f "$out/trace-10g/trace.db" ] || { echo "missing $out/trace-10g: run bench/make-big-db.sh $out b" >&2; exit 1; }
+if [ ! -f "$out/lines-10k/trace.db" ]; then
+	"$gen" -o "$out/lines-10k" --contexts 2000 --ranks 10 --threads 1000 \
+		--trace-lines 10000 --samples 10000 --no-cct >/dev/null
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+keys=""
+i=0
+while [ $i -lt 5 ]; do
+	# zoom in x4, pan, zoom out, line zoom, depth, next change, undo/redo,
+	# cursor moves, home
+	keys="${keys}++++>>>----}}{{))((..,uu<C-r><C-r><Right><Down><Up>0"
+	i=$((i + 1))
+done
+for db in trace-10g lines-10k; do
+	echo "== $db"
+	"$cs" --headless --no-config --size 225x75 --keys "F$keys" "$out/$db" >/dev/null
+	python3 "$here/measure.py" --label "open to first trace frame" -- \
+		"$cs" --headless --no-config --size 225x75 --keys "F" "$out/$db"
+	python3 "$here/measure.py" --runs 1 --label "key script (peak RSS)" -- \
+		"$cs" --headless --no-config --size 225x75 --keys "F$keys" \
+		--timing "$tmp/timing" "$out/$db"
+	python3 - "$tmp/timing" <<'PY'
+import sys
+from collections import defaultdict
+t = defaultdict(list)
+for line in open(sys.argv[1]):
+    k, us = line.rsplit(" ", 1)
+    t[k].append(float(us) / 1000)
+def pct(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
+names = {"F": "first trace frame", "+": "zoom in", "-": "zoom out",
+         ">": "pan right", "}": "lines zoom in", "{": "lines zoom out",
+         ")": "depth deeper", "(": "depth up", ".": "next change",
+         ",": "previous change", "u": "undo", "C-r": "redo",
+         "Right": "cursor right", "Down": "cursor down", "Up": "cursor up",
+         "0": "home"}
+print("%-8s %-20s %5s %9s %9s %9s" % ("key", "action", "n", "p50 ms", "p99 ms", "max ms"))
+for k, v in sorted(t.items(), key=lambda kv: -pct(kv[1], 99)):
+    print("%-8s %-20s %5d %9.2f %9.2f %9.2f" % (k, names.get(k, ""), len(v), pct(v, 50), pct(v, 99), max(v)))
+PY
+done
+info=$("$cs" info "$out/trace-10g" | sed -n 's/.*(\([0-9]*\) \.\. \([0-9]*\) ns).*/\1 \2/p')
+set -- $info
+python3 "$here/measure.py" --label "trace 16 x 1000 cells, whole 10 GB trace" -- \
+	"$cs" trace "$out/trace-10g" --from "$1" --to "$2" --columns 1000 --format json

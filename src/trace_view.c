@@ -1,0 +1,793 @@
+/* trace_view: the trace pane's engine: window, lines, cursor, undo, the
+ * cell grid and what is derived from it.  Depends on the model and
+ * trace_index only. */
+#include "trace_view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define CHANGE_LIMIT ((uint64_t)1 << 20) /* elements read per next-change */
+#define MIN_WIDTH 10                      /* narrowest window, ns */
+
+enum bounds_state { BOUNDS_UNKNOWN, BOUNDS_OK, BOUNDS_EMPTY };
+
+struct trace_view {
+	const struct model *m;
+	uint32_t *lines; /* filtered timeline indexes */
+	uint32_t n_lines;
+	struct trace_bounds *bounds; /* per timeline, read on first use */
+	uint8_t *bounds_state;
+	uint64_t t_min, t_end; /* the whole range [t_min, t_end) */
+	struct trace_window win;
+	struct trace_window undo[TRACE_VIEW_UNDO], redo[TRACE_VIEW_UNDO];
+	uint32_t n_undo, n_redo;
+	uint64_t cursor_time;
+	uint32_t cursor_line;
+	bool has_mark;
+	uint64_t mark;
+	uint32_t max_depth;
+	uint64_t stamp; /* bumped when the line list changes */
+};
+
+static const struct trace_bounds *bounds_of(struct trace_view *v,
+					    uint32_t tl)
+{
+	if (tl >= v->m->n_timelines)
+		return NULL;
+	if (v->bounds_state[tl] == BOUNDS_UNKNOWN)
+		v->bounds_state[tl] = trace_bounds_read(v->m, tl, &v->bounds[tl])
+					      ? BOUNDS_OK
+					      : BOUNDS_EMPTY;
+	return v->bounds_state[tl] == BOUNDS_OK ? &v->bounds[tl] : NULL;
+}
+
+enum status trace_view_new(const struct model *m, struct trace_view **out,
+			   struct error *err)
+{
+	*out = NULL;
+	if (!m || m->n_timelines == 0)
+		return error_set(err, STATUS_UNSUPPORTED, m ? m->path : NULL,
+				 "the database has no trace");
+	struct trace_view *v = calloc(1, sizeof(*v));
+	if (!v)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	v->m = m;
+	v->lines = calloc(m->n_timelines, sizeof(*v->lines));
+	v->bounds = calloc(m->n_timelines, sizeof(*v->bounds));
+	v->bounds_state = calloc(m->n_timelines, 1);
+	if (!v->lines || !v->bounds || !v->bounds_state) {
+		trace_view_free(v);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		v->lines[i] = i;
+	v->n_lines = m->n_timelines;
+	v->t_min = m->time_min;
+	v->t_end = m->time_max > m->time_min ? m->time_max + 1
+					     : m->time_min + MIN_WIDTH;
+	if (v->t_end < v->t_min) /* time_max == UINT64_MAX */
+		v->t_end = UINT64_MAX;
+	v->win = (struct trace_window){.from = v->t_min,
+				       .to = v->t_end,
+				       .line_lo = 0,
+				       .line_hi = v->n_lines};
+	v->cursor_time = v->t_min;
+	*out = v;
+	return STATUS_OK;
+}
+
+void trace_view_free(struct trace_view *v)
+{
+	if (!v)
+		return;
+	free(v->lines);
+	free(v->bounds);
+	free(v->bounds_state);
+	free(v);
+}
+
+const struct trace_window *trace_view_window(const struct trace_view *v)
+{
+	return &v->win;
+}
+
+uint32_t trace_view_line_count(const struct trace_view *v)
+{
+	return v->n_lines;
+}
+
+uint32_t trace_view_line(const struct trace_view *v, uint32_t i)
+{
+	return i < v->n_lines ? v->lines[i] : MODEL_NONE;
+}
+
+uint64_t trace_view_cursor_time(const struct trace_view *v)
+{
+	return v->cursor_time;
+}
+
+uint32_t trace_view_cursor_line(const struct trace_view *v)
+{
+	return v->cursor_line;
+}
+
+/* Keep the cursor inside the window's time range and the line list. */
+static void clamp_cursor(struct trace_view *v)
+{
+	if (v->cursor_time < v->win.from)
+		v->cursor_time = v->win.from;
+	if (v->cursor_time >= v->win.to)
+		v->cursor_time = v->win.to - 1;
+	if (v->n_lines && v->cursor_line >= v->n_lines)
+		v->cursor_line = v->n_lines - 1;
+}
+
+static bool same_window(const struct trace_window *a,
+			const struct trace_window *b)
+{
+	return a->from == b->from && a->to == b->to &&
+	       a->line_lo == b->line_lo && a->line_hi == b->line_hi &&
+	       a->depth == b->depth;
+}
+
+/* Make `w` the window, remembering the old one for undo. */
+static bool change(struct trace_view *v, struct trace_window w)
+{
+	if (same_window(&w, &v->win))
+		return false;
+	if (v->n_undo == TRACE_VIEW_UNDO) {
+		memmove(v->undo, v->undo + 1,
+			(TRACE_VIEW_UNDO - 1) * sizeof(*v->undo));
+		v->n_undo--;
+	}
+	v->undo[v->n_undo++] = v->win;
+	v->n_redo = 0;
+	v->win = w;
+	clamp_cursor(v);
+	return true;
+}
+
+/* A time window of width `width` (at least MIN_WIDTH) placed so that
+ * `anchor` keeps its relative position `rel` (of 2^32), inside the whole
+ * range. */
+static void place_time(const struct trace_view *v, struct trace_window *w,
+		       uint64_t width, uint64_t anchor, uint64_t rel)
+{
+	uint64_t whole = v->t_end - v->t_min;
+	if (width < MIN_WIDTH)
+		width = MIN_WIDTH;
+	if (width >= whole) {
+		w->from = v->t_min;
+		w->to = v->t_end;
+		return;
+	}
+	uint64_t before = (uint64_t)((unsigned __int128)width * rel >> 32);
+	uint64_t from = anchor - v->t_min >= before ? anchor - before
+						    : v->t_min;
+	if (from < v->t_min)
+		from = v->t_min;
+	if (from > v->t_end - width)
+		from = v->t_end - width;
+	w->from = from;
+	w->to = from + width;
+}
+
+bool trace_view_zoom_time(struct trace_view *v, uint32_t num, uint32_t den)
+{
+	if (den == 0)
+		return false;
+	struct trace_window w = v->win;
+	uint64_t width = w.to - w.from;
+	uint64_t rel = (uint64_t)(((unsigned __int128)(v->cursor_time - w.from)
+				   << 32) /
+				  width);
+	unsigned __int128 nw = (unsigned __int128)width * num / den;
+	if (nw == width && num != den)
+		nw = num > den ? width + 1 : width - 1;
+	place_time(v, &w, nw > UINT64_MAX ? UINT64_MAX : (uint64_t)nw,
+		   v->cursor_time, rel);
+	return change(v, w);
+}
+
+bool trace_view_pan_time(struct trace_view *v, int32_t num, uint32_t den)
+{
+	if (den == 0)
+		return false;
+	struct trace_window w = v->win;
+	uint64_t width = w.to - w.from;
+	uint64_t step = (uint64_t)((unsigned __int128)width *
+				   (uint32_t)(num < 0 ? -(int64_t)num : num) /
+				   den);
+	if (step == 0)
+		step = 1;
+	if (num < 0)
+		w.from = w.from - v->t_min > step ? w.from - step : v->t_min;
+	else
+		w.from = v->t_end - w.to > step ? w.from + step
+						: v->t_end - width;
+	w.to = w.from + width;
+	if (!change(v, w))
+		return false;
+	/* the cursor keeps its place on the screen */
+	if (num < 0)
+		v->cursor_time = v->cursor_time - v->t_min > step
+					 ? v->cursor_time - step
+					 : v->t_min;
+	else
+		v->cursor_time += step;
+	clamp_cursor(v);
+	return true;
+}
+
+bool trace_view_zoom_lines(struct trace_view *v, uint32_t num, uint32_t den)
+{
+	if (den == 0 || v->n_lines == 0)
+		return false;
+	struct trace_window w = v->win;
+	uint64_t n = w.line_hi - w.line_lo;
+	uint64_t nn = n * num / den;
+	if (nn == n)
+		nn = num > den ? n + 1 : n > 1 ? n - 1 : 1;
+	if (nn < 1)
+		nn = 1;
+	if (nn > v->n_lines)
+		nn = v->n_lines;
+	uint32_t c = v->cursor_line;
+	uint64_t before = n ? (uint64_t)(c - w.line_lo) * nn / n : 0;
+	uint64_t lo = c >= before ? c - before : 0;
+	if (lo + nn > v->n_lines)
+		lo = v->n_lines - nn;
+	w.line_lo = (uint32_t)lo;
+	w.line_hi = (uint32_t)(lo + nn);
+	return change(v, w);
+}
+
+bool trace_view_pan_lines(struct trace_view *v, int64_t delta)
+{
+	struct trace_window w = v->win;
+	uint32_t n = w.line_hi - w.line_lo;
+	int64_t lo = (int64_t)w.line_lo + delta;
+	if (lo > (int64_t)(v->n_lines - n))
+		lo = (int64_t)(v->n_lines - n);
+	if (lo < 0)
+		lo = 0;
+	w.line_lo = (uint32_t)lo;
+	w.line_hi = (uint32_t)lo + n;
+	if (!change(v, w))
+		return false;
+	if (v->cursor_line < w.line_lo)
+		v->cursor_line = w.line_lo;
+	if (v->cursor_line >= w.line_hi)
+		v->cursor_line = w.line_hi - 1;
+	return true;
+}
+
+bool trace_view_set_depth(struct trace_view *v, uint32_t depth)
+{
+	struct trace_window w = v->win;
+	w.depth = depth;
+	return change(v, w);
+}
+
+bool trace_view_home(struct trace_view *v)
+{
+	struct trace_window w = {.from = v->t_min,
+				 .to = v->t_end,
+				 .line_lo = 0,
+				 .line_hi = v->n_lines,
+				 .depth = v->win.depth};
+	return change(v, w);
+}
+
+void trace_view_mark(struct trace_view *v)
+{
+	v->has_mark = true;
+	v->mark = v->cursor_time;
+}
+
+bool trace_view_has_mark(const struct trace_view *v, uint64_t *time)
+{
+	if (v->has_mark && time)
+		*time = v->mark;
+	return v->has_mark;
+}
+
+bool trace_view_zoom_to_mark(struct trace_view *v)
+{
+	if (!v->has_mark)
+		return false;
+	uint64_t a = v->mark, b = v->cursor_time;
+	if (a > b) {
+		uint64_t t = a;
+		a = b;
+		b = t;
+	}
+	struct trace_window w = v->win;
+	uint64_t width = b - a + 1;
+	place_time(v, &w, width, a, 0);
+	v->has_mark = false;
+	return change(v, w);
+}
+
+bool trace_view_undo(struct trace_view *v)
+{
+	if (v->n_undo == 0)
+		return false;
+	v->redo[v->n_redo++] = v->win;
+	v->win = v->undo[--v->n_undo];
+	clamp_cursor(v);
+	return true;
+}
+
+bool trace_view_redo(struct trace_view *v)
+{
+	if (v->n_redo == 0)
+		return false;
+	v->undo[v->n_undo++] = v->win;
+	v->win = v->redo[--v->n_redo];
+	clamp_cursor(v);
+	return true;
+}
+
+void trace_view_set_cursor(struct trace_view *v, uint64_t time,
+			   uint32_t line)
+{
+	v->cursor_time = time;
+	v->cursor_line = line;
+	clamp_cursor(v);
+	/* scroll the line range to show the cursor (not an undo step) */
+	uint32_t n = v->win.line_hi - v->win.line_lo;
+	if (v->cursor_line < v->win.line_lo) {
+		v->win.line_lo = v->cursor_line;
+		v->win.line_hi = v->cursor_line + n;
+	} else if (v->cursor_line >= v->win.line_hi) {
+		v->win.line_hi = v->cursor_line + 1;
+		v->win.line_lo = v->win.line_hi - n;
+	}
+}
+
+bool trace_view_next_change(struct trace_view *v, bool forward)
+{
+	if (v->cursor_line >= v->n_lines)
+		return false;
+	uint32_t tl = v->lines[v->cursor_line];
+	uint64_t t;
+	if (!trace_next_change(v->m, tl, bounds_of(v, tl), v->cursor_time,
+			       v->win.depth, forward, CHANGE_LIMIT, &t))
+		return false;
+	if (t < v->win.from || t >= v->win.to) {
+		struct trace_window w = v->win;
+		place_time(v, &w, w.to - w.from, t, (uint64_t)1 << 31);
+		change(v, w);
+	}
+	v->cursor_time = t;
+	clamp_cursor(v);
+	return true;
+}
+
+uint32_t trace_view_max_depth(const struct trace_view *v)
+{
+	return v->max_depth;
+}
+
+uint32_t trace_view_row_line(const struct trace_view *v, uint32_t rows,
+			     uint32_t r)
+{
+	uint32_t n = v->win.line_hi - v->win.line_lo;
+	if (rows == 0 || r >= rows)
+		return MODEL_NONE;
+	if (n <= rows)
+		return r < n ? v->win.line_lo + r : MODEL_NONE;
+	return v->win.line_lo + (uint32_t)((uint64_t)r * n / rows);
+}
+
+uint32_t trace_view_line_row(const struct trace_view *v, uint32_t rows,
+			     uint32_t line)
+{
+	uint32_t n = v->win.line_hi - v->win.line_lo;
+	if (rows == 0 || line < v->win.line_lo || line >= v->win.line_hi)
+		return MODEL_NONE;
+	uint64_t x = line - v->win.line_lo;
+	if (n <= rows)
+		return (uint32_t)x;
+	uint64_t r = x * rows / n;
+	while (r + 1 < rows && (r + 1) * n / rows <= x)
+		r++;
+	while (r > 0 && r * n / rows > x)
+		r--;
+	return (uint32_t)r;
+}
+
+uint32_t trace_view_cursor_column(const struct trace_view *v,
+				  uint32_t columns)
+{
+	uint64_t width = v->win.to - v->win.from;
+	if (columns == 0 || width == 0)
+		return 0;
+	uint64_t k = (uint64_t)((unsigned __int128)(v->cursor_time -
+						    v->win.from) *
+				columns / width);
+	/* the last cell whose start is at or before the cursor (cell starts
+	 * are rounded down) */
+	while (k + 1 < columns &&
+	       trace_cell_time(v->win.from, v->win.to, columns,
+			       (uint32_t)k + 1) <= v->cursor_time)
+		k++;
+	return k >= columns ? columns - 1 : (uint32_t)k;
+}
+
+static enum status grid_size(struct trace_grid *g, uint32_t rows,
+			     uint32_t columns, struct error *err)
+{
+	size_t n = (size_t)rows * columns;
+	if (rows && n / rows != columns)
+		return error_set(err, STATUS_LIMIT, NULL, "grid too large");
+	if (rows != g->rows || columns != g->columns)
+		g->raw_valid = false;
+	if (n > (size_t)g->rows * g->columns || !g->cells) {
+		uint32_t *c = realloc(g->cells, (n ? n : 1) * sizeof(*c));
+		if (c)
+			g->cells = c;
+		uint32_t *r = realloc(g->raw, (n ? n : 1) * sizeof(*r));
+		if (r)
+			g->raw = r;
+		if (!c || !r)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+	}
+	uint32_t *l = realloc(g->row_line, (rows ? rows : 1) * sizeof(*l));
+	if (!l)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	if (l != g->row_line)
+		g->raw_valid = false;
+	g->row_line = l;
+	g->rows = rows;
+	g->columns = columns;
+	return STATUS_OK;
+}
+
+enum status trace_view_compute(struct trace_view *v, uint32_t rows,
+			       uint32_t columns, struct trace_grid *g,
+			       struct error *err)
+{
+	enum status st = grid_size(g, rows, columns, err);
+	if (st != STATUS_OK)
+		return st;
+	uint32_t deepest = 0;
+	bool reuse = g->raw_valid && !g->raw_depth_view &&
+		     g->raw_from == v->win.from && g->raw_to == v->win.to &&
+		     g->raw_lo == v->win.line_lo && g->raw_hi == v->win.line_hi &&
+		     g->raw_stamp == v->stamp;
+	for (uint32_t r = 0; r < rows; r++) {
+		uint32_t line = trace_view_row_line(v, rows, r);
+		uint32_t tl = line == MODEL_NONE ? MODEL_NONE : v->lines[line];
+		uint32_t *raw = g->raw + (size_t)r * columns;
+		uint32_t *cells = g->cells + (size_t)r * columns;
+		g->row_line[r] = tl;
+		if (!reuse)
+			trace_cells_raw(v->m, tl,
+					tl == MODEL_NONE ? NULL : bounds_of(v, tl),
+					v->win.from, v->win.to, columns, raw);
+		uint32_t prev_raw = UINT32_MAX, prev = 0;
+		for (uint32_t k = 0; k < columns; k++) {
+			if (raw[k] != prev_raw) {
+				prev_raw = raw[k];
+				prev = trace_ctx_at_depth(v->m, raw[k],
+							  v->win.depth);
+				uint32_t f = trace_ctx_frames(v->m, raw[k]);
+				if (f > deepest)
+					deepest = f;
+			}
+			cells[k] = prev;
+		}
+	}
+	v->max_depth = deepest ? deepest - 1 : 0;
+	*g = (struct trace_grid){
+		.rows = g->rows, .columns = g->columns, .cells = g->cells,
+		.raw = g->raw, .row_line = g->row_line, .raw_valid = true,
+		.raw_from = v->win.from, .raw_to = v->win.to,
+		.raw_lo = v->win.line_lo, .raw_hi = v->win.line_hi,
+		.raw_stamp = v->stamp,
+	};
+	return STATUS_OK;
+}
+
+enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
+				     uint32_t columns, struct trace_grid *g,
+				     struct error *err)
+{
+	enum status st = grid_size(g, rows, columns, err);
+	if (st != STATUS_OK)
+		return st;
+	uint32_t tl = v->cursor_line < v->n_lines ? v->lines[v->cursor_line]
+						  : MODEL_NONE;
+	/* the line's raw contexts go in row 0 of raw, then each depth */
+	trace_cells_raw(v->m, tl, tl == MODEL_NONE ? NULL : bounds_of(v, tl),
+			v->win.from, v->win.to, columns, g->raw);
+	g->raw_valid = false;
+	for (uint32_t r = 0; r < rows; r++) {
+		g->row_line[r] = tl;
+		for (uint32_t k = 0; k < columns; k++) {
+			uint32_t ctx = g->raw[k];
+			g->cells[(size_t)r * columns + k] =
+				trace_ctx_frames(v->m, ctx) > r
+					? trace_ctx_at_depth(v->m, ctx, r)
+					: 0;
+		}
+	}
+	for (uint32_t r = 1; r < rows; r++)
+		memcpy(g->raw + (size_t)r * columns, g->raw,
+		       columns * sizeof(*g->raw));
+	return STATUS_OK;
+}
+
+void trace_grid_free(struct trace_grid *g)
+{
+	if (!g)
+		return;
+	free(g->cells);
+	free(g->raw);
+	free(g->row_line);
+	memset(g, 0, sizeof(*g));
+}
+
+uint32_t trace_view_color(const struct model *m, uint32_t ctx,
+			  uint32_t n_colors)
+{
+	if (ctx == 0 || n_colors == 0)
+		return 0;
+	uint32_t node = model_node_of_ctx(m, ctx);
+	const char *name = "";
+	if (node != MODEL_NONE) {
+		const struct model_node *n = &m->nodes[node];
+		name = model_str(m, n->name);
+		if (!*name && n->function < m->n_functions)
+			name = model_str(m, m->functions[n->function].name);
+	}
+	/* FNV-1a over the name; unnamed frames hash their context id */
+	uint32_t h = 2166136261u;
+	if (*name) {
+		for (const unsigned char *p = (const unsigned char *)name; *p;
+		     p++)
+			h = (h ^ *p) * 16777619u;
+	} else {
+		for (int i = 0; i < 4; i++)
+			h = (h ^ ((ctx >> (8 * i)) & 0xff)) * 16777619u;
+	}
+	return 1 + h % n_colors;
+}
+
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int by_cells(const void *a, const void *b)
+{
+	const struct trace_share *x = a, *y = b;
+	if (x->cells != y->cells)
+		return x->cells > y->cells ? -1 : 1;
+	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+/* Shares of `n` contexts taken `stride` apart from `first`. */
+static enum status shares(const struct model *m, const uint32_t *first,
+			  size_t n, size_t stride, uint32_t n_colors,
+			  struct trace_share **out, size_t *n_out,
+			  struct error *err)
+{
+	*out = NULL;
+	*n_out = 0;
+	uint32_t *copy = malloc((n ? n : 1) * sizeof(*copy));
+	struct trace_share *s = malloc((n ? n : 1) * sizeof(*s));
+	if (!copy || !s) {
+		free(copy);
+		free(s);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		copy[i] = first[i * stride];
+	qsort(copy, n, sizeof(*copy), by_u32);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && s[k - 1].ctx == copy[i]) {
+			s[k - 1].cells++;
+			continue;
+		}
+		s[k++] = (struct trace_share){
+			.ctx = copy[i],
+			.color = trace_view_color(m, copy[i], n_colors),
+			.cells = 1,
+		};
+	}
+	free(copy);
+	qsort(s, k, sizeof(*s), by_cells);
+	*out = s;
+	*n_out = k;
+	return STATUS_OK;
+}
+
+enum status trace_grid_shares(const struct model *m,
+			      const struct trace_grid *g, uint32_t n_colors,
+			      struct trace_share **out, size_t *n,
+			      struct error *err)
+{
+	/* rows without a line are not cells of the trace */
+	size_t rows = 0;
+	while (rows < g->rows && g->row_line[rows] != MODEL_NONE)
+		rows++;
+	return shares(m, g->cells, rows * g->columns, 1, n_colors, out, n,
+		      err);
+}
+
+enum status trace_grid_column_shares(const struct model *m,
+				     const struct trace_grid *g, uint32_t k,
+				     uint32_t n_colors,
+				     struct trace_share **out, size_t *n,
+				     struct error *err)
+{
+	size_t rows = 0;
+	while (rows < g->rows && g->row_line[rows] != MODEL_NONE)
+		rows++;
+	if (k >= g->columns)
+		rows = 0;
+	return shares(m, g->cells + k, rows, g->columns, n_colors, out, n,
+		      err);
+}
+
+bool trace_ctx_under(const struct model *m, uint32_t ctx, uint32_t node)
+{
+	if (ctx == 0 || node == MODEL_NONE || node >= m->n_nodes)
+		return false;
+	uint32_t n = model_node_of_ctx(m, ctx);
+	for (uint32_t steps = 0; n != MODEL_NONE && steps <= m->max_depth + 1;
+	     steps++) {
+		if (n == node)
+			return true;
+		n = m->nodes[n].parent;
+	}
+	return false;
+}
+
+void trace_format_duration(uint64_t ns, bool utf8, char *buf, size_t size)
+{
+	static const struct {
+		double scale;
+		const char *unit, *ascii;
+	} units[] = {
+		{1e9, "s", "s"},
+		{1e6, "ms", "ms"},
+		{1e3, "\xc2\xb5s", "us"},
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if ((double)ns >= units[i].scale) {
+			snprintf(buf, size, "%.4g %s",
+				 (double)ns / units[i].scale,
+				 utf8 ? units[i].unit : units[i].ascii);
+			return;
+		}
+	}
+	snprintf(buf, size, "%llu ns", (unsigned long long)ns);
+}
+
+/* "0-7,9" contains id? */
+static bool in_ranges(const char *ranges, uint32_t id, bool *ok)
+{
+	const char *p = ranges;
+	bool hit = false;
+	*ok = true;
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p || *p == '-' || *p == '+') {
+			*ok = false;
+			return false;
+		}
+		p = end;
+		if (*p == '-') {
+			b = strtoul(p + 1, &end, 10);
+			if (end == p + 1 || b < a) {
+				*ok = false;
+				return false;
+			}
+			p = end;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p) {
+			*ok = false;
+			return false;
+		}
+		hit |= id >= a && id <= b;
+	}
+	return hit;
+}
+
+static bool tuple_matches(const struct model *m, uint32_t profile,
+			  char **pairs, size_t n_pairs)
+{
+	if (profile >= m->n_profiles)
+		return n_pairs == 0;
+	const struct model_profile *p = &m->profiles[profile];
+	for (size_t i = 0; i < n_pairs; i++) {
+		bool hit = false, ok;
+		for (uint32_t j = 0; j < p->n_ids && !hit; j++) {
+			const struct model_id *id = &m->ids[p->first_id + j];
+			if (strcasecmp(model_str(m, id->kind_name),
+				       pairs[2 * i]) == 0)
+				hit = in_ranges(pairs[2 * i + 1],
+						id->logical_id, &ok);
+		}
+		if (!hit)
+			return false;
+	}
+	return true;
+}
+
+enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
+				  bool hide_empty, struct error *err)
+{
+	enum status st = STATUS_OK;
+	char *copy = strdup(pattern ? pattern : "");
+	char **words = NULL;
+	uint32_t *lines = NULL;
+	size_t n_words = 0;
+	if (!copy)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	words = calloc(strlen(copy) / 2 + 2, sizeof(*words));
+	lines = calloc(v->m->n_timelines, sizeof(*lines));
+	if (!words || !lines) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	char *save = NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save))
+		words[n_words++] = w;
+	bool ok = n_words % 2 == 0;
+	for (size_t i = 1; ok && i < n_words; i += 2)
+		(void)in_ranges(words[i], 0, &ok);
+	if (!ok) {
+		st = error_set(err, STATUS_USAGE, NULL,
+			       "line filter: KIND RANGES pairs, e.g. "
+			       "'RANK 0-7 THREAD 0'");
+		goto out;
+	}
+	uint32_t n = 0;
+	for (uint32_t tl = 0; tl < v->m->n_timelines; tl++) {
+		if (hide_empty && v->m->timelines[tl].count == 0)
+			continue;
+		if (!tuple_matches(v->m, v->m->timelines[tl].profile, words,
+				   n_words / 2))
+			continue;
+		lines[n++] = tl;
+	}
+	if (n == 0) {
+		st = error_set(err, STATUS_NOT_FOUND, NULL,
+			       "line filter: no line matches");
+		goto out;
+	}
+	uint32_t keep = v->cursor_line < v->n_lines ? v->lines[v->cursor_line]
+						    : 0;
+	free(v->lines);
+	v->lines = lines;
+	lines = NULL;
+	v->n_lines = n;
+	v->stamp++;
+	v->cursor_line = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (v->lines[i] <= keep)
+			v->cursor_line = i;
+	/* the undo stack's line ranges were over the old list */
+	v->n_undo = v->n_redo = 0;
+	v->win.line_lo = 0;
+	v->win.line_hi = n;
+out:
+	free(lines);
+	free(words);
+	free(copy);
+	return st;
+}

@@ -1,0 +1,174 @@
+/* trace_view: the trace pane's state and what it draws, without curses.
+ *
+ * A view over the model's timelines: a time window, a range of (filtered)
+ * lines, a call-stack depth, a cursor (time, line), a mark, and an undo/redo
+ * stack of windows.  trace_view_compute() fills a grid of rows x columns
+ * cells for the visible window only: each row stands for a range of lines
+ * and shows its first line (the representative, as hpcviewer does), each
+ * cell is the context active at the start of its time slice, found by the
+ * searches of trace_index.  From the grid come the legend and statistics
+ * (share of cells per frame), the summary view (per column, the share of
+ * rows in each frame) and, for the cursor's line, the depth view.  The view
+ * keeps per line only the times of its first and last elements, read when
+ * the line is first drawn: memory does not grow with the number of samples.
+ * Must not depend on curses or on ui/. */
+#ifndef CALLSCOPE_TRACE_VIEW_H
+#define CALLSCOPE_TRACE_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "status.h"
+#include "trace_index.h"
+
+#define TRACE_VIEW_UNDO 64 /* view changes kept for undo */
+
+/* What the screen shows: time window [from, to) and lines [line_lo,
+ * line_hi) of the filtered list, at call-stack depth `depth`. */
+struct trace_window {
+	uint64_t from, to;
+	uint32_t line_lo, line_hi;
+	uint32_t depth;
+};
+
+/* One computed grid.  cells[r * columns + k] is the context at `depth`,
+ * raw[...] the element's own context (for the call path and the tree
+ * highlight).  row_line[r] is the representative timeline of row r. */
+struct trace_grid {
+	uint32_t rows, columns;
+	uint32_t *cells;
+	uint32_t *raw;
+	uint32_t *row_line;
+	/* what `raw` was read for: a change of depth alone re-derives
+	 * `cells` without reading the trace again */
+	bool raw_valid, raw_depth_view;
+	uint64_t raw_from, raw_to, raw_stamp;
+	uint32_t raw_lo, raw_hi, raw_line;
+};
+
+/* A legend or statistics entry: a frame context and its share of cells. */
+struct trace_share {
+	uint32_t ctx;   /* frame context id; 0 = idle */
+	uint32_t color; /* trace_view_color() */
+	uint64_t cells;
+};
+
+struct trace_view;
+
+/* A view over all lines of `m` with samples or intervals, showing
+ * everything at depth 0.  STATUS_UNSUPPORTED when the model has no
+ * timelines. */
+enum status trace_view_new(const struct model *m, struct trace_view **out,
+			   struct error *err);
+void trace_view_free(struct trace_view *v);
+
+const struct trace_window *trace_view_window(const struct trace_view *v);
+
+/* The filtered lines: count and the timeline index of filtered line i. */
+uint32_t trace_view_line_count(const struct trace_view *v);
+uint32_t trace_view_line(const struct trace_view *v, uint32_t i);
+
+/* Keep only lines whose identifier tuple matches `pattern` (NULL or "":
+ * every line): space-separated KIND RANGES pairs, e.g. "RANK 0-7",
+ * "RANK 0-3,8 THREAD 0"; a line matches when, for each pair, its tuple has
+ * an element of that kind (case-insensitive) whose logical id is in the
+ * ranges.  `hide_empty` also drops lines without elements.  Resets the line
+ * range and clears the undo stack.  STATUS_USAGE for a malformed pattern;
+ * STATUS_NOT_FOUND (filter unchanged) when no line matches. */
+enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
+				  bool hide_empty, struct error *err);
+
+/* Cursor: a time and a filtered line index. */
+uint64_t trace_view_cursor_time(const struct trace_view *v);
+uint32_t trace_view_cursor_line(const struct trace_view *v);
+void trace_view_set_cursor(struct trace_view *v, uint64_t time,
+			   uint32_t line);
+
+/* View changes; each pushes the previous window on the undo stack and
+ * clears redo.  Return false when nothing changed. */
+/* Time zoom by num/den (< 1 zooms in) around the cursor time. */
+bool trace_view_zoom_time(struct trace_view *v, uint32_t num, uint32_t den);
+/* Pan by `num`/`den` of the window's width (negative: earlier). */
+bool trace_view_pan_time(struct trace_view *v, int32_t num, uint32_t den);
+/* Line zoom by num/den around the cursor line. */
+bool trace_view_zoom_lines(struct trace_view *v, uint32_t num, uint32_t den);
+/* Scroll the line range by `delta` lines. */
+bool trace_view_pan_lines(struct trace_view *v, int64_t delta);
+bool trace_view_set_depth(struct trace_view *v, uint32_t depth);
+/* Everything: the whole time range and all filtered lines (depth kept). */
+bool trace_view_home(struct trace_view *v);
+/* Mark the cursor time; with a mark, zoom to [mark, cursor). */
+void trace_view_mark(struct trace_view *v);
+bool trace_view_has_mark(const struct trace_view *v, uint64_t *time);
+bool trace_view_zoom_to_mark(struct trace_view *v);
+bool trace_view_undo(struct trace_view *v);
+bool trace_view_redo(struct trace_view *v);
+
+/* Move the cursor to the next / previous change of context at the current
+ * depth on the cursor's line (panning to show it).  False when none is
+ * found within a bounded number of elements. */
+bool trace_view_next_change(struct trace_view *v, bool forward);
+
+/* The deepest call-stack depth seen in the last computed grid. */
+uint32_t trace_view_max_depth(const struct trace_view *v);
+
+/* Fill `g` (reallocated as needed; zero-initialise it once, release with
+ * trace_grid_free) for `rows` x `columns` cells of the current window.
+ * Cost: rows x columns searches, each O(log samples) probes. */
+enum status trace_view_compute(struct trace_view *v, uint32_t rows,
+			       uint32_t columns, struct trace_grid *g,
+			       struct error *err);
+
+/* The depth view of the cursor's line: rows are depths 0..rows-1, cell
+ * (d, k) the frame at depth d at the start of slice k, 0 where the stack
+ * is shallower. */
+enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
+				     uint32_t columns, struct trace_grid *g,
+				     struct error *err);
+
+void trace_grid_free(struct trace_grid *g);
+
+/* Timeline index shown on screen row `r` of `rows` for the current line
+ * range, and the row that shows filtered line `line`. */
+uint32_t trace_view_row_line(const struct trace_view *v, uint32_t rows,
+			     uint32_t r);
+uint32_t trace_view_line_row(const struct trace_view *v, uint32_t rows,
+			     uint32_t line);
+
+/* Column of the cursor in a window of `columns` cells. */
+uint32_t trace_view_cursor_column(const struct trace_view *v,
+				  uint32_t columns);
+
+/* Colour index in [1, n_colors] of frame context `ctx`: a hash of its
+ * function name, so a function keeps its colour across views, zooms and
+ * runs; 0 for idle (ctx 0). */
+uint32_t trace_view_color(const struct model *m, uint32_t ctx,
+			  uint32_t n_colors);
+
+/* Shares of the grid's cells per frame context, most cells first (ties by
+ * context id), idle included; *out malloc'd.  The legend and the
+ * statistics view. */
+enum status trace_grid_shares(const struct model *m,
+			      const struct trace_grid *g, uint32_t n_colors,
+			      struct trace_share **out, size_t *n,
+			      struct error *err);
+
+/* Shares of column `k` (the summary view): as trace_grid_shares over the
+ * rows of one column. */
+enum status trace_grid_column_shares(const struct model *m,
+				     const struct trace_grid *g, uint32_t k,
+				     uint32_t n_colors,
+				     struct trace_share **out, size_t *n,
+				     struct error *err);
+
+/* True when model node `node` is on the call path of context `ctx` (the
+ * node or one of its ancestors): the tree selection's highlight. */
+bool trace_ctx_under(const struct model *m, uint32_t ctx, uint32_t node);
+
+/* Human time: "1.5 s", "250 ms", "12.3 µs" (ASCII "us" when !utf8),
+ * "800 ns" into buf. */
+void trace_format_duration(uint64_t ns, bool utf8, char *buf, size_t size);
+
+#endif

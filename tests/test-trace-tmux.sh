@@ -1,0 +1,184 @@
+#!/bin/sh
+# The trace timeline pane in a real terminal (tmux), on a generated
+# database and on corpus databases with traces: `t` draws the pane, `+`
+# halves the window and `>` moves it by a quarter (read back from the axis
+# labels in the header), and the call path at the cursor is the one
+# `callscope trace --at` prints for the same time and line (its JSON).
+# Polls capture-pane with a timeout; a new session per start.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+sock="$tmp/tmux.sock"
+t() { tmux -S "$sock" "$@"; }
+trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+cs=$(cd "$top_builddir" && pwd)/callscope
+"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 400 \
+	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+screen() { t capture-pane -p -t "$S"; }
+# wait_for TEXT [SECONDS]: poll the screen until TEXT appears
+wait_for() {
+	i=0
+	limit=$(( ${2:-10} * 20 ))
+	while [ $i -lt $limit ]; do
+		if screen | grep -qF -- "$1"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen while waiting for '$1':"
+	screen
+	return 1
+}
+# wait_change OLD: poll until the trace header differs from OLD
+wait_change() {
+	i=0
+	while [ $i -lt 200 ]; do
+		now=$(screen | grep -F "Trace [")
+		[ -n "$now" ] && [ "$now" != "$1" ] && return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	screen
+	return 1
+}
+n=0
+S=s0
+start() { # start DB
+	old=$S
+	n=$((n + 1))
+	S=s$n
+	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
+	t kill-session -t "$old" 2>/dev/null
+	wait_for "READY>" || return 1
+	t send-keys -t "$S" "$cs --no-config $1" Enter
+	wait_for "q quit" || return 1
+}
+
+# window_ns / from_ns: the header's "window W from +F" in nanoseconds
+header_ns() {
+	screen | grep -F "Trace [" | python3 -c "
+import re,sys
+h=sys.stdin.read()
+m=re.search(r'window ([0-9.e+]+) (s|ms|µs|ns) from \+([0-9.e+]+) (s|ms|µs|ns)',h)
+u={'s':1e9,'ms':1e6,'µs':1e3,'ns':1}
+print(float(m.group(1))*u[m.group(2)] if '$1'=='window' else float(m.group(3))*u[m.group(4)])"
+}
+
+# the cursor's time, line, ctx and path on screen against `trace --at`
+check_cursor() { # DB WHAT
+	python3 - "$cs" "$1" "$2" "$tmp/screen.txt" <<'PY' || fail "$2: the cursor's call path differs from callscope trace --at"
+import json, re, subprocess, sys
+cs, db, what, path = sys.argv[1:]
+lines = open(path, encoding="utf-8").read().split("\n")
+head = [l for l in lines if l.startswith("Cursor ")][0]
+m = re.search(r"\(t=(\d+)\)  line (\d+) .*ctx=(\d+)", head)
+time, line, ctx = m.group(1), m.group(2), int(m.group(3))
+i = lines.index(head)
+shown = lines[i + 1][5:].rstrip() + lines[i + 2][5:].rstrip()
+out = subprocess.run([cs, "trace", db, "--at", time, "--lines", line,
+		      "--format", "json"], capture_output=True, text=True)
+j = json.loads(out.stdout)["lines"][0]
+want_ctx = j["ctx"] or 0
+want = " > ".join(j["path"]) if j["ctx"] else "(idle)"
+if j["time"] is None:
+	want = "(no sample at or before the cursor)"
+ok = ctx == want_ctx and (want.startswith(shown) or shown.startswith(want))
+if not ok:
+	print("%s: screen ctx=%s path=%r\n  trace --at ctx=%s path=%r" %
+	      (what, ctx, shown, want_ctx, want))
+sys.exit(0 if ok else 1)
+PY
+}
+
+# ---- a generated database ---------------------------------------------
+start "$tmp/db" || fail "the viewer did not start"
+t send-keys -t "$S" t
+wait_for "Trace [Main]" || fail "t did not open the trace pane"
+wait_for "lines 0-5 of 6" || fail "the pane does not show the 6 lines"
+wait_for "RANK 0 THREAD 2" || fail "no line label RANK 0 THREAD 2"
+w0=$(header_ns window)
+h=$(screen | grep -F "Trace [")
+t send-keys -t "$S" Right Right Right Right Right Right Right Right Right Right +
+wait_change "$h" || fail "+ did not change the window"
+w1=$(header_ns window)
+python3 -c "import sys; sys.exit(0 if abs($w1*2-$w0) <= $w0*1e-3 else 1)" ||
+	fail "+ made the window $w1 ns from $w0 ns, not half"
+f1=$(header_ns from)
+h=$(screen | grep -F "Trace [")
+t send-keys -t "$S" ">"
+wait_change "$h" || fail "> did not pan"
+f2=$(header_ns from)
+python3 -c "import sys; sys.exit(0 if abs(($f2-$f1)-$w1/4) <= $w1*2e-3 else 1)" ||
+	fail "> moved the window by $(($f2 - $f1)) ns, not a quarter of $w1"
+t send-keys -t "$S" Down Down Right Right Right
+wait_for "line 2 " || fail "Down did not move the cursor to line 2"
+screen >"$tmp/screen.txt"
+check_cursor "$tmp/db" "generated"
+# the next change of context lands on a time where the path changes
+t send-keys -t "$S" .
+sleep 0.2
+screen >"$tmp/screen.txt"
+check_cursor "$tmp/db" "generated, next change"
+# depth view, summary, statistics draw
+t send-keys -t "$S" V
+wait_for "Trace [Depth]" || fail "V did not show the depth view"
+wait_for "depth 0" || fail "the depth view has no depth labels"
+t send-keys -t "$S" V V
+wait_for "Trace [Statistics]" || fail "no statistics view"
+wait_for "share   cells  function" || fail "the statistics view has no table"
+t send-keys -t "$S" V 0
+wait_for "from +0 ns" || fail "0 did not go home"
+# undo brings the zoomed and panned window back
+h=$(screen | grep -F "Trace [")
+t send-keys -t "$S" u
+wait_change "$h" || fail "u did not undo home"
+w2=$(header_ns window)
+python3 -c "import sys; sys.exit(0 if abs($w2-$w1) <= $w1*1e-3 else 1)" ||
+	fail "u restored a window of $w2 ns, not $w1"
+# the line filter
+t send-keys -t "$S" L "RANK 1" Enter
+wait_for "lines 0-2 of 3 (filtered)" || fail "the line filter RANK 1 did not keep 3 lines"
+# full screen and back, then close
+t send-keys -t "$S" F
+wait_for "Trace [Main]" || fail "F lost the pane"
+t send-keys -t "$S" t
+i=0
+while screen | grep -qF "Trace [" && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.05; done
+screen | grep -qF "Trace [" && fail "t did not close the pane"
+t send-keys -t "$S" q
+
+# ---- corpus databases with traces --------------------------------------
+corpus="$top_srcdir/../shared/corpus/hpctoolkit-v4"
+for db in "$corpus/hpcviewer.e4/tests/resources/metadb/issue-233" \
+	"$corpus/hpctoolkit/tests/data/dbase/loops-cputime-t.d"; do
+	[ -d "$db" ] || continue
+	lines=$("$cs" info "$db" | sed -n 's/^Trace: *\([0-9]*\) lines.*/\1/p')
+	start "$db" || { fail "$db: the viewer did not start"; continue; }
+	t send-keys -t "$S" t
+	wait_for "Trace [Main]" || fail "$db: no trace pane"
+	wait_for "of $lines" || fail "$db: the pane does not count $lines lines"
+	t send-keys -t "$S" Right Right Right Right Right Right Right Right \
+		Right Right Right Right Right Right Right Right Right Right \
+		Right Right Down Down
+	sleep 0.3
+	screen >"$tmp/screen.txt"
+	check_cursor "$db" "$(basename "$db")"
+	w0=$(header_ns window)
+	h=$(screen | grep -F "Trace [")
+	t send-keys -t "$S" + +
+	wait_change "$h" || fail "$db: + did not zoom"
+	sleep 0.2
+	w1=$(header_ns window)
+	python3 -c "import sys; sys.exit(0 if abs($w1*4-$w0) <= $w0*2e-3 else 1)" ||
+		fail "$db: + + made the window $w1 ns from $w0 ns"
+	screen >"$tmp/screen.txt"
+	check_cursor "$db" "$(basename "$db") zoomed"
+	t send-keys -t "$S" q
+done
+exit $status

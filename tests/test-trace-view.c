@@ -1,0 +1,647 @@
+/* Tests for trace_view: the grid, representatives, navigation, depth and
+ * summary views, statistics, next/previous change, colours, the line
+ * filter and interval tracks, over a fake trace provider.  Every answer is
+ * checked against a brute-force recomputation from the fixture arrays
+ * (linear scans), never against the code's own output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "trace_index.h"
+#include "trace_view.h"
+
+#define N_LINES 10
+#define N_SAMPLES 200
+
+/* Contexts: root -> main(1, entry) -> solve(2, fn) -> loop(3) -> line(4);
+ * main -> io(5, fn) -> write(6, fn); root -> other(7, entry, named
+ * "solve" too: same name, same colour). */
+struct fake {
+	struct trace_sample samples[N_LINES][N_SAMPLES];
+	uint64_t counts[N_LINES];
+	struct trace_interval intervals[8];
+	uint64_t n_intervals;
+	uint32_t interval_line; /* which line is an interval track */
+	uint64_t reads;
+};
+
+static bool fake_sample(void *impl, uint32_t line, uint64_t i,
+			struct trace_sample *out)
+{
+	struct fake *f = impl;
+	if (line >= N_LINES || i >= f->counts[line])
+		return false;
+	f->reads++;
+	*out = f->samples[line][i];
+	return true;
+}
+
+static bool fake_interval(void *impl, uint32_t line, uint64_t i,
+			  struct trace_interval *out)
+{
+	struct fake *f = impl;
+	if (line != f->interval_line || i >= f->n_intervals)
+		return false;
+	f->reads++;
+	*out = f->intervals[i];
+	return true;
+}
+
+static const struct trace_ops fake_ops = {.sample = fake_sample,
+					  .interval = fake_interval};
+
+static const uint32_t ctx_pool[] = {0, 1, 2, 3, 4, 5, 6, 7};
+/* frames of each ctx from the outermost: (ctx -> chain of frame ctxs) */
+static const uint32_t chains[8][3] = {
+	{0}, {1}, {1, 2}, {1, 2}, {1, 2}, {1, 5}, {1, 5, 6}, {7},
+};
+static const uint32_t chain_len[8] = {0, 1, 2, 2, 2, 2, 3, 1};
+
+static uint32_t brute_depth(uint32_t ctx, uint32_t d)
+{
+	if (ctx == 0)
+		return 0;
+	uint32_t n = chain_len[ctx];
+	return chains[ctx][d < n ? d : n - 1];
+}
+
+static void fill(struct fake *f, bool with_intervals)
+{
+	memset(f, 0, sizeof(*f));
+	uint32_t seed = 12345;
+	for (uint32_t l = 0; l < N_LINES; l++) {
+		/* line 3 is empty, line 4 has one sample, others many with
+		 * equal consecutive timestamps now and then */
+		f->counts[l] = l == 3 ? 0 : l == 4 ? 1 : N_SAMPLES;
+		uint64_t t = 1000 + l * 7;
+		for (uint64_t i = 0; i < f->counts[l]; i++) {
+			seed = seed * 1103515245u + 12345u;
+			uint32_t r = seed >> 16;
+			if (r % 5 != 0)
+				t += 1 + r % 23;
+			f->samples[l][i] = (struct trace_sample){
+				.time = t, .ctx_id = ctx_pool[r % 8]};
+		}
+	}
+	f->interval_line = with_intervals ? 9 : UINT32_MAX;
+	if (with_intervals) {
+		/* kernels: [1100,1200) ctx 2, [1300,1310) ctx 6,
+		 * [1310,1500) ctx 7, [2000,2001) ctx 5 */
+		const struct trace_interval iv[] = {
+			{1100, 1200, 2}, {1300, 1310, 6}, {1310, 1500, 7},
+			{2000, 2001, 5}};
+		memcpy(f->intervals, iv, sizeof(iv));
+		f->n_intervals = 4;
+	}
+}
+
+static struct model *make_model(struct fake *f)
+{
+	struct model_builder *b = model_builder_new("fake", "fake");
+	assert_non_null(b);
+	struct model_node n = {.function = MODEL_NONE};
+	uint32_t name_main = model_builder_intern(b, "main", 4);
+	uint32_t name_solve = model_builder_intern(b, "solve", 5);
+	uint32_t name_io = model_builder_intern(b, "io", 2);
+	uint32_t name_write = model_builder_intern(b, "write", 5);
+	uint32_t rank = model_builder_intern(b, "RANK", 4);
+	uint32_t thread = model_builder_intern(b, "THREAD", 6);
+	n.kind = NODE_ENTRY, n.ctx_id = 1, n.name = name_main;
+	uint32_t e = model_builder_add_node(b, 0, &n);
+	n.kind = NODE_FUNCTION, n.ctx_id = 2, n.name = name_solve;
+	uint32_t s = model_builder_add_node(b, e, &n);
+	n.kind = NODE_LOOP, n.ctx_id = 3, n.name = 0;
+	uint32_t lp = model_builder_add_node(b, s, &n);
+	n.kind = NODE_LINE, n.ctx_id = 4;
+	model_builder_add_node(b, lp, &n);
+	n.kind = NODE_FUNCTION, n.ctx_id = 5, n.name = name_io;
+	uint32_t io = model_builder_add_node(b, e, &n);
+	n.kind = NODE_FUNCTION, n.ctx_id = 6, n.name = name_write;
+	model_builder_add_node(b, io, &n);
+	n.kind = NODE_ENTRY, n.ctx_id = 7, n.name = name_solve;
+	model_builder_add_node(b, 0, &n);
+	uint64_t tmin = UINT64_MAX, tmax = 0;
+	for (uint32_t l = 0; l < N_LINES; l++) {
+		/* RANK l/2 THREAD l%2 */
+		struct model_id ids[2] = {
+			{.kind_name = rank, .logical_id = l / 2},
+			{.kind_name = thread, .logical_id = l % 2},
+		};
+		uint32_t p = model_builder_add_profile(b, false, ids, 2, NULL);
+		bool iv = l == f->interval_line;
+		struct model_timeline tl = {
+			.profile = p,
+			.kind = iv ? TIMELINE_INTERVALS : TIMELINE_SAMPLES,
+			.count = iv ? f->n_intervals : f->counts[l]};
+		model_builder_add_timeline(b, &tl);
+		for (uint64_t i = 0; i < tl.count; i++) {
+			uint64_t t = iv ? f->intervals[i].begin
+					: f->samples[l][i].time;
+			tmin = t < tmin ? t : tmin;
+			tmax = t > tmax ? t : tmax;
+		}
+	}
+	model_builder_set_time_range(b, tmin, tmax);
+	model_builder_set_trace(b, &fake_ops, f);
+	struct error err = {0};
+	struct model *m = model_builder_finish(b, &err);
+	assert_non_null(m);
+	return m;
+}
+
+/* brute force: the context of line l at time t (raw) */
+static uint32_t brute_ctx(const struct fake *f, uint32_t l, uint64_t t)
+{
+	if (l == f->interval_line) {
+		uint32_t c = 0;
+		for (uint64_t i = 0; i < f->n_intervals; i++)
+			if (f->intervals[i].begin <= t)
+				c = t < f->intervals[i].end
+					    ? f->intervals[i].ctx_id
+					    : 0;
+		return c;
+	}
+	uint32_t c = 0;
+	for (uint64_t i = 0; i < f->counts[l]; i++)
+		if (f->samples[l][i].time <= t)
+			c = f->samples[l][i].ctx_id;
+	return c;
+}
+
+static uint64_t cell_t(uint64_t from, uint64_t to, uint32_t cols,
+		       uint32_t k)
+{
+	return from + (to - from) * k / cols;
+}
+
+static void test_degenerate(void **state)
+{
+	(void)state;
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(NULL, &v, &err), STATUS_UNSUPPORTED);
+	error_clear(&err);
+	struct model_builder *b = model_builder_new("fake", "none");
+	struct model *m = model_builder_finish(b, &err);
+	assert_non_null(m);
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_UNSUPPORTED);
+	assert_null(v);
+	error_clear(&err);
+	model_free(m);
+	trace_view_free(NULL);
+	trace_grid_free(NULL);
+	char buf[32];
+	trace_format_duration(0, true, buf, sizeof(buf));
+	assert_string_equal(buf, "0 ns");
+	trace_format_duration(1500000000, true, buf, sizeof(buf));
+	assert_string_equal(buf, "1.5 s");
+	trace_format_duration(250000000, false, buf, sizeof(buf));
+	assert_string_equal(buf, "250 ms");
+	trace_format_duration(12300, false, buf, sizeof(buf));
+	assert_string_equal(buf, "12.3 us");
+	trace_format_duration(12300, true, buf, sizeof(buf));
+	assert_string_equal(buf, "12.3 \xc2\xb5s");
+}
+
+static void check_grid(const struct fake *f, const struct trace_view *v,
+		       const struct trace_grid *g, uint32_t rows,
+		       uint32_t cols)
+{
+	const struct trace_window *w = trace_view_window(v);
+	uint32_t n = w->line_hi - w->line_lo;
+	for (uint32_t r = 0; r < rows; r++) {
+		/* representative: the first line of the row's range */
+		uint32_t want_line =
+			n <= rows ? (r < n ? w->line_lo + r : MODEL_NONE)
+				  : w->line_lo + r * n / rows;
+		uint32_t want_tl = want_line == MODEL_NONE
+					   ? MODEL_NONE
+					   : trace_view_line(v, want_line);
+		assert_int_equal(g->row_line[r], want_tl);
+		for (uint32_t k = 0; k < cols; k++) {
+			uint64_t t = cell_t(w->from, w->to, cols, k);
+			uint32_t raw = want_tl == MODEL_NONE
+					       ? 0
+					       : brute_ctx(f, want_tl, t);
+			assert_int_equal(g->raw[r * cols + k], raw);
+			assert_int_equal(g->cells[r * cols + k],
+					 brute_depth(raw, w->depth));
+		}
+	}
+}
+
+static void test_grid_matches_brute_force(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, true);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct trace_grid g = {0};
+	/* rows fewer than, equal to and more than the lines; columns
+	 * narrower than samples and wider than the range */
+	const uint32_t rows[] = {1, 3, 10, 14};
+	const uint32_t cols[] = {1, 7, 80, 5000};
+	for (uint32_t depth = 0; depth < 4; depth++) {
+		trace_view_set_depth(v, depth);
+		for (size_t i = 0; i < 4; i++)
+			for (size_t j = 0; j < 4; j++) {
+				assert_int_equal(trace_view_compute(v, rows[i], cols[j], &g, &err), STATUS_OK);
+				check_grid(f, v, &g, rows[i], cols[j]);
+			}
+	}
+	/* zoomed in on a narrow slice and a line range */
+	trace_view_set_cursor(v, 1300, 5);
+	assert_true(trace_view_zoom_time(v, 1, 50));
+	assert_true(trace_view_zoom_lines(v, 1, 2));
+	assert_int_equal(trace_view_compute(v, 3, 40, &g, &err), STATUS_OK);
+	check_grid(f, v, &g, 3, 40);
+	assert_true(trace_view_window(v)->from <= 1300);
+	assert_true(trace_view_window(v)->to > 1300);
+	trace_grid_free(&g);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+static void test_rows_and_lines(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	for (uint32_t rows = 1; rows <= 12; rows++)
+		for (uint32_t line = 0; line < N_LINES; line++) {
+			uint32_t r = trace_view_line_row(v, rows, line);
+			assert_true(r < rows);
+			/* the row's range holds the line */
+			uint32_t first = trace_view_row_line(v, rows, r);
+			assert_true(first <= line);
+			uint32_t next = trace_view_row_line(v, rows, r + 1);
+			if (next != MODEL_NONE)
+				assert_true(line < next);
+		}
+	assert_int_equal(trace_view_row_line(v, 0, 0), MODEL_NONE);
+	assert_int_equal(trace_view_row_line(v, 20, 10), MODEL_NONE);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+static void test_navigation_and_undo(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct trace_window home = *trace_view_window(v);
+	assert_int_equal(home.from, m->time_min);
+	assert_int_equal(home.to, m->time_max + 1);
+	assert_false(trace_view_home(v));     /* already home */
+	assert_false(trace_view_undo(v));     /* nothing to undo */
+	assert_false(trace_view_zoom_time(v, 2, 1)); /* cannot zoom out */
+	uint64_t mid = (home.from + home.to) / 2;
+	trace_view_set_cursor(v, mid, 0);
+	assert_true(trace_view_zoom_time(v, 1, 2));
+	struct trace_window z = *trace_view_window(v);
+	assert_true(z.to - z.from == (home.to - home.from) / 2);
+	/* the cursor keeps its relative place */
+	assert_true(z.from <= mid && mid < z.to);
+	assert_true(trace_view_pan_time(v, 1, 4));
+	struct trace_window p = *trace_view_window(v);
+	assert_int_equal(p.from, z.from + (z.to - z.from) / 4);
+	assert_int_equal(p.to - p.from, z.to - z.from);
+	/* pan far right clamps at the end */
+	for (int i = 0; i < 20; i++)
+		trace_view_pan_time(v, 1, 1);
+	assert_int_equal(trace_view_window(v)->to, home.to);
+	/* undo walks back, redo forward */
+	while (trace_view_undo(v))
+		;
+	assert_int_equal(trace_view_window(v)->from, home.from);
+	assert_int_equal(trace_view_window(v)->to, home.to);
+	assert_true(trace_view_redo(v));
+	assert_int_equal(trace_view_window(v)->to - trace_view_window(v)->from,
+			 z.to - z.from);
+	/* mark and zoom to it */
+	trace_view_home(v);
+	trace_view_set_cursor(v, 1100, 0);
+	trace_view_mark(v);
+	uint64_t mt;
+	assert_true(trace_view_has_mark(v, &mt));
+	assert_int_equal(mt, 1100);
+	trace_view_set_cursor(v, 1500, 0);
+	assert_true(trace_view_zoom_to_mark(v));
+	assert_int_equal(trace_view_window(v)->from, 1100);
+	assert_int_equal(trace_view_window(v)->to, 1501);
+	assert_false(trace_view_has_mark(v, NULL));
+	/* line zoom and pan */
+	trace_view_home(v);
+	trace_view_set_cursor(v, 1100, 8);
+	assert_true(trace_view_zoom_lines(v, 1, 5));
+	assert_int_equal(trace_view_window(v)->line_hi -
+				 trace_view_window(v)->line_lo,
+			 2);
+	assert_true(trace_view_window(v)->line_lo <= 8 &&
+		    8 < trace_view_window(v)->line_hi);
+	assert_true(trace_view_pan_lines(v, -100));
+	assert_int_equal(trace_view_window(v)->line_lo, 0);
+	assert_int_equal(trace_view_cursor_line(v), 1);
+	/* the undo stack is bounded */
+	for (int i = 0; i < 3 * TRACE_VIEW_UNDO; i++)
+		trace_view_set_depth(v, (uint32_t)(i % 7 + 1));
+	int undos = 0;
+	while (trace_view_undo(v))
+		undos++;
+	assert_int_equal(undos, TRACE_VIEW_UNDO);
+	/* depth changes are undoable */
+	trace_view_set_depth(v, 2);
+	trace_view_set_depth(v, 3);
+	assert_true(trace_view_undo(v));
+	assert_int_equal(trace_view_window(v)->depth, 2);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+static void test_next_change(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	for (uint32_t depth = 0; depth < 3; depth++) {
+		trace_view_home(v);
+		trace_view_set_depth(v, depth);
+		/* forward from before the start to the end of line 0 */
+		trace_view_set_cursor(v, m->time_min, 0);
+		uint64_t t = m->time_min;
+		for (;;) {
+			/* brute force: the first element time after t at
+			 * which the context shown differs from t's */
+			uint32_t here = brute_depth(brute_ctx(f, 0, t), depth);
+			uint64_t want = 0;
+			bool have = false;
+			for (uint64_t i = 0; i < f->counts[0]; i++) {
+				const struct trace_sample *s = &f->samples[0][i];
+				if (s->time > t &&
+				    brute_depth(brute_ctx(f, 0, s->time), depth) != here) {
+					want = s->time;
+					have = true;
+					break;
+				}
+			}
+			bool got = trace_view_next_change(v, true);
+			assert_int_equal(got, have);
+			if (!got)
+				break;
+			t = trace_view_cursor_time(v);
+			assert_int_equal(t, want);
+		}
+		/* and back: each step lands on the start of a run */
+		int steps = 0;
+		while (trace_view_next_change(v, false)) {
+			uint64_t c = trace_view_cursor_time(v);
+			/* brute force: the context shown just before c
+			 * differs from the one shown at c */
+			assert_int_not_equal(
+				brute_depth(brute_ctx(f, 0, c - 1), depth),
+				brute_depth(brute_ctx(f, 0, c), depth));
+			/* and it is an element time */
+			bool is_elem = false;
+			for (uint64_t i = 0; i < f->counts[0]; i++)
+				is_elem |= f->samples[0][i].time == c;
+			assert_true(is_elem);
+			steps++;
+		}
+		assert_true(steps > 0);
+	}
+	/* the empty line has no change */
+	trace_view_set_cursor(v, m->time_min, 3);
+	assert_false(trace_view_next_change(v, true));
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+static void test_depth_view(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct trace_grid g = {0};
+	trace_view_set_cursor(v, m->time_min, 6);
+	assert_int_equal(trace_view_compute_depth(v, 4, 50, &g, &err),
+			 STATUS_OK);
+	const struct trace_window *w = trace_view_window(v);
+	for (uint32_t d = 0; d < 4; d++)
+		for (uint32_t k = 0; k < 50; k++) {
+			uint32_t raw = brute_ctx(f, 6, cell_t(w->from, w->to, 50, k));
+			uint32_t want = d < chain_len[raw] ? chains[raw][d] : 0;
+			assert_int_equal(g.cells[d * 50 + k], want);
+		}
+	/* max depth seen: ctx 6 has three frames */
+	assert_int_equal(trace_view_compute(v, 10, 200, &g, &err), STATUS_OK);
+	assert_int_equal(trace_view_max_depth(v), 2);
+	trace_grid_free(&g);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+static void test_shares_and_summary(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct trace_grid g = {0};
+	trace_view_set_depth(v, 1);
+	/* 12 rows for 10 lines: two rows without a line are not counted */
+	assert_int_equal(trace_view_compute(v, 12, 64, &g, &err), STATUS_OK);
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	assert_int_equal(trace_grid_shares(m, &g, 24, &s, &n, &err),
+			 STATUS_OK);
+	uint64_t count[8] = {0}, total = 0;
+	const struct trace_window *w = trace_view_window(v);
+	for (uint32_t l = 0; l < N_LINES; l++)
+		for (uint32_t k = 0; k < 64; k++) {
+			uint32_t c = brute_depth(
+				brute_ctx(f, l, cell_t(w->from, w->to, 64, k)), 1);
+			count[c]++;
+			total++;
+		}
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(s[i].cells, count[s[i].ctx]);
+		if (i)
+			assert_true(s[i - 1].cells >= s[i].cells);
+		sum += s[i].cells;
+	}
+	assert_int_equal(sum, total);
+	free(s);
+	/* one column: the shares of the rows */
+	assert_int_equal(trace_grid_column_shares(m, &g, 5, 24, &s, &n, &err),
+			 STATUS_OK);
+	uint64_t col[8] = {0};
+	for (uint32_t l = 0; l < N_LINES; l++)
+		col[brute_depth(brute_ctx(f, l, cell_t(w->from, w->to, 64, 5)), 1)]++;
+	sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(s[i].cells, col[s[i].ctx]);
+		sum += s[i].cells;
+	}
+	assert_int_equal(sum, N_LINES);
+	free(s);
+	assert_int_equal(trace_grid_column_shares(m, &g, 64, 24, &s, &n, &err),
+			 STATUS_OK);
+	assert_int_equal(n, 0);
+	free(s);
+	trace_grid_free(&g);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+static uint32_t fnv(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void test_colors(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	assert_int_equal(trace_view_color(m, 0, 24), 0);
+	/* ctx 2 and ctx 7 are both named "solve" */
+	assert_int_equal(trace_view_color(m, 2, 24), 1 + fnv("solve") % 24);
+	assert_int_equal(trace_view_color(m, 7, 24), 1 + fnv("solve") % 24);
+	assert_int_equal(trace_view_color(m, 1, 24), 1 + fnv("main") % 24);
+	assert_int_equal(trace_view_color(m, 6, 7), 1 + fnv("write") % 7);
+	for (uint32_t c = 1; c < 8; c++) {
+		uint32_t k = trace_view_color(m, c, 24);
+		assert_true(k >= 1 && k <= 24);
+	}
+	assert_true(trace_ctx_under(m, 4, model_node_of_ctx(m, 2)));
+	assert_true(trace_ctx_under(m, 4, model_node_of_ctx(m, 4)));
+	assert_false(trace_ctx_under(m, 6, model_node_of_ctx(m, 2)));
+	assert_false(trace_ctx_under(m, 0, 0));
+	model_free(m);
+	free(f);
+}
+
+static void test_filter(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	assert_int_equal(trace_view_set_filter(v, "RANK 1-2 THREAD 0", false, &err), STATUS_OK);
+	/* lines l with l/2 in 1..2 and l%2 == 0: 2, 4 */
+	assert_int_equal(trace_view_line_count(v), 2);
+	assert_int_equal(trace_view_line(v, 0), 2);
+	assert_int_equal(trace_view_line(v, 1), 4);
+	assert_int_equal(trace_view_set_filter(v, "thread 1", false, &err), STATUS_OK);
+	assert_int_equal(trace_view_line_count(v), 5);
+	assert_int_equal(trace_view_set_filter(v, "RANK 0-7", true, &err), STATUS_OK);
+	/* line 3 is empty */
+	assert_int_equal(trace_view_line_count(v), 9);
+	for (uint32_t i = 0; i < 9; i++)
+		assert_int_not_equal(trace_view_line(v, i), 3);
+	assert_int_equal(trace_view_set_filter(v, "RANK", false, &err), STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(trace_view_set_filter(v, "RANK x", false, &err), STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(trace_view_set_filter(v, "RANK 3-1", false, &err), STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(trace_view_set_filter(v, "RANK 99", false, &err), STATUS_NOT_FOUND);
+	error_clear(&err);
+	assert_int_equal(trace_view_line_count(v), 9); /* unchanged */
+	assert_int_equal(trace_view_set_filter(v, "", false, &err), STATUS_OK);
+	assert_int_equal(trace_view_line_count(v), N_LINES);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+static void test_intervals(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, true);
+	struct model *m = make_model(f);
+	struct trace_sample s;
+	uint64_t idx;
+	assert_false(trace_sample_at(m, 9, 1099, &s, &idx));
+	assert_true(trace_sample_at(m, 9, 1100, &s, &idx));
+	assert_int_equal(s.ctx_id, 2);
+	assert_true(trace_sample_at(m, 9, 1250, &s, &idx)); /* in a gap */
+	assert_int_equal(s.ctx_id, 0);
+	assert_int_equal(idx, 0);
+	assert_true(trace_sample_at(m, 9, 1310, &s, &idx)); /* back to back */
+	assert_int_equal(s.ctx_id, 7);
+	assert_true(trace_sample_at(m, 9, 5000, &s, &idx)); /* after the end */
+	assert_int_equal(s.ctx_id, 0);
+	uint32_t cells[1000];
+	trace_cells(m, 9, 1000, 2100, 1000, UINT32_MAX, cells);
+	for (uint32_t k = 0; k < 1000; k++)
+		assert_int_equal(cells[k],
+				 brute_ctx(f, 9, cell_t(1000, 2100, 1000, k)));
+	struct trace_bounds b;
+	assert_true(trace_bounds_read(m, 9, &b));
+	uint64_t t;
+	assert_true(trace_next_change(m, 9, &b, 1150, UINT32_MAX, true, 100, &t));
+	assert_int_equal(t, 1300);
+	model_free(m);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_grid_matches_brute_force),
+		cmocka_unit_test(test_rows_and_lines),
+		cmocka_unit_test(test_navigation_and_undo),
+		cmocka_unit_test(test_next_change),
+		cmocka_unit_test(test_depth_view),
+		cmocka_unit_test(test_shares_and_summary),
+		cmocka_unit_test(test_colors),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_intervals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

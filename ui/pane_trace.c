@@ -1,0 +1,779 @@
+/* pane_trace: the trace timeline pane (hpcviewer's trace view).  It only
+ * draws what src/trace_view computes (the cell grid of the visible window,
+ * the depth view of the cursor's line, the summary and statistics) and maps
+ * keys to trace_view calls.  Rows are trace lines, columns time slices;
+ * under UTF-8 with enough colour pairs each character cell draws two rows
+ * with an upper half block (foreground the upper row, background the lower
+ * one).  Colours: a palette of colour pairs after the theme's roles, one
+ * colour per function name (a hash, so stable); 8-colour terminals get 6
+ * colours, terminals without colour get letters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "cli.h"
+#include "trace_index.h"
+#include "trace_view.h"
+
+#define LABEL_MAX 24
+
+enum trace_mode {
+	MODE_MAIN,
+	MODE_DEPTH,
+	MODE_SUMMARY,
+	MODE_STATS,
+	MODE_COUNT
+};
+
+static const char *const mode_names[] = {"Main", "Depth", "Summary",
+					 "Statistics"};
+
+/* 24 distinct colours of the 256-colour cube */
+static const short palette256[] = {196, 46,  21,  226, 201, 51,  208, 93,
+				   34,  130, 31,  167, 142, 61,  172, 72,
+				   133, 203, 120, 67,  228, 177, 117, 215};
+static const short palette8[] = {COLOR_RED,  COLOR_GREEN,   COLOR_YELLOW,
+				 COLOR_BLUE, COLOR_MAGENTA, COLOR_CYAN};
+
+struct trace_pane {
+	struct trace_view *view;
+	struct trace_grid grid;
+	enum trace_mode mode;
+	bool hide_empty;
+	char *filter;
+	/* what the grid was computed for: recomputed only when it changes */
+	struct trace_window key;
+	uint32_t key_rows, key_cols, key_line;
+	enum trace_mode key_mode;
+	bool valid;
+	/* the last layout, for the keys */
+	uint32_t rows, cols; /* grid rows (lines, not screen rows) */
+	/* colours */
+	uint32_t n_colors; /* palette size; 0 = letters */
+	bool half;         /* two grid rows per screen row */
+	short pair_base;
+};
+
+/* ---- colours -------------------------------------------------------- */
+
+static void setup_colors(struct app *app, struct trace_pane *t)
+{
+	t->n_colors = 0;
+	t->half = false;
+	/* headless dumps are text: letters show what colours would */
+	if (!app->caps.colors || app->caps.headless)
+		return;
+	const short *pal = app->caps.n_colors >= 256 ? palette256 : palette8;
+	uint32_t n = app->caps.n_colors >= 256
+			     ? sizeof(palette256) / sizeof(palette256[0])
+			     : sizeof(palette8) / sizeof(palette8[0]);
+	short base = THEME_ROLE_COUNT + 2;
+	long need_half = (long)(n + 1) * (n + 1);
+	if (app->caps.utf8 && base + need_half < COLOR_PAIRS &&
+	    base + need_half < 32767) {
+		/* pair base + fg * (n+1) + bg; colour 0 is idle (default) */
+		for (uint32_t f = 0; f <= n; f++)
+			for (uint32_t b = 0; b <= n; b++)
+				init_pair((short)(base + f * (n + 1) + b),
+					  f ? pal[f - 1] : -1,
+					  b ? pal[b - 1] : -1);
+		t->half = true;
+	} else if (base + (long)n + 1 < COLOR_PAIRS) {
+		for (uint32_t c = 0; c <= n; c++)
+			init_pair((short)(base + c), COLOR_BLACK,
+				  c ? pal[c - 1] : -1);
+	} else {
+		return;
+	}
+	t->n_colors = n;
+	t->pair_base = base;
+}
+
+/* Draw one screen cell of colours `up` and `down` (0 idle), dimmed when
+ * `dim`, reversed when `cursor`. */
+static void draw_cell(struct trace_pane *t, int y, int x, uint32_t up,
+		      uint32_t down, bool dim, bool cursor)
+{
+	cchar_t cc;
+	wchar_t text[2] = {L' ', 0};
+	attr_t a = (dim ? A_DIM : A_NORMAL) | (cursor ? A_REVERSE : A_NORMAL);
+	short pair = 0;
+	if (t->n_colors == 0) {
+		/* letters: a colour index is a letter, idle a dot */
+		text[0] = up ? (wchar_t)('a' + (up - 1) % 26) : L'.';
+		if (!up)
+			a |= theme_attr(THEME_ROLE_TRACE_IDLE);
+	} else if (t->half) {
+		text[0] = 0x2580; /* upper half block */
+		pair = (short)(t->pair_base + up * (t->n_colors + 1) + down);
+	} else {
+		pair = (short)(t->pair_base + up);
+		if (!up)
+			a |= theme_attr(THEME_ROLE_TRACE_IDLE);
+	}
+	setcchar(&cc, text, a, pair, NULL);
+	mvadd_wch(y, x, &cc);
+}
+
+/* ---- helpers -------------------------------------------------------- */
+
+static char *ctx_label(const struct model *m, uint32_t ctx)
+{
+	if (ctx == 0)
+		return strdup("(idle)");
+	uint32_t node = model_node_of_ctx(m, ctx);
+	if (node == MODEL_NONE)
+		return strdup("(unknown context)");
+	return model_node_label(m, node);
+}
+
+/* "outer > ... > ctx", as `callscope trace --at` prints it */
+static char *ctx_path(const struct model *m, uint32_t ctx)
+{
+	uint32_t node = ctx ? model_node_of_ctx(m, ctx) : MODEL_NONE;
+	if (node == MODEL_NONE)
+		return strdup(ctx ? "(unknown context)" : "(idle)");
+	uint32_t depth = m->nodes[node].depth;
+	uint32_t *chain = calloc(depth ? depth : 1, sizeof(*chain));
+	char *out = strdup("");
+	uint32_t k = 0;
+	for (uint32_t n = node; chain && n != 0 && n != MODEL_NONE && k < depth;
+	     n = m->nodes[n].parent)
+		chain[k++] = n;
+	while (out && k-- > 0) {
+		char *label = model_node_label(m, chain[k]);
+		char *next = NULL;
+		if (asprintf(&next, "%s%s%s", out, *out ? " > " : "",
+			     label ? label : "?") < 0)
+			next = NULL;
+		free(label);
+		free(out);
+		out = next;
+	}
+	free(chain);
+	return out;
+}
+
+static void fmt_rel(const struct app *app, uint64_t t, char *buf,
+		    size_t size)
+{
+	uint64_t base = app->model->time_min;
+	char d[32];
+	trace_format_duration(t >= base ? t - base : 0, app->caps.utf8, d,
+			      sizeof(d));
+	snprintf(buf, size, "+%s", d);
+}
+
+static bool recompute(struct app *app, struct trace_pane *t, uint32_t rows,
+		      uint32_t cols)
+{
+	const struct trace_window *w = trace_view_window(t->view);
+	uint32_t line = trace_view_cursor_line(t->view);
+	if (t->valid && memcmp(&t->key, w, sizeof(*w)) == 0 &&
+	    t->key_rows == rows && t->key_cols == cols &&
+	    t->key_mode == t->mode &&
+	    (t->mode != MODE_DEPTH || t->key_line == line))
+		return true;
+	struct error err = {0};
+	enum status st =
+		t->mode == MODE_DEPTH
+			? trace_view_compute_depth(t->view, rows, cols, &t->grid,
+						   &err)
+			: trace_view_compute(t->view, rows, cols, &t->grid, &err);
+	if (st != STATUS_OK) {
+		app_error(app, &err);
+		t->valid = false;
+		return false;
+	}
+	t->key = *w;
+	t->key_rows = rows;
+	t->key_cols = cols;
+	t->key_mode = t->mode;
+	t->key_line = line;
+	t->valid = true;
+	return true;
+}
+
+/* ---- drawing -------------------------------------------------------- */
+
+static void draw_header(struct app *app, struct trace_pane *t, int y, int x,
+			int w)
+{
+	const struct trace_window *win = trace_view_window(t->view);
+	char from[40], width[32], *text = NULL;
+	fmt_rel(app, win->from, from, sizeof(from));
+	trace_format_duration(win->to - win->from, app->caps.utf8, width,
+			      sizeof(width));
+	uint64_t mark;
+	bool has_mark = trace_view_has_mark(t->view, &mark);
+	char marktext[48] = "";
+	if (has_mark) {
+		char mt[40];
+		fmt_rel(app, mark, mt, sizeof(mt));
+		snprintf(marktext, sizeof(marktext), "  mark %s", mt);
+	}
+	if (asprintf(&text, " Trace [%s%s]  depth %u/%u  lines %u-%u of %u%s  "
+			    "window %s from %s%s%s",
+		     mode_names[t->mode], app->trace_focus ? "" : ", w: keys",
+		     win->depth, trace_view_max_depth(t->view), win->line_lo,
+		     win->line_hi ? win->line_hi - 1 : 0,
+		     trace_view_line_count(t->view),
+		     t->filter ? " (filtered)" : "", width, from, marktext,
+		     t->hide_empty ? "  non-empty" : "") < 0)
+		text = NULL;
+	screen_text(y, x, w,
+		    theme_attr(app->trace_focus ? THEME_ROLE_TAB_ACTIVE
+						: THEME_ROLE_COLUMN_HEADER),
+		    text ? text : "Trace", true);
+	free(text);
+}
+
+static void draw_labels(struct app *app, struct trace_pane *t, int y, int x,
+			int lw, int screen_rows)
+{
+	const struct model *m = app->model;
+	uint32_t per = t->half ? 2 : 1;
+	uint32_t cur_row = t->mode == MODE_DEPTH
+				   ? UINT32_MAX
+				   : trace_view_line_row(
+					     t->view, t->rows,
+					     trace_view_cursor_line(t->view));
+	for (int s = 0; s < screen_rows; s++) {
+		uint32_t r = (uint32_t)s * per;
+		char *label = NULL;
+		bool sel = cur_row != UINT32_MAX && cur_row / per == (uint32_t)s;
+		if (t->mode == MODE_DEPTH) {
+			if (asprintf(&label, per == 2 ? "depth %u-%u"
+						      : "depth %u",
+				     r, r + 1) < 0)
+				label = NULL;
+		} else if (t->mode == MODE_MAIN && r < t->rows &&
+			   t->grid.row_line[r] != MODEL_NONE) {
+			/* the upper row's line (the lower row's when the
+			 * cursor is on it) */
+			uint32_t rr = sel && cur_row % per ? r + 1 : r;
+			uint32_t tl = t->grid.row_line[rr];
+			if (tl == MODEL_NONE)
+				tl = t->grid.row_line[r];
+			label = strdup(model_str(m, m->timelines[tl].label));
+		}
+		screen_text(y + s, x, lw,
+			    sel ? theme_attr(THEME_ROLE_SELECTED)
+				: theme_attr(THEME_ROLE_DIM),
+			    label ? label : "", true);
+		free(label);
+	}
+}
+
+static void draw_grid(struct app *app, struct trace_pane *t, int y, int x,
+		      int screen_rows)
+{
+	const struct model *m = app->model;
+	uint32_t per = t->half ? 2 : 1;
+	uint32_t cur_col = trace_view_cursor_column(t->view, t->cols);
+	uint32_t cur_row = t->mode == MODE_DEPTH
+				   ? UINT32_MAX
+				   : trace_view_line_row(
+					     t->view, t->rows,
+					     trace_view_cursor_line(t->view));
+	uint32_t sel = app_selected_model_node(app);
+	bool highlight = sel != MODEL_NONE && sel != 0 &&
+			 app->current == VIEW_TOP_DOWN;
+	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	for (int s = 0; s < screen_rows; s++) {
+		uint32_t r0 = (uint32_t)s * per, r1 = r0 + per - 1;
+		bool has0 = r0 < t->rows && t->grid.row_line[r0] != MODEL_NONE;
+		bool has1 = per == 2 && r1 < t->rows &&
+			    t->grid.row_line[r1] != MODEL_NONE;
+		if (t->mode == MODE_MAIN && !has0 && !has1)
+			break; /* rows below the last line stay blank */
+		for (uint32_t k = 0; k < t->cols; k++) {
+			uint32_t c0 = 0, c1 = 0;
+			bool under = !highlight;
+			if (r0 < t->rows) {
+				size_t i = (size_t)r0 * t->cols + k;
+				c0 = trace_view_color(m, t->grid.cells[i], nc);
+				under |= trace_ctx_under(m, t->grid.raw[i], sel);
+			}
+			if (per == 2 && r1 < t->rows) {
+				size_t i = (size_t)r1 * t->cols + k;
+				c1 = trace_view_color(m, t->grid.cells[i], nc);
+				under |= trace_ctx_under(m, t->grid.raw[i], sel);
+			}
+			bool cursor = k == cur_col &&
+				      (t->mode == MODE_DEPTH ||
+				       cur_row / per == (uint32_t)s);
+			draw_cell(t, y + s, x + (int)k, c0, c1, !under, cursor);
+		}
+	}
+}
+
+/* Summary: per column, the share of rows in each function, stacked from
+ * the bottom, most common first. */
+static void draw_summary(struct app *app, struct trace_pane *t, int y, int x,
+			 int screen_rows)
+{
+	uint32_t per = t->half ? 2 : 1;
+	uint32_t h = (uint32_t)screen_rows * per;
+	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	uint32_t *col = calloc(h ? h : 1, sizeof(*col));
+	if (!col)
+		return;
+	for (uint32_t k = 0; k < t->cols; k++) {
+		struct trace_share *s = NULL;
+		size_t n = 0;
+		struct error err = {0};
+		if (trace_grid_column_shares(app->model, &t->grid, k, nc, &s, &n,
+					     &err) != STATUS_OK) {
+			error_clear(&err);
+			break;
+		}
+		uint64_t total = 0;
+		for (size_t i = 0; i < n; i++)
+			total += s[i].cells;
+		uint32_t filled = 0;
+		uint64_t acc = 0;
+		memset(col, 0, h * sizeof(*col));
+		for (size_t i = 0; i < n && total; i++) {
+			acc += s[i].cells;
+			uint32_t upto = (uint32_t)(acc * h / total);
+			for (; filled < upto && filled < h; filled++)
+				col[h - 1 - filled] = s[i].color;
+		}
+		free(s);
+		for (int r = 0; r < screen_rows; r++)
+			draw_cell(t, y + r, x + (int)k, col[r * per],
+				  per == 2 ? col[r * per + 1] : 0, false, false);
+	}
+	free(col);
+}
+
+static void draw_stats(struct app *app, struct trace_pane *t, int y, int x,
+		       int w, int screen_rows)
+{
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	struct error err = {0};
+	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	if (trace_grid_shares(app->model, &t->grid, nc, &s, &n, &err) !=
+	    STATUS_OK) {
+		app_error(app, &err);
+		return;
+	}
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += s[i].cells;
+	screen_text(y, x, w, theme_attr(THEME_ROLE_COLUMN_HEADER),
+		    "        share   cells  function (visible window, this "
+		    "depth)",
+		    true);
+	for (int r = 1; r < screen_rows && (size_t)(r - 1) < n; r++) {
+		const struct trace_share *e = &s[r - 1];
+		draw_cell(t, y + r, x + 1, e->color, e->color, false, false);
+		draw_cell(t, y + r, x + 2, e->color, e->color, false, false);
+		char *label = ctx_label(app->model, e->ctx);
+		char *line = NULL;
+		if (asprintf(&line, "%6.2f%% %7llu  %s",
+			     total ? 100.0 * (double)e->cells / (double)total
+				   : 0.0,
+			     (unsigned long long)e->cells,
+			     label ? label : "?") < 0)
+			line = NULL;
+		screen_text(y + r, x + 5, w - 5, A_NORMAL, line ? line : "",
+			    false);
+		free(line);
+		free(label);
+	}
+	free(s);
+}
+
+static void draw_axis(struct app *app, struct trace_pane *t, int y, int x,
+		      int w)
+{
+	const struct trace_window *win = trace_view_window(t->view);
+	attr_t a = theme_attr(THEME_ROLE_DIM);
+	char lo[40], mid[40], hi[40];
+	fmt_rel(app, win->from, lo, sizeof(lo));
+	fmt_rel(app, win->from + (win->to - win->from) / 2, mid, sizeof(mid));
+	fmt_rel(app, win->to, hi, sizeof(hi));
+	uint32_t k = trace_view_cursor_column(t->view, t->cols);
+	screen_text(y, x, w, a, "", true);
+	if ((int)k < w)
+		screen_text(y, x + (int)k, 1, theme_attr(THEME_ROLE_MARKER),
+			    app->caps.utf8 ? "\xe2\x96\xb2" : "^", false);
+	if ((int)k > screen_text_width(lo))
+		screen_text(y, x, w, a, lo, false);
+	int mw = screen_text_width(mid);
+	if (w > 3 * mw)
+		screen_text(y, x + w / 2 - mw / 2, mw, a, mid, false);
+	screen_text_right(y, x + w / 2 + mw, w - w / 2 - mw, a, hi);
+}
+
+static void draw_cursor_info(struct app *app, struct trace_pane *t, int y,
+			     int x, int w, int lines)
+{
+	const struct model *m = app->model;
+	uint32_t line = trace_view_cursor_line(t->view);
+	uint32_t tl = trace_view_line(t->view, line);
+	uint64_t time = trace_view_cursor_time(t->view);
+	struct trace_sample s = {0};
+	bool found = tl != MODEL_NONE &&
+		     trace_sample_at(m, tl, time, &s, NULL);
+	char rel[40], *head = NULL;
+	fmt_rel(app, time, rel, sizeof(rel));
+	if (asprintf(&head, "Cursor %s (t=%llu)  line %u %s  ctx=%u", rel,
+		     (unsigned long long)time, tl,
+		     tl != MODEL_NONE ? model_str(m, m->timelines[tl].label)
+				      : "",
+		     found ? s.ctx_id : 0) < 0)
+		head = NULL;
+	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
+		    head ? head : "", true);
+	free(head);
+	if (lines < 2)
+		return;
+	char *path = found ? ctx_path(m, s.ctx_id)
+			   : strdup("(no sample at or before the cursor)");
+	/* the call path in full, wrapped over the lines left */
+	const char *p = path ? path : "";
+	for (int i = 1; i < lines; i++) {
+		screen_text(y + i, x, w, theme_attr(THEME_ROLE_DETAIL), "",
+			    true);
+		if (!*p)
+			continue;
+		screen_text(y + i, x, w, theme_attr(THEME_ROLE_DETAIL),
+			    i == 1 ? "Path " : "     ", false);
+		size_t len = strlen(p), take = 0;
+		int cols = 0;
+		while (take < len && cols < w - 5) {
+			take++;
+			while (take < len && (p[take] & 0xc0) == 0x80)
+				take++;
+			cols++;
+		}
+		char *piece = strndup(p, take);
+		screen_text(y + i, x + 5, w - 5, theme_attr(THEME_ROLE_DETAIL),
+			    piece ? piece : "", false);
+		free(piece);
+		p += take;
+	}
+	free(path);
+}
+
+static void draw_legend(struct app *app, struct trace_pane *t, int y, int x,
+			int w)
+{
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	struct error err = {0};
+	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	screen_text(y, x, w, A_NORMAL, "", true);
+	if (t->mode == MODE_STATS ||
+	    trace_grid_shares(app->model, &t->grid, nc, &s, &n, &err) !=
+		    STATUS_OK) {
+		error_clear(&err);
+		return;
+	}
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += s[i].cells;
+	int cx = x;
+	for (size_t i = 0; i < n && cx < x + w - 8; i++) {
+		draw_cell(t, y, cx, s[i].color, s[i].color, false, false);
+		char *label = ctx_label(app->model, s[i].ctx);
+		char *text = NULL;
+		if (asprintf(&text, " %s %.1f%%  ", label ? label : "?",
+			     total ? 100.0 * (double)s[i].cells / (double)total
+				   : 0.0) < 0)
+			text = NULL;
+		cx += 1 + screen_text(y, cx + 1, x + w - cx - 1, A_NORMAL,
+				      text ? text : "", false);
+		free(text);
+		free(label);
+	}
+	free(s);
+}
+
+static void trace_draw(struct app *app, struct pane *pane, struct rect r)
+{
+	struct trace_pane *t = pane->state;
+	if (r.h < 3 || r.w < 20)
+		return;
+	int footer = r.h >= 14 ? 5 : r.h >= 8 ? 2 : 0;
+	int gh = r.h - 1 - footer;
+	int lw = r.w / 5 < LABEL_MAX ? r.w / 5 : LABEL_MAX;
+	int gw = r.w - lw - 1;
+	if (gh < 1 || gw < 1)
+		return;
+	uint32_t per = t->half ? 2 : 1;
+	uint32_t rows = (uint32_t)gh * per;
+	if (t->mode == MODE_DEPTH) {
+		uint32_t d = trace_view_max_depth(t->view) + 1;
+		rows = d < rows ? d : rows;
+	}
+	t->rows = rows;
+	t->cols = (uint32_t)gw;
+	bool ok = recompute(app, t, rows, (uint32_t)gw);
+	draw_header(app, t, r.y, r.x, r.w);
+	if (!ok)
+		return;
+	for (int s = 0; s < gh; s++)
+		screen_text(r.y + 1 + s, r.x, r.w, A_NORMAL, "", true);
+	if (t->mode == MODE_STATS) {
+		draw_stats(app, t, r.y + 1, r.x, r.w, gh);
+	} else {
+		draw_labels(app, t, r.y + 1, r.x, lw, gh);
+		if (t->mode == MODE_SUMMARY)
+			draw_summary(app, t, r.y + 1, r.x + lw + 1, gh);
+		else
+			draw_grid(app, t, r.y + 1, r.x + lw + 1,
+				  (int)((rows + per - 1) / per));
+	}
+	int fy = r.y + 1 + gh;
+	if (footer >= 1)
+		draw_axis(app, t, fy, r.x + lw + 1, gw);
+	if (footer >= 2)
+		draw_legend(app, t, fy + 1, r.x, r.w);
+	if (footer >= 5)
+		draw_cursor_info(app, t, fy + 2, r.x, r.w, 3);
+}
+
+/* ---- keys ----------------------------------------------------------- */
+
+static void move_rows(struct trace_pane *t, int delta)
+{
+	uint32_t line = trace_view_cursor_line(t->view);
+	const struct trace_window *w = trace_view_window(t->view);
+	uint32_t n = w->line_hi - w->line_lo;
+	if (t->rows == 0 || n <= t->rows) {
+		int64_t l = (int64_t)line + delta;
+		if (l < 0)
+			l = 0;
+		if (l >= (int64_t)trace_view_line_count(t->view))
+			l = (int64_t)trace_view_line_count(t->view) - 1;
+		trace_view_set_cursor(t->view, trace_view_cursor_time(t->view),
+				      (uint32_t)l);
+		return;
+	}
+	/* several lines per row: move by rows, to their representatives */
+	int64_t r = (int64_t)trace_view_line_row(t->view, t->rows, line) + delta;
+	if (r < 0 || r >= (int64_t)t->rows) {
+		trace_view_pan_lines(t->view, (int64_t)delta * n / t->rows);
+		r = r < 0 ? 0 : (int64_t)t->rows - 1;
+	}
+	trace_view_set_cursor(t->view, trace_view_cursor_time(t->view),
+			      trace_view_row_line(t->view, t->rows, (uint32_t)r));
+}
+
+static void move_columns(struct trace_pane *t, int delta)
+{
+	const struct trace_window *w = trace_view_window(t->view);
+	uint32_t cols = t->cols ? t->cols : 1;
+	int64_t k = (int64_t)trace_view_cursor_column(t->view, cols) + delta;
+	if (k < 0 || k >= (int64_t)cols) {
+		trace_view_pan_time(t->view, delta < 0 ? -1 : 1, 8);
+		return;
+	}
+	uint64_t time = trace_cell_time(w->from, w->to, cols, (uint32_t)k);
+	trace_view_set_cursor(t->view, time, trace_view_cursor_line(t->view));
+}
+
+static void reveal_in_tree(struct app *app, struct trace_pane *t)
+{
+	const struct model *m = app->model;
+	uint32_t tl = trace_view_line(t->view, trace_view_cursor_line(t->view));
+	struct trace_sample s;
+	if (tl == MODEL_NONE ||
+	    !trace_sample_at(m, tl, trace_view_cursor_time(t->view), &s, NULL) ||
+	    s.ctx_id == 0) {
+		app_message(app, false, "idle: nothing to show in the tree");
+		return;
+	}
+	uint32_t node = model_node_of_ctx(m, s.ctx_id);
+	if (node == MODEL_NONE)
+		return;
+	app_command(app, "view top-down");
+	struct error err = {0};
+	if (outline_reveal(app_outline(app), node, &err) != STATUS_OK) {
+		app_error(app, &err);
+		return;
+	}
+	tree_select(app, node);
+	app->trace_focus = false;
+	app_message(app, false, "context %u selected in the tree (w: back to "
+				"the trace)",
+		    s.ctx_id);
+}
+
+void pane_trace_filter(struct app *app, struct pane *pane, const char *text)
+{
+	struct trace_pane *t = pane->state;
+	struct error err = {0};
+	if (trace_view_set_filter(t->view, text, t->hide_empty, &err) !=
+	    STATUS_OK) {
+		app_error(app, &err);
+		return;
+	}
+	/* `text` may be t->filter itself (e toggles empty lines) */
+	char *copy = text && *text ? strdup(text) : NULL;
+	free(t->filter);
+	t->filter = copy;
+	t->valid = false;
+	app_message(app, false, "%u trace lines%s%s",
+		    trace_view_line_count(t->view), t->filter ? " matching " : "",
+		    t->filter ? t->filter : "");
+}
+
+static unsigned trace_action(struct app *app, struct pane *pane,
+			     enum action a)
+{
+	struct trace_pane *t = pane->state;
+	struct trace_view *v = t->view;
+	const struct trace_window *w = trace_view_window(v);
+	bool changed = true;
+	switch (a) {
+	case ACTION_MOVE_UP:
+		move_rows(t, -1);
+		break;
+	case ACTION_MOVE_DOWN:
+		move_rows(t, 1);
+		break;
+	case ACTION_PAGE_UP:
+		move_rows(t, -(int)(t->rows > 1 ? t->rows - 1 : 1));
+		break;
+	case ACTION_PAGE_DOWN:
+		move_rows(t, (int)(t->rows > 1 ? t->rows - 1 : 1));
+		break;
+	case ACTION_COLLAPSE: /* Left */
+		move_columns(t, -1);
+		break;
+	case ACTION_EXPAND: /* Right */
+		move_columns(t, 1);
+		break;
+	case ACTION_MOVE_FIRST:
+		trace_view_set_cursor(v, w->from, trace_view_cursor_line(v));
+		break;
+	case ACTION_MOVE_LAST:
+		trace_view_set_cursor(v, w->to - 1, trace_view_cursor_line(v));
+		break;
+	case ACTION_TRACE_ZOOM_IN:
+		changed = trace_view_zoom_time(v, 1, 2);
+		break;
+	case ACTION_TRACE_ZOOM_OUT:
+		changed = trace_view_zoom_time(v, 2, 1);
+		break;
+	case ACTION_TRACE_PAN_LEFT:
+		changed = trace_view_pan_time(v, -1, 4);
+		break;
+	case ACTION_TRACE_PAN_RIGHT:
+		changed = trace_view_pan_time(v, 1, 4);
+		break;
+	case ACTION_TRACE_LINES_IN:
+		changed = trace_view_zoom_lines(v, 1, 2);
+		break;
+	case ACTION_TRACE_LINES_OUT:
+		changed = trace_view_zoom_lines(v, 2, 1);
+		break;
+	case ACTION_TRACE_MARK: {
+		char rel[40];
+		trace_view_mark(v);
+		fmt_rel(app, trace_view_cursor_time(v), rel, sizeof(rel));
+		app_message(app, false, "mark at %s; move and press M to zoom",
+			    rel);
+		break;
+	}
+	case ACTION_TRACE_ZOOM_MARK:
+		changed = trace_view_zoom_to_mark(v);
+		if (!changed)
+			app_message(app, true, "no mark (m marks the cursor)");
+		break;
+	case ACTION_TRACE_HOME:
+		changed = trace_view_home(v);
+		break;
+	case ACTION_TRACE_UNDO:
+		changed = trace_view_undo(v);
+		if (!changed)
+			app_message(app, false, "nothing to undo");
+		break;
+	case ACTION_TRACE_REDO:
+		changed = trace_view_redo(v);
+		if (!changed)
+			app_message(app, false, "nothing to redo");
+		break;
+	case ACTION_TRACE_DEEPER:
+		if (w->depth < trace_view_max_depth(v))
+			changed = trace_view_set_depth(v, w->depth + 1);
+		break;
+	case ACTION_TRACE_SHALLOWER:
+		if (w->depth > 0)
+			changed = trace_view_set_depth(v, w->depth - 1);
+		break;
+	case ACTION_TRACE_NEXT:
+	case ACTION_TRACE_PREV:
+		if (!trace_view_next_change(v, a == ACTION_TRACE_NEXT))
+			app_message(app, false, "no %s change on this line",
+				    a == ACTION_TRACE_NEXT ? "later" : "earlier");
+		break;
+	case ACTION_TRACE_VIEW:
+		t->mode = (t->mode + 1) % MODE_COUNT;
+		break;
+	case ACTION_TRACE_EMPTY:
+		t->hide_empty = !t->hide_empty;
+		pane_trace_filter(app, pane, t->filter);
+		break;
+	case ACTION_TOGGLE:
+		reveal_in_tree(app, t);
+		break;
+	case ACTION_BACK:
+		app->trace_focus = false;
+		break;
+	default:
+		return HANDLED_NO;
+	}
+	(void)changed;
+	return HANDLED_REDRAW;
+}
+
+static void trace_free(struct pane *pane)
+{
+	struct trace_pane *t = pane->state;
+	if (t) {
+		trace_view_free(t->view);
+		trace_grid_free(&t->grid);
+		free(t->filter);
+		free(t);
+	}
+	free(pane);
+}
+
+static const struct pane_ops trace_ops = {
+	.name = "trace",
+	.title = "Trace",
+	.draw = trace_draw,
+	.action = trace_action,
+	.free = trace_free,
+};
+
+struct pane *pane_trace_new(struct app *app)
+{
+	struct error err = {0};
+	struct trace_view *v = NULL;
+	if (trace_view_new(app->model, &v, &err) != STATUS_OK) {
+		app_error(app, &err);
+		return NULL;
+	}
+	struct pane *p = calloc(1, sizeof(*p));
+	struct trace_pane *t = calloc(1, sizeof(*t));
+	if (!p || !t) {
+		free(p);
+		free(t);
+		trace_view_free(v);
+		return NULL;
+	}
+	t->view = v;
+	setup_colors(app, t);
+	p->ops = &trace_ops;
+	p->state = t;
+	return p;
+}
