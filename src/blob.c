@@ -9,6 +9,7 @@
 #include "blob.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -262,6 +263,19 @@ enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
 	struct span all = {blob->data, blob->len};
 	(void)span_sub(all, off, len, out);
 	return STATUS_OK;
+}
+
+void blob_release(struct blob *blob, struct span s)
+{
+	if (!blob || !blob->mapped || !blob->data || s.len == 0 ||
+	    s.data < blob->data || s.data - blob->data > (ptrdiff_t)blob->len ||
+	    s.len > blob->len - (uint64_t)(s.data - blob->data))
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)s.data + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)s.data + s.len) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
 void blob_close(struct blob *blob)

@@ -48,6 +48,13 @@ enum status blob_map_all(struct blob *blob, struct span *out,
 enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
 		      struct span *out, struct error *err);
 
+/* A hint that the bytes of span `s` (obtained from this blob) will not be
+ * needed again soon: a mapped blob gives the whole pages inside `s` back to
+ * the kernel (they are read again from the file if touched later), so that
+ * one pass over a large structure does not stay in the resident set.  A
+ * no-op for other blobs and for spans outside the mapping. */
+void blob_release(struct blob *blob, struct span s);
+
 void blob_close(struct blob *blob);
 
 #endif

@@ -286,7 +286,24 @@ enum status v4_profile_summary_all(const struct v4_profile *p,
 		return STATUS_OK;
 	uint32_t prev = 0;
 	uint64_t next_start = rd64(p->indices, 4);
+	/* what the walk has read so far and not yet given back: a pass over
+	 * millions of contexts must not leave the whole block resident */
+	uint64_t idx_kept = 0, val_kept = 0;
 	for (uint64_t i = 0; i < p->n_ctxs; i++) {
+		if ((i & 0xffff) == 0xffff) {
+			struct span done;
+			if (span_sub(p->indices, idx_kept * SZ_PSVB_IDX,
+				     (i - idx_kept) * SZ_PSVB_IDX, &done))
+				blob_release(p->file.blob, done);
+			idx_kept = i;
+			if (next_start > val_kept && next_start <= p->n_values &&
+			    span_sub(p->values, val_kept * SZ_PSVB_VAL,
+				     (next_start - val_kept) * SZ_PSVB_VAL,
+				     &done)) {
+				blob_release(p->file.blob, done);
+				val_kept = next_start;
+			}
+		}
 		uint32_t ctx_id = rd32(p->indices, i * SZ_PSVB_IDX);
 		uint64_t start = next_start;
 		next_start = i + 1 < p->n_ctxs
