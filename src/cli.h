@@ -7,6 +7,7 @@
 #ifndef CALLSCOPE_CLI_H
 #define CALLSCOPE_CLI_H
 
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -69,6 +70,11 @@ void cli_put_text(FILE *out, const char *s);
 
 /* Write `s` as one CSV field (quoted when needed), sanitized. */
 void cli_put_csv(FILE *out, const char *s);
+
+/* Write `j` as JSON (json_dumps `flags`), DEL and C1 controls escaped
+ * (sanitize_json); strings in `j` must be SANITIZE_UTF8 text.  False when
+ * out of memory. */
+bool cli_put_json(FILE *out, const json_t *j, size_t flags);
 
 /* Name of a node kind: "root", "entry", "function", ... */
 const char *cli_kind_name(uint8_t kind);

@@ -147,6 +147,22 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 	return obj ? obj : json_null();
 }
 
+/* `s` (valid UTF-8) right-aligned in `width` characters, cut after
+ * `width` characters (never inside one). */
+static void put_fitted(FILE *out, const char *s, size_t width)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), bytes = 0, chars = 0;
+	while (bytes < len && chars < width) {
+		size_t n = sanitize_utf8_len(p + bytes, len - bytes);
+		bytes += n ? n : 1;
+		chars++;
+	}
+	for (size_t i = chars; i < width; i++)
+		fputc(' ', out);
+	fwrite(s, 1, bytes, out);
+}
+
 void cli_rows_header(const struct cli_rows *r)
 {
 	const struct model *m = r->model;
@@ -167,7 +183,8 @@ void cli_rows_header(const struct cli_rows *r)
 		bool pct = (m->columns[r->columns[i]].render & RENDER_PERCENT) &&
 			   r->has_total[i];
 		int width = VALUE_WIDTH + (pct ? PERCENT_WIDTH + 1 : 0);
-		fprintf(r->out, "%*.*s  ", width, width, safe ? safe : "");
+		put_fitted(r->out, safe ? safe : "", (size_t)width);
+		fputs("  ", r->out);
 		free(safe);
 		free(t);
 	}

@@ -664,17 +664,11 @@ static bool export_rows(struct app *app, bool json, const char *path)
 		if (json) {
 			fprintf(f, "%s{\"depth\":%u,\"name\":", r ? ",\n" : "",
 				row.depth);
-			fputc('"', f);
-			for (const unsigned char *p = (const unsigned char *)(safe ? safe : "");
-			     *p; p++) {
-				if (*p == '"' || *p == '\\')
-					fprintf(f, "\\%c", *p);
-				else if (*p < 0x20)
-					fprintf(f, "\\u%04x", *p);
-				else
-					fputc(*p, f);
-			}
-			fputs("\",\"values\":[", f);
+			json_t *name = json_string(safe ? safe : "");
+			if (!name || !cli_put_json(f, name, JSON_ENCODE_ANY))
+				fputs("null", f);
+			json_decref(name);
+			fputs(",\"values\":[", f);
 		} else {
 			fprintf(f, "%u,", row.depth);
 			cli_put_csv(f, safe ? safe : "");
