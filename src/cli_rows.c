@@ -8,6 +8,8 @@
 #include "sanitize.h"
 
 #define VALUE_WIDTH 10
+/* Deepest indentation of text rows, in levels; deeper rows show "[DEPTH] ". */
+#define CLI_ROWS_INDENT_MAX 64
 #define PERCENT_WIDTH 7
 
 static const char *combine_name(uint8_t c)
@@ -244,8 +246,12 @@ void cli_rows_print(const struct cli_rows *r, uint32_t node)
 		fputs("  ", r->out);
 	}
 	uint32_t indent = vn.depth > r->base_depth ? vn.depth - r->base_depth : 0;
-	for (uint32_t i = 0; i < indent; i++)
+	/* deep trees: the indentation stops growing (the output stays
+	 * linear in the number of rows) and the row shows its depth */
+	for (uint32_t i = 0; i < indent && i < CLI_ROWS_INDENT_MAX; i++)
 		fputs("  ", r->out);
+	if (indent > CLI_ROWS_INDENT_MAX)
+		fprintf(r->out, "[%u] ", indent);
 	cli_put_text(r->out, label ? label : "");
 	fputc('\n', r->out);
 	free(label);
