@@ -1181,6 +1181,7 @@ static int write_meta(struct gen *g)
 	struct meta_layout L = { 0 };
 	struct bw w = { .fd = -1 };
 	char *path = NULL, *desc = NULL;
+	uint32_t *off8 = NULL;
 	int fd = -1, rc = -1;
 	uint32_t M = g->n_metrics;
 
@@ -1397,9 +1398,16 @@ static int write_meta(struct gen *g)
 	bw_uint(&w, g->n_entries, 2);
 	bw_uint(&w, 32, 1);
 	bw_align(&w, 8);
-	/* child cursor: file offset of node `cur` in the {Ctx} stream */
-	uint32_t cur = g->n_entries;
-	uint64_t cur_off = ctx_first;
+	/* offset (in 8-byte units, from ctx_first) of every {Ctx} in node
+	 * order and of the end: the child blocks of revived nodes come after
+	 * those of later nodes, so no single cursor finds them all */
+	uint32_t n_ctx = g->n_nodes - g->n_entries;
+	off8 = malloc(((size_t)n_ctx + 1) * sizeof(*off8));
+	if (off8 == NULL)
+		goto out;
+	off8[0] = 0;
+	for (uint32_t k = 0; k < n_ctx; k++)
+		off8[k + 1] = off8[k] + ctx_size(g->nodes[g->n_entries + k].kind) / 8;
 	for (uint32_t i = 0; i < g->n_nodes; i++) {
 		const struct node *n = &g->nodes[i];
 		uint64_t p_children = 0, sz_children = 0;
@@ -1411,12 +1419,9 @@ static int write_meta(struct gen *g)
 			sz_children = ctx_size(g->nodes[g->n_entries].kind);
 		}
 		if (n->n_children > 0) {
-			while (cur < n->first_child)
-				cur_off += ctx_size(g->nodes[cur++].kind);
-			p_children = cur_off;
-			while (cur < n->first_child + n->n_children)
-				cur_off += ctx_size(g->nodes[cur++].kind);
-			sz_children = cur_off - p_children;
+			uint32_t first = n->first_child - g->n_entries;
+			p_children = ctx_first + 8ULL * off8[first];
+			sz_children = 8ULL * (off8[first + n->n_children] - off8[first]);
 		}
 		bw_uint(&w, sz_children, 8);
 		bw_uint(&w, p_children, 8);
@@ -1490,6 +1495,7 @@ out:
 	free(st.module);
 	free(st.file);
 	free(st.func);
+	free(off8);
 	return rc;
 }
 
