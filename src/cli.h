@@ -81,6 +81,11 @@ const char *cli_combine_name(uint8_t combine);
 /* {"metric", "scope", "formula", "combine"} of statistic `stat`. */
 json_t *cli_stat_json(const struct model *m, uint32_t stat);
 
+/* Write `j` as JSON (json_dumps `flags`), DEL and C1 controls escaped
+ * (sanitize_json); strings in `j` must be SANITIZE_UTF8 text.  False when
+ * out of memory. */
+bool cli_put_json(FILE *out, const json_t *j, size_t flags);
+
 /* Name of a node kind: "root", "entry", "function", ... */
 const char *cli_kind_name(uint8_t kind);
 

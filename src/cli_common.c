@@ -37,6 +37,17 @@ void cli_put_csv(FILE *out, const char *s)
 	free(safe);
 }
 
+bool cli_put_json(FILE *out, const json_t *j, size_t flags)
+{
+	char *text = json_dumps(j, flags);
+	char *safe = text ? sanitize_json(text) : NULL;
+	if (safe)
+		fputs(safe, out);
+	free(safe);
+	free(text);
+	return safe != NULL;
+}
+
 struct model *cli_open(const char *path)
 {
 	struct model *m = NULL;

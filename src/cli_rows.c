@@ -8,6 +8,8 @@
 #include "sanitize.h"
 
 #define VALUE_WIDTH 10
+/* Deepest indentation of text rows, in levels; deeper rows show "[DEPTH] ". */
+#define CLI_ROWS_INDENT_MAX 64
 #define PERCENT_WIDTH 7
 
 
@@ -125,6 +127,22 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 	return obj ? obj : json_null();
 }
 
+/* `s` (valid UTF-8) right-aligned in `width` characters, cut after
+ * `width` characters (never inside one). */
+static void put_fitted(FILE *out, const char *s, size_t width)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), bytes = 0, chars = 0;
+	while (bytes < len && chars < width) {
+		size_t n = sanitize_utf8_len(p + bytes, len - bytes);
+		bytes += n ? n : 1;
+		chars++;
+	}
+	for (size_t i = chars; i < width; i++)
+		fputc(' ', out);
+	fwrite(s, 1, bytes, out);
+}
+
 void cli_rows_header(const struct cli_rows *r)
 {
 	const struct model *m = r->model;
@@ -145,7 +163,8 @@ void cli_rows_header(const struct cli_rows *r)
 		bool pct = (m->columns[r->columns[i]].render & RENDER_PERCENT) &&
 			   r->has_total[i];
 		int width = VALUE_WIDTH + (pct ? PERCENT_WIDTH + 1 : 0);
-		fprintf(r->out, "%*.*s  ", width, width, safe ? safe : "");
+		put_fitted(r->out, safe ? safe : "", (size_t)width);
+		fputs("  ", r->out);
 		free(safe);
 		free(t);
 	}
@@ -205,8 +224,12 @@ void cli_rows_print(const struct cli_rows *r, uint32_t node)
 		fputs("  ", r->out);
 	}
 	uint32_t indent = vn.depth > r->base_depth ? vn.depth - r->base_depth : 0;
-	for (uint32_t i = 0; i < indent; i++)
+	/* deep trees: the indentation stops growing (the output stays
+	 * linear in the number of rows) and the row shows its depth */
+	for (uint32_t i = 0; i < indent && i < CLI_ROWS_INDENT_MAX; i++)
 		fputs("  ", r->out);
+	if (indent > CLI_ROWS_INDENT_MAX)
+		fprintf(r->out, "[%u] ", indent);
 	cli_put_text(r->out, label ? label : "");
 	fputc('\n', r->out);
 	free(label);

@@ -117,7 +117,7 @@ int cmd_hotpath(int argc, char **argv)
 		json_t *doc = json_pack("{s:o, s:f, s:o}", "columns",
 					cli_rows_columns_json(&rows),
 					"threshold", threshold, "nodes", nodes);
-		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+		cli_put_json(stdout, doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {

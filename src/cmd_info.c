@@ -171,7 +171,7 @@ int cmd_info(int argc, char **argv)
 		return CLI_EXIT_DATA;
 	if (format == CLI_FORMAT_JSON) {
 		json_t *doc = info_json(m);
-		json_dumpf(doc, stdout, JSON_INDENT(1));
+		cli_put_json(stdout, doc, JSON_INDENT(1));
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {

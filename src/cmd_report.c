@@ -108,7 +108,7 @@ static int walk(struct cli_rows *r, const struct report_options *o,
 		if (r->format == CLI_FORMAT_JSON) {
 			json_t *j = cli_rows_node_json(r, node);
 			fputs(first ? "\n" : ",\n", r->out);
-			json_dumpf(j, r->out, JSON_COMPACT | JSON_REAL_PRECISION(17));
+			cli_put_json(r->out, j, JSON_COMPACT | JSON_REAL_PRECISION(17));
 			json_decref(j);
 		} else {
 			cli_rows_print(r, node);
@@ -208,14 +208,15 @@ int cmd_report(int argc, char **argv)
 		total = rows.totals[0];
 	if (o.format == CLI_FORMAT_JSON) {
 		json_t *cj = cli_rows_columns_json(&rows);
-		char *cs = json_dumps(cj, JSON_COMPACT);
 		fputs("{\"format\":", stdout);
 		json_t *fj = json_string(m->format);
-		json_dumpf(fj, stdout, JSON_ENCODE_ANY);
+		cli_put_json(stdout, fj, JSON_ENCODE_ANY);
 		json_decref(fj);
-		printf(",\"view\":\"%s\",\"columns\":%s,\"nodes\":[",
-		       view_kind_name(o.view), cs ? cs : "[]");
-		free(cs);
+		printf(",\"view\":\"%s\",\"columns\":",
+		       view_kind_name(o.view));
+		if (!cj || !cli_put_json(stdout, cj, JSON_COMPACT))
+			fputs("[]", stdout);
+		fputs(",\"nodes\":[", stdout);
 		json_decref(cj);
 	} else {
 		cli_rows_header(&rows);

@@ -348,7 +348,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (o.format == CLI_FORMAT_JSON) {
 		json_t *doc = json_pack("{s:O}", "lines", lines);
-		json_dumpf(doc, stdout, JSON_COMPACT);
+		cli_put_json(stdout, doc, JSON_COMPACT);
 		fputc('\n', stdout);
 		json_decref(doc);
 	}

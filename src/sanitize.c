@@ -41,6 +41,37 @@ size_t sanitize_utf8_len(const unsigned char *s, size_t avail)
 	return n;
 }
 
+char *sanitize_json(const char *json)
+{
+	if (!json)
+		json = "";
+	size_t len = strlen(json);
+	/* worst case: every byte a DEL written as the 6-byte \u007f */
+	if (len > (SIZE_MAX - 1) / 6)
+		return NULL;
+	char *out = malloc(len * 6 + 1);
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)json;
+	size_t o = 0;
+	for (size_t i = 0; i < len; i++) {
+		/* outside strings a JSON text is printable ASCII, so these
+		 * bytes are inside strings, where \u escapes mean the same */
+		if (p[i] == 0x7f) {
+			memcpy(out + o, "\\u007f", 6);
+			o += 6;
+		} else if (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 &&
+			   p[i + 1] < 0xa0) {
+			o += (size_t)sprintf(out + o, "\\u%04x", p[i + 1]);
+			i++;
+		} else {
+			out[o++] = (char)p[i];
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
 char *sanitize_text(const char *s, enum sanitize_mode mode)
 {
 	if (!s)

@@ -241,11 +241,12 @@ static enum status read_id_names(struct meta_reader *r, struct v4_meta *out,
 
 /* ---- Performance Metrics --------------------------------------------- */
 
-/* Index of the {PS} at `p`: it must be one of the elements of *pScopes. */
+/* Index of the {PS} at `p`: it must be one of the elements of *pScopes.
+ * With no scopes, szScope is unchecked and may be 0: nothing matches. */
 static bool scope_index(uint64_t p_scopes, uint32_t n_scopes, uint32_t stride,
 			uint64_t p, uint32_t *idx)
 {
-	if (p < p_scopes || (p - p_scopes) % stride != 0 ||
+	if (n_scopes == 0 || stride == 0 || p < p_scopes || (p - p_scopes) % stride != 0 ||
 	    (p - p_scopes) / stride >= n_scopes)
 		return false;
 	*idx = (uint32_t)((p - p_scopes) / stride);

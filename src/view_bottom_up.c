@@ -18,6 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Most (instance, frame) pair words kept for computed caller rows: 512
+ * MiB, or 32 words per model node for larger models.  A deep recursive
+ * chain has callers quadratic in its depth: past this, expanding more
+ * callers is refused with STATUS_LIMIT instead of exhausting memory. */
+#define BU_PAIRS_MIN_LIMIT ((uint64_t)1 << 27)
+#define BU_PAIRS_PER_NODE 32
+
 struct bu_row {
 	uint32_t parent;
 	uint32_t depth;
@@ -281,6 +288,17 @@ static enum status expand(struct view *v, uint32_t rid, struct error *err)
 	uint32_t groups = 0;
 	for (size_t i = 0; i < n; i++)
 		groups += i == 0 || items[i].ident != items[i - 1].ident;
+	uint64_t limit = (uint64_t)m->n_nodes * BU_PAIRS_PER_NODE;
+	if (limit < BU_PAIRS_MIN_LIMIT)
+		limit = BU_PAIRS_MIN_LIMIT;
+	if ((uint64_t)bu->n_pairs + 2 * (uint64_t)n > limit) {
+		st = error_set(err, STATUS_LIMIT, m->path,
+			       "the callers computed so far fill the "
+			       "bottom-up view's limit (%llu instances): "
+			       "callers of this row are not shown",
+			       (unsigned long long)(limit / 2));
+		goto out;
+	}
 	if (!view_grow((void **)&bu->rows, &bu->rows_cap,
 		       (uint64_t)bu->n_rows + groups, sizeof(*bu->rows)) ||
 	    !view_grow((void **)&bu->pairs, &bu->pairs_cap,

@@ -215,6 +215,10 @@ struct options {
 	bool yaml;
 	bool demo;
 	bool sources;
+	bool hostile;     /* names carry control sequences and invalid UTF-8 */
+	bool cycle;       /* the last context's children are an ancestor */
+	uint32_t chain;   /* --depth-chain: one chain of this many contexts */
+	const char *names; /* --names: every name written, hex, one a line */
 };
 
 /* One calling context; about 28 bytes so that millions fit comfortably. */
@@ -225,7 +229,7 @@ struct node {
 	uint32_t func; /* function (FUNCTION) or enclosing function; entry type for ENTRY */
 	uint32_t aux;  /* source line (LINE, LOOP) or offset delta (INSTRUCTION) */
 	uint16_t n_children;
-	uint16_t depth; /* entry points are depth 0 */
+	uint16_t depth; /* entry points are depth 0; saturates at 65535 */
 	uint8_t kind;
 	uint8_t relation;
 	uint8_t entry; /* 0: under "main thread", 1: under "application thread" */
@@ -287,6 +291,12 @@ struct gen {
 	uint32_t n_tier[GEN_TIERS];
 	char **metric_names;
 	uint32_t n_metrics;
+	/* names as written: the static tables, or their hostile variants */
+	char *module_paths[GEN_N_MODULES];
+	char **file_names; /* n_files */
+	char *kind_names[sizeof id_names / sizeof id_names[0]];
+	char *entry_names[2];
+	char *title;
 	uint32_t n_threads; /* total thread profiles */
 	uint32_t n_files;
 	uint32_t max_stack;
@@ -536,12 +546,118 @@ static int write_footer(int fd, uint64_t end, const char *footer)
 
 /* ------------------------------------------------------------ functions */
 
-static const char *file_path(const struct gen *g, uint32_t file)
+static const char *base_file_path(uint32_t file)
 {
-	(void)g;
 	if (file < GEN_N_APP_FILES)
 		return app_files[file];
 	return module_defs[file - GEN_N_APP_FILES + 1].pseudo_file;
+}
+
+static const char *file_path(const struct gen *g, uint32_t file)
+{
+	return g->file_names[file];
+}
+
+/* ------------------------------------------------------- hostile names */
+
+/* What --hostile puts in front of names: terminal control sequences (OSC
+ * title, clear screen, C1 CSI, DEL, C0 controls) and invalid UTF-8 (lone
+ * continuation, bytes that never occur, an overlong encoding), each chosen
+ * so that every invalid byte is one replacement character whatever the
+ * decoder's policy.  Every GEN_HOSTILE_VARIANTS-th name is instead a
+ * GEN_HOSTILE_LONG-character name. */
+static const char *const hostile_prefixes[] = {
+	"\033]0;pwned\007", "\033[2J", "\302\23331m", "\177", "\377\376", "\200", "\300\257", "\r\b\033[1A",
+};
+#define GEN_N_HOSTILE_PREFIXES (sizeof hostile_prefixes / sizeof hostile_prefixes[0])
+#define GEN_HOSTILE_VARIANTS (GEN_N_HOSTILE_PREFIXES + 1)
+#define GEN_HOSTILE_LONG 10000
+
+/* A heap copy of `base`, or with --hostile its variant `i`; NULL when out of
+ * memory.  Variants keep `base` inside, so distinct names stay distinct. */
+static char *name_variant(const struct gen *g, const char *base, uint32_t i)
+{
+	char *out = NULL;
+	if (!g->opt.hostile)
+		return strdup(base);
+	uint32_t k = i % GEN_HOSTILE_VARIANTS;
+	if (k < GEN_N_HOSTILE_PREFIXES)
+		return asprintf(&out, "%s%s\033[0m", hostile_prefixes[k], base) < 0 ? NULL : out;
+	size_t len = strlen(base);
+	if (len >= GEN_HOSTILE_LONG)
+		return strdup(base);
+	out = malloc(GEN_HOSTILE_LONG + 1);
+	if (out == NULL)
+		return NULL;
+	memcpy(out, base, len);
+	for (size_t j = len; j < GEN_HOSTILE_LONG; j++)
+		out[j] = (char)('a' + j % 26);
+	out[GEN_HOSTILE_LONG] = '\0';
+	return out;
+}
+
+/* The tables of names written to meta.db: modules, files, identifier kinds,
+ * entry points and the title, hostile or not. */
+static int build_names(struct gen *g)
+{
+	uint32_t v = 0;
+	for (uint32_t i = 0; i < GEN_N_MODULES; i++)
+		if ((g->module_paths[i] = name_variant(g, module_defs[i].path, v++)) == NULL)
+			return -1;
+	g->file_names = calloc(g->n_files, sizeof(char *));
+	if (g->file_names == NULL)
+		return -1;
+	for (uint32_t i = 0; i < g->n_files; i++)
+		if ((g->file_names[i] = name_variant(g, base_file_path(i), v++)) == NULL)
+			return -1;
+	for (size_t i = 0; i < sizeof id_names / sizeof id_names[0]; i++)
+		if ((g->kind_names[i] = name_variant(g, id_names[i], v++)) == NULL)
+			return -1;
+	if ((g->entry_names[0] = name_variant(g, "main thread", v++)) == NULL ||
+	    (g->entry_names[1] = name_variant(g, "application thread", v++)) == NULL)
+		return -1;
+	if ((g->title = name_variant(g, g->opt.title, 0)) == NULL)
+		return -1;
+	return 0;
+}
+
+static void hex_line(FILE *f, const char *what, const char *s)
+{
+	fprintf(f, "%s ", what);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		fprintf(f, "%02x", *p);
+	fputc('\n', f);
+}
+
+/* --names FILE: "KIND HEX" per name written (function, file, module, kind,
+ * entry, metric, title), so that tests know the exact bytes without
+ * reading meta.db. */
+static int write_names(const struct gen *g)
+{
+	FILE *f = fopen(g->opt.names, "w");
+	if (f == NULL) {
+		fprintf(stderr, "gen-v4db: %s: %s\n", g->opt.names, strerror(errno));
+		return -1;
+	}
+	for (uint32_t i = 0; i < g->n_funcs; i++)
+		hex_line(f, "function", g->funcs[i].name);
+	for (uint32_t i = 0; i < g->n_files; i++)
+		hex_line(f, "file", g->file_names[i]);
+	for (uint32_t i = 0; i < GEN_N_MODULES; i++)
+		hex_line(f, "module", g->module_paths[i]);
+	for (size_t i = 0; i < sizeof id_names / sizeof id_names[0]; i++)
+		hex_line(f, "kind", g->kind_names[i]);
+	for (int i = 0; i < 2; i++)
+		hex_line(f, "entry", g->entry_names[i]);
+	for (uint32_t m = 0; m < g->n_metrics; m++)
+		hex_line(f, "metric", g->metric_names[m]);
+	hex_line(f, "title", g->title);
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		fprintf(stderr, "gen-v4db: cannot write %s\n", g->opt.names);
+		return -1;
+	}
+	return 0;
 }
 
 static int add_func(struct gen *g, char *name, uint8_t tier, uint8_t module, uint8_t app_file)
@@ -581,7 +697,7 @@ static int build_funcs(struct gen *g)
 	if (g->funcs == NULL)
 		return -1;
 	for (size_t i = 0; i < GEN_N_FUNC_DEFS; i++) {
-		char *name = strdup(func_defs[i].name);
+		char *name = name_variant(g, func_defs[i].name, (uint32_t)i);
 		if (name == NULL)
 			return -1;
 		add_func(g, name, func_defs[i].tier, func_defs[i].module, func_defs[i].file);
@@ -605,6 +721,13 @@ static int build_funcs(struct gen *g)
 		if (base_func_named(name)) {
 			free(name);
 			continue;
+		}
+		if (g->opt.hostile) {
+			char *h = name_variant(g, name, g->n_funcs);
+			free(name);
+			if (h == NULL)
+				return -1;
+			name = h;
 		}
 		add_func(g, name, made % 5 == 0 ? 1 : 2, 0, gen_namespace_files[ns]);
 		made++;
@@ -700,7 +823,7 @@ static uint32_t add_node(struct gen *g, uint32_t parent, uint8_t kind, uint8_t r
 		if (p->n_children == 0)
 			p->first_child = i;
 		p->n_children++;
-		n->depth = (uint16_t)(p->depth + 1);
+		n->depth = p->depth == UINT16_MAX ? UINT16_MAX : (uint16_t)(p->depth + 1);
 		n->entry = p->entry;
 	}
 	return i;
@@ -777,11 +900,35 @@ static void expand(struct gen *g, uint32_t i)
 	}
 }
 
+/* --depth-chain: under the main thread entry, main, then alternately a
+ * call-site line and a called function (cycling through the application's
+ * functions), until the tree has opt.chain contexts in all; the other
+ * entry, if any, gets only its worker function. */
+static int build_chain(struct gen *g)
+{
+	uint32_t at = 0, func = GEN_FUNC_MAIN;
+	if (g->n_entries > 1 && g->n_nodes < g->cap_nodes)
+		add_node(g, 1, GEN_KIND_FUNCTION, GEN_RELATION_CALL, GEN_FUNC_WORKER, 0);
+	if (g->n_nodes < g->cap_nodes)
+		at = add_node(g, 0, GEN_KIND_FUNCTION, GEN_RELATION_CALL, GEN_FUNC_MAIN, 0);
+	for (uint32_t k = 1; g->n_nodes < g->cap_nodes; k++) {
+		if (k % 2 == 1) {
+			at = add_node(g, at, GEN_KIND_LINE, GEN_RELATION_LEXICAL, func, g->funcs[func].line + 1 + k % 50);
+		} else {
+			func = g->tier_funcs[1][(k / 2) % g->n_tier[1]];
+			at = add_node(g, at, GEN_KIND_FUNCTION, GEN_RELATION_CALL, func, 0);
+		}
+	}
+	/* depth saturates at 65535: the chain is as deep as it is long */
+	g->max_stack = g->n_nodes + 3;
+	return 0;
+}
+
 static int build_tree(struct gen *g)
 {
 	uint32_t target = g->opt.contexts;
 	/* expansion may overshoot the target by at most one node's children */
-	g->cap_nodes = target;
+	g->cap_nodes = g->opt.chain > 0 ? g->opt.chain : target;
 	g->nodes = calloc(g->cap_nodes, sizeof *g->nodes);
 	if (g->nodes == NULL)
 		return -1;
@@ -796,6 +943,8 @@ static int build_tree(struct gen *g)
 		g->nodes[e].entry = 1;
 	}
 	g->n_entries = g->n_nodes;
+	if (g->opt.chain > 0)
+		return build_chain(g);
 	/* Breadth-first expansion (children of a node are contiguous).  When a
 	 * random tree dies out before the target, a few leaf lines and
 	 * instructions become call sites and the expansion goes on. */
@@ -1037,6 +1186,7 @@ static int write_meta(struct gen *g)
 	struct meta_layout L = { 0 };
 	struct bw w = { .fd = -1 };
 	char *path = NULL, *desc = NULL;
+	uint32_t *off8 = NULL;
 	int fd = -1, rc = -1;
 	uint32_t M = g->n_metrics;
 
@@ -1048,10 +1198,10 @@ static int write_meta(struct gen *g)
 		goto out;
 
 	/* Common string table: entry names, module and file paths, function names. */
-	st.entry[0] = strtab_add(&st, "main thread");
-	st.entry[1] = strtab_add(&st, "application thread");
+	st.entry[0] = strtab_add(&st, g->entry_names[0]);
+	st.entry[1] = strtab_add(&st, g->entry_names[1]);
 	for (uint32_t i = 0; i < GEN_N_MODULES; i++)
-		st.module[i] = strtab_add(&st, module_defs[i].path);
+		st.module[i] = strtab_add(&st, g->module_paths[i]);
 	for (uint32_t i = 0; i < g->n_files; i++)
 		st.file[i] = strtab_add(&st, file_path(g, i));
 	for (uint32_t i = 0; i < g->n_funcs; i++)
@@ -1059,7 +1209,7 @@ static int write_meta(struct gen *g)
 
 	/* General Properties: title and description inside the section. */
 	uint64_t base = 0x90;
-	const char *title = g->opt.title;
+	const char *title = g->title;
 	buf_uint(&general, base + 16, 8);
 	buf_uint(&general, base + 16 + strlen(title) + 1, 8);
 	buf_str(&general, title);
@@ -1076,10 +1226,10 @@ static int write_meta(struct gen *g)
 	uint64_t name_at = base + 16 + 8 * n_kinds;
 	for (size_t i = 0; i < n_kinds; i++) {
 		buf_uint(&idnames, name_at, 8);
-		name_at += strlen(id_names[i]) + 1;
+		name_at += strlen(g->kind_names[i]) + 1;
 	}
 	for (size_t i = 0; i < n_kinds; i++)
-		buf_str(&idnames, id_names[i]);
+		buf_str(&idnames, g->kind_names[i]);
 	L.sec[2] = idnames.len;
 	L.sec[3] = base;
 	base = align_up(base + idnames.len, 8);
@@ -1253,19 +1403,30 @@ static int write_meta(struct gen *g)
 	bw_uint(&w, g->n_entries, 2);
 	bw_uint(&w, 32, 1);
 	bw_align(&w, 8);
-	/* child cursor: file offset of node `cur` in the {Ctx} stream */
-	uint32_t cur = g->n_entries;
-	uint64_t cur_off = ctx_first;
+	/* offset (in 8-byte units, from ctx_first) of every {Ctx} in node
+	 * order and of the end: the child blocks of revived nodes come after
+	 * those of later nodes, so no single cursor finds them all */
+	uint32_t n_ctx = g->n_nodes - g->n_entries;
+	off8 = malloc(((size_t)n_ctx + 1) * sizeof(*off8));
+	if (off8 == NULL)
+		goto out;
+	off8[0] = 0;
+	for (uint32_t k = 0; k < n_ctx; k++)
+		off8[k + 1] = off8[k] + ctx_size(g->nodes[g->n_entries + k].kind) / 8;
 	for (uint32_t i = 0; i < g->n_nodes; i++) {
 		const struct node *n = &g->nodes[i];
 		uint64_t p_children = 0, sz_children = 0;
+		/* --cycle: the last context (a leaf: children follow their
+		 * parents) gets the first context of entry 0 as its child,
+		 * an ancestor of it when there is one entry point */
+		if (g->opt.cycle && i + 1 == g->n_nodes && g->n_nodes > g->n_entries) {
+			p_children = ctx_first;
+			sz_children = ctx_size(g->nodes[g->n_entries].kind);
+		}
 		if (n->n_children > 0) {
-			while (cur < n->first_child)
-				cur_off += ctx_size(g->nodes[cur++].kind);
-			p_children = cur_off;
-			while (cur < n->first_child + n->n_children)
-				cur_off += ctx_size(g->nodes[cur++].kind);
-			sz_children = cur_off - p_children;
+			uint32_t first = n->first_child - g->n_entries;
+			p_children = ctx_first + 8ULL * off8[first];
+			sz_children = 8ULL * (off8[first + n->n_children] - off8[first]);
 		}
 		bw_uint(&w, sz_children, 8);
 		bw_uint(&w, p_children, 8);
@@ -1339,6 +1500,7 @@ out:
 	free(st.module);
 	free(st.file);
 	free(st.func);
+	free(off8);
 	return rc;
 }
 
@@ -1417,7 +1579,7 @@ static void answer_context(struct gen *g, uint32_t idx, const double *stats)
 			name = NULL;
 		break;
 	default:
-		if (asprintf(&name, "%s@0x%" PRIx64, module_defs[f->module].path, node_offset(g, idx)) < 0)
+		if (asprintf(&name, "%s@0x%" PRIx64, g->module_paths[f->module], node_offset(g, idx)) < 0)
 			name = NULL;
 		break;
 	}
@@ -2218,10 +2380,16 @@ static void usage(FILE *f)
 	fputs("usage: gen-v4db -o DIR [--seed N] [--contexts N] [--fanout N] [--depth N] [--metrics N]\n"
 	      "                [--threads N] [--ranks N] [--trace-lines N] [--empty-lines N] [--samples N]\n"
 	      "                [--no-trace] [--no-cct] [--yaml] [--sources] [--demo] [--title TEXT]\n"
-	      "                [--answers FILE]\n"
+	      "                [--answers FILE] [--hostile] [--depth-chain N] [--cycle] [--names FILE]\n"
 	      "Writes a synthetic HPCToolkit v4 database into DIR; --answers writes the expected\n"
 	      "values (JSON) computed by the generator itself; --sources writes copies of the\n"
-	      "application's source files under DIR/src (as hpcprof does).\n",
+	      "application's source files under DIR/src (as hpcprof does).\n"
+	      "Hostile inputs: --hostile gives every function, file, module, identifier kind,\n"
+	      "entry point and metric name and the title terminal escape sequences (OSC, CSI,\n"
+	      "C1 CSI), C0 controls, DEL or invalid UTF-8, or makes it 10,000 characters long;\n"
+	      "--names FILE lists every name written as \"KIND HEX\" lines.  --depth-chain N\n"
+	      "makes the tree one chain of N nested contexts; --cycle makes the last context's\n"
+	      "children point back at the first context (a cyclic tree readers must refuse).\n",
 	      f);
 }
 
@@ -2243,6 +2411,10 @@ enum {
 	OPT_TITLE,
 	OPT_SOURCES,
 	OPT_ANSWERS,
+	OPT_HOSTILE,
+	OPT_CHAIN,
+	OPT_CYCLE,
+	OPT_NAMES,
 	OPT_HELP,
 };
 
@@ -2265,6 +2437,10 @@ static const struct option long_options[] = {
 	{ "sources", no_argument, NULL, OPT_SOURCES },
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "answers", required_argument, NULL, OPT_ANSWERS },
+	{ "hostile", no_argument, NULL, OPT_HOSTILE },
+	{ "depth-chain", required_argument, NULL, OPT_CHAIN },
+	{ "cycle", no_argument, NULL, OPT_CYCLE },
+	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -2374,6 +2550,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case OPT_ANSWERS:
 			o->answers = optarg;
 			break;
+		case OPT_HOSTILE:
+			o->hostile = true;
+			break;
+		case OPT_CHAIN:
+			ok = parse_u32(optarg, 1, 50000000, &o->chain);
+			break;
+		case OPT_CYCLE:
+			o->cycle = true;
+			break;
+		case OPT_NAMES:
+			o->names = optarg;
+			break;
 		case 'h':
 		case OPT_HELP:
 			usage(stdout);
@@ -2390,6 +2578,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (o->out_dir == NULL || optind != argc) {
 		usage(stderr);
+		return -1;
+	}
+	/* answers are JSON (valid UTF-8 only) with context depths, and
+	 * METRICS.yaml cannot carry invalid UTF-8 */
+	if (o->hostile && (o->answers != NULL || o->yaml)) {
+		fprintf(stderr, "gen-v4db: --hostile names cannot go into --answers or --yaml\n");
+		return -1;
+	}
+	if (o->chain > UINT16_MAX && o->answers != NULL) {
+		fprintf(stderr, "gen-v4db: --answers needs a --depth-chain of at most %u\n", UINT16_MAX);
 		return -1;
 	}
 	if ((uint64_t)o->threads * o->ranks > GEN_MAX_THREADS) {
@@ -2429,12 +2627,17 @@ static int setup(struct gen *g)
 		return -1;
 	size_t n_base = sizeof base_metric_names / sizeof base_metric_names[0];
 	for (uint32_t m = 0; m < M; m++) {
-		int r = m < n_base ? asprintf(&g->metric_names[m], "%s", base_metric_names[m])
-				   : asprintf(&g->metric_names[m], "PAPI_NATIVE_%u", m);
+		char *base = NULL;
+		int r = m < n_base ? asprintf(&base, "%s", base_metric_names[m])
+				   : asprintf(&base, "PAPI_NATIVE_%u", m);
 		if (r < 0)
 			return -1;
+		g->metric_names[m] = name_variant(g, base, m);
+		free(base);
+		if (g->metric_names[m] == NULL)
+			return -1;
 	}
-	if (build_funcs(g) < 0 || build_tree(g) < 0 || assign_ids(g) < 0)
+	if (build_funcs(g) < 0 || build_names(g) < 0 || build_tree(g) < 0 || assign_ids(g) < 0)
 		return -1;
 	size_t TM = (size_t)g->n_threads * M;
 	for (int s = 0; s < GEN_N_SCOPES; s++) {
@@ -2473,6 +2676,16 @@ static void teardown(struct gen *g)
 	for (uint32_t m = 0; g->metric_names != NULL && m < g->n_metrics; m++)
 		free(g->metric_names[m]);
 	free(g->metric_names);
+	for (uint32_t i = 0; i < GEN_N_MODULES; i++)
+		free(g->module_paths[i]);
+	for (uint32_t i = 0; g->file_names != NULL && i < g->n_files; i++)
+		free(g->file_names[i]);
+	free(g->file_names);
+	for (size_t i = 0; i < sizeof id_names / sizeof id_names[0]; i++)
+		free(g->kind_names[i]);
+	free(g->entry_names[0]);
+	free(g->entry_names[1]);
+	free(g->title);
 	free(g->nodes);
 	for (int s = 0; s < GEN_N_SCOPES; s++)
 		free(g->slot[s]);
@@ -2520,6 +2733,8 @@ int main(int argc, char **argv)
 			g.opt.out_dir);
 		goto out;
 	}
+	if (g.opt.names != NULL && write_names(&g) < 0)
+		goto out;
 	if (g.answers != NULL) {
 		if (finish_answers(&g) < 0 || ferror(g.answers)) {
 			fprintf(stderr, "gen-v4db: cannot write %s\n", g.opt.answers);

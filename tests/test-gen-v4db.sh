@@ -41,6 +41,15 @@ python3 "$checker" "$tmp/c" "$tmp/c.json"
 test ! -e "$tmp/d/trace.db" && test ! -e "$tmp/d/cct.db"
 python3 "$checker" "$tmp/d" "$tmp/d.json"
 
+# a tree that dies out and is revived (seed 1, 50 contexts): the revived
+# nodes' child blocks follow those of later nodes and must still be found
+"$gen" -o "$tmp/e" --seed 1 --contexts 50 --threads 1 --answers "$tmp/e.json" >/dev/null
+python3 "$checker" "$tmp/e" "$tmp/e.json"
+
+# one chain of nested contexts
+"$gen" -o "$tmp/f" --depth-chain 500 --threads 1 --ranks 1 --answers "$tmp/f.json" >/dev/null
+python3 "$checker" "$tmp/f" "$tmp/f.json"
+
 # the demo database
 "$gen" -o "$tmp/demo" --demo --answers "$tmp/demo.json" >/dev/null
 python3 "$checker" "$tmp/demo" "$tmp/demo.json"

@@ -85,6 +85,32 @@ static void test_long_name(void **state)
 	free(in);
 }
 
+static void check_json(const char *in, const char *want)
+{
+	char *out = sanitize_json(in);
+	assert_non_null(out);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+/* JSON text: DEL and C1 controls (raw in jansson's output) become \u
+ * escapes; everything else, other non-ASCII text included, is unchanged. */
+static void test_json(void **state)
+{
+	(void)state;
+	check_json(NULL, "");
+	check_json("", "");
+	check_json("{\"a\":[1,2.5,null]}", "{\"a\":[1,2.5,null]}");
+	check_json("\"x\x7fy\"", "\"x\\u007fy\"");
+	check_json("\"\xc2\x80\xc2\x9b[2J\xc2\x9f\"",
+		   "\"\\u0080\\u009b[2J\\u009f\"");
+	/* U+00A0 and up are text, not controls */
+	check_json("\"\xc2\xa0" "caf\xc3\xa9\xe2\x86\x92\"",
+		   "\"\xc2\xa0" "caf\xc3\xa9\xe2\x86\x92\"");
+	/* a lone 0xc2 at the end is copied (not valid jansson output) */
+	check_json("\"\xc2", "\"\xc2");
+}
+
 static void test_utf8_len(void **state)
 {
 	(void)state;
@@ -108,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_utf8),
 		cmocka_unit_test(test_long_name),
 		cmocka_unit_test(test_utf8_len),
+		cmocka_unit_test(test_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,11 @@
 #!/bin/sh
 # The viewer in a real terminal (tmux): it draws, H reaches the hot leaf,
 # search reveals, the thread view shows every thread, a resize to 80x20
-# still draws, and q, Ctrl-C and SIGTERM each restore the shell (alternate
-# screen off, prompt back).  Polls capture-pane with a timeout.
+# still draws, a burst of SIGWINCH is harmless, and q, Ctrl-C, SIGTERM and
+# SIGHUP each restore the shell (alternate screen off, prompt back).  On a
+# database with hostile names (gen-v4db --hostile) no escape sequence
+# reaches the terminal: the pane title stays and nothing is cleared.
+# Polls capture-pane with a timeout.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
@@ -14,6 +17,9 @@ trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 cs=$(cd "$top_builddir" && pwd)/callscope
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \
 	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1
+"$top_builddir/tests/gen-v4db" -o "$tmp/hostile" --hostile --seed 5 \
+	--contexts 400 --threads 2 --ranks 2 >/dev/null || exit 1
+db=$tmp/db
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
@@ -55,7 +61,7 @@ start() {
 	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
 	t kill-session -t "$old" 2>/dev/null
 	wait_for "READY>" || return 1
-	t send-keys -t "$S" "$cs --no-config $tmp/db" Enter
+	t send-keys -t "$S" "$cs --no-config $db" Enter
 	wait_for "q quit" || return 1
 }
 
@@ -95,4 +101,41 @@ start || fail "third start"
 pid=$(pgrep -n -f "$cs --no-config $tmp/db")
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_shell || fail "SIGTERM did not restore the shell"
+
+start || fail "fourth start"
+pid=$(pgrep -n -f "$cs --no-config $tmp/db")
+# a burst of resizes: the viewer keeps drawing and still answers keys
+if [ -n "$pid" ]; then
+	i=0
+	while [ $i -lt 200 ]; do
+		kill -WINCH "$pid" 2>/dev/null
+		i=$((i + 1))
+	done
+	for size in 100x30 60x15 160x48 90x25 160x48; do
+		t resize-window -t "$S" -x "${size%x*}" -y "${size#*x}"
+		kill -WINCH "$pid" 2>/dev/null
+	done
+	kill -0 "$pid" 2>/dev/null || fail "a burst of SIGWINCH killed the viewer"
+fi
+t send-keys -t "$S" "/worker_loop" Enter
+wait_for "Name  solver::worker_loop" || fail "after the SIGWINCH burst, search does not work"
+[ -n "$pid" ] && kill -HUP "$pid"
+wait_shell || fail "SIGHUP did not restore the shell"
+
+# hostile names: the OSC title sequence and the clear screen stay text
+t set-option -g allow-rename on 2>/dev/null
+t set-option -g set-titles on 2>/dev/null
+db=$tmp/hostile
+start || fail "the viewer did not draw the hostile database"
+t select-pane -t "$S" -T "callscope-test"
+t send-keys -t "$S" E j j j T
+wait_for "execution contexts" || fail "hostile: no thread view"
+t send-keys -t "$S" Escape o
+sleep 0.3
+title=$(t display -p -t "$S" '#{pane_title}')
+[ "$title" = "callscope-test" ] || fail "hostile: the pane title became '$title'"
+t capture-pane -p -t "$S" | grep -qF '\x1b]0;pwned\x07' ||
+	fail "hostile: the OSC sequence is not shown as text"
+t send-keys -t "$S" q
+wait_shell || fail "hostile: q did not restore the shell"
 exit $status

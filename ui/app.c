@@ -233,40 +233,47 @@ static void draw_tabs(struct app *app, int y)
 }
 
 /* the call path of the selected row: its view ancestors' labels */
+/* Bytes of ancestor labels the path of the selection collects: far more
+ * than a screen line shows (its end), however deep the tree. */
+#define PATH_BYTES_MAX 16384
+
+/* The labels from the top to the selection joined by " > ", only the
+ * nearest ancestors (about PATH_BYTES_MAX bytes) in a deep tree. */
 static char *selected_path(struct app *app)
 {
 	struct view *v = app_view(app);
 	uint32_t node = app_cursor(app)->node;
-	size_t cap = 256, len = 0;
-	char *out = malloc(cap);
-	if (!out)
-		return NULL;
-	out[0] = '\0';
-	uint32_t chain[4096];
-	size_t n = 0;
+	char **labels = NULL, *out = NULL;
+	size_t n = 0, cap = 0, bytes = 0;
 	struct view_node vn;
-	while (n < sizeof(chain) / sizeof(chain[0]) &&
-	       view_node_get(v, node, &vn) && vn.parent != MODEL_NONE) {
-		chain[n++] = node;
+	while (bytes < PATH_BYTES_MAX && view_node_get(v, node, &vn) &&
+	       vn.parent != MODEL_NONE) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			char **p = realloc(labels, ncap * sizeof(*labels));
+			if (!p)
+				goto out;
+			labels = p;
+			cap = ncap;
+		}
+		labels[n] = view_node_label(v, node);
+		bytes += (labels[n] ? strlen(labels[n]) : 1) + 3;
+		n++;
 		node = vn.parent;
 	}
-	while (n-- > 0) {
-		char *label = view_node_label(v, chain[n]);
-		size_t l = label ? strlen(label) : 1;
-		if (len + l + 4 > cap) {
-			cap = (len + l + 4) * 2;
-			char *p = realloc(out, cap);
-			if (!p) {
-				free(label);
-				free(out);
-				return NULL;
-			}
-			out = p;
-		}
-		len += (size_t)snprintf(out + len, cap - len, "%s%s",
-					len ? " > " : "", label ? label : "?");
-		free(label);
+	out = malloc(bytes + 1);
+	if (!out)
+		goto out;
+	size_t len = 0;
+	for (size_t i = n; i-- > 0;) {
+		const char *l = labels[i] ? labels[i] : "?";
+		len += (size_t)sprintf(out + len, "%s%s", len ? " > " : "", l);
 	}
+	out[len] = '\0';
+out:
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
 	return out;
 }
 
@@ -345,22 +352,9 @@ static void draw_detail(struct app *app, int y, int h)
 	if (row < y + h) {
 		char *path = selected_path(app);
 		screen_text(row, 0, 6, l, "Path ", true);
-		if (path) {
-			/* keep the end of a long path: elide at the left */
-			int w = screen_text_width(path);
-			const char *p = path;
-			while (w > COLS - 7 && *p) {
-				p++;
-				while ((*p & 0xc0) == 0x80)
-					p++;
-				w = screen_text_width(p);
-			}
-			int x = 6;
-			if (p != path)
-				x += screen_text(row, x, 1, a,
-						 screen_glyphs()->ellipsis, false);
-			screen_text(row, x, COLS - x, a, p, false);
-		}
+		/* keep the end of a long path: elide at the left */
+		if (path)
+			screen_text_tail(row, 6, COLS - 6, a, path);
 		free(path);
 	}
 }
@@ -708,17 +702,11 @@ static bool export_rows(struct app *app, bool json, const char *path)
 		if (json) {
 			fprintf(f, "%s{\"depth\":%u,\"name\":", r ? ",\n" : "",
 				row.depth);
-			fputc('"', f);
-			for (const unsigned char *p = (const unsigned char *)(safe ? safe : "");
-			     *p; p++) {
-				if (*p == '"' || *p == '\\')
-					fprintf(f, "\\%c", *p);
-				else if (*p < 0x20)
-					fprintf(f, "\\u%04x", *p);
-				else
-					fputc(*p, f);
-			}
-			fputs("\",\"values\":[", f);
+			json_t *name = json_string(safe ? safe : "");
+			if (!name || !cli_put_json(f, name, JSON_ENCODE_ANY))
+				fputs("null", f);
+			json_decref(name);
+			fputs(",\"values\":[", f);
 		} else {
 			fprintf(f, "%u,", row.depth);
 			cli_put_csv(f, safe ? safe : "");

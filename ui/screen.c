@@ -259,6 +259,44 @@ int screen_text(int y, int x, int width, attr_t attr, const char *text,
 	return used;
 }
 
+int screen_text_tail(int y, int x, int width, attr_t attr, const char *text)
+{
+	if (width <= 0)
+		return 0;
+	size_t n;
+	wchar_t *w = to_wide(text ? text : "", &n);
+	if (!w)
+		return 0;
+	int total = wide_width(w, n);
+	int room = total > width ? width - 1 : width;
+	/* from the end: the characters that fit in `room` columns */
+	size_t first = n;
+	int used = 0;
+	while (first > 0) {
+		int cw = wcwidth(w[first - 1]);
+		if (cw < 0)
+			cw = 0;
+		if (used + cw > room)
+			break;
+		used += cw;
+		first--;
+	}
+	attr_t old_attr;
+	short old_pair;
+	attr_get(&old_attr, &old_pair, NULL);
+	attrset(attr);
+	move(y, x);
+	if (total > width) {
+		addstr(screen_glyphs()->ellipsis);
+		used++;
+	}
+	for (size_t i = first; i < n; i++)
+		addnwstr(&w[i], 1);
+	attrset(old_attr);
+	free(w);
+	return used;
+}
+
 int screen_text_right(int y, int x, int width, attr_t attr, const char *text)
 {
 	int w = screen_text_width(text);

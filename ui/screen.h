@@ -41,6 +41,11 @@ int screen_text(int y, int x, int width, attr_t attr, const char *text,
 /* Same, right-aligned in `width`. */
 int screen_text_right(int y, int x, int width, attr_t attr, const char *text);
 
+/* The end of `text` (sanitized) that fits in `width` display columns,
+ * after an ellipsis when the start is cut; returns the columns used.  Time
+ * linear in the length of `text`. */
+int screen_text_tail(int y, int x, int width, attr_t attr, const char *text);
+
 /* Display width of `text` after sanitizing. */
 int screen_text_width(const char *text);
 

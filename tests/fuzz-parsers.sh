@@ -1,0 +1,17 @@
+#!/bin/sh
+# Replays the seed corpus and crash reproducers of every parser fuzz target
+# (tests/fuzz/corpus/TARGET: each file once), whether the targets were built
+# as plain programs or with libFuzzer: both run each file given as an
+# argument once and exit non-zero on a crash.
+set -e
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+for target in v4-meta v4-profile v4-cct v4-trace metrics-yaml formula; do
+	bin="$top_builddir/tests/fuzz/fuzz-$target"
+	corpus="$top_srcdir/tests/fuzz/corpus/$target"
+	[ -x "$bin" ] || { echo "$bin: not built" >&2; exit 1; }
+	[ -d "$corpus" ] || { echo "$corpus: missing" >&2; exit 1; }
+	set -- "$corpus"/*
+	[ -f "$1" ] || { echo "$corpus: empty" >&2; exit 1; }
+	echo "== $target: $# input(s)"
+	"$bin" "$@"
+done
