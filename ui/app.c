@@ -4,11 +4,13 @@
 #include "app.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "cli.h"
@@ -90,11 +92,89 @@ char *app_column_title(const struct app *app, uint32_t c)
 
 /* ---- views ---------------------------------------------------------- */
 
+/* ---- background build of the aggregated views ----------------------
+ *
+ * The bottom-up and flat views need one pass over the whole tree before
+ * they can show their first level.  Rather than making the first switch to
+ * them wait for it, a thread builds both (their first level sorted by the
+ * current column) right after the first frame, while the user reads it.
+ * The thread only reads the immutable model and the reader's mapped
+ * summary values; the main thread does not touch these two views until it
+ * has joined the thread (at the first switch, or at exit). */
+
+struct prebuild {
+	pthread_t thread;
+	const struct model *model;
+	uint32_t column;
+	struct view *views[2]; /* bottom-up, flat */
+	bool joined;
+};
+
+static void *prebuild_main(void *arg)
+{
+	struct prebuild *pb = arg;
+	for (int i = 0; i < 2; i++) {
+		struct error err = {0};
+		enum view_kind k = i == 0 ? VIEW_BOTTOM_UP : VIEW_FLAT;
+		if (view_new(pb->model, k, &pb->views[i], &err) != STATUS_OK) {
+			error_clear(&err);
+			continue;
+		}
+		uint32_t *kids = NULL;
+		size_t n = 0;
+		/* builds the first level and its values for the column */
+		view_children(pb->views[i], view_root(pb->views[i]), pb->column,
+			      false, &kids, &n, &err);
+		free(kids);
+		error_clear(&err);
+	}
+	return NULL;
+}
+
+static void prebuild_start(struct app *app)
+{
+	struct prebuild *pb = calloc(1, sizeof(*pb));
+	if (!pb)
+		return;
+	pb->model = app->model;
+	pb->column = app->sort_column;
+	if (pthread_create(&pb->thread, NULL, prebuild_main, pb) != 0) {
+		free(pb);
+		return;
+	}
+	app->prebuild = pb;
+}
+
+/* Take the views of a finished background build. */
+static void prebuild_take(struct app *app)
+{
+	struct prebuild *pb = app->prebuild;
+	pb->joined = true;
+	for (int i = 0; i < 2; i++) {
+		enum view_kind k = i == 0 ? VIEW_BOTTOM_UP : VIEW_FLAT;
+		if (!app->views[k])
+			app->views[k] = pb->views[i];
+		else
+			view_free(pb->views[i]);
+	}
+}
+
+/* Wait for the background build and take its views (no-op when none). */
+static void prebuild_join(struct app *app)
+{
+	if (!app->prebuild || app->prebuild->joined)
+		return;
+	pthread_join(app->prebuild->thread, NULL);
+	prebuild_take(app);
+}
+
 static bool ensure_view(struct app *app, enum view_kind k)
 {
 	struct error err = {0};
 	if (app->outlines[k])
 		return true;
+	if (k != VIEW_TOP_DOWN)
+		prebuild_join(app);
 	if (!app->views[k] &&
 	    view_new(app->model, k, &app->views[k], &err) != STATUS_OK) {
 		app_error(app, &err);
@@ -1056,7 +1136,14 @@ static bool script_next(struct script *s, int *key, bool *is_char, wint_t *wc)
 				memcpy(name, s->p + 1, (size_t)(end - s->p - 1));
 				name[end - s->p - 1] = '\0';
 				s->p = end + 1;
-				int cols, rows;
+				int cols, rows, ms;
+				if (sscanf(name, "Sleep:%d", &ms) == 1 && ms >= 0 &&
+				    ms <= 60000) {
+					struct timespec ts = {ms / 1000,
+							      (long)(ms % 1000) * 1000000L};
+					nanosleep(&ts, NULL);
+					continue;
+				}
 				if (sscanf(name, "Resize:%dx%d", &cols, &rows) == 2) {
 					resizeterm(rows, cols);
 					*key = KEY_RESIZE;
@@ -1258,8 +1345,21 @@ int app_run(struct model *model, const char *path, bool demo,
 					 "give a database path to open "
 					 "yours.  ? for help, q to quit",
 			    path);
+	if (!opt->no_prebuild)
+		prebuild_start(&app);
 	loop(&app, opt);
 	screen_stop();
+	/* Quitting while the background build still runs: the terminal is
+	 * restored and every stream flushed; waiting for the build only to
+	 * free memory the process is about to give back would make `q` slow
+	 * on a huge database. */
+	if (app.prebuild && !app.prebuild->joined &&
+	    pthread_tryjoin_np(app.prebuild->thread, NULL) != 0) {
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (app.prebuild && !app.prebuild->joined)
+		prebuild_take(&app); /* the tryjoin above joined it */
 out:
 	while (app.n_panes > 0) {
 		struct pane *p = app.panes[--app.n_panes];
@@ -1267,6 +1367,8 @@ out:
 	}
 	if (app.trace)
 		app.trace->ops->free(app.trace);
+	prebuild_join(&app);
+	free(app.prebuild);
 	for (int k = 0; k < 3; k++) {
 		outline_free(app.outlines[k]);
 		view_free(app.views[k]);

@@ -34,6 +34,7 @@ struct rect {
 
 struct app;
 struct pane;
+struct prebuild;
 
 struct pane_ops {
 	const char *name;   /* keymap name: "tree", "threads", ... */
@@ -81,6 +82,8 @@ struct app {
 	struct keymap *keymap;
 
 	struct view *views[3];
+	struct prebuild *prebuild; /* bottom-up and flat built in the
+				      background after the first frame */
 	struct outline *outlines[3];
 	struct tree_cursor cursors[3];
 	enum view_kind current;
@@ -164,6 +167,7 @@ struct ui_options {
 	bool dump_each;      /* dump after every key, not only at the end */
 	FILE *timing;        /* write "KEY MICROSECONDS" per key */
 	bool no_config;
+	bool no_prebuild;    /* build the aggregated views only when shown */
 	const char *config_path;
 };
 

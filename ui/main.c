@@ -48,12 +48,15 @@ static void usage(FILE *out)
 	      "screen\n"
 	      "  --size WxH        headless screen size (default 120x40)\n"
 	      "  --keys SCRIPT     keys to replay: characters, <Enter>, "
-	      "<Down>, <C-l>, <Resize:80x20>\n"
+	      "<Down>, <C-l>, <Resize:80x20>,\n"
+	      "                    <Sleep:MS> (a pause, as a user reading)\n"
 	      "  --keys-file FILE  the same, from a file\n"
 	      "  --dump FILE       where the screen goes (default stdout)\n"
 	      "  --dump-each       print the screen after every key\n"
 	      "  --timing FILE     write each key's frame time in "
 	      "microseconds\n"
+	      "  --no-prebuild     build the bottom-up and flat views only when "
+	      "shown\n"
 	      "  --list-actions    print the action table (for bind lines)\n",
 	      out);
 }
@@ -109,6 +112,7 @@ int main(int argc, char **argv)
 		{"dump-each", no_argument, NULL, 'e'},
 		{"timing", required_argument, NULL, 't'},
 		{"list-actions", no_argument, NULL, 'l'},
+		{"no-prebuild", no_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ui_options opt = {.cols = 120, .rows = 40};
@@ -167,6 +171,9 @@ int main(int argc, char **argv)
 		case 'l':
 			actions_list();
 			return CLI_EXIT_OK;
+		case 'P':
+			opt.no_prebuild = true;
+			break;
 		default:
 			fputs("Try 'callscope --help'.\n", stderr);
 			return CLI_EXIT_USAGE;
