@@ -1355,6 +1355,7 @@ int app_run(struct model *model, const char *path, bool demo,
 	 * on a huge database. */
 	if (app.prebuild && !app.prebuild->joined &&
 	    pthread_tryjoin_np(app.prebuild->thread, NULL) != 0) {
+		pthread_detach(app.prebuild->thread);
 		fflush(NULL);
 		_exit(rc);
 	}
