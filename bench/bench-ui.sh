@@ -19,7 +19,9 @@ python3 "$here/measure.py" --label "open to first frame (headless)" -- \
 	"$cs" --headless --no-config --size 160x48 --keys "" "$db"
 # the key script: moves, expand/collapse, hot path, sort, view switches,
 # search steps, zoom; each repeated so percentiles mean something
-keys=""
+# the script opens with a 3 s pause, a user reading the first screen: the
+# bottom-up and flat views build in the background meanwhile
+keys="<Sleep:3000>"
 i=0
 while [ $i -lt 20 ]; do
 	keys="${keys}jjjjjkkkkk<PgDn><PgUp>lhlHgsrr<Right><Left>zZ"
@@ -34,7 +36,12 @@ while [ $i -lt 5 ]; do keys="${keys}vvv"; i=$((i + 1)); done
 python3 "$here/measure.py" --runs 1 --label "key script (peak RSS)" -- \
 	"$cs" --headless --no-config --size 160x48 --keys "$keys" \
 	--timing "$tmp/timing" "$db"
-python3 - "$tmp/timing" <<'PY'
+python3 "$here/measure.py" --runs 1 --label "same, --no-prebuild" -- \
+	"$cs" --headless --no-config --no-prebuild --size 160x48 --keys "$keys" \
+	--timing "$tmp/timing-noprebuild" "$db"
+for t in timing timing-noprebuild; do
+echo "== $t"
+python3 - "$tmp/$t" <<'PY'
 import sys
 from collections import defaultdict
 t = defaultdict(list)
@@ -54,3 +61,4 @@ print("%-8s %-22s %5s %9s %9s %9s" % ("key", "action", "n", "p50 ms", "p99 ms", 
 for k, v in sorted(t.items(), key=lambda kv: -pct(kv[1], 99)):
     print("%-8s %-22s %5d %9.2f %9.2f %9.2f" % (k, names.get(k, ""), len(v), pct(v, 50), pct(v, 99), max(v)))
 PY
+done

@@ -102,10 +102,15 @@ char *app_column_title(const struct app *app, uint32_t c)
  * summary values; the main thread does not touch these two views until it
  * has joined the thread (at the first switch, or at exit). */
 
+#define PREBUILD_ROWS 128 /* rows of the first screen whose children are
+			    prepared */
+
 struct prebuild {
 	pthread_t thread;
 	const struct model *model;
 	uint32_t column;
+	uint32_t *columns; /* shown columns: their values are computed too */
+	size_t n_columns;
 	struct view *views[2]; /* bottom-up, flat */
 	bool joined;
 };
@@ -122,9 +127,25 @@ static void *prebuild_main(void *arg)
 		}
 		uint32_t *kids = NULL;
 		size_t n = 0;
-		/* builds the first level and its values for the column */
-		view_children(pb->views[i], view_root(pb->views[i]), pb->column,
-			      false, &kids, &n, &err);
+		/* builds the first level and its values for the sort column;
+		 * then what the first screen of the view will ask for: the
+		 * other shown columns' values and whether the first rows have
+		 * children (in bottom-up, their callers) */
+		struct view *v = pb->views[i];
+		view_children(v, view_root(v), pb->column, false, &kids, &n,
+			      &err);
+		for (size_t c = 0; c < pb->n_columns && n > 0; c++) {
+			double value;
+			view_value(v, kids[0], pb->columns[c], &value);
+		}
+		for (size_t r = 0; r < n && r < PREBUILD_ROWS; r++) {
+			uint32_t *sub = NULL;
+			size_t nsub = 0;
+			view_children(v, kids[r], pb->column, false, &sub, &nsub,
+				      &err);
+			free(sub);
+			error_clear(&err);
+		}
 		free(kids);
 		error_clear(&err);
 	}
@@ -138,7 +159,16 @@ static void prebuild_start(struct app *app)
 		return;
 	pb->model = app->model;
 	pb->column = app->sort_column;
+	pb->columns = malloc((app->n_columns ? app->n_columns : 1) *
+			     sizeof(*pb->columns));
+	if (!pb->columns) {
+		free(pb);
+		return;
+	}
+	memcpy(pb->columns, app->columns, app->n_columns * sizeof(*pb->columns));
+	pb->n_columns = app->n_columns;
 	if (pthread_create(&pb->thread, NULL, prebuild_main, pb) != 0) {
+		free(pb->columns);
 		free(pb);
 		return;
 	}
@@ -1369,6 +1399,8 @@ out:
 	if (app.trace)
 		app.trace->ops->free(app.trace);
 	prebuild_join(&app);
+	if (app.prebuild)
+		free(app.prebuild->columns);
 	free(app.prebuild);
 	for (int k = 0; k < 3; k++) {
 		outline_free(app.outlines[k]);
