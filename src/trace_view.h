@@ -167,6 +167,40 @@ enum status trace_grid_column_shares(const struct model *m,
  * node or one of its ancestors): the tree selection's highlight. */
 bool trace_ctx_under(const struct model *m, uint32_t ctx, uint32_t node);
 
+/* What a selected tree row stands for, for the highlight: a context (the
+ * top-down view), or, for the rows of the aggregated views, every context
+ * of a function, of a source line or loop, of a file or of a module. */
+enum trace_match_kind {
+	TRACE_MATCH_NONE,
+	TRACE_MATCH_NODE,     /* this model node */
+	TRACE_MATCH_FUNCTION, /* contexts of the same function */
+	TRACE_MATCH_LINE,     /* contexts of the same kind at file:line */
+	TRACE_MATCH_FILE,     /* contexts in the source file */
+	TRACE_MATCH_MODULE,   /* contexts in the load module */
+};
+
+struct trace_match {
+	enum trace_match_kind kind;
+	uint32_t node;     /* NODE */
+	uint32_t function; /* FUNCTION: function index, or MODEL_NONE: name */
+	uint32_t name;     /* FUNCTION without an index: the name string */
+	uint8_t node_kind; /* LINE: NODE_LINE or NODE_LOOP */
+	uint32_t file, line, module;
+};
+
+/* The match for a row whose representative model node is `node`: `how`
+ * is the kind of match the row's view wants (TRACE_MATCH_NODE for
+ * top-down; FUNCTION, LINE, FILE or MODULE for aggregated rows).  The
+ * fields come from the node, falling back to its function's module and
+ * file. */
+struct trace_match trace_match_make(const struct model *m, uint32_t node,
+				    enum trace_match_kind how);
+
+/* True when a context on the call path of `ctx` (the context or one of
+ * its ancestors) matches. */
+bool trace_ctx_matches(const struct model *m, uint32_t ctx,
+		       const struct trace_match *match);
+
 /* Human time: "1.5 s", "250 ms", "12.3 µs" (ASCII "us" when !utf8),
  * "800 ns" into buf. */
 void trace_format_duration(uint64_t ns, bool utf8, char *buf, size_t size);

@@ -556,6 +556,27 @@ static void test_colors(void **state)
 	assert_true(trace_ctx_under(m, 4, model_node_of_ctx(m, 4)));
 	assert_false(trace_ctx_under(m, 6, model_node_of_ctx(m, 2)));
 	assert_false(trace_ctx_under(m, 0, 0));
+	/* the aggregated views' rows: every context of the row's function
+	 * (by name here: the fixture's functions have no index), line, ... */
+	for (uint32_t c = 0; c <= 8; c++) {
+		struct trace_match t = trace_match_make(
+			m, model_node_of_ctx(m, 2), TRACE_MATCH_NODE);
+		assert_int_equal(trace_ctx_matches(m, c, &t),
+				 trace_ctx_under(m, c, model_node_of_ctx(m, 2)));
+	}
+	struct trace_match fn = trace_match_make(m, model_node_of_ctx(m, 6),
+						 TRACE_MATCH_FUNCTION);
+	assert_true(trace_ctx_matches(m, 6, &fn));
+	assert_false(trace_ctx_matches(m, 5, &fn));  /* io, above write */
+	assert_false(trace_ctx_matches(m, 4, &fn));
+	struct trace_match solve = trace_match_make(
+		m, model_node_of_ctx(m, 2), TRACE_MATCH_FUNCTION);
+	assert_true(trace_ctx_matches(m, 4, &solve)); /* under solve (2) */
+	/* entry 7 is named solve too, but an entry is not the function */
+	assert_false(trace_ctx_matches(m, 7, &solve));
+	struct trace_match none = trace_match_make(m, MODEL_NONE,
+						   TRACE_MATCH_FUNCTION);
+	assert_false(trace_ctx_matches(m, 4, &none));
 	model_free(m);
 	free(f);
 }

@@ -277,9 +277,24 @@ static void draw_grid(struct app *app, struct trace_pane *t, int y, int x,
 				   : trace_view_line_row(
 					     t->view, t->rows,
 					     trace_view_cursor_line(t->view));
-	uint32_t sel = app_selected_model_node(app);
-	bool highlight = sel != MODEL_NONE && sel != 0 &&
-			 app->current == VIEW_TOP_DOWN;
+	/* the tree's selection: a context in top-down; in the aggregated
+	 * views, all contexts of the row's function, line, file or module */
+	struct trace_match match = {.kind = TRACE_MATCH_NONE};
+	struct view_node vn;
+	if (view_node_get(app_view(app), app_cursor(app)->node, &vn)) {
+		enum trace_match_kind how = TRACE_MATCH_NODE;
+		if (app->current != VIEW_TOP_DOWN)
+			how = vn.kind == VIEW_ROW_MODULE ? TRACE_MATCH_MODULE
+			      : vn.kind == VIEW_ROW_FILE ? TRACE_MATCH_FILE
+			      : vn.kind == NODE_LINE || vn.kind == NODE_LOOP
+				      ? TRACE_MATCH_LINE
+			      : vn.kind == NODE_FUNCTION || vn.kind == NODE_ENTRY ||
+					      vn.kind == NODE_KERNEL
+				      ? TRACE_MATCH_FUNCTION
+				      : TRACE_MATCH_NODE;
+		match = trace_match_make(m, vn.model_node, how);
+	}
+	bool highlight = match.kind != TRACE_MATCH_NONE;
 	uint32_t nc = t->n_colors ? t->n_colors : 26;
 	for (int s = 0; s < screen_rows; s++) {
 		uint32_t r0 = (uint32_t)s * per, r1 = r0 + per - 1;
@@ -294,12 +309,12 @@ static void draw_grid(struct app *app, struct trace_pane *t, int y, int x,
 			if (r0 < t->rows) {
 				size_t i = (size_t)r0 * t->cols + k;
 				c0 = trace_view_color(m, t->grid.cells[i], nc);
-				under |= trace_ctx_under(m, t->grid.raw[i], sel);
+				under |= trace_ctx_matches(m, t->grid.raw[i], &match);
 			}
 			if (per == 2 && r1 < t->rows) {
 				size_t i = (size_t)r1 * t->cols + k;
 				c1 = trace_view_color(m, t->grid.cells[i], nc);
-				under |= trace_ctx_under(m, t->grid.raw[i], sel);
+				under |= trace_ctx_matches(m, t->grid.raw[i], &match);
 			}
 			bool cursor = k == cur_col &&
 				      (t->mode == MODE_DEPTH ||
