@@ -65,6 +65,11 @@ start() {
 	wait_for "q quit" || return 1
 }
 
+# click COL ROW (1-based): an SGR mouse press and release, as xterm sends
+click() {
+	t send-keys -t "$S" -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"
+}
+
 leaf=$(python3 -c "
 import json,subprocess,sys
 a=json.load(open('$tmp/answers.json'))
@@ -73,6 +78,25 @@ n={x['id']:x['name'] for x in r['nodes']}
 print(n[a['hotpath0'][-1]])")
 
 start || fail "the viewer did not draw"
+# the mouse: a click on a tree row selects it; a click in the trace
+# timeline moves its cursor there
+row=$(t capture-pane -p -t "$S" | grep -n "main thread" | head -1 | cut -d: -f1)
+if [ -n "$row" ]; then
+	click 120 "$row"
+	wait_for "Name  main thread" || fail "a click did not select the main thread row"
+else
+	fail "no main thread row to click"
+fi
+t send-keys -t "$S" t
+wait_for "Cursor +0 ns" || fail "no trace pane cursor"
+trow=$(t capture-pane -p -t "$S" | grep -n "RANK 1 THREAD 1" | head -1 | cut -d: -f1)
+if [ -n "$trow" ]; then
+	click 120 "$trow"
+	wait_for "NODE 0 RANK 1 THREAD 1  ctx=" || fail "a click in the trace did not move its cursor"
+else
+	fail "no trace row to click"
+fi
+t send-keys -t "$S" t g
 wait_for "CPUTIME (sec) I" || fail "no column header"
 t send-keys -t "$S" ":threshold 0" Enter H
 wait_for "Name  $leaf" || fail "H did not reach $leaf"

@@ -547,6 +547,9 @@ static void draw(struct app *app)
 			detail = false;
 		}
 		app->trace->ops->draw(app, app->trace, tr);
+		app->trace_rect = tr;
+	} else {
+		app->trace_rect.h = 0;
 	}
 	if (r.h > 0)
 		top->ops->draw(app, top, r);
@@ -1115,6 +1118,22 @@ static void handle_key(struct app *app, int key, bool is_char, wint_t wc)
 		if (getmouse(&ev) != OK)
 			return;
 		struct rect r = app->tree_rect;
+		struct rect tr = app->trace_rect;
+		if (app->trace && tr.h > 0 && ev.y >= tr.y && ev.y < tr.y + tr.h) {
+			/* over the trace: the wheel zooms in time, a click
+			 * moves the cursor there */
+			if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+				enum action za = ev.bstate & BUTTON4_PRESSED
+							 ? ACTION_TRACE_ZOOM_IN
+							 : ACTION_TRACE_ZOOM_OUT;
+				app->trace->ops->action(app, app->trace, za);
+			} else if (app->trace->ops->click) {
+				app->trace->ops->click(
+					app, app->trace, ev.y - tr.y, ev.x - tr.x,
+					(ev.bstate & BUTTON1_DOUBLE_CLICKED) != 0);
+			}
+			return;
+		}
 		if (ev.bstate & BUTTON4_PRESSED)
 			key = KEY_UP, is_char = false;
 		else if (ev.bstate & BUTTON5_PRESSED)

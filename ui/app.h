@@ -118,6 +118,7 @@ struct app {
 
 	int tree_rows; /* height of the tree pane at the last draw */
 	struct rect tree_rect;
+	struct rect trace_rect; /* h == 0 when the trace is not drawn */
 	bool quit;
 };
 

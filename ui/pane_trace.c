@@ -47,8 +47,9 @@ struct trace_pane {
 	uint32_t key_rows, key_cols, key_line;
 	enum trace_mode key_mode;
 	bool valid;
-	/* the last layout, for the keys */
+	/* the last layout, for the keys and the mouse */
 	uint32_t rows, cols; /* grid rows (lines, not screen rows) */
+	int grid_y, grid_x, grid_h; /* grid origin in the pane, screen rows */
 	/* colours */
 	uint32_t n_colors; /* palette size; 0 = letters */
 	bool half;         /* two grid rows per screen row */
@@ -529,6 +530,9 @@ static void trace_draw(struct app *app, struct pane *pane, struct rect r)
 	}
 	t->rows = rows;
 	t->cols = (uint32_t)gw;
+	t->grid_y = 1;
+	t->grid_x = lw + 1;
+	t->grid_h = gh;
 	bool ok = recompute(app, t, rows, (uint32_t)gw);
 	draw_header(app, t, r.y, r.x, r.w);
 	if (!ok)
@@ -552,6 +556,36 @@ static void trace_draw(struct app *app, struct pane *pane, struct rect r)
 		draw_legend(app, t, fy + 1, r.x, r.w);
 	if (footer >= 5)
 		draw_cursor_info(app, t, fy + 2, r.x, r.w, 3);
+}
+
+/* ---- mouse ----------------------------------------------------------- */
+
+static unsigned trace_action(struct app *app, struct pane *pane,
+			     enum action a);
+
+/* A click on the grid puts the cursor on that cell's line and slice; a
+ * double click shows its context in the tree, as Enter does. */
+static unsigned trace_click(struct app *app, struct pane *pane, int y, int x,
+			    bool twice)
+{
+	struct trace_pane *t = pane->state;
+	if (t->mode != MODE_MAIN || y < t->grid_y || y >= t->grid_y + t->grid_h ||
+	    x < t->grid_x || x >= t->grid_x + (int)t->cols || t->cols == 0)
+		return HANDLED_YES;
+	uint32_t per = t->half ? 2 : 1;
+	uint32_t row = (uint32_t)(y - t->grid_y) * per;
+	if (row >= t->rows)
+		return HANDLED_YES;
+	const struct trace_window *w = trace_view_window(t->view);
+	uint32_t k = (uint32_t)(x - t->grid_x);
+	uint32_t line = trace_view_row_line(t->view, t->rows, row);
+	if (line == MODEL_NONE)
+		return HANDLED_YES;
+	trace_view_set_cursor(t->view, trace_cell_time(w->from, w->to, t->cols, k),
+			      line);
+	if (twice)
+		return trace_action(app, pane, ACTION_TOGGLE);
+	return HANDLED_REDRAW;
 }
 
 /* ---- keys ----------------------------------------------------------- */
@@ -766,6 +800,7 @@ static const struct pane_ops trace_ops = {
 	.name = "trace",
 	.title = "Trace",
 	.draw = trace_draw,
+	.click = trace_click,
 	.action = trace_action,
 	.free = trace_free,
 };
