@@ -169,6 +169,12 @@ def main():
     run(cs, ["trace", db, "--at", evil], "bad time with escapes", want_rc=(1,))
     run(cs, [evil, db], "unknown command with escapes", want_rc=(1, 2))
     run(cs, ["report", cyclic], "cyclic context tree", want_rc=(2,))
+    run(cs, ["--headless", "--keys-file", "/nonexistent/" + evil, db], "keys file named with escapes",
+        want_rc=(1,))
+    old_term = os.environ.get("TERM")
+    os.environ["TERM"] = "x" + evil
+    run(cs, ["--headless", "--keys", "q", db], "TERM with escapes", want_rc=(1, 2))
+    os.environ["TERM"] = old_term or "xterm-256color"
 
     # config warnings that quote the config file
     with tempfile.TemporaryDirectory() as tmp:
