@@ -48,14 +48,33 @@ def run(cs, args, what, want_rc=(0,), stdin=None):
 
 
 def load_names(path):
-    """{kind: set of names as JSON carries them (invalid bytes U+FFFD)}."""
-    names = {}
+    """{kind: set of names as JSON carries them (invalid bytes U+FFFD)},
+    and {kind: list of the raw names}."""
+    names, raw_names = {}, {}
     with open(path) as f:
         for line in f:
             kind, hexed = line.split()
             raw = bytes.fromhex(hexed)
             names.setdefault(kind, set()).add(raw.decode("utf-8", errors="replace"))
-    return names
+            raw_names.setdefault(kind, []).append(raw)
+    return names, raw_names
+
+
+def write_sources(db, files):
+    """Source files with hostile lines where the viewer looks for them:
+    relative names (the hostile prefixes make most so) under the database
+    directory."""
+    made = 0
+    for name in files:
+        if name.startswith(b"/") or len(name) > 200:
+            continue
+        path = os.path.join(os.fsencode(db), name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            for i in range(1, 2500):
+                f.write(b"line %d \x1b]0;pwned\x07 \x1b[2J \xc2\x9b31m \x7f \xff\xfe \t end\r\n" % i)
+        made += 1
+    return made
 
 
 def json_strings(v, out):
@@ -81,8 +100,9 @@ def check_json(p, what):
 
 def main():
     cs, db, names_path, cyclic = sys.argv[1:5]
-    names = load_names(names_path)
-    hostile = set().union(*names.values())
+    names, raw_names = load_names(names_path)
+    if write_sources(db, raw_names["file"]) == 0:
+        fail("no source file could be written")
 
     # every batch command, every format
     outputs = {}
@@ -149,6 +169,12 @@ def main():
     run(cs, ["trace", db, "--at", evil], "bad time with escapes", want_rc=(1,))
     run(cs, [evil, db], "unknown command with escapes", want_rc=(1, 2))
     run(cs, ["report", cyclic], "cyclic context tree", want_rc=(2,))
+    run(cs, ["--headless", "--keys-file", "/nonexistent/" + evil, db], "keys file named with escapes",
+        want_rc=(1,))
+    old_term = os.environ.get("TERM")
+    os.environ["TERM"] = "x" + evil
+    run(cs, ["--headless", "--keys", "q", db], "TERM with escapes", want_rc=(1, 2))
+    os.environ["TERM"] = old_term or "xterm-256color"
 
     # config warnings that quote the config file
     with tempfile.TemporaryDirectory() as tmp:
@@ -164,6 +190,18 @@ def main():
                  ":derive \x1b[2Jx = $1<Enter>", "c", "<Resize:30x8>jjE"):
         run(cs, ["--headless", "--no-config", "--size", "200x50", "--dump-each", "--keys", keys, db],
             "headless %r" % keys)
+    # source lines: some line context's file is one written above
+    shown = False
+    for k in range(2, 40):
+        p = run(cs, ["--headless", "--no-config", "--size", "200x50", "--keys", "E" + "j" * k + "o", db],
+                "headless source after %d rows" % k)
+        if b"line " in p.stdout and b"end" in p.stdout:
+            shown = True
+            if b"\\x1b]0;pwned\\x07" not in p.stdout:
+                fail("source pane: the OSC sequence of a source line is not shown as text")
+            break
+    if not shown:
+        fail("no source line was shown")
     print("%s: %d failures" % (db, failures))
     return 1 if failures else 0
 

@@ -153,8 +153,9 @@ int main(int argc, char **argv)
 			free(keys_owned);
 			keys_owned = read_file(optarg);
 			if (!keys_owned) {
-				fprintf(stderr, "callscope: cannot read %s\n",
-					optarg);
+				fputs("callscope: cannot read ", stderr);
+				cli_put_text(stderr, optarg);
+				fputc('\n', stderr);
 				return CLI_EXIT_USAGE;
 			}
 			opt.keys = keys_owned;

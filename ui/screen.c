@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "cli.h"
 #include "sanitize.h"
 
 static bool started;
@@ -90,8 +91,9 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 		}
 		headless_screen = newterm(term, headless_out, headless_in);
 		if (!headless_screen) {
-			fprintf(stderr, "callscope: no terminfo entry for %s\n",
-				term);
+			fputs("callscope: no terminfo entry for ", stderr);
+			cli_put_text(stderr, term);
+			fputc('\n', stderr);
 			return false;
 		}
 		set_term(headless_screen);
@@ -111,8 +113,9 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 			return false;
 		}
 		if (!newterm(NULL, stdout, stdin)) {
-			fprintf(stderr, "callscope: cannot use terminal '%s'\n",
-				term);
+			fputs("callscope: cannot use terminal '", stderr);
+			cli_put_text(stderr, term);
+			fputs("'\n", stderr);
 			return false;
 		}
 		install_signals();
