@@ -123,6 +123,36 @@ static inline bool span_f64be(struct span s, uint64_t off, double *out)
 	return true;
 }
 
+/* For fields whose range a reader has already checked: the value, or 0
+ * when the read would fall outside the span (never out of bounds). */
+static inline uint8_t span_get_u8(struct span s, uint64_t off)
+{
+	uint8_t v = 0;
+	(void)span_u8(s, off, &v);
+	return v;
+}
+
+static inline uint16_t span_get_u16le(struct span s, uint64_t off)
+{
+	uint16_t v = 0;
+	(void)span_u16le(s, off, &v);
+	return v;
+}
+
+static inline uint32_t span_get_u32le(struct span s, uint64_t off)
+{
+	uint32_t v = 0;
+	(void)span_u32le(s, off, &v);
+	return v;
+}
+
+static inline uint64_t span_get_u64le(struct span s, uint64_t off)
+{
+	uint64_t v = 0;
+	(void)span_u64le(s, off, &v);
+	return v;
+}
+
 /* A NUL-terminated string starting at `off` whose terminator lies inside the
  * span.  On success *out points into the span and *len is its length. */
 static inline bool span_cstr(struct span s, uint64_t off, const char **out,

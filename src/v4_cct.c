@@ -24,27 +24,6 @@ typedef unsigned long long ull; /* for printing u64 values portably */
 #define CORRUPT(off, ...)                                                  \
 	error_set_at(err, STATUS_CORRUPT, c->file.name, (off), __VA_ARGS__)
 
-static uint64_t rd64(struct span s, uint64_t off)
-{
-	uint64_t v = 0;
-	(void)span_u64le(s, off, &v);
-	return v;
-}
-
-static uint32_t rd32(struct span s, uint64_t off)
-{
-	uint32_t v = 0;
-	(void)span_u32le(s, off, &v);
-	return v;
-}
-
-static uint16_t rd16(struct span s, uint64_t off)
-{
-	uint16_t v = 0;
-	(void)span_u16le(s, off, &v);
-	return v;
-}
-
 enum status v4_cct_open(struct v4_file *f, uint32_t n_profiles,
 			struct v4_cct **out, struct error *err)
 {
@@ -69,8 +48,8 @@ enum status v4_cct_open(struct v4_file *f, uint32_t n_profiles,
 	st = blob_read(c->file.blob, sec.off, 0x0d, &hdr, err);
 	if (st != STATUS_OK)
 		goto out;
-	c->p_ctxs = rd64(hdr, 0);
-	c->n_ctxs = rd32(hdr, 8);
+	c->p_ctxs = span_get_u64le(hdr, 0);
+	c->n_ctxs = span_get_u32le(hdr, 8);
 	uint8_t sz = 0;
 	(void)span_u8(hdr, 0x0c, &sz);
 	c->sz_ctx = sz;
@@ -117,10 +96,10 @@ enum status v4_cct_values(struct v4_cct *c, uint32_t ctx_id,
 	st = blob_read(c->file.blob, at, SZ_CI_MIN, &w, err);
 	if (st != STATUS_OK)
 		return st;
-	uint64_t n_values = rd64(w, 0x00);
-	uint64_t p_values = rd64(w, 0x08);
-	uint32_t n_metrics = rd16(w, 0x10);
-	uint64_t p_idx = rd64(w, 0x18);
+	uint64_t n_values = span_get_u64le(w, 0x00);
+	uint64_t p_values = span_get_u64le(w, 0x08);
+	uint32_t n_metrics = span_get_u16le(w, 0x10);
+	uint64_t p_idx = span_get_u64le(w, 0x18);
 	uint64_t fsize = c->file.size;
 	if (n_metrics == 0)
 		return STATUS_OK;
@@ -139,16 +118,16 @@ enum status v4_cct_values(struct v4_cct *c, uint32_t ctx_id,
 	uint64_t lo = 0, hi = n_metrics;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		if (rd16(w, mid * SZ_CSVB_IDX) < metric_id)
+		if (span_get_u16le(w, mid * SZ_CSVB_IDX) < metric_id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo >= n_metrics || rd16(w, lo * SZ_CSVB_IDX) != metric_id)
+	if (lo >= n_metrics || span_get_u16le(w, lo * SZ_CSVB_IDX) != metric_id)
 		return STATUS_OK;
-	uint64_t start = rd64(w, lo * SZ_CSVB_IDX + 2);
+	uint64_t start = span_get_u64le(w, lo * SZ_CSVB_IDX + 2);
 	uint64_t end = lo + 1 < n_metrics
-			       ? rd64(w, (lo + 1) * SZ_CSVB_IDX + 2)
+			       ? span_get_u64le(w, (lo + 1) * SZ_CSVB_IDX + 2)
 			       : n_values;
 	if (start > end || end > n_values)
 		return CORRUPT(p_idx + lo * SZ_CSVB_IDX, "Context-Major "
@@ -169,7 +148,7 @@ enum status v4_cct_values(struct v4_cct *c, uint32_t ctx_id,
 		return error_set(err, STATUS_NOMEM, c->file.name,
 				 "out of memory");
 	for (uint64_t i = 0; i < end - start; i++) {
-		vals[i].profile = rd32(w, i * SZ_CSVB_VAL);
+		vals[i].profile = span_get_u32le(w, i * SZ_CSVB_VAL);
 		(void)span_f64le(w, i * SZ_CSVB_VAL + 4, &vals[i].value);
 		/* profIndex: "Index of a profile listed in the profile.db" */
 		if (vals[i].profile >= c->n_profiles) {

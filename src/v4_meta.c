@@ -72,34 +72,6 @@ struct meta_reader {
 
 typedef unsigned long long ull; /* for printing u64 values portably */
 
-static uint64_t rd64(struct span s, uint64_t off)
-{
-	uint64_t v = 0;
-	(void)span_u64le(s, off, &v);
-	return v;
-}
-
-static uint32_t rd32(struct span s, uint64_t off)
-{
-	uint32_t v = 0;
-	(void)span_u32le(s, off, &v);
-	return v;
-}
-
-static uint16_t rd16(struct span s, uint64_t off)
-{
-	uint16_t v = 0;
-	(void)span_u16le(s, off, &v);
-	return v;
-}
-
-static uint8_t rd8(struct span s, uint64_t off)
-{
-	uint8_t v = 0;
-	(void)span_u8(s, off, &v);
-	return v;
-}
-
 /* ---- layout check ---------------------------------------------------- */
 
 /* Pre-release HPCToolkit (2022 development versions) wrote meta.db files
@@ -122,12 +94,12 @@ static enum status check_layout(struct meta_reader *r, struct error *err)
 				       "section of %llu bytes is too small "
 				       "for its 0x1b-byte header",
 				       (ull)m.span.len);
-		uint32_t n_metrics = rd32(m.span, 0x08);
-		uint8_t sz_metric = rd8(m.span, 0x0c);
-		uint8_t sz_psi = rd8(m.span, 0x0d);
-		uint8_t sz_ss = rd8(m.span, 0x0e);
-		uint16_t n_scopes = rd16(m.span, 0x18);
-		uint8_t sz_scope = rd8(m.span, 0x1a);
+		uint32_t n_metrics = span_get_u32le(m.span, 0x08);
+		uint8_t sz_metric = span_get_u8(m.span, 0x0c);
+		uint8_t sz_psi = span_get_u8(m.span, 0x0d);
+		uint8_t sz_ss = span_get_u8(m.span, 0x0e);
+		uint16_t n_scopes = span_get_u16le(m.span, 0x18);
+		uint8_t sz_scope = span_get_u8(m.span, 0x1a);
 		const char *what = NULL;
 		unsigned got = 0, want = 0, at = 0;
 		if (n_metrics && sz_metric < SZ_MD)
@@ -158,8 +130,8 @@ static enum status check_layout(struct meta_reader *r, struct error *err)
 				       "of %llu bytes is too small for its "
 				       "0x0b-byte header",
 				       (ull)c.span.len);
-		uint16_t n_entries = rd16(c.span, 0x08);
-		uint8_t sz_entry = rd8(c.span, 0x0a);
+		uint16_t n_entries = span_get_u16le(c.span, 0x08);
+		uint8_t sz_entry = span_get_u8(c.span, 0x0a);
 		if (n_entries && sz_entry < SZ_ENTRY)
 			return error_set_at(err, STATUS_UNSUPPORTED, r->name,
 					    c.base + 0x0a,
@@ -184,7 +156,7 @@ static enum status read_general(struct meta_reader *r, struct error *err)
 			       "too small for its 0x10-byte header");
 	const char *title = NULL, *desc = NULL;
 	size_t len;
-	uint64_t p_title = rd64(g.span, 0), p_desc = rd64(g.span, 8);
+	uint64_t p_title = span_get_u64le(g.span, 0), p_desc = span_get_u64le(g.span, 8);
 	/* "The strings ... are fully contained within the General
 	 * Properties section, including the terminating NUL byte." */
 	if (p_title && !v4_region_cstr(g, p_title, &title, &len))
@@ -210,8 +182,8 @@ static enum status read_id_names(struct meta_reader *r, struct v4_meta *out,
 	if (s.span.len < 0x09)
 		return CORRUPT(s.base, "Identifier Names: section too "
 			       "small for its 0x09-byte header");
-	uint64_t pp = rd64(s.span, 0);
-	uint8_t n = rd8(s.span, 8);
+	uint64_t pp = span_get_u64le(s.span, 0);
+	uint8_t n = span_get_u8(s.span, 8);
 	struct span names;
 	if (!v4_region_array(s, pp, n, 8, &names))
 		return CORRUPT(s.base, "Identifier Names: ppNames "
@@ -224,7 +196,7 @@ static enum status read_id_names(struct meta_reader *r, struct v4_meta *out,
 		return NOMEM();
 	out->n_kinds = n;
 	for (uint32_t k = 0; k < n; k++) {
-		uint64_t p = rd64(names, 8 * (uint64_t)k);
+		uint64_t p = span_get_u64le(names, 8 * (uint64_t)k);
 		const char *str;
 		size_t len;
 		/* the names are fully contained within the section */
@@ -261,14 +233,14 @@ static enum status read_metrics(struct meta_reader *r, struct error *err)
 	if (s.span.len == 0)
 		return STATUS_OK;
 	/* sizes and the 0x1b-byte header were checked by check_layout() */
-	uint64_t p_metrics = rd64(s.span, 0x00);
-	uint32_t n_metrics = rd32(s.span, 0x08);
-	uint32_t sz_metric = rd8(s.span, 0x0c);
-	uint32_t sz_psi = rd8(s.span, 0x0d);
-	uint32_t sz_ss = rd8(s.span, 0x0e);
-	uint64_t p_scopes = rd64(s.span, 0x10);
-	uint32_t n_scopes = rd16(s.span, 0x18);
-	uint32_t sz_scope = rd8(s.span, 0x1a);
+	uint64_t p_metrics = span_get_u64le(s.span, 0x00);
+	uint32_t n_metrics = span_get_u32le(s.span, 0x08);
+	uint32_t sz_metric = span_get_u8(s.span, 0x0c);
+	uint32_t sz_psi = span_get_u8(s.span, 0x0d);
+	uint32_t sz_ss = span_get_u8(s.span, 0x0e);
+	uint64_t p_scopes = span_get_u64le(s.span, 0x10);
+	uint32_t n_scopes = span_get_u16le(s.span, 0x18);
+	uint32_t sz_scope = span_get_u8(s.span, 0x1a);
 	struct span metrics, scopes;
 	/* "The arrays pointed to by pMetrics, pScopes and pSummaries are
 	 * fully contained within the Performance Metrics section." */
@@ -293,7 +265,7 @@ static enum status read_metrics(struct meta_reader *r, struct error *err)
 		}
 	}
 	for (uint32_t k = 0; k < n_scopes; k++) {
-		uint64_t p = rd64(scopes, (uint64_t)k * sz_scope);
+		uint64_t p = span_get_u64le(scopes, (uint64_t)k * sz_scope);
 		const char *str;
 		size_t len;
 		/* {PS} pScopeName: inside the section, NUL included */
@@ -311,11 +283,11 @@ static enum status read_metrics(struct meta_reader *r, struct error *err)
 		uint64_t md_at = p_metrics + (uint64_t)i * sz_metric;
 		struct span md;
 		(void)span_sub(metrics, (uint64_t)i * sz_metric, sz_metric, &md);
-		uint64_t p_name = rd64(md, 0x00);
-		uint64_t p_psi = rd64(md, 0x08);
-		uint64_t p_ss = rd64(md, 0x10);
-		uint32_t n_psi = rd16(md, 0x18);
-		uint32_t n_ss = rd16(md, 0x1a);
+		uint64_t p_name = span_get_u64le(md, 0x00);
+		uint64_t p_psi = span_get_u64le(md, 0x08);
+		uint64_t p_ss = span_get_u64le(md, 0x10);
+		uint32_t n_psi = span_get_u16le(md, 0x18);
+		uint32_t n_ss = span_get_u16le(md, 0x1a);
 		const char *name;
 		size_t len;
 		struct span psis, sss;
@@ -339,10 +311,10 @@ static enum status read_metrics(struct meta_reader *r, struct error *err)
 			uint64_t ss_at = p_ss + (uint64_t)j * sz_ss;
 			struct span ss;
 			(void)span_sub(sss, (uint64_t)j * sz_ss, sz_ss, &ss);
-			uint64_t p_scope = rd64(ss, 0x00);
-			uint64_t p_formula = rd64(ss, 0x08);
-			uint8_t combine = rd8(ss, 0x10);
-			uint16_t stat_id = rd16(ss, 0x12);
+			uint64_t p_scope = span_get_u64le(ss, 0x00);
+			uint64_t p_formula = span_get_u64le(ss, 0x08);
+			uint8_t combine = span_get_u8(ss, 0x10);
+			uint16_t stat_id = span_get_u16le(ss, 0x12);
 			uint32_t scope;
 			const char *formula;
 			size_t flen;
@@ -374,7 +346,7 @@ static enum status read_metrics(struct meta_reader *r, struct error *err)
 					       sz_psi, &psi);
 				uint32_t psc;
 				if (!scope_index(p_scopes, n_scopes, sz_scope,
-						 rd64(psi, 0), &psc)) {
+						 span_get_u64le(psi, 0), &psc)) {
 					st = CORRUPT(p_psi +
 						     (uint64_t)k * sz_psi,
 						     "Performance "
@@ -384,7 +356,7 @@ static enum status read_metrics(struct meta_reader *r, struct error *err)
 					goto out;
 				}
 				if (psc == scope) {
-					prop = rd16(psi, 0x08);
+					prop = span_get_u16le(psi, 0x08);
 					break;
 				}
 			}
@@ -419,9 +391,9 @@ static enum status read_table(struct meta_reader *r, uint32_t sec,
 		return CORRUPT(s.base, "%s: section too small for "
 			       "its 0x0e-byte header",
 			       what);
-	t->ptr = rd64(s.span, 0);
-	t->n = rd32(s.span, 8);
-	t->stride = rd16(s.span, 0x0c);
+	t->ptr = span_get_u64le(s.span, 0);
+	t->n = span_get_u32le(s.span, 8);
+	t->stride = span_get_u16le(s.span, 0x0c);
 	struct span arr;
 	if (t->n && t->stride < min_size)
 		return CORRUPT(s.base + 0x0c, "%s: element size %u "
@@ -470,7 +442,7 @@ static enum status path_handle(struct meta_reader *r, struct table *t,
 	}
 	struct span el;
 	(void)v4_region_sub(r->sec[sec], p, t->stride, &el);
-	uint64_t p_path = rd64(el, 0x08);
+	uint64_t p_path = span_get_u64le(el, 0x08);
 	const char *str;
 	size_t len;
 	/* "The string pointed to by pPath is completely within the Common
@@ -505,10 +477,10 @@ static enum status function_index(struct meta_reader *r, uint64_t p,
 	(void)v4_region_sub(r->sec[SEC_FUNCTIONS], p, r->functions.stride,
 			    &fs);
 	/* Function Specification: pName, pModule, offset, pFile, line */
-	uint64_t p_name = rd64(fs, 0x00);
+	uint64_t p_name = span_get_u64le(fs, 0x00);
 	struct model_function fn = {
-		.offset = rd64(fs, 0x10),
-		.line = rd32(fs, 0x20),
+		.offset = span_get_u64le(fs, 0x10),
+		.line = span_get_u32le(fs, 0x20),
 	};
 	if (p_name) {
 		const char *str;
@@ -521,10 +493,10 @@ static enum status function_index(struct meta_reader *r, uint64_t p,
 		fn.name = model_builder_intern(r->b, str, len);
 	}
 	st = path_handle(r, &r->modules, SEC_MODULES, "Load Modules",
-			 rd64(fs, 0x08), p + 0x08, &fn.module, err);
+			 span_get_u64le(fs, 0x08), p + 0x08, &fn.module, err);
 	if (st == STATUS_OK)
 		st = path_handle(r, &r->files, SEC_FILES, "Source Files",
-				 rd64(fs, 0x18), p + 0x18, &fn.file, err);
+				 span_get_u64le(fs, 0x18), p + 0x18, &fn.file, err);
 	if (st != STATUS_OK)
 		return st;
 	r->functions.handle[idx] = model_builder_add_function(r->b, &fn);
@@ -652,7 +624,7 @@ static enum status read_ctx(struct meta_reader *r, struct error *err)
 		return CORRUPT(at, "Context Tree: child array ends "
 			       "inside a {Ctx} header");
 	(void)v4_region_sub(c, at, SZ_CTX_HEAD, &ctx);
-	uint8_t n_flex = rd8(ctx, 0x17);
+	uint8_t n_flex = span_get_u8(ctx, 0x17);
 	uint64_t size = SZ_CTX_HEAD + 8 * (uint64_t)n_flex;
 	if (fr->end - at < size)
 		return CORRUPT(at, "Context Tree: {Ctx} of %llu "
@@ -672,13 +644,13 @@ static enum status read_ctx(struct meta_reader *r, struct error *err)
 			       (ull)at);
 	fr->cur = at + size;
 	(void)v4_region_sub(c, at, size, &ctx);
-	uint64_t sz_children = rd64(ctx, 0x00);
-	uint64_t p_children = rd64(ctx, 0x08);
-	uint32_t ctx_id = rd32(ctx, 0x10);
-	uint8_t flags = rd8(ctx, 0x14);
-	uint8_t relation = rd8(ctx, 0x15);
-	uint8_t lexical = rd8(ctx, 0x16);
-	uint16_t propagation = rd16(ctx, 0x18);
+	uint64_t sz_children = span_get_u64le(ctx, 0x00);
+	uint64_t p_children = span_get_u64le(ctx, 0x08);
+	uint32_t ctx_id = span_get_u32le(ctx, 0x10);
+	uint8_t flags = span_get_u8(ctx, 0x14);
+	uint8_t relation = span_get_u8(ctx, 0x15);
+	uint8_t lexical = span_get_u8(ctx, 0x16);
+	uint16_t propagation = span_get_u16le(ctx, 0x18);
 	/* "ctxId is always larger than 0" */
 	if (ctx_id == 0)
 		return CORRUPT(at + 0x10, "Context Tree: {Ctx} has "
@@ -702,7 +674,7 @@ static enum status read_ctx(struct meta_reader *r, struct error *err)
 		.flags = propagation,
 	};
 	if (flags & CTX_HAS_FUNCTION) {
-		st = function_index(r, rd64(ctx, 0x20 + 8 * w), at + 0x20,
+		st = function_index(r, span_get_u64le(ctx, 0x20 + 8 * w), at + 0x20,
 				    &node.function, err);
 		if (st != STATUS_OK)
 			return st;
@@ -714,20 +686,20 @@ static enum status read_ctx(struct meta_reader *r, struct error *err)
 	}
 	if (flags & CTX_HAS_SRCLOC) {
 		st = path_handle(r, &r->files, SEC_FILES, "Source Files",
-				 rd64(ctx, 0x20 + 8 * w), at + 0x20 + 8 * w,
+				 span_get_u64le(ctx, 0x20 + 8 * w), at + 0x20 + 8 * w,
 				 &node.file, err);
 		if (st != STATUS_OK)
 			return st;
-		node.line = rd32(ctx, 0x20 + 8 * (w + 1));
+		node.line = span_get_u32le(ctx, 0x20 + 8 * (w + 1));
 		w += 2;
 	}
 	if (flags & CTX_HAS_POINT) {
 		st = path_handle(r, &r->modules, SEC_MODULES, "Load Modules",
-				 rd64(ctx, 0x20 + 8 * w), at + 0x20 + 8 * w,
+				 span_get_u64le(ctx, 0x20 + 8 * w), at + 0x20 + 8 * w,
 				 &node.module, err);
 		if (st != STATUS_OK)
 			return st;
-		node.offset = rd64(ctx, 0x20 + 8 * (w + 1));
+		node.offset = span_get_u64le(ctx, 0x20 + 8 * (w + 1));
 		w += 2;
 	}
 	uint32_t idx = model_builder_add_node(r->b, parent, &node);
@@ -755,9 +727,9 @@ static enum status read_tree(struct meta_reader *r, struct error *err)
 	if (c.span.len == 0)
 		return STATUS_OK;
 	/* Context Tree header (size checked by check_layout()) */
-	uint64_t p_entries = rd64(c.span, 0x00);
-	uint32_t n_entries = rd16(c.span, 0x08);
-	uint32_t sz_entry = rd8(c.span, 0x0a);
+	uint64_t p_entries = span_get_u64le(c.span, 0x00);
+	uint32_t n_entries = span_get_u16le(c.span, 0x08);
+	uint32_t sz_entry = span_get_u8(c.span, 0x0a);
 	struct span entries;
 	if (!v4_region_array(c, p_entries, n_entries, sz_entry, &entries) ||
 	    (n_entries && p_entries % 8 != 0))
@@ -778,11 +750,11 @@ static enum status read_tree(struct meta_reader *r, struct error *err)
 		uint64_t at = p_entries + (uint64_t)i * sz_entry;
 		struct span e;
 		(void)span_sub(entries, (uint64_t)i * sz_entry, sz_entry, &e);
-		uint64_t sz_children = rd64(e, 0x00);
-		uint64_t p_children = rd64(e, 0x08);
-		uint32_t ctx_id = rd32(e, 0x10);
-		uint16_t entry_point = rd16(e, 0x14);
-		uint64_t p_pretty = rd64(e, 0x18);
+		uint64_t sz_children = span_get_u64le(e, 0x00);
+		uint64_t p_children = span_get_u64le(e, 0x08);
+		uint32_t ctx_id = span_get_u32le(e, 0x10);
+		uint16_t entry_point = span_get_u16le(e, 0x14);
+		uint64_t p_pretty = span_get_u64le(e, 0x18);
 		const char *name = entry_default_name(entry_point);
 		size_t len = strlen(name);
 		/* "pPrettyName is completely within the Common String

@@ -30,27 +30,6 @@ typedef unsigned long long ull; /* for printing u64 values portably */
 #define CORRUPT(off, ...)                                                  \
 	error_set_at(err, STATUS_CORRUPT, p->file.name, (off), __VA_ARGS__)
 
-static uint64_t rd64(struct span s, uint64_t off)
-{
-	uint64_t v = 0;
-	(void)span_u64le(s, off, &v);
-	return v;
-}
-
-static uint32_t rd32(struct span s, uint64_t off)
-{
-	uint32_t v = 0;
-	(void)span_u32le(s, off, &v);
-	return v;
-}
-
-static uint16_t rd16(struct span s, uint64_t off)
-{
-	uint16_t v = 0;
-	(void)span_u16le(s, off, &v);
-	return v;
-}
-
 /* Profile-Major Sparse Value Block of the summary profile: both arrays
  * must lie inside the file ("pValues and pCtxIndices point outside the
  * sections"), so that every later lookup stays in bounds. */
@@ -59,10 +38,10 @@ static enum status read_summary_block(struct v4_profile *p, struct span all,
 				      struct error *err)
 {
 	struct v4_region file = {.span = all, .base = 0};
-	p->n_values = rd64(pi, 0x00);
-	uint64_t p_values = rd64(pi, 0x08);
-	p->n_ctxs = rd32(pi, 0x10);
-	uint64_t p_idx = rd64(pi, 0x18);
+	p->n_values = span_get_u64le(pi, 0x00);
+	uint64_t p_values = span_get_u64le(pi, 0x08);
+	p->n_ctxs = span_get_u32le(pi, 0x10);
+	uint64_t p_idx = span_get_u64le(pi, 0x18);
 	if (!v4_region_array(file, p_values, p->n_values, SZ_PSVB_VAL,
 			     &p->values))
 		return CORRUPT(at, "summary profile: pValues "
@@ -94,7 +73,7 @@ static enum status add_profile(struct v4_profile *p,
 				       "0x%llx is not inside the Identifier "
 				       "Tuple section",
 				       (ull)p_tuple);
-		n = rd16(hit, 0);
+		n = span_get_u16le(hit, 0);
 		if (!v4_region_array(tuples, p_tuple + 8, n, SZ_ID, &arr))
 			return CORRUPT(p_tuple, "identifier tuple "
 				       "of %u ids overruns the Identifier "
@@ -122,9 +101,9 @@ static enum status add_profile(struct v4_profile *p,
 				.kind_name = kind < meta->n_kinds
 						     ? meta->kind_names[kind]
 						     : 0,
-				.is_physical = rd16(id, 2) & 1,
-				.logical_id = rd32(id, 4),
-				.physical_id = rd64(id, 8),
+				.is_physical = span_get_u16le(id, 2) & 1,
+				.logical_id = span_get_u32le(id, 4),
+				.physical_id = span_get_u64le(id, 8),
 			};
 		}
 	}
@@ -162,8 +141,8 @@ enum status v4_profile_open(struct v4_file *f, const struct v4_meta *meta,
 			     "header");
 		goto out;
 	}
-	uint64_t p_profiles = rd64(infos.span, 0);
-	uint32_t n_profiles = rd32(infos.span, 8);
+	uint64_t p_profiles = span_get_u64le(infos.span, 0);
+	uint32_t n_profiles = span_get_u32le(infos.span, 8);
 	uint8_t sz_profile = 0;
 	(void)span_u8(infos.span, 0x0c, &sz_profile);
 	struct span arr;
@@ -195,8 +174,8 @@ enum status v4_profile_open(struct v4_file *f, const struct v4_meta *meta,
 		uint64_t at = p_profiles + (uint64_t)i * sz_profile;
 		struct span pi;
 		(void)span_sub(arr, (uint64_t)i * sz_profile, sz_profile, &pi);
-		bool summary = rd32(pi, 0x28) & PI_IS_SUMMARY;
-		uint64_t p_tuple = rd64(pi, 0x20);
+		bool summary = span_get_u32le(pi, 0x28) & PI_IS_SUMMARY;
+		uint64_t p_tuple = span_get_u64le(pi, 0x20);
 		if (i == 0) {
 			if (!summary || p_tuple != 0) {
 				st = CORRUPT(at, "Profile Info: "
@@ -238,7 +217,7 @@ static bool run_find(const struct v4_profile *p, uint64_t start, uint64_t end,
 	uint64_t lo = start, hi = end;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		if (rd16(p->values, mid * SZ_PSVB_VAL) < stat_id)
+		if (span_get_u16le(p->values, mid * SZ_PSVB_VAL) < stat_id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -257,7 +236,7 @@ bool v4_profile_summary(const struct v4_profile *p, uint32_t ctx_id,
 	uint64_t lo = 0, hi = p->n_ctxs;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		if (rd32(p->indices, mid * SZ_PSVB_IDX) < ctx_id)
+		if (span_get_u32le(p->indices, mid * SZ_PSVB_IDX) < ctx_id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -268,9 +247,9 @@ bool v4_profile_summary(const struct v4_profile *p, uint32_t ctx_id,
 	    found != ctx_id)
 		return false;
 	/* its {Val} run: [startIndex, next startIndex or nValues) */
-	uint64_t start = rd64(p->indices, lo * SZ_PSVB_IDX + 4);
+	uint64_t start = span_get_u64le(p->indices, lo * SZ_PSVB_IDX + 4);
 	uint64_t end = lo + 1 < p->n_ctxs
-			       ? rd64(p->indices, (lo + 1) * SZ_PSVB_IDX + 4)
+			       ? span_get_u64le(p->indices, (lo + 1) * SZ_PSVB_IDX + 4)
 			       : p->n_values;
 	return run_find(p, start, end, stat_id, out);
 }
@@ -285,7 +264,7 @@ enum status v4_profile_summary_all(const struct v4_profile *p,
 	if (stat_id > UINT16_MAX || p->n_ctxs == 0)
 		return STATUS_OK;
 	uint32_t prev = 0;
-	uint64_t next_start = rd64(p->indices, 4);
+	uint64_t next_start = span_get_u64le(p->indices, 4);
 	/* what the walk has read so far and not yet given back: a pass over
 	 * millions of contexts must not leave the whole block resident */
 	uint64_t idx_kept = 0, val_kept = 0;
@@ -304,10 +283,10 @@ enum status v4_profile_summary_all(const struct v4_profile *p,
 				val_kept = next_start;
 			}
 		}
-		uint32_t ctx_id = rd32(p->indices, i * SZ_PSVB_IDX);
+		uint32_t ctx_id = span_get_u32le(p->indices, i * SZ_PSVB_IDX);
 		uint64_t start = next_start;
 		next_start = i + 1 < p->n_ctxs
-				     ? rd64(p->indices,
+				     ? span_get_u64le(p->indices,
 					    (i + 1) * SZ_PSVB_IDX + 4)
 				     : p->n_values;
 		/* "*pCtxIndices [is] sorted by ctxId": only then does the

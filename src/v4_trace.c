@@ -27,20 +27,6 @@ typedef unsigned long long ull; /* for printing u64 values portably */
 #define CORRUPT(off, ...)                                                  \
 	error_set_at(err, STATUS_CORRUPT, t->file.name, (off), __VA_ARGS__)
 
-static uint64_t rd64(struct span s, uint64_t off)
-{
-	uint64_t v = 0;
-	(void)span_u64le(s, off, &v);
-	return v;
-}
-
-static uint32_t rd32(struct span s, uint64_t off)
-{
-	uint32_t v = 0;
-	(void)span_u32le(s, off, &v);
-	return v;
-}
-
 enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 			  struct model_builder *b, struct v4_trace **out,
 			  struct error *err)
@@ -67,11 +53,11 @@ enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 	if (st != STATUS_OK)
 		goto out;
 	struct v4_region r = {.span = w, .base = sec.off};
-	uint64_t p_traces = rd64(w, 0x00);
-	uint32_t n_traces = rd32(w, 0x08);
+	uint64_t p_traces = span_get_u64le(w, 0x00);
+	uint32_t n_traces = span_get_u32le(w, 0x08);
 	uint8_t sz_trace = 0;
 	(void)span_u8(w, 0x0c, &sz_trace);
-	uint64_t t_min = rd64(w, 0x10), t_max = rd64(w, 0x18);
+	uint64_t t_min = span_get_u64le(w, 0x10), t_max = span_get_u64le(w, 0x18);
 	struct span arr;
 	if (n_traces && sz_trace < SZ_CTH_MIN) {
 		st = CORRUPT(sec.off + 0x0c, "Context Trace Headers: "
@@ -103,8 +89,8 @@ enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 		uint64_t at = p_traces + (uint64_t)i * sz_trace;
 		struct span cth;
 		(void)span_sub(arr, (uint64_t)i * sz_trace, sz_trace, &cth);
-		uint32_t prof = rd32(cth, 0x00);
-		uint64_t p_start = rd64(cth, 0x08), p_end = rd64(cth, 0x10);
+		uint32_t prof = span_get_u32le(cth, 0x00);
+		uint64_t p_start = span_get_u64le(cth, 0x08), p_end = span_get_u64le(cth, 0x10);
 		/* profIndex: "Index of a profile listed in the profile.db" */
 		if (prof >= n_profiles || prof >= m->n_profiles) {
 			st = CORRUPT(at, "{CTH} %u: profIndex %u is "
@@ -156,8 +142,8 @@ bool v4_trace_sample(struct v4_trace *t, uint32_t line, uint64_t index,
 	if (blob_read(t->file.blob, t->lines[line].start + index * SZ_ELEM,
 		      SZ_ELEM, &w, NULL) != STATUS_OK)
 		return false;
-	out->time = rd64(w, 0);
-	out->ctx_id = rd32(w, 8);
+	out->time = span_get_u64le(w, 0);
+	out->ctx_id = span_get_u32le(w, 8);
 	return true;
 }
 
