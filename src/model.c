@@ -4,6 +4,8 @@
  * when needed.  Must not depend on curses, on ui/ or on any reader. */
 #include "model.h"
 
+#include "array.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,25 +23,6 @@ struct model_builder {
 	uint32_t ids_cap, timelines_cap;
 	bool failed;
 };
-
-static bool grow(void **array, uint32_t *cap, uint32_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > UINT32_MAX - 1)
-		ncap = UINT32_MAX - 1;
-	if (ncap < need || ncap > SIZE_MAX / size)
-		return false;
-	void *p = realloc(*array, (size_t)ncap * size);
-	if (!p)
-		return false;
-	*array = p;
-	*cap = (uint32_t)ncap;
-	return true;
-}
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
@@ -72,7 +55,7 @@ struct model_builder *model_builder_new(const char *format, const char *path)
 		.kind = NODE_ROOT,
 		.relation = RELATION_NONE,
 	};
-	if (!grow((void **)&b->m->nodes, &b->nodes_cap, 1,
+	if (!array_grow_u32((void **)&b->m->nodes, &b->nodes_cap, 1,
 		  sizeof(*b->m->nodes)) ||
 	    !(b->last_child = malloc(b->nodes_cap * sizeof(uint32_t))))
 		goto fail;
@@ -136,7 +119,7 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 		b->m->strings = p;
 		b->strings_cap = ncap;
 	}
-	if (!grow((void **)&b->m->string_offsets, &b->offsets_cap,
+	if (!array_grow_u32((void **)&b->m->string_offsets, &b->offsets_cap,
 		  b->m->n_strings + 1, sizeof(uint32_t)))
 		goto fail;
 	uint32_t h = b->m->n_strings++;
@@ -190,7 +173,7 @@ uint32_t model_builder_add_node(struct model_builder *b, uint32_t parent,
 	if (n == MODEL_NONE - 1)
 		goto fail;
 	uint32_t cap = b->nodes_cap;
-	if (!grow((void **)&b->m->nodes, &b->nodes_cap, n + 1,
+	if (!array_grow_u32((void **)&b->m->nodes, &b->nodes_cap, n + 1,
 		  sizeof(*b->m->nodes)))
 		goto fail;
 	if (cap != b->nodes_cap) {
@@ -223,7 +206,7 @@ fail:
 }
 
 #define BUILDER_APPEND(b, array, count, cap, item)                        \
-	(grow((void **)&(b)->m->array, &(b)->cap, (b)->m->count + 1,      \
+	(array_grow_u32((void **)&(b)->m->array, &(b)->cap, (b)->m->count + 1,      \
 	      sizeof(*(b)->m->array))                                     \
 		 ? ((b)->m->array[(b)->m->count] = *(item), (b)->m->count++) \
 		 : ((b)->failed = true, MODEL_NONE))
@@ -276,7 +259,7 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 	if (!b || b->failed)
 		return MODEL_NONE;
 	if (n_ids > UINT32_MAX - b->m->n_ids ||
-	    !grow((void **)&b->m->ids, &b->ids_cap, b->m->n_ids + n_ids,
+	    !array_grow_u32((void **)&b->m->ids, &b->ids_cap, b->m->n_ids + n_ids,
 		  sizeof(*b->m->ids)))
 		goto fail;
 	struct model_profile p = {
@@ -712,7 +695,7 @@ static bool formula_stats(const struct model *m, const struct formula *f,
 		for (uint32_t i = 0; i < *n; i++)
 			if ((*stats)[i] == leaf)
 				return true;
-		if (!grow((void **)stats, cap, *n + 1, sizeof(**stats)))
+		if (!array_grow_u32((void **)stats, cap, *n + 1, sizeof(**stats)))
 			return false;
 		(*stats)[(*n)++] = leaf;
 		return true;

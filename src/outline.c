@@ -10,6 +10,8 @@
  * Must not depend on curses or on ui/; never modifies the view's model. */
 #include "outline.h"
 
+#include "array.h"
+
 #include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -97,24 +99,6 @@ static const struct kids no_kids = {.row = MODEL_NONE};
 
 /* ---- small containers ------------------------------------------------- */
 
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	size_t ncap = *cap ? *cap : 16;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
-			return false;
-		ncap *= 2;
-	}
-	void *np = realloc(*p, ncap * size);
-	if (!np)
-		return false;
-	*p = np;
-	*cap = ncap;
-	return true;
-}
-
 static bool bits_get(const struct bits *s, uint32_t i)
 {
 	return (size_t)(i >> 3) < s->cap && (s->b[i >> 3] >> (i & 7) & 1);
@@ -125,7 +109,7 @@ static bool bits_set(struct bits *s, uint32_t i)
 	size_t need = (size_t)(i >> 3) + 1;
 	if (need > s->cap) {
 		size_t old = s->cap;
-		if (!grow((void **)&s->b, &s->cap, need, 1))
+		if (!array_grow((void **)&s->b, &s->cap, need, 1))
 			return false;
 		memset(s->b + old, 0, s->cap - old);
 	}
@@ -151,7 +135,7 @@ static bool row_array(void **p, size_t *cap, uint32_t row, size_t size)
 	size_t old = *cap;
 	if ((size_t)row < old)
 		return true;
-	if (!grow(p, cap, (size_t)row + 1, size))
+	if (!array_grow(p, cap, (size_t)row + 1, size))
 		return false;
 	memset((char *)*p + old * size, 0, (*cap - old) * size);
 	return true;
@@ -508,7 +492,7 @@ struct list {
 
 static bool list_add(struct outline *o, struct list *l, struct entry e)
 {
-	if (!grow((void **)&l->e, &l->cap, l->n + 1, sizeof(*l->e)) ||
+	if (!array_grow((void **)&l->e, &l->cap, l->n + 1, sizeof(*l->e)) ||
 	    !row_array((void **)&o->pos, &o->pos_cap, e.node, sizeof(*o->pos)))
 		return false;
 	l->e[l->n++] = e;
@@ -543,7 +527,7 @@ static enum status open_row(struct outline *o, uint32_t row, bool force,
 	if (st != STATUS_OK || !force || k->n == 0 ||
 	    bits_get(&o->expanded, row))
 		return st;
-	if (!grow((void **)&undo->rows, &undo->cap, undo->n + 1,
+	if (!array_grow((void **)&undo->rows, &undo->cap, undo->n + 1,
 		  sizeof(*undo->rows)) ||
 	    !bits_set(&o->expanded, row))
 		return nomem(o, err);
@@ -556,7 +540,7 @@ static enum status push_frame(struct outline *o, struct frame **stack,
 			      const struct entry *parent, bool under,
 			      struct error *err)
 {
-	if (!grow((void **)stack, scap, *sp + 1, sizeof(**stack)))
+	if (!array_grow((void **)stack, scap, *sp + 1, sizeof(**stack)))
 		return nomem(o, err);
 	uint32_t last = k.n;
 	for (uint32_t i = k.n; i-- > 0;)
@@ -637,7 +621,7 @@ static enum status splice(struct outline *o, size_t at, size_t end,
 {
 	size_t removed = end - at;
 	if (l->n > removed &&
-	    !grow((void **)&o->e, &o->cap, o->n - removed + l->n,
+	    !array_grow((void **)&o->e, &o->cap, o->n - removed + l->n,
 		  sizeof(*o->e)))
 		return nomem(o, err);
 	memmove(o->e + at + l->n, o->e + end, (o->n - end) * sizeof(*o->e));
@@ -907,7 +891,7 @@ void outline_collapse_all(struct outline *o, uint32_t node)
 	if (!o || !bits_get(&o->expanded, node))
 		return;
 	size_t i = outline_find(o, node);
-	if (!grow((void **)&stack, &scap, 1, sizeof(*stack)))
+	if (!array_grow((void **)&stack, &scap, 1, sizeof(*stack)))
 		goto out;
 	stack[sp++] = node;
 	while (sp) {
@@ -927,7 +911,7 @@ void outline_collapse_all(struct outline *o, uint32_t node)
 			error_clear(&err);
 			owned = true;
 		}
-		if (grow((void **)&stack, &scap, sp + n, sizeof(*stack))) {
+		if (array_grow((void **)&stack, &scap, sp + n, sizeof(*stack))) {
 			memcpy(stack + sp, rows, n * sizeof(*rows));
 			sp += n;
 		}
@@ -989,7 +973,7 @@ enum status outline_zoom(struct outline *o, uint32_t node,
 	if (st != STATUS_OK)
 		return st;
 	size_t zcap = o->zcap;
-	if (!grow((void **)&o->zstack, &zcap, (size_t)o->zn + 1,
+	if (!array_grow((void **)&o->zstack, &zcap, (size_t)o->zn + 1,
 		  sizeof(*o->zstack)) ||
 	    zcap > UINT32_MAX || (k.n && !bits_set(&o->expanded, node)))
 		return nomem(o, err);
@@ -1042,7 +1026,7 @@ enum status outline_reveal(struct outline *o, uint32_t node,
 	}
 	/* up = [node, parent, ..., zoom root] */
 	for (uint32_t r = node;; r = parent_of(o, r)) {
-		if (!grow((void **)&up, &cap, n + 1, sizeof(*up))) {
+		if (!array_grow((void **)&up, &cap, n + 1, sizeof(*up))) {
 			st = nomem(o, err);
 			goto out;
 		}
@@ -1246,7 +1230,7 @@ struct walk {
 
 static bool walk_push(struct walk *w, uint32_t row, bool under)
 {
-	if (!grow((void **)&w->s, &w->cap, w->n + 1, sizeof(*w->s)))
+	if (!array_grow((void **)&w->s, &w->cap, w->n + 1, sizeof(*w->s)))
 		return false;
 	w->s[w->n++] = (struct step){.row = row, .under = under};
 	return true;
@@ -1280,7 +1264,7 @@ static enum status walk_to(struct outline *o, struct walk *w, uint32_t from,
 	if (from == MODEL_NONE || !inside(o, from, o->root))
 		return STATUS_OK;
 	for (uint32_t r = from; r != o->root; r = parent_of(o, r)) {
-		if (!grow((void **)&up, &cap, n + 1, sizeof(*up))) {
+		if (!array_grow((void **)&up, &cap, n + 1, sizeof(*up))) {
 			st = nomem(o, err);
 			goto out;
 		}

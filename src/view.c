@@ -54,25 +54,6 @@ bool view_kind_parse(const char *name, enum view_kind *out)
 	return false;
 }
 
-bool view_grow(void **array, uint32_t *cap, uint64_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > UINT32_MAX - 1)
-		ncap = UINT32_MAX - 1;
-	if (ncap < need || ncap > SIZE_MAX / size)
-		return false;
-	void *p = realloc(*array, (size_t)ncap * size);
-	if (!p)
-		return false;
-	*array = p;
-	*cap = (uint32_t)ncap;
-	return true;
-}
-
 enum status view_new(const struct model *m, enum view_kind kind,
 		     struct view **out, struct error *err)
 {
@@ -383,7 +364,7 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 	uint64_t cap_steps = (uint64_t)v->m->max_depth + 8;
 	uint32_t cur = start;
 	for (;;) {
-		if (!view_grow((void **)&p, &cap, (uint64_t)len + 1,
+		if (!array_grow_u32((void **)&p, &cap, (uint64_t)len + 1,
 			       sizeof(*p))) {
 			st = error_set(err, STATUS_NOMEM, v->m->path,
 				       "out of memory");
@@ -482,7 +463,7 @@ enum status view_idents_build(const struct model *m, bool with_root,
 	memset(ids, 0, sizeof(*ids));
 	ids->of_node = malloc((size_t)m->n_nodes * sizeof(*ids->of_node));
 	if (!ids->of_node ||
-	    !view_grow((void **)&ids->first_node, &first_cap,
+	    !array_grow_u32((void **)&ids->first_node, &first_cap,
 		       (uint64_t)m->n_functions + 1, sizeof(uint32_t)))
 		goto nomem;
 	for (uint32_t f = 0; f < m->n_functions; f++)
@@ -539,7 +520,7 @@ enum status view_idents_build(const struct model *m, bool with_root,
 			}
 			if (id == MODEL_NONE) {
 				id = m->n_functions + grouped++;
-				if (!view_grow((void **)&ids->first_node,
+				if (!array_grow_u32((void **)&ids->first_node,
 					       &first_cap, (uint64_t)id + 1,
 					       sizeof(uint32_t)))
 					goto nomem;

@@ -80,7 +80,7 @@ static enum status bu_open(struct view *v, struct error *err)
 	if (!bu)
 		return error_set(err, STATUS_NOMEM, v->m->path,
 				 "out of memory");
-	if (!view_grow((void **)&bu->rows, &bu->rows_cap, 1,
+	if (!array_grow_u32((void **)&bu->rows, &bu->rows_cap, 1,
 		       sizeof(*bu->rows))) {
 		free(bu);
 		return error_set(err, STATUS_NOMEM, v->m->path,
@@ -147,7 +147,7 @@ static enum status bu_build(struct view *v, struct error *err)
 	for (uint32_t id = 0; id < n_ids; id++)
 		n_top += count[id] != 0;
 	bu->inst = malloc((size_t)(n_inst ? n_inst : 1) * sizeof(*bu->inst));
-	if (!bu->inst || !view_grow((void **)&bu->rows, &bu->rows_cap,
+	if (!bu->inst || !array_grow_u32((void **)&bu->rows, &bu->rows_cap,
 				    (uint64_t)n_top + 1, sizeof(*bu->rows)))
 		goto nomem;
 	/* count[id] becomes the row of identity id; rows in identity order */
@@ -299,9 +299,9 @@ static enum status expand(struct view *v, uint32_t rid, struct error *err)
 			       (unsigned long long)(limit / 2));
 		goto out;
 	}
-	if (!view_grow((void **)&bu->rows, &bu->rows_cap,
+	if (!array_grow_u32((void **)&bu->rows, &bu->rows_cap,
 		       (uint64_t)bu->n_rows + groups, sizeof(*bu->rows)) ||
-	    !view_grow((void **)&bu->pairs, &bu->pairs_cap,
+	    !array_grow_u32((void **)&bu->pairs, &bu->pairs_cap,
 		       (uint64_t)bu->n_pairs + 2 * (uint64_t)n,
 		       sizeof(*bu->pairs)))
 		goto nomem;

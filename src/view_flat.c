@@ -178,12 +178,12 @@ static uint32_t row_get(struct flat *f, uint32_t parent, uint8_t tag,
 		s = (s + 1) & mask;
 	}
 	uint32_t cap = f->rows_cap;
-	if (!view_grow((void **)&f->rows, &f->rows_cap,
+	if (!array_grow_u32((void **)&f->rows, &f->rows_cap,
 		       (uint64_t)f->n_rows + 1, sizeof(*f->rows)))
 		return MODEL_NONE;
 	if (cap != f->rows_cap) {
 		uint32_t kcap = f->keys_cap;
-		if (!view_grow((void **)&f->keys, &kcap, f->rows_cap,
+		if (!array_grow_u32((void **)&f->keys, &kcap, f->rows_cap,
 			       sizeof(*f->keys)))
 			return MODEL_NONE;
 		f->keys_cap = kcap;
@@ -395,8 +395,8 @@ static enum status flat_build(struct view *v, struct error *err)
 	enum status st = STATUS_OK;
 	if (f->built)
 		return STATUS_OK;
-	if (!view_grow((void **)&f->rows, &f->rows_cap, 1, sizeof(*f->rows)) ||
-	    !view_grow((void **)&f->keys, &f->keys_cap, f->rows_cap,
+	if (!array_grow_u32((void **)&f->rows, &f->rows_cap, 1, sizeof(*f->rows)) ||
+	    !array_grow_u32((void **)&f->keys, &f->keys_cap, f->rows_cap,
 		       sizeof(*f->keys)))
 		goto nomem;
 	f->rows[0] = (struct flat_row){

@@ -6,6 +6,7 @@
 #ifndef CALLSCOPE_VIEW_INTERNAL_H
 #define CALLSCOPE_VIEW_INTERNAL_H
 
+#include "array.h"
 #include "view.h"
 
 /* What one kind of view does.  Every function gets a row id already
@@ -125,8 +126,5 @@ enum status view_walk(const struct model *m,
 		      void (*enter)(void *ctx, uint32_t node),
 		      void (*leave)(void *ctx, uint32_t node), void *ctx,
 		      struct error *err);
-
-/* Grow *array (of *cap elements of `size` bytes) to hold `need`. */
-bool view_grow(void **array, uint32_t *cap, uint64_t need, size_t size);
 
 #endif

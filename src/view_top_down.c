@@ -40,7 +40,7 @@ static enum status td_children(struct view *v, uint32_t node, uint32_t **out,
 					 "bad child links under node %u",
 					 (unsigned)node);
 		}
-		if (!view_grow((void **)&kids, &cap, (uint64_t)count + 1,
+		if (!array_grow_u32((void **)&kids, &cap, (uint64_t)count + 1,
 			       sizeof(*kids))) {
 			free(kids);
 			return error_set(err, STATUS_NOMEM, m->path,

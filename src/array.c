@@ -1,0 +1,42 @@
+/* array: doubling growth of arrays with checked sizes.  Depends on libc
+ * only. */
+#include "array.h"
+
+#include <stdlib.h>
+
+bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX - 1)
+		ncap = UINT32_MAX - 1;
+	if (ncap < need || ncap > SIZE_MAX / size)
+		return false;
+	void *p = realloc(*array, (size_t)ncap * size);
+	if (!p)
+		return false;
+	*array = p;
+	*cap = (uint32_t)ncap;
+	return true;
+}
+
+bool array_grow(void **array, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return false;
+		ncap *= 2;
+	}
+	void *p = realloc(*array, ncap * size);
+	if (!p)
+		return false;
+	*array = p;
+	*cap = ncap;
+	return true;
+}

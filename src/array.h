@@ -1,0 +1,18 @@
+/* array: growing arrays by doubling, with every size computation checked.
+ * Used by the builder, the views and the outline.  Depends on libc only. */
+#ifndef CALLSCOPE_ARRAY_H
+#define CALLSCOPE_ARRAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Make *array (of elements of `size` bytes, capacity *cap) hold at least
+ * `need` elements, doubling.  False, with *array unchanged, when out of
+ * memory or when the capacity would pass UINT32_MAX - 1. */
+bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size);
+
+/* The same with a size_t capacity (bounded by SIZE_MAX / size). */
+bool array_grow(void **array, size_t *cap, size_t need, size_t size);
+
+#endif
