@@ -17,6 +17,9 @@
 #include "sanitize.h"
 #include "trace_index.h"
 
+/* At most this many cells in one window (lines x columns). */
+#define TRACE_MAX_CELLS 50000000ull
+
 struct trace_options {
 	const char *db;
 	const char *lines, *at, *from, *to;
@@ -336,6 +339,26 @@ int cmd_trace(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
+	if (!o.at) {
+		/* bound the output: lines x columns */
+		uint64_t n_selected = 0;
+		for (uint32_t i = 0; i < m->n_timelines; i++)
+			n_selected += selected[i];
+		if (n_selected * o.columns > TRACE_MAX_CELLS) {
+			fprintf(stderr, "callscope trace: %llu lines x %u columns "
+					"is more than %llu cells; select fewer "
+					"--lines or --columns\n",
+				(unsigned long long)n_selected, o.columns,
+				(unsigned long long)TRACE_MAX_CELLS);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+	}
+	/* JSON is streamed one line object at a time: memory holds one
+	 * line's cells, whatever the number of lines */
+	bool first = true;
+	if (o.format == CLI_FORMAT_JSON)
+		fputs("{\"lines\":[", stdout);
 	for (uint32_t i = 0; i < m->n_timelines; i++) {
 		if (!selected[i])
 			continue;
@@ -345,13 +368,17 @@ int cmd_trace(int argc, char **argv)
 			rc = CLI_EXIT_DATA;
 			goto out;
 		}
+		if (o.format == CLI_FORMAT_JSON && json_array_size(lines) > 0) {
+			if (!first)
+				fputc(',', stdout);
+			cli_put_json(stdout, json_array_get(lines, 0),
+				     JSON_COMPACT);
+			json_array_clear(lines);
+			first = false;
+		}
 	}
-	if (o.format == CLI_FORMAT_JSON) {
-		json_t *doc = json_pack("{s:O}", "lines", lines);
-		cli_put_json(stdout, doc, JSON_COMPACT);
-		fputc('\n', stdout);
-		json_decref(doc);
-	}
+	if (o.format == CLI_FORMAT_JSON)
+		fputs("]}\n", stdout);
 out:
 	json_decref(lines);
 	free(selected);

@@ -46,6 +46,11 @@ expect 1 "$cs" trace "$db" --at 5 --from 1 --to 9 --columns 3
 expect 1 "$cs" trace "$db" --from 9 --to 1 --columns 3
 expect 1 "$cs" trace "$db" --at 5 --lines 0-999
 expect 1 "$cs" trace "$db" --at soon
+"$gen" -o "$tmp/lines60" --ranks 6 --threads 10 --samples 20 --contexts 40 --no-cct >/dev/null
+expect 1 "$cs" trace "$tmp/lines60" --from +0s --to +1s --columns 1000000
+expect 0 "$cs" trace "$tmp/lines60" --from +0s --to +1s --columns 1000 --format json
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['lines']) == 60 and all(len(l['cells']) == 1000 for l in d['lines'])" "$tmp/out" ||
+	fail "streamed trace JSON"
 expect 1 "$cs" --bogus
 expect 0 "$cs" --help
 grep -q "callscope report" "$tmp/out" || fail "--help lists the commands"
