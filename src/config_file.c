@@ -52,18 +52,15 @@ static enum status nomem(struct parse_ctx *ctx)
 	return error_set(ctx->err, STATUS_NOMEM, NULL, "out of memory");
 }
 
-/* Grow an array by one element: capacity doubles when `n` reaches a power
- * of two, so no capacity needs to be stored. */
-static bool grow(void **array, size_t n, size_t size)
+/* Make room for element `n` of an array of `n` elements: the capacity
+ * doubles when `n` is a power of two, so no capacity needs to be stored
+ * (it is always more than `n`).  Returns the array, possibly moved, or NULL
+ * when out of memory (the old array is still valid then). */
+static void *grow(void *array, size_t n, size_t size)
 {
 	if (n != 0 && (n & (n - 1)) != 0)
-		return true;
-	size_t cap = n ? n * 2 : 4;
-	void *p = realloc(*array, cap * size);
-	if (!p)
-		return false;
-	*array = p;
-	return true;
+		return array;
+	return realloc(array, (n ? n * 2 : 1) * size);
 }
 
 static enum status add_warning_text(struct parse_ctx *ctx, char *text)
@@ -71,11 +68,14 @@ static enum status add_warning_text(struct parse_ctx *ctx, char *text)
 	struct config *c = ctx->c;
 	char *safe = sanitize_text(text, SANITIZE_TERMINAL);
 	free(text);
-	if (!safe || !grow((void **)&c->warnings, c->n_warnings,
-			   sizeof(*c->warnings))) {
+	char **warnings = safe ? grow(c->warnings, c->n_warnings,
+				      sizeof(*c->warnings))
+			       : NULL;
+	if (!warnings) {
 		free(safe);
 		return nomem(ctx);
 	}
+	c->warnings = warnings;
 	c->warnings[c->n_warnings++] = safe;
 	return STATUS_OK;
 }
@@ -221,10 +221,12 @@ static enum lex lex_all(const char **pos, bool split_eq, struct tokens *t)
 		enum lex l = lex_token(pos, split_eq, &tok);
 		if (l != LEX_TOKEN)
 			return l;
-		if (!grow((void **)&t->v, t->n, sizeof(*t->v))) {
+		char **v = grow(t->v, t->n, sizeof(*t->v));
+		if (!v) {
 			free(tok);
 			return LEX_NOMEM;
 		}
+		t->v = v;
 		t->v[t->n++] = tok;
 	}
 }
@@ -411,11 +413,13 @@ static enum status store_option(struct parse_ctx *ctx, struct where at,
 				  CONFIG_ENTRIES_MAX, name);
 			goto out;
 		}
-		if (!grow((void **)&c->options, c->n_options,
-			  sizeof(*c->options))) {
+		struct config_option *grown = grow(c->options, c->n_options,
+					  sizeof(*c->options));
+		if (!grown) {
 			st = nomem(ctx);
 			goto out;
 		}
+		c->options = grown;
 		c->n_options++;
 	} else {
 		option_free(&c->options[i]);
@@ -451,11 +455,13 @@ static enum status store_binding(struct parse_ctx *ctx, struct where at,
 				  "ignored", CONFIG_ENTRIES_MAX, keymap, key);
 			goto out;
 		}
-		if (!grow((void **)&c->bindings, c->n_bindings,
-			  sizeof(*c->bindings))) {
+		struct config_binding *grown = grow(c->bindings, c->n_bindings,
+					  sizeof(*c->bindings));
+		if (!grown) {
 			st = nomem(ctx);
 			goto out;
 		}
+		c->bindings = grown;
 		c->n_bindings++;
 	} else {
 		binding_free(&c->bindings[i]);
@@ -493,11 +499,13 @@ static enum status store_derived(struct parse_ctx *ctx, struct where at,
 				  "'%s' ignored", CONFIG_ENTRIES_MAX, name);
 			goto out;
 		}
-		if (!grow((void **)&c->derived, c->n_derived,
-			  sizeof(*c->derived))) {
+		struct config_derived *grown = grow(c->derived, c->n_derived,
+					  sizeof(*c->derived));
+		if (!grown) {
 			st = nomem(ctx);
 			goto out;
 		}
+		c->derived = grown;
 		c->n_derived++;
 	} else {
 		derived_free(&c->derived[i]);
@@ -528,11 +536,13 @@ static enum status store_color(struct parse_ctx *ctx, struct where at,
 	if (!col.file)
 		return nomem(ctx);
 	if (i == c->n_colors) {
-		if (!grow((void **)&c->colors, c->n_colors,
-			  sizeof(*c->colors))) {
+		struct config_color *grown = grow(c->colors, c->n_colors,
+						  sizeof(*c->colors));
+		if (!grown) {
 			free(col.file);
 			return nomem(ctx);
 		}
+		c->colors = grown;
 		c->n_colors++;
 	} else {
 		color_free(&c->colors[i]);
@@ -563,7 +573,7 @@ static enum status cmd_assign(struct parse_ctx *ctx, struct where at,
 		if (derive)
 			l = lex_raw_rest(rest, &value);
 		else
-			l = lex_all(&rest, true, &t);
+			l = lex_all(&rest, false, &t);
 	}
 	if (l == LEX_NOMEM) {
 		st = nomem(ctx);
@@ -830,6 +840,9 @@ static enum status load_path(struct parse_ctx *ctx, const char *path,
 		return warn(ctx, from, "%s%s: %s", what, path,
 			    strerror(errno));
 	}
+	/* before open(2), which would wait on a FIFO */
+	if (!S_ISREG(sb.st_mode))
+		return warn(ctx, from, "%s%s: not a regular file", what, path);
 	for (unsigned i = 0; i < ctx->n_open; i++)
 		if (ctx->open[i].dev == sb.st_dev &&
 		    ctx->open[i].ino == sb.st_ino)

@@ -42,8 +42,8 @@
 #define CONFIG_ENTRIES_MAX 1024       /* options, bindings, derived columns */
 #define CONFIG_WARNINGS_MAX 100       /* the last says further ones dropped */
 
-/* `set NAME = VALUE`.  VALUE is the tokens after `=`, unquoted and joined
- * by single spaces (may be empty). */
+/* `set NAME = VALUE`.  VALUE is the tokens after the first `=`, unquoted
+ * and joined by single spaces (may be empty). */
 struct config_option {
 	char *name;
 	char *value;

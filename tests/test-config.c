@@ -306,11 +306,12 @@ static void test_set(void **state)
 	      "set view = flat\n"
 	      "set tight=1\n"
 	      "set half =2\n"
-	      "set Mixed_Case.name-1 = ok\n",
+	      "set Mixed_Case.name-1 = ok\n"
+	      "set eq = a=b = c\n",
 	      "a.conf");
 	print_warnings(&c);
 	assert_int_equal(c.n_warnings, 0);
-	assert_int_equal(c.n_options, 6);
+	assert_int_equal(c.n_options, 7);
 	/* order of first appearance, the last value */
 	assert_string_equal(c.options[0].name, "view");
 	assert_string_equal(c.options[0].value, "flat");
@@ -321,9 +322,10 @@ static void test_set(void **state)
 	assert_string_equal(option_value(&c, "tight"), "1");
 	assert_string_equal(option_value(&c, "half"), "2");
 	assert_string_equal(option_value(&c, "Mixed_Case.name-1"), "ok");
+	assert_string_equal(option_value(&c, "eq"), "a=b = c");
 	/* a later text overrides too */
 	parse(&c, "set view = bottom-up\n", "b.conf");
-	assert_int_equal(c.n_options, 6);
+	assert_int_equal(c.n_options, 7);
 	assert_string_equal(option_value(&c, "view"), "bottom-up");
 	assert_string_equal(option(&c, "view")->file, "b.conf");
 	assert_int_equal(option(&c, "view")->line, 1);
@@ -797,6 +799,18 @@ static void test_load_file(void **state)
 	assert_int_equal(config_load_file(&c, dir, &err), STATUS_OK);
 	assert_int_equal(c.n_warnings, 2);
 	assert_true(has_warning_like(&c, dir, "not a regular file"));
+	/* a FIFO is refused before it is opened (open would wait) */
+	char *fifo = path_join(dir, "fifo");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(config_load_file(&c, fifo, &err), STATUS_OK);
+	parse(&c, "source fifo\n", path);
+	assert_int_equal(c.n_warnings, 4);
+	assert_true(has_warning_like(&c, fifo, "not a regular file"));
+	assert_true(asprintf(&want, "%s:1: source: %s: not a regular file",
+			     path, fifo) > 0);
+	assert_true(has_warning(&c, want));
+	free(want);
+	free(fifo);
 	config_free(&c);
 	free(missing);
 	free(path);
