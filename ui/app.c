@@ -80,6 +80,14 @@ static void pop_pane(struct app *app)
 	p->ops->free(p);
 }
 
+bool app_column_total(const struct app *app, uint32_t c, double *out)
+{
+	if (c >= app->model->n_columns || !app->has_total || !app->has_total[c])
+		return false;
+	*out = app->totals[c];
+	return true;
+}
+
 char *app_column_title(const struct app *app, uint32_t c)
 {
 	if (c < app->model->n_columns)
@@ -278,9 +286,7 @@ static void draw_title(struct app *app, int y)
 {
 	attr_t a = theme_attr(THEME_ROLE_TITLE);
 	fill_line(y, a);
-	uint32_t threads = 0;
-	for (uint32_t i = 0; i < app->model->n_profiles; i++)
-		threads += !app->model->profiles[i].is_summary;
+	uint32_t threads = app->n_threads;
 	char *text = NULL;
 	if (asprintf(&text, "callscope%s  %s  %s (%s)  %u contexts, %u "
 			    "threads, %u columns%s",
@@ -1375,6 +1381,19 @@ int app_run(struct model *model, const char *path, bool demo,
 	for (uint32_t c = 0; c < model->n_columns; c++)
 		if (model->columns[c].visible && model->columns[c].expr)
 			app.columns[app.n_columns++] = c;
+	/* what every frame would otherwise look up again */
+	app.totals = calloc(model->n_columns ? model->n_columns : 1,
+			    sizeof(*app.totals));
+	app.has_total = calloc(model->n_columns ? model->n_columns : 1,
+			       sizeof(*app.has_total));
+	if (!app.totals || !app.has_total) {
+		rc = 2;
+		goto out;
+	}
+	for (uint32_t c = 0; c < model->n_columns; c++)
+		app.has_total[c] = model_column_total(model, c, &app.totals[c]);
+	for (uint32_t i = 0; i < model->n_profiles; i++)
+		app.n_threads += !model->profiles[i].is_summary;
 	app.sort_column = app.n_columns ? app.columns[0] : MODEL_NONE;
 	load_config(&app, opt);
 	if (!screen_start(opt->headless, opt->cols, opt->rows, &app.caps)) {
@@ -1432,6 +1451,8 @@ out:
 	}
 	free(app.derived);
 	free(app.columns);
+	free(app.totals);
+	free(app.has_total);
 	free(app.message);
 	free(app.prompt_buf);
 	free(app.db_path);

@@ -88,6 +88,9 @@ struct app {
 	struct tree_cursor cursors[3];
 	enum view_kind current;
 
+	double *totals;     /* per model column: percentages' base */
+	bool *has_total;    /* computed once: the model is immutable */
+	uint32_t n_threads; /* execution contexts (non-summary profiles) */
 	uint32_t *columns; /* shown model columns, in order */
 	size_t n_columns;
 	struct derived_column *derived;
@@ -141,6 +144,10 @@ void app_push_pane(struct app *app, struct pane *pane);
 
 /* Run a ":" command line. */
 void app_command(struct app *app, const char *line);
+
+/* The total percentages of model column `c` are relative to (computed once
+ * at start); false when there is none. */
+bool app_column_total(const struct app *app, uint32_t c, double *out);
 
 /* Title of model column `c` for headers ("CPUTIME (sec) (I)"). */
 char *app_column_title(const struct app *app, uint32_t c);

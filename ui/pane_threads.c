@@ -232,13 +232,15 @@ struct pane *pane_threads_new(struct app *app)
 	}
 	struct pane *p = calloc(1, sizeof(*p));
 	struct threads *t = calloc(1, sizeof(*t));
-	size_t n_threads = 0;
-	for (uint32_t i = 0; i < m->n_profiles; i++)
-		n_threads += !m->profiles[i].is_summary;
+	/* row of each profile, to place the sparse values in one pass */
+	uint32_t *row_of = malloc((m->n_profiles ? m->n_profiles : 1) *
+				  sizeof(*row_of));
 	if (t)
-		t->rows = calloc(n_threads ? n_threads : 1, sizeof(*t->rows));
-	if (!p || !t || !t->rows) {
+		t->rows = calloc(app->n_threads ? app->n_threads : 1,
+				 sizeof(*t->rows));
+	if (!p || !t || !t->rows || !row_of) {
 		free(vals);
+		free(row_of);
 		free(p);
 		if (t)
 			free(t->rows);
@@ -246,15 +248,18 @@ struct pane *pane_threads_new(struct app *app)
 		return NULL;
 	}
 	/* every thread, with 0 where the sparse data has no value */
-	for (uint32_t i = 0; i < m->n_profiles; i++)
-		if (!m->profiles[i].is_summary)
+	for (uint32_t i = 0; i < m->n_profiles; i++) {
+		row_of[i] = MODEL_NONE;
+		if (!m->profiles[i].is_summary && t->n < app->n_threads) {
+			row_of[i] = (uint32_t)t->n;
 			t->rows[t->n++] = (struct thread_row){i, 0};
+		}
+	}
 	for (size_t k = 0; k < nv; k++)
-		for (size_t i = 0; i < t->n; i++)
-			if (t->rows[i].profile == vals[k].profile) {
-				t->rows[i].value = vals[k].value;
-				break;
-			}
+		if (vals[k].profile < m->n_profiles &&
+		    row_of[vals[k].profile] != MODEL_NONE)
+			t->rows[row_of[vals[k].profile]].value = vals[k].value;
+	free(row_of);
 	free(vals);
 	t->column = column;
 	t->node = node;

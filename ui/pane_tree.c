@@ -121,7 +121,7 @@ static int layout_columns(struct app *app, int width,
 		double t;
 		bool pct = c < app->model->n_columns &&
 			   (app->model->columns[c].render & RENDER_PERCENT) &&
-			   model_column_total(app->model, c, &t);
+			   app_column_total(app, c, &t);
 		bool bar = app->show_bars && pct;
 		int w = VALUE_WIDTH + (pct ? PERCENT_WIDTH : 0) +
 			(bar ? BAR_WIDTH + 1 : 0) + 1;
@@ -278,7 +278,7 @@ static void draw_row(struct app *app, int y, struct rect r,
 		x += VALUE_WIDTH;
 		double total = 0;
 		if (c->percent &&
-		    model_column_total(app->model, c->column, &total)) {
+		    app_column_total(app, c->column, &total)) {
 			double pct = v / total * 100.0;
 			snprintf(buf, sizeof(buf), "%5.1f%%", pct);
 			screen_text_right(y, x, PERCENT_WIDTH,
