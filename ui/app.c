@@ -565,10 +565,7 @@ static void draw(struct app *app)
 		for (int i = 0; i < detail_h; i++)
 			fill_line(r.y + r.h + i, A_NORMAL);
 	draw_status(app, h - 1);
-	if (app->caps.headless)
-		refresh();
-	else
-		refresh();
+	refresh();
 }
 
 /* ---- prompts -------------------------------------------------------- */
