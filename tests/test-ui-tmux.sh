@@ -2,7 +2,8 @@
 # The viewer in a real terminal (tmux): it draws, H reaches the hot leaf,
 # search reveals, the thread view shows every thread, a resize to 80x20
 # still draws, a burst of SIGWINCH is harmless, and q, Ctrl-C, SIGTERM and
-# SIGHUP each restore the shell (alternate screen off, prompt back).  On a
+# SIGHUP each restore the shell (alternate screen off, prompt back), and so
+# does a crash (SIGSEGV), tty modes included.  On a
 # database with hostile names (gen-v4db --hostile) no escape sequence
 # reaches the terminal: the pane title stays and nothing is cleared.
 # Polls capture-pane with a timeout.
@@ -145,6 +146,16 @@ t send-keys -t "$S" "/worker_loop" Enter
 wait_for "Name  solver::worker_loop" || fail "after the SIGWINCH burst, search does not work"
 [ -n "$pid" ] && kill -HUP "$pid"
 wait_shell || fail "SIGHUP did not restore the shell"
+
+# a crash (SIGSEGV): the handler restores the terminal without curses
+# (async-signal-safe): alternate screen off and the tty back in canonical
+# mode with echo, which sh -i does not redo by itself
+start || fail "fifth start"
+pid=$(pgrep -n -f "$cs --no-config $tmp/db")
+[ -n "$pid" ] && kill -SEGV "$pid"
+wait_shell || fail "SIGSEGV did not restore the shell"
+t send-keys -t "$S" "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' + ; echo" Enter
+wait_for "icanon+echo+" || wait_for "echo+icanon+" || fail "SIGSEGV left the tty without icanon/echo"
 
 # hostile names: the OSC title sequence and the clear screen stay text
 t set-option -g allow-rename on 2>/dev/null

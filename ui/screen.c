@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -47,11 +48,53 @@ const struct screen_glyphs *screen_glyphs(void)
 	return current.utf8 ? &utf8_glyphs : &ascii_glyphs;
 }
 
-/* Fatal signals: restore the terminal, then die of the same signal. */
+/* Fatal signals: restore the terminal, then die of the same signal.  The
+ * handler must be async-signal-safe, so it cannot call endwin(): the
+ * terminal modes saved before curses started are put back with tcsetattr()
+ * and the escape sequences that undo curses' screen state (leave the
+ * alternate screen, show the cursor, plain attributes, keypad and mouse
+ * reporting off), computed once at start, are written with write(). */
+static struct termios saved_modes;
+static bool have_saved_modes;
+static char restore_seq[256];
+static size_t restore_len;
+
+static void append_restore(const char *seq)
+{
+	if (!seq || seq == (char *)-1)
+		return;
+	size_t n = strlen(seq);
+	if (restore_len + n >= sizeof(restore_seq))
+		return;
+	memcpy(restore_seq + restore_len, seq, n);
+	restore_len += n;
+}
+
+static void prepare_restore(void)
+{
+	restore_len = 0;
+	append_restore("\033[?1000l\033[?1002l\033[?1006l");
+	append_restore(tigetstr("sgr0"));
+	append_restore(tigetstr("cnorm"));
+	append_restore(tigetstr("rmkx"));
+	append_restore(tigetstr("rmcup"));
+	append_restore("\r\n");
+}
+
 static void on_fatal_signal(int sig)
 {
-	if (started && !current.headless)
-		endwin();
+	if (started && !current.headless) {
+		if (have_saved_modes)
+			tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
+		size_t done = 0;
+		while (done < restore_len) {
+			ssize_t w = write(STDOUT_FILENO, restore_seq + done,
+					  restore_len - done);
+			if (w <= 0)
+				break;
+			done += (size_t)w;
+		}
+	}
 	started = false;
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -62,6 +105,7 @@ static void install_signals(void)
 	static const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT,
 				    SIGSEGV, SIGBUS, SIGFPE, SIGABRT,
 				    SIGILL, SIGPIPE};
+	prepare_restore();
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
@@ -112,6 +156,8 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 			      stderr);
 			return false;
 		}
+		have_saved_modes =
+			tcgetattr(STDIN_FILENO, &saved_modes) == 0;
 		if (!newterm(NULL, stdout, stdin)) {
 			fputs("callscope: cannot use terminal '", stderr);
 			cli_put_text(stderr, term);
