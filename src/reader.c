@@ -8,9 +8,11 @@
 #include <sys/stat.h>
 
 extern const struct reader reader_hpctoolkit_v4;
+extern const struct reader reader_hpctoolkit_xml;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
+	&reader_hpctoolkit_xml,
 	NULL,
 };
 
@@ -42,6 +44,6 @@ enum status database_open(const char *path, struct model **out,
 		return error_set(err, STATUS_NOT_DATABASE, path,
 				 "not a database callscope can read "
 				 "(expected an HPCToolkit database directory "
-				 "with meta.db)");
+				 "with meta.db or experiment.xml)");
 	return best->open(path, out, err);
 }

@@ -1,0 +1,847 @@
+/* hpctoolkit_xml: the reader of HPCToolkit databases described by an
+ * experiment.xml (versions 2.0-2.2 with *.metric-db / experiment-1.mdb and
+ * *.hpctrace / experiment.mt, and 4.0 with the 2020 profile.db, cct.db and
+ * trace.db), or of a lone experiment .xml file.  It bids, finds the files,
+ * lets xml_experiment build the tree, turns the MetricTable into statistics
+ * and columns (finalize / view formulas included) and wires the values and
+ * traces through xml_provider.  Must not depend on curses or on ui/. */
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "blob.h"
+#include "legacy_trace.h"
+#include "legacy_values.h"
+#include "reader.h"
+#include "sparse2020.h"
+#include "xml_experiment.h"
+#include "xml_provider.h"
+
+#define BID_HEAD 65536 /* bytes of a file looked at when bidding */
+
+static bool is_file(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static bool dir_has(const char *dir, const char *name)
+{
+	char *p = NULL;
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return false;
+	bool ok = is_file(p);
+	free(p);
+	return ok;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* ---- bid ------------------------------------------------------------- */
+
+static int xml_bid(const char *path)
+{
+	struct stat sb;
+	if (!path || stat(path, &sb) != 0)
+		return 0;
+	if (S_ISDIR(sb.st_mode))
+		return dir_has(path, "experiment.xml") ? 80 : 0;
+	if (!S_ISREG(sb.st_mode))
+		return 0;
+	/* a file named experiment.xml is ours even when it is broken, so
+	 * that the message about it is ours */
+	if (strcmp(base_name(path), "experiment.xml") == 0)
+		return 80;
+	char *head = malloc(BID_HEAD + 1);
+	size_t got = 0;
+	FILE *fp = head ? fopen(path, "rb") : NULL;
+	if (fp) {
+		got = fread(head, 1, BID_HEAD, fp);
+		fclose(fp);
+	}
+	int bid = 0;
+	if (got >= 5) {
+		head[got] = '\0';
+		/* NUL bytes end the search early: a binary file is not ours */
+		if (memcmp(head, "<?xml", 5) == 0 &&
+		    strstr(head, "<HPCToolkitExperiment"))
+			bid = 80;
+	}
+	free(head);
+	return bid;
+}
+
+/* ---- files of the database ------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The paths in `dir` whose names end in `suffix`, sorted by name. */
+static enum status list_suffix(const char *dir, const char *suffix,
+			       char ***out, uint32_t *n, struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return STATUS_OK;
+	char **list = NULL;
+	size_t len = 0, cap = 0, sl = strlen(suffix);
+	enum status st = STATUS_OK;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t nl = strlen(e->d_name);
+		if (nl <= sl || strcmp(e->d_name + nl - sl, suffix) != 0)
+			continue;
+		if (len == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			char **g = len >= UINT32_MAX / 2
+					   ? NULL
+					   : realloc(list, nc * sizeof(*list));
+			if (!g) {
+				st = error_set(err, STATUS_NOMEM, dir,
+					       "out of memory");
+				break;
+			}
+			list = g;
+			cap = nc;
+		}
+		if (asprintf(&list[len], "%s/%s", dir, e->d_name) < 0) {
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+			break;
+		}
+		len++;
+	}
+	closedir(d);
+	if (st != STATUS_OK) {
+		for (size_t i = 0; i < len; i++)
+			free(list[i]);
+		free(list);
+		return st;
+	}
+	if (len)
+		qsort(list, len, sizeof(*list), cmp_str);
+	*out = list;
+	*n = (uint32_t)len;
+	return STATUS_OK;
+}
+
+static void free_list(char **list, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* ---- metric names ------------------------------------------------------ */
+
+/* "WALLCLOCK (us):Mean (I)" -> base "WALLCLOCK (us)", variant "Mean",
+ * suffix " (I)".  The variant starts at the first ':' followed by one of
+ * the variants hpcprof writes. */
+struct metric_name {
+	char *base;
+	char *variant;
+	const char *suffix; /* " (I)", " (E)" or "" */
+};
+
+static bool split_name(const char *name, struct metric_name *out)
+{
+	static const char *const variants[] = {
+		"Sum", "Mean", "StdDev", "CfVar", "Min", "Max", "PARTIAL",
+	};
+	size_t len = strlen(name);
+	out->suffix = "";
+	if (len >= 4 && (strcmp(name + len - 4, " (I)") == 0 ||
+			 strcmp(name + len - 4, " (E)") == 0)) {
+		out->suffix = name[len - 2] == 'I' ? " (I)" : " (E)";
+		len -= 4;
+	}
+	size_t cut = len;
+	for (const char *c = name; (c = memchr(c, ':', (size_t)(name + len - c)));
+	     c++) {
+		for (size_t v = 0; v < sizeof(variants) / sizeof(*variants);
+		     v++) {
+			size_t vl = strlen(variants[v]);
+			if ((size_t)(name + len - (c + 1)) >= vl &&
+			    strncmp(c + 1, variants[v], vl) == 0) {
+				cut = (size_t)(c - name);
+				break;
+			}
+		}
+		if (cut != len)
+			break;
+	}
+	out->base = strndup(name, cut);
+	out->variant = cut < len ? strndup(name + cut + 1, len - cut - 1)
+				 : strdup("");
+	return out->base && out->variant;
+}
+
+/* Sorted views of the MetricTable and MetricDBTable, so that matching
+ * names and resolving "#N" cost a binary search each, whatever a hostile
+ * file declares. */
+struct lookup {
+	uint64_t *orders;    /* (o << 32 | metric index), sorted */
+	uint32_t n_orders;
+	uint32_t *dbs;       /* MetricDB indexes sorted by name */
+	const struct xml_experiment *x;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
+	return p < q ? -1 : p > q;
+}
+
+static int cmp_db(const void *a, const void *b, void *arg)
+{
+	const struct xml_experiment *x = arg;
+	return strcmp(x->metric_dbs[*(const uint32_t *)a].name,
+		      x->metric_dbs[*(const uint32_t *)b].name);
+}
+
+static bool lookup_init(struct lookup *l, const struct xml_experiment *x)
+{
+	*l = (struct lookup){.x = x};
+	l->orders = malloc(((size_t)x->n_metrics + 1) * sizeof(*l->orders));
+	l->dbs = malloc(((size_t)x->n_metric_dbs + 1) * sizeof(*l->dbs));
+	if (!l->orders || !l->dbs)
+		return false;
+	for (uint32_t i = 0; i < x->n_metrics; i++)
+		if (x->metrics[i].order != MODEL_NONE)
+			l->orders[l->n_orders++] =
+				(uint64_t)x->metrics[i].order << 32 | i;
+	qsort(l->orders, l->n_orders, sizeof(*l->orders), cmp_u64);
+	for (uint32_t i = 0; i < x->n_metric_dbs; i++)
+		l->dbs[i] = i;
+	qsort_r(l->dbs, x->n_metric_dbs, sizeof(*l->dbs), cmp_db,
+		(void *)(uintptr_t)x);
+	return true;
+}
+
+static void lookup_free(struct lookup *l)
+{
+	free(l->orders);
+	free(l->dbs);
+}
+
+/* The MetricDB of the same raw metric and kind: "BASE (I)". */
+static const struct xml_metric_db *find_metric_db(const struct lookup *l,
+						  const struct metric_name *mn,
+						  const struct xml_metric *m)
+{
+	const char *suffix = *mn->suffix ? mn->suffix
+			     : m->type == XML_METRIC_EXCLUSIVE ? " (E)"
+							       : " (I)";
+	char *want = NULL;
+	if (asprintf(&want, "%s%s", mn->base, suffix) < 0)
+		return NULL;
+	const struct xml_metric_db *found = NULL;
+	size_t lo = 0, hi = l->x->n_metric_dbs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct xml_metric_db *d = &l->x->metric_dbs[l->dbs[mid]];
+		int c = strcmp(d->name, want);
+		if (c == 0) {
+			found = d;
+			break;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	free(want);
+	return found;
+}
+
+static uint8_t combine_of(const char *frm)
+{
+	if (frm && strncmp(frm, "min(", 4) == 0)
+		return COMBINE_MIN;
+	if (frm && strncmp(frm, "max(", 4) == 0)
+		return COMBINE_MAX;
+	return COMBINE_SUM;
+}
+
+/* ---- columns ----------------------------------------------------------- */
+
+/* Leaves of a parsed finalize formula are "$N" (metric id N, stored as
+ * N - 1); make them statistic indexes.  The parser bounds the depth. */
+static bool remap_leaves(struct formula *f, const struct xml_experiment *x)
+{
+	if (f->op == FORMULA_LEAF) {
+		const struct xml_metric *m =
+			f->leaf == UINT32_MAX
+				? NULL
+				: xml_experiment_metric(x, f->leaf + 1);
+		if (!m)
+			return false;
+		f->leaf = (uint32_t)(m - x->metrics);
+		return true;
+	}
+	for (size_t i = 0; i < f->nargs; i++)
+		if (!remap_leaves(f->args[i], x))
+			return false;
+	return true;
+}
+
+/* The metric whose o attribute is `order`; for an exclusive metric, the
+ * exclusive partner of that one. */
+static const struct xml_metric *by_order(const struct lookup *l,
+					 uint32_t order, bool exclusive)
+{
+	const struct xml_experiment *x = l->x;
+	size_t lo = 0, hi = l->n_orders;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t o = (uint32_t)(l->orders[mid] >> 32);
+		if (o < order) {
+			lo = mid + 1;
+			continue;
+		}
+		if (o > order) {
+			hi = mid;
+			continue;
+		}
+		/* the first metric of that order */
+		while (mid > 0 && (uint32_t)(l->orders[mid - 1] >> 32) == order)
+			mid--;
+		const struct xml_metric *m =
+			&x->metrics[(uint32_t)l->orders[mid]];
+		if (exclusive && m->type != XML_METRIC_EXCLUSIVE &&
+		    m->partner != MODEL_NONE)
+			return xml_experiment_metric(x, m->partner);
+		return m;
+	}
+	return NULL;
+}
+
+/* Formula text with "#N" (the metric whose o attribute is N, as written
+ * by HPCToolkit 2020+ for GPU metrics) rewritten as "$ID".  Heap string,
+ * or NULL when a "#N" names no metric or out of memory. */
+static char *resolve_orders(const struct lookup *l, const char *frm,
+			    bool exclusive)
+{
+	size_t cap = strlen(frm) * 6 + 16, len = 0; /* "#1" -> "$4294967294" */
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	for (const char *c = frm; *c;) {
+		if (*c != '#') {
+			out[len++] = *c++;
+			continue;
+		}
+		char *end = NULL;
+		unsigned long n = strtoul(c + 1, &end, 10);
+		const struct xml_metric *m =
+			end == c + 1 || n >= UINT32_MAX
+				? NULL
+				: by_order(l, (uint32_t)n, exclusive);
+		if (!m) {
+			free(out);
+			return NULL;
+		}
+		/* "$" + up to 10 digits for at least "#" + 1 digit: 6x fits */
+		len += (size_t)snprintf(out + len, cap - len, "$%u", m->id);
+		c = end;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* A printf format for one double from the fmt attribute, or "%.2e":
+ * "%[flags][width][.precision](e|E|f|g|G)" and nothing else. */
+static char *column_format(const char *fmt)
+{
+	const char *c = fmt;
+	if (c && *c++ == '%') {
+		c += strspn(c, "-+ #0");
+		c += strspn(c, "0123456789");
+		if (*c == '.')
+			c += 1 + strspn(c + 1, "0123456789");
+		if (*c && strchr("eEfgG", *c) && c[1] == '\0' &&
+		    c - fmt < 12)
+			return strdup(fmt);
+	}
+	return strdup("%.2e");
+}
+
+static struct formula *column_formula(struct model_builder *b,
+				      const struct lookup *l, uint32_t index)
+{
+	const struct xml_experiment *x = l->x;
+	const struct xml_metric *m = &x->metrics[index];
+	struct formula *f = NULL;
+	struct error ferr = {.status = STATUS_OK};
+	if (m->formula) {
+		char *text = resolve_orders(l, m->formula,
+					    m->type == XML_METRIC_EXCLUSIVE);
+		if (!text || formula_parse(text, &f, &ferr) != STATUS_OK ||
+		    !remap_leaves(f, x)) {
+			char *w = NULL;
+			if (asprintf(&w, "%s: metric %u \"%s\": formula \"%s\" "
+				     "is not understood; its own values are "
+				     "shown",
+				     model_builder_peek(b)->path, m->id,
+				     m->name, m->formula) >= 0)
+				model_builder_add_warning(b, w);
+			free(w);
+			formula_free(f);
+			f = NULL;
+		}
+		free(text);
+		error_clear(&ferr);
+	}
+	return f ? f : formula_leaf(index);
+}
+
+static enum status add_metrics(struct model_builder *b,
+			       const struct xml_experiment *x,
+			       struct xml_provider *pv, struct error *err)
+{
+	const char *path = model_builder_peek(b)->path;
+	bool inline_values = xml_values_count(pv->inline_values) > 0;
+	struct lookup l;
+	enum status st = STATUS_OK;
+	uint32_t n_file_metrics =
+		pv->values ? legacy_values_n_metrics(pv->values) : 0;
+	if (!lookup_init(&l, x) ||
+	    (n_file_metrics &&
+	     !(pv->inclusive = calloc(n_file_metrics, 1)))) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < x->n_metrics; i++) {
+		const struct xml_metric *m = &x->metrics[i];
+		struct metric_name mn = {.base = NULL, .variant = NULL};
+		if (!split_name(m->name, &mn)) {
+			free(mn.base);
+			free(mn.variant);
+			st = error_set(err, STATUS_NOMEM, path, "out of memory");
+			goto out;
+		}
+		uint8_t kind = m->type == XML_METRIC_EXCLUSIVE ||
+					       strcmp(mn.suffix, " (E)") == 0
+				       ? COLUMN_EXCLUSIVE
+				       : COLUMN_INCLUSIVE;
+		const struct xml_metric_db *db = find_metric_db(&l, &mn, m);
+		uint8_t combine = combine_of(m->combine);
+		struct xml_source src = {
+			.kind = XML_SOURCE_INLINE,
+			.key = m->id,
+			.inclusive = kind == COLUMN_INCLUSIVE,
+		};
+		uint32_t prop = MODEL_NONE;
+		if (pv->sparse) {
+			/* the summary profile keys values by the <Metric> id,
+			 * the thread profiles by the <MetricDB> id */
+			src.kind = XML_SOURCE_SPARSE;
+			prop = db ? db->id : MODEL_NONE;
+		} else if (pv->values && db &&
+			   db->db_id < legacy_values_n_metrics(pv->values)) {
+			prop = db->db_id;
+			pv->inclusive[prop] = kind == COLUMN_INCLUSIVE;
+			if (!inline_values && combine == COMBINE_SUM &&
+			    strcmp(mn.variant, "Sum") == 0) {
+				src.kind = XML_SOURCE_SUM;
+				src.key = db->db_id;
+			}
+		}
+		uint32_t stat_id = xml_provider_add_source(pv, src);
+		struct model_stat stat = {
+			.metric = model_builder_intern(b, mn.base,
+						       strlen(mn.base)),
+			.scope = model_builder_intern(
+				b,
+				kind == COLUMN_EXCLUSIVE ? "function"
+							 : "execution",
+				kind == COLUMN_EXCLUSIVE ? 8 : 9),
+			.formula = model_builder_intern(b, "$$", 2),
+			.combine = combine,
+			.stat_id = stat_id,
+			.prop_id = prop,
+		};
+		struct model_column c = {
+			.name = mn.base,
+			.variant = mn.variant,
+			.description = m->description && x->major < 4
+					       ? strdup(m->description)
+					       : NULL,
+			.format = column_format(m->format),
+			.kind = kind,
+			.render = RENDER_NUMBER |
+				  (m->show_percent ? RENDER_PERCENT : 0) |
+				  (m->show == 4 ? RENDER_HIDDEN : 0),
+			.visible = m->show == 1,
+			.pair = MODEL_NONE,
+			.parent = MODEL_NONE,
+			.expr = NULL,
+		};
+		if (stat_id == MODEL_NONE ||
+		    model_builder_add_stat(b, &stat) == MODEL_NONE ||
+		    !c.format ||
+		    !(c.expr = column_formula(b, &l, i)) ||
+		    model_builder_add_column(b, &c) == MODEL_NONE) {
+			free(c.name);
+			free(c.variant);
+			free(c.description);
+			free(c.format);
+			formula_free(c.expr);
+			st = error_set(err, STATUS_NOMEM, path, "out of memory");
+			goto out;
+		}
+	}
+out:
+	lookup_free(&l);
+	return st;
+}
+
+/* ---- profiles and traces ------------------------------------------------ */
+
+static uint32_t add_rank_thread(struct model_builder *b, uint32_t rank,
+				uint32_t thread)
+{
+	struct model_id ids[2];
+	uint32_t n = 0;
+	if (rank != UINT32_MAX)
+		ids[n++] = (struct model_id){
+			.kind_name = model_builder_intern(b, "RANK", 4),
+			.kind = 2,
+			.logical_id = rank,
+			.physical_id = rank,
+		};
+	if (thread != UINT32_MAX)
+		ids[n++] = (struct model_id){
+			.kind_name = model_builder_intern(b, "THREAD", 6),
+			.kind = 3,
+			.logical_id = thread,
+			.physical_id = thread,
+		};
+	return model_builder_add_profile(b, false, ids, n,
+					 n ? NULL : "unknown thread");
+}
+
+static enum status add_value_profiles(struct model_builder *b,
+				      struct xml_provider *pv,
+				      struct error *err)
+{
+	uint32_t n = legacy_values_n_profiles(pv->values);
+	for (uint32_t p = 0; p < n; p++) {
+		uint32_t rank, thread;
+		legacy_values_profile_id(pv->values, p, &rank, &thread);
+		if (add_rank_thread(b, rank, thread) == MODEL_NONE)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+	}
+	return STATUS_OK;
+}
+
+static enum status add_sparse_profiles(struct model_builder *b,
+				       const struct xml_experiment *x,
+				       struct xml_provider *pv,
+				       struct error *err)
+{
+	uint32_t n = sparse2020_n_profiles(pv->sparse);
+	for (uint32_t p = 0; p < n; p++) {
+		const struct model_id *ids = NULL;
+		uint32_t n_ids = 0;
+		bool summary = false;
+		sparse2020_profile_ids(pv->sparse, p, &ids, &n_ids, &summary);
+		struct model_id *copy = NULL;
+		if (n_ids) {
+			copy = malloc((size_t)n_ids * sizeof(*copy));
+			if (!copy)
+				return error_set(err, STATUS_NOMEM, NULL,
+						 "out of memory");
+			memcpy(copy, ids, (size_t)n_ids * sizeof(*copy));
+		}
+		for (uint32_t k = 0; k < n_ids; k++) {
+			const char *kn = copy[k].kind < x->n_id_names &&
+						 x->id_names[copy[k].kind]
+					 ? x->id_names[copy[k].kind]
+					 : "ID";
+			copy[k].kind_name = model_builder_intern(b, kn,
+								 strlen(kn));
+		}
+		uint32_t idx = model_builder_add_profile(
+			b, summary, copy, n_ids, summary ? "summary" : NULL);
+		free(copy);
+		if (idx == MODEL_NONE)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+	}
+	return STATUS_OK;
+}
+
+/* The profile of (rank, thread) among the first `n` profiles, else a new
+ * one. */
+static uint32_t profile_for(struct model_builder *b, struct xml_provider *pv,
+			    uint32_t rank, uint32_t thread)
+{
+	uint32_t n = pv->values ? legacy_values_n_profiles(pv->values) : 0;
+	for (uint32_t p = 0; p < n; p++) {
+		uint32_t r, t;
+		legacy_values_profile_id(pv->values, p, &r, &t);
+		if (r == rank && t == thread)
+			return p;
+	}
+	return add_rank_thread(b, rank, thread);
+}
+
+static enum status add_timelines(struct model_builder *b,
+				 struct xml_provider *pv, struct error *err)
+{
+	uint64_t t_min = UINT64_MAX, t_max = 0;
+	uint32_t n = pv->trace ? legacy_trace_n_lines(pv->trace)
+			       : sparse2020_n_trace_lines(pv->sparse);
+	if (!pv->trace && n) {
+		pv->line_map = calloc(n, sizeof(*pv->line_map));
+		if (!pv->line_map)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct legacy_trace_line *l =
+			pv->trace ? legacy_trace_line(pv->trace, i)
+				  : sparse2020_trace_line(pv->sparse, i);
+		if (!l)
+			continue;
+		uint32_t prof = pv->trace
+					? profile_for(b, pv, l->rank, l->thread)
+					: sparse2020_trace_line_profile(
+						  pv->sparse, i);
+		const struct model *m = model_builder_peek(b);
+		/* a hpctrace/mt line is addressed by its own index: none may
+		 * be skipped */
+		if (pv->trace && prof == MODEL_NONE)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+		if (prof >= m->n_profiles)
+			continue;
+		struct model_timeline tl = {
+			.profile = prof,
+			.label = m->profiles[prof].label,
+			.kind = TIMELINE_SAMPLES,
+			.count = l->n_samples,
+		};
+		uint32_t line = model_builder_add_timeline(b, &tl);
+		if (line == MODEL_NONE)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+		if (pv->line_map)
+			pv->line_map[line] = i;
+		if (pv->line_map)
+			pv->n_lines = line + 1;
+		if (l->n_samples) {
+			if (l->t_min < t_min)
+				t_min = l->t_min;
+			if (l->t_max > t_max)
+				t_max = l->t_max;
+		}
+	}
+	model_builder_set_time_range(b, t_min, t_max);
+	return STATUS_OK;
+}
+
+/* ---- open -------------------------------------------------------------- */
+
+/* The per-thread files of a 2.x database and its trace files. */
+static enum status open_binaries(const char *dir,
+				 const struct xml_experiment *x,
+				 struct xml_provider *pv, struct error *err)
+{
+	char **list = NULL, *path = NULL;
+	uint32_t n = 0;
+	enum status st = STATUS_OK;
+	if (x->major >= 4) {
+		if (dir_has(dir, "profile.db"))
+			st = sparse2020_open(dir, &pv->sparse, err);
+		else if (dir_has(dir, "cct.db") || dir_has(dir, "trace.db"))
+			st = error_set(err, STATUS_NOT_FOUND, dir,
+				       "experiment.xml 4.0 without profile.db: "
+				       "the database has no metric values");
+		goto out;
+	}
+	if (asprintf(&path, "%s/experiment-1.mdb", dir) < 0) {
+		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+		goto out;
+	}
+	if (is_file(path)) {
+		st = legacy_values_open_mdb(path, &pv->values, err);
+	} else {
+		st = list_suffix(dir, ".metric-db", &list, &n, err);
+		if (st == STATUS_OK && n)
+			st = legacy_values_open_metricdb(
+				(const char *const *)list, n, &pv->values, err);
+		free_list(list, n);
+		list = NULL;
+		n = 0;
+	}
+	if (st != STATUS_OK)
+		goto out;
+	free(path);
+	if (asprintf(&path, "%s/experiment.mt", dir) < 0) {
+		path = NULL;
+		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+		goto out;
+	}
+	if (is_file(path)) {
+		st = legacy_trace_open_mt(path, &pv->trace, err);
+	} else {
+		st = list_suffix(dir, ".hpctrace", &list, &n, err);
+		if (st == STATUS_OK && n)
+			st = legacy_trace_open_hpctrace(
+				(const char *const *)list, n, &pv->trace, err);
+	}
+	/* <TraceDB u="units per second"> is authoritative; files without it
+	 * store microseconds (doc/hpctoolkit-legacy-binaries.md) */
+	if (st == STATUS_OK && pv->trace)
+		st = legacy_trace_set_time_unit(
+			pv->trace, x->trace_unit ? x->trace_unit : 1000000,
+			err);
+out:
+	free_list(list, n);
+	free(path);
+	return st;
+}
+
+static enum status top_contexts(const struct model *m,
+				struct xml_provider *pv, struct error *err)
+{
+	uint32_t n = 0;
+	for (uint32_t c = m->n_nodes ? m->nodes[0].first_child : MODEL_NONE;
+	     c != MODEL_NONE; c = m->nodes[c].next_sibling)
+		n++;
+	if (!n)
+		return STATUS_OK;
+	pv->top_ctx = malloc((size_t)n * sizeof(*pv->top_ctx));
+	if (!pv->top_ctx)
+		return error_set(err, STATUS_NOMEM, m->path, "out of memory");
+	for (uint32_t c = m->nodes[0].first_child; c != MODEL_NONE;
+	     c = m->nodes[c].next_sibling)
+		pv->top_ctx[pv->n_top++] = m->nodes[c].ctx_id;
+	return STATUS_OK;
+}
+
+static enum status xml_open(const char *path, struct model **out,
+			    struct error *err)
+{
+	enum status st = STATUS_OK;
+	char *dir = NULL, *xml = NULL, *copy = NULL;
+	struct model_builder *b = NULL;
+	struct blob *blob = NULL;
+	struct xml_experiment x = {.metrics = NULL};
+	struct xml_provider *pv = NULL;
+	bool whole_db = true;
+	struct stat sb;
+	*out = NULL;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		dir = strdup(path);
+		if (!dir || asprintf(&xml, "%s/experiment.xml", path) < 0) {
+			xml = NULL;
+			st = error_set(err, STATUS_NOMEM, path, "out of memory");
+			goto out;
+		}
+	} else {
+		copy = strdup(path);
+		xml = strdup(path);
+		dir = copy ? strdup(dirname(copy)) : NULL;
+		if (!dir || !xml) {
+			st = error_set(err, STATUS_NOMEM, path, "out of memory");
+			goto out;
+		}
+		/* a lone file under another name has no binaries beside it */
+		whole_db = strcmp(base_name(path), "experiment.xml") == 0;
+	}
+	b = model_builder_new("hpctoolkit-xml", path);
+	pv = calloc(1, sizeof(*pv));
+	if (!b || !pv) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	st = blob_open_file(xml, &blob, err);
+	if (st != STATUS_OK)
+		goto out;
+	st = xml_experiment_parse(blob, b, &x, err);
+	blob_close(blob);
+	blob = NULL;
+	if (st != STATUS_OK)
+		goto out;
+	if (x.flat_only) {
+		st = error_set(err, STATUS_UNSUPPORTED, xml,
+			       "the file has a flat profile only (no "
+			       "SecCallPathProfileData), which this reader "
+			       "does not show");
+		goto out;
+	}
+	if (whole_db) {
+		st = open_binaries(dir, &x, pv, err);
+		if (st != STATUS_OK)
+			goto out;
+	}
+	pv->inline_values = x.values;
+	x.values = NULL;
+	pv->trace_ids = x.trace_ids;
+	pv->n_trace_ids = x.n_trace_ids;
+	x.trace_ids = NULL;
+	x.n_trace_ids = 0;
+	st = top_contexts(model_builder_peek(b), pv, err);
+	if (st == STATUS_OK)
+		st = add_metrics(b, &x, pv, err);
+	if (st == STATUS_OK && pv->values)
+		st = add_value_profiles(b, pv, err);
+	if (st == STATUS_OK && pv->sparse)
+		st = add_sparse_profiles(b, &x, pv, err);
+	if (st == STATUS_OK && (pv->trace || (pv->sparse &&
+					      sparse2020_n_trace_lines(
+						      pv->sparse))))
+		st = add_timelines(b, pv, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (x.n_metrics == 0)
+		model_builder_add_warning(b, "the experiment.xml declares no "
+					     "metrics: the tree has no values");
+	else if (!xml_values_count(pv->inline_values) && !pv->values &&
+		 !pv->sparse)
+		model_builder_add_warning(b, "the database has no metric "
+					     "values (no inline <M> values, "
+					     "no per-thread files)");
+	bool has_trace = pv->trace || (pv->sparse &&
+				       sparse2020_n_trace_lines(pv->sparse));
+	model_builder_set_values(b, &xml_provider_value_ops, pv);
+	if (has_trace)
+		model_builder_set_trace(b, &xml_provider_trace_ops, pv);
+	pv = NULL;
+	*out = model_builder_finish(b, err);
+	b = NULL;
+	if (!*out)
+		st = STATUS_NOMEM;
+out:
+	xml_provider_free(pv);
+	model_builder_free(b);
+	xml_experiment_free(&x);
+	blob_close(blob);
+	free(copy);
+	free(xml);
+	free(dir);
+	return st;
+}
+
+const struct reader reader_hpctoolkit_xml = {
+	.name = "hpctoolkit-xml",
+	.description = "HPCToolkit experiment.xml database (2.0-2.2 with "
+		       "metric-db/mdb and hpctrace/mt; 4.0 with the 2020 "
+		       "profile.db, cct.db, trace.db)",
+	.bid = xml_bid,
+	.open = xml_open,
+};

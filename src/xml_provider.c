@@ -1,0 +1,231 @@
+/* xml_provider: value_ops and trace_ops over the sources of an
+ * experiment.xml database (inline values, per-thread files, 2020 sparse
+ * files).  Every lookup is bounds-checked by the module it calls; a value
+ * the files do not have is "absent".  Must not depend on expat, on curses
+ * or on ui/. */
+#include "xml_provider.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+
+uint32_t xml_provider_add_source(struct xml_provider *pv,
+				 struct xml_source source)
+{
+	if (pv->n_sources >= UINT32_MAX - 1 ||
+	    !array_grow((void **)&pv->sources, &pv->sources_cap,
+			(size_t)pv->n_sources + 1, sizeof(*pv->sources)))
+		return MODEL_NONE;
+	pv->sources[pv->n_sources] = source;
+	return pv->n_sources++;
+}
+
+uint32_t xml_provider_trace_ctx(const struct xml_provider *pv,
+				uint32_t trace_id)
+{
+	size_t lo = 0, hi = pv->n_trace_ids;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t t = (uint32_t)(pv->trace_ids[mid] >> 32);
+		if (t == trace_id)
+			return (uint32_t)pv->trace_ids[mid];
+		if (t < trace_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* Sum of metric `m` at `ctx` over all per-thread profiles; false when no
+ * profile has a value. */
+static bool sum_profiles(struct xml_provider *pv, uint32_t ctx, uint32_t m,
+			 double *out)
+{
+	uint32_t n = legacy_values_n_profiles(pv->values);
+	double sum = 0, v;
+	bool any = false;
+	for (uint32_t p = 0; p < n; p++)
+		if (legacy_values_get(pv->values, p, ctx, m, &v)) {
+			sum += v;
+			any = true;
+		}
+	if (any)
+		*out = sum;
+	return any;
+}
+
+static bool summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
+		    double *out)
+{
+	struct xml_provider *pv = impl;
+	if (stat_id >= pv->n_sources)
+		return false;
+	const struct xml_source *s = &pv->sources[stat_id];
+	switch (s->kind) {
+	case XML_SOURCE_INLINE:
+		return xml_values_get(pv->inline_values, ctx_id, s->key, out);
+	case XML_SOURCE_SPARSE:
+		return pv->sparse &&
+		       sparse2020_summary_value(pv->sparse, ctx_id, s->key,
+						out);
+	case XML_SOURCE_SUM:
+		break;
+	default:
+		return false;
+	}
+	if (!pv->values)
+		return false;
+	if (ctx_id != 0)
+		return sum_profiles(pv, ctx_id, s->key, out);
+	double v;
+	if (sum_profiles(pv, 0, s->key, &v) && v != 0) {
+		*out = v;
+		return true;
+	}
+	/* the root of per-thread files without a root value: the sum of
+	 * the top-level contexts for an inclusive metric */
+	if (!s->inclusive)
+		return false;
+	double sum = 0;
+	bool any = false;
+	for (uint32_t i = 0; i < pv->n_top; i++)
+		if (sum_profiles(pv, pv->top_ctx[i], s->key, &v)) {
+			sum += v;
+			any = true;
+		}
+	if (any)
+		*out = sum;
+	return any;
+}
+
+static enum status summary_all(void *impl, uint32_t stat_id,
+			       void (*emit)(void *ctx, uint32_t ctx_id,
+					    double value),
+			       void *ctx, struct error *err)
+{
+	struct xml_provider *pv = impl;
+	(void)err;
+	if (stat_id >= pv->n_sources)
+		return STATUS_OK;
+	const struct xml_source *s = &pv->sources[stat_id];
+	if (s->kind == XML_SOURCE_NONE)
+		return STATUS_OK;
+	if (s->kind != XML_SOURCE_INLINE)
+		return STATUS_UNSUPPORTED;
+	xml_values_each(pv->inline_values, s->key, emit, ctx);
+	return STATUS_OK;
+}
+
+static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
+			       struct profile_value **out, size_t *n,
+			       struct error *err)
+{
+	struct xml_provider *pv = impl;
+	*out = NULL;
+	*n = 0;
+	if (pv->sparse)
+		return sparse2020_profile_values(pv->sparse, ctx_id, prop_id,
+						 out, n, err);
+	if (!pv->values)
+		return error_set(err, STATUS_UNSUPPORTED, NULL,
+				 "the database has no per-thread files "
+				 "(*.metric-db or experiment-1.mdb)");
+	uint32_t np = legacy_values_n_profiles(pv->values);
+	struct profile_value *vals = NULL;
+	size_t k = 0, cap = 0;
+	/* the files have no row for the root: an inclusive metric's root
+	 * value is the sum over the top-level contexts */
+	bool root_sum = ctx_id == 0 && pv->inclusive &&
+			prop_id < legacy_values_n_metrics(pv->values) &&
+			pv->inclusive[prop_id];
+	for (uint32_t p = 0; p < np; p++) {
+		double v = 0, t;
+		if (root_sum) {
+			for (uint32_t i = 0; i < pv->n_top; i++)
+				if (legacy_values_get(pv->values, p,
+						      pv->top_ctx[i], prop_id,
+						      &t))
+					v += t;
+		} else if (!legacy_values_get(pv->values, p, ctx_id, prop_id,
+					      &v)) {
+			continue;
+		}
+		if (v == 0)
+			continue;
+		if (!array_grow((void **)&vals, &cap, k + 1, sizeof(*vals))) {
+			free(vals);
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+		}
+		vals[k++] = (struct profile_value){.profile = p, .value = v};
+	}
+	const struct error *e = legacy_values_error(pv->values);
+	if (e && e->status != STATUS_OK && k == 0) {
+		free(vals);
+		return error_set(err, e->status, e->file, "%s",
+				 e->message ? e->message : "read error");
+	}
+	*out = vals;
+	*n = k;
+	return STATUS_OK;
+}
+
+void xml_provider_free(struct xml_provider *pv)
+{
+	if (!pv)
+		return;
+	xml_values_free(pv->inline_values);
+	legacy_values_close(pv->values);
+	sparse2020_close(pv->sparse);
+	legacy_trace_close(pv->trace);
+	free(pv->trace_ids);
+	free(pv->top_ctx);
+	free(pv->inclusive);
+	free(pv->sources);
+	free(pv->line_map);
+	free(pv);
+}
+
+static void values_close(void *impl)
+{
+	xml_provider_free(impl);
+}
+
+const struct value_ops xml_provider_value_ops = {
+	.summary = summary,
+	.per_profile = per_profile,
+	.close = values_close,
+	.summary_all = summary_all,
+};
+
+static bool trace_sample(void *impl, uint32_t line, uint64_t index,
+			 struct trace_sample *out)
+{
+	struct xml_provider *pv = impl;
+	struct trace_sample s;
+	bool ok;
+	if (pv->trace)
+		ok = legacy_trace_sample(pv->trace, line, index, &s);
+	else if (pv->sparse && line < pv->n_lines)
+		ok = sparse2020_trace_sample(pv->sparse, pv->line_map[line],
+					     index, &s);
+	else
+		ok = false;
+	if (!ok)
+		return false;
+	out->time = s.time;
+	out->ctx_id = xml_provider_trace_ctx(pv, s.ctx_id);
+	return true;
+}
+
+static void trace_close(void *impl)
+{
+	(void)impl;
+}
+
+const struct trace_ops xml_provider_trace_ops = {
+	.sample = trace_sample,
+	.close = trace_close,
+};

@@ -1,0 +1,51 @@
+#!/bin/sh
+# The viewer, headless, on experiment.xml databases of ../shared/corpus: the
+# first frame shows the tree with values and percentages, the thread view
+# lists every rank of the cpi database with the values of its metric-db
+# files, and the trace pane of inline.xml.db shows its 8 thread lines.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+cs="$top_builddir/callscope"
+corpus="$top_srcdir/../shared/corpus/hpctoolkit-xml"
+[ -d "$corpus" ] || { echo "no $corpus: skipped"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
+trap 'rm -rf "$tmp"' EXIT
+export TERM=xterm-256color LANG=C.UTF-8
+status=0
+cpi="$corpus/hatchet/hatchet/tests/data/hpctoolkit-cpi-database"
+inl="$corpus/hpcviewer.e4/tests/resources/xml/inline.xml.db"
+
+screen() { # DB KEYS: the screen after KEYS, in $tmp/screen
+	if ! "$cs" --headless --no-config --size 120x40 --keys "$2" "$1" \
+		>"$tmp/screen" 2>"$tmp/err"; then
+		echo "FAIL: $1 keys '$2': $(cat "$tmp/err")"
+		status=1
+	fi
+}
+expect() { # TEXT: the screen shows TEXT
+	grep -qF -- "$1" "$tmp/screen" || {
+		echo "FAIL: screen lacks '$1':"
+		cat "$tmp/screen"
+		status=1
+	}
+}
+
+# first frame: the root is 3998242 us (the XML's <M n="2"> at the root)
+screen "$cpi" ""
+expect "callscope  cpi"
+expect "4.00e+06 100.0%"
+expect "<program root>"
+# expand down to main (the hot path) and show it
+screen "$cpi" "H"
+expect "main"
+expect "MPI_Finalize"
+# thread view: 4 ranks, one metric-db file each
+screen "$cpi" "HT"
+expect "4 execution contexts"
+for r in 0 1 2 3; do expect "RANK $r THREAD 0"; done
+# trace pane: the 8 lines of experiment.mt
+screen "$inl" "tF"
+expect "lines 0-7 of 8"
+for t in 0 1 2 3 4 5 6 7; do expect "RANK 0 THREAD $t"; done
+exit $status
