@@ -28,6 +28,7 @@
 #define ARCHIVE_BLOCK 65536
 #define FIND_MAX_DEPTH 64
 #define FIND_MAX_DIRS 100000
+#define ENTRY_SHOWN 160 /* bytes of an entry name in a message */
 
 struct extract {
 	struct archive *a;
@@ -58,8 +59,15 @@ static enum status entry_error(struct extract *x, enum status st,
 			       const char *entry, const char *what)
 {
 	char *shown = sanitize_text(entry ? entry : "", SANITIZE_TERMINAL);
-	error_set(x->err, st, x->name, "entry \"%s\": %s", shown ? shown : "?",
-		  what);
+	size_t len = shown ? strlen(shown) : 0;
+	/* a path of thousands of bytes: its start and its end */
+	if (len > ENTRY_SHOWN)
+		error_set(x->err, st, x->name, "entry \"%.*s...%s\": %s",
+			  ENTRY_SHOWN / 2, shown, shown + len - ENTRY_SHOWN / 2,
+			  what);
+	else
+		error_set(x->err, st, x->name, "entry \"%s\": %s",
+			  shown ? shown : "?", what);
 	free(shown);
 	return st;
 }
@@ -332,6 +340,29 @@ static enum status extract_entry(struct extract *x, struct archive_entry *e)
 	return st;
 }
 
+/* A failure of libarchive before the first entry or between entries:
+ * the system's error, "not an archive" when nothing in the input was
+ * recognised, else a damaged archive. */
+static enum status read_failure(struct archive *a, const char *name,
+				uint64_t entries, struct error *err)
+{
+	int e = archive_errno(a);
+	const char *why = archive_error_string(a);
+	if (e == ENOENT)
+		return error_set(err, STATUS_NOT_FOUND, name, "%s",
+				 strerror(e));
+	if (e > 0 && e != EILSEQ && e != EINVAL)
+		return error_set(err, STATUS_IO, name, "%s", strerror(e));
+	if (e == EILSEQ && entries == 0 && archive_filter_count(a) <= 1 &&
+	    archive_format(a) == 0)
+		return error_set(err, STATUS_NOT_DATABASE, name,
+				 "not an archive (tar, tar.gz, tar.xz, "
+				 "tar.zst, tar.bz2 or zip)");
+	return error_set(err, STATUS_CORRUPT, name,
+			 "damaged or truncated archive: %s",
+			 why ? why : "unreadable entry");
+}
+
 static enum status extract_all(struct extract *x)
 {
 	for (;;) {
@@ -344,19 +375,8 @@ static enum status extract_all(struct extract *x)
 			break;
 		if (r == ARCHIVE_RETRY)
 			continue;
-		if (r < ARCHIVE_WARN) {
-			const char *why = archive_error_string(x->a);
-			if (x->entries == 0 && archive_filter_count(x->a) <= 1 &&
-			    archive_format(x->a) == 0)
-				return error_set(x->err, STATUS_NOT_DATABASE,
-						 x->name,
-						 "not an archive (tar, "
-						 "tar.gz, tar.xz, tar.zst, "
-						 "tar.bz2 or zip)");
-			return error_set(x->err, STATUS_CORRUPT, x->name,
-					 "damaged or truncated archive: %s",
-					 why ? why : "unreadable entry");
-		}
+		if (r < ARCHIVE_WARN)
+			return read_failure(x->a, x->name, x->entries, x->err);
 		enum status st = extract_entry(x, e);
 		if (st != STATUS_OK)
 			return st;
@@ -404,11 +424,7 @@ static enum status extract_into(struct archive *a, int opened,
 	if (x.lim.max_ratio == 0)
 		x.lim.max_ratio = 1;
 	if (opened != ARCHIVE_OK) {
-		st = error_set(err,
-			       errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO,
-			       name, "%s",
-			       archive_error_string(a) ? archive_error_string(a)
-						       : "cannot open");
+		st = read_failure(a, name, 0, err);
 		goto out;
 	}
 	size_t dl = strlen(dest);
@@ -480,7 +496,6 @@ enum status archive_extract_file(const char *archive_path, const char *dest,
 	if (!a)
 		return error_set(err, STATUS_NOMEM, archive_path,
 				 "out of memory");
-	errno = 0;
 	int r = archive_read_open_filename(a, archive_path, ARCHIVE_BLOCK);
 	return extract_into(a, r, archive_path, dest, limits, cancel, err);
 }
