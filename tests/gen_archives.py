@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gen_archives.py OUTDIR [V4DB...]: archive fixtures for test-archive and
-test-archive-open.sh.
+"""gen_archives.py OUTDIR | --db OUTDIR V4DB...: archive fixtures for
+test-archive and test-archive-open.sh.
 
 Writes into OUTDIR:
   ok.tar ok.tar.gz ok.tgz ok.tar.xz ok.tar.zst ok.tar.bz2 ok.zip
@@ -12,9 +12,9 @@ Writes into OUTDIR:
   declared.tar a header declaring a 100 GiB file followed by 512 bytes;
   truncated.tar, truncated.tar.gz  cut halfway;  notarchive.bin  text;
   dup.tar      the same file twice (the second copy wins).
-With V4DB arguments (database directories), also db.tar db.tar.gz db.tgz
-db.tar.xz db.tar.zst db.zip holding the first one at the top level as
-"NAME/", and multi.tar.gz holding all of them under "set/".
+With --db and database directories, only db.tar db.tar.gz db.tgz
+db.tar.xz db.tar.zst db.zip holding the first one as "NAME/", and
+multi.tar.gz holding all of them under "set/".
 
 The outside targets of the hostile links and paths are OUTDIR/outside
 (a directory) and OUTDIR/abs-target: neither may be written."""
@@ -199,15 +199,16 @@ def db_archives(out, dbs):
 
 
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) == 2:
+        os.makedirs(sys.argv[1], exist_ok=True)
+        ok_archives(sys.argv[1])
+        evil_archives(sys.argv[1])
+        big_archives(sys.argv[1])
+    elif len(sys.argv) > 3 and sys.argv[1] == "--db":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        db_archives(sys.argv[2], sys.argv[3:])
+    else:
         sys.exit(__doc__)
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    ok_archives(out)
-    evil_archives(out)
-    big_archives(out)
-    if len(sys.argv) > 2:
-        db_archives(out, sys.argv[2:])
 
 
 if __name__ == "__main__":
