@@ -24,6 +24,9 @@
 #include <unistd.h>
 
 #include "archive_extract.h"
+#include "archive_open.h"
+#include "model.h"
+#include "reader.h"
 
 static char work[] = "/tmp/test-archive-XXXXXX";
 static char fixtures[sizeof(work) + 16];
@@ -481,6 +484,99 @@ static void test_corpus_tarballs(void **state)
 	}
 }
 
+/* A generated v4 database packed as a tar.gz, opened without the cache:
+ * the extraction lives in TMPDIR while the model is open and is gone after
+ * model_free. */
+static void test_open_without_cache(void **state)
+{
+	(void)state;
+	const char *bld = getenv("top_builddir");
+	char cmd[1024], tmpdir[512], archive[512];
+	snprintf(tmpdir, sizeof(tmpdir), "%s/tmpdir", work);
+	snprintf(archive, sizeof(archive), "%s/v4.tar.gz", work);
+	assert_int_equal(mkdir(tmpdir, 0700), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/v4 && "
+		 "%s/tests/gen-v4db -o %s/v4/one --seed 5 >/dev/null && "
+		 "cp -r %s/v4/one %s/v4/two && "
+		 "tar czf %s -C %s v4",
+		 work, bld ? bld : ".", work, work, work, archive, work);
+	if (system(cmd) != 0) {
+		print_message("gen-v4db or tar failed: skipped\n");
+		skip();
+	}
+	setenv("TMPDIR", tmpdir, 1);
+	struct error err = {.status = STATUS_OK};
+	struct model *m = NULL;
+	assert_int_equal(archive_open_database(archive, NULL, false, &m, &err),
+			 STATUS_OK);
+	assert_non_null(m);
+	assert_string_equal(m->path, archive);
+	assert_int_equal(m->n_warnings, 1);
+	assert_non_null(strstr(m->warnings[0], "holds 2 databases; opened "
+					       "v4/one.  Others: v4/two"));
+	assert_int_equal(count_entries(tmpdir), 1);
+	/* a second model, by ARCHIVE/INNER through database_open */
+	archive_open_set_cache(false);
+	assert_false(archive_open_cache());
+	char inner[600];
+	snprintf(inner, sizeof(inner), "%s/v4/two/", archive);
+	struct model *m2 = NULL;
+	assert_int_equal(database_open(inner, &m2, &err), STATUS_OK);
+	assert_string_equal(m2->path, inner);
+	assert_int_equal(m2->n_warnings, 0);
+	assert_int_equal(m2->n_nodes, m->n_nodes);
+	assert_int_equal(count_entries(tmpdir), 2);
+	double v1 = 0, v2 = 0;
+	assert_true(model_value(m, 0, 0, &v1));
+	assert_true(model_value(m2, 0, 0, &v2));
+	assert_true(v1 == v2 && v1 > 0);
+	model_free(m);
+	assert_int_equal(count_entries(tmpdir), 1);
+	model_free(m2);
+	assert_int_equal(count_entries(tmpdir), 0);
+	/* refused inner paths and failures leave nothing behind */
+	assert_int_equal(archive_open_database(archive, "../v4/one", false, &m,
+					       &err),
+			 STATUS_USAGE);
+	assert_null(m);
+	assert_int_equal(archive_open_database(archive, "v4/three", false, &m,
+					       &err),
+			 STATUS_NOT_DATABASE);
+	assert_string_equal(err.file, archive);
+	assert_int_equal(archive_open_database(archive, "v4/one/meta.db", false,
+					       &m, &err),
+			 STATUS_NOT_DATABASE);
+	assert_int_equal(count_entries(tmpdir), 0);
+	/* a meta.db no reader takes: the error names the archive */
+	assert_int_equal(archive_open_database(fixture("ok.tar.gz"), NULL,
+					       false, &m, &err),
+			 STATUS_NOT_DATABASE);
+	assert_null(strstr(err.file, tmpdir));
+	assert_non_null(err.file);
+	assert_int_equal(strncmp(err.file, fixture("ok.tar.gz"),
+				 strlen(fixture("ok.tar.gz"))),
+			 0);
+	assert_int_equal(archive_open_database(fixture("many.tar"), NULL,
+					       false, &m, &err),
+			 STATUS_NOT_DATABASE);
+	assert_non_null(strstr(err.message, "no database"));
+	assert_int_equal(count_entries(tmpdir), 0);
+	/* ARCHIVE/INNER splitting */
+	char *a = NULL, *in = NULL;
+	assert_true(archive_split_path(inner, &a, &in));
+	assert_string_equal(a, archive);
+	assert_string_equal(in, "v4/two/");
+	free(a);
+	free(in);
+	snprintf(inner, sizeof(inner), "%s/nothing/here", fixtures);
+	assert_false(archive_split_path(inner, &a, &in));
+	assert_null(a);
+	archive_open_set_cache(true);
+	unsetenv("TMPDIR");
+	error_clear(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_destination_is_a_link),
 		cmocka_unit_test(test_find_databases),
 		cmocka_unit_test(test_corpus_tarballs),
+		cmocka_unit_test(test_open_without_cache),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
