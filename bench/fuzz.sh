@@ -4,8 +4,8 @@
 # the other cores stay free), then print its executions, coverage (cov:/ft:)
 # and findings.
 #
-# TARGET is config, v4-meta, v4-profile, v4-cct, v4-trace, metrics-yaml or
-# formula.  The targets are built (when needed) with
+# TARGET is config, v4-meta, v4-profile, v4-cct, v4-trace, metrics-yaml,
+# formula, archive or listing.  The targets are built (when needed) with
 # `configure CC=clang --enable-fuzzing` in bench/out/fuzz-build (or, when
 # the source tree is configured in place, in a copy, bench/out/fuzz-src).
 # The seed corpus tests/fuzz/corpus/TARGET is read, and new inputs are kept in
@@ -25,7 +25,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 out="$src/bench/out"
 build="$out/fuzz-build"
 case $target in
-config | v4-meta | v4-profile | v4-cct | v4-trace | metrics-yaml | formula) ;;
+config | v4-meta | v4-profile | v4-cct | v4-trace | metrics-yaml | formula | archive | listing) ;;
 *)
 	echo "$0: unknown target $target" >&2
 	exit 2
