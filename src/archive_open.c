@@ -20,6 +20,9 @@
 #include "archive_extract.h"
 #include "reader.h"
 
+/* databases named in the warning of a multi-database archive */
+#define WARN_MAX_OTHERS 10
+
 static bool use_cache_default = true;
 
 void archive_open_set_cache(bool use_cache)
@@ -301,9 +304,13 @@ static char *several_warning(const char *archive_path, char **roots, size_t n)
 		return NULL;
 	int o = snprintf(s, len, "%s holds %zu databases; opened %s.  Others:",
 			 archive_path, n, roots[0]);
-	for (size_t i = 1; i < n && o >= 0 && (size_t)o < len; i++)
+	size_t shown = n - 1 < WARN_MAX_OTHERS ? n : WARN_MAX_OTHERS + 1;
+	for (size_t i = 1; i < shown && o >= 0 && (size_t)o < len; i++)
 		o += snprintf(s + o, len - (size_t)o, "%s %s", i > 1 ? "," : "",
 			      roots[i]);
+	if (shown < n && o >= 0 && (size_t)o < len)
+		o += snprintf(s + o, len - (size_t)o, " and %zu more",
+			      n - shown);
 	if (o >= 0 && (size_t)o < len)
 		snprintf(s + o, len - (size_t)o, " (open one as %s/%s)",
 			 archive_path, roots[1]);
