@@ -415,10 +415,10 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 		goto out;
 	}
 	struct stat sb;
-	if (lstat(full, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+	if (lstat(full, &sb) != 0 ||
+	    !(S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode))) {
 		st = error_set(err, STATUS_NOT_DATABASE, archive_path,
-			       "\"%s\" is not a directory in the archive",
-			       pick);
+			       "\"%s\" is not in the archive", pick);
 		goto out;
 	}
 	st = database_open(full, &m, err);

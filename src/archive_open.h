@@ -17,11 +17,12 @@
 /* Open the database inside the archive file `archive_path`.  `inner` NULL
  * or "" picks the first database root in path order (adding a model
  * warning that names the others and how to pick one when there are
- * several); otherwise `inner` is the directory inside the archive to open
- * ("NPB-UPC/database"), refused when it has a ".." component.  The model's
+ * several); otherwise `inner` is the directory (or database file, as
+ * "db/meta.db") inside the archive to open ("NPB-UPC/database"), refused
+ * when it has a ".." component.  The model's
  * path reads `archive_path` or `archive_path/inner`, not the extraction
  * directory.  STATUS_NOT_DATABASE naming the archive when it holds no
- * database (or `inner` is not a directory in it), and the extraction's
+ * database (or `inner` is not in it), and the extraction's
  * errors (see archive_extract.h). */
 enum status archive_open_database(const char *archive_path, const char *inner,
 				  bool use_cache, struct model **out,
