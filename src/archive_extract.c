@@ -268,14 +268,16 @@ static enum status make_file(struct extract *x, char *rel, const char *entry)
 	enum status st = open_parent(x, rel, entry, &dir, &leaf);
 	if (st != STATUS_OK)
 		return st;
+	int e = 0;
 	for (int attempt = 0; attempt < 2 && fd < 0; attempt++) {
 		fd = openat(dir, leaf,
 			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 				    O_CLOEXEC,
 			    0644);
+		e = errno;
 		struct stat sb;
 		/* a later copy of a file replaces the earlier one (tar -r) */
-		if (fd < 0 && errno == EEXIST && attempt == 0 &&
+		if (fd < 0 && e == EEXIST && attempt == 0 &&
 		    fstatat(dir, leaf, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISREG(sb.st_mode) && unlinkat(dir, leaf, 0) == 0)
 			continue;
@@ -283,10 +285,10 @@ static enum status make_file(struct extract *x, char *rel, const char *entry)
 			break;
 	}
 	if (fd < 0) {
-		st = entry_error(x, errno == EEXIST ? STATUS_CORRUPT : STATUS_IO,
+		st = entry_error(x, e == EEXIST ? STATUS_CORRUPT : STATUS_IO,
 				 entry,
-				 errno == EEXIST ? "a directory is in the way"
-						 : strerror(errno));
+				 e == EEXIST ? "a directory is in the way"
+					     : strerror(e));
 		goto out;
 	}
 	st = copy_data(x, fd, entry);

@@ -111,6 +111,8 @@ def evil_archives(out):
         "fifo": lambda t: add_special(t, "pipe", tarfile.FIFOTYPE),
         "file-then-dir": lambda t: (add_file(t, "x", b"x"),
                                     add_file(t, "x/y", b"y")),
+        "dir-then-file": lambda t: (add_dir(t, "d/"),
+                                    add_file(t, "d", b"x")),
     }
     for name, fill in cases.items():
         write_tar(f"{out}/evil-{name}.tar", fill)

@@ -255,6 +255,7 @@ static void test_hostile(void **state)
 		{"evil-blockdev.tar", STATUS_UNSUPPORTED, "disk"},
 		{"evil-fifo.tar", STATUS_UNSUPPORTED, "pipe"},
 		{"evil-file-then-dir.tar", STATUS_CORRUPT, "x/y"},
+		{"evil-dir-then-file.tar", STATUS_CORRUPT, "directory is in"},
 		{"evil-dotdot.zip", STATUS_CORRUPT, "../zipevil"},
 		{"evil-symlink.zip", STATUS_UNSUPPORTED, "link"},
 		{"long-path.tar", STATUS_LIMIT, "dddd"},
