@@ -4,8 +4,12 @@
 #include "reader.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "archive_extract.h"
+#include "archive_open.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 extern const struct reader reader_hpctoolkit_xml;
@@ -26,11 +30,23 @@ enum status database_open(const char *path, struct model **out,
 {
 	*out = NULL;
 	struct stat sb;
-	if (stat(path, &sb) != 0)
+	if (stat(path, &sb) != 0) {
+		/* ARCHIVE/INNER: a database inside an archive file */
+		int e = errno;
+		char *archive = NULL, *inner = NULL;
+		if ((e == ENOENT || e == ENOTDIR) &&
+		    archive_split_path(path, &archive, &inner)) {
+			enum status st = archive_open_database(
+				archive, inner, archive_open_cache(), out, err);
+			free(archive);
+			free(inner);
+			return st;
+		}
 		return error_set(err,
-				 errno == ENOENT ? STATUS_NOT_FOUND
-						 : STATUS_IO,
-				 path, "%s", strerror(errno));
+				 e == ENOENT || e == ENOTDIR ? STATUS_NOT_FOUND
+							     : STATUS_IO,
+				 path, "%s", strerror(e));
+	}
 	const struct reader *best = NULL;
 	int best_bid = 0;
 	for (const struct reader *const *r = readers; *r; r++) {
@@ -40,6 +56,9 @@ enum status database_open(const char *path, struct model **out,
 			best = *r;
 		}
 	}
+	if (!best && S_ISREG(sb.st_mode) && archive_is_archive(path))
+		return archive_open_database(path, NULL, archive_open_cache(),
+					     out, err);
 	if (!best)
 		return error_set(err, STATUS_NOT_DATABASE, path,
 				 "not a database callscope can read "

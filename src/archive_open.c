@@ -1,0 +1,505 @@
+/* archive_open: from an archive file to an open model.  Extracts (or
+ * reuses a complete extraction in the cache), finds the database roots,
+ * opens one with database_open, and then rewrites what the user sees so
+ * that it names the archive: the model's path, the messages of a failed
+ * open, and a warning when the archive holds several databases.  Without
+ * the cache the extraction lives in a temporary directory whose removal
+ * is hooked on the model's value provider close, with an atexit sweep
+ * for models never freed.  Must not depend on curses or ui/. */
+#include "archive_open.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive_extract.h"
+#include "reader.h"
+
+/* databases named in the warning of a multi-database archive */
+#define WARN_MAX_OTHERS 10
+
+static bool use_cache_default = true;
+
+void archive_open_set_cache(bool use_cache)
+{
+	use_cache_default = use_cache;
+}
+
+bool archive_open_cache(void)
+{
+	return use_cache_default;
+}
+
+/* ---- temporary extractions: removed at model close or at exit ------- */
+
+static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **temp_dirs;
+static size_t n_temp_dirs;
+static bool temp_atexit;
+
+static void temp_sweep(void)
+{
+	pthread_mutex_lock(&temp_lock);
+	for (size_t i = 0; i < n_temp_dirs; i++) {
+		archive_remove_tree(temp_dirs[i]);
+		free(temp_dirs[i]);
+	}
+	free(temp_dirs);
+	temp_dirs = NULL;
+	n_temp_dirs = 0;
+	pthread_mutex_unlock(&temp_lock);
+}
+
+static bool temp_register(const char *dir)
+{
+	bool ok = false;
+	pthread_mutex_lock(&temp_lock);
+	if (!temp_atexit)
+		temp_atexit = atexit(temp_sweep) == 0;
+	char *copy = strdup(dir);
+	char **grown = copy ? realloc(temp_dirs, (n_temp_dirs + 1) *
+							 sizeof(*temp_dirs))
+			    : NULL;
+	if (grown) {
+		temp_dirs = grown;
+		temp_dirs[n_temp_dirs++] = copy;
+		ok = true;
+	} else {
+		free(copy);
+	}
+	pthread_mutex_unlock(&temp_lock);
+	return ok;
+}
+
+/* Remove `dir` now and forget it. */
+static void temp_release(const char *dir)
+{
+	pthread_mutex_lock(&temp_lock);
+	for (size_t i = 0; i < n_temp_dirs; i++) {
+		if (strcmp(temp_dirs[i], dir) == 0) {
+			free(temp_dirs[i]);
+			temp_dirs[i] = temp_dirs[--n_temp_dirs];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&temp_lock);
+	archive_remove_tree(dir);
+}
+
+/* The model's value provider, wrapped so that its close also removes the
+ * temporary extraction. */
+struct cleanup {
+	struct value_ops ops;
+	const struct value_ops *orig;
+	void *impl;
+	char *dir;
+};
+
+static bool fwd_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
+			double *out)
+{
+	struct cleanup *c = impl;
+	return c->orig->summary(c->impl, ctx_id, stat_id, out);
+}
+
+static enum status fwd_per_profile(void *impl, uint32_t ctx_id,
+				   uint32_t prop_id, struct profile_value **out,
+				   size_t *n, struct error *err)
+{
+	struct cleanup *c = impl;
+	return c->orig->per_profile(c->impl, ctx_id, prop_id, out, n, err);
+}
+
+static enum status fwd_summary_all(void *impl, uint32_t stat_id,
+				   void (*emit)(void *ctx, uint32_t ctx_id,
+						double value),
+				   void *ctx, struct error *err)
+{
+	struct cleanup *c = impl;
+	return c->orig->summary_all(c->impl, stat_id, emit, ctx, err);
+}
+
+static void fwd_close(void *impl)
+{
+	struct cleanup *c = impl;
+	if (c->orig->close)
+		c->orig->close(c->impl);
+	temp_release(c->dir);
+	free(c->dir);
+	free(c);
+}
+
+static bool hook_cleanup(struct model *m, const char *dir)
+{
+	if (!m->value_ops)
+		return true; /* the atexit sweep removes it */
+	struct cleanup *c = calloc(1, sizeof(*c));
+	char *copy = strdup(dir);
+	if (!c || !copy) {
+		free(c);
+		free(copy);
+		return false;
+	}
+	c->orig = m->value_ops;
+	c->impl = m->value_impl;
+	c->dir = copy;
+	c->ops = (struct value_ops){
+		.summary = c->orig->summary ? fwd_summary : NULL,
+		.per_profile = c->orig->per_profile ? fwd_per_profile : NULL,
+		.close = fwd_close,
+		.summary_all = c->orig->summary_all ? fwd_summary_all : NULL,
+	};
+	m->value_ops = &c->ops;
+	m->value_impl = c;
+	return true;
+}
+
+/* ---- the cache ------------------------------------------------------- */
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t fnv1a_u64(uint64_t h, uint64_t v)
+{
+	unsigned char b[8];
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return fnv1a(h, b, sizeof(b));
+}
+
+/* mkdir -p for the parts of `path` after `from` bytes, mode 0700. */
+static bool make_dirs(char *path, size_t from)
+{
+	for (char *p = path + from; *p; p++) {
+		if (*p != '/' || p == path)
+			continue;
+		*p = '\0';
+		bool ok = mkdir(path, 0700) == 0 || errno == EEXIST;
+		*p = '/';
+		if (!ok)
+			return false;
+	}
+	return mkdir(path, 0700) == 0 || errno == EEXIST;
+}
+
+char *archive_cache_dir(const char *archive_path, struct error *err)
+{
+	char *real = NULL, *dir = NULL;
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	const char *base = NULL, *sub = "";
+	if (xdg && xdg[0] == '/') {
+		base = xdg;
+	} else if (home && home[0] == '/') {
+		base = home;
+		sub = "/.cache";
+	} else {
+		error_set(err, STATUS_IO, archive_path,
+			  "no cache directory: neither XDG_CACHE_HOME nor "
+			  "HOME is an absolute path");
+		goto out;
+	}
+	struct stat sb;
+	real = realpath(archive_path, NULL);
+	if (!real || stat(real, &sb) != 0) {
+		error_set(err, errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO,
+			  archive_path, "%s", strerror(errno));
+		goto out;
+	}
+	uint64_t h = fnv1a(0xcbf29ce484222325ULL, "callscope-extract-1", 19);
+	h = fnv1a(h, real, strlen(real) + 1);
+	h = fnv1a_u64(h, (uint64_t)sb.st_size);
+	h = fnv1a_u64(h, (uint64_t)sb.st_mtim.tv_sec);
+	h = fnv1a_u64(h, (uint64_t)sb.st_mtim.tv_nsec);
+	h = fnv1a_u64(h, (uint64_t)sb.st_ino);
+	if (asprintf(&dir, "%s%s/callscope/extract/%016llx", base, sub,
+		     (unsigned long long)h) < 0) {
+		dir = NULL;
+		error_set(err, STATUS_NOMEM, archive_path, "out of memory");
+	}
+out:
+	free(real);
+	return dir;
+}
+
+/* ---- opening ----------------------------------------------------------- */
+
+/* `inner` without "." components, doubled or trailing slashes; NULL when
+ * it has a ".." component (or out of memory). */
+static char *clean_inner(const char *inner)
+{
+	size_t len = strlen(inner);
+	char *s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < len;) {
+		size_t c = strcspn(inner + i, "/");
+		if (c == 2 && inner[i] == '.' && inner[i + 1] == '.') {
+			free(s);
+			return NULL;
+		}
+		if (c > 0 && !(c == 1 && inner[i] == '.')) {
+			if (o > 0)
+				s[o++] = '/';
+			memcpy(s + o, inner + i, c);
+			o += c;
+		}
+		i += c + (i + c < len);
+	}
+	s[o] = '\0';
+	return s;
+}
+
+/* Rewrite an error about the extraction directory to name the archive. */
+static void rename_error(struct error *err, const char *dir,
+			 const char *archive_path)
+{
+	if (!err || !err->file)
+		return;
+	size_t dl = strlen(dir);
+	if (strncmp(err->file, dir, dl) != 0 ||
+	    (err->file[dl] != '/' && err->file[dl] != '\0'))
+		return;
+	char *f = NULL;
+	if (asprintf(&f, "%s%s", archive_path, err->file + dl) < 0)
+		return;
+	free(err->file);
+	err->file = f;
+}
+
+static bool model_add_warning_text(struct model *m, char *text)
+{
+	char **w = realloc(m->warnings, (m->n_warnings + 1) * sizeof(*w));
+	if (!w) {
+		free(text);
+		return false;
+	}
+	m->warnings = w;
+	m->warnings[m->n_warnings++] = text;
+	return true;
+}
+
+/* "ARCHIVE holds N databases; opened A.  Others: B, C (open one with
+ * ARCHIVE/B)". */
+static char *several_warning(const char *archive_path, char **roots, size_t n)
+{
+	size_t len = strlen(archive_path) * 2 + 128;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(roots[i]) * 2 + 4;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	int o = snprintf(s, len, "%s holds %zu databases; opened %s.  Others:",
+			 archive_path, n, roots[0]);
+	size_t shown = n - 1 < WARN_MAX_OTHERS ? n : WARN_MAX_OTHERS + 1;
+	for (size_t i = 1; i < shown && o >= 0 && (size_t)o < len; i++)
+		o += snprintf(s + o, len - (size_t)o, "%s %s", i > 1 ? "," : "",
+			      roots[i]);
+	if (shown < n && o >= 0 && (size_t)o < len)
+		o += snprintf(s + o, len - (size_t)o, " and %zu more",
+			      n - shown);
+	if (o >= 0 && (size_t)o < len)
+		snprintf(s + o, len - (size_t)o, " (open one as %s/%s)",
+			 archive_path, roots[1]);
+	return s;
+}
+
+enum status archive_open_database(const char *archive_path, const char *inner,
+				  bool use_cache, struct model **out,
+				  struct error *err)
+{
+	char *dest = NULL, *tmp_base = NULL, *want = NULL, *full = NULL;
+	char **roots = NULL;
+	size_t n_roots = 0;
+	struct model *m = NULL;
+	enum status st = STATUS_OK;
+	if (out)
+		*out = NULL;
+	if (!archive_path || !out)
+		return error_set(err, STATUS_USAGE, archive_path,
+				 "archive_open_database: NULL argument");
+	if (inner && inner[0]) {
+		want = clean_inner(inner);
+		if (!want) {
+			st = error_set(err, STATUS_USAGE, archive_path,
+				       "\"%s\": a path inside an archive may "
+				       "not have \"..\" components",
+				       inner);
+			goto out;
+		}
+	}
+	if (use_cache) {
+		dest = archive_cache_dir(archive_path, err);
+		if (!dest) {
+			st = err ? err->status : STATUS_IO;
+			goto out;
+		}
+		/* create ".../callscope/extract", the parent of the
+		 * "/KEY" (17 bytes) that ends `dest` */
+		size_t keep = strlen(dest) - 17;
+		dest[keep] = '\0';
+		bool made = make_dirs(dest, 1);
+		dest[keep] = '/';
+		struct stat sb;
+		if (!made) {
+			st = error_set(err, STATUS_IO, dest,
+				       "cannot create the cache directory: %s",
+				       strerror(errno));
+			goto out;
+		}
+		if (lstat(dest, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			st = archive_extract_file(archive_path, dest, NULL, NULL,
+						  err);
+			if (st != STATUS_OK)
+				goto out;
+		}
+	} else {
+		const char *t = getenv("TMPDIR");
+		if (asprintf(&tmp_base, "%s/callscope-extract-XXXXXX",
+			     t && t[0] == '/' ? t : "/tmp") < 0) {
+			tmp_base = NULL;
+			st = error_set(err, STATUS_NOMEM, archive_path,
+				       "out of memory");
+			goto out;
+		}
+		if (!mkdtemp(tmp_base)) {
+			st = error_set(err, STATUS_IO, tmp_base, "%s",
+				       strerror(errno));
+			free(tmp_base);
+			tmp_base = NULL;
+			goto out;
+		}
+		if (!temp_register(tmp_base) ||
+		    asprintf(&dest, "%s/db", tmp_base) < 0) {
+			dest = NULL;
+			st = error_set(err, STATUS_NOMEM, archive_path,
+				       "out of memory");
+			goto out;
+		}
+		st = archive_extract_file(archive_path, dest, NULL, NULL, err);
+		if (st != STATUS_OK)
+			goto out;
+	}
+	const char *pick = want;
+	if (!want) {
+		st = archive_find_databases(dest, &roots, &n_roots, err);
+		if (st != STATUS_OK) {
+			rename_error(err, dest, archive_path);
+			goto out;
+		}
+		if (n_roots == 0) {
+			st = error_set(err, STATUS_NOT_DATABASE, archive_path,
+				       "the archive holds no database (no "
+				       "directory with meta.db, profile.db "
+				       "or experiment.xml)");
+			goto out;
+		}
+		pick = roots[0];
+	}
+	if (asprintf(&full, "%s/%s", dest, pick) < 0) {
+		full = NULL;
+		st = error_set(err, STATUS_NOMEM, archive_path, "out of memory");
+		goto out;
+	}
+	struct stat sb;
+	if (lstat(full, &sb) != 0 ||
+	    !(S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode))) {
+		st = error_set(err, STATUS_NOT_DATABASE, archive_path,
+			       "\"%s\" is not in the archive", pick);
+		goto out;
+	}
+	st = database_open(full, &m, err);
+	if (st != STATUS_OK) {
+		rename_error(err, dest, archive_path);
+		goto out;
+	}
+	char *shown = NULL;
+	if (asprintf(&shown, "%s%s%s", archive_path, inner && inner[0] ? "/" : "",
+		     inner && inner[0] ? inner : "") < 0) {
+		st = error_set(err, STATUS_NOMEM, archive_path, "out of memory");
+		goto out;
+	}
+	free(m->path);
+	m->path = shown;
+	if (n_roots > 1) {
+		char *w = several_warning(archive_path, roots, n_roots);
+		if (!w || !model_add_warning_text(m, w)) {
+			st = error_set(err, STATUS_NOMEM, archive_path,
+				       "out of memory");
+			goto out;
+		}
+	}
+	if (tmp_base) {
+		if (!hook_cleanup(m, tmp_base)) {
+			st = error_set(err, STATUS_NOMEM, archive_path,
+				       "out of memory");
+			goto out;
+		}
+		free(tmp_base);
+		tmp_base = NULL;
+	}
+	*out = m;
+	m = NULL;
+out:
+	model_free(m);
+	if (tmp_base) {
+		temp_release(tmp_base);
+		free(tmp_base);
+	}
+	archive_free_paths(roots, n_roots);
+	free(dest);
+	free(want);
+	free(full);
+	return st;
+}
+
+bool archive_split_path(const char *path, char **archive, char **inner)
+{
+	*archive = NULL;
+	*inner = NULL;
+	if (!path)
+		return false;
+	size_t len = strlen(path);
+	char *copy = strdup(path);
+	if (!copy)
+		return false;
+	/* the longest prefix that exists decides: only it can be a file */
+	for (size_t i = len; i > 0; i--) {
+		if (copy[i - 1] != '/' || i == 1)
+			continue;
+		copy[i - 1] = '\0';
+		struct stat sb;
+		if (stat(copy, &sb) != 0) {
+			copy[i - 1] = '/';
+			continue;
+		}
+		if (!S_ISREG(sb.st_mode) || !archive_is_archive(copy))
+			break;
+		const char *rest = path + i;
+		while (*rest == '/')
+			rest++;
+		*inner = strdup(rest);
+		*archive = copy;
+		if (!*inner) {
+			free(copy);
+			*archive = NULL;
+			return false;
+		}
+		return true;
+	}
+	free(copy);
+	return false;
+}
