@@ -1,22 +1,28 @@
-/* blob: local implementation of the file access interface (read-only
- * mmap of a whole file, or caller-owned memory).  Large files are read by
- * blob_read() through pread(2) into a bounded cache of 4 KiB blocks, so
- * that lazily read data (trace samples, value blocks) costs a fixed amount
- * of memory whatever the size of the file; blob_map_all() still maps them
- * (lazily) for metadata.  A remote implementation will sit beside this one
- * behind the same functions, with the same block cache.  Depends on POSIX
- * only. */
+/* blob: the implementations of the file access interface, behind one ops
+ * table each: caller-owned memory; a local file mapped read-only; a large
+ * local file read by blob_read() through pread(2) into a bounded cache of
+ * 4 KiB blocks (so that lazily read data costs a fixed amount of memory
+ * whatever the size of the file; blob_map_all() still maps it, lazily, for
+ * metadata); and a remote file read through the block cache of
+ * blob_remote.c, reached by registering a local path (the registry below).
+ * Depends on POSIX only (the network is behind struct blob_fetcher). */
 #include "blob.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "blob_remote.h"
 
 /* Files at least this large are read through the block cache. */
 #define BLOB_CACHED_SIZE ((uint64_t)256 << 20)
@@ -32,6 +38,52 @@
 #define BLOB_SETS 2048
 #define BLOB_WAYS 4
 
+/* blob_map_all() of a remote file larger than this is refused: readers map
+ * metadata files only, and a large file must be read in windows. */
+#define BLOB_REMOTE_MAP_MAX ((uint64_t)1 << 30)
+
+struct blob_ops {
+	enum status (*map_all)(struct blob *blob, struct span *out,
+			       struct error *err);
+	/* [off, off+len) already checked; valid until close */
+	enum status (*map_range)(struct blob *blob, uint64_t off,
+				 uint64_t len, struct span *out,
+				 struct error *err);
+	/* [off, off+len) already checked against the size */
+	enum status (*read)(struct blob *blob, uint64_t off, uint64_t len,
+			    struct span *out, struct error *err);
+	void (*release)(struct blob *blob, struct span s);
+	void (*close)(struct blob *blob);
+};
+
+/* A registered remote file: the fetcher, what the probe said, and the
+ * block cache while blobs over it are open (they share it). */
+struct remote_entry {
+	struct remote_entry *next;
+	char *path; /* canonical local path */
+	char *url;
+	struct blob_fetcher fetcher;
+	uint64_t size;
+	char *validator;
+	char *cache_dir;
+	struct blob_remote *cache;
+	unsigned open_blobs;
+	unsigned refs; /* the registry's, and one per open blob */
+};
+
+/* A copy made by blob_map_range() on a remote blob, kept until close. */
+struct blob_piece {
+	struct blob_piece *next;
+	uint8_t data[];
+};
+
+/* A thread's window buffer on a remote blob. */
+struct blob_window {
+	pthread_t owner;
+	uint8_t *buf;
+	uint64_t cap;
+};
+
 struct blob_block {
 	uint64_t index; /* block number (offset >> BLOB_BLOCK_SHIFT) */
 	uint64_t used;  /* clock of the last use; 0 = empty */
@@ -40,6 +92,7 @@ struct blob_block {
 };
 
 struct blob {
+	const struct blob_ops *ops;
 	char *name;
 	const uint8_t *data; /* the mapping or caller's bytes, or NULL */
 	uint64_t len;
@@ -49,16 +102,28 @@ struct blob {
 	uint64_t clock;
 	uint8_t *scratch;    /* windows that straddle blocks */
 	uint64_t scratch_cap;
+	/* remote blobs */
+	struct remote_entry *remote;
+	pthread_mutex_t window_lock; /* windows, n_windows, all */
+	struct blob_window *windows;
+	size_t n_windows;
+	uint8_t *all; /* blob_map_all's copy */
+	struct blob_piece *pieces; /* blob_map_range's copies */
 };
 
-static enum status blob_new(const char *name, struct blob **out,
-			    struct error *err)
+static const struct blob_ops memory_ops, mapped_ops, cached_ops, remote_ops;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct remote_entry *registry;
+
+static enum status blob_new(const char *name, const struct blob_ops *ops,
+			    struct blob **out, struct error *err)
 {
 	struct blob *blob = calloc(1, sizeof(*blob));
 	if (!blob || !(blob->name = strdup(name))) {
 		free(blob);
 		return error_set(err, STATUS_NOMEM, name, "out of memory");
 	}
+	blob->ops = ops;
 	blob->fd = -1;
 	*out = blob;
 	return STATUS_OK;
@@ -79,11 +144,18 @@ static enum status map_file(struct blob *blob, int fd, struct error *err)
 	return STATUS_OK;
 }
 
+static enum status open_registered(const char *path, struct blob **out,
+				   bool *found, struct error *err);
+
 enum status blob_open_file(const char *path, struct blob **out,
 			   struct error *err)
 {
 	struct blob *blob = NULL;
 	enum status st = STATUS_OK;
+	bool found = false;
+	st = open_registered(path, out, &found, err);
+	if (found || st != STATUS_OK)
+		return st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -100,10 +172,12 @@ enum status blob_open_file(const char *path, struct blob **out,
 		st = error_set(err, STATUS_IO, path, "not a regular file");
 		goto out;
 	}
-	st = blob_new(path, &blob, err);
+	uint64_t len = (uint64_t)sb.st_size;
+	st = blob_new(path, len >= BLOB_CACHED_SIZE ? &cached_ops : &mapped_ops,
+		      &blob, err);
 	if (st != STATUS_OK)
 		goto out;
-	blob->len = (uint64_t)sb.st_size;
+	blob->len = len;
 	if (blob->len >= BLOB_CACHED_SIZE) {
 		/* mapped only if someone asks for all of it (blob_map_all) */
 		blob->blocks = calloc(BLOB_SETS * BLOB_WAYS,
@@ -133,7 +207,8 @@ enum status blob_open_memory(const void *data, uint64_t len, const char *name,
 			     struct blob **out, struct error *err)
 {
 	struct blob *blob = NULL;
-	enum status st = blob_new(name ? name : "<memory>", &blob, err);
+	enum status st =
+		blob_new(name ? name : "<memory>", &memory_ops, &blob, err);
 	if (st != STATUS_OK)
 		return st;
 	blob->data = data;
@@ -155,7 +230,139 @@ const char *blob_name(const struct blob *blob)
 enum status blob_map_all(struct blob *blob, struct span *out,
 			 struct error *err)
 {
-	if (!blob->data && blob->fd >= 0 && blob->len > 0) {
+	return blob->ops->map_all(blob, out, err);
+}
+
+static enum status outside(const struct blob *blob, uint64_t off,
+			   uint64_t len, struct error *err)
+{
+	return error_set_at(err, STATUS_CORRUPT, blob->name, off,
+			    "%llu bytes wanted past the end of the file "
+			    "(size %llu)",
+			    (unsigned long long)len,
+			    (unsigned long long)blob->len);
+}
+
+enum status blob_map_range(struct blob *blob, uint64_t off, uint64_t len,
+			   struct span *out, struct error *err)
+{
+	if (off > blob->len || len > blob->len - off)
+		return outside(blob, off, len, err);
+	return blob->ops->map_range(blob, off, len, out, err);
+}
+
+enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
+		      struct span *out, struct error *err)
+{
+	if (off > blob->len || len > blob->len - off)
+		return outside(blob, off, len, err);
+	return blob->ops->read(blob, off, len, out, err);
+}
+
+void blob_release(struct blob *blob, struct span s)
+{
+	if (blob)
+		blob->ops->release(blob, s);
+}
+
+void blob_close(struct blob *blob)
+{
+	if (!blob)
+		return;
+	blob->ops->close(blob);
+	free(blob->name);
+	free(blob);
+}
+
+bool blob_is_remote(const struct blob *blob)
+{
+	return blob && blob->ops == &remote_ops;
+}
+
+/* ---- memory and mapped files ---- */
+
+static enum status whole_map_all(struct blob *blob, struct span *out,
+				 struct error *err)
+{
+	(void)err;
+	out->data = blob->data;
+	out->len = blob->len;
+	return STATUS_OK;
+}
+
+/* A piece of the whole mapping (made on first use for a cached blob). */
+static enum status piece_of_all(struct blob *blob, uint64_t off, uint64_t len,
+				struct span *out, struct error *err)
+{
+	struct span all;
+	enum status st = blob->ops->map_all(blob, &all, err);
+	if (st == STATUS_OK)
+		(void)span_sub(all, off, len, out);
+	return st;
+}
+
+static enum status whole_read(struct blob *blob, uint64_t off, uint64_t len,
+			      struct span *out, struct error *err)
+{
+	(void)err;
+	struct span all = {blob->data, blob->len};
+	(void)span_sub(all, off, len, out);
+	return STATUS_OK;
+}
+
+static void no_release(struct blob *blob, struct span s)
+{
+	(void)blob;
+	(void)s;
+}
+
+static void memory_close(struct blob *blob)
+{
+	(void)blob;
+}
+
+/* Give the whole pages inside `s` back to the kernel. */
+static void mapped_release(struct blob *blob, struct span s)
+{
+	if (!blob->mapped || !blob->data || s.len == 0 ||
+	    s.data < blob->data || s.data - blob->data > (ptrdiff_t)blob->len ||
+	    s.len > blob->len - (uint64_t)(s.data - blob->data))
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)s.data + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)s.data + s.len) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
+static void mapped_close(struct blob *blob)
+{
+	if (blob->mapped)
+		munmap((void *)blob->data, (size_t)blob->len);
+}
+
+static const struct blob_ops memory_ops = {
+	.map_all = whole_map_all,
+	.map_range = piece_of_all,
+	.read = whole_read,
+	.release = no_release,
+	.close = memory_close,
+};
+
+static const struct blob_ops mapped_ops = {
+	.map_all = whole_map_all,
+	.map_range = piece_of_all,
+	.read = whole_read,
+	.release = mapped_release,
+	.close = mapped_close,
+};
+
+/* ---- large local files: pread into the block cache ---- */
+
+static enum status cached_map_all(struct blob *blob, struct span *out,
+				  struct error *err)
+{
+	if (!blob->data && blob->len > 0) {
 		enum status st = map_file(blob, blob->fd, err);
 		if (st != STATUS_OK)
 			return st;
@@ -249,47 +456,401 @@ fail:
 			    errno ? strerror(errno) : "short read");
 }
 
-enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
-		      struct span *out, struct error *err)
+static void cached_close(struct blob *blob)
 {
-	if (off > blob->len || len > blob->len - off)
-		return error_set_at(err, STATUS_CORRUPT, blob->name, off,
-				    "%llu bytes wanted past the end of the "
-				    "file (size %llu)",
-				    (unsigned long long)len,
-				    (unsigned long long)blob->len);
-	if (blob->fd >= 0)
-		return cached_read(blob, off, len, out, err);
-	struct span all = {blob->data, blob->len};
-	(void)span_sub(all, off, len, out);
-	return STATUS_OK;
-}
-
-void blob_release(struct blob *blob, struct span s)
-{
-	if (!blob || !blob->mapped || !blob->data || s.len == 0 ||
-	    s.data < blob->data || s.data - blob->data > (ptrdiff_t)blob->len ||
-	    s.len > blob->len - (uint64_t)(s.data - blob->data))
-		return;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start = ((uintptr_t)s.data + page - 1) & ~(page - 1);
-	uintptr_t end = ((uintptr_t)s.data + s.len) & ~(page - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_DONTNEED);
-}
-
-void blob_close(struct blob *blob)
-{
-	if (!blob)
-		return;
-	if (blob->mapped)
-		munmap((void *)blob->data, (size_t)blob->len);
+	mapped_close(blob);
 	if (blob->fd >= 0)
 		close(blob->fd);
 	for (size_t i = 0; blob->blocks && i < BLOB_SETS * BLOB_WAYS; i++)
 		free(blob->blocks[i].data);
 	free(blob->blocks);
 	free(blob->scratch);
-	free(blob->name);
-	free(blob);
+}
+
+static const struct blob_ops cached_ops = {
+	.map_all = cached_map_all,
+	.map_range = piece_of_all,
+	.read = cached_read,
+	.release = mapped_release,
+	.close = cached_close,
+};
+
+/* ---- remote files: the block cache of blob_remote.c ---- */
+
+/* The calling thread's window buffer, at least `len` bytes.  NULL when out
+ * of memory. */
+static uint8_t *window_for(struct blob *blob, uint64_t len)
+{
+	uint8_t *buf = NULL;
+	pthread_t self = pthread_self();
+	pthread_mutex_lock(&blob->window_lock);
+	struct blob_window *w = NULL;
+	for (size_t i = 0; i < blob->n_windows && !w; i++)
+		if (pthread_equal(blob->windows[i].owner, self))
+			w = &blob->windows[i];
+	if (!w) {
+		struct blob_window *grown =
+			realloc(blob->windows,
+				(blob->n_windows + 1) * sizeof(*grown));
+		if (!grown)
+			goto out;
+		blob->windows = grown;
+		w = &grown[blob->n_windows++];
+		*w = (struct blob_window){.owner = self};
+	}
+	if (len > w->cap || !w->buf) {
+		uint8_t *p = realloc(w->buf, len ? len : 1);
+		if (!p)
+			goto out;
+		w->buf = p;
+		w->cap = len;
+	}
+	buf = w->buf;
+out:
+	pthread_mutex_unlock(&blob->window_lock);
+	return buf;
+}
+
+static enum status remote_read(struct blob *blob, uint64_t off, uint64_t len,
+			       struct span *out, struct error *err)
+{
+	uint8_t *buf = window_for(blob, len);
+	if (!buf)
+		return error_set_at(err, STATUS_NOMEM, blob->name, off,
+				    "out of memory for a %llu-byte window",
+				    (unsigned long long)len);
+	enum status st =
+		blob_remote_copy(blob->remote->cache, off, len, buf, err);
+	if (st != STATUS_OK)
+		return st;
+	out->data = buf;
+	out->len = len;
+	return STATUS_OK;
+}
+
+/* The whole file, fetched once (the missing blocks) and kept until
+ * close: readers do this for metadata files only. */
+static enum status remote_map_all(struct blob *blob, struct span *out,
+				  struct error *err)
+{
+	enum status st = STATUS_OK;
+	pthread_mutex_lock(&blob->window_lock);
+	if (!blob->all) {
+		if (blob->len > BLOB_REMOTE_MAP_MAX) {
+			st = error_set(err, STATUS_LIMIT, blob->name,
+				       "%llu bytes is too large to read whole "
+				       "from %s (at most %llu); it is read in "
+				       "windows only",
+				       (unsigned long long)blob->len,
+				       blob->remote->url,
+				       (unsigned long long)BLOB_REMOTE_MAP_MAX);
+			goto out;
+		}
+		uint8_t *all = malloc(blob->len ? blob->len : 1);
+		if (!all) {
+			st = error_set(err, STATUS_NOMEM, blob->name,
+				       "out of memory");
+			goto out;
+		}
+		st = blob_remote_copy(blob->remote->cache, 0, blob->len, all,
+				      err);
+		if (st != STATUS_OK) {
+			free(all);
+			goto out;
+		}
+		blob->all = all;
+	}
+	out->data = blob->all;
+	out->len = blob->len;
+out:
+	pthread_mutex_unlock(&blob->window_lock);
+	return st;
+}
+
+/* A copy of [off, off+len) kept until close (a piece of the whole copy
+ * when blob_map_all made one). */
+static enum status remote_map_range(struct blob *blob, uint64_t off,
+				    uint64_t len, struct span *out,
+				    struct error *err)
+{
+	enum status st = STATUS_OK;
+	pthread_mutex_lock(&blob->window_lock);
+	if (blob->all) {
+		out->data = blob->all + off;
+		out->len = len;
+		goto out;
+	}
+	if (len > BLOB_REMOTE_MAP_MAX) {
+		st = error_set_at(err, STATUS_LIMIT, blob->name, off,
+				  "%llu bytes is too large to read at once "
+				  "from %s (at most %llu)",
+				  (unsigned long long)len, blob->remote->url,
+				  (unsigned long long)BLOB_REMOTE_MAP_MAX);
+		goto out;
+	}
+	struct blob_piece *piece = malloc(sizeof(*piece) + (len ? len : 1));
+	if (!piece) {
+		st = error_set_at(err, STATUS_NOMEM, blob->name, off,
+				  "out of memory for %llu bytes",
+				  (unsigned long long)len);
+		goto out;
+	}
+	st = blob_remote_copy(blob->remote->cache, off, len, piece->data, err);
+	if (st != STATUS_OK) {
+		free(piece);
+		goto out;
+	}
+	piece->next = blob->pieces;
+	blob->pieces = piece;
+	out->data = piece->data;
+	out->len = len;
+out:
+	pthread_mutex_unlock(&blob->window_lock);
+	return st;
+}
+
+static void entry_unref_locked(struct remote_entry *e)
+{
+	if (--e->refs > 0)
+		return;
+	if (e->fetcher.free_ctx)
+		e->fetcher.free_ctx(e->fetcher.ctx);
+	free(e->path);
+	free(e->url);
+	free(e->validator);
+	free(e->cache_dir);
+	free(e);
+}
+
+static void remote_close(struct blob *blob)
+{
+	for (size_t i = 0; i < blob->n_windows; i++)
+		free(blob->windows[i].buf);
+	free(blob->windows);
+	free(blob->all);
+	for (struct blob_piece *q = blob->pieces, *next; q; q = next) {
+		next = q->next;
+		free(q);
+	}
+	pthread_mutex_destroy(&blob->window_lock);
+	struct remote_entry *e = blob->remote;
+	if (!e)
+		return;
+	pthread_mutex_lock(&registry_lock);
+	if (--e->open_blobs == 0) {
+		blob_remote_close(e->cache);
+		e->cache = NULL;
+	}
+	entry_unref_locked(e);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+static const struct blob_ops remote_ops = {
+	.map_all = remote_map_all,
+	.map_range = remote_map_range,
+	.read = remote_read,
+	.release = no_release,
+	.close = remote_close,
+};
+
+/* ---- the registry of remote files ---- */
+
+/* `path` with its directory resolved (realpath) when it exists, else with
+ * repeated and trailing slashes removed: "db//trace.db", "./db/trace.db"
+ * and "/abs/db/trace.db" name one registration. */
+static char *canonical_path(const char *path)
+{
+	char *copy = strdup(path), *copy2 = strdup(path), *out = NULL;
+	if (!copy || !copy2)
+		goto out;
+	char *real = realpath(dirname(copy), NULL);
+	if (real) {
+		const char *base = basename(copy2);
+		if (asprintf(&out, "%s/%s", strcmp(real, "/") ? real : "",
+			     base) < 0)
+			out = NULL;
+		free(real);
+		goto out;
+	}
+	out = strdup(path);
+	if (!out)
+		goto out;
+	char *w = out;
+	for (const char *r = out; *r; r++)
+		if (!(*r == '/' && w > out && w[-1] == '/'))
+			*w++ = *r;
+	while (w > out + 1 && w[-1] == '/')
+		w--;
+	*w = '\0';
+out:
+	free(copy);
+	free(copy2);
+	return out;
+}
+
+/* The entry of `canon`; the caller holds registry_lock. */
+static struct remote_entry *registry_find(const char *canon)
+{
+	for (struct remote_entry *e = registry; e; e = e->next)
+		if (strcmp(e->path, canon) == 0)
+			return e;
+	return NULL;
+}
+
+static void registry_remove_locked(const char *canon)
+{
+	for (struct remote_entry **pp = &registry; *pp; pp = &(*pp)->next) {
+		if (strcmp((*pp)->path, canon) == 0) {
+			struct remote_entry *e = *pp;
+			*pp = e->next;
+			entry_unref_locked(e);
+			return;
+		}
+	}
+}
+
+enum status blob_register_fetcher(const char *local_path, const char *url,
+				  const struct blob_fetcher *f, uint64_t size,
+				  const char *validator, const char *cache_dir,
+				  struct error *err)
+{
+	struct remote_entry *e = calloc(1, sizeof(*e));
+	if (!e || !f || !f->fetch || !local_path || !url) {
+		if (f && f->free_ctx)
+			f->free_ctx(f->ctx);
+		free(e);
+		return e ? error_set(err, STATUS_USAGE, local_path,
+				     "registration without a path, URL or "
+				     "fetcher")
+			 : error_set(err, STATUS_NOMEM, local_path,
+				     "out of memory");
+	}
+	e->fetcher = *f;
+	e->refs = 1;
+	e->size = size;
+	e->path = canonical_path(local_path);
+	e->url = strdup(url);
+	e->validator = validator ? strdup(validator) : NULL;
+	e->cache_dir = cache_dir ? strdup(cache_dir) : NULL;
+	if (!e->path || !e->url || (validator && !e->validator) ||
+	    (cache_dir && !e->cache_dir)) {
+		pthread_mutex_lock(&registry_lock);
+		entry_unref_locked(e);
+		pthread_mutex_unlock(&registry_lock);
+		return error_set(err, STATUS_NOMEM, local_path,
+				 "out of memory");
+	}
+	pthread_mutex_lock(&registry_lock);
+	registry_remove_locked(e->path);
+	e->next = registry;
+	registry = e;
+	pthread_mutex_unlock(&registry_lock);
+	return STATUS_OK;
+}
+
+void blob_unregister(const char *local_path)
+{
+	char *canon = local_path ? canonical_path(local_path) : NULL;
+	if (!canon)
+		return;
+	pthread_mutex_lock(&registry_lock);
+	registry_remove_locked(canon);
+	pthread_mutex_unlock(&registry_lock);
+	free(canon);
+}
+
+void blob_unregister_all(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	while (registry) {
+		struct remote_entry *e = registry;
+		registry = e->next;
+		entry_unref_locked(e);
+	}
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/* The size of registered `path`: false when it is not registered. */
+static bool registered_size(const char *path, uint64_t *size)
+{
+	bool found = false;
+	pthread_mutex_lock(&registry_lock);
+	if (registry) {
+		char *canon = canonical_path(path);
+		struct remote_entry *e = canon ? registry_find(canon) : NULL;
+		if (e) {
+			*size = e->size;
+			found = true;
+		}
+		free(canon);
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return found;
+}
+
+bool blob_path_size(const char *path, uint64_t *size)
+{
+	struct stat sb;
+	if (!path)
+		return false;
+	if (registered_size(path, size))
+		return true;
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return false;
+	*size = (uint64_t)sb.st_size;
+	return true;
+}
+
+bool blob_path_exists(const char *path)
+{
+	uint64_t size;
+	return blob_path_size(path, &size);
+}
+
+/* A remote blob when `path` is registered (*found), sharing the entry's
+ * block cache (opened by the first blob). */
+static enum status open_registered(const char *path, struct blob **out,
+				   bool *found, struct error *err)
+{
+	enum status st = STATUS_OK;
+	struct blob *blob = NULL;
+	char *canon = NULL;
+	*found = false;
+	pthread_mutex_lock(&registry_lock);
+	if (!registry)
+		goto out;
+	canon = canonical_path(path);
+	if (!canon) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	struct remote_entry *e = registry_find(canon);
+	if (!e)
+		goto out;
+	*found = true;
+	if (!e->cache) {
+		st = blob_remote_open(e->url, &e->fetcher, e->size,
+				      e->validator, e->cache_dir, NULL,
+				      &e->cache, err);
+		if (st != STATUS_OK)
+			goto out;
+	}
+	st = blob_new(path, &remote_ops, &blob, err);
+	if (st != STATUS_OK) {
+		if (e->open_blobs == 0) {
+			blob_remote_close(e->cache);
+			e->cache = NULL;
+		}
+		goto out;
+	}
+	pthread_mutex_init(&blob->window_lock, NULL);
+	blob->len = e->size;
+	blob->remote = e;
+	e->refs++;
+	e->open_blobs++;
+	*out = blob;
+out:
+	pthread_mutex_unlock(&registry_lock);
+	free(canon);
+	return st;
 }

@@ -16,16 +16,31 @@
 #ifndef CALLSCOPE_BLOB_H
 #define CALLSCOPE_BLOB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "span.h"
 #include "status.h"
 
 struct blob;
+struct open_options;
+
+/* The seam between the block cache and the network: fetch the bytes
+ * [off, off+len) of the remote file into `buf` (exactly len bytes, or a
+ * failure whose message names the URL).  `free_ctx` (may be NULL) releases
+ * `ctx` when the registration is dropped. */
+struct blob_fetcher {
+	enum status (*fetch)(void *ctx, uint64_t off, uint64_t len, void *buf,
+			     struct error *err);
+	void (*free_ctx)(void *ctx);
+	void *ctx;
+};
 
 /* Open a local file read-only and map it.  A missing file is
  * STATUS_NOT_FOUND, a directory or unreadable file STATUS_IO.  An empty file
- * opens with size 0. */
+ * opens with size 0.  A path registered with blob_register_remote() or
+ * blob_register_fetcher() opens as a remote blob instead (whether or not a
+ * local file exists there). */
 enum status blob_open_file(const char *path, struct blob **out,
 			   struct error *err);
 
@@ -43,6 +58,14 @@ const char *blob_name(const struct blob *blob);
 enum status blob_map_all(struct blob *blob, struct span *out,
 			 struct error *err);
 
+/* The part [off, off+len) of the file, valid until blob_close(), like a
+ * piece of blob_map_all(); STATUS_CORRUPT (naming the offset) when it lies
+ * outside the file.  Local blobs return a piece of the mapping; a remote
+ * blob fetches only that part (a reader that needs one section of a large
+ * file at open uses this instead of mapping the whole file). */
+enum status blob_map_range(struct blob *blob, uint64_t off, uint64_t len,
+			   struct span *out, struct error *err);
+
 /* The window [off, off+len); STATUS_CORRUPT (naming the offset) when it lies
  * outside the file.  Valid until the next blob_read() on this blob. */
 enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
@@ -56,5 +79,39 @@ enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
 void blob_release(struct blob *blob, struct span s);
 
 void blob_close(struct blob *blob);
+
+/* Make blob_open_file(local_path) read `url` lazily: probe the URL (size,
+ * ETag / Last-Modified, range support) with the transfer options `o` (NULL:
+ * the defaults), then register it with its blocks persisted in the
+ * directory "local_path.blocks".  STATUS_UNSUPPORTED when the server does
+ * not honour range requests (the caller downloads the file instead); the
+ * probe's errors otherwise, each naming the URL.  Registering a path again
+ * replaces the earlier registration (blobs already open keep theirs). */
+enum status blob_register_remote(const char *local_path, const char *url,
+				 const struct open_options *o,
+				 struct error *err);
+
+/* The same with a caller's fetcher (tests, other transports): the remote
+ * file `url` has `size` bytes and version `validator` (may be NULL); its
+ * blocks are persisted in `cache_dir` (NULL: in memory only).  The
+ * registration owns f->ctx from here on, also on failure. */
+enum status blob_register_fetcher(const char *local_path, const char *url,
+				  const struct blob_fetcher *f, uint64_t size,
+				  const char *validator, const char *cache_dir,
+				  struct error *err);
+
+/* Drop the registration of `local_path` (no-op when there is none), or of
+ * every path.  Blobs already open stay usable until closed. */
+void blob_unregister(const char *local_path);
+void blob_unregister_all(void);
+
+/* Whether `path` is a regular file or a registered remote file, and its
+ * size (false when it is neither).  Readers ask these instead of stat(2)
+ * so that a database directory with a remote file still opens. */
+bool blob_path_exists(const char *path);
+bool blob_path_size(const char *path, uint64_t *size);
+
+/* True for a blob read through a fetcher. */
+bool blob_is_remote(const struct blob *blob);
 
 #endif

@@ -8,6 +8,8 @@ int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_hotpath(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_fetch(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -24,6 +26,8 @@ static const struct {
 	{"trace", cmd_trace,
 	 "trace   DB [--lines LIST] (--at T | --from T --to T --columns W)\n"
 	 "                     [--depth D] [--format text|json]"},
+	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
+	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 };
 
 void cli_usage(FILE *out)
@@ -31,7 +35,22 @@ void cli_usage(FILE *out)
 	fputs("Usage: callscope [DB]\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "       callscope %s\n", commands[i].usage);
-	fputs("\nDB is an HPCToolkit v4 database directory (or its meta.db).\n"
+	fputs("\nDB is an HPCToolkit v4 database directory (or its meta.db), "
+	      "an archive of one,\nor a URL: http://, https://, file://, "
+	      "sftp://, scp:// (a directory URL ends\nin '/').  Options for "
+	      "URLs, accepted everywhere:\n"
+	      "  --no-cache      download to a temporary directory removed "
+	      "at exit\n"
+	      "  --offline       use the cache only, never the network\n"
+	      "  --download      download every file (never read large files "
+	      "remotely)\n"
+	      "  --insecure      do not verify TLS certificates\n"
+	      "  --netrc         take credentials from ~/.netrc\n"
+	      "  --max-size N    refuse files larger than N bytes (K, M, G "
+	      "suffixes)\n"
+	      "fetch downloads only and prints where; cache list|clear|dir "
+	      "manages\n$XDG_CACHE_HOME/callscope.  Ctrl-C or Esc cancels a "
+	      "transfer.\n"
 	      "Without DB, callscope opens the demo database.\n"
 	      "--metric takes a metric name (all its columns), \"NAME (I)\" or "
 	      "\"NAME (E)\",\n\"NAME:VARIANT\", a column index, or \"all\"; "

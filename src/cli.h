@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "open_options.h"
 
 enum cli_exit {
 	CLI_EXIT_OK = 0,
@@ -29,9 +30,34 @@ int cli_run(int argc, char **argv);
 /* Print usage of every command to `out`. */
 void cli_usage(FILE *out);
 
+/* Opening by URL (cli_url.c). */
+
+/* Take the global options --no-cache --offline --download --insecure
+ * --netrc --max-size N (also --max-size=N; K, M, G suffixes) out of argv,
+ * wherever they are before a "--", into `o`; argv[0] stays, *argc
+ * shrinks.  Prints the problem and returns false on a bad value. */
+bool cli_take_open_options(int *argc, char **argv, struct open_options *o);
+
+/* Set the options every later cli_open uses. */
+void cli_set_open_options(const struct open_options *o);
+
+/* Those options (defaults until set), with the program's cancel flag. */
+const struct open_options *cli_open_options(void);
+
+/* Around a transfer: progress on stderr when it is a terminal, Ctrl-C
+ * and Esc (when stdin is a terminal) cancel.  Begin returns the options
+ * to transfer with; end restores the signal handler and the terminal and
+ * clears the progress line (call it before the screen starts). */
+const struct open_options *cli_transfer_begin(void);
+void cli_transfer_end(void);
+
+/* True when the last transfer was cancelled. */
+bool cli_cancelled(void);
+
 /* Helpers shared by the commands (cli_common.c). */
 
-/* Open `path`; on failure print the one-line error and return NULL. */
+/* Open `path` (or URL, with the global options); on failure print the
+ * one-line error and return NULL. */
 struct model *cli_open(const char *path);
 
 /* Parse "text", "csv", "json" (those allowed by `allowed`, a mask of

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "http.h"
 #include "reader.h"
 #include "sanitize.h"
 #include "view.h"
@@ -52,7 +53,15 @@ struct model *cli_open(const char *path)
 {
 	struct model *m = NULL;
 	struct error err = {0};
-	if (database_open(path, &m, &err) != STATUS_OK) {
+	/* a URL: progress, Ctrl-C and Esc cancel the transfer; a local
+	 * open keeps the default SIGINT */
+	bool url = http_is_url(path);
+	const struct open_options *o = url ? cli_transfer_begin()
+					   : cli_open_options();
+	enum status st = database_open_with(path, o, &m, &err);
+	if (url)
+		cli_transfer_end();
+	if (st != STATUS_OK) {
 		if (!err.file)
 			err.file = strdup(path);
 		char *line = error_format(&err);

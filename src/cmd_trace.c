@@ -232,11 +232,16 @@ static json_t *line_json(const struct model *m, uint32_t line)
 			 "label", cli_json_text(model_str(m, tl->label)));
 }
 
-static void at_line(const struct model *m, uint32_t line, uint64_t t,
-		    const struct trace_options *o, json_t *lines)
+/* False when a trace read failed (`err` says why: a remote trace.db whose
+ * server went away). */
+static bool at_line(const struct model *m, uint32_t line, uint64_t t,
+		    const struct trace_options *o, json_t *lines,
+		    struct error *err)
 {
 	struct trace_sample s;
 	bool found = trace_sample_at(m, line, t, &s, NULL);
+	if (model_trace_take_error(m, err))
+		return false;
 	uint32_t ctx = 0;
 	if (found)
 		ctx = o->depth == UINT32_MAX
@@ -251,13 +256,13 @@ static void at_line(const struct model *m, uint32_t line, uint64_t t,
 				    found ? json_integer(ctx) : json_null());
 		json_object_set_new(j, "path", path_json(m, ctx));
 		json_array_append_new(lines, j);
-		return;
+		return true;
 	}
 	printf("%5u  ", line);
 	cli_put_text(stdout, model_str(m, m->timelines[line].label));
 	if (!found) {
 		fputs("  (no sample at or before this time)\n", stdout);
-		return;
+		return true;
 	}
 	printf("  t=%" PRIu64 "  ctx=%u  ", s.time, ctx);
 	if (ctx == 0)
@@ -265,16 +270,21 @@ static void at_line(const struct model *m, uint32_t line, uint64_t t,
 	else
 		put_path_text(m, ctx);
 	fputc('\n', stdout);
+	return true;
 }
 
 static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 			uint64_t to, const struct trace_options *o,
-			json_t *lines)
+			json_t *lines, struct error *err)
 {
 	uint32_t *cells = calloc(o->columns, sizeof(*cells));
 	if (!cells)
 		return false;
 	trace_cells(m, line, from, to, o->columns, o->depth, cells);
+	if (model_trace_take_error(m, err)) {
+		free(cells);
+		return false;
+	}
 	if (o->format == CLI_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_t *arr = json_array();
@@ -362,9 +372,19 @@ int cmd_trace(int argc, char **argv)
 	for (uint32_t i = 0; i < m->n_timelines; i++) {
 		if (!selected[i])
 			continue;
-		if (o.at)
-			at_line(m, i, at, &o, lines);
-		else if (!window_line(m, i, from, to, &o, lines)) {
+		struct error err = {.status = STATUS_OK};
+		if (o.at ? !at_line(m, i, at, &o, lines, &err)
+			 : !window_line(m, i, from, to, &o, lines, &err)) {
+			if (err.status != STATUS_OK) {
+				char *msg = error_format(&err);
+				fputs("callscope trace: ", stderr);
+				cli_put_text(stderr, msg ? msg : "read error");
+				fputc('\n', stderr);
+				free(msg);
+				error_clear(&err);
+			}
+			if (o.format == CLI_FORMAT_JSON)
+				fputs("]}\n", stdout);
 			rc = CLI_EXIT_DATA;
 			goto out;
 		}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "blob.h"
 #include "metrics.h"
 #include "reader.h"
 #include "v4_cct.h"
@@ -82,15 +83,22 @@ static void trace_close(void *impl)
 	v4_trace_close(impl);
 }
 
+static bool trace_take_error(void *impl, struct error *err)
+{
+	return v4_trace_take_error(impl, err);
+}
+
 static const struct trace_ops v4_trace_ops = {
 	.sample = trace_sample,
 	.close = trace_close,
+	.take_error = trace_take_error,
 };
 
+/* A regular file, or a file registered as remote (blob.h): a database
+ * directory whose trace.db is read remotely opens like a local one. */
 static bool is_file(const char *path)
 {
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+	return blob_path_exists(path);
 }
 
 static bool dir_has(const char *dir, const char *name)

@@ -449,6 +449,12 @@ void model_builder_free(struct model_builder *b)
 	free(b);
 }
 
+bool model_trace_take_error(const struct model *m, struct error *err)
+{
+	return m && m->trace_ops && m->trace_ops->take_error &&
+	       m->trace_ops->take_error(m->trace_impl, err);
+}
+
 void model_free(struct model *m)
 {
 	if (!m)

@@ -199,6 +199,13 @@ struct trace_ops {
 	bool (*interval)(void *impl, uint32_t line, uint64_t index,
 			 struct trace_interval *out);
 	void (*close)(void *impl);
+	/* Optional (NULL: reads never fail but for a bad index).  A sample
+	 * or interval read that fails for another reason (an I/O error of a
+	 * lazily read file: a remote file whose server went away) returns
+	 * false like an absent element; this moves the first such failure
+	 * since the last call into `err` and returns true, or returns false
+	 * when there was none. */
+	bool (*take_error)(void *impl, struct error *err);
 };
 
 struct model {
@@ -250,6 +257,10 @@ struct model {
 	uint64_t *ctx_sorted;     /* (ctx_id << 32 | node) sorted, or NULL */
 	bool ctx_unique;          /* no two nodes share a context id */
 };
+
+/* The first failed trace read since the last call (see trace_ops
+ * take_error), moved into `err`: true when there was one. */
+bool model_trace_take_error(const struct model *m, struct error *err);
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
 const char *model_str(const struct model *m, uint32_t h);

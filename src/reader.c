@@ -10,6 +10,8 @@
 
 #include "archive_extract.h"
 #include "archive_open.h"
+#include "http.h"
+#include "remote_open.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 extern const struct reader reader_hpctoolkit_xml;
@@ -25,10 +27,33 @@ const struct reader *const *reader_all(void)
 	return readers;
 }
 
+/* A URL: fetch (or find in the cache) what it names, open that. */
+static enum status open_url(const char *url, const struct open_options *o,
+			    struct model **out, struct error *err)
+{
+	char *local = NULL;
+	enum status st = remote_open_resolve(url, o, &local, err);
+	if (st == STATUS_OK)
+		st = database_open(local, out, err);
+	free(local);
+	return st;
+}
+
+enum status database_open_with(const char *path, const struct open_options *o,
+			       struct model **out, struct error *err)
+{
+	*out = NULL;
+	if (http_is_url(path))
+		return open_url(path, o, out, err);
+	return database_open(path, out, err);
+}
+
 enum status database_open(const char *path, struct model **out,
 			  struct error *err)
 {
 	*out = NULL;
+	if (http_is_url(path))
+		return open_url(path, NULL, out, err);
 	struct stat sb;
 	if (stat(path, &sb) != 0) {
 		/* ARCHIVE/INNER: a database inside an archive file */

@@ -9,6 +9,7 @@
 #define CALLSCOPE_READER_H
 
 #include "model.h"
+#include "open_options.h"
 #include "status.h"
 
 struct reader {
@@ -27,8 +28,16 @@ struct reader {
 const struct reader *const *reader_all(void);
 
 /* Open any supported database.  STATUS_NOT_FOUND when the path does not
- * exist, STATUS_NOT_DATABASE when no reader bids. */
+ * exist, STATUS_NOT_DATABASE when no reader bids.  `path` may also be a
+ * URL (http, https, file, sftp, scp; see remote_open.h), opened with the
+ * default open_options. */
 enum status database_open(const char *path, struct model **out,
 			  struct error *err);
+
+/* The same with the options of a URL open (cache policy, limits, cancel,
+ * progress); `o` NULL means the defaults.  For a local path `o` is not
+ * used. */
+enum status database_open_with(const char *path, const struct open_options *o,
+			       struct model **out, struct error *err);
 
 #endif

@@ -448,6 +448,23 @@ static enum status grid_size(struct trace_grid *g, uint32_t rows,
 	return STATUS_OK;
 }
 
+/* A trace read failed while computing `g` (a remote file whose server went
+ * away): the grid is not reused, and lines whose bounds could not be read
+ * are read again next time instead of staying empty. */
+static bool failed_read(struct trace_view *v, struct trace_grid *g,
+			struct error *err)
+{
+	struct error local = {.status = STATUS_OK};
+	if (!model_trace_take_error(v->m, err ? err : &local))
+		return false;
+	error_clear(&local);
+	g->raw_valid = false;
+	for (uint32_t i = 0; i < v->m->n_timelines; i++)
+		if (v->bounds_state[i] == BOUNDS_EMPTY)
+			v->bounds_state[i] = BOUNDS_UNKNOWN;
+	return true;
+}
+
 enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 			       uint32_t columns, struct trace_grid *g,
 			       struct error *err)
@@ -484,6 +501,8 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 		}
 	}
 	v->max_depth = deepest ? deepest - 1 : 0;
+	if (failed_read(v, g, err))
+		return err ? err->status : STATUS_IO;
 	*g = (struct trace_grid){
 		.rows = g->rows, .columns = g->columns, .cells = g->cells,
 		.raw = g->raw, .row_line = g->row_line, .raw_valid = true,
@@ -520,6 +539,8 @@ enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
 	for (uint32_t r = 1; r < rows; r++)
 		memcpy(g->raw + (size_t)r * columns, g->raw,
 		       columns * sizeof(*g->raw));
+	if (failed_read(v, g, err))
+		return err ? err->status : STATUS_IO;
 	return STATUS_OK;
 }
 

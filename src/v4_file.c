@@ -176,6 +176,21 @@ enum status v4_file_map(struct v4_file *f, struct span *out,
 	return blob_map_all(f->blob, out, err);
 }
 
+enum status v4_file_map_region(struct v4_file *f, uint32_t index,
+			       struct v4_region *out, struct error *err)
+{
+	static const uint8_t none[1];
+	*out = (struct v4_region){.span = {.data = none, .len = 0}, .base = 0};
+	if (index >= f->n_sections)
+		return STATUS_OK;
+	enum status st = blob_map_range(f->blob, f->sections[index].off,
+					f->sections[index].size, &out->span,
+					err);
+	if (st == STATUS_OK)
+		out->base = f->sections[index].off;
+	return st;
+}
+
 struct v4_region v4_file_region(const struct v4_file *f, struct span all,
 				uint32_t index)
 {

@@ -102,6 +102,12 @@ static inline bool v4_region_array(struct v4_region r, uint64_t ptr,
 	       v4_region_sub(r, ptr, n * size, out);
 }
 
+/* Section `index` alone, valid until the file is closed (an empty region
+ * when the section is absent): readers of large files (profile.db) read
+ * their sections this way, so that a remote file is not fetched whole. */
+enum status v4_file_map_region(struct v4_file *f, uint32_t index,
+			       struct v4_region *out, struct error *err);
+
 /* Close the blob and zero the struct; safe on a zeroed struct. */
 void v4_file_close(struct v4_file *f);
 

@@ -1,7 +1,8 @@
 /* v4_profile: profile.db v4.0 ("profile.db version 4.0" in FORMATS.md):
  * profile infos, hierarchical identifier tuples and the summary profile's
- * Profile-Major Sparse Value Block.  The file is mapped; summary lookups are
- * two binary searches through checked spans.  Must not depend on curses or
+ * Profile-Major Sparse Value Block.  Those two sections and that block are
+ * mapped (blob_map_range: a remote profile.db is not fetched whole); summary
+ * lookups are two binary searches through checked spans.  Must not depend on curses or
  * on the other v4 files. */
 #include "v4_profile.h"
 
@@ -30,25 +31,47 @@ typedef unsigned long long ull; /* for printing u64 values portably */
 #define CORRUPT(off, ...)                                                  \
 	error_set_at(err, STATUS_CORRUPT, p->file.name, (off), __VA_ARGS__)
 
+/* `n` items of `size` bytes at `ptr`, valid until close: *inside false
+ * (and nothing read) when they do not lie inside the file.  Only these
+ * bytes are read (a remote profile.db is not fetched whole). */
+static enum status map_array(struct v4_profile *p, uint64_t ptr, uint64_t n,
+			     uint64_t size, struct span *out, bool *inside,
+			     struct error *err)
+{
+	static const uint8_t none[1];
+	*out = (struct span){.data = none, .len = 0};
+	*inside = n == 0 ||
+		  (span_count_fits(n, size, p->file.size) &&
+		   ptr <= p->file.size && n * size <= p->file.size - ptr);
+	if (!*inside || n == 0)
+		return STATUS_OK;
+	return blob_map_range(p->file.blob, ptr, n * size, out, err);
+}
+
 /* Profile-Major Sparse Value Block of the summary profile: both arrays
  * must lie inside the file ("pValues and pCtxIndices point outside the
  * sections"), so that every later lookup stays in bounds. */
-static enum status read_summary_block(struct v4_profile *p, struct span all,
-				      struct span pi, uint64_t at,
-				      struct error *err)
+static enum status read_summary_block(struct v4_profile *p, struct span pi,
+				      uint64_t at, struct error *err)
 {
-	struct v4_region file = {.span = all, .base = 0};
+	bool inside;
 	p->n_values = span_get_u64le(pi, 0x00);
 	uint64_t p_values = span_get_u64le(pi, 0x08);
 	p->n_ctxs = span_get_u32le(pi, 0x10);
 	uint64_t p_idx = span_get_u64le(pi, 0x18);
-	if (!v4_region_array(file, p_values, p->n_values, SZ_PSVB_VAL,
-			     &p->values))
+	enum status st = map_array(p, p_values, p->n_values, SZ_PSVB_VAL,
+				   &p->values, &inside, err);
+	if (st != STATUS_OK)
+		return st;
+	if (!inside)
 		return CORRUPT(at, "summary profile: pValues "
 			       "0x%llx [%llu x 10] lies outside the file",
 			       (ull)p_values, (ull)p->n_values);
-	if (!v4_region_array(file, p_idx, p->n_ctxs, SZ_PSVB_IDX,
-			     &p->indices))
+	st = map_array(p, p_idx, p->n_ctxs, SZ_PSVB_IDX, &p->indices, &inside,
+		       err);
+	if (st != STATUS_OK)
+		return st;
+	if (!inside)
 		return CORRUPT(at + 0x10, "summary profile: "
 			       "pCtxIndices 0x%llx [%u x 12] lies outside "
 			       "the file",
@@ -120,7 +143,7 @@ enum status v4_profile_open(struct v4_file *f, const struct v4_meta *meta,
 	enum status st = STATUS_OK;
 	struct model_id *ids = NULL;
 	uint32_t ids_cap = 0;
-	struct span all;
+	struct v4_region infos, tuples;
 	*out = NULL;
 	struct v4_profile *p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -129,11 +152,13 @@ enum status v4_profile_open(struct v4_file *f, const struct v4_meta *meta,
 	}
 	p->file = *f;
 	memset(f, 0, sizeof(*f));
-	st = v4_file_map(&p->file, &all, err);
+	/* the two sections and the summary block only: the other profiles'
+	 * values are never read */
+	st = v4_file_map_region(&p->file, 0, &infos, err);
+	if (st == STATUS_OK)
+		st = v4_file_map_region(&p->file, 1, &tuples, err);
 	if (st != STATUS_OK)
 		goto out;
-	struct v4_region infos = v4_file_region(&p->file, all, 0);
-	struct v4_region tuples = v4_file_region(&p->file, all, 1);
 	/* Profile Info section header: pProfiles, nProfiles, szProfile */
 	if (infos.span.len < 0x0d) {
 		st = CORRUPT(p->file.sections[0].off, "Profile "
@@ -184,7 +209,7 @@ enum status v4_profile_open(struct v4_file *f, const struct v4_meta *meta,
 					     "pIdTuple 0)");
 				goto out;
 			}
-			st = read_summary_block(p, all, pi, at, err);
+			st = read_summary_block(p, pi, at, err);
 			if (st != STATUS_OK)
 				goto out;
 		}

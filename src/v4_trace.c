@@ -5,6 +5,7 @@
  * files. */
 #include "v4_trace.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,9 @@ struct v4_trace {
 	struct v4_file file;
 	struct trace_line *lines;
 	uint32_t n_lines;
+	/* the first failed read not yet taken (a remote file's server gone) */
+	pthread_mutex_t error_lock;
+	struct error error;
 };
 
 typedef unsigned long long ull; /* for printing u64 values portably */
@@ -39,6 +43,7 @@ enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 		v4_file_close(f);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	}
+	pthread_mutex_init(&t->error_lock, NULL);
 	t->file = *f;
 	memset(f, 0, sizeof(*f));
 	struct v4_section sec = t->file.sections[0];
@@ -137,20 +142,48 @@ bool v4_trace_sample(struct v4_trace *t, uint32_t line, uint64_t index,
 		     struct trace_sample *out)
 {
 	struct span w;
+	struct error err = {.status = STATUS_OK};
 	if (line >= t->n_lines || index >= t->lines[line].count)
 		return false;
 	if (blob_read(t->file.blob, t->lines[line].start + index * SZ_ELEM,
-		      SZ_ELEM, &w, NULL) != STATUS_OK)
+		      SZ_ELEM, &w, &err) != STATUS_OK) {
+		pthread_mutex_lock(&t->error_lock);
+		if (t->error.status == STATUS_OK) {
+			t->error = err;
+			err = (struct error){.status = STATUS_OK};
+		}
+		pthread_mutex_unlock(&t->error_lock);
+		error_clear(&err);
 		return false;
+	}
 	out->time = span_get_u64le(w, 0);
 	out->ctx_id = span_get_u32le(w, 8);
 	return true;
+}
+
+bool v4_trace_take_error(struct v4_trace *t, struct error *err)
+{
+	pthread_mutex_lock(&t->error_lock);
+	bool failed = t->error.status != STATUS_OK;
+	if (failed) {
+		if (err) {
+			error_clear(err);
+			*err = t->error;
+		} else {
+			error_clear(&t->error);
+		}
+		t->error = (struct error){.status = STATUS_OK};
+	}
+	pthread_mutex_unlock(&t->error_lock);
+	return failed;
 }
 
 void v4_trace_close(struct v4_trace *t)
 {
 	if (!t)
 		return;
+	error_clear(&t->error);
+	pthread_mutex_destroy(&t->error_lock);
 	v4_file_close(&t->file);
 	free(t->lines);
 	free(t);

@@ -23,9 +23,14 @@ enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 			  struct model_builder *b, struct v4_trace **out,
 			  struct error *err);
 
-/* Element `index` of trace line `line`, read from the file. */
+/* Element `index` of trace line `line`, read from the file.  False for a
+ * bad index, or when the read fails (kept for v4_trace_take_error). */
 bool v4_trace_sample(struct v4_trace *t, uint32_t line, uint64_t index,
 		     struct trace_sample *out);
+
+/* The first failed read since the last call, moved into `err` (true), or
+ * false when there was none.  Thread-safe. */
+bool v4_trace_take_error(struct v4_trace *t, struct error *err);
 
 void v4_trace_close(struct v4_trace *t);
 

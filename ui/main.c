@@ -14,6 +14,7 @@
 #include "app.h"
 #include "cli.h"
 #include "reader.h"
+#include "remote_open.h"
 #include "sanitize.h"
 
 #ifndef CALLSCOPE_DEMO_DIR
@@ -93,6 +94,13 @@ static char *read_file(const char *path)
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_DFL);
+	/* the URL options are global: taken out before dispatch */
+	struct open_options open_opts;
+	open_options_init(&open_opts);
+	if (!cli_take_open_options(&argc, argv, &open_opts))
+		return CLI_EXIT_USAGE;
+	cli_set_open_options(&open_opts);
+	atexit(remote_open_cleanup);
 	/* batch commands first: their options are their own */
 	if (argc >= 2) {
 		int rc = cli_run(argc - 1, argv + 1);

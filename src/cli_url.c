@@ -1,0 +1,263 @@
+/* cli_url: the program side of opening by URL -- the global options
+ * (--no-cache --offline --download --insecure --netrc --max-size N) taken
+ * out of argv before dispatch, and around every transfer a progress line
+ * on stderr when it is a terminal, a SIGINT handler and an Esc watcher
+ * that set the cancel flag.  Must not depend on curses or on ui/. */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sanitize.h"
+
+static struct open_options options;
+static bool options_set;
+static volatile sig_atomic_t cancel_flag;
+
+/* The transfer in progress. */
+static struct {
+	bool active;
+	bool tty;            /* stderr is a terminal: draw progress */
+	bool line_drawn;     /* a progress line is on screen */
+	struct sigaction old_int;
+	bool esc_thread;
+	pthread_t thread;
+	volatile bool stop;
+	struct termios saved;
+} xfer;
+
+static bool parse_size(const char *arg, uint64_t *out)
+{
+	char *end = NULL;
+	errno = 0;
+	if (!arg || *arg < '0' || *arg > '9')
+		return false;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno != 0)
+		return false;
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	else if (*end == 'T' || *end == 't')
+		shift = 40;
+	if (shift) {
+		end++;
+		if (*end == 'i' && end[1] == 'B')
+			end += 2;
+		else if (*end == 'B')
+			end++;
+	}
+	if (*end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
+{
+	int out = 1;
+	bool ok = true;
+	int i = 1;
+	for (; i < *argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strcmp(a, "--no-cache") == 0) {
+			o->no_cache = true;
+		} else if (strcmp(a, "--offline") == 0) {
+			o->offline = true;
+		} else if (strcmp(a, "--download") == 0) {
+			o->download = true;
+		} else if (strcmp(a, "--insecure") == 0) {
+			o->insecure = true;
+		} else if (strcmp(a, "--netrc") == 0) {
+			o->netrc = true;
+		} else if (strcmp(a, "--max-size") == 0 ||
+			   strncmp(a, "--max-size=", 11) == 0) {
+			const char *v = a[10] == '=' ? a + 11
+				       : i + 1 < *argc ? argv[++i]
+						       : NULL;
+			if (!parse_size(v, &o->max_size)) {
+				fputs("callscope: --max-size expects a number "
+				      "of bytes (suffix K, M, G allowed)\n",
+				      stderr);
+				ok = false;
+			}
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	for (; i < *argc; i++)
+		argv[out++] = argv[i];
+	argv[out] = NULL;
+	*argc = out;
+	if (ok && o->offline && o->no_cache) {
+		fputs("callscope: --offline and --no-cache exclude each "
+		      "other\n",
+		      stderr);
+		ok = false;
+	}
+	return ok;
+}
+
+void cli_set_open_options(const struct open_options *o)
+{
+	options = *o;
+	options_set = true;
+}
+
+const struct open_options *cli_open_options(void)
+{
+	if (!options_set) {
+		open_options_init(&options);
+		options_set = true;
+	}
+	options.cancel = &cancel_flag;
+	return &options;
+}
+
+bool cli_cancelled(void)
+{
+	return cancel_flag != 0;
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	cancel_flag = 1;
+}
+
+/* Reads the terminal without echo; Esc cancels. */
+static void *watch_esc(void *arg)
+{
+	(void)arg;
+	while (!xfer.stop) {
+		unsigned char c;
+		ssize_t n = read(STDIN_FILENO, &c, 1);
+		if (n == 1 && c == 0x1b)
+			cancel_flag = 1;
+		else if (n < 0 && errno != EINTR && errno != EAGAIN)
+			break;
+	}
+	return NULL;
+}
+
+static void human(char *buf, size_t len, double v)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
+					     "TiB" };
+	size_t u = 0;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+}
+
+static void clear_line(void)
+{
+	if (xfer.line_drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		xfer.line_drawn = false;
+	}
+}
+
+static void on_progress(void *ctx, const struct open_progress *p)
+{
+	(void)ctx;
+	if (!xfer.tty)
+		return;
+	if (p->done) {
+		clear_line();
+		return;
+	}
+	char now[32], total[32], rate[32], left[32] = "";
+	human(now, sizeof(now), (double)p->now);
+	human(total, sizeof(total), (double)p->total);
+	double got = (double)(p->now - p->resumed);
+	double speed = p->seconds > 0 ? got / p->seconds : 0;
+	human(rate, sizeof(rate), speed);
+	if (p->total > p->now && speed > 0) {
+		double s = (double)(p->total - p->now) / speed;
+		if (s < 360000)
+			snprintf(left, sizeof(left), ", %d:%02d left",
+				 (int)s / 60, (int)s % 60);
+	}
+	char *name = sanitize_text(p->name ? p->name : "", SANITIZE_TERMINAL);
+	if (p->total > 0) {
+		int pct = (int)(100.0 * (double)p->now / (double)p->total);
+		int filled = pct / 5;
+		char bar[21];
+		for (int i = 0; i < 20; i++)
+			bar[i] = i < filled ? '#' : '-';
+		bar[20] = '\0';
+		fprintf(stderr, "\r\033[K%.30s [%s] %3d%% %s of %s, %s/s%s",
+			name ? name : "", bar, pct, now, total, rate, left);
+	} else {
+		fprintf(stderr, "\r\033[K%.30s %s, %s/s", name ? name : "",
+			now, rate);
+	}
+	fflush(stderr);
+	free(name);
+	xfer.line_drawn = true;
+}
+
+const struct open_options *cli_transfer_begin(void)
+{
+	const struct open_options *o = cli_open_options();
+	if (xfer.active)
+		return o;
+	xfer.active = true;
+	cancel_flag = 0;
+	xfer.tty = isatty(STDERR_FILENO);
+	options.progress = xfer.tty ? on_progress : NULL;
+	options.progress_ctx = NULL;
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &xfer.old_int);
+	xfer.esc_thread = false;
+	xfer.stop = false;
+	if (xfer.tty && isatty(STDIN_FILENO) &&
+	    tcgetattr(STDIN_FILENO, &xfer.saved) == 0) {
+		struct termios raw = xfer.saved;
+		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 1; /* reads return every 0.1 s */
+		if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0) {
+			if (pthread_create(&xfer.thread, NULL, watch_esc,
+					   NULL) == 0)
+				xfer.esc_thread = true;
+			else
+				tcsetattr(STDIN_FILENO, TCSANOW, &xfer.saved);
+		}
+	}
+	return o;
+}
+
+void cli_transfer_end(void)
+{
+	if (!xfer.active)
+		return;
+	xfer.active = false;
+	if (xfer.esc_thread) {
+		xfer.stop = true;
+		pthread_join(xfer.thread, NULL);
+		tcsetattr(STDIN_FILENO, TCSANOW, &xfer.saved);
+		xfer.esc_thread = false;
+	}
+	sigaction(SIGINT, &xfer.old_int, NULL);
+	clear_line();
+	options.progress = NULL;
+}

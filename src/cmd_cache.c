@@ -1,0 +1,131 @@
+/* cmd_cache: `callscope cache list|clear|dir` -- what the download cache
+ * holds (URL, size, date), emptying it, and where it is.  Must not depend
+ * on curses or on ui/. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "url_cache.h"
+
+static void print_error(struct error *err)
+{
+	char *line = error_format(err);
+	fputs("callscope cache: ", stderr);
+	cli_put_text(stderr, line ? line : "out of memory");
+	fputc('\n', stderr);
+	free(line);
+	error_clear(err);
+}
+
+static void date_text(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	if (t <= 0 || !gmtime_r(&tt, &tm) ||
+	    strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm) == 0)
+		snprintf(buf, len, "-");
+}
+
+static int list(const char *root, enum cli_format format)
+{
+	struct error err = {0};
+	struct url_cache_entry *e = NULL;
+	size_t n = 0;
+	if (url_cache_list(root, &e, &n, &err) != STATUS_OK) {
+		print_error(&err);
+		return CLI_EXIT_DATA;
+	}
+	if (format == CLI_FORMAT_JSON) {
+		json_t *arr = json_array();
+		for (size_t i = 0; arr && i < n; i++) {
+			char date[64];
+			date_text(e[i].date, date, sizeof(date));
+			json_array_append_new(
+				arr,
+				json_pack("{s:o, s:s, s:I, s:s, s:b, s:b, s:o}",
+					  "url", cli_json_text(e[i].url),
+					  "kind", e[i].kind, "size",
+					  (json_int_t)e[i].size, "date", date,
+					  "complete", e[i].complete, "remote",
+					  e[i].remote, "path",
+					  cli_json_text(e[i].dir)));
+		}
+		cli_put_json(stdout, arr, JSON_INDENT(1));
+		fputc('\n', stdout);
+		json_decref(arr);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			char date[64];
+			date_text(e[i].date, date, sizeof(date));
+			printf("%12" PRIu64 "  %-20s  ", e[i].size, date);
+			cli_put_text(stdout, e[i].url);
+			fputs(!e[i].complete ? "  (incomplete)\n"
+			      : e[i].remote ? "  (partly remote)\n"
+					    : "\n",
+			      stdout);
+		}
+	}
+	url_cache_list_free(e, n);
+	return CLI_EXIT_OK;
+}
+
+int cmd_cache(int argc, char **argv);
+int cmd_cache(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	enum cli_format format = CLI_FORMAT_TEXT;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!cli_parse_format("cache", optarg, 5, &format))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			fputs("Try 'callscope --help'.\n", stderr);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs("callscope cache: expected list, clear or dir\n", stderr);
+		return CLI_EXIT_USAGE;
+	}
+	const char *what = argv[optind];
+	struct error err = {0};
+	char *root = NULL;
+	if (url_cache_root(cli_open_options(), &root, &err) != STATUS_OK) {
+		print_error(&err);
+		return CLI_EXIT_DATA;
+	}
+	int rc = CLI_EXIT_OK;
+	if (strcmp(what, "list") == 0) {
+		rc = list(root, format);
+	} else if (strcmp(what, "clear") == 0) {
+		if (url_cache_clear(root, &err) != STATUS_OK) {
+			print_error(&err);
+			rc = CLI_EXIT_DATA;
+		}
+	} else if (strcmp(what, "dir") == 0) {
+		cli_put_text(stdout, root);
+		fputc('\n', stdout);
+	} else {
+		fputs("callscope cache: expected list, clear or dir, not '",
+		      stderr);
+		cli_put_text(stderr, what);
+		fputs("'\n", stderr);
+		rc = CLI_EXIT_USAGE;
+	}
+	free(root);
+	return rc;
+}

@@ -1,0 +1,818 @@
+/* remote_open: URL -> local path.  Decides which files a directory URL
+ * needs (known names first, the server's listing where names are not
+ * known in advance), where they go (the cache, a temporary directory, a
+ * --output directory), and records complete entries.  Must not print,
+ * exit, or depend on curses or ui/. */
+#include "remote_open.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <dirent.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "blob.h"
+#include "fetch.h"
+#include "http.h"
+#include "listing.h"
+#include "url_cache.h"
+
+/* Largest listing page or experiment.xml read into memory. */
+#define REMOTE_PAGE_MAX ((size_t)64 << 20)
+/* Most files fetched for one directory URL. */
+#define REMOTE_MAX_FILES 100000
+
+/* One open in progress. */
+struct job {
+	const char *url;     /* the directory or file URL */
+	const struct open_options *o;
+	struct http_session *s;
+	char *base;          /* ROOT/url/KEY; NULL for --output */
+	char *data;          /* where the files go */
+	uint64_t total;      /* bytes of all files */
+	bool changed;        /* a file was (re)downloaded */
+	bool entry_dirty;    /* entry.json marked incomplete */
+	bool was_complete;   /* entry.json was complete before this open */
+	bool last_unchanged; /* the last get_file was a 304 */
+	bool remote;         /* a file is read remotely (lazily) */
+};
+
+static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **temp_dirs;
+static size_t n_temp_dirs, cap_temp_dirs;
+
+void remote_open_cleanup(void)
+{
+	pthread_mutex_lock(&temp_lock);
+	for (size_t i = 0; i < n_temp_dirs; i++) {
+		url_cache_remove_tree(temp_dirs[i], NULL);
+		free(temp_dirs[i]);
+	}
+	free(temp_dirs);
+	temp_dirs = NULL;
+	n_temp_dirs = cap_temp_dirs = 0;
+	pthread_mutex_unlock(&temp_lock);
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Percent-decode [p, p+n); NULL on a NUL byte or out of memory. */
+static char *percent_decode(const char *p, size_t n)
+{
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '%' && i + 2 < n && hex_value(p[i + 1]) >= 0 &&
+		    hex_value(p[i + 2]) >= 0) {
+			char c = (char)(hex_value(p[i + 1]) * 16 +
+					hex_value(p[i + 2]));
+			if (c == '\0') {
+				free(out);
+				return NULL;
+			}
+			out[j++] = c;
+			i += 2;
+		} else {
+			out[j++] = p[i];
+		}
+	}
+	out[j] = '\0';
+	return out;
+}
+
+char *remote_file_url_path(const char *url)
+{
+	if (http_url_scheme(url) != HTTP_SCHEME_FILE)
+		return NULL;
+	const char *p = url + strlen("file://");
+	if (strncasecmp(p, "localhost/", 10) == 0)
+		p += 9;
+	if (*p != '/')
+		return NULL;
+	size_t n = strcspn(p, "?#");
+	return percent_decode(p, n);
+}
+
+char *remote_url_file_name(const char *url)
+{
+	const char *start = url;
+	size_t sl = 0;
+	if (http_is_url(url)) {
+		start = strstr(url, "://") + 3;
+		start += strcspn(start, "/?#"); /* skip the host */
+	}
+	size_t n = strcspn(start, "?#");
+	const char *end = start + n;
+	const char *seg = end;
+	while (seg > start && seg[-1] != '/')
+		seg--;
+	sl = (size_t)(end - seg);
+	char *name = percent_decode(seg, sl);
+	if (name && !strchr(name, '/') && url_cache_name_ok(name))
+		return name;
+	free(name);
+	return strdup("download");
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static char *join(const char *a, const char *b)
+{
+	char *out = NULL;
+	if (asprintf(&out, "%s%s", a, b) < 0)
+		return NULL;
+	return out;
+}
+
+static char *join_path(const char *a, const char *b)
+{
+	char *out = NULL;
+	if (asprintf(&out, "%s/%s", a, b) < 0)
+		return NULL;
+	return out;
+}
+
+/* Files a reader reads in parts through blob_open_file (HPCToolkit v4's
+ * large files), which may stay on the server. */
+static bool lazy_candidate(const char *name)
+{
+	return strcmp(name, "profile.db") == 0 || strcmp(name, "cct.db") == 0 ||
+	       strcmp(name, "trace.db") == 0;
+}
+
+/* A complete local copy of `dest` per its record. */
+static bool have_complete(const char *dest, const char *meta)
+{
+	struct url_cache_file f;
+	if (!meta || url_cache_read_file(meta, &f, NULL) != STATUS_OK)
+		return false;
+	struct stat sb;
+	bool ok = f.complete && stat(dest, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		  (uint64_t)sb.st_size == f.size;
+	url_cache_file_clear(&f);
+	return ok;
+}
+
+/* Leave a large file on a server that honours ranges: register it so
+ * that blob_open_file(dest) reads it remotely.  *lazy false: download it
+ * (small, no ranges, or --download).  STATUS_NOT_FOUND when the server
+ * does not have it. */
+static enum status try_lazy(struct job *j, const char *url, const char *dest,
+			    const char *meta, bool *lazy, struct error *err)
+{
+	*lazy = false;
+	blob_unregister(dest);
+	if (j->o->download || !j->base || have_complete(dest, meta))
+		return STATUS_OK;
+	struct http_info info;
+	enum status st = http_probe(j->s, url, &info, err);
+	if (st != STATUS_OK)
+		return st;
+	bool big = info.ranges && info.size_known &&
+		   info.size >= j->o->lazy_min_size;
+	http_info_clear(&info);
+	if (!big)
+		return STATUS_OK;
+	st = blob_register_remote(dest, url, j->o, err);
+	if (st == STATUS_UNSUPPORTED) {
+		error_clear(err);
+		return STATUS_OK;
+	}
+	if (st != STATUS_OK)
+		return st;
+	/* a stale local copy would shadow the registration */
+	unlink(dest);
+	*lazy = true;
+	return STATUS_OK;
+}
+
+/* A file of the entry is about to be replaced: until the end of the
+ * open, the entry is not a consistent database for --offline. */
+static void mark_dirty(void *ctx)
+{
+	struct job *j = ctx;
+	if (!j->base || j->entry_dirty)
+		return;
+	j->entry_dirty = true;
+	char *ep = join_path(j->base, "entry.json");
+	struct url_cache_entry e;
+	if (ep && url_cache_read_entry(ep, &e, NULL) == STATUS_OK) {
+		if (e.complete) {
+			e.complete = false;
+			url_cache_write_entry(ep, &e, NULL);
+		}
+		url_cache_entry_clear(&e);
+	}
+	free(ep);
+}
+
+/* Download one file of the job (a name relative to the URL).  An
+ * optional file the server does not have is no error: *present false. */
+static enum status get_file(struct job *j, const char *name, bool optional,
+			    bool *present, struct error *err)
+{
+	char *url = join(j->url, name);
+	char *dest = join_path(j->data, name);
+	char *meta_rel = join(name, ".json");
+	char *meta = NULL;
+	struct fetch_result res = { 0 };
+	enum status st = STATUS_OK;
+	*present = false;
+	j->last_unchanged = false;
+	if (!url || !dest || !meta_rel) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	if (j->base) {
+		char *meta_dir = join_path(j->base, "meta");
+		meta = meta_dir ? join_path(meta_dir, meta_rel) : NULL;
+		free(meta_dir);
+		if (!meta) {
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			goto out;
+		}
+		st = url_cache_mkdirs_parent(meta, err);
+		if (st != STATUS_OK)
+			goto out;
+	}
+	st = url_cache_mkdirs_parent(dest, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (j->o->offline) {
+		struct stat sb;
+		if (stat(dest, &sb) == 0) {
+			*present = true;
+			j->total += (uint64_t)sb.st_size;
+		}
+		goto out;
+	}
+	bool lazy = false;
+	if (lazy_candidate(name)) {
+		st = try_lazy(j, url, dest, meta, &lazy, err);
+		if (st == STATUS_OK && lazy) {
+			mark_dirty(j);
+			*present = true;
+			j->remote = true;
+			j->changed = true;
+			goto out;
+		}
+	}
+	struct fetch_request r = {
+		.url = url,
+		.dest = dest,
+		.meta_path = meta,
+		.name = name,
+		.max_size = j->o->max_size,
+		.on_replace = mark_dirty,
+		.ctx = j,
+	};
+	if (st == STATUS_OK)
+		st = fetch_file(j->s, &r, &res, err);
+	if (st == STATUS_NOT_FOUND && optional) {
+		/* gone from the server: so is the cached copy */
+		error_clear(err);
+		unlink(dest);
+		if (meta)
+			unlink(meta);
+		st = STATUS_OK;
+		goto out;
+	}
+	if (st != STATUS_OK)
+		goto out;
+	*present = true;
+	j->total += res.size;
+	j->last_unchanged = res.not_modified;
+	if (!res.not_modified)
+		j->changed = true;
+out:
+	fetch_result_clear(&res);
+	free(url);
+	free(dest);
+	free(meta_rel);
+	free(meta);
+	return st;
+}
+
+/* Names below `sub` ("" or "metrics/") of the listing page at
+ * j->url + sub, filtered by `keep`; a missing page is an empty list. */
+static enum status list_names(struct job *j, const char *sub,
+			      bool (*keep)(const char *name),
+			      char ***names, size_t *n_names, struct error *err)
+{
+	char *url = join(j->url, sub);
+	char *page = NULL;
+	size_t len = 0;
+	struct listing_entry *ents = NULL;
+	size_t n = 0, cap = 0;
+	enum status st = STATUS_OK;
+	if (!url) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	st = http_get_memory(j->s, url, REMOTE_PAGE_MAX, &page, &len, err);
+	if (st == STATUS_NOT_FOUND) {
+		error_clear(err);
+		st = STATUS_OK;
+		goto out;
+	}
+	if (st != STATUS_OK)
+		goto out;
+	st = listing_parse(page, len, url, &ents, &n, err);
+	if (st != STATUS_OK)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (ents[i].is_dir || !keep(ents[i].name))
+			continue;
+		char *name = join(sub, ents[i].name);
+		if (!name || !url_cache_name_ok(name) ||
+		    *n_names >= REMOTE_MAX_FILES ||
+		    !array_grow((void **)names, &cap, *n_names + 1,
+				sizeof(**names))) {
+			bool nomem = !name;
+			free(name);
+			if (nomem) {
+				st = error_set(err, STATUS_NOMEM, NULL,
+					       "out of memory");
+				goto out;
+			}
+			continue;
+		}
+		(*names)[(*n_names)++] = name;
+	}
+out:
+	listing_free(ents, n);
+	free(page);
+	free(url);
+	return st;
+}
+
+/* Names of the files below data/`sub` already in the cache, filtered
+ * by `keep` (an unchanged database keeps its file set). */
+static enum status list_local(struct job *j, const char *sub,
+			      bool (*keep)(const char *name), char ***names,
+			      size_t *n_names, struct error *err)
+{
+	char *dir = join_path(j->data, sub);
+	if (!dir)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	DIR *d = opendir(dir);
+	free(dir);
+	size_t cap = 0;
+	struct dirent *de;
+	while (d && (de = readdir(d)) != NULL) {
+		if (!keep(de->d_name) || ends_with(de->d_name, ".part"))
+			continue;
+		char *name = join(sub, de->d_name);
+		if (!name || !url_cache_name_ok(name) ||
+		    *n_names >= REMOTE_MAX_FILES ||
+		    !array_grow((void **)names, &cap, *n_names + 1,
+				sizeof(**names))) {
+			free(name);
+			continue;
+		}
+		(*names)[(*n_names)++] = name;
+	}
+	if (d)
+		closedir(d);
+	return STATUS_OK;
+}
+
+static bool is_yaml(const char *name)
+{
+	return ends_with(name, ".yaml") || ends_with(name, ".yml");
+}
+
+static bool is_legacy_data(const char *name)
+{
+	return ends_with(name, ".metric-db") || ends_with(name, ".hpctrace") ||
+	       strcmp(name, "experiment-1.mdb") == 0 ||
+	       strcmp(name, "experiment.mt") == 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Fetch every name, optional ones allowed to be missing. */
+static enum status get_all(struct job *j, char **names, size_t n,
+			   struct error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool present = false;
+		enum status st = get_file(j, names[i], true, &present, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	return STATUS_OK;
+}
+
+static enum status get_directory(struct job *j, struct error *err)
+{
+	static const char *const v4_optional[] = { "profile.db", "cct.db",
+						   "trace.db" };
+	static const char *const legacy_known[] = { "experiment-1.mdb",
+						    "experiment.mt" };
+	char **names = NULL;
+	size_t n = 0;
+	bool present = false;
+	enum status st = get_file(j, "meta.db", true, &present, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (present) {
+		bool unchanged = j->last_unchanged && j->was_complete;
+		for (size_t i = 0; i < 3; i++) {
+			st = get_file(j, v4_optional[i], true, &present, err);
+			if (st != STATUS_OK)
+				goto out;
+		}
+		if (unchanged)
+			st = list_local(j, "metrics/", is_yaml, &names, &n,
+					err);
+		else
+			st = list_names(j, "metrics/", is_yaml, &names, &n,
+					err);
+		if (st != STATUS_OK)
+			goto out;
+		if (n == 0) {
+			st = get_file(j, "metrics/default.yaml", true,
+				      &present, err);
+			goto out;
+		}
+		st = get_all(j, names, n, err);
+		goto out;
+	}
+	st = get_file(j, "experiment.xml", true, &present, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (!present) {
+		char *r = http_url_redact(j->url);
+		st = error_set(err,
+			       j->o->offline ? STATUS_NOT_FOUND
+					     : STATUS_NOT_DATABASE,
+			       r ? r : "URL",
+			       j->o->offline
+				       ? "not in the cache (--offline)"
+				       : "no HPCToolkit database here (neither "
+					 "meta.db nor experiment.xml)");
+		free(r);
+		goto out;
+	}
+	if (!j->o->offline)
+		st = list_names(j, "", is_legacy_data, &names, &n, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (n == 0) {
+		for (size_t i = 0; i < 2; i++) {
+			st = get_file(j, legacy_known[i], true, &present, err);
+			if (st != STATUS_OK)
+				goto out;
+		}
+		goto out;
+	}
+	st = get_all(j, names, n, err);
+out:
+	free_names(names, n);
+	return st;
+}
+
+/* The cache directory of `url` (ROOT/url/KEY) for `o`; for --no-cache a
+ * new temporary root, registered for remote_open_cleanup. */
+static enum status entry_base(const char *url, const struct open_options *o,
+			      char **out, struct error *err)
+{
+	*out = NULL;
+	char *root = NULL;
+	enum status st = STATUS_OK;
+	if (o->no_cache) {
+		const char *tmp = getenv("TMPDIR");
+		if (asprintf(&root, "%s/callscope-XXXXXX",
+			     tmp && *tmp ? tmp : "/tmp") < 0)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+		if (!mkdtemp(root)) {
+			st = error_set(err, STATUS_IO, root,
+				       "cannot create a temporary directory: "
+				       "%s",
+				       strerror(errno));
+			free(root);
+			return st;
+		}
+		pthread_mutex_lock(&temp_lock);
+		bool ok = array_grow((void **)&temp_dirs, &cap_temp_dirs,
+				     n_temp_dirs + 1, sizeof(*temp_dirs));
+		if (ok)
+			temp_dirs[n_temp_dirs++] = strdup(root);
+		pthread_mutex_unlock(&temp_lock);
+	} else {
+		st = url_cache_root(o, &root, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	char key[17];
+	url_cache_key(url, key);
+	if (asprintf(out, "%s/url/%s", root, key) < 0) {
+		*out = NULL;
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	free(root);
+	return st;
+}
+
+/* An entry's record says it is complete and for this URL. */
+static bool entry_complete(const char *base, const char *url,
+			   struct url_cache_entry *e)
+{
+	char *ep = join_path(base, "entry.json");
+	char *r = http_url_redact(url);
+	bool ok = ep && r && url_cache_read_entry(ep, e, NULL) == STATUS_OK;
+	if (ok && (!e->complete || strcmp(e->url, r) != 0)) {
+		url_cache_entry_clear(e);
+		ok = false;
+	}
+	free(ep);
+	free(r);
+	return ok;
+}
+
+static enum status write_entry(struct job *j, bool dir, const char *name,
+			       struct error *err)
+{
+	if (!j->base)
+		return STATUS_OK;
+	char *ep = join_path(j->base, "entry.json");
+	char *r = http_url_redact(j->url);
+	enum status st = STATUS_OK;
+	if (!ep || !r) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	struct url_cache_entry e = {
+		.url = r,
+		.kind = (char *)(dir ? "dir" : "file"),
+		.name = (char *)(dir ? "" : name),
+		.size = j->total,
+		.date = (int64_t)time(NULL),
+		.complete = true,
+		.remote = j->remote,
+	};
+	st = url_cache_write_entry(ep, &e, err);
+out:
+	free(ep);
+	free(r);
+	return st;
+}
+
+/* Resolve or fetch `url` (a directory when it ends in '/').  `dest_dir`
+ * non-NULL: --output. */
+static enum status materialize(const char *url, const struct open_options *o,
+			       const char *dest_dir, char **out,
+			       struct error *err)
+{
+	*out = NULL;
+	struct job j = { .url = url, .o = o };
+	char *name = NULL;
+	enum status st = STATUS_OK;
+	bool dir = ends_with(url, "/");
+	if (dest_dir) {
+		j.data = strdup(dest_dir);
+		if (!j.data) {
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			goto out;
+		}
+	} else {
+		st = entry_base(url, o, &j.base, err);
+		if (st != STATUS_OK)
+			goto out;
+		j.data = join_path(j.base, "data");
+		if (!j.data) {
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			goto out;
+		}
+	}
+	if (!dir) {
+		name = remote_url_file_name(url);
+		if (!name) {
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			goto out;
+		}
+	}
+	struct url_cache_entry probe = { 0 };
+	bool have_file_entry = j.base && entry_complete(j.base, url, &probe);
+	url_cache_entry_clear(&probe);
+	if (o->offline && !dir && j.base && !have_file_entry) {
+		/* maybe cached as the directory "URL/" */
+		char *dir_url = join(url, "/");
+		if (!dir_url) {
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			goto out;
+		}
+		char *dir_base = NULL;
+		struct url_cache_entry e;
+		if (entry_base(dir_url, o, &dir_base, NULL) == STATUS_OK &&
+		    entry_complete(dir_base, dir_url, &e)) {
+			url_cache_entry_clear(&e);
+			free(dir_base);
+			st = materialize(dir_url, o, dest_dir, out, err);
+			free(dir_url);
+			goto out;
+		}
+		free(dir_base);
+		free(dir_url);
+	}
+	if (o->offline) {
+		struct url_cache_entry e;
+		if (!j.base || !entry_complete(j.base, url, &e)) {
+			char *r = http_url_redact(url);
+			st = error_set(err, STATUS_NOT_FOUND, r ? r : "URL",
+				       "not in the cache (--offline)");
+			free(r);
+			goto out;
+		}
+		bool was_dir = strcmp(e.kind, "dir") == 0;
+		bool remote = e.remote;
+		url_cache_entry_clear(&e);
+		if (remote) {
+			char *r = http_url_redact(url);
+			st = error_set(err, STATUS_NOT_FOUND, r ? r : "URL",
+				       "not wholly in the cache: large files "
+				       "were read remotely (fetch it, or open "
+				       "it once with --download, to use it "
+				       "--offline)");
+			free(r);
+			goto out;
+		}
+		if (was_dir != dir) {
+			st = error_set(err, STATUS_CORRUPT, j.base,
+				       "cache entry of the wrong kind");
+			goto out;
+		}
+		*out = dir ? strdup(j.data) : join_path(j.data, name);
+		if (!*out)
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	st = url_cache_mkdirs(j.data, err);
+	if (st != STATUS_OK)
+		goto out;
+	st = http_session_new(o, &j.s, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (dir) {
+		struct url_cache_entry e;
+		j.was_complete = j.base && entry_complete(j.base, url, &e);
+		if (j.was_complete)
+			url_cache_entry_clear(&e);
+		/* The job's names are relative to the directory URL. */
+		st = get_directory(&j, err);
+		if (st != STATUS_OK)
+			goto out;
+		st = write_entry(&j, true, "", err);
+		if (st == STATUS_OK) {
+			*out = strdup(j.data);
+			if (!*out)
+				st = error_set(err, STATUS_NOMEM, NULL,
+					       "out of memory");
+		}
+		goto out;
+	}
+	/* A file: its name relative to its directory. */
+	char *dest = join_path(j.data, name);
+	char *meta = NULL;
+	if (j.base) {
+		char *md = join_path(j.base, "meta");
+		meta = md ? join_path(md, name) : NULL;
+		char *mj = meta ? join(meta, ".json") : NULL;
+		free(meta);
+		meta = mj;
+		if (md && url_cache_mkdirs(md, err) != STATUS_OK) {
+			free(md);
+			free(dest);
+			free(meta);
+			st = err ? err->status : STATUS_IO;
+			goto out;
+		}
+		free(md);
+	}
+	struct fetch_result res = { 0 };
+	if (!dest || (j.base && !meta)) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	} else {
+		struct fetch_request r = {
+			.url = url,
+			.dest = dest,
+			.meta_path = meta,
+			.name = name,
+			.max_size = o->max_size,
+		};
+		st = fetch_file(j.s, &r, &res, err);
+	}
+	if (st == STATUS_OK && res.effective_url &&
+	    ends_with(res.effective_url, "/")) {
+		/* "http://host/db" redirected to "http://host/db/": a
+		 * directory after all. */
+		unlink(dest);
+		if (meta)
+			unlink(meta);
+		char *dir_url = join(url, "/");
+		fetch_result_clear(&res);
+		free(dest);
+		free(meta);
+		if (!dir_url) {
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			goto out;
+		}
+		http_session_free(j.s);
+		j.s = NULL;
+		st = materialize(dir_url, o, dest_dir, out, err);
+		free(dir_url);
+		goto out;
+	}
+	if (st == STATUS_OK) {
+		j.total = res.size;
+		st = write_entry(&j, false, name, err);
+	}
+	fetch_result_clear(&res);
+	free(meta);
+	if (st == STATUS_OK)
+		*out = dest;
+	else
+		free(dest);
+out:
+	http_session_free(j.s);
+	free(j.base);
+	free(j.data);
+	free(name);
+	return st;
+}
+
+enum status remote_open_resolve(const char *url, const struct open_options *o,
+				char **out, struct error *err)
+{
+	*out = NULL;
+	struct open_options defaults;
+	if (!o) {
+		open_options_init(&defaults);
+		o = &defaults;
+	}
+	if (http_url_scheme(url) == HTTP_SCHEME_FILE) {
+		*out = remote_file_url_path(url);
+		if (!*out)
+			return error_set(err, STATUS_USAGE, url,
+					 "only file:///path and "
+					 "file://localhost/path name local "
+					 "files");
+		return STATUS_OK;
+	}
+	enum status st = http_check_url(url, err);
+	if (st != STATUS_OK)
+		return st;
+	return materialize(url, o, NULL, out, err);
+}
+
+enum status remote_fetch(const char *url, const struct open_options *o,
+			 const char *dest_dir, char **out, struct error *err)
+{
+	*out = NULL;
+	struct open_options opts;
+	if (o)
+		opts = *o;
+	else
+		open_options_init(&opts);
+	opts.download = true;
+	enum status st = http_check_url(url, err);
+	if (st != STATUS_OK)
+		return st;
+	if (dest_dir) {
+		if (opts.offline)
+			return error_set(err, STATUS_USAGE, NULL,
+					 "--offline cannot fetch to a "
+					 "directory");
+		st = url_cache_mkdirs(dest_dir, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	return materialize(url, &opts, dest_dir, out, err);
+}

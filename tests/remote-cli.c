@@ -1,0 +1,55 @@
+/* remote-cli: a test-only front end to the batch commands that registers
+ * files as remote first, standing in for the URL opening of the program:
+ *   remote-cli [--remote LOCAL_PATH=URL]... [--exec SHELL_CMD] COMMAND ARGS...
+ * Each LOCAL_PATH is then read lazily from URL (blob_register_remote, the
+ * blocks persisted in LOCAL_PATH.blocks); SHELL_CMD runs after the
+ * registrations (a test switches a server fault on between the probe and
+ * the reads); the command runs as `callscope COMMAND ARGS...` would.  Exit
+ * status as the CLI's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blob.h"
+#include "cli.h"
+#include "open_options.h"
+
+int main(int argc, char **argv)
+{
+	struct open_options o;
+	open_options_init(&o);
+	int i = 1;
+	while (i + 1 < argc && strcmp(argv[i], "--remote") == 0) {
+		char *spec = argv[i + 1], *eq = strchr(spec, '=');
+		if (!eq) {
+			fprintf(stderr, "remote-cli: --remote LOCAL=URL\n");
+			return 1;
+		}
+		*eq = '\0';
+		struct error err = {0};
+		if (blob_register_remote(spec, eq + 1, &o, &err) != STATUS_OK) {
+			char *line = error_format(&err);
+			fprintf(stderr, "remote-cli: %s\n",
+				line ? line : "cannot register");
+			free(line);
+			error_clear(&err);
+			return 2;
+		}
+		i += 2;
+	}
+	if (i + 1 < argc && strcmp(argv[i], "--exec") == 0) {
+		if (system(argv[i + 1]) != 0) {
+			fprintf(stderr, "remote-cli: --exec failed\n");
+			return 1;
+		}
+		i += 2;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: remote-cli [--remote LOCAL=URL]... "
+				"[--exec CMD] COMMAND ARGS...\n");
+		return 1;
+	}
+	int rc = cli_run(argc - i, argv + i);
+	blob_unregister_all();
+	return rc < 0 ? 1 : rc;
+}

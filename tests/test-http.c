@@ -1,0 +1,432 @@
+/* Tests for http: URL checks and redaction, option defaults, and -- when
+ * tests/test-http.sh runs this with $HTTP_TEST_BASE pointing at
+ * tests/http_server.py and $HTTP_TEST_DIR at the directory it serves --
+ * probes, range reads and the one-line errors, compared with the served
+ * files read directly. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "http.h"
+
+static const char *base(void)
+{
+	const char *b = getenv("HTTP_TEST_BASE");
+	return b && *b ? b : NULL;
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *out = malloc(n);
+	assert_non_null(out);
+	snprintf(out, n, "%s%s", a, b);
+	return out;
+}
+
+/* The served file `name`, read directly. */
+static unsigned char *slurp(const char *name, size_t *len)
+{
+	char *path = join(getenv("HTTP_TEST_DIR"), name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char *buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	free(path);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* GET base + path (a control endpoint), body discarded. */
+static void control(const char *path)
+{
+	struct http_session *s = NULL;
+	struct error err = { 0 };
+	char *url = join(base(), path);
+	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
+	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
+	CURLcode rc = curl_easy_perform(http_session_curl(s));
+	assert_int_equal(http_session_result(s, url, rc, &err), STATUS_OK);
+	http_session_free(s);
+	free(url);
+}
+
+static void test_scheme_degenerate(void **state)
+{
+	(void)state;
+	assert_int_equal(http_url_scheme(NULL), HTTP_SCHEME_NONE);
+	assert_int_equal(http_url_scheme(""), HTTP_SCHEME_NONE);
+	assert_int_equal(http_url_scheme("db/meta.db"), HTTP_SCHEME_NONE);
+	assert_int_equal(http_url_scheme("/abs/path"), HTTP_SCHEME_NONE);
+	assert_int_equal(http_url_scheme("C:/x"), HTTP_SCHEME_NONE);
+	assert_int_equal(http_url_scheme("://x"), HTTP_SCHEME_NONE);
+	assert_int_equal(http_url_scheme("http:/x"), HTTP_SCHEME_NONE);
+	assert_false(http_is_url(NULL));
+	assert_false(http_is_url("a:b"));
+}
+
+static void test_scheme_names(void **state)
+{
+	(void)state;
+	assert_int_equal(http_url_scheme("http://h/"), HTTP_SCHEME_HTTP);
+	assert_int_equal(http_url_scheme("HTTPS://h/"), HTTP_SCHEME_HTTPS);
+	assert_int_equal(http_url_scheme("file:///tmp"), HTTP_SCHEME_FILE);
+	assert_int_equal(http_url_scheme("sftp://h/x"), HTTP_SCHEME_SFTP);
+	assert_int_equal(http_url_scheme("scp://h/x"), HTTP_SCHEME_SCP);
+	assert_int_equal(http_url_scheme("ftp://h/x"), HTTP_SCHEME_OTHER);
+	assert_int_equal(http_url_scheme("httpx://h/x"), HTTP_SCHEME_OTHER);
+	assert_int_equal(http_url_scheme("git+ssh://h/x"), HTTP_SCHEME_OTHER);
+	assert_true(http_is_url("ftp://h/x"));
+}
+
+static void test_check_url(void **state)
+{
+	(void)state;
+	struct error err = { 0 };
+	assert_int_equal(http_check_url("http://127.0.0.1:1/db/", &err),
+			 STATUS_OK);
+	assert_int_equal(http_check_url("file:///tmp/x", &err), STATUS_OK);
+	assert_int_equal(http_check_url("ftp://u:pw@h/x", &err),
+			 STATUS_UNSUPPORTED);
+	/* the message names the URL without the password */
+	assert_string_equal(err.file, "ftp://h/x");
+	assert_non_null(strstr(err.message, "unsupported URL scheme"));
+	assert_int_equal(http_check_url("http:///x", &err), STATUS_USAGE);
+	assert_int_equal(http_check_url("db", &err), STATUS_USAGE);
+	error_clear(&err);
+}
+
+static void test_redact(void **state)
+{
+	(void)state;
+	char *r = http_url_redact(NULL);
+	assert_null(r);
+	const char *cases[][2] = {
+		{ "", "" },
+		{ "path/x", "path/x" },
+		{ "http://h/a@b", "http://h/a@b" },
+		{ "http://u@h/x", "http://h/x" },
+		{ "https://u:p@ss@h:8/x?y@z", "https://h:8/x?y@z" },
+		{ "sftp://me@host", "sftp://host" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = http_url_redact(cases[i][0]);
+		assert_non_null(r);
+		assert_string_equal(r, cases[i][1]);
+		free(r);
+	}
+}
+
+static void test_options_default(void **state)
+{
+	(void)state;
+	struct open_options o;
+	memset(&o, 0xff, sizeof(o));
+	unsetenv("CALLSCOPE_STALL_TIME");
+	unsetenv("CALLSCOPE_CONNECT_TIMEOUT");
+	unsetenv("CALLSCOPE_LAZY_MIN_SIZE");
+	open_options_init(&o);
+	assert_false(o.no_cache || o.offline || o.download || o.insecure ||
+		     o.netrc);
+	assert_int_equal(o.max_size, 0);
+	assert_int_equal(o.connect_timeout_s, 10);
+	assert_int_equal(o.stall_time_s, 30);
+	assert_int_equal(o.stall_limit, 1);
+	assert_int_equal(o.lazy_min_size, 64u << 20);
+	assert_null(o.cache_dir);
+	assert_null(o.cancel);
+	assert_null(o.progress);
+	assert_false(open_options_cancelled(&o));
+	assert_false(open_options_cancelled(NULL));
+	setenv("CALLSCOPE_STALL_TIME", "2", 1);
+	setenv("CALLSCOPE_LAZY_MIN_SIZE", "junk", 1);
+	open_options_init(&o);
+	assert_int_equal(o.stall_time_s, 2);
+	assert_int_equal(o.lazy_min_size, 64u << 20);
+	volatile sig_atomic_t flag = 1;
+	o.cancel = &flag;
+	assert_true(open_options_cancelled(&o));
+	unsetenv("CALLSCOPE_STALL_TIME");
+	unsetenv("CALLSCOPE_LAZY_MIN_SIZE");
+}
+
+static void test_info_clear_null(void **state)
+{
+	(void)state;
+	http_info_clear(NULL);
+	http_session_free(NULL);
+	assert_null(http_session_header(NULL, "ETag"));
+	assert_int_equal(http_session_status(NULL), 0);
+}
+
+/* The refused connection needs no server: port 1 on loopback. */
+static void test_refused(void **state)
+{
+	(void)state;
+	struct http_session *s = NULL;
+	struct error err = { 0 };
+	struct http_info info;
+	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
+	assert_int_equal(http_probe(s, "http://127.0.0.1:1/x", &info, &err),
+			 STATUS_IO);
+	assert_string_equal(err.file, "http://127.0.0.1:1/x");
+	assert_non_null(strstr(err.message, "cannot connect"));
+	assert_null(strchr(err.message, '\n'));
+	http_session_free(s);
+	error_clear(&err);
+}
+
+static void test_probe(void **state)
+{
+	(void)state;
+	if (!base())
+		skip();
+	size_t len = 0;
+	unsigned char *want = slurp("/a.bin", &len);
+	struct http_session *s = NULL;
+	struct error err = { 0 };
+	struct http_info info;
+	char *url = join(base(), "/a.bin");
+	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
+	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	assert_true(info.size_known);
+	assert_int_equal(info.size, len);
+	assert_true(info.ranges);
+	assert_non_null(info.etag);
+	assert_int_equal(info.etag[0], '"');
+	assert_non_null(info.last_modified);
+	assert_true(info.mtime > 0);
+	assert_int_equal(info.http_status, 206);
+	http_info_clear(&info);
+
+	/* an empty file: 416 "bytes * /0" */
+	char *empty = join(base(), "/empty");
+	assert_int_equal(http_probe(s, empty, &info, &err), STATUS_OK);
+	assert_true(info.size_known);
+	assert_int_equal(info.size, 0);
+	http_info_clear(&info);
+
+	/* a server ignoring ranges: size from Content-Length, cut off */
+	control("/__reset");
+	control("/__fault?prefix=/a.bin&kind=norange&count=1");
+	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	assert_false(info.ranges);
+	assert_true(info.size_known);
+	assert_int_equal(info.size, len);
+	http_info_clear(&info);
+	free(empty);
+	free(url);
+	free(want);
+	http_session_free(s);
+	error_clear(&err);
+}
+
+static void test_get_range(void **state)
+{
+	(void)state;
+	if (!base())
+		skip();
+	size_t len = 0;
+	unsigned char *want = slurp("/a.bin", &len);
+	struct http_session *s = NULL;
+	struct error err = { 0 };
+	struct http_info info;
+	char *url = join(base(), "/a.bin");
+	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
+	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	unsigned char *buf = malloc(70000);
+	assert_non_null(buf);
+	size_t got = 99;
+	assert_int_equal(http_get_range(s, url, 5, 0, buf, &got, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(got, 0);
+	assert_int_equal(http_get_range(s, url, 1000, 65536, buf, &got,
+					info.etag, &err),
+			 STATUS_OK);
+	assert_int_equal(got, 65536);
+	assert_memory_equal(buf, want + 1000, 65536);
+	/* the tail: fewer bytes than asked */
+	assert_int_equal(http_get_range(s, url, len - 10, 100, buf, &got,
+					info.etag, &err),
+			 STATUS_OK);
+	assert_int_equal(got, 10);
+	assert_memory_equal(buf, want + len - 10, 10);
+	/* another ETag: changed on the server */
+	assert_int_equal(http_get_range(s, url, 0, 10, buf, &got, "\"x\"",
+					&err),
+			 STATUS_IO);
+	assert_non_null(strstr(err.message, "changed on the server"));
+	/* a server that ignores ranges */
+	control("/__fault?prefix=/a.bin&kind=norange&count=1");
+	assert_int_equal(http_get_range(s, url, 10, 10, buf, &got, NULL,
+					&err),
+			 STATUS_UNSUPPORTED);
+	assert_non_null(strstr(err.message, "ignores range requests"));
+	/* the connection survives: the next read works */
+	assert_int_equal(http_get_range(s, url, 10, 10, buf, &got, NULL,
+					&err),
+			 STATUS_OK);
+	assert_memory_equal(buf, want + 10, 10);
+	http_info_clear(&info);
+	free(buf);
+	free(url);
+	free(want);
+	http_session_free(s);
+	error_clear(&err);
+}
+
+static void test_file_url(void **state)
+{
+	(void)state;
+	if (!base())
+		skip();
+	size_t len = 0;
+	unsigned char *want = slurp("/a.bin", &len);
+	char *dir = join("file://", getenv("HTTP_TEST_DIR"));
+	char *url = join(dir, "/a.bin");
+	struct http_session *s = NULL;
+	struct error err = { 0 };
+	struct http_info info;
+	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
+	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	assert_true(info.size_known);
+	assert_int_equal(info.size, len);
+	assert_true(info.ranges);
+	assert_true(info.mtime > 0);
+	unsigned char buf[100];
+	size_t got = 0;
+	assert_int_equal(http_get_range(s, url, 77, sizeof(buf), buf, &got,
+					NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(got, sizeof(buf));
+	assert_memory_equal(buf, want + 77, sizeof(buf));
+	http_info_clear(&info);
+	char *missing = join(dir, "/missing");
+	assert_int_equal(http_probe(s, missing, &info, &err),
+			 STATUS_NOT_FOUND);
+	free(missing);
+	free(url);
+	free(dir);
+	free(want);
+	http_session_free(s);
+	error_clear(&err);
+}
+
+/* Fetch `path` whole, discarding the body; the result of the transfer. */
+static enum status get(const char *path, const struct open_options *o,
+		       struct error *err)
+{
+	struct http_session *s = NULL;
+	char *url = join(base(), path);
+	assert_int_equal(http_session_new(o, &s, err), STATUS_OK);
+	enum status st = http_session_prepare(s, url, err);
+	assert_int_equal(st, STATUS_OK);
+	CURLcode rc = curl_easy_perform(http_session_curl(s));
+	st = http_session_result(s, url, rc, err);
+	http_session_free(s);
+	free(url);
+	return st;
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	if (!base())
+		skip();
+	struct error err = { 0 };
+	control("/__reset");
+	assert_int_equal(get("/missing", NULL, &err), STATUS_NOT_FOUND);
+	assert_string_equal(err.message, "HTTP 404 Not Found");
+	control("/__fault?prefix=/a.bin&kind=status&code=500&count=1");
+	assert_int_equal(get("/a.bin", NULL, &err), STATUS_IO);
+	assert_string_equal(err.message, "HTTP 500 Internal Server Error");
+	control("/__fault?prefix=/a.bin&kind=status&code=403&count=1");
+	assert_int_equal(get("/a.bin", NULL, &err), STATUS_IO);
+	assert_string_equal(err.message, "HTTP 403 Forbidden");
+	control("/__fault?prefix=/a.bin&kind=lie&extra=100&count=1");
+	assert_int_equal(get("/a.bin", NULL, &err), STATUS_IO);
+	assert_non_null(strstr(err.message, "transfer ended early"));
+	control("/__fault?prefix=/a.bin&kind=drop&after=1000&count=1");
+	assert_int_equal(get("/a.bin", NULL, &err), STATUS_IO);
+	assert_non_null(strstr(err.message, "transfer ended early"));
+	control("/__fault?prefix=/r&kind=redirect&to=ftp://127.0.0.1/x&count=1");
+	assert_int_equal(get("/r", NULL, &err), STATUS_IO);
+	assert_non_null(strstr(err.message, "redirect to another scheme"));
+	/* a redirect on the same server is followed */
+	control("/__fault?prefix=/r&kind=redirect&to=/a.bin&count=1");
+	assert_int_equal(get("/r", NULL, &err), STATUS_OK);
+	/* a redirect loop stops after 5 */
+	control("/__fault?prefix=/loop&kind=redirect&to=/loop");
+	assert_int_equal(get("/loop", NULL, &err), STATUS_IO);
+	assert_string_equal(err.message, "more than 5 redirects");
+	control("/__clear");
+
+	struct open_options o;
+	open_options_init(&o);
+	o.stall_time_s = 1;
+	control("/__fault?prefix=/a.bin&kind=stall&after=0&count=1");
+	assert_int_equal(get("/a.bin", &o, &err), STATUS_IO);
+	assert_string_equal(err.message,
+			    "transfer stalled (under 1 byte/s for 1 s)");
+
+	volatile sig_atomic_t flag = 1;
+	o.cancel = &flag;
+	assert_int_equal(get("/a.bin", &o, &err), STATUS_IO);
+	assert_string_equal(err.message, "cancelled");
+	o.cancel = NULL;
+
+	o.max_size = 10;
+	assert_int_equal(get("/a.bin", &o, &err), STATUS_LIMIT);
+	assert_non_null(strstr(err.message, "--max-size 10"));
+	error_clear(&err);
+}
+
+static void test_tls_to_plain(void **state)
+{
+	(void)state;
+	if (!base())
+		skip();
+	struct error err = { 0 };
+	const char *b = base();
+	assert_true(strncmp(b, "http://", 7) == 0);
+	char *url = join("https://", b + 7);
+	struct http_session *s = NULL;
+	struct http_info info;
+	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
+	assert_int_equal(http_probe(s, url, &info, &err), STATUS_IO);
+	assert_non_null(strstr(err.message, "TLS"));
+	http_session_free(s);
+	free(url);
+	error_clear(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scheme_degenerate),
+		cmocka_unit_test(test_scheme_names),
+		cmocka_unit_test(test_check_url),
+		cmocka_unit_test(test_redact),
+		cmocka_unit_test(test_options_default),
+		cmocka_unit_test(test_info_clear_null),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_get_range),
+		cmocka_unit_test(test_file_url),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_tls_to_plain),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

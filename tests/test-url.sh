@@ -1,0 +1,336 @@
+#!/bin/sh
+# Opening databases by URL, offline: tests/http_server.py on 127.0.0.1
+# serves a generated v4 database, an archive of it and a large file; HOME
+# and XDG_CACHE_HOME are a temporary directory.  Covers directory, file://
+# and archive URLs, the cache (hit, revalidation, --offline, --no-cache,
+# list, clear), fetch -o, resume after a dropped connection, cancel, and
+# every transfer error (one line naming the URL, exit status 2).
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
+cs="$top_builddir/callscope"
+gen="$top_builddir/tests/gen-v4db"
+tmp=$(mktemp -d) || exit 99
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache" TMPDIR="$tmp/tmpdir"
+unset CALLSCOPE_STALL_TIME CALLSCOPE_CONNECT_TIMEOUT http_proxy https_proxy \
+	HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+mkdir -p "$HOME" "$TMPDIR" "$tmp/www"
+www="$tmp/www"
+"$gen" -o "$www/db" --yaml --seed 7 >/dev/null || exit 99
+(cd "$www" && tar czf db.tar.gz db) || exit 99
+python3 -c 'import random, sys
+r = random.Random(11)
+sys.stdout.buffer.write(r.randbytes(3000000))' >"$www/big.bin" || exit 99
+
+python3 "$top_srcdir/tests/http_server.py" --dir "$www" \
+	--port-file "$tmp/port" >/dev/null 2>"$tmp/server.err" &
+pid=$!
+i=0
+while [ ! -s "$tmp/port" ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && { echo "server did not start"; cat "$tmp/server.err"; exit 99; }
+	sleep 0.1
+done
+port=$(cat "$tmp/port")
+base="http://127.0.0.1:$port"
+
+ctl() { python3 -c 'import sys, urllib.request
+print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$base$1" >/dev/null; }
+# stats FIELD: bytes_sent, requests, or "statuses" (space-separated)
+stats() { python3 -c 'import json, sys, urllib.request
+d = json.load(urllib.request.urlopen(sys.argv[1] + "/__stats"))
+f = sys.argv[2]
+if f == "statuses":
+    print(" ".join(str(e.get("status")) for e in d["log"]))
+elif f == "ranges":
+    print(" ".join(str(e.get("range")) + "|" + str(e.get("if_range")) for e in d["log"]))
+else:
+    print(d[f])' "$base" "$1"; }
+
+report() { "$cs" report "$@" --depth 4 --metric all; }
+report "$www/db" >"$tmp/local.txt" 2>"$tmp/err" || { cat "$tmp/err"; exit 99; }
+
+# --- a directory URL --------------------------------------------------
+ctl /__reset
+if report "$base/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt"; then
+	ok "directory URL report equals the local report"
+else
+	fail "directory URL report"; cat "$tmp/err"
+fi
+[ "$(stats bytes_sent)" -gt 100000 ] || fail "first open transferred $(stats bytes_sent) bytes"
+
+# --- cache hit: revalidated with 304, no body bytes ---------------------
+ctl /__reset
+report "$base/db/" >"$tmp/out" 2>"$tmp/err" || fail "second open"
+cmp -s "$tmp/out" "$tmp/local.txt" || fail "second open report differs"
+b=$(stats bytes_sent); s=$(stats statuses)
+if [ "$b" = 0 ] && [ "$s" = "304 304 304 304 304" ]; then
+	ok "cache hit: 0 bytes, statuses $s"
+else
+	fail "cache hit: $b bytes, statuses $s"
+fi
+
+# --- a changed file is downloaded again, the rest revalidated ----------
+cp "$www/db/trace.db" "$tmp/trace.db" && rm "$www/db/trace.db" && \
+	cp "$tmp/trace.db" "$www/db/trace.db"
+touch -d '2001-01-01' "$www/db/trace.db"
+ctl /__reset
+report "$base/db/" >"$tmp/out" 2>"$tmp/err" || fail "open after a change"
+size=$(wc -c <"$www/db/trace.db" | tr -d ' ')
+b=$(stats bytes_sent)
+[ "$b" = "$size" ] && ok "revalidation: only trace.db ($b bytes)" ||
+	fail "revalidation sent $b bytes, trace.db is $size"
+
+# --- --offline: hit without requests, miss with an error --------------
+ctl /__reset
+report --offline "$base/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+	[ "$(stats requests)" = 0 ] && ok "--offline hit, no requests" ||
+	fail "--offline hit: $(cat "$tmp/err")"
+"$cs" info --offline "$base/nothing/" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+   grep -q "^callscope: $base/nothing/: not in the cache (--offline)$" "$tmp/err"; then
+	ok "--offline miss"
+else
+	fail "--offline miss: rc $rc: $(cat "$tmp/err")"
+fi
+
+# a failed revalidation (server trouble) leaves the entry usable --offline
+ctl "/__fault?prefix=/db/&kind=status&code=503&count=1"
+"$cs" info "$base/db/" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "HTTP 503 Service Unavailable" "$tmp/err" || fail "503: $(cat "$tmp/err")"
+report --offline "$base/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+	ok "--offline after a failed revalidation" || fail "--offline after a 503: $(cat "$tmp/err")"
+
+# --- cache list / clear ----------------------------------------------
+"$cs" cache list >"$tmp/list" 2>"$tmp/err" || fail "cache list"
+grep -q " $base/db/\$" "$tmp/list" && ok "cache list names the URL" ||
+	fail "cache list: $(cat "$tmp/list")"
+"$cs" cache list --format json | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert any(e["url"].endswith("/db/") and e["complete"] and e["size"] > 100000 for e in d), d' ||
+	fail "cache list --format json"
+"$cs" cache clear || fail "cache clear"
+[ -z "$("$cs" cache list)" ] && [ ! -e "$XDG_CACHE_HOME/callscope/url" ] &&
+	ok "cache clear" || fail "cache clear left $(ls "$XDG_CACHE_HOME/callscope")"
+
+# --- --no-cache: nothing stays ----------------------------------------
+report --no-cache "$base/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" ||
+	fail "--no-cache open: $(cat "$tmp/err")"
+[ -z "$(ls "$TMPDIR")" ] && [ ! -e "$XDG_CACHE_HOME/callscope/url" ] &&
+	ok "--no-cache leaves nothing" || fail "--no-cache left $(ls "$TMPDIR")"
+
+# --- fetch -o DIR and fetch into the cache ----------------------------
+out=$("$cs" fetch "$base/db/" -o "$tmp/fetched" 2>"$tmp/err")
+if [ "$out" = "$tmp/fetched" ] &&
+   for f in meta.db profile.db cct.db trace.db metrics/default.yaml; do
+	   cmp -s "$www/db/$f" "$tmp/fetched/$f" || exit 1; done; then
+	ok "fetch -o DIR"
+else
+	fail "fetch -o: '$out' $(cat "$tmp/err")"
+fi
+[ -z "$(find "$tmp/fetched" -name '*.part')" ] || fail "fetch -o left .part files"
+out=$("$cs" fetch "$base/db/" 2>"$tmp/err")
+case "$out" in
+"$XDG_CACHE_HOME"/callscope/url/*/data) cmp -s "$out/meta.db" "$www/db/meta.db" &&
+	ok "fetch into the cache: $out" || fail "fetch cache copy" ;;
+*) fail "fetch printed '$out'" ;;
+esac
+# a directory URL without the trailing slash (the server redirects)
+report "$base/db" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+	ok "directory URL without '/'" || fail "URL without '/': $(cat "$tmp/err")"
+
+# --- file:// and archive URLs -----------------------------------------
+report "file://$www/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+	ok "file:// URL" || fail "file:// URL: $(cat "$tmp/err")"
+report "$base/db.tar.gz" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+	ok "archive URL" || fail "archive URL: $(cat "$tmp/err")"
+
+# --- an older HPCToolkit database: experiment.xml and the listing -------
+mkdir -p "$www/old"
+echo '<?xml version="1.0"?><HPCToolkitExperiment version="2.2"/>' >"$www/old/experiment.xml"
+for f in a-000000-000-a8c0.metric-db b-000001-000-a8c0.hpctrace experiment.mt experiment-1.mdb; do
+	echo "$f" >"$www/old/$f"
+done
+echo junk >"$www/old/notes.txt"
+out=$("$cs" fetch "$base/old/" -o "$tmp/old" 2>"$tmp/err")
+if [ "$out" = "$tmp/old" ] &&
+   [ "$(cd "$tmp/old" && ls | tr '\n' ' ')" = "a-000000-000-a8c0.metric-db b-000001-000-a8c0.hpctrace experiment-1.mdb experiment.mt experiment.xml " ]; then
+	ok "older database: experiment.xml and the listed files"
+else
+	fail "older database: '$out' $(ls "$tmp/old") $(cat "$tmp/err")"
+fi
+
+# --- resume after a dropped connection --------------------------------
+ctl /__reset
+ctl "/__fault?prefix=/big.bin&kind=drop&after=1000000&count=1"
+"$cs" fetch "$base/big.bin" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "transfer ended early" "$tmp/err" ||
+	fail "dropped connection: rc $rc $(cat "$tmp/err")"
+ls "$XDG_CACHE_HOME"/callscope/url/*/data/big.bin.part >/dev/null 2>&1 ||
+	fail "no .part kept"
+ls "$XDG_CACHE_HOME"/callscope/url/*/data/big.bin >/dev/null 2>&1 &&
+	fail "an incomplete big.bin appeared"
+ctl /__reset
+out=$("$cs" fetch "$base/big.bin" 2>"$tmp/err")
+b=$(stats bytes_sent); r=$(stats ranges)
+if cmp -s "$out" "$www/big.bin" && [ "$b" = 2000000 ] &&
+   case "$r" in "bytes=1000000-|\""*) true ;; *) false ;; esac; then
+	ok "resumed: $b bytes with $r"
+else
+	fail "resume: '$out' $b bytes, ranges $r $(cat "$tmp/err")"
+fi
+# a server that answers 200 to the resume: start over
+"$cs" cache clear
+ctl "/__fault?prefix=/big.bin&kind=drop&after=500000&count=1"
+"$cs" fetch "$base/big.bin" >/dev/null 2>&1
+ctl /__reset
+ctl "/__fault?prefix=/big.bin&kind=norange&count=1"
+out=$("$cs" fetch "$base/big.bin" 2>"$tmp/err")
+cmp -s "$out" "$www/big.bin" && [ "$(stats bytes_sent)" = 3000000 ] &&
+	ok "200 to a resume restarts" || fail "restart: $(stats bytes_sent) $(cat "$tmp/err")"
+
+# --- cancel: SIGINT stops the transfer, the .part resumes later -------
+"$cs" cache clear
+ctl "/__fault?prefix=/big.bin&kind=slow&rate=400000&count=1"
+"$cs" fetch "$base/big.bin" >"$tmp/out" 2>"$tmp/err" &
+fpid=$!
+i=0
+while ! ls "$XDG_CACHE_HOME"/callscope/url/*/data/big.bin.part >/dev/null 2>&1 && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 0.5
+kill -INT $fpid
+wait $fpid
+rc=$?
+if [ $rc = 2 ] && grep -q ": cancelled$" "$tmp/err"; then ok "cancel"; else fail "cancel: rc $rc $(cat "$tmp/err")"; fi
+ctl /__reset
+out=$("$cs" fetch "$base/big.bin" 2>"$tmp/err")
+b=$(stats bytes_sent)
+cmp -s "$out" "$www/big.bin" && [ "$b" -lt 3000000 ] &&
+	ok "resumed after cancel ($b bytes)" || fail "resume after cancel: $b"
+
+# --- lazy: large files on a server with ranges stay there -------------
+"$cs" cache clear
+"$cs" trace "$www/db" --at +1ms --lines 0-3 >"$tmp/trace-local.txt" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; exit 99; }
+ctl /__reset
+CALLSCOPE_LAZY_MIN_SIZE=20000 "$cs" trace "$base/db/" --at +1ms --lines 0-3 >"$tmp/out" 2>"$tmp/err"
+if cmp -s "$tmp/out" "$tmp/trace-local.txt" &&
+   ! ls "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db >/dev/null 2>&1 &&
+   ls "$XDG_CACHE_HOME"/callscope/url/*/data/meta.db >/dev/null 2>&1; then
+	ok "lazy: trace --at equals the local answer, trace.db not downloaded"
+else
+	fail "lazy trace: $(cat "$tmp/err")"
+fi
+tsize=$(wc -c <"$www/db/trace.db" | tr -d ' ')
+ctl /__reset
+CALLSCOPE_LAZY_MIN_SIZE=20000 report "$base/db/" >"$tmp/out" 2>"$tmp/err" &&
+	cmp -s "$tmp/out" "$tmp/local.txt" && ok "lazy: report" || fail "lazy report: $(cat "$tmp/err")"
+"$cs" cache list | grep -q "(partly remote)$" && ok "cache list: partly remote" ||
+	fail "cache list lacks (partly remote)"
+"$cs" info --offline "$base/db/" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "not wholly in the cache" "$tmp/err" && ok "lazy entry refused --offline" ||
+	fail "lazy --offline: $(cat "$tmp/err")"
+ctl /__reset
+CALLSCOPE_LAZY_MIN_SIZE=20000 report --download "$base/db/" >"$tmp/out" 2>"$tmp/err" &&
+	cmp -s "$tmp/out" "$tmp/local.txt" &&
+	cmp -s "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db "$www/db/trace.db" &&
+	ok "--download fetches the large files" || fail "--download: $(cat "$tmp/err")"
+report --offline "$base/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+	ok "--offline after --download" || fail "--offline after --download: $(cat "$tmp/err")"
+
+# --- credentials only from ~/.netrc, and only with --netrc -------------
+printf 'machine 127.0.0.1\nlogin alice\npassword s3cret\n' >"$HOME/.netrc"
+chmod 600 "$HOME/.netrc"
+ctl "/__fault?prefix=/db/&kind=auth&user=alice&pass=s3cret"
+"$cs" info --no-cache "$base/db/" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "meta.db: HTTP 401 Unauthorized$" "$tmp/err" &&
+	ok "no credentials without --netrc" || fail "without --netrc: $(cat "$tmp/err")"
+report --netrc --no-cache "$base/db/" >"$tmp/out" 2>"$tmp/err" &&
+	cmp -s "$tmp/out" "$tmp/local.txt" && ok "--netrc" || fail "--netrc: $(cat "$tmp/err")"
+ctl /__clear
+rm -f "$HOME/.netrc"
+
+# --- errors: one line naming the URL, exit status 2 -------------------
+# expect_error URL PATTERN [ARGS...]
+expect_error() {
+	u=$1; pat=$2; shift 2
+	"$cs" info "$@" "$u" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	   grep -q "^callscope: .*$pat" "$tmp/err"; then
+		ok "error: $(cat "$tmp/err")"
+	else
+		fail "expected '$pat' for $u: rc $rc: $(cat "$tmp/err")"
+	fi
+}
+"$cs" cache clear
+expect_error "http://127.0.0.1:1/db/" "127.0.0.1:1/db/meta.db: cannot connect"
+expect_error "http://nonexistent.invalid/db/" "nonexistent.invalid/db/meta.db: cannot resolve host"
+expect_error "https://127.0.0.1:$port/db/" "TLS"
+expect_error "$base/missing/" "$base/missing/: no HPCToolkit database here"
+ctl "/__fault?prefix=/db/meta.db&kind=status&code=500&count=1"
+expect_error "$base/db/" "$base/db/meta.db: HTTP 500 Internal Server Error"
+ctl "/__fault?prefix=/db/meta.db&kind=status&code=403&count=1"
+expect_error "$base/db/" "HTTP 403 Forbidden"
+ctl "/__fault?prefix=/db/profile.db&kind=lie&extra=5000&count=1"
+expect_error "$base/db/" "profile.db: transfer ended early (received [0-9]* of [0-9]* bytes)"
+ctl "/__fault?prefix=/db/meta.db&kind=redirect&to=ftp://127.0.0.1/x&count=1"
+expect_error "$base/db/" "redirect to another scheme refused (ftp://127.0.0.1/x)"
+ctl "/__fault?prefix=/db/meta.db&kind=redirect&to=https://127.0.0.1:$port/db/meta.db&count=1"
+expect_error "$base/db/" "redirect to another scheme refused"
+ctl "/__fault?prefix=/loop&kind=redirect&to=/loop"
+expect_error "$base/loop" "more than 5 redirects"
+ctl /__clear
+ctl "/__fault?prefix=/db/cct.db&kind=stall&after=0&count=1"
+CALLSCOPE_STALL_TIME=1 expect_error "$base/db/" "cct.db: transfer stalled (under 1 byte/s for 1 s)"
+expect_error "$base/db/" "/db/[a-z]*\.db: larger than --max-size 1000 bytes" --max-size 1000
+# connect timeout: a listening socket whose backlog is full drops the SYN
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)
+port = s.getsockname()[1]
+fill = []
+for i in range(3):
+    c = socket.socket(); c.setblocking(False)
+    try: c.connect(("127.0.0.1", port))
+    except BlockingIOError: pass
+    fill.append(c)
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % port)
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(60)' "$tmp/bh.port" &
+bh=$!
+i=0
+while [ ! -s "$tmp/bh.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+CALLSCOPE_CONNECT_TIMEOUT=1 expect_error "http://127.0.0.1:$(cat "$tmp/bh.port")/db/" \
+	"meta.db: connection timed out after 1 s"
+kill $bh 2>/dev/null
+
+expect_error "ftp://127.0.0.1/db/" "unsupported URL scheme"
+"$cs" info --max-size 12x "$base/db/" >/dev/null 2>&1
+[ $? = 1 ] && ok "bad --max-size is a usage error" || fail "--max-size 12x"
+# a write error (as ENOSPC would be): a file size limit, SIGXFSZ ignored
+"$cs" cache clear
+(trap '' XFSZ; ulimit -f 1000 2>/dev/null && exec "$cs" fetch "$base/big.bin") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "big.bin.part: cannot write: File too large" "$tmp/err" &&
+   ! ls "$XDG_CACHE_HOME"/callscope/url/*/data/big.bin >/dev/null 2>&1; then
+	ok "write error: $(cat "$tmp/err")"
+else
+	fail "write error: rc $rc $(cat "$tmp/err")"
+fi
+
+echo "$fails failure(s)"
+[ $fails = 0 ]
