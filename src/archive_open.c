@@ -91,72 +91,12 @@ static void temp_release(const char *dir)
 	archive_remove_tree(dir);
 }
 
-/* The model's value provider, wrapped so that its close also removes the
- * temporary extraction. */
-struct cleanup {
-	struct value_ops ops;
-	const struct value_ops *orig;
-	void *impl;
-	char *dir;
-};
-
-static bool fwd_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
-			double *out)
+/* The model's release hook when the extraction is temporary. */
+static void release_temp(void *arg)
 {
-	struct cleanup *c = impl;
-	return c->orig->summary(c->impl, ctx_id, stat_id, out);
-}
-
-static enum status fwd_per_profile(void *impl, uint32_t ctx_id,
-				   uint32_t prop_id, struct profile_value **out,
-				   size_t *n, struct error *err)
-{
-	struct cleanup *c = impl;
-	return c->orig->per_profile(c->impl, ctx_id, prop_id, out, n, err);
-}
-
-static enum status fwd_summary_all(void *impl, uint32_t stat_id,
-				   void (*emit)(void *ctx, uint32_t ctx_id,
-						double value),
-				   void *ctx, struct error *err)
-{
-	struct cleanup *c = impl;
-	return c->orig->summary_all(c->impl, stat_id, emit, ctx, err);
-}
-
-static void fwd_close(void *impl)
-{
-	struct cleanup *c = impl;
-	if (c->orig->close)
-		c->orig->close(c->impl);
-	temp_release(c->dir);
-	free(c->dir);
-	free(c);
-}
-
-static bool hook_cleanup(struct model *m, const char *dir)
-{
-	if (!m->value_ops)
-		return true; /* the atexit sweep removes it */
-	struct cleanup *c = calloc(1, sizeof(*c));
-	char *copy = strdup(dir);
-	if (!c || !copy) {
-		free(c);
-		free(copy);
-		return false;
-	}
-	c->orig = m->value_ops;
-	c->impl = m->value_impl;
-	c->dir = copy;
-	c->ops = (struct value_ops){
-		.summary = c->orig->summary ? fwd_summary : NULL,
-		.per_profile = c->orig->per_profile ? fwd_per_profile : NULL,
-		.close = fwd_close,
-		.summary_all = c->orig->summary_all ? fwd_summary_all : NULL,
-	};
-	m->value_ops = &c->ops;
-	m->value_impl = c;
-	return true;
+	char *dir = arg;
+	temp_release(dir);
+	free(dir);
 }
 
 /* ---- the cache ------------------------------------------------------- */
@@ -278,18 +218,6 @@ static void rename_error(struct error *err, const char *dir,
 		return;
 	free(err->file);
 	err->file = f;
-}
-
-static bool model_add_warning_text(struct model *m, char *text)
-{
-	char **w = realloc(m->warnings, (m->n_warnings + 1) * sizeof(*w));
-	if (!w) {
-		free(text);
-		return false;
-	}
-	m->warnings = w;
-	m->warnings[m->n_warnings++] = text;
-	return true;
 }
 
 /* "ARCHIVE holds N databases; opened A.  Others: B, C (open one with
@@ -426,31 +354,23 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 		rename_error(err, dest, archive_path);
 		goto out;
 	}
-	char *shown = NULL;
+	char *shown = NULL, *warning = NULL;
 	if (asprintf(&shown, "%s%s%s", archive_path, inner && inner[0] ? "/" : "",
-		     inner && inner[0] ? inner : "") < 0) {
+		     inner && inner[0] ? inner : "") < 0)
+		shown = NULL;
+	if (shown && n_roots > 1)
+		warning = several_warning(archive_path, roots, n_roots);
+	if (!shown || (n_roots > 1 && !warning))
 		st = error_set(err, STATUS_NOMEM, archive_path, "out of memory");
+	else
+		st = model_set_origin(m, shown, warning,
+				      tmp_base ? release_temp : NULL, tmp_base,
+				      err);
+	free(shown);
+	free(warning);
+	if (st != STATUS_OK)
 		goto out;
-	}
-	free(m->path);
-	m->path = shown;
-	if (n_roots > 1) {
-		char *w = several_warning(archive_path, roots, n_roots);
-		if (!w || !model_add_warning_text(m, w)) {
-			st = error_set(err, STATUS_NOMEM, archive_path,
-				       "out of memory");
-			goto out;
-		}
-	}
-	if (tmp_base) {
-		if (!hook_cleanup(m, tmp_base)) {
-			st = error_set(err, STATUS_NOMEM, archive_path,
-				       "out of memory");
-			goto out;
-		}
-		free(tmp_base);
-		tmp_base = NULL;
-	}
+	tmp_base = NULL; /* the model's release hook owns it now */
 	*out = m;
 	m = NULL;
 out:

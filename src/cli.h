@@ -83,6 +83,13 @@ bool cli_parse_u32(const char *cmd, const char *opt, const char *arg,
 /* "CPUTIME (sec) (I)" or "CPUTIME (sec):Mean (E)"; heap string. */
 char *cli_column_title(const struct model *m, uint32_t column);
 
+/* The title of `column` for a text header `width` characters wide: the full
+ * title when it fits, else "NAME~:VARIANT (I)" with the name cut, else
+ * "VARIANT (I)"; a title without a variant is returned whole (the caller
+ * cuts its end).  Malloc'd; NULL when out of memory. */
+char *cli_column_title_fit(const struct model *m, uint32_t column,
+			   size_t width);
+
 /* Format a value with the column's format (validated; "%.2e" otherwise)
  * into a heap string. */
 char *cli_format_value(const struct model *m, uint32_t column, double v);

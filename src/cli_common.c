@@ -208,6 +208,50 @@ bool cli_select_columns(const char *cmd, const struct model *m,
 	return true;
 }
 
+/* Characters (not bytes) of UTF-8 text `s`. */
+static size_t text_chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+char *cli_column_title_fit(const struct model *m, uint32_t column,
+			   size_t width)
+{
+	char *full = cli_column_title(m, column);
+	if (!full || text_chars(full) <= width)
+		return full;
+	const struct model_column *c = &m->columns[column];
+	const char *variant = c->variant ? c->variant : "";
+	const char *kind = c->kind == COLUMN_INCLUSIVE ? "I" : "E";
+	if (!*variant || strcmp(variant, "Sum") == 0)
+		return full; /* cut at the end by the caller */
+	/* "NAME~:VARIANT (I)" with the name cut, or "VARIANT (I)" */
+	size_t tail = text_chars(variant) + 5; /* ":" " (I)" */
+	size_t name_room = width > tail + 1 ? width - tail - 1 : 0;
+	char *out = NULL;
+	if (name_room >= 3) {
+		size_t bytes = 0, chars = 0;
+		while (c->name[bytes] && chars < name_room) {
+			bytes++;
+			while (((unsigned char)c->name[bytes] & 0xc0) == 0x80)
+				bytes++;
+			chars++;
+		}
+		if (asprintf(&out, "%.*s~:%s (%s)", (int)bytes, c->name,
+			     variant, kind) < 0)
+			out = NULL;
+	} else if (asprintf(&out, "%s (%s)", variant, kind) < 0) {
+		out = NULL;
+	}
+	if (!out)
+		return full;
+	free(full);
+	return out;
+}
+
 char *cli_column_title(const struct model *m, uint32_t column)
 {
 	const struct model_column *c = &m->columns[column];

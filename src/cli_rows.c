@@ -158,11 +158,11 @@ void cli_rows_header(const struct cli_rows *r)
 		return;
 	}
 	for (size_t i = 0; i < r->n_columns; i++) {
-		char *t = cli_column_title(m, r->columns[i]);
-		char *safe = sanitize_text(t ? t : "", SANITIZE_TERMINAL);
 		bool pct = (m->columns[r->columns[i]].render & RENDER_PERCENT) &&
 			   r->has_total[i];
 		int width = VALUE_WIDTH + (pct ? PERCENT_WIDTH + 1 : 0);
+		char *t = cli_column_title_fit(m, r->columns[i], (size_t)width);
+		char *safe = sanitize_text(t ? t : "", SANITIZE_TERMINAL);
 		put_fitted(r->out, safe ? safe : "", (size_t)width);
 		fputs("  ", r->out);
 		free(safe);

@@ -463,11 +463,14 @@ void model_free(struct model *m)
 		m->value_ops->close(m->value_impl);
 	if (m->trace_ops && m->trace_ops->close)
 		m->trace_ops->close(m->trace_impl);
+	if (m->release)
+		m->release(m->release_arg);
 	for (uint32_t i = 0; i < m->n_columns; i++)
 		column_release(&m->columns[i]);
 	free(m->columns);
 	free(m->format);
 	free(m->path);
+	free(m->local_path);
 	free(m->title);
 	free(m->description);
 	free(m->strings);
@@ -484,6 +487,41 @@ void model_free(struct model *m)
 	free(m->ctx_index);
 	free(m->ctx_sorted);
 	free(m);
+}
+
+enum status model_set_origin(struct model *m, const char *shown,
+			     const char *warning, void (*release)(void *arg),
+			     void *arg, struct error *err)
+{
+	char *path = shown ? strdup(shown) : NULL;
+	char *text = warning ? strdup(warning) : NULL;
+	char **grown = NULL;
+	if ((shown && !path) || (warning && !text))
+		goto nomem;
+	if (warning) {
+		grown = realloc(m->warnings,
+				(m->n_warnings + 1) * sizeof(*grown));
+		if (!grown)
+			goto nomem;
+		m->warnings = grown;
+		m->warnings[m->n_warnings++] = text;
+	}
+	if (path) {
+		if (m->local_path)
+			free(m->path);
+		else
+			m->local_path = m->path;
+		m->path = path;
+	}
+	if (release) {
+		m->release = release;
+		m->release_arg = arg;
+	}
+	return STATUS_OK;
+nomem:
+	free(path);
+	free(text);
+	return error_set(err, STATUS_NOMEM, shown, "out of memory");
 }
 
 const char *model_str(const struct model *m, uint32_t h)

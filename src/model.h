@@ -211,6 +211,8 @@ struct trace_ops {
 struct model {
 	char *format;      /* reader name: "hpctoolkit-v4" */
 	char *path;        /* what was opened */
+	char *local_path;  /* where its files are, when `path` names an
+			    * archive or URL (model_set_origin); else NULL */
 	char *title;       /* database title, may be NULL */
 	char *description; /* may be NULL */
 
@@ -256,6 +258,11 @@ struct model {
 	uint32_t ctx_index_len;
 	uint64_t *ctx_sorted;     /* (ctx_id << 32 | node) sorted, or NULL */
 	bool ctx_unique;          /* no two nodes share a context id */
+
+	/* Set by model_set_origin: run at model_free, after the providers
+	 * are closed (a temporary extraction removed, ...). */
+	void (*release)(void *arg);
+	void *release_arg;
 };
 
 /* The first failed trace read since the last call (see trace_ops
@@ -334,6 +341,18 @@ enum status model_per_profile(const struct model *m, uint32_t node,
 			      size_t *n, struct error *err);
 
 void model_free(struct model *m);
+
+/* The one change allowed to a finished model, made by a container (an
+ * archive, a URL) that opened the database inside it through another reader,
+ * before the model is handed out: the path shown becomes `shown` (the archive
+ * or URL the user gave, not the extracted or cached copy; the reader's path
+ * is kept as `local_path`), `warning` (NULL
+ * for none) is appended to the warnings, and `release(arg)` (NULL for none)
+ * runs at model_free after the providers are closed.  A model has at most
+ * one release hook.  STATUS_NOMEM leaves the model as it was. */
+enum status model_set_origin(struct model *m, const char *shown,
+			     const char *warning, void (*release)(void *arg),
+			     void *arg, struct error *err);
 
 /* ---- builder: used by readers only --------------------------------- */
 

@@ -35,6 +35,17 @@ static enum status open_url(const char *url, const struct open_options *o,
 	enum status st = remote_open_resolve(url, o, &local, err);
 	if (st == STATUS_OK)
 		st = database_open(local, out, err);
+	/* the model names the URL the user gave, not the cached copy */
+	if (st == STATUS_OK) {
+		char *shown = http_url_redact(url);
+		st = model_set_origin(*out, shown ? shown : url, NULL, NULL,
+				      NULL, err);
+		free(shown);
+		if (st != STATUS_OK) {
+			model_free(*out);
+			*out = NULL;
+		}
+	}
 	free(local);
 	return st;
 }

@@ -256,11 +256,17 @@ struct pane *pane_source_new(struct app *app)
 				       "this context");
 		return NULL;
 	}
-	char *dir = strdup(app->db_path);
-	if (dir) {
-		size_t len = strlen(dir);
-		if (len > 8 && strcmp(dir + len - 8, "/meta.db") == 0)
-			dir[len - 8] = '\0';
+	/* the database's directory: where its files are (an archive's
+	 * extraction, a URL's cached copy), without a file name such as
+	 * meta.db or experiment.xml */
+	char *dir = strdup(m->local_path ? m->local_path : app->db_path);
+	struct stat sb;
+	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		char *slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		else if (!slash)
+			strcpy(dir, ".");
 	}
 	char *path = dir ? resolve(dir, model_str(m, file)) : NULL;
 	free(dir);

@@ -202,37 +202,52 @@ static void draw_header(struct app *app, struct rect r,
 		int r_ = -1;
 		if (c < app->model->n_columns) {
 			/* "NAME[:VARIANT] I" so that it fits over the values;
-			 * the name is cut first, the kind and mark stay */
+			 * the name is cut first (its end), then the variant,
+			 * the kind and mark stay: "WALLCL…:Mean I" */
 			const struct model_column *mc = &app->model->columns[c];
 			const char *variant = mc->variant ? mc->variant : "";
 			bool sv = *variant && strcmp(variant, "Sum") != 0;
-			char *name = NULL;
-			if (asprintf(&name, "%s%s%s", mc->name, sv ? ":" : "",
-				     sv ? variant : "") >= 0) {
+			char *name = strdup(mc->name ? mc->name : "");
+			char *tail = NULL;
+			if (name && asprintf(&tail, "%s%s", sv ? ":" : "",
+					     sv ? variant : "") >= 0) {
 				int room = cols[i].width - 1 - 3;
-				int w = screen_text_width(name);
-				if (w > room && room > 1) {
+				int tail_w = screen_text_width(tail);
+				if (sv && tail_w > room / 2) {
+					/* too narrow for both: the variant
+					 * alone tells the metric's columns
+					 * apart (its Sum column names it) */
+					free(name);
+					name = strdup(variant);
+					tail[0] = '\0';
+					tail_w = 0;
+					if (!name)
+						goto no_text;
+				}
+				int name_room = room - tail_w;
+				bool cut = screen_text_width(name) > name_room &&
+					   name_room > 1;
+				if (cut) {
 					/* keep the start of the name */
 					size_t len = strlen(name);
 					while (len > 0 &&
-					       screen_text_width(name) > room - 1) {
+					       screen_text_width(name) > name_room - 1) {
 						do
 							len--;
 						while (len > 0 &&
 						       (name[len] & 0xc0) == 0x80);
 						name[len] = '\0';
 					}
-					r_ = asprintf(&text, "%s%s %s%s", name,
-						      screen_glyphs()->ellipsis,
-						      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
-						      mark);
-				} else {
-					r_ = asprintf(&text, "%s %s%s", name,
-						      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
-						      mark);
 				}
-				free(name);
+				r_ = asprintf(&text, "%s%s%s %s%s", name,
+					      cut ? screen_glyphs()->ellipsis : "",
+					      tail,
+					      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
+					      mark);
 			}
+		no_text:
+			free(name);
+			free(tail);
 		} else {
 			char *title = app_column_title(app, c);
 			r_ = asprintf(&text, "%s%s", title ? title : "?", mark);
