@@ -1,11 +1,14 @@
 #!/bin/sh
 # Replays the seed corpus and crash reproducers of every parser fuzz target
+# (the targets of tests/fuzz/fuzz.am, src/hpctoolkit_xml.am, src/legacy_bin.am
+# and src/archive.am)
 # (tests/fuzz/corpus/TARGET: each file once), whether the targets were built
 # as plain programs or with libFuzzer: both run each file given as an
 # argument once and exit non-zero on a crash.
 set -e
 : "${top_srcdir:=.}" "${top_builddir:=.}"
-for target in v4-meta v4-profile v4-cct v4-trace metrics-yaml formula; do
+for target in v4-meta v4-profile v4-cct v4-trace metrics-yaml formula \
+	xml-experiment legacy-values legacy-trace sparse2020 archive listing; do
 	bin="$top_builddir/tests/fuzz/fuzz-$target"
 	corpus="$top_srcdir/tests/fuzz/corpus/$target"
 	[ -x "$bin" ] || { echo "$bin: not built" >&2; exit 1; }
