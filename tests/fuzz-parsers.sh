@@ -1,8 +1,7 @@
 #!/bin/sh
 # Replays the seed corpus and crash reproducers of every parser fuzz target
-# (the targets of tests/fuzz/fuzz.am, src/hpctoolkit_xml.am, src/legacy_bin.am
-# and src/archive.am)
-# (tests/fuzz/corpus/TARGET: each file once), whether the targets were built
+# (built by tests/fuzz/fuzz.am, src/hpctoolkit_xml.am, src/legacy_bin.am and
+# src/archive.am; tests/fuzz/corpus/TARGET: each file once), whether they were built
 # as plain programs or with libFuzzer: both run each file given as an
 # argument once and exit non-zero on a crash.
 set -e
