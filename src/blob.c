@@ -748,6 +748,51 @@ enum status blob_register_fetcher(const char *local_path, const char *url,
 	return STATUS_OK;
 }
 
+/* The fetcher of an --offline registration: every block it is asked for
+ * is one the cache directory does not have. */
+static enum status offline_fetch(void *ctx, uint64_t off, uint64_t len,
+				 void *buf, struct error *err)
+{
+	(void)buf;
+	return error_set(err, STATUS_NOT_FOUND, ctx,
+			 "bytes %llu-%llu are not in the cache (--offline)",
+			 (unsigned long long)off,
+			 (unsigned long long)(off + len - 1));
+}
+
+enum status blob_register_offline(const char *local_path, const char *url,
+				  struct error *err)
+{
+	enum status st = STATUS_OK;
+	char *cache_dir = NULL, *validator = NULL, *name = NULL;
+	uint64_t size = 0;
+	if (!local_path || !url)
+		return error_set(err, STATUS_USAGE, local_path,
+				 "registration without a path or URL");
+	if (asprintf(&cache_dir, "%s.blocks", local_path) < 0 ||
+	    !(name = strdup(url))) {
+		cache_dir = NULL;
+		st = error_set(err, STATUS_NOMEM, local_path, "out of memory");
+		goto out;
+	}
+	st = blob_remote_read_meta(cache_dir, &size, &validator, err);
+	if (st != STATUS_OK)
+		goto out;
+	struct blob_fetcher f = {
+		.fetch = offline_fetch,
+		.free_ctx = free,
+		.ctx = name,
+	};
+	name = NULL; /* the registration owns it */
+	st = blob_register_fetcher(local_path, url, &f, size, validator,
+				   cache_dir, err);
+out:
+	free(name);
+	free(cache_dir);
+	free(validator);
+	return st;
+}
+
 void blob_unregister(const char *local_path)
 {
 	char *canon = local_path ? canonical_path(local_path) : NULL;

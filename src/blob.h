@@ -91,6 +91,27 @@ enum status blob_register_remote(const char *local_path, const char *url,
 				 const struct open_options *o,
 				 struct error *err);
 
+/* The same without the probe, for a caller that has just probed `url`
+ * and found that the server honours ranges: the file has `size` bytes,
+ * the ETag `etag` and the Last-Modified date `last_modified` (each NULL
+ * when the server sent none).  Makes no request itself (one round trip
+ * less per file). */
+enum status blob_register_remote_probed(const char *local_path,
+					const char *url,
+					const struct open_options *o,
+					uint64_t size, const char *etag,
+					const char *last_modified,
+					struct error *err);
+
+/* For --offline: make blob_open_file(local_path) read the blocks of `url`
+ * persisted in "local_path.blocks" by an earlier remote read, with the
+ * size and validator saved with them.  A read that needs a block that is
+ * not there fails with STATUS_NOT_FOUND, "URL: bytes A-B are not in the
+ * cache (--offline)"; nothing is ever fetched.  STATUS_NOT_FOUND when no
+ * blocks were persisted there. */
+enum status blob_register_offline(const char *local_path, const char *url,
+				  struct error *err);
+
 /* The same with a caller's fetcher (tests, other transports): the remote
  * file `url` has `size` bytes and version `validator` (may be NULL); its
  * blocks are persisted in `cache_dir` (NULL: in memory only).  The
