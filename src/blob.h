@@ -12,6 +12,11 @@
  *    elements, value blocks); a remote implementation fetches only the
  *    blocks the window touches.  Local blobs return a window of the mapping.
  *
+ * Every blob may be used from several threads at once (the viewer builds
+ * views on a background thread while the UI thread reads values): a
+ * window then stays valid until the next blob_read() on the same blob by
+ * the same thread; blob_close() only when no other thread uses it.
+ *
  * Must not depend on curses or on the UI. */
 #ifndef CALLSCOPE_BLOB_H
 #define CALLSCOPE_BLOB_H
@@ -67,7 +72,8 @@ enum status blob_map_range(struct blob *blob, uint64_t off, uint64_t len,
 			   struct span *out, struct error *err);
 
 /* The window [off, off+len); STATUS_CORRUPT (naming the offset) when it lies
- * outside the file.  Valid until the next blob_read() on this blob. */
+ * outside the file.  Valid until the next blob_read() on this blob by the
+ * same thread. */
 enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
 		      struct span *out, struct error *err);
 
