@@ -183,6 +183,26 @@ else
 	fail "older database: '$out' $(ls "$tmp/old") $(cat "$tmp/err")"
 fi
 
+# --- XML-era corpus databases: a directory (hpctrace files from the
+# listing) and a tarball, compared with the local answers -------------
+ex="$top_srcdir/../shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
+if [ -d "$ex/pop-mpi-8-x86-wallclock/pop-8-trace-db" ] && [ -f "$ex/milc-su3_rmd.nosrc.tar.gz" ]; then
+	ln -s "$(cd "$ex/pop-mpi-8-x86-wallclock/pop-8-trace-db" && pwd)" "$www/pop"
+	cp "$ex/milc-su3_rmd.nosrc.tar.gz" "$www/milc.tar.gz"
+	for u in pop/ milc.tar.gz; do
+		l="$www/${u%/}"
+		report "$l" >"$tmp/xml-local.txt" 2>&1
+		report "$base/$u" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/xml-local.txt" &&
+			ok "XML corpus by URL: $u" || fail "XML corpus $u: $(cat "$tmp/err")"
+	done
+	"$cs" trace "$www/pop" --at +1s --lines 0-7 >"$tmp/xml-local.txt" 2>&1
+	"$cs" trace "$base/pop/" --at +1s --lines 0-7 >"$tmp/out" 2>"$tmp/err" &&
+		cmp -s "$tmp/out" "$tmp/xml-local.txt" && ok "XML corpus by URL: trace" ||
+		fail "XML corpus trace: $(cat "$tmp/err")"
+else
+	echo "shared corpus absent: XML-era URLs not checked"
+fi
+
 # --- resume after a dropped connection --------------------------------
 ctl /__reset
 ctl "/__fault?prefix=/big.bin&kind=drop&after=1000000&count=1"
