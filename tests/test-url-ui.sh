@@ -118,6 +118,10 @@ fi
 part && ok "Esc: the .part is kept" || fail "Esc: no .part"
 ls "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db >/dev/null 2>&1 &&
 	fail "Esc: an incomplete trace.db appeared"
+# the cache is consistent: the half-fetched entry is not offered --offline
+"$cs" info --offline "$base/db/" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "not in the cache (--offline)" "$tmp/err" &&
+	ok "Esc: the entry is not complete" || fail "Esc: --offline: $(cat "$tmp/err")"
 
 # --- Ctrl-C cancels too -------------------------------------------------
 start "$cs --no-config $base/db/"
