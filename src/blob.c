@@ -100,13 +100,13 @@ struct blob {
 	int fd;              /* >= 0 when read through the block cache */
 	struct blob_block *blocks; /* BLOB_SETS * BLOB_WAYS, or NULL */
 	uint64_t clock;
-	uint8_t *scratch;    /* windows that straddle blocks */
-	uint64_t scratch_cap;
-	/* remote blobs */
-	struct remote_entry *remote;
-	pthread_mutex_t window_lock; /* windows, n_windows, all */
+	pthread_mutex_t cache_lock; /* blocks, clock, the lazy mapping */
+	/* large local and remote blobs: one window buffer per thread */
+	pthread_mutex_t window_lock; /* windows, n_windows, all, pieces */
 	struct blob_window *windows;
 	size_t n_windows;
+	/* remote blobs */
+	struct remote_entry *remote;
 	uint8_t *all; /* blob_map_all's copy */
 	struct blob_piece *pieces; /* blob_map_range's copies */
 };
@@ -179,6 +179,8 @@ enum status blob_open_file(const char *path, struct blob **out,
 		goto out;
 	blob->len = len;
 	if (blob->len >= BLOB_CACHED_SIZE) {
+		pthread_mutex_init(&blob->cache_lock, NULL);
+		pthread_mutex_init(&blob->window_lock, NULL);
 		/* mapped only if someone asks for all of it (blob_map_all) */
 		blob->blocks = calloc(BLOB_SETS * BLOB_WAYS,
 				      sizeof(*blob->blocks));
@@ -359,14 +361,18 @@ static const struct blob_ops mapped_ops = {
 
 /* ---- large local files: pread into the block cache ---- */
 
+/* The mapping is made on first use; cache_lock keeps two threads from
+ * making it twice. */
 static enum status cached_map_all(struct blob *blob, struct span *out,
 				  struct error *err)
 {
-	if (!blob->data && blob->len > 0) {
-		enum status st = map_file(blob, blob->fd, err);
-		if (st != STATUS_OK)
-			return st;
-	}
+	enum status st = STATUS_OK;
+	pthread_mutex_lock(&blob->cache_lock);
+	if (!blob->data && blob->len > 0)
+		st = map_file(blob, blob->fd, err);
+	pthread_mutex_unlock(&blob->cache_lock);
+	if (st != STATUS_OK)
+		return st;
 	out->data = blob->data;
 	out->len = blob->len;
 	return STATUS_OK;
@@ -391,7 +397,8 @@ static bool pread_all(int fd, uint8_t *buf, uint64_t len, uint64_t off)
 }
 
 /* The cached block number `index`, read on a miss into the least recently
- * used way of its set.  NULL when it cannot be read. */
+ * used way of its set.  NULL when it cannot be read.  The caller holds
+ * cache_lock. */
 static struct blob_block *cached_block(struct blob *blob, uint64_t index)
 {
 	uint64_t h = index * 0x9e3779b97f4a7c15ULL;
@@ -421,32 +428,35 @@ static struct blob_block *cached_block(struct blob *blob, uint64_t index)
 	return victim;
 }
 
+static uint8_t *window_for(struct blob *blob, uint64_t len);
+
+/* A window is copied into the calling thread's own buffer (as for remote
+ * blobs): a block of the shared cache may be replaced by another thread's
+ * read as soon as cache_lock is released, so a span must never point into
+ * it.  The copy is of the window only (a few bytes for a trace element). */
 static enum status cached_read(struct blob *blob, uint64_t off, uint64_t len,
 			       struct span *out, struct error *err)
 {
+	uint8_t *buf = window_for(blob, len);
+	if (!buf)
+		return error_set_at(err, STATUS_NOMEM, blob->name, off,
+				    "out of memory for a %llu-byte window",
+				    (unsigned long long)len);
 	uint64_t first = off >> BLOB_BLOCK_SHIFT;
 	if (len > 0 && (off + len - 1) >> BLOB_BLOCK_SHIFT == first) {
+		pthread_mutex_lock(&blob->cache_lock);
 		struct blob_block *b = cached_block(blob, first);
+		if (b)
+			memcpy(buf, b->data + (off - (first << BLOB_BLOCK_SHIFT)),
+			       (size_t)len);
+		pthread_mutex_unlock(&blob->cache_lock);
 		if (!b)
 			goto fail;
-		out->data = b->data + (off - (first << BLOB_BLOCK_SHIFT));
-		out->len = len;
-		return STATUS_OK;
-	}
-	/* straddling or empty windows: read directly, not cached */
-	if (len > blob->scratch_cap) {
-		uint8_t *p = realloc(blob->scratch, len ? len : 1);
-		if (!p)
-			return error_set_at(err, STATUS_NOMEM, blob->name, off,
-					    "out of memory for a %llu-byte "
-					    "window",
-					    (unsigned long long)len);
-		blob->scratch = p;
-		blob->scratch_cap = len;
-	}
-	if (!pread_all(blob->fd, blob->scratch, len, off))
+	} else if (!pread_all(blob->fd, buf, len, off)) {
+		/* straddling or empty windows: read directly, not cached */
 		goto fail;
-	out->data = blob->scratch;
+	}
+	out->data = buf;
 	out->len = len;
 	return STATUS_OK;
 fail:
@@ -456,6 +466,8 @@ fail:
 			    errno ? strerror(errno) : "short read");
 }
 
+static void windows_free(struct blob *blob);
+
 static void cached_close(struct blob *blob)
 {
 	mapped_close(blob);
@@ -464,7 +476,18 @@ static void cached_close(struct blob *blob)
 	for (size_t i = 0; blob->blocks && i < BLOB_SETS * BLOB_WAYS; i++)
 		free(blob->blocks[i].data);
 	free(blob->blocks);
-	free(blob->scratch);
+	windows_free(blob);
+	pthread_mutex_destroy(&blob->cache_lock);
+}
+
+static void windows_free(struct blob *blob)
+{
+	for (size_t i = 0; i < blob->n_windows; i++)
+		free(blob->windows[i].buf);
+	free(blob->windows);
+	blob->windows = NULL;
+	blob->n_windows = 0;
+	pthread_mutex_destroy(&blob->window_lock);
 }
 
 static const struct blob_ops cached_ops = {
@@ -624,15 +647,12 @@ static void entry_unref_locked(struct remote_entry *e)
 
 static void remote_close(struct blob *blob)
 {
-	for (size_t i = 0; i < blob->n_windows; i++)
-		free(blob->windows[i].buf);
-	free(blob->windows);
+	windows_free(blob);
 	free(blob->all);
 	for (struct blob_piece *q = blob->pieces, *next; q; q = next) {
 		next = q->next;
 		free(q);
 	}
-	pthread_mutex_destroy(&blob->window_lock);
 	struct remote_entry *e = blob->remote;
 	if (!e)
 		return;
@@ -746,6 +766,51 @@ enum status blob_register_fetcher(const char *local_path, const char *url,
 	registry = e;
 	pthread_mutex_unlock(&registry_lock);
 	return STATUS_OK;
+}
+
+/* The fetcher of an --offline registration: every block it is asked for
+ * is one the cache directory does not have. */
+static enum status offline_fetch(void *ctx, uint64_t off, uint64_t len,
+				 void *buf, struct error *err)
+{
+	(void)buf;
+	return error_set(err, STATUS_NOT_FOUND, ctx,
+			 "bytes %llu-%llu are not in the cache (--offline)",
+			 (unsigned long long)off,
+			 (unsigned long long)(off + len - 1));
+}
+
+enum status blob_register_offline(const char *local_path, const char *url,
+				  struct error *err)
+{
+	enum status st = STATUS_OK;
+	char *cache_dir = NULL, *validator = NULL, *name = NULL;
+	uint64_t size = 0;
+	if (!local_path || !url)
+		return error_set(err, STATUS_USAGE, local_path,
+				 "registration without a path or URL");
+	if (asprintf(&cache_dir, "%s.blocks", local_path) < 0 ||
+	    !(name = strdup(url))) {
+		cache_dir = NULL;
+		st = error_set(err, STATUS_NOMEM, local_path, "out of memory");
+		goto out;
+	}
+	st = blob_remote_read_meta(cache_dir, &size, &validator, err);
+	if (st != STATUS_OK)
+		goto out;
+	struct blob_fetcher f = {
+		.fetch = offline_fetch,
+		.free_ctx = free,
+		.ctx = name,
+	};
+	name = NULL; /* the registration owns it */
+	st = blob_register_fetcher(local_path, url, &f, size, validator,
+				   cache_dir, err);
+out:
+	free(name);
+	free(cache_dir);
+	free(validator);
+	return st;
 }
 
 void blob_unregister(const char *local_path)

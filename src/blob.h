@@ -12,6 +12,11 @@
  *    elements, value blocks); a remote implementation fetches only the
  *    blocks the window touches.  Local blobs return a window of the mapping.
  *
+ * Every blob may be used from several threads at once (the viewer builds
+ * views on a background thread while the UI thread reads values): a
+ * window then stays valid until the next blob_read() on the same blob by
+ * the same thread; blob_close() only when no other thread uses it.
+ *
  * Must not depend on curses or on the UI. */
 #ifndef CALLSCOPE_BLOB_H
 #define CALLSCOPE_BLOB_H
@@ -67,7 +72,8 @@ enum status blob_map_range(struct blob *blob, uint64_t off, uint64_t len,
 			   struct span *out, struct error *err);
 
 /* The window [off, off+len); STATUS_CORRUPT (naming the offset) when it lies
- * outside the file.  Valid until the next blob_read() on this blob. */
+ * outside the file.  Valid until the next blob_read() on this blob by the
+ * same thread. */
 enum status blob_read(struct blob *blob, uint64_t off, uint64_t len,
 		      struct span *out, struct error *err);
 
@@ -90,6 +96,27 @@ void blob_close(struct blob *blob);
 enum status blob_register_remote(const char *local_path, const char *url,
 				 const struct open_options *o,
 				 struct error *err);
+
+/* The same without the probe, for a caller that has just probed `url`
+ * and found that the server honours ranges: the file has `size` bytes,
+ * the ETag `etag` and the Last-Modified date `last_modified` (each NULL
+ * when the server sent none).  Makes no request itself (one round trip
+ * less per file). */
+enum status blob_register_remote_probed(const char *local_path,
+					const char *url,
+					const struct open_options *o,
+					uint64_t size, const char *etag,
+					const char *last_modified,
+					struct error *err);
+
+/* For --offline: make blob_open_file(local_path) read the blocks of `url`
+ * persisted in "local_path.blocks" by an earlier remote read, with the
+ * size and validator saved with them.  A read that needs a block that is
+ * not there fails with STATUS_NOT_FOUND, "URL: bytes A-B are not in the
+ * cache (--offline)"; nothing is ever fetched.  STATUS_NOT_FOUND when no
+ * blocks were persisted there. */
+enum status blob_register_offline(const char *local_path, const char *url,
+				  struct error *err);
 
 /* The same with a caller's fetcher (tests, other transports): the remote
  * file `url` has `size` bytes and version `validator` (may be NULL); its

@@ -580,6 +580,63 @@ out:
 	return st;
 }
 
+enum status blob_remote_read_meta(const char *cache_dir, uint64_t *size,
+				  char **validator, struct error *err)
+{
+	enum status st = STATUS_OK;
+	char *path = cache_dir ? path_in(cache_dir, "meta") : NULL;
+	char *text = NULL;
+	FILE *f = NULL;
+	*size = 0;
+	*validator = NULL;
+	if (!path) {
+		st = error_set(err, STATUS_NOMEM, cache_dir, "out of memory");
+		goto out;
+	}
+	f = fopen(path, "rb");
+	if (!f) {
+		st = error_set(err,
+			       errno == ENOENT || errno == ENOTDIR
+				       ? STATUS_NOT_FOUND
+				       : STATUS_IO,
+			       path, "%s", strerror(errno));
+		goto out;
+	}
+	text = malloc(REMOTE_META_MAX + 1);
+	if (!text) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	size_t n = fread(text, 1, REMOTE_META_MAX + 1, f);
+	text[n > REMOTE_META_MAX ? REMOTE_META_MAX : n] = '\0';
+	unsigned long long sz = 0, block = 0;
+	int used = 0;
+	const char *v = NULL;
+	if (n <= REMOTE_META_MAX && strlen(text) == n &&
+	    sscanf(text, "callscope block cache 1\nsize %llu\nblock %llu\n%n",
+		   &sz, &block, &used) == 2 &&
+	    used > 0 && strncmp(text + used, "validator ", 10) == 0)
+		v = text + used + 10;
+	char *nl = v ? strchr(v, '\n') : NULL;
+	if (!nl || nl[1] != '\0') {
+		st = error_set(err, STATUS_CORRUPT, path,
+			       "not a block cache record");
+		goto out;
+	}
+	*nl = '\0';
+	if (*v && !(*validator = strdup(v))) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	*size = sz;
+out:
+	if (f)
+		fclose(f);
+	free(text);
+	free(path);
+	return st;
+}
+
 uint64_t blob_remote_size(const struct blob_remote *r)
 {
 	return r->size;

@@ -53,6 +53,13 @@ enum status blob_remote_open(const char *name, const struct blob_fetcher *f,
 			     const struct blob_remote_config *config,
 			     struct blob_remote **out, struct error *err);
 
+/* What the persisted blocks in `cache_dir` belong to, as saved with them:
+ * the file's size and validator (heap string in *validator, NULL when it
+ * was saved empty).  STATUS_NOT_FOUND when the directory holds no meta
+ * file, STATUS_CORRUPT when it is not one of ours. */
+enum status blob_remote_read_meta(const char *cache_dir, uint64_t *size,
+				  char **validator, struct error *err);
+
 uint64_t blob_remote_size(const struct blob_remote *r);
 
 /* Copy [off, off+len) of the remote file into `dst`, fetching the missing

@@ -1,7 +1,8 @@
 /* blob_remote_http: blob_register_remote(), the fetcher of remote blobs
  * over the shared libcurl layer (http.h): one probe at registration (size,
- * ETag or Last-Modified, whether ranges are honoured), then one range GET
- * per run of missing blocks on the probe's session.  The block cache
+ * ETag or Last-Modified, whether ranges are honoured; none when the caller
+ * probed already), then one range GET per run of missing blocks on the
+ * fetcher's own session.  The block cache
  * serialises the fetches, so one session (one kept-alive connection) is
  * enough.  Must not depend on curses or ui/, and configures no curl handle
  * itself. */
@@ -51,34 +52,67 @@ static enum status http_fetcher_fetch(void *ctx, uint64_t off, uint64_t len,
 	return st;
 }
 
-enum status blob_register_remote(const char *local_path, const char *url,
-				 const struct open_options *o,
-				 struct error *err)
+/* Register `url` for `local_path` with what a probe said, on a new
+ * session of its own (the fetcher's; no request is made here). */
+static enum status register_known(const char *local_path, const char *url,
+				  const struct open_options *o, uint64_t size,
+				  const char *etag, const char *last_modified,
+				  struct error *err)
 {
 	enum status st = STATUS_OK;
-	struct http_info info = {.size = 0};
 	struct http_fetcher *h = NULL;
 	char *cache_dir = NULL, *redacted = NULL;
-	if (!local_path || !url)
-		return error_set(err, STATUS_USAGE, local_path,
-				 "registration without a path or URL");
-	st = http_global_init(err);
-	if (st != STATUS_OK)
-		return st;
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->url = strdup(url)) ||
+	    (etag && !(h->etag = strdup(etag))) ||
+	    !(redacted = http_url_redact(url)) ||
 	    asprintf(&cache_dir, "%s.blocks", local_path) < 0) {
 		cache_dir = NULL;
 		st = error_set(err, STATUS_NOMEM, url, "out of memory");
 		goto out;
 	}
 	st = http_session_new(o, &h->session, err);
-	if (st == STATUS_OK)
-		st = http_probe(h->session, url, &info, err);
 	if (st != STATUS_OK)
 		goto out;
-	redacted = http_url_redact(url);
+	/* the version the persisted blocks belong to: the ETag, else the
+	 * modification date (with the size, which the cache checks too) */
+	const char *validator = etag ? etag : last_modified;
+	struct blob_fetcher f = {
+		.fetch = http_fetcher_fetch,
+		.free_ctx = http_fetcher_free,
+		.ctx = h,
+	};
+	h = NULL; /* the registration owns it from here, also on failure */
+	st = blob_register_fetcher(local_path, redacted, &f, size, validator,
+				   cache_dir, err);
+out:
+	http_fetcher_free(h);
+	free(cache_dir);
+	free(redacted);
+	return st;
+}
+
+enum status blob_register_remote(const char *local_path, const char *url,
+				 const struct open_options *o,
+				 struct error *err)
+{
+	enum status st = STATUS_OK;
+	struct http_info info = {.size = 0};
+	struct http_session *s = NULL;
+	char *redacted = NULL;
+	if (!local_path || !url)
+		return error_set(err, STATUS_USAGE, local_path,
+				 "registration without a path or URL");
+	st = http_global_init(err);
+	if (st != STATUS_OK)
+		return st;
+	st = http_session_new(o, &s, err);
+	if (st == STATUS_OK)
+		st = http_probe(s, url, &info, err);
+	if (st != STATUS_OK)
+		goto out;
 	if (!info.ranges || !info.size_known) {
+		redacted = http_url_redact(url);
 		st = error_set(err, STATUS_UNSUPPORTED,
 			       redacted ? redacted : "URL",
 			       "%s: cannot be read in parts",
@@ -87,25 +121,28 @@ enum status blob_register_remote(const char *local_path, const char *url,
 					    : "the server gives no size");
 		goto out;
 	}
-	if (info.etag && !(h->etag = strdup(info.etag))) {
-		st = error_set(err, STATUS_NOMEM, url, "out of memory");
-		goto out;
-	}
-	/* the version the persisted blocks belong to: the ETag, else the
-	 * modification date (with the size, which the cache checks too) */
-	const char *validator = info.etag ? info.etag : info.last_modified;
-	struct blob_fetcher f = {
-		.fetch = http_fetcher_fetch,
-		.free_ctx = http_fetcher_free,
-		.ctx = h,
-	};
-	h = NULL; /* the registration owns it from here, also on failure */
-	st = blob_register_fetcher(local_path, redacted ? redacted : url, &f,
-				   info.size, validator, cache_dir, err);
+	st = register_known(local_path, url, o, info.size, info.etag,
+			    info.last_modified, err);
 out:
-	http_fetcher_free(h);
+	http_session_free(s);
 	http_info_clear(&info);
-	free(cache_dir);
 	free(redacted);
 	return st;
+}
+
+enum status blob_register_remote_probed(const char *local_path,
+					const char *url,
+					const struct open_options *o,
+					uint64_t size, const char *etag,
+					const char *last_modified,
+					struct error *err)
+{
+	if (!local_path || !url)
+		return error_set(err, STATUS_USAGE, local_path,
+				 "registration without a path or URL");
+	enum status st = http_global_init(err);
+	if (st != STATUS_OK)
+		return st;
+	return register_known(local_path, url, o, size, etag, last_modified,
+			      err);
 }

@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define USER_AGENT "callscope/" PACKAGE_VERSION
 /* A response with more headers than this is cut off (hostile servers). */
@@ -394,23 +396,129 @@ bool http_session_cancelled(const struct http_session *s)
 	return s && s->cancelled;
 }
 
-/* ~/.ssh/known_hosts when it exists; NULL otherwise (heap). */
-static char *known_hosts_path(void)
+#define SET(opt, val)                                                   \
+	do {                                                            \
+		if (rc == CURLE_OK)                                     \
+			rc = curl_easy_setopt(c, opt, val);             \
+	} while (0)
+
+/* $HOME/REL (heap); NULL without a usable HOME or memory. */
+static char *home_file(const char *rel)
 {
 	const char *home = getenv("HOME");
-	if (!home || !*home)
+	char *p = NULL;
+	if (!home || home[0] != '/' || asprintf(&p, "%s/%s", home, rel) < 0)
 		return NULL;
-	size_t n = strlen(home) + sizeof("/.ssh/known_hosts");
-	char *p = malloc(n);
-	if (!p)
-		return NULL;
-	snprintf(p, n, "%s/.ssh/known_hosts", home);
-	struct stat sb;
-	if (stat(p, &sb) != 0) {
-		free(p);
-		return NULL;
-	}
 	return p;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat sb;
+	return path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The ssh key libcurl is to offer (after the agent's): the first of
+ * ~/.ssh/id_ed25519, id_ecdsa, id_rsa that exists (libcurl itself only
+ * looks for id_rsa and id_dsa, and the libssh2 of Debian 12 signs with
+ * RSA-SHA1 only, which OpenSSH 8.8 and later refuse).  NULL: none. */
+static char *ssh_key_path(void)
+{
+	static const char *const names[] = {".ssh/id_ed25519", ".ssh/id_ecdsa",
+					    ".ssh/id_rsa", NULL};
+	for (size_t i = 0; names[i]; i++) {
+		char *p = home_file(names[i]);
+		if (is_file(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/* Whether `url` names a user ("sftp://user@host/..."). */
+static bool url_has_user(const char *url)
+{
+	CURLU *h = curl_url();
+	char *user = NULL;
+	bool has = h && curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK &&
+		   curl_url_get(h, CURLUPART_USER, &user, 0) == CURLUE_OK &&
+		   user && *user;
+	curl_free(user);
+	curl_url_cleanup(h);
+	return has;
+}
+
+/* The login name of the process's user, as ssh takes it (heap); NULL
+ * when there is none. */
+static char *login_name(void)
+{
+	long hint = sysconf(_SC_GETPW_R_SIZE_MAX);
+	size_t cap = hint > 0 ? (size_t)hint : 1024;
+	char *buf = NULL, *name = NULL;
+	struct passwd pw, *res = NULL;
+	for (int tries = 0; tries < 8; tries++, cap *= 2) {
+		char *grown = realloc(buf, cap);
+		if (!grown)
+			break;
+		buf = grown;
+		int e = getpwuid_r(getuid(), &pw, buf, cap, &res);
+		if (e != ERANGE)
+			break;
+	}
+	if (res && res->pw_name && *res->pw_name)
+		name = strdup(res->pw_name);
+	free(buf);
+	return name;
+}
+
+/* The ssh settings of a sftp:// or scp:// transfer: the agent and a key
+ * file, the host checked against ~/.ssh/known_hosts (its absence is an
+ * error unless --insecure), the login name when the URL names no user. */
+static enum status ssh_prepare(struct http_session *s, const char *url,
+			       struct error *err)
+{
+	CURL *c = s->curl;
+	CURLcode rc = CURLE_OK;
+	enum status st = STATUS_OK;
+	char *known = NULL, *key = NULL, *pub = NULL, *user = NULL;
+	SET(CURLOPT_SSH_AUTH_TYPES,
+	    (long)(CURLSSH_AUTH_AGENT | CURLSSH_AUTH_PUBLICKEY));
+	if (!s->opts.insecure) {
+		known = home_file(".ssh/known_hosts");
+		if (!is_file(known)) {
+			char *r = http_url_redact(url);
+			st = error_set(err, STATUS_IO, r ? r : "URL",
+				       "no ~/.ssh/known_hosts to check the "
+				       "host key against; --insecure skips "
+				       "the check");
+			free(r);
+			goto out;
+		}
+		SET(CURLOPT_SSH_KNOWNHOSTS, known);
+	}
+	key = ssh_key_path();
+	if (key) {
+		/* "" lets libssh2 derive the public key from the private */
+		if (asprintf(&pub, "%s.pub", key) < 0)
+			pub = NULL;
+		SET(CURLOPT_SSH_PRIVATE_KEYFILE, key);
+		SET(CURLOPT_SSH_PUBLIC_KEYFILE, is_file(pub) ? pub : "");
+	}
+	if (!url_has_user(url) && (user = login_name()))
+		SET(CURLOPT_USERNAME, user);
+	if (rc != CURLE_OK) {
+		char *r = http_url_redact(url);
+		st = error_set(err, STATUS_IO, r ? r : "URL",
+			       "cannot set up the transfer: %s",
+			       curl_easy_strerror(rc));
+		free(r);
+	}
+out:
+	free(known);
+	free(key);
+	free(pub);
+	free(user);
+	return st;
 }
 
 static size_t discard_body(char *data, size_t size, size_t nmemb, void *ctx)
@@ -419,12 +527,6 @@ static size_t discard_body(char *data, size_t size, size_t nmemb, void *ctx)
 	(void)ctx;
 	return size * nmemb;
 }
-
-#define SET(opt, val)                                                   \
-	do {                                                            \
-		if (rc == CURLE_OK)                                     \
-			rc = curl_easy_setopt(c, opt, val);             \
-	} while (0)
 
 enum status http_session_prepare(struct http_session *s, const char *url,
 				 struct error *err)
@@ -447,7 +549,6 @@ enum status http_session_prepare(struct http_session *s, const char *url,
 	s->errbuf[0] = '\0';
 	const char *proto = scheme_name(s->scheme);
 	const struct open_options *o = &s->opts;
-	char *known = NULL;
 	CURLcode rc = CURLE_OK;
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROTOCOLS_STR, proto);
@@ -481,14 +582,6 @@ enum status http_session_prepare(struct http_session *s, const char *url,
 	SET(CURLOPT_FILETIME, 1L);
 	if (o->max_size > 0)
 		SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_size);
-	if (s->scheme == HTTP_SCHEME_SFTP || s->scheme == HTTP_SCHEME_SCP) {
-		SET(CURLOPT_SSH_AUTH_TYPES,
-		    (long)(CURLSSH_AUTH_AGENT | CURLSSH_AUTH_PUBLICKEY));
-		known = known_hosts_path();
-		if (known)
-			SET(CURLOPT_SSH_KNOWNHOSTS, known);
-	}
-	free(known);
 	if (rc != CURLE_OK) {
 		char *r = http_url_redact(url);
 		error_set(err, STATUS_IO, r ? r : "URL",
@@ -497,6 +590,8 @@ enum status http_session_prepare(struct http_session *s, const char *url,
 		free(r);
 		return STATUS_IO;
 	}
+	if (s->scheme == HTTP_SCHEME_SFTP || s->scheme == HTTP_SCHEME_SCP)
+		return ssh_prepare(s, url, err);
 	return STATUS_OK;
 }
 
@@ -649,7 +744,15 @@ enum status http_session_result(struct http_session *s, const char *url,
 				  detail);
 		break;
 	default:
-		if (is_tls_verify(rc))
+		if (rc == CURLE_PEER_FAILED_VERIFICATION &&
+		    (s->scheme == HTTP_SCHEME_SFTP ||
+		     s->scheme == HTTP_SCHEME_SCP))
+			error_set(err, st, u,
+				  "host key not accepted (%s): the host is "
+				  "not in ~/.ssh/known_hosts or its key "
+				  "changed; --insecure skips the check",
+				  detail);
+		else if (is_tls_verify(rc))
 			error_set(err, st, u,
 				  "TLS certificate verification failed (%s); "
 				  "--insecure skips the check",

@@ -27,14 +27,20 @@ const struct reader *const *reader_all(void)
 	return readers;
 }
 
-/* A URL: fetch (or find in the cache) what it names, open that. */
+static enum status open_local(const char *path, bool archive_cache,
+			      struct model **out, struct error *err);
+
+/* A URL: fetch (or find in the cache) what it names, open that.  An
+ * archive that came down is extracted into the cache only when the
+ * options allow the cache (--no-cache: a temporary directory). */
 static enum status open_url(const char *url, const struct open_options *o,
 			    struct model **out, struct error *err)
 {
 	char *local = NULL;
 	enum status st = remote_open_resolve(url, o, &local, err);
 	if (st == STATUS_OK)
-		st = database_open(local, out, err);
+		st = open_local(local, o ? !o->no_cache : archive_open_cache(),
+				out, err);
 	/* the model names the URL the user gave, not the cached copy */
 	if (st == STATUS_OK) {
 		char *shown = http_url_redact(url);
@@ -56,7 +62,8 @@ enum status database_open_with(const char *path, const struct open_options *o,
 	*out = NULL;
 	if (http_is_url(path))
 		return open_url(path, o, out, err);
-	return database_open(path, out, err);
+	return open_local(path, o ? !o->no_cache : archive_open_cache(), out,
+			  err);
 }
 
 enum status database_open(const char *path, struct model **out,
@@ -65,6 +72,15 @@ enum status database_open(const char *path, struct model **out,
 	*out = NULL;
 	if (http_is_url(path))
 		return open_url(path, NULL, out, err);
+	return open_local(path, archive_open_cache(), out, err);
+}
+
+/* A local path: a database directory or file, an archive, or
+ * ARCHIVE/INNER; `archive_cache` says where an archive is extracted. */
+static enum status open_local(const char *path, bool archive_cache,
+			      struct model **out, struct error *err)
+{
+	*out = NULL;
 	struct stat sb;
 	if (stat(path, &sb) != 0) {
 		/* ARCHIVE/INNER: a database inside an archive file */
@@ -73,7 +89,7 @@ enum status database_open(const char *path, struct model **out,
 		if ((e == ENOENT || e == ENOTDIR) &&
 		    archive_split_path(path, &archive, &inner)) {
 			enum status st = archive_open_database(
-				archive, inner, archive_open_cache(), out, err);
+				archive, inner, archive_cache, out, err);
 			free(archive);
 			free(inner);
 			return st;
@@ -93,8 +109,8 @@ enum status database_open(const char *path, struct model **out,
 		}
 	}
 	if (!best && S_ISREG(sb.st_mode) && archive_is_archive(path))
-		return archive_open_database(path, NULL, archive_open_cache(),
-					     out, err);
+		return archive_open_database(path, NULL, archive_cache, out,
+					     err);
 	if (!best)
 		return error_set(err, STATUS_NOT_DATABASE, path,
 				 "not a database callscope can read "

@@ -35,8 +35,10 @@ enum status database_open(const char *path, struct model **out,
 			  struct error *err);
 
 /* The same with the options of a URL open (cache policy, limits, cancel,
- * progress); `o` NULL means the defaults.  For a local path `o` is not
- * used. */
+ * progress); `o` NULL means the defaults.  For a local path only
+ * `o->no_cache` is used: an archive (or ARCHIVE/INNER) is then extracted
+ * into a temporary directory instead of the cache's extract/; so is an
+ * archive a URL names.  database_open() follows archive_open_cache(). */
 enum status database_open_with(const char *path, const struct open_options *o,
 			       struct model **out, struct error *err);
 

@@ -190,15 +190,12 @@ static enum status try_lazy(struct job *j, const char *url, const char *dest,
 		return st;
 	bool big = info.ranges && info.size_known &&
 		   info.size >= j->o->lazy_min_size;
+	if (big)
+		st = blob_register_remote_probed(dest, url, j->o, info.size,
+						 info.etag, info.last_modified,
+						 err);
 	http_info_clear(&info);
-	if (!big)
-		return STATUS_OK;
-	st = blob_register_remote(dest, url, j->o, err);
-	if (st == STATUS_UNSUPPORTED) {
-		error_clear(err);
-		return STATUS_OK;
-	}
-	if (st != STATUS_OK)
+	if (!big || st != STATUS_OK)
 		return st;
 	/* a stale local copy would shadow the registration */
 	unlink(dest);
@@ -585,6 +582,42 @@ out:
 	return st;
 }
 
+/* --offline on an entry whose large files were read remotely: each such
+ * file (the one `name` of a file entry, or the lazily read files of a
+ * directory) that is not wholly in data/ is read from its persisted
+ * blocks; a block that is not there is an error naming the URL. */
+static enum status register_offline(struct job *j, const char *name,
+				    struct error *err)
+{
+	static const char *const dir_names[] = {"profile.db", "cct.db",
+						"trace.db", NULL};
+	const char *const one[] = {name, NULL};
+	const char *const *names = name ? one : dir_names;
+	enum status st = STATUS_OK;
+	for (size_t i = 0; names[i] && st == STATUS_OK; i++) {
+		char *dest = join_path(j->data, names[i]);
+		char *url = name ? strdup(j->url) : join(j->url, names[i]);
+		char *r = url ? http_url_redact(url) : NULL;
+		struct stat sb;
+		if (!dest || !r)
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		else if (stat(dest, &sb) == 0 && S_ISREG(sb.st_mode))
+			blob_unregister(dest);
+		else {
+			st = blob_register_offline(dest, r, err);
+			if (st == STATUS_NOT_FOUND) {
+				/* never read remotely: not on the server */
+				error_clear(err);
+				st = STATUS_OK;
+			}
+		}
+		free(dest);
+		free(url);
+		free(r);
+	}
+	return st;
+}
+
 /* Resolve or fetch `url` (a directory when it ends in '/').  `dest_dir`
  * non-NULL: --output. */
 static enum status materialize(const char *url, const struct open_options *o,
@@ -654,20 +687,15 @@ static enum status materialize(const char *url, const struct open_options *o,
 		bool was_dir = strcmp(e.kind, "dir") == 0;
 		bool remote = e.remote;
 		url_cache_entry_clear(&e);
-		if (remote) {
-			char *r = http_url_redact(url);
-			st = error_set(err, STATUS_NOT_FOUND, r ? r : "URL",
-				       "not wholly in the cache: large files "
-				       "were read remotely (fetch it, or open "
-				       "it once with --download, to use it "
-				       "--offline)");
-			free(r);
-			goto out;
-		}
 		if (was_dir != dir) {
 			st = error_set(err, STATUS_CORRUPT, j.base,
 				       "cache entry of the wrong kind");
 			goto out;
+		}
+		if (remote) {
+			st = register_offline(&j, dir ? NULL : name, err);
+			if (st != STATUS_OK)
+				goto out;
 		}
 		*out = dir ? strdup(j.data) : join_path(j.data, name);
 		if (!*out)

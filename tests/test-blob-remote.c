@@ -455,6 +455,77 @@ static void test_registry_persistence(void **state)
 	free(dir);
 }
 
+/* --offline: the blocks an earlier registration persisted are read with
+ * the size and validator saved with them; a missing block is an error
+ * naming the URL, never made-up bytes; no blocks at all: NOT_FOUND. */
+static void test_offline(void **state)
+{
+	(void)state;
+	uint64_t size = 10 * BS + 17, got_size = 0;
+	char *path = in_tmp("off.db"), *dir = in_tmp("off.db.blocks");
+	char *v = NULL;
+	struct error err = {0};
+	struct blob *b = NULL;
+	struct span w;
+	/* degenerate: nothing persisted yet, a meta that is not ours */
+	assert_int_equal(blob_remote_read_meta(dir, &got_size, &v, &err),
+			 STATUS_NOT_FOUND);
+	error_clear(&err);
+	assert_int_equal(blob_register_offline(path, "http://h/off.db", &err),
+			 STATUS_NOT_FOUND);
+	error_clear(&err);
+	assert_int_equal(blob_register_offline(NULL, "u", &err), STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	char *meta = in_tmp("off.db.blocks/meta");
+	FILE *mf = fopen(meta, "w");
+	assert_non_null(mf);
+	fputs("callscope block cache 1\nsize 12\n", mf);
+	fclose(mf);
+	assert_int_equal(blob_remote_read_meta(dir, &got_size, &v, &err),
+			 STATUS_CORRUPT);
+	error_clear(&err);
+	unlink(meta);
+	/* online: blocks 0 and 5 are fetched and persisted */
+	struct fake *f = register_fake(path, size, "Tue, 3 Jun 2025 10:00:00 GMT",
+				       dir);
+	assert_int_equal(blob_open_file(path, &b, &err), STATUS_OK);
+	assert_int_equal(blob_read(b, 5, 10, &w, &err), STATUS_OK);
+	assert_int_equal(blob_read(b, 5 * BS + 1, 100, &w, &err), STATUS_OK);
+	assert_true(f->fetches >= 1);
+	blob_close(b);
+	blob_unregister(path);
+	/* what was saved */
+	assert_int_equal(blob_remote_read_meta(dir, &got_size, &v, &err),
+			 STATUS_OK);
+	assert_int_equal(got_size, size);
+	assert_string_equal(v, "Tue, 3 Jun 2025 10:00:00 GMT");
+	free(v);
+	/* offline: the same bytes from disk, a missing block an error */
+	assert_int_equal(blob_register_offline(path, "http://h/off.db", &err),
+			 STATUS_OK);
+	assert_true(blob_path_size(path, &got_size));
+	assert_int_equal(got_size, size);
+	assert_int_equal(blob_open_file(path, &b, &err), STATUS_OK);
+	assert_int_equal(blob_size(b), size);
+	assert_int_equal(blob_read(b, 5, 10, &w, &err), STATUS_OK);
+	assert_pattern(w.data, 5, 10);
+	assert_int_equal(blob_read(b, 5 * BS + 1, 100, &w, &err), STATUS_OK);
+	assert_pattern(w.data, 5 * BS + 1, 100);
+	assert_int_equal(blob_read(b, 9 * BS, 8, &w, &err), STATUS_NOT_FOUND);
+	char *line = error_format(&err);
+	assert_non_null(line);
+	assert_non_null(strstr(line, "http://h/off.db"));
+	assert_non_null(strstr(line, "not in the cache (--offline)"));
+	free(line);
+	error_clear(&err);
+	blob_close(b);
+	blob_unregister(path);
+	free(meta);
+	free(path);
+	free(dir);
+}
+
 /* A process that fetches blocks and dies before the bitmap is flushed
  * leaves them unmarked: they are fetched again, never trusted. */
 static void test_crash_before_flush(void **state)
@@ -608,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_crash_before_flush),
 		cmocka_unit_test(test_fetch_error),
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_offline),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

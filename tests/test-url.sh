@@ -53,10 +53,12 @@ d = json.load(urllib.request.urlopen(sys.argv[1] + "/__stats"))
 f = sys.argv[2]
 if f == "statuses":
     print(" ".join(str(e.get("status")) for e in d["log"]))
+elif f == "probes":
+    print(sum(1 for e in d["log"] if e.get("path") == sys.argv[3] and e.get("range") == "bytes=0-0"))
 elif f == "ranges":
     print(" ".join(str(e.get("range")) + "|" + str(e.get("if_range")) for e in d["log"]))
 else:
-    print(d[f])' "$base" "$1"; }
+    print(d[f])' "$base" "$@"; }
 
 report() { "$cs" report "$@" --depth 4 --metric all; }
 report "$www/db" >"$tmp/local.txt" 2>"$tmp/err" || { cat "$tmp/err"; exit 99; }
@@ -156,6 +158,15 @@ report "file://$www/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/loc
 	ok "file:// URL" || fail "file:// URL: $(cat "$tmp/err")"
 report "$base/db.tar.gz" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
 	ok "archive URL" || fail "archive URL: $(cat "$tmp/err")"
+# --no-cache with an archive, by URL or local: extracted into $TMPDIR,
+# never into the cache's extract/, and removed at exit
+"$cs" cache clear
+for a in "$base/db.tar.gz" "$www/db.tar.gz"; do
+	report --no-cache "$a" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+		[ ! -e "$XDG_CACHE_HOME/callscope/extract" ] && [ ! -e "$XDG_CACHE_HOME/callscope/url" ] &&
+		[ -z "$(ls "$TMPDIR")" ] && ok "--no-cache archive $a: nothing kept" ||
+		fail "--no-cache archive $a: $(cat "$tmp/err") $(ls "$XDG_CACHE_HOME/callscope" "$TMPDIR")"
+done
 
 # --- an older HPCToolkit database: experiment.xml and the listing -------
 mkdir -p "$www/old"
@@ -170,6 +181,26 @@ if [ "$out" = "$tmp/old" ] &&
 	ok "older database: experiment.xml and the listed files"
 else
 	fail "older database: '$out' $(ls "$tmp/old") $(cat "$tmp/err")"
+fi
+
+# --- XML-era corpus databases: a directory (hpctrace files from the
+# listing) and a tarball, compared with the local answers -------------
+ex="$top_srcdir/../shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
+if [ -d "$ex/pop-mpi-8-x86-wallclock/pop-8-trace-db" ] && [ -f "$ex/milc-su3_rmd.nosrc.tar.gz" ]; then
+	ln -s "$(cd "$ex/pop-mpi-8-x86-wallclock/pop-8-trace-db" && pwd)" "$www/pop"
+	cp "$ex/milc-su3_rmd.nosrc.tar.gz" "$www/milc.tar.gz"
+	for u in pop/ milc.tar.gz; do
+		l="$www/${u%/}"
+		report "$l" >"$tmp/xml-local.txt" 2>&1
+		report "$base/$u" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/xml-local.txt" &&
+			ok "XML corpus by URL: $u" || fail "XML corpus $u: $(cat "$tmp/err")"
+	done
+	"$cs" trace "$www/pop" --at +1s --lines 0-7 >"$tmp/xml-local.txt" 2>&1
+	"$cs" trace "$base/pop/" --at +1s --lines 0-7 >"$tmp/out" 2>"$tmp/err" &&
+		cmp -s "$tmp/out" "$tmp/xml-local.txt" && ok "XML corpus by URL: trace" ||
+		fail "XML corpus trace: $(cat "$tmp/err")"
+else
+	echo "shared corpus absent: XML-era URLs not checked"
 fi
 
 # --- resume after a dropped connection --------------------------------
@@ -235,15 +266,37 @@ if cmp -s "$tmp/out" "$tmp/trace-local.txt" &&
 else
 	fail "lazy trace: $(cat "$tmp/err")"
 fi
+p=$(stats probes /db/trace.db)
+[ "$p" = 1 ] && ok "lazy: trace.db probed once" || fail "lazy: trace.db probed $p times"
 tsize=$(wc -c <"$www/db/trace.db" | tr -d ' ')
 ctl /__reset
 CALLSCOPE_LAZY_MIN_SIZE=20000 report "$base/db/" >"$tmp/out" 2>"$tmp/err" &&
 	cmp -s "$tmp/out" "$tmp/local.txt" && ok "lazy: report" || fail "lazy report: $(cat "$tmp/err")"
 "$cs" cache list | grep -q "(partly remote)$" && ok "cache list: partly remote" ||
 	fail "cache list lacks (partly remote)"
-"$cs" info --offline "$base/db/" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "not wholly in the cache" "$tmp/err" && ok "lazy entry refused --offline" ||
-	fail "lazy --offline: $(cat "$tmp/err")"
+# --offline on a lazy entry: the persisted blocks are read (no request);
+# a block that is not there is a clear error, never garbage
+ctl /__reset
+"$cs" trace --offline "$base/db/" --at +1ms --lines 0-3 >"$tmp/out" 2>"$tmp/err" &&
+	cmp -s "$tmp/out" "$tmp/trace-local.txt" && [ "$(stats requests)" = 0 ] &&
+	ok "lazy entry --offline: read from the persisted blocks" ||
+	fail "lazy --offline trace: $(cat "$tmp/err")"
+report --offline "$base/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
+	ok "lazy entry --offline: report" || fail "lazy --offline report: $(cat "$tmp/err")"
+# forget the blocks of trace.db (an empty bitmap), keep its record
+for b in "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.blocks/bitmap; do
+	: >"$b.tmp" && python3 -c 'import os, sys
+os.truncate(sys.argv[1], os.path.getsize(sys.argv[2]))' "$b.tmp" "$b" && mv "$b.tmp" "$b"
+done
+"$cs" trace --offline "$base/db/" --at +1ms --lines 0-3 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+   grep -q "^callscope: $base/db/trace.db.*bytes [0-9]*-[0-9]* are not in the cache (--offline)" "$tmp/err" &&
+   [ "$(stats requests)" = 0 ]; then
+	ok "lazy entry --offline, block missing: $(cat "$tmp/err")"
+else
+	fail "lazy --offline missing block: rc $rc $(cat "$tmp/err")"
+fi
 ctl /__reset
 CALLSCOPE_LAZY_MIN_SIZE=20000 report --download "$base/db/" >"$tmp/out" 2>"$tmp/err" &&
 	cmp -s "$tmp/out" "$tmp/local.txt" &&

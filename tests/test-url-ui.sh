@@ -1,0 +1,216 @@
+#!/bin/sh
+# The viewer opening a URL, as a user sees it in a real terminal (tmux):
+# a progress bar while the database downloads, then the viewer; Esc and
+# Ctrl-C during the download cancel it (one line, the terminal sane, a
+# .part kept) and the next open resumes it; an error (404, a refused
+# connection, a lying Content-Length) is one line and a sane terminal; a
+# lazily read trace.db (CALLSCOPE_LAZY_MIN_SIZE lowered) is browsed in the
+# trace pane without being downloaded; the server killed mid-browse gives
+# a status-line message, and the viewer goes on.  tests/http_server.py on
+# 127.0.0.1 serves generated v4 databases; HOME, XDG_CACHE_HOME and
+# XDG_CONFIG_HOME are temporary.  Polls capture-pane with a timeout.
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+sock="$tmp/tmux.sock"
+t() { tmux -S "$sock" "$@"; }
+pid=
+cleanup() {
+	t kill-server 2>/dev/null
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cs=$(cd "$top_builddir" && pwd)/callscope
+gen="$top_builddir/tests/gen-v4db"
+export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
+unset CALLSCOPE_STALL_TIME CALLSCOPE_CONNECT_TIMEOUT CALLSCOPE_LAZY_MIN_SIZE \
+	http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$tmp/www"
+www="$tmp/www"
+"$gen" -o "$www/db" --seed 11 --contexts 400 --threads 3 --ranks 2 --yaml \
+	--trace-lines 6 --samples 20000 >/dev/null || exit 99
+cp -r "$www/db" "$www/lazy" && cp -r "$www/db" "$www/gone" || exit 99
+tsize=$(wc -c <"$www/db/trace.db" | tr -d ' ')
+
+python3 "$top_srcdir/tests/http_server.py" --dir "$www" \
+	--port-file "$tmp/port" >/dev/null 2>"$tmp/server.err" &
+pid=$!
+i=0
+while [ ! -s "$tmp/port" ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && { echo "server did not start"; cat "$tmp/server.err"; exit 99; }
+	sleep 0.1
+done
+base="http://127.0.0.1:$(cat "$tmp/port")"
+ctl() { python3 -c 'import sys, urllib.request
+urllib.request.urlopen(sys.argv[1]).read()' "$base$1"; }
+bytes_sent() { python3 -c 'import json, sys, urllib.request
+print(json.load(urllib.request.urlopen(sys.argv[1] + "/__stats"))["bytes_sent"])' "$base"; }
+
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+ok() { echo "ok: $*"; }
+
+# wait_for TEXT [SECONDS]: poll the screen until TEXT appears
+wait_for() {
+	i=0
+	limit=$(( ${2:-10} * 20 ))
+	while [ $i -lt $limit ]; do
+		if t capture-pane -p -t "$S" | grep -qF -- "$1"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen while waiting for '$1':"
+	t capture-pane -p -t "$S"
+	return 1
+}
+# the program is gone, the shell prompt is back and the tty is sane
+# (canonical mode with echo, not on the alternate screen)
+wait_shell() {
+	i=0
+	while [ $i -lt 200 ]; do
+		if [ "$(t display -p -t "$S" '#{alternate_on}')" = 0 ] &&
+		   t capture-pane -p -t "$S" | grep -v "^ *$" | tail -n 1 | grep -qx "READY> *"; then
+			break
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	[ $i -lt 200 ] || { t capture-pane -p -t "$S"; return 1; }
+	t send-keys -t "$S" "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' + ; echo" Enter
+	wait_for "icanon+echo+" 5 || wait_for "echo+icanon+" 1
+}
+n=0
+S=s0
+# start CMD: a fresh shell in a 160x48 terminal, then CMD typed into it
+start() {
+	old=$S
+	n=$((n + 1))
+	S=s$n
+	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
+	t kill-session -t "$old" 2>/dev/null
+	wait_for "READY>" || return 1
+	t send-keys -t "$S" "$1" Enter
+}
+part() { ls "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.part >/dev/null 2>&1; }
+
+# --- progress bar, then Esc cancels ------------------------------------
+ctl "/__fault?prefix=/db/trace.db&kind=slow&rate=250000"
+start "$cs --no-config $base/db/"
+if wait_for "trace.db [" 10 && wait_for "% " 1 && wait_for " left" 1; then
+	ok "progress bar while downloading"
+else
+	fail "no progress bar"
+fi
+t send-keys -t "$S" Escape
+if wait_for "callscope: $base/db/trace.db: cancelled" 5 && wait_shell; then
+	ok "Esc cancels: one line, the terminal sane"
+else
+	fail "Esc cancel"
+fi
+[ "$(t capture-pane -p -t "$S" | grep -c '^callscope:')" = 1 ] || fail "Esc: more than one line"
+part && ok "Esc: the .part is kept" || fail "Esc: no .part"
+ls "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db >/dev/null 2>&1 &&
+	fail "Esc: an incomplete trace.db appeared"
+# the cache is consistent: the half-fetched entry is not offered --offline
+"$cs" info --offline "$base/db/" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "not in the cache (--offline)" "$tmp/err" &&
+	ok "Esc: the entry is not complete" || fail "Esc: --offline: $(cat "$tmp/err")"
+
+# --- Ctrl-C cancels too -------------------------------------------------
+start "$cs --no-config $base/db/"
+wait_for "trace.db [" 10 || fail "no progress bar the second time"
+t send-keys -t "$S" C-c
+if wait_for "callscope: $base/db/trace.db: cancelled" 5 && wait_shell; then
+	ok "Ctrl-C cancels: one line, the terminal sane"
+else
+	fail "Ctrl-C cancel"
+fi
+part || fail "Ctrl-C: no .part"
+
+# --- the next open resumes and shows the viewer ---------------------------
+ctl /__reset
+ctl "/__fault?prefix=/db/trace.db&kind=slow&rate=250000"
+start "$cs --no-config $base/db/"
+if wait_for "q quit" 30 && wait_for "hpctoolkit-v4" 1; then
+	ok "the viewer after the download"
+else
+	fail "no viewer after the download"
+fi
+b=$(bytes_sent)
+[ "$b" -lt "$tsize" ] && ok "resumed: $b bytes sent, trace.db is $tsize" ||
+	fail "not resumed: $b bytes sent, trace.db is $tsize"
+cmp -s "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db "$www/db/trace.db" ||
+	fail "the resumed trace.db differs"
+t send-keys -t "$S" q
+wait_shell || fail "q after a URL open"
+ctl /__clear
+
+# --- errors: one line, a sane terminal ------------------------------------
+# expect_error TEXT URL [ARGS]
+expect_error() {
+	text=$1
+	shift
+	start "$cs --no-config $*"
+	if wait_for "callscope: $text" 10 && wait_shell &&
+	   [ "$(t capture-pane -p -t "$S" | grep -c '^callscope:')" = 1 ]; then
+		ok "error line: $text"
+	else
+		fail "error '$text'"
+	fi
+}
+expect_error "$base/missing/: no HPCToolkit database here" "$base/missing/"
+expect_error "$base/missing.tar.gz: HTTP 404 Not Found" "$base/missing.tar.gz"
+expect_error "http://127.0.0.1:1/db/meta.db: cannot connect" "http://127.0.0.1:1/db/"
+ctl "/__fault?prefix=/db/meta.db&kind=lie&extra=5000&count=1"
+expect_error "$base/db/meta.db: transfer ended early" --no-cache "$base/db/"
+ctl /__clear
+
+# --- a lazily read trace.db browsed in the trace pane ---------------------
+ctl /__reset
+start "CALLSCOPE_LAZY_MIN_SIZE=20000 $cs --no-config $base/lazy/"
+wait_for "q quit" 15 || fail "lazy: no viewer"
+t send-keys -t "$S" t
+if wait_for "Cursor +0 ns" 10 && wait_for "application thread" 1 &&
+   wait_for "NODE 0 RANK 1 THREAD 1" 1; then
+	ok "lazy: the trace pane draws"
+else
+	fail "lazy: no trace pane"
+fi
+t send-keys -t "$S" + + + Right Right Down
+wait_for "line 1 NODE" 5 || fail "lazy: the cursor did not move"
+lazy_data=$(ls -d "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.blocks 2>/dev/null | head -1)
+if [ -n "$lazy_data" ] && [ ! -e "${lazy_data%.blocks}" ]; then
+	ok "lazy: trace.db read in blocks, not downloaded"
+else
+	fail "lazy: trace.db was downloaded"
+fi
+t send-keys -t "$S" q
+wait_shell || fail "q after the lazy browse"
+
+# --- the server killed mid-browse: a status-line message, no crash --------
+start "CALLSCOPE_LAZY_MIN_SIZE=20000 $cs --no-config $base/gone/"
+wait_for "q quit" 15 || fail "gone: no viewer"
+vpid=$(pgrep -n -f "$cs --no-config $base/gone/")
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+pid=
+t send-keys -t "$S" t
+if wait_for "$base/gone/trace.db: cannot connect" 10; then
+	ok "server gone: the status line says so"
+else
+	fail "server gone: no message"
+fi
+[ -n "$vpid" ] && kill -0 "$vpid" 2>/dev/null || fail "server gone: the viewer died"
+t send-keys -t "$S" 2
+wait_for "Name (bottom-up)" 10 || fail "server gone: the viewer no longer answers"
+t send-keys -t "$S" q
+wait_shell || fail "server gone: q did not restore the shell"
+
+exit $status
