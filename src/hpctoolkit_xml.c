@@ -273,6 +273,28 @@ static uint8_t combine_of(const char *frm)
 	return COMBINE_SUM;
 }
 
+static bool ends_with(const char *s, const char *end)
+{
+	size_t sl = strlen(s), el = strlen(end);
+	return sl >= el && strcmp(s + sl - el, end) == 0;
+}
+
+/* What a statistic metric of hpcprof holds, from its variant and combine:
+ * "Mean" and "StdDev" keep a sum that their finalize formula divides by
+ * ":num-src", "StdDev:accum2" the sum of squares. */
+static uint8_t stat_acc(const struct metric_name *mn, uint8_t combine)
+{
+	if (ends_with(mn->variant, ":num-src"))
+		return XML_ACC_COUNT;
+	if (ends_with(mn->variant, ":accum2"))
+		return XML_ACC_SUMSQ;
+	if (combine == COMBINE_MIN || strcmp(mn->variant, "Min") == 0)
+		return XML_ACC_MIN;
+	if (combine == COMBINE_MAX || strcmp(mn->variant, "Max") == 0)
+		return XML_ACC_MAX;
+	return XML_ACC_SUM;
+}
+
 /* ---- columns ----------------------------------------------------------- */
 
 /* Leaves of a parsed finalize formula are "$N" (metric id N, stored as
@@ -451,10 +473,12 @@ static enum status add_metrics(struct model_builder *b,
 			   db->db_id < legacy_values_n_metrics(pv->values)) {
 			prop = db->db_id;
 			pv->inclusive[prop] = kind == COLUMN_INCLUSIVE;
-			if (!inline_values && combine == COMBINE_SUM &&
-			    strcmp(mn.variant, "Sum") == 0) {
-				src.kind = XML_SOURCE_SUM;
+			if (!inline_values) {
+				src.kind = XML_SOURCE_STAT;
 				src.key = db->db_id;
+				src.acc = stat_acc(&mn, combine);
+				if (src.acc == XML_ACC_SUM)
+					src.kind = XML_SOURCE_SUM;
 			}
 		}
 		uint32_t stat_id = xml_provider_add_source(pv, src);
