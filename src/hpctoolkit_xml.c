@@ -840,6 +840,11 @@ static enum status xml_open(const char *path, struct model **out,
 		model_builder_add_warning(b, "the database has no metric "
 					     "values (no inline <M> values, "
 					     "no per-thread files)");
+	else if (!xml_values_count(pv->inline_values) &&
+		 xml_provider_values_all_zero(pv))
+		model_builder_add_warning(b, "the per-thread files (*.metric-db "
+					     "or experiment-1.mdb) hold only "
+					     "zeros: the tree has no values");
 	bool has_trace = pv->trace || (pv->sparse &&
 				       sparse2020_n_trace_lines(pv->sparse));
 	model_builder_set_values(b, &xml_provider_value_ops, pv);

@@ -134,6 +134,20 @@ fail:
 	return false;
 }
 
+bool xml_provider_values_all_zero(struct xml_provider *pv)
+{
+	if (!pv || !pv->values || !acc_build(pv))
+		return false;
+	uint32_t nm = legacy_values_n_metrics(pv->values);
+	for (uint32_t m = 0; m < nm; m++) {
+		const double *mn = acc_slot(pv, m, ACC_MIN);
+		for (uint32_t c = 0; c < pv->acc_ctx; c++)
+			if (!isnan(mn[c]))
+				return false;
+	}
+	return true;
+}
+
 static bool stat_value(struct xml_provider *pv, const struct xml_source *s,
 		       uint32_t ctx_id, double *out)
 {

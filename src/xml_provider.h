@@ -87,6 +87,11 @@ uint32_t xml_provider_add_source(struct xml_provider *pv,
 uint32_t xml_provider_trace_ctx(const struct xml_provider *pv,
 				uint32_t trace_id);
 
+/* True when the per-thread files could be read and hold no non-zero
+ * value at all (the pass behind XML_SOURCE_STAT is made if not yet: call
+ * it after the sources and top-level contexts are set). */
+bool xml_provider_values_all_zero(struct xml_provider *pv);
+
 extern const struct value_ops xml_provider_value_ops;
 /* The trace side shares the provider: its close does nothing, the value
  * ops' close frees both. */

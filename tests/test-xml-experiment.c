@@ -521,6 +521,132 @@ static void test_reader_metricdb(void **state)
 	free(f1);
 }
 
+/* Statistic metrics without inline values, computed from three
+ * per-thread files as hpcprof computes them (N = 3 threads, zeros of the
+ * threads without a value count, except for Min): values worked by hand
+ * below.  Then the same files with only zeros: a warning says so. */
+static const char docstat[] = HEAD
+	"<HPCToolkitExperiment version=\"2.1\">\n"
+	"<Header n=\"k\"/><SecCallPathProfile i=\"0\" n=\"k\"><SecHeader>\n"
+	"<MetricTable>\n"
+	"<Metric i=\"2\" n=\"T:Sum (I)\" t=\"inclusive\"/>\n"
+	"<Metric i=\"3\" n=\"T:Mean (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"finalize\" frm=\"$3 / $4\"/></Metric>\n"
+	"<Metric i=\"4\" n=\"T:Mean:num-src (I)\" t=\"inclusive\" "
+	"show=\"0\"/>\n"
+	"<Metric i=\"5\" n=\"T:StdDev (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"finalize\" "
+	"frm=\"sqrt(($6 / $7) - pow($5 / $7, 2))\"/></Metric>\n"
+	"<Metric i=\"6\" n=\"T:StdDev:accum2 (I)\" t=\"inclusive\" "
+	"show=\"0\"/>\n"
+	"<Metric i=\"7\" n=\"T:StdDev:num-src (I)\" t=\"inclusive\" "
+	"show=\"0\"/>\n"
+	"<Metric i=\"8\" n=\"T:Min (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"combine\" frm=\"min($8, $8)\"/></Metric>\n"
+	"<Metric i=\"9\" n=\"T:Max (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"combine\" frm=\"max($9, $9)\"/></Metric>\n"
+	"</MetricTable><MetricDBTable>\n"
+	"<MetricDB i=\"0\" n=\"T (I)\" t=\"inclusive\" db-id=\"0\"/>\n"
+	"</MetricDBTable></SecHeader><SecCallPathProfileData>\n"
+	"<PF i=\"1\" n=\"main\"><S i=\"2\" l=\"3\"/></PF>\n"
+	"<PF i=\"3\" n=\"other\"/>\n"
+	"</SecCallPathProfileData></SecCallPathProfile>\n"
+	"</HPCToolkitExperiment>\n";
+
+static double column_at(const struct model *m, uint32_t node,
+			const char *name, bool *present)
+{
+	uint32_t c = model_find_column(m, name);
+	if (c == MODEL_NONE)
+		fail_msg("no column %s", name);
+	double v = -1;
+	*present = model_value(m, node, c, &v);
+	return v;
+}
+
+static void expect(const struct model *m, uint32_t node, const char *name,
+		   double want)
+{
+	bool present = false;
+	double v = column_at(m, node, name, &present);
+	if (!present || fabs(v - want) > 1e-12 * fabs(want))
+		fail_msg("%s at node %u: %g (present %d), want %g", name, node,
+			 v, present, want);
+}
+
+static void test_reader_metricdb_stats(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-xml-stat-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *xml = NULL, *f[3] = {NULL, NULL, NULL};
+	assert_true(asprintf(&xml, "%s/experiment.xml", dir) > 0);
+	for (int t = 0; t < 3; t++)
+		assert_true(asprintf(&f[t], "%s/1.k-00000%d-000-a8c0-1-0."
+				     "metric-db", dir, t) > 0);
+	FILE *fp = fopen(xml, "w");
+	assert_non_null(fp);
+	fputs(docstat, fp);
+	fclose(fp);
+	/* contexts 1 (main), 2 (S), 3 (other) */
+	static const double vals[3][3] = {{4, 2, 1}, {6, 0, 0}, {2, 2, 0}};
+	for (int t = 0; t < 3; t++)
+		write_metricdb(f[t], vals[t], 3, 1);
+	struct error err = {.status = STATUS_OK};
+	struct model *m = NULL;
+	if (database_open(dir, &m, &err) != STATUS_OK)
+		fail_msg("open: %s", err.message);
+	assert_int_equal(m->n_warnings, 0);
+	uint32_t main_ = child(m, 0, 0), s2 = child(m, main_, 0),
+		 other = child(m, 0, 1);
+	/* main: 4, 6, 2 */
+	expect(m, main_, "T (I)", 12);
+	expect(m, main_, "T:Mean (I)", 4);
+	expect(m, main_, "T:Mean:num-src (I)", 3);
+	expect(m, main_, "T:StdDev:accum2 (I)", 56);
+	expect(m, main_, "T:StdDev (I)", sqrt(56.0 / 3 - 16));
+	expect(m, main_, "T:Min (I)", 2);
+	expect(m, main_, "T:Max (I)", 6);
+	/* S: 2, -, 2 (the absent value is a zero for the mean, not a min) */
+	expect(m, s2, "T:Mean (I)", 4.0 / 3);
+	expect(m, s2, "T:StdDev (I)", sqrt(8.0 / 3 - 16.0 / 9));
+	expect(m, s2, "T:Min (I)", 2);
+	expect(m, s2, "T:Max (I)", 2);
+	/* other: 1, -, - */
+	expect(m, other, "T:Mean (I)", 1.0 / 3);
+	expect(m, other, "T:Min (I)", 1);
+	/* the root, per thread main + other: 5, 6, 2 */
+	expect(m, 0, "T (I)", 13);
+	expect(m, 0, "T:Mean (I)", 13.0 / 3);
+	expect(m, 0, "T:StdDev:accum2 (I)", 25 + 36 + 4);
+	expect(m, 0, "T:Min (I)", 2);
+	expect(m, 0, "T:Max (I)", 6);
+	model_free(m);
+	/* only zeros: no values anywhere, and a warning */
+	static const double zeros[3] = {0, 0, 0};
+	for (int t = 0; t < 3; t++)
+		write_metricdb(f[t], zeros, 3, 1);
+	if (database_open(dir, &m, &err) != STATUS_OK)
+		fail_msg("open: %s", err.message);
+	assert_int_equal(m->n_warnings, 1);
+	assert_non_null(strstr(m->warnings[0], "only zeros"));
+	bool present = true;
+	(void)column_at(m, main_, "T:Min (I)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T (I)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T:Mean:num-src (I)", &present);
+	assert_false(present);
+	model_free(m);
+	for (int t = 0; t < 3; t++) {
+		unlink(f[t]);
+		free(f[t]);
+	}
+	unlink(xml);
+	rmdir(dir);
+	free(xml);
+}
+
 /* 2.2 GPU metrics: a view formula "#N" names the metric whose o attribute
  * is N (the exclusive partner's for an exclusive column), fmt gives the
  * format when it is a plain one, and a formula naming no metric falls back
@@ -712,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_v20),
 		cmocka_unit_test(test_reader_lone_file),
 		cmocka_unit_test(test_reader_metricdb),
+		cmocka_unit_test(test_reader_metricdb_stats),
 		cmocka_unit_test(test_reader_order_formulas),
 		cmocka_unit_test(test_v22),
 		cmocka_unit_test(test_v40),
