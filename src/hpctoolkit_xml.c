@@ -193,6 +193,7 @@ struct lookup {
 	uint64_t *orders;    /* (o << 32 | metric index), sorted */
 	uint32_t n_orders;
 	uint32_t *dbs;       /* MetricDB indexes sorted by name */
+	uint32_t *names;     /* Metric indexes sorted by name */
 	const struct xml_experiment *x;
 };
 
@@ -209,13 +210,25 @@ static int cmp_db(const void *a, const void *b, void *arg)
 		      x->metric_dbs[*(const uint32_t *)b].name);
 }
 
+static int cmp_metric(const void *a, const void *b, void *arg)
+{
+	const struct xml_experiment *x = arg;
+	return strcmp(x->metrics[*(const uint32_t *)a].name,
+		      x->metrics[*(const uint32_t *)b].name);
+}
+
 static bool lookup_init(struct lookup *l, const struct xml_experiment *x)
 {
 	*l = (struct lookup){.x = x};
 	l->orders = malloc(((size_t)x->n_metrics + 1) * sizeof(*l->orders));
 	l->dbs = malloc(((size_t)x->n_metric_dbs + 1) * sizeof(*l->dbs));
-	if (!l->orders || !l->dbs)
+	l->names = malloc(((size_t)x->n_metrics + 1) * sizeof(*l->names));
+	if (!l->orders || !l->dbs || !l->names)
 		return false;
+	for (uint32_t i = 0; i < x->n_metrics; i++)
+		l->names[i] = i;
+	qsort_r(l->names, x->n_metrics, sizeof(*l->names), cmp_metric,
+		(void *)(uintptr_t)x);
 	for (uint32_t i = 0; i < x->n_metrics; i++)
 		if (x->metrics[i].order != MODEL_NONE)
 			l->orders[l->n_orders++] =
@@ -232,6 +245,43 @@ static void lookup_free(struct lookup *l)
 {
 	free(l->orders);
 	free(l->dbs);
+	free(l->names);
+}
+
+/* The metric named `name`, or NULL. */
+static const struct xml_metric *find_metric(const struct lookup *l,
+					    const char *name)
+{
+	size_t lo = 0, hi = l->x->n_metrics;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct xml_metric *m = &l->x->metrics[l->names[mid]];
+		int c = strcmp(m->name, name);
+		if (c == 0)
+			return m;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* For "BASE:Mean:num-src (E)", the id of "BASE:Mean (E)": the sum the
+ * count divides; MODEL_NONE for other metrics or when there is none. */
+static uint32_t count_gate(const struct lookup *l, const struct xml_metric *m)
+{
+	static const char tag[] = ":num-src";
+	const char *at = strstr(m->name, tag);
+	if (!at)
+		return MODEL_NONE;
+	char *want = NULL;
+	if (asprintf(&want, "%.*s%s", (int)(at - m->name), m->name,
+		     at + strlen(tag)) < 0)
+		return MODEL_NONE;
+	const struct xml_metric *sum = find_metric(l, want);
+	free(want);
+	return sum && sum != m ? sum->id : MODEL_NONE;
 }
 
 /* The MetricDB of the same raw metric and kind: "BASE (I)". */
@@ -461,6 +511,8 @@ static enum status add_metrics(struct model_builder *b,
 		struct xml_source src = {
 			.kind = XML_SOURCE_INLINE,
 			.key = m->id,
+			.acc = stat_acc(&mn, combine),
+			.gate = count_gate(&l, m),
 			.inclusive = kind == COLUMN_INCLUSIVE,
 		};
 		uint32_t prop = MODEL_NONE;
@@ -476,7 +528,7 @@ static enum status add_metrics(struct model_builder *b,
 			if (!inline_values) {
 				src.kind = XML_SOURCE_STAT;
 				src.key = db->db_id;
-				src.acc = stat_acc(&mn, combine);
+				src.gate = MODEL_NONE;
 				if (src.acc == XML_ACC_SUM)
 					src.kind = XML_SOURCE_SUM;
 			}

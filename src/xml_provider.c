@@ -179,6 +179,26 @@ static bool stat_value(struct xml_provider *pv, const struct xml_source *s,
 	}
 }
 
+/* hpcprof writes DBL_MIN (printed "2.22507e-308") as the Min and Max of
+ * a context where no thread has a value, and a ":num-src" count where the
+ * sum it divides is absent: both are shown as absent, as nothing. */
+static bool inline_value(const struct xml_provider *pv,
+			 const struct xml_source *s, uint32_t ctx_id,
+			 double *out)
+{
+	double v, g;
+	if (!xml_values_get(pv->inline_values, ctx_id, s->key, &v))
+		return false;
+	if ((s->acc == XML_ACC_MIN || s->acc == XML_ACC_MAX) &&
+	    fabs(v) < 1e-300)
+		return false;
+	if (s->gate != MODEL_NONE &&
+	    !xml_values_get(pv->inline_values, ctx_id, s->gate, &g))
+		return false;
+	*out = v;
+	return true;
+}
+
 static bool summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 		    double *out)
 {
@@ -188,7 +208,7 @@ static bool summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 	const struct xml_source *s = &pv->sources[stat_id];
 	switch (s->kind) {
 	case XML_SOURCE_INLINE:
-		return xml_values_get(pv->inline_values, ctx_id, s->key, out);
+		return inline_value(pv, s, ctx_id, out);
 	case XML_SOURCE_SPARSE:
 		return pv->sparse &&
 		       sparse2020_summary_value(pv->sparse, ctx_id, s->key,
@@ -237,7 +257,8 @@ static enum status summary_all(void *impl, uint32_t stat_id,
 	const struct xml_source *s = &pv->sources[stat_id];
 	if (s->kind == XML_SOURCE_NONE)
 		return STATUS_OK;
-	if (s->kind != XML_SOURCE_INLINE)
+	if (s->kind != XML_SOURCE_INLINE || s->gate != MODEL_NONE ||
+	    s->acc == XML_ACC_MIN || s->acc == XML_ACC_MAX)
 		return STATUS_UNSUPPORTED;
 	xml_values_each(pv->inline_values, s->key, emit, ctx);
 	return STATUS_OK;

@@ -44,7 +44,13 @@ enum xml_acc {
 struct xml_source {
 	uint8_t kind; /* enum xml_source_kind */
 	uint32_t key;
-	uint8_t acc;    /* XML_SOURCE_STAT: enum xml_acc */
+	uint8_t acc;    /* XML_SOURCE_STAT: enum xml_acc; XML_SOURCE_INLINE:
+			   XML_ACC_MIN / XML_ACC_MAX drop hpcprof's
+			   "no value" sentinel (+-DBL_MIN, 2.22507e-308) */
+	uint32_t gate;  /* XML_SOURCE_INLINE: the XML metric id that must
+			   have a value at the context too (a ":num-src"
+			   count is written where its sum has none), or
+			   MODEL_NONE */
 	bool inclusive; /* XML_SOURCE_SUM: the root is the sum of its
 			   children when the files have no root value */
 };

@@ -647,6 +647,53 @@ static void test_reader_metricdb_stats(void **state)
 	free(xml);
 }
 
+/* hpcprof's inline artifacts: a ":num-src" count where the sum it divides
+ * has no value, and DBL_MIN (2.22507e-308) as the Min of a context where
+ * no thread has a value.  Both are shown as absent. */
+static const char docsentinel[] = HEAD
+	"<HPCToolkitExperiment version=\"2.0\">\n"
+	"<Header n=\"k\"/><SecCallPathProfile i=\"0\" n=\"k\"><SecHeader>\n"
+	"<MetricTable>\n"
+	"<Metric i=\"2\" n=\"T:Mean (E)\" t=\"exclusive\">"
+	"<MetricFormula t=\"finalize\" frm=\"$2 / $3\"/></Metric>\n"
+	"<Metric i=\"3\" n=\"T:Mean:num-src (E)\" t=\"exclusive\"/>\n"
+	"<Metric i=\"4\" n=\"T:Min (E)\" t=\"exclusive\">"
+	"<MetricFormula t=\"combine\" frm=\"min($4, $4)\"/></Metric>\n"
+	"</MetricTable></SecHeader><SecCallPathProfileData>\n"
+	"<M n=\"3\" v=\"4\"/><M n=\"4\" v=\"2.22507e-308\"/>\n"
+	"<PF i=\"1\" n=\"main\"><M n=\"2\" v=\"8\"/><M n=\"3\" v=\"4\"/>"
+	"<M n=\"4\" v=\"1.5\"/></PF>\n"
+	"</SecCallPathProfileData></SecCallPathProfile>\n"
+	"</HPCToolkitExperiment>\n";
+
+static void test_reader_inline_sentinels(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test-xml-sentinel-XXXXXX.xml";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, docsentinel, strlen(docsentinel)),
+			 (ssize_t)strlen(docsentinel));
+	close(fd);
+	struct error err = {.status = STATUS_OK};
+	struct model *m = NULL;
+	if (database_open(path, &m, &err) != STATUS_OK)
+		fail_msg("open: %s", err.message);
+	uint32_t main_ = child(m, 0, 0);
+	bool present = true;
+	(void)column_at(m, 0, "T:Mean (E)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T:Mean:num-src (E)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T:Min (E)", &present);
+	assert_false(present);
+	expect(m, main_, "T:Mean (E)", 2);
+	expect(m, main_, "T:Mean:num-src (E)", 4);
+	expect(m, main_, "T:Min (E)", 1.5);
+	model_free(m);
+	unlink(path);
+}
+
 /* 2.2 GPU metrics: a view formula "#N" names the metric whose o attribute
  * is N (the exclusive partner's for an exclusive column), fmt gives the
  * format when it is a plain one, and a formula naming no metric falls back
@@ -839,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_reader_lone_file),
 		cmocka_unit_test(test_reader_metricdb),
 		cmocka_unit_test(test_reader_metricdb_stats),
+		cmocka_unit_test(test_reader_inline_sentinels),
 		cmocka_unit_test(test_reader_order_formulas),
 		cmocka_unit_test(test_v22),
 		cmocka_unit_test(test_v40),
