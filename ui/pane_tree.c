@@ -211,7 +211,45 @@ static void draw_header(struct app *app, struct rect r,
 				     sv ? variant : "") >= 0) {
 				int room = cols[i].width - 1 - 3;
 				int w = screen_text_width(name);
-				if (w > room && room > 1) {
+				size_t base_len = strlen(mc->name);
+				int vw = sv ? screen_text_width(name + base_len)
+					    : 0;
+				if (w > room && sv && room - 1 - vw >= 2) {
+					/* cut the metric name, keep ":VARIANT":
+					 * "WALLCLO…:Mean I", not "WALLC… I" */
+					size_t len = base_len;
+					char *tail = strdup(name + base_len);
+					while (tail && len > 0) {
+						name[len] = '\0';
+						if (screen_text_width(name) <=
+						    room - 1 - vw)
+							break;
+						do
+							len--;
+						while (len > 0 &&
+						       (name[len] & 0xc0) == 0x80);
+					}
+					if (tail)
+						r_ = asprintf(&text, "%s%s%s %s%s",
+							      name,
+							      screen_glyphs()->ellipsis,
+							      tail,
+							      mc->kind == COLUMN_INCLUSIVE
+								      ? "I"
+								      : "E",
+							      mark);
+					free(tail);
+				} else if (w > room && sv &&
+					   screen_text_width(variant) <= room) {
+					/* too narrow for both: the variant
+					 * tells the columns of one metric
+					 * apart ("Mean I", "StdDev I") */
+					r_ = asprintf(&text, "%s %s%s", variant,
+						      mc->kind == COLUMN_INCLUSIVE
+							      ? "I"
+							      : "E",
+						      mark);
+				} else if (w > room && room > 1) {
 					/* keep the start of the name */
 					size_t len = strlen(name);
 					while (len > 0 &&
