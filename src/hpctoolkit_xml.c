@@ -899,6 +899,11 @@ static enum status xml_open(const char *path, struct model **out,
 					     "zeros: the tree has no values");
 	bool has_trace = pv->trace || (pv->sparse &&
 				       sparse2020_n_trace_lines(pv->sparse));
+	if (whole_db && x.has_trace_db && !has_trace && !pv->sparse)
+		model_builder_add_warning(b, "the experiment.xml declares a "
+					     "trace (<TraceDB>) but the "
+					     "directory has no trace files "
+					     "(*.hpctrace or experiment.mt)");
 	model_builder_set_values(b, &xml_provider_value_ops, pv);
 	if (has_trace)
 		model_builder_set_trace(b, &xml_provider_trace_ops, pv);

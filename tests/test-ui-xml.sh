@@ -70,4 +70,9 @@ if [ -d "$pop" ]; then
 fi
 screen "$kri" ""
 expect "per-thread files (*.metric-db or experiment-1.mdb) hold only zeros"
+expect "(and more)"
+# the other one: its <TraceDB> has no *.hpctrace beside it (hatchet kept
+# only the metric-db files)
+"$cs" info "$kri" >"$tmp/screen" 2>/dev/null
+expect "declares a trace (<TraceDB>) but the directory has no trace files"
 exit $status
