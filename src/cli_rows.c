@@ -127,6 +127,19 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 	return obj ? obj : json_null();
 }
 
+/* Characters of `s` (valid UTF-8). */
+static size_t utf8_chars(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), bytes = 0, chars = 0;
+	while (bytes < len) {
+		size_t n = sanitize_utf8_len(p + bytes, len - bytes);
+		bytes += n ? n : 1;
+		chars++;
+	}
+	return chars;
+}
+
 /* `s` (valid UTF-8) right-aligned in `width` characters, cut after
  * `width` characters (never inside one). */
 static void put_fitted(FILE *out, const char *s, size_t width)
@@ -141,6 +154,33 @@ static void put_fitted(FILE *out, const char *s, size_t width)
 	for (size_t i = chars; i < width; i++)
 		fputc(' ', out);
 	fwrite(s, 1, bytes, out);
+}
+
+/* A title of at most `width` characters naming the statistic of a column
+ * whose full title is too long: "Mean (I)", else the variant's last part
+ * ("num-src (I)", "num-src"); NULL when none fits or the variant is empty
+ * or "Sum".  Sanitized; the caller frees. */
+static char *variant_title(const struct model_column *mc, size_t width)
+{
+	if (!mc->variant || !*mc->variant || strcmp(mc->variant, "Sum") == 0)
+		return NULL;
+	const char *kind = mc->kind == COLUMN_EXCLUSIVE ? " (E)" : " (I)";
+	const char *last = strrchr(mc->variant, ':');
+	last = last ? last + 1 : mc->variant;
+	const char *parts[][2] = {
+		{mc->variant, kind}, {last, kind}, {last, ""},
+	};
+	for (size_t k = 0; k < sizeof(parts) / sizeof(*parts); k++) {
+		char *t = NULL, *safe = NULL;
+		if (asprintf(&t, "%s%s", parts[k][0], parts[k][1]) < 0)
+			return NULL;
+		safe = sanitize_text(t, SANITIZE_TERMINAL);
+		free(t);
+		if (safe && utf8_chars(safe) <= width)
+			return safe;
+		free(safe);
+	}
+	return NULL;
 }
 
 void cli_rows_header(const struct cli_rows *r)
@@ -163,7 +203,15 @@ void cli_rows_header(const struct cli_rows *r)
 		bool pct = (m->columns[r->columns[i]].render & RENDER_PERCENT) &&
 			   r->has_total[i];
 		int width = VALUE_WIDTH + (pct ? PERCENT_WIDTH + 1 : 0);
-		put_fitted(r->out, safe ? safe : "", (size_t)width);
+		/* too long: "Mean (I)" tells the statistics of one metric
+		 * apart where "WALLCLOCK " would not */
+		char *shorter = NULL;
+		if (safe && utf8_chars(safe) > (size_t)width)
+			shorter = variant_title(&m->columns[r->columns[i]],
+						(size_t)width);
+		put_fitted(r->out, shorter ? shorter : safe ? safe : "",
+			   (size_t)width);
+		free(shorter);
 		fputs("  ", r->out);
 		free(safe);
 		free(t);

@@ -68,6 +68,12 @@ if [ -d "$pop" ]; then
 		status=1
 	fi
 fi
+# the batch report's header: the same statistics by variant
+if [ -d "$pop" ]; then
+	"$cs" report "$pop" --depth 0 >"$tmp/screen" 2>"$tmp/err" ||
+		{ echo "FAIL: report pop"; status=1; }
+	expect "WALLCLOCK (us) (I)    Mean (I)  StdDev (I)   CfVar (I)     Min (I)     Max (I)  WALLCLOCK (us) (E)"
+fi
 screen "$kri" ""
 expect "per-thread files (*.metric-db or experiment-1.mdb) hold only zeros"
 expect "(and more)"
