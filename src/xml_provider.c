@@ -257,6 +257,22 @@ static enum status summary_all(void *impl, uint32_t stat_id,
 	const struct xml_source *s = &pv->sources[stat_id];
 	if (s->kind == XML_SOURCE_NONE)
 		return STATUS_OK;
+	if ((s->kind == XML_SOURCE_SUM || s->kind == XML_SOURCE_STAT) &&
+	    pv->values && acc_build(pv)) {
+		/* from the statistics pass: the same sums, added in the same
+		 * profile order as sum_profiles; the root as summary() makes
+		 * it */
+		struct xml_source stat = *s;
+		if (s->kind == XML_SOURCE_SUM)
+			stat.acc = XML_ACC_SUM;
+		double v;
+		if (summary(impl, 0, stat_id, &v))
+			emit(ctx, 0, v);
+		for (uint32_t c = 1; c < pv->acc_ctx; c++)
+			if (stat_value(pv, &stat, c, &v))
+				emit(ctx, c, v);
+		return STATUS_OK;
+	}
 	if (s->kind != XML_SOURCE_INLINE || s->gate != MODEL_NONE ||
 	    s->acc == XML_ACC_MIN || s->acc == XML_ACC_MAX)
 		return STATUS_UNSUPPORTED;

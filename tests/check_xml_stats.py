@@ -119,6 +119,27 @@ def main():
                             "<M> %r" % (db, m["n"], ctx, got, w))
                     return 1
                 against_xml += 1
+    # the flat and bottom-up views add up the same sums (the provider's
+    # one-pass summary_all on the stripped copy, the inline values on the
+    # original): equal to the XML's 6 digits
+    for view in ("flat", "bottom-up"):
+        a = cx.run(cs, "report", db, "--format", "json", "--view", view)
+        b = cx.run(cs, "report", os.path.dirname(orig), "--format", "json",
+                   "--view", view)
+        if a is None or b is None:
+            return 1
+        for ra, rb in zip(a["nodes"], b["nodes"]):
+            for ci, c in enumerate(a["columns"]):
+                if c["variant"] != "Sum":
+                    continue
+                ga, gb = ra["values"][ci], rb["values"][ci]
+                if (ga is None) != (gb is None) or \
+                        (ga is not None and not near(ga, gb, 1e-5)):
+                    cx.fail("%s: %s view, row %s %s: %r, from the inline "
+                            "values %r" % (db, view, ra["id"], c["name"],
+                                           ga, gb))
+                    return 1
+                checked += 1
     if not cx.failures:
         print("ok: %s: %d statistic cells (%d threads), %d equal to "
               "hpcprof's inline values" % (db, checked, nthreads,

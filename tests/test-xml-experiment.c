@@ -424,6 +424,30 @@ static void write_metricdb(const char *path, const double *vals,
 	fclose(fp);
 }
 
+/* model_stat_dense (the provider's one-pass summary_all) gives exactly
+ * what model_stat_value gives node by node, for every statistic. */
+static void check_dense(const struct model *m)
+{
+	double *vals = calloc(m->n_nodes, sizeof(*vals));
+	uint8_t *present = calloc(m->n_nodes, 1);
+	assert_non_null(vals);
+	assert_non_null(present);
+	for (uint32_t st = 0; st < m->n_stats; st++) {
+		struct error err = {.status = STATUS_OK};
+		assert_int_equal(model_stat_dense(m, st, vals, present, &err),
+				 STATUS_OK);
+		for (uint32_t i = 0; i < m->n_nodes; i++) {
+			double v = 0;
+			bool ok = model_stat_value(m, i, st, &v);
+			assert_int_equal(present[i], ok);
+			if (ok)
+				assert_true(vals[i] == v);
+		}
+	}
+	free(vals);
+	free(present);
+}
+
 static void test_reader_metricdb(void **state)
 {
 	(void)state;
@@ -501,6 +525,7 @@ static void test_reader_metricdb(void **state)
 	assert_int_equal(n, 1);
 	assert_true(pv[0].value == 1);
 	free(pv);
+	check_dense(m);
 	model_free(m);
 	/* a metric-db cut inside its values: exit-2 material */
 	fp = fopen(f1, "r+b");
@@ -621,6 +646,7 @@ static void test_reader_metricdb_stats(void **state)
 	expect(m, 0, "T:StdDev:accum2 (I)", 25 + 36 + 4);
 	expect(m, 0, "T:Min (I)", 2);
 	expect(m, 0, "T:Max (I)", 6);
+	check_dense(m);
 	model_free(m);
 	/* only zeros: no values anywhere, and a warning */
 	static const double zeros[3] = {0, 0, 0};
@@ -637,6 +663,7 @@ static void test_reader_metricdb_stats(void **state)
 	assert_false(present);
 	(void)column_at(m, 0, "T:Mean:num-src (I)", &present);
 	assert_false(present);
+	check_dense(m);
 	model_free(m);
 	for (int t = 0; t < 3; t++) {
 		unlink(f[t]);
