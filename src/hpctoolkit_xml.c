@@ -899,6 +899,16 @@ static enum status xml_open(const char *path, struct model **out,
 					     "zeros: the tree has no values");
 	bool has_trace = pv->trace || (pv->sparse &&
 				       sparse2020_n_trace_lines(pv->sparse));
+	if (has_trace) {
+		const struct model *pm = model_builder_peek(b);
+		uint64_t samples = 0;
+		for (uint32_t i = 0; i < pm->n_timelines; i++)
+			samples += pm->timelines[i].count;
+		if (samples == 0)
+			model_builder_add_warning(b, "the trace has no samples "
+						     "(every trace line is "
+						     "empty)");
+	}
 	if (whole_db && x.has_trace_db && !has_trace && !pv->sparse)
 		model_builder_add_warning(b, "the experiment.xml declares a "
 					     "trace (<TraceDB>) but the "

@@ -81,4 +81,10 @@ expect "(and more)"
 # only the metric-db files)
 "$cs" info "$kri" >"$tmp/screen" 2>/dev/null
 expect "declares a trace (<TraceDB>) but the directory has no trace files"
+# the 2020 sparse sample: a trace.db whose one line is empty
+e4="$top_srcdir/../shared/corpus/hpctoolkit-sparse-2020/hpcviewer.e4/tests/resources/prof2/empty-trace"
+if [ -d "$e4" ]; then
+	screen "$e4" ""
+	expect "the trace has no samples (every trace line is empty)"
+fi
 exit $status
