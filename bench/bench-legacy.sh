@@ -7,6 +7,13 @@
 # with the trace pane (keys "tF") and the thread view ("HT").  The .tar.gz
 # samples are extracted into a temporary directory first.
 #   target: first frame <= 1 s.
+# Then the trace pane, as bench/bench-trace.sh measures it for v4 (headless
+# 225x75, pane full screen, the same key script; per-key times from the
+# key's dispatch to the finished frame): LU.C.256's experiment.mt (256
+# lines, 226,650 samples) and the largest hpctrace set, su3_rmd (32 files,
+# 35,397 samples), beside v4 databases of the same shape made with
+# tests/gen-v4db (same lines, samples per line and context count).
+#   target: as fast as v4 of the same size.
 # usage: bench/bench-legacy.sh   (needs ../shared/corpus)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +24,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tar -xzf "$ex/lu.C.256.nosrc.tar.gz" -C "$tmp"
 tar -xzf "$ex/npb-upc-ibv-berkeley.nosrc.tar.gz" -C "$tmp"
+tar -xzf "$ex/milc-su3_rmd.nosrc.tar.gz" -C "$tmp"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
 for db in "$tmp/hpctoolkit-lu.C.256-database-466923" \
 	"$tmp/cg.C.O3.64.bupc.infiniband" \
@@ -28,4 +36,41 @@ for db in "$tmp/hpctoolkit-lu.C.256-database-466923" \
 			--label "$name: first frame, keys '$keys'" -- \
 			"$cs" --headless --no-config --size 160x48 --keys "$keys" "$db"
 	done
+done
+
+# ---- the trace pane ------------------------------------------------------
+gen=${GEN:-$here/../tests/gen-v4db}
+"$gen" -o "$tmp/v4-lu" --contexts 10000 --ranks 256 --threads 1 \
+	--trace-lines 256 --samples 885 --no-cct >/dev/null
+"$gen" -o "$tmp/v4-su3" --contexts 20000 --ranks 32 --threads 1 \
+	--trace-lines 32 --samples 1106 --no-cct >/dev/null
+keys=""
+i=0
+while [ $i -lt 5 ]; do
+	keys="${keys}++++>>>----}}{{))((..,uu<C-r><C-r><Right><Down><Up>0"
+	i=$((i + 1))
+done
+for db in "$tmp/hpctoolkit-lu.C.256-database-466923" "$tmp/v4-lu" \
+	"$tmp/su3_rmd-wall5001-small.db" "$tmp/v4-su3"; do
+	name=$(basename "$db")
+	echo "== trace pane: $name ($("$cs" info "$db" | sed -n 's/^Trace: *//p'))"
+	"$cs" --headless --no-config --size 225x75 --keys "F$keys" "$db" >/dev/null
+	python3 "$here/measure.py" --label "$name: open to first trace frame" -- \
+		"$cs" --headless --no-config --size 225x75 --keys "tF" "$db"
+	python3 "$here/measure.py" --runs 1 --label "$name: key script" -- \
+		"$cs" --headless --no-config --size 225x75 --keys "tF$keys" \
+		--timing "$tmp/timing" "$db"
+	python3 - "$tmp/timing" <<'PY'
+import sys
+from collections import defaultdict
+t = defaultdict(list)
+for line in open(sys.argv[1]):
+    k, us = line.rsplit(" ", 1)
+    t[k].append(float(us) / 1000)
+def pct(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
+for k, v in sorted(t.items(), key=lambda kv: -pct(kv[1], 99)):
+    print("  %-8s n %3d  p50 %7.2f ms  p99 %7.2f ms" % (k, len(v), pct(v, 50), pct(v, 99)))
+PY
 done

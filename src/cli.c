@@ -35,9 +35,14 @@ void cli_usage(FILE *out)
 	fputs("Usage: callscope [DB]\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "       callscope %s\n", commands[i].usage);
-	fputs("\nDB is an HPCToolkit v4 database directory (or its meta.db), "
-	      "an archive of one,\nor a URL: http://, https://, file://, "
-	      "sftp://, scp:// (a directory URL ends\nin '/').  Options for "
+	fputs("\nDB is an HPCToolkit database directory: v4 (meta.db, "
+	      "profile.db, cct.db, trace.db)\nor older (experiment.xml with "
+	      "metric-db/mdb and hpctrace/mt files, or the\n2020 "
+	      "profile.db/cct.db/trace.db), or its meta.db or experiment.xml; "
+	      "an archive\nof one (.tar, .tar.gz, .tar.xz, .tar.zst, .zip; "
+	      "ARCHIVE/INNER picks one of several);\nor a URL: http://, "
+	      "https://, file://, sftp://, scp:// (a directory URL ends\nin "
+	      "'/').  Options for "
 	      "URLs, accepted everywhere:\n"
 	      "  --no-cache      download to a temporary directory removed "
 	      "at exit\n"

@@ -193,6 +193,7 @@ struct lookup {
 	uint64_t *orders;    /* (o << 32 | metric index), sorted */
 	uint32_t n_orders;
 	uint32_t *dbs;       /* MetricDB indexes sorted by name */
+	uint32_t *names;     /* Metric indexes sorted by name */
 	const struct xml_experiment *x;
 };
 
@@ -209,13 +210,25 @@ static int cmp_db(const void *a, const void *b, void *arg)
 		      x->metric_dbs[*(const uint32_t *)b].name);
 }
 
+static int cmp_metric(const void *a, const void *b, void *arg)
+{
+	const struct xml_experiment *x = arg;
+	return strcmp(x->metrics[*(const uint32_t *)a].name,
+		      x->metrics[*(const uint32_t *)b].name);
+}
+
 static bool lookup_init(struct lookup *l, const struct xml_experiment *x)
 {
 	*l = (struct lookup){.x = x};
 	l->orders = malloc(((size_t)x->n_metrics + 1) * sizeof(*l->orders));
 	l->dbs = malloc(((size_t)x->n_metric_dbs + 1) * sizeof(*l->dbs));
-	if (!l->orders || !l->dbs)
+	l->names = malloc(((size_t)x->n_metrics + 1) * sizeof(*l->names));
+	if (!l->orders || !l->dbs || !l->names)
 		return false;
+	for (uint32_t i = 0; i < x->n_metrics; i++)
+		l->names[i] = i;
+	qsort_r(l->names, x->n_metrics, sizeof(*l->names), cmp_metric,
+		(void *)(uintptr_t)x);
 	for (uint32_t i = 0; i < x->n_metrics; i++)
 		if (x->metrics[i].order != MODEL_NONE)
 			l->orders[l->n_orders++] =
@@ -232,6 +245,43 @@ static void lookup_free(struct lookup *l)
 {
 	free(l->orders);
 	free(l->dbs);
+	free(l->names);
+}
+
+/* The metric named `name`, or NULL. */
+static const struct xml_metric *find_metric(const struct lookup *l,
+					    const char *name)
+{
+	size_t lo = 0, hi = l->x->n_metrics;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct xml_metric *m = &l->x->metrics[l->names[mid]];
+		int c = strcmp(m->name, name);
+		if (c == 0)
+			return m;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* For "BASE:Mean:num-src (E)", the id of "BASE:Mean (E)": the sum the
+ * count divides; MODEL_NONE for other metrics or when there is none. */
+static uint32_t count_gate(const struct lookup *l, const struct xml_metric *m)
+{
+	static const char tag[] = ":num-src";
+	const char *at = strstr(m->name, tag);
+	if (!at)
+		return MODEL_NONE;
+	char *want = NULL;
+	if (asprintf(&want, "%.*s%s", (int)(at - m->name), m->name,
+		     at + strlen(tag)) < 0)
+		return MODEL_NONE;
+	const struct xml_metric *sum = find_metric(l, want);
+	free(want);
+	return sum && sum != m ? sum->id : MODEL_NONE;
 }
 
 /* The MetricDB of the same raw metric and kind: "BASE (I)". */
@@ -271,6 +321,28 @@ static uint8_t combine_of(const char *frm)
 	if (frm && strncmp(frm, "max(", 4) == 0)
 		return COMBINE_MAX;
 	return COMBINE_SUM;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t sl = strlen(s), el = strlen(end);
+	return sl >= el && strcmp(s + sl - el, end) == 0;
+}
+
+/* What a statistic metric of hpcprof holds, from its variant and combine:
+ * "Mean" and "StdDev" keep a sum that their finalize formula divides by
+ * ":num-src", "StdDev:accum2" the sum of squares. */
+static uint8_t stat_acc(const struct metric_name *mn, uint8_t combine)
+{
+	if (ends_with(mn->variant, ":num-src"))
+		return XML_ACC_COUNT;
+	if (ends_with(mn->variant, ":accum2"))
+		return XML_ACC_SUMSQ;
+	if (combine == COMBINE_MIN || strcmp(mn->variant, "Min") == 0)
+		return XML_ACC_MIN;
+	if (combine == COMBINE_MAX || strcmp(mn->variant, "Max") == 0)
+		return XML_ACC_MAX;
+	return XML_ACC_SUM;
 }
 
 /* ---- columns ----------------------------------------------------------- */
@@ -439,6 +511,8 @@ static enum status add_metrics(struct model_builder *b,
 		struct xml_source src = {
 			.kind = XML_SOURCE_INLINE,
 			.key = m->id,
+			.acc = stat_acc(&mn, combine),
+			.gate = count_gate(&l, m),
 			.inclusive = kind == COLUMN_INCLUSIVE,
 		};
 		uint32_t prop = MODEL_NONE;
@@ -451,10 +525,12 @@ static enum status add_metrics(struct model_builder *b,
 			   db->db_id < legacy_values_n_metrics(pv->values)) {
 			prop = db->db_id;
 			pv->inclusive[prop] = kind == COLUMN_INCLUSIVE;
-			if (!inline_values && combine == COMBINE_SUM &&
-			    strcmp(mn.variant, "Sum") == 0) {
-				src.kind = XML_SOURCE_SUM;
+			if (!inline_values) {
+				src.kind = XML_SOURCE_STAT;
 				src.key = db->db_id;
+				src.gate = MODEL_NONE;
+				if (src.acc == XML_ACC_SUM)
+					src.kind = XML_SOURCE_SUM;
 			}
 		}
 		uint32_t stat_id = xml_provider_add_source(pv, src);
@@ -816,8 +892,28 @@ static enum status xml_open(const char *path, struct model **out,
 		model_builder_add_warning(b, "the database has no metric "
 					     "values (no inline <M> values, "
 					     "no per-thread files)");
+	else if (!xml_values_count(pv->inline_values) &&
+		 xml_provider_values_all_zero(pv))
+		model_builder_add_warning(b, "the per-thread files (*.metric-db "
+					     "or experiment-1.mdb) hold only "
+					     "zeros: the tree has no values");
 	bool has_trace = pv->trace || (pv->sparse &&
 				       sparse2020_n_trace_lines(pv->sparse));
+	if (has_trace) {
+		const struct model *pm = model_builder_peek(b);
+		uint64_t samples = 0;
+		for (uint32_t i = 0; i < pm->n_timelines; i++)
+			samples += pm->timelines[i].count;
+		if (samples == 0)
+			model_builder_add_warning(b, "the trace has no samples "
+						     "(every trace line is "
+						     "empty)");
+	}
+	if (whole_db && x.has_trace_db && !has_trace && !pv->sparse)
+		model_builder_add_warning(b, "the experiment.xml declares a "
+					     "trace (<TraceDB>) but the "
+					     "directory has no trace files "
+					     "(*.hpctrace or experiment.mt)");
 	model_builder_set_values(b, &xml_provider_value_ops, pv);
 	if (has_trace)
 		model_builder_set_trace(b, &xml_provider_trace_ops, pv);

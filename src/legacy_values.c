@@ -296,6 +296,35 @@ bool legacy_values_get(struct legacy_values *lv, uint32_t p, uint32_t ctx,
 	return true;
 }
 
+enum status legacy_values_read_profile(struct legacy_values *lv, uint32_t p,
+				       double *out, struct error *err)
+{
+	if (!lv || !out || p >= lv->n_profiles)
+		return error_set(err, STATUS_USAGE, NULL,
+				 "no such profile");
+	const struct lv_profile *pr = &lv->profiles[p];
+	/* the extent was checked against the file at open */
+	uint64_t n = (uint64_t)lv->n_nodes * lv->n_metrics;
+	struct span s;
+	struct error e = {0};
+	enum status st = blob_read(lv->blobs[pr->blob], pr->data, n * 8, &s, &e);
+	if (st != STATUS_OK) {
+		error_set(err, st, e.file, "%s",
+			  e.message ? e.message : status_message(st));
+		if (!lv->failed) {
+			lv->error = e;
+			lv->failed = true;
+		} else {
+			error_clear(&e);
+		}
+		return st;
+	}
+	memset(out, 0, (size_t)lv->n_metrics * sizeof(*out));
+	for (uint64_t i = 0; i < n; i++)
+		(void)span_f64be(s, i * 8, &out[lv->n_metrics + i]);
+	return STATUS_OK;
+}
+
 const struct error *legacy_values_error(const struct legacy_values *lv)
 {
 	return lv && lv->failed ? &lv->error : NULL;

@@ -65,6 +65,14 @@ void legacy_values_profile_id(const struct legacy_values *lv, uint32_t p,
 bool legacy_values_get(struct legacy_values *lv, uint32_t p, uint32_t ctx,
 		       uint32_t m, double *out);
 
+/* Every value of profile p in one read: out[ctx * n_metrics + m] for
+ * ctx in 0..legacy_values_n_contexts()-1 (row 0, the root, is all 0.0; a
+ * stored 0.0 stays 0.0).  `out` must hold n_contexts * n_metrics doubles.
+ * STATUS_USAGE for p out of range; a read error is returned and kept for
+ * legacy_values_error(). */
+enum status legacy_values_read_profile(struct legacy_values *lv, uint32_t p,
+				       double *out, struct error *err);
+
 /* The first error met by legacy_values_get(), or NULL when none. */
 const struct error *legacy_values_error(const struct legacy_values *lv);
 

@@ -5,6 +5,8 @@
  * or on ui/. */
 #include "xml_provider.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +58,147 @@ static bool sum_profiles(struct xml_provider *pv, uint32_t ctx, uint32_t m,
 	return any;
 }
 
+enum { ACC_SUM, ACC_SUMSQ, ACC_MIN, ACC_MAX, ACC_SLOTS };
+
+static double *acc_slot(struct xml_provider *pv, uint32_t m, int slot)
+{
+	return pv->acc + ((size_t)m * ACC_SLOTS + (size_t)slot) * pv->acc_ctx;
+}
+
+static void acc_add(struct xml_provider *pv, uint32_t m, uint32_t ctx,
+		    double v)
+{
+	if (v == 0)
+		return;
+	acc_slot(pv, m, ACC_SUM)[ctx] += v;
+	acc_slot(pv, m, ACC_SUMSQ)[ctx] += v * v;
+	double *mn = &acc_slot(pv, m, ACC_MIN)[ctx];
+	double *mx = &acc_slot(pv, m, ACC_MAX)[ctx];
+	if (isnan(*mn) || v < *mn)
+		*mn = v;
+	if (isnan(*mx) || v > *mx)
+		*mx = v;
+}
+
+/* The statistics over threads of every file metric at every context: one
+ * read of each profile.  The arrays are at most four times the size of one
+ * per-thread file.  The root of an inclusive metric is, per thread, the
+ * sum of the top-level contexts (the files have no row for it). */
+static bool acc_build(struct xml_provider *pv)
+{
+	if (pv->acc_tried)
+		return pv->acc != NULL;
+	pv->acc_tried = true;
+	uint32_t nm = legacy_values_n_metrics(pv->values);
+	uint32_t nc = legacy_values_n_contexts(pv->values);
+	uint32_t np = legacy_values_n_profiles(pv->values);
+	size_t cells = (size_t)nm * nc;
+	if (nm == 0 || nc == 0 || cells / nm != nc ||
+	    cells > SIZE_MAX / sizeof(double) / ACC_SLOTS)
+		return false;
+	double *row = malloc(cells * sizeof(*row));
+	pv->acc = malloc(cells * ACC_SLOTS * sizeof(*pv->acc));
+	if (!row || !pv->acc)
+		goto fail;
+	pv->acc_ctx = nc;
+	for (uint32_t m = 0; m < nm; m++)
+		for (int a = 0; a < ACC_SLOTS; a++) {
+			double *d = acc_slot(pv, m, a);
+			double init = a == ACC_MIN || a == ACC_MAX ? NAN : 0;
+			for (uint32_t c = 0; c < nc; c++)
+				d[c] = init;
+		}
+	for (uint32_t p = 0; p < np; p++) {
+		if (legacy_values_read_profile(pv->values, p, row, NULL) !=
+		    STATUS_OK)
+			goto fail;
+		for (uint32_t m = 0; m < nm; m++) {
+			double root = 0;
+			if (pv->inclusive && pv->inclusive[m])
+				for (uint32_t i = 0; i < pv->n_top; i++)
+					if (pv->top_ctx[i] < nc)
+						root += row[(size_t)pv->top_ctx[i] *
+								    nm +
+							    m];
+			acc_add(pv, m, 0, root);
+			for (uint32_t c = 1; c < nc; c++)
+				acc_add(pv, m, c, row[(size_t)c * nm + m]);
+		}
+	}
+	free(row);
+	return true;
+fail:
+	free(row);
+	free(pv->acc);
+	pv->acc = NULL;
+	return false;
+}
+
+bool xml_provider_values_all_zero(struct xml_provider *pv)
+{
+	if (!pv || !pv->values || !acc_build(pv))
+		return false;
+	uint32_t nm = legacy_values_n_metrics(pv->values);
+	for (uint32_t m = 0; m < nm; m++) {
+		const double *mn = acc_slot(pv, m, ACC_MIN);
+		for (uint32_t c = 0; c < pv->acc_ctx; c++)
+			if (!isnan(mn[c]))
+				return false;
+	}
+	return true;
+}
+
+static bool stat_value(struct xml_provider *pv, const struct xml_source *s,
+		       uint32_t ctx_id, double *out)
+{
+	if (!pv->values || !acc_build(pv) ||
+	    s->key >= legacy_values_n_metrics(pv->values) ||
+	    ctx_id >= pv->acc_ctx)
+		return false;
+	double mn = acc_slot(pv, s->key, ACC_MIN)[ctx_id];
+	if (isnan(mn))
+		return false;
+	switch (s->acc) {
+	case XML_ACC_SUM:
+		*out = acc_slot(pv, s->key, ACC_SUM)[ctx_id];
+		return true;
+	case XML_ACC_SUMSQ:
+		*out = acc_slot(pv, s->key, ACC_SUMSQ)[ctx_id];
+		return true;
+	case XML_ACC_COUNT:
+		*out = legacy_values_n_profiles(pv->values);
+		return true;
+	case XML_ACC_MIN:
+		*out = mn;
+		return true;
+	case XML_ACC_MAX:
+		*out = acc_slot(pv, s->key, ACC_MAX)[ctx_id];
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* hpcprof writes DBL_MIN (printed "2.22507e-308") as the Min and Max of
+ * a context where no thread has a value, and a ":num-src" count where the
+ * sum it divides is absent: both are shown as absent, as nothing. */
+static bool inline_value(const struct xml_provider *pv,
+			 const struct xml_source *s, uint32_t ctx_id,
+			 double *out)
+{
+	double v, g;
+	if (!xml_values_get(pv->inline_values, ctx_id, s->key, &v))
+		return false;
+	if ((s->acc == XML_ACC_MIN || s->acc == XML_ACC_MAX) &&
+	    fabs(v) < 1e-300)
+		return false;
+	if (s->gate != MODEL_NONE &&
+	    !xml_values_get(pv->inline_values, ctx_id, s->gate, &g))
+		return false;
+	*out = v;
+	return true;
+}
+
 static bool summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 		    double *out)
 {
@@ -65,11 +208,13 @@ static bool summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 	const struct xml_source *s = &pv->sources[stat_id];
 	switch (s->kind) {
 	case XML_SOURCE_INLINE:
-		return xml_values_get(pv->inline_values, ctx_id, s->key, out);
+		return inline_value(pv, s, ctx_id, out);
 	case XML_SOURCE_SPARSE:
 		return pv->sparse &&
 		       sparse2020_summary_value(pv->sparse, ctx_id, s->key,
 						out);
+	case XML_SOURCE_STAT:
+		return stat_value(pv, s, ctx_id, out);
 	case XML_SOURCE_SUM:
 		break;
 	default:
@@ -112,7 +257,24 @@ static enum status summary_all(void *impl, uint32_t stat_id,
 	const struct xml_source *s = &pv->sources[stat_id];
 	if (s->kind == XML_SOURCE_NONE)
 		return STATUS_OK;
-	if (s->kind != XML_SOURCE_INLINE)
+	if ((s->kind == XML_SOURCE_SUM || s->kind == XML_SOURCE_STAT) &&
+	    pv->values && acc_build(pv)) {
+		/* from the statistics pass: the same sums, added in the same
+		 * profile order as sum_profiles; the root as summary() makes
+		 * it */
+		struct xml_source stat = *s;
+		if (s->kind == XML_SOURCE_SUM)
+			stat.acc = XML_ACC_SUM;
+		double v;
+		if (summary(impl, 0, stat_id, &v))
+			emit(ctx, 0, v);
+		for (uint32_t c = 1; c < pv->acc_ctx; c++)
+			if (stat_value(pv, &stat, c, &v))
+				emit(ctx, c, v);
+		return STATUS_OK;
+	}
+	if (s->kind != XML_SOURCE_INLINE || s->gate != MODEL_NONE ||
+	    s->acc == XML_ACC_MIN || s->acc == XML_ACC_MAX)
 		return STATUS_UNSUPPORTED;
 	xml_values_each(pv->inline_values, s->key, emit, ctx);
 	return STATUS_OK;
@@ -184,6 +346,7 @@ void xml_provider_free(struct xml_provider *pv)
 	free(pv->top_ctx);
 	free(pv->inclusive);
 	free(pv->sources);
+	free(pv->acc);
 	free(pv->line_map);
 	free(pv);
 }

@@ -25,11 +25,32 @@ enum xml_source_kind {
 	XML_SOURCE_INLINE, /* key: the XML metric id of the <M> values */
 	XML_SOURCE_SUM,    /* key: metric index in the per-thread files */
 	XML_SOURCE_SPARSE, /* key: metric id in profile.db */
+	XML_SOURCE_STAT,   /* key: metric index in the per-thread files,
+			      acc: the statistic over the threads */
+};
+
+/* Statistics over the per-thread values of one context, as hpcprof
+ * computes the <M> values of its statistic metrics: absent (0.0) values
+ * count as zeros, except for the minimum. */
+enum xml_acc {
+	XML_ACC_SUM,   /* sum */
+	XML_ACC_SUMSQ, /* sum of squares (":accum2") */
+	XML_ACC_COUNT, /* number of threads (":num-src"), where any has a
+			  value */
+	XML_ACC_MIN,   /* smallest non-zero value */
+	XML_ACC_MAX,   /* largest non-zero value */
 };
 
 struct xml_source {
 	uint8_t kind; /* enum xml_source_kind */
 	uint32_t key;
+	uint8_t acc;    /* XML_SOURCE_STAT: enum xml_acc; XML_SOURCE_INLINE:
+			   XML_ACC_MIN / XML_ACC_MAX drop hpcprof's
+			   "no value" sentinel (+-DBL_MIN, 2.22507e-308) */
+	uint32_t gate;  /* XML_SOURCE_INLINE: the XML metric id that must
+			   have a value at the context too (a ":num-src"
+			   count is written where its sum has none), or
+			   MODEL_NONE */
 	bool inclusive; /* XML_SOURCE_SUM: the root is the sum of its
 			   children when the files have no root value */
 };
@@ -51,6 +72,13 @@ struct xml_provider {
 	struct xml_source *sources;     /* indexed by stat_id */
 	uint32_t n_sources;
 	size_t sources_cap;
+	double *acc;                    /* XML_SOURCE_STAT: one pass over
+					   the per-thread files, made when
+					   first asked: sum, sum of squares,
+					   min (NAN: no value), max for each
+					   file metric and context */
+	uint32_t acc_ctx;               /* contexts per array of `acc` */
+	bool acc_tried;                 /* the pass was made (or failed) */
 	uint32_t *line_map;             /* sparse traces: model line -> file */
 	uint32_t n_lines;
 };
@@ -64,6 +92,11 @@ uint32_t xml_provider_add_source(struct xml_provider *pv,
  * does not know it). */
 uint32_t xml_provider_trace_ctx(const struct xml_provider *pv,
 				uint32_t trace_id);
+
+/* True when the per-thread files could be read and hold no non-zero
+ * value at all (the pass behind XML_SOURCE_STAT is made if not yet: call
+ * it after the sources and top-level contexts are set). */
+bool xml_provider_values_all_zero(struct xml_provider *pv);
 
 extern const struct value_ops xml_provider_value_ops;
 /* The trace side shares the provider: its close does nothing, the value

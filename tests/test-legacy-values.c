@@ -189,6 +189,27 @@ static void test_metricdb_set(void **state)
 	assert_false(legacy_values_get(lv, UINT32_MAX, UINT32_MAX, UINT32_MAX,
 				       &v));
 	assert_true(v == -1);
+	/* every value of a profile in one read: row 0 (the root) zeros, the
+	 * others as generated (lmk_value, zeros included) */
+	double rows[(NODES + 1) * METRICS];
+	assert_int_equal(legacy_values_read_profile(NULL, 0, rows, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(legacy_values_read_profile(lv, 3, rows, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	for (uint32_t p = 0; p < 3; p++) {
+		for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++)
+			rows[i] = -1;
+		assert_int_equal(legacy_values_read_profile(lv, p, rows, &err),
+				 STATUS_OK);
+		for (uint32_t k = 0; k < METRICS; k++)
+			assert_true(rows[k] == 0);
+		for (uint32_t c = 1; c <= NODES; c++)
+			for (uint32_t k = 0; k < METRICS; k++)
+				assert_true(rows[c * METRICS + k] ==
+					    lmk_value(p, c, k));
+	}
 	assert_null(legacy_values_error(lv));
 	legacy_values_close(lv);
 	for (int p = 0; p < 3; p++)

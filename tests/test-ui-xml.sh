@@ -3,6 +3,10 @@
 # first frame shows the tree with values and percentages, the thread view
 # lists every rank of the cpi database with the values of its metric-db
 # files, and the trace pane of inline.xml.db shows its 8 thread lines.
+# pop: the statistic columns are told apart by their variant in the header
+# (too narrow for the metric name), and hpcprof's artifacts (DBL_MIN Min,
+# exclusive Mean of 0 where there is no exclusive value) are not shown;
+# kripke (per-thread files of zeros): the warning on the status line.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 cs="$top_builddir/callscope"
@@ -15,6 +19,8 @@ export TERM=xterm-256color LANG=C.UTF-8
 status=0
 cpi="$corpus/hatchet/hatchet/tests/data/hpctoolkit-cpi-database"
 inl="$corpus/hpcviewer.e4/tests/resources/xml/inline.xml.db"
+pop="$corpus/hpctoolkit/doc/www/examples/pop-mpi-8-x86-wallclock/pop-8-trace-db"
+kri="$corpus/hatchet-pr135/hatchet/tests/data/hpctoolkit-kripke-trace-database"
 
 screen() { # DB KEYS: the screen after KEYS, in $tmp/screen
 	if ! "$cs" --headless --no-config --size 120x40 --keys "$2" "$1" \
@@ -48,4 +54,37 @@ for r in 0 1 2 3; do expect "RANK $r THREAD 0"; done
 screen "$inl" "tF"
 expect "lines 0-7 of 8"
 for t in 0 1 2 3 4 5 6 7; do expect "RANK 0 THREAD $t"; done
+# pop at 200 columns: Sum, Mean, StdDev, CfVar, Min, Max (I) then (E)
+if [ -d "$pop" ]; then
+	"$cs" --headless --no-config --size 200x20 --keys "" "$pop" \
+		>"$tmp/screen" 2>"$tmp/err" || { echo "FAIL: pop"; status=1; }
+	expect "Mean I  StdDev I   CfVar I     Min I     Max I"
+	expect "Mean E  StdDev E   CfVar E     Min E     Max E"
+	# the root: Mean 7.65e+06 = 6.12142e+07 / 8, Min 7.32455e+06 (XML)
+	expect " 6.12e+07 100.0%  7.65e+06  2.02e+05  2.64e-02  7.32e+06  8.00e+06 "
+	if grep -qF -e "e-308" -e "0.00e+00" "$tmp/screen"; then
+		echo "FAIL: pop shows hpcprof's sentinels:"
+		cat "$tmp/screen"
+		status=1
+	fi
+fi
+# the batch report's header: the same statistics by variant
+if [ -d "$pop" ]; then
+	"$cs" report "$pop" --depth 0 >"$tmp/screen" 2>"$tmp/err" ||
+		{ echo "FAIL: report pop"; status=1; }
+	expect "WALLCLOCK (us) (I)    Mean (I)  StdDev (I)   CfVar (I)     Min (I)     Max (I)  WALLCLOCK (us) (E)"
+fi
+screen "$kri" ""
+expect "per-thread files (*.metric-db or experiment-1.mdb) hold only zeros"
+expect "(and more)"
+# the other one: its <TraceDB> has no *.hpctrace beside it (hatchet kept
+# only the metric-db files)
+"$cs" info "$kri" >"$tmp/screen" 2>/dev/null
+expect "declares a trace (<TraceDB>) but the directory has no trace files"
+# the 2020 sparse sample: a trace.db whose one line is empty
+e4="$top_srcdir/../shared/corpus/hpctoolkit-sparse-2020/hpcviewer.e4/tests/resources/prof2/empty-trace"
+if [ -d "$e4" ]; then
+	screen "$e4" ""
+	expect "the trace has no samples (every trace line is empty)"
+fi
 exit $status

@@ -424,6 +424,30 @@ static void write_metricdb(const char *path, const double *vals,
 	fclose(fp);
 }
 
+/* model_stat_dense (the provider's one-pass summary_all) gives exactly
+ * what model_stat_value gives node by node, for every statistic. */
+static void check_dense(const struct model *m)
+{
+	double *vals = calloc(m->n_nodes, sizeof(*vals));
+	uint8_t *present = calloc(m->n_nodes, 1);
+	assert_non_null(vals);
+	assert_non_null(present);
+	for (uint32_t st = 0; st < m->n_stats; st++) {
+		struct error err = {.status = STATUS_OK};
+		assert_int_equal(model_stat_dense(m, st, vals, present, &err),
+				 STATUS_OK);
+		for (uint32_t i = 0; i < m->n_nodes; i++) {
+			double v = 0;
+			bool ok = model_stat_value(m, i, st, &v);
+			assert_int_equal(present[i], ok);
+			if (ok)
+				assert_true(vals[i] == v);
+		}
+	}
+	free(vals);
+	free(present);
+}
+
 static void test_reader_metricdb(void **state)
 {
 	(void)state;
@@ -501,6 +525,7 @@ static void test_reader_metricdb(void **state)
 	assert_int_equal(n, 1);
 	assert_true(pv[0].value == 1);
 	free(pv);
+	check_dense(m);
 	model_free(m);
 	/* a metric-db cut inside its values: exit-2 material */
 	fp = fopen(f1, "r+b");
@@ -519,6 +544,181 @@ static void test_reader_metricdb(void **state)
 	free(xml);
 	free(f0);
 	free(f1);
+}
+
+/* Statistic metrics without inline values, computed from three
+ * per-thread files as hpcprof computes them (N = 3 threads, zeros of the
+ * threads without a value count, except for Min): values worked by hand
+ * below.  Then the same files with only zeros: a warning says so. */
+static const char docstat[] = HEAD
+	"<HPCToolkitExperiment version=\"2.1\">\n"
+	"<Header n=\"k\"/><SecCallPathProfile i=\"0\" n=\"k\"><SecHeader>\n"
+	"<MetricTable>\n"
+	"<Metric i=\"2\" n=\"T:Sum (I)\" t=\"inclusive\"/>\n"
+	"<Metric i=\"3\" n=\"T:Mean (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"finalize\" frm=\"$3 / $4\"/></Metric>\n"
+	"<Metric i=\"4\" n=\"T:Mean:num-src (I)\" t=\"inclusive\" "
+	"show=\"0\"/>\n"
+	"<Metric i=\"5\" n=\"T:StdDev (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"finalize\" "
+	"frm=\"sqrt(($6 / $7) - pow($5 / $7, 2))\"/></Metric>\n"
+	"<Metric i=\"6\" n=\"T:StdDev:accum2 (I)\" t=\"inclusive\" "
+	"show=\"0\"/>\n"
+	"<Metric i=\"7\" n=\"T:StdDev:num-src (I)\" t=\"inclusive\" "
+	"show=\"0\"/>\n"
+	"<Metric i=\"8\" n=\"T:Min (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"combine\" frm=\"min($8, $8)\"/></Metric>\n"
+	"<Metric i=\"9\" n=\"T:Max (I)\" t=\"inclusive\">"
+	"<MetricFormula t=\"combine\" frm=\"max($9, $9)\"/></Metric>\n"
+	"</MetricTable><MetricDBTable>\n"
+	"<MetricDB i=\"0\" n=\"T (I)\" t=\"inclusive\" db-id=\"0\"/>\n"
+	"</MetricDBTable></SecHeader><SecCallPathProfileData>\n"
+	"<PF i=\"1\" n=\"main\"><S i=\"2\" l=\"3\"/></PF>\n"
+	"<PF i=\"3\" n=\"other\"/>\n"
+	"</SecCallPathProfileData></SecCallPathProfile>\n"
+	"</HPCToolkitExperiment>\n";
+
+static double column_at(const struct model *m, uint32_t node,
+			const char *name, bool *present)
+{
+	uint32_t c = model_find_column(m, name);
+	if (c == MODEL_NONE)
+		fail_msg("no column %s", name);
+	double v = -1;
+	*present = model_value(m, node, c, &v);
+	return v;
+}
+
+static void expect(const struct model *m, uint32_t node, const char *name,
+		   double want)
+{
+	bool present = false;
+	double v = column_at(m, node, name, &present);
+	if (!present || fabs(v - want) > 1e-12 * fabs(want))
+		fail_msg("%s at node %u: %g (present %d), want %g", name, node,
+			 v, present, want);
+}
+
+static void test_reader_metricdb_stats(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-xml-stat-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *xml = NULL, *f[3] = {NULL, NULL, NULL};
+	assert_true(asprintf(&xml, "%s/experiment.xml", dir) > 0);
+	for (int t = 0; t < 3; t++)
+		assert_true(asprintf(&f[t], "%s/1.k-00000%d-000-a8c0-1-0."
+				     "metric-db", dir, t) > 0);
+	FILE *fp = fopen(xml, "w");
+	assert_non_null(fp);
+	fputs(docstat, fp);
+	fclose(fp);
+	/* contexts 1 (main), 2 (S), 3 (other) */
+	static const double vals[3][3] = {{4, 2, 1}, {6, 0, 0}, {2, 2, 0}};
+	for (int t = 0; t < 3; t++)
+		write_metricdb(f[t], vals[t], 3, 1);
+	struct error err = {.status = STATUS_OK};
+	struct model *m = NULL;
+	if (database_open(dir, &m, &err) != STATUS_OK)
+		fail_msg("open: %s", err.message);
+	assert_int_equal(m->n_warnings, 0);
+	uint32_t main_ = child(m, 0, 0), s2 = child(m, main_, 0),
+		 other = child(m, 0, 1);
+	/* main: 4, 6, 2 */
+	expect(m, main_, "T (I)", 12);
+	expect(m, main_, "T:Mean (I)", 4);
+	expect(m, main_, "T:Mean:num-src (I)", 3);
+	expect(m, main_, "T:StdDev:accum2 (I)", 56);
+	expect(m, main_, "T:StdDev (I)", sqrt(56.0 / 3 - 16));
+	expect(m, main_, "T:Min (I)", 2);
+	expect(m, main_, "T:Max (I)", 6);
+	/* S: 2, -, 2 (the absent value is a zero for the mean, not a min) */
+	expect(m, s2, "T:Mean (I)", 4.0 / 3);
+	expect(m, s2, "T:StdDev (I)", sqrt(8.0 / 3 - 16.0 / 9));
+	expect(m, s2, "T:Min (I)", 2);
+	expect(m, s2, "T:Max (I)", 2);
+	/* other: 1, -, - */
+	expect(m, other, "T:Mean (I)", 1.0 / 3);
+	expect(m, other, "T:Min (I)", 1);
+	/* the root, per thread main + other: 5, 6, 2 */
+	expect(m, 0, "T (I)", 13);
+	expect(m, 0, "T:Mean (I)", 13.0 / 3);
+	expect(m, 0, "T:StdDev:accum2 (I)", 25 + 36 + 4);
+	expect(m, 0, "T:Min (I)", 2);
+	expect(m, 0, "T:Max (I)", 6);
+	check_dense(m);
+	model_free(m);
+	/* only zeros: no values anywhere, and a warning */
+	static const double zeros[3] = {0, 0, 0};
+	for (int t = 0; t < 3; t++)
+		write_metricdb(f[t], zeros, 3, 1);
+	if (database_open(dir, &m, &err) != STATUS_OK)
+		fail_msg("open: %s", err.message);
+	assert_int_equal(m->n_warnings, 1);
+	assert_non_null(strstr(m->warnings[0], "only zeros"));
+	bool present = true;
+	(void)column_at(m, main_, "T:Min (I)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T (I)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T:Mean:num-src (I)", &present);
+	assert_false(present);
+	check_dense(m);
+	model_free(m);
+	for (int t = 0; t < 3; t++) {
+		unlink(f[t]);
+		free(f[t]);
+	}
+	unlink(xml);
+	rmdir(dir);
+	free(xml);
+}
+
+/* hpcprof's inline artifacts: a ":num-src" count where the sum it divides
+ * has no value, and DBL_MIN (2.22507e-308) as the Min of a context where
+ * no thread has a value.  Both are shown as absent. */
+static const char docsentinel[] = HEAD
+	"<HPCToolkitExperiment version=\"2.0\">\n"
+	"<Header n=\"k\"/><SecCallPathProfile i=\"0\" n=\"k\"><SecHeader>\n"
+	"<MetricTable>\n"
+	"<Metric i=\"2\" n=\"T:Mean (E)\" t=\"exclusive\">"
+	"<MetricFormula t=\"finalize\" frm=\"$2 / $3\"/></Metric>\n"
+	"<Metric i=\"3\" n=\"T:Mean:num-src (E)\" t=\"exclusive\"/>\n"
+	"<Metric i=\"4\" n=\"T:Min (E)\" t=\"exclusive\">"
+	"<MetricFormula t=\"combine\" frm=\"min($4, $4)\"/></Metric>\n"
+	"</MetricTable></SecHeader><SecCallPathProfileData>\n"
+	"<M n=\"3\" v=\"4\"/><M n=\"4\" v=\"2.22507e-308\"/>\n"
+	"<PF i=\"1\" n=\"main\"><M n=\"2\" v=\"8\"/><M n=\"3\" v=\"4\"/>"
+	"<M n=\"4\" v=\"1.5\"/></PF>\n"
+	"</SecCallPathProfileData></SecCallPathProfile>\n"
+	"</HPCToolkitExperiment>\n";
+
+static void test_reader_inline_sentinels(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test-xml-sentinel-XXXXXX.xml";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, docsentinel, strlen(docsentinel)),
+			 (ssize_t)strlen(docsentinel));
+	close(fd);
+	struct error err = {.status = STATUS_OK};
+	struct model *m = NULL;
+	if (database_open(path, &m, &err) != STATUS_OK)
+		fail_msg("open: %s", err.message);
+	uint32_t main_ = child(m, 0, 0);
+	bool present = true;
+	(void)column_at(m, 0, "T:Mean (E)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T:Mean:num-src (E)", &present);
+	assert_false(present);
+	(void)column_at(m, 0, "T:Min (E)", &present);
+	assert_false(present);
+	expect(m, main_, "T:Mean (E)", 2);
+	expect(m, main_, "T:Mean:num-src (E)", 4);
+	expect(m, main_, "T:Min (E)", 1.5);
+	model_free(m);
+	unlink(path);
 }
 
 /* 2.2 GPU metrics: a view formula "#N" names the metric whose o attribute
@@ -712,6 +912,8 @@ int main(void)
 		cmocka_unit_test(test_v20),
 		cmocka_unit_test(test_reader_lone_file),
 		cmocka_unit_test(test_reader_metricdb),
+		cmocka_unit_test(test_reader_metricdb_stats),
+		cmocka_unit_test(test_reader_inline_sentinels),
 		cmocka_unit_test(test_reader_order_formulas),
 		cmocka_unit_test(test_v22),
 		cmocka_unit_test(test_v40),

@@ -1393,6 +1393,12 @@ int app_run(struct model *model, const char *path, bool demo,
 		app.n_threads += !model->profiles[i].is_summary;
 	app.sort_column = app.n_columns ? app.columns[0] : MODEL_NONE;
 	load_config(&app, opt);
+	/* the database's warnings went to stderr before the screen hid
+	 * them: the first one also on the status line (a database without
+	 * values must not look like one whose values are all small) */
+	if (model->n_warnings && !app.message)
+		app_message(&app, true, "%s%s", model->warnings[0],
+			    model->n_warnings > 1 ? " (and more)" : "");
 	if (!screen_start(opt->headless, opt->cols, opt->rows, &app.caps)) {
 		rc = 1;
 		goto out;

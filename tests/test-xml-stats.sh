@@ -1,0 +1,42 @@
+#!/bin/sh
+# Statistic columns computed from the per-thread files: every corpus
+# database whose experiment.xml declares Mean/StdDev/CfVar/Min/Max metrics
+# and has per-thread files (pop and smg2000 with *.metric-db, lu.C.256 with
+# a 256-rank experiment-1.mdb, su3_rmd) is copied without its inline <M>
+# values (binaries linked), and tests/check_xml_stats.py compares what
+# callscope computes with its own computation and with the inline values
+# hpcprof wrote.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+cs="$top_builddir/callscope"
+shared="$top_srcdir/../shared"
+ex="$shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
+[ -d "$ex" ] || { echo "no $shared: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
+check="$top_srcdir/tests/check_xml_stats.py"
+status=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+HOME=$tmp XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
+export HOME XDG_CACHE_HOME XDG_CONFIG_HOME
+
+mkdir "$tmp/x"
+tar -xzf "$ex/lu.C.256.nosrc.tar.gz" -C "$tmp/x" &&
+	tar -xzf "$ex/milc-su3_rmd.nosrc.tar.gz" -C "$tmp/x" ||
+	{ echo "FAIL: cannot extract"; exit 1; }
+n=0
+for xml in "$ex/pop-mpi-8-x86-wallclock/pop-8-trace-db/experiment.xml" \
+	"$ex/smg2000-wall-trace.db/smg2000.wall.db/experiment.xml" \
+	$(find "$tmp/x" -name experiment.xml | sort); do
+	n=$((n + 1))
+	src=$(cd "$(dirname "$xml")" && pwd)
+	db="$tmp/db$n"
+	mkdir "$db"
+	for f in "$src"/*.metric-db "$src"/experiment-1.mdb; do
+		[ -e "$f" ] && ln -s "$f" "$db/"
+	done
+	sed 's/<M n="[0-9]*" v="[^"]*"\/>//g' "$xml" >"$db/experiment.xml"
+	python3 "$check" "$cs" "$db" "$xml" || { echo "  ($xml)"; status=1; }
+done
+[ "$n" -eq 4 ] || { echo "FAIL: $n databases, expected 4"; status=1; }
+exit $status
