@@ -554,19 +554,26 @@ void trace_grid_free(struct trace_grid *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* The function name a frame context's colour stands for: the node's name,
+ * else its function's; "" for idle, unknown and unnamed frames. */
+static const char *ctx_name(const struct model *m, uint32_t ctx)
+{
+	uint32_t node = ctx ? model_node_of_ctx(m, ctx) : MODEL_NONE;
+	if (node == MODEL_NONE)
+		return "";
+	const struct model_node *n = &m->nodes[node];
+	const char *name = model_str(m, n->name);
+	if (!*name && n->function < m->n_functions)
+		name = model_str(m, m->functions[n->function].name);
+	return name;
+}
+
 uint32_t trace_view_color(const struct model *m, uint32_t ctx,
 			  uint32_t n_colors)
 {
 	if (ctx == 0 || n_colors == 0)
 		return 0;
-	uint32_t node = model_node_of_ctx(m, ctx);
-	const char *name = "";
-	if (node != MODEL_NONE) {
-		const struct model_node *n = &m->nodes[node];
-		name = model_str(m, n->name);
-		if (!*name && n->function < m->n_functions)
-			name = model_str(m, m->functions[n->function].name);
-	}
+	const char *name = ctx_name(m, ctx);
 	/* FNV-1a over the name; unnamed frames hash their context id */
 	uint32_t h = 2166136261u;
 	if (*name) {
@@ -657,6 +664,64 @@ enum status trace_grid_column_shares(const struct model *m,
 		rows = 0;
 	return shares(m, g->cells + k, rows, g->columns, n_colors, out, n,
 		      err);
+}
+
+/* An entry of trace_shares_merge_names' sort: the name and the entry's
+ * index in the share list (its rank by cells). */
+struct named_share {
+	const char *name;
+	size_t index;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct named_share *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+enum status trace_shares_merge_names(const struct model *m,
+				     struct trace_share *s, size_t *n,
+				     struct error *err)
+{
+	if (!s || *n < 2)
+		return STATUS_OK;
+	struct named_share *order = malloc(*n * sizeof(*order));
+	bool *gone = calloc(*n, sizeof(*gone));
+	if (!order || !gone) {
+		free(order);
+		free(gone);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < *n; i++)
+		order[i] = (struct named_share){
+			.name = ctx_name(m, s[i].ctx),
+			.index = i,
+		};
+	qsort(order, *n, sizeof(*order), by_name);
+	/* within a run of one name the first index is the largest context:
+	 * it stands for the run and takes the others' cells */
+	size_t keep = 0;
+	for (size_t i = 1; i < *n; i++) {
+		if (!*order[i].name ||
+		    strcmp(order[i].name, order[keep].name) != 0) {
+			keep = i;
+			continue;
+		}
+		s[order[keep].index].cells += s[order[i].index].cells;
+		gone[order[i].index] = true;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!gone[i])
+			s[k++] = s[i];
+	free(order);
+	free(gone);
+	qsort(s, k, sizeof(*s), by_cells);
+	*n = k;
+	return STATUS_OK;
 }
 
 bool trace_ctx_under(const struct model *m, uint32_t ctx, uint32_t node)

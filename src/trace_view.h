@@ -163,6 +163,18 @@ enum status trace_grid_column_shares(const struct model *m,
 				     struct trace_share **out, size_t *n,
 				     struct error *err);
 
+/* Merge the entries of share list `s` (*n entries, as trace_grid_shares
+ * or trace_grid_column_shares return it) that stand for the same function
+ * name -- what trace_view_color() hashes, so what a colour stands for --
+ * summing their cells; then sort as those functions do.  The merged entry
+ * keeps the context of its largest member (ties: lowest context id).
+ * Idle and unnamed frames are never merged.  *n shrinks in place.  The
+ * legend, statistics and summary views merge; per-context detail (the
+ * cursor's call path) does not. */
+enum status trace_shares_merge_names(const struct model *m,
+				     struct trace_share *s, size_t *n,
+				     struct error *err);
+
 /* True when model node `node` is on the call path of context `ctx` (the
  * node or one of its ancestors): the tree selection's highlight. */
 bool trace_ctx_under(const struct model *m, uint32_t ctx, uint32_t node);

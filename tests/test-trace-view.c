@@ -528,6 +528,89 @@ static void test_shares_and_summary(void **state)
 	free(f);
 }
 
+static void test_shares_merge_names(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct error err = {0};
+	/* degenerate: no list, empty list, one entry */
+	size_t n = 0;
+	assert_int_equal(trace_shares_merge_names(m, NULL, &n, &err),
+			 STATUS_OK);
+	assert_int_equal(n, 0);
+	struct trace_share one = {.ctx = 7, .color = 3, .cells = 9};
+	n = 1;
+	assert_int_equal(trace_shares_merge_names(m, &one, &n, &err),
+			 STATUS_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(one.cells, 9);
+	/* by hand: ctx 2 and ctx 7 are both "solve" (a function and an
+	 * entry: two contexts, one colour); idle and the unnamed loop (3)
+	 * and line (4) stay apart */
+	struct trace_share list[] = {
+		{.ctx = 1, .cells = 40}, {.ctx = 2, .cells = 30},
+		{.ctx = 7, .cells = 25}, {.ctx = 0, .cells = 5},
+		{.ctx = 3, .cells = 4},  {.ctx = 4, .cells = 4},
+	};
+	n = 6;
+	assert_int_equal(trace_shares_merge_names(m, list, &n, &err),
+			 STATUS_OK);
+	assert_int_equal(n, 5);
+	assert_int_equal(list[0].ctx, 2); /* solve: 30 + 25 = 55 */
+	assert_int_equal(list[0].cells, 55);
+	assert_int_equal(list[1].ctx, 1);
+	assert_int_equal(list[1].cells, 40);
+	assert_int_equal(list[2].ctx, 0);
+	assert_int_equal(list[2].cells, 5);
+	assert_int_equal(list[3].ctx, 3);
+	assert_int_equal(list[4].ctx, 4);
+	/* the grid at depth 1: the legend has one "solve" entry whose cells
+	 * are those of ctx 2 and ctx 7 counted by brute force */
+	struct trace_view *v = NULL;
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct trace_grid g = {0};
+	trace_view_set_depth(v, 1);
+	assert_int_equal(trace_view_compute(v, 10, 64, &g, &err), STATUS_OK);
+	const struct trace_window *w = trace_view_window(v);
+	uint64_t count[8] = {0};
+	for (uint32_t l = 0; l < N_LINES; l++)
+		for (uint32_t k = 0; k < 64; k++)
+			count[brute_depth(
+				brute_ctx(f, l, cell_t(w->from, w->to, 64, k)),
+				1)]++;
+	assert_true(count[2] > 0 && count[7] > 0);
+	struct trace_share *s = NULL;
+	assert_int_equal(trace_grid_shares(m, &g, 24, &s, &n, &err),
+			 STATUS_OK);
+	assert_int_equal(trace_shares_merge_names(m, s, &n, &err), STATUS_OK);
+	uint64_t sum = 0;
+	size_t solve = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_true(s[i - 1].cells >= s[i].cells);
+		sum += s[i].cells;
+		if (s[i].ctx == 2 || s[i].ctx == 7) {
+			solve++;
+			assert_int_equal(s[i].cells, count[2] + count[7]);
+			assert_int_equal(s[i].ctx,
+					 count[7] > count[2] ? 7 : 2);
+			assert_int_equal(s[i].color,
+					 trace_view_color(m, 2, 24));
+		} else {
+			assert_int_equal(s[i].cells, count[s[i].ctx]);
+		}
+	}
+	assert_int_equal(solve, 1);
+	assert_int_equal(sum, (uint64_t)N_LINES * 64);
+	free(s);
+	trace_grid_free(&g);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
 static uint32_t fnv(const char *s)
 {
 	uint32_t h = 2166136261u;
@@ -660,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_next_change),
 		cmocka_unit_test(test_depth_view),
 		cmocka_unit_test(test_shares_and_summary),
+		cmocka_unit_test(test_shares_merge_names),
 		cmocka_unit_test(test_colors),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_intervals),

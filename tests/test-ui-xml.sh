@@ -5,7 +5,8 @@
 # files, and the trace pane of inline.xml.db shows its 8 thread lines.
 # pop: the statistic columns are told apart by their variant in the header
 # (too narrow for the metric name), and hpcprof's artifacts (DBL_MIN Min,
-# exclusive Mean of 0 where there is no exclusive value) are not shown;
+# exclusive Mean of 0 where there is no exclusive value) are not shown, and
+# its trace statistics list each function once (merged over contexts);
 # kripke (per-thread files of zeros): the warning on the status line.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -64,6 +65,18 @@ if [ -d "$pop" ]; then
 	expect " 6.12e+07 100.0%  7.65e+06  2.02e+05  2.64e-02  7.32e+06  8.00e+06 "
 	if grep -qF -e "e-308" -e "0.00e+00" "$tmp/screen"; then
 		echo "FAIL: pop shows hpcprof's sentinels:"
+		cat "$tmp/screen"
+		status=1
+	fi
+	# trace statistics at depth 6: one entry per function name (the
+	# colour), not per calling context (__state_mod__state has several)
+	screen "$pop" "tF))))))VVV"
+	expect "depth 6/"
+	expect "__state_mod__state"
+	dups=$(grep -E '^ [a-z.]{2} +[0-9.]+% +[0-9]+  ' "$tmp/screen" |
+		awk '{ $1 = $2 = $3 = ""; print }' | sort | uniq -d)
+	if [ -n "$dups" ]; then
+		echo "FAIL: pop trace statistics list a function twice: $dups"
 		cat "$tmp/screen"
 		status=1
 	fi

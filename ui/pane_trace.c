@@ -341,7 +341,10 @@ static void draw_summary(struct app *app, struct trace_pane *t, int y, int x,
 		size_t n = 0;
 		struct error err = {0};
 		if (trace_grid_column_shares(app->model, &t->grid, k, nc, &s, &n,
-					     &err) != STATUS_OK) {
+					     &err) != STATUS_OK ||
+		    trace_shares_merge_names(app->model, s, &n, &err) !=
+			    STATUS_OK) {
+			free(s);
 			error_clear(&err);
 			break;
 		}
@@ -373,7 +376,9 @@ static void draw_stats(struct app *app, struct trace_pane *t, int y, int x,
 	struct error err = {0};
 	uint32_t nc = t->n_colors ? t->n_colors : 26;
 	if (trace_grid_shares(app->model, &t->grid, nc, &s, &n, &err) !=
-	    STATUS_OK) {
+		    STATUS_OK ||
+	    trace_shares_merge_names(app->model, s, &n, &err) != STATUS_OK) {
+		free(s);
 		app_error(app, &err);
 		return;
 	}
@@ -487,7 +492,9 @@ static void draw_legend(struct app *app, struct trace_pane *t, int y, int x,
 	screen_text(y, x, w, A_NORMAL, "", true);
 	if (t->mode == MODE_STATS ||
 	    trace_grid_shares(app->model, &t->grid, nc, &s, &n, &err) !=
-		    STATUS_OK) {
+		    STATUS_OK ||
+	    trace_shares_merge_names(app->model, s, &n, &err) != STATUS_OK) {
+		free(s);
 		error_clear(&err);
 		return;
 	}
