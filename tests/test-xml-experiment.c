@@ -282,6 +282,11 @@ static void test_v20(void **state)
 	assert_int_equal(m->nodes[child(m, l6, 0)].line, 43);
 	assert_int_equal(m->nodes[pr8].relation, RELATION_INLINED_CALL);
 	assert_string_equal(model_str(m, m->nodes[pr8].name), "inlined");
+	/* an alien frame's exclusive value is also in its PF's; no other
+	 * node is marked */
+	for (uint32_t i = 0; i < m->n_nodes; i++)
+		assert_int_equal(m->nodes[i].traits,
+				 i == pr8 ? NODE_TRAIT_EXCL_IN_FRAME : 0);
 	/* a procedure name that is not an id of the table is the name */
 	assert_string_equal(model_str(m, m->nodes[pf9].name), "not-in-table");
 	/* 4 distinct procedures: main, compute, inlined, not-in-table */
