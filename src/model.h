@@ -65,6 +65,18 @@ struct model_node {
 	uint8_t kind;          /* enum node_kind */
 	uint8_t relation;      /* enum node_relation */
 	uint16_t flags;        /* reader-specific (v4: propagation bitmask) */
+	uint8_t traits;        /* enum node_trait bits, 0 when none */
+};
+
+/* Model-level properties of a node's values, set by readers. */
+enum node_trait {
+	/* The node's exclusive values are already inside the exclusive
+	 * values of its nearest enclosing non-inlined function (legacy
+	 * experiment.xml: an inlined procedure frame `Pr a="1"`, whose
+	 * statements hpcprof also counts in the enclosing `PF`).  Views
+	 * that add exclusive values over several contexts (flat view
+	 * module and file rows) skip such nodes. */
+	NODE_TRAIT_EXCL_IN_FRAME = 1 << 0,
 };
 
 struct model_function {

@@ -9,7 +9,10 @@
  * A row's values are sums of the standard formula values of the contexts it
  * stands for (module and file rows: the contexts of their functions);
  * inclusive columns count only contexts without an ancestor context that
- * maps to the same row, so recursion is not counted twice.
+ * maps to the same row, so recursion is not counted twice, and exclusive
+ * columns of module and file rows skip contexts whose exclusive value is
+ * already in their enclosing function's (NODE_TRAIT_EXCL_IN_FRAME), so
+ * inlined code is not counted twice.
  *
  * The whole tree is built by one pass over the model at the first request
  * that needs it, plus one walk for the recursion flags.  Must not depend on
@@ -492,14 +495,19 @@ static enum status flat_children(struct view *v, uint32_t node,
 }
 
 /* Add the contexts of row `r` (a function, loop, line or instruction) to
- * `sum`, those with `need` in their flags only when `need` is set. */
+ * `sum`, those with `need` in their flags only when `need` is set, and
+ * those whose exclusive value is already in their enclosing function's
+ * (NODE_TRAIT_EXCL_IN_FRAME) only when `skip_inlined` is false. */
 static void sum_contexts(const struct view *v, const struct view_dense *d,
 			 uint32_t r, uint32_t column, uint8_t need,
-			 struct view_sum *sum)
+			 bool skip_inlined, struct view_sum *sum)
 {
 	const struct flat *f = v->impl;
 	for (uint32_t k = f->ctx_start[r]; k < f->ctx_start[r + 1]; k++) {
 		if (need && !(f->outer[k] & need))
+			continue;
+		if (skip_inlined && v->m->nodes[f->ctx[k]].traits &
+					    NODE_TRAIT_EXCL_IN_FRAME)
 			continue;
 		double val;
 		bool present = view_dense_value(v, d, k, f->ctx[k], column,
@@ -528,21 +536,23 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 			     j < f->kid_start[file + 1]; j++)
 				sum_contexts(v, d, f->kids[j], column,
 					     inclusive ? OUTER_MODULE : 0,
-					     &sum);
+					     !inclusive, &sum);
 		}
 		break;
 	case FLAT_FILE:
 		for (uint32_t j = f->kid_start[node];
 		     j < f->kid_start[node + 1]; j++)
 			sum_contexts(v, d, f->kids[j], column,
-				     inclusive ? OUTER_FILE : 0, &sum);
+				     inclusive ? OUTER_FILE : 0, !inclusive,
+				     &sum);
 		break;
 	case FLAT_ROOT:
 	case FLAT_FUNCTION:
 	case FLAT_LOOP:
 	case FLAT_LINE:
 	case FLAT_INSTRUCTION:
-		sum_contexts(v, d, node, column, inclusive ? OUTER_OWN : 0, &sum);
+		sum_contexts(v, d, node, column, inclusive ? OUTER_OWN : 0,
+			     false, &sum);
 		break;
 	}
 	*out = sum.value;

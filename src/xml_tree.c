@@ -153,6 +153,11 @@ void xml_tree_start_element(struct xml_parser *p, struct xml_frame *fr,
 						    : RELATION_CALL;
 		node.function = function_of(p, n, node.name, fr->module,
 					    fr->file, line, node.offset);
+		/* hpcprof 2.x's exclusive values of the enclosing PF
+		 * already hold the statements inlined here (4.0, from
+		 * hpcprof2 as v4, keeps them apart) */
+		if (fr->elem == XML_ELEM_PR && alien && p->x->major == 2)
+			node.traits = NODE_TRAIT_EXCL_IN_FRAME;
 		break;
 	}
 	case XML_ELEM_C:

@@ -208,6 +208,102 @@ static void test_recursion(void **state)
 	model_free(m);
 }
 
+/* main thread -> f0 (a.c) -> g inlined (b.h), marked as already counted
+ *                           \   in f0's exclusive value -> line b.h:2
+ *                           \-> h inlined (a.c), not marked
+ * All in /bin/app.  Module and file rows leave g out of exclusive sums;
+ * g's own row and its line keep their values. */
+static void test_inlined(void **state)
+{
+	(void)state;
+	struct model_builder *b = model_builder_new("fixture", "flat.db");
+	struct error err = {0};
+	fx_add_columns(b);
+	uint32_t app = model_builder_intern(b, "/bin/app", 8);
+	uint32_t ac = model_builder_intern(b, "a.c", 3);
+	uint32_t bh = model_builder_intern(b, "b.h", 3);
+	struct model_function fns[3] = {
+		{.name = model_builder_intern(b, "f0", 2), .module = app,
+		 .file = ac},
+		{.name = model_builder_intern(b, "g", 1), .module = app,
+		 .file = bh},
+		{.name = model_builder_intern(b, "h", 1), .module = app,
+		 .file = ac},
+	};
+	for (uint32_t k = 0; k < 3; k++)
+		model_builder_add_function(b, &fns[k]);
+	struct {
+		uint32_t parent;
+		uint8_t kind, relation, traits;
+		uint32_t function, file, line;
+		double incl, excl;
+	} spec[] = {
+		/* 1 */ {0, NODE_ENTRY, RELATION_NONE, 0, MODEL_NONE, 0, 0,
+			 20, 0},
+		/* 2 */ {1, NODE_FUNCTION, RELATION_CALL, 0, 0, ac, 0, 20, 13},
+		/* 3 */ {2, NODE_FUNCTION, RELATION_INLINED_CALL,
+			 NODE_TRAIT_EXCL_IN_FRAME, 1, bh, 0, 4, 4},
+		/* 4 */ {3, NODE_LINE, RELATION_LEXICAL, 0, MODEL_NONE, bh, 2,
+			 4, 4},
+		/* 5 */ {2, NODE_FUNCTION, RELATION_INLINED_CALL, 0, 2, ac, 0,
+			 3, 3},
+	};
+	struct fx_values *fv = fx_values_new(20);
+	for (uint32_t i = 0; i < 5; i++) {
+		struct model_node nd = {
+			.ctx_id = i + 1,
+			.kind = spec[i].kind,
+			.relation = spec[i].relation,
+			.traits = spec[i].traits,
+			.function = spec[i].function,
+			.name = spec[i].function < 3
+					? fns[spec[i].function].name
+					: model_builder_intern(b, "main thread",
+							       11),
+			.file = spec[i].file,
+			.line = spec[i].line,
+		};
+		assert_int_equal(model_builder_add_node(b, spec[i].parent, &nd),
+				 i + 1);
+		fx_set(fv, nd.ctx_id, 0, spec[i].incl);
+		fx_set(fv, nd.ctx_id, 1, spec[i].excl);
+	}
+	model_builder_set_values(b, &fx_value_ops, fv);
+	struct model *m = fx_need(model_builder_finish(b, &err));
+	struct view *v = NULL;
+	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	uint32_t mod = only_child(v, 0, "/bin/app");
+	/* f0's 13 already holds g's 4; h's 3 is not inside f0's */
+	assert_value(v, mod, 0, 20);
+	assert_value(v, mod, 1, 16);
+	size_t n = 0;
+	uint32_t *files = children(v, mod, 0, &n);
+	assert_int_equal(n, 2);
+	assert_label(v, files[0], "a.c");
+	assert_label(v, files[1], "b.h");
+	assert_value(v, files[0], 0, 20);
+	assert_value(v, files[0], 1, 16);
+	/* only inlined code: inclusive as usual, no exclusive of its own */
+	assert_value(v, files[1], 0, 4);
+	assert_value(v, files[1], 1, -1);
+	uint32_t g = only_child(v, files[1], "g");
+	assert_value(v, g, 0, 4);
+	assert_value(v, g, 1, 4);
+	uint32_t line = only_child(v, g, "b.h:2");
+	assert_value(v, line, 1, 4);
+	size_t nf = 0;
+	uint32_t *fns_a = children(v, files[0], 0, &nf);
+	assert_int_equal(nf, 2);
+	assert_label(v, fns_a[0], "f0");
+	assert_label(v, fns_a[1], "h");
+	assert_value(v, fns_a[0], 1, 13);
+	assert_value(v, fns_a[1], 1, 3);
+	free(fns_a);
+	free(files);
+	view_free(v);
+	model_free(m);
+}
+
 /* ---- brute force over random models --------------------------------- */
 
 struct brute {
@@ -442,6 +538,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_recursion),
+		cmocka_unit_test(test_inlined),
 		cmocka_unit_test(test_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -282,6 +282,11 @@ static void test_v20(void **state)
 	assert_int_equal(m->nodes[child(m, l6, 0)].line, 43);
 	assert_int_equal(m->nodes[pr8].relation, RELATION_INLINED_CALL);
 	assert_string_equal(model_str(m, m->nodes[pr8].name), "inlined");
+	/* an alien frame's exclusive value is also in its PF's; no other
+	 * node is marked */
+	for (uint32_t i = 0; i < m->n_nodes; i++)
+		assert_int_equal(m->nodes[i].traits,
+				 i == pr8 ? NODE_TRAIT_EXCL_IN_FRAME : 0);
 	/* a procedure name that is not an id of the table is the name */
 	assert_string_equal(model_str(m, m->nodes[pf9].name), "not-in-table");
 	/* 4 distinct procedures: main, compute, inlined, not-in-table */
@@ -851,7 +856,8 @@ static const char doc40[] = HEAD
 	"</SecHeader><SecCallPathProfileData>\n"
 	"<PF i=\"1\" n=\"3\" s=\"3\" l=\"0\">\n"
 	"<C i=\"-16\" it=\"16\" s=\"19\" l=\"33\">\n"
-	"<PF i=\"16\" n=\"f\" l=\"10\"><S i=\"24\" it=\"24\" l=\"10\"/></PF>\n"
+	"<PF i=\"16\" n=\"f\" l=\"10\"><S i=\"24\" it=\"24\" l=\"10\"/>"
+	"<Pr i=\"25\" n=\"g\" l=\"11\" a=\"1\"/></PF>\n"
 	"</C></PF>\n"
 	"</SecCallPathProfileData></SecCallPathProfile>\n"
 	"</HPCToolkitExperiment>\n";
@@ -872,6 +878,10 @@ static void test_v40(void **state)
 	/* a call site -N shares the callee's context id N */
 	assert_int_equal(m->nodes[c].ctx_id, 16);
 	assert_int_equal(m->nodes[child(m, c, 0)].ctx_id, 16);
+	/* hpcprof2's exclusive values keep inlined code apart: unmarked */
+	uint32_t pr = child(m, child(m, c, 0), 1);
+	assert_int_equal(m->nodes[pr].relation, RELATION_INLINED_CALL);
+	assert_int_equal(m->nodes[pr].traits, 0);
 	assert_int_equal(xml_experiment_trace_ctx(&x, 24), 24);
 	assert_string_equal(xml_experiment_metric(&x, 767)->formula, "$512");
 	assert_int_equal(xml_experiment_metric(&x, 512)->show, 4);
