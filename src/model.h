@@ -49,7 +49,7 @@ enum node_relation {
 	RELATION_INLINED_CALL, /* inlined call from the parent */
 };
 
-/* One calling context.  48 bytes; 3 million of them fit in 150 MB. */
+/* One calling context.  56 bytes; 3 million of them fit in 170 MB. */
 struct model_node {
 	uint32_t parent;       /* MODEL_NONE for the root */
 	uint32_t first_child;  /* MODEL_NONE when a leaf */
