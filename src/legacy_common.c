@@ -150,3 +150,27 @@ out:
 	free(e);
 	return st;
 }
+
+enum status legacy_blobs_open(const char *const *paths, uint32_t n_paths,
+			      const char *what, struct blob ***out,
+			      struct error *err)
+{
+	*out = NULL;
+	if (!paths || n_paths == 0)
+		return error_set(err, STATUS_USAGE, NULL, "no %s files given",
+				 what);
+	struct blob **blobs = calloc(n_paths, sizeof(*blobs));
+	if (!blobs)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	for (uint32_t n = 0; n < n_paths; n++) {
+		enum status st = blob_open_file(paths[n], &blobs[n], err);
+		if (st != STATUS_OK) {
+			for (uint32_t i = 0; i < n; i++)
+				blob_close(blobs[i]);
+			free(blobs);
+			return st;
+		}
+	}
+	*out = blobs;
+	return STATUS_OK;
+}

@@ -36,6 +36,14 @@ struct legacy_table_entry {
  * lie after the table, inside the file, and increase; an entry ends where the
  * next begins, the last one at the end of the file or before the 8-byte end
  * marker FFFFFFFF DEADF00D.  *out is malloc'd (NULL when the count is 0). */
+/* Open the `n_paths` files as blobs, all or none: *out is a malloc'd
+ * array of n_paths blobs (the caller frees the array; the blobs go to an
+ * open_*_blobs function, which owns them).  `what` ("metric-db") names the
+ * files in the error for an empty list. */
+enum status legacy_blobs_open(const char *const *paths, uint32_t n_paths,
+			      const char *what, struct blob ***out,
+			      struct error *err);
+
 enum status legacy_table_read(struct blob *blob, uint32_t *type,
 			      struct legacy_table_entry **out, uint32_t *n,
 			      struct error *err);

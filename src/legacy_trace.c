@@ -221,26 +221,12 @@ enum status legacy_trace_open_hpctrace(const char *const *paths,
 				       struct legacy_trace **out,
 				       struct error *err)
 {
-	enum status st = STATUS_OK;
 	struct blob **blobs = NULL;
-	uint32_t n = 0;
 	*out = NULL;
-	if (!paths || n_paths == 0)
-		return error_set(err, STATUS_USAGE, NULL,
-				 "no hpctrace files given");
-	blobs = calloc(n_paths, sizeof(*blobs));
-	if (!blobs)
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	for (n = 0; n < n_paths; n++) {
-		st = blob_open_file(paths[n], &blobs[n], err);
-		if (st != STATUS_OK)
-			goto out;
-	}
-	st = legacy_trace_open_hpctrace_blobs(blobs, n, out, err);
-	n = 0;
-out:
-	for (uint32_t i = 0; i < n; i++)
-		blob_close(blobs[i]);
+	enum status st =
+		legacy_blobs_open(paths, n_paths, "hpctrace", &blobs, err);
+	if (st == STATUS_OK)
+		st = legacy_trace_open_hpctrace_blobs(blobs, n_paths, out, err);
 	free(blobs);
 	return st;
 }
