@@ -196,6 +196,16 @@ static void on_progress(void *ctx, const struct open_progress *p)
 				 (int)s / 60, (int)s % 60);
 	}
 	char *name = sanitize_text(p->name ? p->name : "", SANITIZE_TERMINAL);
+	if (name) { /* at most 30 characters, never cut inside one */
+		size_t bytes = 0, chars = 0;
+		while (name[bytes] && chars < 30) {
+			bytes++;
+			while (((unsigned char)name[bytes] & 0xc0) == 0x80)
+				bytes++;
+			chars++;
+		}
+		name[bytes] = '\0';
+	}
 	if (p->total > 0) {
 		int pct = (int)(100.0 * (double)p->now / (double)p->total);
 		int filled = pct / 5;
@@ -203,10 +213,10 @@ static void on_progress(void *ctx, const struct open_progress *p)
 		for (int i = 0; i < 20; i++)
 			bar[i] = i < filled ? '#' : '-';
 		bar[20] = '\0';
-		fprintf(stderr, "\r\033[K%.30s [%s] %3d%% %s of %s, %s/s%s",
+		fprintf(stderr, "\r\033[K%s [%s] %3d%% %s of %s, %s/s%s",
 			name ? name : "", bar, pct, now, total, rate, left);
 	} else {
-		fprintf(stderr, "\r\033[K%.30s %s, %s/s", name ? name : "",
+		fprintf(stderr, "\r\033[K%s %s, %s/s", name ? name : "",
 			now, rate);
 	}
 	fflush(stderr);
