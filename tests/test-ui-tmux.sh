@@ -3,6 +3,7 @@
 # search reveals, the thread view shows every thread, a resize to 80x20
 # still draws, a burst of SIGWINCH is harmless, and q, Ctrl-C, SIGTERM and
 # SIGHUP each restore the shell (alternate screen off, prompt back), and so
+# does Ctrl-Z, even in a burst of keys (fg brings the viewer back), and so
 # does a crash (SIGSEGV), tty modes included.  On a
 # database with hostile names (gen-v4db --hostile) no escape sequence
 # reaches the terminal: the pane title stays and nothing is cleared.
@@ -115,6 +116,23 @@ wait_shell || fail "Ctrl-Z did not give the shell back"
 t send-keys -t "$S" "fg" Enter
 wait_for "Top-down" || fail "fg did not redraw the viewer"
 [ "$(t display -p -t "$S" '#{alternate_on}')" = 1 ] || fail "fg: the viewer is not on the alternate screen"
+# Ctrl-Z typed while the viewer is still busy redrawing for a burst of
+# keys (curses itself ignores SIGTSTP during a screen update), and a
+# resize while stopped: fg draws at the new size and the mouse still works
+t send-keys -t "$S" "$(printf 'jjjjkkkk%.0s' $(seq 1 40))"
+t send-keys -t "$S" C-z
+wait_shell || fail "Ctrl-Z during a burst of keys did not give the shell back"
+t resize-window -t "$S" -x 100 -y 30
+t send-keys -t "$S" "fg" Enter
+wait_for "Top-down" || fail "fg after a resize did not redraw the viewer"
+[ "$(t capture-pane -p -t "$S" | wc -l)" -eq 30 ] || fail "fg did not draw at 100x30"
+row=$(t capture-pane -p -t "$S" | grep -n "application thread$" | head -1 | cut -d: -f1)
+if [ -n "$row" ]; then
+	click 80 "$row"
+	wait_for "Name  application thread" || fail "after fg a click did not select a row"
+else
+	fail "after fg: no application thread row to click"
+fi
 t send-keys -t "$S" q
 wait_shell || fail "q did not restore the shell"
 

@@ -1259,11 +1259,11 @@ static void loop(struct app *app, const struct ui_options *opt)
 			if (!script_next(&script, &key, &is_char, &wc))
 				break;
 		} else {
-			int r = get_wch(&wc);
+			int r = screen_get_key(&wc);
 			if (r == ERR)
-				continue;
+				break; /* the terminal is gone */
 			is_char = r == OK;
-			key = is_char ? (int)wc : (int)wc;
+			key = (int)wc;
 		}
 		double t0 = now_us();
 		if (!is_char && key == KEY_RESIZE) {

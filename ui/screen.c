@@ -2,9 +2,13 @@
  * detection, and the one safe text drawer of the UI. */
 #include "screen.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -115,6 +119,188 @@ static void install_signals(void)
 	}
 }
 
+/* Job control and resizes, handled in the input loop, never in a signal
+ * handler.  curses' own SIGTSTP handler calls endwin() inside the handler
+ * (not async-signal-safe) and curses ignores SIGTSTP while it updates the
+ * screen, so a Ctrl-Z typed during a redraw was lost.  Here the handlers
+ * only set a flag and write a byte to a self-pipe; screen_get_key() waits
+ * on the terminal and the pipe together, so a signal arriving at any point
+ * wakes it, and it suspends (endwin, SIGTSTP with the default action,
+ * then back) or resizes in the main thread.  Our SIGTSTP handler is in
+ * place before newterm(), which makes curses leave SIGTSTP alone. */
+static int wake_pipe[2] = {-1, -1};
+static volatile sig_atomic_t pending_tstp, pending_cont, pending_winch;
+static struct sigaction curses_winch;
+static bool own_tstp;
+
+static void wake_loop(void)
+{
+	int saved = errno;
+	if (wake_pipe[1] >= 0) {
+		ssize_t w = write(wake_pipe[1], "!", 1);
+		(void)w; /* a full pipe already wakes the loop */
+	}
+	errno = saved;
+}
+
+static void on_tstp(int sig)
+{
+	(void)sig;
+	pending_tstp = 1;
+	wake_loop();
+}
+
+static void on_cont(int sig)
+{
+	(void)sig;
+	pending_cont = 1;
+	wake_loop();
+}
+
+static bool handler_is_function(const struct sigaction *sa)
+{
+	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler != SIG_DFL &&
+	       sa->sa_handler != SIG_IGN && sa->sa_handler != NULL;
+}
+
+static void on_winch(int sig)
+{
+	if (handler_is_function(&curses_winch))
+		curses_winch.sa_handler(sig); /* curses notes the new size */
+	pending_winch = 1;
+	wake_loop();
+}
+
+static void set_handler(int sig, void (*fn)(int), struct sigaction *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(sig, &sa, old);
+}
+
+/* Before newterm(): the pipe, SIGTSTP (unless the shell ignores it: then
+ * Ctrl-Z stays ignored) and SIGCONT. */
+static void install_job_control(void)
+{
+	if (pipe(wake_pipe) != 0) {
+		wake_pipe[0] = wake_pipe[1] = -1;
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		fcntl(wake_pipe[i], F_SETFL,
+		      fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
+		fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+	}
+	struct sigaction cur;
+	own_tstp = sigaction(SIGTSTP, NULL, &cur) == 0 &&
+		   cur.sa_handler != SIG_IGN;
+	if (own_tstp)
+		set_handler(SIGTSTP, on_tstp, NULL);
+	set_handler(SIGCONT, on_cont, NULL);
+}
+
+/* After newterm(): our SIGWINCH handler in front of curses' own. */
+static void install_resize_handler(void)
+{
+	if (wake_pipe[0] >= 0)
+		set_handler(SIGWINCH, on_winch, &curses_winch);
+}
+
+static void remove_job_control(void)
+{
+	if (wake_pipe[0] < 0)
+		return;
+	sigaction(SIGWINCH, &curses_winch, NULL);
+	if (own_tstp)
+		signal(SIGTSTP, SIG_DFL);
+	signal(SIGCONT, SIG_DFL);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+	wake_pipe[0] = wake_pipe[1] = -1;
+}
+
+static void drain_wake_pipe(void)
+{
+	char buf[64];
+	while (wake_pipe[0] >= 0 && read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+/* Ctrl-Z: leave curses, stop with the default action, and come back on
+ * SIGCONT (the shell's fg) with the whole screen to repaint. */
+static void suspend_self(void)
+{
+	endwin();
+	fflush(stdout);
+	struct sigaction dfl, ours;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGTSTP, &dfl, &ours);
+	sigset_t tstp;
+	sigemptyset(&tstp);
+	sigaddset(&tstp, SIGTSTP);
+	sigprocmask(SIG_UNBLOCK, &tstp, NULL);
+	raise(SIGTSTP); /* stopped here until fg */
+	sigaction(SIGTSTP, &ours, NULL);
+	pending_cont = 0;
+	clearok(curscr, TRUE);
+}
+
+/* A size change curses did not see (its handler was not installed). */
+static void resize_from_terminal(void)
+{
+	struct winsize ws;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+int screen_get_key(wint_t *wc)
+{
+	if (wake_pipe[0] < 0) { /* no pipe: plain blocking curses input */
+		nodelay(stdscr, FALSE);
+		return get_wch(wc);
+	}
+	nodelay(stdscr, TRUE);
+	for (;;) {
+		drain_wake_pipe();
+		if (pending_tstp) {
+			pending_tstp = 0;
+			suspend_self();
+			*wc = KEY_RESIZE;
+			return KEY_CODE_YES;
+		}
+		if (pending_cont) { /* continued after a stop we did not ask for */
+			pending_cont = 0;
+			reset_prog_mode();
+			clearok(curscr, TRUE);
+			*wc = KEY_RESIZE;
+			return KEY_CODE_YES;
+		}
+		if (pending_winch) {
+			pending_winch = 0;
+			if (!handler_is_function(&curses_winch)) {
+				resize_from_terminal();
+				*wc = KEY_RESIZE;
+				return KEY_CODE_YES;
+			}
+		}
+		int r = get_wch(wc);
+		if (r != ERR)
+			return r;
+		struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0},
+					{wake_pipe[0], POLLIN, 0}};
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			return ERR;
+		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			return ERR; /* the terminal is gone */
+	}
+}
+
 bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 {
 	setlocale(LC_ALL, "");
@@ -158,13 +344,16 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 		}
 		have_saved_modes =
 			tcgetattr(STDIN_FILENO, &saved_modes) == 0;
+		install_job_control();
 		if (!newterm(NULL, stdout, stdin)) {
+			remove_job_control();
 			fputs("callscope: cannot use terminal '", stderr);
 			cli_put_text(stderr, term);
 			fputs("'\n", stderr);
 			return false;
 		}
 		install_signals();
+		install_resize_handler();
 	}
 	started = true;
 	cbreak();
@@ -203,6 +392,7 @@ void screen_stop(void)
 		return;
 	}
 	endwin();
+	remove_job_control();
 }
 
 /* Sanitized wide text of `text`; caller frees. */

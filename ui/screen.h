@@ -9,6 +9,7 @@
 #include <curses.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <wchar.h>
 
 struct screen_caps {
 	bool utf8;   /* the locale's charset is UTF-8: line drawing, "…" */
@@ -21,6 +22,12 @@ struct screen_caps {
  * screen writing to /dev/null) when `headless`.  Returns false with a
  * message on stderr when the terminal cannot be used. */
 bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps);
+
+/* The next key, as get_wch() returns it (OK with a character,
+ * KEY_CODE_YES with a key code), waiting as long as it takes.  Ctrl-Z
+ * suspends here and the return, like a resize, is KEY_RESIZE: redraw.
+ * ERR when the terminal is gone. */
+int screen_get_key(wint_t *wc);
 
 /* Restore the terminal.  Safe to call twice. */
 void screen_stop(void);
