@@ -65,6 +65,15 @@ struct model *cli_open(const char *path);
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 		      enum cli_format *out);
 
+/* The options of the one-operand commands (info, cache, fetch): --format
+ * text|json when `format` is given, --output DIR when `output` is given,
+ * --help; then exactly one operand, returned.  Otherwise NULL with
+ * `*exit_code` set: CLI_EXIT_OK after --help, CLI_EXIT_USAGE after a
+ * usage error printed as "callscope CMD: expected EXPECTED". */
+const char *cli_one_operand(const char *cmd, int argc, char **argv,
+			    const char *expected, enum cli_format *format,
+			    const char **output, int *exit_code);
+
 /* Resolve --metric arguments to columns.  NULL/empty selection: the
  * visible columns (all columns when none is visible).  "all": every column.
  * A metric name selects all its columns (inclusive and exclusive); "NAME

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,47 @@ bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 		}
 	fputs(")\n", stderr);
 	return false;
+}
+
+const char *cli_one_operand(const char *cmd, int argc, char **argv,
+			    const char *expected, enum cli_format *format,
+			    const char **output, int *exit_code)
+{
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	*exit_code = CLI_EXIT_USAGE;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+		if (c == 'f' && format) {
+			unsigned text_or_json = 1u << CLI_FORMAT_TEXT |
+						1u << CLI_FORMAT_JSON;
+			if (!cli_parse_format(cmd, optarg, text_or_json,
+					      format))
+				return NULL;
+		} else if (c == 'o' && output) {
+			*output = optarg;
+		} else if (c == 'h') {
+			cli_usage(stdout);
+			*exit_code = CLI_EXIT_OK;
+			return NULL;
+		} else {
+			if (c == 'f' || c == 'o')
+				fprintf(stderr, "callscope %s: no option -%c\n",
+					cmd, c);
+			fputs("Try 'callscope --help'.\n", stderr);
+			return NULL;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "callscope %s: expected %s\n", cmd, expected);
+		return NULL;
+	}
+	return argv[optind];
 }
 
 bool cli_parse_double(const char *cmd, const char *opt, const char *arg,

@@ -1,7 +1,6 @@
 /* cmd_cache: `callscope cache list|clear|dir` -- what the download cache
  * holds (URL, size, date), emptying it, and where it is.  Must not depend
  * on curses or on ui/. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,33 +74,13 @@ static int list(const char *root, enum cli_format format)
 int cmd_cache(int argc, char **argv);
 int cmd_cache(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	enum cli_format format = CLI_FORMAT_TEXT;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (!cli_parse_format("cache", optarg, 5, &format))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'h':
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		default:
-			fputs("Try 'callscope --help'.\n", stderr);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fputs("callscope cache: expected list, clear or dir\n", stderr);
-		return CLI_EXIT_USAGE;
-	}
-	const char *what = argv[optind];
+	int exit_code;
+	const char *what = cli_one_operand("cache", argc, argv,
+					   "list, clear or dir", &format, NULL,
+					   &exit_code);
+	if (!what)
+		return exit_code;
 	struct error err = {0};
 	char *root = NULL;
 	if (url_cache_root(cli_open_options(), &root, &err) != STATUS_OK) {

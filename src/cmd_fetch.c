@@ -2,7 +2,6 @@
  * (all of a database directory's files, or one file) into the cache or
  * DIR, without opening it, and prints the local path.  Must not depend on
  * curses or on ui/. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,32 +12,12 @@
 int cmd_fetch(int argc, char **argv);
 int cmd_fetch(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *dest = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			dest = optarg;
-			break;
-		case 'h':
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		default:
-			fputs("Try 'callscope --help'.\n", stderr);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fputs("callscope fetch: expected one URL\n", stderr);
-		return CLI_EXIT_USAGE;
-	}
-	const char *url = argv[optind];
+	int exit_code;
+	const char *url = cli_one_operand("fetch", argc, argv, "one URL", NULL,
+					  &dest, &exit_code);
+	if (!url)
+		return exit_code;
 	if (!http_is_url(url)) {
 		fputs("callscope fetch: '", stderr);
 		cli_put_text(stderr, url);

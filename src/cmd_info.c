@@ -2,7 +2,6 @@
  * format, title, counts of contexts, functions, profiles, metric columns
  * (with the statistic each reads), trace lines and time range.  Must not
  * depend on curses or on ui/. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -140,33 +139,13 @@ static void info_text(const struct model *m)
 int cmd_info(int argc, char **argv);
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	enum cli_format format = CLI_FORMAT_TEXT;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (!cli_parse_format("info", optarg, 5, &format))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'h':
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		default:
-			fprintf(stderr, "Try 'callscope --help'.\n");
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fputs("callscope info: expected one database\n", stderr);
-		return CLI_EXIT_USAGE;
-	}
-	struct model *m = cli_open(argv[optind]);
+	int exit_code;
+	const char *path = cli_one_operand("info", argc, argv, "one database",
+					   &format, NULL, &exit_code);
+	if (!path)
+		return exit_code;
+	struct model *m = cli_open(path);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (format == CLI_FORMAT_JSON) {

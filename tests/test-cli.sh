@@ -51,6 +51,20 @@ expect 1 "$cs" trace "$tmp/lines60" --from +0s --to +1s --columns 1000000
 expect 0 "$cs" trace "$tmp/lines60" --from +0s --to +1s --columns 1000 --format json
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['lines']) == 60 and all(len(l['cells']) == 1000 for l in d['lines'])" "$tmp/out" ||
 	fail "streamed trace JSON"
+expect 1 "$cs" info
+grep -q "callscope info: expected one database" "$tmp/err" || fail "info without a database"
+expect 1 "$cs" info "$db" "$db"
+expect 1 "$cs" info "$db" --format csv
+grep -q "unknown --format 'csv' (expected text|json)" "$tmp/err" || fail "info --format csv"
+expect 0 "$cs" info "$db" --format json
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out" || fail "info --format json"
+expect 0 "$cs" info --help
+expect 1 "$cs" fetch
+grep -q "callscope fetch: expected one URL" "$tmp/err" || fail "fetch without a URL"
+expect 1 "$cs" fetch --format json http://localhost/x
+expect 1 "$cs" cache
+grep -q "callscope cache: expected list, clear or dir" "$tmp/err" || fail "cache without a verb"
+expect 1 "$cs" cache --output /tmp dir
 expect 1 "$cs" --bogus
 expect 0 "$cs" --help
 grep -q "callscope report" "$tmp/out" || fail "--help lists the commands"
