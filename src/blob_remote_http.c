@@ -74,6 +74,10 @@ static enum status register_known(const char *local_path, const char *url,
 	st = http_session_new(o, &h->session, err);
 	if (st != STATUS_OK)
 		goto out;
+	/* the progress hook hears of every block fetch, by file name */
+	const char *slash = strrchr(redacted, '/');
+	http_session_report_ranges(h->session, slash && slash[1] ? slash + 1
+								: redacted);
 	/* the version the persisted blocks belong to: the ETag, else the
 	 * modification date (with the size, which the cache checks too) */
 	const char *validator = etag ? etag : last_modified;

@@ -54,6 +54,19 @@ void cli_transfer_end(void);
 /* True when the last transfer was cancelled. */
 bool cli_cancelled(void);
 
+/* The cancel flag every transfer checks (files read in parts keep it
+ * after the open): set, the next transfers stop with "cancelled". */
+volatile sig_atomic_t *cli_cancel_flag(void);
+
+/* `v` bytes as "512 B", "1.5 KiB", ... "2.0 TiB". */
+void cli_format_bytes(char *buf, size_t len, double v);
+
+/* Progress of transfers after the open (files read in parts): `fn` is
+ * called from the thread that reads, every 0.2 s and at the end. */
+void cli_set_background_progress(void (*fn)(void *ctx,
+					    const struct open_progress *p),
+				 void *ctx);
+
 /* Helpers shared by the commands (cli_common.c). */
 
 /* Open `path` (or URL, with the global options); on failure print the

@@ -153,7 +153,7 @@ static void *watch_esc(void *arg)
 	return NULL;
 }
 
-static void human(char *buf, size_t len, double v)
+void cli_format_bytes(char *buf, size_t len, double v)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
 					     "TiB" };
@@ -174,9 +174,32 @@ static void clear_line(void)
 	}
 }
 
+static struct {
+	void (*fn)(void *ctx, const struct open_progress *p);
+	void *ctx;
+} background;
+
+void cli_set_background_progress(void (*fn)(void *ctx,
+					    const struct open_progress *p),
+				 void *ctx)
+{
+	background.fn = fn;
+	background.ctx = ctx;
+}
+
+volatile sig_atomic_t *cli_cancel_flag(void)
+{
+	return &cancel_flag;
+}
+
 static void on_progress(void *ctx, const struct open_progress *p)
 {
 	(void)ctx;
+	if (!xfer.active) { /* a file read in parts after the open */
+		if (background.fn)
+			background.fn(background.ctx, p);
+		return;
+	}
 	if (!xfer.tty)
 		return;
 	if (p->done) {
@@ -184,11 +207,11 @@ static void on_progress(void *ctx, const struct open_progress *p)
 		return;
 	}
 	char now[32], total[32], rate[32], left[32] = "";
-	human(now, sizeof(now), (double)p->now);
-	human(total, sizeof(total), (double)p->total);
+	cli_format_bytes(now, sizeof(now), (double)p->now);
+	cli_format_bytes(total, sizeof(total), (double)p->total);
 	double got = (double)(p->now - p->resumed);
 	double speed = p->seconds > 0 ? got / p->seconds : 0;
-	human(rate, sizeof(rate), speed);
+	cli_format_bytes(rate, sizeof(rate), speed);
 	if (p->total > p->now && speed > 0) {
 		double s = (double)(p->total - p->now) / speed;
 		if (s < 360000)
@@ -232,7 +255,7 @@ const struct open_options *cli_transfer_begin(void)
 	xfer.active = true;
 	cancel_flag = 0;
 	xfer.tty = isatty(STDERR_FILENO);
-	options.progress = xfer.tty ? on_progress : NULL;
+	options.progress = on_progress; /* also kept by files read in parts */
 	options.progress_ctx = NULL;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigemptyset(&sa.sa_mask);
@@ -269,5 +292,4 @@ void cli_transfer_end(void)
 	}
 	sigaction(SIGINT, &xfer.old_int, NULL);
 	clear_line();
-	options.progress = NULL;
 }

@@ -40,6 +40,7 @@ struct http_session {
 	/* Progress. */
 	char *progress_name;
 	char *progress_url;
+	char *range_progress_name; /* http_session_report_ranges() */
 	uint64_t resumed;
 	uint64_t total;
 	bool progress_on;
@@ -331,6 +332,12 @@ void http_session_set_progress(struct http_session *s, const char *name,
 	s->last_report = 0;
 }
 
+void http_session_report_ranges(struct http_session *s, const char *name)
+{
+	free(s->range_progress_name);
+	s->range_progress_name = name ? strdup(name) : NULL;
+}
+
 void http_session_progress_done(struct http_session *s, uint64_t now)
 {
 	if (!s->progress_on || !s->opts.progress)
@@ -383,6 +390,7 @@ void http_session_free(struct http_session *s)
 	clear_headers(s);
 	free(s->progress_name);
 	free(s->progress_url);
+	free(s->range_progress_name);
 	free(s);
 }
 
@@ -939,11 +947,15 @@ enum status http_get_range(struct http_session *s, const char *url,
 	s->buf_len = len;
 	s->buf_got = 0;
 	s->overflow = s->ignored_range = s->cut_off = false;
+	if (s->range_progress_name)
+		http_session_set_progress(s, s->range_progress_name, 0, len);
 	CURLcode rc = curl_easy_setopt(c, CURLOPT_RANGE, range);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	if (rc == CURLE_OK)
 		rc = curl_easy_perform(c);
+	if (s->range_progress_name)
+		http_session_progress_done(s, s->buf_got);
 	char *r = NULL;
 	if (s->ignored_range) {
 		r = http_url_redact(url);

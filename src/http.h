@@ -74,6 +74,10 @@ enum status http_session_prepare(struct http_session *s, const char *url,
 void http_session_set_progress(struct http_session *s, const char *name,
 			       uint64_t resumed, uint64_t total);
 
+/* Report every http_get_range of this session to the progress hook under
+ * `name` (a file read in parts), its end included; NULL: stop. */
+void http_session_report_ranges(struct http_session *s, const char *name);
+
 /* Report the end of the transfer named by http_session_set_progress
  * (`done` set, `now` bytes present) to the progress hook, if any. */
 void http_session_progress_done(struct http_session *s, uint64_t now);

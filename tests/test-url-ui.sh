@@ -5,7 +5,9 @@
 # .part kept) and the next open resumes it; an error (404, a refused
 # connection, a lying Content-Length) is one line and a sane terminal; a
 # lazily read trace.db (CALLSCOPE_LAZY_MIN_SIZE lowered) is browsed in the
-# trace pane without being downloaded; the server killed mid-browse gives
+# trace pane without being downloaded; a server that hangs while a block
+# is read gives a note on the bottom line, Ctrl-C stops the read (the
+# viewer goes on, C-l reads again); the server killed mid-browse gives
 # a status-line message, and the viewer goes on.  tests/http_server.py on
 # 127.0.0.1 serves generated v4 databases; HOME, XDG_CACHE_HOME and
 # XDG_CONFIG_HOME are temporary.  Polls capture-pane with a timeout.
@@ -33,7 +35,8 @@ mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$tmp/www"
 www="$tmp/www"
 "$gen" -o "$www/db" --seed 11 --contexts 400 --threads 3 --ranks 2 --yaml \
 	--trace-lines 6 --samples 20000 >/dev/null || exit 99
-cp -r "$www/db" "$www/lazy" && cp -r "$www/db" "$www/gone" || exit 99
+cp -r "$www/db" "$www/lazy" && cp -r "$www/db" "$www/gone" &&
+	cp -r "$www/db" "$www/hang" || exit 99
 tsize=$(wc -c <"$www/db/trace.db" | tr -d ' ')
 
 python3 "$top_srcdir/tests/http_server.py" --dir "$www" \
@@ -193,6 +196,33 @@ else
 fi
 t send-keys -t "$S" q
 wait_shell || fail "q after the lazy browse"
+
+# --- a server that hangs mid-read: a note, Ctrl-C stops it, C-l again ----
+start "CALLSCOPE_LAZY_MIN_SIZE=20000 $cs --no-config $base/hang/"
+wait_for "q quit" 15 || fail "hang: no viewer"
+ctl "/__fault?prefix=/hang/trace.db&kind=stall&after=0&count=1"
+t send-keys -t "$S" t
+if wait_for "Reading trace.db from the server:" 10 && wait_for "Ctrl-C stops" 1; then
+	ok "hang: a note says what is read"
+else
+	fail "hang: no note while a block is awaited"
+fi
+t send-keys -t "$S" C-c
+if wait_for "$base/hang/trace.db: cancelled  C-l reads again" 5; then
+	ok "hang: Ctrl-C stops the read, the viewer stays"
+else
+	fail "hang: Ctrl-C did not stop the read"
+fi
+t send-keys -t "$S" 2
+wait_for "Name (bottom-up)" 5 || fail "hang: the viewer does not answer after Ctrl-C"
+t send-keys -t "$S" 1 C-l
+if wait_for "Cursor +0 ns" 10 && wait_for "NODE 0 RANK 1 THREAD 1" 1; then
+	ok "hang: C-l reads again, the trace pane draws"
+else
+	fail "hang: C-l did not read again"
+fi
+t send-keys -t "$S" q
+wait_shell || fail "hang: q did not restore the shell"
 
 # --- the server killed mid-browse: a status-line message, no crash --------
 start "CALLSCOPE_LAZY_MIN_SIZE=20000 $cs --no-config $base/gone/"

@@ -23,10 +23,12 @@ void app_message(struct app *app, bool error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	free(app->message);
-	if (vasprintf(&app->message, fmt, ap) < 0)
-		app->message = NULL;
+	char *text = NULL; /* formatted first: an argument may be the old one */
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
 	va_end(ap);
+	free(app->message);
+	app->message = text;
 	app->message_error = error;
 }
 
@@ -497,6 +499,17 @@ static void draw_status(struct app *app, int y)
 		return;
 	}
 	curs_set(0);
+	if (*cli_cancel_flag()) { /* reads stopped by Ctrl-C stay stopped */
+		char *text = NULL;
+		if (asprintf(&text, "%s%sC-l reads again",
+			     app->message ? app->message : "Reading stopped",
+			     app->message ? "  " : ": ") < 0)
+			text = NULL;
+		screen_text(y, 0, COLS, theme_attr(THEME_ROLE_ERROR),
+			    text ? text : "C-l reads again", false);
+		free(text);
+		return;
+	}
 	if (app->message) {
 		screen_text(y, 0, COLS,
 			    app->message_error ? theme_attr(THEME_ROLE_ERROR) : a,
@@ -1033,6 +1046,7 @@ static unsigned generic_action(struct app *app, enum action a)
 		}
 		return HANDLED_REDRAW;
 	case ACTION_REFRESH:
+		*cli_cancel_flag() = 0; /* stopped reads read again */
 		clearok(curscr, TRUE);
 		return HANDLED_REDRAW;
 	case ACTION_HELP:
@@ -1243,6 +1257,42 @@ static void key_label(int key, bool is_char, wint_t wc, char *buf, size_t n)
 		keys_name(is_char ? (int)wc : key, buf, n);
 }
 
+/* ---- frames that wait on the network ------------------------------- */
+
+/* A file read in parts (a remote trace.db) makes a frame wait for its
+ * blocks: after 0.3 s a note on the bottom line says what is read and
+ * that Ctrl-C stops it.  Stopped reads stay stopped (they fail at once,
+ * "cancelled"; the status line says C-l reads again) until C-l, so the
+ * next key does not wait again on a server that hangs. */
+static pthread_t ui_thread;
+
+static void on_read_progress(void *ctx, const struct open_progress *p)
+{
+	(void)ctx;
+	if (!pthread_equal(pthread_self(), ui_thread))
+		return; /* the background build: not ours to draw */
+	if (p->done) {
+		screen_note(0, NULL);
+		return;
+	}
+	if (p->seconds < 0.3)
+		return;
+	char now[32], total[32], text[512];
+	cli_format_bytes(now, sizeof(now), (double)p->now);
+	cli_format_bytes(total, sizeof(total), (double)p->total);
+	snprintf(text, sizeof(text),
+		 "Reading %s from the server: %s of %s, %.0f s   Ctrl-C stops",
+		 p->name ? p->name : "a file", now, total, p->seconds);
+	screen_note(theme_attr(THEME_ROLE_STATUS), text);
+}
+
+static void watch_reads(bool on)
+{
+	ui_thread = pthread_self();
+	cli_set_background_progress(on ? on_read_progress : NULL, NULL);
+	screen_set_interrupt_flag(on ? cli_cancel_flag() : NULL);
+}
+
 static void loop(struct app *app, const struct ui_options *opt)
 {
 	struct script script = {opt->keys};
@@ -1418,7 +1468,10 @@ int app_run(struct model *model, const char *path, bool demo,
 			    path);
 	if (!opt->no_prebuild)
 		prebuild_start(&app);
+	if (!opt->headless)
+		watch_reads(true);
 	loop(&app, opt);
+	watch_reads(false);
 	screen_stop();
 	/* Quitting while the background build still runs: the terminal is
 	 * restored and every stream flushed; waiting for the build only to

@@ -85,8 +85,22 @@ static void prepare_restore(void)
 	append_restore("\r\n");
 }
 
+/* Ctrl-C while busy (a frame waits on the network) sets this flag
+ * instead of quitting, once; see screen_set_interrupt_flag(). */
+static volatile sig_atomic_t *interrupt_flag;
+static volatile sig_atomic_t busy;
+
+void screen_set_interrupt_flag(volatile sig_atomic_t *flag)
+{
+	interrupt_flag = flag;
+}
+
 static void on_fatal_signal(int sig)
 {
+	if (sig == SIGINT && busy && interrupt_flag && !*interrupt_flag) {
+		*interrupt_flag = 1;
+		return;
+	}
 	if (started && !current.headless) {
 		if (have_saved_modes)
 			tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
@@ -259,7 +273,17 @@ static void resize_from_terminal(void)
 		resizeterm(ws.ws_row, ws.ws_col);
 }
 
+static int wait_for_key(wint_t *wc);
+
 int screen_get_key(wint_t *wc)
+{
+	busy = 0;
+	int r = wait_for_key(wc);
+	busy = 1;
+	return r;
+}
+
+static int wait_for_key(wint_t *wc)
 {
 	if (wake_pipe[0] < 0) { /* no pipe: plain blocking curses input */
 		nodelay(stdscr, FALSE);
@@ -356,6 +380,7 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 		install_resize_handler();
 	}
 	started = true;
+	busy = 1; /* until the first frame is drawn */
 	cbreak();
 	noecho();
 	nonl();
@@ -460,8 +485,9 @@ int screen_text_width(const char *text)
 	return width;
 }
 
-int screen_text(int y, int x, int width, attr_t attr, const char *text,
-		bool pad)
+/* screen_text in window `win`. */
+static int window_text(WINDOW *win, int y, int x, int width, attr_t attr,
+		       const char *text, bool pad)
 {
 	if (width <= 0)
 		return 0;
@@ -470,9 +496,9 @@ int screen_text(int y, int x, int width, attr_t attr, const char *text,
 	int used = 0;
 	attr_t old_attr;
 	short old_pair;
-	attr_get(&old_attr, &old_pair, NULL);
-	attrset(attr);
-	move(y, x);
+	wattr_get(win, &old_attr, &old_pair, NULL);
+	wattrset(win, attr);
+	wmove(win, y, x);
 	if (w) {
 		int total = wide_width(w, n);
 		int room = total > width ? width - 1 : width;
@@ -482,20 +508,51 @@ int screen_text(int y, int x, int width, attr_t attr, const char *text,
 				cw = 0;
 			if (used + cw > room)
 				break;
-			addnwstr(&w[i], 1);
+			waddnwstr(win, &w[i], 1);
 			used += cw;
 		}
 		if (total > width) {
-			addstr(screen_glyphs()->ellipsis);
+			waddstr(win, screen_glyphs()->ellipsis);
 			used++;
 		}
 		free(w);
 	}
 	if (pad)
 		for (; used < width; used++)
-			addch(' ');
-	attrset(old_attr);
+			waddch(win, ' ');
+	wattrset(win, old_attr);
 	return used;
+}
+
+int screen_text(int y, int x, int width, attr_t attr, const char *text,
+		bool pad)
+{
+	return window_text(stdscr, y, x, width, attr, text, pad);
+}
+
+/* The note line: a window of its own over the bottom line, refreshed
+ * alone, so a frame half drawn on stdscr is not shown with it. */
+static WINDOW *note_win;
+
+void screen_note(attr_t attr, const char *text)
+{
+	if (!started || current.headless)
+		return;
+	if (!text) {
+		if (note_win) {
+			delwin(note_win);
+			note_win = NULL;
+			touchline(stdscr, LINES - 1, 1);
+		}
+		return;
+	}
+	if (!note_win)
+		note_win = newwin(1, COLS, LINES - 1, 0);
+	if (!note_win)
+		return;
+	window_text(note_win, 0, 0, COLS, attr, text, true);
+	wnoutrefresh(note_win);
+	doupdate();
 }
 
 int screen_text_tail(int y, int x, int width, attr_t attr, const char *text)

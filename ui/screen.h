@@ -7,6 +7,7 @@
 #define CALLSCOPE_UI_SCREEN_H
 
 #include <curses.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <wchar.h>
@@ -28,6 +29,18 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps);
  * suspends here and the return, like a resize, is KEY_RESIZE: redraw.
  * ERR when the terminal is gone. */
 int screen_get_key(wint_t *wc);
+
+/* While the viewer is busy (from a key until it waits for the next),
+ * Ctrl-C sets *flag, when it is still clear, instead of quitting: the
+ * transfer a frame waits on stops.  Idle, or with *flag set, Ctrl-C
+ * quits.  NULL: Ctrl-C always quits. */
+void screen_set_interrupt_flag(volatile sig_atomic_t *flag);
+
+/* Show `text` (sanitized here) on the bottom line at once, in the middle
+ * of a frame, without showing the rest of the frame: a progress note
+ * while a frame waits.  NULL removes it; the next frame repaints the
+ * line. */
+void screen_note(attr_t attr, const char *text);
 
 /* Restore the terminal.  Safe to call twice. */
 void screen_stop(void);
