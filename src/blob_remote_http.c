@@ -68,7 +68,7 @@ static enum status register_known(const char *local_path, const char *url,
 	    !(redacted = http_url_redact(url)) ||
 	    asprintf(&cache_dir, "%s.blocks", local_path) < 0) {
 		cache_dir = NULL;
-		st = error_set(err, STATUS_NOMEM, url, "out of memory");
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
 	st = http_session_new(o, &h->session, err);

@@ -323,6 +323,11 @@ static enum status fetch_once(struct http_session *s,
 	} else {
 		st = http_session_result(s, r->url, rc, err);
 	}
+	if (st == STATUS_OK && code == 304 && !cached)
+		st = error_set(err, STATUS_IO, u,
+			       "HTTP 304 to an unconditional request");
+	else if (st == STATUS_OK && code >= 300 && code != 304)
+		st = error_set(err, STATUS_IO, u, "unexpected HTTP %ld", code);
 	free(ru);
 	if (st == STATUS_NOT_FOUND) {
 		remove_stale(r, part);
@@ -331,19 +336,9 @@ static enum status fetch_once(struct http_session *s,
 	if (st != STATUS_OK)
 		goto out;
 	if (code == 304) {
-		if (!cached) {
-			st = error_set(err, STATUS_IO, r->url,
-				       "HTTP 304 to an unconditional request");
-			goto out;
-		}
 		res->not_modified = true;
 		res->size = meta.size;
 		unlink(part);
-		goto out;
-	}
-	if (code >= 300) {
-		st = error_set(err, STATUS_IO, r->url, "unexpected HTTP %ld",
-			       code);
 		goto out;
 	}
 	if (fsync(fd) != 0) {
