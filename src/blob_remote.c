@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define REMOTE_BLOCK_SHIFT 16
@@ -52,8 +53,9 @@ struct blob_remote {
 	struct rblock **buckets;
 	uint64_t n_buckets; /* a power of two */
 	struct rblock *lru_head, *lru_tail;
-	/* the cache directory; data_fd < 0 when blocks are not persisted */
-	int data_fd, bitmap_fd;
+	/* the cache directory; data_fd < 0 when blocks are not persisted;
+	 * lock_fd holds a shared flock on its `lock` file for the session */
+	int data_fd, bitmap_fd, lock_fd;
 	uint8_t *present; /* a bit per block: its bytes are in `data` */
 	uint64_t bitmap_bytes;
 	uint64_t unflushed; /* blocks written since the last flush */
@@ -223,10 +225,35 @@ static void disk_drop(struct blob_remote *r)
 	/* the bitmap on disk keeps only bits of synced data: it stays */
 	if (r->bitmap_fd >= 0)
 		close(r->bitmap_fd);
-	r->data_fd = r->bitmap_fd = -1;
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
+	r->data_fd = r->bitmap_fd = r->lock_fd = -1;
 	free(r->present);
 	r->present = NULL;
 	r->unflushed = 0;
+}
+
+/* Merge the bits other processes sharing the directory wrote since into
+ * ours, then write them all: bits only ever mean "this block's bytes are
+ * on disk", so a union of valid bitmaps is valid.  The bitmap file's own
+ * flock makes the read-merge-write one step among processes. */
+static bool bitmap_write_merged(struct blob_remote *r)
+{
+	if (flock(r->bitmap_fd, LOCK_EX) != 0)
+		return false;
+	uint8_t chunk[4096];
+	for (uint64_t at = 0; at < r->bitmap_bytes; at += sizeof(chunk)) {
+		uint64_t n = r->bitmap_bytes - at < sizeof(chunk)
+				     ? r->bitmap_bytes - at
+				     : sizeof(chunk);
+		if (!read_all(r->bitmap_fd, chunk, n, at))
+			break; /* a short bitmap (new file): ours alone */
+		for (uint64_t i = 0; i < n; i++)
+			r->present[at + i] |= chunk[i];
+	}
+	bool ok = write_all(r->bitmap_fd, r->present, r->bitmap_bytes, 0);
+	flock(r->bitmap_fd, LOCK_UN);
+	return ok;
 }
 
 static enum status flush_locked(struct blob_remote *r, struct error *err)
@@ -234,8 +261,7 @@ static enum status flush_locked(struct blob_remote *r, struct error *err)
 	if (r->data_fd < 0 || r->unflushed == 0)
 		return STATUS_OK;
 	/* the data first: a bit never reaches the disk before its block */
-	if (fdatasync(r->data_fd) != 0 ||
-	    !write_all(r->bitmap_fd, r->present, r->bitmap_bytes, 0)) {
+	if (fdatasync(r->data_fd) != 0 || !bitmap_write_merged(r)) {
 		int e = errno;
 		disk_drop(r);
 		return error_set(err, STATUS_IO, r->name,
@@ -314,9 +340,31 @@ static bool disk_reset(struct blob_remote *r, const char *dir,
 	return ok;
 }
 
+/* A shared flock on `path` (created), retried for about a second while a
+ * process resetting the directory holds it exclusively; -1 when refused. */
+static int lock_shared(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	for (int i = 0; i < 100; i++) {
+		if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	close(fd);
+	return -1;
+}
+
 /* Open (or create) the cache directory and load the bitmap when its meta
- * matches; otherwise start empty.  Another process holding the directory
- * (flock) leaves this cache in memory only. */
+ * matches.  Several processes share a directory of the same version: each
+ * holds a shared flock on `lock` for its session, reads what the others
+ * saved and merges its bits into theirs.  A different version empties the
+ * directory only with the lock exclusive (no other process using it);
+ * otherwise, as when the lock is refused, this cache stays in memory. */
 static enum status disk_open(struct blob_remote *r, const char *dir,
 			     const char *validator, struct error *err)
 {
@@ -324,8 +372,9 @@ static enum status disk_open(struct blob_remote *r, const char *dir,
 	char *data_path = path_in(dir, "data");
 	char *bitmap_path = path_in(dir, "bitmap");
 	char *meta_path = path_in(dir, "meta");
+	char *lock_path = path_in(dir, "lock");
 	char *meta = meta_text(r, validator);
-	if (!data_path || !bitmap_path || !meta_path || !meta) {
+	if (!data_path || !bitmap_path || !meta_path || !lock_path || !meta) {
 		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 		goto out;
 	}
@@ -335,15 +384,13 @@ static enum status disk_open(struct blob_remote *r, const char *dir,
 			       strerror(errno));
 		goto out;
 	}
+	r->lock_fd = lock_shared(lock_path);
+	if (r->lock_fd < 0)
+		goto out; /* memory only */
 	r->bitmap_fd = open(bitmap_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (r->bitmap_fd < 0) {
 		st = error_set(err, STATUS_IO, bitmap_path, "%s",
 			       strerror(errno));
-		goto out;
-	}
-	if (flock(r->bitmap_fd, LOCK_EX | LOCK_NB) != 0) {
-		close(r->bitmap_fd);
-		r->bitmap_fd = -1;
 		goto out;
 	}
 	r->data_fd = open(data_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -364,12 +411,19 @@ static enum status disk_open(struct blob_remote *r, const char *dir,
 		    read_all(r->bitmap_fd, r->present, r->bitmap_bytes, 0);
 	if (!same) {
 		memset(r->present, 0, r->bitmap_bytes);
+		/* another version: only when nobody else uses the directory
+		 * (a failed conversion has dropped our shared lock too) */
+		if (flock(r->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+			disk_drop(r);
+			goto out; /* memory only */
+		}
 		if (!disk_reset(r, dir, meta_path, meta)) {
 			st = error_set(err, STATUS_IO, dir,
 				       "cannot reset the block cache: %s",
 				       strerror(errno));
 			goto out;
 		}
+		flock(r->lock_fd, LOCK_SH);
 	}
 out:
 	if (st != STATUS_OK)
@@ -377,6 +431,7 @@ out:
 	free(data_path);
 	free(bitmap_path);
 	free(meta_path);
+	free(lock_path);
 	free(meta);
 	return st;
 }
@@ -545,7 +600,7 @@ enum status blob_remote_open(const char *name, const struct blob_fetcher *f,
 	struct blob_remote *r = calloc(1, sizeof(*r));
 	if (!r)
 		return error_set(err, STATUS_NOMEM, name, "out of memory");
-	r->data_fd = r->bitmap_fd = -1;
+	r->data_fd = r->bitmap_fd = r->lock_fd = -1;
 	pthread_mutex_init(&r->lock, NULL);
 	r->fetcher = *f;
 	r->size = size;
@@ -676,6 +731,8 @@ void blob_remote_close(struct blob_remote *r)
 		close(r->data_fd);
 	if (r->bitmap_fd >= 0)
 		close(r->bitmap_fd);
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
 	for (struct rblock *e = r->lru_head, *next; e; e = next) {
 		next = e->next;
 		free(e);

@@ -8,7 +8,9 @@
  * sparse data file, a bitmap of present blocks and the validator they
  * belong to).  A bit is set in the bitmap only after the data it covers is
  * on disk (fdatasync), so a crash never leaves a block marked present but
- * not written; a changed size or validator drops the cache.  Every call is
+ * not written; a changed size or validator drops the cache (only when no
+ * other process is using it: processes reading the same version share the
+ * directory and each other's blocks).  Every call is
  * thread-safe (one mutex, held during fetches too: the fetcher need not be
  * thread-safe).  blob.c wraps this as one implementation of struct blob;
  * readers never see it.  Must not depend on curses, on ui/ or on curl. */

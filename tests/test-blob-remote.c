@@ -2,7 +2,7 @@
  * fake fetcher that serves a patterned file and counts the requests: the
  * block arithmetic at the edges, coalescing, the memory bound, the
  * persisted blocks (reopen, validator change, a crash before the bitmap is
- * written), fetch errors and two threads reading one blob.  Expected bytes
+ * written, a directory shared by two users), fetch errors and two threads reading one blob.  Expected bytes
  * come from the pattern function, never from the code under test. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -577,6 +577,91 @@ static void test_crash_before_flush(void **state)
 	free(dir);
 }
 
+/* Two users of one cache directory (two processes: flock locks belong to
+ * open files, so two opens in one process contend as two processes do):
+ * each reads what the other saved; another version does not empty the
+ * directory under a user, and does once nobody uses it. */
+static void test_shared_directory(void **state)
+{
+	(void)state;
+	uint64_t size = 16 * BS;
+	char *dir = in_tmp("shared.blocks");
+	struct error err = {0};
+	uint8_t b[8];
+	struct fake *f1 = fake_new(size), *f2 = fake_new(size);
+	struct fake *f3 = fake_new(size), *f4 = fake_new(size);
+	struct blob_fetcher fe1 = fetcher_of(f1), fe2 = fetcher_of(f2);
+	struct blob_fetcher fe3 = fetcher_of(f3), fe4 = fetcher_of(f4);
+	struct blob_remote *r1 = NULL, *r2 = NULL, *r3 = NULL, *r4 = NULL;
+	assert_int_equal(blob_remote_open("u", &fe1, size, "v", dir,
+					  &no_readahead, &r1, &err),
+			 STATUS_OK);
+	assert_int_equal(blob_remote_copy(r1, 0, 8, b, &err), STATUS_OK);
+	assert_int_equal(blob_remote_copy(r1, 3 * BS, 8, b, &err), STATUS_OK);
+	assert_int_equal(blob_remote_flush(r1, &err), STATUS_OK);
+	assert_int_equal(f1->fetches, 2);
+	/* the second user reads the first one's blocks from disk */
+	assert_int_equal(blob_remote_open("u", &fe2, size, "v", dir,
+					  &no_readahead, &r2, &err),
+			 STATUS_OK);
+	assert_int_equal(blob_remote_copy(r2, 3 * BS + 5, 8, b, &err),
+			 STATUS_OK);
+	assert_pattern(b, 3 * BS + 5, 8);
+	assert_int_equal(f2->fetches, 0);
+	assert_int_equal(blob_remote_copy(r2, 5 * BS, 8, b, &err), STATUS_OK);
+	assert_int_equal(f2->fetches, 1);
+	assert_int_equal(blob_remote_flush(r2, &err), STATUS_OK);
+	/* a third user of the same version sees both users' blocks: the
+	 * flushes merged the bitmaps */
+	assert_int_equal(blob_remote_copy(r1, 7 * BS, 8, b, &err), STATUS_OK);
+	assert_int_equal(blob_remote_flush(r1, &err), STATUS_OK);
+	assert_int_equal(blob_remote_open("u", &fe3, size, "v", dir,
+					  &no_readahead, &r3, &err),
+			 STATUS_OK);
+	for (uint64_t k = 0; k < 8; k += 1) {
+		if (k != 0 && k != 3 && k != 5 && k != 7)
+			continue;
+		assert_int_equal(blob_remote_copy(r3, k * BS, 8, b, &err),
+				 STATUS_OK);
+		assert_pattern(b, k * BS, 8);
+	}
+	assert_int_equal(f3->fetches, 0);
+	blob_remote_close(r3);
+	/* another version while r1 and r2 are open: kept in memory, the
+	 * directory left alone */
+	assert_int_equal(blob_remote_open("u", &fe4, size, "w", dir,
+					  &no_readahead, &r4, &err),
+			 STATUS_OK);
+	assert_int_equal(blob_remote_copy(r4, 0, 8, b, &err), STATUS_OK);
+	assert_pattern(b, 0, 8);
+	assert_int_equal(f4->fetches, 1);
+	blob_remote_close(r4);
+	assert_int_equal(blob_remote_copy(r2, 0, 8, b, &err), STATUS_OK);
+	assert_pattern(b, 0, 8);
+	assert_int_equal(f2->fetches, 1); /* still from disk */
+	blob_remote_close(r1);
+	blob_remote_close(r2);
+	/* nobody uses it now: the new version takes the directory over */
+	f4->fetches = 0;
+	assert_int_equal(blob_remote_open("u", &fe4, size, "w", dir,
+					  &no_readahead, &r4, &err),
+			 STATUS_OK);
+	assert_int_equal(blob_remote_copy(r4, 3 * BS, 8, b, &err), STATUS_OK);
+	assert_int_equal(f4->fetches, 1);
+	uint64_t msize = 0;
+	char *validator = NULL;
+	assert_int_equal(blob_remote_read_meta(dir, &msize, &validator, &err),
+			 STATUS_OK);
+	assert_string_equal(validator, "w");
+	free(validator);
+	blob_remote_close(r4);
+	fake_free(f1);
+	fake_free(f2);
+	fake_free(f3);
+	fake_free(f4);
+	free(dir);
+}
+
 /* ---- errors ---- */
 
 static void test_fetch_error(void **state)
@@ -677,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_lru_bound),
 		cmocka_unit_test(test_registry_persistence),
 		cmocka_unit_test(test_crash_before_flush),
+		cmocka_unit_test(test_shared_directory),
 		cmocka_unit_test(test_fetch_error),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_offline),

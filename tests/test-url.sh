@@ -283,6 +283,20 @@ ctl /__reset
 	fail "lazy --offline trace: $(cat "$tmp/err")"
 report --offline "$base/db/" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/local.txt" &&
 	ok "lazy entry --offline: report" || fail "lazy --offline report: $(cat "$tmp/err")"
+# while another callscope has the entry open (its shared locks on the
+# block caches, held here by flock(1)), this one reads the same blocks
+if command -v flock >/dev/null 2>&1; then
+	set -- "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.blocks/lock
+	flock -s "$1" sleep 30 &
+	holder=$!
+	sleep 0.3
+	"$cs" trace --offline "$base/db/" --at +1ms --lines 0-3 >"$tmp/out" 2>"$tmp/err" &&
+		cmp -s "$tmp/out" "$tmp/trace-local.txt" &&
+		ok "lazy entry --offline while another process uses it" ||
+		fail "lazy --offline beside another user: $(cat "$tmp/err")"
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+fi
 # forget the blocks of trace.db (an empty bitmap), keep its record
 for b in "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.blocks/bitmap; do
 	: >"$b.tmp" && python3 -c 'import os, sys
