@@ -45,7 +45,8 @@ void cli_set_open_options(const struct open_options *o);
 const struct open_options *cli_open_options(void);
 
 /* Around a transfer: progress on stderr when it is a terminal, Ctrl-C
- * and Esc (when stdin is a terminal) cancel.  Begin returns the options
+ * and Esc (when stdin is a terminal) cancel; SIGTERM and SIGHUP cancel
+ * too, and end then removes the temporary downloads and dies of them.  Begin returns the options
  * to transfer with; end restores the signal handler and the terminal and
  * clears the progress line (call it before the screen starts). */
 const struct open_options *cli_transfer_begin(void);

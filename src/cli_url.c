@@ -15,18 +15,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "remote_open.h"
 #include "sanitize.h"
 
 static struct open_options options;
 static bool options_set;
 static volatile sig_atomic_t cancel_flag;
+static volatile sig_atomic_t term_signal; /* SIGTERM/SIGHUP in a transfer */
 
 /* The transfer in progress. */
 static struct {
 	bool active;
 	bool tty;            /* stderr is a terminal: draw progress */
 	bool line_drawn;     /* a progress line is on screen */
-	struct sigaction old_int;
+	struct sigaction old_int, old_term, old_hup;
 	bool esc_thread;
 	pthread_t thread;
 	volatile bool stop;
@@ -134,7 +136,8 @@ bool cli_cancelled(void)
 
 static void on_sigint(int sig)
 {
-	(void)sig;
+	if (sig != SIGINT)
+		term_signal = sig;
 	cancel_flag = 1;
 }
 
@@ -260,6 +263,11 @@ const struct open_options *cli_transfer_begin(void)
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &xfer.old_int);
+	/* SIGTERM and SIGHUP stop the transfer too, so the partial files and
+	 * --no-cache directories are cleaned up before the process dies */
+	term_signal = 0;
+	sigaction(SIGTERM, &sa, &xfer.old_term);
+	sigaction(SIGHUP, &sa, &xfer.old_hup);
 	xfer.esc_thread = false;
 	xfer.stop = false;
 	if (xfer.tty && isatty(STDIN_FILENO) &&
@@ -291,5 +299,14 @@ void cli_transfer_end(void)
 		xfer.esc_thread = false;
 	}
 	sigaction(SIGINT, &xfer.old_int, NULL);
+	sigaction(SIGTERM, &xfer.old_term, NULL);
+	sigaction(SIGHUP, &xfer.old_hup, NULL);
 	clear_line();
+	if (term_signal) { /* clean up, then die of it as asked */
+		int sig = term_signal;
+		term_signal = 0;
+		remote_open_cleanup();
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 }

@@ -197,6 +197,20 @@ fi
 t send-keys -t "$S" q
 wait_shell || fail "q after the lazy browse"
 
+# --- SIGTERM to a viewer on a --no-cache download: the shell is back and
+# the temporary download directory is gone
+mkdir -p "$tmp/tmpv"
+start "TMPDIR=$tmp/tmpv $cs --no-config --no-cache $base/db/"
+wait_for "q quit" 15 || fail "no-cache: no viewer"
+vpid=$(pgrep -n -f "$cs --no-config --no-cache $base/db/")
+ls -d "$tmp"/tmpv/callscope-* >/dev/null 2>&1 || fail "no-cache: no temporary directory"
+[ -n "$vpid" ] && kill -TERM "$vpid"
+if wait_shell && [ -z "$(ls -A "$tmp/tmpv")" ]; then
+	ok "SIGTERM: the shell back, the --no-cache directory removed"
+else
+	fail "SIGTERM to the viewer: left $(ls "$tmp/tmpv")"
+fi
+
 # --- a server that hangs mid-read: a note, Ctrl-C stops it, C-l again ----
 start "CALLSCOPE_LAZY_MIN_SIZE=20000 $cs --no-config $base/hang/"
 wait_for "q quit" 15 || fail "hang: no viewer"

@@ -252,6 +252,26 @@ out=$("$cs" fetch "$base/big.bin" 2>"$tmp/err")
 b=$(stats bytes_sent)
 cmp -s "$out" "$www/big.bin" && [ "$b" -lt 3000000 ] &&
 	ok "resumed after cancel ($b bytes)" || fail "resume after cancel: $b"
+# SIGTERM during a --no-cache download: the temporary directory is
+# removed, then the process dies of the signal
+mkdir -p "$tmp/tmpd"
+ctl "/__fault?prefix=/big.bin&kind=slow&rate=400000&count=1"
+TMPDIR="$tmp/tmpd" "$cs" --no-cache fetch "$base/big.bin" >"$tmp/out" 2>"$tmp/err" &
+fpid=$!
+i=0
+while ! ls "$tmp"/tmpd/*/url/*/data/big.bin.part >/dev/null 2>&1 && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 0.3
+kill -TERM $fpid
+wait $fpid
+rc=$?
+if [ $rc = 143 ] && [ -z "$(ls -A "$tmp/tmpd")" ]; then
+	ok "SIGTERM: the --no-cache directory removed, exit 143"
+else
+	fail "SIGTERM during --no-cache: rc $rc, left: $(ls -R "$tmp/tmpd" | head -5)"
+fi
+ctl /__reset
 
 # --- lazy: large files on a server with ranges stay there -------------
 "$cs" cache clear

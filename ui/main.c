@@ -239,6 +239,12 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	rc = app_run(m, db, demo, &opt);
+	int quit_signal = screen_quit_signal();
+	if (quit_signal) { /* the terminal is restored: clean up, then die */
+		remote_open_cleanup();
+		signal(quit_signal, SIG_DFL);
+		raise(quit_signal);
+	}
 out:
 	if (opt.dump && opt.dump != stdout)
 		fclose(opt.dump);

@@ -85,6 +85,9 @@ static void prepare_restore(void)
 	append_restore("\r\n");
 }
 
+/* The self-pipe that wakes screen_get_key() from a signal handler. */
+static int wake_pipe[2] = {-1, -1};
+
 /* Ctrl-C while busy (a frame waits on the network) sets this flag
  * instead of quitting, once; see screen_set_interrupt_flag(). */
 static volatile sig_atomic_t *interrupt_flag;
@@ -95,10 +98,27 @@ void screen_set_interrupt_flag(volatile sig_atomic_t *flag)
 	interrupt_flag = flag;
 }
 
+/* SIGTERM or SIGHUP while the viewer waits for a key: it quits through
+ * its normal way out (temporary downloads removed), then dies of it. */
+static volatile sig_atomic_t quit_signal;
+
+int screen_quit_signal(void)
+{
+	return quit_signal;
+}
+
+static void wake_loop(void);
+
 static void on_fatal_signal(int sig)
 {
 	if (sig == SIGINT && busy && interrupt_flag && !*interrupt_flag) {
 		*interrupt_flag = 1;
+		return;
+	}
+	if ((sig == SIGTERM || sig == SIGHUP) && !busy && started &&
+	    !current.headless && wake_pipe[1] >= 0 && !quit_signal) {
+		quit_signal = sig;
+		wake_loop();
 		return;
 	}
 	if (started && !current.headless) {
@@ -142,7 +162,6 @@ static void install_signals(void)
  * wakes it, and it suspends (endwin, SIGTSTP with the default action,
  * then back) or resizes in the main thread.  Our SIGTSTP handler is in
  * place before newterm(), which makes curses leave SIGTSTP alone. */
-static int wake_pipe[2] = {-1, -1};
 static volatile sig_atomic_t pending_tstp, pending_cont, pending_winch;
 static struct sigaction curses_winch;
 static bool own_tstp;
@@ -292,6 +311,8 @@ static int wait_for_key(wint_t *wc)
 	nodelay(stdscr, TRUE);
 	for (;;) {
 		drain_wake_pipe();
+		if (quit_signal)
+			return ERR;
 		if (pending_tstp) {
 			pending_tstp = 0;
 			suspend_self();

@@ -36,6 +36,11 @@ int screen_get_key(wint_t *wc);
  * quits.  NULL: Ctrl-C always quits. */
 void screen_set_interrupt_flag(volatile sig_atomic_t *flag);
 
+/* The signal (SIGTERM, SIGHUP) that made screen_get_key() return ERR
+ * while the viewer waited for a key, or 0: the caller cleans up and then
+ * dies of it. */
+int screen_quit_signal(void);
+
 /* Show `text` (sanitized here) on the bottom line at once, in the middle
  * of a frame, without showing the rest of the frame: a progress note
  * while a frame waits.  NULL removes it; the next frame repaints the
