@@ -29,6 +29,9 @@
 #define REMOTE_MAX_REQUEST ((uint64_t)16 << 20)
 /* A meta file longer than this is not ours. */
 #define REMOTE_META_MAX 8192
+/* The largest file read in blocks: its bitmap is 32 MiB at 64 KiB blocks.
+ * A size is a server's word; a bigger one is refused, not allocated. */
+#define REMOTE_MAX_SIZE ((uint64_t)16 << 40)
 
 struct rblock {
 	uint64_t index;
@@ -59,6 +62,7 @@ struct blob_remote {
 	uint8_t *present; /* a bit per block: its bytes are in `data` */
 	uint64_t bitmap_bytes;
 	uint64_t unflushed; /* blocks written since the last flush */
+	uint64_t dirty_lo, dirty_hi; /* bitmap bytes [lo, hi) set since */
 	/* the block after the previous window (sequential reads) */
 	uint64_t next_seq;
 	struct blob_remote_stats stats;
@@ -231,28 +235,34 @@ static void disk_drop(struct blob_remote *r)
 	free(r->present);
 	r->present = NULL;
 	r->unflushed = 0;
+	r->dirty_lo = r->dirty_hi = 0;
 }
 
-/* Merge the bits other processes sharing the directory wrote since into
- * ours, then write them all: bits only ever mean "this block's bytes are
- * on disk", so a union of valid bitmaps is valid.  The bitmap file's own
- * flock makes the read-merge-write one step among processes. */
+/* Write the bitmap bytes our fetches changed since the last flush, with
+ * the bits other processes sharing the directory set in them merged in:
+ * bits only ever mean "this block's bytes are on disk", so a union of
+ * valid bitmaps is valid, and bytes we did not change are not written
+ * (theirs stay, and a flush costs what was fetched, not the file's size).
+ * The bitmap file's own flock makes read-merge-write one step. */
 static bool bitmap_write_merged(struct blob_remote *r)
 {
+	uint64_t lo = r->dirty_lo, hi = r->dirty_hi;
+	if (hi <= lo)
+		return true;
 	if (flock(r->bitmap_fd, LOCK_EX) != 0)
 		return false;
 	uint8_t chunk[4096];
-	for (uint64_t at = 0; at < r->bitmap_bytes; at += sizeof(chunk)) {
-		uint64_t n = r->bitmap_bytes - at < sizeof(chunk)
-				     ? r->bitmap_bytes - at
-				     : sizeof(chunk);
+	for (uint64_t at = lo; at < hi; at += sizeof(chunk)) {
+		uint64_t n = hi - at < sizeof(chunk) ? hi - at : sizeof(chunk);
 		if (!read_all(r->bitmap_fd, chunk, n, at))
 			break; /* a short bitmap (new file): ours alone */
 		for (uint64_t i = 0; i < n; i++)
 			r->present[at + i] |= chunk[i];
 	}
-	bool ok = write_all(r->bitmap_fd, r->present, r->bitmap_bytes, 0);
+	bool ok = write_all(r->bitmap_fd, r->present + lo, hi - lo, lo);
 	flock(r->bitmap_fd, LOCK_UN);
+	if (ok)
+		r->dirty_lo = r->dirty_hi = 0;
 	return ok;
 }
 
@@ -319,7 +329,8 @@ static bool disk_reset(struct blob_remote *r, const char *dir,
 	char *tmp = path_in(dir, "meta.tmp");
 	bool ok = tmp && ftruncate(r->bitmap_fd, 0) == 0 &&
 		  fsync(r->bitmap_fd) == 0 && ftruncate(r->data_fd, 0) == 0 &&
-		  ftruncate(r->data_fd, (off_t)r->size) == 0;
+		  ftruncate(r->data_fd, (off_t)r->size) == 0 &&
+		  ftruncate(r->bitmap_fd, (off_t)r->bitmap_bytes) == 0;
 	if (ok) {
 		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0600);
@@ -481,6 +492,10 @@ static enum status fetch_run(struct blob_remote *r, uint64_t first,
 		if (write_all(r->data_fd, buf, f_len, f_off)) {
 			for (uint64_t k = first; k < end; k++)
 				bit_set(r->present, k);
+			if (first >> 3 < r->dirty_lo || r->dirty_hi == 0)
+				r->dirty_lo = first >> 3;
+			if (((end - 1) >> 3) + 1 > r->dirty_hi)
+				r->dirty_hi = ((end - 1) >> 3) + 1;
 			r->unflushed += end - first;
 			if (r->unflushed >= r->flush_every)
 				(void)flush_locked(r, NULL);
@@ -597,6 +612,11 @@ enum status blob_remote_open(const char *name, const struct blob_fetcher *f,
 		return error_set(err, STATUS_USAGE, name,
 				 "block size 2^%u is outside 2^9..2^24",
 				 c.block_shift);
+	if (size > REMOTE_MAX_SIZE)
+		return error_set(err, STATUS_LIMIT, name,
+				 "%llu bytes: larger than the 16 TiB read in "
+				 "parts",
+				 (unsigned long long)size);
 	struct blob_remote *r = calloc(1, sizeof(*r));
 	if (!r)
 		return error_set(err, STATUS_NOMEM, name, "out of memory");

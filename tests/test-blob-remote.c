@@ -153,6 +153,16 @@ static void test_degenerate(void **state)
 	assert_int_equal(f->fetches, 0);
 	blob_remote_close(r);
 	blob_remote_close(NULL);
+	/* a size a server may claim but no file has: refused before any
+	 * bitmap is allocated (2^50 bytes would need a 2 GiB bitmap) */
+	r = NULL;
+	assert_int_equal(blob_remote_open("http://h/huge", &fe,
+					  (uint64_t)1 << 50, NULL, NULL, NULL,
+					  &r, &err),
+			 STATUS_LIMIT);
+	assert_null(r);
+	assert_non_null(strstr(err.message, "16 TiB"));
+	error_clear(&err);
 	fake_free(f);
 	/* nothing registered */
 	assert_false(blob_path_exists("/nonexistent/dir/trace.db"));
@@ -654,6 +664,14 @@ static void test_shared_directory(void **state)
 			 STATUS_OK);
 	assert_string_equal(validator, "w");
 	free(validator);
+	/* flushes write only the bitmap bytes that changed: the file keeps
+	 * its full size (one bit per block) */
+	assert_int_equal(blob_remote_flush(r4, &err), STATUS_OK);
+	char *bitmap = in_tmp("shared.blocks/bitmap");
+	struct stat sb;
+	assert_int_equal(stat(bitmap, &sb), 0);
+	assert_int_equal(sb.st_size, 2); /* 16 blocks */
+	free(bitmap);
 	blob_remote_close(r4);
 	fake_free(f1);
 	fake_free(f2);
