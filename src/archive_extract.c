@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "file_tree.h"
 #include "sanitize.h"
 
 #define ARCHIVE_BLOCK 65536
@@ -471,7 +471,7 @@ out:
 	if (x.root >= 0)
 		close(x.root);
 	if (tmp) {
-		archive_remove_tree(tmp);
+		file_tree_remove(tmp, NULL);
 		free(tmp);
 	}
 	archive_read_free(a);
@@ -705,21 +705,4 @@ void archive_free_paths(char **paths, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
-}
-
-static int remove_one(const char *path, const struct stat *sb, int flag,
-		      struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path) == 0 ? 0 : 1;
-}
-
-bool archive_remove_tree(const char *path)
-{
-	if (!path)
-		return false;
-	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) ==
-	       0;
 }

@@ -73,8 +73,4 @@ enum status archive_find_databases(const char *dir, char ***out, size_t *n,
 
 void archive_free_paths(char **paths, size_t n);
 
-/* Remove the directory tree `path` without following symbolic links.
- * False when something could not be removed. */
-bool archive_remove_tree(const char *path);
-
 #endif

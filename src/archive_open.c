@@ -19,6 +19,7 @@
 
 #include "archive_extract.h"
 #include "reader.h"
+#include "temp_dirs.h"
 
 /* databases named in the warning of a multi-database archive */
 #define WARN_MAX_OTHERS 10
@@ -37,65 +38,11 @@ bool archive_open_cache(void)
 
 /* ---- temporary extractions: removed at model close or at exit ------- */
 
-static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
-static char **temp_dirs;
-static size_t n_temp_dirs;
-static bool temp_atexit;
-
-static void temp_sweep(void)
-{
-	pthread_mutex_lock(&temp_lock);
-	for (size_t i = 0; i < n_temp_dirs; i++) {
-		archive_remove_tree(temp_dirs[i]);
-		free(temp_dirs[i]);
-	}
-	free(temp_dirs);
-	temp_dirs = NULL;
-	n_temp_dirs = 0;
-	pthread_mutex_unlock(&temp_lock);
-}
-
-static bool temp_register(const char *dir)
-{
-	bool ok = false;
-	pthread_mutex_lock(&temp_lock);
-	if (!temp_atexit)
-		temp_atexit = atexit(temp_sweep) == 0;
-	char *copy = strdup(dir);
-	char **grown = copy ? realloc(temp_dirs, (n_temp_dirs + 1) *
-							 sizeof(*temp_dirs))
-			    : NULL;
-	if (grown) {
-		temp_dirs = grown;
-		temp_dirs[n_temp_dirs++] = copy;
-		ok = true;
-	} else {
-		free(copy);
-	}
-	pthread_mutex_unlock(&temp_lock);
-	return ok;
-}
-
-/* Remove `dir` now and forget it. */
-static void temp_release(const char *dir)
-{
-	pthread_mutex_lock(&temp_lock);
-	for (size_t i = 0; i < n_temp_dirs; i++) {
-		if (strcmp(temp_dirs[i], dir) == 0) {
-			free(temp_dirs[i]);
-			temp_dirs[i] = temp_dirs[--n_temp_dirs];
-			break;
-		}
-	}
-	pthread_mutex_unlock(&temp_lock);
-	archive_remove_tree(dir);
-}
-
 /* The model's release hook when the extraction is temporary. */
 static void release_temp(void *arg)
 {
 	char *dir = arg;
-	temp_release(dir);
+	temp_dirs_release(dir);
 	free(dir);
 }
 
@@ -295,23 +242,10 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 				goto out;
 		}
 	} else {
-		const char *t = getenv("TMPDIR");
-		if (asprintf(&tmp_base, "%s/callscope-extract-XXXXXX",
-			     t && t[0] == '/' ? t : "/tmp") < 0) {
-			tmp_base = NULL;
-			st = error_set(err, STATUS_NOMEM, archive_path,
-				       "out of memory");
+		st = temp_dirs_create("extract", &tmp_base, err);
+		if (st != STATUS_OK)
 			goto out;
-		}
-		if (!mkdtemp(tmp_base)) {
-			st = error_set(err, STATUS_IO, tmp_base, "%s",
-				       strerror(errno));
-			free(tmp_base);
-			tmp_base = NULL;
-			goto out;
-		}
-		if (!temp_register(tmp_base) ||
-		    asprintf(&dest, "%s/db", tmp_base) < 0) {
+		if (asprintf(&dest, "%s/db", tmp_base) < 0) {
 			dest = NULL;
 			st = error_set(err, STATUS_NOMEM, archive_path,
 				       "out of memory");
@@ -376,7 +310,7 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 out:
 	model_free(m);
 	if (tmp_base) {
-		temp_release(tmp_base);
+		temp_dirs_release(tmp_base);
 		free(tmp_base);
 	}
 	archive_free_paths(roots, n_roots);

@@ -17,6 +17,7 @@
 
 #include "remote_open.h"
 #include "sanitize.h"
+#include "temp_dirs.h"
 
 static struct open_options options;
 static bool options_set;
@@ -306,6 +307,7 @@ void cli_transfer_end(void)
 		int sig = term_signal;
 		term_signal = 0;
 		remote_open_cleanup();
+		temp_dirs_remove_all();
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

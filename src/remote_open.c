@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "file_tree.h"
 #include "blob.h"
 #include "fetch.h"
 #include "http.h"
@@ -50,7 +51,7 @@ void remote_open_cleanup(void)
 {
 	pthread_mutex_lock(&temp_lock);
 	for (size_t i = 0; i < n_temp_dirs; i++) {
-		url_cache_remove_tree(temp_dirs[i], NULL);
+		file_tree_remove(temp_dirs[i], NULL);
 		free(temp_dirs[i]);
 	}
 	free(temp_dirs);

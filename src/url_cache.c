@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "file_tree.h"
 
 /* Largest JSON record read (they are a few hundred bytes). */
 #define RECORD_MAX_BYTES (1u << 20)
@@ -426,35 +426,6 @@ out:
 	return STATUS_OK;
 }
 
-static int remove_one(const char *path, const struct stat *sb, int flag,
-		      struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	int rc = (flag == FTW_DP) ? rmdir(path) : unlink(path);
-	return rc != 0 && errno != ENOENT ? -1 : 0;
-}
-
-enum status url_cache_remove_tree(const char *path, struct error *err)
-{
-	struct stat sb;
-	if (lstat(path, &sb) != 0)
-		return errno == ENOENT
-			       ? STATUS_OK
-			       : error_set(err, STATUS_IO, path, "%s",
-					   strerror(errno));
-	if (!S_ISDIR(sb.st_mode)) {
-		if (unlink(path) != 0 && errno != ENOENT)
-			return error_set(err, STATUS_IO, path,
-					 "cannot remove: %s", strerror(errno));
-		return STATUS_OK;
-	}
-	if (nftw(path, remove_one, 32, FTW_DEPTH | FTW_PHYS) != 0)
-		return error_set(err, STATUS_IO, path, "cannot remove: %s",
-				 strerror(errno));
-	return STATUS_OK;
-}
-
 enum status url_cache_clear(const char *root, struct error *err)
 {
 	static const char *const subdirs[] = { "url", "extract" };
@@ -473,7 +444,7 @@ enum status url_cache_clear(const char *root, struct error *err)
 					 "out of memory");
 		}
 		const char *victim = rename(path, trash) == 0 ? trash : path;
-		enum status st = url_cache_remove_tree(victim, err);
+		enum status st = file_tree_remove(victim, err);
 		free(path);
 		free(trash);
 		if (st != STATUS_OK)

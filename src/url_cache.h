@@ -92,10 +92,6 @@ enum status url_cache_list(const char *root, struct url_cache_entry **out,
 			   size_t *n, struct error *err);
 void url_cache_list_free(struct url_cache_entry *entries, size_t n);
 
-/* Remove `path` and everything below it, never following symbolic
- * links.  A missing path is fine. */
-enum status url_cache_remove_tree(const char *path, struct error *err);
-
 /* Remove ROOT/url and ROOT/extract (the archive extraction cache). */
 enum status url_cache_clear(const char *root, struct error *err);
 

@@ -25,6 +25,7 @@
 
 #include "archive_extract.h"
 #include "archive_open.h"
+#include "file_tree.h"
 #include "model.h"
 #include "reader.h"
 
@@ -54,7 +55,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	archive_remove_tree(work);
+	file_tree_remove(work, NULL);
 	return 0;
 }
 
@@ -99,7 +100,7 @@ static void assert_clean(bool dest_expected)
 
 static void reset_dest(void)
 {
-	archive_remove_tree(dest);
+	file_tree_remove(dest, NULL);
 	assert_int_equal(count_entries(out_dir), 0);
 }
 
@@ -142,7 +143,7 @@ static void test_null_and_missing(void **state)
 	assert_false(archive_is_archive(NULL));
 	assert_false(archive_is_archive(fixtures));
 	assert_false(archive_is_archive(fixture("absent.tar")));
-	assert_false(archive_remove_tree(NULL));
+	assert_int_equal(file_tree_remove(NULL, NULL), STATUS_USAGE);
 	char **paths = (char **)&paths;
 	size_t n = 9;
 	assert_int_equal(archive_find_databases(NULL, &paths, &n, &err),

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "file_tree.h"
 #include "remote_open.h"
 #include "url_cache.h"
 
@@ -33,7 +34,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	url_cache_remove_tree(tmpdir, NULL);
+	file_tree_remove(tmpdir, NULL);
 	free(tmpdir);
 	return 0;
 }

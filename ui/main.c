@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "reader.h"
 #include "remote_open.h"
+#include "temp_dirs.h"
 #include "sanitize.h"
 
 #ifndef CALLSCOPE_DEMO_DIR
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
 	int quit_signal = screen_quit_signal();
 	if (quit_signal) { /* the terminal is restored: clean up, then die */
 		remote_open_cleanup();
+		temp_dirs_remove_all();
 		signal(quit_signal, SIG_DFL);
 		raise(quit_signal);
 	}

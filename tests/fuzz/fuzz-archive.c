@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "archive_extract.h"
+#include "file_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -20,7 +21,7 @@ static char dest[sizeof(base) + 8];
 
 static void remove_base(void)
 {
-	archive_remove_tree(base);
+	file_tree_remove(base, NULL);
 }
 
 static size_t entries_in(const char *dir)
@@ -62,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			archive_free_paths(roots, n);
 		if (entries_in(base) != 1)
 			__builtin_trap();
-		if (!archive_remove_tree(dest))
+		if (file_tree_remove(dest, NULL) != STATUS_OK)
 			__builtin_trap();
 	}
 	if (entries_in(base) != 0)
