@@ -7,7 +7,8 @@
  * the user agent callscope/VERSION, and the cancel flag of open_options.
  * Every failure becomes one line naming the URL and the problem.
  * On top of that: probe a URL (size, validators, whether ranges work) and
- * read a byte range into a caller buffer.  Must not print, exit, or depend
+ * read a byte range into a caller buffer; URLs are joined and redacted
+ * with libcurl's URL API (CURLU), never by hand.  Must not print, exit, or depend
  * on curses or ui/. */
 #ifndef CALLSCOPE_HTTP_H
 #define CALLSCOPE_HTTP_H

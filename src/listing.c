@@ -69,8 +69,9 @@ static bool is_space(unsigned char c)
 }
 
 /* The page's directory: `base_name` as a URL (an absolute path is taken
- * on an unknown host), without query and fragment, its path ending in '/'
- * (a listing names a directory even when its URL lacks the slash). */
+ * on an unknown host; sftp:// even when the linked libcurl lacks it),
+ * without query and fragment, its path ending in '/' (a listing names a
+ * directory even when its URL lacks the slash). */
 static CURLU *base_url(const char *base_name, bool *known)
 {
 	CURLU *u = curl_url();
@@ -84,7 +85,9 @@ static CURLU *base_url(const char *base_name, bool *known)
 		    curl_url_set(u, CURLUPART_PATH, base_name, 0) == CURLUE_OK)
 			*known = true;
 	} else if (base_name &&
-		   curl_url_set(u, CURLUPART_URL, base_name, 0) == CURLUE_OK) {
+		   curl_url_set(u, CURLUPART_URL, base_name,
+				CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) ==
+			   CURLUE_OK) {
 		*known = true;
 	}
 	if (!*known && curl_url_set(u, CURLUPART_URL, LISTING_NOWHERE, 0) !=
