@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,30 +110,147 @@ static bool curl_speaks(const char *name)
 	return false;
 }
 
+/* The URL without what precedes the last '@' of its authority: for a URL
+ * libcurl refuses ("u:p@ss@h", an unescaped '@' in the password), which
+ * must not show its password in the message about it either. */
+static char *redact_unparsed(const char *url, size_t n)
+{
+	const char *auth = url + n + 3;
+	size_t alen = strcspn(auth, "/?#");
+	const char *at = NULL;
+	for (const char *p = auth; p < auth + alen; p++)
+		if (*p == '@')
+			at = p;
+	if (!at)
+		return strdup(url);
+	size_t head = (size_t)(auth - url);
+	size_t tail = strlen(at + 1);
+	char *out = malloc(head + tail + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, url, head);
+	memcpy(out + head, at + 1, tail + 1);
+	return out;
+}
+
 char *http_url_redact(const char *url)
 {
+	char *out = NULL, *user = NULL, *password = NULL, *options = NULL;
+	char *clean = NULL;
 	if (!url)
 		return NULL;
 	size_t n = scheme_len(url);
 	if (n == 0)
 		return strdup(url);
-	const char *auth = url + n + 3;
-	size_t alen = strcspn(auth, "/?#");
-	const char *at = memchr(auth, '@', alen);
-	if (!at)
-		return strdup(url);
-	const char *last_at = at;
-	for (const char *p = at + 1; p < auth + alen; p++)
-		if (*p == '@')
-			last_at = p;
-	size_t head = (size_t)(auth - url);
-	size_t tail = strlen(last_at + 1);
-	char *out = malloc(head + tail + 1);
-	if (!out)
+	CURLU *u = curl_url();
+	if (!u)
 		return NULL;
-	memcpy(out, url, head);
-	memcpy(out + head, last_at + 1, tail + 1);
+	CURLUcode rc = curl_url_set(u, CURLUPART_URL, url, HTTP_CURLU_FLAGS);
+	if (rc == CURLUE_OUT_OF_MEMORY)
+		goto out;
+	if (rc != CURLUE_OK) {
+		out = redact_unparsed(url, n);
+		goto out;
+	}
+	bool has_user = curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK;
+	bool has_password = curl_url_get(u, CURLUPART_PASSWORD, &password,
+					 0) == CURLUE_OK;
+	bool has_options = curl_url_get(u, CURLUPART_OPTIONS, &options, 0) ==
+			   CURLUE_OK;
+	if (!has_user && !has_password && !has_options) {
+		/* nothing to hide: the URL as the user wrote it */
+		out = strdup(url);
+		goto out;
+	}
+	if (curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_OPTIONS, NULL, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &clean, 0) == CURLUE_OK)
+		out = strdup(clean);
+out:
+	curl_free(user);
+	curl_free(password);
+	curl_free(options);
+	curl_free(clean);
+	curl_url_cleanup(u);
 	return out;
+}
+
+enum status http_url_child(const char *dir_url, const char *rel, char **out,
+			   struct error *err)
+{
+	CURLU *u = NULL;
+	char *spelled = NULL, *full = NULL;
+	size_t used = 0, cap = 0;
+	enum status st = STATUS_OK;
+	*out = NULL;
+	u = curl_url();
+	if (!u) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	CURLUcode rc = curl_url_set(u, CURLUPART_URL, dir_url, HTTP_CURLU_FLAGS);
+	if (rc != CURLUE_OK) {
+		char *r = http_url_redact(dir_url);
+		st = error_set(err, rc == CURLUE_OUT_OF_MEMORY ? STATUS_NOMEM
+							      : STATUS_USAGE,
+			       r ? r : "URL", "malformed URL (%s)",
+			       curl_url_strerror(rc));
+		free(r);
+		goto out;
+	}
+	/* escaped, a first segment with a ':' ("a%3Ab") is no scheme */
+	cap = 1 + 3 * strlen(rel);
+	spelled = malloc(cap);
+	if (!spelled) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	for (const char *seg = rel; *seg;) {
+		size_t len = strcspn(seg, "/");
+		if (len > INT_MAX / 4) {
+			st = error_set(err, STATUS_LIMIT, NULL,
+				       "name too long for a URL");
+			goto out;
+		}
+		char *esc = len > 0 ? curl_easy_escape(NULL, seg, (int)len)
+				    : NULL;
+		if (len > 0 && !esc) {
+			st = error_set(err, STATUS_NOMEM, NULL,
+				       "out of memory");
+			goto out;
+		}
+		size_t el = esc ? strlen(esc) : 0;
+		memcpy(spelled + used, esc ? esc : "", el);
+		used += el;
+		curl_free(esc);
+		seg += len;
+		if (*seg == '/') {
+			spelled[used++] = '/';
+			seg++;
+		}
+	}
+	spelled[used] = '\0';
+	rc = curl_url_set(u, CURLUPART_URL, spelled, HTTP_CURLU_FLAGS);
+	if (rc == CURLUE_OK)
+		rc = curl_url_get(u, CURLUPART_URL, &full, 0);
+	if (rc != CURLUE_OK) {
+		char *r = http_url_redact(dir_url);
+		st = error_set(err, rc == CURLUE_OUT_OF_MEMORY ? STATUS_NOMEM
+							      : STATUS_USAGE,
+			       r ? r : "URL", "cannot name %s below it (%s)",
+			       rel, curl_url_strerror(rc));
+		free(r);
+		goto out;
+	}
+	*out = strdup(full);
+	if (!*out)
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+out:
+	curl_free(full);
+	free(spelled);
+	curl_url_cleanup(u);
+	return st;
 }
 
 enum status http_check_url(const char *url, struct error *err)

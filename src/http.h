@@ -7,7 +7,8 @@
  * the user agent callscope/VERSION, and the cancel flag of open_options.
  * Every failure becomes one line naming the URL and the problem.
  * On top of that: probe a URL (size, validators, whether ranges work) and
- * read a byte range into a caller buffer.  Must not print, exit, or depend
+ * read a byte range into a caller buffer; URLs are joined and redacted
+ * with libcurl's URL API (CURLU), never by hand.  Must not print, exit, or depend
  * on curses or ui/. */
 #ifndef CALLSCOPE_HTTP_H
 #define CALLSCOPE_HTTP_H
@@ -44,9 +45,29 @@ bool http_is_url(const char *s);
  * one-line message otherwise. */
 enum status http_check_url(const char *url, struct error *err);
 
+/* The flags the project reads URLs with through libcurl's URL API: our
+ * schemes may be missing from the linked libcurl (sftp, scp), a path is
+ * kept as written ("/~/db/../x" is the server's business), a space is
+ * taken as the user wrote it. */
+#define HTTP_CURLU_FLAGS \
+	(CURLU_NON_SUPPORT_SCHEME | CURLU_PATH_AS_IS | CURLU_ALLOW_SPACE)
+
 /* A copy of `url` without "user:password@" (for messages and the cache
- * list).  NULL when out of memory. */
+ * list).  A URL without a user, password or login options comes back as
+ * written; one with them as libcurl spells it after removing them
+ * ("sftp://me@host" gives "sftp://host/"); one libcurl refuses loses
+ * everything before the last '@' of its authority.  NULL when out of
+ * memory. */
 char *http_url_redact(const char *url);
+
+/* The URL of `rel` below the directory URL `dir_url` (ending in '/'):
+ * `rel` is one or more names separated by '/' ("meta.db",
+ * "metrics/default.yaml", "" for the directory itself), each
+ * percent-encoded here ("run 1.db" becomes "run%201.db"), and resolved by
+ * libcurl's URL API.  Heap string in *out.  STATUS_USAGE when libcurl
+ * refuses the URL, STATUS_NOMEM. */
+enum status http_url_child(const char *dir_url, const char *rel, char **out,
+			   struct error *err);
 
 /* Initialise libcurl once per process (thread-safe, idempotent). */
 enum status http_global_init(struct error *err);

@@ -1,370 +1,311 @@
-/* listing: the child names of a web server's autoindex page.  The page is
- * scanned once for `<a` tags (comments skipped); each tag's href is
- * entity-decoded, filtered (scheme, other host, absolute path, query,
- * fragment, parent), percent-decoded and checked; duplicates are removed
- * afterwards by sorting, keeping page order.  Depends on libc and the
- * engine's status and array helpers only; no HTML library. */
+/* listing: the child names of a web server's autoindex page.  libxml2's
+ * HTML parser reads the page as a browser would (tags in any case, quoted
+ * or bare attributes, character references, broken markup) and hands each
+ * start tag to a SAX callback, so no tree is built and nesting depth costs
+ * no stack; libcurl's URL API resolves each `<a href>` against the page's
+ * URL and percent-decodes the last segment.  A link survives only when it
+ * resolves to a direct child of the listed directory.  Duplicates are
+ * removed afterwards by sorting, keeping page order.  Depends on libc,
+ * libxml2, libcurl's URL API and the engine's status and array helpers;
+ * never on the network (no transfer is made, external entities and DTDs
+ * are not loaded). */
 #include "listing.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include <curl/curl.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
 
 #include "array.h"
 
 #define LISTING_MAX_PAGE ((size_t)64 << 20)
 #define LISTING_MAX_ENTRIES ((size_t)1000000)
 #define LISTING_MAX_NAME ((size_t)4096)
+/* The directory links are resolved against when the page's URL is not
+ * known: a reserved host name (RFC 2606), a directory below the root so
+ * that "../name" does not come back as a child. */
+#define LISTING_NOWHERE "http://listing.invalid/unknown/"
+/* libxml2 reads the page in pieces of this size. */
+#define LISTING_CHUNK ((size_t)1 << 20)
 
-struct scan {
-	const char *p;
-	size_t len;
-	size_t pos;
+/* What the SAX callback needs: the listed directory and the names so far. */
+struct collect {
+	CURLU *base;      /* the directory's URL, path ending in '/' */
+	char *scheme;     /* its parts, as libcurl spells them */
+	char *host;
+	char *port;       /* with the scheme's default filled in */
+	char *dir_path;   /* percent-encoded, ending in '/' */
+	bool base_known;  /* false: LISTING_NOWHERE */
+	struct listing_entry *entries;
+	size_t count, cap;
+	enum status st;   /* the first failure; the callback stops then */
+	const char *base_name;
+	struct error *err;
 };
 
-struct prefix {
-	const char *url; /* "http://host/dir" without the trailing '/' */
-	size_t url_len;
-	const char *path; /* "/dir" without the trailing '/' */
-	size_t path_len;
-	bool has_url, has_path;
-};
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void xml_init(void)
+{
+	xmlInitParser();
+}
+
+/* libxml2's error channel: errors in a hostile page are expected and
+ * library code never prints. */
+static void quiet(void *ctx, xmlErrorPtr error)
+{
+	(void)ctx;
+	(void)error;
+}
 
 static bool is_space(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
-static bool is_alpha(unsigned char c)
+/* The page's directory: `base_name` as a URL (an absolute path is taken
+ * on an unknown host; sftp:// even when the linked libcurl lacks it),
+ * without query and fragment, its path ending in '/' (a listing names a
+ * directory even when its URL lacks the slash). */
+static CURLU *base_url(const char *base_name, bool *known)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static int hex_value(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static unsigned char lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
-}
-
-static bool starts_with_ci(const char *s, size_t len, const char *word)
-{
-	size_t wl = strlen(word);
-	if (len < wl)
-		return false;
-	for (size_t i = 0; i < wl; i++)
-		if (lower((unsigned char)s[i]) != (unsigned char)word[i])
-			return false;
-	return true;
-}
-
-/* Position of `needle` at or after `from`, or `len` when absent. */
-static size_t find(const char *p, size_t len, size_t from, const char *needle)
-{
-	size_t nl = strlen(needle);
-	for (size_t i = from; i < len && nl <= len - i; i++)
-		if (memcmp(p + i, needle, nl) == 0)
-			return i;
-	return len;
-}
-
-/* Encode code point `cp` as UTF-8 into `out`; returns the byte count, 0
- * for a value that is not a scalar value or is NUL. */
-static size_t utf8_put(uint32_t cp, char *out)
-{
-	if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* Decode one character reference at s[0] == '&' (s holds len bytes) into
- * `out`.  Returns the bytes consumed (0 when it is not a reference we know:
- * the '&' is then literal) and sets *out_len. */
-static size_t entity_decode(const char *s, size_t len, char *out,
-			    size_t *out_len)
-{
-	static const struct {
-		const char *name;
-		char c;
-	} named[] = {
-		{.name = "&amp;", .c = '&'},   {.name = "&lt;", .c = '<'},
-		{.name = "&gt;", .c = '>'},    {.name = "&quot;", .c = '"'},
-		{.name = "&apos;", .c = '\''},
-	};
-	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
-		size_t nl = strlen(named[i].name);
-		if (len >= nl && memcmp(s, named[i].name, nl) == 0) {
-			out[0] = named[i].c;
-			*out_len = 1;
-			return nl;
-		}
-	}
-	if (len < 4 || s[1] != '#')
-		return 0;
-	size_t i = 2;
-	bool hex = s[i] == 'x' || s[i] == 'X';
-	if (hex)
-		i++;
-	uint32_t cp = 0;
-	size_t digits = 0;
-	while (i < len && digits < 8) {
-		int v = hex_value((unsigned char)s[i]);
-		if (v < 0 || (!hex && v > 9))
-			break;
-		cp = cp * (hex ? 16u : 10u) + (uint32_t)v;
-		digits++;
-		i++;
-	}
-	if (digits == 0 || i >= len || s[i] != ';')
-		return 0;
-	size_t n = utf8_put(cp, out);
-	if (n == 0)
-		return 0;
-	*out_len = n;
-	return i + 1;
-}
-
-/* Entity-decode s[0..len) into a new NUL-terminated string (never longer:
- * every reference is at least as long as its UTF-8 encoding). */
-static char *html_unescape(const char *s, size_t len)
-{
-	char *out = malloc(len + 1);
-	if (!out)
+	CURLU *u = curl_url();
+	char *path = NULL, *dir = NULL;
+	*known = false;
+	if (!u)
 		return NULL;
-	size_t o = 0;
-	for (size_t i = 0; i < len;) {
-		size_t dl = 0;
-		size_t used = s[i] == '&'
-				      ? entity_decode(s + i, len - i, out + o, &dl)
-				      : 0;
-		if (used > 0) {
-			o += dl;
-			i += used;
-		} else {
-			out[o++] = s[i++];
-		}
+	if (base_name && base_name[0] == '/' && base_name[1] != '/') {
+		if (curl_url_set(u, CURLUPART_URL, "http://listing.invalid",
+				 0) == CURLUE_OK &&
+		    curl_url_set(u, CURLUPART_PATH, base_name, 0) == CURLUE_OK)
+			*known = true;
+	} else if (base_name &&
+		   curl_url_set(u, CURLUPART_URL, base_name,
+				CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) ==
+			   CURLUE_OK) {
+		*known = true;
 	}
-	out[o] = '\0';
-	return out;
+	if (!*known && curl_url_set(u, CURLUPART_URL, LISTING_NOWHERE, 0) !=
+			       CURLUE_OK)
+		goto fail;
+	/* "/dir?x" set as a path keeps the query in the path: cut both */
+	if (curl_url_set(u, CURLUPART_QUERY, NULL, 0) != CURLUE_OK ||
+	    curl_url_set(u, CURLUPART_FRAGMENT, NULL, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK)
+		goto fail;
+	size_t len = strcspn(path, "?#");
+	dir = malloc(len + 2);
+	if (!dir)
+		goto fail;
+	memcpy(dir, path, len);
+	if (len == 0 || dir[len - 1] != '/')
+		dir[len++] = '/';
+	dir[len] = '\0';
+	if (curl_url_set(u, CURLUPART_PATH, dir, 0) != CURLUE_OK)
+		goto fail;
+	free(dir);
+	curl_free(path);
+	return u;
+fail:
+	free(dir);
+	curl_free(path);
+	curl_url_cleanup(u);
+	return NULL;
 }
 
-/* Percent-decode in place; a '%' not followed by two hex digits stays.
- * Returns the new length (the string may now contain NUL bytes). */
-static size_t percent_decode(char *s, size_t len)
+static bool same_ci(const char *a, const char *b)
 {
-	size_t o = 0;
-	for (size_t i = 0; i < len;) {
-		if (s[i] == '%' && len - i >= 3) {
-			int hi = hex_value((unsigned char)s[i + 1]);
-			int lo = hex_value((unsigned char)s[i + 2]);
-			if (hi >= 0 && lo >= 0) {
-				s[o++] = (char)(hi << 4 | lo);
-				i += 3;
-				continue;
-			}
-		}
-		s[o++] = s[i++];
-	}
-	s[o] = '\0';
-	return o;
+	return a && b && strcasecmp(a, b) == 0;
 }
 
-/* True when `s` begins with a URL scheme ("http:", "mailto:"). */
-static bool has_scheme(const char *s, size_t len)
+/* The child name `href` (an attribute value, entities already decoded)
+ * denotes, as a new string, or NULL when the link is to be dropped (or
+ * on allocation failure, told apart by *nomem). */
+static char *href_child(struct collect *c, const char *href, bool *is_dir,
+			bool *nomem)
 {
-	if (len == 0 || !is_alpha((unsigned char)s[0]))
-		return false;
-	for (size_t i = 1; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == ':')
-			return true;
-		if (!is_alpha(c) && !(c >= '0' && c <= '9') && c != '+' &&
-		    c != '-' && c != '.')
-			return false;
-	}
-	return false;
-}
-
-static struct prefix prefix_of(const char *base_name)
-{
-	struct prefix pre = {.has_url = false, .has_path = false};
-	if (!base_name)
-		return pre;
-	size_t len = strcspn(base_name, "?#");
-	const char *path = NULL;
-	const char *sep = strstr(base_name, "://");
-	if (has_scheme(base_name, len) && sep && (size_t)(sep - base_name) < len) {
-		const char *slash = memchr(sep + 3, '/',
-					   len - (size_t)(sep + 3 - base_name));
-		pre.url = base_name;
-		pre.has_url = true;
-		path = slash ? slash : base_name + len;
-	} else if (base_name[0] == '/' && base_name[1] != '/') {
-		path = base_name;
-	} else {
-		return pre;
-	}
-	/* "/dir/" and "/dir" both list "/dir/": drop trailing slashes */
-	size_t end = len;
-	while (end > (size_t)(path - base_name) && base_name[end - 1] == '/')
-		end--;
-	pre.path = path;
-	pre.path_len = end - (size_t)(path - base_name);
-	pre.has_path = true;
-	pre.url_len = end;
-	return pre;
-}
-
-/* When `s` starts with the page's own URL or path followed by '/', the
- * rest (after that '/'), else `s`. */
-static const char *strip_prefix(const struct prefix *pre, const char *s)
-{
-	size_t len = strlen(s);
-	if (pre->has_url && len > pre->url_len &&
-	    strncmp(s, pre->url, pre->url_len) == 0 && s[pre->url_len] == '/')
-		return s + pre->url_len + 1;
-	if (pre->has_path && s[0] == '/' && s[1] != '/' &&
-	    len > pre->path_len && strncmp(s, pre->path, pre->path_len) == 0 &&
-	    s[pre->path_len] == '/')
-		return s + pre->path_len + 1;
-	return s;
-}
-
-/* The child name an href denotes, as a new string, or NULL when the link
- * is to be dropped (or on allocation failure, told apart by *nomem). */
-static char *href_child(const char *raw, size_t raw_len,
-			const struct prefix *pre, bool *is_dir, bool *nomem)
-{
-	char *name = NULL;
-	char *text = html_unescape(raw, raw_len);
+	CURLU *u = NULL;
+	char *text = NULL, *name = NULL, *scheme = NULL, *host = NULL;
+	char *port = NULL, *path = NULL, *query = NULL, *fragment = NULL;
+	/* a browser strips spaces around a URL */
+	size_t b = 0, e = strlen(href);
+	while (b < e && is_space((unsigned char)href[b]))
+		b++;
+	while (e > b && is_space((unsigned char)href[e - 1]))
+		e--;
+	text = strndup(href + b, e - b);
 	if (!text) {
 		*nomem = true;
 		goto out;
 	}
-	size_t b = 0, e = strlen(text);
-	while (b < e && is_space((unsigned char)text[b]))
-		b++;
-	while (e > b && is_space((unsigned char)text[e - 1]))
-		e--;
-	text[e] = '\0';
-	const char *s = strip_prefix(pre, text + b);
-	if (strpbrk(s, "?#") || s[0] == '/' || s[0] == '\\' ||
-	    has_scheme(s, strlen(s)))
+	/* a browser reads '\' as '/' (a server escapes a real one as %5C);
+	 * without the page's URL an absolute path leads nowhere known */
+	if (strchr(text, '\\') || (!c->base_known && text[0] == '/'))
 		goto out;
-	while (s[0] == '.' && s[1] == '/')
-		s += 2;
-	size_t len = strlen(s);
-	*is_dir = len > 0 && s[len - 1] == '/';
-	if (*is_dir)
-		len--;
-	if (len == 0 || memchr(s, '/', len))
-		goto out;
-	name = malloc(len + 1);
-	if (!name) {
+	u = curl_url_dup(c->base);
+	if (!u) {
 		*nomem = true;
 		goto out;
 	}
-	memcpy(name, s, len);
-	name[len] = '\0';
-	len = percent_decode(name, len);
-	bool bad = len == 0 || len > LISTING_MAX_NAME ||
-		   strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
-	for (size_t i = 0; i < len && !bad; i++) {
-		unsigned char c = (unsigned char)name[i];
-		bad = c < 0x20 || c == 0x7f || c == '/';
+	CURLUcode rc = curl_url_set(u, CURLUPART_URL, text, CURLU_ALLOW_SPACE);
+	if (rc == CURLUE_OUT_OF_MEMORY)
+		*nomem = true;
+	if (rc != CURLUE_OK)
+		goto out;
+	/* another scheme or host, a query (Apache's sort links "?C=N;O=D"),
+	 * a fragment */
+	if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
+	    !same_ci(scheme, c->scheme) || !same_ci(host, c->host))
+		goto out;
+	if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
+		    CURLUE_OK
+		    ? !c->port || strcmp(port, c->port) != 0
+		    : c->port != NULL)
+		goto out;
+	if (curl_url_get(u, CURLUPART_QUERY, &query, 0) != CURLUE_NO_QUERY ||
+	    curl_url_get(u, CURLUPART_FRAGMENT, &fragment, 0) !=
+		    CURLUE_NO_FRAGMENT)
+		goto out;
+	/* a direct child: the directory's path, one segment, maybe a '/' */
+	size_t dl = strlen(c->dir_path);
+	if (strncmp(path, c->dir_path, dl) != 0)
+		goto out;
+	const char *seg = path + dl;
+	size_t len = strlen(seg);
+	*is_dir = len > 0 && seg[len - 1] == '/';
+	if (*is_dir)
+		len--;
+	if (len == 0 || memchr(seg, '/', len))
+		goto out;
+	int dec_len = 0;
+	char *dec = len <= INT32_MAX / 2
+			    ? curl_easy_unescape(NULL, seg, (int)len, &dec_len)
+			    : NULL;
+	if (!dec) {
+		*nomem = len <= INT32_MAX / 2;
+		goto out;
 	}
-	if (bad) {
-		free(name);
-		name = NULL;
+	size_t n = (size_t)dec_len;
+	bool bad = n == 0 || n > LISTING_MAX_NAME ||
+		   strcmp(dec, ".") == 0 || strcmp(dec, "..") == 0;
+	for (size_t i = 0; i < n && !bad; i++) {
+		unsigned char ch = (unsigned char)dec[i];
+		bad = ch < 0x20 || ch == 0x7f || ch == '/';
 	}
+	if (!bad) {
+		name = strdup(dec);
+		if (!name)
+			*nomem = true;
+	}
+	curl_free(dec);
 out:
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_free(path);
+	curl_free(query);
+	curl_free(fragment);
+	curl_url_cleanup(u);
 	free(text);
 	return name;
 }
 
-/* Scan one tag starting after "<a" at sc->pos: find the href value.
- * Leaves sc->pos after the tag's '>'.  False when the page ends inside the
- * tag. */
-static bool tag_href(struct scan *sc, const char **value, size_t *value_len)
+/* SAX start tag: the href of an <a> (the first one: libxml2 drops a
+ * repeated attribute). */
+static void on_start(void *ctx, const xmlChar *tag, const xmlChar **atts)
 {
-	const char *p = sc->p;
-	size_t len = sc->len, i = sc->pos;
-	*value = NULL;
-	*value_len = 0;
-	while (i < len) {
-		while (i < len && (is_space((unsigned char)p[i]) || p[i] == '/'))
-			i++;
-		if (i >= len)
+	struct collect *c = ctx;
+	if (c->st != STATUS_OK || !atts ||
+	    strcasecmp((const char *)tag, "a") != 0)
+		return;
+	const char *href = NULL;
+	for (size_t i = 0; atts[i]; i += 2) {
+		if (strcasecmp((const char *)atts[i], "href") == 0) {
+			href = atts[i + 1] ? (const char *)atts[i + 1] : "";
 			break;
-		if (p[i] == '>') {
-			sc->pos = i + 1;
-			return true;
-		}
-		size_t name = i;
-		while (i < len && !is_space((unsigned char)p[i]) && p[i] != '=' &&
-		       p[i] != '>' && p[i] != '/')
-			i++;
-		size_t name_len = i - name;
-		while (i < len && is_space((unsigned char)p[i]))
-			i++;
-		if (i >= len || p[i] != '=')
-			continue;
-		i++;
-		while (i < len && is_space((unsigned char)p[i]))
-			i++;
-		if (i >= len)
-			break;
-		size_t vb, ve;
-		if (p[i] == '"' || p[i] == '\'') {
-			const char *close = memchr(p + i + 1, p[i], len - i - 1);
-			if (!close)
-				break;
-			vb = i + 1;
-			ve = (size_t)(close - p);
-			i = ve + 1;
-		} else {
-			vb = i;
-			while (i < len && !is_space((unsigned char)p[i]) &&
-			       p[i] != '>')
-				i++;
-			ve = i;
-		}
-		if (!*value && name_len == 4 &&
-		    starts_with_ci(p + name, name_len, "href")) {
-			*value = p + vb;
-			*value_len = ve - vb;
 		}
 	}
-	sc->pos = len;
-	return false;
+	if (!href)
+		return;
+	bool is_dir = false, nomem = false;
+	char *name = href_child(c, href, &is_dir, &nomem);
+	if (nomem) {
+		c->st = error_set(c->err, STATUS_NOMEM, c->base_name,
+				  "directory listing: out of memory");
+		return;
+	}
+	if (!name)
+		return;
+	if (c->count >= LISTING_MAX_ENTRIES) {
+		free(name);
+		c->st = error_set(c->err, STATUS_LIMIT, c->base_name,
+				  "directory listing has more than %zu names",
+				  LISTING_MAX_ENTRIES);
+		return;
+	}
+	if (!array_grow((void **)&c->entries, &c->cap, c->count + 1,
+			sizeof(*c->entries))) {
+		free(name);
+		c->st = error_set(c->err, STATUS_NOMEM, c->base_name,
+				  "directory listing: out of memory");
+		return;
+	}
+	c->entries[c->count++] =
+		(struct listing_entry){.name = name, .is_dir = is_dir};
+}
+
+/* Take the listed directory's parts from c->base. */
+static bool collect_base(struct collect *c)
+{
+	if (curl_url_get(c->base, CURLUPART_SCHEME, &c->scheme, 0) !=
+		    CURLUE_OK ||
+	    curl_url_get(c->base, CURLUPART_PATH, &c->dir_path, 0) !=
+		    CURLUE_OK)
+		return false;
+	CURLUcode rc = curl_url_get(c->base, CURLUPART_HOST, &c->host, 0);
+	if (rc != CURLUE_OK && rc != CURLUE_NO_HOST)
+		return false;
+	rc = curl_url_get(c->base, CURLUPART_PORT, &c->port,
+			  CURLU_DEFAULT_PORT);
+	return rc == CURLUE_OK || rc == CURLUE_NO_PORT;
+}
+
+/* Run libxml2's HTML parser over the page with on_start as the only
+ * callback: no tree, no network, errors recovered from and not shown. */
+static enum status parse_page(struct collect *c, const char *html, size_t len)
+{
+	htmlSAXHandler sax = {
+		.startElement = on_start,
+		.serror = quiet,
+		.initialized = XML_SAX2_MAGIC,
+	};
+	pthread_once(&xml_once, xml_init);
+	htmlParserCtxtPtr ctxt = htmlCreatePushParserCtxt(
+		&sax, c, NULL, 0, NULL, XML_CHAR_ENCODING_NONE);
+	if (!ctxt)
+		return error_set(c->err, STATUS_NOMEM, c->base_name,
+				 "directory listing: out of memory");
+	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
+					 HTML_PARSE_NOWARNING |
+					 HTML_PARSE_NONET | HTML_PARSE_NOBLANKS |
+					 HTML_PARSE_COMPACT);
+	size_t pos = 0;
+	do {
+		size_t n = len - pos < LISTING_CHUNK ? len - pos
+						     : LISTING_CHUNK;
+		htmlParseChunk(ctxt, html ? html + pos : "", (int)n,
+			       pos + n == len);
+		pos += n;
+	} while (pos < len && c->st == STATUS_OK);
+	htmlFreeParserCtxt(ctxt);
+	return c->st;
 }
 
 static int by_name_then_index(const void *a, const void *b)
@@ -418,8 +359,11 @@ enum status listing_parse(const char *html, size_t len, const char *base_name,
 			  struct listing_entry **out, size_t *n,
 			  struct error *err)
 {
-	struct listing_entry *entries = NULL;
-	size_t count = 0, cap = 0;
+	struct collect c = {
+		.st = STATUS_OK,
+		.base_name = base_name,
+		.err = err,
+	};
 	enum status st = STATUS_OK;
 	if (out)
 		*out = NULL;
@@ -435,68 +379,33 @@ enum status listing_parse(const char *html, size_t len, const char *base_name,
 			       len, LISTING_MAX_PAGE);
 		goto out;
 	}
-	struct prefix pre = prefix_of(base_name);
-	struct scan sc = {.p = html, .len = len, .pos = 0};
-	while (sc.pos < len) {
-		const char *lt = memchr(html + sc.pos, '<', len - sc.pos);
-		if (!lt)
-			break;
-		sc.pos = (size_t)(lt - html);
-		if (starts_with_ci(html + sc.pos, len - sc.pos, "<!--")) {
-			size_t end = find(html, len, sc.pos + 4, "-->");
-			sc.pos = end < len ? end + 3 : len;
-			continue;
-		}
-		if (!starts_with_ci(html + sc.pos, len - sc.pos, "<a") ||
-		    len - sc.pos < 3 ||
-		    !is_space((unsigned char)html[sc.pos + 2])) {
-			sc.pos++;
-			continue;
-		}
-		sc.pos += 3;
-		const char *href = NULL;
-		size_t href_len = 0;
-		if (!tag_href(&sc, &href, &href_len) || !href)
-			continue;
-		bool is_dir = false, nomem = false;
-		char *name = href_child(href, href_len, &pre, &is_dir, &nomem);
-		if (nomem) {
-			st = error_set(err, STATUS_NOMEM, base_name,
-				       "directory listing: out of memory");
-			goto out;
-		}
-		if (!name)
-			continue;
-		if (count >= LISTING_MAX_ENTRIES) {
-			free(name);
-			st = error_set(err, STATUS_LIMIT, base_name,
-				       "directory listing has more than %zu "
-				       "names",
-				       LISTING_MAX_ENTRIES);
-			goto out;
-		}
-		if (!array_grow((void **)&entries, &cap, count + 1,
-				sizeof(*entries))) {
-			free(name);
-			st = error_set(err, STATUS_NOMEM, base_name,
-				       "directory listing: out of memory");
-			goto out;
-		}
-		entries[count++] = (struct listing_entry){.name = name,
-							  .is_dir = is_dir};
+	if (len == 0)
+		goto out;
+	c.base = base_url(base_name, &c.base_known);
+	if (!c.base || !collect_base(&c)) {
+		st = error_set(err, STATUS_NOMEM, base_name,
+			       "directory listing: out of memory");
+		goto out;
 	}
-	st = dedup(entries, &count, base_name, err);
+	st = parse_page(&c, html, len);
+	if (st == STATUS_OK)
+		st = dedup(c.entries, &c.count, base_name, err);
 out:
+	curl_free(c.scheme);
+	curl_free(c.host);
+	curl_free(c.port);
+	curl_free(c.dir_path);
+	curl_url_cleanup(c.base);
 	if (st != STATUS_OK) {
-		listing_free(entries, count);
+		listing_free(c.entries, c.count);
 		return st;
 	}
-	if (count == 0) {
-		free(entries);
-		entries = NULL;
+	if (c.count == 0) {
+		free(c.entries);
+		c.entries = NULL;
 	}
-	*out = entries;
-	*n = count;
+	*out = c.entries;
+	*n = c.count;
 	return STATUS_OK;
 }
 

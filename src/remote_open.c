@@ -6,10 +6,12 @@
 #include "remote_open.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <dirent.h>
 #include <time.h>
@@ -60,40 +62,31 @@ void remote_open_cleanup(void)
 	pthread_mutex_unlock(&temp_lock);
 }
 
-static int hex_value(char c)
+/* Percent-decode `n` bytes at `p` with libcurl; NULL on a NUL byte or out
+ * of memory. */
+static char *decode(const char *p, size_t n)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	int len = 0;
+	char *d = n <= INT_MAX / 4 ? curl_easy_unescape(NULL, p, (int)n, &len)
+				   : NULL;
+	char *out = d && memchr(d, '\0', (size_t)len) == NULL ? strdup(d)
+							      : NULL;
+	curl_free(d);
+	return out;
 }
 
-/* Percent-decode [p, p+n); NULL on a NUL byte or out of memory. */
-static char *percent_decode(const char *p, size_t n)
+/* The path of `url` as libcurl reads it, still percent-encoded; NULL
+ * when libcurl refuses the URL or out of memory. */
+static char *url_path(const char *url)
 {
-	char *out = malloc(n + 1);
-	if (!out)
-		return NULL;
-	size_t j = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '%' && i + 2 < n && hex_value(p[i + 1]) >= 0 &&
-		    hex_value(p[i + 2]) >= 0) {
-			char c = (char)(hex_value(p[i + 1]) * 16 +
-					hex_value(p[i + 2]));
-			if (c == '\0') {
-				free(out);
-				return NULL;
-			}
-			out[j++] = c;
-			i += 2;
-		} else {
-			out[j++] = p[i];
-		}
-	}
-	out[j] = '\0';
+	char *path = NULL, *out = NULL;
+	CURLU *u = curl_url();
+	if (u && curl_url_set(u, CURLUPART_URL, url, HTTP_CURLU_FLAGS) ==
+			 CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK)
+		out = strdup(path);
+	curl_free(path);
+	curl_url_cleanup(u);
 	return out;
 }
 
@@ -101,30 +94,33 @@ char *remote_file_url_path(const char *url)
 {
 	if (http_url_scheme(url) != HTTP_SCHEME_FILE)
 		return NULL;
+	/* libcurl also takes "file://127.0.0.1/": we take only an empty
+	 * host and localhost, as before */
 	const char *p = url + strlen("file://");
-	if (strncasecmp(p, "localhost/", 10) == 0)
-		p += 9;
-	if (*p != '/')
+	if (*p != '/' && strncasecmp(p, "localhost/", 10) != 0)
 		return NULL;
-	size_t n = strcspn(p, "?#");
-	return percent_decode(p, n);
+	char *path = url_path(url);
+	char *out = path ? decode(path, strlen(path)) : NULL;
+	free(path);
+	return out;
 }
 
 char *remote_url_file_name(const char *url)
 {
-	const char *start = url;
-	size_t sl = 0;
+	char *path = NULL, *name = NULL;
 	if (http_is_url(url)) {
-		start = strstr(url, "://") + 3;
-		start += strcspn(start, "/?#"); /* skip the host */
+		path = url_path(url);
+	} else {
+		path = strndup(url, strcspn(url, "?#"));
+		if (!path)
+			return NULL;
 	}
-	size_t n = strcspn(start, "?#");
-	const char *end = start + n;
-	const char *seg = end;
-	while (seg > start && seg[-1] != '/')
-		seg--;
-	sl = (size_t)(end - seg);
-	char *name = percent_decode(seg, sl);
+	if (path) {
+		const char *seg = strrchr(path, '/');
+		seg = seg ? seg + 1 : path;
+		name = decode(seg, strlen(seg));
+	}
+	free(path);
 	if (name && !strchr(name, '/') && url_cache_name_ok(name))
 		return name;
 	free(name);
@@ -229,15 +225,17 @@ static void mark_dirty(void *ctx)
 static enum status get_file(struct job *j, const char *name, bool optional,
 			    bool *present, struct error *err)
 {
-	char *url = join(j->url, name);
+	char *url = NULL;
 	char *dest = join_path(j->data, name);
 	char *meta_rel = join(name, ".json");
 	char *meta = NULL;
 	struct fetch_result res = { 0 };
-	enum status st = STATUS_OK;
 	*present = false;
 	j->last_unchanged = false;
-	if (!url || !dest || !meta_rel) {
+	enum status st = http_url_child(j->url, name, &url, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (!dest || !meta_rel) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
@@ -317,16 +315,14 @@ static enum status list_names(struct job *j, const char *sub,
 			      bool (*keep)(const char *name),
 			      char ***names, size_t *n_names, struct error *err)
 {
-	char *url = join(j->url, sub);
+	char *url = NULL;
 	char *page = NULL;
 	size_t len = 0;
 	struct listing_entry *ents = NULL;
 	size_t n = 0, cap = 0;
-	enum status st = STATUS_OK;
-	if (!url) {
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	enum status st = http_url_child(j->url, sub, &url, err);
+	if (st != STATUS_OK)
 		goto out;
-	}
 	st = http_get_memory(j->s, url, REMOTE_PAGE_MAX, &page, &len, err);
 	if (st == STATUS_NOT_FOUND) {
 		error_clear(err);
@@ -597,14 +593,19 @@ static enum status register_offline(struct job *j, const char *name,
 	enum status st = STATUS_OK;
 	for (size_t i = 0; names[i] && st == STATUS_OK; i++) {
 		char *dest = join_path(j->data, names[i]);
-		char *url = name ? strdup(j->url) : join(j->url, names[i]);
+		char *url = NULL;
+		if (name)
+			url = strdup(j->url);
+		else
+			st = http_url_child(j->url, names[i], &url, err);
 		char *r = url ? http_url_redact(url) : NULL;
 		struct stat sb;
-		if (!dest || !r)
+		if (st == STATUS_OK && (!dest || !r)) {
 			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-		else if (stat(dest, &sb) == 0 && S_ISREG(sb.st_mode))
+		} else if (st == STATUS_OK && stat(dest, &sb) == 0 &&
+			   S_ISREG(sb.st_mode)) {
 			blob_unregister(dest);
-		else {
+		} else if (st == STATUS_OK) {
 			st = blob_register_offline(dest, r, err);
 			if (st == STATUS_NOT_FOUND) {
 				/* never read remotely: not on the server */
