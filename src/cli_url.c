@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "remote_open.h"
 #include "sanitize.h"
 #include "temp_dirs.h"
 
@@ -306,7 +305,6 @@ void cli_transfer_end(void)
 	if (term_signal) { /* clean up, then die of it as asked */
 		int sig = term_signal;
 		term_signal = 0;
-		remote_open_cleanup();
 		temp_dirs_remove_all();
 		signal(sig, SIG_DFL);
 		raise(sig);

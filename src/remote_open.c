@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +17,11 @@
 #include <unistd.h>
 
 #include "array.h"
-#include "file_tree.h"
 #include "blob.h"
 #include "fetch.h"
 #include "http.h"
 #include "listing.h"
+#include "temp_dirs.h"
 #include "url_cache.h"
 
 /* Largest listing page or experiment.xml read into memory. */
@@ -44,23 +43,6 @@ struct job {
 	bool last_unchanged; /* the last get_file was a 304 */
 	bool remote;         /* a file is read remotely (lazily) */
 };
-
-static pthread_mutex_t temp_lock = PTHREAD_MUTEX_INITIALIZER;
-static char **temp_dirs;
-static size_t n_temp_dirs, cap_temp_dirs;
-
-void remote_open_cleanup(void)
-{
-	pthread_mutex_lock(&temp_lock);
-	for (size_t i = 0; i < n_temp_dirs; i++) {
-		file_tree_remove(temp_dirs[i], NULL);
-		free(temp_dirs[i]);
-	}
-	free(temp_dirs);
-	temp_dirs = NULL;
-	n_temp_dirs = cap_temp_dirs = 0;
-	pthread_mutex_unlock(&temp_lock);
-}
 
 /* Percent-decode `n` bytes at `p` with libcurl; NULL on a NUL byte or out
  * of memory. */
@@ -493,7 +475,7 @@ out:
 }
 
 /* The cache directory of `url` (ROOT/url/KEY) for `o`; for --no-cache a
- * new temporary root, registered for remote_open_cleanup. */
+ * new temporary root (temp_dirs: removed at exit). */
 static enum status entry_base(const char *url, const struct open_options *o,
 			      char **out, struct error *err)
 {
@@ -501,25 +483,9 @@ static enum status entry_base(const char *url, const struct open_options *o,
 	char *root = NULL;
 	enum status st = STATUS_OK;
 	if (o->no_cache) {
-		const char *tmp = getenv("TMPDIR");
-		if (asprintf(&root, "%s/callscope-XXXXXX",
-			     tmp && *tmp ? tmp : "/tmp") < 0)
-			return error_set(err, STATUS_NOMEM, NULL,
-					 "out of memory");
-		if (!mkdtemp(root)) {
-			st = error_set(err, STATUS_IO, root,
-				       "cannot create a temporary directory: "
-				       "%s",
-				       strerror(errno));
-			free(root);
+		st = temp_dirs_create("download", &root, err);
+		if (st != STATUS_OK)
 			return st;
-		}
-		pthread_mutex_lock(&temp_lock);
-		bool ok = array_grow((void **)&temp_dirs, &cap_temp_dirs,
-				     n_temp_dirs + 1, sizeof(*temp_dirs));
-		if (ok)
-			temp_dirs[n_temp_dirs++] = strdup(root);
-		pthread_mutex_unlock(&temp_lock);
 	} else {
 		st = url_cache_root(o, &root, err);
 		if (st != STATUS_OK)

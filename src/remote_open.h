@@ -4,8 +4,8 @@
  * trace.db, metrics/; older HPCToolkit: experiment.xml and the files
  * beside it); any other URL (an archive, a single-file database) becomes
  * one cached file.  The policy comes from open_options: --offline uses
- * the cache only, --no-cache downloads to a temporary directory removed by
- * remote_open_cleanup(), otherwise cached files are revalidated.  file://
+ * the cache only, --no-cache downloads to a temporary directory removed at
+ * exit (temp_dirs), otherwise cached files are revalidated.  file://
  * URLs name local paths and are not copied.  Must not print, exit, or
  * depend on curses or ui/. */
 #ifndef CALLSCOPE_REMOTE_OPEN_H
@@ -37,8 +37,5 @@ char *remote_file_url_path(const char *url);
  * segment, percent-decoded, when url_cache_name_ok accepts it, else
  * "download".  Heap string; NULL when out of memory. */
 char *remote_url_file_name(const char *url);
-
-/* Remove the temporary directories of --no-cache opens.  For atexit. */
-void remote_open_cleanup(void);
 
 #endif

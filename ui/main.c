@@ -14,7 +14,6 @@
 #include "app.h"
 #include "cli.h"
 #include "reader.h"
-#include "remote_open.h"
 #include "temp_dirs.h"
 #include "sanitize.h"
 
@@ -101,7 +100,6 @@ int main(int argc, char **argv)
 	if (!cli_take_open_options(&argc, argv, &open_opts))
 		return CLI_EXIT_USAGE;
 	cli_set_open_options(&open_opts);
-	atexit(remote_open_cleanup);
 	/* batch commands first: their options are their own */
 	if (argc >= 2) {
 		int rc = cli_run(argc - 1, argv + 1);
@@ -242,7 +240,6 @@ int main(int argc, char **argv)
 	rc = app_run(m, db, demo, &opt);
 	int quit_signal = screen_quit_signal();
 	if (quit_signal) { /* the terminal is restored: clean up, then die */
-		remote_open_cleanup();
 		temp_dirs_remove_all();
 		signal(quit_signal, SIG_DFL);
 		raise(quit_signal);
