@@ -16,7 +16,7 @@
 struct http_fetcher {
 	struct http_session *session;
 	char *url;
-	char *etag; /* NULL when the server sent none */
+	char *validator; /* the ETag, else Last-Modified; NULL: neither */
 };
 
 static void http_fetcher_free(void *ctx)
@@ -26,7 +26,7 @@ static void http_fetcher_free(void *ctx)
 		return;
 	http_session_free(h->session);
 	free(h->url);
-	free(h->etag);
+	free(h->validator);
 	free(h);
 }
 
@@ -37,7 +37,7 @@ static enum status http_fetcher_fetch(void *ctx, uint64_t off, uint64_t len,
 	size_t got = 0;
 	/* len is at most one request of the block cache (16 MiB) */
 	enum status st = http_get_range(h->session, h->url, off, (size_t)len,
-					buf, &got, h->etag, err);
+					buf, &got, h->validator, err);
 	if (st != STATUS_OK)
 		return st;
 	if (got != len) {
@@ -64,7 +64,8 @@ static enum status register_known(const char *local_path, const char *url,
 	char *cache_dir = NULL, *redacted = NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->url = strdup(url)) ||
-	    (etag && !(h->etag = strdup(etag))) ||
+	    ((etag || last_modified) &&
+	     !(h->validator = strdup(etag ? etag : last_modified))) ||
 	    !(redacted = http_url_redact(url)) ||
 	    asprintf(&cache_dir, "%s.blocks", local_path) < 0) {
 		cache_dir = NULL;

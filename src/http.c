@@ -1045,11 +1045,20 @@ out:
 	return st;
 }
 
+/* A validator usable in If-Range: a strong ETag or a date, one line. */
+static bool if_range_ok(const char *v)
+{
+	return v && *v && strncmp(v, "W/", 2) != 0 && strlen(v) <= 1024 &&
+	       !strpbrk(v, "\r\n");
+}
+
 enum status http_get_range(struct http_session *s, const char *url,
 			   uint64_t offset, size_t len, void *buf,
-			   size_t *got, const char *etag, struct error *err)
+			   size_t *got, const char *validator,
+			   struct error *err)
 {
 	*got = 0;
+	struct curl_slist *headers = NULL;
 	if (len == 0)
 		return STATUS_OK;
 	if (offset > UINT64_MAX - len)
@@ -1067,7 +1076,17 @@ enum status http_get_range(struct http_session *s, const char *url,
 	s->overflow = s->ignored_range = s->cut_off = false;
 	if (s->range_progress_name)
 		http_session_set_progress(s, s->range_progress_name, 0, len);
+	/* the range only if the file is still the one the blocks are of:
+	 * a changed file comes back whole (200), told apart below */
+	bool if_range = is_http(s) && if_range_ok(validator);
+	char *line = NULL;
+	if (if_range && asprintf(&line, "If-Range: %s", validator) >= 0) {
+		headers = curl_slist_append(NULL, line);
+		free(line);
+	}
 	CURLcode rc = curl_easy_setopt(c, CURLOPT_RANGE, range);
+	if (rc == CURLE_OK && headers)
+		rc = curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
 	if (rc == CURLE_OK)
 		rc = curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	if (rc == CURLE_OK)
@@ -1077,8 +1096,13 @@ enum status http_get_range(struct http_session *s, const char *url,
 	char *r = NULL;
 	if (s->ignored_range) {
 		r = http_url_redact(url);
-		st = error_set(err, STATUS_UNSUPPORTED, r ? r : "URL",
-			       "the server ignores range requests");
+		st = headers ? error_set(err, STATUS_IO, r ? r : "URL",
+					 "changed on the server (the whole "
+					 "file came back to If-Range %s)",
+					 validator)
+			     : error_set(err, STATUS_UNSUPPORTED,
+					 r ? r : "URL",
+					 "the server ignores range requests");
 		goto out;
 	}
 	long code = http_session_status(s);
@@ -1102,18 +1126,22 @@ enum status http_get_range(struct http_session *s, const char *url,
 					       : "missing");
 			goto out;
 		}
+		/* a server that ignores If-Range: the ETag tells */
 		const char *tag = http_session_header(s, "ETag");
-		if (etag && (!tag || strcmp(tag, etag) != 0)) {
+		bool is_etag = validator && (validator[0] == '"' ||
+					     strncmp(validator, "W/", 2) == 0);
+		if (is_etag && (!tag || strcmp(tag, validator) != 0)) {
 			r = http_url_redact(url);
 			st = error_set(err, STATUS_IO, r ? r : "URL",
 				       "changed on the server (ETag %s, was "
 				       "%s)",
-				       tag ? tag : "missing", etag);
+				       tag ? tag : "missing", validator);
 			goto out;
 		}
 	}
 	*got = s->buf_got;
 out:
+	curl_slist_free_all(headers);
 	free(r);
 	s->buf = NULL;
 	s->buf_len = s->buf_got = 0;

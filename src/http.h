@@ -152,13 +152,16 @@ void http_info_clear(struct http_info *info);
 
 /* Read `len` bytes at `offset` of `url` into `buf` with a range request;
  * `*got` is the number stored (less than `len` only at the end of the
- * file).  When `etag` is non-NULL, a response with another ETag fails
- * ("changed on the server").  A server that answers 200 instead of 206
- * fails with STATUS_UNSUPPORTED ("ignores range requests").  `len` 0
+ * file).  `validator` (NULL: none) is the ETag or Last-Modified date the
+ * caller's bytes belong to: it is sent as If-Range, so a changed file
+ * fails ("changed on the server": the whole file came back, or another
+ * ETag).  Without it, a server that answers 200 instead of 206 fails with
+ * STATUS_UNSUPPORTED ("ignores range requests").  `len` 0
  * succeeds at once. */
 enum status http_get_range(struct http_session *s, const char *url,
 			   uint64_t offset, size_t len, void *buf,
-			   size_t *got, const char *etag, struct error *err);
+			   size_t *got, const char *validator,
+			   struct error *err);
 
 /* GET `url` whole into a NUL-terminated heap buffer (*out, *len without
  * the NUL); STATUS_LIMIT when the body exceeds `max` bytes.  For small

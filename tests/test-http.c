@@ -356,11 +356,27 @@ static void test_get_range(void **state)
 			 STATUS_OK);
 	assert_int_equal(got, 10);
 	assert_memory_equal(buf, want + len - 10, 10);
-	/* another ETag: changed on the server */
+	/* another ETag: changed on the server (If-Range: the whole file) */
 	assert_int_equal(http_get_range(s, url, 0, 10, buf, &got, "\"x\"",
 					&err),
 			 STATUS_IO);
 	assert_non_null(strstr(err.message, "changed on the server"));
+	/* the Last-Modified date as the validator (a server without ETags):
+	 * the same date reads, an older one is a changed file */
+	assert_non_null(info.last_modified);
+	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
+					info.last_modified, &err),
+			 STATUS_OK);
+	assert_memory_equal(buf, want + 20, 10);
+	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
+					"Mon, 01 Jan 2001 00:00:00 GMT", &err),
+			 STATUS_IO);
+	assert_non_null(strstr(err.message, "changed on the server"));
+	/* a weak ETag cannot be an If-Range: compared, not sent */
+	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
+					"W/\"weak\"", &err),
+			 STATUS_IO);
+	assert_non_null(strstr(err.message, "changed on the server (ETag"));
 	/* a server that ignores ranges */
 	control("/__fault?prefix=/a.bin&kind=norange&count=1");
 	assert_int_equal(http_get_range(s, url, 10, 10, buf, &got, NULL,
