@@ -6,6 +6,7 @@
 #include "remote_open.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ struct job {
 	bool was_complete;   /* entry.json was complete before this open */
 	bool last_unchanged; /* the last get_file was a 304 */
 	bool remote;         /* a file is read remotely (lazily) */
+	bool v4;             /* an HPCToolkit v4 database (meta.db) */
 };
 
 /* Percent-decode `n` bytes at `p` with libcurl; NULL on a NUL byte or out
@@ -132,11 +134,13 @@ static char *join_path(const char *a, const char *b)
 }
 
 /* Files a reader reads in parts through blob_open_file (HPCToolkit v4's
- * large files), which may stay on the server. */
-static bool lazy_candidate(const char *name)
+ * large files), which may stay on the server.  The 2020 format's files of
+ * the same names are mapped whole by their reader: downloaded. */
+static bool lazy_candidate(const struct job *j, const char *name)
 {
-	return strcmp(name, "profile.db") == 0 || strcmp(name, "cct.db") == 0 ||
-	       strcmp(name, "trace.db") == 0;
+	return j->v4 && (strcmp(name, "profile.db") == 0 ||
+			 strcmp(name, "cct.db") == 0 ||
+			 strcmp(name, "trace.db") == 0);
 }
 
 /* A complete local copy of `dest` per its record. */
@@ -169,6 +173,14 @@ static enum status try_lazy(struct job *j, const char *url, const char *dest,
 		return st;
 	bool big = info.ranges && info.size_known &&
 		   info.size >= j->o->lazy_min_size;
+	if (big && j->o->max_size && info.size > j->o->max_size) {
+		char *r = http_url_redact(url);
+		st = error_set(err, STATUS_LIMIT, r ? r : "URL",
+			       "larger than --max-size %" PRIu64 " bytes",
+			       j->o->max_size);
+		free(r);
+		big = false;
+	}
 	if (big)
 		st = blob_register_remote_probed(dest, url, j->o, info.size,
 						 info.etag, info.last_modified,
@@ -245,7 +257,7 @@ static enum status get_file(struct job *j, const char *name, bool optional,
 		goto out;
 	}
 	bool lazy = false;
-	if (lazy_candidate(name)) {
+	if (lazy_candidate(j, name)) {
 		st = try_lazy(j, url, dest, meta, &lazy, err);
 		if (st == STATUS_OK && lazy) {
 			mark_dirty(j);
@@ -320,11 +332,20 @@ static enum status list_names(struct job *j, const char *sub,
 		if (ents[i].is_dir || !keep(ents[i].name))
 			continue;
 		char *name = join(sub, ents[i].name);
+		if (name && url_cache_name_ok(name) &&
+		    *n_names >= REMOTE_MAX_FILES) {
+			free(name);
+			char *r = http_url_redact(url);
+			st = error_set(err, STATUS_LIMIT, r ? r : "URL",
+				       "the listing names more than %d files",
+				       REMOTE_MAX_FILES);
+			free(r);
+			goto out;
+		}
 		if (!name || !url_cache_name_ok(name) ||
-		    *n_names >= REMOTE_MAX_FILES ||
 		    !array_grow((void **)names, &cap, *n_names + 1,
 				sizeof(**names))) {
-			bool nomem = !name;
+			bool nomem = !name || url_cache_name_ok(name);
 			free(name);
 			if (nomem) {
 				st = error_set(err, STATUS_NOMEM, NULL,
@@ -392,6 +413,62 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Remove the per-thread files of an earlier version that the listing no
+ * longer names (their names carry the host and process id, so a new run
+ * published at the same URL names new files): the reader would read old
+ * and new threads together. */
+static enum status drop_unlisted(struct job *j, char **names, size_t n,
+				 struct error *err)
+{
+	char **sorted = malloc(n * sizeof(*sorted));
+	char *meta_dir = j->base ? join_path(j->base, "meta") : NULL;
+	DIR *d = opendir(j->data);
+	enum status st = STATUS_OK;
+	if (!sorted || (j->base && !meta_dir)) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	memcpy(sorted, names, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_string);
+	struct dirent *de;
+	while (d && (de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		if (!is_legacy_data(name) ||
+		    bsearch(&name, sorted, n, sizeof(*sorted), by_string))
+			continue;
+		char *path = join_path(j->data, name);
+		char *meta_rel = join(name, ".json");
+		char *meta = meta_dir && meta_rel ? join_path(meta_dir, meta_rel)
+						  : NULL;
+		if (!path || !meta_rel || (meta_dir && !meta)) {
+			st = error_set(err, STATUS_NOMEM, NULL,
+				       "out of memory");
+		} else {
+			mark_dirty(j);
+			unlink(path);
+			if (meta)
+				unlink(meta);
+			j->changed = true;
+		}
+		free(path);
+		free(meta_rel);
+		free(meta);
+		if (st != STATUS_OK)
+			break;
+	}
+out:
+	if (d)
+		closedir(d);
+	free(sorted);
+	free(meta_dir);
+	return st;
+}
+
 /* Fetch every name, optional ones allowed to be missing. */
 static enum status get_all(struct job *j, char **names, size_t n,
 			   struct error *err)
@@ -418,6 +495,7 @@ static enum status get_directory(struct job *j, struct error *err)
 	if (st != STATUS_OK)
 		goto out;
 	if (present) {
+		j->v4 = true;
 		bool unchanged = j->last_unchanged && j->was_complete;
 		for (size_t i = 0; i < 3; i++) {
 			st = get_file(j, v4_optional[i], true, &present, err);
@@ -456,8 +534,18 @@ static enum status get_directory(struct job *j, struct error *err)
 		free(r);
 		goto out;
 	}
-	if (!j->o->offline)
-		st = list_names(j, "", is_legacy_data, &names, &n, err);
+	/* hpcprof rewrites experiment.xml whenever it writes a database: an
+	 * unchanged one over a complete entry means the files beside it are
+	 * the cached ones (no request per thread file), as is --offline */
+	if (j->o->offline || (j->last_unchanged && j->was_complete))
+		goto out;
+	/* the 2020 sparse format's files, beside its experiment.xml */
+	for (size_t i = 0; i < 3; i++) {
+		st = get_file(j, v4_optional[i], true, &present, err);
+		if (st != STATUS_OK)
+			goto out;
+	}
+	st = list_names(j, "", is_legacy_data, &names, &n, err);
 	if (st != STATUS_OK)
 		goto out;
 	if (n == 0) {
@@ -469,6 +557,8 @@ static enum status get_directory(struct job *j, struct error *err)
 		goto out;
 	}
 	st = get_all(j, names, n, err);
+	if (st == STATUS_OK)
+		st = drop_unlisted(j, names, n, err);
 out:
 	free_names(names, n);
 	return st;

@@ -389,6 +389,10 @@ ctl /__clear
 ctl "/__fault?prefix=/db/cct.db&kind=stall&after=0&count=1"
 CALLSCOPE_STALL_TIME=1 expect_error "$base/db/" "cct.db: transfer stalled (under 1 byte/s for 1 s)"
 expect_error "$base/db/" "/db/[a-z]*\.db: larger than --max-size 1000 bytes" --max-size 1000
+# a file that would be read in parts is held to --max-size too
+"$cs" cache clear
+tsize=$(wc -c <"$www/db/trace.db" | tr -d ' ')
+CALLSCOPE_LAZY_MIN_SIZE=20000 expect_error "$base/db/" "/db/trace.db: larger than --max-size $((tsize - 1)) bytes" --max-size $((tsize - 1))
 # connect timeout: a listening socket whose backlog is full drops the SYN
 python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)
