@@ -51,20 +51,6 @@ static bool is_http(const char *url)
 	return sc == HTTP_SCHEME_HTTP || sc == HTTP_SCHEME_HTTPS;
 }
 
-/* "bytes A-B/N": A. */
-static bool range_start(const char *v, uint64_t *start)
-{
-	if (!v || strncasecmp(v, "bytes ", 6) != 0)
-		return false;
-	char *end = NULL;
-	errno = 0;
-	unsigned long long a = strtoull(v + 6, &end, 10);
-	if (errno != 0 || end == v + 6 || *end != '-')
-		return false;
-	*start = a;
-	return true;
-}
-
 /* First body bytes: decide what this response means for .part. */
 static bool on_start(struct sink *k)
 {
@@ -77,8 +63,8 @@ static bool on_start(struct sink *k)
 	if (code == 206) {
 		uint64_t a = 0;
 		if (k->start == 0 ||
-		    !range_start(http_session_header(k->s, "Content-Range"),
-				 &a) ||
+		    !http_content_range_start(
+			    http_session_header(k->s, "Content-Range"), &a) ||
 		    a != k->start) {
 			k->bad_range = true;
 			return false;

@@ -921,7 +921,7 @@ static bool content_range_total(const char *v, uint64_t *total)
 }
 
 /* Parse the first byte position A of "bytes A-B/N". */
-static bool content_range_start(const char *v, uint64_t *start)
+bool http_content_range_start(const char *v, uint64_t *start)
 {
 	if (!v || strncasecmp(v, "bytes", 5) != 0)
 		return false;
@@ -1112,7 +1112,7 @@ enum status http_get_range(struct http_session *s, const char *url,
 	if (is_http(s)) {
 		uint64_t start = 0;
 		if (code != 206 ||
-		    !content_range_start(http_session_header(s, "Content-Range"),
+		    !http_content_range_start(http_session_header(s, "Content-Range"),
 					 &start) ||
 		    start != offset) {
 			r = http_url_redact(url);

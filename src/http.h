@@ -147,6 +147,9 @@ struct http_info {
 enum status http_probe(struct http_session *s, const char *url,
 		       struct http_info *info, struct error *err);
 
+/* The first byte position A of a Content-Range value "bytes A-B/N". */
+bool http_content_range_start(const char *value, uint64_t *start);
+
 /* Free the strings and zero `info`. */
 void http_info_clear(struct http_info *info);
 

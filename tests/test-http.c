@@ -109,6 +109,24 @@ static void test_check_url(void **state)
 	error_clear(&err);
 }
 
+static void test_content_range(void **state)
+{
+	(void)state;
+	uint64_t a = 7;
+	assert_false(http_content_range_start(NULL, &a));
+	assert_false(http_content_range_start("", &a));
+	assert_false(http_content_range_start("bytes", &a));
+	assert_false(http_content_range_start("bytes */100", &a));
+	assert_false(http_content_range_start("items 1-2/3", &a));
+	assert_false(http_content_range_start("bytes 99999999999999999999-1/2",
+					      &a));
+	assert_int_equal(a, 7);
+	assert_true(http_content_range_start("bytes 5-9/10", &a));
+	assert_int_equal(a, 5);
+	assert_true(http_content_range_start("Bytes  1048576-2097151/*", &a));
+	assert_int_equal(a, 1048576);
+}
+
 static void test_redact(void **state)
 {
 	(void)state;
@@ -527,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_scheme_degenerate),
 		cmocka_unit_test(test_scheme_names),
 		cmocka_unit_test(test_check_url),
+		cmocka_unit_test(test_content_range),
 		cmocka_unit_test(test_redact),
 		cmocka_unit_test(test_redact_unparsed),
 		cmocka_unit_test(test_url_child),
