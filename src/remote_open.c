@@ -325,7 +325,12 @@ static enum status list_names(struct job *j, const char *sub,
 	}
 	if (st != STATUS_OK)
 		goto out;
-	st = listing_parse(page, len, url, &ents, &n, err);
+	/* the redacted URL: resolves links as well, and names the page in
+	 * messages without a password */
+	char *shown = http_url_redact(url);
+	st = shown ? listing_parse(page, len, shown, &ents, &n, err)
+		   : error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	free(shown);
 	if (st != STATUS_OK)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
