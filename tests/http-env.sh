@@ -5,16 +5,22 @@
 #                        sets $pid, $port, $base
 #   ctl PATH             a control request (/__fault?..., /__reset, /__clear)
 #   stats FIELD [PATH]   bytes_sent, requests, statuses, probes PATH,
-#                        ranges, or count PATH (requests for PATH)
+#                        ranges, count PATH (requests for PATH), or
+#                        fetches (requests other than one-byte probes)
 #   ok TEXT / fail TEXT  report a check; $fails counts the failures
-# and removes everything (server included) at exit.
+# and removes everything at exit: first the commands in $at_exit (a
+# sourced helper or the script prepends its own: at_exit="CMD; $at_exit",
+# as tests/tmux-env.sh does), then $pid is killed (the server's, or the
+# one process a test starts in its place, e.g. an sshd) and $tmp removed.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
 cs=$(cd "$top_builddir" && pwd)/callscope
 gen="$top_builddir/tests/gen-v4db"
 tmp=$(mktemp -d) || exit 99
 pid=
+at_exit=
 http_env_cleanup() {
+	eval "$at_exit"
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -54,6 +60,8 @@ if f == "statuses":
     print(" ".join(str(e.get("status")) for e in d["log"]))
 elif f == "probes":
     print(sum(1 for e in d["log"] if e.get("path") == sys.argv[3] and e.get("range") == "bytes=0-0"))
+elif f == "fetches":
+    print(sum(1 for e in d["log"] if e.get("range") != "bytes=0-0"))
 elif f == "count":
     print(sum(1 for e in d["log"] if e.get("path") == sys.argv[3]))
 elif f == "ranges":

@@ -11,67 +11,43 @@
 #  - a connection dropped mid-browse gives exit 2 and one line naming the
 #    URL; a server that ignores ranges is refused at registration.
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/http-env.sh"
 rcli="$top_builddir/tests/remote-cli"
-gen="$top_builddir/tests/gen-v4db"
-tmp=$(mktemp -d) || exit 99
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# stop at the first failure: each step builds on the ones before
 fail() {
 	echo "FAIL: $*"
 	exit 1
 }
 
-mkdir "$tmp/www"
-"$gen" -o "$tmp/www/db" --seed 21 --contexts 400 --ranks 2 --threads 4 \
+"$gen" -o "$www/db" --seed 21 --contexts 400 --ranks 2 --threads 4 \
 	--samples 600000 --yaml >/dev/null || fail "gen-v4db"
-python3 "$top_srcdir/tests/http_server.py" --dir "$tmp/www" \
-	--port-file "$tmp/port" >/dev/null 2>"$tmp/server.err" &
-pid=$!
-i=0
-while [ ! -s "$tmp/port" ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { cat "$tmp/server.err"; fail "server did not start"; }
-	sleep 0.1
-done
-base="http://127.0.0.1:$(cat "$tmp/port")"
-ctl() { python3 -c 'import sys, urllib.request
-print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$base/$1"; }
-# bytes_sent, and the ranges asked for other than the probe's
-sent() { ctl __stats | python3 -c 'import json, sys
-d = json.load(sys.stdin)
-print(d["bytes_sent"], len([e for e in d["log"] if e["range"] != "bytes=0-0"]))'; }
+http_start
+# bytes_sent, and the requests other than the one-byte probes
+sent() { echo "$(stats bytes_sent) $(stats fetches)"; }
 
 mkdir "$tmp/local"
-cp "$tmp/www/db/meta.db" "$tmp/www/db/profile.db" "$tmp/local/"
-cp -r "$tmp/www/db/metrics" "$tmp/local/"
-size=$(wc -c <"$tmp/www/db/trace.db" | tr -d ' ')
+cp "$www/db/meta.db" "$www/db/profile.db" "$tmp/local/"
+cp -r "$www/db/metrics" "$tmp/local/"
+size=$(wc -c <"$www/db/trace.db" | tr -d ' ')
 remote="--remote $tmp/local/trace.db=$base/db/trace.db"
 # run COMMAND DB ARGS on the local database and through the remote
 # trace.db; the outputs must match (the database path aside)
 same_cmd() { # NAME COMMAND ARGS...
 	name=$1 cmd=$2
 	shift 2
-	"$cs" "$cmd" "$tmp/www/db" "$@" >"$tmp/$name.want" 2>&1 ||
+	"$cs" "$cmd" "$www/db" "$@" >"$tmp/$name.want" 2>&1 ||
 		fail "$name: local run failed: $(cat "$tmp/$name.want")"
 	# shellcheck disable=SC2086
 	$rcli $remote "$cmd" "$tmp/local" "$@" >"$tmp/$name.got" 2>&1 ||
 		fail "$name: remote run failed: $(cat "$tmp/$name.got")"
-	sed "s|$tmp/www/db|DB|g" "$tmp/$name.want" >"$tmp/$name.w"
+	sed "s|$www/db|DB|g" "$tmp/$name.want" >"$tmp/$name.w"
 	sed "s|$tmp/local|DB|g" "$tmp/$name.got" >"$tmp/$name.g"
 	cmp -s "$tmp/$name.w" "$tmp/$name.g" ||
 		{ diff "$tmp/$name.w" "$tmp/$name.g" | head; fail "$name differs"; }
 }
 
 # 1. a cold probe: same answer, a small part of the file moved
-ctl __reset >/dev/null
+ctl /__reset
 same_cmd at trace --at +100s
 set -- $(sent)
 echo "cold trace --at: $1 bytes sent of $size ($2 range requests)"
@@ -79,7 +55,7 @@ echo "cold trace --at: $1 bytes sent of $size ($2 range requests)"
 [ $(($1 * 20)) -lt "$size" ] || fail "sent $1 bytes, more than 5% of $size"
 
 # 2. the same probe again: only the probe byte (blocks persisted)
-ctl __reset >/dev/null
+ctl /__reset
 same_cmd at2 trace --at +100s
 set -- $(sent)
 echo "warm trace --at: $1 bytes sent ($2 range requests)"
@@ -92,20 +68,20 @@ same_cmd report report
 same_cmd info info
 
 # 4. a new version on the server: fetched again, still the same output
-ctl __reset >/dev/null
-touch -d '2030-01-01 00:00:00' "$tmp/www/db/trace.db"
+ctl /__reset
+touch -d '2030-01-01 00:00:00' "$www/db/trace.db"
 same_cmd at3 trace --at +100s
 set -- $(sent)
 echo "after a change on the server: $1 bytes sent ($2 range requests)"
 [ "$2" -gt 0 ] || fail "a changed file was not fetched again"
 
 # 5. the connection drops mid-browse: exit 2, one line naming the URL
-ctl __reset >/dev/null
+ctl /__reset
 # shellcheck disable=SC2086
 $rcli $remote --exec "python3 -c 'import urllib.request; urllib.request.urlopen(\"$base/__fault?prefix=/db/trace.db&kind=drop&after=10\").read()'" \
 	trace "$tmp/local" --at +333s >"$tmp/drop.out" 2>"$tmp/drop.err"
 rc=$?
-ctl __clear >/dev/null
+ctl /__clear
 [ $rc -eq 2 ] || fail "dropped connection: exit $rc, want 2"
 grep -q "$base/db/trace.db" "$tmp/drop.err" || fail "no URL in: $(cat "$tmp/drop.err")"
 [ "$(wc -l <"$tmp/drop.err")" -eq 1 ] || fail "not one line: $(cat "$tmp/drop.err")"
@@ -114,11 +90,11 @@ echo "dropped connection: $(cat "$tmp/drop.err")"
 same_cmd at4 trace --at +333s
 
 # 6. a server that ignores ranges is refused (the caller downloads)
-ctl "__fault?prefix=/db/trace.db&kind=norange" >/dev/null
+ctl "/__fault?prefix=/db/trace.db&kind=norange"
 # shellcheck disable=SC2086
 $rcli $remote info "$tmp/local" >/dev/null 2>"$tmp/norange.err"
 rc=$?
-ctl __clear >/dev/null
+ctl /__clear
 [ $rc -eq 2 ] || fail "ignored ranges: exit $rc, want 2"
 grep -q "range" "$tmp/norange.err" || fail "ignored ranges: $(cat "$tmp/norange.err")"
 echo "ignored ranges: $(cat "$tmp/norange.err")"
@@ -126,14 +102,14 @@ echo "ignored ranges: $(cat "$tmp/norange.err")"
 # 7. profile.db and cct.db remote too (only their sections and the summary
 #    block are read at open); same answers
 mkdir "$tmp/local2"
-cp "$tmp/www/db/meta.db" "$tmp/local2/"
-cp -r "$tmp/www/db/metrics" "$tmp/local2/"
+cp "$www/db/meta.db" "$tmp/local2/"
+cp -r "$www/db/metrics" "$tmp/local2/"
 remote=""
 for f in profile.db cct.db trace.db; do
 	remote="$remote --remote $tmp/local2/$f=$base/db/$f"
 done
-ctl __reset >/dev/null
-"$cs" report "$tmp/www/db" --view flat >"$tmp/flat.want" || fail "local report"
+ctl /__reset
+"$cs" report "$www/db" --view flat >"$tmp/flat.want" || fail "local report"
 # shellcheck disable=SC2086
 $rcli $remote report "$tmp/local2" --view flat >"$tmp/flat.got" 2>&1 ||
 	fail "report with remote profile.db: $(cat "$tmp/flat.got")"

@@ -5,36 +5,14 @@
 # labels in the header), and the call path at the cursor is the one
 # `callscope trace --at` prints for the same time and line (its JSON).
 # Polls capture-pane with a timeout; a new session per start.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
+. "${top_srcdir:-.}/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-sock="$tmp/tmux.sock"
-t() { tmux -S "$sock" "$@"; }
-trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 cs=$(cd "$top_builddir" && pwd)/callscope
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 400 \
 	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-screen() { t capture-pane -p -t "$S"; }
-# wait_for TEXT [SECONDS]: poll the screen until TEXT appears
-wait_for() {
-	i=0
-	limit=$(( ${2:-10} * 20 ))
-	while [ $i -lt $limit ]; do
-		if screen | grep -qF -- "$1"; then
-			return 0
-		fi
-		i=$((i + 1))
-		sleep 0.05
-	done
-	echo "--- screen while waiting for '$1':"
-	screen
-	return 1
-}
 # wait_change OLD: poll until the trace header differs from OLD
 wait_change() {
 	i=0
@@ -47,18 +25,8 @@ wait_change() {
 	screen
 	return 1
 }
-n=0
-S=s0
-start() { # start DB
-	old=$S
-	n=$((n + 1))
-	S=s$n
-	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
-	t kill-session -t "$old" 2>/dev/null
-	wait_for "READY>" || return 1
-	t send-keys -t "$S" "$cs --no-config $1" Enter
-	wait_for "q quit" || return 1
-}
+# view DB: the viewer on DB in a fresh session, drawn
+view() { start "$cs --no-config $1" "q quit"; }
 
 # window_ns / from_ns: the header's "window W from +F" in nanoseconds
 header_ns() {
@@ -97,7 +65,7 @@ PY
 }
 
 # ---- a generated database ---------------------------------------------
-start "$tmp/db" || fail "the viewer did not start"
+view "$tmp/db" || fail "the viewer did not start"
 t send-keys -t "$S" t
 wait_for "Trace [Main]" || fail "t did not open the trace pane"
 wait_for "lines 0-5 of 6" || fail "the pane does not show the 6 lines"
@@ -159,7 +127,7 @@ for db in "$corpus/hpcviewer.e4/tests/resources/metadb/issue-233" \
 	"$corpus/hpctoolkit/tests/data/dbase/loops-cputime-t.d"; do
 	[ -d "$db" ] || continue
 	lines=$("$cs" info "$db" | sed -n 's/^Trace: *\([0-9]*\) lines.*/\1/p')
-	start "$db" || { fail "$db: the viewer did not start"; continue; }
+	view "$db" || { fail "$db: the viewer did not start"; continue; }
 	t send-keys -t "$S" t
 	wait_for "Trace [Main]" || fail "$db: no trace pane"
 	wait_for "of $lines" || fail "$db: the pane does not count $lines lines"

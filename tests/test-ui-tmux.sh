@@ -8,14 +8,8 @@
 # database with hostile names (gen-v4db --hostile) no escape sequence
 # reaches the terminal: the pane title stays and nothing is cleared.
 # Polls capture-pane with a timeout.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-sock="$tmp/tmux.sock"
-t() { tmux -S "$sock" "$@"; }
+. "${top_srcdir:-.}/tests/tmux-env.sh"
 mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 cs=$(cd "$top_builddir" && pwd)/callscope
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \
 	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1
@@ -24,53 +18,8 @@ cs=$(cd "$top_builddir" && pwd)/callscope
 db=$tmp/db
 status=0
 fail() { echo "FAIL: $*"; status=1; }
-
-# wait_for TEXT [SECONDS]: poll the screen until TEXT appears
-wait_for() {
-	i=0
-	limit=$(( ${2:-10} * 20 ))
-	while [ $i -lt $limit ]; do
-		if t capture-pane -p -t "$S" | grep -qF -- "$1"; then
-			return 0
-		fi
-		i=$((i + 1))
-		sleep 0.05
-	done
-	echo "--- screen while waiting for '$1':"
-	t capture-pane -p -t "$S"
-	return 1
-}
-wait_shell() { # the viewer is gone and the terminal is back to normal
-	i=0
-	while [ $i -lt 200 ]; do
-		if [ "$(t display -p -t "$S" '#{alternate_on}')" = 0 ] &&
-			t capture-pane -p -t "$S" | grep -qF "READY>"; then
-			return 0
-		fi
-		i=$((i + 1))
-		sleep 0.05
-	done
-	t capture-pane -p -t "$S"
-	return 1
-}
-n=0
-S=s0
-start() {
-	old=$S
-	n=$((n + 1))
-	S=s$n
-	# a new session before the old one goes: the server stays up
-	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
-	t kill-session -t "$old" 2>/dev/null
-	wait_for "READY>" || return 1
-	t send-keys -t "$S" "$cs --no-config $db" Enter
-	wait_for "q quit" || return 1
-}
-
-# click COL ROW (1-based): an SGR mouse press and release, as xterm sends
-click() {
-	t send-keys -t "$S" -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"
-}
+# the viewer on $db in a fresh session, drawn
+view() { start "$cs --no-config $db" "q quit"; }
 
 leaf=$(python3 -c "
 import json,subprocess,sys
@@ -79,7 +28,7 @@ r=json.loads(subprocess.run(['$cs','report','$tmp/db','--format','json'],capture
 n={x['id']:x['name'] for x in r['nodes']}
 print(n[a['hotpath0'][-1]])")
 
-start || fail "the viewer did not draw"
+view || fail "the viewer did not draw"
 # the mouse: a click on a tree row selects it; a click in the trace
 # timeline moves its cursor there
 row=$(t capture-pane -p -t "$S" | grep -n "main thread" | head -1 | cut -d: -f1)
@@ -136,16 +85,16 @@ fi
 t send-keys -t "$S" q
 wait_shell || fail "q did not restore the shell"
 
-start || fail "second start"
+view || fail "second start"
 t send-keys -t "$S" C-c
 wait_shell || fail "Ctrl-C did not restore the shell"
 
-start || fail "third start"
+view || fail "third start"
 pid=$(pgrep -n -f "$cs --no-config $tmp/db")
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_shell || fail "SIGTERM did not restore the shell"
 
-start || fail "fourth start"
+view || fail "fourth start"
 pid=$(pgrep -n -f "$cs --no-config $tmp/db")
 # a burst of resizes: the viewer keeps drawing and still answers keys
 if [ -n "$pid" ]; then
@@ -168,18 +117,17 @@ wait_shell || fail "SIGHUP did not restore the shell"
 # a crash (SIGSEGV): the handler restores the terminal without curses
 # (async-signal-safe): alternate screen off and the tty back in canonical
 # mode with echo, which sh -i does not redo by itself
-start || fail "fifth start"
+view || fail "fifth start"
 pid=$(pgrep -n -f "$cs --no-config $tmp/db")
 [ -n "$pid" ] && kill -SEGV "$pid"
-wait_shell || fail "SIGSEGV did not restore the shell"
-t send-keys -t "$S" "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' + ; echo" Enter
-wait_for "icanon+echo+" || wait_for "echo+icanon+" || fail "SIGSEGV left the tty without icanon/echo"
+wait_prompt || fail "SIGSEGV did not restore the shell"
+tty_sane || fail "SIGSEGV left the tty without icanon/echo"
 
 # hostile names: the OSC title sequence and the clear screen stay text
 t set-option -g allow-rename on 2>/dev/null
 t set-option -g set-titles on 2>/dev/null
 db=$tmp/hostile
-start || fail "the viewer did not draw the hostile database"
+view || fail "the viewer did not draw the hostile database"
 t select-pane -t "$S" -T "callscope-test"
 t send-keys -t "$S" E j j j T
 wait_for "execution contexts" || fail "hostile: no thread view"

@@ -13,24 +13,9 @@ set -u
 sshd=$(command -v sshd 2>/dev/null || echo /usr/sbin/sshd)
 [ -x "$sshd" ] || { echo "no sshd: skipped"; exit 77; }
 command -v ssh-keygen >/dev/null 2>&1 || { echo "no ssh-keygen: skipped"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "no python3: skipped"; exit 77; }
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
-tmp=$(mktemp -d) || exit 99
-spid=
-cleanup() {
-	[ -n "$spid" ] && kill "$spid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-
-export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache" TMPDIR="$tmp/tmpdir"
-unset SSH_AUTH_SOCK CALLSCOPE_LAZY_MIN_SIZE
-mkdir -p "$HOME/.ssh" "$TMPDIR" "$tmp/sshd"
+. "${top_srcdir:-.}/tests/http-env.sh"
+unset SSH_AUTH_SOCK
+mkdir -p "$HOME/.ssh" "$tmp/sshd"
 chmod 700 "$HOME/.ssh"
 "$gen" -o "$tmp/db" --yaml --seed 7 >/dev/null || exit 99
 ssh-keygen -q -t ed25519 -N '' -C test-host -f "$tmp/sshd/host_key" || exit 99
@@ -38,6 +23,7 @@ ssh-keygen -q -t ed25519 -N '' -C test-client -f "$HOME/.ssh/id_ed25519" || exit
 cp "$HOME/.ssh/id_ed25519.pub" "$tmp/sshd/authorized_keys"
 chmod 600 "$tmp/sshd/authorized_keys"
 
+# the sshd is $pid: http-env.sh kills it at exit
 # root's sshd needs its privilege separation directory (as systemd makes)
 [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ] && mkdir -p /run/sshd && chmod 755 /run/sshd
 try=0
@@ -58,15 +44,15 @@ PidFile $tmp/sshd/sshd.pid
 Subsystem sftp internal-sftp
 CONF
 	"$sshd" -f "$tmp/sshd/config" -D -e >"$tmp/sshd/log" 2>&1 &
-	spid=$!
+	pid=$!
 	i=0
 	while [ $i -lt 50 ] && ! grep -q "Server listening" "$tmp/sshd/log" &&
-	      kill -0 $spid 2>/dev/null; do
+	      kill -0 $pid 2>/dev/null; do
 		sleep 0.1; i=$((i + 1))
 	done
 	grep -q "Server listening" "$tmp/sshd/log" && break
-	kill $spid 2>/dev/null
-	spid=
+	kill $pid 2>/dev/null
+	pid=
 	try=$((try + 1))
 	[ $try -lt 3 ] || { echo "sshd did not start: skipped"; cat "$tmp/sshd/log"; exit 77; }
 done

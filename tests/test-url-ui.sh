@@ -12,95 +12,15 @@
 # 127.0.0.1 serves generated v4 databases; HOME, XDG_CACHE_HOME and
 # XDG_CONFIG_HOME are temporary.  Polls capture-pane with a timeout.
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-sock="$tmp/tmux.sock"
-t() { tmux -S "$sock" "$@"; }
-pid=
-cleanup() {
-	t kill-server 2>/dev/null
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cs=$(cd "$top_builddir" && pwd)/callscope
-gen="$top_builddir/tests/gen-v4db"
-export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
-unset CALLSCOPE_STALL_TIME CALLSCOPE_CONNECT_TIMEOUT CALLSCOPE_LAZY_MIN_SIZE \
-	http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$tmp/www"
-www="$tmp/www"
+. "${top_srcdir:-.}/tests/http-env.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 "$gen" -o "$www/db" --seed 11 --contexts 400 --threads 3 --ranks 2 --yaml \
 	--trace-lines 6 --samples 20000 >/dev/null || exit 99
 cp -r "$www/db" "$www/lazy" && cp -r "$www/db" "$www/gone" &&
 	cp -r "$www/db" "$www/hang" || exit 99
 tsize=$(wc -c <"$www/db/trace.db" | tr -d ' ')
 
-python3 "$top_srcdir/tests/http_server.py" --dir "$www" \
-	--port-file "$tmp/port" >/dev/null 2>"$tmp/server.err" &
-pid=$!
-i=0
-while [ ! -s "$tmp/port" ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { echo "server did not start"; cat "$tmp/server.err"; exit 99; }
-	sleep 0.1
-done
-base="http://127.0.0.1:$(cat "$tmp/port")"
-ctl() { python3 -c 'import sys, urllib.request
-urllib.request.urlopen(sys.argv[1]).read()' "$base$1"; }
-bytes_sent() { python3 -c 'import json, sys, urllib.request
-print(json.load(urllib.request.urlopen(sys.argv[1] + "/__stats"))["bytes_sent"])' "$base"; }
-
-status=0
-fail() { echo "FAIL: $*"; status=1; }
-ok() { echo "ok: $*"; }
-
-# wait_for TEXT [SECONDS]: poll the screen until TEXT appears
-wait_for() {
-	i=0
-	limit=$(( ${2:-10} * 20 ))
-	while [ $i -lt $limit ]; do
-		if t capture-pane -p -t "$S" | grep -qF -- "$1"; then
-			return 0
-		fi
-		i=$((i + 1))
-		sleep 0.05
-	done
-	echo "--- screen while waiting for '$1':"
-	t capture-pane -p -t "$S"
-	return 1
-}
-# the program is gone, the shell prompt is back and the tty is sane
-# (canonical mode with echo, not on the alternate screen)
-wait_shell() {
-	i=0
-	while [ $i -lt 200 ]; do
-		if [ "$(t display -p -t "$S" '#{alternate_on}')" = 0 ] &&
-		   t capture-pane -p -t "$S" | grep -v "^ *$" | tail -n 1 | grep -qx "READY> *"; then
-			break
-		fi
-		i=$((i + 1))
-		sleep 0.05
-	done
-	[ $i -lt 200 ] || { t capture-pane -p -t "$S"; return 1; }
-	t send-keys -t "$S" "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' + ; echo" Enter
-	wait_for "icanon+echo+" 5 || wait_for "echo+icanon+" 1
-}
-n=0
-S=s0
-# start CMD: a fresh shell in a 160x48 terminal, then CMD typed into it
-start() {
-	old=$S
-	n=$((n + 1))
-	S=s$n
-	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
-	t kill-session -t "$old" 2>/dev/null
-	wait_for "READY>" || return 1
-	t send-keys -t "$S" "$1" Enter
-}
+http_start
 part() { ls "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.part >/dev/null 2>&1; }
 
 # --- progress bar, then Esc cancels ------------------------------------
@@ -146,7 +66,7 @@ if wait_for "q quit" 30 && wait_for "hpctoolkit-v4" 1; then
 else
 	fail "no viewer after the download"
 fi
-b=$(bytes_sent)
+b=$(stats bytes_sent)
 [ "$b" -lt "$tsize" ] && ok "resumed: $b bytes sent, trace.db is $tsize" ||
 	fail "not resumed: $b bytes sent, trace.db is $tsize"
 cmp -s "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db "$www/db/trace.db" ||
@@ -257,4 +177,5 @@ wait_for "Name (bottom-up)" 10 || fail "server gone: the viewer no longer answer
 t send-keys -t "$S" q
 wait_shell || fail "server gone: q did not restore the shell"
 
-exit $status
+echo "$fails failure(s)"
+[ $fails = 0 ]

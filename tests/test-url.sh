@@ -6,59 +6,14 @@
 # list, clear), fetch -o, resume after a dropped connection, cancel, and
 # every transfer error (one line naming the URL, exit status 2).
 set -u
-: "${top_srcdir:=.}" "${top_builddir:=.}"
-command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit 77; }
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
-tmp=$(mktemp -d) || exit 99
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-
-export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache" TMPDIR="$tmp/tmpdir"
-unset CALLSCOPE_STALL_TIME CALLSCOPE_CONNECT_TIMEOUT http_proxy https_proxy \
-	HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
-mkdir -p "$HOME" "$TMPDIR" "$tmp/www"
-www="$tmp/www"
+. "${top_srcdir:-.}/tests/http-env.sh"
 "$gen" -o "$www/db" --yaml --seed 7 >/dev/null || exit 99
 (cd "$www" && tar czf db.tar.gz db) || exit 99
 python3 -c 'import random, sys
 r = random.Random(11)
 sys.stdout.buffer.write(r.randbytes(3000000))' >"$www/big.bin" || exit 99
 
-python3 "$top_srcdir/tests/http_server.py" --dir "$www" \
-	--port-file "$tmp/port" >/dev/null 2>"$tmp/server.err" &
-pid=$!
-i=0
-while [ ! -s "$tmp/port" ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && { echo "server did not start"; cat "$tmp/server.err"; exit 99; }
-	sleep 0.1
-done
-port=$(cat "$tmp/port")
-base="http://127.0.0.1:$port"
-
-ctl() { python3 -c 'import sys, urllib.request
-print(urllib.request.urlopen(sys.argv[1]).read().decode())' "$base$1" >/dev/null; }
-# stats FIELD: bytes_sent, requests, or "statuses" (space-separated)
-stats() { python3 -c 'import json, sys, urllib.request
-d = json.load(urllib.request.urlopen(sys.argv[1] + "/__stats"))
-f = sys.argv[2]
-if f == "statuses":
-    print(" ".join(str(e.get("status")) for e in d["log"]))
-elif f == "probes":
-    print(sum(1 for e in d["log"] if e.get("path") == sys.argv[3] and e.get("range") == "bytes=0-0"))
-elif f == "ranges":
-    print(" ".join(str(e.get("range")) + "|" + str(e.get("if_range")) for e in d["log"]))
-else:
-    print(d[f])' "$base" "$@"; }
+http_start
 
 report() { "$cs" report "$@" --depth 4 --metric all; }
 report "$www/db" >"$tmp/local.txt" 2>"$tmp/err" || { cat "$tmp/err"; exit 99; }

@@ -1,0 +1,94 @@
+# tests/tmux-env.sh: sourced by the tests that drive the viewer in a real
+# terminal (tmux), after tests/http-env.sh when a test uses both.  Exits 77
+# when tmux is absent.  Uses $tmp (makes it, and removes it at exit, when
+# no helper made it before), runs a private tmux server on $tmp/tmux.sock
+# and kills it at exit (through http-env.sh's $at_exit when that is
+# sourced), and defines
+#   t ARGS...            tmux on the private socket
+#   screen               the current session's screen, as text
+#   start CMD [TEXT]     a fresh session $S: `sh -i` in a 160x48 terminal
+#                        with PS1='READY> ', TERM=xterm-256color and
+#                        LANG=C.UTF-8 (the previous session is killed once
+#                        the new one is up, so the server stays); CMD is
+#                        typed once the prompt shows; with TEXT, waits
+#                        for TEXT on the screen too (10 s)
+#   wait_for TEXT [SECS] poll the screen until TEXT shows (default 10 s);
+#                        on a timeout the screen is printed, status 1
+#   wait_prompt          the program is gone: the alternate screen off and
+#                        the last non-blank line the READY> prompt (10 s)
+#   tty_sane             types an stty probe: the tty is in canonical mode
+#                        with echo (5 s)
+#   wait_shell           wait_prompt, then tty_sane
+#   click COL ROW        an SGR mouse press and release (1-based), as
+#                        xterm sends
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+command -v tmux >/dev/null 2>&1 || { echo "tmux absent: skipped"; exit 77; }
+if [ -z "${tmp:-}" ]; then
+	tmp=$(mktemp -d) || exit 99
+	at_exit=
+	trap 'eval "$at_exit"; rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT TERM
+fi
+sock="$tmp/tmux.sock"
+t() { tmux -S "$sock" "$@"; }
+at_exit="t kill-server 2>/dev/null; ${at_exit:-}"
+
+screen() { t capture-pane -p -t "$S"; }
+
+wait_for() {
+	i=0
+	limit=$(( ${2:-10} * 20 ))
+	while [ $i -lt $limit ]; do
+		if screen | grep -qF -- "$1"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen while waiting for '$1':"
+	screen
+	return 1
+}
+
+wait_prompt() {
+	i=0
+	while [ $i -lt 200 ]; do
+		if [ "$(t display -p -t "$S" '#{alternate_on}')" = 0 ] &&
+		   screen | grep -v "^ *$" | tail -n 1 | grep -qx "READY> *"; then
+			return 0
+		fi
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen while waiting for the prompt:"
+	screen
+	return 1
+}
+
+# each probe prints its own number, so that an earlier probe's answer
+# still on the screen does not count
+tty_probes=0
+tty_sane() {
+	tty_probes=$((tty_probes + 1))
+	t send-keys -t "$S" "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | sort | tr '\\n' + ; echo \" probe $tty_probes\"" Enter
+	wait_for "echo+icanon+ probe $tty_probes" 5
+}
+
+wait_shell() { wait_prompt && tty_sane; }
+
+tmux_sessions=0
+S=s0
+start() {
+	tmux_old=$S
+	tmux_sessions=$((tmux_sessions + 1))
+	S=s$tmux_sessions
+	t new-session -d -s "$S" -x 160 -y 48 "env PS1='READY> ' TERM=xterm-256color LANG=C.UTF-8 sh -i"
+	t kill-session -t "$tmux_old" 2>/dev/null
+	wait_for "READY>" || return 1
+	t send-keys -t "$S" "$1" Enter
+	[ $# -lt 2 ] || wait_for "$2"
+}
+
+click() {
+	t send-keys -t "$S" -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"
+}
