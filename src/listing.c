@@ -30,8 +30,17 @@
  * known: a reserved host name (RFC 2606), a directory below the root so
  * that "../name" does not come back as a child. */
 #define LISTING_NOWHERE "http://listing.invalid/unknown/"
-/* libxml2 reads the page in pieces of this size. */
-#define LISTING_CHUNK ((size_t)1 << 20)
+/* libxml2 reads the page in pieces of this size; the cancel flag is
+ * polled between them. */
+#define LISTING_CHUNK ((size_t)64 << 10)
+/* Bounds on what libxml2 2.9's HTML parser does in time quadratic in its
+ * input: each attribute of a tag is compared with the earlier ones (a
+ * 1 MB tag of bare attributes took 48 s), and each end tag scans the
+ * stack of open elements.  A tag (or comment, or script) still unfinished
+ * after this many bytes fails the page; so does nesting deeper than
+ * LISTING_MAX_DEPTH elements (autoindex pages nest fewer than ten). */
+#define LISTING_MAX_PENDING ((size_t)128 << 10)
+#define LISTING_MAX_DEPTH 128
 
 /* What the SAX callback needs: the listed directory and the names so far. */
 struct collect {
@@ -43,7 +52,10 @@ struct collect {
 	bool base_known;  /* false: LISTING_NOWHERE */
 	struct listing_entry *entries;
 	size_t count, cap;
-	enum status st;   /* the first failure; the callback stops then */
+	size_t depth;     /* elements open, as the SAX callbacks tell */
+	size_t href_max;  /* longer hrefs cannot name a child */
+	htmlParserCtxtPtr ctxt;
+	enum status st;   /* the first failure; the parser stops then */
 	const char *base_name;
 	struct error *err;
 };
@@ -56,8 +68,12 @@ static void xml_init(void)
 }
 
 /* libxml2's error channel: errors in a hostile page are expected and
- * library code never prints. */
+ * library code never prints.  (libxml2 2.12 made the error const.) */
+#if LIBXML_VERSION >= 21200
+static void quiet(void *ctx, const xmlError *error)
+#else
 static void quiet(void *ctx, xmlErrorPtr error)
+#endif
 {
 	(void)ctx;
 	(void)error;
@@ -138,6 +154,10 @@ static char *href_child(struct collect *c, const char *href, bool *is_dir,
 		b++;
 	while (e > b && is_space((unsigned char)href[e - 1]))
 		e--;
+	/* longer than the directory's URL and a fully percent-encoded name
+	 * (libcurl also refuses URLs of 8 MB as "out of memory") */
+	if (e - b > c->href_max)
+		goto out;
 	text = strndup(href + b, e - b);
 	if (!text) {
 		*nomem = true;
@@ -152,7 +172,9 @@ static char *href_child(struct collect *c, const char *href, bool *is_dir,
 		*nomem = true;
 		goto out;
 	}
-	CURLUcode rc = curl_url_set(u, CURLUPART_URL, text, CURLU_ALLOW_SPACE);
+	CURLUcode rc = curl_url_set(u, CURLUPART_URL, text,
+				    CURLU_ALLOW_SPACE |
+					    CURLU_NON_SUPPORT_SCHEME);
 	if (rc == CURLUE_OUT_OF_MEMORY)
 		*nomem = true;
 	if (rc != CURLUE_OK)
@@ -217,11 +239,35 @@ out:
 	return name;
 }
 
+/* Record a failure (`st`, its detail already in c->err) and stop the
+ * parser: its callbacks are not called again. */
+static void stop(struct collect *c, enum status st)
+{
+	c->st = st;
+	if (c->ctxt)
+		xmlStopParser(c->ctxt);
+}
+
+/* SAX end tag (libxml2 also sends one for void and implicitly closed
+ * elements). */
+static void on_end(void *ctx, const xmlChar *tag)
+{
+	struct collect *c = ctx;
+	(void)tag;
+	if (c->depth > 0)
+		c->depth--;
+}
+
 /* SAX start tag: the href of an <a> (the first one: libxml2 drops a
  * repeated attribute). */
 static void on_start(void *ctx, const xmlChar *tag, const xmlChar **atts)
 {
 	struct collect *c = ctx;
+	if (c->st == STATUS_OK && ++c->depth > LISTING_MAX_DEPTH)
+		stop(c, error_set(c->err, STATUS_LIMIT, c->base_name,
+				  "directory listing nests more than %d "
+				  "elements",
+				  LISTING_MAX_DEPTH));
 	if (c->st != STATUS_OK || !atts ||
 	    strcasecmp((const char *)tag, "a") != 0)
 		return;
@@ -237,24 +283,24 @@ static void on_start(void *ctx, const xmlChar *tag, const xmlChar **atts)
 	bool is_dir = false, nomem = false;
 	char *name = href_child(c, href, &is_dir, &nomem);
 	if (nomem) {
-		c->st = error_set(c->err, STATUS_NOMEM, c->base_name,
-				  "directory listing: out of memory");
+		stop(c, error_set(c->err, STATUS_NOMEM, c->base_name,
+				  "directory listing: out of memory"));
 		return;
 	}
 	if (!name)
 		return;
 	if (c->count >= LISTING_MAX_ENTRIES) {
 		free(name);
-		c->st = error_set(c->err, STATUS_LIMIT, c->base_name,
+		stop(c, error_set(c->err, STATUS_LIMIT, c->base_name,
 				  "directory listing has more than %zu names",
-				  LISTING_MAX_ENTRIES);
+				  LISTING_MAX_ENTRIES));
 		return;
 	}
 	if (!array_grow((void **)&c->entries, &c->cap, c->count + 1,
 			sizeof(*c->entries))) {
 		free(name);
-		c->st = error_set(c->err, STATUS_NOMEM, c->base_name,
-				  "directory listing: out of memory");
+		stop(c, error_set(c->err, STATUS_NOMEM, c->base_name,
+				  "directory listing: out of memory"));
 		return;
 	}
 	c->entries[c->count++] =
@@ -277,12 +323,15 @@ static bool collect_base(struct collect *c)
 	return rc == CURLUE_OK || rc == CURLUE_NO_PORT;
 }
 
-/* Run libxml2's HTML parser over the page with on_start as the only
- * callback: no tree, no network, errors recovered from and not shown. */
-static enum status parse_page(struct collect *c, const char *html, size_t len)
+/* Run libxml2's HTML parser over the page with the tag callbacks only: no
+ * tree, no network, errors recovered from and not shown; bounded as
+ * LISTING_MAX_PENDING and LISTING_MAX_DEPTH say, stopped by `cancel`. */
+static enum status parse_page(struct collect *c, const char *html, size_t len,
+			      volatile sig_atomic_t *cancel)
 {
 	htmlSAXHandler sax = {
 		.startElement = on_start,
+		.endElement = on_end,
 		.serror = quiet,
 		.initialized = XML_SAX2_MAGIC,
 	};
@@ -296,14 +345,38 @@ static enum status parse_page(struct collect *c, const char *html, size_t len)
 					 HTML_PARSE_NOWARNING |
 					 HTML_PARSE_NONET | HTML_PARSE_NOBLANKS |
 					 HTML_PARSE_COMPACT);
+	c->ctxt = ctxt;
 	size_t pos = 0;
 	do {
+		if (cancel && *cancel) {
+			stop(c, error_set(c->err, STATUS_IO, c->base_name,
+					  "cancelled"));
+			break;
+		}
 		size_t n = len - pos < LISTING_CHUNK ? len - pos
 						     : LISTING_CHUNK;
+		/* libxml2 2.9 keeps where a lookahead for the end of a token
+		 * stopped as an offset into its buffer, which moves when the
+		 * buffer is compacted: the lookahead then never succeeds and
+		 * nothing more is parsed until the last piece.  0 has it look
+		 * again from the token's start (at most LISTING_MAX_PENDING
+		 * bytes). */
+		ctxt->checkIndex = 0;
 		htmlParseChunk(ctxt, html ? html + pos : "", (int)n,
 			       pos + n == len);
 		pos += n;
+		/* what libxml2 holds back until a tag, comment or script
+		 * ends */
+		xmlParserInputPtr in = ctxt->input;
+		if (c->st == STATUS_OK && in && in->cur && in->end &&
+		    (size_t)(in->end - in->cur) > LISTING_MAX_PENDING)
+			stop(c, error_set(c->err, STATUS_LIMIT, c->base_name,
+					  "directory listing: a tag, comment "
+					  "or script longer than %zu KiB "
+					  "before byte %zu",
+					  LISTING_MAX_PENDING >> 10, pos));
 	} while (pos < len && c->st == STATUS_OK);
+	c->ctxt = NULL;
 	htmlFreeParserCtxt(ctxt);
 	return c->st;
 }
@@ -356,6 +429,7 @@ static enum status dedup(struct listing_entry *e, size_t *n,
 }
 
 enum status listing_parse(const char *html, size_t len, const char *base_name,
+			  volatile sig_atomic_t *cancel,
 			  struct listing_entry **out, size_t *n,
 			  struct error *err)
 {
@@ -387,7 +461,10 @@ enum status listing_parse(const char *html, size_t len, const char *base_name,
 			       "directory listing: out of memory");
 		goto out;
 	}
-	st = parse_page(&c, html, len);
+	c.href_max = strlen(c.scheme) + (c.host ? strlen(c.host) : 0) +
+		     (c.port ? strlen(c.port) : 0) + strlen(c.dir_path) +
+		     3 * LISTING_MAX_NAME + 64;
+	st = parse_page(&c, html, len, cancel);
 	if (st == STATUS_OK)
 		st = dedup(c.entries, &c.count, base_name, err);
 out:

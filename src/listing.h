@@ -8,6 +8,7 @@
 #ifndef CALLSCOPE_LISTING_H
 #define CALLSCOPE_LISTING_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -43,9 +44,13 @@ struct listing_entry {
  *
  * *out is a malloc'd array of *n entries (NULL when 0) to be released with
  * listing_free.  Fails with STATUS_USAGE for NULL arguments, STATUS_LIMIT
- * for a page over 64 MiB or over 1,000,000 kept names, STATUS_NOMEM;
- * *out is NULL and *n 0 on failure. */
+ * for a page over 64 MiB, over 1,000,000 kept names, with a tag, comment
+ * or script over 128 KiB or elements nested over 128 deep (HTML's parser
+ * takes time quadratic in those), STATUS_NOMEM, and STATUS_IO "cancelled"
+ * once `cancel` (may be NULL; polled every 64 KiB) is non-zero; *out is
+ * NULL and *n 0 on failure. */
 enum status listing_parse(const char *html, size_t len, const char *base_name,
+			  volatile sig_atomic_t *cancel,
 			  struct listing_entry **out, size_t *n,
 			  struct error *err);
 

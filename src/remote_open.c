@@ -328,7 +328,8 @@ static enum status list_names(struct job *j, const char *sub,
 	/* the redacted URL: resolves links as well, and names the page in
 	 * messages without a password */
 	char *shown = http_url_redact(url);
-	st = shown ? listing_parse(page, len, shown, &ents, &n, err)
+	st = shown ? listing_parse(page, len, shown, j->o->cancel, &ents, &n,
+				   err)
 		   : error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	free(shown);
 	if (st != STATUS_OK)

@@ -22,6 +22,8 @@ Serves a directory on 127.0.0.1 with what real servers do and what breaks:
                         to=https://... or ftp://... changes the scheme
     slow      rate=B    send at most B bytes per second
     auth      user=U pass=P  401 unless the request has Basic U:P
+    index     file=F    a directory's page is the served file F (a path
+                        below --dir), not the generated autoindex
   `count=K` applies a fault to the next K matching requests only (default:
   every request).  The longest matching prefix wins.
 
@@ -197,7 +199,7 @@ class Handler(SimpleHTTPRequestHandler):
             prefix = q.pop("prefix", "/")
             kind = q.pop("kind", "")
             if kind not in ("drop", "stall", "status", "lie", "norange",
-                            "redirect", "slow", "auth"):
+                            "redirect", "slow", "auth", "index"):
                 self.send_small(400, "unknown fault kind\n")
                 return
             STATE.set_fault(prefix, kind, q)
@@ -261,7 +263,12 @@ class Handler(SimpleHTTPRequestHandler):
                 entry["status"] = 301
                 self.send_small(301, "", extra={"Location": loc})
                 return
-            index = self.listing(fs, path)
+            if kind == "index":
+                with open(self.translate_path("/" + params["file"]),
+                          "rb") as f:
+                    index = f.read()
+            else:
+                index = self.listing(fs, path)
             entry["status"] = 200
             self.send_small(200, index, "text/html; charset=utf-8")
             return

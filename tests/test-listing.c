@@ -27,7 +27,7 @@ static void check_page(const char *html, size_t len, const char *base,
 	struct listing_entry *e = NULL;
 	size_t n = 99;
 	struct error err = {.status = STATUS_OK};
-	assert_int_equal(listing_parse(html, len, base, &e, &n, &err),
+	assert_int_equal(listing_parse(html, len, base, NULL, &e, &n, &err),
 			 STATUS_OK);
 	for (size_t i = 0; i < n && i < n_want; i++) {
 		assert_string_equal(e[i].name, want[i].name);
@@ -53,19 +53,19 @@ static void test_null_arguments(void **state)
 	struct listing_entry *e = (struct listing_entry *)&e;
 	size_t n = 7;
 	struct error err = {.status = STATUS_OK};
-	assert_int_equal(listing_parse("x", 1, "u", NULL, &n, &err),
+	assert_int_equal(listing_parse("x", 1, "u", NULL, NULL, &n, &err),
 			 STATUS_USAGE);
-	assert_int_equal(listing_parse("x", 1, "u", &e, NULL, &err),
+	assert_int_equal(listing_parse("x", 1, "u", NULL, &e, NULL, &err),
 			 STATUS_USAGE);
 	assert_null(e);
-	assert_int_equal(listing_parse(NULL, 5, "u", &e, &n, &err),
+	assert_int_equal(listing_parse(NULL, 5, "u", NULL, &e, &n, &err),
 			 STATUS_USAGE);
 	assert_int_equal(n, 0);
 	assert_string_equal(err.file, "u");
 	error_clear(&err);
 	/* NULL with length 0 is an empty page */
 	n = 7;
-	assert_int_equal(listing_parse(NULL, 0, NULL, &e, &n, NULL),
+	assert_int_equal(listing_parse(NULL, 0, NULL, NULL, &e, &n, NULL),
 			 STATUS_OK);
 	assert_null(e);
 	assert_int_equal(n, 0);
@@ -203,7 +203,8 @@ static void test_nul_reference(void **state)
 	static const char page[] = "<a href=\"a&#0;b\">nul entity</a>";
 	struct listing_entry *e = NULL;
 	size_t n = 0;
-	assert_int_equal(listing_parse(page, strlen(page), NULL, &e, &n, NULL),
+	assert_int_equal(listing_parse(page, strlen(page), NULL, NULL, &e, &n,
+				       NULL),
 			 STATUS_OK);
 	assert_true(n <= 1);
 	for (size_t i = 0; i < n; i++) {
@@ -273,12 +274,10 @@ static void test_html_parser(void **state)
 	      NULL, {.name = "ok.db", .is_dir = false}, );
 }
 
-/* 100,000 nested elements around and before a link: no stack is spent on
- * depth (SAX, no tree). */
-static void test_deep_nesting(void **state)
+/* `depth` nested elements around a link, closed (`closed`) or not, then
+ * a second link; *len the page's length. */
+static char *nested_page(size_t depth, bool closed, size_t *len)
 {
-	(void)state;
-	size_t depth = 100000;
 	static const char open_tag[] = "<div>", close_tag[] = "</div>";
 	static const char link[] = "<a href=\"deep.db\">d</a>";
 	static const char after[] = "<a href=\"after/\">a</a>";
@@ -293,21 +292,48 @@ static void test_deep_nesting(void **state)
 	}
 	memcpy(page + o, link, sizeof(link) - 1);
 	o += sizeof(link) - 1;
-	for (size_t i = 0; i < depth; i++) {
+	for (size_t i = 0; closed && i < depth; i++) {
 		memcpy(page + o, close_tag, sizeof(close_tag) - 1);
 		o += sizeof(close_tag) - 1;
 	}
 	memcpy(page + o, after, sizeof(after) - 1);
 	o += sizeof(after) - 1;
-	check_page(page, o, "http://h/d/",
+	page[o] = '\0';
+	*len = o;
+	return page;
+}
+
+/* 100 nested elements around a link are read, closed or not; 100,000
+ * fail at once with a limit (libxml2 scans the open elements for every
+ * end tag: a deep page with many end tags would take hours). */
+static void test_deep_nesting(void **state)
+{
+	(void)state;
+	size_t len = 0;
+	char *page = nested_page(100, true, &len);
+	check_page(page, len, "http://h/d/",
 		   (const struct want[]){{.name = "deep.db", .is_dir = false},
 					 {.name = "after", .is_dir = true}},
 		   2);
-	/* opened and never closed */
-	check_page(page, depth * (sizeof(open_tag) - 1) + sizeof(link) - 1,
-		   NULL,
-		   (const struct want[]){{.name = "deep.db", .is_dir = false}},
-		   1);
+	free(page);
+	page = nested_page(100, false, &len);
+	check_page(page, len, NULL,
+		   (const struct want[]){{.name = "deep.db", .is_dir = false},
+					 {.name = "after", .is_dir = true}},
+		   2);
+	free(page);
+	page = nested_page(100000, true, &len);
+	struct listing_entry *e = NULL;
+	size_t n = 0;
+	struct error err = {.status = STATUS_OK};
+	assert_int_equal(listing_parse(page, len, "http://h/d/", NULL, &e, &n,
+				       &err),
+			 STATUS_LIMIT);
+	assert_string_equal(err.message,
+			    "directory listing nests more than 128 elements");
+	assert_string_equal(err.file, "http://h/d/");
+	assert_null(e);
+	error_clear(&err);
 	free(page);
 }
 
@@ -365,6 +391,11 @@ static void test_resolution(void **state)
 	CHECK("<a href=\"/a%20b/x.db\">x</a><a href=\"/a%20b/y/\">y</a>",
 	      "sftp://me@host/a%20b/", {.name = "x.db", .is_dir = false},
 	      {.name = "y", .is_dir = true}, );
+	/* a scheme this libcurl may lack: relative links still resolve */
+	CHECK("<a href=\"r.db\">r</a><a href=\"/d/s/\">s</a>"
+	      "<a href=\"foo://other/d/o.db\">o</a>",
+	      "foo://host/d/", {.name = "r.db", .is_dir = false},
+	      {.name = "s", .is_dir = true}, );
 }
 
 static void test_duplicates_keep_first(void **state)
@@ -386,7 +417,7 @@ static void test_limits(void **state)
 	/* the size is refused before a byte is read */
 	const char one = '<';
 	assert_int_equal(listing_parse(&one, ((size_t)64 << 20) + 1,
-				       "http://h/", &e, &n, &err),
+				       "http://h/", NULL, &e, &n, &err),
 			 STATUS_LIMIT);
 	assert_null(e);
 	assert_string_equal(err.file, "http://h/");
@@ -399,7 +430,7 @@ static void test_limits(void **state)
 		int k = snprintf(page, cap, "<a href=\"");
 		memset(page + k, 'n', len);
 		snprintf(page + k + len, cap - k - len, "\">x</a>");
-		assert_int_equal(listing_parse(page, strlen(page), NULL, &e,
+		assert_int_equal(listing_parse(page, strlen(page), NULL, NULL, &e,
 					       &n, &err),
 				 STATUS_OK);
 		assert_int_equal(n, len == 4096 ? 1 : 0);
@@ -416,12 +447,150 @@ static void test_limits(void **state)
 	for (size_t i = 0; i < many; i++)
 		o += (size_t)sprintf(big + o, "<a href=\"f%zu\">x</a>\n",
 				     many - i);
-	assert_int_equal(listing_parse(big, o, NULL, &e, &n, &err), STATUS_OK);
+	assert_int_equal(listing_parse(big, o, NULL, NULL, &e, &n, &err),
+			 STATUS_OK);
 	assert_int_equal(n, many);
 	assert_string_equal(e[0].name, "f20000");
 	assert_string_equal(e[many - 1].name, "f1");
 	listing_free(e, n);
 	free(big);
+}
+
+/* `n` bytes of `unit` repeated between `head` and `tail`, NUL-terminated;
+ * *len its length. */
+static char *repeat(const char *head, const char *unit, size_t n,
+		    const char *tail, size_t *len)
+{
+	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+	char *p = malloc(hl + n * ul + tl + 1);
+	assert_non_null(p);
+	memcpy(p, head, hl);
+	for (size_t i = 0; i < n; i++)
+		memcpy(p + hl + i * ul, unit, ul);
+	memcpy(p + hl + n * ul, tail, tl + 1);
+	*len = hl + n * ul + tl;
+	return p;
+}
+
+/* The inputs on which libxml2's HTML parser takes quadratic time fail
+ * with a limit instead (each took minutes before the bounds); below the
+ * bounds they parse. */
+static void test_quadratic_inputs_refused(void **state)
+{
+	(void)state;
+	struct listing_entry *e = NULL;
+	size_t n = 0, len = 0;
+	struct error err = {.status = STATUS_OK};
+	/* one tag of 2 MB of bare attributes: " a0 a1 ..." are distinct
+	 * enough, "x" repeated is not needed; the first 200 KiB suffice */
+	char *page = repeat("<a href=\"f\"", " xyzzy", 400000, ">f</a>", &len);
+	for (size_t i = 0; i < 400000; i++) {
+		/* make each attribute name distinct: xyzzy -> base-26 */
+		char *at = page + strlen("<a href=\"f\"") + i * 6 + 1;
+		size_t v = i;
+		for (int k = 4; k >= 0; k--, v /= 26)
+			at[k] = (char)('a' + v % 26);
+	}
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_LIMIT);
+	assert_non_null(strstr(err.message, "longer than 128 KiB"));
+	assert_null(e);
+	error_clear(&err);
+	free(page);
+	/* a 100 KiB tag is still read */
+	page =
+	    repeat("<a href=\"g\"", " x=\"1\"", 100 * 1024 / 6, ">g</a>", &len);
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(e[0].name, "g");
+	listing_free(e, n);
+	free(page);
+	/* an unterminated comment */
+	page = repeat("<a href=\"h\">h</a><!--", "-", 300 * 1024, "", &len);
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_LIMIT);
+	error_clear(&err);
+	free(page);
+	/* 200 nested elements, then unmatched end tags */
+	page = repeat("", "<b>", 200, "</i></i><a href=\"i\">i</a>", &len);
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_LIMIT);
+	assert_non_null(strstr(err.message, "nests more than 128"));
+	error_clear(&err);
+	free(page);
+	/* 100 nested are fine, and so are 100,000 closed ones in a row */
+	page = repeat("", "<b>", 100, "<a href=\"j\">j</a>", &len);
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_OK);
+	assert_int_equal(n, 1);
+	listing_free(e, n);
+	free(page);
+	page = repeat("", "<p><b>x</b></p><br><hr>", 100000,
+		      "<a href=\"k\">k</a>", &len);
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_OK);
+	assert_int_equal(n, 1);
+	listing_free(e, n);
+	free(page);
+}
+
+/* A set cancel flag stops the parse before the first piece. */
+static void test_cancel(void **state)
+{
+	(void)state;
+	struct listing_entry *e = NULL;
+	size_t n = 0;
+	struct error err = {.status = STATUS_OK};
+	volatile sig_atomic_t cancel = 1;
+	const char *page = "<a href=\"x\">x</a>";
+	assert_int_equal(listing_parse(page, strlen(page), "http://h/", &cancel,
+				       &e, &n, &err),
+			 STATUS_IO);
+	assert_string_equal(err.message, "cancelled");
+	assert_null(e);
+	assert_int_equal(n, 0);
+	error_clear(&err);
+	cancel = 0;
+	assert_int_equal(listing_parse(page, strlen(page), "http://h/", &cancel,
+				       &e, &n, &err),
+			 STATUS_OK);
+	assert_int_equal(n, 1);
+	listing_free(e, n);
+}
+
+/* An href too long to name a child is dropped without asking libcurl
+ * (which fails 8 MB URLs as out of memory); the other links stay.  One
+ * over 128 KiB fails the page (see above). */
+static void test_huge_href_dropped(void **state)
+{
+	(void)state;
+	struct listing_entry *e = NULL;
+	size_t n = 0, len = 0;
+	struct error err = {.status = STATUS_OK};
+	char *page = repeat("<a href=\"a\">a</a><a href=\"", "n", 100000,
+			    "\">x</a><a href=\"b\">b</a>", &len);
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(e[0].name, "a");
+	assert_string_equal(e[1].name, "b");
+	listing_free(e, n);
+	free(page);
+	page = repeat("<a href=\"a\">a</a><a href=\"", "n", 9000000, "\">x</a>",
+		      &len);
+	assert_int_equal(
+	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
+	    STATUS_LIMIT);
+	error_clear(&err);
+	free(page);
 }
 
 /* Serve a directory with python3's http.server on 127.0.0.1 (an ephemeral
@@ -506,6 +675,9 @@ int main(void)
 		cmocka_unit_test(test_resolution),
 		cmocka_unit_test(test_duplicates_keep_first),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_quadratic_inputs_refused),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_huge_href_dropped),
 		cmocka_unit_test(test_python_http_server),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

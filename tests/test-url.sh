@@ -138,6 +138,35 @@ else
 	fail "older database: '$out' $(ls "$tmp/old") $(cat "$tmp/err")"
 fi
 
+# --- hostile listing pages: the inputs on which libxml2's HTML parser takes
+# quadratic time (a tag of 200,000 attributes: minutes before; 200 open
+# elements and 2 MB of end tags) fail with one line, exit 2 -----------
+for page in attrs nest; do
+	mkdir -p "$www/$page"
+	cp "$www/old/experiment.xml" "$www/$page/"
+	python3 -c '
+import sys
+if sys.argv[1] == "attrs":
+    sys.stdout.write("<a href=\"x\"" +
+                     "".join(" a%x" % i for i in range(200000)) + ">x</a>")
+else:
+    sys.stdout.write("<b>" * 200 + "</i>" * 500000)' "$page" >"$www/$page.html"
+	ctl "/__fault?prefix=/$page/&kind=index&file=$page.html"
+	timeout 60 "$cs" info --no-cache "$base/$page/" >/dev/null 2>"$tmp/err"
+	rc=$?
+	case $page in
+	attrs) want="directory listing: a tag, comment or script longer than 128 KiB" ;;
+	nest) want="directory listing nests more than 128 elements" ;;
+	esac
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	   grep -qF "$base/$page/: $want" "$tmp/err"; then
+		ok "hostile listing ($page): $(cat "$tmp/err")"
+	else
+		fail "hostile listing ($page): exit $rc, $(cat "$tmp/err")"
+	fi
+	ctl /__clear
+done
+
 # --- XML-era corpus databases: a directory (hpctrace files from the
 # listing) and a tarball, compared with the local answers -------------
 ex="$top_srcdir/../shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"

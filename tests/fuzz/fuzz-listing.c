@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct listing_entry *e = NULL;
 	size_t n = 0;
 	struct error err = {.status = STATUS_OK};
-	if (listing_parse((const char *)data, size, "http://h/dir/", &e, &n,
+	if (listing_parse((const char *)data, size, "http://h/dir/", NULL, &e, &n,
 			  &err) != STATUS_OK)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
