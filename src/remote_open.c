@@ -143,8 +143,9 @@ static bool lazy_candidate(const struct job *j, const char *name)
 			 strcmp(name, "trace.db") == 0);
 }
 
-/* A complete local copy of `dest` per its record. */
-static bool have_complete(const char *dest, const char *meta)
+/* A complete local copy of `dest` per its record (of *size bytes, when
+ * `size` is not NULL). */
+static bool have_complete(const char *dest, const char *meta, uint64_t *size)
 {
 	struct url_cache_file f;
 	if (!meta || url_cache_read_file(meta, &f, NULL) != STATUS_OK)
@@ -152,7 +153,47 @@ static bool have_complete(const char *dest, const char *meta)
 	struct stat sb;
 	bool ok = f.complete && stat(dest, &sb) == 0 && S_ISREG(sb.st_mode) &&
 		  (uint64_t)sb.st_size == f.size;
+	if (ok && size)
+		*size = f.size;
 	url_cache_file_clear(&f);
+	return ok;
+}
+
+/* Every file with a record in the entry's meta/ (one level: the older
+ * layouts' names), other than `except`, is complete in data/; their
+ * sizes are added to j->total.  False leaves j->total as it was. */
+static bool recorded_complete(struct job *j, const char *except)
+{
+	char *meta_dir = join_path(j->base, "meta");
+	DIR *d = meta_dir ? opendir(meta_dir) : NULL;
+	uint64_t total = 0;
+	bool ok = d != NULL;
+	struct dirent *de;
+	while (ok && (de = readdir(d)) != NULL) {
+		const char *rec = de->d_name;
+		size_t len = strlen(rec);
+		if (len <= 5 || strcmp(rec + len - 5, ".json") != 0)
+			continue;
+		char *name = strndup(rec, len - 5);
+		if (!name || strcmp(name, except) == 0) {
+			ok = name != NULL;
+			free(name);
+			continue;
+		}
+		char *dest = join_path(j->data, name);
+		char *meta = join_path(meta_dir, rec);
+		uint64_t size = 0;
+		ok = dest && meta && have_complete(dest, meta, &size);
+		total += size;
+		free(dest);
+		free(meta);
+		free(name);
+	}
+	if (d)
+		closedir(d);
+	free(meta_dir);
+	if (ok)
+		j->total += total;
 	return ok;
 }
 
@@ -165,7 +206,7 @@ static enum status try_lazy(struct job *j, const char *url, const char *dest,
 {
 	*lazy = false;
 	blob_unregister(dest);
-	if (j->o->download || !j->base || have_complete(dest, meta))
+	if (j->o->download || !j->base || have_complete(dest, meta, NULL))
 		return STATUS_OK;
 	struct http_info info;
 	enum status st = http_probe(j->s, url, &info, err);
@@ -427,15 +468,18 @@ static int by_string(const void *a, const void *b)
 /* Remove the per-thread files of an earlier version that the listing no
  * longer names (their names carry the host and process id, so a new run
  * published at the same URL names new files): the reader would read old
- * and new threads together. */
+ * and new threads together.  Only in a cache entry, and only files it
+ * has a record of: `fetch -o DIR` never removes the user's files. */
 static enum status drop_unlisted(struct job *j, char **names, size_t n,
 				 struct error *err)
 {
+	if (!j->base) /* fetch -o DIR: the directory is the user's */
+		return STATUS_OK;
 	char **sorted = malloc(n * sizeof(*sorted));
-	char *meta_dir = j->base ? join_path(j->base, "meta") : NULL;
+	char *meta_dir = join_path(j->base, "meta");
 	DIR *d = opendir(j->data);
 	enum status st = STATUS_OK;
-	if (!sorted || (j->base && !meta_dir)) {
+	if (!sorted || !meta_dir) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
@@ -449,16 +493,15 @@ static enum status drop_unlisted(struct job *j, char **names, size_t n,
 			continue;
 		char *path = join_path(j->data, name);
 		char *meta_rel = join(name, ".json");
-		char *meta = meta_dir && meta_rel ? join_path(meta_dir, meta_rel)
-						  : NULL;
-		if (!path || !meta_rel || (meta_dir && !meta)) {
+		char *meta = meta_rel ? join_path(meta_dir, meta_rel) : NULL;
+		if (!path || !meta) {
 			st = error_set(err, STATUS_NOMEM, NULL,
 				       "out of memory");
-		} else {
+		} else if (access(meta, F_OK) == 0) {
+			/* fetched by callscope (it has a record) */
 			mark_dirty(j);
 			unlink(path);
-			if (meta)
-				unlink(meta);
+			unlink(meta);
 			j->changed = true;
 		}
 		free(path);
@@ -541,9 +584,11 @@ static enum status get_directory(struct job *j, struct error *err)
 		goto out;
 	}
 	/* hpcprof rewrites experiment.xml whenever it writes a database: an
-	 * unchanged one over a complete entry means the files beside it are
-	 * the cached ones (no request per thread file), as is --offline */
-	if (j->o->offline || (j->last_unchanged && j->was_complete))
+	 * unchanged one over a complete entry whose recorded files are all
+	 * there means the files beside it are the cached ones (no request
+	 * per thread file), as is --offline */
+	if (j->o->offline || (j->last_unchanged && j->was_complete &&
+			      recorded_complete(j, "experiment.xml")))
 		goto out;
 	/* the 2020 sparse format's files, beside its experiment.xml */
 	for (size_t i = 0; i < 3; i++) {
@@ -633,6 +678,7 @@ static enum status write_entry(struct job *j, bool dir, const char *name,
 		.date = (int64_t)time(NULL),
 		.complete = true,
 		.remote = j->remote,
+		.layout = URL_CACHE_LAYOUT,
 	};
 	st = url_cache_write_entry(ep, &e, err);
 out:
@@ -774,9 +820,13 @@ static enum status materialize(const char *url, const struct open_options *o,
 		goto out;
 	if (dir) {
 		struct url_cache_entry e;
+		/* an entry of an older layout may lack files: revalidated
+		 * file by file */
 		j.was_complete = j.base && entry_complete(j.base, url, &e);
-		if (j.was_complete)
+		if (j.was_complete) {
+			j.was_complete = e.layout == URL_CACHE_LAYOUT;
 			url_cache_entry_clear(&e);
+		}
 		/* The job's names are relative to the directory URL. */
 		st = get_directory(&j, err);
 		if (st != STATUS_OK)

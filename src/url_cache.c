@@ -319,6 +319,7 @@ enum status url_cache_read_entry(const char *path,
 	e->date = (int64_t)get_u64(j, "date");
 	e->complete = json_is_true(json_object_get(j, "complete"));
 	e->remote = json_is_true(json_object_get(j, "remote"));
+	e->layout = (int)get_u64(j, "layout");
 	json_decref(j);
 	if (!e->url || !e->kind || !e->name) {
 		url_cache_entry_clear(e);
@@ -332,11 +333,13 @@ enum status url_cache_write_entry(const char *path,
 				  const struct url_cache_entry *e,
 				  struct error *err)
 {
-	json_t *j = json_pack("{s:o, s:o, s:o, s:I, s:I, s:b, s:b}", "url",
-			      str_or_null(e->url), "kind", str_or_null(e->kind),
-			      "name", str_or_null(e->name), "size",
+	json_t *j = json_pack("{s:o, s:o, s:o, s:I, s:I, s:b, s:b, s:i}",
+			      "url", str_or_null(e->url), "kind",
+			      str_or_null(e->kind), "name",
+			      str_or_null(e->name), "size",
 			      (json_int_t)e->size, "date", (json_int_t)e->date,
-			      "complete", e->complete, "remote", e->remote);
+			      "complete", e->complete, "remote", e->remote,
+			      "layout", e->layout);
 	enum status st = write_json(path, j, err);
 	json_decref(j);
 	return st;

@@ -76,7 +76,14 @@ struct url_cache_entry {
 	int64_t date;   /* last complete fetch, seconds since the epoch */
 	bool complete;
 	bool remote;    /* some files are read remotely (not for --offline) */
+	int layout;     /* what the writer fetched: URL_CACHE_LAYOUT, or
+			   older (0: written before the field existed) */
 };
+
+/* The entries' layout now: 2 since a directory of an older HPCToolkit
+ * layout also holds the 2020 profile.db/cct.db/trace.db and records every
+ * file it holds (entries of 1 may lack them). */
+#define URL_CACHE_LAYOUT 2
 
 enum status url_cache_read_entry(const char *path,
 				 struct url_cache_entry *e,

@@ -5,7 +5,10 @@
 # equals the local one); a second open of an unchanged experiment.xml
 # database makes no request per thread file; a new run published at the
 # same URL (new per-thread file names) replaces the old files instead of
-# adding to them.  Skips (77) without ../shared/corpus.
+# adding to them, in the cache only (`fetch -o DIR` keeps the user's
+# files); a cached file gone from data/, or an entry of the layout before
+# the 2020 binaries were fetched, is fetched again; the entry's size is
+# its files'.  Skips (77) without ../shared/corpus.
 set -u
 . "${top_srcdir:-.}/tests/http-env.sh"
 corpus="$top_srcdir/../shared/corpus"
@@ -27,6 +30,20 @@ else
 	fail "2020 format by URL: $(diff "$tmp/local" "$tmp/remote" | head -5) $(cat "$tmp/err")"
 fi
 
+# --- an entry of the older layout (no "layout", no binaries) is refetched -
+spdir=$(dirname "$(grep -l '/sp/"' "$XDG_CACHE_HOME"/callscope/url/*/entry.json)")
+rm -f "$spdir"/data/*.db "$spdir"/meta/*.db.json
+python3 -c 'import json, sys
+p = sys.argv[1]; d = json.load(open(p)); d.pop("layout", None)
+json.dump(d, open(p, "w"))' "$spdir/entry.json"
+info "$base/sp/" >"$tmp/remote"
+info "$www/sp" >"$tmp/local"
+if cmp -s "$tmp/local" "$tmp/remote" && ls "$spdir/data/profile.db" >/dev/null 2>&1; then
+	ok "2020 format, entry of the older layout: its binaries fetched again"
+else
+	fail "2020 format, older entry: $(cat "$tmp/err") $(ls "$spdir/data")"
+fi
+
 # --- experiment.xml + per-thread files: revalidation costs one request ----
 info "$www/pop" >"$tmp/local"
 info "$base/pop/" >"$tmp/remote"
@@ -40,6 +57,35 @@ if cmp -s "$tmp/local" "$tmp/remote" && [ "$n" -le 3 ]; then
 	ok "pop unchanged: $n requests ($(stats statuses))"
 else
 	fail "pop unchanged: $n requests ($(stats statuses))"
+fi
+
+# --- a cached thread file lost: fetched again, the entry's size is right -
+popdir=$(dirname "$(grep -l '/pop/"' "$XDG_CACHE_HOME"/callscope/url/*/entry.json)")
+lost=$(cd "$popdir/data" && ls | grep 'hpctrace$' | head -n 1)
+rm "$popdir/data/$lost"
+ctl /__reset
+info "$base/pop/" >"$tmp/remote"
+size=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["size"])' "$popdir/entry.json")
+du_size=$(find "$popdir/data" -type f -exec cat {} + | wc -c)
+if cmp -s "$tmp/local" "$tmp/remote" && [ -f "$popdir/data/$lost" ] &&
+   [ "$(stats count "/pop/$lost")" = 1 ] && [ "$size" = "$du_size" ]; then
+	ok "pop, a cached file lost: fetched again; entry size $size = its files"
+else
+	fail "pop, a cached file lost: $(stats statuses); size $size, files $du_size"
+fi
+
+# --- fetch -o DIR: the user's own files beside the database stay ----------
+mkdir "$tmp/mine"
+echo "my own data" >"$tmp/mine/myrun-000000-000-a8c0-1.hpctrace"
+echo "mine" >"$tmp/mine/experiment-1.mdb"
+"$cs" fetch "$base/pop/" -o "$tmp/mine" >/dev/null 2>"$tmp/err" ||
+	fail "fetch -o: $(cat "$tmp/err")"
+if [ "$(cat "$tmp/mine/myrun-000000-000-a8c0-1.hpctrace" 2>/dev/null)" = "my own data" ] &&
+   [ "$(cat "$tmp/mine/experiment-1.mdb" 2>/dev/null)" = "mine" ] &&
+   [ -f "$tmp/mine/experiment.xml" ]; then
+	ok "fetch -o: the user's files stay"
+else
+	fail "fetch -o: the user's files were removed: $(ls "$tmp/mine" | head -3)"
 fi
 
 # --- a new run at the same URL: new thread file names replace the old -----
