@@ -3,7 +3,10 @@
  * under $TMPDIR (an absolute path, else /tmp), registered, and removed
  * when released, at exit, or by temp_dirs_remove_all() -- which the
  * program calls before it dies of SIGTERM or SIGHUP, since exit handlers
- * do not run then.  Thread-safe.  Must not depend on curses or ui/. */
+ * do not run then.  When the process dies without any of those (SIGKILL,
+ * a crash, a signal at a moment it cannot clean up), a janitor process
+ * started with each directory removes it.  Thread-safe.  Must not depend
+ * on curses or ui/. */
 #ifndef CALLSCOPE_TEMP_DIRS_H
 #define CALLSCOPE_TEMP_DIRS_H
 

@@ -9,7 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -148,12 +152,71 @@ static void test_temp_dirs(void **state)
 	unsetenv("TMPDIR");
 }
 
+/* Poll (up to 10 s) until `path` is gone. */
+static bool vanishes(const char *path)
+{
+	for (int i = 0; i < 1000; i++) {
+		if (!exists(path))
+			return true;
+		nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+	}
+	return false;
+}
+
+/* A process killed with SIGKILL (no exit handler, no signal handler) has
+ * its directory removed by the janitor; a released directory leaves no
+ * janitor behind (no child of this process remains). */
+static void test_janitor(void **state)
+{
+	(void)state;
+	assert_int_equal(setenv("TMPDIR", base, 1), 0);
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *dir = NULL;
+		if (temp_dirs_create("download", &dir, NULL) != STATUS_OK)
+			_exit(1);
+		write_file(dir, "part");
+		if (write(p[1], dir, strlen(dir) + 1) < 0)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	char dir[4096];
+	ssize_t n = read(p[0], dir, sizeof(dir) - 1);
+	close(p[0]);
+	assert_true(n > 1);
+	dir[n] = '\0';
+	assert_true(exists(dir));
+	assert_int_equal(kill(pid, SIGKILL), 0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	assert_true(vanishes(dir));
+	/* released and swept: the janitors are gone (no children left) */
+	char *one = NULL, *two = NULL;
+	assert_int_equal(temp_dirs_create("x", &one, NULL), STATUS_OK);
+	assert_int_equal(temp_dirs_create("y", &two, NULL), STATUS_OK);
+	temp_dirs_release(one);
+	temp_dirs_remove_all();
+	assert_false(exists(one));
+	assert_false(exists(two));
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	free(one);
+	free(two);
+	unsetenv("TMPDIR");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_links_not_followed),
 		cmocka_unit_test(test_temp_dirs),
+		cmocka_unit_test(test_janitor),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -122,7 +122,8 @@ wait_shell || fail "q after the lazy browse"
 mkdir -p "$tmp/tmpv"
 start "TMPDIR=$tmp/tmpv $cs --no-config --no-cache $base/db/"
 wait_for "q quit" 15 || fail "no-cache: no viewer"
-vpid=$(pgrep -n -f "$cs --no-config --no-cache $base/db/")
+# the oldest: the newer one is its janitor (a fork, same command line)
+vpid=$(pgrep -o -f "$cs --no-config --no-cache $base/db/")
 ls -d "$tmp"/tmpv/callscope-* >/dev/null 2>&1 || fail "no-cache: no temporary directory"
 [ -n "$vpid" ] && kill -TERM "$vpid"
 if wait_shell && [ -z "$(ls -A "$tmp/tmpv")" ]; then
