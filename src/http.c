@@ -1126,8 +1126,10 @@ enum status http_get_range(struct http_session *s, const char *url,
 					       : "missing");
 			goto out;
 		}
-		/* a server that ignores If-Range: the ETag tells */
+		/* a server that ignores If-Range: the ETag tells, or, for a
+		 * date, the Last-Modified it sends along */
 		const char *tag = http_session_header(s, "ETag");
+		const char *date = http_session_header(s, "Last-Modified");
 		bool is_etag = validator && (validator[0] == '"' ||
 					     strncmp(validator, "W/", 2) == 0);
 		if (is_etag && (!tag || strcmp(tag, validator) != 0)) {
@@ -1136,6 +1138,15 @@ enum status http_get_range(struct http_session *s, const char *url,
 				       "changed on the server (ETag %s, was "
 				       "%s)",
 				       tag ? tag : "missing", validator);
+			goto out;
+		}
+		if (validator && !is_etag && date &&
+		    strcmp(date, validator) != 0) {
+			r = http_url_redact(url);
+			st = error_set(err, STATUS_IO, r ? r : "URL",
+				       "changed on the server (Last-Modified "
+				       "%s, was %s)",
+				       date, validator);
 			goto out;
 		}
 	}

@@ -18,6 +18,7 @@ Serves a directory on 127.0.0.1 with what real servers do and what breaks:
     status    code=C    answer C (500, 404, 403, ...) with a short body
     lie       extra=N   announce N more bytes than are sent, then close
     norange             ignore Range (answer 200 with the whole file)
+    noifrange           ignore If-Range (answer the range of a changed file)
     redirect  to=URL [code=302]  redirect; to=/path stays on this server,
                         to=https://... or ftp://... changes the scheme
     slow      rate=B    send at most B bytes per second
@@ -199,7 +200,7 @@ class Handler(SimpleHTTPRequestHandler):
             prefix = q.pop("prefix", "/")
             kind = q.pop("kind", "")
             if kind not in ("drop", "stall", "status", "lie", "norange",
-                            "redirect", "slow", "auth", "index"):
+                            "redirect", "slow", "auth", "index", "noifrange"):
                 self.send_small(400, "unknown fault kind\n")
                 return
             STATE.set_fault(prefix, kind, q)
@@ -309,6 +310,7 @@ class Handler(SimpleHTTPRequestHandler):
                 rng = parse_range(self.headers.get("Range"), size)
                 if_range = self.headers.get("If-Range")
                 if rng is not None and if_range is not None and \
+                        kind != "noifrange" and \
                         if_range.strip() not in (etag, lastmod):
                     rng = None
             if rng == "bad":

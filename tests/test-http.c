@@ -390,6 +390,13 @@ static void test_get_range(void **state)
 					"Mon, 01 Jan 2001 00:00:00 GMT", &err),
 			 STATUS_IO);
 	assert_non_null(strstr(err.message, "changed on the server"));
+	/* a server that ignores If-Range: its Last-Modified tells */
+	control("/__fault?prefix=/a.bin&kind=noifrange&count=1");
+	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
+					"Mon, 01 Jan 2001 00:00:00 GMT", &err),
+			 STATUS_IO);
+	assert_non_null(strstr(err.message, "changed on the server "
+					    "(Last-Modified"));
 	/* a weak ETag cannot be an If-Range: compared, not sent */
 	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
 					"W/\"weak\"", &err),
