@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "http.h"
 #include "keys.h"
 #include "sanitize.h"
 
@@ -1468,7 +1469,10 @@ int app_run(struct model *model, const char *path, bool demo,
 			    path);
 	if (!opt->no_prebuild)
 		prebuild_start(&app);
-	if (!opt->headless)
+	/* only a database opened by URL reads from a server after the open:
+	 * elsewhere Ctrl-C keeps quitting at once */
+	bool remote = !opt->headless && path && http_is_url(path);
+	if (remote)
 		watch_reads(true);
 	loop(&app, opt);
 	watch_reads(false);
