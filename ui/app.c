@@ -1266,6 +1266,8 @@ static void key_label(int key, bool is_char, wint_t wc, char *buf, size_t n)
  * "cancelled"; the status line says C-l reads again) until C-l, so the
  * next key does not wait again on a server that hangs. */
 static pthread_t ui_thread;
+/* When the key being handled arrived (now_us()). */
+static double frame_start_us;
 
 static void on_read_progress(void *ctx, const struct open_progress *p)
 {
@@ -1276,14 +1278,17 @@ static void on_read_progress(void *ctx, const struct open_progress *p)
 		screen_note(0, NULL);
 		return;
 	}
-	if (p->seconds < 0.3)
+	/* timed from the key, not the request: a frame may be made of many
+	 * short reads */
+	double seconds = (now_us() - frame_start_us) / 1e6;
+	if (seconds < 0.3)
 		return;
 	char now[32], total[32], text[512];
 	cli_format_bytes(now, sizeof(now), (double)p->now);
 	cli_format_bytes(total, sizeof(total), (double)p->total);
 	snprintf(text, sizeof(text),
 		 "Reading %s from the server: %s of %s, %.0f s   Ctrl-C stops",
-		 p->name ? p->name : "a file", now, total, p->seconds);
+		 p->name ? p->name : "a file", now, total, seconds);
 	screen_note(theme_attr(THEME_ROLE_STATUS), text);
 }
 
@@ -1297,6 +1302,7 @@ static void watch_reads(bool on)
 static void loop(struct app *app, const struct ui_options *opt)
 {
 	struct script script = {opt->keys};
+	frame_start_us = now_us();
 	draw(app);
 	if (opt->dump && opt->dump_each) {
 		fputs("--- start\n", opt->dump);
@@ -1317,6 +1323,7 @@ static void loop(struct app *app, const struct ui_options *opt)
 			key = (int)wc;
 		}
 		double t0 = now_us();
+		frame_start_us = t0;
 		if (!is_char && key == KEY_RESIZE) {
 			tree_ensure_visible(app);
 		} else {
