@@ -1,8 +1,8 @@
 #!/bin/sh
 # bench/fuzz.sh TARGET SECONDS [LIBFUZZER-OPTION...]: run one libFuzzer
 # target for SECONDS of wall time in one process (one core, as -jobs=1:
-# the other cores stay free), then print its executions, coverage (cov:/ft:)
-# and findings.
+# the other cores stay free), then print its executions, coverage (cov:/ft:),
+# wall and CPU time of the fuzzer itself (not the build), and findings.
 #
 # TARGET is config, v4-meta, v4-profile, v4-cct, v4-trace, metrics-yaml,
 # formula, legacy-values, legacy-trace, sparse2020, xml-experiment, archive or
@@ -65,13 +65,26 @@ set -- -max_total_time="$seconds" -timeout=10 \
 [ -f "$dict" ] && set -- -dict="$dict" "$@"
 log="$out/fuzz-$target.log"
 echo "fuzz: $target for ${seconds}s, log $log"
+# CPU seconds (user + sys) in a `times` output's second line (this
+# shell's finished children: "0m1.50s 0m0.25s"); `times` itself must run
+# in this shell, not in a $(...) subshell
+cpu_of() {
+	sed -n 2p "$1" | awk '{ t = 0; for (i = 1; i <= 2; i++) {
+		split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%.2f", t }'
+}
+times >"$out/fuzz-$target.times0"
 start=$(date +%s)
 rc=0
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	"$build/$bin" "$@" "$out/fuzz-corpus/$target" \
 	"$src/tests/fuzz/corpus/$target" >"$log" 2>&1 || rc=$?
 end=$(date +%s)
-echo "fuzz: $target: exit $rc after $((end - start))s wall"
+times >"$out/fuzz-$target.times1"
+cpu=$(awk -v a="$(cpu_of "$out/fuzz-$target.times0")" \
+	-v b="$(cpu_of "$out/fuzz-$target.times1")" 'BEGIN { printf "%.1f", b - a }')
+rm -f "$out/fuzz-$target.times0" "$out/fuzz-$target.times1"
+echo "fuzz: $target: exit $rc after $((end - start))s wall, ${cpu}s CPU (the fuzzer alone, not the build)"
+echo "fuzz.sh: ${cpu}s CPU, $((end - start))s wall" >>"$log"
 grep -E '^#[0-9]+.*(INITED|DONE|pulse)' "$log" | tail -2 || true
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$log" || true
 echo "corpus: $(ls "$out/fuzz-corpus/$target" | wc -l) input(s) kept"
