@@ -472,73 +472,62 @@ static char *repeat(const char *head, const char *unit, size_t n,
 	return p;
 }
 
+/* Parse `page` (freed here) as the listing of http://h/: `want`, and
+ * either the one name `text` (STATUS_OK) or a message holding `text`. */
+static void expect(char *page, size_t len, enum status want, const char *text)
+{
+	struct listing_entry *e = NULL;
+	size_t n = 0;
+	struct error err = {.status = STATUS_OK};
+	assert_int_equal(listing_parse(page, len, "http://h/", NULL, &e, &n,
+				       &err),
+			 want);
+	if (want == STATUS_OK) {
+		assert_int_equal(n, 1);
+		assert_string_equal(e[0].name, text);
+	} else {
+		assert_null(e);
+		assert_non_null(strstr(err.message, text));
+	}
+	listing_free(e, n);
+	error_clear(&err);
+	free(page);
+}
+
 /* The inputs on which libxml2's HTML parser takes quadratic time fail
  * with a limit instead (each took minutes before the bounds); below the
  * bounds they parse. */
 static void test_quadratic_inputs_refused(void **state)
 {
 	(void)state;
-	struct listing_entry *e = NULL;
-	size_t n = 0, len = 0;
-	struct error err = {.status = STATUS_OK};
-	/* one tag of 2 MB of bare attributes: " a0 a1 ..." are distinct
-	 * enough, "x" repeated is not needed; the first 200 KiB suffice */
-	char *page = repeat("<a href=\"f\"", " xyzzy", 400000, ">f</a>", &len);
+	size_t len = 0;
+	/* one tag of 2.4 MB of distinct bare attributes ("aaaaa", "aaaab",
+	 * ...): refused after 128 KiB */
+	const char *head = "<a href=\"f\"";
+	char *page = repeat(head, " xyzzy", 400000, ">f</a>", &len);
 	for (size_t i = 0; i < 400000; i++) {
-		/* make each attribute name distinct: xyzzy -> base-26 */
-		char *at = page + strlen("<a href=\"f\"") + i * 6 + 1;
+		char *at = page + strlen(head) + i * 6 + 1;
 		size_t v = i;
 		for (int k = 4; k >= 0; k--, v /= 26)
 			at[k] = (char)('a' + v % 26);
 	}
-	assert_int_equal(
-	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
-	    STATUS_LIMIT);
-	assert_non_null(strstr(err.message, "longer than 128 KiB"));
-	assert_null(e);
-	error_clear(&err);
-	free(page);
+	expect(page, len, STATUS_LIMIT, "longer than 128 KiB");
 	/* a 100 KiB tag is still read */
-	page =
-	    repeat("<a href=\"g\"", " x=\"1\"", 100 * 1024 / 6, ">g</a>", &len);
-	assert_int_equal(
-	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
-	    STATUS_OK);
-	assert_int_equal(n, 1);
-	assert_string_equal(e[0].name, "g");
-	listing_free(e, n);
-	free(page);
+	page = repeat("<a href=\"g\"", " x=\"1\"", 100 * 1024 / 6, ">g</a>",
+		      &len);
+	expect(page, len, STATUS_OK, "g");
 	/* an unterminated comment */
 	page = repeat("<a href=\"h\">h</a><!--", "-", 300 * 1024, "", &len);
-	assert_int_equal(
-	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
-	    STATUS_LIMIT);
-	error_clear(&err);
-	free(page);
+	expect(page, len, STATUS_LIMIT, "longer than 128 KiB");
 	/* 200 nested elements, then unmatched end tags */
 	page = repeat("", "<b>", 200, "</i></i><a href=\"i\">i</a>", &len);
-	assert_int_equal(
-	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
-	    STATUS_LIMIT);
-	assert_non_null(strstr(err.message, "nests more than 128"));
-	error_clear(&err);
-	free(page);
+	expect(page, len, STATUS_LIMIT, "nests more than 128");
 	/* 100 nested are fine, and so are 100,000 closed ones in a row */
 	page = repeat("", "<b>", 100, "<a href=\"j\">j</a>", &len);
-	assert_int_equal(
-	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
-	    STATUS_OK);
-	assert_int_equal(n, 1);
-	listing_free(e, n);
-	free(page);
+	expect(page, len, STATUS_OK, "j");
 	page = repeat("", "<p><b>x</b></p><br><hr>", 100000,
 		      "<a href=\"k\">k</a>", &len);
-	assert_int_equal(
-	    listing_parse(page, len, "http://h/", NULL, &e, &n, &err),
-	    STATUS_OK);
-	assert_int_equal(n, 1);
-	listing_free(e, n);
-	free(page);
+	expect(page, len, STATUS_OK, "k");
 }
 
 /* A set cancel flag stops the parse before the first piece. */
