@@ -29,15 +29,20 @@ n={x['id']:x['name'] for x in r['nodes']}
 print(n[a['hotpath0'][-1]])")
 
 view || fail "the viewer did not draw"
+
+# click_row REGEX COL WHAT: click column COL of the first row matching
+# REGEX; the detail strip must then name WHAT
+click_row() {
+	row=$(t capture-pane -p -t "$S" | grep -n "$1" | head -1 | cut -d: -f1)
+	[ -n "$row" ] || { echo "no row matching '$1' to click"; return 1; }
+	click "$2" "$row"
+	wait_for "Name  $3"
+}
+
 # the mouse: a click on a tree row selects it; a click in the trace
 # timeline moves its cursor there
-row=$(t capture-pane -p -t "$S" | grep -n "main thread" | head -1 | cut -d: -f1)
-if [ -n "$row" ]; then
-	click 120 "$row"
-	wait_for "Name  main thread" || fail "a click did not select the main thread row"
-else
-	fail "no main thread row to click"
-fi
+click_row "main thread" 120 "main thread" ||
+	fail "a click did not select the main thread row"
 t send-keys -t "$S" t
 wait_for "Cursor +0 ns" || fail "no trace pane cursor"
 trow=$(t capture-pane -p -t "$S" | grep -n "RANK 1 THREAD 1" | head -1 | cut -d: -f1)
@@ -75,13 +80,8 @@ t resize-window -t "$S" -x 100 -y 30
 t send-keys -t "$S" "fg" Enter
 wait_for "Top-down" || fail "fg after a resize did not redraw the viewer"
 [ "$(t capture-pane -p -t "$S" | wc -l)" -eq 30 ] || fail "fg did not draw at 100x30"
-row=$(t capture-pane -p -t "$S" | grep -n "application thread$" | head -1 | cut -d: -f1)
-if [ -n "$row" ]; then
-	click 80 "$row"
-	wait_for "Name  application thread" || fail "after fg a click did not select a row"
-else
-	fail "after fg: no application thread row to click"
-fi
+click_row "application thread$" 80 "application thread" ||
+	fail "after fg a click did not select a row"
 t send-keys -t "$S" q
 wait_shell || fail "q did not restore the shell"
 

@@ -219,13 +219,18 @@ cmp -s "$out" "$www/big.bin" && [ "$(stats bytes_sent)" = 3000000 ] &&
 
 # --- cancel: SIGINT stops the transfer, the .part resumes later -------
 "$cs" cache clear
+# wait_part 'GLOB': up to 5 s for a partial download matching GLOB (given
+# quoted, expanded on each try) to appear
+wait_part() {
+	i=0
+	while ! ls $1 >/dev/null 2>&1 && [ $i -lt 50 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
 ctl "/__fault?prefix=/big.bin&kind=slow&rate=400000&count=1"
 "$cs" fetch "$base/big.bin" >"$tmp/out" 2>"$tmp/err" &
 fpid=$!
-i=0
-while ! ls "$XDG_CACHE_HOME"/callscope/url/*/data/big.bin.part >/dev/null 2>&1 && [ $i -lt 50 ]; do
-	sleep 0.1; i=$((i + 1))
-done
+wait_part "$XDG_CACHE_HOME/callscope/url/*/data/big.bin.part"
 sleep 0.5
 kill -INT $fpid
 wait $fpid
@@ -242,10 +247,7 @@ mkdir -p "$tmp/tmpd"
 ctl "/__fault?prefix=/big.bin&kind=slow&rate=400000&count=1"
 TMPDIR="$tmp/tmpd" "$cs" --no-cache fetch "$base/big.bin" >"$tmp/out" 2>"$tmp/err" &
 fpid=$!
-i=0
-while ! ls "$tmp"/tmpd/*/url/*/data/big.bin.part >/dev/null 2>&1 && [ $i -lt 50 ]; do
-	sleep 0.1; i=$((i + 1))
-done
+wait_part "$tmp/tmpd/*/url/*/data/big.bin.part"
 sleep 0.3
 kill -TERM $fpid
 wait $fpid
