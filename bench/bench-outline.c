@@ -6,13 +6,15 @@
  * the hot path from the root, a sort change with about 100 expanded rows,
  * the one-time search pattern pass, search steps, zoom in and out.  Not
  * run by make check.  Usage: bench-outline [NODES [VIEW [PATTERN]]] */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "outline.h"
-#include "view.h"
+#include "views/outline.h"
+#include "views/view.h"
 #include "bench_model.h"
 #include "../tests/view_fixture.h"
 

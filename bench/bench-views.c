@@ -4,12 +4,14 @@
  * the first level, sorted), and the callers of the largest function.  Times
  * are process CPU time.  Not run by make check; prints one line per
  * measurement.  Usage: bench-views [NODES [preorder|scattered [VIEW]]] */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "view.h"
+#include "views/view.h"
 #include "bench_model.h"
 #include "../tests/view_fixture.h"
 

@@ -3,6 +3,8 @@
  * database file is needed): the root has 1000 children, depth stays under
  * 80, 20000 functions over 50 modules and 2000 files.  Shared by
  * bench-views and bench-outline.  Not part of the library. */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* Process CPU time in seconds (the machine may be shared). */
 double bench_cpu_seconds(void);

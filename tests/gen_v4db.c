@@ -9,6 +9,8 @@
  * proportional to the number of contexts (about 28 bytes each), never to the
  * number of metric values or trace samples. */
 
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

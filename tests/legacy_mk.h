@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
+#include "io/blob.h"
 
 struct lmk {
 	uint8_t *buf;

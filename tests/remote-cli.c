@@ -6,13 +6,15 @@
  * registrations (a test switches a server fault on between the probe and
  * the reads); the command runs as `callscope COMMAND ARGS...` would.  Exit
  * status as the CLI's. */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
-#include "cli.h"
-#include "open_options.h"
+#include "io/blob.h"
+#include "cli/cli.h"
+#include "net/open_options.h"
 
 int main(int argc, char **argv)
 {

@@ -6,6 +6,8 @@
  * cancel flag stop an extraction, database roots are found, and the
  * corpus' HPCToolkit tarballs extract with the roots their listings
  * show. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,11 +25,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive_extract.h"
-#include "archive_open.h"
-#include "file_tree.h"
-#include "model.h"
-#include "reader.h"
+#include "archive/archive_extract.h"
+#include "archive/archive_open.h"
+#include "core/file_tree.h"
+#include "model/model.h"
+#include "formats/reader.h"
 
 static char work[] = "/tmp/test-archive-XXXXXX";
 static char fixtures[sizeof(work) + 16];

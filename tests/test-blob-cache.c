@@ -3,6 +3,8 @@
  * back through blob_read windows (inside a block, straddling blocks, at
  * the end of the file) and compared with what was written; the cache's
  * memory does not grow with the number of blocks read. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "blob.h"
+#include "io/blob.h"
 
 #define BIG ((uint64_t)300 << 20) /* above the cached-size threshold */
 

@@ -4,6 +4,8 @@
  * persisted blocks (reopen, validator change, a crash before the bitmap is
  * written, a directory shared by two users), fetch errors and two threads reading one blob.  Expected bytes
  * come from the pattern function, never from the code under test. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,8 +20,8 @@
 #include <cmocka.h>
 #include <pthread.h>
 
-#include "blob.h"
-#include "blob_remote.h"
+#include "io/blob.h"
+#include "io/blob_remote.h"
 
 #define BS ((uint64_t)1 << 16) /* the default block size */
 

@@ -8,6 +8,8 @@
  * its bytes while the other thread reads (the cache evicts constantly:
  * far more blocks are touched than it holds).  The same for a small
  * (mapped) file and for a remote blob with an in-memory fetcher. */
+#include "config.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -21,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "blob.h"
+#include "io/blob.h"
 
 #define BIG ((uint64_t)300 << 20) /* above the cached-size threshold */
 #define SMALL ((uint64_t)1 << 20)

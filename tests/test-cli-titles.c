@@ -2,6 +2,8 @@
  * full title when it fits; else the name is cut and the variant kept, so
  * the Mean, StdDev, Min, Max columns of one metric stay told apart in a
  * 10-character header. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +12,8 @@
 
 #include <stdlib.h>
 
-#include "cli.h"
-#include "model.h"
+#include "cli/cli.h"
+#include "model/model.h"
 
 static char wall[] = "WALLCLOCK (us)", cycles[] = "cycles",
 	    longs[] = "\xc3\xa9v\xc3\xa9nements longs", sum[] = "Sum",

@@ -2,6 +2,8 @@
  * warnings with their file and line, `source` (relative paths, cycles,
  * depth), limits, garbage input, the theme files and the compiled-in
  * default theme.  Expected values are written out here by hand. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config_file.h"
-#include "theme_roles.h"
+#include "config/config_file.h"
+#include "config/theme_roles.h"
 
 /* The role list as the UI was promised it, in order. */
 static const char *const expected_roles[] = {

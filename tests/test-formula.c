@@ -1,6 +1,8 @@
 /* test-formula: evaluation (formula.c) and the text form (formula_text.c):
  * degenerate inputs, precedence, associativity, functions, round trips of
  * parse and print, error positions and the nesting bound. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formula.h"
+#include "model/formula.h"
 
 /* Leaf i has value values[i]; leaves past n_values have no value. */
 struct leaves {

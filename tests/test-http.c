@@ -3,6 +3,8 @@
  * tests/http_server.py and $HTTP_TEST_DIR at the directory it serves --
  * probes, range reads and the one-line errors, compared with the served
  * files read directly. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "http.h"
-#include "remote_open.h"
+#include "net/http.h"
+#include "net/remote_open.h"
 
 static const char *base(void)
 {

@@ -11,14 +11,16 @@
  * 0..$LEGACY_DUMP_MAX_CTX and metrics 0..$LEGACY_DUMP_MAX_METRIC.
  * $LEGACY_DUMP_UNIT sets the trace time unit (units per second).  Exit 0,
  * or 2 with the error message on stderr. */
+#include "config.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "legacy_trace.h"
-#include "legacy_values.h"
-#include "sparse2020.h"
+#include "formats/hpctoolkit_xml/legacy_trace.h"
+#include "formats/hpctoolkit_xml/legacy_values.h"
+#include "formats/hpctoolkit_xml/sparse2020.h"
 
 static int fail(const struct error *e)
 {

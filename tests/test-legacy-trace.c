@@ -5,6 +5,8 @@
  * ranges and every sample of valid lines in both versions (01.00 in
  * microseconds, 01.01 in nanoseconds, data-centric records), partial
  * records, empty lines, ranks and threads, and time-unit overrides. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +19,7 @@
 #include <unistd.h>
 
 #include "legacy_mk.h"
-#include "legacy_trace.h"
+#include "formats/hpctoolkit_xml/legacy_trace.h"
 
 #define T0 1298921560137365ull /* a real 01.00 first time, in us */
 

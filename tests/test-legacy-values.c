@@ -5,6 +5,8 @@
  * then every value of valid sets against the generator's formula, ranks and
  * threads from file names and from the mdb table, and out-of-range
  * lookups. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +19,7 @@
 #include <unistd.h>
 
 #include "legacy_mk.h"
-#include "legacy_values.h"
+#include "formats/hpctoolkit_xml/legacy_values.h"
 
 #define NODES 7
 #define METRICS 3

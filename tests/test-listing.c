@@ -2,6 +2,8 @@
  * (FancyIndexing table), Python's http.server (served for real on
  * 127.0.0.1 and fetched with urllib), and hostile links.  Expected names
  * are written out by hand from the page texts. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -14,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "listing.h"
+#include "net/listing.h"
 
 struct want {
 	const char *name;

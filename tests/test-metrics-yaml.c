@@ -5,6 +5,8 @@
  * every metrics/default.yaml of the shared corpus against statistics
  * synthesized (by a line scan independent of the reader) from its own
  * `inputs:` list. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metrics.h"
-#include "metrics_yaml.h"
-#include "model.h"
+#include "formats/hpctoolkit_v4/metrics.h"
+#include "formats/hpctoolkit_v4/metrics_yaml.h"
+#include "model/model.h"
 
 static struct model_builder *new_builder(void)
 {

@@ -7,6 +7,8 @@
  * searches of v4_profile_summary), and one whose summary context index was
  * unsorted on purpose.  Also: the bottom-up and flat views show the same
  * when the bulk read fails and they fall back to per-node lookups. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,10 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formula.h"
-#include "model.h"
-#include "reader.h"
-#include "view.h"
+#include "model/formula.h"
+#include "model/model.h"
+#include "formats/reader.h"
+#include "views/view.h"
 #include "view_fixture.h"
 
 extern const struct reader reader_hpctoolkit_v4;

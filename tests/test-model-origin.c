@@ -2,6 +2,8 @@
  * makes to a finished model: the path shown, the reader's path kept as
  * local_path, an appended warning, and a release hook that runs at
  * model_free after the value and trace providers are closed. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "model/model.h"
 
 static char order[8];
 static size_t n_order;

@@ -7,6 +7,8 @@
  * filter by direct regexec over labels and ancestors, guides and
  * last-sibling flags read off the list), and search steps compared with
  * the matches of a fully expanded copy in display order. */
+#include "config.h"
+
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,8 +16,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "outline.h"
-#include "view.h"
+#include "views/outline.h"
+#include "views/view.h"
 #include "view_fixture.h"
 
 /* ---- fixtures ----------------------------------------------------------- */

@@ -1,5 +1,7 @@
 /* Tests for sanitize: control characters become visible escapes, invalid
  * UTF-8 becomes U+FFFD, valid text passes through unchanged. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "sanitize.h"
+#include "core/sanitize.h"
 
 static void check(const char *in, enum sanitize_mode mode, const char *want)
 {

@@ -5,6 +5,8 @@
  * end, trace lines of unknown profiles or going backwards, a value index
  * out of range), then identifier tuples, every summary and per-profile
  * value against the generator's formula, and trace lines. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +19,7 @@
 #include <unistd.h>
 
 #include "legacy_mk.h"
-#include "sparse2020.h"
+#include "formats/hpctoolkit_xml/sparse2020.h"
 
 #define N_PROF 3
 #define PI_PTR 64 /* not right after the header: pointers are honoured */

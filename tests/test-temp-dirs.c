@@ -2,6 +2,8 @@
  * directories of the process): degenerate inputs, a tree with a symbolic
  * link to a directory outside it (the outside stays), $TMPDIR honoured
  * (a relative one ignored), release and remove_all. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "file_tree.h"
-#include "temp_dirs.h"
+#include "core/file_tree.h"
+#include "core/temp_dirs.h"
 
 static char base[64];
 

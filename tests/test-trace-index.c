@@ -1,6 +1,8 @@
 /* Tests for trace_index: lookups and cells over a fake trace provider,
  * each answer checked against a linear scan (the brute-force definition:
  * the last sample whose time is <= t). */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "model.h"
-#include "trace_index.h"
+#include "model/model.h"
+#include "views/trace_index.h"
 
 struct fake_trace {
 	struct trace_sample *lines[4];

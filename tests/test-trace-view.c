@@ -3,6 +3,8 @@
  * filter and interval tracks, over a fake trace provider.  Every answer is
  * checked against a brute-force recomputation from the fixture arrays
  * (linear scans), never against the code's own output. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "model.h"
-#include "trace_index.h"
-#include "trace_view.h"
+#include "model/model.h"
+#include "views/trace_index.h"
+#include "views/trace_view.h"
 
 #define N_LINES 10
 #define N_SAMPLES 200

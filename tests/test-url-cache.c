@@ -2,6 +2,8 @@
  * the safety check of server-given names, records written and read back,
  * the list and the clearing (symbolic links never followed), file:// URL
  * paths and single-file names.  Values are written out by hand. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "file_tree.h"
-#include "remote_open.h"
-#include "url_cache.h"
+#include "core/file_tree.h"
+#include "net/remote_open.h"
+#include "net/url_cache.h"
 
 static char *tmpdir;
 

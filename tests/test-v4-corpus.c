@@ -4,6 +4,8 @@
  * names, every summary value, trace counts and probes.  The pre-release
  * 2022 databases and the trace.db-only directory are rejected with clear
  * messages. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,8 +21,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "model.h"
-#include "reader.h"
+#include "model/model.h"
+#include "formats/reader.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 

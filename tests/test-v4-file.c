@@ -3,6 +3,8 @@
  * reader on small databases written to a temporary directory: bids, missing
  * files, the summary value lookup, trace lines (empty ones included) and
  * corrupt trace headers. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model.h"
-#include "reader.h"
-#include "v4_file.h"
+#include "model/model.h"
+#include "formats/reader.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
 #include "v4_mk.h"
 
 extern const struct reader reader_hpctoolkit_v4;

@@ -5,6 +5,8 @@
  * pFunction, the pre-release layout, every truncation and every single
  * byte changed), each rejected with the right status and without a
  * crash. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "v4_file.h"
-#include "v4_meta.h"
+#include "model/model.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
+#include "formats/hpctoolkit_v4/v4_meta.h"
 #include "v4_mk.h"
 
 /* Offsets of the hand-made meta.db worth corrupting. */

@@ -4,6 +4,8 @@
  * depth-first walk) gives the tree the generator describes.  It prints the
  * time it took but asserts none: speed targets are checked by bench/, not
  * by unit tests.  V4_PERF_CONTEXTS overrides the size (e.g. 3000000). */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "model.h"
-#include "v4_file.h"
-#include "v4_meta.h"
+#include "model/model.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
+#include "formats/hpctoolkit_v4/v4_meta.h"
 
 
 #define FANOUT 4

@@ -2,13 +2,15 @@
  * hand-built recursive model, then random models whose whole bottom-up tree
  * is compared with a brute-force recomputation from the definitions (for
  * each row's identity path, walk every node and its ancestors). */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "view.h"
+#include "views/view.h"
 #include "view_fixture.h"
 
 struct spec_node {

@@ -3,13 +3,15 @@
  * brute-force recomputation: every context's row paths built as strings
  * from the definitions, values summed over the contexts of each path with
  * an ancestor walk for the recursion rule. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "view.h"
+#include "views/view.h"
 #include "view_fixture.h"
 
 static uint32_t *children(struct view *v, uint32_t node, uint32_t col,

@@ -2,6 +2,8 @@
  * a single chain at thresholds 0, 50 and 100, ties, absent values, bad
  * arguments, then random models against an independent walk of the
  * model's values, and the hot path of the aggregated views. */
+#include "config.h"
+
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "view.h"
+#include "views/view.h"
 #include "view_fixture.h"
 
 /* A model from a parent list and inclusive values (< 0: absent); the

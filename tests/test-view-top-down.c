@@ -2,13 +2,15 @@
  * construction, kind names, sorting (values, absent last, ties by label
  * then id), checked against the model built by the builder and the
  * fixture's value array. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "view.h"
+#include "views/view.h"
 #include "view_fixture.h"
 
 static struct model *root_only(bool with_values)

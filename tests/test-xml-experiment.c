@@ -6,6 +6,8 @@
  * file and the line; then the 2.0, 2.2 and 4.0 shapes, whose trees, tables,
  * inline values and formulas are checked against values worked out by
  * hand from the documents. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model.h"
-#include "reader.h"
-#include "xml_experiment.h"
+#include "model/model.h"
+#include "formats/reader.h"
+#include "formats/hpctoolkit_xml/xml_experiment.h"
 
 /* Parse `len` bytes named "t.xml"; the status, with *err filled. */
 static enum status parse_mem(const char *text, size_t len,

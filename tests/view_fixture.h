@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "formula.h"
+#include "model/model.h"
+#include "model/formula.h"
 
 #define FX_STATS 3
 

@@ -1,4 +1,6 @@
 /* actions: the action table and key bindings. */
+#include "config.h"
+
 #include "actions.h"
 
 #include <stdio.h>

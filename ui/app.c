@@ -1,6 +1,8 @@
 /* app: the viewer's main loop, layout (title, tabs, panes, detail strip,
  * status line), line prompts (search, filter, command line), the generic
  * action handler, ":" commands and the headless key-script driver. */
+#include "config.h"
+
 #include "app.h"
 
 #include <errno.h>
@@ -13,10 +15,10 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "cli.h"
-#include "http.h"
+#include "cli/cli.h"
+#include "net/http.h"
 #include "keys.h"
-#include "sanitize.h"
+#include "core/sanitize.h"
 
 #define INCREMENTAL_SEARCH_MAX_NODES 500000u
 

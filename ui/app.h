@@ -13,12 +13,12 @@
 #include <stdio.h>
 
 #include "actions.h"
-#include "config_file.h"
-#include "model.h"
-#include "outline.h"
+#include "config/config_file.h"
+#include "model/model.h"
+#include "views/outline.h"
 #include "screen.h"
 #include "theme.h"
-#include "view.h"
+#include "views/view.h"
 
 enum handled {
 	HANDLED_NO = 0,          /* not handled: try the generic handler */

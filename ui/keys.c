@@ -1,4 +1,6 @@
 /* keys: key names <-> curses key codes. */
+#include "config.h"
+
 #include "keys.h"
 
 #include <curses.h>

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "cli.h"
-#include "reader.h"
-#include "temp_dirs.h"
-#include "sanitize.h"
+#include "cli/cli.h"
+#include "formats/reader.h"
+#include "core/temp_dirs.h"
+#include "core/sanitize.h"
 
 #ifndef CALLSCOPE_DEMO_DIR
 #define CALLSCOPE_DEMO_DIR "demo"

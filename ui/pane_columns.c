@@ -1,6 +1,8 @@
 /* pane_columns: the column chooser.  Lists every column of the model
  * (inclusive, exclusive, hidden ones too) and the derived ones; Space
  * shows or hides a column, `b` toggles percent bars. */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 

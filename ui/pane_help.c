@@ -1,5 +1,7 @@
 /* pane_help: the help screen, generated from the action table with the
  * keys currently bound, then the ":" commands. */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 

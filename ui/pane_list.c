@@ -1,4 +1,6 @@
 /* pane_list: cursor movement for list panes. */
+#include "config.h"
+
 #include "pane_list.h"
 
 bool list_move(struct list_cursor *l, enum action a)

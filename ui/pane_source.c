@@ -3,6 +3,8 @@
  * line contexts of that file).  The file is looked for at its recorded
  * path, in the database's src/ copy (HPCToolkit copies sources there under
  * their absolute path) and relative to the database. */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "app.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "pane_list.h"
 
 #define SOURCE_MAX_BYTES (64u << 20)

@@ -2,13 +2,15 @@
  * (thread, rank, GPU stream), read from the per-profile values (cct.db),
  * with min / max / mean / standard deviation, a histogram drawn with block
  * characters, and the list of threads sortable by value or label. */
+#include "config.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "pane_list.h"
 
 struct thread_row {

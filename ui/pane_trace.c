@@ -7,14 +7,16 @@
  * one).  Colours: a palette of colour pairs after the theme's roles, one
  * colour per function name (a hash, so stable); 8-colour terminals get 6
  * colours, terminals without colour get letters. */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
-#include "cli.h"
-#include "trace_index.h"
-#include "trace_view.h"
+#include "cli/cli.h"
+#include "views/trace_index.h"
+#include "views/trace_view.h"
 
 #define LABEL_MAX 24
 

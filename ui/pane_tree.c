@@ -1,13 +1,15 @@
 /* pane_tree: the calling-context tree with metric columns, drawn from the
  * current view's outline (only the visible rows are touched), and the
  * tree-navigation keys. */
+#include "config.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 #define VALUE_WIDTH 9
 #define PERCENT_WIDTH 7

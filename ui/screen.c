@@ -1,5 +1,7 @@
 /* screen: curses set-up and tear-down, fatal-signal safety, capability
  * detection, and the one safe text drawer of the UI. */
+#include "config.h"
+
 #include "screen.h"
 
 #include <errno.h>
@@ -15,8 +17,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "cli.h"
-#include "sanitize.h"
+#include "cli/cli.h"
+#include "core/sanitize.h"
 
 static bool started;
 static SCREEN *headless_screen;

@@ -1,4 +1,6 @@
 /* theme: role -> curses attribute table. */
+#include "config.h"
+
 #include "theme.h"
 
 #include <stdlib.h>

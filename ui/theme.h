@@ -7,9 +7,9 @@
 
 #include <curses.h>
 
-#include "config_file.h"
+#include "config/config_file.h"
 #include "screen.h"
-#include "theme_roles.h"
+#include "config/theme_roles.h"
 
 /* Build the role attributes from `c` (its colors) for a terminal with
  * `caps`. */

@@ -6,7 +6,9 @@
  * write.  Links of every kind are refused rather than created (an archive
  * of a database has no need for them).  Must not depend on curses, ui/ or
  * the model. */
-#include "archive_extract.h"
+#include "config.h"
+
+#include "archive/archive_extract.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -21,9 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "file_tree.h"
-#include "sanitize.h"
+#include "core/array.h"
+#include "core/file_tree.h"
+#include "core/sanitize.h"
 
 #define ARCHIVE_BLOCK 65536
 #define FIND_MAX_DEPTH 64

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "status.h"
+#include "core/status.h"
 
 /* Bounds on what one extraction may write. */
 struct archive_limits {

@@ -6,7 +6,9 @@
  * the cache the extraction lives in a temporary directory whose removal
  * is hooked on the model's value provider close, with an atexit sweep
  * for models never freed.  Must not depend on curses or ui/. */
-#include "archive_open.h"
+#include "config.h"
+
+#include "archive/archive_open.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -17,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive_extract.h"
-#include "reader.h"
-#include "temp_dirs.h"
+#include "archive/archive_extract.h"
+#include "formats/reader.h"
+#include "core/temp_dirs.h"
 
 /* databases named in the warning of a multi-database archive */
 #define WARN_MAX_OTHERS 10

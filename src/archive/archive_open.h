@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
-#include "model.h"
-#include "status.h"
+#include "model/model.h"
+#include "core/status.h"
 
 /* Open the database inside the archive file `archive_path`.  `inner` NULL
  * or "" picks the first database root in path order (adding a model

@@ -1,6 +1,8 @@
 /* cli: dispatch of the batch commands and the usage text.  Must not depend
  * on curses or on ui/. */
-#include "cli.h"
+#include "config.h"
+
+#include "cli/cli.h"
 
 #include <string.h>
 

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model.h"
-#include "open_options.h"
+#include "model/model.h"
+#include "net/open_options.h"
 
 enum cli_exit {
 	CLI_EXIT_OK = 0,

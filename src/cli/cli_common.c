@@ -1,7 +1,9 @@
 /* cli_common: what the batch commands share: opening a database with a
  * one-line error, argument parsing, column selection, value formatting and
  * safe text/CSV output.  Must not depend on curses or on ui/. */
-#include "cli.h"
+#include "config.h"
+
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -9,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
-#include "reader.h"
-#include "sanitize.h"
-#include "view.h"
+#include "net/http.h"
+#include "formats/reader.h"
+#include "core/sanitize.h"
+#include "views/view.h"
 
 void cli_put_text(FILE *out, const char *s)
 {

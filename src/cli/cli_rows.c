@@ -1,11 +1,13 @@
 /* cli_rows: text, CSV and JSON rendering of view rows for the batch
  * commands.  Must not depend on curses or on ui/. */
-#include "cli_rows.h"
+#include "config.h"
+
+#include "cli/cli_rows.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sanitize.h"
+#include "core/sanitize.h"
 
 #define VALUE_WIDTH 10
 /* Deepest indentation of text rows, in levels; deeper rows show "[DEPTH] ". */

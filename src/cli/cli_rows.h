@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "cli.h"
-#include "view.h"
+#include "cli/cli.h"
+#include "views/view.h"
 
 struct cli_rows {
 	struct view *view;

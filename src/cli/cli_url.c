@@ -3,7 +3,9 @@
  * out of argv before dispatch, and around every transfer a progress line
  * on stderr when it is a terminal, a SIGINT handler and an Esc watcher
  * that set the cancel flag.  Must not depend on curses or on ui/. */
-#include "cli.h"
+#include "config.h"
+
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sanitize.h"
-#include "temp_dirs.h"
+#include "core/sanitize.h"
+#include "core/temp_dirs.h"
 
 static struct open_options options;
 static bool options_set;

@@ -1,13 +1,15 @@
 /* cmd_cache: `callscope cache list|clear|dir` -- what the download cache
  * holds (URL, size, date), emptying it, and where it is.  Must not depend
  * on curses or on ui/. */
+#include "config.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "url_cache.h"
+#include "cli/cli.h"
+#include "net/url_cache.h"
 
 static void print_error(struct error *err)
 {

@@ -2,12 +2,14 @@
  * (all of a database directory's files, or one file) into the cache or
  * DIR, without opening it, and prints the local path.  Must not depend on
  * curses or on ui/. */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "http.h"
-#include "remote_open.h"
+#include "cli/cli.h"
+#include "net/http.h"
+#include "net/remote_open.h"
 
 int cmd_fetch(int argc, char **argv);
 int cmd_fetch(int argc, char **argv)

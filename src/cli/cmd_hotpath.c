@@ -2,11 +2,13 @@
  * [--format text|json]`: the hot path from the root of the top-down tree,
  * following the child with the largest value while it holds at least the
  * threshold percent of its parent.  Must not depend on curses or on ui/. */
+#include "config.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 
-#include "cli.h"
-#include "cli_rows.h"
+#include "cli/cli.h"
+#include "cli/cli_rows.h"
 
 int cmd_hotpath(int argc, char **argv);
 int cmd_hotpath(int argc, char **argv)

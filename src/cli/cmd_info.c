@@ -2,13 +2,15 @@
  * format, title, counts of contexts, functions, profiles, metric columns
  * (with the statistic each reads), trace lines and time range.  Must not
  * depend on curses or on ui/. */
+#include "config.h"
+
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "sanitize.h"
+#include "cli/cli.h"
+#include "core/sanitize.h"
 
 
 

@@ -3,12 +3,14 @@
  * metric columns, children sorted by the first column, streamed in
  * pre-order so that a full report of millions of contexts is never held
  * in memory.  Must not depend on curses or on ui/. */
+#include "config.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_rows.h"
+#include "cli/cli.h"
+#include "cli/cli_rows.h"
 
 struct report_options {
 	const char *db;

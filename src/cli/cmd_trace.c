@@ -5,6 +5,8 @@
  * active at the start of its slice.  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
+#include "config.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "sanitize.h"
-#include "trace_index.h"
+#include "cli/cli.h"
+#include "core/sanitize.h"
+#include "views/trace_index.h"
 
 /* At most this many cells in one window (lines x columns). */
 #define TRACE_MAX_CELLS 50000000ull

@@ -4,7 +4,9 @@
  * stops a load.  Files are read through blob; `source` nesting is bounded
  * in depth, in number of files and checked for cycles.  Must not depend on
  * curses or on ui/. */
-#include "config_file.h"
+#include "config.h"
+
+#include "config/config_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blob.h"
-#include "sanitize.h"
+#include "io/blob.h"
+#include "core/sanitize.h"
 
 /* The identity of a file being read, for cycle detection. */
 struct source_id {

@@ -28,8 +28,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "status.h"
-#include "theme_roles.h"
+#include "core/status.h"
+#include "config/theme_roles.h"
 
 /* Limits.  A longer line, a larger file or deeper `source` nesting is a
  * warning and is skipped. */

@@ -1,19 +1,21 @@
 /* theme_roles: names and descriptions of the drawing roles, generated from
  * theme_roles.def.  Must not depend on curses or on ui/. */
-#include "theme_roles.h"
+#include "config.h"
+
+#include "config/theme_roles.h"
 
 #include <stddef.h>
 #include <string.h>
 
 static const char *const role_names[THEME_ROLE_COUNT] = {
 #define ROLE(upper, name, description) [THEME_ROLE_##upper] = name,
-#include "theme_roles.def"
+#include "config/theme_roles.def"
 #undef ROLE
 };
 
 static const char *const role_descriptions[THEME_ROLE_COUNT] = {
 #define ROLE(upper, name, description) [THEME_ROLE_##upper] = description,
-#include "theme_roles.def"
+#include "config/theme_roles.def"
 #undef ROLE
 };
 

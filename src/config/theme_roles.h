@@ -9,7 +9,7 @@
 
 enum theme_role {
 #define ROLE(upper, name, description) THEME_ROLE_##upper,
-#include "theme_roles.def"
+#include "config/theme_roles.def"
 #undef ROLE
 	THEME_ROLE_COUNT
 };

@@ -1,6 +1,8 @@
 /* array: doubling growth of arrays with checked sizes.  Depends on libc
  * only. */
-#include "array.h"
+#include "config.h"
+
+#include "core/array.h"
 
 #include <stdlib.h>
 

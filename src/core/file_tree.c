@@ -1,7 +1,9 @@
 /* file_tree: file_tree_remove() with nftw, depth first, physical (links
  * are removed, not followed), on one file system.  Depends on libc and the
  * status module only. */
-#include "file_tree.h"
+#include "config.h"
+
+#include "core/file_tree.h"
 
 #include <errno.h>
 #include <ftw.h>

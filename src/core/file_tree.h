@@ -5,7 +5,7 @@
 #ifndef CALLSCOPE_FILE_TREE_H
 #define CALLSCOPE_FILE_TREE_H
 
-#include "status.h"
+#include "core/status.h"
 
 /* Remove `path` and everything below it (a file or a link: just it).  A
  * missing path is fine.  On failure the error names the path; what could

@@ -1,6 +1,8 @@
 /* sanitize: visible escapes for control characters and repair of invalid
  * UTF-8 in strings that came from input.  Depends only on libc. */
-#include "sanitize.h"
+#include "config.h"
+
+#include "core/sanitize.h"
 
 #include <stdint.h>
 #include <stdio.h>

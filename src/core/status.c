@@ -1,6 +1,8 @@
 /* status: messages for status codes and the error detail record.
  * Depends only on libc. */
-#include "status.h"
+#include "config.h"
+
+#include "core/status.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -9,7 +9,9 @@
  * the janitor removes what was left; a normal release kills the janitor
  * first.  Depends on libc, the array, status and file_tree modules
  * only. */
-#include "temp_dirs.h"
+#include "config.h"
+
+#include "core/temp_dirs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "file_tree.h"
+#include "core/array.h"
+#include "core/file_tree.h"
 
 struct temp_dir {
 	char *path;

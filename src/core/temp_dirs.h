@@ -10,7 +10,7 @@
 #ifndef CALLSCOPE_TEMP_DIRS_H
 #define CALLSCOPE_TEMP_DIRS_H
 
-#include "status.h"
+#include "core/status.h"
 
 /* A new directory $TMPDIR/callscope-WHAT-XXXXXX (mode 0700), registered
  * for removal; *out is malloc'd. */

@@ -1,17 +1,19 @@
 /* reader: the registry of format readers and database_open(), which asks
  * every reader to bid on a path and lets the highest bidder open it.
  * Must not depend on curses or on ui/. */
-#include "reader.h"
+#include "config.h"
+
+#include "formats/reader.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "archive_extract.h"
-#include "archive_open.h"
-#include "http.h"
-#include "remote_open.h"
+#include "archive/archive_extract.h"
+#include "archive/archive_open.h"
+#include "net/http.h"
+#include "net/remote_open.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 extern const struct reader reader_hpctoolkit_xml;

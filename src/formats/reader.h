@@ -8,9 +8,9 @@
 #ifndef CALLSCOPE_READER_H
 #define CALLSCOPE_READER_H
 
-#include "model.h"
-#include "open_options.h"
-#include "status.h"
+#include "model/model.h"
+#include "net/open_options.h"
+#include "core/status.h"
 
 struct reader {
 	const char *name;        /* "hpctoolkit-v4" */

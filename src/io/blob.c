@@ -6,7 +6,9 @@
  * metadata); and a remote file read through the block cache of
  * blob_remote.c, reached by registering a local path (the registry below).
  * Depends on POSIX only (the network is behind struct blob_fetcher). */
-#include "blob.h"
+#include "config.h"
+
+#include "io/blob.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -22,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "blob_remote.h"
+#include "io/blob_remote.h"
 
 /* Files at least this large are read through the block cache. */
 #define BLOB_CACHED_SIZE ((uint64_t)256 << 20)

@@ -24,8 +24,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "span.h"
-#include "status.h"
+#include "core/span.h"
+#include "core/status.h"
 
 struct blob;
 struct open_options;

@@ -7,7 +7,9 @@
  * written only after `data` is synced) and `meta` (the size, block size
  * and validator the other two belong to, replaced by rename).  Must not
  * depend on curses, on ui/ or on curl: the network is behind the fetcher. */
-#include "blob_remote.h"
+#include "config.h"
+
+#include "io/blob_remote.h"
 
 #include <errno.h>
 #include <fcntl.h>

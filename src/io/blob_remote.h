@@ -19,8 +19,8 @@
 
 #include <stdint.h>
 
-#include "blob.h"
-#include "status.h"
+#include "io/blob.h"
+#include "core/status.h"
 
 struct blob_remote;
 

@@ -1,7 +1,9 @@
 /* formula: construction, evaluation and release of expression trees.
  * Parsing and printing live in formula_text.c.  Depends on libc and libm
  * only. */
-#include "formula.h"
+#include "config.h"
+
+#include "model/formula.h"
 
 #include <math.h>
 #include <stdlib.h>

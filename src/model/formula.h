@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "status.h"
+#include "core/status.h"
 
 enum formula_op {
 	FORMULA_NUMBER,   /* constant `number` */

@@ -4,7 +4,9 @@
  * length bound, so hostile text cannot exhaust the stack; the printer emits
  * the fewest parentheses that keep the tree's shape.  Depends on libc and
  * on formula.c only: no model, no reader, no curses. */
-#include "formula.h"
+#include "config.h"
+
+#include "model/formula.h"
 
 #include <ctype.h>
 #include <locale.h>

@@ -2,9 +2,11 @@
  * with.  Strings are interned in one buffer; nodes are one array with
  * first-child/next-sibling links; values are asked of the reader's provider
  * when needed.  Must not depend on curses, on ui/ or on any reader. */
-#include "model.h"
+#include "config.h"
 
-#include "array.h"
+#include "model/model.h"
+
+#include "core/array.h"
 
 #include <inttypes.h>
 #include <stdio.h>

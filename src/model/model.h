@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "formula.h"
-#include "status.h"
+#include "model/formula.h"
+#include "core/status.h"
 
 #define MODEL_NONE UINT32_MAX /* "no node / no index" */
 

@@ -6,12 +6,14 @@
  * serialises the fetches, so one session (one kept-alive connection) is
  * enough.  Must not depend on curses or ui/, and configures no curl handle
  * itself. */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
-#include "http.h"
+#include "io/blob.h"
+#include "net/http.h"
 
 struct http_fetcher {
 	struct http_session *session;

@@ -1,6 +1,8 @@
 /* fetch: one URL to one file, with revalidation, resume, limits and
  * atomic appearance.  Must not print, exit, or depend on curses or ui/. */
-#include "fetch.h"
+#include "config.h"
+
+#include "net/fetch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "url_cache.h"
+#include "net/url_cache.h"
 
 /* libcurl's receive buffer: fewer, larger writes. */
 #define FETCH_BUFFER_SIZE (512L << 10)

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http.h"
-#include "status.h"
+#include "net/http.h"
+#include "core/status.h"
 
 struct fetch_request {
 	const char *url;

@@ -4,7 +4,7 @@
  * or depend on curses or ui/. */
 #include "config.h"
 
-#include "http.h"
+#include "net/http.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -19,8 +19,8 @@
 
 #include <curl/curl.h>
 
-#include "open_options.h"
-#include "status.h"
+#include "net/open_options.h"
+#include "core/status.h"
 
 enum http_scheme {
 	HTTP_SCHEME_NONE,  /* not a URL (a local path) */

@@ -9,7 +9,9 @@
  * libxml2, libcurl's URL API and the engine's status and array helpers;
  * never on the network (no transfer is made, external entities and DTDs
  * are not loaded). */
-#include "listing.h"
+#include "config.h"
+
+#include "net/listing.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -21,7 +23,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 
-#include "array.h"
+#include "core/array.h"
 
 #define LISTING_MAX_PAGE ((size_t)64 << 20)
 #define LISTING_MAX_ENTRIES ((size_t)1000000)

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "status.h"
+#include "core/status.h"
 
 struct listing_entry {
 	char *name;  /* percent- and entity-decoded, no trailing '/' */

@@ -1,6 +1,8 @@
 /* open_options: the defaults of struct open_options and the environment
  * overrides that let tests shorten timeouts.  Depends only on libc. */
-#include "open_options.h"
+#include "config.h"
+
+#include "net/open_options.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,7 +3,9 @@
  * known in advance), where they go (the cache, a temporary directory, a
  * --output directory), and records complete entries.  Must not print,
  * exit, or depend on curses or ui/. */
-#include "remote_open.h"
+#include "config.h"
+
+#include "net/remote_open.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,13 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "blob.h"
-#include "fetch.h"
-#include "http.h"
-#include "listing.h"
-#include "temp_dirs.h"
-#include "url_cache.h"
+#include "core/array.h"
+#include "io/blob.h"
+#include "net/fetch.h"
+#include "net/http.h"
+#include "net/listing.h"
+#include "core/temp_dirs.h"
+#include "net/url_cache.h"
 
 /* Largest listing page or experiment.xml read into memory. */
 #define REMOTE_PAGE_MAX ((size_t)64 << 20)

@@ -11,8 +11,8 @@
 #ifndef CALLSCOPE_REMOTE_OPEN_H
 #define CALLSCOPE_REMOTE_OPEN_H
 
-#include "open_options.h"
-#include "status.h"
+#include "net/open_options.h"
+#include "core/status.h"
 
 /* The local path for `url` (heap string in *out): downloaded or
  * revalidated as `o` says (NULL: defaults).  Errors name the URL: "not in

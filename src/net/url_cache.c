@@ -2,7 +2,9 @@
  * (written by rename, never in place), the safety check of server-given
  * names, the list and the clearing.  Must not depend on curl, curses or
  * ui/. */
-#include "url_cache.h"
+#include "config.h"
+
+#include "net/url_cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +18,8 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "file_tree.h"
+#include "core/array.h"
+#include "core/file_tree.h"
 
 /* Largest JSON record read (they are a few hundred bytes). */
 #define RECORD_MAX_BYTES (1u << 20)

@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "open_options.h"
-#include "status.h"
+#include "net/open_options.h"
+#include "core/status.h"
 
 /* The cache root for `o` (o->cache_dir when set), a heap string.  Fails
  * (STATUS_USAGE) when neither $XDG_CACHE_HOME nor $HOME is set. */

@@ -8,9 +8,11 @@
  * match marks its ancestors, so that a search step walks only the subtrees
  * that hold matches.  Everything is iterative (trees can be 100,000 deep).
  * Must not depend on curses or on ui/; never modifies the view's model. */
-#include "outline.h"
+#include "config.h"
 
-#include "array.h"
+#include "views/outline.h"
+
+#include "core/array.h"
 
 #include <ctype.h>
 #include <regex.h>

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "status.h"
-#include "view.h"
+#include "core/status.h"
+#include "views/view.h"
 
 /* "no visible index" */
 #define OUTLINE_NONE SIZE_MAX

@@ -1,6 +1,8 @@
 /* trace_index: searches over lazily read trace elements (samples and
  * intervals alike).  Depends on the model only. */
-#include "trace_index.h"
+#include "config.h"
+
+#include "views/trace_index.h"
 
 /* Element `i` of `line` as a point on the time axis: a sample's time and
  * context, or an interval's begin and context.  `end` is the interval's end

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* The first and last times of a line (its first and last elements), read
  * once and passed to the searches below so that each search starts from a

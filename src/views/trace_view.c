@@ -1,7 +1,9 @@
 /* trace_view: the trace pane's engine: window, lines, cursor, undo, the
  * cell grid and what is derived from it.  Depends on the model and
  * trace_index only. */
-#include "trace_view.h"
+#include "config.h"
+
+#include "views/trace_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "status.h"
-#include "trace_index.h"
+#include "model/model.h"
+#include "core/status.h"
+#include "views/trace_index.h"
 
 #define TRACE_VIEW_UNDO 64 /* view changes kept for undo */
 

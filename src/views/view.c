@@ -3,7 +3,9 @@
  * column, the hot path, and the helpers the aggregated views build on (the
  * function identities, the iterative tree walk).  Must not depend on
  * curses, on ui/ or on any reader; never modifies the model. */
-#include "view_internal.h"
+#include "config.h"
+
+#include "views/view_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

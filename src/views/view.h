@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "status.h"
+#include "model/model.h"
+#include "core/status.h"
 
 enum view_kind { VIEW_TOP_DOWN, VIEW_BOTTOM_UP, VIEW_FLAT };
 

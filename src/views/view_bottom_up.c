@@ -13,7 +13,9 @@
  * function); the callers of a row are computed when its children are first
  * requested, and kept as (instance, frame) pairs.  Must not depend on
  * curses, on ui/ or on any reader; never modifies the model. */
-#include "view_internal.h"
+#include "config.h"
+
+#include "views/view_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,9 @@
  * The whole tree is built by one pass over the model at the first request
  * that needs it, plus one walk for the recursion flags.  Must not depend on
  * curses, on ui/ or on any reader; never modifies the model. */
-#include "view_internal.h"
+#include "config.h"
+
+#include "views/view_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

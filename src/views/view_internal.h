@@ -6,8 +6,8 @@
 #ifndef CALLSCOPE_VIEW_INTERNAL_H
 #define CALLSCOPE_VIEW_INTERNAL_H
 
-#include "array.h"
-#include "view.h"
+#include "core/array.h"
+#include "views/view.h"
 
 /* What one kind of view does.  Every function gets a row id already
  * checked to exist, except `exists`. */

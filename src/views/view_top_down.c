@@ -3,7 +3,9 @@
  * nothing is built: opening the view is O(1) and the children of a row are
  * read from the model's sibling links.  Must not depend on curses, on ui/
  * or on any reader. */
-#include "view_internal.h"
+#include "config.h"
+
+#include "views/view_internal.h"
 
 #include <stdlib.h>
 

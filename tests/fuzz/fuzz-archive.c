@@ -4,6 +4,8 @@
  * removed; whatever the input, nothing may appear beside the destination
  * (the run traps otherwise) and no temporary directory may be left.  Links
  * the engine only. */
+#include "config.h"
+
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "archive_extract.h"
-#include "file_tree.h"
+#include "archive/archive_extract.h"
+#include "core/file_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,10 +1,12 @@
 /* fuzz-config: libFuzzer target for the configuration parser.  Any bytes
  * go to config_parse_text as if they were a config file; `source` lines are
  * not followed, so the target reads no files.  Links the engine only. */
+#include "config.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config_file.h"
+#include "config/config_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

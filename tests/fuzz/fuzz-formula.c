@@ -3,10 +3,12 @@
  * that parses is evaluated with every leaf valued and printed, and the
  * printed text must parse again and print the same.  Links the engine
  * only. */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "formula.h"
+#include "model/formula.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

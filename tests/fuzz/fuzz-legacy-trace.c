@@ -2,11 +2,13 @@
  * opened twice from memory: as an experiment.mt and as one hpctrace file.
  * Lines that open have their first, middle and last samples read, and the
  * samples just past the end refused.  Links the engine only. */
+#include "config.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-#include "blob.h"
-#include "legacy_trace.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,11 +2,13 @@
  * opened twice from memory: as an experiment-1.mdb and as one metric-db
  * file.  A set that opens has values read at the edges of its shape and
  * just outside it (which must be refused).  Links the engine only. */
+#include "config.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-#include "blob.h"
-#include "legacy_values.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_values.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,11 +2,13 @@
  * a page; every name kept must be non-empty, unique, without '/', NUL or
  * control characters, and neither "." nor ".." (the run traps otherwise).
  * Links the engine only. */
+#include "config.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "listing.h"
+#include "net/listing.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,10 +4,12 @@
  * point, function and execution scopes) and those of the HPCToolkit test
  * databases ("T"); columns that load are finished into a model and each one
  * is evaluated at the root.  Links the engine only. */
+#include "config.h"
+
 #include <string.h>
 
-#include "metrics_yaml.h"
-#include "model.h"
+#include "formats/hpctoolkit_v4/metrics_yaml.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,12 +4,14 @@
  * database that opens has summary and per-profile values looked up for a
  * few contexts and metrics and its trace lines probed.  Links the engine
  * only. */
+#include "config.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "blob.h"
-#include "sparse2020.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_xml/sparse2020.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,10 +3,12 @@
  * profile count (FUZZ_V4_PROFILES), so no other file is needed.  A cct.db
  * that opens has the per-profile values of the first contexts and metrics
  * read, as the thread view would.  Links the engine only. */
+#include "config.h"
+
 #include <stdlib.h>
 
 #include "fuzz_v4.h"
-#include "v4_cct.h"
+#include "formats/hpctoolkit_v4/v4_cct.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,10 +3,12 @@
  * every section into a model builder); a model that reads is finished and
  * every node's label is built and sanitized, as the report would.  Links
  * the engine only. */
+#include "config.h"
+
 #include <stdlib.h>
 
 #include "fuzz_v4.h"
-#include "sanitize.h"
+#include "core/sanitize.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

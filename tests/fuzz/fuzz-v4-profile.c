@@ -3,8 +3,10 @@
  * meta.db would supply are fixed (fuzz_v4.h), so no meta.db is needed.  A
  * profile.db that reads has its summary values looked up for the first
  * contexts and statistics.  Links the engine only. */
+#include "config.h"
+
 #include "fuzz_v4.h"
-#include "v4_profile.h"
+#include "formats/hpctoolkit_v4/v4_profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

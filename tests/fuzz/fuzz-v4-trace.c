@@ -3,8 +3,10 @@
  * added are fixed (FUZZ_V4_PROFILES, fuzz_v4.h), so no other file is
  * needed.  A trace.db that opens has the first, last and middle samples of
  * each line read.  Links the engine only. */
+#include "config.h"
+
 #include "fuzz_v4.h"
-#include "v4_trace.h"
+#include "formats/hpctoolkit_v4/v4_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

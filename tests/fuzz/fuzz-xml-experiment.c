@@ -3,12 +3,14 @@
  * parses, the model is finished and every inline value and trace id is
  * looked up again, so that the tables the parser built are walked.  Links
  * the engine only. */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
-#include "model.h"
-#include "xml_experiment.h"
+#include "io/blob.h"
+#include "model/model.h"
+#include "formats/hpctoolkit_xml/xml_experiment.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,6 +3,8 @@
  * argument is a file, or a directory whose files are all run (not
  * recursively); each file's bytes go once to LLVMFuzzerTestOneInput.  Exit
  * status 1 when an input cannot be read.  Depends on POSIX only. */
+#include "config.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>

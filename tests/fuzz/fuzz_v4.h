@@ -10,10 +10,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "blob.h"
-#include "model.h"
-#include "v4_file.h"
-#include "v4_meta.h"
+#include "io/blob.h"
+#include "model/model.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
+#include "formats/hpctoolkit_v4/v4_meta.h"
 
 /* Profiles the stand-in profile.db lists (bounds profIndex in cct.db and
  * trace.db), and identifier kinds the stand-in meta.db names. */

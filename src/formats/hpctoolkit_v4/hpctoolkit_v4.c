@@ -3,6 +3,8 @@
  * and opening the files in order into one model with lazily read values
  * and trace samples.  The file formats themselves are read by v4_meta,
  * v4_profile, v4_cct and v4_trace.  Must not depend on curses or on ui/. */
+#include "config.h"
+
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -10,14 +12,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "blob.h"
-#include "metrics.h"
-#include "reader.h"
-#include "v4_cct.h"
-#include "v4_file.h"
-#include "v4_meta.h"
-#include "v4_profile.h"
-#include "v4_trace.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_v4/metrics.h"
+#include "formats/reader.h"
+#include "formats/hpctoolkit_v4/v4_cct.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
+#include "formats/hpctoolkit_v4/v4_meta.h"
+#include "formats/hpctoolkit_v4/v4_profile.h"
+#include "formats/hpctoolkit_v4/v4_trace.h"
 
 struct v4_values {
 	struct v4_profile *profile;

@@ -3,12 +3,14 @@
  * without error and yields at least one column with a formula, the default
  * mapping otherwise, with a one-line warning naming the file and the
  * problem.  Must not depend on curses or on a particular reader. */
-#include "metrics.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/metrics.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "metrics_yaml.h"
+#include "formats/hpctoolkit_v4/metrics_yaml.h"
 
 enum status metrics_add_columns(struct model_builder *b, const char *yaml_path,
 				char **warning, struct error *err)

@@ -10,8 +10,8 @@
 #ifndef CALLSCOPE_METRICS_H
 #define CALLSCOPE_METRICS_H
 
-#include "model.h"
-#include "status.h"
+#include "model/model.h"
+#include "core/status.h"
 
 /* Add columns to a builder whose stats are all added.  `yaml_path` is the
  * METRICS.yaml file to use, or NULL.  When the file cannot be used (missing,

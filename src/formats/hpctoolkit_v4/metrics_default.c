@@ -5,7 +5,9 @@
  * metric without an "execution" Sum statistic falls back to "point"; one
  * without any Sum statistic gets no column.  Must not depend on curses or
  * on a particular reader. */
-#include "metrics.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/metrics.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,9 @@
  * memory first; columns are added to the builder only when the file was
  * read without error, so a bad file adds nothing.  Must not depend on
  * curses or on a particular reader. */
-#include "metrics_yaml.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/metrics_yaml.h"
 
 #include <ctype.h>
 #include <locale.h>
@@ -24,7 +26,7 @@
 
 #include <yaml.h>
 
-#include "blob.h"
+#include "io/blob.h"
 
 /* Largest METRICS.yaml read (the largest real one is ~90 KiB). */
 #define METRICS_YAML_MAX_SIZE (32u << 20)

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "status.h"
+#include "model/model.h"
+#include "core/status.h"
 
 /* Add the columns the METRICS.yaml file at `path` describes to `b`, whose
  * stats are all added.  On success *n_columns receives the number of

@@ -2,7 +2,9 @@
  * read through blob_read windows when asked for: the {CI} of the context,
  * its {Idx} array (binary search of the metric), then that metric's {Val}
  * run.  Must not depend on curses or on the other v4 files. */
-#include "v4_cct.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/v4_cct.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "status.h"
-#include "v4_file.h"
+#include "model/model.h"
+#include "core/status.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
 
 struct v4_cct;
 

@@ -2,7 +2,9 @@
  * files (FORMATS.md, "Common file structure").  Only the header and the
  * footer are read at open, through blob_read windows.  Must not depend on
  * curses, on the model or on any particular v4 file's contents. */
-#include "v4_file.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/v4_file.h"
 
 #include <string.h>
 

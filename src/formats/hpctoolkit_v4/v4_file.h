@@ -10,9 +10,9 @@
 
 #include <stdint.h>
 
-#include "blob.h"
-#include "span.h"
-#include "status.h"
+#include "io/blob.h"
+#include "core/span.h"
+#include "core/status.h"
 
 enum v4_format {
 	V4_FORMAT_META,    /* meta.db:    "meta", footer "_meta.db" */

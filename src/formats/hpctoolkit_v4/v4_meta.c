@@ -6,7 +6,9 @@
  * cycles and shared or overlapping child arrays and bounds the node count
  * by the section size.  Must not depend on curses or on the other v4
  * files. */
-#include "v4_meta.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/v4_meta.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,9 +12,9 @@
 
 #include <stdint.h>
 
-#include "model.h"
-#include "status.h"
-#include "v4_file.h"
+#include "model/model.h"
+#include "core/status.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
 
 /* What the other v4 files need from meta.db. */
 struct v4_meta {

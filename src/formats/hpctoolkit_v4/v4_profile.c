@@ -4,7 +4,9 @@
  * mapped (blob_map_range: a remote profile.db is not fetched whole); summary
  * lookups are two binary searches through checked spans.  Must not depend on curses or
  * on the other v4 files. */
-#include "v4_profile.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/v4_profile.h"
 
 #include <stdlib.h>
 #include <string.h>

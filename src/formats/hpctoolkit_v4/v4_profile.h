@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "status.h"
-#include "v4_file.h"
-#include "v4_meta.h"
+#include "model/model.h"
+#include "core/status.h"
+#include "formats/hpctoolkit_v4/v4_file.h"
+#include "formats/hpctoolkit_v4/v4_meta.h"
 
 struct v4_profile;
 

@@ -3,7 +3,9 @@
  * elements are never touched until v4_trace_sample() reads one through a
  * 12-byte blob_read window.  Must not depend on curses or on the other v4
  * files. */
-#include "v4_trace.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_v4/v4_trace.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * lets xml_experiment build the tree, turns the MetricTable into statistics
  * and columns (finalize / view formulas included) and wires the values and
  * traces through xml_provider.  Must not depend on curses or on ui/. */
+#include "config.h"
+
 #include <dirent.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -12,13 +14,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "blob.h"
-#include "legacy_trace.h"
-#include "legacy_values.h"
-#include "reader.h"
-#include "sparse2020.h"
-#include "xml_experiment.h"
-#include "xml_provider.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_trace.h"
+#include "formats/hpctoolkit_xml/legacy_values.h"
+#include "formats/reader.h"
+#include "formats/hpctoolkit_xml/sparse2020.h"
+#include "formats/hpctoolkit_xml/xml_experiment.h"
+#include "formats/hpctoolkit_xml/xml_provider.h"
 
 #define BID_HEAD 65536 /* bytes of a file looked at when bidding */
 

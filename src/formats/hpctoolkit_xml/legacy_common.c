@@ -1,7 +1,9 @@
 /* legacy_common: file-name parsing and the merged-file table shared by the
  * pre-v4 HPCToolkit readers (legacy_values, legacy_trace).  Must not depend
  * on curses, on the XML parser or on the model builder. */
-#include "legacy_common.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_xml/legacy_common.h"
 
 #include <stdlib.h>
 #include <string.h>

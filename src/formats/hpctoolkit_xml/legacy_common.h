@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "blob.h"
-#include "status.h"
+#include "io/blob.h"
+#include "core/status.h"
 
 /* Rank and thread from the name of a per-thread file,
  * `[N.]NAME-RANK-THREAD-HOSTID-PID-GEN.EXT` (the directory part is

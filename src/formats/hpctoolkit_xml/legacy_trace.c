@@ -7,14 +7,16 @@
  * first and last records read; other samples are read one at a time with
  * blob_read.  See doc/hpctoolkit-legacy-binaries.md.  Must not depend on
  * curses, on the XML parser or on the model builder. */
-#include "legacy_trace.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_xml/legacy_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
-#include "legacy_common.h"
-#include "span.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_common.h"
+#include "core/span.h"
 
 #define MAGIC "HPCRUN-trace______"
 #define MAGIC_LEN 18

@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "blob.h"
-#include "model.h"
-#include "status.h"
+#include "io/blob.h"
+#include "model/model.h"
+#include "core/status.h"
 
 struct legacy_trace;
 

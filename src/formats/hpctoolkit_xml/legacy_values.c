@@ -6,19 +6,21 @@
  * headers and extents are checked; values are read one at a time with
  * blob_read.  See doc/hpctoolkit-legacy-binaries.md.  Must not depend on
  * curses, on the XML parser or on the model builder. */
-#include "legacy_values.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_xml/legacy_values.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
-#include "legacy_common.h"
-#include "span.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_common.h"
+#include "core/span.h"
 
 #define MAGIC "HPCPROF-metricdb__"
 #define MAGIC_LEN 18
-#define VERSION "00.10"
-#define VERSION_LEN 5
+#define METRIC_DB_VERSION "00.10"
+#define METRIC_DB_VERSION_LEN 5
 #define HEADER 32 /* magic, version, endianness, nNodes, nMetrics */
 
 typedef unsigned long long ull;
@@ -61,18 +63,18 @@ static enum status check_header(struct legacy_values *lv, struct blob *blob,
 	if (memcmp(s.data, MAGIC, MAGIC_LEN) != 0)
 		return error_set_at(err, STATUS_NOT_DATABASE, name, off,
 				    "bad magic (expected \"" MAGIC "\")");
-	if (memcmp(s.data + MAGIC_LEN, VERSION, VERSION_LEN) != 0)
+	if (memcmp(s.data + MAGIC_LEN, METRIC_DB_VERSION, METRIC_DB_VERSION_LEN) != 0)
 		return error_set_at(err, STATUS_UNSUPPORTED, name,
 				    off + MAGIC_LEN,
 				    "metric-db version \"%.5s\" (expected "
-				    "\"" VERSION "\")",
+				    "\"" METRIC_DB_VERSION "\")",
 				    (const char *)s.data + MAGIC_LEN);
-	if (s.data[MAGIC_LEN + VERSION_LEN] != 'b')
+	if (s.data[MAGIC_LEN + METRIC_DB_VERSION_LEN] != 'b')
 		return error_set_at(err, STATUS_UNSUPPORTED, name,
-				    off + MAGIC_LEN + VERSION_LEN,
+				    off + MAGIC_LEN + METRIC_DB_VERSION_LEN,
 				    "byte order '%c' (only 'b', big-endian, "
 				    "is known)",
-				    s.data[MAGIC_LEN + VERSION_LEN]);
+				    s.data[MAGIC_LEN + METRIC_DB_VERSION_LEN]);
 	uint32_t nodes = 0, metrics = 0;
 	(void)span_u32be(s, 24, &nodes);
 	(void)span_u32be(s, 28, &metrics);

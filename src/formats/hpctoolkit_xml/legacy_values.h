@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "blob.h"
-#include "status.h"
+#include "io/blob.h"
+#include "core/status.h"
 
 struct legacy_values;
 

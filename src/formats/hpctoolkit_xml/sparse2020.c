@@ -8,14 +8,16 @@
  * through small blob_read windows.  cct.db is checked but not read for
  * values (see doc/hpctoolkit-legacy-binaries.md).  Must not depend on
  * curses, on the XML parser or on the model builder. */
-#include "sparse2020.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_xml/sparse2020.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
-#include "span.h"
+#include "io/blob.h"
+#include "core/span.h"
 
 #define PROF_MAGIC "HPCPROF-profdb__"
 #define CCT_MAGIC "HPCPROF-cctdb___"

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "blob.h"
-#include "legacy_trace.h"
-#include "model.h"
-#include "status.h"
+#include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_trace.h"
+#include "model/model.h"
+#include "core/status.h"
 
 struct sparse2020;
 

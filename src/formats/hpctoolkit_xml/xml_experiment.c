@@ -8,7 +8,9 @@
  * lists only).  This file drives expat and dispatches the elements; the
  * header tables are xml_header.c's, the tree xml_tree.c's.  Must not depend
  * on curses, on ui/ or on the binary legacy formats. */
-#include "xml_experiment.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_xml/xml_experiment.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "xml_parser.h"
+#include "core/array.h"
+#include "formats/hpctoolkit_xml/xml_parser.h"
 
 static const struct {
 	const char *name;

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "blob.h"
-#include "model.h"
-#include "status.h"
-#include "xml_values.h"
+#include "io/blob.h"
+#include "model/model.h"
+#include "core/status.h"
+#include "formats/hpctoolkit_xml/xml_values.h"
 
 /* Limits on hostile input. */
 #define XML_EXPERIMENT_MAX_DEPTH 100000     /* element nesting */

@@ -3,14 +3,16 @@
  * MetricDBTable, the TraceDBTable, the identifier names of 4.0 and the
  * LoadModule, File and Procedure tables that tree attributes refer to.
  * Must not depend on curses or on the binary legacy formats. */
+#include "config.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "xml_parser.h"
+#include "core/array.h"
+#include "formats/hpctoolkit_xml/xml_parser.h"
 
 static uint8_t metric_type(const char *t)
 {

@@ -18,8 +18,8 @@
 #endif
 #include <expat.h>
 
-#include "model.h"
-#include "xml_experiment.h"
+#include "model/model.h"
+#include "formats/hpctoolkit_xml/xml_experiment.h"
 
 enum xml_elem {
 	XML_ELEM_OTHER,

@@ -3,14 +3,16 @@
  * files).  Every lookup is bounds-checked by the module it calls; a value
  * the files do not have is "absent".  Must not depend on expat, on curses
  * or on ui/. */
-#include "xml_provider.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_xml/xml_provider.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "core/array.h"
 
 uint32_t xml_provider_add_source(struct xml_provider *pv,
 				 struct xml_source source)

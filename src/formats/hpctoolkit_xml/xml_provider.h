@@ -14,11 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "legacy_trace.h"
-#include "legacy_values.h"
-#include "model.h"
-#include "sparse2020.h"
-#include "xml_values.h"
+#include "formats/hpctoolkit_xml/legacy_trace.h"
+#include "formats/hpctoolkit_xml/legacy_values.h"
+#include "model/model.h"
+#include "formats/hpctoolkit_xml/sparse2020.h"
+#include "formats/hpctoolkit_xml/xml_values.h"
 
 enum xml_source_kind {
 	XML_SOURCE_NONE,   /* no values */

@@ -2,13 +2,15 @@
  * turned into model nodes as their start tags arrive, the functions made
  * from the ProcedureTable on first use, the `it` trace ids and the inline
  * <M> values.  Must not depend on curses or on the binary legacy formats. */
+#include "config.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "xml_parser.h"
+#include "core/array.h"
+#include "formats/hpctoolkit_xml/xml_parser.h"
 
 bool xml_tree_is_element(uint8_t elem)
 {

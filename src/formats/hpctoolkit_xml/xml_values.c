@@ -2,12 +2,14 @@
  * table.  Keys are (context id << 32 | metric id); the values live in a
  * parallel array so that a binary search touches only keys.  Must not
  * depend on expat, on the model or on curses. */
-#include "xml_values.h"
+#include "config.h"
+
+#include "formats/hpctoolkit_xml/xml_values.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "core/array.h"
 
 struct entry {
 	uint64_t key;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "status.h"
+#include "core/status.h"
 
 struct xml_values;
 
