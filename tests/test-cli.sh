@@ -35,7 +35,10 @@ db="$tmp/db2"
 
 # usage errors: exit 1
 expect 1 "$cs" report
-expect 1 "$cs" report "$db" extra
+# several databases are one run only where the format merges them: a
+# second operand is a database too, and v4 says it reads one at a time
+expect 2 "$cs" report "$db" extra
+grep -q "^callscope: extra: No such file or directory$" "$tmp/err" || fail "report DB extra"
 expect 1 "$cs" report "$db" --format xml
 expect 1 "$cs" report "$db" --view sideways
 expect 1 "$cs" report "$db" --depth -1
@@ -52,8 +55,18 @@ expect 0 "$cs" trace "$tmp/lines60" --from +0s --to +1s --columns 1000 --format 
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['lines']) == 60 and all(len(l['cells']) == 1000 for l in d['lines'])" "$tmp/out" ||
 	fail "streamed trace JSON"
 expect 1 "$cs" info
-grep -q "callscope info: expected one database" "$tmp/err" || fail "info without a database"
-expect 1 "$cs" info "$db" "$db"
+grep -q "callscope info: expected a database" "$tmp/err" || fail "info without a database"
+expect 2 "$cs" info "$db" "$db"
+grep -q "hpctoolkit-v4 reads one database at a time (2 paths were given)" "$tmp/err" || fail "info DB DB"
+expect 0 "$cs" formats
+grep -q "^  hpctoolkit-v4 " "$tmp/out" && grep -q "^  hpctoolkit-xml " "$tmp/out" || fail "formats"
+expect 0 "$cs" formats --format json
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [f['name'] for f in d] == ['hpctoolkit-v4', 'hpctoolkit-xml'] and 'tree' in d[0]['capabilities']" "$tmp/out" || fail "formats --format json"
+expect 1 "$cs" formats extra
+expect 0 "$cs" --help
+grep -q "^  hpctoolkit-v4 " "$tmp/out" || fail "--help lists the formats"
+expect 2 "$cs" info "$tmp"
+grep -q "not a database callscope can read (expected HPCToolkit v4 database" "$tmp/err" || fail "not a database names the formats"
 expect 1 "$cs" info "$db" --format csv
 grep -q "unknown --format 'csv' (expected text|json)" "$tmp/err" || fail "info --format csv"
 expect 0 "$cs" info "$db" --format json

@@ -604,7 +604,7 @@ static void test_v4_corpus(void **state)
 		struct model *m = NULL;
 		struct error err = {0};
 		/* databases the reader rejects are test-v4-corpus's business */
-		if (reader_hpctoolkit_v4.open(dbs[i], &m, &err) != STATUS_OK) {
+		if (reader_open_path(&reader_hpctoolkit_v4, dbs[i], &m, &err) != STATUS_OK) {
 			error_clear(&err);
 			continue;
 		}
@@ -710,7 +710,7 @@ static void test_v4_unsorted_index(void **state)
 	struct model *m = NULL;
 	struct error err = {0};
 	size_t emitted;
-	assert_int_equal(reader_hpctoolkit_v4.open(dir, &m, &err), STATUS_OK);
+	assert_int_equal(reader_open_path(&reader_hpctoolkit_v4, dir, &m, &err), STATUS_OK);
 	assert_int_equal(v4_walk(m, &emitted), STATUS_UNSUPPORTED);
 	assert_true(check_v4_model(m) > 0);
 	model_free(m);

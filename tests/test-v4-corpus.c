@@ -23,6 +23,7 @@
 
 #include "model/model.h"
 #include "formats/reader.h"
+#include "open.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 
@@ -303,8 +304,8 @@ static void test_corpus_opens_and_matches(void **state)
 		const char *rel = dbs[i] + strlen(root) + 1;
 		struct model *m = NULL;
 		struct error err = {.status = STATUS_OK};
-		assert_int_equal(reader_hpctoolkit_v4.bid(dbs[i]), 90);
-		enum status st = reader_hpctoolkit_v4.open(dbs[i], &m, &err);
+		assert_int_equal(reader_bid_path(&reader_hpctoolkit_v4, dbs[i]), 90);
+		enum status st = reader_open_path(&reader_hpctoolkit_v4, dbs[i], &m, &err);
 		if (st != STATUS_OK) {
 			char *msg = error_format(&err);
 			fail_msg("%s: %s", rel, msg);
@@ -353,7 +354,7 @@ static void test_prerelease_rejected(void **state)
 				     "%s/corpus/hpctoolkit-v4-prerelease-2022/"
 				     "hpcviewer.e4/tests/resources/metadb/%s",
 				     shared_dir, names[i]) > 0);
-		enum status st = reader_hpctoolkit_v4.open(dir, &m, &err);
+		enum status st = reader_open_path(&reader_hpctoolkit_v4, dir, &m, &err);
 		assert_null(m);
 		assert_true(st == STATUS_UNSUPPORTED || st == STATUS_CORRUPT);
 		assert_non_null(err.message);
@@ -368,7 +369,7 @@ static void test_prerelease_rejected(void **state)
 		/* and through the meta.db path too */
 		char *meta = NULL;
 		assert_true(asprintf(&meta, "%s/meta.db", dir) > 0);
-		assert_int_equal(reader_hpctoolkit_v4.bid(meta), 90);
+		assert_int_equal(reader_bid_path(&reader_hpctoolkit_v4, meta), 90);
 		assert_int_equal(database_open(meta, &m, &err), st);
 		assert_null(m);
 		error_clear(&err);
@@ -387,7 +388,7 @@ static void test_trace_only_rejected(void **state)
 			     "%s/corpus/hpctoolkit-v4/hpcviewer.e4/tests/"
 			     "resources/metadb/out.of.memory",
 			     shared_dir) > 0);
-	assert_true(reader_hpctoolkit_v4.bid(dir) > 0);
+	assert_true(reader_bid_path(&reader_hpctoolkit_v4, dir) > 0);
 	enum status st = database_open(dir, &m, &err);
 	assert_int_equal(st, STATUS_NOT_FOUND);
 	assert_null(m);
@@ -409,7 +410,7 @@ static void test_per_profile(void **state)
 			     "%s/corpus/hpctoolkit-v4/hpctoolkit/tests/data/"
 			     "dbase/loops-cputime-t.d",
 			     shared_dir) > 0);
-	assert_int_equal(reader_hpctoolkit_v4.open(dir, &m, &err), STATUS_OK);
+	assert_int_equal(reader_open_path(&reader_hpctoolkit_v4, dir, &m, &err), STATUS_OK);
 	uint32_t stat = find_stat(m, "CPUTIME (sec)|execution|$$|sum");
 	assert_int_not_equal(stat, MODEL_NONE);
 	size_t checked = 0;
@@ -452,7 +453,7 @@ static void test_open_largest_fast(void **state)
 			     shared_dir) > 0);
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	assert_int_equal(reader_hpctoolkit_v4.open(dir, &m, &err), STATUS_OK);
+	assert_int_equal(reader_open_path(&reader_hpctoolkit_v4, dir, &m, &err), STATUS_OK);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 +
 		    (double)(b.tv_nsec - a.tv_nsec) / 1e6;

@@ -19,6 +19,7 @@
 
 #include "model/model.h"
 #include "formats/reader.h"
+#include "open.h"
 #include "formats/hpctoolkit_v4/v4_file.h"
 #include "v4_mk.h"
 
@@ -203,7 +204,7 @@ static size_t make_trace(struct mk *m, size_t *cth)
 
 static enum status open_dir(struct model **m, struct error *err)
 {
-	return reader_hpctoolkit_v4.open(dir, m, err);
+	return reader_open_path(&reader_hpctoolkit_v4, dir, m, err);
 }
 
 static void test_database(void **state)
@@ -214,12 +215,12 @@ static void test_database(void **state)
 	struct error err = {.status = STATUS_OK};
 	size_t cth;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(reader_hpctoolkit_v4.bid(dir), 0);
+	assert_int_equal(reader_bid_path(&reader_hpctoolkit_v4, dir), 0);
 
 	/* a directory with only trace.db */
 	size_t el = make_trace(&trace, &cth);
 	write_file("trace.db", trace.buf, trace.len);
-	assert_int_equal(reader_hpctoolkit_v4.bid(dir), 50);
+	assert_int_equal(reader_bid_path(&reader_hpctoolkit_v4, dir), 50);
 	assert_int_equal(open_dir(&m, &err), STATUS_NOT_FOUND);
 	assert_non_null(strstr(err.message, "meta.db is missing"));
 	assert_non_null(strstr(err.message, "only trace.db"));
@@ -227,7 +228,7 @@ static void test_database(void **state)
 
 	/* an empty meta.db, then one with a bad magic */
 	write_file("meta.db", "", 0);
-	assert_int_equal(reader_hpctoolkit_v4.bid(dir), 90);
+	assert_int_equal(reader_bid_path(&reader_hpctoolkit_v4, dir), 90);
 	assert_int_equal(open_dir(&m, &err), STATUS_CORRUPT);
 	error_clear(&err);
 	write_file("meta.db", "SQLite format 3\0", 16);
@@ -287,7 +288,7 @@ static void test_database(void **state)
 	/* the path of meta.db names the same database */
 	char *meta_path = NULL;
 	assert_true(asprintf(&meta_path, "%s/meta.db", dir) > 0);
-	assert_int_equal(reader_hpctoolkit_v4.bid(meta_path), 90);
+	assert_int_equal(reader_bid_path(&reader_hpctoolkit_v4, meta_path), 90);
 	assert_int_equal(database_open(meta_path, &m, &err), STATUS_OK);
 	assert_int_equal(m->n_timelines, 2);
 	model_free(m);

@@ -22,6 +22,7 @@
 
 #include "model/model.h"
 #include "formats/reader.h"
+#include "open.h"
 #include "formats/hpctoolkit_xml/xml_experiment.h"
 
 /* Parse `len` bytes named "t.xml"; the status, with *err filled. */
@@ -340,7 +341,7 @@ static void test_reader_lone_file(void **state)
 	if (!xml)
 		fail_msg("the hpctoolkit-xml reader is not registered");
 	else
-		assert_int_equal(xml->bid(path), 80);
+		assert_int_equal(reader_bid_path(xml, path), 80);
 	struct error err = {.status = STATUS_OK};
 	struct model *m = NULL;
 	assert_int_equal(database_open(path, &m, &err), STATUS_OK);
@@ -380,7 +381,7 @@ static void test_reader_lone_file(void **state)
 	fputs("<?xml version=\"1.0\"?><svg/>", fp);
 	fclose(fp);
 	if (xml)
-		assert_int_equal(xml->bid(path), 0);
+		assert_int_equal(reader_bid_path(xml, path), 0);
 	unlink(path);
 }
 

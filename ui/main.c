@@ -13,7 +13,7 @@
 
 #include "app.h"
 #include "cli/cli.h"
-#include "formats/reader.h"
+#include "net/http.h"
 #include "core/temp_dirs.h"
 #include "core/sanitize.h"
 
@@ -187,7 +187,10 @@ int main(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (argc - optind > 1) {
+	/* several operands: databases opened as one run, when the first
+	 * is one (a path or a URL); else a mistyped command */
+	if (argc - optind > 1 && access(argv[optind], F_OK) != 0 &&
+	    !http_is_url(argv[optind])) {
 		fputs("callscope: unknown command '", stderr);
 		cli_put_text(stderr, argv[optind]);
 		fputs("'\nTry 'callscope --help'.\n", stderr);
@@ -232,7 +235,9 @@ int main(int argc, char **argv)
 		free(keys_owned);
 		return rc;
 	}
-	struct model *m = cli_open(db);
+	struct model *m = demo ? cli_open(db)
+				: cli_open_all((const char *const *)argv + optind,
+					       (size_t)(argc - optind));
 	if (!m) {
 		rc = CLI_EXIT_DATA;
 		goto out;

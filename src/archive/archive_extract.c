@@ -539,6 +539,60 @@ bool archive_is_archive(const char *path)
 	return yes;
 }
 
+enum status archive_list_members(const char *path, size_t max_members,
+				 uint64_t max_bytes, bool *is_archive,
+				 char ***names, size_t *n, bool *complete,
+				 struct error *err)
+{
+	*is_archive = false;
+	*names = NULL;
+	*n = 0;
+	*complete = false;
+	enum status st = STATUS_OK;
+	char **v = NULL;
+	size_t count = 0;
+	struct archive *a = reader_new();
+	if (!a)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	if (archive_read_open_filename(a, path, ARCHIVE_BLOCK) != ARCHIVE_OK)
+		goto out;
+	v = calloc(max_members ? max_members : 1, sizeof(*v));
+	if (!v) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	for (;;) {
+		struct archive_entry *e = NULL;
+		int r = archive_read_next_header(a, &e);
+		if (r == ARCHIVE_EOF) {
+			*complete = *is_archive = true;
+			break;
+		}
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+			break; /* a damaged tail: the prefix stands */
+		*is_archive = true;
+		if (count == max_members ||
+		    (uint64_t)archive_filter_bytes(a, -1) > max_bytes)
+			break;
+		const char *name = archive_entry_pathname(e);
+		if (!(v[count] = strdup(name ? name : ""))) {
+			st = error_set(err, STATUS_NOMEM, path, "out of memory");
+			goto out;
+		}
+		count++;
+	}
+	if (*is_archive && count) {
+		*names = v;
+		*n = count;
+		v = NULL;
+		count = 0;
+	}
+out:
+	archive_free_paths(v, count);
+	archive_read_free(a);
+	return st;
+}
+
 /* ---- database roots -------------------------------------------------- */
 
 static const char *const root_markers[] = {

@@ -62,6 +62,17 @@ enum status archive_extract_memory(const void *data, size_t len,
  * content, as a tar (compressed or not) or zip archive. */
 bool archive_is_archive(const char *path);
 
+/* The member names of archive `path`, in archive order, from its headers
+ * alone: at most `max_members`, and no more once `max_bytes` of the file
+ * have been read (a compressed archive must be decompressed to reach each
+ * header), so the list may be a prefix (*complete false).  *is_archive
+ * false (and STATUS_OK, no names) when `path` is not an archive.  A heap
+ * array of heap strings: free with archive_free_paths(). */
+enum status archive_list_members(const char *path, size_t max_members,
+				 uint64_t max_bytes, bool *is_archive,
+				 char ***names, size_t *n, bool *complete,
+				 struct error *err);
+
 /* The database roots under directory `dir`: directories holding one of
  * meta.db, profile.db or experiment.xml (HPCToolkit v4 and older).  A root
  * is not searched further.  Symbolic links are not followed; the walk stops

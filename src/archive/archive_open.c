@@ -1,6 +1,6 @@
 /* archive_open: from an archive file to an open model.  Extracts (or
  * reuses a complete extraction in the cache), finds the database roots,
- * opens one with database_open, and then rewrites what the user sees so
+ * opens one with the opener it is given, and then rewrites what the user sees so
  * that it names the archive: the model's path, the messages of a failed
  * open, and a warning when the archive holds several databases.  Without
  * the cache the extraction lives in a temporary directory whose removal
@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "archive/archive_extract.h"
-#include "formats/reader.h"
 #include "core/temp_dirs.h"
 
 /* databases named in the warning of a multi-database archive */
@@ -195,8 +194,8 @@ static char *several_warning(const char *archive_path, char **roots, size_t n)
 }
 
 enum status archive_open_database(const char *archive_path, const char *inner,
-				  bool use_cache, struct model **out,
-				  struct error *err)
+				  bool use_cache, archive_opener open_db,
+				  struct model **out, struct error *err)
 {
 	char *dest = NULL, *tmp_base = NULL, *want = NULL, *full = NULL;
 	char **roots = NULL;
@@ -205,7 +204,7 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 	enum status st = STATUS_OK;
 	if (out)
 		*out = NULL;
-	if (!archive_path || !out)
+	if (!archive_path || !out || !open_db)
 		return error_set(err, STATUS_USAGE, archive_path,
 				 "archive_open_database: NULL argument");
 	if (inner && inner[0]) {
@@ -285,7 +284,7 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 			       "\"%s\" is not in the archive", pick);
 		goto out;
 	}
-	st = database_open(full, &m, err);
+	st = open_db(full, &m, err);
 	if (st != STATUS_OK) {
 		rename_error(err, dest, archive_path);
 		goto out;

@@ -23,10 +23,16 @@
  * path reads `archive_path` or `archive_path/inner`, not the extraction
  * directory.  STATUS_NOT_DATABASE naming the archive when it holds no
  * database (or `inner` is not in it), and the extraction's
- * errors (see archive_extract.h). */
+ * errors (see archive_extract.h).  `open_db` opens the extracted
+ * database. */
+/* How a database found inside an archive is opened (src/open.c passes
+ * the registry's local open: archives sit below the format readers). */
+typedef enum status (*archive_opener)(const char *path, struct model **out,
+				      struct error *err);
+
 enum status archive_open_database(const char *archive_path, const char *inner,
-				  bool use_cache, struct model **out,
-				  struct error *err);
+				  bool use_cache, archive_opener open_db,
+				  struct model **out, struct error *err);
 
 /* For a path that does not exist: when a prefix of it, ending at a '/',
  * is an archive file (archive_is_archive), split it into that prefix and
@@ -34,7 +40,7 @@ enum status archive_open_database(const char *archive_path, const char *inner,
  * prefix is an archive (or out of memory). */
 bool archive_split_path(const char *path, char **archive, char **inner);
 
-/* Whether database_open extracts into the cache (the default, true) or
+/* Whether database_open (src/open.h) extracts into the cache (the default, true) or
  * into a temporary directory (`--no-cache`).  Process-wide. */
 void archive_open_set_cache(bool use_cache);
 bool archive_open_cache(void);

@@ -6,44 +6,75 @@
 
 #include <string.h>
 
+#include "formats/reader.h"
+
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_hotpath(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
 
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *usage;
 } commands[] = {
-	{"info", cmd_info, "info    DB [--format text|json]"},
+	{"info", cmd_info, "info    DB... [--format text|json]"},
 	{"report", cmd_report,
-	 "report  DB [--view top-down|bottom-up|flat] [--metric NAME]... "
+	 "report  DB... [--view top-down|bottom-up|flat] [--metric NAME]... "
 	 "[--depth N]\n"
 	 "                     [--min-percent P] [--format text|csv|json]"},
 	{"hotpath", cmd_hotpath,
-	 "hotpath DB [--metric NAME] [--threshold PCT] [--format text|json]"},
+	 "hotpath DB... [--metric NAME] [--threshold PCT] [--format text|json]"},
 	{"trace", cmd_trace,
-	 "trace   DB [--lines LIST] (--at T | --from T --to T --columns W)\n"
+	 "trace   DB... [--lines LIST] (--at T | --from T --to T --columns W)\n"
 	 "                     [--depth D] [--format text|json]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
+	{"formats", cmd_formats, "formats [--format text|json]"},
 };
+
+void cli_put_item(FILE *out, const char *name, const char *text)
+{
+	enum { INDENT = 18, WIDTH = 79 };
+	int col = fprintf(out, "  %-*s", INDENT - 3, name);
+	if (col >= INDENT)
+		col += fprintf(out, " ");
+	else
+		col += fprintf(out, "%*s", INDENT - col, "");
+	const char *p = text;
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (col > INDENT && col + 1 + (int)word > WIDTH) {
+			col = fprintf(out, "\n%*s", INDENT, "") - 1;
+		} else if (col > INDENT) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", (int)word, p);
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
 
 void cli_usage(FILE *out)
 {
-	fputs("Usage: callscope [DB]\n", out);
+	fputs("Usage: callscope [DB...]\n", out);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "       callscope %s\n", commands[i].usage);
-	fputs("\nDB is an HPCToolkit database directory: v4 (meta.db, "
-	      "profile.db, cct.db, trace.db)\nor older (experiment.xml with "
-	      "metric-db/mdb and hpctrace/mt files, or the\n2020 "
-	      "profile.db/cct.db/trace.db), or its meta.db or experiment.xml; "
-	      "an archive\nof one (.tar, .tar.gz, .tar.xz, .tar.zst, .zip; "
-	      "ARCHIVE/INNER picks one of several);\nor a URL: http://, "
-	      "https://, file://, sftp://, scp:// (a directory URL ends\nin "
+	fputs("\nDB is a database (a directory or a file of one) in one of "
+	      "these formats:\n", out);
+	for (const struct reader *const *r = reader_all(); *r; r++)
+		cli_put_item(out, (*r)->name, (*r)->description);
+	fputs("Several DB paths open as one run where the format merges them\n"
+	      "(`callscope formats` lists what each format holds).  DB may be "
+	      "an archive\nof a database (.tar, .tar.gz, .tar.xz, .tar.zst, "
+	      ".zip; ARCHIVE/INNER picks one\nof several) or a URL: http://, "
+	      "https://, file://, sftp://, scp:// (a\ndirectory URL ends in "
 	      "'/').  Options for "
 	      "URLs, accepted everywhere:\n"
 	      "  --no-cache      download to a temporary directory removed "

@@ -68,11 +68,17 @@ void cli_set_background_progress(void (*fn)(void *ctx,
 					    const struct open_progress *p),
 				 void *ctx);
 
+/* "  NAME            TEXT" with TEXT wrapped at 79 columns under
+ * itself (cli.c): the format and capability lists. */
+void cli_put_item(FILE *out, const char *name, const char *text);
+
 /* Helpers shared by the commands (cli_common.c). */
 
 /* Open `path` (or URL, with the global options); on failure print the
  * one-line error and return NULL. */
 struct model *cli_open(const char *path);
+/* The same for several paths opened as one run (open.h). */
+struct model *cli_open_all(const char *const *paths, size_t n);
 
 /* Parse "text", "csv", "json" (those allowed by `allowed`, a mask of
  * 1 << enum cli_format).  Prints a usage error and returns false. */
@@ -87,6 +93,11 @@ bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 const char *cli_one_operand(const char *cmd, int argc, char **argv,
 			    const char *expected, enum cli_format *format,
 			    const char **output, int *exit_code);
+/* The same with one or more operands when `n` is given (their number
+ * goes there): the first operand's place in argv, or NULL. */
+char **cli_operands(const char *cmd, int argc, char **argv,
+		    const char *expected, enum cli_format *format,
+		    const char **output, int *n, int *exit_code);
 
 /* Resolve --metric arguments to columns.  NULL/empty selection: the
  * visible columns (all columns when none is visible).  "all": every column.

@@ -13,6 +13,7 @@
 
 #include "net/http.h"
 #include "formats/reader.h"
+#include "open.h"
 #include "core/sanitize.h"
 #include "views/view.h"
 
@@ -54,14 +55,22 @@ bool cli_put_json(FILE *out, const json_t *j, size_t flags)
 
 struct model *cli_open(const char *path)
 {
+	return cli_open_all(&path, 1);
+}
+
+struct model *cli_open_all(const char *const *paths, size_t n)
+{
 	struct model *m = NULL;
 	struct error err = {0};
+	const char *path = paths[0];
 	/* a URL: progress, Ctrl-C and Esc cancel the transfer; a local
 	 * open keeps the default SIGINT */
-	bool url = http_is_url(path);
+	bool url = false;
+	for (size_t i = 0; i < n; i++)
+		url = url || http_is_url(paths[i]);
 	const struct open_options *o = url ? cli_transfer_begin()
 					   : cli_open_options();
-	enum status st = database_open_with(path, o, &m, &err);
+	enum status st = database_open_paths(paths, n, o, NULL, &m, &err);
 	if (url)
 		cli_transfer_end();
 	if (st != STATUS_OK) {
@@ -106,9 +115,9 @@ bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 	return false;
 }
 
-const char *cli_one_operand(const char *cmd, int argc, char **argv,
-			    const char *expected, enum cli_format *format,
-			    const char **output, int *exit_code)
+char **cli_operands(const char *cmd, int argc, char **argv,
+		    const char *expected, enum cli_format *format,
+		    const char **output, int *n, int *exit_code)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
@@ -140,11 +149,22 @@ const char *cli_one_operand(const char *cmd, int argc, char **argv,
 			return NULL;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind >= argc || (!n && optind != argc - 1)) {
 		fprintf(stderr, "callscope %s: expected %s\n", cmd, expected);
 		return NULL;
 	}
-	return argv[optind];
+	if (n)
+		*n = argc - optind;
+	return argv + optind;
+}
+
+const char *cli_one_operand(const char *cmd, int argc, char **argv,
+			    const char *expected, enum cli_format *format,
+			    const char **output, int *exit_code)
+{
+	char **op = cli_operands(cmd, argc, argv, expected, format, output,
+				 NULL, exit_code);
+	return op ? op[0] : NULL;
 }
 
 bool cli_parse_double(const char *cmd, const char *opt, const char *arg,

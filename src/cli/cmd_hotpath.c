@@ -59,11 +59,12 @@ int cmd_hotpath(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "callscope hotpath: expected one database\n");
+	if (optind >= argc) {
+		fprintf(stderr, "callscope hotpath: expected a database\n");
 		return CLI_EXIT_USAGE;
 	}
-	m = cli_open(argv[optind]);
+	m = cli_open_all((const char *const *)argv + optind,
+			 (size_t)(argc - optind));
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (metric) {

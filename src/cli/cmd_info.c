@@ -143,11 +143,12 @@ int cmd_info(int argc, char **argv)
 {
 	enum cli_format format = CLI_FORMAT_TEXT;
 	int exit_code;
-	const char *path = cli_one_operand("info", argc, argv, "one database",
-					   &format, NULL, &exit_code);
-	if (!path)
+	int n = 0;
+	char **paths = cli_operands("info", argc, argv, "a database", &format,
+				    NULL, &n, &exit_code);
+	if (!paths)
 		return exit_code;
-	struct model *m = cli_open(path);
+	struct model *m = cli_open_all((const char *const *)paths, (size_t)n);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (format == CLI_FORMAT_JSON) {

@@ -13,7 +13,8 @@
 #include "cli/cli_rows.h"
 
 struct report_options {
-	const char *db;
+	const char *const *dbs; /* one or more, opened as one run */
+	size_t n_dbs;
 	enum view_kind view;
 	char **metrics;
 	size_t n_metrics;
@@ -77,12 +78,13 @@ static int parse(int argc, char **argv, struct report_options *o)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "callscope report: expected one database "
-				"(callscope report DB [options])\n");
+	if (optind >= argc) {
+		fprintf(stderr, "callscope report: expected a database "
+				"(callscope report DB... [options])\n");
 		return CLI_EXIT_USAGE;
 	}
-	o->db = argv[optind];
+	o->dbs = (const char *const *)argv + optind;
+	o->n_dbs = (size_t)(argc - optind);
 	return CLI_EXIT_OK;
 }
 
@@ -180,7 +182,7 @@ int cmd_report(int argc, char **argv)
 		rc = rc < 0 ? CLI_EXIT_OK : rc;
 		goto out;
 	}
-	m = cli_open(o.db);
+	m = cli_open_all(o.dbs, o.n_dbs);
 	if (!m) {
 		rc = CLI_EXIT_DATA;
 		goto out;

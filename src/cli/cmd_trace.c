@@ -23,7 +23,8 @@
 #define TRACE_MAX_CELLS 50000000ull
 
 struct trace_options {
-	const char *db;
+	const char *const *dbs; /* one or more, opened as one run */
+	size_t n_dbs;
 	const char *lines, *at, *from, *to;
 	uint32_t columns, depth;
 	enum cli_format format;
@@ -208,8 +209,8 @@ static int parse(int argc, char **argv, struct trace_options *o)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fputs("callscope trace: expected one database\n", stderr);
+	if (optind >= argc) {
+		fputs("callscope trace: expected a database\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
 	bool window = o->from || o->to || o->columns;
@@ -220,7 +221,8 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		      stderr);
 		return CLI_EXIT_USAGE;
 	}
-	o->db = argv[optind];
+	o->dbs = (const char *const *)argv + optind;
+	o->n_dbs = (size_t)(argc - optind);
 	return CLI_EXIT_OK;
 }
 
@@ -319,7 +321,7 @@ int cmd_trace(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
-	m = cli_open(o.db);
+	m = cli_open_all(o.dbs, o.n_dbs);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (m->n_timelines == 0) {

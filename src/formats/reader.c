@@ -1,19 +1,14 @@
-/* reader: the registry of format readers and database_open(), which asks
- * every reader to bid on a path and lets the highest bidder open it.
- * Must not depend on curses or on ui/. */
+/* reader: the registry of format readers: the table, the choice of the
+ * highest bidder on a probe, and the texts generated from the table (the
+ * formats in --help and in the "not a database" message).  The probe
+ * itself is read by probe.c.  Depends on core/ and model/ only. */
 #include "config.h"
 
 #include "formats/reader.h"
 
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#include "archive/archive_extract.h"
-#include "archive/archive_open.h"
-#include "net/http.h"
-#include "net/remote_open.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 extern const struct reader reader_hpctoolkit_xml;
@@ -29,94 +24,71 @@ const struct reader *const *reader_all(void)
 	return readers;
 }
 
-static enum status open_local(const char *path, bool archive_cache,
-			      struct model **out, struct error *err);
+static const char *const cap_names[] = {
+#define READER_CAP_NAME(code, name, text) name,
+	READER_CAP_LIST(READER_CAP_NAME)
+#undef READER_CAP_NAME
+};
+static const char *const cap_texts[] = {
+#define READER_CAP_TEXT(code, name, text) text,
+	READER_CAP_LIST(READER_CAP_TEXT)
+#undef READER_CAP_TEXT
+};
 
-/* A URL: fetch (or find in the cache) what it names, open that.  An
- * archive that came down is extracted into the cache only when the
- * options allow the cache (--no-cache: a temporary directory). */
-static enum status open_url(const char *url, const struct open_options *o,
-			    struct model **out, struct error *err)
+const char *reader_cap_name(unsigned bit)
 {
-	char *local = NULL;
-	enum status st = remote_open_resolve(url, o, &local, err);
-	if (st == STATUS_OK)
-		st = open_local(local, o ? !o->no_cache : archive_open_cache(),
-				out, err);
-	/* the model names the URL the user gave, not the cached copy */
-	if (st == STATUS_OK) {
-		char *shown = http_url_redact(url);
-		st = model_set_origin(*out, shown ? shown : url, NULL, NULL,
-				      NULL, err);
-		free(shown);
-		if (st != STATUS_OK) {
-			model_free(*out);
-			*out = NULL;
-		}
-	}
-	free(local);
-	return st;
+	return bit < READER_CAP_COUNT ? cap_names[bit] : NULL;
 }
 
-enum status database_open_with(const char *path, const struct open_options *o,
-			       struct model **out, struct error *err)
+const char *reader_cap_text(unsigned bit)
 {
-	*out = NULL;
-	if (http_is_url(path))
-		return open_url(path, o, out, err);
-	return open_local(path, o ? !o->no_cache : archive_open_cache(), out,
-			  err);
+	return bit < READER_CAP_COUNT ? cap_texts[bit] : NULL;
 }
 
-enum status database_open(const char *path, struct model **out,
-			  struct error *err)
+const struct reader *reader_choose(const struct reader_probe *p)
 {
-	*out = NULL;
-	if (http_is_url(path))
-		return open_url(path, NULL, out, err);
-	return open_local(path, archive_open_cache(), out, err);
-}
-
-/* A local path: a database directory or file, an archive, or
- * ARCHIVE/INNER; `archive_cache` says where an archive is extracted. */
-static enum status open_local(const char *path, bool archive_cache,
-			      struct model **out, struct error *err)
-{
-	*out = NULL;
-	struct stat sb;
-	if (stat(path, &sb) != 0) {
-		/* ARCHIVE/INNER: a database inside an archive file */
-		int e = errno;
-		char *archive = NULL, *inner = NULL;
-		if ((e == ENOENT || e == ENOTDIR) &&
-		    archive_split_path(path, &archive, &inner)) {
-			enum status st = archive_open_database(
-				archive, inner, archive_cache, out, err);
-			free(archive);
-			free(inner);
-			return st;
-		}
-		return error_set(err,
-				 e == ENOENT || e == ENOTDIR ? STATUS_NOT_FOUND
-							     : STATUS_IO,
-				 path, "%s", strerror(e));
-	}
 	const struct reader *best = NULL;
 	int best_bid = 0;
 	for (const struct reader *const *r = readers; *r; r++) {
-		int bid = (*r)->bid(path);
+		int bid = (*r)->bid(p, best_bid);
 		if (bid > best_bid) {
 			best_bid = bid;
 			best = *r;
 		}
 	}
-	if (!best && S_ISREG(sb.st_mode) && archive_is_archive(path))
-		return archive_open_database(path, NULL, archive_cache, out,
-					     err);
-	if (!best)
-		return error_set(err, STATUS_NOT_DATABASE, path,
-				 "not a database callscope can read "
-				 "(expected an HPCToolkit database directory "
-				 "with meta.db or experiment.xml)");
-	return best->open(path, out, err);
+	return best;
+}
+
+int reader_bid_path(const struct reader *r, const char *path)
+{
+	struct reader_probe *p = NULL;
+	struct error err = {0};
+	int bid = 0;
+	if (reader_probe_read(path, &p, &err) == STATUS_OK)
+		bid = r->bid(p, 0);
+	reader_probe_free(p);
+	error_clear(&err);
+	return bid;
+}
+
+enum status reader_open_path(const struct reader *r, const char *path,
+			     struct model **out, struct error *err)
+{
+	struct reader_input in = {.paths = &path, .n_paths = 1};
+	return r->open(&in, out, err);
+}
+
+char *reader_descriptions(const char *sep)
+{
+	size_t len = 1;
+	for (const struct reader *const *r = readers; *r; r++)
+		len += strlen((*r)->description) + strlen(sep);
+	char *out = malloc(len), *w = out;
+	if (!out)
+		return NULL;
+	*w = '\0';
+	for (const struct reader *const *r = readers; *r; r++)
+		w += sprintf(w, "%s%s", r == readers ? "" : sep,
+			     (*r)->description);
+	return out;
 }

@@ -1,45 +1,150 @@
-/* reader: the interface every format reader implements, and the registry
- * that picks one for a path.
+/* reader: the interface every format reader implements, the probe they
+ * bid on, and the registry of the readers compiled in.
  *
- * Readers "bid" on a path (libarchive style): each returns how sure it is
- * that it can read it, 0 meaning not at all; the highest bid opens it.  A
- * reader fills a model through the builder in model.h and never prints or
- * exits.  Must not depend on curses or on ui/. */
+ * libarchive's shape, taken further: the registry reads the input once
+ * into a `struct reader_probe` (a file's first bytes, a directory's entry
+ * names, an SQLite file's table names, an archive's member names) and
+ * hands every bidder the same probe and the best bid so far; bidders do no
+ * I/O of their own.  The highest bid opens the input: one or more paths
+ * plus options.  A reader fills a model through the builder in
+ * model/model.h and never prints or exits.  Opening by URL, archive
+ * extraction and several paths as one run are src/open.c's job; this
+ * layer knows none of them.  Depends on core/, model/, io/, archive/. */
 #ifndef CALLSCOPE_READER_H
 #define CALLSCOPE_READER_H
 
-#include "model/model.h"
-#include "net/open_options.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "core/status.h"
+#include "model/model.h"
+
+/* How many bytes of a file the probe holds. */
+#define READER_PROBE_HEAD (64 * 1024)
+
+/* What the registry read of one input path, once, for every bidder. */
+struct reader_probe {
+	const char *path; /* as given */
+	bool is_dir;
+	bool is_file; /* a regular file, or a file registered as remote */
+	/* a file: its first bytes (up to READER_PROBE_HEAD) */
+	const uint8_t *head;
+	size_t head_len;
+	/* a directory: the names of its files (regular or registered as
+	 * remote, symbolic links followed) and of its subdirectories, each
+	 * sorted by name */
+	const char *const *names;
+	size_t n_names;
+	const char *const *subdirs;
+	size_t n_subdirs;
+	/* an SQLite file (head says so): its tables and views, sorted */
+	bool is_sqlite;
+	const char *const *tables;
+	size_t n_tables;
+	/* a tar or zip archive: member names in archive order; a prefix
+	 * when the archive is long or compressed (members_complete false) */
+	bool is_archive;
+	bool members_complete;
+	const char *const *members;
+	size_t n_members;
+};
+
+/* Whether the probe's directory holds file `name`; the last component
+ * of the probe's path (what follows its last '/'). */
+bool reader_probe_has(const struct reader_probe *p, const char *name);
+const char *reader_probe_base(const struct reader_probe *p);
+/* Whether the probe's head starts with `magic` (`len` bytes). */
+bool reader_probe_head_is(const struct reader_probe *p, const void *magic,
+			  size_t len);
+/* Whether the SQLite file has table (or view) `name`. */
+bool reader_probe_has_table(const struct reader_probe *p, const char *name);
+
+/* Read the probe of `path`.  STATUS_NOT_FOUND when it does not exist;
+ * the listing and table errors of a directory or SQLite file otherwise
+ * (the probe stays usable: what could not be read is empty).  Free with
+ * reader_probe_free(). */
+enum status reader_probe_read(const char *path, struct reader_probe **out,
+			      struct error *err);
+void reader_probe_free(struct reader_probe *p);
+
+/* Options a reader may take (all optional; zero means the default). */
+struct reader_options {
+	/* DCPI: directories where the profiled programs' ELF images are */
+	const char *const *image_path;
+	size_t n_image_path;
+	/* Extra-P: how repetitions of a measurement point combine ("mean",
+	 * "median", "min", "max"); NULL: the reader's default */
+	const char *aggregate;
+};
+
+/* One input: one or more paths (several rocpd databases of one run) and
+ * the options. */
+struct reader_input {
+	const char *const *paths;
+	size_t n_paths;
+	const struct reader_options *options;
+};
+
+/* What a reader's models can hold, for --help, the man page and the
+ * panes that depend on them. */
+#define READER_CAP_LIST(X)                                                  \
+	X(READER_CAP_TREE, "tree", "calling-context tree with metric values") \
+	X(READER_CAP_PER_PROFILE, "profiles",                                \
+	  "values per thread, rank or GPU stream")                          \
+	X(READER_CAP_SAMPLES, "samples", "sampled timelines")                \
+	X(READER_CAP_INTERVALS, "intervals", "interval timelines")           \
+	X(READER_CAP_COUNTERS, "counters", "counter tracks")                 \
+	X(READER_CAP_PARAMS, "parameters", "parameter space (modeling)")     \
+	X(READER_CAP_MERGE, "merge", "several files as one run")
+
+enum reader_cap_bit {
+#define READER_CAP_BIT(code, name, text) code##_BIT,
+	READER_CAP_LIST(READER_CAP_BIT)
+#undef READER_CAP_BIT
+	READER_CAP_COUNT
+};
+enum reader_cap {
+#define READER_CAP_FLAG(code, name, text) code = 1u << code##_BIT,
+	READER_CAP_LIST(READER_CAP_FLAG)
+#undef READER_CAP_FLAG
+};
+
+/* The short name ("tree") and description of capability bit `bit`. */
+const char *reader_cap_name(unsigned bit);
+const char *reader_cap_text(unsigned bit);
 
 struct reader {
-	const char *name;        /* "hpctoolkit-v4" */
-	const char *description; /* one line for `callscope --help` */
-	/* 0..100: how sure the reader is that it can read `path` (a file or
-	 * a directory).  Must only look at names and the first bytes. */
-	int (*bid)(const char *path);
-	/* Open `path` into a new model.  On failure returns the status with
-	 * a message naming the file and the problem in `err`. */
-	enum status (*open)(const char *path, struct model **out,
+	const char *name;        /* "hpctoolkit-v4": --help, the man page */
+	const char *description; /* one line: what files it reads */
+	unsigned caps;           /* enum reader_cap flags */
+	/* 0..100: how sure the reader is that it can read the probed path.
+	 * `best` is the highest bid so far (a reader may return 0 at once
+	 * when it cannot beat it).  No I/O: the probe holds what there is. */
+	int (*bid)(const struct reader_probe *p, int best);
+	/* Open `in` into a new model.  in->n_paths is 1 unless `caps` has
+	 * READER_CAP_MERGE.  On failure returns the status with a message
+	 * naming the file and the problem in `err`. */
+	enum status (*open)(const struct reader_input *in, struct model **out,
 			    struct error *err);
 };
 
 /* The readers compiled in, NULL-terminated. */
 const struct reader *const *reader_all(void);
 
-/* Open any supported database.  STATUS_NOT_FOUND when the path does not
- * exist, STATUS_NOT_DATABASE when no reader bids.  `path` may also be a
- * URL (http, https, file, sftp, scp; see remote_open.h), opened with the
- * default open_options. */
-enum status database_open(const char *path, struct model **out,
-			  struct error *err);
+/* The reader with the highest nonzero bid on `p` (the first of equal
+ * bids), or NULL. */
+const struct reader *reader_choose(const struct reader_probe *p);
 
-/* The same with the options of a URL open (cache policy, limits, cancel,
- * progress); `o` NULL means the defaults.  For a local path only
- * `o->no_cache` is used: an archive (or ARCHIVE/INNER) is then extracted
- * into a temporary directory instead of the cache's extract/; so is an
- * archive a URL names.  database_open() follows archive_open_cache(). */
-enum status database_open_with(const char *path, const struct open_options *o,
-			       struct model **out, struct error *err);
+/* One reader's bid on one path (probed here; 0 when it cannot be probed)
+ * and one reader's open of one path: for tests and tools that name the
+ * reader. */
+int reader_bid_path(const struct reader *r, const char *path);
+enum status reader_open_path(const struct reader *r, const char *path,
+			     struct model **out, struct error *err);
+
+/* "a.b; c.d" style listing of every reader's description, joined with
+ * `sep`, for messages (heap string, NULL when out of memory). */
+char *reader_descriptions(const char *sep);
 
 #endif

@@ -855,6 +855,59 @@ static bool registered_size(const char *path, uint64_t *size)
 	return found;
 }
 
+enum status blob_remote_names_in(const char *dir, char ***names, size_t *n,
+				 struct error *err)
+{
+	*names = NULL;
+	*n = 0;
+	enum status st = STATUS_OK;
+	char *probe = NULL, *canon_dir = NULL;
+	char **v = NULL;
+	size_t count = 0;
+	pthread_mutex_lock(&registry_lock);
+	if (!registry)
+		goto out;
+	/* the canonical form of a file in `dir`, without its last part */
+	if (asprintf(&probe, "%s/x", dir) < 0) {
+		probe = NULL;
+		goto nomem;
+	}
+	canon_dir = canonical_path(probe);
+	if (!canon_dir)
+		goto nomem;
+	canon_dir[strlen(canon_dir) - 1] = '\0'; /* keeps the '/' */
+	size_t dlen = strlen(canon_dir), total = 0;
+	for (struct remote_entry *e = registry; e; e = e->next)
+		total++;
+	v = calloc(total ? total : 1, sizeof(*v));
+	if (!v)
+		goto nomem;
+	for (struct remote_entry *e = registry; e; e = e->next) {
+		if (strncmp(e->path, canon_dir, dlen) != 0 ||
+		    strchr(e->path + dlen, '/') || !e->path[dlen])
+			continue;
+		if (!(v[count] = strdup(e->path + dlen)))
+			goto nomem;
+		count++;
+	}
+	if (count) {
+		*names = v;
+		*n = count;
+		v = NULL;
+	}
+	goto out;
+nomem:
+	st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+out:
+	pthread_mutex_unlock(&registry_lock);
+	for (size_t i = 0; v && i < count; i++)
+		free(v[i]);
+	free(v);
+	free(probe);
+	free(canon_dir);
+	return st;
+}
+
 bool blob_path_size(const char *path, uint64_t *size)
 {
 	struct stat sb;

@@ -138,6 +138,13 @@ void blob_unregister_all(void);
 bool blob_path_exists(const char *path);
 bool blob_path_size(const char *path, uint64_t *size);
 
+/* The last components of the paths registered as remote whose directory
+ * is `dir` (a directory listing misses them when no local copy exists).
+ * A heap array of heap strings in *names (NULL when none); free each and
+ * the array.  STATUS_NOMEM is the only failure. */
+enum status blob_remote_names_in(const char *dir, char ***names, size_t *n,
+				 struct error *err);
+
 /* True for a blob read through a fetcher. */
 bool blob_is_remote(const struct blob *blob);
 

@@ -113,35 +113,29 @@ static bool dir_has(const char *dir, const char *name)
 	return ok;
 }
 
-static int v4_bid(const char *path)
+/* A directory with meta.db, a file named meta.db or starting with the
+ * meta.db magic (FORMATS.md "Common file header": "HPCTOOLKIT" then the
+ * format's four letters); 50 for a directory with only the other files
+ * or another v4 file, so that the message about what is missing is
+ * ours. */
+static int v4_bid(const struct reader_probe *p, int best)
 {
-	struct stat sb;
-	if (!path || stat(path, &sb) != 0)
-		return 0;
-	if (S_ISDIR(sb.st_mode)) {
-		if (dir_has(path, "meta.db"))
+	(void)best;
+	if (p->is_dir) {
+		if (reader_probe_has(p, "meta.db"))
 			return 90;
-		/* a partial database: bid so that the error is ours */
-		if (dir_has(path, "profile.db") || dir_has(path, "trace.db") ||
-		    dir_has(path, "cct.db"))
+		if (reader_probe_has(p, "profile.db") ||
+		    reader_probe_has(p, "trace.db") ||
+		    reader_probe_has(p, "cct.db"))
 			return 50;
 		return 0;
 	}
-	if (!S_ISREG(sb.st_mode))
+	if (!p->is_file)
 		return 0;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (strcmp(base, "meta.db") == 0)
+	if (strcmp(reader_probe_base(p), "meta.db") == 0)
 		return 90;
-	unsigned char head[14];
-	size_t got = 0;
-	FILE *fp = fopen(path, "rb");
-	if (fp) {
-		got = fread(head, 1, sizeof(head), fp);
-		fclose(fp);
-	}
-	if (got == sizeof(head) && memcmp(head, "HPCTOOLKIT", 10) == 0)
-		return memcmp(head + 10, "meta", 4) == 0 ? 90 : 50;
+	if (p->head_len >= 14 && reader_probe_head_is(p, "HPCTOOLKIT", 10))
+		return memcmp(p->head + 10, "meta", 4) == 0 ? 90 : 50;
 	return 0;
 }
 
@@ -180,8 +174,8 @@ static enum status open_optional(const char *dir, const char *name,
 	return st;
 }
 
-static enum status v4_open(const char *path, struct model **out,
-			   struct error *err)
+static enum status open_path(const char *path, struct model **out,
+			     struct error *err)
 {
 	enum status st = STATUS_OK;
 	char *dir = NULL, *meta_path = NULL, *prof_path = NULL;
@@ -289,10 +283,17 @@ out:
 	return st;
 }
 
+static enum status v4_open(const struct reader_input *in, struct model **out,
+			   struct error *err)
+{
+	return open_path(in->paths[0], out, err);
+}
+
 const struct reader reader_hpctoolkit_v4 = {
 	.name = "hpctoolkit-v4",
 	.description = "HPCToolkit v4 database (meta.db, profile.db, cct.db, "
 		       "trace.db)",
+	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES,
 	.bid = v4_bid,
 	.open = v4_open,
 };

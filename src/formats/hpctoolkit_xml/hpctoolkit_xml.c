@@ -22,7 +22,6 @@
 #include "formats/hpctoolkit_xml/xml_experiment.h"
 #include "formats/hpctoolkit_xml/xml_provider.h"
 
-#define BID_HEAD 65536 /* bytes of a file looked at when bidding */
 
 static bool is_file(const char *path)
 {
@@ -48,36 +47,24 @@ static const char *base_name(const char *path)
 
 /* ---- bid ------------------------------------------------------------- */
 
-static int xml_bid(const char *path)
+/* A directory with experiment.xml, a file of that name (even broken, so
+ * that the message about it is ours), or an XML file whose head holds
+ * the <HPCToolkitExperiment> element. */
+static int xml_bid(const struct reader_probe *p, int best)
 {
-	struct stat sb;
-	if (!path || stat(path, &sb) != 0)
+	(void)best;
+	if (p->is_dir)
+		return reader_probe_has(p, "experiment.xml") ? 80 : 0;
+	if (!p->is_file)
 		return 0;
-	if (S_ISDIR(sb.st_mode))
-		return dir_has(path, "experiment.xml") ? 80 : 0;
-	if (!S_ISREG(sb.st_mode))
-		return 0;
-	/* a file named experiment.xml is ours even when it is broken, so
-	 * that the message about it is ours */
-	if (strcmp(base_name(path), "experiment.xml") == 0)
+	if (strcmp(reader_probe_base(p), "experiment.xml") == 0)
 		return 80;
-	char *head = malloc(BID_HEAD + 1);
-	size_t got = 0;
-	FILE *fp = head ? fopen(path, "rb") : NULL;
-	if (fp) {
-		got = fread(head, 1, BID_HEAD, fp);
-		fclose(fp);
-	}
-	int bid = 0;
-	if (got >= 5) {
-		head[got] = '\0';
-		/* NUL bytes end the search early: a binary file is not ours */
-		if (memcmp(head, "<?xml", 5) == 0 &&
-		    strstr(head, "<HPCToolkitExperiment"))
-			bid = 80;
-	}
-	free(head);
-	return bid;
+	if (!reader_probe_head_is(p, "<?xml", 5))
+		return 0;
+	/* NUL bytes end the search early: a binary file is not ours */
+	const char *head = (const char *)p->head;
+	size_t n = strnlen(head, p->head_len);
+	return memmem(head, n, "<HPCToolkitExperiment", 21) ? 80 : 0;
 }
 
 /* ---- files of the database ------------------------------------------- */
@@ -811,8 +798,8 @@ static enum status top_contexts(const struct model *m,
 	return STATUS_OK;
 }
 
-static enum status xml_open(const char *path, struct model **out,
-			    struct error *err)
+static enum status open_path(const char *path, struct model **out,
+			     struct error *err)
 {
 	enum status st = STATUS_OK;
 	char *dir = NULL, *xml = NULL, *copy = NULL;
@@ -935,11 +922,18 @@ out:
 	return st;
 }
 
+static enum status xml_open(const struct reader_input *in, struct model **out,
+			    struct error *err)
+{
+	return open_path(in->paths[0], out, err);
+}
+
 const struct reader reader_hpctoolkit_xml = {
 	.name = "hpctoolkit-xml",
 	.description = "HPCToolkit experiment.xml database (2.0-2.2 with "
 		       "metric-db/mdb and hpctrace/mt; 4.0 with the 2020 "
 		       "profile.db, cct.db, trace.db)",
+	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES,
 	.bid = xml_bid,
 	.open = xml_open,
 };

@@ -1,0 +1,270 @@
+/* probe: what the reader registry reads of an input path, once, for every
+ * bidder (see reader.h): a file's first bytes, a directory's file and
+ * subdirectory names (with the files registered as remote), an SQLite
+ * file's tables (opened read-only), an archive's member names.  Bounded:
+ * at most PROBE_MAX_NAMES names of each kind, the archive listing stops
+ * after PROBE_MAX_MEMBERS members or PROBE_ARCHIVE_BYTES of the file.
+ * Depends on core/, io/ and archive/. */
+#include "config.h"
+
+#include "formats/reader.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive/archive_extract.h"
+#include "io/blob.h"
+#include "io/sqlite_ro.h"
+
+#define PROBE_MAX_NAMES 1000000
+#define PROBE_MAX_TABLES 100000
+#define PROBE_MAX_MEMBERS 4096
+#define PROBE_ARCHIVE_BYTES (16u << 20)
+
+/* The probe and what it owns. */
+struct probe_owned {
+	struct reader_probe p; /* first: the public part */
+	uint8_t *head;
+	char **names, **subdirs, **tables, **members;
+	size_t n_names, n_subdirs, n_tables, n_members;
+	size_t cap_names, cap_subdirs;
+};
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void reader_probe_free(struct reader_probe *p)
+{
+	struct probe_owned *o = (struct probe_owned *)p;
+	if (!o)
+		return;
+	free(o->head);
+	free_names(o->names, o->n_names);
+	free_names(o->subdirs, o->n_subdirs);
+	free_names(o->tables, o->n_tables);
+	free_names(o->members, o->n_members);
+	free(o);
+}
+
+static bool push(char ***v, size_t *n, size_t *cap, const char *name)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		char **nv = realloc(*v, ncap * sizeof(**v));
+		if (!nv)
+			return false;
+		*v = nv;
+		*cap = ncap;
+	}
+	if (!((*v)[*n] = strdup(name)))
+		return false;
+	(*n)++;
+	return true;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool sorted_has(char *const *v, size_t n, const char *name)
+{
+	return n && bsearch(&name, v, n, sizeof(*v), cmp_name) != NULL;
+}
+
+/* Files and subdirectories of `dir`, then the remote files it lacks. */
+static enum status read_dir(struct probe_owned *o, const char *dir,
+			    struct error *err)
+{
+	enum status st = STATUS_OK;
+	char **remote = NULL;
+	size_t n_remote = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return error_set(err, STATUS_IO, dir, "cannot list: %s",
+				 strerror(errno));
+	int fd = dirfd(d);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (o->n_names + o->n_subdirs >= PROBE_MAX_NAMES) {
+			st = error_set(err, STATUS_LIMIT, dir,
+				       "more than %d entries", PROBE_MAX_NAMES);
+			goto out;
+		}
+		unsigned char type = e->d_type;
+		if (type == DT_LNK || type == DT_UNKNOWN) {
+			struct stat sb;
+			type = fstatat(fd, e->d_name, &sb, 0) != 0 ? DT_UNKNOWN
+			       : S_ISDIR(sb.st_mode)	      ? DT_DIR
+			       : S_ISREG(sb.st_mode)	      ? DT_REG
+							      : DT_UNKNOWN;
+		}
+		bool ok = true;
+		if (type == DT_REG)
+			ok = push(&o->names, &o->n_names, &o->cap_names,
+				  e->d_name);
+		else if (type == DT_DIR)
+			ok = push(&o->subdirs, &o->n_subdirs, &o->cap_subdirs,
+				  e->d_name);
+		if (!ok) {
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+			goto out;
+		}
+	}
+	qsort(o->names, o->n_names, sizeof(*o->names), cmp_name);
+	st = blob_remote_names_in(dir, &remote, &n_remote, err);
+	if (st != STATUS_OK)
+		goto out;
+	size_t n_local = o->n_names;
+	for (size_t i = 0; i < n_remote; i++)
+		if (!sorted_has(o->names, n_local, remote[i]) &&
+		    !push(&o->names, &o->n_names, &o->cap_names, remote[i])) {
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+			goto out;
+		}
+	qsort(o->names, o->n_names, sizeof(*o->names), cmp_name);
+	qsort(o->subdirs, o->n_subdirs, sizeof(*o->subdirs), cmp_name);
+out:
+	free_names(remote, n_remote);
+	closedir(d);
+	return st;
+}
+
+/* Up to READER_PROBE_HEAD bytes of a local file (a remote one, read
+ * lazily, has no head: its reader opens it by name). */
+static enum status read_head(struct probe_owned *o, const char *path,
+			     struct error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errno == ENOENT ? STATUS_OK
+				       : error_set(err, STATUS_IO, path, "%s",
+						   strerror(errno));
+	o->head = malloc(READER_PROBE_HEAD);
+	size_t got = 0;
+	enum status st = STATUS_OK;
+	if (!o->head) {
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	while (got < READER_PROBE_HEAD) {
+		ssize_t r = read(fd, o->head + got, READER_PROBE_HEAD - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			st = error_set(err, STATUS_IO, path, "%s",
+				       strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	o->p.head = o->head;
+	o->p.head_len = got;
+out:
+	close(fd);
+	return st;
+}
+
+static enum status read_tables(struct probe_owned *o, const char *path,
+			       struct error *err)
+{
+	sqlite3 *db = NULL;
+	enum status st = sqlite_ro_open(path, false, &db, err);
+	if (st == STATUS_OK)
+		st = sqlite_ro_tables(db, path, PROBE_MAX_TABLES, &o->tables,
+				      &o->n_tables, err);
+	sqlite3_close(db);
+	return st;
+}
+
+enum status reader_probe_read(const char *path, struct reader_probe **out,
+			      struct error *err)
+{
+	*out = NULL;
+	struct probe_owned *o = calloc(1, sizeof(*o));
+	if (!o)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	o->p.path = path;
+	enum status st = STATUS_OK;
+	struct stat sb;
+	if (stat(path, &sb) != 0) {
+		if (!blob_path_exists(path)) {
+			int e = errno;
+			st = error_set(err,
+				       e == ENOENT || e == ENOTDIR
+					       ? STATUS_NOT_FOUND
+					       : STATUS_IO,
+				       path, "%s", strerror(e));
+			reader_probe_free(&o->p);
+			return st;
+		}
+		o->p.is_file = true; /* remote, no local bytes */
+	} else if (S_ISDIR(sb.st_mode)) {
+		o->p.is_dir = true;
+		st = read_dir(o, path, err);
+	} else if (S_ISREG(sb.st_mode) || blob_path_exists(path)) {
+		o->p.is_file = true;
+		st = read_head(o, path, err);
+		if (st == STATUS_OK &&
+		    sqlite_ro_is_sqlite(o->p.head, o->p.head_len)) {
+			o->p.is_sqlite = true;
+			st = read_tables(o, path, err);
+		} else if (st == STATUS_OK && o->p.head_len) {
+			bool is_archive = false, complete = false;
+			st = archive_list_members(path, PROBE_MAX_MEMBERS,
+						  PROBE_ARCHIVE_BYTES,
+						  &is_archive, &o->members,
+						  &o->n_members, &complete,
+						  err);
+			o->p.is_archive = is_archive;
+			o->p.members_complete = complete;
+		}
+	}
+	o->p.names = (const char *const *)o->names;
+	o->p.n_names = o->n_names;
+	o->p.subdirs = (const char *const *)o->subdirs;
+	o->p.n_subdirs = o->n_subdirs;
+	o->p.tables = (const char *const *)o->tables;
+	o->p.n_tables = o->n_tables;
+	o->p.members = (const char *const *)o->members;
+	o->p.n_members = o->n_members;
+	*out = &o->p;
+	return st;
+}
+
+bool reader_probe_has(const struct reader_probe *p, const char *name)
+{
+	return p && sorted_has((char *const *)p->names, p->n_names, name);
+}
+
+bool reader_probe_has_table(const struct reader_probe *p, const char *name)
+{
+	return p && sorted_has((char *const *)p->tables, p->n_tables, name);
+}
+
+const char *reader_probe_base(const struct reader_probe *p)
+{
+	const char *s = strrchr(p->path, '/');
+	return s ? s + 1 : p->path;
+}
+
+bool reader_probe_head_is(const struct reader_probe *p, const void *magic,
+			  size_t len)
+{
+	return p->head && p->head_len >= len &&
+	       memcmp(p->head, magic, len) == 0;
+}

@@ -1,0 +1,191 @@
+/* open: paths, archives and URLs to a model through the reader registry
+ * (see open.h).  Must not depend on curses or on ui/. */
+#include "config.h"
+
+#include "open.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "archive/archive_extract.h"
+#include "archive/archive_open.h"
+#include "net/http.h"
+#include "net/remote_open.h"
+
+static enum status open_local(const char *const *paths, size_t n,
+			      bool archive_cache,
+			      const struct reader_options *ro,
+			      struct model **out, struct error *err);
+
+/* The opener archive_open_database() is given: the database found in an
+ * extracted archive is a local path (which may be an archive again). */
+static enum status open_extracted(const char *path, struct model **out,
+				  struct error *err)
+{
+	return open_local(&path, 1, archive_open_cache(), NULL, out, err);
+}
+
+static enum status not_database(const char *path, struct error *err)
+{
+	char *formats = reader_descriptions("; ");
+	enum status st = error_set(err, STATUS_NOT_DATABASE, path,
+				   "not a database callscope can read "
+				   "(expected %s)",
+				   formats ? formats : "a supported format");
+	free(formats);
+	return st;
+}
+
+/* ARCHIVE/INNER for a path that does not exist, else its error. */
+static enum status open_missing(const char *path, int e, bool archive_cache,
+				struct model **out, struct error *err)
+{
+	char *archive = NULL, *inner = NULL;
+	if ((e == ENOENT || e == ENOTDIR) &&
+	    archive_split_path(path, &archive, &inner)) {
+		enum status st = archive_open_database(archive, inner,
+						       archive_cache,
+						       open_extracted, out, err);
+		free(archive);
+		free(inner);
+		return st;
+	}
+	return error_set(err,
+			 e == ENOENT || e == ENOTDIR ? STATUS_NOT_FOUND
+						     : STATUS_IO,
+			 path, "%s", strerror(e));
+}
+
+/* Local paths: probe each, pick the reader, open.  One path that no
+ * reader takes may be an archive holding a database. */
+static enum status open_local(const char *const *paths, size_t n,
+			      bool archive_cache,
+			      const struct reader_options *ro,
+			      struct model **out, struct error *err)
+{
+	*out = NULL;
+	enum status st = STATUS_OK;
+	const struct reader *chosen = NULL;
+	size_t chosen_at = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct reader_probe *p = NULL;
+		st = reader_probe_read(paths[i], &p, err);
+		if (st == STATUS_NOT_FOUND && n == 1) {
+			error_clear(err);
+			struct stat sb;
+			int e = stat(paths[i], &sb) != 0 ? errno : ENOENT;
+			return open_missing(paths[i], e, archive_cache, out,
+					    err);
+		}
+		if (st != STATUS_OK) {
+			reader_probe_free(p);
+			return st;
+		}
+		const struct reader *r = reader_choose(p);
+		bool archive = p->is_archive;
+		reader_probe_free(p);
+		if (!r && archive && n == 1)
+			return archive_open_database(paths[i], NULL,
+						     archive_cache,
+						     open_extracted, out, err);
+		if (!r)
+			return not_database(paths[i], err);
+		if (chosen && r != chosen)
+			return error_set(err, STATUS_USAGE, paths[i],
+					 "is %s, %s is %s: several paths must "
+					 "be databases of one format",
+					 r->name, paths[chosen_at],
+					 chosen->name);
+		chosen = r;
+		chosen_at = i;
+	}
+	if (!chosen)
+		return error_set(err, STATUS_USAGE, NULL, "no database given");
+	if (n > 1 && !(chosen->caps & READER_CAP_MERGE))
+		return error_set(err, STATUS_USAGE, paths[0],
+				 "%s reads one database at a time (%zu paths "
+				 "were given)",
+				 chosen->name, n);
+	struct reader_input in = {
+		.paths = paths,
+		.n_paths = n,
+		.options = ro,
+	};
+	return chosen->open(&in, out, err);
+}
+
+/* A URL: fetch (or find in the cache) what it names, as a local path. */
+static enum status resolve_url(const char *url, const struct open_options *o,
+			       char **local, struct error *err)
+{
+	return remote_open_resolve(url, o, local, err);
+}
+
+/* The model names the URL the user gave, not the cached copy. */
+static enum status name_url(struct model *m, const char *url,
+			    struct error *err)
+{
+	char *shown = http_url_redact(url);
+	enum status st = model_set_origin(m, shown ? shown : url, NULL, NULL,
+					  NULL, err);
+	free(shown);
+	return st;
+}
+
+enum status database_open_paths(const char *const *paths, size_t n_paths,
+				const struct open_options *o,
+				const struct reader_options *ro,
+				struct model **out, struct error *err)
+{
+	*out = NULL;
+	if (n_paths == 0)
+		return error_set(err, STATUS_USAGE, NULL, "no database given");
+	bool cache = o ? !o->no_cache : archive_open_cache();
+	enum status st = STATUS_OK;
+	char **local = calloc(n_paths, sizeof(*local));
+	if (!local)
+		return error_set(err, STATUS_NOMEM, paths[0], "out of memory");
+	size_t first_url = n_paths;
+	for (size_t i = 0; i < n_paths && st == STATUS_OK; i++) {
+		if (http_is_url(paths[i])) {
+			st = resolve_url(paths[i], o, &local[i], err);
+			if (first_url == n_paths)
+				first_url = i;
+		} else if (!(local[i] = strdup(paths[i]))) {
+			st = error_set(err, STATUS_NOMEM, paths[i],
+				       "out of memory");
+		}
+	}
+	if (st == STATUS_OK)
+		st = open_local((const char *const *)local, n_paths, cache, ro,
+				out, err);
+	/* one URL: the model is named by it (several: each reader names
+	 * its parts) */
+	if (st == STATUS_OK && n_paths == 1 && first_url == 0) {
+		st = name_url(*out, paths[0], err);
+		if (st != STATUS_OK) {
+			model_free(*out);
+			*out = NULL;
+		}
+	}
+	for (size_t i = 0; i < n_paths; i++)
+		free(local[i]);
+	free(local);
+	return st;
+}
+
+enum status database_open_with(const char *path, const struct open_options *o,
+			       struct model **out, struct error *err)
+{
+	return database_open_paths(&path, 1, o, NULL, out, err);
+}
+
+enum status database_open(const char *path, struct model **out,
+			  struct error *err)
+{
+	*out = NULL;
+	return database_open_paths(&path, 1, NULL, NULL, out, err);
+}
