@@ -1,6 +1,8 @@
 #!/bin/sh
 # The man page's KEYS table lists every action of ui/actions.def with its
-# default keys (the table is the source; this keeps the page in step).
+# default keys, and its FORMATS section every reader of the reader table
+# with its capabilities (the tables are the source; this keeps the page in
+# step).
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 man="$top_srcdir/doc/callscope.1"
@@ -16,4 +18,24 @@ while IFS= read -r line; do
 	fi
 done <actions.tmp
 rm -f actions.tmp
+
+# The FORMATS section lists every reader of the table (`callscope formats
+# --format json`) with its capabilities.
+"$top_builddir/callscope" formats --format json >formats.tmp || exit 1
+python3 - "$man" formats.tmp <<'PY' || status=1
+import json, re, sys
+man = open(sys.argv[1]).read()
+sect = man.split(".SH FORMATS", 1)[1].split("\n.SH ", 1)[0]
+for f in json.load(open(sys.argv[2])):
+    name = f["name"].replace("-", "\\-")
+    m = re.search(r"^\.B " + re.escape(name) + r"\n(.*?)(?=^\.TP|\Z)", sect, re.M | re.S)
+    if not m:
+        print("FAIL: doc/callscope.1 FORMATS lacks " + f["name"])
+        sys.exit(1)
+    holds = re.search(r"Holds: (.*)\.", m.group(1))
+    if not holds or holds.group(1).split(", ") != f["capabilities"]:
+        print("FAIL: doc/callscope.1 FORMATS: %s holds %s" % (f["name"], f["capabilities"]))
+        sys.exit(1)
+PY
+rm -f formats.tmp
 exit $status
