@@ -526,6 +526,24 @@ nomem:
 	return error_set(err, STATUS_NOMEM, shown, "out of memory");
 }
 
+bool model_kind_is_frame(uint8_t kind)
+{
+	switch ((enum node_kind)kind) {
+	case NODE_ENTRY:
+	case NODE_FUNCTION:
+	case NODE_KERNEL:
+	case NODE_REGION:
+		return true;
+	case NODE_ROOT:
+	case NODE_LOOP:
+	case NODE_LINE:
+	case NODE_INSTRUCTION:
+	case NODE_ADDRESS:
+		break;
+	}
+	return false;
+}
+
 const char *model_str(const struct model *m, uint32_t h)
 {
 	if (!m || h >= m->n_strings)

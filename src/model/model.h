@@ -42,6 +42,15 @@ enum node_kind {
 	NODE_ADDRESS,     /* bare address (DCPI) */
 };
 
+/* The one definition of a frame, a node that is a call-stack frame rather
+ * than a part of one: entry points, functions, GPU kernels and named
+ * regions (Extra-P and Cube call paths are regions).  Not the root, loops,
+ * lines, instructions or bare addresses.  The views (flat and bottom-up
+ * grouping), the trace index (trace depth) and the trace pane's matching
+ * all use it.  Counting NODE_REGION changes nothing for HPCToolkit data:
+ * neither HPCToolkit reader makes region (or kernel) nodes. */
+bool model_kind_is_frame(uint8_t kind);
+
 enum node_relation {
 	RELATION_NONE,         /* root and entry points */
 	RELATION_LEXICAL,      /* enclosed by the parent, no call */
