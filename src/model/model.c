@@ -457,6 +457,12 @@ bool model_trace_take_error(const struct model *m, struct error *err)
 	       m->trace_ops->take_error(m->trace_impl, err);
 }
 
+bool model_take_value_error(const struct model *m, struct error *err)
+{
+	return m && m->value_ops && m->value_ops->take_error &&
+	       m->value_ops->take_error(m->value_impl, err);
+}
+
 void model_free(struct model *m)
 {
 	if (!m)

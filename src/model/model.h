@@ -164,7 +164,8 @@ struct profile_value {
 
 /* What a reader provides for lazily read values.  Every function must be
  * bounds-safe on corrupt input: a failure is "absent" plus a note in `err`
- * where one is passed. */
+ * where one is passed; where none is passed (summary), `take_error` tells a
+ * failed read from an absent value. */
 struct value_ops {
 	/* Summary value of statistic `stat_id` at context `ctx_id`. */
 	bool (*summary)(void *impl, uint32_t ctx_id, uint32_t stat_id,
@@ -188,6 +189,14 @@ struct value_ops {
 				   void (*emit)(void *ctx, uint32_t ctx_id,
 						double value),
 				   void *ctx, struct error *err);
+	/* Optional (NULL: a value read never fails but for corrupt data,
+	 * which is "absent").  A summary read that fails for another reason
+	 * (an I/O error of a lazily read file: a remote file whose server
+	 * went away) returns false like an absent value; this moves the
+	 * first such failure since the last call into `err` (NULL: drop it)
+	 * and returns true, or returns false when there was none.  As
+	 * trace_ops.take_error. */
+	bool (*take_error)(void *impl, struct error *err);
 };
 
 struct trace_sample {
@@ -289,6 +298,12 @@ struct model {
 /* The first failed trace read since the last call (see trace_ops
  * take_error), moved into `err`: true when there was one. */
 bool model_trace_take_error(const struct model *m, struct error *err);
+
+/* The first failed value read since the last call (see value_ops
+ * take_error: a value that came back absent because its read failed),
+ * moved into `err` (NULL: dropped): true when there was one.  Callers that
+ * show values may ask after drawing them; absent values stay absent. */
+bool model_take_value_error(const struct model *m, struct error *err);
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
 const char *model_str(const struct model *m, uint32_t h);
