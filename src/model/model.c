@@ -323,6 +323,25 @@ uint32_t model_builder_add_timeline(struct model_builder *b,
 	return BUILDER_APPEND(b, timelines, n_timelines, timelines_cap, tl);
 }
 
+uint32_t model_builder_add_counter(struct model_builder *b, uint32_t profile,
+				   const char *label, const char *unit,
+				   uint64_t count)
+{
+	if (!b || b->failed)
+		return MODEL_NONE;
+	struct model_timeline tl = {
+		.profile = profile,
+		.label = label ? model_builder_intern(b, label, strlen(label))
+			       : 0,
+		.kind = TIMELINE_COUNTER,
+		.count = count,
+		.unit = unit ? model_builder_intern(b, unit, strlen(unit)) : 0,
+	};
+	if (tl.label == MODEL_NONE || tl.unit == MODEL_NONE)
+		return MODEL_NONE;
+	return model_builder_add_timeline(b, &tl);
+}
+
 void model_builder_set_time_range(struct model_builder *b, uint64_t min,
 				  uint64_t max)
 {

@@ -14,7 +14,8 @@
  *  - execution contexts ("profiles": threads, ranks, GPU streams) labelled by
  *    identifier tuples;
  *  - timelines: sample lines (context id over time) and, for later formats,
- *    interval tracks.
+ *    interval tracks (nested, with attributes read on demand) and counter
+ *    lines (time, value).
  * Metric values, per-profile values and trace samples are NOT loaded: the
  * model keeps the reader's provider (ops + impl) and asks it when a view
  * needs a value.  Must not depend on curses or on ui/. */
@@ -204,19 +205,47 @@ struct trace_sample {
 	uint32_t ctx_id; /* database context id; 0 = idle */
 };
 
+#define MODEL_EVENT_NONE UINT64_MAX /* an interval without attributes */
+
+/* One interval of an interval track (a GPU queue, a host thread's API
+ * calls, NVTX ranges).  Intervals of a track are sorted by begin and
+ * properly nested: one at depth d + 1 lies inside the last one at depth d
+ * that begins before it. */
 struct trace_interval {
-	uint64_t begin, end;
-	uint32_t ctx_id; /* context (kernel, API call, copy) */
+	uint64_t begin, end; /* nanoseconds, end exclusive */
+	uint32_t ctx_id;     /* context (kernel, API call, copy) */
+	uint32_t depth;      /* nesting depth in the track, 0 outermost */
+	uint64_t event;      /* the reader's key for trace_ops.event_detail
+				(a dispatch or row id), MODEL_EVENT_NONE when
+				the interval has no attributes */
 };
 
-enum timeline_kind { TIMELINE_SAMPLES, TIMELINE_INTERVALS };
+/* One attribute of an interval's event: a kernel's grid, its registers,
+ * the bytes of a copy, an API call's arguments.  An array of them is one
+ * heap block holding the array and every string (model_kv_pack): the
+ * caller frees the array, and only the array, with free(). */
+struct model_kv {
+	const char *key;  /* "grid", "registers", "bytes", "arg0" */
+	const char *text; /* the value as shown: "256x1x1", "64"; never NULL */
+	double number;    /* the value as a number, when is_number */
+	bool is_number;
+};
 
-/* One trace line (thread, rank, stream) or interval track. */
+enum timeline_kind {
+	TIMELINE_SAMPLES,   /* context id over time (trace_ops.sample) */
+	TIMELINE_INTERVALS, /* nested intervals (trace_ops.interval) */
+	TIMELINE_COUNTER,   /* (time, value) samples (trace_ops.counter):
+			       power, memory use, a hardware counter's rate;
+			       drawn as a track under the lines */
+};
+
+/* One trace line (thread, rank, stream), interval track or counter. */
 struct model_timeline {
 	uint32_t profile;  /* index into model.profiles, or MODEL_NONE */
 	uint32_t label;    /* string: label shown for the line */
 	uint8_t kind;      /* enum timeline_kind */
-	uint64_t count;    /* samples (or intervals) in the line */
+	uint64_t count;    /* samples, intervals or counter values */
+	uint32_t unit;     /* string: a counter's unit ("W", "bytes"), or 0 */
 };
 
 /* What a reader provides for lazily read timelines.  Samples in a line are
@@ -236,6 +265,20 @@ struct trace_ops {
 	 * since the last call into `err` and returns true, or returns false
 	 * when there was none. */
 	bool (*take_error)(void *impl, struct error *err);
+	/* Optional (NULL: no counter lines): value `index` (< count) of
+	 * counter line `line`, sorted by time: its time (ns) and value.
+	 * False for a bad index or a failed read (as `sample`). */
+	bool (*counter)(void *impl, uint32_t line, uint64_t index,
+			uint64_t *time, double *value);
+	/* Optional (NULL: no attributes): the attributes of event `event`
+	 * (trace_interval.event) of interval track `line`, read when asked
+	 * (an interval under the cursor).  *out is one heap block made by
+	 * model_kv_pack that the caller frees; *out NULL and *n 0 when the
+	 * event has none.  STATUS_CORRUPT, STATUS_IO, STATUS_NOMEM with
+	 * `err` set on failure. */
+	enum status (*event_detail)(void *impl, uint32_t line, uint64_t event,
+				    struct model_kv **out, size_t *n,
+				    struct error *err);
 };
 
 struct model {
@@ -304,6 +347,40 @@ bool model_trace_take_error(const struct model *m, struct error *err);
  * moved into `err` (NULL: dropped): true when there was one.  Callers that
  * show values may ask after drawing them; absent values stay absent. */
 bool model_take_value_error(const struct model *m, struct error *err);
+
+/* ---- interval tracks and counter lines (model_trace.c) -------------- */
+
+/* Copy `n` attributes (keys and texts, NULL texts as "") into one heap
+ * block: *out is the array, its strings stored after it, freed with one
+ * free().  *out NULL for n 0.  STATUS_NOMEM (or STATUS_USAGE for a NULL
+ * key) leaves *out NULL. */
+enum status model_kv_pack(const struct model_kv *kv, size_t n,
+			  struct model_kv **out, struct error *err);
+
+/* Interval `index` of interval track `line`; false when `line` is not an
+ * interval track, `index` >= its count, or the read fails. */
+bool model_interval(const struct model *m, uint32_t line, uint64_t index,
+		    struct trace_interval *out);
+
+/* The attributes of `event` on interval track `line` (trace_ops
+ * event_detail; ownership as there).  *out NULL, *n 0 and STATUS_OK for
+ * MODEL_EVENT_NONE; STATUS_USAGE when `line` is not an interval track;
+ * STATUS_UNSUPPORTED when the format has no attributes. */
+enum status model_event_detail(const struct model *m, uint32_t line,
+			       uint64_t event, struct model_kv **out,
+			       size_t *n, struct error *err);
+
+/* Value `index` of counter line `line`; false when `line` is not a counter
+ * line, `index` >= its count, or the read fails. */
+bool model_counter(const struct model *m, uint32_t line, uint64_t index,
+		   uint64_t *time, double *value);
+
+/* The counter value in force at time `t`: the index of the last value of
+ * counter line `line` whose time is <= t, by binary search (O(log count)
+ * reads).  False when there is none (t before the first value, an empty or
+ * unknown line, a failed read). */
+bool model_counter_at(const struct model *m, uint32_t line, uint64_t t,
+		      uint64_t *index);
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
 const char *model_str(const struct model *m, uint32_t h);
@@ -432,6 +509,13 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 
 uint32_t model_builder_add_timeline(struct model_builder *b,
 				    const struct model_timeline *tl);
+
+/* Declare a counter line of `count` (time, value) pairs, read through
+ * trace_ops.counter: `profile` (MODEL_NONE for none), the label shown and
+ * the unit (NULL for none).  Returns its line index or MODEL_NONE. */
+uint32_t model_builder_add_counter(struct model_builder *b, uint32_t profile,
+				   const char *label, const char *unit,
+				   uint64_t count);
 
 /* The time range of all timelines; an inverted range (min > max, as
  * written for traces without samples) is stored as 0..0. */

@@ -11,7 +11,8 @@ static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
 		      uint64_t *time, uint32_t *ctx, uint64_t *end)
 {
 	const struct trace_ops *ops = m->trace_ops;
-	if (!ops)
+	/* a counter line has values, not contexts */
+	if (!ops || m->timelines[line].kind == TIMELINE_COUNTER)
 		return false;
 	if (m->timelines[line].kind == TIMELINE_INTERVALS) {
 		struct trace_interval iv;
