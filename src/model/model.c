@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "model/model.h"
+#include "model/model_internal.h"
 
 #include "core/array.h"
 
@@ -12,19 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct model_builder {
-	struct model *m;
-	size_t strings_len, strings_cap;
-	uint32_t offsets_cap;
-	uint32_t *hash; /* open addressing: handle+1, 0 = empty */
-	uint32_t hash_cap;
-	uint32_t nodes_cap;
-	uint32_t *last_child;
-	uint32_t functions_cap, stats_cap, columns_cap, profiles_cap;
-	uint32_t ids_cap, timelines_cap;
-	bool failed;
-};
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
@@ -268,6 +256,8 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 		.first_id = b->m->n_ids,
 		.n_ids = n_ids,
 		.is_summary = is_summary,
+		.point = MODEL_NONE,
+		.repetition = MODEL_NONE,
 	};
 	if (n_ids)
 		memcpy(b->m->ids + b->m->n_ids, ids, n_ids * sizeof(*ids));
@@ -454,6 +444,12 @@ struct model *model_builder_finish(struct model_builder *b,
 		model_builder_free(b);
 		return NULL;
 	}
+	if (!model_params_finish(m)) {
+		error_set(err, STATUS_NOMEM, m->path,
+			  "out of memory while building the model");
+		model_builder_free(b);
+		return NULL;
+	}
 	pair_columns(m);
 	b->m = NULL;
 	model_builder_free(b);
@@ -508,6 +504,10 @@ void model_free(struct model *m)
 	free(m->profiles);
 	free(m->ids);
 	free(m->timelines);
+	free(m->params);
+	free(m->point_coords);
+	free(m->point_first);
+	free(m->point_profiles);
 	for (uint32_t i = 0; i < m->n_warnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);

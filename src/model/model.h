@@ -149,12 +149,23 @@ struct model_id {
 	uint64_t physical_id;
 };
 
-/* An execution context (thread, rank, GPU stream) or a summary profile. */
+/* An execution context (thread, rank, GPU stream) or a summary profile;
+ * in a parametric set (Extra-P), one measurement: a point of the parameter
+ * space and a repetition there. */
 struct model_profile {
-	uint32_t label;    /* string: "RANK 0 THREAD 3"; "summary" */
-	uint32_t first_id; /* index into model.ids */
+	uint32_t label;      /* string: "RANK 0 THREAD 3"; "summary" */
+	uint32_t first_id;   /* index into model.ids */
 	uint32_t n_ids;
 	bool is_summary;
+	uint32_t point;      /* measurement point, MODEL_NONE when not
+				parametric */
+	uint32_t repetition; /* repetition at that point (0, 1, ...),
+				MODEL_NONE when not parametric */
+};
+
+/* A parameter of a parametric set: "p" (processes), "n" (problem size). */
+struct model_param {
+	uint32_t name; /* string */
 };
 
 /* One per-profile value of a context (thread view). */
@@ -312,6 +323,19 @@ struct model {
 	struct model_id *ids;
 	uint32_t n_ids;
 
+	/* Parameter space (Extra-P): an Extra-P set is profiles x call
+	 * paths, a profile being one repetition at one point.  Point p's
+	 * coordinates are point_coords[p * n_params .. + n_params), real
+	 * numbers; point p's profiles, by repetition then profile index, are
+	 * point_profiles[point_first[p] .. point_first[p + 1]) (built at
+	 * finish).  All NULL / 0 when the database is not parametric. */
+	struct model_param *params;
+	uint32_t n_params;
+	double *point_coords;
+	uint32_t n_points;
+	uint32_t *point_first;
+	uint32_t *point_profiles;
+
 	struct model_timeline *timelines;
 	uint32_t n_timelines;
 	uint64_t time_min, time_max; /* over all timelines, ns */
@@ -381,6 +405,31 @@ bool model_counter(const struct model *m, uint32_t line, uint64_t index,
  * unknown line, a failed read). */
 bool model_counter_at(const struct model *m, uint32_t line, uint64_t t,
 		      uint64_t *index);
+
+/* ---- parameter space (model_params.c) ------------------------------ */
+
+/* The parameter named `name`, or MODEL_NONE. */
+uint32_t model_find_param(const struct model *m, const char *name);
+
+/* The n_params coordinates of point `point`, or NULL for an invalid
+ * point. */
+const double *model_point_coords(const struct model *m, uint32_t point);
+
+/* The profiles measured at `point` (the repetitions, ordered by repetition
+ * then profile index) into *profiles (inside the model; NULL when none);
+ * returns their number, 0 for an invalid point.  O(1). */
+uint32_t model_point_profiles(const struct model *m, uint32_t point,
+			      const uint32_t **profiles);
+
+/* The points of a plot along parameter `param` through point `through`:
+ * every point whose other coordinates equal `through`'s, ordered by their
+ * `param` coordinate (ties by point index), into *points (malloc'd, caller
+ * frees; NULL when *n is 0).  With model_point_profiles and
+ * model_per_profile, a per-profile series.  O(n_points x n_params).
+ * STATUS_USAGE for an invalid parameter or point, STATUS_NOMEM. */
+enum status model_param_series(const struct model *m, uint32_t param,
+			       uint32_t through, uint32_t **points, size_t *n,
+			       struct error *err);
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
 const char *model_str(const struct model *m, uint32_t h);
@@ -506,6 +555,24 @@ uint32_t model_builder_add_column(struct model_builder *b,
 uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 				   const struct model_id *ids, uint32_t n_ids,
 				   const char *label);
+
+/* Declare a parameter (name copied); every parameter must be declared
+ * before the first point.  Returns its index, or MODEL_NONE when out of
+ * memory, when points were already added, or when `name` is NULL or
+ * already declared. */
+uint32_t model_builder_add_param(struct model_builder *b, const char *name);
+
+/* Add a measurement point: `coords` (copied) holds one real value per
+ * declared parameter (not NaN), `n` must be n_params (> 0).  Returns its
+ * index or MODEL_NONE. */
+uint32_t model_builder_add_point(struct model_builder *b,
+				 const double *coords, uint32_t n);
+
+/* Make profile `profile` repetition `repetition` (< MODEL_NONE) at point
+ * `point`.  False for an invalid profile or point. */
+bool model_builder_set_profile_point(struct model_builder *b,
+				     uint32_t profile, uint32_t point,
+				     uint32_t repetition);
 
 uint32_t model_builder_add_timeline(struct model_builder *b,
 				    const struct model_timeline *tl);
