@@ -444,7 +444,7 @@ struct model *model_builder_finish(struct model_builder *b,
 		model_builder_free(b);
 		return NULL;
 	}
-	if (!model_params_finish(m)) {
+	if (!model_params_finish(m) || !model_inclusive_init(m)) {
 		error_set(err, STATUS_NOMEM, m->path,
 			  "out of memory while building the model");
 		model_builder_free(b);
@@ -474,8 +474,12 @@ bool model_trace_take_error(const struct model *m, struct error *err)
 
 bool model_take_value_error(const struct model *m, struct error *err)
 {
-	return m && m->value_ops && m->value_ops->take_error &&
-	       m->value_ops->take_error(m->value_impl, err);
+	if (!m)
+		return false;
+	if (m->value_ops && m->value_ops->take_error &&
+	    m->value_ops->take_error(m->value_impl, err))
+		return true;
+	return model_inclusive_take_error(m, err);
 }
 
 void model_free(struct model *m)
@@ -488,6 +492,7 @@ void model_free(struct model *m)
 		m->trace_ops->close(m->trace_impl);
 	if (m->release)
 		m->release(m->release_arg);
+	model_inclusive_free(m);
 	for (uint32_t i = 0; i < m->n_columns; i++)
 		column_release(&m->columns[i]);
 	free(m->columns);
@@ -610,8 +615,11 @@ static bool stat_leaf(void *ctx, uint32_t leaf, double *out)
 bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
 		      double *out)
 {
-	if (node >= m->n_nodes || stat >= m->n_stats || !m->value_ops ||
-	    !m->value_ops->summary)
+	if (node >= m->n_nodes || stat >= m->n_stats)
+		return false;
+	if (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE)
+		return model_inclusive_value(m, node, stat, out);
+	if (!m->value_ops || !m->value_ops->summary)
 		return false;
 	return m->value_ops->summary(m->value_impl, m->nodes[node].ctx_id,
 				     m->stats[stat].stat_id, out);
@@ -719,6 +727,10 @@ enum status model_stat_dense(const struct model *m, uint32_t stat,
 	if (stat >= m->n_stats)
 		return error_set(err, STATUS_USAGE, m->path,
 				 "no statistic %u", (unsigned)stat);
+	if (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE) {
+		model_inclusive_dense(m, stat, values, present);
+		return STATUS_OK;
+	}
 	if (!m->value_ops)
 		return STATUS_OK;
 	if (m->value_ops->summary_all) {

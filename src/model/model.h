@@ -99,8 +99,23 @@ struct model_function {
 
 enum stat_combine { COMBINE_SUM, COMBINE_MIN, COMBINE_MAX };
 
+enum stat_flag {
+	/* Set by a reader: the database stores only this statistic's
+	 * exclusive (self) values (DCPI, rocpd, Cube metrics stored
+	 * exclusive).  The reader does not sum subtrees itself: it asks the
+	 * engine for the inclusive statistic with
+	 * model_builder_add_inclusive_stat. */
+	STAT_EXCLUSIVE_ONLY = 1 << 0,
+	/* Set by the builder: the inclusive values of statistic `source`
+	 * (STAT_EXCLUSIVE_ONLY), derived by the engine: at each node the
+	 * combination (`combine`: sum, min or max) of the source's values
+	 * over the node's subtree, absent where the whole subtree is. */
+	STAT_DERIVED_INCLUSIVE = 1 << 1,
+};
+
 /* A summary statistic the database stores per context (v4: a {SS}, keyed
- * by statMetricId; its per-profile inputs are keyed by propMetricId). */
+ * by statMetricId; its per-profile inputs are keyed by propMetricId), or
+ * one the engine derives from another (flags). */
 struct model_stat {
 	uint32_t metric;  /* string: canonical metric name "CPUTIME (sec)" */
 	uint32_t scope;   /* string: propagation scope "execution" */
@@ -108,6 +123,9 @@ struct model_stat {
 	uint8_t combine;  /* enum stat_combine */
 	uint32_t stat_id; /* reader's key for summary values */
 	uint32_t prop_id; /* reader's key for per-profile values, MODEL_NONE */
+	uint8_t flags;    /* enum stat_flag bits, 0 for a stored statistic */
+	uint32_t source;  /* STAT_DERIVED_INCLUSIVE: the statistic derived
+			     from; else unused */
 };
 
 enum column_kind { COLUMN_INCLUSIVE, COLUMN_EXCLUSIVE };
@@ -356,6 +374,12 @@ struct model {
 	uint64_t *ctx_sorted;     /* (ctx_id << 32 | node) sorted, or NULL */
 	bool ctx_unique;          /* no two nodes share a context id */
 
+	/* Inclusive values of STAT_DERIVED_INCLUSIVE statistics, computed
+	 * by one pass over the tree the first time one of a statistic's
+	 * values is asked for, then kept (model_inclusive.c); NULL when the
+	 * model has no derived statistic. */
+	struct model_inclusive *inclusive;
+
 	/* Set by model_set_origin: run at model_free, after the providers
 	 * are closed (a temporary extraction removed, ...). */
 	void (*release)(void *arg);
@@ -367,8 +391,9 @@ struct model {
 bool model_trace_take_error(const struct model *m, struct error *err);
 
 /* The first failed value read since the last call (see value_ops
- * take_error: a value that came back absent because its read failed),
- * moved into `err` (NULL: dropped): true when there was one.  Callers that
+ * take_error: a value that came back absent because its read failed; then
+ * a failed pass of a derived inclusive statistic), moved into `err` (NULL:
+ * dropped): true when there was one.  Callers that
  * show values may ask after drawing them; absent values stay absent. */
 bool model_take_value_error(const struct model *m, struct error *err);
 
@@ -447,7 +472,12 @@ bool model_value(const struct model *m, uint32_t node, uint32_t column,
 bool model_value_standard(const struct model *m, uint32_t node,
 			  uint32_t column, double *out);
 
-/* Value of statistic index `stat` at node `node`.  False when absent. */
+/* Value of statistic index `stat` at node `node`.  False when absent.  A
+ * STAT_DERIVED_INCLUSIVE statistic's first value costs one pass over the
+ * source's values (model_stat_dense) and over the tree (children before
+ * parents, no recursion), 9 bytes per node kept until model_free; every
+ * later value is a lookup.  A failed pass leaves the statistic absent, is
+ * not retried, and is reported by model_take_value_error. */
 bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
 		      double *out);
 
@@ -456,7 +486,9 @@ bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
  * gives at node i, with values[i] 0 where absent.  One sequential pass over
  * the provider's summary values when it has summary_all, else one summary
  * lookup per node.  STATUS_USAGE for an unknown statistic (everything
- * absent), STATUS_NOMEM, or the provider's error. */
+ * absent), STATUS_NOMEM, or the provider's error.  A derived inclusive
+ * statistic is copied from its kept pass (see model_stat_value; a failed
+ * pass gives everything absent and STATUS_OK). */
 enum status model_stat_dense(const struct model *m, uint32_t stat,
 			     double *values, uint8_t *present,
 			     struct error *err);
@@ -545,6 +577,15 @@ uint32_t model_builder_add_function(struct model_builder *b,
 
 uint32_t model_builder_add_stat(struct model_builder *b,
 				const struct model_stat *stat);
+
+/* Declare the inclusive counterpart of statistic `exclusive`, which must
+ * be flagged STAT_EXCLUSIVE_ONLY: a new statistic with the same metric,
+ * scope, formula and combine, flagged STAT_DERIVED_INCLUSIVE (stat_id and
+ * prop_id MODEL_NONE: the reader has no values for it), whose values the
+ * engine derives.  Build the inclusive column over it.  Returns its index,
+ * or MODEL_NONE for an invalid source or when out of memory. */
+uint32_t model_builder_add_inclusive_stat(struct model_builder *b,
+					  uint32_t exclusive);
 
 /* Takes ownership of the column's strings and formula. */
 uint32_t model_builder_add_column(struct model_builder *b,

@@ -25,4 +25,18 @@ struct model_builder {
  * memory. */
 bool model_params_finish(struct model *m);
 
+/* model_inclusive.c: the cache of derived inclusive statistics, made at
+ * finish when the model has one (false when out of memory) and freed by
+ * model_free; a derived statistic's value at a node (false when absent or
+ * when its pass failed); every node's values, as model_stat_dense (arrays
+ * already cleared by the caller: left so when the pass failed); the first
+ * failed pass not yet reported. */
+bool model_inclusive_init(struct model *m);
+void model_inclusive_free(struct model *m);
+bool model_inclusive_value(const struct model *m, uint32_t node,
+			   uint32_t stat, double *out);
+void model_inclusive_dense(const struct model *m, uint32_t stat,
+			   double *values, uint8_t *present);
+bool model_inclusive_take_error(const struct model *m, struct error *err);
+
 #endif
