@@ -80,6 +80,12 @@ struct model *cli_open(const char *path);
 /* The same for several paths opened as one run (open.h). */
 struct model *cli_open_all(const char *const *paths, size_t n);
 
+/* After the values of `m` were read: when a lazy read failed (a remote
+ * file, a damaged per-thread file; model_take_value_error), print its
+ * one-line error and return true (the command then exits 2: what it
+ * printed lacks those values). */
+bool cli_value_error(const struct model *m);
+
 /* Parse "text", "csv", "json" (those allowed by `allowed`, a mask of
  * 1 << enum cli_format).  Prints a usage error and returns false. */
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,

@@ -93,6 +93,20 @@ struct model *cli_open_all(const char *const *paths, size_t n)
 	return m;
 }
 
+bool cli_value_error(const struct model *m)
+{
+	struct error err = {0};
+	if (!model_take_value_error(m, &err))
+		return false;
+	char *line = error_format(&err);
+	fputs("callscope: ", stderr);
+	cli_put_text(stderr, line ? line : "a value could not be read");
+	fputc('\n', stderr);
+	free(line);
+	error_clear(&err);
+	return true;
+}
+
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 		      enum cli_format *out)
 {

@@ -128,6 +128,8 @@ int cmd_hotpath(int argc, char **argv)
 		for (size_t i = 0; i < npath; i++)
 			cli_rows_print(&rows, path[i]);
 	}
+	if (rc == CLI_EXIT_OK && cli_value_error(m))
+		rc = CLI_EXIT_DATA;
 out:
 	cli_rows_fini(&rows);
 	free(path);

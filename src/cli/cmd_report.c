@@ -228,6 +228,8 @@ int cmd_report(int argc, char **argv)
 	rc = walk(&rows, &o, sort, total, have_total);
 	if (o.format == CLI_FORMAT_JSON)
 		fputs("\n]}\n", stdout);
+	if (rc == CLI_EXIT_OK && cli_value_error(m))
+		rc = CLI_EXIT_DATA;
 out:
 	cli_rows_fini(&rows);
 	view_free(v);
