@@ -1681,8 +1681,9 @@ static int finish_answers(struct gen *g)
 		json_t *trace = json_object();
 		json_object_set_new(trace, "lines", json_integer(g->trace_lines));
 		json_object_set_new(trace, "elements", json_integer((json_int_t)g->trace_elements));
-		json_object_set_new(trace, "min", json_integer((json_int_t)g->trace_min));
-		json_object_set_new(trace, "max", json_integer((json_int_t)g->trace_max));
+		/* null without samples: there is no time range */
+		json_object_set_new(trace, "min", g->trace_elements ? json_integer((json_int_t)g->trace_min) : json_null());
+		json_object_set_new(trace, "max", g->trace_elements ? json_integer((json_int_t)g->trace_max) : json_null());
 		json_object_set_new(trace, "probes", json_incref(g->probes));
 		json_object_set_new(rest, "trace", trace);
 	}
@@ -2219,10 +2220,16 @@ static int write_trace(struct gen *g)
 		add_probe(g, l, prof, prev_ts + 1000000, (int64_t)n - 1, prev_ctx, "after_last");
 		g->trace_elements += n;
 	}
-	if (min_ts == UINT64_MAX)
-		min_ts = max_ts = 0;
 	g->trace_min = min_ts;
 	g->trace_max = max_ts;
+	if (g->trace_elements == 0) {
+		/* no samples: what hpcprof writes (its int64 minimum and
+		 * maximum start values, INT64_MAX .. INT64_MIN; corpus
+		 * metadb/d.x); the answers say there is no range */
+		g->trace_min = g->trace_max = 0;
+		min_ts = (uint64_t)INT64_MAX;
+		max_ts = (uint64_t)INT64_MAX + 1;
+	}
 	e = bw_finish(&w);
 	unsigned char header[0x40] = { 0 };
 	uint64_t sec[2] = { 0x20 + 24ULL * L, 0x20 };

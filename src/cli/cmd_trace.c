@@ -336,8 +336,9 @@ int cmd_trace(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (!o.at && to <= from) {
-		fputs("callscope trace: --to must be after --from\n", stderr);
+	if (!o.at && to < from) {
+		fputs("callscope trace: --to must not be before --from\n",
+		      stderr);
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}

@@ -328,9 +328,13 @@ void model_builder_set_time_range(struct model_builder *b, uint64_t min,
 {
 	if (!b)
 		return;
-	/* traces without samples declare an inverted range (v4: min
-	 * 0x7fff..., max 0x8000...): there is no time range */
-	if (min > max)
+	/* traces without samples have no time range, whatever the file
+	 * declares (hpcprof writes min INT64_MAX, max INT64_MIN, read as
+	 * unsigned: 0x7fff... < 0x8000...): 0 .. 0, shown as "no samples" */
+	uint64_t samples = 0;
+	for (uint32_t i = 0; i < b->m->n_timelines; i++)
+		samples += b->m->timelines[i].count;
+	if (min > max || samples == 0)
 		min = max = 0;
 	b->m->time_min = min;
 	b->m->time_max = max;

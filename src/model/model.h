@@ -409,8 +409,9 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 uint32_t model_builder_add_timeline(struct model_builder *b,
 				    const struct model_timeline *tl);
 
-/* The time range of all timelines; an inverted range (min > max, as
- * written for traces without samples) is stored as 0..0. */
+/* The time range of all timelines; call it after adding them.  Without
+ * samples (every timeline empty) or with an inverted range (min > max)
+ * there is no range: it is stored as 0..0. */
 void model_builder_set_time_range(struct model_builder *b, uint64_t min,
 				  uint64_t max);
 
