@@ -32,6 +32,8 @@ grep -q "922337203685477580" "$tmp/info.txt" "$tmp/info.json" &&
 # --at on an empty trace: every line without a sample yet
 "$cs" trace "$tmp/empty" --at +0 --format json >"$tmp/at.json" 2>"$tmp/err" ||
 	fail "trace --at +0 on an empty trace: $(cat "$tmp/err")"
+python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["lines"]; assert len(l) == 3 and all(x["ctx"] == 0 and x["time"] is None for x in l), l' \
+	"$tmp/at.json" || fail "trace --at on an empty trace: not context 0"
 
 # every time info prints (JSON and text) goes back into trace
 roundtrip() { # NAME DB
@@ -69,6 +71,33 @@ roundtrip full "$tmp/full"
 "$gen" -o "$tmp/one" --seed 8 --contexts 20 --samples 1 --trace-lines 1 \
 	>/dev/null || exit 1
 roundtrip one-sample "$tmp/one"
+
+# "no sample yet": --at and the window's cells agree at every time, also
+# before a line's first sample (context 0; --at's time is null there)
+python3 - "$cs" "$tmp/full" <<'PY' || fail "--at and window cells disagree"
+import json, subprocess, sys
+cs, db = sys.argv[1:3]
+def run(*a):
+    return json.loads(subprocess.run([cs, *a], capture_output=True,
+                                     check=True).stdout)
+t = run("info", db, "--format", "json")["trace"]
+before = 0
+for when in (t["min"] - 1, t["min"], (t["min"] + t["max"]) // 2, t["max"]):
+    at = run("trace", db, "--at", str(when), "--format", "json")["lines"]
+    win = run("trace", db, "--from", str(when), "--to", str(when),
+              "--columns", "1", "--format", "json")["lines"]
+    for a, w in zip(at, win):
+        assert a["ctx"] == w["cells"][0], (when, a, w)
+        if a["time"] is None:
+            before += 1
+            assert a["ctx"] == 0 and a["path"] == [], a
+        else:
+            assert a["time"] <= when, a
+assert before >= len(at), "no line was probed before its first sample"
+PY
+"$cs" trace "$tmp/full" --at 1 >"$tmp/at.txt" 2>&1
+grep -q "t=-  ctx=0  (before the first sample)" "$tmp/at.txt" ||
+	fail "trace --at before the first sample (text): $(head -2 "$tmp/at.txt")"
 
 # the real database with empty trace lines (hpcprof's header)
 dx="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/d.x"
