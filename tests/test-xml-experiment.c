@@ -903,6 +903,9 @@ static void test_v40(void **state)
 	/* a call site -N shares the callee's context id N */
 	assert_int_equal(m->nodes[c].ctx_id, 16);
 	assert_int_equal(m->nodes[child(m, c, 0)].ctx_id, 16);
+	/* i="-16" shares context 16: marked, so reports show it as -16 */
+	assert_true(m->nodes[c].traits & NODE_TRAIT_ALIAS_ID);
+	assert_false(m->nodes[child(m, c, 0)].traits & NODE_TRAIT_ALIAS_ID);
 	/* hpcprof2's exclusive values keep inlined code apart: unmarked */
 	uint32_t pr = child(m, child(m, c, 0), 1);
 	assert_int_equal(m->nodes[pr].relation, RELATION_INLINED_CALL);

@@ -77,6 +77,11 @@ enum node_trait {
 	 * that add exclusive values over several contexts (flat view
 	 * module and file rows) skip such nodes. */
 	NODE_TRAIT_EXCL_IN_FRAME = 1 << 0,
+	/* The node shares its context id (values, trace ids) with another
+	 * node and has no values of its own (experiment.xml 4.0: an element
+	 * written i="-N" beside the frame N).  Reports show its id as -N,
+	 * so that ids stay unique. */
+	NODE_TRAIT_ALIAS_ID = 1 << 1,
 };
 
 struct model_function {
