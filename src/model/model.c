@@ -961,10 +961,28 @@ char *model_node_label(const struct model *m, uint32_t node)
 	case NODE_FUNCTION:
 	case NODE_KERNEL:
 	case NODE_REGION:
-		if (*name)
+		if (*name) {
 			r = asprintf(&out, "%s", name);
+			break;
+		}
+		/* no name: the function's load module and entry offset, as
+		 * hpcviewer shows them ("<unknown function> [libfoo.so @
+		 * 0x1234]"); a context without a function shows its module
+		 * only (the bottom-up and flat views group such contexts by
+		 * name and module, whatever their offsets) */
+		uint64_t offset = 0;
+		if (n->function < m->n_functions &&
+		    m->functions[n->function].module) {
+			module = model_str(m, m->functions[n->function].module);
+			offset = m->functions[n->function].offset;
+		}
+		if (*module && offset)
+			r = asprintf(&out, "<unknown function> [%s @ 0x%" PRIx64
+					   "]",
+				     last_component(module), offset);
 		else if (*module)
-			r = asprintf(&out, "<unknown function> in %s", module);
+			r = asprintf(&out, "<unknown function> [%s]",
+				     last_component(module));
 		else
 			r = asprintf(&out, "<unknown function>");
 		break;
