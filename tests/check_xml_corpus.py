@@ -94,15 +94,17 @@ class Xml:
             elif tag == "SecCallPathProfileData":
                 stack.append(0)
             elif tag in TREE and stack:
-                i = abs(int(a["i"]))
+                # i="-N" (4.0) shares context N's values and trace id;
+                # reports show it as -N, so ids are unique
+                i = int(a["i"])
                 self.nodes.setdefault(i, [])
                 self.nodes[i].append((stack[-1], TREE[tag]))
                 self.order.append(i)
                 if "it" in a:
-                    self.traced.add(i)
+                    self.traced.add(abs(i))
                 stack.append(i)
             elif tag == "M" and stack:
-                self.values[(stack[-1], int(a["n"]))] = float(a["v"])
+                self.values[(abs(stack[-1]), int(a["n"]))] = float(a["v"])
 
     def metric(self, mid):
         return next((m for m in self.metrics if int(m["i"]) == mid), None)
@@ -179,6 +181,7 @@ def shown(x, ctx, mid):
     where no thread has a value, and a ":num-src" count where the sum it
     divides ("BASE:Mean:num-src (E)" -> "BASE:Mean (E)") has none; both
     mean "no value"."""
+    ctx = abs(ctx)
     w = x.values.get((ctx, mid))
     m = x.metric(mid)
     if w is None or m is None:
@@ -280,6 +283,10 @@ def main():
         bad = sorted(set(got) ^ set(want))[:5] or \
             [i for i in want if got.get(i) != want[i]][:5]
         fail("%s: tree differs from the XML at ids %s" % (db, bad))
+    ids = [n["id"] for n in rep["nodes"]]
+    if len(set(ids)) != len(ids):
+        dup = sorted(i for i in set(ids) if ids.count(i) > 1)
+        fail("%s: ids are not unique: %s" % (db, dup[:5]))
     if len(rep["nodes"]) != len(x.order) + 1:
         fail("%s: %d nodes, the XML has %d" % (db, len(rep["nodes"]),
                                                len(x.order) + 1))
@@ -341,7 +348,7 @@ def main():
                 continue
             for ctx in [0] + x.order:
                 # the summary profile is keyed by the <Metric> id
-                w = summ.get((ctx, int(m["i"])))
+                w = summ.get((abs(ctx), int(m["i"])))
                 if not close(values[ctx][ci], w):
                     fail("%s: %s at %d: %r, profile.db %r" % (
                         db, m["n"], ctx, values[ctx][ci], w))

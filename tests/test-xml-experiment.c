@@ -607,6 +607,21 @@ static void expect(const struct model *m, uint32_t node, const char *name,
 			 v, present, want);
 }
 
+/* The `source` of a column: the statistic's formula and combine. */
+static void expect_source(const struct model *m, const char *name,
+			  const char *formula, uint8_t combine)
+{
+	uint32_t c = model_find_column(m, name);
+	uint32_t s = c == MODEL_NONE ? MODEL_NONE : model_column_stat(m, c);
+	if (s == MODEL_NONE)
+		fail_msg("column %s reads no single statistic", name);
+	if (strcmp(model_str(m, m->stats[s].formula), formula) != 0 ||
+	    m->stats[s].combine != combine)
+		fail_msg("%s: formula %s combine %u, want %s %u", name,
+			 model_str(m, m->stats[s].formula),
+			 m->stats[s].combine, formula, combine);
+}
+
 static void test_reader_metricdb_stats(void **state)
 {
 	(void)state;
@@ -654,6 +669,14 @@ static void test_reader_metricdb_stats(void **state)
 	expect(m, 0, "T:StdDev:accum2 (I)", 25 + 36 + 4);
 	expect(m, 0, "T:Min (I)", 2);
 	expect(m, 0, "T:Max (I)", 6);
+	/* what each statistic holds (issue 19): a count of the threads
+	 * with a value, a sum of squares, sums, minima, maxima */
+	expect_source(m, "T:Mean:num-src (I)", "1", COMBINE_SUM);
+	expect_source(m, "T:StdDev:num-src (I)", "1", COMBINE_SUM);
+	expect_source(m, "T:StdDev:accum2 (I)", "($$^2)", COMBINE_SUM);
+	expect_source(m, "T:Sum (I)", "$$", COMBINE_SUM);
+	expect_source(m, "T:Min (I)", "$$", COMBINE_MIN);
+	expect_source(m, "T:Max (I)", "$$", COMBINE_MAX);
 	check_dense(m);
 	model_free(m);
 	/* only zeros: no values anywhere, and a warning */
@@ -881,6 +904,9 @@ static void test_v40(void **state)
 	/* a call site -N shares the callee's context id N */
 	assert_int_equal(m->nodes[c].ctx_id, 16);
 	assert_int_equal(m->nodes[child(m, c, 0)].ctx_id, 16);
+	/* i="-16" shares context 16: marked, so reports show it as -16 */
+	assert_true(m->nodes[c].traits & NODE_TRAIT_ALIAS_ID);
+	assert_false(m->nodes[child(m, c, 0)].traits & NODE_TRAIT_ALIAS_ID);
 	/* hpcprof2's exclusive values keep inlined code apart: unmarked */
 	uint32_t pr = child(m, child(m, c, 0), 1);
 	assert_int_equal(m->nodes[pr].relation, RELATION_INLINED_CALL);

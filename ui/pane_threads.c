@@ -1,7 +1,10 @@
 /* pane_threads: the selected context's value in every execution context
  * (thread, rank, GPU stream), read from the per-profile values (cct.db),
  * with min / max / mean / standard deviation, a histogram drawn with block
- * characters, and the list of threads sortable by value or label. */
+ * characters, and the list of threads sortable by value or label.  The
+ * percentages are of the sum over threads, shown beside the summary value
+ * the database stores: they differ where hpcprof's summary is not the sum
+ * of the threads' values (lex_aware values at outer loops are smaller). */
 #include "config.h"
 
 #include <math.h>
@@ -25,6 +28,9 @@ struct threads {
 	uint32_t column, node;
 	char *title;
 	double min, max, mean, sd, sum;
+	double summary;    /* the statistic's stored summary value */
+	bool has_summary;  /* false: the database has none at this node */
+	bool summary_sum;  /* the statistic combines threads by sum */
 	int sort; /* 0 value desc, 1 label, 2 profile index */
 };
 
@@ -109,6 +115,40 @@ static void draw_histogram(struct threads *t, int y, int x, int h, int w)
 	free(count);
 }
 
+/* "thread sum X = summary Y", or, where they differ, both with what the
+ * difference is: the percentages are of the thread sum. */
+static char *sums_line(const struct model *m, const struct threads *t,
+		       bool *differs)
+{
+	char *sum = cli_format_value(m, t->column, t->sum);
+	char *summ = t->has_summary
+			     ? cli_format_value(m, t->column, t->summary)
+			     : strdup("(none)");
+	char *out = NULL;
+	double tol = 1e-9 * fmax(fabs(t->sum), fabs(t->summary));
+	*differs = t->summary_sum &&
+		   (!t->has_summary ? t->sum != 0
+				    : fabs(t->sum - t->summary) > tol);
+	int r;
+	if (!t->summary_sum)
+		r = asprintf(&out, " thread sum %s (100%%)   stored summary %s",
+			     sum ? sum : "?", summ ? summ : "?");
+	else if (!*differs)
+		r = asprintf(&out, " thread sum %s (100%%) = stored summary %s",
+			     sum ? sum : "?", summ ? summ : "?");
+	else
+		r = asprintf(&out, " thread sum %s (100%%) %s stored summary "
+				   "%s: the database's summary is not the sum "
+				   "of these values",
+			     sum ? sum : "?",
+			     !t->has_summary ? "!="
+			     : t->sum > t->summary ? ">" : "<",
+			     summ ? summ : "?");
+	free(sum);
+	free(summ);
+	return r < 0 ? NULL : out;
+}
+
 static void threads_draw(struct app *app, struct pane *pane, struct rect r)
 {
 	struct threads *t = pane->state;
@@ -134,8 +174,16 @@ static void threads_draw(struct app *app, struct pane *pane, struct rect r)
 	free(mx);
 	free(me);
 	free(sd);
-	int hist_h = r.h >= 16 ? 4 : r.h >= 10 ? 2 : 0;
 	int y = r.y + 2;
+	if (r.h >= 4) {
+		bool differs = false;
+		char *line = sums_line(m, t, &differs);
+		screen_text(y++, r.x, r.w,
+			    differs ? theme_attr(THEME_ROLE_ERROR) : A_NORMAL,
+			    line ? line : "", true);
+		free(line);
+	}
+	int hist_h = r.h >= 17 ? 4 : r.h >= 11 ? 2 : 0;
 	if (hist_h) {
 		draw_histogram(t, y, r.x + 1, hist_h, r.w - 2);
 		y += hist_h;
@@ -275,6 +323,9 @@ struct pane *pane_threads_new(struct app *app)
 		if (v > t->max)
 			t->max = v;
 	}
+	t->has_summary = model_stat_value(m, node, stat, &t->summary);
+	t->summary_sum = m->stats[stat].combine == COMBINE_SUM &&
+			 strcmp(model_str(m, m->stats[stat].formula), "$$") == 0;
 	t->mean = t->n ? t->sum / (double)t->n : 0;
 	double var = 0;
 	for (size_t i = 0; i < t->n; i++)

@@ -4,6 +4,7 @@
 
 #include "cli/cli_rows.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,19 @@ static struct row_place row_place(const struct model *m, uint32_t mnode)
 	return p;
 }
 
+/* The id a report shows for a row: the view's id, except a top-down
+ * context that shares its context id N with another (NODE_TRAIT_ALIAS_ID:
+ * experiment.xml 4.0's i="-N"), shown as -N so that ids stay unique. */
+static int64_t row_id(const struct cli_rows *r, const struct view_node *vn)
+{
+	const struct model *m = r->model;
+	if (view_kind_of(r->view) == VIEW_TOP_DOWN &&
+	    vn->model_node < m->n_nodes &&
+	    (m->nodes[vn->model_node].traits & NODE_TRAIT_ALIAS_ID))
+		return -(int64_t)vn->id;
+	return vn->id;
+}
+
 json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 {
 	struct view_node vn;
@@ -107,7 +121,7 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 	struct view_node parent;
 	json_t *jparent = json_null();
 	if (vn.parent != MODEL_NONE && view_node_get(r->view, vn.parent, &parent))
-		jparent = json_integer(parent.id);
+		jparent = json_integer(row_id(r, &parent));
 	char *label = view_node_label(r->view, node);
 	struct row_place p = row_place(m, vn.model_node);
 	json_t *values = json_array();
@@ -120,7 +134,7 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 	}
 	json_t *obj = json_pack(
 		"{s:I, s:o, s:I, s:s, s:o, s:o, s:o, s:o, s:o}", "id",
-		(json_int_t)vn.id, "parent", jparent, "depth",
+		(json_int_t)row_id(r, &vn), "parent", jparent, "depth",
 		(json_int_t)vn.depth, "kind", cli_kind_name(vn.kind), "name",
 		cli_json_text(label ? label : ""), "file", cli_json_text(p.file),
 		"line", p.line ? json_integer(p.line) : json_null(), "module",
@@ -182,10 +196,10 @@ void cli_rows_print(const struct cli_rows *r, uint32_t node)
 	char *label = view_node_label(r->view, node);
 	if (r->format == CLI_FORMAT_CSV) {
 		struct view_node parent;
-		fprintf(r->out, "%u,", vn.id);
+		fprintf(r->out, "%" PRId64 ",", row_id(r, &vn));
 		if (vn.parent != MODEL_NONE &&
 		    view_node_get(r->view, vn.parent, &parent))
-			fprintf(r->out, "%u", parent.id);
+			fprintf(r->out, "%" PRId64, row_id(r, &parent));
 		fprintf(r->out, ",%u,%s,", vn.depth, cli_kind_name(vn.kind));
 		cli_put_csv(r->out, label ? label : "");
 		struct row_place p = row_place(m, vn.model_node);

@@ -22,6 +22,17 @@ static uint64_t total_samples(const struct model *m)
 	return n;
 }
 
+/* A time of the range: null when the trace has no samples (there is no
+ * range), and null for a time JSON integers cannot hold (above INT64_MAX,
+ * past the year 2262 in nanoseconds since 1970), so that every number
+ * printed is one `trace --at/--from/--to` accepts. */
+static json_t *time_json(uint64_t samples, uint64_t t)
+{
+	if (samples == 0 || t > (uint64_t)INT64_MAX)
+		return json_null();
+	return json_integer((json_int_t)t);
+}
+
 static json_t *info_json(const struct model *m)
 {
 	json_t *cols = json_array();
@@ -61,12 +72,14 @@ static json_t *info_json(const struct model *m)
 				  cli_json_text(model_str(m, m->profiles[i].label)),
 				  "summary", m->profiles[i].is_summary));
 	json_t *trace = json_null();
+	uint64_t samples = total_samples(m);
 	if (m->n_timelines)
-		trace = json_pack("{s:I, s:I, s:I, s:I, s:o}", "lines",
+		trace = json_pack("{s:I, s:I, s:o, s:o, s:o}", "lines",
 				  (json_int_t)m->n_timelines, "samples",
-				  (json_int_t)total_samples(m), "min",
-				  (json_int_t)m->time_min, "max",
-				  (json_int_t)m->time_max, "line_list", lines);
+				  (json_int_t)samples, "min",
+				  time_json(samples, m->time_min), "max",
+				  time_json(samples, m->time_max), "line_list",
+				  lines);
 	else
 		json_decref(lines);
 	json_t *warnings = json_array();
@@ -101,7 +114,9 @@ static void info_text(const struct model *m)
 		threads += !m->profiles[i].is_summary;
 	printf("Profiles:   %u (%u execution contexts)\n", m->n_profiles,
 	       threads);
-	if (m->n_timelines) {
+	if (m->n_timelines && total_samples(m) == 0) {
+		printf("Trace:      %u lines, no samples\n", m->n_timelines);
+	} else if (m->n_timelines) {
 		double secs = (double)(m->time_max - m->time_min) / 1e9;
 		printf("Trace:      %u lines, %" PRIu64 " samples, %.6f s "
 		       "(%" PRIu64 " .. %" PRIu64 " ns)\n",

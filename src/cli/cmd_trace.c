@@ -2,7 +2,9 @@
  * --columns W) [--depth D] [--format text|json]`: what the trace pane
  * shows, as data.  `--at` gives, per line, the last sample at or before T
  * and its call path; a window gives W cells per line, each the context
- * active at the start of its slice.  Times are nanoseconds as in the file,
+ * active at the start of its slice.  Context 0 is idle or "no sample yet"
+ * (before the line's first sample) in both forms; `--at` gives time null
+ * for the latter.  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
@@ -246,6 +248,8 @@ static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 	bool found = trace_sample_at(m, line, t, &s, NULL);
 	if (model_trace_take_error(m, err))
 		return false;
+	/* no sample yet (before the line's first sample): context 0, as
+	 * in the window form's cells, and no time */
 	uint32_t ctx = 0;
 	if (found)
 		ctx = o->depth == UINT32_MAX
@@ -256,8 +260,7 @@ static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 		json_object_set_new(j, "time",
 				    found ? json_integer((json_int_t)s.time)
 					  : json_null());
-		json_object_set_new(j, "ctx",
-				    found ? json_integer(ctx) : json_null());
+		json_object_set_new(j, "ctx", json_integer(ctx));
 		json_object_set_new(j, "path", path_json(m, ctx));
 		json_array_append_new(lines, j);
 		return true;
@@ -265,7 +268,7 @@ static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 	printf("%5u  ", line);
 	cli_put_text(stdout, model_str(m, m->timelines[line].label));
 	if (!found) {
-		fputs("  (no sample at or before this time)\n", stdout);
+		fputs("  t=-  ctx=0  (before the first sample)\n", stdout);
 		return true;
 	}
 	printf("  t=%" PRIu64 "  ctx=%u  ", s.time, ctx);
@@ -338,8 +341,9 @@ int cmd_trace(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (!o.at && to <= from) {
-		fputs("callscope trace: --to must be after --from\n", stderr);
+	if (!o.at && to < from) {
+		fputs("callscope trace: --to must not be before --from\n",
+		      stderr);
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}

@@ -337,9 +337,13 @@ void model_builder_set_time_range(struct model_builder *b, uint64_t min,
 {
 	if (!b)
 		return;
-	/* traces without samples declare an inverted range (v4: min
-	 * 0x7fff..., max 0x8000...): there is no time range */
-	if (min > max)
+	/* traces without samples have no time range, whatever the file
+	 * declares (hpcprof writes min INT64_MAX, max INT64_MIN, read as
+	 * unsigned: 0x7fff... < 0x8000...): 0 .. 0, shown as "no samples" */
+	uint64_t samples = 0;
+	for (uint32_t i = 0; i < b->m->n_timelines; i++)
+		samples += b->m->timelines[i].count;
+	if (min > max || samples == 0)
 		min = max = 0;
 	b->m->time_min = min;
 	b->m->time_max = max;
@@ -1012,10 +1016,28 @@ char *model_node_label(const struct model *m, uint32_t node)
 	case NODE_FUNCTION:
 	case NODE_KERNEL:
 	case NODE_REGION:
-		if (*name)
+		if (*name) {
 			r = asprintf(&out, "%s", name);
+			break;
+		}
+		/* no name: the function's load module and entry offset, as
+		 * hpcviewer shows them ("<unknown function> [libfoo.so @
+		 * 0x1234]"); a context without a function shows its module
+		 * only (the bottom-up and flat views group such contexts by
+		 * name and module, whatever their offsets) */
+		uint64_t offset = 0;
+		if (n->function < m->n_functions &&
+		    m->functions[n->function].module) {
+			module = model_str(m, m->functions[n->function].module);
+			offset = m->functions[n->function].offset;
+		}
+		if (*module && offset)
+			r = asprintf(&out, "<unknown function> [%s @ 0x%" PRIx64
+					   "]",
+				     last_component(module), offset);
 		else if (*module)
-			r = asprintf(&out, "<unknown function> in %s", module);
+			r = asprintf(&out, "<unknown function> [%s]",
+				     last_component(module));
 		else
 			r = asprintf(&out, "<unknown function>");
 		break;

@@ -87,6 +87,11 @@ enum node_trait {
 	 * that add exclusive values over several contexts (flat view
 	 * module and file rows) skip such nodes. */
 	NODE_TRAIT_EXCL_IN_FRAME = 1 << 0,
+	/* The node shares its context id (values, trace ids) with another
+	 * node and has no values of its own (experiment.xml 4.0: an element
+	 * written i="-N" beside the frame N).  Reports show its id as -N,
+	 * so that ids stay unique. */
+	NODE_TRAIT_ALIAS_ID = 1 << 1,
 };
 
 struct model_function {
@@ -625,8 +630,9 @@ uint32_t model_builder_add_counter(struct model_builder *b, uint32_t profile,
 				   const char *label, const char *unit,
 				   uint64_t count);
 
-/* The time range of all timelines; an inverted range (min > max, as
- * written for traces without samples) is stored as 0..0. */
+/* The time range of all timelines; call it after adding them.  Without
+ * samples (every timeline empty) or with an inverted range (min > max)
+ * there is no range: it is stored as 0..0. */
 void model_builder_set_time_range(struct model_builder *b, uint64_t min,
 				  uint64_t max);
 

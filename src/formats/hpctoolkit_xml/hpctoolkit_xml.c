@@ -523,6 +523,13 @@ static enum status add_metrics(struct model_builder *b,
 			}
 		}
 		uint32_t stat_id = xml_provider_add_source(pv, src);
+		/* what the statistic holds, in the v4 terms (METRICS.yaml
+		 * `formula` applied per thread, then `combine`): hpcprof's
+		 * helper columns are a count of the threads with a value
+		 * (":num-src": 1 summed) and a sum of squares (":accum2") */
+		const char *formula = src.acc == XML_ACC_COUNT ? "1"
+				      : src.acc == XML_ACC_SUMSQ ? "($$^2)"
+								 : "$$";
 		struct model_stat stat = {
 			.metric = model_builder_intern(b, mn.base,
 						       strlen(mn.base)),
@@ -531,7 +538,8 @@ static enum status add_metrics(struct model_builder *b,
 				kind == COLUMN_EXCLUSIVE ? "function"
 							 : "execution",
 				kind == COLUMN_EXCLUSIVE ? 8 : 9),
-			.formula = model_builder_intern(b, "$$", 2),
+			.formula = model_builder_intern(b, formula,
+							strlen(formula)),
 			.combine = combine,
 			.stat_id = stat_id,
 			.prop_id = prop,

@@ -100,8 +100,12 @@ void xml_tree_start_element(struct xml_parser *p, struct xml_frame *fr,
 				el, i ? i : "");
 		return;
 	}
-	/* 4.0 writes the call site of a callee with id N as -N: it has no
-	 * values of its own, the callee's are shown for it */
+	/* 4.0 (hpcprof2) writes a C with i="-N" next to the frame with id
+	 * N: as the first child of PF N (the enclosing frame, which calls
+	 * from there) or as the parent of PF N (the callee, for inlined and
+	 * unknown frames).  It has no values of its own: it keeps context id
+	 * N (values, trace ids) and is marked NODE_TRAIT_ALIAS_ID, so that
+	 * reports show it as -N and ids stay unique. */
 	uint32_t ctx_id = (uint32_t)(id < 0 ? -id : id);
 	if (ctx_id == 0 || ctx_id == MODEL_NONE) {
 		xml_parser_fail(p, STATUS_CORRUPT,
@@ -175,6 +179,8 @@ void xml_tree_start_element(struct xml_parser *p, struct xml_frame *fr,
 		node.relation = RELATION_LEXICAL;
 		break;
 	}
+	if (id < 0)
+		node.traits |= NODE_TRAIT_ALIAS_ID;
 	if (p->st != STATUS_OK)
 		return;
 	fr->node = model_builder_add_node(p->b, parent->node, &node);
