@@ -46,7 +46,7 @@ static double eval_text(const char *text)
 	snprintf(wrapped, len, "(%s) + 0 * $1", text);
 	assert_int_equal(formula_parse(wrapped, &f, &err), STATUS_OK);
 	free(wrapped);
-	double v = NAN;
+	double v = (double)NAN;
 	assert_true(formula_eval(f, leaf_value, &lv, &v));
 	formula_free(f);
 	return v;

@@ -198,7 +198,8 @@ static void test_url_child(void **state)
 		assert_string_equal(u, cases[i][2]);
 		free(u);
 	}
-	char *u = (char *)"x";
+	char sentinel[] = "x";
+	char *u = sentinel;
 	struct error err = { 0 };
 	assert_int_equal(http_url_child("http://u:pw@bad host/d/", "x", &u,
 					&err),

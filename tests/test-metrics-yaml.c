@@ -90,7 +90,7 @@ static bool stat_leaf(void *ctx, uint32_t leaf, double *out)
 
 static double eval(const struct formula *f)
 {
-	double v = NAN;
+	double v = (double)NAN;
 	assert_non_null(f);
 	assert_true(formula_eval(f, stat_leaf, NULL, &v));
 	return v;
@@ -648,9 +648,9 @@ static void test_add_columns(void **state)
 	/* broken, missing, empty and useless files: default + warning */
 	const char *bad[] = {"roots:\n  - name: x\n    variants: [1]\n",
 			     NULL, "", "roots: []\n"};
-	const char *why[] = {"'variants': expected a mapping, found a "
-			     "sequence (line 3)", "", "empty file",
-			     "no usable metric column"};
+	const char *why[] = {
+		"'variants': expected a mapping, found a sequence (line 3)",
+		"", "empty file", "no usable metric column"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		path = bad[i] ? write_tmp(bad[i])
 			      : strdup("/nonexistent/default.yaml");

@@ -79,9 +79,9 @@ static void test_origin(void **state)
 	(void)state;
 	struct model *m = small_model();
 	struct error err = {0};
-	static const char mark = 'r';
+	static char mark = 'r';
 	assert_int_equal(model_set_origin(m, "run.tar.gz/a", "holds 2",
-					  release, (void *)&mark, &err),
+					  release, &mark, &err),
 			 STATUS_OK);
 	assert_string_equal(m->path, "run.tar.gz/a");
 	assert_string_equal(m->local_path, "/tmp/x/db");

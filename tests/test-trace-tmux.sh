@@ -13,18 +13,6 @@ cs=$(cd "$top_builddir" && pwd)/callscope
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-# wait_change OLD: poll until the trace header differs from OLD
-wait_change() {
-	i=0
-	while [ $i -lt 200 ]; do
-		now=$(screen | grep -F "Trace [")
-		[ -n "$now" ] && [ "$now" != "$1" ] && return 0
-		i=$((i + 1))
-		sleep 0.05
-	done
-	screen
-	return 1
-}
 # view DB: the viewer on DB in a fresh session, drawn
 view() { start "$cs --no-config $1" "q quit"; }
 
@@ -73,14 +61,14 @@ wait_for "RANK 0 THREAD 2" || fail "no line label RANK 0 THREAD 2"
 w0=$(header_ns window)
 h=$(screen | grep -F "Trace [")
 t send-keys -t "$S" Right Right Right Right Right Right Right Right Right Right +
-wait_change "$h" || fail "+ did not change the window"
+wait_change "Trace [" "$h" || fail "+ did not change the window"
 w1=$(header_ns window)
 python3 -c "import sys; sys.exit(0 if abs($w1*2-$w0) <= $w0*1e-3 else 1)" ||
 	fail "+ made the window $w1 ns from $w0 ns, not half"
 f1=$(header_ns from)
 h=$(screen | grep -F "Trace [")
 t send-keys -t "$S" ">"
-wait_change "$h" || fail "> did not pan"
+wait_change "Trace [" "$h" || fail "> did not pan"
 f2=$(header_ns from)
 python3 -c "import sys; sys.exit(0 if abs(($f2-$f1)-$w1/4) <= $w1*2e-3 else 1)" ||
 	fail "> moved the window by $(($f2 - $f1)) ns, not a quarter of $w1"
@@ -89,8 +77,9 @@ wait_for "line 2 " || fail "Down did not move the cursor to line 2"
 screen >"$tmp/screen.txt"
 check_cursor "$tmp/db" "generated"
 # the next change of context lands on a time where the path changes
+c=$(screen | grep "^Cursor ")
 t send-keys -t "$S" .
-sleep 0.2
+wait_change "Cursor " "$c" || fail ". did not move the cursor"
 screen >"$tmp/screen.txt"
 check_cursor "$tmp/db" "generated, next change"
 # depth view, summary, statistics draw
@@ -105,7 +94,7 @@ wait_for "from +0 ns" || fail "0 did not go home"
 # undo brings the zoomed and panned window back
 h=$(screen | grep -F "Trace [")
 t send-keys -t "$S" u
-wait_change "$h" || fail "u did not undo home"
+wait_change "Trace [" "$h" || fail "u did not undo home"
 w2=$(header_ns window)
 python3 -c "import sys; sys.exit(0 if abs($w2-$w1) <= $w1*1e-3 else 1)" ||
 	fail "u restored a window of $w2 ns, not $w1"
@@ -116,9 +105,7 @@ wait_for "lines 0-2 of 3 (filtered)" || fail "the line filter RANK 1 did not kee
 t send-keys -t "$S" F
 wait_for "Trace [Main]" || fail "F lost the pane"
 t send-keys -t "$S" t
-i=0
-while screen | grep -qF "Trace [" && [ $i -lt 200 ]; do i=$((i + 1)); sleep 0.05; done
-screen | grep -qF "Trace [" && fail "t did not close the pane"
+wait_gone "Trace [" || fail "t did not close the pane"
 t send-keys -t "$S" q
 
 # ---- corpus databases with traces --------------------------------------
@@ -134,14 +121,12 @@ for db in "$corpus/hpcviewer.e4/tests/resources/metadb/issue-233" \
 	t send-keys -t "$S" Right Right Right Right Right Right Right Right \
 		Right Right Right Right Right Right Right Right Right Right \
 		Right Right Down Down
-	sleep 0.3
+	sync_keys || fail "$db: the keys were not handled"
 	screen >"$tmp/screen.txt"
 	check_cursor "$db" "$(basename "$db")"
 	w0=$(header_ns window)
-	h=$(screen | grep -F "Trace [")
 	t send-keys -t "$S" + +
-	wait_change "$h" || fail "$db: + did not zoom"
-	sleep 0.2
+	sync_keys || fail "$db: + + were not handled"
 	w1=$(header_ns window)
 	python3 -c "import sys; sys.exit(0 if abs($w1*4-$w0) <= $w0*2e-3 else 1)" ||
 		fail "$db: + + made the window $w1 ns from $w0 ns"

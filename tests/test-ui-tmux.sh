@@ -132,7 +132,7 @@ t select-pane -t "$S" -T "callscope-test"
 t send-keys -t "$S" E j j j T
 wait_for "execution contexts" || fail "hostile: no thread view"
 t send-keys -t "$S" Escape o
-sleep 0.3
+sync_keys || fail "hostile: o was not handled"
 title=$(t display -p -t "$S" '#{pane_title}')
 [ "$title" = "callscope-test" ] || fail "hostile: the pane title became '$title'"
 t capture-pane -p -t "$S" | grep -qF '\x1b]0;pwned\x07' ||

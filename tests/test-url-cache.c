@@ -122,8 +122,9 @@ static void test_file_record(void **state)
 	struct url_cache_file f;
 	char *p = path_of("meta/sub/x.json");
 	assert_int_equal(url_cache_read_file(p, &f, &err), STATUS_NOT_FOUND);
+	char etag[] = "\"abc\"";
 	struct url_cache_file w = {
-		.etag = (char *)"\"abc\"",
+		.etag = etag,
 		.last_modified = NULL,
 		.size = 5000000000u,
 		.complete = true,
@@ -151,15 +152,19 @@ static void write_entry(const char *key, const char *url, uint64_t size)
 	char *rel = NULL;
 	assert_true(asprintf(&rel, "root/url/%s/entry.json", key) > 0);
 	char *p = path_of(rel);
+	char *u = strdup(url);
+	assert_non_null(u);
+	char kind[] = "dir", name[] = "";
 	struct url_cache_entry e = {
-		.url = (char *)url,
-		.kind = (char *)"dir",
-		.name = (char *)"",
+		.url = u,
+		.kind = kind,
+		.name = name,
 		.size = size,
 		.date = 1700000000,
 		.complete = true,
 	};
 	assert_int_equal(url_cache_write_entry(p, &e, &err), STATUS_OK);
+	free(u);
 	free(p);
 	free(rel);
 }

@@ -220,18 +220,22 @@ cmp -s "$out" "$www/big.bin" && [ "$(stats bytes_sent)" = 3000000 ] &&
 # --- cancel: SIGINT stops the transfer, the .part resumes later -------
 "$cs" cache clear
 # wait_part 'GLOB': up to 5 s for a partial download matching GLOB (given
-# quoted, expanded on each try) to appear
+# quoted, expanded on each try) to appear with bytes in it: the transfer
+# is under way
 wait_part() {
 	i=0
-	while ! ls $1 >/dev/null 2>&1 && [ $i -lt 50 ]; do
+	while ! part_has_bytes "$1" && [ $i -lt 50 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
+}
+part_has_bytes() {
+	set -- $1
+	[ -s "$1" ]
 }
 ctl "/__fault?prefix=/big.bin&kind=slow&rate=400000&count=1"
 "$cs" fetch "$base/big.bin" >"$tmp/out" 2>"$tmp/err" &
 fpid=$!
 wait_part "$XDG_CACHE_HOME/callscope/url/*/data/big.bin.part"
-sleep 0.5
 kill -INT $fpid
 wait $fpid
 rc=$?
@@ -248,7 +252,6 @@ ctl "/__fault?prefix=/big.bin&kind=slow&rate=400000&count=1"
 TMPDIR="$tmp/tmpd" "$cs" --no-cache fetch "$base/big.bin" >"$tmp/out" 2>"$tmp/err" &
 fpid=$!
 wait_part "$tmp/tmpd/*/url/*/data/big.bin.part"
-sleep 0.3
 kill -TERM $fpid
 wait $fpid
 rc=$?
@@ -295,7 +298,11 @@ if command -v flock >/dev/null 2>&1; then
 	set -- "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.blocks/lock
 	flock -s "$1" sleep 30 &
 	holder=$!
-	sleep 0.3
+	# until the holder has its shared lock (an exclusive one then fails)
+	i=0
+	while flock -n -x "$1" true && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
 	"$cs" trace --offline "$base/db/" --at +1ms --lines 0-3 >"$tmp/out" 2>"$tmp/err" &&
 		cmp -s "$tmp/out" "$tmp/trace-local.txt" &&
 		ok "lazy entry --offline while another process uses it" ||

@@ -104,12 +104,12 @@ static uint32_t find_stat(const struct model *m, const char *key)
 }
 
 static void check_summary(const char *db, const struct model *m,
-			  uint32_t node, const json_t *summary)
+			  uint32_t node, json_t *summary)
 {
 	const char *key;
 	json_t *val;
 	size_t matched = 0;
-	json_object_foreach((json_t *)summary, key, val)
+	json_object_foreach(summary, key, val)
 	{
 		uint32_t stat = find_stat(m, key);
 		if (stat == MODEL_NONE)
@@ -170,12 +170,12 @@ static const char *relation_name(uint8_t rel)
 }
 
 static void check_contexts(const char *db, const struct model *m,
-			   const json_t *contexts)
+			   json_t *contexts)
 {
 	const char *key;
 	json_t *c;
 	assert_int_equal(json_object_size(contexts), m->n_nodes - 1);
-	json_object_foreach((json_t *)contexts, key, c)
+	json_object_foreach(contexts, key, c)
 	{
 		uint32_t id = (uint32_t)strtoul(key, NULL, 10);
 		uint32_t node = model_node_of_ctx(m, id);

@@ -97,7 +97,7 @@ static void test_degenerate(void **state)
 	assert_int_equal(view_hotpath(v, 0, 0, 100.5, &path, &n, &err),
 			 STATUS_USAGE);
 	error_clear(&err);
-	assert_int_equal(view_hotpath(v, 0, 0, NAN, &path, &n, &err),
+	assert_int_equal(view_hotpath(v, 0, 0, (double)NAN, &path, &n, &err),
 			 STATUS_USAGE);
 	error_clear(&err);
 	assert_int_equal(view_hotpath(v, 0, 7, 0, &path, &n, &err),

@@ -14,6 +14,16 @@
 #                        for TEXT on the screen too (10 s)
 #   wait_for TEXT [SECS] poll the screen until TEXT shows (default 10 s);
 #                        on a timeout the screen is printed, status 1
+#   wait_change TEXT OLD [SECS]
+#                        poll until the screen's lines holding TEXT are
+#                        there and differ from OLD (what they were before
+#                        a key; default 10 s)
+#   wait_gone TEXT [SECS] poll until TEXT no longer shows (default 10 s)
+#   sync_keys            the keys sent so far are handled and drawn: types
+#                        the command line ":sync N", waits for it, cancels
+#                        it with Escape and waits for it to go (keys are
+#                        handled in order); for a burst of keys whose
+#                        final screen cannot be told in advance
 #   wait_prompt          the program is gone: the alternate screen off and
 #                        the last non-blank line the READY> prompt (10 s)
 #   tty_sane             types an stty probe: the tty is in canonical mode
@@ -48,6 +58,42 @@ wait_for() {
 	echo "--- screen while waiting for '$1':"
 	screen
 	return 1
+}
+
+wait_change() {
+	i=0
+	limit=$(( ${3:-10} * 20 ))
+	while [ $i -lt $limit ]; do
+		now=$(screen | grep -F -- "$1")
+		[ -n "$now" ] && [ "$now" != "$2" ] && return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen while waiting for '$1' to change from '$2':"
+	screen
+	return 1
+}
+
+wait_gone() {
+	i=0
+	limit=$(( ${2:-10} * 20 ))
+	while [ $i -lt $limit ]; do
+		screen | grep -qF -- "$1" || return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen while waiting for '$1' to go:"
+	screen
+	return 1
+}
+
+tmux_syncs=0
+sync_keys() {
+	tmux_syncs=$((tmux_syncs + 1))
+	t send-keys -t "$S" -l ":sync $tmux_syncs"
+	wait_for ":sync $tmux_syncs" || return 1
+	t send-keys -t "$S" Escape
+	wait_gone ":sync $tmux_syncs"
 }
 
 wait_prompt() {

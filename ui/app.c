@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "net/http.h"
 #include "keys.h"
+#include "uninstalled.h"
 #include "core/sanitize.h"
 
 #define INCREMENTAL_SEARCH_MAX_NODES 500000u
@@ -967,7 +968,7 @@ void app_command(struct app *app, const char *line)
 		else
 			export_rows(app, strcmp(kind, "json") == 0, arg);
 	} else if (strcmp(cmd, "theme") == 0 && arg) {
-		const char *dirs[] = {CALLSCOPE_THEME_DIR, CALLSCOPE_SRC_THEME_DIR,
+		const char *dirs[] = {CALLSCOPE_THEME_DIR, uninstalled_themes(),
 				      NULL};
 		if (config_load_theme(&app->config, arg, dirs, &err) !=
 		    STATUS_OK) {
@@ -1370,7 +1371,7 @@ static void load_config(struct app *app, const struct ui_options *opt)
 		app->config_path = path;
 	}
 	if (app->config.theme) {
-		const char *dirs[] = {CALLSCOPE_THEME_DIR, CALLSCOPE_SRC_THEME_DIR,
+		const char *dirs[] = {CALLSCOPE_THEME_DIR, uninstalled_themes(),
 				      NULL};
 		char *name = strdup(app->config.theme);
 		if (name && config_load_theme(&app->config, name, dirs, &err) !=

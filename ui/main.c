@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -16,27 +15,7 @@
 #include "net/http.h"
 #include "core/temp_dirs.h"
 #include "core/sanitize.h"
-
-#ifndef CALLSCOPE_DEMO_DIR
-#define CALLSCOPE_DEMO_DIR "demo"
-#endif
-
-static bool is_dir(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-/* $CALLSCOPE_DEMO, then the demo generated in the build tree. */
-static const char *find_demo(void)
-{
-	const char *env = getenv("CALLSCOPE_DEMO");
-	if (env && *env)
-		return env;
-	if (is_dir(CALLSCOPE_DEMO_DIR))
-		return CALLSCOPE_DEMO_DIR;
-	return NULL;
-}
+#include "uninstalled.h"
 
 static void usage(FILE *out)
 {
@@ -198,7 +177,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	bool demo = optind == argc;
-	const char *db = demo ? find_demo() : argv[optind];
+	const char *db = demo ? uninstalled_demo() : argv[optind];
 	if (!db) {
 		fputs("callscope: no database given and no demo database "
 		      "found; run `make demo` or give a database path\n",

@@ -22,9 +22,9 @@ const char *status_message(enum status status)
 	return "unknown error";
 }
 
-static enum status error_vset(struct error *err, enum status status,
-			      const char *file, bool has_offset,
-			      uint64_t offset, const char *fmt, va_list ap)
+__attribute__((format(printf, 6, 0))) static enum status
+error_vset(struct error *err, enum status status, const char *file,
+	   bool has_offset, uint64_t offset, const char *fmt, va_list ap)
 {
 	if (!err)
 		return status;

@@ -39,7 +39,7 @@ static bool sweep_registered;
 
 /* The janitor's life after fork: only async-signal-safe calls (the parent
  * may have other threads).  Waits for EOF on `rd`, then becomes rm. */
-static void janitor_run(int rd, char *const argv[])
+static _Noreturn void janitor_run(int rd, char *const argv[])
 {
 	static char *const envp[] = {NULL};
 	if (setsid() < 0)

@@ -98,7 +98,7 @@ struct blob {
 	char *name;
 	const uint8_t *data; /* the mapping or caller's bytes, or NULL */
 	uint64_t len;
-	bool mapped;
+	void *map;           /* the mapping as mmap returned it, or NULL */
 	int fd;              /* >= 0 when read through the block cache */
 	struct blob_block *blocks; /* BLOB_SETS * BLOB_WAYS, or NULL */
 	uint64_t clock;
@@ -137,8 +137,8 @@ static enum status map_file(struct blob *blob, int fd, struct error *err)
 	if (p == MAP_FAILED)
 		return error_set(err, STATUS_IO, blob->name, "cannot map: %s",
 				 strerror(errno));
+	blob->map = p;
 	blob->data = p;
-	blob->mapped = true;
 	/* a large file is read where binary searches land: read-ahead
 	 * around each probe would only fill memory with unread pages */
 	if (blob->len >= BLOB_CACHED_SIZE)
@@ -328,7 +328,7 @@ static void memory_close(struct blob *blob)
 /* Give the whole pages inside `s` back to the kernel. */
 static void mapped_release(struct blob *blob, struct span s)
 {
-	if (!blob->mapped || !blob->data || s.len == 0 ||
+	if (!blob->map || !blob->data || s.len == 0 ||
 	    s.data < blob->data || s.data - blob->data > (ptrdiff_t)blob->len ||
 	    s.len > blob->len - (uint64_t)(s.data - blob->data))
 		return;
@@ -341,8 +341,8 @@ static void mapped_release(struct blob *blob, struct span s)
 
 static void mapped_close(struct blob *blob)
 {
-	if (blob->mapped)
-		munmap((void *)blob->data, (size_t)blob->len);
+	if (blob->map)
+		munmap(blob->map, (size_t)blob->len);
 }
 
 static const struct blob_ops memory_ops = {

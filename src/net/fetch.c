@@ -53,6 +53,29 @@ static bool is_http(const char *url)
 	return sc == HTTP_SCHEME_HTTP || sc == HTTP_SCHEME_HTTPS;
 }
 
+/* Write the response's validators (ETag, Last-Modified) with `size` to
+ * `meta_path`.  The record owns copies of the headers. */
+static enum status write_validators(struct http_session *s,
+				    const char *meta_path, uint64_t size,
+				    bool complete, struct error *err)
+{
+	const char *etag = http_session_header(s, "ETag");
+	const char *modified = http_session_header(s, "Last-Modified");
+	struct url_cache_file f = {
+		.etag = etag ? strdup(etag) : NULL,
+		.last_modified = modified ? strdup(modified) : NULL,
+		.size = size,
+		.complete = complete,
+	};
+	enum status st;
+	if ((etag && !f.etag) || (modified && !f.last_modified))
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	else
+		st = url_cache_write_file(meta_path, &f, err);
+	url_cache_file_clear(&f);
+	return st;
+}
+
 /* First body bytes: decide what this response means for .part. */
 static bool on_start(struct sink *k)
 {
@@ -92,14 +115,9 @@ static bool on_start(struct sink *k)
 		k->on_replace(k->ctx);
 	if (k->meta_path) {
 		/* The validators of what .part now holds, for a resume. */
-		struct url_cache_file f = {
-			.etag = (char *)http_session_header(k->s, "ETag"),
-			.last_modified = (char *)http_session_header(
-				k->s, "Last-Modified"),
-			.size = len >= 0 ? k->start + (uint64_t)len : 0,
-			.complete = false,
-		};
-		if (url_cache_write_file(k->meta_path, &f, NULL) != STATUS_OK) {
+		if (write_validators(k->s, k->meta_path,
+				     len >= 0 ? k->start + (uint64_t)len : 0,
+				     false, NULL) != STATUS_OK) {
 			k->write_errno = errno ? errno : EIO;
 			return false;
 		}
@@ -346,16 +364,8 @@ static enum status fetch_once(struct http_session *s,
 	}
 	res->size = (uint64_t)fb.st_size;
 	http_session_progress_done(s, res->size);
-	if (r->meta_path) {
-		struct url_cache_file f = {
-			.etag = (char *)http_session_header(s, "ETag"),
-			.last_modified =
-				(char *)http_session_header(s, "Last-Modified"),
-			.size = res->size,
-			.complete = true,
-		};
-		st = url_cache_write_file(r->meta_path, &f, err);
-	}
+	if (r->meta_path)
+		st = write_validators(s, r->meta_path, res->size, true, err);
 out:
 	if (st != STATUS_OK && fd >= 0) {
 		struct stat eb;

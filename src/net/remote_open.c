@@ -667,15 +667,18 @@ static enum status write_entry(struct job *j, bool dir, const char *name,
 		return STATUS_OK;
 	char *ep = join_path(j->base, "entry.json");
 	char *r = http_url_redact(j->url);
+	/* The entry owns its strings (url_cache_entry_clear frees them). */
+	char *kind = strdup(dir ? "dir" : "file");
+	char *local = strdup(dir ? "" : name);
 	enum status st = STATUS_OK;
-	if (!ep || !r) {
+	if (!ep || !r || !kind || !local) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
 	struct url_cache_entry e = {
 		.url = r,
-		.kind = (char *)(dir ? "dir" : "file"),
-		.name = (char *)(dir ? "" : name),
+		.kind = kind,
+		.name = local,
 		.size = j->total,
 		.date = (int64_t)time(NULL),
 		.complete = true,
@@ -686,6 +689,8 @@ static enum status write_entry(struct job *j, bool dir, const char *name,
 out:
 	free(ep);
 	free(r);
+	free(kind);
+	free(local);
 	return st;
 }
 

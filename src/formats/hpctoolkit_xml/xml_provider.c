@@ -106,7 +106,7 @@ static bool acc_build(struct xml_provider *pv)
 	for (uint32_t m = 0; m < nm; m++)
 		for (int a = 0; a < ACC_SLOTS; a++) {
 			double *d = acc_slot(pv, m, a);
-			double init = a == ACC_MIN || a == ACC_MAX ? NAN : 0;
+			double init = a == ACC_MIN || a == ACC_MAX ? (double)NAN : 0;
 			for (uint32_t c = 0; c < nc; c++)
 				d[c] = init;
 		}
