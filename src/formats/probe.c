@@ -74,10 +74,10 @@ static bool push(char ***v, size_t *n, size_t *cap, const char *name)
 
 static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static bool sorted_has(char *const *v, size_t n, const char *name)
+static bool sorted_has(const char *const *v, size_t n, const char *name)
 {
 	return n && bsearch(&name, v, n, sizeof(*v), cmp_name) != NULL;
 }
@@ -129,7 +129,8 @@ static enum status read_dir(struct probe_owned *o, const char *dir,
 		goto out;
 	size_t n_local = o->n_names;
 	for (size_t i = 0; i < n_remote; i++)
-		if (!sorted_has(o->names, n_local, remote[i]) &&
+		if (!sorted_has((const char *const *)o->names, n_local,
+				remote[i]) &&
 		    !push(&o->names, &o->n_names, &o->cap_names, remote[i])) {
 			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 			goto out;
@@ -255,12 +256,12 @@ enum status reader_probe_read(const char *path, struct reader_probe **out,
 
 bool reader_probe_has(const struct reader_probe *p, const char *name)
 {
-	return p && sorted_has((char *const *)p->names, p->n_names, name);
+	return p && sorted_has(p->names, p->n_names, name);
 }
 
 bool reader_probe_has_table(const struct reader_probe *p, const char *name)
 {
-	return p && sorted_has((char *const *)p->tables, p->n_tables, name);
+	return p && sorted_has(p->tables, p->n_tables, name);
 }
 
 const char *reader_probe_base(const struct reader_probe *p)
