@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "app.h"
+#include "screen.h"
 #include "cli/cli.h"
 #include "formats/reader.h"
 #include "core/temp_dirs.h"
