@@ -2,7 +2,9 @@
 # The viewer's panes in a real terminal (tmux), on a generated database with
 # a trace: the status line's key hints follow the bindings (a `bind` in the
 # configuration file and one typed at the `:` prompt); `:set` at the prompt
-# sets an option through the configuration language; the trace timeline sits below the tree,
+# sets an option through the configuration language; F flattens the
+# selected row (its children take its place), again one level further, and
+# U undoes one level at a time; the trace timeline sits below the tree,
 # beside it (|), full screen (W) and back, and Enter in it shows the
 # context in the tree (a request to the core).  Polls capture-pane with a
 # timeout, never a bare sleep.
@@ -65,6 +67,30 @@ t send-keys -t "$S" ":set nosuch = 1" Enter
 wait_for "unknown option" || fail ":set of an unknown option was not refused"
 t send-keys -t "$S" ":threshold 0" Enter
 wait_for "set threshold = 0" || fail ":threshold did not go through the option table"
+
+# ---- flatten and its undo ------------------------------------------------
+t send-keys -t "$S" g j
+wait_for "Name  application thread" || fail "j did not select the application thread"
+t send-keys -t "$S" F
+wait_for "Name  solver::worker_loop" || fail "F did not put the child in the row's place"
+wait_gone "─▾ application thread" || fail "F left the flattened row in the tree"
+screen | grep -qE "├─. solver::worker_loop" || fail "the child is not at the flattened row's depth"
+t send-keys -t "$S" F
+wait_for "Name  loop at /home/user/solver/src/solver.cpp:1223" ||
+	fail "F again did not flatten one more level"
+wait_for "flattened (2)" || fail "no count of the flattens"
+t send-keys -t "$S" U
+wait_for "Name  solver::worker_loop" || fail "U did not bring the last flattened row back"
+wait_for "unflattened (1 left)" || fail "U did not say what is left"
+t send-keys -t "$S" U
+wait_for "Name  application thread" || fail "U again did not bring the first row back"
+wait_for "─▾ application thread" || fail "the row is not back in the tree"
+t send-keys -t "$S" U
+wait_for "nothing is flattened" || fail "U with nothing flattened"
+t send-keys -t "$S" "?"
+wait_for "Flatten: the selection is replaced by its children" || fail "help lacks flatten"
+wait_for "Undo the last flatten" || fail "help lacks unflatten"
+t send-keys -t "$S" q
 
 # ---- the trace beside the tree and full screen ---------------------------
 t send-keys -t "$S" t

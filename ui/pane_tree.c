@@ -525,6 +525,29 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 			pane_error(env, &err);
 		cur->top = 0;
 		return REACTION(HANDLED_REDRAW);
+	case ACTION_FLATTEN:
+		if (!have_row)
+			return REACTION(HANDLED_YES);
+		if (outline_flatten(o, row.node, &err) != STATUS_OK) {
+			pane_error(env, &err);
+			return REACTION(HANDLED_REDRAW);
+		}
+		/* the first child now holds the row's place */
+		select_index(env, rows, idx);
+		pane_message(env, false, "flattened (%zu); U undoes one",
+			     outline_flattened(o));
+		return REACTION(HANDLED_REDRAW);
+	case ACTION_UNFLATTEN: {
+		uint32_t back = outline_unflatten(o);
+		if (back == MODEL_NONE) {
+			pane_message(env, false, "nothing is flattened");
+			return REACTION(HANDLED_REDRAW);
+		}
+		tree_select(env, rows, back);
+		pane_message(env, false, "unflattened (%zu left)",
+			     outline_flattened(o));
+		return REACTION(HANDLED_REDRAW);
+	}
 	case ACTION_ZOOM_OUT:
 		if (!outline_zoom_out(o))
 			pane_message(env, false, "not zoomed");
