@@ -218,9 +218,18 @@ static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x
 		fmt_rel(env, mark, mt, sizeof(mt));
 		snprintf(marktext, sizeof(marktext), "  mark %s", mt);
 	}
+	/* unfocused: the live key that gives it the keys */
+	char focus[48] = "";
+	char *keys = env->focused ? NULL
+				  : keymap_keys_of(env->keymap,
+						   ACTION_SPLIT_FOCUS);
+	if (keys && *keys)
+		snprintf(focus, sizeof(focus), ", %.*s: keys",
+			 (int)strcspn(keys, " "), keys);
+	free(keys);
 	if (asprintf(&text, " Trace [%s%s]  depth %u/%u  lines %u-%u of %u%s  "
 			    "window %s from %s%s%s",
-		     mode_names[t->mode], env->focused ? "" : ", w: keys",
+		     mode_names[t->mode], focus,
 		     win->depth, trace_view_max_depth(t->view), win->line_lo,
 		     win->line_hi ? win->line_hi - 1 : 0,
 		     trace_view_line_count(t->view),
@@ -656,9 +665,15 @@ static struct reaction reveal_in_tree(struct pane_env *env,
 	uint32_t node = model_node_of_ctx(m, s.ctx_id);
 	if (node == MODEL_NONE)
 		return REACTION(HANDLED_REDRAW);
-	pane_message(env, false, "context %u selected in the tree (w: back to "
-				 "the trace)",
-		     s.ctx_id);
+	char *keys = keymap_keys_of(env->keymap, ACTION_SPLIT_FOCUS);
+	if (keys && *keys)
+		pane_message(env, false, "context %u selected in the tree "
+					 "(%.*s: back to the trace)",
+			     s.ctx_id, (int)strcspn(keys, " "), keys);
+	else
+		pane_message(env, false, "context %u selected in the tree",
+			     s.ctx_id);
+	free(keys);
 	return (struct reaction){HANDLED_REDRAW, ACTION_VIEW_TOP_DOWN, node};
 }
 
