@@ -54,7 +54,7 @@ for db in "$tmp/hpctoolkit-lu.C.256-database-466923" "$tmp/v4-lu" \
 	"$tmp/su3_rmd-wall5001-small.db" "$tmp/v4-su3"; do
 	name=$(basename "$db")
 	echo "== trace pane: $name ($("$cs" info "$db" | sed -n 's/^Trace: *//p'))"
-	"$cs" --headless --no-config --size 225x75 --keys "F$keys" "$db" >/dev/null
+	"$cs" --headless --no-config --size 225x75 --keys "W$keys" "$db" >/dev/null
 	python3 "$here/measure.py" --label "$name: open to first trace frame" -- \
 		"$cs" --headless --no-config --size 225x75 --keys "tF" "$db"
 	python3 "$here/measure.py" --runs 1 --label "$name: key script" -- \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Benchmark of the trace timeline pane (issue "Trace timeline pane"), in
-# headless mode at 225x75 with the pane full screen (F): a grid of 200
+# headless mode at 225x75 with the pane full screen (W): a grid of 200
 # columns x 68 rows of lines.
 #  (1) DIR/trace-10g (16 lines x 54M samples, trace.db 10.4 GB): open to
 #      the first trace frame, per-key times for zoom/pan/line/depth/undo
@@ -36,11 +36,11 @@ while [ $i -lt 5 ]; do
 done
 for db in trace-10g lines-10k; do
 	echo "== $db"
-	"$cs" --headless --no-config --size 225x75 --keys "F$keys" "$out/$db" >/dev/null
+	"$cs" --headless --no-config --size 225x75 --keys "W$keys" "$out/$db" >/dev/null
 	python3 "$here/measure.py" --label "open to first trace frame" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "F" "$out/$db"
+		"$cs" --headless --no-config --size 225x75 --keys "W" "$out/$db"
 	python3 "$here/measure.py" --runs 1 --label "key script (peak RSS)" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "F$keys" \
+		"$cs" --headless --no-config --size 225x75 --keys "W$keys" \
 		--timing "$tmp/timing" "$out/$db"
 	python3 - "$tmp/timing" <<'PY'
 import sys
@@ -52,7 +52,7 @@ for line in open(sys.argv[1]):
 def pct(v, p):
     v = sorted(v)
     return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
-names = {"F": "first trace frame", "+": "zoom in", "-": "zoom out",
+names = {"W": "first trace frame", "+": "zoom in", "-": "zoom out",
          ">": "pan right", "}": "lines zoom in", "{": "lines zoom out",
          ")": "depth deeper", "(": "depth up", ".": "next change",
          ",": "previous change", "u": "undo", "C-r": "redo",

@@ -6,7 +6,9 @@
  * (pre-order over an independently tracked expanded set, sorted children,
  * filter by direct regexec over labels and ancestors, guides and
  * last-sibling flags read off the list), and search steps compared with
- * the matches of a fully expanded copy in display order. */
+ * the matches of a fully expanded copy in display order.  Flatten and
+ * unflatten steps are among the random operations: the simulation puts a
+ * flattened row's children in its place. */
 #include "config.h"
 
 #include <regex.h>
@@ -367,6 +369,9 @@ struct sim {
 	enum outline_filter mode;
 	bool *fm, *fdesc; /* filter match; a strict descendant matches */
 	bool *sm;         /* search match */
+	bool *flat;       /* flattened rows */
+	uint32_t fstack[256];
+	uint32_t fn;
 };
 
 static uint32_t parent_row(struct view *v, uint32_t r)
@@ -447,8 +452,28 @@ struct srow {
 	uint32_t node, depth;
 };
 
+/* Push the shown children of `r` at `depth` on `stack`, last first; a
+ * flattened child's children in its place (recursively). */
+static void push_kids(struct sim *s, struct srow *stack, size_t *sp,
+		      uint32_t r, uint32_t depth)
+{
+	size_t nk = 0;
+	uint32_t *k = kids_of(s, r, &nk);
+	for (size_t i = nk; i-- > 0;) {
+		if (!shown_sim(s, k[i], s->root))
+			continue;
+		if (s->flat && s->flat[k[i]])
+			push_kids(s, stack, sp, k[i], depth);
+		else
+			stack[(*sp)++] = (struct srow){.node = k[i],
+						       .depth = depth};
+	}
+	free(k);
+}
+
 /* Pre-order from the zoom root through expanded rows (all rows when
- * `full`), shown rows only. */
+ * `full`), shown rows only; flattened rows are replaced by their
+ * children. */
 static struct srow *list_sim(struct sim *s, bool full, size_t *count)
 {
 	struct srow *out = malloc((s->n + 1) * sizeof(*out));
@@ -461,13 +486,7 @@ static struct srow *list_sim(struct sim *s, bool full, size_t *count)
 		out[n++] = r;
 		if (!full && !s->exp[r.node])
 			continue;
-		size_t nk = 0;
-		uint32_t *k = kids_of(s, r.node, &nk);
-		for (size_t i = nk; i-- > 0;)
-			if (shown_sim(s, k[i], s->root))
-				stack[sp++] = (struct srow){
-					.node = k[i], .depth = r.depth + 1};
-		free(k);
+		push_kids(s, stack, &sp, r.node, r.depth + 1);
 	}
 	free(stack);
 	*count = n;
@@ -509,6 +528,45 @@ static void compare(struct sim *s, struct outline *o)
 		assert_int_equal(r.guides, g);
 	}
 	free(want);
+}
+
+static bool visible_sim(struct sim *s, uint32_t x)
+{
+	size_t n = 0;
+	struct srow *l = list_sim(s, false, &n);
+	bool found = false;
+	for (size_t i = 0; i < n; i++)
+		found |= l[i].node == x;
+	free(l);
+	return found;
+}
+
+/* A flatten of `x` or an unflatten, on the outline and the simulation. */
+static void flatten_step(struct sim *s, struct outline *o, uint32_t x,
+			 bool undo)
+{
+	struct error err = {0};
+	if (undo) {
+		uint32_t back = outline_unflatten(o);
+		if (s->fn == 0) {
+			assert_int_equal(back, MODEL_NONE);
+			return;
+		}
+		assert_int_equal(back, s->fstack[--s->fn]);
+		s->flat[back] = false;
+		return;
+	}
+	bool ok = x != s->root && s->fn < 256 && visible_sim(s, x) &&
+		  has_kids_sim(s, x);
+	enum status st = outline_flatten(o, x, &err);
+	assert_int_equal(st, ok ? STATUS_OK : STATUS_USAGE);
+	error_clear(&err);
+	if (ok) {
+		s->flat[x] = true;
+		s->exp[x] = true;
+		s->fstack[s->fn++] = x;
+	}
+	assert_int_equal(outline_flattened(o), s->fn);
 }
 
 static void set_exp_if_kids(struct sim *s, uint32_t r)
@@ -680,7 +738,8 @@ static void run_random(enum view_kind kind, uint64_t seed, uint32_t nodes)
 	s.fm = calloc(s.n, 1);
 	s.fdesc = calloc(s.n, 1);
 	s.sm = calloc(s.n, 1);
-	assert_true(s.exp && s.fm && s.fdesc && s.sm);
+	s.flat = calloc(s.n, 1);
+	assert_true(s.exp && s.fm && s.fdesc && s.sm && s.flat);
 	struct outline *o = make(v, 0);
 	set_exp_if_kids(&s, 0);
 	compare(&s, o);
@@ -691,6 +750,16 @@ static void run_random(enum view_kind kind, uint64_t seed, uint32_t nodes)
 			x = row_at(o, fx_below(&rs, (uint32_t)outline_count(o)))
 				    .node;
 		enum status st;
+		if (fx_below(&rs, 5) == 0) {
+			bool undo = fx_below(&rs, 3) == 0;
+			flatten_step(&s, o, x, undo);
+			if (getenv("OUTLINE_TRACE"))
+				fprintf(stderr, "seed %llu step %d %s %u\n",
+					(unsigned long long)seed, step,
+					undo ? "unflatten" : "flatten", x);
+			compare(&s, o);
+			continue;
+		}
 		switch (op) {
 		case 0:
 		case 1:
@@ -783,7 +852,10 @@ static void run_random(enum view_kind kind, uint64_t seed, uint32_t nodes)
 			break;
 		}
 		default:
-			check_search(&s, o, &rs);
+			/* the walk's order is that of a list without
+			 * flattened rows only when none is */
+			if (s.fn == 0)
+				check_search(&s, o, &rs);
 			break;
 		}
 		if (getenv("OUTLINE_TRACE"))
@@ -797,6 +869,7 @@ static void run_random(enum view_kind kind, uint64_t seed, uint32_t nodes)
 	free(s.fm);
 	free(s.fdesc);
 	free(s.sm);
+	free(s.flat);
 	view_free(v);
 	model_free(m);
 }

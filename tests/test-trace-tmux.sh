@@ -102,8 +102,8 @@ python3 -c "import sys; sys.exit(0 if abs($w2-$w1) <= $w1*1e-3 else 1)" ||
 t send-keys -t "$S" L "RANK 1" Enter
 wait_for "lines 0-2 of 3 (filtered)" || fail "the line filter RANK 1 did not keep 3 lines"
 # full screen and back, then close
-t send-keys -t "$S" F
-wait_for "Trace [Main]" || fail "F lost the pane"
+t send-keys -t "$S" W
+wait_for "Trace [Main]" || fail "W lost the pane"
 t send-keys -t "$S" t
 wait_gone "Trace [" || fail "t did not close the pane"
 t send-keys -t "$S" q

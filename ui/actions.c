@@ -19,10 +19,7 @@ static const struct {
 #undef ACTION
 };
 
-static const char *const maps[] = {"generic", "tree",    "threads",
-				   "source",  "help",    "columns",
-				   "trace"};
-#define N_MAPS (sizeof(maps) / sizeof(maps[0]))
+#define MAPS_MAX 32 /* keymaps: "generic" and one per pane */
 
 struct binding {
 	unsigned map;
@@ -33,6 +30,8 @@ struct binding {
 struct keymap {
 	struct binding *b;
 	size_t n, cap;
+	const char *maps[MAPS_MAX]; /* names, static (the pane registry's) */
+	unsigned n_maps;
 };
 
 const char *action_name(enum action a)
@@ -58,12 +57,28 @@ enum action action_parse(const char *name)
 	return ACTION_NONE;
 }
 
-static int map_index(const char *map)
+static int map_index(const struct keymap *km, const char *map)
 {
-	for (unsigned i = 0; i < N_MAPS; i++)
-		if (strcmp(maps[i], map) == 0)
+	for (unsigned i = 0; i < km->n_maps; i++)
+		if (strcmp(km->maps[i], map) == 0)
 			return (int)i;
 	return -1;
+}
+
+bool keymap_add_map(struct keymap *km, const char *name)
+{
+	if (map_index(km, name) >= 0)
+		return true;
+	if (km->n_maps >= MAPS_MAX)
+		return false;
+	km->maps[km->n_maps++] = name;
+	return true;
+}
+
+size_t keymap_maps(const struct keymap *km, const char *const **names)
+{
+	*names = km->maps;
+	return km->n_maps;
 }
 
 static bool set_binding(struct keymap *km, unsigned map, int key,
@@ -91,6 +106,7 @@ struct keymap *keymap_new(void)
 	struct keymap *km = calloc(1, sizeof(*km));
 	if (!km)
 		return NULL;
+	km->maps[km->n_maps++] = "generic";
 	for (unsigned a = 1; a < ACTION_COUNT; a++) {
 		char *keys = strdup(table[a].keys);
 		if (!keys) {
@@ -128,10 +144,9 @@ void keymap_free(struct keymap *km)
 const char *keymap_bind(struct keymap *km, const char *map,
 			const char *key_name, const char *name)
 {
-	int m = map_index(map);
+	int m = map_index(km, map);
 	if (m < 0)
-		return "unknown keymap (generic, tree, threads, source, help, "
-		       "columns, trace)";
+		return "unknown keymap (the help screen lists them)";
 	int key = keys_parse(key_name);
 	if (key < 0)
 		return "unknown key name";
@@ -146,7 +161,7 @@ const char *keymap_bind(struct keymap *km, const char *map,
 
 enum action keymap_lookup(const struct keymap *km, const char *map, int key)
 {
-	int m = map_index(map);
+	int m = map_index(km, map);
 	if (m > 0)
 		for (size_t i = 0; i < km->n; i++)
 			if (km->b[i].map == (unsigned)m && km->b[i].key == key)

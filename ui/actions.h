@@ -28,8 +28,15 @@ struct keymap;
 struct keymap *keymap_new(void);
 void keymap_free(struct keymap *km);
 
-/* Bind `key_name` in keymap `map` ("generic", "tree", "threads",
- * "source", "help", "columns") to `action_name` ("none" unbinds).  Returns
+/* Add keymap `name` (static storage: a pane registry's name); the keymap
+ * "generic" is always there.  False when there are too many. */
+bool keymap_add_map(struct keymap *km, const char *name);
+
+/* The keymap names, "generic" first; returns how many. */
+size_t keymap_maps(const struct keymap *km, const char *const **names);
+
+/* Bind `key_name` in keymap `map` ("generic" or a pane's name, see
+ * keymap_maps) to `action_name` ("none" unbinds).  Returns
  * NULL or a static text saying what is wrong. */
 const char *keymap_bind(struct keymap *km, const char *map,
 			const char *key_name, const char *action_name);

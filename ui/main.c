@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "app.h"
+#include "screen.h"
 #include "cli/cli.h"
 #include "net/http.h"
 #include "core/temp_dirs.h"
@@ -205,12 +207,15 @@ int main(int argc, char **argv)
 			cli_put_text(stderr, db);
 			fputc('\n', stderr);
 		}
-		char report[] = "report", depth[] = "--depth", six[] = "6",
-		     min[] = "--min-percent", one[] = "1";
-		char *path = strdup(db);
-		char *args[] = {report, path, depth, six, min, one, NULL};
-		rc = path ? cli_run(6, args) : CLI_EXIT_DATA;
-		free(path);
+		struct cli_report_options report = {
+			.dbs = demo ? &db : (const char *const *)argv + optind,
+			.n_dbs = demo ? 1 : (size_t)(argc - optind),
+			.view = VIEW_TOP_DOWN,
+			.depth = 6,
+			.min_percent = 1,
+			.format = CLI_FORMAT_TEXT,
+		};
+		rc = cli_report(&report);
 		free(keys_owned);
 		return rc;
 	}

@@ -5,13 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "pane.h"
+#include "screen.h"
+#include "theme.h"
 #include "pane_list.h"
 
 static const char *const commands[][2] = {
+	{":set NAME = VALUE", "an option: threshold (0-100), show-bars (yes/no)"},
+	{":bind KEYMAP KEY ACTION", "bind a key (keymaps: below; actions: above)"},
+	{":color ROLE FG BG [ATTR]", "the look of a drawing role"},
+	{":source FILE", "read a configuration file"},
 	{":metric NAME", "show the metric's column and sort by it"},
 	{":sort NAME", "sort by a column (c lists them)"},
-	{":threshold PCT", "hot path threshold (default 50)"},
+	{":threshold PCT", "the same as :set threshold = PCT (default 50)"},
 	{":depth N", "expand the tree to depth N"},
 	{":derive NAME = FORMULA", "add a column: $1 is column 1 (c), + - * / ^, "
 				   "sum avg min max sqrt log"},
@@ -23,10 +29,14 @@ static const char *const commands[][2] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-static void help_draw(struct app *app, struct pane *pane, struct rect r)
+static void help_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	struct list_cursor *l = pane->state;
-	l->count = (ACTION_COUNT - 1) + 2 + N_COMMANDS;
+	size_t n_panes = 0;
+	while (pane_registry[n_panes])
+		n_panes++;
+	size_t panes_at = ACTION_COUNT + 1 + N_COMMANDS + 1;
+	l->count = panes_at + 1 + n_panes;
 	list_fit(l, r.h);
 	attr_t k = theme_attr(THEME_ROLE_HELP_KEY);
 	attr_t t = theme_attr(THEME_ROLE_HELP_TEXT);
@@ -35,7 +45,7 @@ static void help_draw(struct app *app, struct pane *pane, struct rect r)
 		int y = r.y + i;
 		if (line < ACTION_COUNT - 1) {
 			enum action a = (enum action)(line + 1);
-			char *keys = keymap_keys_of(app->keymap, a);
+			char *keys = keymap_keys_of(env->keymap, a);
 			screen_text(y, r.x + 1, 16, k, keys && *keys ? keys : "-",
 				    true);
 			screen_text(y, r.x + 18, 18, t, action_name(a), true);
@@ -53,19 +63,34 @@ static void help_draw(struct app *app, struct pane *pane, struct rect r)
 			screen_text(y, r.x + 1, 26, k, commands[c][0], true);
 			screen_text(y, r.x + 28, r.w - 28, t, commands[c][1],
 				    false);
+		} else if (line == panes_at) {
+			screen_text(y, r.x + 1, r.w - 1, k,
+				    "Panes (their names are the keymaps of "
+				    ":bind, besides generic)",
+				    false);
+		} else if (line > panes_at && line - panes_at - 1 < n_panes) {
+			const struct pane_ops *ops =
+				pane_registry[line - panes_at - 1];
+			char *keys = keymap_keys_of(env->keymap, ops->open);
+			screen_text(y, r.x + 1, 16, k,
+				    keys && *keys ? keys : "-", true);
+			screen_text(y, r.x + 18, 18, t, ops->name, true);
+			screen_text(y, r.x + 37, r.w - 37, t, ops->title,
+				    false);
+			free(keys);
 		}
 	}
 }
 
-static unsigned help_action(struct app *app, struct pane *pane,
+static struct reaction help_action(struct pane_env *env, struct pane *pane,
 			    enum action a)
 {
-	(void)app;
+	(void)env;
 	if (list_move(pane->state, a))
-		return HANDLED_REDRAW;
+		return REACTION(HANDLED_REDRAW);
 	if (a == ACTION_QUIT || a == ACTION_HELP || a == ACTION_TOGGLE)
-		return HANDLED_CLOSE | HANDLED_REDRAW;
-	return HANDLED_NO;
+		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
+	return REACTION(HANDLED_NO);
 }
 
 static void help_free(struct pane *pane)
@@ -74,16 +99,9 @@ static void help_free(struct pane *pane)
 	free(pane);
 }
 
-static const struct pane_ops help_ops = {
-	.name = "help",
-	.title = "Help",
-	.draw = help_draw,
-	.action = help_action,
-	.free = help_free,
-};
-
-struct pane *pane_help_new(void)
+static struct pane *help_new(struct pane_env *env)
 {
+	(void)env;
 	struct pane *p = calloc(1, sizeof(*p));
 	struct list_cursor *l = calloc(1, sizeof(*l));
 	if (!p || !l) {
@@ -91,7 +109,17 @@ struct pane *pane_help_new(void)
 		free(l);
 		return NULL;
 	}
-	p->ops = &help_ops;
+	p->ops = &pane_help_ops;
 	p->state = l;
 	return p;
 }
+
+const struct pane_ops pane_help_ops = {
+	.name = "help",
+	.title = "Help",
+	.open = ACTION_HELP,
+	.new = help_new,
+	.draw = help_draw,
+	.action = help_action,
+	.free = help_free,
+};

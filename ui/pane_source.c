@@ -11,7 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app.h"
+#include "pane.h"
+#include "screen.h"
+#include "theme.h"
 #include "cli/cli.h"
 #include "pane_list.h"
 
@@ -109,9 +111,9 @@ static bool load(struct source *s, struct error *err)
 }
 
 /* per-line values: line contexts of this file, summed by line */
-static void collect(struct app *app, struct source *s, uint32_t file)
+static void collect(struct pane_env *env, struct source *s, uint32_t file)
 {
-	const struct model *m = app->model;
+	const struct model *m = env->model;
 	s->values = calloc(s->n_lines ? s->n_lines : 1, sizeof(*s->values));
 	s->has_value = calloc(s->n_lines ? s->n_lines : 1, sizeof(*s->has_value));
 	if (!s->values || !s->has_value || s->column >= m->n_columns)
@@ -131,12 +133,12 @@ static void collect(struct app *app, struct source *s, uint32_t file)
 	}
 }
 
-static void source_draw(struct app *app, struct pane *pane, struct rect r)
+static void source_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	struct source *s = pane->state;
 	if (r.h < 2)
 		return;
-	char *title = app_column_title(app, s->column);
+	char *title = pane_column_title(env, s->column);
 	char *head = NULL;
 	if (asprintf(&head, " %s   (values: %s; Esc closes)", s->path,
 		     title ? title : "?") < 0)
@@ -159,7 +161,7 @@ static void source_draw(struct app *app, struct pane *pane, struct rect r)
 		screen_text(y, r.x, 7, cur ? a : theme_attr(THEME_ROLE_LINE_NUMBER),
 			    num, true);
 		if (s->has_value && s->has_value[idx]) {
-			char *v = cli_format_value(app->model, s->column,
+			char *v = cli_format_value(env->model, s->column,
 						   s->values[idx]);
 			bool hot = s->max_value > 0 &&
 				   s->values[idx] >= 0.1 * s->max_value;
@@ -202,16 +204,16 @@ static void source_draw(struct app *app, struct pane *pane, struct rect r)
 	}
 }
 
-static unsigned source_action(struct app *app, struct pane *pane,
+static struct reaction source_action(struct pane_env *env, struct pane *pane,
 			      enum action a)
 {
-	(void)app;
+	(void)env;
 	struct source *s = pane->state;
 	if (list_move(&s->list, a))
-		return HANDLED_REDRAW;
+		return REACTION(HANDLED_REDRAW);
 	if (a == ACTION_QUIT || a == ACTION_SOURCE)
-		return HANDLED_CLOSE | HANDLED_REDRAW;
-	return HANDLED_NO;
+		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
+	return REACTION(HANDLED_NO);
 }
 
 static void source_free(struct pane *pane)
@@ -228,18 +230,10 @@ static void source_free(struct pane *pane)
 	free(pane);
 }
 
-static const struct pane_ops source_ops = {
-	.name = "source",
-	.title = "Source",
-	.draw = source_draw,
-	.action = source_action,
-	.free = source_free,
-};
-
-struct pane *pane_source_new(struct app *app)
+static struct pane *source_new(struct pane_env *env)
 {
-	const struct model *m = app->model;
-	uint32_t node = app_selected_model_node(app);
+	const struct model *m = env->model;
+	uint32_t node = pane_selected_model_node(env);
 	if (node == MODEL_NONE)
 		return NULL;
 	const struct model_node *n = &m->nodes[node];
@@ -254,14 +248,14 @@ struct pane *pane_source_new(struct app *app)
 		line = m->nodes[n->first_child].line;
 	}
 	if (!file) {
-		app_message(app, true, "source: no source file is known for "
+		pane_message(env, true, "source: no source file is known for "
 				       "this context");
 		return NULL;
 	}
 	/* the database's directory: where its files are (an archive's
 	 * extraction, a URL's cached copy), without a file name such as
 	 * meta.db or experiment.xml */
-	char *dir = strdup(m->local_path ? m->local_path : app->db_path);
+	char *dir = strdup(m->local_path ? m->local_path : env->db_path);
 	struct stat sb;
 	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
 		char *slash = strrchr(dir, '/');
@@ -273,7 +267,7 @@ struct pane *pane_source_new(struct app *app)
 	char *path = dir ? resolve(dir, model_str(m, file)) : NULL;
 	free(dir);
 	if (!path) {
-		app_message(app, true, "source: %s not found (nor in the "
+		pane_message(env, true, "source: %s not found (nor in the "
 				       "database's src/)",
 			    model_str(m, file));
 		return NULL;
@@ -288,18 +282,29 @@ struct pane *pane_source_new(struct app *app)
 		return NULL;
 	}
 	s->path = path;
-	p->ops = &source_ops;
+	p->ops = &pane_source_ops;
 	p->state = s;
 	if (!load(s, &err)) {
-		app_error(app, &err);
+		pane_error(env, &err);
 		source_free(p);
 		return NULL;
 	}
-	s->column = app->sort_column;
+	s->column = env->cols->sort_column;
 	s->line = line;
-	collect(app, s, file);
+	collect(env, s, file);
 	s->list.count = s->n_lines;
 	s->list.cursor = line > 0 && line <= s->n_lines ? line - 1 : 0;
 	s->list.top = s->list.cursor > 5 ? s->list.cursor - 5 : 0;
 	return p;
 }
+
+const struct pane_ops pane_source_ops = {
+	.name = "source",
+	.title = "Source",
+	.open = ACTION_SOURCE,
+	.flags = PANE_CLEARS,
+	.new = source_new,
+	.draw = source_draw,
+	.action = source_action,
+	.free = source_free,
+};

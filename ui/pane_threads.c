@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "pane.h"
+#include "screen.h"
+#include "theme.h"
 #include "cli/cli.h"
 #include "pane_list.h"
 
@@ -59,9 +61,9 @@ static int by_label(const void *a, const void *b)
 	return c ? c : by_profile(a, b);
 }
 
-static void sort_rows(const struct app *app, struct threads *t)
+static void sort_rows(const struct pane_env *env, struct threads *t)
 {
-	sort_model = app->model;
+	sort_model = env->model;
 	qsort(t->rows, t->n, sizeof(*t->rows),
 	      t->sort == 0 ? by_value : t->sort == 1 ? by_label : by_profile);
 }
@@ -149,10 +151,10 @@ static char *sums_line(const struct model *m, const struct threads *t,
 	return r < 0 ? NULL : out;
 }
 
-static void threads_draw(struct app *app, struct pane *pane, struct rect r)
+static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	struct threads *t = pane->state;
-	const struct model *m = app->model;
+	const struct model *m = env->model;
 	attr_t head = theme_attr(THEME_ROLE_COLUMN_HEADER);
 	if (r.h < 3)
 		return;
@@ -226,20 +228,20 @@ static void threads_draw(struct app *app, struct pane *pane, struct rect r)
 	}
 }
 
-static unsigned threads_action(struct app *app, struct pane *pane,
+static struct reaction threads_action(struct pane_env *env, struct pane *pane,
 			       enum action a)
 {
 	struct threads *t = pane->state;
 	if (list_move(&t->list, a))
-		return HANDLED_REDRAW;
+		return REACTION(HANDLED_REDRAW);
 	if (a == ACTION_SORT || a == ACTION_SORT_REVERSE) {
 		t->sort = (t->sort + 1) % 3;
-		sort_rows(app, t);
-		return HANDLED_REDRAW;
+		sort_rows(env, t);
+		return REACTION(HANDLED_REDRAW);
 	}
 	if (a == ACTION_QUIT || a == ACTION_THREADS)
-		return HANDLED_CLOSE | HANDLED_REDRAW;
-	return HANDLED_NO;
+		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
+	return REACTION(HANDLED_NO);
 }
 
 static void threads_free(struct pane *pane)
@@ -253,23 +255,15 @@ static void threads_free(struct pane *pane)
 	free(pane);
 }
 
-static const struct pane_ops threads_ops = {
-	.name = "threads",
-	.title = "Threads",
-	.draw = threads_draw,
-	.action = threads_action,
-	.free = threads_free,
-};
-
-struct pane *pane_threads_new(struct app *app)
+static struct pane *threads_new(struct pane_env *env)
 {
-	const struct model *m = app->model;
-	uint32_t node = app_selected_model_node(app);
-	uint32_t column = app->sort_column;
+	const struct model *m = env->model;
+	uint32_t node = pane_selected_model_node(env);
+	uint32_t column = env->cols->sort_column;
 	uint32_t stat = column < m->n_columns ? model_column_stat(m, column)
 					      : MODEL_NONE;
 	if (node == MODEL_NONE || stat == MODEL_NONE) {
-		app_message(app, true, "threads: sort by a column that reads "
+		pane_message(env, true, "threads: sort by a column that reads "
 				       "one statistic first (s)");
 		return NULL;
 	}
@@ -277,7 +271,7 @@ struct pane *pane_threads_new(struct app *app)
 	size_t nv = 0;
 	struct error err = {0};
 	if (model_per_profile(m, node, stat, &vals, &nv, &err) != STATUS_OK) {
-		app_error(app, &err);
+		pane_error(env, &err);
 		return NULL;
 	}
 	struct pane *p = calloc(1, sizeof(*p));
@@ -286,7 +280,7 @@ struct pane *pane_threads_new(struct app *app)
 	uint32_t *row_of = malloc((m->n_profiles ? m->n_profiles : 1) *
 				  sizeof(*row_of));
 	if (t)
-		t->rows = calloc(app->n_threads ? app->n_threads : 1,
+		t->rows = calloc(env->n_threads ? env->n_threads : 1,
 				 sizeof(*t->rows));
 	if (!p || !t || !t->rows || !row_of) {
 		free(vals);
@@ -300,7 +294,7 @@ struct pane *pane_threads_new(struct app *app)
 	/* every thread, with 0 where the sparse data has no value */
 	for (uint32_t i = 0; i < m->n_profiles; i++) {
 		row_of[i] = MODEL_NONE;
-		if (!m->profiles[i].is_summary && t->n < app->n_threads) {
+		if (!m->profiles[i].is_summary && t->n < env->n_threads) {
 			row_of[i] = (uint32_t)t->n;
 			t->rows[t->n++] = (struct thread_row){i, 0};
 		}
@@ -333,17 +327,28 @@ struct pane *pane_threads_new(struct app *app)
 	t->sd = t->n ? sqrt(var / (double)t->n) : 0;
 	t->list.count = t->n;
 	char *label = model_node_label(m, node);
-	char *ctitle = app_column_title(app, column);
+	char *ctitle = pane_column_title(env, column);
 	if (asprintf(&t->title, " %s per execution context: %s%s",
 		     ctitle ? ctitle : "?", label ? label : "?",
-		     app->current == VIEW_TOP_DOWN
+		     env->view_kind == VIEW_TOP_DOWN
 			     ? ""
 			     : " (the row's representative context)") < 0)
 		t->title = NULL;
 	free(label);
 	free(ctitle);
-	sort_rows(app, t);
-	p->ops = &threads_ops;
+	sort_rows(env, t);
+	p->ops = &pane_threads_ops;
 	p->state = t;
 	return p;
 }
+
+const struct pane_ops pane_threads_ops = {
+	.name = "threads",
+	.title = "Threads",
+	.open = ACTION_THREADS,
+	.flags = PANE_TAB | PANE_CLEARS,
+	.new = threads_new,
+	.draw = threads_draw,
+	.action = threads_action,
+	.free = threads_free,
+};

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "pane.h"
+#include "screen.h"
+#include "theme.h"
 #include "cli/cli.h"
 #include "views/trace_index.h"
 #include "views/trace_view.h"
@@ -60,20 +62,20 @@ struct trace_pane {
 
 /* ---- colours -------------------------------------------------------- */
 
-static void setup_colors(struct app *app, struct trace_pane *t)
+static void setup_colors(struct pane_env *env, struct trace_pane *t)
 {
 	t->n_colors = 0;
 	t->half = false;
 	/* headless dumps are text: letters show what colours would */
-	if (!app->caps.colors || app->caps.headless)
+	if (!env->caps->colors || env->caps->headless)
 		return;
-	const short *pal = app->caps.n_colors >= 256 ? palette256 : palette8;
-	uint32_t n = app->caps.n_colors >= 256
+	const short *pal = env->caps->n_colors >= 256 ? palette256 : palette8;
+	uint32_t n = env->caps->n_colors >= 256
 			     ? sizeof(palette256) / sizeof(palette256[0])
 			     : sizeof(palette8) / sizeof(palette8[0]);
 	short base = THEME_ROLE_COUNT + 2;
 	long need_half = (long)(n + 1) * (n + 1);
-	if (app->caps.utf8 && base + need_half < COLOR_PAIRS &&
+	if (env->caps->utf8 && base + need_half < COLOR_PAIRS &&
 	    base + need_half < 32767) {
 		/* pair base + fg * (n+1) + bg; colour 0 is idle (default) */
 		for (uint32_t f = 0; f <= n; f++)
@@ -158,17 +160,17 @@ static char *ctx_path(const struct model *m, uint32_t ctx)
 	return out;
 }
 
-static void fmt_rel(const struct app *app, uint64_t t, char *buf,
+static void fmt_rel(const struct pane_env *env, uint64_t t, char *buf,
 		    size_t size)
 {
-	uint64_t base = app->model->time_min;
+	uint64_t base = env->model->time_min;
 	char d[32];
-	trace_format_duration(t >= base ? t - base : 0, app->caps.utf8, d,
+	trace_format_duration(t >= base ? t - base : 0, env->caps->utf8, d,
 			      sizeof(d));
 	snprintf(buf, size, "+%s", d);
 }
 
-static bool recompute(struct app *app, struct trace_pane *t, uint32_t rows,
+static bool recompute(struct pane_env *env, struct trace_pane *t, uint32_t rows,
 		      uint32_t cols)
 {
 	const struct trace_window *w = trace_view_window(t->view);
@@ -185,7 +187,7 @@ static bool recompute(struct app *app, struct trace_pane *t, uint32_t rows,
 						   &err)
 			: trace_view_compute(t->view, rows, cols, &t->grid, &err);
 	if (st != STATUS_OK) {
-		app_error(app, &err);
+		pane_error(env, &err);
 		t->valid = false;
 		return false;
 	}
@@ -200,25 +202,34 @@ static bool recompute(struct app *app, struct trace_pane *t, uint32_t rows,
 
 /* ---- drawing -------------------------------------------------------- */
 
-static void draw_header(struct app *app, struct trace_pane *t, int y, int x,
+static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x,
 			int w)
 {
 	const struct trace_window *win = trace_view_window(t->view);
 	char from[40], width[32], *text = NULL;
-	fmt_rel(app, win->from, from, sizeof(from));
-	trace_format_duration(win->to - win->from, app->caps.utf8, width,
+	fmt_rel(env, win->from, from, sizeof(from));
+	trace_format_duration(win->to - win->from, env->caps->utf8, width,
 			      sizeof(width));
 	uint64_t mark;
 	bool has_mark = trace_view_has_mark(t->view, &mark);
 	char marktext[48] = "";
 	if (has_mark) {
 		char mt[40];
-		fmt_rel(app, mark, mt, sizeof(mt));
+		fmt_rel(env, mark, mt, sizeof(mt));
 		snprintf(marktext, sizeof(marktext), "  mark %s", mt);
 	}
+	/* unfocused: the live key that gives it the keys */
+	char focus[48] = "";
+	char *keys = env->focused ? NULL
+				  : keymap_keys_of(env->keymap,
+						   ACTION_SPLIT_FOCUS);
+	if (keys && *keys)
+		snprintf(focus, sizeof(focus), ", %.*s: keys",
+			 (int)strcspn(keys, " "), keys);
+	free(keys);
 	if (asprintf(&text, " Trace [%s%s]  depth %u/%u  lines %u-%u of %u%s  "
 			    "window %s from %s%s%s",
-		     mode_names[t->mode], app->trace_focus ? "" : ", w: keys",
+		     mode_names[t->mode], focus,
 		     win->depth, trace_view_max_depth(t->view), win->line_lo,
 		     win->line_hi ? win->line_hi - 1 : 0,
 		     trace_view_line_count(t->view),
@@ -226,16 +237,16 @@ static void draw_header(struct app *app, struct trace_pane *t, int y, int x,
 		     t->hide_empty ? "  non-empty" : "") < 0)
 		text = NULL;
 	screen_text(y, x, w,
-		    theme_attr(app->trace_focus ? THEME_ROLE_TAB_ACTIVE
+		    theme_attr(env->focused ? THEME_ROLE_TAB_ACTIVE
 						: THEME_ROLE_COLUMN_HEADER),
 		    text ? text : "Trace", true);
 	free(text);
 }
 
-static void draw_labels(struct app *app, struct trace_pane *t, int y, int x,
+static void draw_labels(struct pane_env *env, struct trace_pane *t, int y, int x,
 			int lw, int screen_rows)
 {
-	const struct model *m = app->model;
+	const struct model *m = env->model;
 	uint32_t per = t->half ? 2 : 1;
 	uint32_t cur_row = t->mode == MODE_DEPTH
 				   ? UINT32_MAX
@@ -269,10 +280,10 @@ static void draw_labels(struct app *app, struct trace_pane *t, int y, int x,
 	}
 }
 
-static void draw_grid(struct app *app, struct trace_pane *t, int y, int x,
+static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 		      int screen_rows)
 {
-	const struct model *m = app->model;
+	const struct model *m = env->model;
 	uint32_t per = t->half ? 2 : 1;
 	uint32_t cur_col = trace_view_cursor_column(t->view, t->cols);
 	uint32_t cur_row = t->mode == MODE_DEPTH
@@ -284,9 +295,9 @@ static void draw_grid(struct app *app, struct trace_pane *t, int y, int x,
 	 * views, all contexts of the row's function, line, file or module */
 	struct trace_match match = {.kind = TRACE_MATCH_NONE};
 	struct view_node vn;
-	if (view_node_get(app_view(app), app_cursor(app)->node, &vn)) {
+	if (view_node_get(env->view, env->cursor->node, &vn)) {
 		enum trace_match_kind how = TRACE_MATCH_NODE;
-		if (app->current != VIEW_TOP_DOWN)
+		if (env->view_kind != VIEW_TOP_DOWN)
 			how = vn.kind == VIEW_ROW_MODULE ? TRACE_MATCH_MODULE
 			      : vn.kind == VIEW_ROW_FILE ? TRACE_MATCH_FILE
 			      : vn.kind == NODE_LINE || vn.kind == NODE_LOOP
@@ -328,7 +339,7 @@ static void draw_grid(struct app *app, struct trace_pane *t, int y, int x,
 
 /* Summary: per column, the share of rows in each function, stacked from
  * the bottom, most common first. */
-static void draw_summary(struct app *app, struct trace_pane *t, int y, int x,
+static void draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x,
 			 int screen_rows)
 {
 	uint32_t per = t->half ? 2 : 1;
@@ -341,9 +352,9 @@ static void draw_summary(struct app *app, struct trace_pane *t, int y, int x,
 		struct trace_share *s = NULL;
 		size_t n = 0;
 		struct error err = {0};
-		if (trace_grid_column_shares(app->model, &t->grid, k, nc, &s, &n,
+		if (trace_grid_column_shares(env->model, &t->grid, k, nc, &s, &n,
 					     &err) != STATUS_OK ||
-		    trace_shares_merge_names(app->model, s, &n, &err) !=
+		    trace_shares_merge_names(env->model, s, &n, &err) !=
 			    STATUS_OK) {
 			free(s);
 			error_clear(&err);
@@ -369,18 +380,18 @@ static void draw_summary(struct app *app, struct trace_pane *t, int y, int x,
 	free(col);
 }
 
-static void draw_stats(struct app *app, struct trace_pane *t, int y, int x,
+static void draw_stats(struct pane_env *env, struct trace_pane *t, int y, int x,
 		       int w, int screen_rows)
 {
 	struct trace_share *s = NULL;
 	size_t n = 0;
 	struct error err = {0};
 	uint32_t nc = t->n_colors ? t->n_colors : 26;
-	if (trace_grid_shares(app->model, &t->grid, nc, &s, &n, &err) !=
+	if (trace_grid_shares(env->model, &t->grid, nc, &s, &n, &err) !=
 		    STATUS_OK ||
-	    trace_shares_merge_names(app->model, s, &n, &err) != STATUS_OK) {
+	    trace_shares_merge_names(env->model, s, &n, &err) != STATUS_OK) {
 		free(s);
-		app_error(app, &err);
+		pane_error(env, &err);
 		return;
 	}
 	uint64_t total = 0;
@@ -394,7 +405,7 @@ static void draw_stats(struct app *app, struct trace_pane *t, int y, int x,
 		const struct trace_share *e = &s[r - 1];
 		draw_cell(t, y + r, x + 1, e->color, e->color, false, false);
 		draw_cell(t, y + r, x + 2, e->color, e->color, false, false);
-		char *label = ctx_label(app->model, e->ctx);
+		char *label = ctx_label(env->model, e->ctx);
 		char *line = NULL;
 		if (asprintf(&line, "%6.2f%% %7llu  %s",
 			     total ? 100.0 * (double)e->cells / (double)total
@@ -410,20 +421,20 @@ static void draw_stats(struct app *app, struct trace_pane *t, int y, int x,
 	free(s);
 }
 
-static void draw_axis(struct app *app, struct trace_pane *t, int y, int x,
+static void draw_axis(struct pane_env *env, struct trace_pane *t, int y, int x,
 		      int w)
 {
 	const struct trace_window *win = trace_view_window(t->view);
 	attr_t a = theme_attr(THEME_ROLE_DIM);
 	char lo[40], mid[40], hi[40];
-	fmt_rel(app, win->from, lo, sizeof(lo));
-	fmt_rel(app, win->from + (win->to - win->from) / 2, mid, sizeof(mid));
-	fmt_rel(app, win->to, hi, sizeof(hi));
+	fmt_rel(env, win->from, lo, sizeof(lo));
+	fmt_rel(env, win->from + (win->to - win->from) / 2, mid, sizeof(mid));
+	fmt_rel(env, win->to, hi, sizeof(hi));
 	uint32_t k = trace_view_cursor_column(t->view, t->cols);
 	screen_text(y, x, w, a, "", true);
 	if ((int)k < w)
 		screen_text(y, x + (int)k, 1, theme_attr(THEME_ROLE_MARKER),
-			    app->caps.utf8 ? "\xe2\x96\xb2" : "^", false);
+			    env->caps->utf8 ? "\xe2\x96\xb2" : "^", false);
 	if ((int)k > screen_text_width(lo))
 		screen_text(y, x, w, a, lo, false);
 	int mw = screen_text_width(mid);
@@ -432,10 +443,10 @@ static void draw_axis(struct app *app, struct trace_pane *t, int y, int x,
 	screen_text_right(y, x + w / 2 + mw, w - w / 2 - mw, a, hi);
 }
 
-static void draw_cursor_info(struct app *app, struct trace_pane *t, int y,
+static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 			     int x, int w, int lines)
 {
-	const struct model *m = app->model;
+	const struct model *m = env->model;
 	uint32_t line = trace_view_cursor_line(t->view);
 	uint32_t tl = trace_view_line(t->view, line);
 	uint64_t time = trace_view_cursor_time(t->view);
@@ -443,7 +454,7 @@ static void draw_cursor_info(struct app *app, struct trace_pane *t, int y,
 	bool found = tl != MODEL_NONE &&
 		     trace_sample_at(m, tl, time, &s, NULL);
 	char rel[40], *head = NULL;
-	fmt_rel(app, time, rel, sizeof(rel));
+	fmt_rel(env, time, rel, sizeof(rel));
 	if (asprintf(&head, "Cursor %s (t=%llu)  line %u %s  ctx=%u", rel,
 		     (unsigned long long)time, tl,
 		     tl != MODEL_NONE ? model_str(m, m->timelines[tl].label)
@@ -483,7 +494,7 @@ static void draw_cursor_info(struct app *app, struct trace_pane *t, int y,
 	free(path);
 }
 
-static void draw_legend(struct app *app, struct trace_pane *t, int y, int x,
+static void draw_legend(struct pane_env *env, struct trace_pane *t, int y, int x,
 			int w)
 {
 	struct trace_share *s = NULL;
@@ -492,9 +503,9 @@ static void draw_legend(struct app *app, struct trace_pane *t, int y, int x,
 	uint32_t nc = t->n_colors ? t->n_colors : 26;
 	screen_text(y, x, w, A_NORMAL, "", true);
 	if (t->mode == MODE_STATS ||
-	    trace_grid_shares(app->model, &t->grid, nc, &s, &n, &err) !=
+	    trace_grid_shares(env->model, &t->grid, nc, &s, &n, &err) !=
 		    STATUS_OK ||
-	    trace_shares_merge_names(app->model, s, &n, &err) != STATUS_OK) {
+	    trace_shares_merge_names(env->model, s, &n, &err) != STATUS_OK) {
 		free(s);
 		error_clear(&err);
 		return;
@@ -505,7 +516,7 @@ static void draw_legend(struct app *app, struct trace_pane *t, int y, int x,
 	int cx = x;
 	for (size_t i = 0; i < n && cx < x + w - 8; i++) {
 		draw_cell(t, y, cx, s[i].color, s[i].color, false, false);
-		char *label = ctx_label(app->model, s[i].ctx);
+		char *label = ctx_label(env->model, s[i].ctx);
 		char *text = NULL;
 		if (asprintf(&text, " %s %.1f%%  ", label ? label : "?",
 			     total ? 100.0 * (double)s[i].cells / (double)total
@@ -519,7 +530,7 @@ static void draw_legend(struct app *app, struct trace_pane *t, int y, int x,
 	free(s);
 }
 
-static void trace_draw(struct app *app, struct pane *pane, struct rect r)
+static void trace_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	struct trace_pane *t = pane->state;
 	if (r.h < 3 || r.w < 20)
@@ -541,59 +552,59 @@ static void trace_draw(struct app *app, struct pane *pane, struct rect r)
 	t->grid_y = 1;
 	t->grid_x = lw + 1;
 	t->grid_h = gh;
-	bool ok = recompute(app, t, rows, (uint32_t)gw);
-	draw_header(app, t, r.y, r.x, r.w);
+	bool ok = recompute(env, t, rows, (uint32_t)gw);
+	draw_header(env, t, r.y, r.x, r.w);
 	if (!ok)
 		return;
 	for (int s = 0; s < gh; s++)
 		screen_text(r.y + 1 + s, r.x, r.w, A_NORMAL, "", true);
 	if (t->mode == MODE_STATS) {
-		draw_stats(app, t, r.y + 1, r.x, r.w, gh);
+		draw_stats(env, t, r.y + 1, r.x, r.w, gh);
 	} else {
-		draw_labels(app, t, r.y + 1, r.x, lw, gh);
+		draw_labels(env, t, r.y + 1, r.x, lw, gh);
 		if (t->mode == MODE_SUMMARY)
-			draw_summary(app, t, r.y + 1, r.x + lw + 1, gh);
+			draw_summary(env, t, r.y + 1, r.x + lw + 1, gh);
 		else
-			draw_grid(app, t, r.y + 1, r.x + lw + 1,
+			draw_grid(env, t, r.y + 1, r.x + lw + 1,
 				  (int)((rows + per - 1) / per));
 	}
 	int fy = r.y + 1 + gh;
 	if (footer >= 1)
-		draw_axis(app, t, fy, r.x + lw + 1, gw);
+		draw_axis(env, t, fy, r.x + lw + 1, gw);
 	if (footer >= 2)
-		draw_legend(app, t, fy + 1, r.x, r.w);
+		draw_legend(env, t, fy + 1, r.x, r.w);
 	if (footer >= 5)
-		draw_cursor_info(app, t, fy + 2, r.x, r.w, 3);
+		draw_cursor_info(env, t, fy + 2, r.x, r.w, 3);
 }
 
 /* ---- mouse ----------------------------------------------------------- */
 
-static unsigned trace_action(struct app *app, struct pane *pane,
+static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 			     enum action a);
 
 /* A click on the grid puts the cursor on that cell's line and slice; a
  * double click shows its context in the tree, as Enter does. */
-static unsigned trace_click(struct app *app, struct pane *pane, int y, int x,
+static struct reaction trace_click(struct pane_env *env, struct pane *pane, int y, int x,
 			    bool twice)
 {
 	struct trace_pane *t = pane->state;
 	if (t->mode != MODE_MAIN || y < t->grid_y || y >= t->grid_y + t->grid_h ||
 	    x < t->grid_x || x >= t->grid_x + (int)t->cols || t->cols == 0)
-		return HANDLED_YES;
+		return REACTION(HANDLED_YES);
 	uint32_t per = t->half ? 2 : 1;
 	uint32_t row = (uint32_t)(y - t->grid_y) * per;
 	if (row >= t->rows)
-		return HANDLED_YES;
+		return REACTION(HANDLED_YES);
 	const struct trace_window *w = trace_view_window(t->view);
 	uint32_t k = (uint32_t)(x - t->grid_x);
 	uint32_t line = trace_view_row_line(t->view, t->rows, row);
 	if (line == MODEL_NONE)
-		return HANDLED_YES;
+		return REACTION(HANDLED_YES);
 	trace_view_set_cursor(t->view, trace_cell_time(w->from, w->to, t->cols, k),
 			      line);
 	if (twice)
-		return trace_action(app, pane, ACTION_TOGGLE);
-	return HANDLED_REDRAW;
+		return trace_action(env, pane, ACTION_TOGGLE);
+	return REACTION(HANDLED_REDRAW);
 }
 
 /* ---- keys ----------------------------------------------------------- */
@@ -636,40 +647,43 @@ static void move_columns(struct trace_pane *t, int delta)
 	trace_view_set_cursor(t->view, time, trace_view_cursor_line(t->view));
 }
 
-static void reveal_in_tree(struct app *app, struct trace_pane *t)
+/* "Show this context in the tree": a request for the core, the top-down
+ * view with the context's node selected (top-down rows are model nodes). */
+static struct reaction reveal_in_tree(struct pane_env *env,
+				      struct trace_pane *t)
 {
-	const struct model *m = app->model;
+	const struct model *m = env->model;
 	uint32_t tl = trace_view_line(t->view, trace_view_cursor_line(t->view));
 	struct trace_sample s;
 	if (tl == MODEL_NONE ||
 	    !trace_sample_at(m, tl, trace_view_cursor_time(t->view), &s, NULL) ||
 	    s.ctx_id == 0) {
-		app_message(app, false, "idle: nothing to show in the tree");
-		return;
+		pane_message(env, false, "idle: nothing to show in the tree");
+		return REACTION(HANDLED_REDRAW);
 	}
 	uint32_t node = model_node_of_ctx(m, s.ctx_id);
 	if (node == MODEL_NONE)
-		return;
-	app_command(app, "view top-down");
-	struct error err = {0};
-	if (outline_reveal(app_outline(app), node, &err) != STATUS_OK) {
-		app_error(app, &err);
-		return;
-	}
-	tree_select(app, node);
-	app->trace_focus = false;
-	app_message(app, false, "context %u selected in the tree (w: back to "
-				"the trace)",
-		    s.ctx_id);
+		return REACTION(HANDLED_REDRAW);
+	char *keys = keymap_keys_of(env->keymap, ACTION_SPLIT_FOCUS);
+	if (keys && *keys)
+		pane_message(env, false, "context %u selected in the tree "
+					 "(%.*s: back to the trace)",
+			     s.ctx_id, (int)strcspn(keys, " "), keys);
+	else
+		pane_message(env, false, "context %u selected in the tree",
+			     s.ctx_id);
+	free(keys);
+	return (struct reaction){HANDLED_REDRAW, ACTION_VIEW_TOP_DOWN, node};
 }
 
-void pane_trace_filter(struct app *app, struct pane *pane, const char *text)
+static void trace_filter(struct pane_env *env, struct pane *pane,
+			 const char *text)
 {
 	struct trace_pane *t = pane->state;
 	struct error err = {0};
 	if (trace_view_set_filter(t->view, text, t->hide_empty, &err) !=
 	    STATUS_OK) {
-		app_error(app, &err);
+		pane_error(env, &err);
 		return;
 	}
 	/* `text` may be t->filter itself (e toggles empty lines) */
@@ -677,12 +691,12 @@ void pane_trace_filter(struct app *app, struct pane *pane, const char *text)
 	free(t->filter);
 	t->filter = copy;
 	t->valid = false;
-	app_message(app, false, "%u trace lines%s%s",
+	pane_message(env, false, "%u trace lines%s%s",
 		    trace_view_line_count(t->view), t->filter ? " matching " : "",
 		    t->filter ? t->filter : "");
 }
 
-static unsigned trace_action(struct app *app, struct pane *pane,
+static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 			     enum action a)
 {
 	struct trace_pane *t = pane->state;
@@ -735,15 +749,15 @@ static unsigned trace_action(struct app *app, struct pane *pane,
 	case ACTION_TRACE_MARK: {
 		char rel[40];
 		trace_view_mark(v);
-		fmt_rel(app, trace_view_cursor_time(v), rel, sizeof(rel));
-		app_message(app, false, "mark at %s; move and press M to zoom",
+		fmt_rel(env, trace_view_cursor_time(v), rel, sizeof(rel));
+		pane_message(env, false, "mark at %s; move and press M to zoom",
 			    rel);
 		break;
 	}
 	case ACTION_TRACE_ZOOM_MARK:
 		changed = trace_view_zoom_to_mark(v);
 		if (!changed)
-			app_message(app, true, "no mark (m marks the cursor)");
+			pane_message(env, true, "no mark (m marks the cursor)");
 		break;
 	case ACTION_TRACE_HOME:
 		changed = trace_view_home(v);
@@ -751,12 +765,12 @@ static unsigned trace_action(struct app *app, struct pane *pane,
 	case ACTION_TRACE_UNDO:
 		changed = trace_view_undo(v);
 		if (!changed)
-			app_message(app, false, "nothing to undo");
+			pane_message(env, false, "nothing to undo");
 		break;
 	case ACTION_TRACE_REDO:
 		changed = trace_view_redo(v);
 		if (!changed)
-			app_message(app, false, "nothing to redo");
+			pane_message(env, false, "nothing to redo");
 		break;
 	case ACTION_TRACE_DEEPER:
 		if (w->depth < trace_view_max_depth(v))
@@ -769,7 +783,7 @@ static unsigned trace_action(struct app *app, struct pane *pane,
 	case ACTION_TRACE_NEXT:
 	case ACTION_TRACE_PREV:
 		if (!trace_view_next_change(v, a == ACTION_TRACE_NEXT))
-			app_message(app, false, "no %s change on this line",
+			pane_message(env, false, "no %s change on this line",
 				    a == ACTION_TRACE_NEXT ? "later" : "earlier");
 		break;
 	case ACTION_TRACE_VIEW:
@@ -777,19 +791,20 @@ static unsigned trace_action(struct app *app, struct pane *pane,
 		break;
 	case ACTION_TRACE_EMPTY:
 		t->hide_empty = !t->hide_empty;
-		pane_trace_filter(app, pane, t->filter);
+		trace_filter(env, pane, t->filter);
 		break;
 	case ACTION_TOGGLE:
-		reveal_in_tree(app, t);
-		break;
-	case ACTION_BACK:
-		app->trace_focus = false;
-		break;
+		return reveal_in_tree(env, t);
+	case ACTION_BACK: /* the keys back to the tree */
+		return (struct reaction){HANDLED_REDRAW, ACTION_SPLIT_FOCUS,
+					 MODEL_NONE};
+	case ACTION_TRACE_FILTER:
+		return REACTION(HANDLED_PROMPT);
 	default:
-		return HANDLED_NO;
+		return REACTION(HANDLED_NO);
 	}
 	(void)changed;
-	return HANDLED_REDRAW;
+	return REACTION(HANDLED_REDRAW);
 }
 
 static void trace_free(struct pane *pane)
@@ -804,21 +819,12 @@ static void trace_free(struct pane *pane)
 	free(pane);
 }
 
-static const struct pane_ops trace_ops = {
-	.name = "trace",
-	.title = "Trace",
-	.draw = trace_draw,
-	.click = trace_click,
-	.action = trace_action,
-	.free = trace_free,
-};
-
-struct pane *pane_trace_new(struct app *app)
+static struct pane *trace_new(struct pane_env *env)
 {
 	struct error err = {0};
 	struct trace_view *v = NULL;
-	if (trace_view_new(app->model, &v, &err) != STATUS_OK) {
-		app_error(app, &err);
+	if (trace_view_new(env->model, &v, &err) != STATUS_OK) {
+		pane_error(env, &err);
 		return NULL;
 	}
 	struct pane *p = calloc(1, sizeof(*p));
@@ -830,8 +836,22 @@ struct pane *pane_trace_new(struct app *app)
 		return NULL;
 	}
 	t->view = v;
-	setup_colors(app, t);
-	p->ops = &trace_ops;
+	setup_colors(env, t);
+	p->ops = &pane_trace_ops;
 	p->state = t;
 	return p;
 }
+
+const struct pane_ops pane_trace_ops = {
+	.name = "trace",
+	.title = "Trace",
+	.open = ACTION_TRACE,
+	.flags = PANE_SPLIT | PANE_TAB_OPEN,
+	.prompt = "trace lines (e.g. RANK 0-7 THREAD 0): ",
+	.new = trace_new,
+	.draw = trace_draw,
+	.click = trace_click,
+	.action = trace_action,
+	.input = trace_filter,
+	.free = trace_free,
+};

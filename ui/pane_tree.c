@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "pane.h"
+#include "screen.h"
+#include "theme.h"
 #include "cli/cli.h"
 
 #define VALUE_WIDTH 9
@@ -23,10 +25,10 @@ struct column_layout {
 	bool percent, bar;
 };
 
-static size_t selected_index(struct app *app)
+static size_t selected_index(struct pane_env *env)
 {
-	struct outline *o = app_outline(app);
-	struct tree_cursor *cur = app_cursor(app);
+	struct outline *o = env->outline;
+	struct tree_cursor *cur = env->cursor;
 	size_t idx = outline_find(o, cur->node);
 	if (idx != OUTLINE_NONE)
 		return idx;
@@ -34,7 +36,7 @@ static size_t selected_index(struct app *app)
 	 * visible ancestor takes over */
 	struct view_node vn;
 	uint32_t n = cur->node;
-	while (view_node_get(app_view(app), n, &vn) && vn.parent != MODEL_NONE) {
+	while (view_node_get(env->view, n, &vn) && vn.parent != MODEL_NONE) {
 		n = vn.parent;
 		idx = outline_find(o, n);
 		if (idx != OUTLINE_NONE) {
@@ -48,83 +50,94 @@ static size_t selected_index(struct app *app)
 	return 0;
 }
 
-void tree_ensure_visible(struct app *app)
+/* The tree pane's state: its height at the last draw. */
+struct tree_pane {
+	int rows;
+};
+
+static int rows_of(const struct pane *pane)
 {
-	struct tree_cursor *cur = app_cursor(app);
-	size_t idx = selected_index(app);
-	size_t rows = app->tree_rows > 1 ? (size_t)app->tree_rows - 1 : 1;
+	return ((const struct tree_pane *)pane->state)->rows;
+}
+
+/* Keep the selection on screen (`height` rows, the header included). */
+static void tree_ensure_visible(struct pane_env *env, int height)
+{
+	struct tree_cursor *cur = env->cursor;
+	size_t idx = selected_index(env);
+	size_t rows = height > 1 ? (size_t)height - 1 : 1;
 	if (idx < cur->top)
 		cur->top = idx;
 	else if (idx >= cur->top + rows)
 		cur->top = idx - rows + 1;
-	size_t count = outline_count(app_outline(app));
+	size_t count = outline_count(env->outline);
 	if (cur->top > 0 && cur->top + rows > count)
 		cur->top = count > rows ? count - rows : 0;
 }
 
-void tree_select(struct app *app, uint32_t node)
+static void tree_select(struct pane_env *env, int rows, uint32_t node)
 {
-	app_cursor(app)->node = node;
-	tree_ensure_visible(app);
+	env->cursor->node = node;
+	tree_ensure_visible(env, rows);
 }
 
-static void select_index(struct app *app, size_t idx)
+static void select_index(struct pane_env *env, int rows, size_t idx)
 {
 	struct outline_row row;
-	size_t count = outline_count(app_outline(app));
+	size_t count = outline_count(env->outline);
 	if (count == 0)
 		return;
 	if (idx >= count)
 		idx = count - 1;
-	if (outline_row_get(app_outline(app), idx, &row))
-		tree_select(app, row.node);
+	if (outline_row_get(env->outline, idx, &row))
+		tree_select(env, rows, row.node);
 }
 
-static bool column_value(struct app *app, uint32_t col, uint32_t node,
+static bool column_value(struct pane_env *env, uint32_t col, uint32_t node,
 			 double *out);
 
 struct derived_ctx {
-	struct app *app;
+	struct pane_env *env;
 	uint32_t node;
 };
 
 static bool derived_leaf(void *ctx, uint32_t leaf, double *out)
 {
 	struct derived_ctx *d = ctx;
-	if (leaf >= d->app->model->n_columns)
+	if (leaf >= d->env->model->n_columns)
 		return false;
-	return view_value(app_view(d->app), d->node, leaf, out);
+	return view_value(d->env->view, d->node, leaf, out);
 }
 
-static bool column_value(struct app *app, uint32_t col, uint32_t node,
+static bool column_value(struct pane_env *env, uint32_t col, uint32_t node,
 			 double *out)
 {
-	uint32_t nc = app->model->n_columns;
+	uint32_t nc = env->model->n_columns;
 	if (col < nc)
-		return view_value(app_view(app), node, col, out);
+		return view_value(env->view, node, col, out);
 	size_t d = col - nc;
-	if (d >= app->n_derived)
+	if (d >= env->cols->n_derived)
 		return false;
-	struct derived_ctx ctx = {app, node};
-	return formula_eval(app->derived[d].expr, derived_leaf, &ctx, out);
+	struct derived_ctx ctx = {env, node};
+	return formula_eval(env->cols->derived[d].expr, derived_leaf, &ctx, out);
 }
 
-static int layout_columns(struct app *app, int width,
+static int layout_columns(struct pane_env *env, int width,
 			  struct column_layout *cols, size_t *n_out)
 {
 	size_t n = 0;
 	int x = 0;
-	size_t total = app->n_columns + app->n_derived;
+	size_t total = env->cols->n_columns + env->cols->n_derived;
 	for (size_t i = 0; i < total; i++) {
-		uint32_t c = i < app->n_columns
-				     ? app->columns[i]
-				     : app->model->n_columns +
-					       (uint32_t)(i - app->n_columns);
+		uint32_t c = i < env->cols->n_columns
+				     ? env->cols->columns[i]
+				     : env->model->n_columns +
+					       (uint32_t)(i - env->cols->n_columns);
 		double t;
-		bool pct = c < app->model->n_columns &&
-			   (app->model->columns[c].render & RENDER_PERCENT) &&
-			   app_column_total(app, c, &t);
-		bool bar = app->show_bars && pct;
+		bool pct = c < env->model->n_columns &&
+			   (env->model->columns[c].render & RENDER_PERCENT) &&
+			   pane_column_total(env, c, &t);
+		bool bar = env->cols->show_bars && pct;
 		int w = VALUE_WIDTH + (pct ? PERCENT_WIDTH : 0) +
 			(bar ? BAR_WIDTH + 1 : 0) + 1;
 		/* the name keeps a third of the width (up to 40 columns):
@@ -142,11 +155,11 @@ static int layout_columns(struct app *app, int width,
 	return x;
 }
 
-static void format_value(struct app *app, uint32_t c, double v, char *buf,
+static void format_value(struct pane_env *env, uint32_t c, double v, char *buf,
 			 size_t size)
 {
-	char *text = c < app->model->n_columns
-			     ? cli_format_value(app->model, c, v)
+	char *text = c < env->model->n_columns
+			     ? cli_format_value(env->model, c, v)
 			     : NULL;
 	if (text) {
 		snprintf(buf, size, "%s", text);
@@ -183,7 +196,7 @@ static void draw_bar(int y, int x, double frac)
 	attrset(A_NORMAL);
 }
 
-static void draw_header(struct app *app, struct rect r,
+static void draw_header(struct pane_env *env, struct rect r,
 			const struct column_layout *cols, size_t n,
 			int name_x)
 {
@@ -197,16 +210,16 @@ static void draw_header(struct app *app, struct rect r,
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = cols[i].column;
 		const char *mark = "";
-		if (c == app->sort_column)
-			mark = app->sort_ascending ? (utf8 ? "\xe2\x96\xb2" : "^")
+		if (c == env->cols->sort_column)
+			mark = env->cols->sort_ascending ? (utf8 ? "\xe2\x96\xb2" : "^")
 						   : (utf8 ? "\xe2\x96\xbc" : "v");
 		char *text = NULL;
 		int r_ = -1;
-		if (c < app->model->n_columns) {
+		if (c < env->model->n_columns) {
 			/* "NAME[:VARIANT] I" so that it fits over the values;
 			 * the name is cut first (its end), then the variant,
 			 * the kind and mark stay: "WALLCL…:Mean I" */
-			const struct model_column *mc = &app->model->columns[c];
+			const struct model_column *mc = &env->model->columns[c];
 			const char *variant = mc->variant ? mc->variant : "";
 			bool sv = *variant && strcmp(variant, "Sum") != 0;
 			char *name = strdup(mc->name ? mc->name : "");
@@ -251,7 +264,7 @@ static void draw_header(struct app *app, struct rect r,
 			free(name);
 			free(tail);
 		} else {
-			char *title = app_column_title(app, c);
+			char *title = pane_column_title(env, c);
 			r_ = asprintf(&text, "%s%s", title ? title : "?", mark);
 			free(title);
 		}
@@ -262,17 +275,17 @@ static void draw_header(struct app *app, struct rect r,
 		free(text);
 	}
 	char *name = NULL;
-	const char *view = view_kind_name(app->current);
-	uint32_t zoom = outline_zoom_root(app_outline(app));
+	const char *view = view_kind_name(env->view_kind);
+	uint32_t zoom = outline_zoom_root(env->outline);
 	if (asprintf(&name, "Name (%s%s)", view,
-		     zoom != view_root(app_view(app)) ? ", zoomed" : "") < 0)
+		     zoom != view_root(env->view) ? ", zoomed" : "") < 0)
 		name = NULL;
 	screen_text(r.y, r.x + name_x, r.w - name_x, h, name ? name : "Name",
 		    false);
 	free(name);
 }
 
-static void draw_row(struct app *app, int y, struct rect r,
+static void draw_row(struct pane_env *env, int y, struct rect r,
 		     const struct outline_row *row, bool selected,
 		     const struct column_layout *cols, size_t n, int name_x)
 {
@@ -286,16 +299,16 @@ static void draw_row(struct app *app, int y, struct rect r,
 		const struct column_layout *c = &cols[i];
 		double v;
 		int x = r.x + c->x;
-		if (!column_value(app, c->column, row->node, &v))
+		if (!column_value(env, c->column, row->node, &v))
 			continue;
 		char buf[64];
-		format_value(app, c->column, v, buf, sizeof(buf));
+		format_value(env, c->column, v, buf, sizeof(buf));
 		attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
 		screen_text_right(y, x, VALUE_WIDTH, va, buf);
 		x += VALUE_WIDTH;
 		double total = 0;
 		if (c->percent &&
-		    app_column_total(app, c->column, &total)) {
+		    pane_column_total(env, c->column, &total)) {
 			double pct = v / total * 100.0;
 			snprintf(buf, sizeof(buf), "%5.1f%%", pct);
 			screen_text_right(y, x, PERCENT_WIDTH,
@@ -337,12 +350,12 @@ static void draw_row(struct app *app, int y, struct rect r,
 	}
 	char *label = NULL;
 	struct view_node vn;
-	if (view_node_get(app_view(app), row->node, &vn) &&
+	if (view_node_get(env->view, row->node, &vn) &&
 	    (vn.kind == NODE_LINE || vn.kind == NODE_LOOP ||
 	     vn.kind == NODE_INSTRUCTION || vn.kind == NODE_ADDRESS))
-		label = model_node_short_label(app->model, vn.model_node);
+		label = model_node_short_label(env->model, vn.model_node);
 	else
-		label = view_node_label(app_view(app), row->node);
+		label = view_node_label(env->view, row->node);
 	attr_t la = selected ? base
 		    : row->match ? theme_attr(THEME_ROLE_SEARCH_MATCH)
 				 : theme_attr(THEME_ROLE_TREE);
@@ -352,38 +365,37 @@ static void draw_row(struct app *app, int y, struct rect r,
 	attrset(A_NORMAL);
 }
 
-static void tree_draw(struct app *app, struct pane *pane, struct rect r)
+static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
-	(void)pane;
-	app->tree_rows = r.h;
-	app->tree_rect = r;
+	int rows = r.h;
+	((struct tree_pane *)pane->state)->rows = rows;
 	if (r.h < 2 || r.w < 10)
 		return;
-	size_t total = app->n_columns + app->n_derived;
+	size_t total = env->cols->n_columns + env->cols->n_derived;
 	struct column_layout *cols = calloc(total ? total : 1, sizeof(*cols));
 	if (!cols)
 		return;
 	size_t n = 0;
-	int name_x = layout_columns(app, r.w, cols, &n);
-	tree_ensure_visible(app);
-	draw_header(app, r, cols, n, name_x);
-	struct outline *o = app_outline(app);
-	struct tree_cursor *cur = app_cursor(app);
-	size_t sel = selected_index(app);
+	int name_x = layout_columns(env, r.w, cols, &n);
+	tree_ensure_visible(env, rows);
+	draw_header(env, r, cols, n, name_x);
+	struct outline *o = env->outline;
+	struct tree_cursor *cur = env->cursor;
+	size_t sel = selected_index(env);
 	for (int i = 1; i < r.h; i++) {
 		struct outline_row row;
 		size_t idx = cur->top + (size_t)(i - 1);
 		if (!outline_row_get(o, idx, &row))
 			break;
-		draw_row(app, r.y + i, r, &row, idx == sel, cols, n, name_x);
+		draw_row(env, r.y + i, r, &row, idx == sel, cols, n, name_x);
 	}
 	free(cols);
 }
 
-static size_t sibling_index(struct app *app, bool forward)
+static size_t sibling_index(struct pane_env *env, bool forward)
 {
-	struct outline *o = app_outline(app);
-	size_t idx = selected_index(app);
+	struct outline *o = env->outline;
+	size_t idx = selected_index(env);
 	struct outline_row cur, row;
 	if (!outline_row_get(o, idx, &cur))
 		return idx;
@@ -406,177 +418,205 @@ static size_t sibling_index(struct app *app, bool forward)
 	return idx;
 }
 
-static unsigned tree_action(struct app *app, struct pane *pane,
-			    enum action a)
+static struct reaction tree_action(struct pane_env *env, struct pane *pane,
+				   enum action a)
 {
-	(void)pane;
-	struct outline *o = app_outline(app);
-	struct tree_cursor *cur = app_cursor(app);
-	size_t idx = selected_index(app);
-	size_t page = app->tree_rows > 2 ? (size_t)app->tree_rows - 2 : 1;
+	int rows = rows_of(pane);
+	struct outline *o = env->outline;
+	struct tree_cursor *cur = env->cursor;
+	size_t idx = selected_index(env);
+	size_t page = rows > 2 ? (size_t)rows - 2 : 1;
 	struct outline_row row;
 	struct error err = {0};
 	bool have_row = outline_row_get(o, idx, &row);
 	switch (a) {
 	case ACTION_MOVE_UP:
-		select_index(app, idx ? idx - 1 : 0);
-		return HANDLED_REDRAW;
+		select_index(env, rows, idx ? idx - 1 : 0);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_MOVE_DOWN:
-		select_index(app, idx + 1);
-		return HANDLED_REDRAW;
+		select_index(env, rows, idx + 1);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_PAGE_UP:
-		select_index(app, idx > page ? idx - page : 0);
+		select_index(env, rows, idx > page ? idx - page : 0);
 		cur->top = cur->top > page ? cur->top - page : 0;
-		tree_ensure_visible(app);
-		return HANDLED_REDRAW;
+		tree_ensure_visible(env, rows);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_PAGE_DOWN:
-		select_index(app, idx + page);
-		return HANDLED_REDRAW;
+		select_index(env, rows, idx + page);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_MOVE_FIRST:
-		select_index(app, 0);
-		return HANDLED_REDRAW;
+		select_index(env, rows, 0);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_MOVE_LAST:
-		select_index(app, SIZE_MAX);
-		return HANDLED_REDRAW;
+		select_index(env, rows, SIZE_MAX);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_PARENT: {
 		struct view_node vn;
 		if (have_row && row.depth > 0 &&
-		    view_node_get(app_view(app), row.node, &vn))
-			tree_select(app, vn.parent);
-		return HANDLED_REDRAW;
+		    view_node_get(env->view, row.node, &vn))
+			tree_select(env, rows, vn.parent);
+		return REACTION(HANDLED_REDRAW);
 	}
 	case ACTION_PREV_SIBLING:
-		select_index(app, sibling_index(app, false));
-		return HANDLED_REDRAW;
+		select_index(env, rows, sibling_index(env, false));
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_NEXT_SIBLING:
-		select_index(app, sibling_index(app, true));
-		return HANDLED_REDRAW;
+		select_index(env, rows, sibling_index(env, true));
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_TOGGLE:
 		if (!have_row || !row.has_children)
-			return HANDLED_YES;
+			return REACTION(HANDLED_YES);
 		if (row.expanded)
 			outline_collapse(o, row.node);
 		else if (outline_expand(o, row.node, &err) != STATUS_OK)
-			app_error(app, &err);
-		return HANDLED_REDRAW;
+			pane_error(env, &err);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_EXPAND:
 		if (!have_row || !row.has_children)
-			return HANDLED_YES;
+			return REACTION(HANDLED_YES);
 		if (row.expanded)
-			select_index(app, idx + 1);
+			select_index(env, rows, idx + 1);
 		else if (outline_expand(o, row.node, &err) != STATUS_OK)
-			app_error(app, &err);
-		return HANDLED_REDRAW;
+			pane_error(env, &err);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_COLLAPSE:
 		if (have_row && row.expanded) {
 			outline_collapse(o, row.node);
 		} else if (have_row && row.depth > 0) {
 			struct view_node vn;
-			if (view_node_get(app_view(app), row.node, &vn))
-				tree_select(app, vn.parent);
+			if (view_node_get(env->view, row.node, &vn))
+				tree_select(env, rows, vn.parent);
 		}
-		return HANDLED_REDRAW;
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_EXPAND_ALL:
 		if (have_row &&
 		    outline_expand_all(o, row.node, &err) != STATUS_OK)
-			app_error(app, &err);
-		return HANDLED_REDRAW;
+			pane_error(env, &err);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_COLLAPSE_ALL:
 		if (have_row)
 			outline_collapse_all(o, row.node);
-		return HANDLED_REDRAW;
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_HOT_PATH: {
 		uint32_t leaf;
-		if (!have_row || app->sort_column >= app->model->n_columns) {
-			app_message(app, true, "hot path: sort by a metric "
+		if (!have_row || env->cols->sort_column >= env->model->n_columns) {
+			pane_message(env, true, "hot path: sort by a metric "
 					       "column first (s)");
-			return HANDLED_REDRAW;
+			return REACTION(HANDLED_REDRAW);
 		}
-		if (outline_hotpath(o, row.node, app->sort_column,
-				    app->threshold, &leaf,
+		if (outline_hotpath(o, row.node, env->cols->sort_column,
+				    env->cols->threshold, &leaf,
 				    &err) != STATUS_OK) {
-			app_error(app, &err);
-			return HANDLED_REDRAW;
+			pane_error(env, &err);
+			return REACTION(HANDLED_REDRAW);
 		}
-		tree_select(app, leaf);
+		tree_select(env, rows, leaf);
 		struct view_node a_vn, l_vn;
-		if (view_node_get(app_view(app), row.node, &a_vn) &&
-		    view_node_get(app_view(app), leaf, &l_vn))
-			app_message(app, false,
+		if (view_node_get(env->view, row.node, &a_vn) &&
+		    view_node_get(env->view, leaf, &l_vn))
+			pane_message(env, false,
 				    "hot path: %u levels down (threshold "
 				    "%g%%); H again continues below",
-				    l_vn.depth - a_vn.depth, app->threshold);
-		return HANDLED_REDRAW;
+				    l_vn.depth - a_vn.depth, env->cols->threshold);
+		return REACTION(HANDLED_REDRAW);
 	}
 	case ACTION_ZOOM:
 		if (have_row && outline_zoom(o, row.node, &err) != STATUS_OK)
-			app_error(app, &err);
+			pane_error(env, &err);
 		cur->top = 0;
-		return HANDLED_REDRAW;
+		return REACTION(HANDLED_REDRAW);
+	case ACTION_FLATTEN:
+		if (!have_row)
+			return REACTION(HANDLED_YES);
+		if (outline_flatten(o, row.node, &err) != STATUS_OK) {
+			pane_error(env, &err);
+			return REACTION(HANDLED_REDRAW);
+		}
+		/* the first child now holds the row's place */
+		select_index(env, rows, idx);
+		pane_message(env, false, "flattened (%zu); U undoes one",
+			     outline_flattened(o));
+		return REACTION(HANDLED_REDRAW);
+	case ACTION_UNFLATTEN: {
+		uint32_t back = outline_unflatten(o);
+		if (back == MODEL_NONE) {
+			pane_message(env, false, "nothing is flattened");
+			return REACTION(HANDLED_REDRAW);
+		}
+		tree_select(env, rows, back);
+		pane_message(env, false, "unflattened (%zu left)",
+			     outline_flattened(o));
+		return REACTION(HANDLED_REDRAW);
+	}
 	case ACTION_ZOOM_OUT:
 		if (!outline_zoom_out(o))
-			app_message(app, false, "not zoomed");
-		tree_ensure_visible(app);
-		return HANDLED_REDRAW;
+			pane_message(env, false, "not zoomed");
+		tree_ensure_visible(env, rows);
+		return REACTION(HANDLED_REDRAW);
 	case ACTION_SEARCH_NEXT:
 	case ACTION_SEARCH_PREV: {
 		uint32_t match;
 		if (outline_search_count(o) == 0) {
-			app_message(app, false, "no search (press /)");
-			return HANDLED_REDRAW;
+			pane_message(env, false, "no search (press /)");
+			return REACTION(HANDLED_REDRAW);
 		}
 		enum status st = outline_search_next(
 			o, cur->node, a == ACTION_SEARCH_NEXT, &match, &err);
 		if (st == STATUS_OK) {
-			tree_select(app, match);
-			app_message(app, false, "%zu matches",
+			tree_select(env, rows, match);
+			pane_message(env, false, "%zu matches",
 				    outline_search_count(o));
 		} else {
-			app_error(app, &err);
+			pane_error(env, &err);
 		}
-		return HANDLED_REDRAW;
+		return REACTION(HANDLED_REDRAW);
 	}
 	default:
 		break;
 	}
 	error_clear(&err);
-	return HANDLED_NO;
+	return REACTION(HANDLED_NO);
 }
 
-static unsigned tree_click(struct app *app, struct pane *pane, int y, int x,
-			   bool twice)
+static struct reaction tree_click(struct pane_env *env, struct pane *pane,
+				  int y, int x, bool twice)
 {
-	(void)pane;
 	(void)x;
+	int rows = rows_of(pane);
 	if (y < 1)
-		return HANDLED_YES;
-	size_t idx = app_cursor(app)->top + (size_t)(y - 1);
-	if (idx >= outline_count(app_outline(app)))
-		return HANDLED_YES;
-	select_index(app, idx);
+		return REACTION(HANDLED_YES);
+	size_t idx = env->cursor->top + (size_t)(y - 1);
+	if (idx >= outline_count(env->outline))
+		return REACTION(HANDLED_YES);
+	select_index(env, rows, idx);
 	if (twice)
-		return tree_action(app, pane, ACTION_TOGGLE);
-	return HANDLED_REDRAW;
+		return tree_action(env, pane, ACTION_TOGGLE);
+	return REACTION(HANDLED_REDRAW);
 }
 
 static void tree_free(struct pane *pane)
 {
+	free(pane->state);
 	free(pane);
 }
 
-static const struct pane_ops tree_ops = {
+static struct pane *tree_new(struct pane_env *env)
+{
+	(void)env;
+	struct tree_pane *t = calloc(1, sizeof(*t));
+	struct pane *p = t ? pane_wrap(&pane_tree_ops, t) : NULL;
+	if (!p)
+		free(t);
+	return p;
+}
+
+const struct pane_ops pane_tree_ops = {
 	.name = "tree",
 	.title = "Tree",
+	.flags = PANE_BASE,
+	.new = tree_new,
 	.draw = tree_draw,
 	.action = tree_action,
 	.click = tree_click,
 	.free = tree_free,
 };
-
-struct pane *pane_tree_new(void)
-{
-	struct pane *p = calloc(1, sizeof(*p));
-	if (p)
-		p->ops = &tree_ops;
-	return p;
-}

@@ -13,6 +13,7 @@
 
 #include "model/model.h"
 #include "net/open_options.h"
+#include "views/view.h"
 
 enum cli_exit {
 	CLI_EXIT_OK = 0,
@@ -26,6 +27,25 @@ enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON };
  * Returns the exit status.  Returns -1 when argv[0] is not a batch
  * command. */
 int cli_run(int argc, char **argv);
+
+/* What `callscope report` prints: the tree of view `view` of the database
+ * at `db`, `metrics` naming the columns (all visible ones when
+ * n_metrics is 0), rows down to `depth` (UINT32_MAX: all) and at least
+ * `min_percent` of the first column's total, in `format`, on stdout. */
+struct cli_report_options {
+	const char *const *dbs; /* one or more, opened as one run */
+	size_t n_dbs;
+	enum view_kind view;
+	char **metrics;
+	size_t n_metrics;
+	uint32_t depth;
+	double min_percent;
+	enum cli_format format;
+};
+
+/* Print the report (the viewer's text output when not on a terminal);
+ * returns the exit status. */
+int cli_report(const struct cli_report_options *o);
 
 /* Print usage of every command to `out`. */
 void cli_usage(FILE *out);

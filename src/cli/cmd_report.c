@@ -12,18 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cli_rows.h"
 
-struct report_options {
-	const char *const *dbs; /* one or more, opened as one run */
-	size_t n_dbs;
-	enum view_kind view;
-	char **metrics;
-	size_t n_metrics;
-	uint32_t depth;
-	double min_percent;
-	enum cli_format format;
-};
-
-static int parse(int argc, char **argv, struct report_options *o)
+static int parse(int argc, char **argv, struct cli_report_options *o)
 {
 	static const struct option longopts[] = {
 		{"view", required_argument, NULL, 'v'},
@@ -89,7 +78,7 @@ static int parse(int argc, char **argv, struct report_options *o)
 }
 
 /* Pre-order walk with an explicit stack of pending siblings. */
-static int walk(struct cli_rows *r, const struct report_options *o,
+static int walk(struct cli_rows *r, const struct cli_report_options *o,
 		uint32_t sort_column, double total, bool have_total)
 {
 	uint32_t *stack = NULL;
@@ -163,25 +152,16 @@ static int walk(struct cli_rows *r, const struct report_options *o,
 	return rc;
 }
 
-int cmd_report(int argc, char **argv);
-int cmd_report(int argc, char **argv)
+int cli_report(const struct cli_report_options *opt)
 {
-	struct report_options o = {
-		.view = VIEW_TOP_DOWN,
-		.depth = UINT32_MAX,
-		.format = CLI_FORMAT_TEXT,
-	};
+	struct cli_report_options o = *opt;
 	struct model *m = NULL;
 	struct view *v = NULL;
 	uint32_t *cols = NULL;
 	size_t ncols = 0;
 	struct cli_rows rows = {0};
 	struct error err = {0};
-	int rc = parse(argc, argv, &o);
-	if (rc != CLI_EXIT_OK) {
-		rc = rc < 0 ? CLI_EXIT_OK : rc;
-		goto out;
-	}
+	int rc = CLI_EXIT_OK;
 	m = cli_open_all(o.dbs, o.n_dbs);
 	if (!m) {
 		rc = CLI_EXIT_DATA;
@@ -235,7 +215,23 @@ out:
 	view_free(v);
 	model_free(m);
 	free(cols);
-	free(o.metrics);
 	error_clear(&err);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv);
+int cmd_report(int argc, char **argv)
+{
+	struct cli_report_options o = {
+		.view = VIEW_TOP_DOWN,
+		.depth = UINT32_MAX,
+		.format = CLI_FORMAT_TEXT,
+	};
+	int rc = parse(argc, argv, &o);
+	if (rc == CLI_EXIT_OK)
+		rc = cli_report(&o);
+	else if (rc < 0)
+		rc = CLI_EXIT_OK;
+	free(o.metrics);
 	return rc;
 }

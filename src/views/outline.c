@@ -87,6 +87,10 @@ struct outline {
 	uint32_t *zstack;
 	uint32_t zn, zcap;
 
+	struct bits flat; /* flattened rows: their children take their place */
+	uint32_t *fstack; /* in the order they were flattened */
+	size_t fn, fcap;
+
 	struct pattern search, filter;
 	enum outline_filter fmode;
 	struct bits smatch, sbelow; /* search: matches; match or above one */
@@ -234,7 +238,8 @@ static void memo_trim(struct outline *o)
 		return;
 	for (uint32_t i = 0; i < t->cap;) {
 		uint32_t r = t->slot[i].row;
-		if (r != MODEL_NONE && !bits_get(&o->expanded, r))
+		if (r != MODEL_NONE && !bits_get(&o->expanded, r) &&
+		    !bits_get(&o->flat, r))
 			kt_remove(t, r); /* may shift a later entry into i */
 		else
 			i++;
@@ -508,6 +513,8 @@ struct frame {
 	uint32_t depth;
 	uint64_t guides;
 	bool under;
+	bool tail; /* its last child is the last at its depth (false for the
+		      children of a flattened row that has later siblings) */
 };
 
 /* Rows expanded by a collect in `force` mode, for undoing it. */
@@ -537,6 +544,28 @@ static enum status open_row(struct outline *o, uint32_t row, bool force,
 	return STATUS_OK;
 }
 
+/* Whether child `c` of a row whose ONLY flag is `under` puts a row in the
+ * list: it is shown and, when flattened, one of its children does.  The
+ * recursion is as deep as a chain of flattened rows (one per flatten). */
+static bool emits(struct outline *o, uint32_t c, bool under)
+{
+	if (!shown(o, c, under))
+		return false;
+	if (!bits_get(&o->flat, c))
+		return true;
+	struct kids k;
+	struct error err = {0};
+	if (get_kids(o, c, &k, &err) != STATUS_OK) {
+		error_clear(&err);
+		return false;
+	}
+	bool cu = under_of(o, c, under);
+	for (uint32_t i = 0; i < k.n; i++)
+		if (emits(o, k.rows[i], cu))
+			return true;
+	return false;
+}
+
 static enum status push_frame(struct outline *o, struct frame **stack,
 			      size_t *sp, size_t *scap, struct kids k,
 			      const struct entry *parent, bool under,
@@ -546,7 +575,8 @@ static enum status push_frame(struct outline *o, struct frame **stack,
 		return nomem(o, err);
 	uint32_t last = k.n;
 	for (uint32_t i = k.n; i-- > 0;)
-		if (shown(o, k.rows[i], under)) {
+		if (o->fn ? emits(o, k.rows[i], under)
+			  : shown(o, k.rows[i], under)) {
 			last = i;
 			break;
 		}
@@ -556,6 +586,34 @@ static enum status push_frame(struct outline *o, struct frame **stack,
 		.depth = parent->depth + 1,
 		.guides = child_guides(parent),
 		.under = under,
+		.tail = true,
+	};
+	return STATUS_OK;
+}
+
+/* The frame of the children of flattened row `k.row`, a child of frame
+ * `f`: they take its place, at its depth. */
+static enum status push_flat_frame(struct outline *o, struct frame **stack,
+				   size_t *sp, size_t *scap, struct kids k,
+				   struct frame f, bool under, bool tail,
+				   struct error *err)
+{
+	if (!array_grow((void **)stack, scap, *sp + 1, sizeof(**stack)))
+		return nomem(o, err);
+	uint32_t last = k.n;
+	for (uint32_t i = k.n; i-- > 0;)
+		if (o->fn ? emits(o, k.rows[i], under)
+			  : shown(o, k.rows[i], under)) {
+			last = i;
+			break;
+		}
+	(*stack)[(*sp)++] = (struct frame){
+		.k = k,
+		.last = last,
+		.depth = f.depth,
+		.guides = f.guides,
+		.under = under,
+		.tail = tail,
 	};
 	return STATUS_OK;
 }
@@ -584,13 +642,25 @@ static enum status collect(struct outline *o, const struct entry *top,
 		uint32_t i = f->i++, c = f->k.rows[i];
 		if (!shown(o, c, f->under))
 			continue;
+		bool cu = under_of(o, c, f->under);
+		if (bits_get(&o->flat, c)) {
+			/* flattened: its children in its place */
+			bool tail = i == f->last && f->tail;
+			struct frame copy = *f;
+			/* (expand all expands it underneath too) */
+			st = force ? open_row(o, c, true, undo, &k, err)
+				   : get_kids(o, c, &k, err);
+			if (st == STATUS_OK && k.n)
+				st = push_flat_frame(o, &stack, &sp, &scap, k,
+						     copy, cu, tail, err);
+			continue;
+		}
 		struct entry ce = {
 			.node = c,
 			.depth = f->depth,
 			.guides = f->guides,
-			.last = i == f->last,
+			.last = i == f->last && f->tail,
 		};
-		bool cu = under_of(o, c, f->under);
 		if (l->n >= limit) {
 			st = error_set(err, STATUS_LIMIT, o->m->path,
 				       "expanding would show more than %zu "
@@ -739,6 +809,8 @@ void outline_free(struct outline *o)
 		return;
 	kt_clear(&o->kt);
 	bits_free(&o->expanded);
+	bits_free(&o->flat);
+	free(o->fstack);
 	bits_free(&o->smatch);
 	bits_free(&o->sbelow);
 	bits_free(&o->fmatch);
@@ -874,8 +946,9 @@ enum status outline_expand_all(struct outline *o, uint32_t node,
 		     err);
 	if (st == STATUS_OK && i != OUTLINE_NONE)
 		st = splice(o, i + 1, end, &l, err);
-	else if (st == STATUS_OK && inside(o, o->root, node))
-		st = rebuild(o, err); /* an ancestor of the zoom root */
+	else if (st == STATUS_OK && (inside(o, o->root, node) || o->fn))
+		st = rebuild(o, err); /* an ancestor of the zoom root, or
+					 a flattened row */
 	if (st != STATUS_OK)
 		for (size_t u = 0; u < undo.n; u++) {
 			bits_clear(&o->expanded, undo.rows[u]);
@@ -923,8 +996,9 @@ void outline_collapse_all(struct outline *o, uint32_t node)
 	if (i != OUTLINE_NONE) {
 		struct list none = {0};
 		splice(o, i + 1, subtree_end(o, i), &none, NULL);
-	} else if (inside(o, o->root, node)) {
-		rebuild(o, NULL); /* an ancestor of the zoom root */
+	} else if (inside(o, o->root, node) || o->fn) {
+		rebuild(o, NULL); /* an ancestor of the zoom root, or a
+				     flattened row */
 	}
 out:
 	free(stack);
@@ -1007,6 +1081,64 @@ uint32_t outline_zoom_root(const struct outline *o)
 	return o->root;
 }
 
+/* ---- public: flatten ---------------------------------------------------- */
+
+enum status outline_flatten(struct outline *o, uint32_t node,
+			    struct error *err)
+{
+	if (!o)
+		return error_set(err, STATUS_USAGE, NULL, "no outline");
+	memo_trim(o);
+	struct kids k;
+	enum status st = check_row(o, node, err);
+	if (st != STATUS_OK)
+		return st;
+	if (node == o->root || outline_find(o, node) == OUTLINE_NONE)
+		return error_set(err, STATUS_USAGE, o->m->path,
+				 "only a shown row below the top can be "
+				 "flattened");
+	st = get_kids(o, node, &k, err);
+	if (st != STATUS_OK)
+		return st;
+	if (k.n == 0)
+		return error_set(err, STATUS_USAGE, o->m->path,
+				 "a row without children cannot be flattened");
+	bool was_expanded = bits_get(&o->expanded, node);
+	if (!array_grow((void **)&o->fstack, &o->fcap, o->fn + 1,
+			sizeof(*o->fstack)) ||
+	    !bits_set(&o->flat, node) || !bits_set(&o->expanded, node))
+		return nomem(o, err);
+	o->fstack[o->fn++] = node;
+	st = rebuild(o, err);
+	if (st != STATUS_OK) {
+		o->fn--;
+		bits_clear(&o->flat, node);
+		if (!was_expanded)
+			bits_clear(&o->expanded, node);
+		rebuild(o, NULL);
+	}
+	return st;
+}
+
+uint32_t outline_unflatten(struct outline *o)
+{
+	if (!o || o->fn == 0)
+		return MODEL_NONE;
+	uint32_t node = o->fstack[--o->fn];
+	bits_clear(&o->flat, node);
+	if (rebuild(o, NULL) != STATUS_OK) {
+		bits_set(&o->flat, node);
+		o->fn++;
+		return MODEL_NONE;
+	}
+	return node;
+}
+
+size_t outline_flattened(const struct outline *o)
+{
+	return o ? o->fn : 0;
+}
+
 /* ---- public: reveal and hot path ---------------------------------------- */
 
 enum status outline_reveal(struct outline *o, uint32_t node,
@@ -1074,6 +1206,8 @@ enum status outline_reveal(struct outline *o, uint32_t node,
 			if (st == STATUS_OK)
 				st = splice(o, i + 1, subtree_end(o, i), &l,
 					    err);
+		} else if (o->fn) { /* a flattened row: not in the list */
+			st = rebuild(o, err);
 		}
 	}
 out:

@@ -121,6 +121,21 @@ bool outline_zoom_out(struct outline *o);
 /* The current zoom root (the view root when not zoomed). */
 uint32_t outline_zoom_root(const struct outline *o);
 
+/* Flatten `node` (hpcviewer's flatten): its row is replaced in the list by
+ * its children, at its place and depth; flattening one of them goes one
+ * level further.  The row stays expanded underneath, so that undoing shows
+ * it as it was.  STATUS_USAGE when `node` is not a shown row, is the zoom
+ * root, or has no children. */
+enum status outline_flatten(struct outline *o, uint32_t node,
+			    struct error *err);
+
+/* Undo the last flatten; returns the row it brings back (MODEL_NONE when
+ * nothing is flattened). */
+uint32_t outline_unflatten(struct outline *o);
+
+/* How many flattens are in effect. */
+size_t outline_flattened(const struct outline *o);
+
 /* Make `node` visible: zoom out until it is inside the zoom root's
  * subtree, then expand its ancestors below the zoom root.  STATUS_USAGE
  * for an unknown row; STATUS_NOT_FOUND when the filter hides it. */

@@ -1,0 +1,466 @@
+/* commands: the ":" command line and the configuration language.  The
+ * prompt accepts exactly the lines of a configuration file (`set`, `bind`,
+ * `color`, `theme`, `source`), read by the one parser (config_file.c) into
+ * the one configuration and applied by the one function that applies the
+ * file at start (app_apply_config), with options from the one table below;
+ * besides those, a few commands of the viewer (quit, depth, metric/sort,
+ * view, derive, export, help; `threshold N` is `set threshold = N`). */
+#include "config.h"
+
+#include "hub.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/sanitize.h"
+#include "uninstalled.h"
+
+/* ---- options ---------------------------------------------------------- */
+
+enum option_type { OPTION_PERCENT, OPTION_BOOL };
+
+static const struct {
+	const char *name;
+	enum option_type type;
+	size_t offset; /* in struct column_set */
+} options[] = {
+	{"threshold", OPTION_PERCENT, offsetof(struct column_set, threshold)},
+	{"show-bars", OPTION_BOOL, offsetof(struct column_set, show_bars)},
+};
+
+/* Set option `name` to `value`; NULL, or what is wrong. */
+static const char *option_set(struct app *app, const char *name,
+			      const char *value)
+{
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		if (strcmp(options[i].name, name) != 0)
+			continue;
+		char *field = (char *)&app->cols + options[i].offset;
+		if (options[i].type == OPTION_PERCENT) {
+			char *end;
+			double v = strtod(value, &end);
+			if (end == value || *end || !(v >= 0 && v <= 100))
+				return "takes a percentage 0-100";
+			memcpy(field, &v, sizeof(v));
+			return NULL;
+		}
+		bool yes = strcmp(value, "yes") == 0 ||
+			   strcmp(value, "true") == 0 ||
+			   strcmp(value, "on") == 0 || strcmp(value, "1") == 0;
+		bool no = strcmp(value, "no") == 0 ||
+			  strcmp(value, "false") == 0 ||
+			  strcmp(value, "off") == 0 || strcmp(value, "0") == 0;
+		if (!yes && !no)
+			return "takes yes or no";
+		memcpy(field, &yes, sizeof(yes));
+		return NULL;
+	}
+	return "unknown option (threshold, show-bars)";
+}
+
+/* Apply the options, bindings and derived columns of `c`; post its first
+ * warning. */
+static void apply_entries(struct app *app, const struct config *c)
+{
+	for (size_t i = 0; i < c->n_options; i++) {
+		const struct config_option *o = &c->options[i];
+		const char *problem = option_set(app, o->name, o->value);
+		if (problem)
+			app_message(app, true, "%s:%u: %s: %s", o->file,
+				    o->line, o->name, problem);
+	}
+	for (size_t i = 0; i < c->n_bindings; i++) {
+		const struct config_binding *b = &c->bindings[i];
+		const char *problem = keymap_bind(app->keymap, b->keymap, b->key,
+						  b->action);
+		if (problem)
+			app_message(app, true, "%s:%u: bind: %s", b->file,
+				    b->line, problem);
+	}
+	for (size_t i = 0; i < c->n_derived; i++)
+		app_add_derived(app, c->derived[i].name, c->derived[i].formula,
+				false);
+	if (c->n_warnings)
+		app_message(app, true, "%s%s", c->warnings[0],
+			    c->n_warnings > 1 ? " (and more)" : "");
+}
+
+/* The theme app->config names (loaded when it changed) and its colours. */
+static void apply_look(struct app *app)
+{
+	struct config *c = &app->config;
+	struct error err = {0};
+	if (c->theme && (!app->theme_loaded ||
+			 strcmp(app->theme_loaded, c->theme) != 0)) {
+		/* installed themes first, then those of a build tree */
+		const char *theme_dirs[] = {CALLSCOPE_THEME_DIR,
+					    uninstalled_themes(), NULL};
+		char *name = strdup(c->theme);
+		if (name &&
+		    config_load_theme(c, name, theme_dirs, &err) != STATUS_OK)
+			app_error(app, &err);
+		free(app->theme_loaded);
+		app->theme_loaded = name;
+	}
+	if (app->screen_on)
+		theme_apply(c, &app->caps);
+}
+
+void app_apply_config(struct app *app)
+{
+	apply_entries(app, &app->config);
+	apply_look(app);
+}
+
+void app_load_config(struct app *app, bool no_config, const char *path)
+{
+	struct error err = {0};
+	config_init(&app->config);
+	config_parse_text(&app->config, config_default_theme,
+			  strlen(config_default_theme), "(default theme)", &err);
+	error_clear(&err);
+	if (!no_config) {
+		char *p = path ? strdup(path) : config_default_path();
+		if (p && config_load_file(&app->config, p, &err) != STATUS_OK)
+			app_error(app, &err);
+		app->config_path_owned = p;
+		app->config_path = p;
+	}
+	app_apply_config(app);
+}
+
+/* A line of the configuration language typed at the prompt: read by the
+ * configuration parser, applied as the file's lines are; colours and
+ * themes join the configuration (they are applied as a whole). */
+static void config_line(struct app *app, const char *line)
+{
+	struct config tmp;
+	struct error err = {0};
+	config_init(&tmp);
+	if (config_parse_text(&tmp, line, strlen(line), "(prompt)", &err) !=
+	    STATUS_OK) {
+		app_error(app, &err);
+		config_free(&tmp);
+		return;
+	}
+	free(app->message);
+	app->message = NULL;
+	apply_entries(app, &tmp);
+	if (tmp.n_colors || tmp.theme) {
+		if (config_parse_text(&app->config, line, strlen(line),
+				      "(prompt)", &err) != STATUS_OK)
+			app_error(app, &err);
+		apply_look(app);
+	}
+	if (!app->message)
+		app_message(app, false, "%s", line);
+	config_free(&tmp);
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+static void expand_to_depth(struct app *app, uint32_t depth)
+{
+	struct outline *o = app_outline(app);
+	struct error err = {0};
+	for (size_t i = 0; i < outline_count(o); i++) {
+		struct outline_row row;
+		if (!outline_row_get(o, i, &row))
+			break;
+		if (row.depth < depth && row.has_children && !row.expanded &&
+		    outline_expand(o, row.node, &err) != STATUS_OK) {
+			app_error(app, &err);
+			return;
+		}
+		if (row.depth >= depth && row.expanded)
+			outline_collapse(o, row.node);
+	}
+	app_message(app, false, "expanded to depth %u", depth);
+}
+
+bool app_add_derived(struct app *app, const char *name, const char *text,
+			bool save)
+{
+	struct error err = {0};
+	struct formula *f = NULL;
+	if (formula_parse(text, &f, &err) != STATUS_OK) {
+		app_error(app, &err);
+		return false;
+	}
+	/* a name defined again replaces its column */
+	size_t at = 0;
+	while (at < app->cols.n_derived && strcmp(app->derived[at].name, name) != 0)
+		at++;
+	if (at == app->cols.n_derived) {
+		struct derived_column *d = realloc(
+			app->derived, (app->cols.n_derived + 1) * sizeof(*d));
+		if (!d) {
+			formula_free(f);
+			return false;
+		}
+		app->derived = d;
+		d[at] = (struct derived_column){strdup(name), NULL, NULL};
+		app->cols.n_derived++;
+	}
+	free(app->derived[at].text);
+	formula_free(app->derived[at].expr);
+	app->derived[at].text = strdup(text);
+	app->derived[at].expr = f;
+	if (save && !app->config_path) {
+		app_message(app, false, "derived column %s added (not saved: "
+					"no configuration file is in use)",
+			    name);
+	} else if (save) {
+		char *line = NULL;
+		if (asprintf(&line, "derive \"%s\" = %s", name, text) >= 0 &&
+		    config_append_line(app->config_path, line, &err) ==
+			    STATUS_OK)
+			app_message(app, false, "derived column %s added and "
+						"saved to %s",
+				    name, app->config_path);
+		else
+			app_error(app, &err);
+		free(line);
+	}
+	return true;
+}
+
+static bool export_rows(struct app *app, bool json, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		app_message(app, true, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	struct outline *o = app_outline(app);
+	struct pane_env env = app_env(app, false);
+	size_t total = app->cols.n_columns + app->cols.n_derived;
+	if (json)
+		fputs("{\"view\":\"", f), fputs(view_kind_name(app->current), f),
+			fputs("\",\"rows\":[\n", f);
+	else {
+		fputs("depth,name", f);
+		for (size_t i = 0; i < total; i++) {
+			uint32_t c = i < app->cols.n_columns
+					     ? app->columns[i]
+					     : app->model->n_columns +
+						       (uint32_t)(i - app->cols.n_columns);
+			char *t = pane_column_title(&env, c);
+			fputc(',', f);
+			cli_put_csv(f, t ? t : "");
+			free(t);
+		}
+		fputc('\n', f);
+	}
+	size_t n = outline_count(o);
+	for (size_t r = 0; r < n; r++) {
+		struct outline_row row;
+		if (!outline_row_get(o, r, &row))
+			break;
+		char *label = view_node_label(app_view(app), row.node);
+		char *safe = sanitize_text(label ? label : "",
+					   json ? SANITIZE_UTF8 : SANITIZE_TERMINAL);
+		free(label);
+		if (json) {
+			fprintf(f, "%s{\"depth\":%u,\"name\":", r ? ",\n" : "",
+				row.depth);
+			json_t *name = json_string(safe ? safe : "");
+			if (!name || !cli_put_json(f, name, JSON_ENCODE_ANY))
+				fputs("null", f);
+			json_decref(name);
+			fputs(",\"values\":[", f);
+		} else {
+			fprintf(f, "%u,", row.depth);
+			cli_put_csv(f, safe ? safe : "");
+		}
+		free(safe);
+		for (size_t i = 0; i < total; i++) {
+			uint32_t c = i < app->cols.n_columns
+					     ? app->columns[i]
+					     : app->model->n_columns +
+						       (uint32_t)(i - app->cols.n_columns);
+			double v;
+			bool have = false;
+			if (c < app->model->n_columns)
+				have = view_value(app_view(app), row.node, c, &v);
+			if (json)
+				fprintf(f, i ? "," : "");
+			else
+				fputc(',', f);
+			if (have)
+				fprintf(f, "%.17g", v);
+			else if (json)
+				fputs("null", f);
+		}
+		fputs(json ? "]}" : "\n", f);
+	}
+	if (json)
+		fputs("\n]}\n", f);
+	bool ok = fclose(f) == 0;
+	if (ok)
+		app_message(app, false, "exported %zu rows to %s", n, path);
+	else
+		app_message(app, true, "%s: %s", path, strerror(errno));
+	return ok;
+}
+
+
+/* `:metric NAME` / `:sort NAME`: show the column (first) and sort by it. */
+static void cmd_metric(struct app *app, char *arg)
+{
+	uint32_t c = model_find_column(app->model, arg);
+	if (c == MODEL_NONE) {
+		app_message(app, true, "no column '%s' (c lists them)", arg);
+		return;
+	}
+	bool shown = false;
+	for (size_t i = 0; i < app->cols.n_columns; i++)
+		shown |= app->columns[i] == c;
+	if (!shown) {
+		size_t n = app->cols.n_columns;
+		uint32_t *p = realloc(app->columns, (n + 1) * sizeof(*p));
+		if (p) {
+			memmove(p + 1, p, n * sizeof(*p));
+			p[0] = c;
+			app->columns = p;
+			app->cols.n_columns++;
+		}
+	}
+	app_set_sort(app, c, false);
+}
+
+static void cmd_depth(struct app *app, char *arg)
+{
+	char *end;
+	unsigned long d = strtoul(arg, &end, 10);
+	if (end == arg || *end || d > 1000)
+		app_message(app, true, ":depth takes a depth 0-1000");
+	else
+		expand_to_depth(app, (uint32_t)d);
+}
+
+static void cmd_view(struct app *app, char *arg)
+{
+	enum view_kind k;
+	if (view_kind_parse(arg, &k))
+		app_switch_view(app, k);
+	else
+		app_message(app, true, "views: top-down, bottom-up, flat");
+}
+
+static void cmd_derive(struct app *app, char *arg)
+{
+	char *eq = strchr(arg, '=');
+	if (!eq) {
+		app_message(app, true,
+			    ":derive NAME = FORMULA ($1 is column 1, see c)");
+		return;
+	}
+	*eq = '\0';
+	char *name = arg, *formula = eq + 1;
+	size_t nl = strlen(name);
+	while (nl && name[nl - 1] == ' ')
+		name[--nl] = '\0';
+	while (*formula == ' ')
+		formula++;
+	if (!*name || !*formula)
+		app_message(app, true, ":derive NAME = FORMULA");
+	else
+		app_add_derived(app, name, formula, true);
+}
+
+static void cmd_export(struct app *app, char *arg)
+{
+	char *kind = strsep(&arg, " ");
+	while (arg && *arg == ' ')
+		arg++;
+	if (!arg || !*arg ||
+	    (strcmp(kind, "csv") != 0 && strcmp(kind, "json") != 0))
+		app_message(app, true, ":export csv|json FILE");
+	else
+		export_rows(app, strcmp(kind, "json") == 0, arg);
+}
+
+static void cmd_quit(struct app *app, char *arg)
+{
+	(void)arg;
+	app->quit = true;
+}
+
+static void cmd_help(struct app *app, char *arg)
+{
+	(void)arg;
+	struct pane_env env = app_env(app, true);
+	const struct pane_ops *ops = pane_find_by_action(pane_registry,
+							 ACTION_HELP);
+	if (ops)
+		app_push_pane(app, ops->new(&env));
+}
+
+/* `:threshold N`: the option, through the configuration language. */
+static void cmd_threshold(struct app *app, char *arg)
+{
+	char *line = NULL;
+	if (asprintf(&line, "set threshold = %s", arg) < 0)
+		return;
+	config_line(app, line);
+	free(line);
+}
+
+static const struct {
+	const char *name;
+	bool config; /* a line of the configuration language */
+	bool needs_arg;
+	void (*run)(struct app *app, char *arg);
+} commands[] = {
+	{"set", true, true, NULL},
+	{"bind", true, true, NULL},
+	{"color", true, true, NULL},
+	{"source", true, true, NULL},
+	{"theme", true, true, NULL},
+	{"threshold", false, true, cmd_threshold},
+	{"depth", false, true, cmd_depth},
+	{"metric", false, true, cmd_metric},
+	{"sort", false, true, cmd_metric},
+	{"view", false, true, cmd_view},
+	{"derive", false, true, cmd_derive},
+	{"export", false, true, cmd_export},
+	{"help", false, false, cmd_help},
+	{"quit", false, false, cmd_quit},
+	{"q", false, false, cmd_quit},
+};
+
+void app_command(struct app *app, const char *line)
+{
+	while (*line == ' ')
+		line++;
+	char *copy = strdup(line);
+	if (!copy)
+		return;
+	char *arg = copy;
+	char *cmd = strsep(&arg, " ");
+	while (arg && *arg == ' ')
+		arg++;
+	if (arg && !*arg)
+		arg = NULL;
+	size_t i = 0, n = sizeof(commands) / sizeof(commands[0]);
+	while (i < n && strcmp(commands[i].name, cmd) != 0)
+		i++;
+	if (!*cmd) {
+		;
+	} else if (i == n || (commands[i].needs_arg && !arg)) {
+		app_message(app, true,
+			    "%s command :%s (set, bind, color, source, theme, "
+			    "metric, sort, threshold, depth, derive, export, "
+			    "view, help, quit)",
+			    i == n ? "unknown" : "incomplete", cmd);
+	} else if (commands[i].config) {
+		config_line(app, line);
+	} else {
+		commands[i].run(app, arg);
+	}
+	free(copy);
+}

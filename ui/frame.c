@@ -1,0 +1,349 @@
+/* frame: one frame of the viewer: the title, the tab bar (from the pane
+ * registry, each tab with the live key of the action that opens it), the
+ * panes where the layout puts them, the detail strip of the selection and
+ * the status line, whose key hints come from the live bindings. */
+#include "config.h"
+
+#include "hub.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/sanitize.h"
+#include "keys.h"
+
+static void fill_line(int y, attr_t a)
+{
+	move(y, 0);
+	attrset(a);
+	for (int i = 0; i < COLS; i++)
+		addch(' ');
+	attrset(A_NORMAL);
+}
+
+static void fill_part(int y, int w, attr_t a)
+{
+	move(y, 0);
+	attrset(a);
+	for (int i = 0; i < w; i++)
+		addch(' ');
+	attrset(A_NORMAL);
+}
+
+static void draw_title(struct app *app, int y)
+{
+	attr_t a = theme_attr(THEME_ROLE_TITLE);
+	fill_line(y, a);
+	uint32_t threads = app->n_threads;
+	char *text = NULL;
+	if (asprintf(&text, "callscope%s  %s  %s (%s)  %u contexts, %u "
+			    "threads, %u columns%s",
+		     app->demo ? " [demo]" : "",
+		     app->model->title ? app->model->title : "", app->db_path,
+		     app->model->format, app->model->n_nodes - 1, threads,
+		     app->model->n_columns,
+		     app->model->n_timelines ? ", trace" : "") < 0)
+		text = NULL;
+	screen_text(y, 0, COLS, a, text ? text : "callscope", false);
+	free(text);
+}
+
+
+/* The first key bound to `a` in "generic", or NULL; into buf. */
+static const char *first_key(struct app *app, enum action a, char *buf,
+			     size_t n)
+{
+	char *keys = keymap_keys_of(app->keymap, a);
+	const char *out = NULL;
+	if (keys && *keys) {
+		size_t len = strcspn(keys, " ");
+		if (len >= n)
+			len = n - 1;
+		memcpy(buf, keys, len);
+		buf[len] = '\0';
+		out = buf;
+	}
+	free(keys);
+	return out;
+}
+
+static int draw_tab(int y, int x, bool active, const char *key,
+		    const char *title)
+{
+	char *t = NULL;
+	if (asprintf(&t, " %s%s%s ", key ? key : "", key ? " " : "", title) <
+	    0)
+		return 0;
+	int w = screen_text(y, x, COLS - x,
+			    theme_attr(active ? THEME_ROLE_TAB_ACTIVE
+					      : THEME_ROLE_TABS),
+			    t, false);
+	free(t);
+	return w + screen_text(y, x + w, COLS - x - w,
+			       theme_attr(THEME_ROLE_TABS), " ", false);
+}
+
+static void draw_tabs(struct app *app, int y)
+{
+	static const struct {
+		enum action a;
+		const char *title;
+	} views[] = {{ACTION_VIEW_TOP_DOWN, "Top-down"},
+		     {ACTION_VIEW_BOTTOM_UP, "Bottom-up"},
+		     {ACTION_VIEW_FLAT, "Flat"}};
+	fill_line(y, theme_attr(THEME_ROLE_TABS));
+	int x = 0;
+	const struct pane *top = app_top(app);
+	struct pane *split = layout_split_shown(&app->layout);
+	bool split_keys = split && app->layout.focus && app->n_stack == 1;
+	char key[24];
+	for (int i = 0; i < 3 && x < COLS; i++)
+		x += draw_tab(y, x,
+			      (top->ops->flags & PANE_BASE) && !split_keys &&
+				      app->current == (enum view_kind)i,
+			      first_key(app, views[i].a, key, sizeof(key)),
+			      views[i].title);
+	const struct pane_ops *other = NULL;
+	for (size_t i = 0; pane_registry[i] && x < COLS; i++) {
+		const struct pane_ops *ops = pane_registry[i];
+		bool open = ops == top->ops || (split && ops == split->ops);
+		if ((ops->flags & PANE_TAB) ||
+		    ((ops->flags & PANE_TAB_OPEN) && open))
+			x += draw_tab(y, x,
+				      ops == top->ops ||
+					      (split && ops == split->ops &&
+					       split_keys),
+				      first_key(app, ops->open, key,
+						sizeof(key)),
+				      ops->title);
+		else if (open && !(ops->flags & PANE_BASE))
+			other = ops;
+	}
+	if (other && x < COLS)
+		draw_tab(y, x, true, NULL, other->title);
+}
+
+/* the call path of the selected row: its view ancestors' labels */
+/* Bytes of ancestor labels the path of the selection collects: far more
+ * than a screen line shows (its end), however deep the tree. */
+#define PATH_BYTES_MAX 16384
+
+/* The labels from the top to the selection joined by " > ", only the
+ * nearest ancestors (about PATH_BYTES_MAX bytes) in a deep tree. */
+static char *selected_path(struct app *app)
+{
+	struct view *v = app_view(app);
+	uint32_t node = app_cursor(app)->node;
+	char **labels = NULL, *out = NULL;
+	size_t n = 0, cap = 0, bytes = 0;
+	struct view_node vn;
+	while (bytes < PATH_BYTES_MAX && view_node_get(v, node, &vn) &&
+	       vn.parent != MODEL_NONE) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			char **p = realloc(labels, ncap * sizeof(*labels));
+			if (!p)
+				goto out;
+			labels = p;
+			cap = ncap;
+		}
+		labels[n] = view_node_label(v, node);
+		bytes += (labels[n] ? strlen(labels[n]) : 1) + 3;
+		n++;
+		node = vn.parent;
+	}
+	out = malloc(bytes + 1);
+	if (!out)
+		goto out;
+	size_t len = 0;
+	for (size_t i = n; i-- > 0;) {
+		const char *l = labels[i] ? labels[i] : "?";
+		len += (size_t)sprintf(out + len, "%s%s", len ? " > " : "", l);
+	}
+	out[len] = '\0';
+out:
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
+	return out;
+}
+
+static void draw_detail(struct app *app, int y, int h, int w)
+{
+	attr_t a = theme_attr(THEME_ROLE_DETAIL);
+	attr_t l = theme_attr(THEME_ROLE_DETAIL_LABEL);
+	for (int i = 0; i < h; i++)
+		fill_part(y + i, w, a);
+	struct view_node vn;
+	if (!view_node_get(app_view(app), app_cursor(app)->node, &vn))
+		return;
+	const struct model *m = app->model;
+	char *label = view_node_label(app_view(app), app_cursor(app)->node);
+	int row = y;
+	/* the whole name, wrapped over as many lines as it needs (up to
+	 * h - 1, keeping one for the path) */
+	const char *text = label ? label : "";
+	int width = w - 6;
+	int name_lines = (screen_text_width(text) + width - 1) / (width > 0 ? width : 1);
+	if (name_lines < 1)
+		name_lines = 1;
+	if (name_lines > h - 1)
+		name_lines = h - 1 > 0 ? h - 1 : 1;
+	screen_text(row, 0, 6, l, "Name ", true);
+	if (name_lines == 1) {
+		screen_text(row, 6, width, a, text, false);
+	} else {
+		/* cut by characters: wide strings are handled by screen_text
+		 * per slice of the sanitized text */
+		char *safe = sanitize_text(text, SANITIZE_TERMINAL);
+		size_t len = safe ? strlen(safe) : 0, pos = 0;
+		for (int i = 0; i < name_lines && safe; i++) {
+			size_t take = 0, cols = 0;
+			while (pos + take < len && (int)cols < width) {
+				size_t n = sanitize_utf8_len(
+					(const unsigned char *)safe + pos + take,
+					len - pos - take);
+				take += n ? n : 1;
+				cols++;
+			}
+			char save = safe[pos + take];
+			safe[pos + take] = '\0';
+			screen_text(row + i, 6, width, a, safe + pos, false);
+			safe[pos + take] = save;
+			pos += take;
+		}
+		free(safe);
+	}
+	row += name_lines;
+	free(label);
+	if (row < y + h - 1 && vn.model_node < m->n_nodes) {
+		const struct model_node *n = &m->nodes[vn.model_node];
+		const char *file = model_str(m, n->file);
+		uint32_t line = n->line;
+		const char *module = model_str(m, n->module);
+		if (n->function < m->n_functions) {
+			const struct model_function *f = &m->functions[n->function];
+			if (!*file) {
+				file = model_str(m, f->file);
+				line = f->line;
+			}
+			if (!*module)
+				module = model_str(m, f->module);
+		}
+		char *where = NULL;
+		if (asprintf(&where, "%s%s%.0u%s%s", *file ? file : "(no source)",
+			     line ? ":" : "", line, *module ? "   in " : "",
+			     module) < 0)
+			where = NULL;
+		screen_text(row, 0, 6, l, "Where ", true);
+		screen_text(row, 6, w - 6, a, where ? where : "", false);
+		free(where);
+		row++;
+	}
+	if (row < y + h) {
+		char *path = selected_path(app);
+		screen_text(row, 0, 6, l, "Path ", true);
+		/* keep the end of a long path: elide at the left */
+		if (path)
+			screen_text_tail(row, 6, w - 6, a, path);
+		free(path);
+	}
+}
+
+
+/* The hints on the status line: an action and its word; the key is the
+ * action's first live binding (an unbound action shows no hint). */
+static const struct {
+	enum action a;
+	const char *word;
+} hints[] = {
+	{ACTION_QUIT, "quit"},       {ACTION_HELP, "help"},
+	{ACTION_SEARCH, "search"},   {ACTION_HOT_PATH, "hot path"},
+	{ACTION_VIEW_NEXT, "view"},  {ACTION_SORT, "sort"},
+	{ACTION_THREADS, "threads"}, {ACTION_SOURCE, "source"},
+	{ACTION_COLUMNS, "columns"}, {ACTION_COMMAND, "command"},
+};
+
+static void draw_status(struct app *app, int y)
+{
+	attr_t a = theme_attr(THEME_ROLE_STATUS);
+	fill_line(y, a);
+	if (app->prompt != PROMPT_NONE) {
+		int x = screen_text(y, 0, COLS, a, prompt_label(app), false);
+		x += screen_text(y, x, COLS - x - 1, a,
+				 app->prompt_buf ? app->prompt_buf : "", false);
+		if (!app->caps.headless) {
+			move(y, x < COLS ? x : COLS - 1);
+			curs_set(1);
+		}
+		return;
+	}
+	curs_set(0);
+	if (*cli_cancel_flag()) { /* reads stopped by Ctrl-C stay stopped */
+		char *text = NULL;
+		if (asprintf(&text, "%s%sC-l reads again",
+			     app->message ? app->message : "Reading stopped",
+			     app->message ? "  " : ": ") < 0)
+			text = NULL;
+		screen_text(y, 0, COLS, theme_attr(THEME_ROLE_ERROR),
+			    text ? text : "C-l reads again", false);
+		free(text);
+		return;
+	}
+	if (app->message) {
+		screen_text(y, 0, COLS,
+			    app->message_error ? theme_attr(THEME_ROLE_ERROR) : a,
+			    app->message, false);
+		return;
+	}
+	int x = 0;
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]) && x < COLS;
+	     i++) {
+		char key[24];
+		if (!first_key(app, hints[i].a, key, sizeof(key)))
+			continue;
+		x += screen_text(y, x, COLS - x, theme_attr(THEME_ROLE_STATUS_KEY),
+				 key, false);
+		x += screen_text(y, x, COLS - x, a, " ", false);
+		x += screen_text(y, x, COLS - x, a, hints[i].word, false);
+		x += screen_text(y, x, COLS - x, a, "  ", false);
+	}
+}
+
+void frame_draw(struct app *app)
+{
+	erase();
+	int h = LINES, y = 0;
+	bool title = h >= 8, tabs = h >= 12, detail = h >= 16;
+	int detail_h = detail ? (h >= 30 ? 4 : 3) : 0;
+	if (title)
+		draw_title(app, y++);
+	if (tabs)
+		draw_tabs(app, y++);
+	struct pane *top = app_top(app);
+	bool base = (top->ops->flags & PANE_BASE) != 0;
+	struct rect area = {y, 0, h - y - 1, COLS}, stack, split, strip;
+	layout_place(&app->layout, base, area, detail_h, &stack, &split,
+		     &strip);
+	struct pane *sp = layout_split_shown(&app->layout);
+	if (base && sp && split.h > 0) {
+		struct pane_env env = app_env(app, app->layout.focus);
+		sp->ops->draw(&env, sp, split);
+	} else {
+		split.h = 0;
+	}
+	app->split_rect = split;
+	app->stack_rect = stack;
+	if (stack.h > 0) {
+		struct pane_env env = app_env(app, !(sp && app->layout.focus));
+		top->ops->draw(&env, top, stack);
+	}
+	if (strip.h > 0 && base)
+		draw_detail(app, strip.y, strip.h, strip.w);
+	else if (strip.h > 0)
+		for (int i = 0; i < strip.h; i++)
+			fill_line(strip.y + i, A_NORMAL);
+	draw_status(app, h - 1);
+	refresh();
+}

@@ -1,0 +1,153 @@
+/* hub: the viewer's core, private to its files (app.c: state, loop and
+ * set-up; dispatch.c: actions, keys and the mouse; frame.c: drawing; prompt.c: line prompts; commands.c: ":"
+ * commands and the option table; input.c: the headless key script and the
+ * progress note; prebuild.c: the background build).  Panes never include
+ * this: they see struct pane_env (pane.h). */
+#ifndef CALLSCOPE_UI_HUB_H
+#define CALLSCOPE_UI_HUB_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <wchar.h>
+
+#include "actions.h"
+#include "app.h"
+#include "config/config_file.h"
+#include "layout.h"
+#include "model/model.h"
+#include "pane.h"
+#include "screen.h"
+#include "theme.h"
+#include "views/outline.h"
+#include "views/view.h"
+
+/* Entering a search pattern is applied on every keystroke below this many
+ * contexts, on Enter above. */
+#define INCREMENTAL_SEARCH_MAX_NODES 500000u
+
+#define STACK_MAX 8
+
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_SEARCH,
+	PROMPT_FILTER,
+	PROMPT_COMMAND,
+	PROMPT_PANE, /* text for the pane that asked (prompt_pane) */
+};
+
+struct prebuild;
+
+struct app {
+	struct model *model;
+	char *db_path;
+	bool demo;
+	struct screen_caps caps;
+	struct config config;
+	struct keymap *keymap;
+
+	struct view *views[3];
+	struct prebuild *prebuild; /* bottom-up and flat built in the
+				      background after the first frame */
+	struct outline *outlines[3];
+	struct tree_cursor cursors[3];
+	enum view_kind current;
+
+	uint32_t n_threads;
+	uint32_t *columns; /* owned; cols.columns points here */
+	struct derived_column *derived; /* owned; cols.derived */
+	double *totals;
+	bool *has_total;
+	struct column_set cols;
+
+	struct pane *stack[STACK_MAX]; /* stack[0] is the base (the tree) */
+	size_t n_stack;
+	struct layout layout;
+
+	char *message;
+	bool message_error;
+
+	enum prompt_kind prompt;
+	struct pane *prompt_pane; /* PROMPT_PANE: who gets the text */
+	char *prompt_buf;
+	size_t prompt_len, prompt_cap;
+	uint32_t prompt_origin; /* selection when the search started */
+
+	const char *config_path; /* where :derive saves; NULL: not saved */
+	char *config_path_owned;
+	char *theme_loaded;    /* the theme applied last (NULL: default) */
+	bool screen_on;        /* curses is started: colours can apply */
+
+	struct rect stack_rect, split_rect; /* at the last draw */
+	bool quit;
+};
+
+/* app.c */
+void app_message(struct app *app, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void app_error(struct app *app, struct error *err);
+struct view *app_view(struct app *app);
+struct outline *app_outline(struct app *app);
+struct tree_cursor *app_cursor(struct app *app);
+/* The context a pane is called with. */
+struct pane_env app_env(struct app *app, bool focused);
+void app_push_pane(struct app *app, struct pane *pane);
+void app_pop_pane(struct app *app);
+/* Pop everything over the base pane. */
+void app_pop_overlays(struct app *app);
+struct pane *app_top(struct app *app);
+/* Select view node `node` of the current view, revealing it. */
+void app_select(struct app *app, uint32_t node);
+bool app_ensure_view(struct app *app, enum view_kind k);
+void app_switch_view(struct app *app, enum view_kind k);
+void app_set_sort(struct app *app, uint32_t column, bool ascending);
+/* Show (first) or hide model column `c`. */
+bool app_show_column(struct app *app, uint32_t c, bool shown);
+
+/* A new pane of `ops` (NULL when it has nothing to show). */
+struct pane *app_make_pane(struct app *app, const struct pane_ops *ops);
+
+/* dispatch.c */
+void app_handle_key(struct app *app, int key, bool is_char, wint_t wc);
+
+/* frame.c */
+void frame_draw(struct app *app);
+
+/* prompt.c */
+void prompt_open(struct app *app, enum prompt_kind k);
+void prompt_key(struct app *app, int key, bool is_char, wint_t wc);
+/* The label shown before the text. */
+const char *prompt_label(const struct app *app);
+
+/* commands.c */
+void app_command(struct app *app, const char *line);
+/* Apply the configuration held in app->config (options, bindings,
+ * colours, theme, derived columns); posts its first warning. */
+void app_apply_config(struct app *app);
+/* Read the default theme and the user's configuration file, then apply. */
+void app_load_config(struct app *app, bool no_config, const char *path);
+bool app_add_derived(struct app *app, const char *name, const char *text,
+		     bool save);
+
+/* input.c */
+struct script {
+	const char *p;
+};
+bool script_next(struct script *s, int *key, bool *is_char, wint_t *wc);
+double input_now_us(void);
+void input_key_label(int key, bool is_char, wint_t wc, char *buf, size_t n);
+/* Show a progress note when a frame waits on a server (from the key's
+ * time `*frame_start_us`); off when !on. */
+void input_watch_reads(bool on, const double *frame_start_us);
+
+/* prebuild.c */
+void prebuild_start(struct app *app);
+/* Wait for the background build and take its views (no-op when none). */
+void prebuild_join(struct app *app);
+/* At exit: true when the build still runs (the caller leaves without
+ * waiting); otherwise its views are taken. */
+bool prebuild_running_at_exit(struct app *app);
+void prebuild_free(struct app *app);
+
+#endif
