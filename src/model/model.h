@@ -270,6 +270,12 @@ struct model {
 	uint32_t ctx_index_len;
 	uint64_t *ctx_sorted;     /* (ctx_id << 32 | node) sorted, or NULL */
 	bool ctx_unique;          /* no two nodes share a context id */
+	/* What a context id is shown as (the top-down view's output ids):
+	 * ctx_id - ctx_id_base.  A format whose own ids start at 0 (Cube
+	 * cnode ids) stores id + 1, because context id 0 is the synthetic
+	 * root, and sets 1; the root then has no id to show (MODEL_NONE).
+	 * 0 for most formats. */
+	uint32_t ctx_id_base;
 
 	/* Set by model_set_origin: run at model_free, after the providers
 	 * are closed (a temporary extraction removed, ...). */
@@ -382,6 +388,9 @@ void model_builder_add_warning(struct model_builder *b, const char *text);
 
 void model_builder_set_title(struct model_builder *b, const char *title,
 			     const char *description);
+
+/* Set model.ctx_id_base (see there). */
+void model_builder_set_ctx_id_base(struct model_builder *b, uint32_t base);
 
 /* Add a node under `parent` (0 = root), appended after its last child.
  * `node` supplies every field but parent/first_child/next_sibling/depth.
