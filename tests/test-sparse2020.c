@@ -20,6 +20,7 @@
 
 #include "legacy_mk.h"
 #include "formats/hpctoolkit_xml/sparse2020.h"
+#include "formats/hpctoolkit_xml/xml_provider.h"
 
 #define N_PROF 3
 #define PI_PTR 64 /* not right after the header: pointers are honoured */
@@ -462,6 +463,19 @@ static void test_bad_index(void **state)
 	assert_non_null(strstr(err.message, "outside"));
 	error_clear(&err);
 	assert_non_null(sparse2020_error(s));
+	/* the value provider hands the kept error out once through
+	 * value_ops.take_error */
+	struct xml_provider *xp = calloc(1, sizeof(*xp));
+	assert_non_null(xp);
+	xp->sparse = s;
+	assert_true(xml_provider_value_ops.take_error(xp, &err));
+	assert_int_equal(err.status, STATUS_CORRUPT);
+	assert_string_equal(err.file, "profile.db");
+	assert_non_null(strstr(err.message, "outside"));
+	error_clear(&err);
+	assert_false(xml_provider_value_ops.take_error(xp, &err));
+	assert_int_equal(err.status, STATUS_OK);
+	free(xp);
 	sparse2020_close(s);
 	fix_free(&f);
 }

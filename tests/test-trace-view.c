@@ -96,8 +96,10 @@ static void fill(struct fake *f, bool with_intervals)
 		/* kernels: [1100,1200) ctx 2, [1300,1310) ctx 6,
 		 * [1310,1500) ctx 7, [2000,2001) ctx 5 */
 		const struct trace_interval iv[] = {
-			{1100, 1200, 2}, {1300, 1310, 6}, {1310, 1500, 7},
-			{2000, 2001, 5}};
+			{.begin = 1100, .end = 1200, .ctx_id = 2},
+			{.begin = 1300, .end = 1310, .ctx_id = 6},
+			{.begin = 1310, .end = 1500, .ctx_id = 7},
+			{.begin = 2000, .end = 2001, .ctx_id = 5}};
 		memcpy(f->intervals, iv, sizeof(iv));
 		f->n_intervals = 4;
 	}

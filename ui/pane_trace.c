@@ -291,8 +291,7 @@ static void draw_grid(struct app *app, struct trace_pane *t, int y, int x,
 			      : vn.kind == VIEW_ROW_FILE ? TRACE_MATCH_FILE
 			      : vn.kind == NODE_LINE || vn.kind == NODE_LOOP
 				      ? TRACE_MATCH_LINE
-			      : vn.kind == NODE_FUNCTION || vn.kind == NODE_ENTRY ||
-					      vn.kind == NODE_KERNEL
+			      : model_kind_is_frame(vn.kind)
 				      ? TRACE_MATCH_FUNCTION
 				      : TRACE_MATCH_NODE;
 		match = trace_match_make(m, vn.model_node, how);

@@ -184,6 +184,13 @@ static enum status read_tables(struct probe_owned *o, const char *path,
 {
 	sqlite3 *db = NULL;
 	enum status st = sqlite_ro_open(path, false, &db, err);
+	/* a WAL database in a directory we cannot write (no -shm to
+	 * create): read what the main file holds, as SQLite allows only
+	 * with immutable=1 */
+	if (st == STATUS_IO) {
+		error_clear(err);
+		st = sqlite_ro_open(path, true, &db, err);
+	}
 	if (st == STATUS_OK)
 		st = sqlite_ro_tables(db, path, PROBE_MAX_TABLES, &o->tables,
 				      &o->n_tables, err);

@@ -69,8 +69,16 @@ enum status sqlite_ro_open(const char *path, bool immutable, sqlite3 **out,
 	rc = sqlite3_exec(db, "SELECT 1 FROM sqlite_master LIMIT 1", NULL, NULL,
 			  NULL);
 	if (rc != SQLITE_OK) {
-		st = error_set(err, STATUS_CORRUPT, path,
-			       "not a readable SQLite database: %s",
+		/* a damaged file is corrupt; a file SQLite could not read
+		 * (locks, a WAL without its -shm in a read-only place) is
+		 * an I/O error, which immutable=1 may get past */
+		int primary = rc & 0xff;
+		bool damaged = primary == SQLITE_CORRUPT ||
+			       primary == SQLITE_NOTADB;
+		st = error_set(err, damaged ? STATUS_CORRUPT : STATUS_IO, path,
+			       "%s: %s",
+			       damaged ? "not a readable SQLite database"
+				       : "cannot read the SQLite database",
 			       sqlite3_errmsg(db));
 		goto out;
 	}

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "model/model.h"
+#include "model/model_internal.h"
 
 #include "core/array.h"
 
@@ -12,19 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct model_builder {
-	struct model *m;
-	size_t strings_len, strings_cap;
-	uint32_t offsets_cap;
-	uint32_t *hash; /* open addressing: handle+1, 0 = empty */
-	uint32_t hash_cap;
-	uint32_t nodes_cap;
-	uint32_t *last_child;
-	uint32_t functions_cap, stats_cap, columns_cap, profiles_cap;
-	uint32_t ids_cap, timelines_cap;
-	bool failed;
-};
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
@@ -274,6 +262,8 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 		.first_id = b->m->n_ids,
 		.n_ids = n_ids,
 		.is_summary = is_summary,
+		.point = MODEL_NONE,
+		.repetition = MODEL_NONE,
 	};
 	if (n_ids)
 		memcpy(b->m->ids + b->m->n_ids, ids, n_ids * sizeof(*ids));
@@ -327,6 +317,25 @@ uint32_t model_builder_add_timeline(struct model_builder *b,
 	if (!b || b->failed)
 		return MODEL_NONE;
 	return BUILDER_APPEND(b, timelines, n_timelines, timelines_cap, tl);
+}
+
+uint32_t model_builder_add_counter(struct model_builder *b, uint32_t profile,
+				   const char *label, const char *unit,
+				   uint64_t count)
+{
+	if (!b || b->failed)
+		return MODEL_NONE;
+	struct model_timeline tl = {
+		.profile = profile,
+		.label = label ? model_builder_intern(b, label, strlen(label))
+			       : 0,
+		.kind = TIMELINE_COUNTER,
+		.count = count,
+		.unit = unit ? model_builder_intern(b, unit, strlen(unit)) : 0,
+	};
+	if (tl.label == MODEL_NONE || tl.unit == MODEL_NONE)
+		return MODEL_NONE;
+	return model_builder_add_timeline(b, &tl);
 }
 
 void model_builder_set_time_range(struct model_builder *b, uint64_t min,
@@ -441,6 +450,12 @@ struct model *model_builder_finish(struct model_builder *b,
 		model_builder_free(b);
 		return NULL;
 	}
+	if (!model_params_finish(m) || !model_inclusive_init(m)) {
+		error_set(err, STATUS_NOMEM, m->path,
+			  "out of memory while building the model");
+		model_builder_free(b);
+		return NULL;
+	}
 	pair_columns(m);
 	b->m = NULL;
 	model_builder_free(b);
@@ -463,6 +478,16 @@ bool model_trace_take_error(const struct model *m, struct error *err)
 	       m->trace_ops->take_error(m->trace_impl, err);
 }
 
+bool model_take_value_error(const struct model *m, struct error *err)
+{
+	if (!m)
+		return false;
+	if (m->value_ops && m->value_ops->take_error &&
+	    m->value_ops->take_error(m->value_impl, err))
+		return true;
+	return model_inclusive_take_error(m, err);
+}
+
 void model_free(struct model *m)
 {
 	if (!m)
@@ -473,6 +498,7 @@ void model_free(struct model *m)
 		m->trace_ops->close(m->trace_impl);
 	if (m->release)
 		m->release(m->release_arg);
+	model_inclusive_free(m);
 	for (uint32_t i = 0; i < m->n_columns; i++)
 		column_release(&m->columns[i]);
 	free(m->columns);
@@ -489,6 +515,10 @@ void model_free(struct model *m)
 	free(m->profiles);
 	free(m->ids);
 	free(m->timelines);
+	free(m->params);
+	free(m->point_coords);
+	free(m->point_first);
+	free(m->point_profiles);
 	for (uint32_t i = 0; i < m->n_warnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);
@@ -532,6 +562,24 @@ nomem:
 	return error_set(err, STATUS_NOMEM, shown, "out of memory");
 }
 
+bool model_kind_is_frame(uint8_t kind)
+{
+	switch ((enum node_kind)kind) {
+	case NODE_ENTRY:
+	case NODE_FUNCTION:
+	case NODE_KERNEL:
+	case NODE_REGION:
+		return true;
+	case NODE_ROOT:
+	case NODE_LOOP:
+	case NODE_LINE:
+	case NODE_INSTRUCTION:
+	case NODE_ADDRESS:
+		break;
+	}
+	return false;
+}
+
 const char *model_str(const struct model *m, uint32_t h)
 {
 	if (!m || h >= m->n_strings)
@@ -573,8 +621,11 @@ static bool stat_leaf(void *ctx, uint32_t leaf, double *out)
 bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
 		      double *out)
 {
-	if (node >= m->n_nodes || stat >= m->n_stats || !m->value_ops ||
-	    !m->value_ops->summary)
+	if (node >= m->n_nodes || stat >= m->n_stats)
+		return false;
+	if (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE)
+		return model_inclusive_value(m, node, stat, out);
+	if (!m->value_ops || !m->value_ops->summary)
 		return false;
 	return m->value_ops->summary(m->value_impl, m->nodes[node].ctx_id,
 				     m->stats[stat].stat_id, out);
@@ -682,6 +733,10 @@ enum status model_stat_dense(const struct model *m, uint32_t stat,
 	if (stat >= m->n_stats)
 		return error_set(err, STATUS_USAGE, m->path,
 				 "no statistic %u", (unsigned)stat);
+	if (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE) {
+		model_inclusive_dense(m, stat, values, present);
+		return STATUS_OK;
+	}
 	if (!m->value_ops)
 		return STATUS_OK;
 	if (m->value_ops->summary_all) {

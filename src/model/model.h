@@ -14,7 +14,8 @@
  *  - execution contexts ("profiles": threads, ranks, GPU streams) labelled by
  *    identifier tuples;
  *  - timelines: sample lines (context id over time) and, for later formats,
- *    interval tracks.
+ *    interval tracks (nested, with attributes read on demand) and counter
+ *    lines (time, value).
  * Metric values, per-profile values and trace samples are NOT loaded: the
  * model keeps the reader's provider (ops + impl) and asks it when a view
  * needs a value.  Must not depend on curses or on ui/. */
@@ -41,6 +42,15 @@ enum node_kind {
 	NODE_REGION,      /* named region (Extra-P, Cube call paths) */
 	NODE_ADDRESS,     /* bare address (DCPI) */
 };
+
+/* The one definition of a frame, a node that is a call-stack frame rather
+ * than a part of one: entry points, functions, GPU kernels and named
+ * regions (Extra-P and Cube call paths are regions).  Not the root, loops,
+ * lines, instructions or bare addresses.  The views (flat and bottom-up
+ * grouping), the trace index (trace depth) and the trace pane's matching
+ * all use it.  Counting NODE_REGION changes nothing for HPCToolkit data:
+ * neither HPCToolkit reader makes region (or kernel) nodes. */
+bool model_kind_is_frame(uint8_t kind);
 
 enum node_relation {
 	RELATION_NONE,         /* root and entry points */
@@ -89,8 +99,23 @@ struct model_function {
 
 enum stat_combine { COMBINE_SUM, COMBINE_MIN, COMBINE_MAX };
 
+enum stat_flag {
+	/* Set by a reader: the database stores only this statistic's
+	 * exclusive (self) values (DCPI, rocpd, Cube metrics stored
+	 * exclusive).  The reader does not sum subtrees itself: it asks the
+	 * engine for the inclusive statistic with
+	 * model_builder_add_inclusive_stat. */
+	STAT_EXCLUSIVE_ONLY = 1 << 0,
+	/* Set by the builder: the inclusive values of statistic `source`
+	 * (STAT_EXCLUSIVE_ONLY), derived by the engine: at each node the
+	 * combination (`combine`: sum, min or max) of the source's values
+	 * over the node's subtree, absent where the whole subtree is. */
+	STAT_DERIVED_INCLUSIVE = 1 << 1,
+};
+
 /* A summary statistic the database stores per context (v4: a {SS}, keyed
- * by statMetricId; its per-profile inputs are keyed by propMetricId). */
+ * by statMetricId; its per-profile inputs are keyed by propMetricId), or
+ * one the engine derives from another (flags). */
 struct model_stat {
 	uint32_t metric;  /* string: canonical metric name "CPUTIME (sec)" */
 	uint32_t scope;   /* string: propagation scope "execution" */
@@ -98,6 +123,9 @@ struct model_stat {
 	uint8_t combine;  /* enum stat_combine */
 	uint32_t stat_id; /* reader's key for summary values */
 	uint32_t prop_id; /* reader's key for per-profile values, MODEL_NONE */
+	uint8_t flags;    /* enum stat_flag bits, 0 for a stored statistic */
+	uint32_t source;  /* STAT_DERIVED_INCLUSIVE: the statistic derived
+			     from; else unused */
 };
 
 enum column_kind { COLUMN_INCLUSIVE, COLUMN_EXCLUSIVE };
@@ -139,12 +167,23 @@ struct model_id {
 	uint64_t physical_id;
 };
 
-/* An execution context (thread, rank, GPU stream) or a summary profile. */
+/* An execution context (thread, rank, GPU stream) or a summary profile;
+ * in a parametric set (Extra-P), one measurement: a point of the parameter
+ * space and a repetition there. */
 struct model_profile {
-	uint32_t label;    /* string: "RANK 0 THREAD 3"; "summary" */
-	uint32_t first_id; /* index into model.ids */
+	uint32_t label;      /* string: "RANK 0 THREAD 3"; "summary" */
+	uint32_t first_id;   /* index into model.ids */
 	uint32_t n_ids;
 	bool is_summary;
+	uint32_t point;      /* measurement point, MODEL_NONE when not
+				parametric */
+	uint32_t repetition; /* repetition at that point (0, 1, ...),
+				MODEL_NONE when not parametric */
+};
+
+/* A parameter of a parametric set: "p" (processes), "n" (problem size). */
+struct model_param {
+	uint32_t name; /* string */
 };
 
 /* One per-profile value of a context (thread view). */
@@ -155,7 +194,8 @@ struct profile_value {
 
 /* What a reader provides for lazily read values.  Every function must be
  * bounds-safe on corrupt input: a failure is "absent" plus a note in `err`
- * where one is passed. */
+ * where one is passed; where none is passed (summary), `take_error` tells a
+ * failed read from an absent value. */
 struct value_ops {
 	/* Summary value of statistic `stat_id` at context `ctx_id`. */
 	bool (*summary)(void *impl, uint32_t ctx_id, uint32_t stat_id,
@@ -179,6 +219,14 @@ struct value_ops {
 				   void (*emit)(void *ctx, uint32_t ctx_id,
 						double value),
 				   void *ctx, struct error *err);
+	/* Optional (NULL: a value read never fails but for corrupt data,
+	 * which is "absent").  A summary read that fails for another reason
+	 * (an I/O error of a lazily read file: a remote file whose server
+	 * went away) returns false like an absent value; this moves the
+	 * first such failure since the last call into `err` (NULL: drop it)
+	 * and returns true, or returns false when there was none.  As
+	 * trace_ops.take_error. */
+	bool (*take_error)(void *impl, struct error *err);
 };
 
 struct trace_sample {
@@ -186,19 +234,47 @@ struct trace_sample {
 	uint32_t ctx_id; /* database context id; 0 = idle */
 };
 
+#define MODEL_EVENT_NONE UINT64_MAX /* an interval without attributes */
+
+/* One interval of an interval track (a GPU queue, a host thread's API
+ * calls, NVTX ranges).  Intervals of a track are sorted by begin and
+ * properly nested: one at depth d + 1 lies inside the last one at depth d
+ * that begins before it. */
 struct trace_interval {
-	uint64_t begin, end;
-	uint32_t ctx_id; /* context (kernel, API call, copy) */
+	uint64_t begin, end; /* nanoseconds, end exclusive */
+	uint32_t ctx_id;     /* context (kernel, API call, copy) */
+	uint32_t depth;      /* nesting depth in the track, 0 outermost */
+	uint64_t event;      /* the reader's key for trace_ops.event_detail
+				(a dispatch or row id), MODEL_EVENT_NONE when
+				the interval has no attributes */
 };
 
-enum timeline_kind { TIMELINE_SAMPLES, TIMELINE_INTERVALS };
+/* One attribute of an interval's event: a kernel's grid, its registers,
+ * the bytes of a copy, an API call's arguments.  An array of them is one
+ * heap block holding the array and every string (model_kv_pack): the
+ * caller frees the array, and only the array, with free(). */
+struct model_kv {
+	const char *key;  /* "grid", "registers", "bytes", "arg0" */
+	const char *text; /* the value as shown: "256x1x1", "64"; never NULL */
+	double number;    /* the value as a number, when is_number */
+	bool is_number;
+};
 
-/* One trace line (thread, rank, stream) or interval track. */
+enum timeline_kind {
+	TIMELINE_SAMPLES,   /* context id over time (trace_ops.sample) */
+	TIMELINE_INTERVALS, /* nested intervals (trace_ops.interval) */
+	TIMELINE_COUNTER,   /* (time, value) samples (trace_ops.counter):
+			       power, memory use, a hardware counter's rate;
+			       drawn as a track under the lines */
+};
+
+/* One trace line (thread, rank, stream), interval track or counter. */
 struct model_timeline {
 	uint32_t profile;  /* index into model.profiles, or MODEL_NONE */
 	uint32_t label;    /* string: label shown for the line */
 	uint8_t kind;      /* enum timeline_kind */
-	uint64_t count;    /* samples (or intervals) in the line */
+	uint64_t count;    /* samples, intervals or counter values */
+	uint32_t unit;     /* string: a counter's unit ("W", "bytes"), or 0 */
 };
 
 /* What a reader provides for lazily read timelines.  Samples in a line are
@@ -218,6 +294,20 @@ struct trace_ops {
 	 * since the last call into `err` and returns true, or returns false
 	 * when there was none. */
 	bool (*take_error)(void *impl, struct error *err);
+	/* Optional (NULL: no counter lines): value `index` (< count) of
+	 * counter line `line`, sorted by time: its time (ns) and value.
+	 * False for a bad index or a failed read (as `sample`). */
+	bool (*counter)(void *impl, uint32_t line, uint64_t index,
+			uint64_t *time, double *value);
+	/* Optional (NULL: no attributes): the attributes of event `event`
+	 * (trace_interval.event) of interval track `line`, read when asked
+	 * (an interval under the cursor).  *out is one heap block made by
+	 * model_kv_pack that the caller frees; *out NULL and *n 0 when the
+	 * event has none.  STATUS_CORRUPT, STATUS_IO, STATUS_NOMEM with
+	 * `err` set on failure. */
+	enum status (*event_detail)(void *impl, uint32_t line, uint64_t event,
+				    struct model_kv **out, size_t *n,
+				    struct error *err);
 };
 
 struct model {
@@ -251,6 +341,19 @@ struct model {
 	struct model_id *ids;
 	uint32_t n_ids;
 
+	/* Parameter space (Extra-P): an Extra-P set is profiles x call
+	 * paths, a profile being one repetition at one point.  Point p's
+	 * coordinates are point_coords[p * n_params .. + n_params), real
+	 * numbers; point p's profiles, by repetition then profile index, are
+	 * point_profiles[point_first[p] .. point_first[p + 1]) (built at
+	 * finish).  All NULL / 0 when the database is not parametric. */
+	struct model_param *params;
+	uint32_t n_params;
+	double *point_coords;
+	uint32_t n_points;
+	uint32_t *point_first;
+	uint32_t *point_profiles;
+
 	struct model_timeline *timelines;
 	uint32_t n_timelines;
 	uint64_t time_min, time_max; /* over all timelines, ns */
@@ -277,6 +380,12 @@ struct model {
 	 * 0 for most formats. */
 	uint32_t ctx_id_base;
 
+	/* Inclusive values of STAT_DERIVED_INCLUSIVE statistics, computed
+	 * by one pass over the tree the first time one of a statistic's
+	 * values is asked for, then kept (model_inclusive.c); NULL when the
+	 * model has no derived statistic. */
+	struct model_inclusive *inclusive;
+
 	/* Set by model_set_origin: run at model_free, after the providers
 	 * are closed (a temporary extraction removed, ...). */
 	void (*release)(void *arg);
@@ -286,6 +395,72 @@ struct model {
 /* The first failed trace read since the last call (see trace_ops
  * take_error), moved into `err`: true when there was one. */
 bool model_trace_take_error(const struct model *m, struct error *err);
+
+/* The first failed value read since the last call (see value_ops
+ * take_error: a value that came back absent because its read failed; then
+ * a failed pass of a derived inclusive statistic), moved into `err` (NULL:
+ * dropped): true when there was one.  Callers that
+ * show values may ask after drawing them; absent values stay absent. */
+bool model_take_value_error(const struct model *m, struct error *err);
+
+/* ---- interval tracks and counter lines (model_trace.c) -------------- */
+
+/* Copy `n` attributes (keys and texts, NULL texts as "") into one heap
+ * block: *out is the array, its strings stored after it, freed with one
+ * free().  *out NULL for n 0.  STATUS_NOMEM (or STATUS_USAGE for a NULL
+ * key) leaves *out NULL. */
+enum status model_kv_pack(const struct model_kv *kv, size_t n,
+			  struct model_kv **out, struct error *err);
+
+/* Interval `index` of interval track `line`; false when `line` is not an
+ * interval track, `index` >= its count, or the read fails. */
+bool model_interval(const struct model *m, uint32_t line, uint64_t index,
+		    struct trace_interval *out);
+
+/* The attributes of `event` on interval track `line` (trace_ops
+ * event_detail; ownership as there).  *out NULL, *n 0 and STATUS_OK for
+ * MODEL_EVENT_NONE; STATUS_USAGE when `line` is not an interval track;
+ * STATUS_UNSUPPORTED when the format has no attributes. */
+enum status model_event_detail(const struct model *m, uint32_t line,
+			       uint64_t event, struct model_kv **out,
+			       size_t *n, struct error *err);
+
+/* Value `index` of counter line `line`; false when `line` is not a counter
+ * line, `index` >= its count, or the read fails. */
+bool model_counter(const struct model *m, uint32_t line, uint64_t index,
+		   uint64_t *time, double *value);
+
+/* The counter value in force at time `t`: the index of the last value of
+ * counter line `line` whose time is <= t, by binary search (O(log count)
+ * reads).  False when there is none (t before the first value, an empty or
+ * unknown line, a failed read). */
+bool model_counter_at(const struct model *m, uint32_t line, uint64_t t,
+		      uint64_t *index);
+
+/* ---- parameter space (model_params.c) ------------------------------ */
+
+/* The parameter named `name`, or MODEL_NONE. */
+uint32_t model_find_param(const struct model *m, const char *name);
+
+/* The n_params coordinates of point `point`, or NULL for an invalid
+ * point. */
+const double *model_point_coords(const struct model *m, uint32_t point);
+
+/* The profiles measured at `point` (the repetitions, ordered by repetition
+ * then profile index) into *profiles (inside the model; NULL when none);
+ * returns their number, 0 for an invalid point.  O(1). */
+uint32_t model_point_profiles(const struct model *m, uint32_t point,
+			      const uint32_t **profiles);
+
+/* The points of a plot along parameter `param` through point `through`:
+ * every point whose other coordinates equal `through`'s, ordered by their
+ * `param` coordinate (ties by point index), into *points (malloc'd, caller
+ * frees; NULL when *n is 0).  With model_point_profiles and
+ * model_per_profile, a per-profile series.  O(n_points x n_params).
+ * STATUS_USAGE for an invalid parameter or point, STATUS_NOMEM. */
+enum status model_param_series(const struct model *m, uint32_t param,
+			       uint32_t through, uint32_t **points, size_t *n,
+			       struct error *err);
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
 const char *model_str(const struct model *m, uint32_t h);
@@ -303,7 +478,12 @@ bool model_value(const struct model *m, uint32_t node, uint32_t column,
 bool model_value_standard(const struct model *m, uint32_t node,
 			  uint32_t column, double *out);
 
-/* Value of statistic index `stat` at node `node`.  False when absent. */
+/* Value of statistic index `stat` at node `node`.  False when absent.  A
+ * STAT_DERIVED_INCLUSIVE statistic's first value costs one pass over the
+ * source's values (model_stat_dense) and over the tree (children before
+ * parents, no recursion), 9 bytes per node kept until model_free; every
+ * later value is a lookup.  A failed pass leaves the statistic absent, is
+ * not retried, and is reported by model_take_value_error. */
 bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
 		      double *out);
 
@@ -312,7 +492,9 @@ bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
  * gives at node i, with values[i] 0 where absent.  One sequential pass over
  * the provider's summary values when it has summary_all, else one summary
  * lookup per node.  STATUS_USAGE for an unknown statistic (everything
- * absent), STATUS_NOMEM, or the provider's error. */
+ * absent), STATUS_NOMEM, or the provider's error.  A derived inclusive
+ * statistic is copied from its kept pass (see model_stat_value; a failed
+ * pass gives everything absent and STATUS_OK). */
 enum status model_stat_dense(const struct model *m, uint32_t stat,
 			     double *values, uint8_t *present,
 			     struct error *err);
@@ -405,6 +587,15 @@ uint32_t model_builder_add_function(struct model_builder *b,
 uint32_t model_builder_add_stat(struct model_builder *b,
 				const struct model_stat *stat);
 
+/* Declare the inclusive counterpart of statistic `exclusive`, which must
+ * be flagged STAT_EXCLUSIVE_ONLY: a new statistic with the same metric,
+ * scope, formula and combine, flagged STAT_DERIVED_INCLUSIVE (stat_id and
+ * prop_id MODEL_NONE: the reader has no values for it), whose values the
+ * engine derives.  Build the inclusive column over it.  Returns its index,
+ * or MODEL_NONE for an invalid source or when out of memory. */
+uint32_t model_builder_add_inclusive_stat(struct model_builder *b,
+					  uint32_t exclusive);
+
 /* Takes ownership of the column's strings and formula. */
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column);
@@ -415,8 +606,33 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 				   const struct model_id *ids, uint32_t n_ids,
 				   const char *label);
 
+/* Declare a parameter (name copied); every parameter must be declared
+ * before the first point.  Returns its index, or MODEL_NONE when out of
+ * memory, when points were already added, or when `name` is NULL or
+ * already declared. */
+uint32_t model_builder_add_param(struct model_builder *b, const char *name);
+
+/* Add a measurement point: `coords` (copied) holds one real value per
+ * declared parameter (not NaN), `n` must be n_params (> 0).  Returns its
+ * index or MODEL_NONE. */
+uint32_t model_builder_add_point(struct model_builder *b,
+				 const double *coords, uint32_t n);
+
+/* Make profile `profile` repetition `repetition` (< MODEL_NONE) at point
+ * `point`.  False for an invalid profile or point. */
+bool model_builder_set_profile_point(struct model_builder *b,
+				     uint32_t profile, uint32_t point,
+				     uint32_t repetition);
+
 uint32_t model_builder_add_timeline(struct model_builder *b,
 				    const struct model_timeline *tl);
+
+/* Declare a counter line of `count` (time, value) pairs, read through
+ * trace_ops.counter: `profile` (MODEL_NONE for none), the label shown and
+ * the unit (NULL for none).  Returns its line index or MODEL_NONE. */
+uint32_t model_builder_add_counter(struct model_builder *b, uint32_t profile,
+				   const char *label, const char *unit,
+				   uint64_t count);
 
 /* The time range of all timelines; an inverted range (min > max, as
  * written for traces without samples) is stored as 0..0. */

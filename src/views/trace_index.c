@@ -11,7 +11,8 @@ static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
 		      uint64_t *time, uint32_t *ctx, uint64_t *end)
 {
 	const struct trace_ops *ops = m->trace_ops;
-	if (!ops)
+	/* a counter line has values, not contexts */
+	if (!ops || m->timelines[line].kind == TIMELINE_COUNTER)
 		return false;
 	if (m->timelines[line].kind == TIMELINE_INTERVALS) {
 		struct trace_interval iv;
@@ -168,19 +169,13 @@ bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 	return trace_element_at(m, line, &b, t, out, index);
 }
 
-static bool is_frame(uint8_t kind)
-{
-	return kind == NODE_ENTRY || kind == NODE_FUNCTION ||
-	       kind == NODE_KERNEL;
-}
-
 uint32_t trace_ctx_frames(const struct model *m, uint32_t ctx_id)
 {
 	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
 	uint32_t frames = 0;
 	for (uint32_t n = node; n != MODEL_NONE && n != 0;
 	     n = m->nodes[n].parent)
-		frames += is_frame(m->nodes[n].kind);
+		frames += model_kind_is_frame(m->nodes[n].kind);
 	return node == MODEL_NONE ? 0 : frames ? frames : 1;
 }
 
@@ -196,7 +191,7 @@ uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
 	uint32_t frames = 0, innermost = MODEL_NONE;
 	for (uint32_t n = node; n != MODEL_NONE && n != 0;
 	     n = m->nodes[n].parent) {
-		if (is_frame(m->nodes[n].kind)) {
+		if (model_kind_is_frame(m->nodes[n].kind)) {
 			if (innermost == MODEL_NONE)
 				innermost = n;
 			frames++;
@@ -211,7 +206,7 @@ uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
 	uint32_t skip = frames - 1 - depth;
 	for (uint32_t n = innermost; n != MODEL_NONE && n != 0;
 	     n = m->nodes[n].parent) {
-		if (is_frame(m->nodes[n].kind)) {
+		if (model_kind_is_frame(m->nodes[n].kind)) {
 			if (skip == 0)
 				return m->nodes[n].ctx_id;
 			skip--;

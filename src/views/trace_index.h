@@ -43,8 +43,8 @@ bool trace_element_at(const struct model *m, uint32_t line,
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index);
 
-/* Number of call-stack frames of `ctx_id` (entry points, functions,
- * kernels); 1 for a context without frames, 0 for idle or unknown. */
+/* Number of call-stack frames of `ctx_id` (model_kind_is_frame: entry
+ * points, functions, kernels, regions); 1 for a context without frames, 0 for idle or unknown. */
 uint32_t trace_ctx_frames(const struct model *m, uint32_t ctx_id);
 
 /* The frame of `ctx_id`'s call stack at `depth`: the call stack is the

@@ -764,8 +764,7 @@ static bool node_matches(const struct model *m, uint32_t id,
 	case TRACE_MATCH_NODE:
 		return id == t->node;
 	case TRACE_MATCH_FUNCTION:
-		if (n->kind != NODE_FUNCTION && n->kind != NODE_KERNEL &&
-		    n->kind != NODE_ENTRY)
+		if (!model_kind_is_frame(n->kind))
 			return false;
 		if (t->function != MODEL_NONE)
 			return n->function == t->function;

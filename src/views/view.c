@@ -423,21 +423,7 @@ out:
 
 bool view_is_frame(uint8_t kind, bool with_root)
 {
-	switch ((enum node_kind)kind) {
-	case NODE_ENTRY:
-	case NODE_FUNCTION:
-	case NODE_KERNEL:
-	case NODE_REGION:
-		return true;
-	case NODE_ROOT:
-		return with_root;
-	case NODE_LOOP:
-	case NODE_LINE:
-	case NODE_INSTRUCTION:
-	case NODE_ADDRESS:
-		break;
-	}
-	return false;
+	return kind == NODE_ROOT ? with_root : model_kind_is_frame(kind);
 }
 
 static uint64_t mix64(uint64_t x)

@@ -67,11 +67,23 @@ static void values_close(void *impl)
 	free(v);
 }
 
+/* No summary read can fail after open: v4_profile maps the summary
+ * profile's value block at open (blob_map_range fetches a remote range
+ * then), so a lookup only reads memory; per-profile reads return their
+ * errors.  Present so that the model's value error channel is wired for
+ * every format. */
+static bool values_take_error(void *impl, struct error *err)
+{
+	(void)impl, (void)err;
+	return false;
+}
+
 static const struct value_ops v4_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
 	.close = values_close,
 	.summary_all = values_summary_all,
+	.take_error = values_take_error,
 };
 
 static bool trace_sample(void *impl, uint32_t line, uint64_t index,

@@ -358,11 +358,44 @@ static void values_close(void *impl)
 	xml_provider_free(impl);
 }
 
+/* Copy a module's kept error into `err` once (`taken` remembers). */
+static bool take_kept(const struct error *e, bool *taken, struct error *err)
+{
+	if (!e || e->status == STATUS_OK || *taken)
+		return false;
+	*taken = true;
+	if (err) {
+		error_clear(err);
+		if (e->has_offset)
+			error_set_at(err, e->status, e->file, e->offset, "%s",
+				     e->message ? e->message
+						: status_message(e->status));
+		else
+			error_set(err, e->status, e->file, "%s",
+				  e->message ? e->message
+					     : status_message(e->status));
+	}
+	return true;
+}
+
+/* The per-thread files (legacy_values) and the 2020 sparse files keep only
+ * their first read error: each is reported once, the per-thread files'
+ * first. */
+static bool values_take_error(void *impl, struct error *err)
+{
+	struct xml_provider *pv = impl;
+	return take_kept(legacy_values_error(pv->values),
+			 &pv->values_error_taken, err) ||
+	       take_kept(sparse2020_error(pv->sparse), &pv->sparse_error_taken,
+			 err);
+}
+
 const struct value_ops xml_provider_value_ops = {
 	.summary = summary,
 	.per_profile = per_profile,
 	.close = values_close,
 	.summary_all = summary_all,
+	.take_error = values_take_error,
 };
 
 static bool trace_sample(void *impl, uint32_t line, uint64_t index,

@@ -81,6 +81,10 @@ struct xml_provider {
 	bool acc_tried;                 /* the pass was made (or failed) */
 	uint32_t *line_map;             /* sparse traces: model line -> file */
 	uint32_t n_lines;
+	/* value_ops.take_error: legacy_values and sparse2020 each keep the
+	 * first read error they meet (and per_profile still reports it);
+	 * each is handed out once */
+	bool values_error_taken, sparse_error_taken;
 };
 
 /* Append a source; its index is the stat_id to give the statistic.

@@ -1,0 +1,42 @@
+/* model_internal: what the files of the model module share and nothing
+ * else may see: the builder's state, and the steps of
+ * model_builder_finish that live in the other files.  Must not depend on
+ * curses, on ui/ or on any reader. */
+#ifndef CALLSCOPE_MODEL_INTERNAL_H
+#define CALLSCOPE_MODEL_INTERNAL_H
+
+#include "model/model.h"
+
+struct model_builder {
+	struct model *m;
+	size_t strings_len, strings_cap;
+	uint32_t offsets_cap;
+	uint32_t *hash; /* open addressing: handle+1, 0 = empty */
+	uint32_t hash_cap;
+	uint32_t nodes_cap;
+	uint32_t *last_child;
+	uint32_t functions_cap, stats_cap, columns_cap, profiles_cap;
+	uint32_t ids_cap, timelines_cap;
+	uint32_t params_cap, points_cap; /* model_params.c */
+	bool failed;
+};
+
+/* model_params.c: the point -> profiles index.  False when out of
+ * memory. */
+bool model_params_finish(struct model *m);
+
+/* model_inclusive.c: the cache of derived inclusive statistics, made at
+ * finish when the model has one (false when out of memory) and freed by
+ * model_free; a derived statistic's value at a node (false when absent or
+ * when its pass failed); every node's values, as model_stat_dense (arrays
+ * already cleared by the caller: left so when the pass failed); the first
+ * failed pass not yet reported. */
+bool model_inclusive_init(struct model *m);
+void model_inclusive_free(struct model *m);
+bool model_inclusive_value(const struct model *m, uint32_t node,
+			   uint32_t stat, double *out);
+void model_inclusive_dense(const struct model *m, uint32_t stat,
+			   double *values, uint8_t *present);
+bool model_inclusive_take_error(const struct model *m, struct error *err);
+
+#endif
