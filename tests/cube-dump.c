@@ -29,13 +29,23 @@ int main(int argc, char **argv)
 		error_clear(&err);
 		return 2;
 	}
-	for (uint32_t s = 0; s < m->n_stats; s++)
+	/* the statistics the columns read, with the columns' kinds */
+	char *kinds = calloc(m->n_stats + 1, 1);
+	if (!kinds)
+		return 2;
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		uint32_t s = model_column_stat(m, c);
+		if (s == MODEL_NONE)
+			continue;
+		kinds[s] = m->columns[c].kind == COLUMN_INCLUSIVE ? 'I' : 'E';
 		printf("S %s %c %u\n", model_str(m, m->stats[s].metric),
-		       model_str(m, m->stats[s].scope)[0] == 'i' ? 'I' : 'E',
-		       (unsigned)s);
+		       kinds[s], (unsigned)s);
+	}
 	int status = 0;
 	for (uint32_t node = 1; node < m->n_nodes; node++) {
 		for (uint32_t s = 0; s < m->n_stats; s++) {
+			if (!kinds[s])
+				continue;
 			struct profile_value *pv = NULL;
 			size_t n = 0;
 			if (model_per_profile(m, node, s, &pv, &n, &err) !=
@@ -48,9 +58,7 @@ int main(int argc, char **argv)
 				continue;
 			}
 			const char *name = model_str(m, m->stats[s].metric);
-			char kind = model_str(m, m->stats[s].scope)[0] == 'i'
-					    ? 'I'
-					    : 'E';
+			char kind = kinds[s];
 			for (size_t i = 0; i < n; i++)
 				printf("L %u %s %c %u %.17g\n",
 				       (unsigned)(m->nodes[node].ctx_id -
@@ -60,6 +68,7 @@ int main(int argc, char **argv)
 			free(pv);
 		}
 	}
+	free(kinds);
 	model_free(m);
 	return status;
 }

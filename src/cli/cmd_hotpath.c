@@ -128,6 +128,15 @@ int cmd_hotpath(int argc, char **argv)
 		for (size_t i = 0; i < npath; i++)
 			cli_rows_print(&rows, path[i]);
 	}
+	/* a value that could not be read (a corrupt block found lazily) */
+	if (model_take_value_error(m, &err)) {
+		char *line = error_format(&err);
+		fputs("callscope: ", stderr);
+		cli_put_text(stderr, line ? line : "error");
+		fputc('\n', stderr);
+		free(line);
+		rc = CLI_EXIT_DATA;
+	}
 out:
 	cli_rows_fini(&rows);
 	free(path);

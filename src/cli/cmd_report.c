@@ -228,6 +228,15 @@ int cmd_report(int argc, char **argv)
 	rc = walk(&rows, &o, sort, total, have_total);
 	if (o.format == CLI_FORMAT_JSON)
 		fputs("\n]}\n", stdout);
+	/* a value that could not be read (a corrupt block found lazily) */
+	if (model_take_value_error(m, &err)) {
+		char *line = error_format(&err);
+		fputs("callscope: ", stderr);
+		cli_put_text(stderr, line ? line : "error");
+		fputc('\n', stderr);
+		free(line);
+		rc = CLI_EXIT_DATA;
+	}
 out:
 	cli_rows_fini(&rows);
 	view_free(v);

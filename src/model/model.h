@@ -596,6 +596,13 @@ uint32_t model_builder_add_stat(struct model_builder *b,
 uint32_t model_builder_add_inclusive_stat(struct model_builder *b,
 					  uint32_t exclusive);
 
+/* Give statistic `stat` (a derived inclusive one, whose prop_id is
+ * MODEL_NONE) the reader's key for per-profile values: a format that
+ * stores only exclusive values may still compute per-profile inclusive
+ * ones (Cube: the subtree's rows).  False for an invalid statistic. */
+bool model_builder_set_stat_prop_id(struct model_builder *b, uint32_t stat,
+				    uint32_t prop_id);
+
 /* Takes ownership of the column's strings and formula. */
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column);

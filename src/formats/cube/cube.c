@@ -9,9 +9,9 @@
  * its children, as the Cube GUI shows a collapsed metric).  Call tree: a
  * metric stored INCLUSIVE gives the inclusive value per row and the
  * exclusive one as the row minus its children's rows; one stored
- * EXCLUSIVE gives the exclusive value per row and the inclusive one as the
- * sum (min, max) over the subtree, in one pass over the rows the first
- * time it is needed.  Sums over locations, min/max for MIN/MAXDOUBLE,
+ * EXCLUSIVE gives the exclusive value per row, flagged STAT_EXCLUSIVE_ONLY:
+ * the engine derives the inclusive one (one pass over the tree when first
+ * needed); the reader gives its per-location values (the subtree's rows).  Sums over locations, min/max for MIN/MAXDOUBLE,
  * where an all-zero row counts as no data (pycubexr).  Depends on core/,
  * model/, io/ and formats/reader.h. */
 #include "config.h"
@@ -48,8 +48,6 @@ struct mvals {
 	uint32_t *row_of_tree;
 	double *row_total;  /* per row: over locations */
 	uint8_t *row_state; /* 0 unread, 1 present, 2 absent */
-	double *incl;       /* exclusive-stored: derived per position */
-	uint8_t *incl_present;
 };
 
 struct cube_values {
@@ -333,34 +331,6 @@ static uint32_t tree_index(struct cube_values *v, const struct cube_metric *m,
 	return pos;
 }
 
-/* Exclusive-stored: inclusive values of every position in one pass
- * (children follow their parent in pre-order: a reverse pass). */
-static bool derive_inclusive(struct cube_values *v, struct mvals *mv)
-{
-	if (mv->incl)
-		return true;
-	const struct cube_metric *m = &v->metrics[mv->metric];
-	double *incl = malloc(((size_t)v->n + 1) * sizeof(*incl));
-	uint8_t *pres = calloc((size_t)v->n + 1, 1);
-	if (!incl || !pres) {
-		free(incl);
-		free(pres);
-		return false;
-	}
-	for (uint32_t p = 0; p < v->n; p++)
-		pres[p] = row_total(v, mv, p, &incl[p]);
-	for (uint32_t p = v->n; p-- > 0;) {
-		uint32_t q = v->parent[p];
-		if (q == UINT32_MAX || !pres[p])
-			continue;
-		incl[q] = pres[q] ? combine(m, incl[q], incl[p]) : incl[p];
-		pres[q] = 1;
-	}
-	mv->incl = incl;
-	mv->incl_present = pres;
-	return true;
-}
-
 /* ---- value_ops ---------------------------------------------------------- */
 
 static bool value_locked(struct cube_values *v, uint32_t pos, uint32_t stat,
@@ -393,12 +363,9 @@ static bool value_locked(struct cube_values *v, uint32_t pos, uint32_t stat,
 		*out = sum;
 		return any;
 	}
-	if (m->mtype == CUBE_MT_SIMPLE || kind == KIND_EXCL)
-		return row_total(v, mv, pos, out);
-	if (!derive_inclusive(v, mv) || !mv->incl_present[pos])
-		return false;
-	*out = mv->incl[pos];
-	return true;
+	/* exclusive-stored: the engine derives the inclusive values
+	 * (STAT_EXCLUSIVE_ONLY); SIMPLE: both are the stored value */
+	return row_total(v, mv, pos, out);
 }
 
 static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
@@ -408,7 +375,8 @@ static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 	pthread_mutex_lock(&v->lock);
 	bool ok = false;
 	if (ctx_id == 0 && stat_id % 2 == KIND_INCL &&
-	    stat_id / 2 < v->n_metrics) {
+	    stat_id / 2 < v->n_metrics &&
+	    v->metrics[stat_id / 2].mtype != CUBE_MT_EXCLUSIVE) {
 		/* the synthetic root: its roots together */
 		const struct cube_metric *m = &v->metrics[stat_id / 2];
 		for (uint32_t p = 0; p < v->n; p += v->subtree[p]) {
@@ -543,8 +511,6 @@ static void values_close(void *impl)
 		free(mv->row_of_tree);
 		free(mv->row_total);
 		free(mv->row_state);
-		free(mv->incl);
-		free(mv->incl_present);
 	}
 	free(v->mv);
 	free(v->metrics);
@@ -566,11 +532,30 @@ static void values_close(void *impl)
 	free(v);
 }
 
+/* A row or index that failed to read (corrupt zlib block, ...) gives an
+ * absent value; the first such failure is kept for the caller. */
+static bool values_take_error(void *impl, struct error *err)
+{
+	struct cube_values *v = impl;
+	pthread_mutex_lock(&v->lock);
+	bool had = v->first_error.status != STATUS_OK;
+	if (had && err) {
+		error_clear(err);
+		*err = v->first_error;
+	} else if (had) {
+		error_clear(&v->first_error);
+	}
+	memset(&v->first_error, 0, sizeof(v->first_error));
+	pthread_mutex_unlock(&v->lock);
+	return had;
+}
+
 static const struct value_ops cube_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
 	.close = values_close,
 	.summary_all = values_summary_all,
+	.take_error = values_take_error,
 };
 
 /* ---- open --------------------------------------------------------------- */
@@ -858,8 +843,17 @@ static enum status build_metrics(struct opener *o)
 		char iname[32], dname[32];
 		snprintf(iname, sizeof(iname), "%u.index", (unsigned)cm->id);
 		snprintf(dname, sizeof(dname), "%u.data", (unsigned)cm->id);
-		v->mv[i].has_data = cube_container_find(&v->c, iname) &&
-				    cube_container_find(&v->c, dname);
+		const struct cube_member *im = cube_container_find(&v->c, iname);
+		const struct cube_member *dm = cube_container_find(&v->c, dname);
+		v->mv[i].has_data = im && dm;
+		if (im && dm && is_scalar(cm) && cm->mtype != CUBE_MT_DERIVED) {
+			/* headers and sizes now, the entries when needed */
+			struct cube_data hd;
+			st = cube_data_open(&v->c, im, dm, v->n, v->n_loc,
+					    cm->elem_size, &hd, NULL, o->err);
+			if (st != STATUS_OK)
+				break;
+		}
 		if (cm->mtype == CUBE_MT_DERIVED) {
 			warn(o, "metric %s is derived (CubePL): not computed",
 			     uniq);
@@ -886,7 +880,11 @@ static enum status build_metrics(struct opener *o)
 		bool visible = v->mv[i].has_data &&
 			       (cm->mtype != CUBE_MT_EXCLUSIVE ||
 				pass <= CUBE_VISIBLE_PASS_BYTES);
-		for (uint32_t kind = 0; kind < 2 && st == STATUS_OK; kind++) {
+		/* the exclusive statistic first: an exclusive-stored metric's
+		 * inclusive one is derived from it by the engine */
+		uint32_t stat[2] = {MODEL_NONE, MODEL_NONE};
+		for (int k = 1; k >= 0; k--) {
+			uint32_t kind = (uint32_t)k;
 			struct model_stat s = {
 				.metric = cm->uniq,
 				.scope = model_builder_intern(
@@ -897,16 +895,28 @@ static enum status build_metrics(struct opener *o)
 				.stat_id = i * 2 + kind,
 				.prop_id = i * 2 + kind,
 			};
-			uint32_t si = model_builder_add_stat(o->b, &s);
-			if (si == MODEL_NONE) {
+			if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_EXCL)
+				s.flags = STAT_EXCLUSIVE_ONLY;
+			if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_INCL) {
+				stat[kind] = model_builder_add_inclusive_stat(
+					o->b, stat[KIND_EXCL]);
+				if (stat[kind] != MODEL_NONE)
+					model_builder_set_stat_prop_id(
+						o->b, stat[kind], i * 2 + kind);
+			} else {
+				stat[kind] = model_builder_add_stat(o->b, &s);
+			}
+			if (stat[kind] == MODEL_NONE) {
 				st = error_set(o->err, STATUS_NOMEM, o->path,
 					       "out of memory");
 				break;
 			}
+		}
+		for (uint32_t kind = 0; kind < 2 && st == STATUS_OK; kind++) {
 			uint32_t pm = cm->parent;
 			uint32_t parent = pm == MODEL_NONE ? MODEL_NONE
 				: kind ? col_excl[pm] : col_incl[pm];
-			st = add_column(o, i, kind, si, visible, parent,
+			st = add_column(o, i, kind, stat[kind], visible, parent,
 					kind ? &col_excl[i] : &col_incl[i]);
 		}
 	}

@@ -43,7 +43,8 @@ enum status cube_data_open(const struct cube_container *c,
 			   struct error *err)
 {
 	memset(out, 0, sizeof(*out));
-	*row_of_tree = NULL;
+	if (row_of_tree)
+		*row_of_tree = NULL;
 	out->c = c;
 	out->index = index;
 	out->data = data;
@@ -68,12 +69,14 @@ enum status cube_data_open(const struct cube_container *c,
 				 "%s: endianness mark 0x%08x is neither 1 nor "
 				 "0x01000000", index->name, (unsigned)endian);
 	uint8_t format = s.data[17];
-	uint32_t *map = malloc(((size_t)n_tree + 1) * sizeof(*map));
+	uint32_t *map = malloc(((size_t)(row_of_tree ? n_tree : 0) + 1) *
+			       sizeof(*map));
 	if (!map)
 		return error_set(err, STATUS_NOMEM, c->name, "out of memory");
-	memset(map, 0xff, ((size_t)n_tree + 1) * sizeof(*map));
+	memset(map, 0xff, ((size_t)(row_of_tree ? n_tree : 0) + 1) *
+				  sizeof(*map));
 	if (format == 3) { /* dense: every tree index, in order */
-		for (uint32_t i = 0; i < n_tree; i++)
+		for (uint32_t i = 0; row_of_tree && i < n_tree; i++)
 			map[i] = i;
 		out->n_rows = n_tree;
 	} else if (format == 1) {
@@ -87,6 +90,10 @@ enum status cube_data_open(const struct cube_container *c,
 				       "bytes", index->name, (unsigned)count,
 				       (ull)(index->size - 22));
 			goto fail;
+		}
+		if (!row_of_tree) { /* headers only */
+			out->n_rows = count;
+			goto data;
 		}
 		st = cube_member_read(c, index, 22, (uint64_t)count * 4, &s,
 				      err);
@@ -114,6 +121,7 @@ enum status cube_data_open(const struct cube_container *c,
 			       index->name, (unsigned)format);
 		goto fail;
 	}
+data:
 	/* the data header */
 	st = cube_member_read(c, data, 0, data->size < 19 ? data->size : 19,
 			      &s, err);
@@ -149,7 +157,10 @@ enum status cube_data_open(const struct cube_container *c,
 			       "ZCUBEX.DATA header)", data->name);
 		goto fail;
 	}
-	*row_of_tree = map;
+	if (row_of_tree)
+		*row_of_tree = map;
+	else
+		free(map);
 	return STATUS_OK;
 fail:
 	free(map);

@@ -30,7 +30,9 @@ struct cube_data {
 /* Read the index of member `index` (tree indexes < n_tree) and check the
  * data member's header and size against it.  *row_of_tree (malloc'd,
  * n_tree entries) gets, per tree index, the row holding it or
- * UINT32_MAX.  A dense index lists every tree index in order. */
+ * UINT32_MAX.  A dense index lists every tree index in order.  With
+ * row_of_tree NULL, only the headers and sizes are checked (at open: the
+ * entries are read when the metric is first needed). */
 enum status cube_data_open(const struct cube_container *c,
 			   const struct cube_member *index,
 			   const struct cube_member *data, uint32_t n_tree,
