@@ -276,7 +276,7 @@ def bench(args, out):
     EXCLUSIVE ones only in shape (a speed and memory benchmark)."""
     n, locs = args["cnodes"], args["locs"]
     rnd = random.Random(args["seed"])
-    parent = [-1] + [max(0, i - 1 - (i % 7)) for i in range(1, n)]
+    parent = [-1] + [(i - 1) // 4 for i in range(1, n)]  # depth ~10
     children = [[] for _ in range(n)]
     for i in range(1, n):
         children[parent[i]].append(i)

@@ -87,7 +87,13 @@ static void pop_pane(struct app *app)
 
 bool app_column_total(const struct app *app, uint32_t c, double *out)
 {
-	if (c >= app->model->n_columns || !app->has_total || !app->has_total[c])
+	if (c >= app->model->n_columns || !app->has_total)
+		return false;
+	if (app->has_total[c] == 0)
+		app->has_total[c] =
+			model_column_total(app->model, c, &app->totals[c]) ? 1
+									    : 2;
+	if (app->has_total[c] != 1)
 		return false;
 	*out = app->totals[c];
 	return true;
@@ -1447,8 +1453,6 @@ int app_run(struct model *model, const char *path, bool demo,
 		rc = 2;
 		goto out;
 	}
-	for (uint32_t c = 0; c < model->n_columns; c++)
-		app.has_total[c] = model_column_total(model, c, &app.totals[c]);
 	for (uint32_t i = 0; i < model->n_profiles; i++)
 		app.n_threads += !model->profiles[i].is_summary;
 	app.sort_column = app.n_columns ? app.columns[0] : MODEL_NONE;

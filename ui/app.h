@@ -89,7 +89,11 @@ struct app {
 	enum view_kind current;
 
 	double *totals;     /* per model column: percentages' base */
-	bool *has_total;    /* computed once: the model is immutable */
+	uint8_t *has_total; /* per column: 0 not yet asked, 1 total known,
+			       2 none; computed on first use (a hidden
+			       column's total may need a pass over every
+			       value: Cube metrics stored exclusive), once:
+			       the model is immutable */
 	uint32_t n_threads; /* execution contexts (non-summary profiles) */
 	uint32_t *columns; /* shown model columns, in order */
 	size_t n_columns;

@@ -635,8 +635,13 @@ static enum status build_tree(struct opener *o)
 			return error_set(o->err, STATUS_NOMEM, o->path,
 					 "out of memory");
 		memset(v->pos_of_id, 0xff, (size_t)v->id_len * sizeof(uint32_t));
-		for (uint32_t p = 0; p < n; p++)
+		for (uint32_t p = 0; p < n; p++) {
+			if (v->pos_of_id[v->id[p]] != UINT32_MAX)
+				return error_set(o->err, STATUS_CORRUPT, o->path,
+						 "anchor.xml: two call nodes with "
+						 "id %u", (unsigned)v->id[p]);
 			v->pos_of_id[v->id[p]] = p;
+		}
 	} else if (n) {
 		v->sorted_ids = malloc((size_t)n * sizeof(uint64_t));
 		if (!v->sorted_ids)
@@ -645,6 +650,12 @@ static enum status build_tree(struct opener *o)
 		for (uint32_t p = 0; p < n; p++)
 			v->sorted_ids[p] = (uint64_t)v->id[p] << 32 | p;
 		qsort(v->sorted_ids, n, sizeof(uint64_t), cmp_u64);
+		for (uint32_t p = 1; p < n; p++)
+			if (v->sorted_ids[p] >> 32 == v->sorted_ids[p - 1] >> 32)
+				return error_set(o->err, STATUS_CORRUPT, o->path,
+						 "anchor.xml: two call nodes with "
+						 "id %u",
+						 (unsigned)(v->sorted_ids[p] >> 32));
 	}
 	return STATUS_OK;
 }

@@ -350,7 +350,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *name,
 	struct frame *fr = &p->stack[p->depth++];
 	*fr = (struct frame){E_OTHER, F_NONE, MODEL_NONE};
 	for (size_t i = 0; i < sizeof(elems) / sizeof(elems[0]); i++)
-		if (strcmp(name, elems[i].name) == 0) {
+		if (name[0] == elems[i].name[0] &&
+		    strcmp(name, elems[i].name) == 0) {
 			fr->elem = elems[i].elem;
 			fr->field = elems[i].field;
 			break;
@@ -746,35 +747,6 @@ static enum status parse_member(struct parser *p,
 	return st;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Cnode ids must be unique: they are the values' keys and the JSON ids. */
-static enum status check_unique_ids(struct parser *p)
-{
-	struct cube_anchor *a = p->a;
-	uint32_t *ids = malloc(((size_t)a->n_cnodes + 1) * sizeof(*ids));
-	if (!ids)
-		return error_set(p->err, STATUS_NOMEM, p->name,
-				 "out of memory");
-	for (uint32_t i = 0; i < a->n_cnodes; i++)
-		ids[i] = a->cnodes[i].id;
-	qsort(ids, a->n_cnodes, sizeof(*ids), cmp_u32);
-	enum status st = STATUS_OK;
-	for (uint32_t i = 1; i < a->n_cnodes; i++)
-		if (ids[i] == ids[i - 1]) {
-			st = error_set(p->err, STATUS_CORRUPT, p->name,
-				       "anchor.xml: two call nodes with id %u",
-				       (unsigned)ids[i]);
-			break;
-		}
-	free(ids);
-	return st;
-}
-
 /* Locations in data-column order: by Id when the Ids are 0..n-1 (CubeLib
  * indexes columns by Id), else in document order (pycubexr's reading). */
 static enum status order_locations(struct parser *p)
@@ -840,8 +812,6 @@ enum status cube_anchor_read(const struct cube_container *c,
 	if (st == STATUS_OK && !p.seen_root)
 		st = error_set(err, STATUS_NOT_DATABASE, c->name,
 			       "anchor.xml has no <cube> element");
-	if (st == STATUS_OK)
-		st = check_unique_ids(&p);
 	if (st == STATUS_OK)
 		st = order_locations(&p);
 	if (st == STATUS_OK && p.attrs) {
