@@ -315,10 +315,8 @@ static bool setup_columns(struct app *app)
 	for (uint32_t c = 0; c < model->n_columns; c++)
 		if (model->columns[c].visible && model->columns[c].expr)
 			app->columns[app->cols.n_columns++] = c;
-	/* what every frame would otherwise look up again */
-	for (uint32_t c = 0; c < model->n_columns; c++)
-		app->has_total[c] =
-			model_column_total(model, c, &app->totals[c]);
+	/* the columns' totals are computed on first use
+	 * (pane_column_total) */
 	for (uint32_t i = 0; i < model->n_profiles; i++)
 		app->n_threads += !model->profiles[i].is_summary;
 	app->cols.columns = app->columns;

@@ -58,7 +58,7 @@ struct app {
 	uint32_t *columns; /* owned; cols.columns points here */
 	struct derived_column *derived; /* owned; cols.derived */
 	double *totals;
-	bool *has_total;
+	uint8_t *has_total; /* see struct column_set */
 	struct column_set cols;
 
 	struct pane *stack[STACK_MAX]; /* stack[0] is the base (the tree) */

@@ -74,8 +74,13 @@ struct column_set {
 	size_t n_columns;
 	const struct derived_column *derived; /* column n_columns + i */
 	size_t n_derived;
-	const double *totals;   /* per model column: percentages' base */
-	const bool *has_total;
+	/* per model column: the percentages' base, computed on first use
+	 * (a hidden column's total may need a pass over every value: Cube
+	 * metrics stored exclusive) and kept, the model being immutable:
+	 * has_total 0 not yet asked, 1 known, 2 none.  A cache the panes
+	 * fill through pane_column_total(), never write otherwise. */
+	double *totals;
+	uint8_t *has_total;
 	uint32_t sort_column;
 	bool sort_ascending;
 	bool show_bars;

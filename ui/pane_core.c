@@ -54,7 +54,14 @@ uint32_t pane_selected_model_node(const struct pane_env *env)
 bool pane_column_total(const struct pane_env *env, uint32_t c, double *out)
 {
 	const struct column_set *cs = env->cols;
-	if (c >= env->model->n_columns || !cs->has_total || !cs->has_total[c])
+	if (c >= env->model->n_columns || !cs->has_total)
+		return false;
+	if (cs->has_total[c] == 0)
+		cs->has_total[c] = model_column_total(env->model, c,
+						      &cs->totals[c])
+					   ? 1
+					   : 2;
+	if (cs->has_total[c] != 1)
 		return false;
 	*out = cs->totals[c];
 	return true;

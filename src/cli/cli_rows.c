@@ -120,7 +120,9 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 	const struct model *m = r->model;
 	struct view_node parent;
 	json_t *jparent = json_null();
-	if (vn.parent != MODEL_NONE && view_node_get(r->view, vn.parent, &parent))
+	if (vn.parent != MODEL_NONE &&
+	    view_node_get(r->view, vn.parent, &parent) &&
+	    parent.id != MODEL_NONE)
 		jparent = json_integer(row_id(r, &parent));
 	char *label = view_node_label(r->view, node);
 	struct row_place p = row_place(m, vn.model_node);
@@ -132,9 +134,13 @@ json_t *cli_rows_node_json(const struct cli_rows *r, uint32_t node)
 					      ? json_real(v)
 					      : json_null());
 	}
+	/* MODEL_NONE: a node without an id of its own (model.h
+	 * ctx_id_base) */
 	json_t *obj = json_pack(
-		"{s:I, s:o, s:I, s:s, s:o, s:o, s:o, s:o, s:o}", "id",
-		(json_int_t)row_id(r, &vn), "parent", jparent, "depth",
+		"{s:o, s:o, s:I, s:s, s:o, s:o, s:o, s:o, s:o}", "id",
+		vn.id == MODEL_NONE ? json_null()
+				    : json_integer(row_id(r, &vn)),
+		"parent", jparent, "depth",
 		(json_int_t)vn.depth, "kind", cli_kind_name(vn.kind), "name",
 		cli_json_text(label ? label : ""), "file", cli_json_text(p.file),
 		"line", p.line ? json_integer(p.line) : json_null(), "module",
@@ -196,9 +202,12 @@ void cli_rows_print(const struct cli_rows *r, uint32_t node)
 	char *label = view_node_label(r->view, node);
 	if (r->format == CLI_FORMAT_CSV) {
 		struct view_node parent;
-		fprintf(r->out, "%" PRId64 ",", row_id(r, &vn));
+		if (vn.id != MODEL_NONE)
+			fprintf(r->out, "%" PRId64, row_id(r, &vn));
+		fputc(',', r->out);
 		if (vn.parent != MODEL_NONE &&
-		    view_node_get(r->view, vn.parent, &parent))
+		    view_node_get(r->view, vn.parent, &parent) &&
+		    parent.id != MODEL_NONE)
 			fprintf(r->out, "%" PRId64, row_id(r, &parent));
 		fprintf(r->out, ",%u,%s,", vn.depth, cli_kind_name(vn.kind));
 		cli_put_csv(r->out, label ? label : "");

@@ -141,6 +141,12 @@ void model_builder_add_warning(struct model_builder *b, const char *text)
 	b->m->n_warnings++;
 }
 
+void model_builder_set_ctx_id_base(struct model_builder *b, uint32_t base)
+{
+	if (b)
+		b->m->ctx_id_base = base;
+}
+
 void model_builder_set_title(struct model_builder *b, const char *title,
 			     const char *description)
 {

@@ -378,6 +378,12 @@ struct model {
 	uint32_t ctx_index_len;
 	uint64_t *ctx_sorted;     /* (ctx_id << 32 | node) sorted, or NULL */
 	bool ctx_unique;          /* no two nodes share a context id */
+	/* What a context id is shown as (the top-down view's output ids):
+	 * ctx_id - ctx_id_base.  A format whose own ids start at 0 (Cube
+	 * cnode ids) stores id + 1, because context id 0 is the synthetic
+	 * root, and sets 1; the root then has no id to show (MODEL_NONE).
+	 * 0 for most formats. */
+	uint32_t ctx_id_base;
 
 	/* Inclusive values of STAT_DERIVED_INCLUSIVE statistics, computed
 	 * by one pass over the tree the first time one of a statistic's
@@ -570,6 +576,9 @@ void model_builder_add_warning(struct model_builder *b, const char *text);
 void model_builder_set_title(struct model_builder *b, const char *title,
 			     const char *description);
 
+/* Set model.ctx_id_base (see there). */
+void model_builder_set_ctx_id_base(struct model_builder *b, uint32_t base);
+
 /* Add a node under `parent` (0 = root), appended after its last child.
  * `node` supplies every field but parent/first_child/next_sibling/depth.
  * Returns the new node's index or MODEL_NONE when out of memory or when
@@ -591,6 +600,13 @@ uint32_t model_builder_add_stat(struct model_builder *b,
  * or MODEL_NONE for an invalid source or when out of memory. */
 uint32_t model_builder_add_inclusive_stat(struct model_builder *b,
 					  uint32_t exclusive);
+
+/* Give statistic `stat` (a derived inclusive one, whose prop_id is
+ * MODEL_NONE) the reader's key for per-profile values: a format that
+ * stores only exclusive values may still compute per-profile inclusive
+ * ones (Cube: the subtree's rows).  False for an invalid statistic. */
+bool model_builder_set_stat_prop_id(struct model_builder *b, uint32_t stat,
+				    uint32_t prop_id);
 
 /* Takes ownership of the column's strings and formula. */
 uint32_t model_builder_add_column(struct model_builder *b,

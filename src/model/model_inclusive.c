@@ -52,6 +52,15 @@ uint32_t model_builder_add_inclusive_stat(struct model_builder *b,
 	return model_builder_add_stat(b, &st);
 }
 
+bool model_builder_set_stat_prop_id(struct model_builder *b, uint32_t stat,
+				    uint32_t prop_id)
+{
+	if (!b || stat >= b->m->n_stats)
+		return false;
+	b->m->stats[stat].prop_id = prop_id;
+	return true;
+}
+
 bool model_inclusive_init(struct model *m)
 {
 	bool any = false;

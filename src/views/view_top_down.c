@@ -72,6 +72,11 @@ static void td_node_get(const struct view *v, uint32_t node,
 		.model_node = node,
 		.id = nd->ctx_id,
 	};
+	/* formats whose own ids start at 0 (model.h ctx_id_base) */
+	if (v->m->ctx_id_base)
+		out->id = node == 0 || nd->ctx_id < v->m->ctx_id_base
+				  ? MODEL_NONE
+				  : nd->ctx_id - v->m->ctx_id_base;
 }
 
 static char *td_label(const struct view *v, uint32_t node)

@@ -1,0 +1,113 @@
+/* cube_anchor: the anchor.xml of a Cube4 file (metric tree, regions, the
+ * call-node tree, the system tree, parameters and attributes) read with
+ * expat in one streaming pass (no entities, no external anything), into
+ * plain tables the reader turns into the model.  Strings are interned in
+ * the model builder as they are read.  Format: pycubexr
+ * docs/cube_file_format.md and CubeLib's Cube4Parser (see doc/cube.md).
+ * Depends on core/, model/ and io/ (through cube_tar). */
+#ifndef CALLSCOPE_CUBE_ANCHOR_H
+#define CALLSCOPE_CUBE_ANCHOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "formats/cube/cube_tar.h"
+#include "model/model.h"
+
+/* Limits that bound memory by the file (each element costs bytes). */
+#define CUBE_MAX_DEPTH 100000      /* element nesting */
+#define CUBE_MAX_TEXT (1u << 20)   /* one element's text */
+#define CUBE_MAX_ANCHOR (1ull << 34) /* inflated anchor.xml: 16 GiB */
+
+enum cube_dtype {
+	CUBE_DT_DOUBLE,
+	CUBE_DT_INT8,
+	CUBE_DT_UINT8,
+	CUBE_DT_INT16,
+	CUBE_DT_UINT16,
+	CUBE_DT_INT32,
+	CUBE_DT_UINT32,
+	CUBE_DT_INT64,
+	CUBE_DT_UINT64,
+	CUBE_DT_MINDOUBLE,
+	CUBE_DT_MAXDOUBLE,
+	CUBE_DT_COMPLEX,    /* re, im: shown as re */
+	CUBE_DT_NDOUBLES,   /* n doubles: shown as the first */
+	CUBE_DT_TAU_ATOMIC, /* not shown */
+	CUBE_DT_RATE,       /* not shown */
+	CUBE_DT_HISTOGRAM,  /* not shown */
+	CUBE_DT_SCALE_FUNC, /* not shown */
+};
+
+enum cube_mtype {
+	CUBE_MT_EXCLUSIVE, /* also a missing or unknown type */
+	CUBE_MT_INCLUSIVE,
+	CUBE_MT_SIMPLE,
+	CUBE_MT_DERIVED, /* PREDERIVED_*, POSTDERIVED, DERIVED: CubePL only */
+};
+
+struct cube_metric {
+	uint32_t id;        /* the file's id: N.index, N.data */
+	uint32_t parent;    /* index into metrics, MODEL_NONE for a root */
+	uint32_t uniq;      /* string handles */
+	uint32_t disp;
+	uint32_t uom;
+	uint32_t descr;
+	uint32_t dtype_text;
+	uint8_t dtype;      /* enum cube_dtype */
+	uint8_t mtype;      /* enum cube_mtype */
+	bool known_dtype;   /* false: unknown text, read as DOUBLE */
+	uint32_t elem_size; /* bytes per value */
+};
+
+struct cube_region {
+	uint32_t id;
+	uint32_t name, mod; /* string handles */
+	uint32_t begin;     /* line, 0 when unknown */
+	uint32_t function;  /* model function, MODEL_NONE until made */
+};
+
+/* Call nodes in document order (pre-order). */
+struct cube_cnode {
+	uint32_t id;
+	uint32_t parent;  /* position, MODEL_NONE for a root */
+	uint32_t callee;  /* region id */
+	uint32_t line;    /* 0 when unknown */
+	uint32_t mod;     /* string handle of the call site's file */
+	uint32_t params;  /* string handle: "key=value, ..." or 0 */
+};
+
+struct cube_location {
+	uint32_t id;        /* the file's Id: the data column */
+	uint32_t name;      /* string handles */
+	uint32_t group_name;
+	uint32_t type;      /* "thread", "gpu", ... */
+	uint32_t group_type; /* "process", ... */
+	uint64_t rank, group_rank;
+};
+
+struct cube_anchor {
+	char *version; /* <cube version=...> */
+	char *title;   /* "Creator, Cube Version" attributes */
+	char *attrs;   /* every top-level attr "key=value; ..." */
+	struct cube_metric *metrics;
+	uint32_t n_metrics;
+	struct cube_region *regions;
+	uint32_t n_regions;
+	struct cube_cnode *cnodes;
+	uint32_t n_cnodes;
+	struct cube_location *locations; /* in column order (by Id) */
+	uint32_t n_locations;
+	bool location_ids_doc_order; /* Ids were not 0..n-1: document order */
+};
+
+/* Parse member anchor.xml of `c` (plain or gzip/zlib-compressed) into
+ * `out`, interning strings in `b`. */
+enum status cube_anchor_read(const struct cube_container *c,
+			     struct model_builder *b, struct cube_anchor *out,
+			     struct error *err);
+
+void cube_anchor_free(struct cube_anchor *a);
+
+#endif

@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+"""Write Cube4 .cubex files from the format notes, with answers computed
+here, apart from the reader (tests/test-cube-hostile.sh, bench/).
+
+gen_cube.py OUT.cubex [--seed N] [--cnodes N] [--locs N] [--zlib]
+            [--big-endian] [--gzip-anchor] [--dense] [--cube48]
+            [--answers FILE]
+            [--hostile KIND] [--bench]
+
+Metrics: visits (EXCLUSIVE UINT64), time (INCLUSIVE DOUBLE), min_time
+(EXCLUSIVE MINDOUBLE), bytes (EXCLUSIVE INT64, sparse: every third call
+node), and with --bench four more (8 in all).  --answers writes
+{cnode id: {metric: [incl, excl]}} (totals over locations).  --hostile
+KIND writes a damaged file instead (see HOSTILE).  --bench writes call
+nodes x 8 metrics x locations with ZCUBEX rows compressed once per
+distinct row (fast to write, honest to read).
+"""
+import gzip
+import io
+import json
+import random
+import struct
+import sys
+import tarfile
+import zlib
+
+HOSTILE = ["checksum", "trunc-header", "trunc-member", "trunc-end",
+           "count", "ztable", "xml", "entity", "region", "no-anchor",
+           "zrow", "tree-index", "dtype-size", "endian"]
+
+
+def tree(n, rnd):
+    parent = [-1]
+    for i in range(1, n):
+        # mostly deep-ish random trees; bounded fan-out
+        parent.append(rnd.randrange(max(0, i - 8), i))
+    children = [[] for _ in range(n)]
+    for i in range(1, n):
+        children[parent[i]].append(i)
+    return parent, children
+
+
+def wide_order(children, n):
+    """CubeWideSearchEnumerator: root, then a node's children as a block,
+    then each child's subtree the same way."""
+    order = [0]
+    stack = [0]
+    while stack:
+        x = stack.pop()
+        order.extend(children[x])
+        stack.extend(reversed(children[x]))
+    return order
+
+
+def anchor(n, locs, parent, children, metrics, bad=None):
+    out = io.StringIO()
+    w = out.write
+    w('<?xml version="1.0" encoding="UTF-8"?>\n')
+    if bad == "entity":
+        w('<!DOCTYPE cube [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n')
+    w('<cube version="4.4">\n<attr key="Creator" value="gen_cube.py"/>\n')
+    w('<metrics>\n')
+    for mid, (name, mtype, dtype) in enumerate(metrics):
+        w(f'<metric id="{mid}" type="{mtype}"><disp_name>{name.title()}'
+          f'</disp_name><uniq_name>{name}</uniq_name><dtype>{dtype}</dtype>'
+          f'<uom>occ</uom><descr>{name}</descr></metric>\n')
+    w('</metrics>\n<program>\n')
+    nreg = min(n, 1000)
+    for r in range(nreg):
+        w(f'<region id="{r}" mod="gen.c" begin="{r + 1}" end="-1">'
+          f'<name>f{r}</name></region>\n')
+    # call nodes, nested, iteratively
+    stack = [(0, False)]
+    while stack:
+        x, closing = stack.pop()
+        if closing:
+            w('</cnode>\n')
+            continue
+        callee = 999999 if bad == "region" and x == n - 1 else x % nreg
+        w(f'<cnode id="{x}" calleeId="{callee}">\n')
+        stack.append((x, True))
+        for c in reversed(children[x]):
+            stack.append((c, False))
+    w('</program>\n<system>\n<systemtreenode Id="0"><name>machine</name>'
+      '<class>machine</class>\n')
+    per = 4
+    for g in range((locs + per - 1) // per):
+        w(f'<locationgroup Id="{g}"><name>Rank {g}</name><rank>{g}</rank>'
+          '<type>process</type>\n')
+        for t in range(g * per, min(locs, g * per + per)):
+            w(f'<location Id="{t}"><name>thread {t - g * per}</name>'
+              f'<rank>{t - g * per}</rank><type>thread</type></location>\n')
+        w('</locationgroup>\n')
+    w('</systemtreenode>\n</system>\n</cube>\n')
+    text = out.getvalue()
+    if bad == "xml":
+        text = text[: len(text) // 2]
+    return text.encode()
+
+
+def pack_value(dtype, x, be):
+    e = ">" if be else "<"
+    return struct.pack(e + {"UINT64": "Q", "INT64": "q", "DOUBLE": "d",
+                            "MINDOUBLE": "d"}[dtype], x)
+
+
+def member_bytes(rows_by_tree, dtype, locs, be, z, dense, ntree):
+    """index and data for {tree index: [values per location]}"""
+    e = ">" if be else "<"
+    tis = sorted(rows_by_tree)
+    idx = b"CUBEX.INDEX" + struct.pack(e + "I", 1) + struct.pack(e + "H", 0)
+    if dense:
+        assert tis == list(range(ntree))
+        idx += b"\x03"
+    else:
+        idx += b"\x01" + struct.pack(e + "I", len(tis))
+        idx += b"".join(struct.pack(e + "I", t) for t in tis)
+    rows = [b"".join(pack_value(dtype, v, be) for v in rows_by_tree[t])
+            for t in tis]
+    if not z:
+        return idx, b"CUBEX.DATA" + b"".join(rows)
+    table, streams, off = [], [], 0
+    for i, r in enumerate(rows):
+        c = zlib.compress(r)
+        table.append(struct.pack(e + "QQQ", i * len(r), off, len(c)))
+        streams.append(c)
+        off += len(c)
+    return idx, (b"ZCUBEX.DATA" + struct.pack(e + "Q", len(rows)) +
+                 b"".join(table) + b"".join(streams))
+
+
+def write_tar(path, members, bug=False):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for name, data in members:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data)
+            ti.mtime = 0
+            t.addfile(ti, io.BytesIO(data))
+    raw = bytearray(buf.getvalue())
+    return raw
+
+
+def small(args, rnd):
+    n, locs = args["cnodes"], args["locs"]
+    be, z = args["big_endian"], args["zlib"]
+    parent, children = tree(n, rnd)
+    metrics = [("visits", "EXCLUSIVE", "UINT64"),
+               ("time", "INCLUSIVE", "DOUBLE"),
+               ("min_time", "EXCLUSIVE", "MINDOUBLE"),
+               ("bytes", "EXCLUSIVE", "INT64")]
+    excl = {
+        "visits": [[rnd.randrange(1, 1000) for _ in range(locs)]
+                   for _ in range(n)],
+        "time": [[rnd.uniform(0.001, 2.0) for _ in range(locs)]
+                 for _ in range(n)],
+        "min_time": [[rnd.uniform(0.001, 2.0) for _ in range(locs)]
+                     for _ in range(n)],
+        "bytes": [[rnd.randrange(-50, 10**6) if c % 3 == 0 else 0
+                   for _ in range(locs)] for c in range(n)],
+    }
+    incl = {}
+    for name, (_, _, dtype) in zip(excl, metrics):
+        agg = min if dtype == "MINDOUBLE" else None
+        inc = [row[:] for row in excl[name]]
+        for c in range(n - 1, 0, -1):
+            p = parent[c]
+            for l in range(locs):
+                inc[p][l] = agg(inc[p][l], inc[c][l]) if agg else \
+                    inc[p][l] + inc[c][l]
+        incl[name] = inc
+    wide = wide_order(children, n)
+    pre, stack = [], [0]  # document order: the EXCLUSIVE tree index
+    while stack:
+        x = stack.pop()
+        pre.append(x)
+        stack.extend(reversed(children[x]))
+    members = []
+    for mid, (name, mtype, dtype) in enumerate(metrics):
+        if mtype == "INCLUSIVE":
+            rows = {t: incl[name][c] for t, c in enumerate(wide)}
+        else:
+            rows = {t: excl[name][c] for t, c in enumerate(pre)
+                    if name != "bytes" or c % 3 == 0}
+        dense = args["dense"] and len(rows) == n
+        idx, data = member_bytes(rows, dtype, locs, be, z, dense, n)
+        members += [(f"{mid}.index", idx), (f"{mid}.data", data)]
+    a = anchor(n, locs, parent, children, metrics, args["hostile"])
+    if args["gzip_anchor"]:
+        a = gzip.compress(a)
+    if args["hostile"] != "no-anchor":
+        members.append(("anchor.xml", a))
+    answers = {}
+    for c in range(n):
+        d = {}
+        for name, (_, mtype, dtype) in zip(excl, metrics):
+            agg = min if dtype == "MINDOUBLE" else sum
+            ie = agg(incl[name][c])
+            ee = agg(excl[name][c])
+            if mtype == "INCLUSIVE":
+                ee = sum(incl[name][c]) - sum(sum(incl[name][k])
+                                              for k in children[c])
+            d[name] = [ie, ee]
+        answers[c] = d
+    return members, answers
+
+
+def damage(raw, kind, members):
+    raw = bytearray(raw)
+    # offsets of members in the tar (header at data - 512)
+    offs = {}
+    off = 0
+    while off + 512 <= len(raw) and any(raw[off:off + 512]):
+        name = raw[off:off + 100].split(b"\0")[0].decode()
+        size = int(raw[off + 124:off + 136].split(b"\0")[0] or b"0", 8)
+        offs[name] = off + 512
+        off += 512 + (size + 511) // 512 * 512
+    if kind == "checksum":
+        raw[600 + 512 * 0] ^= 0  # keep member bytes
+        raw[1] ^= 0x20  # name byte of the first header, checksum unchanged
+    elif kind == "trunc-header":
+        raw = raw[:offs["1.index"] - 512 + 100]
+    elif kind == "trunc-member":
+        raw = raw[:offs["1.data"] + 10]
+    elif kind == "trunc-end":
+        raw = raw[:offs["anchor.xml"] + 20]
+    elif kind == "count":
+        o = offs["0.index"] + 18
+        raw[o:o + 4] = b"\xff\xff\xff\x7f"
+    elif kind == "ztable":
+        o = offs["0.data"] + 11
+        raw[o:o + 8] = b"\xff" * 7 + b"\x0f"
+    elif kind == "zrow":
+        o = offs["1.data"]
+        n = struct.unpack("<Q", raw[o + 11:o + 19])[0]
+        s = o + 19 + 24 * n
+        for i in range(2, 12):
+            raw[s + i] ^= 0x5a
+    elif kind == "tree-index":
+        o = offs["0.index"] + 22
+        raw[o:o + 4] = b"\xff\xff\xff\x00"
+    elif kind == "dtype-size":
+        o = offs["0.data"]
+        size = int(raw[o - 512 + 124:o - 512 + 136].split(b"\0")[0], 8)
+        # shorten the data member: rows no longer fit
+        hdr = bytearray(raw[o - 512:o])
+        newsize = 12
+        hdr[124:136] = b"%011o\0" % newsize
+        hdr[148:156] = b"        "
+        hdr[148:156] = b"%06o\0 " % sum(hdr)
+        raw[o - 512:o] = hdr
+        del raw[o + 512:o + (size + 511) // 512 * 512]
+    elif kind == "endian":
+        o = offs["0.index"] + 11
+        raw[o:o + 4] = b"\x07\x00\x00\x00"
+    return bytes(raw)
+
+
+def cube48(raw):
+    """Every header's checksum 32 below the correct one: the Cube 4.8
+    writer's bug (corpus bt-mz_sum.p2.r1/cube4.8_with_checksum_bug)."""
+    raw = bytearray(raw)
+    off = 0
+    while off + 512 <= len(raw) and any(raw[off:off + 512]):
+        h = raw[off:off + 512]
+        h[148:156] = b"        "
+        raw[off + 148:off + 156] = b"%06o\0 " % (sum(h) - 32)
+        size = int(raw[off + 124:off + 136].split(b"\0")[0] or b"0", 8)
+        off += 512 + (size + 511) // 512 * 512
+    return bytes(raw)
+
+
+def bench(args, out):
+    """n call nodes x 8 metrics x locs: ZCUBEX, rows repeated from a few
+    distinct compressed rows; INCLUSIVE time rows are consistent with
+    EXCLUSIVE ones only in shape (a speed and memory benchmark)."""
+    n, locs = args["cnodes"], args["locs"]
+    rnd = random.Random(args["seed"])
+    parent = [-1] + [(i - 1) // 4 for i in range(1, n)]  # depth ~10
+    children = [[] for _ in range(n)]
+    for i in range(1, n):
+        children[parent[i]].append(i)
+    metrics = [("time", "INCLUSIVE", "DOUBLE"),
+               ("visits", "EXCLUSIVE", "UINT64"),
+               ("min_time", "EXCLUSIVE", "MINDOUBLE"),
+               ("max_time", "EXCLUSIVE", "MINDOUBLE"),
+               ("bytes_sent", "EXCLUSIVE", "UINT64"),
+               ("bytes_received", "EXCLUSIVE", "UINT64"),
+               ("PAPI_TOT_CYC", "INCLUSIVE", "UINT64"),
+               ("PAPI_TOT_INS", "INCLUSIVE", "UINT64")]
+    a = anchor(n, locs, parent, children, metrics)
+    with tarfile.open(out, "w", format=tarfile.USTAR_FORMAT) as t:
+        def add(name, data):
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data)
+            t.addfile(ti, io.BytesIO(data))
+        for mid, (name, mtype, dtype) in enumerate(metrics):
+            distinct = []
+            for k in range(16):
+                v = [rnd.uniform(1, 2) if "DOUBLE" in dtype
+                     else rnd.randrange(1, 100) for _ in range(locs)]
+                distinct.append(zlib.compress(
+                    b"".join(pack_value(dtype, x, False) for x in v), 9))
+            idx = (b"CUBEX.INDEX" + struct.pack("<IH", 1, 0) + b"\x03")
+            table = bytearray(struct.pack("<Q", n))
+            offs, acc = [], 0
+            for d in distinct:
+                offs.append(acc)
+                acc += len(d)
+            rowbytes = locs * 8
+            entries = [struct.pack("<QQQ", i * rowbytes, offs[i % 16],
+                                   len(distinct[i % 16])) for i in range(n)]
+            table += b"".join(entries)
+            add(f"{mid}.index", idx)
+            add(f"{mid}.data", b"ZCUBEX.DATA" + bytes(table) +
+                b"".join(distinct))
+        add("anchor.xml", a)
+
+
+def main():
+    argv = sys.argv[1:]
+    args = dict(seed=1, cnodes=40, locs=4, zlib=False, big_endian=False,
+                gzip_anchor=False, dense=False, answers=None, hostile=None,
+                bench=False)
+    out = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--seed", "--cnodes", "--locs"):
+            args[a[2:]] = int(argv[i + 1])
+            i += 2
+        elif a in ("--answers", "--hostile"):
+            args[a[2:]] = argv[i + 1]
+            i += 2
+        elif a.startswith("--"):
+            args[a[2:].replace("-", "_")] = True
+            i += 1
+        else:
+            out = a
+            i += 1
+    if not out:
+        print(__doc__, file=sys.stderr)
+        return 64
+    if args["bench"]:
+        bench(args, out)
+        return 0
+    rnd = random.Random(args["seed"])
+    members, answers = small(args, rnd)
+    raw = write_tar(out, members)
+    if args["hostile"] and args["hostile"] not in ("xml", "entity",
+                                                   "region", "no-anchor"):
+        raw = damage(raw, args["hostile"], members)
+    if args.get("cube48"):
+        raw = cube48(raw)
+    with open(out, "wb") as f:
+        f.write(raw)
+    if args["answers"]:
+        with open(args["answers"], "w") as f:
+            json.dump(answers, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
