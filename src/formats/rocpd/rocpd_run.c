@@ -174,11 +174,23 @@ uint32_t rocpd_child(struct rocpd_run *r, uint32_t parent, uint8_t kind,
 				return n;
 	if (r->second_pass || !r->b || !nodes_reserve(r))
 		return MODEL_NONE;
-	uint32_t id = r->n_nodes;
+	uint32_t id = r->n_nodes, fn = MODEL_NONE;
+	/* one function per name and kind (a kernel and an API call never
+	 * share one), for the flat and bottom-up views */
+	if (kind != NODE_ENTRY) {
+		uint64_t fkey = (uint64_t)kind << 32 | name;
+		if (!rocpd_map_get(&r->functions, fkey, &fn)) {
+			fn = model_builder_add_function(
+				r->b, &(struct model_function){.name = name});
+			if (fn == MODEL_NONE ||
+			    !rocpd_map_put(&r->functions, fkey, fn))
+				return MODEL_NONE;
+		}
+	}
 	struct model_node node = {
 		.ctx_id = id,
 		.name = name,
-		.function = MODEL_NONE,
+		.function = fn,
 		.kind = kind,
 		.relation = kind == NODE_ENTRY ? RELATION_NONE : RELATION_CALL,
 	};
@@ -296,7 +308,7 @@ uint32_t rocpd_line(struct rocpd_run *r, uint32_t file, uint32_t set,
 			    l->kind == kind && l->a == a && l->b == b)
 				return i;
 		}
-	if (r->second_pass)
+	if (r->second_pass || !label)
 		return MODEL_NONE;
 	if (r->n_lines == r->cap_lines) {
 		uint32_t cap = r->cap_lines ? r->cap_lines * 2 : 16;
@@ -635,6 +647,7 @@ static void run_free(struct rocpd_run *r)
 	free(r->present);
 	rocpd_map_free(&r->node_keys);
 	rocpd_map_free(&r->texts);
+	rocpd_map_free(&r->functions);
 	rocpd_map_free(&r->queue_split);
 	free(r->split_gpu);
 	free(r->split_calls);

@@ -102,6 +102,7 @@ struct rocpd_run {
 	uint32_t n_nodes, cap_nodes;
 	struct rocpd_map node_keys; /* hash(parent, kind, name) chains */
 	struct rocpd_map texts;     /* hash(text) -> string handle */
+	struct rocpd_map functions; /* kind << 32 | name -> function */
 	uint32_t *node_next;        /* next node with the same hash */
 
 	/* values per node (exclusive GPU time, calls, bytes; API times) */
@@ -146,8 +147,9 @@ void rocpd_add_bytes(struct rocpd_run *r, uint32_t node, double bytes);
 void rocpd_add_api(struct rocpd_run *r, uint32_t node, uint32_t parent_region,
 		   uint64_t ns);
 
-/* The line of key (file, set, kind, a, b): found, or added (first pass)
- * with `label` (copied) and `profile`.  MODEL_NONE on failure. */
+/* The line of key (file, set, kind, a, b): found, or added (first pass,
+ * `label` not NULL) with `label` (copied) and `profile`.  MODEL_NONE on
+ * failure or when not found. */
 uint32_t rocpd_line(struct rocpd_run *r, uint32_t file, uint32_t set,
 		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
 		    uint32_t profile);
