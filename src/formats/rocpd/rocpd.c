@@ -48,7 +48,8 @@ static int rocpd_bid(const struct reader_probe *p, int best)
 		for (size_t i = 0; i < p->n_names; i++)
 			if (is_profile_name(p->names[i]))
 				return 40;
-		return 0;
+		/* rocprofv3's HOST/PID_results.db: only subdirectories */
+		return p->n_names == 0 && p->n_subdirs > 0 ? 10 : 0;
 	}
 	if (!p->is_sqlite)
 		return 0;

@@ -904,7 +904,7 @@ static enum status add_columns(struct rocpd_run *r, struct error *err)
 	} derived[] = {
 		{STAT_GPU, "kernel and copy time on the GPU", true},
 		{STAT_CALLS, "API calls, ranges, dispatches and copies", true},
-		{STAT_BYTES, "bytes copied (where the size is known)", false},
+		{STAT_BYTES, "bytes copied (where the size is known)", true},
 	};
 	for (size_t i = 0; i < 3 && st == STATUS_OK; i++) {
 		int k = derived[i].stat;
