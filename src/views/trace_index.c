@@ -54,10 +54,11 @@ static uint32_t active_at(const struct model *m, uint32_t line, uint64_t i,
 	for (int n = 0; n < TRACE_UP_LIMIT; n++) {
 		if (t >= iv.begin && t < iv.end)
 			return iv.ctx_id;
-		if (iv.up == 0 || iv.up - 1 >= i ||
-		    !ops->interval(m->trace_impl, line, iv.up - 1, &iv))
+		if (iv.up == 0 || iv.up - 1 >= i)
 			return 0;
 		i = iv.up - 1;
+		if (!ops->interval(m->trace_impl, line, i, &iv))
+			return 0;
 	}
 	return 0;
 }
