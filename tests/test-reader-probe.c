@@ -153,8 +153,9 @@ static void test_sqlite(void **state)
 	assert_string_equal(p->tables[2], "top");
 	assert_true(reader_probe_has_table(p, "rocpd_op"));
 	assert_false(reader_probe_has_table(p, "rocpd_kernel_dispatch"));
-	/* no reader takes it yet: not a database, and not an archive */
-	assert_null(reader_choose(p));
+	/* the rocpd reader takes an .rpd layout (rocpd_api and rocpd_op) */
+	assert_non_null(reader_choose(p));
+	assert_string_equal(reader_choose(p)->name, "rocpd");
 	assert_false(p->is_archive);
 	reader_probe_free(p);
 	assert_int_equal(stat(at("run.db"), &after), 0);

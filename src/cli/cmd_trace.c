@@ -238,6 +238,54 @@ static json_t *line_json(const struct model *m, uint32_t line)
 			 "label", cli_json_text(model_str(m, tl->label)));
 }
 
+/* An interval line at t: the interval active then (the innermost of
+ * nested ones), with its begin, end, depth and context path. */
+static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
+			     const struct trace_options *o, json_t *lines,
+			     struct error *err)
+{
+	struct trace_interval iv;
+	bool found = trace_interval_active(m, line, t, &iv, NULL);
+	if (model_trace_take_error(m, err))
+		return false;
+	uint32_t ctx = 0;
+	if (found)
+		ctx = o->depth == UINT32_MAX
+			      ? iv.ctx_id
+			      : trace_ctx_at_depth(m, iv.ctx_id, o->depth);
+	if (o->format == CLI_FORMAT_JSON) {
+		json_t *j = line_json(m, line);
+		json_object_set_new(j, "time",
+				    found ? json_integer((json_int_t)iv.begin)
+					  : json_null());
+		json_object_set_new(j, "begin",
+				    found ? json_integer((json_int_t)iv.begin)
+					  : json_null());
+		json_object_set_new(j, "end",
+				    found ? json_integer((json_int_t)iv.end)
+					  : json_null());
+		json_object_set_new(j, "depth",
+				    found ? json_integer(iv.depth)
+					  : json_null());
+		json_object_set_new(j, "ctx",
+				    found ? json_integer(ctx) : json_null());
+		json_object_set_new(j, "path", path_json(m, ctx));
+		json_array_append_new(lines, j);
+		return true;
+	}
+	printf("%5u  ", line);
+	cli_put_text(stdout, model_str(m, m->timelines[line].label));
+	if (!found) {
+		fputs("  (idle)\n", stdout);
+		return true;
+	}
+	printf("  begin=%" PRIu64 "  end=%" PRIu64 "  depth=%u  ctx=%u  ",
+	       iv.begin, iv.end, iv.depth, ctx);
+	put_path_text(m, ctx);
+	fputc('\n', stdout);
+	return true;
+}
+
 /* False when a trace read failed (`err` says why: a remote trace.db whose
  * server went away). */
 static bool at_line(const struct model *m, uint32_t line, uint64_t t,
@@ -248,6 +296,8 @@ static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 	bool found = trace_sample_at(m, line, t, &s, NULL);
 	if (model_trace_take_error(m, err))
 		return false;
+	if (m->timelines[line].kind == TIMELINE_INTERVALS)
+		return at_interval_line(m, line, t, o, lines, err);
 	/* no sample yet (before the line's first sample): context 0, as
 	 * in the window form's cells, and no time */
 	uint32_t ctx = 0;

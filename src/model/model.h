@@ -252,6 +252,14 @@ struct trace_interval {
 	uint64_t event;      /* the reader's key for trace_ops.event_detail
 				(a dispatch or row id), MODEL_EVENT_NONE when
 				the interval has no attributes */
+	uint64_t up;         /* 1 + the index of the interval this one lies
+				in: the latest-begun interval of the track
+				still running at this one's begin (its parent
+				when nested; the earlier one of an overlap, as
+				GPU queues with firmware timestamp errors
+				have); 0 for none.  The trace index follows
+				these links from an interval that ended to
+				the one active at a time */
 };
 
 /* One attribute of an interval's event: a kernel's grid, its registers,

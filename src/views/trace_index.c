@@ -32,6 +32,70 @@ static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
 	return true;
 }
 
+/* Interval tracks: the context active at `t` when element `i` (the last
+ * that begins at or before t) ended at `end` <= t: follow the `up` links
+ * (trace_interval.up) to the latest-begun interval still running at t;
+ * 0 (idle) when none is.  Nested regions and overlapping kernels are then
+ * answered right; O(nesting depth) reads, at most TRACE_UP_LIMIT. */
+#define TRACE_UP_LIMIT 4096
+static bool read_time(const struct model *m, uint32_t line, uint64_t i,
+		      uint64_t *time);
+static bool locate(const struct model *m, uint32_t line, uint64_t lo,
+		   uint64_t tlo, uint64_t hi, uint64_t thi, uint64_t t,
+		   uint64_t *index);
+static uint32_t active_at(const struct model *m, uint32_t line, uint64_t i,
+			  uint64_t t)
+{
+	const struct trace_ops *ops = m->trace_ops;
+	struct trace_interval iv;
+	if (m->timelines[line].kind != TIMELINE_INTERVALS || !ops->interval ||
+	    !ops->interval(m->trace_impl, line, i, &iv))
+		return 0;
+	for (int n = 0; n < TRACE_UP_LIMIT; n++) {
+		if (t >= iv.begin && t < iv.end)
+			return iv.ctx_id;
+		if (iv.up == 0 || iv.up - 1 >= i)
+			return 0;
+		i = iv.up - 1;
+		if (!ops->interval(m->trace_impl, line, i, &iv))
+			return 0;
+	}
+	return 0;
+}
+
+bool trace_interval_active(const struct model *m, uint32_t line, uint64_t t,
+			   struct trace_interval *out, uint64_t *index)
+{
+	struct trace_bounds b;
+	uint64_t i;
+	const struct trace_ops *ops = m ? m->trace_ops : NULL;
+	if (!ops || !ops->interval || !trace_bounds_read(m, line, &b) ||
+	    m->timelines[line].kind != TIMELINE_INTERVALS ||
+	    t < b.first)
+		return false;
+	if (t >= b.last)
+		i = b.count - 1;
+	else {
+		uint64_t tl;
+		if (!read_time(m, line, 0, &tl) ||
+		    !locate(m, line, 0, tl, b.count - 1, b.last, t, &i))
+			return false;
+	}
+	for (int n = 0; n < TRACE_UP_LIMIT; n++) {
+		if (!ops->interval(m->trace_impl, line, i, out))
+			return false;
+		if (t >= out->begin && t < out->end) {
+			if (index)
+				*index = i;
+			return true;
+		}
+		if (out->up == 0 || out->up - 1 >= i)
+			return false;
+		i = out->up - 1;
+	}
+	return false;
+}
+
 static bool read_time(const struct model *m, uint32_t line, uint64_t i,
 		      uint64_t *time)
 {
@@ -154,7 +218,7 @@ bool trace_element_at(const struct model *m, uint32_t line,
 	    !read_elem(m, line, i, &time, &ctx, &end))
 		return false;
 	out->time = time;
-	out->ctx_id = t < end ? ctx : 0;
+	out->ctx_id = t < end ? ctx : active_at(m, line, i, t);
 	if (index)
 		*index = i;
 	return true;
@@ -244,7 +308,8 @@ void trace_cells_raw(const struct model *m, uint32_t line,
 			if (!read_time(m, line, lo + 1, &tn))
 				return;
 			if (tn > t) {
-				cells[k] = t < end ? ctx : 0;
+				cells[k] = t < end ? ctx
+						   : active_at(m, line, lo, t);
 				continue;
 			}
 		}
@@ -253,7 +318,7 @@ void trace_cells_raw(const struct model *m, uint32_t line,
 		if (i != lo && !read_elem(m, line, i, &tlo, &ctx, &end))
 			return;
 		lo = i;
-		cells[k] = t < end ? ctx : 0;
+		cells[k] = t < end ? ctx : active_at(m, line, i, t);
 	}
 }
 

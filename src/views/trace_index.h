@@ -43,6 +43,13 @@ bool trace_element_at(const struct model *m, uint32_t line,
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index);
 
+/* Interval tracks: the interval active at `t` (the latest-begun one
+ * running at t, following trace_interval.up links from the last one that
+ * begins at or before t) and its index.  False when none is, when `line`
+ * is not an interval track, or when a read fails. */
+bool trace_interval_active(const struct model *m, uint32_t line, uint64_t t,
+			   struct trace_interval *out, uint64_t *index);
+
 /* Number of call-stack frames of `ctx_id` (model_kind_is_frame: entry
  * points, functions, kernels, regions); 1 for a context without frames, 0 for idle or unknown. */
 uint32_t trace_ctx_frames(const struct model *m, uint32_t ctx_id);

@@ -1,0 +1,1116 @@
+/* rocpd_run: the run shared by the rocpd v3 and .rpd readers (see
+ * rocpd_run.h): the node mirror and its values, profiles, lines, the lazy
+ * second pass that reads interval lines, and the model's value and trace
+ * providers.  Must not depend on curses or on ui/. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/rocpd/rocpd_run.h"
+#include "io/sqlite_ro.h"
+
+/* ---- u64 -> u32 map ---------------------------------------------------- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static bool map_grow(struct rocpd_map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	struct rocpd_map n = {
+		.keys = malloc(cap * sizeof(uint64_t)),
+		.vals = malloc(cap * sizeof(uint32_t)),
+		.used = calloc(cap, 1),
+		.cap = cap,
+	};
+	if (!n.keys || !n.vals || !n.used) {
+		rocpd_map_free(&n);
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used[i]) {
+			size_t j = mix64(m->keys[i]) & (cap - 1);
+			while (n.used[j])
+				j = (j + 1) & (cap - 1);
+			n.used[j] = 1;
+			n.keys[j] = m->keys[i];
+			n.vals[j] = m->vals[i];
+			n.n++;
+		}
+	rocpd_map_free(m);
+	*m = n;
+	return true;
+}
+
+bool rocpd_map_put(struct rocpd_map *m, uint64_t key, uint32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap && !map_grow(m))
+		return false;
+	size_t j = mix64(key) & (m->cap - 1);
+	while (m->used[j]) {
+		if (m->keys[j] == key) {
+			m->vals[j] = val;
+			return true;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->used[j] = 1;
+	m->keys[j] = key;
+	m->vals[j] = val;
+	m->n++;
+	return true;
+}
+
+bool rocpd_map_get(const struct rocpd_map *m, uint64_t key, uint32_t *val)
+{
+	if (!m->cap)
+		return false;
+	size_t j = mix64(key) & (m->cap - 1);
+	while (m->used[j]) {
+		if (m->keys[j] == key) {
+			*val = m->vals[j];
+			return true;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	return false;
+}
+
+void rocpd_map_free(struct rocpd_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- nodes and values -------------------------------------------------- */
+
+static uint64_t text_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return mix64(h);
+}
+
+uint32_t rocpd_intern(struct rocpd_run *r, const char *s)
+{
+	uint32_t h;
+	if (!s)
+		s = "";
+	uint64_t key = text_hash(s);
+	if (rocpd_map_get(&r->texts, key, &h))
+		return h;
+	if (!r->b)
+		return MODEL_NONE;
+	h = model_builder_intern(r->b, s, strlen(s));
+	if (h != MODEL_NONE && !rocpd_map_put(&r->texts, key, h))
+		return MODEL_NONE;
+	return h;
+}
+
+static uint64_t node_hash(uint32_t parent, uint8_t kind, uint32_t name)
+{
+	return mix64(((uint64_t)parent << 32) ^ ((uint64_t)kind << 24) ^
+		     name ^ ((uint64_t)name << 40));
+}
+
+#define GROW(ptr, cap, n, type)                                           \
+	do {                                                              \
+		type *g_ = realloc((ptr), (size_t)(cap) * sizeof(type));  \
+		if (!g_)                                                  \
+			ok = false;                                       \
+		else {                                                    \
+			(ptr) = g_;                                       \
+			memset(g_ + (n), 0, ((size_t)(cap) - (n)) * sizeof(type)); \
+		}                                                         \
+	} while (0)
+
+static bool nodes_reserve(struct rocpd_run *r)
+{
+	if (r->n_nodes < r->cap_nodes)
+		return true;
+	uint32_t cap = r->cap_nodes ? r->cap_nodes * 2 : 256;
+	bool ok = true;
+	GROW(r->parent, cap, r->n_nodes, uint32_t);
+	GROW(r->name, cap, r->n_nodes, uint32_t);
+	GROW(r->kind, cap, r->n_nodes, uint8_t);
+	GROW(r->profile, cap, r->n_nodes, uint32_t);
+	GROW(r->node_next, cap, r->n_nodes, uint32_t);
+	GROW(r->gpu, cap, r->n_nodes, double);
+	GROW(r->calls, cap, r->n_nodes, double);
+	GROW(r->bytes, cap, r->n_nodes, double);
+	GROW(r->api_incl, cap, r->n_nodes, double);
+	GROW(r->api_excl, cap, r->n_nodes, double);
+	GROW(r->present, cap, r->n_nodes, uint8_t);
+	if (ok)
+		r->cap_nodes = cap;
+	return ok;
+}
+
+uint32_t rocpd_child(struct rocpd_run *r, uint32_t parent, uint8_t kind,
+		     uint32_t name)
+{
+	if (parent >= r->n_nodes || name == MODEL_NONE)
+		return MODEL_NONE;
+	uint64_t h = node_hash(parent, kind, name);
+	uint32_t first = MODEL_NONE;
+	if (rocpd_map_get(&r->node_keys, h, &first))
+		for (uint32_t n = first; n != MODEL_NONE; n = r->node_next[n])
+			if (r->parent[n] == parent && r->kind[n] == kind &&
+			    r->name[n] == name)
+				return n;
+	if (r->second_pass || !r->b || !nodes_reserve(r))
+		return MODEL_NONE;
+	uint32_t id = r->n_nodes, fn = MODEL_NONE;
+	/* one function per name and kind (a kernel and an API call never
+	 * share one), for the flat and bottom-up views */
+	if (kind != NODE_ENTRY) {
+		uint64_t fkey = (uint64_t)kind << 32 | name;
+		if (!rocpd_map_get(&r->functions, fkey, &fn)) {
+			fn = model_builder_add_function(
+				r->b, &(struct model_function){.name = name});
+			if (fn == MODEL_NONE ||
+			    !rocpd_map_put(&r->functions, fkey, fn))
+				return MODEL_NONE;
+		}
+	}
+	struct model_node node = {
+		.ctx_id = id,
+		.name = name,
+		.function = fn,
+		.kind = kind,
+		.relation = kind == NODE_ENTRY ? RELATION_NONE : RELATION_CALL,
+	};
+	if (model_builder_add_node(r->b, parent, &node) != id)
+		return MODEL_NONE;
+	r->parent[id] = parent;
+	r->name[id] = name;
+	r->kind[id] = kind;
+	r->profile[id] = r->profile[parent];
+	r->node_next[id] = first;
+	if (!rocpd_map_put(&r->node_keys, h, id))
+		return MODEL_NONE;
+	r->n_nodes++;
+	return id;
+}
+
+void rocpd_add_gpu(struct rocpd_run *r, uint32_t node, uint64_t ns,
+		   uint32_t queue_profile)
+{
+	if (r->second_pass || node >= r->n_nodes)
+		return;
+	r->gpu[node] += (double)ns;
+	r->calls[node] += 1;
+	r->present[node] |= 3;
+	if (queue_profile == MODEL_NONE)
+		return;
+	uint64_t key = (uint64_t)node << 32 | queue_profile;
+	uint32_t slot;
+	if (!rocpd_map_get(&r->queue_split, key, &slot)) {
+		if (r->n_split == r->cap_split) {
+			uint32_t cap = r->cap_split ? r->cap_split * 2 : 64;
+			bool ok = true;
+			GROW(r->split_gpu, cap, r->n_split, double);
+			GROW(r->split_calls, cap, r->n_split, double);
+			if (!ok)
+				return;
+			r->cap_split = cap;
+		}
+		slot = r->n_split;
+		if (!rocpd_map_put(&r->queue_split, key, slot))
+			return;
+		r->n_split++;
+	}
+	r->split_gpu[slot] += (double)ns;
+	r->split_calls[slot] += 1;
+}
+
+void rocpd_add_bytes(struct rocpd_run *r, uint32_t node, double bytes)
+{
+	if (r->second_pass || node >= r->n_nodes)
+		return;
+	r->bytes[node] += bytes;
+	r->present[node] |= 4;
+}
+
+void rocpd_add_api(struct rocpd_run *r, uint32_t node, uint32_t parent_region,
+		   uint64_t ns)
+{
+	if (r->second_pass || node >= r->n_nodes)
+		return;
+	r->api_incl[node] += (double)ns;
+	r->api_excl[node] += (double)ns;
+	r->calls[node] += 1;
+	r->present[node] |= 8 | 2;
+	if (parent_region < r->n_nodes)
+		r->api_excl[parent_region] -= (double)ns;
+}
+
+void rocpd_time_seen(struct rocpd_run *r, uint64_t begin, uint64_t end)
+{
+	if (begin < r->time_min)
+		r->time_min = begin;
+	if (end > r->time_max)
+		r->time_max = end;
+}
+
+/* ---- profiles and lines -------------------------------------------------- */
+
+uint32_t rocpd_profile(struct rocpd_run *r, const char *k1, uint64_t v1,
+		       const char *k2, uint64_t v2, const char *label)
+{
+	if (!r->b)
+		return MODEL_NONE;
+	struct model_id ids[2] = {
+		{.kind_name = rocpd_intern(r, k1),
+		 .is_physical = true,
+		 .logical_id = (uint32_t)v1,
+		 .physical_id = v1},
+		{.kind_name = rocpd_intern(r, k2),
+		 .is_physical = true,
+		 .logical_id = (uint32_t)v2,
+		 .physical_id = v2},
+	};
+	return model_builder_add_profile(r->b, false, ids, k2 ? 2 : 1, label);
+}
+
+static uint64_t line_hash(uint32_t file, uint32_t set, uint8_t kind,
+			  uint64_t a, uint64_t b)
+{
+	return mix64(mix64(((uint64_t)file << 32) ^ ((uint64_t)set << 8) ^
+			   kind) ^
+		     mix64(a) * 31 ^ mix64(b + 0x9e3779b97f4a7c15ull));
+}
+
+uint32_t rocpd_line(struct rocpd_run *r, uint32_t file, uint32_t set,
+		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
+		    uint32_t profile)
+{
+	uint64_t h = line_hash(file, set, kind, a, b);
+	uint32_t first = MODEL_NONE;
+	if (rocpd_map_get(&r->line_keys, h, &first))
+		for (uint32_t i = first; i != MODEL_NONE; i = r->line_next[i]) {
+			const struct rocpd_line *l = &r->lines[i];
+			if (l->file == file && l->set == set &&
+			    l->kind == kind && l->a == a && l->b == b)
+				return i;
+		}
+	if (r->second_pass || !label)
+		return MODEL_NONE;
+	if (r->n_lines == r->cap_lines) {
+		uint32_t cap = r->cap_lines ? r->cap_lines * 2 : 16;
+		bool ok = true;
+		GROW(r->lines, cap, r->n_lines, struct rocpd_line);
+		GROW(r->line_next, cap, r->n_lines, uint32_t);
+		if (!ok)
+			return MODEL_NONE;
+		r->cap_lines = cap;
+	}
+	uint32_t id = r->n_lines;
+	struct rocpd_line *l = &r->lines[id];
+	*l = (struct rocpd_line){
+		.file = file,
+		.set = set,
+		.kind = kind,
+		.a = a,
+		.b = b,
+		.label = rocpd_intern(r, label),
+		.profile = profile,
+	};
+	if (l->label == MODEL_NONE || !rocpd_map_put(&r->line_keys, h, id))
+		return MODEL_NONE;
+	r->line_next[id] = first;
+	r->n_lines++;
+	return id;
+}
+
+bool rocpd_line_add(struct rocpd_run *r, uint32_t line, uint64_t begin,
+		    uint64_t end, uint32_t ctx, uint64_t event)
+{
+	if (line >= r->n_lines)
+		return false;
+	struct rocpd_line *l = &r->lines[line];
+	if (!r->second_pass) {
+		l->count++;
+		return true;
+	}
+	if (!l->iv || l->filled >= l->count)
+		return false; /* the file changed since the first pass */
+	l->iv[l->filled++] = (struct rocpd_iv){
+		.begin = begin,
+		.end = end,
+		.event = event,
+		.ctx = ctx,
+	};
+	return true;
+}
+
+static int iv_cmp(const void *pa, const void *pb)
+{
+	const struct rocpd_iv *a = pa, *b = pb;
+	if (a->begin != b->begin)
+		return a->begin < b->begin ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return a->event < b->event ? -1 : a->event > b->event;
+}
+
+void rocpd_iv_sort_link(struct rocpd_iv *iv, uint64_t n)
+{
+	if (n == 0)
+		return;
+	qsort(iv, n, sizeof(*iv), iv_cmp);
+	/* the stack of intervals running at the current begin is the chain
+	 * of `up` links: pop those that ended, link to the top */
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t top = i;
+		iv[i].up = 0;
+		if (i > 0) {
+			top = i - 1;
+			for (int guard = 0; guard < 1 << 20; guard++) {
+				if (iv[top].end > iv[i].begin) {
+					iv[i].up = (uint32_t)(top + 1);
+					break;
+				}
+				if (iv[top].up == 0)
+					break;
+				top = iv[top].up - 1;
+			}
+		}
+	}
+}
+
+uint64_t rocpd_iv_active(const struct rocpd_iv *iv, uint64_t n, uint64_t t)
+{
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (iv[mid].begin <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return UINT64_MAX;
+	uint64_t i = lo - 1;
+	for (int guard = 0; guard < 1 << 20; guard++) {
+		if (t >= iv[i].begin && t < iv[i].end)
+			return i;
+		if (iv[i].up == 0)
+			return UINT64_MAX;
+		i = iv[i].up - 1;
+	}
+	return UINT64_MAX;
+}
+
+/* ---- SQLite helpers ------------------------------------------------------ */
+
+const char *rocpd_col_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : "";
+}
+
+bool rocpd_col_int(sqlite3_stmt *st, int col, int64_t *out)
+{
+	if (sqlite3_column_type(st, col) != SQLITE_INTEGER)
+		return false;
+	*out = sqlite3_column_int64(st, col);
+	return true;
+}
+
+enum status rocpd_prepare(struct rocpd_file *f, const char *sql,
+			  sqlite3_stmt **out, struct error *err)
+{
+	*out = NULL;
+	int rc = sqlite3_prepare_v2(f->db, sql, -1, out, NULL);
+	if (rc == SQLITE_OK)
+		return STATUS_OK;
+	return rocpd_step_error(f, rc, err);
+}
+
+enum status rocpd_step_error(struct rocpd_file *f, int rc, struct error *err)
+{
+	enum status st = rc == SQLITE_NOMEM		    ? STATUS_NOMEM
+			 : rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? STATUS_CORRUPT
+			 : rc == SQLITE_ERROR			    ? STATUS_UNSUPPORTED
+								    : STATUS_IO;
+	return error_set(err, st, f->path, "SQLite: %s", sqlite3_errmsg(f->db));
+}
+
+bool rocpd_has_table(struct rocpd_file *f, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+	if (sqlite3_prepare_v2(f->db,
+			       "SELECT 1 FROM sqlite_master WHERE name = ?1 "
+			       "AND type IN ('table', 'view')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+bool rocpd_has_column(struct rocpd_file *f, const char *table,
+		      const char *col)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+	if (sqlite3_prepare_v2(f->db,
+			       "SELECT 1 FROM pragma_table_info(?1) WHERE "
+			       "name = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+enum status rocpd_need_columns(struct rocpd_file *f, const char *table,
+			       const char *const *cols, const char *hint,
+			       struct error *err)
+{
+	if (!rocpd_has_table(f, table))
+		return error_set(err, STATUS_UNSUPPORTED, f->path,
+				 "unknown ROCm profile layout: table %s is "
+				 "missing%s",
+				 table, hint ? hint : "");
+	for (size_t i = 0; cols[i]; i++)
+		if (!rocpd_has_column(f, table, cols[i]))
+			return error_set(err, STATUS_UNSUPPORTED, f->path,
+					 "unknown ROCm profile layout: table "
+					 "%s has no column %s%s",
+					 table, cols[i], hint ? hint : "");
+	return STATUS_OK;
+}
+
+/* ---- providers ---------------------------------------------------------- */
+
+enum rocpd_stat {
+	STAT_GPU,
+	STAT_CALLS,
+	STAT_BYTES,
+	STAT_API_INCL,
+	STAT_API_EXCL,
+	N_ROCPD_STATS
+};
+
+static bool node_value(const struct rocpd_run *r, uint32_t n, uint32_t stat,
+		       double *out)
+{
+	if (n >= r->n_nodes)
+		return false;
+	switch (stat) {
+	case STAT_GPU:
+		*out = r->gpu[n];
+		return r->present[n] & 1;
+	case STAT_CALLS:
+		*out = r->calls[n];
+		return r->present[n] & 2;
+	case STAT_BYTES:
+		*out = r->bytes[n];
+		return r->present[n] & 4;
+	case STAT_API_INCL:
+		*out = r->api_incl[n];
+		return r->present[n] & 8;
+	case STAT_API_EXCL:
+		*out = r->api_excl[n];
+		return (r->present[n] & 8) && r->kind[n] != NODE_ENTRY &&
+		       n != 0;
+	default:
+		return false;
+	}
+}
+
+static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
+			   double *out)
+{
+	return node_value(impl, ctx_id, stat_id, out);
+}
+
+static enum status values_summary_all(void *impl, uint32_t stat_id,
+				      void (*emit)(void *ctx, uint32_t ctx_id,
+						   double value),
+				      void *ctx, struct error *err)
+{
+	(void)err;
+	const struct rocpd_run *r = impl;
+	double v;
+	for (uint32_t n = 0; n < r->n_nodes; n++)
+		if (node_value(r, n, stat_id, &v))
+			emit(ctx, n, v);
+	return STATUS_OK;
+}
+
+static enum status values_per_profile(void *impl, uint32_t ctx_id,
+				      uint32_t prop_id,
+				      struct profile_value **out, size_t *n,
+				      struct error *err)
+{
+	struct rocpd_run *r = impl;
+	*out = NULL;
+	*n = 0;
+	double v;
+	if (!node_value(r, ctx_id, prop_id, &v))
+		return STATUS_OK;
+	/* the node's thread, then the queues its kernels ran on */
+	size_t cap = 1 + (prop_id == STAT_GPU || prop_id == STAT_CALLS
+				  ? r->n_lines
+				  : 0);
+	struct profile_value *pv = calloc(cap, sizeof(*pv));
+	if (!pv)
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	size_t k = 0;
+	if (r->profile[ctx_id] != MODEL_NONE && v != 0)
+		pv[k++] = (struct profile_value){r->profile[ctx_id], v};
+	if (cap > 1)
+		for (uint32_t i = 0; i < r->n_lines; i++) {
+			const struct rocpd_line *l = &r->lines[i];
+			uint32_t slot;
+			if (l->kind != ROCPD_LINE_QUEUE ||
+			    l->profile == MODEL_NONE ||
+			    !rocpd_map_get(&r->queue_split,
+					   (uint64_t)ctx_id << 32 | l->profile,
+					   &slot))
+				continue;
+			double q = prop_id == STAT_GPU ? r->split_gpu[slot]
+						       : r->split_calls[slot];
+			bool dup = false;
+			for (size_t j = 0; j < k; j++)
+				dup |= pv[j].profile == l->profile;
+			if (!dup)
+				pv[k++] = (struct profile_value){l->profile, q};
+		}
+	/* sorted by profile */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && pv[j - 1].profile > pv[j].profile;
+		     j--) {
+			struct profile_value t = pv[j];
+			pv[j] = pv[j - 1];
+			pv[j - 1] = t;
+		}
+	*out = pv;
+	*n = k;
+	return STATUS_OK;
+}
+
+static void run_free(struct rocpd_run *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_files; i++) {
+		struct rocpd_file *f = &r->files[i];
+		for (size_t s = 0; s < f->n_sets; s++) {
+			struct rocpd_set *set = &f->sets[s];
+			free(set->suffix);
+			rocpd_map_free(&set->strings);
+			rocpd_map_free(&set->regions);
+			rocpd_map_free(&set->kernels);
+			rocpd_map_free(&set->threads);
+			rocpd_map_free(&set->procs);
+			rocpd_map_free(&set->thread_profiles);
+			sqlite3_finalize(set->string_stmt);
+		}
+		free(f->sets);
+		if (f->db)
+			sqlite3_close(f->db);
+		free(f->path);
+	}
+	free(r->files);
+	free(r->parent);
+	free(r->name);
+	free(r->kind);
+	free(r->profile);
+	free(r->node_next);
+	free(r->gpu);
+	free(r->calls);
+	free(r->bytes);
+	free(r->api_incl);
+	free(r->api_excl);
+	free(r->present);
+	rocpd_map_free(&r->node_keys);
+	rocpd_map_free(&r->texts);
+	rocpd_map_free(&r->functions);
+	rocpd_map_free(&r->queue_split);
+	free(r->split_gpu);
+	free(r->split_calls);
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		free(r->lines[i].iv);
+		free(r->lines[i].times);
+		free(r->lines[i].values);
+	}
+	free(r->lines);
+	free(r->line_next);
+	rocpd_map_free(&r->line_keys);
+	error_clear(&r->lazy_err);
+	pthread_mutex_destroy(&r->lock);
+	free(r->path);
+	free(r);
+}
+
+/* The value and trace providers share the run: the trace's close frees
+ * it (the model closes values first, then the trace). */
+static void values_close(void *impl)
+{
+	(void)impl;
+}
+
+static bool values_take_error(void *impl, struct error *err)
+{
+	(void)impl, (void)err;
+	return false;
+}
+
+static const struct value_ops rocpd_value_ops = {
+	.summary = values_summary,
+	.per_profile = values_per_profile,
+	.close = values_close,
+	.summary_all = values_summary_all,
+	.take_error = values_take_error,
+};
+
+/* The second pass over file `fi`: every interval line of the file. */
+static bool load_file(struct rocpd_run *r, uint32_t fi)
+{
+	struct rocpd_file *f = &r->files[fi];
+	if (f->loaded)
+		return !r->lazy_failed;
+	f->loaded = true;
+	bool ok = true;
+	for (uint32_t i = 0; i < r->n_lines && ok; i++) {
+		struct rocpd_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == ROCPD_LINE_COUNTER)
+			continue;
+		l->filled = 0;
+		l->iv = l->count ? malloc(l->count * sizeof(*l->iv)) : NULL;
+		if (l->count && !l->iv)
+			ok = false;
+	}
+	struct error err = {0};
+	if (ok) {
+		r->second_pass = true;
+		enum status st = f->layout == ROCPD_LAYOUT_V3
+					 ? rocpd_v3_read(r, fi, &err)
+					 : rocpd_rpd_read(r, fi, &err);
+		ok = st == STATUS_OK;
+	} else {
+		error_set(&err, STATUS_NOMEM, f->path, "out of memory");
+	}
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct rocpd_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == ROCPD_LINE_COUNTER)
+			continue;
+		if (ok && l->filled != l->count) {
+			error_set(&err, STATUS_CORRUPT, f->path,
+				  "the file changed while it was open: line "
+				  "'%s' has %" PRIu64 " intervals, not %" PRIu64,
+				  "", l->filled, l->count);
+			ok = false;
+		}
+		if (l->iv)
+			rocpd_iv_sort_link(l->iv, l->filled);
+	}
+	if (!ok && !r->lazy_failed) {
+		r->lazy_failed = true;
+		r->lazy_err = err;
+	} else {
+		error_clear(&err);
+	}
+	return ok;
+}
+
+static bool trace_interval(void *impl, uint32_t line, uint64_t index,
+			   struct trace_interval *out)
+{
+	struct rocpd_run *r = impl;
+	if (line >= r->n_lines)
+		return false;
+	struct rocpd_line *l = &r->lines[line];
+	if (l->kind == ROCPD_LINE_COUNTER || index >= l->count)
+		return false;
+	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&r->lock);
+		load_file(r, l->file);
+		pthread_mutex_unlock(&r->lock);
+	}
+	if (!l->iv || index >= l->filled)
+		return false;
+	const struct rocpd_iv *iv = &l->iv[index];
+	uint32_t depth = 0;
+	for (uint32_t up = iv->up; up && depth < 4096; depth++)
+		up = l->iv[up - 1].up;
+	*out = (struct trace_interval){
+		.begin = iv->begin,
+		.end = iv->end,
+		.ctx_id = iv->ctx,
+		.depth = depth,
+		.event = iv->event,
+		.up = iv->up,
+	};
+	return true;
+}
+
+static bool trace_counter(void *impl, uint32_t line, uint64_t index,
+			  uint64_t *time, double *value)
+{
+	struct rocpd_run *r = impl;
+	if (line >= r->n_lines || r->lines[line].kind != ROCPD_LINE_COUNTER ||
+	    index >= r->lines[line].count)
+		return false;
+	*time = r->lines[line].times[index];
+	*value = r->lines[line].values[index];
+	return true;
+}
+
+static bool trace_take_error(void *impl, struct error *err)
+{
+	struct rocpd_run *r = impl;
+	pthread_mutex_lock(&r->lock);
+	bool had = r->lazy_failed && r->lazy_err.status != STATUS_OK;
+	if (had) {
+		if (err) {
+			error_clear(err);
+			*err = r->lazy_err;
+		} else {
+			error_clear(&r->lazy_err);
+		}
+		memset(&r->lazy_err, 0, sizeof(r->lazy_err));
+	}
+	pthread_mutex_unlock(&r->lock);
+	return had;
+}
+
+static enum status trace_event_detail(void *impl, uint32_t line,
+				      uint64_t event, struct model_kv **out,
+				      size_t *n, struct error *err)
+{
+	struct rocpd_run *r = impl;
+	*out = NULL;
+	*n = 0;
+	if (line >= r->n_lines)
+		return error_set(err, STATUS_USAGE, r->path, "no such line");
+	const struct rocpd_line *l = &r->lines[line];
+	pthread_mutex_lock(&r->lock);
+	enum status st = r->files[l->file].layout == ROCPD_LAYOUT_V3
+				 ? rocpd_v3_detail(r, l, event, out, n, err)
+				 : rocpd_rpd_detail(r, l, event, out, n, err);
+	pthread_mutex_unlock(&r->lock);
+	return st;
+}
+
+static void trace_close(void *impl)
+{
+	run_free(impl);
+}
+
+static const struct trace_ops rocpd_trace_ops = {
+	.interval = trace_interval,
+	.close = trace_close,
+	.take_error = trace_take_error,
+	.counter = trace_counter,
+	.event_detail = trace_event_detail,
+};
+
+/* ---- open ------------------------------------------------------------- */
+
+static enum status add_stat(struct model_builder *b, const char *metric,
+			    uint32_t id, bool excl_only, uint32_t *out,
+			    struct error *err, const char *path)
+{
+	struct model_stat s = {
+		.metric = model_builder_intern(b, metric, strlen(metric)),
+		.scope = model_builder_intern(b, excl_only ? "function"
+							   : "execution",
+					      excl_only ? 8 : 9),
+		.formula = model_builder_intern(b, "$$", 2),
+		.combine = COMBINE_SUM,
+		.stat_id = id,
+		.prop_id = id,
+		.flags = excl_only ? STAT_EXCLUSIVE_ONLY : 0,
+	};
+	*out = model_builder_add_stat(b, &s);
+	if (*out == MODEL_NONE)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	return STATUS_OK;
+}
+
+static enum status add_column(struct model_builder *b, const char *name,
+			      uint32_t stat, enum column_kind kind,
+			      const char *format, const char *desc,
+			      bool visible, const char *path,
+			      struct error *err)
+{
+	struct model_column c = {
+		.name = strdup(name),
+		.variant = strdup("Sum"),
+		.description = desc ? strdup(desc) : NULL,
+		.format = strdup(format),
+		.kind = (uint8_t)kind,
+		.render = RENDER_NUMBER | RENDER_PERCENT,
+		.visible = visible,
+		.pair = MODEL_NONE,
+		.parent = MODEL_NONE,
+		.expr = formula_leaf(stat),
+	};
+	if (!c.name || !c.variant || !c.format || !c.expr ||
+	    (desc && !c.description) ||
+	    model_builder_add_column(b, &c) == MODEL_NONE) {
+		free(c.name);
+		free(c.variant);
+		free(c.description);
+		free(c.format);
+		formula_free(c.expr);
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	}
+	return STATUS_OK;
+}
+
+static enum status add_columns(struct rocpd_run *r, struct error *err)
+{
+	struct model_builder *b = r->b;
+	uint32_t s[N_ROCPD_STATS], incl;
+	enum status st = STATUS_OK;
+	static const char *const metric[N_ROCPD_STATS] = {
+		"GPU time (ns)", "Calls", "Bytes", "API time (ns)",
+		"API time (ns)"};
+	for (int i = 0; i < N_ROCPD_STATS && st == STATUS_OK; i++)
+		st = add_stat(b, metric[i], (uint32_t)i,
+			      i != STAT_API_INCL, &s[i], err, r->path);
+	if (st != STATUS_OK)
+		return st;
+	/* GPU time, calls and bytes are stored where they happen (kernels,
+	 * copies, calls): the engine derives the inclusive values */
+	static const struct {
+		int stat;
+		const char *desc;
+		bool visible;
+	} derived[] = {
+		{STAT_GPU, "kernel and copy time on the GPU", true},
+		{STAT_CALLS, "API calls, ranges, dispatches and copies", true},
+		{STAT_BYTES, "bytes copied (where the size is known)", true},
+	};
+	for (size_t i = 0; i < 3 && st == STATUS_OK; i++) {
+		int k = derived[i].stat;
+		incl = model_builder_add_inclusive_stat(b, s[k]);
+		if (incl == MODEL_NONE)
+			return error_set(err, STATUS_NOMEM, r->path,
+					 "out of memory");
+		const char *fmt = k == STAT_GPU ? "%.3e" : "%.0f";
+		st = add_column(b, metric[k], incl, COLUMN_INCLUSIVE, fmt,
+				derived[i].desc, derived[i].visible, r->path,
+				err);
+		if (st == STATUS_OK)
+			st = add_column(b, metric[k], s[k], COLUMN_EXCLUSIVE,
+					fmt, derived[i].desc,
+					derived[i].visible, r->path, err);
+	}
+	if (st == STATUS_OK)
+		st = add_column(b, "API time (ns)", s[STAT_API_INCL],
+				COLUMN_INCLUSIVE, "%.3e",
+				"host time in ranges and API calls", true,
+				r->path, err);
+	if (st == STATUS_OK)
+		st = add_column(b, "API time (ns)", s[STAT_API_EXCL],
+				COLUMN_EXCLUSIVE, "%.3e",
+				"host time in ranges and API calls", true,
+				r->path, err);
+	return st;
+}
+
+static int line_order(const void *pa, const void *pb)
+{
+	const struct rocpd_line *a = pa, *b = pb;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->set != b->set)
+		return a->set < b->set ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* Lines in a stable order (file, table set, host threads, queues, copies,
+ * counters), their key index rebuilt, handed to the builder. */
+static enum status add_lines(struct rocpd_run *r, struct error *err)
+{
+	if (r->n_lines > 1)
+		qsort(r->lines, r->n_lines, sizeof(*r->lines), line_order);
+	rocpd_map_free(&r->line_keys);
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct rocpd_line *l = &r->lines[i];
+		uint64_t h = line_hash(l->file, l->set, l->kind, l->a, l->b);
+		uint32_t first = MODEL_NONE;
+		rocpd_map_get(&r->line_keys, h, &first);
+		r->line_next[i] = first;
+		if (!rocpd_map_put(&r->line_keys, h, i))
+			return error_set(err, STATUS_NOMEM, r->path,
+					 "out of memory");
+		uint32_t got;
+		if (l->kind == ROCPD_LINE_COUNTER)
+			got = model_builder_add_counter(
+				r->b, l->profile,
+				model_str(model_builder_peek(r->b), l->label),
+				model_str(model_builder_peek(r->b), l->unit),
+				l->count);
+		else
+			got = model_builder_add_timeline(
+				r->b, &(struct model_timeline){
+					      .profile = l->profile,
+					      .label = l->label,
+					      .kind = TIMELINE_INTERVALS,
+					      .count = l->count,
+				      });
+		if (got != i)
+			return error_set(err, STATUS_NOMEM, r->path,
+					 "out of memory");
+	}
+	return STATUS_OK;
+}
+
+/* A file may change only when someone can write it: immutable=1 when we
+ * cannot and there is no WAL beside it. */
+static bool cannot_change(const char *path)
+{
+	char *wal = NULL;
+	bool r = access(path, W_OK) != 0;
+	if (r && asprintf(&wal, "%s-wal", path) >= 0) {
+		r = access(wal, F_OK) != 0;
+		free(wal);
+	}
+	return r;
+}
+
+static enum status open_file(struct rocpd_file *f, struct error *err)
+{
+	enum status st = sqlite_ro_open(f->path, cannot_change(f->path),
+					&f->db, err);
+	if (st != STATUS_OK)
+		return st;
+	if (rocpd_has_table(f, "rocpd_api") && rocpd_has_table(f, "rocpd_op")) {
+		f->layout = ROCPD_LAYOUT_RPD;
+		return STATUS_OK;
+	}
+	f->layout = ROCPD_LAYOUT_V3;
+	return STATUS_OK;
+}
+
+enum status rocpd_run_open(const char *shown, char **paths, size_t n,
+			   struct model **out, struct error *err)
+{
+	*out = NULL;
+	enum status st = STATUS_OK;
+	struct rocpd_run *r = calloc(1, sizeof(*r));
+	if (!r)
+		return error_set(err, STATUS_NOMEM, shown, "out of memory");
+	pthread_mutex_init(&r->lock, NULL);
+	r->time_min = UINT64_MAX;
+	r->path = strdup(shown);
+	r->files = calloc(n, sizeof(*r->files));
+	r->b = model_builder_new("rocpd", shown);
+	if (!r->path || !r->files || !r->b) {
+		st = error_set(err, STATUS_NOMEM, shown, "out of memory");
+		goto out;
+	}
+	r->n_files = n;
+	/* node 0: the root */
+	if (!nodes_reserve(r)) {
+		st = error_set(err, STATUS_NOMEM, shown, "out of memory");
+		goto out;
+	}
+	r->parent[0] = MODEL_NONE;
+	r->profile[0] = MODEL_NONE;
+	r->node_next[0] = MODEL_NONE;
+	r->n_nodes = 1;
+	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+		r->files[i].path = strdup(paths[i]);
+		if (!r->files[i].path) {
+			st = error_set(err, STATUS_NOMEM, shown,
+				       "out of memory");
+			break;
+		}
+		st = open_file(&r->files[i], err);
+		if (st == STATUS_OK)
+			st = r->files[i].layout == ROCPD_LAYOUT_V3
+				     ? rocpd_v3_read(r, (uint32_t)i, err)
+				     : rocpd_rpd_read(r, (uint32_t)i, err);
+	}
+	if (st != STATUS_OK)
+		goto out;
+	/* API time of threads, processes and the root: their top regions */
+	for (uint32_t nd = r->n_nodes; nd-- > 1;) {
+		uint32_t p = r->parent[nd];
+		if (p != MODEL_NONE && (p == 0 || r->kind[p] == NODE_ENTRY) &&
+		    (r->present[nd] & 8)) {
+			r->api_incl[p] += r->api_incl[nd];
+			r->present[p] |= 8;
+		}
+	}
+	st = add_columns(r, err);
+	if (st == STATUS_OK)
+		st = add_lines(r, err);
+	if (st != STATUS_OK)
+		goto out;
+	if (r->time_min > r->time_max)
+		r->time_min = r->time_max = 0;
+	model_builder_set_time_range(r->b, r->time_min, r->time_max);
+	if (r->skipped_rows) {
+		char msg[160];
+		snprintf(msg, sizeof(msg),
+			 "%" PRIu64 " rows without integer start and end "
+			 "times were left out",
+			 r->skipped_rows);
+		model_builder_add_warning(r->b, msg);
+	}
+	if (r->unlinked) {
+		char msg[200];
+		snprintf(msg, sizeof(msg),
+			 "%" PRIu64 " kernels or copies have no link to the "
+			 "API call that launched them: placed by time on "
+			 "their thread",
+			 r->unlinked);
+		model_builder_add_warning(r->b, msg);
+	}
+	char title[64];
+	snprintf(title, sizeof(title), "%zu ROCm profile file%s", n,
+		 n == 1 ? "" : "s");
+	model_builder_set_title(r->b, title, NULL);
+	model_builder_set_values(r->b, &rocpd_value_ops, r);
+	model_builder_set_trace(r->b, &rocpd_trace_ops, r);
+	struct model_builder *b = r->b;
+	r->b = NULL;
+	/* the SQLite string statements are no longer needed */
+	for (size_t i = 0; i < r->n_files; i++)
+		for (size_t s = 0; s < r->files[i].n_sets; s++) {
+			sqlite3_finalize(r->files[i].sets[s].string_stmt);
+			r->files[i].sets[s].string_stmt = NULL;
+		}
+	*out = model_builder_finish(b, err);
+	if (!*out)
+		return STATUS_NOMEM; /* finish closed the providers */
+	return STATUS_OK;
+out:
+	if (r->b)
+		model_builder_free(r->b);
+	r->b = NULL;
+	run_free(r);
+	return st;
+}

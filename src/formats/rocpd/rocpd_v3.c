@@ -1,0 +1,1083 @@
+/* rocpd_v3: rocprofv3 / rocprof-sys "rocpd" databases (schema 3, the SQL
+ * of rocprofiler-sdk-rocpd: rocpd_tables.sql), one or several per-process
+ * table sets (`rocpd_<table>_<uuid>`) per file.  Reads the tables, never
+ * the shipped views (doc/rocpd.md says why), joins in C on the table set
+ * (ids are per process), and follows the explicit links: a dispatch's
+ * event -> stack_id = the launching API region's id -> parent_stack_id =
+ * the enclosing API call or roctx range (notes/rocpd.md 1.5), with time
+ * nesting on the launching thread where a link does not resolve.  Must
+ * not depend on curses or on ui/. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/rocpd/rocpd_run.h"
+
+/* "rocpd_region" + suffix, quoted for SQL ("" doubled). */
+static char *tname(const struct rocpd_set *s, const char *base)
+{
+	size_t n = strlen(base) + 2 * strlen(s->suffix) + 3;
+	char *q = malloc(n), *w = q;
+	if (!q)
+		return NULL;
+	*w++ = '"';
+	for (const char *p = base; *p; p++)
+		*w++ = *p;
+	for (const char *p = s->suffix; *p; p++) {
+		if (*p == '"')
+			*w++ = '"';
+		*w++ = *p;
+	}
+	*w++ = '"';
+	*w = 0;
+	return q;
+}
+
+/* The same unquoted (for pragma_table_info and sqlite_master). */
+static char *rawname(const struct rocpd_set *s, const char *base)
+{
+	char *r = NULL;
+	return asprintf(&r, "%s%s", base, s->suffix) < 0 ? NULL : r;
+}
+
+/* The table sets of a file: the suffixes of its rocpd_kernel_dispatch*
+ * tables (a merged file has several); the unsuffixed views when there is
+ * no suffixed table. */
+static enum status find_sets(struct rocpd_file *f, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	enum status s = rocpd_prepare(
+		f,
+		"SELECT substr(name, 22) FROM sqlite_master WHERE type = "
+		"'table' AND name LIKE 'rocpd\\_kernel\\_dispatch%' ESCAPE "
+		"'\\' AND length(name) > 21 ORDER BY name",
+		&st, err);
+	if (s != STATUS_OK)
+		return s;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rocpd_set *sets =
+			realloc(f->sets, (f->n_sets + 1) * sizeof(*sets));
+		if (!sets) {
+			sqlite3_finalize(st);
+			return error_set(err, STATUS_NOMEM, f->path,
+					 "out of memory");
+		}
+		f->sets = sets;
+		memset(&sets[f->n_sets], 0, sizeof(*sets));
+		sets[f->n_sets].suffix = strdup(rocpd_col_text(st, 0));
+		if (!sets[f->n_sets].suffix) {
+			sqlite3_finalize(st);
+			return error_set(err, STATUS_NOMEM, f->path,
+					 "out of memory");
+		}
+		f->n_sets++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rocpd_step_error(f, rc, err);
+	if (f->n_sets == 0) {
+		if (!rocpd_has_table(f, "rocpd_kernel_dispatch"))
+			return error_set(err, STATUS_UNSUPPORTED, f->path,
+					 "unknown ROCm profile layout: no "
+					 "rocpd_kernel_dispatch table (and no "
+					 "rocpd_api and rocpd_op of an .rpd "
+					 "file)");
+		f->sets = calloc(1, sizeof(*f->sets));
+		if (!f->sets || !(f->sets[0].suffix = strdup("")))
+			return error_set(err, STATUS_NOMEM, f->path,
+					 "out of memory");
+		f->n_sets = 1;
+	}
+	return STATUS_OK;
+}
+
+static enum status check_set(struct rocpd_file *f, struct rocpd_set *s,
+			     struct error *err)
+{
+	static const char *const region[] = {"id", "pid", "tid", "start",
+					     "end", "name_id", "event_id",
+					     NULL};
+	static const char *const dispatch[] = {
+		"id", "pid", "tid", "agent_id", "kernel_id", "queue_id",
+		"start", "end", "event_id", NULL};
+	static const char *const event[] = {"id", "stack_id",
+					    "parent_stack_id", "extdata", NULL};
+	static const char *const string[] = {"id", "string", NULL};
+	static const char *const symbol[] = {"id", "kernel_name",
+					     "display_name", NULL};
+	static const struct {
+		const char *table;
+		const char *const *cols;
+	} need[] = {
+		{"rocpd_region", region},     {"rocpd_kernel_dispatch", dispatch},
+		{"rocpd_event", event},       {"rocpd_string", string},
+		{"rocpd_info_kernel_symbol", symbol},
+	};
+	enum status st = STATUS_OK;
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		char *t = rawname(s, need[i].table);
+		if (!t)
+			return error_set(err, STATUS_NOMEM, f->path,
+					 "out of memory");
+		const char *hint = NULL;
+		if (rocpd_has_column(f, t, "track_id") ||
+		    rocpd_has_column(f, t, "start_id"))
+			hint = " (a rocpd 4.x layout with tracks, which "
+			       "callscope does not read yet)";
+		st = rocpd_need_columns(f, t, need[i].cols, hint, err);
+		free(t);
+		if (st != STATUS_OK)
+			return st;
+	}
+	/* compression (LZ4 extdata, notes/rocpd.md 0.2) */
+	char *meta = tname(s, "rocpd_metadata"), *raw = rawname(s, "rocpd_metadata");
+	if (!meta || !raw) {
+		free(meta);
+		free(raw);
+		return error_set(err, STATUS_NOMEM, f->path, "out of memory");
+	}
+	if (rocpd_has_table(f, raw)) {
+		char *sql = NULL;
+		sqlite3_stmt *q = NULL;
+		if (asprintf(&sql,
+			     "SELECT value FROM %s WHERE tag = 'compression'",
+			     meta) >= 0 &&
+		    sqlite3_prepare_v2(f->db, sql, -1, &q, NULL) == SQLITE_OK &&
+		    sqlite3_step(q) == SQLITE_ROW) {
+			const char *v = rocpd_col_text(q, 0);
+			if (*v && strcmp(v, "none") != 0)
+				st = error_set(err, STATUS_UNSUPPORTED, f->path,
+					       "rocpd data compressed with "
+					       "'%.40s' cannot be read yet",
+					       v);
+		}
+		sqlite3_finalize(q);
+		free(sql);
+	}
+	free(meta);
+	free(raw);
+	if (st != STATUS_OK)
+		return st;
+	char *t;
+	if ((t = rawname(s, "rocpd_memory_copy"))) {
+		static const char *const copy[] = {"id", "pid", "tid", "start",
+						   "end", "name_id", "size",
+						   "event_id", NULL};
+		s->has_copy = rocpd_has_table(f, t);
+		for (size_t i = 0; s->has_copy && copy[i]; i++)
+			s->has_copy = rocpd_has_column(f, t, copy[i]);
+		free(t);
+	}
+	if ((t = rawname(s, "rocpd_arg"))) {
+		s->has_arg = rocpd_has_table(f, t);
+		free(t);
+	}
+	if ((t = rawname(s, "rocpd_pmc_event"))) {
+		s->has_pmc = rocpd_has_table(f, t);
+		free(t);
+	}
+	return STATUS_OK;
+}
+
+/* Rank from a process environment (JSON object). */
+static bool env_rank(const char *env, long long *rank)
+{
+	static const char *const vars[] = {
+		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+		"PALS_RANKID", "MV2_COMM_WORLD_RANK", NULL};
+	json_t *j = json_loads(env, JSON_REJECT_DUPLICATES, NULL);
+	bool found = false;
+	for (size_t i = 0; j && json_is_object(j) && vars[i] && !found; i++) {
+		json_t *v = json_object_get(j, vars[i]);
+		char *end;
+		if (json_is_string(v)) {
+			*rank = strtoll(json_string_value(v), &end, 10);
+			found = end != json_string_value(v) && !*end;
+		} else if (json_is_integer(v)) {
+			*rank = json_integer_value(v);
+			found = true;
+		}
+	}
+	json_decref(j);
+	return found;
+}
+
+struct v3_ctx {
+	struct rocpd_run *r;
+	struct rocpd_file *f;
+	uint32_t fi, si;
+	struct rocpd_set *s;
+	struct rocpd_map agents; /* agent id -> GPU index + 1 */
+	struct rocpd_map hosts;  /* pid -> string handle of the host label */
+};
+
+/* The process node of `pid` (made on first sight, labelled with what
+ * rocpd_info_process / rocpd_info_node say). */
+static uint32_t process_node(struct v3_ctx *c, int64_t pid)
+{
+	uint32_t node;
+	if (rocpd_map_get(&c->s->procs, (uint64_t)pid, &node))
+		return node;
+	char label[96];
+	snprintf(label, sizeof(label), "pid %" PRId64, pid);
+	node = rocpd_child(c->r, 0, NODE_ENTRY, rocpd_intern(c->r, label));
+	if (node != MODEL_NONE)
+		rocpd_map_put(&c->s->procs, (uint64_t)pid, node);
+	return node;
+}
+
+static const char *proc_label(struct v3_ctx *c, int64_t pid)
+{
+	uint32_t node;
+	if (!rocpd_map_get(&c->s->procs, (uint64_t)pid, &node))
+		return "";
+	return model_str(model_builder_peek(c->r->b), c->r->name[node]);
+}
+
+static uint32_t thread_node(struct v3_ctx *c, int64_t pid, int64_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 ^ (uint64_t)tid;
+	uint32_t node;
+	if (rocpd_map_get(&c->s->threads, key, &node))
+		return node;
+	uint32_t proc = process_node(c, pid);
+	if (proc == MODEL_NONE || c->r->second_pass)
+		return MODEL_NONE;
+	char name[64], label[200];
+	snprintf(name, sizeof(name), "thread %" PRId64 "%s", tid,
+		 tid == pid ? " (main)" : "");
+	node = rocpd_child(c->r, proc, NODE_ENTRY, rocpd_intern(c->r, name));
+	if (node == MODEL_NONE)
+		return node;
+	snprintf(label, sizeof(label), "%s tid %" PRId64, proc_label(c, pid),
+		 tid);
+	uint32_t prof = rocpd_profile(c->r, "PROCESS", (uint64_t)pid,
+				      "THREAD", (uint64_t)tid, label);
+	c->r->profile[node] = prof;
+	rocpd_map_put(&c->s->threads, key, node);
+	rocpd_map_put(&c->s->thread_profiles, key, prof);
+	return node;
+}
+
+static uint32_t host_line(struct v3_ctx *c, int64_t pid, int64_t tid)
+{
+	uint32_t prof = MODEL_NONE;
+	char label[200] = "";
+	if (!c->r->second_pass) {
+		rocpd_map_get(&c->s->thread_profiles,
+			      (uint64_t)pid << 32 ^ (uint64_t)tid, &prof);
+		snprintf(label, sizeof(label), "%s tid %" PRId64,
+			 proc_label(c, pid), tid);
+	}
+	return rocpd_line(c->r, c->fi, c->si, ROCPD_LINE_HOST,
+			  (uint64_t)pid, (uint64_t)tid, label, prof);
+}
+
+/* A string of the set's string table, through the cache. */
+static uint32_t set_string(struct v3_ctx *c, int64_t id)
+{
+	uint32_t h;
+	if (rocpd_map_get(&c->s->strings, (uint64_t)id, &h))
+		return h;
+	if (c->r->second_pass)
+		return MODEL_NONE;
+	if (!c->s->string_stmt) {
+		char *t = tname(c->s, "rocpd_string"), *sql = NULL;
+		if (!t || asprintf(&sql, "SELECT string FROM %s WHERE id = ?1",
+				   t) < 0 ||
+		    sqlite3_prepare_v2(c->f->db, sql, -1, &c->s->string_stmt,
+				       NULL) != SQLITE_OK) {
+			free(t);
+			free(sql);
+			return MODEL_NONE;
+		}
+		free(t);
+		free(sql);
+	}
+	sqlite3_stmt *st = c->s->string_stmt;
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, id);
+	char buf[48];
+	const char *text = buf;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		text = rocpd_col_text(st, 0);
+	else
+		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
+	h = rocpd_intern(c->r, text);
+	if (h != MODEL_NONE)
+		rocpd_map_put(&c->s->strings, (uint64_t)id, h);
+	return h;
+}
+
+static enum status read_meta(struct v3_ctx *c, struct error *err)
+{
+	char *proc = tname(c->s, "rocpd_info_process");
+	char *node = tname(c->s, "rocpd_info_node");
+	char *rproc = rawname(c->s, "rocpd_info_process");
+	char *rnode = rawname(c->s, "rocpd_info_node");
+	char *agent = tname(c->s, "rocpd_info_agent");
+	char *ragent = rawname(c->s, "rocpd_info_agent");
+	char *sym = tname(c->s, "rocpd_info_kernel_symbol");
+	char *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	enum status s = STATUS_OK;
+	int rc;
+	if (!proc || !node || !rproc || !rnode || !agent || !ragent || !sym) {
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+		goto out;
+	}
+	if (rocpd_has_table(c->f, rproc) &&
+	    rocpd_has_column(c->f, rproc, "pid")) {
+		bool nodes = rocpd_has_table(c->f, rnode) &&
+			     rocpd_has_column(c->f, rnode, "hostname") &&
+			     rocpd_has_column(c->f, rproc, "nid");
+		bool env = rocpd_has_column(c->f, rproc, "environment");
+		if (asprintf(&sql,
+			     "SELECT p.pid, %s, %s FROM %s p %s%s%s",
+			     nodes ? "n.hostname" : "NULL",
+			     env ? "p.environment" : "NULL", proc,
+			     nodes ? "LEFT JOIN " : "", nodes ? node : "",
+			     nodes ? " n ON n.id = p.nid" : "") < 0) {
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+		if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+			goto out;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t pid;
+			long long rank = 0;
+			if (!rocpd_col_int(st, 0, &pid))
+				continue;
+			const char *host = rocpd_col_text(st, 1);
+			char label[160];
+			int k = snprintf(label, sizeof(label), "%.80s%spid %" PRId64,
+					 host, *host ? " " : "", pid);
+			if (env_rank(rocpd_col_text(st, 2), &rank) && k > 0 &&
+			    (size_t)k < sizeof(label))
+				snprintf(label + k, sizeof(label) - (size_t)k,
+					 " rank %lld", rank);
+			uint32_t n = rocpd_child(c->r, 0, NODE_ENTRY,
+						 rocpd_intern(c->r, label));
+			if (n == MODEL_NONE ||
+			    !rocpd_map_put(&c->s->procs, (uint64_t)pid, n)) {
+				s = error_set(err, STATUS_NOMEM, c->f->path,
+					      "out of memory");
+				goto out;
+			}
+		}
+		if (rc != SQLITE_DONE) {
+			s = rocpd_step_error(c->f, rc, err);
+			goto out;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		free(sql);
+		sql = NULL;
+	}
+	/* kernel names: the display name, else the mangled one */
+	if (asprintf(&sql,
+		     "SELECT id, display_name, kernel_name FROM %s", sym) < 0) {
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+		goto out;
+	}
+	if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id;
+		if (!rocpd_col_int(st, 0, &id))
+			continue;
+		const char *name = rocpd_col_text(st, 1);
+		if (!*name)
+			name = rocpd_col_text(st, 2);
+		uint32_t h = rocpd_intern(c->r, name);
+		if (h == MODEL_NONE ||
+		    !rocpd_map_put(&c->s->kernels, (uint64_t)id, h)) {
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		s = rocpd_step_error(c->f, rc, err);
+		goto out;
+	}
+out:
+	sqlite3_finalize(st);
+	free(sql);
+	free(proc);
+	free(node);
+	free(rproc);
+	free(rnode);
+	free(agent);
+	free(ragent);
+	free(sym);
+	return s;
+}
+
+/* GPU indexes of agents (for line labels); absent table: none. */
+static void read_agents(struct v3_ctx *c)
+{
+	char *t = tname(c->s, "rocpd_info_agent"),
+	     *raw = rawname(c->s, "rocpd_info_agent"), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	if (t && raw && rocpd_has_table(c->f, raw) &&
+	    rocpd_has_column(c->f, raw, "type_index") &&
+	    asprintf(&sql, "SELECT id, type_index FROM %s WHERE type = 'GPU'",
+		     t) >= 0 &&
+	    sqlite3_prepare_v2(c->f->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int64_t id, idx;
+			if (rocpd_col_int(st, 0, &id) &&
+			    rocpd_col_int(st, 1, &idx) && idx >= 0)
+				rocpd_map_put(&c->agents, (uint64_t)id,
+					      (uint32_t)idx + 1);
+		}
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	free(t);
+	free(raw);
+}
+
+/* GPU work whose launching region is not known: placed after the scan,
+ * by time on its thread. */
+struct pending {
+	int64_t pid, tid, start, end, rowid, agent, queue;
+	uint32_t name;
+	uint8_t kind;
+	bool copy;
+	double bytes;
+};
+
+struct pending_list {
+	struct pending *p;
+	size_t n, cap;
+};
+
+static bool pending_push(struct pending_list *l, const struct pending *p)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct pending *n = realloc(l->p, cap * sizeof(*n));
+		if (!n)
+			return false;
+		l->p = n;
+		l->cap = cap;
+	}
+	l->p[l->n++] = *p;
+	return true;
+}
+
+/* Place one kernel or copy under `parent`: values, line. */
+static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
+{
+	struct rocpd_run *r = c->r;
+	uint32_t node = rocpd_child(r, parent, p->kind, p->name);
+	if (node == MODEL_NONE)
+		return r->second_pass; /* second pass: nothing to add */
+	uint64_t dur = p->end > p->start ? (uint64_t)(p->end - p->start) : 0;
+	uint32_t line, prof = MODEL_NONE;
+	if (p->copy) {
+		char label[200] = "";
+		if (!r->second_pass)
+			snprintf(label, sizeof(label), "%s copies",
+				 proc_label(c, p->pid));
+		line = rocpd_line(r, c->fi, c->si, ROCPD_LINE_COPY,
+				  (uint64_t)p->pid, 0, label, MODEL_NONE);
+	} else {
+		uint64_t a = (uint64_t)p->pid << 32 ^ (uint64_t)p->agent;
+		line = rocpd_line(r, c->fi, c->si, ROCPD_LINE_QUEUE, a,
+				  (uint64_t)p->queue, NULL, 0);
+		if (line == MODEL_NONE && !r->second_pass) {
+			char label[240], plabel[240];
+			uint32_t gpu = 0;
+			rocpd_map_get(&c->agents, (uint64_t)p->agent, &gpu);
+			char agent[40];
+			if (gpu)
+				snprintf(agent, sizeof(agent), "GPU %u",
+					 gpu - 1);
+			else
+				snprintf(agent, sizeof(agent),
+					 "agent %" PRId64, p->agent);
+			snprintf(label, sizeof(label),
+				 "%s %s queue 0x%" PRIx64,
+				 proc_label(c, p->pid), agent,
+				 (uint64_t)p->queue);
+			snprintf(plabel, sizeof(plabel), "%s", label);
+			prof = rocpd_profile(r, "GPU", gpu ? gpu - 1 : 0,
+					     "QUEUE", (uint64_t)p->queue,
+					     plabel);
+			line = rocpd_line(r, c->fi, c->si, ROCPD_LINE_QUEUE,
+					  a, (uint64_t)p->queue, label, prof);
+		}
+		if (line != MODEL_NONE)
+			prof = r->lines[line].profile;
+	}
+	if (line == MODEL_NONE)
+		return false;
+	rocpd_add_gpu(r, node, dur, prof);
+	if (p->copy && p->bytes >= 0)
+		rocpd_add_bytes(r, node, p->bytes);
+	rocpd_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
+	return rocpd_line_add(r, line, (uint64_t)p->start,
+			      (uint64_t)(p->end > p->start ? p->end : p->start),
+			      node, (uint64_t)p->rowid);
+}
+
+/* Host regions (API calls, roctx ranges), in id order: a parent's id (the
+ * enclosing correlation id) is smaller than its children's. */
+static enum status read_regions(struct v3_ctx *c, struct error *err)
+{
+	char *reg = tname(c->s, "rocpd_region"), *ev = tname(c->s, "rocpd_event");
+	char *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	enum status s = STATUS_OK;
+	int rc;
+	if (!reg || !ev ||
+	    asprintf(&sql,
+		     "SELECT r.id, r.pid, r.tid, r.start, r.\"end\", "
+		     "r.name_id, e.parent_stack_id, CASE WHEN "
+		     "json_valid(e.extdata) THEN json_extract(e.extdata, "
+		     "'$.message') END FROM %s r LEFT JOIN %s e ON e.id = "
+		     "r.event_id ORDER BY r.id",
+		     reg, ev) < 0) {
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+		goto out;
+	}
+	if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+		goto out;
+	struct rocpd_run *r = c->r;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id, pid, tid, start, end, name_id, up;
+		if (!rocpd_col_int(st, 0, &id) || !rocpd_col_int(st, 1, &pid) ||
+		    !rocpd_col_int(st, 2, &tid) ||
+		    !rocpd_col_int(st, 3, &start) ||
+		    !rocpd_col_int(st, 4, &end) || start < 0 || end < start) {
+			if (!r->second_pass)
+				r->skipped_rows++;
+			continue;
+		}
+		uint32_t parent = MODEL_NONE, thread = thread_node(c, pid, tid);
+		bool linked = rocpd_col_int(st, 6, &up) && up != 0 &&
+			      rocpd_map_get(&c->s->regions, (uint64_t)up,
+					    &parent);
+		if (!linked)
+			parent = thread;
+		if (parent == MODEL_NONE)
+			continue;
+		const char *msg = (const char *)sqlite3_column_text(st, 7);
+		uint32_t name;
+		uint8_t kind = NODE_FUNCTION;
+		if (msg && *msg) {
+			name = rocpd_intern(r, msg);
+			kind = NODE_REGION;
+		} else {
+			name = rocpd_col_int(st, 5, &name_id)
+				       ? set_string(c, name_id)
+				       : rocpd_intern(r, "<unnamed>");
+		}
+		uint32_t node = rocpd_child(r, parent, kind, name);
+		if (node == MODEL_NONE) {
+			if (r->second_pass)
+				continue;
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+		if (!rocpd_map_put(&c->s->regions, (uint64_t)id, node)) {
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+		rocpd_add_api(r, node, linked ? parent : MODEL_NONE,
+			      (uint64_t)(end - start));
+		rocpd_time_seen(r, (uint64_t)start, (uint64_t)end);
+		uint32_t line = host_line(c, pid, tid);
+		if (line == MODEL_NONE ||
+		    !rocpd_line_add(r, line, (uint64_t)start, (uint64_t)end,
+				    node, (uint64_t)id)) {
+			if (r->second_pass)
+				continue;
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		s = rocpd_step_error(c->f, rc, err);
+out:
+	sqlite3_finalize(st);
+	free(sql);
+	free(reg);
+	free(ev);
+	return s;
+}
+
+/* Kernel dispatches (copy false) or memory copies (true). */
+static enum status read_gpu(struct v3_ctx *c, bool copy,
+			    struct pending_list *pend, struct error *err)
+{
+	char *tab = tname(c->s, copy ? "rocpd_memory_copy"
+				     : "rocpd_kernel_dispatch");
+	char *ev = tname(c->s, "rocpd_event");
+	char *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	enum status s = STATUS_OK;
+	int rc;
+	if (!tab || !ev ||
+	    asprintf(&sql,
+		     copy ? "SELECT k.id, k.pid, k.tid, k.start, k.\"end\", "
+			    "e.stack_id, 0, 0, k.name_id, k.size FROM %s k "
+			    "LEFT JOIN %s e ON e.id = k.event_id"
+			  : "SELECT k.id, k.pid, k.tid, k.start, k.\"end\", "
+			    "e.stack_id, k.agent_id, k.queue_id, k.kernel_id, "
+			    "NULL FROM %s k LEFT JOIN %s e ON e.id = "
+			    "k.event_id",
+		     tab, ev) < 0) {
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+		goto out;
+	}
+	if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+		goto out;
+	struct rocpd_run *r = c->r;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pending p = {.copy = copy, .bytes = -1};
+		int64_t stack, kid, size;
+		if (!rocpd_col_int(st, 0, &p.rowid) ||
+		    !rocpd_col_int(st, 1, &p.pid) ||
+		    !rocpd_col_int(st, 3, &p.start) ||
+		    !rocpd_col_int(st, 4, &p.end) || p.start < 0 ||
+		    p.end < p.start) {
+			if (!r->second_pass)
+				r->skipped_rows++;
+			continue;
+		}
+		if (!rocpd_col_int(st, 2, &p.tid))
+			p.tid = -1;
+		rocpd_col_int(st, 6, &p.agent);
+		rocpd_col_int(st, 7, &p.queue);
+		if (copy) {
+			p.kind = NODE_FUNCTION;
+			p.name = rocpd_col_int(st, 8, &kid)
+					 ? set_string(c, kid)
+					 : rocpd_intern(r, "MEMORY_COPY");
+			if (rocpd_col_int(st, 9, &size) && size >= 0)
+				p.bytes = (double)size;
+		} else {
+			p.kind = NODE_KERNEL;
+			p.name = MODEL_NONE;
+			if (rocpd_col_int(st, 8, &kid) &&
+			    !rocpd_map_get(&c->s->kernels, (uint64_t)kid,
+					   &p.name)) {
+				char buf[48];
+				snprintf(buf, sizeof(buf),
+					 "<kernel %" PRId64 ">", kid);
+				p.name = rocpd_intern(r, buf);
+			}
+			if (p.name == MODEL_NONE)
+				p.name = rocpd_intern(r, "<kernel>");
+		}
+		uint32_t parent;
+		if (rocpd_col_int(st, 5, &stack) && stack != 0 &&
+		    rocpd_map_get(&c->s->regions, (uint64_t)stack, &parent)) {
+			if (!place(c, parent, &p) && !r->second_pass) {
+				s = error_set(err, STATUS_NOMEM, c->f->path,
+					      "out of memory");
+				goto out;
+			}
+		} else if (!pending_push(pend, &p)) {
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		s = rocpd_step_error(c->f, rc, err);
+out:
+	sqlite3_finalize(st);
+	free(sql);
+	free(tab);
+	free(ev);
+	return s;
+}
+
+/* Place pending GPU work by time: the innermost region of its thread
+ * running at its start, else the thread, else the process. */
+static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
+				   struct error *err)
+{
+	struct rocpd_run *r = c->r;
+	if (pl->n == 0)
+		return STATUS_OK;
+	if (!r->second_pass)
+		r->unlinked += pl->n;
+	/* the regions of the threads concerned, one sorted array each */
+	struct tl {
+		int64_t pid, tid;
+		struct rocpd_iv *iv;
+		uint64_t n, cap;
+	} *tls = NULL;
+	size_t n_tls = 0;
+	enum status s = STATUS_OK;
+	for (size_t i = 0; i < pl->n; i++) {
+		size_t k = 0;
+		while (k < n_tls && (tls[k].pid != pl->p[i].pid ||
+				     tls[k].tid != pl->p[i].tid))
+			k++;
+		if (k == n_tls) {
+			struct tl *g = realloc(tls, (n_tls + 1) * sizeof(*g));
+			if (!g) {
+				s = error_set(err, STATUS_NOMEM, c->f->path,
+					      "out of memory");
+				goto out;
+			}
+			tls = g;
+			tls[n_tls++] = (struct tl){pl->p[i].pid, pl->p[i].tid,
+						   NULL, 0, 0};
+		}
+	}
+	char *reg = tname(c->s, "rocpd_region"), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	if (!reg || asprintf(&sql,
+			     "SELECT id, pid, tid, start, \"end\" FROM %s",
+			     reg) < 0) {
+		free(reg);
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+		goto out;
+	}
+	free(reg);
+	s = rocpd_prepare(c->f, sql, &st, err);
+	free(sql);
+	if (s != STATUS_OK)
+		goto out;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id, pid, tid, start, end;
+		uint32_t node;
+		if (!rocpd_col_int(st, 0, &id) || !rocpd_col_int(st, 1, &pid) ||
+		    !rocpd_col_int(st, 2, &tid) ||
+		    !rocpd_col_int(st, 3, &start) ||
+		    !rocpd_col_int(st, 4, &end) || end < start ||
+		    !rocpd_map_get(&c->s->regions, (uint64_t)id, &node))
+			continue;
+		for (size_t k = 0; k < n_tls; k++) {
+			struct tl *t = &tls[k];
+			if (t->pid != pid || t->tid != tid)
+				continue;
+			if (t->n == t->cap) {
+				uint64_t cap = t->cap ? t->cap * 2 : 64;
+				struct rocpd_iv *g =
+					realloc(t->iv, cap * sizeof(*g));
+				if (!g) {
+					sqlite3_finalize(st);
+					s = error_set(err, STATUS_NOMEM,
+						      c->f->path,
+						      "out of memory");
+					goto out;
+				}
+				t->iv = g;
+				t->cap = cap;
+			}
+			t->iv[t->n++] = (struct rocpd_iv){
+				.begin = (uint64_t)start,
+				.end = (uint64_t)end,
+				.event = (uint64_t)id,
+				.ctx = node,
+			};
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		s = rocpd_step_error(c->f, rc, err);
+		goto out;
+	}
+	for (size_t k = 0; k < n_tls; k++)
+		rocpd_iv_sort_link(tls[k].iv, tls[k].n);
+	for (size_t i = 0; i < pl->n; i++) {
+		struct pending *p = &pl->p[i];
+		uint32_t parent = MODEL_NONE;
+		for (size_t k = 0; k < n_tls && parent == MODEL_NONE; k++) {
+			if (tls[k].pid != p->pid || tls[k].tid != p->tid)
+				continue;
+			uint64_t a = rocpd_iv_active(tls[k].iv, tls[k].n,
+						     (uint64_t)p->start);
+			if (a != UINT64_MAX)
+				parent = tls[k].iv[a].ctx;
+		}
+		if (parent == MODEL_NONE && p->tid >= 0)
+			parent = thread_node(c, p->pid, p->tid);
+		if (parent == MODEL_NONE)
+			parent = process_node(c, p->pid);
+		if (parent == MODEL_NONE)
+			continue;
+		if (!place(c, parent, p) && !r->second_pass) {
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+	}
+out:
+	for (size_t k = 0; k < n_tls; k++)
+		free(tls[k].iv);
+	free(tls);
+	return s;
+}
+
+enum status rocpd_v3_read(struct rocpd_run *r, uint32_t fi, struct error *err)
+{
+	struct rocpd_file *f = &r->files[fi];
+	enum status s = STATUS_OK;
+	if (!r->second_pass) {
+		s = find_sets(f, err);
+		for (size_t i = 0; i < f->n_sets && s == STATUS_OK; i++)
+			s = check_set(f, &f->sets[i], err);
+		if (s != STATUS_OK)
+			return s;
+	}
+	for (uint32_t si = 0; si < f->n_sets && s == STATUS_OK; si++) {
+		struct v3_ctx c = {.r = r, .f = f, .fi = fi, .si = si,
+				   .s = &f->sets[si]};
+		struct pending_list pend = {0};
+		if (!r->second_pass)
+			s = read_meta(&c, err);
+		read_agents(&c);
+		if (s == STATUS_OK)
+			s = read_regions(&c, err);
+		if (s == STATUS_OK)
+			s = read_gpu(&c, false, &pend, err);
+		if (s == STATUS_OK && c.s->has_copy)
+			s = read_gpu(&c, true, &pend, err);
+		if (s == STATUS_OK)
+			s = resolve_pending(&c, &pend, err);
+		free(pend.p);
+		rocpd_map_free(&c.agents);
+		rocpd_map_free(&c.hosts);
+		/* region ids are needed again only by a second pass, which
+		 * reads the regions again */
+		rocpd_map_free(&c.s->regions);
+	}
+	return s;
+}
+
+/* ---- attributes of an interval ---------------------------------------- */
+
+struct kvs {
+	struct model_kv kv[40];
+	char *text[40];
+	size_t n;
+};
+
+static void kv_add(struct kvs *k, const char *key, const char *text,
+		   double number, bool is_number)
+{
+	if (k->n >= 40)
+		return;
+	k->text[k->n] = strdup(text ? text : "");
+	k->kv[k->n] = (struct model_kv){.key = key,
+					.text = k->text[k->n] ? k->text[k->n]
+							      : "",
+					.number = number,
+					.is_number = is_number};
+	k->n++;
+}
+
+static void kv_int(struct kvs *k, const char *key, sqlite3_stmt *st, int col)
+{
+	int64_t v;
+	char buf[32];
+	if (!rocpd_col_int(st, col, &v))
+		return;
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	kv_add(k, key, buf, (double)v, true);
+}
+
+static void kv_dim(struct kvs *k, const char *key, sqlite3_stmt *st, int col)
+{
+	int64_t x, y, z;
+	char buf[80];
+	if (!rocpd_col_int(st, col, &x) || !rocpd_col_int(st, col + 1, &y) ||
+	    !rocpd_col_int(st, col + 2, &z))
+		return;
+	snprintf(buf, sizeof(buf), "%" PRId64 "x%" PRId64 "x%" PRId64, x, y,
+		 z);
+	kv_add(k, key, buf, (double)x * (double)y * (double)z, true);
+}
+
+static enum status kv_finish(struct kvs *k, struct model_kv **out, size_t *n,
+			     struct error *err)
+{
+	enum status st = k->n ? model_kv_pack(k->kv, k->n, out, err)
+			      : STATUS_OK;
+	if (st == STATUS_OK)
+		*n = k->n;
+	for (size_t i = 0; i < k->n; i++)
+		free(k->text[i]);
+	return st;
+}
+
+/* Arguments of the API call whose region id is `id` (rocpd_arg). */
+static void args_of_region(struct rocpd_file *f, struct rocpd_set *s,
+			   int64_t id, struct kvs *k)
+{
+	char *arg = tname(s, "rocpd_arg"), *reg = tname(s, "rocpd_region");
+	char *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	static const char *const keys[] = {"arg0", "arg1", "arg2", "arg3",
+					   "arg4", "arg5", "arg6", "arg7",
+					   "arg8", "arg9", "arg10", "arg11"};
+	if (arg && reg &&
+	    asprintf(&sql,
+		     "SELECT a.name, a.value FROM %s a JOIN %s r ON "
+		     "a.event_id = r.event_id WHERE r.id = ?1 ORDER BY "
+		     "a.position LIMIT 12",
+		     arg, reg) >= 0 &&
+	    sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		for (size_t i = 0; i < 12 && sqlite3_step(st) == SQLITE_ROW;
+		     i++) {
+			char buf[256];
+			snprintf(buf, sizeof(buf), "%.80s=%.160s",
+				 rocpd_col_text(st, 0), rocpd_col_text(st, 1));
+			kv_add(k, keys[i], buf, 0, false);
+		}
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	free(arg);
+	free(reg);
+}
+
+enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
+			    uint64_t event, struct model_kv **out, size_t *n,
+			    struct error *err)
+{
+	struct rocpd_file *f = &r->files[l->file];
+	struct rocpd_set *s = &f->sets[l->set];
+	struct kvs k = {.n = 0};
+	char *sql = NULL, *a = NULL, *b = NULL;
+	sqlite3_stmt *st = NULL;
+	if (event == MODEL_EVENT_NONE)
+		return STATUS_OK;
+	if (l->kind == ROCPD_LINE_HOST) {
+		if (s->has_arg)
+			args_of_region(f, s, (int64_t)event, &k);
+		return kv_finish(&k, out, n, err);
+	}
+	if (l->kind == ROCPD_LINE_QUEUE) {
+		a = tname(s, "rocpd_kernel_dispatch");
+		b = tname(s, "rocpd_info_kernel_symbol");
+		if (a && b)
+			if (asprintf(&sql,
+				     "SELECT k.dispatch_id, k.grid_size_x, "
+				     "k.grid_size_y, k.grid_size_z, "
+				     "k.workgroup_size_x, k.workgroup_size_y, "
+				     "k.workgroup_size_z, "
+				     "k.group_segment_size, "
+				     "k.private_segment_size, s.sgpr_count, "
+				     "s.arch_vgpr_count, s.accum_vgpr_count, "
+				     "s.kernel_name, k.stream_id, k.queue_id, "
+				     "k.start, k.\"end\" "
+				     "FROM %s k LEFT JOIN %s s ON s.id = "
+				     "k.kernel_id WHERE k.id = ?1",
+				     a, b) < 0)
+				sql = NULL;
+	} else if (l->kind == ROCPD_LINE_COPY) {
+		a = tname(s, "rocpd_memory_copy");
+		if (a && asprintf(&sql,
+				  "SELECT size, src_agent_id, dst_agent_id, "
+				  "start, \"end\" FROM %s WHERE id = ?1",
+				  a) < 0)
+			sql = NULL;
+	}
+	enum status rc = STATUS_OK;
+	if (sql) {
+		int prc = sqlite3_prepare_v2(f->db, sql, -1, &st, NULL);
+		if (prc != SQLITE_OK) {
+			rc = rocpd_step_error(f, prc, err);
+		} else {
+			sqlite3_bind_int64(st, 1, (int64_t)event);
+			if (sqlite3_step(st) == SQLITE_ROW) {
+				if (l->kind == ROCPD_LINE_QUEUE) {
+					kv_int(&k, "dispatch", st, 0);
+					kv_dim(&k, "grid", st, 1);
+					kv_dim(&k, "workgroup", st, 4);
+					kv_int(&k, "LDS bytes", st, 7);
+					kv_int(&k, "scratch bytes", st, 8);
+					kv_int(&k, "SGPRs", st, 9);
+					kv_int(&k, "arch VGPRs", st, 10);
+					kv_int(&k, "accum VGPRs", st, 11);
+					kv_add(&k, "kernel",
+					       rocpd_col_text(st, 12), 0,
+					       false);
+					kv_int(&k, "stream", st, 13);
+					kv_int(&k, "queue", st, 14);
+				} else {
+					int64_t size, t0, t1;
+					kv_int(&k, "bytes", st, 0);
+					kv_int(&k, "src agent", st, 1);
+					kv_int(&k, "dst agent", st, 2);
+					if (rocpd_col_int(st, 0, &size) &&
+					    rocpd_col_int(st, 3, &t0) &&
+					    rocpd_col_int(st, 4, &t1) &&
+					    t1 > t0) {
+						char buf[48];
+						double gbs = (double)size /
+							     (double)(t1 - t0);
+						snprintf(buf, sizeof(buf),
+							 "%.3f GB/s", gbs);
+						kv_add(&k, "bandwidth", buf,
+						       gbs, true);
+					}
+				}
+			}
+		}
+	}
+	/* hardware counters of a dispatch, summed per counter */
+	if (rc == STATUS_OK && l->kind == ROCPD_LINE_QUEUE && s->has_pmc) {
+		char *pe = tname(s, "rocpd_pmc_event"),
+		     *pi = tname(s, "rocpd_info_pmc"), *q = NULL;
+		sqlite3_stmt *c = NULL;
+		if (pe && pi && a &&
+		    asprintf(&q,
+			     "SELECT p.name, SUM(v.value) FROM %s v JOIN %s p "
+			     "ON p.id = v.pmc_id JOIN %s k ON k.event_id = "
+			     "v.event_id WHERE k.id = ?1 GROUP BY p.name "
+			     "ORDER BY p.name LIMIT 16",
+			     pe, pi, a) >= 0 &&
+		    sqlite3_prepare_v2(f->db, q, -1, &c, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(c, 1, (int64_t)event);
+			while (sqlite3_step(c) == SQLITE_ROW && k.n < 40) {
+				char buf[200], key[64];
+				double v = sqlite3_column_double(c, 1);
+				snprintf(buf, sizeof(buf), "%.17g", v);
+				snprintf(key, sizeof(key), "%.60s",
+					 rocpd_col_text(c, 0));
+				/* keys must live until packed: use text */
+				char both[280];
+				snprintf(both, sizeof(both), "%s=%s", key,
+					 buf);
+				kv_add(&k, "counter", both, v, true);
+			}
+		}
+		sqlite3_finalize(c);
+		free(q);
+		free(pe);
+		free(pi);
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	free(a);
+	free(b);
+	if (rc != STATUS_OK) {
+		for (size_t i = 0; i < k.n; i++)
+			free(k.text[i]);
+		return rc;
+	}
+	return kv_finish(&k, out, n, err);
+}
