@@ -52,7 +52,7 @@ screen "$cpi" "HT"
 expect "4 execution contexts"
 for r in 0 1 2 3; do expect "RANK $r THREAD 0"; done
 # trace pane: the 8 lines of experiment.mt
-screen "$inl" "tF"
+screen "$inl" "tW"
 expect "lines 0-7 of 8"
 for t in 0 1 2 3 4 5 6 7; do expect "RANK 0 THREAD $t"; done
 # pop at 200 columns: Sum, Mean, StdDev, CfVar, Min, Max (I) then (E)
@@ -70,7 +70,7 @@ if [ -d "$pop" ]; then
 	fi
 	# trace statistics at depth 6: one entry per function name (the
 	# colour), not per calling context (__state_mod__state has several)
-	screen "$pop" "tF))))))VVV"
+	screen "$pop" "tW))))))VVV"
 	expect "depth 6/"
 	expect "__state_mod__state"
 	dups=$(grep -E '^ [a-z.]{2} +[0-9.]+% +[0-9]+  ' "$tmp/screen" |

@@ -77,6 +77,13 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* qsort wants a non-NULL base even for no elements */
+static void sort_names(char **v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_name);
+}
+
 static bool sorted_has(const char *const *v, size_t n, const char *name)
 {
 	return n && bsearch(&name, v, n, sizeof(*v), cmp_name) != NULL;
@@ -123,7 +130,7 @@ static enum status read_dir(struct probe_owned *o, const char *dir,
 			goto out;
 		}
 	}
-	qsort(o->names, o->n_names, sizeof(*o->names), cmp_name);
+	sort_names(o->names, o->n_names);
 	st = blob_remote_names_in(dir, &remote, &n_remote, err);
 	if (st != STATUS_OK)
 		goto out;
@@ -135,8 +142,8 @@ static enum status read_dir(struct probe_owned *o, const char *dir,
 			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 			goto out;
 		}
-	qsort(o->names, o->n_names, sizeof(*o->names), cmp_name);
-	qsort(o->subdirs, o->n_subdirs, sizeof(*o->subdirs), cmp_name);
+	sort_names(o->names, o->n_names);
+	sort_names(o->subdirs, o->n_subdirs);
 out:
 	free_names(remote, n_remote);
 	closedir(d);

@@ -649,7 +649,8 @@ static enum status build_tree(struct opener *o)
 					 "out of memory");
 		for (uint32_t p = 0; p < n; p++)
 			v->sorted_ids[p] = (uint64_t)v->id[p] << 32 | p;
-		qsort(v->sorted_ids, n, sizeof(uint64_t), cmp_u64);
+		if (n > 1)
+			qsort(v->sorted_ids, n, sizeof(uint64_t), cmp_u64);
 		for (uint32_t p = 1; p < n; p++)
 			if (v->sorted_ids[p] >> 32 == v->sorted_ids[p - 1] >> 32)
 				return error_set(o->err, STATUS_CORRUPT, o->path,

@@ -319,7 +319,9 @@ enum status cube_container_open_blob(struct blob *blob, const char *name,
 	/* sorted by name for cube_container_find; a later member of the same
 	 * name replaces an earlier one, as tar extraction would: keep order
 	 * stable by offset first */
-	qsort(out->members, out->n_members, sizeof(*out->members), cmp_member);
+	if (out->n_members > 1)
+		qsort(out->members, out->n_members, sizeof(*out->members),
+		      cmp_member);
 	uint32_t w = 0;
 	for (uint32_t i = 0; i < out->n_members; i++) {
 		if (w && strcmp(out->members[w - 1].name,
@@ -380,7 +382,7 @@ static enum status open_dir(const char *path, struct cube_container *c,
 		c->members[c->n_members - 1].blob = b;
 	}
 	closedir(d);
-	if (st == STATUS_OK)
+	if (st == STATUS_OK && c->n_members > 1)
 		qsort(c->members, c->n_members, sizeof(*c->members),
 		      cmp_member);
 	return st;
