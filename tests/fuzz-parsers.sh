@@ -1,13 +1,13 @@
 #!/bin/sh
 # Replays the seed corpus and crash reproducers of every parser fuzz target
-# (built by tests/fuzz/fuzz.am, src/hpctoolkit_xml.am, src/legacy_bin.am and
-# src/archive.am; tests/fuzz/corpus/TARGET: each file once), whether they were built
+# (built by tests/fuzz/fuzz.am; tests/fuzz/corpus/TARGET: each file once), whether they were built
 # as plain programs or with libFuzzer: both run each file given as an
 # argument once and exit non-zero on a crash.
 set -e
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 for target in v4-meta v4-profile v4-cct v4-trace metrics-yaml formula \
-	xml-experiment legacy-values legacy-trace sparse2020 archive listing; do
+	xml-experiment legacy-values legacy-trace sparse2020 archive listing \
+	cube; do
 	bin="$top_builddir/tests/fuzz/fuzz-$target"
 	corpus="$top_srcdir/tests/fuzz/corpus/$target"
 	[ -x "$bin" ] || { echo "$bin: not built" >&2; exit 1; }
