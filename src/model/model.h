@@ -602,7 +602,8 @@ uint32_t model_builder_add_stat(struct model_builder *b,
 
 /* Declare the inclusive counterpart of statistic `exclusive`, which must
  * be flagged STAT_EXCLUSIVE_ONLY: a new statistic with the same metric,
- * scope, formula and combine, flagged STAT_DERIVED_INCLUSIVE (stat_id and
+ * formula and combine and the scope "inclusive", flagged
+ * STAT_DERIVED_INCLUSIVE (stat_id and
  * prop_id MODEL_NONE: the reader has no values for it), whose values the
  * engine derives.  Build the inclusive column over it.  Returns its index,
  * or MODEL_NONE for an invalid source or when out of memory. */

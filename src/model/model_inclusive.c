@@ -38,10 +38,14 @@ uint32_t model_builder_add_inclusive_stat(struct model_builder *b,
 	    !(b->m->stats[exclusive].flags & STAT_EXCLUSIVE_ONLY) ||
 	    (b->m->stats[exclusive].flags & STAT_DERIVED_INCLUSIVE))
 		return MODEL_NONE;
+	/* interned first: it may move the statistics */
+	uint32_t inclusive = model_builder_intern(b, "inclusive", 9);
+	if (inclusive == MODEL_NONE)
+		return MODEL_NONE;
 	const struct model_stat *src = &b->m->stats[exclusive];
 	struct model_stat st = {
 		.metric = src->metric,
-		.scope = src->scope,
+		.scope = inclusive,
 		.formula = src->formula,
 		.combine = src->combine,
 		.stat_id = MODEL_NONE,
