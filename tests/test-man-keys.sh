@@ -19,6 +19,24 @@ while IFS= read -r line; do
 done <actions.tmp
 rm -f actions.tmp
 
+# The keymaps bind accepts (`callscope --list-keymaps`, from the pane
+# registry) are each named where the man page lists them: in the Commands
+# text of KEYS and in the CONFIGURATION's bind line.
+"$top_builddir/callscope" --list-keymaps >keymaps.tmp || exit 1
+[ -s keymaps.tmp ] || { echo "FAIL: --list-keymaps printed nothing"; status=1; }
+bindline=$(grep -F '(keymaps generic' "$man")
+while IFS= read -r km; do
+	case $bindline in
+	*" $km,"* | *" $km)"*) ;;
+	*) echo "FAIL: doc/callscope.1 bind line lacks keymap '$km'"; status=1 ;;
+	esac
+	if [ "$km" != generic ] && ! grep -qE "^\.BR? $km( ,| ;|$)" "$man"; then
+		echo "FAIL: doc/callscope.1 KEYS does not name keymap '$km'"
+		status=1
+	fi
+done <keymaps.tmp
+rm -f keymaps.tmp
+
 # The FORMATS section lists every reader of the table (`callscope formats
 # --format json`) with its capabilities.
 "$top_builddir/callscope" formats --format json >formats.tmp || exit 1

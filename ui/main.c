@@ -12,6 +12,7 @@
 
 #include "actions.h"
 #include "app.h"
+#include "pane.h"
 #include "screen.h"
 #include "cli/cli.h"
 #include "net/http.h"
@@ -39,7 +40,9 @@ static void usage(FILE *out)
 	      "microseconds\n"
 	      "  --no-prebuild     build the bottom-up and flat views only when "
 	      "shown\n"
-	      "  --list-actions    print the action table (for bind lines)\n",
+	      "  --list-actions    print the action table (for bind lines)\n"
+	      "  --list-keymaps    print the keymaps bind accepts (from the pane "
+	      "registry)\n",
 	      out);
 }
 
@@ -100,6 +103,7 @@ int main(int argc, char **argv)
 		{"dump-each", no_argument, NULL, 'e'},
 		{"timing", required_argument, NULL, 't'},
 		{"list-actions", no_argument, NULL, 'l'},
+		{"list-keymaps", no_argument, NULL, 'M'},
 		{"no-prebuild", no_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
@@ -159,6 +163,12 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			actions_list();
+			return CLI_EXIT_OK;
+		case 'M': /* the keymaps bind accepts: generic, then the panes' */
+			puts("generic");
+			for (const struct pane_ops *const *p = pane_registry; *p;
+			     p++)
+				puts((*p)->name);
 			return CLI_EXIT_OK;
 		case 'P':
 			opt.no_prebuild = true;

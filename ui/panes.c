@@ -1,6 +1,6 @@
 /* panes: the registry of the viewer's panes.  The tab bar, the keymap
- * names, the help screen's list of panes and `callscope --list-actions`
- * come from here; adding a pane is adding its ops table to this list. */
+ * names, the help screen's list of panes and `callscope --list-keymaps`
+ * (checked against the man page by tests/test-man-keys.sh) come from here; adding a pane is adding its ops table to this list. */
 #include "config.h"
 
 #include "pane.h"
