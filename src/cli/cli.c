@@ -86,6 +86,8 @@ void cli_usage(FILE *out)
 	      "  --netrc         take credentials from ~/.netrc\n"
 	      "  --max-size N    refuse files larger than N bytes (K, M, G "
 	      "suffixes)\n"
+	      "  --image-path DIR  where profiled programs' ELF images are "
+	      "(DCPI; repeatable)\n"
 	      "fetch downloads only and prints where; cache list|clear|dir "
 	      "manages\n$XDG_CACHE_HOME/callscope.  Ctrl-C or Esc cancels a "
 	      "transfer.\n"

@@ -1,0 +1,36 @@
+/* dcpi_elf: the symbols and source lines of one profiled program image
+ * (ELF), for the DCPI reader: functions from the symbol table (.symtab,
+ * else .dynsym) through libelf, source lines from DWARF through libdw.
+ * Depends on core/ only (and elfutils). */
+#ifndef CALLSCOPE_DCPI_ELF_H
+#define CALLSCOPE_DCPI_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+
+struct dcpi_elf;
+
+/* Open the ELF file at `path`.  STATUS_NOT_FOUND when it cannot be
+ * opened, STATUS_NOT_DATABASE when it is not ELF, STATUS_NOMEM. */
+enum status dcpi_elf_open(const char *path, struct dcpi_elf **out,
+			  struct error *err);
+void dcpi_elf_close(struct dcpi_elf *e);
+
+/* The .text section's address and size (false when there is none). */
+bool dcpi_elf_text(const struct dcpi_elf *e, uint64_t *addr, uint64_t *size);
+
+/* The function containing `addr`: its name (valid until close) and entry
+ * address; false when no function symbol covers it.  A symbol of size 0
+ * extends to the next symbol. */
+bool dcpi_elf_function(const struct dcpi_elf *e, uint64_t addr,
+		       const char **name, uint64_t *entry);
+
+/* The source file and line of `addr` from DWARF; false without DWARF or
+ * without a line there.  *file is valid until close. */
+bool dcpi_elf_line(struct dcpi_elf *e, uint64_t addr, const char **file,
+		   uint32_t *line);
+
+#endif
