@@ -693,10 +693,22 @@ static bool all_digits(const char *s, size_t *len)
 	return i > 0 && s[i] == '\0';
 }
 
+/* Whether `n` is named like a profile in an epoch, IMAGEHEX.EVENT (the
+ * layout of the notes, A.6; the names are not documented). */
+static bool profile_name(const char *n)
+{
+	size_t i = 0;
+	while ((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f') ||
+	       (n[i] >= 'A' && n[i] <= 'F'))
+		i++;
+	return i > 0 && n[i] == '.' && n[i + 1] != '\0';
+}
+
 /* A file whose head is a DCPI header through its "samples" line: 95; one
  * whose first line is a DCPI key: 50 (ours, but broken).  A directory
- * whose subdirectories are named like epochs (10, 12 or 14 digits): 40
- * (the file names inside an epoch are not documented). */
+ * whose subdirectories are named like epochs (10, 12 or 14 digits): 40;
+ * one whose files are all named IMAGEHEX.EVENT: 30 (an epoch directory;
+ * the file names inside an epoch are not documented). */
 static int dcpi_bid(const struct reader_probe *p, int best)
 {
 	(void)best;
@@ -707,7 +719,10 @@ static int dcpi_bid(const struct reader_probe *p, int best)
 			    (l == 10 || l == 12 || l == 14))
 				return 40;
 		}
-		return 0;
+		for (size_t i = 0; i < p->n_names; i++)
+			if (!profile_name(p->names[i]))
+				return 0;
+		return p->n_names && !p->n_subdirs ? 30 : 0;
 	}
 	if (!p->is_file || !dcpi_head_looks_like(p->head, p->head_len))
 		return 0;

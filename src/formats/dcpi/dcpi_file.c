@@ -105,7 +105,6 @@ static enum status take_value(struct dcpi_profile *p, enum key k,
 			      const uint8_t *v, size_t n, const char *path,
 			      uint64_t at, struct error *err)
 {
-	const char *name = key_names[k];
 	uint64_t x = 0;
 	switch (k) {
 	case K_IMAGE: /* spec: "image" <space>+ <hex_digit>+ */
@@ -167,7 +166,7 @@ bad:
 	return error_set_at(err, STATUS_CORRUPT, path, at,
 			    "DCPI header: bad value for \"%s\" (spec: ASCII "
 			    "HEADER)",
-			    name);
+			    k < K_COUNT ? key_names[k] : "?");
 }
 
 static enum status parse_header(struct span s, const char *path,
@@ -222,7 +221,8 @@ static enum status parse_header(struct span s, const char *path,
 				st = error_set_at(err, st, path, off,
 						  "DCPI header: bad value for "
 						  "\"%s\" (spec: ASCII HEADER)",
-						  key_names[k]);
+						  k < K_COUNT ? key_names[k]
+							      : "?");
 			return st;
 		}
 		off += n + 1;
