@@ -143,6 +143,49 @@ run stripped nosym "$tmp/stripped" --seed 7 --path-recorded "$tmp/stripped" --
 "$cs" info "$tmp/p-no-image" 2>&1 | grep -q "ELF image not found" ||
 	{ echo "FAIL: no warning for a missing image"; status=1; }
 
+# listings (Capstone): instruction addresses as objdump decodes them, each
+# instruction's samples the sum of the generator's addresses inside it
+/usr/bin/python3 "$gen" "$tmp/bin/prog" "$tmp/p-listing" --seed 8 --layout db \
+	--samples 300 --answers "$tmp/a.json" || status=1
+for fn in dcpi_alpha dcpi_beta main; do
+	if ! "$cs" listing "$tmp/p-listing" $fn --format json >"$tmp/l.json" 2>"$tmp/err"; then
+		echo "FAIL: listing $fn: $(cat "$tmp/err")"; status=1; continue
+	fi
+	/usr/bin/python3 - "$tmp/l.json" "$tmp/a.json" "$tmp/bin/prog" $fn <<'PY' || status=1
+import json, re, subprocess, sys
+lst = json.load(open(sys.argv[1])); ans = json.load(open(sys.argv[2]))
+elf, fn = sys.argv[3], sys.argv[4]
+start = int(lst["entry"], 16); end = start + lst["size"]
+dis = subprocess.run(["objdump", "-d", "-w", "--start-address=%#x" % start,
+                      "--stop-address=%#x" % end, elf],
+                     capture_output=True, text=True, check=True).stdout
+want = [int(m.group(1), 16) for m in re.finditer(r"^\s+([0-9a-f]+):\t", dis, re.M)]
+got = [int(i["address"], 16) for i in lst["instructions"]]
+bad = 0
+if got != want:
+    print("FAIL listing %s: addresses differ from objdump" % fn); bad += 1
+evs = [c.split(" (")[0] for c in lst["columns"]]
+bounds = got + [end]
+for k, ins in enumerate(lst["instructions"]):
+    for e, ev in enumerate(evs):
+        exp = sum(per.get(ev, 0) for a, per in ans["addresses"].items()
+                  if bounds[k] <= int(a, 16) < bounds[k + 1])
+        if ins["values"][e] != exp:
+            bad += 1
+            print("FAIL listing %s %s %s: %s != %s" % (fn, ins["address"], ev, ins["values"][e], exp))
+for e, ev in enumerate(evs):
+    if lst["totals"][e] != ans["functions"].get(fn, {}).get(ev, 0):
+        bad += 1; print("FAIL listing %s total %s" % (fn, ev))
+print("listing %s: %d instructions, %d mismatches" % (fn, len(got), bad))
+sys.exit(1 if bad else 0)
+PY
+done
+# without the image there are no procedures, only [prog @ 0xADDR] rows
+"$cs" listing "$tmp/p-no-image" main >/dev/null 2>"$tmp/err" &&
+	{ echo "FAIL: listing without the image"; status=1; }
+grep -q "no procedure main" "$tmp/err" ||
+	{ echo "FAIL: listing without the image: $(cat "$tmp/err")"; status=1; }
+
 # hostile files: exit 2, one line on stderr naming the file
 /usr/bin/python3 "$gen" "$tmp/bin/prog" "$tmp/hostile" --hostile || status=1
 n=0

@@ -190,6 +190,14 @@ bool dcpi_elf_text(const struct dcpi_elf *e, uint64_t *addr, uint64_t *size)
 bool dcpi_elf_function(const struct dcpi_elf *e, uint64_t addr,
 		       const char **name, uint64_t *entry)
 {
+	uint64_t size;
+	return dcpi_elf_function_range(e, addr, name, entry, &size);
+}
+
+bool dcpi_elf_function_range(const struct dcpi_elf *e, uint64_t addr,
+			     const char **name, uint64_t *entry,
+			     uint64_t *size)
+{
 	/* the last symbol starting at or before addr */
 	size_t lo = 0, hi = e->n_syms;
 	while (lo < hi) {
@@ -206,7 +214,39 @@ bool dcpi_elf_function(const struct dcpi_elf *e, uint64_t addr,
 		return false;
 	*name = s->name;
 	*entry = s->addr;
+	*size = s->size;
 	return true;
+}
+
+bool dcpi_elf_bytes(const struct dcpi_elf *e, uint64_t addr, uint64_t len,
+		    const uint8_t **out)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
+		    addr - sh.sh_addr >= sh.sh_size)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		uint64_t off = addr - sh.sh_addr;
+		if (!d || !d->d_buf || d->d_size < off ||
+		    len > d->d_size - off)
+			return false;
+		*out = (const uint8_t *)d->d_buf + off;
+		return true;
+	}
+	return false;
+}
+
+void dcpi_elf_machine(const struct dcpi_elf *e, unsigned *machine,
+		      unsigned *elf_class)
+{
+	GElf_Ehdr eh;
+	*machine = 0;
+	*elf_class = (unsigned)gelf_getclass(e->elf);
+	if (gelf_getehdr(e->elf, &eh))
+		*machine = eh.e_machine;
 }
 
 bool dcpi_elf_line(struct dcpi_elf *e, uint64_t addr, const char **file,

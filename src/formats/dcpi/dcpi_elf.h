@@ -28,6 +28,21 @@ bool dcpi_elf_text(const struct dcpi_elf *e, uint64_t *addr, uint64_t *size);
 bool dcpi_elf_function(const struct dcpi_elf *e, uint64_t addr,
 		       const char **name, uint64_t *entry);
 
+/* The same with the function's size (after the size-0 rule). */
+bool dcpi_elf_function_range(const struct dcpi_elf *e, uint64_t addr,
+			     const char **name, uint64_t *entry,
+			     uint64_t *size);
+
+/* The `len` bytes of the image at address `addr` (an allocated section
+ * with contents holds them all): *out valid until close; false when no
+ * section holds the whole range. */
+bool dcpi_elf_bytes(const struct dcpi_elf *e, uint64_t addr, uint64_t len,
+		    const uint8_t **out);
+
+/* The ELF machine (EM_*) and class (ELFCLASS32 / ELFCLASS64). */
+void dcpi_elf_machine(const struct dcpi_elf *e, unsigned *machine,
+		      unsigned *elf_class);
+
 /* The source file and line of `addr` from DWARF; false without DWARF or
  * without a line there.  *file is valid until close. */
 bool dcpi_elf_line(struct dcpi_elf *e, uint64_t addr, const char **file,
