@@ -1,6 +1,6 @@
 /* A small program whose ELF image the DCPI tests profile: several
- * functions of known names (built by tests/test-dcpi.sh with gcc -g -O0
- * -no-pie; never run).  The symbols and lines the tests expect come from
+ * functions of known names, one inlined into another (built by
+ * tests/test-dcpi.sh with gcc -g -O0 -no-pie; never run).  The symbols and lines the tests expect come from
  * binutils (nm, readelf) on the built image, not from callscope. */
 #include <stdio.h>
 
@@ -14,11 +14,18 @@ unsigned long dcpi_alpha(unsigned long n)
 	return s;
 }
 
+/* inlined even at -O0: DWARF then has an inlined-call scope */
+static inline __attribute__((always_inline)) unsigned long
+dcpi_mix(unsigned long s, unsigned long i)
+{
+	return s * 31 + i;
+}
+
 unsigned long dcpi_beta(unsigned long n)
 {
 	unsigned long s = 1;
 	for (unsigned long i = 1; i < n; i++)
-		s = s * 31 + i;
+		s = dcpi_mix(s, i);
 	return s;
 }
 

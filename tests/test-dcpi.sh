@@ -42,8 +42,10 @@ def fail(msg):
 def vals(node, kind):
     return {m: (node["values"][i] or 0) for i, (m, k) in enumerate(cols) if k == kind}
 nodes = {x["id"]: x for x in rep["nodes"]}
-funcs, unknown, addrs, lines = {}, {}, {}, {}
+funcs, unknown, addrs, lines, inl = {}, {}, {}, {}, {}
 for x in rep["nodes"]:
+    if x["kind"] == "function" and nodes[x["parent"]]["kind"] == "function":
+        continue  # an inlined call: checked below with addr2line -i
     if x["kind"] == "function":
         if x["name"].startswith("["):
             unknown[x["name"]] = vals(x, "exclusive")
@@ -55,6 +57,12 @@ for x in rep["nodes"]:
         p = nodes[x["parent"]]
         if p["kind"] == "line":
             lines[a] = (p["file"], p["line"])
+        chain = []
+        while p["kind"] != "entry":
+            if p["kind"] == "function":
+                chain.append(p["name"])
+            p = nodes[p["parent"]]
+        inl[a] = chain[:-1]  # innermost first, without the symbol's function
 root = rep["nodes"][0]
 for ev, tot in ans["totals"].items():
     n += 1
@@ -81,6 +89,25 @@ if mode == "sym":
     keys = sorted(k for k in ans["addresses"] if k not in want_unknown)
     out = subprocess.run(["addr2line", "-e", elf] + ["0x" + k for k in keys],
                          capture_output=True, text=True, check=True).stdout.split("\n")
+    # inlined calls: addr2line -f -i prints each frame, innermost first
+    out_i = subprocess.run(["addr2line", "-f", "-i", "-a", "-e", elf] + ["0x" + k for k in keys],
+                           capture_output=True, text=True, check=True).stdout.split("\n")
+    frames, cur = {}, None
+    for ln in filter(None, out_i):
+        if ln.startswith("0x"):
+            cur = "%x" % int(ln, 16); frames[cur] = []; fn_next = True
+        elif cur is not None and fn_next:
+            frames[cur].append(ln); fn_next = False
+        else:
+            fn_next = True
+    n_inl = 0
+    for k in keys:
+        want = frames.get(k, [])[:-1]
+        n += 1
+        n_inl += bool(want)
+        if inl.get(k, []) != want:
+            fail("inlined calls at %s: %s != %s" % (k, inl.get(k), want))
+    print("%s: %d addresses in inlined code" % (label, n_inl))
     for k, line in zip(keys, out):
         f, _, l = line.partition(":")
         l = l.split()[0] if l else "0"

@@ -231,7 +231,9 @@ int cmd_listing(int argc, char **argv)
 	l.m = m;
 	l.cols = calloc(m->n_columns + 1, sizeof(*l.cols));
 	l.totals = calloc(m->n_columns + 1, sizeof(*l.totals));
-	/* the function's addresses: its children and grandchildren (lines) */
+	/* the function's addresses: every address node below it (under
+	 * lines and inlined calls); nodes below a node have larger indices
+	 * and the model's depths, so one forward scan finds them */
 	size_t cap = 64;
 	l.addrs = malloc(cap * sizeof(*l.addrs));
 	if (!l.cols || !l.totals || !l.addrs)
@@ -239,34 +241,23 @@ int cmd_listing(int argc, char **argv)
 	for (uint32_t k = 0; k < m->n_columns; k++)
 		if (m->columns[k].kind == COLUMN_EXCLUSIVE)
 			l.cols[l.ncols++] = k;
-	uint32_t stack[2] = {m->nodes[fn].first_child, MODEL_NONE};
-	int depth = 0;
-	while (depth >= 0) {
-		uint32_t n = stack[depth];
-		if (n == MODEL_NONE) {
-			depth--;
-			if (depth >= 0)
-				stack[depth] = m->nodes[stack[depth]].next_sibling;
-			continue;
-		}
+	for (uint32_t n = fn + 1;
+	     n < m->n_nodes && m->nodes[n].depth > m->nodes[fn].depth; n++) {
 		const struct model_node *nd = &m->nodes[n];
-		if (nd->kind == NODE_LINE && depth == 0) {
-			stack[++depth] = nd->first_child;
+		uint32_t up = n;
+		while (up != MODEL_NONE && m->nodes[up].depth > m->nodes[fn].depth)
+			up = m->nodes[up].parent;
+		if (up != fn || nd->kind != NODE_ADDRESS)
 			continue;
+		if (l.naddrs == cap) {
+			struct addr_counts *na =
+				realloc(l.addrs, 2 * cap * sizeof(*na));
+			if (!na)
+				goto nomem;
+			l.addrs = na;
+			cap *= 2;
 		}
-		if (nd->kind == NODE_ADDRESS) {
-			if (l.naddrs == cap) {
-				struct addr_counts *na = realloc(
-					l.addrs, 2 * cap * sizeof(*na));
-				if (!na)
-					goto nomem;
-				l.addrs = na;
-				cap *= 2;
-			}
-			l.addrs[l.naddrs++] = (struct addr_counts){nd->offset,
-								   n};
-		}
-		stack[depth] = nd->next_sibling;
+		l.addrs[l.naddrs++] = (struct addr_counts){nd->offset, n};
 	}
 	if (l.naddrs)
 		qsort(l.addrs, l.naddrs, sizeof(*l.addrs), addr_cmp);

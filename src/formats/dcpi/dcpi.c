@@ -2,8 +2,8 @@
  * profile file, or a profile database directory (epochs, one file per
  * image per event), walked recursively.  Files of one image merge; each
  * event is a metric, its samples an exclusive-only statistic (the engine
- * derives the inclusive one).  The tree is image -> function -> source
- * line -> address, symbolized with the program's ELF image when it is
+ * derives the inclusive one).  The tree is image -> function -> (inlined
+ * calls ->) source line -> address, symbolized with the program's ELF image when it is
  * found (the header's `path`, then reader_options.image_path); an address
  * without an image or a symbol is a row `[image @ 0xADDR]`, never dropped.
  * Decoding is dcpi_file.c's job, ELF dcpi_elf.c's; see doc/dcpi.md.
@@ -26,6 +26,8 @@
 /* Limits of a directory walk. */
 #define DCPI_MAX_DEPTH 8
 #define DCPI_MAX_FILES 100000
+/* Inlined calls shown around one address, outermost first. */
+#define DCPI_MAX_INLINE 16
 
 struct image {
 	char *id;   /* the header's image id */
@@ -375,11 +377,12 @@ static enum status build_image(struct opener *o, uint32_t ii,
 	}
 	uint32_t fnode = MODEL_NONE, fidx = MODEL_NONE;
 	uint64_t fentry = 0;
-	/* line nodes of the current function: (file, line) -> node */
-	struct {
-		uint32_t file, line, node;
-	} *lines = NULL;
-	size_t n_lines = 0, cap_lines = 0;
+	/* the current function's inlined-call and line nodes:
+	 * (parent, name or file, line) -> node */
+	struct key {
+		uint32_t parent, a, b, line, node;
+	} *keys = NULL;
+	size_t n_keys = 0, cap_keys = 0;
 	for (size_t i = 0; i < n;) {
 		uint64_t addr = base + h[i].offset;
 		size_t j = i;
@@ -418,47 +421,87 @@ static enum status build_image(struct opener *o, uint32_t ii,
 					break;
 				}
 				fentry = entry;
-				n_lines = 0;
+				n_keys = 0;
 			}
 			parent = fnode;
-			if (dcpi_elf_line(elf, addr, &file, &line)) {
-				uint32_t fs = intern(o, file);
+			/* inlined calls, then the line: each found or made */
+			struct dcpi_inline inl[DCPI_MAX_INLINE];
+			size_t n_inl = dcpi_elf_inlines(elf, addr, inl,
+							DCPI_MAX_INLINE);
+			bool has_line = dcpi_elf_line(elf, addr, &file, &line);
+			for (size_t q = 0; q <= n_inl; q++) {
+				if (q == n_inl && !has_line)
+					break;
+				bool is_line = q == n_inl;
+				struct key kk = {
+					.parent = parent,
+					.a = is_line ? intern(o, file)
+						     : intern(o, inl[q].name),
+					.b = is_line || !inl[q].call_file
+						? 0
+						: intern(o, inl[q].call_file),
+					.line = is_line ? line
+							: inl[q].call_line,
+				};
+				kk.b |= is_line ? 0x80000000u : 0;
 				size_t k = 0;
-				while (k < n_lines &&
-				       (lines[k].file != fs ||
-					lines[k].line != line))
+				while (k < n_keys &&
+				       (keys[k].parent != kk.parent ||
+					keys[k].a != kk.a || keys[k].b != kk.b ||
+					keys[k].line != kk.line))
 					k++;
-				if (k == n_lines) {
-					struct model_node lnd = {
-						.function = fidx, .file = fs,
-						.line = line, .module = module,
+				if (k == n_keys) {
+					struct model_node nd = {
+						.function = fidx,
+						.module = module,
 						.kind = NODE_LINE,
 						.relation = RELATION_LEXICAL,
+						.file = kk.a,
+						.line = line,
 					};
-					if (n_lines == cap_lines) {
-						size_t nc = cap_lines
-							? cap_lines * 2 : 16;
-						void *nl = realloc(
-							lines,
-							nc * sizeof(*lines));
-						if (!nl) {
+					if (!is_line) {
+						struct model_function inf = {
+							.name = kk.a,
+							.module = module,
+							.file = kk.b,
+							.line = kk.line,
+						};
+						nd.function =
+							model_builder_add_function(
+								o->b, &inf);
+						nd.kind = NODE_FUNCTION;
+						nd.relation =
+							RELATION_INLINED_CALL;
+						nd.name = kk.a;
+						nd.file = kk.b;
+						nd.line = kk.line;
+					}
+					if (n_keys == cap_keys) {
+						size_t nc = cap_keys
+							? cap_keys * 2 : 16;
+						void *nk = realloc(
+							keys,
+							nc * sizeof(*keys));
+						if (!nk) {
 							st = nomem(o);
 							break;
 						}
-						lines = nl;
-						cap_lines = nc;
+						keys = nk;
+						cap_keys = nc;
 					}
-					uint32_t ln = add_node(o, fnode, &lnd);
-					if (ln == MODEL_NONE) {
+					kk.node = nd.function == MODEL_NONE
+						? MODEL_NONE
+						: add_node(o, parent, &nd);
+					if (kk.node == MODEL_NONE) {
 						st = nomem(o);
 						break;
 					}
-					lines[n_lines].file = fs;
-					lines[n_lines].line = line;
-					lines[n_lines++].node = ln;
+					keys[n_keys++] = kk;
 				}
-				parent = lines[k].node;
+				parent = keys[k].node;
 			}
+			if (st != STATUS_OK)
+				break;
 			struct model_node adn = {
 				.function = fidx, .module = module,
 				.offset = addr, .kind = NODE_ADDRESS,
@@ -501,7 +544,7 @@ static enum status build_image(struct opener *o, uint32_t ii,
 			break;
 		i = j;
 	}
-	free(lines);
+	free(keys);
 out:
 	dcpi_elf_close(elf);
 	free(found);

@@ -6,6 +6,7 @@
 
 #include "formats/dcpi/dcpi_elf.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -267,4 +268,50 @@ bool dcpi_elf_line(struct dcpi_elf *e, uint64_t addr, const char **file,
 	*file = f;
 	*line = (uint32_t)ln;
 	return true;
+}
+
+size_t dcpi_elf_inlines(struct dcpi_elf *e, uint64_t addr,
+			struct dcpi_inline *out, size_t max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	if (!e->dw || max == 0 || !dwarf_addrdie(e->dw, addr, &cu))
+		return 0;
+	int n = dwarf_getscopes(&cu, addr, &scopes);
+	if (n <= 0)
+		return 0;
+	Dwarf_Files *files = NULL;
+	size_t n_files = 0;
+	if (dwarf_getsrcfiles(&cu, &files, &n_files) != 0)
+		files = NULL;
+	/* scopes run from the innermost outwards: fill from the end */
+	size_t t = 0;
+	for (int i = 0; i < n; i++)
+		t += dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine;
+	/* deeper than `max`: the outermost `max` */
+	size_t skip = t > max ? t - max : 0, k = t - skip, w = k;
+	for (int i = 0; i < n && w > 0; i++) {
+		Dwarf_Die *d = &scopes[i];
+		if (dwarf_tag(d) != DW_TAG_inlined_subroutine)
+			continue;
+		if (skip) {
+			skip--;
+			continue;
+		}
+		Dwarf_Attribute at;
+		Dwarf_Word v;
+		struct dcpi_inline in = {0};
+		in.name = dwarf_formstring(
+			dwarf_attr_integrate(d, DW_AT_name, &at));
+		if (!in.name)
+			in.name = "<inlined>";
+		if (dwarf_attr(d, DW_AT_call_line, &at) &&
+		    dwarf_formudata(&at, &v) == 0 && v <= UINT32_MAX)
+			in.call_line = (uint32_t)v;
+		if (files && dwarf_attr(d, DW_AT_call_file, &at) &&
+		    dwarf_formudata(&at, &v) == 0 && v < n_files)
+			in.call_file = dwarf_filesrc(files, v, NULL, NULL);
+		out[--w] = in;
+	}
+	free(scopes);
+	return k;
 }

@@ -48,4 +48,18 @@ void dcpi_elf_machine(const struct dcpi_elf *e, unsigned *machine,
 bool dcpi_elf_line(struct dcpi_elf *e, uint64_t addr, const char **file,
 		   uint32_t *line);
 
+/* One inlined call around an address: the inlined function's name and
+ * the call site (valid until close; file NULL and line 0 when unknown). */
+struct dcpi_inline {
+	const char *name;
+	const char *call_file;
+	uint32_t call_line;
+};
+
+/* The inlined calls whose code holds `addr`, outermost first, at most
+ * `max` (DWARF DW_TAG_inlined_subroutine scopes); 0 without DWARF or
+ * without inlining there. */
+size_t dcpi_elf_inlines(struct dcpi_elf *e, uint64_t addr,
+			struct dcpi_inline *out, size_t max);
+
 #endif
