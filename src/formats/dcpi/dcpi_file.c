@@ -157,6 +157,15 @@ static enum status take_value(struct dcpi_profile *p, enum key k,
 		p->has_version = true;
 		p->major = (uint32_t)ma;
 		p->minor = (uint32_t)mi;
+		/* spec: "The format of the binary data is dependent on the
+		 * major version number"; only major version 0 is documented */
+		if (ma != 0)
+			return error_set_at(err, STATUS_UNSUPPORTED, path, at,
+					    "DCPI profile version %.*s: only "
+					    "major version 0 is documented "
+					    "(spec: BINARY DATA FOR "
+					    "MAJOR-VERSION 0)",
+					    (int)n, (const char *)v);
 		return STATUS_OK;
 	}
 	case K_UNKNOWN:
@@ -233,14 +242,6 @@ static enum status parse_header(struct span s, const char *path,
 					 "DCPI header: required line \"%s\" "
 					 "missing (spec: <required>)",
 					 key_names[k]);
-	/* spec: "The format of the binary data is dependent on the major
-	 * version number"; only major version 0 is documented */
-	if (p->has_version && p->major != 0)
-		return error_set(err, STATUS_UNSUPPORTED, path,
-				 "DCPI profile version pdb-%u.%u: only major "
-				 "version 0 is documented (spec: BINARY DATA "
-				 "FOR MAJOR-VERSION 0)",
-				 (unsigned)p->major, (unsigned)p->minor);
 	return STATUS_OK;
 }
 
