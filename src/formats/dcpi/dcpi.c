@@ -67,6 +67,7 @@ struct opener {
 	struct val *vals;
 	size_t n_vals, cap_vals;
 	size_t n_files;
+	size_t n_skipped; /* files of a directory that are not DCPI */
 };
 
 static void warn(struct opener *o, const char *fmt, ...)
@@ -163,6 +164,7 @@ static enum status read_file(struct opener *o, const char *file, bool must)
 			st = error_set_at(o->err, STATUS_CORRUPT, file, 0,
 					  "DCPI header: first line is not a "
 					  "header key (spec: ASCII HEADER)");
+		o->n_skipped++;
 		goto out;
 	}
 	st = dcpi_profile_parse(s, file, &p, o->err);
@@ -710,6 +712,11 @@ static enum status dcpi_open(const struct reader_input *in,
 	} else {
 		st = read_file(&o, o.path, true);
 	}
+	if (st == STATUS_OK && o.n_skipped)
+		warn(&o, "%zu file%s in the directory %s: skipped",
+		     o.n_skipped, o.n_skipped == 1 ? "" : "s",
+		     o.n_skipped == 1 ? "is not a DCPI profile"
+				      : "are not DCPI profiles");
 	if (st == STATUS_OK)
 		st = build(&o, out);
 	if (o.b)
