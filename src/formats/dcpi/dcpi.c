@@ -68,6 +68,10 @@ struct opener {
 	size_t n_vals, cap_vals;
 	size_t n_files;
 	size_t n_skipped; /* files of a directory that are not DCPI */
+	/* said once: images not found (the first's path), and of those
+	 * without tstart (addresses shown as text offsets) */
+	size_t n_missing, n_offsets;
+	const char *first_missing;
 };
 
 static void warn(struct opener *o, const char *fmt, ...)
@@ -348,16 +352,11 @@ static enum status build_image(struct opener *o, uint32_t ii,
 	enum status st = STATUS_OK;
 	uint64_t base = im->tstart, taddr = 0, tsize = 0;
 	bool text = elf && dcpi_elf_text(elf, &taddr, &tsize);
-	if (!elf)
-		warn(o, "image %s (%s): ELF image not found; addresses shown "
-		     "without symbols",
-		     im->id, shown);
+	if (!elf && o->n_missing++ == 0)
+		o->first_missing = shown;
 	if (!im->has_tstart) {
 		base = text ? taddr : 0;
-		if (!text)
-			warn(o, "image %s: no tstart and no image: addresses "
-			     "are offsets from the start of its text",
-			     im->id);
+		o->n_offsets += !text;
 	} else if (text && (taddr != im->tstart || tsize != im->tsize)) {
 		warn(o, "image %s: %s has .text at 0x%" PRIx64 " size %" PRIu64
 		     ", the profile says tstart 0x%" PRIx64 " tsize %" PRIu64,
@@ -511,15 +510,30 @@ static enum status build_image(struct opener *o, uint32_t ii,
 			};
 			node = add_node(o, parent, &adn);
 		} else {
-			/* spec-sized address, no symbol: one row of its own */
-			char *label = NULL;
-			if (asprintf(&label, "[%s @ 0x%" PRIx64 "]", leaf,
-				     addr) < 0) {
+			/* an address without a symbol: a row of its own,
+			 * "[LEAF @ 0xADDR]" (written by hand: millions of
+			 * them are made at open) */
+			size_t ll = strlen(leaf), w = 0;
+			char *label = malloc(ll + 32);
+			if (!label) {
 				st = nomem(o);
 				break;
 			}
+			label[w++] = '[';
+			memcpy(label + w, leaf, ll);
+			w += ll;
+			memcpy(label + w, " @ 0x", 5);
+			w += 5;
+			int digits = 1;
+			while (digits < 16 && addr >> (4 * digits))
+				digits++;
+			for (int d = digits - 1; d >= 0; d--)
+				label[w++] = "0123456789abcdef"[addr >> (4 * d) &
+								 0xf];
+			label[w++] = ']';
 			struct model_function f = {
-				.name = intern(o, label), .module = module,
+				.name = model_builder_intern(o->b, label, w),
+				.module = module,
 				.offset = addr};
 			free(label);
 			uint32_t fi = model_builder_add_function(o->b, &f);
@@ -638,7 +652,11 @@ static enum status build(struct opener *o, struct model **out)
 	enum status st = add_columns(o);
 	if (st != STATUS_OK)
 		return st;
-	if (o->n_hits)
+	/* one file per image and event, in image order, is sorted already */
+	bool sorted = true;
+	for (size_t i = 1; i < o->n_hits && sorted; i++)
+		sorted = hit_cmp(&o->hits[i - 1], &o->hits[i]) <= 0;
+	if (o->n_hits && !sorted)
 		qsort(o->hits, o->n_hits, sizeof(*o->hits), hit_cmp);
 	/* merge equal (image, offset, event): several epochs */
 	size_t w = 0;
@@ -658,6 +676,15 @@ static enum status build(struct opener *o, struct model **out)
 			return st;
 		i = j;
 	}
+	if (o->n_missing)
+		warn(o, "%zu of %zu images not found (%s%s): addresses shown "
+		     "without symbols; see --image-path",
+		     o->n_missing, o->n_images, o->first_missing,
+		     o->n_missing > 1 ? ", ..." : "");
+	if (o->n_offsets)
+		warn(o, "%zu image%s without tstart nor ELF image: addresses "
+		     "are offsets from the start of the text",
+		     o->n_offsets, o->n_offsets == 1 ? "" : "s");
 	struct dcpi_values *v = calloc(1, sizeof(*v));
 	if (!v)
 		return nomem(o);
