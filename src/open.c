@@ -145,6 +145,12 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 		return error_set(err, STATUS_USAGE, NULL, "no database given");
 	bool cache = o ? !o->no_cache : archive_open_cache();
 	enum status st = STATUS_OK;
+	struct reader_options from_o = {0};
+	if (!ro && o && o->n_image_path) {
+		from_o.image_path = o->image_path;
+		from_o.n_image_path = o->n_image_path;
+		ro = &from_o;
+	}
 	char **local = calloc(n_paths, sizeof(*local));
 	if (!local)
 		return error_set(err, STATUS_NOMEM, paths[0], "out of memory");

@@ -15,6 +15,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_listing(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -31,6 +32,7 @@ static const struct {
 	{"trace", cmd_trace,
 	 "trace   DB... [--lines LIST] (--at T | --from T --to T --columns W)\n"
 	 "                     [--depth D] [--format text|json]"},
+	{"listing", cmd_listing, "listing DB PROCEDURE [--format text|json]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},
@@ -86,6 +88,8 @@ void cli_usage(FILE *out)
 	      "  --netrc         take credentials from ~/.netrc\n"
 	      "  --max-size N    refuse files larger than N bytes (K, M, G "
 	      "suffixes)\n"
+	      "  --image-path DIR  where profiled programs' ELF images are "
+	      "(DCPI; repeatable)\n"
 	      "fetch downloads only and prints where; cache list|clear|dir "
 	      "manages\n$XDG_CACHE_HOME/callscope.  Ctrl-C or Esc cancels a "
 	      "transfer.\n"

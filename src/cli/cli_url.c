@@ -68,6 +68,21 @@ static bool parse_size(const char *arg, uint64_t *out)
 	return true;
 }
 
+/* The --image-path directories (argv strings, which outlive the run). */
+static const char **image_dirs;
+
+static bool add_image_path(struct open_options *o, const char *dir)
+{
+	const char **nd = realloc(image_dirs,
+				  (o->n_image_path + 1) * sizeof(*nd));
+	if (!nd)
+		return false;
+	image_dirs = nd;
+	image_dirs[o->n_image_path++] = dir;
+	o->image_path = image_dirs;
+	return true;
+}
+
 bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
 {
 	int out = 1;
@@ -87,6 +102,20 @@ bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
 			o->insecure = true;
 		} else if (strcmp(a, "--netrc") == 0) {
 			o->netrc = true;
+		} else if (strcmp(a, "--image-path") == 0 ||
+			   strncmp(a, "--image-path=", 13) == 0) {
+			const char *v = a[12] == '=' ? a + 13
+				       : i + 1 < *argc ? argv[++i]
+						       : NULL;
+			if (!v || !*v) {
+				fputs("callscope: --image-path expects a "
+				      "directory\n",
+				      stderr);
+				ok = false;
+			} else if (!add_image_path(o, v)) {
+				fputs("callscope: out of memory\n", stderr);
+				ok = false;
+			}
 		} else if (strcmp(a, "--max-size") == 0 ||
 			   strncmp(a, "--max-size=", 11) == 0) {
 			const char *v = a[10] == '=' ? a + 11

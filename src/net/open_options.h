@@ -8,6 +8,7 @@
 #define CALLSCOPE_OPEN_OPTIONS_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -51,6 +52,11 @@ struct open_options {
 	/* The cache root; NULL: $XDG_CACHE_HOME/callscope, else
 	 * ~/.cache/callscope. */
 	const char *cache_dir;
+	/* Not a transfer option: directories where the profiled programs'
+	 * ELF images are (DCPI, --image-path), handed to the reader as
+	 * reader_options.image_path when no reader options are given. */
+	const char *const *image_path;
+	size_t n_image_path;
 	/* When non-NULL and non-zero, every transfer stops with "cancelled"
 	 * (a SIGINT handler sets it).  Never written by the engine. */
 	volatile sig_atomic_t *cancel;
