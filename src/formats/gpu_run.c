@@ -1084,9 +1084,8 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 		char msg[200];
 		snprintf(msg, sizeof(msg),
 			 "%" PRIu64 " kernels or copies have no link to the "
-			 "API call that launched them: placed by time on "
-			 "their thread",
-			 r->unlinked);
+			 "API call that launched them: %s",
+			 r->unlinked, family->unlinked_where);
 		model_builder_add_warning(r->b, msg);
 	}
 	char title[96];

@@ -41,6 +41,9 @@ struct gpu_run_file;
 struct gpu_run_family {
 	const char *format; /* the model's format name: "rocpd" */
 	const char *noun;   /* in titles and messages: "ROCm profile" */
+	/* where GPU work without a launching API call is put, for the
+	 * warning: "placed by time on their thread" */
+	const char *unlinked_where;
 	/* The layout of an opened file (tables told by gpu_run_has_table). */
 	const struct gpu_run_layout *(*layout_of)(struct gpu_run_file *f);
 };

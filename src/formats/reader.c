@@ -14,12 +14,14 @@ extern const struct reader reader_hpctoolkit_v4;
 extern const struct reader reader_hpctoolkit_xml;
 extern const struct reader reader_cube;
 extern const struct reader reader_rocpd;
+extern const struct reader reader_nsight;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
 	&reader_hpctoolkit_xml,
 	&reader_cube,
 	&reader_rocpd,
+	&reader_nsight,
 	NULL,
 };
 

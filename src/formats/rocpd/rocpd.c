@@ -156,6 +156,7 @@ static const struct gpu_run_layout *rocpd_layout_of(struct gpu_run_file *f)
 static const struct gpu_run_family rocpd_family = {
 	.format = "rocpd",
 	.noun = "ROCm profile",
+	.unlinked_where = "placed by time on their thread",
 	.layout_of = rocpd_layout_of,
 };
 
