@@ -20,7 +20,7 @@ fail() {
 	echo "FAIL: $*"
 	status=1
 }
-if [ -d "$expected" ]; then
+if [ -d "$expected" ] && [ -d "$corpus" ]; then
 	"$py" "$top_srcdir/tests/check_nsight.py" "$cs" "$corpus" "$expected" ||
 		status=1
 fi
