@@ -132,8 +132,18 @@ def check_file(cs, db, expected):
              int(total))
     total_intervals += sum(w for t, (n, w) in nvtx_by_type.items()
                            if t in (59, 60))
+    # OS runtime calls: the functions that are neither API calls nor GPU
+    # work (names in brackets)
+    api = {r[0] for r in
+           exp.get("CUDA API summary (eventClass 0 and 1 only)", [])}
+    osrt = [n for n in flat["nodes"] if n["kind"] == "function" and
+            n["name"] not in api and not n["name"].startswith("[")]
     for n, total in exp.get("OS runtime API", []):
         total_intervals += int(n)
+        want("OS runtime calls", sum(val(x, "Calls (E)") for x in osrt),
+             int(n))
+        want("OS runtime time", sum(val(x, "API time (ns) (I)")
+                                    for x in osrt), int(total))
     want("intervals (Calls at the root)", val(root, "Calls (I)"),
          total_intervals)
     # kernels without a captured API call: under the <GPU work ...> nodes
