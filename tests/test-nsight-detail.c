@@ -26,32 +26,32 @@ extern const struct reader reader_nsight;
 static char path[] = "/tmp/callscope-nsight-XXXXXX";
 
 static const char *const sql =
-	"CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
-	"INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'),"
-	" (2, 'cudaMemcpy_v3020'), (3, 'saxpy'), (4, 'saxpy(float*)'),"
-	" (5, 'cudaMemcpy');"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass,"
-	" globalTid, correlationId, nameId, returnValue, callchainId);"
-	"INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
-	" (110, 150, 0, 16777316, 7, 1, 0, NULL),"
-	" (200, 900, 0, 16777316, 8, 2, 0, NULL),"
-	" (200, 900, 67, 16777316, 8, 5, 0, 1);"
-	"CREATE TABLE NVTX_EVENTS(start, end, eventType, rangeId, category,"
-	" text, globalTid, textId, domainId);"
-	"INSERT INTO NVTX_EVENTS VALUES (100, 1000, 59, NULL, 3, 'step',"
-	" 16777316, NULL, 0), (5, NULL, 75, NULL, NULL, 'dom', 16777316,"
-	" NULL, NULL);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId,"
-	" contextId, streamId, correlationId, globalPid, demangledName,"
-	" shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
-	" blockZ, staticSharedMemory, dynamicSharedMemory);"
-	"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (160, 400, 0, 1, 7, 7,"
-	" 16777216, 4, 3, 32, 128, 2, 1, 256, 1, 1, 48, 1024);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId,"
-	" contextId, streamId, correlationId, globalPid, bytes, copyKind,"
-	" srcKind, dstKind);"
-	"INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, 1000, 0, 1, 7, 8,"
-	" 16777216, 2000, 1, 0, 1);";
+    "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+    "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'),"
+    " (2, 'cudaMemcpy_v3020'), (3, 'saxpy'), (4, 'saxpy(float*)'),"
+    " (5, 'cudaMemcpy');"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass,"
+    " globalTid, correlationId, nameId, returnValue, callchainId);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
+    " (110, 150, 0, 16777316, 7, 1, 0, NULL),"
+    " (200, 900, 0, 16777316, 8, 2, 0, NULL),"
+    " (200, 900, 67, 16777316, 8, 5, 0, 1);"
+    "CREATE TABLE NVTX_EVENTS(start, end, eventType, rangeId, category,"
+    " text, globalTid, textId, domainId);"
+    "INSERT INTO NVTX_EVENTS VALUES (100, 1000, 59, NULL, 3, 'step',"
+    " 16777316, NULL, 0), (5, NULL, 75, NULL, NULL, 'dom', 16777316,"
+    " NULL, NULL);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId,"
+    " contextId, streamId, correlationId, globalPid, demangledName,"
+    " shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
+    " blockZ, staticSharedMemory, dynamicSharedMemory);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (160, 400, 0, 1, 7, 7,"
+    " 16777216, 4, 3, 32, 128, 2, 1, 256, 1, 1, 48, 1024);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId,"
+    " contextId, streamId, correlationId, globalPid, bytes, copyKind,"
+    " srcKind, dstKind);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, 1000, 0, 1, 7, 8,"
+    " 16777216, 2000, 1, 0, 1);";
 
 static int setup(void **state)
 {
@@ -76,8 +76,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const char *kv_text(const struct model_kv *kv, size_t n,
-			   const char *key)
+static const char *kv_text(const struct model_kv *kv, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(kv[i].key, key) == 0)
@@ -150,14 +149,14 @@ static void test_lines_and_details(void **state)
 	free(kv);
 	kv = NULL;
 	/* degenerate events: none, and a row that is not there */
-	assert_int_equal(model_event_detail(m, gpu, MODEL_EVENT_NONE, &kv, &n,
-					    &err),
-			 STATUS_OK);
+	assert_int_equal(
+	    model_event_detail(m, gpu, MODEL_EVENT_NONE, &kv, &n, &err),
+	    STATUS_OK);
 	assert_null(kv);
 	n = 0;
-	assert_int_equal(model_event_detail(m, gpu, (uint64_t)999 << 3, &kv,
-					    &n, &err),
-			 STATUS_OK);
+	assert_int_equal(
+	    model_event_detail(m, gpu, (uint64_t)999 << 3, &kv, &n, &err),
+	    STATUS_OK);
 	assert_null(kv);
 	assert_int_equal(n, 0);
 	model_free(m);
@@ -166,7 +165,7 @@ static void test_lines_and_details(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lines_and_details),
+	    cmocka_unit_test(test_lines_and_details),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

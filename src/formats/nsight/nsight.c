@@ -96,7 +96,8 @@ static enum status expand_dir(const char *dir, struct paths *ps,
 {
 	DIR *d = opendir(dir);
 	if (!d)
-		return error_set(err, STATUS_IO, dir, "cannot list the directory");
+		return error_set(err, STATUS_IO, dir,
+				 "cannot list the directory");
 	struct dirent *e;
 	enum status st = STATUS_OK;
 	size_t first = ps->n;
@@ -130,10 +131,10 @@ static const struct gpu_run_layout *nsight_layout_of(struct gpu_run_file *f)
 }
 
 static const struct gpu_run_family nsight_family = {
-	.format = "nsight",
-	.noun = "Nsight Systems export",
-	.unlinked_where = "placed under their process",
-	.layout_of = nsight_layout_of,
+    .format = "nsight",
+    .noun = "Nsight Systems export",
+    .unlinked_where = "placed under their process",
+    .layout_of = nsight_layout_of,
 };
 
 static enum status nsight_open(const struct reader_input *in,
@@ -167,11 +168,11 @@ static enum status nsight_open(const struct reader_input *in,
 }
 
 const struct reader reader_nsight = {
-	.name = "nsight",
-	.description = "NVIDIA Nsight Systems SQLite exports (nsys export "
-		       "--type sqlite; several as one run)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE |
-		READER_CAP_INTERVALS | READER_CAP_MERGE,
-	.bid = nsight_bid,
-	.open = nsight_open,
+    .name = "nsight",
+    .description = "NVIDIA Nsight Systems SQLite exports (nsys export "
+		   "--type sqlite; several as one run)",
+    .caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_INTERVALS |
+	    READER_CAP_MERGE,
+    .bid = nsight_bid,
+    .open = nsight_open,
 };

@@ -47,12 +47,12 @@ enum source {
 };
 
 static const char *const table_of[] = {
-	[SRC_KERNEL] = "CUPTI_ACTIVITY_KIND_KERNEL",
-	[SRC_MEMCPY] = "CUPTI_ACTIVITY_KIND_MEMCPY",
-	[SRC_MEMSET] = "CUPTI_ACTIVITY_KIND_MEMSET",
-	[SRC_NVTX] = "NVTX_EVENTS",
-	[SRC_RUNTIME] = "CUPTI_ACTIVITY_KIND_RUNTIME",
-	[SRC_OSRT] = "OSRT_API",
+    [SRC_KERNEL] = "CUPTI_ACTIVITY_KIND_KERNEL",
+    [SRC_MEMCPY] = "CUPTI_ACTIVITY_KIND_MEMCPY",
+    [SRC_MEMSET] = "CUPTI_ACTIVITY_KIND_MEMSET",
+    [SRC_NVTX] = "NVTX_EVENTS",
+    [SRC_RUNTIME] = "CUPTI_ACTIVITY_KIND_RUNTIME",
+    [SRC_OSRT] = "OSRT_API",
 };
 
 #define NOMEM(f) error_set(err, STATUS_NOMEM, (f)->path, "out of memory")
@@ -73,12 +73,12 @@ static int64_t gid_tid(int64_t g)
  * the corpus, so built in. */
 static const char *copy_kind_name(int64_t k)
 {
-	static const char *const names[] = {
-		"unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
-		"AtoD",	   "DtoA", "DtoD", "HtoH", "PtoP"};
+	static const char *const names[] = {"unknown", "HtoD", "DtoH", "HtoA",
+					    "AtoH",    "AtoA", "AtoD", "DtoA",
+					    "DtoD",    "HtoH", "PtoP"};
 	return k >= 0 && k < (int64_t)(sizeof(names) / sizeof(*names))
-		       ? names[k]
-		       : "other";
+		   ? names[k]
+		   : "other";
 }
 
 static uint32_t string_of(struct gpu_run *r, struct gpu_run_file *f,
@@ -90,8 +90,9 @@ static uint32_t string_of(struct gpu_run *r, struct gpu_run_file *f,
 	if (r->second_pass)
 		return MODEL_NONE;
 	if (!s->string_stmt &&
-	    sqlite3_prepare_v2(f->db, "SELECT value FROM StringIds WHERE id = ?1",
-			       -1, &s->string_stmt, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(f->db,
+			       "SELECT value FROM StringIds WHERE id = ?1", -1,
+			       &s->string_stmt, NULL) != SQLITE_OK)
 		return MODEL_NONE;
 	sqlite3_reset(s->string_stmt);
 	sqlite3_bind_int64(s->string_stmt, 1, id);
@@ -121,23 +122,21 @@ static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 			 struct error *err)
 {
 	static const char *const strings[] = {"id", "value", NULL};
-	static const char *const gpu[] = {"start",    "end",
-					  "deviceId", "streamId",
-					  "correlationId", NULL};
+	static const char *const gpu[] = {
+	    "start", "end", "deviceId", "streamId", "correlationId", NULL};
 	static const char *const kernel[] = {"shortName", NULL};
 	static const char *const memcpy_[] = {"bytes", "copyKind", NULL};
 	static const char *const memset_[] = {"bytes", NULL};
-	static const char *const runtime[] = {"start",	       "end",
-					      "eventClass",    "globalTid",
-					      "correlationId", "nameId",
-					      NULL};
+	static const char *const runtime[] = {
+	    "start",	     "end",    "eventClass", "globalTid",
+	    "correlationId", "nameId", NULL};
 	static const char *const nvtx[] = {"start", "end", "eventType",
 					   "globalTid", NULL};
 	static const char *const osrt[] = {"start", "end", "globalTid",
 					   "nameId", NULL};
-	enum status st = gpu_run_need_columns(
-		f, "StringIds", strings,
-		" (not an Nsight Systems SQLite export)", err);
+	enum status st =
+	    gpu_run_need_columns(f, "StringIds", strings,
+				 " (not an Nsight Systems SQLite export)", err);
 	if (st != STATUS_OK)
 		return st;
 	uint32_t o = 0;
@@ -145,11 +144,13 @@ static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 	    (st = gpu_run_need_columns(f, table_of[SRC_KERNEL], kernel, NULL,
 				       err)) == STATUS_OK)
 		o |= OPT_KERNEL;
-	if (st == STATUS_OK && optional(f, table_of[SRC_MEMCPY], gpu, &st, err) &&
+	if (st == STATUS_OK &&
+	    optional(f, table_of[SRC_MEMCPY], gpu, &st, err) &&
 	    (st = gpu_run_need_columns(f, table_of[SRC_MEMCPY], memcpy_, NULL,
 				       err)) == STATUS_OK)
 		o |= OPT_MEMCPY;
-	if (st == STATUS_OK && optional(f, table_of[SRC_MEMSET], gpu, &st, err) &&
+	if (st == STATUS_OK &&
+	    optional(f, table_of[SRC_MEMSET], gpu, &st, err) &&
 	    (st = gpu_run_need_columns(f, table_of[SRC_MEMSET], memset_, NULL,
 				       err)) == STATUS_OK)
 		o |= OPT_MEMSET;
@@ -224,7 +225,8 @@ static uint32_t process_node(struct gpu_run *r, uint32_t fi,
 		 pname[0] ? " " : "", pname, r->n_files > 1 ? " [" : "",
 		 r->n_files > 1 ? base : "", r->n_files > 1 ? "]" : "");
 	node = gpu_run_child(r, 0, NODE_ENTRY, gpu_run_intern(r, name));
-	if (node == MODEL_NONE || !gpu_run_map_put(&s->procs, (uint64_t)pid, node))
+	if (node == MODEL_NONE ||
+	    !gpu_run_map_put(&s->procs, (uint64_t)pid, node))
 		return MODEL_NONE;
 	return node;
 }
@@ -306,9 +308,8 @@ static bool rows_push(struct rows *rs, const struct host_row *h)
 
 /* Rows of one host table: columns rowid, start, end, globalTid, name
  * (string id, or text in column 5 for NVTX), correlation id. */
-static enum status read_host_table(struct gpu_run *r, uint32_t fi,
-				   uint8_t src, struct rows *rs,
-				   struct error *err)
+static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
+				   struct rows *rs, struct error *err)
 {
 	struct gpu_run_file *f = &r->files[fi];
 	struct gpu_run_set *s = &f->sets[0];
@@ -376,8 +377,7 @@ static uint64_t corr_key(int64_t pid, int64_t corr)
 	return (uint64_t)pid << 40 ^ ((uint64_t)corr & 0xFFFFFFFFFFull);
 }
 
-static enum status read_host(struct gpu_run *r, uint32_t fi,
-			     struct error *err)
+static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 {
 	struct gpu_run_file *f = &r->files[fi];
 	struct gpu_run_set *s = &f->sets[0];
@@ -413,16 +413,15 @@ static enum status read_host(struct gpu_run *r, uint32_t fi,
 				 "pid %" PRId64 " tid %" PRId64,
 				 gid_pid(h->gtid), gid_tid(h->gtid));
 			line = thread == MODEL_NONE
-				       ? MODEL_NONE
-				       : gpu_run_line(r, fi, 0,
-						      GPU_RUN_LINE_HOST,
-						      (uint64_t)h->gtid, 0,
-						      r->second_pass ? NULL
-								     : label,
-						      r->profile[thread]);
+				   ? MODEL_NONE
+				   : gpu_run_line(r, fi, 0, GPU_RUN_LINE_HOST,
+						  (uint64_t)h->gtid, 0,
+						  r->second_pass ? NULL : label,
+						  r->profile[thread]);
 		}
-		while (depth > 0 && !(h->start >= rs.v[stack[depth - 1]].start &&
-				      h->end <= rs.v[stack[depth - 1]].end))
+		while (depth > 0 &&
+		       !(h->start >= rs.v[stack[depth - 1]].start &&
+			 h->end <= rs.v[stack[depth - 1]].end))
 			depth--;
 		nodes[i] = MODEL_NONE;
 		uint32_t parent = depth ? nodes[stack[depth - 1]] : thread;
@@ -475,7 +474,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		 "SELECT rowid, start, \"end\", deviceId, streamId, "
 		 "correlationId, %s, %s, %s FROM %s",
 		 has_pid ? "globalPid" : "NULL",
-		 src == SRC_KERNEL ? "shortName"
+		 src == SRC_KERNEL   ? "shortName"
 		 : src == SRC_MEMCPY ? "copyKind"
 				     : "NULL",
 		 src == SRC_KERNEL ? "NULL" : "bytes", table_of[src]);
@@ -489,8 +488,8 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		int64_t rowid, start, end, dev, stream, corr, gpid, v, bytes;
 		if (!gpu_run_col_int(st, 0, &rowid) ||
 		    !gpu_run_col_int(st, 1, &start) ||
-		    !gpu_run_col_int(st, 2, &end) || start < 0 ||
-		    end < start || rowid < 0) {
+		    !gpu_run_col_int(st, 2, &end) || start < 0 || end < start ||
+		    rowid < 0) {
 			if (!r->second_pass)
 				r->skipped_rows++;
 			continue;
@@ -506,15 +505,16 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		uint8_t kind = NODE_FUNCTION;
 		if (src == SRC_KERNEL) {
 			kind = NODE_KERNEL;
-			name = gpu_run_col_int(st, 7, &v) ? string_of(r, f, s, v)
-							  : MODEL_NONE;
+			name = gpu_run_col_int(st, 7, &v)
+				   ? string_of(r, f, s, v)
+				   : MODEL_NONE;
 			if (name == MODEL_NONE)
 				name = gpu_run_intern(r, "<kernel>");
 		} else if (src == SRC_MEMCPY) {
 			char buf[48];
 			snprintf(buf, sizeof(buf), "[memcpy %s]",
-				 copy_kind_name(gpu_run_col_int(st, 7, &v) ? v
-									   : -1));
+				 copy_kind_name(
+				     gpu_run_col_int(st, 7, &v) ? v : -1));
 			name = gpu_run_intern(r, buf);
 		} else {
 			name = memset_name;
@@ -530,22 +530,22 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 			if (proc == MODEL_NONE) {
 				if (!r->unattributed && !r->second_pass)
 					r->unattributed = gpu_run_child(
-						r, 0, NODE_ENTRY,
-						gpu_run_intern(
-							r, "<GPU work without "
+					    r, 0, NODE_ENTRY,
+					    gpu_run_intern(r,
+							   "<GPU work without "
 							   "a process>"));
 				parent = r->unattributed;
 			} else {
 				parent = gpu_run_child(
-					r, proc, NODE_ENTRY,
-					gpu_run_intern(r, "<GPU work without a "
-							  "launching API "
-							  "call>"));
+				    r, proc, NODE_ENTRY,
+				    gpu_run_intern(r, "<GPU work without a "
+						      "launching API "
+						      "call>"));
 			}
 		}
 		uint32_t node = parent == MODEL_NONE || parent == 0
-					? MODEL_NONE
-					: gpu_run_child(r, parent, kind, name);
+				    ? MODEL_NONE
+				    : gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
 			if (r->second_pass)
 				continue;
@@ -561,9 +561,9 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				 "pid %" PRId64 " GPU %" PRId64
 				 " stream %" PRId64,
 				 pid, dev, stream);
-			uint32_t prof = gpu_run_profile(r, "GPU", (uint64_t)dev,
-							"STREAM",
-							(uint64_t)stream, label);
+			uint32_t prof =
+			    gpu_run_profile(r, "GPU", (uint64_t)dev, "STREAM",
+					    (uint64_t)stream, label);
 			line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE, a,
 					    (uint64_t)stream, label, prof);
 		}
@@ -611,9 +611,10 @@ static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 
 /* ---- attributes --------------------------------------------------------- */
 
-static enum status nsight_detail(struct gpu_run *r, const struct gpu_run_line *l,
-				 uint64_t event, struct model_kv **out,
-				 size_t *n, struct error *err)
+static enum status nsight_detail(struct gpu_run *r,
+				 const struct gpu_run_line *l, uint64_t event,
+				 struct model_kv **out, size_t *n,
+				 struct error *err)
 {
 	struct gpu_run_file *f = &r->files[l->file];
 	if (event == MODEL_EVENT_NONE)
@@ -621,18 +622,24 @@ static enum status nsight_detail(struct gpu_run *r, const struct gpu_run_line *l
 	unsigned src = (unsigned)(event & 7);
 	int64_t rowid = (int64_t)(event >> 3);
 	const char *sql = NULL;
-	static const char *const kernel_keys[] = {
-		"grid", "block", "registers per thread",
-		"static shared memory", "dynamic shared memory", "name",
-		"device", "context", "stream", "correlation id"};
+	static const char *const kernel_keys[] = {"grid",
+						  "block",
+						  "registers per thread",
+						  "static shared memory",
+						  "dynamic shared memory",
+						  "name",
+						  "device",
+						  "context",
+						  "stream",
+						  "correlation id"};
 	static const char *const memcpy_keys[] = {
-		"bytes", "copy kind", "source kind", "destination kind",
-		"device", "context", "stream", "correlation id"};
+	    "bytes",  "copy kind", "source kind", "destination kind",
+	    "device", "context",   "stream",	  "correlation id"};
 	static const char *const memset_keys[] = {
-		"bytes", "value", "memory kind", "device", "context", "stream",
-		"correlation id"};
+	    "bytes",   "value",	 "memory kind",	  "device",
+	    "context", "stream", "correlation id"};
 	static const char *const runtime_keys[] = {
-		"correlation id", "return value", "event class"};
+	    "correlation id", "return value", "event class"};
 	static const char *const osrt_keys[] = {"return value",
 						"nesting level"};
 	static const char *const nvtx_keys[] = {"event type", "category",
@@ -705,8 +712,8 @@ static enum status nsight_detail(struct gpu_run *r, const struct gpu_run_line *l
 			    gpu_run_col_int(st, 1, &x))
 				v = copy_kind_name(x);
 			snprintf(text[k], sizeof(text[k]), "%s", v);
-			kv[k] = (struct model_kv){.key = keys[c],
-						  .text = text[k]};
+			kv[k] =
+			    (struct model_kv){.key = keys[c], .text = text[k]};
 			if (src != SRC_MEMCPY || c != 1) {
 				int64_t num;
 				if (gpu_run_col_int(st, (int)c, &num)) {
@@ -721,11 +728,11 @@ static enum status nsight_detail(struct gpu_run *r, const struct gpu_run_line *l
 		    gpu_run_col_int(st, 8, &ns) && ns > 0) {
 			snprintf(text[k], sizeof(text[k]), "%.3f GB/s",
 				 (double)bytes / (double)ns);
-			kv[k] = (struct model_kv){
-				.key = "bandwidth",
-				.text = text[k],
-				.number = (double)bytes / (double)ns,
-				.is_number = true};
+			kv[k] = (struct model_kv){.key = "bandwidth",
+						  .text = text[k],
+						  .number = (double)bytes /
+							    (double)ns,
+						  .is_number = true};
 			k++;
 		}
 	}
@@ -741,6 +748,6 @@ static enum status nsight_detail(struct gpu_run *r, const struct gpu_run_line *l
 }
 
 const struct gpu_run_layout nsight_layout = {
-	.read = nsight_read,
-	.detail = nsight_detail,
+    .read = nsight_read,
+    .detail = nsight_detail,
 };
