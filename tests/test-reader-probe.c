@@ -164,6 +164,21 @@ static void test_sqlite(void **state)
 	assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
 	assert_int_equal(access(at("run.db-journal"), F_OK), -1);
 	assert_int_equal(access(at("run.db-wal"), F_OK), -1);
+	/* an Nsight Systems export: StringIds and an activity table; Extra-P's
+	 * added tables change nothing */
+	assert_int_equal(sqlite3_open(at("run.sqlite"), &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "CREATE TABLE StringIds(id, value);"
+				      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL"
+				      "(start);"
+				      "CREATE TABLE EXTRAP_FORMAT(x);",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	p = probe(at("run.sqlite"), STATUS_OK);
+	assert_non_null(reader_choose(p));
+	assert_string_equal(reader_choose(p)->name, "nsight");
+	reader_probe_free(p);
 	/* a file with the SQLite magic and nothing after it */
 	write_file(at("bad.db"), "SQLite format 3\0garbage", 23);
 	struct error err = {0};

@@ -1,6 +1,6 @@
 /* Tests of interval lookups over nested and overlapping intervals (rocpd's
  * host threads and GPU queues with firmware timestamp errors): the rocpd
- * reader's sort and `up` links (rocpd_iv_sort_link, rocpd_iv_active) and
+ * reader's sort and `up` links (gpu_run_iv_sort_link, gpu_run_iv_active) and
  * the trace index (trace_interval_active, trace_cells, trace_sample_at)
  * through a model, each compared with a brute-force scan: the interval
  * active at t is the latest-begun one (in sorted order) with
@@ -16,13 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/rocpd/rocpd_run.h"
+#include "formats/gpu_run.h"
 #include "views/trace_index.h"
 
 #define N_MAX 2000
 
 struct fake {
-	struct rocpd_iv iv[N_MAX];
+	struct gpu_run_iv iv[N_MAX];
 	uint64_t n;
 };
 
@@ -75,7 +75,7 @@ static void make(struct fake *f, unsigned seed, uint64_t n)
 			e = b + 1 + (uint64_t)(rand() % 5000); /* long: parent */
 		else
 			e = b + 1 + (uint64_t)(rand() % 50);
-		f->iv[i] = (struct rocpd_iv){.begin = b, .end = e,
+		f->iv[i] = (struct gpu_run_iv){.begin = b, .end = e,
 					     .event = i, .ctx = 1 + (uint32_t)(i % 7)};
 		if (rand() % 4)
 			t += (uint64_t)(rand() % 30); /* 0: equal begins */
@@ -83,24 +83,24 @@ static void make(struct fake *f, unsigned seed, uint64_t n)
 	/* shuffle, so that the sort does the work */
 	for (uint64_t i = n; i > 1; i--) {
 		uint64_t j = (uint64_t)rand() % i;
-		struct rocpd_iv x = f->iv[i - 1];
+		struct gpu_run_iv x = f->iv[i - 1];
 		f->iv[i - 1] = f->iv[j];
 		f->iv[j] = x;
 	}
-	rocpd_iv_sort_link(f->iv, n);
+	gpu_run_iv_sort_link(f->iv, n);
 }
 
 static void test_degenerate(void **state)
 {
 	(void)state;
-	rocpd_iv_sort_link(NULL, 0);
-	assert_true(rocpd_iv_active(NULL, 0, 5) == UINT64_MAX);
-	struct rocpd_iv one = {.begin = 10, .end = 20};
-	rocpd_iv_sort_link(&one, 1);
+	gpu_run_iv_sort_link(NULL, 0);
+	assert_true(gpu_run_iv_active(NULL, 0, 5) == UINT64_MAX);
+	struct gpu_run_iv one = {.begin = 10, .end = 20};
+	gpu_run_iv_sort_link(&one, 1);
 	assert_int_equal(one.up, 0);
-	assert_true(rocpd_iv_active(&one, 1, 9) == UINT64_MAX);
-	assert_true(rocpd_iv_active(&one, 1, 10) == 0);
-	assert_true(rocpd_iv_active(&one, 1, 20) == UINT64_MAX);
+	assert_true(gpu_run_iv_active(&one, 1, 9) == UINT64_MAX);
+	assert_true(gpu_run_iv_active(&one, 1, 10) == 0);
+	assert_true(gpu_run_iv_active(&one, 1, 20) == UINT64_MAX);
 }
 
 static void test_links_brute(void **state)
@@ -113,7 +113,7 @@ static void test_links_brute(void **state)
 		for (uint64_t i = 1; i < f.n; i++)
 			assert_true(f.iv[i - 1].begin <= f.iv[i].begin);
 		for (uint64_t t = 900; t < end; t += 1 + (t % 7))
-			assert_true(rocpd_iv_active(f.iv, f.n, t) ==
+			assert_true(gpu_run_iv_active(f.iv, f.n, t) ==
 				    brute(&f, t));
 	}
 }

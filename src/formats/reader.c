@@ -15,6 +15,7 @@ extern const struct reader reader_hpctoolkit_xml;
 extern const struct reader reader_cube;
 extern const struct reader reader_rocpd;
 extern const struct reader reader_dcpi;
+extern const struct reader reader_nsight;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
@@ -22,6 +23,7 @@ static const struct reader *const readers[] = {
 	&reader_cube,
 	&reader_rocpd,
 	&reader_dcpi,
+	&reader_nsight,
 	NULL,
 };
 

@@ -5,7 +5,7 @@
  * tables are rocprofv3's layout, rocpd_api with rocpd_op is .rpd
  * (notes/rocpd.md 0.1: schema_version says 3 in both families).  The
  * layouts are read by rocpd_v3.c and rocpd_rpd.c into the run of
- * rocpd_run.c.  Must not depend on curses or on ui/. */
+ * ../gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <dirent.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "formats/reader.h"
-#include "formats/rocpd/rocpd_run.h"
+#include "formats/rocpd/rocpd_layouts.h"
 
 static bool has_prefix(const struct reader_probe *p, const char *prefix)
 {
@@ -145,6 +145,21 @@ static enum status expand_dir(const char *dir, int level, struct paths *ps,
 	return st;
 }
 
+static const struct gpu_run_layout *rocpd_layout_of(struct gpu_run_file *f)
+{
+	if (gpu_run_has_table(f, "rocpd_api") &&
+	    gpu_run_has_table(f, "rocpd_op"))
+		return &rocpd_layout_rpd;
+	return &rocpd_layout_v3;
+}
+
+static const struct gpu_run_family rocpd_family = {
+	.format = "rocpd",
+	.noun = "ROCm profile",
+	.unlinked_where = "placed by time on their thread",
+	.layout_of = rocpd_layout_of,
+};
+
 static enum status rocpd_open(const struct reader_input *in,
 			      struct model **out, struct error *err)
 {
@@ -167,7 +182,8 @@ static enum status rocpd_open(const struct reader_input *in,
 		}
 	}
 	if (st == STATUS_OK)
-		st = rocpd_run_open(in->paths[0], ps.v, ps.n, out, err);
+		st = gpu_run_open(&rocpd_family, in->paths[0], ps.v, ps.n, out,
+				  err);
 	for (size_t i = 0; i < ps.n; i++)
 		free(ps.v[i]);
 	free(ps.v);

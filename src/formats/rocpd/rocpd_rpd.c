@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/rocpd/rocpd_run.h"
+#include "formats/rocpd/rocpd_layouts.h"
 
 struct api_row {
 	int64_t id, pid, tid, start, end, name_id, args_id;
@@ -33,11 +33,11 @@ static int api_cmp(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-static uint32_t rpd_string(struct rocpd_run *r, struct rocpd_file *f,
-			   struct rocpd_set *s, int64_t id)
+static uint32_t rpd_string(struct gpu_run *r, struct gpu_run_file *f,
+			   struct gpu_run_set *s, int64_t id)
 {
 	uint32_t h;
-	if (rocpd_map_get(&s->strings, (uint64_t)id, &h))
+	if (gpu_run_map_get(&s->strings, (uint64_t)id, &h))
 		return h;
 	if (r->second_pass)
 		return MODEL_NONE;
@@ -51,16 +51,16 @@ static uint32_t rpd_string(struct rocpd_run *r, struct rocpd_file *f,
 	char buf[48];
 	const char *text = buf;
 	if (sqlite3_step(s->string_stmt) == SQLITE_ROW)
-		text = rocpd_col_text(s->string_stmt, 0);
+		text = gpu_run_col_text(s->string_stmt, 0);
 	else
 		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
-	h = rocpd_intern(r, text);
+	h = gpu_run_intern(r, text);
 	if (h != MODEL_NONE)
-		rocpd_map_put(&s->strings, (uint64_t)id, h);
+		gpu_run_map_put(&s->strings, (uint64_t)id, h);
 	return h;
 }
 
-static enum status check(struct rocpd_file *f, struct rocpd_set *s,
+static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 			 struct error *err)
 {
 	static const char *const api[] = {"id",	 "pid",	       "tid",
@@ -71,67 +71,67 @@ static enum status check(struct rocpd_file *f, struct rocpd_set *s,
 					 "opType_id", NULL};
 	static const char *const apiops[] = {"api_id", "op_id", NULL};
 	static const char *const string[] = {"id", "string", NULL};
-	enum status st = rocpd_need_columns(f, "rocpd_api", api, NULL, err);
+	enum status st = gpu_run_need_columns(f, "rocpd_api", api, NULL, err);
 	if (st == STATUS_OK)
-		st = rocpd_need_columns(f, "rocpd_op", op, NULL, err);
+		st = gpu_run_need_columns(f, "rocpd_op", op, NULL, err);
 	if (st == STATUS_OK)
-		st = rocpd_need_columns(f, "rocpd_api_ops", apiops, NULL, err);
+		st = gpu_run_need_columns(f, "rocpd_api_ops", apiops, NULL, err);
 	if (st == STATUS_OK)
-		st = rocpd_need_columns(f, "rocpd_string", string, NULL, err);
+		st = gpu_run_need_columns(f, "rocpd_string", string, NULL, err);
 	if (st != STATUS_OK)
 		return st;
-	s->has_copyapi = rocpd_has_table(f, "rocpd_copyapi") &&
-			 rocpd_has_column(f, "rocpd_copyapi", "api_ptr_id") &&
-			 rocpd_has_column(f, "rocpd_copyapi", "size");
-	s->has_kernelapi = rocpd_has_table(f, "rocpd_kernelapi") &&
-			   rocpd_has_column(f, "rocpd_kernelapi", "gridX");
-	s->has_monitor = rocpd_has_table(f, "rocpd_monitor") &&
-			 rocpd_has_column(f, "rocpd_monitor", "monitorType") &&
-			 rocpd_has_column(f, "rocpd_monitor", "value");
+	s->has_copyapi = gpu_run_has_table(f, "rocpd_copyapi") &&
+			 gpu_run_has_column(f, "rocpd_copyapi", "api_ptr_id") &&
+			 gpu_run_has_column(f, "rocpd_copyapi", "size");
+	s->has_kernelapi = gpu_run_has_table(f, "rocpd_kernelapi") &&
+			   gpu_run_has_column(f, "rocpd_kernelapi", "gridX");
+	s->has_monitor = gpu_run_has_table(f, "rocpd_monitor") &&
+			 gpu_run_has_column(f, "rocpd_monitor", "monitorType") &&
+			 gpu_run_has_column(f, "rocpd_monitor", "value");
 	return STATUS_OK;
 }
 
-static uint32_t thread_node(struct rocpd_run *r, struct rocpd_set *s,
+static uint32_t thread_node(struct gpu_run *r, struct gpu_run_set *s,
 			    int64_t pid, int64_t tid)
 {
 	uint64_t key = (uint64_t)pid << 32 ^ (uint64_t)tid;
 	uint32_t node, proc;
-	if (rocpd_map_get(&s->threads, key, &node))
+	if (gpu_run_map_get(&s->threads, key, &node))
 		return node;
 	if (r->second_pass)
 		return MODEL_NONE;
 	char name[64], label[96];
-	if (!rocpd_map_get(&s->procs, (uint64_t)pid, &proc)) {
+	if (!gpu_run_map_get(&s->procs, (uint64_t)pid, &proc)) {
 		snprintf(name, sizeof(name), "pid %" PRId64, pid);
-		proc = rocpd_child(r, 0, NODE_ENTRY, rocpd_intern(r, name));
+		proc = gpu_run_child(r, 0, NODE_ENTRY, gpu_run_intern(r, name));
 		if (proc == MODEL_NONE ||
-		    !rocpd_map_put(&s->procs, (uint64_t)pid, proc))
+		    !gpu_run_map_put(&s->procs, (uint64_t)pid, proc))
 			return MODEL_NONE;
 	}
 	snprintf(name, sizeof(name), "thread %" PRId64 "%s", tid,
 		 tid == pid ? " (main)" : "");
-	node = rocpd_child(r, proc, NODE_ENTRY, rocpd_intern(r, name));
+	node = gpu_run_child(r, proc, NODE_ENTRY, gpu_run_intern(r, name));
 	if (node == MODEL_NONE)
 		return node;
 	snprintf(label, sizeof(label), "pid %" PRId64 " tid %" PRId64, pid,
 		 tid);
-	r->profile[node] = rocpd_profile(r, "PROCESS", (uint64_t)pid, "THREAD",
+	r->profile[node] = gpu_run_profile(r, "PROCESS", (uint64_t)pid, "THREAD",
 					 (uint64_t)tid, label);
-	rocpd_map_put(&s->threads, key, node);
+	gpu_run_map_put(&s->threads, key, node);
 	return node;
 }
 
 #define NOMEM(f) error_set(err, STATUS_NOMEM, (f)->path, "out of memory")
 
-static enum status read_apis(struct rocpd_run *r, uint32_t fi,
+static enum status read_apis(struct gpu_run *r, uint32_t fi,
 			     struct error *err)
 {
-	struct rocpd_file *f = &r->files[fi];
-	struct rocpd_set *s = &f->sets[0];
+	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_set *s = &f->sets[0];
 	sqlite3_stmt *st = NULL;
 	struct api_row *rows = NULL;
 	size_t n = 0, cap = 0;
-	enum status e = rocpd_prepare(
+	enum status e = gpu_run_prepare(
 		f,
 		"SELECT id, pid, tid, start, \"end\", apiName_id, args_id "
 		"FROM rocpd_api",
@@ -141,18 +141,18 @@ static enum status read_apis(struct rocpd_run *r, uint32_t fi,
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct api_row a;
-		if (!rocpd_col_int(st, 0, &a.id) || !rocpd_col_int(st, 1, &a.pid) ||
-		    !rocpd_col_int(st, 2, &a.tid) ||
-		    !rocpd_col_int(st, 3, &a.start) ||
-		    !rocpd_col_int(st, 4, &a.end) || a.start < 0 ||
+		if (!gpu_run_col_int(st, 0, &a.id) || !gpu_run_col_int(st, 1, &a.pid) ||
+		    !gpu_run_col_int(st, 2, &a.tid) ||
+		    !gpu_run_col_int(st, 3, &a.start) ||
+		    !gpu_run_col_int(st, 4, &a.end) || a.start < 0 ||
 		    a.end < a.start) {
 			if (!r->second_pass)
 				r->skipped_rows++;
 			continue;
 		}
-		if (!rocpd_col_int(st, 5, &a.name_id))
+		if (!gpu_run_col_int(st, 5, &a.name_id))
 			a.name_id = -1;
-		if (!rocpd_col_int(st, 6, &a.args_id))
+		if (!gpu_run_col_int(st, 6, &a.args_id))
 			a.args_id = -1;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
@@ -166,12 +166,12 @@ static enum status read_apis(struct rocpd_run *r, uint32_t fi,
 		rows[n++] = a;
 	}
 	if (rc != SQLITE_DONE) {
-		e = rocpd_step_error(f, rc, err);
+		e = gpu_run_step_error(f, rc, err);
 		goto out;
 	}
 	if (n > 1)
 		qsort(rows, n, sizeof(*rows), api_cmp);
-	uint32_t marker = rocpd_intern(r, "UserMarker");
+	uint32_t marker = gpu_run_intern(r, "UserMarker");
 	/* the stack of enclosing calls on the current thread */
 	size_t *stack = malloc((n ? n : 1) * sizeof(*stack));
 	uint32_t *nodes = malloc((n ? n : 1) * sizeof(*nodes));
@@ -196,7 +196,7 @@ static enum status read_apis(struct rocpd_run *r, uint32_t fi,
 		if (parent == MODEL_NONE)
 			continue;
 		uint32_t name = a->name_id >= 0 ? rpd_string(r, f, s, a->name_id)
-						: rocpd_intern(r, "<unnamed>");
+						: gpu_run_intern(r, "<unnamed>");
 		uint8_t kind = NODE_FUNCTION;
 		if (name != MODEL_NONE && name == marker) {
 			if (a->start == a->end)
@@ -205,7 +205,7 @@ static enum status read_apis(struct rocpd_run *r, uint32_t fi,
 			if (a->args_id >= 0)
 				name = rpd_string(r, f, s, a->args_id);
 		}
-		uint32_t node = rocpd_child(r, parent, kind, name);
+		uint32_t node = gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
 			if (r->second_pass)
 				continue;
@@ -216,23 +216,23 @@ static enum status read_apis(struct rocpd_run *r, uint32_t fi,
 		}
 		nodes[i] = node;
 		stack[depth++] = i;
-		if (!rocpd_map_put(&s->regions, (uint64_t)a->id, node)) {
+		if (!gpu_run_map_put(&s->regions, (uint64_t)a->id, node)) {
 			free(stack);
 			free(nodes);
 			e = NOMEM(f);
 			goto out;
 		}
-		rocpd_add_api(r, node, parent == thread ? MODEL_NONE : parent,
+		gpu_run_add_api(r, node, parent == thread ? MODEL_NONE : parent,
 			      (uint64_t)(a->end - a->start));
-		rocpd_time_seen(r, (uint64_t)a->start, (uint64_t)a->end);
+		gpu_run_time_seen(r, (uint64_t)a->start, (uint64_t)a->end);
 		char label[96];
 		snprintf(label, sizeof(label), "pid %" PRId64 " tid %" PRId64,
 			 a->pid, a->tid);
-		uint32_t line = rocpd_line(r, fi, 0, ROCPD_LINE_HOST,
+		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_HOST,
 					   (uint64_t)a->pid, (uint64_t)a->tid,
 					   label, r->profile[thread]);
 		if (line != MODEL_NONE)
-			rocpd_line_add(r, line, (uint64_t)a->start,
+			gpu_run_line_add(r, line, (uint64_t)a->start,
 				       (uint64_t)a->end, node, (uint64_t)a->id);
 	}
 	free(stack);
@@ -243,18 +243,18 @@ out:
 	return e;
 }
 
-static enum status read_ops(struct rocpd_run *r, uint32_t fi,
+static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			    struct error *err)
 {
-	struct rocpd_file *f = &r->files[fi];
-	struct rocpd_set *s = &f->sets[0];
-	struct rocpd_map op_api = {0}, sizes = {0};
+	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_set *s = &f->sets[0];
+	struct gpu_run_map op_api = {0}, sizes = {0};
 	sqlite3_stmt *st = NULL;
 	enum status e = STATUS_OK;
 	int rc;
 	/* op -> launching API (the first link of an op: graph launches link
 	 * one API to several ops, not one op to several APIs) */
-	if ((e = rocpd_prepare(f,
+	if ((e = gpu_run_prepare(f,
 			       "SELECT op_id, api_id FROM rocpd_api_ops "
 			       "ORDER BY id DESC",
 			       &st, err)) != STATUS_OK)
@@ -262,9 +262,9 @@ static enum status read_ops(struct rocpd_run *r, uint32_t fi,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t op, api;
 		uint32_t node;
-		if (rocpd_col_int(st, 0, &op) && rocpd_col_int(st, 1, &api) &&
-		    rocpd_map_get(&s->regions, (uint64_t)api, &node) &&
-		    !rocpd_map_put(&op_api, (uint64_t)op, node)) {
+		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &api) &&
+		    gpu_run_map_get(&s->regions, (uint64_t)api, &node) &&
+		    !gpu_run_map_put(&op_api, (uint64_t)op, node)) {
 			e = NOMEM(f);
 			goto out;
 		}
@@ -272,12 +272,12 @@ static enum status read_ops(struct rocpd_run *r, uint32_t fi,
 	sqlite3_finalize(st);
 	st = NULL;
 	if (rc != SQLITE_DONE) {
-		e = rocpd_step_error(f, rc, err);
+		e = gpu_run_step_error(f, rc, err);
 		goto out;
 	}
 	/* copy sizes by op, where they are integers */
 	if (s->has_copyapi) {
-		if ((e = rocpd_prepare(
+		if ((e = gpu_run_prepare(
 			     f,
 			     "SELECT ao.op_id, c.size FROM rocpd_copyapi c "
 			     "JOIN rocpd_api_ops ao ON ao.api_id = "
@@ -286,10 +286,10 @@ static enum status read_ops(struct rocpd_run *r, uint32_t fi,
 			goto out;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			int64_t op, size;
-			if (rocpd_col_int(st, 0, &op) &&
-			    rocpd_col_int(st, 1, &size) && size >= 0 &&
+			if (gpu_run_col_int(st, 0, &op) &&
+			    gpu_run_col_int(st, 1, &size) && size >= 0 &&
 			    size <= UINT32_MAX &&
-			    !rocpd_map_put(&sizes, (uint64_t)op,
+			    !gpu_run_map_put(&sizes, (uint64_t)op,
 					   (uint32_t)size)) {
 				e = NOMEM(f);
 				goto out;
@@ -298,50 +298,50 @@ static enum status read_ops(struct rocpd_run *r, uint32_t fi,
 		sqlite3_finalize(st);
 		st = NULL;
 		if (rc != SQLITE_DONE) {
-			e = rocpd_step_error(f, rc, err);
+			e = gpu_run_step_error(f, rc, err);
 			goto out;
 		}
 	}
-	if ((e = rocpd_prepare(f,
+	if ((e = gpu_run_prepare(f,
 			       "SELECT id, gpuId, queueId, start, \"end\", "
 			       "description_id, opType_id FROM rocpd_op",
 			       &st, err)) != STATUS_OK)
 		goto out;
-	uint32_t kernel_type = rocpd_intern(r, "KernelExecution");
+	uint32_t kernel_type = gpu_run_intern(r, "KernelExecution");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id, gpu, queue, start, end, desc, type;
-		if (!rocpd_col_int(st, 0, &id) || !rocpd_col_int(st, 3, &start) ||
-		    !rocpd_col_int(st, 4, &end) || start < 0 || end < start) {
+		if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 3, &start) ||
+		    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
 			if (!r->second_pass)
 				r->skipped_rows++;
 			continue;
 		}
-		if (!rocpd_col_int(st, 1, &gpu))
+		if (!gpu_run_col_int(st, 1, &gpu))
 			gpu = -1;
-		if (!rocpd_col_int(st, 2, &queue))
+		if (!gpu_run_col_int(st, 2, &queue))
 			queue = -1;
-		uint32_t tname = rocpd_col_int(st, 6, &type)
+		uint32_t tname = gpu_run_col_int(st, 6, &type)
 					 ? rpd_string(r, f, s, type)
-					 : rocpd_intern(r, "<op>");
-		uint32_t name = rocpd_col_int(st, 5, &desc)
+					 : gpu_run_intern(r, "<op>");
+		uint32_t name = gpu_run_col_int(st, 5, &desc)
 					? rpd_string(r, f, s, desc)
 					: 0;
 		if (name == 0 || name == MODEL_NONE)
 			name = tname;
 		uint32_t parent;
-		if (!rocpd_map_get(&op_api, (uint64_t)id, &parent)) {
+		if (!gpu_run_map_get(&op_api, (uint64_t)id, &parent)) {
 			if (!r->second_pass)
 				r->unlinked++;
 			if (!r->unattributed && !r->second_pass)
-				r->unattributed = rocpd_child(
+				r->unattributed = gpu_run_child(
 					r, 0, NODE_ENTRY,
-					rocpd_intern(r, "<GPU work without a "
+					gpu_run_intern(r, "<GPU work without a "
 							"launching API call>"));
 			parent = r->unattributed;
 		}
 		uint8_t kind = tname == kernel_type ? NODE_KERNEL
 						    : NODE_FUNCTION;
-		uint32_t node = rocpd_child(r, parent, kind, name);
+		uint32_t node = gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
 			if (r->second_pass)
 				continue;
@@ -351,45 +351,45 @@ static enum status read_ops(struct rocpd_run *r, uint32_t fi,
 		char label[64];
 		snprintf(label, sizeof(label),
 			 "GPU %" PRId64 " queue %" PRId64, gpu, queue);
-		uint32_t line = rocpd_line(r, fi, 0, ROCPD_LINE_QUEUE,
+		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE,
 					   (uint64_t)gpu, (uint64_t)queue,
 					   NULL, 0);
 		if (line == MODEL_NONE && !r->second_pass) {
-			uint32_t prof = rocpd_profile(r, "GPU", (uint64_t)gpu,
+			uint32_t prof = gpu_run_profile(r, "GPU", (uint64_t)gpu,
 						      "QUEUE", (uint64_t)queue,
 						      label);
-			line = rocpd_line(r, fi, 0, ROCPD_LINE_QUEUE,
+			line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE,
 					  (uint64_t)gpu, (uint64_t)queue,
 					  label, prof);
 		}
 		if (line == MODEL_NONE)
 			continue;
-		rocpd_add_gpu(r, node, (uint64_t)(end - start),
+		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
 			      r->lines[line].profile);
 		uint32_t size;
-		if (rocpd_map_get(&sizes, (uint64_t)id, &size))
-			rocpd_add_bytes(r, node, size);
-		rocpd_time_seen(r, (uint64_t)start, (uint64_t)end);
-		rocpd_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
+		if (gpu_run_map_get(&sizes, (uint64_t)id, &size))
+			gpu_run_add_bytes(r, node, size);
+		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
+		gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
 			       (uint64_t)id);
 	}
 	if (rc != SQLITE_DONE)
-		e = rocpd_step_error(f, rc, err);
+		e = gpu_run_step_error(f, rc, err);
 out:
 	sqlite3_finalize(st);
-	rocpd_map_free(&op_api);
-	rocpd_map_free(&sizes);
+	gpu_run_map_free(&op_api);
+	gpu_run_map_free(&sizes);
 	return e;
 }
 
 /* SMI samples: one counter line per (device type, device, monitor type),
  * read at open (they are few). */
-static enum status read_monitor(struct rocpd_run *r, uint32_t fi,
+static enum status read_monitor(struct gpu_run *r, uint32_t fi,
 				struct error *err)
 {
-	struct rocpd_file *f = &r->files[fi];
+	struct gpu_run_file *f = &r->files[fi];
 	sqlite3_stmt *st = NULL;
-	enum status e = rocpd_prepare(
+	enum status e = gpu_run_prepare(
 		f,
 		"SELECT deviceType, deviceId, monitorType, start, value FROM "
 		"rocpd_monitor ORDER BY deviceType, deviceId, monitorType, "
@@ -403,29 +403,29 @@ static enum status read_monitor(struct rocpd_run *r, uint32_t fi,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t dev, t;
 		char *end;
-		const char *v = rocpd_col_text(st, 4);
-		if (!rocpd_col_int(st, 3, &t) || t < 0)
+		const char *v = gpu_run_col_text(st, 4);
+		if (!gpu_run_col_int(st, 3, &t) || t < 0)
 			continue;
 		double value = strtod(v, &end);
 		if (end == v)
 			continue;
-		if (!rocpd_col_int(st, 1, &dev))
+		if (!gpu_run_col_int(st, 1, &dev))
 			dev = -1;
 		char label[200];
 		snprintf(label, sizeof(label), "SMI %.20s %" PRId64 " %.40s",
-			 rocpd_col_text(st, 0), dev, rocpd_col_text(st, 2));
+			 gpu_run_col_text(st, 0), dev, gpu_run_col_text(st, 2));
 		if (line == MODEL_NONE || strcmp(label, cur) != 0) {
 			snprintf(cur, sizeof(cur), "%s", label);
-			line = rocpd_line(r, fi, 0, ROCPD_LINE_COUNTER,
+			line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_COUNTER,
 					  (uint64_t)r->n_lines, 0, label,
 					  MODEL_NONE);
 			if (line == MODEL_NONE) {
 				e = NOMEM(f);
 				break;
 			}
-			r->lines[line].unit = rocpd_intern(r, "");
+			r->lines[line].unit = gpu_run_intern(r, "");
 		}
-		struct rocpd_line *l = &r->lines[line];
+		struct gpu_run_line *l = &r->lines[line];
 		if ((l->count & (l->count - 1)) == 0) {
 			uint64_t cap = l->count ? l->count * 2 : 1;
 			uint64_t *tg = realloc(l->times, cap * sizeof(*tg));
@@ -442,17 +442,17 @@ static enum status read_monitor(struct rocpd_run *r, uint32_t fi,
 		l->times[l->count] = (uint64_t)t;
 		l->values[l->count] = value;
 		l->count++;
-		rocpd_time_seen(r, (uint64_t)t, (uint64_t)t);
+		gpu_run_time_seen(r, (uint64_t)t, (uint64_t)t);
 	}
 	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = rocpd_step_error(f, rc, err);
+		e = gpu_run_step_error(f, rc, err);
 	sqlite3_finalize(st);
 	return e;
 }
 
-enum status rocpd_rpd_read(struct rocpd_run *r, uint32_t fi, struct error *err)
+static enum status rocpd_rpd_read(struct gpu_run *r, uint32_t fi, struct error *err)
 {
-	struct rocpd_file *f = &r->files[fi];
+	struct gpu_run_file *f = &r->files[fi];
 	enum status e = STATUS_OK;
 	if (!r->second_pass) {
 		f->sets = calloc(1, sizeof(*f->sets));
@@ -467,18 +467,18 @@ enum status rocpd_rpd_read(struct rocpd_run *r, uint32_t fi, struct error *err)
 		e = read_ops(r, fi, err);
 	if (e == STATUS_OK && !r->second_pass && f->sets[0].has_monitor)
 		e = read_monitor(r, fi, err);
-	rocpd_map_free(&f->sets[0].regions);
+	gpu_run_map_free(&f->sets[0].regions);
 	return e;
 }
 
 /* ---- attributes --------------------------------------------------------- */
 
-enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
+static enum status rocpd_rpd_detail(struct gpu_run *r, const struct gpu_run_line *l,
 			     uint64_t event, struct model_kv **out, size_t *n,
 			     struct error *err)
 {
-	struct rocpd_file *f = &r->files[l->file];
-	struct rocpd_set *s = &f->sets[0];
+	struct gpu_run_file *f = &r->files[l->file];
+	struct gpu_run_set *s = &f->sets[0];
 	struct model_kv kv[16];
 	char text[16][200];
 	size_t k = 0;
@@ -487,7 +487,7 @@ enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
 	if (event == MODEL_EVENT_NONE)
 		return STATUS_OK;
 	const char *sql =
-		l->kind == ROCPD_LINE_HOST
+		l->kind == GPU_RUN_LINE_HOST
 			? "SELECT s.string FROM rocpd_api a JOIN rocpd_string "
 			  "s ON s.id = a.args_id WHERE a.id = ?1"
 		: s->has_kernelapi
@@ -498,30 +498,30 @@ enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
 			  "k.api_ptr_id = ao.api_id WHERE ao.op_id = ?1"
 			: NULL;
 	if (sql && sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return rocpd_step_error(f, sqlite3_errcode(f->db), err);
+		return gpu_run_step_error(f, sqlite3_errcode(f->db), err);
 	if (st) {
 		sqlite3_bind_int64(st, 1, (int64_t)event);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			if (l->kind == ROCPD_LINE_HOST) {
+			if (l->kind == GPU_RUN_LINE_HOST) {
 				snprintf(text[k], sizeof(text[k]), "%s",
-					 rocpd_col_text(st, 0));
+					 gpu_run_col_text(st, 0));
 				kv[k] = (struct model_kv){.key = "args",
 							  .text = text[k]};
 				k++;
 			} else {
 				snprintf(text[k], sizeof(text[k]),
 					 "%.20sx%.20sx%.20s",
-					 rocpd_col_text(st, 0),
-					 rocpd_col_text(st, 1),
-					 rocpd_col_text(st, 2));
+					 gpu_run_col_text(st, 0),
+					 gpu_run_col_text(st, 1),
+					 gpu_run_col_text(st, 2));
 				kv[k] = (struct model_kv){.key = "grid",
 							  .text = text[k]};
 				k++;
 				snprintf(text[k], sizeof(text[k]),
 					 "%.20sx%.20sx%.20s",
-					 rocpd_col_text(st, 3),
-					 rocpd_col_text(st, 4),
-					 rocpd_col_text(st, 5));
+					 gpu_run_col_text(st, 3),
+					 gpu_run_col_text(st, 4),
+					 gpu_run_col_text(st, 5));
 				kv[k] = (struct model_kv){.key = "workgroup",
 							  .text = text[k]};
 				k++;
@@ -530,7 +530,7 @@ enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
 					"API call"};
 				for (int c = 6; c < 10; c++) {
 					snprintf(text[k], sizeof(text[k]),
-						 "%s", rocpd_col_text(st, c));
+						 "%s", gpu_run_col_text(st, c));
 					kv[k] = (struct model_kv){
 						.key = keys[c - 6],
 						.text = text[k]};
@@ -541,7 +541,7 @@ enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
 		sqlite3_finalize(st);
 		st = NULL;
 	}
-	if (l->kind == ROCPD_LINE_QUEUE && s->has_copyapi &&
+	if (l->kind == GPU_RUN_LINE_QUEUE && s->has_copyapi &&
 	    sqlite3_prepare_v2(f->db,
 			       "SELECT c.size, c.kind, c.src, c.dst, "
 			       "c.stream, ao.api_id FROM rocpd_api_ops ao JOIN "
@@ -555,7 +555,7 @@ enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
 				"API call"};
 			for (int c = 0; c < 6; c++) {
 				snprintf(text[k], sizeof(text[k]), "%s",
-					 rocpd_col_text(st, c));
+					 gpu_run_col_text(st, c));
 				kv[k] = (struct model_kv){.key = keys[c],
 							  .text = text[k]};
 				k++;
@@ -570,3 +570,8 @@ enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
 		*n = k;
 	return e;
 }
+
+const struct gpu_run_layout rocpd_layout_rpd = {
+	.read = rocpd_rpd_read,
+	.detail = rocpd_rpd_detail,
+};

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/rocpd/rocpd_run.h"
+#include "formats/rocpd/rocpd_layouts.h"
 
 /* "rocpd_region" + suffix, quoted for SQL ("" doubled). */
-static char *tname(const struct rocpd_set *s, const char *base)
+static char *tname(const struct gpu_run_set *s, const char *base)
 {
 	size_t n = strlen(base) + 2 * strlen(s->suffix) + 3;
 	char *q = malloc(n), *w = q;
@@ -38,7 +38,7 @@ static char *tname(const struct rocpd_set *s, const char *base)
 }
 
 /* The same unquoted (for pragma_table_info and sqlite_master). */
-static char *rawname(const struct rocpd_set *s, const char *base)
+static char *rawname(const struct gpu_run_set *s, const char *base)
 {
 	char *r = NULL;
 	return asprintf(&r, "%s%s", base, s->suffix) < 0 ? NULL : r;
@@ -47,10 +47,10 @@ static char *rawname(const struct rocpd_set *s, const char *base)
 /* The table sets of a file: the suffixes of its rocpd_kernel_dispatch*
  * tables (a merged file has several); the unsuffixed views when there is
  * no suffixed table. */
-static enum status find_sets(struct rocpd_file *f, struct error *err)
+static enum status find_sets(struct gpu_run_file *f, struct error *err)
 {
 	sqlite3_stmt *st = NULL;
-	enum status s = rocpd_prepare(
+	enum status s = gpu_run_prepare(
 		f,
 		"SELECT substr(name, 22) FROM sqlite_master WHERE type = "
 		"'table' AND name LIKE 'rocpd\\_kernel\\_dispatch%' ESCAPE "
@@ -60,7 +60,7 @@ static enum status find_sets(struct rocpd_file *f, struct error *err)
 		return s;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rocpd_set *sets =
+		struct gpu_run_set *sets =
 			realloc(f->sets, (f->n_sets + 1) * sizeof(*sets));
 		if (!sets) {
 			sqlite3_finalize(st);
@@ -69,7 +69,7 @@ static enum status find_sets(struct rocpd_file *f, struct error *err)
 		}
 		f->sets = sets;
 		memset(&sets[f->n_sets], 0, sizeof(*sets));
-		sets[f->n_sets].suffix = strdup(rocpd_col_text(st, 0));
+		sets[f->n_sets].suffix = strdup(gpu_run_col_text(st, 0));
 		if (!sets[f->n_sets].suffix) {
 			sqlite3_finalize(st);
 			return error_set(err, STATUS_NOMEM, f->path,
@@ -79,9 +79,9 @@ static enum status find_sets(struct rocpd_file *f, struct error *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return rocpd_step_error(f, rc, err);
+		return gpu_run_step_error(f, rc, err);
 	if (f->n_sets == 0) {
-		if (!rocpd_has_table(f, "rocpd_kernel_dispatch"))
+		if (!gpu_run_has_table(f, "rocpd_kernel_dispatch"))
 			return error_set(err, STATUS_UNSUPPORTED, f->path,
 					 "unknown ROCm profile layout: no "
 					 "rocpd_kernel_dispatch table (and no "
@@ -96,7 +96,7 @@ static enum status find_sets(struct rocpd_file *f, struct error *err)
 	return STATUS_OK;
 }
 
-static enum status check_set(struct rocpd_file *f, struct rocpd_set *s,
+static enum status check_set(struct gpu_run_file *f, struct gpu_run_set *s,
 			     struct error *err)
 {
 	static const char *const region[] = {"id", "pid", "tid", "start",
@@ -125,11 +125,11 @@ static enum status check_set(struct rocpd_file *f, struct rocpd_set *s,
 			return error_set(err, STATUS_NOMEM, f->path,
 					 "out of memory");
 		const char *hint = NULL;
-		if (rocpd_has_column(f, t, "track_id") ||
-		    rocpd_has_column(f, t, "start_id"))
+		if (gpu_run_has_column(f, t, "track_id") ||
+		    gpu_run_has_column(f, t, "start_id"))
 			hint = " (a rocpd 4.x layout with tracks, which "
 			       "callscope does not read yet)";
-		st = rocpd_need_columns(f, t, need[i].cols, hint, err);
+		st = gpu_run_need_columns(f, t, need[i].cols, hint, err);
 		free(t);
 		if (st != STATUS_OK)
 			return st;
@@ -141,7 +141,7 @@ static enum status check_set(struct rocpd_file *f, struct rocpd_set *s,
 		free(raw);
 		return error_set(err, STATUS_NOMEM, f->path, "out of memory");
 	}
-	if (rocpd_has_table(f, raw)) {
+	if (gpu_run_has_table(f, raw)) {
 		char *sql = NULL;
 		sqlite3_stmt *q = NULL;
 		if (asprintf(&sql,
@@ -149,7 +149,7 @@ static enum status check_set(struct rocpd_file *f, struct rocpd_set *s,
 			     meta) >= 0 &&
 		    sqlite3_prepare_v2(f->db, sql, -1, &q, NULL) == SQLITE_OK &&
 		    sqlite3_step(q) == SQLITE_ROW) {
-			const char *v = rocpd_col_text(q, 0);
+			const char *v = gpu_run_col_text(q, 0);
 			if (*v && strcmp(v, "none") != 0)
 				st = error_set(err, STATUS_UNSUPPORTED, f->path,
 					       "rocpd data compressed with "
@@ -168,17 +168,17 @@ static enum status check_set(struct rocpd_file *f, struct rocpd_set *s,
 		static const char *const copy[] = {"id", "pid", "tid", "start",
 						   "end", "name_id", "size",
 						   "event_id", NULL};
-		s->has_copy = rocpd_has_table(f, t);
+		s->has_copy = gpu_run_has_table(f, t);
 		for (size_t i = 0; s->has_copy && copy[i]; i++)
-			s->has_copy = rocpd_has_column(f, t, copy[i]);
+			s->has_copy = gpu_run_has_column(f, t, copy[i]);
 		free(t);
 	}
 	if ((t = rawname(s, "rocpd_arg"))) {
-		s->has_arg = rocpd_has_table(f, t);
+		s->has_arg = gpu_run_has_table(f, t);
 		free(t);
 	}
 	if ((t = rawname(s, "rocpd_pmc_event"))) {
-		s->has_pmc = rocpd_has_table(f, t);
+		s->has_pmc = gpu_run_has_table(f, t);
 		free(t);
 	}
 	return STATUS_OK;
@@ -208,12 +208,12 @@ static bool env_rank(const char *env, long long *rank)
 }
 
 struct v3_ctx {
-	struct rocpd_run *r;
-	struct rocpd_file *f;
+	struct gpu_run *r;
+	struct gpu_run_file *f;
 	uint32_t fi, si;
-	struct rocpd_set *s;
-	struct rocpd_map agents; /* agent id -> GPU index + 1 */
-	struct rocpd_map hosts;  /* pid -> string handle of the host label */
+	struct gpu_run_set *s;
+	struct gpu_run_map agents; /* agent id -> GPU index + 1 */
+	struct gpu_run_map hosts;  /* pid -> string handle of the host label */
 };
 
 /* The process node of `pid` (made on first sight, labelled with what
@@ -221,20 +221,20 @@ struct v3_ctx {
 static uint32_t process_node(struct v3_ctx *c, int64_t pid)
 {
 	uint32_t node;
-	if (rocpd_map_get(&c->s->procs, (uint64_t)pid, &node))
+	if (gpu_run_map_get(&c->s->procs, (uint64_t)pid, &node))
 		return node;
 	char label[96];
 	snprintf(label, sizeof(label), "pid %" PRId64, pid);
-	node = rocpd_child(c->r, 0, NODE_ENTRY, rocpd_intern(c->r, label));
+	node = gpu_run_child(c->r, 0, NODE_ENTRY, gpu_run_intern(c->r, label));
 	if (node != MODEL_NONE)
-		rocpd_map_put(&c->s->procs, (uint64_t)pid, node);
+		gpu_run_map_put(&c->s->procs, (uint64_t)pid, node);
 	return node;
 }
 
 static const char *proc_label(struct v3_ctx *c, int64_t pid)
 {
 	uint32_t node;
-	if (!rocpd_map_get(&c->s->procs, (uint64_t)pid, &node))
+	if (!gpu_run_map_get(&c->s->procs, (uint64_t)pid, &node))
 		return "";
 	return model_str(model_builder_peek(c->r->b), c->r->name[node]);
 }
@@ -243,7 +243,7 @@ static uint32_t thread_node(struct v3_ctx *c, int64_t pid, int64_t tid)
 {
 	uint64_t key = (uint64_t)pid << 32 ^ (uint64_t)tid;
 	uint32_t node;
-	if (rocpd_map_get(&c->s->threads, key, &node))
+	if (gpu_run_map_get(&c->s->threads, key, &node))
 		return node;
 	uint32_t proc = process_node(c, pid);
 	if (proc == MODEL_NONE || c->r->second_pass)
@@ -251,16 +251,16 @@ static uint32_t thread_node(struct v3_ctx *c, int64_t pid, int64_t tid)
 	char name[64], label[200];
 	snprintf(name, sizeof(name), "thread %" PRId64 "%s", tid,
 		 tid == pid ? " (main)" : "");
-	node = rocpd_child(c->r, proc, NODE_ENTRY, rocpd_intern(c->r, name));
+	node = gpu_run_child(c->r, proc, NODE_ENTRY, gpu_run_intern(c->r, name));
 	if (node == MODEL_NONE)
 		return node;
 	snprintf(label, sizeof(label), "%s tid %" PRId64, proc_label(c, pid),
 		 tid);
-	uint32_t prof = rocpd_profile(c->r, "PROCESS", (uint64_t)pid,
+	uint32_t prof = gpu_run_profile(c->r, "PROCESS", (uint64_t)pid,
 				      "THREAD", (uint64_t)tid, label);
 	c->r->profile[node] = prof;
-	rocpd_map_put(&c->s->threads, key, node);
-	rocpd_map_put(&c->s->thread_profiles, key, prof);
+	gpu_run_map_put(&c->s->threads, key, node);
+	gpu_run_map_put(&c->s->thread_profiles, key, prof);
 	return node;
 }
 
@@ -269,12 +269,12 @@ static uint32_t host_line(struct v3_ctx *c, int64_t pid, int64_t tid)
 	uint32_t prof = MODEL_NONE;
 	char label[200] = "";
 	if (!c->r->second_pass) {
-		rocpd_map_get(&c->s->thread_profiles,
+		gpu_run_map_get(&c->s->thread_profiles,
 			      (uint64_t)pid << 32 ^ (uint64_t)tid, &prof);
 		snprintf(label, sizeof(label), "%s tid %" PRId64,
 			 proc_label(c, pid), tid);
 	}
-	return rocpd_line(c->r, c->fi, c->si, ROCPD_LINE_HOST,
+	return gpu_run_line(c->r, c->fi, c->si, GPU_RUN_LINE_HOST,
 			  (uint64_t)pid, (uint64_t)tid, label, prof);
 }
 
@@ -282,7 +282,7 @@ static uint32_t host_line(struct v3_ctx *c, int64_t pid, int64_t tid)
 static uint32_t set_string(struct v3_ctx *c, int64_t id)
 {
 	uint32_t h;
-	if (rocpd_map_get(&c->s->strings, (uint64_t)id, &h))
+	if (gpu_run_map_get(&c->s->strings, (uint64_t)id, &h))
 		return h;
 	if (c->r->second_pass)
 		return MODEL_NONE;
@@ -305,12 +305,12 @@ static uint32_t set_string(struct v3_ctx *c, int64_t id)
 	char buf[48];
 	const char *text = buf;
 	if (sqlite3_step(st) == SQLITE_ROW)
-		text = rocpd_col_text(st, 0);
+		text = gpu_run_col_text(st, 0);
 	else
 		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
-	h = rocpd_intern(c->r, text);
+	h = gpu_run_intern(c->r, text);
 	if (h != MODEL_NONE)
-		rocpd_map_put(&c->s->strings, (uint64_t)id, h);
+		gpu_run_map_put(&c->s->strings, (uint64_t)id, h);
 	return h;
 }
 
@@ -331,12 +331,12 @@ static enum status read_meta(struct v3_ctx *c, struct error *err)
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
-	if (rocpd_has_table(c->f, rproc) &&
-	    rocpd_has_column(c->f, rproc, "pid")) {
-		bool nodes = rocpd_has_table(c->f, rnode) &&
-			     rocpd_has_column(c->f, rnode, "hostname") &&
-			     rocpd_has_column(c->f, rproc, "nid");
-		bool env = rocpd_has_column(c->f, rproc, "environment");
+	if (gpu_run_has_table(c->f, rproc) &&
+	    gpu_run_has_column(c->f, rproc, "pid")) {
+		bool nodes = gpu_run_has_table(c->f, rnode) &&
+			     gpu_run_has_column(c->f, rnode, "hostname") &&
+			     gpu_run_has_column(c->f, rproc, "nid");
+		bool env = gpu_run_has_column(c->f, rproc, "environment");
 		if (asprintf(&sql,
 			     "SELECT p.pid, %s, %s FROM %s p %s%s%s",
 			     nodes ? "n.hostname" : "NULL",
@@ -347,32 +347,32 @@ static enum status read_meta(struct v3_ctx *c, struct error *err)
 				      "out of memory");
 			goto out;
 		}
-		if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+		if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
 			goto out;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			int64_t pid;
 			long long rank = 0;
-			if (!rocpd_col_int(st, 0, &pid))
+			if (!gpu_run_col_int(st, 0, &pid))
 				continue;
-			const char *host = rocpd_col_text(st, 1);
+			const char *host = gpu_run_col_text(st, 1);
 			char label[160];
 			int k = snprintf(label, sizeof(label), "%.80s%spid %" PRId64,
 					 host, *host ? " " : "", pid);
-			if (env_rank(rocpd_col_text(st, 2), &rank) && k > 0 &&
+			if (env_rank(gpu_run_col_text(st, 2), &rank) && k > 0 &&
 			    (size_t)k < sizeof(label))
 				snprintf(label + k, sizeof(label) - (size_t)k,
 					 " rank %lld", rank);
-			uint32_t n = rocpd_child(c->r, 0, NODE_ENTRY,
-						 rocpd_intern(c->r, label));
+			uint32_t n = gpu_run_child(c->r, 0, NODE_ENTRY,
+						 gpu_run_intern(c->r, label));
 			if (n == MODEL_NONE ||
-			    !rocpd_map_put(&c->s->procs, (uint64_t)pid, n)) {
+			    !gpu_run_map_put(&c->s->procs, (uint64_t)pid, n)) {
 				s = error_set(err, STATUS_NOMEM, c->f->path,
 					      "out of memory");
 				goto out;
 			}
 		}
 		if (rc != SQLITE_DONE) {
-			s = rocpd_step_error(c->f, rc, err);
+			s = gpu_run_step_error(c->f, rc, err);
 			goto out;
 		}
 		sqlite3_finalize(st);
@@ -386,25 +386,25 @@ static enum status read_meta(struct v3_ctx *c, struct error *err)
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
-	if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id;
-		if (!rocpd_col_int(st, 0, &id))
+		if (!gpu_run_col_int(st, 0, &id))
 			continue;
-		const char *name = rocpd_col_text(st, 1);
+		const char *name = gpu_run_col_text(st, 1);
 		if (!*name)
-			name = rocpd_col_text(st, 2);
-		uint32_t h = rocpd_intern(c->r, name);
+			name = gpu_run_col_text(st, 2);
+		uint32_t h = gpu_run_intern(c->r, name);
 		if (h == MODEL_NONE ||
-		    !rocpd_map_put(&c->s->kernels, (uint64_t)id, h)) {
+		    !gpu_run_map_put(&c->s->kernels, (uint64_t)id, h)) {
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
 			goto out;
 		}
 	}
 	if (rc != SQLITE_DONE) {
-		s = rocpd_step_error(c->f, rc, err);
+		s = gpu_run_step_error(c->f, rc, err);
 		goto out;
 	}
 out:
@@ -426,16 +426,16 @@ static void read_agents(struct v3_ctx *c)
 	char *t = tname(c->s, "rocpd_info_agent"),
 	     *raw = rawname(c->s, "rocpd_info_agent"), *sql = NULL;
 	sqlite3_stmt *st = NULL;
-	if (t && raw && rocpd_has_table(c->f, raw) &&
-	    rocpd_has_column(c->f, raw, "type_index") &&
+	if (t && raw && gpu_run_has_table(c->f, raw) &&
+	    gpu_run_has_column(c->f, raw, "type_index") &&
 	    asprintf(&sql, "SELECT id, type_index FROM %s WHERE type = 'GPU'",
 		     t) >= 0 &&
 	    sqlite3_prepare_v2(c->f->db, sql, -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			int64_t id, idx;
-			if (rocpd_col_int(st, 0, &id) &&
-			    rocpd_col_int(st, 1, &idx) && idx >= 0)
-				rocpd_map_put(&c->agents, (uint64_t)id,
+			if (gpu_run_col_int(st, 0, &id) &&
+			    gpu_run_col_int(st, 1, &idx) && idx >= 0)
+				gpu_run_map_put(&c->agents, (uint64_t)id,
 					      (uint32_t)idx + 1);
 		}
 	}
@@ -477,8 +477,8 @@ static bool pending_push(struct pending_list *l, const struct pending *p)
 /* Place one kernel or copy under `parent`: values, line. */
 static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 {
-	struct rocpd_run *r = c->r;
-	uint32_t node = rocpd_child(r, parent, p->kind, p->name);
+	struct gpu_run *r = c->r;
+	uint32_t node = gpu_run_child(r, parent, p->kind, p->name);
 	if (node == MODEL_NONE)
 		return r->second_pass; /* second pass: nothing to add */
 	uint64_t dur = p->end > p->start ? (uint64_t)(p->end - p->start) : 0;
@@ -488,16 +488,16 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 		if (!r->second_pass)
 			snprintf(label, sizeof(label), "%s copies",
 				 proc_label(c, p->pid));
-		line = rocpd_line(r, c->fi, c->si, ROCPD_LINE_COPY,
+		line = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_COPY,
 				  (uint64_t)p->pid, 0, label, MODEL_NONE);
 	} else {
 		uint64_t a = (uint64_t)p->pid << 32 ^ (uint64_t)p->agent;
-		line = rocpd_line(r, c->fi, c->si, ROCPD_LINE_QUEUE, a,
+		line = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_QUEUE, a,
 				  (uint64_t)p->queue, NULL, 0);
 		if (line == MODEL_NONE && !r->second_pass) {
 			char label[240], plabel[240];
 			uint32_t gpu = 0;
-			rocpd_map_get(&c->agents, (uint64_t)p->agent, &gpu);
+			gpu_run_map_get(&c->agents, (uint64_t)p->agent, &gpu);
 			char agent[40];
 			if (gpu)
 				snprintf(agent, sizeof(agent), "GPU %u",
@@ -510,10 +510,10 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 				 proc_label(c, p->pid), agent,
 				 (uint64_t)p->queue);
 			snprintf(plabel, sizeof(plabel), "%s", label);
-			prof = rocpd_profile(r, "GPU", gpu ? gpu - 1 : 0,
+			prof = gpu_run_profile(r, "GPU", gpu ? gpu - 1 : 0,
 					     "QUEUE", (uint64_t)p->queue,
 					     plabel);
-			line = rocpd_line(r, c->fi, c->si, ROCPD_LINE_QUEUE,
+			line = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_QUEUE,
 					  a, (uint64_t)p->queue, label, prof);
 		}
 		if (line != MODEL_NONE)
@@ -521,11 +521,11 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 	}
 	if (line == MODEL_NONE)
 		return false;
-	rocpd_add_gpu(r, node, dur, prof);
+	gpu_run_add_gpu(r, node, dur, prof);
 	if (p->copy && p->bytes >= 0)
-		rocpd_add_bytes(r, node, p->bytes);
-	rocpd_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
-	return rocpd_line_add(r, line, (uint64_t)p->start,
+		gpu_run_add_bytes(r, node, p->bytes);
+	gpu_run_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
+	return gpu_run_line_add(r, line, (uint64_t)p->start,
 			      (uint64_t)(p->end > p->start ? p->end : p->start),
 			      node, (uint64_t)p->rowid);
 }
@@ -550,22 +550,22 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
-	if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
 		goto out;
-	struct rocpd_run *r = c->r;
+	struct gpu_run *r = c->r;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id, pid, tid, start, end, name_id, up;
-		if (!rocpd_col_int(st, 0, &id) || !rocpd_col_int(st, 1, &pid) ||
-		    !rocpd_col_int(st, 2, &tid) ||
-		    !rocpd_col_int(st, 3, &start) ||
-		    !rocpd_col_int(st, 4, &end) || start < 0 || end < start) {
+		if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 1, &pid) ||
+		    !gpu_run_col_int(st, 2, &tid) ||
+		    !gpu_run_col_int(st, 3, &start) ||
+		    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
 			if (!r->second_pass)
 				r->skipped_rows++;
 			continue;
 		}
 		uint32_t parent = MODEL_NONE, thread = thread_node(c, pid, tid);
-		bool linked = rocpd_col_int(st, 6, &up) && up != 0 &&
-			      rocpd_map_get(&c->s->regions, (uint64_t)up,
+		bool linked = gpu_run_col_int(st, 6, &up) && up != 0 &&
+			      gpu_run_map_get(&c->s->regions, (uint64_t)up,
 					    &parent);
 		if (!linked)
 			parent = thread;
@@ -575,14 +575,14 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		uint32_t name;
 		uint8_t kind = NODE_FUNCTION;
 		if (msg && *msg) {
-			name = rocpd_intern(r, msg);
+			name = gpu_run_intern(r, msg);
 			kind = NODE_REGION;
 		} else {
-			name = rocpd_col_int(st, 5, &name_id)
+			name = gpu_run_col_int(st, 5, &name_id)
 				       ? set_string(c, name_id)
-				       : rocpd_intern(r, "<unnamed>");
+				       : gpu_run_intern(r, "<unnamed>");
 		}
-		uint32_t node = rocpd_child(r, parent, kind, name);
+		uint32_t node = gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
 			if (r->second_pass)
 				continue;
@@ -590,17 +590,17 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 				      "out of memory");
 			goto out;
 		}
-		if (!rocpd_map_put(&c->s->regions, (uint64_t)id, node)) {
+		if (!gpu_run_map_put(&c->s->regions, (uint64_t)id, node)) {
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
 			goto out;
 		}
-		rocpd_add_api(r, node, linked ? parent : MODEL_NONE,
+		gpu_run_add_api(r, node, linked ? parent : MODEL_NONE,
 			      (uint64_t)(end - start));
-		rocpd_time_seen(r, (uint64_t)start, (uint64_t)end);
+		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
 		uint32_t line = host_line(c, pid, tid);
 		if (line == MODEL_NONE ||
-		    !rocpd_line_add(r, line, (uint64_t)start, (uint64_t)end,
+		    !gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end,
 				    node, (uint64_t)id)) {
 			if (r->second_pass)
 				continue;
@@ -610,7 +610,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		}
 	}
 	if (rc != SQLITE_DONE)
-		s = rocpd_step_error(c->f, rc, err);
+		s = gpu_run_step_error(c->f, rc, err);
 out:
 	sqlite3_finalize(st);
 	free(sql);
@@ -643,49 +643,49 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
-	if ((s = rocpd_prepare(c->f, sql, &st, err)) != STATUS_OK)
+	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
 		goto out;
-	struct rocpd_run *r = c->r;
+	struct gpu_run *r = c->r;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pending p = {.copy = copy, .bytes = -1};
 		int64_t stack, kid, size;
-		if (!rocpd_col_int(st, 0, &p.rowid) ||
-		    !rocpd_col_int(st, 1, &p.pid) ||
-		    !rocpd_col_int(st, 3, &p.start) ||
-		    !rocpd_col_int(st, 4, &p.end) || p.start < 0 ||
+		if (!gpu_run_col_int(st, 0, &p.rowid) ||
+		    !gpu_run_col_int(st, 1, &p.pid) ||
+		    !gpu_run_col_int(st, 3, &p.start) ||
+		    !gpu_run_col_int(st, 4, &p.end) || p.start < 0 ||
 		    p.end < p.start) {
 			if (!r->second_pass)
 				r->skipped_rows++;
 			continue;
 		}
-		if (!rocpd_col_int(st, 2, &p.tid))
+		if (!gpu_run_col_int(st, 2, &p.tid))
 			p.tid = -1;
-		rocpd_col_int(st, 6, &p.agent);
-		rocpd_col_int(st, 7, &p.queue);
+		gpu_run_col_int(st, 6, &p.agent);
+		gpu_run_col_int(st, 7, &p.queue);
 		if (copy) {
 			p.kind = NODE_FUNCTION;
-			p.name = rocpd_col_int(st, 8, &kid)
+			p.name = gpu_run_col_int(st, 8, &kid)
 					 ? set_string(c, kid)
-					 : rocpd_intern(r, "MEMORY_COPY");
-			if (rocpd_col_int(st, 9, &size) && size >= 0)
+					 : gpu_run_intern(r, "MEMORY_COPY");
+			if (gpu_run_col_int(st, 9, &size) && size >= 0)
 				p.bytes = (double)size;
 		} else {
 			p.kind = NODE_KERNEL;
 			p.name = MODEL_NONE;
-			if (rocpd_col_int(st, 8, &kid) &&
-			    !rocpd_map_get(&c->s->kernels, (uint64_t)kid,
+			if (gpu_run_col_int(st, 8, &kid) &&
+			    !gpu_run_map_get(&c->s->kernels, (uint64_t)kid,
 					   &p.name)) {
 				char buf[48];
 				snprintf(buf, sizeof(buf),
 					 "<kernel %" PRId64 ">", kid);
-				p.name = rocpd_intern(r, buf);
+				p.name = gpu_run_intern(r, buf);
 			}
 			if (p.name == MODEL_NONE)
-				p.name = rocpd_intern(r, "<kernel>");
+				p.name = gpu_run_intern(r, "<kernel>");
 		}
 		uint32_t parent;
-		if (rocpd_col_int(st, 5, &stack) && stack != 0 &&
-		    rocpd_map_get(&c->s->regions, (uint64_t)stack, &parent)) {
+		if (gpu_run_col_int(st, 5, &stack) && stack != 0 &&
+		    gpu_run_map_get(&c->s->regions, (uint64_t)stack, &parent)) {
 			if (!place(c, parent, &p) && !r->second_pass) {
 				s = error_set(err, STATUS_NOMEM, c->f->path,
 					      "out of memory");
@@ -698,7 +698,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		}
 	}
 	if (rc != SQLITE_DONE)
-		s = rocpd_step_error(c->f, rc, err);
+		s = gpu_run_step_error(c->f, rc, err);
 out:
 	sqlite3_finalize(st);
 	free(sql);
@@ -712,7 +712,7 @@ out:
 static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 				   struct error *err)
 {
-	struct rocpd_run *r = c->r;
+	struct gpu_run *r = c->r;
 	if (pl->n == 0)
 		return STATUS_OK;
 	if (!r->second_pass)
@@ -720,7 +720,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 	/* the regions of the threads concerned, one sorted array each */
 	struct tl {
 		int64_t pid, tid;
-		struct rocpd_iv *iv;
+		struct gpu_run_iv *iv;
 		uint64_t n, cap;
 	} *tls = NULL;
 	size_t n_tls = 0;
@@ -752,7 +752,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 		goto out;
 	}
 	free(reg);
-	s = rocpd_prepare(c->f, sql, &st, err);
+	s = gpu_run_prepare(c->f, sql, &st, err);
 	free(sql);
 	if (s != STATUS_OK)
 		goto out;
@@ -760,11 +760,11 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id, pid, tid, start, end;
 		uint32_t node;
-		if (!rocpd_col_int(st, 0, &id) || !rocpd_col_int(st, 1, &pid) ||
-		    !rocpd_col_int(st, 2, &tid) ||
-		    !rocpd_col_int(st, 3, &start) ||
-		    !rocpd_col_int(st, 4, &end) || end < start ||
-		    !rocpd_map_get(&c->s->regions, (uint64_t)id, &node))
+		if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 1, &pid) ||
+		    !gpu_run_col_int(st, 2, &tid) ||
+		    !gpu_run_col_int(st, 3, &start) ||
+		    !gpu_run_col_int(st, 4, &end) || end < start ||
+		    !gpu_run_map_get(&c->s->regions, (uint64_t)id, &node))
 			continue;
 		for (size_t k = 0; k < n_tls; k++) {
 			struct tl *t = &tls[k];
@@ -772,7 +772,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 				continue;
 			if (t->n == t->cap) {
 				uint64_t cap = t->cap ? t->cap * 2 : 64;
-				struct rocpd_iv *g =
+				struct gpu_run_iv *g =
 					realloc(t->iv, cap * sizeof(*g));
 				if (!g) {
 					sqlite3_finalize(st);
@@ -784,7 +784,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 				t->iv = g;
 				t->cap = cap;
 			}
-			t->iv[t->n++] = (struct rocpd_iv){
+			t->iv[t->n++] = (struct gpu_run_iv){
 				.begin = (uint64_t)start,
 				.end = (uint64_t)end,
 				.event = (uint64_t)id,
@@ -794,18 +794,18 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		s = rocpd_step_error(c->f, rc, err);
+		s = gpu_run_step_error(c->f, rc, err);
 		goto out;
 	}
 	for (size_t k = 0; k < n_tls; k++)
-		rocpd_iv_sort_link(tls[k].iv, tls[k].n);
+		gpu_run_iv_sort_link(tls[k].iv, tls[k].n);
 	for (size_t i = 0; i < pl->n; i++) {
 		struct pending *p = &pl->p[i];
 		uint32_t parent = MODEL_NONE;
 		for (size_t k = 0; k < n_tls && parent == MODEL_NONE; k++) {
 			if (tls[k].pid != p->pid || tls[k].tid != p->tid)
 				continue;
-			uint64_t a = rocpd_iv_active(tls[k].iv, tls[k].n,
+			uint64_t a = gpu_run_iv_active(tls[k].iv, tls[k].n,
 						     (uint64_t)p->start);
 			if (a != UINT64_MAX)
 				parent = tls[k].iv[a].ctx;
@@ -829,9 +829,9 @@ out:
 	return s;
 }
 
-enum status rocpd_v3_read(struct rocpd_run *r, uint32_t fi, struct error *err)
+static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *err)
 {
-	struct rocpd_file *f = &r->files[fi];
+	struct gpu_run_file *f = &r->files[fi];
 	enum status s = STATUS_OK;
 	if (!r->second_pass) {
 		s = find_sets(f, err);
@@ -856,11 +856,11 @@ enum status rocpd_v3_read(struct rocpd_run *r, uint32_t fi, struct error *err)
 		if (s == STATUS_OK)
 			s = resolve_pending(&c, &pend, err);
 		free(pend.p);
-		rocpd_map_free(&c.agents);
-		rocpd_map_free(&c.hosts);
+		gpu_run_map_free(&c.agents);
+		gpu_run_map_free(&c.hosts);
 		/* region ids are needed again only by a second pass, which
 		 * reads the regions again */
-		rocpd_map_free(&c.s->regions);
+		gpu_run_map_free(&c.s->regions);
 	}
 	return s;
 }
@@ -891,7 +891,7 @@ static void kv_int(struct kvs *k, const char *key, sqlite3_stmt *st, int col)
 {
 	int64_t v;
 	char buf[32];
-	if (!rocpd_col_int(st, col, &v))
+	if (!gpu_run_col_int(st, col, &v))
 		return;
 	snprintf(buf, sizeof(buf), "%" PRId64, v);
 	kv_add(k, key, buf, (double)v, true);
@@ -901,8 +901,8 @@ static void kv_dim(struct kvs *k, const char *key, sqlite3_stmt *st, int col)
 {
 	int64_t x, y, z;
 	char buf[80];
-	if (!rocpd_col_int(st, col, &x) || !rocpd_col_int(st, col + 1, &y) ||
-	    !rocpd_col_int(st, col + 2, &z))
+	if (!gpu_run_col_int(st, col, &x) || !gpu_run_col_int(st, col + 1, &y) ||
+	    !gpu_run_col_int(st, col + 2, &z))
 		return;
 	snprintf(buf, sizeof(buf), "%" PRId64 "x%" PRId64 "x%" PRId64, x, y,
 		 z);
@@ -922,7 +922,7 @@ static enum status kv_finish(struct kvs *k, struct model_kv **out, size_t *n,
 }
 
 /* Arguments of the API call whose region id is `id` (rocpd_arg). */
-static void args_of_region(struct rocpd_file *f, struct rocpd_set *s,
+static void args_of_region(struct gpu_run_file *f, struct gpu_run_set *s,
 			   int64_t id, struct kvs *k)
 {
 	char *arg = tname(s, "rocpd_arg"), *reg = tname(s, "rocpd_region");
@@ -943,7 +943,7 @@ static void args_of_region(struct rocpd_file *f, struct rocpd_set *s,
 		     i++) {
 			char buf[256];
 			snprintf(buf, sizeof(buf), "%.80s=%.160s",
-				 rocpd_col_text(st, 0), rocpd_col_text(st, 1));
+				 gpu_run_col_text(st, 0), gpu_run_col_text(st, 1));
 			kv_add(k, keys[i], buf, 0, false);
 		}
 	}
@@ -953,23 +953,23 @@ static void args_of_region(struct rocpd_file *f, struct rocpd_set *s,
 	free(reg);
 }
 
-enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
+static enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 			    uint64_t event, struct model_kv **out, size_t *n,
 			    struct error *err)
 {
-	struct rocpd_file *f = &r->files[l->file];
-	struct rocpd_set *s = &f->sets[l->set];
+	struct gpu_run_file *f = &r->files[l->file];
+	struct gpu_run_set *s = &f->sets[l->set];
 	struct kvs k = {.n = 0};
 	char *sql = NULL, *a = NULL, *b = NULL;
 	sqlite3_stmt *st = NULL;
 	if (event == MODEL_EVENT_NONE)
 		return STATUS_OK;
-	if (l->kind == ROCPD_LINE_HOST) {
+	if (l->kind == GPU_RUN_LINE_HOST) {
 		if (s->has_arg)
 			args_of_region(f, s, (int64_t)event, &k);
 		return kv_finish(&k, out, n, err);
 	}
-	if (l->kind == ROCPD_LINE_QUEUE) {
+	if (l->kind == GPU_RUN_LINE_QUEUE) {
 		a = tname(s, "rocpd_kernel_dispatch");
 		b = tname(s, "rocpd_info_kernel_symbol");
 		if (a && b)
@@ -987,7 +987,7 @@ enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
 				     "k.kernel_id WHERE k.id = ?1",
 				     a, b) < 0)
 				sql = NULL;
-	} else if (l->kind == ROCPD_LINE_COPY) {
+	} else if (l->kind == GPU_RUN_LINE_COPY) {
 		a = tname(s, "rocpd_memory_copy");
 		if (a && asprintf(&sql,
 				  "SELECT size, src_agent_id, dst_agent_id, "
@@ -999,11 +999,11 @@ enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
 	if (sql) {
 		int prc = sqlite3_prepare_v2(f->db, sql, -1, &st, NULL);
 		if (prc != SQLITE_OK) {
-			rc = rocpd_step_error(f, prc, err);
+			rc = gpu_run_step_error(f, prc, err);
 		} else {
 			sqlite3_bind_int64(st, 1, (int64_t)event);
 			if (sqlite3_step(st) == SQLITE_ROW) {
-				if (l->kind == ROCPD_LINE_QUEUE) {
+				if (l->kind == GPU_RUN_LINE_QUEUE) {
 					kv_int(&k, "dispatch", st, 0);
 					kv_dim(&k, "grid", st, 1);
 					kv_dim(&k, "workgroup", st, 4);
@@ -1013,7 +1013,7 @@ enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
 					kv_int(&k, "arch VGPRs", st, 10);
 					kv_int(&k, "accum VGPRs", st, 11);
 					kv_add(&k, "kernel",
-					       rocpd_col_text(st, 12), 0,
+					       gpu_run_col_text(st, 12), 0,
 					       false);
 					kv_int(&k, "stream", st, 13);
 					kv_int(&k, "queue", st, 14);
@@ -1022,9 +1022,9 @@ enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
 					kv_int(&k, "bytes", st, 0);
 					kv_int(&k, "src agent", st, 1);
 					kv_int(&k, "dst agent", st, 2);
-					if (rocpd_col_int(st, 0, &size) &&
-					    rocpd_col_int(st, 3, &t0) &&
-					    rocpd_col_int(st, 4, &t1) &&
+					if (gpu_run_col_int(st, 0, &size) &&
+					    gpu_run_col_int(st, 3, &t0) &&
+					    gpu_run_col_int(st, 4, &t1) &&
 					    t1 > t0) {
 						char buf[48];
 						double gbs = (double)size /
@@ -1039,7 +1039,7 @@ enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
 		}
 	}
 	/* hardware counters of a dispatch, summed per counter */
-	if (rc == STATUS_OK && l->kind == ROCPD_LINE_QUEUE && s->has_pmc) {
+	if (rc == STATUS_OK && l->kind == GPU_RUN_LINE_QUEUE && s->has_pmc) {
 		char *pe = tname(s, "rocpd_pmc_event"),
 		     *pi = tname(s, "rocpd_info_pmc"), *q = NULL;
 		sqlite3_stmt *c = NULL;
@@ -1057,7 +1057,7 @@ enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
 				double v = sqlite3_column_double(c, 1);
 				snprintf(buf, sizeof(buf), "%.17g", v);
 				snprintf(key, sizeof(key), "%.60s",
-					 rocpd_col_text(c, 0));
+					 gpu_run_col_text(c, 0));
 				/* keys must live until packed: use text */
 				char both[280];
 				snprintf(both, sizeof(both), "%s=%s", key,
@@ -1081,3 +1081,8 @@ enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
 	}
 	return kv_finish(&k, out, n, err);
 }
+
+const struct gpu_run_layout rocpd_layout_v3 = {
+	.read = rocpd_v3_read,
+	.detail = rocpd_v3_detail,
+};

@@ -1,13 +1,16 @@
-/* rocpd_run: what the ROCm readers (rocprofv3 rocpd v3 databases and
- * rocmProfileData .rpd files) share: one run made of several SQLite files,
+/* gpu_run: what the SQLite GPU-trace readers (rocpd: rocprofv3 databases
+ * and rocmProfileData .rpd files; nsight: Nsight Systems exports) share:
+ * one run made of several SQLite files,
  * its calling-context tree (process -> thread -> ranges -> API calls ->
  * kernels and copies) with values computed while the tables are read, its
  * profiles, its timelines (interval lines read again, lazily, when the
- * trace first needs them) and the value and trace providers.  The two
- * table layouts are read by rocpd_v3.c and rocpd_rpd.c.  Depends on core/,
+ * trace first needs them) and the value and trace providers.  Each table
+ * layout is read by its format's files through a struct gpu_run_layout
+ * (rocpd/rocpd_v3.c, rocpd/rocpd_rpd.c, nsight/nsight_read.c).  Depends
+ * on core/,
  * model/ and io/ only; never prints. */
-#ifndef CALLSCOPE_ROCPD_RUN_H
-#define CALLSCOPE_ROCPD_RUN_H
+#ifndef CALLSCOPE_GPU_RUN_H
+#define CALLSCOPE_GPU_RUN_H
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -17,69 +20,97 @@
 #include "core/status.h"
 #include "model/model.h"
 
-enum rocpd_layout { ROCPD_LAYOUT_V3, ROCPD_LAYOUT_RPD };
+struct gpu_run;
+struct gpu_run_line;
+
+/* A table layout: the first pass (tree, counts, profiles, lines) and the
+ * second (intervals of every line of the file, in file order) are both
+ * `read` (gpu_run.second_pass tells which); `detail` gives the attributes
+ * of an event of a line (trace_ops.event_detail). */
+struct gpu_run_layout {
+	enum status (*read)(struct gpu_run *r, uint32_t file,
+			    struct error *err);
+	enum status (*detail)(struct gpu_run *r, const struct gpu_run_line *l,
+			      uint64_t event, struct model_kv **out, size_t *n,
+			      struct error *err);
+};
+
+struct gpu_run_file;
+
+/* A family of files read as one run. */
+struct gpu_run_family {
+	const char *format; /* the model's format name: "rocpd" */
+	const char *noun;   /* in titles and messages: "ROCm profile" */
+	/* where GPU work without a launching API call is put, for the
+	 * warning: "placed by time on their thread" */
+	const char *unlinked_where;
+	/* The layout of an opened file (tables told by gpu_run_has_table). */
+	const struct gpu_run_layout *(*layout_of)(struct gpu_run_file *f);
+};
 
 /* u64 -> u32 open-addressing map (keys any value; a separate "used"
  * marker). */
-struct rocpd_map {
+struct gpu_run_map {
 	uint64_t *keys;
 	uint32_t *vals;
 	uint8_t *used;
 	size_t cap, n;
 };
-bool rocpd_map_put(struct rocpd_map *m, uint64_t key, uint32_t val);
-bool rocpd_map_get(const struct rocpd_map *m, uint64_t key, uint32_t *val);
-void rocpd_map_free(struct rocpd_map *m);
+bool gpu_run_map_put(struct gpu_run_map *m, uint64_t key, uint32_t val);
+bool gpu_run_map_get(const struct gpu_run_map *m, uint64_t key, uint32_t *val);
+void gpu_run_map_free(struct gpu_run_map *m);
 
 /* One table set of a file (a v3 per-process suffix; an .rpd file has one):
  * its strings and ids are its own. */
-struct rocpd_set {
+struct gpu_run_set {
 	char *suffix;             /* "_0199...": the tables' suffix, "" */
-	struct rocpd_map strings; /* string id -> model string handle */
-	struct rocpd_map regions; /* region / API id -> node (during a pass) */
-	struct rocpd_map kernels; /* kernel symbol id -> string handle */
-	struct rocpd_map threads; /* pid << 32 | tid -> node */
-	struct rocpd_map procs;   /* pid -> node */
-	struct rocpd_map thread_profiles; /* pid << 32 | tid -> profile */
+	struct gpu_run_map strings; /* string id -> model string handle */
+	struct gpu_run_map regions; /* region / API id -> node (during a pass) */
+	struct gpu_run_map kernels; /* kernel symbol id -> string handle */
+	struct gpu_run_map threads; /* pid << 32 | tid -> node */
+	struct gpu_run_map procs;   /* pid -> node */
+	struct gpu_run_map thread_profiles; /* pid << 32 | tid -> profile */
 	sqlite3_stmt *string_stmt;
 	/* present optional tables/columns */
 	bool has_copy, has_pmc, has_arg, has_alloc;
 	bool has_copyapi, has_kernelapi, has_monitor;
+	uint32_t opt; /* optional tables/columns of other layouts (bits) */
 };
 
-struct rocpd_file {
+struct gpu_run_file {
 	char *path;
-	enum rocpd_layout layout;
+	const struct gpu_run_layout *layout;
+	const char *noun; /* the family's, for messages */
 	sqlite3 *db;
-	struct rocpd_set *sets;
+	struct gpu_run_set *sets;
 	size_t n_sets;
 	bool loaded; /* interval lines read (second pass) */
 };
 
 /* Timeline line kinds of the run. */
-enum rocpd_line_kind {
-	ROCPD_LINE_HOST,  /* a host thread: ranges and API calls */
-	ROCPD_LINE_QUEUE, /* a GPU queue: kernels (and .rpd copies) */
-	ROCPD_LINE_COPY,  /* a process's memory copies (v3) */
-	ROCPD_LINE_COUNTER,
+enum gpu_run_line_kind {
+	GPU_RUN_LINE_HOST,  /* a host thread: ranges and API calls */
+	GPU_RUN_LINE_QUEUE, /* a GPU queue: kernels (and .rpd copies) */
+	GPU_RUN_LINE_COPY,  /* a process's memory copies (v3) */
+	GPU_RUN_LINE_COUNTER,
 };
 
 /* One interval, as kept once a file's lines are read. */
-struct rocpd_iv {
+struct gpu_run_iv {
 	uint64_t begin, end;
 	uint64_t event; /* row id for event_detail */
 	uint32_t ctx;
 	uint32_t up; /* 1 + index of the enclosing / overlapped interval */
 };
 
-struct rocpd_line {
+struct gpu_run_line {
 	uint32_t file, set;
 	uint8_t kind;
 	uint64_t a, b;     /* key: pid/tid, agent/queue, device/type */
 	uint32_t label;    /* string handle */
 	uint32_t profile;
 	uint64_t count;    /* from the first pass */
-	struct rocpd_iv *iv; /* after the lazy read; count elements */
+	struct gpu_run_iv *iv; /* after the lazy read; count elements */
 	uint64_t filled;
 	/* counters */
 	uint64_t *times;
@@ -87,12 +118,13 @@ struct rocpd_line {
 	uint32_t unit;
 };
 
-struct rocpd_run {
+struct gpu_run {
+	const struct gpu_run_family *family;
 	struct model_builder *b; /* during open only */
 	bool second_pass;        /* reading intervals: find, never add */
 	char *path;              /* the model's path (first input) */
 
-	struct rocpd_file *files;
+	struct gpu_run_file *files;
 	size_t n_files;
 
 	/* the node mirror (index = ctx id = model node index) */
@@ -100,22 +132,22 @@ struct rocpd_run {
 	uint8_t *kind;
 	uint32_t *profile; /* thread profile of the node, MODEL_NONE */
 	uint32_t n_nodes, cap_nodes;
-	struct rocpd_map node_keys; /* hash(parent, kind, name) chains */
-	struct rocpd_map texts;     /* hash(text) -> string handle */
-	struct rocpd_map functions; /* kind << 32 | name -> function */
+	struct gpu_run_map node_keys; /* hash(parent, kind, name) chains */
+	struct gpu_run_map texts;     /* hash(text) -> string handle */
+	struct gpu_run_map functions; /* kind << 32 | name -> function */
 	uint32_t *node_next;        /* next node with the same hash */
 
 	/* values per node (exclusive GPU time, calls, bytes; API times) */
 	double *gpu, *calls, *bytes, *api_incl, *api_excl;
 	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api */
 	/* GPU time and calls per (node, queue profile) */
-	struct rocpd_map queue_split; /* node << 32 | profile -> slot */
+	struct gpu_run_map queue_split; /* node << 32 | profile -> slot */
 	double *split_gpu, *split_calls;
 	uint32_t n_split, cap_split;
 
-	struct rocpd_line *lines;
+	struct gpu_run_line *lines;
 	uint32_t n_lines, cap_lines;
-	struct rocpd_map line_keys; /* hash -> line chain */
+	struct gpu_run_map line_keys; /* hash -> line chain */
 	uint32_t *line_next;
 
 	uint64_t time_min, time_max;
@@ -130,84 +162,71 @@ struct rocpd_run {
 
 /* Interning through the builder; in the second pass (builder gone) only
  * texts interned in the first are found (MODEL_NONE otherwise). */
-uint32_t rocpd_intern(struct rocpd_run *r, const char *s);
+uint32_t gpu_run_intern(struct gpu_run *r, const char *s);
 
 /* The child of `parent` with kind `kind` and name handle `name`: found, or
  * added (first pass).  MODEL_NONE when out of memory, or in the second
  * pass when it does not exist. */
-uint32_t rocpd_child(struct rocpd_run *r, uint32_t parent, uint8_t kind,
+uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 		     uint32_t name);
 
 /* Values. */
-void rocpd_add_gpu(struct rocpd_run *r, uint32_t node, uint64_t ns,
+void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 		   uint32_t queue_profile);
-void rocpd_add_bytes(struct rocpd_run *r, uint32_t node, double bytes);
+void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes);
 /* A host interval (range or API call) of `ns` at `node` whose enclosing
  * interval is at node `parent_region` (MODEL_NONE when none). */
-void rocpd_add_api(struct rocpd_run *r, uint32_t node, uint32_t parent_region,
+void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 		   uint64_t ns);
 
 /* The line of key (file, set, kind, a, b): found, or added (first pass,
  * `label` not NULL) with `label` (copied) and `profile`.  MODEL_NONE on
  * failure or when not found. */
-uint32_t rocpd_line(struct rocpd_run *r, uint32_t file, uint32_t set,
+uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
 		    uint32_t profile);
 /* One interval on line `line`: counted (first pass) or stored (second). */
-bool rocpd_line_add(struct rocpd_run *r, uint32_t line, uint64_t begin,
+bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 		    uint64_t end, uint32_t ctx, uint64_t event);
-void rocpd_time_seen(struct rocpd_run *r, uint64_t begin, uint64_t end);
+void gpu_run_time_seen(struct gpu_run *r, uint64_t begin, uint64_t end);
 
 /* A profile (thread, queue) labelled `label`; kinds as model_id names. */
-uint32_t rocpd_profile(struct rocpd_run *r, const char *k1, uint64_t v1,
+uint32_t gpu_run_profile(struct gpu_run *r, const char *k1, uint64_t v1,
 		       const char *k2, uint64_t v2, const char *label);
 
 /* Sort a filled line's intervals by (begin, end descending, event) and
  * link each to the one it lies in (trace_interval.up). */
-void rocpd_iv_sort_link(struct rocpd_iv *iv, uint64_t n);
+void gpu_run_iv_sort_link(struct gpu_run_iv *iv, uint64_t n);
 /* The index of the latest-begun interval of sorted, linked `iv` running
  * at `t` (t in [begin, end)), or UINT64_MAX. */
-uint64_t rocpd_iv_active(const struct rocpd_iv *iv, uint64_t n, uint64_t t);
+uint64_t gpu_run_iv_active(const struct gpu_run_iv *iv, uint64_t n, uint64_t t);
 
 /* Column text as a heap-free pointer ("" for NULL). */
-const char *rocpd_col_text(sqlite3_stmt *st, int col);
+const char *gpu_run_col_text(sqlite3_stmt *st, int col);
 /* An integer column: false when NULL or not an integer (text "" in an
  * integer column, as .rpd files have). */
-bool rocpd_col_int(sqlite3_stmt *st, int col, int64_t *out);
+bool gpu_run_col_int(sqlite3_stmt *st, int col, int64_t *out);
 
 /* Prepare `sql` on the file's connection; a one-line error naming the
  * file on failure. */
-enum status rocpd_prepare(struct rocpd_file *f, const char *sql,
+enum status gpu_run_prepare(struct gpu_run_file *f, const char *sql,
 			  sqlite3_stmt **out, struct error *err);
 /* Whether the file has table (or view) `name`. */
-bool rocpd_has_table(struct rocpd_file *f, const char *name);
+bool gpu_run_has_table(struct gpu_run_file *f, const char *name);
 /* Check that table `table` has every column of the NULL-terminated
  * `cols`; else STATUS_UNSUPPORTED naming the first missing one. */
-enum status rocpd_need_columns(struct rocpd_file *f, const char *table,
+enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
 			       const char *const *cols, const char *hint,
 			       struct error *err);
-bool rocpd_has_column(struct rocpd_file *f, const char *table,
+bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
 		      const char *col);
 /* The SQLite step error as a status with the file named. */
-enum status rocpd_step_error(struct rocpd_file *f, int rc, struct error *err);
-
-/* Layout readers: the first pass (tree, counts, profiles, lines) and the
- * second (intervals of every line of the file, in file order). */
-enum status rocpd_v3_read(struct rocpd_run *r, uint32_t file,
-			  struct error *err);
-enum status rocpd_rpd_read(struct rocpd_run *r, uint32_t file,
-			   struct error *err);
-/* Attributes of an event of a line (trace_ops.event_detail). */
-enum status rocpd_v3_detail(struct rocpd_run *r, const struct rocpd_line *l,
-			    uint64_t event, struct model_kv **out, size_t *n,
-			    struct error *err);
-enum status rocpd_rpd_detail(struct rocpd_run *r, const struct rocpd_line *l,
-			     uint64_t event, struct model_kv **out, size_t *n,
-			     struct error *err);
+enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err);
 
 /* Open the run of `paths` (files; directories already expanded) into a
  * model. */
-enum status rocpd_run_open(const char *shown, char **paths, size_t n,
-			   struct model **out, struct error *err);
+enum status gpu_run_open(const struct gpu_run_family *family,
+			 const char *shown, char **paths, size_t n,
+			 struct model **out, struct error *err);
 
 #endif

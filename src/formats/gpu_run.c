@@ -1,5 +1,5 @@
-/* rocpd_run: the run shared by the rocpd v3 and .rpd readers (see
- * rocpd_run.h): the node mirror and its values, profiles, lines, the lazy
+/* gpu_run: the run shared by the SQLite GPU-trace readers (see
+ * gpu_run.h): the node mirror and its values, profiles, lines, the lazy
  * second pass that reads interval lines, and the model's value and trace
  * providers.  Must not depend on curses or on ui/. */
 #include "config.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/rocpd/rocpd_run.h"
+#include "formats/gpu_run.h"
 #include "io/sqlite_ro.h"
 
 /* ---- u64 -> u32 map ---------------------------------------------------- */
@@ -25,17 +25,17 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
-static bool map_grow(struct rocpd_map *m)
+static bool map_grow(struct gpu_run_map *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct rocpd_map n = {
+	struct gpu_run_map n = {
 		.keys = malloc(cap * sizeof(uint64_t)),
 		.vals = malloc(cap * sizeof(uint32_t)),
 		.used = calloc(cap, 1),
 		.cap = cap,
 	};
 	if (!n.keys || !n.vals || !n.used) {
-		rocpd_map_free(&n);
+		gpu_run_map_free(&n);
 		return false;
 	}
 	for (size_t i = 0; i < m->cap; i++)
@@ -48,12 +48,12 @@ static bool map_grow(struct rocpd_map *m)
 			n.vals[j] = m->vals[i];
 			n.n++;
 		}
-	rocpd_map_free(m);
+	gpu_run_map_free(m);
 	*m = n;
 	return true;
 }
 
-bool rocpd_map_put(struct rocpd_map *m, uint64_t key, uint32_t val)
+bool gpu_run_map_put(struct gpu_run_map *m, uint64_t key, uint32_t val)
 {
 	if ((m->n + 1) * 2 > m->cap && !map_grow(m))
 		return false;
@@ -72,7 +72,7 @@ bool rocpd_map_put(struct rocpd_map *m, uint64_t key, uint32_t val)
 	return true;
 }
 
-bool rocpd_map_get(const struct rocpd_map *m, uint64_t key, uint32_t *val)
+bool gpu_run_map_get(const struct gpu_run_map *m, uint64_t key, uint32_t *val)
 {
 	if (!m->cap)
 		return false;
@@ -87,7 +87,7 @@ bool rocpd_map_get(const struct rocpd_map *m, uint64_t key, uint32_t *val)
 	return false;
 }
 
-void rocpd_map_free(struct rocpd_map *m)
+void gpu_run_map_free(struct gpu_run_map *m)
 {
 	free(m->keys);
 	free(m->vals);
@@ -105,18 +105,18 @@ static uint64_t text_hash(const char *s)
 	return mix64(h);
 }
 
-uint32_t rocpd_intern(struct rocpd_run *r, const char *s)
+uint32_t gpu_run_intern(struct gpu_run *r, const char *s)
 {
 	uint32_t h;
 	if (!s)
 		s = "";
 	uint64_t key = text_hash(s);
-	if (rocpd_map_get(&r->texts, key, &h))
+	if (gpu_run_map_get(&r->texts, key, &h))
 		return h;
 	if (!r->b)
 		return MODEL_NONE;
 	h = model_builder_intern(r->b, s, strlen(s));
-	if (h != MODEL_NONE && !rocpd_map_put(&r->texts, key, h))
+	if (h != MODEL_NONE && !gpu_run_map_put(&r->texts, key, h))
 		return MODEL_NONE;
 	return h;
 }
@@ -138,7 +138,7 @@ static uint64_t node_hash(uint32_t parent, uint8_t kind, uint32_t name)
 		}                                                         \
 	} while (0)
 
-static bool nodes_reserve(struct rocpd_run *r)
+static bool nodes_reserve(struct gpu_run *r)
 {
 	if (r->n_nodes < r->cap_nodes)
 		return true;
@@ -160,14 +160,14 @@ static bool nodes_reserve(struct rocpd_run *r)
 	return ok;
 }
 
-uint32_t rocpd_child(struct rocpd_run *r, uint32_t parent, uint8_t kind,
+uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 		     uint32_t name)
 {
 	if (parent >= r->n_nodes || name == MODEL_NONE)
 		return MODEL_NONE;
 	uint64_t h = node_hash(parent, kind, name);
 	uint32_t first = MODEL_NONE;
-	if (rocpd_map_get(&r->node_keys, h, &first))
+	if (gpu_run_map_get(&r->node_keys, h, &first))
 		for (uint32_t n = first; n != MODEL_NONE; n = r->node_next[n])
 			if (r->parent[n] == parent && r->kind[n] == kind &&
 			    r->name[n] == name)
@@ -179,11 +179,11 @@ uint32_t rocpd_child(struct rocpd_run *r, uint32_t parent, uint8_t kind,
 	 * share one), for the flat and bottom-up views */
 	if (kind != NODE_ENTRY) {
 		uint64_t fkey = (uint64_t)kind << 32 | name;
-		if (!rocpd_map_get(&r->functions, fkey, &fn)) {
+		if (!gpu_run_map_get(&r->functions, fkey, &fn)) {
 			fn = model_builder_add_function(
 				r->b, &(struct model_function){.name = name});
 			if (fn == MODEL_NONE ||
-			    !rocpd_map_put(&r->functions, fkey, fn))
+			    !gpu_run_map_put(&r->functions, fkey, fn))
 				return MODEL_NONE;
 		}
 	}
@@ -201,13 +201,13 @@ uint32_t rocpd_child(struct rocpd_run *r, uint32_t parent, uint8_t kind,
 	r->kind[id] = kind;
 	r->profile[id] = r->profile[parent];
 	r->node_next[id] = first;
-	if (!rocpd_map_put(&r->node_keys, h, id))
+	if (!gpu_run_map_put(&r->node_keys, h, id))
 		return MODEL_NONE;
 	r->n_nodes++;
 	return id;
 }
 
-void rocpd_add_gpu(struct rocpd_run *r, uint32_t node, uint64_t ns,
+void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 		   uint32_t queue_profile)
 {
 	if (r->second_pass || node >= r->n_nodes)
@@ -219,7 +219,7 @@ void rocpd_add_gpu(struct rocpd_run *r, uint32_t node, uint64_t ns,
 		return;
 	uint64_t key = (uint64_t)node << 32 | queue_profile;
 	uint32_t slot;
-	if (!rocpd_map_get(&r->queue_split, key, &slot)) {
+	if (!gpu_run_map_get(&r->queue_split, key, &slot)) {
 		if (r->n_split == r->cap_split) {
 			uint32_t cap = r->cap_split ? r->cap_split * 2 : 64;
 			bool ok = true;
@@ -230,7 +230,7 @@ void rocpd_add_gpu(struct rocpd_run *r, uint32_t node, uint64_t ns,
 			r->cap_split = cap;
 		}
 		slot = r->n_split;
-		if (!rocpd_map_put(&r->queue_split, key, slot))
+		if (!gpu_run_map_put(&r->queue_split, key, slot))
 			return;
 		r->n_split++;
 	}
@@ -238,7 +238,7 @@ void rocpd_add_gpu(struct rocpd_run *r, uint32_t node, uint64_t ns,
 	r->split_calls[slot] += 1;
 }
 
-void rocpd_add_bytes(struct rocpd_run *r, uint32_t node, double bytes)
+void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes)
 {
 	if (r->second_pass || node >= r->n_nodes)
 		return;
@@ -246,7 +246,7 @@ void rocpd_add_bytes(struct rocpd_run *r, uint32_t node, double bytes)
 	r->present[node] |= 4;
 }
 
-void rocpd_add_api(struct rocpd_run *r, uint32_t node, uint32_t parent_region,
+void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 		   uint64_t ns)
 {
 	if (r->second_pass || node >= r->n_nodes)
@@ -259,7 +259,7 @@ void rocpd_add_api(struct rocpd_run *r, uint32_t node, uint32_t parent_region,
 		r->api_excl[parent_region] -= (double)ns;
 }
 
-void rocpd_time_seen(struct rocpd_run *r, uint64_t begin, uint64_t end)
+void gpu_run_time_seen(struct gpu_run *r, uint64_t begin, uint64_t end)
 {
 	if (begin < r->time_min)
 		r->time_min = begin;
@@ -269,17 +269,17 @@ void rocpd_time_seen(struct rocpd_run *r, uint64_t begin, uint64_t end)
 
 /* ---- profiles and lines -------------------------------------------------- */
 
-uint32_t rocpd_profile(struct rocpd_run *r, const char *k1, uint64_t v1,
+uint32_t gpu_run_profile(struct gpu_run *r, const char *k1, uint64_t v1,
 		       const char *k2, uint64_t v2, const char *label)
 {
 	if (!r->b)
 		return MODEL_NONE;
 	struct model_id ids[2] = {
-		{.kind_name = rocpd_intern(r, k1),
+		{.kind_name = gpu_run_intern(r, k1),
 		 .is_physical = true,
 		 .logical_id = (uint32_t)v1,
 		 .physical_id = v1},
-		{.kind_name = rocpd_intern(r, k2),
+		{.kind_name = gpu_run_intern(r, k2),
 		 .is_physical = true,
 		 .logical_id = (uint32_t)v2,
 		 .physical_id = v2},
@@ -295,15 +295,15 @@ static uint64_t line_hash(uint32_t file, uint32_t set, uint8_t kind,
 		     mix64(a) * 31 ^ mix64(b + 0x9e3779b97f4a7c15ull));
 }
 
-uint32_t rocpd_line(struct rocpd_run *r, uint32_t file, uint32_t set,
+uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
 		    uint32_t profile)
 {
 	uint64_t h = line_hash(file, set, kind, a, b);
 	uint32_t first = MODEL_NONE;
-	if (rocpd_map_get(&r->line_keys, h, &first))
+	if (gpu_run_map_get(&r->line_keys, h, &first))
 		for (uint32_t i = first; i != MODEL_NONE; i = r->line_next[i]) {
-			const struct rocpd_line *l = &r->lines[i];
+			const struct gpu_run_line *l = &r->lines[i];
 			if (l->file == file && l->set == set &&
 			    l->kind == kind && l->a == a && l->b == b)
 				return i;
@@ -313,43 +313,43 @@ uint32_t rocpd_line(struct rocpd_run *r, uint32_t file, uint32_t set,
 	if (r->n_lines == r->cap_lines) {
 		uint32_t cap = r->cap_lines ? r->cap_lines * 2 : 16;
 		bool ok = true;
-		GROW(r->lines, cap, r->n_lines, struct rocpd_line);
+		GROW(r->lines, cap, r->n_lines, struct gpu_run_line);
 		GROW(r->line_next, cap, r->n_lines, uint32_t);
 		if (!ok)
 			return MODEL_NONE;
 		r->cap_lines = cap;
 	}
 	uint32_t id = r->n_lines;
-	struct rocpd_line *l = &r->lines[id];
-	*l = (struct rocpd_line){
+	struct gpu_run_line *l = &r->lines[id];
+	*l = (struct gpu_run_line){
 		.file = file,
 		.set = set,
 		.kind = kind,
 		.a = a,
 		.b = b,
-		.label = rocpd_intern(r, label),
+		.label = gpu_run_intern(r, label),
 		.profile = profile,
 	};
-	if (l->label == MODEL_NONE || !rocpd_map_put(&r->line_keys, h, id))
+	if (l->label == MODEL_NONE || !gpu_run_map_put(&r->line_keys, h, id))
 		return MODEL_NONE;
 	r->line_next[id] = first;
 	r->n_lines++;
 	return id;
 }
 
-bool rocpd_line_add(struct rocpd_run *r, uint32_t line, uint64_t begin,
+bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 		    uint64_t end, uint32_t ctx, uint64_t event)
 {
 	if (line >= r->n_lines)
 		return false;
-	struct rocpd_line *l = &r->lines[line];
+	struct gpu_run_line *l = &r->lines[line];
 	if (!r->second_pass) {
 		l->count++;
 		return true;
 	}
 	if (!l->iv || l->filled >= l->count)
 		return false; /* the file changed since the first pass */
-	l->iv[l->filled++] = (struct rocpd_iv){
+	l->iv[l->filled++] = (struct gpu_run_iv){
 		.begin = begin,
 		.end = end,
 		.event = event,
@@ -360,7 +360,7 @@ bool rocpd_line_add(struct rocpd_run *r, uint32_t line, uint64_t begin,
 
 static int iv_cmp(const void *pa, const void *pb)
 {
-	const struct rocpd_iv *a = pa, *b = pb;
+	const struct gpu_run_iv *a = pa, *b = pb;
 	if (a->begin != b->begin)
 		return a->begin < b->begin ? -1 : 1;
 	if (a->end != b->end)
@@ -368,7 +368,7 @@ static int iv_cmp(const void *pa, const void *pb)
 	return a->event < b->event ? -1 : a->event > b->event;
 }
 
-void rocpd_iv_sort_link(struct rocpd_iv *iv, uint64_t n)
+void gpu_run_iv_sort_link(struct gpu_run_iv *iv, uint64_t n)
 {
 	if (n == 0)
 		return;
@@ -393,7 +393,7 @@ void rocpd_iv_sort_link(struct rocpd_iv *iv, uint64_t n)
 	}
 }
 
-uint64_t rocpd_iv_active(const struct rocpd_iv *iv, uint64_t n, uint64_t t)
+uint64_t gpu_run_iv_active(const struct gpu_run_iv *iv, uint64_t n, uint64_t t)
 {
 	uint64_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -418,13 +418,13 @@ uint64_t rocpd_iv_active(const struct rocpd_iv *iv, uint64_t n, uint64_t t)
 
 /* ---- SQLite helpers ------------------------------------------------------ */
 
-const char *rocpd_col_text(sqlite3_stmt *st, int col)
+const char *gpu_run_col_text(sqlite3_stmt *st, int col)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	return t ? (const char *)t : "";
 }
 
-bool rocpd_col_int(sqlite3_stmt *st, int col, int64_t *out)
+bool gpu_run_col_int(sqlite3_stmt *st, int col, int64_t *out)
 {
 	if (sqlite3_column_type(st, col) != SQLITE_INTEGER)
 		return false;
@@ -432,17 +432,17 @@ bool rocpd_col_int(sqlite3_stmt *st, int col, int64_t *out)
 	return true;
 }
 
-enum status rocpd_prepare(struct rocpd_file *f, const char *sql,
+enum status gpu_run_prepare(struct gpu_run_file *f, const char *sql,
 			  sqlite3_stmt **out, struct error *err)
 {
 	*out = NULL;
 	int rc = sqlite3_prepare_v2(f->db, sql, -1, out, NULL);
 	if (rc == SQLITE_OK)
 		return STATUS_OK;
-	return rocpd_step_error(f, rc, err);
+	return gpu_run_step_error(f, rc, err);
 }
 
-enum status rocpd_step_error(struct rocpd_file *f, int rc, struct error *err)
+enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err)
 {
 	enum status st = rc == SQLITE_NOMEM		    ? STATUS_NOMEM
 			 : rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? STATUS_CORRUPT
@@ -451,7 +451,7 @@ enum status rocpd_step_error(struct rocpd_file *f, int rc, struct error *err)
 	return error_set(err, st, f->path, "SQLite: %s", sqlite3_errmsg(f->db));
 }
 
-bool rocpd_has_table(struct rocpd_file *f, const char *name)
+bool gpu_run_has_table(struct gpu_run_file *f, const char *name)
 {
 	sqlite3_stmt *st = NULL;
 	bool found = false;
@@ -466,7 +466,7 @@ bool rocpd_has_table(struct rocpd_file *f, const char *name)
 	return found;
 }
 
-bool rocpd_has_column(struct rocpd_file *f, const char *table,
+bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
 		      const char *col)
 {
 	sqlite3_stmt *st = NULL;
@@ -483,36 +483,36 @@ bool rocpd_has_column(struct rocpd_file *f, const char *table,
 	return found;
 }
 
-enum status rocpd_need_columns(struct rocpd_file *f, const char *table,
+enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
 			       const char *const *cols, const char *hint,
 			       struct error *err)
 {
-	if (!rocpd_has_table(f, table))
+	if (!gpu_run_has_table(f, table))
 		return error_set(err, STATUS_UNSUPPORTED, f->path,
-				 "unknown ROCm profile layout: table %s is "
+				 "unknown %s layout: table %s is "
 				 "missing%s",
-				 table, hint ? hint : "");
+				 f->noun, table, hint ? hint : "");
 	for (size_t i = 0; cols[i]; i++)
-		if (!rocpd_has_column(f, table, cols[i]))
+		if (!gpu_run_has_column(f, table, cols[i]))
 			return error_set(err, STATUS_UNSUPPORTED, f->path,
-					 "unknown ROCm profile layout: table "
+					 "unknown %s layout: table "
 					 "%s has no column %s%s",
-					 table, cols[i], hint ? hint : "");
+					 f->noun, table, cols[i], hint ? hint : "");
 	return STATUS_OK;
 }
 
 /* ---- providers ---------------------------------------------------------- */
 
-enum rocpd_stat {
+enum gpu_run_stat {
 	STAT_GPU,
 	STAT_CALLS,
 	STAT_BYTES,
 	STAT_API_INCL,
 	STAT_API_EXCL,
-	N_ROCPD_STATS
+	N_GPU_RUN_STATS
 };
 
-static bool node_value(const struct rocpd_run *r, uint32_t n, uint32_t stat,
+static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 		       double *out)
 {
 	if (n >= r->n_nodes)
@@ -551,7 +551,7 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 				      void *ctx, struct error *err)
 {
 	(void)err;
-	const struct rocpd_run *r = impl;
+	const struct gpu_run *r = impl;
 	double v;
 	for (uint32_t n = 0; n < r->n_nodes; n++)
 		if (node_value(r, n, stat_id, &v))
@@ -564,7 +564,7 @@ static enum status values_per_profile(void *impl, uint32_t ctx_id,
 				      struct profile_value **out, size_t *n,
 				      struct error *err)
 {
-	struct rocpd_run *r = impl;
+	struct gpu_run *r = impl;
 	*out = NULL;
 	*n = 0;
 	double v;
@@ -582,11 +582,11 @@ static enum status values_per_profile(void *impl, uint32_t ctx_id,
 		pv[k++] = (struct profile_value){r->profile[ctx_id], v};
 	if (cap > 1)
 		for (uint32_t i = 0; i < r->n_lines; i++) {
-			const struct rocpd_line *l = &r->lines[i];
+			const struct gpu_run_line *l = &r->lines[i];
 			uint32_t slot;
-			if (l->kind != ROCPD_LINE_QUEUE ||
+			if (l->kind != GPU_RUN_LINE_QUEUE ||
 			    l->profile == MODEL_NONE ||
-			    !rocpd_map_get(&r->queue_split,
+			    !gpu_run_map_get(&r->queue_split,
 					   (uint64_t)ctx_id << 32 | l->profile,
 					   &slot))
 				continue;
@@ -611,21 +611,21 @@ static enum status values_per_profile(void *impl, uint32_t ctx_id,
 	return STATUS_OK;
 }
 
-static void run_free(struct rocpd_run *r)
+static void run_free(struct gpu_run *r)
 {
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n_files; i++) {
-		struct rocpd_file *f = &r->files[i];
+		struct gpu_run_file *f = &r->files[i];
 		for (size_t s = 0; s < f->n_sets; s++) {
-			struct rocpd_set *set = &f->sets[s];
+			struct gpu_run_set *set = &f->sets[s];
 			free(set->suffix);
-			rocpd_map_free(&set->strings);
-			rocpd_map_free(&set->regions);
-			rocpd_map_free(&set->kernels);
-			rocpd_map_free(&set->threads);
-			rocpd_map_free(&set->procs);
-			rocpd_map_free(&set->thread_profiles);
+			gpu_run_map_free(&set->strings);
+			gpu_run_map_free(&set->regions);
+			gpu_run_map_free(&set->kernels);
+			gpu_run_map_free(&set->threads);
+			gpu_run_map_free(&set->procs);
+			gpu_run_map_free(&set->thread_profiles);
 			sqlite3_finalize(set->string_stmt);
 		}
 		free(f->sets);
@@ -645,10 +645,10 @@ static void run_free(struct rocpd_run *r)
 	free(r->api_incl);
 	free(r->api_excl);
 	free(r->present);
-	rocpd_map_free(&r->node_keys);
-	rocpd_map_free(&r->texts);
-	rocpd_map_free(&r->functions);
-	rocpd_map_free(&r->queue_split);
+	gpu_run_map_free(&r->node_keys);
+	gpu_run_map_free(&r->texts);
+	gpu_run_map_free(&r->functions);
+	gpu_run_map_free(&r->queue_split);
 	free(r->split_gpu);
 	free(r->split_calls);
 	for (uint32_t i = 0; i < r->n_lines; i++) {
@@ -658,7 +658,7 @@ static void run_free(struct rocpd_run *r)
 	}
 	free(r->lines);
 	free(r->line_next);
-	rocpd_map_free(&r->line_keys);
+	gpu_run_map_free(&r->line_keys);
 	error_clear(&r->lazy_err);
 	pthread_mutex_destroy(&r->lock);
 	free(r->path);
@@ -678,7 +678,7 @@ static bool values_take_error(void *impl, struct error *err)
 	return false;
 }
 
-static const struct value_ops rocpd_value_ops = {
+static const struct value_ops gpu_run_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
 	.close = values_close,
@@ -687,16 +687,16 @@ static const struct value_ops rocpd_value_ops = {
 };
 
 /* The second pass over file `fi`: every interval line of the file. */
-static bool load_file(struct rocpd_run *r, uint32_t fi)
+static bool load_file(struct gpu_run *r, uint32_t fi)
 {
-	struct rocpd_file *f = &r->files[fi];
+	struct gpu_run_file *f = &r->files[fi];
 	if (f->loaded)
 		return !r->lazy_failed;
 	f->loaded = true;
 	bool ok = true;
 	for (uint32_t i = 0; i < r->n_lines && ok; i++) {
-		struct rocpd_line *l = &r->lines[i];
-		if (l->file != fi || l->kind == ROCPD_LINE_COUNTER)
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == GPU_RUN_LINE_COUNTER)
 			continue;
 		l->filled = 0;
 		l->iv = l->count ? malloc(l->count * sizeof(*l->iv)) : NULL;
@@ -706,16 +706,14 @@ static bool load_file(struct rocpd_run *r, uint32_t fi)
 	struct error err = {0};
 	if (ok) {
 		r->second_pass = true;
-		enum status st = f->layout == ROCPD_LAYOUT_V3
-					 ? rocpd_v3_read(r, fi, &err)
-					 : rocpd_rpd_read(r, fi, &err);
+		enum status st = f->layout->read(r, fi, &err);
 		ok = st == STATUS_OK;
 	} else {
 		error_set(&err, STATUS_NOMEM, f->path, "out of memory");
 	}
 	for (uint32_t i = 0; i < r->n_lines; i++) {
-		struct rocpd_line *l = &r->lines[i];
-		if (l->file != fi || l->kind == ROCPD_LINE_COUNTER)
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == GPU_RUN_LINE_COUNTER)
 			continue;
 		if (ok && l->filled != l->count) {
 			error_set(&err, STATUS_CORRUPT, f->path,
@@ -725,7 +723,7 @@ static bool load_file(struct rocpd_run *r, uint32_t fi)
 			ok = false;
 		}
 		if (l->iv)
-			rocpd_iv_sort_link(l->iv, l->filled);
+			gpu_run_iv_sort_link(l->iv, l->filled);
 	}
 	if (!ok && !r->lazy_failed) {
 		r->lazy_failed = true;
@@ -739,11 +737,11 @@ static bool load_file(struct rocpd_run *r, uint32_t fi)
 static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 			   struct trace_interval *out)
 {
-	struct rocpd_run *r = impl;
+	struct gpu_run *r = impl;
 	if (line >= r->n_lines)
 		return false;
-	struct rocpd_line *l = &r->lines[line];
-	if (l->kind == ROCPD_LINE_COUNTER || index >= l->count)
+	struct gpu_run_line *l = &r->lines[line];
+	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->count)
 		return false;
 	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE)) {
 		pthread_mutex_lock(&r->lock);
@@ -752,7 +750,7 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 	}
 	if (!l->iv || index >= l->filled)
 		return false;
-	const struct rocpd_iv *iv = &l->iv[index];
+	const struct gpu_run_iv *iv = &l->iv[index];
 	uint32_t depth = 0;
 	for (uint32_t up = iv->up; up && depth < 4096; depth++)
 		up = l->iv[up - 1].up;
@@ -770,8 +768,8 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 static bool trace_counter(void *impl, uint32_t line, uint64_t index,
 			  uint64_t *time, double *value)
 {
-	struct rocpd_run *r = impl;
-	if (line >= r->n_lines || r->lines[line].kind != ROCPD_LINE_COUNTER ||
+	struct gpu_run *r = impl;
+	if (line >= r->n_lines || r->lines[line].kind != GPU_RUN_LINE_COUNTER ||
 	    index >= r->lines[line].count)
 		return false;
 	*time = r->lines[line].times[index];
@@ -781,7 +779,7 @@ static bool trace_counter(void *impl, uint32_t line, uint64_t index,
 
 static bool trace_take_error(void *impl, struct error *err)
 {
-	struct rocpd_run *r = impl;
+	struct gpu_run *r = impl;
 	pthread_mutex_lock(&r->lock);
 	bool had = r->lazy_failed && r->lazy_err.status != STATUS_OK;
 	if (had) {
@@ -801,16 +799,15 @@ static enum status trace_event_detail(void *impl, uint32_t line,
 				      uint64_t event, struct model_kv **out,
 				      size_t *n, struct error *err)
 {
-	struct rocpd_run *r = impl;
+	struct gpu_run *r = impl;
 	*out = NULL;
 	*n = 0;
 	if (line >= r->n_lines)
 		return error_set(err, STATUS_USAGE, r->path, "no such line");
-	const struct rocpd_line *l = &r->lines[line];
+	const struct gpu_run_line *l = &r->lines[line];
 	pthread_mutex_lock(&r->lock);
-	enum status st = r->files[l->file].layout == ROCPD_LAYOUT_V3
-				 ? rocpd_v3_detail(r, l, event, out, n, err)
-				 : rocpd_rpd_detail(r, l, event, out, n, err);
+	enum status st = r->files[l->file].layout->detail(r, l, event, out,
+							      n, err);
 	pthread_mutex_unlock(&r->lock);
 	return st;
 }
@@ -820,7 +817,7 @@ static void trace_close(void *impl)
 	run_free(impl);
 }
 
-static const struct trace_ops rocpd_trace_ops = {
+static const struct trace_ops gpu_run_trace_ops = {
 	.interval = trace_interval,
 	.close = trace_close,
 	.take_error = trace_take_error,
@@ -882,15 +879,15 @@ static enum status add_column(struct model_builder *b, const char *name,
 	return STATUS_OK;
 }
 
-static enum status add_columns(struct rocpd_run *r, struct error *err)
+static enum status add_columns(struct gpu_run *r, struct error *err)
 {
 	struct model_builder *b = r->b;
-	uint32_t s[N_ROCPD_STATS], incl;
+	uint32_t s[N_GPU_RUN_STATS], incl;
 	enum status st = STATUS_OK;
-	static const char *const metric[N_ROCPD_STATS] = {
+	static const char *const metric[N_GPU_RUN_STATS] = {
 		"GPU time (ns)", "Calls", "Bytes", "API time (ns)",
 		"API time (ns)"};
-	for (int i = 0; i < N_ROCPD_STATS && st == STATUS_OK; i++)
+	for (int i = 0; i < N_GPU_RUN_STATS && st == STATUS_OK; i++)
 		st = add_stat(b, metric[i], (uint32_t)i,
 			      i != STAT_API_INCL, &s[i], err, r->path);
 	if (st != STATUS_OK)
@@ -936,7 +933,7 @@ static enum status add_columns(struct rocpd_run *r, struct error *err)
 
 static int line_order(const void *pa, const void *pb)
 {
-	const struct rocpd_line *a = pa, *b = pb;
+	const struct gpu_run_line *a = pa, *b = pb;
 	if (a->file != b->file)
 		return a->file < b->file ? -1 : 1;
 	if (a->set != b->set)
@@ -950,22 +947,22 @@ static int line_order(const void *pa, const void *pb)
 
 /* Lines in a stable order (file, table set, host threads, queues, copies,
  * counters), their key index rebuilt, handed to the builder. */
-static enum status add_lines(struct rocpd_run *r, struct error *err)
+static enum status add_lines(struct gpu_run *r, struct error *err)
 {
 	if (r->n_lines > 1)
 		qsort(r->lines, r->n_lines, sizeof(*r->lines), line_order);
-	rocpd_map_free(&r->line_keys);
+	gpu_run_map_free(&r->line_keys);
 	for (uint32_t i = 0; i < r->n_lines; i++) {
-		struct rocpd_line *l = &r->lines[i];
+		struct gpu_run_line *l = &r->lines[i];
 		uint64_t h = line_hash(l->file, l->set, l->kind, l->a, l->b);
 		uint32_t first = MODEL_NONE;
-		rocpd_map_get(&r->line_keys, h, &first);
+		gpu_run_map_get(&r->line_keys, h, &first);
 		r->line_next[i] = first;
-		if (!rocpd_map_put(&r->line_keys, h, i))
+		if (!gpu_run_map_put(&r->line_keys, h, i))
 			return error_set(err, STATUS_NOMEM, r->path,
 					 "out of memory");
 		uint32_t got;
-		if (l->kind == ROCPD_LINE_COUNTER)
+		if (l->kind == GPU_RUN_LINE_COUNTER)
 			got = model_builder_add_counter(
 				r->b, l->profile,
 				model_str(model_builder_peek(r->b), l->label),
@@ -999,33 +996,38 @@ static bool cannot_change(const char *path)
 	return r;
 }
 
-static enum status open_file(struct rocpd_file *f, struct error *err)
+static enum status open_file(const struct gpu_run_family *fam,
+			     struct gpu_run_file *f, struct error *err)
 {
 	enum status st = sqlite_ro_open(f->path, cannot_change(f->path),
 					&f->db, err);
 	if (st != STATUS_OK)
 		return st;
-	if (rocpd_has_table(f, "rocpd_api") && rocpd_has_table(f, "rocpd_op")) {
-		f->layout = ROCPD_LAYOUT_RPD;
-		return STATUS_OK;
-	}
-	f->layout = ROCPD_LAYOUT_V3;
+	f->noun = fam->noun;
+	f->layout = fam->layout_of(f);
+	if (!f->layout)
+		return error_set(err, STATUS_UNSUPPORTED, f->path,
+				 "not a %s: its tables are not a layout "
+				 "callscope reads",
+				 fam->noun);
 	return STATUS_OK;
 }
 
-enum status rocpd_run_open(const char *shown, char **paths, size_t n,
-			   struct model **out, struct error *err)
+enum status gpu_run_open(const struct gpu_run_family *family,
+			 const char *shown, char **paths, size_t n,
+			 struct model **out, struct error *err)
 {
 	*out = NULL;
 	enum status st = STATUS_OK;
-	struct rocpd_run *r = calloc(1, sizeof(*r));
+	struct gpu_run *r = calloc(1, sizeof(*r));
 	if (!r)
 		return error_set(err, STATUS_NOMEM, shown, "out of memory");
+	r->family = family;
 	pthread_mutex_init(&r->lock, NULL);
 	r->time_min = UINT64_MAX;
 	r->path = strdup(shown);
 	r->files = calloc(n, sizeof(*r->files));
-	r->b = model_builder_new("rocpd", shown);
+	r->b = model_builder_new(family->format, shown);
 	if (!r->path || !r->files || !r->b) {
 		st = error_set(err, STATUS_NOMEM, shown, "out of memory");
 		goto out;
@@ -1047,11 +1049,9 @@ enum status rocpd_run_open(const char *shown, char **paths, size_t n,
 				       "out of memory");
 			break;
 		}
-		st = open_file(&r->files[i], err);
+		st = open_file(family, &r->files[i], err);
 		if (st == STATUS_OK)
-			st = r->files[i].layout == ROCPD_LAYOUT_V3
-				     ? rocpd_v3_read(r, (uint32_t)i, err)
-				     : rocpd_rpd_read(r, (uint32_t)i, err);
+			st = r->files[i].layout->read(r, (uint32_t)i, err);
 	}
 	if (st != STATUS_OK)
 		goto out;
@@ -1084,17 +1084,16 @@ enum status rocpd_run_open(const char *shown, char **paths, size_t n,
 		char msg[200];
 		snprintf(msg, sizeof(msg),
 			 "%" PRIu64 " kernels or copies have no link to the "
-			 "API call that launched them: placed by time on "
-			 "their thread",
-			 r->unlinked);
+			 "API call that launched them: %s",
+			 r->unlinked, family->unlinked_where);
 		model_builder_add_warning(r->b, msg);
 	}
-	char title[64];
-	snprintf(title, sizeof(title), "%zu ROCm profile file%s", n,
+	char title[96];
+	snprintf(title, sizeof(title), "%zu %s file%s", n, family->noun,
 		 n == 1 ? "" : "s");
 	model_builder_set_title(r->b, title, NULL);
-	model_builder_set_values(r->b, &rocpd_value_ops, r);
-	model_builder_set_trace(r->b, &rocpd_trace_ops, r);
+	model_builder_set_values(r->b, &gpu_run_value_ops, r);
+	model_builder_set_trace(r->b, &gpu_run_trace_ops, r);
 	struct model_builder *b = r->b;
 	r->b = NULL;
 	/* the SQLite string statements are no longer needed */

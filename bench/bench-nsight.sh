@@ -1,0 +1,43 @@
+#!/bin/sh
+# Benchmark of the nsight reader (issue 16): generated Nsight Systems
+# exports (tests/gen_nsight.py, NOT-REAL) of RANKS ranks (default 16) with
+# KERNELS kernels in all (default 10 million), one cudaLaunchKernel per
+# kernel, NVTX ranges of 1-8 launches, copies and memsets every third
+# range.  Targets: first frame <= 1 s and <= 300 MB; a trace probe
+# <= 50 ms; a 1000-column window of every line <= 1 s.  Beside them, the
+# plain-SQL kernel summary with the sqlite3 CLI, file by file.
+# usage: bench/bench-nsight.sh [DIR]   (KERNELS=N RANKS=R RUNS=K)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/out/nsight}
+cs=${CALLSCOPE:-$here/../callscope}
+kernels=${KERNELS:-10000000}
+ranks=${RANKS:-16}
+[ -d "$out" ] || mkdir -p "$out"
+if [ ! -f "$out/.made-$kernels-$ranks" ]; then
+	rm -f "$out"/*.sqlite "$out"/.made-*
+	python3 "$here/../tests/gen_nsight.py" "$out" --kernels $((kernels / ranks)) \
+		--ranks "$ranks" --no-answers
+	touch "$out/.made-$kernels-$ranks"
+fi
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+echo "run: $(ls "$out"/*.sqlite | wc -l) files, $(du -sh "$out" | cut -f1), $kernels kernels"
+cat "$out"/*.sqlite >/dev/null # warm the page cache
+m() { python3 "$here/measure.py" --runs "${RUNS:-3}" "$@"; }
+m --label "open to first frame (headless)" -- \
+	"$cs" --headless --no-config --size 160x48 --keys "" "$out"
+m --label "info (open, tree)" -- "$cs" info "$out"
+m --label "trace probe, one line (open + that file's lines)" -- \
+	"$cs" trace --lines 0 --at +1ms "$out"
+m --label "1000-column window, every line" -- \
+	"$cs" trace --from +0s --to +2s --columns 1000 "$out"
+m --label "flat kernel summary (report --view flat)" -- \
+	"$cs" report --view flat "$out"
+if command -v sqlite3 >/dev/null; then
+	cat >"$out/plain.sh" <<EOS
+for f in "$out"/*.sqlite; do
+	sqlite3 -readonly "\$f" "SELECT s.value, COUNT(*), SUM(k.end - k.start), MIN(k.end - k.start), MAX(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName GROUP BY 1" || exit 1
+done
+EOS
+	m --label "plain SQL: kernel summary, file by file" -- sh "$out/plain.sh"
+fi

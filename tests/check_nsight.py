@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""Check callscope's reading of Nsight Systems exports against the plain-SQL
+summaries in ../shared/expected/nsight/ (one .txt per corpus export).
+
+usage: check_nsight.py CALLSCOPE CORPUS_DIR EXPECTED_DIR
+
+For every corpus export that has an expected file (and every expected file
+must have its export), compares the flat view of `callscope report` with:
+the kernel summary by shortName (calls, total ns), copies by copy kind
+(calls, bytes, ns), memsets, the CUDA API summary (eventClass 0 and 1:
+calls, inclusive ns), NVTX push/pop ranges by name (calls, ns), the number
+of kernels without a captured API call, and the total number of intervals
+(NVTX + API + OS runtime + kernels + copies + memsets) against Calls at the
+root.  Exits 1 on the first file with a difference (after printing all of
+its differences)."""
+import json
+import os
+import subprocess
+import sys
+
+COPY_KINDS = ["unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
+              "DtoA", "DtoD", "HtoH", "PtoP"]
+
+
+def sections(path):
+    """{section title: [rows as lists of strings]} (header row dropped)."""
+    out, cur = {}, None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("## "):
+                cur = line[3:]
+                out[cur] = []
+                header = True
+            elif line.startswith("#") or cur is None:
+                continue
+            elif header:
+                header = False
+            else:
+                out[cur].append(line.split("\t"))
+    return out
+
+
+def run(cs, args):
+    p = subprocess.run([cs] + args, capture_output=True, text=True,
+                       timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError("%s %s: exit %d: %s" % (cs, " ".join(args),
+                                                  p.returncode, p.stderr))
+    return json.loads(p.stdout)
+
+
+def check_file(cs, db, expected):
+    errs = []
+    exp = sections(expected)
+    flat = run(cs, ["report", db, "--view", "flat", "--format", "json",
+                    "--metric", "all"])
+    names = [c["name"] for c in flat["columns"]]
+    col = {n: i for i, n in enumerate(names)}
+
+    def val(node, name):
+        v = node["values"][col[name]]
+        return 0 if v is None else v
+
+    by = {}
+    for n in flat["nodes"]:
+        by.setdefault((n["kind"], n["name"]), n)
+    root = next(n for n in flat["nodes"] if n["kind"] == "root")
+
+    def want(what, got, expect):
+        if abs(got - expect) > 0.5:  # integers, exact in a double
+            errs.append("%s: %s, expected %s" % (what, got, expect))
+
+    total_intervals = 0
+    ks = exp.get("kernel summary (by shortName)", [])
+    kernels_seen = {n["name"] for n in flat["nodes"] if n["kind"] == "kernel"}
+    if kernels_seen != {r[0] for r in ks}:
+        errs.append("kernel names %s, expected %s"
+                    % (sorted(kernels_seen), sorted(r[0] for r in ks)))
+    for name, n, total, *_ in ks:
+        node = by.get(("kernel", name))
+        if not node:
+            continue
+        want("kernel %s calls" % name, val(node, "Calls (E)"), int(n))
+        want("kernel %s GPU time" % name, val(node, "GPU time (ns) (E)"),
+             int(total))
+        total_intervals += int(n)
+    for kind, n, nbytes, total in exp.get("memcpy by copyKind", []):
+        k = int(kind)
+        name = "[memcpy %s]" % (COPY_KINDS[k] if 0 <= k < len(COPY_KINDS)
+                                else "other")
+        node = by.get(("function", name))
+        if not node:
+            errs.append("no %s" % name)
+            continue
+        want(name + " calls", val(node, "Calls (E)"), int(n))
+        want(name + " bytes", val(node, "Bytes (E)"), int(nbytes))
+        want(name + " GPU time", val(node, "GPU time (ns) (E)"), int(total))
+        total_intervals += int(n)
+    for n, nbytes, total in exp.get("memset", []):
+        node = by.get(("function", "[memset]"))
+        if int(n) == 0:
+            if node:
+                errs.append("a [memset] node where there is none")
+            continue
+        if not node:
+            errs.append("no [memset]")
+            continue
+        want("memset calls", val(node, "Calls (E)"), int(n))
+        want("memset bytes", val(node, "Bytes (E)"), int(nbytes))
+        want("memset GPU time", val(node, "GPU time (ns) (E)"), int(total))
+        total_intervals += int(n)
+    for name, n, total in exp.get("CUDA API summary (eventClass 0 and 1 only)",
+                                  []):
+        node = by.get(("function", name))
+        if not node:
+            errs.append("no API function %s" % name)
+            continue
+        want("API %s calls" % name, val(node, "Calls (E)"), int(n))
+        want("API %s time" % name, val(node, "API time (ns) (I)"), int(total))
+        total_intervals += int(n)
+    nvtx_by_type = {int(r[0]): (int(r[1]), int(r[2]))
+                    for r in exp.get("NVTX by eventType", [])}
+    ranges = exp.get("NVTX push/pop ranges (eventType 59) by name", [])
+    for name, n, total in ranges:
+        node = by.get(("region", name))
+        if not node:
+            errs.append("no NVTX range %s" % name)
+            continue
+        want("NVTX %s calls" % name, val(node, "Calls (E)"), int(n))
+        want("NVTX %s time" % name, val(node, "API time (ns) (I)"),
+             int(total))
+    total_intervals += sum(w for t, (n, w) in nvtx_by_type.items()
+                           if t in (59, 60))
+    # OS runtime calls: the functions that are neither API calls nor GPU
+    # work (names in brackets)
+    api = {r[0] for r in
+           exp.get("CUDA API summary (eventClass 0 and 1 only)", [])}
+    osrt = [n for n in flat["nodes"] if n["kind"] == "function" and
+            n["name"] not in api and not n["name"].startswith("[")]
+    for n, total in exp.get("OS runtime API", []):
+        total_intervals += int(n)
+        want("OS runtime calls", sum(val(x, "Calls (E)") for x in osrt),
+             int(n))
+        want("OS runtime time", sum(val(x, "API time (ns) (I)")
+                                    for x in osrt), int(total))
+    want("intervals (Calls at the root)", val(root, "Calls (I)"),
+         total_intervals)
+    # kernels without a captured API call: under the <GPU work ...> nodes
+    rows = exp.get("kernels without a captured API call (LEFT JOIN on "
+                   "correlationId)")
+    if rows:
+        td = run(cs, ["report", db, "--format", "json", "--metric",
+                      "Calls"])
+        nodes = {n["id"]: n for n in td["nodes"]}
+        unlinked = 0
+        for n in td["nodes"]:
+            if n["kind"] != "kernel":
+                continue
+            p = nodes.get(n["parent"])
+            if p and p["name"].startswith("<GPU work without"):
+                unlinked += n["values"][1] or 0
+        want("kernels without an API call", unlinked, int(rows[0][0]))
+    return errs
+
+
+def main():
+    cs, corpus, expected = sys.argv[1:4]
+    corpus = os.path.normpath(corpus)
+    exports = {}
+    for d, _, files in os.walk(corpus):
+        for f in files:
+            if f.endswith(".sqlite"):
+                p = os.path.join(d, f)
+                rel = os.path.relpath(p, corpus).replace(os.sep, "__")
+                exports[rel + ".txt"] = p
+    expected_files = sorted(f for f in os.listdir(expected)
+                            if f.endswith(".txt"))
+    if not expected_files:
+        print("no expected files in %s" % expected)
+        return 1
+    status = 0
+    for e in expected_files:
+        db = exports.get(e)
+        if not db:
+            print("FAIL: no corpus export for %s" % e)
+            status = 1
+            continue
+        try:
+            errs = check_file(cs, db, os.path.join(expected, e))
+        except (RuntimeError, ValueError, KeyError) as x:
+            errs = [str(x)]
+        if errs:
+            status = 1
+            print("FAIL: %s" % db)
+            for x in errs:
+                print("  " + x)
+        else:
+            print("ok: %s" % os.path.relpath(db, corpus))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+/* Tests of the nsight reader's interval lines and event details on a
+ * hand-made export: a thread with an NVTX range holding a kernel launch,
+ * a cudaMemcpy and its eventClass-67 duplicate; on the GPU the kernel and
+ * the copy.  Checks the lines, the nesting depth, the kernel's grid, block,
+ * registers and shared memory, the copy's bytes, kind and bandwidth, and
+ * the degenerate events (none, a row that is not there). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "formats/reader.h"
+#include "model/model.h"
+
+extern const struct reader reader_nsight;
+
+static char path[] = "/tmp/callscope-nsight-XXXXXX";
+
+static const char *const sql =
+    "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+    "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'),"
+    " (2, 'cudaMemcpy_v3020'), (3, 'saxpy'), (4, 'saxpy(float*)'),"
+    " (5, 'cudaMemcpy');"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass,"
+    " globalTid, correlationId, nameId, returnValue, callchainId);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
+    " (110, 150, 0, 16777316, 7, 1, 0, NULL),"
+    " (200, 900, 0, 16777316, 8, 2, 0, NULL),"
+    " (200, 900, 67, 16777316, 8, 5, 0, 1);"
+    "CREATE TABLE NVTX_EVENTS(start, end, eventType, rangeId, category,"
+    " text, globalTid, textId, domainId);"
+    "INSERT INTO NVTX_EVENTS VALUES (100, 1000, 59, NULL, 3, 'step',"
+    " 16777316, NULL, 0), (5, NULL, 75, NULL, NULL, 'dom', 16777316,"
+    " NULL, NULL);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId,"
+    " contextId, streamId, correlationId, globalPid, demangledName,"
+    " shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
+    " blockZ, staticSharedMemory, dynamicSharedMemory);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (160, 400, 0, 1, 7, 7,"
+    " 16777216, 4, 3, 32, 128, 2, 1, 256, 1, 1, 48, 1024);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId,"
+    " contextId, streamId, correlationId, globalPid, bytes, copyKind,"
+    " srcKind, dstKind);"
+    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, 1000, 0, 1, 7, 8,"
+    " 16777216, 2000, 1, 0, 1);";
+
+static int setup(void **state)
+{
+	(void)state;
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	unlink(path);
+	sqlite3 *db = NULL;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+static const char *kv_text(const struct model_kv *kv, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].text;
+	return NULL;
+}
+
+static uint32_t line_labelled(const struct model *m, const char *label)
+{
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		if (strcmp(model_str(m, m->timelines[i].label), label) == 0)
+			return i;
+	return MODEL_NONE;
+}
+
+static void test_lines_and_details(void **state)
+{
+	(void)state;
+	struct model *m = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
+			 STATUS_OK);
+	assert_non_null(m);
+	uint32_t host = line_labelled(m, "pid 1 tid 100");
+	uint32_t gpu = line_labelled(m, "pid 1 GPU 0 stream 7");
+	assert_int_not_equal(host, MODEL_NONE);
+	assert_int_not_equal(gpu, MODEL_NONE);
+	/* the range and two calls: the class-67 duplicate is not one */
+	assert_int_equal(m->timelines[host].count, 3);
+	assert_int_equal(m->timelines[gpu].count, 2);
+	struct trace_interval iv;
+	assert_true(model_interval(m, host, 0, &iv));
+	assert_int_equal(iv.begin, 100);
+	assert_int_equal(iv.depth, 0);
+	assert_true(model_interval(m, host, 1, &iv));
+	assert_int_equal(iv.begin, 110);
+	assert_int_equal(iv.depth, 1);
+	struct model_kv *kv = NULL;
+	size_t n = 0;
+	/* the kernel */
+	assert_true(model_interval(m, gpu, 0, &iv));
+	assert_int_equal(iv.begin, 160);
+	assert_int_equal(model_event_detail(m, gpu, iv.event, &kv, &n, &err),
+			 STATUS_OK);
+	assert_non_null(kv);
+	assert_string_equal(kv_text(kv, n, "grid"), "128x2x1");
+	assert_string_equal(kv_text(kv, n, "block"), "256x1x1");
+	assert_string_equal(kv_text(kv, n, "registers per thread"), "32");
+	assert_string_equal(kv_text(kv, n, "static shared memory"), "48");
+	assert_string_equal(kv_text(kv, n, "dynamic shared memory"), "1024");
+	assert_string_equal(kv_text(kv, n, "name"), "saxpy(float*)");
+	assert_string_equal(kv_text(kv, n, "correlation id"), "7");
+	free(kv);
+	kv = NULL;
+	/* the copy: 2000 bytes in 500 ns */
+	assert_true(model_interval(m, gpu, 1, &iv));
+	assert_int_equal(model_event_detail(m, gpu, iv.event, &kv, &n, &err),
+			 STATUS_OK);
+	assert_non_null(kv);
+	assert_string_equal(kv_text(kv, n, "bytes"), "2000");
+	assert_string_equal(kv_text(kv, n, "copy kind"), "HtoD");
+	assert_string_equal(kv_text(kv, n, "bandwidth"), "4.000 GB/s");
+	free(kv);
+	kv = NULL;
+	/* the API call */
+	assert_true(model_interval(m, host, 2, &iv));
+	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
+			 STATUS_OK);
+	assert_string_equal(kv_text(kv, n, "correlation id"), "8");
+	free(kv);
+	kv = NULL;
+	/* degenerate events: none, and a row that is not there */
+	assert_int_equal(
+	    model_event_detail(m, gpu, MODEL_EVENT_NONE, &kv, &n, &err),
+	    STATUS_OK);
+	assert_null(kv);
+	n = 0;
+	assert_int_equal(
+	    model_event_detail(m, gpu, (uint64_t)999 << 3, &kv, &n, &err),
+	    STATUS_OK);
+	assert_null(kv);
+	assert_int_equal(n, 0);
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_lines_and_details),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
