@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "formats/reader.h"
 #include "model/model.h"
 
 struct gpu_run;
@@ -46,6 +47,13 @@ struct gpu_run_family {
 	const char *unlinked_where;
 	/* The layout of an opened file (tables told by gpu_run_has_table). */
 	const struct gpu_run_layout *(*layout_of)(struct gpu_run_file *f);
+	/* A directory in the input stands for the files in it that
+	 * accept_name() takes, and in its subdirectories down to dir_depth
+	 * levels; files_noun names them in the message of a directory that
+	 * holds none (".sqlite file"). */
+	bool (*accept_name)(const char *name);
+	unsigned dir_depth;
+	const char *files_noun;
 };
 
 /* u64 -> u32 open-addressing map (keys any value; a separate "used"
@@ -222,6 +230,12 @@ bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
 		      const char *col);
 /* The SQLite step error as a status with the file named. */
 enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err);
+
+/* Open the run of `in` (gpu_run_input.c): its paths, each directory
+ * replaced by the files the family accepts in it; then gpu_run_open(). */
+enum status gpu_run_open_input(const struct gpu_run_family *family,
+			       const struct reader_input *in,
+			       struct model **out, struct error *err);
 
 /* Open the run of `paths` (files; directories already expanded) into a
  * model. */

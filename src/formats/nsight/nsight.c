@@ -7,11 +7,7 @@
  * of ../gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
-#include <dirent.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "formats/nsight/nsight_read.h"
 #include "formats/reader.h"
@@ -62,68 +58,6 @@ static int nsight_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
-struct paths {
-	char **v;
-	size_t n, cap;
-};
-
-static bool paths_add(struct paths *ps, char *p)
-{
-	if (!p)
-		return false;
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? ps->cap * 2 : 16;
-		char **g = realloc(ps->v, cap * sizeof(*g));
-		if (!g) {
-			free(p);
-			return false;
-		}
-		ps->v = g;
-		ps->cap = cap;
-	}
-	ps->v[ps->n++] = p;
-	return true;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The .sqlite files of directory `dir`, sorted. */
-static enum status expand_dir(const char *dir, struct paths *ps,
-			      struct error *err)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return error_set(err, STATUS_IO, dir,
-				 "cannot list the directory");
-	struct dirent *e;
-	enum status st = STATUS_OK;
-	size_t first = ps->n;
-	while ((e = readdir(d)) && st == STATUS_OK) {
-		if (e->d_name[0] == '.' || !is_export_name(e->d_name))
-			continue;
-		char *p = NULL;
-		struct stat sb;
-		if (asprintf(&p, "%s/%s", dir, e->d_name) < 0) {
-			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
-			break;
-		}
-		if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
-			if (!paths_add(ps, p))
-				st = error_set(err, STATUS_NOMEM, dir,
-					       "out of memory");
-		} else {
-			free(p);
-		}
-	}
-	closedir(d);
-	if (ps->n - first > 1)
-		qsort(ps->v + first, ps->n - first, sizeof(*ps->v), name_cmp);
-	return st;
-}
-
 static const struct gpu_run_layout *nsight_layout_of(struct gpu_run_file *f)
 {
 	(void)f;
@@ -135,36 +69,15 @@ static const struct gpu_run_family nsight_family = {
     .noun = "Nsight Systems export",
     .unlinked_where = "placed under their process",
     .layout_of = nsight_layout_of,
+    .accept_name = is_export_name,
+    .dir_depth = 0,
+    .files_noun = ".sqlite file",
 };
 
 static enum status nsight_open(const struct reader_input *in,
 			       struct model **out, struct error *err)
 {
-	struct paths ps = {0};
-	enum status st = STATUS_OK;
-	*out = NULL;
-	for (size_t i = 0; i < in->n_paths && st == STATUS_OK; i++) {
-		struct stat sb;
-		if (stat(in->paths[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			size_t before = ps.n;
-			st = expand_dir(in->paths[i], &ps, err);
-			if (st == STATUS_OK && ps.n == before)
-				st = error_set(err, STATUS_NOT_DATABASE,
-					       in->paths[i],
-					       "the directory holds no .sqlite "
-					       "file");
-		} else if (!paths_add(&ps, strdup(in->paths[i]))) {
-			st = error_set(err, STATUS_NOMEM, in->paths[i],
-				       "out of memory");
-		}
-	}
-	if (st == STATUS_OK)
-		st = gpu_run_open(&nsight_family, in->paths[0], ps.v, ps.n, out,
-				  err);
-	for (size_t i = 0; i < ps.n; i++)
-		free(ps.v[i]);
-	free(ps.v);
-	return st;
+	return gpu_run_open_input(&nsight_family, in, out, err);
 }
 
 const struct reader reader_nsight = {
