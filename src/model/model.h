@@ -366,6 +366,9 @@ struct model {
 	uint32_t n_points;
 	uint32_t *point_first;
 	uint32_t *point_profiles;
+	/* Measurements and stored performance models of a parametric set
+	 * (model_measures.c; opaque), NULL when there are none. */
+	struct model_measures *measures;
 
 	struct model_timeline *timelines;
 	uint32_t n_timelines;
@@ -474,6 +477,58 @@ uint32_t model_point_profiles(const struct model *m, uint32_t point,
 enum status model_param_series(const struct model *m, uint32_t param,
 			       uint32_t through, uint32_t **points, size_t *n,
 			       struct error *err);
+
+/* ---- measurements of parametric sets (model_measures.c) ------------ */
+
+/* What a parametric set (Extra-P) holds per call path, metric and point:
+ * the statistics of the repetitions measured there, as Extra-P's
+ * Measurement computes them (numpy: mean by pairwise summation, median,
+ * min, max, population standard deviation), or as a file stores them
+ * (.extra-p, Extra-P 3: aggregates only). */
+struct model_measure {
+	double mean, median, minimum, maximum, std;
+	uint32_t repetitions; /* values behind the statistics (files for a
+				 Cube set); 0 when stored without a count */
+};
+
+enum measure_kind {
+	MEASURE_MEAN,
+	MEASURE_MEDIAN,
+	MEASURE_MINIMUM,
+	MEASURE_MAXIMUM,
+};
+
+/* The statistics of `n` values (n > 0, NaN counted as any number) into
+ * *out, as numpy computes them.  STATUS_USAGE for n 0, STATUS_NOMEM. */
+enum status model_measure_of(const double *values, size_t n,
+			     struct model_measure *out, struct error *err);
+
+/* The statistic `kind` of a measurement. */
+double model_measure_get(const struct model_measure *m, enum measure_kind kind);
+
+/* The metrics of a parametric set that carry measurements ("measured
+ * metrics"), each shown as one model column: their number (0 when the
+ * model is not parametric) and the column of measured metric `measured`
+ * (MODEL_NONE when invalid). */
+uint32_t model_n_measured(const struct model *m);
+uint32_t model_measured_column(const struct model *m, uint32_t measured);
+
+/* The measurement of node `node` for measured metric `measured` at point
+ * `point`, or NULL when there is none (a call path without data there, a
+ * node that is only a prefix of call paths).  O(log n) or better. */
+const struct model_measure *model_measure_at(const struct model *m,
+					     uint32_t node, uint32_t measured,
+					     uint32_t point);
+
+/* Performance models stored in the file (.extra-p, Extra-P 3: named model
+ * sets, shown as stored, not refitted): their number, a set's name, and
+ * the model of (node, measured metric) in set `set`, or NULL. */
+struct scaling_model;
+uint32_t model_n_stored_sets(const struct model *m);
+const char *model_stored_set_name(const struct model *m, uint32_t set);
+const struct scaling_model *model_stored_model(const struct model *m,
+					       uint32_t set, uint32_t node,
+					       uint32_t measured);
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
 const char *model_str(const struct model *m, uint32_t h);
@@ -644,6 +699,26 @@ uint32_t model_builder_add_point(struct model_builder *b,
 bool model_builder_set_profile_point(struct model_builder *b,
 				     uint32_t profile, uint32_t point,
 				     uint32_t repetition);
+
+/* Declare column `column` a measured metric; returns its measured index
+ * (0, 1, ... in call order) or MODEL_NONE. */
+uint32_t model_builder_add_measured(struct model_builder *b, uint32_t column);
+
+/* Set the measurement of (node, measured, point) (copied; a second call
+ * for the same triple replaces the first).  False for an invalid index or
+ * when out of memory. */
+bool model_builder_set_measure(struct model_builder *b, uint32_t node,
+			       uint32_t measured, uint32_t point,
+			       const struct model_measure *value);
+
+/* Declare a stored model set named `name` (copied); returns its index or
+ * MODEL_NONE.  Then give it models: model_builder_set_stored_model takes
+ * ownership of *model's terms (leaving *model cleared), also on failure. */
+uint32_t model_builder_add_stored_set(struct model_builder *b,
+				      const char *name);
+bool model_builder_set_stored_model(struct model_builder *b, uint32_t set,
+				    uint32_t node, uint32_t measured,
+				    struct scaling_model *model);
 
 uint32_t model_builder_add_timeline(struct model_builder *b,
 				    const struct model_timeline *tl);
