@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "extrap.h"
 #include "net/http.h"
 
 void app_message(struct app *app, bool error, const char *fmt, ...)
@@ -172,6 +173,7 @@ struct pane_env app_env(struct app *app, bool focused)
 		.db_path = app->db_path,
 		.n_threads = app->n_threads,
 		.focused = focused,
+		.extrap = app->extrap,
 		.svc = &services,
 		.hub = app,
 	};
@@ -335,6 +337,7 @@ static void teardown(struct app *app)
 		p->ops->free(p);
 	}
 	layout_fini(&app->layout);
+	extrap_free(app->extrap);
 	prebuild_join(app);
 	prebuild_free(app);
 	for (int k = 0; k < 3; k++) {
@@ -377,6 +380,13 @@ int app_run(struct model *model, const char *path, bool demo,
 		rc = 2;
 		goto out;
 	}
+	/* a parametric database's models: fitted ahead in a background
+	 * thread, or, headless (dumps must not depend on timing), when a
+	 * frame asks */
+	struct error xerr = {0};
+	app.extrap = extrap_new(model, !opt->headless, &xerr);
+	if (xerr.status != STATUS_OK)
+		app_error(&app, &xerr);
 	app_load_config(&app, opt->no_config, opt->config_path);
 	/* the database's warnings went to stderr before the screen hid
 	 * them: the first one also on the status line (a database without

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "core/sanitize.h"
+#include "extrap.h"
 #include "uninstalled.h"
 
 /* ---- options ---------------------------------------------------------- */
@@ -410,6 +411,31 @@ static void cmd_threshold(struct app *app, char *arg)
 	free(line);
 }
 
+/* `:set at p=65536 n=100` (also `set at = ...`): the evaluation point of
+ * a parametric database's models (extrap.h); false when `arg` is not
+ * about `at`. */
+static bool set_at(struct app *app, const char *arg)
+{
+	if (strncmp(arg, "at", 2) != 0 || (arg[2] != ' ' && arg[2] != '='))
+		return false;
+	arg += 2;
+	while (*arg == ' ' || *arg == '=')
+		arg++;
+	if (!app->extrap) {
+		app_message(app, true, "set at: the database has no "
+				       "performance models (not parametric)");
+		return true;
+	}
+	const char *problem = extrap_set_at(app->extrap, arg);
+	char *at = problem ? NULL : extrap_at_text(app->extrap);
+	if (problem)
+		app_message(app, true, "set at: %s", problem);
+	else
+		app_message(app, false, "models evaluated at %s", at ? at : "");
+	free(at);
+	return true;
+}
+
 static const struct {
 	const char *name;
 	bool config; /* a line of the configuration language */
@@ -457,6 +483,8 @@ void app_command(struct app *app, const char *line)
 			    "metric, sort, threshold, depth, derive, export, "
 			    "view, help, quit)",
 			    i == n ? "unknown" : "incomplete", cmd);
+	} else if (strcmp(cmd, "set") == 0 && set_at(app, arg)) {
+		;
 	} else if (commands[i].config) {
 		config_line(app, line);
 	} else {

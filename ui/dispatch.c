@@ -72,8 +72,16 @@ static struct reaction open_action(struct app *app, const struct pane_ops *ops)
 {
 	if (ops->flags & PANE_SPLIT) {
 		app_pop_overlays(app);
-		if (ensure_split(app, ops))
-			layout_toggle(&app->layout);
+		/* another split pane shown (the trace, the plot): replace it,
+		 * keep the split shown */
+		bool other = layout_split_shown(&app->layout) &&
+			     app->layout.split->ops != ops;
+		if (ensure_split(app, ops)) {
+			if (other)
+				app->layout.shown = app->layout.focus = true;
+			else
+				layout_toggle(&app->layout);
+		}
 		return REACTION(HANDLED_REDRAW);
 	}
 	if (ops->flags & PANE_CLEARS)

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "core/sanitize.h"
 #include "keys.h"
+#include "extrap.h"
 
 static void fill_line(int y, attr_t a)
 {
@@ -346,4 +347,6 @@ void frame_draw(struct app *app)
 			fill_line(strip.y + i, A_NORMAL);
 	draw_status(app, h - 1);
 	refresh();
+	/* models still being fitted: redraw a few times a second */
+	screen_set_tick(app->extrap && extrap_fitting(app->extrap) ? 250 : -1);
 }

@@ -79,6 +79,8 @@ struct app {
 	char *theme_loaded;    /* the theme applied last (NULL: default) */
 	bool screen_on;        /* curses is started: colours can apply */
 
+	struct extrap *extrap; /* models of a parametric database, or NULL */
+
 	struct rect stack_rect, split_rect; /* at the last draw */
 	bool quit;
 };

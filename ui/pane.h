@@ -91,6 +91,7 @@ struct pane;
 struct pane_ops;
 struct keymap;
 struct screen_caps;
+struct extrap;
 
 /* The services the hub offers panes; `hub` is pane_env.hub. */
 struct pane_services {
@@ -115,6 +116,9 @@ struct pane_env {
 	const char *db_path;
 	uint32_t n_threads; /* execution contexts (non-summary profiles) */
 	bool focused;       /* the pane being called has the keys */
+	/* the performance models of a parametric database (extrap.h), NULL
+	 * when it is not parametric */
+	struct extrap *extrap;
 	const struct pane_services *svc;
 	void *hub;
 };
@@ -222,5 +226,6 @@ extern const struct pane_ops pane_source_ops;
 extern const struct pane_ops pane_columns_ops;
 extern const struct pane_ops pane_help_ops;
 extern const struct pane_ops pane_trace_ops;
+extern const struct pane_ops pane_plot_ops;
 
 #endif

@@ -12,6 +12,7 @@
 #include "screen.h"
 #include "theme.h"
 #include "cli/cli.h"
+#include "model_columns.h"
 
 #define VALUE_WIDTH 9
 #define PERCENT_WIDTH 7
@@ -367,6 +368,17 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 
 static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
+	/* a parametric database: the model columns on the left, the
+	 * evaluation point's status line at the bottom */
+	int mw = r.h >= 3 ? model_columns_width(env, r.w) : 0;
+	struct rect mr = r;
+	if (mw > 0) {
+		r.h--;
+		model_columns_status(env, r.y + r.h, r.x, r.w);
+		mr.w = mw;
+		r.x += mw;
+		r.w -= mw;
+	}
 	int rows = r.h;
 	((struct tree_pane *)pane->state)->rows = rows;
 	if (r.h < 2 || r.w < 10)
@@ -379,6 +391,8 @@ static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	int name_x = layout_columns(env, r.w, cols, &n);
 	tree_ensure_visible(env, rows);
 	draw_header(env, r, cols, n, name_x);
+	if (mw > 0)
+		model_columns_header(env, mr.y, mr.x, mw);
 	struct outline *o = env->outline;
 	struct tree_cursor *cur = env->cursor;
 	size_t sel = selected_index(env);
@@ -388,6 +402,9 @@ static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		if (!outline_row_get(o, idx, &row))
 			break;
 		draw_row(env, r.y + i, r, &row, idx == sel, cols, n, name_x);
+		if (mw > 0)
+			model_columns_row(env, r.y + i, mr.x, mw, row.node,
+					  idx == sel);
 	}
 	free(cols);
 }
@@ -575,7 +592,7 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 		break;
 	}
 	error_clear(&err);
-	return REACTION(HANDLED_NO);
+	return model_columns_action(env, a);
 }
 
 static struct reaction tree_click(struct pane_env *env, struct pane *pane,

@@ -94,6 +94,7 @@ static int wake_pipe[2] = {-1, -1};
  * instead of quitting, once; see screen_set_interrupt_flag(). */
 static volatile sig_atomic_t *interrupt_flag;
 static volatile sig_atomic_t busy;
+static int tick_ms = -1; /* screen_set_tick */
 
 void screen_set_interrupt_flag(volatile sig_atomic_t *flag)
 {
@@ -296,6 +297,11 @@ static void resize_from_terminal(void)
 
 static int wait_for_key(wint_t *wc);
 
+void screen_set_tick(int ms)
+{
+	tick_ms = ms;
+}
+
 int screen_get_key(wint_t *wc)
 {
 	busy = 0;
@@ -341,8 +347,13 @@ static int wait_for_key(wint_t *wc)
 			return r;
 		struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0},
 					{wake_pipe[0], POLLIN, 0}};
-		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+		int ready = poll(fds, 2, tick_ms);
+		if (ready < 0 && errno != EINTR)
 			return ERR;
+		if (ready == 0) { /* the tick: redraw what finished meanwhile */
+			*wc = KEY_RESIZE;
+			return KEY_CODE_YES;
+		}
 		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return ERR; /* the terminal is gone */
 	}

@@ -30,6 +30,12 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps);
  * ERR when the terminal is gone. */
 int screen_get_key(wint_t *wc);
 
+/* While `ms` >= 0, screen_get_key() returns KEY_RESIZE (a redraw) after
+ * `ms` milliseconds without a key: work finishing in the background (the
+ * performance models fitted ahead) shows without a key press.  -1: wait
+ * for keys only (the default). */
+void screen_set_tick(int ms);
+
 /* While the viewer is busy (from a key until it waits for the next),
  * Ctrl-C sets *flag, when it is still clear, instead of quitting: the
  * transfer a frame waits on stops.  Idle, or with *flag set, Ctrl-C

@@ -1,0 +1,435 @@
+/* extrap: the viewer's state about a parametric database's performance
+ * models (see extrap.h).  No curses.
+ *
+ * Until the measurements (src/model/model_measures.c), the models
+ * (src/model/scaling.c) and the scaling view (src/views/scaling_view.c) are
+ * in the engine library, their functions are weak references here: absent,
+ * they are NULL and the database counts as not parametric; present (pulled
+ * into the program by the readers and the `model` command that use them),
+ * they are the real ones.  This file needs no change when they land. */
+#include "config.h"
+
+#include "extrap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sanitize.h"
+#include "views/scaling_view.h"
+
+#pragma weak model_n_measured
+#pragma weak model_measured_column
+#pragma weak model_measure_at
+#pragma weak scaling_eval
+#pragma weak scaling_text
+#pragma weak scaling_view_new
+#pragma weak scaling_view_peek
+#pragma weak scaling_view_model
+#pragma weak scaling_view_progress
+#pragma weak scaling_view_free
+
+struct extrap {
+	const struct model *m;
+	struct scaling_view *sv;
+	double *at;
+	const char **names;
+	uint32_t param, measured;
+	bool background; /* else models are fitted when first asked for */
+	uint64_t gen; /* bumps when what the severities depend on changes */
+	/* the severity range and ranking, made for `range_gen` */
+	uint64_t range_gen;
+	bool range_ok;
+	double vmin, vmax;
+	double *values; /* per node, NaN: none */
+	uint32_t *rank;
+	size_t n_rank;
+	uint32_t marks[EXTRAP_MARKS_MAX];
+	size_t n_marks;
+};
+
+static bool engine_ready(void)
+{
+	return model_n_measured && model_measured_column && model_measure_at &&
+	       scaling_eval && scaling_text && scaling_view_new &&
+	       scaling_view_peek && scaling_view_model &&
+	       scaling_view_progress && scaling_view_free;
+}
+
+struct extrap *extrap_new(const struct model *m, bool background,
+			  struct error *err)
+{
+	if (!m || m->n_params == 0 || m->n_points == 0 || !engine_ready() ||
+	    model_n_measured(m) == 0)
+		return NULL;
+	struct extrap *x = calloc(1, sizeof(*x));
+	if (!x)
+		goto nomem;
+	x->m = m;
+	x->background = background;
+	x->at = calloc(m->n_params, sizeof(*x->at));
+	x->names = calloc(m->n_params, sizeof(*x->names));
+	x->values = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->values));
+	x->rank = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->rank));
+	if (!x->at || !x->names || !x->values || !x->rank)
+		goto nomem;
+	/* the sliders start at the largest measured value of each parameter:
+	 * the model at the edge of the data; doubling from there
+	 * extrapolates */
+	for (uint32_t p = 0; p < m->n_params; p++) {
+		double lo, hi;
+		x->names[p] = model_str(m, m->params[p].name);
+		extrap_param_range(x, p, &lo, &hi);
+		x->at[p] = hi;
+	}
+	struct scaling_view_options opt = {
+		.measure = MEASURE_MEAN,
+		.stored_set = MODEL_NONE,
+		.background = background,
+	};
+	x->sv = scaling_view_new(m, &opt, err);
+	if (!x->sv) {
+		extrap_free(x);
+		return NULL;
+	}
+	x->gen = 1;
+	return x;
+nomem:
+	extrap_free(x);
+	error_set(err, STATUS_NOMEM, NULL, "performance models");
+	return NULL;
+}
+
+void extrap_free(struct extrap *x)
+{
+	if (!x)
+		return;
+	if (x->sv)
+		scaling_view_free(x->sv);
+	free(x->at);
+	free(x->names);
+	free(x->values);
+	free(x->rank);
+	free(x);
+}
+
+const struct model *extrap_model(const struct extrap *x)
+{
+	return x->m;
+}
+
+uint32_t extrap_measured(const struct extrap *x)
+{
+	return x->measured;
+}
+
+uint32_t extrap_column(const struct extrap *x)
+{
+	return model_measured_column(x->m, x->measured);
+}
+
+bool extrap_follow_column(struct extrap *x, uint32_t column)
+{
+	uint32_t n = model_n_measured(x->m);
+	for (uint32_t k = 0; k < n; k++)
+		if (model_measured_column(x->m, k) == column) {
+			if (k == x->measured)
+				return false;
+			x->measured = k;
+			x->gen++;
+			return true;
+		}
+	return false;
+}
+
+const double *extrap_at(const struct extrap *x)
+{
+	return x->at;
+}
+
+uint32_t extrap_param(const struct extrap *x)
+{
+	return x->param;
+}
+
+uint32_t extrap_next_param(struct extrap *x)
+{
+	x->param = (x->param + 1) % x->m->n_params;
+	return x->param;
+}
+
+void extrap_scale(struct extrap *x, double factor)
+{
+	double v = x->at[x->param] * factor;
+	if (isfinite(v) && v > 0) {
+		x->at[x->param] = v;
+		x->gen++;
+	}
+}
+
+const char *extrap_set_at(struct extrap *x, const char *text)
+{
+	double *next = malloc(x->m->n_params * sizeof(*next));
+	char *copy = strdup(text);
+	const char *problem = NULL;
+	if (!next || !copy) {
+		problem = "out of memory";
+		goto out;
+	}
+	memcpy(next, x->at, x->m->n_params * sizeof(*next));
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, " ,", &save); tok;
+	     tok = strtok_r(NULL, " ,", &save)) {
+		char *eq = strchr(tok, '=');
+		uint32_t p = x->param;
+		char *num = tok;
+		if (eq) {
+			*eq = '\0';
+			num = eq + 1;
+			p = model_find_param(x->m, tok);
+			if (p == MODEL_NONE) {
+				problem = "no such parameter";
+				goto out;
+			}
+		}
+		char *end;
+		double v = strtod(num, &end);
+		if (end == num || *end || !isfinite(v) || v <= 0) {
+			problem = "takes PARAM=VALUE, a positive number";
+			goto out;
+		}
+		next[p] = v;
+	}
+	memcpy(x->at, next, x->m->n_params * sizeof(*next));
+	x->gen++;
+out:
+	free(next);
+	free(copy);
+	return problem;
+}
+
+char *extrap_at_text(const struct extrap *x)
+{
+	size_t cap = 64, len = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (uint32_t p = 0; p < x->m->n_params; p++) {
+		char *name = sanitize_text(x->names[p], SANITIZE_TERMINAL);
+		int n = snprintf(NULL, 0, "%s%s=%.6g", p ? " " : "",
+				 name ? name : "", x->at[p]);
+		size_t need = len + (size_t)(n > 0 ? n : 0) + 1;
+		if (need > cap) {
+			cap = need * 2;
+			char *grown = realloc(out, cap);
+			if (!grown) {
+				free(name);
+				free(out);
+				return NULL;
+			}
+			out = grown;
+		}
+		len += (size_t)snprintf(out + len, cap - len, "%s%s=%.6g",
+					p ? " " : "", name ? name : "",
+					x->at[p]);
+		free(name);
+	}
+	return out;
+}
+
+void extrap_param_range(const struct extrap *x, uint32_t param, double *lo,
+			double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (uint32_t q = 0; q < x->m->n_points; q++) {
+		const double *c = model_point_coords(x->m, q);
+		if (!c)
+			continue;
+		if (c[param] < *lo)
+			*lo = c[param];
+		if (c[param] > *hi)
+			*hi = c[param];
+	}
+	if (!(*lo <= *hi))
+		*lo = *hi = 1;
+}
+
+const char *extrap_param_name(const struct extrap *x, uint32_t param)
+{
+	return param < x->m->n_params ? x->names[param] : "";
+}
+
+/* Whether `node` has a measurement of the shown metric at some point:
+ * O(points). */
+static bool has_data(const struct extrap *x, uint32_t node)
+{
+	for (uint32_t q = 0; q < x->m->n_points; q++)
+		if (model_measure_at(x->m, node, x->measured, q))
+			return true;
+	return false;
+}
+
+/* The model of (node, shown metric): peeked with a background thread,
+ * fitted now without one (a failed fit counts as none). */
+static const struct scaling_model *peek(struct extrap *x, uint32_t node)
+{
+	if (x->background)
+		return scaling_view_peek(x->sv, node, x->measured);
+	struct error err = {0};
+	const struct scaling_model *sm =
+		scaling_view_model(x->sv, node, x->measured, &err);
+	error_clear(&err);
+	return sm;
+}
+
+const struct scaling_model *extrap_peek(struct extrap *x, uint32_t node,
+					bool *pending)
+{
+	if (pending)
+		*pending = false;
+	if (node >= x->m->n_nodes)
+		return NULL;
+	const struct scaling_model *sm = peek(x, node);
+	if (!sm && pending)
+		*pending = has_data(x, node);
+	return sm;
+}
+
+char *extrap_formula(const struct extrap *x, const struct scaling_model *sm)
+{
+	return scaling_text(sm, x->names, x->m->n_params);
+}
+
+double extrap_eval(const struct extrap *x, const struct scaling_model *sm)
+{
+	return scaling_eval(sm, x->at);
+}
+
+double extrap_eval_along(const struct extrap *x,
+			 const struct scaling_model *sm, uint32_t param,
+			 double v)
+{
+	double c[SCALING_MAX_PARAMS];
+	uint32_t n = x->m->n_params < SCALING_MAX_PARAMS ? x->m->n_params
+							  : SCALING_MAX_PARAMS;
+	memcpy(c, x->at, n * sizeof(*c));
+	if (param < n)
+		c[param] = v;
+	return scaling_eval(sm, c);
+}
+
+double extrap_eval_coords(const struct extrap *x,
+			  const struct scaling_model *sm, const double *coords)
+{
+	(void)x;
+	return scaling_eval(sm, coords);
+}
+
+const struct model_measure *extrap_measure(const struct extrap *x,
+					   uint32_t node, uint32_t point)
+{
+	return model_measure_at(x->m, node, x->measured, point);
+}
+
+void extrap_progress(const struct extrap *x, uint64_t *ready,
+		     uint64_t *total)
+{
+	scaling_view_progress(x->sv, ready, total);
+}
+
+bool extrap_fitting(const struct extrap *x)
+{
+	uint64_t ready = 0, total = 0;
+	if (!x->background)
+		return false;
+	scaling_view_progress(x->sv, &ready, &total);
+	return ready < total;
+}
+
+static const double *sort_values;
+
+static int by_value_desc(const void *a, const void *b)
+{
+	double va = sort_values[*(const uint32_t *)a];
+	double vb = sort_values[*(const uint32_t *)b];
+	if (va != vb)
+		return va < vb ? 1 : -1;
+	uint32_t na = *(const uint32_t *)a, nb = *(const uint32_t *)b;
+	return na < nb ? -1 : na > nb;
+}
+
+/* The range pass: once every model is ready (peeking before that would
+ * reorder the background thread's queue away from the visible rows). */
+static bool refresh_range(struct extrap *x)
+{
+	if (x->range_gen == x->gen)
+		return x->range_ok;
+	uint64_t ready = 0, total = 0;
+	scaling_view_progress(x->sv, &ready, &total);
+	if (x->background && ready < total)
+		return false;
+	x->vmin = INFINITY;
+	x->vmax = -INFINITY;
+	x->n_rank = 0;
+	for (uint32_t n = 0; n < x->m->n_nodes; n++) {
+		const struct scaling_model *sm = peek(x, n);
+		double v = sm ? scaling_eval(sm, x->at) : (double)NAN;
+		x->values[n] = v;
+		if (!isfinite(v))
+			continue;
+		x->rank[x->n_rank++] = n;
+		if (v < x->vmin)
+			x->vmin = v;
+		if (v > x->vmax)
+			x->vmax = v;
+	}
+	sort_values = x->values;
+	qsort(x->rank, x->n_rank, sizeof(*x->rank), by_value_desc);
+	sort_values = NULL;
+	x->range_gen = x->gen;
+	x->range_ok = x->n_rank > 0;
+	return x->range_ok;
+}
+
+bool extrap_severity(struct extrap *x, uint32_t node, double *out)
+{
+	if (node >= x->m->n_nodes || !refresh_range(x) ||
+	    !isfinite(x->values[node]))
+		return false;
+	double span = x->vmax - x->vmin;
+	*out = span > 0 ? (x->values[node] - x->vmin) / span : 0;
+	return true;
+}
+
+uint32_t extrap_worst(struct extrap *x, size_t k)
+{
+	if (!refresh_range(x) || k >= x->n_rank)
+		return MODEL_NONE;
+	return x->rank[k];
+}
+
+bool extrap_toggle_mark(struct extrap *x, uint32_t node, bool *marked)
+{
+	for (size_t i = 0; i < x->n_marks; i++)
+		if (x->marks[i] == node) {
+			memmove(&x->marks[i], &x->marks[i + 1],
+				(x->n_marks - i - 1) * sizeof(*x->marks));
+			x->n_marks--;
+			*marked = false;
+			return true;
+		}
+	if (x->n_marks == EXTRAP_MARKS_MAX)
+		return false;
+	x->marks[x->n_marks++] = node;
+	*marked = true;
+	return true;
+}
+
+const uint32_t *extrap_marks(const struct extrap *x, size_t *n)
+{
+	*n = x->n_marks;
+	return x->marks;
+}

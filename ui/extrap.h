@@ -1,0 +1,105 @@
+/* extrap: what the viewer keeps about the performance models of a
+ * parametric database (Extra-P sets, issue 17), shared by the tree's model
+ * columns, the plot pane and the status line: the scaling view (models
+ * fitted lazily in a background thread, peeked, never waited for), the
+ * evaluation point (one value per parameter: the "sliders"), the measured
+ * metric shown (the tree's sort column when it is measured), the severity
+ * range, and the call paths marked for the plot's overlay.  Lives beside
+ * the immutable model in the hub, reached by panes through pane_env.  No
+ * curses here.
+ *
+ * Severity (doc/extrap-ui.md): as the Extra-P GUI colours its tree, a
+ * call path's model evaluated at the evaluation point, relative to the
+ * min..max of that value over all call paths whose model is ready.  The
+ * range is recomputed (one pass over the call paths: O(nodes) model
+ * evaluations) only when the evaluation point or the metric changed or
+ * more models became ready, never per frame otherwise. */
+#ifndef CALLSCOPE_UI_EXTRAP_H
+#define CALLSCOPE_UI_EXTRAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "model/model.h"
+#include "model/scaling.h"
+
+#define EXTRAP_MARKS_MAX 7 /* call paths overlaid on the plot's one */
+
+struct extrap;
+
+/* The state of a parametric `m` (which must outlive it), fitting ahead in
+ * a background thread when `background`; NULL when `m` is not parametric,
+ * when the model layer has no measurements or models to offer, or when
+ * out of memory (then `err` says so). */
+struct extrap *extrap_new(const struct model *m, bool background,
+			  struct error *err);
+void extrap_free(struct extrap *x);
+
+const struct model *extrap_model(const struct extrap *x);
+
+/* The measured metric shown: its index and model column. */
+uint32_t extrap_measured(const struct extrap *x);
+uint32_t extrap_column(const struct extrap *x);
+/* Show the measured metric of model column `column` when it has one
+ * (the tree's sort column); true when that changed it. */
+bool extrap_follow_column(struct extrap *x, uint32_t column);
+
+/* The evaluation point (n_params values) and the slider's parameter. */
+const double *extrap_at(const struct extrap *x);
+uint32_t extrap_param(const struct extrap *x);
+/* Select the next parameter for the slider; returns it. */
+uint32_t extrap_next_param(struct extrap *x);
+/* Multiply the slider's parameter's value by `factor` (2, 0.5). */
+void extrap_scale(struct extrap *x, double factor);
+/* "p=65536" or "p=65536 n=100" (or a bare value for the slider's
+ * parameter): set those values; NULL, or what is wrong (static text). */
+const char *extrap_set_at(struct extrap *x, const char *text);
+/* "p=65536 n=100" (names sanitized); heap string, NULL when out of
+ * memory. */
+char *extrap_at_text(const struct extrap *x);
+/* The measured range of parameter `param` over the points. */
+void extrap_param_range(const struct extrap *x, uint32_t param, double *lo,
+			double *hi);
+/* A parameter's name ("" for an invalid one; not sanitized). */
+const char *extrap_param_name(const struct extrap *x, uint32_t param);
+
+/* The model of (node, shown metric), NULL while it is being fitted or when
+ * the node has none; *pending (when not NULL) tells which. */
+const struct scaling_model *extrap_peek(struct extrap *x, uint32_t node,
+					bool *pending);
+/* The model's formula as Extra-P prints it (not sanitized); heap. */
+char *extrap_formula(const struct extrap *x, const struct scaling_model *sm);
+/* The model's value at the evaluation point, or with parameter `param`
+ * set to `v` (the plot's x). */
+double extrap_eval(const struct extrap *x, const struct scaling_model *sm);
+double extrap_eval_along(const struct extrap *x,
+			 const struct scaling_model *sm, uint32_t param,
+			 double v);
+/* The measurement of (node, shown metric) at point `point`, or NULL. */
+const struct model_measure *extrap_measure(const struct extrap *x,
+					   uint32_t node, uint32_t point);
+/* The model's value at `coords` (n_params values). */
+double extrap_eval_coords(const struct extrap *x,
+			  const struct scaling_model *sm, const double *coords);
+/* How many models are ready, of how many. */
+void extrap_progress(const struct extrap *x, uint64_t *ready,
+		     uint64_t *total);
+
+/* Whether models are still being fitted in the background. */
+bool extrap_fitting(const struct extrap *x);
+
+/* The severity of `node` in [0, 1] (see above); false when unknown (its
+ * model not ready, or no range yet).  Refreshes the range when needed. */
+bool extrap_severity(struct extrap *x, uint32_t node, double *out);
+/* The call path of rank `k` by severity (0: the worst), MODEL_NONE past
+ * the end; the ranking is made with the range. */
+uint32_t extrap_worst(struct extrap *x, size_t k);
+
+/* Mark or unmark `node` for the plot's overlay; false when the marks are
+ * full (EXTRAP_MARKS_MAX).  The marked nodes, in marking order. */
+bool extrap_toggle_mark(struct extrap *x, uint32_t node, bool *marked);
+const uint32_t *extrap_marks(const struct extrap *x, size_t *n);
+
+#endif

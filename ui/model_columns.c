@@ -1,0 +1,264 @@
+/* model_columns: the tree's model columns, the evaluation point's status
+ * line and the model keys (see model_columns.h).  Severity (defined in
+ * extrap.h and doc/extrap-ui.md) is drawn as a shade in the first column,
+ * coloured by theme role from cool (dim) to hot (error). */
+#include "config.h"
+
+#include "model_columns.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extrap.h"
+#include "screen.h"
+#include "theme.h"
+
+#define SEV_W 2
+#define VALUE_W 10
+#define FIT_W 30 /* RSS 9, adj. R² 7, SMAPE 7, RE 7 */
+#define FORMULA_MIN 20
+#define FORMULA_MAX 60
+#define NAME_ROOM 30 /* what the model columns leave to the rest */
+
+bool model_columns_active(struct pane_env *env)
+{
+	if (!env->extrap || env->view_kind != VIEW_TOP_DOWN)
+		return false;
+	extrap_follow_column(env->extrap, env->cols->sort_column);
+	return true;
+}
+
+/* Widths of the parts for a tree `w` wide: formula and fit numbers are
+ * dropped on narrow screens, the formula first kept. */
+static void widths(int w, int *formula, int *fit)
+{
+	int budget = w - NAME_ROOM;
+	*formula = *fit = 0;
+	if (budget < SEV_W + VALUE_W)
+		return;
+	budget -= SEV_W + VALUE_W;
+	if (budget >= FORMULA_MIN + FIT_W + 20)
+		*fit = FIT_W;
+	budget -= *fit;
+	if (budget >= FORMULA_MIN)
+		*formula = budget - 20 < FORMULA_MAX ? budget - 20 : FORMULA_MAX;
+	if (*formula < FORMULA_MIN && budget >= FORMULA_MIN)
+		*formula = FORMULA_MIN;
+}
+
+int model_columns_width(struct pane_env *env, int w)
+{
+	if (!model_columns_active(env))
+		return 0;
+	int formula, fit;
+	widths(w, &formula, &fit);
+	if (w - NAME_ROOM < SEV_W + VALUE_W)
+		return 0;
+	return SEV_W + VALUE_W + 1 + (formula ? formula + 1 : 0) + fit;
+}
+
+void model_columns_header(struct pane_env *env, int y, int x, int width)
+{
+	int formula, fit;
+	widths(width + NAME_ROOM, &formula, &fit);
+	attr_t h = theme_attr(THEME_ROLE_COLUMN_HEADER);
+	bool u = strcmp(screen_glyphs()->bar_full, "#") != 0;
+	screen_text(y, x, SEV_W, h, "S", true);
+	x += SEV_W;
+	screen_text_right(y, x, VALUE_W, h, "Value@at");
+	x += VALUE_W + 1;
+	if (formula) {
+		const struct model *m = env->model;
+		uint32_t c = extrap_column(env->extrap);
+		char *t = NULL;
+		if (asprintf(&t, "Model of %s",
+			     c < m->n_columns && m->columns[c].name
+				     ? m->columns[c].name
+				     : "?") < 0)
+			t = NULL;
+		screen_text(y, x, formula, h, t ? t : "Model", true);
+		free(t);
+		x += formula + 1;
+	}
+	if (fit) {
+		screen_text_right(y, x, 8, h, "RSS");
+		screen_text_right(y, x + 9, 6, h, u ? "Adj.R\xc2\xb2" : "AdjR2");
+		screen_text_right(y, x + 16, 6, h, "SMAPE");
+		screen_text_right(y, x + 23, 6, h, "RE");
+	}
+}
+
+static void number(int y, int x, int w, attr_t a, double v)
+{
+	char buf[32];
+	if (!isfinite(v))
+		snprintf(buf, sizeof(buf), "-");
+	else
+		snprintf(buf, sizeof(buf), "%.4g", v);
+	screen_text_right(y, x, w, a, buf);
+}
+
+/* The severity shade: four levels, by glyph and by theme role. */
+static void severity_cell(int y, int x, double s, bool selected, attr_t base)
+{
+	bool u = strcmp(screen_glyphs()->bar_full, "#") != 0;
+	static const char *const ug[] = {"\xe2\x96\x91", "\xe2\x96\x92",
+					 "\xe2\x96\x93", "\xe2\x96\x88"};
+	static const char *const ag[] = {".", ":", "+", "#"};
+	static const enum theme_role roles[] = {
+		THEME_ROLE_DIM, THEME_ROLE_HISTOGRAM, THEME_ROLE_SOURCE_HOT,
+		THEME_ROLE_ERROR};
+	int level = s >= 0.75 ? 3 : s >= 0.4 ? 2 : s >= 0.1 ? 1 : 0;
+	attr_t a = selected ? base : theme_attr(roles[level]);
+	screen_text(y, x, 1, a, u ? ug[level] : ag[level], false);
+}
+
+void model_columns_row(struct pane_env *env, int y, int x, int width,
+		       uint32_t node, bool selected)
+{
+	int formula, fit;
+	widths(width + NAME_ROOM, &formula, &fit);
+	attr_t base = selected ? theme_attr(THEME_ROLE_SELECTED) : A_NORMAL;
+	attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
+	screen_text(y, x, width, base, "", true);
+	struct view_node vn;
+	if (!view_node_get(env->view, node, &vn))
+		return;
+	bool pending = false;
+	const struct scaling_model *sm =
+		extrap_peek(env->extrap, vn.model_node, &pending);
+	const char *ell = screen_glyphs()->ellipsis;
+	if (!sm) {
+		if (pending) {
+			screen_text_right(y, x + SEV_W, VALUE_W, va, ell);
+			if (formula)
+				screen_text(y, x + SEV_W + VALUE_W + 1, formula,
+					    va, ell, false);
+		}
+		return;
+	}
+	double s;
+	if (extrap_severity(env->extrap, vn.model_node, &s))
+		severity_cell(y, x, s, selected, base);
+	x += SEV_W;
+	number(y, x, VALUE_W, va, extrap_eval(env->extrap, sm));
+	x += VALUE_W + 1;
+	if (formula) {
+		char *text = extrap_formula(env->extrap, sm);
+		screen_text(y, x, formula, selected ? base
+					     : theme_attr(THEME_ROLE_DETAIL),
+			    text ? text : "?", false);
+		free(text);
+		x += formula + 1;
+	}
+	if (fit) {
+		attr_t pa = selected ? base : theme_attr(THEME_ROLE_PERCENT);
+		number(y, x, 8, pa, sm->rss);
+		number(y, x + 9, 6, pa, sm->ar2);
+		number(y, x + 16, 6, pa, sm->smape);
+		number(y, x + 23, 6, pa, sm->re);
+	}
+}
+
+void model_columns_status(struct pane_env *env, int y, int x, int width)
+{
+	struct extrap *ex = env->extrap;
+	attr_t a = theme_attr(THEME_ROLE_STATUS);
+	char *at = extrap_at_text(ex);
+	uint64_t ready = 0, total = 0;
+	extrap_progress(ex, &ready, &total);
+	char *text = NULL;
+	char prog[64] = "";
+	if (ready < total)
+		snprintf(prog, sizeof(prog), "  fitting %llu/%llu",
+			 (unsigned long long)ready, (unsigned long long)total);
+	/* the name goes through screen_text, which sanitizes */
+	if (asprintf(&text, "Models at %s  slider: %s (a next, d/D halve/"
+			    "double, :set at)%s",
+		     at ? at : "?", extrap_param_name(ex, extrap_param(ex)),
+		     prog) < 0)
+		text = NULL;
+	screen_text(y, x, width, a, text ? text : "", true);
+	free(text);
+	free(at);
+}
+
+struct reaction model_columns_action(struct pane_env *env, enum action a)
+{
+	struct extrap *ex = env->extrap;
+	switch (a) {
+	case ACTION_MODEL_MARK:
+	case ACTION_AT_PARAM:
+	case ACTION_AT_DOUBLE:
+	case ACTION_AT_HALVE:
+	case ACTION_WORST:
+		break;
+	default:
+		return REACTION(HANDLED_NO);
+	}
+	if (!ex) {
+		pane_message(env, true, "no performance models: the database "
+					"is not parametric (Extra-P sets)");
+		return REACTION(HANDLED_REDRAW);
+	}
+	switch (a) {
+	case ACTION_MODEL_MARK: {
+		uint32_t node = pane_selected_model_node(env);
+		bool marked = false;
+		if (node == MODEL_NONE)
+			return REACTION(HANDLED_YES);
+		if (!extrap_toggle_mark(ex, node, &marked))
+			pane_message(env, true, "the plot overlays %d call paths "
+						"at most (* unmarks)",
+				     EXTRAP_MARKS_MAX);
+		else
+			pane_message(env, false, "%s for the plot",
+				     marked ? "marked" : "unmarked");
+		return REACTION(HANDLED_REDRAW);
+	}
+	case ACTION_AT_PARAM:
+	case ACTION_AT_DOUBLE:
+	case ACTION_AT_HALVE: {
+		if (a == ACTION_AT_PARAM)
+			extrap_next_param(ex);
+		else
+			extrap_scale(ex, a == ACTION_AT_DOUBLE ? 2 : 0.5);
+		char *at = extrap_at_text(ex);
+		pane_message(env, false, "models at %s", at ? at : "?");
+		free(at);
+		return REACTION(HANDLED_REDRAW);
+	}
+	default: {
+		/* the selection's rank, when it is on the ranking: the next */
+		uint32_t sel = env->view_kind == VIEW_TOP_DOWN
+				       ? pane_selected_model_node(env)
+				       : MODEL_NONE;
+		size_t k = 0;
+		uint32_t n;
+		while ((n = extrap_worst(ex, k)) != MODEL_NONE && n != sel)
+			k++;
+		n = extrap_worst(ex, n == MODEL_NONE ? 0 : k + 1);
+		if (n == MODEL_NONE)
+			n = extrap_worst(ex, 0);
+		if (n == MODEL_NONE) {
+			pane_message(env, false, "models are still being "
+						 "fitted; try again");
+			return REACTION(HANDLED_REDRAW);
+		}
+		k = 0;
+		while (extrap_worst(ex, k) != n)
+			k++;
+		pane_message(env, false, "worst-scaling call path #%zu "
+					 "(value at the evaluation point)",
+			     k + 1);
+		if (env->view_kind == VIEW_TOP_DOWN) {
+			pane_select(env, n);
+			return REACTION(HANDLED_REDRAW);
+		}
+		return (struct reaction){HANDLED_REDRAW, ACTION_VIEW_TOP_DOWN,
+					 n};
+	}
+	}
+}
