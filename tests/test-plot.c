@@ -74,7 +74,11 @@ static void test_format_tick(void **state)
 	plot_format_tick(0.5, b, sizeof(b));
 	assert_string_equal(b, "0.5");
 	plot_format_tick(65536, b, sizeof(b));
-	assert_string_equal(b, "6.554e+04");
+	assert_string_equal(b, "65536");
+	plot_format_tick(1234.5678, b, sizeof(b));
+	assert_string_equal(b, "1235");
+	plot_format_tick(0.25, b, sizeof(b));
+	assert_string_equal(b, "0.25");
 	plot_format_tick(1e6, b, sizeof(b));
 	assert_string_equal(b, "1e6");
 	plot_format_tick(1.5e6, b, sizeof(b));

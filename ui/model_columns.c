@@ -19,7 +19,7 @@
 #define VALUE_W 10
 #define FIT_W 30 /* RSS 9, adj. R² 7, SMAPE 7, RE 7 */
 #define FORMULA_MIN 20
-#define FORMULA_MAX 60
+#define FORMULA_MAX 72
 #define NAME_ROOM 30 /* what the model columns leave to the rest */
 
 bool model_columns_active(struct pane_env *env)
@@ -59,10 +59,10 @@ int model_columns_width(struct pane_env *env, int w)
 	return SEV_W + VALUE_W + 1 + (formula ? formula + 1 : 0) + fit;
 }
 
-void model_columns_header(struct pane_env *env, int y, int x, int width)
+void model_columns_header(struct pane_env *env, int y, int x, int tree_w)
 {
 	int formula, fit;
-	widths(width + NAME_ROOM, &formula, &fit);
+	widths(tree_w, &formula, &fit);
 	attr_t h = theme_attr(THEME_ROLE_COLUMN_HEADER);
 	bool u = strcmp(screen_glyphs()->bar_full, "#") != 0;
 	screen_text(y, x, SEV_W, h, "S", true);
@@ -96,7 +96,7 @@ static void number(int y, int x, int w, attr_t a, double v)
 	if (!isfinite(v))
 		snprintf(buf, sizeof(buf), "-");
 	else
-		snprintf(buf, sizeof(buf), "%.4g", v);
+		snprintf(buf, sizeof(buf), "%.*g", w >= 8 ? 4 : 3, v);
 	screen_text_right(y, x, w, a, buf);
 }
 
@@ -115,14 +115,15 @@ static void severity_cell(int y, int x, double s, bool selected, attr_t base)
 	screen_text(y, x, 1, a, u ? ug[level] : ag[level], false);
 }
 
-void model_columns_row(struct pane_env *env, int y, int x, int width,
+void model_columns_row(struct pane_env *env, int y, int x, int tree_w,
 		       uint32_t node, bool selected)
 {
 	int formula, fit;
-	widths(width + NAME_ROOM, &formula, &fit);
+	widths(tree_w, &formula, &fit);
 	attr_t base = selected ? theme_attr(THEME_ROLE_SELECTED) : A_NORMAL;
 	attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
-	screen_text(y, x, width, base, "", true);
+	screen_text(y, x, SEV_W + VALUE_W + 1 + (formula ? formula + 1 : 0) + fit,
+		    base, "", true);
 	struct view_node vn;
 	if (!view_node_get(env->view, node, &vn))
 		return;

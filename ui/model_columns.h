@@ -19,11 +19,12 @@ bool model_columns_active(struct pane_env *env);
 /* The width the model columns take in a tree of width `w` (0: none). */
 int model_columns_width(struct pane_env *env, int w);
 
-/* Their header at (y, x) in `width` columns, in the header's colours. */
-void model_columns_header(struct pane_env *env, int y, int x, int width);
+/* Their header at (y, x), for a tree `tree_w` wide, in the header's
+ * colours. */
+void model_columns_header(struct pane_env *env, int y, int x, int tree_w);
 
-/* The cells of view node `node` at (y, x) in `width` columns. */
-void model_columns_row(struct pane_env *env, int y, int x, int width,
+/* The cells of view node `node` at (y, x), for a tree `tree_w` wide. */
+void model_columns_row(struct pane_env *env, int y, int x, int tree_w,
 		       uint32_t node, bool selected);
 
 /* The evaluation point's status line at (y, x) in `width` columns. */

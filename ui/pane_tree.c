@@ -370,7 +370,8 @@ static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	/* a parametric database: the model columns on the left, the
 	 * evaluation point's status line at the bottom */
-	int mw = r.h >= 3 ? model_columns_width(env, r.w) : 0;
+	int tree_w = r.w;
+	int mw = r.h >= 3 ? model_columns_width(env, tree_w) : 0;
 	struct rect mr = r;
 	if (mw > 0) {
 		r.h--;
@@ -392,7 +393,7 @@ static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	tree_ensure_visible(env, rows);
 	draw_header(env, r, cols, n, name_x);
 	if (mw > 0)
-		model_columns_header(env, mr.y, mr.x, mw);
+		model_columns_header(env, mr.y, mr.x, tree_w);
 	struct outline *o = env->outline;
 	struct tree_cursor *cur = env->cursor;
 	size_t sel = selected_index(env);
@@ -403,7 +404,7 @@ static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 			break;
 		draw_row(env, r.y + i, r, &row, idx == sel, cols, n, name_x);
 		if (mw > 0)
-			model_columns_row(env, r.y + i, mr.x, mw, row.node,
+			model_columns_row(env, r.y + i, mr.x, tree_w, row.node,
 					  idx == sel);
 	}
 	free(cols);

@@ -195,13 +195,13 @@ void plot_set_marker(struct plot *p, double x)
 void plot_format_tick(double v, char *buf, size_t size)
 {
 	double a = fabs(v);
-	if (v == 0 || (a >= 1e-3 && a < 1e6)) {
-		snprintf(buf, size, "%.4g", v);
+	if (a < 1e6 && v == floor(v)) { /* 65536 */
+		snprintf(buf, size, "%.0f", v);
 		return;
 	}
 	/* "1.5e+06" -> "1.5e6", "2e-05" -> "2e-5" */
 	char tmp[32];
-	snprintf(tmp, sizeof(tmp), "%.2g", v);
+	snprintf(tmp, sizeof(tmp), a >= 1e-3 && a < 1e6 ? "%.4g" : "%.2g", v);
 	char *e = strchr(tmp, 'e');
 	if (e) {
 		char *d = e + 1;
@@ -259,12 +259,12 @@ static int make_ticks(bool log, double t0, double t1, double *out)
 				if (t >= t0 - 1e-9 && t <= t1 + 1e-9)
 					out[n++] = v;
 			}
-		if (n >= 2)
+		if (n >= 3)
 			return n;
 		n = 0;
 		double lo = pow(10, t0), hi = pow(10, t1);
 		double step = nice_step(hi - lo);
-		for (double v = ceil(lo / step) * step;
+		for (double v = ceil(lo / step - 1e-9) * step;
 		     v <= hi * (1 + 1e-9) && n < TICKS_MAX; v += step)
 			out[n++] = v;
 		return n;
