@@ -245,7 +245,7 @@ static int make_ticks(bool log, double t0, double t1, double *out)
 	int n = 0;
 	if (log) {
 		double k0 = ceil(t0 - 1e-9), k1 = floor(t1 + 1e-9);
-		if (k1 - k0 >= 1) {
+		if (k1 - k0 >= 2) {
 			double every = ceil((k1 - k0 + 1) / 6);
 			for (double k = k0; k <= k1 && n < TICKS_MAX; k += every)
 				out[n++] = pow(10, k);

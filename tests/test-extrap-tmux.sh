@@ -1,0 +1,82 @@
+#!/bin/sh
+# The performance models of a parametric database in a real terminal
+# (tmux; issue 17).  On a generated, non-parametric database the plot (P)
+# says why it has nothing to draw.  On Extra-P's text/one_parameter_1.txt
+# (corpus): the model columns show the model string Extra-P prints
+# (../shared/expected), the status line under the tree the evaluation point
+# (x=60, the largest measured value); D doubles it and the value column
+# follows, `:set at x=1000` sets it; the plot pane draws its title, axes
+# with ticks and the measured points; ! selects the worst-scaling call
+# path.  The corpus part is skipped (77) while the Extra-P readers or the
+# modeler are not in the program.  Polls capture-pane, never a bare sleep.
+. "${top_srcdir:-.}/tests/tmux-env.sh"
+mkdir -p "$tmp/home" && export HOME="$tmp/home"
+cs=$(cd "$top_builddir" && pwd)/callscope
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+# ---- not parametric: the plot says so -------------------------------------
+"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 3 --contexts 50 \
+	--threads 2 --samples 0 >/dev/null || exit 1
+start "$cs --no-config $tmp/db" "q quit" || fail "the viewer did not draw"
+t send-keys -t "$S" P
+wait_for "this database is not parametric" ||
+	fail "the plot of a non-parametric database gave no reason"
+screen | grep -qF "Models at" && fail "model status line on a v4 database"
+t send-keys -t "$S" q
+wait_shell || fail "q did not quit"
+
+# ---- one_parameter_1.txt --------------------------------------------------
+data=${CALLSCOPE_CORPUS:-$top_srcdir/../shared/corpus}/extra-p/extrap/tests/data
+input=$data/text/one_parameter_1.txt
+expected=${CALLSCOPE_EXPECTED:-$top_srcdir/../shared/expected}/extra-p/text__one_parameter_1.txt.txt
+if [ ! -f "$input" ] || [ ! -f "$expected" ]; then
+	echo "corpus absent: the Extra-P part skipped"
+	[ $status -eq 0 ] && exit 77
+	exit $status
+fi
+if ! "$cs" formats 2>/dev/null | grep -qi extrap; then
+	echo "no Extra-P reader in the program: the Extra-P part skipped"
+	[ $status -eq 0 ] && exit 77
+	exit $status
+fi
+model=$(sed -n 's/^[[:space:]]*Model: //p' "$expected" | head -n 1)
+[ -n "$model" ] || { echo "no model in $expected"; exit 99; }
+start "$cs --no-config $input" "q quit" || fail "the viewer did not draw"
+if ! wait_for "Models at" 10; then
+	echo "no models in the program (modeler absent): the rest skipped"
+	t send-keys -t "$S" q
+	[ $status -eq 0 ] && exit 77
+	exit $status
+fi
+# the model string as Extra-P prints it, on the call path's row
+wait_for "$model" || fail "the model column lacks Extra-P's model '$model'"
+screen | grep -F -- "$model" | grep -qF compute ||
+	fail "the model is not on compute's row"
+screen | grep -qF "Models at x=60" || fail "the evaluation point is not x=60"
+screen | grep -qF "Value@at" || fail "no Value@at column header"
+# the slider: D doubles x, the value column follows
+before=$(screen | grep -F -- "$model")
+t send-keys -t "$S" D
+wait_for "Models at x=120" || fail "D did not double x"
+wait_change "$model" "$before" || fail "the value did not follow the slider"
+# model(120) = -0.8898 + 0.20168 * 120^2 = 2903.3
+screen | grep -F -- "$model" | grep -qF " 2903 " ||
+	fail "the value at x=120 is not 2903: $(screen | grep -F -- "$model")"
+t send-keys -t "$S" ":set at x=1000" Enter
+wait_for "Models at x=1000" || fail ":set at x=1000 was not applied"
+# 2.017e+05 at x = 1000
+wait_for "2.017e+05" || fail "the value at x=1000 is not 2.017e+05"
+# the plot: title, y ticks on the axis, x tick labels, points
+t send-keys -t "$S" P
+wait_for "Plot: time along x" || fail "P did not open the plot"
+screen | grep -q "┤" || fail "the plot has no y ticks"
+screen | grep -qE "^ *20 .* 1000 *$" ||
+	fail "the plot has no x tick labels 20 .. 1000"
+screen | grep -qF "●" || fail "the plot has no points"
+# the worst-scaling call path: the only one with a model
+t send-keys -t "$S" "!"
+wait_for "worst-scaling call path #1" || fail "! did not select the worst"
+t send-keys -t "$S" q
+wait_shell || fail "q did not quit"
+exit $status
