@@ -1,5 +1,9 @@
 #!/bin/sh
-# The viewer's listing pane (DCPI) in a real terminal (tmux): `i` on a
+# DCPI in the viewer, in a real terminal (tmux).  Epochs: the generated
+# database has two epochs, each a profile, so the per-thread pane (T) on
+# main shows one row per epoch whose value is main's inclusive samples when
+# that epoch's directory is opened alone (no epoch code involved there).
+# The listing pane: `i` on a
 # procedure opens dcpilist's listing of it, on the hottest instruction
 # (marked >, whose address and samples `callscope listing --format json`
 # gives, computed by the same engine and checked against objdump and the
@@ -28,6 +32,18 @@ print("%s %d" % (h[2:], row["values"][0]))' "$tmp/l.json") || exit 1
 hot_addr=${hot% *}
 hot_val=${hot#* }
 
+# main's inclusive cycles in each epoch, from the epoch opened alone
+for ep in "$tmp"/p/*/; do
+	ep=${ep%/}
+	v=$("$cs" report "$ep" --format json --depth 2 | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%d" % [x for x in d["nodes"] if x["name"] == "main"][0]["values"][0])') ||
+		exit 1
+	echo "EPOCH ${ep##*/} $v" >>"$tmp/epochs"
+done
+[ "$(wc -l <"$tmp/epochs")" -eq 2 ] || { echo "FAIL: not two epochs"; exit 1; }
+
 start "$cs --no-config $tmp/p" "q quit" || fail "the viewer did not draw"
 # the root is selected: nothing to list yet
 t send-keys -t "$S" i
@@ -36,6 +52,15 @@ wait_for "listing: select a procedure" || fail "no message on the root"
 t send-keys -t "$S" "/^main$" Enter
 wait_for "main" || fail "search for main"
 sync_keys
+# the epochs of main
+t send-keys -t "$S" T
+wait_for "per execution context: main" || fail "T did not open main's epochs"
+while read -r word ep v; do
+	screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
+		fail "main in $word $ep: no row with $v (opened alone)"
+done <"$tmp/epochs"
+t send-keys -t "$S" Escape
+wait_gone "per execution context" || fail "Esc did not close the threads pane"
 t send-keys -t "$S" i
 wait_for "Procedure main in" || fail "i did not open the listing of main"
 # the hottest instruction is marked and shows its samples
