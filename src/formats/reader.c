@@ -16,6 +16,7 @@ extern const struct reader reader_cube;
 extern const struct reader reader_rocpd;
 extern const struct reader reader_dcpi;
 extern const struct reader reader_nsight;
+extern const struct reader reader_extrap_text;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
@@ -24,6 +25,7 @@ static const struct reader *const readers[] = {
 	&reader_rocpd,
 	&reader_dcpi,
 	&reader_nsight,
+	&reader_extrap_text,
 	NULL,
 };
 
