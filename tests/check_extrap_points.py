@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 
-SUPPORTED = ["text"]
+SUPPORTED = ["text", "talpas", "json"]
 STATS = ["mean", "median", "minimum", "maximum", "std"]
 
 
