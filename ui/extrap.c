@@ -1,12 +1,12 @@
 /* extrap: the viewer's state about a parametric database's performance
  * models (see extrap.h).  No curses.
  *
- * Until the measurements (src/model/model_measures.c), the models
- * (src/model/scaling.c) and the scaling view (src/views/scaling_view.c) are
- * in the engine library, their functions are weak references here: absent,
- * they are NULL and the database counts as not parametric; present (pulled
- * into the program by the readers and the `model` command that use them),
- * they are the real ones.  This file needs no change when they land. */
+ * Until the models (src/model/scaling.c) and the scaling view
+ * (src/views/scaling_view.c) are in the engine library, their functions
+ * are weak references here: absent, they are NULL and a parametric
+ * database shows no models; present, they are the real ones -- but a weak
+ * reference does not pull an object out of the library, so the pragmas go
+ * once they land (something else then links them: the `model` command). */
 #include "config.h"
 
 #include "extrap.h"
@@ -19,9 +19,6 @@
 #include "core/sanitize.h"
 #include "views/scaling_view.h"
 
-#pragma weak model_n_measured
-#pragma weak model_measured_column
-#pragma weak model_measure_at
 #pragma weak scaling_eval
 #pragma weak scaling_text
 #pragma weak scaling_view_new
@@ -51,8 +48,7 @@ struct extrap {
 
 static bool engine_ready(void)
 {
-	return model_n_measured && model_measured_column && model_measure_at &&
-	       scaling_eval && scaling_text && scaling_view_new &&
+	return scaling_eval && scaling_text && scaling_view_new &&
 	       scaling_view_peek && scaling_view_model &&
 	       scaling_view_progress && scaling_view_free;
 }
