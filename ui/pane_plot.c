@@ -171,9 +171,10 @@ static const char *metric_name(const struct extrap *ex)
 						       : "value";
 }
 
-/* Fill `p` for the line plot; returns how many models are pending. */
+/* Fill `p` for the line plot; returns how many models are pending and
+ * sets *shown to whether anything (a point, a curve) is drawn. */
 static int build_lines(struct pane_env *env, struct plot_pane *pp,
-		       struct plot *p, struct curve_ctx *ctx)
+		       struct plot *p, struct curve_ctx *ctx, bool *shown)
 {
 	struct extrap *ex = env->extrap;
 	const struct model *m = env->model;
@@ -204,16 +205,16 @@ static int build_lines(struct pane_env *env, struct plot_pane *pp,
 			const struct model_measure *me =
 				extrap_measure(ex, nodes[i], series[k]);
 			const double *c = model_point_coords(m, series[k]);
-			if (me && c)
-				plot_add_point(p, s, c[xp], me->mean,
-					       me->minimum, me->maximum);
+			if (me && c && plot_add_point(p, s, c[xp], me->mean,
+						      me->minimum, me->maximum))
+				*shown = true;
 		}
 		bool wait = false;
 		ctx[i] = (struct curve_ctx){ex, extrap_peek(ex, nodes[i], &wait),
 					    xp, xp};
 		pending += wait;
-		if (ctx[i].sm)
-			plot_set_curve(p, s, curve_f, &ctx[i], lo, hi);
+		if (ctx[i].sm && plot_set_curve(p, s, curve_f, &ctx[i], lo, hi))
+			*shown = true;
 	}
 	free(series);
 	return pending;
@@ -279,7 +280,9 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		have = build_heat(env, pp, p, &ctx[0], &wait);
 		pending = wait;
 	} else if (p) {
-		pending = build_lines(env, pp, p, ctx);
+		have = false;
+		pending = build_lines(env, pp, p, ctx, &have);
+		have = have || pending;
 	}
 	char *at = extrap_at_text(ex);
 	char *text = NULL;
@@ -298,7 +301,8 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		screen_text(r.y + 1, r.x + 1, r.w - 1,
 			    theme_attr(THEME_ROLE_MESSAGE),
 			    pending ? "the model is being fitted\xe2\x80\xa6"
-				    : "no model for the selection",
+				    : "no measurements of this call path for "
+				      "the metric (select a call path)",
 			    false);
 	} else if (r.h > 1 && plot_render(p, r.w, r.h - 1)) {
 		blit(p, r.y + 1, r.x);
