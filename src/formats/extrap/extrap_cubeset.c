@@ -363,12 +363,16 @@ static enum status cubeset_open(const struct reader_input *in,
 	return st;
 }
 
-/* A directory whose subdirectories' names carry parameters; the Cube
+/* A directory whose subdirectories' names carry parameters: at least two
+ * such names, one of them in the PREFIX.PARAMS form (a dot), so that a
+ * directory of other databases named db1, db2 is not taken.  The Cube
  * files inside cannot be seen from the probe, so the bid stays low. */
 static int cubeset_bid(const struct reader_probe *p, int best)
 {
-	if (!p->is_dir || p->n_subdirs == 0 || best >= 30)
+	if (!p->is_dir || p->n_subdirs < 2 || best >= 30)
 		return 0;
+	size_t named = 0;
+	bool dotted = false;
 	for (size_t i = 0; i < p->n_subdirs; i++) {
 		struct extrap_dir_params d;
 		char why[128];
@@ -376,10 +380,12 @@ static int cubeset_bid(const struct reader_probe *p, int best)
 			  extrap_dir_params(p->subdirs[i], &d, why,
 					    sizeof(why)) == STATUS_OK;
 		extrap_dir_params_free(&d);
-		if (ok)
-			return 30;
+		if (ok) {
+			named++;
+			dotted |= strchr(p->subdirs[i], '.') != NULL;
+		}
 	}
-	return 0;
+	return named >= 2 && dotted ? 30 : 0;
 }
 
 const struct reader reader_extrap_cubeset = {
