@@ -1,5 +1,5 @@
 /* scaling_fit: Extra-P 4.2.5's default modeler reimplemented in C (see
- * ../shared/notes/extrap.md section 3): for one parameter, the 43-term
+ * ../shared/notes/extrap.md section 3): for one parameter, the 42-term
  * hypothesis space with leave-one-out selection by SMAPE; for several, the
  * per-parameter point selection, one-parameter models, and the
  * combination of their terms.  Least squares through LAPACK (LAPACKE).
