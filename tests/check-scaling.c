@@ -8,7 +8,8 @@
  * relative, is "close" when only the text differs (last digits) and the
  * numbers are within 1e-6; the rest are listed.  Prints one summary line
  * "check-scaling: FILE: M models, E exact, C close, R rest" (with -q only
- * that and the rest).  Exit 0 when every model matched or was close, 1
+ * that and the rest; with -d, every least-squares problem solved by dgelsd
+ * itself instead of the cached route).  Exit 0 when every model matched or was close, 1
  * otherwise, 2 for an unreadable file.  Files that Extra-P 4.2.5 could not
  * read were modeled by its beta (extrap_version), whose modeler differs on
  * purpose (../shared/notes/extrap.md 3.6): their line ends in "beta
@@ -142,7 +143,7 @@ static const json_t *find_series(const json_t *ms, const char *cp,
 
 int main(int argc, char **argv)
 {
-	int quiet = argc > 2 && !strcmp(argv[1], "-q");
+	int quiet = 0, direct = 0;
 	const char *path = argv[argc - 1];
 	char *text;
 	json_t *root, *params, *sets, *set = NULL, *ms;
@@ -153,8 +154,12 @@ int main(int argc, char **argv)
 	struct scaling_fitter *fitter;
 	struct error err = {0};
 
+	for (int i = 1; i < argc - 1; i++) {
+		quiet |= !strcmp(argv[i], "-q");
+		direct |= !strcmp(argv[i], "-d");
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: check-scaling [-q] ID.json[.gz]\n");
+		fprintf(stderr, "usage: check-scaling [-q] [-d] ID.json[.gz]\n");
 		return 2;
 	}
 	text = read_all(path);
@@ -186,6 +191,7 @@ int main(int argc, char **argv)
 	fitter = scaling_fitter_new(np, &err);
 	if (!fitter)
 		return 2;
+	scaling_fitter_set_direct(fitter, direct);
 	json_t *models = json_object_get(set, "models");
 	for (size_t i = 0; i < json_array_size(models); i++) {
 		const json_t *e = json_array_get(models, i);

@@ -197,6 +197,11 @@ struct scaling_fitter *scaling_fitter_new(uint32_t n_params,
 	return f;
 }
 
+void scaling_fitter_set_direct(struct scaling_fitter *f, bool direct)
+{
+	f->direct = direct;
+}
+
 void scaling_fitter_free(struct scaling_fitter *f)
 {
 	if (!f)
@@ -640,6 +645,7 @@ enum status sp_model(struct scaling_fitter *f, const double *x,
 	s.ytrain = f->tmp + 2 * (size_t)n;
 	s.tss = cm.rss;
 	s.maxabs = 0;
+	all_exact = f->direct;
 	for (uint32_t i = 0; i < n; i++) {
 		if (!isfinite(y[i]) || y[i] == 0)
 			all_exact = true;

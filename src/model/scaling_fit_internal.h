@@ -35,6 +35,7 @@ struct mp_cache;
 
 struct scaling_fitter {
 	uint32_t n_params;
+	bool direct; /* no approximate route */
 	/* dgelsd workspace */
 	double *work, *a, *b, *s;
 	int *iwork;
