@@ -16,6 +16,7 @@ int cmd_fetch(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_listing(int argc, char **argv);
+int cmd_points(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -33,6 +34,8 @@ static const struct {
 	 "trace   DB... [--lines LIST] (--at T | --from T --to T --columns W)\n"
 	 "                     [--depth D] [--format text|json]"},
 	{"listing", cmd_listing, "listing DB PROCEDURE [--format text|json]"},
+	{"points", cmd_points,
+	 "points  SET... [--metric NAME] [--format text|json]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},

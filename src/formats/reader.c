@@ -16,6 +16,10 @@ extern const struct reader reader_cube;
 extern const struct reader reader_rocpd;
 extern const struct reader reader_dcpi;
 extern const struct reader reader_nsight;
+extern const struct reader reader_extrap_text;
+extern const struct reader reader_extrap_talpas;
+extern const struct reader reader_extrap_json;
+extern const struct reader reader_extrap_jsonl;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
@@ -24,6 +28,10 @@ static const struct reader *const readers[] = {
 	&reader_rocpd,
 	&reader_dcpi,
 	&reader_nsight,
+	&reader_extrap_text,
+	&reader_extrap_talpas,
+	&reader_extrap_json,
+	&reader_extrap_jsonl,
 	NULL,
 };
 

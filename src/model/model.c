@@ -454,7 +454,8 @@ struct model *model_builder_finish(struct model_builder *b,
 		model_builder_free(b);
 		return NULL;
 	}
-	if (!model_params_finish(m) || !model_inclusive_init(m)) {
+	if (!model_params_finish(m) || !model_measures_finish(m) ||
+	    !model_inclusive_init(m)) {
 		error_set(err, STATUS_NOMEM, m->path,
 			  "out of memory while building the model");
 		model_builder_free(b);
@@ -503,6 +504,7 @@ void model_free(struct model *m)
 	if (m->release)
 		m->release(m->release_arg);
 	model_inclusive_free(m);
+	model_measures_free(m);
 	for (uint32_t i = 0; i < m->n_columns; i++)
 		column_release(&m->columns[i]);
 	free(m->columns);

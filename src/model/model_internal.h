@@ -18,12 +18,19 @@ struct model_builder {
 	uint32_t functions_cap, stats_cap, columns_cap, profiles_cap;
 	uint32_t ids_cap, timelines_cap;
 	uint32_t params_cap, points_cap; /* model_params.c */
+	uint32_t measured_cap;           /* model_measures.c */
+	size_t measures_cap, models_cap;
 	bool failed;
 };
 
 /* model_params.c: the point -> profiles index.  False when out of
  * memory. */
 bool model_params_finish(struct model *m);
+
+/* model_measures.c: sort the measurements and stored models into their
+ * lookup order (false when out of memory); free them (model_free). */
+bool model_measures_finish(struct model *m);
+void model_measures_free(struct model *m);
 
 /* model_inclusive.c: the cache of derived inclusive statistics, made at
  * finish when the model has one (false when out of memory) and freed by

@@ -1508,6 +1508,13 @@ static enum status walk_prev(struct outline *o, struct walk *w, bool *moved,
 	return STATUS_OK;
 }
 
+/* A row the search stops at: it matches and is shown when revealed (a
+ * flattened row never is: its children stand in its place). */
+static bool search_hit(const struct outline *o, uint32_t row)
+{
+	return bits_get(&o->smatch, row) && !bits_get(&o->flat, row);
+}
+
 enum status outline_search_next(struct outline *o, uint32_t from_node,
 				bool forward, uint32_t *match,
 				struct error *err)
@@ -1533,7 +1540,7 @@ enum status outline_search_next(struct outline *o, uint32_t from_node,
 			st = walk_last(o, &w, err);
 		if (st != STATUS_OK)
 			goto out;
-		if (bits_get(&o->smatch, w.s[w.n - 1].row))
+		if (search_hit(o, w.s[w.n - 1].row))
 			goto hit;
 	}
 	for (;;) {
@@ -1554,7 +1561,7 @@ enum status outline_search_next(struct outline *o, uint32_t from_node,
 			if (st != STATUS_OK)
 				goto out;
 		}
-		if (bits_get(&o->smatch, w.s[w.n - 1].row))
+		if (search_hit(o, w.s[w.n - 1].row))
 			goto hit;
 	}
 	st = error_set(err, STATUS_NOT_FOUND, NULL, "no match for %s",

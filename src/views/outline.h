@@ -165,7 +165,8 @@ enum status outline_search_set(struct outline *o, const char *pattern,
 
 /* The next (or previous, when !forward) matching row after `from` in the
  * display order of the fully expanded tree under the zoom root, with the
- * current sort, skipping rows the filter hides; wraps around (it may be
+ * current sort, skipping rows the filter hides and flattened rows (their
+ * children stand in their place); wraps around (it may be
  * `from` itself when that is the only match).  `from` may be MODEL_NONE
  * (or a row outside the zoom root or hidden): the search then starts
  * before the first row (after the last when backwards).  The match is

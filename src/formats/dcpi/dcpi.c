@@ -6,6 +6,8 @@
  * calls ->) source line -> address, symbolized with the program's ELF image when it is
  * found (the header's `path`, then reader_options.image_path); an address
  * without an image or a symbol is a row `[image @ 0xADDR]`, never dropped.
+ * Files of several epochs sum; each epoch is then also a profile with
+ * the context's samples in it (dcpi_epochs.c).
  * Decoding is dcpi_file.c's job, ELF dcpi_elf.c's; see doc/dcpi.md.
  * Depends on core/, model/, io/ and formats/reader.h. */
 #include "config.h"
@@ -19,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "formats/dcpi/dcpi_elf.h"
+#include "formats/dcpi/dcpi_epochs.h"
 #include "formats/dcpi/dcpi_file.h"
 #include "formats/reader.h"
 #include "io/blob.h"
@@ -38,6 +41,7 @@ struct image {
 
 struct hit {
 	uint32_t image, event, offset;
+	uint32_t epoch; /* index into opener.epochs */
 	uint64_t count;
 };
 
@@ -51,6 +55,7 @@ struct dcpi_values {
 	uint32_t n_nodes, n_events;
 	double *v;
 	uint8_t *has;
+	struct dcpi_epochs *epochs; /* per-epoch values, NULL for one epoch */
 };
 
 struct opener {
@@ -62,6 +67,9 @@ struct opener {
 	size_t n_images;
 	char **events;
 	size_t n_events;
+	char **epochs; /* the headers' epochs, in the order met */
+	size_t n_epochs;
+	struct dcpi_epochs *ep; /* with several epochs: their values */
 	struct hit *hits;
 	size_t n_hits, cap_hits;
 	struct val *vals;
@@ -100,18 +108,20 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-static uint32_t event_index(struct opener *o, const char *name)
+/* The index of `name` in the list `*names` (of *n), added when new;
+ * MODEL_NONE when out of memory. */
+static uint32_t name_index(char ***names, size_t *n, const char *name)
 {
-	for (size_t i = 0; i < o->n_events; i++)
-		if (strcmp(o->events[i], name) == 0)
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*names)[i], name) == 0)
 			return (uint32_t)i;
-	char **ne = realloc(o->events, (o->n_events + 1) * sizeof(*ne));
-	if (!ne)
+	char **nn = realloc(*names, (*n + 1) * sizeof(*nn));
+	if (!nn)
 		return MODEL_NONE;
-	o->events = ne;
-	if (!(ne[o->n_events] = strdup(name)))
+	*names = nn;
+	if (!(nn[*n] = strdup(name)))
 		return MODEL_NONE;
-	return (uint32_t)o->n_events++;
+	return (uint32_t)(*n)++;
 }
 
 static uint32_t image_index(struct opener *o, const struct dcpi_profile *p,
@@ -175,8 +185,11 @@ static enum status read_file(struct opener *o, const char *file, bool must)
 	if (st != STATUS_OK)
 		goto out;
 	o->n_files++;
-	uint32_t ev = event_index(o, p.event);
-	uint32_t im = ev == MODEL_NONE ? MODEL_NONE : image_index(o, &p, file);
+	uint32_t ev = name_index(&o->events, &o->n_events, p.event);
+	uint32_t epoch = name_index(&o->epochs, &o->n_epochs, p.epoch);
+	uint32_t im = ev == MODEL_NONE || epoch == MODEL_NONE
+			      ? MODEL_NONE
+			      : image_index(o, &p, file);
 	if (im == MODEL_NONE - 1) {
 		st = STATUS_CORRUPT;
 		goto out;
@@ -199,7 +212,7 @@ static enum status read_file(struct opener *o, const char *file, bool must)
 		}
 		o->hits[o->n_hits++] = (struct hit){
 			.image = im, .event = ev, .offset = p.samples[i].offset,
-			.count = p.samples[i].count};
+			.epoch = epoch, .count = p.samples[i].count};
 	}
 out:
 	dcpi_profile_clear(&p);
@@ -285,6 +298,8 @@ static int hit_cmp(const void *a, const void *b)
 		return x->offset < y->offset ? -1 : 1;
 	if (x->event != y->event)
 		return x->event < y->event ? -1 : 1;
+	if (x->epoch != y->epoch)
+		return x->epoch < y->epoch ? -1 : 1;
 	return 0;
 }
 
@@ -552,7 +567,10 @@ static enum status build_image(struct opener *o, uint32_t ii,
 			break;
 		}
 		for (size_t k = i; k < j; k++)
-			if (!add_val(o, node, h[k].event, (double)h[k].count)) {
+			if (!add_val(o, node, h[k].event, (double)h[k].count) ||
+			    (o->ep && !dcpi_epochs_add(o->ep, node, h[k].event,
+						       h[k].epoch,
+						       (double)h[k].count))) {
 				st = nomem(o);
 				break;
 			}
@@ -587,11 +605,28 @@ static void dcpi_values_close(void *impl)
 		return;
 	free(v->v);
 	free(v->has);
+	dcpi_epochs_free(v->epochs);
 	free(v);
+}
+
+static enum status dcpi_per_epoch(void *impl, uint32_t ctx_id,
+				  uint32_t prop_id, struct profile_value **out,
+				  size_t *n, struct error *err)
+{
+	const struct dcpi_values *v = impl;
+	return dcpi_epochs_per_profile(v->epochs, ctx_id, prop_id, out, n,
+				       err);
 }
 
 static const struct value_ops dcpi_value_ops = {
 	.summary = dcpi_summary,
+	.close = dcpi_values_close,
+};
+
+/* With several epochs: each is a profile with per-profile values. */
+static const struct value_ops dcpi_epoch_value_ops = {
+	.summary = dcpi_summary,
+	.per_profile = dcpi_per_epoch,
 	.close = dcpi_values_close,
 };
 
@@ -604,7 +639,7 @@ static enum status add_columns(struct opener *o)
 			.formula = intern(o, "$$"),
 			.combine = COMBINE_SUM,
 			.stat_id = (uint32_t)e,
-			.prop_id = MODEL_NONE,
+			.prop_id = o->ep ? (uint32_t)e : MODEL_NONE,
 			.flags = STAT_EXCLUSIVE_ONLY,
 		};
 		uint32_t stat[2];
@@ -613,7 +648,10 @@ static enum status add_columns(struct opener *o)
 				  ? MODEL_NONE
 				  : model_builder_add_inclusive_stat(o->b,
 								     stat[1]);
-		if (stat[0] == MODEL_NONE)
+		if (stat[0] == MODEL_NONE ||
+		    (o->ep && !model_builder_set_stat_prop_id(
+				      o->b, stat[0],
+				      (uint32_t)(o->n_events + e))))
 			return nomem(o);
 		for (int k = 0; k < 2; k++) {
 			char *descr = NULL;
@@ -647,8 +685,35 @@ static enum status add_columns(struct opener *o)
 	return STATUS_OK;
 }
 
+/* One profile per epoch, "EPOCH 2611241530"; the index of the first. */
+static uint32_t add_epoch_profiles(struct opener *o)
+{
+	uint32_t first = MODEL_NONE;
+	for (size_t k = 0; k < o->n_epochs; k++) {
+		struct model_id id = {
+			.kind_name = intern(o, "EPOCH"),
+			.logical_id = (uint32_t)k,
+			.physical_id = strtoull(o->epochs[k], NULL, 10),
+			.is_physical = true,
+		};
+		char label[64];
+		snprintf(label, sizeof(label), "EPOCH %.40s", o->epochs[k]);
+		uint32_t p = model_builder_add_profile(o->b, false, &id, 1,
+						       label);
+		if (p == MODEL_NONE)
+			return MODEL_NONE;
+		if (k == 0)
+			first = p;
+	}
+	return first;
+}
+
 static enum status build(struct opener *o, struct model **out)
 {
+	if (o->n_epochs > 1 &&
+	    !(o->ep = dcpi_epochs_new((uint32_t)o->n_epochs,
+				      (uint32_t)o->n_events)))
+		return nomem(o);
 	enum status st = add_columns(o);
 	if (st != STATUS_OK)
 		return st;
@@ -685,9 +750,17 @@ static enum status build(struct opener *o, struct model **out)
 		warn(o, "%zu image%s without tstart nor ELF image: addresses "
 		     "are offsets from the start of the text",
 		     o->n_offsets, o->n_offsets == 1 ? "" : "s");
+	if (o->ep) {
+		uint32_t first = add_epoch_profiles(o);
+		if (first == MODEL_NONE ||
+		    !dcpi_epochs_finish(o->ep, model_builder_peek(o->b), first))
+			return nomem(o);
+	}
 	struct dcpi_values *v = calloc(1, sizeof(*v));
 	if (!v)
 		return nomem(o);
+	v->epochs = o->ep;
+	o->ep = NULL;
 	v->n_nodes = model_builder_peek(o->b)->n_nodes;
 	v->n_events = (uint32_t)o->n_events;
 	size_t cells = (size_t)v->n_nodes * (v->n_events ? v->n_events : 1);
@@ -703,7 +776,10 @@ static enum status build(struct opener *o, struct model **out)
 		v->v[c] += o->vals[i].value;
 		v->has[c] = 1;
 	}
-	model_builder_set_values(o->b, &dcpi_value_ops, v);
+	model_builder_set_values(o->b,
+				 v->epochs ? &dcpi_epoch_value_ops
+					   : &dcpi_value_ops,
+				 v);
 	char *title = NULL;
 	if (asprintf(&title, "DCPI profile: %zu image%s, %zu event%s, %zu "
 			     "file%s",
@@ -756,6 +832,10 @@ static enum status dcpi_open(const struct reader_input *in,
 	for (size_t i = 0; i < o.n_events; i++)
 		free(o.events[i]);
 	free(o.events);
+	for (size_t i = 0; i < o.n_epochs; i++)
+		free(o.epochs[i]);
+	free(o.epochs);
+	dcpi_epochs_free(o.ep);
 	free(o.hits);
 	free(o.vals);
 	return st;
@@ -820,7 +900,7 @@ const struct reader reader_dcpi = {
 	.name = "dcpi",
 	.description = "DCPI profile file (ASCII header, version-0 samples), "
 		       "or a DCPI profile database directory",
-	.caps = READER_CAP_TREE,
+	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE,
 	.bid = dcpi_bid,
 	.open = dcpi_open,
 };

@@ -1,0 +1,261 @@
+/* cmd_points: `callscope points SET... [--metric NAME] [--format
+ * text|json]`: the measurement points of parametric sets (Extra-P), what
+ * Extra-P calls "data points": per callpath (names joined by "->") and
+ * measured metric, each point's coordinates and the statistics of its
+ * repetitions (mean, median, minimum, maximum, std, repetitions).  The
+ * JSON is shaped like Extra-P's own dump ("parameters", "measurements":
+ * [{"callpath", "metric", "points": [{"coordinate", ...}]}]), NaN and
+ * infinities as the strings "nan", "inf", "-inf".  Each SET is opened on
+ * its own; several give a JSON array.  Must not depend on curses or on
+ * ui/. */
+#include "config.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* The callpath of node `node`: the names from the root joined by "->". */
+static char *callpath_of(const struct model *m, uint32_t node)
+{
+	size_t len = 1;
+	for (uint32_t n = node; n && n != MODEL_NONE; n = m->nodes[n].parent)
+		len += strlen(model_str(m, m->nodes[n].name)) + 2;
+	char *out = malloc(len);
+	if (!out)
+		return NULL;
+	size_t pos = len - 1;
+	out[pos] = '\0';
+	for (uint32_t n = node; n && n != MODEL_NONE; n = m->nodes[n].parent) {
+		const char *s = model_str(m, m->nodes[n].name);
+		size_t l = strlen(s);
+		pos -= l;
+		memcpy(out + pos, s, l);
+		if (m->nodes[n].parent && m->nodes[n].parent != MODEL_NONE) {
+			pos -= 2;
+			memcpy(out + pos, "->", 2);
+		}
+	}
+	if (pos)
+		memmove(out, out + pos, len - pos);
+	return out;
+}
+
+static const char *measured_name(const struct model *m, uint32_t measured)
+{
+	uint32_t col = model_measured_column(m, measured);
+	uint32_t stat = col == MODEL_NONE ? MODEL_NONE
+					  : model_column_stat(m, col);
+	if (stat == MODEL_NONE)
+		return col == MODEL_NONE ? "" : m->columns[col].name;
+	return model_str(m, m->stats[stat].metric);
+}
+
+static json_t *num_json(double v)
+{
+	if (isnan(v))
+		return json_string("nan");
+	if (isinf(v))
+		return json_string(v > 0 ? "inf" : "-inf");
+	return json_real(v);
+}
+
+static json_t *coord_json(const struct model *m, uint32_t point)
+{
+	json_t *a = json_array();
+	const double *c = model_point_coords(m, point);
+	for (uint32_t j = 0; j < m->n_params; j++)
+		json_array_append_new(a, num_json(c[j]));
+	return a;
+}
+
+static bool has_any(const struct model *m, uint32_t node, uint32_t measured)
+{
+	for (uint32_t p = 0; p < m->n_points; p++)
+		if (model_measure_at(m, node, measured, p))
+			return true;
+	return false;
+}
+
+static json_t *set_json(const struct model *m, const char *metric)
+{
+	json_t *params = json_array(), *coords = json_array(),
+	       *series = json_array();
+	for (uint32_t j = 0; j < m->n_params; j++)
+		json_array_append_new(
+			params, cli_json_text(model_str(m, m->params[j].name)));
+	for (uint32_t p = 0; p < m->n_points; p++)
+		json_array_append_new(coords, coord_json(m, p));
+	for (uint32_t node = 1; node < m->n_nodes; node++) {
+		for (uint32_t k = 0; k < model_n_measured(m); k++) {
+			const char *name = measured_name(m, k);
+			if ((metric && strcmp(metric, name) != 0) ||
+			    !has_any(m, node, k))
+				continue;
+			json_t *pts = json_array();
+			for (uint32_t p = 0; p < m->n_points; p++) {
+				const struct model_measure *ms =
+					model_measure_at(m, node, k, p);
+				if (!ms)
+					continue;
+				json_array_append_new(
+					pts,
+					json_pack("{s:o, s:o, s:o, s:o, s:o, "
+						  "s:o, s:I}",
+						  "coordinate", coord_json(m, p),
+						  "mean", num_json(ms->mean),
+						  "median", num_json(ms->median),
+						  "minimum", num_json(ms->minimum),
+						  "maximum", num_json(ms->maximum),
+						  "std", num_json(ms->std),
+						  "repetitions",
+						  (json_int_t)ms->repetitions));
+			}
+			char *cp = callpath_of(m, node);
+			json_array_append_new(
+				series, json_pack("{s:o, s:o, s:o}", "callpath",
+						  cli_json_text(cp ? cp : ""),
+						  "metric", cli_json_text(name),
+						  "points", pts));
+			free(cp);
+		}
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "format",
+			 cli_json_text(m->format), "path",
+			 cli_json_text(m->path), "parameters", params,
+			 "coordinates", coords, "measurements", series);
+}
+
+static void put_coord(const struct model *m, uint32_t point)
+{
+	const double *c = model_point_coords(m, point);
+	for (uint32_t j = 0; j < m->n_params; j++) {
+		fputs(j ? " " : "  ", stdout);
+		cli_put_text(stdout, model_str(m, m->params[j].name));
+		printf("=%.10g", c[j]);
+	}
+}
+
+static void set_text(const struct model *m, const char *metric)
+{
+	fputs("Set:        ", stdout);
+	cli_put_text(stdout, m->path);
+	fputs("\nFormat:     ", stdout);
+	cli_put_text(stdout, m->format);
+	printf("\nParameters: %u, points: %u\n", m->n_params, m->n_points);
+	for (uint32_t node = 1; node < m->n_nodes; node++) {
+		for (uint32_t k = 0; k < model_n_measured(m); k++) {
+			const char *name = measured_name(m, k);
+			if ((metric && strcmp(metric, name) != 0) ||
+			    !has_any(m, node, k))
+				continue;
+			char *cp = callpath_of(m, node);
+			fputs("\n", stdout);
+			cli_put_text(stdout, cp ? cp : "");
+			fputs("  [", stdout);
+			cli_put_text(stdout, name);
+			fputs("]\n", stdout);
+			free(cp);
+			printf("  %14s %14s %14s %14s %14s %5s  point\n",
+			       "mean", "median", "minimum", "maximum", "std",
+			       "reps");
+			for (uint32_t p = 0; p < m->n_points; p++) {
+				const struct model_measure *ms =
+					model_measure_at(m, node, k, p);
+				if (!ms)
+					continue;
+				printf("  %14.8g %14.8g %14.8g %14.8g %14.8g "
+				       "%5u",
+				       ms->mean, ms->median, ms->minimum,
+				       ms->maximum, ms->std,
+				       (unsigned)ms->repetitions);
+				put_coord(m, p);
+				fputc('\n', stdout);
+			}
+		}
+	}
+}
+
+int cmd_points(int argc, char **argv);
+int cmd_points(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"metric", required_argument, NULL, 'm'},
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *metric = NULL;
+	enum cli_format format = CLI_FORMAT_TEXT;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			metric = optarg;
+			break;
+		case 'f':
+			if (!cli_parse_format("points", optarg,
+					      1u << CLI_FORMAT_TEXT |
+						      1u << CLI_FORMAT_JSON,
+					      &format))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return CLI_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'callscope --help'.\n");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "callscope points: expected a measurement set\n");
+		return CLI_EXIT_USAGE;
+	}
+	int n = argc - optind;
+	json_t *all = format == CLI_FORMAT_JSON && n > 1 ? json_array() : NULL;
+	int rc = CLI_EXIT_OK;
+	for (int i = 0; i < n && rc == CLI_EXIT_OK; i++) {
+		struct model *m = cli_open(argv[optind + i]);
+		if (!m) {
+			rc = CLI_EXIT_DATA;
+			break;
+		}
+		if (m->n_params == 0 || model_n_measured(m) == 0) {
+			fputs("callscope points: ", stderr);
+			cli_put_text(stderr, m->path);
+			fputs(": not a parametric measurement set\n", stderr);
+			rc = CLI_EXIT_DATA;
+		} else if (format == CLI_FORMAT_JSON) {
+			json_t *doc = set_json(m, metric);
+			if (all) {
+				json_array_append_new(all, doc);
+			} else {
+				cli_put_json(stdout, doc,
+					     JSON_INDENT(1) |
+						     JSON_REAL_PRECISION(17));
+				fputc('\n', stdout);
+				json_decref(doc);
+			}
+		} else {
+			if (i)
+				fputc('\n', stdout);
+			set_text(m, metric);
+		}
+		model_free(m);
+	}
+	if (all) {
+		if (rc == CLI_EXIT_OK) {
+			cli_put_json(stdout, all,
+				     JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+			fputc('\n', stdout);
+		}
+		json_decref(all);
+	}
+	return rc;
+}

@@ -1,0 +1,177 @@
+/* dcpi_epochs: per-epoch values of a multi-epoch DCPI database (see
+ * dcpi_epochs.h): a sorted array of (leaf, event, epoch, samples) and a
+ * dense block of inclusive sums per inner node, event and epoch. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/dcpi/dcpi_epochs.h"
+
+struct leaf_value {
+	uint32_t node, event, epoch;
+	double value;
+};
+
+struct dcpi_epochs {
+	uint32_t n_epochs, n_events;
+	uint32_t first_profile;
+	struct leaf_value *lv; /* by (node, event, epoch) */
+	size_t n_lv, cap_lv;
+	uint32_t n_nodes;
+	uint32_t *inner_row; /* node -> row of `inner`, MODEL_NONE for leaves */
+	double *inner;       /* rows x n_events x n_epochs */
+};
+
+struct dcpi_epochs *dcpi_epochs_new(uint32_t n_epochs, uint32_t n_events)
+{
+	struct dcpi_epochs *e = calloc(1, sizeof(*e));
+	if (e) {
+		e->n_epochs = n_epochs;
+		e->n_events = n_events;
+	}
+	return e;
+}
+
+static int triple_cmp(const struct leaf_value *a, uint32_t node,
+		      uint32_t event, uint32_t epoch)
+{
+	if (a->node != node)
+		return a->node < node ? -1 : 1;
+	if (a->event != event)
+		return a->event < event ? -1 : 1;
+	if (a->epoch != epoch)
+		return a->epoch < epoch ? -1 : 1;
+	return 0;
+}
+
+bool dcpi_epochs_add(struct dcpi_epochs *e, uint32_t node, uint32_t event,
+		     uint32_t epoch, double value)
+{
+	if (event >= e->n_events || epoch >= e->n_epochs)
+		return false;
+	if (e->n_lv) {
+		struct leaf_value *last = &e->lv[e->n_lv - 1];
+		int c = triple_cmp(last, node, event, epoch);
+		if (c == 0) {
+			last->value += value;
+			return true;
+		}
+		if (c > 0)
+			return false;
+	}
+	if (e->n_lv == e->cap_lv) {
+		size_t nc = e->cap_lv ? e->cap_lv * 2 : 256;
+		struct leaf_value *nl = realloc(e->lv, nc * sizeof(*nl));
+		if (!nl)
+			return false;
+		e->lv = nl;
+		e->cap_lv = nc;
+	}
+	e->lv[e->n_lv++] = (struct leaf_value){node, event, epoch, value};
+	return true;
+}
+
+bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
+			uint32_t first_profile)
+{
+	e->first_profile = first_profile;
+	e->n_nodes = m->n_nodes;
+	e->inner_row = malloc((m->n_nodes ? m->n_nodes : 1) *
+			      sizeof(*e->inner_row));
+	if (!e->inner_row)
+		return false;
+	uint32_t rows = 0;
+	for (uint32_t i = 0; i < m->n_nodes; i++)
+		e->inner_row[i] = m->nodes[i].first_child != MODEL_NONE
+					  ? rows++
+					  : MODEL_NONE;
+	size_t cell = (size_t)e->n_events * e->n_epochs;
+	e->inner = calloc(rows ? (size_t)rows * cell : 1, sizeof(double));
+	if (!e->inner)
+		return false;
+	/* each leaf's samples into every ancestor */
+	for (size_t i = 0; i < e->n_lv; i++) {
+		const struct leaf_value *l = &e->lv[i];
+		if (l->node >= m->n_nodes)
+			continue;
+		for (uint32_t up = m->nodes[l->node].parent; up != MODEL_NONE;
+		     up = m->nodes[up].parent) {
+			uint32_t r = e->inner_row[up];
+			if (r != MODEL_NONE)
+				e->inner[(size_t)r * cell +
+					 (size_t)l->event * e->n_epochs +
+					 l->epoch] += l->value;
+		}
+	}
+	return true;
+}
+
+/* The first leaf value of (node, event), or n_lv. */
+static size_t first_of(const struct dcpi_epochs *e, uint32_t node,
+		       uint32_t event)
+{
+	size_t lo = 0, hi = e->n_lv;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (triple_cmp(&e->lv[mid], node, event, 0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+enum status dcpi_epochs_per_profile(const struct dcpi_epochs *e,
+				    uint32_t ctx_id, uint32_t prop_id,
+				    struct profile_value **out, size_t *n,
+				    struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	bool inclusive = prop_id >= e->n_events;
+	uint32_t event = inclusive ? prop_id - e->n_events : prop_id;
+	if (event >= e->n_events || ctx_id >= e->n_nodes)
+		return STATUS_OK;
+	struct profile_value *pv = malloc(e->n_epochs * sizeof(*pv));
+	if (!pv)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	size_t k = 0;
+	uint32_t row = e->inner_row[ctx_id];
+	if (row != MODEL_NONE) {
+		/* an inner node: exclusive samples are none, inclusive ones
+		 * summed at finish */
+		const double *v = e->inner + ((size_t)row * e->n_events +
+					      event) * e->n_epochs;
+		for (uint32_t p = 0; inclusive && p < e->n_epochs; p++)
+			if (v[p] != 0)
+				pv[k++] = (struct profile_value){
+					e->first_profile + p, v[p]};
+	} else {
+		for (size_t i = first_of(e, ctx_id, event);
+		     i < e->n_lv && e->lv[i].node == ctx_id &&
+		     e->lv[i].event == event;
+		     i++)
+			if (e->lv[i].value != 0)
+				pv[k++] = (struct profile_value){
+					e->first_profile + e->lv[i].epoch,
+					e->lv[i].value};
+	}
+	if (k == 0) {
+		free(pv);
+		return STATUS_OK;
+	}
+	*out = pv;
+	*n = k;
+	return STATUS_OK;
+}
+
+void dcpi_epochs_free(struct dcpi_epochs *e)
+{
+	if (!e)
+		return;
+	free(e->lv);
+	free(e->inner_row);
+	free(e->inner);
+	free(e);
+}

@@ -1,0 +1,434 @@
+/* extrap_build: the common model of an Extra-P set, built from the
+ * collection (extrap_set.h): parameters, points sorted by coordinate tuple
+ * (lexicographically, as Extra-P sorts them), the call tree from the
+ * callpaths split on "->", a column per metric declared measured, the
+ * measurements, a profile per point and the value provider (column value:
+ * the mean at the last point; per-profile value: the mean at the profile's
+ * point).  Also the number parser the text formats share.  Must not depend
+ * on curses, on ui/ or on another format. */
+#include "config.h"
+
+#include "formats/extrap/extrap_set.h"
+#include "formats/extrap/extrap_set_internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the value provider -------------------------------------------- */
+
+struct xvalues {
+	const struct model *m; /* set once the model is finished */
+	uint32_t last;         /* the last point */
+};
+
+static bool xv_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
+		       double *out)
+{
+	const struct xvalues *v = impl;
+	const struct model_measure *ms =
+		v->m ? model_measure_at(v->m, ctx_id, stat_id, v->last) : NULL;
+	if (!ms)
+		return false;
+	*out = ms->mean;
+	return true;
+}
+
+static enum status xv_per_profile(void *impl, uint32_t ctx_id,
+				  uint32_t prop_id, struct profile_value **out,
+				  size_t *n, struct error *err)
+{
+	const struct xvalues *v = impl;
+	*out = NULL;
+	*n = 0;
+	if (!v->m || v->m->n_points == 0)
+		return STATUS_OK;
+	struct profile_value *pv = malloc(v->m->n_points * sizeof(*pv));
+	if (!pv)
+		return error_set(err, STATUS_NOMEM, v->m->path,
+				 "out of memory");
+	size_t k = 0;
+	/* profile p is point p */
+	for (uint32_t p = 0; p < v->m->n_points; p++) {
+		const struct model_measure *ms =
+			model_measure_at(v->m, ctx_id, prop_id, p);
+		if (ms && ms->mean != 0)
+			pv[k++] = (struct profile_value){p, ms->mean};
+	}
+	if (k == 0) {
+		free(pv);
+		pv = NULL;
+	}
+	*out = pv;
+	*n = k;
+	return STATUS_OK;
+}
+
+static void xv_close(void *impl)
+{
+	free(impl);
+}
+
+static const struct value_ops xvalue_ops = {
+	.summary = xv_summary,
+	.per_profile = xv_per_profile,
+	.close = xv_close,
+};
+
+/* ---- the build ------------------------------------------------------ */
+
+struct build {
+	struct extrap_set *s;
+	struct model_builder *b;
+	const char *path;
+	struct error *err;
+	uint32_t *rank;     /* collection point -> model point */
+	uint32_t *cp_node;  /* callpath -> node */
+	uint32_t *fn_of;    /* string handle -> function + 1 */
+	uint32_t fn_cap;
+	struct xmap children; /* (parent, name) -> node */
+};
+
+static const double *sort_coords;
+static uint32_t sort_np;
+
+static int cmp_point(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const double *cx = sort_coords + (size_t)x * sort_np;
+	const double *cy = sort_coords + (size_t)y * sort_np;
+	for (uint32_t j = 0; j < sort_np; j++)
+		if (cx[j] != cy[j])
+			return cx[j] < cy[j] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static enum status nomem(struct build *d)
+{
+	return error_set(d->err, STATUS_NOMEM, d->path, "out of memory");
+}
+
+static enum status build_points(struct build *d)
+{
+	struct extrap_set *s = d->s;
+	for (uint32_t i = 0; i < s->params.n; i++)
+		if (model_builder_add_param(d->b, s->params.v[i]) != i)
+			return nomem(d);
+	uint32_t *order = malloc(((size_t)s->n_points + 1) * sizeof(*order));
+	d->rank = malloc(((size_t)s->n_points + 1) * sizeof(*d->rank));
+	if (!order || !d->rank) {
+		free(order);
+		return nomem(d);
+	}
+	for (uint32_t i = 0; i < s->n_points; i++)
+		order[i] = i;
+	sort_coords = s->coords;
+	sort_np = s->params.n;
+	qsort(order, s->n_points, sizeof(*order), cmp_point);
+	enum status st = STATUS_OK;
+	for (uint32_t i = 0; i < s->n_points && st == STATUS_OK; i++) {
+		const double *c = s->coords + (size_t)order[i] * s->params.n;
+		d->rank[order[i]] = i;
+		if (model_builder_add_point(d->b, c, s->params.n) != i) {
+			st = nomem(d);
+			break;
+		}
+		/* the point's profile: "p=64 n=10" */
+		size_t cap = 64 + 32 * (size_t)s->params.n, len = 0;
+		char *label = malloc(cap);
+		for (uint32_t j = 0; label && j < s->params.n; j++) {
+			size_t room = cap - len;
+			int w = snprintf(label + len, room, "%s%s=%.15g",
+					 j ? " " : "", s->params.v[j], c[j]);
+			if (w < 0)
+				break;
+			if ((size_t)w >= room) {
+				char *g = realloc(label, cap + (size_t)w + 64);
+				if (!g) {
+					free(label);
+					label = NULL;
+					break;
+				}
+				label = g;
+				cap += (size_t)w + 64;
+				j--; /* again, with room */
+				continue;
+			}
+			len += (size_t)w;
+		}
+		uint32_t prof = label ? model_builder_add_profile(
+						d->b, false, NULL, 0, label)
+				      : MODEL_NONE;
+		free(label);
+		if (prof != i || !model_builder_set_profile_point(d->b, prof, i, 0))
+			st = nomem(d);
+	}
+	free(order);
+	return st;
+}
+
+struct child_key {
+	const struct model *m;
+	uint32_t parent, name;
+};
+
+static bool child_eq(const void *ctx, uint32_t i)
+{
+	const struct child_key *k = ctx;
+	return k->m->nodes[i].parent == k->parent &&
+	       k->m->nodes[i].name == k->name;
+}
+
+static uint32_t child_hash(uint32_t parent, uint32_t name)
+{
+	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+static uint32_t function_of(struct build *d, uint32_t name)
+{
+	if (name >= d->fn_cap) {
+		uint32_t ncap = d->fn_cap ? d->fn_cap : 256;
+		while (ncap <= name && ncap < UINT32_MAX / 2)
+			ncap *= 2;
+		if (ncap <= name)
+			return MODEL_NONE;
+		uint32_t *g = realloc(d->fn_of, ncap * sizeof(*g));
+		if (!g)
+			return MODEL_NONE;
+		memset(g + d->fn_cap, 0, (ncap - d->fn_cap) * sizeof(*g));
+		d->fn_of = g;
+		d->fn_cap = ncap;
+	}
+	if (!d->fn_of[name]) {
+		struct model_function f = {.name = name};
+		uint32_t fn = model_builder_add_function(d->b, &f);
+		if (fn == MODEL_NONE)
+			return MODEL_NONE;
+		d->fn_of[name] = fn + 1;
+	}
+	return d->fn_of[name] - 1;
+}
+
+/* The node of one callpath: each "->" segment a child, made when new. */
+static enum status build_callpath(struct build *d, uint32_t cp)
+{
+	const char *p = d->s->cps.v[cp], *end = p + d->s->cps.len[cp];
+	uint32_t parent = 0;
+	for (;;) {
+		const char *arrow = NULL;
+		for (const char *q = p; q + 1 < end; q++)
+			if (q[0] == '-' && q[1] == '>') {
+				arrow = q;
+				break;
+			}
+		const char *seg_end = arrow ? arrow : end;
+		uint32_t name = model_builder_intern(d->b, p,
+						     (size_t)(seg_end - p));
+		if (name == MODEL_NONE)
+			return nomem(d);
+		struct child_key k = {model_builder_peek(d->b), parent, name};
+		uint32_t h = child_hash(parent, name);
+		uint32_t node = xmap_find(&d->children, h, child_eq, &k);
+		if (node == MODEL_NONE) {
+			uint32_t fn = function_of(d, name);
+			if (fn == MODEL_NONE)
+				return nomem(d);
+			uint32_t next = model_builder_peek(d->b)->n_nodes;
+			struct model_node nd = {
+				.ctx_id = next,
+				.name = name,
+				.function = fn,
+				.kind = NODE_REGION,
+				.relation = parent ? RELATION_CALL
+						   : RELATION_NONE,
+			};
+			node = model_builder_add_node(d->b, parent, &nd);
+			if (node != next || !xmap_put(&d->children, h, node))
+				return nomem(d);
+		}
+		parent = node;
+		if (!arrow)
+			break;
+		p = arrow + 2;
+	}
+	d->cp_node[cp] = parent;
+	return STATUS_OK;
+}
+
+static enum status build_columns(struct build *d)
+{
+	struct extrap_set *s = d->s;
+	uint32_t scope = model_builder_intern(d->b, "point", 5);
+	uint32_t formula = model_builder_intern(d->b, "$$", 2);
+	for (uint32_t i = 0; i < s->metrics.n; i++) {
+		uint32_t name = model_builder_intern(d->b, s->metrics.v[i],
+						     s->metrics.len[i]);
+		struct model_stat st = {
+			.metric = name, .scope = scope, .formula = formula,
+			.combine = COMBINE_SUM, .stat_id = i, .prop_id = i,
+		};
+		uint32_t stat = model_builder_add_stat(d->b, &st);
+		if (name == MODEL_NONE || stat == MODEL_NONE)
+			return nomem(d);
+		struct model_column c = {
+			.name = strdup(s->metrics.len[i] ? s->metrics.v[i]
+							 : "value"),
+			.variant = strdup(""),
+			.description = strdup(
+				"Extra-P measurement: the mean of the "
+				"repetitions at the last point (the largest "
+				"coordinates); per profile, at each point"),
+			.format = strdup("%.4g"),
+			.kind = COLUMN_INCLUSIVE,
+			.render = RENDER_NUMBER,
+			.visible = true,
+			.pair = MODEL_NONE,
+			.parent = MODEL_NONE,
+			.expr = formula_leaf(stat),
+		};
+		uint32_t col = MODEL_NONE;
+		if (!c.name || !c.variant || !c.description || !c.format ||
+		    !c.expr ||
+		    (col = model_builder_add_column(d->b, &c)) == MODEL_NONE) {
+			free(c.name);
+			free(c.variant);
+			free(c.description);
+			free(c.format);
+			formula_free(c.expr);
+			return nomem(d);
+		}
+		if (model_builder_add_measured(d->b, col) != i)
+			return nomem(d);
+	}
+	return STATUS_OK;
+}
+
+static enum status build_measures(struct build *d)
+{
+	struct extrap_set *s = d->s;
+	for (uint32_t i = 0; i < s->n_cells; i++) {
+		struct cell *c = &s->cells[i];
+		struct model_measure ms;
+		if (c->stored) {
+			ms = c->m;
+		} else if (c->n == 0) {
+			continue;
+		} else {
+			enum status st = model_measure_of(c->v, c->n, &ms,
+							  d->err);
+			if (st != STATUS_OK)
+				return st;
+		}
+		if (!model_builder_set_measure(d->b, d->cp_node[c->cp],
+					       c->metric, d->rank[c->point],
+					       &ms))
+			return nomem(d);
+	}
+	for (uint32_t i = 0; i < s->sets.n; i++)
+		if (model_builder_add_stored_set(d->b, s->sets.v[i]) != i)
+			return nomem(d);
+	for (size_t i = 0; i < s->n_models; i++) {
+		struct smodel *sm = &s->models[i];
+		if (!model_builder_set_stored_model(d->b, sm->set,
+						    d->cp_node[sm->cp],
+						    sm->metric, &sm->model))
+			return nomem(d);
+	}
+	return STATUS_OK;
+}
+
+enum status extrap_set_build(struct extrap_set *s, const char *format,
+			     const char *path, struct model **out,
+			     struct error *err)
+{
+	*out = NULL;
+	if (s->nomem)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	struct build d = {.s = s, .path = path, .err = err};
+	struct xvalues *xv = calloc(1, sizeof(*xv));
+	d.b = model_builder_new(format, path);
+	d.cp_node = malloc(((size_t)s->cps.n + 1) * sizeof(*d.cp_node));
+	enum status st = STATUS_OK;
+	if (!d.b || !xv || !d.cp_node) {
+		free(xv);
+		st = nomem(&d);
+		goto out;
+	}
+	model_builder_set_values(d.b, &xvalue_ops, xv);
+	xv->last = s->n_points ? s->n_points - 1 : 0;
+	st = build_points(&d);
+	for (uint32_t i = 0; i < s->cps.n && st == STATUS_OK; i++)
+		st = build_callpath(&d, i);
+	if (st == STATUS_OK)
+		st = build_columns(&d);
+	if (st == STATUS_OK)
+		st = build_measures(&d);
+	if (st == STATUS_OK) {
+		struct model *m = model_builder_finish(d.b, err);
+		d.b = NULL;
+		if (!m) {
+			st = STATUS_NOMEM;
+		} else {
+			xv->m = m;
+			*out = m;
+		}
+	}
+out:
+	model_builder_free(d.b);
+	free(d.rank);
+	free(d.cp_node);
+	free(d.fn_of);
+	free(d.children.slots);
+	return st;
+}
+
+bool extrap_parse_double(const char *text, size_t len, double *out)
+{
+	while (len && isspace((unsigned char)*text)) {
+		text++;
+		len--;
+	}
+	while (len && isspace((unsigned char)text[len - 1]))
+		len--;
+	if (len == 0 || len > 400)
+		return false;
+	char buf[416];
+	size_t k = 0;
+	bool digit = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == '_') {
+			/* Python: one underscore between digits */
+			if (i == 0 || i + 1 == len ||
+			    !isdigit((unsigned char)text[i - 1]) ||
+			    !isdigit((unsigned char)text[i + 1]))
+				return false;
+			continue;
+		}
+		if (isdigit((unsigned char)c))
+			digit = true;
+		else if (!strchr("+-.eEinfatyINFATY", c))
+			return false;
+		buf[k++] = c;
+	}
+	buf[k] = '\0';
+	if (!digit) {
+		/* inf, infinity, nan with a sign, any case */
+		const char *w = buf + (buf[0] == '+' || buf[0] == '-');
+		if (strcasecmp(w, "inf") && strcasecmp(w, "infinity") &&
+		    strcasecmp(w, "nan"))
+			return false;
+	} else if (strpbrk(buf, "infatyINFATY") &&
+		   !strpbrk(buf, "eE")) {
+		return false;
+	}
+	char *end = NULL;
+	double v = strtod(buf, &end);
+	if (end != buf + k)
+		return false;
+	*out = v;
+	return true;
+}

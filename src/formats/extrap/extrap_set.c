@@ -1,0 +1,437 @@
+/* extrap_set: the collection every Extra-P reader fills and the build of
+ * the common model from it (see extrap_set.h).  Names, points and cells
+ * are found through small open-addressing hash tables, so a reader's cost
+ * is linear in its input; the build sorts the points once and walks each
+ * callpath's "->" segments through a (parent, name) table.  Must not
+ * depend on curses, on ui/ or on another format. */
+#include "config.h"
+
+#include "formats/extrap/extrap_set.h"
+#include "formats/extrap/extrap_set_internal.h"
+
+#include "core/array.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a hash table of indexes into the caller's items ---------------- */
+
+static uint32_t hash_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (uint32_t)h;
+}
+
+static uint64_t hash_bytes(const void *p, size_t len, uint64_t h)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < len; i++) {
+		h ^= s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+uint32_t xmap_find(const struct xmap *m, uint32_t h,
+			  bool (*eq)(const void *ctx, uint32_t index),
+			  const void *ctx)
+{
+	if (!m->cap)
+		return MODEL_NONE;
+	for (uint32_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		uint64_t s = m->slots[i];
+		if (!s)
+			return MODEL_NONE;
+		if ((uint32_t)(s >> 32) == h &&
+		    eq(ctx, (uint32_t)s - 1))
+			return (uint32_t)s - 1;
+	}
+}
+
+bool xmap_put(struct xmap *m, uint32_t h, uint32_t index)
+{
+	if ((uint64_t)(m->n + 1) * 2 > m->cap) {
+		uint32_t ncap = m->cap ? m->cap * 2 : 64;
+		if (ncap < m->cap)
+			return false;
+		uint64_t *ns = calloc(ncap, sizeof(*ns));
+		if (!ns)
+			return false;
+		for (uint32_t i = 0; i < m->cap; i++) {
+			uint64_t s = m->slots[i];
+			if (!s)
+				continue;
+			uint32_t j = (uint32_t)(s >> 32) & (ncap - 1);
+			while (ns[j])
+				j = (j + 1) & (ncap - 1);
+			ns[j] = s;
+		}
+		free(m->slots);
+		m->slots = ns;
+		m->cap = ncap;
+	}
+	uint32_t j = h & (m->cap - 1);
+	while (m->slots[j])
+		j = (j + 1) & (m->cap - 1);
+	m->slots[j] = (uint64_t)h << 32 | ((uint64_t)index + 1);
+	m->n++;
+	return true;
+}
+
+/* ---- the collection --------------------------------------------------- */
+
+struct extrap_set *extrap_set_new(void)
+{
+	return calloc(1, sizeof(struct extrap_set));
+}
+
+static void names_free(struct names *n)
+{
+	for (uint32_t i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	free(n->len);
+	free(n->map.slots);
+}
+
+void extrap_set_free(struct extrap_set *s)
+{
+	if (!s)
+		return;
+	names_free(&s->params);
+	names_free(&s->cps);
+	names_free(&s->metrics);
+	names_free(&s->sets);
+	free(s->coords);
+	free(s->point_map.slots);
+	for (uint32_t i = 0; i < s->n_cells; i++)
+		free(s->cells[i].v);
+	free(s->cells);
+	free(s->cell_map.slots);
+	for (size_t i = 0; i < s->n_models; i++)
+		free(s->models[i].model.terms);
+	free(s->models);
+	free(s);
+}
+
+bool extrap_set_nomem(const struct extrap_set *s)
+{
+	return s->nomem;
+}
+
+struct name_key {
+	const struct names *n;
+	const char *s;
+	size_t len;
+};
+
+static bool name_eq(const void *ctx, uint32_t i)
+{
+	const struct name_key *k = ctx;
+	return k->n->len[i] == k->len && memcmp(k->n->v[i], k->s, k->len) == 0;
+}
+
+static uint32_t names_find(const struct names *n, const char *s, size_t len)
+{
+	struct name_key k = {n, s, len};
+	return xmap_find(&n->map, hash_mix(hash_bytes(s, len, 1469598103934665603ull)),
+			 name_eq, &k);
+}
+
+static uint32_t names_add(struct extrap_set *set, struct names *n,
+			  const char *s, size_t len, bool *added)
+{
+	*added = false;
+	uint32_t i = names_find(n, s, len);
+	if (i != MODEL_NONE)
+		return i;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		goto nomem;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	uint32_t cap = n->cap;
+	if (!array_grow_u32((void **)&n->v, &n->cap, (uint64_t)n->n + 1,
+			    sizeof(*n->v))) {
+		free(copy);
+		goto nomem;
+	}
+	size_t *l = n->cap != cap ? realloc(n->len, n->cap * sizeof(*l))
+				  : n->len;
+	if (!l) {
+		free(copy);
+		goto nomem;
+	}
+	n->len = l;
+	n->v[n->n] = copy;
+	n->len[n->n] = len;
+	if (!xmap_put(&n->map,
+		      hash_mix(hash_bytes(s, len, 1469598103934665603ull)),
+		      n->n)) {
+		free(copy);
+		goto nomem;
+	}
+	*added = true;
+	return n->n++;
+nomem:
+	set->nomem = true;
+	return MODEL_NONE;
+}
+
+uint32_t extrap_set_n_params(const struct extrap_set *s)
+{
+	return s->params.n;
+}
+
+uint32_t extrap_set_param(struct extrap_set *s, const char *name, size_t len)
+{
+	if (s->n_points)
+		return MODEL_NONE;
+	bool added;
+	uint32_t i = names_add(s, &s->params, name, len, &added);
+	return added ? i : MODEL_NONE;
+}
+
+uint32_t extrap_set_find_param(const struct extrap_set *s, const char *name,
+			       size_t len)
+{
+	return names_find(&s->params, name, len);
+}
+
+uint32_t extrap_set_callpath(struct extrap_set *s, const char *name,
+			     size_t len)
+{
+	bool added;
+	return names_add(s, &s->cps, name, len, &added);
+}
+
+uint32_t extrap_set_metric(struct extrap_set *s, const char *name, size_t len)
+{
+	bool added;
+	return names_add(s, &s->metrics, name, len, &added);
+}
+
+struct point_key {
+	const struct extrap_set *s;
+	const double *c;
+};
+
+static bool point_eq(const void *ctx, uint32_t i)
+{
+	const struct point_key *k = ctx;
+	uint32_t np = k->s->params.n;
+	for (uint32_t j = 0; j < np; j++)
+		if (k->s->coords[(size_t)i * np + j] != k->c[j])
+			return false;
+	return true;
+}
+
+static uint32_t point_hash(const double *c, uint32_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (uint32_t j = 0; j < n; j++) {
+		double v = c[j] == 0 ? 0 : c[j]; /* -0 == 0 */
+		h = hash_bytes(&v, sizeof(v), h);
+	}
+	return hash_mix(h);
+}
+
+uint32_t extrap_set_point(struct extrap_set *s, const double *coords)
+{
+	uint32_t np = s->params.n;
+	if (np == 0)
+		return MODEL_NONE;
+	for (uint32_t j = 0; j < np; j++)
+		if (isnan(coords[j]))
+			return MODEL_NONE;
+	uint32_t h = point_hash(coords, np);
+	struct point_key k = {s, coords};
+	uint32_t i = xmap_find(&s->point_map, h, point_eq, &k);
+	if (i != MODEL_NONE)
+		return i;
+	if (!array_grow_u32((void **)&s->coords, &s->points_cap,
+			    ((uint64_t)s->n_points + 1) * np,
+			    sizeof(double)) ||
+	    !xmap_put(&s->point_map, h, s->n_points)) {
+		s->nomem = true;
+		return MODEL_NONE;
+	}
+	memcpy(s->coords + (size_t)s->n_points * np, coords,
+	       np * sizeof(double));
+	return s->n_points++;
+}
+
+uint32_t extrap_set_n_points(const struct extrap_set *s)
+{
+	return s->n_points;
+}
+
+struct cell_key {
+	const struct extrap_set *s;
+	uint32_t cp, metric, point;
+};
+
+static bool cell_eq(const void *ctx, uint32_t i)
+{
+	const struct cell_key *k = ctx;
+	const struct cell *c = &k->s->cells[i];
+	return c->cp == k->cp && c->metric == k->metric && c->point == k->point;
+}
+
+static uint32_t cell_hash(uint32_t cp, uint32_t metric, uint32_t point)
+{
+	return hash_mix(((uint64_t)cp * 0x9e3779b97f4a7c15ull) ^
+			((uint64_t)metric << 40) ^ ((uint64_t)point << 20) ^
+			point);
+}
+
+static uint32_t cell_find(const struct extrap_set *s, uint32_t cp,
+			  uint32_t metric, uint32_t point)
+{
+	if (cp >= s->cps.n || metric >= s->metrics.n || point >= s->n_points)
+		return MODEL_NONE;
+	struct cell_key k = {s, cp, metric, point};
+	return xmap_find(&s->cell_map, cell_hash(cp, metric, point), cell_eq,
+			 &k);
+}
+
+static struct cell *cell_get(struct extrap_set *s, uint32_t cp,
+			     uint32_t metric, uint32_t point)
+{
+	if (cp >= s->cps.n || metric >= s->metrics.n || point >= s->n_points)
+		return NULL;
+	uint32_t i = cell_find(s, cp, metric, point);
+	if (i != MODEL_NONE)
+		return &s->cells[i];
+	if (!array_grow_u32((void **)&s->cells, &s->cells_cap,
+			    (uint64_t)s->n_cells + 1, sizeof(*s->cells)) ||
+	    !xmap_put(&s->cell_map, cell_hash(cp, metric, point),
+		      s->n_cells)) {
+		s->nomem = true;
+		return NULL;
+	}
+	s->cells[s->n_cells] = (struct cell){.cp = cp, .metric = metric,
+					     .point = point};
+	return &s->cells[s->n_cells++];
+}
+
+bool extrap_set_add_values(struct extrap_set *s, uint32_t callpath,
+			   uint32_t metric, uint32_t point,
+			   const double *values, size_t n)
+{
+	struct cell *c = cell_get(s, callpath, metric, point);
+	if (!c)
+		return false;
+	if ((uint64_t)c->n + n > UINT32_MAX - 1 ||
+	    !array_grow_u32((void **)&c->v, &c->cap, (uint64_t)c->n + n,
+			    sizeof(double))) {
+		s->nomem = true;
+		return false;
+	}
+	if (n)
+		memcpy(c->v + c->n, values, n * sizeof(double));
+	c->n += (uint32_t)n;
+	return true;
+}
+
+size_t extrap_set_n_values(const struct extrap_set *s, uint32_t callpath,
+			   uint32_t metric, uint32_t point)
+{
+	uint32_t i = cell_find(s, callpath, metric, point);
+	return i == MODEL_NONE ? 0 : s->cells[i].n;
+}
+
+bool extrap_set_put_measure(struct extrap_set *s, uint32_t callpath,
+			    uint32_t metric, uint32_t point,
+			    const struct model_measure *m)
+{
+	struct cell *c = cell_get(s, callpath, metric, point);
+	if (!c)
+		return false;
+	c->stored = true;
+	c->m = *m;
+	return true;
+}
+
+uint32_t extrap_set_model_set(struct extrap_set *s, const char *name)
+{
+	bool added;
+	/* sets may share a name: keep each one */
+	uint32_t i = names_find(&s->sets, name, strlen(name));
+	if (i != MODEL_NONE) {
+		char *alt = NULL;
+		if (asprintf(&alt, "%s #%u", name, (unsigned)s->sets.n) < 0) {
+			s->nomem = true;
+			return MODEL_NONE;
+		}
+		i = names_add(s, &s->sets, alt, strlen(alt), &added);
+		free(alt);
+		return i;
+	}
+	return names_add(s, &s->sets, name, strlen(name), &added);
+}
+
+bool extrap_set_put_model(struct extrap_set *s, uint32_t set,
+			  uint32_t callpath, uint32_t metric,
+			  struct scaling_model *model)
+{
+	struct scaling_model taken = *model;
+	model->terms = NULL;
+	model->n_terms = 0;
+	if (set >= s->sets.n || callpath >= s->cps.n ||
+	    metric >= s->metrics.n ||
+	    !array_grow((void **)&s->models, &s->models_cap, s->n_models + 1,
+			sizeof(*s->models))) {
+		free(taken.terms);
+		if (set < s->sets.n && callpath < s->cps.n &&
+		    metric < s->metrics.n)
+			s->nomem = true;
+		return false;
+	}
+	s->models[s->n_models++] = (struct smodel){set, callpath, metric,
+						    taken};
+	return true;
+}
+
+enum status extrap_set_validate(const struct extrap_set *s, const char *path,
+				struct error *err)
+{
+	if (s->params.n == 0)
+		return error_set(err, STATUS_CORRUPT, path,
+				 "the set has no parameters");
+	if (s->n_points == 0)
+		return error_set(err, STATUS_CORRUPT, path,
+				 "the set has no measurement points");
+	if (s->metrics.n == 0 || s->cps.n == 0 || s->n_cells == 0)
+		return error_set(err, STATUS_CORRUPT, path,
+				 "the set has no measurements");
+	/* points with data per (callpath, metric): cells are unique per
+	 * point, so counting cells per pair is enough */
+	uint64_t pairs = (uint64_t)s->cps.n * s->metrics.n;
+	if (pairs > SIZE_MAX / sizeof(uint32_t))
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	uint32_t *count = calloc((size_t)pairs, sizeof(*count));
+	if (!count)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	for (uint32_t i = 0; i < s->n_cells; i++)
+		count[(size_t)s->cells[i].cp * s->metrics.n +
+		      s->cells[i].metric]++;
+	enum status st = STATUS_OK;
+	for (uint64_t i = 0; i < pairs && st == STATUS_OK; i++) {
+		if (count[i] == 0 || count[i] == s->n_points)
+			continue;
+		st = error_set(err, STATUS_CORRUPT, path,
+			       "callpath \"%s\", metric \"%s\": measurements at "
+			       "%u of the %u points",
+			       s->cps.v[i / s->metrics.n],
+			       s->metrics.v[i % s->metrics.n],
+			       (unsigned)count[i], (unsigned)s->n_points);
+	}
+	free(count);
+	return st;
+}
+

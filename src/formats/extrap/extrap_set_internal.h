@@ -1,0 +1,54 @@
+/* extrap_set_internal: the collection's layout, shared by extrap_set.c
+ * (filling it) and extrap_build.c (the model built from it) and nothing
+ * else.  Must not depend on curses, on ui/ or on another format. */
+#ifndef CALLSCOPE_EXTRAP_SET_INTERNAL_H
+#define CALLSCOPE_EXTRAP_SET_INTERNAL_H
+
+#include "formats/extrap/extrap_set.h"
+
+struct xmap {
+	uint64_t *slots; /* hash << 32 | (index + 1); 0 empty */
+	uint32_t cap, n;
+};
+
+/* The index whose hash is `h` and for which eq(ctx, index) holds, or
+ * MODEL_NONE; add one (false when out of memory). */
+uint32_t xmap_find(const struct xmap *m, uint32_t h,
+		   bool (*eq)(const void *ctx, uint32_t index),
+		   const void *ctx);
+bool xmap_put(struct xmap *m, uint32_t h, uint32_t index);
+
+struct names {
+	char **v;
+	size_t *len;
+	uint32_t n, cap;
+	struct xmap map;
+};
+
+struct cell {
+	uint32_t cp, metric, point;
+	bool stored;
+	uint32_t n, cap;
+	double *v;
+	struct model_measure m;
+};
+
+struct smodel {
+	uint32_t set, cp, metric;
+	struct scaling_model model;
+};
+
+struct extrap_set {
+	struct names params, cps, metrics, sets;
+	double *coords; /* n_points x n_params */
+	uint32_t n_points, points_cap;
+	struct xmap point_map;
+	struct cell *cells;
+	uint32_t n_cells, cells_cap;
+	struct xmap cell_map;
+	struct smodel *models;
+	size_t n_models, models_cap;
+	bool nomem;
+};
+
+#endif

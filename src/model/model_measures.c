@@ -1,0 +1,467 @@
+/* model_measures: the measurements of parametric sets (Extra-P) and the
+ * performance models stored with them.  The statistics of a point's
+ * repetitions are computed as Extra-P's Measurement does with numpy (mean
+ * by numpy's pairwise summation, median as the mean of the two middle
+ * values for an even count, population standard deviation); the builder
+ * collects (node, measured metric, point) triples in call order and
+ * finish sorts them once into one array searched by bisection (16 + 48
+ * bytes per triple, nothing per absent one).  Stored model sets are kept
+ * the same way, keyed by (set, node, measured).  Must not depend on
+ * curses, on ui/ or on any reader. */
+#include "config.h"
+
+#include "model/model.h"
+#include "model/model_internal.h"
+#include "model/scaling.h"
+
+#include "core/array.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One triple's key; `seq` orders repeated calls (the last one wins). */
+struct measure_key {
+	uint32_t node, measured, point, seq;
+};
+
+struct stored_key {
+	uint32_t set, node, measured, seq;
+};
+
+struct model_measures {
+	uint32_t *measured; /* measured index -> column */
+	uint32_t n_measured;
+	struct measure_key *keys; /* sorted, unique after finish */
+	struct model_measure *values;
+	size_t n;
+	char **set_names;
+	uint32_t n_sets;
+	struct stored_key *skeys; /* sorted, unique after finish */
+	struct scaling_model *models;
+	size_t n_models;
+};
+
+/* The builder's side (struct model_builder keeps the capacities). */
+static struct model_measures *measures_of(struct model_builder *b)
+{
+	if (!b->m->measures) {
+		b->m->measures = calloc(1, sizeof(*b->m->measures));
+		if (!b->m->measures)
+			b->failed = true;
+	}
+	return b->m->measures;
+}
+
+/* numpy's pairwise_sum (numpy/_core/src/umath/loops_utils.h.src): a plain
+ * loop under 8 items, 8 partial sums up to 128 items, halving above (the
+ * split rounded down to a multiple of 8). */
+static double pairwise_sum(const double *a, size_t n)
+{
+	if (n < 8) {
+		double res = 0.;
+		for (size_t i = 0; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	if (n <= 128) {
+		double r[8];
+		for (int k = 0; k < 8; k++)
+			r[k] = a[k];
+		size_t i;
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (int k = 0; k < 8; k++)
+				r[k] += a[i + k];
+		double res = ((r[0] + r[1]) + (r[2] + r[3])) +
+			     ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	size_t n2 = n / 2;
+	n2 -= n2 % 8;
+	return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+enum status model_measure_of(const double *values, size_t n,
+			     struct model_measure *out, struct error *err)
+{
+	if (!values || n == 0)
+		return error_set(err, STATUS_USAGE, NULL,
+				 "no values to measure");
+	double *tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	bool nan = false;
+	for (size_t i = 0; i < n; i++)
+		nan |= isnan(values[i]);
+	/* numpy.mean: the reduction starts from the identity 0 */
+	double mean = (0. + pairwise_sum(values, n)) / (double)n;
+	/* numpy.var: sum of squared deviations, pairwise, over n */
+	for (size_t i = 0; i < n; i++) {
+		double d = values[i] - mean;
+		tmp[i] = d * d;
+	}
+	double var = (0. + pairwise_sum(tmp, n)) / (double)n;
+	out->mean = mean;
+	out->std = sqrt(var);
+	out->repetitions = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	if (nan) {
+		out->median = out->minimum = out->maximum = NAN;
+		free(tmp);
+		return STATUS_OK;
+	}
+	memcpy(tmp, values, n * sizeof(*tmp));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	out->minimum = tmp[0];
+	out->maximum = tmp[n - 1];
+	if (n % 2)
+		out->median = tmp[n / 2];
+	else
+		out->median = (0. + tmp[n / 2 - 1] + tmp[n / 2]) / 2.;
+	free(tmp);
+	return STATUS_OK;
+}
+
+double model_measure_get(const struct model_measure *m, enum measure_kind kind)
+{
+	if (!m)
+		return NAN;
+	switch (kind) {
+	case MEASURE_MEAN:
+		return m->mean;
+	case MEASURE_MEDIAN:
+		return m->median;
+	case MEASURE_MINIMUM:
+		return m->minimum;
+	case MEASURE_MAXIMUM:
+		return m->maximum;
+	}
+	return NAN;
+}
+
+uint32_t model_n_measured(const struct model *m)
+{
+	return m && m->measures ? m->measures->n_measured : 0;
+}
+
+uint32_t model_measured_column(const struct model *m, uint32_t measured)
+{
+	if (!m || !m->measures || measured >= m->measures->n_measured)
+		return MODEL_NONE;
+	return m->measures->measured[measured];
+}
+
+static int cmp_mkey3(const struct measure_key *x, const struct measure_key *y)
+{
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->measured != y->measured)
+		return x->measured < y->measured ? -1 : 1;
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	return 0;
+}
+
+const struct model_measure *model_measure_at(const struct model *m,
+					     uint32_t node, uint32_t measured,
+					     uint32_t point)
+{
+	if (!m || !m->measures)
+		return NULL;
+	const struct model_measures *s = m->measures;
+	struct measure_key k = {node, measured, point, 0};
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_mkey3(&s->keys[mid], &k);
+		if (c == 0)
+			return &s->values[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+uint32_t model_n_stored_sets(const struct model *m)
+{
+	return m && m->measures ? m->measures->n_sets : 0;
+}
+
+const char *model_stored_set_name(const struct model *m, uint32_t set)
+{
+	if (!m || !m->measures || set >= m->measures->n_sets)
+		return NULL;
+	return m->measures->set_names[set];
+}
+
+static int cmp_skey3(const struct stored_key *x, const struct stored_key *y)
+{
+	if (x->set != y->set)
+		return x->set < y->set ? -1 : 1;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->measured != y->measured)
+		return x->measured < y->measured ? -1 : 1;
+	return 0;
+}
+
+const struct scaling_model *model_stored_model(const struct model *m,
+					       uint32_t set, uint32_t node,
+					       uint32_t measured)
+{
+	if (!m || !m->measures)
+		return NULL;
+	const struct model_measures *s = m->measures;
+	struct stored_key k = {set, node, measured, 0};
+	size_t lo = 0, hi = s->n_models;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_skey3(&s->skeys[mid], &k);
+		if (c == 0)
+			return &s->models[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ---- builder -------------------------------------------------------- */
+
+uint32_t model_builder_add_measured(struct model_builder *b, uint32_t column)
+{
+	if (!b || b->failed || column >= b->m->n_columns)
+		return MODEL_NONE;
+	struct model_measures *s = measures_of(b);
+	if (!s || s->n_measured == MODEL_NONE - 1)
+		return MODEL_NONE;
+	if (!array_grow_u32((void **)&s->measured, &b->measured_cap,
+			    (uint64_t)s->n_measured + 1,
+			    sizeof(*s->measured))) {
+		b->failed = true;
+		return MODEL_NONE;
+	}
+	s->measured[s->n_measured] = column;
+	return s->n_measured++;
+}
+
+bool model_builder_set_measure(struct model_builder *b, uint32_t node,
+			       uint32_t measured, uint32_t point,
+			       const struct model_measure *value)
+{
+	if (!b || b->failed || !value || node >= b->m->n_nodes ||
+	    point >= b->m->n_points || !b->m->measures ||
+	    measured >= b->m->measures->n_measured)
+		return false;
+	struct model_measures *s = b->m->measures;
+	if (s->n >= UINT32_MAX ||
+	    !array_grow((void **)&s->keys, &b->measures_cap, s->n + 1,
+			sizeof(*s->keys))) {
+		b->failed = true;
+		return false;
+	}
+	size_t vcap = b->measures_cap;
+	struct model_measure *grown =
+		realloc(s->values, vcap * sizeof(*s->values));
+	if (!grown) {
+		b->failed = true;
+		return false;
+	}
+	s->values = grown;
+	s->keys[s->n] = (struct measure_key){node, measured, point,
+					     (uint32_t)s->n};
+	s->values[s->n] = *value;
+	s->n++;
+	return true;
+}
+
+/* Free a stored model's terms without scaling.c (scaling_model_clear is
+ * another module's). */
+static void stored_clear(struct scaling_model *model)
+{
+	free(model->terms);
+	model->terms = NULL;
+	model->n_terms = 0;
+}
+
+uint32_t model_builder_add_stored_set(struct model_builder *b,
+				      const char *name)
+{
+	if (!b || b->failed || !name)
+		return MODEL_NONE;
+	struct model_measures *s = measures_of(b);
+	if (!s || s->n_sets == MODEL_NONE - 1)
+		return MODEL_NONE;
+	char *copy = strdup(name);
+	char **grown = copy ? realloc(s->set_names,
+				      (s->n_sets + 1) * sizeof(*grown))
+			    : NULL;
+	if (!grown) {
+		free(copy);
+		b->failed = true;
+		return MODEL_NONE;
+	}
+	s->set_names = grown;
+	s->set_names[s->n_sets] = copy;
+	return s->n_sets++;
+}
+
+bool model_builder_set_stored_model(struct model_builder *b, uint32_t set,
+				    uint32_t node, uint32_t measured,
+				    struct scaling_model *model)
+{
+	if (!model)
+		return false;
+	struct scaling_model taken = *model;
+	*model = (struct scaling_model){.kind = SCALING_CONSTANT};
+	if (!b || b->failed || !b->m->measures ||
+	    set >= b->m->measures->n_sets || node >= b->m->n_nodes ||
+	    measured >= b->m->measures->n_measured) {
+		stored_clear(&taken);
+		return false;
+	}
+	struct model_measures *s = b->m->measures;
+	if (s->n_models >= UINT32_MAX ||
+	    !array_grow((void **)&s->skeys, &b->models_cap, s->n_models + 1,
+			sizeof(*s->skeys))) {
+		stored_clear(&taken);
+		b->failed = true;
+		return false;
+	}
+	struct scaling_model *grown =
+		realloc(s->models, b->models_cap * sizeof(*s->models));
+	if (!grown) {
+		stored_clear(&taken);
+		b->failed = true;
+		return false;
+	}
+	s->models = grown;
+	s->skeys[s->n_models] = (struct stored_key){set, node, measured,
+						    (uint32_t)s->n_models};
+	s->models[s->n_models] = taken;
+	s->n_models++;
+	return true;
+}
+
+/* ---- finish and free ------------------------------------------------ */
+
+struct msort {
+	struct measure_key k;
+	struct model_measure v;
+};
+
+static int cmp_msort(const void *a, const void *b)
+{
+	const struct msort *x = a, *y = b;
+	int c = cmp_mkey3(&x->k, &y->k);
+	if (c)
+		return c;
+	return x->k.seq < y->k.seq ? -1 : x->k.seq > y->k.seq;
+}
+
+struct ssort {
+	struct stored_key k;
+	struct scaling_model v;
+};
+
+static int cmp_ssort(const void *a, const void *b)
+{
+	const struct ssort *x = a, *y = b;
+	int c = cmp_skey3(&x->k, &y->k);
+	if (c)
+		return c;
+	return x->k.seq < y->k.seq ? -1 : x->k.seq > y->k.seq;
+}
+
+static bool finish_measures(struct model_measures *s)
+{
+	if (s->n == 0)
+		return true;
+	struct msort *t = malloc(s->n * sizeof(*t));
+	if (!t)
+		return false;
+	for (size_t i = 0; i < s->n; i++)
+		t[i] = (struct msort){s->keys[i], s->values[i]};
+	qsort(t, s->n, sizeof(*t), cmp_msort);
+	size_t w = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		/* of equal keys the last (largest seq) wins */
+		if (i + 1 < s->n && cmp_mkey3(&t[i].k, &t[i + 1].k) == 0)
+			continue;
+		s->keys[w] = t[i].k;
+		s->values[w] = t[i].v;
+		w++;
+	}
+	free(t);
+	s->n = w;
+	/* give back the builder's slack */
+	struct measure_key *k = realloc(s->keys, w * sizeof(*k));
+	if (k)
+		s->keys = k;
+	struct model_measure *v = realloc(s->values, w * sizeof(*v));
+	if (v)
+		s->values = v;
+	return true;
+}
+
+static bool finish_models(struct model_measures *s)
+{
+	if (s->n_models == 0)
+		return true;
+	struct ssort *t = malloc(s->n_models * sizeof(*t));
+	if (!t)
+		return false;
+	for (size_t i = 0; i < s->n_models; i++)
+		t[i] = (struct ssort){s->skeys[i], s->models[i]};
+	qsort(t, s->n_models, sizeof(*t), cmp_ssort);
+	size_t w = 0;
+	for (size_t i = 0; i < s->n_models; i++) {
+		if (i + 1 < s->n_models &&
+		    cmp_skey3(&t[i].k, &t[i + 1].k) == 0) {
+			stored_clear(&t[i].v);
+			continue;
+		}
+		s->skeys[w] = t[i].k;
+		s->models[w] = t[i].v;
+		w++;
+	}
+	free(t);
+	s->n_models = w;
+	return true;
+}
+
+bool model_measures_finish(struct model *m)
+{
+	if (!m->measures)
+		return true;
+	return finish_measures(m->measures) && finish_models(m->measures);
+}
+
+void model_measures_free(struct model *m)
+{
+	struct model_measures *s = m->measures;
+	if (!s)
+		return;
+	free(s->measured);
+	free(s->keys);
+	free(s->values);
+	for (uint32_t i = 0; i < s->n_sets; i++)
+		free(s->set_names[i]);
+	free(s->set_names);
+	for (size_t i = 0; i < s->n_models; i++)
+		stored_clear(&s->models[i]);
+	free(s->skeys);
+	free(s->models);
+	free(s);
+	m->measures = NULL;
+}

@@ -1,0 +1,226 @@
+/* proc_listing: builds a procedure's instruction listing (see listing.h): the
+ * sampled addresses of the procedure's subtree, sorted, joined to the
+ * instructions dcpi_listing emits by address range. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/proc_listing.h"
+#include "formats/dcpi/dcpi_listing.h"
+
+struct addr_node {
+	uint64_t addr;
+	uint32_t node;
+};
+
+struct build {
+	const struct model *m;
+	struct proc_listing *l;
+	struct addr_node *addrs; /* sorted by address */
+	size_t n_addrs;
+	size_t cap_rows;
+	double *vals; /* rows x n_columns, rebased into rows at the end */
+	bool failed;
+};
+
+static int addr_cmp(const void *a, const void *b)
+{
+	const struct addr_node *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+uint32_t proc_listing_find(const struct model *m, const char *name)
+{
+	for (uint32_t i = 1; m && name && i < m->n_nodes; i++)
+		if (m->nodes[i].kind == NODE_FUNCTION &&
+		    strcmp(model_str(m, m->nodes[i].name), name) == 0)
+			return i;
+	return MODEL_NONE;
+}
+
+uint32_t proc_listing_procedure_of(const struct model *m, uint32_t node)
+{
+	while (m && node < m->n_nodes && node != 0) {
+		if (m->nodes[node].kind == NODE_FUNCTION &&
+		    m->nodes[node].relation != RELATION_INLINED_CALL)
+			return node;
+		node = m->nodes[node].parent;
+	}
+	return MODEL_NONE;
+}
+
+/* The first sampled address at or after `addr`. */
+static size_t first_at(const struct build *b, uint64_t addr)
+{
+	size_t lo = 0, hi = b->n_addrs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->addrs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static double value_at(const struct build *b, uint32_t node, size_t c)
+{
+	double v = 0;
+	if (!model_value(b->m, node, b->l->columns[c], &v))
+		return 0;
+	return v;
+}
+
+static bool grow_rows(struct build *b)
+{
+	struct proc_listing *l = b->l;
+	if (l->n_rows < b->cap_rows)
+		return true;
+	size_t nc = b->cap_rows ? b->cap_rows * 2 : 64;
+	struct proc_listing_row *nr = realloc(l->rows, nc * sizeof(*nr));
+	if (!nr)
+		return false;
+	l->rows = nr;
+	double *nv = realloc(b->vals, nc * (l->n_columns + 1) * sizeof(*nv));
+	if (!nv)
+		return false;
+	b->vals = nv;
+	b->cap_rows = nc;
+	return true;
+}
+
+/* Keep each instruction (copied) and its samples: those of every sampled
+ * address inside it. */
+static void emit(void *ctx, const struct dcpi_insn *in)
+{
+	struct build *b = ctx;
+	struct proc_listing *l = b->l;
+	if (b->failed || !grow_rows(b)) {
+		b->failed = true;
+		return;
+	}
+	struct proc_listing_row *r = &l->rows[l->n_rows];
+	*r = (struct proc_listing_row){.addr = in->addr, .line = in->line};
+	double *v = b->vals + l->n_rows * (l->n_columns + 1);
+	l->n_rows++;
+	r->bytes = strdup(in->bytes);
+	r->text = strdup(in->text);
+	r->file = in->file ? strdup(in->file) : NULL;
+	if (!r->bytes || !r->text || (in->file && !r->file)) {
+		b->failed = true;
+		return;
+	}
+	for (size_t c = 0; c < l->n_columns; c++)
+		v[c] = 0;
+	for (size_t i = first_at(b, in->addr);
+	     i < b->n_addrs && b->addrs[i].addr - in->addr < in->size; i++)
+		for (size_t c = 0; c < l->n_columns; c++)
+			v[c] += value_at(b, b->addrs[i].node, c);
+}
+
+/* The procedure's sampled addresses: every address node of its subtree
+ * (under lines and inlined calls).  Nodes below a node follow it in index
+ * order with larger depths, so one forward scan finds them. */
+static bool collect_addresses(struct build *b, uint32_t fn)
+{
+	const struct model *m = b->m;
+	size_t cap = 0;
+	uint32_t depth = m->nodes[fn].depth;
+	for (uint32_t n = fn + 1; n < m->n_nodes && m->nodes[n].depth > depth;
+	     n++) {
+		if (m->nodes[n].kind != NODE_ADDRESS)
+			continue;
+		if (b->n_addrs == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct addr_node *na =
+				realloc(b->addrs, nc * sizeof(*na));
+			if (!na)
+				return false;
+			b->addrs = na;
+			cap = nc;
+		}
+		b->addrs[b->n_addrs++] =
+			(struct addr_node){m->nodes[n].offset, n};
+	}
+	if (b->n_addrs)
+		qsort(b->addrs, b->n_addrs, sizeof(*b->addrs), addr_cmp);
+	return true;
+}
+
+enum status proc_listing_build(const struct model *m, uint32_t fn,
+			  struct proc_listing **out, struct error *err)
+{
+	*out = NULL;
+	if (!m || strcmp(m->format, "dcpi") != 0)
+		return error_set(err, STATUS_UNSUPPORTED, m ? m->path : NULL,
+				 "listings are for DCPI profiles");
+	if (fn >= m->n_nodes || m->nodes[fn].kind != NODE_FUNCTION)
+		return error_set(err, STATUS_USAGE, m->path,
+				 "not a procedure");
+	struct proc_listing *l = calloc(1, sizeof(*l));
+	struct build b = {.m = m, .l = l};
+	if (!l)
+		goto nomem;
+	l->image = model_str(m, m->nodes[fn].module);
+	l->columns = calloc(m->n_columns + 1, sizeof(*l->columns));
+	l->totals = calloc(m->n_columns + 1, sizeof(*l->totals));
+	if (!l->columns || !l->totals)
+		goto nomem;
+	for (uint32_t k = 0; k < m->n_columns; k++)
+		if (m->columns[k].kind == COLUMN_EXCLUSIVE)
+			l->columns[l->n_columns++] = k;
+	if (!collect_addresses(&b, fn))
+		goto nomem;
+	for (size_t i = 0; i < b.n_addrs; i++)
+		for (size_t k = 0; k < l->n_columns; k++)
+			l->totals[k] += value_at(&b, b.addrs[i].node, k);
+	enum status st = dcpi_listing(l->image, m->nodes[fn].offset,
+				      &l->procedure, &l->entry, &l->size,
+				      emit, &b, err);
+	if (st != STATUS_OK) {
+		free(b.addrs);
+		free(b.vals);
+		proc_listing_free(l);
+		return st;
+	}
+	if (b.failed)
+		goto nomem;
+	/* the rows' values point into one block, now that it is final */
+	for (size_t i = 0; i < l->n_rows; i++)
+		l->rows[i].values = b.vals + i * (l->n_columns + 1);
+	l->rows_block = b.vals;
+	double best = 0;
+	for (size_t i = 0; l->n_columns && i < l->n_rows; i++)
+		if (l->rows[i].values[0] > best) {
+			best = l->rows[i].values[0];
+			l->hottest = i;
+			l->has_hottest = true;
+		}
+	free(b.addrs);
+	*out = l;
+	return STATUS_OK;
+nomem:
+	free(b.addrs);
+	if (l)
+		l->rows_block = b.vals;
+	proc_listing_free(l);
+	return error_set(err, STATUS_NOMEM, m->path, "out of memory");
+}
+
+void proc_listing_free(struct proc_listing *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n_rows; i++) {
+		free(l->rows[i].bytes);
+		free(l->rows[i].text);
+		free(l->rows[i].file);
+	}
+	free(l->rows);
+	free(l->rows_block);
+	free(l->procedure);
+	free(l->columns);
+	free(l->totals);
+	free(l);
+}

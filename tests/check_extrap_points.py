@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""Compare `callscope points --format json` with Extra-P 4.2.5's own
+measurements (../shared/expected/extra-p/ID.json, see its README) on every
+corpus input of inputs.tsv whose reader callscope supports.
+
+usage: check_extrap_points.py CALLSCOPE SHARED_DIR [READER...]
+
+READER: the inputs.tsv reader column values to check (default: all that
+callscope supports).  For each input: a positive one (some INDEX.tsv row
+exits 0 and ID.json exists) must open and every (callpath, metric) series
+must have the same points with the same statistics (relative 1e-12, NaN
+equal to NaN; repetitions exact where the file stores them); a negative one
+(every INDEX.tsv row exits != 0) must exit 2 with exactly one line on
+stderr.  Prints a line per input and the totals; exits 1 on any
+mismatch."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+SUPPORTED = ["text", "talpas", "json"]
+STATS = ["mean", "median", "minimum", "maximum", "std"]
+
+
+def num(v):
+    if isinstance(v, str):
+        return float(v)
+    return float(v)
+
+
+def close(a, b):
+    a, b = num(a), num(b)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if a == b:
+        return True
+    return abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+
+
+def key_of(coord):
+    return tuple(num(c) for c in coord)
+
+
+def series_map(doc):
+    out = {}
+    for s in doc["measurements"]:
+        out[(s["callpath"], s["metric"])] = {
+            key_of(p["coordinate"]): p for p in s["points"]}
+    return out
+
+
+def compare_point(exp, got, stored):
+    for k in STATS:
+        if not close(exp[k], got[k]):
+            return "%s %r != %r" % (k, got[k], exp[k])
+    er, gr = exp.get("repetitions"), got.get("repetitions")
+    if not stored and er is not None and int(er) != int(gr):
+        return "repetitions %r != %r" % (gr, er)
+    return None
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cs, shared = sys.argv[1], sys.argv[2]
+    readers = sys.argv[3:] or SUPPORTED
+    exp_dir = os.path.join(shared, "expected", "extra-p")
+    corpus = os.path.join(shared, "corpus")
+    status = {}
+    with open(os.path.join(exp_dir, "INDEX.tsv")) as f:
+        for line in f.read().splitlines()[1:]:
+            cols = line.split("\t")
+            status.setdefault(cols[0], []).append(int(cols[2]))
+    inputs = []
+    skipped = {}
+    with open(os.path.join(exp_dir, "inputs.tsv")) as f:
+        for line in f.read().splitlines():
+            if not line or line.startswith("#"):
+                continue
+            cols = line.split("\t")
+            mode, reader, path = cols[1], cols[2], cols[3]
+            if mode != "auto" or reader not in readers:
+                skipped[(mode, reader)] = skipped.get((mode, reader), 0) + 1
+                continue
+            rel = path
+            for pre in ("extra-p/extrap/tests/data/", ""):
+                if path.startswith(pre):
+                    rel = path[len(pre):]
+                    break
+            inputs.append((reader, os.path.join(corpus, path),
+                           rel.replace("/", "__")))
+    totals = {"series": 0, "match": 0, "inputs": 0, "inputs_ok": 0,
+              "negative": 0, "negative_ok": 0}
+    failed = False
+    for reader, path, ident in inputs:
+        rows = status.get(ident, [])
+        exp_json = os.path.join(exp_dir, ident + ".json")
+        positive = any(r == 0 for r in rows) and os.path.exists(exp_json)
+        p = subprocess.run([cs, "points", "--format", "json", path],
+                           capture_output=True, text=True)
+        if not positive:
+            totals["negative"] += 1
+            lines = p.stderr.splitlines()
+            if p.returncode == 2 and len(lines) == 1:
+                totals["negative_ok"] += 1
+                print("ok   negative %s: %s" % (ident, lines[0]))
+            else:
+                failed = True
+                print("FAIL negative %s: exit %d, stderr %r" %
+                      (ident, p.returncode, p.stderr[:300]))
+            continue
+        totals["inputs"] += 1
+        if p.returncode != 0:
+            failed = True
+            print("FAIL %s: exit %d: %s" % (ident, p.returncode,
+                                           p.stderr.strip()[:300]))
+            continue
+        got = json.loads(p.stdout)
+        with open(exp_json) as f:
+            exp = json.load(f)
+        stored = reader in ("experiment", "extra-p-3")
+        es, gs = series_map(exp), series_map(got)
+        bad = []
+        if exp["parameters"] != got["parameters"]:
+            bad.append("parameters %r != %r" % (got["parameters"],
+                                                exp["parameters"]))
+        n_match = 0
+        for k, epts in es.items():
+            gpts = gs.get(k)
+            if gpts is None:
+                bad.append("%r: missing" % (k,))
+                continue
+            if set(epts) != set(gpts):
+                bad.append("%r: points %r != %r" %
+                           (k, sorted(gpts), sorted(epts)))
+                continue
+            why = None
+            for c, ep in epts.items():
+                why = compare_point(ep, gpts[c], stored)
+                if why:
+                    why = "%r at %r: %s" % (k, c, why)
+                    break
+            if why:
+                bad.append(why)
+            else:
+                n_match += 1
+        for k in gs:
+            if k not in es:
+                bad.append("%r: not in Extra-P's output" % (k,))
+        totals["series"] += len(es)
+        totals["match"] += n_match
+        if bad:
+            failed = True
+            print("FAIL %s: %d of %d series match; %d problems, first: %s"
+                  % (ident, n_match, len(es), len(bad), "; ".join(bad[:3])))
+        else:
+            totals["inputs_ok"] += 1
+            print("ok   %s: %d of %d series match" %
+                  (ident, n_match, len(es)))
+    print("inputs: %d of %d match; series: %d of %d match; negative "
+          "inputs refused with one line: %d of %d" %
+          (totals["inputs_ok"], totals["inputs"], totals["match"],
+           totals["series"], totals["negative_ok"], totals["negative"]))
+    for (mode, reader), n in sorted(skipped.items()):
+        print("skipped: %d inputs of mode %s, reader %s" % (n, mode, reader))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

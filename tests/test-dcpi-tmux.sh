@@ -1,0 +1,81 @@
+#!/bin/sh
+# DCPI in the viewer, in a real terminal (tmux).  Epochs: the generated
+# database has two epochs, each a profile, so the per-thread pane (T) on
+# main shows one row per epoch whose value is main's inclusive samples when
+# that epoch's directory is opened alone (no epoch code involved there).
+# The listing pane: `i` on a
+# procedure opens dcpilist's listing of it, on the hottest instruction
+# (marked >, whose address and samples `callscope listing --format json`
+# gives, computed by the same engine and checked against objdump and the
+# generator by test-dcpi.sh); source lines (DWARF) with their text appear
+# between the instructions; `g` leaves the hottest row and `H` comes back
+# to it; Esc closes; `i` on the root says what to select.  Polls the
+# screen, never a bare sleep.
+. "${top_srcdir:-.}/tests/tmux-env.sh"
+command -v gcc >/dev/null || { echo "gcc missing"; exit 77; }
+cs=$(cd "$top_builddir" && pwd)/callscope
+gen="$top_srcdir/tests/gen_dcpi.py"
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+mkdir -p "$tmp/bin"
+gcc -g -O0 -no-pie -o "$tmp/bin/prog" "$top_srcdir/tests/dcpi-prog.c" ||
+	{ echo "FAIL: cannot compile tests/dcpi-prog.c"; exit 1; }
+/usr/bin/python3 "$gen" "$tmp/bin/prog" "$tmp/p" --seed 8 --layout db \
+	--samples 300 --answers "$tmp/a.json" >/dev/null || exit 1
+"$cs" listing "$tmp/p" main --format json >"$tmp/l.json" || exit 1
+hot=$(/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = d["hottest"]
+row = [r for r in d["instructions"] if r["address"] == h][0]
+print("%s %d" % (h[2:], row["values"][0]))' "$tmp/l.json") || exit 1
+hot_addr=${hot% *}
+hot_val=${hot#* }
+
+# main's inclusive cycles in each epoch, from the epoch opened alone
+for ep in "$tmp"/p/*/; do
+	ep=${ep%/}
+	v=$("$cs" report "$ep" --format json --depth 2 | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%d" % [x for x in d["nodes"] if x["name"] == "main"][0]["values"][0])') ||
+		exit 1
+	echo "EPOCH ${ep##*/} $v" >>"$tmp/epochs"
+done
+[ "$(wc -l <"$tmp/epochs")" -eq 2 ] || { echo "FAIL: not two epochs"; exit 1; }
+
+start "$cs --no-config $tmp/p" "q quit" || fail "the viewer did not draw"
+# the root is selected: nothing to list yet
+t send-keys -t "$S" i
+wait_for "listing: select a procedure" || fail "no message on the root"
+# select main (a child of the image) and open its listing
+t send-keys -t "$S" "/^main$" Enter
+wait_for "main" || fail "search for main"
+sync_keys
+# the epochs of main
+t send-keys -t "$S" T
+wait_for "per execution context: main" || fail "T did not open main's epochs"
+while read -r word ep v; do
+	screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
+		fail "main in $word $ep: no row with $v (opened alone)"
+done <"$tmp/epochs"
+t send-keys -t "$S" Escape
+wait_gone "per execution context" || fail "Esc did not close the threads pane"
+t send-keys -t "$S" i
+wait_for "Procedure main in" || fail "i did not open the listing of main"
+# the hottest instruction is marked and shows its samples
+screen | grep -E "> $hot_addr:" | grep -qF " $hot_val " ||
+	fail "the hottest row ($hot_addr, $hot_val samples) is not marked"
+screen | grep -qE "dcpi-prog\.c:[0-9]+ +[^ ]" ||
+	fail "no source line with its text between the instructions"
+# g moves the cursor away; H returns to the hottest row (selected)
+t send-keys -t "$S" g
+sync_keys
+t send-keys -t "$S" H
+sync_keys
+screen | grep -qE "> $hot_addr:" || fail "H did not show the hottest row"
+t send-keys -t "$S" Escape
+wait_gone "Procedure main in" || fail "Esc did not close the listing"
+t send-keys -t "$S" q
+wait_prompt || fail "q did not quit"
+exit $status

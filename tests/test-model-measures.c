@@ -1,0 +1,183 @@
+/* Tests of the measurements of parametric sets (model_measures.c):
+ * model_measure_of on degenerate inputs first (no values, one value, NaN,
+ * equal values, even and odd medians), then means of random vectors of
+ * every length up to 1000 compared with a pairwise-summation reference
+ * written here from numpy's description; then the builder: measured
+ * metrics, measurements replaced by a second call, lookups of absent
+ * triples, stored model sets (ownership of the terms). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "model/scaling.h"
+
+/* numpy's pairwise sum, recursive as numpy describes it: blocks of 8
+ * partial sums up to 128 items, halves (multiple of 8) above. */
+static double ref_sum(const double *a, size_t n)
+{
+	if (n < 8) {
+		double s = 0;
+		for (size_t i = 0; i < n; i++)
+			s += a[i];
+		return s;
+	}
+	if (n <= 128) {
+		double r[8];
+		memcpy(r, a, sizeof(r));
+		size_t i = 8;
+		while (i + 8 <= n) {
+			for (int k = 0; k < 8; k++)
+				r[k] += a[i + k];
+			i += 8;
+		}
+		double s = (r[0] + r[1]) + (r[2] + r[3]);
+		s += (r[4] + r[5]) + (r[6] + r[7]);
+		while (i < n)
+			s += a[i++];
+		return s;
+	}
+	size_t h = (n / 2) / 8 * 8;
+	return ref_sum(a, h) + ref_sum(a + h, n - h);
+}
+
+static void test_degenerate(void **state)
+{
+	(void)state;
+	struct model_measure m;
+	struct error err = {0};
+	double v1 = 3.5;
+	assert_int_equal(model_measure_of(&v1, 0, &m, &err), STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(model_measure_of(&v1, 1, &m, NULL), STATUS_OK);
+	assert_true(m.mean == 3.5 && m.median == 3.5 && m.minimum == 3.5 &&
+		    m.maximum == 3.5 && m.std == 0 && m.repetitions == 1);
+	double nan3[3] = {1, NAN, 2};
+	assert_int_equal(model_measure_of(nan3, 3, &m, NULL), STATUS_OK);
+	assert_true(isnan(m.mean) && isnan(m.median) && isnan(m.std) &&
+		    isnan(m.minimum) && isnan(m.maximum));
+	assert_int_equal(m.repetitions, 3);
+	double eq[5] = {0.1, 0.1, 0.1, 0.1, 0.1};
+	assert_int_equal(model_measure_of(eq, 5, &m, NULL), STATUS_OK);
+	assert_true(m.median == 0.1 && m.minimum == 0.1 && m.maximum == 0.1);
+	assert_true(m.mean == ref_sum(eq, 5) / 5);
+	double odd[5] = {5, 1, 4, 2, 3};
+	assert_int_equal(model_measure_of(odd, 5, &m, NULL), STATUS_OK);
+	assert_true(m.median == 3 && m.minimum == 1 && m.maximum == 5);
+	assert_true(m.mean == 3 && m.std == sqrt(2.0));
+	double even[4] = {4, 1, 3, 2};
+	assert_int_equal(model_measure_of(even, 4, &m, NULL), STATUS_OK);
+	assert_true(m.median == 2.5 && m.mean == 2.5);
+	assert_true(model_measure_get(&m, MEASURE_MEDIAN) == 2.5);
+	assert_true(model_measure_get(&m, MEASURE_MINIMUM) == 1);
+	assert_true(model_measure_get(&m, MEASURE_MAXIMUM) == 4);
+	assert_true(isnan(model_measure_get(NULL, MEASURE_MEAN)));
+}
+
+static void test_pairwise(void **state)
+{
+	(void)state;
+	srand(17);
+	double *v = malloc(1000 * sizeof(*v)), *d = malloc(1000 * sizeof(*d));
+	assert_non_null(v);
+	assert_non_null(d);
+	for (size_t n = 1; n <= 1000; n++) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)rand() / RAND_MAX * 1e3 +
+			       (double)rand() / RAND_MAX * 1e-9;
+		struct model_measure m;
+		assert_int_equal(model_measure_of(v, n, &m, NULL), STATUS_OK);
+		double mean = ref_sum(v, n) / (double)n;
+		assert_true(m.mean == mean);
+		for (size_t i = 0; i < n; i++)
+			d[i] = (v[i] - mean) * (v[i] - mean);
+		assert_true(m.std == sqrt(ref_sum(d, n) / (double)n));
+	}
+	free(v);
+	free(d);
+}
+
+static void test_builder(void **state)
+{
+	(void)state;
+	struct model_builder *b = model_builder_new("test", "mem");
+	assert_non_null(b);
+	assert_int_equal(model_builder_add_measured(b, 0), MODEL_NONE);
+	struct model_column col = {.name = strdup("time"),
+				   .variant = strdup(""),
+				   .format = strdup("%g"),
+				   .pair = MODEL_NONE,
+				   .parent = MODEL_NONE};
+	assert_int_equal(model_builder_add_column(b, &col), 0);
+	assert_int_equal(model_builder_add_measured(b, 0), 0);
+	assert_int_equal(model_builder_add_param(b, "p"), 0);
+	double c0 = 1, c1 = 2;
+	assert_int_equal(model_builder_add_point(b, &c0, 1), 0);
+	assert_int_equal(model_builder_add_point(b, &c1, 1), 1);
+	struct model_node n = {.function = MODEL_NONE, .kind = NODE_REGION};
+	assert_int_equal(model_builder_add_node(b, 0, &n), 1);
+	struct model_measure a = {.mean = 1, .repetitions = 1};
+	struct model_measure a2 = {.mean = 2, .repetitions = 2};
+	assert_false(model_builder_set_measure(b, 2, 0, 0, &a));
+	assert_false(model_builder_set_measure(b, 1, 1, 0, &a));
+	assert_false(model_builder_set_measure(b, 1, 0, 2, &a));
+	assert_true(model_builder_set_measure(b, 1, 0, 1, &a));
+	assert_true(model_builder_set_measure(b, 1, 0, 0, &a));
+	assert_true(model_builder_set_measure(b, 1, 0, 1, &a2));
+	uint32_t set = model_builder_add_stored_set(b, "mean");
+	assert_int_equal(set, 0);
+	struct scaling_model sm = {.kind = SCALING_SINGLE, .constant = 1,
+				   .n_terms = 1};
+	sm.terms = calloc(1, sizeof(*sm.terms));
+	sm.terms[0].coefficient = 2;
+	assert_true(model_builder_set_stored_model(b, 0, 1, 0, &sm));
+	assert_null(sm.terms);
+	sm.terms = calloc(1, sizeof(*sm.terms));
+	sm.n_terms = 1;
+	assert_false(model_builder_set_stored_model(b, 1, 1, 0, &sm));
+	assert_null(sm.terms);
+	struct model *m = model_builder_finish(b, NULL);
+	assert_non_null(m);
+	assert_int_equal(model_n_measured(m), 1);
+	assert_int_equal(model_measured_column(m, 0), 0);
+	assert_int_equal(model_measured_column(m, 1), MODEL_NONE);
+	const struct model_measure *got = model_measure_at(m, 1, 0, 1);
+	assert_non_null(got);
+	assert_true(got->mean == 2 && got->repetitions == 2);
+	assert_non_null(model_measure_at(m, 1, 0, 0));
+	assert_null(model_measure_at(m, 0, 0, 0));
+	assert_null(model_measure_at(m, 1, 1, 0));
+	assert_int_equal(model_n_stored_sets(m), 1);
+	assert_string_equal(model_stored_set_name(m, 0), "mean");
+	assert_null(model_stored_set_name(m, 1));
+	const struct scaling_model *st = model_stored_model(m, 0, 1, 0);
+	assert_non_null(st);
+	assert_true(st->terms[0].coefficient == 2);
+	assert_null(model_stored_model(m, 0, 0, 0));
+	model_free(m);
+	/* a model without measurements */
+	b = model_builder_new("test", "mem");
+	m = model_builder_finish(b, NULL);
+	assert_int_equal(model_n_measured(m), 0);
+	assert_null(model_measure_at(m, 0, 0, 0));
+	assert_int_equal(model_n_stored_sets(m), 0);
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_pairwise),
+		cmocka_unit_test(test_builder),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

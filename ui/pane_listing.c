@@ -1,0 +1,326 @@
+/* pane_listing: dcpilist's listing of the selected procedure in the
+ * viewer (DCPI profiles): every instruction, disassembled from the
+ * program's image, with its samples and percent per event, the source
+ * line above each run of instructions from it, and the hottest
+ * instruction marked; the hot-path key jumps to it.  The listing is built
+ * once when the pane opens (src/views/listing.c), for that procedure
+ * only. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pane.h"
+#include "pane_list.h"
+#include "screen.h"
+#include "theme.h"
+#include "cli/cli.h"
+#include "views/proc_listing.h"
+
+/* One line of the pane: a source line header or an instruction. */
+struct listing_line {
+	size_t row;     /* instruction row */
+	bool is_source; /* the header above a run of rows from one line */
+};
+
+/* A source file read for the headers' text (a few per listing). */
+#define SOURCE_FILES 4
+#define SOURCE_MAX (16u << 20)
+struct source_file {
+	char *path;   /* as the rows name it */
+	char *text;   /* NULL when unreadable */
+	char **lines; /* into text */
+	size_t n_lines;
+};
+
+struct listing_pane {
+	struct list_cursor list;
+	struct source_file files[SOURCE_FILES];
+	size_t n_files;
+	struct proc_listing *l;
+	struct listing_line *lines;
+	size_t n_lines;
+	size_t hottest_line;
+};
+
+static void read_source(struct source_file *f)
+{
+	FILE *fp = fopen(f->path, "rb");
+	if (!fp)
+		return;
+	size_t cap = 65536, len = 0;
+	char *text = malloc(cap + 1);
+	while (text) {
+		size_t n = fread(text + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0)
+			break;
+		if (len == cap) {
+			char *t = cap < SOURCE_MAX ? realloc(text, 2 * cap + 1)
+						   : NULL;
+			if (!t) {
+				free(text);
+				text = NULL;
+				break;
+			}
+			text = t;
+			cap *= 2;
+		}
+	}
+	fclose(fp);
+	if (!text)
+		return;
+	text[len] = '\0';
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	f->lines = calloc(n, sizeof(*f->lines));
+	if (!f->lines) {
+		free(text);
+		return;
+	}
+	f->text = text;
+	for (char *p = text; p && f->n_lines < n;) {
+		f->lines[f->n_lines++] = p;
+		p = strchr(p, '\n');
+		if (p)
+			*p++ = '\0';
+	}
+}
+
+/* Line `line` of source file `path` (read on first use; NULL when the file
+ * is unreadable, the line is past its end, or SOURCE_FILES files are
+ * already kept). */
+static const char *source_text(struct listing_pane *s, const char *path,
+			       uint32_t line)
+{
+	struct source_file *f = NULL;
+	for (size_t i = 0; i < s->n_files && !f; i++)
+		if (strcmp(s->files[i].path, path) == 0)
+			f = &s->files[i];
+	if (!f && s->n_files < SOURCE_FILES) {
+		f = &s->files[s->n_files];
+		f->path = strdup(path);
+		if (!f->path)
+			return NULL;
+		s->n_files++;
+		read_source(f);
+	}
+	if (!f || line == 0 || line > f->n_lines)
+		return NULL;
+	return f->lines[line - 1];
+}
+
+/* Source headers wherever the line changes, as `callscope listing`. */
+static bool layout(struct listing_pane *s)
+{
+	const struct proc_listing *l = s->l;
+	s->lines = calloc(2 * l->n_rows + 1, sizeof(*s->lines));
+	if (!s->lines)
+		return false;
+	const char *last_file = NULL;
+	uint32_t last_line = 0;
+	for (size_t i = 0; i < l->n_rows; i++) {
+		const struct proc_listing_row *r = &l->rows[i];
+		if (r->file && r->line &&
+		    (r->line != last_line || !last_file ||
+		     strcmp(r->file, last_file) != 0)) {
+			s->lines[s->n_lines++] =
+				(struct listing_line){i, true};
+			last_line = r->line;
+			last_file = r->file;
+		}
+		if (l->has_hottest && i == l->hottest)
+			s->hottest_line = s->n_lines;
+		s->lines[s->n_lines++] = (struct listing_line){i, false};
+	}
+	return true;
+}
+
+/* Width of one event's "samples pct%" cell. */
+#define CELL_W 19
+
+static void draw_row(struct listing_pane *s, int y, struct rect r, size_t idx)
+{
+	const struct proc_listing *l = s->l;
+	const struct listing_line *ln = &s->lines[idx];
+	const struct proc_listing_row *row = &l->rows[ln->row];
+	bool cur = idx == s->list.cursor;
+	attr_t sel = theme_attr(THEME_ROLE_SELECTED);
+	if (ln->is_source) {
+		const char *src = source_text(s, row->file, row->line);
+		const char *base = strrchr(row->file, '/');
+		char *t = NULL;
+		if (asprintf(&t, "%s:%" PRIu32 "%s%s",
+			     base ? base + 1 : row->file, row->line,
+			     src ? "   " : "", src ? src : "") < 0)
+			t = NULL;
+		for (char *p = t; p && *p; p++)
+			if (*p == '\t')
+				*p = ' ';
+		screen_text(y, r.x, r.w, cur ? sel : theme_attr(THEME_ROLE_LINE_NUMBER),
+			    t ? t : "", true);
+		free(t);
+		return;
+	}
+	int x = r.x;
+	bool hot = l->has_hottest && ln->row == l->hottest;
+	for (size_t c = 0; c < l->n_columns && x + CELL_W <= r.x + r.w; c++) {
+		double v = row->values[c];
+		double pct = l->totals[c] > 0 ? 100.0 * v / l->totals[c] : 0;
+		char cell[64];
+		if (v > 0)
+			snprintf(cell, sizeof(cell), "%11.0f %5.1f%%", v, pct);
+		else
+			snprintf(cell, sizeof(cell), "%11s %6s", "", "");
+		screen_text(y, x, CELL_W, cur ? sel
+				  : pct >= 10 ? theme_attr(THEME_ROLE_SOURCE_HOT)
+					      : theme_attr(THEME_ROLE_VALUE),
+			    cell, true);
+		x += CELL_W;
+	}
+	if (x >= r.x + r.w)
+		return;
+	screen_text(y, x, 2, cur ? sel : theme_attr(THEME_ROLE_MARKER),
+		    hot ? ">" : " ", true);
+	x += 2;
+	char *t = NULL;
+	if (asprintf(&t, "%" PRIx64 ":  %-24s %s", row->addr, row->bytes,
+		     row->text) < 0)
+		t = NULL;
+	if (x < r.x + r.w)
+		screen_text(y, x, r.x + r.w - x, cur ? sel : A_NORMAL,
+			    t ? t : "", true);
+	free(t);
+}
+
+static void listing_draw(struct pane_env *env, struct pane *pane,
+			 struct rect r)
+{
+	struct listing_pane *s = pane->state;
+	const struct proc_listing *l = s->l;
+	if (r.h < 3)
+		return;
+	char *head = NULL;
+	if (asprintf(&head, " Procedure %s in %s   (H: hottest; Esc closes)",
+		     l->procedure ? l->procedure : "?", l->image) < 0)
+		head = NULL;
+	screen_text(r.y, r.x, r.w, theme_attr(THEME_ROLE_TITLE),
+		    head ? head : "", true);
+	free(head);
+	/* the events' titles and totals */
+	int x = r.x;
+	for (size_t c = 0; c < l->n_columns && x + CELL_W <= r.x + r.w; c++) {
+		char *t = pane_column_title(env, l->columns[c]);
+		char cell[64];
+		snprintf(cell, sizeof(cell), "%11.11s %6s", t ? t : "?", "%");
+		free(t);
+		screen_text(r.y + 1, x, CELL_W,
+			    theme_attr(THEME_ROLE_COLUMN_HEADER), cell, true);
+		x += CELL_W;
+	}
+	if (x < r.x + r.w)
+		screen_text(r.y + 1, x, r.x + r.w - x,
+			    theme_attr(THEME_ROLE_COLUMN_HEADER),
+			    "  address   bytes                     instruction",
+			    true);
+	list_fit(&s->list, r.h - 2);
+	for (int i = 2; i < r.h; i++) {
+		size_t idx = s->list.top + (size_t)(i - 2);
+		if (idx >= s->n_lines)
+			break;
+		draw_row(s, r.y + i, r, idx);
+	}
+}
+
+static struct reaction listing_action(struct pane_env *env,
+				      struct pane *pane, enum action a)
+{
+	struct listing_pane *s = pane->state;
+	if (list_move(&s->list, a))
+		return REACTION(HANDLED_REDRAW);
+	if (a == ACTION_HOT_PATH) {
+		if (!s->l->has_hottest) {
+			pane_message(env, false, "listing: no samples in this "
+						 "procedure");
+			return REACTION(HANDLED_YES);
+		}
+		s->list.cursor = s->hottest_line;
+		s->list.top = s->hottest_line > 5 ? s->hottest_line - 5 : 0;
+		return REACTION(HANDLED_REDRAW);
+	}
+	if (a == ACTION_QUIT || a == ACTION_LISTING)
+		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
+	return REACTION(HANDLED_NO);
+}
+
+static void listing_pane_free(struct pane *pane)
+{
+	struct listing_pane *s = pane ? pane->state : NULL;
+	if (s) {
+		proc_listing_free(s->l);
+		free(s->lines);
+		for (size_t i = 0; i < s->n_files; i++) {
+			free(s->files[i].path);
+			free(s->files[i].text);
+			free(s->files[i].lines);
+		}
+		free(s);
+	}
+	free(pane);
+}
+
+static struct pane *listing_new(struct pane_env *env)
+{
+	const struct model *m = env->model;
+	if (strcmp(m->format, "dcpi") != 0) {
+		pane_message(env, true, "listing: instruction listings are "
+					"for DCPI profiles");
+		return NULL;
+	}
+	uint32_t fn = proc_listing_procedure_of(m, pane_selected_model_node(env));
+	if (fn == MODEL_NONE) {
+		pane_message(env, true, "listing: select a procedure (or a "
+					"line or address in one)");
+		return NULL;
+	}
+	struct listing_pane *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	struct error err = {0};
+	if (proc_listing_build(m, fn, &s->l, &err) != STATUS_OK) {
+		pane_error(env, &err);
+		free(s);
+		return NULL;
+	}
+	if (!layout(s)) {
+		proc_listing_free(s->l);
+		free(s);
+		return NULL;
+	}
+	s->list.count = s->n_lines;
+	struct pane *p = pane_wrap(&pane_listing_ops, s);
+	if (!p) {
+		proc_listing_free(s->l);
+		free(s->lines);
+		free(s);
+		return NULL;
+	}
+	/* open on the hottest instruction */
+	s->list.cursor = s->hottest_line;
+	s->list.top = s->hottest_line > 5 ? s->hottest_line - 5 : 0;
+	return p;
+}
+
+const struct pane_ops pane_listing_ops = {
+	.name = "listing",
+	.title = "Listing",
+	.open = ACTION_LISTING,
+	.flags = PANE_CLEARS,
+	.new = listing_new,
+	.draw = listing_draw,
+	.action = listing_action,
+	.free = listing_pane_free,
+};
