@@ -13,13 +13,14 @@ equal to NaN; repetitions exact where the file stores them); a negative one
 (every INDEX.tsv row exits != 0) must exit 2 with exactly one line on
 stderr.  Prints a line per input and the totals; exits 1 on any
 mismatch."""
+import gzip
 import json
 import math
 import os
 import subprocess
 import sys
 
-SUPPORTED = ["text", "talpas", "json"]
+SUPPORTED = ["text", "talpas", "json", "cube"]
 STATS = ["mean", "median", "minimum", "maximum", "std"]
 
 
@@ -97,6 +98,8 @@ def main():
     for reader, path, ident in inputs:
         rows = status.get(ident, [])
         exp_json = os.path.join(exp_dir, ident + ".json")
+        if not os.path.exists(exp_json) and os.path.exists(exp_json + ".gz"):
+            exp_json += ".gz"
         positive = any(r == 0 for r in rows) and os.path.exists(exp_json)
         p = subprocess.run([cs, "points", "--format", "json", path],
                            capture_output=True, text=True)
@@ -118,7 +121,8 @@ def main():
                                            p.stderr.strip()[:300]))
             continue
         got = json.loads(p.stdout)
-        with open(exp_json) as f:
+        with (gzip.open(exp_json, "rt") if exp_json.endswith(".gz")
+              else open(exp_json)) as f:
             exp = json.load(f)
         stored = reader in ("experiment", "extra-p-3")
         es, gs = series_map(exp), series_map(got)

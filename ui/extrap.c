@@ -1,12 +1,11 @@
 /* extrap: the viewer's state about a parametric database's performance
  * models (see extrap.h).  No curses.
  *
- * Until the models (src/model/scaling.c) and the scaling view
- * (src/views/scaling_view.c) are in the engine library, their functions
- * are weak references here: absent, they are NULL and a parametric
- * database shows no models; present, they are the real ones -- but a weak
- * reference does not pull an object out of the library, so the pragmas go
- * once they land (something else then links them: the `model` command). */
+ * Until the scaling view (src/views/scaling_view.c) is in the engine
+ * library, its functions are weak references here: absent, they are NULL
+ * and a parametric database shows no models; present, they are the real
+ * ones -- but a weak reference does not pull an object out of the
+ * library, so the pragmas go once it lands. */
 #include "config.h"
 
 #include "extrap.h"
@@ -19,8 +18,6 @@
 #include "core/sanitize.h"
 #include "views/scaling_view.h"
 
-#pragma weak scaling_eval
-#pragma weak scaling_text
 #pragma weak scaling_view_new
 #pragma weak scaling_view_peek
 #pragma weak scaling_view_model
@@ -48,7 +45,7 @@ struct extrap {
 
 static bool engine_ready(void)
 {
-	return scaling_eval && scaling_text && scaling_view_new &&
+	return scaling_view_new &&
 	       scaling_view_peek && scaling_view_model &&
 	       scaling_view_progress && scaling_view_free;
 }

@@ -20,6 +20,7 @@ extern const struct reader reader_extrap_text;
 extern const struct reader reader_extrap_talpas;
 extern const struct reader reader_extrap_json;
 extern const struct reader reader_extrap_jsonl;
+extern const struct reader reader_extrap_cubeset;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
@@ -32,6 +33,7 @@ static const struct reader *const readers[] = {
 	&reader_extrap_talpas,
 	&reader_extrap_json,
 	&reader_extrap_jsonl,
+	&reader_extrap_cubeset,
 	NULL,
 };
 

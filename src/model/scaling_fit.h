@@ -1,5 +1,5 @@
 /* scaling_fit: Extra-P 4.2.5's default modeler reimplemented in C (see
- * ../shared/notes/extrap.md section 3): for one parameter, the 43-term
+ * ../shared/notes/extrap.md section 3): for one parameter, the 42-term
  * hypothesis space with leave-one-out selection by SMAPE; for several, the
  * per-parameter point selection, one-parameter models, and the
  * combination of their terms.  Least squares through LAPACK (LAPACKE).
@@ -11,6 +11,7 @@
 #ifndef CALLSCOPE_SCALING_FIT_H
 #define CALLSCOPE_SCALING_FIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/status.h"
@@ -39,6 +40,11 @@ enum status scaling_fit(struct scaling_fitter *fitter, const double *coords,
 			const double *values, uint32_t n_points,
 			struct scaling_model *out, unsigned *warnings,
 			struct error *err);
+
+/* Solve every least-squares problem with dgelsd itself, without the
+ * cached pseudo-inverses (much slower; the results are the same, which
+ * the tests and the benchmark check). */
+void scaling_fitter_set_direct(struct scaling_fitter *fitter, bool direct);
 
 void scaling_fitter_free(struct scaling_fitter *fitter);
 

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "formats/cube/cube_anchor.h"
+#include "formats/cube/cube_components.h"
 #include "formats/cube/cube_data.h"
 #include "formats/cube/cube_tar.h"
 #include "formats/reader.h"
@@ -124,7 +125,7 @@ static uint64_t rdn(const uint8_t *p, unsigned n, bool swap)
 static double cell(struct cube_values *v, const struct cube_metric *m,
 		   const struct cube_data *d, const uint8_t *row, uint32_t j)
 {
-	const uint8_t *p = row + (size_t)j * m->elem_size;
+	const uint8_t *p = row + (size_t)j * m->elem_size + m->comp_off;
 	bool s = d->swap;
 	switch ((enum cube_dtype)m->dtype) {
 	case CUBE_DT_INT8:
@@ -830,18 +831,118 @@ static enum status add_column(struct opener *o, uint32_t mi, uint32_t kind,
 	return STATUS_OK;
 }
 
+/* A derived column of a multi-value metric: `expr` over its components'
+ * statistics (taken over), named "UNIQ/what". */
+static enum status add_formula_column(struct opener *o, uint32_t mi,
+				      const char *what, const char *descr,
+				      uint32_t kind, struct formula *expr)
+{
+	const struct model *m = model_builder_peek(o->b);
+	const struct cube_metric *cm = &o->v->metrics[mi];
+	struct model_column c = {
+		.variant = strdup(""),
+		.format = strdup("%.4g"),
+		.kind = kind == KIND_INCL ? COLUMN_INCLUSIVE : COLUMN_EXCLUSIVE,
+		.render = RENDER_NUMBER,
+		.visible = true,
+		.pair = MODEL_NONE,
+		.parent = MODEL_NONE,
+		.expr = expr,
+	};
+	if (asprintf(&c.name, "%s/%s", model_str(m, cm->uniq), what) < 0)
+		c.name = NULL;
+	if (asprintf(&c.description, "%s: %s (Cube %s)",
+		     model_str(m, cm->disp), descr,
+		     model_str(m, cm->dtype_text)) < 0)
+		c.description = NULL;
+	if (!c.name || !c.variant || !c.format || !c.expr ||
+	    model_builder_add_column(o->b, &c) == MODEL_NONE) {
+		free(c.name);
+		free(c.variant);
+		free(c.description);
+		free(c.format);
+		formula_free(c.expr);
+		return error_set(o->err, STATUS_NOMEM, o->path,
+				 "out of memory");
+	}
+	return STATUS_OK;
+}
+
+static struct formula *f2(enum formula_op op, struct formula *a,
+			  struct formula *b)
+{
+	struct formula **args = malloc(2 * sizeof(*args));
+	if (!args || !a || !b) {
+		free(args);
+		formula_free(a);
+		formula_free(b);
+		return NULL;
+	}
+	args[0] = a;
+	args[1] = b;
+	return formula_node(op, args, 2);
+}
+
+/* TAU_ATOMIC: mean = sum / n, standard deviation = sqrt(max(0, sum2 / n -
+ * mean^2)) (CubeTauAtomicValue's calcAvg, calcDeviation); RATE: rate =
+ * main / time.  stat[c] is component c's statistic of this kind. */
+static enum status add_component_formulas(struct opener *o,
+					  const struct cube_components *cs,
+					  uint32_t kind, const uint32_t *stat)
+{
+	if (cs->dtype == CUBE_DT_RATE)
+		return add_formula_column(
+			o, cs->metric, "rate", "main value per time", kind,
+			f2(FORMULA_DIV, formula_leaf(stat[0]),
+			   formula_leaf(stat[1])));
+	/* n, min, max, sum, sum2 */
+	struct formula *mean = f2(FORMULA_DIV, formula_leaf(stat[3]),
+				  formula_leaf(stat[0]));
+	enum status st = add_formula_column(o, cs->metric, "mean",
+					    "mean (sum / n)", kind, mean);
+	if (st != STATUS_OK)
+		return st;
+	struct formula *var = f2(
+		FORMULA_SUB,
+		f2(FORMULA_DIV, formula_leaf(stat[4]), formula_leaf(stat[0])),
+		f2(FORMULA_POW,
+		   f2(FORMULA_DIV, formula_leaf(stat[3]),
+		      formula_leaf(stat[0])),
+		   formula_number(2)));
+	struct formula *dev = NULL;
+	struct formula **a1 = malloc(sizeof(*a1));
+	if (a1 && var) {
+		a1[0] = f2(FORMULA_MAX, var, formula_number(0));
+		dev = a1[0] ? formula_node(FORMULA_SQRT, a1, 1) : NULL;
+		if (!a1[0])
+			free(a1);
+	} else {
+		free(a1);
+		formula_free(var);
+	}
+	return add_formula_column(o, cs->metric, "stddev",
+				  "standard deviation", kind, dev);
+}
+
 static enum status build_metrics(struct opener *o)
 {
 	struct cube_values *v = o->v;
 	struct cube_anchor *a = &o->a;
+	struct cube_components *sets = NULL;
+	uint32_t n_sets = 0;
 	v->n_metrics = a->n_metrics;
 	v->metrics = a->metrics;
 	a->metrics = NULL;
-	v->mv = calloc(a->n_metrics ? a->n_metrics : 1, sizeof(*v->mv));
-	uint32_t *col_incl = malloc(((size_t)a->n_metrics + 1) * sizeof(uint32_t));
-	uint32_t *col_excl = malloc(((size_t)a->n_metrics + 1) * sizeof(uint32_t));
-	enum status st = STATUS_OK;
-	if (!v->mv || !col_incl || !col_excl) {
+	enum status st = cube_components_expand(&v->metrics, &v->n_metrics,
+						o->b, &sets, &n_sets, o->err);
+	if (st != STATUS_OK)
+		return st;
+	v->mv = calloc(v->n_metrics ? v->n_metrics : 1, sizeof(*v->mv));
+	uint32_t *col_incl = malloc(((size_t)v->n_metrics + 1) * sizeof(uint32_t));
+	uint32_t *col_excl = malloc(((size_t)v->n_metrics + 1) * sizeof(uint32_t));
+	uint32_t *stats = malloc(((size_t)v->n_metrics + 1) * 2 *
+				 sizeof(uint32_t));
+	if (!v->mv || !col_incl || !col_excl || !stats) {
 		st = error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
 		goto out;
 	}
@@ -851,6 +952,7 @@ static enum status build_metrics(struct opener *o)
 		const struct model *m = model_builder_peek(o->b);
 		const char *uniq = model_str(m, cm->uniq);
 		col_incl[i] = col_excl[i] = MODEL_NONE;
+		stats[2 * i] = stats[2 * i + 1] = MODEL_NONE;
 		v->mv[i].metric = i;
 		char iname[32], dname[32];
 		snprintf(iname, sizeof(iname), "%u.index", (unsigned)cm->id);
@@ -875,6 +977,8 @@ static enum status build_metrics(struct opener *o)
 			warn(o, "metric %s: unknown data type \"%s\", read "
 			     "as DOUBLE (as CubeLib does)",
 			     uniq, model_str(m, cm->dtype_text));
+		if (cube_has_components(cm))
+			continue; /* its components follow */
 		if (!is_scalar(cm)) {
 			warn(o, "metric %s: data type %s has several values "
 			     "per cell and is not shown",
@@ -931,6 +1035,22 @@ static enum status build_metrics(struct opener *o)
 			st = add_column(o, i, kind, stat[kind], visible, parent,
 					kind ? &col_excl[i] : &col_incl[i]);
 		}
+		stats[2 * i] = stat[KIND_INCL];
+		stats[2 * i + 1] = stat[KIND_EXCL];
+	}
+	/* the derived columns of multi-value metrics, over their components */
+	for (uint32_t k = 0; k < n_sets && st == STATUS_OK; k++) {
+		for (uint32_t kind = 0; kind < 2 && st == STATUS_OK; kind++) {
+			uint32_t sc[8];
+			bool all = sets[k].n <= 8;
+			for (uint32_t c = 0; all && c < sets[k].n; c++) {
+				sc[c] = stats[2 * (sets[k].first + c) + kind];
+				all = sc[c] != MODEL_NONE;
+			}
+			if (all)
+				st = add_component_formulas(o, &sets[k], kind,
+							    sc);
+		}
 	}
 	if (st != STATUS_OK)
 		goto out;
@@ -943,6 +1063,8 @@ static enum status build_metrics(struct opener *o)
 out:
 	free(col_incl);
 	free(col_excl);
+	free(stats);
+	free(sets);
 	return st;
 }
 

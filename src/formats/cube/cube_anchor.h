@@ -34,8 +34,8 @@ enum cube_dtype {
 	CUBE_DT_MAXDOUBLE,
 	CUBE_DT_COMPLEX,    /* re, im: shown as re */
 	CUBE_DT_NDOUBLES,   /* n doubles: shown as the first */
-	CUBE_DT_TAU_ATOMIC, /* not shown */
-	CUBE_DT_RATE,       /* not shown */
+	CUBE_DT_TAU_ATOMIC, /* shown as components (cube_components.c) */
+	CUBE_DT_RATE,       /* shown as components */
 	CUBE_DT_HISTOGRAM,  /* not shown */
 	CUBE_DT_SCALE_FUNC, /* not shown */
 };
@@ -59,6 +59,10 @@ struct cube_metric {
 	uint8_t mtype;      /* enum cube_mtype */
 	bool known_dtype;   /* false: unknown text, read as DOUBLE */
 	uint32_t elem_size; /* bytes per value */
+	/* a component of a multi-value metric (cube_components.c): the
+	 * field read at this offset of each cell, typed `dtype` */
+	bool is_component;
+	uint16_t comp_off;
 };
 
 struct cube_region {

@@ -10,6 +10,7 @@
 #define CALLSCOPE_EXTRAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/status.h"
 #include "model/model.h"
@@ -30,5 +31,19 @@ enum status extrap_json_parse(const char *data, size_t len, const char *path,
 			      struct model **out, struct error *err);
 enum status extrap_jsonl_parse(const char *data, size_t len, const char *path,
 			       struct model **out, struct error *err);
+
+/* The parameters in a directory name of a directory set ("mm.x1y1z1.r1":
+ * x, y, z = 1, 1, 1); see extrap_dirname.c. */
+struct extrap_dir_params {
+	char **names;
+	double *values;
+	uint32_t n;
+};
+/* STATUS_CORRUPT with the reason in `why` when the name has none or a bad
+ * number; STATUS_NOMEM.  Free with extrap_dir_params_free (also after a
+ * failure: it is left empty). */
+enum status extrap_dir_params(const char *name, struct extrap_dir_params *d,
+			      char *why, size_t why_len);
+void extrap_dir_params_free(struct extrap_dir_params *d);
 
 #endif

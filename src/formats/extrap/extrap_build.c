@@ -321,6 +321,8 @@ static enum status build_measures(struct build *d)
 							  d->err);
 			if (st != STATUS_OK)
 				return st;
+			if (c->rows)
+				ms.repetitions = c->rows;
 		}
 		if (!model_builder_set_measure(d->b, d->cp_node[c->cp],
 					       c->metric, d->rank[c->point],
@@ -358,6 +360,8 @@ enum status extrap_set_build(struct extrap_set *s, const char *format,
 		goto out;
 	}
 	model_builder_set_values(d.b, &xvalue_ops, xv);
+	for (uint32_t i = 0; i < s->n_warnings; i++)
+		model_builder_add_warning(d.b, s->warnings[i]);
 	xv->last = s->n_points ? s->n_points - 1 : 0;
 	st = build_points(&d);
 	for (uint32_t i = 0; i < s->cps.n && st == STATUS_OK; i++)

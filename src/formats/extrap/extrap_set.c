@@ -115,7 +115,25 @@ void extrap_set_free(struct extrap_set *s)
 	for (size_t i = 0; i < s->n_models; i++)
 		free(s->models[i].model.terms);
 	free(s->models);
+	for (uint32_t i = 0; i < s->n_warnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
 	free(s);
+}
+
+void extrap_set_warn(struct extrap_set *s, const char *text)
+{
+	char *copy = strdup(text);
+	char **g = copy ? realloc(s->warnings,
+				  (s->n_warnings + 1) * sizeof(*g))
+			: NULL;
+	if (!g) {
+		free(copy);
+		s->nomem = true;
+		return;
+	}
+	s->warnings = g;
+	s->warnings[s->n_warnings++] = copy;
 }
 
 bool extrap_set_nomem(const struct extrap_set *s)
@@ -335,6 +353,16 @@ bool extrap_set_add_values(struct extrap_set *s, uint32_t callpath,
 	if (n)
 		memcpy(c->v + c->n, values, n * sizeof(double));
 	c->n += (uint32_t)n;
+	return true;
+}
+
+bool extrap_set_add_row(struct extrap_set *s, uint32_t callpath,
+			uint32_t metric, uint32_t point, const double *values,
+			size_t n)
+{
+	if (!extrap_set_add_values(s, callpath, metric, point, values, n))
+		return false;
+	s->cells[cell_find(s, callpath, metric, point)].rows++;
 	return true;
 }
 

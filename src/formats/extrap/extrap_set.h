@@ -52,6 +52,12 @@ uint32_t extrap_set_n_points(const struct extrap_set *s);
 bool extrap_set_add_values(struct extrap_set *s, uint32_t callpath,
 			   uint32_t metric, uint32_t point,
 			   const double *values, size_t n);
+/* Append one row of values (a Cube file's locations) to (callpath,
+ * metric, point): the statistics are over all values, the repetitions
+ * count the rows, as Extra-P's Measurement of a 2-D array does. */
+bool extrap_set_add_row(struct extrap_set *s, uint32_t callpath,
+			uint32_t metric, uint32_t point, const double *values,
+			size_t n);
 /* The number of values of (callpath, metric, point) so far. */
 size_t extrap_set_n_values(const struct extrap_set *s, uint32_t callpath,
 			   uint32_t metric, uint32_t point);
@@ -66,6 +72,9 @@ uint32_t extrap_set_model_set(struct extrap_set *s, const char *name);
 bool extrap_set_put_model(struct extrap_set *s, uint32_t set,
 			  uint32_t callpath, uint32_t metric,
 			  struct scaling_model *model);
+
+/* A problem the reader worked around (copied), a warning of the model. */
+void extrap_set_warn(struct extrap_set *s, const char *text);
 
 /* Whether an allocation failed. */
 bool extrap_set_nomem(const struct extrap_set *s);

@@ -29,6 +29,7 @@ struct cell {
 	uint32_t cp, metric, point;
 	bool stored;
 	uint32_t n, cap;
+	uint32_t rows; /* extrap_set_add_row calls: the repetitions */
 	double *v;
 	struct model_measure m;
 };
@@ -48,6 +49,8 @@ struct extrap_set {
 	struct xmap cell_map;
 	struct smodel *models;
 	size_t n_models, models_cap;
+	char **warnings;
+	uint32_t n_warnings;
 	bool nomem;
 };
 

@@ -1,0 +1,118 @@
+/* cube_components: the multi-value Cube types as component metrics (see
+ * cube_components.h).  Layouts as CubeLib stores them, packed, in the
+ * file's byte order: TAU_ATOMIC = uint32 n, double min, max, sum, sum2
+ * (36 bytes); RATE = double main, double duration (16 bytes). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/cube/cube_components.h"
+
+struct field {
+	const char *name;
+	uint8_t dtype;
+	uint16_t off;
+};
+
+static const struct field tau_fields[] = {
+	{"n", CUBE_DT_UINT32, 0},       {"min", CUBE_DT_MINDOUBLE, 4},
+	{"max", CUBE_DT_MAXDOUBLE, 12}, {"sum", CUBE_DT_DOUBLE, 20},
+	{"sum2", CUBE_DT_DOUBLE, 28},
+};
+
+static const struct field rate_fields[] = {
+	{"main", CUBE_DT_DOUBLE, 0},
+	{"time", CUBE_DT_DOUBLE, 8},
+};
+
+static const struct field *fields_of(const struct cube_metric *m, uint32_t *n)
+{
+	if (m->dtype == CUBE_DT_TAU_ATOMIC && m->elem_size == 36) {
+		*n = sizeof(tau_fields) / sizeof(tau_fields[0]);
+		return tau_fields;
+	}
+	if (m->dtype == CUBE_DT_RATE && m->elem_size == 16) {
+		*n = sizeof(rate_fields) / sizeof(rate_fields[0]);
+		return rate_fields;
+	}
+	*n = 0;
+	return NULL;
+}
+
+bool cube_has_components(const struct cube_metric *m)
+{
+	uint32_t n;
+	return m->comp_off == 0 && !m->is_component && fields_of(m, &n);
+}
+
+static uint32_t intern_joined(struct model_builder *b, const char *a,
+			      const char *field)
+{
+	char buf[1024];
+	int len = snprintf(buf, sizeof(buf), "%s/%s", a, field);
+	if (len < 0 || (size_t)len >= sizeof(buf))
+		len = (int)strlen(buf);
+	return model_builder_intern(b, buf, (size_t)len);
+}
+
+enum status cube_components_expand(struct cube_metric **metrics, uint32_t *n,
+				   struct model_builder *b,
+				   struct cube_components **sets,
+				   uint32_t *n_sets, struct error *err)
+{
+	*sets = NULL;
+	*n_sets = 0;
+	uint32_t extra = 0, n_multi = 0, nf;
+	for (uint32_t i = 0; i < *n; i++)
+		if (cube_has_components(&(*metrics)[i])) {
+			fields_of(&(*metrics)[i], &nf);
+			extra += nf;
+			n_multi++;
+		}
+	if (n_multi == 0)
+		return STATUS_OK;
+	struct cube_metric *nm =
+		realloc(*metrics, ((size_t)*n + extra) * sizeof(*nm));
+	struct cube_components *cs = malloc(n_multi * sizeof(*cs));
+	if (nm)
+		*metrics = nm;
+	if (!nm || !cs) {
+		free(cs);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	uint32_t at = *n, k = 0, orig = *n;
+	for (uint32_t i = 0; i < orig; i++) {
+		const struct cube_metric *m = &nm[i];
+		if (!cube_has_components(m))
+			continue;
+		const struct field *f = fields_of(m, &nf);
+		const struct model *mm = model_builder_peek(b);
+		cs[k++] = (struct cube_components){.metric = i, .first = at,
+						   .n = nf, .dtype = m->dtype};
+		for (uint32_t j = 0; j < nf; j++) {
+			struct cube_metric c = *m;
+			c.parent = i;
+			c.uniq = intern_joined(b, model_str(mm, m->uniq),
+					       f[j].name);
+			mm = model_builder_peek(b);
+			c.disp = intern_joined(b, model_str(mm, m->disp),
+					       f[j].name);
+			mm = model_builder_peek(b);
+			if (c.uniq == MODEL_NONE || c.disp == MODEL_NONE) {
+				free(cs);
+				return error_set(err, STATUS_NOMEM, NULL,
+						 "out of memory");
+			}
+			c.dtype = f[j].dtype;
+			c.comp_off = f[j].off;
+			c.is_component = true;
+			nm[at++] = c;
+		}
+	}
+	*n = at;
+	*sets = cs;
+	*n_sets = n_multi;
+	return STATUS_OK;
+}

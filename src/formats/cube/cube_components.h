@@ -1,0 +1,41 @@
+/* cube_components: the Cube data types that hold several numbers per cell
+ * and have a documented layout, shown as their components: TAU_ATOMIC (n,
+ * min, max, sum, sum of squares: CubeTauAtomicValue) and RATE (main value,
+ * duration: CubeRateValue).  Each component becomes a metric of its own
+ * after the file's metrics, reading one field of the cell (comp_off) with
+ * the field's type (so n sums, min takes the minimum, max the maximum), a
+ * child of the multi-value metric in the metric tree; cube.c then adds
+ * the derived columns (TAU_ATOMIC mean and standard deviation, RATE
+ * rate) as formulas over the components.  HISTOGRAM and SCALE_FUNC stay
+ * unshown (no layout CubeLib documents for a reader).  Depends on core/,
+ * model/ and cube_anchor.h. */
+#ifndef CALLSCOPE_CUBE_COMPONENTS_H
+#define CALLSCOPE_CUBE_COMPONENTS_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+#include "formats/cube/cube_anchor.h"
+#include "model/model.h"
+
+/* The components of one multi-value metric. */
+struct cube_components {
+	uint32_t metric; /* the multi-value metric's index */
+	uint32_t first;  /* its first component's index */
+	uint32_t n;      /* components, in the layout's order */
+	uint8_t dtype;   /* CUBE_DT_TAU_ATOMIC or CUBE_DT_RATE */
+};
+
+/* Whether metric `m` is shown through components. */
+bool cube_has_components(const struct cube_metric *m);
+
+/* Append the components of every such metric of (*metrics, *n) to the
+ * array (reallocated), named "UNIQ/field" (interned through `b`), and
+ * describe them in *sets (malloc'd, *n_sets of them; NULL when none).
+ * STATUS_NOMEM. */
+enum status cube_components_expand(struct cube_metric **metrics, uint32_t *n,
+				   struct model_builder *b,
+				   struct cube_components **sets,
+				   uint32_t *n_sets, struct error *err);
+
+#endif

@@ -1,0 +1,398 @@
+/* extrap_cubeset: Extra-P Cube sets (spec "Cube file format"; Extra-P
+ * 4.2.5 cube_file_reader2.py and abstract_directory_reader.py, notes 5.5):
+ * DIR/<point>/[!.]*.cubex, each directory's name giving the parameters
+ * (extrap_dirname.c); the names and their order must be the same in every
+ * directory, parameters with one value across the set are dropped, and
+ * every file whose tuple is equal (several .cubex in one directory,
+ * several .rN directories) is a repetition of that point.  Each file is
+ * opened through the reader registry (never the Cube reader's code: the
+ * layers forbid it) and its metrics' exclusive per-location values are
+ * read from the resulting model (model_per_profile on each exclusive
+ * column's statistic, absent locations as 0): weak scaling, Extra-P's
+ * default, takes mean, median, ... over all locations x repetitions, and
+ * a callpath met at several call nodes of one file (same names) adds one
+ * row per node, as Extra-P's aggregation does; the repetitions count the
+ * rows.  A metric with no value in a file and a hidden column (no data
+ * members) is skipped with a warning.  Must not depend on curses, on ui/
+ * or on another format's code. */
+#include "config.h"
+
+#include "formats/extrap/extrap.h"
+#include "formats/extrap/extrap_set.h"
+#include "formats/reader.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct cdir {
+	char *name;
+	char **files; /* full paths, sorted */
+	size_t n_files;
+	struct extrap_dir_params p;
+	uint32_t point;
+};
+
+struct cset {
+	const char *path;
+	struct error *err;
+	struct extrap_set *s;
+	struct cdir *dirs;
+	size_t n_dirs;
+	char *skipped; /* metric names skipped, ", "-joined */
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_kind(const char *path, bool dir)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	return dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+/* The names in `dir` that do not start with '.' and (dirs) are
+ * directories or (files) regular files ending in `suffix`, sorted. */
+static enum status list(struct cset *c, const char *dir, bool dirs,
+			const char *suffix, char ***out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return error_set(c->err, STATUS_IO, dir, "cannot list the "
+							 "directory");
+	struct dirent *e;
+	size_t cap = 0;
+	enum status st = STATUS_OK;
+	while ((e = readdir(d)) && st == STATUS_OK) {
+		size_t l = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
+		if (e->d_name[0] == '.' ||
+		    (suffix && (l <= sl ||
+				strcmp(e->d_name + l - sl, suffix) != 0)))
+			continue;
+		char *full = NULL;
+		if (asprintf(&full, "%s/%s", dir, e->d_name) < 0) {
+			st = error_set(c->err, STATUS_NOMEM, c->path,
+				       "out of memory");
+			break;
+		}
+		if (!is_kind(full, dirs)) {
+			free(full);
+			continue;
+		}
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **g = realloc(*out, cap * sizeof(*g));
+			if (!g) {
+				free(full);
+				st = error_set(c->err, STATUS_NOMEM, c->path,
+					       "out of memory");
+				break;
+			}
+			*out = g;
+		}
+		(*out)[(*n)++] = full;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_str);
+	return st;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static enum status find_points(struct cset *c)
+{
+	char **subs = NULL;
+	size_t n_subs = 0;
+	enum status st = list(c, c->path, true, NULL, &subs, &n_subs);
+	if (st == STATUS_OK &&
+	    !(c->dirs = calloc(n_subs + 1, sizeof(*c->dirs))))
+		st = error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
+	for (size_t i = 0; i < n_subs && st == STATUS_OK; i++) {
+		struct cdir *d = &c->dirs[c->n_dirs];
+		st = list(c, subs[i], false, ".cubex", &d->files, &d->n_files);
+		if (d->n_files == 0) {
+			free(d->files);
+			d->files = NULL;
+			continue;
+		}
+		d->name = subs[i];
+		subs[i] = NULL;
+		c->n_dirs++;
+		char why[128];
+		enum status ps = extrap_dir_params(base(d->name), &d->p, why,
+						   sizeof(why));
+		if (ps != STATUS_OK)
+			st = error_set(c->err, ps, c->path,
+				       "directory \"%s\": %s", base(d->name),
+				       why);
+	}
+	for (size_t i = 0; i < n_subs; i++)
+		free(subs[i]);
+	free(subs);
+	if (st == STATUS_OK && c->n_dirs == 0)
+		st = error_set(c->err, STATUS_CORRUPT, c->path,
+			       "no Cube files (DIR/*/*.cubex)");
+	/* the same names in the same order everywhere */
+	for (size_t i = 1; i < c->n_dirs && st == STATUS_OK; i++) {
+		const struct extrap_dir_params *a = &c->dirs[0].p,
+					       *b = &c->dirs[i].p;
+		bool same = a->n == b->n;
+		for (uint32_t k = 0; same && k < a->n; k++)
+			same = strcmp(a->names[k], b->names[k]) == 0;
+		if (!same)
+			st = error_set(c->err, STATUS_CORRUPT, c->path,
+				       "parameters must be the same and in the "
+				       "same order in every directory: \"%s\" "
+				       "and \"%s\" differ",
+				       base(c->dirs[0].name),
+				       base(c->dirs[i].name));
+	}
+	if (st != STATUS_OK)
+		return st;
+	/* parameters with one value across the set are dropped */
+	const struct extrap_dir_params *p0 = &c->dirs[0].p;
+	bool *keep = calloc(p0->n + 1, sizeof(*keep));
+	double *coords = calloc(p0->n + 1, sizeof(*coords));
+	if (!keep || !coords) {
+		free(keep);
+		free(coords);
+		return error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
+	}
+	for (uint32_t k = 0; k < p0->n; k++) {
+		for (size_t i = 1; i < c->n_dirs && !keep[k]; i++)
+			keep[k] = c->dirs[i].p.values[k] != p0->values[k];
+		if (keep[k] && extrap_set_param(c->s, p0->names[k],
+						strlen(p0->names[k])) ==
+				       MODEL_NONE)
+			st = error_set(c->err, STATUS_CORRUPT, c->path,
+				       "parameter \"%s\" is named twice",
+				       p0->names[k]);
+	}
+	if (st == STATUS_OK && extrap_set_n_params(c->s) == 0)
+		st = error_set(c->err, STATUS_CORRUPT, c->path,
+			       "every parameter has one value in the whole set "
+			       "(a set needs two points)");
+	for (size_t i = 0; i < c->n_dirs && st == STATUS_OK; i++) {
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < p0->n; k++)
+			if (keep[k])
+				coords[n++] = c->dirs[i].p.values[k];
+		c->dirs[i].point = extrap_set_point(c->s, coords);
+		if (c->dirs[i].point == MODEL_NONE)
+			st = error_set(c->err, STATUS_NOMEM, c->path,
+				       "out of memory");
+	}
+	free(keep);
+	free(coords);
+	return st;
+}
+
+static void note_skipped(struct cset *c, const char *metric)
+{
+	size_t have = c->skipped ? strlen(c->skipped) : 0;
+	if (c->skipped) {
+		/* once per name */
+		const char *p = c->skipped;
+		size_t l = strlen(metric);
+		while ((p = strstr(p, metric))) {
+			if ((p == c->skipped || p[-1] == ' ') &&
+			    (p[l] == ',' || p[l] == '\0'))
+				return;
+			p += l;
+		}
+	}
+	char *g = realloc(c->skipped, have + strlen(metric) + 3);
+	if (!g)
+		return;
+	c->skipped = g;
+	sprintf(g + have, "%s%s", have ? ", " : "", metric);
+}
+
+/* One Cube file's rows into the set at `point`. */
+static enum status read_file(struct cset *c, const char *file, uint32_t point)
+{
+	struct reader_probe *pr = NULL;
+	struct model *m = NULL;
+	enum status st = reader_probe_read(file, &pr, c->err);
+	const struct reader *r = st == STATUS_OK ? reader_choose(pr) : NULL;
+	reader_probe_free(pr);
+	if (st != STATUS_OK)
+		return st;
+	if (!r || strcmp(r->name, "cube") != 0)
+		return error_set(c->err, STATUS_CORRUPT, file,
+				 "not a Cube file");
+	st = reader_open_path(r, file, &m, c->err);
+	if (st != STATUS_OK)
+		return st;
+	uint32_t L = 0;
+	uint32_t *pos = calloc((size_t)m->n_profiles + 1, sizeof(*pos));
+	uint32_t *cp = calloc((size_t)m->n_nodes + 1, sizeof(*cp));
+	char **path = calloc((size_t)m->n_nodes + 1, sizeof(*path));
+	double *rows = NULL;
+	uint8_t *present = NULL;
+	if (!pos || !cp || !path)
+		goto nomem;
+	for (uint32_t i = 0; i < m->n_profiles; i++)
+		pos[i] = m->profiles[i].is_summary ? MODEL_NONE : L++;
+	if (L == 0)
+		L = 1;
+	/* callpaths: parents come before their children */
+	for (uint32_t n = 1; n < m->n_nodes; n++) {
+		uint32_t par = m->nodes[n].parent;
+		/* the region's name, as Extra-P names it (the node's
+		 * label may carry call-site parameters) */
+		uint32_t fn = m->nodes[n].function;
+		const char *nm = model_str(m, fn < m->n_functions
+						      ? m->functions[fn].name
+						      : m->nodes[n].name);
+		if (par == 0 || par == MODEL_NONE || !path[par]) {
+			path[n] = strdup(nm);
+		} else if (asprintf(&path[n], "%s->%s", path[par], nm) < 0) {
+			path[n] = NULL;
+		}
+		if (!path[n])
+			goto nomem;
+		cp[n] = extrap_set_callpath(c->s, path[n], strlen(path[n]));
+		if (cp[n] == MODEL_NONE)
+			goto nomem;
+	}
+	rows = malloc(((size_t)m->n_nodes + 1) * L * sizeof(*rows));
+	present = malloc((size_t)m->n_nodes + 1);
+	if (!rows || !present)
+		goto nomem;
+	for (uint32_t col = 0; col < m->n_columns && st == STATUS_OK; col++) {
+		const struct model_column *mc = &m->columns[col];
+		uint32_t stat = model_column_stat(m, col);
+		if (mc->kind != COLUMN_EXCLUSIVE || stat == MODEL_NONE)
+			continue;
+		bool any = false;
+		memset(rows, 0, (size_t)m->n_nodes * L * sizeof(*rows));
+		for (uint32_t n = 1; n < m->n_nodes && st == STATUS_OK; n++) {
+			struct profile_value *pv = NULL;
+			size_t k = 0;
+			double sum;
+			/* a call node without a row has no measurement */
+			present[n] = model_stat_value(m, n, stat, &sum);
+			st = model_per_profile(m, n, stat, &pv, &k, c->err);
+			present[n] |= k > 0;
+			for (size_t i = 0; st == STATUS_OK && i < k; i++)
+				if (pv[i].profile < m->n_profiles &&
+				    pos[pv[i].profile] != MODEL_NONE) {
+					rows[(size_t)n * L +
+					     pos[pv[i].profile]] = pv[i].value;
+					any = true;
+				}
+			free(pv);
+		}
+		if (st != STATUS_OK)
+			break;
+		if (!any && !mc->visible) {
+			note_skipped(c, mc->name);
+			continue;
+		}
+		uint32_t metric = extrap_set_metric(c->s, mc->name,
+						    strlen(mc->name));
+		if (metric == MODEL_NONE)
+			goto nomem;
+		for (uint32_t n = 1; n < m->n_nodes; n++)
+			if (present[n] && !extrap_set_add_row(c->s, cp[n], metric, point,
+						rows + (size_t)n * L, L))
+				goto nomem;
+	}
+	goto out;
+nomem:
+	st = error_set(c->err, STATUS_NOMEM, file, "out of memory");
+out:
+	if (path)
+		for (uint32_t n = 0; n < m->n_nodes; n++)
+			free(path[n]);
+	free(path);
+	free(pos);
+	free(cp);
+	free(rows);
+	free(present);
+	model_free(m);
+	return st;
+}
+
+static enum status cubeset_open(const struct reader_input *in,
+				struct model **out, struct error *err)
+{
+	*out = NULL;
+	struct cset c = {.path = in->paths[0], .err = err,
+			 .s = extrap_set_new()};
+	enum status st = c.s ? find_points(&c)
+			     : error_set(err, STATUS_NOMEM, c.path,
+					 "out of memory");
+	for (size_t i = 0; i < c.n_dirs && st == STATUS_OK; i++)
+		for (size_t k = 0; k < c.dirs[i].n_files && st == STATUS_OK;
+		     k++)
+			st = read_file(&c, c.dirs[i].files[k], c.dirs[i].point);
+	if (st == STATUS_OK && c.skipped) {
+		char *w = NULL;
+		if (asprintf(&w, "%s: metrics without data, skipped: %s",
+			     c.path, c.skipped) >= 0)
+			extrap_set_warn(c.s, w);
+		free(w);
+	}
+	if (st == STATUS_OK)
+		st = extrap_set_build(c.s, "extrap-cubeset", c.path, out, err);
+	for (size_t i = 0; i < c.n_dirs; i++) {
+		for (size_t k = 0; k < c.dirs[i].n_files; k++)
+			free(c.dirs[i].files[k]);
+		free(c.dirs[i].files);
+		free(c.dirs[i].name);
+		extrap_dir_params_free(&c.dirs[i].p);
+	}
+	free(c.dirs);
+	free(c.skipped);
+	extrap_set_free(c.s);
+	return st;
+}
+
+/* A directory whose subdirectories' names carry parameters: at least two
+ * such names, one of them in the PREFIX.PARAMS form (a dot), so that a
+ * directory of other databases named db1, db2 is not taken.  The Cube
+ * files inside cannot be seen from the probe, so the bid stays low. */
+static int cubeset_bid(const struct reader_probe *p, int best)
+{
+	if (!p->is_dir || p->n_subdirs < 2 || best >= 30)
+		return 0;
+	size_t named = 0;
+	bool dotted = false;
+	for (size_t i = 0; i < p->n_subdirs; i++) {
+		struct extrap_dir_params d;
+		char why[128];
+		bool ok = p->subdirs[i][0] != '.' &&
+			  extrap_dir_params(p->subdirs[i], &d, why,
+					    sizeof(why)) == STATUS_OK;
+		extrap_dir_params_free(&d);
+		if (ok) {
+			named++;
+			dotted |= strchr(p->subdirs[i], '.') != NULL;
+		}
+	}
+	return named >= 2 && dotted ? 30 : 0;
+}
+
+const struct reader reader_extrap_cubeset = {
+	.name = "extrap-cubeset",
+	.description = "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex "
+		       "measurement directories)",
+	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
+	.bid = cubeset_bid,
+	.open = cubeset_open,
+};

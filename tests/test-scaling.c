@@ -1,0 +1,437 @@
+/* test-scaling: performance models (scaling.c) and the fitter
+ * (scaling_fit.c, scaling_fit_multi.c): degenerate inputs first (no
+ * points, one, two, constant, zeros, negative, NaN and inf values,
+ * duplicate points, coordinates below 1), exact synthetic functions of one
+ * and two parameters recovered, and Extra-P's model text (Python's float
+ * repr, fractions, omitted constant and coefficients). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/scaling.h"
+#include "model/scaling_fit.h"
+
+static const char *const names[] = {"x", "y", "z"};
+
+/* |a - b| <= eps (cmocka 1.1.5 has no assert_double_equal) */
+#define assert_double_equal(a, b, eps) \
+	assert_true(fabs((double)(a) - (double)(b)) <= (double)(eps))
+
+/* ---- text --------------------------------------------------------- */
+
+static void expect_const_text(double c, const char *want)
+{
+	struct scaling_model m = {.kind = SCALING_CONSTANT, .constant = c};
+	char *t = scaling_text(&m, names, 1);
+
+	assert_non_null(t);
+	assert_string_equal(t, want);
+	free(t);
+}
+
+static void test_repr(void **state)
+{
+	(void)state;
+	expect_const_text(0.0, "0.0");
+	expect_const_text(-0.0, "-0.0");
+	expect_const_text(1.0, "1.0");
+	expect_const_text(0.1, "0.1");
+	expect_const_text(1.0 / 3, "0.3333333333333333");
+	expect_const_text(-0.5, "-0.5");
+	expect_const_text(1e16, "1e+16");
+	expect_const_text(9999999999999998.0, "9999999999999998.0");
+	expect_const_text(123456789012345680.0, "1.2345678901234568e+17");
+	expect_const_text(0.0001, "0.0001");
+	expect_const_text(0.00001, "1e-05");
+	expect_const_text(1.5e-5, "1.5e-05");
+	expect_const_text(9.99997985800278e-07, "9.99997985800278e-07");
+	expect_const_text(1.5005727639296185, "1.5005727639296185");
+	expect_const_text(4.0680000000000005, "4.0680000000000005");
+	expect_const_text(5e-324, "5e-324");
+	expect_const_text(1.7976931348623157e308, "1.7976931348623157e+308");
+	expect_const_text(1e22, "1e+22");
+	expect_const_text(123.0, "123.0");
+	expect_const_text((double)NAN, "nan");
+	expect_const_text((double)INFINITY, "inf");
+	expect_const_text(-(double)INFINITY, "-inf");
+}
+
+static struct scaling_term term1(double coef, uint32_t param, int num,
+				 int den, double lg)
+{
+	struct scaling_term t = {.coefficient = coef, .n_factors = 1};
+
+	t.factors[0] = (struct scaling_factor){
+		.param = param,
+		.exponent = den ? (double)num / den : num,
+		.exponent_num = num,
+		.exponent_den = den,
+		.log_exponent = lg,
+	};
+	return t;
+}
+
+static void test_text_terms(void **state)
+{
+	struct scaling_term t[3];
+	struct scaling_model m = {.kind = SCALING_SINGLE, .terms = t};
+	char *s;
+
+	(void)state;
+	t[0] = term1(2.0, 0, 3, 2, 1);
+	m.constant = 3;
+	m.n_terms = 1;
+	s = scaling_text(&m, names, 1);
+	assert_string_equal(s, "3.0 + 2.0 * x^(3/2) * log2(x)^(1)");
+	free(s);
+	/* pure log, negative coefficient */
+	t[0] = term1(-0.5, 0, 0, 1, 2);
+	s = scaling_text(&m, names, 1);
+	assert_string_equal(s, "3.0 + -0.5 * log2(x)^(2)");
+	free(s);
+	/* integer exponent, coefficient 1 and constant 0 left out */
+	m.kind = SCALING_MULTI;
+	m.constant = 0;
+	m.n_terms = 2;
+	t[0] = term1(1.0, 0, 2, 1, 0);
+	t[1] = term1(0.9999999999999998, 1, 1, 1, 0);
+	s = scaling_text(&m, names, 2);
+	assert_string_equal(s, "x^(2) + 0.9999999999999998 * y^(1)");
+	free(s);
+	/* a product, in parameter order */
+	m.constant = 1.5;
+	m.n_terms = 1;
+	t[0] = term1(0.25, 0, 1, 3, 0);
+	t[0].n_factors = 2;
+	t[0].factors[1] = (struct scaling_factor){
+		.param = 1, .exponent_den = 1, .log_exponent = 1};
+	s = scaling_text(&m, names, 2);
+	assert_string_equal(s, "1.5 + 0.25 * x^(1/3) * log2(y)^(1)");
+	free(s);
+	/* stored models: float exponents */
+	m.n_terms = 1;
+	t[0] = term1(4.0, 1, 2, 0, 0);
+	t[0].factors[0].exponent = 2.0;
+	t[0].factors[0].log_exponent = 1.0;
+	s = scaling_text(&m, names, 2);
+	assert_string_equal(s, "1.5 + 4.0 * y^(2.0) * log2(y)^(1.0)");
+	free(s);
+	t[0].factors[0].exponent = 0.5;
+	t[0].factors[0].log_exponent = 0;
+	s = scaling_text(&m, names, 2);
+	assert_string_equal(s, "1.5 + 4.0 * y^(0.5)");
+	free(s);
+}
+
+static void test_eval_copy(void **state)
+{
+	struct scaling_term t[1];
+	struct scaling_model m = {.kind = SCALING_SINGLE, .terms = t,
+				  .n_terms = 1, .constant = 3}, c;
+	double x = 16;
+	struct error err = {0};
+
+	(void)state;
+	t[0] = term1(2.0, 0, 3, 2, 1);
+	assert_double_equal(scaling_eval(&m, &x), 3 + 2 * 64.0 * 4, 1e-9);
+	assert_int_equal(scaling_model_copy(&c, &m, &err), STATUS_OK);
+	assert_ptr_not_equal(c.terms, m.terms);
+	assert_double_equal(scaling_eval(&c, &x), scaling_eval(&m, &x), 0);
+	scaling_model_clear(&c);
+	assert_null(c.terms);
+	assert_int_equal(c.n_terms, 0);
+	assert_double_equal(scaling_eval(&c, &x), 0, 0);
+}
+
+/* ---- the fitter: degenerate inputs -------------------------------- */
+
+static struct scaling_model fit1(const double *x, const double *y, uint32_t n,
+				 unsigned *warn)
+{
+	struct error err = {0};
+	struct scaling_fitter *f = scaling_fitter_new(1, &err);
+	struct scaling_model m = {0};
+
+	assert_non_null(f);
+	assert_int_equal(scaling_fit(f, x, y, n, &m, warn, &err), STATUS_OK);
+	scaling_fitter_free(f);
+	return m;
+}
+
+static void test_fit_bad(void **state)
+{
+	struct error err = {0};
+	struct scaling_fitter *f;
+	struct scaling_model m = {0};
+	double x = 1, y = 1;
+
+	(void)state;
+	assert_null(scaling_fitter_new(0, &err));
+	assert_int_equal(err.status, STATUS_USAGE);
+	error_clear(&err);
+	assert_null(scaling_fitter_new(SCALING_MAX_PARAMS + 1, &err));
+	error_clear(&err);
+	f = scaling_fitter_new(1, &err);
+	assert_int_equal(scaling_fit(f, &x, &y, 0, &m, NULL, &err),
+			 STATUS_USAGE);
+	assert_int_equal(m.n_terms, 0);
+	error_clear(&err);
+	scaling_fitter_free(f);
+	scaling_fitter_free(NULL);
+}
+
+static void test_fit_one_two(void **state)
+{
+	double x[] = {4, 8}, y[] = {7.5, 9};
+	unsigned warn = 0;
+	struct scaling_model m;
+
+	(void)state;
+	m = fit1(x, y, 1, &warn);
+	assert_int_equal(m.kind, SCALING_CONSTANT);
+	assert_double_equal(m.constant, 7.5, 0);
+	assert_true(warn & SCALING_WARN_FEW_POINTS);
+	scaling_model_clear(&m);
+	m = fit1(x, y, 2, NULL); /* Extra-P: AR2 from n - 2 = 0 dof */
+	assert_true(m.kind == SCALING_CONSTANT || m.kind == SCALING_SINGLE);
+	scaling_model_clear(&m);
+}
+
+static void test_fit_constant_zero(void **state)
+{
+	double x[] = {1, 2, 4, 8, 16}, y[] = {5, 5, 5, 5, 5}, z[5] = {0};
+	struct scaling_model m;
+	char *s;
+
+	(void)state;
+	m = fit1(x, y, 5, NULL);
+	assert_int_equal(m.kind, SCALING_CONSTANT);
+	assert_double_equal(m.constant, 5, 0);
+	assert_double_equal(m.rss, 0, 0);
+	assert_double_equal(m.ar2, 1, 0);
+	scaling_model_clear(&m);
+	m = fit1(x, z, 5, NULL);
+	assert_int_equal(m.kind, SCALING_CONSTANT);
+	s = scaling_text(&m, names, 1);
+	assert_string_equal(s, "0.0");
+	free(s);
+	assert_true(isnan(m.nrss)); /* mean 0 */
+	scaling_model_clear(&m);
+}
+
+static void test_fit_negative(void **state)
+{
+	double x[] = {2, 4, 8, 16, 32, 64}, y[6];
+	struct scaling_model m;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		y[i] = -3 - 2 * x[i];
+	m = fit1(x, y, 6, NULL);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_int_equal(m.n_terms, 1);
+	assert_double_equal(m.terms[0].factors[0].exponent, 1, 0);
+	assert_double_equal(m.terms[0].factors[0].log_exponent, 0, 0);
+	assert_double_equal(m.terms[0].coefficient, -2, 1e-9);
+	assert_double_equal(m.constant, -3, 1e-9);
+	scaling_model_clear(&m);
+}
+
+static void test_fit_nan_inf(void **state)
+{
+	double x[] = {2, 4, 8, 16, 32, 64, 128};
+	double y[] = {4, 16, (double)NAN, 256, 1024, 4096, 16384};
+	double x2[] = {2, 4, 16, 32, 64, 128};
+	double y2[] = {4, 16, 256, 1024, 4096, 16384};
+	double yn[] = {(double)NAN, (double)NAN, (double)NAN};
+	double yi[] = {1, 2, (double)INFINITY, 4, 5, 6, 7};
+	struct scaling_model a, b;
+	char *sa, *sb;
+
+	(void)state;
+	a = fit1(x, y, 7, NULL); /* a NaN is a point without a value */
+	b = fit1(x2, y2, 6, NULL);
+	sa = scaling_text(&a, names, 1);
+	sb = scaling_text(&b, names, 1);
+	assert_string_equal(sa, sb);
+	assert_double_equal(a.smape, b.smape, 0);
+	free(sa);
+	free(sb);
+	scaling_model_clear(&a);
+	scaling_model_clear(&b);
+	a = fit1(x, yn, 3, NULL); /* all NaN: Extra-P's constant "nan" */
+	assert_int_equal(a.kind, SCALING_CONSTANT);
+	assert_true(isnan(a.constant));
+	scaling_model_clear(&a);
+	a = fit1(x, yi, 7, NULL); /* inf: no crash, some model */
+	scaling_model_clear(&a);
+}
+
+static void test_fit_duplicates_and_small_x(void **state)
+{
+	double x[] = {2, 2, 4, 4, 8, 8, 16, 16}, y[8];
+	double xs[] = {0.25, 0.5, 1, 2, 4, 8}, ys[6];
+	unsigned warn = 0;
+	struct scaling_model m;
+
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		y[i] = 1 + x[i] * x[i] + (i % 2 ? 0.01 : -0.01);
+	m = fit1(x, y, 8, &warn);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_double_equal(m.terms[0].factors[0].exponent, 2, 0);
+	assert_int_equal(warn, 0);
+	scaling_model_clear(&m);
+	for (int i = 0; i < 6; i++)
+		ys[i] = 2 + 3 * xs[i] * xs[i];
+	m = fit1(xs, ys, 6, &warn);
+	assert_true(warn & SCALING_WARN_LOG_DROPPED);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_double_equal(m.terms[0].factors[0].log_exponent, 0, 0);
+	assert_double_equal(m.terms[0].factors[0].exponent, 2, 0);
+	assert_double_equal(m.terms[0].coefficient, 3, 1e-9);
+	scaling_model_clear(&m);
+}
+
+/* ---- exact synthetic functions ---------------------------------------- */
+
+static void test_fit_synthetic_one(void **state)
+{
+	double x[] = {2, 4, 8, 16, 32, 64, 128}, y[7];
+	struct scaling_model m;
+
+	(void)state;
+	for (int i = 0; i < 7; i++)
+		y[i] = 3 + 2 * pow(x[i], 1.5) * log2(x[i]);
+	m = fit1(x, y, 7, NULL);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_int_equal(m.terms[0].factors[0].exponent_num, 3);
+	assert_int_equal(m.terms[0].factors[0].exponent_den, 2);
+	assert_double_equal(m.terms[0].factors[0].log_exponent, 1, 0);
+	assert_double_equal(m.terms[0].coefficient, 2, 1e-9);
+	assert_double_equal(m.constant, 3, 1e-6);
+	assert_true(m.smape < 1e-6);
+	assert_true(fabs(scaling_eval(&m, &x[3]) - y[3]) < 1e-6 * y[3]);
+	scaling_model_clear(&m);
+	/* a pure log */
+	for (int i = 0; i < 7; i++)
+		y[i] = 10 + 4 * log2(x[i]) * log2(x[i]);
+	m = fit1(x, y, 7, NULL);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_double_equal(m.terms[0].factors[0].exponent, 0, 0);
+	assert_double_equal(m.terms[0].factors[0].log_exponent, 2, 0);
+	assert_double_equal(m.terms[0].coefficient, 4, 1e-9);
+	scaling_model_clear(&m);
+}
+
+static void test_fit_synthetic_two(void **state)
+{
+	double px[] = {2, 4, 8, 16, 32}, py[] = {1, 2, 3, 4, 5};
+	double coords[50], y[25];
+	struct error err = {0};
+	struct scaling_fitter *f = scaling_fitter_new(2, &err);
+	struct scaling_model m = {0};
+	char *s;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++) {
+			int k = i * 5 + j;
+
+			coords[2 * k] = px[i];
+			coords[2 * k + 1] = py[j];
+			y[k] = 5 + 2 * px[i] * sqrt(py[j]);
+		}
+	assert_int_equal(scaling_fit(f, coords, y, 25, &m, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(m.kind, SCALING_MULTI);
+	assert_int_equal(m.n_terms, 1);
+	assert_int_equal(m.terms[0].n_factors, 2);
+	assert_double_equal(m.terms[0].factors[0].exponent, 1, 0);
+	assert_int_equal(m.terms[0].factors[1].param, 1);
+	assert_double_equal(m.terms[0].factors[1].exponent, 0.5, 0);
+	assert_double_equal(m.terms[0].coefficient, 2, 1e-9);
+	assert_double_equal(m.constant, 5, 1e-6);
+	s = scaling_text(&m, names, 2);
+	assert_non_null(strstr(s, " * x^(1) * y^(1/2)"));
+	free(s);
+	scaling_model_clear(&m);
+	/* an additive model: x^2 + 3 log2(y) */
+	for (int k = 0; k < 25; k++)
+		y[k] = 1 + coords[2 * k] * coords[2 * k] +
+		       3 * log2(coords[2 * k + 1]);
+	assert_int_equal(scaling_fit(f, coords, y, 25, &m, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(m.n_terms, 2);
+	assert_double_equal(m.terms[0].coefficient, 1, 1e-9);
+	assert_double_equal(m.terms[1].coefficient, 3, 1e-9);
+	scaling_model_clear(&m);
+	/* constant in both parameters */
+	for (int k = 0; k < 25; k++)
+		y[k] = 7;
+	assert_int_equal(scaling_fit(f, coords, y, 25, &m, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(m.kind, SCALING_CONSTANT);
+	assert_double_equal(m.constant, 7, 0);
+	scaling_model_clear(&m);
+	scaling_fitter_free(f);
+}
+
+/* The same fitter on many series sharing the coordinates (its caches)
+ * gives what a fresh fitter gives. */
+static void test_fit_cache_consistent(void **state)
+{
+	double x[] = {2, 4, 8, 16, 32, 64}, y[6];
+	struct error err = {0};
+	struct scaling_fitter *f = scaling_fitter_new(1, &err);
+
+	(void)state;
+	for (int s = 0; s < 40; s++) {
+		struct scaling_model a = {0}, b;
+		char *sa, *sb;
+
+		for (int i = 0; i < 6; i++)
+			y[i] = 1 + s * 0.1 + pow(x[i], 0.25 * (s % 12)) *
+						   (1 + 0.01 * ((i * 7 + s) % 5));
+		assert_int_equal(scaling_fit(f, x, y, 6, &a, NULL, &err),
+				 STATUS_OK);
+		b = fit1(x, y, 6, NULL);
+		sa = scaling_text(&a, names, 1);
+		sb = scaling_text(&b, names, 1);
+		assert_string_equal(sa, sb);
+		assert_true(a.rss == b.rss || (isnan(a.rss) && isnan(b.rss)));
+		free(sa);
+		free(sb);
+		scaling_model_clear(&a);
+		scaling_model_clear(&b);
+	}
+	scaling_fitter_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_repr),
+		cmocka_unit_test(test_text_terms),
+		cmocka_unit_test(test_eval_copy),
+		cmocka_unit_test(test_fit_bad),
+		cmocka_unit_test(test_fit_one_two),
+		cmocka_unit_test(test_fit_constant_zero),
+		cmocka_unit_test(test_fit_negative),
+		cmocka_unit_test(test_fit_nan_inf),
+		cmocka_unit_test(test_fit_duplicates_and_small_x),
+		cmocka_unit_test(test_fit_synthetic_one),
+		cmocka_unit_test(test_fit_synthetic_two),
+		cmocka_unit_test(test_fit_cache_consistent),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
