@@ -67,13 +67,18 @@ t send-keys -t "$S" ":set at x=1000" Enter
 wait_for "Models at x=1000" || fail ":set at x=1000 was not applied"
 # 2.017e+05 at x = 1000
 wait_for "2.017e+05" || fail "the value at x=1000 is not 2.017e+05"
-# the plot: title, y ticks on the axis, x tick labels, points
-t send-keys -t "$S" P
+# the plot of the root (no measurements) says so; of compute: title, y
+# ticks on the axis, x tick labels, points inside the axes
+t send-keys -t "$S" g P
 wait_for "Plot: time along x" || fail "P did not open the plot"
+wait_for "no measurements of this call path" ||
+	fail "the root's plot does not say it has no measurements"
+t send-keys -t "$S" w j
+wait_gone "no measurements of this call path" || fail "j did not select compute"
 screen | grep -q "┤" || fail "the plot has no y ticks"
 screen | grep -qE "^ *20 .* 1000 *$" ||
 	fail "the plot has no x tick labels 20 .. 1000"
-screen | grep -qF "●" || fail "the plot has no points"
+screen | grep -E "[│┤]" | grep -qF "●" || fail "the plot has no points"
 # the worst-scaling call path: the only one with a model
 t send-keys -t "$S" "!"
 wait_for "worst-scaling call path #1" || fail "! did not select the worst"

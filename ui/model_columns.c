@@ -30,8 +30,9 @@ bool model_columns_active(struct pane_env *env)
 	return true;
 }
 
-/* Widths of the parts for a tree `w` wide: formula and fit numbers are
- * dropped on narrow screens, the formula first kept. */
+/* Widths of the parts for a tree `w` wide: on narrow screens the fit
+ * numbers go first, then the formula; 20 columns stay for the metric
+ * columns. */
 static void widths(int w, int *formula, int *fit)
 {
 	int budget = w - NAME_ROOM;
@@ -39,7 +40,8 @@ static void widths(int w, int *formula, int *fit)
 	if (budget < SEV_W + VALUE_W)
 		return;
 	budget -= SEV_W + VALUE_W;
-	if (budget >= FORMULA_MIN + FIT_W + 20)
+	/* the formula (Extra-P's "Value" column) before the fit numbers */
+	if (budget >= 50 + FIT_W + 20)
 		*fit = FIT_W;
 	budget -= *fit;
 	if (budget >= FORMULA_MIN)
