@@ -1,0 +1,311 @@
+/* Tests of the viewer's model state (ui/extrap.c) on a parametric model made
+ * with the builder and a fake scaling view defined here (the seam: the
+ * scaling_view functions, whose models are hand-made): degenerate inputs
+ * first (no model, a model without parameters), then the evaluation point
+ * (starts at the largest measured value; doubling, halving, `:set at`
+ * text and its errors, a parameter name with a control character
+ * sanitized), peeking (pending vs no measurements), the severity range and
+ * the worst-scaling ranking against values computed here by hand, and
+ * the overlay's marks. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extrap.h"
+#include "model/model.h"
+#include "model/scaling.h"
+#include "views/scaling_view.h"
+
+/* ---- the fake scaling view ------------------------------------------- */
+
+#define N_NODES 5
+
+static struct scaling_model models[N_NODES]; /* by node; kind 255: none */
+static bool ready[N_NODES];
+
+struct scaling_view {
+	int unused;
+};
+static struct scaling_view the_view;
+
+struct scaling_view *scaling_view_new(const struct model *m,
+				      const struct scaling_view_options *opt,
+				      struct error *err)
+{
+	(void)m;
+	(void)opt;
+	(void)err;
+	return &the_view;
+}
+
+const struct scaling_model *scaling_view_peek(struct scaling_view *v,
+					      uint32_t node, uint32_t measured)
+{
+	(void)v;
+	if (node >= N_NODES || measured != 0 || !ready[node] ||
+	    models[node].kind == 255)
+		return NULL;
+	return &models[node];
+}
+
+const struct scaling_model *scaling_view_model(struct scaling_view *v,
+					       uint32_t node,
+					       uint32_t measured,
+					       struct error *err)
+{
+	(void)err;
+	if (node < N_NODES)
+		ready[node] = true;
+	return scaling_view_peek(v, node, measured);
+}
+
+void scaling_view_progress(const struct scaling_view *v, uint64_t *r,
+			   uint64_t *total)
+{
+	(void)v;
+	*r = *total = 0;
+	for (int i = 0; i < N_NODES; i++)
+		if (models[i].kind != 255) {
+			++*total;
+			*r += ready[i];
+		}
+}
+
+void scaling_view_free(struct scaling_view *v)
+{
+	(void)v;
+}
+
+/* ---- fixtures -------------------------------------------------------- */
+
+static struct scaling_term terms[N_NODES];
+
+/* c * x^e as a model of node `node` */
+static void power_model(uint32_t node, double c, double e)
+{
+	terms[node] = (struct scaling_term){
+		.coefficient = c,
+		.n_factors = 1,
+		.factors = {{.param = 0, .exponent = e, .exponent_num = (int)e,
+			     .exponent_den = 1}}};
+	models[node] = (struct scaling_model){.kind = SCALING_SINGLE,
+					      .n_terms = 1,
+					      .terms = &terms[node]};
+	ready[node] = true;
+}
+
+/* root 0 > a 1 (2x), b 2 (x^2), c 3 (5), prefix 4 (no measurements);
+ * points x = 1, 2, 4, 8; parameter name `pname` */
+static struct model *make_model(const char *pname)
+{
+	struct model_builder *b = model_builder_new("test", "mem");
+	struct model_column col = {.name = strdup("time"),
+				   .variant = strdup(""),
+				   .format = strdup("%g"),
+				   .pair = MODEL_NONE,
+				   .parent = MODEL_NONE};
+	assert_int_equal(model_builder_add_column(b, &col), 0);
+	assert_int_equal(model_builder_add_measured(b, 0), 0);
+	assert_int_equal(model_builder_add_param(b, pname), 0);
+	for (double x = 1; x <= 8; x *= 2)
+		assert_int_not_equal(model_builder_add_point(b, &x, 1),
+				     MODEL_NONE);
+	for (int i = 1; i < N_NODES; i++) {
+		struct model_node n = {.function = MODEL_NONE,
+				       .kind = NODE_REGION};
+		assert_int_equal(model_builder_add_node(b, 0, &n), (uint32_t)i);
+	}
+	for (uint32_t node = 1; node <= 3; node++)
+		for (uint32_t p = 0; p < 4; p++) {
+			struct model_measure me = {.mean = 1, .repetitions = 1};
+			assert_true(model_builder_set_measure(b, node, 0, p, &me));
+		}
+	struct model *m = model_builder_finish(b, NULL);
+	assert_non_null(m);
+	for (int i = 0; i < N_NODES; i++) {
+		models[i] = (struct scaling_model){.kind = 255};
+		ready[i] = false;
+	}
+	power_model(1, 2, 1);
+	power_model(2, 1, 2);
+	models[3] = (struct scaling_model){.kind = SCALING_CONSTANT,
+					   .constant = 5};
+	ready[3] = true;
+	return m;
+}
+
+/* ---- tests ----------------------------------------------------------- */
+
+static void test_degenerate(void **state)
+{
+	(void)state;
+	extrap_free(NULL);
+	assert_null(extrap_new(NULL, true, NULL));
+	/* a model without parameters is not parametric */
+	struct model_builder *b = model_builder_new("test", "mem");
+	struct model *m = model_builder_finish(b, NULL);
+	assert_non_null(m);
+	assert_null(extrap_new(m, true, NULL));
+	model_free(m);
+}
+
+static void test_evaluation_point(void **state)
+{
+	(void)state;
+	struct model *m = make_model("x");
+	struct extrap *x = extrap_new(m, true, NULL);
+	assert_non_null(x);
+	assert_true(extrap_at(x)[0] == 8); /* the largest measured */
+	double lo, hi;
+	extrap_param_range(x, 0, &lo, &hi);
+	assert_true(lo == 1 && hi == 8);
+	assert_int_equal(extrap_next_param(x), 0); /* one parameter */
+	extrap_scale(x, 2);
+	assert_true(extrap_at(x)[0] == 16);
+	extrap_scale(x, 0.5);
+	extrap_scale(x, 0.5);
+	assert_true(extrap_at(x)[0] == 4);
+	extrap_scale(x, 0); /* refused: not positive */
+	assert_true(extrap_at(x)[0] == 4);
+	assert_null(extrap_set_at(x, "x=65536"));
+	assert_true(extrap_at(x)[0] == 65536);
+	assert_null(extrap_set_at(x, "64")); /* the slider's parameter */
+	assert_true(extrap_at(x)[0] == 64);
+	assert_non_null(extrap_set_at(x, "q=1"));
+	assert_non_null(extrap_set_at(x, "x=-1"));
+	assert_non_null(extrap_set_at(x, "x=abc"));
+	assert_non_null(extrap_set_at(x, "x=inf"));
+	assert_true(extrap_at(x)[0] == 64); /* errors change nothing */
+	char *t = extrap_at_text(x);
+	assert_string_equal(t, "x=64");
+	free(t);
+	assert_false(extrap_follow_column(x, 0)); /* already shown */
+	assert_int_equal(extrap_column(x), 0);
+	extrap_free(x);
+	model_free(m);
+}
+
+static void test_name_sanitized(void **state)
+{
+	(void)state;
+	struct model *m = make_model("p\x1b[2J");
+	struct extrap *x = extrap_new(m, true, NULL);
+	assert_non_null(x);
+	char *t = extrap_at_text(x);
+	assert_non_null(t);
+	assert_null(strchr(t, 0x1b));
+	assert_non_null(strstr(t, "=8"));
+	free(t);
+	extrap_free(x);
+	model_free(m);
+}
+
+static void test_peek_and_severity(void **state)
+{
+	(void)state;
+	struct model *m = make_model("x");
+	struct extrap *x = extrap_new(m, true, NULL);
+	bool pending = true;
+	/* the root and the prefix: no measurements, not pending */
+	assert_null(extrap_peek(x, 0, &pending));
+	assert_false(pending);
+	assert_null(extrap_peek(x, 4, &pending));
+	assert_false(pending);
+	assert_null(extrap_peek(x, 99, &pending));
+	/* b not fitted yet: pending; no severity while fitting */
+	ready[2] = false;
+	assert_true(extrap_fitting(x));
+	assert_null(extrap_peek(x, 2, &pending));
+	assert_true(pending);
+	double s;
+	assert_false(extrap_severity(x, 1, &s));
+	assert_int_equal(extrap_worst(x, 0), MODEL_NONE);
+	ready[2] = true;
+	assert_false(extrap_fitting(x));
+	const struct scaling_model *sm = extrap_peek(x, 2, &pending);
+	assert_non_null(sm);
+	assert_false(pending);
+	assert_true(extrap_eval(x, sm) == 64);
+	assert_true(extrap_eval_along(x, sm, 0, 3) == 9);
+	/* at x = 8: a 16, b 64, c 5 */
+	assert_true(extrap_severity(x, 2, &s) && s == 1);
+	assert_true(extrap_severity(x, 3, &s) && s == 0);
+	assert_true(extrap_severity(x, 1, &s) &&
+		    fabs(s - (16.0 - 5) / (64 - 5)) < 1e-12);
+	assert_false(extrap_severity(x, 4, &s));
+	assert_int_equal(extrap_worst(x, 0), 2);
+	assert_int_equal(extrap_worst(x, 1), 1);
+	assert_int_equal(extrap_worst(x, 2), 3);
+	assert_int_equal(extrap_worst(x, 3), MODEL_NONE);
+	/* at x = 1: a 2, b 1, c 5: the constant is the worst now */
+	assert_null(extrap_set_at(x, "x=1"));
+	assert_int_equal(extrap_worst(x, 0), 3);
+	assert_int_equal(extrap_worst(x, 2), 2);
+	assert_true(extrap_severity(x, 2, &s) && s == 0);
+	char *f = extrap_formula(x, sm);
+	assert_non_null(f);
+	assert_non_null(strstr(f, "x"));
+	free(f);
+	extrap_free(x);
+	model_free(m);
+}
+
+static void test_sync_fits_when_asked(void **state)
+{
+	(void)state;
+	struct model *m = make_model("x");
+	ready[1] = false;
+	/* without a background thread a peek fits (scaling_view_model) */
+	struct extrap *x = extrap_new(m, false, NULL);
+	assert_false(extrap_fitting(x));
+	assert_non_null(extrap_peek(x, 1, NULL));
+	extrap_free(x);
+	model_free(m);
+}
+
+static void test_marks(void **state)
+{
+	(void)state;
+	struct model *m = make_model("x");
+	struct extrap *x = extrap_new(m, true, NULL);
+	size_t n;
+	bool marked;
+	extrap_marks(x, &n);
+	assert_int_equal(n, 0);
+	for (uint32_t i = 0; i < EXTRAP_MARKS_MAX; i++) {
+		assert_true(extrap_toggle_mark(x, 10 + i, &marked));
+		assert_true(marked);
+	}
+	assert_false(extrap_toggle_mark(x, 99, &marked)); /* full */
+	assert_true(extrap_toggle_mark(x, 11, &marked)); /* unmark */
+	assert_false(marked);
+	const uint32_t *marks = extrap_marks(x, &n);
+	assert_int_equal(n, EXTRAP_MARKS_MAX - 1);
+	assert_int_equal(marks[0], 10);
+	assert_int_equal(marks[1], 12); /* order kept */
+	assert_true(extrap_toggle_mark(x, 99, &marked));
+	assert_true(marked);
+	extrap_free(x);
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_evaluation_point),
+		cmocka_unit_test(test_name_sanitized),
+		cmocka_unit_test(test_peek_and_severity),
+		cmocka_unit_test(test_sync_fits_when_asked),
+		cmocka_unit_test(test_marks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
