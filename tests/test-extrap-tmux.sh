@@ -7,8 +7,10 @@
 # (x=60, the largest measured value); D doubles it and the value column
 # follows, `:set at x=1000` sets it; the plot pane draws its title, axes
 # with ticks and the measured points; ! selects the worst-scaling call
-# path.  The corpus part is skipped (77) while the Extra-P readers or the
-# modeler are not in the program.  Polls capture-pane, never a bare sleep.
+# path; on text/two_parameter_1.txt, X changes the x parameter and % shows
+# the heat map with its shade ramp and the measured points.  The corpus
+# part is skipped (77) while the Extra-P readers or the modeler are not in
+# the program.  Polls capture-pane, never a bare sleep.
 . "${top_srcdir:-.}/tests/tmux-env.sh"
 mkdir -p "$tmp/home" && export HOME="$tmp/home"
 cs=$(cd "$top_builddir" && pwd)/callscope
@@ -82,6 +84,22 @@ screen | grep -E "[│┤]" | grep -qF "●" || fail "the plot has no points"
 # the worst-scaling call path: the only one with a model
 t send-keys -t "$S" "!"
 wait_for "worst-scaling call path #1" || fail "! did not select the worst"
+t send-keys -t "$S" q
+wait_shell || fail "q did not quit"
+
+# ---- two_parameter_1.txt: the heat map over x and y -----------------------
+start "$cs --no-config $data/text/two_parameter_1.txt" "Models at x=60 y=5" ||
+	fail "two_parameter_1.txt: no models at x=60 y=5"
+t send-keys -t "$S" j P
+wait_for "Plot: metr along x at x=60 y=5" || fail "P did not plot along x"
+t send-keys -t "$S" X
+wait_for "Plot: metr along y" || fail "X did not put y on the x axis"
+t send-keys -t "$S" %
+wait_for "(heat map)" || fail "% did not show the heat map"
+# the scale: the ramp between the smallest and largest value
+wait_for "$(printf '\302\267\342\226\221\342\226\221\342\226\222')" ||
+	fail "the heat map has no shade ramp"
+screen | grep -qF "×" || fail "the heat map does not mark the measured points"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
 exit $status
