@@ -5,7 +5,8 @@
  * (starts at the largest measured value; doubling, halving, `:set at`
  * text and its errors, a parameter name with a control character
  * sanitized), peeking (pending vs no measurements), the severity range and
- * the worst-scaling ranking against values computed here by hand, and
+ * the worst-scaling ranking (by value and by growth) against values
+ * computed here by hand, and
  * the overlay's marks. */
 #include "config.h"
 
@@ -227,7 +228,7 @@ static void test_peek_and_severity(void **state)
 	assert_true(pending);
 	double s;
 	assert_false(extrap_severity(x, 1, &s));
-	assert_int_equal(extrap_worst(x, 0), MODEL_NONE);
+	assert_int_equal(extrap_worst(x, 0, NULL), MODEL_NONE);
 	ready[2] = true;
 	assert_false(extrap_fitting(x));
 	const struct scaling_model *sm = extrap_peek(x, 2, &pending);
@@ -241,15 +242,32 @@ static void test_peek_and_severity(void **state)
 	assert_true(extrap_severity(x, 1, &s) &&
 		    fabs(s - (16.0 - 5) / (64 - 5)) < 1e-12);
 	assert_false(extrap_severity(x, 4, &s));
-	assert_int_equal(extrap_worst(x, 0), 2);
-	assert_int_equal(extrap_worst(x, 1), 1);
-	assert_int_equal(extrap_worst(x, 2), 3);
-	assert_int_equal(extrap_worst(x, 3), MODEL_NONE);
+	assert_int_equal(extrap_worst(x, 0, NULL), 2);
+	assert_int_equal(extrap_worst(x, 1, NULL), 1);
+	assert_int_equal(extrap_worst(x, 2, NULL), 3);
+	assert_int_equal(extrap_worst(x, 3, NULL), MODEL_NONE);
 	/* at x = 1: a 2, b 1, c 5: the constant is the worst now */
 	assert_null(extrap_set_at(x, "x=1"));
-	assert_int_equal(extrap_worst(x, 0), 3);
-	assert_int_equal(extrap_worst(x, 2), 2);
+	assert_int_equal(extrap_worst(x, 0, NULL), 3);
+	assert_int_equal(extrap_worst(x, 2, NULL), 2);
 	assert_true(extrap_severity(x, 2, &s) && s == 0);
+	/* growth from x = 8 to x = 16: a 32/16 = 2, b 256/64 = 4, c 5/5 = 1 */
+	assert_false(extrap_set_severity(x, "speed"));
+	assert_string_equal(extrap_severity_name(x), "value");
+	assert_true(extrap_set_severity(x, "growth"));
+	assert_string_equal(extrap_severity_name(x), "growth");
+	assert_null(extrap_set_at(x, "x=16"));
+	double q = 0;
+	assert_int_equal(extrap_worst(x, 0, &q), 2);
+	assert_true(q == 4);
+	assert_int_equal(extrap_worst(x, 1, &q), 1);
+	assert_true(q == 2);
+	assert_int_equal(extrap_worst(x, 2, &q), 3);
+	assert_true(q == 1);
+	assert_true(extrap_severity(x, 1, &s) && fabs(s - 1.0 / 3) < 1e-12);
+	assert_true(extrap_set_severity(x, "value"));
+	assert_int_equal(extrap_worst(x, 0, &q), 2);
+	assert_true(q == 256);
 	char *f = extrap_formula(x, sm);
 	assert_non_null(f);
 	assert_non_null(strstr(f, "x"));

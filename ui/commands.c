@@ -21,7 +21,7 @@
 
 /* ---- options ---------------------------------------------------------- */
 
-enum option_type { OPTION_PERCENT, OPTION_BOOL };
+enum option_type { OPTION_PERCENT, OPTION_BOOL, OPTION_SEVERITY };
 
 static const struct {
 	const char *name;
@@ -30,6 +30,8 @@ static const struct {
 } options[] = {
 	{"threshold", OPTION_PERCENT, offsetof(struct column_set, threshold)},
 	{"show-bars", OPTION_BOOL, offsetof(struct column_set, show_bars)},
+	/* the models' severity (extrap.h), not in the column set */
+	{"severity", OPTION_SEVERITY, 0},
 };
 
 /* Set option `name` to `value`; NULL, or what is wrong. */
@@ -40,6 +42,14 @@ static const char *option_set(struct app *app, const char *name,
 		if (strcmp(options[i].name, name) != 0)
 			continue;
 		char *field = (char *)&app->cols + options[i].offset;
+		if (options[i].type == OPTION_SEVERITY) {
+			if (strcmp(value, "value") != 0 &&
+			    strcmp(value, "growth") != 0)
+				return "takes value or growth";
+			if (app->extrap)
+				extrap_set_severity(app->extrap, value);
+			return NULL;
+		}
 		if (options[i].type == OPTION_PERCENT) {
 			char *end;
 			double v = strtod(value, &end);
@@ -59,7 +69,7 @@ static const char *option_set(struct app *app, const char *name,
 		memcpy(field, &yes, sizeof(yes));
 		return NULL;
 	}
-	return "unknown option (threshold, show-bars)";
+	return "unknown option (threshold, show-bars, severity)";
 }
 
 /* Apply the options, bindings and derived columns of `c`; post its first
@@ -412,18 +422,30 @@ static void cmd_threshold(struct app *app, char *arg)
 }
 
 /* `:set at p=65536 n=100` (also `set at = ...`): the evaluation point of
- * a parametric database's models (extrap.h); false when `arg` is not
- * about `at`. */
+ * a parametric database's models (extrap.h); `:set severity growth`
+ * (also `set severity = growth`, as the configuration file may say it):
+ * their severity's definition.  False when `arg` is about neither. */
 static bool set_at(struct app *app, const char *arg)
 {
-	if (strncmp(arg, "at", 2) != 0 || (arg[2] != ' ' && arg[2] != '='))
+	bool severity = strncmp(arg, "severity", 8) == 0 &&
+			(arg[8] == ' ' || arg[8] == '=');
+	if (!severity &&
+	    (strncmp(arg, "at", 2) != 0 || (arg[2] != ' ' && arg[2] != '=')))
 		return false;
-	arg += 2;
+	arg += severity ? 8 : 2;
 	while (*arg == ' ' || *arg == '=')
 		arg++;
 	if (!app->extrap) {
-		app_message(app, true, "set at: the database has no "
-				       "performance models (not parametric)");
+		app_message(app, true, "set %s: the database has no "
+				       "performance models (not parametric)",
+			    severity ? "severity" : "at");
+		return true;
+	}
+	if (severity) {
+		if (extrap_set_severity(app->extrap, arg))
+			app_message(app, false, "severity by %s", arg);
+		else
+			app_message(app, true, "set severity: value or growth");
 		return true;
 	}
 	const char *problem = extrap_set_at(app->extrap, arg);

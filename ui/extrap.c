@@ -29,6 +29,8 @@ struct extrap {
 	struct scaling_view *sv;
 	double *at;
 	const char **names;
+	double *edge; /* the largest measured value of each parameter */
+	enum extrap_severity_kind severity;
 	uint32_t param, measured;
 	bool background; /* else models are fitted when first asked for */
 	uint64_t gen; /* bumps when what the severities depend on changes */
@@ -63,9 +65,10 @@ struct extrap *extrap_new(const struct model *m, bool background,
 	x->background = background;
 	x->at = calloc(m->n_params, sizeof(*x->at));
 	x->names = calloc(m->n_params, sizeof(*x->names));
+	x->edge = calloc(m->n_params, sizeof(*x->edge));
 	x->values = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->values));
 	x->rank = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->rank));
-	if (!x->at || !x->names || !x->values || !x->rank)
+	if (!x->at || !x->names || !x->edge || !x->values || !x->rank)
 		goto nomem;
 	/* the sliders start at the largest measured value of each parameter:
 	 * the model at the edge of the data; doubling from there
@@ -74,7 +77,7 @@ struct extrap *extrap_new(const struct model *m, bool background,
 		double lo, hi;
 		x->names[p] = model_str(m, m->params[p].name);
 		extrap_param_range(x, p, &lo, &hi);
-		x->at[p] = hi;
+		x->at[p] = x->edge[p] = hi;
 	}
 	struct scaling_view_options opt = {
 		.measure = MEASURE_MEAN,
@@ -102,6 +105,7 @@ void extrap_free(struct extrap *x)
 		scaling_view_free(x->sv);
 	free(x->at);
 	free(x->names);
+	free(x->edge);
 	free(x->values);
 	free(x->rank);
 	free(x);
@@ -333,6 +337,27 @@ void extrap_progress(const struct extrap *x, uint64_t *ready,
 	scaling_view_progress(x->sv, ready, total);
 }
 
+bool extrap_set_severity(struct extrap *x, const char *name)
+{
+	enum extrap_severity_kind k;
+	if (strcmp(name, "value") == 0)
+		k = EXTRAP_SEVERITY_VALUE;
+	else if (strcmp(name, "growth") == 0)
+		k = EXTRAP_SEVERITY_GROWTH;
+	else
+		return false;
+	if (k != x->severity) {
+		x->severity = k;
+		x->gen++;
+	}
+	return true;
+}
+
+const char *extrap_severity_name(const struct extrap *x)
+{
+	return x->severity == EXTRAP_SEVERITY_GROWTH ? "growth" : "value";
+}
+
 bool extrap_fitting(const struct extrap *x)
 {
 	uint64_t ready = 0, total = 0;
@@ -370,6 +395,10 @@ static bool refresh_range(struct extrap *x)
 	for (uint32_t n = 0; n < x->m->n_nodes; n++) {
 		const struct scaling_model *sm = peek(x, n);
 		double v = sm ? scaling_eval(sm, x->at) : (double)NAN;
+		if (sm && x->severity == EXTRAP_SEVERITY_GROWTH) {
+			double base = scaling_eval(sm, x->edge);
+			v = base > 0 ? v / base : (double)NAN;
+		}
 		x->values[n] = v;
 		if (!isfinite(v))
 			continue;
@@ -397,10 +426,12 @@ bool extrap_severity(struct extrap *x, uint32_t node, double *out)
 	return true;
 }
 
-uint32_t extrap_worst(struct extrap *x, size_t k)
+uint32_t extrap_worst(struct extrap *x, size_t k, double *quantity)
 {
 	if (!refresh_range(x) || k >= x->n_rank)
 		return MODEL_NONE;
+	if (quantity)
+		*quantity = x->values[x->rank[k]];
 	return x->rank[k];
 }
 

@@ -10,10 +10,13 @@
  *
  * Severity (doc/extrap-ui.md): as the Extra-P GUI colours its tree, a
  * call path's model evaluated at the evaluation point, relative to the
- * min..max of that value over all call paths whose model is ready.  The
- * range is recomputed (one pass over the call paths: O(nodes) model
- * evaluations) only when the evaluation point or the metric changed or
- * more models became ready, never per frame otherwise. */
+ * min..max of that value over all call paths (`set severity = value`, the
+ * default); or its growth, the value at the evaluation point over the value
+ * at the largest measured point, relative to the min..max of the growths
+ * (`set severity = growth`).  The range is computed once every model is
+ * ready (one pass over the call paths: O(nodes) model evaluations), then
+ * again only when the evaluation point, the metric or the definition
+ * changes, never per frame. */
 #ifndef CALLSCOPE_UI_EXTRAP_H
 #define CALLSCOPE_UI_EXTRAP_H
 
@@ -87,6 +90,17 @@ double extrap_eval_coords(const struct extrap *x,
 void extrap_progress(const struct extrap *x, uint64_t *ready,
 		     uint64_t *total);
 
+enum extrap_severity_kind {
+	EXTRAP_SEVERITY_VALUE,  /* the value at the evaluation point */
+	EXTRAP_SEVERITY_GROWTH, /* that over the value at the largest
+				   measured point */
+};
+
+/* The severity's definition: set it from its name ("value", "growth";
+ * false when unknown), and its name. */
+bool extrap_set_severity(struct extrap *x, const char *name);
+const char *extrap_severity_name(const struct extrap *x);
+
 /* Whether models are still being fitted in the background. */
 bool extrap_fitting(const struct extrap *x);
 
@@ -94,8 +108,9 @@ bool extrap_fitting(const struct extrap *x);
  * model not ready, or no range yet).  Refreshes the range when needed. */
 bool extrap_severity(struct extrap *x, uint32_t node, double *out);
 /* The call path of rank `k` by severity (0: the worst), MODEL_NONE past
- * the end; the ranking is made with the range. */
-uint32_t extrap_worst(struct extrap *x, size_t k);
+ * the end; the ranking is made with the range.  Its severity quantity
+ * (the value, or the growth) into *quantity when not NULL. */
+uint32_t extrap_worst(struct extrap *x, size_t k, double *quantity);
 
 /* Mark or unmark `node` for the plot's overlay; false when the marks are
  * full (EXTRAP_MARKS_MAX).  The marked nodes, in marking order. */

@@ -97,8 +97,10 @@ static void number(int y, int x, int w, attr_t a, double v)
 	char buf[32];
 	if (!isfinite(v))
 		snprintf(buf, sizeof(buf), "-");
-	else
-		snprintf(buf, sizeof(buf), "%.*g", w >= 8 ? 4 : 3, v);
+	else /* as many digits as fit, down to 2 */
+		for (int digits = 4; digits >= 2; digits--)
+			if (snprintf(buf, sizeof(buf), "%.*g", digits, v) <= w)
+				break;
 	screen_text_right(y, x, w, a, buf);
 }
 
@@ -174,14 +176,14 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	extrap_progress(ex, &ready, &total);
 	char *text = NULL;
 	char prog[64] = "";
-	if (ready < total)
+	if (extrap_fitting(ex))
 		snprintf(prog, sizeof(prog), "  fitting %llu/%llu",
 			 (unsigned long long)ready, (unsigned long long)total);
 	/* the name goes through screen_text, which sanitizes */
 	if (asprintf(&text, "Models at %s  slider: %s (a next, d/D halve/"
-			    "double, :set at)%s",
+			    "double, :set at)  severity: %s%s",
 		     at ? at : "?", extrap_param_name(ex, extrap_param(ex)),
-		     prog) < 0)
+		     extrap_severity_name(ex), prog) < 0)
 		text = NULL;
 	screen_text(y, x, width, a, text ? text : "", true);
 	free(text);
@@ -240,22 +242,29 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 				       : MODEL_NONE;
 		size_t k = 0;
 		uint32_t n;
-		while ((n = extrap_worst(ex, k)) != MODEL_NONE && n != sel)
+		while ((n = extrap_worst(ex, k, NULL)) != MODEL_NONE && n != sel)
 			k++;
-		n = extrap_worst(ex, n == MODEL_NONE ? 0 : k + 1);
+		n = extrap_worst(ex, n == MODEL_NONE ? 0 : k + 1, NULL);
 		if (n == MODEL_NONE)
-			n = extrap_worst(ex, 0);
+			n = extrap_worst(ex, 0, NULL);
 		if (n == MODEL_NONE) {
 			pane_message(env, false, "models are still being "
 						 "fitted; try again");
 			return REACTION(HANDLED_REDRAW);
 		}
 		k = 0;
-		while (extrap_worst(ex, k) != n)
+		double q = 0;
+		while (extrap_worst(ex, k, &q) != n)
 			k++;
-		pane_message(env, false, "worst-scaling call path #%zu "
-					 "(value at the evaluation point)",
-			     k + 1);
+		if (strcmp(extrap_severity_name(ex), "growth") == 0)
+			pane_message(env, false, "worst-scaling call path #%zu: "
+						 "grows %.3gx from the largest "
+						 "measured point",
+				     k + 1, q);
+		else
+			pane_message(env, false, "worst-scaling call path #%zu: "
+						 "%.4g at the evaluation point",
+				     k + 1, q);
 		if (env->view_kind == VIEW_TOP_DOWN) {
 			pane_select(env, n);
 			return REACTION(HANDLED_REDRAW);

@@ -196,8 +196,18 @@ static int build_lines(struct pane_env *env, struct plot_pane *pp,
 	extrap_param_range(ex, xp, &lo, &hi);
 	int pending = 0;
 	for (size_t i = 0; i < n; i++) {
+		/* the legend: "name: formula" */
+		bool wait = false;
+		const struct scaling_model *sm = extrap_peek(ex, nodes[i], &wait);
 		char *label = model_node_label(m, nodes[i]);
-		int s = plot_add_series(p, label ? label : "?");
+		char *formula = sm ? extrap_formula(ex, sm) : NULL;
+		char *name = NULL;
+		if (asprintf(&name, "%s%s%s", label ? label : "?",
+			     formula ? ": " : "", formula ? formula : "") < 0)
+			name = NULL;
+		int s = plot_add_series(p, name ? name : "?");
+		free(name);
+		free(formula);
 		free(label);
 		if (s < 0)
 			break;
@@ -209,9 +219,7 @@ static int build_lines(struct pane_env *env, struct plot_pane *pp,
 						      me->minimum, me->maximum))
 				*shown = true;
 		}
-		bool wait = false;
-		ctx[i] = (struct curve_ctx){ex, extrap_peek(ex, nodes[i], &wait),
-					    xp, xp};
+		ctx[i] = (struct curve_ctx){ex, sm, xp, xp};
 		pending += wait;
 		if (ctx[i].sm && plot_set_curve(p, s, curve_f, &ctx[i], lo, hi))
 			*shown = true;
