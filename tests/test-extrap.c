@@ -14,11 +14,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "extrap.h"
 #include "model/model.h"
@@ -58,8 +59,7 @@ const struct scaling_model *scaling_view_peek(struct scaling_view *v,
 }
 
 const struct scaling_model *scaling_view_model(struct scaling_view *v,
-					       uint32_t node,
-					       uint32_t measured,
+					       uint32_t node, uint32_t measured,
 					       struct error *err)
 {
 	(void)err;
@@ -92,14 +92,14 @@ static struct scaling_term terms[N_NODES];
 /* c * x^e as a model of node `node` */
 static void power_model(uint32_t node, double c, double e)
 {
-	terms[node] = (struct scaling_term){
-		.coefficient = c,
-		.n_factors = 1,
-		.factors = {{.param = 0, .exponent = e, .exponent_num = (int)e,
-			     .exponent_den = 1}}};
-	models[node] = (struct scaling_model){.kind = SCALING_SINGLE,
-					      .n_terms = 1,
-					      .terms = &terms[node]};
+	terms[node] = (struct scaling_term){.coefficient = c,
+					    .n_factors = 1,
+					    .factors = {{.param = 0,
+							 .exponent = e,
+							 .exponent_num = (int)e,
+							 .exponent_den = 1}}};
+	models[node] = (struct scaling_model){
+	    .kind = SCALING_SINGLE, .n_terms = 1, .terms = &terms[node]};
 	ready[node] = true;
 }
 
@@ -127,7 +127,8 @@ static struct model *make_model(const char *pname)
 	for (uint32_t node = 1; node <= 3; node++)
 		for (uint32_t p = 0; p < 4; p++) {
 			struct model_measure me = {.mean = 1, .repetitions = 1};
-			assert_true(model_builder_set_measure(b, node, 0, p, &me));
+			assert_true(
+			    model_builder_set_measure(b, node, 0, p, &me));
 		}
 	struct model *m = model_builder_finish(b, NULL);
 	assert_non_null(m);
@@ -137,8 +138,8 @@ static struct model *make_model(const char *pname)
 	}
 	power_model(1, 2, 1);
 	power_model(2, 1, 2);
-	models[3] = (struct scaling_model){.kind = SCALING_CONSTANT,
-					   .constant = 5};
+	models[3] =
+	    (struct scaling_model){.kind = SCALING_CONSTANT, .constant = 5};
 	ready[3] = true;
 	return m;
 }
@@ -303,7 +304,7 @@ static void test_marks(void **state)
 		assert_true(marked);
 	}
 	assert_false(extrap_toggle_mark(x, 99, &marked)); /* full */
-	assert_true(extrap_toggle_mark(x, 11, &marked)); /* unmark */
+	assert_true(extrap_toggle_mark(x, 11, &marked));  /* unmark */
 	assert_false(marked);
 	const uint32_t *marks = extrap_marks(x, &n);
 	assert_int_equal(n, EXTRAP_MARKS_MAX - 1);
@@ -318,12 +319,12 @@ static void test_marks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_degenerate),
-		cmocka_unit_test(test_evaluation_point),
-		cmocka_unit_test(test_name_sanitized),
-		cmocka_unit_test(test_peek_and_severity),
-		cmocka_unit_test(test_sync_fits_when_asked),
-		cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_degenerate),
+	    cmocka_unit_test(test_evaluation_point),
+	    cmocka_unit_test(test_name_sanitized),
+	    cmocka_unit_test(test_peek_and_severity),
+	    cmocka_unit_test(test_sync_fits_when_asked),
+	    cmocka_unit_test(test_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

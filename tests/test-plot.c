@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <cmocka.h>
 
 #include "plot.h"
@@ -290,13 +291,13 @@ static void test_heatmap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_degenerate),
-		cmocka_unit_test(test_format_tick),
-		cmocka_unit_test(test_ascii_points_curve),
-		cmocka_unit_test(test_braille),
-		cmocka_unit_test(test_block_and_marker),
-		cmocka_unit_test(test_log_axes),
-		cmocka_unit_test(test_heatmap),
+	    cmocka_unit_test(test_degenerate),
+	    cmocka_unit_test(test_format_tick),
+	    cmocka_unit_test(test_ascii_points_curve),
+	    cmocka_unit_test(test_braille),
+	    cmocka_unit_test(test_block_and_marker),
+	    cmocka_unit_test(test_log_axes),
+	    cmocka_unit_test(test_heatmap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,7 @@ struct extrap {
 	enum extrap_severity_kind severity;
 	uint32_t param, measured;
 	bool background; /* else models are fitted when first asked for */
-	uint64_t gen; /* bumps when what the severities depend on changes */
+	uint64_t gen;	 /* bumps when what the severities depend on changes */
 	/* the severity range and ranking, made for `range_gen` */
 	uint64_t range_gen;
 	bool range_ok;
@@ -47,8 +47,7 @@ struct extrap {
 
 static bool engine_ready(void)
 {
-	return scaling_view_new &&
-	       scaling_view_peek && scaling_view_model &&
+	return scaling_view_new && scaling_view_peek && scaling_view_model &&
 	       scaling_view_progress && scaling_view_free;
 }
 
@@ -80,9 +79,9 @@ struct extrap *extrap_new(const struct model *m, bool background,
 		x->at[p] = x->edge[p] = hi;
 	}
 	struct scaling_view_options opt = {
-		.measure = MEASURE_MEAN,
-		.stored_set = MODEL_NONE,
-		.background = background,
+	    .measure = MEASURE_MEAN,
+	    .stored_set = MODEL_NONE,
+	    .background = background,
 	};
 	x->sv = scaling_view_new(m, &opt, err);
 	if (!x->sv) {
@@ -228,9 +227,9 @@ char *extrap_at_text(const struct extrap *x)
 			}
 			out = grown;
 		}
-		len += (size_t)snprintf(out + len, cap - len, "%s%s=%.6g",
-					p ? " " : "", name ? name : "",
-					x->at[p]);
+		len +=
+		    (size_t)snprintf(out + len, cap - len, "%s%s=%.6g",
+				     p ? " " : "", name ? name : "", x->at[p]);
 		free(name);
 	}
 	return out;
@@ -277,7 +276,7 @@ static const struct scaling_model *peek(struct extrap *x, uint32_t node)
 		return scaling_view_peek(x->sv, node, x->measured);
 	struct error err = {0};
 	const struct scaling_model *sm =
-		scaling_view_model(x->sv, node, x->measured, &err);
+	    scaling_view_model(x->sv, node, x->measured, &err);
 	error_clear(&err);
 	return sm;
 }
@@ -305,13 +304,12 @@ double extrap_eval(const struct extrap *x, const struct scaling_model *sm)
 	return scaling_eval(sm, x->at);
 }
 
-double extrap_eval_along(const struct extrap *x,
-			 const struct scaling_model *sm, uint32_t param,
-			 double v)
+double extrap_eval_along(const struct extrap *x, const struct scaling_model *sm,
+			 uint32_t param, double v)
 {
 	double c[SCALING_MAX_PARAMS];
 	uint32_t n = x->m->n_params < SCALING_MAX_PARAMS ? x->m->n_params
-							  : SCALING_MAX_PARAMS;
+							 : SCALING_MAX_PARAMS;
 	memcpy(c, x->at, n * sizeof(*c));
 	if (param < n)
 		c[param] = v;
@@ -331,8 +329,7 @@ const struct model_measure *extrap_measure(const struct extrap *x,
 	return model_measure_at(x->m, node, x->measured, point);
 }
 
-void extrap_progress(const struct extrap *x, uint64_t *ready,
-		     uint64_t *total)
+void extrap_progress(const struct extrap *x, uint64_t *ready, uint64_t *total)
 {
 	scaling_view_progress(x->sv, ready, total);
 }

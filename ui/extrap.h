@@ -77,9 +77,8 @@ char *extrap_formula(const struct extrap *x, const struct scaling_model *sm);
 /* The model's value at the evaluation point, or with parameter `param`
  * set to `v` (the plot's x). */
 double extrap_eval(const struct extrap *x, const struct scaling_model *sm);
-double extrap_eval_along(const struct extrap *x,
-			 const struct scaling_model *sm, uint32_t param,
-			 double v);
+double extrap_eval_along(const struct extrap *x, const struct scaling_model *sm,
+			 uint32_t param, double v);
 /* The measurement of (node, shown metric) at point `point`, or NULL. */
 const struct model_measure *extrap_measure(const struct extrap *x,
 					   uint32_t node, uint32_t point);
@@ -87,11 +86,10 @@ const struct model_measure *extrap_measure(const struct extrap *x,
 double extrap_eval_coords(const struct extrap *x,
 			  const struct scaling_model *sm, const double *coords);
 /* How many models are ready, of how many. */
-void extrap_progress(const struct extrap *x, uint64_t *ready,
-		     uint64_t *total);
+void extrap_progress(const struct extrap *x, uint64_t *ready, uint64_t *total);
 
 enum extrap_severity_kind {
-	EXTRAP_SEVERITY_VALUE,  /* the value at the evaluation point */
+	EXTRAP_SEVERITY_VALUE,	/* the value at the evaluation point */
 	EXTRAP_SEVERITY_GROWTH, /* that over the value at the largest
 				   measured point */
 };

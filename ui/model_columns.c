@@ -15,12 +15,12 @@
 #include "screen.h"
 #include "theme.h"
 
-#define SEV_W 2
-#define VALUE_W 10
-#define FIT_W 30 /* RSS 9, adj. R² 7, SMAPE 7, RE 7 */
+#define SEV_W	    2
+#define VALUE_W	    10
+#define FIT_W	    30 /* RSS 9, adj. R² 7, SMAPE 7, RE 7 */
 #define FORMULA_MIN 20
 #define FORMULA_MAX 72
-#define NAME_ROOM 30 /* what the model columns leave to the rest */
+#define NAME_ROOM   30 /* what the model columns leave to the rest */
 
 bool model_columns_active(struct pane_env *env)
 {
@@ -45,7 +45,8 @@ static void widths(int w, int *formula, int *fit)
 		*fit = FIT_W;
 	budget -= *fit;
 	if (budget >= FORMULA_MIN)
-		*formula = budget - 20 < FORMULA_MAX ? budget - 20 : FORMULA_MAX;
+		*formula =
+		    budget - 20 < FORMULA_MAX ? budget - 20 : FORMULA_MAX;
 	if (*formula < FORMULA_MIN && budget >= FORMULA_MIN)
 		*formula = FORMULA_MIN;
 }
@@ -77,8 +78,8 @@ void model_columns_header(struct pane_env *env, int y, int x, int tree_w)
 		char *t = NULL;
 		if (asprintf(&t, "Model of %s",
 			     c < m->n_columns && m->columns[c].name
-				     ? m->columns[c].name
-				     : "?") < 0)
+				 ? m->columns[c].name
+				 : "?") < 0)
 			t = NULL;
 		screen_text(y, x, formula, h, t ? t : "Model", true);
 		free(t);
@@ -86,7 +87,8 @@ void model_columns_header(struct pane_env *env, int y, int x, int tree_w)
 	}
 	if (fit) {
 		screen_text_right(y, x, 8, h, "RSS");
-		screen_text_right(y, x + 9, 6, h, u ? "Adj.R\xc2\xb2" : "AdjR2");
+		screen_text_right(y, x + 9, 6, h,
+				  u ? "Adj.R\xc2\xb2" : "AdjR2");
 		screen_text_right(y, x + 16, 6, h, "SMAPE");
 		screen_text_right(y, x + 23, 6, h, "RE");
 	}
@@ -112,8 +114,8 @@ static void severity_cell(int y, int x, double s, bool selected, attr_t base)
 					 "\xe2\x96\x93", "\xe2\x96\x88"};
 	static const char *const ag[] = {".", ":", "+", "#"};
 	static const enum theme_role roles[] = {
-		THEME_ROLE_DIM, THEME_ROLE_HISTOGRAM, THEME_ROLE_SOURCE_HOT,
-		THEME_ROLE_ERROR};
+	    THEME_ROLE_DIM, THEME_ROLE_HISTOGRAM, THEME_ROLE_SOURCE_HOT,
+	    THEME_ROLE_ERROR};
 	int level = s >= 0.75 ? 3 : s >= 0.4 ? 2 : s >= 0.1 ? 1 : 0;
 	attr_t a = selected ? base : theme_attr(roles[level]);
 	screen_text(y, x, 1, a, u ? ug[level] : ag[level], false);
@@ -126,14 +128,15 @@ void model_columns_row(struct pane_env *env, int y, int x, int tree_w,
 	widths(tree_w, &formula, &fit);
 	attr_t base = selected ? theme_attr(THEME_ROLE_SELECTED) : A_NORMAL;
 	attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
-	screen_text(y, x, SEV_W + VALUE_W + 1 + (formula ? formula + 1 : 0) + fit,
+	screen_text(y, x,
+		    SEV_W + VALUE_W + 1 + (formula ? formula + 1 : 0) + fit,
 		    base, "", true);
 	struct view_node vn;
 	if (!view_node_get(env->view, node, &vn))
 		return;
 	bool pending = false;
 	const struct scaling_model *sm =
-		extrap_peek(env->extrap, vn.model_node, &pending);
+	    extrap_peek(env->extrap, vn.model_node, &pending);
 	const char *ell = screen_glyphs()->ellipsis;
 	if (!sm) {
 		if (pending) {
@@ -152,8 +155,8 @@ void model_columns_row(struct pane_env *env, int y, int x, int tree_w,
 	x += VALUE_W + 1;
 	if (formula) {
 		char *text = extrap_formula(env->extrap, sm);
-		screen_text(y, x, formula, selected ? base
-					     : theme_attr(THEME_ROLE_DETAIL),
+		screen_text(y, x, formula,
+			    selected ? base : theme_attr(THEME_ROLE_DETAIL),
 			    text ? text : "?", false);
 		free(text);
 		x += formula + 1;
@@ -180,8 +183,9 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 		snprintf(prog, sizeof(prog), "  fitting %llu/%llu",
 			 (unsigned long long)ready, (unsigned long long)total);
 	/* the name goes through screen_text, which sanitizes */
-	if (asprintf(&text, "Models at %s  slider: %s (a next, d/D halve/"
-			    "double, :set at)  severity: %s%s",
+	if (asprintf(&text,
+		     "Models at %s  slider: %s (a next, d/D halve/"
+		     "double, :set at)  severity: %s%s",
 		     at ? at : "?", extrap_param_name(ex, extrap_param(ex)),
 		     extrap_severity_name(ex), prog) < 0)
 		text = NULL;
@@ -204,8 +208,9 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 		return REACTION(HANDLED_NO);
 	}
 	if (!ex) {
-		pane_message(env, true, "no performance models: the database "
-					"is not parametric (Extra-P sets)");
+		pane_message(env, true,
+			     "no performance models: the database "
+			     "is not parametric (Extra-P sets)");
 		return REACTION(HANDLED_REDRAW);
 	}
 	switch (a) {
@@ -215,8 +220,9 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 		if (node == MODEL_NONE)
 			return REACTION(HANDLED_YES);
 		if (!extrap_toggle_mark(ex, node, &marked))
-			pane_message(env, true, "the plot overlays %d call paths "
-						"at most (* unmarks)",
+			pane_message(env, true,
+				     "the plot overlays %d call paths "
+				     "at most (* unmarks)",
 				     EXTRAP_MARKS_MAX);
 		else
 			pane_message(env, false, "%s for the plot",
@@ -238,18 +244,20 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 	default: {
 		/* the selection's rank, when it is on the ranking: the next */
 		uint32_t sel = env->view_kind == VIEW_TOP_DOWN
-				       ? pane_selected_model_node(env)
-				       : MODEL_NONE;
+				   ? pane_selected_model_node(env)
+				   : MODEL_NONE;
 		size_t k = 0;
 		uint32_t n;
-		while ((n = extrap_worst(ex, k, NULL)) != MODEL_NONE && n != sel)
+		while ((n = extrap_worst(ex, k, NULL)) != MODEL_NONE &&
+		       n != sel)
 			k++;
 		n = extrap_worst(ex, n == MODEL_NONE ? 0 : k + 1, NULL);
 		if (n == MODEL_NONE)
 			n = extrap_worst(ex, 0, NULL);
 		if (n == MODEL_NONE) {
-			pane_message(env, false, "models are still being "
-						 "fitted; try again");
+			pane_message(env, false,
+				     "models are still being "
+				     "fitted; try again");
 			return REACTION(HANDLED_REDRAW);
 		}
 		k = 0;
@@ -257,13 +265,15 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 		while (extrap_worst(ex, k, &q) != n)
 			k++;
 		if (strcmp(extrap_severity_name(ex), "growth") == 0)
-			pane_message(env, false, "worst-scaling call path #%zu: "
-						 "grows %.3gx from the largest "
-						 "measured point",
+			pane_message(env, false,
+				     "worst-scaling call path #%zu: "
+				     "grows %.3gx from the largest "
+				     "measured point",
 				     k + 1, q);
 		else
-			pane_message(env, false, "worst-scaling call path #%zu: "
-						 "%.4g at the evaluation point",
+			pane_message(env, false,
+				     "worst-scaling call path #%zu: "
+				     "%.4g at the evaluation point",
 				     k + 1, q);
 		if (env->view_kind == VIEW_TOP_DOWN) {
 			pane_select(env, n);

@@ -30,9 +30,9 @@ struct plot_pane {
 };
 
 static const enum theme_role series_roles[PLOT_SERIES_MAX] = {
-	THEME_ROLE_VALUE,      THEME_ROLE_SOURCE_HOT, THEME_ROLE_HISTOGRAM,
-	THEME_ROLE_SEARCH_MATCH, THEME_ROLE_PERCENT,  THEME_ROLE_MESSAGE,
-	THEME_ROLE_ERROR,      THEME_ROLE_TREE,
+    THEME_ROLE_VALUE,	     THEME_ROLE_SOURCE_HOT, THEME_ROLE_HISTOGRAM,
+    THEME_ROLE_SEARCH_MATCH, THEME_ROLE_PERCENT,    THEME_ROLE_MESSAGE,
+    THEME_ROLE_ERROR,	     THEME_ROLE_TREE,
 };
 
 static attr_t style_attr(unsigned style, unsigned series, bool dim)
@@ -130,8 +130,8 @@ static double heat_f(void *ctx, double x, double y)
 	struct curve_ctx *c = ctx;
 	const struct model *m = extrap_model(c->ex);
 	double coords[SCALING_MAX_PARAMS];
-	uint32_t n = m->n_params < SCALING_MAX_PARAMS ? m->n_params
-						      : SCALING_MAX_PARAMS;
+	uint32_t n =
+	    m->n_params < SCALING_MAX_PARAMS ? m->n_params : SCALING_MAX_PARAMS;
 	memcpy(coords, extrap_at(c->ex), n * sizeof(*coords));
 	coords[c->px] = x;
 	coords[c->py] = y;
@@ -168,7 +168,7 @@ static const char *metric_name(const struct extrap *ex)
 	const struct model *m = extrap_model(ex);
 	uint32_t c = extrap_column(ex);
 	return c < m->n_columns && m->columns[c].name ? m->columns[c].name
-						       : "value";
+						      : "value";
 }
 
 /* Fill `p` for the line plot; returns how many models are pending and
@@ -198,7 +198,8 @@ static int build_lines(struct pane_env *env, struct plot_pane *pp,
 	for (size_t i = 0; i < n; i++) {
 		/* the legend: "name: formula" */
 		bool wait = false;
-		const struct scaling_model *sm = extrap_peek(ex, nodes[i], &wait);
+		const struct scaling_model *sm =
+		    extrap_peek(ex, nodes[i], &wait);
 		char *label = model_node_label(m, nodes[i]);
 		char *formula = sm ? extrap_formula(ex, sm) : NULL;
 		char *name = NULL;
@@ -213,10 +214,11 @@ static int build_lines(struct pane_env *env, struct plot_pane *pp,
 			break;
 		for (size_t k = 0; k < n_series; k++) {
 			const struct model_measure *me =
-				extrap_measure(ex, nodes[i], series[k]);
+			    extrap_measure(ex, nodes[i], series[k]);
 			const double *c = model_point_coords(m, series[k]);
-			if (me && c && plot_add_point(p, s, c[xp], me->mean,
-						      me->minimum, me->maximum))
+			if (me && c &&
+			    plot_add_point(p, s, c[xp], me->mean, me->minimum,
+					   me->maximum))
 				*shown = true;
 		}
 		ctx[i] = (struct curve_ctx){ex, sm, xp, xp};
@@ -260,8 +262,8 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	struct plot_pane *pp = pane->state;
 	for (int i = 0; i < r.h; i++)
 		screen_text(r.y + i, r.x, r.w, A_NORMAL, "", true);
-	attr_t title = theme_attr(env->focused ? THEME_ROLE_TAB_ACTIVE
-					       : THEME_ROLE_TABS);
+	attr_t title =
+	    theme_attr(env->focused ? THEME_ROLE_TAB_ACTIVE : THEME_ROLE_TABS);
 	struct extrap *ex = env->extrap;
 	if (!ex) {
 		screen_text(r.y, r.x, r.w, title, "Plot", true);
@@ -327,14 +329,16 @@ static struct reaction plot_action(struct pane_env *env, struct pane *pane,
 	case ACTION_PLOT_X:
 		if (env->extrap && m->n_params > 0) {
 			pp->xparam = (pp->xparam + 1) % m->n_params;
-			pane_message(env, false, "plot along %s",
-				     extrap_param_name(env->extrap, pp->xparam));
+			pane_message(
+			    env, false, "plot along %s",
+			    extrap_param_name(env->extrap, pp->xparam));
 		}
 		return REACTION(HANDLED_REDRAW);
 	case ACTION_PLOT_HEATMAP:
 		if (m->n_params < 2) {
-			pane_message(env, true, "a heat map needs two "
-						"parameters");
+			pane_message(env, true,
+				     "a heat map needs two "
+				     "parameters");
 			pp->heat = false;
 		} else {
 			pp->heat = !pp->heat;
@@ -345,9 +349,9 @@ static struct reaction plot_action(struct pane_env *env, struct pane *pane,
 		return REACTION(HANDLED_REDRAW);
 	case ACTION_PLOT_GLYPHS:
 		pp->glyphs = env->caps->utf8
-				     ? (enum plot_glyphs)((pp->glyphs + 1) %
-							  PLOT_GLYPHS_COUNT)
-				     : PLOT_ASCII;
+				 ? (enum plot_glyphs)((pp->glyphs + 1) %
+						      PLOT_GLYPHS_COUNT)
+				 : PLOT_ASCII;
 		pane_message(env, false, "plot cells: %s",
 			     pp->glyphs == PLOT_BRAILLE ? "braille"
 			     : pp->glyphs == PLOT_BLOCK ? "half blocks"
@@ -378,12 +382,12 @@ static struct pane *plot_new_pane(struct pane_env *env)
 }
 
 const struct pane_ops pane_plot_ops = {
-	.name = "plot",
-	.title = "Plot",
-	.open = ACTION_PLOT,
-	.flags = PANE_SPLIT | PANE_TAB_OPEN,
-	.new = plot_new_pane,
-	.draw = plot_draw,
-	.action = plot_action,
-	.free = plot_pane_free,
+    .name = "plot",
+    .title = "Plot",
+    .open = ACTION_PLOT,
+    .flags = PANE_SPLIT | PANE_TAB_OPEN,
+    .new = plot_new_pane,
+    .draw = plot_draw,
+    .action = plot_action,
+    .free = plot_pane_free,
 };

@@ -35,13 +35,13 @@ enum plot_style {
 };
 
 #define PLOT_SERIES_MAX 8
-#define PLOT_RAMP_MAX 7
+#define PLOT_RAMP_MAX	7
 
 struct plot_cell {
-	char text[8];  /* one glyph, UTF-8, NUL-terminated ("" = blank) */
-	unsigned char style;  /* enum plot_style */
+	char text[8];	     /* one glyph, UTF-8, NUL-terminated ("" = blank) */
+	unsigned char style; /* enum plot_style */
 	unsigned char series; /* series index, or ramp level */
-	bool dim;             /* extrapolated */
+	bool dim;	      /* extrapolated */
 };
 
 /* A text run: drawn over the cells at (y, x) in at most w columns. */
@@ -53,8 +53,8 @@ struct plot_text {
 };
 
 struct plot_axis {
-	double min, max; /* the range; min >= max: from the data */
-	bool log;        /* log10 scale (values <= 0 are not drawn) */
+	double min, max;   /* the range; min >= max: from the data */
+	bool log;	   /* log10 scale (values <= 0 are not drawn) */
 	const char *label; /* copied; NULL: none */
 };
 
