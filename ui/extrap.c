@@ -29,7 +29,8 @@ struct extrap {
 	struct scaling_view *sv;
 	double *at;
 	const char **names;
-	double *edge; /* the largest measured value of each parameter */
+	double *edge;	 /* the largest measured value of each parameter */
+	double *scratch; /* a point to evaluate at (n_params) */
 	enum extrap_severity_kind severity;
 	uint32_t param, measured;
 	bool background; /* else models are fitted when first asked for */
@@ -65,9 +66,11 @@ struct extrap *extrap_new(const struct model *m, bool background,
 	x->at = calloc(m->n_params, sizeof(*x->at));
 	x->names = calloc(m->n_params, sizeof(*x->names));
 	x->edge = calloc(m->n_params, sizeof(*x->edge));
+	x->scratch = calloc(m->n_params, sizeof(*x->scratch));
 	x->values = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->values));
 	x->rank = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->rank));
-	if (!x->at || !x->names || !x->edge || !x->values || !x->rank)
+	if (!x->at || !x->names || !x->edge || !x->scratch || !x->values ||
+	    !x->rank)
 		goto nomem;
 	/* the sliders start at the largest measured value of each parameter:
 	 * the model at the edge of the data; doubling from there
@@ -105,6 +108,7 @@ void extrap_free(struct extrap *x)
 	free(x->at);
 	free(x->names);
 	free(x->edge);
+	free(x->scratch);
 	free(x->values);
 	free(x->rank);
 	free(x);
@@ -304,23 +308,22 @@ double extrap_eval(const struct extrap *x, const struct scaling_model *sm)
 	return scaling_eval(sm, x->at);
 }
 
-double extrap_eval_along(const struct extrap *x, const struct scaling_model *sm,
-			 uint32_t param, double v)
+double extrap_eval_along2(struct extrap *x, const struct scaling_model *sm,
+			  uint32_t p1, double v1, uint32_t p2, double v2)
 {
-	double c[SCALING_MAX_PARAMS];
-	uint32_t n = x->m->n_params < SCALING_MAX_PARAMS ? x->m->n_params
-							 : SCALING_MAX_PARAMS;
-	memcpy(c, x->at, n * sizeof(*c));
-	if (param < n)
-		c[param] = v;
-	return scaling_eval(sm, c);
+	/* every parameter's value, whatever the parameters' number */
+	memcpy(x->scratch, x->at, x->m->n_params * sizeof(*x->scratch));
+	if (p1 < x->m->n_params)
+		x->scratch[p1] = v1;
+	if (p2 < x->m->n_params)
+		x->scratch[p2] = v2;
+	return scaling_eval(sm, x->scratch);
 }
 
-double extrap_eval_coords(const struct extrap *x,
-			  const struct scaling_model *sm, const double *coords)
+double extrap_eval_along(struct extrap *x, const struct scaling_model *sm,
+			 uint32_t param, double v)
 {
-	(void)x;
-	return scaling_eval(sm, coords);
+	return extrap_eval_along2(x, sm, param, v, param, v);
 }
 
 const struct model_measure *extrap_measure(const struct extrap *x,

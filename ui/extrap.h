@@ -74,17 +74,17 @@ const struct scaling_model *extrap_peek(struct extrap *x, uint32_t node,
 					bool *pending);
 /* The model's formula as Extra-P prints it (not sanitized); heap. */
 char *extrap_formula(const struct extrap *x, const struct scaling_model *sm);
-/* The model's value at the evaluation point, or with parameter `param`
- * set to `v` (the plot's x). */
+/* The model's value at the evaluation point; with parameter `param` set
+ * to `v` (the plot's x); with `p1` set to `v1` and `p2` to `v2` (the heat
+ * map).  Not thread-safe (one scratch point per state). */
 double extrap_eval(const struct extrap *x, const struct scaling_model *sm);
-double extrap_eval_along(const struct extrap *x, const struct scaling_model *sm,
+double extrap_eval_along(struct extrap *x, const struct scaling_model *sm,
 			 uint32_t param, double v);
+double extrap_eval_along2(struct extrap *x, const struct scaling_model *sm,
+			  uint32_t p1, double v1, uint32_t p2, double v2);
 /* The measurement of (node, shown metric) at point `point`, or NULL. */
 const struct model_measure *extrap_measure(const struct extrap *x,
 					   uint32_t node, uint32_t point);
-/* The model's value at `coords` (n_params values). */
-double extrap_eval_coords(const struct extrap *x,
-			  const struct scaling_model *sm, const double *coords);
 /* How many models are ready, of how many. */
 void extrap_progress(const struct extrap *x, uint64_t *ready, uint64_t *total);
 

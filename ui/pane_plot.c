@@ -114,7 +114,7 @@ static uint32_t slice_point(const struct extrap *ex, uint32_t param)
 }
 
 struct curve_ctx {
-	const struct extrap *ex;
+	struct extrap *ex;
 	const struct scaling_model *sm;
 	uint32_t px, py;
 };
@@ -128,14 +128,7 @@ static double curve_f(void *ctx, double x)
 static double heat_f(void *ctx, double x, double y)
 {
 	struct curve_ctx *c = ctx;
-	const struct model *m = extrap_model(c->ex);
-	double coords[SCALING_MAX_PARAMS];
-	uint32_t n =
-	    m->n_params < SCALING_MAX_PARAMS ? m->n_params : SCALING_MAX_PARAMS;
-	memcpy(coords, extrap_at(c->ex), n * sizeof(*coords));
-	coords[c->px] = x;
-	coords[c->py] = y;
-	return extrap_eval_coords(c->ex, c->sm, coords);
+	return extrap_eval_along2(c->ex, c->sm, c->px, x, c->py, y);
 }
 
 static void axis_range(const struct extrap *ex, uint32_t param, double *lo,
