@@ -601,7 +601,7 @@ static struct reaction tree_click(struct pane_env *env, struct pane *pane,
 {
 	(void)x;
 	int rows = rows_of(pane);
-	if (y < 1)
+	if (y < 1 || y >= rows) /* the header; the models' status line */
 		return REACTION(HANDLED_YES);
 	size_t idx = env->cursor->top + (size_t)(y - 1);
 	if (idx >= outline_count(env->outline))
