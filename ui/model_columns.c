@@ -217,6 +217,12 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 	case ACTION_MODEL_MARK: {
 		uint32_t node = pane_selected_model_node(env);
 		bool marked = false;
+		if (env->view_kind != VIEW_TOP_DOWN) {
+			pane_message(env, true,
+				     "models are per call path: "
+				     "mark one in the top-down view");
+			return REACTION(HANDLED_REDRAW);
+		}
 		if (node == MODEL_NONE)
 			return REACTION(HANDLED_YES);
 		if (!extrap_toggle_mark(ex, node, &marked))

@@ -142,11 +142,19 @@ static void axis_range(const struct extrap *ex, uint32_t param, double *lo,
 		*lo = at;
 }
 
+/* The selected call path: the top-down view's selection (a bottom-up or
+ * flat row stands for several call paths). */
+static uint32_t selected_call_path(const struct pane_env *env)
+{
+	return env->view_kind == VIEW_TOP_DOWN ? pane_selected_model_node(env)
+					       : MODEL_NONE;
+}
+
 /* The call paths plotted: the selection, then the marked ones. */
 static size_t plotted(struct pane_env *env, uint32_t *nodes)
 {
 	size_t n = 0, nm;
-	uint32_t sel = pane_selected_model_node(env);
+	uint32_t sel = selected_call_path(env);
 	if (sel != MODEL_NONE)
 		nodes[n++] = sel;
 	const uint32_t *marks = extrap_marks(env->extrap, &nm);
@@ -231,7 +239,7 @@ static bool build_heat(struct pane_env *env, struct plot_pane *pp,
 	struct extrap *ex = env->extrap;
 	const struct model *m = env->model;
 	uint32_t xp = pp->xparam, yp = (xp + 1) % m->n_params;
-	uint32_t node = pane_selected_model_node(env);
+	uint32_t node = selected_call_path(env);
 	ctx->sm = node == MODEL_NONE ? NULL : extrap_peek(ex, node, pending);
 	if (!ctx->sm)
 		return false;
@@ -304,8 +312,11 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		screen_text(r.y + 1, r.x + 1, r.w - 1,
 			    theme_attr(THEME_ROLE_MESSAGE),
 			    pending ? "the model is being fitted\xe2\x80\xa6"
-				    : "no measurements of this call path for "
-				      "the metric (select a call path)",
+			    : env->view_kind != VIEW_TOP_DOWN
+				? "models are per call path: select one in the "
+				  "top-down view (1)"
+				: "no measurements of this call path for "
+				  "the metric (select a call path)",
 			    false);
 	} else if (r.h > 1 && plot_render(p, r.w, r.h - 1)) {
 		blit(p, r.y + 1, r.x);
