@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-SUPPORTED = ["text", "talpas", "json", "cube"]
+SUPPORTED = ["text", "talpas", "json", "cube", "experiment"]
 STATS = ["mean", "median", "minimum", "maximum", "std"]
 
 
@@ -61,6 +61,70 @@ def compare_point(exp, got, stored):
     return None
 
 
+def compare_models(exp, got):
+    """The stored model sets (.extra-p, Extra-P 3) against Extra-P's
+    model_sets read from the file (all but the one it generated): the
+    constant, each term's coefficient (times its factors' coefficients),
+    each factor's parameter and exponents, and the fit numbers the file
+    stores.  Returns (models compared, problems)."""
+    sets = [s for s in exp.get("model_sets", [])
+            if not s.get("generated_by_this_run")]
+    ours = got.get("stored_model_sets", [])
+    bad = []
+    n = 0
+    if len(sets) != len(ours):
+        return 0, ["%d stored model sets, Extra-P has %d" %
+                   (len(ours), len(sets))]
+    for es, gs in zip(sets, ours):
+        gm = {(m["callpath"], m["metric"]): m for m in gs["models"]}
+        for em in es["models"]:
+            k = (em["callpath"], em["metric"])
+            m = gm.get(k)
+            n += 1
+            if m is None:
+                bad.append("set %r %r: no stored model" % (es["name"], k))
+                continue
+            f = em["function"]
+            why = None
+            if not close(f["constant"], m["constant"]):
+                why = "constant %r != %r" % (m["constant"], f["constant"])
+            elif len(f["terms"]) != len(m["terms"]):
+                why = "%d terms, Extra-P %d" % (len(m["terms"]),
+                                                len(f["terms"]))
+            else:
+                for et, gt in zip(f["terms"], m["terms"]):
+                    c = num(et["coefficient"])
+                    for ef in et["factors"]:
+                        c *= num(ef["factor_coefficient"])
+                    if not close(c, gt["coefficient"]):
+                        why = "coefficient %r != %r" % (gt["coefficient"], c)
+                        break
+                    if len(et["factors"]) != len(gt["factors"]):
+                        why = "factors differ"
+                        break
+                    for ef, gf in zip(et["factors"], gt["factors"]):
+                        pe = le = 0.0
+                        for st in ef["simple_terms"]:
+                            if st["type"] == "polynomial":
+                                pe = num(st["exponent_float"])
+                            else:
+                                le = num(st["exponent_float"])
+                        if (ef["parameter_index"] != gf["parameter_index"]
+                                or not close(pe, gf["exponent"])
+                                or not close(le, gf["log_exponent"])):
+                            why = "factor %r != %r" % (gf, ef)
+                            break
+                    if why:
+                        break
+            for key in ("RSS", "rRSS", "SMAPE", "RE", "AR2"):
+                if why is None and not math.isnan(num(m[key])) and \
+                        not close(em[key], m[key]):
+                    why = "%s %r != %r" % (key, m[key], em[key])
+            if why:
+                bad.append("set %r %r: %s" % (es["name"], k, why))
+    return n, bad
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -93,7 +157,8 @@ def main():
             inputs.append((reader, os.path.join(corpus, path),
                            rel.replace("/", "__")))
     totals = {"series": 0, "match": 0, "inputs": 0, "inputs_ok": 0,
-              "negative": 0, "negative_ok": 0}
+              "negative": 0, "negative_ok": 0, "models": 0,
+              "models_all": 0}
     failed = False
     for reader, path, ident in inputs:
         rows = status.get(ident, [])
@@ -153,6 +218,11 @@ def main():
         for k in gs:
             if k not in es:
                 bad.append("%r: not in Extra-P's output" % (k,))
+        if stored:
+            n_models, mbad = compare_models(exp, got)
+            totals["models"] += n_models - len(mbad)
+            totals["models_all"] += n_models
+            bad += mbad
         totals["series"] += len(es)
         totals["match"] += n_match
         if bad:
@@ -167,6 +237,9 @@ def main():
           "inputs refused with one line: %d of %d" %
           (totals["inputs_ok"], totals["inputs"], totals["match"],
            totals["series"], totals["negative_ok"], totals["negative"]))
+    if totals["models_all"]:
+        print("stored models: %d of %d match" % (totals["models"],
+                                                  totals["models_all"]))
     for (mode, reader), n in sorted(skipped.items()):
         print("skipped: %d inputs of mode %s, reader %s" % (n, mode, reader))
     return 1 if failed else 0

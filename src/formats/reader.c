@@ -21,6 +21,7 @@ extern const struct reader reader_extrap_talpas;
 extern const struct reader reader_extrap_json;
 extern const struct reader reader_extrap_jsonl;
 extern const struct reader reader_extrap_cubeset;
+extern const struct reader reader_extrap_experiment;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
@@ -34,6 +35,7 @@ static const struct reader *const readers[] = {
 	&reader_extrap_json,
 	&reader_extrap_jsonl,
 	&reader_extrap_cubeset,
+	&reader_extrap_experiment,
 	NULL,
 };
 
