@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-SUPPORTED = ["text", "talpas", "json", "cube", "experiment"]
+SUPPORTED = ["text", "talpas", "json", "cube", "experiment", "extra-p-3"]
 STATS = ["mean", "median", "minimum", "maximum", "std"]
 
 
@@ -102,7 +102,11 @@ def compare_models(exp, got):
                     if len(et["factors"]) != len(gt["factors"]):
                         why = "factors differ"
                         break
-                    for ef, gf in zip(et["factors"], gt["factors"]):
+                    # callscope keeps factors in parameter order; an
+                    # Extra-P 3 file may list them otherwise
+                    efs = sorted(et["factors"],
+                                 key=lambda f: f["parameter_index"])
+                    for ef, gf in zip(efs, gt["factors"]):
                         pe = le = 0.0
                         for st in ef["simple_terms"]:
                             if st["type"] == "polynomial":
