@@ -22,160 +22,13 @@
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
-#include "core/span.h"
+#include "formats/extrap/extrap3_io.h"
 #include "io/blob.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct cur {
-	struct span s;
-	uint64_t off;
-	bool le;
-	const char *path;
-	struct error *err;
-	bool failed;
-};
-
-static bool fail(struct cur *c, const char *what)
-{
-	if (!c->failed)
-		error_set_at(c->err, STATUS_CORRUPT, c->path, c->off,
-			     "Extra-P 3 experiment: %s", what);
-	c->failed = true;
-	return false;
-}
-
-static bool rd_u64(struct cur *c, uint64_t *out)
-{
-	uint8_t b[8];
-	if (!span_has(c->s, c->off, 8))
-		return fail(c, "truncated (an 8-byte field)");
-	memcpy(b, c->s.data + c->off, 8);
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)b[c->le ? i : 7 - i] << (8 * i);
-	c->off += 8;
-	*out = v;
-	return true;
-}
-
-static bool rd_i64(struct cur *c, int64_t *out)
-{
-	uint64_t v;
-	if (!rd_u64(c, &v))
-		return false;
-	memcpy(out, &v, sizeof(v));
-	return true;
-}
-
-static bool rd_f64(struct cur *c, double *out)
-{
-	uint64_t v;
-	if (!rd_u64(c, &v))
-		return false;
-	memcpy(out, &v, sizeof(v));
-	return true;
-}
-
-/* A string; at the very end of the file "" (Extra-P's end of records). */
-static bool rd_str(struct cur *c, const char **s, size_t *len)
-{
-	*s = "";
-	*len = 0;
-	if (c->off == c->s.len)
-		return true;
-	if (!span_has(c->s, c->off, 4))
-		return fail(c, "truncated (a string length)");
-	const uint8_t *p = c->s.data + c->off;
-	uint32_t n = c->le ? (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-				     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24
-			   : (uint32_t)p[3] | (uint32_t)p[2] << 8 |
-				     (uint32_t)p[1] << 16 | (uint32_t)p[0] << 24;
-	if (!span_has(c->s, c->off + 4, n))
-		return fail(c, "a string longer than the rest of the file");
-	*s = (const char *)c->s.data + c->off + 4;
-	*len = n;
-	c->off += 4 + (uint64_t)n;
-	return true;
-}
-
-static bool str_is(const char *s, size_t len, const char *lit)
-{
-	return strlen(lit) == len && memcmp(s, lit, len) == 0;
-}
-
-/* A count of items of at least `min` bytes each, checked against the
- * bytes left. */
-static bool rd_count(struct cur *c, uint64_t min, uint64_t *out)
-{
-	int64_t n;
-	if (!rd_i64(c, &n))
-		return false;
-	if (n < 0 || (uint64_t)n > (c->s.len - c->off) / (min ? min : 1))
-		return fail(c, "a count larger than the rest of the file");
-	*out = (uint64_t)n;
-	return true;
-}
-
-/* An id table: id -> index, a sorted array searched by bisection. */
-struct idmap {
-	int64_t *id;
-	uint32_t *val;
-	size_t n, cap;
-};
-
-static bool idmap_put(struct idmap *m, int64_t id, uint32_t val)
-{
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->id[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < m->n && m->id[lo] == id) {
-		m->val[lo] = val;
-		return true;
-	}
-	if (m->n == m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 64;
-		int64_t *gi = realloc(m->id, ncap * sizeof(*gi));
-		if (gi)
-			m->id = gi;
-		uint32_t *gv = gi ? realloc(m->val, ncap * sizeof(*gv)) : NULL;
-		if (!gv)
-			return false;
-		m->val = gv;
-		m->cap = ncap;
-	}
-	memmove(m->id + lo + 1, m->id + lo, (m->n - lo) * sizeof(*m->id));
-	memmove(m->val + lo + 1, m->val + lo, (m->n - lo) * sizeof(*m->val));
-	m->id[lo] = id;
-	m->val[lo] = val;
-	m->n++;
-	return true;
-}
-
-static bool idmap_get(const struct idmap *m, int64_t id, uint32_t *val)
-{
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->id[mid] == id) {
-			*val = m->val[mid];
-			return true;
-		}
-		if (m->id[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
 
 struct x3model {
 	uint32_t gen, cp, metric;
@@ -217,13 +70,13 @@ static bool rec_parameter(struct x3 *x)
 	int64_t id;
 	const char *s;
 	size_t n;
-	if (!rd_i64(&x->c, &id) || !rd_str(&x->c, &s, &n))
+	if (!x3_i64(&x->c, &id) || !x3_str(&x->c, &s, &n))
 		return false;
 	if (extrap_set_n_points(x->s))
-		return fail(&x->c, "a Parameter after the first Coordinate");
+		return x3_fail(&x->c, "a Parameter after the first Coordinate");
 	if (extrap_set_param(x->s, s, n) == MODEL_NONE)
 		return extrap_set_nomem(x->s) ? nomem(x)
-			: fail(&x->c, "a parameter declared twice");
+			: x3_fail(&x->c, "a parameter declared twice");
 	return true;
 }
 
@@ -232,8 +85,8 @@ static bool rec_metric(struct x3 *x)
 	int64_t id;
 	const char *s, *u;
 	size_t n, un;
-	if (!rd_i64(&x->c, &id) || !rd_str(&x->c, &s, &n) ||
-	    !rd_str(&x->c, &u, &un))
+	if (!x3_i64(&x->c, &id) || !x3_str(&x->c, &s, &n) ||
+	    !x3_str(&x->c, &u, &un))
 		return false;
 	/* metrics are referenced by position (Extra-P: metrics[id]); a
 	 * repeated name is the same metric there too */
@@ -241,7 +94,7 @@ static bool rec_metric(struct x3 *x)
 	if (m == MODEL_NONE)
 		return nomem(x);
 	if (m != x->n_metrics)
-		return fail(&x->c, "a metric named twice");
+		return x3_fail(&x->c, "a metric named twice");
 	x->n_metrics++;
 	return true;
 }
@@ -255,15 +108,15 @@ static bool rec_region(struct x3 *x)
 	const char *s, *file;
 	size_t n, fn;
 	uint32_t old;
-	if (!rd_i64(&x->c, &id) || !rd_str(&x->c, &s, &n) ||
-	    !rd_str(&x->c, &file, &fn) || !rd_i64(&x->c, &line))
+	if (!x3_i64(&x->c, &id) || !x3_str(&x->c, &s, &n) ||
+	    !x3_str(&x->c, &file, &fn) || !x3_i64(&x->c, &line))
 		return false;
 	size_t k = 0;
 	while (k < x->n_bases && !(strlen(x->bases[k]) == n &&
 				   memcmp(x->bases[k], s, n) == 0))
 		k++;
 	char *name = NULL;
-	if (!idmap_get(&x->regions, id, &old) && k < x->n_bases) {
+	if (!x3_idmap_get(&x->regions, id, &old) && k < x->n_bases) {
 		x->base_count[k]++;
 		if (asprintf(&name, "%.*s #%u", (int)n, s,
 			     (unsigned)x->base_count[k]) < 0)
@@ -298,7 +151,7 @@ static bool rec_region(struct x3 *x)
 		x->names_cap = ncap;
 	}
 	x->names[x->n_names] = name;
-	if (!idmap_put(&x->regions, id, (uint32_t)x->n_names))
+	if (!x3_idmap_put(&x->regions, id, (uint32_t)x->n_names))
 		return nomem(x);
 	x->n_names++;
 	return true;
@@ -308,16 +161,16 @@ static bool rec_callpath(struct x3 *x)
 {
 	int64_t id, region, parent;
 	uint32_t ri, pi;
-	if (!rd_i64(&x->c, &id) || !rd_i64(&x->c, &region) ||
-	    !rd_i64(&x->c, &parent))
+	if (!x3_i64(&x->c, &id) || !x3_i64(&x->c, &region) ||
+	    !x3_i64(&x->c, &parent))
 		return false;
-	if (!idmap_get(&x->regions, region, &ri))
-		return fail(&x->c, "a Callpath of an unknown region");
+	if (!x3_idmap_get(&x->regions, region, &ri))
+		return x3_fail(&x->c, "a Callpath of an unknown region");
 	char *name = NULL;
 	if (parent == -1) {
 		name = strdup(x->names[ri]);
-	} else if (!idmap_get(&x->callpaths, parent, &pi)) {
-		return fail(&x->c, "a Callpath whose parent is not defined "
+	} else if (!x3_idmap_get(&x->callpaths, parent, &pi)) {
+		return x3_fail(&x->c, "a Callpath whose parent is not defined "
 				   "before it");
 	} else if (asprintf(&name, "%s->%s", x->cpnames[pi],
 			    x->names[ri]) < 0) {
@@ -345,7 +198,7 @@ static bool rec_callpath(struct x3 *x)
 	} else {
 		free(name);
 	}
-	return idmap_put(&x->callpaths, id, cp) || nomem(x);
+	return x3_idmap_put(&x->callpaths, id, cp) || nomem(x);
 }
 
 static bool rec_coordinate(struct x3 *x)
@@ -353,10 +206,10 @@ static bool rec_coordinate(struct x3 *x)
 	int64_t id;
 	uint64_t n;
 	uint32_t np = extrap_set_n_params(x->s);
-	if (!rd_i64(&x->c, &id) || !rd_count(&x->c, 12, &n))
+	if (!x3_i64(&x->c, &id) || !x3_count(&x->c, 12, &n))
 		return false;
 	if (n != np)
-		return fail(&x->c, "a Coordinate without one value per "
+		return x3_fail(&x->c, "a Coordinate without one value per "
 				   "parameter");
 	if (!x->cbuf && !(x->cbuf = malloc((np + 1) * sizeof(double))))
 		return nomem(x);
@@ -366,20 +219,20 @@ static bool rec_coordinate(struct x3 *x)
 		const char *s;
 		size_t len;
 		double v;
-		if (!rd_str(&x->c, &s, &len) || !rd_f64(&x->c, &v))
+		if (!x3_str(&x->c, &s, &len) || !x3_f64(&x->c, &v))
 			return false;
 		uint32_t p = extrap_set_find_param(x->s, s, len);
 		if (p == MODEL_NONE)
-			return fail(&x->c, "a Coordinate of an unknown "
+			return x3_fail(&x->c, "a Coordinate of an unknown "
 					   "parameter");
 		x->cbuf[p] = v;
 	}
 	uint32_t pt = extrap_set_point(x->s, x->cbuf);
 	if (pt == MODEL_NONE)
 		return extrap_set_nomem(x->s) ? nomem(x)
-			: fail(&x->c, "a Coordinate that names a parameter "
+			: x3_fail(&x->c, "a Coordinate that names a parameter "
 				      "twice or has a NaN value");
-	return idmap_put(&x->coords, id, pt) || nomem(x);
+	return x3_idmap_put(&x->coords, id, pt) || nomem(x);
 }
 
 /* The optional strategy fields of a generator, read on trial: kept (and
@@ -391,14 +244,14 @@ static bool try_strategies(struct x3 *x)
 	int64_t i1, i2, i3;
 	const char *ss, *ms;
 	size_t sl, ml;
-	bool ok = rd_i64(&x->c, &i1) && rd_str(&x->c, &ss, &sl) &&
-		  rd_i64(&x->c, &i2) && rd_i64(&x->c, &i3) &&
-		  rd_str(&x->c, &ms, &ml) &&
-		  (str_is(ss, sl, "FIRST_POINTS_FOUND") ||
-		   str_is(ss, sl, "MAX_NUMBER_POINTS") ||
-		   str_is(ss, sl, "CHEAPEST_POINTS")) &&
-		  (str_is(ms, ml, "INCREASING_COST") ||
-		   str_is(ms, ml, "DECREASING_COST"));
+	bool ok = x3_i64(&x->c, &i1) && x3_str(&x->c, &ss, &sl) &&
+		  x3_i64(&x->c, &i2) && x3_i64(&x->c, &i3) &&
+		  x3_str(&x->c, &ms, &ml) &&
+		  (x3_str_is(ss, sl, "FIRST_POINTS_FOUND") ||
+		   x3_str_is(ss, sl, "MAX_NUMBER_POINTS") ||
+		   x3_str_is(ss, sl, "CHEAPEST_POINTS")) &&
+		  (x3_str_is(ms, ml, "INCREASING_COST") ||
+		   x3_str_is(ms, ml, "DECREASING_COST"));
 	if (ok) {
 		x->sparse = true;
 		return true;
@@ -415,30 +268,30 @@ static bool rec_generator(struct x3 *x, bool single, bool simple)
 	const char *name, *s;
 	size_t nl, sl;
 	double eps;
-	if (!rd_str(&x->c, &name, &nl))
+	if (!x3_str(&x->c, &name, &nl))
 		return false;
-	if (single && (!rd_str(&x->c, &s, &sl) || !rd_f64(&x->c, &eps)))
+	if (single && (!x3_str(&x->c, &s, &sl) || !x3_f64(&x->c, &eps)))
 		return false;
-	if (!rd_str(&x->c, &s, &sl) || !try_strategies(x))
+	if (!x3_str(&x->c, &s, &sl) || !try_strategies(x))
 		return false;
 	if (simple) {
 		/* the building blocks and the maximum term count */
 		uint64_t n;
-		if (!rd_count(&x->c, 12, &n))
+		if (!x3_count(&x->c, 12, &n))
 			return false;
 		for (uint64_t i = 0; i < n; i++) {
 			double c;
 			struct scaling_factor f;
-			if (!rd_str(&x->c, &s, &sl))
+			if (!x3_str(&x->c, &s, &sl))
 				return false;
-			if (!str_is(s, sl, "CompoundTerm"))
-				return fail(&x->c, "a building block that is "
+			if (!x3_str_is(s, sl, "CompoundTerm"))
+				return x3_fail(&x->c, "a building block that is "
 						   "not a CompoundTerm");
 			if (!rd_compound(x, &c, &f, false))
 				return false;
 		}
 		int64_t max_terms;
-		if (!rd_i64(&x->c, &max_terms))
+		if (!x3_i64(&x->c, &max_terms))
 			return false;
 	}
 	char **g = realloc(x->gen_name, (x->n_gens + 1) * sizeof(*g));
@@ -456,17 +309,17 @@ static bool rec_point(struct x3 *x)
 	int64_t coord, samples, metric, callpath;
 	double v[9];
 	uint32_t pt, cp;
-	if (!rd_i64(&x->c, &coord) || !rd_i64(&x->c, &samples))
+	if (!x3_i64(&x->c, &coord) || !x3_i64(&x->c, &samples))
 		return false;
 	for (int i = 0; i < 9; i++)
-		if (!rd_f64(&x->c, &v[i]))
+		if (!x3_f64(&x->c, &v[i]))
 			return false;
-	if (!rd_i64(&x->c, &metric) || !rd_i64(&x->c, &callpath))
+	if (!x3_i64(&x->c, &metric) || !x3_i64(&x->c, &callpath))
 		return false;
-	if (!idmap_get(&x->coords, coord, &pt) ||
-	    !idmap_get(&x->callpaths, callpath, &cp) || metric < 0 ||
+	if (!x3_idmap_get(&x->coords, coord, &pt) ||
+	    !x3_idmap_get(&x->callpaths, callpath, &cp) || metric < 0 ||
 	    (uint64_t)metric >= x->n_metrics)
-		return fail(&x->c, "an ExperimentPoint of an unknown "
+		return x3_fail(&x->c, "an ExperimentPoint of an unknown "
 				   "coordinate, metric or callpath");
 	struct model_measure m = {
 		.mean = v[0], .std = v[3], .median = v[4],
@@ -486,27 +339,27 @@ static bool rd_compound(struct x3 *x, double *coef,
 	uint64_t n;
 	memset(f, 0, sizeof(*f));
 	f->exponent_den = 1; /* 0/1 until a polynomial term says */
-	if (!rd_f64(&x->c, coef) || !rd_count(&x->c, 20, &n))
+	if (!x3_f64(&x->c, coef) || !x3_count(&x->c, 20, &n))
 		return false;
 	for (uint64_t i = 0; i < n; i++) {
 		const char *s, *type;
 		size_t sl, tl;
 		double e;
-		if (!rd_str(&x->c, &s, &sl))
+		if (!x3_str(&x->c, &s, &sl))
 			return false;
-		if (!str_is(s, sl, "SimpleTerm"))
-			return fail(&x->c, "a CompoundTerm part that is not a "
+		if (!x3_str_is(s, sl, "SimpleTerm"))
+			return x3_fail(&x->c, "a CompoundTerm part that is not a "
 					   "SimpleTerm");
-		if (!rd_str(&x->c, &type, &tl) || !rd_f64(&x->c, &e))
+		if (!x3_str(&x->c, &type, &tl) || !x3_f64(&x->c, &e))
 			return false;
-		if (str_is(type, tl, "polynomial")) {
+		if (x3_str_is(type, tl, "polynomial")) {
 			f->exponent = e;
 			f->exponent_num = 0;
 			f->exponent_den = 0; /* a float in the file */
-		} else if (str_is(type, tl, "logarithm")) {
+		} else if (x3_str_is(type, tl, "logarithm")) {
 			f->log_exponent = e;
 		} else if (keep) {
-			return fail(&x->c, "a SimpleTerm neither polynomial "
+			return x3_fail(&x->c, "a SimpleTerm neither polynomial "
 					   "nor logarithm");
 		}
 	}
@@ -533,23 +386,23 @@ static bool rd_function(struct x3 *x, struct scaling_model *m)
 	struct scaling_model tmp = {0};
 	if (!m)
 		m = &tmp;
-	bool ok = rd_str(&x->c, &p, &pl);
+	bool ok = x3_str(&x->c, &p, &pl);
 	uint32_t np = extrap_set_n_params(x->s);
 	if (!ok) {
-	} else if (str_is(p, pl, "SingleParameterFunction") ||
-		   str_is(p, pl, "MultiParameterFunction")) {
+	} else if (x3_str_is(p, pl, "SingleParameterFunction") ||
+		   x3_str_is(p, pl, "MultiParameterFunction")) {
 		bool multi = p[0] == 'M';
 		uint64_t n;
 		m->kind = multi ? SCALING_MULTI : SCALING_SINGLE;
-		ok = rd_f64(&x->c, &m->constant) && rd_count(&x->c, 16, &n);
+		ok = x3_f64(&x->c, &m->constant) && x3_count(&x->c, 16, &n);
 		for (uint64_t i = 0; ok && i < n; i++) {
 			struct scaling_term t = {0};
 			if (!multi) {
 				const char *s;
 				size_t sl;
-				ok = rd_str(&x->c, &s, &sl);
-				if (ok && !str_is(s, sl, "CompoundTerm"))
-					ok = fail(&x->c, "a term that is not a "
+				ok = x3_str(&x->c, &s, &sl);
+				if (ok && !x3_str_is(s, sl, "CompoundTerm"))
+					ok = x3_fail(&x->c, "a term that is not a "
 							 "CompoundTerm");
 				t.n_factors = 1;
 				ok = ok && rd_compound(x, &t.coefficient,
@@ -558,23 +411,23 @@ static bool rd_function(struct x3 *x, struct scaling_model *m)
 				continue;
 			}
 			uint64_t k;
-			ok = rd_f64(&x->c, &t.coefficient) &&
-			     rd_count(&x->c, 16, &k);
+			ok = x3_f64(&x->c, &t.coefficient) &&
+			     x3_count(&x->c, 16, &k);
 			for (uint64_t j = 0; ok && j < k; j++) {
 				const char *pn, *s;
 				size_t pnl, sl;
 				double c;
 				struct scaling_factor f;
-				ok = rd_str(&x->c, &pn, &pnl) &&
-				     rd_str(&x->c, &s, &sl);
+				ok = x3_str(&x->c, &pn, &pnl) &&
+				     x3_str(&x->c, &s, &sl);
 				uint32_t pi = ok ? extrap_set_find_param(
 							   x->s, pn, pnl)
 						 : MODEL_NONE;
 				if (ok && (pi == MODEL_NONE ||
-					   !str_is(s, sl, "CompoundTerm") ||
+					   !x3_str_is(s, sl, "CompoundTerm") ||
 					   t.n_factors >= np ||
 					   t.n_factors >= SCALING_MAX_PARAMS))
-					ok = fail(&x->c, "a term of an unknown "
+					ok = x3_fail(&x->c, "a term of an unknown "
 							 "parameter");
 				ok = ok && rd_compound(x, &c, &f, true);
 				if (!ok)
@@ -588,7 +441,7 @@ static bool rd_function(struct x3 *x, struct scaling_model *m)
 					at--;
 				}
 				if (at && t.factors[at - 1].param == pi)
-					ok = fail(&x->c, "a term with two "
+					ok = x3_fail(&x->c, "a term with two "
 							 "factors of one "
 							 "parameter");
 				t.factors[at] = f;
@@ -598,17 +451,17 @@ static bool rd_function(struct x3 *x, struct scaling_model *m)
 		}
 		if (ok && m->n_terms == 0)
 			m->kind = SCALING_CONSTANT;
-	} else if (str_is(p, pl, "SimpleTerm")) {
+	} else if (x3_str_is(p, pl, "SimpleTerm")) {
 		const char *type;
 		size_t tl;
 		double e;
-		ok = rd_str(&x->c, &type, &tl) && rd_f64(&x->c, &e);
-	} else if (str_is(p, pl, "CompoundTerm")) {
+		ok = x3_str(&x->c, &type, &tl) && x3_f64(&x->c, &e);
+	} else if (x3_str_is(p, pl, "CompoundTerm")) {
 		double c;
 		struct scaling_factor f;
 		ok = rd_compound(x, &c, &f, false);
-	} else if (!str_is(p, pl, "Function")) {
-		ok = fail(&x->c, "an unknown function type");
+	} else if (!x3_str_is(p, pl, "Function")) {
+		ok = x3_fail(&x->c, "an unknown function type");
 	}
 	free(tmp.terms);
 	return ok;
@@ -620,32 +473,32 @@ static bool rec_model(struct x3 *x)
 	uint32_t cp;
 	struct scaling_model m = {.kind = SCALING_CONSTANT};
 	m.rrss = m.nrss = m.re = NAN;
-	if (!rd_i64(&x->c, &metric) || !rd_i64(&x->c, &callpath) ||
-	    !rd_i64(&x->c, &gen))
+	if (!x3_i64(&x->c, &metric) || !x3_i64(&x->c, &callpath) ||
+	    !x3_i64(&x->c, &gen))
 		return false;
-	if (!idmap_get(&x->callpaths, callpath, &cp) || metric < 0 ||
+	if (!x3_idmap_get(&x->callpaths, callpath, &cp) || metric < 0 ||
 	    (uint64_t)metric >= x->n_metrics || gen < 0 ||
 	    (uint64_t)gen >= x->n_gens)
-		return fail(&x->c, "a Model of an unknown metric, callpath or "
+		return x3_fail(&x->c, "a Model of an unknown metric, callpath or "
 				   "generator");
 	bool ok = rd_function(x, &m);
 	for (int i = 0; ok && i < 6; i++) /* three intervals of two */
 		ok = rd_function(x, NULL);
-	ok = ok && rd_f64(&x->c, &m.rss) && rd_f64(&x->c, &m.ar2) &&
-	     rd_f64(&x->c, &m.smape) && (!x->sparse || rd_f64(&x->c, &m.re));
+	ok = ok && x3_f64(&x->c, &m.rss) && x3_f64(&x->c, &m.ar2) &&
+	     x3_f64(&x->c, &m.smape) && (!x->sparse || x3_f64(&x->c, &m.re));
 	uint64_t n, k;
 	int64_t id;
 	double d;
 	const char *s;
 	size_t sl;
-	ok = ok && rd_count(&x->c, 8, &n);
+	ok = ok && x3_count(&x->c, 8, &n);
 	for (uint64_t i = 0; ok && i < n; i++)
-		ok = rd_i64(&x->c, &id);
-	ok = ok && rd_count(&x->c, 12, &n);
+		ok = x3_i64(&x->c, &id);
+	ok = ok && x3_count(&x->c, 12, &n);
 	for (uint64_t i = 0; ok && i < n; i++) {
-		ok = rd_str(&x->c, &s, &sl) && rd_count(&x->c, 16, &k);
+		ok = x3_str(&x->c, &s, &sl) && x3_count(&x->c, 16, &k);
 		for (uint64_t j = 0; ok && j < 2 * k; j++)
-			ok = rd_f64(&x->c, &d);
+			ok = x3_f64(&x->c, &d);
 	}
 	if (ok && x->n_models == x->models_cap) {
 		size_t ncap = x->models_cap ? x->models_cap * 2 : 64;
@@ -670,46 +523,46 @@ static bool records(struct x3 *x)
 {
 	const char *p;
 	size_t pl;
-	if (!rd_str(&x->c, &p, &pl) || !str_is(p, pl, "EXTRAP_EXPERIMENT"))
-		return fail(&x->c, "no EXTRAP_EXPERIMENT qualifier (not an "
+	if (!x3_str(&x->c, &p, &pl) || !x3_str_is(p, pl, "EXTRAP_EXPERIMENT"))
+		return x3_fail(&x->c, "no EXTRAP_EXPERIMENT qualifier (not an "
 				   "Extra-P 3 file)");
-	if (!rd_str(&x->c, &p, &pl) || !rd_str(&x->c, &p, &pl))
+	if (!x3_str(&x->c, &p, &pl) || !x3_str(&x->c, &p, &pl))
 		return false;
 	while (pl) {
 		uint64_t at = x->c.off;
 		bool ok;
-		if (str_is(p, pl, "Parameter"))
+		if (x3_str_is(p, pl, "Parameter"))
 			ok = rec_parameter(x);
-		else if (str_is(p, pl, "Metric"))
+		else if (x3_str_is(p, pl, "Metric"))
 			ok = rec_metric(x);
-		else if (str_is(p, pl, "Region"))
+		else if (x3_str_is(p, pl, "Region"))
 			ok = rec_region(x);
-		else if (str_is(p, pl, "Callpath"))
+		else if (x3_str_is(p, pl, "Callpath"))
 			ok = rec_callpath(x);
-		else if (str_is(p, pl, "Coordinate"))
+		else if (x3_str_is(p, pl, "Coordinate"))
 			ok = rec_coordinate(x);
-		else if (str_is(p, pl, "ModelComment")) {
+		else if (x3_str_is(p, pl, "ModelComment")) {
 			int64_t id;
 			const char *t;
 			size_t tl;
-			ok = rd_i64(&x->c, &id) && rd_str(&x->c, &t, &tl);
-		} else if (str_is(p, pl, "SingleParameterSimpleModelGenerator"))
+			ok = x3_i64(&x->c, &id) && x3_str(&x->c, &t, &tl);
+		} else if (x3_str_is(p, pl, "SingleParameterSimpleModelGenerator"))
 			ok = rec_generator(x, true, true);
-		else if (str_is(p, pl,
+		else if (x3_str_is(p, pl,
 				"SingleParameterRefiningModelGenerator"))
 			ok = rec_generator(x, true, false);
-		else if (str_is(p, pl, "MultiParameterSimpleModelGenerator") ||
-			 str_is(p, pl, "MultiParameterSparseModelGenerator"))
+		else if (x3_str_is(p, pl, "MultiParameterSimpleModelGenerator") ||
+			 x3_str_is(p, pl, "MultiParameterSparseModelGenerator"))
 			ok = rec_generator(x, false, false);
-		else if (str_is(p, pl, "ExperimentPoint"))
+		else if (x3_str_is(p, pl, "ExperimentPoint"))
 			ok = rec_point(x);
-		else if (str_is(p, pl, "Model"))
+		else if (x3_str_is(p, pl, "Model"))
 			ok = rec_model(x);
 		else {
 			x->c.off = at - pl - 4;
-			ok = fail(&x->c, "an unknown record");
+			ok = x3_fail(&x->c, "an unknown record");
 		}
-		if (!ok || !rd_str(&x->c, &p, &pl))
+		if (!ok || !x3_str(&x->c, &p, &pl))
 			return false;
 	}
 	return true;
