@@ -19,9 +19,24 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 SUPPORTED = ["text", "talpas", "json", "cube", "experiment", "extra-p-3"]
 STATS = ["mean", "median", "minimum", "maximum", "std"]
+# Inputs where callscope's Cube reader reads the file differently from
+# pycubexr on purpose (doc/cube.md, "Where callscope and pycubexr
+# disagree"): reported, counted apart, not failures.
+KNOWN = {
+    "cube__pycubexr__data__hw_counter__L2_DCM_negative.cubex":
+        "unsigned exclusive values below zero and UINT64 values above "
+        "2^64 - 1024: pycubexr clamps / zeroes them, callscope does not",
+    "cube__pycubexr__data__hw_counter__L3_DCA_negative.cubex":
+        "unsigned exclusive values below zero and UINT64 values above "
+        "2^64 - 1024: pycubexr clamps / zeroes them, callscope does not",
+    "cube__pycubexr__data__test_only_files__cube-values_example.cubex":
+        "Extra-P 4.2.5 cannot read the structured metric dtypes; "
+        "callscope's Cube reader can",
+}
 
 
 def num(v):
@@ -150,6 +165,9 @@ def main():
                 continue
             cols = line.split("\t")
             mode, reader, path = cols[1], cols[2], cols[3]
+            if mode == "dup" and reader == "cube" and "cube" in readers:
+                mode = "auto"
+                path = "dup:" + path
             if mode != "auto" or reader not in readers:
                 skipped[(mode, reader)] = skipped.get((mode, reader), 0) + 1
                 continue
@@ -158,11 +176,15 @@ def main():
                 if path.startswith(pre):
                     rel = path[len(pre):]
                     break
-            inputs.append((reader, os.path.join(corpus, path),
-                           rel.replace("/", "__")))
+            if path.startswith("dup:"):
+                rel = path[4:]
+                path = "dup:" + os.path.join(corpus, path[4:])
+            else:
+                path = os.path.join(corpus, path)
+            inputs.append((reader, path, rel.replace("/", "__")))
     totals = {"series": 0, "match": 0, "inputs": 0, "inputs_ok": 0,
               "negative": 0, "negative_ok": 0, "models": 0,
-              "models_all": 0}
+              "models_all": 0, "known": 0}
     failed = False
     for reader, path, ident in inputs:
         rows = status.get(ident, [])
@@ -170,12 +192,28 @@ def main():
         if not os.path.exists(exp_json) and os.path.exists(exp_json + ".gz"):
             exp_json += ".gz"
         positive = any(r == 0 for r in rows) and os.path.exists(exp_json)
+        tmp = None
+        if path.startswith("dup:"):
+            # mode dup: one Cube file read as a two-point set, the same
+            # file at p=1 and p=2 (as Extra-P's reference run did)
+            tmp = tempfile.mkdtemp()
+            for k in (1, 2):
+                os.mkdir(os.path.join(tmp, "set.p%d" % k))
+                os.symlink(os.path.abspath(path[4:]),
+                           os.path.join(tmp, "set.p%d" % k, "profile.cubex"))
+            path = tmp
         p = subprocess.run([cs, "points", "--format", "json", path],
                            capture_output=True, text=True)
+        if tmp:
+            subprocess.run(["rm", "-rf", tmp])
         if not positive:
             totals["negative"] += 1
             lines = p.stderr.splitlines()
-            if p.returncode == 2 and len(lines) == 1:
+            if ident in KNOWN:
+                totals["known"] += 1
+                print("known negative %s: exit %d (%s)" %
+                      (ident, p.returncode, KNOWN[ident]))
+            elif p.returncode == 2 and len(lines) == 1:
                 totals["negative_ok"] += 1
                 print("ok   negative %s: %s" % (ident, lines[0]))
             else:
@@ -229,7 +267,11 @@ def main():
             bad += mbad
         totals["series"] += len(es)
         totals["match"] += n_match
-        if bad:
+        if bad and ident in KNOWN:
+            totals["known"] += 1
+            print("known %s: %d of %d series match (%s); first: %s"
+                  % (ident, n_match, len(es), KNOWN[ident], bad[0]))
+        elif bad:
             failed = True
             print("FAIL %s: %d of %d series match; %d problems, first: %s"
                   % (ident, n_match, len(es), len(bad), "; ".join(bad[:3])))
@@ -241,6 +283,9 @@ def main():
           "inputs refused with one line: %d of %d" %
           (totals["inputs_ok"], totals["inputs"], totals["match"],
            totals["series"], totals["negative_ok"], totals["negative"]))
+    if totals["known"]:
+        print("known differences (not failures): %d inputs" %
+              totals["known"])
     if totals["models_all"]:
         print("stored models: %d of %d match" % (totals["models"],
                                                   totals["models_all"]))
