@@ -6,9 +6,9 @@
  * JSON is shaped like Extra-P's own dump ("parameters", "measurements":
  * [{"callpath", "metric", "points": [{"coordinate", ...}]}]), NaN and
  * infinities as the strings "nan", "inf", "-inf"; a set with stored
- * performance models (.extra-p, Extra-P 3) adds "stored_model_sets".  Each SET is opened on
- * its own; several give a JSON array.  Must not depend on curses or on
- * ui/. */
+ * performance models (.extra-p, Extra-P 3) adds "stored_model_sets".  Each SET
+ * is opened on its own; several give a JSON array.  Must not depend on curses
+ * or on ui/. */
 #include "config.h"
 
 #include <getopt.h>

@@ -13,10 +13,10 @@
  * a callpath met at several call nodes of one file (same names) adds one
  * row per node, as Extra-P's aggregation does; the repetitions count the
  * rows.  A metric with no value in a file and a hidden column (no data
- * members) is skipped with a warning.  The model is
- * extrap_set's: a column's value is the mean at the last point (the
- * largest coordinates), one profile per point holds the means there.  Must not depend on curses, on ui/
- * or on another format's code. */
+ * members) is skipped with a warning.  The model is extrap_set's: a column's
+ * value is the mean at the last point (the largest coordinates), one profile
+ * per point holds the means there.  Must not depend on curses, on ui/ or on
+ * another format's code. */
 #include "config.h"
 
 #include "formats/extrap/extrap.h"

@@ -13,9 +13,9 @@
  * numbers RSS, rRSS, nRSS, SMAPE, AR2, RE where stored (NaN otherwise).
  * Numbers may be the strings "inf", "-inf", "nan" or a fraction.  The
  * keep-values members (values/N.vals) are not read.  The model is
- * extrap_set's: a column's value is the mean at the last point (the
- * largest coordinates), one profile per point holds the means there.  Must not depend on
- * curses, on ui/ or on another format. */
+ * extrap_set's: a column's value is the mean at the last point (the largest
+ * coordinates), one profile per point holds the means there.  Must not depend
+ * on curses, on ui/ or on another format. */
 #include "config.h"
 
 #include "formats/extrap/extrap.h"
