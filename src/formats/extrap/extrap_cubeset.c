@@ -12,12 +12,12 @@
  * default, takes mean, median, ... over all locations x repetitions, and
  * a callpath met at several call nodes of one file (same names) adds one
  * row per node, as Extra-P's aggregation does; the repetitions count the
- * rows; callpaths missing at some points are merged into their
- * ancestors (extrap_merge.c).  A metric with no value in a file and a hidden column (no data
- * members) is skipped with a warning.  The model is extrap_set's: a column's
- * value is the mean at the last point (the largest coordinates), one profile
- * per point holds the means there.  Must not depend on curses, on ui/ or on
- * another format's code. */
+ * rows; callpaths missing at some points are merged into their ancestors
+ * (extrap_merge.c).  A metric with no value in a file and a hidden column (no
+ * data members) is skipped with a warning.  The model is extrap_set's: a
+ * column's value is the mean at the last point (the largest coordinates), one
+ * profile per point holds the means there.  Must not depend on curses, on ui/
+ * or on another format's code. */
 #include "config.h"
 
 #include "formats/extrap/extrap.h"
