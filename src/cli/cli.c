@@ -28,7 +28,8 @@ static const struct {
 	{"report", cmd_report,
 	 "report  DB... [--view top-down|bottom-up|flat] [--metric NAME]... "
 	 "[--depth N]\n"
-	 "                     [--min-percent P] [--format text|csv|json]"},
+	 "                     [--min-percent P] [--format text|csv|json] "
+	 "[--at P=V,...]"},
 	{"hotpath", cmd_hotpath,
 	 "hotpath DB... [--metric NAME] [--threshold PCT] [--format text|json]"},
 	{"trace", cmd_trace,
