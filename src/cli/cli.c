@@ -17,6 +17,7 @@ int cmd_cache(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
 int cmd_listing(int argc, char **argv);
 int cmd_points(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -27,7 +28,8 @@ static const struct {
 	{"report", cmd_report,
 	 "report  DB... [--view top-down|bottom-up|flat] [--metric NAME]... "
 	 "[--depth N]\n"
-	 "                     [--min-percent P] [--format text|csv|json]"},
+	 "                     [--min-percent P] [--format text|csv|json] "
+	 "[--at P=V,...]"},
 	{"hotpath", cmd_hotpath,
 	 "hotpath DB... [--metric NAME] [--threshold PCT] [--format text|json]"},
 	{"trace", cmd_trace,
@@ -36,6 +38,9 @@ static const struct {
 	{"listing", cmd_listing, "listing DB PROCEDURE [--format text|json]"},
 	{"points", cmd_points,
 	 "points  SET... [--metric NAME] [--format text|json]"},
+	{"model", cmd_model,
+	 "model   SET... [--metric NAME] [--measure mean|median|minimum|maximum]\n"
+	 "                     [--stored N|NAME] [--format text|json]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},

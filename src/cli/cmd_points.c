@@ -5,9 +5,10 @@
  * repetitions (mean, median, minimum, maximum, std, repetitions).  The
  * JSON is shaped like Extra-P's own dump ("parameters", "measurements":
  * [{"callpath", "metric", "points": [{"coordinate", ...}]}]), NaN and
- * infinities as the strings "nan", "inf", "-inf".  Each SET is opened on
- * its own; several give a JSON array.  Must not depend on curses or on
- * ui/. */
+ * infinities as the strings "nan", "inf", "-inf"; a set with stored
+ * performance models (.extra-p, Extra-P 3) adds "stored_model_sets".  Each SET
+ * is opened on its own; several give a JSON array.  Must not depend on curses
+ * or on ui/. */
 #include "config.h"
 
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model/scaling.h"
 
 /* The callpath of node `node`: the names from the root joined by "->". */
 static char *callpath_of(const struct model *m, uint32_t node)
@@ -81,6 +83,74 @@ static bool has_any(const struct model *m, uint32_t node, uint32_t measured)
 	return false;
 }
 
+/* A stored model: kind, constant, terms (coefficient; factors: parameter
+ * index, exponent as a float and as num/den, 0 den for a float, log
+ * exponent) and the fit numbers. */
+static json_t *model_json(const struct scaling_model *sm)
+{
+	json_t *terms = json_array();
+	for (uint32_t t = 0; t < sm->n_terms; t++) {
+		json_t *fs = json_array();
+		const struct scaling_term *st = &sm->terms[t];
+		for (uint32_t f = 0; f < st->n_factors; f++) {
+			const struct scaling_factor *sf = &st->factors[f];
+			json_array_append_new(
+				fs, json_pack("{s:I, s:o, s:I, s:I, s:o}",
+					      "parameter_index",
+					      (json_int_t)sf->param, "exponent",
+					      num_json(sf->exponent),
+					      "exponent_num",
+					      (json_int_t)sf->exponent_num,
+					      "exponent_den",
+					      (json_int_t)sf->exponent_den,
+					      "log_exponent",
+					      num_json(sf->log_exponent)));
+		}
+		json_array_append_new(terms,
+				      json_pack("{s:o, s:o}", "coefficient",
+						num_json(st->coefficient),
+						"factors", fs));
+	}
+	static const char *const kinds[] = {"constant", "single", "multi"};
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "kind", sm->kind < 3 ? kinds[sm->kind] : "unknown",
+			 "constant", num_json(sm->constant), "terms", terms,
+			 "RSS", num_json(sm->rss), "rRSS", num_json(sm->rrss),
+			 "nRSS", num_json(sm->nrss), "SMAPE",
+			 num_json(sm->smape), "AR2", num_json(sm->ar2), "RE",
+			 num_json(sm->re));
+}
+
+/* The stored model sets (.extra-p, Extra-P 3), in the file's order. */
+static json_t *sets_json(const struct model *m, const char *metric)
+{
+	json_t *sets = json_array();
+	for (uint32_t set = 0; set < model_n_stored_sets(m); set++) {
+		json_t *models = json_array();
+		for (uint32_t node = 1; node < m->n_nodes; node++)
+			for (uint32_t k = 0; k < model_n_measured(m); k++) {
+				const char *name = measured_name(m, k);
+				const struct scaling_model *sm =
+					model_stored_model(m, set, node, k);
+				if (!sm || (metric && strcmp(metric, name)))
+					continue;
+				char *cp = callpath_of(m, node);
+				json_t *j = model_json(sm);
+				json_object_set_new(j, "callpath",
+						    cli_json_text(cp ? cp : ""));
+				json_object_set_new(j, "metric",
+						    cli_json_text(name));
+				json_array_append_new(models, j);
+				free(cp);
+			}
+		json_array_append_new(
+			sets, json_pack("{s:o, s:o}", "name",
+					cli_json_text(model_stored_set_name(m, set)),
+					"models", models));
+	}
+	return sets;
+}
+
 static json_t *set_json(const struct model *m, const char *metric)
 {
 	json_t *params = json_array(), *coords = json_array(),
@@ -105,7 +175,7 @@ static json_t *set_json(const struct model *m, const char *metric)
 				json_array_append_new(
 					pts,
 					json_pack("{s:o, s:o, s:o, s:o, s:o, "
-						  "s:o, s:I}",
+						  "s:o, s:o}",
 						  "coordinate", coord_json(m, p),
 						  "mean", num_json(ms->mean),
 						  "median", num_json(ms->median),
@@ -113,7 +183,10 @@ static json_t *set_json(const struct model *m, const char *metric)
 						  "maximum", num_json(ms->maximum),
 						  "std", num_json(ms->std),
 						  "repetitions",
-						  (json_int_t)ms->repetitions));
+						  ms->repetitions
+							  ? json_integer(
+								    ms->repetitions)
+							  : json_null()));
 			}
 			char *cp = callpath_of(m, node);
 			json_array_append_new(
@@ -124,10 +197,14 @@ static json_t *set_json(const struct model *m, const char *metric)
 			free(cp);
 		}
 	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "format",
-			 cli_json_text(m->format), "path",
-			 cli_json_text(m->path), "parameters", params,
-			 "coordinates", coords, "measurements", series);
+	json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o}", "format",
+				cli_json_text(m->format), "path",
+				cli_json_text(m->path), "parameters", params,
+				"coordinates", coords, "measurements", series);
+	if (model_n_stored_sets(m))
+		json_object_set_new(doc, "stored_model_sets",
+				    sets_json(m, metric));
+	return doc;
 }
 
 static void put_coord(const struct model *m, uint32_t point)

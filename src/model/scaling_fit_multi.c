@@ -209,37 +209,37 @@ struct hypo {
 	double rss, rrss, smape, re, ar2;
 };
 
-/* The value of a term at a point: MultiParameterTerm.evaluate with
- * coefficient `coef`, scalar (Python) or array (numpy) semantics. */
-static double term_value(const struct pair *pairs, uint8_t set, double coef,
-			 const double *pt, bool array)
+/* The compound terms of the pairs at every point, with scalar (Python)
+ * and array (numpy) semantics: val[(k * 2 + array) * n + i]. */
+struct terms {
+	const double *val;
+	uint32_t n;
+};
+
+/* The value of a term at point i: MultiParameterTerm.evaluate with
+ * coefficient `coef` (coef * t_1 * t_2 ..., in parameter order). */
+static double term_value(const struct terms *tv, uint8_t set, double coef,
+			 uint32_t i, bool array)
 {
 	double v = coef;
 
-	for (uint32_t k = 0; k < 8; k++) {
-		if (!(set & (1u << k)))
-			continue;
-		const struct sp_hyp *h = &sp_hyps[pairs[k].hyp];
-		double x = pt[pairs[k].param];
-
-		v *= term_pow(x, h->e, array) * term_log(x, h->lg, array);
-	}
+	for (uint32_t k = 0; k < 8; k++)
+		if (set & (1u << k))
+			v *= tv->val[(size_t)(k * 2 + array) * tv->n + i];
 	return v;
 }
 
-static void mp_cost(const struct pair *pairs, const struct cand *cd,
-		    struct hypo *hy, const double *coords, uint32_t np,
-		    const double *y, uint32_t n)
+static void mp_cost(const struct terms *tv, const struct cand *cd,
+		    struct hypo *hy, const double *y, uint32_t n)
 {
 	double smape = 0, re = 0;
 
 	hy->rss = hy->rrss = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		const double *pt = coords + (size_t)i * np;
 		double pred = hy->c[0], d, abssum;
 
 		for (uint32_t t = 0; t < cd->n_terms; t++)
-			pred += term_value(pairs, cd->term[t], hy->c[t + 1], pt,
+			pred += term_value(tv, cd->term[t], hy->c[t + 1], i,
 					   false);
 		d = pred - y[i];
 		abssum = fabs(y[i]) + fabs(pred);
@@ -265,10 +265,9 @@ static void mp_ar2(struct hypo *hy, const struct cand *cd, double tss,
 				(double)((int64_t)n - counter - 1);
 }
 
-static enum status mp_coef(struct scaling_fitter *f, const struct pair *pairs,
+static enum status mp_coef(struct scaling_fitter *f, const struct terms *tv,
 			   const struct cand *cd, struct hypo *hy,
-			   const double *coords, uint32_t np, const double *y,
-			   uint32_t n, struct error *err)
+			   const double *y, uint32_t n, struct error *err)
 {
 	uint32_t cols = cd->n_terms + 1;
 	int rank = 0;
@@ -282,8 +281,7 @@ static enum status mp_coef(struct scaling_fitter *f, const struct pair *pairs,
 			f->a[i] = 1.0;
 			for (uint32_t t = 0; t < cd->n_terms; t++)
 				f->a[(size_t)(t + 1) * n + i] = term_value(
-					pairs, cd->term[t], 1.0,
-					coords + (size_t)i * np, false);
+					tv, cd->term[t], 1.0, i, false);
 		}
 		st = fit_lstsq(f, (int)n, (int)cols, f->a, y,
 			       attempt ? -1.0 : 0.0, hy->c, &rank, err);
@@ -293,9 +291,8 @@ static enum status mp_coef(struct scaling_fitter *f, const struct pair *pairs,
 	return STATUS_OK;
 }
 
-static bool contributes(const struct pair *pairs, const struct cand *cd,
-			const struct hypo *hy, const double *coords,
-			uint32_t np, const double *y, uint32_t n)
+static bool contributes(const struct terms *tv, const struct cand *cd,
+			const struct hypo *hy, const double *y, uint32_t n)
 {
 	for (uint32_t t = 0; t < cd->n_terms; t++) {
 		double mx = -(double)INFINITY;
@@ -303,10 +300,8 @@ static bool contributes(const struct pair *pairs, const struct cand *cd,
 		if (hy->c[t + 1] == 0)
 			return false;
 		for (uint32_t i = 0; i < n; i++) {
-			double v = fabs(term_value(pairs, cd->term[t],
-						   hy->c[t + 1],
-						   coords + (size_t)i * np,
-						   true) /
+			double v = fabs(term_value(tv, cd->term[t],
+						   hy->c[t + 1], i, true) /
 					y[i]);
 
 			if (isnan(v)) {
@@ -404,7 +399,8 @@ enum status mp_model(struct scaling_fitter *f, const double *coords,
 	struct sp_result res[SCALING_MAX_PARAMS];
 	struct mp_cache *c;
 	enum status st = STATUS_OK;
-	double tss;
+	double tss, *tval = NULL;
+	struct terms tv = {0};
 
 	if (!pc || !y || !sy) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -473,17 +469,36 @@ enum status mp_model(struct scaling_fitter *f, const double *coords,
 		constant_model(y, n, out);
 		goto out;
 	}
+	tval = malloc((size_t)n_pairs * 2 * n * sizeof *tval);
+	if (!tval) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	for (uint32_t k = 0; k < n_pairs; k++) {
+		const struct sp_hyp *h = &sp_hyps[pairs[k].hyp];
+
+		for (uint32_t i = 0; i < n; i++) {
+			double x = pc[(size_t)i * np + pairs[k].param];
+
+			for (int arr = 0; arr < 2; arr++)
+				tval[(size_t)(k * 2 + (uint32_t)arr) * n + i] =
+					term_pow(x, h->e, arr) *
+					term_log(x, h->lg, arr);
+		}
+	}
+	tv.val = tval;
+	tv.n = n;
 	if (n_pairs == 1) {
 		struct cand cd = {1, {1}};
 		struct hypo a = {0}, b = {0};
 
 		a.c[0] = res[pairs[0].param].c0;
 		a.c[1] = res[pairs[0].param].c1;
-		mp_cost(pairs, &cd, &a, pc, np, y, n);
-		st = mp_coef(f, pairs, &cd, &b, pc, np, y, n, err);
+		mp_cost(&tv, &cd, &a, y, n);
+		st = mp_coef(f, &tv, &cd, &b, y, n, err);
 		if (st != STATUS_OK)
 			goto out;
-		mp_cost(pairs, &cd, &b, pc, np, y, n);
+		mp_cost(&tv, &cd, &b, y, n);
 		if (b.smape < a.smape)
 			a = b;
 		mp_ar2(&a, &cd, tss, n);
@@ -497,17 +512,16 @@ enum status mp_model(struct scaling_fitter *f, const double *coords,
 
 		for (uint32_t i = 0; i < nc; i++) {
 			memset(&hy, 0, sizeof hy);
-			st = mp_coef(f, pairs, &cands[i], &hy, pc, np, y, n,
-				     err);
+			st = mp_coef(f, &tv, &cands[i], &hy, y, n, err);
 			if (st != STATUS_OK)
 				goto out;
-			mp_cost(pairs, &cands[i], &hy, pc, np, y, n);
+			mp_cost(&tv, &cands[i], &hy, y, n);
 			mp_ar2(&hy, &cands[i], tss, n);
 			if (i == 0) {
 				best = hy;
 				continue;
 			}
-			if (!contributes(pairs, &cands[i], &hy, pc, np, y, n))
+			if (!contributes(&tv, &cands[i], &hy, y, n))
 				continue;
 			if (hy.smape < best.smape) {
 				best = hy;
@@ -522,5 +536,6 @@ out:
 	free(pc);
 	free(y);
 	free(sy);
+	free(tval);
 	return st;
 }

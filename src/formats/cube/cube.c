@@ -787,6 +787,24 @@ static void warn(struct opener *o, const char *fmt, ...)
 	free(line);
 }
 
+/* Add column *c (its strings and formula taken over, freed when it cannot
+ * be added) as *out; STATUS_NOMEM when a string is missing or the builder
+ * fails. */
+static enum status push_column(struct opener *o, struct model_column *c,
+			       uint32_t *out)
+{
+	*out = MODEL_NONE;
+	if (c->name && c->variant && c->format && c->expr &&
+	    (*out = model_builder_add_column(o->b, c)) != MODEL_NONE)
+		return STATUS_OK;
+	free(c->name);
+	free(c->variant);
+	free(c->description);
+	free(c->format);
+	formula_free(c->expr);
+	return error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
+}
+
 static enum status add_column(struct opener *o, uint32_t mi, uint32_t kind,
 			      uint32_t stat, bool visible, uint32_t parent,
 			      uint32_t *out)
@@ -817,18 +835,7 @@ static enum status add_column(struct opener *o, uint32_t mi, uint32_t kind,
 		.parent = parent,
 		.expr = formula_leaf(stat),
 	};
-	*out = MODEL_NONE;
-	if (!c.name || !c.variant || !c.format || !c.expr ||
-	    (*out = model_builder_add_column(o->b, &c)) == MODEL_NONE) {
-		free(c.name);
-		free(c.variant);
-		free(c.description);
-		free(c.format);
-		formula_free(c.expr);
-		return error_set(o->err, STATUS_NOMEM, o->path,
-				 "out of memory");
-	}
-	return STATUS_OK;
+	return push_column(o, &c, out);
 }
 
 /* A derived column of a multi-value metric: `expr` over its components'
@@ -855,17 +862,8 @@ static enum status add_formula_column(struct opener *o, uint32_t mi,
 		     model_str(m, cm->disp), descr,
 		     model_str(m, cm->dtype_text)) < 0)
 		c.description = NULL;
-	if (!c.name || !c.variant || !c.format || !c.expr ||
-	    model_builder_add_column(o->b, &c) == MODEL_NONE) {
-		free(c.name);
-		free(c.variant);
-		free(c.description);
-		free(c.format);
-		formula_free(c.expr);
-		return error_set(o->err, STATUS_NOMEM, o->path,
-				 "out of memory");
-	}
-	return STATUS_OK;
+	uint32_t col;
+	return push_column(o, &c, &col);
 }
 
 static struct formula *f2(enum formula_op op, struct formula *a,

@@ -89,6 +89,9 @@ struct build {
 	uint32_t *fn_of;    /* string handle -> function + 1 */
 	uint32_t fn_cap;
 	struct xmap children; /* (parent, name) -> node */
+	struct model_measure *ms; /* cell -> its measurement */
+	bool *keep;               /* cell -> still there (merges) */
+	bool *cp_used;            /* callpath -> in the tree */
 };
 
 static const double *sort_coords;
@@ -306,27 +309,78 @@ static enum status build_columns(struct build *d)
 	return STATUS_OK;
 }
 
+/* Every cell's measurement (model_measure_of over its values, or the
+ * stored aggregates) into d->ms, and which cells stay (d->keep): all, or
+ * after Extra-P's merge of incomplete callpaths (Cube sets), which must
+ * then leave every pair at every point. */
+static enum status measure_cells(struct build *d)
+{
+	struct extrap_set *s = d->s;
+	d->ms = calloc((size_t)s->n_cells + 1, sizeof(*d->ms));
+	d->keep = calloc((size_t)s->n_cells + 1, sizeof(*d->keep));
+	d->cp_used = calloc((size_t)s->cps.n + 1, sizeof(*d->cp_used));
+	if (!d->ms || !d->keep || !d->cp_used)
+		return nomem(d);
+	for (uint32_t i = 0; i < s->n_cells; i++) {
+		struct cell *c = &s->cells[i];
+		d->cp_used[c->cp] = true;
+		if (c->stored) {
+			d->ms[i] = c->m;
+		} else if (c->n == 0) {
+			continue;
+		} else {
+			enum status st = model_measure_of(c->v, c->n, &d->ms[i],
+							  d->err);
+			if (st != STATUS_OK)
+				return st;
+			if (c->rows)
+				d->ms[i].repetitions = c->rows;
+		}
+		d->keep[i] = true;
+	}
+	for (uint32_t i = 0; i < s->cps.n; i++)
+		d->cp_used[i] |= !s->merge_incomplete;
+	for (size_t i = 0; i < s->n_models; i++)
+		d->cp_used[s->models[i].cp] = true;
+	if (!s->merge_incomplete)
+		return STATUS_OK;
+	if (!extrap_merge_incomplete(s, d->ms, d->keep, d->cp_used))
+		return nomem(d);
+	/* Extra-P's validation after the merge */
+	uint64_t pairs = (uint64_t)s->cps.n * s->metrics.n;
+	uint32_t *count = pairs < SIZE_MAX / sizeof(uint32_t)
+				  ? calloc((size_t)pairs + 1, sizeof(*count))
+				  : NULL;
+	if (!count)
+		return nomem(d);
+	for (uint32_t i = 0; i < s->n_cells; i++)
+		if (d->keep[i])
+			count[(size_t)s->cells[i].cp * s->metrics.n +
+			      s->cells[i].metric]++;
+	enum status st = STATUS_OK;
+	for (uint64_t k = 0; k < pairs && st == STATUS_OK; k++)
+		if (count[k] && count[k] != s->n_points)
+			st = error_set(d->err, STATUS_CORRUPT, d->path,
+				       "callpath \"%s\", metric \"%s\": "
+				       "measurements at %u of the %u points "
+				       "after merging call trees",
+				       s->cps.v[k / s->metrics.n],
+				       s->metrics.v[k % s->metrics.n],
+				       (unsigned)count[k],
+				       (unsigned)s->n_points);
+	free(count);
+	return st;
+}
+
 static enum status build_measures(struct build *d)
 {
 	struct extrap_set *s = d->s;
 	for (uint32_t i = 0; i < s->n_cells; i++) {
 		struct cell *c = &s->cells[i];
-		struct model_measure ms;
-		if (c->stored) {
-			ms = c->m;
-		} else if (c->n == 0) {
-			continue;
-		} else {
-			enum status st = model_measure_of(c->v, c->n, &ms,
-							  d->err);
-			if (st != STATUS_OK)
-				return st;
-			if (c->rows)
-				ms.repetitions = c->rows;
-		}
-		if (!model_builder_set_measure(d->b, d->cp_node[c->cp],
+		if (d->keep[i] &&
+		    !model_builder_set_measure(d->b, d->cp_node[c->cp],
 					       c->metric, d->rank[c->point],
-					       &ms))
+					       &d->ms[i]))
 			return nomem(d);
 	}
 	for (uint32_t i = 0; i < s->sets.n; i++)
@@ -359,13 +413,19 @@ enum status extrap_set_build(struct extrap_set *s, const char *format,
 		st = nomem(&d);
 		goto out;
 	}
+	st = measure_cells(&d);
+	if (st != STATUS_OK) {
+		free(xv);
+		goto out;
+	}
 	model_builder_set_values(d.b, &xvalue_ops, xv);
 	for (uint32_t i = 0; i < s->n_warnings; i++)
 		model_builder_add_warning(d.b, s->warnings[i]);
 	xv->last = s->n_points ? s->n_points - 1 : 0;
 	st = build_points(&d);
 	for (uint32_t i = 0; i < s->cps.n && st == STATUS_OK; i++)
-		st = build_callpath(&d, i);
+		if (d.cp_used[i])
+			st = build_callpath(&d, i);
 	if (st == STATUS_OK)
 		st = build_columns(&d);
 	if (st == STATUS_OK)
@@ -386,6 +446,9 @@ out:
 	free(d.cp_node);
 	free(d.fn_of);
 	free(d.children.slots);
+	free(d.ms);
+	free(d.keep);
+	free(d.cp_used);
 	return st;
 }
 

@@ -12,8 +12,11 @@
  * default, takes mean, median, ... over all locations x repetitions, and
  * a callpath met at several call nodes of one file (same names) adds one
  * row per node, as Extra-P's aggregation does; the repetitions count the
- * rows.  A metric with no value in a file and a hidden column (no data
- * members) is skipped with a warning.  Must not depend on curses, on ui/
+ * rows; callpaths missing at some points are merged into their ancestors
+ * (extrap_merge.c).  A metric with no value in a file and a hidden column (no
+ * data members) is skipped with a warning.  The model is extrap_set's: a
+ * column's value is the mean at the last point (the largest coordinates), one
+ * profile per point holds the means there.  Must not depend on curses, on ui/
  * or on another format's code. */
 #include "config.h"
 
@@ -348,8 +351,10 @@ static enum status cubeset_open(const struct reader_input *in,
 			extrap_set_warn(c.s, w);
 		free(w);
 	}
-	if (st == STATUS_OK)
+	if (st == STATUS_OK) {
+		extrap_set_merge_incomplete(c.s);
 		st = extrap_set_build(c.s, "extrap-cubeset", c.path, out, err);
+	}
 	for (size_t i = 0; i < c.n_dirs; i++) {
 		for (size_t k = 0; k < c.dirs[i].n_files; k++)
 			free(c.dirs[i].files[k]);

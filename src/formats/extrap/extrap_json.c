@@ -7,8 +7,10 @@
  * (`parameters`, `measurements[callpath][metric] = [{point, values}]`).
  * A file that is not JSON but whose every line starts with `{` is read as
  * JSON Lines (extrap_jsonl.c), as Extra-P falls back.  Errors name the
- * file and the line and column (jansson's) or the element.  Must not
- * depend on curses, on ui/ or on another format. */
+ * file and the line and column (jansson's) or the element.  The model is
+ * extrap_set's: a column's value is the mean at the last point (the largest
+ * coordinates), one profile per point holds the means there.  Must not depend
+ * on curses, on ui/ or on another format. */
 #include "config.h"
 
 #include "formats/extrap/extrap.h"

@@ -10,8 +10,10 @@
  *    parameters, metric, callpath, value.
  * In both, the parameter order is the first line's keys, later lines must
  * name the same parameters (any order), and repeated (callpath, metric,
- * point) lines are repetitions.  Errors name the file and the line.  Must
- * not depend on curses, on ui/ or on another format. */
+ * point) lines are repetitions.  Errors name the file and the line.  The model
+ * is extrap_set's: a column's value is the mean at the last point (the largest
+ * coordinates), one profile per point holds the means there.  Must not depend
+ * on curses, on ui/ or on another format. */
 #include "config.h"
 
 #include "formats/extrap/extrap.h"

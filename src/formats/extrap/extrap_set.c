@@ -136,6 +136,11 @@ void extrap_set_warn(struct extrap_set *s, const char *text)
 	s->warnings[s->n_warnings++] = copy;
 }
 
+void extrap_set_merge_incomplete(struct extrap_set *s)
+{
+	s->merge_incomplete = true;
+}
+
 bool extrap_set_nomem(const struct extrap_set *s)
 {
 	return s->nomem;
@@ -153,7 +158,7 @@ static bool name_eq(const void *ctx, uint32_t i)
 	return k->n->len[i] == k->len && memcmp(k->n->v[i], k->s, k->len) == 0;
 }
 
-static uint32_t names_find(const struct names *n, const char *s, size_t len)
+uint32_t extrap_names_find(const struct names *n, const char *s, size_t len)
 {
 	struct name_key k = {n, s, len};
 	return xmap_find(&n->map, hash_mix(hash_bytes(s, len, 1469598103934665603ull)),
@@ -164,7 +169,7 @@ static uint32_t names_add(struct extrap_set *set, struct names *n,
 			  const char *s, size_t len, bool *added)
 {
 	*added = false;
-	uint32_t i = names_find(n, s, len);
+	uint32_t i = extrap_names_find(n, s, len);
 	if (i != MODEL_NONE)
 		return i;
 	char *copy = malloc(len + 1);
@@ -217,7 +222,7 @@ uint32_t extrap_set_param(struct extrap_set *s, const char *name, size_t len)
 uint32_t extrap_set_find_param(const struct extrap_set *s, const char *name,
 			       size_t len)
 {
-	return names_find(&s->params, name, len);
+	return extrap_names_find(&s->params, name, len);
 }
 
 uint32_t extrap_set_callpath(struct extrap_set *s, const char *name,
@@ -389,7 +394,7 @@ uint32_t extrap_set_model_set(struct extrap_set *s, const char *name)
 {
 	bool added;
 	/* sets may share a name: keep each one */
-	uint32_t i = names_find(&s->sets, name, strlen(name));
+	uint32_t i = extrap_names_find(&s->sets, name, strlen(name));
 	if (i != MODEL_NONE) {
 		char *alt = NULL;
 		if (asprintf(&alt, "%s #%u", name, (unsigned)s->sets.n) < 0) {

@@ -76,6 +76,12 @@ bool extrap_set_put_model(struct extrap_set *s, uint32_t set,
 /* A problem the reader worked around (copied), a warning of the model. */
 void extrap_set_warn(struct extrap_set *s, const char *text);
 
+/* Merge a (callpath, metric) measured at fewer points than the set has
+ * into its nearest ancestor with that metric, as Extra-P unifies a Cube
+ * set's call trees (extrap_merge.c), instead of refusing it; callpaths
+ * left without data are not in the tree. */
+void extrap_set_merge_incomplete(struct extrap_set *s);
+
 /* Whether an allocation failed. */
 bool extrap_set_nomem(const struct extrap_set *s);
 

@@ -25,6 +25,9 @@ struct names {
 	struct xmap map;
 };
 
+/* The index of name `s` (len bytes) in `n`, or MODEL_NONE. */
+uint32_t extrap_names_find(const struct names *n, const char *s, size_t len);
+
 struct cell {
 	uint32_t cp, metric, point;
 	bool stored;
@@ -51,7 +54,19 @@ struct extrap_set {
 	size_t n_models, models_cap;
 	char **warnings;
 	uint32_t n_warnings;
+	bool merge_incomplete; /* Cube sets: see extrap_set_merge_incomplete */
 	bool nomem;
 };
+
+/* extrap_merge.c: Extra-P's unification of a Cube set's call trees, on
+ * the cells' measurements (ms, one per cell, computed by the caller):
+ * every (callpath, metric) measured at fewer points than the set has is
+ * merged into its nearest ancestor callpath that has that metric (at a
+ * point the ancestor has: mean, median, minimum and maximum added, std
+ * the root of the summed squares; at one it lacks: the cell moves up) and
+ * dropped; `keep[i]` says whether cell i remains, `cp_used[cp]` whether a
+ * callpath keeps data.  False when out of memory. */
+bool extrap_merge_incomplete(struct extrap_set *s, struct model_measure *ms,
+			     bool *keep, bool *cp_used);
 
 #endif

@@ -303,7 +303,8 @@ static enum status parse_lines(struct tparse *t, const char *data, size_t len)
 				st = parse_data(t, line + vo, n - vo, cp,
 						metric, &index);
 		} else {
-			size_t w = strcspn(line, " ");
+			const char *sp = memchr(line, ' ', n);
+			size_t w = sp ? (size_t)(sp - line) : n;
 			st = error_set(t->err, STATUS_CORRUPT, t->path,
 				       "line %zu: unknown field \"%.*s\"",
 				       t->line, (int)(w > 40 ? 40 : w), line);

@@ -1,0 +1,677 @@
+/* extrap3: Extra-P 3 binary experiments (Extra-P 4.2.5
+ * extrap3_experiment_reader.py, notes 5.7).  The file is mapped and read
+ * only through checked spans: a 2-byte mark (1 read little-endian means
+ * little-endian, anything else big-endian), strings as u32 length + bytes,
+ * "EXTRAP_EXPERIMENT", a version string, then records tagged by a string
+ * until the end: Parameter(id, name), Metric(id, name, unit; referenced by
+ * position), Region(id, name, file, line; a repeated name gets " #N" as in
+ * Extra-P), Callpath(id, region, parent), Coordinate(id, n, n x (parameter
+ * name, value)), ModelComment(id, text), the four *ModelGenerator records
+ * (their optional strategy fields read on trial and rolled back as Extra-P
+ * does; they make the models carry RE), ExperimentPoint (qqdddddddddqq:
+ * coordinate, sample count, mean, mean CI, std, median, median CI, min,
+ * max, metric, callpath) and Model (metric, callpath, generator, function,
+ * three intervals of two functions, RSS, AR2, SMAPE, [RE], comments,
+ * parameter intervals).  Only aggregates are stored; the sample count
+ * becomes the repetitions.  Every count is checked against the bytes left
+ * before anything is allocated or looped over; an error names the file
+ * and the byte offset.  The model is extrap_set's: a column's value is the
+ * mean at the last point (the largest coordinates), one profile per point
+ * holds the means there.  Must not depend on curses, on ui/ or on another
+ * format. */
+#include "config.h"
+
+#include "formats/extrap/extrap.h"
+#include "formats/extrap/extrap_set.h"
+#include "formats/reader.h"
+#include "formats/extrap/extrap3_io.h"
+#include "io/blob.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct x3model {
+	uint32_t gen, cp, metric;
+	struct scaling_model m;
+};
+
+struct x3 {
+	struct cur c;
+	struct extrap_set *s;
+	struct idmap regions;   /* id -> index into names */
+	char **names;           /* region names (with " #N") */
+	size_t n_names, names_cap;
+	char **bases;           /* names seen, and their " #N" count */
+	uint32_t *base_count;
+	size_t n_bases;
+	char **cpnames;         /* set callpath -> its name */
+	size_t n_cpnames, cpnames_cap;
+	struct idmap callpaths; /* id -> set callpath */
+	struct idmap coords;    /* id -> set point */
+	uint32_t n_metrics;     /* metrics by position */
+	char **gen_name;        /* generators by position */
+	uint32_t n_gens;
+	struct x3model *models; /* models, given to the set at the end */
+	size_t n_models, models_cap;
+	bool sparse;
+	double *cbuf;
+};
+
+static bool nomem(struct x3 *x)
+{
+	if (!x->c.failed)
+		error_set(x->c.err, STATUS_NOMEM, x->c.path, "out of memory");
+	x->c.failed = true;
+	return false;
+}
+
+static bool rec_parameter(struct x3 *x)
+{
+	int64_t id;
+	const char *s;
+	size_t n;
+	if (!x3_i64(&x->c, &id) || !x3_str(&x->c, &s, &n))
+		return false;
+	if (extrap_set_n_points(x->s))
+		return x3_fail(&x->c, "a Parameter after the first Coordinate");
+	if (extrap_set_param(x->s, s, n) == MODEL_NONE)
+		return extrap_set_nomem(x->s) ? nomem(x)
+			: x3_fail(&x->c, "a parameter declared twice");
+	return true;
+}
+
+static bool rec_metric(struct x3 *x)
+{
+	int64_t id;
+	const char *s, *u;
+	size_t n, un;
+	if (!x3_i64(&x->c, &id) || !x3_str(&x->c, &s, &n) ||
+	    !x3_str(&x->c, &u, &un))
+		return false;
+	/* metrics are referenced by position (Extra-P: metrics[id]); a
+	 * repeated name is the same metric there too */
+	uint32_t m = extrap_set_metric(x->s, s, n);
+	if (m == MODEL_NONE)
+		return nomem(x);
+	if (m != x->n_metrics)
+		return x3_fail(&x->c, "a metric named twice");
+	x->n_metrics++;
+	return true;
+}
+
+/* Extra-P's naming of repeated region names: a new id with a name seen
+ * before gets " #N" (N counting per name); a name seen anew, or an id
+ * seen again, resets the name's count to 0 (Extra-P's region_set). */
+static bool rec_region(struct x3 *x)
+{
+	int64_t id, line;
+	const char *s, *file;
+	size_t n, fn;
+	uint32_t old;
+	if (!x3_i64(&x->c, &id) || !x3_str(&x->c, &s, &n) ||
+	    !x3_str(&x->c, &file, &fn) || !x3_i64(&x->c, &line))
+		return false;
+	size_t k = 0;
+	while (k < x->n_bases && !(strlen(x->bases[k]) == n &&
+				   memcmp(x->bases[k], s, n) == 0))
+		k++;
+	char *name = NULL;
+	if (!x3_idmap_get(&x->regions, id, &old) && k < x->n_bases) {
+		x->base_count[k]++;
+		if (asprintf(&name, "%.*s #%u", (int)n, s,
+			     (unsigned)x->base_count[k]) < 0)
+			name = NULL;
+	} else {
+		if (k == x->n_bases) {
+			char **gb = realloc(x->bases, (k + 1) * sizeof(*gb));
+			if (gb)
+				x->bases = gb;
+			uint32_t *gc = gb ? realloc(x->base_count,
+						    (k + 1) * sizeof(*gc))
+					  : NULL;
+			if (gc)
+				x->base_count = gc;
+			if (!gc || !(x->bases[k] = strndup(s, n)))
+				return nomem(x);
+			x->n_bases++;
+		}
+		x->base_count[k] = 0;
+		name = strndup(s, n);
+	}
+	if (!name)
+		return nomem(x);
+	if (x->n_names == x->names_cap) {
+		size_t ncap = x->names_cap ? x->names_cap * 2 : 64;
+		char **g = realloc(x->names, ncap * sizeof(*g));
+		if (!g) {
+			free(name);
+			return nomem(x);
+		}
+		x->names = g;
+		x->names_cap = ncap;
+	}
+	x->names[x->n_names] = name;
+	if (!x3_idmap_put(&x->regions, id, (uint32_t)x->n_names))
+		return nomem(x);
+	x->n_names++;
+	return true;
+}
+
+static bool rec_callpath(struct x3 *x)
+{
+	int64_t id, region, parent;
+	uint32_t ri, pi;
+	if (!x3_i64(&x->c, &id) || !x3_i64(&x->c, &region) ||
+	    !x3_i64(&x->c, &parent))
+		return false;
+	if (!x3_idmap_get(&x->regions, region, &ri))
+		return x3_fail(&x->c, "a Callpath of an unknown region");
+	char *name = NULL;
+	if (parent == -1) {
+		name = strdup(x->names[ri]);
+	} else if (!x3_idmap_get(&x->callpaths, parent, &pi)) {
+		return x3_fail(&x->c, "a Callpath whose parent is not defined "
+				   "before it");
+	} else if (asprintf(&name, "%s->%s", x->cpnames[pi],
+			    x->names[ri]) < 0) {
+		name = NULL;
+	}
+	if (!name)
+		return nomem(x);
+	uint32_t cp = extrap_set_callpath(x->s, name, strlen(name));
+	if (cp == MODEL_NONE) {
+		free(name);
+		return nomem(x);
+	}
+	if (cp == x->n_cpnames) {
+		if (x->n_cpnames == x->cpnames_cap) {
+			size_t ncap = x->cpnames_cap ? x->cpnames_cap * 2 : 64;
+			char **g = realloc(x->cpnames, ncap * sizeof(*g));
+			if (!g) {
+				free(name);
+				return nomem(x);
+			}
+			x->cpnames = g;
+			x->cpnames_cap = ncap;
+		}
+		x->cpnames[x->n_cpnames++] = name;
+	} else {
+		free(name);
+	}
+	return x3_idmap_put(&x->callpaths, id, cp) || nomem(x);
+}
+
+static bool rec_coordinate(struct x3 *x)
+{
+	int64_t id;
+	uint64_t n;
+	uint32_t np = extrap_set_n_params(x->s);
+	if (!x3_i64(&x->c, &id) || !x3_count(&x->c, 12, &n))
+		return false;
+	if (n != np)
+		return x3_fail(&x->c, "a Coordinate without one value per "
+				   "parameter");
+	if (!x->cbuf && !(x->cbuf = malloc((np + 1) * sizeof(double))))
+		return nomem(x);
+	for (uint32_t i = 0; i < np; i++)
+		x->cbuf[i] = NAN;
+	for (uint64_t i = 0; i < n; i++) {
+		const char *s;
+		size_t len;
+		double v;
+		if (!x3_str(&x->c, &s, &len) || !x3_f64(&x->c, &v))
+			return false;
+		uint32_t p = extrap_set_find_param(x->s, s, len);
+		if (p == MODEL_NONE)
+			return x3_fail(&x->c, "a Coordinate of an unknown "
+					   "parameter");
+		x->cbuf[p] = v;
+	}
+	uint32_t pt = extrap_set_point(x->s, x->cbuf);
+	if (pt == MODEL_NONE)
+		return extrap_set_nomem(x->s) ? nomem(x)
+			: x3_fail(&x->c, "a Coordinate that names a parameter "
+				      "twice or has a NaN value");
+	return x3_idmap_put(&x->coords, id, pt) || nomem(x);
+}
+
+/* The optional strategy fields of a generator, read on trial: kept (and
+ * the file's models carry RE) when both strategies are known names,
+ * otherwise the position goes back (Extra-P's IoTransaction). */
+static bool try_strategies(struct x3 *x)
+{
+	struct cur save = x->c;
+	int64_t i1, i2, i3;
+	const char *ss, *ms;
+	size_t sl, ml;
+	bool ok = x3_i64(&x->c, &i1) && x3_str(&x->c, &ss, &sl) &&
+		  x3_i64(&x->c, &i2) && x3_i64(&x->c, &i3) &&
+		  x3_str(&x->c, &ms, &ml) &&
+		  (x3_str_is(ss, sl, "FIRST_POINTS_FOUND") ||
+		   x3_str_is(ss, sl, "MAX_NUMBER_POINTS") ||
+		   x3_str_is(ss, sl, "CHEAPEST_POINTS")) &&
+		  (x3_str_is(ms, ml, "INCREASING_COST") ||
+		   x3_str_is(ms, ml, "DECREASING_COST"));
+	if (ok) {
+		x->sparse = true;
+		return true;
+	}
+	x->c = save; /* also forgets a failure inside the trial */
+	return true;
+}
+
+static bool rd_compound(struct x3 *x, double *coef,
+			struct scaling_factor *f, bool keep);
+
+static bool rec_generator(struct x3 *x, bool single, bool simple)
+{
+	const char *name, *s;
+	size_t nl, sl;
+	double eps;
+	if (!x3_str(&x->c, &name, &nl))
+		return false;
+	if (single && (!x3_str(&x->c, &s, &sl) || !x3_f64(&x->c, &eps)))
+		return false;
+	if (!x3_str(&x->c, &s, &sl) || !try_strategies(x))
+		return false;
+	if (simple) {
+		/* the building blocks and the maximum term count */
+		uint64_t n;
+		if (!x3_count(&x->c, 12, &n))
+			return false;
+		for (uint64_t i = 0; i < n; i++) {
+			double c;
+			struct scaling_factor f;
+			if (!x3_str(&x->c, &s, &sl))
+				return false;
+			if (!x3_str_is(s, sl, "CompoundTerm"))
+				return x3_fail(&x->c, "a building block that is "
+						   "not a CompoundTerm");
+			if (!rd_compound(x, &c, &f, false))
+				return false;
+		}
+		int64_t max_terms;
+		if (!x3_i64(&x->c, &max_terms))
+			return false;
+	}
+	char **g = realloc(x->gen_name, (x->n_gens + 1) * sizeof(*g));
+	if (!g)
+		return nomem(x);
+	x->gen_name = g;
+	if (!(x->gen_name[x->n_gens] = strndup(name, nl)))
+		return nomem(x);
+	x->n_gens++;
+	return true;
+}
+
+static bool rec_point(struct x3 *x)
+{
+	int64_t coord, samples, metric, callpath;
+	double v[9];
+	uint32_t pt, cp;
+	if (!x3_i64(&x->c, &coord) || !x3_i64(&x->c, &samples))
+		return false;
+	for (int i = 0; i < 9; i++)
+		if (!x3_f64(&x->c, &v[i]))
+			return false;
+	if (!x3_i64(&x->c, &metric) || !x3_i64(&x->c, &callpath))
+		return false;
+	if (!x3_idmap_get(&x->coords, coord, &pt) ||
+	    !x3_idmap_get(&x->callpaths, callpath, &cp) || metric < 0 ||
+	    (uint64_t)metric >= x->n_metrics)
+		return x3_fail(&x->c, "an ExperimentPoint of an unknown "
+				   "coordinate, metric or callpath");
+	struct model_measure m = {
+		.mean = v[0], .std = v[3], .median = v[4],
+		.minimum = v[7], .maximum = v[8],
+		.repetitions = samples > 0 && samples < UINT32_MAX
+				       ? (uint32_t)samples : 0,
+	};
+	return extrap_set_put_measure(x->s, cp, (uint32_t)metric, pt, &m) ||
+	       nomem(x);
+}
+
+/* CompoundTerm: coefficient, then SimpleTerms (type, exponent) into one
+ * factor (`keep`: a model's term, whose types must be known). */
+static bool rd_compound(struct x3 *x, double *coef,
+			struct scaling_factor *f, bool keep)
+{
+	uint64_t n;
+	memset(f, 0, sizeof(*f));
+	f->exponent_den = 1; /* 0/1 until a polynomial term says */
+	if (!x3_f64(&x->c, coef) || !x3_count(&x->c, 20, &n))
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		const char *s, *type;
+		size_t sl, tl;
+		double e;
+		if (!x3_str(&x->c, &s, &sl))
+			return false;
+		if (!x3_str_is(s, sl, "SimpleTerm"))
+			return x3_fail(&x->c, "a CompoundTerm part that is not a "
+					   "SimpleTerm");
+		if (!x3_str(&x->c, &type, &tl) || !x3_f64(&x->c, &e))
+			return false;
+		if (x3_str_is(type, tl, "polynomial")) {
+			f->exponent = e;
+			f->exponent_num = 0;
+			f->exponent_den = 0; /* a float in the file */
+		} else if (x3_str_is(type, tl, "logarithm")) {
+			f->log_exponent = e;
+		} else if (keep) {
+			return x3_fail(&x->c, "a SimpleTerm neither polynomial "
+					   "nor logarithm");
+		}
+	}
+	return true;
+}
+
+static bool add_term(struct x3 *x, struct scaling_model *m,
+		     const struct scaling_term *t)
+{
+	struct scaling_term *g = realloc(m->terms,
+					 (m->n_terms + 1) * sizeof(*g));
+	if (!g)
+		return nomem(x);
+	m->terms = g;
+	m->terms[m->n_terms++] = *t;
+	return true;
+}
+
+/* A function after its prefix; `m` NULL: read and dropped (intervals). */
+static bool rd_function(struct x3 *x, struct scaling_model *m)
+{
+	const char *p;
+	size_t pl;
+	struct scaling_model tmp = {0};
+	if (!m)
+		m = &tmp;
+	bool ok = x3_str(&x->c, &p, &pl);
+	uint32_t np = extrap_set_n_params(x->s);
+	if (!ok) {
+	} else if (x3_str_is(p, pl, "SingleParameterFunction") ||
+		   x3_str_is(p, pl, "MultiParameterFunction")) {
+		bool multi = p[0] == 'M';
+		uint64_t n;
+		m->kind = multi ? SCALING_MULTI : SCALING_SINGLE;
+		ok = x3_f64(&x->c, &m->constant) && x3_count(&x->c, 16, &n);
+		for (uint64_t i = 0; ok && i < n; i++) {
+			struct scaling_term t = {0};
+			if (!multi) {
+				const char *s;
+				size_t sl;
+				ok = x3_str(&x->c, &s, &sl);
+				if (ok && !x3_str_is(s, sl, "CompoundTerm"))
+					ok = x3_fail(&x->c, "a term that is not a "
+							 "CompoundTerm");
+				t.n_factors = 1;
+				ok = ok && rd_compound(x, &t.coefficient,
+						       &t.factors[0], true) &&
+				     add_term(x, m, &t);
+				continue;
+			}
+			uint64_t k;
+			ok = x3_f64(&x->c, &t.coefficient) &&
+			     x3_count(&x->c, 16, &k);
+			for (uint64_t j = 0; ok && j < k; j++) {
+				const char *pn, *s;
+				size_t pnl, sl;
+				double c;
+				struct scaling_factor f;
+				ok = x3_str(&x->c, &pn, &pnl) &&
+				     x3_str(&x->c, &s, &sl);
+				uint32_t pi = ok ? extrap_set_find_param(
+							   x->s, pn, pnl)
+						 : MODEL_NONE;
+				if (ok && (pi == MODEL_NONE ||
+					   !x3_str_is(s, sl, "CompoundTerm") ||
+					   t.n_factors >= np ||
+					   t.n_factors >= SCALING_MAX_PARAMS))
+					ok = x3_fail(&x->c, "a term of an unknown "
+							 "parameter");
+				ok = ok && rd_compound(x, &c, &f, true);
+				if (!ok)
+					break;
+				f.param = pi;
+				t.coefficient *= c;
+				/* factors in parameter order, one each */
+				uint32_t at = t.n_factors;
+				while (at && t.factors[at - 1].param > pi) {
+					t.factors[at] = t.factors[at - 1];
+					at--;
+				}
+				if (at && t.factors[at - 1].param == pi)
+					ok = x3_fail(&x->c, "a term with two "
+							 "factors of one "
+							 "parameter");
+				t.factors[at] = f;
+				t.n_factors++;
+			}
+			ok = ok && add_term(x, m, &t);
+		}
+		if (ok && m->n_terms == 0)
+			m->kind = SCALING_CONSTANT;
+	} else if (x3_str_is(p, pl, "SimpleTerm")) {
+		const char *type;
+		size_t tl;
+		double e;
+		ok = x3_str(&x->c, &type, &tl) && x3_f64(&x->c, &e);
+	} else if (x3_str_is(p, pl, "CompoundTerm")) {
+		double c;
+		struct scaling_factor f;
+		ok = rd_compound(x, &c, &f, false);
+	} else if (!x3_str_is(p, pl, "Function")) {
+		ok = x3_fail(&x->c, "an unknown function type");
+	}
+	free(tmp.terms);
+	return ok;
+}
+
+static bool rec_model(struct x3 *x)
+{
+	int64_t metric, callpath, gen;
+	uint32_t cp;
+	struct scaling_model m = {.kind = SCALING_CONSTANT};
+	m.rrss = m.nrss = m.re = NAN;
+	if (!x3_i64(&x->c, &metric) || !x3_i64(&x->c, &callpath) ||
+	    !x3_i64(&x->c, &gen))
+		return false;
+	if (!x3_idmap_get(&x->callpaths, callpath, &cp) || metric < 0 ||
+	    (uint64_t)metric >= x->n_metrics || gen < 0 ||
+	    (uint64_t)gen >= x->n_gens)
+		return x3_fail(&x->c, "a Model of an unknown metric, callpath or "
+				   "generator");
+	bool ok = rd_function(x, &m);
+	for (int i = 0; ok && i < 6; i++) /* three intervals of two */
+		ok = rd_function(x, NULL);
+	ok = ok && x3_f64(&x->c, &m.rss) && x3_f64(&x->c, &m.ar2) &&
+	     x3_f64(&x->c, &m.smape) && (!x->sparse || x3_f64(&x->c, &m.re));
+	uint64_t n, k;
+	int64_t id;
+	double d;
+	const char *s;
+	size_t sl;
+	ok = ok && x3_count(&x->c, 8, &n);
+	for (uint64_t i = 0; ok && i < n; i++)
+		ok = x3_i64(&x->c, &id);
+	ok = ok && x3_count(&x->c, 12, &n);
+	for (uint64_t i = 0; ok && i < n; i++) {
+		ok = x3_str(&x->c, &s, &sl) && x3_count(&x->c, 16, &k);
+		for (uint64_t j = 0; ok && j < 2 * k; j++)
+			ok = x3_f64(&x->c, &d);
+	}
+	if (ok && x->n_models == x->models_cap) {
+		size_t ncap = x->models_cap ? x->models_cap * 2 : 64;
+		struct x3model *g = realloc(x->models, ncap * sizeof(*g));
+		if (!g) {
+			ok = nomem(x);
+		} else {
+			x->models = g;
+			x->models_cap = ncap;
+		}
+	}
+	if (!ok) {
+		free(m.terms);
+		return false;
+	}
+	x->models[x->n_models++] = (struct x3model){(uint32_t)gen, cp,
+						    (uint32_t)metric, m};
+	return true;
+}
+
+static bool records(struct x3 *x)
+{
+	const char *p;
+	size_t pl;
+	if (!x3_str(&x->c, &p, &pl) || !x3_str_is(p, pl, "EXTRAP_EXPERIMENT"))
+		return x3_fail(&x->c, "no EXTRAP_EXPERIMENT qualifier (not an "
+				   "Extra-P 3 file)");
+	if (!x3_str(&x->c, &p, &pl) || !x3_str(&x->c, &p, &pl))
+		return false;
+	while (pl) {
+		uint64_t at = x->c.off;
+		bool ok;
+		if (x3_str_is(p, pl, "Parameter"))
+			ok = rec_parameter(x);
+		else if (x3_str_is(p, pl, "Metric"))
+			ok = rec_metric(x);
+		else if (x3_str_is(p, pl, "Region"))
+			ok = rec_region(x);
+		else if (x3_str_is(p, pl, "Callpath"))
+			ok = rec_callpath(x);
+		else if (x3_str_is(p, pl, "Coordinate"))
+			ok = rec_coordinate(x);
+		else if (x3_str_is(p, pl, "ModelComment")) {
+			int64_t id;
+			const char *t;
+			size_t tl;
+			ok = x3_i64(&x->c, &id) && x3_str(&x->c, &t, &tl);
+		} else if (x3_str_is(p, pl, "SingleParameterSimpleModelGenerator"))
+			ok = rec_generator(x, true, true);
+		else if (x3_str_is(p, pl,
+				"SingleParameterRefiningModelGenerator"))
+			ok = rec_generator(x, true, false);
+		else if (x3_str_is(p, pl, "MultiParameterSimpleModelGenerator") ||
+			 x3_str_is(p, pl, "MultiParameterSparseModelGenerator"))
+			ok = rec_generator(x, false, false);
+		else if (x3_str_is(p, pl, "ExperimentPoint"))
+			ok = rec_point(x);
+		else if (x3_str_is(p, pl, "Model"))
+			ok = rec_model(x);
+		else {
+			x->c.off = at - pl - 4;
+			ok = x3_fail(&x->c, "an unknown record");
+		}
+		if (!ok || !x3_str(&x->c, &p, &pl))
+			return false;
+	}
+	return true;
+}
+
+/* The generators that have models, in file order, become the stored
+ * sets (Extra-P drops the empty ones). */
+static bool stored_sets(struct x3 *x)
+{
+	for (uint32_t g = 0; g < x->n_gens; g++) {
+		uint32_t set = MODEL_NONE;
+		for (size_t i = 0; i < x->n_models; i++) {
+			if (x->models[i].gen != g)
+				continue;
+			if (set == MODEL_NONE &&
+			    (set = extrap_set_model_set(x->s, x->gen_name[g])) ==
+				    MODEL_NONE)
+				return nomem(x);
+			if (!extrap_set_put_model(x->s, set, x->models[i].cp,
+						  x->models[i].metric,
+						  &x->models[i].m))
+				return nomem(x);
+		}
+	}
+	return true;
+}
+
+static enum status extrap3_open(const struct reader_input *in,
+				struct model **out, struct error *err)
+{
+	const char *path = in->paths[0];
+	*out = NULL;
+	struct blob *bl = NULL;
+	struct x3 x = {.s = extrap_set_new()};
+	enum status st = blob_open_file(path, &bl, err);
+	if (st == STATUS_OK)
+		st = blob_map_all(bl, &x.c.s, err);
+	if (st == STATUS_OK && !x.s)
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+	if (st == STATUS_OK) {
+		x.c.path = path;
+		x.c.err = err;
+		uint8_t b0, b1;
+		if (!span_u8(x.c.s, 0, &b0) || !span_u8(x.c.s, 1, &b1)) {
+			st = error_set(err, STATUS_CORRUPT, path,
+				       "Extra-P 3 experiment: no byte-order "
+				       "mark");
+		} else {
+			/* Extra-P reads the mark little-endian: 1 is LE */
+			x.c.le = (b0 | b1 << 8) == 1;
+			x.c.off = 2;
+			if (!records(&x) || !stored_sets(&x))
+				st = err->status ? err->status : STATUS_CORRUPT;
+		}
+	}
+	if (st == STATUS_OK)
+		st = extrap_set_validate(x.s, path, err);
+	if (st == STATUS_OK)
+		st = extrap_set_build(x.s, "extrap3", path, out, err);
+	for (size_t i = 0; i < x.n_names; i++)
+		free(x.names[i]);
+	free(x.names);
+	for (size_t i = 0; i < x.n_bases; i++)
+		free(x.bases[i]);
+	free(x.bases);
+	free(x.base_count);
+	for (size_t i = 0; i < x.n_cpnames; i++)
+		free(x.cpnames[i]);
+	free(x.cpnames);
+	for (uint32_t i = 0; i < x.n_gens; i++)
+		free(x.gen_name[i]);
+	free(x.gen_name);
+	for (size_t i = 0; i < x.n_models; i++)
+		free(x.models[i].m.terms);
+	free(x.models);
+	free(x.regions.id);
+	free(x.regions.val);
+	free(x.callpaths.id);
+	free(x.callpaths.val);
+	free(x.coords.id);
+	free(x.coords.val);
+	free(x.cbuf);
+	extrap_set_free(x.s);
+	blob_close(bl);
+	return st;
+}
+
+/* The mark, then the qualifier string EXTRAP_EXPERIMENT in either byte
+ * order. */
+static int extrap3_bid(const struct reader_probe *p, int best)
+{
+	(void)best;
+	static const uint8_t le[] = "\001\000\021\000\000\000EXTRAP_EXPERIMENT";
+	static const uint8_t be[] = "\000\001\000\000\000\021EXTRAP_EXPERIMENT";
+	if (!p->is_file)
+		return 0;
+	if (reader_probe_head_is(p, le, sizeof(le) - 1) ||
+	    reader_probe_head_is(p, be, sizeof(be) - 1))
+		return 90;
+	return 0;
+}
+
+const struct reader reader_extrap3 = {
+	.name = "extrap3",
+	.description = "Extra-P 3 binary experiments (measurements and "
+		       "stored models)",
+	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
+	.bid = extrap3_bid,
+	.open = extrap3_open,
+};

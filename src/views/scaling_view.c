@@ -1,0 +1,316 @@
+/* scaling_view: the performance models of a parametric model, one per
+ * (node, measured metric), fitted when first asked for (scaling_view.h).
+ * Each model has a slot whose state is an atomic (empty, being fitted,
+ * ready, none, failed): whoever moves it from empty to busy fits it, with
+ * its own fitter (the caller's under a mutex, the background thread's),
+ * writes the model and publishes it with a release store; readers load
+ * the state with acquire, so a ready model is never seen half written.
+ * The background thread walks the slots in order and takes first what
+ * scaling_view_peek asked for (a stack: the last peek first); a caller
+ * that needs a model the thread is fitting waits on a condition variable.
+ * A stored set's models are taken from the model, not fitted.  Must not
+ * depend on curses, on ui/ or on any reader. */
+#include "views/scaling_view.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/scaling_fit.h"
+
+enum slot_state {
+	SLOT_EMPTY,
+	SLOT_BUSY,
+	SLOT_READY,
+	SLOT_NONE,   /* no measurement for (node, measured) */
+	SLOT_FAILED,
+};
+
+struct slot {
+	_Atomic uint8_t state;
+	struct scaling_model model;
+};
+
+#define URGENT_MAX 1024
+
+struct scaling_view {
+	const struct model *m;
+	struct scaling_view_options opt;
+	uint32_t n_measured;
+	uint64_t n_slots;
+	struct slot *slots; /* [node * n_measured + measured] */
+	_Atomic uint64_t ready;
+	uint64_t total;
+	/* the callers' fitter */
+	pthread_mutex_t caller_mu;
+	struct scaling_fitter *fitter;
+	/* the background thread */
+	bool has_thread;
+	pthread_t thread;
+	pthread_mutex_t mu; /* guards urgent, cursor, stop; done_cv */
+	pthread_cond_t done_cv;
+	uint64_t urgent[URGENT_MAX];
+	uint32_t n_urgent;
+	uint64_t cursor;
+	bool stop;
+	double *values; /* the caller's per-point values */
+};
+
+static bool has_measures(const struct model *m, uint32_t node,
+			 uint32_t measured)
+{
+	for (uint32_t p = 0; p < m->n_points; p++)
+		if (model_measure_at(m, node, measured, p))
+			return true;
+	return false;
+}
+
+/* Fit slot `idx` (which the caller moved to SLOT_BUSY) with `fitter`,
+ * using `values` (n_points doubles) as scratch, and publish it. */
+static enum status fit_slot(struct scaling_view *v,
+			    struct scaling_fitter *fitter, double *values,
+			    uint64_t idx, struct error *err)
+{
+	const struct model *m = v->m;
+	uint32_t node = (uint32_t)(idx / v->n_measured);
+	uint32_t measured = (uint32_t)(idx % v->n_measured);
+	struct slot *s = &v->slots[idx];
+	enum status st;
+
+	for (uint32_t p = 0; p < m->n_points; p++) {
+		const struct model_measure *ms =
+			model_measure_at(m, node, measured, p);
+
+		values[p] = ms ? model_measure_get(ms, v->opt.measure)
+			       : (double)NAN;
+	}
+	st = scaling_fit(fitter, m->point_coords, values, m->n_points,
+			 &s->model, NULL, err);
+	atomic_store_explicit(&s->state,
+			      st == STATUS_OK ? SLOT_READY : SLOT_FAILED,
+			      memory_order_release);
+	atomic_fetch_add_explicit(&v->ready, 1, memory_order_release);
+	pthread_mutex_lock(&v->mu);
+	pthread_cond_broadcast(&v->done_cv);
+	pthread_mutex_unlock(&v->mu);
+	return st;
+}
+
+static void *worker(void *arg)
+{
+	struct scaling_view *v = arg;
+	struct scaling_fitter *fitter = scaling_fitter_new(v->m->n_params, NULL);
+	double *values = malloc((v->m->n_points + 1) * sizeof *values);
+
+	for (; fitter && values;) {
+		uint64_t idx;
+		uint8_t empty = SLOT_EMPTY;
+
+		pthread_mutex_lock(&v->mu);
+		if (v->stop || (v->n_urgent == 0 && v->cursor >= v->n_slots)) {
+			pthread_mutex_unlock(&v->mu);
+			break;
+		}
+		idx = v->n_urgent ? v->urgent[--v->n_urgent] : v->cursor++;
+		pthread_mutex_unlock(&v->mu);
+		if (atomic_compare_exchange_strong(&v->slots[idx].state, &empty,
+						   SLOT_BUSY)) {
+			struct error err = {0};
+
+			fit_slot(v, fitter, values, idx, &err);
+			error_clear(&err);
+		}
+	}
+	scaling_fitter_free(fitter);
+	free(values);
+	return NULL;
+}
+
+struct scaling_view *scaling_view_new(const struct model *m,
+				      const struct scaling_view_options *opt,
+				      struct error *err)
+{
+	struct scaling_view *v;
+	uint32_t n_measured = model_n_measured(m);
+
+	if (m->n_params == 0 || n_measured == 0 || m->n_points == 0) {
+		error_set(err, STATUS_UNSUPPORTED, m->path,
+			  "not a parametric measurement set");
+		return NULL;
+	}
+	if (m->n_params > SCALING_MAX_PARAMS) {
+		error_set(err, STATUS_UNSUPPORTED, m->path,
+			  "%u parameters (at most %d can be modeled)",
+			  m->n_params, SCALING_MAX_PARAMS);
+		return NULL;
+	}
+	if (opt->stored_set != MODEL_NONE &&
+	    opt->stored_set >= model_n_stored_sets(m)) {
+		error_set(err, STATUS_USAGE, m->path,
+			  "no stored model set %u (the set has %u)",
+			  opt->stored_set, model_n_stored_sets(m));
+		return NULL;
+	}
+	v = calloc(1, sizeof *v);
+	if (!v)
+		goto nomem;
+	v->m = m;
+	v->opt = *opt;
+	v->n_measured = n_measured;
+	v->n_slots = (uint64_t)m->n_nodes * n_measured;
+	pthread_mutex_init(&v->caller_mu, NULL);
+	pthread_mutex_init(&v->mu, NULL);
+	pthread_cond_init(&v->done_cv, NULL);
+	v->slots = calloc(v->n_slots ? v->n_slots : 1, sizeof *v->slots);
+	v->values = malloc((m->n_points + 1) * sizeof *v->values);
+	if (!v->slots || !v->values)
+		goto nomem_v;
+	for (uint64_t i = 0; i < v->n_slots; i++) {
+		uint32_t node = (uint32_t)(i / n_measured);
+		uint32_t measured = (uint32_t)(i % n_measured);
+		bool any = opt->stored_set != MODEL_NONE
+				   ? model_stored_model(m, opt->stored_set,
+							node, measured) != NULL
+				   : has_measures(m, node, measured);
+
+		atomic_init(&v->slots[i].state,
+			    any ? (opt->stored_set != MODEL_NONE ? SLOT_READY
+								 : SLOT_EMPTY)
+				: SLOT_NONE);
+		v->total += any;
+	}
+	if (opt->stored_set != MODEL_NONE) {
+		atomic_init(&v->ready, v->total);
+		return v;
+	}
+	v->fitter = scaling_fitter_new(m->n_params, err);
+	if (!v->fitter) {
+		scaling_view_free(v);
+		return NULL;
+	}
+	if (opt->background && v->total) {
+		if (pthread_create(&v->thread, NULL, worker, v) == 0)
+			v->has_thread = true;
+	}
+	return v;
+nomem_v:
+	scaling_view_free(v);
+nomem:
+	error_set(err, STATUS_NOMEM, m->path, "out of memory");
+	return NULL;
+}
+
+static const struct scaling_model *slot_model(const struct scaling_view *v,
+					      uint64_t idx)
+{
+	if (v->opt.stored_set != MODEL_NONE)
+		return model_stored_model(v->m, v->opt.stored_set,
+					  (uint32_t)(idx / v->n_measured),
+					  (uint32_t)(idx % v->n_measured));
+	return &v->slots[idx].model;
+}
+
+const struct scaling_model *scaling_view_model(struct scaling_view *v,
+					       uint32_t node,
+					       uint32_t measured,
+					       struct error *err)
+{
+	uint64_t idx;
+
+	if (node >= v->m->n_nodes || measured >= v->n_measured)
+		return NULL;
+	idx = (uint64_t)node * v->n_measured + measured;
+	for (;;) {
+		struct slot *s = &v->slots[idx];
+		uint8_t st = atomic_load_explicit(&s->state,
+						  memory_order_acquire);
+		uint8_t empty = SLOT_EMPTY;
+
+		switch (st) {
+		case SLOT_READY:
+			return slot_model(v, idx);
+		case SLOT_NONE:
+			return NULL;
+		case SLOT_FAILED:
+			error_set(err, STATUS_CORRUPT, v->m->path,
+				  "the model of node %u could not be fitted",
+				  node);
+			return NULL;
+		case SLOT_EMPTY:
+			if (!atomic_compare_exchange_strong(&s->state, &empty,
+							    SLOT_BUSY))
+				continue;
+			pthread_mutex_lock(&v->caller_mu);
+			enum status fst = fit_slot(v, v->fitter, v->values,
+						   idx, err);
+			pthread_mutex_unlock(&v->caller_mu);
+			return fst == STATUS_OK ? &s->model : NULL;
+		default: /* being fitted by the thread */
+			pthread_mutex_lock(&v->mu);
+			while (atomic_load_explicit(&s->state,
+						    memory_order_acquire) ==
+			       SLOT_BUSY)
+				pthread_cond_wait(&v->done_cv, &v->mu);
+			pthread_mutex_unlock(&v->mu);
+			break;
+		}
+	}
+}
+
+const struct scaling_model *scaling_view_peek(struct scaling_view *v,
+					      uint32_t node,
+					      uint32_t measured)
+{
+	uint64_t idx;
+	uint8_t st;
+
+	if (node >= v->m->n_nodes || measured >= v->n_measured)
+		return NULL;
+	idx = (uint64_t)node * v->n_measured + measured;
+	st = atomic_load_explicit(&v->slots[idx].state, memory_order_acquire);
+	if (st == SLOT_READY)
+		return slot_model(v, idx);
+	if (st == SLOT_EMPTY && v->has_thread) {
+		pthread_mutex_lock(&v->mu);
+		if (v->n_urgent == URGENT_MAX) { /* drop the oldest half */
+			memmove(v->urgent, v->urgent + URGENT_MAX / 2,
+				URGENT_MAX / 2 * sizeof *v->urgent);
+			v->n_urgent = URGENT_MAX / 2;
+		}
+		v->urgent[v->n_urgent++] = idx;
+		pthread_mutex_unlock(&v->mu);
+	}
+	return NULL;
+}
+
+void scaling_view_progress(const struct scaling_view *v, uint64_t *ready,
+			   uint64_t *total)
+{
+	*ready = atomic_load_explicit(&v->ready,
+				      memory_order_acquire);
+	*total = v->total;
+}
+
+void scaling_view_free(struct scaling_view *v)
+{
+	if (!v)
+		return;
+	if (v->has_thread) {
+		pthread_mutex_lock(&v->mu);
+		v->stop = true;
+		pthread_mutex_unlock(&v->mu);
+		pthread_join(v->thread, NULL);
+	}
+	if (v->slots && v->opt.stored_set == MODEL_NONE)
+		for (uint64_t i = 0; i < v->n_slots; i++)
+			scaling_model_clear(&v->slots[i].model);
+	scaling_fitter_free(v->fitter);
+	pthread_mutex_destroy(&v->caller_mu);
+	pthread_mutex_destroy(&v->mu);
+	pthread_cond_destroy(&v->done_cv);
+	free(v->slots);
+	free(v->values);
+	free(v);
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""`callscope model --format json` end to end (readers + fitter) against
+Extra-P 4.2.5's own models (../shared/expected/extra-p/ID.json, the set the
+run generated).  For every input of INDEX.tsv that v4.2.5 modeled and whose
+path is in the corpus (or the IDs given), runs callscope and compares each
+(callpath, metric): the model text, the constant, the coefficients and RSS,
+AR2, SMAPE, RE within 1e-6 relative.  Prints one line per input and
+"N of M models match exactly, K within 1e-6, R rest"; exit 1 when any
+model is missing or differs beyond 1e-6.
+    check_extrap_model.py CALLSCOPE EXPECTED_DIR WORK_DIR [ID...]
+WORK_DIR is where INDEX.tsv's relative paths (../shared/corpus/...) start."""
+import gzip, json, math, os, subprocess, sys
+
+cs, exp_dir, work = sys.argv[1:4]
+only = set(sys.argv[4:])
+
+
+def num(v):
+    if isinstance(v, str):
+        return float(v)  # "nan", "inf", "-inf"
+    return float(v)
+
+
+def close(a, b):
+    a, b = num(a), num(b)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b)) + 1e-300
+
+
+def load(path):
+    op = gzip.open if path.endswith(".gz") else open
+    with op(path, "rt") as f:
+        return json.load(f)
+
+
+inputs = []
+with open(os.path.join(exp_dir, "INDEX.tsv")) as f:
+    next(f)
+    for line in f:
+        ident, version, status, n_models, cmd = line.rstrip("\n").split("\t")
+        if version != "v4.2.5" or status != "0" or n_models == "0":
+            continue
+        if only and ident not in only:
+            continue
+        path = os.path.normpath(os.path.join(work, cmd.split()[-1]))
+        if not os.path.exists(path):
+            continue  # synthetic sets made for Extra-P only
+        inputs.append((ident, path))
+
+tot = exact = near = rest = 0
+for ident, path in inputs:
+    jpath = os.path.join(exp_dir, ident + ".json")
+    if not os.path.exists(jpath):
+        jpath += ".gz"
+    want = [s for s in load(jpath)["model_sets"] if s.get("generated_by_this_run")][0]["models"]
+    r = subprocess.run([cs, "model", "--format", "json", path], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"REST {ident}: callscope exit {r.returncode}: {r.stderr.strip()}")
+        tot += len(want)
+        rest += len(want)
+        continue
+    got = {}
+    for m in json.loads(r.stdout)["models"]:
+        got.setdefault((m["callpath"], m["metric"]), m)
+    e = c = x = 0
+    for w in want:
+        g = got.get((w["callpath"], w["metric"]))
+        if g is None:
+            x += 1
+            print(f"  REST {ident}: {w['callpath']} / {w['metric']}: missing")
+            continue
+        fn = w["function"]
+        nums = close(g["constant"], fn["constant"]) and len(g["terms"]) == len(fn["terms"]) and \
+            all(close(a["coefficient"], b["coefficient"]) for a, b in zip(g["terms"], fn["terms"])) and \
+            all(close(g[k], w[k]) for k in ("RSS", "AR2", "SMAPE", "RE"))
+        if nums and g["model"] == w["model"]:
+            e += 1
+        elif nums:
+            c += 1
+        else:
+            x += 1
+            print(f"  REST {ident}: {w['callpath']} / {w['metric']}:\n    want {w['model']}\n    got  {g['model']}")
+    print(f"{ident}: {len(want)} models, {e} exact, {c} close, {x} rest")
+    tot += len(want)
+    exact += e
+    near += c
+    rest += x
+print(f"{exact} of {tot} models match exactly, {near} within 1e-6, {rest} rest "
+      f"({len(inputs)} inputs)")
+sys.exit(1 if rest else 0)

@@ -1,0 +1,45 @@
+/* fuzz_extrap: the promises of an Extra-P set's model that the Extra-P
+ * fuzz targets check after a successful parse (see fuzz-extrap-text.c);
+ * traps when one is broken. */
+#ifndef CALLSCOPE_FUZZ_EXTRAP_H
+#define CALLSCOPE_FUZZ_EXTRAP_H
+
+#include <math.h>
+
+#include "model/model.h"
+
+static inline void fuzz_extrap_check(const struct model *m)
+{
+	if (!m || m->n_params == 0 || m->n_points == 0 ||
+	    model_n_measured(m) == 0 || m->n_profiles != m->n_points)
+		__builtin_trap();
+	for (uint32_t p = 1; p < m->n_points; p++) {
+		const double *a = model_point_coords(m, p - 1);
+		const double *b = model_point_coords(m, p);
+		uint32_t j = 0;
+		while (j < m->n_params && a[j] == b[j])
+			j++;
+		if (j == m->n_params || a[j] > b[j])
+			__builtin_trap(); /* not sorted, or a duplicate */
+	}
+	for (uint32_t n = 1; n < m->n_nodes; n++)
+		for (uint32_t k = 0; k < model_n_measured(m); k++) {
+			uint32_t have = 0;
+			for (uint32_t p = 0; p < m->n_points; p++) {
+				const struct model_measure *ms =
+					model_measure_at(m, n, k, p);
+				if (!ms)
+					continue;
+				have++;
+				if (!isnan(ms->minimum) && !isnan(ms->maximum) &&
+				    !isnan(ms->median) &&
+				    (ms->minimum > ms->median ||
+				     ms->median > ms->maximum))
+					__builtin_trap();
+			}
+			if (have && have != m->n_points)
+				__builtin_trap();
+		}
+}
+
+#endif
