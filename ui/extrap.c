@@ -1,11 +1,6 @@
 /* extrap: the viewer's state about a parametric database's performance
- * models (see extrap.h).  No curses.
- *
- * Until the scaling view (src/views/scaling_view.c) is in the engine
- * library, its functions are weak references here: absent, they are NULL
- * and a parametric database shows no models; present, they are the real
- * ones -- but a weak reference does not pull an object out of the
- * library, so the pragmas go once it lands. */
+ * models (see extrap.h), over the scaling view (src/views/scaling_view.h)
+ * and the model's measurements.  No curses. */
 #include "config.h"
 
 #include "extrap.h"
@@ -18,11 +13,6 @@
 #include "core/sanitize.h"
 #include "views/scaling_view.h"
 
-#pragma weak scaling_view_new
-#pragma weak scaling_view_peek
-#pragma weak scaling_view_model
-#pragma weak scaling_view_progress
-#pragma weak scaling_view_free
 
 struct extrap {
 	const struct model *m;
@@ -46,16 +36,10 @@ struct extrap {
 	size_t n_marks;
 };
 
-static bool engine_ready(void)
-{
-	return scaling_view_new && scaling_view_peek && scaling_view_model &&
-	       scaling_view_progress && scaling_view_free;
-}
-
 struct extrap *extrap_new(const struct model *m, bool background,
 			  struct error *err)
 {
-	if (!m || m->n_params == 0 || m->n_points == 0 || !engine_ready() ||
+	if (!m || m->n_params == 0 || m->n_points == 0 ||
 	    model_n_measured(m) == 0)
 		return NULL;
 	struct extrap *x = calloc(1, sizeof(*x));
