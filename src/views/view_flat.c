@@ -518,6 +518,58 @@ static void sum_contexts(const struct view *v, const struct view_dense *d,
 	}
 }
 
+/* Combine the statistics of the contexts of row `r` into `l` (as
+ * sum_contexts). */
+static void combine_contexts(const struct view *v, uint32_t r, uint8_t need,
+			     bool skip_inlined, struct view_leaves *l)
+{
+	const struct flat *f = v->impl;
+	for (uint32_t k = f->ctx_start[r]; k < f->ctx_start[r + 1]; k++) {
+		if (need && !(f->outer[k] & need))
+			continue;
+		if (skip_inlined && v->m->nodes[f->ctx[k]].traits &
+					    NODE_TRAIT_EXCL_IN_FRAME)
+			continue;
+		view_leaves_add(l, f->ctx[k]);
+	}
+}
+
+/* The value of a column that combines its statistics (combine_leaves) at
+ * row `node`: the same contexts as the sums of flat_value. */
+static bool flat_combined(struct view *v, uint32_t node, bool inclusive,
+			  struct view_leaves *l, double *out)
+{
+	const struct flat *f = v->impl;
+	switch ((enum flat_tag)f->rows[node].tag) {
+	case FLAT_MODULE:
+		for (uint32_t i = f->kid_start[node];
+		     i < f->kid_start[node + 1]; i++) {
+			uint32_t file = f->kids[i];
+			for (uint32_t j = f->kid_start[file];
+			     j < f->kid_start[file + 1]; j++)
+				combine_contexts(v, f->kids[j],
+						 inclusive ? OUTER_MODULE : 0,
+						 !inclusive, l);
+		}
+		break;
+	case FLAT_FILE:
+		for (uint32_t j = f->kid_start[node];
+		     j < f->kid_start[node + 1]; j++)
+			combine_contexts(v, f->kids[j],
+					 inclusive ? OUTER_FILE : 0,
+					 !inclusive, l);
+		break;
+	case FLAT_ROOT:
+	case FLAT_FUNCTION:
+	case FLAT_LOOP:
+	case FLAT_LINE:
+	case FLAT_INSTRUCTION:
+		combine_contexts(v, node, inclusive ? OUTER_OWN : 0, false, l);
+		break;
+	}
+	return view_leaves_value(l, out);
+}
+
 static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 		       double *out)
 {
@@ -526,6 +578,9 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	if (node == 0)
 		return model_value_standard(m, 0, column, out);
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	struct view_leaves leaves;
+	if (view_leaves_begin(&leaves, m, column))
+		return flat_combined(v, node, inclusive, &leaves, out);
 	const struct view_dense *d = view_dense_column(v, column, f->ctx,
 							f->n_ctx);
 	struct view_sum sum = {0};

@@ -453,6 +453,7 @@ struct pending {
 	uint8_t kind;
 	bool copy;
 	double bytes;
+	uint64_t link; /* the launching region's id (trace link), or none */
 };
 
 struct pending_list {
@@ -523,11 +524,11 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 		return false;
 	gpu_run_add_gpu(r, node, dur, prof);
 	if (p->copy && p->bytes >= 0)
-		gpu_run_add_bytes(r, node, p->bytes);
+		gpu_run_add_bytes(r, node, p->bytes, dur);
 	gpu_run_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
 	return gpu_run_line_add(r, line, (uint64_t)p->start,
 			      (uint64_t)(p->end > p->start ? p->end : p->start),
-			      node, (uint64_t)p->rowid);
+			      node, (uint64_t)p->rowid, p->link);
 }
 
 /* Host regions (API calls, roctx ranges), in id order: a parent's id (the
@@ -601,7 +602,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		uint32_t line = host_line(c, pid, tid);
 		if (line == MODEL_NONE ||
 		    !gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end,
-				    node, (uint64_t)id)) {
+				    node, (uint64_t)id, (uint64_t)id)) {
 			if (r->second_pass)
 				continue;
 			s = error_set(err, STATUS_NOMEM, c->f->path,
@@ -647,7 +648,8 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		goto out;
 	struct gpu_run *r = c->r;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pending p = {.copy = copy, .bytes = -1};
+		struct pending p = {
+			.copy = copy, .bytes = -1, .link = GPU_RUN_NO_LINK};
 		int64_t stack, kid, size;
 		if (!gpu_run_col_int(st, 0, &p.rowid) ||
 		    !gpu_run_col_int(st, 1, &p.pid) ||
@@ -686,6 +688,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		uint32_t parent;
 		if (gpu_run_col_int(st, 5, &stack) && stack != 0 &&
 		    gpu_run_map_get(&c->s->regions, (uint64_t)stack, &parent)) {
+			p.link = (uint64_t)stack;
 			if (!place(c, parent, &p) && !r->second_pass) {
 				s = error_set(err, STATUS_NOMEM, c->f->path,
 					      "out of memory");
