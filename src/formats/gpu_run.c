@@ -917,10 +917,9 @@ static bool trace_linked(void *impl, uint32_t line, uint64_t index,
 		return false;
 	const struct gpu_run_line *l = &r->lines[line];
 	uint64_t p = l->iv[index].link;
-	if (l->kind != GPU_RUN_LINE_HOST) {
-		if (nth > 0)
-			return false;
-	} else {
+	if ((l->kind == GPU_RUN_LINE_HOST) == (nth == MODEL_LINK_CALL))
+		return false;
+	if (l->kind == GPU_RUN_LINE_HOST) {
 		for (uint32_t k = 0; k < nth && p != GPU_RUN_NO_LINK; k++) {
 			const struct gpu_run_iv *iv = iv_at(r, p);
 			p = iv ? iv->next : GPU_RUN_NO_LINK;

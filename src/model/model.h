@@ -250,6 +250,7 @@ struct trace_sample {
 };
 
 #define MODEL_EVENT_NONE UINT64_MAX /* an interval without attributes */
+#define MODEL_LINK_CALL UINT32_MAX /* trace_ops.linked: the launching call */
 
 /* One interval of an interval track (a GPU queue, a host thread's API
  * calls, NVTX ranges).  Intervals of a track are sorted by begin and
@@ -333,10 +334,11 @@ struct trace_ops {
 				    struct error *err);
 	/* Optional (NULL: intervals have no links): the interval linked to
 	 * interval `index` of interval track `line`, as the file records it
-	 * (a correlation id, an explicit link): for GPU work (a kernel, a
-	 * copy) the API call that launched it (`nth` 0 only); for an API
-	 * call the `nth` (0, 1, ...) kernel or copy it launched.  Sets the
-	 * linked interval's track and index; false when there is none.
+	 * (a correlation id, an explicit link): with `nth` MODEL_LINK_CALL,
+	 * the API call that launched GPU work `index` (a kernel, a copy);
+	 * with `nth` 0, 1, ..., the nth kernel or copy that API call `index`
+	 * launched.  Sets the linked interval's track and index; false when
+	 * there is none (GPU work launched nothing, a call has no launcher).
 	 * Costs O(nth) once the tracks are read. */
 	bool (*linked)(void *impl, uint32_t line, uint64_t index, uint32_t nth,
 		       uint32_t *to_line, uint64_t *to_index);
@@ -453,8 +455,9 @@ bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 		    struct trace_interval *out);
 
 /* The interval linked to interval `index` of interval track `line`
- * (trace_ops.linked: GPU work's launching API call, an API call's `nth`
- * launched kernel or copy) into *to_line, *to_index; false when there is
+ * (trace_ops.linked: with `nth` MODEL_LINK_CALL GPU work's launching API
+ * call, else an API call's `nth` launched kernel or copy) into *to_line,
+ * *to_index; false when there is
  * none, when the format records no links, or when what the reader gives
  * is not an interval of an interval track. */
 bool model_interval_linked(const struct model *m, uint32_t line,
