@@ -444,6 +444,63 @@ uint64_t gpu_run_iv_active(const struct gpu_run_iv *iv, uint64_t n, uint64_t t)
 
 /* ---- SQLite helpers ------------------------------------------------------ */
 
+/* "SELECT column FROM "table+suffix" WHERE id = ?1", the table name quoted
+ * ('"' doubled); NULL when out of memory. */
+static char *string_sql(const char *table, const char *suffix,
+			const char *column)
+{
+	size_t n = strlen(table) + 2 * strlen(suffix) + 1;
+	char *q = malloc(n), *w = q, *sql = NULL;
+	if (!q)
+		return NULL;
+	for (const char *p = table; *p; p++)
+		*w++ = *p;
+	for (const char *p = suffix; *p; p++) {
+		if (*p == '"')
+			*w++ = '"';
+		*w++ = *p;
+	}
+	*w = 0;
+	if (asprintf(&sql, "SELECT %s FROM \"%s\" WHERE id = ?1", column,
+		     q) < 0)
+		sql = NULL;
+	free(q);
+	return sql;
+}
+
+uint32_t gpu_run_string(struct gpu_run *r, struct gpu_run_file *f,
+			struct gpu_run_set *s, const char *table,
+			const char *column, int64_t id)
+{
+	uint32_t h;
+	if (gpu_run_map_get(&s->strings, (uint64_t)id, &h))
+		return h;
+	if (r->second_pass)
+		return MODEL_NONE;
+	if (!s->string_stmt) {
+		char *sql = string_sql(table, s->suffix ? s->suffix : "",
+				       column);
+		int rc = sql ? sqlite3_prepare_v2(f->db, sql, -1,
+						  &s->string_stmt, NULL)
+			     : SQLITE_NOMEM;
+		free(sql);
+		if (rc != SQLITE_OK)
+			return MODEL_NONE;
+	}
+	sqlite3_reset(s->string_stmt);
+	sqlite3_bind_int64(s->string_stmt, 1, id);
+	char buf[48];
+	const char *text = buf;
+	if (sqlite3_step(s->string_stmt) == SQLITE_ROW)
+		text = gpu_run_col_text(s->string_stmt, 0);
+	else
+		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
+	h = gpu_run_intern(r, text);
+	if (h != MODEL_NONE)
+		gpu_run_map_put(&s->strings, (uint64_t)id, h);
+	return h;
+}
+
 const char *gpu_run_col_text(sqlite3_stmt *st, int col)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);

@@ -231,6 +231,16 @@ void gpu_run_iv_sort_link(struct gpu_run_iv *iv, uint64_t n);
  * at `t` (t in [begin, end)), or UINT64_MAX. */
 uint64_t gpu_run_iv_active(const struct gpu_run_iv *iv, uint64_t n, uint64_t t);
 
+/* The model string of id `id` in the set's string table `table` + the
+ * set's suffix (its text column `column`): found in s->strings, else, in
+ * the first pass, read through s->string_stmt (prepared at the first
+ * call) and remembered; "<string ID>" for an id the table lacks.
+ * MODEL_NONE in the second pass for an id the first did not see, when the
+ * statement cannot be prepared, or when out of memory. */
+uint32_t gpu_run_string(struct gpu_run *r, struct gpu_run_file *f,
+			struct gpu_run_set *s, const char *table,
+			const char *column, int64_t id);
+
 /* Column text as a heap-free pointer ("" for NULL). */
 const char *gpu_run_col_text(sqlite3_stmt *st, int col);
 /* An integer column: false when NULL or not an integer (text "" in an

@@ -36,28 +36,7 @@ static int api_cmp(const void *pa, const void *pb)
 static uint32_t rpd_string(struct gpu_run *r, struct gpu_run_file *f,
 			   struct gpu_run_set *s, int64_t id)
 {
-	uint32_t h;
-	if (gpu_run_map_get(&s->strings, (uint64_t)id, &h))
-		return h;
-	if (r->second_pass)
-		return MODEL_NONE;
-	if (!s->string_stmt &&
-	    sqlite3_prepare_v2(f->db,
-			       "SELECT string FROM rocpd_string WHERE id = ?1",
-			       -1, &s->string_stmt, NULL) != SQLITE_OK)
-		return MODEL_NONE;
-	sqlite3_reset(s->string_stmt);
-	sqlite3_bind_int64(s->string_stmt, 1, id);
-	char buf[48];
-	const char *text = buf;
-	if (sqlite3_step(s->string_stmt) == SQLITE_ROW)
-		text = gpu_run_col_text(s->string_stmt, 0);
-	else
-		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
-	h = gpu_run_intern(r, text);
-	if (h != MODEL_NONE)
-		gpu_run_map_put(&s->strings, (uint64_t)id, h);
-	return h;
+	return gpu_run_string(r, f, s, "rocpd_string", "string", id);
 }
 
 static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,

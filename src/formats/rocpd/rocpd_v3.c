@@ -281,37 +281,7 @@ static uint32_t host_line(struct v3_ctx *c, int64_t pid, int64_t tid)
 /* A string of the set's string table, through the cache. */
 static uint32_t set_string(struct v3_ctx *c, int64_t id)
 {
-	uint32_t h;
-	if (gpu_run_map_get(&c->s->strings, (uint64_t)id, &h))
-		return h;
-	if (c->r->second_pass)
-		return MODEL_NONE;
-	if (!c->s->string_stmt) {
-		char *t = tname(c->s, "rocpd_string"), *sql = NULL;
-		if (!t || asprintf(&sql, "SELECT string FROM %s WHERE id = ?1",
-				   t) < 0 ||
-		    sqlite3_prepare_v2(c->f->db, sql, -1, &c->s->string_stmt,
-				       NULL) != SQLITE_OK) {
-			free(t);
-			free(sql);
-			return MODEL_NONE;
-		}
-		free(t);
-		free(sql);
-	}
-	sqlite3_stmt *st = c->s->string_stmt;
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, id);
-	char buf[48];
-	const char *text = buf;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		text = gpu_run_col_text(st, 0);
-	else
-		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
-	h = gpu_run_intern(c->r, text);
-	if (h != MODEL_NONE)
-		gpu_run_map_put(&c->s->strings, (uint64_t)id, h);
-	return h;
+	return gpu_run_string(c->r, c->f, c->s, "rocpd_string", "string", id);
 }
 
 static enum status read_meta(struct v3_ctx *c, struct error *err)
