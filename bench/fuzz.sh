@@ -6,7 +6,7 @@
 #
 # TARGET is config, v4-meta, v4-profile, v4-cct, v4-trace, metrics-yaml,
 # formula, legacy-values, legacy-trace, sparse2020, xml-experiment, archive,
-# listing, cube or dcpi.  The targets are built (when needed) with
+# listing, cube, dcpi or gpu-rows.  The targets are built (when needed) with
 # `configure CC=clang --enable-fuzzing` in bench/out/fuzz-build (or, when
 # the source tree is configured in place, in a copy, bench/out/fuzz-src).
 # The seed corpus tests/fuzz/corpus/TARGET is read, and new inputs are kept in
@@ -27,7 +27,8 @@ out="$src/bench/out"
 build="$out/fuzz-build"
 case $target in
 config | v4-meta | v4-profile | v4-cct | v4-trace | metrics-yaml | formula | \
-	legacy-values | legacy-trace | sparse2020 | xml-experiment | archive | listing | cube | dcpi) ;;
+	legacy-values | legacy-trace | sparse2020 | xml-experiment | archive | listing | cube | \
+	dcpi | gpu-rows) ;;
 *)
 	echo "$0: unknown target $target" >&2
 	exit 2
