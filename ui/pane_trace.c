@@ -472,7 +472,8 @@ static const char *interval_details(struct pane_env *env, struct trace_pane *t,
 					     &tl, &ti);
 	bool launched = !by_call &&
 			model_interval_linked(m, line, index, 0, &tl, &ti);
-	bool linked = (by_call || launched) && model_interval(m, tl, ti, &other);
+	bool linked =
+		(by_call || launched) && model_interval(m, tl, ti, &other);
 	while (launched && n < LAUNCHES_COUNTED &&
 	       model_interval_linked(m, line, index, n + 1, &xl, &xi))
 		n++;
@@ -537,10 +538,13 @@ static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	 * tells what the interval at the cursor is */
 	bool intervals = tl != MODEL_NONE &&
 			 m->timelines[tl].kind == TIMELINE_INTERVALS;
-	char *path = found && (s.ctx_id || !intervals)
-			     ? ctx_path(m, s.ctx_id)
-		     : intervals ? strdup("(idle: no interval at the cursor)")
-				 : strdup("(no sample at or before the cursor)");
+	char *path;
+	if (found && (s.ctx_id || !intervals))
+		path = ctx_path(m, s.ctx_id);
+	else if (intervals)
+		path = strdup("(idle: no interval at the cursor)");
+	else
+		path = strdup("(no sample at or before the cursor)");
 	uint32_t il;
 	uint64_t ii;
 	struct trace_interval iv;
@@ -887,7 +891,8 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 		return REACTION(HANDLED_PROMPT);
 	case ACTION_TRACE_LINK:
 	case ACTION_TRACE_LINK_NEXT:
-		switch (trace_view_follow_link(v, a == ACTION_TRACE_LINK_NEXT)) {
+		switch (trace_view_follow_link(v,
+					       a == ACTION_TRACE_LINK_NEXT)) {
 		case TRACE_LINK_MOVED:
 			break;
 		case TRACE_LINK_IDLE:

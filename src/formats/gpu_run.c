@@ -814,6 +814,18 @@ static struct gpu_run_iv *iv_at(struct gpu_run *r, uint64_t pos)
 	return &r->lines[line].iv[index];
 }
 
+/* File `fi`'s intervals without links (a failed read, out of memory). */
+static void clear_links(struct gpu_run *r, uint32_t fi)
+{
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || !line_has_intervals(l))
+			continue;
+		for (uint64_t k = 0; k < l->filled; k++)
+			l->iv[k].link = l->iv[k].next = GPU_RUN_NO_LINK;
+	}
+}
+
 /* Turn the link keys of file `fi`'s sorted lines into positions: each
  * GPU interval points at its launching host interval, which heads the
  * chain (`next`) of the GPU work it launched, first line and begin
@@ -829,15 +841,18 @@ static void resolve_links(struct gpu_run *r, uint32_t fi)
 		struct gpu_run_line *l = &r->lines[i];
 		if (l->file != fi || l->kind != GPU_RUN_LINE_HOST || !l->iv)
 			continue;
-		for (uint64_t k = 0; k < l->filled && k < UINT32_MAX; k++) {
+		for (uint64_t k = 0; k < l->filled; k++) {
 			struct gpu_run_iv *iv = &l->iv[k];
 			uint64_t key = iv->link;
 			iv->link = GPU_RUN_NO_LINK;
-			if (key == GPU_RUN_NO_LINK || !ok)
+			if (key == GPU_RUN_NO_LINK || !ok || k >= UINT32_MAX)
 				continue;
 			if (n == cap) {
 				uint32_t nc = cap ? cap * 2 : 256;
-				uint64_t *g = nc > cap ? realloc(pos, (size_t)nc * sizeof(*pos)) : NULL;
+				uint64_t *g =
+					nc > cap ? realloc(pos, (size_t)nc *
+								   sizeof(*pos))
+						 : NULL;
 				if (!g) {
 					ok = false;
 					continue;
@@ -846,8 +861,8 @@ static void resolve_links(struct gpu_run *r, uint32_t fi)
 				cap = nc;
 			}
 			pos[n] = (uint64_t)i << 32 | k;
-			ok = gpu_run_map_put(&hosts, key ^ (uint64_t)l->set << 48,
-					     n++);
+			key ^= (uint64_t)l->set << 48;
+			ok = gpu_run_map_put(&hosts, key, n++);
 		}
 	}
 	for (uint32_t i = r->n_lines; i-- > 0;) {
@@ -859,9 +874,10 @@ static void resolve_links(struct gpu_run *r, uint32_t fi)
 			uint64_t key = iv->link;
 			uint32_t slot;
 			iv->link = iv->next = GPU_RUN_NO_LINK;
-			if (!ok || key == GPU_RUN_NO_LINK || k >= UINT32_MAX ||
-			    !gpu_run_map_get(&hosts,
-					     key ^ (uint64_t)l->set << 48, &slot))
+			if (!ok || key == GPU_RUN_NO_LINK || k >= UINT32_MAX)
+				continue;
+			key ^= (uint64_t)l->set << 48;
+			if (!gpu_run_map_get(&hosts, key, &slot))
 				continue;
 			struct gpu_run_iv *host = iv_at(r, pos[slot]);
 			if (!host)
@@ -872,13 +888,7 @@ static void resolve_links(struct gpu_run *r, uint32_t fi)
 		}
 	}
 	if (!ok) /* no half-made chains */
-		for (uint32_t i = 0; i < r->n_lines; i++) {
-			struct gpu_run_line *l = &r->lines[i];
-			if (l->file != fi || !l->iv)
-				continue;
-			for (uint64_t k = 0; k < l->filled; k++)
-				l->iv[k].link = l->iv[k].next = GPU_RUN_NO_LINK;
-		}
+		clear_links(r, fi);
 	gpu_run_map_free(&hosts);
 	free(pos);
 }
@@ -924,6 +934,8 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 	}
 	if (ok)
 		resolve_links(r, fi);
+	else
+		clear_links(r, fi);
 	if (!ok && !r->lazy_failed) {
 		r->lazy_failed = true;
 		r->lazy_err = err;

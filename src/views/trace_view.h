@@ -120,7 +120,7 @@ bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
 enum trace_link_result {
 	TRACE_LINK_MOVED,  /* the cursor is on the linked interval */
 	TRACE_LINK_IDLE,   /* no interval at the cursor */
-	TRACE_LINK_NONE,   /* the interval has no link (model_interval_linked) */
+	TRACE_LINK_NONE,   /* the interval has no link */
 	TRACE_LINK_HIDDEN, /* the linked interval's line is filtered out */
 	TRACE_LINK_ONLY,   /* `sibling`: the only one its call launched */
 };

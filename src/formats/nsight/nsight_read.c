@@ -504,7 +504,8 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		uint32_t parent;
 		uint64_t link = GPU_RUN_NO_LINK;
 		if (has_corr && known_pid &&
-		    gpu_run_map_get(&s->regions, corr_key(pid, corr), &parent)) {
+		    gpu_run_map_get(&s->regions, corr_key(pid, corr),
+				    &parent)) {
 			link = corr_key(pid, corr);
 		} else {
 			if (!r->second_pass)
