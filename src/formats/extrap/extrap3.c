@@ -15,9 +15,10 @@
  * parameter intervals; their functions are extrap3_model.c's).  Only
  * aggregates are stored; the sample count becomes the repetitions.
  * Every count is checked against the bytes left before anything is
- * allocated or looped over; an error names the file and the byte offset.  The model is extrap_set's: a column's value is the
- * mean at the last point (the largest coordinates), one profile per point
- * holds the means there.  Must not depend on curses, on ui/ or on another
+ * allocated or looped over; an error names the file and the byte offset.
+ * The model is extrap_set's: a column's value is the mean at the last
+ * point (the largest coordinates), one profile per point holds the means
+ * there.  Must not depend on curses, on ui/ or on another
  * format. */
 #include "config.h"
 
