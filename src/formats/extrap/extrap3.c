@@ -182,7 +182,7 @@ static bool rec_coordinate(struct x3 *x)
 	if (!x->cbuf && !(x->cbuf = malloc((np + 1) * sizeof(double))))
 		return x3_nomem(x);
 	for (uint32_t i = 0; i < np; i++)
-		x->cbuf[i] = NAN;
+		x->cbuf[i] = (double)NAN;
 	for (uint64_t i = 0; i < n; i++) {
 		const char *s;
 		size_t len;

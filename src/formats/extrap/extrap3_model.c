@@ -164,7 +164,7 @@ bool x3_model(struct x3 *x)
 	int64_t metric, callpath, gen;
 	uint32_t cp;
 	struct scaling_model m = {.kind = SCALING_CONSTANT};
-	m.rrss = m.nrss = m.re = NAN;
+	m.rrss = m.nrss = m.re = (double)NAN;
 	if (!x3_i64(&x->c, &metric) || !x3_i64(&x->c, &callpath) ||
 	    !x3_i64(&x->c, &gen))
 		return false;
