@@ -6,8 +6,8 @@
 #
 # TARGET is config, v4-meta, v4-profile, v4-cct, v4-trace, metrics-yaml,
 # formula, legacy-values, legacy-trace, sparse2020, xml-experiment, archive,
-# listing, cube, dcpi, extrap-text or extrap-json.  The targets are built
-# (when needed) with
+# listing, cube, dcpi, extrap-text, extrap-json or gpu-rows.  The targets
+# are built (when needed) with
 # `configure CC=clang --enable-fuzzing` in bench/out/fuzz-build (or, when
 # the source tree is configured in place, in a copy, bench/out/fuzz-src).
 # The seed corpus tests/fuzz/corpus/TARGET is read, and new inputs are kept in
@@ -29,7 +29,7 @@ build="$out/fuzz-build"
 case $target in
 config | v4-meta | v4-profile | v4-cct | v4-trace | metrics-yaml | formula | \
 	legacy-values | legacy-trace | sparse2020 | xml-experiment | archive | listing | cube | dcpi | \
-	extrap-text | extrap-json) ;;
+	extrap-text | extrap-json | gpu-rows) ;;
 *)
 	echo "$0: unknown target $target" >&2
 	exit 2

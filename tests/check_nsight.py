@@ -14,7 +14,9 @@ of kernels without a captured API call, and the total number of intervals
 root.  Exits 1 on the first file with a difference (after printing all of
 its differences)."""
 import json
+import math
 import os
+import sqlite3
 import subprocess
 import sys
 
@@ -161,6 +163,127 @@ def check_file(cs, db, expected):
             if p and p["name"].startswith("<GPU work without"):
                 unlinked += n["values"][1] or 0
         want("kernels without an API call", unlinked, int(rows[0][0]))
+    errs += check_summaries(db, by, val)
+    return errs
+
+
+CHECKED = [0]  # summary rows compared with SQL, for the "ok" line
+
+
+def summary(durations):
+    """(calls, total, mean, min, max, sample stddev) of the durations,
+    computed here from the rows (two passes), not from sums of squares."""
+    n = len(durations)
+    total = sum(durations)
+    mean = total / n
+    sd = (math.sqrt(sum((d - mean) ** 2 for d in durations) / (n - 1))
+          if n > 1 else 0.0)
+    return n, total, mean, min(durations), max(durations), sd
+
+
+def sql_groups(db, sql):
+    """{name: [durations]} of the rows (name, duration) of `sql`."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        out = {}
+        for name, d in con.execute(sql):
+            out.setdefault(name, []).append(d)
+        return out
+    finally:
+        con.close()
+
+
+def has_table(db, table):
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        return con.execute("SELECT 1 FROM sqlite_master WHERE name = ?",
+                           (table,)).fetchone() is not None
+    finally:
+        con.close()
+
+
+def columns(db, table):
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        return {r[1] for r in con.execute("PRAGMA table_info(%s)" % table)}
+    finally:
+        con.close()
+
+
+def check_summaries(db, by, val):
+    """The flat view's per-name summaries (Calls, the total, Duration
+    mean, min, max, stddev; copies: bytes and bandwidth) against plain
+    SQL over the export."""
+    errs = []
+    groups = []  # (what, flat kind, total column, {name: durations})
+    if has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL"):
+        groups.append(("kernel", "kernel", "GPU time (ns) (E)", sql_groups(
+            db, "SELECT s.value, k.end - k.start FROM "
+            "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+            "s.id = k.shortName")))
+    if has_table(db, "CUPTI_ACTIVITY_KIND_MEMCPY"):
+        copies = sql_groups(db, "SELECT copyKind, end - start FROM "
+                            "CUPTI_ACTIVITY_KIND_MEMCPY")
+        groups.append(("copy", "function", "GPU time (ns) (E)", {
+            "[memcpy %s]" % (COPY_KINDS[k] if 0 <= k < len(COPY_KINDS)
+                             else "other"): v for k, v in copies.items()}))
+    if has_table(db, "CUPTI_ACTIVITY_KIND_RUNTIME"):
+        groups.append(("API", "function", "API time (ns) (I)", sql_groups(
+            db, "SELECT s.value, r.end - r.start FROM "
+            "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON "
+            "s.id = r.nameId WHERE r.eventClass IN (0, 1)")))
+    if has_table(db, "NVTX_EVENTS"):
+        cols = columns(db, "NVTX_EVENTS")
+        text = "n.text" if "text" in cols else "NULL"
+        tid = ("(SELECT value FROM StringIds WHERE id = n.textId)"
+               if "textId" in cols else "NULL")
+        groups.append(("NVTX", "region", "API time (ns) (I)", sql_groups(
+            db, "SELECT COALESCE(%s, %s, '<unnamed>'), n.end - n.start "
+            "FROM NVTX_EVENTS n WHERE n.eventType IN (59, 60) AND n.end "
+            "IS NOT NULL" % (text, tid))))
+    checked = 0
+    for what, kind, total_col, named in groups:
+        for name, durations in sorted(named.items()):
+            node = by.get((kind, name))
+            if not node:
+                errs.append("no %s %s in the flat view" % (what, name))
+                continue
+            n, total, mean, lo, hi, sd = summary(durations)
+            got = [val(node, "Calls (E)"), val(node, total_col),
+                   val(node, "Duration (ns):Mean (E)"),
+                   val(node, "Duration (ns):Min (E)"),
+                   val(node, "Duration (ns):Max (E)"),
+                   val(node, "Duration (ns):Stddev (E)")]
+            # the mean and deviation are divisions: 1e-9 relative, and
+            # the deviation from a sum of squares loses up to 1e-6 of the
+            # mean to cancellation
+            tol = [0.5, 0.5, 1e-9 * mean, 0.5, 0.5,
+                   1e-9 * sd + 1e-6 * mean + 1e-6]
+            for label, g, e, t in zip(("calls", "total", "mean", "min",
+                                       "max", "stddev"), got,
+                                      (n, total, mean, lo, hi, sd), tol):
+                if abs(g - e) > t:
+                    errs.append("%s %s %s: %r, SQL says %r"
+                                % (what, name, label, g, e))
+            checked += 1
+    if has_table(db, "CUPTI_ACTIVITY_KIND_MEMCPY"):
+        for kind, nbytes, ns in sqlite3.connect(
+                "file:%s?mode=ro" % db, uri=True).execute(
+                    "SELECT copyKind, SUM(bytes), SUM(end - start) FROM "
+                    "CUPTI_ACTIVITY_KIND_MEMCPY WHERE bytes >= 0 "
+                    "GROUP BY copyKind"):
+            name = "[memcpy %s]" % (COPY_KINDS[kind]
+                                    if 0 <= kind < len(COPY_KINDS)
+                                    else "other")
+            node = by.get(("function", name))
+            if node and ns:
+                bw = val(node, "Bandwidth (GB/s) (E)")
+                if abs(bw - nbytes / ns) > 1e-9 * (nbytes / ns):
+                    errs.append("%s bandwidth %r, SQL says %r"
+                                % (name, bw, nbytes / ns))
+    if not checked and groups:
+        errs.append("no summary row was checked")
+    CHECKED[0] += checked
     return errs
 
 
@@ -196,7 +319,9 @@ def main():
             for x in errs:
                 print("  " + x)
         else:
-            print("ok: %s" % os.path.relpath(db, corpus))
+            print("ok: %s (%d per-name summaries equal SQL's)"
+                  % (os.path.relpath(db, corpus), CHECKED[0]))
+        CHECKED[0] = 0
     return status
 
 

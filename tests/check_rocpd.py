@@ -5,6 +5,7 @@ on the real .rpd corpus files against plain SQL over the same files.
 usage: check_rocpd.py CALLSCOPE FIXTURE_DIR [CORPUS_RPD...]
 """
 import json
+import math
 import os
 import sqlite3
 import subprocess
@@ -60,6 +61,72 @@ def check_summary(what, rep, kernels, gpu_total):
     tot = root_value(rep, "GPU time (ns) (I)")
     if round(tot) != gpu_total:
         fail("%s: GPU time total %s, wanted %s" % (what, tot, gpu_total))
+
+
+def kernel_durations(path):
+    """{kernel name: [durations]} by plain SQL over one file: .rpd
+    KernelExecution ops by description; v3 dispatches of every table set
+    by display name (else the mangled name), as the reader names them."""
+    db = sqlite3.connect("file:%s?mode=ro&immutable=1" % path, uri=True)
+    out = {}
+    tables = [r[0] for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")]
+    if "rocpd_op" in tables:
+        sqls = ["SELECT d.string, o.\"end\" - o.start FROM rocpd_op o "
+                "JOIN rocpd_string d ON d.id = o.description_id "
+                "JOIN rocpd_string t ON t.id = o.opType_id "
+                "WHERE t.string = 'KernelExecution' AND o.start >= 0 "
+                "AND o.\"end\" >= o.start"]
+    else:
+        sqls = []
+        for t in tables:
+            if not t.startswith("rocpd_kernel_dispatch_"):
+                continue
+            suffix = t[len("rocpd_kernel_dispatch"):]
+            sqls.append(
+                "SELECT COALESCE(NULLIF(s.display_name, ''), s.kernel_name),"
+                " k.\"end\" - k.start FROM %s k JOIN "
+                "rocpd_info_kernel_symbol%s s ON s.id = k.kernel_id "
+                "WHERE k.start >= 0 AND k.\"end\" >= k.start"
+                % (t, suffix))
+    for sql in sqls:
+        for name, d in db.execute(sql):
+            out.setdefault(name, []).append(d)
+    db.close()
+    return out
+
+
+def check_stats(what, rep, durations):
+    """The flat view's kernel rows: calls, total, Duration mean, min, max
+    and sample standard deviation equal the same computed here from the
+    rows that plain SQL returns (two passes, no sum of squares)."""
+    names = [c["name"] for c in rep["columns"]]
+    cols = [names.index(n) for n in (
+        "Calls (E)", "GPU time (ns) (E)", "Duration (ns):Mean (E)",
+        "Duration (ns):Min (E)", "Duration (ns):Max (E)",
+        "Duration (ns):Stddev (E)")]
+    rows = {n["name"]: n for n in rep["nodes"] if n["kind"] == "kernel"}
+    if set(rows) != set(durations):
+        fail("%s: kernels %s, SQL says %s"
+             % (what, sorted(rows), sorted(durations)))
+    for name, ds in sorted(durations.items()):
+        node = rows.get(name)
+        if not node:
+            continue
+        n, total = len(ds), sum(ds)
+        mean = total / n
+        sd = (math.sqrt(sum((d - mean) ** 2 for d in ds) / (n - 1))
+              if n > 1 else 0.0)
+        want = (n, total, mean, min(ds), max(ds), sd)
+        tol = (0.5, 0.5, 1e-9 * mean, 0.5, 0.5,
+               1e-9 * sd + 1e-6 * mean + 1e-6)
+        for label, c, w, t in zip(("calls", "total", "mean", "min", "max",
+                                   "stddev"), cols, want, tol):
+            g = node["values"][c] or 0
+            if abs(g - w) > t:
+                fail("%s: kernel %s %s %r, SQL says %r"
+                     % (what, name, label, g, w))
+    return len(durations)
 
 
 def main():
@@ -118,6 +185,21 @@ def main():
     rep = report(cs, "flat", os.path.join(d, "merged.db"))
     if rep:
         check_summary("merged file", rep, A["merged"]["kernels"], A["merged"]["gpu_total"])
+    # kernel statistics against plain SQL: the run (12 files), the merged
+    # file (two table sets), the generated .rpd
+    stats = 0
+    merged = {}
+    for f in files:
+        for k, v in kernel_durations(f).items():
+            merged.setdefault(k, []).extend(v)
+    rep = report(cs, "flat", "--metric", "all", run_dir)
+    if rep:
+        stats += check_stats("run directory", rep, merged)
+    for f in ("merged.db", "gen.rpd"):
+        rep = report(cs, "flat", "--metric", "all", os.path.join(d, f))
+        if rep:
+            stats += check_stats(f, rep,
+                                 kernel_durations(os.path.join(d, f)))
     # generated .rpd
     rep = report(cs, "flat", os.path.join(d, "gen.rpd"))
     if rep:
@@ -155,10 +237,14 @@ def main():
         rep = report(cs, "flat", rpd)
         if rep:
             check_summary(os.path.basename(rpd), rep, want, gpu)
+            stats += check_stats(os.path.basename(rpd),
+                                 report(cs, "flat", "--metric", "all", rpd),
+                                 kernel_durations(rpd))
             calls = root_value(rep, "Calls (I)")
             if round(calls) != napi + nop:
                 fail("%s: calls %s, wanted %d API + %d ops" % (rpd, calls, napi, nop))
             print("%s: %d kernels, %d ops, %d API calls match" % (os.path.basename(rpd), len(want), nop, napi))
+    print("kernel statistics equal to SQL's:", stats)
     print("fails:", fails)
     return 1 if fails else 0
 

@@ -50,6 +50,7 @@ static void test_degenerate(void **state)
 		assert_int_equal(model_builder_add_node(b, 0, &nd),
 				 (uint32_t)i + 1);
 	assert_true(dcpi_epochs_finish(e, model_builder_peek(b), 5));
+	assert_true(dcpi_epochs_inner_kept(e));
 	assert_int_equal(dcpi_epochs_per_profile(e, 3, 0, &pv, &n, &err),
 			 STATUS_OK);
 	assert_int_equal(n, 1);
@@ -79,6 +80,42 @@ static void test_degenerate(void **state)
 	model_builder_free(b);
 	dcpi_epochs_free(e);
 	dcpi_epochs_free(NULL);
+}
+
+/* More inclusive sums than kept (a chain of 8,200 inner nodes x 64
+ * events x 64 epochs: 32.8 M doubles): inner nodes have no per-epoch
+ * values, the leaf keeps its own. */
+static void test_inner_cap(void **state)
+{
+	(void)state;
+	struct error err = {0};
+	struct model_builder *b = model_builder_new("test", "t");
+	struct model_node nd = {.kind = NODE_FUNCTION};
+	uint32_t n = 8201;
+	for (uint32_t i = 1; i <= n; i++)
+		assert_int_equal(model_builder_add_node(b, i - 1, &nd), i);
+	struct dcpi_epochs *e = dcpi_epochs_new(64, 64);
+	assert_non_null(e);
+	assert_true(dcpi_epochs_add(e, n, 3, 5, 7));
+	assert_true(dcpi_epochs_finish(e, model_builder_peek(b), 0));
+	assert_false(dcpi_epochs_inner_kept(e));
+	struct profile_value *pv = NULL;
+	size_t k = 9;
+	assert_int_equal(dcpi_epochs_per_profile(e, 0, 64 + 3, &pv, &k, &err),
+			 STATUS_OK);
+	assert_int_equal(k, 0);
+	assert_int_equal(dcpi_epochs_per_profile(e, n, 64 + 3, &pv, &k, &err),
+			 STATUS_OK);
+	assert_int_equal(k, 1);
+	assert_int_equal(pv[0].profile, 5);
+	assert_true(pv[0].value == 7);
+	free(pv);
+	assert_int_equal(dcpi_epochs_per_profile(e, n, 3, &pv, &k, &err),
+			 STATUS_OK);
+	assert_int_equal(k, 1);
+	free(pv);
+	dcpi_epochs_free(e);
+	model_builder_free(b);
 }
 
 static void check_random(uint64_t seed, uint32_t n_nodes, uint32_t n_events,
@@ -163,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_inner_cap),
 		cmocka_unit_test(test_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,7 +164,7 @@ static void test_generated(void **state)
 	uint32_t col = model_measured_column(m, 0);
 	for (int r = 0; r < NREG; r++) {
 		assert_int_not_equal(nodes[r], MODEL_NONE);
-		double last_mean = NAN;
+		double last_mean = (double)NAN;
 		for (int i = 0; i < NP; i++) {
 			/* the model point of file point i */
 			uint32_t p = 0;
@@ -179,7 +179,7 @@ static void test_generated(void **state)
 			double mean = ref_sum(vals[r][i], (size_t)n) / n;
 			assert_true(ms->mean == mean);
 			assert_int_equal(ms->repetitions, n);
-			double lo = INFINITY, hi = -INFINITY;
+			double lo = (double)INFINITY, hi = -(double)INFINITY;
 			for (int k = 0; k < n; k++) {
 				lo = fmin(lo, vals[r][i][k]);
 				hi = fmax(hi, vals[r][i][k]);

@@ -60,7 +60,7 @@ static void test_degenerate(void **state)
 	assert_int_equal(model_measure_of(&v1, 1, &m, NULL), STATUS_OK);
 	assert_true(m.mean == 3.5 && m.median == 3.5 && m.minimum == 3.5 &&
 		    m.maximum == 3.5 && m.std == 0 && m.repetitions == 1);
-	double nan3[3] = {1, NAN, 2};
+	double nan3[3] = {1, (double)NAN, 2};
 	assert_int_equal(model_measure_of(nan3, 3, &m, NULL), STATUS_OK);
 	assert_true(isnan(m.mean) && isnan(m.median) && isnan(m.std) &&
 		    isnan(m.minimum) && isnan(m.maximum));

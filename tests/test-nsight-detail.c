@@ -3,11 +3,13 @@
  * a cudaMemcpy and its eventClass-67 duplicate; on the GPU the kernel and
  * the copy.  Checks the lines, the nesting depth, the kernel's grid, block,
  * registers and shared memory, the copy's bytes, kind and bandwidth, and
- * the degenerate events (none, a row that is not there). */
+ * the degenerate events (none, a row that is not there); the links between
+ * GPU work and the calls that launched it (trace_ops.linked). */
 #include "config.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 
 #include "formats/reader.h"
 #include "model/model.h"
+#include "views/trace_view.h"
 
 extern const struct reader reader_nsight;
 
@@ -162,10 +165,137 @@ static void test_lines_and_details(void **state)
 	model_free(m);
 }
 
+static char *corr_of(const struct model *m, uint32_t line, uint64_t index)
+{
+	struct trace_interval iv;
+	struct model_kv *kv = NULL;
+	size_t n = 0;
+	struct error err = {0};
+	char *out = NULL;
+	if (model_interval(m, line, index, &iv) &&
+	    model_event_detail(m, line, iv.event, &kv, &n, &err) ==
+		    STATUS_OK &&
+	    kv_text(kv, n, "correlation id"))
+		out = strdup(kv_text(kv, n, "correlation id"));
+	free(kv);
+	error_clear(&err);
+	return out;
+}
+
+/* trace_ops.linked: the kernel and the copy to their calls and back, the
+ * range and the class-67 duplicate without links, degenerate arguments;
+ * then, by brute force over every interval, each link agrees with the
+ * correlation ids of event_detail and each launch is in its call's
+ * chain. */
+static void test_links(void **state)
+{
+	(void)state;
+	struct model *m = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
+			 STATUS_OK);
+	uint32_t host = line_labelled(m, "pid 1 tid 100");
+	uint32_t gpu = line_labelled(m, "pid 1 GPU 0 stream 7");
+	uint32_t l;
+	uint64_t i;
+	assert_true(model_interval_linked(m, gpu, 0, MODEL_LINK_CALL, &l, &i));
+	assert_int_equal(l, host);
+	assert_int_equal(i, 1); /* cudaLaunchKernel at 110 */
+	assert_true(model_interval_linked(m, gpu, 1, MODEL_LINK_CALL, &l, &i));
+	assert_int_equal(l, host);
+	assert_int_equal(i, 2); /* cudaMemcpy at 200 */
+	assert_true(model_interval_linked(m, host, 1, 0, &l, &i));
+	assert_int_equal(l, gpu);
+	assert_int_equal(i, 0);
+	assert_false(model_interval_linked(m, host, 1, 1, &l, &i));
+	assert_false(model_interval_linked(m, host, 0, 0, &l, &i));
+	assert_false(model_interval_linked(m, host, 0, MODEL_LINK_CALL, &l,
+					   &i));
+	assert_false(model_interval_linked(m, host, 1, MODEL_LINK_CALL, &l,
+					   &i));
+	assert_false(model_interval_linked(m, gpu, 0, 0, &l, &i));
+	assert_false(model_interval_linked(m, gpu, 2, MODEL_LINK_CALL, &l,
+					   &i));
+	assert_false(model_interval_linked(m, m->n_timelines, 0, 0, &l, &i));
+	assert_false(model_interval_linked(NULL, 0, 0, 0, &l, &i));
+	unsigned links = 0;
+	for (uint32_t a = 0; a < m->n_timelines; a++)
+		for (uint64_t k = 0; k < m->timelines[a].count; k++) {
+			if (!model_interval_linked(m, a, k, MODEL_LINK_CALL,
+						   &l, &i))
+				continue;
+			char *c1 = corr_of(m, a, k), *c2 = corr_of(m, l, i);
+			assert_non_null(c1);
+			assert_non_null(c2);
+			assert_string_equal(c1, c2);
+			free(c1);
+			free(c2);
+			bool found = false;
+			uint32_t xl;
+			uint64_t xi;
+			for (uint32_t nth = 0;
+			     !found && model_interval_linked(m, l, i, nth, &xl,
+							     &xi);
+			     nth++)
+				found = xl == a && xi == k;
+			assert_true(found);
+			links++;
+		}
+	assert_int_equal(links, 2);
+	model_free(m);
+}
+
+static uint32_t filtered_index(const struct trace_view *v, uint32_t line)
+{
+	for (uint32_t i = 0; i < trace_view_line_count(v); i++)
+		if (trace_view_line(v, i) == line)
+			return i;
+	return MODEL_NONE;
+}
+
+/* trace_view_follow_link: kernel -> call -> kernel, X on the only launch,
+ * idle, a range without links, the call's line filtered out. */
+static void test_follow_link(void **state)
+{
+	(void)state;
+	struct model *m = NULL;
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
+			 STATUS_OK);
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	uint32_t host = filtered_index(
+		v, line_labelled(m, "pid 1 tid 100"));
+	uint32_t gpu = filtered_index(
+		v, line_labelled(m, "pid 1 GPU 0 stream 7"));
+	assert_int_not_equal(host, MODEL_NONE);
+	assert_int_not_equal(gpu, MODEL_NONE);
+	trace_view_set_cursor(v, 170, gpu);
+	assert_int_equal(trace_view_follow_link(v, false), TRACE_LINK_MOVED);
+	assert_int_equal(trace_view_cursor_line(v), host);
+	assert_int_equal(trace_view_cursor_time(v), 110);
+	assert_int_equal(trace_view_follow_link(v, false), TRACE_LINK_MOVED);
+	assert_int_equal(trace_view_cursor_line(v), gpu);
+	assert_int_equal(trace_view_cursor_time(v), 160);
+	assert_int_equal(trace_view_follow_link(v, true), TRACE_LINK_ONLY);
+	trace_view_set_cursor(v, 450, gpu); /* between kernel and copy */
+	assert_int_equal(trace_view_follow_link(v, false), TRACE_LINK_IDLE);
+	trace_view_set_cursor(v, 105, host); /* the NVTX range */
+	assert_int_equal(trace_view_follow_link(v, false), TRACE_LINK_NONE);
+	assert_int_equal(trace_view_set_filter(v, "STREAM 7", false, &err),
+			 STATUS_OK);
+	trace_view_set_cursor(v, 600, 0); /* the copy */
+	assert_int_equal(trace_view_follow_link(v, false), TRACE_LINK_HIDDEN);
+	trace_view_free(v);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lines_and_details),
+	    cmocka_unit_test(test_links),
+	    cmocka_unit_test(test_follow_link),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

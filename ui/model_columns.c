@@ -184,7 +184,7 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 			 (unsigned long long)ready, (unsigned long long)total);
 	/* the name goes through screen_text, which sanitizes */
 	if (asprintf(&text,
-		     "Models at %s  slider: %s (a next, d/D halve/"
+		     "Models at %s  slider: %s (@ next, d/D halve/"
 		     "double, :set at)  severity: %s%s",
 		     at ? at : "?", extrap_param_name(ex, extrap_param(ex)),
 		     extrap_severity_name(ex), prog) < 0)

@@ -3,12 +3,16 @@
  * program's image, with its samples and percent per event, the source
  * line above each run of instructions from it, and the hottest
  * instruction marked; the hot-path key jumps to it.  The listing is built
- * once when the pane opens (src/views/listing.c), for that procedure
- * only. */
+ * once when the pane opens (src/views/proc_listing.c), for that
+ * procedure only.  Source files named by DWARF are read only when they
+ * are regular files (never a FIFO or a device that would block). */
 #include "config.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,9 +51,21 @@ struct listing_pane {
 
 static void read_source(struct source_file *f)
 {
-	FILE *fp = fopen(f->path, "rb");
-	if (!fp)
+	/* a path from the binary's DWARF: open without blocking, and read
+	 * only a regular file */
+	int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0)
 		return;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return;
+	}
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp) {
+		close(fd);
+		return;
+	}
 	size_t cap = 65536, len = 0;
 	char *text = malloc(cap + 1);
 	while (text) {

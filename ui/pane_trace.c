@@ -54,6 +54,10 @@ struct trace_pane {
 	/* the last layout, for the keys and the mouse */
 	uint32_t rows, cols; /* grid rows (lines, not screen rows) */
 	int grid_y, grid_x, grid_h; /* grid origin in the pane, screen rows */
+	/* the details of the interval at the cursor, kept for that one */
+	uint32_t det_line;
+	uint64_t det_index;
+	char *det_text;
 	/* colours */
 	uint32_t n_colors; /* palette size; 0 = letters */
 	bool half;         /* two grid rows per screen row */
@@ -443,6 +447,70 @@ static void draw_axis(struct pane_env *env, struct trace_pane *t, int y, int x,
 	screen_text_right(y, x + w / 2 + mw, w - w / 2 - mw, a, hi);
 }
 
+#define LAUNCHES_COUNTED 1000 /* launches of one call counted for the details */
+
+/* "Interval 1.23 ms; launched by NAME on LINE" (GPU work) or "; launched
+ * NAME on LINE and 2 more" (an API call), then the event's attributes:
+ * what the interval at the cursor is, made once per interval (the
+ * attributes are one row lookup of the reader). */
+static const char *interval_details(struct pane_env *env, struct trace_pane *t,
+				    uint32_t line, uint64_t index,
+				    const struct trace_interval *iv)
+{
+	const struct model *m = env->model;
+	if (t->det_text && t->det_line == line && t->det_index == index)
+		return t->det_text;
+	free(t->det_text);
+	t->det_text = NULL;
+	char dur[40], *out = NULL;
+	trace_format_duration(iv->end - iv->begin, env->caps->utf8, dur,
+			      sizeof(dur));
+	uint32_t tl, n = 0, xl;
+	uint64_t ti, xi;
+	struct trace_interval other;
+	bool by_call = model_interval_linked(m, line, index, MODEL_LINK_CALL,
+					     &tl, &ti);
+	bool launched = !by_call &&
+			model_interval_linked(m, line, index, 0, &tl, &ti);
+	bool linked =
+		(by_call || launched) && model_interval(m, tl, ti, &other);
+	while (launched && n < LAUNCHES_COUNTED &&
+	       model_interval_linked(m, line, index, n + 1, &xl, &xi))
+		n++;
+	char *label = linked ? ctx_label(m, other.ctx_id) : NULL;
+	char extra[48] = "";
+	if (n)
+		snprintf(extra, sizeof(extra), " and %u%s more", n,
+			 n == LAUNCHES_COUNTED ? "+" : "");
+	if (asprintf(&out, "Interval %s%s%s%s%s%s", dur,
+		     !linked ? "" : by_call ? "; launched by " : "; launched ",
+		     linked ? (label ? label : "?") : "",
+		     linked ? " on " : "",
+		     linked ? model_str(m, m->timelines[tl].label) : "",
+		     extra) < 0)
+		out = NULL;
+	free(label);
+	struct model_kv *kv = NULL;
+	size_t nkv = 0;
+	struct error err = {0};
+	if (out && model_event_detail(m, line, iv->event, &kv, &nkv, &err) ==
+			   STATUS_OK)
+		for (size_t i = 0; i < nkv && out; i++) {
+			char *next = NULL;
+			if (asprintf(&next, "%s  %s=%s", out, kv[i].key,
+				     kv[i].text) < 0)
+				next = NULL;
+			free(out);
+			out = next;
+		}
+	free(kv);
+	error_clear(&err);
+	t->det_text = out;
+	t->det_line = line;
+	t->det_index = index;
+	return out;
+}
+
 static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 			     int x, int w, int lines)
 {
@@ -466,8 +534,29 @@ static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	free(head);
 	if (lines < 2)
 		return;
-	char *path = found ? ctx_path(m, s.ctx_id)
-			   : strdup("(no sample at or before the cursor)");
+	/* an interval track: idle where no interval runs; its last line
+	 * tells what the interval at the cursor is */
+	bool intervals = tl != MODEL_NONE &&
+			 m->timelines[tl].kind == TIMELINE_INTERVALS;
+	char *path;
+	if (found && (s.ctx_id || !intervals))
+		path = ctx_path(m, s.ctx_id);
+	else if (intervals)
+		path = strdup("(idle: no interval at the cursor)");
+	else
+		path = strdup("(no sample at or before the cursor)");
+	uint32_t il;
+	uint64_t ii;
+	struct trace_interval iv;
+	const char *details = NULL;
+	if (intervals && lines >= 3 &&
+	    trace_view_cursor_interval(t->view, &il, &ii, &iv))
+		details = interval_details(env, t, il, ii, &iv);
+	if (details) {
+		lines--;
+		screen_text(y + lines, x, w, theme_attr(THEME_ROLE_DETAIL),
+			    details, true);
+	}
 	/* the call path in full, wrapped over the lines left */
 	const char *p = path ? path : "";
 	for (int i = 1; i < lines; i++) {
@@ -800,6 +889,32 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 					 MODEL_NONE};
 	case ACTION_TRACE_FILTER:
 		return REACTION(HANDLED_PROMPT);
+	case ACTION_TRACE_LINK:
+	case ACTION_TRACE_LINK_NEXT:
+		switch (trace_view_follow_link(v,
+					       a == ACTION_TRACE_LINK_NEXT)) {
+		case TRACE_LINK_MOVED:
+			break;
+		case TRACE_LINK_IDLE:
+			pane_message(env, false, "no interval at the cursor");
+			break;
+		case TRACE_LINK_NONE:
+			pane_message(env, false,
+				     "no link: neither a launched kernel or "
+				     "copy nor its launching API call");
+			break;
+		case TRACE_LINK_ONLY:
+			pane_message(env, false,
+				     "the only kernel or copy its call "
+				     "launched");
+			break;
+		case TRACE_LINK_HIDDEN:
+			pane_message(env, true,
+				     "the linked interval's line is hidden "
+				     "by the line filter");
+			break;
+		}
+		break;
 	default:
 		return REACTION(HANDLED_NO);
 	}
@@ -813,6 +928,7 @@ static void trace_free(struct pane *pane)
 	if (t) {
 		trace_view_free(t->view);
 		trace_grid_free(&t->grid);
+		free(t->det_text);
 		free(t->filter);
 		free(t);
 	}

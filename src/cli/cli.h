@@ -106,6 +106,11 @@ struct model *cli_open_all(const char *const *paths, size_t n);
  * printed lacks those values). */
 bool cli_value_error(const struct model *m);
 
+/* What getopt option `c` that a command does not take otherwise means:
+ * 'h' prints the usage on stdout and gives `help_rc`; any other prints
+ * "Try 'callscope --help'." on stderr and gives CLI_EXIT_USAGE. */
+int cli_option_other(int c, int help_rc);
+
 /* Parse "text", "csv", "json" (those allowed by `allowed`, a mask of
  * 1 << enum cli_format).  Prints a usage error and returns false. */
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,

@@ -107,6 +107,16 @@ bool cli_value_error(const struct model *m)
 	return true;
 }
 
+int cli_option_other(int c, int help_rc)
+{
+	if (c == 'h') {
+		cli_usage(stdout);
+		return help_rc;
+	}
+	fputs("Try 'callscope --help'.\n", stderr);
+	return CLI_EXIT_USAGE;
+}
+
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 		      enum cli_format *out)
 {

@@ -266,12 +266,8 @@ static int parse(int argc, char **argv, struct cli_report_options *o,
 			if (!cli_parse_format("report", optarg, 7, &o->format))
 				return CLI_EXIT_USAGE;
 			break;
-		case 'h':
-			cli_usage(stdout);
-			return -1;
 		default:
-			fprintf(stderr, "Try 'callscope --help'.\n");
-			return CLI_EXIT_USAGE;
+			return cli_option_other(c, -1);
 		}
 	}
 	if (optind >= argc) {

@@ -154,6 +154,12 @@ static bool nodes_reserve(struct gpu_run *r)
 	GROW(r->bytes, cap, r->n_nodes, double);
 	GROW(r->api_incl, cap, r->n_nodes, double);
 	GROW(r->api_excl, cap, r->n_nodes, double);
+	GROW(r->dur_n, cap, r->n_nodes, double);
+	GROW(r->dur_sum, cap, r->n_nodes, double);
+	GROW(r->dur_min, cap, r->n_nodes, double);
+	GROW(r->dur_max, cap, r->n_nodes, double);
+	GROW(r->dur_sq, cap, r->n_nodes, double);
+	GROW(r->sized_ns, cap, r->n_nodes, double);
 	GROW(r->present, cap, r->n_nodes, uint8_t);
 	if (ok)
 		r->cap_nodes = cap;
@@ -207,11 +213,26 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 	return id;
 }
 
+/* One interval of `ns` at `node` in the node's duration statistics. */
+static void add_duration(struct gpu_run *r, uint32_t node, uint64_t ns)
+{
+	double d = (double)ns;
+	if (!(r->present[node] & 16) || d < r->dur_min[node])
+		r->dur_min[node] = d;
+	if (!(r->present[node] & 16) || d > r->dur_max[node])
+		r->dur_max[node] = d;
+	r->dur_n[node] += 1;
+	r->dur_sum[node] += d;
+	r->dur_sq[node] += d * d;
+	r->present[node] |= 16;
+}
+
 void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 		   uint32_t queue_profile)
 {
 	if (r->second_pass || node >= r->n_nodes)
 		return;
+	add_duration(r, node, ns);
 	r->gpu[node] += (double)ns;
 	r->calls[node] += 1;
 	r->present[node] |= 3;
@@ -238,12 +259,14 @@ void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 	r->split_calls[slot] += 1;
 }
 
-void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes)
+void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes,
+		       uint64_t ns)
 {
 	if (r->second_pass || node >= r->n_nodes)
 		return;
 	r->bytes[node] += bytes;
-	r->present[node] |= 4;
+	r->sized_ns[node] += (double)ns;
+	r->present[node] |= 4 | 32;
 }
 
 void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
@@ -251,6 +274,7 @@ void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 {
 	if (r->second_pass || node >= r->n_nodes)
 		return;
+	add_duration(r, node, ns);
 	r->api_incl[node] += (double)ns;
 	r->api_excl[node] += (double)ns;
 	r->calls[node] += 1;
@@ -338,7 +362,7 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 }
 
 bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
-		    uint64_t end, uint32_t ctx, uint64_t event)
+		    uint64_t end, uint32_t ctx, uint64_t event, uint64_t link)
 {
 	if (line >= r->n_lines)
 		return false;
@@ -354,6 +378,8 @@ bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 		.end = end,
 		.event = event,
 		.ctx = ctx,
+		.link = link,
+		.next = GPU_RUN_NO_LINK,
 	};
 	return true;
 }
@@ -417,6 +443,63 @@ uint64_t gpu_run_iv_active(const struct gpu_run_iv *iv, uint64_t n, uint64_t t)
 }
 
 /* ---- SQLite helpers ------------------------------------------------------ */
+
+/* "SELECT column FROM "table+suffix" WHERE id = ?1", the table name quoted
+ * ('"' doubled); NULL when out of memory. */
+static char *string_sql(const char *table, const char *suffix,
+			const char *column)
+{
+	size_t n = strlen(table) + 2 * strlen(suffix) + 1;
+	char *q = malloc(n), *w = q, *sql = NULL;
+	if (!q)
+		return NULL;
+	for (const char *p = table; *p; p++)
+		*w++ = *p;
+	for (const char *p = suffix; *p; p++) {
+		if (*p == '"')
+			*w++ = '"';
+		*w++ = *p;
+	}
+	*w = 0;
+	if (asprintf(&sql, "SELECT %s FROM \"%s\" WHERE id = ?1", column,
+		     q) < 0)
+		sql = NULL;
+	free(q);
+	return sql;
+}
+
+uint32_t gpu_run_string(struct gpu_run *r, struct gpu_run_file *f,
+			struct gpu_run_set *s, const char *table,
+			const char *column, int64_t id)
+{
+	uint32_t h;
+	if (gpu_run_map_get(&s->strings, (uint64_t)id, &h))
+		return h;
+	if (r->second_pass)
+		return MODEL_NONE;
+	if (!s->string_stmt) {
+		char *sql = string_sql(table, s->suffix ? s->suffix : "",
+				       column);
+		int rc = sql ? sqlite3_prepare_v2(f->db, sql, -1,
+						  &s->string_stmt, NULL)
+			     : SQLITE_NOMEM;
+		free(sql);
+		if (rc != SQLITE_OK)
+			return MODEL_NONE;
+	}
+	sqlite3_reset(s->string_stmt);
+	sqlite3_bind_int64(s->string_stmt, 1, id);
+	char buf[48];
+	const char *text = buf;
+	if (sqlite3_step(s->string_stmt) == SQLITE_ROW)
+		text = gpu_run_col_text(s->string_stmt, 0);
+	else
+		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
+	h = gpu_run_intern(r, text);
+	if (h != MODEL_NONE)
+		gpu_run_map_put(&s->strings, (uint64_t)id, h);
+	return h;
+}
 
 const char *gpu_run_col_text(sqlite3_stmt *st, int col)
 {
@@ -509,6 +592,12 @@ enum gpu_run_stat {
 	STAT_BYTES,
 	STAT_API_INCL,
 	STAT_API_EXCL,
+	STAT_DUR_N,
+	STAT_DUR_SUM,
+	STAT_DUR_MIN,
+	STAT_DUR_MAX,
+	STAT_DUR_SQ,
+	STAT_SIZED_NS,
 	N_GPU_RUN_STATS
 };
 
@@ -534,6 +623,24 @@ static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 		*out = r->api_excl[n];
 		return (r->present[n] & 8) && r->kind[n] != NODE_ENTRY &&
 		       n != 0;
+	case STAT_DUR_N:
+		*out = r->dur_n[n];
+		return r->present[n] & 16;
+	case STAT_DUR_SUM:
+		*out = r->dur_sum[n];
+		return r->present[n] & 16;
+	case STAT_DUR_MIN:
+		*out = r->dur_min[n];
+		return r->present[n] & 16;
+	case STAT_DUR_MAX:
+		*out = r->dur_max[n];
+		return r->present[n] & 16;
+	case STAT_DUR_SQ:
+		*out = r->dur_sq[n];
+		return r->present[n] & 16;
+	case STAT_SIZED_NS:
+		*out = r->sized_ns[n];
+		return r->present[n] & 32;
 	default:
 		return false;
 	}
@@ -644,6 +751,12 @@ static void run_free(struct gpu_run *r)
 	free(r->bytes);
 	free(r->api_incl);
 	free(r->api_excl);
+	free(r->dur_n);
+	free(r->dur_sum);
+	free(r->dur_min);
+	free(r->dur_max);
+	free(r->dur_sq);
+	free(r->sized_ns);
 	free(r->present);
 	gpu_run_map_free(&r->node_keys);
 	gpu_run_map_free(&r->texts);
@@ -686,6 +799,100 @@ static const struct value_ops gpu_run_value_ops = {
 	.take_error = values_take_error,
 };
 
+static bool line_has_intervals(const struct gpu_run_line *l)
+{
+	return l->kind != GPU_RUN_LINE_COUNTER && l->iv;
+}
+
+static struct gpu_run_iv *iv_at(struct gpu_run *r, uint64_t pos)
+{
+	uint64_t line = pos >> 32, index = pos & 0xffffffffu;
+	if (pos == GPU_RUN_NO_LINK || line >= r->n_lines ||
+	    !line_has_intervals(&r->lines[line]) ||
+	    index >= r->lines[line].filled)
+		return NULL;
+	return &r->lines[line].iv[index];
+}
+
+/* File `fi`'s intervals without links (a failed read, out of memory). */
+static void clear_links(struct gpu_run *r, uint32_t fi)
+{
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || !line_has_intervals(l))
+			continue;
+		for (uint64_t k = 0; k < l->filled; k++)
+			l->iv[k].link = l->iv[k].next = GPU_RUN_NO_LINK;
+	}
+}
+
+/* Turn the link keys of file `fi`'s sorted lines into positions: each
+ * GPU interval points at its launching host interval, which heads the
+ * chain (`next`) of the GPU work it launched, first line and begin
+ * first.  Keys are per table set.  Out of memory leaves the file without
+ * links (they are a convenience, never a value). */
+static void resolve_links(struct gpu_run *r, uint32_t fi)
+{
+	struct gpu_run_map hosts = {0}; /* key ^ set -> slot in pos[] */
+	uint64_t *pos = NULL;
+	uint32_t n = 0, cap = 0;
+	bool ok = true;
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind != GPU_RUN_LINE_HOST || !l->iv)
+			continue;
+		for (uint64_t k = 0; k < l->filled; k++) {
+			struct gpu_run_iv *iv = &l->iv[k];
+			uint64_t key = iv->link;
+			iv->link = GPU_RUN_NO_LINK;
+			if (key == GPU_RUN_NO_LINK || !ok || k >= UINT32_MAX)
+				continue;
+			if (n == cap) {
+				uint32_t nc = cap ? cap * 2 : 256;
+				uint64_t *g =
+					nc > cap ? realloc(pos, (size_t)nc *
+								   sizeof(*pos))
+						 : NULL;
+				if (!g) {
+					ok = false;
+					continue;
+				}
+				pos = g;
+				cap = nc;
+			}
+			pos[n] = (uint64_t)i << 32 | k;
+			key ^= (uint64_t)l->set << 48;
+			ok = gpu_run_map_put(&hosts, key, n++);
+		}
+	}
+	for (uint32_t i = r->n_lines; i-- > 0;) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == GPU_RUN_LINE_HOST || !l->iv)
+			continue;
+		for (uint64_t k = l->filled; k-- > 0;) {
+			struct gpu_run_iv *iv = &l->iv[k];
+			uint64_t key = iv->link;
+			uint32_t slot;
+			iv->link = iv->next = GPU_RUN_NO_LINK;
+			if (!ok || key == GPU_RUN_NO_LINK || k >= UINT32_MAX)
+				continue;
+			key ^= (uint64_t)l->set << 48;
+			if (!gpu_run_map_get(&hosts, key, &slot))
+				continue;
+			struct gpu_run_iv *host = iv_at(r, pos[slot]);
+			if (!host)
+				continue;
+			iv->link = pos[slot];
+			iv->next = host->link;
+			host->link = (uint64_t)i << 32 | k;
+		}
+	}
+	if (!ok) /* no half-made chains */
+		clear_links(r, fi);
+	gpu_run_map_free(&hosts);
+	free(pos);
+}
+
 /* The second pass over file `fi`: every interval line of the file. */
 static bool load_file(struct gpu_run *r, uint32_t fi)
 {
@@ -725,6 +932,10 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 		if (l->iv)
 			gpu_run_iv_sort_link(l->iv, l->filled);
 	}
+	if (ok)
+		resolve_links(r, fi);
+	else
+		clear_links(r, fi);
 	if (!ok && !r->lazy_failed) {
 		r->lazy_failed = true;
 		r->lazy_err = err;
@@ -762,6 +973,31 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 		.event = iv->event,
 		.up = iv->up,
 	};
+	return true;
+}
+
+static bool trace_linked(void *impl, uint32_t line, uint64_t index,
+			 uint32_t nth, uint32_t *to_line, uint64_t *to_index)
+{
+	struct gpu_run *r = impl;
+	struct trace_interval first;
+	/* reads the file's lines when they are not read yet */
+	if (!trace_interval(impl, line, index, &first))
+		return false;
+	const struct gpu_run_line *l = &r->lines[line];
+	uint64_t p = l->iv[index].link;
+	if ((l->kind == GPU_RUN_LINE_HOST) == (nth == MODEL_LINK_CALL))
+		return false;
+	if (l->kind == GPU_RUN_LINE_HOST) {
+		for (uint32_t k = 0; k < nth && p != GPU_RUN_NO_LINK; k++) {
+			const struct gpu_run_iv *iv = iv_at(r, p);
+			p = iv ? iv->next : GPU_RUN_NO_LINK;
+		}
+	}
+	if (!iv_at(r, p))
+		return false;
+	*to_line = (uint32_t)(p >> 32);
+	*to_index = p & 0xffffffffu;
 	return true;
 }
 
@@ -823,6 +1059,7 @@ static const struct trace_ops gpu_run_trace_ops = {
 	.take_error = trace_take_error,
 	.counter = trace_counter,
 	.event_detail = trace_event_detail,
+	.linked = trace_linked,
 };
 
 /* ---- open ------------------------------------------------------------- */
@@ -837,7 +1074,9 @@ static enum status add_stat(struct model_builder *b, const char *metric,
 							   : "execution",
 					      excl_only ? 8 : 9),
 		.formula = model_builder_intern(b, "$$", 2),
-		.combine = COMBINE_SUM,
+		.combine = id == STAT_DUR_MIN	? COMBINE_MIN
+			   : id == STAT_DUR_MAX ? COMBINE_MAX
+						: COMBINE_SUM,
 		.stat_id = id,
 		.prop_id = id,
 		.flags = excl_only ? STAT_EXCLUSIVE_ONLY : 0,
@@ -879,14 +1118,90 @@ static enum status add_column(struct model_builder *b, const char *name,
 	return STATUS_OK;
 }
 
+/* A column over statistics that the aggregated views combine
+ * (combine_leaves): `text` is a formula whose $N is model statistic N - 1;
+ * exclusive, hidden by default. */
+static enum status add_combined_column(struct gpu_run *r, const char *name,
+				       const char *variant, const char *text,
+				       const char *format, const char *desc,
+				       struct error *err)
+{
+	struct formula *f = NULL;
+	enum status st = formula_parse(text, &f, err);
+	if (st != STATUS_OK)
+		return st;
+	struct model_column c = {
+		.name = strdup(name),
+		.variant = strdup(variant),
+		.description = strdup(desc),
+		.format = strdup(format),
+		.kind = COLUMN_EXCLUSIVE,
+		.render = RENDER_NUMBER,
+		.visible = false,
+		.pair = MODEL_NONE,
+		.parent = MODEL_NONE,
+		.expr = f,
+		.combine_leaves = true,
+	};
+	if (!c.name || !c.variant || !c.format || !c.description ||
+	    model_builder_add_column(r->b, &c) == MODEL_NONE) {
+		free(c.name);
+		free(c.variant);
+		free(c.description);
+		free(c.format);
+		formula_free(c.expr);
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	}
+	return STATUS_OK;
+}
+
+/* Per-interval summaries of a row: the mean, minimum, maximum and sample
+ * standard deviation (n - 1, as Nsight Systems' reports) of the
+ * durations of the intervals it stands for, and the bandwidth of copies
+ * of known size.  The flat view combines the statistics over a kernel's
+ * or call's contexts, then evaluates these (model.h combine_leaves). */
+static enum status add_summary_columns(struct gpu_run *r, const uint32_t *s,
+				       struct error *err)
+{
+	char text[N_GPU_RUN_STATS][160];
+	static const char *const desc =
+		"over the intervals of the context: kernels, copies, API "
+		"calls, ranges";
+	uint32_t n = s[STAT_DUR_N] + 1, sum = s[STAT_DUR_SUM] + 1,
+		 sq = s[STAT_DUR_SQ] + 1;
+	snprintf(text[0], sizeof(text[0]), "$%u / $%u", sum, n);
+	snprintf(text[1], sizeof(text[1]), "$%u", s[STAT_DUR_MIN] + 1);
+	snprintf(text[2], sizeof(text[2]), "$%u", s[STAT_DUR_MAX] + 1);
+	snprintf(text[3], sizeof(text[3]),
+		 "sqrt(max(0, ($%u - $%u * $%u / $%u) / ($%u - 1)))", sq, sum,
+		 sum, n, n);
+	snprintf(text[4], sizeof(text[4]), "$%u / $%u", s[STAT_BYTES] + 1,
+		 s[STAT_SIZED_NS] + 1);
+	static const char *const variant[4] = {"Mean", "Min", "Max",
+					       "Stddev"};
+	enum status st = STATUS_OK;
+	for (int i = 0; i < 4 && st == STATUS_OK; i++)
+		st = add_combined_column(r, "Duration (ns)", variant[i],
+					 text[i], "%.3e", desc, err);
+	if (st == STATUS_OK)
+		st = add_combined_column(
+			r, "Bandwidth (GB/s)", "", text[4], "%.3f",
+			"bytes per ns of the copies whose size is known", err);
+	return st;
+}
+
 static enum status add_columns(struct gpu_run *r, struct error *err)
 {
 	struct model_builder *b = r->b;
 	uint32_t s[N_GPU_RUN_STATS], incl;
 	enum status st = STATUS_OK;
 	static const char *const metric[N_GPU_RUN_STATS] = {
-		"GPU time (ns)", "Calls", "Bytes", "API time (ns)",
-		"API time (ns)"};
+		"GPU time (ns)",      "Calls",
+		"Bytes",	      "API time (ns)",
+		"API time (ns)",      "Intervals",
+		"Duration (ns)",      "Duration min (ns)",
+		"Duration max (ns)",  "Duration squared (ns^2)",
+		"Sized copy time (ns)"};
 	for (int i = 0; i < N_GPU_RUN_STATS && st == STATUS_OK; i++)
 		st = add_stat(b, metric[i], (uint32_t)i,
 			      i != STAT_API_INCL, &s[i], err, r->path);
@@ -928,6 +1243,8 @@ static enum status add_columns(struct gpu_run *r, struct error *err)
 				COLUMN_EXCLUSIVE, "%.3e",
 				"host time in ranges and API calls", true,
 				r->path, err);
+	if (st == STATUS_OK)
+		st = add_summary_columns(r, s, err);
 	return st;
 }
 

@@ -103,12 +103,22 @@ enum gpu_run_line_kind {
 	GPU_RUN_LINE_COUNTER,
 };
 
-/* One interval, as kept once a file's lines are read. */
+#define GPU_RUN_NO_LINK UINT64_MAX
+
+/* One interval, as kept once a file's lines are read (48 bytes). */
 struct gpu_run_iv {
 	uint64_t begin, end;
 	uint64_t event; /* row id for event_detail */
 	uint32_t ctx;
 	uint32_t up; /* 1 + index of the enclosing / overlapped interval */
+	/* While the file is read: the link key the layout gave (an API
+	 * call's own key; GPU work's launcher's key), GPU_RUN_NO_LINK for
+	 * none.  Then (line << 32 | index) of the linked interval: GPU
+	 * work's launching call; an API call's first launched GPU work. */
+	uint64_t link;
+	/* GPU work: the next interval launched by the same call, as `link`
+	 * once resolved, or GPU_RUN_NO_LINK. */
+	uint64_t next;
 };
 
 struct gpu_run_line {
@@ -147,7 +157,12 @@ struct gpu_run {
 
 	/* values per node (exclusive GPU time, calls, bytes; API times) */
 	double *gpu, *calls, *bytes, *api_incl, *api_excl;
-	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api */
+	/* the node's own intervals (kernels, copies, API calls, ranges):
+	 * count, sum, min, max and sum of squares of their durations; the
+	 * time of the copies whose size is known */
+	double *dur_n, *dur_sum, *dur_min, *dur_max, *dur_sq, *sized_ns;
+	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api,
+			     16 durations, 32 sized copy time */
 	/* GPU time and calls per (node, queue profile) */
 	struct gpu_run_map queue_split; /* node << 32 | profile -> slot */
 	double *split_gpu, *split_calls;
@@ -181,7 +196,9 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 /* Values. */
 void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 		   uint32_t queue_profile);
-void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes);
+/* The size of a copy of `ns` whose time was added by gpu_run_add_gpu. */
+void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes,
+		       uint64_t ns);
 /* A host interval (range or API call) of `ns` at `node` whose enclosing
  * interval is at node `parent_region` (MODEL_NONE when none). */
 void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
@@ -193,9 +210,14 @@ void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
 		    uint32_t profile);
-/* One interval on line `line`: counted (first pass) or stored (second). */
+/* One interval on line `line`: counted (first pass) or stored (second).
+ * `link` is a key in the namespace of the line's table set that ties
+ * GPU work to the API call that launched it: a host interval gives its
+ * own key, GPU work its launcher's (a correlation id, an API id, a region
+ * id); GPU_RUN_NO_LINK for none.  gpu_run resolves the keys once the
+ * file's lines are read (trace_ops.linked). */
 bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
-		    uint64_t end, uint32_t ctx, uint64_t event);
+		    uint64_t end, uint32_t ctx, uint64_t event, uint64_t link);
 void gpu_run_time_seen(struct gpu_run *r, uint64_t begin, uint64_t end);
 
 /* A profile (thread, queue) labelled `label`; kinds as model_id names. */
@@ -208,6 +230,16 @@ void gpu_run_iv_sort_link(struct gpu_run_iv *iv, uint64_t n);
 /* The index of the latest-begun interval of sorted, linked `iv` running
  * at `t` (t in [begin, end)), or UINT64_MAX. */
 uint64_t gpu_run_iv_active(const struct gpu_run_iv *iv, uint64_t n, uint64_t t);
+
+/* The model string of id `id` in the set's string table `table` + the
+ * set's suffix (its text column `column`): found in s->strings, else, in
+ * the first pass, read through s->string_stmt (prepared at the first
+ * call) and remembered; "<string ID>" for an id the table lacks.
+ * MODEL_NONE in the second pass for an id the first did not see, when the
+ * statement cannot be prepared, or when out of memory. */
+uint32_t gpu_run_string(struct gpu_run *r, struct gpu_run_file *f,
+			struct gpu_run_set *s, const char *table,
+			const char *column, int64_t id);
 
 /* Column text as a heap-free pointer ("" for NULL). */
 const char *gpu_run_col_text(sqlite3_stmt *st, int col);

@@ -271,6 +271,22 @@ bool reader_probe_has_table(const struct reader_probe *p, const char *name)
 	return p && sorted_has(p->tables, p->n_tables, name);
 }
 
+bool reader_probe_has_table_prefix(const struct reader_probe *p,
+				   const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (size_t i = 0; p && i < p->n_tables; i++)
+		if (strncmp(p->tables[i], prefix, n) == 0)
+			return true;
+	return false;
+}
+
+bool reader_name_ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
 const char *reader_probe_base(const struct reader_probe *p)
 {
 	const char *s = strrchr(p->path, '/');

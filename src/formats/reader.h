@@ -59,6 +59,12 @@ bool reader_probe_head_is(const struct reader_probe *p, const void *magic,
 			  size_t len);
 /* Whether the SQLite file has table (or view) `name`. */
 bool reader_probe_has_table(const struct reader_probe *p, const char *name);
+/* Whether the SQLite file has a table (or view) whose name starts with
+ * `prefix` ("CUPTI_ACTIVITY_KIND_", "rocpd_event"). */
+bool reader_probe_has_table_prefix(const struct reader_probe *p,
+				   const char *prefix);
+/* Whether file name `name` ends with `suffix` (".sqlite"). */
+bool reader_name_ends_with(const char *name, const char *suffix);
 
 /* Read the probe of `path`.  STATUS_NOT_FOUND when it does not exist;
  * the listing and table errors of a directory or SQLite file otherwise

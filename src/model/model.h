@@ -161,6 +161,16 @@ struct model_column {
 					  `expr`: the "standard" formula over
 					  non-custom scopes, used by the
 					  bottom-up and flat views */
+	/* How the aggregated views (flat, bottom-up) give a row that stands
+	 * for several contexts a value.  false (every format but the GPU
+	 * traces): the sum of the standard formula's values at the
+	 * contexts.  true: each statistic the standard formula reads is
+	 * combined over the contexts by its own `combine` (a sum, a
+	 * minimum, a maximum) and the formula is evaluated once over those,
+	 * so that a mean (total / calls), a minimum, a maximum or a
+	 * standard deviation (from a sum of squares) of a group is what its
+	 * name says (rocpd, Nsight: per-kernel-name summaries). */
+	bool combine_leaves;
 };
 
 /* One element of an identifier tuple. */
@@ -240,6 +250,7 @@ struct trace_sample {
 };
 
 #define MODEL_EVENT_NONE UINT64_MAX /* an interval without attributes */
+#define MODEL_LINK_CALL UINT32_MAX /* trace_ops.linked: the launching call */
 
 /* One interval of an interval track (a GPU queue, a host thread's API
  * calls, NVTX ranges).  Intervals of a track are sorted by begin and
@@ -321,6 +332,16 @@ struct trace_ops {
 	enum status (*event_detail)(void *impl, uint32_t line, uint64_t event,
 				    struct model_kv **out, size_t *n,
 				    struct error *err);
+	/* Optional (NULL: intervals have no links): the interval linked to
+	 * interval `index` of interval track `line`, as the file records it
+	 * (a correlation id, an explicit link): with `nth` MODEL_LINK_CALL,
+	 * the API call that launched GPU work `index` (a kernel, a copy);
+	 * with `nth` 0, 1, ..., the nth kernel or copy that API call `index`
+	 * launched.  Sets the linked interval's track and index; false when
+	 * there is none (GPU work launched nothing, a call has no launcher).
+	 * Costs O(nth) once the tracks are read. */
+	bool (*linked)(void *impl, uint32_t line, uint64_t index, uint32_t nth,
+		       uint32_t *to_line, uint64_t *to_index);
 };
 
 struct model {
@@ -432,6 +453,16 @@ enum status model_kv_pack(const struct model_kv *kv, size_t n,
  * interval track, `index` >= its count, or the read fails. */
 bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 		    struct trace_interval *out);
+
+/* The interval linked to interval `index` of interval track `line`
+ * (trace_ops.linked: with `nth` MODEL_LINK_CALL GPU work's launching API
+ * call, else an API call's `nth` launched kernel or copy) into *to_line,
+ * *to_index; false when there is
+ * none, when the format records no links, or when what the reader gives
+ * is not an interval of an interval track. */
+bool model_interval_linked(const struct model *m, uint32_t line,
+			   uint64_t index, uint32_t nth, uint32_t *to_line,
+			   uint64_t *to_index);
 
 /* The attributes of `event` on interval track `line` (trace_ops
  * event_detail; ownership as there).  *out NULL, *n 0 and STATUS_OK for

@@ -113,7 +113,7 @@ enum status model_measure_of(const double *values, size_t n,
 	out->std = sqrt(var);
 	out->repetitions = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 	if (nan) {
-		out->median = out->minimum = out->maximum = NAN;
+		out->median = out->minimum = out->maximum = (double)NAN;
 		free(tmp);
 		return STATUS_OK;
 	}
@@ -132,7 +132,7 @@ enum status model_measure_of(const double *values, size_t n,
 double model_measure_get(const struct model_measure *m, enum measure_kind kind)
 {
 	if (!m)
-		return NAN;
+		return (double)NAN;
 	switch (kind) {
 	case MEASURE_MEAN:
 		return m->mean;
@@ -143,7 +143,7 @@ double model_measure_get(const struct model_measure *m, enum measure_kind kind)
 	case MEASURE_MAXIMUM:
 		return m->maximum;
 	}
-	return NAN;
+	return (double)NAN;
 }
 
 uint32_t model_n_measured(const struct model *m)

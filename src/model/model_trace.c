@@ -69,6 +69,23 @@ bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 	       m->trace_ops->interval(m->trace_impl, line, index, out);
 }
 
+bool model_interval_linked(const struct model *m, uint32_t line,
+			   uint64_t index, uint32_t nth, uint32_t *to_line,
+			   uint64_t *to_index)
+{
+	uint32_t tl;
+	uint64_t ti;
+	if (!line_is(m, line, TIMELINE_INTERVALS) ||
+	    index >= m->timelines[line].count || !m->trace_ops->linked ||
+	    !m->trace_ops->linked(m->trace_impl, line, index, nth, &tl, &ti) ||
+	    !line_is(m, tl, TIMELINE_INTERVALS) ||
+	    ti >= m->timelines[tl].count)
+		return false;
+	*to_line = tl;
+	*to_index = ti;
+	return true;
+}
+
 enum status model_event_detail(const struct model *m, uint32_t line,
 			       uint64_t event, struct model_kv **out,
 			       size_t *n, struct error *err)

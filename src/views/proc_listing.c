@@ -1,6 +1,7 @@
-/* proc_listing: builds a procedure's instruction listing (see listing.h): the
- * sampled addresses of the procedure's subtree, sorted, joined to the
- * instructions dcpi_listing emits by address range. */
+/* proc_listing: builds a procedure's instruction listing (see
+ * proc_listing.h): the sampled addresses of the procedure's subtree,
+ * sorted, joined to the instructions dcpi_listing emits by address
+ * range. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -120,32 +121,52 @@ static void emit(void *ctx, const struct dcpi_insn *in)
 }
 
 /* The procedure's sampled addresses: every address node of its subtree
- * (under lines and inlined calls).  Nodes below a node follow it in index
- * order with larger depths, so one forward scan finds them. */
+ * (under lines and inlined calls), by a walk of the child links (a
+ * preorder with an explicit stack: the subtree may be deep), then sorted
+ * by address. */
 static bool collect_addresses(struct build *b, uint32_t fn)
 {
 	const struct model *m = b->m;
-	size_t cap = 0;
-	uint32_t depth = m->nodes[fn].depth;
-	for (uint32_t n = fn + 1; n < m->n_nodes && m->nodes[n].depth > depth;
-	     n++) {
-		if (m->nodes[n].kind != NODE_ADDRESS)
+	size_t cap = 0, sp = 0, scap = 64;
+	uint32_t *stack = malloc(scap * sizeof(*stack));
+	if (!stack)
+		return false;
+	stack[sp++] = fn;
+	while (sp) {
+		uint32_t x = stack[--sp];
+		for (uint32_t c = m->nodes[x].first_child; c != MODEL_NONE;
+		     c = m->nodes[c].next_sibling) {
+			if (sp == scap) {
+				uint32_t *ns = realloc(stack, 2 * scap *
+							      sizeof(*ns));
+				if (!ns)
+					goto fail;
+				stack = ns;
+				scap *= 2;
+			}
+			stack[sp++] = c;
+		}
+		if (x == fn || m->nodes[x].kind != NODE_ADDRESS)
 			continue;
 		if (b->n_addrs == cap) {
 			size_t nc = cap ? cap * 2 : 64;
 			struct addr_node *na =
 				realloc(b->addrs, nc * sizeof(*na));
 			if (!na)
-				return false;
+				goto fail;
 			b->addrs = na;
 			cap = nc;
 		}
 		b->addrs[b->n_addrs++] =
-			(struct addr_node){m->nodes[n].offset, n};
+			(struct addr_node){m->nodes[x].offset, x};
 	}
+	free(stack);
 	if (b->n_addrs)
 		qsort(b->addrs, b->n_addrs, sizeof(*b->addrs), addr_cmp);
 	return true;
+fail:
+	free(stack);
+	return false;
 }
 
 enum status proc_listing_build(const struct model *m, uint32_t fn,

@@ -12,6 +12,7 @@
 
 #define CHANGE_LIMIT ((uint64_t)1 << 20) /* elements read per next-change */
 #define MIN_WIDTH 10                      /* narrowest window, ns */
+#define SIBLING_LIMIT (1u << 16) /* launches walked to find the next one */
 
 enum bounds_state { BOUNDS_UNKNOWN, BOUNDS_OK, BOUNDS_EMPTY };
 
@@ -367,6 +368,79 @@ bool trace_view_next_change(struct trace_view *v, bool forward)
 	v->cursor_time = t;
 	clamp_cursor(v);
 	return true;
+}
+
+bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
+				uint64_t *index, struct trace_interval *out)
+{
+	if (v->cursor_line >= v->n_lines)
+		return false;
+	uint32_t tl = v->lines[v->cursor_line];
+	if (tl >= v->m->n_timelines ||
+	    v->m->timelines[tl].kind != TIMELINE_INTERVALS ||
+	    !trace_interval_active(v->m, tl, v->cursor_time, out, index))
+		return false;
+	*line = tl;
+	return true;
+}
+
+/* The interval launched by the same call as GPU work (line, index) that
+ * comes after it, the first one after the last (itself when it is the
+ * only one).  False when (line, index) was not launched by a call. */
+static bool next_sibling(const struct model *m, uint32_t line, uint64_t index,
+			 uint32_t *to_line, uint64_t *to_index)
+{
+	uint32_t hl, sl;
+	uint64_t hi, si;
+	if (!model_interval_linked(m, line, index, MODEL_LINK_CALL, &hl, &hi))
+		return false;
+	*to_line = line;
+	*to_index = index;
+	for (uint32_t k = 0; k < SIBLING_LIMIT &&
+			     model_interval_linked(m, hl, hi, k, &sl, &si);
+	     k++)
+		if (sl == line && si == index) {
+			if (!model_interval_linked(m, hl, hi, k + 1, to_line,
+						   to_index))
+				model_interval_linked(m, hl, hi, 0, to_line,
+						      to_index);
+			break;
+		}
+	return true;
+}
+
+enum trace_link_result trace_view_follow_link(struct trace_view *v,
+					      bool sibling)
+{
+	uint32_t line, to_line;
+	uint64_t index, to_index;
+	struct trace_interval iv, to;
+	if (!trace_view_cursor_interval(v, &line, &index, &iv))
+		return TRACE_LINK_IDLE;
+	if (sibling && next_sibling(v->m, line, index, &to_line, &to_index)) {
+		if (to_line == line && to_index == index)
+			return TRACE_LINK_ONLY;
+	} else if (!model_interval_linked(v->m, line, index, MODEL_LINK_CALL,
+					  &to_line, &to_index) &&
+		   !model_interval_linked(v->m, line, index, 0, &to_line,
+					  &to_index)) {
+		return TRACE_LINK_NONE;
+	}
+	if (!model_interval(v->m, to_line, to_index, &to))
+		return TRACE_LINK_NONE;
+	uint32_t f = 0;
+	while (f < v->n_lines && v->lines[f] != to_line)
+		f++;
+	if (f == v->n_lines)
+		return TRACE_LINK_HIDDEN;
+	uint64_t t = to.begin;
+	if (t < v->win.from || t >= v->win.to) {
+		struct trace_window w = v->win;
+		place_time(v, &w, w.to - w.from, t, (uint64_t)1 << 31);
+		change(v, w);
+	}
+	trace_view_set_cursor(v, t, f);
+	return TRACE_LINK_MOVED;
 }
 
 uint32_t trace_view_max_depth(const struct trace_view *v)

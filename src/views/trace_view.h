@@ -111,6 +111,30 @@ bool trace_view_redo(struct trace_view *v);
  * found within a bounded number of elements. */
 bool trace_view_next_change(struct trace_view *v, bool forward);
 
+/* The interval active at the cursor (trace_interval_active on the
+ * cursor's line): its track, index and interval.  False when the cursor's
+ * line is not an interval track or nothing runs there. */
+bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
+				uint64_t *index, struct trace_interval *out);
+
+enum trace_link_result {
+	TRACE_LINK_MOVED,  /* the cursor is on the linked interval */
+	TRACE_LINK_IDLE,   /* no interval at the cursor */
+	TRACE_LINK_NONE,   /* the interval has no link */
+	TRACE_LINK_HIDDEN, /* the linked interval's line is filtered out */
+	TRACE_LINK_ONLY,   /* `sibling`: the only one its call launched */
+};
+
+/* Follow the link of the interval at the cursor (model_interval_linked):
+ * from GPU work to the API call that launched it, from an API call to the
+ * first kernel or copy it launched; with `sibling`, from GPU work to the
+ * next one launched by the same call (after the last, the first).  The
+ * cursor moves to the linked interval's begin on its line; the window is
+ * panned (an undo step) and the line range scrolled to show it.  Costs a
+ * few interval reads plus O(n) for a call that launched n. */
+enum trace_link_result trace_view_follow_link(struct trace_view *v,
+					      bool sibling);
+
 /* The deepest call-stack depth seen in the last computed grid. */
 uint32_t trace_view_max_depth(const struct trace_view *v);
 

@@ -369,6 +369,16 @@ static bool bu_value(struct view *v, uint32_t node, uint32_t column,
 		return model_value_standard(m, 0, column, out);
 	const struct bu_row *r = &bu->rows[node];
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	struct view_leaves leaves;
+	if (view_leaves_begin(&leaves, m, column)) {
+		for (uint32_t k = 0; k < r->count; k++) {
+			uint32_t slot, frame;
+			instance(bu, r, k, &slot, &frame);
+			if (!inclusive || outer_get(bu->outer, slot))
+				view_leaves_add(&leaves, bu->inst[slot]);
+		}
+		return view_leaves_value(&leaves, out);
+	}
 	const struct view_dense *d =
 		view_dense_column(v, column, bu->inst, bu->n_inst);
 	struct view_sum sum = {0};

@@ -7,7 +7,9 @@
  * enclosing loop or frame.  Statements outside any function (directly under
  * an entry point or the root) go to a row standing for that entry point.
  * A row's values are sums of the standard formula values of the contexts it
- * stands for (module and file rows: the contexts of their functions);
+ * stands for (module and file rows: the contexts of their functions), or,
+ * for a column that combines its statistics (model.h combine_leaves), the
+ * formula over those statistics combined over the same contexts;
  * inclusive columns count only contexts without an ancestor context that
  * maps to the same row, so recursion is not counted twice, and exclusive
  * columns of module and file rows skip contexts whose exclusive value is
@@ -496,13 +498,22 @@ static enum status flat_children(struct view *v, uint32_t node,
 	return STATUS_OK;
 }
 
+/* What a row's value adds up: a sum of the column's standard values (a
+ * run of the view's dense values, or per node), or, for a column that
+ * combines its statistics, the statistics (view_leaves). */
+struct row_acc {
+	const struct view_dense *d; /* sums only; NULL: per node */
+	uint32_t column;
+	struct view_sum sum;
+	struct view_leaves *leaves; /* NULL: a sum */
+};
+
 /* Add the contexts of row `r` (a function, loop, line or instruction) to
- * `sum`, those with `need` in their flags only when `need` is set, and
+ * `acc`, those with `need` in their flags only when `need` is set, and
  * those whose exclusive value is already in their enclosing function's
  * (NODE_TRAIT_EXCL_IN_FRAME) only when `skip_inlined` is false. */
-static void sum_contexts(const struct view *v, const struct view_dense *d,
-			 uint32_t r, uint32_t column, uint8_t need,
-			 bool skip_inlined, struct view_sum *sum)
+static void add_contexts(const struct view *v, uint32_t r, uint8_t need,
+			 bool skip_inlined, struct row_acc *acc)
 {
 	const struct flat *f = v->impl;
 	for (uint32_t k = f->ctx_start[r]; k < f->ctx_start[r + 1]; k++) {
@@ -511,10 +522,14 @@ static void sum_contexts(const struct view *v, const struct view_dense *d,
 		if (skip_inlined && v->m->nodes[f->ctx[k]].traits &
 					    NODE_TRAIT_EXCL_IN_FRAME)
 			continue;
+		if (acc->leaves) {
+			view_leaves_add(acc->leaves, f->ctx[k]);
+			continue;
+		}
 		double val;
-		bool present = view_dense_value(v, d, k, f->ctx[k], column,
-						&val);
-		view_sum_add(sum, present, val);
+		bool present = view_dense_value(v, acc->d, k, f->ctx[k],
+						acc->column, &val);
+		view_sum_add(&acc->sum, present, val);
 	}
 }
 
@@ -526,9 +541,12 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	if (node == 0)
 		return model_value_standard(m, 0, column, out);
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
-	const struct view_dense *d = view_dense_column(v, column, f->ctx,
-							f->n_ctx);
-	struct view_sum sum = {0};
+	struct view_leaves leaves;
+	struct row_acc acc = {.column = column};
+	if (view_leaves_begin(&leaves, m, column))
+		acc.leaves = &leaves;
+	else
+		acc.d = view_dense_column(v, column, f->ctx, f->n_ctx);
 	switch ((enum flat_tag)f->rows[node].tag) {
 	case FLAT_MODULE:
 		for (uint32_t i = f->kid_start[node];
@@ -536,29 +554,29 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 			uint32_t file = f->kids[i];
 			for (uint32_t j = f->kid_start[file];
 			     j < f->kid_start[file + 1]; j++)
-				sum_contexts(v, d, f->kids[j], column,
+				add_contexts(v, f->kids[j],
 					     inclusive ? OUTER_MODULE : 0,
-					     !inclusive, &sum);
+					     !inclusive, &acc);
 		}
 		break;
 	case FLAT_FILE:
 		for (uint32_t j = f->kid_start[node];
 		     j < f->kid_start[node + 1]; j++)
-			sum_contexts(v, d, f->kids[j], column,
-				     inclusive ? OUTER_FILE : 0, !inclusive,
-				     &sum);
+			add_contexts(v, f->kids[j], inclusive ? OUTER_FILE : 0,
+				     !inclusive, &acc);
 		break;
 	case FLAT_ROOT:
 	case FLAT_FUNCTION:
 	case FLAT_LOOP:
 	case FLAT_LINE:
 	case FLAT_INSTRUCTION:
-		sum_contexts(v, d, node, column, inclusive ? OUTER_OWN : 0,
-			     false, &sum);
+		add_contexts(v, node, inclusive ? OUTER_OWN : 0, false, &acc);
 		break;
 	}
-	*out = sum.value;
-	return sum.present;
+	if (acc.leaves)
+		return view_leaves_value(acc.leaves, out);
+	*out = acc.sum.value;
+	return acc.sum.present;
 }
 
 static void flat_node_get(const struct view *v, uint32_t node,

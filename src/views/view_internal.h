@@ -72,6 +72,29 @@ static inline void view_sum_add(struct view_sum *s, bool present, double v)
 	}
 }
 
+/* The statistics of a column whose `combine_leaves` is set, combined over
+ * the contexts of a row (each by its statistic's `combine`), then the
+ * column's standard formula over them (model.h, struct model_column). */
+#define VIEW_LEAVES_MAX 8
+struct view_leaves {
+	const struct model *m;
+	const struct formula *f;
+	uint32_t n;
+	uint32_t stat[VIEW_LEAVES_MAX];
+	double value[VIEW_LEAVES_MAX];
+	bool present[VIEW_LEAVES_MAX];
+};
+
+/* Start combining for column `column`: false when the column does not
+ * combine its leaves (or reads more than VIEW_LEAVES_MAX statistics): the
+ * caller then adds the formula's values. */
+bool view_leaves_begin(struct view_leaves *l, const struct model *m,
+		       uint32_t column);
+/* Combine the statistics' values at model node `node` into `l`. */
+void view_leaves_add(struct view_leaves *l, uint32_t node);
+/* The formula over the combined values; false when absent. */
+bool view_leaves_value(struct view_leaves *l, double *out);
+
 /* Function identities: one per model function index, then one per
  * (kind, name, module) of function-like nodes without a function index and
  * of entry points and the root.  Built in one pass over the model. */

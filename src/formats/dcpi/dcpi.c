@@ -755,6 +755,11 @@ static enum status build(struct opener *o, struct model **out)
 		if (first == MODEL_NONE ||
 		    !dcpi_epochs_finish(o->ep, model_builder_peek(o->b), first))
 			return nomem(o);
+		if (!dcpi_epochs_inner_kept(o->ep))
+			warn(o, "%zu epochs: per-epoch values of procedures, "
+			     "lines and images not kept (over 256 MB); "
+			     "sampled rows have them",
+			     o->n_epochs);
 	}
 	struct dcpi_values *v = calloc(1, sizeof(*v));
 	if (!v)

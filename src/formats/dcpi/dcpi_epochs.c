@@ -8,6 +8,10 @@
 
 #include "formats/dcpi/dcpi_epochs.h"
 
+/* The most inclusive sums kept (inner nodes x events x epochs doubles):
+ * 32 M, 256 MB. */
+#define DCPI_EPOCHS_INNER_MAX (32ull << 20)
+
 struct leaf_value {
 	uint32_t node, event, epoch;
 	double value;
@@ -87,6 +91,13 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 					  ? rows++
 					  : MODEL_NONE;
 	size_t cell = (size_t)e->n_events * e->n_epochs;
+	if ((uint64_t)rows * cell > DCPI_EPOCHS_INNER_MAX) {
+		/* too large a block: inner nodes get no per-epoch values
+		 * (said by dcpi_epochs_inner_kept) */
+		free(e->inner_row);
+		e->inner_row = NULL;
+		return true;
+	}
 	e->inner = calloc(rows ? (size_t)rows * cell : 1, sizeof(double));
 	if (!e->inner)
 		return false;
@@ -105,6 +116,25 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 		}
 	}
 	return true;
+}
+
+bool dcpi_epochs_inner_kept(const struct dcpi_epochs *e)
+{
+	return e->inner_row != NULL;
+}
+
+/* Whether `node` has leaf values (a sampled row). */
+static bool is_leaf(const struct dcpi_epochs *e, uint32_t node)
+{
+	size_t lo = 0, hi = e->n_lv;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->lv[mid].node < node)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->n_lv && e->lv[lo].node == node;
 }
 
 /* The first leaf value of (node, event), or n_lv. */
@@ -133,11 +163,13 @@ enum status dcpi_epochs_per_profile(const struct dcpi_epochs *e,
 	uint32_t event = inclusive ? prop_id - e->n_events : prop_id;
 	if (event >= e->n_events || ctx_id >= e->n_nodes)
 		return STATUS_OK;
+	uint32_t row = e->inner_row ? e->inner_row[ctx_id] : MODEL_NONE;
+	if (!e->inner_row && inclusive && !is_leaf(e, ctx_id))
+		return STATUS_OK; /* not kept (dcpi_epochs_inner_kept) */
 	struct profile_value *pv = malloc(e->n_epochs * sizeof(*pv));
 	if (!pv)
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	size_t k = 0;
-	uint32_t row = e->inner_row[ctx_id];
 	if (row != MODEL_NONE) {
 		/* an inner node: exclusive samples are none, inclusive ones
 		 * summed at finish */

@@ -6,7 +6,9 @@
  * summary values (every epoch summed) stay dcpi.c's.  Exclusive values are
  * kept per sampled row (the leaves); inclusive ones are summed once, at
  * open, for every inner node (image, procedure, inlined call, line), so a
- * query costs a binary search and O(epochs), never a walk.  Depends on
+ * query costs a binary search and O(epochs), never a walk; up to 256 MB of
+ * them (beyond, inner nodes have no per-epoch values, and the reader says
+ * so).  Depends on
  * core/ and model/. */
 #ifndef CALLSCOPE_DCPI_EPOCHS_H
 #define CALLSCOPE_DCPI_EPOCHS_H
@@ -45,6 +47,11 @@ enum status dcpi_epochs_per_profile(const struct dcpi_epochs *e,
 				    uint32_t ctx_id, uint32_t prop_id,
 				    struct profile_value **out, size_t *n,
 				    struct error *err);
+
+/* False when the inclusive sums were too large to keep (more than 32 M
+ * inner nodes x events x epochs): inner nodes then have no per-epoch
+ * values, sampled rows still do. */
+bool dcpi_epochs_inner_kept(const struct dcpi_epochs *e);
 
 void dcpi_epochs_free(struct dcpi_epochs *e);
 

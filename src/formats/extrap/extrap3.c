@@ -12,60 +12,26 @@
  * coordinate, sample count, mean, mean CI, std, median, median CI, min,
  * max, metric, callpath) and Model (metric, callpath, generator, function,
  * three intervals of two functions, RSS, AR2, SMAPE, [RE], comments,
- * parameter intervals).  Only aggregates are stored; the sample count
- * becomes the repetitions.  Every count is checked against the bytes left
- * before anything is allocated or looped over; an error names the file
- * and the byte offset.  The model is extrap_set's: a column's value is the
- * mean at the last point (the largest coordinates), one profile per point
- * holds the means there.  Must not depend on curses, on ui/ or on another
+ * parameter intervals; their functions are extrap3_model.c's).  Only
+ * aggregates are stored; the sample count becomes the repetitions.
+ * Every count is checked against the bytes left before anything is
+ * allocated or looped over; an error names the file and the byte offset.
+ * The model is extrap_set's: a column's value is the mean at the last
+ * point (the largest coordinates), one profile per point holds the means
+ * there.  Must not depend on curses, on ui/ or on another
  * format. */
 #include "config.h"
 
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
-#include "formats/extrap/extrap3_io.h"
+#include "formats/extrap/extrap3_internal.h"
 #include "io/blob.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct x3model {
-	uint32_t gen, cp, metric;
-	struct scaling_model m;
-};
-
-struct x3 {
-	struct cur c;
-	struct extrap_set *s;
-	struct idmap regions;   /* id -> index into names */
-	char **names;           /* region names (with " #N") */
-	size_t n_names, names_cap;
-	char **bases;           /* names seen, and their " #N" count */
-	uint32_t *base_count;
-	size_t n_bases;
-	char **cpnames;         /* set callpath -> its name */
-	size_t n_cpnames, cpnames_cap;
-	struct idmap callpaths; /* id -> set callpath */
-	struct idmap coords;    /* id -> set point */
-	uint32_t n_metrics;     /* metrics by position */
-	char **gen_name;        /* generators by position */
-	uint32_t n_gens;
-	struct x3model *models; /* models, given to the set at the end */
-	size_t n_models, models_cap;
-	bool sparse;
-	double *cbuf;
-};
-
-static bool nomem(struct x3 *x)
-{
-	if (!x->c.failed)
-		error_set(x->c.err, STATUS_NOMEM, x->c.path, "out of memory");
-	x->c.failed = true;
-	return false;
-}
 
 static bool rec_parameter(struct x3 *x)
 {
@@ -77,7 +43,7 @@ static bool rec_parameter(struct x3 *x)
 	if (extrap_set_n_points(x->s))
 		return x3_fail(&x->c, "a Parameter after the first Coordinate");
 	if (extrap_set_param(x->s, s, n) == MODEL_NONE)
-		return extrap_set_nomem(x->s) ? nomem(x)
+		return extrap_set_nomem(x->s) ? x3_nomem(x)
 			: x3_fail(&x->c, "a parameter declared twice");
 	return true;
 }
@@ -94,7 +60,7 @@ static bool rec_metric(struct x3 *x)
 	 * repeated name is the same metric there too */
 	uint32_t m = extrap_set_metric(x->s, s, n);
 	if (m == MODEL_NONE)
-		return nomem(x);
+		return x3_nomem(x);
 	if (m != x->n_metrics)
 		return x3_fail(&x->c, "a metric named twice");
 	x->n_metrics++;
@@ -134,27 +100,27 @@ static bool rec_region(struct x3 *x)
 			if (gc)
 				x->base_count = gc;
 			if (!gc || !(x->bases[k] = strndup(s, n)))
-				return nomem(x);
+				return x3_nomem(x);
 			x->n_bases++;
 		}
 		x->base_count[k] = 0;
 		name = strndup(s, n);
 	}
 	if (!name)
-		return nomem(x);
+		return x3_nomem(x);
 	if (x->n_names == x->names_cap) {
 		size_t ncap = x->names_cap ? x->names_cap * 2 : 64;
 		char **g = realloc(x->names, ncap * sizeof(*g));
 		if (!g) {
 			free(name);
-			return nomem(x);
+			return x3_nomem(x);
 		}
 		x->names = g;
 		x->names_cap = ncap;
 	}
 	x->names[x->n_names] = name;
 	if (!x3_idmap_put(&x->regions, id, (uint32_t)x->n_names))
-		return nomem(x);
+		return x3_nomem(x);
 	x->n_names++;
 	return true;
 }
@@ -179,11 +145,11 @@ static bool rec_callpath(struct x3 *x)
 		name = NULL;
 	}
 	if (!name)
-		return nomem(x);
+		return x3_nomem(x);
 	uint32_t cp = extrap_set_callpath(x->s, name, strlen(name));
 	if (cp == MODEL_NONE) {
 		free(name);
-		return nomem(x);
+		return x3_nomem(x);
 	}
 	if (cp == x->n_cpnames) {
 		if (x->n_cpnames == x->cpnames_cap) {
@@ -191,7 +157,7 @@ static bool rec_callpath(struct x3 *x)
 			char **g = realloc(x->cpnames, ncap * sizeof(*g));
 			if (!g) {
 				free(name);
-				return nomem(x);
+				return x3_nomem(x);
 			}
 			x->cpnames = g;
 			x->cpnames_cap = ncap;
@@ -200,7 +166,7 @@ static bool rec_callpath(struct x3 *x)
 	} else {
 		free(name);
 	}
-	return x3_idmap_put(&x->callpaths, id, cp) || nomem(x);
+	return x3_idmap_put(&x->callpaths, id, cp) || x3_nomem(x);
 }
 
 static bool rec_coordinate(struct x3 *x)
@@ -214,9 +180,9 @@ static bool rec_coordinate(struct x3 *x)
 		return x3_fail(&x->c, "a Coordinate without one value per "
 				   "parameter");
 	if (!x->cbuf && !(x->cbuf = malloc((np + 1) * sizeof(double))))
-		return nomem(x);
+		return x3_nomem(x);
 	for (uint32_t i = 0; i < np; i++)
-		x->cbuf[i] = NAN;
+		x->cbuf[i] = (double)NAN;
 	for (uint64_t i = 0; i < n; i++) {
 		const char *s;
 		size_t len;
@@ -231,10 +197,10 @@ static bool rec_coordinate(struct x3 *x)
 	}
 	uint32_t pt = extrap_set_point(x->s, x->cbuf);
 	if (pt == MODEL_NONE)
-		return extrap_set_nomem(x->s) ? nomem(x)
+		return extrap_set_nomem(x->s) ? x3_nomem(x)
 			: x3_fail(&x->c, "a Coordinate that names a parameter "
 				      "twice or has a NaN value");
-	return x3_idmap_put(&x->coords, id, pt) || nomem(x);
+	return x3_idmap_put(&x->coords, id, pt) || x3_nomem(x);
 }
 
 /* The optional strategy fields of a generator, read on trial: kept (and
@@ -262,8 +228,6 @@ static bool try_strategies(struct x3 *x)
 	return true;
 }
 
-static bool rd_compound(struct x3 *x, double *coef,
-			struct scaling_factor *f, bool keep);
 
 static bool rec_generator(struct x3 *x, bool single, bool simple)
 {
@@ -289,7 +253,7 @@ static bool rec_generator(struct x3 *x, bool single, bool simple)
 			if (!x3_str_is(s, sl, "CompoundTerm"))
 				return x3_fail(&x->c, "a building block that is "
 						   "not a CompoundTerm");
-			if (!rd_compound(x, &c, &f, false))
+			if (!x3_compound(x, &c, &f, false))
 				return false;
 		}
 		int64_t max_terms;
@@ -298,10 +262,10 @@ static bool rec_generator(struct x3 *x, bool single, bool simple)
 	}
 	char **g = realloc(x->gen_name, (x->n_gens + 1) * sizeof(*g));
 	if (!g)
-		return nomem(x);
+		return x3_nomem(x);
 	x->gen_name = g;
 	if (!(x->gen_name[x->n_gens] = strndup(name, nl)))
-		return nomem(x);
+		return x3_nomem(x);
 	x->n_gens++;
 	return true;
 }
@@ -330,195 +294,7 @@ static bool rec_point(struct x3 *x)
 				       ? (uint32_t)samples : 0,
 	};
 	return extrap_set_put_measure(x->s, cp, (uint32_t)metric, pt, &m) ||
-	       nomem(x);
-}
-
-/* CompoundTerm: coefficient, then SimpleTerms (type, exponent) into one
- * factor (`keep`: a model's term, whose types must be known). */
-static bool rd_compound(struct x3 *x, double *coef,
-			struct scaling_factor *f, bool keep)
-{
-	uint64_t n;
-	memset(f, 0, sizeof(*f));
-	f->exponent_den = 1; /* 0/1 until a polynomial term says */
-	if (!x3_f64(&x->c, coef) || !x3_count(&x->c, 20, &n))
-		return false;
-	for (uint64_t i = 0; i < n; i++) {
-		const char *s, *type;
-		size_t sl, tl;
-		double e;
-		if (!x3_str(&x->c, &s, &sl))
-			return false;
-		if (!x3_str_is(s, sl, "SimpleTerm"))
-			return x3_fail(&x->c, "a CompoundTerm part that is not a "
-					   "SimpleTerm");
-		if (!x3_str(&x->c, &type, &tl) || !x3_f64(&x->c, &e))
-			return false;
-		if (x3_str_is(type, tl, "polynomial")) {
-			f->exponent = e;
-			f->exponent_num = 0;
-			f->exponent_den = 0; /* a float in the file */
-		} else if (x3_str_is(type, tl, "logarithm")) {
-			f->log_exponent = e;
-		} else if (keep) {
-			return x3_fail(&x->c, "a SimpleTerm neither polynomial "
-					   "nor logarithm");
-		}
-	}
-	return true;
-}
-
-static bool add_term(struct x3 *x, struct scaling_model *m,
-		     const struct scaling_term *t)
-{
-	struct scaling_term *g = realloc(m->terms,
-					 (m->n_terms + 1) * sizeof(*g));
-	if (!g)
-		return nomem(x);
-	m->terms = g;
-	m->terms[m->n_terms++] = *t;
-	return true;
-}
-
-/* A function after its prefix; `m` NULL: read and dropped (intervals). */
-static bool rd_function(struct x3 *x, struct scaling_model *m)
-{
-	const char *p;
-	size_t pl;
-	struct scaling_model tmp = {0};
-	if (!m)
-		m = &tmp;
-	bool ok = x3_str(&x->c, &p, &pl);
-	uint32_t np = extrap_set_n_params(x->s);
-	if (!ok) {
-	} else if (x3_str_is(p, pl, "SingleParameterFunction") ||
-		   x3_str_is(p, pl, "MultiParameterFunction")) {
-		bool multi = p[0] == 'M';
-		uint64_t n;
-		m->kind = multi ? SCALING_MULTI : SCALING_SINGLE;
-		ok = x3_f64(&x->c, &m->constant) && x3_count(&x->c, 16, &n);
-		for (uint64_t i = 0; ok && i < n; i++) {
-			struct scaling_term t = {0};
-			if (!multi) {
-				const char *s;
-				size_t sl;
-				ok = x3_str(&x->c, &s, &sl);
-				if (ok && !x3_str_is(s, sl, "CompoundTerm"))
-					ok = x3_fail(&x->c, "a term that is not a "
-							 "CompoundTerm");
-				t.n_factors = 1;
-				ok = ok && rd_compound(x, &t.coefficient,
-						       &t.factors[0], true) &&
-				     add_term(x, m, &t);
-				continue;
-			}
-			uint64_t k;
-			ok = x3_f64(&x->c, &t.coefficient) &&
-			     x3_count(&x->c, 16, &k);
-			for (uint64_t j = 0; ok && j < k; j++) {
-				const char *pn, *s;
-				size_t pnl, sl;
-				double c;
-				struct scaling_factor f;
-				ok = x3_str(&x->c, &pn, &pnl) &&
-				     x3_str(&x->c, &s, &sl);
-				uint32_t pi = ok ? extrap_set_find_param(
-							   x->s, pn, pnl)
-						 : MODEL_NONE;
-				if (ok && (pi == MODEL_NONE ||
-					   !x3_str_is(s, sl, "CompoundTerm") ||
-					   t.n_factors >= np ||
-					   t.n_factors >= SCALING_MAX_PARAMS))
-					ok = x3_fail(&x->c, "a term of an unknown "
-							 "parameter");
-				ok = ok && rd_compound(x, &c, &f, true);
-				if (!ok)
-					break;
-				f.param = pi;
-				t.coefficient *= c;
-				/* factors in parameter order, one each */
-				uint32_t at = t.n_factors;
-				while (at && t.factors[at - 1].param > pi) {
-					t.factors[at] = t.factors[at - 1];
-					at--;
-				}
-				if (at && t.factors[at - 1].param == pi)
-					ok = x3_fail(&x->c, "a term with two "
-							 "factors of one "
-							 "parameter");
-				t.factors[at] = f;
-				t.n_factors++;
-			}
-			ok = ok && add_term(x, m, &t);
-		}
-		if (ok && m->n_terms == 0)
-			m->kind = SCALING_CONSTANT;
-	} else if (x3_str_is(p, pl, "SimpleTerm")) {
-		const char *type;
-		size_t tl;
-		double e;
-		ok = x3_str(&x->c, &type, &tl) && x3_f64(&x->c, &e);
-	} else if (x3_str_is(p, pl, "CompoundTerm")) {
-		double c;
-		struct scaling_factor f;
-		ok = rd_compound(x, &c, &f, false);
-	} else if (!x3_str_is(p, pl, "Function")) {
-		ok = x3_fail(&x->c, "an unknown function type");
-	}
-	free(tmp.terms);
-	return ok;
-}
-
-static bool rec_model(struct x3 *x)
-{
-	int64_t metric, callpath, gen;
-	uint32_t cp;
-	struct scaling_model m = {.kind = SCALING_CONSTANT};
-	m.rrss = m.nrss = m.re = NAN;
-	if (!x3_i64(&x->c, &metric) || !x3_i64(&x->c, &callpath) ||
-	    !x3_i64(&x->c, &gen))
-		return false;
-	if (!x3_idmap_get(&x->callpaths, callpath, &cp) || metric < 0 ||
-	    (uint64_t)metric >= x->n_metrics || gen < 0 ||
-	    (uint64_t)gen >= x->n_gens)
-		return x3_fail(&x->c, "a Model of an unknown metric, callpath or "
-				   "generator");
-	bool ok = rd_function(x, &m);
-	for (int i = 0; ok && i < 6; i++) /* three intervals of two */
-		ok = rd_function(x, NULL);
-	ok = ok && x3_f64(&x->c, &m.rss) && x3_f64(&x->c, &m.ar2) &&
-	     x3_f64(&x->c, &m.smape) && (!x->sparse || x3_f64(&x->c, &m.re));
-	uint64_t n, k;
-	int64_t id;
-	double d;
-	const char *s;
-	size_t sl;
-	ok = ok && x3_count(&x->c, 8, &n);
-	for (uint64_t i = 0; ok && i < n; i++)
-		ok = x3_i64(&x->c, &id);
-	ok = ok && x3_count(&x->c, 12, &n);
-	for (uint64_t i = 0; ok && i < n; i++) {
-		ok = x3_str(&x->c, &s, &sl) && x3_count(&x->c, 16, &k);
-		for (uint64_t j = 0; ok && j < 2 * k; j++)
-			ok = x3_f64(&x->c, &d);
-	}
-	if (ok && x->n_models == x->models_cap) {
-		size_t ncap = x->models_cap ? x->models_cap * 2 : 64;
-		struct x3model *g = realloc(x->models, ncap * sizeof(*g));
-		if (!g) {
-			ok = nomem(x);
-		} else {
-			x->models = g;
-			x->models_cap = ncap;
-		}
-	}
-	if (!ok) {
-		free(m.terms);
-		return false;
-	}
-	x->models[x->n_models++] = (struct x3model){(uint32_t)gen, cp,
-						    (uint32_t)metric, m};
-	return true;
+	       x3_nomem(x);
 }
 
 static bool records(struct x3 *x)
@@ -559,7 +335,7 @@ static bool records(struct x3 *x)
 		else if (x3_str_is(p, pl, "ExperimentPoint"))
 			ok = rec_point(x);
 		else if (x3_str_is(p, pl, "Model"))
-			ok = rec_model(x);
+			ok = x3_model(x);
 		else {
 			x->c.off = at - pl - 4;
 			ok = x3_fail(&x->c, "an unknown record");
@@ -582,11 +358,11 @@ static bool stored_sets(struct x3 *x)
 			if (set == MODEL_NONE &&
 			    (set = extrap_set_model_set(x->s, x->gen_name[g])) ==
 				    MODEL_NONE)
-				return nomem(x);
+				return x3_nomem(x);
 			if (!extrap_set_put_model(x->s, set, x->models[i].cp,
 						  x->models[i].metric,
 						  &x->models[i].m))
-				return nomem(x);
+				return x3_nomem(x);
 		}
 	}
 	return true;

@@ -379,7 +379,7 @@ static int cubeset_bid(const struct reader_probe *p, int best)
 	size_t named = 0;
 	bool dotted = false;
 	for (size_t i = 0; i < p->n_subdirs; i++) {
-		struct extrap_dir_params d;
+		struct extrap_dir_params d = {0};
 		char why[128];
 		bool ok = p->subdirs[i][0] != '.' &&
 			  extrap_dir_params(p->subdirs[i], &d, why,

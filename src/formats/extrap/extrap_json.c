@@ -245,7 +245,7 @@ static enum status read_legacy(struct jparse *j, json_t *root)
 		json_t *pairs = json_object_get(coords[i],
 						"parameter_value_pairs");
 		for (size_t k = 0; k < np; k++)
-			j->coords[k] = NAN;
+			j->coords[k] = (double)NAN;
 		size_t pi;
 		json_t *pv;
 		if (!json_is_array(pairs) || json_array_size(pairs) != np)

@@ -77,6 +77,7 @@ struct tparse {
 	uint32_t *points; /* POINTS in file order -> set point */
 	size_t n_points, points_cap;
 	double *coords;
+	uint32_t coords_np; /* parameters `coords` has room for */
 	size_t line;
 };
 
@@ -121,9 +122,16 @@ static enum status parse_points(struct tparse *t, const char *v, size_t len)
 	if (np == 0)
 		return bad(t, "POINTS before any PARAMETER (the file has no "
 			      "parameters)");
-	if (!t->coords && !(t->coords = malloc(np * sizeof(double))))
-		return error_set(t->err, STATUS_NOMEM, t->path,
-				 "out of memory");
+	/* PARAMETER may follow a POINTS line that added no point: size the
+	 * coordinates for the parameters declared now */
+	if (t->coords_np != np) {
+		double *g = realloc(t->coords, np * sizeof(double));
+		if (!g)
+			return error_set(t->err, STATUS_NOMEM, t->path,
+					 "out of memory");
+		t->coords = g;
+		t->coords_np = np;
+	}
 	bool paren = memchr(v, '(', len) != NULL;
 	int depth = 0;
 	size_t n = 0;

@@ -7,29 +7,12 @@
  * of ../gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
-#include <string.h>
-
 #include "formats/nsight/nsight_read.h"
 #include "formats/reader.h"
 
-static bool has_prefix(const struct reader_probe *p, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	for (size_t i = 0; i < p->n_tables; i++)
-		if (strncmp(p->tables[i], prefix, n) == 0)
-			return true;
-	return false;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 static bool is_export_name(const char *name)
 {
-	return ends_with(name, ".sqlite");
+	return reader_name_ends_with(name, ".sqlite");
 }
 
 static int nsight_bid(const struct reader_probe *p, int best)
@@ -46,9 +29,10 @@ static int nsight_bid(const struct reader_probe *p, int best)
 	}
 	if (!p->is_sqlite)
 		return 0;
-	bool activity = has_prefix(p, "CUPTI_ACTIVITY_KIND_") ||
-			reader_probe_has_table(p, "NVTX_EVENTS") ||
-			reader_probe_has_table(p, "OSRT_API");
+	bool activity =
+		reader_probe_has_table_prefix(p, "CUPTI_ACTIVITY_KIND_") ||
+		reader_probe_has_table(p, "NVTX_EVENTS") ||
+		reader_probe_has_table(p, "OSRT_API");
 	if (activity && reader_probe_has_table(p, "StringIds"))
 		return 80;
 	/* ours but incomplete: the message about what is missing is ours */

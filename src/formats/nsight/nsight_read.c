@@ -84,28 +84,7 @@ static const char *copy_kind_name(int64_t k)
 static uint32_t string_of(struct gpu_run *r, struct gpu_run_file *f,
 			  struct gpu_run_set *s, int64_t id)
 {
-	uint32_t h;
-	if (gpu_run_map_get(&s->strings, (uint64_t)id, &h))
-		return h;
-	if (r->second_pass)
-		return MODEL_NONE;
-	if (!s->string_stmt &&
-	    sqlite3_prepare_v2(f->db,
-			       "SELECT value FROM StringIds WHERE id = ?1", -1,
-			       &s->string_stmt, NULL) != SQLITE_OK)
-		return MODEL_NONE;
-	sqlite3_reset(s->string_stmt);
-	sqlite3_bind_int64(s->string_stmt, 1, id);
-	char buf[48];
-	const char *text = buf;
-	if (sqlite3_step(s->string_stmt) == SQLITE_ROW)
-		text = gpu_run_col_text(s->string_stmt, 0);
-	else
-		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
-	h = gpu_run_intern(r, text);
-	if (h != MODEL_NONE)
-		gpu_run_map_put(&s->strings, (uint64_t)id, h);
-	return h;
+	return gpu_run_string(r, f, s, "StringIds", "value", id);
 }
 
 static bool optional(struct gpu_run_file *f, const char *table,
@@ -448,9 +427,12 @@ static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 				(uint64_t)(h->end - h->start));
 		gpu_run_time_seen(r, (uint64_t)h->start, (uint64_t)h->end);
 		if (line != MODEL_NONE)
-			gpu_run_line_add(r, line, (uint64_t)h->start,
-					 (uint64_t)h->end, node,
-					 (uint64_t)h->rowid << 3 | h->src);
+			gpu_run_line_add(
+				r, line, (uint64_t)h->start, (uint64_t)h->end,
+				node, (uint64_t)h->rowid << 3 | h->src,
+				h->src == SRC_RUNTIME && h->corr >= 0
+					? corr_key(gid_pid(h->gtid), h->corr)
+					: GPU_RUN_NO_LINK);
 	}
 out:
 	free(stack);
@@ -520,9 +502,12 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 			name = memset_name;
 		}
 		uint32_t parent;
-		if (!(has_corr && known_pid &&
-		      gpu_run_map_get(&s->regions, corr_key(pid, corr),
-				      &parent))) {
+		uint64_t link = GPU_RUN_NO_LINK;
+		if (has_corr && known_pid &&
+		    gpu_run_map_get(&s->regions, corr_key(pid, corr),
+				    &parent)) {
+			link = corr_key(pid, corr);
+		} else {
 			if (!r->second_pass)
 				r->unlinked++;
 			uint32_t proc = known_pid ? process_node(r, fi, s, pid)
@@ -573,10 +558,11 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				r->lines[line].profile);
 		if (src != SRC_KERNEL && gpu_run_col_int(st, 8, &bytes) &&
 		    bytes >= 0)
-			gpu_run_add_bytes(r, node, (double)bytes);
+			gpu_run_add_bytes(r, node, (double)bytes,
+					  (uint64_t)(end - start));
 		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
 		gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
-				 (uint64_t)rowid << 3 | src);
+				 (uint64_t)rowid << 3 | src, link);
 	}
 	if (e == STATUS_OK && rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);

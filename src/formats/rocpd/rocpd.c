@@ -8,29 +8,13 @@
  * ../gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
-#include <string.h>
-
 #include "formats/reader.h"
 #include "formats/rocpd/rocpd_layouts.h"
 
-static bool has_prefix(const struct reader_probe *p, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	for (size_t i = 0; i < p->n_tables; i++)
-		if (strncmp(p->tables[i], prefix, n) == 0)
-			return true;
-	return false;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 static bool is_profile_name(const char *name)
 {
-	return ends_with(name, ".rpd") || ends_with(name, ".db");
+	return reader_name_ends_with(name, ".rpd") ||
+	       reader_name_ends_with(name, ".db");
 }
 
 static int rocpd_bid(const struct reader_probe *p, int best)
@@ -49,14 +33,14 @@ static int rocpd_bid(const struct reader_probe *p, int best)
 	}
 	if (!p->is_sqlite)
 		return 0;
-	if (has_prefix(p, "rocpd_kernel_dispatch") ||
-	    has_prefix(p, "rocpd_event"))
+	if (reader_probe_has_table_prefix(p, "rocpd_kernel_dispatch") ||
+	    reader_probe_has_table_prefix(p, "rocpd_event"))
 		return 80;
 	if (reader_probe_has_table(p, "rocpd_api") &&
 	    reader_probe_has_table(p, "rocpd_op"))
 		return 80;
 	/* ours but incomplete: the message about what is missing is ours */
-	if (has_prefix(p, "rocpd_"))
+	if (reader_probe_has_table_prefix(p, "rocpd_"))
 		return 50;
 	return 0;
 }

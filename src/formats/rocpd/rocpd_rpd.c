@@ -36,28 +36,7 @@ static int api_cmp(const void *pa, const void *pb)
 static uint32_t rpd_string(struct gpu_run *r, struct gpu_run_file *f,
 			   struct gpu_run_set *s, int64_t id)
 {
-	uint32_t h;
-	if (gpu_run_map_get(&s->strings, (uint64_t)id, &h))
-		return h;
-	if (r->second_pass)
-		return MODEL_NONE;
-	if (!s->string_stmt &&
-	    sqlite3_prepare_v2(f->db,
-			       "SELECT string FROM rocpd_string WHERE id = ?1",
-			       -1, &s->string_stmt, NULL) != SQLITE_OK)
-		return MODEL_NONE;
-	sqlite3_reset(s->string_stmt);
-	sqlite3_bind_int64(s->string_stmt, 1, id);
-	char buf[48];
-	const char *text = buf;
-	if (sqlite3_step(s->string_stmt) == SQLITE_ROW)
-		text = gpu_run_col_text(s->string_stmt, 0);
-	else
-		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
-	h = gpu_run_intern(r, text);
-	if (h != MODEL_NONE)
-		gpu_run_map_put(&s->strings, (uint64_t)id, h);
-	return h;
+	return gpu_run_string(r, f, s, "rocpd_string", "string", id);
 }
 
 static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
@@ -233,7 +212,8 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 					   label, r->profile[thread]);
 		if (line != MODEL_NONE)
 			gpu_run_line_add(r, line, (uint64_t)a->start,
-				       (uint64_t)a->end, node, (uint64_t)a->id);
+					 (uint64_t)a->end, node,
+					 (uint64_t)a->id, (uint64_t)a->id);
 	}
 	free(stack);
 	free(nodes);
@@ -249,6 +229,8 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 	struct gpu_run_file *f = &r->files[fi];
 	struct gpu_run_set *s = &f->sets[0];
 	struct gpu_run_map op_api = {0}, sizes = {0};
+	/* second pass: op -> launching API id, the interval link */
+	struct gpu_run_map op_link = {0};
 	sqlite3_stmt *st = NULL;
 	enum status e = STATUS_OK;
 	int rc;
@@ -264,7 +246,10 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		uint32_t node;
 		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &api) &&
 		    gpu_run_map_get(&s->regions, (uint64_t)api, &node) &&
-		    !gpu_run_map_put(&op_api, (uint64_t)op, node)) {
+		    (!gpu_run_map_put(&op_api, (uint64_t)op, node) ||
+		     (r->second_pass && api >= 0 && api < UINT32_MAX &&
+		      !gpu_run_map_put(&op_link, (uint64_t)op,
+				       (uint32_t)api)))) {
 			e = NOMEM(f);
 			goto out;
 		}
@@ -368,16 +353,22 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			      r->lines[line].profile);
 		uint32_t size;
 		if (gpu_run_map_get(&sizes, (uint64_t)id, &size))
-			gpu_run_add_bytes(r, node, size);
+			gpu_run_add_bytes(r, node, size,
+					  (uint64_t)(end - start));
 		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
+		uint32_t api;
 		gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
-			       (uint64_t)id);
+				 (uint64_t)id,
+				 gpu_run_map_get(&op_link, (uint64_t)id, &api)
+					 ? api
+					 : GPU_RUN_NO_LINK);
 	}
 	if (rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);
 out:
 	sqlite3_finalize(st);
 	gpu_run_map_free(&op_api);
+	gpu_run_map_free(&op_link);
 	gpu_run_map_free(&sizes);
 	return e;
 }

@@ -281,37 +281,7 @@ static uint32_t host_line(struct v3_ctx *c, int64_t pid, int64_t tid)
 /* A string of the set's string table, through the cache. */
 static uint32_t set_string(struct v3_ctx *c, int64_t id)
 {
-	uint32_t h;
-	if (gpu_run_map_get(&c->s->strings, (uint64_t)id, &h))
-		return h;
-	if (c->r->second_pass)
-		return MODEL_NONE;
-	if (!c->s->string_stmt) {
-		char *t = tname(c->s, "rocpd_string"), *sql = NULL;
-		if (!t || asprintf(&sql, "SELECT string FROM %s WHERE id = ?1",
-				   t) < 0 ||
-		    sqlite3_prepare_v2(c->f->db, sql, -1, &c->s->string_stmt,
-				       NULL) != SQLITE_OK) {
-			free(t);
-			free(sql);
-			return MODEL_NONE;
-		}
-		free(t);
-		free(sql);
-	}
-	sqlite3_stmt *st = c->s->string_stmt;
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, id);
-	char buf[48];
-	const char *text = buf;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		text = gpu_run_col_text(st, 0);
-	else
-		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
-	h = gpu_run_intern(c->r, text);
-	if (h != MODEL_NONE)
-		gpu_run_map_put(&c->s->strings, (uint64_t)id, h);
-	return h;
+	return gpu_run_string(c->r, c->f, c->s, "rocpd_string", "string", id);
 }
 
 static enum status read_meta(struct v3_ctx *c, struct error *err)
@@ -453,6 +423,7 @@ struct pending {
 	uint8_t kind;
 	bool copy;
 	double bytes;
+	uint64_t link; /* the launching region's id (trace link), or none */
 };
 
 struct pending_list {
@@ -523,11 +494,11 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 		return false;
 	gpu_run_add_gpu(r, node, dur, prof);
 	if (p->copy && p->bytes >= 0)
-		gpu_run_add_bytes(r, node, p->bytes);
+		gpu_run_add_bytes(r, node, p->bytes, dur);
 	gpu_run_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
 	return gpu_run_line_add(r, line, (uint64_t)p->start,
 			      (uint64_t)(p->end > p->start ? p->end : p->start),
-			      node, (uint64_t)p->rowid);
+			      node, (uint64_t)p->rowid, p->link);
 }
 
 /* Host regions (API calls, roctx ranges), in id order: a parent's id (the
@@ -601,7 +572,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		uint32_t line = host_line(c, pid, tid);
 		if (line == MODEL_NONE ||
 		    !gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end,
-				    node, (uint64_t)id)) {
+				    node, (uint64_t)id, (uint64_t)id)) {
 			if (r->second_pass)
 				continue;
 			s = error_set(err, STATUS_NOMEM, c->f->path,
@@ -647,7 +618,8 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		goto out;
 	struct gpu_run *r = c->r;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pending p = {.copy = copy, .bytes = -1};
+		struct pending p = {
+			.copy = copy, .bytes = -1, .link = GPU_RUN_NO_LINK};
 		int64_t stack, kid, size;
 		if (!gpu_run_col_int(st, 0, &p.rowid) ||
 		    !gpu_run_col_int(st, 1, &p.pid) ||
@@ -686,6 +658,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		uint32_t parent;
 		if (gpu_run_col_int(st, 5, &stack) && stack != 0 &&
 		    gpu_run_map_get(&c->s->regions, (uint64_t)stack, &parent)) {
+			p.link = (uint64_t)stack;
 			if (!place(c, parent, &p) && !r->second_pass) {
 				s = error_set(err, STATUS_NOMEM, c->f->path,
 					      "out of memory");

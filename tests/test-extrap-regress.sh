@@ -1,0 +1,46 @@
+#!/bin/sh
+# Regressions of the review of the Extra-P readers (2026-11-25), each a
+# crash or a memory error before its fix (the sanitizer build in CI
+# catches a return): a directory with a dot-subdirectory beside another
+# one (the Cube-set bid freed an uninitialised record: SIGSEGV); a text
+# file that declares parameters after an empty POINTS line (the point
+# buffer was sized for the first count: heap overflow); an unknown
+# keyword without a space (the message scanned past the line: heap
+# over-read).  Each must exit 0 or 2 with at most one line on stderr
+# naming the file.
+top_builddir=${top_builddir:-.}
+cs="$top_builddir/callscope"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+check() { # LABEL EXPECTED-EXIT COMMAND...
+	label=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne "$want" ] || [ "$lines" -gt 1 ]; then
+		echo "FAIL: $label: exit $rc (want $want), stderr:"
+		cat "$tmp/err"
+		status=1
+	fi
+}
+mkdir -p "$tmp/dir/.hidden" "$tmp/dir/a"
+check "dot-subdirectory" 2 "$cs" info "$tmp/dir"
+grep -q "dir" "$tmp/err" || { echo "FAIL: the error does not name the directory"; status=1; }
+
+printf 'PARAMETER a\nPOINTS\nPARAMETER b c d\nPOINTS ( 1 2 3 4 ) ( 5 6 7 8 )\nREGION main\nDATA 1\nDATA 2\n' >"$tmp/late.txt"
+"$cs" points "$tmp/late.txt" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	grep -q "a=1 b=2 c=3 d=4" "$tmp/out" ||
+		{ echo "FAIL: late parameters: the point (1 2 3 4) is not read"; cat "$tmp/out"; status=1; }
+elif [ "$rc" -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+	echo "FAIL: late parameters: exit $rc"; cat "$tmp/err"; status=1
+fi
+
+printf 'PARAMETER p\nPOINTS 1 2 3\nUNKNOWN_KEYWORD_WITHOUT_A_SPACE\n' >"$tmp/unknown.txt"
+check "unknown keyword" 2 "$cs" points "$tmp/unknown.txt"
+grep -q 'unknown field "UNKNOWN_KEYWORD_WITHOUT_A_SPACE"' "$tmp/err" ||
+	{ echo "FAIL: unknown keyword: the message does not name it"; cat "$tmp/err"; status=1; }
+exit $status
