@@ -7,8 +7,9 @@
 # (x=60, the largest measured value); D doubles it and the value column
 # follows, `:set at x=1000` sets it; the plot pane draws its title, axes
 # with ticks and the measured points; ! selects the worst-scaling call
-# path; on text/two_parameter_1.txt, X changes the x parameter and % shows
-# the heat map with its shade ramp and the measured points.  The corpus
+# path; on text/two_parameter_1.txt, X changes the x parameter, % shows
+# the heat map with its shade ramp and the measured points, @ D doubles
+# the second parameter.  The corpus
 # part is skipped (77) while the Extra-P readers or the modeler are not in
 # the program.  Polls capture-pane, never a bare sleep.
 . "${top_srcdir:-.}/tests/tmux-env.sh"
@@ -100,6 +101,9 @@ wait_for "(heat map)" || fail "% did not show the heat map"
 wait_for "$(printf '\302\267\342\226\221\342\226\221\342\226\222')" ||
 	fail "the heat map has no shade ramp"
 screen | grep -qF "×" || fail "the heat map does not mark the measured points"
+# @ moves the slider to y, D doubles y alone
+t send-keys -t "$S" @ D
+wait_for "Models at x=60 y=10" || fail "@ D did not double y"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
 exit $status
