@@ -154,7 +154,8 @@ static void sb_exponent(struct sbuf *b, const struct scaling_factor *f,
 
 	if (is_log) {
 		/* log exponents are integers in fitted models */
-		if (f->exponent_den != 0 && f->log_exponent == floor(f->log_exponent) &&
+		if (f->log_exponent_int &&
+		    f->log_exponent == floor(f->log_exponent) &&
 		    fabs(f->log_exponent) < 1e9)
 			snprintf(num, sizeof num, "%d", (int)f->log_exponent);
 		else
