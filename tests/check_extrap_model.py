@@ -6,7 +6,8 @@ path is in the corpus (or the IDs given), runs callscope and compares each
 (callpath, metric): the model text, the constant, the coefficients and RSS,
 AR2, SMAPE, RE within 1e-6 relative.  Prints one line per input and
 "N of M models match exactly, K within 1e-6, R rest"; exit 1 when any
-model is missing or differs beyond 1e-6.
+model is missing or differs beyond 1e-6.  Model sets stored in a file
+(.extra-p, Extra-P 3) are compared too (`model --stored N`: the text).
     check_extrap_model.py CALLSCOPE EXPECTED_DIR WORK_DIR [ID...]
 WORK_DIR is where INDEX.tsv's relative paths (../shared/corpus/...) start."""
 import gzip, json, math, os, subprocess, sys
@@ -55,7 +56,23 @@ for ident, path in inputs:
     jpath = os.path.join(exp_dir, ident + ".json")
     if not os.path.exists(jpath):
         jpath += ".gz"
-    want = [s for s in load(jpath)["model_sets"] if s.get("generated_by_this_run")][0]["models"]
+    sets = load(jpath)["model_sets"]
+    want = [s for s in sets if s.get("generated_by_this_run")][0]["models"]
+    for st in sets:
+        if st.get("generated_by_this_run"):
+            continue
+        r = subprocess.run([cs, "model", "--stored", str(st["index"]), "--format", "json", path],
+                           capture_output=True, text=True)
+        texts = {} if r.returncode else \
+            {(m["callpath"], m["metric"]): m["model"] for m in json.loads(r.stdout)["models"]}
+        bad = [m for m in st["models"] if texts.get((m["callpath"], m["metric"])) != m["model"]]
+        print(f"{ident}: stored set {st['index']}: {len(st['models']) - len(bad)} of "
+              f"{len(st['models'])} model texts equal")
+        for m in bad[:5]:
+            print(f"  REST {ident}: stored {m['callpath']} / {m['metric']}: want {m['model']}")
+        tot += len(st["models"])
+        exact += len(st["models"]) - len(bad)
+        rest += len(bad)
     r = subprocess.run([cs, "model", "--format", "json", path], capture_output=True, text=True)
     if r.returncode != 0:
         print(f"REST {ident}: callscope exit {r.returncode}: {r.stderr.strip()}")

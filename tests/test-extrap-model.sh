@@ -2,7 +2,8 @@
 # `callscope model --format json` end to end (the Extra-P readers and the
 # fitter) against Extra-P 4.2.5's own models for inputs of every reader
 # format on main (tests/check_extrap_model.py: model text, constant,
-# coefficients, RSS, AR2, SMAPE, RE within 1e-6); then `report --at`: the
+# coefficients, RSS, AR2, SMAPE, RE within 1e-6; and the texts of the
+# model sets stored in .extra-p and Extra-P 3 files); then `report --at`: the
 # model column equals the model evaluated at the point, and unknown or
 # missing parameters and a database that is not parametric are one-line
 # errors with exit status 2.  Skipped (77) where ../shared/expected is
@@ -19,7 +20,9 @@ python3 "$top_srcdir/tests/check_extrap_model.py" ./callscope "$exp" \
 	input__experiments_MP__experiment_MP.txt talpas__talpas_1.txt \
 	talpas__talpas_5.txt json__input_1.JSON json__new__input1.json \
 	jsonlines__extended2.jsonl jsonlines__matrix_4p.jsonl \
-	jsonlines__sparse_matrix_2p.jsonl
+	jsonlines__sparse_matrix_2p.jsonl cubeset__multi_parameter \
+	cubeset__single_parameter input__exp_only_mean_median.extra-p \
+	experiments__two_parameter3.txt.extra-p input__experiment_3
 [ $? -eq 0 ] || exit 1
 
 set -u

@@ -76,6 +76,7 @@ static struct scaling_term term1(double coef, uint32_t param, int num,
 		.exponent_num = num,
 		.exponent_den = den,
 		.log_exponent = lg,
+		.log_exponent_int = den != 0,
 	};
 	return t;
 }
@@ -113,7 +114,8 @@ static void test_text_terms(void **state)
 	t[0] = term1(0.25, 0, 1, 3, 0);
 	t[0].n_factors = 2;
 	t[0].factors[1] = (struct scaling_factor){
-		.param = 1, .exponent_den = 1, .log_exponent = 1};
+		.param = 1, .exponent_den = 1, .log_exponent = 1,
+		.log_exponent_int = true};
 	s = scaling_text(&m, names, 2);
 	assert_string_equal(s, "1.5 + 0.25 * x^(1/3) * log2(y)^(1)");
 	free(s);
@@ -122,9 +124,17 @@ static void test_text_terms(void **state)
 	t[0] = term1(4.0, 1, 2, 0, 0);
 	t[0].factors[0].exponent = 2.0;
 	t[0].factors[0].log_exponent = 1.0;
+	t[0].factors[0].log_exponent_int = false;
 	s = scaling_text(&m, names, 2);
 	assert_string_equal(s, "1.5 + 4.0 * y^(2.0) * log2(y)^(1.0)");
 	free(s);
+	/* a stored fraction with a float log exponent (.extra-p) */
+	t[0] = term1(2.5, 0, 3, 2, 2);
+	t[0].factors[0].log_exponent_int = false;
+	s = scaling_text(&m, names, 2);
+	assert_string_equal(s, "1.5 + 2.5 * x^(3/2) * log2(x)^(2.0)");
+	free(s);
+	t[0] = term1(4.0, 1, 2, 0, 0);
 	t[0].factors[0].exponent = 0.5;
 	t[0].factors[0].log_exponent = 0;
 	s = scaling_text(&m, names, 2);

@@ -8,6 +8,7 @@
  * depend on curses, on ui/ or on any reader. */
 #include "model/scaling.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,7 +58,13 @@ static void py_repr(double v, char *buf, size_t size)
 		snprintf(buf, size, signbit(v) ? "-0.0" : "0.0");
 		return;
 	}
-	for (prec = 1; prec <= 17; prec++) {
+	/* Any decimal of at most 15 digits survives a round trip through
+	 * the nearest double (DBL_DIG), so when the 15-digit rounding reads
+	 * back to v, it is the shortest with its trailing zeros dropped
+	 * (below); otherwise 16 or 17 digits, correctly rounded, are the
+	 * closest of their length.  Subnormals have fewer digits: all
+	 * lengths are tried. */
+	for (prec = fabs(v) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
 		snprintf(tmp, sizeof tmp, "%.*e", prec - 1, v);
 		if (strtod(tmp, NULL) == v)
 			break;
@@ -154,7 +161,8 @@ static void sb_exponent(struct sbuf *b, const struct scaling_factor *f,
 
 	if (is_log) {
 		/* log exponents are integers in fitted models */
-		if (f->exponent_den != 0 && f->log_exponent == floor(f->log_exponent) &&
+		if (f->log_exponent_int &&
+		    f->log_exponent == floor(f->log_exponent) &&
 		    fabs(f->log_exponent) < 1e9)
 			snprintf(num, sizeof num, "%d", (int)f->log_exponent);
 		else

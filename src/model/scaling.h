@@ -25,6 +25,9 @@ struct scaling_factor {
 	int32_t exponent_den; /* 0 when the exponent is known only as a
 				 float (stored models: printed "x^(2.0)") */
 	double log_exponent;  /* of log2(x_param), 0 for none */
+	bool log_exponent_int; /* an integer (fitted models: printed
+				  "log2(x)^(1)"); false when known only as
+				  a float (stored models: "log2(x)^(1.0)") */
 };
 
 struct scaling_term {

@@ -387,6 +387,7 @@ static void fill_single(struct scaling_model *model, const struct sp_hyp *h,
 	fa->exponent_num = h->num;
 	fa->exponent_den = h->num == 0 ? 1 : h->den;
 	fa->log_exponent = h->lg;
+	fa->log_exponent_int = true;
 	model->rss = r->rss;
 	model->rrss = r->rrss;
 	model->nrss = r->nrss;

@@ -375,6 +375,7 @@ static enum status fill_multi(struct scaling_model *out,
 			fa->exponent_num = h->num;
 			fa->exponent_den = h->num == 0 ? 1 : h->den;
 			fa->log_exponent = h->lg;
+			fa->log_exponent_int = true;
 		}
 	}
 	out->rss = hy->rss;
