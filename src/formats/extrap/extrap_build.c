@@ -347,29 +347,8 @@ static enum status measure_cells(struct build *d)
 	if (!extrap_merge_incomplete(s, d->ms, d->keep, d->cp_used))
 		return nomem(d);
 	/* Extra-P's validation after the merge */
-	uint64_t pairs = (uint64_t)s->cps.n * s->metrics.n;
-	uint32_t *count = pairs < SIZE_MAX / sizeof(uint32_t)
-				  ? calloc((size_t)pairs + 1, sizeof(*count))
-				  : NULL;
-	if (!count)
-		return nomem(d);
-	for (uint32_t i = 0; i < s->n_cells; i++)
-		if (d->keep[i])
-			count[(size_t)s->cells[i].cp * s->metrics.n +
-			      s->cells[i].metric]++;
-	enum status st = STATUS_OK;
-	for (uint64_t k = 0; k < pairs && st == STATUS_OK; k++)
-		if (count[k] && count[k] != s->n_points)
-			st = error_set(d->err, STATUS_CORRUPT, d->path,
-				       "callpath \"%s\", metric \"%s\": "
-				       "measurements at %u of the %u points "
-				       "after merging call trees",
-				       s->cps.v[k / s->metrics.n],
-				       s->metrics.v[k % s->metrics.n],
-				       (unsigned)count[k],
-				       (unsigned)s->n_points);
-	free(count);
-	return st;
+	return extrap_check_pairs(s, d->keep, d->path,
+				  " after merging call trees", d->err);
 }
 
 static enum status build_measures(struct build *d)
