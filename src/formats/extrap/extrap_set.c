@@ -232,6 +232,15 @@ uint32_t extrap_set_callpath(struct extrap_set *s, const char *name,
 	return names_add(s, &s->cps, name, len, &added);
 }
 
+const char *extrap_set_callpath_name(const struct extrap_set *s, uint32_t cp,
+				     size_t *len)
+{
+	if (cp >= s->cps.n)
+		return NULL;
+	*len = s->cps.len[cp];
+	return s->cps.v[cp];
+}
+
 uint32_t extrap_set_metric(struct extrap_set *s, const char *name, size_t len)
 {
 	bool added;
