@@ -5,7 +5,7 @@ here, apart from the reader (tests/test-cube-hostile.sh, bench/).
 gen_cube.py OUT.cubex [--seed N] [--cnodes N] [--locs N] [--zlib]
             [--big-endian] [--gzip-anchor] [--dense] [--cube48]
             [--answers FILE]
-            [--hostile KIND] [--bench]
+            [--hostile KIND] [--bench] [--sparse-set [--chain]]
 
 Metrics: visits (EXCLUSIVE UINT64), time (INCLUSIVE DOUBLE), min_time
 (EXCLUSIVE MINDOUBLE), bytes (EXCLUSIVE INT64, sparse: every third call
@@ -317,11 +317,38 @@ def bench(args, out):
         add("anchor.xml", a)
 
 
+def sparse_set(args, out):
+    """--sparse-set: n call nodes (4 children each, or a chain with
+    --chain) x locs locations, one EXCLUSIVE DOUBLE metric "time" with rows
+    for the first 4 call nodes only (value 1 + location); a Cube-set
+    reader must not cost call nodes x locations."""
+    n, locs = args["cnodes"], args["locs"]
+    if args["chain"]:
+        parent = [-1] + [i - 1 for i in range(1, n)]
+    else:
+        parent = [-1] + [(i - 1) // 4 for i in range(1, n)]
+    children = [[] for _ in range(n)]
+    for i in range(1, n):
+        children[parent[i]].append(i)
+    metrics = [("time", "EXCLUSIVE", "DOUBLE")]
+    pre, stack = [], [0]
+    while stack:
+        x = stack.pop()
+        pre.append(x)
+        stack.extend(reversed(children[x]))
+    rows = {t: [1.0 + l for l in range(locs)] for t in range(min(4, n))}
+    idx, data = member_bytes(rows, "DOUBLE", locs, False, False, False, n)
+    members = [("0.index", idx), ("0.data", data),
+               ("anchor.xml", anchor(n, locs, parent, children, metrics))]
+    with open(out, "wb") as f:
+        f.write(write_tar(out, members))
+
+
 def main():
     argv = sys.argv[1:]
     args = dict(seed=1, cnodes=40, locs=4, zlib=False, big_endian=False,
                 gzip_anchor=False, dense=False, answers=None, hostile=None,
-                bench=False)
+                bench=False, chain=False)
     out = None
     i = 0
     while i < len(argv):
@@ -343,6 +370,9 @@ def main():
         return 64
     if args["bench"]:
         bench(args, out)
+        return 0
+    if args.get("sparse_set"):
+        sparse_set(args, out)
         return 0
     rnd = random.Random(args["seed"])
     members, answers = small(args, rnd)

@@ -172,12 +172,120 @@ static void test_builder(void **state)
 	model_free(m);
 }
 
+/* model_measure_by_index / model_stored_model_by_index against the
+ * searches: every (node, measured, point) once, in that order, the last
+ * of repeated calls kept; and the columns' pairs against the definition
+ * (the first other column, by index, with the same name and variant and
+ * another kind). */
+static void test_walk(void **state)
+{
+	(void)state;
+	assert_int_equal(model_n_measures(NULL), 0);
+	assert_null(model_measure_by_index(NULL, 0, NULL, NULL, NULL));
+	assert_int_equal(model_n_stored_models(NULL), 0);
+	assert_null(model_stored_model_by_index(NULL, 0, NULL, NULL, NULL));
+	enum { NODES = 40, MEASURED = 3, POINTS = 5, COLS = 9 };
+	struct model_builder *b = model_builder_new("test", "mem");
+	assert_non_null(b);
+	static const char *const names[COLS] = {"a", "b", "a", "c", "a",
+						"b", "c", "c", "d"};
+	static const uint8_t kinds[COLS] = {0, 0, 0, 1, 1, 1, 1, 0, 1};
+	for (uint32_t i = 0; i < COLS; i++) {
+		struct model_column col = {.name = strdup(names[i]),
+					   .variant = strdup(""),
+					   .format = strdup("%g"),
+					   .kind = kinds[i],
+					   .pair = MODEL_NONE,
+					   .parent = MODEL_NONE};
+		assert_int_equal(model_builder_add_column(b, &col), i);
+	}
+	for (uint32_t k = 0; k < MEASURED; k++)
+		assert_int_equal(model_builder_add_measured(b, k), k);
+	assert_int_equal(model_builder_add_param(b, "p"), 0);
+	for (uint32_t p = 0; p < POINTS; p++) {
+		double c = p + 1;
+		assert_int_equal(model_builder_add_point(b, &c, 1), p);
+	}
+	for (uint32_t i = 1; i < NODES; i++) {
+		struct model_node n = {.function = MODEL_NONE,
+				       .kind = NODE_REGION};
+		assert_int_equal(model_builder_add_node(b, 0, &n), i);
+	}
+	/* a scrambled order, about two in three present, some twice */
+	uint32_t x = 12345;
+	for (uint32_t r = 0; r < 2 * NODES * MEASURED * POINTS; r++) {
+		x = x * 1103515245u + 12345u;
+		uint32_t v = (x >> 8) % (NODES * MEASURED * POINTS);
+		struct model_measure ms = {.mean = r, .repetitions = 1};
+		assert_true(model_builder_set_measure(
+			b, v / (MEASURED * POINTS), (v / POINTS) % MEASURED,
+			v % POINTS, &ms));
+		if (r % 7 == 0) {
+			struct scaling_model sm = {.kind = SCALING_CONSTANT,
+						   .constant = r};
+			if (r % 14 == 0)
+				assert_int_equal(
+					model_builder_add_stored_set(b, "s"),
+					r / 14);
+			assert_true(model_builder_set_stored_model(
+				b, (r / 14) % 3, v / (MEASURED * POINTS),
+				(v / POINTS) % MEASURED, &sm));
+		}
+	}
+	struct model *m = model_builder_finish(b, NULL);
+	assert_non_null(m);
+	size_t i = 0;
+	for (uint32_t n = 0; n < NODES; n++)
+		for (uint32_t k = 0; k < MEASURED; k++)
+			for (uint32_t p = 0; p < POINTS; p++) {
+				const struct model_measure *at =
+					model_measure_at(m, n, k, p);
+				if (!at)
+					continue;
+				uint32_t gn, gk, gp;
+				const struct model_measure *w =
+					model_measure_by_index(m, i++, &gn, &gk,
+							       &gp);
+				assert_ptr_equal(w, at);
+				assert_true(gn == n && gk == k && gp == p);
+			}
+	assert_int_equal(model_n_measures(m), i);
+	assert_null(model_measure_by_index(m, i, NULL, NULL, NULL));
+	i = 0;
+	for (uint32_t set = 0; set < model_n_stored_sets(m); set++)
+		for (uint32_t n = 0; n < NODES; n++)
+			for (uint32_t k = 0; k < MEASURED; k++) {
+				const struct scaling_model *at =
+					model_stored_model(m, set, n, k);
+				if (!at)
+					continue;
+				uint32_t gs, gn, gk;
+				assert_ptr_equal(model_stored_model_by_index(
+							 m, i++, &gs, &gn, &gk),
+						 at);
+				assert_true(gs == set && gn == n && gk == k);
+			}
+	assert_true(i > 0);
+	assert_int_equal(model_n_stored_models(m), i);
+	assert_null(model_stored_model_by_index(m, i, NULL, NULL, NULL));
+	for (uint32_t c = 0; c < COLS; c++) {
+		uint32_t want = MODEL_NONE;
+		for (uint32_t j = 0; j < COLS && want == MODEL_NONE; j++)
+			if (j != c && kinds[j] != kinds[c] &&
+			    strcmp(names[j], names[c]) == 0)
+				want = j;
+		assert_int_equal(m->columns[c].pair, want);
+	}
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_pairwise),
 		cmocka_unit_test(test_builder),
+		cmocka_unit_test(test_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,4 +40,18 @@ t, rel, summ, note = sums("short")
 assert rel == ">" and note and abs(summ - 0.75 * t) <= 0.01 * t, \
     (t, rel, summ, note)
 PY
+# an Extra-P set's thread pane lists the measurement points: their means
+# are no decomposition of the column's value (the mean at the last point),
+# so no "thread sum > stored summary" warning (review, parametric sets)
+printf 'PARAMETER p\nPOINTS 1 2 4\nREGION main\nDATA 1 2\nDATA 3 4\nDATA 5 6\nREGION main->f\nDATA 1\nDATA 2\nDATA 10\n' >"$tmp/points.txt"
+"$top_builddir/callscope" --headless --no-config --size 100x30 \
+	--keys ':threshold 0<Enter>HT' "$tmp/points.txt" >"$tmp/points.screen" ||
+	status=1
+if grep -q 'stored summary' "$tmp/points.screen" ||
+	! grep -q ' rows: the measurement points (each the mean of its repetitions)' "$tmp/points.screen" ||
+	! grep -q ' 3 measurement points ' "$tmp/points.screen"; then
+	echo "FAIL: the thread pane of an Extra-P set:"
+	cat "$tmp/points.screen"
+	status=1
+fi
 exit $status

@@ -118,10 +118,19 @@ static void draw_histogram(struct threads *t, int y, int x, int h, int w)
 }
 
 /* "thread sum X = summary Y", or, where they differ, both with what the
- * difference is: the percentages are of the thread sum. */
+ * difference is: the percentages are of the thread sum.  For a parametric
+ * set, what the rows are instead. */
 static char *sums_line(const struct model *m, const struct threads *t,
 		       bool *differs)
 {
+	if (m->n_points > 0) {
+		/* a parametric set (Extra-P): a profile is a point, its value
+		 * the mean there, and the column's value the mean at the
+		 * last point: the rows are no decomposition of it, no check */
+		*differs = false;
+		return strdup(" rows: the measurement points (each the mean of "
+			      "its repetitions), not parts of a sum");
+	}
 	char *sum = cli_format_value(m, t->column, t->sum);
 	char *summ = t->has_summary
 			     ? cli_format_value(m, t->column, t->summary)
@@ -164,9 +173,11 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	char *mx = cli_format_value(m, t->column, t->max);
 	char *me = cli_format_value(m, t->column, t->mean);
 	char *sd = cli_format_value(m, t->column, t->sd);
-	if (asprintf(&stats, " %zu execution contexts   min %s   max %s   "
+	if (asprintf(&stats, " %zu %s   min %s   max %s   "
 			     "mean %s   std dev %s   (s sorts: %s)",
-		     t->n, mn ? mn : "?", mx ? mx : "?", me ? me : "?",
+		     t->n,
+		     m->n_points ? "measurement points" : "execution contexts",
+		     mn ? mn : "?", mx ? mx : "?", me ? me : "?",
 		     sd ? sd : "?",
 		     t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index") < 0)
 		stats = NULL;

@@ -75,12 +75,21 @@ static json_t *coord_json(const struct model *m, uint32_t point)
 	return a;
 }
 
-static bool has_any(const struct model *m, uint32_t node, uint32_t measured)
+/* The run of measurements from index `i` with the same node and measured
+ * metric (model_measure_by_index orders by node, metric, point): its end,
+ * its key in *node and *measured. */
+static size_t run_end(const struct model *m, size_t i, uint32_t *node,
+		      uint32_t *measured)
 {
-	for (uint32_t p = 0; p < m->n_points; p++)
-		if (model_measure_at(m, node, measured, p))
-			return true;
-	return false;
+	size_t n = model_n_measures(m), e = i + 1;
+	model_measure_by_index(m, i, node, measured, NULL);
+	for (; e < n; e++) {
+		uint32_t nd, k;
+		model_measure_by_index(m, e, &nd, &k, NULL);
+		if (nd != *node || k != *measured)
+			break;
+	}
+	return e;
 }
 
 /* A stored model: kind, constant, terms (coefficient; factors: parameter
@@ -121,28 +130,32 @@ static json_t *model_json(const struct scaling_model *sm)
 			 num_json(sm->re));
 }
 
-/* The stored model sets (.extra-p, Extra-P 3), in the file's order. */
+/* The stored model sets (.extra-p, Extra-P 3), in the file's order, a
+ * walk of the stored models in order (set, node, metric). */
 static json_t *sets_json(const struct model *m, const char *metric)
 {
 	json_t *sets = json_array();
+	size_t i = 0, n = model_n_stored_models(m);
 	for (uint32_t set = 0; set < model_n_stored_sets(m); set++) {
 		json_t *models = json_array();
-		for (uint32_t node = 1; node < m->n_nodes; node++)
-			for (uint32_t k = 0; k < model_n_measured(m); k++) {
-				const char *name = measured_name(m, k);
-				const struct scaling_model *sm =
-					model_stored_model(m, set, node, k);
-				if (!sm || (metric && strcmp(metric, name)))
-					continue;
-				char *cp = callpath_of(m, node);
-				json_t *j = model_json(sm);
-				json_object_set_new(j, "callpath",
-						    cli_json_text(cp ? cp : ""));
-				json_object_set_new(j, "metric",
-						    cli_json_text(name));
-				json_array_append_new(models, j);
-				free(cp);
-			}
+		for (; i < n; i++) {
+			uint32_t s, node, k;
+			const struct scaling_model *sm =
+				model_stored_model_by_index(m, i, &s, &node,
+							    &k);
+			if (s != set)
+				break;
+			const char *name = measured_name(m, k);
+			if (node == 0 || (metric && strcmp(metric, name)))
+				continue;
+			char *cp = callpath_of(m, node);
+			json_t *j = model_json(sm);
+			json_object_set_new(j, "callpath",
+					    cli_json_text(cp ? cp : ""));
+			json_object_set_new(j, "metric", cli_json_text(name));
+			json_array_append_new(models, j);
+			free(cp);
+		}
 		json_array_append_new(
 			sets, json_pack("{s:o, s:o}", "name",
 					cli_json_text(model_stored_set_name(m, set)),
@@ -160,42 +173,38 @@ static json_t *set_json(const struct model *m, const char *metric)
 			params, cli_json_text(model_str(m, m->params[j].name)));
 	for (uint32_t p = 0; p < m->n_points; p++)
 		json_array_append_new(coords, coord_json(m, p));
-	for (uint32_t node = 1; node < m->n_nodes; node++) {
-		for (uint32_t k = 0; k < model_n_measured(m); k++) {
-			const char *name = measured_name(m, k);
-			if ((metric && strcmp(metric, name) != 0) ||
-			    !has_any(m, node, k))
-				continue;
-			json_t *pts = json_array();
-			for (uint32_t p = 0; p < m->n_points; p++) {
-				const struct model_measure *ms =
-					model_measure_at(m, node, k, p);
-				if (!ms)
-					continue;
-				json_array_append_new(
-					pts,
-					json_pack("{s:o, s:o, s:o, s:o, s:o, "
-						  "s:o, s:o}",
-						  "coordinate", coord_json(m, p),
-						  "mean", num_json(ms->mean),
-						  "median", num_json(ms->median),
-						  "minimum", num_json(ms->minimum),
-						  "maximum", num_json(ms->maximum),
-						  "std", num_json(ms->std),
-						  "repetitions",
-						  ms->repetitions
-							  ? json_integer(
-								    ms->repetitions)
-							  : json_null()));
-			}
-			char *cp = callpath_of(m, node);
+	/* one series per run of (node, metric) in the stored order */
+	for (size_t i = 0, e; i < model_n_measures(m); i = e) {
+		uint32_t node, k;
+		e = run_end(m, i, &node, &k);
+		const char *name = measured_name(m, k);
+		if (node == 0 || (metric && strcmp(metric, name) != 0))
+			continue;
+		json_t *pts = json_array();
+		for (size_t j = i; j < e; j++) {
+			uint32_t p;
+			const struct model_measure *ms =
+				model_measure_by_index(m, j, NULL, NULL, &p);
 			json_array_append_new(
-				series, json_pack("{s:o, s:o, s:o}", "callpath",
-						  cli_json_text(cp ? cp : ""),
-						  "metric", cli_json_text(name),
-						  "points", pts));
-			free(cp);
+				pts,
+				json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+					  "coordinate", coord_json(m, p),
+					  "mean", num_json(ms->mean),
+					  "median", num_json(ms->median),
+					  "minimum", num_json(ms->minimum),
+					  "maximum", num_json(ms->maximum),
+					  "std", num_json(ms->std),
+					  "repetitions",
+					  ms->repetitions
+						  ? json_integer(ms->repetitions)
+						  : json_null()));
 		}
+		char *cp = callpath_of(m, node);
+		json_array_append_new(
+			series, json_pack("{s:o, s:o, s:o}", "callpath",
+					  cli_json_text(cp ? cp : ""), "metric",
+					  cli_json_text(name), "points", pts));
+		free(cp);
 	}
 	json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o}", "format",
 				cli_json_text(m->format), "path",
@@ -224,35 +233,30 @@ static void set_text(const struct model *m, const char *metric)
 	fputs("\nFormat:     ", stdout);
 	cli_put_text(stdout, m->format);
 	printf("\nParameters: %u, points: %u\n", m->n_params, m->n_points);
-	for (uint32_t node = 1; node < m->n_nodes; node++) {
-		for (uint32_t k = 0; k < model_n_measured(m); k++) {
-			const char *name = measured_name(m, k);
-			if ((metric && strcmp(metric, name) != 0) ||
-			    !has_any(m, node, k))
-				continue;
-			char *cp = callpath_of(m, node);
-			fputs("\n", stdout);
-			cli_put_text(stdout, cp ? cp : "");
-			fputs("  [", stdout);
-			cli_put_text(stdout, name);
-			fputs("]\n", stdout);
-			free(cp);
-			printf("  %14s %14s %14s %14s %14s %5s  point\n",
-			       "mean", "median", "minimum", "maximum", "std",
-			       "reps");
-			for (uint32_t p = 0; p < m->n_points; p++) {
-				const struct model_measure *ms =
-					model_measure_at(m, node, k, p);
-				if (!ms)
-					continue;
-				printf("  %14.8g %14.8g %14.8g %14.8g %14.8g "
-				       "%5u",
-				       ms->mean, ms->median, ms->minimum,
-				       ms->maximum, ms->std,
-				       (unsigned)ms->repetitions);
-				put_coord(m, p);
-				fputc('\n', stdout);
-			}
+	for (size_t i = 0, e; i < model_n_measures(m); i = e) {
+		uint32_t node, k;
+		e = run_end(m, i, &node, &k);
+		const char *name = measured_name(m, k);
+		if (node == 0 || (metric && strcmp(metric, name) != 0))
+			continue;
+		char *cp = callpath_of(m, node);
+		fputs("\n", stdout);
+		cli_put_text(stdout, cp ? cp : "");
+		fputs("  [", stdout);
+		cli_put_text(stdout, name);
+		fputs("]\n", stdout);
+		free(cp);
+		printf("  %14s %14s %14s %14s %14s %5s  point\n", "mean",
+		       "median", "minimum", "maximum", "std", "reps");
+		for (size_t j = i; j < e; j++) {
+			uint32_t p;
+			const struct model_measure *ms =
+				model_measure_by_index(m, j, NULL, NULL, &p);
+			printf("  %14.8g %14.8g %14.8g %14.8g %14.8g %5u",
+			       ms->mean, ms->median, ms->minimum, ms->maximum,
+			       ms->std, (unsigned)ms->repetitions);
+			put_coord(m, p);
+			fputc('\n', stdout);
 		}
 	}
 }

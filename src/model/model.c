@@ -422,22 +422,58 @@ static bool build_ctx_index(struct model *m)
 	return true;
 }
 
+struct col_ref {
+	const char *name, *variant;
+	uint32_t index;
+};
+
+static int cmp_col_ref(const void *a, const void *b)
+{
+	const struct col_ref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (!c)
+		c = strcmp(x->variant, y->variant);
+	if (!c)
+		c = x->index < y->index ? -1 : x->index > y->index;
+	return c;
+}
+
+/* Each column's pair: the first other column (by index) with the same
+ * name and variant and another kind.  The columns sorted by (name,
+ * variant, index), so that a set with tens of thousands of metrics
+ * (Extra-P) does not cost columns squared.  Out of memory leaves the
+ * columns unpaired. */
 static void pair_columns(struct model *m)
 {
+	for (uint32_t i = 0; i < m->n_columns; i++)
+		m->columns[i].pair = MODEL_NONE;
+	struct col_ref *r = malloc(((size_t)m->n_columns + 1) * sizeof(*r));
+	if (!r)
+		return;
 	for (uint32_t i = 0; i < m->n_columns; i++) {
-		struct model_column *c = &m->columns[i];
-		c->pair = MODEL_NONE;
-		for (uint32_t j = 0; j < m->n_columns; j++) {
-			const struct model_column *o = &m->columns[j];
-			if (j != i && o->kind != c->kind &&
-			    strcmp(o->name, c->name) == 0 &&
-			    strcmp(o->variant ? o->variant : "",
-				   c->variant ? c->variant : "") == 0) {
-				c->pair = j;
-				break;
-			}
+		const struct model_column *c = &m->columns[i];
+		r[i] = (struct col_ref){c->name, c->variant ? c->variant : "",
+					i};
+	}
+	qsort(r, m->n_columns, sizeof(*r), cmp_col_ref);
+	for (uint32_t i = 0, e; i < m->n_columns; i = e) {
+		for (e = i + 1; e < m->n_columns &&
+				strcmp(r[e].name, r[i].name) == 0 &&
+				strcmp(r[e].variant, r[i].variant) == 0;
+		     e++)
+			;
+		/* the group's first column, and its first of another kind */
+		uint32_t first = r[i].index, other = MODEL_NONE;
+		uint8_t k0 = m->columns[first].kind;
+		for (uint32_t j = i + 1; j < e && other == MODEL_NONE; j++)
+			if (m->columns[r[j].index].kind != k0)
+				other = r[j].index;
+		for (uint32_t j = i; j < e; j++) {
+			struct model_column *c = &m->columns[r[j].index];
+			c->pair = c->kind == k0 ? other : first;
 		}
 	}
+	free(r);
 }
 
 struct model *model_builder_finish(struct model_builder *b,

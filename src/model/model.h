@@ -551,6 +551,17 @@ const struct model_measure *model_measure_at(const struct model *m,
 					     uint32_t node, uint32_t measured,
 					     uint32_t point);
 
+/* The measurements in order, for a walk that must not search each
+ * (node, measured, point) (cost O(measurements), not nodes x metrics x
+ * points): their number, and measurement `i` (0 <= i < that number),
+ * ordered by node, then measured metric, then point, with its key in
+ * *node, *measured and *point (each may be NULL); NULL for an invalid i. */
+size_t model_n_measures(const struct model *m);
+const struct model_measure *model_measure_by_index(const struct model *m,
+						   size_t i, uint32_t *node,
+						   uint32_t *measured,
+						   uint32_t *point);
+
 /* Performance models stored in the file (.extra-p, Extra-P 3: named model
  * sets, shown as stored, not refitted): their number, a set's name, and
  * the model of (node, measured metric) in set `set`, or NULL. */
@@ -560,6 +571,15 @@ const char *model_stored_set_name(const struct model *m, uint32_t set);
 const struct scaling_model *model_stored_model(const struct model *m,
 					       uint32_t set, uint32_t node,
 					       uint32_t measured);
+
+/* The stored models in order (set, then node, then measured metric), as
+ * model_measure_by_index walks the measurements: their number and model
+ * `i` with its key; NULL for an invalid i. */
+size_t model_n_stored_models(const struct model *m);
+const struct scaling_model *model_stored_model_by_index(const struct model *m,
+							size_t i, uint32_t *set,
+							uint32_t *node,
+							uint32_t *measured);
 
 /* The text of string handle `h` ("" for 0 or an invalid handle). */
 const char *model_str(const struct model *m, uint32_t h);

@@ -191,6 +191,28 @@ const struct model_measure *model_measure_at(const struct model *m,
 	return NULL;
 }
 
+size_t model_n_measures(const struct model *m)
+{
+	return m && m->measures ? m->measures->n : 0;
+}
+
+const struct model_measure *model_measure_by_index(const struct model *m,
+						   size_t i, uint32_t *node,
+						   uint32_t *measured,
+						   uint32_t *point)
+{
+	if (!m || !m->measures || i >= m->measures->n)
+		return NULL;
+	const struct measure_key *k = &m->measures->keys[i];
+	if (node)
+		*node = k->node;
+	if (measured)
+		*measured = k->measured;
+	if (point)
+		*point = k->point;
+	return &m->measures->values[i];
+}
+
 uint32_t model_n_stored_sets(const struct model *m)
 {
 	return m && m->measures ? m->measures->n_sets : 0;
@@ -236,6 +258,28 @@ const struct scaling_model *model_stored_model(const struct model *m,
 	return NULL;
 }
 
+size_t model_n_stored_models(const struct model *m)
+{
+	return m && m->measures ? m->measures->n_models : 0;
+}
+
+const struct scaling_model *model_stored_model_by_index(const struct model *m,
+							size_t i, uint32_t *set,
+							uint32_t *node,
+							uint32_t *measured)
+{
+	if (!m || !m->measures || i >= m->measures->n_models)
+		return NULL;
+	const struct stored_key *k = &m->measures->skeys[i];
+	if (set)
+		*set = k->set;
+	if (node)
+		*node = k->node;
+	if (measured)
+		*measured = k->measured;
+	return &m->measures->models[i];
+}
+
 /* ---- builder -------------------------------------------------------- */
 
 uint32_t model_builder_add_measured(struct model_builder *b, uint32_t column)
@@ -264,20 +308,27 @@ bool model_builder_set_measure(struct model_builder *b, uint32_t node,
 	    measured >= b->m->measures->n_measured)
 		return false;
 	struct model_measures *s = b->m->measures;
+	/* keys and values share the capacity, grown geometrically by
+	 * array_grow: values follow only when keys grew (a realloc per call
+	 * copied the array each time under ASan) */
+	size_t cap = b->measures_cap;
 	if (s->n >= UINT32_MAX ||
 	    !array_grow((void **)&s->keys, &b->measures_cap, s->n + 1,
 			sizeof(*s->keys))) {
 		b->failed = true;
 		return false;
 	}
-	size_t vcap = b->measures_cap;
-	struct model_measure *grown =
-		realloc(s->values, vcap * sizeof(*s->values));
-	if (!grown) {
-		b->failed = true;
-		return false;
+	if (b->measures_cap != cap || !s->values) {
+		struct model_measure *grown = realloc(
+			s->values, b->measures_cap * sizeof(*s->values));
+		if (!grown) {
+			/* keep the two arrays' capacity the same */
+			b->measures_cap = cap;
+			b->failed = true;
+			return false;
+		}
+		s->values = grown;
 	}
-	s->values = grown;
 	s->keys[s->n] = (struct measure_key){node, measured, point,
 					     (uint32_t)s->n};
 	s->values[s->n] = *value;
@@ -331,6 +382,7 @@ bool model_builder_set_stored_model(struct model_builder *b, uint32_t set,
 		return false;
 	}
 	struct model_measures *s = b->m->measures;
+	size_t cap = b->models_cap; /* shared, as for the measurements */
 	if (s->n_models >= UINT32_MAX ||
 	    !array_grow((void **)&s->skeys, &b->models_cap, s->n_models + 1,
 			sizeof(*s->skeys))) {
@@ -338,14 +390,17 @@ bool model_builder_set_stored_model(struct model_builder *b, uint32_t set,
 		b->failed = true;
 		return false;
 	}
-	struct scaling_model *grown =
-		realloc(s->models, b->models_cap * sizeof(*s->models));
-	if (!grown) {
-		stored_clear(&taken);
-		b->failed = true;
-		return false;
+	if (b->models_cap != cap || !s->models) {
+		struct scaling_model *grown = realloc(
+			s->models, b->models_cap * sizeof(*s->models));
+		if (!grown) {
+			b->models_cap = cap;
+			stored_clear(&taken);
+			b->failed = true;
+			return false;
+		}
+		s->models = grown;
 	}
-	s->models = grown;
 	s->skeys[s->n_models] = (struct stored_key){set, node, measured,
 						    (uint32_t)s->n_models};
 	s->models[s->n_models] = taken;

@@ -94,18 +94,20 @@ struct build {
 	bool *cp_used;            /* callpath -> in the tree */
 };
 
-static const double *sort_coords;
-static uint32_t sort_np;
+/* A point to sort: it carries its coordinates, so that the comparison
+ * needs no file-scope state (readers may run in several threads). */
+struct point_ref {
+	const double *c;
+	uint32_t np, index;
+};
 
 static int cmp_point(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const double *cx = sort_coords + (size_t)x * sort_np;
-	const double *cy = sort_coords + (size_t)y * sort_np;
-	for (uint32_t j = 0; j < sort_np; j++)
-		if (cx[j] != cy[j])
-			return cx[j] < cy[j] ? -1 : 1;
-	return x < y ? -1 : x > y;
+	const struct point_ref *x = a, *y = b;
+	for (uint32_t j = 0; j < x->np; j++)
+		if (x->c[j] != y->c[j])
+			return x->c[j] < y->c[j] ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static enum status nomem(struct build *d)
@@ -119,21 +121,21 @@ static enum status build_points(struct build *d)
 	for (uint32_t i = 0; i < s->params.n; i++)
 		if (model_builder_add_param(d->b, s->params.v[i]) != i)
 			return nomem(d);
-	uint32_t *order = malloc(((size_t)s->n_points + 1) * sizeof(*order));
+	struct point_ref *order =
+		malloc(((size_t)s->n_points + 1) * sizeof(*order));
 	d->rank = malloc(((size_t)s->n_points + 1) * sizeof(*d->rank));
 	if (!order || !d->rank) {
 		free(order);
 		return nomem(d);
 	}
 	for (uint32_t i = 0; i < s->n_points; i++)
-		order[i] = i;
-	sort_coords = s->coords;
-	sort_np = s->params.n;
+		order[i] = (struct point_ref){
+			s->coords + (size_t)i * s->params.n, s->params.n, i};
 	qsort(order, s->n_points, sizeof(*order), cmp_point);
 	enum status st = STATUS_OK;
 	for (uint32_t i = 0; i < s->n_points && st == STATUS_OK; i++) {
-		const double *c = s->coords + (size_t)order[i] * s->params.n;
-		d->rank[order[i]] = i;
+		const double *c = order[i].c;
+		d->rank[order[i].index] = i;
 		if (model_builder_add_point(d->b, c, s->params.n) != i) {
 			st = nomem(d);
 			break;
@@ -347,29 +349,8 @@ static enum status measure_cells(struct build *d)
 	if (!extrap_merge_incomplete(s, d->ms, d->keep, d->cp_used))
 		return nomem(d);
 	/* Extra-P's validation after the merge */
-	uint64_t pairs = (uint64_t)s->cps.n * s->metrics.n;
-	uint32_t *count = pairs < SIZE_MAX / sizeof(uint32_t)
-				  ? calloc((size_t)pairs + 1, sizeof(*count))
-				  : NULL;
-	if (!count)
-		return nomem(d);
-	for (uint32_t i = 0; i < s->n_cells; i++)
-		if (d->keep[i])
-			count[(size_t)s->cells[i].cp * s->metrics.n +
-			      s->cells[i].metric]++;
-	enum status st = STATUS_OK;
-	for (uint64_t k = 0; k < pairs && st == STATUS_OK; k++)
-		if (count[k] && count[k] != s->n_points)
-			st = error_set(d->err, STATUS_CORRUPT, d->path,
-				       "callpath \"%s\", metric \"%s\": "
-				       "measurements at %u of the %u points "
-				       "after merging call trees",
-				       s->cps.v[k / s->metrics.n],
-				       s->metrics.v[k % s->metrics.n],
-				       (unsigned)count[k],
-				       (unsigned)s->n_points);
-	free(count);
-	return st;
+	return extrap_check_pairs(s, d->keep, d->path,
+				  " after merging call trees", d->err);
 }
 
 static enum status build_measures(struct build *d)

@@ -30,6 +30,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The most text a Cube file's callpaths may take (each is its parent's
+ * plus a name: a tree D deep takes about D^2 / 2 names' bytes). */
+#define EXTRAP_CUBE_MAX_TEXT ((size_t)64 << 20)
+
 struct cdir {
 	char *name;
 	char **files; /* full paths, sorted */
@@ -243,16 +247,19 @@ static enum status read_file(struct cset *c, const char *file, uint32_t point)
 	uint32_t L = 0;
 	uint32_t *pos = calloc((size_t)m->n_profiles + 1, sizeof(*pos));
 	uint32_t *cp = calloc((size_t)m->n_nodes + 1, sizeof(*cp));
-	char **path = calloc((size_t)m->n_nodes + 1, sizeof(*path));
-	double *rows = NULL;
-	uint8_t *present = NULL;
-	if (!pos || !cp || !path)
+	uint8_t *present = calloc((size_t)m->n_nodes + 1, 1);
+	char *buf = NULL; /* one callpath being built */
+	size_t buf_cap = 0, text = 0;
+	double *row = NULL;
+	if (!pos || !cp || !present)
 		goto nomem;
 	for (uint32_t i = 0; i < m->n_profiles; i++)
 		pos[i] = m->profiles[i].is_summary ? MODEL_NONE : L++;
 	if (L == 0)
 		L = 1;
-	/* callpaths: parents come before their children */
+	/* callpaths: parents come before their children; a child's is its
+	 * parent's (kept by the set) plus "->" and its name, so that a file
+	 * holds no copy of each path (O(depth^2) bytes for a deep tree) */
 	for (uint32_t n = 1; n < m->n_nodes; n++) {
 		uint32_t par = m->nodes[n].parent;
 		/* the region's name, as Extra-P names it (the node's
@@ -261,71 +268,120 @@ static enum status read_file(struct cset *c, const char *file, uint32_t point)
 		const char *nm = model_str(m, fn < m->n_functions
 						      ? m->functions[fn].name
 						      : m->nodes[n].name);
-		if (par == 0 || par == MODEL_NONE || !path[par]) {
-			path[n] = strdup(nm);
-		} else if (asprintf(&path[n], "%s->%s", path[par], nm) < 0) {
-			path[n] = NULL;
+		size_t nl = strlen(nm), pl = 0;
+		const char *pp = par == 0 || par == MODEL_NONE || par >= n
+					 ? NULL
+					 : extrap_set_callpath_name(c->s, cp[par],
+								    &pl);
+		size_t need = (pp ? pl + 2 : 0) + nl + 1;
+		/* the call tree's text, the set's callpaths: bounded (a deep
+		 * tree's is depth squared) */
+		text += need;
+		if (text > EXTRAP_CUBE_MAX_TEXT) {
+			st = error_set(c->err, STATUS_CORRUPT, file,
+				       "the callpaths of the call tree exceed "
+				       "%u MiB (a call tree %u deep)",
+				       (unsigned)(EXTRAP_CUBE_MAX_TEXT >> 20),
+				       (unsigned)m->max_depth);
+			goto out;
 		}
-		if (!path[n])
-			goto nomem;
-		cp[n] = extrap_set_callpath(c->s, path[n], strlen(path[n]));
+		if (need > buf_cap) {
+			size_t ncap = buf_cap ? buf_cap : 256;
+			while (ncap < need)
+				ncap *= 2;
+			char *g = realloc(buf, ncap);
+			if (!g)
+				goto nomem;
+			buf = g;
+			buf_cap = ncap;
+		}
+		size_t len = 0;
+		if (pp) {
+			memcpy(buf, pp, pl);
+			memcpy(buf + pl, "->", 2);
+			len = pl + 2;
+		}
+		memcpy(buf + len, nm, nl);
+		len += nl;
+		cp[n] = extrap_set_callpath(c->s, buf, len);
 		if (cp[n] == MODEL_NONE)
 			goto nomem;
 	}
-	rows = malloc(((size_t)m->n_nodes + 1) * L * sizeof(*rows));
-	present = malloc((size_t)m->n_nodes + 1);
-	if (!rows || !present)
+	/* one row of locations at a time: a node's values are added as
+	 * soon as they are read (never call nodes x locations) */
+	row = calloc(L, sizeof(*row));
+	if (!row)
 		goto nomem;
 	for (uint32_t col = 0; col < m->n_columns && st == STATUS_OK; col++) {
 		const struct model_column *mc = &m->columns[col];
 		uint32_t stat = model_column_stat(m, col);
 		if (mc->kind != COLUMN_EXCLUSIVE || stat == MODEL_NONE)
 			continue;
-		bool any = false;
-		memset(rows, 0, (size_t)m->n_nodes * L * sizeof(*rows));
-		for (uint32_t n = 1; n < m->n_nodes && st == STATUS_OK; n++) {
+		/* a hidden column's metric is taken at its first value: the
+		 * nodes before, present with zeros only, get their rows
+		 * then */
+		uint32_t metric = MODEL_NONE;
+		if (mc->visible &&
+		    (metric = extrap_set_metric(c->s, mc->name,
+						strlen(mc->name))) == MODEL_NONE)
+			goto nomem;
+		for (uint32_t n = 1; n < m->n_nodes; n++) {
 			struct profile_value *pv = NULL;
 			size_t k = 0;
 			double sum;
 			/* a call node without a row has no measurement */
 			present[n] = model_stat_value(m, n, stat, &sum);
 			st = model_per_profile(m, n, stat, &pv, &k, c->err);
+			if (st != STATUS_OK)
+				break;
 			present[n] |= k > 0;
-			for (size_t i = 0; st == STATUS_OK && i < k; i++)
-				if (pv[i].profile < m->n_profiles &&
-				    pos[pv[i].profile] != MODEL_NONE) {
-					rows[(size_t)n * L +
-					     pos[pv[i].profile]] = pv[i].value;
-					any = true;
+			bool any = false;
+			for (size_t i = 0; i < k && !any; i++)
+				any = pv[i].profile < m->n_profiles &&
+				      pos[pv[i].profile] != MODEL_NONE;
+			if (any && metric == MODEL_NONE) {
+				/* `row` is all zeros here */
+				metric = extrap_set_metric(c->s, mc->name,
+							   strlen(mc->name));
+				for (uint32_t z = 1;
+				     z < n && metric != MODEL_NONE; z++)
+					if (present[z] &&
+					    !extrap_set_add_row(c->s, cp[z],
+								metric, point,
+								row, L))
+						metric = MODEL_NONE;
+				if (metric == MODEL_NONE) {
+					free(pv);
+					goto nomem;
 				}
+			}
+			for (size_t i = 0; i < k; i++)
+				if (pv[i].profile < m->n_profiles &&
+				    pos[pv[i].profile] != MODEL_NONE)
+					row[pos[pv[i].profile]] = pv[i].value;
+			bool ok = !present[n] || metric == MODEL_NONE ||
+				  extrap_set_add_row(c->s, cp[n], metric, point,
+						     row, L);
+			/* the row back to zeros */
+			for (size_t i = 0; i < k; i++)
+				if (pv[i].profile < m->n_profiles &&
+				    pos[pv[i].profile] != MODEL_NONE)
+					row[pos[pv[i].profile]] = 0;
 			free(pv);
-		}
-		if (st != STATUS_OK)
-			break;
-		if (!any && !mc->visible) {
-			note_skipped(c, mc->name);
-			continue;
-		}
-		uint32_t metric = extrap_set_metric(c->s, mc->name,
-						    strlen(mc->name));
-		if (metric == MODEL_NONE)
-			goto nomem;
-		for (uint32_t n = 1; n < m->n_nodes; n++)
-			if (present[n] && !extrap_set_add_row(c->s, cp[n], metric, point,
-						rows + (size_t)n * L, L))
+			if (!ok)
 				goto nomem;
+		}
+		if (st == STATUS_OK && metric == MODEL_NONE)
+			note_skipped(c, mc->name);
 	}
 	goto out;
 nomem:
 	st = error_set(c->err, STATUS_NOMEM, file, "out of memory");
 out:
-	if (path)
-		for (uint32_t n = 0; n < m->n_nodes; n++)
-			free(path[n]);
-	free(path);
+	free(buf);
 	free(pos);
 	free(cp);
-	free(rows);
+	free(row);
 	free(present);
 	model_free(m);
 	return st;

@@ -232,6 +232,15 @@ uint32_t extrap_set_callpath(struct extrap_set *s, const char *name,
 	return names_add(s, &s->cps, name, len, &added);
 }
 
+const char *extrap_set_callpath_name(const struct extrap_set *s, uint32_t cp,
+				     size_t *len)
+{
+	if (cp >= s->cps.n)
+		return NULL;
+	*len = s->cps.len[cp];
+	return s->cps.v[cp];
+}
+
 uint32_t extrap_set_metric(struct extrap_set *s, const char *name, size_t len)
 {
 	bool added;
@@ -430,6 +439,45 @@ bool extrap_set_put_model(struct extrap_set *s, uint32_t set,
 	return true;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+enum status extrap_check_pairs(const struct extrap_set *s, const bool *keep,
+			       const char *path, const char *after,
+			       struct error *err)
+{
+	/* the kept cells' (callpath, metric) sorted: a run is a pair's
+	 * points (cells are unique per point), O(cells log cells) whatever
+	 * the number of callpaths x metrics */
+	uint64_t *pair = malloc(((size_t)s->n_cells + 1) * sizeof(*pair));
+	if (!pair)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	size_t n = 0;
+	for (uint32_t i = 0; i < s->n_cells; i++)
+		if (!keep || keep[i])
+			pair[n++] = (uint64_t)s->cells[i].cp << 32 |
+				    s->cells[i].metric;
+	qsort(pair, n, sizeof(*pair), cmp_u64);
+	enum status st = STATUS_OK;
+	for (size_t i = 0, e; i < n && st == STATUS_OK; i = e) {
+		for (e = i + 1; e < n && pair[e] == pair[i]; e++)
+			;
+		if (e - i == s->n_points)
+			continue;
+		st = error_set(err, STATUS_CORRUPT, path,
+			       "callpath \"%s\", metric \"%s\": measurements at "
+			       "%u of the %u points%s",
+			       s->cps.v[pair[i] >> 32],
+			       s->metrics.v[(uint32_t)pair[i]], (unsigned)(e - i),
+			       (unsigned)s->n_points, after);
+	}
+	free(pair);
+	return st;
+}
+
 enum status extrap_set_validate(const struct extrap_set *s, const char *path,
 				struct error *err)
 {
@@ -442,29 +490,6 @@ enum status extrap_set_validate(const struct extrap_set *s, const char *path,
 	if (s->metrics.n == 0 || s->cps.n == 0 || s->n_cells == 0)
 		return error_set(err, STATUS_CORRUPT, path,
 				 "the set has no measurements");
-	/* points with data per (callpath, metric): cells are unique per
-	 * point, so counting cells per pair is enough */
-	uint64_t pairs = (uint64_t)s->cps.n * s->metrics.n;
-	if (pairs > SIZE_MAX / sizeof(uint32_t))
-		return error_set(err, STATUS_NOMEM, path, "out of memory");
-	uint32_t *count = calloc((size_t)pairs, sizeof(*count));
-	if (!count)
-		return error_set(err, STATUS_NOMEM, path, "out of memory");
-	for (uint32_t i = 0; i < s->n_cells; i++)
-		count[(size_t)s->cells[i].cp * s->metrics.n +
-		      s->cells[i].metric]++;
-	enum status st = STATUS_OK;
-	for (uint64_t i = 0; i < pairs && st == STATUS_OK; i++) {
-		if (count[i] == 0 || count[i] == s->n_points)
-			continue;
-		st = error_set(err, STATUS_CORRUPT, path,
-			       "callpath \"%s\", metric \"%s\": measurements at "
-			       "%u of the %u points",
-			       s->cps.v[i / s->metrics.n],
-			       s->metrics.v[i % s->metrics.n],
-			       (unsigned)count[i], (unsigned)s->n_points);
-	}
-	free(count);
-	return st;
+	/* points with data per (callpath, metric) */
+	return extrap_check_pairs(s, NULL, path, "", err);
 }
-

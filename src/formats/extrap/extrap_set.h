@@ -43,6 +43,11 @@ uint32_t extrap_set_callpath(struct extrap_set *s, const char *name,
 			     size_t len);
 uint32_t extrap_set_metric(struct extrap_set *s, const char *name, size_t len);
 
+/* The name of callpath `cp` and its length in *len (NULL for an invalid
+ * index): valid until the next callpath is added. */
+const char *extrap_set_callpath_name(const struct extrap_set *s, uint32_t cp,
+				     size_t *len);
+
 /* The index of the point with these n_params coordinates, added when
  * new; MODEL_NONE when out of memory or a coordinate is NaN. */
 uint32_t extrap_set_point(struct extrap_set *s, const double *coords);

@@ -58,6 +58,14 @@ struct extrap_set {
 	bool nomem;
 };
 
+/* Every (callpath, metric) of the cells for which keep[cell] holds (all
+ * when keep is NULL) measured at every point: else STATUS_CORRUPT naming
+ * the first pair (by callpath, then metric) and its count, `after`
+ * appended to the message.  O(cells log cells); STATUS_NOMEM. */
+enum status extrap_check_pairs(const struct extrap_set *s, const bool *keep,
+			       const char *path, const char *after,
+			       struct error *err);
+
 /* extrap_merge.c: Extra-P's unification of a Cube set's call trees, on
  * the cells' measurements (ms, one per cell, computed by the caller):
  * every (callpath, metric) measured at fewer points than the set has is

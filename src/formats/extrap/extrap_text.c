@@ -75,6 +75,7 @@ struct tparse {
 	const char *path;
 	struct error *err;
 	uint32_t *points; /* POINTS in file order -> set point */
+	size_t *points_line; /* POINTS in file order -> its line */
 	size_t n_points, points_cap;
 	double *coords;
 	uint32_t coords_np; /* parameters `coords` has room for */
@@ -104,12 +105,17 @@ static enum status add_point(struct tparse *t, const double *c, size_t n)
 	if (t->n_points == t->points_cap) {
 		size_t ncap = t->points_cap ? t->points_cap * 2 : 16;
 		uint32_t *g = realloc(t->points, ncap * sizeof(*g));
-		if (!g)
+		if (g)
+			t->points = g;
+		size_t *gl = g ? realloc(t->points_line, ncap * sizeof(*gl))
+			       : NULL;
+		if (!gl)
 			return error_set(t->err, STATUS_NOMEM, t->path,
 					 "out of memory");
-		t->points = g;
+		t->points_line = gl;
 		t->points_cap = ncap;
 	}
+	t->points_line[t->n_points] = t->line;
 	t->points[t->n_points++] = p;
 	return STATUS_OK;
 }
@@ -204,10 +210,23 @@ static enum status parse_data(struct tparse *t, const char *v, size_t len,
 				 "line %zu: too many DATA lines (%zu) for the "
 				 "number of POINTS (%zu)",
 				 t->line, *index + 1, t->n_points);
-	uint32_t point = t->points[(*index)++];
-	if (extrap_set_n_values(t->s, cp, metric, point))
+	size_t at = (*index)++;
+	uint32_t point = t->points[at];
+	if (extrap_set_n_values(t->s, cp, metric, point)) {
+		/* POINTS listing a point twice ("POINTS 1 1"), or the
+		 * region and metric given again */
+		for (size_t k = 0; k < at; k++)
+			if (t->points[k] == point)
+				return error_set(
+					t->err, STATUS_CORRUPT, t->path,
+					"line %zu: POINTS lists a point twice "
+					"(points %zu and %zu, the first on "
+					"line %zu)",
+					t->points_line[at], k + 1, at + 1,
+					t->points_line[k]);
 		return bad(t, "a second DATA line for the same point, region "
 			      "and metric");
+	}
 	double buf[64];
 	size_t n = 0, i = 0;
 	if (len == 0)
@@ -344,6 +363,7 @@ enum status extrap_text_parse(const char *data, size_t len, const char *path,
 	if (st == STATUS_OK)
 		st = extrap_set_build(t.s, "extrap-text", path, out, err);
 	free(t.points);
+	free(t.points_line);
 	free(t.coords);
 	extrap_set_free(t.s);
 	return st;
