@@ -427,6 +427,51 @@ static void test_fit_cache_consistent(void **state)
 	scaling_fitter_free(f);
 }
 
+/* Eight parameters (SCALING_MAX_PARAMS), all of them non-constant: the
+ * full-sum candidate has eight terms and nine coefficients (review finding
+ * 1: a stack overflow, UBSan "index 8 out of bounds").  A star design:
+ * a base point and five values along each axis. */
+static void test_fit_eight_params(void **state)
+{
+	enum { NP = SCALING_MAX_PARAMS, NPT = 1 + NP * 4 };
+	double coords[NPT * NP], y[NPT], v[] = {4, 8, 16, 32};
+	struct error err = {0};
+	struct scaling_fitter *f = scaling_fitter_new(NP, &err);
+	struct scaling_model m = {0};
+	uint32_t n = 0;
+
+	(void)state;
+	assert_non_null(f);
+	for (uint32_t p = 0; p < NP; p++)
+		coords[p] = 2;
+	n = 1;
+	for (uint32_t p = 0; p < NP; p++)
+		for (int k = 0; k < 4; k++, n++)
+			for (uint32_t q = 0; q < NP; q++)
+				coords[n * NP + q] = q == p ? v[k] : 2;
+	for (uint32_t i = 0; i < NPT; i++) {
+		y[i] = 1;
+		for (uint32_t p = 0; p < NP; p++)
+			y[i] += (p + 1) * coords[i * NP + p];
+	}
+	assert_int_equal(scaling_fit(f, coords, y, NPT, &m, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(m.kind, SCALING_MULTI);
+	assert_int_equal(m.n_terms, NP);
+	for (uint32_t t = 0; t < NP; t++) {
+		assert_int_equal(m.terms[t].n_factors, 1);
+		assert_int_equal(m.terms[t].factors[0].param, t);
+		assert_double_equal(m.terms[t].coefficient, t + 1, 1e-6);
+	}
+	assert_double_equal(m.constant, 1, 1e-6);
+	scaling_model_clear(&m);
+	scaling_fitter_free(f);
+	/* more than the fitter can take: refused, not a crash */
+	assert_null(scaling_fitter_new(NP + 1, &err));
+	assert_int_equal(err.status, STATUS_USAGE);
+	error_clear(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_fit_synthetic_one),
 		cmocka_unit_test(test_fit_synthetic_two),
 		cmocka_unit_test(test_fit_cache_consistent),
+		cmocka_unit_test(test_fit_eight_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
