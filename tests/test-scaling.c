@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/scaling.h"
 #include "model/scaling_fit.h"
@@ -472,6 +473,88 @@ static void test_fit_eight_params(void **state)
 	error_clear(&err);
 }
 
+/* Coordinates that make a design matrix non-finite (a negative one and
+ * fractional powers, 1e300 squared, inf): LAPACK is never called with a
+ * NaN or an inf (its XERBLA printed "Parameter 4 to routine DLASCL was
+ * incorrect" on stderr, and the fit failed), the hypotheses with such
+ * values are discarded and the others still give a model (review finding
+ * 3).  Whatever the fitter writes on stderr is caught in a file. */
+static void test_fit_nonfinite_design(void **state)
+{
+	double xn[] = {-4, 2, 4, 8, 16, 32}, xb[] = {2, 4, 8, 16, 32, 1e300};
+	double xi[] = {2, 4, 8, 16, 32, (double)INFINITY};
+	double yi[] = {5, 9, 17, 33, 65, 100}, y[6];
+	double px[] = {-2, 2, 4, 8, 16}, py[] = {1, 2, 3, 4, 5};
+	double coords[50], y2[25];
+	struct error err = {0};
+	struct scaling_fitter *f2 = scaling_fitter_new(2, &err);
+	struct scaling_model m = {0};
+	FILE *cap = tmpfile();
+	int saved = dup(2);
+	long size;
+
+	(void)state;
+	assert_non_null(cap);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(cap), 2) == 2);
+	/* a negative coordinate: x^(1/2) and the like are NaN, x^1 fits */
+	for (int i = 0; i < 6; i++)
+		y[i] = 1 + 2 * xn[i];
+	m = fit1(xn, y, 6, NULL);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_double_equal(m.terms[0].factors[0].exponent, 1, 0);
+	assert_double_equal(m.terms[0].coefficient, 2, 1e-9);
+	assert_double_equal(m.constant, 1, 1e-9);
+	scaling_model_clear(&m);
+	/* 1e300: x^(1/2) and beyond are too large for dgelsd (x^2
+	 * overflows), x^(1/4) is 1e75 and fits */
+	for (int i = 0; i < 6; i++)
+		y[i] = 1 + 2 * pow(xb[i], 0.25);
+	m = fit1(xb, y, 6, NULL);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_int_equal(m.terms[0].factors[0].exponent_num, 1);
+	assert_int_equal(m.terms[0].factors[0].exponent_den, 4);
+	assert_double_equal(m.terms[0].coefficient, 2, 1e-9);
+	assert_true(isfinite(m.smape));
+	scaling_model_clear(&m);
+	/* inf: every term is inf there, the constant remains */
+	m = fit1(xi, yi, 6, NULL);
+	assert_int_equal(m.kind, SCALING_CONSTANT);
+	assert_double_equal(m.constant, 229.0 / 6, 1e-12);
+	scaling_model_clear(&m);
+	/* two parameters, x negative at one value: x's fractional powers are
+	 * discarded, x^1 * y stays */
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++) {
+			int k = i * 5 + j;
+
+			coords[2 * k] = px[i];
+			coords[2 * k + 1] = py[j];
+			y2[k] = 50 + 2 * px[i] * py[j];
+		}
+	assert_int_equal(scaling_fit(f2, coords, y2, 25, &m, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(m.kind, SCALING_MULTI);
+	assert_true(isfinite(m.smape));
+	scaling_model_clear(&m);
+	scaling_fitter_free(f2);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	fseek(cap, 0, SEEK_END);
+	size = ftell(cap);
+	if (size > 0) {
+		char buf[200] = "";
+
+		rewind(cap);
+		fread(buf, 1, sizeof buf - 1, cap);
+		fprintf(stderr, "stderr during the fits: %s\n", buf);
+	}
+	fclose(cap);
+	assert_int_equal(size, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_fit_synthetic_two),
 		cmocka_unit_test(test_fit_cache_consistent),
 		cmocka_unit_test(test_fit_eight_params),
+		cmocka_unit_test(test_fit_nonfinite_design),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

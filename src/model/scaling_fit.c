@@ -115,7 +115,15 @@ static enum status sp_cache_build(struct scaling_fitter *f,
 			c->ps[k] = term_pow(c->x[i], h->e, false);
 			c->ls[k] = term_log(c->x[i], h->lg, false);
 		}
-		for (uint32_t e = 0; e <= n; e++) {
+		/* no pseudo-inverse of a matrix with a NaN, an inf or a
+		 * value too large for dgelsd (LAPACK would print on stderr):
+		 * the hypothesis takes the exact route, where fit_lstsq gives
+		 * it NaN coefficients */
+		for (uint32_t i = 0; i < n; i++)
+			if (!fit_usable(c->pa[(size_t)hi * n + i] *
+					c->la[(size_t)hi * n + i]))
+				worst = (double)INFINITY;
+		for (uint32_t e = 0; worst < (double)INFINITY && e <= n; e++) {
 			int m = 0, rank = 0, lw;
 			double wq;
 			int iwq;

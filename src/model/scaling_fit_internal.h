@@ -49,9 +49,19 @@ struct scaling_fitter {
 	size_t tmp_cap;
 };
 
+/* Whether dgelsd can take v: finite and its square too (1e150 <
+ * sqrt(DBL_MAX)); a NaN is not. */
+#define FIT_MAX_ABS 1e150
+static inline bool fit_usable(double v)
+{
+	return v >= -FIT_MAX_ABS && v <= FIT_MAX_ABS;
+}
+
 /* Least squares of A (m x n, column major, lda m; overwritten) against b
  * (m; copied) into x (n), as numpy.linalg.lstsq(A, b, rcond): rcond < 0
- * for machine precision, otherwise as given; *rank set.  STATUS_NOMEM,
+ * for machine precision, otherwise as given; *rank set.  Where A or b
+ * holds a value that is not fit_usable, x is all NaN and *rank 0 (dgelsd
+ * is not called).  STATUS_NOMEM,
  * STATUS_CORRUPT when dgelsd fails. */
 enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 		      const double *b, double rcond, double *x, int *rank,

@@ -113,6 +113,18 @@ enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 	int iwq = 0;
 	lapack_int info, rk = 0;
 
+	/* LAPACK's XERBLA prints on stderr (and dgelsd fails) when the
+	 * matrix holds a NaN or an inf, and so it does for finite values
+	 * whose squares overflow (dlalsd's scaling underflows to 0): such a
+	 * hypothesis is given NaN coefficients, so NaN costs, and is
+	 * discarded as Extra-P discards a hypothesis whose RSS is NaN or
+	 * inf */
+	for (size_t i = 0; i < (size_t)m * (size_t)n; i++)
+		if (!fit_usable(a[i]))
+			goto nonfinite;
+	for (int i = 0; i < m; i++)
+		if (!fit_usable(b[i]))
+			goto nonfinite;
 	if (!fit_grow(&f->b, &f->b_cap, (size_t)ldb) ||
 	    !fit_grow(&f->s, &f->s_cap, (size_t)(m < n ? m : n) + 1))
 		return error_set(err, STATUS_NOMEM, NULL,
@@ -147,6 +159,12 @@ enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 	memcpy(x, f->b, (size_t)n * sizeof *x);
 	if (rank)
 		*rank = (int)rk;
+	return STATUS_OK;
+nonfinite:
+	for (int i = 0; i < n; i++)
+		x[i] = (double)NAN;
+	if (rank)
+		*rank = 0;
 	return STATUS_OK;
 }
 
