@@ -40,6 +40,9 @@ struct scaling_fitter {
 	double *work, *a, *b, *s;
 	int *iwork;
 	size_t work_cap, a_cap, b_cap, s_cap, iwork_cap;
+	/* the last workspace query: shape m x n, its answers */
+	int q_m, q_n, q_iwq;
+	double q_wq;
 	/* caches per coordinate vector, least recently used replaced */
 	struct sp_cache *sp[8];
 	struct mp_cache *mp[4];

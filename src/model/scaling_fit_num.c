@@ -133,11 +133,24 @@ enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 	memcpy(f->b, b, (size_t)m * sizeof *b);
 	if (rcond >= 0)
 		rcond = DBL_EPSILON * (double)(m > n ? m : n);
-	info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, 1, a, m, f->b, ldb,
-				   f->s, rcond, &rk, &wq, -1, &iwq);
-	if (info != 0)
-		return error_set(err, STATUS_CORRUPT, NULL,
-				 "least squares failed (dgelsd %d)", (int)info);
+	/* the workspace query depends only on the shape: asked once per
+	 * shape (a series of n points asks 42 (n + 1) times for one) */
+	if (m == f->q_m && n == f->q_n) {
+		wq = f->q_wq;
+		iwq = f->q_iwq;
+	} else {
+		info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, 1, a, m,
+					   f->b, ldb, f->s, rcond, &rk, &wq,
+					   -1, &iwq);
+		if (info != 0)
+			return error_set(err, STATUS_CORRUPT, NULL,
+					 "least squares failed (dgelsd %d)",
+					 (int)info);
+		f->q_m = m;
+		f->q_n = n;
+		f->q_wq = wq;
+		f->q_iwq = iwq;
+	}
 	if (!fit_grow(&f->work, &f->work_cap, (size_t)wq + 1))
 		return error_set(err, STATUS_NOMEM, NULL,
 				 "out of memory fitting a model");
