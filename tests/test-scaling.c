@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "model/scaling.h"
 #include "model/scaling_fit.h"
@@ -427,6 +429,185 @@ static void test_fit_cache_consistent(void **state)
 	scaling_fitter_free(f);
 }
 
+/* Eight parameters (SCALING_MAX_PARAMS), all of them non-constant: the
+ * full-sum candidate has eight terms and nine coefficients (review finding
+ * 1: a stack overflow, UBSan "index 8 out of bounds").  A star design:
+ * a base point and five values along each axis. */
+static void test_fit_eight_params(void **state)
+{
+	enum { NP = SCALING_MAX_PARAMS, NPT = 1 + NP * 4 };
+	double coords[NPT * NP], y[NPT], v[] = {4, 8, 16, 32};
+	struct error err = {0};
+	struct scaling_fitter *f = scaling_fitter_new(NP, &err);
+	struct scaling_model m = {0};
+	uint32_t n = 0;
+
+	(void)state;
+	assert_non_null(f);
+	for (uint32_t p = 0; p < NP; p++)
+		coords[p] = 2;
+	n = 1;
+	for (uint32_t p = 0; p < NP; p++)
+		for (int k = 0; k < 4; k++, n++)
+			for (uint32_t q = 0; q < NP; q++)
+				coords[n * NP + q] = q == p ? v[k] : 2;
+	for (uint32_t i = 0; i < NPT; i++) {
+		y[i] = 1;
+		for (uint32_t p = 0; p < NP; p++)
+			y[i] += (p + 1) * coords[i * NP + p];
+	}
+	assert_int_equal(scaling_fit(f, coords, y, NPT, &m, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(m.kind, SCALING_MULTI);
+	assert_int_equal(m.n_terms, NP);
+	for (uint32_t t = 0; t < NP; t++) {
+		assert_int_equal(m.terms[t].n_factors, 1);
+		assert_int_equal(m.terms[t].factors[0].param, t);
+		assert_double_equal(m.terms[t].coefficient, t + 1, 1e-6);
+	}
+	assert_double_equal(m.constant, 1, 1e-6);
+	scaling_model_clear(&m);
+	scaling_fitter_free(f);
+	/* more than the fitter can take: refused, not a crash */
+	assert_null(scaling_fitter_new(NP + 1, &err));
+	assert_int_equal(err.status, STATUS_USAGE);
+	error_clear(&err);
+}
+
+/* Coordinates that make a design matrix non-finite (a negative one and
+ * fractional powers, 1e300 squared, inf): LAPACK is never called with a
+ * NaN or an inf (its XERBLA printed "Parameter 4 to routine DLASCL was
+ * incorrect" on stderr, and the fit failed), the hypotheses with such
+ * values are discarded and the others still give a model (review finding
+ * 3).  Whatever the fitter writes on stderr is caught in a file. */
+static void test_fit_nonfinite_design(void **state)
+{
+	double xn[] = {-4, 2, 4, 8, 16, 32}, xb[] = {2, 4, 8, 16, 32, 1e300};
+	double xi[] = {2, 4, 8, 16, 32, (double)INFINITY};
+	double yi[] = {5, 9, 17, 33, 65, 100}, y[6];
+	double px[] = {-2, 2, 4, 8, 16}, py[] = {1, 2, 3, 4, 5};
+	double coords[50], y2[25];
+	struct error err = {0};
+	struct scaling_fitter *f2 = scaling_fitter_new(2, &err);
+	struct scaling_model m = {0};
+	FILE *cap = tmpfile();
+	int saved = dup(2);
+	long size;
+
+	(void)state;
+	assert_non_null(cap);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(cap), 2) == 2);
+	/* a negative coordinate: x^(1/2) and the like are NaN, x^1 fits */
+	for (int i = 0; i < 6; i++)
+		y[i] = 1 + 2 * xn[i];
+	m = fit1(xn, y, 6, NULL);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_double_equal(m.terms[0].factors[0].exponent, 1, 0);
+	assert_double_equal(m.terms[0].coefficient, 2, 1e-9);
+	assert_double_equal(m.constant, 1, 1e-9);
+	scaling_model_clear(&m);
+	/* 1e300: x^(1/2) and beyond are too large for dgelsd (x^2
+	 * overflows), x^(1/4) is 1e75 and fits */
+	for (int i = 0; i < 6; i++)
+		y[i] = 1 + 2 * pow(xb[i], 0.25);
+	m = fit1(xb, y, 6, NULL);
+	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_int_equal(m.terms[0].factors[0].exponent_num, 1);
+	assert_int_equal(m.terms[0].factors[0].exponent_den, 4);
+	assert_double_equal(m.terms[0].coefficient, 2, 1e-9);
+	assert_true(isfinite(m.smape));
+	scaling_model_clear(&m);
+	/* inf: every term is inf there, the constant remains */
+	m = fit1(xi, yi, 6, NULL);
+	assert_int_equal(m.kind, SCALING_CONSTANT);
+	assert_double_equal(m.constant, 229.0 / 6, 1e-12);
+	scaling_model_clear(&m);
+	/* two parameters, x negative at one value: x's fractional powers are
+	 * discarded, x^1 * y stays */
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++) {
+			int k = i * 5 + j;
+
+			coords[2 * k] = px[i];
+			coords[2 * k + 1] = py[j];
+			y2[k] = 50 + 2 * px[i] * py[j];
+		}
+	assert_int_equal(scaling_fit(f2, coords, y2, 25, &m, NULL, &err),
+			 STATUS_OK);
+	assert_int_equal(m.kind, SCALING_MULTI);
+	assert_true(isfinite(m.smape));
+	scaling_model_clear(&m);
+	scaling_fitter_free(f2);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	fseek(cap, 0, SEEK_END);
+	size = ftell(cap);
+	if (size > 0) {
+		char buf[200] = "";
+
+		rewind(cap);
+		fread(buf, 1, sizeof buf - 1, cap);
+		fprintf(stderr, "stderr during the fits: %s\n", buf);
+	}
+	fclose(cap);
+	assert_int_equal(size, 0);
+}
+
+/* Many points in one series (review finding 2: the pseudo-inverses per
+ * hypothesis and left-out point cost O(42 n^3): 400 points took 21 s,
+ * 800 points 167 s and 430 MB).  400 points fit in well under 5 s, and
+ * every route gives what dgelsd alone gives, on both sides of the point
+ * count where the cache stops being built. */
+static void test_fit_many_points(void **state)
+{
+	static const uint32_t counts[] = {64, 65, 400};
+	enum { N = 400 };
+	double x[N], y[N];
+
+	(void)state;
+	for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+		uint32_t n = counts[c];
+		struct error err = {0};
+		struct scaling_fitter *f = scaling_fitter_new(1, &err);
+		struct scaling_fitter *d = scaling_fitter_new(1, &err);
+		struct scaling_model a = {0}, b = {0};
+		struct timespec t0, t1;
+		char *sa, *sb;
+
+		for (uint32_t i = 0; i < n; i++) {
+			x[i] = 2 + i;
+			y[i] = 3 + 2 * pow(x[i], 1.5) *
+					   (1 + 0.001 * ((i * 7) % 5));
+		}
+		scaling_fitter_set_direct(d, true);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		assert_int_equal(scaling_fit(f, x, y, n, &a, NULL, &err),
+				 STATUS_OK);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		assert_int_equal(scaling_fit(d, x, y, n, &b, NULL, &err),
+				 STATUS_OK);
+		assert_true((double)(t1.tv_sec - t0.tv_sec) +
+				    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 <
+			    5.0);
+		assert_int_equal(a.kind, SCALING_SINGLE);
+		assert_int_equal(a.terms[0].factors[0].exponent_num, 3);
+		sa = scaling_text(&a, names, 1);
+		sb = scaling_text(&b, names, 1);
+		assert_string_equal(sa, sb);
+		assert_true(a.rss == b.rss && a.smape == b.smape &&
+			    a.ar2 == b.ar2 && a.re == b.re);
+		free(sa);
+		free(sb);
+		scaling_model_clear(&a);
+		scaling_model_clear(&b);
+		scaling_fitter_free(f);
+		scaling_fitter_free(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +623,9 @@ int main(void)
 		cmocka_unit_test(test_fit_synthetic_one),
 		cmocka_unit_test(test_fit_synthetic_two),
 		cmocka_unit_test(test_fit_cache_consistent),
+		cmocka_unit_test(test_fit_eight_params),
+		cmocka_unit_test(test_fit_nonfinite_design),
+		cmocka_unit_test(test_fit_many_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,7 +82,31 @@ struct model_run {
 	enum cli_format format;
 	json_t *models; /* JSON: the array being filled */
 	bool first;
+	bool fitted; /* not a stored model set */
+	enum measure_kind measure;
 };
+
+/* How many of the points measured for (node, measured) have NaN as the
+ * value the model is fitted to (`DATA nan`); *n_measured their total. */
+static uint32_t nan_measured(const struct model *m, uint32_t node,
+			     uint32_t measured, enum measure_kind measure,
+			     uint32_t *n_measured)
+{
+	uint32_t n = 0;
+
+	*n_measured = 0;
+	for (uint32_t p = 0; p < m->n_points; p++) {
+		const struct model_measure *ms =
+			model_measure_at(m, node, measured, p);
+
+		if (!ms)
+			continue;
+		++*n_measured;
+		if (isnan(model_measure_get(ms, measure)))
+			n++;
+	}
+	return n;
+}
 
 static json_t *model_json(const struct model_run *r, const char *cp,
 			  const char *metric, const struct scaling_model *sm,
@@ -168,6 +192,33 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 				fprintf(stderr, "callscope model: out of memory\n");
 				return CLI_EXIT_DATA;
 			}
+			/* the fitter leaves a NaN value out, as a point
+			 * without a measurement (Extra-P would make the whole
+			 * model NaN): say so, on stderr */
+			uint32_t n_meas, n_nan =
+				r->fitted ? nan_measured(m, node, k, r->measure,
+							 &n_meas)
+					  : 0;
+
+			if (n_nan) {
+				fputs("callscope model: warning: ", stderr);
+				cli_put_text(stderr, m->path);
+				fputs(": ", stderr);
+				cli_put_text(stderr, cp);
+				fputs(" [", stderr);
+				cli_put_text(stderr, name);
+				if (n_nan == n_meas)
+					fprintf(stderr,
+						"]: all %u measured values are "
+						"NaN, the model is NaN\n",
+						n_meas);
+				else
+					fprintf(stderr,
+						"]: %u of %u measured values "
+						"are NaN, left out of the "
+						"model\n",
+						n_nan, n_meas);
+			}
 			if (r->format == CLI_FORMAT_JSON)
 				json_array_append_new(
 					r->models,
@@ -228,7 +279,11 @@ static int model_one(const char *path, const char *metric,
 	struct scaling_view_options opt = {.measure = measure,
 					   .stored_set = MODEL_NONE,
 					   .background = true};
-	struct model_run r = {.m = m, .metric = metric, .format = format};
+	struct model_run r = {.m = m,
+			      .metric = metric,
+			      .format = format,
+			      .fitted = stored == NULL,
+			      .measure = measure};
 	struct scaling_view *v = NULL;
 	struct error err = {0};
 	int rc = CLI_EXIT_OK;

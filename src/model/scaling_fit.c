@@ -23,6 +23,12 @@
 #include <string.h>
 
 #define EPSILON_CONTRIB 0.0005
+/* The pseudo-inverses cost O(42 n^3) time and 672 n^2 bytes per
+ * coordinate vector, a series then O(42 n^2) multiply-adds; dgelsd
+ * directly costs O(42 n^2) per series with a larger constant.  Above this
+ * many points the cache is not built (review finding 2: 800 points took
+ * 167 s and 430 MB); see doc/PERFORMANCE.md for the crossover. */
+#define SP_APPROX_MAX_N 64
 
 const struct sp_hyp sp_hyps[SP_N_HYP] = {
 #define H(i, j, k) {i, j, k, (double)(i) / (j)}
@@ -47,6 +53,7 @@ struct sp_cache {
 	bool log_ok;
 	uint32_t n_hyp;
 	uint8_t hyp[SP_N_HYP];
+	bool approx; /* pinv built (else every fit by dgelsd) */
 	/* [hi * n + i]: x^e and log2(x)^k with array and scalar semantics */
 	double *pa, *la, *ps, *ls;
 	/* [(hi * (n + 1) + e) * 2 * n + r * n + j]: row r of the
@@ -80,7 +87,7 @@ static enum status sp_cache_build(struct scaling_fitter *f,
 	int *iwork = NULL;
 	enum status st = STATUS_OK;
 
-	(void)f;
+	c->approx = !f->direct && n <= SP_APPROX_MAX_N;
 	c->log_ok = true;
 	for (uint32_t i = 0; i < n; i++)
 		if (c->x[i] < 1.0)
@@ -95,11 +102,14 @@ static enum status sp_cache_build(struct scaling_fitter *f,
 	c->ps = malloc(nv * sizeof *c->ps);
 	c->ls = malloc(nv * sizeof *c->ls);
 	c->tol = malloc(c->n_hyp * sizeof *c->tol);
-	c->pinv = malloc((size_t)c->n_hyp * (n + 1) * 2 * n * sizeof *c->pinv);
-	a = malloc(2 * (size_t)n * sizeof *a);
-	b = malloc(ldb * n * sizeof *b);
-	if (!c->pa || !c->la || !c->ps || !c->ls || !c->tol || !c->pinv ||
-	    !a || !b) {
+	if (c->approx) {
+		c->pinv = malloc((size_t)c->n_hyp * (n + 1) * 2 * n *
+				 sizeof *c->pinv);
+		a = malloc(2 * (size_t)n * sizeof *a);
+		b = malloc(ldb * n * sizeof *b);
+	}
+	if (!c->pa || !c->la || !c->ps || !c->ls || !c->tol ||
+	    (c->approx && (!c->pinv || !a || !b))) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
@@ -115,7 +125,19 @@ static enum status sp_cache_build(struct scaling_fitter *f,
 			c->ps[k] = term_pow(c->x[i], h->e, false);
 			c->ls[k] = term_log(c->x[i], h->lg, false);
 		}
-		for (uint32_t e = 0; e <= n; e++) {
+		if (!c->approx) {
+			c->tol[hi] = (double)INFINITY;
+			continue;
+		}
+		/* no pseudo-inverse of a matrix with a NaN, an inf or a
+		 * value too large for dgelsd (LAPACK would print on stderr):
+		 * the hypothesis takes the exact route, where fit_lstsq gives
+		 * it NaN coefficients */
+		for (uint32_t i = 0; i < n; i++)
+			if (!fit_usable(c->pa[(size_t)hi * n + i] *
+					c->la[(size_t)hi * n + i]))
+				worst = (double)INFINITY;
+		for (uint32_t e = 0; worst < (double)INFINITY && e <= n; e++) {
 			int m = 0, rank = 0, lw;
 			double wq;
 			int iwq;

@@ -40,6 +40,9 @@ struct scaling_fitter {
 	double *work, *a, *b, *s;
 	int *iwork;
 	size_t work_cap, a_cap, b_cap, s_cap, iwork_cap;
+	/* the last workspace query: shape m x n, its answers */
+	int q_m, q_n, q_iwq;
+	double q_wq;
 	/* caches per coordinate vector, least recently used replaced */
 	struct sp_cache *sp[8];
 	struct mp_cache *mp[4];
@@ -49,9 +52,19 @@ struct scaling_fitter {
 	size_t tmp_cap;
 };
 
+/* Whether dgelsd can take v: finite and its square too (1e150 <
+ * sqrt(DBL_MAX)); a NaN is not. */
+#define FIT_MAX_ABS 1e150
+static inline bool fit_usable(double v)
+{
+	return v >= -FIT_MAX_ABS && v <= FIT_MAX_ABS;
+}
+
 /* Least squares of A (m x n, column major, lda m; overwritten) against b
  * (m; copied) into x (n), as numpy.linalg.lstsq(A, b, rcond): rcond < 0
- * for machine precision, otherwise as given; *rank set.  STATUS_NOMEM,
+ * for machine precision, otherwise as given; *rank set.  Where A or b
+ * holds a value that is not fit_usable, x is all NaN and *rank 0 (dgelsd
+ * is not called).  STATUS_NOMEM,
  * STATUS_CORRUPT when dgelsd fails. */
 enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 		      const double *b, double rcond, double *x, int *rank,

@@ -15,6 +15,13 @@
 
 #define EPSILON_CONTRIB 0.0005
 #define MAX_CAND_TERMS 3
+/* the full sum of the non-constant parameters' terms has one term per
+ * parameter: a candidate has up to SCALING_MAX_PARAMS terms (the
+ * combinations of 3 parameters have up to MAX_CAND_TERMS), and a term is a
+ * set of parameters as bits of a uint8_t */
+#define CAND_TERMS (SCALING_MAX_PARAMS > MAX_CAND_TERMS ? SCALING_MAX_PARAMS \
+							: MAX_CAND_TERMS)
+_Static_assert(SCALING_MAX_PARAMS <= 8, "a term is a uint8_t of parameters");
 
 /* The selected series of one parameter: groups of points by that
  * parameter's value. */
@@ -196,7 +203,7 @@ static struct mp_cache *mp_cache_get(struct scaling_fitter *f,
  * over the indices of `pairs`). */
 struct cand {
 	uint32_t n_terms;
-	uint8_t term[MAX_CAND_TERMS + 4];
+	uint8_t term[CAND_TERMS];
 };
 
 struct pair {
@@ -205,7 +212,7 @@ struct pair {
 };
 
 struct hypo {
-	double c[MAX_CAND_TERMS + 5]; /* constant, then terms */
+	double c[CAND_TERMS + 1]; /* constant, then terms */
 	double rss, rrss, smape, re, ar2;
 };
 

@@ -113,6 +113,18 @@ enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 	int iwq = 0;
 	lapack_int info, rk = 0;
 
+	/* LAPACK's XERBLA prints on stderr (and dgelsd fails) when the
+	 * matrix holds a NaN or an inf, and so it does for finite values
+	 * whose squares overflow (dlalsd's scaling underflows to 0): such a
+	 * hypothesis is given NaN coefficients, so NaN costs, and is
+	 * discarded as Extra-P discards a hypothesis whose RSS is NaN or
+	 * inf */
+	for (size_t i = 0; i < (size_t)m * (size_t)n; i++)
+		if (!fit_usable(a[i]))
+			goto nonfinite;
+	for (int i = 0; i < m; i++)
+		if (!fit_usable(b[i]))
+			goto nonfinite;
 	if (!fit_grow(&f->b, &f->b_cap, (size_t)ldb) ||
 	    !fit_grow(&f->s, &f->s_cap, (size_t)(m < n ? m : n) + 1))
 		return error_set(err, STATUS_NOMEM, NULL,
@@ -121,11 +133,24 @@ enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 	memcpy(f->b, b, (size_t)m * sizeof *b);
 	if (rcond >= 0)
 		rcond = DBL_EPSILON * (double)(m > n ? m : n);
-	info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, 1, a, m, f->b, ldb,
-				   f->s, rcond, &rk, &wq, -1, &iwq);
-	if (info != 0)
-		return error_set(err, STATUS_CORRUPT, NULL,
-				 "least squares failed (dgelsd %d)", (int)info);
+	/* the workspace query depends only on the shape: asked once per
+	 * shape (a series of n points asks 42 (n + 1) times for one) */
+	if (m == f->q_m && n == f->q_n) {
+		wq = f->q_wq;
+		iwq = f->q_iwq;
+	} else {
+		info = LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, m, n, 1, a, m,
+					   f->b, ldb, f->s, rcond, &rk, &wq,
+					   -1, &iwq);
+		if (info != 0)
+			return error_set(err, STATUS_CORRUPT, NULL,
+					 "least squares failed (dgelsd %d)",
+					 (int)info);
+		f->q_m = m;
+		f->q_n = n;
+		f->q_wq = wq;
+		f->q_iwq = iwq;
+	}
 	if (!fit_grow(&f->work, &f->work_cap, (size_t)wq + 1))
 		return error_set(err, STATUS_NOMEM, NULL,
 				 "out of memory fitting a model");
@@ -147,6 +172,12 @@ enum status fit_lstsq(struct scaling_fitter *f, int m, int n, double *a,
 	memcpy(x, f->b, (size_t)n * sizeof *x);
 	if (rank)
 		*rank = (int)rk;
+	return STATUS_OK;
+nonfinite:
+	for (int i = 0; i < n; i++)
+		x[i] = (double)NAN;
+	if (rank)
+		*rank = 0;
 	return STATUS_OK;
 }
 
