@@ -56,7 +56,7 @@ static struct model_measures *measures_of(struct model_builder *b)
 /* numpy's pairwise_sum (numpy/_core/src/umath/loops_utils.h.src): a plain
  * loop under 8 items, 8 partial sums up to 128 items, halving above (the
  * split rounded down to a multiple of 8). */
-static double pairwise_sum(const double *a, size_t n)
+double model_np_sum(const double *a, size_t n)
 {
 	if (n < 8) {
 		double res = 0.;
@@ -80,7 +80,7 @@ static double pairwise_sum(const double *a, size_t n)
 	}
 	size_t n2 = n / 2;
 	n2 -= n2 % 8;
-	return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+	return model_np_sum(a, n2) + model_np_sum(a + n2, n - n2);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -102,13 +102,13 @@ enum status model_measure_of(const double *values, size_t n,
 	for (size_t i = 0; i < n; i++)
 		nan |= isnan(values[i]);
 	/* numpy.mean: the reduction starts from the identity 0 */
-	double mean = (0. + pairwise_sum(values, n)) / (double)n;
+	double mean = (0. + model_np_sum(values, n)) / (double)n;
 	/* numpy.var: sum of squared deviations, pairwise, over n */
 	for (size_t i = 0; i < n; i++) {
 		double d = values[i] - mean;
 		tmp[i] = d * d;
 	}
-	double var = (0. + pairwise_sum(tmp, n)) / (double)n;
+	double var = (0. + model_np_sum(tmp, n)) / (double)n;
 	out->mean = mean;
 	out->std = sqrt(var);
 	out->repetitions = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;

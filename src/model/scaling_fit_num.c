@@ -5,6 +5,7 @@
  * term evaluation with numpy's array and Python's scalar semantics, and
  * Extra-P's constant model (ConstantHypothesis.compute_cost).  Must not
  * depend on curses, on ui/ or on any reader. */
+#include "model/model.h"
 #include "model/scaling_fit_internal.h"
 
 #include <float.h>
@@ -29,45 +30,14 @@ bool fit_grow(double **p, size_t *cap, size_t n)
 	return true;
 }
 
-/* numpy's pairwise_sum for doubles (loops_utils.h). */
-static double pairwise(const double *a, size_t n)
-{
-	if (n < 8) {
-		double res = 0.;
-
-		for (size_t i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		double r[8], res;
-		size_t i;
-
-		for (int j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (int j = 0; j < 8; j++)
-				r[j] += a[i + (size_t)j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		      ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	size_t n2 = n / 2;
-
-	n2 -= n2 % 8;
-	return pairwise(a, n2) + pairwise(a + n2, n - n2);
-}
-
 double np_sum(const double *v, size_t n)
 {
-	return pairwise(v, n);
+	return model_np_sum(v, n);
 }
 
 double np_mean(const double *v, size_t n)
 {
-	return pairwise(v, n) / (double)n;
+	return model_np_sum(v, n) / (double)n;
 }
 
 /* numpy's power on an array with a scalar exponent takes fast paths
