@@ -74,6 +74,15 @@ top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 check_tree "$top/src" || { echo "FAIL: layer violations in src/"; exit 1; }
 echo "src/: every include follows the layers"
 
+# config.h comes first in every C file of src/ and ui/ (feature macros
+# and the build's settings must be seen before any system header).
+for f in $(find "$top/src" "$top/ui" -name '*.c'); do
+	first=$(grep -m1 '^#include' "$f")
+	[ "$first" = '#include "config.h"' ] ||
+		{ echo "FAIL: ${f#"$top"/}: the first include is not config.h"; exit 1; }
+done
+echo "src/, ui/: config.h is the first include of every C file"
+
 # The check must fail on deliberate violations, each in a copy of src/.
 fails=0
 violate() {

@@ -6,6 +6,8 @@
  * constant left out when it is exactly 0 and a coefficient when it is
  * exactly 1, factors "x^(3/2)" and "log2(x)^(1)" joined by " * ".  Must not
  * depend on curses, on ui/ or on any reader. */
+#include "config.h"
+
 #include "model/scaling.h"
 
 #include <float.h>

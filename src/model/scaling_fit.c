@@ -14,6 +14,8 @@
  * error bound (from the design matrix's condition number), and for the
  * chosen hypothesis, the coefficients are recomputed with dgelsd itself.
  * Must not depend on curses, on ui/ or on any reader. */
+#include "config.h"
+
 #include "model/scaling_fit_internal.h"
 
 #include <float.h>

@@ -7,6 +7,8 @@
  * points with in-sample costs, strict SMAPE selection.  The candidates are
  * few and fitted with dgelsd directly, as numpy.linalg.lstsq does.  Must
  * not depend on curses, on ui/ or on any reader. */
+#include "config.h"
+
 #include "model/scaling_fit_internal.h"
 
 #include <math.h>

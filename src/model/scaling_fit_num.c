@@ -5,6 +5,8 @@
  * term evaluation with numpy's array and Python's scalar semantics, and
  * Extra-P's constant model (ConstantHypothesis.compute_cost).  Must not
  * depend on curses, on ui/ or on any reader. */
+#include "config.h"
+
 #include "model/model.h"
 #include "model/scaling_fit_internal.h"
 

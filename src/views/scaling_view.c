@@ -10,6 +10,8 @@
  * that needs a model the thread is fitting waits on a condition variable.
  * A stored set's models are taken from the model, not fitted.  Must not
  * depend on curses, on ui/ or on any reader. */
+#include "config.h"
+
 #include "views/scaling_view.h"
 
 #include <math.h>
