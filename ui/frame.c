@@ -314,6 +314,10 @@ static void draw_status(struct app *app, int y)
 
 void frame_draw(struct app *app)
 {
+	/* read before drawing: a model finished while this frame draws
+	 * must still get the next tick's frame (read after, it would stop
+	 * the ticks with "…" on the screen) */
+	bool fitting = app->extrap && extrap_fitting(app->extrap);
 	erase();
 	int h = LINES, y = 0;
 	bool title = h >= 8, tabs = h >= 12, detail = h >= 16;
@@ -348,5 +352,5 @@ void frame_draw(struct app *app)
 	draw_status(app, h - 1);
 	refresh();
 	/* models still being fitted: redraw a few times a second */
-	screen_set_tick(app->extrap && extrap_fitting(app->extrap) ? 250 : -1);
+	screen_set_tick(fitting ? 250 : -1);
 }
