@@ -14,6 +14,7 @@
 #include "archive/archive_open.h"
 #include "net/http.h"
 #include "net/remote_open.h"
+#include "net/url_cache.h"
 
 static enum status open_local(const char *const *paths, size_t n,
 			      bool archive_cache,
@@ -135,6 +136,25 @@ static enum status name_url(struct model *m, const char *url,
 	return st;
 }
 
+/* DIR/runs under the cache root of `o` (made when missing), or NULL:
+ * no options, --no-cache, no usable cache root.  Never an error: a run
+ * without an index is only slower to open again. */
+static char *index_dir_of(const struct open_options *o)
+{
+	char *root = NULL, *dir = NULL;
+	struct error err = {0};
+	if (!o || o->no_cache || url_cache_root(o, &root, &err) != STATUS_OK ||
+	    asprintf(&dir, "%s/runs", root) < 0)
+		dir = NULL;
+	if (dir && url_cache_mkdirs(dir, &err) != STATUS_OK) {
+		free(dir);
+		dir = NULL;
+	}
+	error_clear(&err);
+	free(root);
+	return dir;
+}
+
 enum status database_open_paths(const char *const *paths, size_t n_paths,
 				const struct open_options *o,
 				const struct reader_options *ro,
@@ -146,11 +166,19 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 	bool cache = o ? !o->no_cache : archive_open_cache();
 	enum status st = STATUS_OK;
 	struct reader_options from_o = {0};
-	if (!ro && o && o->n_image_path) {
+	if (ro) {
+		from_o = *ro;
+	} else if (o && o->n_image_path) {
 		from_o.image_path = o->image_path;
 		from_o.n_image_path = o->n_image_path;
-		ro = &from_o;
 	}
+	/* runs that must be scanned keep an index beside the downloads
+	 * (not with --no-cache) */
+	char *index_dir = index_dir_of(o);
+	if (index_dir && !from_o.index_dir)
+		from_o.index_dir = index_dir;
+	if (ro || from_o.n_image_path || from_o.index_dir)
+		ro = &from_o;
 	char **local = calloc(n_paths, sizeof(*local));
 	if (!local)
 		return error_set(err, STATUS_NOMEM, paths[0], "out of memory");
@@ -180,6 +208,7 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 	for (size_t i = 0; i < n_paths; i++)
 		free(local[i]);
 	free(local);
+	free(index_dir);
 	return st;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "formats/gpu_run.h"
 #include "io/sqlite_ro.h"
@@ -435,7 +436,7 @@ uint64_t gpu_run_iv_active(const struct gpu_run_iv *iv, uint64_t n, uint64_t t)
 	for (int guard = 0; guard < 1 << 20; guard++) {
 		if (t >= iv[i].begin && t < iv[i].end)
 			return i;
-		if (iv[i].up == 0)
+		if (iv[i].up == 0 || iv[i].up - 1 >= i)
 			return UINT64_MAX;
 		i = iv[i].up - 1;
 	}
@@ -740,7 +741,6 @@ static void run_free(struct gpu_run *r)
 			sqlite3_close(f->db);
 		free(f->path);
 	}
-	free(r->files);
 	free(r->parent);
 	free(r->name);
 	free(r->kind);
@@ -765,12 +765,19 @@ static void run_free(struct gpu_run *r)
 	free(r->split_gpu);
 	free(r->split_calls);
 	for (uint32_t i = 0; i < r->n_lines; i++) {
-		free(r->lines[i].iv);
-		free(r->lines[i].times);
-		free(r->lines[i].values);
+		const struct gpu_run_line *l = &r->lines[i];
+		if (l->file >= r->n_files || !r->files[l->file].iv_map)
+			free(l->iv);
+		free(l->times);
+		free(l->values);
 	}
+	for (size_t i = 0; i < r->n_files; i++)
+		if (r->files[i].iv_map)
+			munmap(r->files[i].iv_map, r->files[i].iv_map_len);
+	free(r->files);
 	free(r->lines);
 	free(r->line_next);
+	free(r->index_base);
 	gpu_run_map_free(&r->line_keys);
 	error_clear(&r->lazy_err);
 	pthread_mutex_destroy(&r->lock);
@@ -900,6 +907,8 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 	if (f->loaded)
 		return !r->lazy_failed;
 	f->loaded = true;
+	if (gpu_run_index_load_file(r, fi))
+		return true;
 	bool ok = true;
 	for (uint32_t i = 0; i < r->n_lines && ok; i++) {
 		struct gpu_run_line *l = &r->lines[i];
@@ -932,10 +941,12 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 		if (l->iv)
 			gpu_run_iv_sort_link(l->iv, l->filled);
 	}
-	if (ok)
+	if (ok) {
 		resolve_links(r, fi);
-	else
+		gpu_run_index_save_file(r, fi);
+	} else {
 		clear_links(r, fi);
+	}
 	if (!ok && !r->lazy_failed) {
 		r->lazy_failed = true;
 		r->lazy_err = err;
@@ -963,8 +974,12 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 		return false;
 	const struct gpu_run_iv *iv = &l->iv[index];
 	uint32_t depth = 0;
-	for (uint32_t up = iv->up; up && depth < 4096; depth++)
-		up = l->iv[up - 1].up;
+	uint64_t at = index;
+	for (uint32_t up = iv->up; up && up - 1 < at && depth < 4096;
+	     depth++) {
+		at = up - 1;
+		up = l->iv[at].up;
+	}
 	*out = (struct trace_interval){
 		.begin = iv->begin,
 		.end = iv->end,
@@ -1330,13 +1345,14 @@ static enum status open_file(const struct gpu_run_family *fam,
 	return STATUS_OK;
 }
 
-enum status gpu_run_open(const struct gpu_run_family *family,
-			 const char *shown, char **paths, size_t n,
-			 struct model **out, struct error *err)
+/* A run of `n` files with only the root node and its files opened. */
+static enum status run_new(const struct gpu_run_family *family,
+			   const char *shown, char **paths, size_t n,
+			   struct gpu_run **out, struct error *err)
 {
-	*out = NULL;
 	enum status st = STATUS_OK;
 	struct gpu_run *r = calloc(1, sizeof(*r));
+	*out = NULL;
 	if (!r)
 		return error_set(err, STATUS_NOMEM, shown, "out of memory");
 	r->family = family;
@@ -1345,16 +1361,12 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 	r->path = strdup(shown);
 	r->files = calloc(n, sizeof(*r->files));
 	r->b = model_builder_new(family->format, shown);
-	if (!r->path || !r->files || !r->b) {
+	if (!r->path || !r->files || !r->b || !nodes_reserve(r)) {
 		st = error_set(err, STATUS_NOMEM, shown, "out of memory");
 		goto out;
 	}
 	r->n_files = n;
 	/* node 0: the root */
-	if (!nodes_reserve(r)) {
-		st = error_set(err, STATUS_NOMEM, shown, "out of memory");
-		goto out;
-	}
 	r->parent[0] = MODEL_NONE;
 	r->profile[0] = MODEL_NONE;
 	r->node_next[0] = MODEL_NONE;
@@ -1367,11 +1379,71 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 			break;
 		}
 		st = open_file(family, &r->files[i], err);
-		if (st == STATUS_OK)
-			st = r->files[i].layout->read(r, (uint32_t)i, err);
 	}
+out:
+	if (st != STATUS_OK) {
+		if (r->b)
+			model_builder_free(r->b);
+		r->b = NULL;
+		run_free(r);
+		return st;
+	}
+	*out = r;
+	return STATUS_OK;
+}
+
+/* The run of `paths` after its first pass: from its index when it has a
+ * usable one, else read from the files (and the index written). */
+static enum status run_scanned(const struct gpu_run_family *family,
+			       const char *shown, char **paths, size_t n,
+			       const char *index_dir, struct gpu_run **out,
+			       struct error *err)
+{
+	struct gpu_run *r;
+	enum status st = run_new(family, shown, paths, n, &r, err);
 	if (st != STATUS_OK)
-		goto out;
+		return st;
+	bool named = index_dir && gpu_run_index_name(r, index_dir);
+	if (named && gpu_run_index_load(r)) {
+		*out = r;
+		return STATUS_OK;
+	}
+	const struct model *seen = model_builder_peek(r->b);
+	if (r->n_nodes != 1 || seen->n_strings > 1 || seen->n_profiles) {
+		/* a half-read index: start over */
+		model_builder_free(r->b);
+		r->b = NULL;
+		run_free(r);
+		st = run_new(family, shown, paths, n, &r, err);
+		if (st != STATUS_OK)
+			return st;
+		named = gpu_run_index_name(r, index_dir);
+	}
+	for (size_t i = 0; i < n && st == STATUS_OK; i++)
+		st = r->files[i].layout->read(r, (uint32_t)i, err);
+	if (st != STATUS_OK) {
+		model_builder_free(r->b);
+		r->b = NULL;
+		run_free(r);
+		return st;
+	}
+	if (named)
+		gpu_run_index_save(r);
+	*out = r;
+	return STATUS_OK;
+}
+
+enum status gpu_run_open(const struct gpu_run_family *family,
+			 const char *shown, char **paths, size_t n,
+			 const char *index_dir, struct model **out,
+			 struct error *err)
+{
+	*out = NULL;
+	struct gpu_run *r;
+	enum status st = run_scanned(family, shown, paths, n, index_dir, &r,
+				     err);
+	if (st != STATUS_OK)
+		return st;
 	/* API time of threads, processes and the root: their top regions */
 	for (uint32_t nd = r->n_nodes; nd-- > 1;) {
 		uint32_t p = r->parent[nd];

@@ -93,6 +93,10 @@ struct gpu_run_file {
 	struct gpu_run_set *sets;
 	size_t n_sets;
 	bool loaded; /* interval lines read (second pass) */
+	/* the lines' intervals mapped from the run's index (gpu_run_index.c)
+	 * instead of read: not freed, never written; NULL when read */
+	void *iv_map;
+	size_t iv_map_len;
 };
 
 /* Timeline line kinds of the run. */
@@ -178,10 +182,37 @@ struct gpu_run {
 	uint64_t unlinked;     /* GPU work placed by time or by thread */
 	uint32_t unattributed; /* node for GPU work with no process, or 0 */
 
+	/* the run's index (gpu_run_index.c): DIR/KEY, NULL for none; the
+	 * stamp that ties the interval files to the run file (0: none yet);
+	 * while the run file is read, its string and profile counts */
+	char *index_base;
+	uint64_t index_stamp;
+	uint32_t index_strings, index_profiles;
+
 	pthread_mutex_t lock; /* lazy reads and SQLite statements */
 	struct error lazy_err;
 	bool lazy_failed;
 };
+
+/* ---- the run's index (gpu_run_index.c) ------------------------------------ */
+
+/* Name the run's index in directory `dir` (created when missing) from its
+ * family and files: r->index_base.  False when a file has no real path
+ * or the directory cannot be made: the run then has no index. */
+bool gpu_run_index_name(struct gpu_run *r, const char *dir);
+/* Fill a fresh run (its files opened, nothing read, the root its only
+ * node) from its index: true when the index exists, matches every file
+ * and checks out.  False leaves `r` half filled: the caller starts over
+ * with a new run. */
+bool gpu_run_index_load(struct gpu_run *r);
+/* Write the index of a run whose first pass just ended (before its
+ * builder finishes); failures leave no index. */
+void gpu_run_index_save(struct gpu_run *r);
+/* Map file `fi`'s intervals from the index: true when found and checked
+ * (the file's lines then hold them, f->iv_map set). */
+bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi);
+/* Write file `fi`'s sorted, linked intervals after its second pass. */
+void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);
 
 /* Interning through the builder; in the second pass (builder gone) only
  * texts interned in the first are found (MODEL_NONE otherwise). */
@@ -270,9 +301,11 @@ enum status gpu_run_open_input(const struct gpu_run_family *family,
 			       struct model **out, struct error *err);
 
 /* Open the run of `paths` (files; directories already expanded) into a
- * model. */
+ * model.  `index_dir`: where the run's index is kept (NULL: none), so
+ * that only the first open of a run scans its files. */
 enum status gpu_run_open(const struct gpu_run_family *family,
 			 const char *shown, char **paths, size_t n,
-			 struct model **out, struct error *err);
+			 const char *index_dir, struct model **out,
+			 struct error *err);
 
 #endif

@@ -82,6 +82,10 @@ struct reader_options {
 	/* Extra-P: how repetitions of a measurement point combine ("mean",
 	 * "median", "min", "max"); NULL: the reader's default */
 	const char *aggregate;
+	/* Where a reader that must scan a whole database before showing it
+	 * (the GPU runs) may keep an index of what the scan found, so that
+	 * later opens skip it; NULL: no index is read or written. */
+	const char *index_dir;
 };
 
 /* One input: one or more paths (several rocpd databases of one run) and

@@ -1,0 +1,116 @@
+#!/bin/sh
+# The index of a GPU run (src/formats/gpu_run_index.c): a generated
+# rocprofv3 run and a generated Nsight export are opened three ways --
+# without the index (--no-cache), writing it, reading it -- and the tree,
+# the flat summary, a trace probe, a trace window and an interval's details
+# must be the same each time.  Then the index is damaged (truncated, every
+# 97th byte flipped, a stale copy after the database changed, another
+# version's header) and each time the run must open with the same output,
+# exit 0, and no crash: a bad index is ignored, never believed.  The budget
+# ($CALLSCOPE_RUN_INDEX_MAX) removes older runs' indexes.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+cs="$top_builddir/callscope"
+command -v python3 >/dev/null || exit 77
+[ -d "$top_srcdir/../shared/corpus/rocpd-schema" ] || {
+	echo "no $top_srcdir/../shared/corpus/rocpd-schema: skipped"
+	exit 77
+}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+XDG_CACHE_HOME="$tmp/cache"
+export XDG_CACHE_HOME
+runs="$XDG_CACHE_HOME/callscope/runs"
+python3 "$top_srcdir/tests/gen_rocpd.py" "$tmp/gen" >/dev/null || exit 1
+python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/nsys" >/dev/null || exit 1
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# every view of a run, into $1
+views() {
+	out=$1
+	shift
+	{
+		"$cs" info "$@" &&
+			"$cs" report --depth 6 "$@" &&
+			"$cs" report --view flat "$@" &&
+			"$cs" trace --at +0.5ms "$@" &&
+			"$cs" trace --from +0s --to +5ms --columns 300 "$@" &&
+			"$cs" trace --lines 1 --at +1ms --format json "$@"
+	} >"$out" 2>&1 || fail "$* exited $? ($(tail -n 1 "$out"))"
+}
+
+check_run() {
+	name=$1
+	shift
+	rm -rf "$runs"
+	views "$tmp/$name.plain" --no-cache "$@"
+	[ -d "$runs" ] && [ -n "$(ls "$runs")" ] && fail "$name: --no-cache wrote an index"
+	views "$tmp/$name.write" "$@"
+	ls "$runs"/*.run >/dev/null 2>&1 || fail "$name: no index written"
+	ls "$runs"/*.f0 >/dev/null 2>&1 || fail "$name: no intervals written"
+	views "$tmp/$name.read" "$@"
+	cmp -s "$tmp/$name.plain" "$tmp/$name.write" || fail "$name: writing the index changed the output"
+	cmp -s "$tmp/$name.plain" "$tmp/$name.read" ||
+		fail "$name: the index changed the output: $(diff "$tmp/$name.plain" "$tmp/$name.read" | head -n 5)"
+	ls "$runs" | grep -q tmp && fail "$name: temporary file left"
+	# damaged indexes: ignored, the output unchanged
+	for how in truncate flip header empty; do
+		for f in "$runs"/*; do
+			case $how in
+			truncate) head -c $(($(wc -c <"$f") * 2 / 3)) "$f" >"$f.x" ;;
+			flip) python3 -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+# the run file is covered by its CRC: flips anywhere; an interval file
+# only by its structure: flips in its header and line table, and one
+# interval whose context and enclosing links point outside its line
+run = sys.argv[1].endswith(".run")
+for i in range(40, len(b) if run else min(len(b), 2048), 97):
+    b[i] ^= 0x5a
+if not run and len(b) > 4096:
+    b[-200:-4] = b"\xff" * 196
+open(sys.argv[1] + ".x", "wb").write(b)' "$f" ;;
+			header) { printf 'CSRUNIX9'; tail -c +9 "$f"; } >"$f.x" ;;
+			empty) : >"$f.x" ;;
+			esac
+			mv "$f.x" "$f"
+		done
+		views "$tmp/$name.$how" "$@"
+		cmp -s "$tmp/$name.plain" "$tmp/$name.$how" ||
+			fail "$name: a $how index changed the output: $(diff "$tmp/$name.plain" "$tmp/$name.$how" | head -n 5)"
+	done
+}
+
+set -- "$tmp"/gen/run/*/*.db
+check_run rocpd "$@"
+check_run nsight "$tmp"/nsys/*.sqlite
+echo "outputs equal with, without and with damaged indexes"
+
+# a stale index: the database changed after the index was written
+one=$(ls "$tmp"/nsys/*.sqlite | head -n 1)
+rm -rf "$runs"
+"$cs" info "$one" >"$tmp/before" 2>&1 || fail "info $one"
+python3 -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+t = [r[0] for r in c.execute("select name from sqlite_master where name like \"CUPTI_ACTIVITY_KIND_KERNEL\"")]
+c.execute("delete from CUPTI_ACTIVITY_KIND_KERNEL where rowid in (select rowid from CUPTI_ACTIVITY_KIND_KERNEL limit 3)")
+c.commit()' "$one" || fail "cannot change $one"
+"$cs" info "$one" >"$tmp/after" 2>&1 || fail "info after the change"
+"$cs" --no-cache info "$one" >"$tmp/fresh" 2>&1 || fail "info --no-cache"
+cmp -s "$tmp/after" "$tmp/fresh" || fail "a stale index was used: $(diff "$tmp/after" "$tmp/fresh" | head -n 4)"
+cmp -s "$tmp/before" "$tmp/after" && fail "the change did not change the summary (test is void)"
+echo "a changed database is scanned again"
+
+# the budget: a second run's index pushes the first one's out
+rm -rf "$runs"
+"$cs" info "$tmp"/gen/run/*/*.db >/dev/null 2>&1
+first=$(ls "$runs" | head -n 1 | cut -c1-16)
+CALLSCOPE_RUN_INDEX_MAX=1K "$cs" info "$one" >/dev/null 2>&1
+ls "$runs" | grep -q "^$first" && fail "the budget kept an older run's index"
+ls "$runs" | grep -q '\.run$' || fail "the budget removed the run just opened"
+echo "the budget removes older runs first"
+exit 0
