@@ -166,9 +166,9 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 	bool cache = o ? !o->no_cache : archive_open_cache();
 	enum status st = STATUS_OK;
 	struct reader_options from_o = {0};
-	if (ro) {
+	if (ro)
 		from_o = *ro;
-	} else if (o && o->n_image_path) {
+	if (!from_o.n_image_path && o && o->n_image_path) {
 		from_o.image_path = o->image_path;
 		from_o.n_image_path = o->n_image_path;
 	}

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "net/http.h"
 #include "formats/reader.h"
@@ -58,6 +59,37 @@ struct model *cli_open(const char *path)
 	return cli_open_all(&path, 1);
 }
 
+/* The progress of a long first scan (a GPU run without its index yet) on
+ * a terminal's stderr: one line, redrawn, cleared at the end.  Scans that
+ * end within a second print nothing. */
+static void on_scan(void *ctx, const struct reader_progress *p)
+{
+	bool *drawn = ctx;
+	if (p->done || p->seconds < 1.0) {
+		if (*drawn)
+			fputs("\r\033[K", stderr);
+		*drawn = false;
+		return;
+	}
+	char done[32], total[32], left[32] = "";
+	cli_format_bytes(done, sizeof(done), (double)p->bytes_done);
+	cli_format_bytes(total, sizeof(total), (double)p->bytes_total);
+	if (p->bytes_done > 0 && p->bytes_total > p->bytes_done) {
+		double s = p->seconds * (double)(p->bytes_total - p->bytes_done) /
+			   (double)p->bytes_done;
+		if (s < 360000)
+			snprintf(left, sizeof(left), ", %d:%02d left",
+				 (int)s / 60, (int)s % 60);
+	}
+	fprintf(stderr, "\r\033[K%s: %u of %u files, %s of %s, %.1f M rows%s",
+		p->indexing ? "first open, building the run's index"
+			    : "reading the run",
+		p->files_done, p->n_files, done, total, (double)p->rows / 1e6,
+		left);
+	fflush(stderr);
+	*drawn = true;
+}
+
 struct model *cli_open_all(const char *const *paths, size_t n)
 {
 	struct model *m = NULL;
@@ -70,7 +102,14 @@ struct model *cli_open_all(const char *const *paths, size_t n)
 		url = url || http_is_url(paths[i]);
 	const struct open_options *o = url ? cli_transfer_begin()
 					   : cli_open_options();
-	enum status st = database_open_paths(paths, n, o, NULL, &m, &err);
+	bool drawn = false;
+	struct reader_options ro = {0};
+	if (isatty(STDERR_FILENO)) {
+		ro.progress = on_scan;
+		ro.progress_ctx = &drawn;
+	}
+	enum status st = database_open_paths(paths, n, o,
+					     ro.progress ? &ro : NULL, &m, &err);
 	if (url)
 		cli_transfer_end();
 	if (st != STATUS_OK) {

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "formats/gpu_run.h"
 #include "io/sqlite_ro.h"
@@ -370,6 +372,7 @@ bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 	struct gpu_run_line *l = &r->lines[line];
 	if (!r->second_pass) {
 		l->count++;
+		gpu_run_row_seen(r);
 		return true;
 	}
 	if (!l->iv || l->filled >= l->count)
@@ -1345,6 +1348,34 @@ static enum status open_file(const struct gpu_run_family *fam,
 	return STATUS_OK;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Hand the scan's progress to the hook: at the end (`last`), else at most
+ * four times a second. */
+static void report(struct gpu_run *r, bool last)
+{
+	if (!r->options || !r->options->progress)
+		return;
+	double t = now_s();
+	if (!last && t - r->last_report < 0.25)
+		return;
+	r->last_report = t;
+	r->progress.seconds = t - r->scan_began;
+	r->progress.done = last;
+	r->options->progress(r->options->progress_ctx, &r->progress);
+}
+
+void gpu_run_row_seen(struct gpu_run *r)
+{
+	if ((++r->progress.rows & 0xffff) == 0)
+		report(r, false);
+}
+
 /* A run of `n` files with only the root node and its files opened. */
 static enum status run_new(const struct gpu_run_family *family,
 			   const char *shown, char **paths, size_t n,
@@ -1396,10 +1427,11 @@ out:
  * usable one, else read from the files (and the index written). */
 static enum status run_scanned(const struct gpu_run_family *family,
 			       const char *shown, char **paths, size_t n,
-			       const char *index_dir, struct gpu_run **out,
-			       struct error *err)
+			       const struct reader_options *options,
+			       struct gpu_run **out, struct error *err)
 {
 	struct gpu_run *r;
+	const char *index_dir = options ? options->index_dir : NULL;
 	enum status st = run_new(family, shown, paths, n, &r, err);
 	if (st != STATUS_OK)
 		return st;
@@ -1419,8 +1451,24 @@ static enum status run_scanned(const struct gpu_run_family *family,
 			return st;
 		named = gpu_run_index_name(r, index_dir);
 	}
-	for (size_t i = 0; i < n && st == STATUS_OK; i++)
+	r->options = options;
+	r->progress.n_files = (uint32_t)n;
+	r->progress.indexing = named;
+	r->scan_began = r->last_report = now_s();
+	for (size_t i = 0; i < n; i++) {
+		struct stat sb;
+		if (stat(paths[i], &sb) == 0)
+			r->progress.bytes_total += (uint64_t)sb.st_size;
+	}
+	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
 		st = r->files[i].layout->read(r, (uint32_t)i, err);
+		struct stat sb;
+		if (stat(paths[i], &sb) == 0)
+			r->progress.bytes_done += (uint64_t)sb.st_size;
+		r->progress.files_done++;
+		report(r, i + 1 == n || st != STATUS_OK);
+	}
+	r->options = NULL;
 	if (st != STATUS_OK) {
 		model_builder_free(r->b);
 		r->b = NULL;
@@ -1435,12 +1483,12 @@ static enum status run_scanned(const struct gpu_run_family *family,
 
 enum status gpu_run_open(const struct gpu_run_family *family,
 			 const char *shown, char **paths, size_t n,
-			 const char *index_dir, struct model **out,
-			 struct error *err)
+			 const struct reader_options *options,
+			 struct model **out, struct error *err)
 {
 	*out = NULL;
 	struct gpu_run *r;
-	enum status st = run_scanned(family, shown, paths, n, index_dir, &r,
+	enum status st = run_scanned(family, shown, paths, n, options, &r,
 				     err);
 	if (st != STATUS_OK)
 		return st;

@@ -189,6 +189,11 @@ struct gpu_run {
 	uint64_t index_stamp;
 	uint32_t index_strings, index_profiles;
 
+	/* the first pass's progress (reader_options.progress) */
+	const struct reader_options *options;
+	struct reader_progress progress;
+	double scan_began, last_report; /* monotonic seconds */
+
 	pthread_mutex_t lock; /* lazy reads and SQLite statements */
 	struct error lazy_err;
 	bool lazy_failed;
@@ -213,6 +218,9 @@ void gpu_run_index_save(struct gpu_run *r);
 bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi);
 /* Write file `fi`'s sorted, linked intervals after its second pass. */
 void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);
+
+/* Count one row of the first pass; now and then report the progress. */
+void gpu_run_row_seen(struct gpu_run *r);
 
 /* Interning through the builder; in the second pass (builder gone) only
  * texts interned in the first are found (MODEL_NONE otherwise). */
@@ -301,11 +309,12 @@ enum status gpu_run_open_input(const struct gpu_run_family *family,
 			       struct model **out, struct error *err);
 
 /* Open the run of `paths` (files; directories already expanded) into a
- * model.  `index_dir`: where the run's index is kept (NULL: none), so
- * that only the first open of a run scans its files. */
+ * model.  From `options` (NULL: none): index_dir, where the run's index is
+ * kept so that only the first open of a run scans its files, and the
+ * progress hook of that scan. */
 enum status gpu_run_open(const struct gpu_run_family *family,
 			 const char *shown, char **paths, size_t n,
-			 const char *index_dir, struct model **out,
-			 struct error *err);
+			 const struct reader_options *options,
+			 struct model **out, struct error *err);
 
 #endif

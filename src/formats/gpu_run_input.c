@@ -125,8 +125,7 @@ enum status gpu_run_open_input(const struct gpu_run_family *fam,
 		}
 	}
 	if (st == STATUS_OK)
-		st = gpu_run_open(fam, in->paths[0], ps.v, ps.n,
-				  in->options ? in->options->index_dir : NULL,
+		st = gpu_run_open(fam, in->paths[0], ps.v, ps.n, in->options,
 				  out, err);
 	paths_free(&ps);
 	return st;

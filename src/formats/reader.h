@@ -75,6 +75,17 @@ enum status reader_probe_read(const char *path, struct reader_probe **out,
 void reader_probe_free(struct reader_probe *p);
 
 /* Options a reader may take (all optional; zero means the default). */
+/* How far a long scan is (a GPU run opened for the first time): reported
+ * at most a few times a second and once at the end (`done`). */
+struct reader_progress {
+	uint32_t files_done, n_files;
+	uint64_t bytes_done, bytes_total; /* of the files done, of all */
+	uint64_t rows;                    /* rows read so far */
+	double seconds;                   /* since the scan began */
+	bool indexing; /* what the scan finds is kept: later opens skip it */
+	bool done;
+};
+
 struct reader_options {
 	/* DCPI: directories where the profiled programs' ELF images are */
 	const char *const *image_path;
@@ -86,6 +97,10 @@ struct reader_options {
 	 * (the GPU runs) may keep an index of what the scan found, so that
 	 * later opens skip it; NULL: no index is read or written. */
 	const char *index_dir;
+	/* Called during a long scan (NULL: not); must not print when the
+	 * curses screen is up. */
+	void (*progress)(void *ctx, const struct reader_progress *p);
+	void *progress_ctx;
 };
 
 /* One input: one or more paths (several rocpd databases of one run) and
