@@ -1,5 +1,7 @@
 #!/bin/sh
-# The index of a GPU run (src/formats/gpu_run_index.c): a generated
+# The first pass over a GPU run's files side by side (gpu_run_scan.c,
+# 1 and 3 threads give the same output) and the index of a GPU run
+# (src/formats/gpu_run_index.c): a generated
 # rocprofv3 run and a generated Nsight export are opened three ways --
 # without the index (--no-cache), writing it, reading it -- and the tree,
 # the flat summary, a trace probe, a trace window and an interval's details
@@ -47,6 +49,11 @@ check_run() {
 	shift
 	rm -rf "$runs"
 	views "$tmp/$name.plain" --no-cache "$@"
+	# the first pass file after file and side by side: the same run
+	CALLSCOPE_SCAN_THREADS=1 views "$tmp/$name.serial" --no-cache "$@"
+	CALLSCOPE_SCAN_THREADS=3 views "$tmp/$name.threads" --no-cache "$@"
+	cmp -s "$tmp/$name.serial" "$tmp/$name.threads" ||
+		fail "$name: reading files side by side changed the output: $(diff "$tmp/$name.serial" "$tmp/$name.threads" | head -n 5)"
 	[ -d "$runs" ] && [ -n "$(ls "$runs")" ] && fail "$name: --no-cache wrote an index"
 	views "$tmp/$name.write" "$@"
 	ls "$runs"/*.run >/dev/null 2>&1 || fail "$name: no index written"

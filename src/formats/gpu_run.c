@@ -239,8 +239,13 @@ void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 	r->gpu[node] += (double)ns;
 	r->calls[node] += 1;
 	r->present[node] |= 3;
-	if (queue_profile == MODEL_NONE)
-		return;
+	if (queue_profile != MODEL_NONE)
+		gpu_run_split_add(r, node, queue_profile, (double)ns, 1);
+}
+
+void gpu_run_split_add(struct gpu_run *r, uint32_t node, uint32_t queue_profile,
+		       double gpu, double calls)
+{
 	uint64_t key = (uint64_t)node << 32 | queue_profile;
 	uint32_t slot;
 	if (!gpu_run_map_get(&r->queue_split, key, &slot)) {
@@ -258,8 +263,8 @@ void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 			return;
 		r->n_split++;
 	}
-	r->split_gpu[slot] += (double)ns;
-	r->split_calls[slot] += 1;
+	r->split_gpu[slot] += gpu;
+	r->split_calls[slot] += calls;
 }
 
 void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes,
@@ -1348,7 +1353,7 @@ static enum status open_file(const struct gpu_run_family *fam,
 	return STATUS_OK;
 }
 
-static double now_s(void)
+double gpu_run_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1357,11 +1362,11 @@ static double now_s(void)
 
 /* Hand the scan's progress to the hook: at the end (`last`), else at most
  * four times a second. */
-static void report(struct gpu_run *r, bool last)
+void gpu_run_report(struct gpu_run *r, bool last)
 {
 	if (!r->options || !r->options->progress)
 		return;
-	double t = now_s();
+	double t = gpu_run_now();
 	if (!last && t - r->last_report < 0.25)
 		return;
 	r->last_report = t;
@@ -1372,8 +1377,46 @@ static void report(struct gpu_run *r, bool last)
 
 void gpu_run_row_seen(struct gpu_run *r)
 {
-	if ((++r->progress.rows & 0xffff) == 0)
-		report(r, false);
+	/* a shard's count is read by the thread that merges (gpu_run_scan.c) */
+	uint64_t rows = __atomic_add_fetch(&r->progress.rows, 1,
+					   __ATOMIC_RELAXED);
+	if ((rows & 0xffff) == 0)
+		gpu_run_report(r, false);
+}
+
+struct gpu_run *gpu_run_blank(const struct gpu_run_family *family,
+			      const char *shown, size_t n)
+{
+	struct gpu_run *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->family = family;
+	pthread_mutex_init(&r->lock, NULL);
+	r->time_min = UINT64_MAX;
+	r->path = strdup(shown);
+	r->files = calloc(n ? n : 1, sizeof(*r->files));
+	r->b = model_builder_new(family->format, shown);
+	r->n_files = n;
+	if (!r->path || !r->files || !r->b || !nodes_reserve(r)) {
+		gpu_run_discard(r);
+		return NULL;
+	}
+	/* node 0: the root */
+	r->parent[0] = MODEL_NONE;
+	r->profile[0] = MODEL_NONE;
+	r->node_next[0] = MODEL_NONE;
+	r->n_nodes = 1;
+	return r;
+}
+
+void gpu_run_discard(struct gpu_run *r)
+{
+	if (!r)
+		return;
+	if (r->b)
+		model_builder_free(r->b);
+	r->b = NULL;
+	run_free(r);
 }
 
 /* A run of `n` files with only the root node and its files opened. */
@@ -1382,26 +1425,10 @@ static enum status run_new(const struct gpu_run_family *family,
 			   struct gpu_run **out, struct error *err)
 {
 	enum status st = STATUS_OK;
-	struct gpu_run *r = calloc(1, sizeof(*r));
+	struct gpu_run *r = gpu_run_blank(family, shown, n);
 	*out = NULL;
 	if (!r)
 		return error_set(err, STATUS_NOMEM, shown, "out of memory");
-	r->family = family;
-	pthread_mutex_init(&r->lock, NULL);
-	r->time_min = UINT64_MAX;
-	r->path = strdup(shown);
-	r->files = calloc(n, sizeof(*r->files));
-	r->b = model_builder_new(family->format, shown);
-	if (!r->path || !r->files || !r->b || !nodes_reserve(r)) {
-		st = error_set(err, STATUS_NOMEM, shown, "out of memory");
-		goto out;
-	}
-	r->n_files = n;
-	/* node 0: the root */
-	r->parent[0] = MODEL_NONE;
-	r->profile[0] = MODEL_NONE;
-	r->node_next[0] = MODEL_NONE;
-	r->n_nodes = 1;
 	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
 		r->files[i].path = strdup(paths[i]);
 		if (!r->files[i].path) {
@@ -1411,12 +1438,8 @@ static enum status run_new(const struct gpu_run_family *family,
 		}
 		st = open_file(family, &r->files[i], err);
 	}
-out:
 	if (st != STATUS_OK) {
-		if (r->b)
-			model_builder_free(r->b);
-		r->b = NULL;
-		run_free(r);
+		gpu_run_discard(r);
 		return st;
 	}
 	*out = r;
@@ -1443,36 +1466,18 @@ static enum status run_scanned(const struct gpu_run_family *family,
 	const struct model *seen = model_builder_peek(r->b);
 	if (r->n_nodes != 1 || seen->n_strings > 1 || seen->n_profiles) {
 		/* a half-read index: start over */
-		model_builder_free(r->b);
-		r->b = NULL;
-		run_free(r);
+		gpu_run_discard(r);
 		st = run_new(family, shown, paths, n, &r, err);
 		if (st != STATUS_OK)
 			return st;
 		named = gpu_run_index_name(r, index_dir);
 	}
 	r->options = options;
-	r->progress.n_files = (uint32_t)n;
 	r->progress.indexing = named;
-	r->scan_began = r->last_report = now_s();
-	for (size_t i = 0; i < n; i++) {
-		struct stat sb;
-		if (stat(paths[i], &sb) == 0)
-			r->progress.bytes_total += (uint64_t)sb.st_size;
-	}
-	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
-		st = r->files[i].layout->read(r, (uint32_t)i, err);
-		struct stat sb;
-		if (stat(paths[i], &sb) == 0)
-			r->progress.bytes_done += (uint64_t)sb.st_size;
-		r->progress.files_done++;
-		report(r, i + 1 == n || st != STATUS_OK);
-	}
+	st = gpu_run_scan(r, err);
 	r->options = NULL;
 	if (st != STATUS_OK) {
-		model_builder_free(r->b);
-		r->b = NULL;
-		run_free(r);
+		gpu_run_discard(r);
 		return st;
 	}
 	if (named)

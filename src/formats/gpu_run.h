@@ -221,6 +221,28 @@ void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);
 
 /* Count one row of the first pass; now and then report the progress. */
 void gpu_run_row_seen(struct gpu_run *r);
+/* Hand r->progress to the options' hook: when `last`, else at most four
+ * times a second. */
+void gpu_run_report(struct gpu_run *r, bool last);
+/* Monotonic seconds. */
+double gpu_run_now(void);
+
+/* ---- the first pass (gpu_run_scan.c) ---------------------------------------- */
+
+/* A run of `n` files (none opened) with only the root node, or NULL when
+ * out of memory. */
+struct gpu_run *gpu_run_blank(const struct gpu_run_family *family,
+			      const char *shown, size_t n);
+/* Free a run that never became a model (its builder too). */
+void gpu_run_discard(struct gpu_run *r);
+/* Add GPU time and calls of `node` on queue profile `queue_profile`. */
+void gpu_run_split_add(struct gpu_run *r, uint32_t node,
+		       uint32_t queue_profile, double gpu, double calls);
+/* The first pass over every file of `r` (opened, nothing read): files
+ * read side by side, one table-set reader per file in a run of its own
+ * that is merged into `r` in file order, so that the result is the one
+ * a pass file after file gives.  Reports r->progress. */
+enum status gpu_run_scan(struct gpu_run *r, struct error *err);
 
 /* Interning through the builder; in the second pass (builder gone) only
  * texts interned in the first are found (MODEL_NONE otherwise). */

@@ -1,0 +1,366 @@
+/* gpu_run_scan: the first pass over a run's files, side by side.
+ *
+ * A run is one SQLite file per process (16 on a node, thousands on a
+ * machine), each read by its own connection.  The first pass over a file
+ * only adds to what the run holds (nodes found or made, values summed,
+ * lines counted), so each file is read into a run of its own -- a shard:
+ * its own builder, strings, nodes and maps -- by a pool of threads (one
+ * per core, at most 16; $CALLSCOPE_SCAN_THREADS for tests), and the
+ * shards are merged into the run in file order as they finish.  Merging
+ * replays a shard's nodes, profiles and lines through the same functions
+ * a pass file after file uses (gpu_run_child, gpu_run_line...), in the
+ * shard's order, so node ids, functions, profiles and lines come out as
+ * that pass makes them; values are sums (integers in doubles: exact), the
+ * minimum and maximum combine.  The file's table sets, whose maps hold
+ * the shard's handles, are moved into the run with their values renamed.
+ * A failed file stops the pool; the first failure in file order is the
+ * one reported, as without threads. */
+#include "config.h"
+
+#include "formats/gpu_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- merging a shard ------------------------------------------------------- */
+
+/* Rename the values of map `m` through `to` (n entries); false when a
+ * value has no new name. */
+static bool rename_map(struct gpu_run_map *m, const uint32_t *to, uint32_t n)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used && m->used[i]) {
+			if (m->vals[i] >= n || to[m->vals[i]] == MODEL_NONE)
+				return false;
+			m->vals[i] = to[m->vals[i]];
+		}
+	return true;
+}
+
+static void merge_values(struct gpu_run *r, uint32_t to,
+			 const struct gpu_run *s, uint32_t from)
+{
+	uint8_t had = r->present[to], got = s->present[from];
+	r->gpu[to] += s->gpu[from];
+	r->calls[to] += s->calls[from];
+	r->bytes[to] += s->bytes[from];
+	r->api_incl[to] += s->api_incl[from];
+	r->api_excl[to] += s->api_excl[from];
+	r->dur_n[to] += s->dur_n[from];
+	r->dur_sum[to] += s->dur_sum[from];
+	r->dur_sq[to] += s->dur_sq[from];
+	r->sized_ns[to] += s->sized_ns[from];
+	if (got & 16) {
+		if (!(had & 16) || s->dur_min[from] < r->dur_min[to])
+			r->dur_min[to] = s->dur_min[from];
+		if (!(had & 16) || s->dur_max[from] > r->dur_max[to])
+			r->dur_max[to] = s->dur_max[from];
+	}
+	r->present[to] = had | got;
+}
+
+/* Merge shard `s`, which read file `fi`, into `r`. */
+static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
+{
+	const struct model *sm = model_builder_peek(s->b);
+	uint32_t *str = calloc(sm->n_strings + 1, sizeof(*str));
+	uint32_t *prof = calloc(sm->n_profiles + 1, sizeof(*prof));
+	uint32_t *node = calloc(s->n_nodes + 1, sizeof(*node));
+	bool ok = str && prof && node;
+	/* strings in the shard's order (handle 0 is "" in both) */
+	for (uint32_t h = 1; ok && h < sm->n_strings; h++)
+		ok = (str[h] = gpu_run_intern(r, model_str(sm, h))) !=
+		     MODEL_NONE;
+	for (uint32_t p = 0; ok && p < sm->n_profiles; p++) {
+		const struct model_profile *pr = &sm->profiles[p];
+		struct model_id ids[8];
+		uint32_t n_ids = pr->n_ids < 8 ? pr->n_ids : 8;
+		for (uint32_t k = 0; k < n_ids; k++) {
+			ids[k] = sm->ids[pr->first_id + k];
+			ids[k].kind_name = str[ids[k].kind_name];
+		}
+		const struct model *rm = model_builder_peek(r->b);
+		prof[p] = model_builder_add_profile(
+			r->b, false, ids, n_ids,
+			model_str(rm, str[pr->label]));
+		ok = prof[p] != MODEL_NONE;
+	}
+	/* nodes: a parent always comes before its children */
+	for (uint32_t i = 1; ok && i < s->n_nodes; i++) {
+		uint32_t to = gpu_run_child(r, node[s->parent[i]], s->kind[i],
+					    str[s->name[i]]);
+		if (to == MODEL_NONE) {
+			ok = false;
+			break;
+		}
+		node[i] = to;
+		if (r->profile[to] == MODEL_NONE &&
+		    s->profile[i] != MODEL_NONE)
+			r->profile[to] = prof[s->profile[i]];
+		merge_values(r, to, s, i);
+	}
+	/* GPU time per queue */
+	const struct gpu_run_map *q = &s->queue_split;
+	for (size_t i = 0; ok && i < q->cap; i++)
+		if (q->used && q->used[i]) {
+			uint32_t n = (uint32_t)(q->keys[i] >> 32),
+				 p = (uint32_t)q->keys[i];
+			uint32_t slot = q->vals[i];
+			if (n < s->n_nodes && p < sm->n_profiles &&
+			    slot < s->n_split)
+				gpu_run_split_add(r, node[n], prof[p],
+						  s->split_gpu[slot],
+						  s->split_calls[slot]);
+		}
+	/* the file's table sets, their maps renamed */
+	struct gpu_run_file *f = &r->files[fi], *sf = &s->files[fi];
+	for (size_t k = 0; ok && k < sf->n_sets; k++) {
+		struct gpu_run_set *set = &sf->sets[k];
+		ok = rename_map(&set->strings, str, sm->n_strings) &&
+		     rename_map(&set->kernels, str, sm->n_strings) &&
+		     rename_map(&set->threads, node, s->n_nodes) &&
+		     rename_map(&set->procs, node, s->n_nodes) &&
+		     rename_map(&set->thread_profiles, prof, sm->n_profiles);
+	}
+	if (ok) {
+		f->sets = sf->sets;
+		f->n_sets = sf->n_sets;
+		sf->sets = NULL;
+		sf->n_sets = 0;
+	}
+	/* lines */
+	for (uint32_t i = 0; ok && i < s->n_lines; i++) {
+		struct gpu_run_line *l = &s->lines[i];
+		const struct model *rm = model_builder_peek(r->b);
+		uint32_t to = gpu_run_line(
+			r, l->file, l->set, l->kind, l->a, l->b,
+			model_str(rm, str[l->label]),
+			l->profile == MODEL_NONE ? MODEL_NONE : prof[l->profile]);
+		if (to == MODEL_NONE) {
+			ok = false;
+			break;
+		}
+		struct gpu_run_line *t = &r->lines[to];
+		t->count += l->count;
+		if (l->unit)
+			t->unit = str[l->unit];
+		if (!t->times && l->times) {
+			t->times = l->times;
+			t->values = l->values;
+			l->times = NULL;
+			l->values = NULL;
+		}
+	}
+	if (ok) {
+		if (s->time_min < r->time_min)
+			r->time_min = s->time_min;
+		if (s->time_max > r->time_max)
+			r->time_max = s->time_max;
+		r->skipped_rows += s->skipped_rows;
+		r->unlinked += s->unlinked;
+		if (!r->unattributed && s->unattributed)
+			r->unattributed = node[s->unattributed];
+	}
+	free(str);
+	free(prof);
+	free(node);
+	return ok;
+}
+
+/* ---- the pool ---------------------------------------------------------------- */
+
+struct shard {
+	struct gpu_run *run;
+	enum status st;
+	struct error err;
+	bool done;
+};
+
+struct pool {
+	struct gpu_run *r;
+	struct shard *shards;
+	size_t next; /* the next file a worker takes */
+	bool stop;   /* a file failed: take no more */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		size_t i = p->next;
+		bool stop = p->stop || i >= p->r->n_files;
+		if (!stop)
+			p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (stop)
+			return NULL;
+		struct shard *sh = &p->shards[i];
+		struct gpu_run *s = sh->run;
+		sh->st = s->files[i].layout->read(s, (uint32_t)i, &sh->err);
+		pthread_mutex_lock(&p->lock);
+		sh->done = true;
+		if (sh->st != STATUS_OK)
+			p->stop = true;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static unsigned workers_for(size_t n_files)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *env = getenv("CALLSCOPE_SCAN_THREADS");
+	if (env && *env)
+		cores = strtol(env, NULL, 10);
+	if (cores < 1)
+		cores = 1;
+	if (cores > 16)
+		cores = 16;
+	return (unsigned)((size_t)cores < n_files ? (size_t)cores : n_files);
+}
+
+static uint64_t file_bytes(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+/* One file after the other, in this thread. */
+static enum status scan_serial(struct gpu_run *r, struct error *err)
+{
+	enum status st = STATUS_OK;
+	for (size_t i = 0; i < r->n_files && st == STATUS_OK; i++) {
+		st = r->files[i].layout->read(r, (uint32_t)i, err);
+		r->progress.bytes_done += file_bytes(r->files[i].path);
+		r->progress.files_done++;
+		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
+	}
+	return st;
+}
+
+/* Wait (at most a quarter second) for shard `i`; the rows read so far
+ * into r->progress. */
+static void wait_for(struct pool *p, size_t i, uint64_t merged_rows)
+{
+	pthread_mutex_lock(&p->lock);
+	if (!p->shards[i].done) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 250000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&p->changed, &p->lock, &until);
+	}
+	pthread_mutex_unlock(&p->lock);
+	uint64_t rows = merged_rows;
+	for (size_t k = i; k < p->r->n_files; k++)
+		rows += __atomic_load_n(&p->shards[k].run->progress.rows,
+					__ATOMIC_RELAXED);
+	p->r->progress.rows = rows;
+}
+
+enum status gpu_run_scan(struct gpu_run *r, struct error *err)
+{
+	r->progress.n_files = (uint32_t)r->n_files;
+	r->scan_began = r->last_report = gpu_run_now();
+	for (size_t i = 0; i < r->n_files; i++)
+		r->progress.bytes_total += file_bytes(r->files[i].path);
+	unsigned n_workers = workers_for(r->n_files);
+	if (n_workers < 2)
+		return scan_serial(r, err);
+	struct pool p = {.r = r};
+	p.shards = calloc(r->n_files, sizeof(*p.shards));
+	pthread_t *threads = calloc(n_workers, sizeof(*threads));
+	if (!p.shards || !threads) {
+		free(p.shards);
+		free(threads);
+		return scan_serial(r, err);
+	}
+	/* each shard borrows its file's connection (moved back at merge) */
+	bool ok = true;
+	for (size_t i = 0; i < r->n_files && ok; i++) {
+		struct gpu_run *s = gpu_run_blank(r->family, r->path, r->n_files);
+		ok = s != NULL;
+		if (ok) {
+			s->files[i] = r->files[i];
+			memset(&r->files[i], 0, sizeof(r->files[i]));
+			r->files[i].path = strdup(s->files[i].path);
+			ok = r->files[i].path != NULL;
+		}
+		p.shards[i].run = s;
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.changed, NULL);
+	unsigned started = 0;
+	for (; ok && started < n_workers; started++)
+		if (pthread_create(&threads[started], NULL, worker, &p) != 0)
+			break;
+	if (started == 0)
+		ok = false;
+	enum status st = ok ? STATUS_OK
+			    : error_set(err, STATUS_NOMEM, r->path,
+					"out of memory");
+	uint64_t merged_rows = 0;
+	for (size_t i = 0; i < r->n_files && st == STATUS_OK; i++) {
+		struct shard *sh = &p.shards[i];
+		for (;;) {
+			wait_for(&p, i, merged_rows);
+			pthread_mutex_lock(&p.lock);
+			bool done = sh->done;
+			pthread_mutex_unlock(&p.lock);
+			if (done)
+				break;
+			gpu_run_report(r, false);
+		}
+		struct gpu_run *s = sh->run;
+		if (sh->st != STATUS_OK) {
+			st = sh->st;
+			*err = sh->err;
+			memset(&sh->err, 0, sizeof(sh->err));
+		} else if (!merge(r, s, (uint32_t)i)) {
+			st = error_set(err, STATUS_NOMEM, r->path,
+				       "out of memory");
+		}
+		merged_rows += s->progress.rows;
+		r->progress.bytes_done += file_bytes(r->files[i].path);
+		r->progress.files_done++;
+		/* the connection goes back to the run */
+		struct gpu_run_file *f = &r->files[i], *sf = &s->files[i];
+		f->db = sf->db;
+		f->layout = sf->layout;
+		f->noun = sf->noun;
+		sf->db = NULL;
+		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
+	}
+	pthread_mutex_lock(&p.lock);
+	p.stop = true;
+	pthread_mutex_unlock(&p.lock);
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(threads[k], NULL);
+	for (size_t i = 0; i < r->n_files; i++) {
+		struct shard *sh = &p.shards[i];
+		if (!sh->run)
+			continue;
+		/* a connection never merged back (a failure stopped the
+		 * merge) returns to the run, which closes it */
+		if (sh->run->files[i].db && !r->files[i].db) {
+			r->files[i].db = sh->run->files[i].db;
+			r->files[i].layout = sh->run->files[i].layout;
+			sh->run->files[i].db = NULL;
+		}
+		error_clear(&sh->err);
+		gpu_run_discard(sh->run);
+	}
+	pthread_mutex_destroy(&p.lock);
+	pthread_cond_destroy(&p.changed);
+	free(p.shards);
+	free(threads);
+	return st;
+}
