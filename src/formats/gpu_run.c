@@ -908,6 +908,18 @@ static void resolve_links(struct gpu_run *r, uint32_t fi)
 	free(pos);
 }
 
+static enum status open_file(const struct gpu_run_family *fam,
+			     struct gpu_run_file *f, struct error *err);
+
+/* File `fi`'s connection, opened when first needed (a run opened from its
+ * index reads no file until a line or a detail asks). */
+static enum status ensure_open(struct gpu_run *r, uint32_t fi,
+			       struct error *err)
+{
+	struct gpu_run_file *f = &r->files[fi];
+	return f->db ? STATUS_OK : open_file(r->family, f, err);
+}
+
 /* The second pass over file `fi`: every interval line of the file. */
 static bool load_file(struct gpu_run *r, uint32_t fi)
 {
@@ -930,7 +942,9 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 	struct error err = {0};
 	if (ok) {
 		r->second_pass = true;
-		enum status st = f->layout->read(r, fi, &err);
+		enum status st = ensure_open(r, fi, &err);
+		if (st == STATUS_OK)
+			st = f->layout->read(r, fi, &err);
 		ok = st == STATUS_OK;
 	} else {
 		error_set(&err, STATUS_NOMEM, f->path, "out of memory");
@@ -1065,8 +1079,10 @@ static enum status trace_event_detail(void *impl, uint32_t line,
 		return error_set(err, STATUS_USAGE, r->path, "no such line");
 	const struct gpu_run_line *l = &r->lines[line];
 	pthread_mutex_lock(&r->lock);
-	enum status st = r->files[l->file].layout->detail(r, l, event, out,
-							      n, err);
+	enum status st = ensure_open(r, l->file, err);
+	if (st == STATUS_OK)
+		st = r->files[l->file].layout->detail(r, l, event, out, n,
+						      err);
 	pthread_mutex_unlock(&r->lock);
 	return st;
 }
@@ -1419,10 +1435,11 @@ void gpu_run_discard(struct gpu_run *r)
 	run_free(r);
 }
 
-/* A run of `n` files with only the root node and its files opened. */
+/* A run of `n` files with only the root node, its files opened unless
+ * `lazy` (they are opened when first needed). */
 static enum status run_new(const struct gpu_run_family *family,
 			   const char *shown, char **paths, size_t n,
-			   struct gpu_run **out, struct error *err)
+			   bool lazy, struct gpu_run **out, struct error *err)
 {
 	enum status st = STATUS_OK;
 	struct gpu_run *r = gpu_run_blank(family, shown, n);
@@ -1436,7 +1453,8 @@ static enum status run_new(const struct gpu_run_family *family,
 				       "out of memory");
 			break;
 		}
-		st = open_file(family, &r->files[i], err);
+		if (!lazy)
+			st = open_file(family, &r->files[i], err);
 	}
 	if (st != STATUS_OK) {
 		gpu_run_discard(r);
@@ -1455,23 +1473,25 @@ static enum status run_scanned(const struct gpu_run_family *family,
 {
 	struct gpu_run *r;
 	const char *index_dir = options ? options->index_dir : NULL;
-	enum status st = run_new(family, shown, paths, n, &r, err);
-	if (st != STATUS_OK)
-		return st;
-	bool named = index_dir && gpu_run_index_name(r, index_dir);
-	if (named && gpu_run_index_load(r)) {
-		*out = r;
-		return STATUS_OK;
-	}
-	const struct model *seen = model_builder_peek(r->b);
-	if (r->n_nodes != 1 || seen->n_strings > 1 || seen->n_profiles) {
-		/* a half-read index: start over */
-		gpu_run_discard(r);
-		st = run_new(family, shown, paths, n, &r, err);
+	enum status st;
+	bool named = false;
+	if (index_dir) {
+		/* from the index: the files are opened only when needed */
+		st = run_new(family, shown, paths, n, true, &r, err);
 		if (st != STATUS_OK)
 			return st;
 		named = gpu_run_index_name(r, index_dir);
+		if (named && gpu_run_index_load(r)) {
+			*out = r;
+			return STATUS_OK;
+		}
+		gpu_run_discard(r);
 	}
+	st = run_new(family, shown, paths, n, false, &r, err);
+	if (st != STATUS_OK)
+		return st;
+	if (named)
+		named = gpu_run_index_name(r, index_dir);
 	r->options = options;
 	r->progress.indexing = named;
 	st = gpu_run_scan(r, err);

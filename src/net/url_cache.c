@@ -433,7 +433,7 @@ out:
 
 enum status url_cache_clear(const char *root, struct error *err)
 {
-	static const char *const subdirs[] = { "url", "extract" };
+	static const char *const subdirs[] = { "url", "extract", "runs" };
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
 		char *path = NULL;
 		if (asprintf(&path, "%s/%s", root, subdirs[i]) < 0)
