@@ -14,11 +14,11 @@ cs=${CALLSCOPE:-$here/../callscope}
 kernels=${KERNELS:-10000000}
 ranks=${RANKS:-16}
 [ -d "$out" ] || mkdir -p "$out"
-if [ ! -f "$out/.made-$kernels-$ranks" ]; then
-	rm -f "$out"/*.sqlite "$out"/.made-*
+if [ ! -f "$out.made-$kernels-$ranks" ]; then
+	rm -f "$out"/*.sqlite "$out".made-*
 	python3 "$here/../tests/gen_nsight.py" "$out" --kernels $((kernels / ranks)) \
 		--ranks "$ranks" --no-answers
-	touch "$out/.made-$kernels-$ranks"
+	touch "$out.made-$kernels-$ranks"
 fi
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
 echo "run: $(ls "$out"/*.sqlite | wc -l) files, $(du -sh "$out" | cut -f1), $kernels kernels"
