@@ -63,6 +63,28 @@ def check_summary(what, rep, kernels, gpu_total):
         fail("%s: GPU time total %s, wanted %s" % (what, tot, gpu_total))
 
 
+def check_counters(what, rep, counters):
+    """Hardware counter columns (hidden by default: `--metric all`): per
+    kernel name in the flat view, each counter's sum over the dispatches
+    equals the generator's; the root's inclusive value is their total."""
+    names = [c["name"] for c in rep["columns"]]
+    rows = {n["name"]: n for n in rep["nodes"] if n["kind"] == "kernel"}
+    checked = 0
+    for counter in ("SQ_WAVES", "TCC_HIT_sum"):
+        if counter + " (E)" not in names:
+            fail("%s: no column %s (E): %s" % (what, counter, names))
+            continue
+        ci = names.index(counter + " (E)")
+        for kernel, want in sorted(counters.items()):
+            got = rows[kernel]["values"][ci] if kernel in rows else None
+            w = want.get(counter)
+            if (got is None) != (w is None) or (
+                    w is not None and abs(got - w) > 1e-9 * max(1, abs(w))):
+                fail("%s: %s of %s is %s, wanted %s" % (what, counter, kernel, got, w))
+            checked += 1
+    return checked
+
+
 def kernel_durations(path):
     """{kernel name: [durations]} by plain SQL over one file: .rpd
     KernelExecution ops by description; v3 dispatches of every table set
@@ -195,6 +217,10 @@ def main():
     rep = report(cs, "flat", "--metric", "all", run_dir)
     if rep:
         stats += check_stats("run directory", rep, merged)
+        print("counter sums checked:", check_counters("run directory", rep, A["counters"]))
+    rep = report(cs, "flat", "--metric", "all", os.path.join(d, "merged.db"))
+    if rep:
+        check_counters("merged file", rep, A["merged"]["counters"])
     for f in ("merged.db", "gen.rpd"):
         rep = report(cs, "flat", "--metric", "all", os.path.join(d, f))
         if rep:

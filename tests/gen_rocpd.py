@@ -200,6 +200,7 @@ class V3:
             rows.append((i + 1, self.nid, self.pid, tid, 1 + (self.queues.index(q)), kid, i + 1, q, 0, start, ke,
                          0, 1024, 256, 1, 1, 65536, 1, 1, sid[""], self.event_id))
         db.executemany(f'INSERT INTO "rocpd_kernel_dispatch{sfx}" (id, nid, pid, tid, agent_id, kernel_id, dispatch_id, queue_id, stream_id, start, "end", private_segment_size, group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)', rows)
+        self.counters(rows)
         for i, (tid, s, e, name, size, link, path) in enumerate(self.copies):
             self.event_id += 1
             ev_extra.append((self.event_id, "MEMORY_COPY", link, link, "{}"))
@@ -208,6 +209,34 @@ class V3:
         db.executemany(f'INSERT INTO "rocpd_event{sfx}" (id, category_id, stack_id, parent_stack_id, correlation_id, extdata) VALUES (?,?,?,?,0,?)',
                        [(e, sid[c], s, p, x) for (e, c, s, p, x) in self.events + ev_extra])
         self.answer()
+
+    def counters(self, rows):
+        """Hardware counters of the dispatches (rocpd_pmc_event): SQ_WAVES
+        on every dispatch, written as two instance rows on every third;
+        TCC_HIT_sum on all but every fourth; a counter row of an event
+        that is no dispatch (ignored).  The expected sums per kernel name
+        go to self.pmc."""
+        db, sfx = self.db, self.sfx
+        for pid_, name in ((1, "SQ_WAVES"), (2, "TCC_HIT_sum")):
+            db.execute(f'INSERT INTO "rocpd_info_pmc{sfx}" (id, nid, pid, agent_id, target_arch, name, symbol, description) VALUES (?,?,?,1,"GPU",?,?,?)',
+                       (pid_, self.nid, self.pid, name, name, "counter " + name))
+        self.pmc = []
+        out = []
+        for i, row in enumerate(rows):
+            event, ke = row[20], row[10]
+            ks = self.dispatches[i][3]  # the row may hold text (text_in_int)
+            waves = (ke - ks) // 7 + i
+            if i % 3 == 0:
+                out += [(event, 1, float(waves // 2)), (event, 1, float(waves - waves // 2))]
+            else:
+                out.append((event, 1, float(waves)))
+            hits = None
+            if i % 4 != 3:
+                hits = 2.5 * (i % 5) + 1
+                out.append((event, 2, hits))
+            self.pmc.append((waves, hits))
+        out.append((10**9, 1, 12345.0))  # no such dispatch event
+        db.executemany(f'INSERT INTO "rocpd_pmc_event{sfx}" (event_id, pmc_id, value) VALUES (?,?,?)', out)
 
     def answer(self):
         """Expected values, from the records above."""
@@ -232,10 +261,15 @@ class V3:
         lines = A.setdefault("lines", {})
         for corr, (tid, s, e, path) in byid.items():
             lines.setdefault(self.label + " tid %d" % tid, []).append((s, e, path))
-        for d in self.dispatches:
+        for i, d in enumerate(self.dispatches):
             tid, q, name, ks, ke, link, kpath = d
             if kpath == "SKIP":
                 continue
+            waves, hits = self.pmc[i]
+            cnt = A.setdefault("counters", {}).setdefault(name, {})
+            cnt["SQ_WAVES"] = cnt.get("SQ_WAVES", 0) + waves
+            if hits is not None:
+                cnt["TCC_HIT_sum"] = cnt.get("TCC_HIT_sum", 0) + hits
             if link == 0:
                 # innermost region of the thread running at ks
                 best = None
@@ -380,7 +414,8 @@ def main():
         v.build()
     db.commit()
     db.close()
-    answers["merged"] = {"kernels": manswers["kernels"], "gpu_total": manswers["gpu_total"]}
+    answers["merged"] = {"kernels": manswers["kernels"], "gpu_total": manswers["gpu_total"],
+                         "counters": manswers["counters"]}
     # hostile names
     hpath = os.path.join(out, "hostile.db")
     if os.path.exists(hpath):

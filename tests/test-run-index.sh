@@ -37,7 +37,7 @@ views() {
 	{
 		"$cs" info "$@" &&
 			"$cs" report --depth 6 "$@" &&
-			"$cs" report --view flat "$@" &&
+			"$cs" report --view flat --metric all --format json "$@" &&
 			"$cs" trace --at +0.5ms "$@" &&
 			"$cs" trace --from +0s --to +5ms --columns 300 "$@" &&
 			"$cs" trace --lines 1 --at +1ms --format json "$@"

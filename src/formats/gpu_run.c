@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,9 +165,59 @@ static bool nodes_reserve(struct gpu_run *r)
 	GROW(r->dur_sq, cap, r->n_nodes, double);
 	GROW(r->sized_ns, cap, r->n_nodes, double);
 	GROW(r->present, cap, r->n_nodes, uint8_t);
+	for (uint32_t k = 0; k < r->n_counters && ok; k++) {
+		double *g = realloc(r->counter[k], (size_t)cap * sizeof(*g));
+		if (!g) {
+			ok = false;
+			break;
+		}
+		for (uint32_t i = r->cap_nodes; i < cap; i++)
+			g[i] = NAN;
+		r->counter[k] = g;
+	}
 	if (ok)
 		r->cap_nodes = cap;
 	return ok;
+}
+
+uint32_t gpu_run_counter(struct gpu_run *r, const char *name)
+{
+	uint32_t h = gpu_run_intern(r, name);
+	if (h == MODEL_NONE)
+		return MODEL_NONE;
+	for (uint32_t k = 0; k < r->n_counters; k++)
+		if (r->counter_name[k] == h)
+			return k;
+	if (r->second_pass || r->n_counters >= 4096)
+		return MODEL_NONE;
+	uint32_t *names = realloc(r->counter_name,
+				  (r->n_counters + 1) * sizeof(*names));
+	if (!names)
+		return MODEL_NONE;
+	r->counter_name = names;
+	double **arrays = realloc(r->counter,
+				  (r->n_counters + 1) * sizeof(*arrays));
+	if (!arrays)
+		return MODEL_NONE;
+	r->counter = arrays;
+	double *v = malloc((r->cap_nodes ? r->cap_nodes : 1) * sizeof(*v));
+	if (!v)
+		return MODEL_NONE;
+	for (uint32_t i = 0; i < r->cap_nodes; i++)
+		v[i] = NAN;
+	names[r->n_counters] = h;
+	arrays[r->n_counters] = v;
+	return r->n_counters++;
+}
+
+void gpu_run_add_counter(struct gpu_run *r, uint32_t node, uint32_t k,
+			 double value)
+{
+	if (r->second_pass || node >= r->n_nodes || k >= r->n_counters ||
+	    isnan(value))
+		return;
+	double *v = &r->counter[k][node];
+	*v = isnan(*v) ? value : *v + value;
 }
 
 uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
@@ -651,7 +702,11 @@ static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 		*out = r->sized_ns[n];
 		return r->present[n] & 32;
 	default:
-		return false;
+		if (stat < GPU_RUN_COUNTER_STAT ||
+		    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
+			return false;
+		*out = r->counter[stat - GPU_RUN_COUNTER_STAT][n];
+		return !isnan(*out);
 	}
 }
 
@@ -766,6 +821,10 @@ static void run_free(struct gpu_run *r)
 	free(r->dur_sq);
 	free(r->sized_ns);
 	free(r->present);
+	for (uint32_t k = 0; k < r->n_counters; k++)
+		free(r->counter[k]);
+	free(r->counter);
+	free(r->counter_name);
 	gpu_run_map_free(&r->node_keys);
 	gpu_run_map_free(&r->texts);
 	gpu_run_map_free(&r->functions);
@@ -1284,6 +1343,32 @@ static enum status add_columns(struct gpu_run *r, struct error *err)
 				r->path, err);
 	if (st == STATUS_OK)
 		st = add_summary_columns(r, s, err);
+	/* hardware counters: summed over the dispatches, hidden by default
+	 * (there may be dozens; the columns pane shows them) */
+	for (uint32_t k = 0; k < r->n_counters && st == STATUS_OK; k++) {
+		const char *name = model_str(model_builder_peek(b),
+					     r->counter_name[k]);
+		char *copy = strdup(name);
+		uint32_t stat;
+		st = copy ? add_stat(b, copy, GPU_RUN_COUNTER_STAT + k, true,
+				     &stat, err, r->path)
+			  : error_set(err, STATUS_NOMEM, r->path,
+				      "out of memory");
+		incl = st == STATUS_OK ? model_builder_add_inclusive_stat(b, stat)
+				       : MODEL_NONE;
+		if (st == STATUS_OK && incl == MODEL_NONE)
+			st = error_set(err, STATUS_NOMEM, r->path,
+				       "out of memory");
+		static const char *const desc =
+			"hardware counter, summed over the dispatches";
+		if (st == STATUS_OK)
+			st = add_column(b, copy, incl, COLUMN_INCLUSIVE, "%.4g",
+					desc, false, r->path, err);
+		if (st == STATUS_OK)
+			st = add_column(b, copy, stat, COLUMN_EXCLUSIVE, "%.4g",
+					desc, false, r->path, err);
+		free(copy);
+	}
 	return st;
 }
 

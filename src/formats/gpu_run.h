@@ -167,6 +167,13 @@ struct gpu_run {
 	double *dur_n, *dur_sum, *dur_min, *dur_max, *dur_sq, *sized_ns;
 	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api,
 			     16 durations, 32 sized copy time */
+	/* Hardware counters (rocpd: the per-dispatch PMC values): counter
+	 * k is named counter_name[k] (a string handle); counter[k][node]
+	 * sums its values over the node's dispatches, NaN where none had it.
+	 * Model statistic GPU_RUN_COUNTER_STAT + k. */
+	uint32_t n_counters;
+	uint32_t *counter_name;
+	double **counter;
 	/* GPU time and calls per (node, queue profile) */
 	struct gpu_run_map queue_split; /* node << 32 | profile -> slot */
 	double *split_gpu, *split_calls;
@@ -253,6 +260,16 @@ uint32_t gpu_run_intern(struct gpu_run *r, const char *s);
  * pass when it does not exist. */
 uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 		     uint32_t name);
+
+/* The statistic id of hardware counter 0 (after the fixed ones). */
+#define GPU_RUN_COUNTER_STAT 64u
+
+/* The index of the hardware counter named `name`: found, or added in the
+ * first pass; MODEL_NONE when out of memory, or in the second pass. */
+uint32_t gpu_run_counter(struct gpu_run *r, const char *name);
+/* Add `value` to counter `k` at `node`. */
+void gpu_run_add_counter(struct gpu_run *r, uint32_t node, uint32_t k,
+			 double value);
 
 /* Values. */
 void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,

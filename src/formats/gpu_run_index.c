@@ -49,7 +49,7 @@
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
-#define INDEX_VERSION 1u
+#define INDEX_VERSION 2u
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* ---- identity ------------------------------------------------------------ */
@@ -385,6 +385,12 @@ void gpu_run_index_save(struct gpu_run *r)
 #define PUT_ARRAY(a) put(&o, r->a, r->n_nodes * sizeof(double));
 	NODE_DOUBLES(PUT_ARRAY)
 #undef PUT_ARRAY
+	/* hardware counters: name, then a value (NaN: none) per node */
+	put_u32(&o, r->n_counters);
+	for (uint32_t k = 0; k < r->n_counters; k++) {
+		put_u32(&o, r->counter_name[k]);
+		put(&o, r->counter[k], r->n_nodes * sizeof(double));
+	}
 	/* GPU time and calls per (node, queue) */
 	put_map(&o, &r->queue_split);
 	put_u32(&o, r->n_split);
@@ -674,6 +680,15 @@ static bool load_nodes(struct gpu_run *r, struct in *in)
 #define GET_ARRAY(a) ok = ok && get(in, r->a, 8ull * n);
 	NODE_DOUBLES(GET_ARRAY)
 #undef GET_ARRAY
+	uint32_t n_counters = ok ? get_u32(in) : 0;
+	ok = ok && fits(in, n_counters, 4 + 8ull * n);
+	for (uint32_t k = 0; k < n_counters && ok; k++) {
+		uint32_t label = get_u32(in);
+		const struct model *m = model_builder_peek(r->b);
+		ok = in->ok && label < r->index_strings &&
+		     gpu_run_counter(r, model_str(m, label)) == k &&
+		     get(in, r->counter[k], 8ull * n);
+	}
 	return ok;
 }
 

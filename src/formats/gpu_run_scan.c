@@ -101,6 +101,13 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 			r->profile[to] = prof[s->profile[i]];
 		merge_values(r, to, s, i);
 	}
+	/* hardware counters, by name */
+	for (uint32_t k = 0; ok && k < s->n_counters; k++) {
+		uint32_t to = gpu_run_counter(r, model_str(sm, s->counter_name[k]));
+		ok = to != MODEL_NONE;
+		for (uint32_t i = 1; ok && i < s->n_nodes; i++)
+			gpu_run_add_counter(r, node[i], to, s->counter[k][i]);
+	}
 	/* GPU time per queue */
 	const struct gpu_run_map *q = &s->queue_split;
 	for (size_t i = 0; ok && i < q->cap; i++)

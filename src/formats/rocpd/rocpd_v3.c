@@ -214,6 +214,15 @@ struct v3_ctx {
 	struct gpu_run_set *s;
 	struct gpu_run_map agents; /* agent id -> GPU index + 1 */
 	struct gpu_run_map hosts;  /* pid -> string handle of the host label */
+	/* first pass, a set with counters: each dispatch's counter sums,
+	 * ordered by dispatch id; dispatch id -> its first entry */
+	struct pmc_entry {
+		int64_t dispatch;
+		uint32_t counter;
+		double value;
+	} *pmc;
+	size_t n_pmc;
+	struct gpu_run_map pmc_first;
 };
 
 /* The process node of `pid` (made on first sight, labelled with what
@@ -495,6 +504,12 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 	gpu_run_add_gpu(r, node, dur, prof);
 	if (p->copy && p->bytes >= 0)
 		gpu_run_add_bytes(r, node, p->bytes, dur);
+	uint32_t at;
+	if (!p->copy && c->n_pmc &&
+	    gpu_run_map_get(&c->pmc_first, (uint64_t)p->rowid, &at))
+		for (; at < c->n_pmc && c->pmc[at].dispatch == p->rowid; at++)
+			gpu_run_add_counter(r, node, c->pmc[at].counter,
+					    c->pmc[at].value);
 	gpu_run_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
 	return gpu_run_line_add(r, line, (uint64_t)p->start,
 			      (uint64_t)(p->end > p->start ? p->end : p->start),
@@ -591,6 +606,77 @@ out:
 }
 
 /* Kernel dispatches (copy false) or memory copies (true). */
+/* The hardware counters of the set's dispatches (first pass): per
+ * dispatch and counter name, the sum of its values (one row per counter
+ * instance), read once and looked up by place().  A set without the
+ * counter tables, or whose query fails to prepare (another layout of
+ * them), has none. */
+static enum status read_pmc(struct v3_ctx *c, struct error *err)
+{
+	char *pe = tname(c->s, "rocpd_pmc_event"),
+	     *pi = tname(c->s, "rocpd_info_pmc"),
+	     *kd = tname(c->s, "rocpd_kernel_dispatch"), *raw = NULL, *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	enum status s = STATUS_OK;
+	bool have = pe && pi && kd && (raw = rawname(c->s, "rocpd_info_pmc")) &&
+		    gpu_run_has_table(c->f, raw);
+	if (have && asprintf(&sql,
+			     "SELECT k.id, p.name, SUM(v.value) FROM %s v "
+			     "JOIN %s p ON p.id = v.pmc_id JOIN %s k ON "
+			     "k.event_id = v.event_id GROUP BY k.id, p.name "
+			     "ORDER BY k.id, p.name",
+			     pe, pi, kd) < 0)
+		sql = NULL;
+	if (have && sql &&
+	    sqlite3_prepare_v2(c->f->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		size_t cap = 0;
+		int rc;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t id;
+			const char *name = gpu_run_col_text(st, 1);
+			if (!gpu_run_col_int(st, 0, &id) || !*name ||
+			    sqlite3_column_type(st, 2) == SQLITE_NULL)
+				continue;
+			uint32_t k = gpu_run_counter(c->r, name);
+			if (k == MODEL_NONE)
+				continue;
+			if (c->n_pmc == cap) {
+				size_t nc = cap ? cap * 2 : 256;
+				struct pmc_entry *g =
+					realloc(c->pmc, nc * sizeof(*g));
+				if (!g) {
+					s = error_set(err, STATUS_NOMEM,
+						      c->f->path,
+						      "out of memory");
+					break;
+				}
+				c->pmc = g;
+				cap = nc;
+			}
+			if ((c->n_pmc == 0 || c->pmc[c->n_pmc - 1].dispatch != id) &&
+			    !gpu_run_map_put(&c->pmc_first, (uint64_t)id,
+					     (uint32_t)c->n_pmc)) {
+				s = error_set(err, STATUS_NOMEM, c->f->path,
+					      "out of memory");
+				break;
+			}
+			c->pmc[c->n_pmc++] = (struct pmc_entry){
+				id, k, sqlite3_column_double(st, 2)};
+			if (c->n_pmc >= UINT32_MAX)
+				break;
+		}
+		if (s == STATUS_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+			s = gpu_run_step_error(c->f, rc, err);
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	free(raw);
+	free(pe);
+	free(pi);
+	free(kd);
+	return s;
+}
+
 static enum status read_gpu(struct v3_ctx *c, bool copy,
 			    struct pending_list *pend, struct error *err)
 {
@@ -822,6 +908,8 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 		read_agents(&c);
 		if (s == STATUS_OK)
 			s = read_regions(&c, err);
+		if (s == STATUS_OK && c.s->has_pmc && !r->second_pass)
+			s = read_pmc(&c, err);
 		if (s == STATUS_OK)
 			s = read_gpu(&c, false, &pend, err);
 		if (s == STATUS_OK && c.s->has_copy)
@@ -829,6 +917,8 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 		if (s == STATUS_OK)
 			s = resolve_pending(&c, &pend, err);
 		free(pend.p);
+		free(c.pmc);
+		gpu_run_map_free(&c.pmc_first);
 		gpu_run_map_free(&c.agents);
 		gpu_run_map_free(&c.hosts);
 		/* region ids are needed again only by a second pass, which
