@@ -177,7 +177,10 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 	char *index_dir = index_dir_of(o);
 	if (index_dir && !from_o.index_dir)
 		from_o.index_dir = index_dir;
-	if (ro || from_o.n_image_path || from_o.index_dir)
+	if (o && o->align_clocks)
+		from_o.align_clocks = true;
+	if (ro || from_o.n_image_path || from_o.index_dir ||
+	    from_o.align_clocks)
 		ro = &from_o;
 	char **local = calloc(n_paths, sizeof(*local));
 	if (!local)

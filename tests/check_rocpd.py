@@ -203,6 +203,33 @@ def main():
             if p["path"] and "depth" not in l:
                 fail("no depth on %r" % p["label"])
     print("probes checked:", n_checked)
+    # --align-clocks: each host starts at the run's first event, so a
+    # probe of a line of host H at t is found at t - (first(H) - first)
+    first = A["host_first"]
+    if len(first) < 2:
+        fail("the run must have several hosts: %s" % first)
+    run_first = min(first.values())
+    aligned = 0
+    for p in A["probes"][:40]:
+        host = p["label"].split()[0]
+        if host not in first or not p["path"]:
+            continue
+        t = p["t"] - (first[host] - run_first)
+        r = run(cs, "--align-clocks", "trace", "--at", str(t), "--format", "json", run_dir)
+        if r.returncode:
+            continue
+        if "shifted" not in r.stderr.decode():
+            fail("--align-clocks: no warning that times were shifted")
+        lines = {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+        l = lines.get(p["label"])
+        if l is None or l["path"] != p["path"] or not (l["begin"] <= t < l["end"]):
+            fail("--align-clocks at %d on %r: %s, wanted %s" % (
+                t, p["label"], l and (l["path"], l["begin"], l["end"]), p["path"]))
+        aligned += 1
+    print("aligned probes checked:", aligned)
+    plain = run(cs, "info", run_dir)
+    if "hosts whose clocks are independent" not in plain.stderr.decode():
+        fail("no warning that the run's hosts have independent clocks")
     # merged file: two table sets
     rep = report(cs, "flat", os.path.join(d, "merged.db"))
     if rep:

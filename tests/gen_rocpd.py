@@ -445,6 +445,14 @@ def main():
         os.unlink(gen_rpd_path)
     gen_rpd(gen_rpd_path, rng, answers)
     answers["probes"] = rng.sample(probes(answers, rng, 4), 150)
+    # each host's first event (the run's hosts are the first word of the
+    # line labels; the .rpd's lines have no host and come last)
+    first = {}
+    for label, ivs in answers["lines"].items():
+        host = label.split()[0]
+        if host.startswith("node"):
+            first[host] = min([first.get(host, 1 << 62)] + [b for b, e, p in ivs])
+    answers["host_first"] = first
     del answers["lines"]
     with open(os.path.join(out, "answers.json"), "w") as f:
         json.dump(answers, f, indent=1, sort_keys=True)

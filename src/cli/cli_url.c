@@ -94,6 +94,8 @@ bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
 			break;
 		if (strcmp(a, "--no-cache") == 0) {
 			o->no_cache = true;
+		} else if (strcmp(a, "--align-clocks") == 0) {
+			o->align_clocks = true;
 		} else if (strcmp(a, "--offline") == 0) {
 			o->offline = true;
 		} else if (strcmp(a, "--download") == 0) {

@@ -342,6 +342,16 @@ void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 		r->api_excl[parent_region] -= (double)ns;
 }
 
+void gpu_run_file_host(struct gpu_run *r, uint32_t fi, const char *host)
+{
+	if (r->second_pass || fi >= r->n_files || !host || !*host)
+		return;
+	uint32_t h = gpu_run_intern(r, host);
+	if (h == MODEL_NONE || r->file_host[fi] == h)
+		return;
+	r->file_host[fi] = r->file_host[fi] ? MODEL_NONE : h;
+}
+
 void gpu_run_time_seen(struct gpu_run *r, uint64_t begin, uint64_t end)
 {
 	if (begin < r->time_min)
@@ -412,6 +422,7 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		.b = b,
 		.label = gpu_run_intern(r, label),
 		.profile = profile,
+		.first = UINT64_MAX,
 	};
 	if (l->label == MODEL_NONE || !gpu_run_map_put(&r->line_keys, h, id))
 		return MODEL_NONE;
@@ -428,6 +439,10 @@ bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 	struct gpu_run_line *l = &r->lines[line];
 	if (!r->second_pass) {
 		l->count++;
+		if (begin < l->first)
+			l->first = begin;
+		if (end > l->last)
+			l->last = end;
 		gpu_run_row_seen(r);
 		return true;
 	}
@@ -842,6 +857,8 @@ static void run_free(struct gpu_run *r)
 		if (r->files[i].iv_map)
 			munmap(r->files[i].iv_map, r->files[i].iv_map_len);
 	free(r->files);
+	free(r->file_host);
+	free(r->file_shift);
 	free(r->lines);
 	free(r->line_next);
 	free(r->index_base);
@@ -1061,9 +1078,10 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 		at = up - 1;
 		up = l->iv[at].up;
 	}
+	int64_t shift = r->file_shift[l->file];
 	*out = (struct trace_interval){
-		.begin = iv->begin,
-		.end = iv->end,
+		.begin = (uint64_t)((int64_t)iv->begin + shift),
+		.end = (uint64_t)((int64_t)iv->end + shift),
 		.ctx_id = iv->ctx,
 		.depth = depth,
 		.event = iv->event,
@@ -1104,8 +1122,9 @@ static bool trace_counter(void *impl, uint32_t line, uint64_t index,
 	if (line >= r->n_lines || r->lines[line].kind != GPU_RUN_LINE_COUNTER ||
 	    index >= r->lines[line].count)
 		return false;
-	*time = r->lines[line].times[index];
-	*value = r->lines[line].values[index];
+	const struct gpu_run_line *l = &r->lines[line];
+	*time = (uint64_t)((int64_t)l->times[index] + r->file_shift[l->file]);
+	*value = l->values[index];
 	return true;
 }
 
@@ -1498,7 +1517,10 @@ struct gpu_run *gpu_run_blank(const struct gpu_run_family *family,
 	r->files = calloc(n ? n : 1, sizeof(*r->files));
 	r->b = model_builder_new(family->format, shown);
 	r->n_files = n;
-	if (!r->path || !r->files || !r->b || !nodes_reserve(r)) {
+	r->file_host = calloc(n ? n : 1, sizeof(*r->file_host));
+	r->file_shift = calloc(n ? n : 1, sizeof(*r->file_shift));
+	if (!r->path || !r->files || !r->b || !r->file_host ||
+	    !r->file_shift || !nodes_reserve(r)) {
 		gpu_run_discard(r);
 		return NULL;
 	}
@@ -1591,6 +1613,89 @@ static enum status run_scanned(const struct gpu_run_family *family,
 	return STATUS_OK;
 }
 
+/* The earliest and latest time of file `fi` as stored, over its lines;
+ * false when it has none. */
+static bool file_span(const struct gpu_run *r, uint32_t fi, uint64_t *first,
+		      uint64_t *last)
+{
+	*first = UINT64_MAX;
+	*last = 0;
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		const struct gpu_run_line *l = &r->lines[i];
+		uint64_t a = l->first, b = l->last;
+		if (l->file != fi)
+			continue;
+		if (l->kind == GPU_RUN_LINE_COUNTER && l->count && l->times) {
+			a = l->times[0];
+			b = l->times[l->count - 1];
+		}
+		if (a <= b) {
+			*first = a < *first ? a : *first;
+			*last = b > *last ? b : *last;
+		}
+	}
+	return *first <= *last;
+}
+
+/* Files of several hosts: their clocks are independent.  Say so, or
+ * (`align`) shift each host's times so that its first event is at the
+ * run's start, and the run's time range with them. */
+static void align_clocks(struct gpu_run *r, bool align)
+{
+	uint32_t hosts = 0;
+	for (uint32_t i = 0; i < r->n_files; i++) {
+		uint32_t h = r->file_host[i];
+		bool seen = false;
+		for (uint32_t j = 0; j < i && !seen; j++)
+			seen = r->file_host[j] == h;
+		hosts += h && h != MODEL_NONE && !seen;
+	}
+	if (hosts < 2)
+		return;
+	char msg[240];
+	if (!align) {
+		snprintf(msg, sizeof(msg),
+			 "the run's files come from %u hosts whose clocks are "
+			 "independent: times are shown as stored "
+			 "(--align-clocks starts every host at the run's "
+			 "first event)",
+			 hosts);
+		model_builder_add_warning(r->b, msg);
+		return;
+	}
+	uint64_t run_first = UINT64_MAX, a, b;
+	for (uint32_t i = 0; i < r->n_files; i++)
+		if (file_span(r, i, &a, &b) && a < run_first)
+			run_first = a;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t i = 0; i < r->n_files; i++) {
+		uint32_t h = r->file_host[i];
+		uint64_t host_first = UINT64_MAX;
+		for (uint32_t j = 0; h && h != MODEL_NONE && j < r->n_files; j++)
+			if (r->file_host[j] == h && file_span(r, j, &a, &b) &&
+			    a < host_first)
+				host_first = a;
+		if (host_first != UINT64_MAX && run_first != UINT64_MAX)
+			r->file_shift[i] =
+				-(int64_t)(host_first - run_first);
+		if (file_span(r, i, &a, &b)) {
+			a = (uint64_t)((int64_t)a + r->file_shift[i]);
+			b = (uint64_t)((int64_t)b + r->file_shift[i]);
+			lo = a < lo ? a : lo;
+			hi = b > hi ? b : hi;
+		}
+	}
+	if (lo <= hi) {
+		r->time_min = lo;
+		r->time_max = hi;
+	}
+	snprintf(msg, sizeof(msg),
+		 "the times of %u hosts were shifted so that each host's "
+		 "first event is at the run's start (--align-clocks)",
+		 hosts);
+	model_builder_add_warning(r->b, msg);
+}
+
 enum status gpu_run_open(const struct gpu_run_family *family,
 			 const char *shown, char **paths, size_t n,
 			 const struct reader_options *options,
@@ -1611,6 +1716,7 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 			r->present[p] |= 8;
 		}
 	}
+	align_clocks(r, options && options->align_clocks);
 	st = add_columns(r, err);
 	if (st == STATUS_OK)
 		st = add_lines(r, err);

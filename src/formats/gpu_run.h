@@ -132,6 +132,8 @@ struct gpu_run_line {
 	uint32_t label;    /* string handle */
 	uint32_t profile;
 	uint64_t count;    /* from the first pass */
+	uint64_t first, last; /* the earliest begin, the latest end (first
+				 pass; first > last when empty) */
 	struct gpu_run_iv *iv; /* after the lazy read; count elements */
 	uint64_t filled;
 	/* counters */
@@ -167,6 +169,11 @@ struct gpu_run {
 	double *dur_n, *dur_sum, *dur_min, *dur_max, *dur_sq, *sized_ns;
 	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api,
 			     16 durations, 32 sized copy time */
+	/* The host whose clock file i's times come from (a string handle;
+	 * 0: unknown or several), set by the layout; and the shift added to
+	 * them when clocks are aligned (gpu_run_align, 0 otherwise). */
+	uint32_t *file_host;
+	int64_t *file_shift;
 	/* Hardware counters (rocpd: the per-dispatch PMC values): counter
 	 * k is named counter_name[k] (a string handle); counter[k][node]
 	 * sums its values over the node's dispatches, NaN where none had it.
@@ -260,6 +267,11 @@ uint32_t gpu_run_intern(struct gpu_run *r, const char *s);
  * pass when it does not exist. */
 uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 		     uint32_t name);
+
+/* File `fi`'s times come from host `host`'s clock (a name; the first pass
+ * of a layout that knows it).  A second, different host makes the file's
+ * host unknown. */
+void gpu_run_file_host(struct gpu_run *r, uint32_t fi, const char *host);
 
 /* The statistic id of hardware counter 0 (after the fixed ones). */
 #define GPU_RUN_COUNTER_STAT 64u

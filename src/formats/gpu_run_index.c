@@ -49,7 +49,7 @@
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
-#define INDEX_VERSION 2u
+#define INDEX_VERSION 3u
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* ---- identity ------------------------------------------------------------ */
@@ -431,12 +431,16 @@ void gpu_run_index_save(struct gpu_run *r)
 		put_u32(&o, l->label);
 		put_u32(&o, l->profile);
 		put_u64(&o, l->count);
+		put_u64(&o, l->first);
+		put_u64(&o, l->last);
 		put_u32(&o, l->unit);
 		if (l->kind == GPU_RUN_LINE_COUNTER) {
 			put(&o, l->times, l->count * sizeof(*l->times));
 			put(&o, l->values, l->count * sizeof(*l->values));
 		}
 	}
+	for (size_t i = 0; i < r->n_files; i++)
+		put_u32(&o, r->file_host[i]);
 	put_u64(&o, r->time_min);
 	put_u64(&o, r->time_max);
 	put_u64(&o, r->skipped_rows);
@@ -752,7 +756,7 @@ static bool load_sets(struct gpu_run *r, struct in *in)
 static bool load_lines(struct gpu_run *r, struct in *in)
 {
 	uint32_t n = get_u32(in);
-	if (!fits(in, n, 48)) /* a line's fields */
+	if (!fits(in, n, 64)) /* a line's fields */
 		return false;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t file = get_u32(in), set = get_u32(in),
@@ -760,6 +764,7 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 		uint64_t a = get_u64(in), b = get_u64(in);
 		uint32_t label = get_u32(in), profile = get_u32(in);
 		uint64_t count = get_u64(in);
+		uint64_t first = get_u64(in), last = get_u64(in);
 		uint32_t unit = get_u32(in);
 		if (!in->ok || file >= r->n_files ||
 		    set >= r->files[file].n_sets ||
@@ -774,6 +779,8 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 			return false;
 		struct gpu_run_line *line = &r->lines[l];
 		line->count = count;
+		line->first = first;
+		line->last = last;
 		line->unit = unit;
 		if (kind != GPU_RUN_LINE_COUNTER)
 			continue;
@@ -829,6 +836,11 @@ bool gpu_run_index_load(struct gpu_run *r)
 	     load_strings(r, &in) && load_profiles(r, &in) &&
 	     load_nodes(r, &in) && load_split(r, &in) && load_sets(r, &in) &&
 	     load_lines(r, &in);
+	for (size_t i = 0; ok && i < r->n_files; i++) {
+		r->file_host[i] = get_u32(&in);
+		ok = in.ok && (r->file_host[i] < r->index_strings ||
+			       r->file_host[i] == MODEL_NONE);
+	}
 	if (ok) {
 		r->time_min = get_u64(&in);
 		r->time_max = get_u64(&in);

@@ -151,6 +151,10 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 		}
 		struct gpu_run_line *t = &r->lines[to];
 		t->count += l->count;
+		if (l->first < t->first)
+			t->first = l->first;
+		if (l->last > t->last)
+			t->last = l->last;
 		if (l->unit)
 			t->unit = str[l->unit];
 		if (!t->times && l->times) {
@@ -160,6 +164,11 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 			l->values = NULL;
 		}
 	}
+	uint32_t host = s->file_host[fi];
+	r->file_host[fi] = !ok		     ? 0
+			   : host == MODEL_NONE	     ? MODEL_NONE
+			   : host < sm->n_strings ? str[host]
+						  : 0;
 	if (ok) {
 		if (s->time_min < r->time_min)
 			r->time_min = s->time_min;

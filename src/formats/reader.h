@@ -97,6 +97,10 @@ struct reader_options {
 	 * (the GPU runs) may keep an index of what the scan found, so that
 	 * later opens skip it; NULL: no index is read or written. */
 	const char *index_dir;
+	/* Runs of several hosts (GPU traces): shift each host's times so
+	 * that its first event is at the run's start (their clocks are
+	 * independent); false: times as stored, with a warning. */
+	bool align_clocks;
 	/* Called during a long scan (NULL: not); must not print when the
 	 * curses screen is up. */
 	void (*progress)(void *ctx, const struct reader_progress *p);

@@ -52,6 +52,9 @@ struct open_options {
 	/* The cache root; NULL: $XDG_CACHE_HOME/callscope, else
 	 * ~/.cache/callscope. */
 	const char *cache_dir;
+	/* Not a transfer option: GPU runs of several hosts start each host
+	 * at the run's first event (reader_options.align_clocks). */
+	bool align_clocks;
 	/* Not a transfer option: directories where the profiled programs'
 	 * ELF images are (DCPI, --image-path), handed to the reader as
 	 * reader_options.image_path when no reader options are given. */

@@ -334,6 +334,7 @@ static enum status read_meta(struct v3_ctx *c, struct error *err)
 			if (!gpu_run_col_int(st, 0, &pid))
 				continue;
 			const char *host = gpu_run_col_text(st, 1);
+			gpu_run_file_host(c->r, c->fi, host);
 			char label[160];
 			int k = snprintf(label, sizeof(label), "%.80s%spid %" PRId64,
 					 host, *host ? " " : "", pid);
