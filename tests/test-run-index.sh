@@ -5,10 +5,12 @@
 # rocprofv3 run and a generated Nsight export are opened three ways --
 # without the index (--no-cache), writing it, reading it -- and the tree,
 # the flat summary, a trace probe, a trace window and an interval's details
-# must be the same each time.  Then the index is damaged (truncated, every
-# 97th byte flipped, a stale copy after the database changed, another
-# version's header) and each time the run must open with the same output,
-# exit 0, and no crash: a bad index is ignored, never believed.  The budget
+# must be the same each time.  Then the index is damaged (truncated at
+# 2/3 and at odd offsets of its headers, bytes flipped, another version's
+# header, emptied) and each time the run must open with the same output:
+# such an index is ignored.  Interval files whose intervals are garbage
+# (their header intact) must give exit 0 and no crash: intervals are
+# checked where they are read.  A changed database is read again.  The budget
 # ($CALLSCOPE_RUN_INDEX_MAX) removes older runs' indexes.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -89,6 +91,31 @@ open(sys.argv[1] + ".x", "wb").write(b)' "$f" ;;
 		cmp -s "$tmp/$name.plain" "$tmp/$name.$how" ||
 			fail "$name: a $how index changed the output: $(diff "$tmp/$name.plain" "$tmp/$name.$how" | head -n 5)"
 	done
+	# cut inside the headers and line tables, at odd offsets: ignored
+	views "$tmp/$name.again" "$@"
+	for cut in 9 61 127 131 200 333 517; do
+		for f in "$runs"/*; do
+			cp "$f" "$f.keep"
+			head -c "$cut" "$f.keep" >"$f"
+		done
+		views "$tmp/$name.cut" "$@"
+		cmp -s "$tmp/$name.plain" "$tmp/$name.cut" ||
+			fail "$name: an index cut at $cut changed the output"
+		for f in "$runs"/*.keep; do
+			mv "$f" "${f%.keep}"
+		done
+	done
+	# intervals whose every field is garbage (the header and line table
+	# intact): checked where they are read, never a crash or a hang
+	views "$tmp/$name.again" "$@"
+	for f in "$runs"/*.f*; do
+		python3 -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[4096:-4] = b"\xff" * len(b[4096:-4])
+open(sys.argv[1], "wb").write(b)' "$f"
+	done
+	views "$tmp/$name.garbage" "$@"
 }
 
 set -- "$tmp"/gen/run/*/*.db

@@ -993,7 +993,12 @@ static enum status ensure_open(struct gpu_run *r, uint32_t fi,
 			       struct error *err)
 {
 	struct gpu_run_file *f = &r->files[fi];
-	return f->db ? STATUS_OK : open_file(r->family, f, err);
+	if (f->db)
+		return STATUS_OK;
+	if (f->id_hash && !gpu_run_index_unchanged(r, fi))
+		return error_set(err, STATUS_CORRUPT, f->path,
+				 "the file changed since the run was opened");
+	return open_file(r->family, f, err);
 }
 
 /* The second pass over file `fi`: every interval line of the file. */
@@ -1011,7 +1016,9 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 		if (l->file != fi || l->kind == GPU_RUN_LINE_COUNTER)
 			continue;
 		l->filled = 0;
-		l->iv = l->count ? malloc(l->count * sizeof(*l->iv)) : NULL;
+		l->iv = l->count && l->count <= SIZE_MAX / sizeof(*l->iv)
+				? malloc(l->count * sizeof(*l->iv))
+				: NULL;
 		if (l->count && !l->iv)
 			ok = false;
 	}
@@ -1071,6 +1078,10 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 	if (!l->iv || index >= l->filled)
 		return false;
 	const struct gpu_run_iv *iv = &l->iv[index];
+	/* intervals mapped from the run's index are checked here, where they
+	 * are read (the enclosing links below, the launch links in iv_at) */
+	if (iv->ctx >= r->n_nodes || iv->end < iv->begin)
+		return false;
 	uint32_t depth = 0;
 	uint64_t at = index;
 	for (uint32_t up = iv->up; up && up - 1 < at && depth < 4096;
@@ -1085,7 +1096,7 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 		.ctx_id = iv->ctx,
 		.depth = depth,
 		.event = iv->event,
-		.up = iv->up,
+		.up = iv->up && iv->up - 1 < index ? iv->up : 0,
 	};
 	return true;
 }

@@ -97,6 +97,9 @@ struct gpu_run_file {
 	 * instead of read: not freed, never written; NULL when read */
 	void *iv_map;
 	size_t iv_map_len;
+	/* a run opened from its index: a hash of the file's identity then
+	 * (its connection is opened later, and must find the same file) */
+	uint64_t id_hash;
 };
 
 /* Timeline line kinds of the run. */
@@ -230,6 +233,9 @@ void gpu_run_index_save(struct gpu_run *r);
 /* Map file `fi`'s intervals from the index: true when found and checked
  * (the file's lines then hold them, f->iv_map set). */
 bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi);
+/* Whether file `fi` of a run opened from its index is still the file the
+ * index was checked against (its connection is opened late). */
+bool gpu_run_index_unchanged(struct gpu_run *r, uint32_t fi);
 /* Write file `fi`'s sorted, linked intervals after its second pass. */
 void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);
 

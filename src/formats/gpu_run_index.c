@@ -58,6 +58,13 @@
 struct file_id {
 	uint64_t size, ino, dev;
 	int64_t mtime_s, mtime_ns;
+	int64_t ctime_s, ctime_ns; /* a user cannot set it back */
+};
+
+/* A file of the run as the index names it. */
+struct ident {
+	char *real; /* realpath() */
+	struct file_id id;
 };
 
 static bool file_identity(const char *path, struct file_id *out)
@@ -79,6 +86,8 @@ static bool file_identity(const char *path, struct file_id *out)
 		.dev = (uint64_t)sb.st_dev,
 		.mtime_s = (int64_t)sb.st_mtim.tv_sec,
 		.mtime_ns = (int64_t)sb.st_mtim.tv_nsec,
+		.ctime_s = (int64_t)sb.st_ctim.tv_sec,
+		.ctime_ns = (int64_t)sb.st_ctim.tv_nsec,
 	};
 	return true;
 }
@@ -254,17 +263,19 @@ static void put_map(struct out *o, const struct gpu_run_map *m)
 }
 
 static void put_header(struct out *o, const char *magic,
-		       const struct gpu_run *r, const struct file_id *ids)
+		       const struct gpu_run *r, const struct ident *ids)
 {
 	put(o, magic, 8);
 	put_u32(o, BYTE_ORDER_MARK);
 	put_u32(o, INDEX_VERSION);
 	put_u32(o, (uint32_t)sizeof(struct gpu_run_iv));
+	/* the readers' behaviour, not only the layout, is the program's */
+	put_text(o, PACKAGE_VERSION);
 	put_text(o, r->family->format);
 	put_u64(o, r->n_files);
 	for (size_t i = 0; i < r->n_files; i++) {
-		put_text(o, r->files[i].path);
-		put(o, &ids[i], sizeof(ids[i]));
+		put_text(o, ids[i].real);
+		put(o, &ids[i].id, sizeof(ids[i].id));
 	}
 	put_u64(o, r->index_stamp);
 }
@@ -317,14 +328,24 @@ static void out_close(struct out *o, const struct gpu_run *r, char *tmp,
 	free(dir);
 }
 
-static bool identities(const struct gpu_run *r, struct file_id **out)
+static void idents_free(const struct gpu_run *r, struct ident *ids)
+{
+	for (size_t i = 0; ids && i < r->n_files; i++)
+		free(ids[i].real);
+	free(ids);
+}
+
+/* Every file's real path and identity; false when one has none (gone, not
+ * a regular file, a -wal beside it). */
+static bool identities(const struct gpu_run *r, struct ident **out)
 {
 	*out = calloc(r->n_files ? r->n_files : 1, sizeof(**out));
 	if (!*out)
 		return false;
 	for (size_t i = 0; i < r->n_files; i++)
-		if (!file_identity(r->files[i].path, &(*out)[i])) {
-			free(*out);
+		if (!((*out)[i].real = realpath(r->files[i].path, NULL)) ||
+		    !file_identity((*out)[i].real, &(*out)[i].id)) {
+			idents_free(r, *out);
 			*out = NULL;
 			return false;
 		}
@@ -339,7 +360,7 @@ void gpu_run_index_save(struct gpu_run *r)
 {
 	if (!r->index_base || !r->b)
 		return;
-	struct file_id *ids = NULL;
+	struct ident *ids = NULL;
 	if (!identities(r, &ids))
 		return;
 	struct timespec ts;
@@ -351,7 +372,7 @@ void gpu_run_index_save(struct gpu_run *r)
 	if (!out_open(&o, r, "run", &tmp, &final)) {
 		free(tmp);
 		free(final);
-		free(ids);
+		idents_free(r, ids);
 		return;
 	}
 	put_header(&o, RUN_MAGIC, r, ids);
@@ -449,7 +470,7 @@ void gpu_run_index_save(struct gpu_run *r)
 	put(&o, "END.", 4);
 	put_u32(&o, (uint32_t)o.crc);
 	out_close(&o, r, tmp, final);
-	free(ids);
+	idents_free(r, ids);
 }
 
 void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi)
@@ -457,7 +478,7 @@ void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi)
 	if (!r->index_base || !r->index_stamp || fi >= r->n_files ||
 	    r->files[fi].iv_map)
 		return;
-	struct file_id *ids = NULL;
+	struct ident *ids = NULL;
 	if (!identities(r, &ids))
 		return;
 	char suffix[32];
@@ -484,7 +505,7 @@ void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi)
 		put(&o, "END.", 4);
 	}
 	out_close(&o, r, tmp, final);
-	free(ids);
+	idents_free(r, ids);
 }
 
 /* ---- reading --------------------------------------------------------------- */
@@ -539,7 +560,8 @@ static const char *get_text(struct in *in, uint32_t *len)
  * allocation sized by a count from the file). */
 static bool fits(const struct in *in, uint64_t n, uint64_t size)
 {
-	return in->ok && size && n <= (in->s.len - in->at) / size;
+	return in->ok && size && in->at <= in->s.len &&
+	       n <= (in->s.len - in->at) / size;
 }
 
 static bool get_map(struct in *in, struct gpu_run_map *m, uint32_t bound)
@@ -558,7 +580,7 @@ static bool get_map(struct in *in, struct gpu_run_map *m, uint32_t bound)
 }
 
 static bool check_header(struct in *in, const char *magic,
-			 const struct gpu_run *r, const struct file_id *ids,
+			 const struct gpu_run *r, const struct ident *ids,
 			 uint64_t *stamp)
 {
 	char got[8];
@@ -567,6 +589,10 @@ static bool check_header(struct in *in, const char *magic,
 	    get_u32(in) != sizeof(struct gpu_run_iv))
 		return false;
 	uint32_t len;
+	const char *ver = get_text(in, &len);
+	if (!ver || len != strlen(PACKAGE_VERSION) ||
+	    memcmp(ver, PACKAGE_VERSION, len) != 0)
+		return false;
 	const char *fam = get_text(in, &len);
 	if (!fam || len != strlen(r->family->format) ||
 	    memcmp(fam, r->family->format, len) != 0 ||
@@ -575,10 +601,10 @@ static bool check_header(struct in *in, const char *magic,
 	for (size_t i = 0; i < r->n_files; i++) {
 		const char *p = get_text(in, &len);
 		struct file_id id;
-		if (!p || len != strlen(r->files[i].path) ||
-		    memcmp(p, r->files[i].path, len) != 0 ||
+		if (!p || len != strlen(ids[i].real) ||
+		    memcmp(p, ids[i].real, len) != 0 ||
 		    !get(in, &id, sizeof(id)) ||
-		    memcmp(&id, &ids[i], sizeof(id)) != 0)
+		    memcmp(&id, &ids[i].id, sizeof(id)) != 0)
 			return false;
 	}
 	*stamp = get_u64(in);
@@ -782,8 +808,12 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 		line->first = first;
 		line->last = last;
 		line->unit = unit;
-		if (kind != GPU_RUN_LINE_COUNTER)
+		/* interval indexes are 32 bits (up, links) */
+		if (kind != GPU_RUN_LINE_COUNTER) {
+			if (count > UINT32_MAX)
+				return false;
 			continue;
+		}
 		if (!fits(in, count, 16))
 			return false;
 		line->times = malloc(count * sizeof(*line->times) + 8);
@@ -796,11 +826,28 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 	return true;
 }
 
+static uint64_t ident_hash(const struct ident *id)
+{
+	return fnv(fnv(0xcbf29ce484222325ull, id->real, strlen(id->real)),
+		   &id->id, sizeof(id->id));
+}
+
+bool gpu_run_index_unchanged(struct gpu_run *r, uint32_t fi)
+{
+	struct ident id = {0};
+	bool same = fi < r->n_files &&
+		    (id.real = realpath(r->files[fi].path, NULL)) &&
+		    file_identity(id.real, &id.id) &&
+		    ident_hash(&id) == r->files[fi].id_hash;
+	free(id.real);
+	return same;
+}
+
 bool gpu_run_index_load(struct gpu_run *r)
 {
 	if (!r->index_base || !r->b || r->n_nodes != 1)
 		return false;
-	struct file_id *ids = NULL;
+	struct ident *ids = NULL;
 	if (!identities(r, &ids))
 		return false;
 	char *path = NULL;
@@ -810,7 +857,7 @@ bool gpu_run_index_load(struct gpu_run *r)
 		  map_file(path, &base, &len);
 	free(path);
 	if (!ok) {
-		free(ids);
+		idents_free(r, ids);
 		return false;
 	}
 	/* the run file's values are checked by its CRC (the interval files
@@ -852,7 +899,9 @@ bool gpu_run_index_load(struct gpu_run *r)
 		     in.at == len - 4 && r->unattributed < r->n_nodes;
 	}
 	munmap(base, len);
-	free(ids);
+	for (size_t i = 0; ok && i < r->n_files; i++)
+		r->files[i].id_hash = ident_hash(&ids[i]);
+	idents_free(r, ids);
 	if (ok) {
 		r->index_stamp = stamp;
 		/* used now: the last to go when the directory is pruned */
@@ -869,7 +918,7 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 	struct gpu_run_file *f = &r->files[fi];
 	if (!r->index_base || !r->index_stamp)
 		return false;
-	struct file_id *ids = NULL;
+	struct ident *ids = NULL;
 	if (!identities(r, &ids))
 		return false;
 	char *path = NULL;
@@ -879,14 +928,14 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 		  map_file(path, &base, &len);
 	free(path);
 	if (!ok) {
-		free(ids);
+		idents_free(r, ids);
 		return false;
 	}
 	struct in in = {.s = {base, len}, .ok = true};
 	uint64_t stamp = 0;
 	ok = check_header(&in, IV_MAGIC, r, ids, &stamp) &&
 	     stamp == r->index_stamp && get_u32(&in) == fi;
-	free(ids);
+	idents_free(r, ids);
 	uint32_t want = 0;
 	for (uint32_t i = 0; i < r->n_lines; i++)
 		want += r->lines[i].file == fi &&
@@ -907,13 +956,10 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 		     fits(&in, n, sizeof(struct gpu_run_iv));
 		if (!ok)
 			break;
-		struct gpu_run_iv *iv =
-			(struct gpu_run_iv *)(void *)((char *)base + in.at);
-		for (uint64_t j = 0; j < n && ok; j++)
-			ok = iv[j].ctx < r->n_nodes && iv[j].up <= j &&
-			     iv[j].begin <= iv[j].end &&
-			     (j == 0 || iv[j - 1].begin <= iv[j].begin);
-		at[k] = iv;
+		/* the intervals themselves are checked where they are read
+		 * (gpu_run.c: context, enclosing and link indexes), so that
+		 * a probe touches only the pages it reads */
+		at[k] = (struct gpu_run_iv *)(void *)((char *)base + in.at);
 		which[k] = i;
 		in.at += n * sizeof(struct gpu_run_iv);
 	}

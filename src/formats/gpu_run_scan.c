@@ -5,8 +5,10 @@
  * only adds to what the run holds (nodes found or made, values summed,
  * lines counted), so each file is read into a run of its own -- a shard:
  * its own builder, strings, nodes and maps -- by a pool of threads (one
- * per core, at most 16; $CALLSCOPE_SCAN_THREADS for tests), and the
- * shards are merged into the run in file order as they finish.  Merging
+ * per core, at most 16; $CALLSCOPE_SCAN_THREADS for tests; none when
+ * SQLite was built without threads or no thread starts), at most two per
+ * thread ahead of the merge, and the shards are merged into the run in
+ * file order as they finish.  Merging
  * replays a shard's nodes, profiles and lines through the same functions
  * a pass file after file uses (gpu_run_child, gpu_run_line...), in the
  * shard's order, so node ids, functions, profiles and lines come out as
@@ -96,8 +98,13 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 			break;
 		}
 		node[i] = to;
-		if (r->profile[to] == MODEL_NONE &&
-		    s->profile[i] != MODEL_NONE)
+		/* as a pass file after file: a thread's profile is the one its
+		 * latest file gave it (the readers set it each time they meet
+		 * the thread); other contexts keep what they had, and new
+		 * ones inherited it from their parent */
+		if (s->profile[i] != MODEL_NONE &&
+		    (r->profile[to] == MODEL_NONE ||
+		     s->kind[i] == NODE_ENTRY))
 			r->profile[to] = prof[s->profile[i]];
 		merge_values(r, to, s, i);
 	}
@@ -188,7 +195,7 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 /* ---- the pool ---------------------------------------------------------------- */
 
 struct shard {
-	struct gpu_run *run;
+	struct gpu_run *run; /* made by the worker that reads the file */
 	enum status st;
 	struct error err;
 	bool done;
@@ -197,34 +204,74 @@ struct shard {
 struct pool {
 	struct gpu_run *r;
 	struct shard *shards;
-	size_t next; /* the next file a worker takes */
-	bool stop;   /* a file failed: take no more */
+	size_t next;   /* the next file a worker takes */
+	size_t merged; /* files merged so far */
+	size_t ahead;  /* how far workers may read ahead of the merge */
+	bool stop;     /* a file failed: take no more */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 };
 
+/* A shard for file `i` of `r`, holding the file's connection. */
+static struct gpu_run *shard_new(struct gpu_run *r, size_t i)
+{
+	struct gpu_run *s = gpu_run_blank(r->family, r->path, r->n_files);
+	struct gpu_run_file *f = &r->files[i];
+	if (!s || !(s->files[i].path = strdup(f->path))) {
+		gpu_run_discard(s);
+		return NULL;
+	}
+	s->files[i].db = f->db;
+	s->files[i].layout = f->layout;
+	s->files[i].noun = f->noun;
+	f->db = NULL;
+	return s;
+}
+
+/* Shard `i` done with: its connection back to the run, then freed. */
+static void shard_free(struct gpu_run *r, struct shard *sh, size_t i)
+{
+	if (sh->run) {
+		r->files[i].db = sh->run->files[i].db;
+		sh->run->files[i].db = NULL;
+		gpu_run_discard(sh->run);
+		sh->run = NULL;
+	}
+	error_clear(&sh->err);
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
+	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		size_t i = p->next;
-		bool stop = p->stop || i >= p->r->n_files;
-		if (!stop)
-			p->next++;
-		pthread_mutex_unlock(&p->lock);
-		if (stop)
-			return NULL;
+		while (!p->stop && p->next < p->r->n_files &&
+		       p->next >= p->merged + p->ahead)
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (p->stop || p->next >= p->r->n_files)
+			break;
+		size_t i = p->next++;
 		struct shard *sh = &p->shards[i];
-		struct gpu_run *s = sh->run;
-		sh->st = s->files[i].layout->read(s, (uint32_t)i, &sh->err);
+		/* the file's entry is the merging thread's again only once
+		 * the shard is done */
+		struct gpu_run *s = shard_new(p->r, i);
+		sh->run = s; /* its row count is read for the progress */
+		pthread_mutex_unlock(&p->lock);
+		if (s)
+			sh->st = s->files[i].layout->read(s, (uint32_t)i,
+							  &sh->err);
+		else
+			sh->st = error_set(&sh->err, STATUS_NOMEM,
+					   p->r->files[i].path,
+					   "out of memory");
 		pthread_mutex_lock(&p->lock);
 		sh->done = true;
 		if (sh->st != STATUS_OK)
 			p->stop = true;
 		pthread_cond_broadcast(&p->changed);
-		pthread_mutex_unlock(&p->lock);
 	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
 }
 
 static unsigned workers_for(size_t n_files)
@@ -233,7 +280,7 @@ static unsigned workers_for(size_t n_files)
 	const char *env = getenv("CALLSCOPE_SCAN_THREADS");
 	if (env && *env)
 		cores = strtol(env, NULL, 10);
-	if (cores < 1)
+	if (cores < 1 || !sqlite3_threadsafe())
 		cores = 1;
 	if (cores > 16)
 		cores = 16;
@@ -259,12 +306,12 @@ static enum status scan_serial(struct gpu_run *r, struct error *err)
 	return st;
 }
 
-/* Wait (at most a quarter second) for shard `i`; the rows read so far
- * into r->progress. */
+/* Wait until shard `i` is done, reporting the rows read meanwhile (the
+ * merged files' and the shards' in flight) at most four times a second. */
 static void wait_for(struct pool *p, size_t i, uint64_t merged_rows)
 {
 	pthread_mutex_lock(&p->lock);
-	if (!p->shards[i].done) {
+	while (!p->shards[i].done) {
 		struct timespec until;
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 250000000;
@@ -273,13 +320,16 @@ static void wait_for(struct pool *p, size_t i, uint64_t merged_rows)
 			until.tv_nsec -= 1000000000;
 		}
 		pthread_cond_timedwait(&p->changed, &p->lock, &until);
+		uint64_t rows = merged_rows;
+		for (size_t k = i; k < p->next; k++)
+			if (p->shards[k].run)
+				rows += __atomic_load_n(
+					&p->shards[k].run->progress.rows,
+					__ATOMIC_RELAXED);
+		p->r->progress.rows = rows;
+		gpu_run_report(p->r, false);
 	}
 	pthread_mutex_unlock(&p->lock);
-	uint64_t rows = merged_rows;
-	for (size_t k = i; k < p->r->n_files; k++)
-		rows += __atomic_load_n(&p->shards[k].run->progress.rows,
-					__ATOMIC_RELAXED);
-	p->r->progress.rows = rows;
 }
 
 enum status gpu_run_scan(struct gpu_run *r, struct error *err)
@@ -291,89 +341,57 @@ enum status gpu_run_scan(struct gpu_run *r, struct error *err)
 	unsigned n_workers = workers_for(r->n_files);
 	if (n_workers < 2)
 		return scan_serial(r, err);
-	struct pool p = {.r = r};
+	struct pool p = {.r = r, .ahead = 2 * (size_t)n_workers};
 	p.shards = calloc(r->n_files, sizeof(*p.shards));
 	pthread_t *threads = calloc(n_workers, sizeof(*threads));
-	if (!p.shards || !threads) {
+	unsigned started = 0;
+	if (p.shards && threads) {
+		pthread_mutex_init(&p.lock, NULL);
+		pthread_cond_init(&p.changed, NULL);
+		while (started < n_workers &&
+		       pthread_create(&threads[started], NULL, worker, &p) == 0)
+			started++;
+	}
+	if (started == 0) { /* no thread: the serial pass */
+		if (p.shards) {
+			pthread_mutex_destroy(&p.lock);
+			pthread_cond_destroy(&p.changed);
+		}
 		free(p.shards);
 		free(threads);
 		return scan_serial(r, err);
 	}
-	/* each shard borrows its file's connection (moved back at merge) */
-	bool ok = true;
-	for (size_t i = 0; i < r->n_files && ok; i++) {
-		struct gpu_run *s = gpu_run_blank(r->family, r->path, r->n_files);
-		ok = s != NULL;
-		if (ok) {
-			s->files[i] = r->files[i];
-			memset(&r->files[i], 0, sizeof(r->files[i]));
-			r->files[i].path = strdup(s->files[i].path);
-			ok = r->files[i].path != NULL;
-		}
-		p.shards[i].run = s;
-	}
-	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.changed, NULL);
-	unsigned started = 0;
-	for (; ok && started < n_workers; started++)
-		if (pthread_create(&threads[started], NULL, worker, &p) != 0)
-			break;
-	if (started == 0)
-		ok = false;
-	enum status st = ok ? STATUS_OK
-			    : error_set(err, STATUS_NOMEM, r->path,
-					"out of memory");
+	enum status st = STATUS_OK;
 	uint64_t merged_rows = 0;
 	for (size_t i = 0; i < r->n_files && st == STATUS_OK; i++) {
 		struct shard *sh = &p.shards[i];
-		for (;;) {
-			wait_for(&p, i, merged_rows);
-			pthread_mutex_lock(&p.lock);
-			bool done = sh->done;
-			pthread_mutex_unlock(&p.lock);
-			if (done)
-				break;
-			gpu_run_report(r, false);
-		}
-		struct gpu_run *s = sh->run;
+		wait_for(&p, i, merged_rows);
 		if (sh->st != STATUS_OK) {
 			st = sh->st;
 			*err = sh->err;
 			memset(&sh->err, 0, sizeof(sh->err));
-		} else if (!merge(r, s, (uint32_t)i)) {
+		} else if (!merge(r, sh->run, (uint32_t)i)) {
 			st = error_set(err, STATUS_NOMEM, r->path,
 				       "out of memory");
 		}
-		merged_rows += s->progress.rows;
+		merged_rows += sh->run ? sh->run->progress.rows : 0;
 		r->progress.bytes_done += file_bytes(r->files[i].path);
 		r->progress.files_done++;
-		/* the connection goes back to the run */
-		struct gpu_run_file *f = &r->files[i], *sf = &s->files[i];
-		f->db = sf->db;
-		f->layout = sf->layout;
-		f->noun = sf->noun;
-		sf->db = NULL;
+		pthread_mutex_lock(&p.lock);
+		shard_free(r, sh, i);
+		p.merged = i + 1;
+		if (st != STATUS_OK)
+			p.stop = true;
+		pthread_cond_broadcast(&p.changed);
+		pthread_mutex_unlock(&p.lock);
 		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
 	}
-	pthread_mutex_lock(&p.lock);
-	p.stop = true;
-	pthread_mutex_unlock(&p.lock);
 	for (unsigned k = 0; k < started; k++)
 		pthread_join(threads[k], NULL);
-	for (size_t i = 0; i < r->n_files; i++) {
-		struct shard *sh = &p.shards[i];
-		if (!sh->run)
-			continue;
-		/* a connection never merged back (a failure stopped the
-		 * merge) returns to the run, which closes it */
-		if (sh->run->files[i].db && !r->files[i].db) {
-			r->files[i].db = sh->run->files[i].db;
-			r->files[i].layout = sh->run->files[i].layout;
-			sh->run->files[i].db = NULL;
-		}
-		error_clear(&sh->err);
-		gpu_run_discard(sh->run);
-	}
+	/* shards read ahead of a failure: their connections go back to the
+	 * run, which closes them */
+	for (size_t i = 0; i < r->n_files; i++)
+		shard_free(r, &p.shards[i], i);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.changed);
 	free(p.shards);
