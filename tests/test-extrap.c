@@ -33,19 +33,33 @@
 static struct scaling_model models[N_NODES]; /* by node; kind 255: none */
 static bool ready[N_NODES];
 
+/* the views made, with their options, paused or not, freed or not (the
+ * models are the same whatever the options) */
+#define VIEWS_MAX 16
 struct scaling_view {
-	int unused;
+	struct scaling_view_options opt;
+	bool paused, freed;
 };
-static struct scaling_view the_view;
+static struct scaling_view views[VIEWS_MAX];
+static size_t n_views;
 
 struct scaling_view *scaling_view_new(const struct model *m,
 				      const struct scaling_view_options *opt,
 				      struct error *err)
 {
-	(void)m;
-	(void)opt;
-	(void)err;
-	return &the_view;
+	if (opt->stored_set != MODEL_NONE &&
+	    opt->stored_set >= model_n_stored_sets(m)) {
+		error_set(err, STATUS_USAGE, NULL, "no stored set");
+		return NULL;
+	}
+	assert_true(n_views < VIEWS_MAX);
+	views[n_views] = (struct scaling_view){.opt = *opt};
+	return &views[n_views++];
+}
+
+void scaling_view_pause(struct scaling_view *v, bool paused)
+{
+	v->paused = paused;
 }
 
 const struct scaling_model *scaling_view_peek(struct scaling_view *v,
@@ -82,7 +96,10 @@ void scaling_view_progress(const struct scaling_view *v, uint64_t *r,
 
 void scaling_view_free(struct scaling_view *v)
 {
-	(void)v;
+	if (v) {
+		assert_false(v->freed);
+		v->freed = true;
+	}
 }
 
 /* ---- fixtures -------------------------------------------------------- */

@@ -234,14 +234,8 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 
 static bool parse_measure(const char *s, enum measure_kind *out)
 {
-	static const char *const names[] = {"mean", "median", "minimum",
-					    "maximum"};
-
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum measure_kind)i;
-			return true;
-		}
+	if (model_measure_parse(s, out))
+		return true;
 	fprintf(stderr, "callscope model: --measure must be mean, median, "
 			"minimum or maximum\n");
 	return false;
@@ -352,8 +346,7 @@ static int model_one(const char *path, const char *metric,
 				     model_stored_set_name(m, opt.stored_set));
 		else
 			printf("fitted (Extra-P 4.2.5 default modeler, %s)",
-			       (const char *[]){"mean", "median", "minimum",
-						"maximum"}[measure]);
+			       model_measure_name(measure));
 		fputc('\n', stdout);
 	}
 	rc = run_models(&r, v);
