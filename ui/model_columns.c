@@ -183,16 +183,16 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	char *text = NULL, *what = extrap_models_text(ex);
 	char prog[64] = "";
 	if (extrap_fitting(ex))
-		snprintf(prog, sizeof(prog), "  fitting %llu/%llu",
+		snprintf(prog, sizeof(prog), ", fitting %llu/%llu",
 			 (unsigned long long)ready, (unsigned long long)total);
 	/* the name goes through screen_text, which sanitizes */
 	if (asprintf(&text,
-		     "Models at %s  slider: %s (@ next, d/D halve/"
-		     "double, :set at)  severity: %s  models: %s%s%s",
-		     at ? at : "?", extrap_param_name(ex, extrap_param(ex)),
-		     extrap_severity_name(ex), what ? what : "?",
-		     extrap_stored_set(ex) == MODEL_NONE ? " (R)" : "",
-		     prog) < 0)
+		     "Models at %s  models: %s%s%s  slider: %s (@ next, "
+		     "d/D halve/double, :set at)  severity: %s",
+		     at ? at : "?", what ? what : "?",
+		     extrap_stored_set(ex) == MODEL_NONE ? " (R)" : "", prog,
+		     extrap_param_name(ex, extrap_param(ex)),
+		     extrap_severity_name(ex)) < 0)
 		text = NULL;
 	screen_text(y, x, width, a, text ? text : "", true);
 	free(text);
