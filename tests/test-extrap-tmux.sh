@@ -9,7 +9,12 @@
 # with ticks and the measured points; ! selects the worst-scaling call
 # path; on text/two_parameter_1.txt, X changes the x parameter, % shows
 # the heat map with its shade ramp and the measured points, @ D doubles
-# the second parameter.  The corpus
+# the second parameter.  The statistic the models are fitted on: R,
+# `:set measure` and the configuration's `set measure` show the model
+# `callscope model --measure` prints; on exp_only_mean_median.extra-p,
+# `:set models stored 0` and `stored Median Model` show what `callscope
+# model --stored` prints, `:set models fitted` goes back; a text file
+# stores none and says so.  The corpus
 # part is skipped (77) while the Extra-P readers or the modeler are not in
 # the program.  Polls capture-pane, never a bare sleep.
 . "${top_srcdir:-.}/tests/tmux-env.sh"
@@ -122,6 +127,14 @@ t send-keys -t "$S" ":set models stored 0" Enter
 wait_for "the file stores no models" ||
 	fail ":set models stored on a text file gave no clear message"
 screen | grep -qF -- "$model" || fail "the fitted models went away"
+t send-keys -t "$S" q
+wait_shell || fail "q did not quit"
+
+# the configuration file chooses the statistic too
+printf 'set measure = median\n' >"$tmp/measure.conf"
+start "$cs --config $tmp/measure.conf $input" "Models at" ||
+	fail "the viewer did not draw with set measure = median"
+wait_for "$median" || fail "set measure = median (config): no '$median'"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
 
