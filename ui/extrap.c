@@ -512,15 +512,7 @@ double extrap_measure_value(const struct extrap *x,
 
 uint32_t extrap_find_stored(const struct extrap *x, const char *arg)
 {
-	uint32_t n = model_n_stored_sets(x->m);
-	for (uint32_t s = 0; s < n; s++)
-		if (strcmp(model_stored_set_name(x->m, s), arg) == 0)
-			return s;
-	char *end;
-	unsigned long i = strtoul(arg, &end, 10);
-	if (*arg >= '0' && *arg <= '9' && !*end && i < n)
-		return (uint32_t)i;
-	return MODEL_NONE;
+	return model_stored_set_find(x->m, arg);
 }
 
 bool extrap_show_stored(struct extrap *x, uint32_t set, struct error *err)

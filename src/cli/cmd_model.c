@@ -245,15 +245,10 @@ static bool parse_measure(const char *s, enum measure_kind *out)
 static uint32_t find_stored(const struct model *m, const char *arg)
 {
 	uint32_t n = model_n_stored_sets(m);
-	char *end;
-	unsigned long i;
+	uint32_t set = model_stored_set_find(m, arg);
 
-	for (uint32_t s = 0; s < n; s++)
-		if (!strcmp(model_stored_set_name(m, s), arg))
-			return s;
-	i = strtoul(arg, &end, 10);
-	if (*arg && !*end && i < n)
-		return (uint32_t)i;
+	if (set != MODEL_NONE)
+		return set;
 	fputs("callscope model: ", stderr);
 	cli_put_text(stderr, m->path);
 	fprintf(stderr, ": no stored model set '%s' (%u stored", arg, n);

@@ -582,6 +582,9 @@ const char *model_stored_set_name(const struct model *m, uint32_t set);
 const struct scaling_model *model_stored_model(const struct model *m,
 					       uint32_t set, uint32_t node,
 					       uint32_t measured);
+/* The stored set named `arg`, else the one of index `arg` (decimal
+ * digits); MODEL_NONE when there is none. */
+uint32_t model_stored_set_find(const struct model *m, const char *arg);
 
 /* The stored models in order (set, then node, then measured metric), as
  * model_measure_by_index walks the measurements: their number and model

@@ -254,6 +254,21 @@ const char *model_stored_set_name(const struct model *m, uint32_t set)
 	return m->measures->set_names[set];
 }
 
+uint32_t model_stored_set_find(const struct model *m, const char *arg)
+{
+	uint32_t n = model_n_stored_sets(m);
+	char *end;
+	unsigned long i;
+
+	for (uint32_t s = 0; s < n; s++)
+		if (!strcmp(model_stored_set_name(m, s), arg))
+			return s;
+	if (*arg < '0' || *arg > '9')
+		return MODEL_NONE;
+	i = strtoul(arg, &end, 10);
+	return !*end && i < n ? (uint32_t)i : MODEL_NONE;
+}
+
 static int cmp_skey3(const struct stored_key *x, const struct stored_key *y)
 {
 	if (x->set != y->set)
