@@ -181,7 +181,15 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	uint64_t ready = 0, total = 0;
 	extrap_progress(ex, &ready, &total);
 	char *text = NULL, *what = extrap_models_text(ex);
-	char prog[64] = "";
+	char prog[64] = "", key[32] = "";
+	/* the key that cycles the statistic: its first live binding */
+	char *keys = env->keymap ? keymap_keys_of(env->keymap,
+						  ACTION_MEASURE_NEXT)
+				 : NULL;
+	if (keys && *keys && extrap_stored_set(ex) == MODEL_NONE)
+		snprintf(key, sizeof(key), " (%.*s)", (int)strcspn(keys, " "),
+			 keys);
+	free(keys);
 	if (extrap_fitting(ex))
 		snprintf(prog, sizeof(prog), ", fitting %llu/%llu",
 			 (unsigned long long)ready, (unsigned long long)total);
@@ -189,8 +197,7 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	if (asprintf(&text,
 		     "Models at %s  models: %s%s%s  slider: %s (@ next, "
 		     "d/D halve/double, :set at)  severity: %s",
-		     at ? at : "?", what ? what : "?",
-		     extrap_stored_set(ex) == MODEL_NONE ? " (R)" : "", prog,
+		     at ? at : "?", what ? what : "?", key, prog,
 		     extrap_param_name(ex, extrap_param(ex)),
 		     extrap_severity_name(ex)) < 0)
 		text = NULL;
