@@ -9,7 +9,12 @@
 # with ticks and the measured points; ! selects the worst-scaling call
 # path; on text/two_parameter_1.txt, X changes the x parameter, % shows
 # the heat map with its shade ramp and the measured points, @ D doubles
-# the second parameter.  The corpus
+# the second parameter.  The statistic the models are fitted on: R,
+# `:set measure` and the configuration's `set measure` show the model
+# `callscope model --measure` prints; on exp_only_mean_median.extra-p,
+# `:set models stored 0` and `stored Median Model` show what `callscope
+# model --stored` prints, `:set models fitted` goes back; a text file
+# stores none and says so.  The corpus
 # part is skipped (77) while the Extra-P readers or the modeler are not in
 # the program.  Polls capture-pane, never a bare sleep.
 . "${top_srcdir:-.}/tests/tmux-env.sh"
@@ -85,6 +90,87 @@ screen | grep -E "[│┤]" | grep -qF "●" || fail "the plot has no points"
 # the worst-scaling call path: the only one with a model
 t send-keys -t "$S" "!"
 wait_for "worst-scaling call path #1" || fail "! did not select the worst"
+# the statistic of the repetitions: R goes from the mean to the median,
+# and the model column then shows what the batch command fits on the
+# median (its own process, not the viewer's code path: a stale mean model
+# or a model of another statistic would differ in its digits)
+median=$("$cs" model --measure median "$input" |
+	sed -n 's/^[[:space:]]*Model: //p' | head -n 1)
+maximum=$("$cs" model --measure max "$input" |
+	sed -n 's/^[[:space:]]*Model: //p' | head -n 1)
+[ -n "$median" ] && [ "$median" != "$model" ] && [ -n "$maximum" ] ||
+	fail "callscope model --measure median/max gave '$median' '$maximum'"
+t send-keys -t "$S" R
+wait_for "models: median (R)" || fail "R did not switch to the median"
+wait_for "Model of time, median" || fail "the header does not say median"
+wait_for "$median" || fail "the model column lacks the median's '$median'"
+screen | grep -F -- "$median" | grep -qF compute ||
+	fail "the median's model is not on compute's row"
+screen | grep -qF -- "$model" && fail "the mean's model still shows"
+wait_for "Plot: time along x at x=1000, log  models: median" ||
+	fail "the plot's title does not say median"
+t send-keys -t "$S" ":set measure maximum" Enter
+wait_for "$maximum" || fail ":set measure maximum: no '$maximum'"
+wait_for "models: maximum (R)" || fail "the status line does not say maximum"
+t send-keys -t "$S" ":set measure min" Enter
+wait_for "models: minimum (R)" || fail ":set measure min was not applied"
+t send-keys -t "$S" R
+wait_for "models: maximum (R)" || fail "R did not go from minimum to maximum"
+t send-keys -t "$S" R
+wait_for "$model" || fail "R did not come back to the mean's model"
+wait_for "models: mean (R)" || fail "the status line does not say mean"
+t send-keys -t "$S" ":set measure mode" Enter
+wait_for "set measure: mean, median, minimum or maximum" ||
+	fail ":set measure mode was not refused"
+# a text file stores no models: a clear message, the fitted ones stay
+t send-keys -t "$S" ":set models stored 0" Enter
+wait_for "the file stores no models" ||
+	fail ":set models stored on a text file gave no clear message"
+screen | grep -qF -- "$model" || fail "the fitted models went away"
+t send-keys -t "$S" q
+wait_shell || fail "q did not quit"
+
+# the configuration file chooses the statistic too
+printf 'set measure = median\n' >"$tmp/measure.conf"
+start "$cs --config $tmp/measure.conf $input" "Models at" ||
+	fail "the viewer did not draw with set measure = median"
+wait_for "$median" || fail "set measure = median (config): no '$median'"
+t send-keys -t "$S" q
+wait_shell || fail "q did not quit"
+
+# ---- a stored model set: exp_only_mean_median.extra-p ---------------------
+# two stored sets, "Default Model" and "Median Model"; the model column
+# shows them as `callscope model --stored` prints them (the formulas are
+# longer than the column: their first 40 characters, which the fitted
+# models' digits already differ in)
+stored_input=$data/input/exp_only_mean_median.extra-p
+first_model() {
+	"$cs" model "$@" "$stored_input" | sed -n 's/^[[:space:]]*Model: //p' |
+		head -n 1 | cut -c1-40
+}
+s0=$(first_model --stored 0)
+s1=$(first_model --stored "Median Model")
+fit=$(first_model)
+[ -n "$s0" ] && [ -n "$s1" ] && [ "$s0" != "$fit" ] && [ "$s1" != "$s0" ] ||
+	fail "callscope model --stored gave '$s0' '$s1' (fitted '$fit')"
+start "$cs --no-config $stored_input" "Models at" ||
+	fail "exp_only_mean_median.extra-p: no models"
+wait_for "$fit" || fail "the fitted model '$fit' does not show"
+t send-keys -t "$S" ":set models stored 0" Enter
+wait_for "$s0" || fail ":set models stored 0: no '$s0'"
+wait_for "models: stored 0 Default Model" ||
+	fail "the status line does not name the stored set"
+wait_for "Model of time, stored 0" || fail "the header does not say stored"
+screen | grep -qF -- "$fit" && fail "the fitted model still shows"
+t send-keys -t "$S" ":set models stored Median Model" Enter
+wait_for "$s1" || fail ":set models stored Median Model: no '$s1'"
+wait_for "models: stored 1 Median Model" ||
+	fail "the status line does not name the Median Model"
+t send-keys -t "$S" ":set models stored 7" Enter
+wait_for "no stored set '7' (4 stored: 0 Default Model, 1 Median Model" || fail ":set models stored 7 was not refused"
+t send-keys -t "$S" ":set models fitted" Enter
+wait_for "$fit" || fail ":set models fitted did not bring back '$fit'"
+wait_for "models: mean (R)" || fail "the status line does not say mean"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
 

@@ -6,8 +6,9 @@
  * text and its errors, a parameter name with a control character
  * sanitized), peeking (pending vs no measurements), the severity range and
  * the worst-scaling ranking (by value and by growth) against values
- * computed here by hand, and
- * the overlay's marks. */
+ * computed here by hand, the overlay's marks, and the statistic the
+ * models are fitted on and the stored sets (which views are made,
+ * paused, kept and freed). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,19 +35,33 @@
 static struct scaling_model models[N_NODES]; /* by node; kind 255: none */
 static bool ready[N_NODES];
 
+/* the views made, with their options, paused or not, freed or not (the
+ * models are the same whatever the options) */
+#define VIEWS_MAX 16
 struct scaling_view {
-	int unused;
+	struct scaling_view_options opt;
+	bool paused, freed;
 };
-static struct scaling_view the_view;
+static struct scaling_view views[VIEWS_MAX];
+static size_t n_views;
 
 struct scaling_view *scaling_view_new(const struct model *m,
 				      const struct scaling_view_options *opt,
 				      struct error *err)
 {
-	(void)m;
-	(void)opt;
-	(void)err;
-	return &the_view;
+	if (opt->stored_set != MODEL_NONE &&
+	    opt->stored_set >= model_n_stored_sets(m)) {
+		error_set(err, STATUS_USAGE, NULL, "no stored set");
+		return NULL;
+	}
+	assert_true(n_views < VIEWS_MAX);
+	views[n_views] = (struct scaling_view){.opt = *opt};
+	return &views[n_views++];
+}
+
+void scaling_view_pause(struct scaling_view *v, bool paused)
+{
+	v->paused = paused;
 }
 
 const struct scaling_model *scaling_view_peek(struct scaling_view *v,
@@ -82,7 +98,10 @@ void scaling_view_progress(const struct scaling_view *v, uint64_t *r,
 
 void scaling_view_free(struct scaling_view *v)
 {
-	(void)v;
+	if (v) {
+		assert_false(v->freed);
+		v->freed = true;
+	}
 }
 
 /* ---- fixtures -------------------------------------------------------- */
@@ -104,8 +123,9 @@ static void power_model(uint32_t node, double c, double e)
 }
 
 /* root 0 > a 1 (2x), b 2 (x^2), c 3 (5), prefix 4 (no measurements);
- * points x = 1, 2, 4, 8; parameter name `pname` */
-static struct model *make_model(const char *pname)
+ * points x = 1, 2, 4, 8; parameter name `pname`; stored model sets
+ * "set 0", "set 1", ... (`n_stored` of them, node 3's model in each) */
+static struct model *make_model_stored(const char *pname, uint32_t n_stored)
 {
 	struct model_builder *b = model_builder_new("test", "mem");
 	struct model_column col = {.name = strdup("time"),
@@ -130,7 +150,16 @@ static struct model *make_model(const char *pname)
 			assert_true(
 			    model_builder_set_measure(b, node, 0, p, &me));
 		}
+	for (uint32_t k = 0; k < n_stored; k++) {
+		char name[16];
+		struct scaling_model sm = {.kind = SCALING_CONSTANT,
+					   .constant = k};
+		snprintf(name, sizeof(name), "set %u", k);
+		assert_int_equal(model_builder_add_stored_set(b, name), k);
+		assert_true(model_builder_set_stored_model(b, k, 3, 0, &sm));
+	}
 	struct model *m = model_builder_finish(b, NULL);
+	n_views = 0;
 	assert_non_null(m);
 	for (int i = 0; i < N_NODES; i++) {
 		models[i] = (struct scaling_model){.kind = 255};
@@ -142,6 +171,11 @@ static struct model *make_model(const char *pname)
 	    (struct scaling_model){.kind = SCALING_CONSTANT, .constant = 5};
 	ready[3] = true;
 	return m;
+}
+
+static struct model *make_model(const char *pname)
+{
+	return make_model_stored(pname, 0);
 }
 
 /* ---- tests ----------------------------------------------------------- */
@@ -316,6 +350,99 @@ static void test_marks(void **state)
 	model_free(m);
 }
 
+/* The statistic the models are fitted on and stored sets: one view per
+ * statistic, made when first shown, kept and paused while another is
+ * shown (never freed before the end, so never joined on a key); a
+ * stored set's view replaces the previous stored one. */
+static void test_measure_and_stored(void **state)
+{
+	(void)state;
+	struct model *m = make_model_stored("x", 2);
+	struct extrap *x = extrap_new(m, true, NULL);
+	struct error err = {0};
+	assert_non_null(x);
+	assert_int_equal(n_views, 1);
+	assert_int_equal(views[0].opt.measure, MEASURE_MEAN);
+	assert_int_equal(extrap_measure_kind(x), MEASURE_MEAN);
+	char *t = extrap_models_text(x);
+	assert_string_equal(t, "mean");
+	free(t);
+	/* an invalid statistic changes nothing */
+	assert_false(extrap_set_measure(x, (enum measure_kind)9, &err));
+	assert_int_equal(err.status, STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(n_views, 1);
+	/* the median: a new view, fitting in the background; the mean's is
+	 * paused */
+	assert_true(extrap_set_measure(x, MEASURE_MEDIAN, &err));
+	assert_int_equal(n_views, 2);
+	assert_int_equal(views[1].opt.measure, MEASURE_MEDIAN);
+	assert_true(views[1].opt.background);
+	assert_int_equal(views[1].opt.stored_set, MODEL_NONE);
+	assert_true(views[0].paused);
+	assert_false(views[1].paused);
+	assert_false(views[0].freed);
+	t = extrap_models_text(x);
+	assert_string_equal(t, "median");
+	free(t);
+	/* the points plotted are the statistic shown */
+	struct model_measure me = {.mean = 1, .median = 2, .minimum = 0.5,
+				   .maximum = 3};
+	assert_true(extrap_measure_value(x, &me) == 2);
+	assert_true(isnan(extrap_measure_value(x, NULL)));
+	/* back to the mean: the same view, resumed; nothing made */
+	assert_true(extrap_set_measure(x, MEASURE_MEAN, &err));
+	assert_int_equal(n_views, 2);
+	assert_false(views[0].paused);
+	assert_true(views[1].paused);
+	assert_true(extrap_measure_value(x, &me) == 1);
+	/* stored sets: by name or index; none past the end */
+	assert_int_equal(extrap_find_stored(x, "set 1"), 1);
+	assert_int_equal(extrap_find_stored(x, "0"), 0);
+	assert_int_equal(extrap_find_stored(x, "2"), MODEL_NONE);
+	assert_int_equal(extrap_find_stored(x, "-1"), MODEL_NONE);
+	assert_int_equal(extrap_find_stored(x, ""), MODEL_NONE);
+	assert_int_equal(extrap_stored_set(x), MODEL_NONE);
+	assert_false(extrap_show_stored(x, 5, &err));
+	assert_int_equal(err.status, STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(extrap_stored_set(x), MODEL_NONE);
+	assert_true(extrap_show_stored(x, 1, &err));
+	assert_int_equal(extrap_stored_set(x), 1);
+	assert_int_equal(n_views, 3);
+	assert_int_equal(views[2].opt.stored_set, 1);
+	assert_false(views[2].opt.background); /* nothing to fit */
+	assert_true(views[0].paused && views[1].paused);
+	t = extrap_models_text(x);
+	assert_string_equal(t, "stored 1 set 1");
+	free(t);
+	/* a stored set has what it has: a node without a stored model is
+	 * not pending, whatever its measurements */
+	bool pending = true;
+	ready[2] = false;
+	assert_null(extrap_peek(x, 2, &pending));
+	assert_false(pending);
+	ready[2] = true;
+	/* another stored set replaces the view (no thread to join) */
+	assert_true(extrap_show_stored(x, 0, &err));
+	assert_true(views[2].freed);
+	assert_int_equal(views[3].opt.stored_set, 0);
+	/* a statistic leaves the stored set: the kept view, resumed */
+	assert_true(extrap_set_measure(x, MEASURE_MEDIAN, &err));
+	assert_int_equal(extrap_stored_set(x), MODEL_NONE);
+	assert_int_equal(n_views, 4);
+	assert_false(views[1].paused);
+	/* fitted again (MODEL_NONE): the statistic shown before */
+	assert_true(extrap_show_stored(x, 0, &err));
+	assert_true(extrap_show_stored(x, MODEL_NONE, &err));
+	assert_int_equal(extrap_measure_kind(x), MEASURE_MEDIAN);
+	assert_false(views[1].paused);
+	extrap_free(x);
+	for (size_t i = 0; i < n_views; i++)
+		assert_true(views[i].freed);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +452,7 @@ int main(void)
 	    cmocka_unit_test(test_peek_and_severity),
 	    cmocka_unit_test(test_sync_fits_when_asked),
 	    cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_measure_and_stored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

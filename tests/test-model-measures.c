@@ -80,6 +80,21 @@ static void test_degenerate(void **state)
 	assert_true(model_measure_get(&m, MEASURE_MINIMUM) == 1);
 	assert_true(model_measure_get(&m, MEASURE_MAXIMUM) == 4);
 	assert_true(isnan(model_measure_get(NULL, MEASURE_MEAN)));
+	/* the statistics' names, both ways (min and max accepted) */
+	enum measure_kind k = MEASURE_MEAN;
+	for (int i = MEASURE_MEAN; i <= MEASURE_MAXIMUM; i++) {
+		assert_true(model_measure_parse(
+		    model_measure_name((enum measure_kind)i), &k));
+		assert_int_equal(k, i);
+	}
+	assert_string_equal(model_measure_name(MEASURE_MEDIAN), "median");
+	assert_string_equal(model_measure_name((enum measure_kind)9), "");
+	assert_true(model_measure_parse("min", &k) && k == MEASURE_MINIMUM);
+	assert_true(model_measure_parse("max", &k) && k == MEASURE_MAXIMUM);
+	assert_false(model_measure_parse("", &k));
+	assert_false(model_measure_parse("Mean", &k));
+	assert_false(model_measure_parse("mode", &k));
+	assert_int_equal(k, MEASURE_MAXIMUM); /* unchanged */
 }
 
 static void test_pairwise(void **state)
@@ -158,6 +173,13 @@ static void test_builder(void **state)
 	assert_int_equal(model_n_stored_sets(m), 1);
 	assert_string_equal(model_stored_set_name(m, 0), "mean");
 	assert_null(model_stored_set_name(m, 1));
+	assert_int_equal(model_stored_set_find(m, "mean"), 0);
+	assert_int_equal(model_stored_set_find(m, "0"), 0);
+	assert_int_equal(model_stored_set_find(m, "1"), MODEL_NONE);
+	assert_int_equal(model_stored_set_find(m, "-0"), MODEL_NONE);
+	assert_int_equal(model_stored_set_find(m, " 0"), MODEL_NONE);
+	assert_int_equal(model_stored_set_find(m, "0x"), MODEL_NONE);
+	assert_int_equal(model_stored_set_find(m, ""), MODEL_NONE);
 	const struct scaling_model *st = model_stored_model(m, 0, 1, 0);
 	assert_non_null(st);
 	assert_true(st->terms[0].coefficient == 2);
@@ -169,6 +191,7 @@ static void test_builder(void **state)
 	assert_int_equal(model_n_measured(m), 0);
 	assert_null(model_measure_at(m, 0, 0, 0));
 	assert_int_equal(model_n_stored_sets(m), 0);
+	assert_int_equal(model_stored_set_find(m, "0"), MODEL_NONE);
 	model_free(m);
 }
 

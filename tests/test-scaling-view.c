@@ -4,8 +4,10 @@
  * compared with scaling_fit run directly, a node without measurements,
  * the progress counts, the background thread (peeks that reorder its
  * queue, callers asking for the models it is fitting, completion awaited
- * by polling the progress with a time bound, no sleeps), and a stored
- * set shown as stored. */
+ * by polling the progress with a time bound, no sleeps), the statistic
+ * switched (one repetition, where every statistic fits the same model,
+ * first; then a view per statistic, paused and resumed as the viewer
+ * does), and a stored set shown as stored. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -37,6 +39,25 @@ static double value_of(uint32_t node, uint32_t measured, uint32_t p)
 
 	return 1 + node * 0.5 + (measured + 1) * pow(x, e) *
 					(1 + 0.003 * ((p * 7 + node) % 5));
+}
+
+/* The statistic `kind` of (node, measured, p) in make_set's set: each a
+ * different function of the point, so that each fits another model. */
+static double stat_of(uint32_t node, uint32_t measured, uint32_t p,
+		      enum measure_kind kind)
+{
+	double v = value_of(node, measured, p);
+
+	switch (kind) {
+	case MEASURE_MEDIAN:
+		return v + 1;
+	case MEASURE_MINIMUM:
+		return v * 0.75;
+	case MEASURE_MAXIMUM:
+		return v * 1.5 + xs[p];
+	default:
+		return v;
+	}
 }
 
 static struct model_column column(const char *name)
@@ -72,9 +93,15 @@ static struct model *make_set(void)
 		for (uint32_t k = 0; k < 2; k++)
 			for (uint32_t p = 0; p < N_POINTS; p++) {
 				struct model_measure ms = {
-					.mean = value_of(node, k, p),
-					.median = value_of(node, k, p) + 1,
-					.repetitions = 1};
+					.mean = stat_of(node, k, p,
+							MEASURE_MEAN),
+					.median = stat_of(node, k, p,
+							  MEASURE_MEDIAN),
+					.minimum = stat_of(node, k, p,
+							   MEASURE_MINIMUM),
+					.maximum = stat_of(node, k, p,
+							   MEASURE_MAXIMUM),
+					.repetitions = 3};
 
 				assert_true(model_builder_set_measure(
 					b, node, k, p, &ms));
@@ -88,7 +115,8 @@ static struct model *make_set(void)
 	return m;
 }
 
-static char *direct_text(uint32_t node, uint32_t measured, bool median)
+static char *direct_text(uint32_t node, uint32_t measured,
+			 enum measure_kind kind)
 {
 	double v[N_POINTS];
 	struct error err = {0};
@@ -98,7 +126,7 @@ static char *direct_text(uint32_t node, uint32_t measured, bool median)
 	char *t;
 
 	for (uint32_t p = 0; p < N_POINTS; p++)
-		v[p] = value_of(node, measured, p) + (median ? 1 : 0);
+		v[p] = stat_of(node, measured, p, kind);
 	assert_int_equal(scaling_fit(f, xs, v, N_POINTS, &m, NULL, &err),
 			 STATUS_OK);
 	t = scaling_text(&m, names, 1);
@@ -108,14 +136,14 @@ static char *direct_text(uint32_t node, uint32_t measured, bool median)
 }
 
 static void expect_same(const struct scaling_model *got, uint32_t node,
-			uint32_t measured, bool median)
+			uint32_t measured, enum measure_kind kind)
 {
 	const char *names[] = {"p"};
 	char *a, *b;
 
 	assert_non_null(got);
 	a = scaling_text(got, names, 1);
-	b = direct_text(node, measured, median);
+	b = direct_text(node, measured, kind);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
@@ -165,7 +193,7 @@ static void test_foreground(void **state)
 		const struct scaling_model *a = scaling_view_model(v, node, 1,
 								   &err);
 
-		expect_same(a, node, 1, false);
+		expect_same(a, node, 1, MEASURE_MEAN);
 		/* published once: the same pointer again, and from peek */
 		assert_ptr_equal(scaling_view_model(v, node, 1, &err), a);
 		assert_ptr_equal(scaling_view_peek(v, node, 1), a);
@@ -176,7 +204,7 @@ static void test_foreground(void **state)
 	/* another measure */
 	opt.measure = MEASURE_MEDIAN;
 	v = scaling_view_new(m, &opt, &err);
-	expect_same(scaling_view_model(v, 5, 0, &err), 5, 0, true);
+	expect_same(scaling_view_model(v, 5, 0, &err), 5, 0, MEASURE_MEDIAN);
 	scaling_view_free(v);
 	model_free(m);
 }
@@ -208,7 +236,7 @@ static void test_background(void **state)
 		(void)scaling_view_peek(v, node, 0);
 	for (uint32_t node = 2; node < N_PATHS + 2; node += 3)
 		expect_same(scaling_view_model(v, node, node % 2, &err), node,
-			    node % 2, false);
+			    node % 2, MEASURE_MEAN);
 	do {
 		scaling_view_progress(v, &ready, &total);
 		if (ready < total)
@@ -225,7 +253,7 @@ static void test_background(void **state)
 			assert_ptr_equal(scaling_view_model(v, node, k, &err),
 					 a);
 			if (node % 9 == 0)
-				expect_same(a, node, k, false);
+				expect_same(a, node, k, MEASURE_MEAN);
 		}
 	assert_null(scaling_view_peek(v, 1, 0));
 	scaling_view_free(v);
@@ -233,6 +261,152 @@ static void test_background(void **state)
 	v = scaling_view_new(m, &opt, &err);
 	assert_non_null(v);
 	scaling_view_free(v);
+	model_free(m);
+}
+
+
+/* Degenerate first: one repetition per point, its statistics made by
+ * model_measure_of as the readers make them, so the mean, median,
+ * minimum and maximum are one value; a view per statistic (switching
+ * the statistic is making or resuming its view) fits the same model, the
+ * one scaling_fit makes of the values directly. */
+static void test_one_repetition(void **state)
+{
+	struct model_builder *b = model_builder_new("test", "mem");
+	struct model_node n = {.function = MODEL_NONE, .kind = NODE_REGION};
+	struct model_column c0 = column("time");
+	struct error err = {0};
+	const char *names[] = {"p"};
+	double v[N_POINTS];
+	char *want, *got;
+
+	(void)state;
+	assert_non_null(b);
+	assert_int_equal(model_builder_add_column(b, &c0), 0);
+	assert_int_equal(model_builder_add_measured(b, 0), 0);
+	assert_int_equal(model_builder_add_param(b, "p"), 0);
+	for (uint32_t p = 0; p < N_POINTS; p++)
+		assert_int_equal(model_builder_add_point(b, &xs[p], 1), p);
+	assert_int_equal(model_builder_add_node(b, 0, &n), 1);
+	for (uint32_t p = 0; p < N_POINTS; p++) {
+		struct model_measure ms;
+
+		v[p] = 3 + 0.5 * xs[p] * log2(xs[p]);
+		assert_int_equal(model_measure_of(&v[p], 1, &ms, &err),
+				 STATUS_OK);
+		assert_int_equal(ms.repetitions, 1);
+		assert_true(ms.mean == v[p] && ms.median == v[p] &&
+			    ms.minimum == v[p] && ms.maximum == v[p]);
+		assert_true(model_builder_set_measure(b, 1, 0, p, &ms));
+	}
+	struct model *m = model_builder_finish(b, NULL);
+	assert_non_null(m);
+	{
+		struct scaling_fitter *f = scaling_fitter_new(1, &err);
+		struct scaling_model direct = {0};
+
+		assert_int_equal(scaling_fit(f, xs, v, N_POINTS, &direct,
+					     NULL, &err),
+				 STATUS_OK);
+		want = scaling_text(&direct, names, 1);
+		scaling_model_clear(&direct);
+		scaling_fitter_free(f);
+	}
+	for (int k = MEASURE_MEAN; k <= MEASURE_MAXIMUM; k++) {
+		struct scaling_view_options opt = {
+			.measure = (enum measure_kind)k,
+			.stored_set = MODEL_NONE,
+			.background = k % 2 == 1};
+		struct scaling_view *view = scaling_view_new(m, &opt, &err);
+		uint64_t ready, total;
+
+		assert_non_null(view);
+		scaling_view_progress(view, &ready, &total);
+		assert_int_equal(total, 1);
+		got = scaling_text(scaling_view_model(view, 1, 0, &err), names,
+				   1);
+		assert_string_equal(got, want);
+		free(got);
+		assert_null(scaling_view_model(view, 0, 0, &err));
+		assert_int_equal(err.status, STATUS_OK);
+		scaling_view_free(view);
+	}
+	free(want);
+	model_free(m);
+}
+
+/* Switching the statistic as the viewer does: a background view per
+ * statistic, the one not shown paused.  Each fits the models of its
+ * statistic (minimum and maximum too, which make_set makes differ from
+ * the mean and median); a paused view still gives a caller the model it
+ * asks for (fitted in the caller's thread), resumed it finishes the rest,
+ * and a paused view is freed without waiting for a thread that waits. */
+static void test_measure_switch(void **state)
+{
+	struct model *m = make_set();
+	struct scaling_view *views[MEASURE_MAXIMUM + 1] = {NULL};
+	struct error err = {0};
+	uint64_t ready = 0, total = 0;
+	double deadline = now() + 60;
+
+	(void)state;
+	/* a view without a thread: pausing it does nothing */
+	{
+		struct scaling_view_options opt = {.measure = MEASURE_MEAN,
+						   .stored_set = MODEL_NONE};
+		struct scaling_view *fg = scaling_view_new(m, &opt, &err);
+
+		scaling_view_pause(fg, true);
+		expect_same(scaling_view_model(fg, 4, 0, &err), 4, 0,
+			    MEASURE_MEAN);
+		scaling_view_free(fg);
+		scaling_view_pause(NULL, true);
+	}
+	for (int k = MEASURE_MEAN; k <= MEASURE_MAXIMUM; k++) {
+		struct scaling_view_options opt = {
+			.measure = (enum measure_kind)k,
+			.stored_set = MODEL_NONE,
+			.background = true};
+
+		/* the statistic shown before is paused, this one made */
+		if (k > MEASURE_MEAN)
+			scaling_view_pause(views[k - 1], true);
+		views[k] = scaling_view_new(m, &opt, &err);
+		assert_non_null(views[k]);
+		for (uint32_t node = 2; node < N_PATHS + 2; node += 13)
+			expect_same(scaling_view_model(views[k], node, 1, &err),
+				    node, 1, (enum measure_kind)k);
+	}
+	/* the statistics differ: so do their models */
+	{
+		const char *names[] = {"p"};
+		char *t[MEASURE_MAXIMUM + 1];
+
+		for (int k = MEASURE_MEAN; k <= MEASURE_MAXIMUM; k++)
+			t[k] = scaling_text(scaling_view_model(views[k], 7, 0,
+							       &err),
+					    names, 1);
+		for (int k = MEASURE_MEAN; k < MEASURE_MAXIMUM; k++)
+			assert_string_not_equal(t[k], t[k + 1]);
+		for (int k = MEASURE_MEAN; k <= MEASURE_MAXIMUM; k++)
+			free(t[k]);
+	}
+	/* back to the median: resumed, it finishes every model */
+	scaling_view_pause(views[MEASURE_MAXIMUM], true);
+	scaling_view_pause(views[MEASURE_MEDIAN], false);
+	do {
+		scaling_view_progress(views[MEASURE_MEDIAN], &ready, &total);
+		if (ready < total)
+			sched_yield();
+	} while (ready < total && now() < deadline);
+	assert_int_equal(ready, total);
+	assert_int_equal(total, 2 * N_PATHS);
+	for (uint32_t node = 2; node < N_PATHS + 2; node += 5)
+		expect_same(scaling_view_peek(views[MEASURE_MEDIAN], node, 0),
+			    node, 0, MEASURE_MEDIAN);
+	/* paused views are freed (their threads wake to stop) */
+	for (int k = MEASURE_MEAN; k <= MEASURE_MAXIMUM; k++)
+		scaling_view_free(views[k]);
 	model_free(m);
 }
 
@@ -262,8 +436,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_one_repetition),
 		cmocka_unit_test(test_foreground),
 		cmocka_unit_test(test_background),
+		cmocka_unit_test(test_measure_switch),
 		cmocka_unit_test(test_stored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

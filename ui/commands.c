@@ -21,7 +21,12 @@
 
 /* ---- options ---------------------------------------------------------- */
 
-enum option_type { OPTION_PERCENT, OPTION_BOOL, OPTION_SEVERITY };
+enum option_type {
+	OPTION_PERCENT,
+	OPTION_BOOL,
+	OPTION_SEVERITY,
+	OPTION_MEASURE,
+};
 
 static const struct {
 	const char *name;
@@ -32,6 +37,8 @@ static const struct {
 	{"show-bars", OPTION_BOOL, offsetof(struct column_set, show_bars)},
 	/* the models' severity (extrap.h), not in the column set */
 	{"severity", OPTION_SEVERITY, 0},
+	/* the statistic the models are fitted on (extrap.h) */
+	{"measure", OPTION_MEASURE, 0},
 };
 
 /* Set option `name` to `value`; NULL, or what is wrong. */
@@ -48,6 +55,16 @@ static const char *option_set(struct app *app, const char *name,
 				return "takes value or growth";
 			if (app->extrap)
 				extrap_set_severity(app->extrap, value);
+			return NULL;
+		}
+		if (options[i].type == OPTION_MEASURE) {
+			enum measure_kind k;
+			struct error err = {0};
+			if (!model_measure_parse(value, &k))
+				return "takes mean, median, minimum or maximum";
+			if (app->extrap &&
+			    !extrap_set_measure(app->extrap, k, &err))
+				app_error(app, &err);
 			return NULL;
 		}
 		if (options[i].type == OPTION_PERCENT) {
@@ -69,7 +86,7 @@ static const char *option_set(struct app *app, const char *name,
 		memcpy(field, &yes, sizeof(yes));
 		return NULL;
 	}
-	return "unknown option (threshold, show-bars, severity)";
+	return "unknown option (threshold, show-bars, severity, measure)";
 }
 
 /* Apply the options, bindings and derived columns of `c`; post its first
@@ -421,31 +438,135 @@ static void cmd_threshold(struct app *app, char *arg)
 	free(line);
 }
 
+/* Whether `arg` starts with option `name` followed by a space or '=';
+ * then *rest is its value (after the spaces and '='). */
+static bool option_is(const char *arg, const char *name, const char **rest)
+{
+	size_t n = strlen(name);
+	if (strncmp(arg, name, n) != 0 || (arg[n] != ' ' && arg[n] != '='))
+		return false;
+	arg += n;
+	while (*arg == ' ' || *arg == '=')
+		arg++;
+	*rest = arg;
+	return true;
+}
+
+/* `:set models stored N|NAME`, `:set models fitted`. */
+static void set_models(struct app *app, const char *arg)
+{
+	const struct model *m = app->model;
+	struct error err = {0};
+	uint32_t set = MODEL_NONE;
+	const char *which = NULL;
+	if (strcmp(arg, "fitted") == 0) {
+		;
+	} else if (option_is(arg, "stored", &which) ||
+		   strcmp(arg, "stored") == 0) {
+		uint32_t n = model_n_stored_sets(m);
+		if (n == 0) {
+			app_message(app, true,
+				    "set models: the file stores no models "
+				    "(only .extra-p and Extra-P 3 files do); "
+				    "the models shown are fitted");
+			return;
+		}
+		set = extrap_find_stored(app->extrap,
+					 which && *which ? which : "0");
+		if (set == MODEL_NONE) {
+			/* the sets, as `callscope model --stored` lists
+			 * them (the status line cuts what does not fit) */
+			char *list = NULL;
+			for (uint32_t k = 0; k < n; k++) {
+				char *name = sanitize_text(
+				    model_stored_set_name(m, k),
+				    SANITIZE_TERMINAL);
+				char *grown = NULL;
+				if (asprintf(&grown, "%s%s%u %s",
+					     list ? list : "", k ? ", " : "", k,
+					     name ? name : "") < 0)
+					grown = NULL;
+				free(name);
+				free(list);
+				list = grown;
+				if (!list)
+					break;
+			}
+			app_message(app, true,
+				    "set models: no stored set '%s' (%u "
+				    "stored: %s)",
+				    which ? which : "", n, list ? list : "");
+			free(list);
+			return;
+		}
+	} else {
+		app_message(app, true,
+			    "set models: fitted, or stored N|NAME");
+		return;
+	}
+	if (!extrap_show_stored(app->extrap, set, &err)) {
+		app_error(app, &err);
+		return;
+	}
+	char *what = extrap_models_text(app->extrap);
+	if (set == MODEL_NONE)
+		app_message(app, false, "models fitted on the %s",
+			    what ? what : "?");
+	else
+		app_message(app, false, "models: %s (from the file, not fitted)",
+			    what ? what : "?");
+	free(what);
+}
+
 /* `:set at p=65536 n=100` (also `set at = ...`): the evaluation point of
  * a parametric database's models (extrap.h); `:set severity growth`
  * (also `set severity = growth`, as the configuration file may say it):
- * their severity's definition.  False when `arg` is about neither. */
+ * their severity's definition; `:set measure median`: the statistic of
+ * the repetitions they are fitted on; `:set models stored N|NAME` or
+ * `fitted`: a stored model set instead.  False when `arg` is about none
+ * of them. */
 static bool set_at(struct app *app, const char *arg)
 {
-	bool severity = strncmp(arg, "severity", 8) == 0 &&
-			(arg[8] == ' ' || arg[8] == '=');
-	if (!severity &&
-	    (strncmp(arg, "at", 2) != 0 || (arg[2] != ' ' && arg[2] != '=')))
+	static const char *const names[] = {"severity", "at", "measure",
+					    "models"};
+	size_t which = 0, n = sizeof(names) / sizeof(names[0]);
+	const char *value = NULL;
+	while (which < n && !option_is(arg, names[which], &value))
+		which++;
+	if (which == n)
 		return false;
-	arg += severity ? 8 : 2;
-	while (*arg == ' ' || *arg == '=')
-		arg++;
+	arg = value;
 	if (!app->extrap) {
 		app_message(app, true, "set %s: the database has no "
 				       "performance models (not parametric)",
-			    severity ? "severity" : "at");
+			    names[which]);
 		return true;
 	}
-	if (severity) {
+	if (which == 0) {
 		if (extrap_set_severity(app->extrap, arg))
 			app_message(app, false, "severity by %s", arg);
 		else
 			app_message(app, true, "set severity: value or growth");
+		return true;
+	}
+	if (which == 2) {
+		enum measure_kind k;
+		struct error err = {0};
+		if (!model_measure_parse(arg, &k))
+			app_message(app, true,
+				    "set measure: mean, median, minimum or "
+				    "maximum (min, max)");
+		else if (!extrap_set_measure(app->extrap, k, &err))
+			app_error(app, &err);
+		else
+			app_message(app, false,
+				    "models fitted on the %s of the "
+				    "repetitions",
+				    model_measure_name(k));
+		return true;
+	}
+	if (which == 3) {
+		set_models(app, arg);
 		return true;
 	}
 	const char *problem = extrap_set_at(app->extrap, arg);

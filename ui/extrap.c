@@ -1,6 +1,16 @@
 /* extrap: the viewer's state about a parametric database's performance
  * models (see extrap.h), over the scaling view (src/views/scaling_view.h)
- * and the model's measurements.  No curses. */
+ * and the model's measurements.  The models shown are those fitted on one
+ * statistic of the repetitions (`:set measure`, R) or a stored set (`:set
+ * models stored`).  Fitted models are kept per statistic: one scaling
+ * view each, made when the statistic is first shown; the views not shown
+ * are paused (their thread fits nothing more, it does not take the
+ * processors from the one shown) but keep what they fitted, so going back
+ * to a statistic costs nothing, and switching never waits for a thread to
+ * be joined (dropping a view would: up to one fit).  The cost is memory:
+ * at most four sets of models, as many as the batch command makes in four
+ * runs.  A stored set's view has no thread and holds no models (they are
+ * the model's), so only the one shown is kept.  No curses. */
 #include "config.h"
 
 #include "extrap.h"
@@ -16,7 +26,12 @@
 
 struct extrap {
 	const struct model *m;
-	struct scaling_view *sv;
+	struct scaling_view *sv; /* the view shown: fitted[measure] or
+				    stored */
+	struct scaling_view *fitted[MEASURE_MAXIMUM + 1];
+	struct scaling_view *stored;
+	enum measure_kind measure;
+	uint32_t stored_set; /* the stored set shown, or MODEL_NONE */
 	double *at;
 	const char **names;
 	double *edge;	 /* the largest measured value of each parameter */
@@ -70,7 +85,8 @@ struct extrap *extrap_new(const struct model *m, bool background,
 	    .stored_set = MODEL_NONE,
 	    .background = background,
 	};
-	x->sv = scaling_view_new(m, &opt, err);
+	x->stored_set = MODEL_NONE;
+	x->sv = x->fitted[MEASURE_MEAN] = scaling_view_new(m, &opt, err);
 	if (!x->sv) {
 		extrap_free(x);
 		return NULL;
@@ -87,8 +103,9 @@ void extrap_free(struct extrap *x)
 {
 	if (!x)
 		return;
-	if (x->sv)
-		scaling_view_free(x->sv);
+	for (size_t k = 0; k < sizeof(x->fitted) / sizeof(*x->fitted); k++)
+		scaling_view_free(x->fitted[k]);
+	scaling_view_free(x->stored);
 	free(x->at);
 	free(x->names);
 	free(x->edge);
@@ -277,8 +294,8 @@ const struct scaling_model *extrap_peek(struct extrap *x, uint32_t node,
 	if (node >= x->m->n_nodes)
 		return NULL;
 	const struct scaling_model *sm = peek(x, node);
-	if (!sm && pending)
-		*pending = has_data(x, node);
+	if (!sm && pending) /* a stored set has what it has */
+		*pending = x->stored_set == MODEL_NONE && has_data(x, node);
 	return sm;
 }
 
@@ -440,4 +457,102 @@ const uint32_t *extrap_marks(const struct extrap *x, size_t *n)
 {
 	*n = x->n_marks;
 	return x->marks;
+}
+
+/* Show view `v` (fitted[k] or the stored one): resume its thread, pause
+ * the others'. */
+static void show_view(struct extrap *x, struct scaling_view *v)
+{
+	for (size_t k = 0; k < sizeof(x->fitted) / sizeof(*x->fitted); k++)
+		if (x->fitted[k] && x->fitted[k] != v)
+			scaling_view_pause(x->fitted[k], true);
+	scaling_view_pause(v, false);
+	if (v != x->sv) {
+		x->sv = v;
+		x->gen++;
+	}
+}
+
+bool extrap_set_measure(struct extrap *x, enum measure_kind k,
+			struct error *err)
+{
+	if ((unsigned)k >= sizeof(x->fitted) / sizeof(*x->fitted)) {
+		error_set(err, STATUS_USAGE, NULL,
+			  "measure: mean, median, minimum or maximum");
+		return false;
+	}
+	if (!x->fitted[k]) {
+		struct scaling_view_options opt = {
+		    .measure = k,
+		    .stored_set = MODEL_NONE,
+		    .background = x->background,
+		};
+		x->fitted[k] = scaling_view_new(x->m, &opt, err);
+		if (!x->fitted[k])
+			return false;
+	}
+	x->measure = k;
+	x->stored_set = MODEL_NONE;
+	show_view(x, x->fitted[k]);
+	/* the points plotted change with the statistic */
+	x->gen++;
+	return true;
+}
+
+enum measure_kind extrap_measure_kind(const struct extrap *x)
+{
+	return x->measure;
+}
+
+double extrap_measure_value(const struct extrap *x,
+			    const struct model_measure *me)
+{
+	return model_measure_get(me, x->measure);
+}
+
+uint32_t extrap_find_stored(const struct extrap *x, const char *arg)
+{
+	return model_stored_set_find(x->m, arg);
+}
+
+bool extrap_show_stored(struct extrap *x, uint32_t set, struct error *err)
+{
+	if (set == MODEL_NONE)
+		return extrap_set_measure(x, x->measure, err);
+	if (set == x->stored_set)
+		return true;
+	struct scaling_view_options opt = {
+	    .measure = x->measure,
+	    .stored_set = set,
+	    .background = false, /* nothing to fit */
+	};
+	struct scaling_view *v = scaling_view_new(x->m, &opt, err);
+	if (!v)
+		return false;
+	show_view(x, v);
+	scaling_view_free(x->stored); /* no thread: nothing to wait for */
+	x->stored = v;
+	x->stored_set = set;
+	return true;
+}
+
+uint32_t extrap_stored_set(const struct extrap *x)
+{
+	return x->stored_set;
+}
+
+char *extrap_models_text(const struct extrap *x)
+{
+	char *t = NULL;
+	if (x->stored_set == MODEL_NONE) {
+		if (asprintf(&t, "%s", model_measure_name(x->measure)) < 0)
+			t = NULL;
+		return t;
+	}
+	char *name = sanitize_text(model_stored_set_name(x->m, x->stored_set),
+				   SANITIZE_TERMINAL);
+	if (asprintf(&t, "stored %u %s", x->stored_set, name ? name : "") < 0)
+		t = NULL;
+	free(name);
+	return t;
 }

@@ -99,6 +99,31 @@ enum extrap_severity_kind {
 bool extrap_set_severity(struct extrap *x, const char *name);
 const char *extrap_severity_name(const struct extrap *x);
 
+/* The models shown: fitted on statistic `k` of each point's repetitions
+ * (mean at first; the points plotted are that statistic too), made in
+ * the background the first time (never blocks; see extrap.c for what is
+ * kept); this leaves a stored set.  False with `err` set when out of
+ * memory or for an invalid `k`. */
+bool extrap_set_measure(struct extrap *x, enum measure_kind k,
+			struct error *err);
+enum measure_kind extrap_measure_kind(const struct extrap *x);
+/* The statistic shown of a measurement (NaN for NULL). */
+double extrap_measure_value(const struct extrap *x,
+			    const struct model_measure *me);
+
+/* A stored model set (.extra-p, Extra-P 3 files) by name or index
+ * ("0"), MODEL_NONE when there is no such set. */
+uint32_t extrap_find_stored(const struct extrap *x, const char *arg);
+/* Show stored set `set` instead of fitted models (taken from the file, no
+ * fitting), or the fitted models again for MODEL_NONE.  False with `err`
+ * set for a bad set or when out of memory. */
+bool extrap_show_stored(struct extrap *x, uint32_t set, struct error *err);
+/* The stored set shown, MODEL_NONE when the models are fitted. */
+uint32_t extrap_stored_set(const struct extrap *x);
+/* What the models are, for headers: "median", or "stored 1 Median Model"
+ * (the name sanitized); heap, NULL when out of memory. */
+char *extrap_models_text(const struct extrap *x);
+
 /* Whether models are still being fitted in the background. */
 bool extrap_fitting(const struct extrap *x);
 

@@ -75,12 +75,15 @@ void model_columns_header(struct pane_env *env, int y, int x, int tree_w)
 	if (formula) {
 		const struct model *m = env->model;
 		uint32_t c = extrap_column(env->extrap);
-		char *t = NULL;
-		if (asprintf(&t, "Model of %s",
+		char *t = NULL, *what = extrap_models_text(env->extrap);
+		/* which models: the statistic fitted on, or the stored set */
+		if (asprintf(&t, "Model of %s, %s",
 			     c < m->n_columns && m->columns[c].name
 				 ? m->columns[c].name
-				 : "?") < 0)
+				 : "?",
+			     what ? what : "?") < 0)
 			t = NULL;
+		free(what);
 		screen_text(y, x, formula, h, t ? t : "Model", true);
 		free(t);
 		x += formula + 1;
@@ -177,20 +180,30 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	char *at = extrap_at_text(ex);
 	uint64_t ready = 0, total = 0;
 	extrap_progress(ex, &ready, &total);
-	char *text = NULL;
-	char prog[64] = "";
+	char *text = NULL, *what = extrap_models_text(ex);
+	char prog[64] = "", key[32] = "";
+	/* the key that cycles the statistic: its first live binding */
+	char *keys = env->keymap ? keymap_keys_of(env->keymap,
+						  ACTION_MEASURE_NEXT)
+				 : NULL;
+	if (keys && *keys && extrap_stored_set(ex) == MODEL_NONE)
+		snprintf(key, sizeof(key), " (%.*s)", (int)strcspn(keys, " "),
+			 keys);
+	free(keys);
 	if (extrap_fitting(ex))
-		snprintf(prog, sizeof(prog), "  fitting %llu/%llu",
+		snprintf(prog, sizeof(prog), ", fitting %llu/%llu",
 			 (unsigned long long)ready, (unsigned long long)total);
 	/* the name goes through screen_text, which sanitizes */
 	if (asprintf(&text,
-		     "Models at %s  slider: %s (@ next, d/D halve/"
-		     "double, :set at)  severity: %s%s",
-		     at ? at : "?", extrap_param_name(ex, extrap_param(ex)),
-		     extrap_severity_name(ex), prog) < 0)
+		     "Models at %s  models: %s%s%s  slider: %s (@ next, "
+		     "d/D halve/double, :set at)  severity: %s",
+		     at ? at : "?", what ? what : "?", key, prog,
+		     extrap_param_name(ex, extrap_param(ex)),
+		     extrap_severity_name(ex)) < 0)
 		text = NULL;
 	screen_text(y, x, width, a, text ? text : "", true);
 	free(text);
+	free(what);
 	free(at);
 }
 
@@ -203,6 +216,7 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 	case ACTION_AT_DOUBLE:
 	case ACTION_AT_HALVE:
 	case ACTION_WORST:
+	case ACTION_MEASURE_NEXT:
 		break;
 	default:
 		return REACTION(HANDLED_NO);
@@ -233,6 +247,26 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 		else
 			pane_message(env, false, "%s for the plot",
 				     marked ? "marked" : "unmarked");
+		return REACTION(HANDLED_REDRAW);
+	}
+	case ACTION_MEASURE_NEXT: {
+		/* mean, median, minimum, maximum, mean...; from a stored set,
+		 * the fitted models of the statistic shown before it */
+		enum measure_kind k = extrap_measure_kind(ex);
+		if (extrap_stored_set(ex) == MODEL_NONE)
+			k = (enum measure_kind)((k + 1) % (MEASURE_MAXIMUM + 1));
+		struct error err = {0};
+		if (!extrap_set_measure(ex, k, &err)) {
+			char *msg = error_format(&err);
+			pane_message(env, true, "%s", msg ? msg : "out of memory");
+			free(msg);
+			error_clear(&err);
+		} else {
+			pane_message(env, false,
+				     "models fitted on the %s of the "
+				     "repetitions",
+				     model_measure_name(k));
+		}
 		return REACTION(HANDLED_REDRAW);
 	}
 	case ACTION_AT_PARAM:

@@ -11,7 +11,13 @@
 #include "pane_list.h"
 
 static const char *const commands[][2] = {
-	{":set NAME = VALUE", "an option: threshold (0-100), show-bars (yes/no)"},
+	{":set NAME = VALUE", "an option: threshold (0-100), show-bars (yes/no), "
+			      "severity (value/growth), measure"},
+	{":set measure NAME", "models fitted on the mean, median, minimum or "
+			       "maximum of the repetitions (R cycles)"},
+	{":set models stored N|NAME", "a model set stored in the file "
+				      "(.extra-p); :set models fitted: back"},
+	{":set at NAME=VALUE ...", "the models' evaluation point"},
 	{":bind KEYMAP KEY ACTION", "bind a key (keymaps: below; actions: above)"},
 	{":color ROLE FG BG [ATTR]", "the look of a drawing role"},
 	{":source FILE", "read a configuration file"},

@@ -1,7 +1,8 @@
 /* pane_plot: the performance-model plot of a parametric database (issue
  * 17; Extra-P's line graph and heat map), a split pane like the trace
  * timeline.  For the selected call path (and those marked with *), the
- * shown metric's measured points (mean, min..max) along one parameter, the
+ * shown metric's measured points (the statistic the models are fitted on,
+ * mean at first; min..max) along one parameter, the
  * others held at the measured point nearest the evaluation point, and the
  * fitted model over the measured range, extrapolated (dotted) to the
  * evaluation point, marked by a vertical line; or, for two parameters, the
@@ -218,8 +219,9 @@ static int build_lines(struct pane_env *env, struct plot_pane *pp,
 			    extrap_measure(ex, nodes[i], series[k]);
 			const double *c = model_point_coords(m, series[k]);
 			if (me && c &&
-			    plot_add_point(p, s, c[xp], me->mean, me->minimum,
-					   me->maximum))
+			    plot_add_point(p, s, c[xp],
+					   extrap_measure_value(ex, me),
+					   me->minimum, me->maximum))
 				*shown = true;
 		}
 		ctx[i] = (struct curve_ctx){ex, sm, xp, xp};
@@ -296,15 +298,17 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		have = have || pending;
 	}
 	char *at = extrap_at_text(ex);
+	char *what = extrap_models_text(ex);
 	char *text = NULL;
-	if (asprintf(&text, "Plot: %s along %s%s at %s%s%s", metric_name(ex),
-		     extrap_param_name(ex, pp->xparam),
+	if (asprintf(&text, "Plot: %s along %s%s at %s%s  models: %s%s",
+		     metric_name(ex), extrap_param_name(ex, pp->xparam),
 		     heat ? " (heat map)" : "", at ? at : "?",
-		     pp->log ? ", log" : "",
+		     pp->log ? ", log" : "", what ? what : "?",
 		     pending ? "  fitting\xe2\x80\xa6" : "") < 0)
 		text = NULL;
 	screen_text(r.y, r.x, r.w, title, text ? text : "Plot", true);
 	free(text);
+	free(what);
 	free(at);
 	if (!p) {
 		return;

@@ -234,14 +234,8 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 
 static bool parse_measure(const char *s, enum measure_kind *out)
 {
-	static const char *const names[] = {"mean", "median", "minimum",
-					    "maximum"};
-
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (enum measure_kind)i;
-			return true;
-		}
+	if (model_measure_parse(s, out))
+		return true;
 	fprintf(stderr, "callscope model: --measure must be mean, median, "
 			"minimum or maximum\n");
 	return false;
@@ -251,15 +245,10 @@ static bool parse_measure(const char *s, enum measure_kind *out)
 static uint32_t find_stored(const struct model *m, const char *arg)
 {
 	uint32_t n = model_n_stored_sets(m);
-	char *end;
-	unsigned long i;
+	uint32_t set = model_stored_set_find(m, arg);
 
-	for (uint32_t s = 0; s < n; s++)
-		if (!strcmp(model_stored_set_name(m, s), arg))
-			return s;
-	i = strtoul(arg, &end, 10);
-	if (*arg && !*end && i < n)
-		return (uint32_t)i;
+	if (set != MODEL_NONE)
+		return set;
 	fputs("callscope model: ", stderr);
 	cli_put_text(stderr, m->path);
 	fprintf(stderr, ": no stored model set '%s' (%u stored", arg, n);
@@ -352,8 +341,7 @@ static int model_one(const char *path, const char *metric,
 				     model_stored_set_name(m, opt.stored_set));
 		else
 			printf("fitted (Extra-P 4.2.5 default modeler, %s)",
-			       (const char *[]){"mean", "median", "minimum",
-						"maximum"}[measure]);
+			       model_measure_name(measure));
 		fputc('\n', stdout);
 	}
 	rc = run_models(&r, v);

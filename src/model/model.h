@@ -542,6 +542,12 @@ double model_np_sum(const double *values, size_t n);
 /* The statistic `kind` of a measurement. */
 double model_measure_get(const struct model_measure *m, enum measure_kind kind);
 
+/* The statistic's name ("mean", "median", "minimum", "maximum"; "" for
+ * an invalid kind), and the kind named `name` (those, or "min", "max"):
+ * false when `name` names none. */
+const char *model_measure_name(enum measure_kind kind);
+bool model_measure_parse(const char *name, enum measure_kind *out);
+
 /* The metrics of a parametric set that carry measurements ("measured
  * metrics"), each shown as one model column: their number (0 when the
  * model is not parametric) and the column of measured metric `measured`
@@ -576,6 +582,9 @@ const char *model_stored_set_name(const struct model *m, uint32_t set);
 const struct scaling_model *model_stored_model(const struct model *m,
 					       uint32_t set, uint32_t node,
 					       uint32_t measured);
+/* The stored set named `arg`, else the one of index `arg` (decimal
+ * digits); MODEL_NONE when there is none. */
+uint32_t model_stored_set_find(const struct model *m, const char *arg);
 
 /* The stored models in order (set, then node, then measured metric), as
  * model_measure_by_index walks the measurements: their number and model

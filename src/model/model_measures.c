@@ -146,6 +146,35 @@ double model_measure_get(const struct model_measure *m, enum measure_kind kind)
 	return (double)NAN;
 }
 
+static const char *const measure_names[] = {
+	[MEASURE_MEAN] = "mean",
+	[MEASURE_MEDIAN] = "median",
+	[MEASURE_MINIMUM] = "minimum",
+	[MEASURE_MAXIMUM] = "maximum",
+};
+
+const char *model_measure_name(enum measure_kind kind)
+{
+	return (unsigned)kind < sizeof(measure_names) / sizeof(*measure_names)
+		       ? measure_names[kind]
+		       : "";
+}
+
+bool model_measure_parse(const char *name, enum measure_kind *out)
+{
+	for (unsigned k = 0; k < sizeof(measure_names) / sizeof(*measure_names);
+	     k++)
+		if (!strcmp(name, measure_names[k])) {
+			*out = (enum measure_kind)k;
+			return true;
+		}
+	if (!strcmp(name, "min") || !strcmp(name, "max")) {
+		*out = name[1] == 'i' ? MEASURE_MINIMUM : MEASURE_MAXIMUM;
+		return true;
+	}
+	return false;
+}
+
 uint32_t model_n_measured(const struct model *m)
 {
 	return m && m->measures ? m->measures->n_measured : 0;
@@ -223,6 +252,21 @@ const char *model_stored_set_name(const struct model *m, uint32_t set)
 	if (!m || !m->measures || set >= m->measures->n_sets)
 		return NULL;
 	return m->measures->set_names[set];
+}
+
+uint32_t model_stored_set_find(const struct model *m, const char *arg)
+{
+	uint32_t n = model_n_stored_sets(m);
+	char *end;
+	unsigned long i;
+
+	for (uint32_t s = 0; s < n; s++)
+		if (!strcmp(model_stored_set_name(m, s), arg))
+			return s;
+	if (*arg < '0' || *arg > '9')
+		return MODEL_NONE;
+	i = strtoul(arg, &end, 10);
+	return !*end && i < n ? (uint32_t)i : MODEL_NONE;
 }
 
 static int cmp_skey3(const struct stored_key *x, const struct stored_key *y)

@@ -8,6 +8,8 @@
  * The background thread walks the slots in order and takes first what
  * scaling_view_peek asked for (a stack: the last peek first); a caller
  * that needs a model the thread is fitting waits on a condition variable.
+ * A paused view's thread waits between two fits (a caller still fits what
+ * it asks for); freeing wakes it to stop.
  * A stored set's models are taken from the model, not fitted.  Must not
  * depend on curses, on ui/ or on any reader. */
 #include "config.h"
@@ -57,17 +59,10 @@ struct scaling_view {
 	uint32_t n_urgent;
 	uint64_t cursor;
 	bool stop;
+	bool paused;        /* the thread waits on wake_cv */
+	pthread_cond_t wake_cv;
 	double *values; /* the caller's per-point values */
 };
-
-static bool has_measures(const struct model *m, uint32_t node,
-			 uint32_t measured)
-{
-	for (uint32_t p = 0; p < m->n_points; p++)
-		if (model_measure_at(m, node, measured, p))
-			return true;
-	return false;
-}
 
 /* Fit slot `idx` (which the caller moved to SLOT_BUSY) with `fitter`,
  * using `values` (n_points doubles) as scratch, and publish it. */
@@ -111,6 +106,8 @@ static void *worker(void *arg)
 		uint8_t empty = SLOT_EMPTY;
 
 		pthread_mutex_lock(&v->mu);
+		while (v->paused && !v->stop)
+			pthread_cond_wait(&v->wake_cv, &v->mu);
 		if (v->stop || (v->n_urgent == 0 && v->cursor >= v->n_slots)) {
 			pthread_mutex_unlock(&v->mu);
 			break;
@@ -128,6 +125,23 @@ static void *worker(void *arg)
 	scaling_fitter_free(fitter);
 	free(values);
 	return NULL;
+}
+
+/* Slot (node, measured) has a model: `state`, counted once. */
+static void mark_slot(struct scaling_view *v, uint32_t node,
+		      uint32_t measured, enum slot_state state)
+{
+	uint64_t idx;
+
+	if (node >= v->m->n_nodes || measured >= v->n_measured)
+		return;
+	idx = (uint64_t)node * v->n_measured + measured;
+	if (atomic_load_explicit(&v->slots[idx].state, memory_order_relaxed) !=
+	    SLOT_NONE)
+		return;
+	atomic_store_explicit(&v->slots[idx].state, (uint8_t)state,
+			      memory_order_relaxed);
+	v->total++;
 }
 
 struct scaling_view *scaling_view_new(const struct model *m,
@@ -165,23 +179,33 @@ struct scaling_view *scaling_view_new(const struct model *m,
 	pthread_mutex_init(&v->caller_mu, NULL);
 	pthread_mutex_init(&v->mu, NULL);
 	pthread_cond_init(&v->done_cv, NULL);
+	pthread_cond_init(&v->wake_cv, NULL);
 	v->slots = calloc(v->n_slots ? v->n_slots : 1, sizeof *v->slots);
 	v->values = malloc((m->n_points + 1) * sizeof *v->values);
 	if (!v->slots || !v->values)
 		goto nomem_v;
-	for (uint64_t i = 0; i < v->n_slots; i++) {
-		uint32_t node = (uint32_t)(i / n_measured);
-		uint32_t measured = (uint32_t)(i % n_measured);
-		bool any = opt->stored_set != MODEL_NONE
-				   ? model_stored_model(m, opt->stored_set,
-							node, measured) != NULL
-				   : has_measures(m, node, measured);
+	/* which slots have a model to fit or show: one walk over the
+	 * measurements (or the stored models), O(measurements), not a
+	 * search per (node, measured, point) */
+	for (uint64_t i = 0; i < v->n_slots; i++)
+		atomic_init(&v->slots[i].state, SLOT_NONE);
+	if (opt->stored_set != MODEL_NONE) {
+		for (size_t i = 0, n = model_n_stored_models(m); i < n; i++) {
+			uint32_t set, node, measured;
 
-		atomic_init(&v->slots[i].state,
-			    any ? (opt->stored_set != MODEL_NONE ? SLOT_READY
-								 : SLOT_EMPTY)
-				: SLOT_NONE);
-		v->total += any;
+			if (model_stored_model_by_index(m, i, &set, &node,
+							&measured) &&
+			    set == opt->stored_set)
+				mark_slot(v, node, measured, SLOT_READY);
+		}
+	} else {
+		for (size_t i = 0, n = model_n_measures(m); i < n; i++) {
+			uint32_t node, measured;
+
+			if (model_measure_by_index(m, i, &node, &measured,
+						   NULL))
+				mark_slot(v, node, measured, SLOT_EMPTY);
+		}
 	}
 	if (opt->stored_set != MODEL_NONE) {
 		atomic_init(&v->ready, v->total);
@@ -295,6 +319,16 @@ void scaling_view_progress(const struct scaling_view *v, uint64_t *ready,
 	*total = v->total;
 }
 
+void scaling_view_pause(struct scaling_view *v, bool paused)
+{
+	if (!v || !v->has_thread)
+		return;
+	pthread_mutex_lock(&v->mu);
+	v->paused = paused;
+	pthread_cond_broadcast(&v->wake_cv);
+	pthread_mutex_unlock(&v->mu);
+}
+
 void scaling_view_free(struct scaling_view *v)
 {
 	if (!v)
@@ -302,6 +336,7 @@ void scaling_view_free(struct scaling_view *v)
 	if (v->has_thread) {
 		pthread_mutex_lock(&v->mu);
 		v->stop = true;
+		pthread_cond_broadcast(&v->wake_cv);
 		pthread_mutex_unlock(&v->mu);
 		pthread_join(v->thread, NULL);
 	}
@@ -312,6 +347,7 @@ void scaling_view_free(struct scaling_view *v)
 	pthread_mutex_destroy(&v->caller_mu);
 	pthread_mutex_destroy(&v->mu);
 	pthread_cond_destroy(&v->done_cv);
+	pthread_cond_destroy(&v->wake_cv);
 	free(v->slots);
 	free(v->values);
 	free(v);

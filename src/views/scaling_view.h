@@ -54,7 +54,15 @@ const struct scaling_model *scaling_view_peek(struct scaling_view *v,
 void scaling_view_progress(const struct scaling_view *v, uint64_t *ready,
 			   uint64_t *total);
 
-/* Stops and joins the background thread first. */
+/* Pause (true) or resume the background thread: paused, it fits nothing
+ * more after the model it is fitting (callers still get theirs, fitted in
+ * their thread), so that a view not shown leaves the processors to the
+ * one shown and keeps what it has fitted.  Never blocks; nothing without
+ * a thread. */
+void scaling_view_pause(struct scaling_view *v, bool paused);
+
+/* Stops and joins the background thread first (at most one fit's wait,
+ * paused or not). */
 void scaling_view_free(struct scaling_view *v);
 
 #endif
