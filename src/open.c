@@ -136,9 +136,9 @@ static enum status name_url(struct model *m, const char *url,
 	return st;
 }
 
-/* DIR/runs under the cache root of `o` (made when missing), or NULL:
- * no options, --no-cache, no usable cache root.  Never an error: a run
- * without an index is only slower to open again. */
+/* DIR/runs under the cache root of `o` (made by the reader that keeps an
+ * index there), or NULL: no options, --no-cache, no usable cache root.
+ * Never an error: a run without an index is only slower to open again. */
 static char *index_dir_of(const struct open_options *o)
 {
 	char *root = NULL, *dir = NULL;
@@ -146,10 +146,6 @@ static char *index_dir_of(const struct open_options *o)
 	if (!o || o->no_cache || url_cache_root(o, &root, &err) != STATUS_OK ||
 	    asprintf(&dir, "%s/runs", root) < 0)
 		dir = NULL;
-	if (dir && url_cache_mkdirs(dir, &err) != STATUS_OK) {
-		free(dir);
-		dir = NULL;
-	}
 	error_clear(&err);
 	free(root);
 	return dir;
@@ -183,8 +179,10 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 	    from_o.align_clocks)
 		ro = &from_o;
 	char **local = calloc(n_paths, sizeof(*local));
-	if (!local)
+	if (!local) {
+		free(index_dir);
 		return error_set(err, STATUS_NOMEM, paths[0], "out of memory");
+	}
 	size_t first_url = n_paths;
 	for (size_t i = 0; i < n_paths && st == STATUS_OK; i++) {
 		if (http_is_url(paths[i])) {

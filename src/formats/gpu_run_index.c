@@ -46,6 +46,7 @@
 #include <zlib.h>
 
 #include "core/span.h"
+#include "net/url_cache.h"
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
@@ -113,7 +114,10 @@ bool gpu_run_index_name(struct gpu_run *r, const char *dir)
 	}
 	free(r->index_base);
 	r->index_base = NULL;
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+	struct error err = {0};
+	bool made = url_cache_mkdirs(dir, &err) == STATUS_OK;
+	error_clear(&err);
+	if (!made)
 		return false;
 	return asprintf(&r->index_base, "%s/%016" PRIx64, dir, h) >= 0;
 }
