@@ -201,6 +201,7 @@ class V3:
                          0, 1024, 256, 1, 1, 65536, 1, 1, sid[""], self.event_id))
         db.executemany(f'INSERT INTO "rocpd_kernel_dispatch{sfx}" (id, nid, pid, tid, agent_id, kernel_id, dispatch_id, queue_id, stream_id, start, "end", private_segment_size, group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)', rows)
         self.counters(rows)
+        self.allocations()
         for i, (tid, s, e, name, size, link, path) in enumerate(self.copies):
             self.event_id += 1
             ev_extra.append((self.event_id, "MEMORY_COPY", link, link, "{}"))
@@ -237,6 +238,31 @@ class V3:
             self.pmc.append((waves, hits))
         out.append((10**9, 1, 12345.0))  # no such dispatch event
         db.executemany(f'INSERT INTO "rocpd_pmc_event{sfx}" (event_id, pmc_id, value) VALUES (?,?,?)', out)
+
+    def allocations(self):
+        """Memory allocations (rocpd_memory_allocate) on GPU 0 (agent 1):
+        ALLOC, a FREE naming only the address, a REALLOC, a SCRATCH block
+        freed by RECLAIM, a FREE of an address never allocated.  The
+        allocated bytes in force after each change go to self.alloc_steps
+        ({level: [(t, bytes)]}), computed here from the list below."""
+        t0 = self.t + 5000
+        A1, A2, A3 = 0x7f0000100000, 0x7f0000200000, 0x7f0000300000
+        rows = [  # (dt, type, level, address, size, agent)
+            (0, "ALLOC", "REAL", A1, 1 << 20, 1),
+            (100, "ALLOC", "REAL", A2, 4096, 1),
+            (200, "FREE", "REAL", A1, 0, None),
+            (300, "REALLOC", "REAL", A2, 8192, None),
+            (400, "ALLOC", "SCRATCH", A3, 65536, 1),
+            (500, "FREE", "REAL", 0xdead0000, 0, None),
+            (600, "RECLAIM", "SCRATCH", A3, 0, None),
+        ]
+        for dt, typ, level, addr, size, agent in rows:
+            self.db.execute(f'INSERT INTO "rocpd_memory_allocate{self.sfx}" (nid, pid, tid, agent_id, type, level, start, "end", address, size) VALUES (?,?,?,?,?,?,?,?,?,?)',
+                            (self.nid, self.pid, self.pid, agent, typ, level, t0 + dt, t0 + dt + 10, addr, size))
+        self.alloc_steps = {
+            "REAL": [(t0, 1 << 20), (t0 + 100, (1 << 20) + 4096), (t0 + 200, 4096), (t0 + 300, 8192)],
+            "SCRATCH": [(t0 + 400, 65536), (t0 + 600, 0)],
+        }
 
     def answer(self):
         """Expected values, from the records above."""
@@ -284,6 +310,30 @@ class V3:
             A["gpu_total"] = A.get("gpu_total", 0) + (ke - ks)
             qlabel = "%s GPU %d queue 0x%x" % (self.label, self.queues.index(q), q)
             lines.setdefault(qlabel, []).append((ks, ke, kpath))
+        # counter lines: the value in force at probe times (the last
+        # change at or before t), from the steps of each line
+        probes = A.setdefault("counter_probes", [])
+        steps = {}
+        ev = []
+        for tid, s, e, name, size, link, path in self.copies:
+            ev += [(s, size), (e, -size)]
+        run, line = 0, []
+        for t, d in sorted(ev, key=lambda x: (x[0], x[1])):
+            run += d
+            if line and line[-1][0] == t:
+                line[-1] = (t, run)
+            else:
+                line.append((t, run))
+        steps[self.label + " copies in flight to GPU 0"] = line
+        for level, st in self.alloc_steps.items():
+            steps["%s GPU 0 memory (%s)" % (self.label, level)] = st
+        for label, st in steps.items():
+            for i, (t, v) in enumerate(st):
+                probes.append({"label": label, "t": t, "value": v})
+                nxt = st[i + 1][0] if i + 1 < len(st) else t + 1000
+                if nxt - t > 1:
+                    probes.append({"label": label, "t": (t + nxt) // 2, "value": v})
+            probes.append({"label": label, "t": st[0][0] - 1, "value": None})
         for tid, s, e, name, size, link, path in self.copies:
             A["gpu_total"] = A.get("gpu_total", 0) + (e - s)
             A["bytes"] = A.get("bytes", 0) + size

@@ -352,6 +352,30 @@ void gpu_run_file_host(struct gpu_run *r, uint32_t fi, const char *host)
 	r->file_host[fi] = r->file_host[fi] ? MODEL_NONE : h;
 }
 
+bool gpu_run_counter_push(struct gpu_run *r, uint32_t line, uint64_t t,
+			  double value)
+{
+	if (r->second_pass || line >= r->n_lines)
+		return true;
+	struct gpu_run_line *l = &r->lines[line];
+	if ((l->count & (l->count - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
+		uint64_t cap = l->count ? l->count * 2 : 1;
+		uint64_t *tg = realloc(l->times, cap * sizeof(*tg));
+		if (tg)
+			l->times = tg;
+		double *vg = tg ? realloc(l->values, cap * sizeof(*vg)) : NULL;
+		if (vg)
+			l->values = vg;
+		if (!tg || !vg)
+			return false;
+	}
+	l->times[l->count] = t;
+	l->values[l->count] = value;
+	l->count++;
+	gpu_run_time_seen(r, t, t);
+	return true;
+}
+
 void gpu_run_time_seen(struct gpu_run *r, uint64_t begin, uint64_t end)
 {
 	if (begin < r->time_min)

@@ -279,6 +279,11 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
  * host unknown. */
 void gpu_run_file_host(struct gpu_run *r, uint32_t fi, const char *host);
 
+/* Append (t, value) to counter line `line` (first pass); false when out
+ * of memory. */
+bool gpu_run_counter_push(struct gpu_run *r, uint32_t line, uint64_t t,
+			  double value);
+
 /* The statistic id of hardware counter 0 (after the fixed ones). */
 #define GPU_RUN_COUNTER_STAT 64u
 

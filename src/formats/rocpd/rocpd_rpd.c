@@ -416,24 +416,10 @@ static enum status read_monitor(struct gpu_run *r, uint32_t fi,
 			}
 			r->lines[line].unit = gpu_run_intern(r, "");
 		}
-		struct gpu_run_line *l = &r->lines[line];
-		if ((l->count & (l->count - 1)) == 0) {
-			uint64_t cap = l->count ? l->count * 2 : 1;
-			uint64_t *tg = realloc(l->times, cap * sizeof(*tg));
-			if (tg)
-				l->times = tg;
-			double *vg = realloc(l->values, cap * sizeof(*vg));
-			if (vg)
-				l->values = vg;
-			if (!tg || !vg) {
-				e = NOMEM(f);
-				break;
-			}
+		if (!gpu_run_counter_push(r, line, (uint64_t)t, value)) {
+			e = NOMEM(f);
+			break;
 		}
-		l->times[l->count] = (uint64_t)t;
-		l->values[l->count] = value;
-		l->count++;
-		gpu_run_time_seen(r, (uint64_t)t, (uint64_t)t);
 	}
 	if (e == STATUS_OK && rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);

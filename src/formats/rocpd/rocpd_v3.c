@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "formats/rocpd/rocpd_layouts.h"
+#include "formats/rocpd/rocpd_v3_counters.h"
 
 /* "rocpd_region" + suffix, quoted for SQL ("" doubled). */
 static char *tname(const struct gpu_run_set *s, const char *base)
@@ -889,6 +890,48 @@ out:
 	return s;
 }
 
+/* Whether the set's table `base` exists with every column of `cols`. */
+static bool has_columns(struct v3_ctx *c, const char *base,
+			const char *const *cols)
+{
+	char *raw = rawname(c->s, base);
+	bool ok = raw && gpu_run_has_table(c->f, raw);
+	for (size_t i = 0; ok && cols[i]; i++)
+		ok = gpu_run_has_column(c->f, raw, cols[i]);
+	free(raw);
+	return ok;
+}
+
+/* Copies in flight and allocated memory (rocpd_v3_counters.c), from the
+ * tables that have the columns they need. */
+static enum status counter_lines(struct v3_ctx *c, struct error *err)
+{
+	static const char *const copy[] = {"pid", "dst_agent_id", "start",
+					   "end", "size", NULL};
+	static const char *const alloc[] = {"pid", "agent_id", "type",
+					    "level", "start", "size",
+					    "address", NULL};
+	char *ct = c->s->has_copy && has_columns(c, "rocpd_memory_copy", copy)
+			   ? tname(c->s, "rocpd_memory_copy")
+			   : NULL;
+	char *at = has_columns(c, "rocpd_memory_allocate", alloc)
+			   ? tname(c->s, "rocpd_memory_allocate")
+			   : NULL;
+	struct rocpd_v3_counter_ctx cc = {
+		.f = c->f,
+		.s = c->s,
+		.fi = c->fi,
+		.si = c->si,
+		.agents = &c->agents,
+		.copy_table = ct,
+		.alloc_table = at,
+	};
+	enum status st = rocpd_v3_counter_lines(c->r, &cc, err);
+	free(ct);
+	free(at);
+	return st;
+}
+
 static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *err)
 {
 	struct gpu_run_file *f = &r->files[fi];
@@ -917,6 +960,8 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 			s = read_gpu(&c, true, &pend, err);
 		if (s == STATUS_OK)
 			s = resolve_pending(&c, &pend, err);
+		if (s == STATUS_OK && !r->second_pass)
+			s = counter_lines(&c, err);
 		free(pend.p);
 		free(c.pmc);
 		gpu_run_map_free(&c.pmc_first);
