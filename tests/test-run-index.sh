@@ -139,6 +139,22 @@ cmp -s "$tmp/after" "$tmp/fresh" || fail "a stale index was used: $(diff "$tmp/a
 cmp -s "$tmp/before" "$tmp/after" && fail "the change did not change the summary (test is void)"
 echo "a changed database is scanned again"
 
+# `cache list` names each indexed run by its first file; `cache clear`
+# empties the directory
+rm -rf "$runs"
+"$cs" info "$one" >/dev/null 2>&1
+"$cs" cache list >"$tmp/list" || fail "cache list exited $?"
+grep -q "$(basename "$one")  (index of a GPU run)" "$tmp/list" ||
+	fail "cache list does not show the run: $(cat "$tmp/list")"
+"$cs" cache list --format json | python3 -c '
+import json, sys
+e = [x for x in json.load(sys.stdin) if x["kind"] == "run index"]
+assert len(e) == 1 and e[0]["files"] == 1 and e[0]["size"] > 0, e' ||
+	fail "cache list --format json"
+"$cs" cache clear || fail "cache clear exited $?"
+[ -n "$(ls "$runs" 2>/dev/null)" ] && fail "cache clear left run indexes"
+echo "cache list shows the run, cache clear removes it"
+
 # the budget: a second run's index pushes the first one's out
 rm -rf "$runs"
 "$cs" info "$tmp"/gen/run/*/*.db >/dev/null 2>&1

@@ -1,5 +1,6 @@
-/* cmd_cache: `callscope cache list|clear|dir` -- what the download cache
- * holds (URL, size, date), emptying it, and where it is.  Must not depend
+/* cmd_cache: `callscope cache list|clear|dir` -- what the cache holds
+ * (downloads by URL, size, date; the indexes of GPU runs by first file),
+ * emptying it, and where it is.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
 
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "formats/gpu_run.h"
 #include "net/url_cache.h"
 
 static void print_error(struct error *err)
@@ -39,6 +41,20 @@ static int list(const char *root, enum cli_format format)
 		print_error(&err);
 		return CLI_EXIT_DATA;
 	}
+	/* the indexes of GPU runs (formats/gpu_run_index.c) */
+	struct gpu_run_index_entry *runs = NULL;
+	size_t n_runs = 0;
+	char *runs_dir = NULL;
+	if (asprintf(&runs_dir, "%s/runs", root) < 0 ||
+	    gpu_run_index_list(runs_dir, &runs, &n_runs, &err) != STATUS_OK) {
+		if (err.status == STATUS_OK)
+			error_set(&err, STATUS_NOMEM, root, "out of memory");
+		print_error(&err);
+		url_cache_list_free(e, n);
+		free(runs_dir);
+		return CLI_EXIT_DATA;
+	}
+	free(runs_dir);
 	if (format == CLI_FORMAT_JSON) {
 		json_t *arr = json_array();
 		for (size_t i = 0; arr && i < n; i++) {
@@ -53,6 +69,21 @@ static int list(const char *root, enum cli_format format)
 					  "complete", e[i].complete, "remote",
 					  e[i].remote, "path",
 					  cli_json_text(e[i].dir)));
+		}
+		for (size_t i = 0; arr && i < n_runs; i++) {
+			char date[64];
+			date_text(runs[i].date, date, sizeof(date));
+			json_array_append_new(
+				arr,
+				json_pack("{s:o, s:s, s:I, s:s, s:b, s:b, s:o, "
+					  "s:I}",
+					  "url", cli_json_text(runs[i].first),
+					  "kind", "run index", "size",
+					  (json_int_t)runs[i].bytes, "date",
+					  date, "complete", true, "remote",
+					  false, "path",
+					  cli_json_text(runs[i].path), "files",
+					  (json_int_t)runs[i].n_files));
 		}
 		cli_put_json(stdout, arr, JSON_INDENT(1));
 		fputc('\n', stdout);
@@ -69,6 +100,17 @@ static int list(const char *root, enum cli_format format)
 			      stdout);
 		}
 	}
+	if (format != CLI_FORMAT_JSON)
+		for (size_t i = 0; i < n_runs; i++) {
+			char date[64];
+			date_text(runs[i].date, date, sizeof(date));
+			printf("%12" PRIu64 "  %-20s  ", runs[i].bytes, date);
+			cli_put_text(stdout, runs[i].first);
+			if (runs[i].n_files > 1)
+				printf(" and %" PRIu32 " more", runs[i].n_files - 1);
+			fputs("  (index of a GPU run)\n", stdout);
+		}
+	gpu_run_index_list_free(runs, n_runs);
 	url_cache_list_free(e, n);
 	return CLI_EXIT_OK;
 }

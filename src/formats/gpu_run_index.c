@@ -985,3 +985,117 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 	free(which);
 	return ok;
 }
+
+/* ---- listing ------------------------------------------------------------- */
+
+/* The first file and the file count a run file's header names. */
+static void describe(int dirfd_, const char *name, char **first,
+		     uint32_t *n_files)
+{
+	*first = NULL;
+	*n_files = 0;
+	int fd = openat(dirfd_, name, O_RDONLY | O_CLOEXEC);
+	char head[8192];
+	ssize_t got = fd >= 0 ? read(fd, head, sizeof(head)) : -1;
+	if (fd >= 0)
+		close(fd);
+	struct in in = {.s = {(const uint8_t *)head, got > 0 ? (uint64_t)got : 0},
+			.ok = got > 0};
+	char magic[8];
+	uint32_t len;
+	if (!get(&in, magic, 8) || memcmp(magic, RUN_MAGIC, 8) != 0)
+		return;
+	get_u32(&in);
+	get_u32(&in);
+	get_u32(&in);
+	get_text(&in, &len); /* version */
+	get_text(&in, &len); /* family */
+	uint64_t n = get_u64(&in);
+	const char *p = get_text(&in, &len);
+	if (in.ok && p && n > 0 && n <= UINT32_MAX) {
+		*first = strndup(p, len);
+		*n_files = (uint32_t)n;
+	}
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct gpu_run_index_entry *a = pa, *b = pb;
+	return strcmp(a->path, b->path);
+}
+
+enum status gpu_run_index_list(const char *dir,
+			       struct gpu_run_index_entry **out, size_t *n,
+			       struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return STATUS_OK;
+	struct gpu_run_index_entry *v = NULL;
+	size_t cap = 0;
+	enum status st = STATUS_OK;
+	struct dirent *e;
+	while (st == STATUS_OK && (e = readdir(d))) {
+		struct stat sb;
+		if (strlen(e->d_name) < 18 || e->d_name[16] != '.' ||
+		    fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		size_t i = 0;
+		while (i < *n && strncmp(v[i].path + strlen(dir) + 1, e->d_name,
+					 16) != 0)
+			i++;
+		if (i == *n) {
+			if (*n == cap) {
+				size_t nc = cap ? cap * 2 : 16;
+				struct gpu_run_index_entry *g =
+					realloc(v, nc * sizeof(*g));
+				if (!g) {
+					st = error_set(err, STATUS_NOMEM, dir,
+						       "out of memory");
+					break;
+				}
+				v = g;
+				cap = nc;
+			}
+			memset(&v[i], 0, sizeof(v[i]));
+			if (asprintf(&v[i].path, "%s/%.16s", dir, e->d_name) < 0) {
+				v[i].path = NULL;
+				st = error_set(err, STATUS_NOMEM, dir,
+					       "out of memory");
+				break;
+			}
+			(*n)++;
+		}
+		v[i].bytes += (uint64_t)sb.st_size;
+		if ((int64_t)sb.st_mtim.tv_sec > v[i].date)
+			v[i].date = (int64_t)sb.st_mtim.tv_sec;
+		if (strcmp(e->d_name + 16, ".run") == 0)
+			describe(dirfd(d), e->d_name, &v[i].first,
+				 &v[i].n_files);
+	}
+	closedir(d);
+	for (size_t i = 0; st == STATUS_OK && i < *n; i++)
+		if (!v[i].first && !(v[i].first = strdup("?")))
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+	if (st != STATUS_OK) {
+		gpu_run_index_list_free(v, *n);
+		*n = 0;
+		return st;
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), entry_cmp);
+	*out = v;
+	return STATUS_OK;
+}
+
+void gpu_run_index_list_free(struct gpu_run_index_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].path);
+		free(e[i].first);
+	}
+	free(e);
+}
