@@ -1,0 +1,533 @@
+/* gpu_run_provider: what a GPU run's model asks after the open -- the
+ * values of its contexts (value_ops: the per-node sums, the per-queue
+ * split for the threads pane, the hardware counters) and its timelines
+ * (trace_ops: a file's interval lines read by a second pass when first
+ * needed, or mapped from the run's index; the launch links resolved once
+ * per file; counter values; an interval's attributes through the
+ * layout).  The run is freed with the trace provider.  Depends on the run
+ * (gpu_run.h) only. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "formats/gpu_run.h"
+#include "formats/gpu_run_internal.h"
+
+
+
+static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
+		       double *out)
+{
+	if (n >= r->n_nodes)
+		return false;
+	switch (stat) {
+	case STAT_GPU:
+		*out = r->gpu[n];
+		return r->present[n] & 1;
+	case STAT_CALLS:
+		*out = r->calls[n];
+		return r->present[n] & 2;
+	case STAT_BYTES:
+		*out = r->bytes[n];
+		return r->present[n] & 4;
+	case STAT_API_INCL:
+		*out = r->api_incl[n];
+		return r->present[n] & 8;
+	case STAT_API_EXCL:
+		*out = r->api_excl[n];
+		return (r->present[n] & 8) && r->kind[n] != NODE_ENTRY &&
+		       n != 0;
+	case STAT_DUR_N:
+		*out = r->dur_n[n];
+		return r->present[n] & 16;
+	case STAT_DUR_SUM:
+		*out = r->dur_sum[n];
+		return r->present[n] & 16;
+	case STAT_DUR_MIN:
+		*out = r->dur_min[n];
+		return r->present[n] & 16;
+	case STAT_DUR_MAX:
+		*out = r->dur_max[n];
+		return r->present[n] & 16;
+	case STAT_DUR_SQ:
+		*out = r->dur_sq[n];
+		return r->present[n] & 16;
+	case STAT_SIZED_NS:
+		*out = r->sized_ns[n];
+		return r->present[n] & 32;
+	default:
+		if (stat < GPU_RUN_COUNTER_STAT ||
+		    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
+			return false;
+		*out = r->counter[stat - GPU_RUN_COUNTER_STAT][n];
+		return !isnan(*out);
+	}
+}
+
+static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
+			   double *out)
+{
+	return node_value(impl, ctx_id, stat_id, out);
+}
+
+static enum status values_summary_all(void *impl, uint32_t stat_id,
+				      void (*emit)(void *ctx, uint32_t ctx_id,
+						   double value),
+				      void *ctx, struct error *err)
+{
+	(void)err;
+	const struct gpu_run *r = impl;
+	double v;
+	for (uint32_t n = 0; n < r->n_nodes; n++)
+		if (node_value(r, n, stat_id, &v))
+			emit(ctx, n, v);
+	return STATUS_OK;
+}
+
+static enum status values_per_profile(void *impl, uint32_t ctx_id,
+				      uint32_t prop_id,
+				      struct profile_value **out, size_t *n,
+				      struct error *err)
+{
+	struct gpu_run *r = impl;
+	*out = NULL;
+	*n = 0;
+	double v;
+	if (!node_value(r, ctx_id, prop_id, &v))
+		return STATUS_OK;
+	/* the node's thread, then the queues its kernels ran on */
+	size_t cap = 1 + (prop_id == STAT_GPU || prop_id == STAT_CALLS
+				  ? r->n_lines
+				  : 0);
+	struct profile_value *pv = calloc(cap, sizeof(*pv));
+	if (!pv)
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	size_t k = 0;
+	if (r->profile[ctx_id] != MODEL_NONE && v != 0)
+		pv[k++] = (struct profile_value){r->profile[ctx_id], v};
+	if (cap > 1)
+		for (uint32_t i = 0; i < r->n_lines; i++) {
+			const struct gpu_run_line *l = &r->lines[i];
+			uint32_t slot;
+			if (l->kind != GPU_RUN_LINE_QUEUE ||
+			    l->profile == MODEL_NONE ||
+			    !gpu_run_map_get(&r->queue_split,
+					   (uint64_t)ctx_id << 32 | l->profile,
+					   &slot))
+				continue;
+			double q = prop_id == STAT_GPU ? r->split_gpu[slot]
+						       : r->split_calls[slot];
+			bool dup = false;
+			for (size_t j = 0; j < k; j++)
+				dup |= pv[j].profile == l->profile;
+			if (!dup)
+				pv[k++] = (struct profile_value){l->profile, q};
+		}
+	/* sorted by profile */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && pv[j - 1].profile > pv[j].profile;
+		     j--) {
+			struct profile_value t = pv[j];
+			pv[j] = pv[j - 1];
+			pv[j - 1] = t;
+		}
+	*out = pv;
+	*n = k;
+	return STATUS_OK;
+}
+
+void gpu_run_free(struct gpu_run *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_files; i++) {
+		struct gpu_run_file *f = &r->files[i];
+		for (size_t s = 0; s < f->n_sets; s++) {
+			struct gpu_run_set *set = &f->sets[s];
+			free(set->suffix);
+			gpu_run_map_free(&set->strings);
+			gpu_run_map_free(&set->regions);
+			gpu_run_map_free(&set->kernels);
+			gpu_run_map_free(&set->threads);
+			gpu_run_map_free(&set->procs);
+			gpu_run_map_free(&set->thread_profiles);
+			sqlite3_finalize(set->string_stmt);
+		}
+		free(f->sets);
+		if (f->db)
+			sqlite3_close(f->db);
+		free(f->path);
+	}
+	free(r->parent);
+	free(r->name);
+	free(r->kind);
+	free(r->profile);
+	free(r->node_next);
+	free(r->gpu);
+	free(r->calls);
+	free(r->bytes);
+	free(r->api_incl);
+	free(r->api_excl);
+	free(r->dur_n);
+	free(r->dur_sum);
+	free(r->dur_min);
+	free(r->dur_max);
+	free(r->dur_sq);
+	free(r->sized_ns);
+	free(r->present);
+	for (uint32_t k = 0; k < r->n_counters; k++)
+		free(r->counter[k]);
+	free(r->counter);
+	free(r->counter_name);
+	gpu_run_map_free(&r->node_keys);
+	gpu_run_map_free(&r->texts);
+	gpu_run_map_free(&r->functions);
+	gpu_run_map_free(&r->queue_split);
+	free(r->split_gpu);
+	free(r->split_calls);
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		const struct gpu_run_line *l = &r->lines[i];
+		if (l->file >= r->n_files || !r->files[l->file].iv_map)
+			free(l->iv);
+		free(l->times);
+		free(l->values);
+	}
+	for (size_t i = 0; i < r->n_files; i++)
+		if (r->files[i].iv_map)
+			munmap(r->files[i].iv_map, r->files[i].iv_map_len);
+	free(r->files);
+	free(r->file_host);
+	free(r->file_shift);
+	free(r->lines);
+	free(r->line_next);
+	free(r->index_base);
+	gpu_run_map_free(&r->line_keys);
+	error_clear(&r->lazy_err);
+	pthread_mutex_destroy(&r->lock);
+	free(r->path);
+	free(r);
+}
+
+/* The value and trace providers share the run: the trace's close frees
+ * it (the model closes values first, then the trace). */
+static void values_close(void *impl)
+{
+	(void)impl;
+}
+
+static bool values_take_error(void *impl, struct error *err)
+{
+	(void)impl, (void)err;
+	return false;
+}
+
+const struct value_ops gpu_run_value_ops = {
+	.summary = values_summary,
+	.per_profile = values_per_profile,
+	.close = values_close,
+	.summary_all = values_summary_all,
+	.take_error = values_take_error,
+};
+
+static bool line_has_intervals(const struct gpu_run_line *l)
+{
+	return l->kind != GPU_RUN_LINE_COUNTER && l->iv;
+}
+
+static struct gpu_run_iv *iv_at(struct gpu_run *r, uint64_t pos)
+{
+	uint64_t line = pos >> 32, index = pos & 0xffffffffu;
+	if (pos == GPU_RUN_NO_LINK || line >= r->n_lines ||
+	    !line_has_intervals(&r->lines[line]) ||
+	    index >= r->lines[line].filled)
+		return NULL;
+	return &r->lines[line].iv[index];
+}
+
+/* File `fi`'s intervals without links (a failed read, out of memory). */
+static void clear_links(struct gpu_run *r, uint32_t fi)
+{
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || !line_has_intervals(l))
+			continue;
+		for (uint64_t k = 0; k < l->filled; k++)
+			l->iv[k].link = l->iv[k].next = GPU_RUN_NO_LINK;
+	}
+}
+
+/* Turn the link keys of file `fi`'s sorted lines into positions: each
+ * GPU interval points at its launching host interval, which heads the
+ * chain (`next`) of the GPU work it launched, first line and begin
+ * first.  Keys are per table set.  Out of memory leaves the file without
+ * links (they are a convenience, never a value). */
+static void resolve_links(struct gpu_run *r, uint32_t fi)
+{
+	struct gpu_run_map hosts = {0}; /* key ^ set -> slot in pos[] */
+	uint64_t *pos = NULL;
+	uint32_t n = 0, cap = 0;
+	bool ok = true;
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind != GPU_RUN_LINE_HOST || !l->iv)
+			continue;
+		for (uint64_t k = 0; k < l->filled; k++) {
+			struct gpu_run_iv *iv = &l->iv[k];
+			uint64_t key = iv->link;
+			iv->link = GPU_RUN_NO_LINK;
+			if (key == GPU_RUN_NO_LINK || !ok || k >= UINT32_MAX)
+				continue;
+			if (n == cap) {
+				uint32_t nc = cap ? cap * 2 : 256;
+				uint64_t *g =
+					nc > cap ? realloc(pos, (size_t)nc *
+								   sizeof(*pos))
+						 : NULL;
+				if (!g) {
+					ok = false;
+					continue;
+				}
+				pos = g;
+				cap = nc;
+			}
+			pos[n] = (uint64_t)i << 32 | k;
+			key ^= (uint64_t)l->set << 48;
+			ok = gpu_run_map_put(&hosts, key, n++);
+		}
+	}
+	for (uint32_t i = r->n_lines; i-- > 0;) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == GPU_RUN_LINE_HOST || !l->iv)
+			continue;
+		for (uint64_t k = l->filled; k-- > 0;) {
+			struct gpu_run_iv *iv = &l->iv[k];
+			uint64_t key = iv->link;
+			uint32_t slot;
+			iv->link = iv->next = GPU_RUN_NO_LINK;
+			if (!ok || key == GPU_RUN_NO_LINK || k >= UINT32_MAX)
+				continue;
+			key ^= (uint64_t)l->set << 48;
+			if (!gpu_run_map_get(&hosts, key, &slot))
+				continue;
+			struct gpu_run_iv *host = iv_at(r, pos[slot]);
+			if (!host)
+				continue;
+			iv->link = pos[slot];
+			iv->next = host->link;
+			host->link = (uint64_t)i << 32 | k;
+		}
+	}
+	if (!ok) /* no half-made chains */
+		clear_links(r, fi);
+	gpu_run_map_free(&hosts);
+	free(pos);
+}
+
+/* File `fi`'s connection, opened when first needed (a run opened from its
+ * index reads no file until a line or a detail asks). */
+static enum status ensure_open(struct gpu_run *r, uint32_t fi,
+			       struct error *err)
+{
+	struct gpu_run_file *f = &r->files[fi];
+	if (f->db)
+		return STATUS_OK;
+	if (f->id_hash && !gpu_run_index_unchanged(r, fi))
+		return error_set(err, STATUS_CORRUPT, f->path,
+				 "the file changed since the run was opened");
+	return gpu_run_open_file(r->family, f, err);
+}
+
+/* The second pass over file `fi`: every interval line of the file. */
+static bool load_file(struct gpu_run *r, uint32_t fi)
+{
+	struct gpu_run_file *f = &r->files[fi];
+	if (f->loaded)
+		return !r->lazy_failed;
+	f->loaded = true;
+	if (gpu_run_index_load_file(r, fi))
+		return true;
+	bool ok = true;
+	for (uint32_t i = 0; i < r->n_lines && ok; i++) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == GPU_RUN_LINE_COUNTER)
+			continue;
+		l->filled = 0;
+		l->iv = l->count && l->count <= SIZE_MAX / sizeof(*l->iv)
+				? malloc(l->count * sizeof(*l->iv))
+				: NULL;
+		if (l->count && !l->iv)
+			ok = false;
+	}
+	struct error err = {0};
+	if (ok) {
+		r->second_pass = true;
+		enum status st = ensure_open(r, fi, &err);
+		if (st == STATUS_OK)
+			st = f->layout->read(r, fi, &err);
+		ok = st == STATUS_OK;
+	} else {
+		error_set(&err, STATUS_NOMEM, f->path, "out of memory");
+	}
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		struct gpu_run_line *l = &r->lines[i];
+		if (l->file != fi || l->kind == GPU_RUN_LINE_COUNTER)
+			continue;
+		if (ok && l->filled != l->count) {
+			error_set(&err, STATUS_CORRUPT, f->path,
+				  "the file changed while it was open: line "
+				  "'%s' has %" PRIu64 " intervals, not %" PRIu64,
+				  "", l->filled, l->count);
+			ok = false;
+		}
+		if (l->iv)
+			gpu_run_iv_sort_link(l->iv, l->filled);
+	}
+	if (ok) {
+		resolve_links(r, fi);
+		gpu_run_index_save_file(r, fi);
+	} else {
+		clear_links(r, fi);
+	}
+	if (!ok && !r->lazy_failed) {
+		r->lazy_failed = true;
+		r->lazy_err = err;
+	} else {
+		error_clear(&err);
+	}
+	return ok;
+}
+
+static bool trace_interval(void *impl, uint32_t line, uint64_t index,
+			   struct trace_interval *out)
+{
+	struct gpu_run *r = impl;
+	if (line >= r->n_lines)
+		return false;
+	struct gpu_run_line *l = &r->lines[line];
+	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->count)
+		return false;
+	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&r->lock);
+		load_file(r, l->file);
+		pthread_mutex_unlock(&r->lock);
+	}
+	if (!l->iv || index >= l->filled)
+		return false;
+	const struct gpu_run_iv *iv = &l->iv[index];
+	/* intervals mapped from the run's index are checked here, where they
+	 * are read (the enclosing links below, the launch links in iv_at) */
+	if (iv->ctx >= r->n_nodes || iv->end < iv->begin)
+		return false;
+	uint32_t depth = 0;
+	uint64_t at = index;
+	for (uint32_t up = iv->up; up && up - 1 < at && depth < 4096;
+	     depth++) {
+		at = up - 1;
+		up = l->iv[at].up;
+	}
+	int64_t shift = r->file_shift[l->file];
+	*out = (struct trace_interval){
+		.begin = (uint64_t)((int64_t)iv->begin + shift),
+		.end = (uint64_t)((int64_t)iv->end + shift),
+		.ctx_id = iv->ctx,
+		.depth = depth,
+		.event = iv->event,
+		.up = iv->up && iv->up - 1 < index ? iv->up : 0,
+	};
+	return true;
+}
+
+static bool trace_linked(void *impl, uint32_t line, uint64_t index,
+			 uint32_t nth, uint32_t *to_line, uint64_t *to_index)
+{
+	struct gpu_run *r = impl;
+	struct trace_interval first;
+	/* reads the file's lines when they are not read yet */
+	if (!trace_interval(impl, line, index, &first))
+		return false;
+	const struct gpu_run_line *l = &r->lines[line];
+	uint64_t p = l->iv[index].link;
+	if ((l->kind == GPU_RUN_LINE_HOST) == (nth == MODEL_LINK_CALL))
+		return false;
+	if (l->kind == GPU_RUN_LINE_HOST) {
+		for (uint32_t k = 0; k < nth && p != GPU_RUN_NO_LINK; k++) {
+			const struct gpu_run_iv *iv = iv_at(r, p);
+			p = iv ? iv->next : GPU_RUN_NO_LINK;
+		}
+	}
+	if (!iv_at(r, p))
+		return false;
+	*to_line = (uint32_t)(p >> 32);
+	*to_index = p & 0xffffffffu;
+	return true;
+}
+
+static bool trace_counter(void *impl, uint32_t line, uint64_t index,
+			  uint64_t *time, double *value)
+{
+	struct gpu_run *r = impl;
+	if (line >= r->n_lines || r->lines[line].kind != GPU_RUN_LINE_COUNTER ||
+	    index >= r->lines[line].count)
+		return false;
+	const struct gpu_run_line *l = &r->lines[line];
+	*time = (uint64_t)((int64_t)l->times[index] + r->file_shift[l->file]);
+	*value = l->values[index];
+	return true;
+}
+
+static bool trace_take_error(void *impl, struct error *err)
+{
+	struct gpu_run *r = impl;
+	pthread_mutex_lock(&r->lock);
+	bool had = r->lazy_failed && r->lazy_err.status != STATUS_OK;
+	if (had) {
+		if (err) {
+			error_clear(err);
+			*err = r->lazy_err;
+		} else {
+			error_clear(&r->lazy_err);
+		}
+		memset(&r->lazy_err, 0, sizeof(r->lazy_err));
+	}
+	pthread_mutex_unlock(&r->lock);
+	return had;
+}
+
+static enum status trace_event_detail(void *impl, uint32_t line,
+				      uint64_t event, struct model_kv **out,
+				      size_t *n, struct error *err)
+{
+	struct gpu_run *r = impl;
+	*out = NULL;
+	*n = 0;
+	if (line >= r->n_lines)
+		return error_set(err, STATUS_USAGE, r->path, "no such line");
+	const struct gpu_run_line *l = &r->lines[line];
+	pthread_mutex_lock(&r->lock);
+	enum status st = ensure_open(r, l->file, err);
+	if (st == STATUS_OK)
+		st = r->files[l->file].layout->detail(r, l, event, out, n,
+						      err);
+	pthread_mutex_unlock(&r->lock);
+	return st;
+}
+
+static void trace_close(void *impl)
+{
+	gpu_run_free(impl);
+}
+
+const struct trace_ops gpu_run_trace_ops = {
+	.interval = trace_interval,
+	.close = trace_close,
+	.take_error = trace_take_error,
+	.counter = trace_counter,
+	.event_detail = trace_event_detail,
+	.linked = trace_linked,
+};
+
