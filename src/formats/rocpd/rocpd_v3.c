@@ -18,8 +18,7 @@
 #include "formats/rocpd/rocpd_layouts.h"
 #include "formats/rocpd/rocpd_v3_counters.h"
 
-/* "rocpd_region" + suffix, quoted for SQL ("" doubled). */
-static char *tname(const struct gpu_run_set *s, const char *base)
+char *rocpd_v3_tname(const struct gpu_run_set *s, const char *base)
 {
 	size_t n = strlen(base) + 2 * strlen(s->suffix) + 3;
 	char *q = malloc(n), *w = q;
@@ -38,8 +37,7 @@ static char *tname(const struct gpu_run_set *s, const char *base)
 	return q;
 }
 
-/* The same unquoted (for pragma_table_info and sqlite_master). */
-static char *rawname(const struct gpu_run_set *s, const char *base)
+char *rocpd_v3_rawname(const struct gpu_run_set *s, const char *base)
 {
 	char *r = NULL;
 	return asprintf(&r, "%s%s", base, s->suffix) < 0 ? NULL : r;
@@ -121,7 +119,7 @@ static enum status check_set(struct gpu_run_file *f, struct gpu_run_set *s,
 	};
 	enum status st = STATUS_OK;
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		char *t = rawname(s, need[i].table);
+		char *t = rocpd_v3_rawname(s, need[i].table);
 		if (!t)
 			return error_set(err, STATUS_NOMEM, f->path,
 					 "out of memory");
@@ -136,7 +134,7 @@ static enum status check_set(struct gpu_run_file *f, struct gpu_run_set *s,
 			return st;
 	}
 	/* compression (LZ4 extdata, notes/rocpd.md 0.2) */
-	char *meta = tname(s, "rocpd_metadata"), *raw = rawname(s, "rocpd_metadata");
+	char *meta = rocpd_v3_tname(s, "rocpd_metadata"), *raw = rocpd_v3_rawname(s, "rocpd_metadata");
 	if (!meta || !raw) {
 		free(meta);
 		free(raw);
@@ -165,7 +163,7 @@ static enum status check_set(struct gpu_run_file *f, struct gpu_run_set *s,
 	if (st != STATUS_OK)
 		return st;
 	char *t;
-	if ((t = rawname(s, "rocpd_memory_copy"))) {
+	if ((t = rocpd_v3_rawname(s, "rocpd_memory_copy"))) {
 		static const char *const copy[] = {"id", "pid", "tid", "start",
 						   "end", "name_id", "size",
 						   "event_id", NULL};
@@ -174,11 +172,11 @@ static enum status check_set(struct gpu_run_file *f, struct gpu_run_set *s,
 			s->has_copy = gpu_run_has_column(f, t, copy[i]);
 		free(t);
 	}
-	if ((t = rawname(s, "rocpd_arg"))) {
+	if ((t = rocpd_v3_rawname(s, "rocpd_arg"))) {
 		s->has_arg = gpu_run_has_table(f, t);
 		free(t);
 	}
-	if ((t = rawname(s, "rocpd_pmc_event"))) {
+	if ((t = rocpd_v3_rawname(s, "rocpd_pmc_event"))) {
 		s->has_pmc = gpu_run_has_table(f, t);
 		free(t);
 	}
@@ -296,13 +294,13 @@ static uint32_t set_string(struct v3_ctx *c, int64_t id)
 
 static enum status read_meta(struct v3_ctx *c, struct error *err)
 {
-	char *proc = tname(c->s, "rocpd_info_process");
-	char *node = tname(c->s, "rocpd_info_node");
-	char *rproc = rawname(c->s, "rocpd_info_process");
-	char *rnode = rawname(c->s, "rocpd_info_node");
-	char *agent = tname(c->s, "rocpd_info_agent");
-	char *ragent = rawname(c->s, "rocpd_info_agent");
-	char *sym = tname(c->s, "rocpd_info_kernel_symbol");
+	char *proc = rocpd_v3_tname(c->s, "rocpd_info_process");
+	char *node = rocpd_v3_tname(c->s, "rocpd_info_node");
+	char *rproc = rocpd_v3_rawname(c->s, "rocpd_info_process");
+	char *rnode = rocpd_v3_rawname(c->s, "rocpd_info_node");
+	char *agent = rocpd_v3_tname(c->s, "rocpd_info_agent");
+	char *ragent = rocpd_v3_rawname(c->s, "rocpd_info_agent");
+	char *sym = rocpd_v3_tname(c->s, "rocpd_info_kernel_symbol");
 	char *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
@@ -404,8 +402,8 @@ out:
 /* GPU indexes of agents (for line labels); absent table: none. */
 static void read_agents(struct v3_ctx *c)
 {
-	char *t = tname(c->s, "rocpd_info_agent"),
-	     *raw = rawname(c->s, "rocpd_info_agent"), *sql = NULL;
+	char *t = rocpd_v3_tname(c->s, "rocpd_info_agent"),
+	     *raw = rocpd_v3_rawname(c->s, "rocpd_info_agent"), *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	if (t && raw && gpu_run_has_table(c->f, raw) &&
 	    gpu_run_has_column(c->f, raw, "type_index") &&
@@ -522,7 +520,7 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
  * enclosing correlation id) is smaller than its children's. */
 static enum status read_regions(struct v3_ctx *c, struct error *err)
 {
-	char *reg = tname(c->s, "rocpd_region"), *ev = tname(c->s, "rocpd_event");
+	char *reg = rocpd_v3_tname(c->s, "rocpd_region"), *ev = rocpd_v3_tname(c->s, "rocpd_event");
 	char *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
@@ -615,12 +613,12 @@ out:
  * them), has none. */
 static enum status read_pmc(struct v3_ctx *c, struct error *err)
 {
-	char *pe = tname(c->s, "rocpd_pmc_event"),
-	     *pi = tname(c->s, "rocpd_info_pmc"),
-	     *kd = tname(c->s, "rocpd_kernel_dispatch"), *raw = NULL, *sql = NULL;
+	char *pe = rocpd_v3_tname(c->s, "rocpd_pmc_event"),
+	     *pi = rocpd_v3_tname(c->s, "rocpd_info_pmc"),
+	     *kd = rocpd_v3_tname(c->s, "rocpd_kernel_dispatch"), *raw = NULL, *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
-	bool have = pe && pi && kd && (raw = rawname(c->s, "rocpd_info_pmc")) &&
+	bool have = pe && pi && kd && (raw = rocpd_v3_rawname(c->s, "rocpd_info_pmc")) &&
 		    gpu_run_has_table(c->f, raw);
 	if (have && asprintf(&sql,
 			     "SELECT k.id, p.name, SUM(v.value) FROM %s v "
@@ -682,9 +680,9 @@ static enum status read_pmc(struct v3_ctx *c, struct error *err)
 static enum status read_gpu(struct v3_ctx *c, bool copy,
 			    struct pending_list *pend, struct error *err)
 {
-	char *tab = tname(c->s, copy ? "rocpd_memory_copy"
+	char *tab = rocpd_v3_tname(c->s, copy ? "rocpd_memory_copy"
 				     : "rocpd_kernel_dispatch");
-	char *ev = tname(c->s, "rocpd_event");
+	char *ev = rocpd_v3_tname(c->s, "rocpd_event");
 	char *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
@@ -803,7 +801,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 						   NULL, 0, 0};
 		}
 	}
-	char *reg = tname(c->s, "rocpd_region"), *sql = NULL;
+	char *reg = rocpd_v3_tname(c->s, "rocpd_region"), *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	if (!reg || asprintf(&sql,
 			     "SELECT id, pid, tid, start, \"end\" FROM %s",
@@ -894,7 +892,7 @@ out:
 static bool has_columns(struct v3_ctx *c, const char *base,
 			const char *const *cols)
 {
-	char *raw = rawname(c->s, base);
+	char *raw = rocpd_v3_rawname(c->s, base);
 	bool ok = raw && gpu_run_has_table(c->f, raw);
 	for (size_t i = 0; ok && cols[i]; i++)
 		ok = gpu_run_has_column(c->f, raw, cols[i]);
@@ -912,10 +910,10 @@ static enum status counter_lines(struct v3_ctx *c, struct error *err)
 					    "level", "start", "size",
 					    "address", NULL};
 	char *ct = c->s->has_copy && has_columns(c, "rocpd_memory_copy", copy)
-			   ? tname(c->s, "rocpd_memory_copy")
+			   ? rocpd_v3_tname(c->s, "rocpd_memory_copy")
 			   : NULL;
 	char *at = has_columns(c, "rocpd_memory_allocate", alloc)
-			   ? tname(c->s, "rocpd_memory_allocate")
+			   ? rocpd_v3_tname(c->s, "rocpd_memory_allocate")
 			   : NULL;
 	struct rocpd_v3_counter_ctx cc = {
 		.f = c->f,
@@ -972,223 +970,6 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 		gpu_run_map_free(&c.s->regions);
 	}
 	return s;
-}
-
-/* ---- attributes of an interval ---------------------------------------- */
-
-struct kvs {
-	struct model_kv kv[40];
-	char *text[40];
-	size_t n;
-};
-
-static void kv_add(struct kvs *k, const char *key, const char *text,
-		   double number, bool is_number)
-{
-	if (k->n >= 40)
-		return;
-	k->text[k->n] = strdup(text ? text : "");
-	k->kv[k->n] = (struct model_kv){.key = key,
-					.text = k->text[k->n] ? k->text[k->n]
-							      : "",
-					.number = number,
-					.is_number = is_number};
-	k->n++;
-}
-
-static void kv_int(struct kvs *k, const char *key, sqlite3_stmt *st, int col)
-{
-	int64_t v;
-	char buf[32];
-	if (!gpu_run_col_int(st, col, &v))
-		return;
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	kv_add(k, key, buf, (double)v, true);
-}
-
-static void kv_dim(struct kvs *k, const char *key, sqlite3_stmt *st, int col)
-{
-	int64_t x, y, z;
-	char buf[80];
-	if (!gpu_run_col_int(st, col, &x) || !gpu_run_col_int(st, col + 1, &y) ||
-	    !gpu_run_col_int(st, col + 2, &z))
-		return;
-	snprintf(buf, sizeof(buf), "%" PRId64 "x%" PRId64 "x%" PRId64, x, y,
-		 z);
-	kv_add(k, key, buf, (double)x * (double)y * (double)z, true);
-}
-
-static enum status kv_finish(struct kvs *k, struct model_kv **out, size_t *n,
-			     struct error *err)
-{
-	enum status st = k->n ? model_kv_pack(k->kv, k->n, out, err)
-			      : STATUS_OK;
-	if (st == STATUS_OK)
-		*n = k->n;
-	for (size_t i = 0; i < k->n; i++)
-		free(k->text[i]);
-	return st;
-}
-
-/* Arguments of the API call whose region id is `id` (rocpd_arg). */
-static void args_of_region(struct gpu_run_file *f, struct gpu_run_set *s,
-			   int64_t id, struct kvs *k)
-{
-	char *arg = tname(s, "rocpd_arg"), *reg = tname(s, "rocpd_region");
-	char *sql = NULL;
-	sqlite3_stmt *st = NULL;
-	static const char *const keys[] = {"arg0", "arg1", "arg2", "arg3",
-					   "arg4", "arg5", "arg6", "arg7",
-					   "arg8", "arg9", "arg10", "arg11"};
-	if (arg && reg &&
-	    asprintf(&sql,
-		     "SELECT a.name, a.value FROM %s a JOIN %s r ON "
-		     "a.event_id = r.event_id WHERE r.id = ?1 ORDER BY "
-		     "a.position LIMIT 12",
-		     arg, reg) >= 0 &&
-	    sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, id);
-		for (size_t i = 0; i < 12 && sqlite3_step(st) == SQLITE_ROW;
-		     i++) {
-			char buf[256];
-			snprintf(buf, sizeof(buf), "%.80s=%.160s",
-				 gpu_run_col_text(st, 0), gpu_run_col_text(st, 1));
-			kv_add(k, keys[i], buf, 0, false);
-		}
-	}
-	sqlite3_finalize(st);
-	free(sql);
-	free(arg);
-	free(reg);
-}
-
-static enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
-			    uint64_t event, struct model_kv **out, size_t *n,
-			    struct error *err)
-{
-	struct gpu_run_file *f = &r->files[l->file];
-	struct gpu_run_set *s = &f->sets[l->set];
-	struct kvs k = {.n = 0};
-	char *sql = NULL, *a = NULL, *b = NULL;
-	sqlite3_stmt *st = NULL;
-	if (event == MODEL_EVENT_NONE)
-		return STATUS_OK;
-	if (l->kind == GPU_RUN_LINE_HOST) {
-		if (s->has_arg)
-			args_of_region(f, s, (int64_t)event, &k);
-		return kv_finish(&k, out, n, err);
-	}
-	if (l->kind == GPU_RUN_LINE_QUEUE) {
-		a = tname(s, "rocpd_kernel_dispatch");
-		b = tname(s, "rocpd_info_kernel_symbol");
-		if (a && b)
-			if (asprintf(&sql,
-				     "SELECT k.dispatch_id, k.grid_size_x, "
-				     "k.grid_size_y, k.grid_size_z, "
-				     "k.workgroup_size_x, k.workgroup_size_y, "
-				     "k.workgroup_size_z, "
-				     "k.group_segment_size, "
-				     "k.private_segment_size, s.sgpr_count, "
-				     "s.arch_vgpr_count, s.accum_vgpr_count, "
-				     "s.kernel_name, k.stream_id, k.queue_id, "
-				     "k.start, k.\"end\" "
-				     "FROM %s k LEFT JOIN %s s ON s.id = "
-				     "k.kernel_id WHERE k.id = ?1",
-				     a, b) < 0)
-				sql = NULL;
-	} else if (l->kind == GPU_RUN_LINE_COPY) {
-		a = tname(s, "rocpd_memory_copy");
-		if (a && asprintf(&sql,
-				  "SELECT size, src_agent_id, dst_agent_id, "
-				  "start, \"end\" FROM %s WHERE id = ?1",
-				  a) < 0)
-			sql = NULL;
-	}
-	enum status rc = STATUS_OK;
-	if (sql) {
-		int prc = sqlite3_prepare_v2(f->db, sql, -1, &st, NULL);
-		if (prc != SQLITE_OK) {
-			rc = gpu_run_step_error(f, prc, err);
-		} else {
-			sqlite3_bind_int64(st, 1, (int64_t)event);
-			if (sqlite3_step(st) == SQLITE_ROW) {
-				if (l->kind == GPU_RUN_LINE_QUEUE) {
-					kv_int(&k, "dispatch", st, 0);
-					kv_dim(&k, "grid", st, 1);
-					kv_dim(&k, "workgroup", st, 4);
-					kv_int(&k, "LDS bytes", st, 7);
-					kv_int(&k, "scratch bytes", st, 8);
-					kv_int(&k, "SGPRs", st, 9);
-					kv_int(&k, "arch VGPRs", st, 10);
-					kv_int(&k, "accum VGPRs", st, 11);
-					kv_add(&k, "kernel",
-					       gpu_run_col_text(st, 12), 0,
-					       false);
-					kv_int(&k, "stream", st, 13);
-					kv_int(&k, "queue", st, 14);
-				} else {
-					int64_t size, t0, t1;
-					kv_int(&k, "bytes", st, 0);
-					kv_int(&k, "src agent", st, 1);
-					kv_int(&k, "dst agent", st, 2);
-					if (gpu_run_col_int(st, 0, &size) &&
-					    gpu_run_col_int(st, 3, &t0) &&
-					    gpu_run_col_int(st, 4, &t1) &&
-					    t1 > t0) {
-						char buf[48];
-						double gbs = (double)size /
-							     (double)(t1 - t0);
-						snprintf(buf, sizeof(buf),
-							 "%.3f GB/s", gbs);
-						kv_add(&k, "bandwidth", buf,
-						       gbs, true);
-					}
-				}
-			}
-		}
-	}
-	/* hardware counters of a dispatch, summed per counter */
-	if (rc == STATUS_OK && l->kind == GPU_RUN_LINE_QUEUE && s->has_pmc) {
-		char *pe = tname(s, "rocpd_pmc_event"),
-		     *pi = tname(s, "rocpd_info_pmc"), *q = NULL;
-		sqlite3_stmt *c = NULL;
-		if (pe && pi && a &&
-		    asprintf(&q,
-			     "SELECT p.name, SUM(v.value) FROM %s v JOIN %s p "
-			     "ON p.id = v.pmc_id JOIN %s k ON k.event_id = "
-			     "v.event_id WHERE k.id = ?1 GROUP BY p.name "
-			     "ORDER BY p.name LIMIT 16",
-			     pe, pi, a) >= 0 &&
-		    sqlite3_prepare_v2(f->db, q, -1, &c, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(c, 1, (int64_t)event);
-			while (sqlite3_step(c) == SQLITE_ROW && k.n < 40) {
-				char buf[200], key[64];
-				double v = sqlite3_column_double(c, 1);
-				snprintf(buf, sizeof(buf), "%.17g", v);
-				snprintf(key, sizeof(key), "%.60s",
-					 gpu_run_col_text(c, 0));
-				/* keys must live until packed: use text */
-				char both[280];
-				snprintf(both, sizeof(both), "%s=%s", key,
-					 buf);
-				kv_add(&k, "counter", both, v, true);
-			}
-		}
-		sqlite3_finalize(c);
-		free(q);
-		free(pe);
-		free(pi);
-	}
-	sqlite3_finalize(st);
-	free(sql);
-	free(a);
-	free(b);
-	if (rc != STATUS_OK) {
-		for (size_t i = 0; i < k.n; i++)
-			free(k.text[i]);
-		return rc;
-	}
-	return kv_finish(&k, out, n, err);
 }
 
 const struct gpu_run_layout rocpd_layout_v3 = {
