@@ -69,7 +69,7 @@ struct trace_share {
 
 struct trace_view;
 
-/* A view over all lines of `m` with samples or intervals, showing
+/* A view over all lines of `m` (samples, intervals, counters), showing
  * everything at depth 0.  STATUS_UNSUPPORTED when the model has no
  * timelines. */
 enum status trace_view_new(const struct model *m, struct trace_view **out,
