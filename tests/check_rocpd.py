@@ -196,6 +196,20 @@ def check_monitor(cs, rpd):
                 fail("%s at %d on %r: value %s time %s, SQL %s at %s" % (
                     name, t, label(g), l["value"], l["time"], value, start))
             checked += 1
+    # text: "t=START  value=V", and before the first value "t=-  value=-"
+    for t in (starts[0] - 1, starts[len(starts) // 2]):
+        r = run(cs, "trace", "--at", str(t), rpd)
+        text = r.stdout.decode(errors="replace")
+        for g in groups:
+            value, start = want(g, t)
+            tail = ("  t=-  value=-  (before the first value)" if value is None
+                    else "  t=%d  value=%s" % (start, ("%d" % value) if value == int(value)
+                                               else repr(value)))
+            if not any(l.strip().split("  ", 1)[-1] == label(g) + tail
+                       for l in text.splitlines()):
+                fail("%s: text at %d on %r: wanted %r in\n%s" % (
+                    name, t, label(g), label(g) + tail, text))
+            checked += 1
     # a window over the samples: each cell's value at the cell's start
     lo, hi, w = starts[0] - 1000, starts[-1] + 1000, 317
     r = run(cs, "trace", "--from", str(lo), "--to", str(hi), "--columns",
