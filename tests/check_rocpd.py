@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Check callscope on the fixtures of gen_rocpd.py against its answers, and
-on the real .rpd corpus files against plain SQL over the same files.
+on the real .rpd corpus files against plain SQL over the same files
+(kernels, calls, statistics, and the SMI counter lines of rocpd_monitor).
 
 usage: check_rocpd.py CALLSCOPE FIXTURE_DIR [CORPUS_RPD...]
 """
@@ -151,6 +152,87 @@ def check_stats(what, rep, durations):
     return len(durations)
 
 
+def check_monitor(cs, rpd):
+    """SMI counter lines against plain SQL over the same file: at every
+    sample's start (and one ns before and after), before the first and
+    after the last, `trace --at T --format json` gives per (deviceType,
+    deviceId, monitorType) the value of the last rocpd_monitor row with
+    start <= T (ties: the larger id), and its start as "time"; a window's
+    cells give the same at each cell's start.  Returns the values checked."""
+    db = sqlite3.connect("file:%s?mode=ro&immutable=1" % rpd, uri=True)
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rocpd_monitor'").fetchone():
+        db.close()
+        return 0
+    groups = db.execute("SELECT DISTINCT deviceType, deviceId, monitorType "
+                        "FROM rocpd_monitor").fetchall()
+    starts = sorted({r[0] for r in db.execute("SELECT start FROM rocpd_monitor")})
+
+    def want(g, t):
+        r = db.execute("SELECT value, start FROM rocpd_monitor WHERE deviceType = ? "
+                       "AND deviceId = ? AND monitorType = ? AND start <= ? "
+                       "ORDER BY start DESC, id DESC LIMIT 1", g + (t,)).fetchone()
+        return (float(r[0]), r[1]) if r else (None, None)
+
+    def label(g):
+        return "SMI %s %d %s" % g
+    name = os.path.basename(rpd)
+    probes = set()
+    for t in starts:
+        probes.update((t - 1, t, t + 1))
+    probes.add(starts[-1] + 10**9)
+    checked = 0
+    for t in sorted(probes):
+        r = run(cs, "trace", "--at", str(t), "--format", "json", rpd)
+        if r.returncode:
+            continue
+        lines = {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+        for g in groups:
+            l = lines.get(label(g))
+            if l is None or l.get("kind") != "counter":
+                fail("%s: no counter line %r at %d" % (name, label(g), t))
+                continue
+            value, start = want(g, t)
+            if l["value"] != value or l["time"] != start or "unit" not in l:
+                fail("%s at %d on %r: value %s time %s, SQL %s at %s" % (
+                    name, t, label(g), l["value"], l["time"], value, start))
+            checked += 1
+    # text: "t=START  value=V", and before the first value "t=-  value=-"
+    for t in (starts[0] - 1, starts[len(starts) // 2]):
+        r = run(cs, "trace", "--at", str(t), rpd)
+        text = r.stdout.decode(errors="replace")
+        for g in groups:
+            value, start = want(g, t)
+            tail = ("  t=-  value=-  (before the first value)" if value is None
+                    else "  t=%d  value=%s" % (start, ("%d" % value) if value == int(value)
+                                               else repr(value)))
+            if not any(l.strip().split("  ", 1)[-1] == label(g) + tail
+                       for l in text.splitlines()):
+                fail("%s: text at %d on %r: wanted %r in\n%s" % (
+                    name, t, label(g), label(g) + tail, text))
+            checked += 1
+    # a window over the samples: each cell's value at the cell's start
+    lo, hi, w = starts[0] - 1000, starts[-1] + 1000, 317
+    r = run(cs, "trace", "--from", str(lo), "--to", str(hi), "--columns",
+            str(w), "--format", "json", rpd)
+    if r.returncode == 0:
+        lines = {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+        for g in groups:
+            l = lines.get(label(g))
+            cells = l and l.get("kind") == "counter" and l["cells"]
+            if not cells or len(cells) != w:
+                fail("%s: window: no counter cells on %r" % (name, label(g)))
+                continue
+            for k in range(w):
+                t = lo + (hi - lo) * k // w
+                if cells[k] != want(g, t)[0]:
+                    fail("%s: window cell %d (t=%d) on %r: %s, SQL %s" % (
+                        name, k, t, label(g), cells[k], want(g, t)[0]))
+                    break
+                checked += 1
+    db.close()
+    return checked
+
+
 def main():
     cs, d = sys.argv[1], sys.argv[2]
     A = json.load(open(os.path.join(d, "answers.json")))
@@ -297,6 +379,8 @@ def main():
             if round(calls) != napi + nop:
                 fail("%s: calls %s, wanted %d API + %d ops" % (rpd, calls, napi, nop))
             print("%s: %d kernels, %d ops, %d API calls match" % (os.path.basename(rpd), len(want), nop, napi))
+        n = check_monitor(cs, rpd)
+        print("%s: %d SMI counter values equal to SQL's" % (os.path.basename(rpd), n))
     print("kernel statistics equal to SQL's:", stats)
     print("fails:", fails)
     return 1 if fails else 0

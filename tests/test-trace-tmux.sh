@@ -4,6 +4,9 @@
 # halves the window and `>` moves it by a quarter (read back from the axis
 # labels in the header), and the call path at the cursor is the one
 # `callscope trace --at` prints for the same time and line (its JSON).
+# A corpus .rpd's SMI counter line is drawn as a track of block eighths
+# (the ASCII ramp under LC_ALL=C), and the value at the cursor on it is
+# the one `trace --at` gives.
 # Polls capture-pane with a timeout; a new session per start.
 . "${top_srcdir:-.}/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
@@ -134,4 +137,67 @@ for db in "$corpus/hpcviewer.e4/tests/resources/metadb/issue-233" \
 	check_cursor "$db" "$(basename "$db") zoomed"
 	t send-keys -t "$S" q
 done
+
+# ---- a counter track: the SMI samples of a corpus .rpd -----------------
+# drawn with block eighths (the label and the grid are one frame: once the
+# label shows, so does the track); on it, the cursor line gives the value
+# `trace --at` gives for the same time and line
+rpd="$top_srcdir/../shared/corpus/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result_large.rpd"
+if [ -f "$rpd" ]; then
+	view "$rpd" || fail "$rpd: the viewer did not start"
+	t send-keys -t "$S" t
+	wait_for "Trace [Main]" || fail "rpd: no trace pane"
+	wait_for "SMI gpu 0 sclk" || fail "rpd: no counter track label"
+	screen >"$tmp/screen.txt"
+	python3 - "$tmp/screen.txt" <<'PY' || fail "rpd: the counter track is not drawn with block eighths"
+import sys
+rows = [l for l in open(sys.argv[1], encoding="utf-8")
+	if "SMI gpu 0 sclk" in l and not l.startswith("Cursor")]
+cells = rows[0].split("SMI gpu 0 sclk", 1)[1].strip() if rows else ""
+blocks = [c for c in cells if "\u2581" <= c <= "\u2588"]
+ok = len(blocks) > 20 and len(set(blocks)) >= 2 and \
+	all(c == " " or "\u2581" <= c <= "\u2588" for c in cells)
+if not ok:
+	print("counter row: %r" % rows)
+sys.exit(0 if ok else 1)
+PY
+	t send-keys -t "$S" Down Down Down
+	wait_for "line 3 SMI gpu 0 sclk" || fail "rpd: the cursor did not reach the counter track"
+	t send-keys -t "$S" End
+	sync_keys || fail "rpd: End was not handled"
+	screen >"$tmp/screen.txt"
+	python3 - "$cs" "$rpd" "$tmp/screen.txt" <<'PY' || fail "rpd: the value at the cursor differs from trace --at"
+import json, re, subprocess, sys
+cs, db, path = sys.argv[1:]
+head = [l for l in open(path, encoding="utf-8") if l.startswith("Cursor ")][0]
+m = re.search(r"\(t=(\d+)\)  line (\d+) .*value=(\S+)", head)
+out = subprocess.run([cs, "trace", db, "--at", m.group(1), "--lines",
+		      m.group(2), "--format", "json"], capture_output=True, text=True)
+j = json.loads(out.stdout)["lines"][0]
+ok = j["kind"] == "counter" and j["value"] is not None and \
+	float(m.group(3)) == j["value"]
+if not ok:
+	print("screen %r, trace --at %r" % (head, j))
+sys.exit(0 if ok else 1)
+PY
+	t send-keys -t "$S" q
+	# not UTF-8: the ASCII ramp
+	start "LC_ALL=C $cs --no-config $rpd" "q quit" ||
+		fail "rpd: the viewer did not start under LC_ALL=C"
+	t send-keys -t "$S" t
+	wait_for "SMI gpu 0 sclk" || fail "rpd, LC_ALL=C: no counter track"
+	screen >"$tmp/screen.txt"
+	python3 - "$tmp/screen.txt" <<'PY' || fail "rpd, LC_ALL=C: the counter track is not drawn with the ASCII ramp"
+import sys
+rows = [l for l in open(sys.argv[1], encoding="utf-8", errors="replace")
+	if "SMI gpu 0 sclk" in l and not l.startswith("Cursor")]
+cells = rows[0].split("SMI gpu 0 sclk", 1)[1].strip() if rows else ""
+ok = len(cells) > 20 and len(set(cells) - {" "}) >= 2 and \
+	all(c in " _.-~=+*#" for c in cells)
+if not ok:
+	print("counter row: %r" % rows)
+sys.exit(0 if ok else 1)
+PY
+	t send-keys -t "$S" q
+fi
 exit $status

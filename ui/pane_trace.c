@@ -6,9 +6,24 @@
  * with an upper half block (foreground the upper row, background the lower
  * one).  Colours: a palette of colour pairs after the theme's roles, one
  * colour per function name (a hash, so stable); 8-colour terminals get 6
- * colours, terminals without colour get letters. */
+ * colours, terminals without colour get letters.
+ *
+ * Counter lines are tracks among the lines, where trace_view keeps them
+ * (so that filter, line zoom, cursor and mouse need nothing of their
+ * own): a row whose line is a counter draws, per column, the value in
+ * force at the column's start as a bar of block eighths (U+2581..U+2588;
+ * an ASCII ramp "_.-~=+*#" when the terminal is not UTF-8) in the
+ * histogram role, scaled to the least and greatest value drawn in the
+ * visible window.  The window's values and not the whole line's: they
+ * are the cells already computed (O(columns), no read beyond the
+ * O(columns x log values) searches), a zoom on a small variation shows it
+ * at full height, and the cursor line prints the value and the range, so
+ * the scale is never a guess.  A bar needs a whole character cell, so
+ * while a counter line is in the line range each screen row draws one
+ * line (no half blocks). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +75,8 @@ struct trace_pane {
 	char *det_text;
 	/* colours */
 	uint32_t n_colors; /* palette size; 0 = letters */
-	bool half;         /* two grid rows per screen row */
+	bool half;         /* two grid rows per screen row possible */
+	uint32_t per;      /* grid rows per screen row in this frame (1, 2) */
 	short pair_base;
 };
 
@@ -251,7 +267,7 @@ static void draw_labels(struct pane_env *env, struct trace_pane *t, int y, int x
 			int lw, int screen_rows)
 {
 	const struct model *m = env->model;
-	uint32_t per = t->half ? 2 : 1;
+	uint32_t per = t->per;
 	uint32_t cur_row = t->mode == MODE_DEPTH
 				   ? UINT32_MAX
 				   : trace_view_line_row(
@@ -284,11 +300,37 @@ static void draw_labels(struct pane_env *env, struct trace_pane *t, int y, int x
 	}
 }
 
+/* Counter row r of the grid on screen row y: per column a block of
+ * eighths for the value in force at its start, scaled to the row's least
+ * and greatest value drawn; blank before the line's first value; the
+ * cursor's column reversed. */
+static void draw_counter_row(struct pane_env *env, struct trace_pane *t,
+			     int y, int x, uint32_t r, uint32_t cur_col)
+{
+	static const char ascii[] = " _.-~=+*#";
+	const double *values = t->grid.values + (size_t)r * t->cols;
+	double lo = 0, hi = 0;
+	trace_counter_range(values, t->cols, &lo, &hi);
+	attr_t role = theme_attr(THEME_ROLE_HISTOGRAM);
+	for (uint32_t k = 0; k < t->cols; k++) {
+		unsigned level = trace_counter_level(values[k], lo, hi);
+		wchar_t text[2] = {L' ', 0};
+		if (level && env->caps->utf8)
+			text[0] = (wchar_t)(0x2580 + level);
+		else
+			text[0] = (wchar_t)ascii[level];
+		cchar_t cc;
+		attr_t a = role | (k == cur_col ? A_REVERSE : A_NORMAL);
+		setcchar(&cc, text, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
+		mvadd_wch(y, x + (int)k, &cc);
+	}
+}
+
 static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 		      int screen_rows)
 {
 	const struct model *m = env->model;
-	uint32_t per = t->half ? 2 : 1;
+	uint32_t per = t->per;
 	uint32_t cur_col = trace_view_cursor_column(t->view, t->cols);
 	uint32_t cur_row = t->mode == MODE_DEPTH
 				   ? UINT32_MAX
@@ -320,6 +362,15 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 			    t->grid.row_line[r1] != MODEL_NONE;
 		if (t->mode == MODE_MAIN && !has0 && !has1)
 			break; /* rows below the last line stay blank */
+		if (t->mode == MODE_MAIN && has0 &&
+		    m->timelines[t->grid.row_line[r0]].kind ==
+			    TIMELINE_COUNTER) {
+			draw_counter_row(env, t, y + s, x, r0,
+					 cur_row / per == (uint32_t)s
+						 ? cur_col
+						 : UINT32_MAX);
+			continue;
+		}
 		for (uint32_t k = 0; k < t->cols; k++) {
 			uint32_t c0 = 0, c1 = 0;
 			bool under = !highlight;
@@ -333,6 +384,8 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 				c1 = trace_view_color(m, t->grid.cells[i], nc);
 				under |= trace_ctx_matches(m, t->grid.raw[i], &match);
 			}
+			if (per == 1)
+				c1 = c0; /* a half block of one colour */
 			bool cursor = k == cur_col &&
 				      (t->mode == MODE_DEPTH ||
 				       cur_row / per == (uint32_t)s);
@@ -346,7 +399,7 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 static void draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x,
 			 int screen_rows)
 {
-	uint32_t per = t->half ? 2 : 1;
+	uint32_t per = t->per;
 	uint32_t h = (uint32_t)screen_rows * per;
 	uint32_t nc = t->n_colors ? t->n_colors : 26;
 	uint32_t *col = calloc(h ? h : 1, sizeof(*col));
@@ -379,7 +432,7 @@ static void draw_summary(struct pane_env *env, struct trace_pane *t, int y, int 
 		free(s);
 		for (int r = 0; r < screen_rows; r++)
 			draw_cell(t, y + r, x + (int)k, col[r * per],
-				  per == 2 ? col[r * per + 1] : 0, false, false);
+				  col[r * per + per - 1], false, false);
 	}
 	free(col);
 }
@@ -511,6 +564,69 @@ static const char *interval_details(struct pane_env *env, struct trace_pane *t,
 	return out;
 }
 
+/* The cursor on counter line `tl`: "Cursor +T (t=N)  line L LABEL
+ * value=V UNIT", then since when that value is in force and the range of
+ * the values drawn in the window. */
+static void draw_counter_info(struct pane_env *env, struct trace_pane *t,
+			      int y, int x, int w, int lines, uint32_t tl,
+			      const char *rel)
+{
+	const struct model *m = env->model;
+	uint32_t line;
+	uint64_t index = 0, since = 0, time = trace_view_cursor_time(t->view);
+	double v = NAN;
+	bool found = trace_view_cursor_counter(t->view, &line, &index, &since,
+					       &v);
+	const char *unit = model_str(m, m->timelines[tl].unit);
+	char val[40], *text = NULL;
+	trace_format_value(v, val, sizeof(val));
+	if (asprintf(&text, "Cursor %s (t=%llu)  line %u %s  value=%s%s%s", rel,
+		     (unsigned long long)time, tl,
+		     model_str(m, m->timelines[tl].label), val,
+		     found && *unit ? " " : "", found ? unit : "") < 0)
+		text = NULL;
+	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
+		    text ? text : "", true);
+	free(text);
+	text = NULL;
+	for (int i = 1; i < lines; i++)
+		screen_text(y + i, x, w, theme_attr(THEME_ROLE_DETAIL), "",
+			    true);
+	if (lines < 2)
+		return;
+	char at[40] = "", lo_s[40] = "", hi_s[40] = "";
+	double lo = 0, hi = 0;
+	uint32_t row = trace_view_line_row(t->view, t->rows,
+					   trace_view_cursor_line(t->view));
+	bool range = t->mode == MODE_MAIN && row < t->rows &&
+		     t->grid.row_line[row] == tl &&
+		     trace_counter_range(t->grid.values +
+						 (size_t)row * t->cols,
+					 t->cols, &lo, &hi);
+	if (range) {
+		trace_format_value(lo, lo_s, sizeof(lo_s));
+		trace_format_value(hi, hi_s, sizeof(hi_s));
+	}
+	if (found)
+		fmt_rel(env, since, at, sizeof(at));
+	if (asprintf(&text, "Counter %s%s%s%s; window %s%s%s%s%s",
+		     found ? "value " : "(no value at or before the cursor)",
+		     found ? val : "", found ? " since " : "", at,
+		     range ? "min " : "(nothing drawn)", lo_s,
+		     range ? ", max " : "", hi_s,
+		     range && *unit ? " " : "") < 0)
+		text = NULL;
+	char *full = NULL;
+	if (text && asprintf(&full, "%s%s  (%llu values)", text,
+			     range ? unit : "",
+			     (unsigned long long)m->timelines[tl].count) < 0)
+		full = NULL;
+	screen_text(y + 1, x, w, theme_attr(THEME_ROLE_DETAIL),
+		    full ? full : "", true);
+	free(full);
+	free(text);
+}
+
 static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 			     int x, int w, int lines)
 {
@@ -518,11 +634,15 @@ static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	uint32_t line = trace_view_cursor_line(t->view);
 	uint32_t tl = trace_view_line(t->view, line);
 	uint64_t time = trace_view_cursor_time(t->view);
+	char rel[40], *head = NULL;
+	fmt_rel(env, time, rel, sizeof(rel));
+	if (tl != MODEL_NONE && m->timelines[tl].kind == TIMELINE_COUNTER) {
+		draw_counter_info(env, t, y, x, w, lines, tl, rel);
+		return;
+	}
 	struct trace_sample s = {0};
 	bool found = tl != MODEL_NONE &&
 		     trace_sample_at(m, tl, time, &s, NULL);
-	char rel[40], *head = NULL;
-	fmt_rel(env, time, rel, sizeof(rel));
 	if (asprintf(&head, "Cursor %s (t=%llu)  line %u %s  ctx=%u", rel,
 		     (unsigned long long)time, tl,
 		     tl != MODEL_NONE ? model_str(m, m->timelines[tl].label)
@@ -630,7 +750,13 @@ static void trace_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	int gw = r.w - lw - 1;
 	if (gh < 1 || gw < 1)
 		return;
-	uint32_t per = t->half ? 2 : 1;
+	const struct trace_window *win = trace_view_window(t->view);
+	/* a counter track takes a whole character cell */
+	t->per = t->half && trace_view_counters_in(t->view, win->line_lo,
+						   win->line_hi) == 0
+			 ? 2
+			 : 1;
+	uint32_t per = t->per;
 	uint32_t rows = (uint32_t)gh * per;
 	if (t->mode == MODE_DEPTH) {
 		uint32_t d = trace_view_max_depth(t->view) + 1;
@@ -680,7 +806,7 @@ static struct reaction trace_click(struct pane_env *env, struct pane *pane, int 
 	if (t->mode != MODE_MAIN || y < t->grid_y || y >= t->grid_y + t->grid_h ||
 	    x < t->grid_x || x >= t->grid_x + (int)t->cols || t->cols == 0)
 		return REACTION(HANDLED_YES);
-	uint32_t per = t->half ? 2 : 1;
+	uint32_t per = t->per;
 	uint32_t row = (uint32_t)(y - t->grid_y) * per;
 	if (row >= t->rows)
 		return REACTION(HANDLED_YES);
@@ -744,6 +870,11 @@ static struct reaction reveal_in_tree(struct pane_env *env,
 	const struct model *m = env->model;
 	uint32_t tl = trace_view_line(t->view, trace_view_cursor_line(t->view));
 	struct trace_sample s;
+	if (tl != MODEL_NONE && m->timelines[tl].kind == TIMELINE_COUNTER) {
+		pane_message(env, false,
+			     "a counter track: no context to show in the tree");
+		return REACTION(HANDLED_REDRAW);
+	}
 	if (tl == MODEL_NONE ||
 	    !trace_sample_at(m, tl, trace_view_cursor_time(t->view), &s, NULL) ||
 	    s.ctx_id == 0) {
@@ -953,6 +1084,7 @@ static struct pane *trace_new(struct pane_env *env)
 	}
 	t->view = v;
 	setup_colors(env, t);
+	t->per = t->half ? 2 : 1;
 	p->ops = &pane_trace_ops;
 	p->state = t;
 	return p;

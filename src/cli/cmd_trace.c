@@ -4,7 +4,11 @@
  * and its call path; a window gives W cells per line, each the context
  * active at the start of its slice.  Context 0 is idle or "no sample yet"
  * (before the line's first sample) in both forms; `--at` gives time null
- * for the latter.  Times are nanoseconds as in the file,
+ * for the latter.  A counter line (TIMELINE_COUNTER) gives values, not
+ * contexts: `--at` the value in force at T (the last at or before it) with
+ * its time and the line's unit, a window per cell the value in force at
+ * the cell's start ("-", JSON null, before the first value); its JSON
+ * objects say "kind": "counter".  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
@@ -282,12 +286,68 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 	return true;
 }
 
+static json_t *value_json(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static void put_value_text(const struct model *m, uint32_t line, double v)
+{
+	char buf[40];
+	trace_format_value(v, buf, sizeof(buf));
+	fputs(buf, stdout);
+	const char *unit = model_str(m, m->timelines[line].unit);
+	if (*unit && !isnan(v)) {
+		fputc(' ', stdout);
+		cli_put_text(stdout, unit);
+	}
+}
+
+/* A counter line at t: the value in force (the last at or before t), its
+ * time and the unit. */
+static bool at_counter_line(const struct model *m, uint32_t line, uint64_t t,
+			    const struct trace_options *o, json_t *lines,
+			    struct error *err)
+{
+	double v = NAN;
+	uint64_t index, time = 0;
+	bool found = model_counter_at(m, line, t, &index) &&
+		     model_counter(m, line, index, &time, &v);
+	if (model_trace_take_error(m, err))
+		return false;
+	const char *unit = model_str(m, m->timelines[line].unit);
+	if (o->format == CLI_FORMAT_JSON) {
+		json_t *j = line_json(m, line);
+		json_object_set_new(j, "kind", json_string("counter"));
+		json_object_set_new(j, "time",
+				    found ? json_integer((json_int_t)time)
+					  : json_null());
+		json_object_set_new(j, "value",
+				    found ? value_json(v) : json_null());
+		json_object_set_new(j, "unit", cli_json_text(unit));
+		json_array_append_new(lines, j);
+		return true;
+	}
+	printf("%5u  ", line);
+	cli_put_text(stdout, model_str(m, m->timelines[line].label));
+	if (!found) {
+		fputs("  t=-  value=-  (before the first value)\n", stdout);
+		return true;
+	}
+	printf("  t=%" PRIu64 "  value=", time);
+	put_value_text(m, line, v);
+	fputc('\n', stdout);
+	return true;
+}
+
 /* False when a trace read failed (`err` says why: a remote trace.db whose
  * server went away). */
 static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 		    const struct trace_options *o, json_t *lines,
 		    struct error *err)
 {
+	if (m->timelines[line].kind == TIMELINE_COUNTER)
+		return at_counter_line(m, line, t, o, lines, err);
 	struct trace_sample s;
 	bool found = trace_sample_at(m, line, t, &s, NULL);
 	if (model_trace_take_error(m, err))
@@ -326,10 +386,59 @@ static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 	return true;
 }
 
+/* A counter line over a window: per cell the value in force at its start,
+ * where other lines give a context. */
+static bool window_counter_line(const struct model *m, uint32_t line,
+				uint64_t from, uint64_t to,
+				const struct trace_options *o, json_t *lines,
+				struct error *err)
+{
+	double *values = calloc(o->columns, sizeof(*values));
+	if (!values)
+		return false;
+	trace_counter_cells(m, line, from, to, o->columns, values, NULL);
+	if (model_trace_take_error(m, err)) {
+		free(values);
+		return false;
+	}
+	if (o->format == CLI_FORMAT_JSON) {
+		json_t *j = line_json(m, line);
+		json_t *arr = json_array();
+		for (uint32_t k = 0; k < o->columns; k++)
+			json_array_append_new(arr, value_json(values[k]));
+		json_object_set_new(j, "kind", json_string("counter"));
+		json_object_set_new(
+			j, "unit",
+			cli_json_text(model_str(m, m->timelines[line].unit)));
+		json_object_set_new(j, "cells", arr);
+		json_array_append_new(lines, j);
+	} else {
+		printf("%5u  ", line);
+		cli_put_text(stdout, model_str(m, m->timelines[line].label));
+		const char *unit = model_str(m, m->timelines[line].unit);
+		if (*unit) {
+			fputs(" (", stdout);
+			cli_put_text(stdout, unit);
+			fputc(')', stdout);
+		}
+		fputs(": ", stdout);
+		for (uint32_t k = 0; k < o->columns; k++) {
+			char buf[40];
+			trace_format_value(values[k], buf, sizeof(buf));
+			printf("%s%s", k ? " " : "", buf);
+		}
+		fputc('\n', stdout);
+	}
+	free(values);
+	return true;
+}
+
 static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 			uint64_t to, const struct trace_options *o,
 			json_t *lines, struct error *err)
 {
+	if (m->timelines[line].kind == TIMELINE_COUNTER)
+		return window_counter_line(m, line, from, to, o, lines, err);
 	uint32_t *cells = calloc(o->columns, sizeof(*cells));
 	if (!cells)
 		return false;

@@ -289,7 +289,8 @@ enum timeline_kind {
 	TIMELINE_INTERVALS, /* nested intervals (trace_ops.interval) */
 	TIMELINE_COUNTER,   /* (time, value) samples (trace_ops.counter):
 			       power, memory use, a hardware counter's rate;
-			       drawn as a track under the lines */
+			       drawn as a track at its place among
+			       the lines */
 };
 
 /* One trace line (thread, rank, stream), interval track or counter. */

@@ -4,6 +4,10 @@
 
 #include "views/trace_index.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 /* Element `i` of `line` as a point on the time axis: a sample's time and
  * context, or an interval's begin and context.  `end` is the interval's end
  * (UINT64_MAX for a sample: active until the next one). */
@@ -435,4 +439,89 @@ bool trace_next_change(const struct model *m, uint32_t line,
 	if (!run_start(m, line, k, depth, cn, &limit, &j))
 		return false;
 	return read_time(m, line, j, out);
+}
+
+/* ---- counter lines ----------------------------------------------------- */
+
+void trace_counter_cells(const struct model *m, uint32_t line, uint64_t from,
+			 uint64_t to, uint32_t columns, double *values,
+			 uint64_t *index)
+{
+	uint64_t i = UINT64_MAX, next = 0;
+	double v = NAN;
+	bool have_next = false;
+	for (uint32_t k = 0; k < columns; k++) {
+		values[k] = NAN;
+		if (index)
+			index[k] = UINT64_MAX;
+	}
+	if (!m || line >= m->n_timelines ||
+	    m->timelines[line].kind != TIMELINE_COUNTER)
+		return;
+	uint64_t count = m->timelines[line].count;
+	for (uint32_t k = 0; k < columns; k++) {
+		uint64_t t = trace_cell_time(from, to, columns, k);
+		/* cell times increase: while the next value is still ahead,
+		 * the previous one is in force */
+		if (i == UINT64_MAX || !have_next || next <= t) {
+			uint64_t j, tj;
+			if (!model_counter_at(m, line, t, &j) ||
+			    !model_counter(m, line, j, &tj, &v))
+				continue;
+			i = j;
+			double unused;
+			have_next = i + 1 < count &&
+				    model_counter(m, line, i + 1, &next, &unused);
+		}
+		values[k] = v;
+		if (index)
+			index[k] = i;
+	}
+}
+
+unsigned trace_counter_level(double value, double lo, double hi)
+{
+	if (isnan(value))
+		return 0;
+	if (!(hi > lo) || !isfinite(hi - lo))
+		return value != 0 ? 8 : 1;
+	double x = (value - lo) / (hi - lo);
+	if (!(x > 0))
+		x = 0;
+	if (x > 1)
+		x = 1;
+	return 1 + (unsigned)lround(7 * x);
+}
+
+bool trace_counter_range(const double *values, size_t n, double *lo,
+			 double *hi)
+{
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		if (isnan(values[k]))
+			continue;
+		if (!any || values[k] < *lo)
+			*lo = values[k];
+		if (!any || values[k] > *hi)
+			*hi = values[k];
+		any = true;
+	}
+	return any;
+}
+
+void trace_format_value(double value, char *buf, size_t size)
+{
+	if (isnan(value)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (value == trunc(value) && fabs(value) < 1e15) {
+		snprintf(buf, size, "%.0f", value);
+		return;
+	}
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, size, "%.*g", p, value);
+		if (strtod(buf, NULL) == value)
+			return;
+	}
 }

@@ -1,5 +1,5 @@
-/* trace_index: time lookups on the model's timelines (sample lines and
- * interval tracks), shared by the batch `trace` command and the trace pane
+/* trace_index: time lookups on the model's timelines (sample lines,
+ * interval tracks and counter lines), shared by the batch `trace` command and the trace pane
  * (through trace_view).
  *
  * Samples are read lazily through the model's trace provider; every lookup
@@ -11,6 +11,7 @@
 #define CALLSCOPE_TRACE_INDEX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/model.h"
@@ -91,5 +92,36 @@ bool trace_next_change(const struct model *m, uint32_t line,
 		       const struct trace_bounds *b, uint64_t t,
 		       uint32_t depth, bool forward, uint64_t limit,
 		       uint64_t *out);
+
+/* ---- counter lines ------------------------------------------------- */
+
+/* Fill values[0..columns) with the value of counter line `line` in force
+ * at the start of each cell of [from, to) (trace_cell_time): the last
+ * value whose time is at or before it (model_counter_at), NaN before the
+ * line's first value, on a line that is not a counter line or on a failed
+ * read.  With `index` non-NULL, index[k] is that value's index
+ * (UINT64_MAX for NaN cells).  One binary search per cell, each
+ * O(log count); a cell whose start is still before the next value's time
+ * reuses the previous answer (one read). */
+void trace_counter_cells(const struct model *m, uint32_t line, uint64_t from,
+			 uint64_t to, uint32_t columns, double *values,
+			 uint64_t *index);
+
+/* The level, 1..8 eighths of a cell, of `value` on a track scaled to
+ * [lo, hi]: 1 + round(7 * (value - lo) / (hi - lo)), so the minimum still
+ * shows (one eighth) and the maximum fills the cell; a flat track
+ * (hi <= lo) is 8 where the value is not 0 and 1 where it is.  0 for a
+ * NaN value (nothing to draw). */
+unsigned trace_counter_level(double value, double lo, double hi);
+
+/* The finite values of values[0..n) (NaN skipped): their minimum and
+ * maximum; false when there is none. */
+bool trace_counter_range(const double *values, size_t n, double *lo,
+			 double *hi);
+
+/* `value` into buf: an integer below 1e15 in full ("1595"), else the
+ * shortest %g form that reads back as the same double ("0.1", "1.5e+20");
+ * "-" for NaN. */
+void trace_format_value(double value, char *buf, size_t size);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "views/trace_view.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct trace_view {
 	const struct model *m;
 	uint32_t *lines; /* filtered timeline indexes */
 	uint32_t n_lines;
+	uint32_t *counters; /* counters[i]: counter lines among lines[0, i) */
 	struct trace_bounds *bounds; /* per timeline, read on first use */
 	uint8_t *bounds_state;
 	uint64_t t_min, t_end; /* the whole range [t_min, t_end) */
@@ -46,6 +48,34 @@ static const struct trace_bounds *bounds_of(struct trace_view *v,
 	return v->bounds_state[tl] == BOUNDS_OK ? &v->bounds[tl] : NULL;
 }
 
+/* The running count of counter lines of lines[0..n) (n + 1 entries),
+ * or NULL when out of memory. */
+static uint32_t *count_counters(const struct model *m, const uint32_t *lines,
+				uint32_t n)
+{
+	uint32_t *c = calloc((size_t)n + 1, sizeof(*c));
+	if (!c)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++)
+		c[i + 1] = c[i] + (m->timelines[lines[i]].kind ==
+				   TIMELINE_COUNTER);
+	return c;
+}
+
+uint32_t trace_view_counters_in(const struct trace_view *v, uint32_t lo,
+				uint32_t hi)
+{
+	if (hi > v->n_lines)
+		hi = v->n_lines;
+	return lo < hi ? v->counters[hi] - v->counters[lo] : 0;
+}
+
+static bool is_counter(const struct model *m, uint32_t tl)
+{
+	return tl < m->n_timelines &&
+	       m->timelines[tl].kind == TIMELINE_COUNTER;
+}
+
 enum status trace_view_new(const struct model *m, struct trace_view **out,
 			   struct error *err)
 {
@@ -67,6 +97,10 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 	for (uint32_t i = 0; i < m->n_timelines; i++)
 		v->lines[i] = i;
 	v->n_lines = m->n_timelines;
+	if (!(v->counters = count_counters(m, v->lines, v->n_lines))) {
+		trace_view_free(v);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
 	v->t_min = m->time_min;
 	v->t_end = m->time_max > m->time_min ? m->time_max + 1
 					     : m->time_min + MIN_WIDTH;
@@ -86,6 +120,7 @@ void trace_view_free(struct trace_view *v)
 	if (!v)
 		return;
 	free(v->lines);
+	free(v->counters);
 	free(v->bounds);
 	free(v->bounds_state);
 	free(v);
@@ -351,14 +386,92 @@ void trace_view_set_cursor(struct trace_view *v, uint64_t time,
 	}
 }
 
+/* Counter lines: the start of the run of equal values holding the value
+ * in force at t (whose index is i); at most `limit` values read. */
+static bool counter_run_start(const struct model *m, uint32_t tl, uint64_t i,
+			      uint64_t limit, uint64_t *out)
+{
+	uint64_t start, tn;
+	double here, vn;
+	if (!model_counter(m, tl, i, &start, &here))
+		return false;
+	for (uint64_t n = 0; i > 0 && n < limit; n++) {
+		if (!model_counter(m, tl, i - 1, &tn, &vn))
+			return false;
+		i--;
+		if (tn == start)
+			continue; /* hidden by the later one at that time */
+		if (vn != here)
+			break;
+		start = tn;
+	}
+	*out = start;
+	return true;
+}
+
+/* Counter lines: the time of the next / previous change of value from t
+ * (as trace_next_change does for contexts), reading at most about `limit`
+ * values. */
+static bool counter_change(const struct model *m, uint32_t tl, uint64_t t,
+			   bool forward, uint64_t limit, uint64_t *out)
+{
+	uint64_t i, time, tn;
+	double here, vn;
+	if (!model_counter_at(m, tl, t, &i))
+		return forward && model_counter(m, tl, 0, out, &vn);
+	if (!model_counter(m, tl, i, &time, &here))
+		return false;
+	uint64_t count = m->timelines[tl].count;
+	if (forward) {
+		for (uint64_t j = i + 1; j < count && j - i <= limit; j++) {
+			if (!model_counter(m, tl, j, &tn, &vn))
+				return false;
+			/* values at one time: the last one is in force */
+			double last = vn;
+			uint64_t k = j;
+			while (k + 1 < count && k - i <= limit) {
+				uint64_t tk;
+				double vk;
+				if (!model_counter(m, tl, k + 1, &tk, &vk) ||
+				    tk != tn)
+					break;
+				last = vk;
+				k++;
+			}
+			j = k;
+			if (last != here && !(isnan(last) && isnan(here))) {
+				*out = tn;
+				return true;
+			}
+		}
+		return false;
+	}
+	/* backward: the start of the run holding t, or when t is that
+	 * start, the start of the run before */
+	uint64_t start, j;
+	if (!counter_run_start(m, tl, i, limit, &start))
+		return false;
+	if (start < t) {
+		*out = start;
+		return true;
+	}
+	return start > 0 && model_counter_at(m, tl, start - 1, &j) &&
+	       counter_run_start(m, tl, j, limit, out);
+}
+
 bool trace_view_next_change(struct trace_view *v, bool forward)
 {
 	if (v->cursor_line >= v->n_lines)
 		return false;
 	uint32_t tl = v->lines[v->cursor_line];
 	uint64_t t;
-	if (!trace_next_change(v->m, tl, bounds_of(v, tl), v->cursor_time,
-			       v->win.depth, forward, CHANGE_LIMIT, &t))
+	if (is_counter(v->m, tl)) {
+		if (!counter_change(v->m, tl, v->cursor_time, forward,
+				    CHANGE_LIMIT, &t))
+			return false;
+	} else if (!trace_next_change(v->m, tl, bounds_of(v, tl),
+				      v->cursor_time, v->win.depth, forward,
+				      CHANGE_LIMIT, &t))
 		return false;
 	if (t < v->win.from || t >= v->win.to) {
 		struct trace_window w = v->win;
@@ -367,6 +480,20 @@ bool trace_view_next_change(struct trace_view *v, bool forward)
 	}
 	v->cursor_time = t;
 	clamp_cursor(v);
+	return true;
+}
+
+bool trace_view_cursor_counter(struct trace_view *v, uint32_t *line,
+			       uint64_t *index, uint64_t *time, double *value)
+{
+	if (v->cursor_line >= v->n_lines)
+		return false;
+	uint32_t tl = v->lines[v->cursor_line];
+	if (!is_counter(v->m, tl) ||
+	    !model_counter_at(v->m, tl, v->cursor_time, index) ||
+	    !model_counter(v->m, tl, *index, time, value))
+		return false;
+	*line = tl;
 	return true;
 }
 
@@ -509,7 +636,10 @@ static enum status grid_size(struct trace_grid *g, uint32_t rows,
 		uint32_t *r = realloc(g->raw, (n ? n : 1) * sizeof(*r));
 		if (r)
 			g->raw = r;
-		if (!c || !r)
+		double *d = realloc(g->values, (n ? n : 1) * sizeof(*d));
+		if (d)
+			g->values = d;
+		if (!c || !r || !d)
 			return error_set(err, STATUS_NOMEM, NULL,
 					 "out of memory");
 	}
@@ -559,10 +689,16 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 		uint32_t *raw = g->raw + (size_t)r * columns;
 		uint32_t *cells = g->cells + (size_t)r * columns;
 		g->row_line[r] = tl;
-		if (!reuse)
+		if (!reuse) {
 			trace_cells_raw(v->m, tl,
 					tl == MODEL_NONE ? NULL : bounds_of(v, tl),
 					v->win.from, v->win.to, columns, raw);
+			/* NaN everywhere but on counter rows */
+			trace_counter_cells(v->m, tl, v->win.from, v->win.to,
+					    columns,
+					    g->values + (size_t)r * columns,
+					    NULL);
+		}
 		uint32_t prev_raw = UINT32_MAX, prev = 0;
 		for (uint32_t k = 0; k < columns; k++) {
 			if (raw[k] != prev_raw) {
@@ -581,7 +717,8 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 		return err ? err->status : STATUS_IO;
 	*g = (struct trace_grid){
 		.rows = g->rows, .columns = g->columns, .cells = g->cells,
-		.raw = g->raw, .row_line = g->row_line, .raw_valid = true,
+		.raw = g->raw, .row_line = g->row_line, .values = g->values,
+		.raw_valid = true,
 		.raw_from = v->win.from, .raw_to = v->win.to,
 		.raw_lo = v->win.line_lo, .raw_hi = v->win.line_hi,
 		.raw_stamp = v->stamp,
@@ -615,6 +752,8 @@ enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
 	for (uint32_t r = 1; r < rows; r++)
 		memcpy(g->raw + (size_t)r * columns, g->raw,
 		       columns * sizeof(*g->raw));
+	for (size_t i = 0; i < (size_t)rows * columns; i++)
+		g->values[i] = NAN;
 	if (failed_read(v, g, err))
 		return err ? err->status : STATUS_IO;
 	return STATUS_OK;
@@ -626,6 +765,7 @@ void trace_grid_free(struct trace_grid *g)
 		return;
 	free(g->cells);
 	free(g->raw);
+	free(g->values);
 	free(g->row_line);
 	memset(g, 0, sizeof(*g));
 }
@@ -677,14 +817,21 @@ static int by_cells(const void *a, const void *b)
 	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
 }
 
-/* Shares of `n` contexts taken `stride` apart from `first`. */
-static enum status shares(const struct model *m, const uint32_t *first,
-			  size_t n, size_t stride, uint32_t n_colors,
+/* Shares of the cells of column `col` (UINT32_MAX: of every column) of
+ * the grid's rows that show a line, counter rows left out. */
+static enum status shares(const struct model *m, const struct trace_grid *g,
+			  uint32_t col, uint32_t n_colors,
 			  struct trace_share **out, size_t *n_out,
 			  struct error *err)
 {
 	*out = NULL;
 	*n_out = 0;
+	/* rows without a line are not cells of the trace */
+	size_t rows = 0;
+	while (rows < g->rows && g->row_line[rows] != MODEL_NONE)
+		rows++;
+	size_t per = col == UINT32_MAX ? g->columns : col < g->columns;
+	size_t n = rows * per;
 	uint32_t *copy = malloc((n ? n : 1) * sizeof(*copy));
 	struct trace_share *s = malloc((n ? n : 1) * sizeof(*s));
 	if (!copy || !s) {
@@ -692,8 +839,18 @@ static enum status shares(const struct model *m, const uint32_t *first,
 		free(s);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	}
-	for (size_t i = 0; i < n; i++)
-		copy[i] = first[i * stride];
+	n = 0;
+	for (size_t r = 0; r < rows; r++) {
+		if (is_counter(m, g->row_line[r]))
+			continue;
+		const uint32_t *row = g->cells + r * g->columns;
+		if (col == UINT32_MAX) {
+			memcpy(copy + n, row, g->columns * sizeof(*copy));
+			n += g->columns;
+		} else if (per) {
+			copy[n++] = row[col];
+		}
+	}
 	qsort(copy, n, sizeof(*copy), by_u32);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -719,12 +876,7 @@ enum status trace_grid_shares(const struct model *m,
 			      struct trace_share **out, size_t *n,
 			      struct error *err)
 {
-	/* rows without a line are not cells of the trace */
-	size_t rows = 0;
-	while (rows < g->rows && g->row_line[rows] != MODEL_NONE)
-		rows++;
-	return shares(m, g->cells, rows * g->columns, 1, n_colors, out, n,
-		      err);
+	return shares(m, g, UINT32_MAX, n_colors, out, n, err);
 }
 
 enum status trace_grid_column_shares(const struct model *m,
@@ -733,13 +885,7 @@ enum status trace_grid_column_shares(const struct model *m,
 				     struct trace_share **out, size_t *n,
 				     struct error *err)
 {
-	size_t rows = 0;
-	while (rows < g->rows && g->row_line[rows] != MODEL_NONE)
-		rows++;
-	if (k >= g->columns)
-		rows = 0;
-	return shares(m, g->cells + k, rows, g->columns, n_colors, out, n,
-		      err);
+	return shares(m, g, k, n_colors, out, n, err);
 }
 
 /* An entry of trace_shares_merge_names' sort: the name and the entry's
@@ -958,7 +1104,7 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 	enum status st = STATUS_OK;
 	char *copy = strdup(pattern ? pattern : "");
 	char **words = NULL;
-	uint32_t *lines = NULL;
+	uint32_t *lines = NULL, *counters = NULL;
 	size_t n_words = 0;
 	if (!copy)
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -995,12 +1141,20 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 			       "line filter: no line matches");
 		goto out;
 	}
+	counters = count_counters(v->m, lines, n);
+	if (!counters) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
 	uint32_t keep = v->cursor_line < v->n_lines ? v->lines[v->cursor_line]
 						    : 0;
 	free(v->lines);
 	v->lines = lines;
 	lines = NULL;
 	v->n_lines = n;
+	free(v->counters);
+	v->counters = counters;
+	counters = NULL;
 	v->stamp++;
 	v->cursor_line = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -1011,6 +1165,7 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 	v->win.line_lo = 0;
 	v->win.line_hi = n;
 out:
+	free(counters);
 	free(lines);
 	free(words);
 	free(copy);

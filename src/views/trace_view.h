@@ -11,6 +11,14 @@
  * rows in each frame) and, for the cursor's line, the depth view.  The view
  * keeps per line only the times of its first and last elements, read when
  * the line is first drawn: memory does not grow with the number of samples.
+ *
+ * Counter lines (TIMELINE_COUNTER) stay lines of the list at the place the
+ * model gives them (a reader adds them after the lines of their file), so
+ * that the filter, the line range and zoom, the rows' representatives, the
+ * cursor and the mouse treat every line alike; a counter row's cells are
+ * idle (0) and left out of the shares, and the grid carries its values
+ * instead: per cell the value in force at the cell's start, one
+ * O(log values) search per cell (trace_counter_cells).
  * Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_TRACE_VIEW_H
 #define CALLSCOPE_TRACE_VIEW_H
@@ -41,6 +49,10 @@ struct trace_grid {
 	uint32_t *cells;
 	uint32_t *raw;
 	uint32_t *row_line;
+	/* values[r * columns + k]: on a row whose representative is a
+	 * counter line, the value in force at the start of cell k (NaN
+	 * before its first value); NaN on other rows */
+	double *values;
 	/* what `raw` was read for: a change of depth alone re-derives
 	 * `cells` without reading the trace again */
 	bool raw_valid, raw_depth_view;
@@ -57,7 +69,7 @@ struct trace_share {
 
 struct trace_view;
 
-/* A view over all lines of `m` with samples or intervals, showing
+/* A view over all lines of `m` (samples, intervals, counters), showing
  * everything at depth 0.  STATUS_UNSUPPORTED when the model has no
  * timelines. */
 enum status trace_view_new(const struct model *m, struct trace_view **out,
@@ -79,6 +91,17 @@ uint32_t trace_view_line(const struct trace_view *v, uint32_t i);
  * STATUS_NOT_FOUND (filter unchanged) when no line matches. */
 enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 				  bool hide_empty, struct error *err);
+
+/* The number of counter lines among filtered lines [lo, hi): O(1). */
+uint32_t trace_view_counters_in(const struct trace_view *v, uint32_t lo,
+				uint32_t hi);
+
+/* The counter value in force at the cursor when the cursor's line is a
+ * counter line: its line, index, time and value.  False on other lines
+ * and before the line's first value. */
+bool trace_view_cursor_counter(struct trace_view *v, uint32_t *line,
+			       uint64_t *index, uint64_t *time,
+			       double *value);
 
 /* Cursor: a time and a filtered line index. */
 uint64_t trace_view_cursor_time(const struct trace_view *v);
@@ -107,8 +130,11 @@ bool trace_view_undo(struct trace_view *v);
 bool trace_view_redo(struct trace_view *v);
 
 /* Move the cursor to the next / previous change of context at the current
- * depth on the cursor's line (panning to show it).  False when none is
- * found within a bounded number of elements. */
+ * depth on the cursor's line (panning to show it); on a counter line, to
+ * the next / previous change of value (the start of the run of equal
+ * values holding the cursor, or of the run before when the cursor is at
+ * its start).  False when none is found within a bounded number of
+ * elements. */
 bool trace_view_next_change(struct trace_view *v, bool forward);
 
 /* The interval active at the cursor (trace_interval_active on the
@@ -172,8 +198,8 @@ uint32_t trace_view_color(const struct model *m, uint32_t ctx,
 			  uint32_t n_colors);
 
 /* Shares of the grid's cells per frame context, most cells first (ties by
- * context id), idle included; *out malloc'd.  The legend and the
- * statistics view. */
+ * context id), idle included, counter rows left out; *out malloc'd.  The
+ * legend and the statistics view. */
 enum status trace_grid_shares(const struct model *m,
 			      const struct trace_grid *g, uint32_t n_colors,
 			      struct trace_share **out, size_t *n,
