@@ -1,0 +1,1038 @@
+/* extrap_nsys: the values Extra-P v4.3.0-beta2 derives from one Nsight
+ * Systems export (extrap_nsys.h), computed in C from the tables that
+ * extrap_nsys_load.c read: the two concurrency sweeps (kernels and
+ * memsets with their thread roofs; all GPU activities), then per API
+ * callpath the kernel, synchronization, allocation, copy and memset
+ * values, each grouped as Extra-P's queries group them (one value per
+ * group), and the callpaths without correlation id.  Extra-P's defects
+ * are reproduced on purpose, because its output is the reference (kernel
+ * rows once per GPU row, overlaps G^2 times, API durations counted once
+ * more per call without an activity ending inside it, the copy-copy
+ * overlap one aggregate over the file); each is listed in doc/extrap.md
+ * ("Nsight Systems sets").  Times are integer nanoseconds until the value
+ * is emitted in seconds.  Must not depend on curses, on ui/ or on another
+ * format. */
+#include "config.h"
+
+#include "formats/extrap/extrap_nsys.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct sums {
+	int64_t cid;
+	struct nsys_int v;
+};
+
+struct row {
+	const char *cp, *name, *kind;
+	int blocking; /* 0, 1, -1 for SQL's NULL */
+	int page;     /* pageable: 0, 1, -1 NULL; 0 also where unused */
+	struct nsys_int dur, gpu, bytes, ovl;
+};
+
+struct cid_ref {
+	int64_t cid;
+	size_t i;
+};
+
+struct run {
+	const struct nsys_db *db;
+	nsys_emit_fn emit;
+	void *ctx;
+	struct error *err;
+	bool overflow, nomem;
+	struct cid_ref *by_cid; /* callpath rows with a cid, by cid */
+	size_t n_by_cid;
+	struct nsys_seg *kc, *oa; /* kernel / activity segments */
+	size_t n_kc, n_oa;
+	struct row *rows;
+	size_t n_rows, cap_rows;
+	char *buf;
+	size_t buf_cap;
+};
+
+/* ---- checked arithmetic, SQL's NULL-skipping SUM -------------------- */
+
+static int64_t add(struct run *r, int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_add_overflow(a, b, &s)) {
+		r->overflow = true;
+		return 0;
+	}
+	return s;
+}
+
+static int64_t mul(struct run *r, int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_mul_overflow(a, b, &s)) {
+		r->overflow = true;
+		return 0;
+	}
+	return s;
+}
+
+static void sum_in(struct run *r, struct nsys_int *acc, struct nsys_int v)
+{
+	if (!v.has)
+		return;
+	acc->v = acc->has ? add(r, acc->v, v.v) : v.v;
+	acc->has = true;
+}
+
+static struct nsys_int val(int64_t v)
+{
+	return (struct nsys_int){v, true};
+}
+
+static const struct nsys_int none = {0, false};
+
+/* ---- per correlation id ---------------------------------------------- */
+
+static int cmp_sums(const void *a, const void *b)
+{
+	const struct sums *x = a, *y = b;
+	return x->cid < y->cid ? -1 : x->cid > y->cid;
+}
+
+/* SUM(v) of the entries with `cid` (sorted by cid). */
+static struct nsys_int sums_at(struct run *r, const struct sums *s, size_t n,
+			       int64_t cid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].cid < cid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	struct nsys_int acc = none;
+	for (; lo < n && s[lo].cid == cid; lo++)
+		sum_in(r, &acc, s[lo].v);
+	return acc;
+}
+
+static int cmp_cp_cid(const void *a, const void *b)
+{
+	const struct cid_ref *x = a, *y = b;
+	if (x->cid != y->cid)
+		return x->cid < y->cid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The callpath rows with a correlation id, sorted by it (stable). */
+static bool index_cps(struct run *r)
+{
+	const struct nsys_db *db = r->db;
+	r->by_cid = malloc((db->n_cps + 1) * sizeof(*r->by_cid));
+	if (!r->by_cid)
+		return false;
+	for (size_t i = 0; i < db->n_cps; i++)
+		if (db->cps[i].cid.has)
+			r->by_cid[r->n_by_cid++] =
+				(struct cid_ref){db->cps[i].cid.v, i};
+	qsort(r->by_cid, r->n_by_cid, sizeof(*r->by_cid), cmp_cp_cid);
+	return true;
+}
+
+/* The callpath rows with correlation id `cid`: [*lo, return). */
+static size_t cps_of(const struct run *r, struct nsys_int cid, size_t *lo)
+{
+	*lo = 0;
+	if (!cid.has)
+		return 0;
+	size_t a = 0, b = r->n_by_cid;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (r->by_cid[mid].cid < cid.v)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	while (b < r->n_by_cid && r->by_cid[b].cid == cid.v)
+		b++;
+	return b < a ? a : b;
+}
+
+/* ---- the sweeps -------------------------------------------------------- */
+
+struct base {
+	struct nsys_int cid;
+	int64_t start, end, roof;
+};
+
+struct event {
+	int64_t t;
+	struct nsys_int cid;
+	size_t idx; /* starts 0..n-1, then ends n..2n-1: SQL's UNION ALL */
+};
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	/* GROUP BY's order: NULL first */
+	if (x->cid.has != y->cid.has)
+		return x->cid.has ? 1 : -1;
+	if (x->cid.has && x->cid.v != y->cid.v)
+		return x->cid.v < y->cid.v ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+struct tr {
+	int64_t t, roof;
+};
+
+static int cmp_tr(const void *a, const void *b)
+{
+	const struct tr *x = a, *y = b;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* How many of the sorted pairs have t < x (or <= x when `incl`). */
+static size_t count_below(const struct tr *k, size_t n, int64_t x, bool incl)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].t < x || (incl && k[mid].t == x))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Extra-P's concurrency view over `b`: at each event time, per
+ * correlation id, COUNT = events x bases covering it (BETWEEN, inclusive)
+ * and SUM(roof) = events x their roofs; per time the last id's count and
+ * roof (SQLite's bare columns), the ids' end counts and event roofs (the
+ * last event's of each id) summed; a segment runs to the next time where
+ * count - ends > 0, its roof less the event roofs when something ended.
+ * O(n log n). */
+static bool sweep(struct run *r, const struct base *b, size_t n,
+		  struct nsys_seg **out, size_t *n_out)
+{
+	*out = NULL;
+	*n_out = 0;
+	if (n == 0)
+		return true;
+	struct event *ev = malloc(2 * n * sizeof(*ev));
+	struct tr *ps = malloc(n * sizeof(*ps)), *pe = malloc(n * sizeof(*pe));
+	int64_t *rs = malloc((n + 1) * sizeof(*rs)),
+		*re = malloc((n + 1) * sizeof(*re));
+	struct nsys_seg *seg = malloc(2 * n * sizeof(*seg));
+	size_t nv = 0, k = 0;
+	if (!ev || !ps || !pe || !rs || !re || !seg) {
+		free(seg);
+		seg = NULL;
+		r->nomem = true;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ev[i] = (struct event){b[i].start, b[i].cid, i};
+		ev[n + i] = (struct event){b[i].end, b[i].cid, n + i};
+		/* a base ending before it starts covers nothing */
+		if (b[i].start <= b[i].end) {
+			ps[nv] = (struct tr){b[i].start, b[i].roof};
+			pe[nv] = (struct tr){b[i].end, b[i].roof};
+			nv++;
+		}
+	}
+	qsort(ev, 2 * n, sizeof(*ev), cmp_event);
+	qsort(ps, nv, sizeof(*ps), cmp_tr);
+	qsort(pe, nv, sizeof(*pe), cmp_tr);
+	rs[0] = re[0] = 0;
+	for (size_t i = 0; i < nv; i++) {
+		rs[i + 1] = add(r, rs[i], ps[i].roof);
+		re[i + 1] = add(r, re[i], pe[i].roof);
+	}
+	int64_t prev_t = 0, prev_conc = 0, prev_roof = 0;
+	bool have_prev = false;
+	for (size_t i = 0; i < 2 * n;) {
+		int64_t t = ev[i].t;
+		/* covering: started at or before t, not ended before t */
+		size_t a = count_below(ps, nv, t, true),
+		       z = count_below(pe, nv, t, false);
+		int64_t cover = (int64_t)a - (int64_t)z,
+			croof = add(r, rs[a], -re[z]);
+		int64_t conc = 0, roof = 0, eroof = 0, ends = 0;
+		while (i < 2 * n && ev[i].t == t) {
+			size_t g = i, ne = 0;
+			while (i < 2 * n && ev[i].t == t &&
+			       ev[i].cid.has == ev[g].cid.has &&
+			       (!ev[g].cid.has || ev[i].cid.v == ev[g].cid.v)) {
+				ne++;
+				i++;
+			}
+			const struct event *last = &ev[i - 1];
+			conc = mul(r, (int64_t)ne, cover);
+			roof = mul(r, (int64_t)ne, croof);
+			eroof = add(r, eroof, b[last->idx % n].roof);
+			ends += last->idx >= n;
+		}
+		if (have_prev && prev_conc > 0)
+			seg[k++] = (struct nsys_seg){prev_t, t, prev_conc,
+						     prev_roof};
+		prev_t = t;
+		prev_conc = conc - ends;
+		prev_roof = ends > 0 ? add(r, roof, -eroof) : roof;
+		have_prev = true;
+	}
+out:
+	free(ev);
+	free(ps);
+	free(pe);
+	free(rs);
+	free(re);
+	*out = seg;
+	*n_out = k;
+	return seg != NULL;
+}
+
+/* Segments of `s` (sorted, disjoint) that may meet [a, b]: the first
+ * index whose end is >= a. */
+static size_t seg_from(const struct nsys_seg *s, size_t n, int64_t a)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].end < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static bool in(int64_t x, int64_t a, int64_t b)
+{
+	return a <= x && x <= b;
+}
+
+/* Extra-P's overlap test of [s, e] against [a, b]: s or e inside
+ * [a, b], or [a, b] inside [s, e]. */
+static bool meets3(int64_t s, int64_t e, int64_t a, int64_t b)
+{
+	return in(s, a, b) || in(e, a, b) || (in(a, s, e) && in(b, s, e));
+}
+
+/* ---- callpaths out ----------------------------------------------------- */
+
+/* Emit the concatenation of the NULL-terminated strings. */
+static void put(struct run *r, int metric, int64_t v, bool ns, bool partial,
+		...)
+{
+	if (r->nomem)
+		return;
+	va_list ap;
+	size_t len = 0;
+	va_start(ap, partial);
+	for (const char *p; (p = va_arg(ap, const char *));) {
+		size_t l = strlen(p);
+		if (len + l + 1 > r->buf_cap) {
+			size_t nc = r->buf_cap ? r->buf_cap : 256;
+			while (nc < len + l + 1)
+				nc *= 2;
+			char *g = realloc(r->buf, nc);
+			if (!g) {
+				r->nomem = true;
+				va_end(ap);
+				return;
+			}
+			r->buf = g;
+			r->buf_cap = nc;
+		}
+		memcpy(r->buf + len, p, l);
+		len += l;
+	}
+	va_end(ap);
+	double x = ns ? (double)v / 1e9 : (double)v;
+	if (!r->emit(r->ctx, r->buf, len, metric, x, partial))
+		r->nomem = true;
+}
+
+static void row_add(struct run *r, struct row w)
+{
+	if (r->n_rows == r->cap_rows) {
+		size_t nc = r->cap_rows ? r->cap_rows * 2 : 256;
+		struct row *g = realloc(r->rows, nc * sizeof(*g));
+		if (!g) {
+			r->nomem = true;
+			return;
+		}
+		r->rows = g;
+		r->cap_rows = nc;
+	}
+	r->rows[r->n_rows++] = w;
+}
+
+static int cmp_str_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a ? 1 : b ? -1 : 0;
+	return strcmp(a, b);
+}
+
+/* GROUP BY's key and order: callpath, name, kind, blocking (NULL first) */
+static int cmp_row(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	int c = cmp_str_null(a->cp, b->cp);
+	if (!c)
+		c = cmp_str_null(a->name, b->name);
+	if (!c)
+		c = cmp_str_null(a->kind, b->kind);
+	if (!c)
+		c = a->blocking - b->blocking;
+	return c;
+}
+
+/* The rows grouped: each group's sums into g[0..return). */
+static size_t group_rows(struct run *r)
+{
+	if (r->n_rows)
+		qsort(r->rows, r->n_rows, sizeof(*r->rows), cmp_row);
+	size_t k = 0;
+	for (size_t i = 0; i < r->n_rows;) {
+		struct row g = r->rows[i];
+		size_t j = i + 1;
+		for (; j < r->n_rows && cmp_row(&r->rows[j], &g) == 0; j++) {
+			sum_in(r, &g.dur, r->rows[j].dur);
+			sum_in(r, &g.gpu, r->rows[j].gpu);
+			sum_in(r, &g.bytes, r->rows[j].bytes);
+			sum_in(r, &g.ovl, r->rows[j].ovl);
+		}
+		r->rows[k++] = g;
+		i = j;
+	}
+	return k;
+}
+
+static int blocking_of(bool has_pageable, bool pageable, const char *cp)
+{
+	/* pageable OR NOT (callpath GLOB '*Async_*'), NULL-aware */
+	bool sync_call = !strstr(cp, "Async_");
+	if (has_pageable)
+		return pageable || sync_call;
+	return sync_call ? 1 : -1;
+}
+
+/* Each row `w` joined with the callpath rows of correlation id `cid`
+ * (INNER JOIN; LEFT JOIN adds one row with no callpath). */
+static void join_cps(struct run *r, struct nsys_int cid, struct row w,
+		     bool left)
+{
+	size_t lo, hi = cps_of(r, cid, &lo);
+	if (lo == hi && left)
+		row_add(r, w);
+	for (size_t i = lo; i < hi; i++) {
+		const struct nsys_cp *c = &r->db->cps[r->by_cid[i].i];
+		struct row x = w;
+		x.cp = c->callpath;
+		x.dur = c->dur;
+		if (w.blocking == 2)
+			x.blocking = x.cp ? blocking_of(w.page >= 0,
+							w.page == 1, x.cp)
+					  : 0;
+		row_add(r, x);
+	}
+}
+
+static bool truthy(struct nsys_int v)
+{
+	return v.has && v.v != 0;
+}
+
+static int64_t or0(struct nsys_int v)
+{
+	return v.has ? v.v : 0;
+}
+
+/* ---- kernels ------------------------------------------------------------- */
+
+static bool is_alloc_name(const char *n)
+{
+	return n && (strncmp(n, "cudaFree", 8) == 0 ||
+		     strncmp(n, "cudaMalloc", 10) == 0 ||
+		     strncmp(n, "cudaHostAlloc", 13) == 0);
+}
+
+static int64_t roof_of(const struct nsys_act *k, int64_t max_threads)
+{
+	return k->threads < max_threads ? k->threads : max_threads;
+}
+
+/* Per (callpath, kernel): the API durations, the kernel time less the
+ * overlap, the overlap: segment time x (segment roof - kernel roof) /
+ * segment roof over the kernel segments inside the kernel; every kernel
+ * row once per GPU row. */
+static void kernels(struct run *r)
+{
+	const struct nsys_db *db = r->db;
+	size_t nk = db->n_kernels * db->n_gpus;
+	struct sums *ov = malloc((nk + 1) * sizeof(*ov));
+	if (!ov) {
+		r->nomem = true;
+		return;
+	}
+	size_t n_ov = 0;
+	for (size_t i = 0; i < db->n_kernels; i++) {
+		const struct nsys_act *k = &db->acts[i];
+		if (!k->cid.has)
+			continue;
+		for (size_t g = 0; g < db->n_gpus; g++) {
+			int64_t roof = roof_of(k, db->max_threads[g]);
+			struct nsys_int acc = none;
+			for (size_t s = seg_from(r->kc, r->n_kc, k->start);
+			     s < r->n_kc && r->kc[s].start <= k->end; s++) {
+				const struct nsys_seg *c = &r->kc[s];
+				if (!in(c->start, k->start, k->end) ||
+				    !in(c->end, k->start, k->end) ||
+				    c->roof == 0)
+					continue;
+				int64_t d = c->end - c->start;
+				sum_in(r, &acc,
+				       val(mul(r, d, c->roof - roof) / c->roof));
+			}
+			ov[n_ov++] = (struct sums){k->cid.v, acc};
+		}
+	}
+	qsort(ov, n_ov, sizeof(*ov), cmp_sums);
+	r->n_rows = 0;
+	for (size_t i = 0; i < db->n_kernels; i++) {
+		const struct nsys_act *k = &db->acts[i];
+		if (!k->name || is_alloc_name(k->name))
+			continue;
+		struct nsys_int o =
+			k->cid.has ? sums_at(r, ov, n_ov, k->cid.v) : none;
+		for (size_t g = 0; g < db->n_gpus; g++)
+			join_cps(r, k->cid,
+				 (struct row){.name = k->name,
+					      .gpu = val(k->end - k->start),
+					      .ovl = o},
+				 true);
+	}
+	free(ov);
+	size_t n = group_rows(r);
+	for (size_t i = 0; i < n; i++) {
+		const struct row *w = &r->rows[i];
+		if (!w->cp)
+			continue;
+		if (truthy(w->dur))
+			put(r, 0, w->dur.v, true, false, w->cp, "->", w->name,
+			    NULL);
+		put(r, 0, add(r, or0(w->gpu), -or0(w->ovl)), true, false,
+		    w->cp, "->", w->name, "->GPU ", w->name, NULL);
+		if (w->ovl.has)
+			put(r, 0, w->ovl.v, true, false, w->cp, "->", w->name,
+			    "->GPU ", w->name, "->OVERLAP", NULL);
+	}
+}
+
+/* ---- synchronizations and allocation calls -------------------------- */
+
+struct call_ref {
+	const struct nsys_call *c;
+};
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct nsys_call *x = ((const struct call_ref *)a)->c,
+			       *y = ((const struct call_ref *)b)->c;
+	if (x->cid.v != y->cid.v)
+		return x->cid.v < y->cid.v ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The GPU activities *ending* inside call `c` (another correlation id):
+ * one row each with its overlap, or one name-less row. */
+static void ending_inside(struct run *r, const struct nsys_call *c,
+			  const char *kind)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->db->n_acts; i++) {
+		const struct nsys_act *a = &r->db->acts[i];
+		if (!a->cid.has || a->cid.v == c->cid.v ||
+		    !in(a->end, c->start, c->end))
+			continue;
+		any = true;
+		join_cps(r, c->cid,
+			 (struct row){.name = a->name, .kind = kind,
+				      .ovl = val(min64(c->end, a->end) -
+						 max64(c->start, a->start))},
+			 false);
+	}
+	if (!any)
+		join_cps(r, c->cid, (struct row){.kind = kind}, false);
+}
+
+/* Sum over the activity segments with an end inside [s, e] of their time
+ * inside it. */
+static struct nsys_int oa_overlap(struct run *r, int64_t s, int64_t e)
+{
+	struct nsys_int acc = none;
+	for (size_t i = seg_from(r->oa, r->n_oa, s);
+	     i < r->n_oa && r->oa[i].start <= e; i++)
+		if (in(r->oa[i].start, s, e) || in(r->oa[i].end, s, e))
+			sum_in(r, &acc, val(min64(e, r->oa[i].end) -
+					    max64(s, r->oa[i].start)));
+	return acc;
+}
+
+/* Synchronizations (sync = true), per (callpath, overlap name, sync
+ * type), or cudaMalloc / cudaFree / cudaHostAlloc calls, per (callpath,
+ * overlap name). */
+static void calls(struct run *r, bool sync)
+{
+	const struct nsys_db *db = r->db;
+	const struct nsys_call *v = sync ? db->syncs : db->calls;
+	size_t n = sync ? db->n_syncs : db->n_calls, m = 0;
+	struct call_ref *ref = malloc((n + 1) * sizeof(*ref));
+	if (!ref) {
+		r->nomem = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].cid.has)
+			ref[m++].c = &v[i];
+	qsort(ref, m, sizeof(*ref), cmp_call);
+	r->n_rows = 0;
+	for (size_t i = 0, j; i < m; i = j) {
+		/* one row per correlation id: the last call's duration and
+		 * type, the overlap of each call with the id's summed */
+		struct nsys_int ov = none;
+		for (j = i; j < m && ref[j].c->cid.v == ref[i].c->cid.v; j++)
+			if (sync)
+				sum_in(r, &ov, oa_overlap(r, ref[j].c->start,
+							  ref[j].c->end));
+		const struct nsys_call *last = ref[j - 1].c;
+		struct nsys_int tot = none;
+		for (size_t k = i; k < j && ov.has; k++)
+			sum_in(r, &tot, ov);
+		join_cps(r, last->cid,
+			 (struct row){.kind = sync ? last->type : NULL,
+				      .gpu = val(last->end - last->start),
+				      .ovl = tot},
+			 false);
+	}
+	for (size_t i = 0; i < m; i++) {
+		const struct nsys_call *c = ref[i].c;
+		/* allocations on the host do not wait for the GPU */
+		if (!sync && c->name && strcasestr(c->name, "host"))
+			continue;
+		ending_inside(r, c, sync ? c->type : NULL);
+	}
+	free(ref);
+	size_t ng = group_rows(r);
+	for (size_t i = 0; i < ng; i++) {
+		const struct row *w = &r->rows[i];
+		if (!w->cp || (sync && !w->kind))
+			continue;
+		const char *t = sync ? "->" : "", *k = sync ? w->kind : "";
+		if (w->name) {
+			put(r, 0, or0(w->ovl), true, true, w->cp, t, k,
+			    "->OVERLAP->", w->name, NULL);
+			continue;
+		}
+		if (truthy(w->dur))
+			put(r, 0, sync ? add(r, w->dur.v, -or0(w->ovl)) : w->dur.v,
+			    true, false, w->cp, t, k, NULL);
+		if (!sync)
+			continue;
+		if (w->gpu.has)
+			put(r, 0, w->gpu.v, true, false, w->cp, t, k, "->WAIT",
+			    NULL);
+		if (w->ovl.has)
+			put(r, 0, w->ovl.v, true, false, w->cp, t, k,
+			    "->OVERLAP", NULL);
+	}
+}
+
+/* ---- copies and memsets ------------------------------------------------ */
+
+/* Row `w` joined with the copies or memsets [lo, hi) of correlation id
+ * `cid` (LEFT JOIN: their kind and pageable), then with the callpaths
+ * (blocking per callpath). */
+static void join_acts(struct run *r, size_t lo, size_t hi, struct nsys_int cid,
+		      struct row w)
+{
+	for (size_t i = lo; cid.has && i < hi; i++) {
+		const struct nsys_act *a = &r->db->acts[i];
+		if (!a->cid.has || a->cid.v != cid.v)
+			continue;
+		struct row x = w;
+		x.kind = a->type == 1 ? a->name : "GPU MEMSET";
+		x.page = a->pageable;
+		x.blocking = 2; /* resolved per callpath */
+		join_cps(r, cid, x, false);
+	}
+}
+
+/* The copy-copy overlap: one aggregate over every pair of copies where
+ * one starts or ends inside the other, each pair once per side, joined
+ * with the kernel segments; SQLite's bare columns take the first row:
+ * its id gets the sum, of halves of the pairs' times when that row meets
+ * no segment, else of halves of the time outside each segment. */
+static bool copy_copy(struct run *r, struct sums *out)
+{
+	const struct nsys_db *db = r->db;
+	const struct nsys_act *c = db->acts + db->n_kernels;
+	size_t n = db->n_copies;
+	bool first = true, first_null = false;
+	struct nsys_int halves = none, outside = none;
+	int64_t first_cid = 0;
+	bool first_has = false;
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++) {
+				const struct nsys_act *a = &c[i], *b = &c[j];
+				if (!a->cid.has || !b->cid.has ||
+				    a->cid.v == b->cid.v ||
+				    !(in(b->start, a->start, a->end) ||
+				      in(b->end, a->start, a->end)))
+					continue;
+				int64_t s = max64(a->start, b->start),
+					e = min64(a->end, b->end), d = e - s;
+				const struct nsys_act *me = side ? b : a;
+				size_t hits = 0;
+				for (size_t k = 0; k < r->n_kc; k++) {
+					const struct nsys_seg *g = &r->kc[k];
+					if (!meets3(s, e, g->start, g->end))
+						continue;
+					hits++;
+					int64_t x = min64(g->end, e) -
+						    max64(g->start, s);
+					sum_in(r, &outside, val((d - x) / 2));
+					sum_in(r, &halves, val(d / 2));
+				}
+				if (!hits)
+					sum_in(r, &halves, val(d / 2));
+				if (first) {
+					first = false;
+					first_null = hits == 0;
+					first_cid = me->cid.v;
+					first_has = true;
+				}
+			}
+	if (!first_has)
+		return false;
+	*out = (struct sums){first_cid, first_null ? halves : outside};
+	return true;
+}
+
+/* The groups of copies or memsets out: the API time (less the GPU time
+ * when blocking), the GPU time less the overlap, its bytes, the overlap,
+ * and the overlap per other activity. */
+static void emit_copy_groups(struct run *r)
+{
+	size_t ng = group_rows(r);
+	for (size_t i = 0; i < ng; i++) {
+		const struct row *w = &r->rows[i];
+		if (!w->cp || !w->kind)
+			continue;
+		const char *bl = w->blocking == 1 ? "BLOCKING " : "";
+		if (truthy(w->dur))
+			put(r, 0,
+			    w->blocking == 1 ? add(r, w->dur.v, -or0(w->gpu))
+					     : w->dur.v,
+			    true, false, w->cp, NULL);
+		if (w->name) {
+			put(r, 0, or0(w->ovl), true, true, w->cp, "->", bl,
+			    w->kind, "->OVERLAP->", w->name, NULL);
+			continue;
+		}
+		put(r, 0, add(r, or0(w->gpu), -or0(w->ovl)), true, false,
+		    w->cp, "->", bl, w->kind, NULL);
+		if (w->bytes.has)
+			put(r, 1, w->bytes.v, false, false, w->cp, "->", bl,
+			    w->kind, NULL);
+		if (w->ovl.has)
+			put(r, 0, w->ovl.v, true, false, w->cp, "->", bl,
+			    w->kind, "->OVERLAP", NULL);
+	}
+}
+
+/* Copies, per (callpath, overlap name, copy kind, blocking). */
+static void copies(struct run *r)
+{
+	const struct nsys_db *db = r->db;
+	size_t lo = db->n_kernels, hi = lo + db->n_copies;
+	struct sums *ov = malloc((db->n_copies + 2) * sizeof(*ov));
+	if (!ov) {
+		r->nomem = true;
+		return;
+	}
+	size_t n_ov = 0;
+	for (size_t i = lo; i < hi; i++) {
+		const struct nsys_act *m = &db->acts[i];
+		struct nsys_int acc = none;
+		for (size_t k = seg_from(r->kc, r->n_kc, m->start);
+		     k < r->n_kc && r->kc[k].start <= m->end; k++)
+			if (meets3(r->kc[k].start, r->kc[k].end, m->start,
+				   m->end))
+				sum_in(r, &acc,
+				       val(min64(m->end, r->kc[k].end) -
+					   max64(m->start, r->kc[k].start)));
+		if (m->cid.has && acc.has)
+			ov[n_ov++] = (struct sums){m->cid.v, acc};
+	}
+	if (copy_copy(r, &ov[n_ov]))
+		n_ov++;
+	qsort(ov, n_ov, sizeof(*ov), cmp_sums);
+	r->n_rows = 0;
+	for (size_t i = lo; i < hi; i++) {
+		const struct nsys_act *m = &db->acts[i];
+		struct nsys_int o =
+			m->cid.has ? sums_at(r, ov, n_ov, m->cid.v) : none;
+		join_acts(r, i, i + 1, m->cid,
+			  (struct row){.gpu = val(m->end - m->start),
+				       .bytes = m->bytes, .ovl = o});
+	}
+	free(ov);
+	/* the kernels and the other copies overlapping each copy */
+	for (size_t i = lo; i < hi; i++) {
+		const struct nsys_act *m = &db->acts[i];
+		for (size_t k = 0; k < db->n_kernels; k++) {
+			const struct nsys_act *g = &db->acts[k];
+			if (meets3(g->start, g->end, m->start, m->end))
+				join_acts(r, lo, hi, m->cid,
+					  (struct row){
+						  .name = g->name,
+						  .ovl = val(min64(m->end,
+								   g->end) -
+							     max64(m->start,
+								   g->start))});
+		}
+	}
+	for (int side = 0; side < 2; side++)
+		for (size_t i = lo; i < hi; i++)
+			for (size_t j = lo; j < hi; j++) {
+				const struct nsys_act *a = &db->acts[i],
+						      *b = &db->acts[j];
+				if (!a->cid.has || !b->cid.has ||
+				    a->cid.v == b->cid.v ||
+				    !(in(b->start, a->start, a->end) ||
+				      in(b->end, a->start, a->end)))
+					continue;
+				const struct nsys_act *me = side ? b : a;
+				join_acts(r, lo, hi, me->cid,
+					  (struct row){
+						  .name = me->name,
+						  .ovl = val(min64(a->end,
+								   b->end) -
+							     max64(a->start,
+								   b->start))});
+			}
+	emit_copy_groups(r);
+}
+
+/* Memsets, per (callpath, overlap name, blocking): as copies, the overlap
+ * over the kernel segments meeting the memset but not sharing its start
+ * or its end (unless more than one thing runs), the names those of the
+ * kernels and memsets overlapping it. */
+static void memsets(struct run *r)
+{
+	const struct nsys_db *db = r->db;
+	size_t lo = db->n_kernels + db->n_copies, hi = lo + db->n_memsets;
+	struct sums *ov = malloc((db->n_memsets + 1) * sizeof(*ov));
+	struct call_ref *ref = malloc((db->n_memsets + 1) * sizeof(*ref));
+	/* the memsets as calls, to group them by id */
+	struct nsys_call *as = malloc((db->n_memsets + 1) * sizeof(*as));
+	if (!ov || !ref || !as) {
+		free(ov);
+		free(ref);
+		free(as);
+		r->nomem = true;
+		return;
+	}
+	size_t n_ov = 0, m = 0;
+	for (size_t i = lo; i < hi; i++) {
+		const struct nsys_act *a = &db->acts[i];
+		struct nsys_int acc = none;
+		for (size_t k = seg_from(r->kc, r->n_kc, a->start);
+		     k < r->n_kc && r->kc[k].start <= a->end; k++) {
+			const struct nsys_seg *g = &r->kc[k];
+			if (meets3(g->start, g->end, a->start, a->end) &&
+			    ((g->start != a->start && g->end != a->end) ||
+			     g->conc > 1))
+				sum_in(r, &acc, val(min64(a->end, g->end) -
+						    max64(a->start, g->start)));
+		}
+		if (a->cid.has && acc.has)
+			ov[n_ov++] = (struct sums){a->cid.v, acc};
+		if (a->cid.has) {
+			as[m] = (struct nsys_call){.cid = a->cid,
+						   .start = (int64_t)(i - lo)};
+			ref[m].c = &as[m];
+			m++;
+		}
+	}
+	qsort(ov, n_ov, sizeof(*ov), cmp_sums);
+	qsort(ref, m, sizeof(*ref), cmp_call);
+	r->n_rows = 0;
+	for (size_t i = 0, j; i < m; i = j) {
+		for (j = i; j < m && ref[j].c->cid.v == ref[i].c->cid.v; j++)
+			;
+		const struct nsys_act *last = &db->acts[lo + (size_t)ref[j - 1].c->start];
+		struct nsys_int o = sums_at(r, ov, n_ov, last->cid.v), tot = none;
+		for (size_t k = i; k < j && o.has; k++)
+			sum_in(r, &tot, o);
+		join_cps(r, last->cid,
+			 (struct row){.kind = "GPU MEMSET",
+				      .page = last->pageable,
+				      .blocking = 2,
+				      .gpu = val(last->end - last->start),
+				      .bytes = last->bytes,
+				      .ovl = tot},
+			 false);
+	}
+	free(ov);
+	free(ref);
+	free(as);
+	for (size_t i = lo; i < hi; i++) {
+		const struct nsys_act *a = &db->acts[i];
+		for (size_t k = 0; k < db->n_acts && a->cid.has; k++) {
+			const struct nsys_act *g = &db->acts[k];
+			if (g->type == 1 || !g->cid.has ||
+			    g->cid.v == a->cid.v ||
+			    !meets3(g->start, g->end, a->start, a->end))
+				continue;
+			join_cps(r, a->cid,
+				 (struct row){.name = g->name,
+					      .kind = "GPU MEMSET",
+					      .page = -1,
+					      .blocking = 2,
+					      .ovl = val(min64(a->end, g->end) -
+							 max64(a->start,
+							       g->start))},
+				 false);
+		}
+	}
+	emit_copy_groups(r);
+}
+
+enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
+			       void *ctx, struct error *err)
+{
+	struct run r = {.db = db, .emit = emit, .ctx = ctx, .err = err};
+	struct base *b = NULL;
+	size_t nb = db->n_kernels * db->n_gpus + db->n_acts + 1;
+	b = malloc(nb * sizeof(*b));
+	if (!index_cps(&r) || !b) {
+		r.nomem = true;
+		goto out;
+	}
+	/* the kernel segments: every kernel once per GPU row, with its
+	 * thread roof there, and the memsets with none */
+	size_t n = 0;
+	for (size_t i = 0; i < db->n_kernels; i++)
+		for (size_t g = 0; g < db->n_gpus; g++)
+			b[n++] = (struct base){
+				db->acts[i].cid, db->acts[i].start,
+				db->acts[i].end,
+				roof_of(&db->acts[i], db->max_threads[g])};
+	for (size_t i = db->n_kernels + db->n_copies; i < db->n_acts; i++)
+		b[n++] = (struct base){db->acts[i].cid, db->acts[i].start,
+				       db->acts[i].end, 0};
+	if (!sweep(&r, b, n, &r.kc, &r.n_kc))
+		goto out;
+	/* the activity segments: kernels, copies, memsets once each */
+	for (size_t i = 0; i < db->n_acts; i++)
+		b[i] = (struct base){db->acts[i].cid, db->acts[i].start,
+				     db->acts[i].end, 0};
+	if (!sweep(&r, b, db->n_acts, &r.oa, &r.n_oa))
+		goto out;
+	calls(&r, true);
+	kernels(&r);
+	copies(&r);
+	memsets(&r);
+	calls(&r, false);
+	/* callpaths without a correlation id (NVTX ranges): their time */
+	for (size_t i = 0; i < db->n_cps; i++)
+		if (!db->cps[i].cid.has && db->cps[i].callpath &&
+		    truthy(db->cps[i].dur))
+			put(&r, 0, db->cps[i].dur.v, true, false,
+			    db->cps[i].callpath, NULL);
+out:
+	free(b);
+	free(r.by_cid);
+	free(r.kc);
+	free(r.oa);
+	free(r.rows);
+	free(r.buf);
+	if (r.nomem)
+		return error_set(err, STATUS_NOMEM, db->path, "out of memory");
+	if (r.overflow)
+		return error_set(err, STATUS_CORRUPT, db->path,
+				 "a sum of times or sizes exceeds 64 bits");
+	return STATUS_OK;
+}
+
+enum status extrap_nsys_kernel_paths(const struct nsys_db *db, char ***out,
+				     size_t *n, struct error *err)
+{
+	struct run r = {.db = db, .err = err};
+	*out = NULL;
+	*n = 0;
+	char **v = NULL;
+	size_t cap = 0;
+	bool bad = !index_cps(&r);
+	for (size_t i = 0; !bad && i < db->n_kernels; i++) {
+		const struct nsys_act *k = &db->acts[i];
+		if (!k->cid.has)
+			continue;
+		size_t lo, hi = cps_of(&r, k->cid, &lo);
+		for (size_t j = lo; !bad && j < (hi > lo ? hi : lo + 1); j++) {
+			const char *cp =
+				j < hi ? db->cps[r.by_cid[j].i].callpath : NULL;
+			char *s = NULL;
+			if (cp && k->name &&
+			    asprintf(&s, "%s->%s->GPU %s", cp, k->name,
+				     k->name) < 0) {
+				s = NULL;
+				bad = true;
+			}
+			if (*n == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				char **g = realloc(v, nc * sizeof(*g));
+				if (!g) {
+					free(s);
+					bad = true;
+					break;
+				}
+				v = g;
+				cap = nc;
+			}
+			v[(*n)++] = s;
+		}
+	}
+	free(r.by_cid);
+	if (bad) {
+		for (size_t i = 0; i < *n; i++)
+			free(v[i]);
+		free(v);
+		*n = 0;
+		return error_set(err, STATUS_NOMEM, db->path, "out of memory");
+	}
+	*out = v;
+	return STATUS_OK;
+}

@@ -1,0 +1,115 @@
+/* extrap_nsys: the values Extra-P (v4.3.0-beta2, file format 2) derives
+ * from one Nsight Systems SQLite export of an Nsight set, and the
+ * .ncu-rep decoding beside it; shared by extrap_nsys_load.c (the tables,
+ * read-only), extrap_nsys.c (the rules), extrap_ncu.c (.ncu-rep) and the
+ * reader extrap_nsight.c, and nothing else.  The rules, with the defects
+ * of Extra-P that they copy on purpose, are in doc/extrap.md ("Nsight
+ * Systems sets").  Must not depend on curses, on ui/ or on another
+ * format. */
+#ifndef CALLSCOPE_EXTRAP_NSYS_H
+#define CALLSCOPE_EXTRAP_NSYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+
+/* A nullable SQL integer. */
+struct nsys_int {
+	int64_t v;
+	bool has;
+};
+
+/* EXTRAP_RESOLVED_CALLPATHS (stored, or derived from CUDA_CALLCHAINS). */
+struct nsys_cp {
+	struct nsys_int cid, dur;
+	char *callpath;
+};
+
+/* A GPU activity: kernel (type 0), copy (1) or memset (2).  `name`: the
+ * kernel's short name, the copy kind's name, "MEMSET <value>" (NULL when
+ * SQL's would be NULL). */
+struct nsys_act {
+	struct nsys_int cid;
+	int64_t start, end;
+	int type;
+	char *name;
+	int64_t threads;    /* kernels: grid x block size */
+	const char *kind;   /* copies: the copy kind's name (static) */
+	bool pageable;      /* copies, memsets */
+	struct nsys_int bytes;
+};
+
+/* A synchronization record, or an API call (cudaMalloc and co.). */
+struct nsys_call {
+	struct nsys_int cid;
+	int64_t start, end;
+	const char *type; /* syncs: the syncType's name (static), or NULL */
+	char *name;       /* API calls: the function's name */
+};
+
+/* A concurrency segment of Extra-P's sweeps. */
+struct nsys_seg {
+	int64_t start, end, conc, roof;
+};
+
+struct nsys_db {
+	const char *path;
+	struct nsys_cp *cps;
+	size_t n_cps;
+	struct nsys_act *acts; /* kernels, then copies, then memsets */
+	size_t n_acts, n_kernels, n_copies, n_memsets;
+	bool has_memset_table;
+	struct nsys_call *syncs, *calls;
+	size_t n_syncs, n_calls;
+	int64_t *max_threads; /* one per EXTRAP_GPU_INFO row */
+	size_t n_gpus;
+};
+
+/* Read the tables of the export at `path` (SQLite, read-only; immutable
+ * when `immutable`).  STATUS_CORRUPT / STATUS_IO naming the file; free
+ * with extrap_nsys_free (also after a failure). */
+enum status extrap_nsys_load(const char *path, bool immutable,
+			     struct nsys_db *db, struct error *err);
+void extrap_nsys_free(struct nsys_db *db);
+
+/* Where the values go: callpath `cp` (len bytes), metric 0 "time" (s) or
+ * 1 "bytes_transferred", one value; `partial`: a series Extra-P keeps when
+ * it lacks points (->OVERLAP->name).  False when out of memory. */
+typedef bool (*nsys_emit_fn)(void *ctx, const char *cp, size_t len,
+			     int metric, double value, bool partial);
+
+/* Every value of the export, in Extra-P's rules (doc/extrap.md).
+ * STATUS_CORRUPT when a sum leaves 64 bits; STATUS_NOMEM. */
+enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
+			       void *ctx, struct error *err);
+
+/* The callpath "CP->K->GPU K" of every kernel with a correlation id, in
+ * the table's order, one per matching callpath row (NULL when none):
+ * what the .ncu-rep results are paired with.  A heap array of heap
+ * strings (entries may be NULL). */
+enum status extrap_nsys_kernel_paths(const struct nsys_db *db, char ***out,
+				     size_t *n, struct error *err);
+
+/* One .ncu-rep result: the metrics kept (numbers only, names not starting
+ * with device__attribute or nvlink__), as (name index, value). */
+struct ncu_result {
+	uint32_t *name;
+	double *value;
+	size_t n;
+};
+struct ncu_report {
+	char **strings; /* the string table */
+	size_t n_strings;
+	struct ncu_result *results;
+	size_t n_results;
+};
+
+/* Decode the .ncu-rep at `path` (read whole, at most 1 GiB).
+ * STATUS_CORRUPT with the offset; free with extrap_ncu_free. */
+enum status extrap_ncu_read(const char *path, struct ncu_report *r,
+			    struct error *err);
+void extrap_ncu_free(struct ncu_report *r);
+
+#endif
