@@ -161,158 +161,6 @@ static size_t cps_of(const struct run *r, struct nsys_int cid, size_t *lo)
 	return b < a ? a : b;
 }
 
-/* ---- the sweeps -------------------------------------------------------- */
-
-struct base {
-	struct nsys_int cid;
-	int64_t start, end, roof;
-};
-
-struct event {
-	int64_t t;
-	struct nsys_int cid;
-	size_t idx; /* starts 0..n-1, then ends n..2n-1: SQL's UNION ALL */
-};
-
-static int cmp_event(const void *a, const void *b)
-{
-	const struct event *x = a, *y = b;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	/* GROUP BY's order: NULL first */
-	if (x->cid.has != y->cid.has)
-		return x->cid.has ? 1 : -1;
-	if (x->cid.has && x->cid.v != y->cid.v)
-		return x->cid.v < y->cid.v ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-struct tr {
-	int64_t t, roof;
-};
-
-static int cmp_tr(const void *a, const void *b)
-{
-	const struct tr *x = a, *y = b;
-	return x->t < y->t ? -1 : x->t > y->t;
-}
-
-/* How many of the sorted pairs have t < x (or <= x when `incl`). */
-static size_t count_below(const struct tr *k, size_t n, int64_t x, bool incl)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (k[mid].t < x || (incl && k[mid].t == x))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Extra-P's concurrency view over `b`: at each event time, per
- * correlation id, COUNT = events x bases covering it (BETWEEN, inclusive)
- * and SUM(roof) = events x their roofs; per time the last id's count and
- * roof (SQLite's bare columns), the ids' end counts and event roofs (the
- * last event's of each id) summed; a segment runs to the next time where
- * count - ends > 0, its roof less the event roofs when something ended.
- * O(n log n). */
-static bool sweep(struct run *r, const struct base *b, size_t n,
-		  struct nsys_seg **out, size_t *n_out)
-{
-	*out = NULL;
-	*n_out = 0;
-	if (n == 0)
-		return true;
-	struct event *ev = malloc(2 * n * sizeof(*ev));
-	struct tr *ps = malloc(n * sizeof(*ps)), *pe = malloc(n * sizeof(*pe));
-	int64_t *rs = malloc((n + 1) * sizeof(*rs)),
-		*re = malloc((n + 1) * sizeof(*re));
-	struct nsys_seg *seg = malloc(2 * n * sizeof(*seg));
-	size_t nv = 0, k = 0;
-	if (!ev || !ps || !pe || !rs || !re || !seg) {
-		free(seg);
-		seg = NULL;
-		r->nomem = true;
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		ev[i] = (struct event){b[i].start, b[i].cid, i};
-		ev[n + i] = (struct event){b[i].end, b[i].cid, n + i};
-		/* a base ending before it starts covers nothing */
-		if (b[i].start <= b[i].end) {
-			ps[nv] = (struct tr){b[i].start, b[i].roof};
-			pe[nv] = (struct tr){b[i].end, b[i].roof};
-			nv++;
-		}
-	}
-	qsort(ev, 2 * n, sizeof(*ev), cmp_event);
-	qsort(ps, nv, sizeof(*ps), cmp_tr);
-	qsort(pe, nv, sizeof(*pe), cmp_tr);
-	rs[0] = re[0] = 0;
-	for (size_t i = 0; i < nv; i++) {
-		rs[i + 1] = add(r, rs[i], ps[i].roof);
-		re[i + 1] = add(r, re[i], pe[i].roof);
-	}
-	int64_t prev_t = 0, prev_conc = 0, prev_roof = 0;
-	bool have_prev = false;
-	for (size_t i = 0; i < 2 * n;) {
-		int64_t t = ev[i].t;
-		/* covering: started at or before t, not ended before t */
-		size_t a = count_below(ps, nv, t, true),
-		       z = count_below(pe, nv, t, false);
-		int64_t cover = (int64_t)a - (int64_t)z,
-			croof = add(r, rs[a], -re[z]);
-		int64_t conc = 0, roof = 0, eroof = 0, ends = 0;
-		while (i < 2 * n && ev[i].t == t) {
-			size_t g = i, ne = 0;
-			while (i < 2 * n && ev[i].t == t &&
-			       ev[i].cid.has == ev[g].cid.has &&
-			       (!ev[g].cid.has || ev[i].cid.v == ev[g].cid.v)) {
-				ne++;
-				i++;
-			}
-			const struct event *last = &ev[i - 1];
-			conc = mul(r, (int64_t)ne, cover);
-			roof = mul(r, (int64_t)ne, croof);
-			eroof = add(r, eroof, b[last->idx % n].roof);
-			ends += last->idx >= n;
-		}
-		if (have_prev && prev_conc > 0)
-			seg[k++] = (struct nsys_seg){prev_t, t, prev_conc,
-						     prev_roof};
-		prev_t = t;
-		prev_conc = conc - ends;
-		prev_roof = ends > 0 ? add(r, roof, -eroof) : roof;
-		have_prev = true;
-	}
-out:
-	free(ev);
-	free(ps);
-	free(pe);
-	free(rs);
-	free(re);
-	*out = seg;
-	*n_out = k;
-	return seg != NULL;
-}
-
-/* Segments of `s` (sorted, disjoint) that may meet [a, b]: the first
- * index whose end is >= a. */
-static size_t seg_from(const struct nsys_seg *s, size_t n, int64_t a)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].end < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static int64_t min64(int64_t a, int64_t b)
 {
 	return a < b ? a : b;
@@ -502,7 +350,7 @@ static void kernels(struct run *r)
 		for (size_t g = 0; g < db->n_gpus; g++) {
 			int64_t roof = roof_of(k, db->max_threads[g]);
 			struct nsys_int acc = none;
-			for (size_t s = seg_from(r->kc, r->n_kc, k->start);
+			for (size_t s = extrap_nsys_seg_from(r->kc, r->n_kc, k->start);
 			     s < r->n_kc && r->kc[s].start <= k->end; s++) {
 				const struct nsys_seg *c = &r->kc[s];
 				if (!in(c->start, k->start, k->end) ||
@@ -590,7 +438,7 @@ static void ending_inside(struct run *r, const struct nsys_call *c,
 static struct nsys_int oa_overlap(struct run *r, int64_t s, int64_t e)
 {
 	struct nsys_int acc = none;
-	for (size_t i = seg_from(r->oa, r->n_oa, s);
+	for (size_t i = extrap_nsys_seg_from(r->oa, r->n_oa, s);
 	     i < r->n_oa && r->oa[i].start <= e; i++)
 		if (in(r->oa[i].start, s, e) || in(r->oa[i].end, s, e))
 			sum_in(r, &acc, val(min64(e, r->oa[i].end) -
@@ -785,7 +633,7 @@ static void copies(struct run *r)
 	for (size_t i = lo; i < hi; i++) {
 		const struct nsys_act *m = &db->acts[i];
 		struct nsys_int acc = none;
-		for (size_t k = seg_from(r->kc, r->n_kc, m->start);
+		for (size_t k = extrap_nsys_seg_from(r->kc, r->n_kc, m->start);
 		     k < r->n_kc && r->kc[k].start <= m->end; k++)
 			if (meets3(r->kc[k].start, r->kc[k].end, m->start,
 				   m->end))
@@ -868,7 +716,7 @@ static void memsets(struct run *r)
 	for (size_t i = lo; i < hi; i++) {
 		const struct nsys_act *a = &db->acts[i];
 		struct nsys_int acc = none;
-		for (size_t k = seg_from(r->kc, r->n_kc, a->start);
+		for (size_t k = extrap_nsys_seg_from(r->kc, r->n_kc, a->start);
 		     k < r->n_kc && r->kc[k].start <= a->end; k++) {
 			const struct nsys_seg *g = &r->kc[k];
 			if (meets3(g->start, g->end, a->start, a->end) &&
@@ -934,7 +782,7 @@ enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 			       void *ctx, struct error *err)
 {
 	struct run r = {.db = db, .emit = emit, .ctx = ctx, .err = err};
-	struct base *b = NULL;
+	struct nsys_base *b = NULL;
 	size_t nb = db->n_kernels * db->n_gpus + db->n_acts + 1;
 	b = malloc(nb * sizeof(*b));
 	if (!index_cps(&r) || !b) {
@@ -946,21 +794,25 @@ enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 	size_t n = 0;
 	for (size_t i = 0; i < db->n_kernels; i++)
 		for (size_t g = 0; g < db->n_gpus; g++)
-			b[n++] = (struct base){
+			b[n++] = (struct nsys_base){
 				db->acts[i].cid, db->acts[i].start,
 				db->acts[i].end,
 				roof_of(&db->acts[i], db->max_threads[g])};
 	for (size_t i = db->n_kernels + db->n_copies; i < db->n_acts; i++)
-		b[n++] = (struct base){db->acts[i].cid, db->acts[i].start,
+		b[n++] = (struct nsys_base){db->acts[i].cid, db->acts[i].start,
 				       db->acts[i].end, 0};
-	if (!sweep(&r, b, n, &r.kc, &r.n_kc))
+	if (!extrap_nsys_sweep(b, n, &r.kc, &r.n_kc, &r.overflow)) {
+		r.nomem = true;
 		goto out;
+	}
 	/* the activity segments: kernels, copies, memsets once each */
 	for (size_t i = 0; i < db->n_acts; i++)
-		b[i] = (struct base){db->acts[i].cid, db->acts[i].start,
+		b[i] = (struct nsys_base){db->acts[i].cid, db->acts[i].start,
 				     db->acts[i].end, 0};
-	if (!sweep(&r, b, db->n_acts, &r.oa, &r.n_oa))
+	if (!extrap_nsys_sweep(b, db->n_acts, &r.oa, &r.n_oa, &r.overflow)) {
+		r.nomem = true;
 		goto out;
+	}
 	calls(&r, true);
 	kernels(&r);
 	copies(&r);
@@ -984,55 +836,5 @@ out:
 	if (r.overflow)
 		return error_set(err, STATUS_CORRUPT, db->path,
 				 "a sum of times or sizes exceeds 64 bits");
-	return STATUS_OK;
-}
-
-enum status extrap_nsys_kernel_paths(const struct nsys_db *db, char ***out,
-				     size_t *n, struct error *err)
-{
-	struct run r = {.db = db, .err = err};
-	*out = NULL;
-	*n = 0;
-	char **v = NULL;
-	size_t cap = 0;
-	bool bad = !index_cps(&r);
-	for (size_t i = 0; !bad && i < db->n_kernels; i++) {
-		const struct nsys_act *k = &db->acts[i];
-		if (!k->cid.has)
-			continue;
-		size_t lo, hi = cps_of(&r, k->cid, &lo);
-		for (size_t j = lo; !bad && j < (hi > lo ? hi : lo + 1); j++) {
-			const char *cp =
-				j < hi ? db->cps[r.by_cid[j].i].callpath : NULL;
-			char *s = NULL;
-			if (cp && k->name &&
-			    asprintf(&s, "%s->%s->GPU %s", cp, k->name,
-				     k->name) < 0) {
-				s = NULL;
-				bad = true;
-			}
-			if (*n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				char **g = realloc(v, nc * sizeof(*g));
-				if (!g) {
-					free(s);
-					bad = true;
-					break;
-				}
-				v = g;
-				cap = nc;
-			}
-			v[(*n)++] = s;
-		}
-	}
-	free(r.by_cid);
-	if (bad) {
-		for (size_t i = 0; i < *n; i++)
-			free(v[i]);
-		free(v);
-		*n = 0;
-		return error_set(err, STATUS_NOMEM, db->path, "out of memory");
-	}
-	*out = v;
 	return STATUS_OK;
 }

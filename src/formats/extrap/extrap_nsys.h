@@ -54,6 +54,22 @@ struct nsys_seg {
 	int64_t start, end, conc, roof;
 };
 
+/* An activity of a sweep: its id, time and thread roof. */
+struct nsys_base {
+	struct nsys_int cid;
+	int64_t start, end, roof;
+};
+
+/* extrap_nsys_sweep.c: Extra-P's concurrency segments over `b` (view
+ * EXTRAP_CONCURRENT_KERNELS with roofs; EXTRAP_OVERLAP_ACTIVITIES, roofs
+ * unused), sorted by time, into a heap array *out (NULL with no
+ * activities); *overflow set when a count leaves 64 bits.  False when
+ * out of memory.  O(n log n). */
+bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
+		       struct nsys_seg **out, size_t *n_out, bool *overflow);
+/* The first of the sorted, disjoint segments `s` whose end is >= a. */
+size_t extrap_nsys_seg_from(const struct nsys_seg *s, size_t n, int64_t a);
+
 struct nsys_db {
 	const char *path;
 	struct nsys_cp *cps;

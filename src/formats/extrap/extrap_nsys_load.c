@@ -3,7 +3,8 @@
  * callpaths (Extra-P's own stored table EXTRAP_RESOLVED_CALLPATHS when the
  * file has it, else derived from CUDA_CALLCHAINS as Extra-P derives it),
  * the kernels, copies and memsets, the synchronizations, the allocation
- * calls, and the GPUs' thread limits (EXTRAP_GPU_INFO's rule).  The file
+ * calls, and the GPUs' thread limits (EXTRAP_GPU_INFO's rule); and the
+ * kernels' callpaths that .ncu-rep results are paired with.  The file
  * is opened strictly read-only (io/sqlite_ro); the views a tool stored in
  * it are never evaluated, only tables are read, with queries of our own.
  * Must not depend on curses, on ui/ or on another format. */
@@ -142,7 +143,10 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 	if (!has_table(l, "CUDA_CALLCHAINS", false) ||
 	    !has_table(l, "CUPTI_ACTIVITY_KIND_RUNTIME", false) ||
 	    !has_column(l, "CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId"))
-		return STATUS_OK;
+		return error_set(l->err, STATUS_CORRUPT, l->path,
+				 "not an Nsight Systems export with call "
+				 "stacks: neither EXTRAP_RESOLVED_CALLPATHS nor "
+				 "CUDA_CALLCHAINS with CUPTI_ACTIVITY_KIND_RUNTIME");
 	sqlite3_stmt *api = NULL, *fr = NULL;
 	enum status st = STATUS_OK;
 	size_t cap = 0;
@@ -175,8 +179,7 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 		char *buf = NULL;
 		size_t len = 0;
 		bool any = false, ok = true;
-		int frc;
-		while (ok && (frc = sqlite3_step(fr)) == SQLITE_ROW) {
+		while (ok && sqlite3_step(fr) == SQLITE_ROW) {
 			if (sqlite3_column_type(fr, 0) == SQLITE_NULL)
 				continue;
 			const char *nm = (const char *)sqlite3_column_text(fr, 0);
@@ -510,4 +513,76 @@ void extrap_nsys_free(struct nsys_db *d)
 	free(d->calls);
 	free(d->max_threads);
 	memset(d, 0, sizeof(*d));
+}
+
+struct cid_at {
+	int64_t cid;
+	size_t i;
+};
+
+static int cmp_cid_at(const void *a, const void *b)
+{
+	const struct cid_at *x = a, *y = b;
+	if (x->cid != y->cid)
+		return x->cid < y->cid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+enum status extrap_nsys_kernel_paths(const struct nsys_db *db, char ***out,
+				     size_t *n, struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	struct cid_at *by = malloc((db->n_cps + 1) * sizeof(*by));
+	char **v = NULL;
+	size_t nb = 0, cap = 0;
+	bool bad = !by;
+	for (size_t i = 0; !bad && i < db->n_cps; i++)
+		if (db->cps[i].cid.has)
+			by[nb++] = (struct cid_at){db->cps[i].cid.v, i};
+	if (!bad)
+		qsort(by, nb, sizeof(*by), cmp_cid_at);
+	/* kernels with an id, LEFT JOIN the callpaths, in table order */
+	for (size_t i = 0; !bad && i < db->n_kernels; i++) {
+		const struct nsys_act *k = &db->acts[i];
+		if (!k->cid.has)
+			continue;
+		size_t lo = 0, hi = nb;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (by[mid].cid < k->cid.v)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (hi = lo; hi < nb && by[hi].cid == k->cid.v; hi++)
+			;
+		for (size_t j = lo; !bad && j < (hi > lo ? hi : lo + 1); j++) {
+			const char *cp = j < hi ? db->cps[by[j].i].callpath : NULL;
+			char *s = NULL;
+			if (cp && k->name &&
+			    asprintf(&s, "%s->%s->GPU %s", cp, k->name,
+				     k->name) < 0) {
+				s = NULL;
+				bad = true;
+			}
+			if (!bad && !grow((void **)&v, *n, &cap, sizeof(*v)))
+				bad = true;
+			if (bad) {
+				free(s);
+				break;
+			}
+			v[(*n)++] = s;
+		}
+	}
+	free(by);
+	if (bad) {
+		for (size_t i = 0; i < *n; i++)
+			free(v[i]);
+		free(v);
+		*n = 0;
+		return error_set(err, STATUS_NOMEM, db->path, "out of memory");
+	}
+	*out = v;
+	return STATUS_OK;
 }
