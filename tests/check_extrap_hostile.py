@@ -12,10 +12,12 @@ counts and lengths written over each 4- and 8-byte field of the head.
 
 Nsight sets (two points of nsight/sampled_callchains): one export
 truncated or not SQLite, one .ncu-rep truncated, overwritten or garbage
-(the one line must name the damaged file when the exit status is 2), a
-point directory left empty, every point directory empty."""
+or times at the ends of 64 bits (the one line must name the damaged file
+when the exit status is 2), a point directory left empty, every point
+directory empty."""
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -95,6 +97,19 @@ def nsight_cases(corpus, tmp):
         with open(stem + ".ncu-rep", "wb") as f:
             f.write(blob)
         yield "ncu_garbage%d" % len(blob), top, "ex-gpu.s100.ncu-rep", True
+    # times at the ends of 64 bits: exit 2 naming the file, or a read
+    for table, col, v in (
+            ("CUPTI_ACTIVITY_KIND_KERNEL", "start", -2**63),
+            ("CUPTI_ACTIVITY_KIND_KERNEL", "end", 2**63 - 1),
+            ("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "end", 2**63 - 1),
+            ("EXTRAP_RESOLVED_CALLPATHS", "duration", -2**63)):
+        stem = fresh()
+        db3 = sqlite3.connect(stem + ".sqlite")
+        db3.execute("UPDATE %s SET %s = ? WHERE rowid IN (SELECT rowid "
+                    "FROM %s LIMIT 2)" % (table, col, table), (v,))
+        db3.commit()
+        db3.close()
+        yield "huge_%s_%s" % (table, col), top, "ex-gpu.s100.sqlite", False
     stem = fresh()
     for ext in (".sqlite", ".ncu-rep"):
         os.unlink(stem + ext)

@@ -71,7 +71,9 @@ static size_t intern(struct intern *t, const char *s, size_t len)
 		if (t->len[i] == len && memcmp(t->v[i], s, len) == 0)
 			return i;
 	}
-	if (t->n == t->cap || t->n >= UINT32_MAX - 1) {
+	if (t->n >= UINT32_MAX - 1)
+		return SIZE_MAX;
+	if (t->n == t->cap) {
 		size_t nc = t->cap ? t->cap * 2 : 256;
 		char **gv = realloc(t->v, nc * sizeof(*gv));
 		if (gv)

@@ -1,20 +1,21 @@
 /* extrap_nsys: the values Extra-P v4.3.0-beta2 derives from one Nsight
  * Systems export (extrap_nsys.h), computed in C from the tables that
- * extrap_nsys_load.c read: the two concurrency sweeps (kernels and
- * memsets with their thread roofs; all GPU activities), then per API
- * callpath the kernel, synchronization, allocation, copy and memset
- * values, each grouped as Extra-P's queries group them (one value per
- * group), and the callpaths without correlation id.  Extra-P's defects
- * are reproduced on purpose, because its output is the reference (kernel
- * rows once per GPU row, overlaps G^2 times, API durations counted once
- * more per call without an activity ending inside it, the copy-copy
- * overlap one aggregate over the file); each is listed in doc/extrap.md
- * ("Nsight Systems sets").  Times are integer nanoseconds until the value
- * is emitted in seconds.  Must not depend on curses, on ui/ or on another
- * format. */
+ * extrap_nsys_load.c read: the two concurrency sweeps
+ * (extrap_nsys_sweep.c: kernels and memsets with their thread roofs; all
+ * GPU activities), then per API callpath the kernel, synchronization and
+ * allocation values here, the copy and memset values in
+ * extrap_nsys_copy.c, each grouped as Extra-P's queries group them (one
+ * value per group), and the callpaths without correlation id.  Extra-P's
+ * defects are reproduced on purpose, because its output is the reference
+ * (kernel rows once per GPU row, overlaps G^2 times, API durations
+ * counted once more per call without an activity ending inside it, the
+ * copy-copy overlap one aggregate over the file); each is listed in
+ * doc/extrap.md ("Nsight Systems sets").  Times are integer nanoseconds,
+ * in checked 64-bit arithmetic, until the value is emitted in seconds.
+ * Must not depend on curses, on ui/ or on another format. */
 #include "config.h"
 
-#include "formats/extrap/extrap_nsys.h"
+#include "formats/extrap/extrap_nsys_run.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,86 +23,16 @@
 #include <string.h>
 #include <strings.h>
 
-struct sums {
-	int64_t cid;
-	struct nsys_int v;
-};
-
-struct row {
-	const char *cp, *name, *kind;
-	int blocking; /* 0, 1, -1 for SQL's NULL */
-	int page;     /* pageable: 0, 1, -1 NULL; 0 also where unused */
-	struct nsys_int dur, gpu, bytes, ovl;
-};
-
-struct cid_ref {
-	int64_t cid;
-	size_t i;
-};
-
-struct run {
-	const struct nsys_db *db;
-	nsys_emit_fn emit;
-	void *ctx;
-	struct error *err;
-	bool overflow, nomem;
-	struct cid_ref *by_cid; /* callpath rows with a cid, by cid */
-	size_t n_by_cid;
-	struct nsys_seg *kc, *oa; /* kernel / activity segments */
-	size_t n_kc, n_oa;
-	struct row *rows;
-	size_t n_rows, cap_rows;
-	char *buf;
-	size_t buf_cap;
-};
-
-/* ---- checked arithmetic, SQL's NULL-skipping SUM -------------------- */
-
-static int64_t add(struct run *r, int64_t a, int64_t b)
-{
-	int64_t s;
-	if (__builtin_add_overflow(a, b, &s)) {
-		r->overflow = true;
-		return 0;
-	}
-	return s;
-}
-
-static int64_t mul(struct run *r, int64_t a, int64_t b)
-{
-	int64_t s;
-	if (__builtin_mul_overflow(a, b, &s)) {
-		r->overflow = true;
-		return 0;
-	}
-	return s;
-}
-
-static void sum_in(struct run *r, struct nsys_int *acc, struct nsys_int v)
-{
-	if (!v.has)
-		return;
-	acc->v = acc->has ? add(r, acc->v, v.v) : v.v;
-	acc->has = true;
-}
-
-static struct nsys_int val(int64_t v)
-{
-	return (struct nsys_int){v, true};
-}
-
-static const struct nsys_int none = {0, false};
-
 /* ---- per correlation id ---------------------------------------------- */
 
-static int cmp_sums(const void *a, const void *b)
+int extrap_nsys_cmp_sums(const void *a, const void *b)
 {
 	const struct sums *x = a, *y = b;
 	return x->cid < y->cid ? -1 : x->cid > y->cid;
 }
 
 /* SUM(v) of the entries with `cid` (sorted by cid). */
-static struct nsys_int sums_at(struct run *r, const struct sums *s, size_t n,
+struct nsys_int extrap_nsys_sums_at(struct run *r, const struct sums *s, size_t n,
 			       int64_t cid)
 {
 	size_t lo = 0, hi = n;
@@ -118,7 +49,7 @@ static struct nsys_int sums_at(struct run *r, const struct sums *s, size_t n,
 	return acc;
 }
 
-static int cmp_cp_cid(const void *a, const void *b)
+int extrap_nsys_cmp_cid(const void *a, const void *b)
 {
 	const struct cid_ref *x = a, *y = b;
 	if (x->cid != y->cid)
@@ -137,7 +68,7 @@ static bool index_cps(struct run *r)
 		if (db->cps[i].cid.has)
 			r->by_cid[r->n_by_cid++] =
 				(struct cid_ref){db->cps[i].cid.v, i};
-	qsort(r->by_cid, r->n_by_cid, sizeof(*r->by_cid), cmp_cp_cid);
+	qsort(r->by_cid, r->n_by_cid, sizeof(*r->by_cid), extrap_nsys_cmp_cid);
 	return true;
 }
 
@@ -161,32 +92,10 @@ static size_t cps_of(const struct run *r, struct nsys_int cid, size_t *lo)
 	return b < a ? a : b;
 }
 
-static int64_t min64(int64_t a, int64_t b)
-{
-	return a < b ? a : b;
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-	return a > b ? a : b;
-}
-
-static bool in(int64_t x, int64_t a, int64_t b)
-{
-	return a <= x && x <= b;
-}
-
-/* Extra-P's overlap test of [s, e] against [a, b]: s or e inside
- * [a, b], or [a, b] inside [s, e]. */
-static bool meets3(int64_t s, int64_t e, int64_t a, int64_t b)
-{
-	return in(s, a, b) || in(e, a, b) || (in(a, s, e) && in(b, s, e));
-}
-
 /* ---- callpaths out ----------------------------------------------------- */
 
 /* Emit the concatenation of the NULL-terminated strings. */
-static void put(struct run *r, int metric, int64_t v, bool ns, bool partial,
+void extrap_nsys_put(struct run *r, int metric, int64_t v, bool ns, bool partial,
 		...)
 {
 	if (r->nomem)
@@ -255,7 +164,7 @@ static int cmp_row(const void *x, const void *y)
 }
 
 /* The rows grouped: each group's sums into g[0..return). */
-static size_t group_rows(struct run *r)
+size_t extrap_nsys_group_rows(struct run *r)
 {
 	if (r->n_rows)
 		qsort(r->rows, r->n_rows, sizeof(*r->rows), cmp_row);
@@ -286,7 +195,7 @@ static int blocking_of(bool has_pageable, bool pageable, const char *cp)
 
 /* Each row `w` joined with the callpath rows of correlation id `cid`
  * (INNER JOIN; LEFT JOIN adds one row with no callpath). */
-static void join_cps(struct run *r, struct nsys_int cid, struct row w,
+void extrap_nsys_join_cps(struct run *r, struct nsys_int cid, struct row w,
 		     bool left)
 {
 	size_t lo, hi = cps_of(r, cid, &lo);
@@ -303,16 +212,6 @@ static void join_cps(struct run *r, struct nsys_int cid, struct row w,
 					  : 0;
 		row_add(r, x);
 	}
-}
-
-static bool truthy(struct nsys_int v)
-{
-	return v.has && v.v != 0;
-}
-
-static int64_t or0(struct nsys_int v)
-{
-	return v.has ? v.v : 0;
 }
 
 /* ---- kernels ------------------------------------------------------------- */
@@ -357,41 +256,43 @@ static void kernels(struct run *r)
 				    !in(c->end, k->start, k->end) ||
 				    c->roof == 0)
 					continue;
-				int64_t d = c->end - c->start;
-				sum_in(r, &acc,
-				       val(mul(r, d, c->roof - roof) / c->roof));
+				int64_t d = sub(r, c->end, c->start);
+				int64_t x = mul(r, d, sub(r, c->roof, roof));
+				/* SQL's integer division; INT64_MIN / -1 left */
+				sum_in(r, &acc, val(c->roof == -1 ? sub(r, 0, x)
+								  : x / c->roof));
 			}
 			ov[n_ov++] = (struct sums){k->cid.v, acc};
 		}
 	}
-	qsort(ov, n_ov, sizeof(*ov), cmp_sums);
+	qsort(ov, n_ov, sizeof(*ov), extrap_nsys_cmp_sums);
 	r->n_rows = 0;
 	for (size_t i = 0; i < db->n_kernels; i++) {
 		const struct nsys_act *k = &db->acts[i];
 		if (!k->name || is_alloc_name(k->name))
 			continue;
 		struct nsys_int o =
-			k->cid.has ? sums_at(r, ov, n_ov, k->cid.v) : none;
+			k->cid.has ? extrap_nsys_sums_at(r, ov, n_ov, k->cid.v) : none;
 		for (size_t g = 0; g < db->n_gpus; g++)
-			join_cps(r, k->cid,
+			extrap_nsys_join_cps(r, k->cid,
 				 (struct row){.name = k->name,
-					      .gpu = val(k->end - k->start),
+					      .gpu = val(sub(r, k->end, k->start)),
 					      .ovl = o},
 				 true);
 	}
 	free(ov);
-	size_t n = group_rows(r);
+	size_t n = extrap_nsys_group_rows(r);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *w = &r->rows[i];
 		if (!w->cp)
 			continue;
 		if (truthy(w->dur))
-			put(r, 0, w->dur.v, true, false, w->cp, "->", w->name,
+			extrap_nsys_put(r, 0, w->dur.v, true, false, w->cp, "->", w->name,
 			    NULL);
-		put(r, 0, add(r, or0(w->gpu), -or0(w->ovl)), true, false,
+		extrap_nsys_put(r, 0, sub(r, or0(w->gpu), or0(w->ovl)), true, false,
 		    w->cp, "->", w->name, "->GPU ", w->name, NULL);
 		if (w->ovl.has)
-			put(r, 0, w->ovl.v, true, false, w->cp, "->", w->name,
+			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp, "->", w->name,
 			    "->GPU ", w->name, "->OVERLAP", NULL);
 	}
 }
@@ -423,14 +324,13 @@ static void ending_inside(struct run *r, const struct nsys_call *c,
 		    !in(a->end, c->start, c->end))
 			continue;
 		any = true;
-		join_cps(r, c->cid,
+		extrap_nsys_join_cps(r, c->cid,
 			 (struct row){.name = a->name, .kind = kind,
-				      .ovl = val(min64(c->end, a->end) -
-						 max64(c->start, a->start))},
+				      .ovl = val(sub(r, min64(c->end, a->end), max64(c->start, a->start)))},
 			 false);
 	}
 	if (!any)
-		join_cps(r, c->cid, (struct row){.kind = kind}, false);
+		extrap_nsys_join_cps(r, c->cid, (struct row){.kind = kind}, false);
 }
 
 /* Sum over the activity segments with an end inside [s, e] of their time
@@ -441,8 +341,7 @@ static struct nsys_int oa_overlap(struct run *r, int64_t s, int64_t e)
 	for (size_t i = extrap_nsys_seg_from(r->oa, r->n_oa, s);
 	     i < r->n_oa && r->oa[i].start <= e; i++)
 		if (in(r->oa[i].start, s, e) || in(r->oa[i].end, s, e))
-			sum_in(r, &acc, val(min64(e, r->oa[i].end) -
-					    max64(s, r->oa[i].start)));
+			sum_in(r, &acc, val(sub(r, min64(e, r->oa[i].end), max64(s, r->oa[i].start))));
 	return acc;
 }
 
@@ -476,9 +375,9 @@ static void calls(struct run *r, bool sync)
 		struct nsys_int tot = none;
 		for (size_t k = i; k < j && ov.has; k++)
 			sum_in(r, &tot, ov);
-		join_cps(r, last->cid,
+		extrap_nsys_join_cps(r, last->cid,
 			 (struct row){.kind = sync ? last->type : NULL,
-				      .gpu = val(last->end - last->start),
+				      .gpu = val(sub(r, last->end, last->start)),
 				      .ovl = tot},
 			 false);
 	}
@@ -490,293 +389,32 @@ static void calls(struct run *r, bool sync)
 		ending_inside(r, c, sync ? c->type : NULL);
 	}
 	free(ref);
-	size_t ng = group_rows(r);
+	size_t ng = extrap_nsys_group_rows(r);
 	for (size_t i = 0; i < ng; i++) {
 		const struct row *w = &r->rows[i];
 		if (!w->cp || (sync && !w->kind))
 			continue;
 		const char *t = sync ? "->" : "", *k = sync ? w->kind : "";
 		if (w->name) {
-			put(r, 0, or0(w->ovl), true, true, w->cp, t, k,
+			extrap_nsys_put(r, 0, or0(w->ovl), true, true, w->cp, t, k,
 			    "->OVERLAP->", w->name, NULL);
 			continue;
 		}
 		if (truthy(w->dur))
-			put(r, 0, sync ? add(r, w->dur.v, -or0(w->ovl)) : w->dur.v,
+			extrap_nsys_put(r, 0, sync ? sub(r, w->dur.v, or0(w->ovl)) : w->dur.v,
 			    true, false, w->cp, t, k, NULL);
 		if (!sync)
 			continue;
 		if (w->gpu.has)
-			put(r, 0, w->gpu.v, true, false, w->cp, t, k, "->WAIT",
+			extrap_nsys_put(r, 0, w->gpu.v, true, false, w->cp, t, k, "->WAIT",
 			    NULL);
 		if (w->ovl.has)
-			put(r, 0, w->ovl.v, true, false, w->cp, t, k,
+			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp, t, k,
 			    "->OVERLAP", NULL);
 	}
 }
 
 /* ---- copies and memsets ------------------------------------------------ */
-
-/* Row `w` joined with the copies or memsets [lo, hi) of correlation id
- * `cid` (LEFT JOIN: their kind and pageable), then with the callpaths
- * (blocking per callpath). */
-static void join_acts(struct run *r, size_t lo, size_t hi, struct nsys_int cid,
-		      struct row w)
-{
-	for (size_t i = lo; cid.has && i < hi; i++) {
-		const struct nsys_act *a = &r->db->acts[i];
-		if (!a->cid.has || a->cid.v != cid.v)
-			continue;
-		struct row x = w;
-		x.kind = a->type == 1 ? a->name : "GPU MEMSET";
-		x.page = a->pageable;
-		x.blocking = 2; /* resolved per callpath */
-		join_cps(r, cid, x, false);
-	}
-}
-
-/* The copy-copy overlap: one aggregate over every pair of copies where
- * one starts or ends inside the other, each pair once per side, joined
- * with the kernel segments; SQLite's bare columns take the first row:
- * its id gets the sum, of halves of the pairs' times when that row meets
- * no segment, else of halves of the time outside each segment. */
-static bool copy_copy(struct run *r, struct sums *out)
-{
-	const struct nsys_db *db = r->db;
-	const struct nsys_act *c = db->acts + db->n_kernels;
-	size_t n = db->n_copies;
-	bool first = true, first_null = false;
-	struct nsys_int halves = none, outside = none;
-	int64_t first_cid = 0;
-	bool first_has = false;
-	for (int side = 0; side < 2; side++)
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = 0; j < n; j++) {
-				const struct nsys_act *a = &c[i], *b = &c[j];
-				if (!a->cid.has || !b->cid.has ||
-				    a->cid.v == b->cid.v ||
-				    !(in(b->start, a->start, a->end) ||
-				      in(b->end, a->start, a->end)))
-					continue;
-				int64_t s = max64(a->start, b->start),
-					e = min64(a->end, b->end), d = e - s;
-				const struct nsys_act *me = side ? b : a;
-				size_t hits = 0;
-				for (size_t k = 0; k < r->n_kc; k++) {
-					const struct nsys_seg *g = &r->kc[k];
-					if (!meets3(s, e, g->start, g->end))
-						continue;
-					hits++;
-					int64_t x = min64(g->end, e) -
-						    max64(g->start, s);
-					sum_in(r, &outside, val((d - x) / 2));
-					sum_in(r, &halves, val(d / 2));
-				}
-				if (!hits)
-					sum_in(r, &halves, val(d / 2));
-				if (first) {
-					first = false;
-					first_null = hits == 0;
-					first_cid = me->cid.v;
-					first_has = true;
-				}
-			}
-	if (!first_has)
-		return false;
-	*out = (struct sums){first_cid, first_null ? halves : outside};
-	return true;
-}
-
-/* The groups of copies or memsets out: the API time (less the GPU time
- * when blocking), the GPU time less the overlap, its bytes, the overlap,
- * and the overlap per other activity. */
-static void emit_copy_groups(struct run *r)
-{
-	size_t ng = group_rows(r);
-	for (size_t i = 0; i < ng; i++) {
-		const struct row *w = &r->rows[i];
-		if (!w->cp || !w->kind)
-			continue;
-		const char *bl = w->blocking == 1 ? "BLOCKING " : "";
-		if (truthy(w->dur))
-			put(r, 0,
-			    w->blocking == 1 ? add(r, w->dur.v, -or0(w->gpu))
-					     : w->dur.v,
-			    true, false, w->cp, NULL);
-		if (w->name) {
-			put(r, 0, or0(w->ovl), true, true, w->cp, "->", bl,
-			    w->kind, "->OVERLAP->", w->name, NULL);
-			continue;
-		}
-		put(r, 0, add(r, or0(w->gpu), -or0(w->ovl)), true, false,
-		    w->cp, "->", bl, w->kind, NULL);
-		if (w->bytes.has)
-			put(r, 1, w->bytes.v, false, false, w->cp, "->", bl,
-			    w->kind, NULL);
-		if (w->ovl.has)
-			put(r, 0, w->ovl.v, true, false, w->cp, "->", bl,
-			    w->kind, "->OVERLAP", NULL);
-	}
-}
-
-/* Copies, per (callpath, overlap name, copy kind, blocking). */
-static void copies(struct run *r)
-{
-	const struct nsys_db *db = r->db;
-	size_t lo = db->n_kernels, hi = lo + db->n_copies;
-	struct sums *ov = malloc((db->n_copies + 2) * sizeof(*ov));
-	if (!ov) {
-		r->nomem = true;
-		return;
-	}
-	size_t n_ov = 0;
-	for (size_t i = lo; i < hi; i++) {
-		const struct nsys_act *m = &db->acts[i];
-		struct nsys_int acc = none;
-		for (size_t k = extrap_nsys_seg_from(r->kc, r->n_kc, m->start);
-		     k < r->n_kc && r->kc[k].start <= m->end; k++)
-			if (meets3(r->kc[k].start, r->kc[k].end, m->start,
-				   m->end))
-				sum_in(r, &acc,
-				       val(min64(m->end, r->kc[k].end) -
-					   max64(m->start, r->kc[k].start)));
-		if (m->cid.has && acc.has)
-			ov[n_ov++] = (struct sums){m->cid.v, acc};
-	}
-	if (copy_copy(r, &ov[n_ov]))
-		n_ov++;
-	qsort(ov, n_ov, sizeof(*ov), cmp_sums);
-	r->n_rows = 0;
-	for (size_t i = lo; i < hi; i++) {
-		const struct nsys_act *m = &db->acts[i];
-		struct nsys_int o =
-			m->cid.has ? sums_at(r, ov, n_ov, m->cid.v) : none;
-		join_acts(r, i, i + 1, m->cid,
-			  (struct row){.gpu = val(m->end - m->start),
-				       .bytes = m->bytes, .ovl = o});
-	}
-	free(ov);
-	/* the kernels and the other copies overlapping each copy */
-	for (size_t i = lo; i < hi; i++) {
-		const struct nsys_act *m = &db->acts[i];
-		for (size_t k = 0; k < db->n_kernels; k++) {
-			const struct nsys_act *g = &db->acts[k];
-			if (meets3(g->start, g->end, m->start, m->end))
-				join_acts(r, lo, hi, m->cid,
-					  (struct row){
-						  .name = g->name,
-						  .ovl = val(min64(m->end,
-								   g->end) -
-							     max64(m->start,
-								   g->start))});
-		}
-	}
-	for (int side = 0; side < 2; side++)
-		for (size_t i = lo; i < hi; i++)
-			for (size_t j = lo; j < hi; j++) {
-				const struct nsys_act *a = &db->acts[i],
-						      *b = &db->acts[j];
-				if (!a->cid.has || !b->cid.has ||
-				    a->cid.v == b->cid.v ||
-				    !(in(b->start, a->start, a->end) ||
-				      in(b->end, a->start, a->end)))
-					continue;
-				const struct nsys_act *me = side ? b : a;
-				join_acts(r, lo, hi, me->cid,
-					  (struct row){
-						  .name = me->name,
-						  .ovl = val(min64(a->end,
-								   b->end) -
-							     max64(a->start,
-								   b->start))});
-			}
-	emit_copy_groups(r);
-}
-
-/* Memsets, per (callpath, overlap name, blocking): as copies, the overlap
- * over the kernel segments meeting the memset but not sharing its start
- * or its end (unless more than one thing runs), the names those of the
- * kernels and memsets overlapping it. */
-static void memsets(struct run *r)
-{
-	const struct nsys_db *db = r->db;
-	size_t lo = db->n_kernels + db->n_copies, hi = lo + db->n_memsets;
-	struct sums *ov = malloc((db->n_memsets + 1) * sizeof(*ov));
-	struct call_ref *ref = malloc((db->n_memsets + 1) * sizeof(*ref));
-	/* the memsets as calls, to group them by id */
-	struct nsys_call *as = malloc((db->n_memsets + 1) * sizeof(*as));
-	if (!ov || !ref || !as) {
-		free(ov);
-		free(ref);
-		free(as);
-		r->nomem = true;
-		return;
-	}
-	size_t n_ov = 0, m = 0;
-	for (size_t i = lo; i < hi; i++) {
-		const struct nsys_act *a = &db->acts[i];
-		struct nsys_int acc = none;
-		for (size_t k = extrap_nsys_seg_from(r->kc, r->n_kc, a->start);
-		     k < r->n_kc && r->kc[k].start <= a->end; k++) {
-			const struct nsys_seg *g = &r->kc[k];
-			if (meets3(g->start, g->end, a->start, a->end) &&
-			    ((g->start != a->start && g->end != a->end) ||
-			     g->conc > 1))
-				sum_in(r, &acc, val(min64(a->end, g->end) -
-						    max64(a->start, g->start)));
-		}
-		if (a->cid.has && acc.has)
-			ov[n_ov++] = (struct sums){a->cid.v, acc};
-		if (a->cid.has) {
-			as[m] = (struct nsys_call){.cid = a->cid,
-						   .start = (int64_t)(i - lo)};
-			ref[m].c = &as[m];
-			m++;
-		}
-	}
-	qsort(ov, n_ov, sizeof(*ov), cmp_sums);
-	qsort(ref, m, sizeof(*ref), cmp_call);
-	r->n_rows = 0;
-	for (size_t i = 0, j; i < m; i = j) {
-		for (j = i; j < m && ref[j].c->cid.v == ref[i].c->cid.v; j++)
-			;
-		const struct nsys_act *last = &db->acts[lo + (size_t)ref[j - 1].c->start];
-		struct nsys_int o = sums_at(r, ov, n_ov, last->cid.v), tot = none;
-		for (size_t k = i; k < j && o.has; k++)
-			sum_in(r, &tot, o);
-		join_cps(r, last->cid,
-			 (struct row){.kind = "GPU MEMSET",
-				      .page = last->pageable,
-				      .blocking = 2,
-				      .gpu = val(last->end - last->start),
-				      .bytes = last->bytes,
-				      .ovl = tot},
-			 false);
-	}
-	free(ov);
-	free(ref);
-	free(as);
-	for (size_t i = lo; i < hi; i++) {
-		const struct nsys_act *a = &db->acts[i];
-		for (size_t k = 0; k < db->n_acts && a->cid.has; k++) {
-			const struct nsys_act *g = &db->acts[k];
-			if (g->type == 1 || !g->cid.has ||
-			    g->cid.v == a->cid.v ||
-			    !meets3(g->start, g->end, a->start, a->end))
-				continue;
-			join_cps(r, a->cid,
-				 (struct row){.name = g->name,
-					      .kind = "GPU MEMSET",
-					      .page = -1,
-					      .blocking = 2,
-					      .ovl = val(min64(a->end, g->end) -
-							 max64(a->start,
-							       g->start))},
-				 false);
-		}
-	}
-	emit_copy_groups(r);
-}
 
 enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 			       void *ctx, struct error *err)
@@ -805,7 +443,7 @@ enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 		r.nomem = true;
 		goto out;
 	}
-	/* the activity segments: kernels, copies, memsets once each */
+	/* the activity segments: kernels, extrap_nsys_copies, memsets once each */
 	for (size_t i = 0; i < db->n_acts; i++)
 		b[i] = (struct nsys_base){db->acts[i].cid, db->acts[i].start,
 				     db->acts[i].end, 0};
@@ -815,14 +453,14 @@ enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 	}
 	calls(&r, true);
 	kernels(&r);
-	copies(&r);
-	memsets(&r);
+	extrap_nsys_copies(&r);
+	extrap_nsys_memsets(&r);
 	calls(&r, false);
 	/* callpaths without a correlation id (NVTX ranges): their time */
 	for (size_t i = 0; i < db->n_cps; i++)
 		if (!db->cps[i].cid.has && db->cps[i].callpath &&
 		    truthy(db->cps[i].dur))
-			put(&r, 0, db->cps[i].dur.v, true, false,
+			extrap_nsys_put(&r, 0, db->cps[i].dur.v, true, false,
 			    db->cps[i].callpath, NULL);
 out:
 	free(b);

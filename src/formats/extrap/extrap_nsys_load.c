@@ -37,16 +37,15 @@ static enum status nomem(struct load *l)
 	return error_set(l->err, STATUS_NOMEM, l->path, "out of memory");
 }
 
-/* Whether table (type 'table') or, with views, a table or view, exists. */
-static bool has_table(struct load *l, const char *name, bool views)
+/* Whether table `name` exists: a table, never a view (a view is SQL a
+ * tool stored in the file: callscope does not run it). */
+static bool has_table(struct load *l, const char *name)
 {
 	sqlite3_stmt *st = NULL;
 	bool found = false;
 	if (sqlite3_prepare_v2(l->db,
-			       views ? "SELECT 1 FROM sqlite_master WHERE name "
-				       "= ?1 AND type IN ('table', 'view')"
-				     : "SELECT 1 FROM sqlite_master WHERE name "
-				       "= ?1 AND type = 'table'",
+			       "SELECT 1 FROM sqlite_master WHERE name = ?1 "
+			       "AND type = 'table'",
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 		found = sqlite3_step(st) == SQLITE_ROW;
@@ -140,8 +139,8 @@ static bool append_name(char **buf, size_t *len, const char *name)
  * end - start; one row per correlation id (the first). */
 static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 {
-	if (!has_table(l, "CUDA_CALLCHAINS", false) ||
-	    !has_table(l, "CUPTI_ACTIVITY_KIND_RUNTIME", false) ||
+	if (!has_table(l, "CUDA_CALLCHAINS") ||
+	    !has_table(l, "CUPTI_ACTIVITY_KIND_RUNTIME") ||
 	    !has_column(l, "CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId"))
 		return error_set(l->err, STATUS_CORRUPT, l->path,
 				 "not an Nsight Systems export with call "
@@ -243,7 +242,7 @@ static enum status load_callpaths(struct load *l, struct nsys_db *d)
 {
 	/* Extra-P's own table (a view of that name it drops and derives
 	 * again; a table without correlationId too) */
-	if (!has_table(l, "EXTRAP_RESOLVED_CALLPATHS", false) ||
+	if (!has_table(l, "EXTRAP_RESOLVED_CALLPATHS") ||
 	    !has_column(l, "EXTRAP_RESOLVED_CALLPATHS", "correlationId"))
 		return derive_callpaths(l, d);
 	sqlite3_stmt *st = NULL;
@@ -363,7 +362,7 @@ static enum status load_activities(struct load *l, struct nsys_db *d)
 {
 	size_t cap = 0;
 	enum status st = STATUS_OK;
-	if (has_table(l, "CUPTI_ACTIVITY_KIND_KERNEL", true))
+	if (has_table(l, "CUPTI_ACTIVITY_KIND_KERNEL"))
 		st = load_acts(l, d, 0,
 			       "SELECT k.correlationId, k.start, k.end, "
 			       "k.gridX * k.gridY * k.gridZ * k.blockX * "
@@ -372,14 +371,14 @@ static enum status load_activities(struct load *l, struct nsys_db *d)
 			       "StringIds AS s ON s.id = k.shortName",
 			       &cap);
 	d->n_kernels = d->n_acts;
-	if (st == STATUS_OK && has_table(l, "CUPTI_ACTIVITY_KIND_MEMCPY", true))
+	if (st == STATUS_OK && has_table(l, "CUPTI_ACTIVITY_KIND_MEMCPY"))
 		st = load_acts(l, d, 1,
 			       "SELECT correlationId, start, end, copyKind, "
 			       "srcKind == 0 OR dstKind == 0, bytes FROM "
 			       "CUPTI_ACTIVITY_KIND_MEMCPY",
 			       &cap);
 	d->n_copies = d->n_acts - d->n_kernels;
-	d->has_memset_table = has_table(l, "CUPTI_ACTIVITY_KIND_MEMSET", true);
+	d->has_memset_table = has_table(l, "CUPTI_ACTIVITY_KIND_MEMSET");
 	if (st == STATUS_OK && d->has_memset_table)
 		st = load_acts(l, d, 2,
 			       "SELECT correlationId, start, end, memKind, "
@@ -400,9 +399,8 @@ static enum status load_calls(struct load *l, struct nsys_db *d, bool sync)
 		       "'cudaFree*' OR s.value GLOB 'cudaMalloc*' OR s.value "
 		       "GLOB 'cudaHostAlloc*'";
 	if (!has_table(l, sync ? "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
-			       : "CUPTI_ACTIVITY_KIND_RUNTIME",
-		       true) ||
-	    (!sync && !has_table(l, "CUPTI_ACTIVITY_KIND_KERNEL", true)))
+			       : "CUPTI_ACTIVITY_KIND_RUNTIME") ||
+	    (!sync && !has_table(l, "CUPTI_ACTIVITY_KIND_KERNEL")))
 		return STATUS_OK;
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -441,11 +439,11 @@ static enum status load_calls(struct load *l, struct nsys_db *d, bool sync)
 static enum status load_gpus(struct load *l, struct nsys_db *d)
 {
 	const char *sql = NULL;
-	if (has_table(l, "TARGET_INFO_CUDA_GPU", true))
+	if (has_table(l, "TARGET_INFO_CUDA_GPU"))
 		sql = "SELECT numMultiprocessors * numThreadsPerWarp * "
 		      "maxWarpsPerMultiprocessor FROM TARGET_INFO_CUDA_GPU "
 		      "WHERE computeCapabilityMajor > 0";
-	else if (has_table(l, "TARGET_INFO_GPU", true) &&
+	else if (has_table(l, "TARGET_INFO_GPU") &&
 		 has_column(l, "TARGET_INFO_GPU", "smCount"))
 		sql = "SELECT smCount * threadsPerWarp * maxWarpsPerSm FROM "
 		      "TARGET_INFO_GPU WHERE computeMajor > 0";
@@ -486,7 +484,12 @@ enum status extrap_nsys_load(const char *path, bool immutable,
 	enum status st = sqlite_ro_open(path, immutable, &l.db, err);
 	if (st != STATUS_OK)
 		return st;
-	st = load_callpaths(&l, d);
+	if (!has_table(&l, "StringIds"))
+		st = error_set(err, STATUS_CORRUPT, path,
+			       "not an Nsight Systems export: no StringIds "
+			       "table");
+	if (st == STATUS_OK)
+		st = load_callpaths(&l, d);
 	if (st == STATUS_OK)
 		st = load_activities(&l, d);
 	if (st == STATUS_OK)

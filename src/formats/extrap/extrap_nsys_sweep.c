@@ -21,6 +21,16 @@ static int64_t add(bool *overflow, int64_t a, int64_t b)
 	return s;
 }
 
+static int64_t sub(bool *overflow, int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_sub_overflow(a, b, &s)) {
+		*overflow = true;
+		return 0;
+	}
+	return s;
+}
+
 static int64_t mul(bool *overflow, int64_t a, int64_t b)
 {
 	int64_t s;
@@ -125,7 +135,7 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 		size_t a = count_below(ps, nv, t, true),
 		       z = count_below(pe, nv, t, false);
 		int64_t cover = (int64_t)a - (int64_t)z,
-			croof = add(overflow, rs[a], -re[z]);
+			croof = sub(overflow, rs[a], re[z]);
 		int64_t conc = 0, roof = 0, eroof = 0, ends = 0;
 		while (i < 2 * n && ev[i].t == t) {
 			size_t g = i, ne = 0;
@@ -145,8 +155,8 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 			seg[k++] = (struct nsys_seg){prev_t, t, prev_conc,
 						     prev_roof};
 		prev_t = t;
-		prev_conc = conc - ends;
-		prev_roof = ends > 0 ? add(overflow, roof, -eroof) : roof;
+		prev_conc = sub(overflow, conc, ends);
+		prev_roof = ends > 0 ? sub(overflow, roof, eroof) : roof;
 		have_prev = true;
 	}
 out:
