@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Compare `callscope points --format json` with Extra-P 4.2.5's own
 measurements (../shared/expected/extra-p/ID.json, see its README) on every
-corpus input of inputs.tsv whose reader callscope supports.
+corpus input of inputs.tsv whose reader callscope supports; for the Nsight
+sets (reader nsight, modes beta and dup-beta) v4.3.0-beta2's, a single
+export read as the two-point set set.p1, set.p2 of it, as the reference
+run read it.
 
 usage: check_extrap_points.py CALLSCOPE SHARED_DIR [READER...]
 
