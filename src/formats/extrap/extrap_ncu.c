@@ -332,12 +332,20 @@ enum status extrap_ncu_read(const char *path, struct ncu_report *r,
 		}
 	}
 	fclose(f);
-	if (st == STATUS_OK) {
-		struct dec d = {.path = path, .err = err,
-				.all = {.data = buf, .len = len}};
-		st = decode(&d, r);
-	}
+	if (st == STATUS_OK)
+		st = extrap_ncu_parse(buf, len, path, r, err);
 	free(buf);
+	return st;
+}
+
+enum status extrap_ncu_parse(const uint8_t *data, size_t len,
+			     const char *path, struct ncu_report *r,
+			     struct error *err)
+{
+	memset(r, 0, sizeof(*r));
+	struct dec d = {.path = path, .err = err,
+			.all = {.data = data, .len = len}};
+	enum status st = decode(&d, r);
 	if (st != STATUS_OK)
 		extrap_ncu_free(r);
 	return st;

@@ -126,6 +126,11 @@ struct ncu_report {
  * STATUS_CORRUPT with the offset; free with extrap_ncu_free. */
 enum status extrap_ncu_read(const char *path, struct ncu_report *r,
 			    struct error *err);
+/* The same from `len` bytes in memory (`path` names them in messages):
+ * what the fuzz target calls. */
+enum status extrap_ncu_parse(const uint8_t *data, size_t len,
+			     const char *path, struct ncu_report *r,
+			     struct error *err);
 void extrap_ncu_free(struct ncu_report *r);
 
 #endif
