@@ -14,7 +14,7 @@ Nsight sets (two points of nsight/sampled_callchains): one export
 truncated or not SQLite, one .ncu-rep truncated, overwritten or garbage
 or times at the ends of 64 bits (the one line must name the damaged file
 when the exit status is 2), a point directory left empty, every point
-directory empty."""
+directory empty, .ncu-rep reports alone (not supported)."""
 import os
 import shutil
 import sqlite3
@@ -115,6 +115,8 @@ def nsight_cases(corpus, tmp):
         os.unlink(stem + ext)
     yield "empty_point_dir", top, None, True
     os.unlink(os.path.join(top, "ex-gpu.s10", "ex-gpu.s10.sqlite"))
+    yield "ncu_rep_only", top, "not supported", True
+    os.unlink(os.path.join(top, "ex-gpu.s10", "ex-gpu.s10.ncu-rep"))
     yield "every_point_dir_empty", top, None, True
     shutil.rmtree(top, ignore_errors=True)
 

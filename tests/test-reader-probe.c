@@ -132,8 +132,9 @@ static void test_directory(void **state)
 }
 
 /* A directory of point directories: the file names one level down,
- * sorted, once each, dot files left out; .sqlite files make it an Nsight
- * set (extrap-nsight, 40), .cubex files a Cube set (extrap-cubeset, 30). */
+ * sorted, once each, dot files left out; .sqlite (or .ncu-rep) files
+ * make it an Nsight set (extrap-nsight, 40), .cubex files a Cube set
+ * (extrap-cubeset, 30). */
 static void test_point_dirs(void **state)
 {
 	(void)state;
@@ -153,6 +154,11 @@ static void test_point_dirs(void **state)
 	reader_probe_free(p);
 	assert_int_equal(unlink(at("set/app.s1/a.sqlite")), 0);
 	assert_int_equal(unlink(at("set/app.s2/a.sqlite")), 0);
+	p = probe(at("set"), STATUS_OK);
+	/* .ncu-rep reports alone: the Nsight reader's refusal */
+	assert_string_equal(reader_choose(p)->name, "extrap-nsight");
+	reader_probe_free(p);
+	assert_int_equal(unlink(at("set/app.s1/b.ncu-rep")), 0);
 	write_file(at("set/app.s1/profile.cubex"), "x", 1);
 	p = probe(at("set"), STATUS_OK);
 	assert_string_equal(reader_choose(p)->name, "extrap-cubeset");

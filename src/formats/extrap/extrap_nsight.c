@@ -370,6 +370,7 @@ static enum status find_points(struct nset *c)
 {
 	char **subs = NULL;
 	size_t n_subs = 0;
+	bool ncu_only = false;
 	enum status st = list(c, c->path, true, NULL, &subs, &n_subs);
 	if (st == STATUS_OK &&
 	    !(c->dirs = calloc(n_subs + 1, sizeof(*c->dirs))))
@@ -381,6 +382,16 @@ static enum status find_points(struct nset *c)
 		if (d->n_files == 0) {
 			free(d->files);
 			d->files = NULL;
+			/* Extra-P reads .ncu-rep files alone then */
+			char **ncu = NULL;
+			size_t n_ncu = 0;
+			if (st == STATUS_OK)
+				st = list(c, subs[i], false, ".ncu-rep", &ncu,
+					  &n_ncu);
+			ncu_only |= n_ncu > 0;
+			for (size_t k = 0; k < n_ncu; k++)
+				free(ncu[k]);
+			free(ncu);
 			continue;
 		}
 		d->name = subs[i];
@@ -398,8 +409,14 @@ static enum status find_points(struct nset *c)
 		free(subs[i]);
 	free(subs);
 	if (st == STATUS_OK && c->n_dirs == 0)
-		st = error_set(c->err, STATUS_CORRUPT, c->path,
-			       "no Nsight Systems exports (DIR/*/*.sqlite)");
+		st = error_set(c->err, ncu_only ? STATUS_UNSUPPORTED
+						: STATUS_CORRUPT,
+			       c->path,
+			       ncu_only ? "Nsight Compute reports without Nsight "
+					  "Systems exports (DIR/*/*.sqlite) are "
+					  "not supported"
+					: "no Nsight Systems exports "
+					  "(DIR/*/*.sqlite)");
 	for (size_t i = 1; i < c->n_dirs && st == STATUS_OK; i++) {
 		const struct extrap_dir_params *a = &c->dirs[0].p,
 					       *b = &c->dirs[i].p;
@@ -539,7 +556,8 @@ static enum status nsight_open(const struct reader_input *in,
 	return st;
 }
 
-/* A directory whose first subdirectories hold .sqlite files: above
+/* A directory whose first subdirectories hold .sqlite exports (or only
+ * .ncu-rep reports, refused with a message of ours): above
  * extrap-cubeset's 30 for the same point directories. */
 static int nsight_bid(const struct reader_probe *p, int best)
 {
@@ -547,7 +565,8 @@ static int nsight_bid(const struct reader_probe *p, int best)
 		return 0;
 	for (size_t i = 0; i < p->n_subnames; i++)
 		if (p->subnames[i][0] != '.' &&
-		    reader_name_ends_with(p->subnames[i], ".sqlite"))
+		    (reader_name_ends_with(p->subnames[i], ".sqlite") ||
+		     reader_name_ends_with(p->subnames[i], ".ncu-rep")))
 			return 40;
 	return 0;
 }
