@@ -19,7 +19,6 @@
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,19 +117,11 @@ struct series {
 	struct vals *at; /* n_points */
 };
 
-struct pdir {
-	char *name;   /* full path */
-	char **files; /* .sqlite, full paths, sorted */
-	size_t n_files;
-	struct extrap_dir_params p;
-	uint32_t point;
-};
-
 struct nset {
 	const char *path;
 	struct error *err;
 	struct extrap_set *s;
-	struct pdir *dirs;
+	struct extrap_point_dir *dirs;
 	size_t n_dirs;
 	uint32_t n_points;
 	struct intern cps, metrics, keys; /* keys: "cp\x1fmetric" */
@@ -300,170 +291,34 @@ static enum status read_ncu(struct nset *c, const char *file,
 	return st;
 }
 
-/* ---- the point directories ---------------------------------------------- */
+/* ---- the point directories ------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The entries of `dir` not starting with '.' that are directories (dirs)
- * or regular files ending in `suffix`, links followed, sorted. */
-static enum status list(struct nset *c, const char *dir, bool dirs,
-			const char *suffix, char ***out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return error_set(c->err, STATUS_IO, dir,
-				 "cannot list the directory");
-	struct dirent *e;
-	size_t cap = 0, sl = suffix ? strlen(suffix) : 0;
-	enum status st = STATUS_OK;
-	while (st == STATUS_OK && (e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-		if (e->d_name[0] == '.' ||
-		    (suffix && (l <= sl || strcmp(e->d_name + l - sl, suffix))))
-			continue;
-		char *full = NULL;
-		struct stat sb;
-		if (asprintf(&full, "%s/%s", dir, e->d_name) < 0) {
-			st = error_set(c->err, STATUS_NOMEM, c->path,
-				       "out of memory");
-			break;
-		}
-		if (stat(full, &sb) != 0 ||
-		    !(dirs ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode))) {
-			free(full);
-			continue;
-		}
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **g = realloc(*out, cap * sizeof(*g));
-			if (!g) {
-				free(full);
-				st = error_set(c->err, STATUS_NOMEM, c->path,
-					       "out of memory");
-				break;
-			}
-			*out = g;
-		}
-		(*out)[(*n)++] = full;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*out, *n, sizeof(**out), cmp_str);
-	return st;
-}
-
-static const char *base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
-/* The point directories, their parameters (the same names in the same
- * order everywhere; those with one value across the set dropped) and
- * points. */
 static enum status find_points(struct nset *c)
 {
-	char **subs = NULL;
-	size_t n_subs = 0;
-	bool ncu_only = false;
-	enum status st = list(c, c->path, true, NULL, &subs, &n_subs);
-	if (st == STATUS_OK &&
-	    !(c->dirs = calloc(n_subs + 1, sizeof(*c->dirs))))
-		st = error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
-	for (size_t i = 0; i < n_subs && st == STATUS_OK; i++) {
-		struct pdir *d = &c->dirs[c->n_dirs];
-		st = list(c, subs[i], false, ".sqlite", &d->files,
-			  &d->n_files);
-		if (d->n_files == 0) {
-			free(d->files);
-			d->files = NULL;
-			/* Extra-P reads .ncu-rep files alone then */
-			char **ncu = NULL;
-			size_t n_ncu = 0;
-			if (st == STATUS_OK)
-				st = list(c, subs[i], false, ".ncu-rep", &ncu,
-					  &n_ncu);
-			ncu_only |= n_ncu > 0;
-			for (size_t k = 0; k < n_ncu; k++)
-				free(ncu[k]);
-			free(ncu);
-			continue;
-		}
-		d->name = subs[i];
-		subs[i] = NULL;
-		c->n_dirs++;
-		char why[128];
-		enum status ps = extrap_dir_params(base(d->name), &d->p, why,
-						   sizeof(why));
-		if (ps != STATUS_OK)
-			st = error_set(c->err, ps, c->path,
-				       "directory \"%s\": %s", base(d->name),
-				       why);
+	enum status st = extrap_point_dirs_list(c->path, ".sqlite", &c->dirs,
+						&c->n_dirs, c->err);
+	if (st == STATUS_OK && c->n_dirs == 0) {
+		/* Extra-P reads .ncu-rep files alone then */
+		struct extrap_point_dir *ncu = NULL;
+		size_t n_ncu = 0;
+		st = extrap_point_dirs_list(c->path, ".ncu-rep", &ncu, &n_ncu,
+					    c->err);
+		extrap_point_dirs_free(ncu, n_ncu);
+		if (st == STATUS_OK)
+			st = error_set(c->err,
+				       n_ncu ? STATUS_UNSUPPORTED
+					     : STATUS_CORRUPT,
+				       c->path,
+				       n_ncu ? "Nsight Compute reports without "
+					       "Nsight Systems exports "
+					       "(DIR/*/*.sqlite) are not "
+					       "supported"
+					     : "no Nsight Systems exports "
+					       "(DIR/*/*.sqlite)");
 	}
-	for (size_t i = 0; i < n_subs; i++)
-		free(subs[i]);
-	free(subs);
-	if (st == STATUS_OK && c->n_dirs == 0)
-		st = error_set(c->err, ncu_only ? STATUS_UNSUPPORTED
-						: STATUS_CORRUPT,
-			       c->path,
-			       ncu_only ? "Nsight Compute reports without Nsight "
-					  "Systems exports (DIR/*/*.sqlite) are "
-					  "not supported"
-					: "no Nsight Systems exports "
-					  "(DIR/*/*.sqlite)");
-	for (size_t i = 1; i < c->n_dirs && st == STATUS_OK; i++) {
-		const struct extrap_dir_params *a = &c->dirs[0].p,
-					       *b = &c->dirs[i].p;
-		bool same = a->n == b->n;
-		for (uint32_t k = 0; same && k < a->n; k++)
-			same = strcmp(a->names[k], b->names[k]) == 0;
-		if (!same)
-			st = error_set(c->err, STATUS_CORRUPT, c->path,
-				       "parameters must be the same and in the "
-				       "same order in every directory: \"%s\" "
-				       "and \"%s\" differ",
-				       base(c->dirs[0].name),
-				       base(c->dirs[i].name));
-	}
-	if (st != STATUS_OK)
-		return st;
-	const struct extrap_dir_params *p0 = &c->dirs[0].p;
-	bool *keep = calloc(p0->n + 1, sizeof(*keep));
-	double *coords = calloc(p0->n + 1, sizeof(*coords));
-	if (!keep || !coords)
-		st = error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
-	for (uint32_t k = 0; st == STATUS_OK && k < p0->n; k++) {
-		for (size_t i = 1; i < c->n_dirs && !keep[k]; i++)
-			keep[k] = c->dirs[i].p.values[k] != p0->values[k];
-		if (keep[k] && extrap_set_param(c->s, p0->names[k],
-						strlen(p0->names[k])) ==
-				       MODEL_NONE)
-			st = error_set(c->err, STATUS_CORRUPT, c->path,
-				       "parameter \"%s\" is named twice",
-				       p0->names[k]);
-	}
-	if (st == STATUS_OK && extrap_set_n_params(c->s) == 0)
-		st = error_set(c->err, STATUS_CORRUPT, c->path,
-			       "every parameter has one value in the whole set "
-			       "(a set needs two points)");
-	for (size_t i = 0; i < c->n_dirs && st == STATUS_OK; i++) {
-		uint32_t n = 0;
-		for (uint32_t k = 0; k < p0->n; k++)
-			if (keep[k])
-				coords[n++] = c->dirs[i].p.values[k];
-		c->dirs[i].point = extrap_set_point(c->s, coords);
-		if (c->dirs[i].point == MODEL_NONE)
-			st = error_set(c->err, STATUS_NOMEM, c->path,
-				       "out of memory");
-	}
-	free(keep);
-	free(coords);
+	if (st == STATUS_OK)
+		st = extrap_point_dirs_points(c->path, c->dirs, c->n_dirs, c->s,
+					      c->err);
 	c->n_points = extrap_set_n_points(c->s);
 	return st;
 }
@@ -535,14 +390,7 @@ static enum status nsight_open(const struct reader_input *in,
 		st = extrap_set_validate(c.s, c.path, err);
 	if (st == STATUS_OK)
 		st = extrap_set_build(c.s, "extrap-nsight", c.path, out, err);
-	for (size_t i = 0; i < c.n_dirs; i++) {
-		for (size_t k = 0; k < c.dirs[i].n_files; k++)
-			free(c.dirs[i].files[k]);
-		free(c.dirs[i].files);
-		free(c.dirs[i].name);
-		extrap_dir_params_free(&c.dirs[i].p);
-	}
-	free(c.dirs);
+	extrap_point_dirs_free(c.dirs, c.n_dirs);
 	for (size_t i = 0; i < c.n_series; i++) {
 		for (uint32_t p = 0; p < c.n_points; p++)
 			free(c.series[i].at[p].v);
