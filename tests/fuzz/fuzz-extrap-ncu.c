@@ -24,14 +24,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t k = 0; k < r.results[i].n; k++) {
 				uint32_t id = r.results[i].name[k];
 				if (id >= r.n_strings ||
-				    strncmp(r.strings[id], "nvlink__", 8) == 0 ||
+				    strncmp(r.strings[id], "nvlink__", 8) ==
+					0 ||
 				    strncmp(r.strings[id], "device__attribute",
 					    17) == 0)
 					__builtin_trap();
 			}
 		extrap_ncu_free(&r);
-	} else if (err.status == STATUS_OK || !err.message ||
-		   r.n_results || r.n_strings) {
+	} else if (err.status == STATUS_OK || !err.message || r.n_results ||
+		   r.n_strings) {
 		__builtin_trap();
 	}
 	error_clear(&err);

@@ -1,8 +1,9 @@
 /* extrap_dirname: the point directories of a directory set (Cube sets,
  * Nsight sets: DIR/<point>/files, listed and turned into the set's
  * parameters and points), and the parameters in the name of one
- * (Extra-P 4.2.5 abstract_directory_reader.py, notes 5.5): the text after the first '.' up to the first ".r" of the
- * whole name (all of it without a '.'), split into name / number tokens
+ * (Extra-P 4.2.5 abstract_directory_reader.py, notes 5.5): the text
+ * after the first '.' up to the first ".r" of the whole name (all of it
+ * without a '.'), split into name / number tokens
  * at runs of [0-9.,] (',' is a decimal point, trailing dots dropped).
  * Extra-P's traps are kept: "app.ranks4.r1" has nothing between its first
  * '.' and its first ".r" (no parameter), "n2x4" is n=2, x=4.  Must not

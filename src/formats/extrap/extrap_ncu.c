@@ -39,9 +39,9 @@ struct dec {
 struct field {
 	uint32_t num;
 	int wire;
-	uint64_t v;      /* varint, fixed32, fixed64 */
+	uint64_t v;	 /* varint, fixed32, fixed64 */
 	struct span sub; /* length-delimited */
-	uint64_t at;     /* offset in the file of the sub-span */
+	uint64_t at;	 /* offset in the file of the sub-span */
 };
 
 static enum status bad(struct dec *d, uint64_t at, const char *what)
@@ -74,7 +74,8 @@ static bool next_field(struct dec *d, struct span s, uint64_t base,
 	if (*off >= s.len)
 		return false;
 	uint64_t key, at = *off;
-	if (!varint(s, off, &key) || (key >> 3) == 0 || (key >> 3) > UINT32_MAX) {
+	if (!varint(s, off, &key) || (key >> 3) == 0 ||
+	    (key >> 3) > UINT32_MAX) {
 		*st = bad(d, base + at, "bad field key");
 		return false;
 	}
@@ -152,8 +153,7 @@ static bool metric_value(struct dec *d, struct span s, uint64_t base,
 			*out = x;
 			got = true;
 		} else if ((f.num == 4 || f.num == 5) && f.wire == 0) {
-			*out = f.num == 4 ? (double)(uint32_t)f.v
-					  : (double)f.v;
+			*out = f.num == 4 ? (double)(uint32_t)f.v : (double)f.v;
 			got = true;
 		}
 	}
@@ -181,7 +181,8 @@ static enum status read_result(struct dec *d, struct ncu_report *r,
 		struct field g;
 		double v = 0;
 		bool num = false;
-		while (st == STATUS_OK && next_field(d, f.sub, f.at, &o2, &g, &st)) {
+		while (st == STATUS_OK &&
+		       next_field(d, f.sub, f.at, &o2, &g, &st)) {
 			if (g.num == 1 && g.wire == 0)
 				id = g.v;
 			else if (g.num == 2 && g.wire == 2)
@@ -190,8 +191,9 @@ static enum status read_result(struct dec *d, struct ncu_report *r,
 		if (st != STATUS_OK)
 			break;
 		if (id >= r->n_strings) {
-			st = bad(d, f.at, "a metric name outside the string "
-					  "table");
+			st = bad(d, f.at,
+				 "a metric name outside the string "
+				 "table");
 			break;
 		}
 		if (!num || ignored(r->strings[id]))
@@ -201,8 +203,8 @@ static enum status read_result(struct dec *d, struct ncu_report *r,
 			uint32_t *gn = realloc(res.name, nc * sizeof(*gn));
 			if (gn)
 				res.name = gn;
-			double *gv = gn ? realloc(res.value, nc * sizeof(*gv))
-					: NULL;
+			double *gv =
+			    gn ? realloc(res.value, nc * sizeof(*gv)) : NULL;
 			if (!gv) {
 				st = error_set(d->err, STATUS_NOMEM, d->path,
 					       "out of memory");
@@ -215,9 +217,9 @@ static enum status read_result(struct dec *d, struct ncu_report *r,
 		res.value[res.n++] = v;
 	}
 	struct ncu_result *g =
-		st == STATUS_OK ? realloc(r->results, (r->n_results + 1) *
-							      sizeof(*g))
-				: NULL;
+	    st == STATUS_OK
+		? realloc(r->results, (r->n_results + 1) * sizeof(*g))
+		: NULL;
 	if (!g) {
 		free(res.name);
 		free(res.value);
@@ -264,10 +266,9 @@ static enum status decode(struct dec *d, struct ncu_report *r)
 				       next_field(d, f.sub, f.at, &so, &g, &st))
 					if (g.num == 1 && g.wire == 2 &&
 					    !push_string(r, &str_cap, g.sub))
-						st = error_set(d->err,
-							       STATUS_NOMEM,
-							       d->path,
-							       "out of memory");
+						st = error_set(
+						    d->err, STATUS_NOMEM,
+						    d->path, "out of memory");
 			}
 		}
 		if (st != STATUS_OK)
@@ -278,10 +279,12 @@ static enum status decode(struct dec *d, struct ncu_report *r)
 		/* every message takes at least its 4-byte length */
 		if (!span_count_fits(n_src, 4, p.len) ||
 		    !span_count_fits(n_res, 4, p.len - n_src * 4))
-			return bad(d, off, "more messages than the payload "
-					   "holds");
+			return bad(d, off,
+				   "more messages than the payload "
+				   "holds");
 		uint64_t po = 0;
-		for (uint64_t i = 0; i < n_src + n_res && st == STATUS_OK; i++) {
+		for (uint64_t i = 0; i < n_src + n_res && st == STATUS_OK;
+		     i++) {
 			struct span m;
 			if (!span_u32le(p, po, &n) ||
 			    !span_sub(p, po + 4, n, &m))
@@ -338,13 +341,12 @@ enum status extrap_ncu_read(const char *path, struct ncu_report *r,
 	return st;
 }
 
-enum status extrap_ncu_parse(const uint8_t *data, size_t len,
-			     const char *path, struct ncu_report *r,
-			     struct error *err)
+enum status extrap_ncu_parse(const uint8_t *data, size_t len, const char *path,
+			     struct ncu_report *r, struct error *err)
 {
 	memset(r, 0, sizeof(*r));
-	struct dec d = {.path = path, .err = err,
-			.all = {.data = data, .len = len}};
+	struct dec d = {
+	    .path = path, .err = err, .all = {.data = data, .len = len}};
 	enum status st = decode(&d, r);
 	if (st != STATUS_OK)
 		extrap_ncu_free(r);

@@ -131,8 +131,8 @@ struct nset {
 	bool nomem;
 };
 
-static bool add_value(struct nset *c, const char *cp, size_t len,
-		      size_t metric, double v, bool partial)
+static bool add_value(struct nset *c, const char *cp, size_t len, size_t metric,
+		      double v, bool partial)
 {
 	size_t ci = intern(&c->cps, cp, len);
 	if (ci == SIZE_MAX)
@@ -146,8 +146,7 @@ static bool add_value(struct nset *c, const char *cp, size_t len,
 	if (si == c->n_series) {
 		if (c->n_series == c->cap_series) {
 			size_t nc = c->cap_series ? c->cap_series * 2 : 256;
-			struct series *g =
-				realloc(c->series, nc * sizeof(*g));
+			struct series *g = realloc(c->series, nc * sizeof(*g));
 			if (!g)
 				return false;
 			c->series = g;
@@ -157,7 +156,7 @@ static bool add_value(struct nset *c, const char *cp, size_t len,
 		if (!at)
 			return false;
 		c->series[c->n_series++] =
-			(struct series){ci, metric, partial, at};
+		    (struct series){ci, metric, partial, at};
 	}
 	struct series *s = &c->series[si];
 	s->partial |= partial;
@@ -192,7 +191,8 @@ static enum status read_ncu(struct nset *c, const char *file,
 	size_t bl = strlen(file) - strlen(".sqlite");
 	char *ncu = NULL, *agg = NULL;
 	if (asprintf(&ncu, "%.*s.nsight-cuprof-report", (int)bl, file) < 0)
-		return error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
+		return error_set(c->err, STATUS_NOMEM, c->path,
+				 "out of memory");
 	struct stat sb;
 	if (stat(ncu, &sb) != 0) {
 		free(ncu);
@@ -202,13 +202,15 @@ static enum status read_ncu(struct nset *c, const char *file,
 	}
 	if (asprintf(&agg, "%.*s.ncu-rep.agg", (int)bl, file) < 0) {
 		free(ncu);
-		return error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
+		return error_set(c->err, STATUS_NOMEM, c->path,
+				 "out of memory");
 	}
 	enum status st = STATUS_OK;
 	if (stat(agg, &sb) == 0)
-		st = error_set(c->err, STATUS_UNSUPPORTED, agg,
-			       "aggregated Nsight Compute reports (.ncu-rep.agg) "
-			       "are not supported");
+		st = error_set(
+		    c->err, STATUS_UNSUPPORTED, agg,
+		    "aggregated Nsight Compute reports (.ncu-rep.agg) "
+		    "are not supported");
 	free(agg);
 	if (st != STATUS_OK || stat(ncu, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		free(ncu);
@@ -237,8 +239,8 @@ static enum status read_ncu(struct nset *c, const char *file,
 			int kl = snprintf(key, sizeof(key), "%zu:%zu", ci, mi);
 			size_t before = keys.n;
 			size_t si = mi == SIZE_MAX
-					    ? SIZE_MAX
-					    : intern(&keys, key, (size_t)kl);
+					? SIZE_MAX
+					: intern(&keys, key, (size_t)kl);
 			if (si == SIZE_MAX) {
 				ci = SIZE_MAX;
 				break;
@@ -248,13 +250,13 @@ static enum status read_ncu(struct nset *c, const char *file,
 				double *g1 = realloc(sum, nc * sizeof(*g1));
 				if (g1)
 					sum = g1;
-				size_t *g2 = g1 ? realloc(cp_of,
-							  nc * sizeof(*g2))
-						: NULL;
+				size_t *g2 =
+				    g1 ? realloc(cp_of, nc * sizeof(*g2))
+				       : NULL;
 				if (g2)
 					cp_of = g2;
-				size_t *g3 = g2 ? realloc(m_of, nc * sizeof(*g3))
-						: NULL;
+				size_t *g3 =
+				    g2 ? realloc(m_of, nc * sizeof(*g3)) : NULL;
 				if (!g3) {
 					ci = SIZE_MAX;
 					break;
@@ -305,16 +307,15 @@ static enum status find_points(struct nset *c)
 					    c->err);
 		extrap_point_dirs_free(ncu, n_ncu);
 		if (st == STATUS_OK)
-			st = error_set(c->err,
-				       n_ncu ? STATUS_UNSUPPORTED
-					     : STATUS_CORRUPT,
-				       c->path,
-				       n_ncu ? "Nsight Compute reports without "
-					       "Nsight Systems exports "
-					       "(DIR/*/*.sqlite) are not "
-					       "supported"
-					     : "no Nsight Systems exports "
-					       "(DIR/*/*.sqlite)");
+			st = error_set(
+			    c->err, n_ncu ? STATUS_UNSUPPORTED : STATUS_CORRUPT,
+			    c->path,
+			    n_ncu ? "Nsight Compute reports without "
+				    "Nsight Systems exports "
+				    "(DIR/*/*.sqlite) are not "
+				    "supported"
+				  : "no Nsight Systems exports "
+				    "(DIR/*/*.sqlite)");
 	}
 	if (st == STATUS_OK)
 		st = extrap_point_dirs_points(c->path, c->dirs, c->n_dirs, c->s,
@@ -329,8 +330,8 @@ static enum status read_export(struct nset *c, const char *file)
 {
 	struct nsys_db db;
 	/* immutable (no locks, no WAL) when nothing may write the file */
-	enum status st = extrap_nsys_load(file, access(file, W_OK) != 0, &db,
-					  c->err);
+	enum status st =
+	    extrap_nsys_load(file, access(file, W_OK) != 0, &db, c->err);
 	if (st == STATUS_OK)
 		st = extrap_nsys_values(&db, emit_value, c, c->err);
 	if (st == STATUS_OK)
@@ -373,11 +374,11 @@ static enum status nsight_open(const struct reader_input *in,
 			       struct model **out, struct error *err)
 {
 	*out = NULL;
-	struct nset c = {.path = in->paths[0], .err = err,
-			 .s = extrap_set_new()};
-	enum status st = c.s ? find_points(&c)
-			     : error_set(err, STATUS_NOMEM, c.path,
-					 "out of memory");
+	struct nset c = {
+	    .path = in->paths[0], .err = err, .s = extrap_set_new()};
+	enum status st =
+	    c.s ? find_points(&c)
+		: error_set(err, STATUS_NOMEM, c.path, "out of memory");
 	for (size_t i = 0; i < c.n_dirs && st == STATUS_OK; i++)
 		for (size_t k = 0; k < c.dirs[i].n_files && st == STATUS_OK;
 		     k++) {
@@ -420,10 +421,10 @@ static int nsight_bid(const struct reader_probe *p, int best)
 }
 
 const struct reader reader_extrap_nsight = {
-	.name = "extrap-nsight",
-	.description = "Extra-P Nsight Systems sets (a directory of "
-		       "DIR.x1y2/*.sqlite exports, with .ncu-rep reports)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = nsight_bid,
-	.open = nsight_open,
+    .name = "extrap-nsight",
+    .description = "Extra-P Nsight Systems sets (a directory of "
+		   "DIR.x1y2/*.sqlite exports, with .ncu-rep reports)",
+    .caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
+    .bid = nsight_bid,
+    .open = nsight_open,
 };

@@ -32,8 +32,8 @@ int extrap_nsys_cmp_sums(const void *a, const void *b)
 }
 
 /* SUM(v) of the entries with `cid` (sorted by cid). */
-struct nsys_int extrap_nsys_sums_at(struct run *r, const struct sums *s, size_t n,
-			       int64_t cid)
+struct nsys_int extrap_nsys_sums_at(struct run *r, const struct sums *s,
+				    size_t n, int64_t cid)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -67,7 +67,7 @@ static bool index_cps(struct run *r)
 	for (size_t i = 0; i < db->n_cps; i++)
 		if (db->cps[i].cid.has)
 			r->by_cid[r->n_by_cid++] =
-				(struct cid_ref){db->cps[i].cid.v, i};
+			    (struct cid_ref){db->cps[i].cid.v, i};
 	qsort(r->by_cid, r->n_by_cid, sizeof(*r->by_cid), extrap_nsys_cmp_cid);
 	return true;
 }
@@ -95,8 +95,8 @@ static size_t cps_of(const struct run *r, struct nsys_int cid, size_t *lo)
 /* ---- callpaths out ----------------------------------------------------- */
 
 /* Emit the concatenation of the NULL-terminated strings. */
-void extrap_nsys_put(struct run *r, int metric, int64_t v, bool ns, bool partial,
-		...)
+void extrap_nsys_put(struct run *r, int metric, int64_t v, bool ns,
+		     bool partial, ...)
 {
 	if (r->nomem)
 		return;
@@ -196,7 +196,7 @@ static int blocking_of(bool has_pageable, bool pageable, const char *cp)
 /* Each row `w` joined with the callpath rows of correlation id `cid`
  * (INNER JOIN; LEFT JOIN adds one row with no callpath). */
 void extrap_nsys_join_cps(struct run *r, struct nsys_int cid, struct row w,
-		     bool left)
+			  bool left)
 {
 	size_t lo, hi = cps_of(r, cid, &lo);
 	if (lo == hi && left)
@@ -207,9 +207,9 @@ void extrap_nsys_join_cps(struct run *r, struct nsys_int cid, struct row w,
 		x.cp = c->callpath;
 		x.dur = c->dur;
 		if (w.blocking == 2)
-			x.blocking = x.cp ? blocking_of(w.page >= 0,
-							w.page == 1, x.cp)
-					  : 0;
+			x.blocking =
+			    x.cp ? blocking_of(w.page >= 0, w.page == 1, x.cp)
+				 : 0;
 		row_add(r, x);
 	}
 }
@@ -249,7 +249,8 @@ static void kernels(struct run *r)
 		for (size_t g = 0; g < db->n_gpus; g++) {
 			int64_t roof = roof_of(k, db->max_threads[g]);
 			struct nsys_int acc = none;
-			for (size_t s = extrap_nsys_seg_from(r->kc, r->n_kc, k->start);
+			for (size_t s =
+				 extrap_nsys_seg_from(r->kc, r->n_kc, k->start);
 			     s < r->n_kc && r->kc[s].start <= k->end; s++) {
 				const struct nsys_seg *c = &r->kc[s];
 				if (!in(c->start, k->start, k->end) ||
@@ -258,9 +259,11 @@ static void kernels(struct run *r)
 					continue;
 				int64_t d = sub(r, c->end, c->start);
 				int64_t x = mul(r, d, sub(r, c->roof, roof));
-				/* SQL's integer division; INT64_MIN / -1 left */
-				sum_in(r, &acc, val(c->roof == -1 ? sub(r, 0, x)
-								  : x / c->roof));
+				/* SQL's integer division; INT64_MIN / -1 left
+				 */
+				sum_in(r, &acc,
+				       val(c->roof == -1 ? sub(r, 0, x)
+							 : x / c->roof));
 			}
 			ov[n_ov++] = (struct sums){k->cid.v, acc};
 		}
@@ -272,13 +275,15 @@ static void kernels(struct run *r)
 		if (!k->name || is_alloc_name(k->name))
 			continue;
 		struct nsys_int o =
-			k->cid.has ? extrap_nsys_sums_at(r, ov, n_ov, k->cid.v) : none;
+		    k->cid.has ? extrap_nsys_sums_at(r, ov, n_ov, k->cid.v)
+			       : none;
 		for (size_t g = 0; g < db->n_gpus; g++)
-			extrap_nsys_join_cps(r, k->cid,
-				 (struct row){.name = k->name,
-					      .gpu = val(sub(r, k->end, k->start)),
-					      .ovl = o},
-				 true);
+			extrap_nsys_join_cps(
+			    r, k->cid,
+			    (struct row){.name = k->name,
+					 .gpu = val(sub(r, k->end, k->start)),
+					 .ovl = o},
+			    true);
 	}
 	free(ov);
 	size_t n = extrap_nsys_group_rows(r);
@@ -287,13 +292,15 @@ static void kernels(struct run *r)
 		if (!w->cp)
 			continue;
 		if (truthy(w->dur))
-			extrap_nsys_put(r, 0, w->dur.v, true, false, w->cp, "->", w->name,
-			    NULL);
-		extrap_nsys_put(r, 0, sub(r, or0(w->gpu), or0(w->ovl)), true, false,
-		    w->cp, "->", w->name, "->GPU ", w->name, NULL);
+			extrap_nsys_put(r, 0, w->dur.v, true, false, w->cp,
+					"->", w->name, NULL);
+		extrap_nsys_put(r, 0, sub(r, or0(w->gpu), or0(w->ovl)), true,
+				false, w->cp, "->", w->name, "->GPU ", w->name,
+				NULL);
 		if (w->ovl.has)
-			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp, "->", w->name,
-			    "->GPU ", w->name, "->OVERLAP", NULL);
+			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp,
+					"->", w->name, "->GPU ", w->name,
+					"->OVERLAP", NULL);
 	}
 }
 
@@ -324,13 +331,17 @@ static void ending_inside(struct run *r, const struct nsys_call *c,
 		    !in(a->end, c->start, c->end))
 			continue;
 		any = true;
-		extrap_nsys_join_cps(r, c->cid,
-			 (struct row){.name = a->name, .kind = kind,
-				      .ovl = val(sub(r, min64(c->end, a->end), max64(c->start, a->start)))},
-			 false);
+		extrap_nsys_join_cps(
+		    r, c->cid,
+		    (struct row){.name = a->name,
+				 .kind = kind,
+				 .ovl = val(sub(r, min64(c->end, a->end),
+						max64(c->start, a->start)))},
+		    false);
 	}
 	if (!any)
-		extrap_nsys_join_cps(r, c->cid, (struct row){.kind = kind}, false);
+		extrap_nsys_join_cps(r, c->cid, (struct row){.kind = kind},
+				     false);
 }
 
 /* Sum over the activity segments with an end inside [s, e] of their time
@@ -341,7 +352,9 @@ static struct nsys_int oa_overlap(struct run *r, int64_t s, int64_t e)
 	for (size_t i = extrap_nsys_seg_from(r->oa, r->n_oa, s);
 	     i < r->n_oa && r->oa[i].start <= e; i++)
 		if (in(r->oa[i].start, s, e) || in(r->oa[i].end, s, e))
-			sum_in(r, &acc, val(sub(r, min64(e, r->oa[i].end), max64(s, r->oa[i].start))));
+			sum_in(r, &acc,
+			       val(sub(r, min64(e, r->oa[i].end),
+				       max64(s, r->oa[i].start))));
 	return acc;
 }
 
@@ -369,17 +382,19 @@ static void calls(struct run *r, bool sync)
 		struct nsys_int ov = none;
 		for (j = i; j < m && ref[j].c->cid.v == ref[i].c->cid.v; j++)
 			if (sync)
-				sum_in(r, &ov, oa_overlap(r, ref[j].c->start,
-							  ref[j].c->end));
+				sum_in(r, &ov,
+				       oa_overlap(r, ref[j].c->start,
+						  ref[j].c->end));
 		const struct nsys_call *last = ref[j - 1].c;
 		struct nsys_int tot = none;
 		for (size_t k = i; k < j && ov.has; k++)
 			sum_in(r, &tot, ov);
-		extrap_nsys_join_cps(r, last->cid,
-			 (struct row){.kind = sync ? last->type : NULL,
-				      .gpu = val(sub(r, last->end, last->start)),
-				      .ovl = tot},
-			 false);
+		extrap_nsys_join_cps(
+		    r, last->cid,
+		    (struct row){.kind = sync ? last->type : NULL,
+				 .gpu = val(sub(r, last->end, last->start)),
+				 .ovl = tot},
+		    false);
 	}
 	for (size_t i = 0; i < m; i++) {
 		const struct nsys_call *c = ref[i].c;
@@ -396,21 +411,23 @@ static void calls(struct run *r, bool sync)
 			continue;
 		const char *t = sync ? "->" : "", *k = sync ? w->kind : "";
 		if (w->name) {
-			extrap_nsys_put(r, 0, or0(w->ovl), true, true, w->cp, t, k,
-			    "->OVERLAP->", w->name, NULL);
+			extrap_nsys_put(r, 0, or0(w->ovl), true, true, w->cp, t,
+					k, "->OVERLAP->", w->name, NULL);
 			continue;
 		}
 		if (truthy(w->dur))
-			extrap_nsys_put(r, 0, sync ? sub(r, w->dur.v, or0(w->ovl)) : w->dur.v,
-			    true, false, w->cp, t, k, NULL);
+			extrap_nsys_put(r, 0,
+					sync ? sub(r, w->dur.v, or0(w->ovl))
+					     : w->dur.v,
+					true, false, w->cp, t, k, NULL);
 		if (!sync)
 			continue;
 		if (w->gpu.has)
-			extrap_nsys_put(r, 0, w->gpu.v, true, false, w->cp, t, k, "->WAIT",
-			    NULL);
+			extrap_nsys_put(r, 0, w->gpu.v, true, false, w->cp, t,
+					k, "->WAIT", NULL);
 		if (w->ovl.has)
-			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp, t, k,
-			    "->OVERLAP", NULL);
+			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp, t,
+					k, "->OVERLAP", NULL);
 	}
 }
 
@@ -433,20 +450,20 @@ enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 	for (size_t i = 0; i < db->n_kernels; i++)
 		for (size_t g = 0; g < db->n_gpus; g++)
 			b[n++] = (struct nsys_base){
-				db->acts[i].cid, db->acts[i].start,
-				db->acts[i].end,
-				roof_of(&db->acts[i], db->max_threads[g])};
+			    db->acts[i].cid, db->acts[i].start, db->acts[i].end,
+			    roof_of(&db->acts[i], db->max_threads[g])};
 	for (size_t i = db->n_kernels + db->n_copies; i < db->n_acts; i++)
 		b[n++] = (struct nsys_base){db->acts[i].cid, db->acts[i].start,
-				       db->acts[i].end, 0};
+					    db->acts[i].end, 0};
 	if (!extrap_nsys_sweep(b, n, &r.kc, &r.n_kc, &r.overflow)) {
 		r.nomem = true;
 		goto out;
 	}
-	/* the activity segments: kernels, extrap_nsys_copies, memsets once each */
+	/* the activity segments: kernels, extrap_nsys_copies, memsets once each
+	 */
 	for (size_t i = 0; i < db->n_acts; i++)
 		b[i] = (struct nsys_base){db->acts[i].cid, db->acts[i].start,
-				     db->acts[i].end, 0};
+					  db->acts[i].end, 0};
 	if (!extrap_nsys_sweep(b, db->n_acts, &r.oa, &r.n_oa, &r.overflow)) {
 		r.nomem = true;
 		goto out;
@@ -461,7 +478,7 @@ enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 		if (!db->cps[i].cid.has && db->cps[i].callpath &&
 		    truthy(db->cps[i].dur))
 			extrap_nsys_put(&r, 0, db->cps[i].dur.v, true, false,
-			    db->cps[i].callpath, NULL);
+					db->cps[i].callpath, NULL);
 out:
 	free(b);
 	free(r.by_cid);

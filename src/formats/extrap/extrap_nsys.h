@@ -35,9 +35,9 @@ struct nsys_act {
 	int64_t start, end;
 	int type;
 	char *name;
-	int64_t threads;    /* kernels: grid x block size */
-	const char *kind;   /* copies: the copy kind's name (static) */
-	bool pageable;      /* copies, memsets */
+	int64_t threads;  /* kernels: grid x block size */
+	const char *kind; /* copies: the copy kind's name (static) */
+	bool pageable;	  /* copies, memsets */
 	struct nsys_int bytes;
 };
 
@@ -46,8 +46,39 @@ struct nsys_call {
 	struct nsys_int cid;
 	int64_t start, end;
 	const char *type; /* syncs: the syncType's name (static), or NULL */
-	char *name;       /* API calls: the function's name */
+	char *name;	  /* API calls: the function's name */
 };
+
+/* Checked 64-bit arithmetic: the result, or 0 with *overflow set. */
+static inline int64_t extrap_nsys_add(bool *overflow, int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_add_overflow(a, b, &s)) {
+		*overflow = true;
+		return 0;
+	}
+	return s;
+}
+
+static inline int64_t extrap_nsys_sub(bool *overflow, int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_sub_overflow(a, b, &s)) {
+		*overflow = true;
+		return 0;
+	}
+	return s;
+}
+
+static inline int64_t extrap_nsys_mul(bool *overflow, int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_mul_overflow(a, b, &s)) {
+		*overflow = true;
+		return 0;
+	}
+	return s;
+}
 
 /* A concurrency segment of Extra-P's sweeps. */
 struct nsys_seg {
@@ -93,8 +124,8 @@ void extrap_nsys_free(struct nsys_db *db);
 /* Where the values go: callpath `cp` (len bytes), metric 0 "time" (s) or
  * 1 "bytes_transferred", one value; `partial`: a series Extra-P keeps when
  * it lacks points (->OVERLAP->name).  False when out of memory. */
-typedef bool (*nsys_emit_fn)(void *ctx, const char *cp, size_t len,
-			     int metric, double value, bool partial);
+typedef bool (*nsys_emit_fn)(void *ctx, const char *cp, size_t len, int metric,
+			     double value, bool partial);
 
 /* Every value of the export, in Extra-P's rules (doc/extrap.md).
  * STATUS_CORRUPT when a sum leaves 64 bits; STATUS_NOMEM. */
@@ -128,9 +159,8 @@ enum status extrap_ncu_read(const char *path, struct ncu_report *r,
 			    struct error *err);
 /* The same from `len` bytes in memory (`path` names them in messages):
  * what the fuzz target calls. */
-enum status extrap_ncu_parse(const uint8_t *data, size_t len,
-			     const char *path, struct ncu_report *r,
-			     struct error *err);
+enum status extrap_ncu_parse(const uint8_t *data, size_t len, const char *path,
+			     struct ncu_report *r, struct error *err);
 void extrap_ncu_free(struct ncu_report *r);
 
 #endif

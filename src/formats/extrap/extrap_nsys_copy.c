@@ -55,18 +55,21 @@ static bool copy_copy(struct run *r, struct sums *out)
 				      in(b->end, a->start, a->end)))
 					continue;
 				int64_t s = max64(a->start, b->start),
-					e = min64(a->end, b->end), d = sub(r, e, s);
+					e = min64(a->end, b->end),
+					d = sub(r, e, s);
 				const struct nsys_act *me = side ? b : a;
 				size_t hits = 0;
-				for (size_t k = extrap_nsys_seg_from(r->kc,
-								     r->n_kc, s);
+				for (size_t k = extrap_nsys_seg_from(
+					 r->kc, r->n_kc, s);
 				     k < r->n_kc && r->kc[k].start <= e; k++) {
 					const struct nsys_seg *g = &r->kc[k];
 					if (!meets3(s, e, g->start, g->end))
 						continue;
 					hits++;
-					int64_t x = sub(r, min64(g->end, e), max64(g->start, s));
-					sum_in(r, &outside, val(sub(r, d, x) / 2));
+					int64_t x = sub(r, min64(g->end, e),
+							max64(g->start, s));
+					sum_in(r, &outside,
+					       val(sub(r, d, x) / 2));
 					sum_in(r, &halves, val(d / 2));
 				}
 				if (!hits)
@@ -97,22 +100,24 @@ static void emit_copy_groups(struct run *r)
 		const char *bl = w->blocking == 1 ? "BLOCKING " : "";
 		if (truthy(w->dur))
 			extrap_nsys_put(r, 0,
-			    w->blocking == 1 ? sub(r, w->dur.v, or0(w->gpu))
-					     : w->dur.v,
-			    true, false, w->cp, NULL);
+					w->blocking == 1
+					    ? sub(r, w->dur.v, or0(w->gpu))
+					    : w->dur.v,
+					true, false, w->cp, NULL);
 		if (w->name) {
-			extrap_nsys_put(r, 0, or0(w->ovl), true, true, w->cp, "->", bl,
-			    w->kind, "->OVERLAP->", w->name, NULL);
+			extrap_nsys_put(r, 0, or0(w->ovl), true, true, w->cp,
+					"->", bl, w->kind, "->OVERLAP->",
+					w->name, NULL);
 			continue;
 		}
-		extrap_nsys_put(r, 0, sub(r, or0(w->gpu), or0(w->ovl)), true, false,
-		    w->cp, "->", bl, w->kind, NULL);
+		extrap_nsys_put(r, 0, sub(r, or0(w->gpu), or0(w->ovl)), true,
+				false, w->cp, "->", bl, w->kind, NULL);
 		if (w->bytes.has)
-			extrap_nsys_put(r, 1, w->bytes.v, false, false, w->cp, "->", bl,
-			    w->kind, NULL);
+			extrap_nsys_put(r, 1, w->bytes.v, false, false, w->cp,
+					"->", bl, w->kind, NULL);
 		if (w->ovl.has)
-			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp, "->", bl,
-			    w->kind, "->OVERLAP", NULL);
+			extrap_nsys_put(r, 0, w->ovl.v, true, false, w->cp,
+					"->", bl, w->kind, "->OVERLAP", NULL);
 	}
 }
 
@@ -134,8 +139,10 @@ void extrap_nsys_copies(struct run *r)
 		     k < r->n_kc && r->kc[k].start <= m->end; k++)
 			if (meets3(r->kc[k].start, r->kc[k].end, m->start,
 				   m->end))
-				sum_in(r, &acc,
-				       val(sub(r, min64(m->end, r->kc[k].end), max64(m->start, r->kc[k].start))));
+				sum_in(
+				    r, &acc,
+				    val(sub(r, min64(m->end, r->kc[k].end),
+					    max64(m->start, r->kc[k].start))));
 		if (m->cid.has && acc.has)
 			ov[n_ov++] = (struct sums){m->cid.v, acc};
 	}
@@ -146,10 +153,12 @@ void extrap_nsys_copies(struct run *r)
 	for (size_t i = lo; i < hi; i++) {
 		const struct nsys_act *m = &db->acts[i];
 		struct nsys_int o =
-			m->cid.has ? extrap_nsys_sums_at(r, ov, n_ov, m->cid.v) : none;
+		    m->cid.has ? extrap_nsys_sums_at(r, ov, n_ov, m->cid.v)
+			       : none;
 		join_acts(r, i, i + 1, m->cid,
 			  (struct row){.gpu = val(sub(r, m->end, m->start)),
-				       .bytes = m->bytes, .ovl = o});
+				       .bytes = m->bytes,
+				       .ovl = o});
 	}
 	free(ov);
 	/* the kernels and the other copies overlapping each copy */
@@ -160,8 +169,10 @@ void extrap_nsys_copies(struct run *r)
 			if (meets3(g->start, g->end, m->start, m->end))
 				join_acts(r, lo, hi, m->cid,
 					  (struct row){
-						  .name = g->name,
-						  .ovl = val(sub(r, min64(m->end, g->end), max64(m->start, g->start)))});
+					      .name = g->name,
+					      .ovl = val(sub(
+						  r, min64(m->end, g->end),
+						  max64(m->start, g->start)))});
 		}
 	}
 	for (int side = 0; side < 2; side++)
@@ -177,14 +188,16 @@ void extrap_nsys_copies(struct run *r)
 				const struct nsys_act *me = side ? b : a;
 				join_acts(r, lo, hi, me->cid,
 					  (struct row){
-						  .name = me->name,
-						  .ovl = val(sub(r, min64(a->end, b->end), max64(a->start, b->start)))});
+					      .name = me->name,
+					      .ovl = val(sub(
+						  r, min64(a->end, b->end),
+						  max64(a->start, b->start)))});
 			}
 	emit_copy_groups(r);
 }
 
-/* Memsets, per (callpath, overlap name, blocking): as extrap_nsys_copies, the overlap
- * over the kernel segments meeting the memset but not sharing its start
+/* Memsets, per (callpath, overlap name, blocking): as extrap_nsys_copies, the
+ * overlap over the kernel segments meeting the memset but not sharing its start
  * or its end (unless more than one thing runs), the names those of the
  * kernels and memsets overlapping it. */
 void extrap_nsys_memsets(struct run *r)
@@ -210,7 +223,9 @@ void extrap_nsys_memsets(struct run *r)
 			if (meets3(g->start, g->end, a->start, a->end) &&
 			    ((g->start != a->start && g->end != a->end) ||
 			     g->conc > 1))
-				sum_in(r, &acc, val(sub(r, min64(a->end, g->end), max64(a->start, g->start))));
+				sum_in(r, &acc,
+				       val(sub(r, min64(a->end, g->end),
+					       max64(a->start, g->start))));
 		}
 		if (a->cid.has && acc.has)
 			ov[n_ov++] = (struct sums){a->cid.v, acc};
@@ -224,17 +239,20 @@ void extrap_nsys_memsets(struct run *r)
 		for (j = i; j < m && ref[j].cid == ref[i].cid; j++)
 			;
 		const struct nsys_act *last = &db->acts[ref[j - 1].i];
-		struct nsys_int o = extrap_nsys_sums_at(r, ov, n_ov, last->cid.v), tot = none;
+		struct nsys_int o = extrap_nsys_sums_at(r, ov, n_ov,
+							last->cid.v),
+				tot = none;
 		for (size_t k = i; k < j && o.has; k++)
 			sum_in(r, &tot, o);
-		extrap_nsys_join_cps(r, last->cid,
-			 (struct row){.kind = "GPU MEMSET",
-				      .page = last->pageable,
-				      .blocking = 2,
-				      .gpu = val(sub(r, last->end, last->start)),
-				      .bytes = last->bytes,
-				      .ovl = tot},
-			 false);
+		extrap_nsys_join_cps(
+		    r, last->cid,
+		    (struct row){.kind = "GPU MEMSET",
+				 .page = last->pageable,
+				 .blocking = 2,
+				 .gpu = val(sub(r, last->end, last->start)),
+				 .bytes = last->bytes,
+				 .ovl = tot},
+		    false);
 	}
 	free(ov);
 	free(ref);
@@ -246,13 +264,16 @@ void extrap_nsys_memsets(struct run *r)
 			    g->cid.v == a->cid.v ||
 			    !meets3(g->start, g->end, a->start, a->end))
 				continue;
-			extrap_nsys_join_cps(r, a->cid,
-				 (struct row){.name = g->name,
-					      .kind = "GPU MEMSET",
-					      .page = -1,
-					      .blocking = 2,
-					      .ovl = val(sub(r, min64(a->end, g->end), max64(a->start, g->start)))},
-				 false);
+			extrap_nsys_join_cps(
+			    r, a->cid,
+			    (struct row){
+				.name = g->name,
+				.kind = "GPU MEMSET",
+				.page = -1,
+				.blocking = 2,
+				.ovl = val(sub(r, min64(a->end, g->end),
+					       max64(a->start, g->start)))},
+			    false);
 		}
 	}
 	emit_copy_groups(r);

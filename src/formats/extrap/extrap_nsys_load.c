@@ -142,21 +142,22 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 	if (!has_table(l, "CUDA_CALLCHAINS") ||
 	    !has_table(l, "CUPTI_ACTIVITY_KIND_RUNTIME") ||
 	    !has_column(l, "CUPTI_ACTIVITY_KIND_RUNTIME", "callchainId"))
-		return error_set(l->err, STATUS_CORRUPT, l->path,
-				 "not an Nsight Systems export with call "
-				 "stacks: neither EXTRAP_RESOLVED_CALLPATHS nor "
-				 "CUDA_CALLCHAINS with CUPTI_ACTIVITY_KIND_RUNTIME");
+		return error_set(
+		    l->err, STATUS_CORRUPT, l->path,
+		    "not an Nsight Systems export with call "
+		    "stacks: neither EXTRAP_RESOLVED_CALLPATHS nor "
+		    "CUDA_CALLCHAINS with CUPTI_ACTIVITY_KIND_RUNTIME");
 	sqlite3_stmt *api = NULL, *fr = NULL;
 	enum status st = STATUS_OK;
 	size_t cap = 0;
 	if (sqlite3_prepare_v2(
-		    l->db,
-		    "SELECT r.correlationId, r.end - r.start, r.callchainId, "
-		    "s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r LEFT JOIN "
-		    "StringIds AS s ON s.id = r.nameId WHERE r.callchainId IS "
-		    "NOT NULL AND r.correlationId IS NOT NULL ORDER BY "
-		    "r.correlationId",
-		    -1, &api, NULL) != SQLITE_OK ||
+		l->db,
+		"SELECT r.correlationId, r.end - r.start, r.callchainId, "
+		"s.value FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r LEFT JOIN "
+		"StringIds AS s ON s.id = r.nameId WHERE r.callchainId IS "
+		"NOT NULL AND r.correlationId IS NOT NULL ORDER BY "
+		"r.correlationId",
+		-1, &api, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(l->db,
 			       "SELECT s.value FROM CUDA_CALLCHAINS AS c LEFT "
 			       "JOIN StringIds AS s ON s.id = c.symbol WHERE "
@@ -181,7 +182,8 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 		while (ok && sqlite3_step(fr) == SQLITE_ROW) {
 			if (sqlite3_column_type(fr, 0) == SQLITE_NULL)
 				continue;
-			const char *nm = (const char *)sqlite3_column_text(fr, 0);
+			const char *nm =
+			    (const char *)sqlite3_column_text(fr, 0);
 			if (!nm) {
 				ok = false;
 				break;
@@ -201,7 +203,8 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 		}
 		/* no resolved frame: the API row has no callpath (INNER
 		 * JOIN); a NULL API name makes the callpath NULL */
-		const char *api_name = (const char *)sqlite3_column_text(api, 3);
+		const char *api_name =
+		    (const char *)sqlite3_column_text(api, 3);
 		if (!any || !api_name) {
 			free(buf);
 			if (!ok) {
@@ -226,7 +229,7 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 			goto out;
 		}
 		d->cps[d->n_cps++] = (struct nsys_cp){
-			.cid = cid, .dur = col_int(api, 1), .callpath = buf};
+		    .cid = cid, .dur = col_int(api, 1), .callpath = buf};
 		last = cid.v;
 		have_last = true;
 	}
@@ -259,8 +262,8 @@ static enum status load_callpaths(struct load *l, struct nsys_db *d)
 		struct nsys_cp c = {.cid = col_int(st, 0),
 				    .dur = col_int(st, 2),
 				    .callpath = col_text(st, 1, &bad)};
-		if (bad || !grow((void **)&d->cps, d->n_cps, &cap,
-				 sizeof(*d->cps))) {
+		if (bad ||
+		    !grow((void **)&d->cps, d->n_cps, &cap, sizeof(*d->cps))) {
 			free(c.callpath);
 			s = nomem(l);
 			break;
@@ -274,27 +277,27 @@ static enum status load_callpaths(struct load *l, struct nsys_db *d)
 }
 
 static const char *const copy_kinds[] = {
-	"UNKNOWN",
-	"HOST_TO_DEVICE",
-	"DEVICE_TO_HOST",
-	"HOST_TO_DEVICE_ARRAY",
-	"DEVICE_ARRAY_TO_HOST",
-	"DEVICE_ARRAY_TO_DEVICE_ARRAY",
-	"DEVICE_ARRAY_TO_DEVICE",
-	"DEVICE_TO_DEVICE_ARRAY",
-	"DEVICE_TO_DEVICE",
-	"HOST_TO_HOST",
-	"PEER_TO_PEER",
-	"UMA_HOST_TO_DEVICE",
-	"UMA_DEVICE_TO_HOST",
+    "UNKNOWN",
+    "HOST_TO_DEVICE",
+    "DEVICE_TO_HOST",
+    "HOST_TO_DEVICE_ARRAY",
+    "DEVICE_ARRAY_TO_HOST",
+    "DEVICE_ARRAY_TO_DEVICE_ARRAY",
+    "DEVICE_ARRAY_TO_DEVICE",
+    "DEVICE_TO_DEVICE_ARRAY",
+    "DEVICE_TO_DEVICE",
+    "HOST_TO_HOST",
+    "PEER_TO_PEER",
+    "UMA_HOST_TO_DEVICE",
+    "UMA_DEVICE_TO_HOST",
 };
 
 static const char *const sync_types[] = {
-	"UNKNOWN",
-	"EVENT_SYNCHRONIZE",
-	"STREAM_WAIT_EVENT",
-	"STREAM_SYNCHRONIZE",
-	"CONTEXT_SYNCHRONIZE",
+    "UNKNOWN",
+    "EVENT_SYNCHRONIZE",
+    "STREAM_WAIT_EVENT",
+    "STREAM_SYNCHRONIZE",
+    "CONTEXT_SYNCHRONIZE",
 };
 
 /* One query's rows as activities of `type`. */
@@ -318,8 +321,8 @@ static enum status load_acts(struct load *l, struct nsys_db *d, int type,
 			a.name = col_text(st, 4, &bad);
 		} else if (type == 1) {
 			a.kind = k.has && k.v >= 0 && k.v <= 12
-					 ? copy_kinds[k.v]
-					 : NULL;
+				     ? copy_kinds[k.v]
+				     : NULL;
 			if (!a.kind && k.has) {
 				/* 'UNKNOWN_COPY_KIND_' || copyKind */
 				char buf[48];
@@ -344,8 +347,8 @@ static enum status load_acts(struct load *l, struct nsys_db *d, int type,
 			a.pageable = k.has && k.v == 0;
 			a.bytes = col_int(st, 5);
 		}
-		if (bad ||
-		    !grow((void **)&d->acts, d->n_acts, cap, sizeof(*d->acts))) {
+		if (bad || !grow((void **)&d->acts, d->n_acts, cap,
+				 sizeof(*d->acts))) {
 			free(a.name);
 			s = nomem(l);
 			break;
@@ -391,13 +394,13 @@ static enum status load_activities(struct load *l, struct nsys_db *d)
 static enum status load_calls(struct load *l, struct nsys_db *d, bool sync)
 {
 	const char *sql =
-		sync ? "SELECT correlationId, start, end, syncType FROM "
-		       "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
-		     : "SELECT r.correlationId, r.start, r.end, s.value FROM "
-		       "CUPTI_ACTIVITY_KIND_RUNTIME AS r LEFT JOIN StringIds "
-		       "AS s ON s.id = r.nameId WHERE s.value GLOB "
-		       "'cudaFree*' OR s.value GLOB 'cudaMalloc*' OR s.value "
-		       "GLOB 'cudaHostAlloc*'";
+	    sync ? "SELECT correlationId, start, end, syncType FROM "
+		   "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+		 : "SELECT r.correlationId, r.start, r.end, s.value FROM "
+		   "CUPTI_ACTIVITY_KIND_RUNTIME AS r LEFT JOIN StringIds "
+		   "AS s ON s.id = r.nameId WHERE s.value GLOB "
+		   "'cudaFree*' OR s.value GLOB 'cudaMalloc*' OR s.value "
+		   "GLOB 'cudaHostAlloc*'";
 	if (!has_table(l, sync ? "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
 			       : "CUPTI_ACTIVITY_KIND_RUNTIME") ||
 	    (!sync && !has_table(l, "CUPTI_ACTIVITY_KIND_KERNEL")))
@@ -561,7 +564,8 @@ enum status extrap_nsys_kernel_paths(const struct nsys_db *db, char ***out,
 		for (hi = lo; hi < nb && by[hi].cid == k->cid.v; hi++)
 			;
 		for (size_t j = lo; !bad && j < (hi > lo ? hi : lo + 1); j++) {
-			const char *cp = j < hi ? db->cps[by[j].i].callpath : NULL;
+			const char *cp =
+			    j < hi ? db->cps[by[j].i].callpath : NULL;
 			char *s = NULL;
 			if (cp && k->name &&
 			    asprintf(&s, "%s->%s->GPU %s", cp, k->name,

@@ -44,37 +44,25 @@ struct run {
 
 /* ---- checked arithmetic, SQL's NULL-skipping SUM -------------------- */
 
+/* 64-bit arithmetic that sets r->overflow (and gives 0) instead of
+ * wrapping (extrap_nsys.h). */
 static inline int64_t add(struct run *r, int64_t a, int64_t b)
 {
-	int64_t s;
-	if (__builtin_add_overflow(a, b, &s)) {
-		r->overflow = true;
-		return 0;
-	}
-	return s;
+	return extrap_nsys_add(&r->overflow, a, b);
 }
 
 static inline int64_t sub(struct run *r, int64_t a, int64_t b)
 {
-	int64_t s;
-	if (__builtin_sub_overflow(a, b, &s)) {
-		r->overflow = true;
-		return 0;
-	}
-	return s;
+	return extrap_nsys_sub(&r->overflow, a, b);
 }
 
 static inline int64_t mul(struct run *r, int64_t a, int64_t b)
 {
-	int64_t s;
-	if (__builtin_mul_overflow(a, b, &s)) {
-		r->overflow = true;
-		return 0;
-	}
-	return s;
+	return extrap_nsys_mul(&r->overflow, a, b);
 }
 
-static inline void sum_in(struct run *r, struct nsys_int *acc, struct nsys_int v)
+static inline void sum_in(struct run *r, struct nsys_int *acc,
+			  struct nsys_int v)
 {
 	if (!v.has)
 		return;

@@ -11,36 +11,6 @@
 
 #include <stdlib.h>
 
-static int64_t add(bool *overflow, int64_t a, int64_t b)
-{
-	int64_t s;
-	if (__builtin_add_overflow(a, b, &s)) {
-		*overflow = true;
-		return 0;
-	}
-	return s;
-}
-
-static int64_t sub(bool *overflow, int64_t a, int64_t b)
-{
-	int64_t s;
-	if (__builtin_sub_overflow(a, b, &s)) {
-		*overflow = true;
-		return 0;
-	}
-	return s;
-}
-
-static int64_t mul(bool *overflow, int64_t a, int64_t b)
-{
-	int64_t s;
-	if (__builtin_mul_overflow(a, b, &s)) {
-		*overflow = true;
-		return 0;
-	}
-	return s;
-}
-
 struct event {
 	int64_t t;
 	struct nsys_int cid;
@@ -124,8 +94,8 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 	qsort(pe, nv, sizeof(*pe), cmp_tr);
 	rs[0] = re[0] = 0;
 	for (size_t i = 0; i < nv; i++) {
-		rs[i + 1] = add(overflow, rs[i], ps[i].roof);
-		re[i + 1] = add(overflow, re[i], pe[i].roof);
+		rs[i + 1] = extrap_nsys_add(overflow, rs[i], ps[i].roof);
+		re[i + 1] = extrap_nsys_add(overflow, re[i], pe[i].roof);
 	}
 	int64_t prev_t = 0, prev_conc = 0, prev_roof = 0;
 	bool have_prev = false;
@@ -135,7 +105,7 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 		size_t a = count_below(ps, nv, t, true),
 		       z = count_below(pe, nv, t, false);
 		int64_t cover = (int64_t)a - (int64_t)z,
-			croof = sub(overflow, rs[a], re[z]);
+			croof = extrap_nsys_sub(overflow, rs[a], re[z]);
 		int64_t conc = 0, roof = 0, eroof = 0, ends = 0;
 		while (i < 2 * n && ev[i].t == t) {
 			size_t g = i, ne = 0;
@@ -146,17 +116,19 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 				i++;
 			}
 			const struct event *last = &ev[i - 1];
-			conc = mul(overflow, (int64_t)ne, cover);
-			roof = mul(overflow, (int64_t)ne, croof);
-			eroof = add(overflow, eroof, b[last->idx % n].roof);
+			conc = extrap_nsys_mul(overflow, (int64_t)ne, cover);
+			roof = extrap_nsys_mul(overflow, (int64_t)ne, croof);
+			eroof = extrap_nsys_add(overflow, eroof,
+						b[last->idx % n].roof);
 			ends += last->idx >= n;
 		}
 		if (have_prev && prev_conc > 0)
-			seg[k++] = (struct nsys_seg){prev_t, t, prev_conc,
-						     prev_roof};
+			seg[k++] =
+			    (struct nsys_seg){prev_t, t, prev_conc, prev_roof};
 		prev_t = t;
-		prev_conc = sub(overflow, conc, ends);
-		prev_roof = ends > 0 ? sub(overflow, roof, eroof) : roof;
+		prev_conc = extrap_nsys_sub(overflow, conc, ends);
+		prev_roof =
+		    ends > 0 ? extrap_nsys_sub(overflow, roof, eroof) : roof;
 		have_prev = true;
 	}
 out:
@@ -182,4 +154,3 @@ size_t extrap_nsys_seg_from(const struct nsys_seg *s, size_t n, int64_t a)
 	}
 	return lo;
 }
-
