@@ -325,10 +325,14 @@ static void ending_inside(struct run *r, const struct nsys_call *c,
 			  const char *kind)
 {
 	bool any = false;
-	for (size_t i = 0; i < r->db->n_acts; i++) {
-		const struct nsys_act *a = &r->db->acts[i];
-		if (!a->cid.has || a->cid.v == c->cid.v ||
-		    !in(a->end, c->start, c->end))
+	if (!extrap_nsys_ivx_find(&r->all, c->start, c->end, NSYS_ENDS_IN,
+				  &r->found)) {
+		r->nomem = true;
+		return;
+	}
+	for (size_t k = 0; k < r->found.n; k++) {
+		const struct nsys_act *a = &r->db->acts[r->found.i[k]];
+		if (!a->cid.has || a->cid.v == c->cid.v)
 			continue;
 		any = true;
 		extrap_nsys_join_cps(
@@ -468,6 +472,16 @@ enum status extrap_nsys_values(const struct nsys_db *db, nsys_emit_fn emit,
 		r.nomem = true;
 		goto out;
 	}
+	size_t *idx = malloc((db->n_acts + 1) * sizeof(*idx));
+	for (size_t i = 0; idx && i < db->n_acts; i++)
+		idx[i] = i;
+	bool ix =
+	    idx && extrap_nsys_ivx_init(&r.all, db->acts, idx, db->n_acts);
+	free(idx);
+	if (!ix) {
+		r.nomem = true;
+		goto out;
+	}
 	calls(&r, true);
 	kernels(&r);
 	extrap_nsys_copies(&r);
@@ -484,6 +498,8 @@ out:
 	free(r.by_cid);
 	free(r.kc);
 	free(r.oa);
+	extrap_nsys_ivx_free(&r.all);
+	free(r.found.i);
 	free(r.rows);
 	free(r.buf);
 	if (r.nomem)

@@ -101,6 +101,40 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 /* The first of the sorted, disjoint segments `s` whose end is >= a. */
 size_t extrap_nsys_seg_from(const struct nsys_seg *s, size_t n, int64_t a);
 
+/* Activities by start and by end, to find those meeting an interval
+ * (extrap_nsys_sweep.c) without a scan of them all. */
+struct nsys_key {
+	int64_t t;
+	size_t i;
+};
+struct nsys_ivx {
+	const struct nsys_act *acts;
+	struct nsys_key *by_start, *by_end;
+	int64_t *max_end; /* the largest end up to each by_start entry */
+	size_t n;
+};
+/* Found activities' indexes (reused across calls; free f->i). */
+struct nsys_found {
+	size_t *i;
+	size_t n, cap;
+};
+enum nsys_meet {
+	NSYS_ENDS_IN,		/* its end in [s, e] */
+	NSYS_STARTS_OR_ENDS_IN, /* its start or its end in [s, e] */
+	NSYS_MEETS		/* that, or [s, e] inside it */
+};
+/* Index acts[idx[0..n)]; false when out of memory (nothing to free). */
+bool extrap_nsys_ivx_init(struct nsys_ivx *x, const struct nsys_act *acts,
+			  const size_t *idx, size_t n);
+void extrap_nsys_ivx_free(struct nsys_ivx *x);
+/* The indexed activities meeting [s, e] as `how` says, each once, into
+ * f (in no particular order); false when out of memory.  The ones around
+ * [s, e] are found walking back from s while an earlier one may end
+ * after e. */
+bool extrap_nsys_ivx_find(const struct nsys_ivx *x, int64_t s, int64_t e,
+			  enum nsys_meet how, struct nsys_found *f);
+bool extrap_nsys_found_add(struct nsys_found *f, size_t i);
+
 struct nsys_db {
 	const char *path;
 	struct nsys_cp *cps;

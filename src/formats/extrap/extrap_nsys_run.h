@@ -40,6 +40,8 @@ struct run {
 	size_t n_rows, cap_rows;
 	char *buf;
 	size_t buf_cap;
+	struct nsys_ivx all; /* every activity, to find those meeting a call */
+	struct nsys_found found;
 };
 
 /* ---- checked arithmetic, SQL's NULL-skipping SUM -------------------- */

@@ -10,6 +10,7 @@
 #include "formats/extrap/extrap_nsys.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct event {
 	int64_t t;
@@ -153,4 +154,120 @@ size_t extrap_nsys_seg_from(const struct nsys_seg *s, size_t n, int64_t a)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* ---- which activities meet an interval ------------------------------- */
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct nsys_key *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+bool extrap_nsys_ivx_init(struct nsys_ivx *x, const struct nsys_act *acts,
+			  const size_t *idx, size_t n)
+{
+	memset(x, 0, sizeof(*x));
+	x->by_start = malloc((n + 1) * sizeof(*x->by_start));
+	x->by_end = malloc((n + 1) * sizeof(*x->by_end));
+	x->max_end = malloc((n + 1) * sizeof(*x->max_end));
+	if (!x->by_start || !x->by_end || !x->max_end) {
+		extrap_nsys_ivx_free(x);
+		return false;
+	}
+	x->acts = acts;
+	x->n = n;
+	for (size_t k = 0; k < n; k++) {
+		x->by_start[k] = (struct nsys_key){acts[idx[k]].start, idx[k]};
+		x->by_end[k] = (struct nsys_key){acts[idx[k]].end, idx[k]};
+	}
+	qsort(x->by_start, n, sizeof(*x->by_start), cmp_key);
+	qsort(x->by_end, n, sizeof(*x->by_end), cmp_key);
+	for (size_t k = 0; k < n; k++) {
+		int64_t e = acts[x->by_start[k].i].end;
+		x->max_end[k] =
+		    k && x->max_end[k - 1] > e ? x->max_end[k - 1] : e;
+	}
+	return true;
+}
+
+void extrap_nsys_ivx_free(struct nsys_ivx *x)
+{
+	free(x->by_start);
+	free(x->by_end);
+	free(x->max_end);
+	memset(x, 0, sizeof(*x));
+}
+
+/* The first key >= t. */
+static size_t key_from(const struct nsys_key *k, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool in_(int64_t v, int64_t a, int64_t b)
+{
+	return a <= v && v <= b;
+}
+
+bool extrap_nsys_ivx_find(const struct nsys_ivx *x, int64_t s, int64_t e,
+			  enum nsys_meet how, struct nsys_found *f)
+{
+	f->n = 0;
+	const struct nsys_act *a = x->acts;
+	for (int pass = 0; pass < 3; pass++) {
+		if (pass == 0 && how == NSYS_ENDS_IN)
+			continue;
+		if (pass == 2 && how != NSYS_MEETS)
+			break;
+		if (pass < 2) {
+			const struct nsys_key *k =
+			    pass == 0 ? x->by_start : x->by_end;
+			for (size_t j = key_from(k, x->n, s);
+			     j < x->n && k[j].t <= e; j++) {
+				/* an end inside whose start is too: once */
+				if (pass == 1 && how != NSYS_ENDS_IN &&
+				    in_(a[k[j].i].start, s, e))
+					continue;
+				if (!extrap_nsys_found_add(f, k[j].i))
+					return false;
+			}
+			continue;
+		}
+		/* around [s, e]: started before s, ending after e; walk back
+		 * while an earlier one may still end after e */
+		for (size_t j = key_from(x->by_start, x->n, s); j-- > 0;) {
+			if (x->max_end[j] <= e)
+				break;
+			const struct nsys_act *g = &a[x->by_start[j].i];
+			if (g->end > e && g->start < s && !in_(g->end, s, e) &&
+			    !extrap_nsys_found_add(f, x->by_start[j].i))
+				return false;
+		}
+	}
+	return true;
+}
+
+bool extrap_nsys_found_add(struct nsys_found *f, size_t i)
+{
+	if (f->n == f->cap) {
+		size_t nc = f->cap ? f->cap * 2 : 64;
+		size_t *g = realloc(f->i, nc * sizeof(*g));
+		if (!g)
+			return false;
+		f->i = g;
+		f->cap = nc;
+	}
+	f->i[f->n++] = i;
+	return true;
 }
