@@ -8,8 +8,16 @@ usage: check_extrap_hostile.py CALLSCOPE CORPUS_DATA_DIR TMPDIR
 Variants per seed file: truncations at evenly spread offsets (every byte
 of the first 12), single
 bytes overwritten with 0xff / '{', and for Extra-P 3 huge
-counts and lengths written over each 4- and 8-byte field of the head."""
+counts and lengths written over each 4- and 8-byte field of the head.
+
+Nsight sets (two points of nsight/sampled_callchains): one export
+truncated or not SQLite, one .ncu-rep truncated, overwritten or garbage
+or times at the ends of 64 bits (the one line must name the damaged file
+when the exit status is 2), a point directory left empty, every point
+directory empty, .ncu-rep reports alone (not supported)."""
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -24,19 +32,93 @@ SEEDS = [
 ]
 
 
-def run(cs, path):
+def run(cs, path, names=None, must_fail=False):
+    """None when callscope read `path` (exit 0, unless must_fail) or
+    refused it with exit 2 and one line (naming `names`, when given)."""
     try:
         p = subprocess.run([cs, "points", "--format", "json", path],
                            capture_output=True, text=True, timeout=20,
                            errors="replace")
     except subprocess.TimeoutExpired:
         return "timeout"
-    if p.returncode == 0:
+    if p.returncode == 0 and not must_fail:
         return None
     lines = p.stderr.splitlines()
-    if p.returncode == 2 and len(lines) == 1:
+    if p.returncode == 2 and len(lines) == 1 and \
+            (not names or names in lines[0]):
         return None
     return "exit %d, stderr %r" % (p.returncode, p.stderr[:200])
+
+
+def nsight_cases(corpus, tmp):
+    """(name, set directory, damaged file's name or None, must fail)
+    for damaged copies of two points of the sampled_callchains set."""
+    src = os.path.join(corpus, "nsight", "sampled_callchains")
+    top = os.path.join(tmp, "nsight")
+
+    def fresh():
+        shutil.rmtree(top, ignore_errors=True)
+        for p in ("ex-gpu.s10", "ex-gpu.s100"):
+            os.makedirs(os.path.join(top, p))
+            for ext in (".sqlite", ".ncu-rep"):
+                shutil.copyfile(os.path.join(src, p, p + ext),
+                                os.path.join(top, p, p + ext))
+        return os.path.join(top, "ex-gpu.s100", "ex-gpu.s100")
+
+    stem = fresh()
+    with open(stem + ".sqlite", "rb") as f:
+        db = f.read()
+    with open(stem + ".ncu-rep", "rb") as f:
+        ncu = f.read()
+    for cut in (0, 10, 100, 1024, 4096, len(db) // 2, len(db) - 1):
+        stem = fresh()
+        with open(stem + ".sqlite", "wb") as f:
+            f.write(db[:cut])
+        yield "sqlite_cut%d" % cut, top, "ex-gpu.s100.sqlite", cut < 4096
+    for blob in (b"not a database\n" * 100, b"SQLite format 3\0" + b"\xff" * 5000):
+        stem = fresh()
+        with open(stem + ".sqlite", "wb") as f:
+            f.write(blob)
+        yield "sqlite_garbage%d" % len(blob), top, "ex-gpu.s100.sqlite", True
+    n = len(ncu)
+    cuts = sorted(set(range(0, 12)) | set(range(0, n, max(1, n // 16))))
+    for cut in cuts:
+        stem = fresh()
+        with open(stem + ".ncu-rep", "wb") as f:
+            f.write(ncu[:cut])
+        yield "ncu_cut%d" % cut, top, "ex-gpu.s100.ncu-rep", False
+    for off in range(0, n, max(1, n // 24)):
+        stem = fresh()
+        with open(stem + ".ncu-rep", "wb") as f:
+            f.write(ncu[:off] + b"\xff" + ncu[off + 1:])
+        yield "ncu_byte%d" % off, top, "ex-gpu.s100.ncu-rep", False
+    for blob in (b"", b"NVR\0", b"garbage" * 1000, b"NVR\0\xff\xff\xff\x7f"):
+        stem = fresh()
+        with open(stem + ".ncu-rep", "wb") as f:
+            f.write(blob)
+        yield "ncu_garbage%d" % len(blob), top, "ex-gpu.s100.ncu-rep", True
+    # times at the ends of 64 bits: exit 2 naming the file, or a read
+    for table, col, v in (
+            ("CUPTI_ACTIVITY_KIND_KERNEL", "start", -2**63),
+            ("CUPTI_ACTIVITY_KIND_KERNEL", "end", 2**63 - 1),
+            ("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "end", 2**63 - 1),
+            ("EXTRAP_RESOLVED_CALLPATHS", "duration", -2**63)):
+        stem = fresh()
+        db3 = sqlite3.connect(stem + ".sqlite")
+        db3.execute("UPDATE %s SET %s = ? WHERE rowid IN (SELECT rowid "
+                    "FROM %s LIMIT 2)" % (table, col, table), (v,))
+        db3.commit()
+        db3.close()
+        yield "huge_%s_%s" % (table, col), top, "ex-gpu.s100.sqlite", False
+    stem = fresh()
+    for ext in (".sqlite", ".ncu-rep"):
+        os.unlink(stem + ext)
+    yield "empty_point_dir", top, None, True
+    os.unlink(os.path.join(top, "ex-gpu.s10", "ex-gpu.s10.sqlite"))
+    yield "ncu_rep_only", top, "not supported", True
+    os.unlink(os.path.join(top, "ex-gpu.s10", "ex-gpu.s10.ncu-rep"))
+    yield "every_point_dir_empty", top, None, True
+    shutil.rmtree(top, ignore_errors=True)
 
 
 def variants(data, binary):
@@ -75,6 +157,12 @@ def main():
                 bad += 1
                 print("FAIL %s %s: %s" % (seed, name, why))
             os.unlink(out)
+    for name, path, names, must_fail in nsight_cases(corpus, tmp):
+        total += 1
+        why = run(cs, path, names, must_fail)
+        if why:
+            bad += 1
+            print("FAIL nsight %s: %s" % (name, why))
     print("%d damaged inputs, %d failures" % (total, bad))
     return 1 if bad else 0
 

@@ -8,9 +8,13 @@ AR2, SMAPE, RE within 1e-6 relative.  Prints one line per input and
 "N of M models match exactly, K within 1e-6, R rest"; exit 1 when any
 model is missing or differs beyond 1e-6.  Model sets stored in a file
 (.extra-p, Extra-P 3) are compared too (`model --stored N`: the text).
+The Nsight sets, which only v4.3.0-beta2 reads, are checked when their IDs
+are given: the set from the corpus (inputs.tsv), a single export (mode
+dup-beta) as the two-point set the reference run used (the export at p=1
+and p=2).
     check_extrap_model.py CALLSCOPE EXPECTED_DIR WORK_DIR [ID...]
 WORK_DIR is where INDEX.tsv's relative paths (../shared/corpus/...) start."""
-import gzip, json, math, os, subprocess, sys
+import gzip, json, math, os, shutil, subprocess, sys, tempfile
 
 cs, exp_dir, work = sys.argv[1:4]
 only = set(sys.argv[4:])
@@ -37,14 +41,45 @@ def load(path):
         return json.load(f)
 
 
+# the beta's Nsight inputs: ID -> (mode, corpus path)
+beta = {}
+with open(os.path.join(exp_dir, "inputs.tsv")) as f:
+    for line in f:
+        cols = line.rstrip("\n").split("\t")
+        if len(cols) >= 4 and cols[2] == "nsight":
+            rel = cols[3]
+            pre = "extra-p/extrap/tests/data/"
+            ident = (rel[len(pre):] if rel.startswith(pre) else rel)
+            beta[ident.replace("/", "__")] = (cols[1], rel)
+tmps = []
+
+
+def beta_path(ident):
+    mode, rel = beta[ident]
+    path = os.path.abspath(os.path.join(work, "..", "shared", "corpus", rel))
+    if mode != "dup-beta":
+        return path
+    tmp = tempfile.mkdtemp()
+    tmps.append(tmp)
+    for k in (1, 2):
+        os.mkdir(os.path.join(tmp, "set.p%d" % k))
+        os.symlink(path, os.path.join(tmp, "set.p%d" % k,
+                                      "profile" + os.path.splitext(path)[1]))
+    return tmp
+
+
 inputs = []
 with open(os.path.join(exp_dir, "INDEX.tsv")) as f:
     next(f)
     for line in f:
         ident, version, status, n_models, cmd = line.rstrip("\n").split("\t")
-        if version != "v4.2.5" or status != "0" or n_models == "0":
+        if status != "0" or n_models == "0":
             continue
         if only and ident not in only:
+            continue
+        if version != "v4.2.5":
+            if ident in beta and ident in only:
+                inputs.append((ident, beta_path(ident)))
             continue
         path = os.path.normpath(os.path.join(work, cmd.split()[-1]))
         if not os.path.exists(path):
@@ -107,4 +142,6 @@ for ident, path in inputs:
     rest += x
 print(f"{exact} of {tot} models match exactly, {near} within 1e-6, {rest} rest "
       f"({len(inputs)} inputs)")
+for tmp in tmps:
+    shutil.rmtree(tmp)
 sys.exit(1 if rest else 0)

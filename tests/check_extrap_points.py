@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Compare `callscope points --format json` with Extra-P 4.2.5's own
 measurements (../shared/expected/extra-p/ID.json, see its README) on every
-corpus input of inputs.tsv whose reader callscope supports.
+corpus input of inputs.tsv whose reader callscope supports; for the Nsight
+sets (reader nsight, modes beta and dup-beta) v4.3.0-beta2's, a single
+export read as the two-point set set.p1, set.p2 of it, as the reference
+run read it.
 
 usage: check_extrap_points.py CALLSCOPE SHARED_DIR [READER...]
 
@@ -21,7 +24,8 @@ import subprocess
 import sys
 import tempfile
 
-SUPPORTED = ["text", "talpas", "json", "cube", "experiment", "extra-p-3"]
+SUPPORTED = ["text", "talpas", "json", "cube", "experiment", "extra-p-3",
+             "nsight"]
 STATS = ["mean", "median", "minimum", "maximum", "std"]
 # Inputs where callscope's Cube reader reads the file differently from
 # pycubexr on purpose (doc/cube.md, "Where callscope and pycubexr
@@ -168,6 +172,13 @@ def main():
             if mode == "dup" and reader == "cube" and "cube" in readers:
                 mode = "auto"
                 path = "dup:" + path
+            # Nsight sets: Extra-P's reference ran the v4.3.0-beta2 reader
+            # (the only one); a single export was read as a two-point set
+            if reader == "nsight" and mode == "beta":
+                mode = "auto"
+            if reader == "nsight" and mode == "dup-beta":
+                mode = "auto"
+                path = "dup:" + path
             if mode != "auto" or reader not in readers:
                 skipped[(mode, reader)] = skipped.get((mode, reader), 0) + 1
                 continue
@@ -178,6 +189,10 @@ def main():
                     break
             if path.startswith("dup:"):
                 rel = path[4:]
+                for pre in ("extra-p/extrap/tests/data/", ""):
+                    if rel.startswith(pre):
+                        rel = rel[len(pre):]
+                        break
                 path = "dup:" + os.path.join(corpus, path[4:])
             else:
                 path = os.path.join(corpus, path)
@@ -197,10 +212,11 @@ def main():
             # mode dup: one Cube file read as a two-point set, the same
             # file at p=1 and p=2 (as Extra-P's reference run did)
             tmp = tempfile.mkdtemp()
+            ext = os.path.splitext(path)[1]
             for k in (1, 2):
                 os.mkdir(os.path.join(tmp, "set.p%d" % k))
                 os.symlink(os.path.abspath(path[4:]),
-                           os.path.join(tmp, "set.p%d" % k, "profile.cubex"))
+                           os.path.join(tmp, "set.p%d" % k, "profile" + ext))
             path = tmp
         p = subprocess.run([cs, "points", "--format", "json", path],
                            capture_output=True, text=True)

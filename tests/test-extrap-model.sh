@@ -1,7 +1,8 @@
 #!/bin/sh
 # `callscope model --format json` end to end (the Extra-P readers and the
 # fitter) against Extra-P 4.2.5's own models for inputs of every reader
-# format on main (tests/check_extrap_model.py: model text, constant,
+# format on main, and the Nsight sets against v4.3.0-beta2's
+# (tests/check_extrap_model.py: model text, constant,
 # coefficients, RSS, AR2, SMAPE, RE within 1e-6; and the texts of the
 # model sets stored in .extra-p and Extra-P 3 files); then `report --at`: the
 # model column equals the model evaluated at the point, and unknown or
@@ -22,7 +23,8 @@ python3 "$top_srcdir/tests/check_extrap_model.py" ./callscope "$exp" \
 	jsonlines__extended2.jsonl jsonlines__matrix_4p.jsonl \
 	jsonlines__sparse_matrix_2p.jsonl cubeset__multi_parameter \
 	cubeset__single_parameter input__exp_only_mean_median.extra-p \
-	experiments__two_parameter3.txt.extra-p input__experiment_3
+	experiments__two_parameter3.txt.extra-p input__experiment_3 \
+	nsight__sampled_callchains nsight__nsys_db__con_kernel.sqlite
 [ $? -eq 0 ] || exit 1
 
 set -u

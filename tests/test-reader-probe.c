@@ -1,9 +1,10 @@
 /* test-reader-probe: the probe the reader registry reads once for every
  * bidder (formats/probe.c) and the choice of a reader: degenerate inputs
  * first (a missing path, an empty directory, an empty file), then a
- * directory's names with a file registered as remote, an SQLite file's
- * tables (and that probing writes nothing), an archive's members, and
- * which reader each probe picks. */
+ * directory's names with a file registered as remote, the file names
+ * one level down (point directories), an SQLite file's tables (and that
+ * probing writes nothing), an archive's members, and which reader each
+ * probe picks. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -130,6 +131,40 @@ static void test_directory(void **state)
 	reader_probe_free(p);
 }
 
+/* A directory of point directories: the file names one level down,
+ * sorted, once each, dot files left out; .sqlite (or .ncu-rep) files
+ * make it an Nsight set (extrap-nsight, 40), .cubex files a Cube set
+ * (extrap-cubeset, 30). */
+static void test_point_dirs(void **state)
+{
+	(void)state;
+	assert_int_equal(mkdir(at("set"), 0700), 0);
+	assert_int_equal(mkdir(at("set/app.s1"), 0700), 0);
+	assert_int_equal(mkdir(at("set/app.s2"), 0700), 0);
+	write_file(at("set/app.s1/a.sqlite"), "x", 1);
+	write_file(at("set/app.s1/b.ncu-rep"), "x", 1);
+	write_file(at("set/app.s1/.hidden.sqlite"), "x", 1);
+	write_file(at("set/app.s2/a.sqlite"), "x", 1);
+	struct reader_probe *p = probe(at("set"), STATUS_OK);
+	assert_int_equal(p->n_subdirs, 2);
+	assert_int_equal(p->n_subnames, 2);
+	assert_string_equal(p->subnames[0], "a.sqlite");
+	assert_string_equal(p->subnames[1], "b.ncu-rep");
+	assert_string_equal(reader_choose(p)->name, "extrap-nsight");
+	reader_probe_free(p);
+	assert_int_equal(unlink(at("set/app.s1/a.sqlite")), 0);
+	assert_int_equal(unlink(at("set/app.s2/a.sqlite")), 0);
+	p = probe(at("set"), STATUS_OK);
+	/* .ncu-rep reports alone: the Nsight reader's refusal */
+	assert_string_equal(reader_choose(p)->name, "extrap-nsight");
+	reader_probe_free(p);
+	assert_int_equal(unlink(at("set/app.s1/b.ncu-rep")), 0);
+	write_file(at("set/app.s1/profile.cubex"), "x", 1);
+	p = probe(at("set"), STATUS_OK);
+	assert_string_equal(reader_choose(p)->name, "extrap-cubeset");
+	reader_probe_free(p);
+}
+
 /* An SQLite file: its tables, sorted, and nothing written by probing. */
 static void test_sqlite(void **state)
 {
@@ -243,6 +278,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_point_dirs),
 		cmocka_unit_test(test_sqlite),
 		cmocka_unit_test(test_archive),
 	};

@@ -1,6 +1,7 @@
 /* probe: what the reader registry reads of an input path, once, for every
  * bidder (see reader.h): a file's first bytes, a directory's file and
- * subdirectory names (with the files registered as remote), an SQLite
+ * subdirectory names (with the files registered as remote) and the file
+ * names in its first subdirectories, an SQLite
  * file's tables (opened read-only), an archive's member names.  Bounded:
  * at most PROBE_MAX_NAMES names of each kind, the archive listing stops
  * after PROBE_MAX_MEMBERS members or PROBE_ARCHIVE_BYTES of the file.
@@ -31,9 +32,9 @@
 struct probe_owned {
 	struct reader_probe p; /* first: the public part */
 	uint8_t *head;
-	char **names, **subdirs, **tables, **members;
-	size_t n_names, n_subdirs, n_tables, n_members;
-	size_t cap_names, cap_subdirs;
+	char **names, **subdirs, **tables, **members, **subnames;
+	size_t n_names, n_subdirs, n_tables, n_members, n_subnames;
+	size_t cap_names, cap_subdirs, cap_subnames;
 };
 
 static void free_names(char **v, size_t n)
@@ -53,6 +54,7 @@ void reader_probe_free(struct reader_probe *p)
 	free_names(o->subdirs, o->n_subdirs);
 	free_names(o->tables, o->n_tables);
 	free_names(o->members, o->n_members);
+	free_names(o->subnames, o->n_subnames);
 	free(o);
 }
 
@@ -87,6 +89,33 @@ static void sort_names(char **v, size_t n)
 static bool sorted_has(const char *const *v, size_t n, const char *name)
 {
 	return n && bsearch(&name, v, n, sizeof(*v), cmp_name) != NULL;
+}
+
+/* The regular files (links followed) in `dir`/`sub` into o->subnames,
+ * at most READER_PROBE_SUBNAMES in all; an unreadable one adds none. */
+static bool read_subdir(struct probe_owned *o, int dirfd_, const char *sub)
+{
+	int fd = openat(dirfd_, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return true;
+	}
+	struct dirent *e;
+	bool ok = true;
+	while (ok && o->n_subnames < READER_PROBE_SUBNAMES &&
+	       (e = readdir(d))) {
+		struct stat sb;
+		if (e->d_name[0] == '.' ||
+		    fstatat(dirfd(d), e->d_name, &sb, 0) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		ok = push(&o->subnames, &o->n_subnames, &o->cap_subnames,
+			  e->d_name);
+	}
+	closedir(d);
+	return ok;
 }
 
 /* Files and subdirectories of `dir`, then the remote files it lacks. */
@@ -144,6 +173,21 @@ static enum status read_dir(struct probe_owned *o, const char *dir,
 		}
 	sort_names(o->names, o->n_names);
 	sort_names(o->subdirs, o->n_subdirs);
+	for (size_t i = 0; i < o->n_subdirs && i < READER_PROBE_SUBDIRS; i++)
+		if (!read_subdir(o, fd, o->subdirs[i])) {
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+			goto out;
+		}
+	/* sorted, each name once */
+	sort_names(o->subnames, o->n_subnames);
+	size_t k = 0;
+	for (size_t i = 0; i < o->n_subnames; i++) {
+		if (k && strcmp(o->subnames[k - 1], o->subnames[i]) == 0)
+			free(o->subnames[i]);
+		else
+			o->subnames[k++] = o->subnames[i];
+	}
+	o->n_subnames = k;
 out:
 	free_names(remote, n_remote);
 	closedir(d);
@@ -253,6 +297,8 @@ enum status reader_probe_read(const char *path, struct reader_probe **out,
 	o->p.n_names = o->n_names;
 	o->p.subdirs = (const char *const *)o->subdirs;
 	o->p.n_subdirs = o->n_subdirs;
+	o->p.subnames = (const char *const *)o->subnames;
+	o->p.n_subnames = o->n_subnames;
 	o->p.tables = (const char *const *)o->tables;
 	o->p.n_tables = o->n_tables;
 	o->p.members = (const char *const *)o->members;

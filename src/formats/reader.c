@@ -21,6 +21,7 @@ extern const struct reader reader_extrap_talpas;
 extern const struct reader reader_extrap_json;
 extern const struct reader reader_extrap_jsonl;
 extern const struct reader reader_extrap_cubeset;
+extern const struct reader reader_extrap_nsight;
 extern const struct reader reader_extrap_experiment;
 extern const struct reader reader_extrap3;
 
@@ -36,6 +37,7 @@ static const struct reader *const readers[] = {
 	&reader_extrap_json,
 	&reader_extrap_jsonl,
 	&reader_extrap_cubeset,
+	&reader_extrap_nsight,
 	&reader_extrap_experiment,
 	&reader_extrap3,
 	NULL,

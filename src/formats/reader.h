@@ -22,6 +22,10 @@
 
 /* How many bytes of a file the probe holds. */
 #define READER_PROBE_HEAD (64 * 1024)
+/* How many subdirectories, and names in them, the probe of a directory
+ * lists one level down. */
+#define READER_PROBE_SUBDIRS 16
+#define READER_PROBE_SUBNAMES 4096
 
 /* What the registry read of one input path, once, for every bidder. */
 struct reader_probe {
@@ -38,6 +42,12 @@ struct reader_probe {
 	size_t n_names;
 	const char *const *subdirs;
 	size_t n_subdirs;
+	/* a directory: the names of the files one level down, in its first
+	 * READER_PROBE_SUBDIRS subdirectories (by name; at most
+	 * READER_PROBE_SUBNAMES names, sorted, a name once), for the sets
+	 * of point directories whose files tell the format */
+	const char *const *subnames;
+	size_t n_subnames;
 	/* an SQLite file (head says so): its tables and views, sorted */
 	bool is_sqlite;
 	const char *const *tables;

@@ -3,7 +3,8 @@
  * share, and the bids' content tests.  The readers themselves are the
  * `struct reader`s registered in formats/reader.c: extrap-text,
  * extrap-talpas, extrap-json (new, legacy, and JSON Lines as Extra-P falls
- * back to it), extrap-cubeset, extrap-experiment (.extra-p) and extrap3.
+ * back to it), extrap-cubeset, extrap-nsight, extrap-experiment (.extra-p)
+ * and extrap3; the point directories of the directory sets.
  * See doc/extrap.md.  Must not depend on curses, on ui/ or on another
  * format. */
 #ifndef CALLSCOPE_EXTRAP_H
@@ -45,5 +46,34 @@ struct extrap_dir_params {
 enum status extrap_dir_params(const char *name, struct extrap_dir_params *d,
 			      char *why, size_t why_len);
 void extrap_dir_params_free(struct extrap_dir_params *d);
+
+
+/* A point directory of a directory set (Cube sets, Nsight sets). */
+struct extrap_point_dir {
+	char *name;   /* full path */
+	char **files; /* full paths, sorted */
+	size_t n_files;
+	struct extrap_dir_params p;
+	uint32_t point;
+};
+
+/* The subdirectories of `path` not starting with '.' that hold files
+ * ending in `suffix` (not starting with '.', links followed), sorted,
+ * each with its files and its name's parameters; *n 0 when there is
+ * none.  STATUS_IO, STATUS_NOMEM, STATUS_CORRUPT for a name without
+ * parameters (naming the directory).  Free with extrap_point_dirs_free
+ * (also after a failure). */
+enum status extrap_point_dirs_list(const char *path, const char *suffix,
+				   struct extrap_point_dir **out, size_t *n,
+				   struct error *err);
+/* Declare the set's parameters and points from the n directories: the
+ * same names in the same order everywhere (else STATUS_CORRUPT naming two
+ * directories), parameters with one value in the whole set dropped, at
+ * least one left (a set needs two points); d[i].point set. */
+struct extrap_set;
+enum status extrap_point_dirs_points(const char *path,
+				     struct extrap_point_dir *d, size_t n,
+				     struct extrap_set *s, struct error *err);
+void extrap_point_dirs_free(struct extrap_point_dir *d, size_t n);
 
 #endif

@@ -24,186 +24,33 @@
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* The most text a Cube file's callpaths may take (each is its parent's
  * plus a name: a tree D deep takes about D^2 / 2 names' bytes). */
 #define EXTRAP_CUBE_MAX_TEXT ((size_t)64 << 20)
 
-struct cdir {
-	char *name;
-	char **files; /* full paths, sorted */
-	size_t n_files;
-	struct extrap_dir_params p;
-	uint32_t point;
-};
-
 struct cset {
 	const char *path;
 	struct error *err;
 	struct extrap_set *s;
-	struct cdir *dirs;
+	struct extrap_point_dir *dirs;
 	size_t n_dirs;
 	char *skipped; /* metric names skipped, ", "-joined */
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_kind(const char *path, bool dir)
-{
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return false;
-	return dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
-}
-
-/* The names in `dir` that do not start with '.' and (dirs) are
- * directories or (files) regular files ending in `suffix`, sorted. */
-static enum status list(struct cset *c, const char *dir, bool dirs,
-			const char *suffix, char ***out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return error_set(c->err, STATUS_IO, dir, "cannot list the "
-							 "directory");
-	struct dirent *e;
-	size_t cap = 0;
-	enum status st = STATUS_OK;
-	while ((e = readdir(d)) && st == STATUS_OK) {
-		size_t l = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
-		if (e->d_name[0] == '.' ||
-		    (suffix && (l <= sl ||
-				strcmp(e->d_name + l - sl, suffix) != 0)))
-			continue;
-		char *full = NULL;
-		if (asprintf(&full, "%s/%s", dir, e->d_name) < 0) {
-			st = error_set(c->err, STATUS_NOMEM, c->path,
-				       "out of memory");
-			break;
-		}
-		if (!is_kind(full, dirs)) {
-			free(full);
-			continue;
-		}
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **g = realloc(*out, cap * sizeof(*g));
-			if (!g) {
-				free(full);
-				st = error_set(c->err, STATUS_NOMEM, c->path,
-					       "out of memory");
-				break;
-			}
-			*out = g;
-		}
-		(*out)[(*n)++] = full;
-	}
-	closedir(d);
-	if (*n)
-		qsort(*out, *n, sizeof(**out), cmp_str);
-	return st;
-}
-
-static const char *base(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
 static enum status find_points(struct cset *c)
 {
-	char **subs = NULL;
-	size_t n_subs = 0;
-	enum status st = list(c, c->path, true, NULL, &subs, &n_subs);
-	if (st == STATUS_OK &&
-	    !(c->dirs = calloc(n_subs + 1, sizeof(*c->dirs))))
-		st = error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
-	for (size_t i = 0; i < n_subs && st == STATUS_OK; i++) {
-		struct cdir *d = &c->dirs[c->n_dirs];
-		st = list(c, subs[i], false, ".cubex", &d->files, &d->n_files);
-		if (d->n_files == 0) {
-			free(d->files);
-			d->files = NULL;
-			continue;
-		}
-		d->name = subs[i];
-		subs[i] = NULL;
-		c->n_dirs++;
-		char why[128];
-		enum status ps = extrap_dir_params(base(d->name), &d->p, why,
-						   sizeof(why));
-		if (ps != STATUS_OK)
-			st = error_set(c->err, ps, c->path,
-				       "directory \"%s\": %s", base(d->name),
-				       why);
-	}
-	for (size_t i = 0; i < n_subs; i++)
-		free(subs[i]);
-	free(subs);
+	enum status st = extrap_point_dirs_list(c->path, ".cubex", &c->dirs,
+						&c->n_dirs, c->err);
 	if (st == STATUS_OK && c->n_dirs == 0)
 		st = error_set(c->err, STATUS_CORRUPT, c->path,
 			       "no Cube files (DIR/*/*.cubex)");
-	/* the same names in the same order everywhere */
-	for (size_t i = 1; i < c->n_dirs && st == STATUS_OK; i++) {
-		const struct extrap_dir_params *a = &c->dirs[0].p,
-					       *b = &c->dirs[i].p;
-		bool same = a->n == b->n;
-		for (uint32_t k = 0; same && k < a->n; k++)
-			same = strcmp(a->names[k], b->names[k]) == 0;
-		if (!same)
-			st = error_set(c->err, STATUS_CORRUPT, c->path,
-				       "parameters must be the same and in the "
-				       "same order in every directory: \"%s\" "
-				       "and \"%s\" differ",
-				       base(c->dirs[0].name),
-				       base(c->dirs[i].name));
-	}
-	if (st != STATUS_OK)
-		return st;
-	/* parameters with one value across the set are dropped */
-	const struct extrap_dir_params *p0 = &c->dirs[0].p;
-	bool *keep = calloc(p0->n + 1, sizeof(*keep));
-	double *coords = calloc(p0->n + 1, sizeof(*coords));
-	if (!keep || !coords) {
-		free(keep);
-		free(coords);
-		return error_set(c->err, STATUS_NOMEM, c->path, "out of memory");
-	}
-	for (uint32_t k = 0; k < p0->n; k++) {
-		for (size_t i = 1; i < c->n_dirs && !keep[k]; i++)
-			keep[k] = c->dirs[i].p.values[k] != p0->values[k];
-		if (keep[k] && extrap_set_param(c->s, p0->names[k],
-						strlen(p0->names[k])) ==
-				       MODEL_NONE)
-			st = error_set(c->err, STATUS_CORRUPT, c->path,
-				       "parameter \"%s\" is named twice",
-				       p0->names[k]);
-	}
-	if (st == STATUS_OK && extrap_set_n_params(c->s) == 0)
-		st = error_set(c->err, STATUS_CORRUPT, c->path,
-			       "every parameter has one value in the whole set "
-			       "(a set needs two points)");
-	for (size_t i = 0; i < c->n_dirs && st == STATUS_OK; i++) {
-		uint32_t n = 0;
-		for (uint32_t k = 0; k < p0->n; k++)
-			if (keep[k])
-				coords[n++] = c->dirs[i].p.values[k];
-		c->dirs[i].point = extrap_set_point(c->s, coords);
-		if (c->dirs[i].point == MODEL_NONE)
-			st = error_set(c->err, STATUS_NOMEM, c->path,
-				       "out of memory");
-	}
-	free(keep);
-	free(coords);
+	if (st == STATUS_OK)
+		st = extrap_point_dirs_points(c->path, c->dirs, c->n_dirs, c->s,
+					      c->err);
 	return st;
 }
 
@@ -411,14 +258,7 @@ static enum status cubeset_open(const struct reader_input *in,
 		extrap_set_merge_incomplete(c.s);
 		st = extrap_set_build(c.s, "extrap-cubeset", c.path, out, err);
 	}
-	for (size_t i = 0; i < c.n_dirs; i++) {
-		for (size_t k = 0; k < c.dirs[i].n_files; k++)
-			free(c.dirs[i].files[k]);
-		free(c.dirs[i].files);
-		free(c.dirs[i].name);
-		extrap_dir_params_free(&c.dirs[i].p);
-	}
-	free(c.dirs);
+	extrap_point_dirs_free(c.dirs, c.n_dirs);
 	free(c.skipped);
 	extrap_set_free(c.s);
 	return st;

@@ -1,7 +1,9 @@
-/* extrap_dirname: the parameters in the name of a directory of a
- * directory set (Cube sets; Extra-P 4.2.5 abstract_directory_reader.py,
- * notes 5.5): the text after the first '.' up to the first ".r" of the
- * whole name (all of it without a '.'), split into name / number tokens
+/* extrap_dirname: the point directories of a directory set (Cube sets,
+ * Nsight sets: DIR/<point>/files, listed and turned into the set's
+ * parameters and points), and the parameters in the name of one
+ * (Extra-P 4.2.5 abstract_directory_reader.py, notes 5.5): the text
+ * after the first '.' up to the first ".r" of the whole name (all of it
+ * without a '.'), split into name / number tokens
  * at runs of [0-9.,] (',' is a decimal point, trailing dots dropped).
  * Extra-P's traps are kept: "app.ranks4.r1" has nothing between its first
  * '.' and its first ".r" (no parameter), "n2x4" is n=2, x=4.  Must not
@@ -11,9 +13,11 @@
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static bool numch(char c)
 {
@@ -93,4 +97,165 @@ enum status extrap_dir_params(const char *name, struct extrap_dir_params *d,
 		return STATUS_CORRUPT;
 	}
 	return STATUS_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of `dir` not starting with '.' that are directories (dirs)
+ * or regular files ending in `suffix`, links followed, sorted. */
+static enum status list(const char *dir, bool dirs, const char *suffix,
+			char ***out, size_t *n, struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return error_set(err, STATUS_IO, dir,
+				 "cannot list the directory");
+	struct dirent *e;
+	size_t cap = 0, sl = suffix ? strlen(suffix) : 0;
+	enum status st = STATUS_OK;
+	while (st == STATUS_OK && (e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (e->d_name[0] == '.' ||
+		    (suffix && (l <= sl || strcmp(e->d_name + l - sl, suffix))))
+			continue;
+		char *full = NULL;
+		struct stat sb;
+		if (asprintf(&full, "%s/%s", dir, e->d_name) < 0) {
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+			break;
+		}
+		if (stat(full, &sb) != 0 ||
+		    !(dirs ? S_ISDIR(sb.st_mode) : S_ISREG(sb.st_mode))) {
+			free(full);
+			continue;
+		}
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **g = realloc(*out, cap * sizeof(*g));
+			if (!g) {
+				free(full);
+				st = error_set(err, STATUS_NOMEM, dir,
+					       "out of memory");
+				break;
+			}
+			*out = g;
+		}
+		(*out)[(*n)++] = full;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_str);
+	return st;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+enum status extrap_point_dirs_list(const char *path, const char *suffix,
+				   struct extrap_point_dir **out, size_t *n,
+				   struct error *err)
+{
+	char **subs = NULL;
+	size_t n_subs = 0;
+	*out = NULL;
+	*n = 0;
+	enum status st = list(path, true, NULL, &subs, &n_subs, err);
+	if (st == STATUS_OK && !(*out = calloc(n_subs + 1, sizeof(**out))))
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+	for (size_t i = 0; i < n_subs && st == STATUS_OK; i++) {
+		struct extrap_point_dir *d = &(*out)[*n];
+		st = list(subs[i], false, suffix, &d->files, &d->n_files, err);
+		if (d->n_files == 0) {
+			free(d->files);
+			d->files = NULL;
+			continue;
+		}
+		d->name = subs[i];
+		subs[i] = NULL;
+		(*n)++;
+		char why[128];
+		enum status ps = extrap_dir_params(base(d->name), &d->p, why,
+						   sizeof(why));
+		if (ps != STATUS_OK)
+			st = error_set(err, ps, path, "directory \"%s\": %s",
+				       base(d->name), why);
+	}
+	for (size_t i = 0; i < n_subs; i++)
+		free(subs[i]);
+	free(subs);
+	return st;
+}
+
+enum status extrap_point_dirs_points(const char *path,
+				     struct extrap_point_dir *dirs, size_t n,
+				     struct extrap_set *s, struct error *err)
+{
+	enum status st = STATUS_OK;
+	/* the same names in the same order everywhere */
+	for (size_t i = 1; i < n && st == STATUS_OK; i++) {
+		const struct extrap_dir_params *a = &dirs[0].p, *b = &dirs[i].p;
+		bool same = a->n == b->n;
+		for (uint32_t k = 0; same && k < a->n; k++)
+			same = strcmp(a->names[k], b->names[k]) == 0;
+		if (!same)
+			st = error_set(err, STATUS_CORRUPT, path,
+				       "parameters must be the same and in the "
+				       "same order in every directory: \"%s\" "
+				       "and \"%s\" differ",
+				       base(dirs[0].name), base(dirs[i].name));
+	}
+	if (st != STATUS_OK || n == 0)
+		return st;
+	/* parameters with one value across the set are dropped */
+	const struct extrap_dir_params *p0 = &dirs[0].p;
+	bool *keep = calloc(p0->n + 1, sizeof(*keep));
+	double *coords = calloc(p0->n + 1, sizeof(*coords));
+	if (!keep || !coords)
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+	for (uint32_t k = 0; st == STATUS_OK && k < p0->n; k++) {
+		for (size_t i = 1; i < n && !keep[k]; i++)
+			keep[k] = dirs[i].p.values[k] != p0->values[k];
+		if (keep[k] && extrap_set_param(s, p0->names[k],
+						strlen(p0->names[k])) ==
+				       MODEL_NONE)
+			st = error_set(err, STATUS_CORRUPT, path,
+				       "parameter \"%s\" is named twice",
+				       p0->names[k]);
+	}
+	if (st == STATUS_OK && extrap_set_n_params(s) == 0)
+		st = error_set(err, STATUS_CORRUPT, path,
+			       "every parameter has one value in the whole set "
+			       "(a set needs two points)");
+	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+		uint32_t k2 = 0;
+		for (uint32_t k = 0; k < p0->n; k++)
+			if (keep[k])
+				coords[k2++] = dirs[i].p.values[k];
+		dirs[i].point = extrap_set_point(s, coords);
+		if (dirs[i].point == MODEL_NONE)
+			st = error_set(err, STATUS_NOMEM, path, "out of memory");
+	}
+	free(keep);
+	free(coords);
+	return st;
+}
+
+void extrap_point_dirs_free(struct extrap_point_dir *d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++) {
+		for (size_t k = 0; k < d[i].n_files; k++)
+			free(d[i].files[k]);
+		free(d[i].files);
+		free(d[i].name);
+		extrap_dir_params_free(&d[i].p);
+	}
+	free(d);
 }

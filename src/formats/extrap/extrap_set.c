@@ -118,6 +118,7 @@ void extrap_set_free(struct extrap_set *s)
 	for (uint32_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
+	free(s->partial);
 	free(s);
 }
 
@@ -134,6 +135,27 @@ void extrap_set_warn(struct extrap_set *s, const char *text)
 	}
 	s->warnings = g;
 	s->warnings[s->n_warnings++] = copy;
+}
+
+void extrap_set_may_lack_points(struct extrap_set *s, uint32_t cp)
+{
+	if (cp >= s->cps.n)
+		return;
+	if (cp >= s->partial_cap) {
+		uint32_t ncap = s->partial_cap ? s->partial_cap : 64;
+		while (ncap <= cp)
+			ncap *= 2;
+		bool *g = realloc(s->partial, (size_t)ncap * sizeof(*g));
+		if (!g) {
+			s->nomem = true;
+			return;
+		}
+		memset(g + s->partial_cap, 0,
+		       (size_t)(ncap - s->partial_cap) * sizeof(*g));
+		s->partial = g;
+		s->partial_cap = ncap;
+	}
+	s->partial[cp] = true;
 }
 
 void extrap_set_merge_incomplete(struct extrap_set *s)
@@ -465,7 +487,9 @@ enum status extrap_check_pairs(const struct extrap_set *s, const bool *keep,
 	for (size_t i = 0, e; i < n && st == STATUS_OK; i = e) {
 		for (e = i + 1; e < n && pair[e] == pair[i]; e++)
 			;
-		if (e - i == s->n_points)
+		uint32_t cp = (uint32_t)(pair[i] >> 32);
+		if (e - i == s->n_points ||
+		    (cp < s->partial_cap && s->partial[cp]))
 			continue;
 		st = error_set(err, STATUS_CORRUPT, path,
 			       "callpath \"%s\", metric \"%s\": measurements at "

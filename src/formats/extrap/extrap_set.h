@@ -87,6 +87,14 @@ void extrap_set_warn(struct extrap_set *s, const char *text);
  * left without data are not in the tree. */
 void extrap_set_merge_incomplete(struct extrap_set *s);
 
+/* Mark callpath `cp` as one whose series may lack points (Extra-P's
+ * `validation__ignore__num_measurements` tag, the Nsight sets'
+ * "->OVERLAP->name" paths): the validation and the build do not require
+ * its (callpath, metric) pairs at every point; the statistics and
+ * `points` then hold only the points it has.  No other reader marks
+ * any, so their output is unchanged. */
+void extrap_set_may_lack_points(struct extrap_set *s, uint32_t cp);
+
 /* Whether an allocation failed. */
 bool extrap_set_nomem(const struct extrap_set *s);
 

@@ -55,11 +55,14 @@ struct extrap_set {
 	char **warnings;
 	uint32_t n_warnings;
 	bool merge_incomplete; /* Cube sets: see extrap_set_merge_incomplete */
+	bool *partial;         /* cp -> may lack points (NULL: none) */
+	uint32_t partial_cap;
 	bool nomem;
 };
 
 /* Every (callpath, metric) of the cells for which keep[cell] holds (all
- * when keep is NULL) measured at every point: else STATUS_CORRUPT naming
+ * when keep is NULL) measured at every point, except the callpaths marked
+ * by extrap_set_may_lack_points: else STATUS_CORRUPT naming
  * the first pair (by callpath, then metric) and its count, `after`
  * appended to the message.  O(cells log cells); STATUS_NOMEM. */
 enum status extrap_check_pairs(const struct extrap_set *s, const bool *keep,
