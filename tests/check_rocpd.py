@@ -309,6 +309,29 @@ def main():
                 t, p["label"], l and (l["path"], l["begin"], l["end"]), p["path"]))
         aligned += 1
     print("aligned probes checked:", aligned)
+    # counter lines (copies in flight, allocated memory): the value in
+    # force at probe times, from the generator's own steps
+    counters = 0
+    by_t = {}
+    for p in A["counter_probes"]:
+        by_t.setdefault(p["t"], []).append(p)
+    for t, ps in sorted(by_t.items())[::7]:
+        r = run(cs, "trace", "--at", str(t), "--format", "json", run_dir)
+        if r.returncode:
+            continue
+        lines = {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+        for p in ps:
+            l = lines.get(p["label"])
+            if l is None:
+                fail("no counter line %r" % p["label"])
+                continue
+            got = l.get("value")
+            if got != p["value"] and not (
+                    got is not None and p["value"] is not None and
+                    abs(got - p["value"]) < 1e-9):
+                fail("counter %r at %d: %s, wanted %s" % (p["label"], t, got, p["value"]))
+            counters += 1
+    print("counter values checked:", counters)
     plain = run(cs, "info", run_dir)
     if "hosts whose clocks are independent" not in plain.stderr.decode():
         fail("no warning that the run's hosts have independent clocks")
