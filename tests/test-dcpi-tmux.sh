@@ -78,4 +78,29 @@ t send-keys -t "$S" Escape
 wait_gone "Procedure main in" || fail "Esc did not close the listing"
 t send-keys -t "$S" q
 wait_prompt || fail "q did not quit"
+
+# deferred images (CALLSCOPE_DCPI_DEFER_MIN=0): 30 image rows at open; an
+# image expanded shows its address rows; one whose file changed after the
+# open says so in one line and stays a row to expand
+big="$tmp/big"
+/usr/bin/python3 "$top_srcdir/bench/gen_dcpi_big.py" "$big" 30 500 || exit 1
+/usr/bin/python3 "$top_srcdir/bench/gen_dcpi_big.py" "$tmp/other" 30 400 || exit 1
+start "env CALLSCOPE_DCPI_DEFER_MIN=0 $cs --no-config $big" "30 images" ||
+	fail "the viewer did not draw the deferred database (30 images)"
+cp "$tmp/other/2611260000/00001005.cycles" "$big/2611260000/00001005.cycles"
+t send-keys -t "$S" "/libbench00001007" Enter
+wait_for "Path  libbench00001007.so" || fail "search for an image row"
+t send-keys -t "$S" l
+sync_keys
+t send-keys -t "$S" j
+wait_for "libbench00001007.so @ 0x" || fail "the expanded image shows no address rows"
+t send-keys -t "$S" "/libbench00001005" Enter
+wait_for "Path  libbench00001005.so" || fail "search for the changed image"
+t send-keys -t "$S" l
+wait_for "changed since the database was opened" ||
+	fail "no message for an image whose file changed"
+screen | grep -q "▸ libbench00001005.so" ||
+	fail "the changed image is not a row to expand any more"
+t send-keys -t "$S" q
+wait_prompt || fail "q did not quit the deferred database"
 exit $status

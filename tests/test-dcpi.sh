@@ -133,6 +133,36 @@ PY
 }
 
 # run LABEL MODE ELF GEN-OPTIONS... -- CALLSCOPE-OPTIONS...
+# same_nodes A B: two JSON reports hold the same rows (names, kinds,
+# files, lines, values, parents) whatever their ids: a deferred database
+# numbers the rows inside an image in the order images are loaded
+same_nodes() {
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+def norm(path):
+    d = json.load(open(path))
+    nodes = d.pop("nodes")
+    by = {n["id"]: n for n in nodes}
+    memo = {}
+    def key(i):
+        if i is None:
+            return ""
+        if i not in memo:
+            n = by[i]
+            memo[i] = key(n.get("parent")) + "/" + json.dumps(
+                [n.get("kind"), n.get("name"), n.get("file"), n.get("line")])
+        return memo[i]
+    rows = []
+    for n in nodes:
+        n = dict(n)
+        n["id"], n["parent"] = key(n["id"]), key(n.get("parent"))
+        rows.append(n)
+    d["nodes"] = sorted(rows, key=lambda n: n["id"])
+    return d
+sys.exit(0 if norm(sys.argv[1]) == norm(sys.argv[2]) else 1)
+PY
+}
+
 run() {
 	label=$1 mode=$2 elf=$3
 	shift 3
@@ -148,6 +178,11 @@ run() {
 		echo "FAIL: report $label: $(cat "$tmp/err")"; status=1; return
 	fi
 	check "$tmp/r.json" "$tmp/a.json" "$label" "$mode" "$elf" || status=1
+	# images deferred (loaded as the report walks them): the same report
+	CALLSCOPE_DCPI_DEFER_MIN=0 timeout 60 "$cs" report "$out" --format json \
+		--metric all "$@" >"$tmp/rd.json" 2>"$tmp/err" &&
+		same_nodes "$tmp/r.json" "$tmp/rd.json" ||
+		{ echo "FAIL: report $label with deferred images differs"; status=1; }
 }
 
 run file-nt sym "$tmp/bin/prog" --seed 1 --layout file -- 
@@ -169,6 +204,49 @@ run stripped nosym "$tmp/stripped" --seed 7 --path-recorded "$tmp/stripped" --
 	{ echo "FAIL: bottom-up: $(cat "$tmp/err")"; status=1; }
 "$cs" info "$tmp/p-no-image" 2>&1 | grep -q "images not found" ||
 	{ echo "FAIL: no warning for a missing image"; status=1; }
+
+# deferred images (model_deferred.c) on a database of 30 images x 500
+# addresses (bench/gen_dcpi_big.py, totals computed by the generator):
+# info names the deferred subtrees; the image rows equal the generator's
+# totals before any image is read; every batch output equals the one of
+# the database read whole
+big="$tmp/big"
+/usr/bin/python3 "$top_srcdir/bench/gen_dcpi_big.py" "$big" 30 500 || status=1
+CALLSCOPE_DCPI_DEFER_MIN=0 "$cs" info --format json "$big" 2>/dev/null |
+	grep -q '"deferred_subtrees": 30' ||
+	{ echo "FAIL: info does not name 30 deferred images"; status=1; }
+CALLSCOPE_DCPI_DEFER_MIN=0 "$cs" report --depth 1 --format json "$big" \
+	2>/dev/null >"$tmp/rows.json" || status=1
+/usr/bin/python3 - "$tmp/rows.json" "$big.answers.json" <<'PY' || status=1
+import json, sys
+rep = json.load(open(sys.argv[1])); ans = json.load(open(sys.argv[2]))
+rows = {n["name"]: n["values"][0] for n in rep["nodes"] if n["depth"] == 1}
+want = {"libbench%s.so" % k: v for k, v in ans["image_totals"].items()}
+root = [n["values"][0] for n in rep["nodes"] if n["depth"] == 0][0]
+if rows != want or root != ans["total"]:
+    print("FAIL: deferred image rows differ from the generator's totals")
+    sys.exit(1)
+PY
+for args in "report" "report --view flat" "report --view bottom-up" \
+	"hotpath --threshold 1"; do
+	# shellcheck disable=SC2086
+	"$cs" $args "$big" >"$tmp/whole" 2>/dev/null || status=1
+	# shellcheck disable=SC2086
+	CALLSCOPE_DCPI_DEFER_MIN=0 "$cs" $args "$big" >"$tmp/deferred" 2>/dev/null ||
+		status=1
+	cmp -s "$tmp/whole" "$tmp/deferred" ||
+		{ echo "FAIL: $args differs with deferred images"; status=1; }
+done
+for args in "report" "report --view flat" "report --view bottom-up" \
+	"hotpath --threshold 1"; do
+	# shellcheck disable=SC2086
+	"$cs" $args --format json "$big" >"$tmp/whole" 2>/dev/null || status=1
+	# shellcheck disable=SC2086
+	CALLSCOPE_DCPI_DEFER_MIN=0 "$cs" $args --format json "$big" \
+		>"$tmp/deferred" 2>/dev/null || status=1
+	same_nodes "$tmp/whole" "$tmp/deferred" ||
+		{ echo "FAIL: $args --format json differs with deferred images"; status=1; }
+done
 
 # listings (Capstone): instruction addresses as objdump decodes them, each
 # instruction's samples the sum of the generator's addresses inside it

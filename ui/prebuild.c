@@ -15,7 +15,8 @@
  * current column) right after the first frame, while the user reads it.
  * The thread only reads the immutable model and the reader's mapped
  * summary values; the main thread does not touch these two views until it
- * has joined the thread (at the first switch, or at exit). */
+ * has joined the thread (at the first switch, or at exit).  Not for a
+ * model with deferred subtrees (model.h: it grows on the main thread). */
 
 #define PREBUILD_ROWS 128 /* rows of the first screen whose children are
 			    prepared */
@@ -69,6 +70,11 @@ static void *prebuild_main(void *arg)
 
 void prebuild_start(struct app *app)
 {
+	/* a model with deferred subtrees grows on the main thread as rows
+	 * expand: no other thread may read it (model.h); its aggregated
+	 * views load everything, when the user asks for them */
+	if (app->model->n_deferred)
+		return;
 	struct prebuild *pb = calloc(1, sizeof(*pb));
 	if (!pb)
 		return;

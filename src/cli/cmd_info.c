@@ -86,10 +86,12 @@ static json_t *info_json(const struct model *m)
 	for (uint32_t i = 0; i < m->n_warnings; i++)
 		json_array_append_new(warnings, cli_json_text(m->warnings[i]));
 	return json_pack(
-		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, "
+		"s:o}",
 		"format", cli_json_text(m->format), "path", cli_json_text(m->path),
 		"title", cli_json_text(m->title), "contexts",
-		(json_int_t)(m->n_nodes ? m->n_nodes - 1 : 0), "max_depth",
+		(json_int_t)(m->n_nodes ? m->n_nodes - 1 : 0),
+		"deferred_subtrees", (json_int_t)m->n_deferred, "max_depth",
 		(json_int_t)m->max_depth, "functions",
 		(json_int_t)m->n_functions, "statistics",
 		(json_int_t)m->n_stats, "profile_count",
@@ -108,6 +110,10 @@ static void info_text(const struct model *m)
 	cli_put_text(stdout, m->title ? m->title : "(none)");
 	printf("\nContexts:   %u (max depth %u)\n",
 	       m->n_nodes ? m->n_nodes - 1 : 0, m->max_depth);
+	if (m->n_deferred)
+		printf("Deferred:   %u subtree%s, read when expanded (the "
+		       "counts above are what is read)\n",
+		       m->n_deferred, m->n_deferred == 1 ? "" : "s");
 	printf("Functions:  %u\n", m->n_functions);
 	uint32_t threads = 0;
 	for (uint32_t i = 0; i < m->n_profiles; i++)

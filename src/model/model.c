@@ -384,8 +384,13 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool build_ctx_index(struct model *m)
+bool model_ctx_index_build(struct model *m)
 {
+	free(m->ctx_index);
+	free(m->ctx_sorted);
+	m->ctx_index = NULL;
+	m->ctx_sorted = NULL;
+	m->ctx_index_len = 0;
 	uint32_t max_id = 0;
 	for (uint32_t i = 1; i < m->n_nodes; i++)
 		if (m->nodes[i].ctx_id > max_id)
@@ -484,7 +489,8 @@ struct model *model_builder_finish(struct model_builder *b,
 		return NULL;
 	}
 	struct model *m = b->m;
-	if (b->failed || !build_ctx_index(m)) {
+	if (b->failed || !model_ctx_index_build(m) ||
+	    !model_deferred_finish(m)) {
 		error_set(err, STATUS_NOMEM, m->path,
 			  "out of memory while building the model");
 		model_builder_free(b);
@@ -498,6 +504,11 @@ struct model *model_builder_finish(struct model_builder *b,
 		return NULL;
 	}
 	pair_columns(m);
+	if (m->deferred_ops && m->n_deferred) {
+		/* kept to grow with (model_load_children) */
+		m->grower = b;
+		return m;
+	}
 	b->m = NULL;
 	model_builder_free(b);
 	return m;
@@ -537,6 +548,12 @@ void model_free(struct model *m)
 		m->value_ops->close(m->value_impl);
 	if (m->trace_ops && m->trace_ops->close)
 		m->trace_ops->close(m->trace_impl);
+	if (m->deferred_ops && m->deferred_ops->close)
+		m->deferred_ops->close(m->deferred_impl);
+	if (m->grower) {
+		m->grower->m = NULL;
+		model_builder_free(m->grower);
+	}
 	if (m->release)
 		m->release(m->release_arg);
 	model_inclusive_free(m);

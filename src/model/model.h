@@ -92,6 +92,13 @@ enum node_trait {
 	 * written i="-N" beside the frame N).  Reports show its id as -N,
 	 * so that ids stay unique. */
 	NODE_TRAIT_ALIAS_ID = 1 << 1,
+	/* The node's children are not in the model yet: the reader deferred
+	 * them (DCPI: the images of a large database) and adds them when
+	 * asked (model_load_children).  Until then the node is a row that
+	 * can be expanded; its derived inclusive values come from the
+	 * reader's deferred_ops.total, and equal the sums of the children
+	 * it later adds. */
+	NODE_TRAIT_DEFERRED = 1 << 2,
 };
 
 struct model_function {
@@ -424,11 +431,43 @@ struct model {
 	 * model has no derived statistic. */
 	struct model_inclusive *inclusive;
 
+	/* Deferred subtrees (model_deferred.c): the reader's loader, the
+	 * builder kept to append with (NULL when nothing was deferred), and
+	 * how many nodes are still NODE_TRAIT_DEFERRED. */
+	const struct deferred_ops *deferred_ops;
+	void *deferred_impl;
+	struct model_builder *grower;
+	uint32_t n_deferred;
+
 	/* Set by model_set_origin: run at model_free, after the providers
 	 * are closed (a temporary extraction removed, ...). */
 	void (*release)(void *arg);
 	void *release_arg;
 };
+
+/* ---- deferred subtrees (model_deferred.c) ----------------------------
+ *
+ * The one way a model changes after finish: it grows.  Loading a deferred
+ * node appends its subtree at the end of the node array (the indices, links,
+ * values and derived sums of the nodes already there never change; the
+ * loaded node gains its first child), so every view and outline keyed by
+ * node index stays valid.  It must be called while no other thread reads
+ * the model: the viewer does not build views in the background for a model
+ * with deferred nodes, and the aggregated views (flat, bottom-up) load
+ * everything before they are made. */
+
+/* Whether node `node` has children, loaded or deferred. */
+bool model_node_has_children(const struct model *m, uint32_t node);
+
+/* Load the children of `node` when it is deferred (a no-op otherwise).
+ * Errors (a file changed since open, out of memory) leave the model as it
+ * was. */
+enum status model_load_children(const struct model *m, uint32_t node,
+				struct error *err);
+
+/* Load every deferred node (O(database): the flat and bottom-up views, a
+ * search or report over everything). */
+enum status model_load_all(const struct model *m, struct error *err);
 
 /* The first failed trace read since the last call (see trace_ops
  * take_error), moved into `err`: true when there was one. */
@@ -806,6 +845,30 @@ void model_builder_set_values(struct model_builder *b,
 			      const struct value_ops *ops, void *impl);
 void model_builder_set_trace(struct model_builder *b,
 			     const struct trace_ops *ops, void *impl);
+
+/* What a reader that defers subtrees provides (NODE_TRAIT_DEFERRED). */
+struct deferred_ops {
+	/* Add the whole subtree under deferred node `node` through `b`
+	 * (model_builder_add_node with `node` or a node added here as the
+	 * parent; strings, functions); afterwards the reader's value
+	 * provider answers for the new nodes, whose context ids are their
+	 * indices or otherwise unique.  On failure the model is put back as
+	 * it was (the node stays deferred). */
+	enum status (*load)(void *impl, struct model_builder *b,
+			    uint32_t node, struct error *err);
+	/* The combination (the statistic's combine) of exclusive-only
+	 * statistic `stat_id`'s values over the subtree not loaded yet under
+	 * `node`; false when the whole subtree has none. */
+	bool (*total)(void *impl, uint32_t node, uint32_t stat_id,
+		      double *out);
+	/* NULL when the value provider owns `impl` (closed after it). */
+	void (*close)(void *impl);
+};
+
+/* Before finish: nodes added with NODE_TRAIT_DEFERRED are loaded through
+ * `ops`; the model then keeps its builder to grow with. */
+void model_builder_set_deferred(struct model_builder *b,
+				const struct deferred_ops *ops, void *impl);
 
 /* Access to what was built so far (readers resolving columns against the
  * stats they added). */

@@ -132,8 +132,16 @@ static void inclusive_compute(const struct model *m, uint32_t stat,
 	uint32_t src = m->stats[stat].source;
 	if (model_stat_dense(m, src, v, pr, &err) != STATUS_OK)
 		goto fail;
-	/* children have larger indices than their parents */
 	uint8_t how = m->stats[stat].combine;
+	/* a deferred node holds its subtree's values until it is loaded */
+	for (uint32_t i = 0; m->n_deferred && i < m->n_nodes; i++) {
+		double t;
+		if ((m->nodes[i].traits & NODE_TRAIT_DEFERRED) &&
+		    m->deferred_ops->total(m->deferred_impl, i,
+					   m->stats[src].stat_id, &t))
+			combine_into(how, &v[i], &pr[i], t);
+	}
+	/* children have larger indices than their parents */
 	for (uint32_t i = m->n_nodes; i-- > 1;) {
 		uint32_t p = m->nodes[i].parent;
 		if (pr[i] && p < i)
@@ -191,6 +199,20 @@ void model_inclusive_dense(const struct model *m, uint32_t stat,
 	memcpy(values, v, (size_t)m->n_nodes * sizeof(*values));
 	if (present)
 		memcpy(present, pr, m->n_nodes);
+}
+
+void model_inclusive_reset(struct model *m)
+{
+	struct model_inclusive *inc = m->inclusive;
+	if (!inc)
+		return;
+	pthread_mutex_lock(&inc->lock);
+	for (uint32_t i = 0; i < inc->n_stats; i++) {
+		free(inc->stats[i].values);
+		free(inc->stats[i].present);
+		inc->stats[i] = (struct inclusive_stat){0};
+	}
+	pthread_mutex_unlock(&inc->lock);
 }
 
 bool model_inclusive_take_error(const struct model *m, struct error *err)

@@ -45,5 +45,16 @@ bool model_inclusive_value(const struct model *m, uint32_t node,
 void model_inclusive_dense(const struct model *m, uint32_t stat,
 			   double *values, uint8_t *present);
 bool model_inclusive_take_error(const struct model *m, struct error *err);
+/* After the model grew (model_deferred.c): forget the derived sums, made
+ * again over every node when next asked for. */
+void model_inclusive_reset(struct model *m);
+
+/* model.c: the context id -> node index (model_node_of_ctx), made over
+ * every node; false when out of memory.  Frees the one made before. */
+bool model_ctx_index_build(struct model *m);
+
+/* model_deferred.c: at finish, count the deferred nodes; false when the
+ * model has some but no loader. */
+bool model_deferred_finish(struct model *m);
 
 #endif

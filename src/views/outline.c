@@ -394,7 +394,7 @@ static enum status get_kids(struct outline *o, uint32_t row,
 	}
 	*out = no_kids;
 	out->row = row;
-	if (o->top_down && o->m->nodes[row].first_child == MODEL_NONE)
+	if (o->top_down && !model_node_has_children(o->m, row))
 		return STATUS_OK;
 	uint32_t *rows = NULL;
 	size_t n = 0;
@@ -435,7 +435,7 @@ fail:
 static bool has_kids(struct outline *o, uint32_t row)
 {
 	if (o->top_down)
-		return o->m->nodes[row].first_child != MODEL_NONE;
+		return model_node_has_children(o->m, row);
 	if (row < o->haskids_cap && o->haskids[row])
 		return o->haskids[row] == 2;
 	struct kids k;

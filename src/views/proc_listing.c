@@ -33,6 +33,12 @@ static int addr_cmp(const void *a, const void *b)
 
 uint32_t proc_listing_find(const struct model *m, const char *name)
 {
+	/* every procedure: deferred subtrees too (model.h) */
+	struct error err = {0};
+	if (m && m->n_deferred && model_load_all(m, &err) != STATUS_OK) {
+		error_clear(&err);
+		return MODEL_NONE;
+	}
 	for (uint32_t i = 1; m && name && i < m->n_nodes; i++)
 		if (m->nodes[i].kind == NODE_FUNCTION &&
 		    strcmp(model_str(m, m->nodes[i].name), name) == 0)

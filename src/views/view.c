@@ -71,6 +71,11 @@ enum status view_new(const struct model *m, enum view_kind kind,
 			       "unknown view kind %d", (int)kind);
 		goto out;
 	}
+	/* the aggregated views group every context: a model with deferred
+	 * subtrees loads them all first (model.h) */
+	if (kind != VIEW_TOP_DOWN && m->n_deferred &&
+	    (st = model_load_all(m, err)) != STATUS_OK)
+		goto out;
 	v = calloc(1, sizeof(*v));
 	if (!v) {
 		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
@@ -436,8 +441,8 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 		goto out;
 	}
 	/* every step goes one level deeper; a view is never deeper than the
-	 * model plus its grouping levels */
-	uint64_t cap_steps = (uint64_t)v->m->max_depth + 8;
+	 * model plus its grouping levels (read afresh: a deferred subtree
+	 * loaded on the way deepens the model) */
 	uint32_t cur = start;
 	for (;;) {
 		if (!array_grow_u32((void **)&p, &cap, (uint64_t)len + 1,
@@ -447,7 +452,7 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 			goto out;
 		}
 		p[len++] = cur;
-		if (len > cap_steps) {
+		if (len > (uint64_t)v->m->max_depth + 8) {
 			st = error_set(err, STATUS_CORRUPT, v->m->path,
 				       "hot path deeper than the model");
 			goto out;

@@ -1,7 +1,7 @@
 /* view_top_down: the calling-context tree as the model holds it.  A row is
  * a model node (row id == node index), its values are model_value(), and
  * nothing is built: opening the view is O(1) and the children of a row are
- * read from the model's sibling links.  Must not depend on curses, on ui/
+ * read from the model's sibling links (a deferred node's loaded first).  Must not depend on curses, on ui/
  * or on any reader. */
 #include "config.h"
 
@@ -32,6 +32,11 @@ static enum status td_children(struct view *v, uint32_t node, uint32_t **out,
 	const struct model *m = v->m;
 	uint32_t *kids = NULL;
 	uint32_t cap = 0, count = 0;
+	/* a deferred subtree is loaded when its children are first asked
+	 * for (model.h: the model grows at the end) */
+	enum status st = model_load_children(m, node, err);
+	if (st != STATUS_OK)
+		return st;
 	for (uint32_t c = m->nodes[node].first_child; c != MODEL_NONE;
 	     c = m->nodes[c].next_sibling) {
 		/* siblings are distinct nodes: more than n_nodes is a cycle */

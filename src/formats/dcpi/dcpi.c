@@ -29,6 +29,11 @@
 /* Limits of a directory walk. */
 #define DCPI_MAX_DEPTH 8
 #define DCPI_MAX_FILES 100000
+/* Above this many sampled addresses (over every file), a database of one
+ * epoch opens with its image rows alone, each image's subtree loaded when
+ * it is expanded (model.h, NODE_TRAIT_DEFERRED); the environment variable
+ * CALLSCOPE_DCPI_DEFER_MIN sets another bound (0: always). */
+#define DCPI_DEFER_MIN 1000000u
 /* Inlined calls shown around one address, outermost first. */
 #define DCPI_MAX_INLINE 16
 
@@ -37,6 +42,30 @@ struct image {
 	char *path; /* the header's path, or NULL */
 	bool has_tstart;
 	uint64_t tstart, tsize;
+};
+
+/* One profile file of the walk, kept for a deferred image's load. */
+struct file_entry {
+	char *path;
+	uint32_t image, event, epoch;
+	uint64_t n_samples, sum; /* as scanned: checked again at load */
+	bool decoded;            /* its samples are in opener.hits */
+};
+
+/* A database whose images are loaded when expanded (model.h,
+ * NODE_TRAIT_DEFERRED): what the load needs after open. */
+struct dcpi_lazy {
+	char *path; /* the database, for messages */
+	struct image *images;
+	size_t n_images;
+	struct file_entry *files;
+	size_t n_files;
+	char **events;
+	size_t n_events;
+	uint32_t first_node; /* image k is node first_node + k */
+	double *totals;      /* per image x event: its samples, exact */
+	char **image_path;   /* reader_options.image_path, copied */
+	struct reader_options ro;
 };
 
 struct hit {
@@ -56,6 +85,7 @@ struct dcpi_values {
 	double *v;
 	uint8_t *has;
 	struct dcpi_epochs *epochs; /* per-epoch values, NULL for one epoch */
+	struct dcpi_lazy *lazy;     /* deferred images, or NULL */
 };
 
 struct opener {
@@ -75,6 +105,10 @@ struct opener {
 	struct val *vals;
 	size_t n_vals, cap_vals;
 	size_t n_files;
+	struct file_entry *files; /* n_files */
+	size_t cap_files;
+	uint64_t n_addresses;   /* sampled addresses of every file */
+	uint64_t defer_min;     /* defer images above this many */
 	size_t n_skipped; /* files of a directory that are not DCPI */
 	/* said once: images not found (the first's path), and of those
 	 * without tstart (addresses shown as text offsets) */
@@ -159,8 +193,51 @@ static uint32_t image_index(struct opener *o, const struct dcpi_profile *p,
 	return (uint32_t)o->n_images++;
 }
 
+/* The samples of `p` as hits of (image, event, epoch). */
+static enum status push_hits(struct opener *o, const struct dcpi_profile *p,
+			     uint32_t im, uint32_t ev, uint32_t epoch,
+			     const char *file)
+{
+	for (size_t i = 0; i < p->n_samples; i++) {
+		if (o->n_hits == o->cap_hits) {
+			size_t nc = o->cap_hits ? o->cap_hits * 2 : 256;
+			struct hit *nh = realloc(o->hits, nc * sizeof(*nh));
+			if (!nh)
+				return error_set(o->err, STATUS_NOMEM, file,
+						 "out of memory");
+			o->hits = nh;
+			o->cap_hits = nc;
+		}
+		o->hits[o->n_hits++] = (struct hit){
+			.image = im, .event = ev, .offset = p->samples[i].offset,
+			.epoch = epoch, .count = p->samples[i].count};
+	}
+	return STATUS_OK;
+}
+
+static bool add_file(struct opener *o, const char *file,
+		     const struct file_entry *fe)
+{
+	if (o->n_files == o->cap_files) {
+		size_t nc = o->cap_files ? o->cap_files * 2 : 64;
+		struct file_entry *nf = realloc(o->files, nc * sizeof(*nf));
+		if (!nf)
+			return false;
+		o->files = nf;
+		o->cap_files = nc;
+	}
+	struct file_entry *e = &o->files[o->n_files];
+	*e = *fe;
+	if (!(e->path = strdup(file)))
+		return false;
+	o->n_files++;
+	return true;
+}
+
 /* One profile file; `must` when it was named (not found in a walk): a
- * file that does not look like DCPI is then an error, else skipped. */
+ * file that does not look like DCPI is then an error, else skipped.  Its
+ * samples are kept while the database is small (defer_min); beyond, they
+ * are only counted and checked, and read again if needed. */
 static enum status read_file(struct opener *o, const char *file, bool must)
 {
 	struct blob *bl = NULL;
@@ -181,10 +258,11 @@ static enum status read_file(struct opener *o, const char *file, bool must)
 		o->n_skipped++;
 		goto out;
 	}
-	st = dcpi_profile_parse(s, file, &p, o->err);
+	bool keep = o->n_addresses <= o->defer_min;
+	st = keep ? dcpi_profile_parse(s, file, &p, o->err)
+		  : dcpi_profile_scan(s, file, &p, o->err);
 	if (st != STATUS_OK)
 		goto out;
-	o->n_files++;
 	uint32_t ev = name_index(&o->events, &o->n_events, p.event);
 	uint32_t epoch = name_index(&o->epochs, &o->n_epochs, p.epoch);
 	uint32_t im = ev == MODEL_NONE || epoch == MODEL_NONE
@@ -194,27 +272,46 @@ static enum status read_file(struct opener *o, const char *file, bool must)
 		st = STATUS_CORRUPT;
 		goto out;
 	}
-	if (im == MODEL_NONE) {
+	struct file_entry fe = {.image = im, .event = ev, .epoch = epoch,
+				.n_samples = p.n_samples, .sum = p.sum_counts,
+				.decoded = keep};
+	if (im == MODEL_NONE || !add_file(o, file, &fe)) {
 		st = error_set(o->err, STATUS_NOMEM, file, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < p.n_samples; i++) {
-		if (o->n_hits == o->cap_hits) {
-			size_t nc = o->cap_hits ? o->cap_hits * 2 : 256;
-			struct hit *nh = realloc(o->hits, nc * sizeof(*nh));
-			if (!nh) {
-				st = error_set(o->err, STATUS_NOMEM, file,
-					       "out of memory");
-				goto out;
-			}
-			o->hits = nh;
-			o->cap_hits = nc;
-		}
-		o->hits[o->n_hits++] = (struct hit){
-			.image = im, .event = ev, .offset = p.samples[i].offset,
-			.epoch = epoch, .count = p.samples[i].count};
-	}
+	o->n_addresses += p.n_samples;
+	if (keep)
+		st = push_hits(o, &p, im, ev, epoch, file);
 out:
+	dcpi_profile_clear(&p);
+	blob_close(bl);
+	return st;
+}
+
+/* The samples of a file only scanned by read_file, as hits; the file
+ * must still be what it was (header and sums). */
+static enum status decode_file(struct opener *o, const struct file_entry *f,
+			       const char *const *events,
+			       const struct image *images)
+{
+	struct blob *bl = NULL;
+	struct span s;
+	struct dcpi_profile p;
+	memset(&p, 0, sizeof(p));
+	enum status st = blob_open_file(f->path, &bl, o->err);
+	if (st == STATUS_OK)
+		st = blob_map_all(bl, &s, o->err);
+	if (st == STATUS_OK)
+		st = dcpi_profile_parse(s, f->path, &p, o->err);
+	if (st == STATUS_OK &&
+	    (p.n_samples != f->n_samples || p.sum_counts != f->sum ||
+	     strcmp(p.event, events[f->event]) != 0 ||
+	     strcmp(p.image, images[f->image].id) != 0))
+		st = error_set(o->err, STATUS_CORRUPT, f->path,
+			       "DCPI profile changed since the database was "
+			       "opened (reopen it)");
+	if (st == STATUS_OK)
+		st = push_hits(o, &p, f->image, f->event, f->epoch, f->path);
 	dcpi_profile_clear(&p);
 	blob_close(bl);
 	return st;
@@ -356,8 +453,28 @@ static struct dcpi_elf *find_elf(struct opener *o, const struct image *im,
 	return NULL;
 }
 
-/* One image's subtree from its sorted hits [h, h + n). */
-static enum status build_image(struct opener *o, uint32_t ii,
+/* Image `ii`'s row under the root, its module the ELF image `found` (NULL:
+ * the recorded path, else the id); `deferred`: its subtree is loaded when
+ * expanded. */
+static uint32_t image_node(struct opener *o, uint32_t ii, const char *found,
+			   bool deferred)
+{
+	const struct image *im = &o->images[ii];
+	const char *shown = im->path ? im->path : im->id;
+	struct model_node ind = {
+		.name = intern(o, base_name(shown)),
+		.function = MODEL_NONE,
+		.module = intern(o, found ? found : shown),
+		.kind = NODE_ENTRY,
+		.relation = RELATION_NONE,
+		.traits = deferred ? NODE_TRAIT_DEFERRED : 0,
+	};
+	return add_node(o, 0, &ind);
+}
+
+/* One image's subtree from its sorted hits [h, h + n), under its row
+ * `inode` (MODEL_NONE: made here). */
+static enum status build_image(struct opener *o, uint32_t ii, uint32_t inode,
 			       const struct hit *h, size_t n)
 {
 	const struct image *im = &o->images[ii];
@@ -379,14 +496,8 @@ static enum status build_image(struct opener *o, uint32_t ii,
 	}
 	uint32_t module = intern(o, found ? found : shown);
 	const char *leaf = base_name(shown);
-	struct model_node ind = {
-		.name = intern(o, leaf),
-		.function = MODEL_NONE,
-		.module = module,
-		.kind = NODE_ENTRY,
-		.relation = RELATION_NONE,
-	};
-	uint32_t inode = add_node(o, 0, &ind);
+	if (inode == MODEL_NONE)
+		inode = image_node(o, ii, found, false);
 	if (inode == MODEL_NONE) {
 		st = nomem(o);
 		goto out;
@@ -598,6 +709,8 @@ static bool dcpi_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 	return true;
 }
 
+static void lazy_free(struct dcpi_lazy *z);
+
 static void dcpi_values_close(void *impl)
 {
 	struct dcpi_values *v = impl;
@@ -606,6 +719,7 @@ static void dcpi_values_close(void *impl)
 	free(v->v);
 	free(v->has);
 	dcpi_epochs_free(v->epochs);
+	lazy_free(v->lazy);
 	free(v);
 }
 
@@ -708,22 +822,15 @@ static uint32_t add_epoch_profiles(struct opener *o)
 	return first;
 }
 
-static enum status build(struct opener *o, struct model **out)
+/* Sort the hits by (image, offset, event, epoch) and sum equal ones. */
+static void sort_hits(struct opener *o)
 {
-	if (o->n_epochs > 1 &&
-	    !(o->ep = dcpi_epochs_new((uint32_t)o->n_epochs,
-				      (uint32_t)o->n_events)))
-		return nomem(o);
-	enum status st = add_columns(o);
-	if (st != STATUS_OK)
-		return st;
 	/* one file per image and event, in image order, is sorted already */
 	bool sorted = true;
 	for (size_t i = 1; i < o->n_hits && sorted; i++)
 		sorted = hit_cmp(&o->hits[i - 1], &o->hits[i]) <= 0;
 	if (o->n_hits && !sorted)
 		qsort(o->hits, o->n_hits, sizeof(*o->hits), hit_cmp);
-	/* merge equal (image, offset, event): several epochs */
 	size_t w = 0;
 	for (size_t i = 0; i < o->n_hits; i++) {
 		if (w && hit_cmp(&o->hits[w - 1], &o->hits[i]) == 0)
@@ -732,11 +839,197 @@ static enum status build(struct opener *o, struct model **out)
 			o->hits[w++] = o->hits[i];
 	}
 	o->n_hits = w;
-	for (size_t i = 0, im = 0; im < o->n_images; im++) {
+}
+
+/* Values of the nodes made since the dense arrays were sized, added. */
+static bool values_take(struct dcpi_values *v, const struct model *m,
+			const struct val *vals, size_t n_vals)
+{
+	uint32_t n_nodes = m->n_nodes;
+	size_t ev = v->n_events ? v->n_events : 1;
+	if (n_nodes > v->n_nodes) {
+		size_t cells = (size_t)n_nodes * ev, old = (size_t)v->n_nodes * ev;
+		double *nv = realloc(v->v, cells * sizeof(*nv));
+		if (!nv)
+			return false;
+		v->v = nv;
+		uint8_t *nh = realloc(v->has, cells);
+		if (!nh)
+			return false;
+		v->has = nh;
+		memset(v->v + old, 0, (cells - old) * sizeof(*nv));
+		memset(v->has + old, 0, cells - old);
+		v->n_nodes = n_nodes;
+	}
+	for (size_t i = 0; i < n_vals; i++) {
+		if (vals[i].node >= v->n_nodes || vals[i].event >= ev)
+			continue;
+		size_t c = (size_t)vals[i].node * v->n_events + vals[i].event;
+		v->v[c] += vals[i].value;
+		v->has[c] = 1;
+	}
+	return true;
+}
+
+static void lazy_free(struct dcpi_lazy *z)
+{
+	if (!z)
+		return;
+	for (size_t i = 0; i < z->n_images; i++) {
+		free(z->images[i].id);
+		free(z->images[i].path);
+	}
+	free(z->images);
+	for (size_t i = 0; i < z->n_files; i++)
+		free(z->files[i].path);
+	free(z->files);
+	for (size_t i = 0; i < z->n_events; i++)
+		free(z->events[i]);
+	free(z->events);
+	for (size_t i = 0; i < z->ro.n_image_path; i++)
+		free(z->image_path[i]);
+	free(z->image_path);
+	free(z->totals);
+	free(z->path);
+	free(z);
+}
+
+/* deferred_ops.load: image node `node`'s files read again, its subtree
+ * built as build() would have. */
+static enum status dcpi_load(void *impl, struct model_builder *b,
+			     uint32_t node, struct error *err)
+{
+	struct dcpi_values *v = impl;
+	struct dcpi_lazy *z = v->lazy;
+	if (!z || node < z->first_node || node - z->first_node >= z->n_images)
+		return error_set(err, STATUS_USAGE, z ? z->path : NULL,
+				 "node %u is not a deferred image",
+				 (unsigned)node);
+	uint32_t ii = node - z->first_node;
+	struct opener o = {.path = z->path, .ro = &z->ro, .err = err,
+			   .b = b, .images = z->images,
+			   .n_images = z->n_images};
+	const char *const *events = (const char *const *)z->events;
+	enum status st = STATUS_OK;
+	for (size_t i = 0; i < z->n_files && st == STATUS_OK; i++)
+		if (z->files[i].image == ii)
+			st = decode_file(&o, &z->files[i], events, z->images);
+	if (st == STATUS_OK) {
+		sort_hits(&o);
+		st = build_image(&o, ii, node, o.hits, o.n_hits);
+	}
+	if (st == STATUS_OK &&
+	    !values_take(v, model_builder_peek(b), o.vals, o.n_vals))
+		st = error_set(err, STATUS_NOMEM, z->path, "out of memory");
+	free(o.hits);
+	free(o.vals);
+	return st;
+}
+
+/* deferred_ops.total: an image's samples of an event (the files' sums). */
+static bool dcpi_total(void *impl, uint32_t node, uint32_t stat_id,
+		       double *out)
+{
+	const struct dcpi_values *v = impl;
+	const struct dcpi_lazy *z = v->lazy;
+	if (!z || node < z->first_node || node - z->first_node >= z->n_images ||
+	    stat_id >= v->n_events)
+		return false;
+	double t = z->totals[(size_t)(node - z->first_node) * v->n_events +
+			     stat_id];
+	if (t == 0)
+		return false;
+	*out = t;
+	return true;
+}
+
+static const struct deferred_ops dcpi_deferred_ops = {
+	.load = dcpi_load,
+	.total = dcpi_total,
+	.close = NULL, /* dcpi_values_close frees the lazy state */
+};
+
+/* The deferred database's rows: one per image, its subtree loaded when
+ * expanded; the state that load needs, moved out of the opener. */
+static enum status build_deferred(struct opener *o, struct dcpi_lazy **out)
+{
+	struct dcpi_lazy *z = calloc(1, sizeof(*z));
+	if (!z)
+		return nomem(o);
+	*out = z;
+	z->first_node = model_builder_peek(o->b)->n_nodes;
+	z->totals = calloc(o->n_images * (o->n_events ? o->n_events : 1),
+			   sizeof(*z->totals));
+	z->path = strdup(o->path);
+	size_t n_ip = o->ro ? o->ro->n_image_path : 0;
+	z->image_path = calloc(n_ip ? n_ip : 1, sizeof(*z->image_path));
+	if (!z->totals || !z->path || !z->image_path)
+		return nomem(o);
+	for (size_t i = 0; i < n_ip; i++) {
+		if (!(z->image_path[i] = strdup(o->ro->image_path[i])))
+			return nomem(o);
+		z->ro.n_image_path = i + 1;
+	}
+	z->ro.image_path = (const char *const *)z->image_path;
+	for (size_t i = 0; i < o->n_files; i++)
+		z->totals[(size_t)o->files[i].image * o->n_events +
+			  o->files[i].event] += (double)o->files[i].sum;
+	for (size_t ii = 0; ii < o->n_images; ii++) {
+		const struct image *im = &o->images[ii];
+		char *found = NULL;
+		struct dcpi_elf *elf = find_elf(o, im, &found);
+		uint64_t taddr, tsize;
+		if (!elf && o->n_missing++ == 0)
+			o->first_missing = im->path ? im->path : im->id;
+		if (!im->has_tstart)
+			o->n_offsets += !(elf && dcpi_elf_text(elf, &taddr,
+							       &tsize));
+		dcpi_elf_close(elf);
+		uint32_t node = image_node(o, (uint32_t)ii, found, true);
+		free(found);
+		if (node != z->first_node + ii)
+			return nomem(o);
+	}
+	return STATUS_OK;
+}
+
+static enum status build(struct opener *o, struct model **out)
+{
+	/* large databases of one epoch: images loaded when expanded */
+	bool defer = o->n_epochs <= 1 && o->n_addresses > o->defer_min;
+	struct dcpi_lazy *lazy = NULL;
+	if (!defer)
+		for (size_t i = 0; i < o->n_files; i++) {
+			if (o->files[i].decoded)
+				continue;
+			enum status st = decode_file(
+				o, &o->files[i],
+				(const char *const *)o->events, o->images);
+			if (st != STATUS_OK)
+				return st;
+		}
+	if (o->n_epochs > 1 &&
+	    !(o->ep = dcpi_epochs_new((uint32_t)o->n_epochs,
+				      (uint32_t)o->n_events)))
+		return nomem(o);
+	enum status st = add_columns(o);
+	if (st != STATUS_OK)
+		return st;
+	if (defer) {
+		st = build_deferred(o, &lazy);
+		if (st != STATUS_OK) {
+			lazy_free(lazy);
+			return st;
+		}
+	} else {
+		sort_hits(o);
+	}
+	for (size_t i = 0, im = 0; !defer && im < o->n_images; im++) {
 		size_t j = i;
 		while (j < o->n_hits && o->hits[j].image == im)
 			j++;
-		st = build_image(o, (uint32_t)im, o->hits + i, j - i);
+		st = build_image(o, (uint32_t)im, MODEL_NONE, o->hits + i,
+				 j - i);
 		if (st != STATUS_OK)
 			return st;
 		i = j;
@@ -762,24 +1055,31 @@ static enum status build(struct opener *o, struct model **out)
 			     o->n_epochs);
 	}
 	struct dcpi_values *v = calloc(1, sizeof(*v));
-	if (!v)
+	if (!v) {
+		lazy_free(lazy);
 		return nomem(o);
+	}
 	v->epochs = o->ep;
 	o->ep = NULL;
-	v->n_nodes = model_builder_peek(o->b)->n_nodes;
 	v->n_events = (uint32_t)o->n_events;
-	size_t cells = (size_t)v->n_nodes * (v->n_events ? v->n_events : 1);
-	v->v = calloc(cells, sizeof(double));
-	v->has = calloc(cells, 1);
-	if (!v->v || !v->has) {
+	if (!values_take(v, model_builder_peek(o->b), o->vals, o->n_vals)) {
+		lazy_free(lazy);
 		dcpi_values_close(v);
 		return nomem(o);
 	}
-	for (size_t i = 0; i < o->n_vals; i++) {
-		size_t c = (size_t)o->vals[i].node * v->n_events +
-			   o->vals[i].event;
-		v->v[c] += o->vals[i].value;
-		v->has[c] = 1;
+	if (lazy) {
+		/* the images, files and events move to the lazy state */
+		lazy->images = o->images;
+		lazy->n_images = o->n_images;
+		lazy->files = o->files;
+		lazy->n_files = o->n_files;
+		lazy->events = o->events;
+		lazy->n_events = o->n_events;
+		o->images = NULL; /* the counts stay for the title */
+		o->files = NULL;
+		o->events = NULL;
+		v->lazy = lazy;
+		model_builder_set_deferred(o->b, &dcpi_deferred_ops, v);
 	}
 	model_builder_set_values(o->b,
 				 v->epochs ? &dcpi_epoch_value_ops
@@ -804,9 +1104,12 @@ static enum status dcpi_open(const struct reader_input *in,
 			     struct model **out, struct error *err)
 {
 	struct opener o = {.path = in->paths[0], .ro = in->options,
-			   .err = err};
+			   .err = err, .defer_min = DCPI_DEFER_MIN};
 	struct stat sb;
 	enum status st;
+	const char *dm = getenv("CALLSCOPE_DCPI_DEFER_MIN");
+	if (dm && *dm >= '0' && *dm <= '9')
+		o.defer_min = strtoull(dm, NULL, 10);
 	*out = NULL;
 	o.b = model_builder_new("dcpi", o.path);
 	if (!o.b)
@@ -829,14 +1132,17 @@ static enum status dcpi_open(const struct reader_input *in,
 		st = build(&o, out);
 	if (o.b)
 		model_builder_free(o.b);
-	for (size_t i = 0; i < o.n_images; i++) {
+	for (size_t i = 0; o.images && i < o.n_images; i++) {
 		free(o.images[i].id);
 		free(o.images[i].path);
 	}
 	free(o.images);
-	for (size_t i = 0; i < o.n_events; i++)
+	for (size_t i = 0; o.events && i < o.n_events; i++)
 		free(o.events[i]);
 	free(o.events);
+	for (size_t i = 0; o.files && i < o.n_files; i++)
+		free(o.files[i].path);
+	free(o.files);
 	for (size_t i = 0; i < o.n_epochs; i++)
 		free(o.epochs[i]);
 	free(o.epochs);

@@ -247,7 +247,8 @@ static enum status parse_header(struct span s, const char *path,
 
 /* spec: BINARY DATA FOR MAJOR-VERSION 0 */
 static enum status parse_samples(struct span s, const char *path,
-				 struct dcpi_profile *p, struct error *err)
+				 struct dcpi_profile *p, bool keep,
+				 struct error *err)
 {
 	struct span bin;
 	uint64_t base = p->data_off;
@@ -307,6 +308,21 @@ static enum status parse_samples(struct span s, const char *path,
 					    "image's text)",
 					    (unsigned)coff, (unsigned)num,
 					    (unsigned long long)p->tsize);
+		if (!keep) {
+			/* counted only: the chunk was checked to fit */
+			for (uint32_t i = 0; i < num; i++) {
+				uint32_t c = span_get_u32le(body,
+							    off + 8 + 4ull * i);
+				nonzero += c != 0;
+				sum += c;
+				p->n_samples += c != 0;
+				p->sum_counts += c;
+			}
+			prev_end = end;
+			first = false;
+			off += 8 + 4ull * num;
+			continue;
+		}
 		for (uint32_t i = 0; i < num; i++) {
 			uint32_t c = span_get_u32le(body, off + 8 + 4ull * i);
 			if (c == 0)
@@ -325,6 +341,7 @@ static enum status parse_samples(struct span s, const char *path,
 				.offset = coff + i, .count = c};
 			nonzero++;
 			sum += c; /* the footer's sum is 32 bits: mod 2^32 */
+			p->sum_counts += c;
 		}
 		prev_end = end;
 		first = false;
@@ -343,16 +360,28 @@ static enum status parse_samples(struct span s, const char *path,
 	return STATUS_OK;
 }
 
-enum status dcpi_profile_parse(struct span s, const char *path,
-			       struct dcpi_profile *out, struct error *err)
+static enum status parse(struct span s, const char *path, bool keep,
+			 struct dcpi_profile *out, struct error *err)
 {
 	memset(out, 0, sizeof(*out));
 	enum status st = parse_header(s, path, out, err);
 	if (st == STATUS_OK)
-		st = parse_samples(s, path, out, err);
+		st = parse_samples(s, path, out, keep, err);
 	if (st != STATUS_OK)
 		dcpi_profile_clear(out);
 	return st;
+}
+
+enum status dcpi_profile_parse(struct span s, const char *path,
+			       struct dcpi_profile *out, struct error *err)
+{
+	return parse(s, path, true, out, err);
+}
+
+enum status dcpi_profile_scan(struct span s, const char *path,
+			      struct dcpi_profile *out, struct error *err)
+{
+	return parse(s, path, false, out, err);
 }
 
 void dcpi_profile_clear(struct dcpi_profile *p)

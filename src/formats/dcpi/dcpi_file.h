@@ -36,6 +36,7 @@ struct dcpi_profile {
 	/* binary section (major version 0) */
 	struct dcpi_sample *samples; /* by increasing offset; NULL when none */
 	size_t n_samples;
+	uint64_t sum_counts; /* the counts' exact sum */
 	uint32_t total_offsets, total_samples; /* the footer */
 };
 
@@ -48,6 +49,10 @@ bool dcpi_head_looks_like(const uint8_t *head, size_t len);
  * version other than 0, STATUS_NOMEM.  Free with dcpi_profile_clear. */
 enum status dcpi_profile_parse(struct span s, const char *path,
 			       struct dcpi_profile *out, struct error *err);
+/* The same checks, without keeping the samples: n_samples and
+ * sum_counts only (samples NULL).  For deferred images. */
+enum status dcpi_profile_scan(struct span s, const char *path,
+			      struct dcpi_profile *out, struct error *err);
 void dcpi_profile_clear(struct dcpi_profile *p);
 
 #endif

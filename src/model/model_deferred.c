@@ -1,0 +1,103 @@
+/* model_deferred: subtrees a reader adds when they are first needed, so that
+ * a database too large to build whole (DCPI: 1,000 images of 100,000 sampled
+ * addresses each) opens with its top rows alone.  A reader marks such nodes
+ * NODE_TRAIT_DEFERRED and gives a loader (struct deferred_ops); the model
+ * keeps its builder after finish, and model_load_children appends the
+ * node's subtree at the end of the node array.  Nothing already there
+ * changes but the loaded node's first child and trait: indices, values and
+ * derived sums stay, so views and outlines keyed by node index stay valid
+ * (the top-down view reads the node count afresh; the outline's bitsets
+ * grow as for the bottom-up view's rows).  The context index is made again
+ * and the derived inclusive sums forgotten (made again when asked, equal
+ * for the old nodes because a deferred node's total is its children's
+ * sum).  Must not depend on curses, on ui/ or on any reader. */
+#include "config.h"
+
+#include "model/model.h"
+#include "model/model_internal.h"
+
+void model_builder_set_deferred(struct model_builder *b,
+				const struct deferred_ops *ops, void *impl)
+{
+	if (!b || !b->m)
+		return;
+	b->m->deferred_ops = ops;
+	b->m->deferred_impl = impl;
+}
+
+static uint32_t count_deferred(const struct model *m, uint32_t from)
+{
+	uint32_t n = 0;
+	for (uint32_t i = from; i < m->n_nodes; i++)
+		n += (m->nodes[i].traits & NODE_TRAIT_DEFERRED) != 0;
+	return n;
+}
+
+bool model_deferred_finish(struct model *m)
+{
+	m->n_deferred = count_deferred(m, 0);
+	if (m->n_deferred && (!m->deferred_ops || !m->deferred_ops->load ||
+			      !m->deferred_ops->total))
+		return false;
+	return true;
+}
+
+bool model_node_has_children(const struct model *m, uint32_t node)
+{
+	return node < m->n_nodes &&
+	       (m->nodes[node].first_child != MODEL_NONE ||
+		(m->nodes[node].traits & NODE_TRAIT_DEFERRED));
+}
+
+enum status model_load_children(const struct model *cm, uint32_t node,
+				struct error *err)
+{
+	if (node >= cm->n_nodes ||
+	    !(cm->nodes[node].traits & NODE_TRAIT_DEFERRED))
+		return STATUS_OK;
+	/* the one sanctioned change to a finished model: it grows (see
+	 * model.h), through the builder it kept; the callers hold it alone */
+	struct model_builder *b = cm->grower;
+	if (!b || b->m != cm || !cm->deferred_ops)
+		return error_set(err, STATUS_USAGE, cm->path,
+				 "node %u is deferred but the model cannot "
+				 "grow", (unsigned)node);
+	struct model *m = b->m;
+	uint32_t old_nodes = m->n_nodes, old_functions = m->n_functions;
+	uint32_t old_depth = m->max_depth;
+	m->nodes[node].traits &= (uint8_t)~NODE_TRAIT_DEFERRED;
+	enum status st = m->deferred_ops->load(m->deferred_impl, b, node, err);
+	if (st == STATUS_OK && b->failed)
+		st = error_set(err, STATUS_NOMEM, m->path,
+			       "out of memory loading a subtree");
+	if (st == STATUS_OK && !model_ctx_index_build(m))
+		st = error_set(err, STATUS_NOMEM, m->path,
+			       "out of memory loading a subtree");
+	if (st != STATUS_OK) {
+		/* back to the model as it was */
+		m->n_nodes = old_nodes;
+		m->n_functions = old_functions;
+		m->max_depth = old_depth;
+		m->nodes[node].first_child = MODEL_NONE;
+		m->nodes[node].traits |= NODE_TRAIT_DEFERRED;
+		b->last_child[node] = MODEL_NONE;
+		b->failed = false;
+		if (!model_ctx_index_build(m))
+			b->failed = true;
+		return st;
+	}
+	m->n_deferred = m->n_deferred - 1 + count_deferred(m, old_nodes);
+	model_inclusive_reset(m);
+	return STATUS_OK;
+}
+
+enum status model_load_all(const struct model *m, struct error *err)
+{
+	/* loaded subtrees are appended: one pass reaches them too */
+	for (uint32_t i = 0; m->n_deferred && i < m->n_nodes; i++) {
+		enum status st = model_load_children(m, i, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	return STATUS_OK;
+}
