@@ -1,0 +1,164 @@
+/* dcpi_lazy: DCPI databases too large to build whole (model.h,
+ * NODE_TRAIT_DEFERRED): one row per image at open, its inclusive values the
+ * files' exact sums; expanding an image reads its files again (checked to
+ * be what they were at open), builds its subtree (dcpi_tree.c) at the end
+ * of the model and adds the new rows' values to the dense arrays.  Depends
+ * on core/, model/ and the reader's own files. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/dcpi/dcpi_internal.h"
+
+/* Values of the nodes made since the dense arrays were sized, added. */
+bool dcpi_values_take(struct dcpi_values *v, const struct model *m,
+			const struct val *vals, size_t n_vals)
+{
+	uint32_t n_nodes = m->n_nodes;
+	size_t ev = v->n_events ? v->n_events : 1;
+	if (n_nodes > v->n_nodes) {
+		size_t cells = (size_t)n_nodes * ev, old = (size_t)v->n_nodes * ev;
+		double *nv = realloc(v->v, cells * sizeof(*nv));
+		if (!nv)
+			return false;
+		v->v = nv;
+		uint8_t *nh = realloc(v->has, cells);
+		if (!nh)
+			return false;
+		v->has = nh;
+		memset(v->v + old, 0, (cells - old) * sizeof(*nv));
+		memset(v->has + old, 0, cells - old);
+		v->n_nodes = n_nodes;
+	}
+	for (size_t i = 0; i < n_vals; i++) {
+		if (vals[i].node >= v->n_nodes || vals[i].event >= ev)
+			continue;
+		size_t c = (size_t)vals[i].node * v->n_events + vals[i].event;
+		v->v[c] += vals[i].value;
+		v->has[c] = 1;
+	}
+	return true;
+}
+
+void dcpi_lazy_free(struct dcpi_lazy *z)
+{
+	if (!z)
+		return;
+	for (size_t i = 0; i < z->n_images; i++) {
+		free(z->images[i].id);
+		free(z->images[i].path);
+	}
+	free(z->images);
+	for (size_t i = 0; i < z->n_files; i++)
+		free(z->files[i].path);
+	free(z->files);
+	for (size_t i = 0; i < z->n_events; i++)
+		free(z->events[i]);
+	free(z->events);
+	for (size_t i = 0; i < z->ro.n_image_path; i++)
+		free(z->image_path[i]);
+	free(z->image_path);
+	free(z->totals);
+	free(z->path);
+	free(z);
+}
+
+/* deferred_ops.load: image node `node`'s files read again, its subtree
+ * built as build() would have. */
+static enum status dcpi_load(void *impl, struct model_builder *b,
+			     uint32_t node, struct error *err)
+{
+	struct dcpi_values *v = impl;
+	struct dcpi_lazy *z = v->lazy;
+	if (!z || node < z->first_node || node - z->first_node >= z->n_images)
+		return error_set(err, STATUS_USAGE, z ? z->path : NULL,
+				 "node %u is not a deferred image",
+				 (unsigned)node);
+	uint32_t ii = node - z->first_node;
+	struct opener o = {.path = z->path, .ro = &z->ro, .err = err,
+			   .b = b, .images = z->images,
+			   .n_images = z->n_images};
+	const char *const *events = (const char *const *)z->events;
+	enum status st = STATUS_OK;
+	for (size_t i = 0; i < z->n_files && st == STATUS_OK; i++)
+		if (z->files[i].image == ii)
+			st = dcpi_decode_file(&o, &z->files[i], events, z->images);
+	if (st == STATUS_OK) {
+		dcpi_sort_hits(&o);
+		st = dcpi_build_image(&o, ii, node, o.hits, o.n_hits);
+	}
+	if (st == STATUS_OK &&
+	    !dcpi_values_take(v, model_builder_peek(b), o.vals, o.n_vals))
+		st = error_set(err, STATUS_NOMEM, z->path, "out of memory");
+	free(o.hits);
+	free(o.vals);
+	return st;
+}
+
+/* deferred_ops.total: an image's samples of an event (the files' sums). */
+static bool dcpi_total(void *impl, uint32_t node, uint32_t stat_id,
+		       double *out)
+{
+	const struct dcpi_values *v = impl;
+	const struct dcpi_lazy *z = v->lazy;
+	if (!z || node < z->first_node || node - z->first_node >= z->n_images ||
+	    stat_id >= v->n_events)
+		return false;
+	double t = z->totals[(size_t)(node - z->first_node) * v->n_events +
+			     stat_id];
+	if (t == 0)
+		return false;
+	*out = t;
+	return true;
+}
+
+const struct deferred_ops dcpi_deferred_ops = {
+	.load = dcpi_load,
+	.total = dcpi_total,
+	.close = NULL, /* dcpi_values_close frees the lazy state */
+};
+
+/* The deferred database's rows: one per image, its subtree loaded when
+ * expanded; the state that load needs, moved out of the opener. */
+enum status dcpi_build_deferred(struct opener *o, struct dcpi_lazy **out)
+{
+	struct dcpi_lazy *z = calloc(1, sizeof(*z));
+	if (!z)
+		return dcpi_nomem(o);
+	*out = z;
+	z->first_node = model_builder_peek(o->b)->n_nodes;
+	z->totals = calloc(o->n_images * (o->n_events ? o->n_events : 1),
+			   sizeof(*z->totals));
+	z->path = strdup(o->path);
+	size_t n_ip = o->ro ? o->ro->n_image_path : 0;
+	z->image_path = calloc(n_ip ? n_ip : 1, sizeof(*z->image_path));
+	if (!z->totals || !z->path || !z->image_path)
+		return dcpi_nomem(o);
+	for (size_t i = 0; i < n_ip; i++) {
+		if (!(z->image_path[i] = strdup(o->ro->image_path[i])))
+			return dcpi_nomem(o);
+		z->ro.n_image_path = i + 1;
+	}
+	z->ro.image_path = (const char *const *)z->image_path;
+	for (size_t i = 0; i < o->n_files; i++)
+		z->totals[(size_t)o->files[i].image * o->n_events +
+			  o->files[i].event] += (double)o->files[i].sum;
+	for (size_t ii = 0; ii < o->n_images; ii++) {
+		const struct image *im = &o->images[ii];
+		char *found = NULL;
+		struct dcpi_elf *elf = dcpi_find_elf(o, im, &found);
+		uint64_t taddr, tsize;
+		if (!elf && o->n_missing++ == 0)
+			o->first_missing = im->path ? im->path : im->id;
+		if (!im->has_tstart)
+			o->n_offsets += !(elf && dcpi_elf_text(elf, &taddr,
+							       &tsize));
+		dcpi_elf_close(elf);
+		uint32_t node = dcpi_image_node(o, (uint32_t)ii, found, true);
+		free(found);
+		if (node != z->first_node + ii)
+			return dcpi_nomem(o);
+	}
+	return STATUS_OK;
+}
