@@ -41,8 +41,8 @@ print("image rows vs generator: %d of %d equal, root %s (want %s)%s" %
 PY
 # expanding an image: per-key times of the viewer (microseconds)
 "$cs" --headless --no-config --size 160x48 --timing "$out.keys.txt" \
-	--keys "hhjjl" "$out" 2>/dev/null
-echo "viewer keys (us), h h j j l = collapse, next images, expand one:" \
+	--keys "jhjl" "$out" >/dev/null 2>&1
+echo "viewer keys (us): j h (collapse the first image, loaded by the first frame), j l (expand the next, read then):" \
 	"$(tr '\n' ' ' <"$out.keys.txt")"
 # the same shape read whole, on a tenth of it (100 images)
 small="$out-100"
