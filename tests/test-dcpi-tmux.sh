@@ -84,6 +84,7 @@ wait_prompt || fail "q did not quit"
 # open says so in one line and stays a row to expand
 big="$tmp/big"
 /usr/bin/python3 "$top_srcdir/bench/gen_dcpi_big.py" "$big" 30 500 || exit 1
+cp -r "$big" "$big.keep"
 /usr/bin/python3 "$top_srcdir/bench/gen_dcpi_big.py" "$tmp/other" 30 400 || exit 1
 start "env CALLSCOPE_DCPI_DEFER_MIN=0 $cs --no-config $big" "30 images" ||
 	fail "the viewer did not draw the deferred database (30 images)"
@@ -101,6 +102,17 @@ wait_for "changed since the database was opened" ||
 	fail "no message for an image whose file changed"
 screen | grep -q "▸ libbench00001005.so" ||
 	fail "the changed image is not a row to expand any more"
+# the flat view reads every image first: the changed one stops it with
+# its line; restored, every image's rows are there
+t send-keys -t "$S" 3
+wait_for "changed since the database was opened" ||
+	fail "the flat view did not stop on the changed image"
+cp "$big.keep/2611260000/00001005.cycles" "$big/2611260000/00001005.cycles"
+t send-keys -t "$S" 3
+wait_for "Name (flat)" || fail "the flat view did not open"
+t send-keys -t "$S" "/libbench0000101d.so @ 0x" Enter
+wait_for "Name  [libbench0000101d.so @ 0x" ||
+	fail "the flat view has no rows of an image never expanded"
 t send-keys -t "$S" q
 wait_prompt || fail "q did not quit the deferred database"
 exit $status

@@ -181,6 +181,31 @@ struct pane_env app_env(struct app *app, bool focused)
 
 /* ---- views ------------------------------------------------------------ */
 
+/* Reading a database's deferred parts (model.h) for an aggregated view: a
+ * note on the bottom line every 0.1 s; Esc stops. */
+struct load_note {
+	const char *view;
+	double start_us, shown_us;
+	uint32_t total;
+};
+
+static bool on_load(void *ctx, uint32_t left)
+{
+	struct load_note *ln = ctx;
+	double now = input_now_us();
+	if (now - ln->shown_us < 1e5)
+		return true;
+	ln->shown_us = now;
+	char text[256];
+	snprintf(text, sizeof(text),
+		 "The %s view reads every part of the database: %u of %u "
+		 "left, %.0f s   Esc stops",
+		 ln->view, (unsigned)left, (unsigned)ln->total,
+		 (now - ln->start_us) / 1e6);
+	screen_note(theme_attr(THEME_ROLE_STATUS), text);
+	return !screen_poll_escape();
+}
+
 bool app_ensure_view(struct app *app, enum view_kind k)
 {
 	struct error err = {0};
@@ -188,6 +213,18 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 		return true;
 	if (k != VIEW_TOP_DOWN)
 		prebuild_join(app);
+	if (k != VIEW_TOP_DOWN && app->model->n_deferred) {
+		struct load_note ln = {.view = view_kind_name(k),
+				       .start_us = input_now_us(),
+				       .total = app->model->n_deferred};
+		enum status st = model_load_all_progress(app->model, on_load,
+							 &ln, &err);
+		screen_note(0, NULL);
+		if (st != STATUS_OK) {
+			app_error(app, &err);
+			return false;
+		}
+	}
 	if (!app->views[k] &&
 	    view_new(app->model, k, &app->views[k], &err) != STATUS_OK) {
 		app_error(app, &err);

@@ -297,6 +297,22 @@ static void resize_from_terminal(void)
 
 static int wait_for_key(wint_t *wc);
 
+bool screen_poll_escape(void)
+{
+	if (!started || current.headless)
+		return false;
+	bool esc = false;
+	wint_t wc;
+	nodelay(stdscr, TRUE);
+	for (int i = 0; i < 64; i++) {
+		int r = get_wch(&wc);
+		if (r == ERR)
+			break;
+		esc |= r == OK && wc == 27;
+	}
+	return esc;
+}
+
 void screen_set_tick(int ms)
 {
 	tick_ms = ms;

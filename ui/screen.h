@@ -36,6 +36,10 @@ int screen_get_key(wint_t *wc);
  * for keys only (the default). */
 void screen_set_tick(int ms);
 
+/* Keys typed while the viewer is busy, read and dropped: true when Esc was
+ * one of them (a long load stops).  False when headless. */
+bool screen_poll_escape(void);
+
 /* While the viewer is busy (from a key until it waits for the next),
  * Ctrl-C sets *flag, when it is still clear, instead of quitting: the
  * transfer a frame waits on stops.  Idle, or with *flag set, Ctrl-C

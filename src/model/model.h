@@ -469,6 +469,13 @@ enum status model_load_children(const struct model *m, uint32_t node,
  * search or report over everything). */
 enum status model_load_all(const struct model *m, struct error *err);
 
+/* The same, calling `progress` (NULL: none) after each load with the
+ * number of deferred nodes left; when it returns false the loading stops
+ * there (STATUS_LIMIT, "stopped"; what was loaded stays). */
+enum status model_load_all_progress(const struct model *m,
+				    bool (*progress)(void *ctx, uint32_t left),
+				    void *ctx, struct error *err);
+
 /* The first failed trace read since the last call (see trace_ops
  * take_error), moved into `err`: true when there was one. */
 bool model_trace_take_error(const struct model *m, struct error *err);

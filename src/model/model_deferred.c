@@ -91,13 +91,26 @@ enum status model_load_children(const struct model *cm, uint32_t node,
 	return STATUS_OK;
 }
 
-enum status model_load_all(const struct model *m, struct error *err)
+enum status model_load_all_progress(const struct model *m,
+				    bool (*progress)(void *ctx, uint32_t left),
+				    void *ctx, struct error *err)
 {
 	/* loaded subtrees are appended: one pass reaches them too */
 	for (uint32_t i = 0; m->n_deferred && i < m->n_nodes; i++) {
+		if (!(m->nodes[i].traits & NODE_TRAIT_DEFERRED))
+			continue;
 		enum status st = model_load_children(m, i, err);
 		if (st != STATUS_OK)
 			return st;
+		if (progress && m->n_deferred && !progress(ctx, m->n_deferred))
+			return error_set(err, STATUS_LIMIT, m->path,
+					 "stopped reading (%u parts not read)",
+					 (unsigned)m->n_deferred);
 	}
 	return STATUS_OK;
+}
+
+enum status model_load_all(const struct model *m, struct error *err)
+{
+	return model_load_all_progress(m, NULL, NULL, err);
 }
