@@ -296,13 +296,17 @@ grep -q "no procedure main" "$tmp/err" ||
 n=0
 for f in "$tmp"/hostile/*; do
 	n=$((n + 1))
-	timeout 20 "$cs" report "$f" >/dev/null 2>"$tmp/err"
-	rc=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q "$(basename "$f")" "$tmp/err"; then
-		echo "FAIL: hostile $(basename "$f"): exit $rc, $lines lines: $(cat "$tmp/err")"
-		status=1
-	fi
+	# read whole, and only scanned (images deferred): the same checks
+	for defer in "" 0; do
+		CALLSCOPE_DCPI_DEFER_MIN=$defer timeout 20 "$cs" report "$f" \
+			>/dev/null 2>"$tmp/err"
+		rc=$?
+		lines=$(wc -l <"$tmp/err")
+		if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q "$(basename "$f")" "$tmp/err"; then
+			echo "FAIL: hostile $(basename "$f") (defer '$defer'): exit $rc, $lines lines: $(cat "$tmp/err")"
+			status=1
+		fi
+	done
 done
 echo "hostile: $n files"
 exit $status
