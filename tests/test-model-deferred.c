@@ -195,10 +195,12 @@ static struct model *make_model(struct fake *f)
 	return m;
 }
 
-/* Every loaded node's inclusive sum equals the logical subtree's. */
+/* Every loaded node's inclusive sum equals the logical subtree's, and its
+ * context id (its index when made) leads back to it. */
 static void check_sums(const struct model *m, const struct fake *f)
 {
 	for (uint32_t i = 0; i < m->n_nodes; i++) {
+		assert_int_equal(model_node_of_ctx(m, m->nodes[i].ctx_id), i);
 		double v = 0;
 		double want = subtree_sum(f, f->of[i]);
 		bool has = model_stat_value(m, i, 1, &v);

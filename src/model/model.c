@@ -427,6 +427,42 @@ bool model_ctx_index_build(struct model *m)
 	return true;
 }
 
+bool model_ctx_index_extend(struct model *m, uint32_t from)
+{
+	if (!m->ctx_index)
+		return model_ctx_index_build(m);
+	uint32_t max_id = 0;
+	for (uint32_t i = from; i < m->n_nodes; i++)
+		if (m->nodes[i].ctx_id > max_id)
+			max_id = m->nodes[i].ctx_id;
+	if ((uint64_t)max_id > (uint64_t)m->n_nodes * 4 + 1024)
+		return model_ctx_index_build(m);
+	if (max_id >= m->ctx_index_len) {
+		/* geometric: loads one after another stay linear */
+		uint64_t len = (uint64_t)m->ctx_index_len * 2;
+		if (len <= max_id)
+			len = (uint64_t)max_id + 1;
+		if (len > UINT32_MAX)
+			len = UINT32_MAX;
+		uint32_t *t = realloc(m->ctx_index, (size_t)len * sizeof(*t));
+		if (!t)
+			return false;
+		memset(t + m->ctx_index_len, 0xff,
+		       (size_t)(len - m->ctx_index_len) * sizeof(*t));
+		m->ctx_index = t;
+		m->ctx_index_len = (uint32_t)len;
+	}
+	/* the first node with an id wins, as in the build */
+	for (uint32_t i = from; i < m->n_nodes; i++) {
+		uint32_t *slot = &m->ctx_index[m->nodes[i].ctx_id];
+		if (*slot == MODEL_NONE)
+			*slot = i;
+		else
+			m->ctx_unique = false;
+	}
+	return true;
+}
+
 struct col_ref {
 	const char *name, *variant;
 	uint32_t index;

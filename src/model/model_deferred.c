@@ -70,7 +70,7 @@ enum status model_load_children(const struct model *cm, uint32_t node,
 	if (st == STATUS_OK && b->failed)
 		st = error_set(err, STATUS_NOMEM, m->path,
 			       "out of memory loading a subtree");
-	if (st == STATUS_OK && !model_ctx_index_build(m))
+	if (st == STATUS_OK && !model_ctx_index_extend(m, old_nodes))
 		st = error_set(err, STATUS_NOMEM, m->path,
 			       "out of memory loading a subtree");
 	if (st != STATUS_OK) {

@@ -52,6 +52,9 @@ void model_inclusive_reset(struct model *m);
 /* model.c: the context id -> node index (model_node_of_ctx), made over
  * every node; false when out of memory.  Frees the one made before. */
 bool model_ctx_index_build(struct model *m);
+/* The same for nodes [from, n_nodes) appended since (model_deferred.c):
+ * O(new nodes) when the index is a dense table, else made again. */
+bool model_ctx_index_extend(struct model *m, uint32_t from);
 
 /* model_deferred.c: at finish, count the deferred nodes; false when the
  * model has some but no loader. */

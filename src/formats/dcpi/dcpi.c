@@ -470,7 +470,8 @@ static enum status build(struct opener *o, struct model **out)
 	v->epochs = o->ep;
 	o->ep = NULL;
 	v->n_events = (uint32_t)o->n_events;
-	if (!dcpi_values_take(v, model_builder_peek(o->b), o->vals, o->n_vals)) {
+	if (!dcpi_values_take(v, model_builder_peek(o->b), 0, o->vals,
+			      o->n_vals)) {
 		dcpi_lazy_free(lazy);
 		dcpi_values_close(v);
 		return dcpi_nomem(o);

@@ -62,6 +62,7 @@ struct val {
 /* The value provider: dense values per (node, event). */
 struct dcpi_values {
 	uint32_t n_nodes, n_events;
+	uint32_t cap_nodes; /* nodes the arrays have room for */
 	double *v;
 	uint8_t *has;
 	struct dcpi_epochs *epochs; /* per-epoch values, NULL for one epoch */
@@ -127,10 +128,11 @@ enum status dcpi_decode_file(struct opener *o, const struct file_entry *f,
 void dcpi_values_close(void *impl);
 
 /* dcpi_lazy.c */
-/* Values of the nodes made since the dense arrays were sized, added; false
- * when out of memory. */
+/* The dense arrays sized for `m`'s nodes; the cells of nodes [from,
+ * n_nodes) cleared and given `vals` (of those nodes); false when out of
+ * memory. */
 bool dcpi_values_take(struct dcpi_values *v, const struct model *m,
-		      const struct val *vals, size_t n_vals);
+		      uint32_t from, const struct val *vals, size_t n_vals);
 void dcpi_lazy_free(struct dcpi_lazy *z);
 /* One deferred row per image; *out gets the state the loads need (the
  * caller moves the images, files and events into it). */

@@ -11,28 +11,38 @@
 
 #include "formats/dcpi/dcpi_internal.h"
 
-/* Values of the nodes made since the dense arrays were sized, added. */
 bool dcpi_values_take(struct dcpi_values *v, const struct model *m,
-			const struct val *vals, size_t n_vals)
+		      uint32_t from, const struct val *vals, size_t n_vals)
 {
 	uint32_t n_nodes = m->n_nodes;
 	size_t ev = v->n_events ? v->n_events : 1;
-	if (n_nodes > v->n_nodes) {
-		size_t cells = (size_t)n_nodes * ev, old = (size_t)v->n_nodes * ev;
-		double *nv = realloc(v->v, cells * sizeof(*nv));
+	if (n_nodes > v->cap_nodes) {
+		/* geometric: images loaded one after another stay linear */
+		uint64_t cap = (uint64_t)v->cap_nodes * 2;
+		if (cap < n_nodes)
+			cap = n_nodes;
+		double *nv = realloc(v->v, (size_t)cap * ev * sizeof(*nv));
 		if (!nv)
 			return false;
 		v->v = nv;
-		uint8_t *nh = realloc(v->has, cells);
+		uint8_t *nh = realloc(v->has, (size_t)cap * ev);
 		if (!nh)
 			return false;
 		v->has = nh;
-		memset(v->v + old, 0, (cells - old) * sizeof(*nv));
-		memset(v->has + old, 0, cells - old);
-		v->n_nodes = n_nodes;
+		v->cap_nodes = (uint32_t)cap;
 	}
+	/* the new nodes' cells (a load undone by the model may have left
+	 * values there) */
+	if (from < n_nodes) {
+		memset(v->v + (size_t)from * ev, 0,
+		       (size_t)(n_nodes - from) * ev * sizeof(*v->v));
+		memset(v->has + (size_t)from * ev, 0,
+		       (size_t)(n_nodes - from) * ev);
+	}
+	v->n_nodes = n_nodes;
 	for (size_t i = 0; i < n_vals; i++) {
-		if (vals[i].node >= v->n_nodes || vals[i].event >= ev)
+		if (vals[i].node < from || vals[i].node >= n_nodes ||
+		    vals[i].event >= ev)
 			continue;
 		size_t c = (size_t)vals[i].node * v->n_events + vals[i].event;
 		v->v[c] += vals[i].value;
@@ -76,6 +86,7 @@ static enum status dcpi_load(void *impl, struct model_builder *b,
 				 "node %u is not a deferred image",
 				 (unsigned)node);
 	uint32_t ii = node - z->first_node;
+	uint32_t from = model_builder_peek(b)->n_nodes;
 	struct opener o = {.path = z->path, .ro = &z->ro, .err = err,
 			   .b = b, .images = z->images,
 			   .n_images = z->n_images};
@@ -89,7 +100,8 @@ static enum status dcpi_load(void *impl, struct model_builder *b,
 		st = dcpi_build_image(&o, ii, node, o.hits, o.n_hits);
 	}
 	if (st == STATUS_OK &&
-	    !dcpi_values_take(v, model_builder_peek(b), o.vals, o.n_vals))
+	    !dcpi_values_take(v, model_builder_peek(b), from, o.vals,
+			      o.n_vals))
 		st = error_set(err, STATUS_NOMEM, z->path, "out of memory");
 	free(o.hits);
 	free(o.vals);
