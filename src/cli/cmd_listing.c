@@ -121,6 +121,17 @@ int cmd_listing(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
+	/* every procedure: a large database's deferred images read first */
+	enum status ld;
+	if (m->n_deferred && (ld = model_load_all(m, &err)) != STATUS_OK) {
+		char *line = error_format(&err);
+		fputs("callscope: ", stderr);
+		cli_put_text(stderr, line ? line : status_message(ld));
+		fputc('\n', stderr);
+		free(line);
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
 	uint32_t fn = proc_listing_find(m, proc);
 	if (fn == MODEL_NONE) {
 		fputs("callscope listing: no procedure ", stderr);
