@@ -79,6 +79,23 @@ wait_gone "Procedure main in" || fail "Esc did not close the listing"
 t send-keys -t "$S" q
 wait_prompt || fail "q did not quit"
 
+# the same epochs with the image deferred (CALLSCOPE_DCPI_DEFER_MIN=0):
+# main's per-epoch values come from the load (dcpi_epochs_grow)
+start "env CALLSCOPE_DCPI_DEFER_MIN=0 $cs --no-config $tmp/p" "Top-down" ||
+	fail "the viewer did not draw (deferred)"
+t send-keys -t "$S" "/^main$" Enter
+wait_for "Name  main" || fail "search for main (deferred)"
+t send-keys -t "$S" T
+wait_for "per execution context: main" || fail "T (deferred)"
+while read -r word ep v; do
+	screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
+		fail "deferred: main in $word $ep: no row with $v (opened alone)"
+done <"$tmp/epochs"
+t send-keys -t "$S" Escape
+wait_gone "per execution context" || fail "Esc (deferred)"
+t send-keys -t "$S" q
+wait_prompt || fail "q did not quit (deferred)"
+
 # deferred images (CALLSCOPE_DCPI_DEFER_MIN=0): 30 image rows at open; an
 # image expanded shows its address rows; one whose file changed after the
 # open says so in one line and stays a row to expand

@@ -27,8 +27,8 @@
 /* Limits of a directory walk. */
 #define DCPI_MAX_DEPTH 8
 #define DCPI_MAX_FILES 100000
-/* Above this many sampled addresses (over every file), a database of one
- * epoch opens with its image rows alone, each image's subtree loaded when
+/* Above this many sampled addresses (over every file), a database opens
+ * with its image rows alone, each image's subtree loaded when
  * it is expanded (model.h, NODE_TRAIT_DEFERRED); the environment variable
  * CALLSCOPE_DCPI_DEFER_MIN sets another bound (0: always). */
 #define DCPI_DEFER_MIN 1000000u
@@ -403,8 +403,8 @@ static uint32_t add_epoch_profiles(struct opener *o)
 
 static enum status build(struct opener *o, struct model **out)
 {
-	/* large databases of one epoch: images loaded when expanded */
-	bool defer = o->n_epochs <= 1 && o->n_addresses > o->defer_min;
+	/* large databases: images loaded when expanded */
+	bool defer = o->n_addresses > o->defer_min;
 	struct dcpi_lazy *lazy = NULL;
 	if (!defer)
 		for (size_t i = 0; i < o->n_files; i++) {
@@ -456,6 +456,13 @@ static enum status build(struct opener *o, struct model **out)
 		if (first == MODEL_NONE ||
 		    !dcpi_epochs_finish(o->ep, model_builder_peek(o->b), first))
 			return dcpi_nomem(o);
+		/* a deferred image's per-epoch sums: its files' */
+		for (size_t i = 0; lazy && i < o->n_files; i++)
+			dcpi_epochs_add_deferred(
+				o->ep, model_builder_peek(o->b),
+				lazy->first_node + o->files[i].image,
+				o->files[i].event, o->files[i].epoch,
+				(double)o->files[i].sum);
 		if (!dcpi_epochs_inner_kept(o->ep))
 			dcpi_warn(o, "%zu epochs: per-epoch values of procedures, "
 			     "lines and images not kept (over 256 MB); "

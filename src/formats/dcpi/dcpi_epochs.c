@@ -25,6 +25,7 @@ struct dcpi_epochs {
 	uint32_t n_nodes;
 	uint32_t *inner_row; /* node -> row of `inner`, MODEL_NONE for leaves */
 	double *inner;       /* rows x n_events x n_epochs */
+	uint32_t n_rows, cap_rows, cap_nodes;
 };
 
 struct dcpi_epochs *dcpi_epochs_new(uint32_t n_epochs, uint32_t n_events)
@@ -86,10 +87,11 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 	if (!e->inner_row)
 		return false;
 	uint32_t rows = 0;
+	/* a deferred image is an inner node already (model.h) */
 	for (uint32_t i = 0; i < m->n_nodes; i++)
-		e->inner_row[i] = m->nodes[i].first_child != MODEL_NONE
-					  ? rows++
-					  : MODEL_NONE;
+		e->inner_row[i] = model_node_has_children(m, i) ? rows++
+							       : MODEL_NONE;
+	e->n_rows = rows;
 	size_t cell = (size_t)e->n_events * e->n_epochs;
 	if ((uint64_t)rows * cell > DCPI_EPOCHS_INNER_MAX) {
 		/* too large a block: inner nodes get no per-epoch values
@@ -101,6 +103,8 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 	e->inner = calloc(rows ? (size_t)rows * cell : 1, sizeof(double));
 	if (!e->inner)
 		return false;
+	e->cap_rows = rows;
+	e->cap_nodes = m->n_nodes;
 	/* each leaf's samples into every ancestor */
 	for (size_t i = 0; i < e->n_lv; i++) {
 		const struct leaf_value *l = &e->lv[i];
@@ -114,6 +118,116 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 					 (size_t)l->event * e->n_epochs +
 					 l->epoch] += l->value;
 		}
+	}
+	return true;
+}
+
+/* `value` into the inner sums of `node` and its ancestors (rows only). */
+static void add_up(struct dcpi_epochs *e, const struct model *m,
+		   uint32_t node, uint32_t stop_below, uint32_t event,
+		   uint32_t epoch, double value)
+{
+	size_t cell = (size_t)e->n_events * e->n_epochs;
+	for (uint32_t up = node; up != MODEL_NONE && up < m->n_nodes &&
+				 up >= stop_below;
+	     up = m->nodes[up].parent) {
+		uint32_t r = e->inner_row[up];
+		if (r != MODEL_NONE)
+			e->inner[(size_t)r * cell + (size_t)event * e->n_epochs +
+				 epoch] += value;
+		if (up == 0)
+			break;
+	}
+}
+
+void dcpi_epochs_add_deferred(struct dcpi_epochs *e, const struct model *m,
+			      uint32_t node, uint32_t event, uint32_t epoch,
+			      double value)
+{
+	if (e->inner_row && node < e->n_nodes && event < e->n_events &&
+	    epoch < e->n_epochs)
+		add_up(e, m, node, 0, event, epoch, value);
+}
+
+void dcpi_epochs_forget_from(struct dcpi_epochs *e, uint32_t from)
+{
+	size_t lo = 0, hi = e->n_lv;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->lv[mid].node < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	e->n_lv = lo;
+}
+
+bool dcpi_epochs_grow(struct dcpi_epochs *e, const struct model *m,
+		      uint32_t from)
+{
+	if (!e->inner_row) {
+		e->n_nodes = m->n_nodes; /* sampled rows only (not kept) */
+		return true;
+	}
+	if (m->n_nodes > e->cap_nodes) {
+		uint64_t cap = (uint64_t)e->cap_nodes * 2;
+		if (cap < m->n_nodes)
+			cap = m->n_nodes;
+		uint32_t *nr = realloc(e->inner_row,
+				       (size_t)cap * sizeof(*nr));
+		if (!nr)
+			return false;
+		e->inner_row = nr;
+		e->cap_nodes = (uint32_t)cap;
+	}
+	/* rows of an undone load are reused: the new inner nodes' rows
+	 * start after the last older node's */
+	uint32_t rows = 0;
+	for (uint32_t i = 0; i < from && i < e->n_nodes; i++)
+		if (e->inner_row[i] != MODEL_NONE && e->inner_row[i] >= rows)
+			rows = e->inner_row[i] + 1;
+	for (uint32_t i = from; i < m->n_nodes; i++)
+		e->inner_row[i] = model_node_has_children(m, i) ? rows++
+							       : MODEL_NONE;
+	size_t cell = (size_t)e->n_events * e->n_epochs;
+	if ((uint64_t)rows * cell > DCPI_EPOCHS_INNER_MAX) {
+		/* too large now: inner nodes lose their per-epoch values, as
+		 * at finish (dcpi_epochs_inner_kept) */
+		free(e->inner_row);
+		free(e->inner);
+		e->inner_row = NULL;
+		e->inner = NULL;
+		e->n_nodes = m->n_nodes;
+		return true;
+	}
+	if (rows > e->cap_rows) {
+		uint64_t cap = (uint64_t)e->cap_rows * 2;
+		if (cap < rows)
+			cap = rows;
+		double *ni = realloc(e->inner, (size_t)cap * cell * sizeof(*ni));
+		if (!ni)
+			return false;
+		e->inner = ni;
+		e->cap_rows = (uint32_t)cap;
+	}
+	/* the rows of the new nodes start at 0 */
+	uint32_t first_new = rows;
+	for (uint32_t i = from; i < m->n_nodes; i++)
+		if (e->inner_row[i] != MODEL_NONE && e->inner_row[i] < first_new)
+			first_new = e->inner_row[i];
+	if (first_new < rows)
+		memset(e->inner + (size_t)first_new * cell, 0,
+		       (size_t)(rows - first_new) * cell * sizeof(double));
+	e->n_rows = rows;
+	e->n_nodes = m->n_nodes;
+	/* the new sampled rows into their new ancestors (the loaded node
+	 * and those above it hold the totals already) */
+	for (size_t i = 0; i < e->n_lv; i++) {
+		const struct leaf_value *l = &e->lv[i];
+		if (l->node < from || l->node >= m->n_nodes)
+			continue;
+		add_up(e, m, m->nodes[l->node].parent, from, l->event,
+		       l->epoch, l->value);
 	}
 	return true;
 }

@@ -53,6 +53,22 @@ enum status dcpi_epochs_per_profile(const struct dcpi_epochs *e,
  * values, sampled rows still do. */
 bool dcpi_epochs_inner_kept(const struct dcpi_epochs *e);
 
+/* Deferred images (dcpi_lazy.c).  After finish, `value` samples of
+ * `event` in `epoch` under deferred node `node` (an image's file sum),
+ * into its inner sums and its ancestors'. */
+void dcpi_epochs_add_deferred(struct dcpi_epochs *e, const struct model *m,
+			      uint32_t node, uint32_t event, uint32_t epoch,
+			      double value);
+/* Before a load adds leaf values for nodes from `from` on: forget any left
+ * by a load the model undid. */
+void dcpi_epochs_forget_from(struct dcpi_epochs *e, uint32_t from);
+/* After a load appended nodes [from, n_nodes) and added their leaf values:
+ * rows for the new inner nodes, summed from the new leaves (the loaded
+ * node's sums stay: they were its files' sums).  False when out of
+ * memory. */
+bool dcpi_epochs_grow(struct dcpi_epochs *e, const struct model *m,
+		      uint32_t from);
+
 void dcpi_epochs_free(struct dcpi_epochs *e);
 
 #endif

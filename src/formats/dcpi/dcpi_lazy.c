@@ -89,7 +89,9 @@ static enum status dcpi_load(void *impl, struct model_builder *b,
 	uint32_t from = model_builder_peek(b)->n_nodes;
 	struct opener o = {.path = z->path, .ro = &z->ro, .err = err,
 			   .b = b, .images = z->images,
-			   .n_images = z->n_images};
+			   .n_images = z->n_images, .ep = v->epochs};
+	if (v->epochs)
+		dcpi_epochs_forget_from(v->epochs, from);
 	const char *const *events = (const char *const *)z->events;
 	enum status st = STATUS_OK;
 	for (size_t i = 0; i < z->n_files && st == STATUS_OK; i++)
@@ -100,8 +102,10 @@ static enum status dcpi_load(void *impl, struct model_builder *b,
 		st = dcpi_build_image(&o, ii, node, o.hits, o.n_hits);
 	}
 	if (st == STATUS_OK &&
-	    !dcpi_values_take(v, model_builder_peek(b), from, o.vals,
-			      o.n_vals))
+	    (!dcpi_values_take(v, model_builder_peek(b), from, o.vals,
+			       o.n_vals) ||
+	     (v->epochs &&
+	      !dcpi_epochs_grow(v->epochs, model_builder_peek(b), from))))
 		st = error_set(err, STATUS_NOMEM, z->path, "out of memory");
 	free(o.hits);
 	free(o.vals);
