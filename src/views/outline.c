@@ -419,23 +419,27 @@ static enum status key_sort(struct outline *o, uint32_t row, uint32_t *rows,
 			    size_t n, struct error *err)
 {
 	struct keyed *t = malloc(n * sizeof(*t));
+	bool pending = false;
 	if (!t)
 		return nomem(o, err);
+	/* every child is asked, also after a pending one (asking may
+	 * hurry the pending ones) */
 	for (size_t i = 0; i < n; i++) {
 		double v = 0;
 		enum outline_key_state ks = o->key.value(o->key.ctx, rows[i], &v);
-		if (ks == OUTLINE_KEY_PENDING) {
-			free(t);
-			if (is_waiting(o, row))
-				return STATUS_OK;
-			if (!array_grow((void **)&o->waiting, &o->waiting_cap,
-					o->n_waiting + 1, sizeof(*o->waiting)))
-				return nomem(o, err);
-			o->waiting[o->n_waiting++] = row;
-			return STATUS_OK;
-		}
+		pending |= ks == OUTLINE_KEY_PENDING;
 		t[i] = (struct keyed){o->asc ? v : -v, rows[i], (uint32_t)i,
 				      ks == OUTLINE_KEY_VALUE && !isnan(v)};
+	}
+	if (pending) {
+		free(t);
+		if (is_waiting(o, row))
+			return STATUS_OK;
+		if (!array_grow((void **)&o->waiting, &o->waiting_cap,
+				o->n_waiting + 1, sizeof(*o->waiting)))
+			return nomem(o, err);
+		o->waiting[o->n_waiting++] = row;
+		return STATUS_OK;
 	}
 	qsort(t, n, sizeof(*t), cmp_keyed);
 	for (size_t i = 0; i < n; i++)
