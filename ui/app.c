@@ -250,9 +250,9 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 		return false;
 	}
 	uint32_t c = app->cols.sort_column;
-	if (outline_new(app->views[k], c < app->model->n_columns ? c : MODEL_NONE,
-			app->cols.sort_ascending, &app->outlines[k],
-			&err) != STATUS_OK) {
+	uint32_t sortable = c < app->model->n_columns ? c : MODEL_NONE;
+	if (outline_new(app->views[k], sortable, app->cols.sort_ascending,
+			&app->outlines[k], &err) != STATUS_OK) {
 		app_error(app, &err);
 		return false;
 	}

@@ -39,10 +39,10 @@ struct model_measures {
 	struct measure_key *keys; /* sorted, unique after finish */
 	struct model_measure *values;
 	size_t n;
-	bool keep_order;  /* the builder asked for the call order */
-	uint32_t *order;  /* [first + k]: the index of a series' k-th
-			     triple in call order (series = the sorted run
-			     of one (node, measured)); NULL: point order */
+	bool keep_order; /* the builder asked for the call order */
+	uint32_t *order; /* [first + k]: the index of a series' k-th
+			    triple in call order (series = the sorted run
+			    of one (node, measured)); NULL: point order */
 	char **set_names;
 	uint32_t n_sets;
 	struct stored_key *skeys; /* sorted, unique after finish */

@@ -426,7 +426,8 @@ static enum status key_sort(struct outline *o, uint32_t row, uint32_t *rows,
 	 * hurry the pending ones) */
 	for (size_t i = 0; i < n; i++) {
 		double v = 0;
-		enum outline_key_state ks = o->key.value(o->key.ctx, rows[i], &v);
+		enum outline_key_state ks =
+			o->key.value(o->key.ctx, rows[i], &v);
 		pending |= ks == OUTLINE_KEY_PENDING;
 		t[i] = (struct keyed){o->asc ? v : -v, rows[i], (uint32_t)i,
 				      ks == OUTLINE_KEY_VALUE && !isnan(v)};
