@@ -21,7 +21,8 @@ python3 "$top_srcdir/tests/check_extrap_model.py" ./callscope "$exp" \
 	input__experiments_MP__experiment_MP.txt talpas__talpas_1.txt \
 	talpas__talpas_5.txt json__input_1.JSON json__new__input1.json \
 	jsonlines__extended2.jsonl jsonlines__matrix_4p.jsonl \
-	jsonlines__sparse_matrix_2p.jsonl cubeset__multi_parameter \
+	jsonlines__sparse_matrix_2p.jsonl jsonlines__matrix_3p_bands.jsonl \
+	text__two_parameter_7.txt cubeset__multi_parameter \
 	cubeset__single_parameter input__exp_only_mean_median.extra-p \
 	experiments__two_parameter3.txt.extra-p input__experiment_3 \
 	nsight__sampled_callchains nsight__nsys_db__con_kernel.sqlite

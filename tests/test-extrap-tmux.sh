@@ -192,4 +192,79 @@ t send-keys -t "$S" @ D
 wait_for "Models at x=60 y=10" || fail "@ D did not double y"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
+
+# ---- sorting by severity ---------------------------------------------------
+# four call paths under main whose order by name, by the mean at the last
+# point (x=32) and by the model at x=1024 all differ: alpha 1 + x^2,
+# bravo 5000, charlie 10 x, delta 2000 + x.  After `:sort severity` the
+# tree's rows under main must be in descending order of the model values
+# that `callscope report --at` computes (the batch path, not the viewer's),
+# and follow the evaluation point and `:set severity growth` (the value
+# at x=1024 over the value at the largest measured x, 32).
+sev=$tmp/severity.txt
+{
+	echo "PARAMETER x"
+	echo "POINTS 2 4 8 16 32"
+	for r in "alpha 5 17 65 257 1025" "bravo 5000 5000 5000 5000 5000" \
+		"charlie 20 40 80 160 320" "delta 2002 2004 2008 2016 2032"; do
+		set -- $r
+		echo "REGION main->$1"
+		shift
+		for v in "$@"; do echo "DATA $v"; done
+	done
+} >"$sev"
+"$cs" report "$sev" --at x=1024 --format json >"$tmp/at1024.json" &&
+	"$cs" report "$sev" --at x=32 --format json >"$tmp/at32.json" ||
+	fail "report --at on $sev"
+# the names under main in descending order of a quantity: value at 1024,
+# value at 32, or growth 1024 / 32
+want_order() {
+	python3 - "$tmp/at1024.json" "$tmp/at32.json" "$1" <<'PY'
+import json, sys
+def vals(path):
+    nodes = json.load(open(path))["nodes"]
+    return {n["name"]: n["model_values"][0] for n in nodes
+            if n["depth"] == 2}
+a, b, what = vals(sys.argv[1]), vals(sys.argv[2]), sys.argv[3]
+q = a if what == "1024" else b if what == "32" else \
+    {k: a[k] / b[k] for k in a}
+print(" ".join(sorted(q, key=lambda k: -q[k])))
+PY
+}
+# the call paths' rows in the tree, top to bottom
+shown_order() {
+	screen | grep -E "[├└]─" |
+		sed -nE 's/.*[├└]─ *(alpha|bravo|charlie|delta) *$/\1/p' |
+		tr '\n' ' ' | sed 's/ $//'
+}
+w1024=$(want_order 1024)
+w32=$(want_order 32)
+wgrowth=$(want_order growth)
+[ "$w1024" = "alpha charlie bravo delta" ] && [ "$w32" != "$w1024" ] &&
+	[ "$wgrowth" != "$w1024" ] ||
+	fail "report --at gave unexpected orders: '$w1024' '$w32' '$wgrowth'"
+start "$cs --no-config $sev" "Models at x=32" ||
+	fail "$sev: no models at x=32"
+t send-keys -t "$S" ":set at x=1024" Enter
+wait_for "Models at x=1024" || fail ":set at x=1024 was not applied"
+[ "$(shown_order)" = "$w1024" ] &&
+	fail "sorted by severity before :sort severity"
+t send-keys -t "$S" ":sort severity" Enter
+wait_for "sort: severity  slider" || fail ":sort severity: no 'sort: severity'"
+[ "$(shown_order)" = "$w1024" ] ||
+	fail "sort severity at x=1024: '$(shown_order)', want '$w1024'"
+t send-keys -t "$S" ":set severity growth" Enter
+wait_for "severity: growth" || fail ":set severity growth was not applied"
+[ "$(shown_order)" = "$wgrowth" ] ||
+	fail "sort severity by growth: '$(shown_order)', want '$wgrowth'"
+t send-keys -t "$S" ":set severity value" Enter ":set at x=32" Enter
+wait_for "Models at x=32" || fail ":set at x=32 was not applied"
+wait_for "severity: value" || fail ":set severity value was not applied"
+[ "$(shown_order)" = "$w32" ] ||
+	fail "sort severity at x=32: '$(shown_order)', want '$w32'"
+# s goes from the severity back to the metric column
+t send-keys -t "$S" s
+wait_gone "sort: severity" || fail "s did not leave the severity sort"
+t send-keys -t "$S" q
+wait_shell || fail "q did not quit"
 exit $status

@@ -197,7 +197,10 @@ static void test_builder(void **state)
 
 /* model_measure_by_index / model_stored_model_by_index against the
  * searches: every (node, measured, point) once, in that order, the last
- * of repeated calls kept; and the columns' pairs against the definition
+ * of repeated calls kept; model_measure_series and, with the call order
+ * kept, model_measure_in_order against the calls (a measurement's mean is
+ * its call's number, so a series in call order has increasing means, each
+ * point once); and the columns' pairs against the definition
  * (the first other column, by index, with the same name and variant and
  * another kind). */
 static void test_walk(void **state)
@@ -234,6 +237,7 @@ static void test_walk(void **state)
 				       .kind = NODE_REGION};
 		assert_int_equal(model_builder_add_node(b, 0, &n), i);
 	}
+	model_builder_keep_measure_order(b);
 	/* a scrambled order, about two in three present, some twice */
 	uint32_t x = 12345;
 	for (uint32_t r = 0; r < 2 * NODES * MEASURED * POINTS; r++) {
@@ -274,6 +278,31 @@ static void test_walk(void **state)
 			}
 	assert_int_equal(model_n_measures(m), i);
 	assert_null(model_measure_by_index(m, i, NULL, NULL, NULL));
+	bool permuted = false;
+	for (uint32_t n = 0; n < NODES; n++)
+		for (uint32_t k = 0; k < MEASURED; k++) {
+			size_t first, count = 0, got;
+			for (uint32_t p = 0; p < POINTS; p++)
+				count += model_measure_at(m, n, k, p) != NULL;
+			got = model_measure_series(m, n, k, &first);
+			assert_int_equal(got, count);
+			bool seen[POINTS] = {false};
+			double last = -1;
+			for (size_t j = 0; j < count; j++) {
+				size_t at = model_measure_in_order(m, first, j);
+				uint32_t gn, gk, gp;
+				const struct model_measure *w =
+					model_measure_by_index(m, at, &gn, &gk,
+							       &gp);
+				assert_non_null(w);
+				assert_true(gn == n && gk == k && !seen[gp]);
+				seen[gp] = true;
+				assert_true(w->mean > last);
+				last = w->mean;
+				permuted |= at != first + j;
+			}
+		}
+	assert_true(permuted);
 	i = 0;
 	for (uint32_t set = 0; set < model_n_stored_sets(m); set++)
 		for (uint32_t n = 0; n < NODES; n++)

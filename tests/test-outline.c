@@ -8,9 +8,13 @@
  * last-sibling flags read off the list), and search steps compared with
  * the matches of a fully expanded copy in display order.  Flatten and
  * unflatten steps are among the random operations: the simulation puts a
- * flattened row's children in its place. */
+ * flattened row's children in its place.  Last, a sort by a key from
+ * outside the view (outline_set_sort_key) on a hand-made tree: ties, rows
+ * without a key, a pending key that keeps the label order until
+ * outline_sort_retry finds it known. */
 #include "config.h"
 
+#include <math.h>
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -951,6 +955,105 @@ static void test_bottom_up_lazy(void **state)
 	model_free(m);
 }
 
+/* ---- sort by a key ------------------------------------------------------ */
+
+/* the key of each node: [node] value, or NAN for none; `pending` node */
+struct key_fx {
+	double v[9];
+	uint32_t pending;
+	unsigned asked;
+};
+
+static enum outline_key_state key_of(void *ctx, uint32_t node, double *out)
+{
+	struct key_fx *k = ctx;
+	k->asked++;
+	if (node == k->pending)
+		return OUTLINE_KEY_PENDING;
+	if (node >= 9 || k->v[node] != k->v[node])
+		return OUTLINE_KEY_NONE;
+	*out = k->v[node];
+	return OUTLINE_KEY_VALUE;
+}
+
+static void expect_kids(struct outline *o, const uint32_t *want, size_t n)
+{
+	size_t j = 0;
+	for (size_t i = 1; i < outline_count(o); i++) {
+		struct outline_row r = row_at(o, i);
+		if (r.depth != 1)
+			continue;
+		assert_true(j < n);
+		if (r.node != want[j])
+			fail_msg("child %zu: node %u, want %u", j,
+				 (unsigned)r.node, (unsigned)want[j]);
+		j++;
+	}
+	assert_int_equal(j, n);
+}
+
+static void test_sort_key(void **state)
+{
+	(void)state;
+	/* root -> n1..n6 named f e d c b a; n1 -> n7, n8 */
+	static const uint32_t parent[] = {0, 0, 0, 0, 0, 0, 1, 1};
+	static const char *const name[] = {"f", "e", "d", "c",
+					   "b", "a", "y", "x"};
+	struct model *m = build(parent, name, NULL, 8);
+	struct view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct outline *o = make(v, 0);
+	struct key_fx k = {.v = {NAN, 3, NAN, 5, 3, 1, 7, 2, 9},
+			   .pending = 5};
+	struct outline_sort_key key = {key_of, &k};
+	assert_false(outline_sort_keyed(o));
+	assert_int_equal(outline_set_sort_key(o, NULL, false, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	/* n5 pending: the root's children stay by label, and wait */
+	assert_int_equal(outline_set_sort_key(o, &key, false, &err),
+			 STATUS_OK);
+	assert_true(outline_sort_keyed(o));
+	assert_int_equal(outline_sort_column(o), MODEL_NONE);
+	static const uint32_t by_label[] = {6, 5, 4, 3, 2, 1};
+	expect_kids(o, by_label, 6);
+	assert_int_equal(outline_sort_waiting(o), 1);
+	bool resorted = true;
+	assert_int_equal(outline_sort_retry(o, &resorted, &err), STATUS_OK);
+	assert_false(resorted);
+	expect_kids(o, by_label, 6);
+	/* known now: descending, the tie 3 by label (c before f), none last */
+	k.pending = MODEL_NONE;
+	assert_int_equal(outline_sort_retry(o, &resorted, &err), STATUS_OK);
+	assert_true(resorted);
+	assert_int_equal(outline_sort_waiting(o), 0);
+	static const uint32_t desc[] = {6, 3, 4, 1, 5, 2};
+	expect_kids(o, desc, 6);
+	/* a retry with nothing waiting asks no key */
+	unsigned asked = k.asked;
+	assert_int_equal(outline_sort_retry(o, &resorted, &err), STATUS_OK);
+	assert_false(resorted);
+	assert_int_equal(k.asked, asked);
+	/* n1's children, expanded: 9 before 2 */
+	assert_int_equal(outline_expand(o, 1, &err), STATUS_OK);
+	size_t at = outline_find(o, 1);
+	assert_int_equal(row_at(o, at + 1).node, 8);
+	assert_int_equal(row_at(o, at + 2).node, 7);
+	/* ascending: none still last */
+	assert_int_equal(outline_set_sort_key(o, &key, true, &err), STATUS_OK);
+	static const uint32_t asc[] = {5, 4, 1, 3, 6, 2};
+	expect_kids(o, asc, 6);
+	assert_true(outline_sort_ascending(o));
+	/* back to a column */
+	assert_int_equal(outline_set_sort(o, 0, false, &err), STATUS_OK);
+	assert_false(outline_sort_keyed(o));
+	assert_int_equal(outline_sort_waiting(o), 0);
+	outline_free(o);
+	view_free(v);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -961,6 +1064,7 @@ int main(void)
 		cmocka_unit_test(test_random_bottom_up),
 		cmocka_unit_test(test_random_flat),
 		cmocka_unit_test(test_bottom_up_lazy),
+		cmocka_unit_test(test_sort_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

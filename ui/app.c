@@ -206,6 +206,62 @@ static bool on_load(void *ctx, uint32_t left)
 	return !screen_poll_escape();
 }
 
+/* The severity sort's key of top-down row `row` (struct outline_sort_key
+ * over extrap_sort_key). */
+static enum outline_key_state severity_key(void *ctx, uint32_t row,
+					   double *out)
+{
+	struct app *app = ctx;
+	struct view_node vn;
+	if (!app->extrap ||
+	    !view_node_get(app->views[VIEW_TOP_DOWN], row, &vn))
+		return OUTLINE_KEY_NONE;
+	switch (extrap_sort_key(app->extrap, vn.model_node, out)) {
+	case EXTRAP_KEY_VALUE:
+		return OUTLINE_KEY_VALUE;
+	case EXTRAP_KEY_PENDING:
+		return OUTLINE_KEY_PENDING;
+	default:
+		return OUTLINE_KEY_NONE;
+	}
+}
+
+/* Sort outline `k` as the columns say: by a model column, or the top-down
+ * tree of a parametric database by severity (the other views then by the
+ * models' metric); unless `force`, only when it is sorted otherwise (or
+ * its severity sort is stale). */
+static void apply_sort(struct app *app, enum view_kind k, bool force)
+{
+	struct outline *o = app->outlines[k];
+	struct error err = {0};
+	enum status st = STATUS_OK;
+	uint32_t c = app->cols.sort_column;
+	bool asc = app->cols.sort_ascending;
+	if (!o)
+		return;
+	if (c == COLUMN_SEVERITY && app->extrap && k == VIEW_TOP_DOWN) {
+		uint64_t gen = extrap_generation(app->extrap), total = 0;
+		if (!force && outline_sort_keyed(o) && app->sev_gen == gen &&
+		    outline_sort_ascending(o) == asc)
+			return;
+		struct outline_sort_key key = {severity_key, app};
+		app->sev_gen = gen;
+		extrap_progress(app->extrap, &app->sev_ready, &total);
+		st = outline_set_sort_key(o, &key, asc, &err);
+	} else {
+		if (c == COLUMN_SEVERITY)
+			c = app->extrap ? extrap_column(app->extrap)
+					: MODEL_NONE;
+		uint32_t sortable = c < app->model->n_columns ? c : MODEL_NONE;
+		if (force || outline_sort_keyed(o) ||
+		    outline_sort_column(o) != sortable ||
+		    outline_sort_ascending(o) != asc)
+			st = outline_set_sort(o, sortable, asc, &err);
+	}
+	if (st != STATUS_OK)
+		app_error(app, &err);
+}
+
 bool app_ensure_view(struct app *app, enum view_kind k)
 {
 	struct error err = {0};
@@ -230,12 +286,15 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 		app_error(app, &err);
 		return false;
 	}
-	if (outline_new(app->views[k], app->cols.sort_column,
-			app->cols.sort_ascending, &app->outlines[k],
-			&err) != STATUS_OK) {
+	uint32_t c = app->cols.sort_column;
+	uint32_t sortable = c < app->model->n_columns ? c : MODEL_NONE;
+	if (outline_new(app->views[k], sortable, app->cols.sort_ascending,
+			&app->outlines[k], &err) != STATUS_OK) {
 		app_error(app, &err);
 		return false;
 	}
+	if (c == COLUMN_SEVERITY)
+		apply_sort(app, k, true);
 	uint32_t root = view_root(app->views[k]);
 	if (outline_expand(app->outlines[k], root, &err) != STATUS_OK)
 		app_error(app, &err);
@@ -261,25 +320,37 @@ void app_switch_view(struct app *app, enum view_kind k)
 	if (!app_ensure_view(app, k))
 		return;
 	app->current = k;
-	struct outline *o = app_outline(app);
-	struct error err = {0};
-	if (outline_sort_column(o) != app->cols.sort_column ||
-	    outline_sort_ascending(o) != app->cols.sort_ascending) {
-		if (outline_set_sort(o, app->cols.sort_column,
-				     app->cols.sort_ascending,
-				     &err) != STATUS_OK)
-			app_error(app, &err);
-	}
+	apply_sort(app, k, false);
 }
 
 void app_set_sort(struct app *app, uint32_t column, bool ascending)
 {
-	struct error err = {0};
 	app->cols.sort_column = column;
 	app->cols.sort_ascending = ascending;
-	uint32_t sortable = column < app->model->n_columns ? column : MODEL_NONE;
-	if (outline_set_sort(app_outline(app), sortable, ascending, &err) !=
-	    STATUS_OK)
+	apply_sort(app, app->current, true);
+}
+
+void app_sort_tick(struct app *app)
+{
+	struct outline *o = app->outlines[VIEW_TOP_DOWN];
+	if (app->cols.sort_column != COLUMN_SEVERITY || !app->extrap ||
+	    app->current != VIEW_TOP_DOWN || !o)
+		return;
+	if (!outline_sort_keyed(o) ||
+	    app->sev_gen != extrap_generation(app->extrap)) {
+		apply_sort(app, VIEW_TOP_DOWN, true);
+		return;
+	}
+	if (outline_sort_waiting(o) == 0)
+		return;
+	uint64_t ready = 0, total = 0;
+	extrap_progress(app->extrap, &ready, &total);
+	if (ready == app->sev_ready)
+		return; /* nothing new was fitted */
+	app->sev_ready = ready;
+	bool resorted = false;
+	struct error err = {0};
+	if (outline_sort_retry(o, &resorted, &err) != STATUS_OK)
 		app_error(app, &err);
 }
 

@@ -336,10 +336,27 @@ static bool export_rows(struct app *app, bool json, const char *path)
 }
 
 
-/* `:metric NAME` / `:sort NAME`: show the column (first) and sort by it. */
+/* `:metric NAME` / `:sort NAME`: show the column (first) and sort by it;
+ * `:sort severity` (a column of that name first) sorts a parametric
+ * database's top-down tree by the models' severity. */
 static void cmd_metric(struct app *app, char *arg)
 {
 	uint32_t c = model_find_column(app->model, arg);
+	if (c == MODEL_NONE && strcmp(arg, "severity") == 0) {
+		if (!app->extrap) {
+			app_message(app, true,
+				    "severity: no performance models (the "
+				    "database is not parametric)");
+			return;
+		}
+		app_set_sort(app, COLUMN_SEVERITY, false);
+		app_message(app, false, "sorted by severity (%s)%s",
+			    extrap_severity_name(app->extrap),
+			    app->current == VIEW_TOP_DOWN
+				    ? ""
+				    : "; in this view by the models' metric");
+		return;
+	}
 	if (c == MODEL_NONE) {
 		app_message(app, true, "no column '%s' (c lists them)", arg);
 		return;

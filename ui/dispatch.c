@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
+#include "extrap.h"
 
 /* ---- actions ---------------------------------------------------------- */
 
@@ -139,12 +140,20 @@ static struct reaction generic_action(void *hub, enum action a)
 					     : VIEW_FLAT);
 		return REACTION(HANDLED_REDRAW);
 	case ACTION_SORT: {
+		/* the columns shown, then (a parametric database) the
+		 * models' severity, then the first column again */
 		size_t total = app->cols.n_columns;
 		if (total == 0)
 			return REACTION(HANDLED_YES);
 		size_t i = 0;
 		while (i < total && app->columns[i] != app->cols.sort_column)
 			i++;
+		if (i + 1 == total && app->extrap) {
+			app_set_sort(app, COLUMN_SEVERITY, false);
+			app_message(app, false, "sorted by severity (%s)",
+				    extrap_severity_name(app->extrap));
+			return REACTION(HANDLED_REDRAW);
+		}
 		i = i >= total ? 0 : (i + 1) % total;
 		app_set_sort(app, app->columns[i], false);
 		struct pane_env env = app_env(app, false);

@@ -264,13 +264,11 @@ const char *extrap_param_name(const struct extrap *x, uint32_t param)
 }
 
 /* Whether `node` has a measurement of the shown metric at some point:
- * O(points). */
+ * O(log measurements). */
 static bool has_data(const struct extrap *x, uint32_t node)
 {
-	for (uint32_t q = 0; q < x->m->n_points; q++)
-		if (model_measure_at(x->m, node, x->measured, q))
-			return true;
-	return false;
+	size_t first;
+	return model_measure_series(x->m, node, x->measured, &first) > 0;
 }
 
 /* The model of (node, shown metric): peeked with a background thread,
@@ -434,6 +432,29 @@ uint32_t extrap_worst(struct extrap *x, size_t k, double *quantity)
 	if (quantity)
 		*quantity = x->values[x->rank[k]];
 	return x->rank[k];
+}
+
+enum extrap_key extrap_sort_key(struct extrap *x, uint32_t node,
+				double *out)
+{
+	bool pending = false;
+	const struct scaling_model *sm = extrap_peek(x, node, &pending);
+	if (!sm)
+		return pending ? EXTRAP_KEY_PENDING : EXTRAP_KEY_NONE;
+	double v = scaling_eval(sm, x->at);
+	if (x->severity == EXTRAP_SEVERITY_GROWTH) {
+		double base = scaling_eval(sm, x->edge);
+		v = base > 0 ? v / base : (double)NAN;
+	}
+	if (!isfinite(v))
+		return EXTRAP_KEY_NONE;
+	*out = v;
+	return EXTRAP_KEY_VALUE;
+}
+
+uint64_t extrap_generation(const struct extrap *x)
+{
+	return x->gen;
 }
 
 bool extrap_toggle_mark(struct extrap *x, uint32_t node, bool *marked)

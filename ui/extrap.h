@@ -135,6 +135,24 @@ bool extrap_severity(struct extrap *x, uint32_t node, double *out);
  * (the value, or the growth) into *quantity when not NULL. */
 uint32_t extrap_worst(struct extrap *x, size_t k, double *quantity);
 
+/* The severity sort's key of `node` (issue 17: `:sort severity`): its
+ * severity quantity (the model's value at the evaluation point, or its
+ * growth) in *out, EXTRAP_KEY_VALUE; EXTRAP_KEY_NONE for a node without a
+ * model (or a non-finite quantity); EXTRAP_KEY_PENDING while its model is
+ * being fitted (peeked: never waits, moves it up the queue).  O(log
+ * measurements) per call, no range needed. */
+enum extrap_key {
+	EXTRAP_KEY_VALUE,
+	EXTRAP_KEY_NONE,
+	EXTRAP_KEY_PENDING,
+};
+enum extrap_key extrap_sort_key(struct extrap *x, uint32_t node,
+				double *out);
+/* A number that changes whenever what the severities depend on changes
+ * (evaluation point, metric, statistic or stored set, definition): a
+ * severity sort made for another number is stale. */
+uint64_t extrap_generation(const struct extrap *x);
+
 /* Mark or unmark `node` for the plot's overlay; false when the marks are
  * full (EXTRAP_MARKS_MAX).  The marked nodes, in marking order. */
 bool extrap_toggle_mark(struct extrap *x, uint32_t node, bool *marked);

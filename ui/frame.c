@@ -318,6 +318,7 @@ void frame_draw(struct app *app)
 	 * must still get the next tick's frame (read after, it would stop
 	 * the ticks with "…" on the screen) */
 	bool fitting = app->extrap && extrap_fitting(app->extrap);
+	app_sort_tick(app);
 	erase();
 	int h = LINES, y = 0;
 	bool title = h >= 8, tabs = h >= 12, detail = h >= 16;

@@ -80,6 +80,9 @@ struct app {
 	bool screen_on;        /* curses is started: colours can apply */
 
 	struct extrap *extrap; /* models of a parametric database, or NULL */
+	/* the top-down outline's severity sort (COLUMN_SEVERITY): made for
+	 * extrap generation `sev_gen`, retried at `sev_ready` models */
+	uint64_t sev_gen, sev_ready;
 
 	struct rect stack_rect, split_rect; /* at the last draw */
 	bool quit;
@@ -104,6 +107,10 @@ void app_select(struct app *app, uint32_t node);
 bool app_ensure_view(struct app *app, enum view_kind k);
 void app_switch_view(struct app *app, enum view_kind k);
 void app_set_sort(struct app *app, uint32_t column, bool ascending);
+/* Per frame, O(1) unless something changed: the severity sort made again
+ * when the evaluation point, metric, statistic or definition changed, and
+ * its waiting sibling sets sorted when their models arrived. */
+void app_sort_tick(struct app *app);
 /* Show (first) or hide model column `c`. */
 bool app_show_column(struct app *app, uint32_t c, bool shown);
 

@@ -68,7 +68,12 @@ void model_columns_header(struct pane_env *env, int y, int x, int tree_w)
 	widths(tree_w, &formula, &fit);
 	attr_t h = theme_attr(THEME_ROLE_COLUMN_HEADER);
 	bool u = strcmp(screen_glyphs()->bar_full, "#") != 0;
-	screen_text(y, x, SEV_W, h, "S", true);
+	/* sorted by severity: the column's mark, as a metric's */
+	const char *sev = "S";
+	if (env->cols->sort_column == COLUMN_SEVERITY)
+		sev = env->cols->sort_ascending ? (u ? "S\xe2\x96\xb2" : "S^")
+						: (u ? "S\xe2\x96\xbc" : "Sv");
+	screen_text(y, x, SEV_W, h, sev, true);
 	x += SEV_W;
 	screen_text_right(y, x, VALUE_W, h, "Value@at");
 	x += VALUE_W + 1;
@@ -193,11 +198,18 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	if (extrap_fitting(ex))
 		snprintf(prog, sizeof(prog), ", fitting %llu/%llu",
 			 (unsigned long long)ready, (unsigned long long)total);
+	/* sorted by severity: say so, and that a sibling set waits */
+	const char *sort = "";
+	if (env->cols->sort_column == COLUMN_SEVERITY)
+		sort = outline_sort_waiting(env->outline)
+			       ? "  sort: severity, sorting when models are "
+				 "fitted"
+			       : "  sort: severity";
 	/* the name goes through screen_text, which sanitizes */
 	if (asprintf(&text,
-		     "Models at %s  models: %s%s%s  slider: %s (@ next, "
+		     "Models at %s  models: %s%s%s%s  slider: %s (@ next, "
 		     "d/D halve/double, :set at)  severity: %s",
-		     at ? at : "?", what ? what : "?", key, prog,
+		     at ? at : "?", what ? what : "?", key, prog, sort,
 		     extrap_param_name(ex, extrap_param(ex)),
 		     extrap_severity_name(ex)) < 0)
 		text = NULL;

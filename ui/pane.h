@@ -69,6 +69,11 @@ struct derived_column {
 
 /* The columns shown and how (read-only for panes: they change them through
  * the services). */
+/* The sort "column" of the model severity (a parametric database's
+ * top-down tree sorted by extrap_sort_key: `:sort severity`); the other
+ * views then sort by the models' metric. */
+#define COLUMN_SEVERITY (MODEL_NONE - 1)
+
 struct column_set {
 	const uint32_t *columns; /* shown model columns, in order */
 	size_t n_columns;

@@ -23,6 +23,9 @@ static const char *const commands[][2] = {
 	{":source FILE", "read a configuration file"},
 	{":metric NAME", "show the metric's column and sort by it"},
 	{":sort NAME", "sort by a column (c lists them)"},
+	{":sort severity", "a parametric set's tree by the models' severity "
+			   "(value or growth at the evaluation point; s "
+			   "after the last column)"},
 	{":threshold PCT", "the same as :set threshold = PCT (default 50)"},
 	{":depth N", "expand the tree to depth N"},
 	{":derive NAME = FORMULA", "add a column: $1 is column 1 (c), + - * / ^, "

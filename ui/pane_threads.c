@@ -16,6 +16,7 @@
 #include "screen.h"
 #include "theme.h"
 #include "cli/cli.h"
+#include "extrap.h"
 #include "pane_list.h"
 
 struct thread_row {
@@ -271,6 +272,8 @@ static struct pane *threads_new(struct pane_env *env)
 	const struct model *m = env->model;
 	uint32_t node = pane_selected_model_node(env);
 	uint32_t column = env->cols->sort_column;
+	if (column == COLUMN_SEVERITY && env->extrap) /* the models' metric */
+		column = extrap_column(env->extrap);
 	uint32_t stat = column < m->n_columns ? model_column_stat(m, column)
 					      : MODEL_NONE;
 	if (node == MODEL_NONE || stat == MODEL_NONE) {

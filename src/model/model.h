@@ -620,6 +620,20 @@ const struct model_measure *model_measure_by_index(const struct model *m,
 						   uint32_t *measured,
 						   uint32_t *point);
 
+/* The measurements of one series (node, measured metric): their number
+ * (0 when there are none) and, in *first, the index (for
+ * model_measure_by_index) of the first, in point order.  O(log n). */
+size_t model_measure_series(const struct model *m, uint32_t node,
+			    uint32_t measured, size_t *first);
+
+/* The index (for model_measure_by_index) of the k-th measurement of the
+ * series starting at `first` (k < its count) in the order Extra-P's
+ * modeler sees them: the order of the builder's model_builder_set_measure
+ * calls when it asked for that (model_builder_keep_measure_order: text
+ * and JSON files, whose measurements Extra-P keeps in file order), else
+ * point order (first + k).  O(1). */
+size_t model_measure_in_order(const struct model *m, size_t first, size_t k);
+
 /* Performance models stored in the file (.extra-p, Extra-P 3: named model
  * sets, shown as stored, not refitted): their number, a set's name, and
  * the model of (node, measured metric) in set `set`, or NULL. */
@@ -815,6 +829,12 @@ bool model_builder_set_profile_point(struct model_builder *b,
 /* Declare column `column` a measured metric; returns its measured index
  * (0, 1, ... in call order) or MODEL_NONE. */
 uint32_t model_builder_add_measured(struct model_builder *b, uint32_t column);
+
+/* Keep each series' measurements in the order of the
+ * model_builder_set_measure calls (model_measure_in_order) besides point
+ * order; a repeated triple takes its last call's place.  Costs 4 bytes
+ * per measurement, nothing when the calls come in point order. */
+void model_builder_keep_measure_order(struct model_builder *b);
 
 /* Set the measurement of (node, measured, point) (copied; a second call
  * for the same triple replaces the first).  False for an invalid index or

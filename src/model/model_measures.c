@@ -5,8 +5,12 @@
  * values for an even count, population standard deviation); the builder
  * collects (node, measured metric, point) triples in call order and
  * finish sorts them once into one array searched by bisection (16 + 48
- * bytes per triple, nothing per absent one).  Stored model sets are kept
- * the same way, keyed by (set, node, measured).  Must not depend on
+ * bytes per triple, nothing per absent one).  A builder that asks for it
+ * (model_builder_keep_measure_order) also keeps, beside the sorted array,
+ * each series' call order as a permutation (4 bytes per triple): the
+ * order in which Extra-P's modeler sees the points of a text or JSON
+ * file.  Stored model sets are kept the same way, keyed by (set, node,
+ * measured).  Must not depend on
  * curses, on ui/ or on any reader. */
 #include "config.h"
 
@@ -35,6 +39,10 @@ struct model_measures {
 	struct measure_key *keys; /* sorted, unique after finish */
 	struct model_measure *values;
 	size_t n;
+	bool keep_order; /* the builder asked for the call order */
+	uint32_t *order; /* [first + k]: the index of a series' k-th
+			    triple in call order (series = the sorted run
+			    of one (node, measured)); NULL: point order */
 	char **set_names;
 	uint32_t n_sets;
 	struct stored_key *skeys; /* sorted, unique after finish */
@@ -242,6 +250,39 @@ const struct model_measure *model_measure_by_index(const struct model *m,
 	return &m->measures->values[i];
 }
 
+size_t model_measure_series(const struct model *m, uint32_t node,
+			    uint32_t measured, size_t *first)
+{
+	*first = 0;
+	if (!m || !m->measures)
+		return 0;
+	const struct model_measures *s = m->measures;
+	struct measure_key k = {node, measured, 0, 0};
+	size_t lo = 0, hi = s->n;
+	/* the first triple not below (node, measured, 0) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_mkey3(&s->keys[mid], &k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+	while (end < s->n && s->keys[end].node == node &&
+	       s->keys[end].measured == measured)
+		end++;
+	*first = lo;
+	return end - lo;
+}
+
+size_t model_measure_in_order(const struct model *m, size_t first, size_t k)
+{
+	const struct model_measures *s = m ? m->measures : NULL;
+	if (!s || first + k >= s->n)
+		return first + k;
+	return s->order ? s->order[first + k] : first + k;
+}
+
 uint32_t model_n_stored_sets(const struct model *m)
 {
 	return m && m->measures ? m->measures->n_sets : 0;
@@ -341,6 +382,13 @@ uint32_t model_builder_add_measured(struct model_builder *b, uint32_t column)
 	}
 	s->measured[s->n_measured] = column;
 	return s->n_measured++;
+}
+
+void model_builder_keep_measure_order(struct model_builder *b)
+{
+	struct model_measures *s = b && !b->failed ? measures_of(b) : NULL;
+	if (s)
+		s->keep_order = true;
 }
 
 bool model_builder_set_measure(struct model_builder *b, uint32_t node,
@@ -482,6 +530,53 @@ static int cmp_ssort(const void *a, const void *b)
 	return x->k.seq < y->k.seq ? -1 : x->k.seq > y->k.seq;
 }
 
+/* A series' triples by call order: (seq, index) pairs sorted by seq. */
+struct oseq {
+	uint32_t seq, index;
+};
+
+static int cmp_oseq(const void *a, const void *b)
+{
+	const struct oseq *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* s->order from the sorted, unique keys: per series the indices of its
+ * triples ordered by their (surviving, i.e. last) call's seq.  O(n log n);
+ * nothing when every series is already in point order. */
+static bool order_series(struct model_measures *s)
+{
+	bool sorted = true;
+	for (size_t i = 1; i < s->n && sorted; i++)
+		if (s->keys[i].node == s->keys[i - 1].node &&
+		    s->keys[i].measured == s->keys[i - 1].measured &&
+		    s->keys[i].seq < s->keys[i - 1].seq)
+			sorted = false;
+	if (sorted)
+		return true; /* call order = point order: no permutation */
+	struct oseq *t = malloc(s->n * sizeof(*t));
+	s->order = malloc(s->n * sizeof(*s->order));
+	if (!t || !s->order) {
+		free(t);
+		free(s->order);
+		s->order = NULL;
+		return false;
+	}
+	for (size_t lo = 0, hi; lo < s->n; lo = hi) {
+		hi = lo + 1;
+		while (hi < s->n && s->keys[hi].node == s->keys[lo].node &&
+		       s->keys[hi].measured == s->keys[lo].measured)
+			hi++;
+		for (size_t i = lo; i < hi; i++)
+			t[i] = (struct oseq){s->keys[i].seq, (uint32_t)i};
+		qsort(t + lo, hi - lo, sizeof(*t), cmp_oseq);
+		for (size_t i = lo; i < hi; i++)
+			s->order[i] = t[i].index;
+	}
+	free(t);
+	return true;
+}
+
 static bool finish_measures(struct model_measures *s)
 {
 	if (s->n == 0)
@@ -503,6 +598,8 @@ static bool finish_measures(struct model_measures *s)
 	}
 	free(t);
 	s->n = w;
+	if (s->keep_order && !order_series(s))
+		return false;
 	/* give back the builder's slack */
 	struct measure_key *k = realloc(s->keys, w * sizeof(*k));
 	if (k)
@@ -554,6 +651,7 @@ void model_measures_free(struct model *m)
 	free(s->measured);
 	free(s->keys);
 	free(s->values);
+	free(s->order);
 	for (uint32_t i = 0; i < s->n_sets; i++)
 		free(s->set_names[i]);
 	free(s->set_names);

@@ -15,6 +15,7 @@
 #include "core/array.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,9 @@ struct outline {
 	bool top_down;
 	uint32_t col;
 	bool asc;
+	struct outline_sort_key key; /* key.value NULL: by the column */
+	uint32_t *waiting; /* rows whose children wait for their keys */
+	size_t n_waiting, waiting_cap;
 	size_t max_rows;
 
 	struct bits expanded;
@@ -381,6 +385,70 @@ static enum status nomem(const struct outline *o, struct error *err)
 	return error_set(err, STATUS_NOMEM, o->m->path, "out of memory");
 }
 
+/* One child and its key, for key_sort. */
+struct keyed {
+	double v;
+	uint32_t row, index;
+	bool has;
+};
+
+/* By v ascending (key_sort negates it for a descending sort), rows
+ * without a key last, then by label (index). */
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	if (x->has != y->has)
+		return x->has ? -1 : 1;
+	if (x->has && x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static bool is_waiting(const struct outline *o, uint32_t row)
+{
+	for (size_t i = 0; i < o->n_waiting; i++)
+		if (o->waiting[i] == row)
+			return true;
+	return false;
+}
+
+/* Order `rows` (the children of `row`, by label) by the sort key; when a
+ * child's key is still pending, leave them by label and note `row` as
+ * waiting (outline_sort_waiting, outline_sort_retry). */
+static enum status key_sort(struct outline *o, uint32_t row, uint32_t *rows,
+			    size_t n, struct error *err)
+{
+	struct keyed *t = malloc(n * sizeof(*t));
+	bool pending = false;
+	if (!t)
+		return nomem(o, err);
+	/* every child is asked, also after a pending one (asking may
+	 * hurry the pending ones) */
+	for (size_t i = 0; i < n; i++) {
+		double v = 0;
+		enum outline_key_state ks =
+			o->key.value(o->key.ctx, rows[i], &v);
+		pending |= ks == OUTLINE_KEY_PENDING;
+		t[i] = (struct keyed){o->asc ? v : -v, rows[i], (uint32_t)i,
+				      ks == OUTLINE_KEY_VALUE && !isnan(v)};
+	}
+	if (pending) {
+		free(t);
+		if (is_waiting(o, row))
+			return STATUS_OK;
+		if (!array_grow((void **)&o->waiting, &o->waiting_cap,
+				o->n_waiting + 1, sizeof(*o->waiting)))
+			return nomem(o, err);
+		o->waiting[o->n_waiting++] = row;
+		return STATUS_OK;
+	}
+	qsort(t, n, sizeof(*t), cmp_keyed);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = t[i].row;
+	free(t);
+	return STATUS_OK;
+}
+
 /* The sorted children of `row` (kept in the table when there are any).
  * The array stays valid until the sort changes or, for a row that is not
  * expanded, the next memo_trim. */
@@ -398,10 +466,16 @@ static enum status get_kids(struct outline *o, uint32_t row,
 		return STATUS_OK;
 	uint32_t *rows = NULL;
 	size_t n = 0;
-	enum status st = view_children(o->v, row, o->col, o->asc, &rows, &n,
-				       err);
+	bool keyed = o->key.value != NULL;
+	enum status st = view_children(o->v, row, keyed ? MODEL_NONE : o->col,
+				       keyed ? false : o->asc, &rows, &n, err);
 	if (st != STATUS_OK)
 		return st;
+	if (keyed && n > 1) {
+		st = key_sort(o, row, rows, n, err);
+		if (st != STATUS_OK)
+			goto fail;
+	}
 	st = sync_rows(o, err);
 	if (st != STATUS_OK)
 		goto fail;
@@ -819,6 +893,7 @@ void outline_free(struct outline *o)
 	pattern_free(&o->filter);
 	free(o->haskids);
 	free(o->rank);
+	free(o->waiting);
 	free(o->pos);
 	free(o->e);
 	free(o->zstack);
@@ -1016,16 +1091,87 @@ enum status outline_set_sort(struct outline *o, uint32_t column,
 				 (unsigned)column);
 	uint32_t old_col = o->col;
 	bool old_asc = o->asc;
+	struct outline_sort_key old_key = o->key;
 	kt_clear(&o->kt);
+	o->n_waiting = 0;
 	o->col = column;
 	o->asc = ascending;
+	o->key = (struct outline_sort_key){0};
 	enum status st = rebuild(o, err);
 	if (st != STATUS_OK) {
 		kt_clear(&o->kt);
+		o->n_waiting = 0;
 		o->col = old_col;
 		o->asc = old_asc;
+		o->key = old_key;
 	}
 	return st;
+}
+
+enum status outline_set_sort_key(struct outline *o,
+				 const struct outline_sort_key *key,
+				 bool ascending, struct error *err)
+{
+	if (!o || !key || !key->value)
+		return error_set(err, STATUS_USAGE, NULL, "no sort key");
+	uint32_t old_col = o->col;
+	bool old_asc = o->asc;
+	struct outline_sort_key old_key = o->key;
+	kt_clear(&o->kt);
+	o->n_waiting = 0;
+	o->col = MODEL_NONE;
+	o->asc = ascending;
+	o->key = *key;
+	enum status st = rebuild(o, err);
+	if (st != STATUS_OK) {
+		kt_clear(&o->kt);
+		o->n_waiting = 0;
+		o->col = old_col;
+		o->asc = old_asc;
+		o->key = old_key;
+	}
+	return st;
+}
+
+bool outline_sort_keyed(const struct outline *o)
+{
+	return o && o->key.value;
+}
+
+size_t outline_sort_waiting(const struct outline *o)
+{
+	return o && o->key.value ? o->n_waiting : 0;
+}
+
+enum status outline_sort_retry(struct outline *o, bool *resorted,
+			       struct error *err)
+{
+	*resorted = false;
+	if (!o || !o->key.value || o->n_waiting == 0)
+		return STATUS_OK;
+	size_t w = 0;
+	for (size_t i = 0; i < o->n_waiting; i++) {
+		uint32_t row = o->waiting[i];
+		const struct kids *k = kt_find(&o->kt, row);
+		bool ready = true;
+		for (uint32_t j = 0; k && j < k->n && ready; j++) {
+			double v;
+			ready = o->key.value(o->key.ctx, k->rows[j], &v) !=
+				OUTLINE_KEY_PENDING;
+		}
+		if (!k) /* dropped from the memo: sorted when asked again */
+			continue;
+		if (!ready) {
+			o->waiting[w++] = row;
+			continue;
+		}
+		kt_remove(&o->kt, row); /* sorted again by the rebuild */
+		*resorted = true;
+	}
+	o->n_waiting = w;
+	if (!*resorted)
+		return STATUS_OK;
+	return rebuild(o, err);
 }
 
 uint32_t outline_sort_column(const struct outline *o)

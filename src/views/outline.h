@@ -109,6 +109,45 @@ enum status outline_set_sort(struct outline *o, uint32_t column,
 uint32_t outline_sort_column(const struct outline *o);
 bool outline_sort_ascending(const struct outline *o);
 
+/* A sort key that is not one of the view's columns (the viewer's model
+ * severity, issue 17): `value` gives view row `node`'s key in *out and
+ * says whether it has one, has none (such rows go last, as rows without a
+ * value do), or has one that is not known yet (a model still being
+ * fitted).  It must not block; it is asked for the children of the rows
+ * being shown only, when they are first needed.  The answers must stay
+ * the same until the next outline_set_sort_key (call it again when they
+ * change: the evaluation point moved). */
+enum outline_key_state {
+	OUTLINE_KEY_VALUE,
+	OUTLINE_KEY_NONE,
+	OUTLINE_KEY_PENDING,
+};
+struct outline_sort_key {
+	enum outline_key_state (*value)(void *ctx, uint32_t node, double *out);
+	void *ctx;
+};
+
+/* Sort children by `key`: descending (ascending when `ascending`), rows
+ * without a key last, ties by label.  A row whose children include one
+ * with a pending key keeps them by label and waits (outline_sort_waiting)
+ * until outline_sort_retry finds every key known.  outline_sort_column
+ * is then MODEL_NONE; outline_set_sort goes back to a column.  Keeps the
+ * expanded set; rebuilds the list.  STATUS_USAGE for no key. */
+enum status outline_set_sort_key(struct outline *o,
+				 const struct outline_sort_key *key,
+				 bool ascending, struct error *err);
+/* Whether the children are sorted by a key (outline_set_sort_key). */
+bool outline_sort_keyed(const struct outline *o);
+/* How many shown rows' children wait for pending keys (0 when not sorted
+ * by a key). */
+size_t outline_sort_waiting(const struct outline *o);
+/* Ask the keys of the waiting rows' children again; sort the rows whose
+ * keys are all known now and rebuild the list (*resorted true) when
+ * there is one.  O(children of the waiting rows) when none is ready; a
+ * rebuild (as a sort change) when one is. */
+enum status outline_sort_retry(struct outline *o, bool *resorted,
+			       struct error *err);
+
 /* Zoom: `node` becomes the root of the list (row 0, depth 0) and is
  * expanded; the previous root is pushed on the zoom stack.  Zooming on the
  * current root does nothing.  STATUS_USAGE for an unknown row. */

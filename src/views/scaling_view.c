@@ -10,6 +10,9 @@
  * that needs a model the thread is fitting waits on a condition variable.
  * A paused view's thread waits between two fits (a caller still fits what
  * it asks for); freeing wakes it to stop.
+ * A series is given to the fitter in the order Extra-P's modeler sees it
+ * (model_measure_in_order: a text or JSON file's order, else point
+ * order), only the points it has.
  * A stored set's models are taken from the model, not fitted.  Must not
  * depend on curses, on ui/ or on any reader. */
 #include "config.h"
@@ -61,30 +64,72 @@ struct scaling_view {
 	bool stop;
 	bool paused;        /* the thread waits on wake_cv */
 	pthread_cond_t wake_cv;
-	double *values; /* the caller's per-point values */
+	struct scratch *scratch; /* the caller's */
 };
 
+/* A series' points and values, in the order the fitter takes them. */
+struct scratch {
+	double *values; /* [n_points] */
+	double *coords; /* [n_points * n_params] */
+};
+
+static struct scratch *scratch_new(const struct model *m)
+{
+	struct scratch *x = calloc(1, sizeof *x);
+
+	if (!x)
+		return NULL;
+	x->values = malloc((m->n_points + 1) * sizeof *x->values);
+	x->coords = malloc(((size_t)m->n_points * m->n_params + 1) *
+			   sizeof *x->coords);
+	if (!x->values || !x->coords) {
+		free(x->values);
+		free(x->coords);
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+static void scratch_free(struct scratch *x)
+{
+	if (!x)
+		return;
+	free(x->values);
+	free(x->coords);
+	free(x);
+}
+
 /* Fit slot `idx` (which the caller moved to SLOT_BUSY) with `fitter`,
- * using `values` (n_points doubles) as scratch, and publish it. */
+ * using `x` as scratch, and publish it. */
 static enum status fit_slot(struct scaling_view *v,
-			    struct scaling_fitter *fitter, double *values,
+			    struct scaling_fitter *fitter, struct scratch *x,
 			    uint64_t idx, struct error *err)
 {
 	const struct model *m = v->m;
 	uint32_t node = (uint32_t)(idx / v->n_measured);
 	uint32_t measured = (uint32_t)(idx % v->n_measured);
+	uint32_t np = m->n_params, n = 0;
 	struct slot *s = &v->slots[idx];
+	size_t first, count = model_measure_series(m, node, measured, &first);
 	enum status st;
 
-	for (uint32_t p = 0; p < m->n_points; p++) {
-		const struct model_measure *ms =
-			model_measure_at(m, node, measured, p);
+	/* a series has at most one measurement per point */
+	for (size_t k = 0; k < count && n < m->n_points; k++) {
+		uint32_t p;
+		const struct model_measure *ms = model_measure_by_index(
+			m, model_measure_in_order(m, first, k), NULL, NULL, &p);
 
-		values[p] = ms ? model_measure_get(ms, v->opt.measure)
-			       : (double)NAN;
+		if (!ms || p >= m->n_points)
+			continue;
+		x->values[n] = model_measure_get(ms, v->opt.measure);
+		memcpy(x->coords + (size_t)n * np,
+		       m->point_coords + (size_t)p * np,
+		       np * sizeof *x->coords);
+		n++;
 	}
-	st = scaling_fit(fitter, m->point_coords, values, m->n_points,
-			 &s->model, NULL, err);
+	st = scaling_fit(fitter, x->coords, x->values, n, &s->model, NULL,
+			 err);
 	atomic_store_explicit(&s->state,
 			      st == STATUS_OK ? SLOT_READY : SLOT_FAILED,
 			      memory_order_release);
@@ -99,9 +144,9 @@ static void *worker(void *arg)
 {
 	struct scaling_view *v = arg;
 	struct scaling_fitter *fitter = scaling_fitter_new(v->m->n_params, NULL);
-	double *values = malloc((v->m->n_points + 1) * sizeof *values);
+	struct scratch *x = scratch_new(v->m);
 
-	for (; fitter && values;) {
+	for (; fitter && x;) {
 		uint64_t idx;
 		uint8_t empty = SLOT_EMPTY;
 
@@ -118,12 +163,12 @@ static void *worker(void *arg)
 						   SLOT_BUSY)) {
 			struct error err = {0};
 
-			fit_slot(v, fitter, values, idx, &err);
+			fit_slot(v, fitter, x, idx, &err);
 			error_clear(&err);
 		}
 	}
 	scaling_fitter_free(fitter);
-	free(values);
+	scratch_free(x);
 	return NULL;
 }
 
@@ -181,8 +226,8 @@ struct scaling_view *scaling_view_new(const struct model *m,
 	pthread_cond_init(&v->done_cv, NULL);
 	pthread_cond_init(&v->wake_cv, NULL);
 	v->slots = calloc(v->n_slots ? v->n_slots : 1, sizeof *v->slots);
-	v->values = malloc((m->n_points + 1) * sizeof *v->values);
-	if (!v->slots || !v->values)
+	v->scratch = scratch_new(m);
+	if (!v->slots || !v->scratch)
 		goto nomem_v;
 	/* which slots have a model to fit or show: one walk over the
 	 * measurements (or the stored models), O(measurements), not a
@@ -269,7 +314,7 @@ const struct scaling_model *scaling_view_model(struct scaling_view *v,
 							    SLOT_BUSY))
 				continue;
 			pthread_mutex_lock(&v->caller_mu);
-			enum status fst = fit_slot(v, v->fitter, v->values,
+			enum status fst = fit_slot(v, v->fitter, v->scratch,
 						   idx, err);
 			pthread_mutex_unlock(&v->caller_mu);
 			return fst == STATUS_OK ? &s->model : NULL;
@@ -349,6 +394,6 @@ void scaling_view_free(struct scaling_view *v)
 	pthread_cond_destroy(&v->done_cv);
 	pthread_cond_destroy(&v->wake_cv);
 	free(v->slots);
-	free(v->values);
+	scratch_free(v->scratch);
 	free(v);
 }

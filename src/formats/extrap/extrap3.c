@@ -375,6 +375,8 @@ static enum status extrap3_open(const struct reader_input *in,
 	*out = NULL;
 	struct blob *bl = NULL;
 	struct x3 x = {.s = extrap_set_new()};
+	if (x.s) /* Extra-P models the ExperimentPoint records in file order */
+		extrap_set_keep_file_order(x.s);
 	enum status st = blob_open_file(path, &bl, err);
 	if (st == STATUS_OK)
 		st = blob_map_all(bl, &x.c.s, err);

@@ -400,6 +400,10 @@ enum status extrap_set_build(struct extrap_set *s, const char *format,
 		goto out;
 	}
 	model_builder_set_values(d.b, &xvalue_ops, xv);
+	/* the cells are in the order each (callpath, metric, point) was
+	 * first added, and build_measures sets them in that order */
+	if (s->file_order)
+		model_builder_keep_measure_order(d.b);
 	for (uint32_t i = 0; i < s->n_warnings; i++)
 		model_builder_add_warning(d.b, s->warnings[i]);
 	xv->last = s->n_points ? s->n_points - 1 : 0;

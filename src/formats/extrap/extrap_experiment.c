@@ -405,6 +405,8 @@ static enum status experiment_open(const struct reader_input *in,
 	json_t *params = json_object_get(root, "parameters");
 	json_t *meas = json_object_get(root, "measurements");
 	json_t *modelers = json_object_get(root, "modelers");
+	if (x.s) /* Extra-P models each measurement list in file order */
+		extrap_set_keep_file_order(x.s);
 	if (!x.s)
 		st = error_set(err, STATUS_NOMEM, path, "out of memory");
 	else if (!json_is_string(json_object_get(root, "Extra-P")))

@@ -360,6 +360,8 @@ enum status extrap_json_parse(const char *data, size_t len, const char *path,
 	}
 	struct jparse j = {.s = extrap_set_new(), .path = path, .err = err};
 	enum status st;
+	if (j.s) /* Extra-P models the points in file order */
+		extrap_set_keep_file_order(j.s);
 	if (!j.s)
 		st = jnomem(&j);
 	else if (!json_is_object(root))

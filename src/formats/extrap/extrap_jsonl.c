@@ -127,6 +127,8 @@ static enum status parse(const char *data, size_t len, const char *path,
 	enum status st = STATUS_OK;
 	if (!l.s || !buf)
 		st = lnomem(&l);
+	else /* Extra-P models the points in file order */
+		extrap_set_keep_file_order(l.s);
 	const char *p = data, *end = data + len;
 	while (st == STATUS_OK && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -95,6 +95,16 @@ void extrap_set_merge_incomplete(struct extrap_set *s);
  * any, so their output is unchanged. */
 void extrap_set_may_lack_points(struct extrap_set *s, uint32_t cp);
 
+/* Have the fitter see each (callpath, metric)'s points in the order they
+ * were first added (extrap_set_add_values, extrap_set_put_measure), as
+ * Extra-P's modeler sees the measurements of a text, JSON, JSON Lines,
+ * TaLPas, .extra-p or Extra-P 3 file, instead of in point order (the
+ * point directories of Cube and Nsight sets: Extra-P sorts a Cube set's
+ * points): the order decides a constant model's RE (the last point's),
+ * the multi-parameter point selection, and the last bits of a fit
+ * (model_builder_keep_measure_order). */
+void extrap_set_keep_file_order(struct extrap_set *s);
+
 /* Whether an allocation failed. */
 bool extrap_set_nomem(const struct extrap_set *s);
 

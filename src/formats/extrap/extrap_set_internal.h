@@ -55,6 +55,7 @@ struct extrap_set {
 	char **warnings;
 	uint32_t n_warnings;
 	bool merge_incomplete; /* Cube sets: see extrap_set_merge_incomplete */
+	bool file_order;       /* see extrap_set_keep_file_order */
 	bool *partial;         /* cp -> may lack points (NULL: none) */
 	uint32_t partial_cap;
 	bool nomem;

@@ -357,6 +357,7 @@ enum status extrap_text_parse(const char *data, size_t len, const char *path,
 	struct tparse t = {.s = extrap_set_new(), .path = path, .err = err};
 	if (!t.s)
 		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	extrap_set_keep_file_order(t.s); /* Extra-P: the POINTS order */
 	enum status st = parse_lines(&t, data, len);
 	if (st == STATUS_OK)
 		st = extrap_set_validate(t.s, path, err);
