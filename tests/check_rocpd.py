@@ -233,11 +233,48 @@ def check_monitor(cs, rpd):
     return checked
 
 
+def check_hostile_yaml(cs, d):
+    """Index YAML files that must be refused: exit 2, one line that
+    names the file and the problem."""
+    one = sorted(os.path.relpath(os.path.join(r, f), d)
+                 for r, _, fs in os.walk(os.path.join(d, "run"))
+                 for f in fs if f.endswith(".db"))[0]
+    cases = {
+        "notalist": ("files: %s\n" % one, "files: is not a list"),
+        "toplist": ("- %s\n" % one, "a list, not a mapping"),
+        "nofiles": ("name: x\n", "no files: list"),
+        "missing": ("files: [%s, run/none.db]\n" % one, "'run/none.db', which does not exist"),
+        "absolute": ("files: [%s]\n" % os.path.abspath(os.path.join(d, one)), "absolute path"),
+        "dotdot": ("files: [run/../%s]\n" % one, "'..'"),
+        "many": ("files:\n" + "".join("- f%d.db\n" % i for i in range(10000)), "more than 4096"),
+        "bomb": ("a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+            "a%d: &a%d [*a%s, *a%s, *a%s, *a%s]\n" % (i, i, i - 1 if i else "", i - 1 if i else "",
+                                                    i - 1 if i else "", i - 1 if i else "")
+            for i in range(12)) + "files: *a11\n", "anchors and aliases"),
+        "dir": ("files: [run]\n", "not a file"),
+        "escape": ("files: [\"\\e]0;x\\a.db\"]\n", "does not exist"),
+        "yamlerror": ("files: [%s\n" % one, "YAML error"),
+    }
+    for name, (text, what) in sorted(cases.items()):
+        path = os.path.join(d, "hostile-%s.yaml" % name)
+        with open(path, "w") as f:
+            f.write(text)
+        for cmd in (["info"], ["report", "--view", "flat"], ["trace", "--at", "0"]):
+            r = run(cs, *(cmd + [path]), code=2)
+            err = r.stderr.decode(errors="replace").strip().split("\n")
+            if len(err) != 1 or path not in err[0] or what not in err[0]:
+                fail("%s %s: %r, wanted one line naming it and %r" % (cmd[0], name, err, what))
+            if b"\x1b" in r.stderr or b"\x07" in r.stderr:
+                fail("%s: a control character reached stderr" % name)
+        os.unlink(path)
+
+
 def main():
     cs, d = sys.argv[1], sys.argv[2]
     A = json.load(open(os.path.join(d, "answers.json")))
     run_dir = os.path.join(d, "run")
-    files = sorted(os.path.join(r, f) for r, _, fs in os.walk(run_dir) for f in fs)
+    files = sorted(os.path.join(r, f) for r, _, fs in os.walk(run_dir)
+                   for f in fs if f.endswith(".db"))
     if len(files) <= 10:
         fail("the run must have more than 10 files, not %d" % len(files))
     # a directory and the same files as paths: one run, same numbers
@@ -247,6 +284,13 @@ def main():
     rep2 = report(cs, "flat", *files)
     if rep and rep2 and kernel_summary(rep) != kernel_summary(rep2):
         fail("paths and directory differ")
+    # the run's index YAML files (both forms) name the same run; a
+    # hostile one is refused with one line naming it, exit 2
+    for y in ("index.yaml", "optiq.yaml"):
+        rep3 = report(cs, "flat", os.path.join(d, y))
+        if rep3:
+            check_summary(y, rep3, A["kernels"], A["gpu_total"])
+    check_hostile_yaml(cs, d)
     td = report(cs, "top-down", run_dir)
     if td:
         procs = [n["name"] for n in td["nodes"] if n["depth"] == 1]

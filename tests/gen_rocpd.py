@@ -17,7 +17,9 @@ records, never by reading the files back:
 
 usage: gen_rocpd.py OUTDIR [--seed N] [--procs N] [--iters N]
                     [--kernels-per-iter N] [--bench] [--sql-views]
-Writes OUTDIR/run/HOST/PID_results.db (one per process), OUTDIR/merged.db
+Writes OUTDIR/run/HOST/PID_results.db (one per process; stray files
+beside them), OUTDIR/index.yaml and OUTDIR/optiq.yaml (the run's index in
+rocpd package's and roc-optiq's forms), OUTDIR/merged.db
 (two table sets in one file), OUTDIR/unknown.db (a 4.x-like layout),
 OUTDIR/gen.rpd and OUTDIR/answers.json.
 """
@@ -453,6 +455,22 @@ def main():
         v.build()
         db.commit()
         db.close()
+    # stray files beside the databases (a rocprofv3 log, a note): the
+    # directory is still the run; and the run's index YAML files in both
+    # forms, entries relative to OUTDIR
+    with open(os.path.join(out, "run", "README.txt"), "w") as f:
+        f.write("not a database\n")
+    with open(os.path.join(out, "run", "node00", "rocprofv3.log"), "w") as f:
+        f.write("log\n")
+    rel = sorted(os.path.relpath(os.path.join(r, f), out)
+                 for r, _, fs in os.walk(os.path.join(out, "run"))
+                 for f in fs if f.endswith(".db"))
+    with open(os.path.join(out, "index.yaml"), "w") as f:
+        f.write("# rocpd package index\nname: gen\nfiles:\n")
+        f.writelines("  - %s\n" % r for r in rel)
+    with open(os.path.join(out, "optiq.yaml"), "w") as f:
+        f.write("rocprofiler-sdk:\n  version: 1\n  rocpd:\n    files: [%s]\n"
+                % ", ".join("'%s'" % r for r in rel))
     # a merged file: two table sets, with the UNION views rocpd merge makes
     mpath = os.path.join(out, "merged.db")
     if os.path.exists(mpath):

@@ -54,6 +54,12 @@ struct gpu_run_family {
 	bool (*accept_name)(const char *name);
 	unsigned dir_depth;
 	const char *files_noun;
+	/* Optional: a file that lists the run's files (rocpd: an index
+	 * YAML file), told by its name; `list_files` gives the files it
+	 * lists (heap strings in a heap array). */
+	bool (*list_name)(const char *name);
+	enum status (*list_files)(const char *path, char ***out, size_t *n,
+				  struct error *err);
 };
 
 /* u64 -> u32 open-addressing map (keys any value; a separate "used"
