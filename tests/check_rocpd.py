@@ -269,6 +269,117 @@ def check_hostile_yaml(cs, d):
         os.unlink(path)
 
 
+def trace_at(cs, t, path, *extra):
+    r = run(cs, "trace", "--at", str(t), "--format", "json", *(list(extra) + [path]))
+    if r.returncode:
+        return {}
+    return {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+
+
+def check_instants(cs, d, A):
+    """Instants (rocpd_sample rows, roctxMarkA regions with start ==
+    end; .rpd UserMarkers with start == end) at their times: the first
+    of those at t, how many, the path of the interval each lies in (the
+    generator's brute force), and the interval lookup at t unchanged by
+    them; a span before and after; a window's cells; the counts against
+    plain SQL.  Returns the number of checks."""
+    run_dir = os.path.join(d, "run")
+    n = 0
+    inst = A["instants"]
+    by_line = {}
+    for i in inst:
+        by_line.setdefault(i["label"], []).append(i)
+    for i in inst[::7]:
+        lines = trace_at(cs, i["t"], run_dir)
+        l = lines.get(i["label"])
+        if l is None:
+            fail("instants: no line %r" % i["label"])
+            continue
+        got = l.get("instant")
+        want_path = i["path"][:-1] + [i["first"]]
+        if not got or got["name"] != i["first"] or got["time"] != i["t"] or \
+                got["path"] != want_path or l.get("instants") != i["count"]:
+            fail("instant at %d on %r: %s (%s), wanted %r x%d %s" % (
+                i["t"], i["label"], got, l.get("instants"), i["first"], i["count"], want_path))
+        # the interval lookup among them
+        if i["interval"]:
+            if [l["begin"], l["end"]] != i["interval"]:
+                fail("interval at instant %d on %r: [%s, %s), wanted %s" % (
+                    i["t"], i["label"], l["begin"], l["end"], i["interval"]))
+        elif l["path"] != []:
+            fail("interval at instant %d on %r: %s, wanted none" % (i["t"], i["label"], l["path"]))
+        # a span that holds t from before; none just after (unless one is)
+        lines = trace_at(cs, i["t"] - 5, run_dir, "--span", "10ns")
+        l = lines.get(i["label"], {})
+        if not l.get("instant") or l["instant"]["time"] != i["t"] or l.get("instants", 0) < i["count"]:
+            fail("instant in [%d, %d) on %r: %s" % (i["t"] - 5, i["t"] + 5, i["label"], l.get("instant")))
+        if not any(j["t"] == i["t"] + 1 for j in by_line[i["label"]]):
+            lines = trace_at(cs, i["t"] + 1, run_dir)
+            if lines.get(i["label"], {}).get("instant", "missing") is not None:
+                fail("instant at %d on %r: %s, wanted null" % (
+                    i["t"] + 1, i["label"], lines.get(i["label"], {}).get("instant", "missing")))
+        n += 1
+    # a window over one line: per cell the first instant in its span
+    label = sorted(by_line)[0]
+    ivs = sorted(by_line[label], key=lambda i: i["t"])
+    lo, hi, cols = ivs[0]["t"] - 100, ivs[-1]["t"] + 100, 97
+    r = run(cs, "trace", "--from", str(lo), "--to", str(hi), "--columns", str(cols),
+            "--format", "json", run_dir)
+    if r.returncode == 0:
+        lines = {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+        got = lines[label].get("instants")
+        want = []
+        for k in range(cols):
+            a = lo + k * (hi - lo) // cols
+            b = lo + (k + 1) * (hi - lo) // cols if k + 1 < cols else hi
+            inside = [i for i in ivs if a <= i["t"] < max(b, a + 1)]
+            first = min(inside, key=lambda i: (i["t"], i["first"] != i["name"])) if inside else None
+            want.append(first["first"] if first else None)
+        if got != want:
+            fail("window instants on %r: %s, wanted %s" % (label, got, want))
+        n += 1
+        if not any(isinstance(l.get("instants"), list) for lb, l in lines.items() if lb != label):
+            fail("no other line has instants in the window")
+    # every instant of every line against plain SQL: the count after the
+    # first instant of the run's first file
+    files = sorted(os.path.join(r_, f) for r_, _, fs in os.walk(run_dir)
+                   for f in fs if f.endswith(".db"))
+    db = sqlite3.connect("file:%s?mode=ro&immutable=1" % files[0], uri=True)
+    tabs = [x[0] for x in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    sfx = [t[len("rocpd_sample"):] for t in tabs if t.startswith("rocpd_sample_")][0]
+    per = {}
+    for tid, t in db.execute('SELECT t.tid, s.timestamp FROM "rocpd_sample%s" s JOIN "rocpd_track%s" t ON t.id = s.track_id' % (sfx, sfx)):
+        per.setdefault(tid, []).append(t)
+    for tid, t in db.execute('SELECT r.tid, r.start FROM "rocpd_region%s" r JOIN "rocpd_string%s" s ON s.id = r.name_id WHERE r.start = r."end" AND s.string LIKE \'roctxMark%%\'' % (sfx, sfx)):
+        per.setdefault(tid, []).append(t)
+    db.close()
+    for tid, ts in sorted(per.items()):
+        lab = [lb for lb in by_line if lb.endswith(" tid %d" % tid)]
+        lines = trace_at(cs, min(ts), files[0], "--span", "1000s")
+        got = [l for lb, l in lines.items() if lb.endswith(" tid %d" % tid)]
+        if len(got) != 1 or got[0].get("instants") != len(ts):
+            fail("tid %d: %s instants, SQL says %d" % (tid, got and got[0].get("instants"), len(ts)))
+        n += 1
+    # the tree holds no instant
+    td = report(cs, "top-down", run_dir)
+    names = {i["name"] for i in inst}
+    if td and any(nd["name"] in names for nd in td["nodes"]):
+        fail("an instant is in the tree")
+    # .rpd instant UserMarkers
+    rpd = os.path.join(d, "gen.rpd")
+    for i in A["rpd"]["instants"]:
+        l = trace_at(cs, i["t"], rpd).get(i["label"])
+        got = l and l.get("instant")
+        if not got or got["name"] != i["name"] or got["time"] != i["t"] or l["instants"] != 1:
+            fail("gen.rpd instant at %d: %s, wanted %r" % (i["t"], got, i["name"]))
+        elif (i["interval"] and [l["begin"], l["end"]] != i["interval"]) or \
+                (not i["interval"] and l["path"] != []):
+            fail("gen.rpd interval at instant %d: [%s, %s), wanted %s" % (
+                i["t"], l["begin"], l["end"], i["interval"]))
+        n += 1
+    return n
+
+
 def main():
     cs, d = sys.argv[1], sys.argv[2]
     A = json.load(open(os.path.join(d, "answers.json")))
@@ -376,6 +487,7 @@ def main():
                 fail("counter %r at %d: %s, wanted %s" % (p["label"], t, got, p["value"]))
             counters += 1
     print("counter values checked:", counters)
+    print("instant checks:", check_instants(cs, d, A))
     plain = run(cs, "info", run_dir)
     if "hosts whose clocks are independent" not in plain.stderr.decode():
         fail("no warning that the run's hosts have independent clocks")

@@ -14,6 +14,9 @@ records, never by reading the files back:
   kernels:  display name -> [calls, total ns]  (flat kernel summary)
   totals:   GPU ns (kernels + copies), copies bytes
   probes:   [{"t": ns, "label": line label, "path": [...] or []}]
+  instants: [{"label", "t", "name", "count" (instants of the line at t),
+              "first" (the name of the first of them),
+              "path" (the enclosing interval's path + name), "interval"}]
 
 usage: gen_rocpd.py OUTDIR [--seed N] [--procs N] [--iters N]
                     [--kernels-per-iter N] [--bench] [--sql-views]
@@ -103,6 +106,10 @@ class V3:
             db.execute(f'INSERT INTO "rocpd_info_kernel_symbol{self.sfx}" (id, nid, pid, code_object_id, kernel_name, display_name, sgpr_count, arch_vgpr_count, accum_vgpr_count, group_segment_size, private_segment_size) VALUES (?,?,?,1,?,?,?,?,?,?,?)',
                        (i + 1, self.nid, pid, "_Z" + n, n, 32, 64, 0, 1024, 0))
         self.regions, self.dispatches, self.copies = [], [], []
+        # instants: (tid, t, kind, message); kind "sample" is a
+        # rocpd_sample row on the thread's track, "mark" a roctxMarkA
+        # region with start == end
+        self.marks = []
         self.lines = {}  # label -> [(begin, end, path)]
 
     def string(self, s):
@@ -134,6 +141,11 @@ class V3:
             base = [self.label, thread_names[tid]]
             for it in range(a.iters):
                 it_start = t
+                # instants at equal times with interval boundaries: the
+                # iteration's begin (twice in the first iteration)
+                self.marks.append((tid, t, "sample", "iteration %d begins" % it))
+                if it == 0:
+                    self.marks.append((tid, t, "sample", "first iteration"))
                 it_corr = self.region(tid, t, 0, "roctxRangePushA", 0, None, "iteration")
                 it_idx = len(self.regions) - 1
                 t += 100
@@ -148,6 +160,10 @@ class V3:
                         end = start  # equal timestamps: zero-length call
                     path = base + ["iteration", "forward", "hipLaunchKernel"]
                     corr = self.region(tid, start, end, "hipLaunchKernel", fw_corr, path)
+                    if k == 0:  # at a call's begin, as a roctxMarkA region
+                        self.marks.append((tid, start, "mark", "launch %d" % it))
+                    if k == 1:  # at a zero-length call's time
+                        self.marks.append((tid, start, "sample", "zero-length call"))
                     t = end + 10
                     q = self.queues[(k + tid) % 2]
                     ks = max(t + 500, qend[q])
@@ -171,6 +187,9 @@ class V3:
                 self.copies.append([tid, cstart + 300, cstart + 900, "MEMORY_COPY_HOST_TO_DEVICE", size, ccorr,
                                     base + ["iteration", "forward", "hipMemcpy", "MEMORY_COPY_HOST_TO_DEVICE"]])
                 fw_end = t
+                # at the forward range's end: lies in the iteration only
+                self.marks.append((tid, fw_end, "mark" if it % 2 else "sample",
+                                   "forward ends \u00e9" if it == 1 else "forward ends"))
                 self.regions[fw_idx] = self.regions[fw_idx][:3] + (fw_end,) + self.regions[fw_idx][4:]
                 t += 30
                 it_end = t
@@ -182,7 +201,8 @@ class V3:
         db, sfx = self.db, self.sfx
         strs = sorted(set([""] + [r[4] for r in self.regions] +
                           ["MARKER_CORE_RANGE_API", "HIP_RUNTIME_API_EXT", "KERNEL_DISPATCH",
-                           "MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE"]))
+                           "MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE", "MARKER_CORE_API",
+                           "roctxMarkA"]))
         sid = {s: i + 1 for i, s in enumerate(strs)}
         db.executemany(f'INSERT INTO "rocpd_string{sfx}" (id, string) VALUES (?,?)',
                        [(sid[s], s) for s in strs])
@@ -190,6 +210,23 @@ class V3:
         for corr, tid, s, e, name, eid in self.regions:
             db.execute(f'INSERT INTO "rocpd_region{sfx}" (id, nid, pid, tid, start, "end", name_id, event_id) VALUES (?,?,?,?,?,?,?,?)',
                        (corr, self.nid, self.pid, tid, s, e, sid[name], eid))
+        # instants: roctxMarkA regions (ids after every other region) and
+        # rocpd_sample rows on one MARKER_CORE_API track per thread
+        tracks = {}
+        for n, (tid, t, kind, msg) in enumerate(self.marks):
+            if kind == "mark":
+                self.corr += 1
+                eid = self.ev("MARKER_CORE_API", self.corr, 0, json.dumps({"message": msg}))
+                db.execute(f'INSERT INTO "rocpd_region{sfx}" (id, nid, pid, tid, start, "end", name_id, event_id) VALUES (?,?,?,?,?,?,?,?)',
+                           (self.corr, self.nid, self.pid, tid, t, t, sid["roctxMarkA"], eid))
+                continue
+            if tid not in tracks:
+                tracks[tid] = len(tracks) + 1
+                db.execute(f'INSERT INTO "rocpd_track{sfx}" (id, nid, pid, tid, name_id) VALUES (?,?,?,?,?)',
+                           (tracks[tid], self.nid, self.pid, tid, sid["MARKER_CORE_API"]))
+            eid = self.ev("MARKER_CORE_API", 0, 0, json.dumps({"message": msg}))
+            db.execute(f'INSERT INTO "rocpd_sample{sfx}" (track_id, timestamp, event_id) VALUES (?,?,?)',
+                       (tracks[tid], t, eid))
         rows = []
         for i, (tid, q, name, ks, ke, link, kpath) in enumerate(self.dispatches):
             self.event_id += 1
@@ -289,6 +326,23 @@ class V3:
         lines = A.setdefault("lines", {})
         for corr, (tid, s, e, path) in byid.items():
             lines.setdefault(self.label + " tid %d" % tid, []).append((s, e, path))
+        # instants: where each lies (the latest-begun interval of its
+        # thread running at its time, by brute force), how many share
+        # its time
+        inst = A.setdefault("instants", [])
+        for tid, t, kind, msg in self.marks:
+            best = None
+            for corr, (t2, s, e, path) in sorted(byid.items()):
+                if t2 == tid and s <= t < e and (best is None or s >= best[0]):
+                    best = (s, e, path)
+            at = [m for m in self.marks if m[0] == tid and m[1] == t]
+            # several at one time: roctxMark regions, then samples in
+            # the order written
+            first = sorted(at, key=lambda m: (m[2] != "mark", self.marks.index(m)))[0]
+            inst.append({"label": self.label + " tid %d" % tid, "t": t, "name": msg,
+                         "count": len(at), "first": first[3],
+                         "path": (best[2] if best else []) + [msg],
+                         "interval": [best[0], best[1]] if best else None})
         for i, d in enumerate(self.dispatches):
             tid, q, name, ks, ke, link, kpath = d
             if kpath == "SKIP":
@@ -374,7 +428,9 @@ def gen_rpd(path, rng, answers):
             strings.append(x)
         return strings.index(x) + 1
     pid, t = 4242, 5 * 10**14
-    R = answers.setdefault("rpd", {"kernels": {}, "gpu_total": 0, "bytes": 0})
+    R = answers.setdefault("rpd", {"kernels": {}, "gpu_total": 0, "bytes": 0,
+                                   "instants": []})
+    ticks = []  # instant UserMarkers (start == end): (t, text, enclosing)
     api_id, op_id = 0, 0
     for it in range(6):
         # a UserMarker range holding launches
@@ -382,11 +438,14 @@ def gen_rpd(path, rng, answers):
         mk = api_id
         mstart = t
         db.execute("INSERT INTO rocpd_api VALUES (?,?,?,?,?,?,?)", (mk, pid, pid, t, 0, s("UserMarker"), s("step")))
+        ticks.append([t, "tick %d" % it, "step"])  # at the range's begin
         t += 10
         for k in range(3):
             api_id += 1
             name = KERNELS[(it + k) % 4]
             db.execute("INSERT INTO rocpd_api VALUES (?,?,?,?,?,?,?)", (api_id, pid, pid, t, t + 30, s("hipLaunchKernel"), s("args %d" % api_id)))
+            if k == 0:  # at a call's end: in the range, not the call
+                ticks.append([t + 30, "launched %d" % it, "step"])
             op_id += 1
             ks, ke = t + 100, t + 100 + 500 + 10 * k
             db.execute("INSERT INTO rocpd_op VALUES (?,?,?,?,?,?,?,?,?)", (op_id, 2, 0, op_id, "", ks, ke, s(name), s("KernelExecution")))
@@ -410,7 +469,16 @@ def gen_rpd(path, rng, answers):
             R["bytes"] += size
         t += 200
         db.execute("UPDATE rocpd_api SET \"end\" = ? WHERE id = ?", (t, mk))
+        ticks.append([t, "step %d done" % it, None])  # at its end: outside
+        for tk in ticks:
+            if tk[2] == "step":
+                tk[2] = [mstart, t]
         t += 50
+    for tt, text, enclosing in ticks:
+        api_id += 1
+        db.execute("INSERT INTO rocpd_api VALUES (?,?,?,?,?,?,?)", (api_id, pid, pid, tt, tt, s("UserMarker"), s(text)))
+        R["instants"].append({"label": "pid %d tid %d" % (pid, pid), "t": tt, "name": text,
+                              "interval": enclosing})
     db.executemany("INSERT INTO rocpd_string VALUES (?,?)", [(i + 1, x) for i, x in enumerate(strings)])
     db.execute("INSERT INTO rocpd_metadata (tag, value) VALUES ('schema_version', '2')")
     db.commit()

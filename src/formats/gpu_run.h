@@ -134,6 +134,15 @@ struct gpu_run_iv {
 	uint64_t next;
 };
 
+/* One instant of a line (a mark: no duration), as kept once the file's
+ * lines are read (24 bytes). */
+struct gpu_run_instant {
+	uint64_t t;
+	uint64_t event; /* row id for event_detail, or MODEL_EVENT_NONE */
+	uint32_t name;  /* string handle */
+	uint32_t pad;
+};
+
 struct gpu_run_line {
 	uint32_t file, set;
 	uint8_t kind;
@@ -145,6 +154,10 @@ struct gpu_run_line {
 				 pass; first > last when empty) */
 	struct gpu_run_iv *iv; /* after the lazy read; count elements */
 	uint64_t filled;
+	/* instants: counted by the first pass, read with the intervals and
+	 * sorted by (time, event) */
+	uint64_t n_inst, inst_filled;
+	struct gpu_run_instant *inst;
 	/* counters */
 	uint64_t *times;
 	double *values;
@@ -201,6 +214,7 @@ struct gpu_run {
 	uint32_t *line_next;
 
 	uint64_t time_min, time_max;
+	uint32_t n_strings; /* the model's strings (a check of instants) */
 	uint64_t skipped_rows; /* rows with unusable times */
 	uint64_t unlinked;     /* GPU work placed by time or by thread */
 	uint32_t unattributed; /* node for GPU work with no process, or 0 */
@@ -342,6 +356,13 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 		    uint64_t end, uint32_t ctx, uint64_t event, uint64_t link);
 void gpu_run_time_seen(struct gpu_run *r, uint64_t begin, uint64_t end);
+/* One instant (a mark, no duration) at `t` named `name` (a string handle
+ * interned in the first pass) on line `line`: counted (first pass) or
+ * stored (second).  Instants stay out of the tree and the intervals. */
+bool gpu_run_instant_add(struct gpu_run *r, uint32_t line, uint64_t t,
+			 uint32_t name, uint64_t event);
+/* Sort a filled line's instants by (time, event). */
+void gpu_run_instants_sort(struct gpu_run_instant *in, uint64_t n);
 
 /* A profile (thread, queue) labelled `label`; kinds as model_id names. */
 uint32_t gpu_run_profile(struct gpu_run *r, const char *k1, uint64_t v1,

@@ -178,8 +178,28 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 						: gpu_run_intern(r, "<unnamed>");
 		uint8_t kind = NODE_FUNCTION;
 		if (name != MODEL_NONE && name == marker) {
-			if (a->start == a->end)
-				continue; /* an instant mark */
+			if (a->start == a->end) {
+				/* an instant mark: on the thread's line,
+				 * named by its message, out of the tree and
+				 * of the nesting */
+				uint32_t text = a->args_id >= 0
+						      ? rpd_string(r, f, s,
+								   a->args_id)
+						      : name;
+				char label[96];
+				snprintf(label, sizeof(label),
+					 "pid %" PRId64 " tid %" PRId64,
+					 a->pid, a->tid);
+				uint32_t line = gpu_run_line(
+					r, fi, 0, GPU_RUN_LINE_HOST,
+					(uint64_t)a->pid, (uint64_t)a->tid,
+					label, r->profile[thread]);
+				if (line != MODEL_NONE && text != MODEL_NONE)
+					gpu_run_instant_add(
+						r, line, (uint64_t)a->start,
+						text, (uint64_t)a->id);
+				continue;
+			}
 			kind = NODE_REGION;
 			if (a->args_id >= 0)
 				name = rpd_string(r, f, s, a->args_id);
