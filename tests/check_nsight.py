@@ -164,6 +164,49 @@ def check_file(cs, db, expected):
                 unlinked += n["values"][1] or 0
         want("kernels without an API call", unlinked, int(rows[0][0]))
     errs += check_summaries(db, by, val)
+    errs += check_marks(cs, db, exp)
+    return errs
+
+
+def check_marks(cs, db, exp):
+    """NVTX marks (eventType 34) are instants of their thread's line: at
+    each mark's time `trace --at` names the first mark there, how many,
+    and the host interval it lies in is the one the expected file names;
+    per thread the count equals plain SQL's."""
+    errs = []
+    pid_of = {}
+    for tid, t, first, n, b, e in exp.get("NVTX marks (eventType 34)", [])[::3]:
+        got = run(cs, ["trace", "--at", t, "--format", "json", db])
+        lines = [l for l in got["lines"] if l["label"].endswith(" tid " + tid)]
+        if len(lines) != 1:
+            errs.append("mark at %s: no line of tid %s" % (t, tid))
+            continue
+        l = lines[0]
+        ins = l.get("instant")
+        if not ins or ins["name"] != first or ins["time"] != int(t) or \
+                l.get("instants") != int(n):
+            errs.append("mark at %s on tid %s: %s x%s, expected %r x%s"
+                        % (t, tid, ins, l.get("instants"), first, n))
+        if (b == "-" and l["begin"] is not None) or \
+                (b != "-" and [l["begin"], l["end"]] != [int(b), int(e)]):
+            errs.append("interval at mark %s on tid %s: [%s, %s), expected "
+                        "[%s, %s)" % (t, tid, l["begin"], l["end"], b, e))
+        CHECKED[0] += 1
+    con = sqlite3.connect("file:%s?mode=ro&immutable=1" % db, uri=True)
+    if has_table(db, "NVTX_EVENTS"):
+        per = con.execute("SELECT globalTid, COUNT(*), MIN(start) FROM "
+                          "NVTX_EVENTS WHERE eventType = 34 GROUP BY "
+                          "globalTid").fetchall()
+        for gtid, n, first in per:
+            got = run(cs, ["trace", "--at", str(first), "--span", "1000s",
+                           "--format", "json", db])
+            lines = [l for l in got["lines"] if l["label"].endswith(
+                " tid %d" % (gtid & 0xffffff))]
+            if len(lines) != 1 or lines[0].get("instants") != n:
+                errs.append("tid %d: %s marks, SQL says %d" % (
+                    gtid & 0xffffff, lines and lines[0].get("instants"), n))
+            CHECKED[0] += 1
+    con.close()
     return errs
 
 
