@@ -20,7 +20,12 @@
  * at full height, and the cursor line prints the value and the range, so
  * the scale is never a guess.  A bar needs a whole character cell, so
  * while a counter line is in the line range each screen row draws one
- * line (no half blocks). */
+ * line (no half blocks).
+ *
+ * Instants (marks without duration: roctxMark, NVTX marks) draw one
+ * character in the marker role in each cell whose time span holds one
+ * (trace_grid.instants), over the interval's colour; the cursor's last
+ * lines name the first instant in the cursor's cell. */
 #include "config.h"
 
 #include <math.h>
@@ -138,6 +143,19 @@ static void draw_cell(struct trace_pane *t, int y, int x, uint32_t up,
 			a |= theme_attr(THEME_ROLE_TRACE_IDLE);
 	}
 	setcchar(&cc, text, a, pair, NULL);
+	mvadd_wch(y, x, &cc);
+}
+
+/* An instant (a mark without duration) in a cell: one character in the
+ * marker role, a diamond under UTF-8, else '|' (letters and dots are the
+ * contexts' colours without colour). */
+static void draw_instant(struct pane_env *env, int y, int x, bool cursor)
+{
+	cchar_t cc;
+	wchar_t text[2] = {env->caps->utf8 ? 0x25c6 : L'|', 0};
+	attr_t a = theme_attr(THEME_ROLE_MARKER) | A_BOLD |
+		   (cursor ? A_REVERSE : A_NORMAL);
+	setcchar(&cc, text, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
 	mvadd_wch(y, x, &cc);
 }
 
@@ -389,7 +407,19 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 			bool cursor = k == cur_col &&
 				      (t->mode == MODE_DEPTH ||
 				       cur_row / per == (uint32_t)s);
-			draw_cell(t, y + s, x + (int)k, c0, c1, !under, cursor);
+			bool mark =
+				t->mode == MODE_MAIN &&
+				((r0 < t->rows &&
+				  t->grid.instants[(size_t)r0 * t->cols + k] !=
+					  UINT64_MAX) ||
+				 (per == 2 && r1 < t->rows &&
+				  t->grid.instants[(size_t)r1 * t->cols + k] !=
+					  UINT64_MAX));
+			if (mark)
+				draw_instant(env, y + s, x + (int)k, cursor);
+			else
+				draw_cell(t, y + s, x + (int)k, c0, c1, !under,
+					  cursor);
 		}
 	}
 }
@@ -672,6 +702,29 @@ static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	if (intervals && lines >= 3 &&
 	    trace_view_cursor_interval(t->view, &il, &ii, &iv))
 		details = interval_details(env, t, il, ii, &iv);
+	/* an instant in the cursor's cell: its name, time and how many */
+	uint64_t in_count = 0, in_index;
+	uint32_t in_line;
+	struct trace_instant in;
+	if (intervals && lines >= 3 &&
+	    trace_view_cursor_instant(t->view, t->cols, &in_line, &in_index,
+				      &in_count, &in)) {
+		char at[40], more[48] = "", *text = NULL;
+		fmt_rel(env, in.time, at, sizeof(at));
+		if (in_count > 1)
+			snprintf(more, sizeof(more), "  (%llu in the cell)",
+				 (unsigned long long)in_count);
+		if (asprintf(&text, "Instant %s at %s (t=%llu)%s",
+			     model_str(m, in.name), at,
+			     (unsigned long long)in.time, more) < 0)
+			text = NULL;
+		lines--;
+		screen_text(y + lines, x, w, theme_attr(THEME_ROLE_DETAIL),
+			    text ? text : "", true);
+		free(text);
+		if (lines < 3)
+			details = NULL;
+	}
 	if (details) {
 		lines--;
 		screen_text(y + lines, x, w, theme_attr(THEME_ROLE_DETAIL),

@@ -511,6 +511,28 @@ bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
 	return true;
 }
 
+bool trace_view_cursor_instant(struct trace_view *v, uint32_t columns,
+			       uint32_t *line, uint64_t *index,
+			       uint64_t *count, struct trace_instant *out)
+{
+	if (v->cursor_line >= v->n_lines || columns == 0)
+		return false;
+	uint32_t tl = v->lines[v->cursor_line];
+	if (tl >= v->m->n_timelines || !v->m->timelines[tl].n_instants)
+		return false;
+	uint32_t k = trace_view_cursor_column(v, columns);
+	uint64_t a = trace_cell_time(v->win.from, v->win.to, columns, k);
+	uint64_t b = k + 1 < columns
+			     ? trace_cell_time(v->win.from, v->win.to, columns,
+					       k + 1)
+			     : v->win.to;
+	*count = trace_instants_in(v->m, tl, a, b, index);
+	if (!*count || !model_instant(v->m, tl, *index, out))
+		return false;
+	*line = tl;
+	return true;
+}
+
 /* The interval launched by the same call as GPU work (line, index) that
  * comes after it, the first one after the last (itself when it is the
  * only one).  False when (line, index) was not launched by a call. */
@@ -639,7 +661,10 @@ static enum status grid_size(struct trace_grid *g, uint32_t rows,
 		double *d = realloc(g->values, (n ? n : 1) * sizeof(*d));
 		if (d)
 			g->values = d;
-		if (!c || !r || !d)
+		uint64_t *in = realloc(g->instants, (n ? n : 1) * sizeof(*in));
+		if (in)
+			g->instants = in;
+		if (!c || !r || !d || !in)
 			return error_set(err, STATUS_NOMEM, NULL,
 					 "out of memory");
 	}
@@ -671,6 +696,20 @@ static bool failed_read(struct trace_view *v, struct trace_grid *g,
 	return true;
 }
 
+/* The instants of row line `tl` per cell, none on other lines. */
+static void instant_cells(const struct trace_view *v, uint32_t tl,
+			  uint32_t columns, uint64_t *out)
+{
+	if (tl < v->m->n_timelines && v->m->timelines[tl].n_instants &&
+	    v->m->timelines[tl].kind == TIMELINE_INTERVALS) {
+		trace_instant_cells(v->m, tl, v->win.from, v->win.to, columns,
+				    out);
+		return;
+	}
+	for (uint32_t k = 0; k < columns; k++)
+		out[k] = UINT64_MAX;
+}
+
 enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 			       uint32_t columns, struct trace_grid *g,
 			       struct error *err)
@@ -698,6 +737,8 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 					    columns,
 					    g->values + (size_t)r * columns,
 					    NULL);
+			instant_cells(v, tl, columns,
+				      g->instants + (size_t)r * columns);
 		}
 		uint32_t prev_raw = UINT32_MAX, prev = 0;
 		for (uint32_t k = 0; k < columns; k++) {
@@ -718,7 +759,7 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 	*g = (struct trace_grid){
 		.rows = g->rows, .columns = g->columns, .cells = g->cells,
 		.raw = g->raw, .row_line = g->row_line, .values = g->values,
-		.raw_valid = true,
+		.instants = g->instants, .raw_valid = true,
 		.raw_from = v->win.from, .raw_to = v->win.to,
 		.raw_lo = v->win.line_lo, .raw_hi = v->win.line_hi,
 		.raw_stamp = v->stamp,
@@ -752,8 +793,10 @@ enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
 	for (uint32_t r = 1; r < rows; r++)
 		memcpy(g->raw + (size_t)r * columns, g->raw,
 		       columns * sizeof(*g->raw));
-	for (size_t i = 0; i < (size_t)rows * columns; i++)
+	for (size_t i = 0; i < (size_t)rows * columns; i++) {
 		g->values[i] = NAN;
+		g->instants[i] = UINT64_MAX;
+	}
 	if (failed_read(v, g, err))
 		return err ? err->status : STATUS_IO;
 	return STATUS_OK;
@@ -766,6 +809,7 @@ void trace_grid_free(struct trace_grid *g)
 	free(g->cells);
 	free(g->raw);
 	free(g->values);
+	free(g->instants);
 	free(g->row_line);
 	memset(g, 0, sizeof(*g));
 }

@@ -19,6 +19,11 @@
  * idle (0) and left out of the shares, and the grid carries its values
  * instead: per cell the value in force at the cell's start, one
  * O(log values) search per cell (trace_counter_cells).
+ *
+ * Instants (marks without duration) of an interval track are not in its
+ * cells (the context active there is the interval's, as if they were
+ * not there); the grid carries, per cell, the first instant in the
+ * cell's span, one O(log instants) search per cell at most.
  * Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_TRACE_VIEW_H
 #define CALLSCOPE_TRACE_VIEW_H
@@ -53,6 +58,10 @@ struct trace_grid {
 	 * counter line, the value in force at the start of cell k (NaN
 	 * before its first value); NaN on other rows */
 	double *values;
+	/* instants[r * columns + k]: on an interval track, the first
+	 * instant of the row's representative line in cell k's time span
+	 * (trace_instant_cells), UINT64_MAX for none */
+	uint64_t *instants;
 	/* what `raw` was read for: a change of depth alone re-derives
 	 * `cells` without reading the trace again */
 	bool raw_valid, raw_depth_view;
@@ -142,6 +151,14 @@ bool trace_view_next_change(struct trace_view *v, bool forward);
  * line is not an interval track or nothing runs there. */
 bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
 				uint64_t *index, struct trace_interval *out);
+
+/* The first instant of the cursor's line in the time span of the
+ * cursor's cell of a window of `columns` cells (the cell the pane draws
+ * its mark in), and how many lie in that span: its track, index and
+ * instant.  False when there is none (or the line has no instants). */
+bool trace_view_cursor_instant(struct trace_view *v, uint32_t columns,
+			       uint32_t *line, uint64_t *index,
+			       uint64_t *count, struct trace_instant *out);
 
 enum trace_link_result {
 	TRACE_LINK_MOVED,  /* the cursor is on the linked interval */
