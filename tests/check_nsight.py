@@ -165,6 +165,62 @@ def check_file(cs, db, expected):
         want("kernels without an API call", unlinked, int(rows[0][0]))
     errs += check_summaries(db, by, val)
     errs += check_marks(cs, db, exp)
+    errs += check_contexts(cs, db)
+    return errs
+
+
+def check_contexts(cs, db):
+    """GPU lines by context (trace --gpu-lines queue; streams are shown
+    first): per (pid, device, context) the count of kernels, copies and
+    memsets and, at probe times, the interval active (the latest-begun
+    running one in callscope's order: begin, end descending, row), both
+    from plain SQL over the file."""
+    errs = []
+    rows = {}
+    for src, tab in enumerate(("CUPTI_ACTIVITY_KIND_KERNEL",
+                               "CUPTI_ACTIVITY_KIND_MEMCPY",
+                               "CUPTI_ACTIVITY_KIND_MEMSET")):
+        if not has_table(db, tab) or "contextId" not in columns(db, tab):
+            continue
+        pid = "(globalPid >> 24) & 16777215" if "globalPid" in columns(db, tab) else "0"
+        con = sqlite3.connect("file:%s?mode=ro&immutable=1" % db, uri=True)
+        for r in con.execute(
+                "SELECT %s, deviceId, contextId, start, \"end\", rowid FROM %s "
+                "WHERE typeof(start) = 'integer' AND typeof(\"end\") = "
+                "'integer' AND \"end\" >= start AND typeof(contextId) = "
+                "'integer'" % (pid, tab)):
+            rows.setdefault("pid %d GPU %d context %d" % (r[0], r[1], r[2]),
+                            []).append((r[3], r[4], r[5] << 3 | src))
+        con.close()
+    if not rows:
+        return errs
+    info = run(cs, ["info", "--format", "json", db])["trace"]["line_list"]
+    got = {l["label"]: l["samples"] for l in info if " context " in l["label"]}
+    want = {k: len(v) for k, v in rows.items()}
+    if got != want:
+        errs.append("GPU work per context %s, SQL says %s" % (got, want))
+    default = {l["label"] for l in run(cs, ["trace", "--at", "0", "--format",
+                                            "json", db])["lines"]}
+    if any(" context " in l for l in default):
+        errs.append("context lines shown by default: %s" % sorted(default))
+    for label, ivs in sorted(rows.items()):
+        ivs.sort(key=lambda x: (x[0], -x[1], x[2]))
+        times = [ivs[0][0], ivs[0][1], ivs[-1][0], ivs[len(ivs) // 2][0] + 1,
+                 (ivs[0][0] + ivs[-1][1]) // 2, ivs[-1][1]]
+        for t in times:
+            best = None
+            for b, e, ev in ivs:
+                if b <= t < e:
+                    best = (b, e)
+            lines = {l["label"]: l for l in run(
+                cs, ["trace", "--at", str(t), "--gpu-lines", "queue",
+                     "--format", "json", db])["lines"]}
+            l = lines.get(label)
+            if l is None or (best and [l["begin"], l["end"]] != list(best)) or \
+                    (not best and l["begin"] is not None):
+                errs.append("%s at %d: %s, SQL says %s" % (
+                    label, t, l and [l["begin"], l["end"]], best))
+            CHECKED[0] += 1
     return errs
 
 

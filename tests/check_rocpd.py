@@ -380,6 +380,116 @@ def check_instants(cs, d, A):
     return n
 
 
+def stream_counts_sql(path):
+    """{(pid, stream): GPU work} by plain SQL over one v3 file (dispatches
+    and copies of every table set with integer times), or for an .rpd
+    file {stream text or None: ops} through each op's API arguments."""
+    db = sqlite3.connect("file:%s?mode=ro&immutable=1" % path, uri=True)
+    tabs = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    out = {}
+    if "rocpd_op" in tabs:
+        for stream, n in db.execute(
+                "SELECT COALESCE((SELECT k.stream FROM rocpd_api_ops ao JOIN rocpd_kernelapi k "
+                "ON k.api_ptr_id = ao.api_id WHERE ao.op_id = o.id), (SELECT c.stream FROM "
+                "rocpd_api_ops ao JOIN rocpd_copyapi c ON c.api_ptr_id = ao.api_id WHERE "
+                "ao.op_id = o.id)) AS s, COUNT(*) FROM rocpd_op o WHERE typeof(o.start) = "
+                "'integer' AND typeof(o.\"end\") = 'integer' AND o.\"end\" >= o.start GROUP BY s"):
+            out[stream] = n
+    else:
+        for t in tabs:
+            for base in ("rocpd_kernel_dispatch", "rocpd_memory_copy"):
+                if t.startswith(base + "_"):
+                    for pid, stream, n in db.execute(
+                            'SELECT pid, stream_id, COUNT(*) FROM "%s" WHERE typeof(start) = '
+                            '\'integer\' AND typeof("end") = \'integer\' AND "end" >= start '
+                            'GROUP BY pid, stream_id' % t):
+                        out[(pid, stream)] = out.get((pid, stream), 0) + n
+    db.close()
+    return out
+
+
+def line_list(cs, *paths):
+    r = run(cs, "info", "--format", "json", *paths)
+    return json.loads(r.stdout)["trace"]["line_list"] if r.returncode == 0 else []
+
+
+def check_streams(cs, d, A, corpus):
+    """GPU lines by stream (trace --gpu-lines stream): what is active per
+    stream at the generator's probe times; the lines of each grouping
+    shown by --gpu-lines; per stream the count of GPU work against plain
+    SQL (v3 run, generated and corpus .rpd files).  Returns the checks."""
+    run_dir = os.path.join(d, "run")
+    n = 0
+    by_t = {}
+    for p in A["stream_probes"]:
+        by_t.setdefault(p["t"], []).append(p)
+    for t, ps in sorted(by_t.items()):
+        lines = trace_at(cs, t, run_dir, "--gpu-lines", "stream")
+        for p in ps:
+            l = lines.get(p["label"])
+            if l is None:
+                fail("no stream line %r" % p["label"])
+                continue
+            if l["path"] != p["path"] or (p["interval"] and [l["begin"], l["end"]] != p["interval"]):
+                fail("stream %r at %d: %s [%s, %s), wanted %s %s" % (
+                    p["label"], t, l["path"], l["begin"], l["end"], p["path"], p["interval"]))
+            n += 1
+    # which lines each grouping prints: host lines always
+    t0 = A["stream_probes"][0]["t"]
+    labels = {g: set(trace_at(cs, t0, run_dir, *(["--gpu-lines", g] if g else [])))
+              for g in ("", "queue", "stream", "all")}
+    if labels[""] != labels["queue"]:
+        fail("rocpd runs do not show GPU lines by queue by default")
+    if not any(l.endswith(" stream 1") for l in labels["stream"]) or \
+            any(" queue 0x" in l for l in labels["stream"]) or \
+            any(l.endswith(" copies") for l in labels["stream"]):
+        fail("--gpu-lines stream: %s" % sorted(labels["stream"])[:8])
+    if labels["all"] != labels["queue"] | labels["stream"] or \
+            not any(l.endswith(" tid %d" % int(l.split()[2])) for l in labels["stream"]):
+        fail("--gpu-lines all or the host lines: %s" % sorted(labels["all"])[:8])
+    # per stream, the count of dispatches and copies: plain SQL
+    files = sorted(os.path.join(r_, f) for r_, _, fs in os.walk(run_dir)
+                   for f in fs if f.endswith(".db"))
+    want = {}
+    for f in files:
+        for k, v in stream_counts_sql(f).items():
+            want[k] = want.get(k, 0) + v
+    got = {}
+    import re
+    for l in line_list(cs, run_dir):
+        m = re.search(r" pid (\d+) rank \d+ stream (\d+)$", l["label"])
+        if m:
+            if l.get("group") != "stream":
+                fail("line %r is not in the stream grouping" % l["label"])
+            got[(int(m.group(1)), int(m.group(2)))] = l["samples"]
+    if got != want:
+        fail("GPU work per (pid, stream) %s, SQL says %s" % (sorted(got.items())[:6], sorted(want.items())[:6]))
+    n += len(want)
+    # .rpd: the generated file's probes, then every .rpd against SQL
+    rpd = os.path.join(d, "gen.rpd")
+    for p in A["rpd"]["stream_probes"]:
+        l = trace_at(cs, p["t"], rpd, "--gpu-lines", "stream").get(p["label"])
+        if l is None or (p["interval"] and [l["begin"], l["end"]] != p["interval"]) or \
+                (not p["interval"] and l["begin"] is not None):
+            fail("gen.rpd stream %r at %d: %s, wanted %s" % (p["label"], p["t"], l, p["interval"]))
+        n += 1
+    for f in [rpd] + list(corpus):
+        want = stream_counts_sql(f)
+        got = {}
+        for l in line_list(cs, f):
+            m = re.search(r"GPU -?\d+ stream (\S+)$", l["label"])
+            if m:
+                s = None if m.group(1) == "?" else m.group(1)
+                got[s] = got.get(s, 0) + l["samples"]
+        # streams are parsed as numbers: compare them so
+        norm = {(int(k, 0) if k is not None else None): v for k, v in want.items()}
+        gotn = {(int(k, 0) if k is not None else None): v for k, v in got.items()}
+        if gotn != norm:
+            fail("%s: ops per stream %s, SQL says %s" % (os.path.basename(f), gotn, norm))
+        n += 1
+    return n
+
+
 def main():
     cs, d = sys.argv[1], sys.argv[2]
     A = json.load(open(os.path.join(d, "answers.json")))
@@ -488,6 +598,7 @@ def main():
             counters += 1
     print("counter values checked:", counters)
     print("instant checks:", check_instants(cs, d, A))
+    print("stream checks:", check_streams(cs, d, A, sys.argv[3:]))
     plain = run(cs, "info", run_dir)
     if "hosts whose clocks are independent" not in plain.stderr.decode():
         fail("no warning that the run's hosts have independent clocks")

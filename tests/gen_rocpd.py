@@ -97,6 +97,8 @@ class V3:
         for q in self.queues:
             db.execute(f'INSERT INTO "rocpd_info_queue{self.sfx}" (id, nid, pid, name) VALUES (?,?,?,?)', (q, self.nid, pid, "Queue"))
         db.execute(f'INSERT INTO "rocpd_info_stream{self.sfx}" (id, nid, pid, name) VALUES (0,?,?,"Default Stream")', (self.nid, pid))
+        for sid_ in (1, 2):
+            db.execute(f'INSERT INTO "rocpd_info_stream{self.sfx}" (id, nid, pid, name) VALUES (?,?,?,"Stream")', (sid_, self.nid, pid))
         db.execute(f'INSERT INTO "rocpd_info_code_object{self.sfx}" (id, nid, pid, agent_id, uri) VALUES (1,?,?,1,"file://a.out")', (self.nid, pid))
         names = list(KERNELS)
         if hostile:
@@ -111,6 +113,15 @@ class V3:
         # region with start == end
         self.marks = []
         self.lines = {}  # label -> [(begin, end, path)]
+
+    @staticmethod
+    def stream_of(i):
+        """The stream of dispatch i: three streams across two queues."""
+        return i % 3
+
+    @staticmethod
+    def copy_stream_of(i):
+        return 1 + i % 2
 
     def string(self, s):
         if s not in self.strings:
@@ -236,7 +247,7 @@ class V3:
             if i == 5 and self.args.text_in_int:
                 start = "n/a"  # text in an integer column: left out
                 self.dispatches[i][6] = "SKIP"
-            rows.append((i + 1, self.nid, self.pid, tid, 1 + (self.queues.index(q)), kid, i + 1, q, 0, start, ke,
+            rows.append((i + 1, self.nid, self.pid, tid, 1 + (self.queues.index(q)), kid, i + 1, q, self.stream_of(i), start, ke,
                          0, 1024, 256, 1, 1, 65536, 1, 1, sid[""], self.event_id))
         db.executemany(f'INSERT INTO "rocpd_kernel_dispatch{sfx}" (id, nid, pid, tid, agent_id, kernel_id, dispatch_id, queue_id, stream_id, start, "end", private_segment_size, group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)', rows)
         self.counters(rows)
@@ -244,8 +255,8 @@ class V3:
         for i, (tid, s, e, name, size, link, path) in enumerate(self.copies):
             self.event_id += 1
             ev_extra.append((self.event_id, "MEMORY_COPY", link, link, "{}"))
-            db.execute(f'INSERT INTO "rocpd_memory_copy{sfx}" (id, nid, pid, tid, start, "end", name_id, dst_agent_id, src_agent_id, size, queue_id, stream_id, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,NULL,0,?,?)',
-                       (i + 1, self.nid, self.pid, tid, s, e, sid[name], 1, 0, size, sid[""], self.event_id))
+            db.execute(f'INSERT INTO "rocpd_memory_copy{sfx}" (id, nid, pid, tid, start, "end", name_id, dst_agent_id, src_agent_id, size, queue_id, stream_id, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,NULL,?,?,?)',
+                       (i + 1, self.nid, self.pid, tid, s, e, sid[name], 1, 0, size, self.copy_stream_of(i), sid[""], self.event_id))
         db.executemany(f'INSERT INTO "rocpd_event{sfx}" (id, category_id, stack_id, parent_stack_id, correlation_id, extdata) VALUES (?,?,?,?,0,?)',
                        [(e, sid[c], s, p, x) for (e, c, s, p, x) in self.events + ev_extra])
         self.answer()
@@ -366,6 +377,10 @@ class V3:
             A["gpu_total"] = A.get("gpu_total", 0) + (ke - ks)
             qlabel = "%s GPU %d queue 0x%x" % (self.label, self.queues.index(q), q)
             lines.setdefault(qlabel, []).append((ks, ke, kpath))
+            # the same dispatch on its stream's line (trace --gpu-lines
+            # stream): streams cross queues, so they overlap
+            A.setdefault("stream_lines", {}).setdefault(
+                "%s stream %d" % (self.label, self.stream_of(i)), []).append((ks, ke, kpath))
         # counter lines: the value in force at probe times (the last
         # change at or before t), from the steps of each line
         probes = A.setdefault("counter_probes", [])
@@ -390,17 +405,19 @@ class V3:
                 if nxt - t > 1:
                     probes.append({"label": label, "t": (t + nxt) // 2, "value": v})
             probes.append({"label": label, "t": st[0][0] - 1, "value": None})
-        for tid, s, e, name, size, link, path in self.copies:
+        for i, (tid, s, e, name, size, link, path) in enumerate(self.copies):
             A["gpu_total"] = A.get("gpu_total", 0) + (e - s)
             A["bytes"] = A.get("bytes", 0) + size
             lines.setdefault(self.label + " copies", []).append((s, e, path))
+            A.setdefault("stream_lines", {}).setdefault(
+                "%s stream %d" % (self.label, self.copy_stream_of(i)), []).append((s, e, path))
 
 
-def probes(answers, rng, n):
+def probes(answers, rng, n, key="lines"):
     """What is active at probe times: per line, the latest-begun interval
     running at t (brute force over the records)."""
     out = []
-    for label, ivs in sorted(answers["lines"].items()):
+    for label, ivs in sorted(answers[key].items()):
         ivs = sorted(ivs, key=lambda x: (x[0], -x[1]))
         times = [iv[0] for iv in ivs[:3]] + [iv[1] for iv in ivs[:3]]
         times += [rng.randrange(ivs[0][0], ivs[-1][1] + 1) for _ in range(n)]
@@ -408,8 +425,9 @@ def probes(answers, rng, n):
             best = None
             for i, (b, e, p) in enumerate(ivs):
                 if b <= t < e:
-                    best = p
-            out.append({"t": t, "label": label, "path": best or []})
+                    best = (b, e, p)
+            out.append({"t": t, "label": label, "path": best[2] if best else [],
+                        "interval": [best[0], best[1]] if best else None})
     return out
 
 
@@ -429,7 +447,7 @@ def gen_rpd(path, rng, answers):
         return strings.index(x) + 1
     pid, t = 4242, 5 * 10**14
     R = answers.setdefault("rpd", {"kernels": {}, "gpu_total": 0, "bytes": 0,
-                                   "instants": []})
+                                   "instants": [], "stream_lines": {}})
     ticks = []  # instant UserMarkers (start == end): (t, text, enclosing)
     api_id, op_id = 0, 0
     for it in range(6):
@@ -450,7 +468,9 @@ def gen_rpd(path, rng, answers):
             ks, ke = t + 100, t + 100 + 500 + 10 * k
             db.execute("INSERT INTO rocpd_op VALUES (?,?,?,?,?,?,?,?,?)", (op_id, 2, 0, op_id, "", ks, ke, s(name), s("KernelExecution")))
             db.execute("INSERT INTO rocpd_api_ops (api_id, op_id) VALUES (?,?)", (api_id, op_id))
-            db.execute("INSERT INTO rocpd_kernelapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, "0x0", 64, 1, 1, 64, 1, 1, 0, 0, "", "", "", 0, s(name)))
+            stream = "0x%x" % (0x10 + (it + k) % 3)
+            db.execute("INSERT INTO rocpd_kernelapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, stream, 64, 1, 1, 64, 1, 1, 0, 0, "", "", "", 0, s(name)))
+            R["stream_lines"].setdefault("GPU 2 stream %s" % stream, []).append((ks, ke, []))
             kk = R["kernels"].setdefault(name, [0, 0])
             kk[0] += 1
             kk[1] += ke - ks
@@ -463,7 +483,8 @@ def gen_rpd(path, rng, answers):
         db.execute("INSERT INTO rocpd_op VALUES (?,?,?,?,?,?,?,?,?)", (op_id, 2, 0, op_id, "", t + 60, t + 160, s(""), s("CopyHostToDevice")))
         db.execute("INSERT INTO rocpd_api_ops (api_id, op_id) VALUES (?,?)", (api_id, op_id))
         size = 1 << 20 if it % 2 == 0 else ""
-        db.execute("INSERT INTO rocpd_copyapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, "0x0", size, "", "", 1, "0x1", "0x2", 0, 0, 0, 0))
+        db.execute("INSERT INTO rocpd_copyapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, "0x10", size, "", "", 1, "0x1", "0x2", 0, 0, 0, 0))
+        R["stream_lines"].setdefault("GPU 2 stream 0x10", []).append((t + 60, t + 160, []))
         R["gpu_total"] += 100
         if size != "":
             R["bytes"] += size
@@ -581,6 +602,13 @@ def main():
         os.unlink(gen_rpd_path)
     gen_rpd(gen_rpd_path, rng, answers)
     answers["probes"] = rng.sample(probes(answers, rng, 4), 150)
+    # GPU lines by stream (trace --gpu-lines stream): the same brute force
+    # over each stream's dispatches and copies (the .rpd's too); drawn
+    # from a generator of their own so that the other answers stay put
+    srng = random.Random(a.seed + 7)
+    answers["stream_probes"] = srng.sample(probes(answers, srng, 4, "stream_lines"), 120)
+    answers["rpd"]["stream_probes"] = probes(answers["rpd"], srng, 6, "stream_lines")
+    del answers["stream_lines"], answers["rpd"]["stream_lines"]
     # each host's first event (the run's hosts are the first word of the
     # line labels; the .rpd's lines have no host and come last)
     first = {}

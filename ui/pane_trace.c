@@ -240,6 +240,16 @@ static bool recompute(struct pane_env *env, struct trace_pane *t, uint32_t rows,
 
 /* ---- drawing -------------------------------------------------------- */
 
+/* What the GPU lines of grouping `g` are per: Nsight's queue-like
+ * grouping is by CUDA context. */
+static const char *group_name(const struct model *m, enum timeline_group g)
+{
+	if (g == TIMELINE_GROUP_STREAM)
+		return "stream";
+	return m->format && strcmp(m->format, "nsight") == 0 ? "context"
+							     : "queue";
+}
+
 static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x,
 			int w)
 {
@@ -265,14 +275,21 @@ static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x
 		snprintf(focus, sizeof(focus), ", %.*s: keys",
 			 (int)strcspn(keys, " "), keys);
 	free(keys);
+	/* both groupings of GPU lines: which one shows */
+	char gpu[40] = "";
+	enum timeline_group g = trace_view_gpu_lines(t->view);
+	if (trace_view_has_gpu_lines(t->view, TIMELINE_GROUP_QUEUE) &&
+	    trace_view_has_gpu_lines(t->view, TIMELINE_GROUP_STREAM))
+		snprintf(gpu, sizeof(gpu), "  GPU by %s",
+			 group_name(env->model, g));
 	if (asprintf(&text, " Trace [%s%s]  depth %u/%u  lines %u-%u of %u%s  "
-			    "window %s from %s%s%s",
+			    "window %s from %s%s%s%s",
 		     mode_names[t->mode], focus,
 		     win->depth, trace_view_max_depth(t->view), win->line_lo,
 		     win->line_hi ? win->line_hi - 1 : 0,
 		     trace_view_line_count(t->view),
 		     t->filter ? " (filtered)" : "", width, from, marktext,
-		     t->hide_empty ? "  non-empty" : "") < 0)
+		     t->hide_empty ? "  non-empty" : "", gpu) < 0)
 		text = NULL;
 	screen_text(y, x, w,
 		    theme_attr(env->focused ? THEME_ROLE_TAB_ACTIVE
@@ -1066,6 +1083,28 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 		t->hide_empty = !t->hide_empty;
 		trace_filter(env, pane, t->filter);
 		break;
+	case ACTION_TRACE_GPU_LINES: {
+		enum timeline_group g =
+			trace_view_gpu_lines(v) == TIMELINE_GROUP_STREAM
+				? TIMELINE_GROUP_QUEUE
+				: TIMELINE_GROUP_STREAM;
+		struct error err = {0};
+		if (trace_view_set_gpu_lines(v, g, &err) != STATUS_OK) {
+			char *msg = error_format(&err);
+			pane_message(env, true, "%s%s",
+				     msg ? msg : "no other GPU lines",
+				     trace_view_gpu_lines(v) ==
+						     TIMELINE_GROUP_NONE
+					     ? ""
+					     : " in this run");
+			free(msg);
+		} else {
+			pane_message(env, false, "GPU lines by %s",
+				     group_name(env->model, g));
+		}
+		error_clear(&err);
+		break;
+	}
 	case ACTION_TOGGLE:
 		return reveal_in_tree(env, t);
 	case ACTION_BACK: /* the keys back to the tree */

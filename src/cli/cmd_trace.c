@@ -1,5 +1,6 @@
-/* cmd_trace: `callscope trace DB [--lines LIST] (--at T | --from T --to T
- * --columns W) [--depth D] [--format text|json]`: what the trace pane
+/* cmd_trace: `callscope trace DB [--lines LIST] (--at T [--span D] |
+ * --from T --to T --columns W) [--depth D] [--gpu-lines queue|stream|all]
+ * [--format text|json]`: what the trace pane
  * shows, as data.  `--at` gives, per line, the last sample at or before T
  * and its call path; a window gives W cells per line, each the context
  * active at the start of its slice.  Context 0 is idle or "no sample yet"
@@ -13,7 +14,10 @@
  * (exactly T without --span) with its time, name, the context and depth
  * of the interval it lies in and its path, or null; and "instants": how
  * many lie in that span; a window adds "instants": per cell the name of
- * the first instant in the cell's span, or null.  Times are nanoseconds as in the file,
+ * the first instant in the cell's span, or null.  GPU lines come by queue
+ * (Nsight: by context) and by stream; `--gpu-lines queue|stream|all`
+ * says which are printed (default: the grouping the model lists first,
+ * as the trace pane shows it), numbered as in the model either way.  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
@@ -36,7 +40,7 @@
 struct trace_options {
 	const char *const *dbs; /* one or more, opened as one run */
 	size_t n_dbs;
-	const char *lines, *at, *from, *to, *span;
+	const char *lines, *at, *from, *to, *span, *gpu_lines;
 	uint64_t span_ns; /* --span: instants in [at, at + span) */
 	uint32_t columns, depth;
 	enum cli_format format;
@@ -200,13 +204,14 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		{"columns", required_argument, NULL, 'w'},
 		{"depth", required_argument, NULL, 'd'},
 		{"span", required_argument, NULL, 's'},
+		{"gpu-lines", required_argument, NULL, 'g'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:a:F:T:w:d:s:f:h", longopts,
+	while ((c = getopt_long(argc, argv, "l:a:F:T:w:d:s:g:f:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -231,6 +236,19 @@ static int parse(int argc, char **argv, struct trace_options *o)
 				      stderr);
 				return CLI_EXIT_USAGE;
 			}
+			break;
+		case 'g':
+			if (strcmp(optarg, "queue") != 0 &&
+			    strcmp(optarg, "stream") != 0 &&
+			    strcmp(optarg, "all") != 0) {
+				fputs("callscope trace: --gpu-lines expects "
+				      "queue, stream or all, not '",
+				      stderr);
+				cli_put_text(stderr, optarg);
+				fputs("'\n", stderr);
+				return CLI_EXIT_USAGE;
+			}
+			o->gpu_lines = optarg;
 			break;
 		case 's':
 			o->span = optarg;
@@ -625,6 +643,40 @@ static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 	return true;
 }
 
+/* GPU lines by queue or by stream (model_timeline.group): keep the
+ * grouping asked for (NULL: the model's first, as the trace pane shows
+ * it; "all": both).  False, with one line, when the model has no GPU
+ * lines of that grouping. */
+static bool select_gpu_lines(const struct model *m, const char *which,
+			     bool *selected)
+{
+	uint8_t want = TIMELINE_GROUP_NONE;
+	bool any = false;
+	if (which && strcmp(which, "all") == 0)
+		return true;
+	if (which)
+		want = strcmp(which, "stream") == 0 ? TIMELINE_GROUP_STREAM
+						    : TIMELINE_GROUP_QUEUE;
+	for (uint32_t i = 0; i < m->n_timelines && !which; i++)
+		if (m->timelines[i].group != TIMELINE_GROUP_NONE) {
+			want = m->timelines[i].group;
+			break;
+		}
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		any |= m->timelines[i].group == want;
+	if (which && !any) {
+		fputs("callscope trace: ", stderr);
+		cli_put_text(stderr, m->path);
+		fprintf(stderr, ": no GPU lines by %s\n", which);
+		return false;
+	}
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		if (m->timelines[i].group != TIMELINE_GROUP_NONE &&
+		    m->timelines[i].group != want)
+			selected[i] = false;
+	return true;
+}
+
 int cmd_trace(int argc, char **argv);
 int cmd_trace(int argc, char **argv)
 {
@@ -669,6 +721,10 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (!parse_lines(m, o.lines, selected)) {
 		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!select_gpu_lines(m, o.gpu_lines, selected)) {
+		rc = CLI_EXIT_DATA;
 		goto out;
 	}
 	if (!o.at) {

@@ -728,6 +728,12 @@ enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
 static int line_order(const void *pa, const void *pb)
 {
 	const struct gpu_run_line *a = pa, *b = pb;
+	/* the other grouping's lines last: the lines of the grouping shown
+	 * first keep their places */
+	bool alt_a = a->kind == GPU_RUN_LINE_ALT,
+	     alt_b = b->kind == GPU_RUN_LINE_ALT;
+	if (alt_a != alt_b)
+		return alt_a ? 1 : -1;
 	if (a->file != b->file)
 		return a->file < b->file ? -1 : 1;
 	if (a->set != b->set)
@@ -770,6 +776,7 @@ static enum status add_lines(struct gpu_run *r, struct error *err)
 					      .kind = TIMELINE_INTERVALS,
 					      .count = l->count,
 					      .n_instants = l->n_inst,
+					      .group = l->group,
 				      });
 		if (got != i)
 			return error_set(err, STATUS_NOMEM, r->path,

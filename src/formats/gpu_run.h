@@ -114,6 +114,11 @@ enum gpu_run_line_kind {
 	GPU_RUN_LINE_QUEUE, /* a GPU queue: kernels (and .rpd copies) */
 	GPU_RUN_LINE_COPY,  /* a process's memory copies (v3) */
 	GPU_RUN_LINE_COUNTER,
+	/* GPU work again, on the lines of the grouping that is not shown
+	 * first (rocpd: by stream; Nsight: by context): linked to its
+	 * launching call, never in a call's chain of launches, no profile;
+	 * after every other line in the model */
+	GPU_RUN_LINE_ALT,
 };
 
 #define GPU_RUN_NO_LINK UINT64_MAX
@@ -146,6 +151,7 @@ struct gpu_run_instant {
 struct gpu_run_line {
 	uint32_t file, set;
 	uint8_t kind;
+	uint8_t group;     /* enum timeline_group (set by the layout) */
 	uint64_t a, b;     /* key: pid/tid, agent/queue, device/type */
 	uint32_t label;    /* string handle */
 	uint32_t profile;

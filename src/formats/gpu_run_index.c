@@ -50,7 +50,7 @@
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
-#define INDEX_VERSION 4u /* 4: instants */
+#define INDEX_VERSION 5u /* 4: instants; 5: line groups */
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* ---- identity ------------------------------------------------------------ */
@@ -460,6 +460,7 @@ void gpu_run_index_save(struct gpu_run *r)
 		put_u64(&o, l->last);
 		put_u32(&o, l->unit);
 		put_u64(&o, l->n_inst);
+		put_u32(&o, l->group);
 		if (l->kind == GPU_RUN_LINE_COUNTER) {
 			put(&o, l->times, l->count * sizeof(*l->times));
 			put(&o, l->values, l->count * sizeof(*l->values));
@@ -801,10 +802,12 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 		uint64_t first = get_u64(in), last = get_u64(in);
 		uint32_t unit = get_u32(in);
 		uint64_t n_inst = get_u64(in);
+		uint32_t group = get_u32(in);
 		if (!in->ok || file >= r->n_files ||
+		    group > TIMELINE_GROUP_STREAM ||
 		    (kind == GPU_RUN_LINE_COUNTER && n_inst != 0) ||
 		    set >= r->files[file].n_sets ||
-		    kind > GPU_RUN_LINE_COUNTER || label >= r->index_strings ||
+		    kind > GPU_RUN_LINE_ALT || label >= r->index_strings ||
 		    unit >= r->index_strings ||
 		    (profile != MODEL_NONE && profile >= r->index_profiles))
 			return false;
@@ -819,6 +822,7 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 		line->last = last;
 		line->unit = unit;
 		line->n_inst = n_inst;
+		line->group = (uint8_t)group;
 		/* interval indexes are 32 bits (up, links) */
 		if (kind != GPU_RUN_LINE_COUNTER) {
 			if (count > UINT32_MAX)

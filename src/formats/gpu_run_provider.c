@@ -320,6 +320,8 @@ static void resolve_links(struct gpu_run *r, uint32_t fi)
 			if (!host)
 				continue;
 			iv->link = pos[slot];
+			if (l->kind == GPU_RUN_LINE_ALT)
+				continue; /* the same work is on a chained line */
 			iv->next = host->link;
 			host->link = (uint64_t)i << 32 | k;
 		}

@@ -305,6 +305,16 @@ enum timeline_kind {
 			       the lines */
 };
 
+/* GPU lines come in two groupings that show one at a time (a key in the
+ * trace pane, `trace --gpu-lines`): by queue (rocpd; Nsight: by context)
+ * or by stream.  A line of neither grouping is always shown.  The group
+ * of the first grouped line in the model's order is shown first. */
+enum timeline_group {
+	TIMELINE_GROUP_NONE,
+	TIMELINE_GROUP_QUEUE,
+	TIMELINE_GROUP_STREAM,
+};
+
 /* One trace line (thread, rank, stream), interval track or counter. */
 struct model_timeline {
 	uint32_t profile;  /* index into model.profiles, or MODEL_NONE */
@@ -314,6 +324,7 @@ struct model_timeline {
 	uint32_t unit;     /* string: a counter's unit ("W", "bytes"), or 0 */
 	uint64_t n_instants; /* an interval track's instants
 				(trace_ops.instant), 0 for none */
+	uint8_t group;       /* enum timeline_group */
 };
 
 /* What a reader provides for lazily read timelines.  Samples in a line are

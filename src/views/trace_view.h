@@ -101,6 +101,22 @@ uint32_t trace_view_line(const struct trace_view *v, uint32_t i);
 enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 				  bool hide_empty, struct error *err);
 
+/* GPU lines by queue or by stream (model_timeline.group): one grouping
+ * is shown at a time, at first the grouping of the model's first grouped
+ * line (rocpd: queues; Nsight: streams); lines of neither (host threads,
+ * counters) always.  trace_view_gpu_lines is the grouping shown
+ * (TIMELINE_GROUP_NONE when the model has no grouped lines);
+ * trace_view_has_gpu_lines whether the model has lines of `g`;
+ * trace_view_set_gpu_lines shows them instead (STATUS_NOT_FOUND when
+ * there are none): the line filter is applied again (O(lines)), the line
+ * range reset, the undo stack cleared, and a cursor on a GPU line goes to
+ * the first line of the new grouping. */
+enum timeline_group trace_view_gpu_lines(const struct trace_view *v);
+bool trace_view_has_gpu_lines(const struct trace_view *v,
+			      enum timeline_group g);
+enum status trace_view_set_gpu_lines(struct trace_view *v,
+				     enum timeline_group g, struct error *err);
+
 /* The number of counter lines among filtered lines [lo, hi): O(1). */
 uint32_t trace_view_counters_in(const struct trace_view *v, uint32_t lo,
 				uint32_t hi);
@@ -174,7 +190,10 @@ enum trace_link_result {
  * next one launched by the same call (after the last, the first).  The
  * cursor moves to the linked interval's begin on its line; the window is
  * panned (an undo step) and the line range scrolled to show it.  Costs a
- * few interval reads plus O(n) for a call that launched n. */
+ * few interval reads plus O(n) for a call that launched n.  GPU work is
+ * on a queue line and on a stream line: a link to a line of the grouping
+ * not shown lands on the same work on the grouping shown (one interval
+ * search per line). */
 enum trace_link_result trace_view_follow_link(struct trace_view *v,
 					      bool sibling);
 

@@ -34,6 +34,9 @@ enum {
 	OPT_KERNEL_PID = 1u << 10,
 	OPT_MEMCPY_PID = 1u << 11,
 	OPT_MEMSET_PID = 1u << 12,
+	OPT_KERNEL_CTX = 1u << 13, /* contextId: the lines by context */
+	OPT_MEMCPY_CTX = 1u << 14,
+	OPT_MEMSET_CTX = 1u << 15,
 };
 
 /* Where an interval's row is: event = rowid << 3 | source. */
@@ -165,6 +168,12 @@ static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 		o |= OPT_MEMCPY_PID;
 	if (gpu_run_has_column(f, table_of[SRC_MEMSET], "globalPid"))
 		o |= OPT_MEMSET_PID;
+	if (gpu_run_has_column(f, table_of[SRC_KERNEL], "contextId"))
+		o |= OPT_KERNEL_CTX;
+	if (gpu_run_has_column(f, table_of[SRC_MEMCPY], "contextId"))
+		o |= OPT_MEMCPY_CTX;
+	if (gpu_run_has_column(f, table_of[SRC_MEMSET], "contextId"))
+		o |= OPT_MEMSET_CTX;
 	s->opt = o;
 	return STATUS_OK;
 }
@@ -514,14 +523,18 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 	bool has_pid = s->opt & (src == SRC_KERNEL   ? OPT_KERNEL_PID
 				 : src == SRC_MEMCPY ? OPT_MEMCPY_PID
 						     : OPT_MEMSET_PID);
+	bool has_ctx = s->opt & (src == SRC_KERNEL   ? OPT_KERNEL_CTX
+				 : src == SRC_MEMCPY ? OPT_MEMCPY_CTX
+						     : OPT_MEMSET_CTX);
 	snprintf(sql, sizeof(sql),
 		 "SELECT rowid, start, \"end\", deviceId, streamId, "
-		 "correlationId, %s, %s, %s FROM %s",
+		 "correlationId, %s, %s, %s, %s FROM %s",
 		 has_pid ? "globalPid" : "NULL",
 		 src == SRC_KERNEL   ? "shortName"
 		 : src == SRC_MEMCPY ? "copyKind"
 				     : "NULL",
-		 src == SRC_KERNEL ? "NULL" : "bytes", table_of[src]);
+		 src == SRC_KERNEL ? "NULL" : "bytes",
+		 has_ctx ? "contextId" : "NULL", table_of[src]);
 	sqlite3_stmt *st = NULL;
 	enum status e = gpu_run_prepare(f, sql, &st, err);
 	if (e != STATUS_OK)
@@ -616,6 +629,27 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		}
 		if (line == MODEL_NONE)
 			continue;
+		r->lines[line].group = TIMELINE_GROUP_STREAM;
+		/* the same work on its context's line (the other grouping) */
+		int64_t context;
+		if (gpu_run_col_int(st, 9, &context)) {
+			char clabel[96] = "";
+			if (!r->second_pass)
+				snprintf(clabel, sizeof(clabel),
+					 "pid %" PRId64 " GPU %" PRId64
+					 " context %" PRId64,
+					 pid, dev, context);
+			uint32_t cl = gpu_run_line(
+			    r, fi, 0, GPU_RUN_LINE_ALT, a, (uint64_t)context,
+			    r->second_pass ? NULL : clabel, MODEL_NONE);
+			if (cl != MODEL_NONE) {
+				r->lines[cl].group = TIMELINE_GROUP_QUEUE;
+				gpu_run_line_add(r, cl, (uint64_t)start,
+						 (uint64_t)end, node,
+						 (uint64_t)rowid << 3 | src,
+						 link);
+			}
+		}
 		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
 				r->lines[line].profile);
 		if (src != SRC_KERNEL && gpu_run_col_int(st, 8, &bytes) &&

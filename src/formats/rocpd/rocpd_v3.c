@@ -172,6 +172,17 @@ static enum status check_set(struct gpu_run_file *f, struct gpu_run_set *s,
 			s->has_copy = gpu_run_has_column(f, t, copy[i]);
 		free(t);
 	}
+	/* stream ids (optional columns): the lines by stream */
+	if ((t = rocpd_v3_rawname(s, "rocpd_kernel_dispatch"))) {
+		if (gpu_run_has_column(f, t, "stream_id"))
+			s->opt |= V3_DISPATCH_STREAM;
+		free(t);
+	}
+	if (s->has_copy && (t = rocpd_v3_rawname(s, "rocpd_memory_copy"))) {
+		if (gpu_run_has_column(f, t, "stream_id"))
+			s->opt |= V3_COPY_STREAM;
+		free(t);
+	}
 	if ((t = rocpd_v3_rawname(s, "rocpd_arg"))) {
 		s->has_arg = gpu_run_has_table(f, t);
 		free(t);
@@ -427,7 +438,8 @@ static void read_agents(struct v3_ctx *c)
 /* GPU work whose launching region is not known: placed after the scan,
  * by time on its thread. */
 struct pending {
-	int64_t pid, tid, start, end, rowid, agent, queue;
+	int64_t pid, tid, start, end, rowid, agent, queue, stream;
+	bool has_stream;
 	uint32_t name;
 	uint8_t kind;
 	bool copy;
@@ -501,6 +513,22 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 	}
 	if (line == MODEL_NONE)
 		return false;
+	r->lines[line].group = TIMELINE_GROUP_QUEUE;
+	/* the same work on its stream's line (the other grouping) */
+	uint32_t sline = MODEL_NONE;
+	if (p->has_stream) {
+		char label[240] = "";
+		if (!r->second_pass)
+			snprintf(label, sizeof(label), "%s stream %" PRId64,
+				 proc_label(c, p->pid), p->stream);
+		sline = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_ALT,
+				     (uint64_t)p->pid, (uint64_t)p->stream,
+				     r->second_pass ? NULL : label, MODEL_NONE);
+		if (sline == MODEL_NONE && !r->second_pass)
+			return false;
+		if (sline != MODEL_NONE)
+			r->lines[sline].group = TIMELINE_GROUP_STREAM;
+	}
 	gpu_run_add_gpu(r, node, dur, prof);
 	if (p->copy && p->bytes >= 0)
 		gpu_run_add_bytes(r, node, p->bytes, dur);
@@ -511,9 +539,16 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 			gpu_run_add_counter(r, node, c->pmc[at].counter,
 					    c->pmc[at].value);
 	gpu_run_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
-	return gpu_run_line_add(r, line, (uint64_t)p->start,
-			      (uint64_t)(p->end > p->start ? p->end : p->start),
-			      node, (uint64_t)p->rowid, p->link);
+	uint64_t end = (uint64_t)(p->end > p->start ? p->end : p->start);
+	/* a stream line holds kernels and copies: the event says which */
+	if (sline != MODEL_NONE &&
+	    !gpu_run_line_add(r, sline, (uint64_t)p->start, end, node,
+			      (uint64_t)p->rowid |
+				      (p->copy ? ROCPD_V3_COPY_EVENT : 0),
+			      p->link))
+		return false;
+	return gpu_run_line_add(r, line, (uint64_t)p->start, end, node,
+				(uint64_t)p->rowid, p->link);
 }
 
 /* Host regions (API calls, roctx ranges), in id order: a parent's id (the
@@ -794,12 +829,15 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 	if (!tab || !ev ||
 	    asprintf(&sql,
 		     copy ? "SELECT k.id, k.pid, k.tid, k.start, k.\"end\", "
-			    "e.stack_id, 0, 0, k.name_id, k.size FROM %s k "
+			    "e.stack_id, 0, 0, k.name_id, k.size, %s FROM %s k "
 			    "LEFT JOIN %s e ON e.id = k.event_id"
 			  : "SELECT k.id, k.pid, k.tid, k.start, k.\"end\", "
 			    "e.stack_id, k.agent_id, k.queue_id, k.kernel_id, "
-			    "NULL FROM %s k LEFT JOIN %s e ON e.id = "
+			    "NULL, %s FROM %s k LEFT JOIN %s e ON e.id = "
 			    "k.event_id",
+		     c->s->opt & (copy ? V3_COPY_STREAM : V3_DISPATCH_STREAM)
+			     ? "k.stream_id"
+			     : "NULL",
 		     tab, ev) < 0) {
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
@@ -824,6 +862,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 			p.tid = -1;
 		gpu_run_col_int(st, 6, &p.agent);
 		gpu_run_col_int(st, 7, &p.queue);
+		p.has_stream = gpu_run_col_int(st, 10, &p.stream);
 		if (copy) {
 			p.kind = NODE_FUNCTION;
 			p.name = gpu_run_col_int(st, 8, &kid)
