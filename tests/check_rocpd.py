@@ -645,6 +645,24 @@ def main():
         fail("a control character reached the output")
     if b"evil" not in r.stdout:
         fail("the hostile kernel is missing")
+    # nor in an instant's name (a roctxMark 1 ns after the first
+    # iteration begins), text and JSON, at its time and in a window
+    hdb = os.path.join(d, "hostile.db")
+    first = trace_at(cs, "+0", hdb, "--span", "1ms")
+    main = [l for lb, l in first.items() if lb.endswith(" tid 666")]
+    t_evil = main[0]["instant"]["time"] + 1 if main and main[0].get("instant") else None
+    if t_evil is None:
+        fail("hostile.db: no instant on the main thread")
+    else:
+        for fmt in ("text", "json"):
+            r = run(cs, "trace", "--at", str(t_evil), "--format", fmt, hdb)
+            r2 = run(cs, "trace", "--from", str(t_evil), "--to", str(t_evil + 1),
+                     "--columns", "1", "--format", fmt, hdb)
+            for out in (r.stdout, r2.stdout):
+                if b"\x1b" in out or b"\x07" in out:
+                    fail("a control character of an instant's name reached the output (%s)" % fmt)
+                if b"mark" not in out:
+                    fail("the hostile instant is missing (%s): %r" % (fmt, out[:300]))
     # the real corpus files: plain SQL over the same file
     for rpd in sys.argv[3:]:
         db = sqlite3.connect("file:%s?mode=ro&immutable=1" % rpd, uri=True)

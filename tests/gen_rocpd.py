@@ -68,6 +68,7 @@ class V3:
         self.db, self.rng, self.args = db, rng, args
         self.host, self.pid, self.rank = host, pid, rank
         self.answers = answers
+        self.hostile = hostile
         u = uuid.UUID(int=rng.getrandbits(128))
         self.guid = str(u)
         self.sfx = "_" + self.guid.replace("-", "_")
@@ -157,6 +158,8 @@ class V3:
                 self.marks.append((tid, t, "sample", "iteration %d begins" % it))
                 if it == 0:
                     self.marks.append((tid, t, "sample", "first iteration"))
+                if it == 0 and self.hostile:
+                    self.marks.append((tid, t + 1, "mark", "evil\x1b]0;x\x07mark\x1b[2J"))
                 it_corr = self.region(tid, t, 0, "roctxRangePushA", 0, None, "iteration")
                 it_idx = len(self.regions) - 1
                 t += 100

@@ -83,6 +83,9 @@ struct trace_pane {
 	bool half;         /* two grid rows per screen row possible */
 	uint32_t per;      /* grid rows per screen row in this frame (1, 2) */
 	short pair_base;
+	/* a line has instants: the cursor's lines get one more, for the
+	 * instant in its cell beside the interval's details */
+	bool instants;
 };
 
 /* ---- colours -------------------------------------------------------- */
@@ -814,7 +817,8 @@ static void trace_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	struct trace_pane *t = pane->state;
 	if (r.h < 3 || r.w < 20)
 		return;
-	int footer = r.h >= 14 ? 5 : r.h >= 8 ? 2 : 0;
+	int info = t->instants ? 4 : 3; /* the cursor's lines */
+	int footer = r.h >= 11 + info ? 2 + info : r.h >= 8 ? 2 : 0;
 	int gh = r.h - 1 - footer;
 	int lw = r.w / 5 < LABEL_MAX ? r.w / 5 : LABEL_MAX;
 	int gw = r.w - lw - 1;
@@ -859,7 +863,7 @@ static void trace_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	if (footer >= 2)
 		draw_legend(env, t, fy + 1, r.x, r.w);
 	if (footer >= 5)
-		draw_cursor_info(env, t, fy + 2, r.x, r.w, 3);
+		draw_cursor_info(env, t, fy + 2, r.x, r.w, footer - 2);
 }
 
 /* ---- mouse ----------------------------------------------------------- */
@@ -1175,6 +1179,8 @@ static struct pane *trace_new(struct pane_env *env)
 		return NULL;
 	}
 	t->view = v;
+	for (uint32_t i = 0; i < env->model->n_timelines; i++)
+		t->instants |= env->model->timelines[i].n_instants > 0;
 	setup_colors(env, t);
 	t->per = t->half ? 2 : 1;
 	p->ops = &pane_trace_ops;
