@@ -5,7 +5,8 @@
 # message, the cursor on the first stream line, whose label and index are
 # those `trace --gpu-lines stream` prints first), a kernel on a stream
 # line links (`a`) to its call and back to the same kernel on the stream
-# line (not to the hidden queue line), and `S` again goes back.  On a
+# line (not to the hidden queue line), `A` finds it the only launch of
+# its call, and `S` again goes back.  On a
 # generated Nsight export `S` shows the lines by context.  On the
 # generated .rpd file the instant UserMarkers draw a marker cell and the
 # cursor's lines name the first instant in its cell.  Polls capture-pane
@@ -89,6 +90,12 @@ if screen | grep -q "^Interval .*; launched by "; then
 		fail "a came back to '$(cursor_line)', not to the stream line '$want'"
 	screen | grep -q "hidden by the line filter" &&
 		fail "the way back was hidden"
+	# A: each call launched one kernel, found through its twin on the
+	# queue line (the call's chain)
+	t send-keys -t "$S" A
+	wait_for "the only kernel or copy its call launched" ||
+		fail "A on a stream line did not find the call's launches"
+	[ "$(cursor_line)" = "$want" ] || fail "A left the stream line"
 else
 	fail "no kernel with a launching call on the stream line"
 fi
