@@ -164,6 +164,105 @@ def check_file(cs, db, expected):
                 unlinked += n["values"][1] or 0
         want("kernels without an API call", unlinked, int(rows[0][0]))
     errs += check_summaries(db, by, val)
+    errs += check_marks(cs, db, exp)
+    errs += check_contexts(cs, db)
+    return errs
+
+
+def check_contexts(cs, db):
+    """GPU lines by context (trace --gpu-lines queue; streams are shown
+    first): per (pid, device, context) the count of kernels, copies and
+    memsets and, at probe times, the interval active (the latest-begun
+    running one in callscope's order: begin, end descending, row), both
+    from plain SQL over the file."""
+    errs = []
+    rows = {}
+    for src, tab in enumerate(("CUPTI_ACTIVITY_KIND_KERNEL",
+                               "CUPTI_ACTIVITY_KIND_MEMCPY",
+                               "CUPTI_ACTIVITY_KIND_MEMSET")):
+        if not has_table(db, tab) or "contextId" not in columns(db, tab):
+            continue
+        pid = "(globalPid >> 24) & 16777215" if "globalPid" in columns(db, tab) else "0"
+        con = sqlite3.connect("file:%s?mode=ro&immutable=1" % db, uri=True)
+        for r in con.execute(
+                "SELECT %s, deviceId, contextId, start, \"end\", rowid FROM %s "
+                "WHERE typeof(start) = 'integer' AND typeof(\"end\") = "
+                "'integer' AND \"end\" >= start AND typeof(contextId) = "
+                "'integer'" % (pid, tab)):
+            rows.setdefault("pid %d GPU %d context %d" % (r[0], r[1], r[2]),
+                            []).append((r[3], r[4], r[5] << 3 | src))
+        con.close()
+    if not rows:
+        return errs
+    info = run(cs, ["info", "--format", "json", db])["trace"]["line_list"]
+    got = {l["label"]: l["samples"] for l in info if " context " in l["label"]}
+    want = {k: len(v) for k, v in rows.items()}
+    if got != want:
+        errs.append("GPU work per context %s, SQL says %s" % (got, want))
+    default = {l["label"] for l in run(cs, ["trace", "--at", "0", "--format",
+                                            "json", db])["lines"]}
+    if any(" context " in l for l in default):
+        errs.append("context lines shown by default: %s" % sorted(default))
+    for label, ivs in sorted(rows.items()):
+        ivs.sort(key=lambda x: (x[0], -x[1], x[2]))
+        times = [ivs[0][0], ivs[0][1], ivs[-1][0], ivs[len(ivs) // 2][0] + 1,
+                 (ivs[0][0] + ivs[-1][1]) // 2, ivs[-1][1]]
+        for t in times:
+            best = None
+            for b, e, ev in ivs:
+                if b <= t < e:
+                    best = (b, e)
+            lines = {l["label"]: l for l in run(
+                cs, ["trace", "--at", str(t), "--gpu-lines", "queue",
+                     "--format", "json", db])["lines"]}
+            l = lines.get(label)
+            if l is None or (best and [l["begin"], l["end"]] != list(best)) or \
+                    (not best and l["begin"] is not None):
+                errs.append("%s at %d: %s, SQL says %s" % (
+                    label, t, l and [l["begin"], l["end"]], best))
+            CHECKED[0] += 1
+    return errs
+
+
+def check_marks(cs, db, exp):
+    """NVTX marks (eventType 34) are instants of their thread's line: at
+    each mark's time `trace --at` names the first mark there, how many,
+    and the host interval it lies in is the one the expected file names;
+    per thread the count equals plain SQL's."""
+    errs = []
+    pid_of = {}
+    for tid, t, first, n, b, e in exp.get("NVTX marks (eventType 34)", [])[::3]:
+        got = run(cs, ["trace", "--at", t, "--format", "json", db])
+        lines = [l for l in got["lines"] if l["label"].endswith(" tid " + tid)]
+        if len(lines) != 1:
+            errs.append("mark at %s: no line of tid %s" % (t, tid))
+            continue
+        l = lines[0]
+        ins = l.get("instant")
+        if not ins or ins["name"] != first or ins["time"] != int(t) or \
+                l.get("instants") != int(n):
+            errs.append("mark at %s on tid %s: %s x%s, expected %r x%s"
+                        % (t, tid, ins, l.get("instants"), first, n))
+        if (b == "-" and l["begin"] is not None) or \
+                (b != "-" and [l["begin"], l["end"]] != [int(b), int(e)]):
+            errs.append("interval at mark %s on tid %s: [%s, %s), expected "
+                        "[%s, %s)" % (t, tid, l["begin"], l["end"], b, e))
+        CHECKED[0] += 1
+    con = sqlite3.connect("file:%s?mode=ro&immutable=1" % db, uri=True)
+    if has_table(db, "NVTX_EVENTS"):
+        per = con.execute("SELECT globalTid, COUNT(*), MIN(start) FROM "
+                          "NVTX_EVENTS WHERE eventType = 34 GROUP BY "
+                          "globalTid").fetchall()
+        for gtid, n, first in per:
+            got = run(cs, ["trace", "--at", str(first), "--span", "1000s",
+                           "--format", "json", db])
+            lines = [l for l in got["lines"] if l["label"].endswith(
+                " tid %d" % (gtid & 0xffffff))]
+            if len(lines) != 1 or lines[0].get("instants") != n:
+                errs.append("tid %d: %s marks, SQL says %d" % (
+                    gtid & 0xffffff, lines and lines[0].get("instants"), n))
+            CHECKED[0] += 1
+    con.close()
     return errs
 
 

@@ -98,6 +98,7 @@ CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL,
         e[1] += dur
 
     kernels, runtime, copies, sets, nvtx, osrt_rows = [], [], [], [], [], []
+    marks = []  # (t, globalTid, text)
     corr = 0
     threads = 2
     per_thread = max(1, n_kernels // threads)
@@ -115,6 +116,12 @@ CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL,
         while done < per_thread:
             batch = min(per_thread - done, rnd.randint(1, 8))
             rstart = now
+            # NVTX marks (eventType 34) at equal times with a range's
+            # begin (two at the first), and below at its end
+            if step % 2 == 0:
+                marks.append((rstart, gtid, "mark %d" % step))
+                if step == 0:
+                    marks.append((rstart, gtid, "mark first"))
             now += 50
             for i in range(batch):
                 corr += 1
@@ -174,6 +181,8 @@ CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL,
             nvtx.append((rstart, now, 59, None, None, None, name, gtid,
                          None, None, None))
             add(ans_nvtx, name, now - rstart)
+            if step % 5 == 1:
+                marks.append((now, gtid, "end %d" % step))
             step += 1
             now += 100
     c.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES "
@@ -189,8 +198,10 @@ CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL,
     # a domain-create row and a mark: not ranges
     c.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
               "globalTid) VALUES (10, NULL, 75, 'domain', ?)", (gpid | pid,))
-    c.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
-              "globalTid) VALUES (20, NULL, 34, 'mark', ?)", (gpid | pid,))
+    marks.insert(0, (20, gpid | pid, "mark"))
+    c.executemany("INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
+                  "globalTid) VALUES (?, NULL, 34, ?, ?)",
+                  [(t, text, g) for t, g, text in marks])
     c.executemany("INSERT INTO OSRT_API VALUES (?,?,?,?,?,?,?,?)",
                   osrt_rows)
     c.executemany("INSERT INTO StringIds VALUES (?, ?)",
@@ -215,7 +226,28 @@ CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL,
     for k, (n, tot) in sorted(ans_api.items()):
         out.append("%s\t%d\t%d" % (k, n, tot))
     out += ["## NVTX by eventType", "eventType\tn\twith_end",
-            "34\t1\t0", "59\t%d\t%d" % (len(nvtx), len(nvtx)), "75\t1\t0"]
+            "34\t%d\t0" % len(marks), "59\t%d\t%d" % (len(nvtx), len(nvtx)),
+            "75\t1\t0"]
+    # each mark: the first mark of its thread at its time (rowid order),
+    # how many, and the host interval it lies in, by brute force over the
+    # thread's ranges, calls (class 0) and OS runtime calls in callscope's
+    # order (begin, end descending, NVTX < API < OS runtime): the last one
+    # running at t
+    host = [(r[0], r[1], 0, r[7]) for r in nvtx] + \
+        [(r[0], r[1], 1, r[3]) for r in runtime if r[2] in (0, 1)] + \
+        [(r[0], r[1], 2, r[3]) for r in osrt_rows]
+    host.sort(key=lambda h: (h[3], h[0], -h[1], h[2]))
+    out += ["## NVTX marks (eventType 34)",
+            "tid\tt\tfirst\tn_at_t\tbegin\tend"]
+    for t, g, text in marks:
+        at = [m for m in marks if m[0] == t and m[1] == g]
+        enc = None
+        for h in host:
+            if h[3] == g and h[0] <= t < h[1]:
+                enc = h
+        out.append("%d\t%d\t%s\t%d\t%s\t%s" % (
+            g & 0xffffff, t, at[0][2], len(at),
+            enc[0] if enc else "-", enc[1] if enc else "-"))
     out += ["## NVTX push/pop ranges (eventType 59) by name",
             "name\tn\ttotal_ns"]
     for k, (n, tot) in sorted(ans_nvtx.items()):

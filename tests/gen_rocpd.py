@@ -14,10 +14,15 @@ records, never by reading the files back:
   kernels:  display name -> [calls, total ns]  (flat kernel summary)
   totals:   GPU ns (kernels + copies), copies bytes
   probes:   [{"t": ns, "label": line label, "path": [...] or []}]
+  instants: [{"label", "t", "name", "count" (instants of the line at t),
+              "first" (the name of the first of them),
+              "path" (the enclosing interval's path + name), "interval"}]
 
 usage: gen_rocpd.py OUTDIR [--seed N] [--procs N] [--iters N]
                     [--kernels-per-iter N] [--bench] [--sql-views]
-Writes OUTDIR/run/HOST/PID_results.db (one per process), OUTDIR/merged.db
+Writes OUTDIR/run/HOST/PID_results.db (one per process; stray files
+beside them), OUTDIR/index.yaml and OUTDIR/optiq.yaml (the run's index in
+rocpd package's and roc-optiq's forms), OUTDIR/merged.db
 (two table sets in one file), OUTDIR/unknown.db (a 4.x-like layout),
 OUTDIR/gen.rpd and OUTDIR/answers.json.
 """
@@ -63,6 +68,7 @@ class V3:
         self.db, self.rng, self.args = db, rng, args
         self.host, self.pid, self.rank = host, pid, rank
         self.answers = answers
+        self.hostile = hostile
         u = uuid.UUID(int=rng.getrandbits(128))
         self.guid = str(u)
         self.sfx = "_" + self.guid.replace("-", "_")
@@ -92,6 +98,8 @@ class V3:
         for q in self.queues:
             db.execute(f'INSERT INTO "rocpd_info_queue{self.sfx}" (id, nid, pid, name) VALUES (?,?,?,?)', (q, self.nid, pid, "Queue"))
         db.execute(f'INSERT INTO "rocpd_info_stream{self.sfx}" (id, nid, pid, name) VALUES (0,?,?,"Default Stream")', (self.nid, pid))
+        for sid_ in (1, 2):
+            db.execute(f'INSERT INTO "rocpd_info_stream{self.sfx}" (id, nid, pid, name) VALUES (?,?,?,"Stream")', (sid_, self.nid, pid))
         db.execute(f'INSERT INTO "rocpd_info_code_object{self.sfx}" (id, nid, pid, agent_id, uri) VALUES (1,?,?,1,"file://a.out")', (self.nid, pid))
         names = list(KERNELS)
         if hostile:
@@ -101,7 +109,20 @@ class V3:
             db.execute(f'INSERT INTO "rocpd_info_kernel_symbol{self.sfx}" (id, nid, pid, code_object_id, kernel_name, display_name, sgpr_count, arch_vgpr_count, accum_vgpr_count, group_segment_size, private_segment_size) VALUES (?,?,?,1,?,?,?,?,?,?,?)',
                        (i + 1, self.nid, pid, "_Z" + n, n, 32, 64, 0, 1024, 0))
         self.regions, self.dispatches, self.copies = [], [], []
+        # instants: (tid, t, kind, message); kind "sample" is a
+        # rocpd_sample row on the thread's track, "mark" a roctxMarkA
+        # region with start == end
+        self.marks = []
         self.lines = {}  # label -> [(begin, end, path)]
+
+    @staticmethod
+    def stream_of(i):
+        """The stream of dispatch i: three streams across two queues."""
+        return i % 3
+
+    @staticmethod
+    def copy_stream_of(i):
+        return 1 + i % 2
 
     def string(self, s):
         if s not in self.strings:
@@ -132,6 +153,13 @@ class V3:
             base = [self.label, thread_names[tid]]
             for it in range(a.iters):
                 it_start = t
+                # instants at equal times with interval boundaries: the
+                # iteration's begin (twice in the first iteration)
+                self.marks.append((tid, t, "sample", "iteration %d begins" % it))
+                if it == 0:
+                    self.marks.append((tid, t, "sample", "first iteration"))
+                if it == 0 and self.hostile:
+                    self.marks.append((tid, t + 1, "mark", "evil\x1b]0;x\x07mark\x1b[2J"))
                 it_corr = self.region(tid, t, 0, "roctxRangePushA", 0, None, "iteration")
                 it_idx = len(self.regions) - 1
                 t += 100
@@ -146,6 +174,10 @@ class V3:
                         end = start  # equal timestamps: zero-length call
                     path = base + ["iteration", "forward", "hipLaunchKernel"]
                     corr = self.region(tid, start, end, "hipLaunchKernel", fw_corr, path)
+                    if k == 0:  # at a call's begin, as a roctxMarkA region
+                        self.marks.append((tid, start, "mark", "launch %d" % it))
+                    if k == 1:  # at a zero-length call's time
+                        self.marks.append((tid, start, "sample", "zero-length call"))
                     t = end + 10
                     q = self.queues[(k + tid) % 2]
                     ks = max(t + 500, qend[q])
@@ -169,6 +201,9 @@ class V3:
                 self.copies.append([tid, cstart + 300, cstart + 900, "MEMORY_COPY_HOST_TO_DEVICE", size, ccorr,
                                     base + ["iteration", "forward", "hipMemcpy", "MEMORY_COPY_HOST_TO_DEVICE"]])
                 fw_end = t
+                # at the forward range's end: lies in the iteration only
+                self.marks.append((tid, fw_end, "mark" if it % 2 else "sample",
+                                   "forward ends \u00e9" if it == 1 else "forward ends"))
                 self.regions[fw_idx] = self.regions[fw_idx][:3] + (fw_end,) + self.regions[fw_idx][4:]
                 t += 30
                 it_end = t
@@ -180,7 +215,8 @@ class V3:
         db, sfx = self.db, self.sfx
         strs = sorted(set([""] + [r[4] for r in self.regions] +
                           ["MARKER_CORE_RANGE_API", "HIP_RUNTIME_API_EXT", "KERNEL_DISPATCH",
-                           "MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE"]))
+                           "MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE", "MARKER_CORE_API",
+                           "roctxMarkA"]))
         sid = {s: i + 1 for i, s in enumerate(strs)}
         db.executemany(f'INSERT INTO "rocpd_string{sfx}" (id, string) VALUES (?,?)',
                        [(sid[s], s) for s in strs])
@@ -188,6 +224,23 @@ class V3:
         for corr, tid, s, e, name, eid in self.regions:
             db.execute(f'INSERT INTO "rocpd_region{sfx}" (id, nid, pid, tid, start, "end", name_id, event_id) VALUES (?,?,?,?,?,?,?,?)',
                        (corr, self.nid, self.pid, tid, s, e, sid[name], eid))
+        # instants: roctxMarkA regions (ids after every other region) and
+        # rocpd_sample rows on one MARKER_CORE_API track per thread
+        tracks = {}
+        for n, (tid, t, kind, msg) in enumerate(self.marks):
+            if kind == "mark":
+                self.corr += 1
+                eid = self.ev("MARKER_CORE_API", self.corr, 0, json.dumps({"message": msg}))
+                db.execute(f'INSERT INTO "rocpd_region{sfx}" (id, nid, pid, tid, start, "end", name_id, event_id) VALUES (?,?,?,?,?,?,?,?)',
+                           (self.corr, self.nid, self.pid, tid, t, t, sid["roctxMarkA"], eid))
+                continue
+            if tid not in tracks:
+                tracks[tid] = len(tracks) + 1
+                db.execute(f'INSERT INTO "rocpd_track{sfx}" (id, nid, pid, tid, name_id) VALUES (?,?,?,?,?)',
+                           (tracks[tid], self.nid, self.pid, tid, sid["MARKER_CORE_API"]))
+            eid = self.ev("MARKER_CORE_API", 0, 0, json.dumps({"message": msg}))
+            db.execute(f'INSERT INTO "rocpd_sample{sfx}" (track_id, timestamp, event_id) VALUES (?,?,?)',
+                       (tracks[tid], t, eid))
         rows = []
         for i, (tid, q, name, ks, ke, link, kpath) in enumerate(self.dispatches):
             self.event_id += 1
@@ -197,7 +250,7 @@ class V3:
             if i == 5 and self.args.text_in_int:
                 start = "n/a"  # text in an integer column: left out
                 self.dispatches[i][6] = "SKIP"
-            rows.append((i + 1, self.nid, self.pid, tid, 1 + (self.queues.index(q)), kid, i + 1, q, 0, start, ke,
+            rows.append((i + 1, self.nid, self.pid, tid, 1 + (self.queues.index(q)), kid, i + 1, q, self.stream_of(i), start, ke,
                          0, 1024, 256, 1, 1, 65536, 1, 1, sid[""], self.event_id))
         db.executemany(f'INSERT INTO "rocpd_kernel_dispatch{sfx}" (id, nid, pid, tid, agent_id, kernel_id, dispatch_id, queue_id, stream_id, start, "end", private_segment_size, group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)', rows)
         self.counters(rows)
@@ -205,8 +258,8 @@ class V3:
         for i, (tid, s, e, name, size, link, path) in enumerate(self.copies):
             self.event_id += 1
             ev_extra.append((self.event_id, "MEMORY_COPY", link, link, "{}"))
-            db.execute(f'INSERT INTO "rocpd_memory_copy{sfx}" (id, nid, pid, tid, start, "end", name_id, dst_agent_id, src_agent_id, size, queue_id, stream_id, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,NULL,0,?,?)',
-                       (i + 1, self.nid, self.pid, tid, s, e, sid[name], 1, 0, size, sid[""], self.event_id))
+            db.execute(f'INSERT INTO "rocpd_memory_copy{sfx}" (id, nid, pid, tid, start, "end", name_id, dst_agent_id, src_agent_id, size, queue_id, stream_id, region_name_id, event_id) VALUES (?,?,?,?,?,?,?,?,?,?,NULL,?,?,?)',
+                       (i + 1, self.nid, self.pid, tid, s, e, sid[name], 1, 0, size, self.copy_stream_of(i), sid[""], self.event_id))
         db.executemany(f'INSERT INTO "rocpd_event{sfx}" (id, category_id, stack_id, parent_stack_id, correlation_id, extdata) VALUES (?,?,?,?,0,?)',
                        [(e, sid[c], s, p, x) for (e, c, s, p, x) in self.events + ev_extra])
         self.answer()
@@ -287,6 +340,23 @@ class V3:
         lines = A.setdefault("lines", {})
         for corr, (tid, s, e, path) in byid.items():
             lines.setdefault(self.label + " tid %d" % tid, []).append((s, e, path))
+        # instants: where each lies (the latest-begun interval of its
+        # thread running at its time, by brute force), how many share
+        # its time
+        inst = A.setdefault("instants", [])
+        for tid, t, kind, msg in self.marks:
+            best = None
+            for corr, (t2, s, e, path) in sorted(byid.items()):
+                if t2 == tid and s <= t < e and (best is None or s >= best[0]):
+                    best = (s, e, path)
+            at = [m for m in self.marks if m[0] == tid and m[1] == t]
+            # several at one time: roctxMark regions, then samples in
+            # the order written
+            first = sorted(at, key=lambda m: (m[2] != "mark", self.marks.index(m)))[0]
+            inst.append({"label": self.label + " tid %d" % tid, "t": t, "name": msg,
+                         "count": len(at), "first": first[3],
+                         "path": (best[2] if best else []) + [msg],
+                         "interval": [best[0], best[1]] if best else None})
         for i, d in enumerate(self.dispatches):
             tid, q, name, ks, ke, link, kpath = d
             if kpath == "SKIP":
@@ -310,6 +380,10 @@ class V3:
             A["gpu_total"] = A.get("gpu_total", 0) + (ke - ks)
             qlabel = "%s GPU %d queue 0x%x" % (self.label, self.queues.index(q), q)
             lines.setdefault(qlabel, []).append((ks, ke, kpath))
+            # the same dispatch on its stream's line (trace --gpu-lines
+            # stream): streams cross queues, so they overlap
+            A.setdefault("stream_lines", {}).setdefault(
+                "%s stream %d" % (self.label, self.stream_of(i)), []).append((ks, ke, kpath))
         # counter lines: the value in force at probe times (the last
         # change at or before t), from the steps of each line
         probes = A.setdefault("counter_probes", [])
@@ -334,17 +408,19 @@ class V3:
                 if nxt - t > 1:
                     probes.append({"label": label, "t": (t + nxt) // 2, "value": v})
             probes.append({"label": label, "t": st[0][0] - 1, "value": None})
-        for tid, s, e, name, size, link, path in self.copies:
+        for i, (tid, s, e, name, size, link, path) in enumerate(self.copies):
             A["gpu_total"] = A.get("gpu_total", 0) + (e - s)
             A["bytes"] = A.get("bytes", 0) + size
             lines.setdefault(self.label + " copies", []).append((s, e, path))
+            A.setdefault("stream_lines", {}).setdefault(
+                "%s stream %d" % (self.label, self.copy_stream_of(i)), []).append((s, e, path))
 
 
-def probes(answers, rng, n):
+def probes(answers, rng, n, key="lines"):
     """What is active at probe times: per line, the latest-begun interval
     running at t (brute force over the records)."""
     out = []
-    for label, ivs in sorted(answers["lines"].items()):
+    for label, ivs in sorted(answers[key].items()):
         ivs = sorted(ivs, key=lambda x: (x[0], -x[1]))
         times = [iv[0] for iv in ivs[:3]] + [iv[1] for iv in ivs[:3]]
         times += [rng.randrange(ivs[0][0], ivs[-1][1] + 1) for _ in range(n)]
@@ -352,8 +428,9 @@ def probes(answers, rng, n):
             best = None
             for i, (b, e, p) in enumerate(ivs):
                 if b <= t < e:
-                    best = p
-            out.append({"t": t, "label": label, "path": best or []})
+                    best = (b, e, p)
+            out.append({"t": t, "label": label, "path": best[2] if best else [],
+                        "interval": [best[0], best[1]] if best else None})
     return out
 
 
@@ -372,7 +449,9 @@ def gen_rpd(path, rng, answers):
             strings.append(x)
         return strings.index(x) + 1
     pid, t = 4242, 5 * 10**14
-    R = answers.setdefault("rpd", {"kernels": {}, "gpu_total": 0, "bytes": 0})
+    R = answers.setdefault("rpd", {"kernels": {}, "gpu_total": 0, "bytes": 0,
+                                   "instants": [], "stream_lines": {}})
+    ticks = []  # instant UserMarkers (start == end): (t, text, enclosing)
     api_id, op_id = 0, 0
     for it in range(6):
         # a UserMarker range holding launches
@@ -380,16 +459,21 @@ def gen_rpd(path, rng, answers):
         mk = api_id
         mstart = t
         db.execute("INSERT INTO rocpd_api VALUES (?,?,?,?,?,?,?)", (mk, pid, pid, t, 0, s("UserMarker"), s("step")))
+        ticks.append([t, "tick %d" % it, "step"])  # at the range's begin
         t += 10
         for k in range(3):
             api_id += 1
             name = KERNELS[(it + k) % 4]
             db.execute("INSERT INTO rocpd_api VALUES (?,?,?,?,?,?,?)", (api_id, pid, pid, t, t + 30, s("hipLaunchKernel"), s("args %d" % api_id)))
+            if k == 0:  # at a call's end: in the range, not the call
+                ticks.append([t + 30, "launched %d" % it, "step"])
             op_id += 1
             ks, ke = t + 100, t + 100 + 500 + 10 * k
             db.execute("INSERT INTO rocpd_op VALUES (?,?,?,?,?,?,?,?,?)", (op_id, 2, 0, op_id, "", ks, ke, s(name), s("KernelExecution")))
             db.execute("INSERT INTO rocpd_api_ops (api_id, op_id) VALUES (?,?)", (api_id, op_id))
-            db.execute("INSERT INTO rocpd_kernelapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, "0x0", 64, 1, 1, 64, 1, 1, 0, 0, "", "", "", 0, s(name)))
+            stream = "0x%x" % (0x10 + (it + k) % 3)
+            db.execute("INSERT INTO rocpd_kernelapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, stream, 64, 1, 1, 64, 1, 1, 0, 0, "", "", "", 0, s(name)))
+            R["stream_lines"].setdefault("GPU 2 stream %s" % stream, []).append((ks, ke, []))
             kk = R["kernels"].setdefault(name, [0, 0])
             kk[0] += 1
             kk[1] += ke - ks
@@ -402,13 +486,23 @@ def gen_rpd(path, rng, answers):
         db.execute("INSERT INTO rocpd_op VALUES (?,?,?,?,?,?,?,?,?)", (op_id, 2, 0, op_id, "", t + 60, t + 160, s(""), s("CopyHostToDevice")))
         db.execute("INSERT INTO rocpd_api_ops (api_id, op_id) VALUES (?,?)", (api_id, op_id))
         size = 1 << 20 if it % 2 == 0 else ""
-        db.execute("INSERT INTO rocpd_copyapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, "0x0", size, "", "", 1, "0x1", "0x2", 0, 0, 0, 0))
+        db.execute("INSERT INTO rocpd_copyapi VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (api_id, "0x10", size, "", "", 1, "0x1", "0x2", 0, 0, 0, 0))
+        R["stream_lines"].setdefault("GPU 2 stream 0x10", []).append((t + 60, t + 160, []))
         R["gpu_total"] += 100
         if size != "":
             R["bytes"] += size
         t += 200
         db.execute("UPDATE rocpd_api SET \"end\" = ? WHERE id = ?", (t, mk))
+        ticks.append([t, "step %d done" % it, None])  # at its end: outside
+        for tk in ticks:
+            if tk[2] == "step":
+                tk[2] = [mstart, t]
         t += 50
+    for tt, text, enclosing in ticks:
+        api_id += 1
+        db.execute("INSERT INTO rocpd_api VALUES (?,?,?,?,?,?,?)", (api_id, pid, pid, tt, tt, s("UserMarker"), s(text)))
+        R["instants"].append({"label": "pid %d tid %d" % (pid, pid), "t": tt, "name": text,
+                              "interval": enclosing})
     db.executemany("INSERT INTO rocpd_string VALUES (?,?)", [(i + 1, x) for i, x in enumerate(strings)])
     db.execute("INSERT INTO rocpd_metadata (tag, value) VALUES ('schema_version', '2')")
     db.commit()
@@ -453,6 +547,22 @@ def main():
         v.build()
         db.commit()
         db.close()
+    # stray files beside the databases (a rocprofv3 log, a note): the
+    # directory is still the run; and the run's index YAML files in both
+    # forms, entries relative to OUTDIR
+    with open(os.path.join(out, "run", "README.txt"), "w") as f:
+        f.write("not a database\n")
+    with open(os.path.join(out, "run", "node00", "rocprofv3.log"), "w") as f:
+        f.write("log\n")
+    rel = sorted(os.path.relpath(os.path.join(r, f), out)
+                 for r, _, fs in os.walk(os.path.join(out, "run"))
+                 for f in fs if f.endswith(".db"))
+    with open(os.path.join(out, "index.yaml"), "w") as f:
+        f.write("# rocpd package index\nname: gen\nfiles:\n")
+        f.writelines("  - %s\n" % r for r in rel)
+    with open(os.path.join(out, "optiq.yaml"), "w") as f:
+        f.write("rocprofiler-sdk:\n  version: 1\n  rocpd:\n    files: [%s]\n"
+                % ", ".join("'%s'" % r for r in rel))
     # a merged file: two table sets, with the UNION views rocpd merge makes
     mpath = os.path.join(out, "merged.db")
     if os.path.exists(mpath):
@@ -495,6 +605,13 @@ def main():
         os.unlink(gen_rpd_path)
     gen_rpd(gen_rpd_path, rng, answers)
     answers["probes"] = rng.sample(probes(answers, rng, 4), 150)
+    # GPU lines by stream (trace --gpu-lines stream): the same brute force
+    # over each stream's dispatches and copies (the .rpd's too); drawn
+    # from a generator of their own so that the other answers stay put
+    srng = random.Random(a.seed + 7)
+    answers["stream_probes"] = srng.sample(probes(answers, srng, 4, "stream_lines"), 120)
+    answers["rpd"]["stream_probes"] = probes(answers["rpd"], srng, 6, "stream_lines")
+    del answers["stream_lines"], answers["rpd"]["stream_lines"]
     # each host's first event (the run's hosts are the first word of the
     # line labels; the .rpd's lines have no host and come last)
     first = {}

@@ -2,7 +2,8 @@
  * bidder (formats/probe.c) and the choice of a reader: degenerate inputs
  * first (a missing path, an empty directory, an empty file), then a
  * directory's names with a file registered as remote, the file names
- * one level down (point directories), an SQLite file's tables (and that
+ * one level down (point directories), ROCm run directories and index
+ * YAML files, an SQLite file's tables (and that
  * probing writes nothing), an archive's members, and which reader each
  * probe picks. */
 #include "config.h"
@@ -165,6 +166,56 @@ static void test_point_dirs(void **state)
 	reader_probe_free(p);
 }
 
+/* ROCm runs: rocprofv3's HOST/PID_results.db beside stray files (the
+ * databases one level down), not a set of HPCToolkit databases; a run's
+ * index YAML file. */
+static void test_rocpd_layouts(void **state)
+{
+	(void)state;
+	assert_int_equal(mkdir(at("run"), 0700), 0);
+	assert_int_equal(mkdir(at("run/node0"), 0700), 0);
+	write_file(at("run/README.txt"), "x", 1);
+	write_file(at("run/node0/1_results.db"), "x", 1);
+	write_file(at("run/node0/rocprofv3.log"), "x", 1);
+	struct reader_probe *p = probe(at("run"), STATUS_OK);
+	assert_non_null(reader_choose(p));
+	assert_string_equal(reader_choose(p)->name, "rocpd");
+	reader_probe_free(p);
+	/* subdirectories of HPCToolkit databases */
+	assert_int_equal(mkdir(at("dbs"), 0700), 0);
+	assert_int_equal(mkdir(at("dbs/a"), 0700), 0);
+	write_file(at("dbs/a/meta.db"), "x", 1);
+	write_file(at("dbs/a/profile.db"), "x", 1);
+	p = probe(at("dbs"), STATUS_OK);
+	assert_true(!reader_choose(p) ||
+		    strcmp(reader_choose(p)->name, "rocpd") != 0);
+	reader_probe_free(p);
+	/* stray files alone */
+	assert_int_equal(mkdir(at("stray"), 0700), 0);
+	write_file(at("stray/notes.txt"), "x", 1);
+	p = probe(at("stray"), STATUS_OK);
+	assert_null(reader_choose(p));
+	reader_probe_free(p);
+	/* index YAML files: with a files: list, and any other (refused by
+	 * the rocpd reader, whose message names the problem) */
+	static const char yaml[] = "# index\nfiles:\n  - node0/1_results.db\n";
+	static const char optiq[] = "rocprofiler-sdk:\n  rocpd:\n    files: []\n";
+	write_file(at("run/index.yaml"), yaml, sizeof(yaml) - 1);
+	write_file(at("run/optiq.yml"), optiq, sizeof(optiq) - 1);
+	write_file(at("run/other.yaml"), "a: 1\n", 5);
+	const char *const names[] = {"run/index.yaml", "run/optiq.yml",
+				     "run/other.yaml"};
+	for (int i = 0; i < 3; i++) {
+		p = probe(at(names[i]), STATUS_OK);
+		assert_non_null(reader_choose(p));
+		assert_string_equal(reader_choose(p)->name, "rocpd");
+		reader_probe_free(p);
+	}
+	p = probe(at("run/README.txt"), STATUS_OK);
+	assert_null(reader_choose(p));
+	reader_probe_free(p);
+}
+
 /* An SQLite file: its tables, sorted, and nothing written by probing. */
 static void test_sqlite(void **state)
 {
@@ -279,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_point_dirs),
+		cmocka_unit_test(test_rocpd_layouts),
 		cmocka_unit_test(test_sqlite),
 		cmocka_unit_test(test_archive),
 	};

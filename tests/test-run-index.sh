@@ -5,7 +5,8 @@
 # rocprofv3 run and a generated Nsight export are opened three ways --
 # without the index (--no-cache), writing it, reading it -- and the tree,
 # the flat summary, a trace probe, a trace window and an interval's details
-# must be the same each time.  Then the index is damaged (truncated at
+# must be the same each time (instants and the lines of both GPU line
+# groupings too).  Then the index is damaged (truncated at
 # 2/3 and at odd offsets of its headers, bytes flipped, another version's
 # header, emptied) and each time the run must open with the same output:
 # such an index is ignored.  Interval files whose intervals are garbage
@@ -42,7 +43,11 @@ views() {
 			"$cs" report --view flat --metric all --format json "$@" &&
 			"$cs" trace --at +0.5ms "$@" &&
 			"$cs" trace --from +0s --to +5ms --columns 300 "$@" &&
-			"$cs" trace --lines 1 --at +1ms --format json "$@"
+			"$cs" trace --lines 1 --at +1ms --format json "$@" &&
+			"$cs" trace --gpu-lines all --at +0.2ms --span 1ms \
+				--format json "$@" &&
+			"$cs" trace --gpu-lines all --from +0s --to +5ms \
+				--columns 200 --format json "$@"
 	} >"$out" 2>&1 || fail "$* exited $? ($(tail -n 1 "$out"))"
 }
 

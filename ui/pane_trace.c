@@ -20,7 +20,12 @@
  * at full height, and the cursor line prints the value and the range, so
  * the scale is never a guess.  A bar needs a whole character cell, so
  * while a counter line is in the line range each screen row draws one
- * line (no half blocks). */
+ * line (no half blocks).
+ *
+ * Instants (marks without duration: roctxMark, NVTX marks) draw one
+ * character in the marker role in each cell whose time span holds one
+ * (trace_grid.instants), over the interval's colour; the cursor's last
+ * lines name the first instant in the cursor's cell. */
 #include "config.h"
 
 #include <math.h>
@@ -78,6 +83,9 @@ struct trace_pane {
 	bool half;         /* two grid rows per screen row possible */
 	uint32_t per;      /* grid rows per screen row in this frame (1, 2) */
 	short pair_base;
+	/* a line has instants: the cursor's lines get one more, for the
+	 * instant in its cell beside the interval's details */
+	bool instants;
 };
 
 /* ---- colours -------------------------------------------------------- */
@@ -138,6 +146,19 @@ static void draw_cell(struct trace_pane *t, int y, int x, uint32_t up,
 			a |= theme_attr(THEME_ROLE_TRACE_IDLE);
 	}
 	setcchar(&cc, text, a, pair, NULL);
+	mvadd_wch(y, x, &cc);
+}
+
+/* An instant (a mark without duration) in a cell: one character in the
+ * marker role, a diamond under UTF-8, else '|' (letters and dots are the
+ * contexts' colours without colour). */
+static void draw_instant(struct pane_env *env, int y, int x, bool cursor)
+{
+	cchar_t cc;
+	wchar_t text[2] = {env->caps->utf8 ? 0x25c6 : L'|', 0};
+	attr_t a = theme_attr(THEME_ROLE_MARKER) | A_BOLD |
+		   (cursor ? A_REVERSE : A_NORMAL);
+	setcchar(&cc, text, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
 	mvadd_wch(y, x, &cc);
 }
 
@@ -222,6 +243,16 @@ static bool recompute(struct pane_env *env, struct trace_pane *t, uint32_t rows,
 
 /* ---- drawing -------------------------------------------------------- */
 
+/* What the GPU lines of grouping `g` are per: Nsight's queue-like
+ * grouping is by CUDA context. */
+static const char *group_name(const struct model *m, enum timeline_group g)
+{
+	if (g == TIMELINE_GROUP_STREAM)
+		return "stream";
+	return m->format && strcmp(m->format, "nsight") == 0 ? "context"
+							     : "queue";
+}
+
 static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x,
 			int w)
 {
@@ -247,14 +278,21 @@ static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x
 		snprintf(focus, sizeof(focus), ", %.*s: keys",
 			 (int)strcspn(keys, " "), keys);
 	free(keys);
+	/* both groupings of GPU lines: which one shows */
+	char gpu[40] = "";
+	enum timeline_group g = trace_view_gpu_lines(t->view);
+	if (trace_view_has_gpu_lines(t->view, TIMELINE_GROUP_QUEUE) &&
+	    trace_view_has_gpu_lines(t->view, TIMELINE_GROUP_STREAM))
+		snprintf(gpu, sizeof(gpu), "  GPU by %s",
+			 group_name(env->model, g));
 	if (asprintf(&text, " Trace [%s%s]  depth %u/%u  lines %u-%u of %u%s  "
-			    "window %s from %s%s%s",
+			    "window %s from %s%s%s%s",
 		     mode_names[t->mode], focus,
 		     win->depth, trace_view_max_depth(t->view), win->line_lo,
 		     win->line_hi ? win->line_hi - 1 : 0,
 		     trace_view_line_count(t->view),
 		     t->filter ? " (filtered)" : "", width, from, marktext,
-		     t->hide_empty ? "  non-empty" : "") < 0)
+		     t->hide_empty ? "  non-empty" : "", gpu) < 0)
 		text = NULL;
 	screen_text(y, x, w,
 		    theme_attr(env->focused ? THEME_ROLE_TAB_ACTIVE
@@ -389,7 +427,19 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 			bool cursor = k == cur_col &&
 				      (t->mode == MODE_DEPTH ||
 				       cur_row / per == (uint32_t)s);
-			draw_cell(t, y + s, x + (int)k, c0, c1, !under, cursor);
+			bool mark =
+				t->mode == MODE_MAIN &&
+				((r0 < t->rows &&
+				  t->grid.instants[(size_t)r0 * t->cols + k] !=
+					  UINT64_MAX) ||
+				 (per == 2 && r1 < t->rows &&
+				  t->grid.instants[(size_t)r1 * t->cols + k] !=
+					  UINT64_MAX));
+			if (mark)
+				draw_instant(env, y + s, x + (int)k, cursor);
+			else
+				draw_cell(t, y + s, x + (int)k, c0, c1, !under,
+					  cursor);
 		}
 	}
 }
@@ -672,6 +722,29 @@ static void draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	if (intervals && lines >= 3 &&
 	    trace_view_cursor_interval(t->view, &il, &ii, &iv))
 		details = interval_details(env, t, il, ii, &iv);
+	/* an instant in the cursor's cell: its name, time and how many */
+	uint64_t in_count = 0, in_index;
+	uint32_t in_line;
+	struct trace_instant in;
+	if (intervals && lines >= 3 &&
+	    trace_view_cursor_instant(t->view, t->cols, &in_line, &in_index,
+				      &in_count, &in)) {
+		char at[40], more[48] = "", *text = NULL;
+		fmt_rel(env, in.time, at, sizeof(at));
+		if (in_count > 1)
+			snprintf(more, sizeof(more), "  (%llu in the cell)",
+				 (unsigned long long)in_count);
+		if (asprintf(&text, "Instant %s at %s (t=%llu)%s",
+			     model_str(m, in.name), at,
+			     (unsigned long long)in.time, more) < 0)
+			text = NULL;
+		lines--;
+		screen_text(y + lines, x, w, theme_attr(THEME_ROLE_DETAIL),
+			    text ? text : "", true);
+		free(text);
+		if (lines < 3)
+			details = NULL;
+	}
 	if (details) {
 		lines--;
 		screen_text(y + lines, x, w, theme_attr(THEME_ROLE_DETAIL),
@@ -744,7 +817,8 @@ static void trace_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	struct trace_pane *t = pane->state;
 	if (r.h < 3 || r.w < 20)
 		return;
-	int footer = r.h >= 14 ? 5 : r.h >= 8 ? 2 : 0;
+	int info = t->instants ? 4 : 3; /* the cursor's lines */
+	int footer = r.h >= 11 + info ? 2 + info : r.h >= 8 ? 2 : 0;
 	int gh = r.h - 1 - footer;
 	int lw = r.w / 5 < LABEL_MAX ? r.w / 5 : LABEL_MAX;
 	int gw = r.w - lw - 1;
@@ -789,7 +863,7 @@ static void trace_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	if (footer >= 2)
 		draw_legend(env, t, fy + 1, r.x, r.w);
 	if (footer >= 5)
-		draw_cursor_info(env, t, fy + 2, r.x, r.w, 3);
+		draw_cursor_info(env, t, fy + 2, r.x, r.w, footer - 2);
 }
 
 /* ---- mouse ----------------------------------------------------------- */
@@ -1013,6 +1087,28 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 		t->hide_empty = !t->hide_empty;
 		trace_filter(env, pane, t->filter);
 		break;
+	case ACTION_TRACE_GPU_LINES: {
+		enum timeline_group g =
+			trace_view_gpu_lines(v) == TIMELINE_GROUP_STREAM
+				? TIMELINE_GROUP_QUEUE
+				: TIMELINE_GROUP_STREAM;
+		struct error err = {0};
+		if (trace_view_set_gpu_lines(v, g, &err) != STATUS_OK) {
+			char *msg = error_format(&err);
+			pane_message(env, true, "%s%s",
+				     msg ? msg : "no other GPU lines",
+				     trace_view_gpu_lines(v) ==
+						     TIMELINE_GROUP_NONE
+					     ? ""
+					     : " in this run");
+			free(msg);
+		} else {
+			pane_message(env, false, "GPU lines by %s",
+				     group_name(env->model, g));
+		}
+		error_clear(&err);
+		break;
+	}
 	case ACTION_TOGGLE:
 		return reveal_in_tree(env, t);
 	case ACTION_BACK: /* the keys back to the tree */
@@ -1083,6 +1179,8 @@ static struct pane *trace_new(struct pane_env *env)
 		return NULL;
 	}
 	t->view = v;
+	for (uint32_t i = 0; i < env->model->n_timelines; i++)
+		t->instants |= env->model->timelines[i].n_instants > 0;
 	setup_colors(env, t);
 	t->per = t->half ? 2 : 1;
 	p->ops = &pane_trace_ops;

@@ -33,8 +33,10 @@ static const struct {
 	{"hotpath", cmd_hotpath,
 	 "hotpath DB... [--metric NAME] [--threshold PCT] [--format text|json]"},
 	{"trace", cmd_trace,
-	 "trace   DB... [--lines LIST] (--at T | --from T --to T --columns W)\n"
-	 "                     [--depth D] [--format text|json]"},
+	 "trace   DB... [--lines LIST] (--at T [--span D] | --from T --to T "
+	 "--columns W)\n"
+	 "                     [--depth D] [--gpu-lines queue|stream|all] "
+	 "[--format text|json]"},
 	{"listing", cmd_listing, "listing DB PROCEDURE [--format text|json]"},
 	{"points", cmd_points,
 	 "points  SET... [--metric NAME] [--format text|json]"},

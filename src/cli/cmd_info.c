@@ -56,13 +56,26 @@ static json_t *info_json(const struct model *m)
 		free(title);
 	}
 	json_t *lines = json_array();
-	for (uint32_t i = 0; i < m->n_timelines; i++)
-		json_array_append_new(
-			lines,
-			json_pack("{s:I, s:o, s:I}", "line", (json_int_t)i,
-				  "label",
-				  cli_json_text(model_str(m, m->timelines[i].label)),
-				  "samples", (json_int_t)m->timelines[i].count));
+	for (uint32_t i = 0; i < m->n_timelines; i++) {
+		const struct model_timeline *tl = &m->timelines[i];
+		json_t *l = json_pack(
+			"{s:I, s:o, s:I}", "line", (json_int_t)i, "label",
+			cli_json_text(model_str(m, tl->label)), "samples",
+			(json_int_t)tl->count);
+		/* an interval track's instants; the grouping of a GPU line
+		 * (by queue or by stream: trace --gpu-lines) */
+		if (tl->n_instants)
+			json_object_set_new(l, "instants",
+					    json_integer((json_int_t)
+								 tl->n_instants));
+		if (tl->group != TIMELINE_GROUP_NONE)
+			json_object_set_new(
+				l, "group",
+				json_string(tl->group == TIMELINE_GROUP_STREAM
+						    ? "stream"
+						    : "queue"));
+		json_array_append_new(lines, l);
+	}
 	json_t *profiles = json_array();
 	for (uint32_t i = 0; i < m->n_profiles; i++)
 		json_array_append_new(

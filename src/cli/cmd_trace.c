@@ -1,5 +1,6 @@
-/* cmd_trace: `callscope trace DB [--lines LIST] (--at T | --from T --to T
- * --columns W) [--depth D] [--format text|json]`: what the trace pane
+/* cmd_trace: `callscope trace DB [--lines LIST] (--at T [--span D] |
+ * --from T --to T --columns W) [--depth D] [--gpu-lines queue|stream|all]
+ * [--format text|json]`: what the trace pane
  * shows, as data.  `--at` gives, per line, the last sample at or before T
  * and its call path; a window gives W cells per line, each the context
  * active at the start of its slice.  Context 0 is idle or "no sample yet"
@@ -8,7 +9,15 @@
  * contexts: `--at` the value in force at T (the last at or before it) with
  * its time and the line's unit, a window per cell the value in force at
  * the cell's start ("-", JSON null, before the first value); its JSON
- * objects say "kind": "counter".  Times are nanoseconds as in the file,
+ * objects say "kind": "counter".  An interval line with instants (marks)
+ * adds, with `--at`, "instant": the first instant in [T, T + --span)
+ * (exactly T without --span) with its time, name, the context and depth
+ * of the interval it lies in and its path, or null; and "instants": how
+ * many lie in that span; a window adds "instants": per cell the name of
+ * the first instant in the cell's span, or null.  GPU lines come by queue
+ * (Nsight: by context) and by stream; `--gpu-lines queue|stream|all`
+ * says which are printed (default: the grouping the model lists first,
+ * as the trace pane shows it), numbered as in the model either way.  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
@@ -31,7 +40,8 @@
 struct trace_options {
 	const char *const *dbs; /* one or more, opened as one run */
 	size_t n_dbs;
-	const char *lines, *at, *from, *to;
+	const char *lines, *at, *from, *to, *span, *gpu_lines;
+	uint64_t span_ns; /* --span: instants in [at, at + span) */
 	uint32_t columns, depth;
 	enum cli_format format;
 };
@@ -68,6 +78,33 @@ static bool parse_time(const struct model *m, const char *opt,
 bad:
 	fprintf(stderr, "callscope trace: %s expects nanoseconds or "
 			"+N[ns|us|ms|s], not '", opt);
+	cli_put_text(stderr, arg);
+	fputs("'\n", stderr);
+	return false;
+}
+
+/* --span: N[ns|us|ms|s], nanoseconds without a unit. */
+static bool parse_span(const char *arg, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	double scale = 1;
+	if (strcmp(end, "s") == 0)
+		scale = 1e9;
+	else if (strcmp(end, "ms") == 0)
+		scale = 1e6;
+	else if (strcmp(end, "us") == 0)
+		scale = 1e3;
+	else if (*end && strcmp(end, "ns") != 0)
+		goto bad;
+	if (errno || end == arg || !isfinite(v) || v < 0 || arg[0] == '-' ||
+	    v * scale > 1.8e19)
+		goto bad;
+	*out = (uint64_t)(v * scale);
+	return true;
+bad:
+	fputs("callscope trace: --span expects N[ns|us|ms|s], not '", stderr);
 	cli_put_text(stderr, arg);
 	fputs("'\n", stderr);
 	return false;
@@ -166,13 +203,15 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		{"to", required_argument, NULL, 'T'},
 		{"columns", required_argument, NULL, 'w'},
 		{"depth", required_argument, NULL, 'd'},
+		{"span", required_argument, NULL, 's'},
+		{"gpu-lines", required_argument, NULL, 'g'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:a:F:T:w:d:f:h", longopts,
+	while ((c = getopt_long(argc, argv, "l:a:F:T:w:d:s:g:f:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -197,6 +236,24 @@ static int parse(int argc, char **argv, struct trace_options *o)
 				      stderr);
 				return CLI_EXIT_USAGE;
 			}
+			break;
+		case 'g':
+			if (strcmp(optarg, "queue") != 0 &&
+			    strcmp(optarg, "stream") != 0 &&
+			    strcmp(optarg, "all") != 0) {
+				fputs("callscope trace: --gpu-lines expects "
+				      "queue, stream or all, not '",
+				      stderr);
+				cli_put_text(stderr, optarg);
+				fputs("'\n", stderr);
+				return CLI_EXIT_USAGE;
+			}
+			o->gpu_lines = optarg;
+			break;
+		case 's':
+			o->span = optarg;
+			if (!parse_span(optarg, &o->span_ns))
+				return CLI_EXIT_USAGE;
 			break;
 		case 'd':
 			if (!cli_parse_u32("trace", "--depth", optarg,
@@ -223,6 +280,10 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		      stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (o->span && !o->at) {
+		fputs("callscope trace: --span goes with --at\n", stderr);
+		return CLI_EXIT_USAGE;
+	}
 	o->dbs = (const char *const *)argv + optind;
 	o->n_dbs = (size_t)(argc - optind);
 	return CLI_EXIT_OK;
@@ -236,6 +297,60 @@ static json_t *line_json(const struct model *m, uint32_t line)
 			 tl->profile == MODEL_NONE ? json_null()
 						   : json_integer(tl->profile),
 			 "label", cli_json_text(model_str(m, tl->label)));
+}
+
+/* The first instant of an interval line in [t, t + span) (exactly t
+ * without --span), where it lies: the interval active at its time (its
+ * context and depth; 0 when none) and the number of instants in the
+ * span. */
+struct at_instant {
+	bool found;
+	uint64_t time, count;
+	uint32_t name, ctx, depth;
+};
+
+static bool at_instant(const struct model *m, uint32_t line, uint64_t t,
+		       const struct trace_options *o, struct at_instant *out,
+		       struct error *err)
+{
+	uint64_t first, end = o->span_ns && t <= UINT64_MAX - o->span_ns
+				      ? t + o->span_ns
+				      : o->span_ns ? UINT64_MAX : t;
+	struct trace_instant ti;
+	struct trace_interval iv;
+	*out = (struct at_instant){0};
+	if (m->timelines[line].n_instants == 0)
+		return true;
+	out->count = trace_instants_in(m, line, t, end, &first);
+	if (out->count && model_instant(m, line, first, &ti)) {
+		out->found = true;
+		out->time = ti.time;
+		out->name = ti.name;
+		if (trace_interval_active(m, line, ti.time, &iv, NULL)) {
+			out->ctx = o->depth == UINT32_MAX
+					   ? iv.ctx_id
+					   : trace_ctx_at_depth(m, iv.ctx_id,
+								o->depth);
+			out->depth = iv.depth + 1;
+		}
+	}
+	return !model_trace_take_error(m, err);
+}
+
+/* {"time", "name", "ctx", "depth", "path"}: the path of the interval it
+ * lies in, then its name; null when there is none. */
+static json_t *instant_json(const struct model *m,
+			    const struct at_instant *in)
+{
+	if (!in->found)
+		return json_null();
+	json_t *path = path_json(m, in->ctx);
+	json_array_append_new(path, cli_json_text(model_str(m, in->name)));
+	return json_pack("{s:I, s:o, s:I, s:I, s:o}", "time",
+			 (json_int_t)in->time, "name",
+			 cli_json_text(model_str(m, in->name)), "ctx",
+			 (json_int_t)in->ctx, "depth", (json_int_t)in->depth,
+			 "path", path);
 }
 
 /* An interval line at t: the interval active then (the innermost of
@@ -253,6 +368,9 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		ctx = o->depth == UINT32_MAX
 			      ? iv.ctx_id
 			      : trace_ctx_at_depth(m, iv.ctx_id, o->depth);
+	struct at_instant in = {0};
+	if (!at_instant(m, line, t, o, &in, err))
+		return false;
 	if (o->format == CLI_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_object_set_new(j, "time",
@@ -270,6 +388,11 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		json_object_set_new(j, "ctx",
 				    found ? json_integer(ctx) : json_null());
 		json_object_set_new(j, "path", path_json(m, ctx));
+		if (m->timelines[line].n_instants) {
+			json_object_set_new(j, "instant", instant_json(m, &in));
+			json_object_set_new(j, "instants",
+					    json_integer((json_int_t)in.count));
+		}
 		json_array_append_new(lines, j);
 		return true;
 	}
@@ -277,12 +400,23 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 	cli_put_text(stdout, model_str(m, m->timelines[line].label));
 	if (!found) {
 		fputs("  (idle)\n", stdout);
-		return true;
+	} else {
+		printf("  begin=%" PRIu64 "  end=%" PRIu64
+		       "  depth=%u  ctx=%u  ",
+		       iv.begin, iv.end, iv.depth, ctx);
+		put_path_text(m, ctx);
+		fputc('\n', stdout);
 	}
-	printf("  begin=%" PRIu64 "  end=%" PRIu64 "  depth=%u  ctx=%u  ",
-	       iv.begin, iv.end, iv.depth, ctx);
-	put_path_text(m, ctx);
-	fputc('\n', stdout);
+	if (in.found) {
+		printf("       instant t=%" PRIu64 "  depth=%u  ctx=%u  ",
+		       in.time, in.depth, in.ctx);
+		put_path_text(m, in.ctx);
+		fputs(in.ctx ? " > " : "", stdout);
+		cli_put_text(stdout, model_str(m, in.name));
+		if (in.count > 1)
+			printf("  (%" PRIu64 " in the span)", in.count);
+		fputc('\n', stdout);
+	}
 	return true;
 }
 
@@ -447,12 +581,42 @@ static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 		free(cells);
 		return false;
 	}
+	uint64_t *inst = NULL;
+	if (m->timelines[line].n_instants) {
+		inst = malloc(o->columns * sizeof(*inst));
+		if (!inst) {
+			free(cells);
+			return false;
+		}
+		trace_instant_cells(m, line, from, to, o->columns, inst);
+		if (model_trace_take_error(m, err)) {
+			free(cells);
+			free(inst);
+			return false;
+		}
+	}
+	struct trace_instant ti;
 	if (o->format == CLI_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_t *arr = json_array();
 		for (uint32_t k = 0; k < o->columns; k++)
 			json_array_append_new(arr, json_integer(cells[k]));
 		json_object_set_new(j, "cells", arr);
+		if (inst) {
+			/* per cell the first instant in its span: its name */
+			arr = json_array();
+			for (uint32_t k = 0; k < o->columns; k++)
+				json_array_append_new(
+					arr,
+					inst[k] != UINT64_MAX &&
+							model_instant(m, line,
+								      inst[k],
+								      &ti)
+						? cli_json_text(
+							  model_str(m, ti.name))
+						: json_null());
+			json_object_set_new(j, "instants", arr);
+		}
 		json_array_append_new(lines, j);
 	} else {
 		printf("%5u  ", line);
@@ -461,8 +625,55 @@ static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 		for (uint32_t k = 0; k < o->columns; k++)
 			printf("%s%u", k ? " " : "", cells[k]);
 		fputc('\n', stdout);
+		bool any = false;
+		for (uint32_t k = 0; inst && k < o->columns; k++) {
+			if (inst[k] == UINT64_MAX ||
+			    !model_instant(m, line, inst[k], &ti))
+				continue;
+			fputs(any ? ", " : "       instants: ", stdout);
+			printf("%u@", k);
+			cli_put_text(stdout, model_str(m, ti.name));
+			any = true;
+		}
+		if (any)
+			fputc('\n', stdout);
 	}
 	free(cells);
+	free(inst);
+	return true;
+}
+
+/* GPU lines by queue or by stream (model_timeline.group): keep the
+ * grouping asked for (NULL: the model's first, as the trace pane shows
+ * it; "all": both).  False, with one line, when the model has no GPU
+ * lines of that grouping. */
+static bool select_gpu_lines(const struct model *m, const char *which,
+			     bool *selected)
+{
+	uint8_t want = TIMELINE_GROUP_NONE;
+	bool any = false;
+	if (which && strcmp(which, "all") == 0)
+		return true;
+	if (which)
+		want = strcmp(which, "stream") == 0 ? TIMELINE_GROUP_STREAM
+						    : TIMELINE_GROUP_QUEUE;
+	for (uint32_t i = 0; i < m->n_timelines && !which; i++)
+		if (m->timelines[i].group != TIMELINE_GROUP_NONE) {
+			want = m->timelines[i].group;
+			break;
+		}
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		any |= m->timelines[i].group == want;
+	if (which && !any) {
+		fputs("callscope trace: ", stderr);
+		cli_put_text(stderr, m->path);
+		fprintf(stderr, ": no GPU lines by %s\n", which);
+		return false;
+	}
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		if (m->timelines[i].group != TIMELINE_GROUP_NONE &&
+		    m->timelines[i].group != want)
+			selected[i] = false;
 	return true;
 }
 
@@ -510,6 +721,10 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (!parse_lines(m, o.lines, selected)) {
 		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!select_gpu_lines(m, o.gpu_lines, selected)) {
+		rc = CLI_EXIT_DATA;
 		goto out;
 	}
 	if (!o.at) {

@@ -486,6 +486,43 @@ bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 	return true;
 }
 
+bool gpu_run_instant_add(struct gpu_run *r, uint32_t line, uint64_t t,
+			 uint32_t name, uint64_t event)
+{
+	if (line >= r->n_lines)
+		return false;
+	struct gpu_run_line *l = &r->lines[line];
+	if (!r->second_pass) {
+		l->n_inst++;
+		if (t < l->first)
+			l->first = t;
+		if (t > l->last)
+			l->last = t;
+		gpu_run_time_seen(r, t, t);
+		gpu_run_row_seen(r);
+		return true;
+	}
+	if (!l->inst || l->inst_filled >= l->n_inst)
+		return false; /* the file changed since the first pass */
+	l->inst[l->inst_filled++] = (struct gpu_run_instant){
+		.t = t, .event = event, .name = name};
+	return true;
+}
+
+static int inst_cmp(const void *pa, const void *pb)
+{
+	const struct gpu_run_instant *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->event < b->event ? -1 : a->event > b->event;
+}
+
+void gpu_run_instants_sort(struct gpu_run_instant *in, uint64_t n)
+{
+	if (n > 1)
+		qsort(in, n, sizeof(*in), inst_cmp);
+}
+
 static int iv_cmp(const void *pa, const void *pb)
 {
 	const struct gpu_run_iv *a = pa, *b = pb;
@@ -691,6 +728,12 @@ enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
 static int line_order(const void *pa, const void *pb)
 {
 	const struct gpu_run_line *a = pa, *b = pb;
+	/* the other grouping's lines last: the lines of the grouping shown
+	 * first keep their places */
+	bool alt_a = a->kind == GPU_RUN_LINE_ALT,
+	     alt_b = b->kind == GPU_RUN_LINE_ALT;
+	if (alt_a != alt_b)
+		return alt_a ? 1 : -1;
 	if (a->file != b->file)
 		return a->file < b->file ? -1 : 1;
 	if (a->set != b->set)
@@ -732,6 +775,8 @@ static enum status add_lines(struct gpu_run *r, struct error *err)
 					      .label = l->label,
 					      .kind = TIMELINE_INTERVALS,
 					      .count = l->count,
+					      .n_instants = l->n_inst,
+					      .group = l->group,
 				      });
 		if (got != i)
 			return error_set(err, STATUS_NOMEM, r->path,
@@ -1045,6 +1090,7 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 	model_builder_set_values(r->b, &gpu_run_value_ops, r);
 	model_builder_set_trace(r->b, &gpu_run_trace_ops, r);
 	struct model_builder *b = r->b;
+	r->n_strings = model_builder_peek(b)->n_strings;
 	r->b = NULL;
 	/* the SQLite string statements are no longer needed */
 	for (size_t i = 0; i < r->n_files; i++)

@@ -54,6 +54,12 @@ struct gpu_run_family {
 	bool (*accept_name)(const char *name);
 	unsigned dir_depth;
 	const char *files_noun;
+	/* Optional: a file that lists the run's files (rocpd: an index
+	 * YAML file), told by its name; `list_files` gives the files it
+	 * lists (heap strings in a heap array). */
+	bool (*list_name)(const char *name);
+	enum status (*list_files)(const char *path, char ***out, size_t *n,
+				  struct error *err);
 };
 
 /* u64 -> u32 open-addressing map (keys any value; a separate "used"
@@ -108,6 +114,11 @@ enum gpu_run_line_kind {
 	GPU_RUN_LINE_QUEUE, /* a GPU queue: kernels (and .rpd copies) */
 	GPU_RUN_LINE_COPY,  /* a process's memory copies (v3) */
 	GPU_RUN_LINE_COUNTER,
+	/* GPU work again, on the lines of the grouping that is not shown
+	 * first (rocpd: by stream; Nsight: by context): linked to its
+	 * launching call, never in a call's chain of launches, no profile;
+	 * after every other line in the model */
+	GPU_RUN_LINE_ALT,
 };
 
 #define GPU_RUN_NO_LINK UINT64_MAX
@@ -128,9 +139,19 @@ struct gpu_run_iv {
 	uint64_t next;
 };
 
+/* One instant of a line (a mark: no duration), as kept once the file's
+ * lines are read (24 bytes). */
+struct gpu_run_instant {
+	uint64_t t;
+	uint64_t event; /* row id for event_detail, or MODEL_EVENT_NONE */
+	uint32_t name;  /* string handle */
+	uint32_t pad;
+};
+
 struct gpu_run_line {
 	uint32_t file, set;
 	uint8_t kind;
+	uint8_t group;     /* enum timeline_group (set by the layout) */
 	uint64_t a, b;     /* key: pid/tid, agent/queue, device/type */
 	uint32_t label;    /* string handle */
 	uint32_t profile;
@@ -139,6 +160,10 @@ struct gpu_run_line {
 				 pass; first > last when empty) */
 	struct gpu_run_iv *iv; /* after the lazy read; count elements */
 	uint64_t filled;
+	/* instants: counted by the first pass, read with the intervals and
+	 * sorted by (time, event) */
+	uint64_t n_inst, inst_filled;
+	struct gpu_run_instant *inst;
 	/* counters */
 	uint64_t *times;
 	double *values;
@@ -195,6 +220,7 @@ struct gpu_run {
 	uint32_t *line_next;
 
 	uint64_t time_min, time_max;
+	uint32_t n_strings; /* the model's strings (a check of instants) */
 	uint64_t skipped_rows; /* rows with unusable times */
 	uint64_t unlinked;     /* GPU work placed by time or by thread */
 	uint32_t unattributed; /* node for GPU work with no process, or 0 */
@@ -336,6 +362,13 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 		    uint64_t end, uint32_t ctx, uint64_t event, uint64_t link);
 void gpu_run_time_seen(struct gpu_run *r, uint64_t begin, uint64_t end);
+/* One instant (a mark, no duration) at `t` named `name` (a string handle
+ * interned in the first pass) on line `line`: counted (first pass) or
+ * stored (second).  Instants stay out of the tree and the intervals. */
+bool gpu_run_instant_add(struct gpu_run *r, uint32_t line, uint64_t t,
+			 uint32_t name, uint64_t event);
+/* Sort a filled line's instants by (time, event). */
+void gpu_run_instants_sort(struct gpu_run_instant *in, uint64_t n);
 
 /* A profile (thread, queue) labelled `label`; kinds as model_id names. */
 uint32_t gpu_run_profile(struct gpu_run *r, const char *k1, uint64_t v1,

@@ -50,7 +50,7 @@
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
-#define INDEX_VERSION 3u
+#define INDEX_VERSION 5u /* 4: instants; 5: line groups */
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* ---- identity ------------------------------------------------------------ */
@@ -459,6 +459,8 @@ void gpu_run_index_save(struct gpu_run *r)
 		put_u64(&o, l->first);
 		put_u64(&o, l->last);
 		put_u32(&o, l->unit);
+		put_u64(&o, l->n_inst);
+		put_u32(&o, l->group);
 		if (l->kind == GPU_RUN_LINE_COUNTER) {
 			put(&o, l->times, l->count * sizeof(*l->times));
 			put(&o, l->values, l->count * sizeof(*l->values));
@@ -505,6 +507,9 @@ void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi)
 			put_u64(&o, l->filled);
 			put_align(&o);
 			put(&o, l->iv, l->filled * sizeof(*l->iv));
+			put_u64(&o, l->inst_filled);
+			put_align(&o);
+			put(&o, l->inst, l->inst_filled * sizeof(*l->inst));
 		}
 		put(&o, "END.", 4);
 	}
@@ -796,9 +801,13 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 		uint64_t count = get_u64(in);
 		uint64_t first = get_u64(in), last = get_u64(in);
 		uint32_t unit = get_u32(in);
+		uint64_t n_inst = get_u64(in);
+		uint32_t group = get_u32(in);
 		if (!in->ok || file >= r->n_files ||
+		    group > TIMELINE_GROUP_STREAM ||
+		    (kind == GPU_RUN_LINE_COUNTER && n_inst != 0) ||
 		    set >= r->files[file].n_sets ||
-		    kind > GPU_RUN_LINE_COUNTER || label >= r->index_strings ||
+		    kind > GPU_RUN_LINE_ALT || label >= r->index_strings ||
 		    unit >= r->index_strings ||
 		    (profile != MODEL_NONE && profile >= r->index_profiles))
 			return false;
@@ -812,6 +821,8 @@ static bool load_lines(struct gpu_run *r, struct in *in)
 		line->first = first;
 		line->last = last;
 		line->unit = unit;
+		line->n_inst = n_inst;
+		line->group = (uint8_t)group;
 		/* interval indexes are 32 bits (up, links) */
 		if (kind != GPU_RUN_LINE_COUNTER) {
 			if (count > UINT32_MAX)
@@ -947,8 +958,9 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 	ok = ok && get_u32(&in) == want;
 	/* every line of the file, each checked before any is used */
 	struct gpu_run_iv **at = calloc(want ? want : 1, sizeof(*at));
+	struct gpu_run_instant **inst = calloc(want ? want : 1, sizeof(*inst));
 	uint32_t *which = calloc(want ? want : 1, sizeof(*which));
-	ok = ok && at && which;
+	ok = ok && at && inst && which;
 	for (uint32_t k = 0; k < want && ok; k++) {
 		uint32_t i = get_u32(&in);
 		uint64_t n = get_u64(&in);
@@ -966,6 +978,16 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 		at[k] = (struct gpu_run_iv *)(void *)((char *)base + in.at);
 		which[k] = i;
 		in.at += n * sizeof(struct gpu_run_iv);
+		/* then the line's instants */
+		uint64_t ni = get_u64(&in);
+		in.at = (in.at + 7) & ~(uint64_t)7;
+		ok = in.ok && r->lines[i].n_inst == ni &&
+		     fits(&in, ni, sizeof(struct gpu_run_instant));
+		if (!ok)
+			break;
+		inst[k] = (struct gpu_run_instant *)(void *)((char *)base +
+							     in.at);
+		in.at += ni * sizeof(struct gpu_run_instant);
 	}
 	char end[4];
 	ok = ok && get(&in, end, 4) && memcmp(end, "END.", 4) == 0 &&
@@ -975,6 +997,8 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 			struct gpu_run_line *l = &r->lines[which[k]];
 			l->iv = at[k];
 			l->filled = l->count;
+			l->inst = l->n_inst ? inst[k] : NULL;
+			l->inst_filled = l->n_inst;
 		}
 		f->iv_map = base;
 		f->iv_map_len = len;
@@ -982,6 +1006,7 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 		munmap(base, len);
 	}
 	free(at);
+	free(inst);
 	free(which);
 	return ok;
 }

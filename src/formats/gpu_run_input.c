@@ -2,7 +2,9 @@
  * (rocpd, Nsight) names: each path as given, a directory replaced by the
  * files in it whose names the family accepts (and, as deep as the family
  * says, in its subdirectories: rocprofv3 writes HOST/PID_results.db),
- * sorted by name per directory.  Then gpu_run_open().  Depends on core/,
+ * sorted by name per directory; a file that lists the run's files (the
+ * family's list_files: rocpd's index YAML) replaced by them.  Then
+ * gpu_run_open().  Depends on core/,
  * model/ and formats/reader.h. */
 #include "config.h"
 
@@ -119,6 +121,19 @@ enum status gpu_run_open_input(const struct gpu_run_family *fam,
 					       in->paths[i],
 					       "the directory holds no %s",
 					       fam->files_noun);
+		} else if (fam->list_name && fam->list_name(in->paths[i])) {
+			char **v = NULL;
+			size_t k = 0;
+			st = fam->list_files(in->paths[i], &v, &k, err);
+			for (size_t j = 0; j < k; j++) {
+				if (st == STATUS_OK && !paths_add(&ps, v[j]))
+					st = error_set(err, STATUS_NOMEM,
+						       in->paths[i],
+						       "out of memory");
+				else if (st != STATUS_OK)
+					free(v[j]);
+			}
+			free(v);
 		} else if (!paths_add(&ps, strdup(in->paths[i]))) {
 			st = error_set(err, STATUS_NOMEM, in->paths[i],
 				       "out of memory");

@@ -192,8 +192,10 @@ void gpu_run_free(struct gpu_run *r)
 	free(r->split_calls);
 	for (uint32_t i = 0; i < r->n_lines; i++) {
 		const struct gpu_run_line *l = &r->lines[i];
-		if (l->file >= r->n_files || !r->files[l->file].iv_map)
+		if (l->file >= r->n_files || !r->files[l->file].iv_map) {
 			free(l->iv);
+			free(l->inst);
+		}
 		free(l->times);
 		free(l->values);
 	}
@@ -318,6 +320,8 @@ static void resolve_links(struct gpu_run *r, uint32_t fi)
 			if (!host)
 				continue;
 			iv->link = pos[slot];
+			if (l->kind == GPU_RUN_LINE_ALT)
+				continue; /* the same work is on a chained line */
 			iv->next = host->link;
 			host->link = (uint64_t)i << 32 | k;
 		}
@@ -362,6 +366,12 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 				: NULL;
 		if (l->count && !l->iv)
 			ok = false;
+		l->inst_filled = 0;
+		l->inst = l->n_inst && l->n_inst <= SIZE_MAX / sizeof(*l->inst)
+				  ? malloc(l->n_inst * sizeof(*l->inst))
+				  : NULL;
+		if (l->n_inst && !l->inst)
+			ok = false;
 	}
 	struct error err = {0};
 	if (ok) {
@@ -377,15 +387,20 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 		struct gpu_run_line *l = &r->lines[i];
 		if (l->file != fi || l->kind == GPU_RUN_LINE_COUNTER)
 			continue;
-		if (ok && l->filled != l->count) {
+		if (ok && (l->filled != l->count ||
+			   l->inst_filled != l->n_inst)) {
 			error_set(&err, STATUS_CORRUPT, f->path,
-				  "the file changed while it was open: line "
-				  "'%s' has %" PRIu64 " intervals, not %" PRIu64,
-				  "", l->filled, l->count);
+				  "the file changed while it was open: a line "
+				  "has %" PRIu64 " intervals and %" PRIu64
+				  " instants, not %" PRIu64 " and %" PRIu64,
+				  l->filled, l->inst_filled, l->count,
+				  l->n_inst);
 			ok = false;
 		}
 		if (l->iv)
 			gpu_run_iv_sort_link(l->iv, l->filled);
+		if (l->inst)
+			gpu_run_instants_sort(l->inst, l->inst_filled);
 	}
 	if (ok) {
 		resolve_links(r, fi);
@@ -438,6 +453,34 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 		.depth = depth,
 		.event = iv->event,
 		.up = iv->up && iv->up - 1 < index ? iv->up : 0,
+	};
+	return true;
+}
+
+static bool trace_instant(void *impl, uint32_t line, uint64_t index,
+			  struct trace_instant *out)
+{
+	struct gpu_run *r = impl;
+	if (line >= r->n_lines)
+		return false;
+	struct gpu_run_line *l = &r->lines[line];
+	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->n_inst)
+		return false;
+	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&r->lock);
+		load_file(r, l->file);
+		pthread_mutex_unlock(&r->lock);
+	}
+	if (!l->inst || index >= l->inst_filled)
+		return false;
+	const struct gpu_run_instant *in = &l->inst[index];
+	/* instants mapped from the run's index are checked where read */
+	if (in->name >= r->n_strings)
+		return false;
+	*out = (struct trace_instant){
+		.time = (uint64_t)((int64_t)in->t + r->file_shift[l->file]),
+		.event = in->event,
+		.name = in->name,
 	};
 	return true;
 }
@@ -529,5 +572,6 @@ const struct trace_ops gpu_run_trace_ops = {
 	.counter = trace_counter,
 	.event_detail = trace_event_detail,
 	.linked = trace_linked,
+	.instant = trace_instant,
 };
 

@@ -158,6 +158,8 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 		}
 		struct gpu_run_line *t = &r->lines[to];
 		t->count += l->count;
+		t->n_inst += l->n_inst;
+		t->group = l->group;
 		if (l->first < t->first)
 			t->first = l->first;
 		if (l->last > t->last)

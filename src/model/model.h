@@ -280,6 +280,18 @@ struct trace_interval {
 				the one active at a time */
 };
 
+/* One instant of an interval track: a mark with a time and no duration
+ * (a roctxMark or rocpd_sample row, an .rpd instant UserMarker, an NVTX
+ * mark).  A track's instants are kept apart from its intervals, sorted
+ * by time, so that they never change what is active at a time (the
+ * intervals' nesting and depth), and searched by bisection. */
+struct trace_instant {
+	uint64_t time;  /* nanoseconds */
+	uint64_t event; /* the reader's key for trace_ops.event_detail, or
+			   MODEL_EVENT_NONE */
+	uint32_t name;  /* string handle: the mark's text */
+};
+
 /* One attribute of an interval's event: a kernel's grid, its registers,
  * the bytes of a copy, an API call's arguments.  An array of them is one
  * heap block holding the array and every string (model_kv_pack): the
@@ -300,6 +312,16 @@ enum timeline_kind {
 			       the lines */
 };
 
+/* GPU lines come in two groupings that show one at a time (a key in the
+ * trace pane, `trace --gpu-lines`): by queue (rocpd; Nsight: by context)
+ * or by stream.  A line of neither grouping is always shown.  The group
+ * of the first grouped line in the model's order is shown first. */
+enum timeline_group {
+	TIMELINE_GROUP_NONE,
+	TIMELINE_GROUP_QUEUE,
+	TIMELINE_GROUP_STREAM,
+};
+
 /* One trace line (thread, rank, stream), interval track or counter. */
 struct model_timeline {
 	uint32_t profile;  /* index into model.profiles, or MODEL_NONE */
@@ -307,6 +329,9 @@ struct model_timeline {
 	uint8_t kind;      /* enum timeline_kind */
 	uint64_t count;    /* samples, intervals or counter values */
 	uint32_t unit;     /* string: a counter's unit ("W", "bytes"), or 0 */
+	uint64_t n_instants; /* an interval track's instants
+				(trace_ops.instant), 0 for none */
+	uint8_t group;       /* enum timeline_group */
 };
 
 /* What a reader provides for lazily read timelines.  Samples in a line are
@@ -350,6 +375,11 @@ struct trace_ops {
 	 * Costs O(nth) once the tracks are read. */
 	bool (*linked)(void *impl, uint32_t line, uint64_t index, uint32_t nth,
 		       uint32_t *to_line, uint64_t *to_index);
+	/* Optional (NULL: no instants): instant `index` (< the line's
+	 * n_instants) of interval track `line`, sorted by (time, event).
+	 * False for a bad index or a failed read (as `interval`). */
+	bool (*instant)(void *impl, uint32_t line, uint64_t index,
+			struct trace_instant *out);
 };
 
 struct model {
@@ -518,6 +548,16 @@ bool model_interval_linked(const struct model *m, uint32_t line,
 enum status model_event_detail(const struct model *m, uint32_t line,
 			       uint64_t event, struct model_kv **out,
 			       size_t *n, struct error *err);
+
+/* Instant `index` of interval track `line`; false when the line has no
+ * such instant or the read fails. */
+bool model_instant(const struct model *m, uint32_t line, uint64_t index,
+		   struct trace_instant *out);
+
+/* The first instant of interval track `line` whose time is >= t (by
+ * bisection: O(log n_instants) reads); false when there is none. */
+bool model_instant_from(const struct model *m, uint32_t line, uint64_t t,
+			uint64_t *index);
 
 /* Value `index` of counter line `line`; false when `line` is not a counter
  * line, `index` >= its count, or the read fails. */

@@ -1,6 +1,7 @@
 /* model_trace: the model's accessors for timelines that are not sample
  * lines: nested intervals with attributes read on demand (rocpd, Nsight
- * kernels, copies, API calls, NVTX ranges) and counter lines of (time,
+ * kernels, copies, API calls, NVTX ranges) and their instants (marks),
+ * counter lines of (time,
  * value) pairs, and the builder call that declares a counter line.  Every
  * element is asked of the reader's trace_ops when needed; nothing here
  * reads a whole line.  Must not depend on curses, on ui/ or on any
@@ -140,5 +141,37 @@ bool model_counter_at(const struct model *m, uint32_t line, uint64_t t,
 	if (lo == 0)
 		return false;
 	*index = lo - 1;
+	return true;
+}
+
+bool model_instant(const struct model *m, uint32_t line, uint64_t index,
+		   struct trace_instant *out)
+{
+	return line_is(m, line, TIMELINE_INTERVALS) &&
+	       index < m->timelines[line].n_instants &&
+	       m->trace_ops->instant &&
+	       m->trace_ops->instant(m->trace_impl, line, index, out);
+}
+
+bool model_instant_from(const struct model *m, uint32_t line, uint64_t t,
+			uint64_t *index)
+{
+	if (!line_is(m, line, TIMELINE_INTERVALS) ||
+	    m->timelines[line].n_instants == 0)
+		return false;
+	uint64_t lo = 0, hi = m->timelines[line].n_instants;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		struct trace_instant in;
+		if (!model_instant(m, line, mid, &in))
+			return false;
+		if (in.time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == m->timelines[line].n_instants)
+		return false;
+	*index = lo;
 	return true;
 }

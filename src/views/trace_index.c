@@ -525,3 +525,53 @@ void trace_format_value(double value, char *buf, size_t size)
 			return;
 	}
 }
+
+/* ---- instants ------------------------------------------------------ */
+
+uint64_t trace_instants_in(const struct model *m, uint32_t line, uint64_t t0,
+			   uint64_t t1, uint64_t *first)
+{
+	uint64_t a, b;
+	*first = UINT64_MAX;
+	if (t1 <= t0)
+		t1 = t0 == UINT64_MAX ? t0 : t0 + 1;
+	if (!model_instant_from(m, line, t0, &a))
+		return 0;
+	struct trace_instant in;
+	if (!model_instant(m, line, a, &in) || in.time >= t1)
+		return 0;
+	*first = a;
+	if (!model_instant_from(m, line, t1, &b))
+		b = m->timelines[line].n_instants;
+	return b > a ? b - a : 0;
+}
+
+void trace_instant_cells(const struct model *m, uint32_t line, uint64_t from,
+			 uint64_t to, uint32_t columns, uint64_t *index)
+{
+	uint64_t next = UINT64_MAX, next_time = 0;
+	bool have = false, none = false; /* next: the first at or after */
+	for (uint32_t k = 0; k < columns; k++) {
+		uint64_t t0 = trace_cell_time(from, to, columns, k);
+		uint64_t t1 = k + 1 < columns
+				      ? trace_cell_time(from, to, columns, k + 1)
+				      : to;
+		if (t1 <= t0)
+			t1 = t0 + 1;
+		index[k] = UINT64_MAX;
+		if (none)
+			continue;
+		if (!have || next_time < t0) {
+			struct trace_instant in;
+			if (!model_instant_from(m, line, t0, &next) ||
+			    !model_instant(m, line, next, &in)) {
+				none = true; /* none later: the rest is empty */
+				continue;
+			}
+			next_time = in.time;
+			have = true;
+		}
+		if (next_time < t1)
+			index[k] = next;
+	}
+}

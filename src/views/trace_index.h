@@ -93,6 +93,23 @@ bool trace_next_change(const struct model *m, uint32_t line,
 		       uint32_t depth, bool forward, uint64_t limit,
 		       uint64_t *out);
 
+/* ---- instants ------------------------------------------------------ */
+
+/* Instants of interval track `line` in [t0, t1): the first one's index
+ * (*first, UINT64_MAX for none) and how many there are (two bisections,
+ * O(log n_instants)); t1 <= t0 is taken as [t0, t0] (exactly t0). */
+uint64_t trace_instants_in(const struct model *m, uint32_t line, uint64_t t0,
+			   uint64_t t1, uint64_t *first);
+
+/* Fill index[0..columns) with the first instant of `line` in each cell's
+ * time span [start of cell k, start of cell k + 1) of the window [from,
+ * to) (trace_cell_time; the last cell ends at `to`; a span of no time,
+ * when the window has fewer nanoseconds than cells, is its start
+ * exactly), or UINT64_MAX.  One bisection per cell at most, O(log
+ * n_instants): a cell ending before the next instant found reuses it. */
+void trace_instant_cells(const struct model *m, uint32_t line, uint64_t from,
+			 uint64_t to, uint32_t columns, uint64_t *index);
+
 /* ---- counter lines ------------------------------------------------- */
 
 /* Fill values[0..columns) with the value of counter line `line` in force

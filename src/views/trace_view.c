@@ -34,7 +34,19 @@ struct trace_view {
 	uint64_t mark;
 	uint32_t max_depth;
 	uint64_t stamp; /* bumped when the line list changes */
+	/* the line filter, kept to rebuild the list when the GPU lines'
+	 * grouping changes; the grouping shown, the one shown first, and
+	 * which the model has (bit 1 << group) */
+	char *pattern;
+	bool hide_empty;
+	uint8_t group, first_group, groups;
 };
+
+static bool group_shown(const struct trace_view *v, uint32_t tl)
+{
+	uint8_t g = v->m->timelines[tl].group;
+	return g == TIMELINE_GROUP_NONE || g == v->group;
+}
 
 static const struct trace_bounds *bounds_of(struct trace_view *v,
 					    uint32_t tl)
@@ -94,9 +106,19 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 		trace_view_free(v);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	}
+	/* GPU lines: the grouping of the first grouped line shows first */
+	for (uint32_t i = 0; i < m->n_timelines; i++) {
+		uint8_t g = m->timelines[i].group;
+		if (g != TIMELINE_GROUP_NONE && g <= TIMELINE_GROUP_STREAM) {
+			if (!v->groups)
+				v->first_group = g;
+			v->groups |= (uint8_t)(1u << g);
+		}
+	}
+	v->group = v->first_group;
 	for (uint32_t i = 0; i < m->n_timelines; i++)
-		v->lines[i] = i;
-	v->n_lines = m->n_timelines;
+		if (group_shown(v, i))
+			v->lines[v->n_lines++] = i;
 	if (!(v->counters = count_counters(m, v->lines, v->n_lines))) {
 		trace_view_free(v);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -123,7 +145,50 @@ void trace_view_free(struct trace_view *v)
 	free(v->counters);
 	free(v->bounds);
 	free(v->bounds_state);
+	free(v->pattern);
 	free(v);
+}
+
+enum timeline_group trace_view_gpu_lines(const struct trace_view *v)
+{
+	return (enum timeline_group)v->group;
+}
+
+bool trace_view_has_gpu_lines(const struct trace_view *v,
+			      enum timeline_group g)
+{
+	return g != TIMELINE_GROUP_NONE && g <= TIMELINE_GROUP_STREAM &&
+	       (v->groups & (1u << g));
+}
+
+enum status trace_view_set_gpu_lines(struct trace_view *v,
+				     enum timeline_group g, struct error *err)
+{
+	if (!trace_view_has_gpu_lines(v, g))
+		return error_set(err, STATUS_NOT_FOUND, NULL,
+				 "no GPU lines by %s",
+				 g == TIMELINE_GROUP_STREAM ? "stream" : "queue");
+	if (g == v->group)
+		return STATUS_OK;
+	uint8_t old = v->group;
+	uint32_t at = v->cursor_line < v->n_lines ? v->lines[v->cursor_line]
+						  : MODEL_NONE;
+	v->group = (uint8_t)g;
+	enum status st = trace_view_set_filter(v, v->pattern, v->hide_empty,
+					       err);
+	if (st != STATUS_OK) {
+		v->group = old;
+		return st;
+	}
+	/* from a GPU line to the first line of the other grouping */
+	if (at != MODEL_NONE &&
+	    v->m->timelines[at].group != TIMELINE_GROUP_NONE)
+		for (uint32_t i = 0; i < v->n_lines; i++)
+			if (v->m->timelines[v->lines[i]].group == g) {
+				v->cursor_line = i;
+				break;
+			}
+	return STATUS_OK;
 }
 
 const struct trace_window *trace_view_window(const struct trace_view *v)
@@ -511,6 +576,28 @@ bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
 	return true;
 }
 
+bool trace_view_cursor_instant(struct trace_view *v, uint32_t columns,
+			       uint32_t *line, uint64_t *index,
+			       uint64_t *count, struct trace_instant *out)
+{
+	if (v->cursor_line >= v->n_lines || columns == 0)
+		return false;
+	uint32_t tl = v->lines[v->cursor_line];
+	if (tl >= v->m->n_timelines || !v->m->timelines[tl].n_instants)
+		return false;
+	uint32_t k = trace_view_cursor_column(v, columns);
+	uint64_t a = trace_cell_time(v->win.from, v->win.to, columns, k);
+	uint64_t b = k + 1 < columns
+			     ? trace_cell_time(v->win.from, v->win.to, columns,
+					       k + 1)
+			     : v->win.to;
+	*count = trace_instants_in(v->m, tl, a, b, index);
+	if (!*count || !model_instant(v->m, tl, *index, out))
+		return false;
+	*line = tl;
+	return true;
+}
+
 /* The interval launched by the same call as GPU work (line, index) that
  * comes after it, the first one after the last (itself when it is the
  * only one).  False when (line, index) was not launched by a call. */
@@ -536,6 +623,38 @@ static bool next_sibling(const struct model *m, uint32_t line, uint64_t index,
 	return true;
 }
 
+/* The same GPU work as interval (line, index) on a line of grouping
+ * `group` (the queue and stream lines hold each kernel and copy once
+ * each): the interval active at its begin with the same begin, end,
+ * event and context, on the filtered lines (`shown`) or on every line.
+ * O(lines x log intervals), once per key. */
+static bool twin_of(const struct trace_view *v, uint32_t line, uint64_t index,
+		    uint8_t group, bool shown, uint32_t *to_line,
+		    uint64_t *to_index)
+{
+	struct trace_interval x, iv;
+	const struct model *m = v->m;
+	if (group == TIMELINE_GROUP_NONE ||
+	    !model_interval(m, line, index, &x))
+		return false;
+	uint32_t n = shown ? v->n_lines : m->n_timelines;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t tl = shown ? v->lines[i] : i;
+		uint64_t k;
+		if (tl == line || m->timelines[tl].group != group ||
+		    m->timelines[tl].kind != TIMELINE_INTERVALS ||
+		    !trace_interval_active(m, tl, x.begin, &iv, &k))
+			continue;
+		if (iv.begin == x.begin && iv.end == x.end &&
+		    iv.event == x.event && iv.ctx_id == x.ctx_id) {
+			*to_line = tl;
+			*to_index = k;
+			return true;
+		}
+	}
+	return false;
+}
+
 enum trace_link_result trace_view_follow_link(struct trace_view *v,
 					      bool sibling)
 {
@@ -544,6 +663,11 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 	struct trace_interval iv, to;
 	if (!trace_view_cursor_interval(v, &line, &index, &iv))
 		return TRACE_LINK_IDLE;
+	/* GPU work shown by the other grouping: a call's chain of launches
+	 * holds its twin on the lines of the grouping shown first */
+	uint8_t g = v->m->timelines[line].group;
+	if (sibling && g != TIMELINE_GROUP_NONE && g != v->first_group)
+		twin_of(v, line, index, v->first_group, false, &line, &index);
 	if (sibling && next_sibling(v->m, line, index, &to_line, &to_index)) {
 		if (to_line == line && to_index == index)
 			return TRACE_LINK_ONLY;
@@ -558,6 +682,15 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 	uint32_t f = 0;
 	while (f < v->n_lines && v->lines[f] != to_line)
 		f++;
+	if (f == v->n_lines &&
+	    twin_of(v, to_line, to_index, v->group, true, &to_line,
+		    &to_index) &&
+	    model_interval(v->m, to_line, to_index, &to)) {
+		/* the same work on a line of the grouping shown */
+		f = 0;
+		while (f < v->n_lines && v->lines[f] != to_line)
+			f++;
+	}
 	if (f == v->n_lines)
 		return TRACE_LINK_HIDDEN;
 	uint64_t t = to.begin;
@@ -639,7 +772,10 @@ static enum status grid_size(struct trace_grid *g, uint32_t rows,
 		double *d = realloc(g->values, (n ? n : 1) * sizeof(*d));
 		if (d)
 			g->values = d;
-		if (!c || !r || !d)
+		uint64_t *in = realloc(g->instants, (n ? n : 1) * sizeof(*in));
+		if (in)
+			g->instants = in;
+		if (!c || !r || !d || !in)
 			return error_set(err, STATUS_NOMEM, NULL,
 					 "out of memory");
 	}
@@ -671,6 +807,20 @@ static bool failed_read(struct trace_view *v, struct trace_grid *g,
 	return true;
 }
 
+/* The instants of row line `tl` per cell, none on other lines. */
+static void instant_cells(const struct trace_view *v, uint32_t tl,
+			  uint32_t columns, uint64_t *out)
+{
+	if (tl < v->m->n_timelines && v->m->timelines[tl].n_instants &&
+	    v->m->timelines[tl].kind == TIMELINE_INTERVALS) {
+		trace_instant_cells(v->m, tl, v->win.from, v->win.to, columns,
+				    out);
+		return;
+	}
+	for (uint32_t k = 0; k < columns; k++)
+		out[k] = UINT64_MAX;
+}
+
 enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 			       uint32_t columns, struct trace_grid *g,
 			       struct error *err)
@@ -698,6 +848,8 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 					    columns,
 					    g->values + (size_t)r * columns,
 					    NULL);
+			instant_cells(v, tl, columns,
+				      g->instants + (size_t)r * columns);
 		}
 		uint32_t prev_raw = UINT32_MAX, prev = 0;
 		for (uint32_t k = 0; k < columns; k++) {
@@ -718,7 +870,7 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 	*g = (struct trace_grid){
 		.rows = g->rows, .columns = g->columns, .cells = g->cells,
 		.raw = g->raw, .row_line = g->row_line, .values = g->values,
-		.raw_valid = true,
+		.instants = g->instants, .raw_valid = true,
 		.raw_from = v->win.from, .raw_to = v->win.to,
 		.raw_lo = v->win.line_lo, .raw_hi = v->win.line_hi,
 		.raw_stamp = v->stamp,
@@ -752,8 +904,10 @@ enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
 	for (uint32_t r = 1; r < rows; r++)
 		memcpy(g->raw + (size_t)r * columns, g->raw,
 		       columns * sizeof(*g->raw));
-	for (size_t i = 0; i < (size_t)rows * columns; i++)
+	for (size_t i = 0; i < (size_t)rows * columns; i++) {
 		g->values[i] = NAN;
+		g->instants[i] = UINT64_MAX;
+	}
 	if (failed_read(v, g, err))
 		return err ? err->status : STATUS_IO;
 	return STATUS_OK;
@@ -766,6 +920,7 @@ void trace_grid_free(struct trace_grid *g)
 	free(g->cells);
 	free(g->raw);
 	free(g->values);
+	free(g->instants);
 	free(g->row_line);
 	memset(g, 0, sizeof(*g));
 }
@@ -1129,7 +1284,10 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 	}
 	uint32_t n = 0;
 	for (uint32_t tl = 0; tl < v->m->n_timelines; tl++) {
-		if (hide_empty && v->m->timelines[tl].count == 0)
+		if (hide_empty && v->m->timelines[tl].count == 0 &&
+		    v->m->timelines[tl].n_instants == 0)
+			continue;
+		if (!group_shown(v, tl))
 			continue;
 		if (!tuple_matches(v->m, v->m->timelines[tl].profile, words,
 				   n_words / 2))
@@ -1142,10 +1300,17 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 		goto out;
 	}
 	counters = count_counters(v->m, lines, n);
-	if (!counters) {
+	char *kept = pattern && *pattern ? strdup(pattern) : NULL;
+	if (!counters || (pattern && *pattern && !kept)) {
+		free(kept);
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
+	if (kept != v->pattern) {
+		free(v->pattern);
+		v->pattern = kept;
+	}
+	v->hide_empty = hide_empty;
 	uint32_t keep = v->cursor_line < v->n_lines ? v->lines[v->cursor_line]
 						    : 0;
 	free(v->lines);

@@ -19,6 +19,11 @@
  * idle (0) and left out of the shares, and the grid carries its values
  * instead: per cell the value in force at the cell's start, one
  * O(log values) search per cell (trace_counter_cells).
+ *
+ * Instants (marks without duration) of an interval track are not in its
+ * cells (the context active there is the interval's, as if they were
+ * not there); the grid carries, per cell, the first instant in the
+ * cell's span, one O(log instants) search per cell at most.
  * Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_TRACE_VIEW_H
 #define CALLSCOPE_TRACE_VIEW_H
@@ -53,6 +58,10 @@ struct trace_grid {
 	 * counter line, the value in force at the start of cell k (NaN
 	 * before its first value); NaN on other rows */
 	double *values;
+	/* instants[r * columns + k]: on an interval track, the first
+	 * instant of the row's representative line in cell k's time span
+	 * (trace_instant_cells), UINT64_MAX for none */
+	uint64_t *instants;
 	/* what `raw` was read for: a change of depth alone re-derives
 	 * `cells` without reading the trace again */
 	bool raw_valid, raw_depth_view;
@@ -91,6 +100,22 @@ uint32_t trace_view_line(const struct trace_view *v, uint32_t i);
  * STATUS_NOT_FOUND (filter unchanged) when no line matches. */
 enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 				  bool hide_empty, struct error *err);
+
+/* GPU lines by queue or by stream (model_timeline.group): one grouping
+ * is shown at a time, at first the grouping of the model's first grouped
+ * line (rocpd: queues; Nsight: streams); lines of neither (host threads,
+ * counters) always.  trace_view_gpu_lines is the grouping shown
+ * (TIMELINE_GROUP_NONE when the model has no grouped lines);
+ * trace_view_has_gpu_lines whether the model has lines of `g`;
+ * trace_view_set_gpu_lines shows them instead (STATUS_NOT_FOUND when
+ * there are none): the line filter is applied again (O(lines)), the line
+ * range reset, the undo stack cleared, and a cursor on a GPU line goes to
+ * the first line of the new grouping. */
+enum timeline_group trace_view_gpu_lines(const struct trace_view *v);
+bool trace_view_has_gpu_lines(const struct trace_view *v,
+			      enum timeline_group g);
+enum status trace_view_set_gpu_lines(struct trace_view *v,
+				     enum timeline_group g, struct error *err);
 
 /* The number of counter lines among filtered lines [lo, hi): O(1). */
 uint32_t trace_view_counters_in(const struct trace_view *v, uint32_t lo,
@@ -143,6 +168,14 @@ bool trace_view_next_change(struct trace_view *v, bool forward);
 bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
 				uint64_t *index, struct trace_interval *out);
 
+/* The first instant of the cursor's line in the time span of the
+ * cursor's cell of a window of `columns` cells (the cell the pane draws
+ * its mark in), and how many lie in that span: its track, index and
+ * instant.  False when there is none (or the line has no instants). */
+bool trace_view_cursor_instant(struct trace_view *v, uint32_t columns,
+			       uint32_t *line, uint64_t *index,
+			       uint64_t *count, struct trace_instant *out);
+
 enum trace_link_result {
 	TRACE_LINK_MOVED,  /* the cursor is on the linked interval */
 	TRACE_LINK_IDLE,   /* no interval at the cursor */
@@ -157,7 +190,10 @@ enum trace_link_result {
  * next one launched by the same call (after the last, the first).  The
  * cursor moves to the linked interval's begin on its line; the window is
  * panned (an undo step) and the line range scrolled to show it.  Costs a
- * few interval reads plus O(n) for a call that launched n. */
+ * few interval reads plus O(n) for a call that launched n.  GPU work is
+ * on a queue line and on a stream line: a link to a line of the grouping
+ * not shown lands on the same work on the grouping shown (one interval
+ * search per line). */
 enum trace_link_result trace_view_follow_link(struct trace_view *v,
 					      bool sibling);
 

@@ -1,7 +1,7 @@
 /* nsight_read: the tables of an Nsight Systems SQLite export read into a
  * gpu_run (notes/formats-dcpi-cube-nsys.md C.2-C.4; NVIDIA's "exported
  * data" page).  Host side: NVTX push/pop and start/end ranges
- * (NVTX_EVENTS eventType 59, 60), CUDA runtime and driver calls
+ * (NVTX_EVENTS eventType 59, 60) and marks (34, instants), CUDA runtime and driver calls
  * (CUPTI_ACTIVITY_KIND_RUNTIME eventClass 0 and 1 only: class 67 rows
  * duplicate a call to carry its backtrace, C.4.1) and OS runtime calls
  * (OSRT_API), nested per thread (globalTid) by time containment.  GPU
@@ -34,6 +34,9 @@ enum {
 	OPT_KERNEL_PID = 1u << 10,
 	OPT_MEMCPY_PID = 1u << 11,
 	OPT_MEMSET_PID = 1u << 12,
+	OPT_KERNEL_CTX = 1u << 13, /* contextId: the lines by context */
+	OPT_MEMCPY_CTX = 1u << 14,
+	OPT_MEMSET_CTX = 1u << 15,
 };
 
 /* Where an interval's row is: event = rowid << 3 | source. */
@@ -165,6 +168,12 @@ static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 		o |= OPT_MEMCPY_PID;
 	if (gpu_run_has_column(f, table_of[SRC_MEMSET], "globalPid"))
 		o |= OPT_MEMSET_PID;
+	if (gpu_run_has_column(f, table_of[SRC_KERNEL], "contextId"))
+		o |= OPT_KERNEL_CTX;
+	if (gpu_run_has_column(f, table_of[SRC_MEMCPY], "contextId"))
+		o |= OPT_MEMCPY_CTX;
+	if (gpu_run_has_column(f, table_of[SRC_MEMSET], "contextId"))
+		o |= OPT_MEMSET_CTX;
 	s->opt = o;
 	return STATUS_OK;
 }
@@ -441,6 +450,68 @@ out:
 	return e;
 }
 
+/* NVTX marks (eventType 34, NvtxMark: a time and no end, notes C.2):
+ * instants on their thread's line, named as ranges are; out of the tree
+ * and of the nesting. */
+static enum status read_marks(struct gpu_run *r, uint32_t fi,
+			      struct error *err)
+{
+	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_set *s = &f->sets[0];
+	char sql[300];
+	snprintf(sql, sizeof(sql),
+		 "SELECT rowid, start, globalTid, %s, %s FROM NVTX_EVENTS "
+		 "WHERE eventType = 34",
+		 s->opt & OPT_NVTX_TEXTID ? "textId" : "NULL",
+		 s->opt & OPT_NVTX_TEXT ? "text" : "NULL");
+	sqlite3_stmt *st = NULL;
+	enum status e = gpu_run_prepare(f, sql, &st, err);
+	if (e != STATUS_OK)
+		return e;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t rowid, t, gtid, id;
+		if (!gpu_run_col_int(st, 0, &rowid) ||
+		    !gpu_run_col_int(st, 1, &t) || t < 0 || rowid < 0) {
+			if (!r->second_pass)
+				r->skipped_rows++;
+			continue;
+		}
+		if (!gpu_run_col_int(st, 2, &gtid))
+			gtid = 0;
+		uint32_t name = MODEL_NONE;
+		if (sqlite3_column_type(st, 4) == SQLITE_TEXT)
+			name = gpu_run_intern(r, gpu_run_col_text(st, 4));
+		else if (gpu_run_col_int(st, 3, &id))
+			name = string_of(r, f, s, id);
+		if (name == MODEL_NONE)
+			name = gpu_run_intern(r, "<unnamed>");
+		uint32_t thread = thread_node(r, fi, s, gtid);
+		if (thread == MODEL_NONE || name == MODEL_NONE)
+			continue;
+		char label[96];
+		snprintf(label, sizeof(label), "pid %" PRId64 " tid %" PRId64,
+			 gid_pid(gtid), gid_tid(gtid));
+		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_HOST,
+					     (uint64_t)gtid, 0,
+					     r->second_pass ? NULL : label,
+					     r->profile[thread]);
+		if (line == MODEL_NONE ||
+		    (!gpu_run_instant_add(r, line, (uint64_t)t, name,
+					  (uint64_t)rowid << 3 | SRC_NVTX) &&
+		     !r->second_pass)) {
+			if (r->second_pass)
+				continue;
+			e = NOMEM(f);
+			break;
+		}
+	}
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
+}
+
 /* ---- GPU: kernels, copies, memsets --------------------------------------- */
 
 static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
@@ -452,14 +523,18 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 	bool has_pid = s->opt & (src == SRC_KERNEL   ? OPT_KERNEL_PID
 				 : src == SRC_MEMCPY ? OPT_MEMCPY_PID
 						     : OPT_MEMSET_PID);
+	bool has_ctx = s->opt & (src == SRC_KERNEL   ? OPT_KERNEL_CTX
+				 : src == SRC_MEMCPY ? OPT_MEMCPY_CTX
+						     : OPT_MEMSET_CTX);
 	snprintf(sql, sizeof(sql),
 		 "SELECT rowid, start, \"end\", deviceId, streamId, "
-		 "correlationId, %s, %s, %s FROM %s",
+		 "correlationId, %s, %s, %s, %s FROM %s",
 		 has_pid ? "globalPid" : "NULL",
 		 src == SRC_KERNEL   ? "shortName"
 		 : src == SRC_MEMCPY ? "copyKind"
 				     : "NULL",
-		 src == SRC_KERNEL ? "NULL" : "bytes", table_of[src]);
+		 src == SRC_KERNEL ? "NULL" : "bytes",
+		 has_ctx ? "contextId" : "NULL", table_of[src]);
 	sqlite3_stmt *st = NULL;
 	enum status e = gpu_run_prepare(f, sql, &st, err);
 	if (e != STATUS_OK)
@@ -554,6 +629,27 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		}
 		if (line == MODEL_NONE)
 			continue;
+		r->lines[line].group = TIMELINE_GROUP_STREAM;
+		/* the same work on its context's line (the other grouping) */
+		int64_t context;
+		if (gpu_run_col_int(st, 9, &context)) {
+			char clabel[96] = "";
+			if (!r->second_pass)
+				snprintf(clabel, sizeof(clabel),
+					 "pid %" PRId64 " GPU %" PRId64
+					 " context %" PRId64,
+					 pid, dev, context);
+			uint32_t cl = gpu_run_line(
+			    r, fi, 0, GPU_RUN_LINE_ALT, a, (uint64_t)context,
+			    r->second_pass ? NULL : clabel, MODEL_NONE);
+			if (cl != MODEL_NONE) {
+				r->lines[cl].group = TIMELINE_GROUP_QUEUE;
+				gpu_run_line_add(r, cl, (uint64_t)start,
+						 (uint64_t)end, node,
+						 (uint64_t)rowid << 3 | src,
+						 link);
+			}
+		}
 		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
 				r->lines[line].profile);
 		if (src != SRC_KERNEL && gpu_run_col_int(st, 8, &bytes) &&
@@ -585,6 +681,8 @@ static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 	}
 	uint32_t o = f->sets[0].opt;
 	e = read_host(r, fi, err);
+	if (e == STATUS_OK && (o & OPT_NVTX))
+		e = read_marks(r, fi, err);
 	if (e == STATUS_OK && (o & OPT_KERNEL))
 		e = read_gpu_table(r, fi, SRC_KERNEL, err);
 	if (e == STATUS_OK && (o & OPT_MEMCPY))

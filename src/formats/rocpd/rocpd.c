@@ -3,18 +3,42 @@
  * ".rpd" files, one or several files (or a directory of them) as one run.
  * Bids on the probe's table names: rocpd_kernel_dispatch* / rocpd_event*
  * tables are rocprofv3's layout, rocpd_api with rocpd_op is .rpd
- * (notes/rocpd.md 0.1: schema_version says 3 in both families).  The
+ * (notes/rocpd.md 0.1: schema_version says 3 in both families); a
+ * run's index YAML file (rocpd_index_yaml.c) by its name.  The
  * layouts are read by rocpd_v3.c and rocpd_rpd.c into the run of
  * ../gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
+#include <string.h>
+
 #include "formats/reader.h"
+#include "formats/rocpd/rocpd_index_yaml.h"
 #include "formats/rocpd/rocpd_layouts.h"
 
 static bool is_profile_name(const char *name)
 {
 	return reader_name_ends_with(name, ".rpd") ||
 	       reader_name_ends_with(name, ".db");
+}
+
+/* HPCToolkit v4's files end in .db too: a directory whose subdirectories
+ * hold them is a set of HPCToolkit databases, not a run. */
+static bool is_hpctoolkit_name(const char *name)
+{
+	return strcmp(name, "meta.db") == 0 || strcmp(name, "profile.db") == 0 ||
+	       strcmp(name, "cct.db") == 0 || strcmp(name, "trace.db") == 0;
+}
+
+/* Whether the probe's head has `word` at the start of a line (an index
+ * YAML file's top-level `files:` or `rocprofiler-sdk:` key). */
+static bool head_has_key(const struct reader_probe *p, const char *word)
+{
+	size_t l = strlen(word);
+	for (size_t i = 0; i + l <= p->head_len; i++)
+		if ((i == 0 || p->head[i - 1] == '\n') &&
+		    memcmp(p->head + i, word, l) == 0)
+			return true;
+	return false;
 }
 
 static int rocpd_bid(const struct reader_probe *p, int best)
@@ -28,9 +52,29 @@ static int rocpd_bid(const struct reader_probe *p, int best)
 		for (size_t i = 0; i < p->n_names; i++)
 			if (is_profile_name(p->names[i]))
 				return 40;
-		/* rocprofv3's HOST/PID_results.db: only subdirectories */
-		return p->n_names == 0 && p->n_subdirs > 0 ? 10 : 0;
+		/* rocprofv3's HOST/PID_results.db, beside stray files (a
+		 * log, an index YAML): databases one level down */
+		bool hpctoolkit = false, ours = false;
+		for (size_t i = 0; i < p->n_subnames; i++) {
+			hpctoolkit |= is_hpctoolkit_name(p->subnames[i]);
+			ours |= p->subnames[i][0] != '.' &&
+				is_profile_name(p->subnames[i]);
+		}
+		if (hpctoolkit)
+			return 0;
+		if (ours)
+			return 40;
+		/* databases beyond the probe's first subdirectories */
+		return p->n_subdirs > 0 ? 10 : 0;
 	}
+	/* a run's index YAML file (rocpd_index_yaml.c): no other reader
+	 * takes YAML, so refusals of one are ours */
+	if (p->is_file && !p->is_sqlite &&
+	    rocpd_index_yaml_name(reader_probe_base(p)))
+		return head_has_key(p, "files:") ||
+				       head_has_key(p, "rocprofiler-sdk:")
+			       ? 60
+			       : 20;
 	if (!p->is_sqlite)
 		return 0;
 	if (reader_probe_has_table_prefix(p, "rocpd_kernel_dispatch") ||
@@ -61,6 +105,8 @@ static const struct gpu_run_family rocpd_family = {
 	.accept_name = is_profile_name,
 	.dir_depth = 1, /* rocprofv3: HOST/PID_results.db */
 	.files_noun = ".db or .rpd file",
+	.list_name = rocpd_index_yaml_name,
+	.list_files = rocpd_index_yaml_read,
 };
 
 static enum status rocpd_open(const struct reader_input *in,
@@ -72,7 +118,8 @@ static enum status rocpd_open(const struct reader_input *in,
 const struct reader reader_rocpd = {
 	.name = "rocpd",
 	.description = "ROCm profiles: rocprofv3 rocpd databases and "
-		       "rocmProfileData .rpd files (several as one run)",
+		       "rocmProfileData .rpd files (several, a directory or "
+		       "a run's index YAML as one run)",
 	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE |
 		READER_CAP_INTERVALS | READER_CAP_COUNTERS | READER_CAP_MERGE,
 	.bid = rocpd_bid,

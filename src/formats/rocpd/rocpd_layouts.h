@@ -8,6 +8,13 @@
 
 extern const struct gpu_run_layout rocpd_layout_v3;
 
+/* gpu_run_set.opt of a v3 table set: optional columns */
+#define V3_DISPATCH_STREAM 1u /* rocpd_kernel_dispatch.stream_id */
+#define V3_COPY_STREAM 2u     /* rocpd_memory_copy.stream_id */
+/* The event of a copy on a stream line (which holds kernels and copies,
+ * whose row ids overlap): its row id with this bit. */
+#define ROCPD_V3_COPY_EVENT (1ull << 61)
+
 /* rocprofv3 table sets (rocpd_v3.c): "base" + the set's suffix, quoted
  * for SQL ('"' doubled), and the same unquoted (pragma_table_info,
  * sqlite_master); NULL when out of memory. */
@@ -18,5 +25,8 @@ enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 			    uint64_t event, struct model_kv **out, size_t *n,
 			    struct error *err);
 extern const struct gpu_run_layout rocpd_layout_rpd;
+/* gpu_run_set.opt of an .rpd file: stream columns present */
+#define RPD_KERNEL_STREAM 1u /* rocpd_kernelapi.stream, api_ptr_id */
+#define RPD_COPY_STREAM 2u   /* rocpd_copyapi.stream */
 
 #endif

@@ -8,6 +8,7 @@
  * ui/. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,13 @@ static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 			 gpu_run_has_column(f, "rocpd_copyapi", "size");
 	s->has_kernelapi = gpu_run_has_table(f, "rocpd_kernelapi") &&
 			   gpu_run_has_column(f, "rocpd_kernelapi", "gridX");
+	/* the streams of kernels and copies (the lines by stream) */
+	if (s->has_kernelapi &&
+	    gpu_run_has_column(f, "rocpd_kernelapi", "api_ptr_id") &&
+	    gpu_run_has_column(f, "rocpd_kernelapi", "stream"))
+		s->opt |= RPD_KERNEL_STREAM;
+	if (s->has_copyapi && gpu_run_has_column(f, "rocpd_copyapi", "stream"))
+		s->opt |= RPD_COPY_STREAM;
 	s->has_monitor = gpu_run_has_table(f, "rocpd_monitor") &&
 			 gpu_run_has_column(f, "rocpd_monitor", "monitorType") &&
 			 gpu_run_has_column(f, "rocpd_monitor", "value");
@@ -178,8 +186,28 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 						: gpu_run_intern(r, "<unnamed>");
 		uint8_t kind = NODE_FUNCTION;
 		if (name != MODEL_NONE && name == marker) {
-			if (a->start == a->end)
-				continue; /* an instant mark */
+			if (a->start == a->end) {
+				/* an instant mark: on the thread's line,
+				 * named by its message, out of the tree and
+				 * of the nesting */
+				uint32_t text = a->args_id >= 0
+						      ? rpd_string(r, f, s,
+								   a->args_id)
+						      : name;
+				char label[96];
+				snprintf(label, sizeof(label),
+					 "pid %" PRId64 " tid %" PRId64,
+					 a->pid, a->tid);
+				uint32_t line = gpu_run_line(
+					r, fi, 0, GPU_RUN_LINE_HOST,
+					(uint64_t)a->pid, (uint64_t)a->tid,
+					label, r->profile[thread]);
+				if (line != MODEL_NONE && text != MODEL_NONE)
+					gpu_run_instant_add(
+						r, line, (uint64_t)a->start,
+						text, (uint64_t)a->id);
+				continue;
+			}
 			kind = NODE_REGION;
 			if (a->args_id >= 0)
 				name = rpd_string(r, f, s, a->args_id);
@@ -223,9 +251,72 @@ out:
 	return e;
 }
 
+/* Ops' streams: op -> slot, slot -> the stream's value. */
+struct streams {
+	struct gpu_run_map of_op, slot_of;
+	uint64_t *v;
+	uint32_t n, cap;
+};
+
+/* The streams of the ops whose API call has a row in `table` (whose
+ * `stream` is a handle as text, "0x7f..."): those that parse. */
+static enum status read_streams(struct gpu_run_file *f, const char *table,
+				struct streams *ss, struct error *err)
+{
+	char sql[200];
+	sqlite3_stmt *st = NULL;
+	snprintf(sql, sizeof(sql),
+		 "SELECT ao.op_id, t.stream FROM %s t JOIN rocpd_api_ops ao "
+		 "ON ao.api_id = t.api_ptr_id",
+		 table);
+	enum status e = gpu_run_prepare(f, sql, &st, err);
+	if (e != STATUS_OK)
+		return e;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t op;
+		const char *text = gpu_run_col_text(st, 1);
+		char *end;
+		uint32_t slot;
+		if (!gpu_run_col_int(st, 0, &op) || !*text)
+			continue;
+		errno = 0;
+		unsigned long long v = strtoull(text, &end, 0);
+		if (errno || *end || end == text || v == UINT64_MAX)
+			continue;
+		if (!gpu_run_map_get(&ss->slot_of, v, &slot)) {
+			if (ss->n == ss->cap) {
+				uint32_t cap = ss->cap ? ss->cap * 2 : 16;
+				uint64_t *g = realloc(ss->v, cap * sizeof(*g));
+				if (!g) {
+					e = NOMEM(f);
+					break;
+				}
+				ss->v = g;
+				ss->cap = cap;
+			}
+			slot = ss->n;
+			ss->v[ss->n++] = v;
+			if (!gpu_run_map_put(&ss->slot_of, v, slot)) {
+				e = NOMEM(f);
+				break;
+			}
+		}
+		if (!gpu_run_map_put(&ss->of_op, (uint64_t)op, slot)) {
+			e = NOMEM(f);
+			break;
+		}
+	}
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
+}
+
 static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			    struct error *err)
 {
+	struct streams streams = {0};
 	struct gpu_run_file *f = &r->files[fi];
 	struct gpu_run_set *s = &f->sets[0];
 	struct gpu_run_map op_api = {0}, sizes = {0};
@@ -287,6 +378,17 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			goto out;
 		}
 	}
+	/* the stream of each op, from its API call's arguments
+	 * (rocpd_kernelapi.stream, rocpd_copyapi.stream: text, "0x0") */
+	bool by_stream = s->opt & (RPD_KERNEL_STREAM | RPD_COPY_STREAM);
+	for (int pass = 0; pass < 2 && e == STATUS_OK; pass++) {
+		if (!(s->opt & (pass ? RPD_COPY_STREAM : RPD_KERNEL_STREAM)))
+			continue;
+		e = read_streams(f, pass ? "rocpd_copyapi" : "rocpd_kernelapi",
+				 &streams, err);
+	}
+	if (e != STATUS_OK)
+		goto out;
 	if ((e = gpu_run_prepare(f,
 			       "SELECT id, gpuId, queueId, start, \"end\", "
 			       "description_id, opType_id FROM rocpd_op",
@@ -349,6 +451,36 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		}
 		if (line == MODEL_NONE)
 			continue;
+		r->lines[line].group = TIMELINE_GROUP_QUEUE;
+		uint32_t api;
+		uint64_t link = gpu_run_map_get(&op_link, (uint64_t)id, &api)
+					? api
+					: GPU_RUN_NO_LINK;
+		if (by_stream) {
+			/* the same op on its stream's line */
+			uint32_t slot;
+			uint64_t sv = gpu_run_map_get(&streams.of_op,
+						      (uint64_t)id, &slot)
+					      ? streams.v[slot]
+					      : UINT64_MAX;
+			char slabel[80];
+			if (sv == UINT64_MAX)
+				snprintf(slabel, sizeof(slabel),
+					 "GPU %" PRId64 " stream ?", gpu);
+			else
+				snprintf(slabel, sizeof(slabel),
+					 "GPU %" PRId64 " stream 0x%" PRIx64,
+					 gpu, sv);
+			uint32_t sl = gpu_run_line(
+				r, fi, 0, GPU_RUN_LINE_ALT, (uint64_t)gpu, sv,
+				r->second_pass ? NULL : slabel, MODEL_NONE);
+			if (sl != MODEL_NONE) {
+				r->lines[sl].group = TIMELINE_GROUP_STREAM;
+				gpu_run_line_add(r, sl, (uint64_t)start,
+						 (uint64_t)end, node,
+						 (uint64_t)id, link);
+			}
+		}
 		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
 			      r->lines[line].profile);
 		uint32_t size;
@@ -356,12 +488,8 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			gpu_run_add_bytes(r, node, size,
 					  (uint64_t)(end - start));
 		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
-		uint32_t api;
 		gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
-				 (uint64_t)id,
-				 gpu_run_map_get(&op_link, (uint64_t)id, &api)
-					 ? api
-					 : GPU_RUN_NO_LINK);
+				 (uint64_t)id, link);
 	}
 	if (rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);
@@ -370,6 +498,9 @@ out:
 	gpu_run_map_free(&op_api);
 	gpu_run_map_free(&op_link);
 	gpu_run_map_free(&sizes);
+	gpu_run_map_free(&streams.of_op);
+	gpu_run_map_free(&streams.slot_of);
+	free(streams.v);
 	return e;
 }
 
@@ -518,7 +649,7 @@ static enum status rocpd_rpd_detail(struct gpu_run *r, const struct gpu_run_line
 		sqlite3_finalize(st);
 		st = NULL;
 	}
-	if (l->kind == GPU_RUN_LINE_QUEUE && s->has_copyapi &&
+	if (l->kind != GPU_RUN_LINE_HOST && s->has_copyapi &&
 	    sqlite3_prepare_v2(f->db,
 			       "SELECT c.size, c.kind, c.src, c.dst, "
 			       "c.stream, ao.api_id FROM rocpd_api_ops ao JOIN "

@@ -172,6 +172,17 @@ static enum status check_set(struct gpu_run_file *f, struct gpu_run_set *s,
 			s->has_copy = gpu_run_has_column(f, t, copy[i]);
 		free(t);
 	}
+	/* stream ids (optional columns): the lines by stream */
+	if ((t = rocpd_v3_rawname(s, "rocpd_kernel_dispatch"))) {
+		if (gpu_run_has_column(f, t, "stream_id"))
+			s->opt |= V3_DISPATCH_STREAM;
+		free(t);
+	}
+	if (s->has_copy && (t = rocpd_v3_rawname(s, "rocpd_memory_copy"))) {
+		if (gpu_run_has_column(f, t, "stream_id"))
+			s->opt |= V3_COPY_STREAM;
+		free(t);
+	}
 	if ((t = rocpd_v3_rawname(s, "rocpd_arg"))) {
 		s->has_arg = gpu_run_has_table(f, t);
 		free(t);
@@ -427,7 +438,8 @@ static void read_agents(struct v3_ctx *c)
 /* GPU work whose launching region is not known: placed after the scan,
  * by time on its thread. */
 struct pending {
-	int64_t pid, tid, start, end, rowid, agent, queue;
+	int64_t pid, tid, start, end, rowid, agent, queue, stream;
+	bool has_stream;
 	uint32_t name;
 	uint8_t kind;
 	bool copy;
@@ -501,6 +513,22 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 	}
 	if (line == MODEL_NONE)
 		return false;
+	r->lines[line].group = TIMELINE_GROUP_QUEUE;
+	/* the same work on its stream's line (the other grouping) */
+	uint32_t sline = MODEL_NONE;
+	if (p->has_stream) {
+		char label[240] = "";
+		if (!r->second_pass)
+			snprintf(label, sizeof(label), "%s stream %" PRId64,
+				 proc_label(c, p->pid), p->stream);
+		sline = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_ALT,
+				     (uint64_t)p->pid, (uint64_t)p->stream,
+				     r->second_pass ? NULL : label, MODEL_NONE);
+		if (sline == MODEL_NONE && !r->second_pass)
+			return false;
+		if (sline != MODEL_NONE)
+			r->lines[sline].group = TIMELINE_GROUP_STREAM;
+	}
 	gpu_run_add_gpu(r, node, dur, prof);
 	if (p->copy && p->bytes >= 0)
 		gpu_run_add_bytes(r, node, p->bytes, dur);
@@ -511,9 +539,16 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 			gpu_run_add_counter(r, node, c->pmc[at].counter,
 					    c->pmc[at].value);
 	gpu_run_time_seen(r, (uint64_t)p->start, (uint64_t)p->end);
-	return gpu_run_line_add(r, line, (uint64_t)p->start,
-			      (uint64_t)(p->end > p->start ? p->end : p->start),
-			      node, (uint64_t)p->rowid, p->link);
+	uint64_t end = (uint64_t)(p->end > p->start ? p->end : p->start);
+	/* a stream line holds kernels and copies: the event says which */
+	if (sline != MODEL_NONE &&
+	    !gpu_run_line_add(r, sline, (uint64_t)p->start, end, node,
+			      (uint64_t)p->rowid |
+				      (p->copy ? ROCPD_V3_COPY_EVENT : 0),
+			      p->link))
+		return false;
+	return gpu_run_line_add(r, line, (uint64_t)p->start, end, node,
+				(uint64_t)p->rowid, p->link);
 }
 
 /* Host regions (API calls, roctx ranges), in id order: a parent's id (the
@@ -521,18 +556,23 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 static enum status read_regions(struct v3_ctx *c, struct error *err)
 {
 	char *reg = rocpd_v3_tname(c->s, "rocpd_region"), *ev = rocpd_v3_tname(c->s, "rocpd_event");
+	char *str = rocpd_v3_tname(c->s, "rocpd_string");
 	char *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
 	int rc;
-	if (!reg || !ev ||
+	/* column 8: the operation's name of a zero-length region, to tell
+	 * a roctxMark (an instant) from a zero-length API call */
+	if (!reg || !ev || !str ||
 	    asprintf(&sql,
 		     "SELECT r.id, r.pid, r.tid, r.start, r.\"end\", "
 		     "r.name_id, e.parent_stack_id, CASE WHEN "
 		     "json_valid(e.extdata) THEN json_extract(e.extdata, "
-		     "'$.message') END FROM %s r LEFT JOIN %s e ON e.id = "
+		     "'$.message') END, CASE WHEN r.start = r.\"end\" THEN "
+		     "(SELECT string FROM %s WHERE id = r.name_id) END "
+		     "FROM %s r LEFT JOIN %s e ON e.id = "
 		     "r.event_id ORDER BY r.id",
-		     reg, ev) < 0) {
+		     str, reg, ev) < 0) {
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
@@ -550,6 +590,20 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 			continue;
 		}
 		uint32_t parent = MODEL_NONE, thread = thread_node(c, pid, tid);
+		const char *op = (const char *)sqlite3_column_text(st, 8);
+		if (op && strncmp(op, "roctxMark", 9) == 0) {
+			/* a mark: an instant on its thread's line, named by
+			 * its message, out of the tree */
+			const char *msg = (const char *)sqlite3_column_text(st, 7);
+			uint32_t name = gpu_run_intern(r, msg && *msg ? msg : op);
+			uint32_t line = thread != MODEL_NONE || r->second_pass
+						? host_line(c, pid, tid)
+						: MODEL_NONE;
+			if (line != MODEL_NONE && name != MODEL_NONE)
+				gpu_run_instant_add(r, line, (uint64_t)start,
+						    name, (uint64_t)id);
+			continue;
+		}
 		bool linked = gpu_run_col_int(st, 6, &up) && up != 0 &&
 			      gpu_run_map_get(&c->s->regions, (uint64_t)up,
 					    &parent);
@@ -601,6 +655,91 @@ out:
 	sqlite3_finalize(st);
 	free(sql);
 	free(reg);
+	free(ev);
+	free(str);
+	return s;
+}
+
+static bool has_columns(struct v3_ctx *c, const char *base,
+			const char *const *cols);
+
+#define ROCPD_SAMPLE_EVENT (1ull << 62)
+
+/* Instants of rocpd_sample (roctxMark and other zero-length events,
+ * notes/rocpd.md 1.2): on the line of their track's thread, named by the
+ * event's message, else the track's name (a category), at `timestamp`;
+ * several at one time in id order.  A set without the tables has none. */
+static enum status read_samples(struct v3_ctx *c, struct error *err)
+{
+	static const char *const sample[] = {"track_id", "timestamp",
+					     "event_id", NULL};
+	static const char *const track[] = {"id", "pid", "tid", "name_id",
+					    NULL};
+	if (!has_columns(c, "rocpd_sample", sample) ||
+	    !has_columns(c, "rocpd_track", track))
+		return STATUS_OK;
+	char *sa = rocpd_v3_tname(c->s, "rocpd_sample");
+	char *tr = rocpd_v3_tname(c->s, "rocpd_track");
+	char *ev = rocpd_v3_tname(c->s, "rocpd_event");
+	char *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	enum status s = STATUS_OK;
+	struct gpu_run *r = c->r;
+	int rc;
+	if (!sa || !tr || !ev ||
+	    asprintf(&sql,
+		     "SELECT t.pid, t.tid, s.timestamp, t.name_id, CASE WHEN "
+		     "json_valid(e.extdata) THEN json_extract(e.extdata, "
+		     "'$.message') END, s.id FROM %s s JOIN %s t ON t.id = "
+		     "s.track_id LEFT JOIN %s e ON e.id = s.event_id",
+		     sa, tr, ev) < 0) {
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+		goto out;
+	}
+	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t pid, tid, t, name_id, rowid;
+		if (!gpu_run_col_int(st, 0, &pid) ||
+		    !gpu_run_col_int(st, 1, &tid) ||
+		    !gpu_run_col_int(st, 2, &t) || t < 0 ||
+		    !gpu_run_col_int(st, 5, &rowid) || rowid < 0) {
+			if (!r->second_pass)
+				r->skipped_rows++;
+			continue;
+		}
+		const char *msg = (const char *)sqlite3_column_text(st, 4);
+		uint32_t name;
+		if (msg && *msg)
+			name = gpu_run_intern(r, msg);
+		else if (gpu_run_col_int(st, 3, &name_id))
+			name = set_string(c, name_id);
+		else
+			name = gpu_run_intern(r, "<instant>");
+		if (!r->second_pass && thread_node(c, pid, tid) == MODEL_NONE)
+			continue;
+		uint32_t line = host_line(c, pid, tid);
+		if (line == MODEL_NONE || name == MODEL_NONE)
+			continue;
+		/* the sample's id, marked as not a region's: the order of
+		 * instants at one time (after roctxMark regions), and no
+		 * attributes (v3 details of a host line are a region's) */
+		if (!gpu_run_instant_add(r, line, (uint64_t)t, name,
+					 ROCPD_SAMPLE_EVENT |
+						 (uint64_t)rowid) &&
+		    !r->second_pass) {
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		s = gpu_run_step_error(c->f, rc, err);
+out:
+	sqlite3_finalize(st);
+	free(sql);
+	free(sa);
+	free(tr);
 	free(ev);
 	return s;
 }
@@ -690,12 +829,15 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 	if (!tab || !ev ||
 	    asprintf(&sql,
 		     copy ? "SELECT k.id, k.pid, k.tid, k.start, k.\"end\", "
-			    "e.stack_id, 0, 0, k.name_id, k.size FROM %s k "
+			    "e.stack_id, 0, 0, k.name_id, k.size, %s FROM %s k "
 			    "LEFT JOIN %s e ON e.id = k.event_id"
 			  : "SELECT k.id, k.pid, k.tid, k.start, k.\"end\", "
 			    "e.stack_id, k.agent_id, k.queue_id, k.kernel_id, "
-			    "NULL FROM %s k LEFT JOIN %s e ON e.id = "
+			    "NULL, %s FROM %s k LEFT JOIN %s e ON e.id = "
 			    "k.event_id",
+		     c->s->opt & (copy ? V3_COPY_STREAM : V3_DISPATCH_STREAM)
+			     ? "k.stream_id"
+			     : "NULL",
 		     tab, ev) < 0) {
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
@@ -720,6 +862,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 			p.tid = -1;
 		gpu_run_col_int(st, 6, &p.agent);
 		gpu_run_col_int(st, 7, &p.queue);
+		p.has_stream = gpu_run_col_int(st, 10, &p.stream);
 		if (copy) {
 			p.kind = NODE_FUNCTION;
 			p.name = gpu_run_col_int(st, 8, &kid)
@@ -950,6 +1093,8 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 		read_agents(&c);
 		if (s == STATUS_OK)
 			s = read_regions(&c, err);
+		if (s == STATUS_OK)
+			s = read_samples(&c, err);
 		if (s == STATUS_OK && c.s->has_pmc && !r->second_pass)
 			s = read_pmc(&c, err);
 		if (s == STATUS_OK)

@@ -109,12 +109,19 @@ enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 	sqlite3_stmt *st = NULL;
 	if (event == MODEL_EVENT_NONE)
 		return STATUS_OK;
-	if (l->kind == GPU_RUN_LINE_HOST) {
+	/* a stream line: a kernel or, with the bit, a copy */
+	uint8_t kind = l->kind;
+	if (kind == GPU_RUN_LINE_ALT) {
+		kind = event & ROCPD_V3_COPY_EVENT ? GPU_RUN_LINE_COPY
+						   : GPU_RUN_LINE_QUEUE;
+		event &= ~ROCPD_V3_COPY_EVENT;
+	}
+	if (kind == GPU_RUN_LINE_HOST) {
 		if (s->has_arg)
 			args_of_region(f, s, (int64_t)event, &k);
 		return kv_finish(&k, out, n, err);
 	}
-	if (l->kind == GPU_RUN_LINE_QUEUE) {
+	if (kind == GPU_RUN_LINE_QUEUE) {
 		a = rocpd_v3_tname(s, "rocpd_kernel_dispatch");
 		b = rocpd_v3_tname(s, "rocpd_info_kernel_symbol");
 		if (a && b)
@@ -132,7 +139,7 @@ enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 				     "k.kernel_id WHERE k.id = ?1",
 				     a, b) < 0)
 				sql = NULL;
-	} else if (l->kind == GPU_RUN_LINE_COPY) {
+	} else if (kind == GPU_RUN_LINE_COPY) {
 		a = rocpd_v3_tname(s, "rocpd_memory_copy");
 		if (a && asprintf(&sql,
 				  "SELECT size, src_agent_id, dst_agent_id, "
@@ -148,7 +155,7 @@ enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 		} else {
 			sqlite3_bind_int64(st, 1, (int64_t)event);
 			if (sqlite3_step(st) == SQLITE_ROW) {
-				if (l->kind == GPU_RUN_LINE_QUEUE) {
+				if (kind == GPU_RUN_LINE_QUEUE) {
 					kv_int(&k, "dispatch", st, 0);
 					kv_dim(&k, "grid", st, 1);
 					kv_dim(&k, "workgroup", st, 4);
@@ -184,7 +191,7 @@ enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 		}
 	}
 	/* hardware counters of a dispatch, summed per counter */
-	if (rc == STATUS_OK && l->kind == GPU_RUN_LINE_QUEUE && s->has_pmc) {
+	if (rc == STATUS_OK && kind == GPU_RUN_LINE_QUEUE && s->has_pmc) {
 		char *pe = rocpd_v3_tname(s, "rocpd_pmc_event"),
 		     *pi = rocpd_v3_tname(s, "rocpd_info_pmc"), *q = NULL;
 		sqlite3_stmt *c = NULL;

@@ -1,0 +1,137 @@
+#!/bin/sh
+# GPU lines by queue or by stream, and instants, in the trace pane in a
+# real terminal (tmux).  On a generated rocprofv3 database: the header
+# says "GPU by queue", `S` shows the lines by stream (the header, a
+# message, the cursor on the first stream line, whose label and index are
+# those `trace --gpu-lines stream` prints first), a kernel on a stream
+# line links (`a`) to its call and back to the same kernel on the stream
+# line (not to the hidden queue line), `A` finds it the only launch of
+# its call, and `S` again goes back.  On a
+# generated Nsight export `S` shows the lines by context.  On the
+# generated .rpd file the instant UserMarkers draw a marker cell and the
+# cursor's lines name the first instant in its cell.  Polls capture-pane
+# with a timeout.
+. "${top_srcdir:-.}/tests/tmux-env.sh"
+command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
+[ -d "$top_srcdir/../shared/corpus/rocpd-schema" ] || {
+	echo "no rocpd schema: skipped"
+	exit 77
+}
+cs=$(cd "$top_builddir" && pwd)/callscope
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+python3 "$top_srcdir/tests/gen_rocpd.py" "$tmp/rocpd" >/dev/null || exit 1
+python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 60 --ranks 1 \
+	>/dev/null || exit 1
+db=$(ls "$tmp"/rocpd/run/*/*.db | head -n 1)
+
+# first_line DB GROUP: "INDEX LABEL" of the first GPU line of GROUP that
+# `trace --gpu-lines GROUP` prints
+first_line() {
+	"$cs" --no-cache trace "$1" --at +0 --gpu-lines "$2" --format json \
+		2>/dev/null | python3 -c '
+import json, sys
+g = sys.argv[1]
+for l in json.load(sys.stdin)["lines"]:
+    if (" stream " in l["label"]) == (g == "stream") and \
+            (" queue " in l["label"] or " stream " in l["label"] or
+             " context " in l["label"]):
+        print(l["line"], l["label"])
+        break' "$2"
+}
+
+cursor_line() {
+	screen | grep "^Cursor " | sed -n 's/.*(t=[0-9]*)  line \([0-9]*\) \(.*\)  ctx=.*/\1 \2/p'
+}
+
+start "$cs --no-config --no-cache $db" "<program root>" || exit 1
+t send-keys -t "$S" t
+wait_for "Trace [Main]" || fail "t did not open the trace"
+t send-keys -t "$S" W
+wait_for "GPU by queue" || fail "the header does not say GPU by queue"
+t send-keys -t "$S" S
+wait_for "GPU by stream" || fail "S did not show the lines by stream"
+wait_for "GPU lines by stream" || fail "S said nothing"
+# the cursor was on a host line: it stays there; go to the first stream
+# line with Down and check label and index against the batch command
+want=$(first_line "$db" stream)
+[ -n "$want" ] || fail "trace --gpu-lines stream prints no stream line"
+i=0
+while [ $i -lt 12 ] && [ "$(cursor_line)" != "$want" ]; do
+	c=$(screen | grep "^Cursor ")
+	t send-keys -t "$S" Down
+	wait_change "Cursor " "$c" 5 >/dev/null
+	i=$((i + 1))
+done
+[ "$(cursor_line)" = "$want" ] ||
+	fail "no line '$want' in the stream grouping: $(cursor_line)"
+screen | grep -q "queue 0x" && fail "a queue line is shown by stream"
+# a kernel on the stream line, its call, and back to the stream line
+i=0
+while [ $i -lt 8 ]; do
+	c=$(screen | grep "^Cursor ")
+	t send-keys -t "$S" .
+	wait_change "Cursor " "$c" 5 >/dev/null
+	screen | grep -q "^Interval .*; launched by " && break
+	i=$((i + 1))
+done
+if screen | grep -q "^Interval .*; launched by "; then
+	kt=$(screen | grep "^Cursor " | sed 's/.*(t=\([0-9]*\)).*/\1/')
+	t send-keys -t "$S" a
+	wait_change "Cursor " "$(screen | grep '^Cursor ')" 5 >/dev/null
+	sync_keys
+	case "$(cursor_line)" in
+	*" tid "*) ;;
+	*) fail "a did not go to the launching call: $(cursor_line)" ;;
+	esac
+	t send-keys -t "$S" a
+	wait_for "(t=$kt)" || fail "a did not come back to the kernel at t=$kt"
+	[ "$(cursor_line)" = "$want" ] ||
+		fail "a came back to '$(cursor_line)', not to the stream line '$want'"
+	screen | grep -q "hidden by the line filter" &&
+		fail "the way back was hidden"
+	# A: each call launched one kernel, found through its twin on the
+	# queue line (the call's chain)
+	t send-keys -t "$S" A
+	wait_for "the only kernel or copy its call launched" ||
+		fail "A on a stream line did not find the call's launches"
+	[ "$(cursor_line)" = "$want" ] || fail "A left the stream line"
+else
+	fail "no kernel with a launching call on the stream line"
+fi
+t send-keys -t "$S" S
+wait_for "GPU by queue" || fail "S did not go back to the lines by queue"
+want=$(first_line "$db" queue)
+[ "$(cursor_line)" = "$want" ] ||
+	fail "back by queue, the cursor is on '$(cursor_line)', not '$want'"
+t send-keys -t "$S" q
+wait_shell || fail "the terminal was not restored"
+echo "ok: rocpd lines by queue and by stream"
+
+# Nsight: streams first, S shows contexts
+start "$cs --no-config --no-cache $tmp/ns/rank0.sqlite" "<program root>" ||
+	exit 1
+t send-keys -t "$S" t
+wait_for "Trace [Main]" || fail "t did not open the Nsight trace"
+t send-keys -t "$S" W
+wait_for "GPU by stream" || fail "Nsight: the header does not say GPU by stream"
+t send-keys -t "$S" S
+wait_for "GPU by context" || fail "Nsight: S did not show the lines by context"
+t send-keys -t "$S" q
+wait_shell || fail "the terminal was not restored"
+echo "ok: Nsight lines by stream and by context"
+
+# instants on the .rpd: a marker cell and the instant's name at the cursor
+start "$cs --no-config --no-cache $tmp/rocpd/gen.rpd" "<program root>" ||
+	exit 1
+t send-keys -t "$S" t
+wait_for "Trace [Main]" || fail "t did not open the .rpd trace"
+wait_for "Instant tick 0 at +0 ns" || fail "no instant named at the cursor"
+screen | grep "^pid 4242 tid 4242 " | grep -q "◆" ||
+	fail "no marker cell on the thread's line"
+t send-keys -t "$S" S
+wait_for "GPU by stream" || fail ".rpd: S did not show the lines by stream"
+t send-keys -t "$S" q
+wait_shell || fail "the terminal was not restored"
+echo "ok: instants drawn and named"
+exit $status
