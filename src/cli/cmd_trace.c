@@ -46,6 +46,17 @@ struct trace_options {
 	enum cli_format format;
 };
 
+/* The nanoseconds of one `unit` (s, ms, us, ns or none); false for any
+ * other. */
+static bool unit_scale(const char *unit, double *scale)
+{
+	*scale = strcmp(unit, "s") == 0    ? 1e9
+		 : strcmp(unit, "ms") == 0 ? 1e6
+		 : strcmp(unit, "us") == 0 ? 1e3
+					   : 1;
+	return *scale != 1 || !*unit || strcmp(unit, "ns") == 0;
+}
+
 static bool parse_time(const struct model *m, const char *opt,
 		       const char *arg, uint64_t *out)
 {
@@ -53,14 +64,8 @@ static bool parse_time(const struct model *m, const char *opt,
 	errno = 0;
 	if (arg[0] == '+') {
 		double v = strtod(arg + 1, &end);
-		double scale = 1;
-		if (strcmp(end, "s") == 0)
-			scale = 1e9;
-		else if (strcmp(end, "ms") == 0)
-			scale = 1e6;
-		else if (strcmp(end, "us") == 0)
-			scale = 1e3;
-		else if (*end && strcmp(end, "ns") != 0)
+		double scale;
+		if (!unit_scale(end, &scale))
 			goto bad;
 		if (errno || end == arg + 1 || !isfinite(v) || v < 0 ||
 		    v * scale > 1.8e19)
@@ -89,14 +94,8 @@ static bool parse_span(const char *arg, uint64_t *out)
 	char *end;
 	errno = 0;
 	double v = strtod(arg, &end);
-	double scale = 1;
-	if (strcmp(end, "s") == 0)
-		scale = 1e9;
-	else if (strcmp(end, "ms") == 0)
-		scale = 1e6;
-	else if (strcmp(end, "us") == 0)
-		scale = 1e3;
-	else if (*end && strcmp(end, "ns") != 0)
+	double scale;
+	if (!unit_scale(end, &scale))
 		goto bad;
 	if (errno || end == arg || !isfinite(v) || v < 0 || arg[0] == '-' ||
 	    v * scale > 1.8e19)

@@ -1081,14 +1081,12 @@ out:
 
 /* ---- public: sort and zoom --------------------------------------------- */
 
-enum status outline_set_sort(struct outline *o, uint32_t column,
-			     bool ascending, struct error *err)
+/* Sort by `column` or `key` (one of them set): the cached children
+ * dropped and the rows made again; on failure the old order is back. */
+static enum status resort(struct outline *o, uint32_t column,
+			  const struct outline_sort_key *key, bool ascending,
+			  struct error *err)
 {
-	if (!o)
-		return error_set(err, STATUS_USAGE, NULL, "no outline");
-	if (column != MODEL_NONE && column >= o->m->n_columns)
-		return error_set(err, STATUS_USAGE, o->m->path, "no column %u",
-				 (unsigned)column);
 	uint32_t old_col = o->col;
 	bool old_asc = o->asc;
 	struct outline_sort_key old_key = o->key;
@@ -1096,7 +1094,7 @@ enum status outline_set_sort(struct outline *o, uint32_t column,
 	o->n_waiting = 0;
 	o->col = column;
 	o->asc = ascending;
-	o->key = (struct outline_sort_key){0};
+	o->key = key ? *key : (struct outline_sort_key){0};
 	enum status st = rebuild(o, err);
 	if (st != STATUS_OK) {
 		kt_clear(&o->kt);
@@ -1108,29 +1106,24 @@ enum status outline_set_sort(struct outline *o, uint32_t column,
 	return st;
 }
 
+enum status outline_set_sort(struct outline *o, uint32_t column,
+			     bool ascending, struct error *err)
+{
+	if (!o)
+		return error_set(err, STATUS_USAGE, NULL, "no outline");
+	if (column != MODEL_NONE && column >= o->m->n_columns)
+		return error_set(err, STATUS_USAGE, o->m->path, "no column %u",
+				 (unsigned)column);
+	return resort(o, column, NULL, ascending, err);
+}
+
 enum status outline_set_sort_key(struct outline *o,
 				 const struct outline_sort_key *key,
 				 bool ascending, struct error *err)
 {
 	if (!o || !key || !key->value)
 		return error_set(err, STATUS_USAGE, NULL, "no sort key");
-	uint32_t old_col = o->col;
-	bool old_asc = o->asc;
-	struct outline_sort_key old_key = o->key;
-	kt_clear(&o->kt);
-	o->n_waiting = 0;
-	o->col = MODEL_NONE;
-	o->asc = ascending;
-	o->key = *key;
-	enum status st = rebuild(o, err);
-	if (st != STATUS_OK) {
-		kt_clear(&o->kt);
-		o->n_waiting = 0;
-		o->col = old_col;
-		o->asc = old_asc;
-		o->key = old_key;
-	}
-	return st;
+	return resort(o, MODEL_NONE, key, ascending, err);
 }
 
 bool outline_sort_keyed(const struct outline *o)
