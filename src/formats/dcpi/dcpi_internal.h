@@ -44,6 +44,8 @@ struct dcpi_lazy {
 	size_t n_events;
 	uint32_t first_node; /* image k is node first_node + k */
 	double *totals;      /* per image x event: its samples, exact */
+	/* the files of image k: by_image[first_file[k] .. first_file[k+1]) */
+	uint32_t *first_file, *by_image;
 	char **image_path;   /* reader_options.image_path, copied */
 	struct reader_options ro;
 };

@@ -70,6 +70,8 @@ void dcpi_lazy_free(struct dcpi_lazy *z)
 		free(z->image_path[i]);
 	free(z->image_path);
 	free(z->totals);
+	free(z->first_file);
+	free(z->by_image);
 	free(z->path);
 	free(z);
 }
@@ -94,9 +96,11 @@ static enum status dcpi_load(void *impl, struct model_builder *b,
 		dcpi_epochs_forget_from(v->epochs, from);
 	const char *const *events = (const char *const *)z->events;
 	enum status st = STATUS_OK;
-	for (size_t i = 0; i < z->n_files && st == STATUS_OK; i++)
-		if (z->files[i].image == ii)
-			st = dcpi_decode_file(&o, &z->files[i], events, z->images);
+	/* this image's files only: loads stay O(their size) */
+	for (uint32_t k = z->first_file[ii];
+	     k < z->first_file[ii + 1] && st == STATUS_OK; k++)
+		st = dcpi_decode_file(&o, &z->files[z->by_image[k]], events,
+				      z->images);
 	if (st == STATUS_OK) {
 		dcpi_sort_hits(&o);
 		st = dcpi_build_image(&o, ii, node, o.hits, o.n_hits);
@@ -160,6 +164,23 @@ enum status dcpi_build_deferred(struct opener *o, struct dcpi_lazy **out)
 	for (size_t i = 0; i < o->n_files; i++)
 		z->totals[(size_t)o->files[i].image * o->n_events +
 			  o->files[i].event] += (double)o->files[i].sum;
+	/* the files grouped by image (a counting sort, in walk order) */
+	z->first_file = calloc(o->n_images + 1, sizeof(*z->first_file));
+	z->by_image = calloc(o->n_files ? o->n_files : 1, sizeof(*z->by_image));
+	if (!z->first_file || !z->by_image)
+		return dcpi_nomem(o);
+	for (size_t i = 0; i < o->n_files; i++)
+		z->first_file[o->files[i].image + 1]++;
+	for (size_t k = 0; k < o->n_images; k++)
+		z->first_file[k + 1] += z->first_file[k];
+	uint32_t *at = calloc(o->n_images ? o->n_images : 1, sizeof(*at));
+	if (!at)
+		return dcpi_nomem(o);
+	for (size_t i = 0; i < o->n_files; i++) {
+		uint32_t im = o->files[i].image;
+		z->by_image[z->first_file[im] + at[im]++] = (uint32_t)i;
+	}
+	free(at);
 	for (size_t ii = 0; ii < o->n_images; ii++) {
 		const struct image *im = &o->images[ii];
 		char *found = NULL;
