@@ -11,6 +11,7 @@
 #include <math.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,88 +21,6 @@
 #include "formats/gpu_run_internal.h"
 #include "io/sqlite_ro.h"
 
-/* ---- u64 -> u32 map ---------------------------------------------------- */
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
-static bool map_grow(struct gpu_run_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct gpu_run_map n = {
-		.keys = malloc(cap * sizeof(uint64_t)),
-		.vals = malloc(cap * sizeof(uint32_t)),
-		.used = calloc(cap, 1),
-		.cap = cap,
-	};
-	if (!n.keys || !n.vals || !n.used) {
-		gpu_run_map_free(&n);
-		return false;
-	}
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->used[i]) {
-			size_t j = mix64(m->keys[i]) & (cap - 1);
-			while (n.used[j])
-				j = (j + 1) & (cap - 1);
-			n.used[j] = 1;
-			n.keys[j] = m->keys[i];
-			n.vals[j] = m->vals[i];
-			n.n++;
-		}
-	gpu_run_map_free(m);
-	*m = n;
-	return true;
-}
-
-bool gpu_run_map_put(struct gpu_run_map *m, uint64_t key, uint32_t val)
-{
-	if ((m->n + 1) * 2 > m->cap && !map_grow(m))
-		return false;
-	size_t j = mix64(key) & (m->cap - 1);
-	while (m->used[j]) {
-		if (m->keys[j] == key) {
-			m->vals[j] = val;
-			return true;
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	m->used[j] = 1;
-	m->keys[j] = key;
-	m->vals[j] = val;
-	m->n++;
-	return true;
-}
-
-bool gpu_run_map_get(const struct gpu_run_map *m, uint64_t key, uint32_t *val)
-{
-	if (!m->cap)
-		return false;
-	size_t j = mix64(key) & (m->cap - 1);
-	while (m->used[j]) {
-		if (m->keys[j] == key) {
-			*val = m->vals[j];
-			return true;
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	return false;
-}
-
-void gpu_run_map_free(struct gpu_run_map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	memset(m, 0, sizeof(*m));
-}
-
 /* ---- nodes and values -------------------------------------------------- */
 
 static uint64_t text_hash(const char *s)
@@ -109,7 +28,7 @@ static uint64_t text_hash(const char *s)
 	uint64_t h = 0xcbf29ce484222325ull;
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return mix64(h);
+	return gpu_run_mix64(h);
 }
 
 uint32_t gpu_run_intern(struct gpu_run *r, const char *s)
@@ -130,7 +49,7 @@ uint32_t gpu_run_intern(struct gpu_run *r, const char *s)
 
 static uint64_t node_hash(uint32_t parent, uint8_t kind, uint32_t name)
 {
-	return mix64(((uint64_t)parent << 32) ^ ((uint64_t)kind << 24) ^
+	return gpu_run_mix64(((uint64_t)parent << 32) ^ ((uint64_t)kind << 24) ^
 		     name ^ ((uint64_t)name << 40));
 }
 
@@ -228,13 +147,19 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 {
 	if (parent >= r->n_nodes || name == MODEL_NONE)
 		return MODEL_NONE;
+	uint32_t *hit = &r->child_hit[kind & 7], n = *hit - 1;
+	if (*hit && n < r->n_nodes && r->parent[n] == parent &&
+	    r->kind[n] == kind && r->name[n] == name)
+		return n;
 	uint64_t h = node_hash(parent, kind, name);
 	uint32_t first = MODEL_NONE;
 	if (gpu_run_map_get(&r->node_keys, h, &first))
-		for (uint32_t n = first; n != MODEL_NONE; n = r->node_next[n])
+		for (n = first; n != MODEL_NONE; n = r->node_next[n])
 			if (r->parent[n] == parent && r->kind[n] == kind &&
-			    r->name[n] == name)
+			    r->name[n] == name) {
+				*hit = n + 1;
 				return n;
+			}
 	if (r->second_pass || !r->b || !nodes_reserve(r))
 		return MODEL_NONE;
 	uint32_t id = r->n_nodes, fn = MODEL_NONE;
@@ -267,6 +192,7 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 	if (!gpu_run_map_put(&r->node_keys, h, id))
 		return MODEL_NONE;
 	r->n_nodes++;
+	*hit = id + 1;
 	return id;
 }
 
@@ -410,23 +336,32 @@ uint32_t gpu_run_profile(struct gpu_run *r, const char *k1, uint64_t v1,
 static uint64_t line_hash(uint32_t file, uint32_t set, uint8_t kind,
 			  uint64_t a, uint64_t b)
 {
-	return mix64(mix64(((uint64_t)file << 32) ^ ((uint64_t)set << 8) ^
+	return gpu_run_mix64(gpu_run_mix64(((uint64_t)file << 32) ^ ((uint64_t)set << 8) ^
 			   kind) ^
-		     mix64(a) * 31 ^ mix64(b + 0x9e3779b97f4a7c15ull));
+		     gpu_run_mix64(a) * 31 ^ gpu_run_mix64(b + 0x9e3779b97f4a7c15ull));
 }
 
 uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
 		    uint32_t profile)
 {
+	uint32_t *hit = &r->line_hit[kind & 7];
+	if (*hit && *hit <= r->n_lines) { /* checked: lines may be sorted */
+		const struct gpu_run_line *l = &r->lines[*hit - 1];
+		if (l->file == file && l->set == set && l->kind == kind &&
+		    l->a == a && l->b == b)
+			return *hit - 1;
+	}
 	uint64_t h = line_hash(file, set, kind, a, b);
 	uint32_t first = MODEL_NONE;
 	if (gpu_run_map_get(&r->line_keys, h, &first))
 		for (uint32_t i = first; i != MODEL_NONE; i = r->line_next[i]) {
 			const struct gpu_run_line *l = &r->lines[i];
 			if (l->file == file && l->set == set &&
-			    l->kind == kind && l->a == a && l->b == b)
+			    l->kind == kind && l->a == a && l->b == b) {
+				*hit = i + 1;
 				return i;
+			}
 		}
 	if (r->second_pass || !label)
 		return MODEL_NONE;
@@ -455,7 +390,23 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		return MODEL_NONE;
 	r->line_next[id] = first;
 	r->n_lines++;
+	*hit = id + 1;
 	return id;
+}
+
+uint32_t gpu_run_linef(struct gpu_run *r, uint32_t file, uint32_t set,
+		       uint8_t kind, uint64_t a, uint64_t b, uint32_t profile,
+		       const char *fmt, ...)
+{
+	uint32_t id = gpu_run_line(r, file, set, kind, a, b, NULL, profile);
+	if (id != MODEL_NONE || r->second_pass)
+		return id;
+	char label[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(label, sizeof(label), fmt, ap);
+	va_end(ap);
+	return gpu_run_line(r, file, set, kind, a, b, label, profile);
 }
 
 bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,

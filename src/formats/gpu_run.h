@@ -65,21 +65,39 @@ struct gpu_run_family {
 /* u64 -> u32 open-addressing map (keys any value; a separate "used"
  * marker). */
 struct gpu_run_map {
-	uint64_t *keys;
-	uint32_t *vals;
-	uint8_t *used;
+	/* key, value and mark of a slot side by side: one cache line per
+	 * probe of maps of millions (region ids) */
+	struct gpu_run_slot {
+		uint64_t key;
+		uint32_t val;
+		uint32_t used;
+	} *slot;
 	size_t cap, n;
 };
 bool gpu_run_map_put(struct gpu_run_map *m, uint64_t key, uint32_t val);
 bool gpu_run_map_get(const struct gpu_run_map *m, uint64_t key, uint32_t *val);
 void gpu_run_map_free(struct gpu_run_map *m);
+uint64_t gpu_run_mix64(uint64_t x); /* a 64-bit finalizer (murmur3) */
+
+/* Row ids -> u32 (gpu_run_map.c): ids nearly in order in an array, the
+ * rest hashed; a value of UINT32_MAX is hashed too. */
+struct gpu_run_idmap {
+	uint64_t base;     /* v[i] holds id base + i: its value + 1, 0: none */
+	uint32_t *v;
+	size_t cap, n;     /* slots, ids in v */
+	struct gpu_run_map rest;
+};
+bool gpu_run_idmap_put(struct gpu_run_idmap *m, uint64_t key, uint32_t val);
+bool gpu_run_idmap_get(const struct gpu_run_idmap *m, uint64_t key,
+		       uint32_t *val);
+void gpu_run_idmap_free(struct gpu_run_idmap *m);
 
 /* One table set of a file (a v3 per-process suffix; an .rpd file has one):
  * its strings and ids are its own. */
 struct gpu_run_set {
 	char *suffix;             /* "_0199...": the tables' suffix, "" */
 	struct gpu_run_map strings; /* string id -> model string handle */
-	struct gpu_run_map regions; /* region / API id -> node (during a pass) */
+	struct gpu_run_idmap regions; /* region / API id -> node (a pass) */
 	struct gpu_run_map kernels; /* kernel symbol id -> string handle */
 	struct gpu_run_map threads; /* pid << 32 | tid -> node */
 	struct gpu_run_map procs;   /* pid -> node */
@@ -218,6 +236,11 @@ struct gpu_run {
 	uint32_t n_lines, cap_lines;
 	struct gpu_run_map line_keys; /* hash -> line chain */
 	uint32_t *line_next;
+	/* the line each kind found last, + 1 (0: none): rows of a table
+	 * mostly go to the line of the row before */
+	uint32_t line_hit[8];
+	/* the node gpu_run_child found or made last per kind, + 1 */
+	uint32_t child_hit[8];
 
 	uint64_t time_min, time_max;
 	uint32_t n_strings; /* the model's strings (a check of instants) */
@@ -353,6 +376,13 @@ void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
 		    uint32_t profile);
+/* gpu_run_line whose label, printf's `fmt` and arguments, is made only
+ * when the line is added (never in the second pass): one per row costs
+ * what the row's values do. */
+uint32_t gpu_run_linef(struct gpu_run *r, uint32_t file, uint32_t set,
+		       uint8_t kind, uint64_t a, uint64_t b, uint32_t profile,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
 /* One interval on line `line`: counted (first pass) or stored (second).
  * `link` is a key in the namespace of the line's table set that ties
  * GPU work to the API call that launched it: a host interval gives its

@@ -260,9 +260,9 @@ static void put_map(struct out *o, const struct gpu_run_map *m)
 {
 	put_u64(o, m->n);
 	for (size_t i = 0; i < m->cap; i++)
-		if (m->used && m->used[i]) {
-			put_u64(o, m->keys[i]);
-			put_u32(o, m->vals[i]);
+		if (m->slot[i].used) {
+			put_u64(o, m->slot[i].key);
+			put_u32(o, m->slot[i].val);
 		}
 }
 
@@ -739,7 +739,8 @@ static bool load_split(struct gpu_run *r, struct in *in)
 	if (!fits(in, n, 16))
 		return false;
 	for (size_t i = 0; i < r->queue_split.cap; i++)
-		if (r->queue_split.used[i] && r->queue_split.vals[i] >= n)
+		if (r->queue_split.slot[i].used &&
+		    r->queue_split.slot[i].val >= n)
 			return false;
 	r->split_gpu = malloc((size_t)n * sizeof(double) + 8);
 	r->split_calls = malloc((size_t)n * sizeof(double) + 8);

@@ -151,7 +151,7 @@ void gpu_run_free(struct gpu_run *r)
 			struct gpu_run_set *set = &f->sets[s];
 			free(set->suffix);
 			gpu_run_map_free(&set->strings);
-			gpu_run_map_free(&set->regions);
+			gpu_run_idmap_free(&set->regions);
 			gpu_run_map_free(&set->kernels);
 			gpu_run_map_free(&set->threads);
 			gpu_run_map_free(&set->procs);

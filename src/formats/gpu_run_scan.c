@@ -33,10 +33,11 @@
 static bool rename_map(struct gpu_run_map *m, const uint32_t *to, uint32_t n)
 {
 	for (size_t i = 0; i < m->cap; i++)
-		if (m->used && m->used[i]) {
-			if (m->vals[i] >= n || to[m->vals[i]] == MODEL_NONE)
+		if (m->slot[i].used) {
+			uint32_t *v = &m->slot[i].val;
+			if (*v >= n || to[*v] == MODEL_NONE)
 				return false;
-			m->vals[i] = to[m->vals[i]];
+			*v = to[*v];
 		}
 	return true;
 }
@@ -118,10 +119,10 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 	/* GPU time per queue */
 	const struct gpu_run_map *q = &s->queue_split;
 	for (size_t i = 0; ok && i < q->cap; i++)
-		if (q->used && q->used[i]) {
-			uint32_t n = (uint32_t)(q->keys[i] >> 32),
-				 p = (uint32_t)q->keys[i];
-			uint32_t slot = q->vals[i];
+		if (q->slot[i].used) {
+			uint32_t n = (uint32_t)(q->slot[i].key >> 32),
+				 p = (uint32_t)q->slot[i].key;
+			uint32_t slot = q->slot[i].val;
 			if (n < s->n_nodes && p < sm->n_profiles &&
 			    slot < s->n_split)
 				gpu_run_split_add(r, node[n], prof[p],

@@ -396,16 +396,15 @@ static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 		if (i == 0 || h->gtid != rs.v[i - 1].gtid) {
 			depth = 0;
 			thread = thread_node(r, fi, s, h->gtid);
-			char label[96];
-			snprintf(label, sizeof(label),
-				 "pid %" PRId64 " tid %" PRId64,
-				 gid_pid(h->gtid), gid_tid(h->gtid));
 			line = thread == MODEL_NONE
 				   ? MODEL_NONE
-				   : gpu_run_line(r, fi, 0, GPU_RUN_LINE_HOST,
-						  (uint64_t)h->gtid, 0,
-						  r->second_pass ? NULL : label,
-						  r->profile[thread]);
+				   : gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
+						   (uint64_t)h->gtid, 0,
+						   r->profile[thread],
+						   "pid %" PRId64
+						   " tid %" PRId64,
+						   gid_pid(h->gtid),
+						   gid_tid(h->gtid));
 		}
 		while (depth > 0 &&
 		       !(h->start >= rs.v[stack[depth - 1]].start &&
@@ -426,7 +425,7 @@ static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 		nodes[i] = node;
 		stack[depth++] = i;
 		if (h->src == SRC_RUNTIME && h->corr >= 0 &&
-		    !gpu_run_map_put(&s->regions,
+		    !gpu_run_idmap_put(&s->regions,
 				     corr_key(gid_pid(h->gtid), h->corr),
 				     node)) {
 			e = NOMEM(f);
@@ -489,13 +488,11 @@ static enum status read_marks(struct gpu_run *r, uint32_t fi,
 		uint32_t thread = thread_node(r, fi, s, gtid);
 		if (thread == MODEL_NONE || name == MODEL_NONE)
 			continue;
-		char label[96];
-		snprintf(label, sizeof(label), "pid %" PRId64 " tid %" PRId64,
-			 gid_pid(gtid), gid_tid(gtid));
-		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_HOST,
-					     (uint64_t)gtid, 0,
-					     r->second_pass ? NULL : label,
-					     r->profile[thread]);
+		uint32_t line = gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
+					      (uint64_t)gtid, 0,
+					      r->profile[thread],
+					      "pid %" PRId64 " tid %" PRId64,
+					      gid_pid(gtid), gid_tid(gtid));
 		if (line == MODEL_NONE ||
 		    (!gpu_run_instant_add(r, line, (uint64_t)t, name,
 					  (uint64_t)rowid << 3 | SRC_NVTX) &&
@@ -579,7 +576,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		uint32_t parent;
 		uint64_t link = GPU_RUN_NO_LINK;
 		if (has_corr && known_pid &&
-		    gpu_run_map_get(&s->regions, corr_key(pid, corr),
+		    gpu_run_idmap_get(&s->regions, corr_key(pid, corr),
 				    &parent)) {
 			link = corr_key(pid, corr);
 		} else {
@@ -633,15 +630,11 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		/* the same work on its context's line (the other grouping) */
 		int64_t context;
 		if (gpu_run_col_int(st, 9, &context)) {
-			char clabel[96] = "";
-			if (!r->second_pass)
-				snprintf(clabel, sizeof(clabel),
-					 "pid %" PRId64 " GPU %" PRId64
-					 " context %" PRId64,
-					 pid, dev, context);
-			uint32_t cl = gpu_run_line(
+			uint32_t cl = gpu_run_linef(
 			    r, fi, 0, GPU_RUN_LINE_ALT, a, (uint64_t)context,
-			    r->second_pass ? NULL : clabel, MODEL_NONE);
+			    MODEL_NONE,
+			    "pid %" PRId64 " GPU %" PRId64 " context %" PRId64,
+			    pid, dev, context);
 			if (cl != MODEL_NONE) {
 				r->lines[cl].group = TIMELINE_GROUP_QUEUE;
 				gpu_run_line_add(r, cl, (uint64_t)start,
@@ -689,7 +682,7 @@ static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 		e = read_gpu_table(r, fi, SRC_MEMCPY, err);
 	if (e == STATUS_OK && (o & OPT_MEMSET))
 		e = read_gpu_table(r, fi, SRC_MEMSET, err);
-	gpu_run_map_free(&f->sets[0].regions);
+	gpu_run_idmap_free(&f->sets[0].regions);
 	return e;
 }
 

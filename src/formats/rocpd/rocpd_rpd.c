@@ -194,14 +194,12 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 						      ? rpd_string(r, f, s,
 								   a->args_id)
 						      : name;
-				char label[96];
-				snprintf(label, sizeof(label),
-					 "pid %" PRId64 " tid %" PRId64,
-					 a->pid, a->tid);
-				uint32_t line = gpu_run_line(
+				uint32_t line = gpu_run_linef(
 					r, fi, 0, GPU_RUN_LINE_HOST,
 					(uint64_t)a->pid, (uint64_t)a->tid,
-					label, r->profile[thread]);
+					r->profile[thread],
+					"pid %" PRId64 " tid %" PRId64,
+					a->pid, a->tid);
 				if (line != MODEL_NONE && text != MODEL_NONE)
 					gpu_run_instant_add(
 						r, line, (uint64_t)a->start,
@@ -223,7 +221,7 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 		}
 		nodes[i] = node;
 		stack[depth++] = i;
-		if (!gpu_run_map_put(&s->regions, (uint64_t)a->id, node)) {
+		if (!gpu_run_idmap_put(&s->regions, (uint64_t)a->id, node)) {
 			free(stack);
 			free(nodes);
 			e = NOMEM(f);
@@ -232,12 +230,12 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 		gpu_run_add_api(r, node, parent == thread ? MODEL_NONE : parent,
 			      (uint64_t)(a->end - a->start));
 		gpu_run_time_seen(r, (uint64_t)a->start, (uint64_t)a->end);
-		char label[96];
-		snprintf(label, sizeof(label), "pid %" PRId64 " tid %" PRId64,
-			 a->pid, a->tid);
-		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_HOST,
-					   (uint64_t)a->pid, (uint64_t)a->tid,
-					   label, r->profile[thread]);
+		uint32_t line = gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
+					      (uint64_t)a->pid,
+					      (uint64_t)a->tid,
+					      r->profile[thread],
+					      "pid %" PRId64 " tid %" PRId64,
+					      a->pid, a->tid);
 		if (line != MODEL_NONE)
 			gpu_run_line_add(r, line, (uint64_t)a->start,
 					 (uint64_t)a->end, node,
@@ -336,7 +334,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		int64_t op, api;
 		uint32_t node;
 		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &api) &&
-		    gpu_run_map_get(&s->regions, (uint64_t)api, &node) &&
+		    gpu_run_idmap_get(&s->regions, (uint64_t)api, &node) &&
 		    (!gpu_run_map_put(&op_api, (uint64_t)op, node) ||
 		     (r->second_pass && api >= 0 && api < UINT32_MAX &&
 		      !gpu_run_map_put(&op_link, (uint64_t)op,
@@ -435,13 +433,13 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			e = NOMEM(f);
 			goto out;
 		}
-		char label[64];
-		snprintf(label, sizeof(label),
-			 "GPU %" PRId64 " queue %" PRId64, gpu, queue);
 		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE,
 					   (uint64_t)gpu, (uint64_t)queue,
 					   NULL, 0);
 		if (line == MODEL_NONE && !r->second_pass) {
+			char label[64];
+			snprintf(label, sizeof(label),
+				 "GPU %" PRId64 " queue %" PRId64, gpu, queue);
 			uint32_t prof = gpu_run_profile(r, "GPU", (uint64_t)gpu,
 						      "QUEUE", (uint64_t)queue,
 						      label);
@@ -463,17 +461,22 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 						      (uint64_t)id, &slot)
 					      ? streams.v[slot]
 					      : UINT64_MAX;
-			char slabel[80];
-			if (sv == UINT64_MAX)
-				snprintf(slabel, sizeof(slabel),
-					 "GPU %" PRId64 " stream ?", gpu);
-			else
-				snprintf(slabel, sizeof(slabel),
-					 "GPU %" PRId64 " stream 0x%" PRIx64,
-					 gpu, sv);
-			uint32_t sl = gpu_run_line(
-				r, fi, 0, GPU_RUN_LINE_ALT, (uint64_t)gpu, sv,
-				r->second_pass ? NULL : slabel, MODEL_NONE);
+			uint32_t sl =
+				sv == UINT64_MAX
+					? gpu_run_linef(r, fi, 0,
+							GPU_RUN_LINE_ALT,
+							(uint64_t)gpu, sv,
+							MODEL_NONE,
+							"GPU %" PRId64
+							" stream ?",
+							gpu)
+					: gpu_run_linef(r, fi, 0,
+							GPU_RUN_LINE_ALT,
+							(uint64_t)gpu, sv,
+							MODEL_NONE,
+							"GPU %" PRId64
+							" stream 0x%" PRIx64,
+							gpu, sv);
 			if (sl != MODEL_NONE) {
 				r->lines[sl].group = TIMELINE_GROUP_STREAM;
 				gpu_run_line_add(r, sl, (uint64_t)start,
@@ -575,7 +578,7 @@ static enum status rocpd_rpd_read(struct gpu_run *r, uint32_t fi, struct error *
 		e = read_ops(r, fi, err);
 	if (e == STATUS_OK && !r->second_pass && f->sets[0].has_monitor)
 		e = read_monitor(r, fi, err);
-	gpu_run_map_free(&f->sets[0].regions);
+	gpu_run_idmap_free(&f->sets[0].regions);
 	return e;
 }
 

@@ -285,16 +285,16 @@ static uint32_t thread_node(struct v3_ctx *c, int64_t pid, int64_t tid)
 
 static uint32_t host_line(struct v3_ctx *c, int64_t pid, int64_t tid)
 {
+	uint32_t line = gpu_run_line(c->r, c->fi, c->si, GPU_RUN_LINE_HOST,
+				     (uint64_t)pid, (uint64_t)tid, NULL, 0);
+	if (line != MODEL_NONE || c->r->second_pass)
+		return line;
 	uint32_t prof = MODEL_NONE;
-	char label[200] = "";
-	if (!c->r->second_pass) {
-		gpu_run_map_get(&c->s->thread_profiles,
-			      (uint64_t)pid << 32 ^ (uint64_t)tid, &prof);
-		snprintf(label, sizeof(label), "%s tid %" PRId64,
-			 proc_label(c, pid), tid);
-	}
-	return gpu_run_line(c->r, c->fi, c->si, GPU_RUN_LINE_HOST,
-			  (uint64_t)pid, (uint64_t)tid, label, prof);
+	gpu_run_map_get(&c->s->thread_profiles,
+			(uint64_t)pid << 32 ^ (uint64_t)tid, &prof);
+	return gpu_run_linef(c->r, c->fi, c->si, GPU_RUN_LINE_HOST,
+			     (uint64_t)pid, (uint64_t)tid, prof,
+			     "%s tid %" PRId64, proc_label(c, pid), tid);
 }
 
 /* A string of the set's string table, through the cache. */
@@ -476,12 +476,9 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 	uint64_t dur = p->end > p->start ? (uint64_t)(p->end - p->start) : 0;
 	uint32_t line, prof = MODEL_NONE;
 	if (p->copy) {
-		char label[200] = "";
-		if (!r->second_pass)
-			snprintf(label, sizeof(label), "%s copies",
-				 proc_label(c, p->pid));
-		line = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_COPY,
-				  (uint64_t)p->pid, 0, label, MODEL_NONE);
+		line = gpu_run_linef(r, c->fi, c->si, GPU_RUN_LINE_COPY,
+				     (uint64_t)p->pid, 0, MODEL_NONE,
+				     "%s copies", proc_label(c, p->pid));
 	} else {
 		uint64_t a = (uint64_t)p->pid << 32 ^ (uint64_t)p->agent;
 		line = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_QUEUE, a,
@@ -517,13 +514,10 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 	/* the same work on its stream's line (the other grouping) */
 	uint32_t sline = MODEL_NONE;
 	if (p->has_stream) {
-		char label[240] = "";
-		if (!r->second_pass)
-			snprintf(label, sizeof(label), "%s stream %" PRId64,
-				 proc_label(c, p->pid), p->stream);
-		sline = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_ALT,
-				     (uint64_t)p->pid, (uint64_t)p->stream,
-				     r->second_pass ? NULL : label, MODEL_NONE);
+		sline = gpu_run_linef(r, c->fi, c->si, GPU_RUN_LINE_ALT,
+				      (uint64_t)p->pid, (uint64_t)p->stream,
+				      MODEL_NONE, "%s stream %" PRId64,
+				      proc_label(c, p->pid), p->stream);
 		if (sline == MODEL_NONE && !r->second_pass)
 			return false;
 		if (sline != MODEL_NONE)
@@ -605,7 +599,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 			continue;
 		}
 		bool linked = gpu_run_col_int(st, 6, &up) && up != 0 &&
-			      gpu_run_map_get(&c->s->regions, (uint64_t)up,
+			      gpu_run_idmap_get(&c->s->regions, (uint64_t)up,
 					    &parent);
 		if (!linked)
 			parent = thread;
@@ -630,7 +624,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 				      "out of memory");
 			goto out;
 		}
-		if (!gpu_run_map_put(&c->s->regions, (uint64_t)id, node)) {
+		if (!gpu_run_idmap_put(&c->s->regions, (uint64_t)id, node)) {
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
 			goto out;
@@ -886,7 +880,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		}
 		uint32_t parent;
 		if (gpu_run_col_int(st, 5, &stack) && stack != 0 &&
-		    gpu_run_map_get(&c->s->regions, (uint64_t)stack, &parent)) {
+		    gpu_run_idmap_get(&c->s->regions, (uint64_t)stack, &parent)) {
 			p.link = (uint64_t)stack;
 			if (!place(c, parent, &p) && !r->second_pass) {
 				s = error_set(err, STATUS_NOMEM, c->f->path,
@@ -966,7 +960,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 		    !gpu_run_col_int(st, 2, &tid) ||
 		    !gpu_run_col_int(st, 3, &start) ||
 		    !gpu_run_col_int(st, 4, &end) || end < start ||
-		    !gpu_run_map_get(&c->s->regions, (uint64_t)id, &node))
+		    !gpu_run_idmap_get(&c->s->regions, (uint64_t)id, &node))
 			continue;
 		for (size_t k = 0; k < n_tls; k++) {
 			struct tl *t = &tls[k];
@@ -1112,7 +1106,7 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 		gpu_run_map_free(&c.hosts);
 		/* region ids are needed again only by a second pass, which
 		 * reads the regions again */
-		gpu_run_map_free(&c.s->regions);
+		gpu_run_idmap_free(&c.s->regions);
 	}
 	return s;
 }
