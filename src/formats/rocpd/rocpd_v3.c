@@ -561,6 +561,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 	    asprintf(&sql,
 		     "SELECT r.id, r.pid, r.tid, r.start, r.\"end\", "
 		     "r.name_id, e.parent_stack_id, CASE WHEN "
+		     "e.extdata <> '{}' AND " /* most rows: json_valid costs */
 		     "json_valid(e.extdata) THEN json_extract(e.extdata, "
 		     "'$.message') END, CASE WHEN r.start = r.\"end\" THEN "
 		     "(SELECT string FROM %s WHERE id = r.name_id) END "
@@ -683,7 +684,7 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 	if (!sa || !tr || !ev ||
 	    asprintf(&sql,
 		     "SELECT t.pid, t.tid, s.timestamp, t.name_id, CASE WHEN "
-		     "json_valid(e.extdata) THEN json_extract(e.extdata, "
+		     "e.extdata <> '{}' AND json_valid(e.extdata) THEN json_extract(e.extdata, "
 		     "'$.message') END, s.id FROM %s s JOIN %s t ON t.id = "
 		     "s.track_id LEFT JOIN %s e ON e.id = s.event_id",
 		     sa, tr, ev) < 0) {
