@@ -7,6 +7,8 @@
 # <= 50 ms; a 1000-column window of every line <= 1 s.  Beside them, the
 # plain-SQL kernel summary with the sqlite3 CLI, file by file.
 # usage: bench/bench-nsight.sh [DIR]   (KERNELS=N RANKS=R RUNS=K)
+# GENERATE_ONLY=1 makes the files (if not made yet) and stops, so that the
+# timed part can run apart, e.g. under flock(1) on a shared machine.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out/nsight}
@@ -16,10 +18,13 @@ ranks=${RANKS:-16}
 [ -d "$out" ] || mkdir -p "$out"
 if [ ! -f "$out.made-$kernels-$ranks" ]; then
 	rm -f "$out"/*.sqlite "$out".made-*
+	t0=$(date +%s)
 	python3 "$here/../tests/gen_nsight.py" "$out" --kernels $((kernels / ranks)) \
 		--ranks "$ranks" --no-answers
+	echo "generated in $(($(date +%s) - t0)) s"
 	touch "$out.made-$kernels-$ranks"
 fi
+[ "${GENERATE_ONLY:-0}" = 1 ] && exit 0
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
 echo "run: $(ls "$out"/*.sqlite | wc -l) files, $(du -sh "$out" | cut -f1), $kernels kernels"
 cat "$out"/*.sqlite >/dev/null # warm the page cache
