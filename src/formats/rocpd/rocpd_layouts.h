@@ -15,11 +15,16 @@ extern const struct gpu_run_layout rocpd_layout_v3;
  * whose row ids overlap): its row id with this bit. */
 #define ROCPD_V3_COPY_EVENT (1ull << 61)
 
-/* rocprofv3 table sets (rocpd_v3.c): "base" + the set's suffix, quoted
+/* rocprofv3 table sets (rocpd_v3_sets.c): "base" + the set's suffix, quoted
  * for SQL ('"' doubled), and the same unquoted (pragma_table_info,
  * sqlite_master); NULL when out of memory. */
 char *rocpd_v3_tname(const struct gpu_run_set *s, const char *base);
 char *rocpd_v3_rawname(const struct gpu_run_set *s, const char *base);
+/* The table sets of file `f` (f->sets), and the check of one
+ * (rocpd_v3_sets.c). */
+enum status rocpd_v3_find_sets(struct gpu_run_file *f, struct error *err);
+enum status rocpd_v3_check_set(struct gpu_run_file *f, struct gpu_run_set *s,
+			       struct error *err);
 /* The attributes of an interval of a v3 line (rocpd_v3_detail.c). */
 enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 			    uint64_t event, struct model_kv **out, size_t *n,
