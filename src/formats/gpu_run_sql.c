@@ -1,0 +1,157 @@
+/* gpu_run_sql: the SQLite helpers the GPU-trace layouts share (see
+ * gpu_run.h): a table set's strings through a cache of prepared
+ * statements, typed column reads that refuse text in integer columns,
+ * statement preparation and step errors as one-line messages naming the
+ * file, and the probes of tables and columns a layout is told by.  Opens
+ * nothing itself (connections are gpu_run.c's, read-only). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/gpu_run.h"
+#include "formats/gpu_run_internal.h"
+
+/* ---- SQLite helpers ------------------------------------------------------ */
+
+/* "SELECT column FROM "table+suffix" WHERE id = ?1", the table name quoted
+ * ('"' doubled); NULL when out of memory. */
+static char *string_sql(const char *table, const char *suffix,
+			const char *column)
+{
+	size_t n = strlen(table) + 2 * strlen(suffix) + 1;
+	char *q = malloc(n), *w = q, *sql = NULL;
+	if (!q)
+		return NULL;
+	for (const char *p = table; *p; p++)
+		*w++ = *p;
+	for (const char *p = suffix; *p; p++) {
+		if (*p == '"')
+			*w++ = '"';
+		*w++ = *p;
+	}
+	*w = 0;
+	if (asprintf(&sql, "SELECT %s FROM \"%s\" WHERE id = ?1", column,
+		     q) < 0)
+		sql = NULL;
+	free(q);
+	return sql;
+}
+
+uint32_t gpu_run_string(struct gpu_run *r, struct gpu_run_file *f,
+			struct gpu_run_set *s, const char *table,
+			const char *column, int64_t id)
+{
+	uint32_t h;
+	if (gpu_run_map_get(&s->strings, (uint64_t)id, &h))
+		return h;
+	if (r->second_pass)
+		return MODEL_NONE;
+	if (!s->string_stmt) {
+		char *sql = string_sql(table, s->suffix ? s->suffix : "",
+				       column);
+		int rc = sql ? sqlite3_prepare_v2(f->db, sql, -1,
+						  &s->string_stmt, NULL)
+			     : SQLITE_NOMEM;
+		free(sql);
+		if (rc != SQLITE_OK)
+			return MODEL_NONE;
+	}
+	sqlite3_reset(s->string_stmt);
+	sqlite3_bind_int64(s->string_stmt, 1, id);
+	char buf[48];
+	const char *text = buf;
+	if (sqlite3_step(s->string_stmt) == SQLITE_ROW)
+		text = gpu_run_col_text(s->string_stmt, 0);
+	else
+		snprintf(buf, sizeof(buf), "<string %" PRId64 ">", id);
+	h = gpu_run_intern(r, text);
+	if (h != MODEL_NONE)
+		gpu_run_map_put(&s->strings, (uint64_t)id, h);
+	return h;
+}
+
+const char *gpu_run_col_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : "";
+}
+
+bool gpu_run_col_int(sqlite3_stmt *st, int col, int64_t *out)
+{
+	if (sqlite3_column_type(st, col) != SQLITE_INTEGER)
+		return false;
+	*out = sqlite3_column_int64(st, col);
+	return true;
+}
+
+enum status gpu_run_prepare(struct gpu_run_file *f, const char *sql,
+			  sqlite3_stmt **out, struct error *err)
+{
+	*out = NULL;
+	int rc = sqlite3_prepare_v2(f->db, sql, -1, out, NULL);
+	if (rc == SQLITE_OK)
+		return STATUS_OK;
+	return gpu_run_step_error(f, rc, err);
+}
+
+enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err)
+{
+	enum status st = rc == SQLITE_NOMEM		    ? STATUS_NOMEM
+			 : rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? STATUS_CORRUPT
+			 : rc == SQLITE_ERROR			    ? STATUS_UNSUPPORTED
+								    : STATUS_IO;
+	return error_set(err, st, f->path, "SQLite: %s", sqlite3_errmsg(f->db));
+}
+
+bool gpu_run_has_table(struct gpu_run_file *f, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+	if (sqlite3_prepare_v2(f->db,
+			       "SELECT 1 FROM sqlite_master WHERE name = ?1 "
+			       "AND type IN ('table', 'view')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
+		      const char *col)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+	if (sqlite3_prepare_v2(f->db,
+			       "SELECT 1 FROM pragma_table_info(?1) WHERE "
+			       "name = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
+			       const char *const *cols, const char *hint,
+			       struct error *err)
+{
+	if (!gpu_run_has_table(f, table))
+		return error_set(err, STATUS_UNSUPPORTED, f->path,
+				 "unknown %s layout: table %s is "
+				 "missing%s",
+				 f->noun, table, hint ? hint : "");
+	for (size_t i = 0; cols[i]; i++)
+		if (!gpu_run_has_column(f, table, cols[i]))
+			return error_set(err, STATUS_UNSUPPORTED, f->path,
+					 "unknown %s layout: table "
+					 "%s has no column %s%s",
+					 f->noun, table, cols[i], hint ? hint : "");
+	return STATUS_OK;
+}
