@@ -99,6 +99,10 @@ void cli_put_item(FILE *out, const char *name, const char *text);
 struct model *cli_open(const char *path);
 /* The same for several paths opened as one run (open.h). */
 struct model *cli_open_all(const char *const *paths, size_t n);
+/* Read every deferred subtree of `m` (model_load_all) with a progress line
+ * on a terminal's stderr after a second; on failure print the one-line
+ * error and return false. */
+bool cli_load_all(const struct model *m);
 
 /* After the values of `m` were read: when a lazy read failed (a remote
  * file, a damaged per-thread file; model_take_value_error), print its

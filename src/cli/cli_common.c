@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "net/http.h"
@@ -88,6 +89,68 @@ static void on_scan(void *ctx, const struct reader_progress *p)
 		left);
 	fflush(stderr);
 	*drawn = true;
+}
+
+/* The progress of reading every deferred subtree (cli_load_all) on a
+ * terminal's stderr, after a second: one line, redrawn. */
+struct load_progress {
+	double start;
+	uint32_t total;
+	bool drawn;
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool on_load(void *ctx, uint32_t left)
+{
+	struct load_progress *p = ctx;
+	double t = now_seconds() - p->start;
+	if (left == 0 || t < 1.0) {
+		if (left == 0 && p->drawn)
+			fputs("\r\033[K", stderr);
+		p->drawn = p->drawn && left != 0;
+		return true;
+	}
+	uint32_t done = p->total > left ? p->total - left : 0;
+	char eta[32] = "";
+	if (done > 0) {
+		double s = t * (double)left / (double)done;
+		if (s < 360000)
+			snprintf(eta, sizeof(eta), ", %d:%02d left", (int)s / 60,
+				 (int)s % 60);
+	}
+	fprintf(stderr, "\r\033[Kreading every deferred subtree: %u of %u%s",
+		done, p->total, eta);
+	fflush(stderr);
+	p->drawn = true;
+	return true;
+}
+
+bool cli_load_all(const struct model *m)
+{
+	if (!m->n_deferred)
+		return true;
+	struct load_progress p = {.start = now_seconds(),
+				  .total = m->n_deferred};
+	struct error err = {0};
+	enum status st = model_load_all_progress(
+		m, isatty(STDERR_FILENO) ? on_load : NULL, &p, &err);
+	if (p.drawn)
+		fputs("\r\033[K", stderr);
+	if (st == STATUS_OK)
+		return true;
+	char *line = error_format(&err);
+	fputs("callscope: ", stderr);
+	cli_put_text(stderr, line ? line : status_message(st));
+	fputc('\n', stderr);
+	free(line);
+	error_clear(&err);
+	return false;
 }
 
 struct model *cli_open_all(const char *const *paths, size_t n)

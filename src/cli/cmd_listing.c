@@ -122,13 +122,7 @@ int cmd_listing(int argc, char **argv)
 		goto out;
 	}
 	/* every procedure: a large database's deferred images read first */
-	enum status ld;
-	if (m->n_deferred && (ld = model_load_all(m, &err)) != STATUS_OK) {
-		char *line = error_format(&err);
-		fputs("callscope: ", stderr);
-		cli_put_text(stderr, line ? line : status_message(ld));
-		fputc('\n', stderr);
-		free(line);
+	if (!cli_load_all(m)) {
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}

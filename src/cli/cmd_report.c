@@ -385,6 +385,11 @@ static int report_run(const struct cli_report_options *opt, struct at *at)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
+	/* the aggregated views read every deferred subtree: with progress */
+	if (o.view != VIEW_TOP_DOWN && !cli_load_all(m)) {
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
 	if (view_new(m, o.view, &v, &err) != STATUS_OK) {
 		char *line = error_format(&err);
 		fputs("callscope: ", stderr);

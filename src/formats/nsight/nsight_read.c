@@ -280,6 +280,120 @@ struct rows {
 	size_t n, cap;
 };
 
+/* Merge the sorted rows v[lo, mid) and v[mid, hi) in place through tmp
+ * (room for mid - lo rows). */
+static void merge_rows(struct host_row *v, size_t lo, size_t mid, size_t hi,
+		       struct host_row *tmp)
+{
+	memcpy(tmp, v + lo, (mid - lo) * sizeof(*v));
+	size_t a = 0, na = mid - lo, b = mid, w = lo;
+	while (a < na && b < hi)
+		v[w++] = host_cmp(&v[b], &tmp[a]) < 0 ? v[b++] : tmp[a++];
+	memcpy(v + w, tmp + a, (na - a) * sizeof(*v));
+}
+
+/* Sort v[lo, hi) by host_cmp: the tables it came from are each in time
+ * order on a thread, so a thread's rows are a few sorted runs, merged
+ * here; more than a few (rows out of order) go to qsort. */
+static void sort_runs(struct host_row *v, size_t lo, size_t hi,
+		      struct host_row *tmp)
+{
+	enum { MAX_RUNS = 32 };
+	size_t at[MAX_RUNS + 1], n = 0;
+	at[n++] = lo;
+	for (size_t i = lo + 1; i < hi; i++)
+		if (host_cmp(&v[i - 1], &v[i]) > 0) {
+			if (n == MAX_RUNS) {
+				qsort(v + lo, hi - lo, sizeof(*v), host_cmp);
+				return;
+			}
+			at[n++] = i;
+		}
+	at[n] = hi;
+	while (n > 1) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i += 2) {
+			if (i + 1 < n)
+				merge_rows(v, at[i], at[i + 1], at[i + 2], tmp);
+			at[k++] = at[i];
+		}
+		at[k] = hi;
+		n = k;
+	}
+}
+
+/* Sort the rows by host_cmp: threads apart first (a stable pass by
+ * thread), then each thread's runs merged.  False when out of memory
+ * (the rows are then as they were). */
+static bool sort_host_rows(struct rows *rs)
+{
+	struct gpu_run_map of = {0}; /* thread -> its slot */
+	struct slot {
+		int64_t gtid;
+		size_t n, at;
+	} *sl = NULL;
+	size_t n_sl = 0, cap = 0;
+	struct host_row *out = malloc(rs->n * sizeof(*out));
+	bool ok = out != NULL;
+	for (size_t i = 0; ok && i < rs->n; i++) {
+		uint32_t k;
+		if (!gpu_run_map_get(&of, (uint64_t)rs->v[i].gtid, &k)) {
+			if (n_sl == cap) {
+				cap = cap ? cap * 2 : 16;
+				struct slot *g = realloc(sl, cap * sizeof(*g));
+				if (!g) {
+					ok = false;
+					break;
+				}
+				sl = g;
+			}
+			k = (uint32_t)n_sl;
+			sl[n_sl++] = (struct slot){rs->v[i].gtid, 0, 0};
+			ok = gpu_run_map_put(&of, (uint64_t)rs->v[i].gtid, k);
+		}
+		sl[k].n++;
+	}
+	/* slots in thread order, then their rows' places */
+	uint32_t *order = ok ? malloc((n_sl ? n_sl : 1) * sizeof(*order)) : NULL;
+	ok = ok && order;
+	if (ok) {
+		for (size_t i = 0; i < n_sl; i++)
+			order[i] = (uint32_t)i;
+		for (size_t i = 1; i < n_sl; i++) /* few threads: insertion */
+			for (size_t j = i; j > 0 && sl[order[j - 1]].gtid >
+							sl[order[j]].gtid; j--) {
+				uint32_t t = order[j];
+				order[j] = order[j - 1];
+				order[j - 1] = t;
+			}
+		size_t at = 0;
+		for (size_t i = 0; i < n_sl; i++) {
+			sl[order[i]].at = at;
+			at += sl[order[i]].n;
+		}
+		for (size_t i = 0; i < rs->n; i++) {
+			uint32_t k = 0;
+			gpu_run_map_get(&of, (uint64_t)rs->v[i].gtid, &k);
+			out[sl[k].at++] = rs->v[i];
+		}
+		/* rs->v is the scratch space of the merges now */
+		for (size_t i = 0, lo = 0; i < n_sl; i++) {
+			size_t hi = sl[order[i]].at;
+			sort_runs(out, lo, hi, rs->v);
+			lo = hi;
+		}
+		free(rs->v);
+		rs->v = out;
+		rs->cap = rs->n;
+		out = NULL;
+	}
+	free(out);
+	free(order);
+	free(sl);
+	gpu_run_map_free(&of);
+	return ok;
+}
+
 static bool rows_push(struct rows *rs, const struct host_row *h)
 {
 	if (rs->n == rs->cap) {
@@ -381,7 +495,7 @@ static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 		free(rs.v);
 		return e;
 	}
-	if (rs.n > 1)
+	if (rs.n > 1 && !sort_host_rows(&rs))
 		qsort(rs.v, rs.n, sizeof(*rs.v), host_cmp);
 	size_t *stack = malloc(rs.n * sizeof(*stack));
 	uint32_t *nodes = malloc(rs.n * sizeof(*nodes));
