@@ -294,12 +294,61 @@ static void test_follow_link(void **state)
 	model_free(m);
 }
 
+/* model_trace_prepare: the file's intervals read up front, progress
+ * before and after it, a stop before it leaves it for later. */
+struct steps {
+	uint32_t calls, done[4], total[4], stop_before;
+};
+
+static bool record_step(void *ctx, uint32_t done, uint32_t total)
+{
+	struct steps *s = ctx;
+	if (s->calls < 4) {
+		s->done[s->calls] = done;
+		s->total[s->calls] = total;
+	}
+	s->calls++;
+	return done >= s->stop_before;
+}
+
+static void test_prepare(void **state)
+{
+	(void)state;
+	assert_int_equal(model_trace_prepare(NULL, record_step, NULL), 0);
+	struct model *m = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
+			 STATUS_OK);
+	struct steps stop = {.stop_before = 1};
+	assert_int_equal(model_trace_prepare(m, record_step, &stop), 1);
+	assert_int_equal(stop.calls, 1);
+	assert_int_equal(stop.done[0], 0);
+	assert_int_equal(stop.total[0], 1);
+	struct steps go = {0};
+	assert_int_equal(model_trace_prepare(m, record_step, &go), 1);
+	assert_int_equal(go.calls, 2);
+	assert_int_equal(go.done[1], 1);
+	assert_int_equal(go.total[1], 1);
+	struct steps again = {0};
+	assert_int_equal(model_trace_prepare(m, record_step, &again), 0);
+	assert_int_equal(again.calls, 0);
+	assert_int_equal(model_trace_prepare(m, NULL, NULL), 0);
+	/* read: the range of the host line is there */
+	struct trace_interval iv;
+	uint32_t host = line_labelled(m, "pid 1 tid 100");
+	assert_int_not_equal(host, MODEL_NONE);
+	assert_true(model_interval(m, host, 0, &iv));
+	assert_int_equal(iv.begin, 100);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lines_and_details),
 	    cmocka_unit_test(test_links),
 	    cmocka_unit_test(test_follow_link),
+	    cmocka_unit_test(test_prepare),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

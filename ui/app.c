@@ -311,6 +311,21 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 			n = outline_count(app->outlines[k]);
 		}
 	}
+	/* the flat view opens down to its first level of several rows: a
+	 * database without modules and files (GPU runs) shows its kernels
+	 * and calls, not "<unknown module>" folded */
+	for (uint32_t level = 1; k == VIEW_FLAT && level < 4; level++) {
+		size_t n = outline_count(app->outlines[k]), seen = 0;
+		struct outline_row row, only = {0};
+		for (size_t i = 1; i < n && seen < 2; i++)
+			if (outline_row_get(app->outlines[k], i, &row) &&
+			    row.depth == level && seen++ == 0)
+				only = row;
+		if (seen != 1 || !only.has_children ||
+		    outline_expand(app->outlines[k], only.node, &err) !=
+			    STATUS_OK)
+			break;
+	}
 	error_clear(&err);
 	return true;
 }

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pane.h"
 #include "screen.h"
@@ -1162,10 +1163,55 @@ static void trace_free(struct pane *pane)
 	free(pane);
 }
 
+/* The note on the bottom line while the timeline's files are read the
+ * first time (model_trace_prepare: a GPU run of millions of intervals
+ * takes seconds per file): before the first file, then every 0.1 s from
+ * 0.2 s on; Esc stops. */
+struct read_note {
+	struct timespec start;
+	double shown;
+	bool stopped;
+};
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static bool on_read(void *ctx, uint32_t done, uint32_t total)
+{
+	struct read_note *rn = ctx;
+	double s = seconds_since(&rn->start);
+	if (done > 0 && (s < 0.2 || s - rn->shown < 0.1))
+		return true;
+	rn->shown = s;
+	char text[200];
+	snprintf(text, sizeof(text),
+		 "The timeline reads each file's intervals once: %u of %u "
+		 "files, %.0f s   Esc stops",
+		 (unsigned)done, (unsigned)total, s);
+	screen_note(theme_attr(THEME_ROLE_STATUS), text);
+	rn->stopped = screen_poll_escape();
+	return !rn->stopped;
+}
+
 static struct pane *trace_new(struct pane_env *env)
 {
 	struct error err = {0};
 	struct trace_view *v = NULL;
+	struct read_note rn = {.shown = -1};
+	clock_gettime(CLOCK_MONOTONIC, &rn.start);
+	model_trace_prepare(env->model, on_read, &rn);
+	screen_note(0, NULL);
+	if (rn.stopped) {
+		pane_message(env, false,
+			     "Stopped: the timeline opens when its files are "
+			     "read (t again)");
+		return NULL;
+	}
 	if (trace_view_new(env->model, &v, &err) != STATUS_OK) {
 		pane_error(env, &err);
 		return NULL;

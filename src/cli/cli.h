@@ -103,6 +103,10 @@ struct model *cli_open_all(const char *const *paths, size_t n);
  * on a terminal's stderr after a second; on failure print the one-line
  * error and return false. */
 bool cli_load_all(const struct model *m);
+/* On a terminal: read up front what every timeline needs
+ * (model_trace_prepare) with a progress line on stderr after a second;
+ * elsewhere nothing (lines are read when asked). */
+void cli_trace_prepare(const struct model *m);
 
 /* After the values of `m` were read: when a lazy read failed (a remote
  * file, a damaged per-thread file; model_take_value_error), print its

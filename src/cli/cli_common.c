@@ -153,6 +153,31 @@ bool cli_load_all(const struct model *m)
 	return false;
 }
 
+static bool on_trace_read(void *ctx, uint32_t done, uint32_t total)
+{
+	struct load_progress *p = ctx;
+	double t = now_seconds() - p->start;
+	if (done == total || t < 1.0)
+		return true;
+	fprintf(stderr,
+		"\r\033[Kthe timeline reads each file's intervals once: %u of "
+		"%u files, %.0f s",
+		done, total, t);
+	fflush(stderr);
+	p->drawn = true;
+	return true;
+}
+
+void cli_trace_prepare(const struct model *m)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	struct load_progress p = {.start = now_seconds()};
+	model_trace_prepare(m, on_trace_read, &p);
+	if (p.drawn)
+		fputs("\r\033[K", stderr);
+}
+
 struct model *cli_open_all(const char *const *paths, size_t n)
 {
 	struct model *m = NULL;

@@ -741,6 +741,9 @@ int cmd_trace(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* every line: their files read up front, with progress */
+	if (!o.lines)
+		cli_trace_prepare(m);
 	/* JSON is streamed one line object at a time: memory holds one
 	 * line's cells, whatever the number of lines */
 	bool first = true;

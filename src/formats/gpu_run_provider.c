@@ -565,7 +565,32 @@ static void trace_close(void *impl)
 	gpu_run_free(impl);
 }
 
+/* Every file's second pass that is still to do, in file order (the trace
+ * pane shows lines of every file at once). */
+static uint32_t trace_prepare(void *impl,
+			      bool (*progress)(void *ctx, uint32_t done,
+					       uint32_t total),
+			      void *ctx)
+{
+	struct gpu_run *r = impl;
+	uint32_t total = 0, done = 0;
+	for (uint32_t fi = 0; fi < r->n_files; fi++)
+		total += !r->files[fi].loaded;
+	if (total && progress && !progress(ctx, 0, total))
+		return total;
+	for (uint32_t fi = 0; fi < r->n_files && done < total; fi++) {
+		if (r->files[fi].loaded)
+			continue;
+		load_file(r, fi);
+		done++;
+		if (progress && !progress(ctx, done, total))
+			break;
+	}
+	return total;
+}
+
 const struct trace_ops gpu_run_trace_ops = {
+	.prepare = trace_prepare,
 	.interval = trace_interval,
 	.close = trace_close,
 	.take_error = trace_take_error,

@@ -380,6 +380,17 @@ struct trace_ops {
 	 * False for a bad index or a failed read (as `interval`). */
 	bool (*instant)(void *impl, uint32_t line, uint64_t index,
 			struct trace_instant *out);
+	/* Optional (NULL: nothing to read up front): read now what the
+	 * lines will need (a GPU run: each file's intervals, the first time
+	 * they are shown), calling `progress` (may be NULL) before the first
+	 * step and after each with the steps done and in all; when it
+	 * returns false, stop there
+	 * (what was read stays; the rest is read when asked).  Returns the
+	 * number of steps there were to do (0: everything was read). */
+	uint32_t (*prepare)(void *impl,
+			    bool (*progress)(void *ctx, uint32_t done,
+					     uint32_t total),
+			    void *ctx);
 };
 
 struct model {
@@ -525,6 +536,15 @@ bool model_take_value_error(const struct model *m, struct error *err);
  * key) leaves *out NULL. */
 enum status model_kv_pack(const struct model_kv *kv, size_t n,
 			  struct model_kv **out, struct error *err);
+
+/* Read up front what the timelines need (trace_ops.prepare; nothing when
+ * the reader has no such step): `progress` (may be NULL) is called after
+ * each step with the steps done and in all, and stops the reading when
+ * it returns false.  Returns the number of steps there were (0: none). */
+uint32_t model_trace_prepare(const struct model *m,
+			     bool (*progress)(void *ctx, uint32_t done,
+					      uint32_t total),
+			     void *ctx);
 
 /* Interval `index` of interval track `line`; false when `line` is not an
  * interval track, `index` >= its count, or the read fails. */

@@ -62,6 +62,16 @@ static bool line_is(const struct model *m, uint32_t line, uint8_t kind)
 	       m->timelines[line].kind == kind;
 }
 
+uint32_t model_trace_prepare(const struct model *m,
+			     bool (*progress)(void *ctx, uint32_t done,
+					      uint32_t total),
+			     void *ctx)
+{
+	if (!m || !m->trace_ops || !m->trace_ops->prepare)
+		return 0;
+	return m->trace_ops->prepare(m->trace_impl, progress, ctx);
+}
+
 bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 		    struct trace_interval *out)
 {
