@@ -99,6 +99,9 @@ void cli_put_item(FILE *out, const char *name, const char *text);
 struct model *cli_open(const char *path);
 /* The same for several paths opened as one run (open.h). */
 struct model *cli_open_all(const char *const *paths, size_t n);
+/* Print `err` as one line on stderr ("callscope: FILE: problem", names
+ * sanitized; `fallback` when it has no text) and clear it. */
+void cli_put_error(struct error *err, const char *fallback);
 /* Read every deferred subtree of `m` (model_load_all) with a progress line
  * on a terminal's stderr after a second; on failure print the one-line
  * error and return false. */

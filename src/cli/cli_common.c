@@ -91,6 +91,16 @@ static void on_scan(void *ctx, const struct reader_progress *p)
 	*drawn = true;
 }
 
+void cli_put_error(struct error *err, const char *fallback)
+{
+	char *line = error_format(err);
+	fputs("callscope: ", stderr);
+	cli_put_text(stderr, line ? line : fallback);
+	fputc('\n', stderr);
+	free(line);
+	error_clear(err);
+}
+
 /* The progress of reading every deferred subtree (cli_load_all) on a
  * terminal's stderr, after a second: one line, redrawn. */
 struct load_progress {
@@ -144,12 +154,7 @@ bool cli_load_all(const struct model *m)
 		fputs("\r\033[K", stderr);
 	if (st == STATUS_OK)
 		return true;
-	char *line = error_format(&err);
-	fputs("callscope: ", stderr);
-	cli_put_text(stderr, line ? line : status_message(st));
-	fputc('\n', stderr);
-	free(line);
-	error_clear(&err);
+	cli_put_error(&err, status_message(st));
 	return false;
 }
 
@@ -203,12 +208,7 @@ struct model *cli_open_all(const char *const *paths, size_t n)
 	if (st != STATUS_OK) {
 		if (!err.file)
 			err.file = strdup(path);
-		char *line = error_format(&err);
-		fputs("callscope: ", stderr);
-		cli_put_text(stderr, line ? line : path);
-		fputc('\n', stderr);
-		free(line);
-		error_clear(&err);
+		cli_put_error(&err, path);
 		return NULL;
 	}
 	error_clear(&err);
@@ -225,12 +225,7 @@ bool cli_value_error(const struct model *m)
 	struct error err = {0};
 	if (!model_take_value_error(m, &err))
 		return false;
-	char *line = error_format(&err);
-	fputs("callscope: ", stderr);
-	cli_put_text(stderr, line ? line : "a value could not be read");
-	fputc('\n', stderr);
-	free(line);
-	error_clear(&err);
+	cli_put_error(&err, "a value could not be read");
 	return true;
 }
 

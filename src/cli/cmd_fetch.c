@@ -32,12 +32,7 @@ int cmd_fetch(int argc, char **argv)
 	enum status st = remote_fetch(url, o, dest, &path, &err);
 	cli_transfer_end();
 	if (st != STATUS_OK) {
-		char *line = error_format(&err);
-		fputs("callscope: ", stderr);
-		cli_put_text(stderr, line ? line : url);
-		fputc('\n', stderr);
-		free(line);
-		error_clear(&err);
+		cli_put_error(&err, url);
 		return CLI_EXIT_DATA;
 	}
 	cli_put_text(stdout, path);

@@ -100,11 +100,7 @@ int cmd_hotpath(int argc, char **argv)
 	if (view_new(m, VIEW_TOP_DOWN, &v, &err) != STATUS_OK ||
 	    view_hotpath(v, view_root(v), cols[0], threshold, &path, &npath,
 			 &err) != STATUS_OK) {
-		char *line = error_format(&err);
-		fputs("callscope: ", stderr);
-		cli_put_text(stderr, line ? line : "error");
-		fputc('\n', stderr);
-		free(line);
+		cli_put_error(&err, "error");
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}

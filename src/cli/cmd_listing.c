@@ -136,12 +136,7 @@ int cmd_listing(int argc, char **argv)
 	}
 	enum status st = proc_listing_build(m, fn, &l, &err);
 	if (st != STATUS_OK) {
-		char *line = error_format(&err);
-		fputs("callscope: ", stderr);
-		cli_put_text(stderr, line ? line : status_message(st));
-		fputc('\n', stderr);
-		free(line);
-		error_clear(&err);
+		cli_put_error(&err, status_message(st));
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}

@@ -326,11 +326,7 @@ static int walk(struct cli_rows *r, const struct cli_report_options *o,
 		size_t nk = 0;
 		if (view_children(r->view, node, sort_column, false, &kids, &nk,
 				  &err) != STATUS_OK) {
-			char *line = error_format(&err);
-			fputs("callscope: ", stderr);
-			cli_put_text(stderr, line ? line : "error");
-			fputc('\n', stderr);
-			free(line);
+			cli_put_error(&err, "error");
 			rc = CLI_EXIT_DATA;
 			break;
 		}
@@ -391,11 +387,7 @@ static int report_run(const struct cli_report_options *opt, struct at *at)
 		goto out;
 	}
 	if (view_new(m, o.view, &v, &err) != STATUS_OK) {
-		char *line = error_format(&err);
-		fputs("callscope: ", stderr);
-		cli_put_text(stderr, line ? line : "error");
-		fputc('\n', stderr);
-		free(line);
+		cli_put_error(&err, "error");
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
