@@ -49,8 +49,8 @@ bool model_inclusive_take_error(const struct model *m, struct error *err);
  * again over every node when next asked for. */
 void model_inclusive_reset(struct model *m);
 
-/* model.c: the context id -> node index (model_node_of_ctx), made over
- * every node; false when out of memory.  Frees the one made before. */
+/* model_ctx.c: the context id -> node index (model_node_of_ctx), made
+ * over every node; false when out of memory.  Frees the one made before. */
 bool model_ctx_index_build(struct model *m);
 /* The same for nodes [from, n_nodes) appended since (model_deferred.c):
  * O(new nodes) when the index is a dense table, else made again. */
