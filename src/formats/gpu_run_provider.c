@@ -565,6 +565,14 @@ static void trace_close(void *impl)
 	gpu_run_free(impl);
 }
 
+/* Whether file `fi` still has a second pass to do: not done, and it has
+ * interval lines (counter lines are kept from the first pass). */
+static bool file_to_load(const struct gpu_run *r, const bool *has_lines,
+			 uint32_t fi)
+{
+	return has_lines[fi] && !r->files[fi].loaded;
+}
+
 /* Every file's second pass that is still to do, in file order (the trace
  * pane shows lines of every file at once). */
 static uint32_t trace_prepare(void *impl,
@@ -574,18 +582,28 @@ static uint32_t trace_prepare(void *impl,
 {
 	struct gpu_run *r = impl;
 	uint32_t total = 0, done = 0;
+	bool *has_lines = calloc(r->n_files ? r->n_files : 1, 1);
+	if (!has_lines)
+		return 0; /* the lines are read when asked */
+	for (uint32_t i = 0; i < r->n_lines; i++)
+		if (r->lines[i].kind != GPU_RUN_LINE_COUNTER &&
+		    r->lines[i].file < r->n_files)
+			has_lines[r->lines[i].file] = true;
 	for (uint32_t fi = 0; fi < r->n_files; fi++)
-		total += !r->files[fi].loaded;
-	if (total && progress && !progress(ctx, 0, total))
+		total += file_to_load(r, has_lines, fi);
+	if (total && progress && !progress(ctx, 0, total)) {
+		free(has_lines);
 		return total;
+	}
 	for (uint32_t fi = 0; fi < r->n_files && done < total; fi++) {
-		if (r->files[fi].loaded)
+		if (!file_to_load(r, has_lines, fi))
 			continue;
 		load_file(r, fi);
 		done++;
 		if (progress && !progress(ctx, done, total))
 			break;
 	}
+	free(has_lines);
 	return total;
 }
 
