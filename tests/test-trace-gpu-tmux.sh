@@ -7,7 +7,8 @@
 # line links (`a`) to its call and back to the same kernel on the stream
 # line (not to the hidden queue line), `A` finds it the only launch of
 # its call, and `S` again goes back.  On a
-# generated Nsight export `S` shows the lines by context.  On the
+# generated Nsight export the flat view opens down to its calls and
+# kernels, and `S` shows the lines by context.  On the
 # generated .rpd file the instant UserMarkers draw a marker cell and the
 # cursor's lines name the first instant in its cell.  Polls capture-pane
 # with a timeout.
@@ -108,9 +109,18 @@ t send-keys -t "$S" q
 wait_shell || fail "the terminal was not restored"
 echo "ok: rocpd lines by queue and by stream"
 
-# Nsight: streams first, S shows contexts
+# Nsight: the flat view opens down to the calls and kernels (no module
+# or file: the lone "<unknown module>" and "<unknown file>" rows are
+# opened); streams first, S shows contexts
 start "$cs --no-config --no-cache $tmp/ns/rank0.sqlite" "<program root>" ||
 	exit 1
+t send-keys -t "$S" 3
+wait_for "Name (flat)" || fail "3 did not show the flat view"
+wait_for "cudaLaunchKernel_v7000" ||
+	fail "the flat view did not open down to the calls"
+screen | grep -q "gemm_tile" || fail "the flat view shows no kernel"
+t send-keys -t "$S" 1
+wait_for "Name (top-down)" || fail "1 did not go back to the top-down view"
 t send-keys -t "$S" t
 wait_for "Trace [Main]" || fail "t did not open the Nsight trace"
 t send-keys -t "$S" W
