@@ -322,16 +322,25 @@ static void sort_runs(struct host_row *v, size_t lo, size_t hi,
 	}
 }
 
+/* A thread's rows while sort_host_rows puts threads apart. */
+struct thread_slot {
+	int64_t gtid;
+	size_t n, at; /* its rows; where the next goes */
+};
+
+static int slot_cmp(const void *pa, const void *pb)
+{
+	const struct thread_slot *a = pa, *b = pb;
+	return a->gtid < b->gtid ? -1 : a->gtid > b->gtid;
+}
+
 /* Sort the rows by host_cmp: threads apart first (a stable pass by
  * thread), then each thread's runs merged.  False when out of memory
  * (the rows are then as they were). */
 static bool sort_host_rows(struct rows *rs)
 {
 	struct gpu_run_map of = {0}; /* thread -> its slot */
-	struct slot {
-		int64_t gtid;
-		size_t n, at;
-	} *sl = NULL;
+	struct thread_slot *sl = NULL;
 	size_t n_sl = 0, cap = 0;
 	struct host_row *out = malloc(rs->n * sizeof(*out));
 	bool ok = out != NULL;
@@ -340,7 +349,8 @@ static bool sort_host_rows(struct rows *rs)
 		if (!gpu_run_map_get(&of, (uint64_t)rs->v[i].gtid, &k)) {
 			if (n_sl == cap) {
 				cap = cap ? cap * 2 : 16;
-				struct slot *g = realloc(sl, cap * sizeof(*g));
+				struct thread_slot *g =
+					realloc(sl, cap * sizeof(*g));
 				if (!g) {
 					ok = false;
 					break;
@@ -348,28 +358,24 @@ static bool sort_host_rows(struct rows *rs)
 				sl = g;
 			}
 			k = (uint32_t)n_sl;
-			sl[n_sl++] = (struct slot){rs->v[i].gtid, 0, 0};
+			sl[n_sl++] = (struct thread_slot){rs->v[i].gtid, 0, 0};
 			ok = gpu_run_map_put(&of, (uint64_t)rs->v[i].gtid, k);
 		}
 		sl[k].n++;
 	}
-	/* slots in thread order, then their rows' places */
-	uint32_t *order = ok ? malloc((n_sl ? n_sl : 1) * sizeof(*order)) : NULL;
-	ok = ok && order;
+	/* slots in thread order (a file may name millions of threads), then
+	 * their rows' places */
+	if (ok && n_sl > 1) {
+		qsort(sl, n_sl, sizeof(*sl), slot_cmp);
+		for (size_t i = 0; ok && i < n_sl; i++)
+			ok = gpu_run_map_put(&of, (uint64_t)sl[i].gtid,
+					     (uint32_t)i);
+	}
 	if (ok) {
-		for (size_t i = 0; i < n_sl; i++)
-			order[i] = (uint32_t)i;
-		for (size_t i = 1; i < n_sl; i++) /* few threads: insertion */
-			for (size_t j = i; j > 0 && sl[order[j - 1]].gtid >
-							sl[order[j]].gtid; j--) {
-				uint32_t t = order[j];
-				order[j] = order[j - 1];
-				order[j - 1] = t;
-			}
 		size_t at = 0;
 		for (size_t i = 0; i < n_sl; i++) {
-			sl[order[i]].at = at;
-			at += sl[order[i]].n;
+			sl[i].at = at;
+			at += sl[i].n;
 		}
 		for (size_t i = 0; i < rs->n; i++) {
 			uint32_t k = 0;
@@ -378,9 +384,8 @@ static bool sort_host_rows(struct rows *rs)
 		}
 		/* rs->v is the scratch space of the merges now */
 		for (size_t i = 0, lo = 0; i < n_sl; i++) {
-			size_t hi = sl[order[i]].at;
-			sort_runs(out, lo, hi, rs->v);
-			lo = hi;
+			sort_runs(out, lo, sl[i].at, rs->v);
+			lo = sl[i].at;
 		}
 		free(rs->v);
 		rs->v = out;
@@ -388,7 +393,6 @@ static bool sort_host_rows(struct rows *rs)
 		out = NULL;
 	}
 	free(out);
-	free(order);
 	free(sl);
 	gpu_run_map_free(&of);
 	return ok;
