@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "keys.h"
 
 /* Next key of a headless script: a literal character, or <Name> for a
@@ -68,9 +69,7 @@ bool script_next(struct script *s, int *key, bool *is_char, wint_t *wc)
 
 double input_now_us(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return clock_now() * 1e6;
 }
 
 void input_key_label(int key, bool is_char, wint_t wc, char *buf, size_t n)

@@ -32,12 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "views/trace_index.h"
 #include "views/trace_view.h"
 
@@ -1168,23 +1168,14 @@ static void trace_free(struct pane *pane)
  * takes seconds per file): before the first file, then every 0.1 s from
  * 0.2 s on; Esc stops. */
 struct read_note {
-	struct timespec start;
-	double shown;
+	double start, shown;
 	bool stopped;
 };
-
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) +
-	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
 
 static bool on_read(void *ctx, uint32_t done, uint32_t total)
 {
 	struct read_note *rn = ctx;
-	double s = seconds_since(&rn->start);
+	double s = clock_now() - rn->start;
 	if (done > 0 && (s < 0.2 || s - rn->shown < 0.1))
 		return true;
 	rn->shown = s;
@@ -1202,8 +1193,7 @@ static struct pane *trace_new(struct pane_env *env)
 {
 	struct error err = {0};
 	struct trace_view *v = NULL;
-	struct read_note rn = {.shown = -1};
-	clock_gettime(CLOCK_MONOTONIC, &rn.start);
+	struct read_note rn = {.start = clock_now(), .shown = -1};
 	model_trace_prepare(env->model, on_read, &rn);
 	screen_note(0, NULL);
 	if (rn.stopped) {

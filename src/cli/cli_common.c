@@ -10,9 +10,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "net/http.h"
 #include "formats/reader.h"
 #include "open.h"
@@ -109,17 +109,10 @@ struct load_progress {
 	bool drawn;
 };
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static bool on_load(void *ctx, uint32_t left)
 {
 	struct load_progress *p = ctx;
-	double t = now_seconds() - p->start;
+	double t = clock_now() - p->start;
 	if (left == 0 || t < 1.0) {
 		if (left == 0 && p->drawn)
 			fputs("\r\033[K", stderr);
@@ -145,7 +138,7 @@ bool cli_load_all(const struct model *m)
 {
 	if (!m->n_deferred)
 		return true;
-	struct load_progress p = {.start = now_seconds(),
+	struct load_progress p = {.start = clock_now(),
 				  .total = m->n_deferred};
 	struct error err = {0};
 	enum status st = model_load_all_progress(
@@ -161,7 +154,7 @@ bool cli_load_all(const struct model *m)
 static bool on_trace_read(void *ctx, uint32_t done, uint32_t total)
 {
 	struct load_progress *p = ctx;
-	double t = now_seconds() - p->start;
+	double t = clock_now() - p->start;
 	if (done == total || t < 1.0)
 		return true;
 	fprintf(stderr,
@@ -177,7 +170,7 @@ void cli_trace_prepare(const struct model *m)
 {
 	if (!isatty(STDERR_FILENO))
 		return;
-	struct load_progress p = {.start = now_seconds()};
+	struct load_progress p = {.start = clock_now()};
 	model_trace_prepare(m, on_trace_read, &p);
 	if (p.drawn)
 		fputs("\r\033[K", stderr);

@@ -624,20 +624,13 @@ enum status gpu_run_open_file(const struct gpu_run_family *fam,
 	return STATUS_OK;
 }
 
-double gpu_run_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Hand the scan's progress to the hook: at the end (`last`), else at most
  * four times a second. */
 void gpu_run_report(struct gpu_run *r, bool last)
 {
 	if (!r->options || !r->options->progress)
 		return;
-	double t = gpu_run_now();
+	double t = clock_now();
 	if (!last && t - r->last_report < 0.25)
 		return;
 	r->last_report = t;

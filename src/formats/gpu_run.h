@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/clock.h"
 #include "core/status.h"
 #include "formats/reader.h"
 #include "model/model.h"
@@ -309,8 +310,6 @@ void gpu_run_row_seen(struct gpu_run *r);
 /* Hand r->progress to the options' hook: when `last`, else at most four
  * times a second. */
 void gpu_run_report(struct gpu_run *r, bool last);
-/* Monotonic seconds. */
-double gpu_run_now(void);
 
 /* ---- the first pass (gpu_run_scan.c) ---------------------------------------- */
 

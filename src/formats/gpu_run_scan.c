@@ -338,7 +338,7 @@ static void wait_for(struct pool *p, size_t i, uint64_t merged_rows)
 enum status gpu_run_scan(struct gpu_run *r, struct error *err)
 {
 	r->progress.n_files = (uint32_t)r->n_files;
-	r->scan_began = r->last_report = gpu_run_now();
+	r->scan_began = r->last_report = clock_now();
 	for (size_t i = 0; i < r->n_files; i++)
 		r->progress.bytes_total += file_bytes(r->files[i].path);
 	unsigned n_workers = workers_for(r->n_files);

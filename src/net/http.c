@@ -6,6 +6,8 @@
 
 #include "net/http.h"
 
+#include "core/clock.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -400,13 +402,6 @@ long http_session_status(struct http_session *s)
 	return code;
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int on_xferinfo(void *ctx, curl_off_t dltotal, curl_off_t dlnow,
 		       curl_off_t ultotal, curl_off_t ulnow)
 {
@@ -417,7 +412,7 @@ static int on_xferinfo(void *ctx, curl_off_t dltotal, curl_off_t dlnow,
 	}
 	if (!s->progress_on || !s->opts.progress)
 		return 0;
-	double t = now_seconds();
+	double t = clock_now();
 	if (t - s->last_report < 0.2)
 		return 0;
 	s->last_report = t;
