@@ -18,6 +18,7 @@
 #include "open.h"
 #include "core/sanitize.h"
 #include "views/view.h"
+#include "present/present_value.h"
 
 void cli_put_text(FILE *out, const char *s)
 {
@@ -470,41 +471,12 @@ char *cli_column_title(const struct model *m, uint32_t column)
 
 bool cli_format_is_safe(const char *fmt)
 {
-	int conversions = 0;
-	for (const char *p = fmt; *p; p++) {
-		if (*p != '%')
-			continue;
-		p++;
-		if (*p == '%')
-			continue;
-		while (*p && strchr("#0- +'", *p))
-			p++;
-		for (int i = 0; i < 3 && *p >= '0' && *p <= '9'; i++)
-			p++;
-		if (*p == '.') {
-			p++;
-			for (int i = 0; i < 2 && *p >= '0' && *p <= '9'; i++)
-				p++;
-		}
-		if (!*p || !strchr("eEfFgGaA", *p))
-			return false;
-		conversions++;
-	}
-	return conversions == 1;
+	return present_format_is_safe(fmt);
 }
 
 char *cli_format_value(const struct model *m, uint32_t column, double v)
 {
-	const char *fmt = m->columns[column].format;
-	if (!fmt || !cli_format_is_safe(fmt))
-		fmt = "%.2e";
-	char *out = NULL;
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	if (asprintf(&out, fmt, v) < 0)
-		out = NULL;
-#pragma GCC diagnostic pop
-	return out;
+	return present_value_raw(m, column, v);
 }
 
 json_t *cli_json_text(const char *s)
