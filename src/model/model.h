@@ -149,6 +149,20 @@ enum column_render {
 	RENDER_HIDDEN = 1 << 3,
 };
 
+/* What a column's values measure, where the reader knows it (Cube's
+ * unit of measurement).  UNIT_UNKNOWN: the presentation layer reads the
+ * name ("CPUTIME (sec)", "GPU time (ns)", "Bytes") and the format. */
+enum column_unit {
+	UNIT_UNKNOWN = 0,
+	UNIT_NUMBER,  /* a plain number (a ratio, a mean of mixed things) */
+	UNIT_COUNT,   /* events, visits, instructions */
+	UNIT_SECONDS,
+	UNIT_MILLISECONDS,
+	UNIT_MICROSECONDS,
+	UNIT_NANOSECONDS,
+	UNIT_BYTES,
+};
+
 /* A metric column: a formula whose leaves are indexes into model.stats. */
 struct model_column {
 	char *name;         /* metric name as shown: "CPUTIME (sec)" */
@@ -157,6 +171,7 @@ struct model_column {
 	char *format;       /* printf format for one double, e.g. "%.2e" */
 	uint8_t kind;       /* enum column_kind */
 	unsigned render;    /* enum column_render bits */
+	uint8_t unit;       /* enum column_unit */
 	bool visible;       /* shown by default */
 	uint32_t pair;      /* the column of the same metric+variant with the
 			       other kind (incl <-> excl), or MODEL_NONE */

@@ -805,6 +805,28 @@ static enum status push_column(struct opener *o, struct model_column *c,
 	return error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
 }
 
+/* The column unit of a Cube unit of measurement ("sec", "bytes", "occ"). */
+static uint8_t cube_unit(const char *uom, bool integer)
+{
+	static const struct {
+		const char *uom;
+		enum column_unit unit;
+	} known[] = {
+		{"sec", UNIT_SECONDS},	     {"s", UNIT_SECONDS},
+		{"msec", UNIT_MILLISECONDS}, {"ms", UNIT_MILLISECONDS},
+		{"usec", UNIT_MICROSECONDS}, {"us", UNIT_MICROSECONDS},
+		{"nsec", UNIT_NANOSECONDS},  {"ns", UNIT_NANOSECONDS},
+		{"bytes", UNIT_BYTES},	     {"byte", UNIT_BYTES},
+		{"B", UNIT_BYTES},	     {"occ", UNIT_COUNT},
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(uom, known[i].uom) == 0)
+			return (uint8_t)(known[i].unit == UNIT_COUNT && !integer
+						 ? UNIT_NUMBER
+						 : known[i].unit);
+	return integer ? UNIT_COUNT : UNIT_UNKNOWN;
+}
+
 static enum status add_column(struct opener *o, uint32_t mi, uint32_t kind,
 			      uint32_t stat, bool visible, uint32_t parent,
 			      uint32_t *out)
@@ -827,6 +849,7 @@ static enum status add_column(struct opener *o, uint32_t mi, uint32_t kind,
 		.variant = strdup(""),
 		.description = descr,
 		.format = strdup(integer ? "%.0f" : "%.4g"),
+		.unit = cube_unit(uom, integer),
 		.kind = kind == KIND_INCL ? COLUMN_INCLUSIVE : COLUMN_EXCLUSIVE,
 		.render = is_minmax(cm) ? RENDER_NUMBER
 					: RENDER_NUMBER | RENDER_PERCENT,
