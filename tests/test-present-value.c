@@ -23,21 +23,28 @@
 #include "model/model.h"
 #include "present/present_value.h"
 
-static const struct present_kind plain_2e = {PRESENT_PLAIN, 1, "%.2e"};
-static const struct present_kind plain_g = {PRESENT_PLAIN, 1, "%.4g"};
-static const struct present_kind plain_none = {PRESENT_PLAIN, 1, NULL};
-static const struct present_kind count = {PRESENT_COUNT, 1, "%.0f"};
-static const struct present_kind time_ns = {PRESENT_TIME, 1e-9, "%.3e"};
-static const struct present_kind time_us = {PRESENT_TIME, 1e-6, "%.2e"};
-static const struct present_kind time_s = {PRESENT_TIME, 1, "%.4g"};
-static const struct present_kind bytes = {PRESENT_BYTES, 1, "%.0f"};
+static const struct present_kind plain_2e = {
+    .unit = PRESENT_PLAIN, .scale = 1, .format = "%.2e"};
+static const struct present_kind plain_g = {
+    .unit = PRESENT_PLAIN, .scale = 1, .format = "%.4g"};
+static const struct present_kind plain_none = {
+    .unit = PRESENT_PLAIN, .scale = 1, .format = NULL};
+static const struct present_kind count = {
+    .unit = PRESENT_COUNT, .scale = 1, .format = "%.0f"};
+static const struct present_kind time_ns = {
+    .unit = PRESENT_TIME, .scale = 1e-9, .format = "%.3e"};
+static const struct present_kind time_us = {
+    .unit = PRESENT_TIME, .scale = 1e-6, .format = "%.2e"};
+static const struct present_kind time_s = {
+    .unit = PRESENT_TIME, .scale = 1, .format = "%.4g"};
+static const struct present_kind bytes = {
+    .unit = PRESENT_BYTES, .scale = 1, .format = "%.0f"};
 
-static void expect(struct present_kind k, double v, int width,
-		   const char *want)
+static void expect(struct present_kind k, double v, int width, const char *want)
 {
 	char buf[64];
-	size_t n = present_number_fit(k, v, width, PRESENT_DIGITS, buf,
-				      sizeof(buf));
+	size_t n =
+	    present_number_fit(k, v, width, PRESENT_DIGITS, buf, sizeof(buf));
 	assert_string_equal(buf, want);
 	assert_int_equal(n, strlen(want));
 }
@@ -99,7 +106,8 @@ static void test_bad_scale(void **state)
 {
 	(void)state;
 	/* a zero, negative or infinite scale is taken as 1 */
-	struct present_kind k = {PRESENT_TIME, 0, NULL};
+	struct present_kind k = {
+	    .unit = PRESENT_TIME, .scale = 0, .format = NULL};
 	expect(k, 2, 9, "2.000 s");
 	k.scale = -1;
 	expect(k, 2, 9, "2.000 s");
@@ -170,6 +178,15 @@ static void test_count(void **state)
 	expect(count, 6278914, 5, "6.3 M");
 	expect(count, 6278914, 3, "6 M");
 	expect(count, 6278914, 2, "6M");
+	/* a column's chosen form */
+	struct present_kind k = count;
+	k.count_form = PRESENT_COUNT_DIGITS;
+	expect(k, 687642879, 20, "687642879");
+	expect(k, 732833917381.0, 9, "732.8 G");
+	k.count_form = PRESENT_COUNT_SI;
+	expect(k, 687642879, 20, "687.6 M");
+	expect(k, 999, 20, "999");
+	expect(k, 2.5, 20, "2.5");
 	/* a count that is not whole (a mean) takes the general form */
 	expect(count, 2.5, 9, "2.5");
 }
@@ -186,7 +203,8 @@ static void test_plain(void **state)
 	expect(plain_2e, -1.5e-7, 8, "-1.5e-7");
 	expect(plain_none, 1234.5, 9, "1234.5");
 	/* a format that is not safe is not used */
-	struct present_kind k = {PRESENT_PLAIN, 1, "%s%n"};
+	struct present_kind k = {
+	    .unit = PRESENT_PLAIN, .scale = 1, .format = "%s%n"};
 	expect(k, 1.25, 9, "1.25");
 	/* a format whose output is longer than any buffer is not cut */
 	k.format = "%.60f";
@@ -196,28 +214,28 @@ static void test_plain(void **state)
 /* ---- through a model's columns ---- */
 
 static char c_time[] = "CPUTIME (sec)", c_us[] = "WALLCLOCK (us)",
-	    c_gpu[] = "GPU time (ns)", c_bytes[] = "Bytes",
-	    c_calls[] = "Calls", c_cyc[] = "cycles", c_ins[] = "PAPI_TOT_INS",
-	    c_t[] = "time", c_sq[] = "Duration squared (ns^2)",
-	    v_sum[] = "Sum", v_cfv[] = "CfVar", v_mean[] = "Mean",
-	    f_2e[] = "%.2e", f_0f[] = "%.0f", f_4g[] = "%.4g";
+	    c_gpu[] = "GPU time (ns)", c_bytes[] = "Bytes", c_calls[] = "Calls",
+	    c_cyc[] = "cycles", c_ins[] = "PAPI_TOT_INS", c_t[] = "time",
+	    c_sq[] = "Duration squared (ns^2)", v_sum[] = "Sum",
+	    v_cfv[] = "CfVar", v_mean[] = "Mean", f_2e[] = "%.2e",
+	    f_0f[] = "%.0f", f_4g[] = "%.4g";
 
 static struct model_column cols[] = {
-	{.name = c_time, .variant = v_sum, .format = f_2e},
-	{.name = c_us, .variant = v_mean, .format = f_2e},
-	{.name = c_us, .variant = v_cfv, .format = f_2e},
-	{.name = c_gpu, .variant = v_sum, .format = f_2e},
-	{.name = c_bytes, .variant = v_sum, .format = f_0f},
-	{.name = c_calls, .variant = v_sum, .format = f_0f},
-	{.name = c_cyc, .variant = v_sum, .format = f_2e},
-	{.name = c_ins, .format = f_0f, .unit = UNIT_COUNT},
-	{.name = c_t, .format = f_4g, .unit = UNIT_SECONDS},
-	{.name = c_sq, .variant = v_sum, .format = f_2e},
-	{.name = c_t, .format = NULL, .unit = UNIT_NUMBER},
+    {.name = c_time, .variant = v_sum, .format = f_2e},
+    {.name = c_us, .variant = v_mean, .format = f_2e},
+    {.name = c_us, .variant = v_cfv, .format = f_2e},
+    {.name = c_gpu, .variant = v_sum, .format = f_2e},
+    {.name = c_bytes, .variant = v_sum, .format = f_0f},
+    {.name = c_calls, .variant = v_sum, .format = f_0f},
+    {.name = c_cyc, .variant = v_sum, .format = f_2e},
+    {.name = c_ins, .format = f_0f, .unit = UNIT_COUNT},
+    {.name = c_t, .format = f_4g, .unit = UNIT_SECONDS},
+    {.name = c_sq, .variant = v_sum, .format = f_2e},
+    {.name = c_t, .format = NULL, .unit = UNIT_NUMBER},
 };
 static const struct model model = {
-	.columns = cols,
-	.n_columns = sizeof(cols) / sizeof(cols[0]),
+    .columns = cols,
+    .n_columns = sizeof(cols) / sizeof(cols[0]),
 };
 
 static void expect_col(uint32_t c, double v, int width, const char *want)
@@ -267,8 +285,8 @@ static void test_column_kinds(void **state)
 
 /* The value TEXT shows, in the kind's own unit, and half a unit of its
  * last digit (the precision shown).  false for "#". */
-static bool parse_back(struct present_kind k, const char *text,
-		       long double *v, long double *half)
+static bool parse_back(struct present_kind k, const char *text, long double *v,
+		       long double *half)
 {
 	if (strcmp(text, "#") == 0)
 		return false;
@@ -307,15 +325,15 @@ static bool parse_back(struct present_kind k, const char *text,
 		double f;
 		enum present_unit u;
 	} sfx[] = {
-		{"ns", 1e-9, PRESENT_TIME},  {"us", 1e-6, PRESENT_TIME},
-		{"ms", 1e-3, PRESENT_TIME},  {"s", 1, PRESENT_TIME},
-		{"B", 1, PRESENT_BYTES},     {"KB", 1e3, PRESENT_BYTES},
-		{"MB", 1e6, PRESENT_BYTES},  {"GB", 1e9, PRESENT_BYTES},
-		{"TB", 1e12, PRESENT_BYTES}, {"PB", 1e15, PRESENT_BYTES},
-		{"EB", 1e18, PRESENT_BYTES}, {"k", 1e3, PRESENT_COUNT},
-		{"M", 1e6, PRESENT_COUNT},   {"G", 1e9, PRESENT_COUNT},
-		{"T", 1e12, PRESENT_COUNT},  {"P", 1e15, PRESENT_COUNT},
-		{"E", 1e18, PRESENT_COUNT},
+	    {"ns", 1e-9, PRESENT_TIME},	 {"us", 1e-6, PRESENT_TIME},
+	    {"ms", 1e-3, PRESENT_TIME},	 {"s", 1, PRESENT_TIME},
+	    {"B", 1, PRESENT_BYTES},	 {"KB", 1e3, PRESENT_BYTES},
+	    {"MB", 1e6, PRESENT_BYTES},	 {"GB", 1e9, PRESENT_BYTES},
+	    {"TB", 1e12, PRESENT_BYTES}, {"PB", 1e15, PRESENT_BYTES},
+	    {"EB", 1e18, PRESENT_BYTES}, {"k", 1e3, PRESENT_COUNT},
+	    {"M", 1e6, PRESENT_COUNT},	 {"G", 1e9, PRESENT_COUNT},
+	    {"T", 1e12, PRESENT_COUNT},	 {"P", 1e15, PRESENT_COUNT},
+	    {"E", 1e18, PRESENT_COUNT},
 	};
 	if (*p) {
 		size_t i = 0;
@@ -337,8 +355,8 @@ static void check_one(struct present_kind k, double v, int width)
 {
 	char buf[64];
 	memset(buf, 'x', sizeof(buf));
-	size_t n = present_number_fit(k, v, width, PRESENT_DIGITS, buf,
-				      sizeof(buf));
+	size_t n =
+	    present_number_fit(k, v, width, PRESENT_DIGITS, buf, sizeof(buf));
 	assert_int_equal(n, strlen(buf));
 	assert_true((int)n <= width);
 	assert_true(n >= 1);
@@ -369,9 +387,13 @@ static void check_one(struct present_kind k, double v, int width)
 static void test_sweep(void **state)
 {
 	(void)state;
-	const struct present_kind kinds[] = {
-		plain_2e, plain_g, plain_none, count,
-		time_ns,  time_us, time_s,     bytes};
+	const struct present_kind count_si = {.unit = PRESENT_COUNT,
+					      .scale = 1,
+					      .format = "%.0f",
+					      .count_form = PRESENT_COUNT_SI};
+	const struct present_kind kinds[] = {plain_2e, plain_g, plain_none,
+					     count,    time_ns, time_us,
+					     time_s,   bytes,	count_si};
 	double values[] = {0,
 			   -0.0,
 			   NAN,
@@ -440,18 +462,18 @@ static void test_more_digits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_room),
-		cmocka_unit_test(test_not_finite),
-		cmocka_unit_test(test_zero),
-		cmocka_unit_test(test_nothing_fits),
-		cmocka_unit_test(test_bad_scale),
-		cmocka_unit_test(test_time),
-		cmocka_unit_test(test_bytes),
-		cmocka_unit_test(test_count),
-		cmocka_unit_test(test_plain),
-		cmocka_unit_test(test_column_kinds),
-		cmocka_unit_test(test_sweep),
-		cmocka_unit_test(test_more_digits),
+	    cmocka_unit_test(test_no_room),
+	    cmocka_unit_test(test_not_finite),
+	    cmocka_unit_test(test_zero),
+	    cmocka_unit_test(test_nothing_fits),
+	    cmocka_unit_test(test_bad_scale),
+	    cmocka_unit_test(test_time),
+	    cmocka_unit_test(test_bytes),
+	    cmocka_unit_test(test_count),
+	    cmocka_unit_test(test_plain),
+	    cmocka_unit_test(test_column_kinds),
+	    cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_more_digits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

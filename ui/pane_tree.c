@@ -11,10 +11,11 @@
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
-#include "cli/cli.h"
 #include "model_columns.h"
+#include "present/present_value.h"
 
-#define VALUE_WIDTH 9
+#define VALUE_WIDTH 9      /* the least a value gets */
+#define VALUE_MAX_WIDTH 20 /* the most: "-123,456,789,012,345" */
 #define PERCENT_WIDTH 7
 #define BAR_WIDTH 10
 #define NAME_MIN_WIDTH 16
@@ -23,6 +24,10 @@
 struct column_layout {
 	uint32_t column; /* model column, or n_columns + derived index */
 	int x, width;
+	int value_width; /* of the value, within width */
+	int need;        /* the value width its longest form wants */
+	int need_digits; /* the same, counts without digit groups */
+	enum present_count_form form; /* one for the column's counts */
 	bool percent, bar;
 };
 
@@ -123,11 +128,57 @@ static bool column_value(struct pane_env *env, uint32_t col, uint32_t node,
 	return formula_eval(env->cols->derived[d].expr, derived_leaf, &ctx, out);
 }
 
+static void format_value(struct pane_env *env, uint32_t c, double v,
+			 enum present_count_form form, int width, char *buf,
+			 size_t size);
+
+static void widen(struct pane_env *env, struct column_layout *col, double v)
+{
+	char buf[64];
+	format_value(env, col->column, v, PRESENT_COUNT_GROUPED,
+		     VALUE_MAX_WIDTH, buf, sizeof(buf));
+	if ((int)strlen(buf) > col->need)
+		col->need = (int)strlen(buf);
+	format_value(env, col->column, v, PRESENT_COUNT_DIGITS,
+		     VALUE_MAX_WIDTH, buf, sizeof(buf));
+	if ((int)strlen(buf) > col->need_digits)
+		col->need_digits = (int)strlen(buf);
+}
+
+/* The widths the values of COL on rows TOP.. (COUNT of them) and its
+ * total want in their longest forms, at least VALUE_WIDTH. */
+static void column_need(struct pane_env *env, struct column_layout *col,
+			size_t top, size_t count)
+{
+	col->need = col->need_digits = VALUE_WIDTH;
+	double v;
+	if (col->column < env->model->n_columns &&
+	    pane_column_total(env, col->column, &v))
+		widen(env, col, v);
+	for (size_t i = 0; i < count; i++) {
+		struct outline_row row;
+		if (!outline_row_get(env->outline, top + i, &row))
+			break;
+		if (column_value(env, col->column, row.node, &v))
+			widen(env, col, v);
+	}
+}
+
+/* The columns that fit beside the name, each value VALUE_WIDTH wide
+ * (the name keeps a third of the width, up to 40 columns; columns that
+ * do not fit are dropped from the right, the column chooser, c, picks
+ * which come first); then the room left widens the values that want it
+ * (the rows TOP.. on screen and the totals), left to right, so that at
+ * 200 columns a 12-digit count shows whole.  Returns the name's x. */
 static int layout_columns(struct pane_env *env, int width,
-			  struct column_layout *cols, size_t *n_out)
+			  struct column_layout *cols, size_t *n_out,
+			  size_t top, size_t count)
 {
 	size_t n = 0;
 	int x = 0;
+	int name_min = width / 3 < 40 ? width / 3 : 40;
+	if (name_min < NAME_MIN_WIDTH)
+		name_min = NAME_MIN_WIDTH;
 	size_t total = env->cols->n_columns + env->cols->n_derived;
 	for (size_t i = 0; i < total; i++) {
 		uint32_t c = i < env->cols->n_columns
@@ -141,33 +192,50 @@ static int layout_columns(struct pane_env *env, int width,
 		bool bar = env->cols->show_bars && pct;
 		int w = VALUE_WIDTH + (pct ? PERCENT_WIDTH : 0) +
 			(bar ? BAR_WIDTH + 1 : 0) + 1;
-		/* the name keeps a third of the width (up to 40 columns):
-		 * columns that do not fit are dropped from the right (the
-		 * column chooser, c, picks which come first) */
-		int name_min = width / 3 < 40 ? width / 3 : 40;
-		if (name_min < NAME_MIN_WIDTH)
-			name_min = NAME_MIN_WIDTH;
 		if (x + w > width - name_min && n > 0)
 			break;
-		cols[n++] = (struct column_layout){c, x, w, pct, bar};
+		cols[n++] = (struct column_layout){
+			.column = c, .x = x, .width = w,
+			.value_width = VALUE_WIDTH, .percent = pct, .bar = bar};
 		x += w;
+	}
+	int spare = width - name_min - x;
+	for (size_t i = 0; i < n; i++) {
+		struct column_layout *col = &cols[i];
+		column_need(env, col, top, count);
+		int grow = col->need - col->value_width;
+		if (grow > spare)
+			grow = spare;
+		if (grow > 0) {
+			col->value_width += grow;
+			col->width += grow;
+			spare -= grow;
+		}
+		/* counts too wide for the column: the same shorter form on
+		 * every row */
+		col->form = col->need <= col->value_width ? PRESENT_COUNT_GROUPED
+			    : col->need_digits <= col->value_width
+				    ? PRESENT_COUNT_DIGITS
+				    : PRESENT_COUNT_SI;
+	}
+	x = 0;
+	for (size_t i = 0; i < n; i++) {
+		cols[i].x = x;
+		x += cols[i].width;
 	}
 	*n_out = n;
 	return x;
 }
 
-static void format_value(struct pane_env *env, uint32_t c, double v, char *buf,
+/* V of column C (a model column, or a derived one: a plain number) in
+ * at most WIDTH columns, never a cut prefix; counts in FORM or shorter */
+static void format_value(struct pane_env *env, uint32_t c, double v,
+			 enum present_count_form form, int width, char *buf,
 			 size_t size)
 {
-	char *text = c < env->model->n_columns
-			     ? cli_format_value(env->model, c, v)
-			     : NULL;
-	if (text) {
-		snprintf(buf, size, "%s", text);
-		free(text);
-	} else {
-		snprintf(buf, size, "%.2e", v);
-	}
+	struct present_kind k = present_column_kind(env->model, c);
+	k.count_form = form;
+	present_number_fit(k, v, width, PRESENT_DIGITS, buf, size);
 }
 
 static void draw_bar(int y, int x, double frac)
@@ -303,10 +371,11 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 		if (!column_value(env, c->column, row->node, &v))
 			continue;
 		char buf[64];
-		format_value(env, c->column, v, buf, sizeof(buf));
+		format_value(env, c->column, v, c->form, c->value_width, buf,
+			     sizeof(buf));
 		attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
-		screen_text_right(y, x, VALUE_WIDTH, va, buf);
-		x += VALUE_WIDTH;
+		screen_text_right(y, x, c->value_width, va, buf);
+		x += c->value_width;
 		double total = 0;
 		if (c->percent &&
 		    pane_column_total(env, c->column, &total)) {
@@ -389,8 +458,9 @@ static void tree_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	if (!cols)
 		return;
 	size_t n = 0;
-	int name_x = layout_columns(env, r.w, cols, &n);
 	tree_ensure_visible(env, rows);
+	int name_x = layout_columns(env, r.w, cols, &n, env->cursor->top,
+				    (size_t)(r.h - 1));
 	draw_header(env, r, cols, n, name_x);
 	if (mw > 0)
 		model_columns_header(env, mr.y, mr.x, tree_w);

@@ -59,13 +59,13 @@ struct unit_step {
 };
 
 static const struct unit_step time_steps[] = {
-	{1e-9, "ns"}, {1e-6, "us"}, {1e-3, "ms"}, {1, "s"}};
+    {1e-9, "ns"}, {1e-6, "us"}, {1e-3, "ms"}, {1, "s"}};
 static const struct unit_step byte_steps[] = {
-	{1, "B"},     {1e3, "KB"},  {1e6, "MB"},  {1e9, "GB"},
-	{1e12, "TB"}, {1e15, "PB"}, {1e18, "EB"}};
+    {1, "B"},	  {1e3, "KB"},	{1e6, "MB"}, {1e9, "GB"},
+    {1e12, "TB"}, {1e15, "PB"}, {1e18, "EB"}};
 static const struct unit_step count_steps[] = {
-	{1, ""},     {1e3, "k"},   {1e6, "M"},   {1e9, "G"},
-	{1e12, "T"}, {1e15, "P"},  {1e18, "E"}};
+    {1, ""},	 {1e3, "k"},  {1e6, "M"}, {1e9, "G"},
+    {1e12, "T"}, {1e15, "P"}, {1e18, "E"}};
 #define N_STEPS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* X rounded to D significant digits (what "%.{D-1}e" shows) */
@@ -99,8 +99,8 @@ static void short_g(double v, int d, char *out, size_t size)
  * that leaves 1 to 999 before the suffix: "373.3 ms", "3.932 GB".
  * Values below the first step keep it ("0.5 ns"); beyond the last,
  * the mantissa goes to scientific form ("1.2e6 s"). */
-static void unit_form(double x, const struct unit_step *steps, size_t n,
-		      int d, bool space, char *out, size_t size)
+static void unit_form(double x, const struct unit_step *steps, size_t n, int d,
+		      bool space, char *out, size_t size)
 {
 	double r = round_sig(x, d), a = fabs(r);
 	if (a == 0 || !isfinite(a)) {
@@ -128,7 +128,8 @@ static void unit_form(double x, const struct unit_step *steps, size_t n,
 		m = r / steps[i].factor;
 	}
 	int decimals = d - lead;
-	if (decimals < 0)
+	/* a whole count below 1000 has no decimals: 999, not 999.0 */
+	if (decimals < 0 || (!*steps[i].suffix && m == floor(m)))
 		decimals = 0;
 	snprintf(out, size, "%.*f%s%s", decimals, m, sep, steps[i].suffix);
 }
@@ -192,11 +193,12 @@ size_t present_number_fit(struct present_kind k, double v, int width,
 	char t[96];
 	if (isnan(v))
 		return take("nan", cap, buf, size, &len) ? len
-		       : take("#", cap, buf, size, &len) ? len : 0;
+		       : take("#", cap, buf, size, &len) ? len
+							 : 0;
 	if (isinf(v))
 		return take(v < 0 ? "-inf" : "inf", cap, buf, size, &len) ? len
-		       : take("#", cap, buf, size, &len)		   ? len
-									   : 0;
+		       : take("#", cap, buf, size, &len) ? len
+							 : 0;
 	if (v == 0)
 		return take("0", cap, buf, size, &len) ? len : 0;
 	double scale = k.scale > 0 && isfinite(k.scale) ? k.scale : 1;
@@ -214,10 +216,12 @@ size_t present_number_fit(struct present_kind k, double v, int width,
 	case PRESENT_COUNT:
 		if (v == floor(v) && fabs(v) < 1e18) {
 			grouped(v, t, sizeof(t));
-			if (take(t, cap, buf, size, &len))
+			if (k.count_form == PRESENT_COUNT_GROUPED &&
+			    take(t, cap, buf, size, &len))
 				return len;
 			snprintf(t, sizeof(t), "%.0f", v);
-			if (take(t, cap, buf, size, &len))
+			if (k.count_form != PRESENT_COUNT_SI &&
+			    take(t, cap, buf, size, &len))
 				return len;
 			if (try_units(v, count_steps, N_STEPS(count_steps),
 				      digits, cap, buf, size, &len))
@@ -254,9 +258,9 @@ static bool name_time(const char *name, double *scale)
 	static const struct {
 		const char *tag;
 		double scale;
-	} tags[] = {{"(sec)", 1},      {"(s)", 1},	{"(seconds)", 1},
-		    {"(ms)", 1e-3},    {"(msec)", 1e-3}, {"(us)", 1e-6},
-		    {"(usec)", 1e-6},  {"(ns)", 1e-9},	{"(nsec)", 1e-9}};
+	} tags[] = {{"(sec)", 1},     {"(s)", 1},	{"(seconds)", 1},
+		    {"(ms)", 1e-3},   {"(msec)", 1e-3}, {"(us)", 1e-6},
+		    {"(usec)", 1e-6}, {"(ns)", 1e-9},	{"(nsec)", 1e-9}};
 	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
 		if (strstr(name, tags[i].tag)) {
 			*scale = tags[i].scale;
@@ -265,22 +269,23 @@ static bool name_time(const char *name, double *scale)
 	return false;
 }
 
-struct present_kind present_column_kind(const struct model *m,
-					uint32_t column)
+struct present_kind present_column_kind(const struct model *m, uint32_t column)
 {
-	struct present_kind k = {PRESENT_PLAIN, 1, "%.2e"};
+	struct present_kind k = {
+	    .unit = PRESENT_PLAIN, .scale = 1, .format = "%.2e"};
 	if (!m || column >= m->n_columns)
 		return k;
 	const struct model_column *c = &m->columns[column];
-	k.format = c->format && present_format_is_safe(c->format) ? c->format
-								  : "%.2e";
+	k.format =
+	    c->format && present_format_is_safe(c->format) ? c->format : "%.2e";
 	const char *variant = c->variant ? c->variant : "";
 	/* a coefficient of variation has no unit whatever its metric's */
 	if (strcmp(variant, "CfVar") == 0 || strcmp(variant, "CV") == 0)
 		return k;
-	static const double time_scale[] = {
-		[UNIT_SECONDS] = 1, [UNIT_MILLISECONDS] = 1e-3,
-		[UNIT_MICROSECONDS] = 1e-6, [UNIT_NANOSECONDS] = 1e-9};
+	static const double time_scale[] = {[UNIT_SECONDS] = 1,
+					    [UNIT_MILLISECONDS] = 1e-3,
+					    [UNIT_MICROSECONDS] = 1e-6,
+					    [UNIT_NANOSECONDS] = 1e-9};
 	switch (c->unit) {
 	case UNIT_NUMBER:
 		return k;

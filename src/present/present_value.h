@@ -31,10 +31,19 @@ enum present_unit {
 	PRESENT_BYTES, /* B, KB, MB, GB, TB (powers of 1000) */
 };
 
+/* The forms a count may take: a column of values picks one for all its
+ * rows, so that 687642879 never stands beside 732.8 G. */
+enum present_count_form {
+	PRESENT_COUNT_GROUPED, /* 732,833,917,381, else the next forms */
+	PRESENT_COUNT_DIGITS,  /* 732833917381, else SI */
+	PRESENT_COUNT_SI,      /* 732.8 G */
+};
+
 struct present_kind {
 	enum present_unit unit;
-	double scale;       /* value * scale is in seconds or bytes */
+	double scale;	    /* value * scale is in seconds or bytes */
 	const char *format; /* the column's printf format (PLAIN), or NULL */
+	enum present_count_form count_form; /* COUNT: the first form tried */
 };
 
 /* The significant digits a unit form shows at most by default. */
@@ -44,8 +53,7 @@ struct present_kind {
  * its name says ("CPUTIME (sec)", "WALLCLOCK (us)", "GPU time (ns)",
  * "Bytes"; a CfVar variant has no unit), else a count when its format
  * is "%.0f".  Out-of-range columns (derived ones) are PLAIN with %.2e. */
-struct present_kind present_column_kind(const struct model *m,
-					uint32_t column);
+struct present_kind present_column_kind(const struct model *m, uint32_t column);
 
 /* V written in at most WIDTH columns (and SIZE - 1 bytes) into BUF: the
  * longest form of its kind that fits, with at most DIGITS significant
