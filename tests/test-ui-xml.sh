@@ -38,10 +38,11 @@ expect() { # TEXT: the screen shows TEXT
 	}
 }
 
-# first frame: the root is 3998242 us (the XML's <M n="2"> at the root)
+# first frame: the root is 3998242 us (the XML's <M n="2"> at the root),
+# shown in seconds: 3.998 s
 screen "$cpi" ""
 expect "callscope  cpi"
-expect "4.00e+06 100.0%"
+expect "3.998 s 100.0%"
 expect "<program root>"
 # expand down to main (the hot path) and show it
 screen "$cpi" "H"
@@ -61,8 +62,10 @@ if [ -d "$pop" ]; then
 		>"$tmp/screen" 2>"$tmp/err" || { echo "FAIL: pop"; status=1; }
 	expect "Mean I  StdDev I   CfVar I     Min I     Max I"
 	expect "Mean E  StdDev E   CfVar E     Min E     Max E"
-	# the root: Mean 7.65e+06 = 6.12142e+07 / 8, Min 7.32455e+06 (XML)
-	expect " 6.12e+07 100.0%  7.65e+06  2.02e+05  2.64e-02  7.32e+06  8.00e+06 "
+	# the root (WALLCLOCK in us, shown in s, ms): Sum 6.12142e+07 us,
+	# Mean 7.652 s = 6.12142e+07 / 8, StdDev 2.02e+05 us, CfVar (no
+	# unit) 2.64e-02, Min 7.32455e+06 us, Max 8.00e+06 us (XML)
+	expect " 61.21 s 100.0%   7.652 s  202.1 ms  2.64e-02   7.325 s   8.002 s "
 	if grep -qF -e "e-308" -e "0.00e+00" "$tmp/screen"; then
 		echo "FAIL: pop shows hpcprof's sentinels:"
 		cat "$tmp/screen"

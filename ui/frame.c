@@ -32,20 +32,60 @@ static void fill_part(int y, int w, attr_t a)
 	attrset(A_NORMAL);
 }
 
+/* The title line showing the database as PATH; with PREFIX, only what
+ * comes before the path */
+static char *title_text(struct app *app, const char *path, bool prefix)
+{
+	char *text = NULL;
+	const char *demo = app->demo ? " [demo]" : "";
+	const char *title = app->model->title ? app->model->title : "";
+	int r = prefix ? asprintf(&text, "callscope%s  %s  ", demo, title)
+		       : asprintf(&text,
+				  "callscope%s  %s  %s (%s)  %u contexts, %u "
+				  "threads, %u columns%s",
+				  demo, title, path, app->model->format,
+				  app->model->n_nodes - 1, app->n_threads,
+				  app->model->n_columns,
+				  app->model->n_timelines ? ", trace" : "");
+	return r < 0 ? NULL : text;
+}
+
+/* The title: the whole path of the database when it has room, else its
+ * last two parts ("…/blast.p64.r1/profile.cubex"), else its last: the
+ * database's name, not the start of a long path. */
 static void draw_title(struct app *app, int y)
 {
 	attr_t a = theme_attr(THEME_ROLE_TITLE);
 	fill_line(y, a);
-	uint32_t threads = app->n_threads;
-	char *text = NULL;
-	if (asprintf(&text, "callscope%s  %s  %s (%s)  %u contexts, %u "
-			    "threads, %u columns%s",
-		     app->demo ? " [demo]" : "",
-		     app->model->title ? app->model->title : "", app->db_path,
-		     app->model->format, app->model->n_nodes - 1, threads,
-		     app->model->n_columns,
-		     app->model->n_timelines ? ", trace" : "") < 0)
-		text = NULL;
+	const char *path = app->db_path ? app->db_path : "";
+	char *head = title_text(app, path, true);
+	int room = COLS - (head ? screen_text_width(head) : 0);
+	free(head);
+	char *shown = strdup(path);
+	for (int parts = 2; parts >= 1 && shown &&
+			    screen_text_width(shown) > room;
+	     parts--) {
+		/* the start of the last `parts` parts (a trailing / kept) */
+		size_t end = strlen(path);
+		while (end > 1 && path[end - 1] == '/')
+			end--;
+		size_t start = end;
+		for (int k = 0; k < parts && start > 0; k++) {
+			if (k > 0)
+				start--;
+			while (start > 0 && path[start - 1] != '/')
+				start--;
+		}
+		char *tail = NULL;
+		if (start > 0 && asprintf(&tail, "%s%s",
+					  screen_glyphs()->ellipsis,
+					  path + start - 1) >= 0) {
+			free(shown);
+			shown = tail;
+		}
+	}
+	char *text = title_text(app, shown ? shown : path, false);
+	free(shown);
 	screen_text(y, 0, COLS, a, text ? text : "callscope", false);
 	free(text);
 }

@@ -15,9 +15,12 @@
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
-#include "cli/cli.h"
 #include "extrap.h"
 #include "pane_list.h"
+#include "present/present_value.h"
+
+#define VALUE_W 10 /* a thread's value */
+#define STAT_W 16  /* min, max, mean, std dev */
 
 struct thread_row {
 	uint32_t profile;
@@ -118,9 +121,41 @@ static void draw_histogram(struct threads *t, int y, int x, int h, int w)
 	free(count);
 }
 
+/* V of the pane's column in at most WIDTH columns (present_value_fit) */
+static char *fit(const struct model *m, const struct threads *t, double v,
+		 int width)
+{
+	char buf[64];
+	present_value_fit(m, t->column, v, width, buf, sizeof(buf));
+	return strdup(buf);
+}
+
+/* The thread sum and the stored summary with as many digits as it takes
+ * for them to read differently when they differ (critique b11: "2.60e+08
+ * > 2.60e+08"), into SUM and SUMM. */
+static void sum_texts(const struct model *m, const struct threads *t,
+		      char *sum, char *summ, size_t size)
+{
+	struct present_kind k = present_column_kind(m, t->column);
+	present_number_fit(k, t->sum, 40, PRESENT_DIGITS, sum, size);
+	present_number_fit(k, t->summary, 40, PRESENT_DIGITS, summ, size);
+	if (t->sum == t->summary || strcmp(sum, summ) != 0)
+		return;
+	/* the database's format showed them alike: more digits, in the
+	 * general form (or the unit's) */
+	k.format = NULL;
+	for (int d = PRESENT_DIGITS + 1; d <= 17; d++) {
+		present_number_fit(k, t->sum, 40, d, sum, size);
+		present_number_fit(k, t->summary, 40, d, summ, size);
+		if (strcmp(sum, summ) != 0)
+			return;
+	}
+}
+
 /* "thread sum X = summary Y", or, where they differ, both with what the
- * difference is: the percentages are of the thread sum.  For a parametric
- * set, what the rows are instead. */
+ * difference is (digits enough to see it, and its relative size): the
+ * percentages are of the thread sum.  For a parametric set, what the rows
+ * are instead. */
 static char *sums_line(const struct model *m, const struct threads *t,
 		       bool *differs)
 {
@@ -132,10 +167,10 @@ static char *sums_line(const struct model *m, const struct threads *t,
 		return strdup(" rows: the measurement points (each the mean of "
 			      "its repetitions), not parts of a sum");
 	}
-	char *sum = cli_format_value(m, t->column, t->sum);
-	char *summ = t->has_summary
-			     ? cli_format_value(m, t->column, t->summary)
-			     : strdup("(none)");
+	char sum[64], summ[64];
+	sum_texts(m, t, sum, summ, sizeof(sum));
+	if (!t->has_summary)
+		snprintf(summ, sizeof(summ), "(none)");
 	char *out = NULL;
 	double tol = 1e-9 * fmax(fabs(t->sum), fabs(t->summary));
 	*differs = t->summary_sum &&
@@ -144,20 +179,24 @@ static char *sums_line(const struct model *m, const struct threads *t,
 	int r;
 	if (!t->summary_sum)
 		r = asprintf(&out, " thread sum %s (100%%)   stored summary %s",
-			     sum ? sum : "?", summ ? summ : "?");
+			     sum, summ);
 	else if (!*differs)
 		r = asprintf(&out, " thread sum %s (100%%) = stored summary %s",
-			     sum ? sum : "?", summ ? summ : "?");
-	else
+			     sum, summ);
+	else {
+		char rel[48] = "";
+		if (t->has_summary && t->summary != 0)
+			snprintf(rel, sizeof(rel), " (by %.2g%%)",
+				 fabs(t->sum - t->summary) /
+					 fabs(t->summary) * 100);
 		r = asprintf(&out, " thread sum %s (100%%) %s stored summary "
-				   "%s: the database's summary is not the sum "
-				   "of these values",
-			     sum ? sum : "?",
+				   "%s%s: the database's summary is not the "
+				   "sum of these values",
+			     sum,
 			     !t->has_summary ? "!="
 			     : t->sum > t->summary ? ">" : "<",
-			     summ ? summ : "?");
-	free(sum);
-	free(summ);
+			     summ, rel);
+	}
 	return r < 0 ? NULL : out;
 }
 
@@ -170,10 +209,10 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		return;
 	screen_text(r.y, r.x, r.w, head, t->title, true);
 	char *stats = NULL;
-	char *mn = cli_format_value(m, t->column, t->min);
-	char *mx = cli_format_value(m, t->column, t->max);
-	char *me = cli_format_value(m, t->column, t->mean);
-	char *sd = cli_format_value(m, t->column, t->sd);
+	char *mn = fit(m, t, t->min, STAT_W);
+	char *mx = fit(m, t, t->max, STAT_W);
+	char *me = fit(m, t, t->mean, STAT_W);
+	char *sd = fit(m, t, t->sd, STAT_W);
 	if (asprintf(&stats, " %zu %s   min %s   max %s   "
 			     "mean %s   std dev %s   (s sorts: %s)",
 		     t->n,
@@ -202,8 +241,9 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		draw_histogram(t, y, r.x + 1, hist_h, r.w - 2);
 		y += hist_h;
 		char *axis = NULL;
-		char *lo = cli_format_value(m, t->column, t->min);
-		char *hi = cli_format_value(m, t->column, t->max);
+		int half = r.w / 2 - 1 > 1 ? r.w / 2 - 1 : 1;
+		char *lo = fit(m, t, t->min, half);
+		char *hi = fit(m, t, t->max, half);
 		if (asprintf(&axis, "%s", lo ? lo : "") >= 0) {
 			screen_text(y, r.x + 1, r.w / 2, theme_attr(THEME_ROLE_DIM),
 				    axis, false);
@@ -217,6 +257,24 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	}
 	int rows = r.y + r.h - y;
 	list_fit(&t->list, rows);
+	/* counts: one form for all the rows on screen, the first that
+	 * every one of them fits in (digit groups, plain digits, SI) */
+	struct present_kind kind = present_column_kind(m, t->column);
+	for (int f = PRESENT_COUNT_GROUPED; f <= PRESENT_COUNT_SI; f++) {
+		kind.count_form = (enum present_count_form)f;
+		bool fits = true;
+		for (int i = 0; fits && i < rows &&
+				t->list.top + (size_t)i < t->n;
+		     i++) {
+			char buf[64];
+			double v = t->rows[t->list.top + (size_t)i].value;
+			present_number_fit(kind, v, 40, PRESENT_DIGITS, buf,
+					   sizeof(buf));
+			fits = strlen(buf) <= VALUE_W;
+		}
+		if (fits)
+			break;
+	}
 	for (int i = 0; i < rows; i++) {
 		size_t idx = t->list.top + (size_t)i;
 		if (idx >= t->n)
@@ -228,13 +286,14 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		attrset(a);
 		for (int k = 0; k < r.w; k++)
 			addch(' ');
-		char *v = cli_format_value(m, t->column, row->value);
+		char v[64];
+		present_number_fit(kind, row->value, VALUE_W, PRESENT_DIGITS,
+				   v, sizeof(v));
 		char pct[16];
 		snprintf(pct, sizeof(pct), "%5.1f%%",
 			 t->sum != 0 ? row->value / t->sum * 100 : 0.0);
-		screen_text_right(y + i, r.x, 10, a, v ? v : "?");
+		screen_text_right(y + i, r.x, VALUE_W, a, v);
 		screen_text_right(y + i, r.x + 11, 7, a, pct);
-		free(v);
 		screen_text(y + i, r.x + 20, r.w - 20, a,
 			    model_str(m, m->profiles[row->profile].label), false);
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pane.h"
+#include "core/sanitize.h"
 #include "screen.h"
 #include "theme.h"
 #include "model_columns.h"
@@ -354,6 +355,59 @@ static void draw_header(struct pane_env *env, struct rect r,
 	free(name);
 }
 
+/* TEXT (sanitized here) in at most WIDTH display columns: whole when it
+ * fits, else its start and its end around an ellipsis, so that names
+ * that share a start ("loop at SteadyStateSolver.cpp:93", ":126") stay
+ * told apart by their end; a signature ("f(int, long)") is left whole
+ * for screen_text to cut at its end.  NULL when out of memory. */
+static char *middle_cut(const char *text, int width)
+{
+	char *safe = sanitize_text(text, SANITIZE_TERMINAL);
+	size_t n_safe = safe ? strlen(safe) : 0;
+	/* a signature's end is its parameters: its start tells more */
+	if (!safe || width < 8 || (n_safe > 0 && safe[n_safe - 1] == ')') ||
+	    screen_text_width(safe) <= width)
+		return safe;
+	const char *ell = screen_glyphs()->ellipsis;
+	int tail_w = (width - 1) / 2 < 16 ? (width - 1) / 2 : 16;
+	int head_w = width - 1 - tail_w;
+	size_t len = strlen(safe), head = 0, tail = len;
+	char *probe = malloc(len + 1);
+	char *out = malloc(len + strlen(ell) + 1);
+	if (!probe || !out) {
+		free(probe);
+		free(out);
+		return safe;
+	}
+	/* the longest start of at most head_w columns */
+	for (;;) {
+		size_t n = sanitize_utf8_len((const unsigned char *)safe + head,
+					     len - head);
+		if (head >= len || n == 0)
+			break;
+		memcpy(probe, safe, head + n);
+		probe[head + n] = '\0';
+		if (screen_text_width(probe) > head_w)
+			break;
+		head += n;
+	}
+	/* the longest end of at most tail_w columns */
+	while (tail > head) {
+		size_t start = tail - 1;
+		while (start > head && ((unsigned char)safe[start] & 0xc0) == 0x80)
+			start--;
+		memcpy(probe, safe + start, len - start);
+		probe[len - start] = '\0';
+		if (screen_text_width(probe) > tail_w)
+			break;
+		tail = start;
+	}
+	free(probe);
+	sprintf(out, "%.*s%s%s", (int)head, safe, ell, safe + tail);
+	free(safe);
+	return out;
+}
+
 static void draw_row(struct pane_env *env, int y, struct rect r,
 		     const struct outline_row *row, bool selected,
 		     const struct column_layout *cols, size_t n, int name_x)
@@ -420,17 +474,28 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 	}
 	char *label = NULL;
 	struct view_node vn;
-	if (view_node_get(env->view, row->node, &vn) &&
-	    (vn.kind == NODE_LINE || vn.kind == NODE_LOOP ||
-	     vn.kind == NODE_INSTRUCTION || vn.kind == NODE_ADDRESS))
+	bool got = view_node_get(env->view, row->node, &vn);
+	if (got && (vn.kind == NODE_LINE || vn.kind == NODE_LOOP ||
+		    vn.kind == NODE_INSTRUCTION || vn.kind == NODE_ADDRESS))
 		label = model_node_short_label(env->model, vn.model_node);
 	else
 		label = view_node_label(env->view, row->node);
+	if (label && got &&
+	    (vn.kind == VIEW_ROW_MODULE || vn.kind == VIEW_ROW_FILE)) {
+		/* flat view: the module's or file's base name, as hpcviewer
+		 * and perf report show them (the detail line has the path) */
+		const char *slash = strrchr(label, '/');
+		if (slash && slash[1])
+			memmove(label, slash + 1, strlen(slash + 1) + 1);
+	}
 	attr_t la = selected ? base
 		    : row->match ? theme_attr(THEME_ROLE_SEARCH_MATCH)
 				 : theme_attr(THEME_ROLE_TREE);
-	if (x < end)
-		screen_text(y, x, end - x, la, label ? label : "?", false);
+	if (x < end) {
+		char *cut = middle_cut(label ? label : "?", end - x);
+		screen_text(y, x, end - x, la, cut ? cut : "?", false);
+		free(cut);
+	}
 	free(label);
 	attrset(A_NORMAL);
 }
