@@ -18,6 +18,7 @@
 
 #include "pane.h"
 #include "pane_list.h"
+#include "present/present_value.h"
 #include "screen.h"
 #include "theme.h"
 #include "cli/cli.h"
@@ -158,7 +159,8 @@ static bool layout(struct listing_pane *s)
 /* Width of one event's "samples pct%" cell. */
 #define CELL_W 19
 
-static void draw_row(struct listing_pane *s, int y, struct rect r, size_t idx)
+static void draw_row(const struct pane_env *env, struct listing_pane *s, int y,
+		     struct rect r, size_t idx)
 {
 	const struct proc_listing *l = s->l;
 	const struct listing_line *ln = &s->lines[idx];
@@ -187,9 +189,14 @@ static void draw_row(struct listing_pane *s, int y, struct rect r, size_t idx)
 		double v = row->values[c];
 		double pct = l->totals[c] > 0 ? 100.0 * v / l->totals[c] : 0;
 		char cell[64];
-		if (v > 0)
-			snprintf(cell, sizeof(cell), "%11.0f %5.1f%%", v, pct);
-		else
+		if (v > 0) {
+			/* never a cut prefix: a shorter form when 11 columns
+			 * do not hold it (present_value_fit) */
+			char num[32];
+			present_value_fit(env->model, l->columns[c], v, 11, num,
+					  sizeof(num));
+			snprintf(cell, sizeof(cell), "%11s %5.1f%%", num, pct);
+		} else
 			snprintf(cell, sizeof(cell), "%11s %6s", "", "");
 		screen_text(y, x, CELL_W, cur ? sel
 				  : pct >= 10 ? theme_attr(THEME_ROLE_SOURCE_HOT)
@@ -247,7 +254,7 @@ static void listing_draw(struct pane_env *env, struct pane *pane,
 		size_t idx = s->list.top + (size_t)(i - 2);
 		if (idx >= s->n_lines)
 			break;
-		draw_row(s, r.y + i, r, idx);
+		draw_row(env, s, r.y + i, r, idx);
 	}
 }
 

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Screen truth (issue 26): on a database of every format with a tree, at
+# 80x24, 120x40 and 200x50 (headless), every number the tree pane (top-down
+# after H, flat) and the threads pane (H T) draw, read back with its unit,
+# equals the batch value (report / hotpath --format json) of the same node
+# and column at the precision shown, and no value cell is a cut prefix
+# (tests/screen_truth.py).  Main's viewer before this test cut 12-digit
+# Cube and DCPI counts to "73283391…" and failed it.  Skipped when
+# ../shared (the corpus) is absent.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+corpus="$top_srcdir/../shared/corpus"
+[ -d "$corpus" ] || { echo "no $corpus: skipped"; exit 77; }
+[ -x /usr/bin/python3 ] || { echo "python3 missing"; exit 1; }
+cs="$top_builddir/callscope"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" \
+	XDG_CACHE_HOME="$tmp/cache" TERM=xterm-256color LANG=C.UTF-8
+mkdir -p "$HOME"
+status=0
+dbs="
+hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233
+hpctoolkit-v4/hpctoolkit-tutorial-examples/cpu/kripke/dbase.expt.1.cputime.t
+hpctoolkit-xml/hpctoolkit/doc/www/examples/smg2000-wall-trace.db/smg2000.wall.db
+cube/pycubexr/data/blast.p64.r1/profile.cubex
+rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd
+nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
+extra-p/extrap/tests/data/text/one_parameter_6.txt
+"
+n=0
+for db in $dbs; do
+	[ -e "$corpus/$db" ] || { echo "no $corpus/$db: not checked"; continue; }
+	n=$((n + 1))
+	/usr/bin/python3 "$top_srcdir/tests/screen_truth.py" "$cs" \
+		"$corpus/$db" 80x24 120x40 200x50 || status=1
+done
+# DCPI: a database generated for a program compiled here (as
+# test-dcpi.sh), its cycle counts 10 digits wide
+if command -v gcc >/dev/null; then
+	mkdir -p "$tmp/bin"
+	gcc -g -O0 -no-pie -o "$tmp/bin/prog" "$top_srcdir/tests/dcpi-prog.c" &&
+		/usr/bin/python3 "$top_srcdir/tests/gen_dcpi.py" "$tmp/bin/prog" \
+			"$tmp/dcpi" --seed 8 --layout db >/dev/null || {
+		echo "FAIL: cannot generate the DCPI database"
+		status=1
+	}
+	n=$((n + 1))
+	/usr/bin/python3 "$top_srcdir/tests/screen_truth.py" "$cs" \
+		"$tmp/dcpi" 80x24 120x40 200x50 || status=1
+fi
+[ "$n" -gt 0 ] || { echo "no database of the corpus: skipped"; exit 77; }
+exit $status
