@@ -27,13 +27,19 @@ done
 python3 - "$tmp" <<'PY' || status=1
 import re, sys
 tmp = sys.argv[1]
+UNIT = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+V = r"(-?[0-9.,]+(?:e[+-]?[0-9]+)?(?: (?:ms|us|ns|s))?)"
+def val(text):  # "4.000 ms" (a CPUTIME (sec) value) in seconds
+    num, _, unit = text.partition(" ")
+    return float(num.replace(",", "")) * UNIT.get(unit, 1)
 def sums(db):
     s = open("%s/%s.screen" % (tmp, db)).read()
-    m = re.search(r" thread sum (\S+) \(100%\) (=|>|<|!=) stored summary "
-                  r"(\S+)(: the database's summary is not the sum of these "
-                  r"values)?$", s, re.M)
+    m = re.search(r" thread sum " + V + r" \(100%\) (=|>|<|!=) stored "
+                  r"summary " + V + r"(?: \(by [0-9.e+-]+%\))?(: the "
+                  r"database's summary is not the sum of these values)?$",
+                  s, re.M)
     assert m, "%s: no thread sum line in\n%s" % (db, s)
-    return float(m.group(1)), m.group(2), float(m.group(3)), m.group(4)
+    return val(m.group(1)), m.group(2), val(m.group(3)), m.group(4)
 t, rel, summ, note = sums("db")
 assert rel == "=" and t == summ and not note, (t, rel, summ, note)
 t, rel, summ, note = sums("short")
