@@ -155,7 +155,8 @@ static void test_bytes(void **state)
 	expect(bytes, 3932160000.0, 9, "3.932 GB");
 	expect(bytes, 3932160000.0, 7, "3.93 GB");
 	expect(bytes, 3932160000.0, 5, "4 GB");
-	expect(bytes, 512, 9, "512.0 B");
+	expect(bytes, 512, 9, "512 B");
+	expect(bytes, 512.5, 9, "512.5 B");
 	expect(bytes, 1000, 9, "1.000 KB");
 	expect(bytes, 2.5e6, 9, "2.500 MB");
 	expect(bytes, 7e19, 9, "70.00 EB");

@@ -128,8 +128,10 @@ static void unit_form(double x, const struct unit_step *steps, size_t n, int d,
 		m = r / steps[i].factor;
 	}
 	int decimals = d - lead;
-	/* a whole count below 1000 has no decimals: 999, not 999.0 */
-	if (decimals < 0 || (!*steps[i].suffix && m == floor(m)))
+	/* whole bytes or counts below 1000 have no decimals: 999, 512 B
+	 * (not 999.0, 512.0 B); times keep theirs */
+	if (decimals < 0 ||
+	    (steps != time_steps && steps[i].factor == 1 && m == floor(m)))
 		decimals = 0;
 	snprintf(out, size, "%.*f%s%s", decimals, m, sep, steps[i].suffix);
 }
