@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "extrap.h"
 #include "net/http.h"
 

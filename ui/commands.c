@@ -278,7 +278,7 @@ static bool export_rows(struct app *app, bool json, const char *path)
 						       (uint32_t)(i - app->cols.n_columns);
 			char *t = pane_column_title(&env, c);
 			fputc(',', f);
-			cli_put_csv(f, t ? t : "");
+			present_put_csv(f, t ? t : "");
 			free(t);
 		}
 		fputc('\n', f);
@@ -296,13 +296,13 @@ static bool export_rows(struct app *app, bool json, const char *path)
 			fprintf(f, "%s{\"depth\":%u,\"name\":", r ? ",\n" : "",
 				row.depth);
 			json_t *name = json_string(safe ? safe : "");
-			if (!name || !cli_put_json(f, name, JSON_ENCODE_ANY))
+			if (!name || !present_put_json(f, name, JSON_ENCODE_ANY))
 				fputs("null", f);
 			json_decref(name);
 			fputs(",\"values\":[", f);
 		} else {
 			fprintf(f, "%u,", row.depth);
-			cli_put_csv(f, safe ? safe : "");
+			present_put_csv(f, safe ? safe : "");
 		}
 		free(safe);
 		for (size_t i = 0; i < total; i++) {

@@ -106,8 +106,8 @@ static void on_read_progress(void *ctx, const struct open_progress *p)
 	if (seconds < 0.3)
 		return;
 	char now[32], total[32], text[512];
-	cli_format_bytes(now, sizeof(now), (double)p->now);
-	cli_format_bytes(total, sizeof(total), (double)p->total);
+	present_format_bytes(now, sizeof(now), (double)p->now);
+	present_format_bytes(total, sizeof(total), (double)p->total);
 	snprintf(text, sizeof(text),
 		 "Reading %s from the server: %s of %s, %.0f s   Ctrl-C stops",
 		 p->name ? p->name : "a file", now, total, seconds);

@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 			keys_owned = read_file(optarg);
 			if (!keys_owned) {
 				fputs("callscope: cannot read ", stderr);
-				cli_put_text(stderr, optarg);
+				present_put_text(stderr, optarg);
 				fputc('\n', stderr);
 				return CLI_EXIT_USAGE;
 			}
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 	if (argc - optind > 1 && access(argv[optind], F_OK) != 0 &&
 	    !http_is_url(argv[optind])) {
 		fputs("callscope: unknown command '", stderr);
-		cli_put_text(stderr, argv[optind]);
+		present_put_text(stderr, argv[optind]);
 		fputs("'\nTry 'callscope --help'.\n", stderr);
 		free(keys_owned);
 		return CLI_EXIT_USAGE;
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 	if (!opt.headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		if (demo) {
 			fputs("callscope: showing the demo database ", stderr);
-			cli_put_text(stderr, db);
+			present_put_text(stderr, db);
 			fputc('\n', stderr);
 		}
 		struct cli_report_options report = {
@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 			.view = VIEW_TOP_DOWN,
 			.depth = 6,
 			.min_percent = 1,
-			.format = CLI_FORMAT_TEXT,
+			.format = PRESENT_FORMAT_TEXT,
 		};
 		rc = cli_report(&report);
 		free(keys_owned);

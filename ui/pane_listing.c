@@ -20,7 +20,6 @@
 #include "pane_list.h"
 #include "screen.h"
 #include "theme.h"
-#include "cli/cli.h"
 #include "views/proc_listing.h"
 
 /* One line of the pane: a source line header or an instruction. */

@@ -15,7 +15,7 @@
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
-#include "cli/cli.h"
+#include "present/present_value.h"
 #include "extrap.h"
 #include "pane_list.h"
 
@@ -132,9 +132,9 @@ static char *sums_line(const struct model *m, const struct threads *t,
 		return strdup(" rows: the measurement points (each the mean of "
 			      "its repetitions), not parts of a sum");
 	}
-	char *sum = cli_format_value(m, t->column, t->sum);
+	char *sum = present_value_raw(m, t->column, t->sum);
 	char *summ = t->has_summary
-			     ? cli_format_value(m, t->column, t->summary)
+			     ? present_value_raw(m, t->column, t->summary)
 			     : strdup("(none)");
 	char *out = NULL;
 	double tol = 1e-9 * fmax(fabs(t->sum), fabs(t->summary));
@@ -170,10 +170,10 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		return;
 	screen_text(r.y, r.x, r.w, head, t->title, true);
 	char *stats = NULL;
-	char *mn = cli_format_value(m, t->column, t->min);
-	char *mx = cli_format_value(m, t->column, t->max);
-	char *me = cli_format_value(m, t->column, t->mean);
-	char *sd = cli_format_value(m, t->column, t->sd);
+	char *mn = present_value_raw(m, t->column, t->min);
+	char *mx = present_value_raw(m, t->column, t->max);
+	char *me = present_value_raw(m, t->column, t->mean);
+	char *sd = present_value_raw(m, t->column, t->sd);
 	if (asprintf(&stats, " %zu %s   min %s   max %s   "
 			     "mean %s   std dev %s   (s sorts: %s)",
 		     t->n,
@@ -202,8 +202,8 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		draw_histogram(t, y, r.x + 1, hist_h, r.w - 2);
 		y += hist_h;
 		char *axis = NULL;
-		char *lo = cli_format_value(m, t->column, t->min);
-		char *hi = cli_format_value(m, t->column, t->max);
+		char *lo = present_value_raw(m, t->column, t->min);
+		char *hi = present_value_raw(m, t->column, t->max);
 		if (asprintf(&axis, "%s", lo ? lo : "") >= 0) {
 			screen_text(y, r.x + 1, r.w / 2, theme_attr(THEME_ROLE_DIM),
 				    axis, false);
@@ -228,7 +228,7 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		attrset(a);
 		for (int k = 0; k < r.w; k++)
 			addch(' ');
-		char *v = cli_format_value(m, t->column, row->value);
+		char *v = present_value_raw(m, t->column, row->value);
 		char pct[16];
 		snprintf(pct, sizeof(pct), "%5.1f%%",
 			 t->sum != 0 ? row->value / t->sum * 100 : 0.0);

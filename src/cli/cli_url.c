@@ -19,6 +19,7 @@
 
 #include "core/sanitize.h"
 #include "core/temp_dirs.h"
+#include "present/present_write.h"
 
 static struct open_options options;
 static bool options_set;
@@ -189,18 +190,6 @@ static void *watch_esc(void *arg)
 	return NULL;
 }
 
-void cli_format_bytes(char *buf, size_t len, double v)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
-					     "TiB" };
-	size_t u = 0;
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
-}
-
 static void clear_line(void)
 {
 	if (xfer.line_drawn) {
@@ -243,11 +232,11 @@ static void on_progress(void *ctx, const struct open_progress *p)
 		return;
 	}
 	char now[32], total[32], rate[32], left[32] = "";
-	cli_format_bytes(now, sizeof(now), (double)p->now);
-	cli_format_bytes(total, sizeof(total), (double)p->total);
+	present_format_bytes(now, sizeof(now), (double)p->now);
+	present_format_bytes(total, sizeof(total), (double)p->total);
 	double got = (double)(p->now - p->resumed);
 	double speed = p->seconds > 0 ? got / p->seconds : 0;
-	cli_format_bytes(rate, sizeof(rate), speed);
+	present_format_bytes(rate, sizeof(rate), speed);
 	if (p->total > p->now && speed > 0) {
 		double s = (double)(p->total - p->now) / speed;
 		if (s < 360000)

@@ -22,7 +22,7 @@ int cmd_fetch(int argc, char **argv)
 		return exit_code;
 	if (!http_is_url(url)) {
 		fputs("callscope fetch: '", stderr);
-		cli_put_text(stderr, url);
+		present_put_text(stderr, url);
 		fputs("' is not a URL\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
@@ -35,7 +35,7 @@ int cmd_fetch(int argc, char **argv)
 		cli_put_error(&err, url);
 		return CLI_EXIT_DATA;
 	}
-	cli_put_text(stdout, path);
+	present_put_text(stdout, path);
 	fputc('\n', stdout);
 	free(path);
 	return CLI_EXIT_OK;
