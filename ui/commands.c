@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "present/present_rows.h"
 #include "core/sanitize.h"
 #include "extrap.h"
 #include "uninstalled.h"
@@ -256,77 +256,54 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 	return true;
 }
 
+/* `:export csv|json FILE`: the visible rows of the tree with the shown
+ * columns, derived ones included, through the row writer of `callscope
+ * report --format csv|json` (present_rows): the same columns, the same
+ * JSON document. */
 static bool export_rows(struct app *app, bool json, const char *path)
 {
+	size_t total = app->cols.n_columns + app->cols.n_derived;
+	uint32_t *cols = malloc((total ? total : 1) * sizeof(*cols));
+	struct present_rows rows = {0};
+	for (size_t i = 0; cols && i < total; i++)
+		cols[i] = i < app->cols.n_columns
+				  ? app->columns[i]
+				  : app->model->n_columns +
+					    (uint32_t)(i - app->cols.n_columns);
+	if (!cols || !present_rows_init(&rows, app_view(app), cols, total,
+					app->derived, app->cols.n_derived,
+					json ? PRESENT_FORMAT_JSON
+					     : PRESENT_FORMAT_CSV,
+					NULL)) {
+		present_rows_fini(&rows);
+		free(cols);
+		app_message(app, true, "export: out of memory");
+		return false;
+	}
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		app_message(app, true, "%s: %s", path, strerror(errno));
+		present_rows_fini(&rows);
+		free(cols);
 		return false;
 	}
+	rows.out = f;
 	struct outline *o = app_outline(app);
-	struct pane_env env = app_env(app, false);
-	size_t total = app->cols.n_columns + app->cols.n_derived;
 	if (json)
-		fputs("{\"view\":\"", f), fputs(view_kind_name(app->current), f),
-			fputs("\",\"rows\":[\n", f);
-	else {
-		fputs("depth,name", f);
-		for (size_t i = 0; i < total; i++) {
-			uint32_t c = i < app->cols.n_columns
-					     ? app->columns[i]
-					     : app->model->n_columns +
-						       (uint32_t)(i - app->cols.n_columns);
-			char *t = pane_column_title(&env, c);
-			fputc(',', f);
-			present_put_csv(f, t ? t : "");
-			free(t);
-		}
-		fputc('\n', f);
-	}
+		present_rows_json_open(&rows, app->model->format);
+	else
+		present_rows_header(&rows);
 	size_t n = outline_count(o);
 	for (size_t r = 0; r < n; r++) {
 		struct outline_row row;
 		if (!outline_row_get(o, r, &row))
 			break;
-		char *label = view_node_label(app_view(app), row.node);
-		char *safe = sanitize_text(label ? label : "",
-					   json ? SANITIZE_UTF8 : SANITIZE_TERMINAL);
-		free(label);
-		if (json) {
-			fprintf(f, "%s{\"depth\":%u,\"name\":", r ? ",\n" : "",
-				row.depth);
-			json_t *name = json_string(safe ? safe : "");
-			if (!name || !present_put_json(f, name, JSON_ENCODE_ANY))
-				fputs("null", f);
-			json_decref(name);
-			fputs(",\"values\":[", f);
-		} else {
-			fprintf(f, "%u,", row.depth);
-			present_put_csv(f, safe ? safe : "");
-		}
-		free(safe);
-		for (size_t i = 0; i < total; i++) {
-			uint32_t c = i < app->cols.n_columns
-					     ? app->columns[i]
-					     : app->model->n_columns +
-						       (uint32_t)(i - app->cols.n_columns);
-			double v;
-			bool have = false;
-			if (c < app->model->n_columns)
-				have = view_value(app_view(app), row.node, c, &v);
-			if (json)
-				fprintf(f, i ? "," : "");
-			else
-				fputc(',', f);
-			if (have)
-				fprintf(f, "%.17g", v);
-			else if (json)
-				fputs("null", f);
-		}
-		fputs(json ? "]}" : "\n", f);
+		present_rows_put(&rows, row.node, r == 0);
 	}
 	if (json)
-		fputs("\n]}\n", f);
+		present_rows_json_close(&rows);
+	present_rows_fini(&rows);
+	free(cols);
 	bool ok = fclose(f) == 0;
 	if (ok)
 		app_message(app, false, "exported %zu rows to %s", n, path);
