@@ -120,6 +120,8 @@ int cmd_hotpath(int argc, char **argv)
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {
+		for (size_t i = 0; i < npath; i++)
+			present_rows_measure(&rows, path[i]);
 		present_rows_header(&rows);
 		for (size_t i = 0; i < npath; i++)
 			present_rows_print(&rows, path[i]);

@@ -331,6 +331,16 @@ static int report_run(const struct cli_report_options *opt, struct at *at)
 				 .min_percent = o.min_percent,
 				 .row = at ? at_row : NULL,
 				 .ctx = &ar};
+	/* text: a first walk finds the widest cell of each column, so
+	 * that wide values do not shift the columns */
+	struct present_walk measure = w;
+	measure.measure = true;
+	if (o.format == PRESENT_FORMAT_TEXT &&
+	    present_rows_walk(&rows, &measure, &err) != STATUS_OK) {
+		cli_put_error(&err, "error");
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
 	if (o.format == PRESENT_FORMAT_JSON) {
 		present_rows_json_open(&rows, m->format);
 	} else {

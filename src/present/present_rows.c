@@ -41,8 +41,17 @@ bool present_rows_init(struct present_rows *r, struct view *view,
 	r->out = out;
 	r->totals = calloc(n_columns ? n_columns : 1, sizeof(*r->totals));
 	r->has_total = calloc(n_columns ? n_columns : 1, sizeof(*r->has_total));
-	if (!r->totals || !r->has_total)
+	r->value_width = calloc(n_columns ? n_columns : 1,
+				sizeof(*r->value_width));
+	r->percent_width = calloc(n_columns ? n_columns : 1,
+				  sizeof(*r->percent_width));
+	if (!r->totals || !r->has_total || !r->value_width ||
+	    !r->percent_width)
 		return false;
+	for (size_t i = 0; i < n_columns; i++) {
+		r->value_width[i] = VALUE_WIDTH;
+		r->percent_width[i] = PERCENT_WIDTH - 1;
+	}
 	for (size_t i = 0; i < n_columns; i++)
 		r->has_total[i] = !is_derived(r, i) &&
 				  model_column_total(r->model, columns[i],
@@ -54,8 +63,12 @@ void present_rows_fini(struct present_rows *r)
 {
 	free(r->totals);
 	free(r->has_total);
+	free(r->value_width);
+	free(r->percent_width);
 	r->totals = NULL;
 	r->has_total = NULL;
+	r->value_width = NULL;
+	r->percent_width = NULL;
 }
 
 bool present_rows_value(const struct present_rows *r, size_t i, uint32_t node,
@@ -242,7 +255,8 @@ void present_rows_header(const struct present_rows *r)
 	}
 	for (size_t i = 0; i < r->n_columns; i++) {
 		bool pct = shows_percent(r, i);
-		int width = VALUE_WIDTH + (pct ? PERCENT_WIDTH + 1 : 0);
+		int width = r->value_width[i] +
+			    (pct ? r->percent_width[i] + 2 : 0);
 		char *t = is_derived(r, i)
 				  ? title_of(r, i)
 				  : present_column_title_fit(m, r->columns[i],
@@ -264,6 +278,44 @@ static char *value_text(const struct present_rows *r, size_t i, double v)
 		return present_value_raw(r->model, r->columns[i], v);
 	char *s = NULL;
 	return asprintf(&s, "%.2e", v) < 0 ? NULL : s;
+}
+
+/* Characters (not bytes) of UTF-8 text `s`. */
+static int text_chars(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* `s` right-aligned in `width` characters (never cut). */
+static void put_padded(FILE *out, const char *s, int width)
+{
+	for (int i = text_chars(s); i < width; i++)
+		fputc(' ', out);
+	fputs(s, out);
+}
+
+void present_rows_measure(const struct present_rows *r, uint32_t node)
+{
+	for (size_t i = 0; i < r->n_columns; i++) {
+		double v;
+		if (!present_rows_value(r, i, node, &v))
+			continue;
+		char *text = value_text(r, i, v);
+		int w = text ? text_chars(text) : 1;
+		free(text);
+		if (w > r->value_width[i])
+			r->value_width[i] = w;
+		if (shows_percent(r, i)) {
+			char pct[64];
+			int pw = snprintf(pct, sizeof(pct), "%.1f",
+					  v / r->totals[i] * 100.0);
+			if (pw > r->percent_width[i])
+				r->percent_width[i] = pw;
+		}
+	}
 }
 
 void present_rows_print(const struct present_rows *r, uint32_t node)
@@ -305,17 +357,18 @@ void present_rows_print(const struct present_rows *r, uint32_t node)
 	for (size_t i = 0; i < r->n_columns; i++) {
 		bool pct = shows_percent(r, i);
 		double v;
+		int vw = r->value_width[i], pw = r->percent_width[i];
 		if (present_rows_value(r, i, node, &v)) {
 			char *text = value_text(r, i, v);
-			fprintf(r->out, "%*s", VALUE_WIDTH, text ? text : "?");
+			put_padded(r->out, text ? text : "?", vw);
 			free(text);
 			if (pct)
-				fprintf(r->out, " %*.1f%%", PERCENT_WIDTH - 1,
+				fprintf(r->out, " %*.1f%%", pw,
 					v / r->totals[i] * 100.0);
 		} else {
-			fprintf(r->out, "%*s", VALUE_WIDTH, "");
+			fprintf(r->out, "%*s", vw, "");
 			if (pct)
-				fprintf(r->out, " %*s", PERCENT_WIDTH, "");
+				fprintf(r->out, " %*s", pw + 1, "");
 		}
 		fputs("  ", r->out);
 	}
@@ -390,7 +443,9 @@ enum status present_rows_walk(struct present_rows *r,
 		struct view_node vn;
 		if (!view_node_get(r->view, node, &vn))
 			continue;
-		if (r->format == PRESENT_FORMAT_JSON) {
+		if (w->measure) {
+			present_rows_measure(r, node);
+		} else if (r->format == PRESENT_FORMAT_JSON) {
 			json_t *j = present_rows_node_json(r, node);
 			if (w->row)
 				w->row(w->ctx, node, j);

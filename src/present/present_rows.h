@@ -35,6 +35,11 @@ struct present_rows {
 	double *totals; /* per selected column, for percentages */
 	bool *has_total;
 	uint32_t base_depth; /* depth printed as 0 in text indentation */
+	/* text: per selected column, the width of its values and of their
+	 * percentages' numbers (at least 10 and 6; present_rows_measure
+	 * widens them to the widest cell) */
+	int *value_width;
+	int *percent_width;
 };
 
 /* Prepare totals; false when out of memory.  `derived` (n_derived) are
@@ -55,6 +60,11 @@ json_t *present_rows_columns_json(const struct present_rows *r);
 /* One node as a JSON object ({"id", "parent", "depth", "kind", "name",
  * "file", "line", "module", "values"}). */
 json_t *present_rows_node_json(const struct present_rows *r, uint32_t node);
+
+/* Text: widen the columns to fit row `node`'s cells (call for every row
+ * before the header, so that the columns line up however wide a value
+ * is). */
+void present_rows_measure(const struct present_rows *r, uint32_t node);
 
 /* Header line for text and CSV. */
 void present_rows_header(const struct present_rows *r);
@@ -85,6 +95,9 @@ struct present_walk {
 	 * node's object, to which it may add members (NULL otherwise) */
 	void (*row)(void *ctx, uint32_t node, json_t *j);
 	void *ctx;
+	/* visit the same rows but only measure them (present_rows_measure):
+	 * no output, no row hook */
+	bool measure;
 };
 
 /* Write the rows of the view from its root in pre-order, children sorted
