@@ -73,7 +73,7 @@ for r in rows[1:]:
 
 doc = json.load(open(tmp + "/e.json"))
 names = [c["name"] for c in doc["columns"]]
-if names[-2:] != ["twice", "ratio"] or doc["columns"][-1].get("formula") != "$3 / $1":
+if names[-2:] != ["twice", "ratio"] or doc["columns"][-1].get("formula") != '$"%s" / $"%s"' % (names[2], names[0]):
     bad.append("json columns %r" % doc["columns"][-2:])
 if doc["view"] != "top-down" or doc["format"] != "hpctoolkit-v4":
     bad.append("json envelope %r %r" % (doc["view"], doc["format"]))

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "present/present_derived.h"
 #include "present/present_rows.h"
 #include "core/sanitize.h"
 #include "extrap.h"
@@ -108,9 +109,30 @@ static void apply_entries(struct app *app, const struct config *c)
 			app_message(app, true, "%s:%u: bind: %s", b->file,
 				    b->line, problem);
 	}
-	for (size_t i = 0; i < c->n_derived; i++)
-		app_add_derived(app, c->derived[i].name, c->derived[i].formula,
-				false);
+	/* a formula naming columns this database lacks (made on another
+	 * one) is not shown: said once */
+	size_t hidden = 0;
+	char *first = NULL, *first_missing = NULL;
+	for (size_t i = 0; i < c->n_derived; i++) {
+		char *missing = NULL;
+		if (app_add_derived(app, c->derived[i].name,
+				    c->derived[i].formula, false, &missing) ||
+		    !missing)
+			continue;
+		if (hidden++ == 0) {
+			first = c->derived[i].name;
+			first_missing = missing;
+		} else {
+			free(missing);
+		}
+	}
+	if (hidden)
+		app_message(app, false,
+			    "derived column %s not shown: this database has "
+			    "no column '%s'%s",
+			    first, first_missing,
+			    hidden > 1 ? " (and more like it)" : "");
+	free(first_missing);
 	if (c->n_warnings)
 		app_message(app, true, "%s%s", c->warnings[0],
 			    c->n_warnings > 1 ? " (and more)" : "");
@@ -210,11 +232,31 @@ static void expand_to_depth(struct app *app, uint32_t depth)
 }
 
 bool app_add_derived(struct app *app, const char *name, const char *text,
-			bool save)
+		     bool save, char **missing)
 {
 	struct error err = {0};
 	struct formula *f = NULL;
-	if (formula_parse(text, &f, &err) != STATUS_OK) {
+	char *lacks = NULL;
+	char *numbered = present_derived_numbered(app->model, text, &lacks);
+	char *named = numbered ? present_derived_named(app->model, text) : NULL;
+	if (!numbered || !named) {
+		if (lacks && save)
+			app_message(app, true,
+				    "derive %s: this database has no column "
+				    "'%s'",
+				    name, lacks);
+		if (missing && !save)
+			*missing = lacks;
+		else
+			free(lacks);
+		free(numbered);
+		free(named);
+		return false;
+	}
+	enum status st = formula_parse(numbered, &f, &err);
+	free(numbered);
+	if (st != STATUS_OK) {
+		free(named);
 		app_error(app, &err);
 		return false;
 	}
@@ -227,6 +269,7 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 			app->derived, (app->cols.n_derived + 1) * sizeof(*d));
 		if (!d) {
 			formula_free(f);
+			free(named);
 			return false;
 		}
 		app->derived = d;
@@ -235,7 +278,8 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 	}
 	free(app->derived[at].text);
 	formula_free(app->derived[at].expr);
-	app->derived[at].text = strdup(text);
+	app->derived[at].text = named; /* by title: $N means another column
+					  in another database */
 	app->derived[at].expr = f;
 	if (save && !app->config_path) {
 		app_message(app, false, "derived column %s added (not saved: "
@@ -243,7 +287,7 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 			    name);
 	} else if (save) {
 		char *line = NULL;
-		if (asprintf(&line, "derive \"%s\" = %s", name, text) >= 0 &&
+		if (asprintf(&line, "derive \"%s\" = %s", name, named) >= 0 &&
 		    config_append_line(app->config_path, line, &err) ==
 			    STATUS_OK)
 			app_message(app, false, "derived column %s added and "
@@ -391,7 +435,7 @@ static void cmd_derive(struct app *app, char *arg)
 	if (!*name || !*formula)
 		app_message(app, true, ":derive NAME = FORMULA");
 	else
-		app_add_derived(app, name, formula, true);
+		app_add_derived(app, name, formula, true, NULL);
 }
 
 static void cmd_export(struct app *app, char *arg)

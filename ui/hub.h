@@ -136,8 +136,13 @@ void app_command(struct app *app, const char *line);
 void app_apply_config(struct app *app);
 /* Read the default theme and the user's configuration file, then apply. */
 void app_load_config(struct app *app, bool no_config, const char *path);
+/* Add (or replace) derived column NAME = TEXT (present_derived.h: $N or
+ * $"TITLE"), kept by title; `save` appends it to the configuration file.
+ * False when it is not added: out of memory, a bad formula (posted), or a
+ * title the database lacks, then named in *missing (heap; posted when
+ * `save`, else left to the caller). */
 bool app_add_derived(struct app *app, const char *name, const char *text,
-		     bool save);
+		     bool save, char **missing);
 
 /* input.c */
 struct script {

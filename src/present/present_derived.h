@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct model;
 struct view;
 struct formula;
 
@@ -49,5 +50,24 @@ struct column_set {
 bool present_column_value(struct view *v, const struct derived_column *derived,
 			  size_t n_derived, uint32_t column, uint32_t node,
 			  double *out);
+
+/* Derived formulas by column name.  A formula names a model column as
+ * $N (column N as the column chooser numbers them, counting from 1: a
+ * number that means another column in another database) or as
+ * $"TITLE" (the column's title, "CPUTIME (sec) (I)", with \" and \\
+ * inside the quotes), which `:derive` saves so that a formula made on one
+ * database means the same in every other that has those columns, and
+ * nothing where they are missing. */
+
+/* `text` with every $"TITLE" replaced by $N, as formula_parse reads it.
+ * Heap string; NULL when a title is no column of `m` (*missing then
+ * names it, a heap string) or when out of memory (*missing NULL). */
+char *present_derived_numbered(const struct model *m, const char *text,
+			       char **missing);
+
+/* `text` with every $N of a column of `m` replaced by $"TITLE", a title
+ * that model_find_column finds again (a $N beyond the columns stays as it
+ * is).  Heap string, NULL when out of memory. */
+char *present_derived_named(const struct model *m, const char *text);
 
 #endif
