@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "net/session.h"
 #include "core/sanitize.h"
 #include "present/present_path.h"
 #include "keys.h"
@@ -249,7 +249,8 @@ static void draw_status(struct app *app, int y)
 		return;
 	}
 	curs_set(0);
-	if (*cli_cancel_flag()) { /* reads stopped by Ctrl-C stay stopped */
+	/* reads stopped by Ctrl-C stay stopped */
+	if (app->session && app->session->cancel) {
 		char *text = NULL;
 		if (asprintf(&text, "%s%sC-l reads again",
 			     app->message ? app->message : "Reading stopped",

@@ -41,6 +41,9 @@ struct prebuild;
 
 struct app {
 	struct model *model;
+	/* the transfer state: options, cancel flag, progress of reads
+	 * after the open (NULL in tests without one) */
+	struct session *session;
 	char *db_path;
 	bool demo;
 	struct screen_caps caps;
@@ -153,7 +156,8 @@ double input_now_us(void);
 void input_key_label(int key, bool is_char, wint_t wc, char *buf, size_t n);
 /* Show a progress note when a frame waits on a server (from the key's
  * time `*frame_start_us`); off when !on. */
-void input_watch_reads(bool on, const double *frame_start_us);
+void input_watch_reads(struct session *s, bool on,
+		       const double *frame_start_us);
 
 /* prebuild.c */
 void prebuild_start(struct app *app);

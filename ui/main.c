@@ -78,15 +78,17 @@ static char *read_file(const char *path)
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_DFL);
-	/* the URL options are global: taken out before dispatch */
+	/* the URL options are global: taken out before dispatch, into the
+	 * session every open and transfer of this run uses */
 	struct open_options open_opts;
 	open_options_init(&open_opts);
 	if (!cli_take_open_options(&argc, argv, &open_opts))
 		return CLI_EXIT_USAGE;
-	cli_set_open_options(&open_opts);
+	static struct session session;
+	session_init(&session, &open_opts);
 	/* batch commands first: their options are their own */
 	if (argc >= 2) {
-		int rc = cli_run(argc - 1, argv + 1);
+		int rc = cli_run(&session, argc - 1, argv + 1);
 		if (rc >= 0)
 			return rc;
 	}
@@ -225,17 +227,19 @@ int main(int argc, char **argv)
 			.min_percent = 1,
 			.format = PRESENT_FORMAT_TEXT,
 		};
-		rc = cli_report(&report);
+		rc = cli_report(&session, &report);
 		free(keys_owned);
 		return rc;
 	}
-	struct model *m = demo ? cli_open(db)
-				: cli_open_all((const char *const *)argv + optind,
-					       (size_t)(argc - optind));
+	struct model *m =
+		demo ? cli_open(&session, db)
+		     : cli_open_all(&session, (const char *const *)argv + optind,
+				    (size_t)(argc - optind));
 	if (!m) {
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
+	opt.session = &session;
 	rc = app_run(m, db, demo, &opt);
 	int quit_signal = screen_quit_signal();
 	if (quit_signal) { /* the terminal is restored: clean up, then die */

@@ -12,6 +12,7 @@
 
 #include "model/model.h"
 #include "net/open_options.h"
+#include "net/session.h"
 #include "present/present_column.h"
 #include "present/present_rows.h"
 #include "present/present_write.h"
@@ -27,7 +28,7 @@ enum cli_exit {
 /* Run a batch command: argv[0] is the command name ("report", ...).
  * Returns the exit status.  Returns -1 when argv[0] is not a batch
  * command. */
-int cli_run(int argc, char **argv);
+int cli_run(struct session *s, int argc, char **argv);
 
 /* What `callscope report` prints: the tree of view `view` of the database
  * at `db`, `metrics` naming the columns (all visible ones when
@@ -46,7 +47,7 @@ struct cli_report_options {
 
 /* Print the report (the viewer's text output when not on a terminal);
  * returns the exit status. */
-int cli_report(const struct cli_report_options *o);
+int cli_report(struct session *s, const struct cli_report_options *o);
 
 /* Print usage of every command to `out`. */
 void cli_usage(FILE *out);
@@ -59,32 +60,13 @@ void cli_usage(FILE *out);
  * shrinks.  Prints the problem and returns false on a bad value. */
 bool cli_take_open_options(int *argc, char **argv, struct open_options *o);
 
-/* Set the options every later cli_open uses. */
-void cli_set_open_options(const struct open_options *o);
-
-/* Those options (defaults until set), with the program's cancel flag. */
-const struct open_options *cli_open_options(void);
-
 /* Around a transfer: progress on stderr when it is a terminal, Ctrl-C
  * and Esc (when stdin is a terminal) cancel; SIGTERM and SIGHUP cancel
  * too, and end then removes the temporary downloads and dies of them.  Begin returns the options
  * to transfer with; end restores the signal handler and the terminal and
  * clears the progress line (call it before the screen starts). */
-const struct open_options *cli_transfer_begin(void);
+const struct open_options *cli_transfer_begin(struct session *s);
 void cli_transfer_end(void);
-
-/* True when the last transfer was cancelled. */
-bool cli_cancelled(void);
-
-/* The cancel flag every transfer checks (files read in parts keep it
- * after the open): set, the next transfers stop with "cancelled". */
-volatile sig_atomic_t *cli_cancel_flag(void);
-
-/* Progress of transfers after the open (files read in parts): `fn` is
- * called from the thread that reads, every 0.2 s and at the end. */
-void cli_set_background_progress(void (*fn)(void *ctx,
-					    const struct open_progress *p),
-				 void *ctx);
 
 /* "  NAME            TEXT" with TEXT wrapped at 79 columns under
  * itself (cli.c): the format and capability lists. */
@@ -94,9 +76,10 @@ void cli_put_item(FILE *out, const char *name, const char *text);
 
 /* Open `path` (or URL, with the global options); on failure print the
  * one-line error and return NULL. */
-struct model *cli_open(const char *path);
+struct model *cli_open(struct session *s, const char *path);
 /* The same for several paths opened as one run (open.h). */
-struct model *cli_open_all(const char *const *paths, size_t n);
+struct model *cli_open_all(struct session *s, const char *const *paths,
+			   size_t n);
 /* Print `err` as one line on stderr ("callscope: FILE: problem", names
  * sanitized; `fallback` when it has no text) and clear it. */
 void cli_put_error(struct error *err, const char *fallback);

@@ -20,9 +20,9 @@
 #include "views/view.h"
 #include "present/present_write.h"
 
-struct model *cli_open(const char *path)
+struct model *cli_open(struct session *s, const char *path)
 {
-	return cli_open_all(&path, 1);
+	return cli_open_all(s, &path, 1);
 }
 
 /* The progress of a long first scan (a GPU run without its index yet) on
@@ -141,7 +141,8 @@ void cli_trace_prepare(const struct model *m)
 		fputs("\r\033[K", stderr);
 }
 
-struct model *cli_open_all(const char *const *paths, size_t n)
+struct model *cli_open_all(struct session *s, const char *const *paths,
+			   size_t n)
 {
 	struct model *m = NULL;
 	struct error err = {0};
@@ -151,8 +152,8 @@ struct model *cli_open_all(const char *const *paths, size_t n)
 	bool url = false;
 	for (size_t i = 0; i < n; i++)
 		url = url || http_is_url(paths[i]);
-	const struct open_options *o = url ? cli_transfer_begin()
-					   : cli_open_options();
+	const struct open_options *o = url ? cli_transfer_begin(s)
+					   : &s->options;
 	bool drawn = false;
 	struct reader_options ro = {0};
 	if (isatty(STDERR_FILENO)) {

@@ -115,8 +115,8 @@ static int list(const char *root, enum present_format format)
 	return CLI_EXIT_OK;
 }
 
-int cmd_cache(int argc, char **argv);
-int cmd_cache(int argc, char **argv)
+int cmd_cache(struct session *s, int argc, char **argv);
+int cmd_cache(struct session *s, int argc, char **argv)
 {
 	enum present_format format = PRESENT_FORMAT_TEXT;
 	int exit_code;
@@ -127,7 +127,7 @@ int cmd_cache(int argc, char **argv)
 		return exit_code;
 	struct error err = {0};
 	char *root = NULL;
-	if (url_cache_root(cli_open_options(), &root, &err) != STATUS_OK) {
+	if (url_cache_root(&s->options, &root, &err) != STATUS_OK) {
 		print_error(&err);
 		return CLI_EXIT_DATA;
 	}

@@ -11,8 +11,8 @@
 #include "net/http.h"
 #include "net/remote_open.h"
 
-int cmd_fetch(int argc, char **argv);
-int cmd_fetch(int argc, char **argv)
+int cmd_fetch(struct session *s, int argc, char **argv);
+int cmd_fetch(struct session *s, int argc, char **argv)
 {
 	const char *dest = NULL;
 	int exit_code;
@@ -28,7 +28,7 @@ int cmd_fetch(int argc, char **argv)
 	}
 	struct error err = {0};
 	char *path = NULL;
-	const struct open_options *o = cli_transfer_begin();
+	const struct open_options *o = cli_transfer_begin(s);
 	enum status st = remote_fetch(url, o, dest, &path, &err);
 	cli_transfer_end();
 	if (st != STATUS_OK) {

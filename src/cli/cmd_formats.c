@@ -47,8 +47,8 @@ static json_t *formats_json(void)
 	return list;
 }
 
-int cmd_formats(int argc, char **argv);
-int cmd_formats(int argc, char **argv)
+int cmd_formats(struct session *s, int argc, char **argv);
+int cmd_formats(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},

@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "present/present_rows.h"
 
-int cmd_hotpath(int argc, char **argv);
-int cmd_hotpath(int argc, char **argv)
+int cmd_hotpath(struct session *s, int argc, char **argv);
+int cmd_hotpath(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"metric", required_argument, NULL, 'm'},
@@ -63,7 +63,7 @@ int cmd_hotpath(int argc, char **argv)
 		fprintf(stderr, "callscope hotpath: expected a database\n");
 		return CLI_EXIT_USAGE;
 	}
-	m = cli_open_all((const char *const *)argv + optind,
+	m = cli_open_all(s, (const char *const *)argv + optind,
 			 (size_t)(argc - optind));
 	if (!m)
 		return CLI_EXIT_DATA;

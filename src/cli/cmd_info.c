@@ -172,8 +172,8 @@ static void info_text(const struct model *m)
 	}
 }
 
-int cmd_info(int argc, char **argv);
-int cmd_info(int argc, char **argv)
+int cmd_info(struct session *s, int argc, char **argv);
+int cmd_info(struct session *s, int argc, char **argv)
 {
 	enum present_format format = PRESENT_FORMAT_TEXT;
 	int exit_code;
@@ -182,7 +182,7 @@ int cmd_info(int argc, char **argv)
 				    NULL, &n, &exit_code);
 	if (!paths)
 		return exit_code;
-	struct model *m = cli_open_all((const char *const *)paths, (size_t)n);
+	struct model *m = cli_open_all(s, (const char *const *)paths, (size_t)n);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (format == PRESENT_FORMAT_JSON) {

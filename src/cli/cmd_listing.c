@@ -76,8 +76,8 @@ static json_t *json_rows(const struct proc_listing *l)
 	return a;
 }
 
-int cmd_listing(int argc, char **argv);
-int cmd_listing(int argc, char **argv)
+int cmd_listing(struct session *s, int argc, char **argv);
+int cmd_listing(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
@@ -111,7 +111,7 @@ int cmd_listing(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	const char *proc = argv[optind + 1];
-	m = cli_open_all((const char *const *)argv + optind, 1);
+	m = cli_open_all(s, (const char *const *)argv + optind, 1);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (strcmp(m->format, "dcpi") != 0) {

@@ -211,11 +211,11 @@ static uint32_t find_stored(const struct model *m, const char *arg)
 	return MODEL_NONE;
 }
 
-static int model_one(const char *path, const char *metric,
+static int model_one(struct session *s, const char *path, const char *metric,
 		     enum measure_kind measure, const char *stored,
 		     enum present_format format, json_t *all, bool first)
 {
-	struct model *m = cli_open(path);
+	struct model *m = cli_open(s, path);
 	struct scaling_view_options opt = {.measure = measure,
 					   .stored_set = MODEL_NONE,
 					   .background = true};
@@ -320,8 +320,8 @@ static int model_one(const char *path, const char *metric,
 	return rc;
 }
 
-int cmd_model(int argc, char **argv);
-int cmd_model(int argc, char **argv)
+int cmd_model(struct session *s, int argc, char **argv);
+int cmd_model(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"metric", required_argument, NULL, 'm'},
@@ -374,7 +374,7 @@ int cmd_model(int argc, char **argv)
 	if (format == PRESENT_FORMAT_JSON && n > 1)
 		all = json_array();
 	for (int i = 0; i < n && rc == CLI_EXIT_OK; i++)
-		rc = model_one(argv[optind + i], metric, measure, stored,
+		rc = model_one(s, argv[optind + i], metric, measure, stored,
 			       format, all, i == 0);
 	if (all) {
 		if (rc == CLI_EXIT_OK) {

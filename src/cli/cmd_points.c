@@ -217,8 +217,8 @@ static void set_text(const struct model *m, const char *metric)
 	}
 }
 
-int cmd_points(int argc, char **argv);
-int cmd_points(int argc, char **argv)
+int cmd_points(struct session *s, int argc, char **argv);
+int cmd_points(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"metric", required_argument, NULL, 'm'},
@@ -258,7 +258,7 @@ int cmd_points(int argc, char **argv)
 	json_t *all = format == PRESENT_FORMAT_JSON && n > 1 ? json_array() : NULL;
 	int rc = CLI_EXIT_OK;
 	for (int i = 0; i < n && rc == CLI_EXIT_OK; i++) {
-		struct model *m = cli_open(argv[optind + i]);
+		struct model *m = cli_open(s, argv[optind + i]);
 		if (!m) {
 			rc = CLI_EXIT_DATA;
 			break;

@@ -285,7 +285,8 @@ static int parse(int argc, char **argv, struct cli_report_options *o,
 	return CLI_EXIT_OK;
 }
 
-static int report_run(const struct cli_report_options *opt, struct at *at)
+static int report_run(struct session *s, const struct cli_report_options *opt,
+		      struct at *at)
 {
 	struct cli_report_options o = *opt;
 	struct model *m = NULL;
@@ -295,7 +296,7 @@ static int report_run(const struct cli_report_options *opt, struct at *at)
 	struct present_rows rows = {0};
 	struct error err = {0};
 	int rc = CLI_EXIT_OK;
-	m = cli_open_all(o.dbs, o.n_dbs);
+	m = cli_open_all(s, o.dbs, o.n_dbs);
 	if (!m) {
 		rc = CLI_EXIT_DATA;
 		goto out;
@@ -367,13 +368,13 @@ out:
 	return rc;
 }
 
-int cli_report(const struct cli_report_options *opt)
+int cli_report(struct session *s, const struct cli_report_options *opt)
 {
-	return report_run(opt, NULL);
+	return report_run(s, opt, NULL);
 }
 
-int cmd_report(int argc, char **argv);
-int cmd_report(int argc, char **argv)
+int cmd_report(struct session *s, int argc, char **argv);
+int cmd_report(struct session *s, int argc, char **argv)
 {
 	struct cli_report_options o = {
 		.view = VIEW_TOP_DOWN,
@@ -383,7 +384,7 @@ int cmd_report(int argc, char **argv)
 	struct at at = {0};
 	int rc = parse(argc, argv, &o, &at);
 	if (rc == CLI_EXIT_OK)
-		rc = report_run(&o, at.arg ? &at : NULL);
+		rc = report_run(s, &o, at.arg ? &at : NULL);
 	else if (rc < 0)
 		rc = CLI_EXIT_OK;
 	free(o.metrics);

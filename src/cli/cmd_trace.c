@@ -667,8 +667,8 @@ static bool select_gpu_lines(const struct model *m, const char *which,
 	return true;
 }
 
-int cmd_trace(int argc, char **argv);
-int cmd_trace(int argc, char **argv)
+int cmd_trace(struct session *s, int argc, char **argv);
+int cmd_trace(struct session *s, int argc, char **argv)
 {
 	struct trace_options o = {
 		.depth = UINT32_MAX,
@@ -680,7 +680,7 @@ int cmd_trace(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
-	m = cli_open_all(o.dbs, o.n_dbs);
+	m = cli_open_all(s, o.dbs, o.n_dbs);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (m->n_timelines == 0) {
