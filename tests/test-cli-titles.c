@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 
-#include "cli/cli.h"
+#include "present/present_column.h"
 #include "model/model.h"
 
 static char wall[] = "WALLCLOCK (us)", cycles[] = "cycles",
