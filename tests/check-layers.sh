@@ -4,7 +4,10 @@
 #   core < model < io < net, archive < formats < open < views < config
 #        < present < cli
 #
-# (ui/ is above all of them and the only place that includes curses).  A
+# (ui/ is above all of them and the only place that includes curses; of
+# ui/, only main.c includes cli/, to dispatch the batch commands: the
+# viewer shows values through present/ and keeps its transfer state in
+# net/session, never in the batch CLI).  A
 # file in src/LAYER/ may include headers of its own folder and of lower
 # layers, written with the folder ("model/model.h"); net and archive are
 # siblings, and so are the format folders under formats/ (each may include
@@ -65,6 +68,14 @@ check_tree() {
 	END { exit bad }' "$tmp/incs"
 }
 
+# ui/ includes cli/ only from main.c.
+check_ui() {
+	(cd "$1" && grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"cli/' \
+		*.c *.h 2>/dev/null) | grep -v '^main\.c:' |
+		sed 's,^,ui/,; s,$,: only ui/main.c may include cli/,' | grep . && return 1
+	return 0
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ $# -gt 0 ]; then
@@ -74,6 +85,8 @@ fi
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 check_tree "$top/src" || { echo "FAIL: layer violations in src/"; exit 1; }
 echo "src/: every include follows the layers"
+check_ui "$top/ui" || { echo "FAIL: ui/ includes cli/ outside main.c"; exit 1; }
+echo "ui/: only main.c includes cli/"
 
 # config.h comes first in every C file of src/ and ui/ (feature macros
 # and the build's settings must be seen before any system header).
@@ -106,4 +119,13 @@ violate io/blob.c '#include "status.h"'
 violate formats/reader.c '#include "open.h"'
 violate stray.c '#include "core/status.h"'
 violate present/present_value.c '#include "cli/cli.h"'
+# and on a pane that includes the batch CLI
+rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
+printf '%s\n' '#include "cli/cli.h"' >>"$tmp/ui/pane_tree.c"
+if check_ui "$tmp/ui" >"$tmp/out"; then
+	echo "FAIL: no violation found for cli/cli.h in ui/pane_tree.c"
+	fails=1
+else
+	echo "found as expected: $(head -1 "$tmp/out")"
+fi
 exit $fails

@@ -15,6 +15,7 @@
 #include "io/blob.h"
 #include "cli/cli.h"
 #include "net/open_options.h"
+#include "net/session.h"
 
 int main(int argc, char **argv)
 {
@@ -51,7 +52,9 @@ int main(int argc, char **argv)
 				"[--exec CMD] COMMAND ARGS...\n");
 		return 1;
 	}
-	int rc = cli_run(argc - i, argv + i);
+	struct session session;
+	session_init(&session, &o);
+	int rc = cli_run(&session, argc - i, argv + i);
 	blob_unregister_all();
 	return rc < 0 ? 1 : rc;
 }

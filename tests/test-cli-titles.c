@@ -1,4 +1,4 @@
-/* Tests of the column titles of text headers (cli_column_title_fit): the
+/* Tests of the column titles of text headers (present_column_title_fit): the
  * full title when it fits; else the name is cut and the variant kept, so
  * the Mean, StdDev, Min, Max columns of one metric stay told apart in a
  * 10-character header. */
@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 
-#include "cli/cli.h"
+#include "present/present_column.h"
 #include "model/model.h"
 
 static char wall[] = "WALLCLOCK (us)", cycles[] = "cycles",
@@ -36,7 +36,7 @@ static const struct model model = {
 
 static void expect(uint32_t column, size_t width, const char *want)
 {
-	char *t = cli_column_title_fit(&model, column, width);
+	char *t = present_column_title_fit(&model, column, width);
 	assert_non_null(t);
 	assert_string_equal(t, want);
 	free(t);

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "extrap.h"
 #include "net/http.h"
 
@@ -492,6 +491,7 @@ int app_run(struct model *model, const char *path, bool demo,
 	struct app app;
 	memset(&app, 0, sizeof(app));
 	app.model = model;
+	app.session = opt->session;
 	app.db_path = strdup(path);
 	app.demo = demo;
 	layout_init(&app.layout);
@@ -544,10 +544,11 @@ int app_run(struct model *model, const char *path, bool demo,
 	 * elsewhere Ctrl-C keeps quitting at once */
 	double frame_start_us = 0;
 	bool remote = !opt->headless && path && http_is_url(path);
-	if (remote)
-		input_watch_reads(true, &frame_start_us);
+	if (remote && app.session)
+		input_watch_reads(app.session, true, &frame_start_us);
 	loop(&app, opt, &frame_start_us);
-	input_watch_reads(false, NULL);
+	if (app.session)
+		input_watch_reads(app.session, false, NULL);
 	screen_stop();
 	/* Quitting while the background build still runs: the terminal is
 	 * restored and every stream flushed; waiting for the build only to

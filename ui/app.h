@@ -9,6 +9,8 @@
 
 #include "model/model.h"
 
+struct session;
+
 struct ui_options {
 	bool headless;
 	int cols, rows;
@@ -19,6 +21,9 @@ struct ui_options {
 	bool no_config;
 	bool no_prebuild;    /* build the aggregated views only when shown */
 	const char *config_path;
+	/* the transfer state (net/session.h): the cancel flag the interrupt
+	 * key sets, where progress of reads after the open goes */
+	struct session *session;
 };
 
 /* Run the viewer on `model` (taken over).  Returns the exit status. */

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "present/present_derived.h"
+#include "present/present_rows.h"
 #include "core/sanitize.h"
 #include "extrap.h"
 #include "uninstalled.h"
@@ -108,9 +109,30 @@ static void apply_entries(struct app *app, const struct config *c)
 			app_message(app, true, "%s:%u: bind: %s", b->file,
 				    b->line, problem);
 	}
-	for (size_t i = 0; i < c->n_derived; i++)
-		app_add_derived(app, c->derived[i].name, c->derived[i].formula,
-				false);
+	/* a formula naming columns this database lacks (made on another
+	 * one) is not shown: said once */
+	size_t hidden = 0;
+	char *first = NULL, *first_missing = NULL;
+	for (size_t i = 0; i < c->n_derived; i++) {
+		char *missing = NULL;
+		if (app_add_derived(app, c->derived[i].name,
+				    c->derived[i].formula, false, &missing) ||
+		    !missing)
+			continue;
+		if (hidden++ == 0) {
+			first = c->derived[i].name;
+			first_missing = missing;
+		} else {
+			free(missing);
+		}
+	}
+	if (hidden)
+		app_message(app, false,
+			    "derived column %s not shown: this database has "
+			    "no column '%s'%s",
+			    first, first_missing,
+			    hidden > 1 ? " (and more like it)" : "");
+	free(first_missing);
 	if (c->n_warnings)
 		app_message(app, true, "%s%s", c->warnings[0],
 			    c->n_warnings > 1 ? " (and more)" : "");
@@ -210,11 +232,31 @@ static void expand_to_depth(struct app *app, uint32_t depth)
 }
 
 bool app_add_derived(struct app *app, const char *name, const char *text,
-			bool save)
+		     bool save, char **missing)
 {
 	struct error err = {0};
 	struct formula *f = NULL;
-	if (formula_parse(text, &f, &err) != STATUS_OK) {
+	char *lacks = NULL;
+	char *numbered = present_derived_numbered(app->model, text, &lacks);
+	char *named = numbered ? present_derived_named(app->model, text) : NULL;
+	if (!numbered || !named) {
+		if (lacks && save)
+			app_message(app, true,
+				    "derive %s: this database has no column "
+				    "'%s'",
+				    name, lacks);
+		if (missing && !save)
+			*missing = lacks;
+		else
+			free(lacks);
+		free(numbered);
+		free(named);
+		return false;
+	}
+	enum status st = formula_parse(numbered, &f, &err);
+	free(numbered);
+	if (st != STATUS_OK) {
+		free(named);
 		app_error(app, &err);
 		return false;
 	}
@@ -227,6 +269,7 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 			app->derived, (app->cols.n_derived + 1) * sizeof(*d));
 		if (!d) {
 			formula_free(f);
+			free(named);
 			return false;
 		}
 		app->derived = d;
@@ -235,7 +278,8 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 	}
 	free(app->derived[at].text);
 	formula_free(app->derived[at].expr);
-	app->derived[at].text = strdup(text);
+	app->derived[at].text = named; /* by title: $N means another column
+					  in another database */
 	app->derived[at].expr = f;
 	if (save && !app->config_path) {
 		app_message(app, false, "derived column %s added (not saved: "
@@ -243,7 +287,7 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 			    name);
 	} else if (save) {
 		char *line = NULL;
-		if (asprintf(&line, "derive \"%s\" = %s", name, text) >= 0 &&
+		if (asprintf(&line, "derive \"%s\" = %s", name, named) >= 0 &&
 		    config_append_line(app->config_path, line, &err) ==
 			    STATUS_OK)
 			app_message(app, false, "derived column %s added and "
@@ -256,77 +300,54 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 	return true;
 }
 
+/* `:export csv|json FILE`: the visible rows of the tree with the shown
+ * columns, derived ones included, through the row writer of `callscope
+ * report --format csv|json` (present_rows): the same columns, the same
+ * JSON document. */
 static bool export_rows(struct app *app, bool json, const char *path)
 {
+	size_t total = app->cols.n_columns + app->cols.n_derived;
+	uint32_t *cols = malloc((total ? total : 1) * sizeof(*cols));
+	struct present_rows rows = {0};
+	for (size_t i = 0; cols && i < total; i++)
+		cols[i] = i < app->cols.n_columns
+				  ? app->columns[i]
+				  : app->model->n_columns +
+					    (uint32_t)(i - app->cols.n_columns);
+	if (!cols || !present_rows_init(&rows, app_view(app), cols, total,
+					app->derived, app->cols.n_derived,
+					json ? PRESENT_FORMAT_JSON
+					     : PRESENT_FORMAT_CSV,
+					NULL)) {
+		present_rows_fini(&rows);
+		free(cols);
+		app_message(app, true, "export: out of memory");
+		return false;
+	}
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		app_message(app, true, "%s: %s", path, strerror(errno));
+		present_rows_fini(&rows);
+		free(cols);
 		return false;
 	}
+	rows.out = f;
 	struct outline *o = app_outline(app);
-	struct pane_env env = app_env(app, false);
-	size_t total = app->cols.n_columns + app->cols.n_derived;
 	if (json)
-		fputs("{\"view\":\"", f), fputs(view_kind_name(app->current), f),
-			fputs("\",\"rows\":[\n", f);
-	else {
-		fputs("depth,name", f);
-		for (size_t i = 0; i < total; i++) {
-			uint32_t c = i < app->cols.n_columns
-					     ? app->columns[i]
-					     : app->model->n_columns +
-						       (uint32_t)(i - app->cols.n_columns);
-			char *t = pane_column_title(&env, c);
-			fputc(',', f);
-			cli_put_csv(f, t ? t : "");
-			free(t);
-		}
-		fputc('\n', f);
-	}
+		present_rows_json_open(&rows, app->model->format);
+	else
+		present_rows_header(&rows);
 	size_t n = outline_count(o);
 	for (size_t r = 0; r < n; r++) {
 		struct outline_row row;
 		if (!outline_row_get(o, r, &row))
 			break;
-		char *label = view_node_label(app_view(app), row.node);
-		char *safe = sanitize_text(label ? label : "",
-					   json ? SANITIZE_UTF8 : SANITIZE_TERMINAL);
-		free(label);
-		if (json) {
-			fprintf(f, "%s{\"depth\":%u,\"name\":", r ? ",\n" : "",
-				row.depth);
-			json_t *name = json_string(safe ? safe : "");
-			if (!name || !cli_put_json(f, name, JSON_ENCODE_ANY))
-				fputs("null", f);
-			json_decref(name);
-			fputs(",\"values\":[", f);
-		} else {
-			fprintf(f, "%u,", row.depth);
-			cli_put_csv(f, safe ? safe : "");
-		}
-		free(safe);
-		for (size_t i = 0; i < total; i++) {
-			uint32_t c = i < app->cols.n_columns
-					     ? app->columns[i]
-					     : app->model->n_columns +
-						       (uint32_t)(i - app->cols.n_columns);
-			double v;
-			bool have = false;
-			if (c < app->model->n_columns)
-				have = view_value(app_view(app), row.node, c, &v);
-			if (json)
-				fprintf(f, i ? "," : "");
-			else
-				fputc(',', f);
-			if (have)
-				fprintf(f, "%.17g", v);
-			else if (json)
-				fputs("null", f);
-		}
-		fputs(json ? "]}" : "\n", f);
+		present_rows_put(&rows, row.node, r == 0);
 	}
 	if (json)
-		fputs("\n]}\n", f);
+		present_rows_json_close(&rows);
+	present_rows_fini(&rows);
+	free(cols);
 	bool ok = fclose(f) == 0;
 	if (ok)
 		app_message(app, false, "exported %zu rows to %s", n, path);
@@ -414,7 +435,7 @@ static void cmd_derive(struct app *app, char *arg)
 	if (!*name || !*formula)
 		app_message(app, true, ":derive NAME = FORMULA");
 	else
-		app_add_derived(app, name, formula, true);
+		app_add_derived(app, name, formula, true, NULL);
 }
 
 static void cmd_export(struct app *app, char *arg)

@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 
-#include "cli/cli.h"
+#include "net/session.h"
 #include "extrap.h"
 
 /* ---- actions ---------------------------------------------------------- */
@@ -115,7 +115,8 @@ static struct reaction generic_action(void *hub, enum action a)
 		}
 		return REACTION(HANDLED_REDRAW);
 	case ACTION_REFRESH:
-		*cli_cancel_flag() = 0; /* stopped reads read again */
+		if (app->session) /* stopped reads read again */
+			app->session->cancel = 0;
 		clearok(curscr, TRUE);
 		return REACTION(HANDLED_REDRAW);
 	case ACTION_COMMAND:

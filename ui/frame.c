@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "net/session.h"
 #include "core/sanitize.h"
+#include "present/present_path.h"
 #include "keys.h"
 #include "extrap.h"
 
@@ -165,7 +166,6 @@ static void draw_tabs(struct app *app, int y)
 		draw_tab(y, x, true, NULL, other->title);
 }
 
-/* the call path of the selected row: its view ancestors' labels */
 /* Bytes of ancestor labels the path of the selection collects: far more
  * than a screen line shows (its end), however deep the tree. */
 #define PATH_BYTES_MAX 16384
@@ -174,40 +174,8 @@ static void draw_tabs(struct app *app, int y)
  * nearest ancestors (about PATH_BYTES_MAX bytes) in a deep tree. */
 static char *selected_path(struct app *app)
 {
-	struct view *v = app_view(app);
-	uint32_t node = app_cursor(app)->node;
-	char **labels = NULL, *out = NULL;
-	size_t n = 0, cap = 0, bytes = 0;
-	struct view_node vn;
-	while (bytes < PATH_BYTES_MAX && view_node_get(v, node, &vn) &&
-	       vn.parent != MODEL_NONE) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			char **p = realloc(labels, ncap * sizeof(*labels));
-			if (!p)
-				goto out;
-			labels = p;
-			cap = ncap;
-		}
-		labels[n] = view_node_label(v, node);
-		bytes += (labels[n] ? strlen(labels[n]) : 1) + 3;
-		n++;
-		node = vn.parent;
-	}
-	out = malloc(bytes + 1);
-	if (!out)
-		goto out;
-	size_t len = 0;
-	for (size_t i = n; i-- > 0;) {
-		const char *l = labels[i] ? labels[i] : "?";
-		len += (size_t)sprintf(out + len, "%s%s", len ? " > " : "", l);
-	}
-	out[len] = '\0';
-out:
-	for (size_t i = 0; i < n; i++)
-		free(labels[i]);
-	free(labels);
-	return out;
+	return present_view_path(app_view(app), app_cursor(app)->node, " > ",
+				 PATH_BYTES_MAX);
 }
 
 static void draw_detail(struct app *app, int y, int h, int w)
@@ -321,7 +289,8 @@ static void draw_status(struct app *app, int y)
 		return;
 	}
 	curs_set(0);
-	if (*cli_cancel_flag()) { /* reads stopped by Ctrl-C stay stopped */
+	/* reads stopped by Ctrl-C stay stopped */
+	if (app->session && app->session->cancel) {
 		char *text = NULL;
 		if (asprintf(&text, "%s%sC-l reads again",
 			     app->message ? app->message : "Reading stopped",

@@ -41,6 +41,9 @@ struct prebuild;
 
 struct app {
 	struct model *model;
+	/* the transfer state: options, cancel flag, progress of reads
+	 * after the open (NULL in tests without one) */
+	struct session *session;
 	char *db_path;
 	bool demo;
 	struct screen_caps caps;
@@ -136,8 +139,13 @@ void app_command(struct app *app, const char *line);
 void app_apply_config(struct app *app);
 /* Read the default theme and the user's configuration file, then apply. */
 void app_load_config(struct app *app, bool no_config, const char *path);
+/* Add (or replace) derived column NAME = TEXT (present_derived.h: $N or
+ * $"TITLE"), kept by title; `save` appends it to the configuration file.
+ * False when it is not added: out of memory, a bad formula (posted), or a
+ * title the database lacks, then named in *missing (heap; posted when
+ * `save`, else left to the caller). */
 bool app_add_derived(struct app *app, const char *name, const char *text,
-		     bool save);
+		     bool save, char **missing);
 
 /* input.c */
 struct script {
@@ -148,7 +156,8 @@ double input_now_us(void);
 void input_key_label(int key, bool is_char, wint_t wc, char *buf, size_t n);
 /* Show a progress note when a frame waits on a server (from the key's
  * time `*frame_start_us`); off when !on. */
-void input_watch_reads(bool on, const double *frame_start_us);
+void input_watch_reads(struct session *s, bool on,
+		       const double *frame_start_us);
 
 /* prebuild.c */
 void prebuild_start(struct app *app);

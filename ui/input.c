@@ -11,7 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "net/session.h"
+#include "present/present_write.h"
 #include "core/clock.h"
 #include "keys.h"
 
@@ -106,18 +107,18 @@ static void on_read_progress(void *ctx, const struct open_progress *p)
 	if (seconds < 0.3)
 		return;
 	char now[32], total[32], text[512];
-	cli_format_bytes(now, sizeof(now), (double)p->now);
-	cli_format_bytes(total, sizeof(total), (double)p->total);
+	present_format_bytes(now, sizeof(now), (double)p->now);
+	present_format_bytes(total, sizeof(total), (double)p->total);
 	snprintf(text, sizeof(text),
 		 "Reading %s from the server: %s of %s, %.0f s   Ctrl-C stops",
 		 p->name ? p->name : "a file", now, total, seconds);
 	screen_note(theme_attr(THEME_ROLE_STATUS), text);
 }
 
-void input_watch_reads(bool on, const double *frame_start)
+void input_watch_reads(struct session *s, bool on, const double *frame_start)
 {
 	ui_thread = pthread_self();
 	frame_start_us = frame_start;
-	cli_set_background_progress(on ? on_read_progress : NULL, NULL);
-	screen_set_interrupt_flag(on ? cli_cancel_flag() : NULL);
+	session_set_background_progress(s, on ? on_read_progress : NULL, NULL);
+	screen_set_interrupt_flag(on ? &s->cancel : NULL);
 }

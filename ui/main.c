@@ -78,15 +78,17 @@ static char *read_file(const char *path)
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_DFL);
-	/* the URL options are global: taken out before dispatch */
+	/* the URL options are global: taken out before dispatch, into the
+	 * session every open and transfer of this run uses */
 	struct open_options open_opts;
 	open_options_init(&open_opts);
 	if (!cli_take_open_options(&argc, argv, &open_opts))
 		return CLI_EXIT_USAGE;
-	cli_set_open_options(&open_opts);
+	static struct session session;
+	session_init(&session, &open_opts);
 	/* batch commands first: their options are their own */
 	if (argc >= 2) {
-		int rc = cli_run(argc - 1, argv + 1);
+		int rc = cli_run(&session, argc - 1, argv + 1);
 		if (rc >= 0)
 			return rc;
 	}
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
 			keys_owned = read_file(optarg);
 			if (!keys_owned) {
 				fputs("callscope: cannot read ", stderr);
-				cli_put_text(stderr, optarg);
+				present_put_text(stderr, optarg);
 				fputc('\n', stderr);
 				return CLI_EXIT_USAGE;
 			}
@@ -183,7 +185,7 @@ int main(int argc, char **argv)
 	if (argc - optind > 1 && access(argv[optind], F_OK) != 0 &&
 	    !http_is_url(argv[optind])) {
 		fputs("callscope: unknown command '", stderr);
-		cli_put_text(stderr, argv[optind]);
+		present_put_text(stderr, argv[optind]);
 		fputs("'\nTry 'callscope --help'.\n", stderr);
 		free(keys_owned);
 		return CLI_EXIT_USAGE;
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
 	if (!opt.headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		if (demo) {
 			fputs("callscope: showing the demo database ", stderr);
-			cli_put_text(stderr, db);
+			present_put_text(stderr, db);
 			fputc('\n', stderr);
 		}
 		struct cli_report_options report = {
@@ -223,19 +225,21 @@ int main(int argc, char **argv)
 			.view = VIEW_TOP_DOWN,
 			.depth = 6,
 			.min_percent = 1,
-			.format = CLI_FORMAT_TEXT,
+			.format = PRESENT_FORMAT_TEXT,
 		};
-		rc = cli_report(&report);
+		rc = cli_report(&session, &report);
 		free(keys_owned);
 		return rc;
 	}
-	struct model *m = demo ? cli_open(db)
-				: cli_open_all((const char *const *)argv + optind,
-					       (size_t)(argc - optind));
+	struct model *m =
+		demo ? cli_open(&session, db)
+		     : cli_open_all(&session, (const char *const *)argv + optind,
+				    (size_t)(argc - optind));
 	if (!m) {
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
+	opt.session = &session;
 	rc = app_run(m, db, demo, &opt);
 	int quit_signal = screen_quit_signal();
 	if (quit_signal) { /* the terminal is restored: clean up, then die */

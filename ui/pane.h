@@ -23,6 +23,7 @@
 #include "actions.h"
 #include "core/status.h"
 #include "model/model.h"
+#include "present/present_derived.h"
 #include "views/outline.h"
 #include "views/view.h"
 
@@ -59,38 +60,10 @@ struct tree_cursor {
 	size_t top;    /* first visible index */
 };
 
-/* A derived column typed with :derive NAME = FORMULA; its leaves are model
- * column indexes. */
-struct derived_column {
-	char *name;
-	char *text;
-	struct formula *expr;
-};
-
-/* The columns shown and how (read-only for panes: they change them through
- * the services). */
 /* The sort "column" of the model severity (a parametric database's
  * top-down tree sorted by extrap_sort_key: `:sort severity`); the other
  * views then sort by the models' metric. */
 #define COLUMN_SEVERITY (MODEL_NONE - 1)
-
-struct column_set {
-	const uint32_t *columns; /* shown model columns, in order */
-	size_t n_columns;
-	const struct derived_column *derived; /* column n_columns + i */
-	size_t n_derived;
-	/* per model column: the percentages' base, computed on first use
-	 * (a hidden column's total may need a pass over every value: Cube
-	 * metrics stored exclusive) and kept, the model being immutable:
-	 * has_total 0 not yet asked, 1 known, 2 none.  A cache the panes
-	 * fill through pane_column_total(), never write otherwise. */
-	double *totals;
-	uint8_t *has_total;
-	uint32_t sort_column;
-	bool sort_ascending;
-	bool show_bars;
-	double threshold; /* hot path threshold, percent */
-};
 
 struct pane;
 struct pane_ops;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "present/present_column.h"
 
 void pane_message(struct pane_env *env, bool error, const char *fmt, ...)
 {
@@ -70,7 +70,7 @@ bool pane_column_total(const struct pane_env *env, uint32_t c, double *out)
 char *pane_column_title(const struct pane_env *env, uint32_t c)
 {
 	if (c < env->model->n_columns)
-		return cli_column_title(env->model, c);
+		return present_column_title(env->model, c);
 	size_t d = c - env->model->n_columns;
 	if (d < env->cols->n_derived)
 		return strdup(env->cols->derived[d].name);

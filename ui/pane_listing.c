@@ -21,7 +21,6 @@
 #include "present/present_value.h"
 #include "screen.h"
 #include "theme.h"
-#include "cli/cli.h"
 #include "views/proc_listing.h"
 
 /* One line of the pane: a source line header or an instruction. */

@@ -14,7 +14,7 @@
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
-#include "cli/cli.h"
+#include "present/present_value.h"
 #include "pane_list.h"
 
 #define SOURCE_MAX_BYTES (64u << 20)
@@ -161,7 +161,7 @@ static void source_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		screen_text(y, r.x, 7, cur ? a : theme_attr(THEME_ROLE_LINE_NUMBER),
 			    num, true);
 		if (s->has_value && s->has_value[idx]) {
-			char *v = cli_format_value(env->model, s->column,
+			char *v = present_value_raw(env->model, s->column,
 						   s->values[idx]);
 			bool hot = s->max_value > 0 &&
 				   s->values[idx] >= 0.1 * s->max_value;

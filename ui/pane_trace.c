@@ -36,7 +36,7 @@
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
-#include "cli/cli.h"
+#include "present/present_path.h"
 #include "core/clock.h"
 #include "views/trace_index.h"
 #include "views/trace_view.h"
@@ -181,25 +181,7 @@ static char *ctx_path(const struct model *m, uint32_t ctx)
 	uint32_t node = ctx ? model_node_of_ctx(m, ctx) : MODEL_NONE;
 	if (node == MODEL_NONE)
 		return strdup(ctx ? "(unknown context)" : "(idle)");
-	uint32_t depth = m->nodes[node].depth;
-	uint32_t *chain = calloc(depth ? depth : 1, sizeof(*chain));
-	char *out = strdup("");
-	uint32_t k = 0;
-	for (uint32_t n = node; chain && n != 0 && n != MODEL_NONE && k < depth;
-	     n = m->nodes[n].parent)
-		chain[k++] = n;
-	while (out && k-- > 0) {
-		char *label = model_node_label(m, chain[k]);
-		char *next = NULL;
-		if (asprintf(&next, "%s%s%s", out, *out ? " > " : "",
-			     label ? label : "?") < 0)
-			next = NULL;
-		free(label);
-		free(out);
-		out = next;
-	}
-	free(chain);
-	return out;
+	return present_node_path(m, node, " > ", PRESENT_PATH_LABELS);
 }
 
 static void fmt_rel(const struct pane_env *env, uint64_t t, char *buf,

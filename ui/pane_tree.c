@@ -13,6 +13,7 @@
 #include "screen.h"
 #include "theme.h"
 #include "model_columns.h"
+#include "present/present_derived.h"
 #include "present/present_value.h"
 
 #define VALUE_WIDTH 9      /* the least a value gets */
@@ -100,33 +101,12 @@ static void select_index(struct pane_env *env, int rows, size_t idx)
 		tree_select(env, rows, row.node);
 }
 
-static bool column_value(struct pane_env *env, uint32_t col, uint32_t node,
-			 double *out);
-
-struct derived_ctx {
-	struct pane_env *env;
-	uint32_t node;
-};
-
-static bool derived_leaf(void *ctx, uint32_t leaf, double *out)
-{
-	struct derived_ctx *d = ctx;
-	if (leaf >= d->env->model->n_columns)
-		return false;
-	return view_value(d->env->view, d->node, leaf, out);
-}
-
+/* The value of column `col` (model or derived) at view row `node`. */
 static bool column_value(struct pane_env *env, uint32_t col, uint32_t node,
 			 double *out)
 {
-	uint32_t nc = env->model->n_columns;
-	if (col < nc)
-		return view_value(env->view, node, col, out);
-	size_t d = col - nc;
-	if (d >= env->cols->n_derived)
-		return false;
-	struct derived_ctx ctx = {env, node};
-	return formula_eval(env->cols->derived[d].expr, derived_leaf, &ctx, out);
+	return present_column_value(env->view, env->cols->derived,
+				    env->cols->n_derived, col, node, out);
 }
 
 static void format_value(struct pane_env *env, uint32_t c, double v,

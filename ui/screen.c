@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "cli/cli.h"
+#include "present/present_write.h"
 #include "core/sanitize.h"
 
 static bool started;
@@ -396,7 +396,7 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 		headless_screen = newterm(term, headless_out, headless_in);
 		if (!headless_screen) {
 			fputs("callscope: no terminfo entry for ", stderr);
-			cli_put_text(stderr, term);
+			present_put_text(stderr, term);
 			fputc('\n', stderr);
 			return false;
 		}
@@ -422,7 +422,7 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 		if (!newterm(NULL, stdout, stdin)) {
 			remove_job_control();
 			fputs("callscope: cannot use terminal '", stderr);
-			cli_put_text(stderr, term);
+			present_put_text(stderr, term);
 			fputs("'\n", stderr);
 			return false;
 		}

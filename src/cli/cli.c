@@ -8,20 +8,20 @@
 
 #include "formats/reader.h"
 
-int cmd_info(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_hotpath(int argc, char **argv);
-int cmd_trace(int argc, char **argv);
-int cmd_fetch(int argc, char **argv);
-int cmd_cache(int argc, char **argv);
-int cmd_formats(int argc, char **argv);
-int cmd_listing(int argc, char **argv);
-int cmd_points(int argc, char **argv);
-int cmd_model(int argc, char **argv);
+int cmd_info(struct session *s, int argc, char **argv);
+int cmd_report(struct session *s, int argc, char **argv);
+int cmd_hotpath(struct session *s, int argc, char **argv);
+int cmd_trace(struct session *s, int argc, char **argv);
+int cmd_fetch(struct session *s, int argc, char **argv);
+int cmd_cache(struct session *s, int argc, char **argv);
+int cmd_formats(struct session *s, int argc, char **argv);
+int cmd_listing(struct session *s, int argc, char **argv);
+int cmd_points(struct session *s, int argc, char **argv);
+int cmd_model(struct session *s, int argc, char **argv);
 
 static const struct {
 	const char *name;
-	int (*run)(int argc, char **argv);
+	int (*run)(struct session *s, int argc, char **argv);
 	const char *usage;
 } commands[] = {
 	{"info", cmd_info, "info    DB... [--format text|json]"},
@@ -117,10 +117,10 @@ void cli_usage(FILE *out)
 	      out);
 }
 
-int cli_run(int argc, char **argv)
+int cli_run(struct session *s, int argc, char **argv)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[0], commands[i].name) == 0)
-			return commands[i].run(argc, argv);
+			return commands[i].run(s, argc, argv);
 	return -1;
 }

@@ -7,12 +7,15 @@
 #ifndef CALLSCOPE_CLI_H
 #define CALLSCOPE_CLI_H
 
-#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "model/model.h"
 #include "net/open_options.h"
+#include "net/session.h"
+#include "present/present_column.h"
+#include "present/present_rows.h"
+#include "present/present_write.h"
 #include "views/view.h"
 
 enum cli_exit {
@@ -21,12 +24,11 @@ enum cli_exit {
 	CLI_EXIT_DATA = 2,
 };
 
-enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON };
 
 /* Run a batch command: argv[0] is the command name ("report", ...).
  * Returns the exit status.  Returns -1 when argv[0] is not a batch
  * command. */
-int cli_run(int argc, char **argv);
+int cli_run(struct session *s, int argc, char **argv);
 
 /* What `callscope report` prints: the tree of view `view` of the database
  * at `db`, `metrics` naming the columns (all visible ones when
@@ -40,12 +42,12 @@ struct cli_report_options {
 	size_t n_metrics;
 	uint32_t depth;
 	double min_percent;
-	enum cli_format format;
+	enum present_format format;
 };
 
 /* Print the report (the viewer's text output when not on a terminal);
  * returns the exit status. */
-int cli_report(const struct cli_report_options *o);
+int cli_report(struct session *s, const struct cli_report_options *o);
 
 /* Print usage of every command to `out`. */
 void cli_usage(FILE *out);
@@ -58,35 +60,13 @@ void cli_usage(FILE *out);
  * shrinks.  Prints the problem and returns false on a bad value. */
 bool cli_take_open_options(int *argc, char **argv, struct open_options *o);
 
-/* Set the options every later cli_open uses. */
-void cli_set_open_options(const struct open_options *o);
-
-/* Those options (defaults until set), with the program's cancel flag. */
-const struct open_options *cli_open_options(void);
-
 /* Around a transfer: progress on stderr when it is a terminal, Ctrl-C
  * and Esc (when stdin is a terminal) cancel; SIGTERM and SIGHUP cancel
  * too, and end then removes the temporary downloads and dies of them.  Begin returns the options
  * to transfer with; end restores the signal handler and the terminal and
  * clears the progress line (call it before the screen starts). */
-const struct open_options *cli_transfer_begin(void);
+const struct open_options *cli_transfer_begin(struct session *s);
 void cli_transfer_end(void);
-
-/* True when the last transfer was cancelled. */
-bool cli_cancelled(void);
-
-/* The cancel flag every transfer checks (files read in parts keep it
- * after the open): set, the next transfers stop with "cancelled". */
-volatile sig_atomic_t *cli_cancel_flag(void);
-
-/* `v` bytes as "512 B", "1.5 KiB", ... "2.0 TiB". */
-void cli_format_bytes(char *buf, size_t len, double v);
-
-/* Progress of transfers after the open (files read in parts): `fn` is
- * called from the thread that reads, every 0.2 s and at the end. */
-void cli_set_background_progress(void (*fn)(void *ctx,
-					    const struct open_progress *p),
-				 void *ctx);
 
 /* "  NAME            TEXT" with TEXT wrapped at 79 columns under
  * itself (cli.c): the format and capability lists. */
@@ -96,9 +76,10 @@ void cli_put_item(FILE *out, const char *name, const char *text);
 
 /* Open `path` (or URL, with the global options); on failure print the
  * one-line error and return NULL. */
-struct model *cli_open(const char *path);
+struct model *cli_open(struct session *s, const char *path);
 /* The same for several paths opened as one run (open.h). */
-struct model *cli_open_all(const char *const *paths, size_t n);
+struct model *cli_open_all(struct session *s, const char *const *paths,
+			   size_t n);
 /* Print `err` as one line on stderr ("callscope: FILE: problem", names
  * sanitized; `fallback` when it has no text) and clear it. */
 void cli_put_error(struct error *err, const char *fallback);
@@ -123,9 +104,9 @@ bool cli_value_error(const struct model *m);
 int cli_option_other(int c, int help_rc);
 
 /* Parse "text", "csv", "json" (those allowed by `allowed`, a mask of
- * 1 << enum cli_format).  Prints a usage error and returns false. */
+ * 1 << enum present_format).  Prints a usage error and returns false. */
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
-		      enum cli_format *out);
+		      enum present_format *out);
 
 /* The options of the one-operand commands (info, cache, fetch): --format
  * text|json when `format` is given, --output DIR when `output` is given,
@@ -133,12 +114,12 @@ bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
  * `*exit_code` set: CLI_EXIT_OK after --help, CLI_EXIT_USAGE after a
  * usage error printed as "callscope CMD: expected EXPECTED". */
 const char *cli_one_operand(const char *cmd, int argc, char **argv,
-			    const char *expected, enum cli_format *format,
+			    const char *expected, enum present_format *format,
 			    const char **output, int *exit_code);
 /* The same with one or more operands when `n` is given (their number
  * goes there): the first operand's place in argv, or NULL. */
 char **cli_operands(const char *cmd, int argc, char **argv,
-		    const char *expected, enum cli_format *format,
+		    const char *expected, enum present_format *format,
 		    const char **output, int *n, int *exit_code);
 
 /* Resolve --metric arguments to columns.  NULL/empty selection: the
@@ -155,47 +136,5 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *arg,
 		      double *out);
 bool cli_parse_u32(const char *cmd, const char *opt, const char *arg,
 		   uint32_t *out);
-
-/* "CPUTIME (sec) (I)" or "CPUTIME (sec):Mean (E)"; heap string. */
-char *cli_column_title(const struct model *m, uint32_t column);
-
-/* The title of `column` for a text header `width` characters wide: the full
- * title when it fits, else "NAME~:VARIANT (I)" with the name cut, else
- * "VARIANT (I)"; a title without a variant is returned whole (the caller
- * cuts its end).  Malloc'd; NULL when out of memory. */
-char *cli_column_title_fit(const struct model *m, uint32_t column,
-			   size_t width);
-
-/* Format a value with the column's format (validated; "%.2e" otherwise)
- * into a heap string. */
-char *cli_format_value(const struct model *m, uint32_t column, double v);
-
-/* True when `fmt` is one printf conversion for a double with optional
- * flags, width and precision, plus literal text with %% escapes. */
-bool cli_format_is_safe(const char *fmt);
-
-/* Write `s` sanitized for a terminal. */
-void cli_put_text(FILE *out, const char *s);
-
-/* Write `s` as one CSV field (quoted when needed), sanitized. */
-void cli_put_csv(FILE *out, const char *s);
-
-/* A JSON string of text from input (invalid UTF-8 repaired); null for
- * NULL. */
-json_t *cli_json_text(const char *s);
-
-/* "sum", "min" or "max". */
-const char *cli_combine_name(uint8_t combine);
-
-/* {"metric", "scope", "formula", "combine"} of statistic `stat`. */
-json_t *cli_stat_json(const struct model *m, uint32_t stat);
-
-/* Write `j` as JSON (json_dumps `flags`), DEL and C1 controls escaped
- * (sanitize_json); strings in `j` must be SANITIZE_UTF8 text.  False when
- * out of memory. */
-bool cli_put_json(FILE *out, const json_t *j, size_t flags);
-
-/* Name of a node kind: "root", "entry", "function", ... */
-const char *cli_kind_name(uint8_t kind);
 
 #endif

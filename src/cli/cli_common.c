@@ -1,6 +1,6 @@
 /* cli_common: what the batch commands share: opening a database with a
- * one-line error, argument parsing, column selection, value formatting and
- * safe text/CSV output.  Must not depend on curses or on ui/. */
+ * one-line error, argument parsing and column selection (how values and
+ * rows are written is present/).  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include "cli/cli.h"
@@ -18,47 +18,11 @@
 #include "open.h"
 #include "core/sanitize.h"
 #include "views/view.h"
-#include "present/present_value.h"
+#include "present/present_write.h"
 
-void cli_put_text(FILE *out, const char *s)
+struct model *cli_open(struct session *s, const char *path)
 {
-	char *safe = sanitize_text(s, SANITIZE_TERMINAL);
-	fputs(safe ? safe : "?", out);
-	free(safe);
-}
-
-void cli_put_csv(FILE *out, const char *s)
-{
-	char *safe = sanitize_text(s, SANITIZE_TERMINAL);
-	const char *p = safe ? safe : "?";
-	if (strpbrk(p, ",\"\n\r") == NULL && *p != ' ') {
-		fputs(p, out);
-	} else {
-		fputc('"', out);
-		for (; *p; p++) {
-			if (*p == '"')
-				fputc('"', out);
-			fputc(*p, out);
-		}
-		fputc('"', out);
-	}
-	free(safe);
-}
-
-bool cli_put_json(FILE *out, const json_t *j, size_t flags)
-{
-	char *text = json_dumps(j, flags);
-	char *safe = text ? sanitize_json(text) : NULL;
-	if (safe)
-		fputs(safe, out);
-	free(safe);
-	free(text);
-	return safe != NULL;
-}
-
-struct model *cli_open(const char *path)
-{
-	return cli_open_all(&path, 1);
+	return cli_open_all(s, &path, 1);
 }
 
 /* The progress of a long first scan (a GPU run without its index yet) on
@@ -74,8 +38,8 @@ static void on_scan(void *ctx, const struct reader_progress *p)
 		return;
 	}
 	char done[32], total[32], left[32] = "";
-	cli_format_bytes(done, sizeof(done), (double)p->bytes_done);
-	cli_format_bytes(total, sizeof(total), (double)p->bytes_total);
+	present_format_bytes(done, sizeof(done), (double)p->bytes_done);
+	present_format_bytes(total, sizeof(total), (double)p->bytes_total);
 	if (p->bytes_done > 0 && p->bytes_total > p->bytes_done) {
 		double s = p->seconds * (double)(p->bytes_total - p->bytes_done) /
 			   (double)p->bytes_done;
@@ -96,7 +60,7 @@ void cli_put_error(struct error *err, const char *fallback)
 {
 	char *line = error_format(err);
 	fputs("callscope: ", stderr);
-	cli_put_text(stderr, line ? line : fallback);
+	present_put_text(stderr, line ? line : fallback);
 	fputc('\n', stderr);
 	free(line);
 	error_clear(err);
@@ -177,7 +141,8 @@ void cli_trace_prepare(const struct model *m)
 		fputs("\r\033[K", stderr);
 }
 
-struct model *cli_open_all(const char *const *paths, size_t n)
+struct model *cli_open_all(struct session *s, const char *const *paths,
+			   size_t n)
 {
 	struct model *m = NULL;
 	struct error err = {0};
@@ -187,8 +152,8 @@ struct model *cli_open_all(const char *const *paths, size_t n)
 	bool url = false;
 	for (size_t i = 0; i < n; i++)
 		url = url || http_is_url(paths[i]);
-	const struct open_options *o = url ? cli_transfer_begin()
-					   : cli_open_options();
+	const struct open_options *o = url ? cli_transfer_begin(s)
+					   : &s->options;
 	bool drawn = false;
 	struct reader_options ro = {0};
 	if (isatty(STDERR_FILENO)) {
@@ -208,7 +173,7 @@ struct model *cli_open_all(const char *const *paths, size_t n)
 	error_clear(&err);
 	for (uint32_t i = 0; i < m->n_warnings; i++) {
 		fputs("callscope: warning: ", stderr);
-		cli_put_text(stderr, m->warnings[i]);
+		present_put_text(stderr, m->warnings[i]);
 		fputc('\n', stderr);
 	}
 	return m;
@@ -234,17 +199,17 @@ int cli_option_other(int c, int help_rc)
 }
 
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
-		      enum cli_format *out)
+		      enum present_format *out)
 {
 	static const char *const names[] = {"text", "csv", "json"};
 	for (unsigned i = 0; i < 3; i++) {
 		if ((allowed & (1u << i)) && strcmp(arg, names[i]) == 0) {
-			*out = (enum cli_format)i;
+			*out = (enum present_format)i;
 			return true;
 		}
 	}
 	fprintf(stderr, "callscope %s: unknown --format '", cmd);
-	cli_put_text(stderr, arg);
+	present_put_text(stderr, arg);
 	fputs("' (expected", stderr);
 	for (unsigned i = 0, first = 1; i < 3; i++)
 		if (allowed & (1u << i)) {
@@ -256,7 +221,7 @@ bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 }
 
 char **cli_operands(const char *cmd, int argc, char **argv,
-		    const char *expected, enum cli_format *format,
+		    const char *expected, enum present_format *format,
 		    const char **output, int *n, int *exit_code)
 {
 	static const struct option longopts[] = {
@@ -270,8 +235,8 @@ char **cli_operands(const char *cmd, int argc, char **argv,
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
 		if (c == 'f' && format) {
-			unsigned text_or_json = 1u << CLI_FORMAT_TEXT |
-						1u << CLI_FORMAT_JSON;
+			unsigned text_or_json = 1u << PRESENT_FORMAT_TEXT |
+						1u << PRESENT_FORMAT_JSON;
 			if (!cli_parse_format(cmd, optarg, text_or_json,
 					      format))
 				return NULL;
@@ -299,7 +264,7 @@ char **cli_operands(const char *cmd, int argc, char **argv,
 }
 
 const char *cli_one_operand(const char *cmd, int argc, char **argv,
-			    const char *expected, enum cli_format *format,
+			    const char *expected, enum present_format *format,
 			    const char **output, int *exit_code)
 {
 	char **op = cli_operands(cmd, argc, argv, expected, format, output,
@@ -316,7 +281,7 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *arg,
 	if (errno || end == arg || *end || !isfinite(v) || v < 0) {
 		fprintf(stderr, "callscope %s: %s expects a non-negative "
 				"number, not '", cmd, opt);
-		cli_put_text(stderr, arg);
+		present_put_text(stderr, arg);
 		fputs("'\n", stderr);
 		return false;
 	}
@@ -333,7 +298,7 @@ bool cli_parse_u32(const char *cmd, const char *opt, const char *arg,
 	if (errno || end == arg || *end || *arg == '-' || v >= UINT32_MAX) {
 		fprintf(stderr, "callscope %s: %s expects a non-negative "
 				"integer, not '", cmd, opt);
-		cli_put_text(stderr, arg);
+		present_put_text(stderr, arg);
 		fputs("'\n", stderr);
 		return false;
 	}
@@ -394,9 +359,9 @@ bool cli_select_columns(const char *cmd, const struct model *m,
 		}
 		if (!found) {
 			fprintf(stderr, "callscope %s: no metric '", cmd);
-			cli_put_text(stderr, name);
+			present_put_text(stderr, name);
 			fputs("' in ", stderr);
-			cli_put_text(stderr, m->path);
+			present_put_text(stderr, m->path);
 			fputs(" (see `callscope info`)\n", stderr);
 			free(cols);
 			return false;
@@ -410,131 +375,4 @@ bool cli_select_columns(const char *cmd, const struct model *m,
 	*out = cols;
 	*n_out = n;
 	return true;
-}
-
-/* Characters (not bytes) of UTF-8 text `s`. */
-static size_t text_chars(const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-char *cli_column_title_fit(const struct model *m, uint32_t column,
-			   size_t width)
-{
-	char *full = cli_column_title(m, column);
-	if (!full || text_chars(full) <= width)
-		return full;
-	const struct model_column *c = &m->columns[column];
-	const char *variant = c->variant ? c->variant : "";
-	const char *kind = c->kind == COLUMN_INCLUSIVE ? "I" : "E";
-	if (!*variant || strcmp(variant, "Sum") == 0)
-		return full; /* cut at the end by the caller */
-	/* "NAME~:VARIANT (I)" with the name cut, or "VARIANT (I)" */
-	size_t tail = text_chars(variant) + 5; /* ":" " (I)" */
-	size_t name_room = width > tail + 1 ? width - tail - 1 : 0;
-	char *out = NULL;
-	if (name_room >= 3) {
-		size_t bytes = 0, chars = 0;
-		while (c->name[bytes] && chars < name_room) {
-			bytes++;
-			while (((unsigned char)c->name[bytes] & 0xc0) == 0x80)
-				bytes++;
-			chars++;
-		}
-		if (asprintf(&out, "%.*s~:%s (%s)", (int)bytes, c->name,
-			     variant, kind) < 0)
-			out = NULL;
-	} else if (asprintf(&out, "%s (%s)", variant, kind) < 0) {
-		out = NULL;
-	}
-	if (!out)
-		return full;
-	free(full);
-	return out;
-}
-
-char *cli_column_title(const struct model *m, uint32_t column)
-{
-	const struct model_column *c = &m->columns[column];
-	const char *variant = c->variant ? c->variant : "";
-	bool show_variant = *variant && strcmp(variant, "Sum") != 0;
-	char *out = NULL;
-	if (asprintf(&out, "%s%s%s (%s)", c->name, show_variant ? ":" : "",
-		     show_variant ? variant : "",
-		     c->kind == COLUMN_INCLUSIVE ? "I" : "E") < 0)
-		return NULL;
-	return out;
-}
-
-bool cli_format_is_safe(const char *fmt)
-{
-	return present_format_is_safe(fmt);
-}
-
-char *cli_format_value(const struct model *m, uint32_t column, double v)
-{
-	return present_value_raw(m, column, v);
-}
-
-json_t *cli_json_text(const char *s)
-{
-	if (!s)
-		return json_null();
-	/* jansson refuses invalid UTF-8: repair it first */
-	char *fixed = sanitize_text(s, SANITIZE_UTF8);
-	json_t *j = fixed ? json_string(fixed) : NULL;
-	free(fixed);
-	return j ? j : json_null();
-}
-
-const char *cli_combine_name(uint8_t combine)
-{
-	return combine == COMBINE_MIN   ? "min"
-	       : combine == COMBINE_MAX ? "max"
-					: "sum";
-}
-
-json_t *cli_stat_json(const struct model *m, uint32_t stat)
-{
-	if (stat >= m->n_stats)
-		return json_null();
-	const struct model_stat *s = &m->stats[stat];
-	json_t *j = json_pack("{s:o, s:o, s:o, s:s}", "metric",
-			      cli_json_text(model_str(m, s->metric)), "scope",
-			      cli_json_text(model_str(m, s->scope)), "formula",
-			      cli_json_text(model_str(m, s->formula)), "combine",
-			      cli_combine_name(s->combine));
-	return j ? j : json_null();
-}
-
-const char *cli_kind_name(uint8_t kind)
-{
-	switch ((enum node_kind)kind) {
-	case NODE_ROOT:
-		return "root";
-	case NODE_ENTRY:
-		return "entry";
-	case NODE_FUNCTION:
-		return "function";
-	case NODE_LOOP:
-		return "loop";
-	case NODE_LINE:
-		return "line";
-	case NODE_INSTRUCTION:
-		return "instruction";
-	case NODE_KERNEL:
-		return "kernel";
-	case NODE_REGION:
-		return "region";
-	case NODE_ADDRESS:
-		return "address";
-	}
-	if (kind == VIEW_ROW_MODULE)
-		return "module";
-	if (kind == VIEW_ROW_FILE)
-		return "file";
-	return "unknown";
 }

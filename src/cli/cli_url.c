@@ -19,14 +19,13 @@
 
 #include "core/sanitize.h"
 #include "core/temp_dirs.h"
+#include "present/present_write.h"
 
-static struct open_options options;
-static bool options_set;
-static volatile sig_atomic_t cancel_flag;
+/* The transfer in progress: a signal handler and the Esc watcher reach
+ * its session's cancel flag only through here. */
 static volatile sig_atomic_t term_signal; /* SIGTERM/SIGHUP in a transfer */
-
-/* The transfer in progress. */
 static struct {
+	struct session *session;
 	bool active;
 	bool tty;            /* stderr is a terminal: draw progress */
 	bool line_drawn;     /* a progress line is on screen */
@@ -146,32 +145,12 @@ bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
 	return ok;
 }
 
-void cli_set_open_options(const struct open_options *o)
-{
-	options = *o;
-	options_set = true;
-}
-
-const struct open_options *cli_open_options(void)
-{
-	if (!options_set) {
-		open_options_init(&options);
-		options_set = true;
-	}
-	options.cancel = &cancel_flag;
-	return &options;
-}
-
-bool cli_cancelled(void)
-{
-	return cancel_flag != 0;
-}
-
 static void on_sigint(int sig)
 {
 	if (sig != SIGINT)
 		term_signal = sig;
-	cancel_flag = 1;
+	if (xfer.session)
+		xfer.session->cancel = 1;
 }
 
 /* Reads the terminal without echo; Esc cancels. */
@@ -182,23 +161,11 @@ static void *watch_esc(void *arg)
 		unsigned char c;
 		ssize_t n = read(STDIN_FILENO, &c, 1);
 		if (n == 1 && c == 0x1b)
-			cancel_flag = 1;
+			xfer.session->cancel = 1;
 		else if (n < 0 && errno != EINTR && errno != EAGAIN)
 			break;
 	}
 	return NULL;
-}
-
-void cli_format_bytes(char *buf, size_t len, double v)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB",
-					     "TiB" };
-	size_t u = 0;
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
 }
 
 static void clear_line(void)
@@ -210,30 +177,12 @@ static void clear_line(void)
 	}
 }
 
-static struct {
-	void (*fn)(void *ctx, const struct open_progress *p);
-	void *ctx;
-} background;
-
-void cli_set_background_progress(void (*fn)(void *ctx,
-					    const struct open_progress *p),
-				 void *ctx)
-{
-	background.fn = fn;
-	background.ctx = ctx;
-}
-
-volatile sig_atomic_t *cli_cancel_flag(void)
-{
-	return &cancel_flag;
-}
-
 static void on_progress(void *ctx, const struct open_progress *p)
 {
-	(void)ctx;
+	struct session *ses = ctx;
 	if (!xfer.active) { /* a file read in parts after the open */
-		if (background.fn)
-			background.fn(background.ctx, p);
+		if (ses->background)
+			ses->background(ses->background_ctx, p);
 		return;
 	}
 	if (!xfer.tty)
@@ -243,11 +192,11 @@ static void on_progress(void *ctx, const struct open_progress *p)
 		return;
 	}
 	char now[32], total[32], rate[32], left[32] = "";
-	cli_format_bytes(now, sizeof(now), (double)p->now);
-	cli_format_bytes(total, sizeof(total), (double)p->total);
+	present_format_bytes(now, sizeof(now), (double)p->now);
+	present_format_bytes(total, sizeof(total), (double)p->total);
 	double got = (double)(p->now - p->resumed);
 	double speed = p->seconds > 0 ? got / p->seconds : 0;
-	cli_format_bytes(rate, sizeof(rate), speed);
+	present_format_bytes(rate, sizeof(rate), speed);
 	if (p->total > p->now && speed > 0) {
 		double s = (double)(p->total - p->now) / speed;
 		if (s < 360000)
@@ -283,16 +232,18 @@ static void on_progress(void *ctx, const struct open_progress *p)
 	xfer.line_drawn = true;
 }
 
-const struct open_options *cli_transfer_begin(void)
+const struct open_options *cli_transfer_begin(struct session *s)
 {
-	const struct open_options *o = cli_open_options();
+	const struct open_options *o = &s->options;
 	if (xfer.active)
 		return o;
+	xfer.session = s;
 	xfer.active = true;
-	cancel_flag = 0;
+	s->cancel = 0;
 	xfer.tty = isatty(STDERR_FILENO);
-	options.progress = on_progress; /* also kept by files read in parts */
-	options.progress_ctx = NULL;
+	/* also kept by files read in parts */
+	s->options.progress = on_progress;
+	s->options.progress_ctx = s;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &xfer.old_int);

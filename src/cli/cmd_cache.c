@@ -17,7 +17,7 @@ static void print_error(struct error *err)
 {
 	char *line = error_format(err);
 	fputs("callscope cache: ", stderr);
-	cli_put_text(stderr, line ? line : "out of memory");
+	present_put_text(stderr, line ? line : "out of memory");
 	fputc('\n', stderr);
 	free(line);
 	error_clear(err);
@@ -32,7 +32,7 @@ static void date_text(int64_t t, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static int list(const char *root, enum cli_format format)
+static int list(const char *root, enum present_format format)
 {
 	struct error err = {0};
 	struct url_cache_entry *e = NULL;
@@ -55,7 +55,7 @@ static int list(const char *root, enum cli_format format)
 		return CLI_EXIT_DATA;
 	}
 	free(runs_dir);
-	if (format == CLI_FORMAT_JSON) {
+	if (format == PRESENT_FORMAT_JSON) {
 		json_t *arr = json_array();
 		for (size_t i = 0; arr && i < n; i++) {
 			char date[64];
@@ -63,12 +63,12 @@ static int list(const char *root, enum cli_format format)
 			json_array_append_new(
 				arr,
 				json_pack("{s:o, s:s, s:I, s:s, s:b, s:b, s:o}",
-					  "url", cli_json_text(e[i].url),
+					  "url", present_json_text(e[i].url),
 					  "kind", e[i].kind, "size",
 					  (json_int_t)e[i].size, "date", date,
 					  "complete", e[i].complete, "remote",
 					  e[i].remote, "path",
-					  cli_json_text(e[i].dir)));
+					  present_json_text(e[i].dir)));
 		}
 		for (size_t i = 0; arr && i < n_runs; i++) {
 			char date[64];
@@ -77,15 +77,15 @@ static int list(const char *root, enum cli_format format)
 				arr,
 				json_pack("{s:o, s:s, s:I, s:s, s:b, s:b, s:o, "
 					  "s:I}",
-					  "url", cli_json_text(runs[i].first),
+					  "url", present_json_text(runs[i].first),
 					  "kind", "run index", "size",
 					  (json_int_t)runs[i].bytes, "date",
 					  date, "complete", true, "remote",
 					  false, "path",
-					  cli_json_text(runs[i].path), "files",
+					  present_json_text(runs[i].path), "files",
 					  (json_int_t)runs[i].n_files));
 		}
-		cli_put_json(stdout, arr, JSON_INDENT(1));
+		present_put_json(stdout, arr, JSON_INDENT(1));
 		fputc('\n', stdout);
 		json_decref(arr);
 	} else {
@@ -93,19 +93,19 @@ static int list(const char *root, enum cli_format format)
 			char date[64];
 			date_text(e[i].date, date, sizeof(date));
 			printf("%12" PRIu64 "  %-20s  ", e[i].size, date);
-			cli_put_text(stdout, e[i].url);
+			present_put_text(stdout, e[i].url);
 			fputs(!e[i].complete ? "  (incomplete)\n"
 			      : e[i].remote ? "  (partly remote)\n"
 					    : "\n",
 			      stdout);
 		}
 	}
-	if (format != CLI_FORMAT_JSON)
+	if (format != PRESENT_FORMAT_JSON)
 		for (size_t i = 0; i < n_runs; i++) {
 			char date[64];
 			date_text(runs[i].date, date, sizeof(date));
 			printf("%12" PRIu64 "  %-20s  ", runs[i].bytes, date);
-			cli_put_text(stdout, runs[i].first);
+			present_put_text(stdout, runs[i].first);
 			if (runs[i].n_files > 1)
 				printf(" and %" PRIu32 " more", runs[i].n_files - 1);
 			fputs("  (index of a GPU run)\n", stdout);
@@ -115,10 +115,10 @@ static int list(const char *root, enum cli_format format)
 	return CLI_EXIT_OK;
 }
 
-int cmd_cache(int argc, char **argv);
-int cmd_cache(int argc, char **argv)
+int cmd_cache(struct session *s, int argc, char **argv);
+int cmd_cache(struct session *s, int argc, char **argv)
 {
-	enum cli_format format = CLI_FORMAT_TEXT;
+	enum present_format format = PRESENT_FORMAT_TEXT;
 	int exit_code;
 	const char *what = cli_one_operand("cache", argc, argv,
 					   "list, clear or dir", &format, NULL,
@@ -127,7 +127,7 @@ int cmd_cache(int argc, char **argv)
 		return exit_code;
 	struct error err = {0};
 	char *root = NULL;
-	if (url_cache_root(cli_open_options(), &root, &err) != STATUS_OK) {
+	if (url_cache_root(&s->options, &root, &err) != STATUS_OK) {
 		print_error(&err);
 		return CLI_EXIT_DATA;
 	}
@@ -140,12 +140,12 @@ int cmd_cache(int argc, char **argv)
 			rc = CLI_EXIT_DATA;
 		}
 	} else if (strcmp(what, "dir") == 0) {
-		cli_put_text(stdout, root);
+		present_put_text(stdout, root);
 		fputc('\n', stdout);
 	} else {
 		fputs("callscope cache: expected list, clear or dir, not '",
 		      stderr);
-		cli_put_text(stderr, what);
+		present_put_text(stderr, what);
 		fputs("'\n", stderr);
 		rc = CLI_EXIT_USAGE;
 	}

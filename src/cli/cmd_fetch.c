@@ -11,8 +11,8 @@
 #include "net/http.h"
 #include "net/remote_open.h"
 
-int cmd_fetch(int argc, char **argv);
-int cmd_fetch(int argc, char **argv)
+int cmd_fetch(struct session *s, int argc, char **argv);
+int cmd_fetch(struct session *s, int argc, char **argv)
 {
 	const char *dest = NULL;
 	int exit_code;
@@ -22,20 +22,20 @@ int cmd_fetch(int argc, char **argv)
 		return exit_code;
 	if (!http_is_url(url)) {
 		fputs("callscope fetch: '", stderr);
-		cli_put_text(stderr, url);
+		present_put_text(stderr, url);
 		fputs("' is not a URL\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
 	struct error err = {0};
 	char *path = NULL;
-	const struct open_options *o = cli_transfer_begin();
+	const struct open_options *o = cli_transfer_begin(s);
 	enum status st = remote_fetch(url, o, dest, &path, &err);
 	cli_transfer_end();
 	if (st != STATUS_OK) {
 		cli_put_error(&err, url);
 		return CLI_EXIT_DATA;
 	}
-	cli_put_text(stdout, path);
+	present_put_text(stdout, path);
 	fputc('\n', stdout);
 	free(path);
 	return CLI_EXIT_OK;

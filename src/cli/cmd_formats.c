@@ -47,22 +47,22 @@ static json_t *formats_json(void)
 	return list;
 }
 
-int cmd_formats(int argc, char **argv);
-int cmd_formats(int argc, char **argv)
+int cmd_formats(struct session *s, int argc, char **argv);
+int cmd_formats(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	enum cli_format format = CLI_FORMAT_TEXT;
+	enum present_format format = PRESENT_FORMAT_TEXT;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
 		if (c == 'f') {
 			if (!cli_parse_format("formats", optarg,
-					      1u << CLI_FORMAT_TEXT |
-						      1u << CLI_FORMAT_JSON,
+					      1u << PRESENT_FORMAT_TEXT |
+						      1u << PRESENT_FORMAT_JSON,
 					      &format))
 				return CLI_EXIT_USAGE;
 		} else if (c == 'h') {
@@ -77,9 +77,9 @@ int cmd_formats(int argc, char **argv)
 		fputs("callscope formats: expected no operand\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (format == CLI_FORMAT_JSON) {
+	if (format == PRESENT_FORMAT_JSON) {
 		json_t *doc = formats_json();
-		cli_put_json(stdout, doc, JSON_INDENT(1));
+		present_put_json(stdout, doc, JSON_INDENT(1));
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {

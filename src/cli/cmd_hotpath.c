@@ -8,10 +8,10 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/cli_rows.h"
+#include "present/present_rows.h"
 
-int cmd_hotpath(int argc, char **argv);
-int cmd_hotpath(int argc, char **argv)
+int cmd_hotpath(struct session *s, int argc, char **argv);
+int cmd_hotpath(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"metric", required_argument, NULL, 'm'},
@@ -22,12 +22,12 @@ int cmd_hotpath(int argc, char **argv)
 	};
 	char *metric = NULL;
 	double threshold = 50.0;
-	enum cli_format format = CLI_FORMAT_TEXT;
+	enum present_format format = PRESENT_FORMAT_TEXT;
 	struct model *m = NULL;
 	struct view *v = NULL;
 	uint32_t *cols = NULL, *path = NULL;
 	size_t ncols = 0, npath = 0;
-	struct cli_rows rows = {0};
+	struct present_rows rows = {0};
 	struct error err = {0};
 	int rc = CLI_EXIT_OK, c;
 	optind = 1;
@@ -63,7 +63,7 @@ int cmd_hotpath(int argc, char **argv)
 		fprintf(stderr, "callscope hotpath: expected a database\n");
 		return CLI_EXIT_USAGE;
 	}
-	m = cli_open_all((const char *const *)argv + optind,
+	m = cli_open_all(s, (const char *const *)argv + optind,
 			 (size_t)(argc - optind));
 	if (!m)
 		return CLI_EXIT_DATA;
@@ -92,7 +92,7 @@ int cmd_hotpath(int argc, char **argv)
 	}
 	if (ncols == 0) {
 		fputs("callscope hotpath: ", stderr);
-		cli_put_text(stderr, m->path);
+		present_put_text(stderr, m->path);
 		fputs(": the database has no metric\n", stderr);
 		rc = CLI_EXIT_DATA;
 		goto out;
@@ -104,30 +104,32 @@ int cmd_hotpath(int argc, char **argv)
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
-	if (!cli_rows_init(&rows, v, cols, ncols, format, stdout)) {
+	if (!present_rows_init(&rows, v, cols, ncols, NULL, 0, format, stdout)) {
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
-	if (format == CLI_FORMAT_JSON) {
+	if (format == PRESENT_FORMAT_JSON) {
 		json_t *nodes = json_array();
 		for (size_t i = 0; i < npath; i++)
 			json_array_append_new(nodes,
-					      cli_rows_node_json(&rows, path[i]));
+					      present_rows_node_json(&rows, path[i]));
 		json_t *doc = json_pack("{s:o, s:f, s:o}", "columns",
-					cli_rows_columns_json(&rows),
+					present_rows_columns_json(&rows),
 					"threshold", threshold, "nodes", nodes);
-		cli_put_json(stdout, doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+		present_put_json(stdout, doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {
-		cli_rows_header(&rows);
 		for (size_t i = 0; i < npath; i++)
-			cli_rows_print(&rows, path[i]);
+			present_rows_measure(&rows, path[i]);
+		present_rows_header(&rows);
+		for (size_t i = 0; i < npath; i++)
+			present_rows_print(&rows, path[i]);
 	}
 	if (rc == CLI_EXIT_OK && cli_value_error(m))
 		rc = CLI_EXIT_DATA;
 out:
-	cli_rows_fini(&rows);
+	present_rows_fini(&rows);
 	free(path);
 	free(cols);
 	view_free(v);

@@ -38,19 +38,19 @@ static json_t *info_json(const struct model *m)
 	json_t *cols = json_array();
 	for (uint32_t c = 0; c < m->n_columns; c++) {
 		const struct model_column *col = &m->columns[c];
-		char *title = cli_column_title(m, c);
+		char *title = present_column_title(m, c);
 		uint32_t stat = model_column_stat(m, c);
-		json_t *source = stat != MODEL_NONE ? cli_stat_json(m, stat)
+		json_t *source = stat != MODEL_NONE ? present_stat_json(m, stat)
 						    : json_null();
 		json_array_append_new(
 			cols, json_pack("{s:I, s:o, s:o, s:s, s:o, s:b, s:o}",
 					"index", (json_int_t)c, "name",
-					cli_json_text(title), "metric",
-					cli_json_text(col->name), "kind",
+					present_json_text(title), "metric",
+					present_json_text(col->name), "kind",
 					col->kind == COLUMN_INCLUSIVE
 						? "inclusive"
 						: "exclusive",
-					"variant", cli_json_text(col->variant),
+					"variant", present_json_text(col->variant),
 					"visible", col->visible, "source",
 					source ? source : json_null()));
 		free(title);
@@ -60,7 +60,7 @@ static json_t *info_json(const struct model *m)
 		const struct model_timeline *tl = &m->timelines[i];
 		json_t *l = json_pack(
 			"{s:I, s:o, s:I}", "line", (json_int_t)i, "label",
-			cli_json_text(model_str(m, tl->label)), "samples",
+			present_json_text(model_str(m, tl->label)), "samples",
 			(json_int_t)tl->count);
 		/* an interval track's instants; the grouping of a GPU line
 		 * (by queue or by stream: trace --gpu-lines) */
@@ -82,7 +82,7 @@ static json_t *info_json(const struct model *m)
 			profiles,
 			json_pack("{s:I, s:o, s:b}", "index", (json_int_t)i,
 				  "label",
-				  cli_json_text(model_str(m, m->profiles[i].label)),
+				  present_json_text(model_str(m, m->profiles[i].label)),
 				  "summary", m->profiles[i].is_summary));
 	json_t *trace = json_null();
 	uint64_t samples = total_samples(m);
@@ -97,12 +97,12 @@ static json_t *info_json(const struct model *m)
 		json_decref(lines);
 	json_t *warnings = json_array();
 	for (uint32_t i = 0; i < m->n_warnings; i++)
-		json_array_append_new(warnings, cli_json_text(m->warnings[i]));
+		json_array_append_new(warnings, present_json_text(m->warnings[i]));
 	return json_pack(
 		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, "
 		"s:o}",
-		"format", cli_json_text(m->format), "path", cli_json_text(m->path),
-		"title", cli_json_text(m->title), "contexts",
+		"format", present_json_text(m->format), "path", present_json_text(m->path),
+		"title", present_json_text(m->title), "contexts",
 		(json_int_t)(m->n_nodes ? m->n_nodes - 1 : 0),
 		"deferred_subtrees", (json_int_t)m->n_deferred, "max_depth",
 		(json_int_t)m->max_depth, "functions",
@@ -116,11 +116,11 @@ static json_t *info_json(const struct model *m)
 static void info_text(const struct model *m)
 {
 	fputs("Database:   ", stdout);
-	cli_put_text(stdout, m->path);
+	present_put_text(stdout, m->path);
 	fputs("\nFormat:     ", stdout);
-	cli_put_text(stdout, m->format);
+	present_put_text(stdout, m->format);
 	fputs("\nTitle:      ", stdout);
-	cli_put_text(stdout, m->title ? m->title : "(none)");
+	present_put_text(stdout, m->title ? m->title : "(none)");
 	printf("\nContexts:   %u (max depth %u)\n",
 	       m->n_nodes ? m->n_nodes - 1 : 0, m->max_depth);
 	if (m->n_deferred)
@@ -146,22 +146,22 @@ static void info_text(const struct model *m)
 	}
 	for (uint32_t i = 0; i < m->n_warnings; i++) {
 		fputs("Warning:    ", stdout);
-		cli_put_text(stdout, m->warnings[i]);
+		present_put_text(stdout, m->warnings[i]);
 		fputc('\n', stdout);
 	}
 	printf("Columns:    %u\n", m->n_columns);
 	for (uint32_t c = 0; c < m->n_columns; c++) {
-		char *title = cli_column_title(m, c);
+		char *title = present_column_title(m, c);
 		uint32_t stat = model_column_stat(m, c);
 		printf("  %3u  ", c);
-		cli_put_text(stdout, title ? title : "");
+		present_put_text(stdout, title ? title : "");
 		if (stat != MODEL_NONE) {
 			fputs("  [", stdout);
-			cli_put_text(stdout, model_str(m, m->stats[stat].scope));
+			present_put_text(stdout, model_str(m, m->stats[stat].scope));
 			fputc(' ', stdout);
-			cli_put_text(stdout,
+			present_put_text(stdout,
 				     model_str(m, m->stats[stat].formula));
-			printf(" %s]", cli_combine_name(m->stats[stat].combine));
+			printf(" %s]", present_combine_name(m->stats[stat].combine));
 		} else {
 			fputs("  [formula]", stdout);
 		}
@@ -172,22 +172,22 @@ static void info_text(const struct model *m)
 	}
 }
 
-int cmd_info(int argc, char **argv);
-int cmd_info(int argc, char **argv)
+int cmd_info(struct session *s, int argc, char **argv);
+int cmd_info(struct session *s, int argc, char **argv)
 {
-	enum cli_format format = CLI_FORMAT_TEXT;
+	enum present_format format = PRESENT_FORMAT_TEXT;
 	int exit_code;
 	int n = 0;
 	char **paths = cli_operands("info", argc, argv, "a database", &format,
 				    NULL, &n, &exit_code);
 	if (!paths)
 		return exit_code;
-	struct model *m = cli_open_all((const char *const *)paths, (size_t)n);
+	struct model *m = cli_open_all(s, (const char *const *)paths, (size_t)n);
 	if (!m)
 		return CLI_EXIT_DATA;
-	if (format == CLI_FORMAT_JSON) {
+	if (format == PRESENT_FORMAT_JSON) {
 		json_t *doc = info_json(m);
-		cli_put_json(stdout, doc, JSON_INDENT(1));
+		present_put_json(stdout, doc, JSON_INDENT(1));
 		fputc('\n', stdout);
 		json_decref(doc);
 	} else {

@@ -30,7 +30,7 @@ static void put_text_rows(const struct proc_listing *l)
 		    (r->line != last_line || !last_file ||
 		     strcmp(r->file, last_file) != 0)) {
 			fputs("  ", stdout);
-			cli_put_text(stdout, r->file);
+			present_put_text(stdout, r->file);
 			printf(":%" PRIu32 "\n", r->line);
 			last_line = r->line;
 			last_file = r->file;
@@ -43,7 +43,7 @@ static void put_text_rows(const struct proc_listing *l)
 		}
 		putchar(l->has_hottest && i == l->hottest ? '>' : ' ');
 		printf(" %" PRIx64 ":  %-24s ", r->addr, r->bytes);
-		cli_put_text(stdout, r->text);
+		present_put_text(stdout, r->text);
 		putchar('\n');
 	}
 }
@@ -62,8 +62,8 @@ static json_t *json_rows(const struct proc_listing *l)
 		if (!o || !vals ||
 		    json_object_set_new(o, "address", json_string(addr)) ||
 		    json_object_set_new(o, "bytes", json_string(r->bytes)) ||
-		    json_object_set_new(o, "text", cli_json_text(r->text)) ||
-		    json_object_set_new(o, "file", cli_json_text(r->file)) ||
+		    json_object_set_new(o, "text", present_json_text(r->text)) ||
+		    json_object_set_new(o, "file", present_json_text(r->file)) ||
 		    json_object_set_new(o, "line",
 					r->line ? json_integer(r->line)
 						: json_null()) ||
@@ -76,15 +76,15 @@ static json_t *json_rows(const struct proc_listing *l)
 	return a;
 }
 
-int cmd_listing(int argc, char **argv);
-int cmd_listing(int argc, char **argv)
+int cmd_listing(struct session *s, int argc, char **argv);
+int cmd_listing(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	enum cli_format format = CLI_FORMAT_TEXT;
+	enum present_format format = PRESENT_FORMAT_TEXT;
 	struct model *m = NULL;
 	struct proc_listing *l = NULL;
 	struct error err = {0};
@@ -111,7 +111,7 @@ int cmd_listing(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	const char *proc = argv[optind + 1];
-	m = cli_open_all((const char *const *)argv + optind, 1);
+	m = cli_open_all(s, (const char *const *)argv + optind, 1);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (strcmp(m->format, "dcpi") != 0) {
@@ -129,7 +129,7 @@ int cmd_listing(int argc, char **argv)
 	uint32_t fn = proc_listing_find(m, proc);
 	if (fn == MODEL_NONE) {
 		fputs("callscope listing: no procedure ", stderr);
-		cli_put_text(stderr, proc);
+		present_put_text(stderr, proc);
 		fputs(" in the profile\n", stderr);
 		rc = CLI_EXIT_USAGE;
 		goto out;
@@ -140,14 +140,14 @@ int cmd_listing(int argc, char **argv)
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
-	if (format != CLI_FORMAT_JSON) {
+	if (format != PRESENT_FORMAT_JSON) {
 		fputs("Procedure ", stdout);
-		cli_put_text(stdout, proc);
+		present_put_text(stdout, proc);
 		fputs(" in ", stdout);
-		cli_put_text(stdout, l->image);
+		present_put_text(stdout, l->image);
 		putchar('\n');
 		for (size_t k = 0; k < l->n_columns; k++) {
-			char *t = cli_column_title(m, l->columns[k]);
+			char *t = present_column_title(m, l->columns[k]);
 			printf("%12.12s %7s ", t ? t : "?", "%");
 			free(t);
 		}
@@ -163,14 +163,14 @@ int cmd_listing(int argc, char **argv)
 			goto nomem;
 		}
 		for (size_t k = 0; k < l->n_columns; k++) {
-			char *t = cli_column_title(m, l->columns[k]);
-			json_array_append_new(cols, cli_json_text(t));
+			char *t = present_column_title(m, l->columns[k]);
+			json_array_append_new(cols, present_json_text(t));
 			json_array_append_new(tot, json_real(l->totals[k]));
 			free(t);
 		}
 		json_object_set_new(root, "procedure",
-				    cli_json_text(l->procedure));
-		json_object_set_new(root, "image", cli_json_text(l->image));
+				    present_json_text(l->procedure));
+		json_object_set_new(root, "image", present_json_text(l->image));
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, l->entry);
 		json_object_set_new(root, "entry", json_string(buf));
 		json_object_set_new(root, "size",
@@ -188,7 +188,7 @@ int cmd_listing(int argc, char **argv)
 		if (!rows)
 			goto nomem;
 		json_object_set_new(root, "instructions", rows);
-		if (!cli_put_json(stdout, root, JSON_INDENT(1)))
+		if (!present_put_json(stdout, root, JSON_INDENT(1)))
 			goto nomem;
 		putchar('\n');
 	}

@@ -22,64 +22,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "present/present_path.h"
 #include "model/scaling.h"
 #include "views/scaling_view.h"
-
-/* The callpath of node `node`: Extra-P's names from the root joined by
- * "->". */
-static char *callpath_of(const struct model *m, uint32_t node)
-{
-	size_t len = 1, pos;
-	char *out;
-
-	for (uint32_t n = node; n && n != MODEL_NONE; n = m->nodes[n].parent)
-		len += strlen(model_str(m, m->nodes[n].name)) + 2;
-	out = malloc(len);
-	if (!out)
-		return NULL;
-	pos = len - 1;
-	out[pos] = '\0';
-	for (uint32_t n = node; n && n != MODEL_NONE; n = m->nodes[n].parent) {
-		const char *s = model_str(m, m->nodes[n].name);
-		size_t l = strlen(s);
-
-		pos -= l;
-		memcpy(out + pos, s, l);
-		if (m->nodes[n].parent && m->nodes[n].parent != MODEL_NONE) {
-			pos -= 2;
-			memcpy(out + pos, "->", 2);
-		}
-	}
-	if (pos)
-		memmove(out, out + pos, len - pos);
-	return out;
-}
-
-static const char *measured_name(const struct model *m, uint32_t measured)
-{
-	uint32_t col = model_measured_column(m, measured);
-	uint32_t stat = col == MODEL_NONE ? MODEL_NONE
-					  : model_column_stat(m, col);
-
-	if (stat == MODEL_NONE)
-		return col == MODEL_NONE ? "" : m->columns[col].name;
-	return model_str(m, m->stats[stat].metric);
-}
-
-static json_t *num_json(double v)
-{
-	if (isnan(v))
-		return json_string("nan");
-	if (isinf(v))
-		return json_string(v > 0 ? "inf" : "-inf");
-	return json_real(v);
-}
 
 struct model_run {
 	const struct model *m;
 	const char *metric;
 	const char **names;
-	enum cli_format format;
+	enum present_format format;
 	json_t *models; /* JSON: the array being filled */
 	bool first;
 	bool fitted; /* not a stored model set */
@@ -127,32 +78,32 @@ static json_t *model_json(const struct model_run *r, const char *cp,
 			json_array_append_new(
 				factors,
 				json_pack("{s:o, s:o, s:o}", "parameter",
-					  cli_json_text(pn), "exponent",
-					  num_json(f->exponent), "log_exponent",
-					  num_json(f->log_exponent)));
+					  present_json_text(pn), "exponent",
+					  present_json_number(f->exponent), "log_exponent",
+					  present_json_number(f->log_exponent)));
 		}
 		json_array_append_new(
 			terms, json_pack("{s:o, s:o}", "coefficient",
-					 num_json(tm->coefficient), "factors",
+					 present_json_number(tm->coefficient), "factors",
 					 factors));
 	}
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "callpath", cli_json_text(cp), "metric",
-			 cli_json_text(metric), "model", cli_json_text(text),
-			 "constant", num_json(sm->constant), "terms", terms,
-			 "RSS", num_json(sm->rss), "AR2", num_json(sm->ar2),
-			 "SMAPE", num_json(sm->smape), "RE", num_json(sm->re));
+			 "callpath", present_json_text(cp), "metric",
+			 present_json_text(metric), "model", present_json_text(text),
+			 "constant", present_json_number(sm->constant), "terms", terms,
+			 "RSS", present_json_number(sm->rss), "AR2", present_json_number(sm->ar2),
+			 "SMAPE", present_json_number(sm->smape), "RE", present_json_number(sm->re));
 }
 
 static void model_text(const char *cp, const char *metric,
 		       const struct scaling_model *sm, const char *text)
 {
 	fputs("\n", stdout);
-	cli_put_text(stdout, cp);
+	present_put_text(stdout, cp);
 	fputs("  [", stdout);
-	cli_put_text(stdout, metric);
+	present_put_text(stdout, metric);
 	fputs("]\n  Model: ", stdout);
-	cli_put_text(stdout, text);
+	present_put_text(stdout, text);
 	printf("\n  RSS: %.2E  Adjusted R^2: %.2E  SMAPE: %.2E  RE: %.2E\n",
 	       sm->rss, sm->ar2, sm->smape, sm->re);
 }
@@ -165,7 +116,7 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 
 	for (uint32_t node = 1; node < m->n_nodes; node++) {
 		for (uint32_t k = 0; k < n_measured; k++) {
-			const char *name = measured_name(m, k);
+			const char *name = present_measured_name(m, k);
 			struct error err = {0};
 			const struct scaling_model *sm;
 			char *cp, *text;
@@ -184,7 +135,7 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 				error_clear(&err);
 				return CLI_EXIT_DATA;
 			}
-			cp = callpath_of(m, node);
+			cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
 			text = scaling_text(sm, r->names, m->n_params);
 			if (!cp || !text) {
 				free(cp);
@@ -202,11 +153,11 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 
 			if (n_nan) {
 				fputs("callscope model: warning: ", stderr);
-				cli_put_text(stderr, m->path);
+				present_put_text(stderr, m->path);
 				fputs(": ", stderr);
-				cli_put_text(stderr, cp);
+				present_put_text(stderr, cp);
 				fputs(" [", stderr);
-				cli_put_text(stderr, name);
+				present_put_text(stderr, name);
 				if (n_nan == n_meas)
 					fprintf(stderr,
 						"]: all %u measured values are "
@@ -219,7 +170,7 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 						"model\n",
 						n_nan, n_meas);
 			}
-			if (r->format == CLI_FORMAT_JSON)
+			if (r->format == PRESENT_FORMAT_JSON)
 				json_array_append_new(
 					r->models,
 					model_json(r, cp, name, sm, text));
@@ -250,21 +201,21 @@ static uint32_t find_stored(const struct model *m, const char *arg)
 	if (set != MODEL_NONE)
 		return set;
 	fputs("callscope model: ", stderr);
-	cli_put_text(stderr, m->path);
+	present_put_text(stderr, m->path);
 	fprintf(stderr, ": no stored model set '%s' (%u stored", arg, n);
 	for (uint32_t s = 0; s < n; s++) {
 		fprintf(stderr, "%s%u ", s ? ", " : ": ", s);
-		cli_put_text(stderr, model_stored_set_name(m, s));
+		present_put_text(stderr, model_stored_set_name(m, s));
 	}
 	fputs(")\n", stderr);
 	return MODEL_NONE;
 }
 
-static int model_one(const char *path, const char *metric,
+static int model_one(struct session *s, const char *path, const char *metric,
 		     enum measure_kind measure, const char *stored,
-		     enum cli_format format, json_t *all, bool first)
+		     enum present_format format, json_t *all, bool first)
 {
-	struct model *m = cli_open(path);
+	struct model *m = cli_open(s, path);
 	struct scaling_view_options opt = {.measure = measure,
 					   .stored_set = MODEL_NONE,
 					   .background = true};
@@ -282,18 +233,18 @@ static int model_one(const char *path, const char *metric,
 		return CLI_EXIT_DATA;
 	if (m->n_params == 0 || model_n_measured(m) == 0) {
 		fputs("callscope model: ", stderr);
-		cli_put_text(stderr, m->path);
+		present_put_text(stderr, m->path);
 		fputs(": not a parametric measurement set\n", stderr);
 		model_free(m);
 		return CLI_EXIT_DATA;
 	}
 	for (uint32_t k = 0; metric && k < model_n_measured(m); k++)
-		found |= !strcmp(measured_name(m, k), metric);
+		found |= !strcmp(present_measured_name(m, k), metric);
 	if (!found) {
 		fputs("callscope model: ", stderr);
-		cli_put_text(stderr, m->path);
+		present_put_text(stderr, m->path);
 		fputs(": no measured metric '", stderr);
-		cli_put_text(stderr, metric);
+		present_put_text(stderr, metric);
 		fputs("'\n", stderr);
 		model_free(m);
 		return CLI_EXIT_USAGE;
@@ -323,21 +274,21 @@ static int model_one(const char *path, const char *metric,
 		model_free(m);
 		return CLI_EXIT_DATA;
 	}
-	if (format == CLI_FORMAT_JSON) {
+	if (format == PRESENT_FORMAT_JSON) {
 		r.models = json_array();
 	} else {
 		if (!first)
 			fputc('\n', stdout);
 		fputs("Set:        ", stdout);
-		cli_put_text(stdout, m->path);
+		present_put_text(stdout, m->path);
 		fputs("\nParameters: ", stdout);
 		for (uint32_t j = 0; j < m->n_params; j++) {
 			fputs(j ? ", " : "", stdout);
-			cli_put_text(stdout, r.names[j]);
+			present_put_text(stdout, r.names[j]);
 		}
 		fputs("\nModels:     ", stdout);
 		if (stored)
-			cli_put_text(stdout,
+			present_put_text(stdout,
 				     model_stored_set_name(m, opt.stored_set));
 		else
 			printf("fitted (Extra-P 4.2.5 default modeler, %s)",
@@ -345,19 +296,19 @@ static int model_one(const char *path, const char *metric,
 		fputc('\n', stdout);
 	}
 	rc = run_models(&r, v);
-	if (format == CLI_FORMAT_JSON) {
+	if (format == PRESENT_FORMAT_JSON) {
 		json_t *params = json_array();
 
 		for (uint32_t j = 0; j < m->n_params; j++)
 			json_array_append_new(params,
-					      cli_json_text(r.names[j]));
+					      present_json_text(r.names[j]));
 		json_t *doc = json_pack("{s:o, s:o}", "parameters", params,
 					"models", r.models);
 
 		if (rc == CLI_EXIT_OK && all) {
 			json_array_append(all, doc);
 		} else if (rc == CLI_EXIT_OK) {
-			cli_put_json(stdout, doc,
+			present_put_json(stdout, doc,
 				     JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 			fputc('\n', stdout);
 		}
@@ -369,8 +320,8 @@ static int model_one(const char *path, const char *metric,
 	return rc;
 }
 
-int cmd_model(int argc, char **argv);
-int cmd_model(int argc, char **argv)
+int cmd_model(struct session *s, int argc, char **argv);
+int cmd_model(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"metric", required_argument, NULL, 'm'},
@@ -382,7 +333,7 @@ int cmd_model(int argc, char **argv)
 	};
 	const char *metric = NULL, *stored = NULL;
 	enum measure_kind measure = MEASURE_MEAN;
-	enum cli_format format = CLI_FORMAT_TEXT;
+	enum present_format format = PRESENT_FORMAT_TEXT;
 	int c, n, rc = CLI_EXIT_OK;
 	json_t *all = NULL;
 
@@ -402,8 +353,8 @@ int cmd_model(int argc, char **argv)
 			break;
 		case 'f':
 			if (!cli_parse_format("model", optarg,
-					      1u << CLI_FORMAT_TEXT |
-						      1u << CLI_FORMAT_JSON,
+					      1u << PRESENT_FORMAT_TEXT |
+						      1u << PRESENT_FORMAT_JSON,
 					      &format))
 				return CLI_EXIT_USAGE;
 			break;
@@ -420,14 +371,14 @@ int cmd_model(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	n = argc - optind;
-	if (format == CLI_FORMAT_JSON && n > 1)
+	if (format == PRESENT_FORMAT_JSON && n > 1)
 		all = json_array();
 	for (int i = 0; i < n && rc == CLI_EXIT_OK; i++)
-		rc = model_one(argv[optind + i], metric, measure, stored,
+		rc = model_one(s, argv[optind + i], metric, measure, stored,
 			       format, all, i == 0);
 	if (all) {
 		if (rc == CLI_EXIT_OK) {
-			cli_put_json(stdout, all,
+			present_put_json(stdout, all,
 				     JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 			fputc('\n', stdout);
 		}

@@ -19,59 +19,15 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "present/present_path.h"
 #include "model/scaling.h"
-
-/* The callpath of node `node`: the names from the root joined by "->". */
-static char *callpath_of(const struct model *m, uint32_t node)
-{
-	size_t len = 1;
-	for (uint32_t n = node; n && n != MODEL_NONE; n = m->nodes[n].parent)
-		len += strlen(model_str(m, m->nodes[n].name)) + 2;
-	char *out = malloc(len);
-	if (!out)
-		return NULL;
-	size_t pos = len - 1;
-	out[pos] = '\0';
-	for (uint32_t n = node; n && n != MODEL_NONE; n = m->nodes[n].parent) {
-		const char *s = model_str(m, m->nodes[n].name);
-		size_t l = strlen(s);
-		pos -= l;
-		memcpy(out + pos, s, l);
-		if (m->nodes[n].parent && m->nodes[n].parent != MODEL_NONE) {
-			pos -= 2;
-			memcpy(out + pos, "->", 2);
-		}
-	}
-	if (pos)
-		memmove(out, out + pos, len - pos);
-	return out;
-}
-
-static const char *measured_name(const struct model *m, uint32_t measured)
-{
-	uint32_t col = model_measured_column(m, measured);
-	uint32_t stat = col == MODEL_NONE ? MODEL_NONE
-					  : model_column_stat(m, col);
-	if (stat == MODEL_NONE)
-		return col == MODEL_NONE ? "" : m->columns[col].name;
-	return model_str(m, m->stats[stat].metric);
-}
-
-static json_t *num_json(double v)
-{
-	if (isnan(v))
-		return json_string("nan");
-	if (isinf(v))
-		return json_string(v > 0 ? "inf" : "-inf");
-	return json_real(v);
-}
 
 static json_t *coord_json(const struct model *m, uint32_t point)
 {
 	json_t *a = json_array();
 	const double *c = model_point_coords(m, point);
 	for (uint32_t j = 0; j < m->n_params; j++)
-		json_array_append_new(a, num_json(c[j]));
+		json_array_append_new(a, present_json_number(c[j]));
 	return a;
 }
 
@@ -107,27 +63,27 @@ static json_t *model_json(const struct scaling_model *sm)
 				fs, json_pack("{s:I, s:o, s:I, s:I, s:o}",
 					      "parameter_index",
 					      (json_int_t)sf->param, "exponent",
-					      num_json(sf->exponent),
+					      present_json_number(sf->exponent),
 					      "exponent_num",
 					      (json_int_t)sf->exponent_num,
 					      "exponent_den",
 					      (json_int_t)sf->exponent_den,
 					      "log_exponent",
-					      num_json(sf->log_exponent)));
+					      present_json_number(sf->log_exponent)));
 		}
 		json_array_append_new(terms,
 				      json_pack("{s:o, s:o}", "coefficient",
-						num_json(st->coefficient),
+						present_json_number(st->coefficient),
 						"factors", fs));
 	}
 	static const char *const kinds[] = {"constant", "single", "multi"};
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "kind", sm->kind < 3 ? kinds[sm->kind] : "unknown",
-			 "constant", num_json(sm->constant), "terms", terms,
-			 "RSS", num_json(sm->rss), "rRSS", num_json(sm->rrss),
-			 "nRSS", num_json(sm->nrss), "SMAPE",
-			 num_json(sm->smape), "AR2", num_json(sm->ar2), "RE",
-			 num_json(sm->re));
+			 "constant", present_json_number(sm->constant), "terms", terms,
+			 "RSS", present_json_number(sm->rss), "rRSS", present_json_number(sm->rrss),
+			 "nRSS", present_json_number(sm->nrss), "SMAPE",
+			 present_json_number(sm->smape), "AR2", present_json_number(sm->ar2), "RE",
+			 present_json_number(sm->re));
 }
 
 /* The stored model sets (.extra-p, Extra-P 3), in the file's order, a
@@ -145,20 +101,20 @@ static json_t *sets_json(const struct model *m, const char *metric)
 							    &k);
 			if (s != set)
 				break;
-			const char *name = measured_name(m, k);
+			const char *name = present_measured_name(m, k);
 			if (node == 0 || (metric && strcmp(metric, name)))
 				continue;
-			char *cp = callpath_of(m, node);
+			char *cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
 			json_t *j = model_json(sm);
 			json_object_set_new(j, "callpath",
-					    cli_json_text(cp ? cp : ""));
-			json_object_set_new(j, "metric", cli_json_text(name));
+					    present_json_text(cp ? cp : ""));
+			json_object_set_new(j, "metric", present_json_text(name));
 			json_array_append_new(models, j);
 			free(cp);
 		}
 		json_array_append_new(
 			sets, json_pack("{s:o, s:o}", "name",
-					cli_json_text(model_stored_set_name(m, set)),
+					present_json_text(model_stored_set_name(m, set)),
 					"models", models));
 	}
 	return sets;
@@ -170,14 +126,14 @@ static json_t *set_json(const struct model *m, const char *metric)
 	       *series = json_array();
 	for (uint32_t j = 0; j < m->n_params; j++)
 		json_array_append_new(
-			params, cli_json_text(model_str(m, m->params[j].name)));
+			params, present_json_text(model_str(m, m->params[j].name)));
 	for (uint32_t p = 0; p < m->n_points; p++)
 		json_array_append_new(coords, coord_json(m, p));
 	/* one series per run of (node, metric) in the stored order */
 	for (size_t i = 0, e; i < model_n_measures(m); i = e) {
 		uint32_t node, k;
 		e = run_end(m, i, &node, &k);
-		const char *name = measured_name(m, k);
+		const char *name = present_measured_name(m, k);
 		if (node == 0 || (metric && strcmp(metric, name) != 0))
 			continue;
 		json_t *pts = json_array();
@@ -189,26 +145,26 @@ static json_t *set_json(const struct model *m, const char *metric)
 				pts,
 				json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 					  "coordinate", coord_json(m, p),
-					  "mean", num_json(ms->mean),
-					  "median", num_json(ms->median),
-					  "minimum", num_json(ms->minimum),
-					  "maximum", num_json(ms->maximum),
-					  "std", num_json(ms->std),
+					  "mean", present_json_number(ms->mean),
+					  "median", present_json_number(ms->median),
+					  "minimum", present_json_number(ms->minimum),
+					  "maximum", present_json_number(ms->maximum),
+					  "std", present_json_number(ms->std),
 					  "repetitions",
 					  ms->repetitions
 						  ? json_integer(ms->repetitions)
 						  : json_null()));
 		}
-		char *cp = callpath_of(m, node);
+		char *cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
 		json_array_append_new(
 			series, json_pack("{s:o, s:o, s:o}", "callpath",
-					  cli_json_text(cp ? cp : ""), "metric",
-					  cli_json_text(name), "points", pts));
+					  present_json_text(cp ? cp : ""), "metric",
+					  present_json_text(name), "points", pts));
 		free(cp);
 	}
 	json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o}", "format",
-				cli_json_text(m->format), "path",
-				cli_json_text(m->path), "parameters", params,
+				present_json_text(m->format), "path",
+				present_json_text(m->path), "parameters", params,
 				"coordinates", coords, "measurements", series);
 	if (model_n_stored_sets(m))
 		json_object_set_new(doc, "stored_model_sets",
@@ -221,7 +177,7 @@ static void put_coord(const struct model *m, uint32_t point)
 	const double *c = model_point_coords(m, point);
 	for (uint32_t j = 0; j < m->n_params; j++) {
 		fputs(j ? " " : "  ", stdout);
-		cli_put_text(stdout, model_str(m, m->params[j].name));
+		present_put_text(stdout, model_str(m, m->params[j].name));
 		printf("=%.10g", c[j]);
 	}
 }
@@ -229,21 +185,21 @@ static void put_coord(const struct model *m, uint32_t point)
 static void set_text(const struct model *m, const char *metric)
 {
 	fputs("Set:        ", stdout);
-	cli_put_text(stdout, m->path);
+	present_put_text(stdout, m->path);
 	fputs("\nFormat:     ", stdout);
-	cli_put_text(stdout, m->format);
+	present_put_text(stdout, m->format);
 	printf("\nParameters: %u, points: %u\n", m->n_params, m->n_points);
 	for (size_t i = 0, e; i < model_n_measures(m); i = e) {
 		uint32_t node, k;
 		e = run_end(m, i, &node, &k);
-		const char *name = measured_name(m, k);
+		const char *name = present_measured_name(m, k);
 		if (node == 0 || (metric && strcmp(metric, name) != 0))
 			continue;
-		char *cp = callpath_of(m, node);
+		char *cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
 		fputs("\n", stdout);
-		cli_put_text(stdout, cp ? cp : "");
+		present_put_text(stdout, cp ? cp : "");
 		fputs("  [", stdout);
-		cli_put_text(stdout, name);
+		present_put_text(stdout, name);
 		fputs("]\n", stdout);
 		free(cp);
 		printf("  %14s %14s %14s %14s %14s %5s  point\n", "mean",
@@ -261,8 +217,8 @@ static void set_text(const struct model *m, const char *metric)
 	}
 }
 
-int cmd_points(int argc, char **argv);
-int cmd_points(int argc, char **argv)
+int cmd_points(struct session *s, int argc, char **argv);
+int cmd_points(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"metric", required_argument, NULL, 'm'},
@@ -271,7 +227,7 @@ int cmd_points(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *metric = NULL;
-	enum cli_format format = CLI_FORMAT_TEXT;
+	enum present_format format = PRESENT_FORMAT_TEXT;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "m:f:h", longopts, NULL)) != -1) {
@@ -281,8 +237,8 @@ int cmd_points(int argc, char **argv)
 			break;
 		case 'f':
 			if (!cli_parse_format("points", optarg,
-					      1u << CLI_FORMAT_TEXT |
-						      1u << CLI_FORMAT_JSON,
+					      1u << PRESENT_FORMAT_TEXT |
+						      1u << PRESENT_FORMAT_JSON,
 					      &format))
 				return CLI_EXIT_USAGE;
 			break;
@@ -299,25 +255,25 @@ int cmd_points(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	int n = argc - optind;
-	json_t *all = format == CLI_FORMAT_JSON && n > 1 ? json_array() : NULL;
+	json_t *all = format == PRESENT_FORMAT_JSON && n > 1 ? json_array() : NULL;
 	int rc = CLI_EXIT_OK;
 	for (int i = 0; i < n && rc == CLI_EXIT_OK; i++) {
-		struct model *m = cli_open(argv[optind + i]);
+		struct model *m = cli_open(s, argv[optind + i]);
 		if (!m) {
 			rc = CLI_EXIT_DATA;
 			break;
 		}
 		if (m->n_params == 0 || model_n_measured(m) == 0) {
 			fputs("callscope points: ", stderr);
-			cli_put_text(stderr, m->path);
+			present_put_text(stderr, m->path);
 			fputs(": not a parametric measurement set\n", stderr);
 			rc = CLI_EXIT_DATA;
-		} else if (format == CLI_FORMAT_JSON) {
+		} else if (format == PRESENT_FORMAT_JSON) {
 			json_t *doc = set_json(m, metric);
 			if (all) {
 				json_array_append_new(all, doc);
 			} else {
-				cli_put_json(stdout, doc,
+				present_put_json(stdout, doc,
 					     JSON_INDENT(1) |
 						     JSON_REAL_PRECISION(17));
 				fputc('\n', stdout);
@@ -332,7 +288,7 @@ int cmd_points(int argc, char **argv)
 	}
 	if (all) {
 		if (rc == CLI_EXIT_OK) {
-			cli_put_json(stdout, all,
+			present_put_json(stdout, all,
 				     JSON_INDENT(1) | JSON_REAL_PRECISION(17));
 			fputc('\n', stdout);
 		}

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cli_rows.h"
+#include "present/present_rows.h"
 #include "model/scaling.h"
 #include "views/scaling_view.h"
 
@@ -31,26 +31,15 @@ struct at {
 	uint32_t n_measured;
 };
 
-static const char *measured_name(const struct model *m, uint32_t measured)
-{
-	uint32_t col = model_measured_column(m, measured);
-	uint32_t stat = col == MODEL_NONE ? MODEL_NONE
-					  : model_column_stat(m, col);
-
-	if (stat == MODEL_NONE)
-		return col == MODEL_NONE ? "" : m->columns[col].name;
-	return model_str(m, m->stats[stat].metric);
-}
-
 static int at_fail(const struct model *m, const char *what, const char *name)
 {
 	fputs("callscope report: ", stderr);
-	cli_put_text(stderr, m->path);
+	present_put_text(stderr, m->path);
 	fputs(": --at: ", stderr);
 	fputs(what, stderr);
 	if (name) {
 		fputs(" '", stderr);
-		cli_put_text(stderr, name);
+		present_put_text(stderr, name);
 		fputc('\'', stderr);
 	}
 	fputc('\n', stderr);
@@ -150,12 +139,12 @@ static bool at_titles(struct at *at, const struct model *m)
 	if (!at->titles)
 		return false;
 	for (uint32_t k = 0; k < at->n_measured; k++) {
-		size_t len = strlen(measured_name(m, k)) + strlen(at->arg) + 2;
+		size_t len = strlen(present_measured_name(m, k)) + strlen(at->arg) + 2;
 
 		at->titles[k] = malloc(len);
 		if (!at->titles[k])
 			return false;
-		snprintf(at->titles[k], len, "%s@%s", measured_name(m, k),
+		snprintf(at->titles[k], len, "%s@%s", present_measured_name(m, k),
 			 at->arg);
 	}
 	return true;
@@ -168,30 +157,41 @@ static int at_width(const struct at *at, uint32_t k)
 	return w > AT_WIDTH ? w : AT_WIDTH;
 }
 
-static void at_header(const struct at *at, enum cli_format format)
+static void at_header(const struct at *at, enum present_format format)
 {
 	for (uint32_t k = 0; k < at->n_measured; k++) {
-		if (format == CLI_FORMAT_CSV) {
-			cli_put_csv(stdout, at->titles[k]);
+		if (format == PRESENT_FORMAT_CSV) {
+			present_put_csv(stdout, at->titles[k]);
 			fputc(',', stdout);
 		} else {
 			printf("%*s", at_width(at, k) - (int)strlen(at->titles[k]),
 			       "");
-			cli_put_text(stdout, at->titles[k]);
+			present_put_text(stdout, at->titles[k]);
 			fputs("  ", stdout);
 		}
 	}
 }
 
-/* The row's model columns: text and CSV before the row, JSON into it. */
-static void at_row(struct at *at, const struct view *v, uint32_t node,
-		   enum cli_format format, json_t *j)
-{
-	struct view_node vn;
-	json_t *vals = format == CLI_FORMAT_JSON ? json_array() : NULL;
+/* The row's model columns (a present_walk row hook): text and CSV before
+ * the row, JSON into it. */
+struct at_rows {
+	struct at *at;
+	struct view *view;
+	enum present_format format;
+};
 
-	if (!view_node_get(v, node, &vn))
+static void at_row(void *ctx, uint32_t node, json_t *j)
+{
+	struct at_rows *ar = ctx;
+	struct at *at = ar->at;
+	enum present_format format = ar->format;
+	struct view_node vn;
+	json_t *vals = format == PRESENT_FORMAT_JSON ? json_array() : NULL;
+
+	if (!view_node_get(ar->view, node, &vn)) {
+		json_decref(vals);
 		return;
+	}
 	for (uint32_t k = 0; k < at->n_measured; k++) {
 		double x = vn.model_node == MODEL_NONE ? (double)NAN
 						       : at_value(at, &vn, k);
@@ -199,9 +199,9 @@ static void at_row(struct at *at, const struct view *v, uint32_t node,
 		if (vals)
 			json_array_append_new(vals, isnan(x) ? json_null()
 							     : json_real(x));
-		else if (format == CLI_FORMAT_CSV && !isnan(x))
+		else if (format == PRESENT_FORMAT_CSV && !isnan(x))
 			printf("%.17g,", x);
-		else if (format == CLI_FORMAT_CSV)
+		else if (format == PRESENT_FORMAT_CSV)
 			fputc(',', stdout);
 		else if (isnan(x))
 			printf("%*s  ", at_width(at, k), "");
@@ -285,93 +285,18 @@ static int parse(int argc, char **argv, struct cli_report_options *o,
 	return CLI_EXIT_OK;
 }
 
-/* Pre-order walk with an explicit stack of pending siblings. */
-static int walk(struct cli_rows *r, const struct cli_report_options *o,
-		uint32_t sort_column, double total, bool have_total,
-		struct at *at)
-{
-	uint32_t *stack = NULL;
-	size_t n = 0, cap = 0;
-	int rc = CLI_EXIT_OK;
-	bool first = true;
-	struct error err = {0};
-	uint32_t root = view_root(r->view);
-	double threshold = have_total ? total * o->min_percent / 100.0 : 0;
-	stack = malloc(sizeof(*stack));
-	if (!stack)
-		return CLI_EXIT_DATA;
-	cap = 1;
-	stack[n++] = root;
-	while (n > 0) {
-		uint32_t node = stack[--n];
-		struct view_node vn;
-		if (!view_node_get(r->view, node, &vn))
-			continue;
-		if (r->format == CLI_FORMAT_JSON) {
-			json_t *j = cli_rows_node_json(r, node);
-			if (at)
-				at_row(at, r->view, node, r->format, j);
-			fputs(first ? "\n" : ",\n", r->out);
-			cli_put_json(r->out, j, JSON_COMPACT | JSON_REAL_PRECISION(17));
-			json_decref(j);
-		} else {
-			if (at)
-				at_row(at, r->view, node, r->format, NULL);
-			cli_rows_print(r, node);
-		}
-		first = false;
-		if (o->depth != UINT32_MAX && vn.depth >= o->depth)
-			continue;
-		uint32_t *kids = NULL;
-		size_t nk = 0;
-		if (view_children(r->view, node, sort_column, false, &kids, &nk,
-				  &err) != STATUS_OK) {
-			cli_put_error(&err, "error");
-			rc = CLI_EXIT_DATA;
-			break;
-		}
-		/* children are sorted descending: cut at the threshold */
-		size_t keep = nk;
-		if (o->min_percent > 0 && have_total) {
-			for (keep = 0; keep < nk; keep++) {
-				double v;
-				if (!view_value(r->view, kids[keep],
-						sort_column, &v) ||
-				    v < threshold)
-					break;
-			}
-		}
-		if (n + keep > cap) {
-			size_t ncap = (n + keep) * 2;
-			uint32_t *p = realloc(stack, ncap * sizeof(*p));
-			if (!p) {
-				free(kids);
-				rc = CLI_EXIT_DATA;
-				break;
-			}
-			stack = p;
-			cap = ncap;
-		}
-		for (size_t i = keep; i-- > 0;)
-			stack[n++] = kids[i];
-		free(kids);
-	}
-	free(stack);
-	error_clear(&err);
-	return rc;
-}
-
-static int report_run(const struct cli_report_options *opt, struct at *at)
+static int report_run(struct session *s, const struct cli_report_options *opt,
+		      struct at *at)
 {
 	struct cli_report_options o = *opt;
 	struct model *m = NULL;
 	struct view *v = NULL;
 	uint32_t *cols = NULL;
 	size_t ncols = 0;
-	struct cli_rows rows = {0};
+	struct present_rows rows = {0};
 	struct error err = {0};
 	int rc = CLI_EXIT_OK;
-	m = cli_open_all(o.dbs, o.n_dbs);
+	m = cli_open_all(s, o.dbs, o.n_dbs);
 	if (!m) {
 		rc = CLI_EXIT_DATA;
 		goto out;
@@ -397,41 +322,45 @@ static int report_run(const struct cli_report_options *opt, struct at *at)
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
-	if (!cli_rows_init(&rows, v, cols, ncols, o.format, stdout)) {
+	if (!present_rows_init(&rows, v, cols, ncols, NULL, 0, o.format,
+			       stdout)) {
 		rc = CLI_EXIT_DATA;
 		goto out;
 	}
-	uint32_t sort = ncols ? cols[0] : MODEL_NONE;
-	double total = 0;
-	bool have_total = ncols && rows.has_total[0];
-	if (have_total)
-		total = rows.totals[0];
-	if (o.format == CLI_FORMAT_JSON) {
-		json_t *cj = cli_rows_columns_json(&rows);
-		fputs("{\"format\":", stdout);
-		json_t *fj = json_string(m->format);
-		cli_put_json(stdout, fj, JSON_ENCODE_ANY);
-		json_decref(fj);
-		printf(",\"view\":\"%s\",\"columns\":",
-		       view_kind_name(o.view));
-		if (!cj || !cli_put_json(stdout, cj, JSON_COMPACT))
-			fputs("[]", stdout);
-		fputs(",\"nodes\":[", stdout);
-		json_decref(cj);
+	struct at_rows ar = {at, v, o.format};
+	struct present_walk w = {.depth = o.depth,
+				 .min_percent = o.min_percent,
+				 .row = at ? at_row : NULL,
+				 .ctx = &ar};
+	/* text: a first walk finds the widest cell of each column, so
+	 * that wide values do not shift the columns */
+	struct present_walk measure = w;
+	measure.measure = true;
+	if (o.format == PRESENT_FORMAT_TEXT &&
+	    present_rows_walk(&rows, &measure, &err) != STATUS_OK) {
+		cli_put_error(&err, "error");
+		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	if (o.format == PRESENT_FORMAT_JSON) {
+		present_rows_json_open(&rows, m->format);
 	} else {
 		if (at)
 			at_header(at, o.format);
-		cli_rows_header(&rows);
+		present_rows_header(&rows);
 	}
-	rc = walk(&rows, &o, sort, total, have_total, at);
-	if (o.format == CLI_FORMAT_JSON)
-		fputs("\n]}\n", stdout);
+	if (present_rows_walk(&rows, &w, &err) != STATUS_OK) {
+		cli_put_error(&err, "error");
+		rc = CLI_EXIT_DATA;
+	}
+	if (o.format == PRESENT_FORMAT_JSON)
+		present_rows_json_close(&rows);
 	if (rc == CLI_EXIT_OK && cli_value_error(m))
 		rc = CLI_EXIT_DATA;
 out:
 	if (at)
 		at_close(at);
-	cli_rows_fini(&rows);
+	present_rows_fini(&rows);
 	view_free(v);
 	model_free(m);
 	free(cols);
@@ -439,23 +368,23 @@ out:
 	return rc;
 }
 
-int cli_report(const struct cli_report_options *opt)
+int cli_report(struct session *s, const struct cli_report_options *opt)
 {
-	return report_run(opt, NULL);
+	return report_run(s, opt, NULL);
 }
 
-int cmd_report(int argc, char **argv);
-int cmd_report(int argc, char **argv)
+int cmd_report(struct session *s, int argc, char **argv);
+int cmd_report(struct session *s, int argc, char **argv)
 {
 	struct cli_report_options o = {
 		.view = VIEW_TOP_DOWN,
 		.depth = UINT32_MAX,
-		.format = CLI_FORMAT_TEXT,
+		.format = PRESENT_FORMAT_TEXT,
 	};
 	struct at at = {0};
 	int rc = parse(argc, argv, &o, &at);
 	if (rc == CLI_EXIT_OK)
-		rc = report_run(&o, at.arg ? &at : NULL);
+		rc = report_run(s, &o, at.arg ? &at : NULL);
 	else if (rc < 0)
 		rc = CLI_EXIT_OK;
 	free(o.metrics);

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "present/present_path.h"
 #include "core/sanitize.h"
 #include "views/trace_index.h"
 
@@ -43,7 +44,7 @@ struct trace_options {
 	const char *lines, *at, *from, *to, *span, *gpu_lines;
 	uint64_t span_ns; /* --span: instants in [at, at + span) */
 	uint32_t columns, depth;
-	enum cli_format format;
+	enum present_format format;
 };
 
 /* The nanoseconds of one `unit` (s, ms, us, ns or none); false for any
@@ -83,7 +84,7 @@ static bool parse_time(const struct model *m, const char *opt,
 bad:
 	fprintf(stderr, "callscope trace: %s expects nanoseconds or "
 			"+N[ns|us|ms|s], not '", opt);
-	cli_put_text(stderr, arg);
+	present_put_text(stderr, arg);
 	fputs("'\n", stderr);
 	return false;
 }
@@ -104,7 +105,7 @@ static bool parse_span(const char *arg, uint64_t *out)
 	return true;
 bad:
 	fputs("callscope trace: --span expects N[ns|us|ms|s], not '", stderr);
-	cli_put_text(stderr, arg);
+	present_put_text(stderr, arg);
 	fputs("'\n", stderr);
 	return false;
 }
@@ -149,7 +150,7 @@ static bool parse_lines(const struct model *m, const char *spec,
 bad:
 	fputs("callscope trace: --lines expects a list like 0-3,7, not '",
 	      stderr);
-	cli_put_text(stderr, spec);
+	present_put_text(stderr, spec);
 	fputs("'\n", stderr);
 	return false;
 }
@@ -160,37 +161,27 @@ static json_t *path_json(const struct model *m, uint32_t ctx_id)
 {
 	json_t *arr = json_array();
 	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
-	if (node == MODEL_NONE || !arr)
-		return arr;
-	uint32_t depth = m->nodes[node].depth;
-	uint32_t *chain = calloc(depth ? depth : 1, sizeof(*chain));
-	if (!chain)
-		return arr;
-	uint32_t k = 0;
-	for (uint32_t n = node; n != 0 && n != MODEL_NONE && k < depth;
-	     n = m->nodes[n].parent)
-		chain[k++] = n;
-	while (k-- > 0) {
-		char *label = model_node_label(m, chain[k]);
-		json_array_append_new(arr, cli_json_text(label ? label : ""));
-		free(label);
-	}
-	free(chain);
+	size_t n = 0;
+	char **parts = node == MODEL_NONE ? NULL
+					  : present_node_parts(m, node,
+							       PRESENT_PATH_LABELS,
+							       &n);
+	for (size_t i = 0; arr && i < n; i++)
+		json_array_append_new(arr, present_json_text(parts[i]));
+	present_path_free(parts, n);
 	return arr;
 }
 
 static void put_path_text(const struct model *m, uint32_t ctx_id)
 {
-	json_t *path = path_json(m, ctx_id);
-	size_t i;
-	json_t *e;
-	json_array_foreach(path, i, e)
-	{
-		if (i)
-			fputs(" > ", stdout);
-		cli_put_text(stdout, json_string_value(e));
-	}
-	json_decref(path);
+	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
+	char *path = node == MODEL_NONE
+			     ? NULL
+			     : present_node_path(m, node, " > ",
+						 PRESENT_PATH_LABELS);
+	if (path)
+		present_put_text(stdout, path);
+	free(path);
 }
 
 static int parse(int argc, char **argv, struct trace_options *o)
@@ -243,7 +234,7 @@ static int parse(int argc, char **argv, struct trace_options *o)
 				fputs("callscope trace: --gpu-lines expects "
 				      "queue, stream or all, not '",
 				      stderr);
-				cli_put_text(stderr, optarg);
+				present_put_text(stderr, optarg);
 				fputs("'\n", stderr);
 				return CLI_EXIT_USAGE;
 			}
@@ -295,7 +286,7 @@ static json_t *line_json(const struct model *m, uint32_t line)
 			 "profile",
 			 tl->profile == MODEL_NONE ? json_null()
 						   : json_integer(tl->profile),
-			 "label", cli_json_text(model_str(m, tl->label)));
+			 "label", present_json_text(model_str(m, tl->label)));
 }
 
 /* The first instant of an interval line in [t, t + span) (exactly t
@@ -344,10 +335,10 @@ static json_t *instant_json(const struct model *m,
 	if (!in->found)
 		return json_null();
 	json_t *path = path_json(m, in->ctx);
-	json_array_append_new(path, cli_json_text(model_str(m, in->name)));
+	json_array_append_new(path, present_json_text(model_str(m, in->name)));
 	return json_pack("{s:I, s:o, s:I, s:I, s:o}", "time",
 			 (json_int_t)in->time, "name",
-			 cli_json_text(model_str(m, in->name)), "ctx",
+			 present_json_text(model_str(m, in->name)), "ctx",
 			 (json_int_t)in->ctx, "depth", (json_int_t)in->depth,
 			 "path", path);
 }
@@ -370,7 +361,7 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 	struct at_instant in = {0};
 	if (!at_instant(m, line, t, o, &in, err))
 		return false;
-	if (o->format == CLI_FORMAT_JSON) {
+	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_object_set_new(j, "time",
 				    found ? json_integer((json_int_t)iv.begin)
@@ -396,7 +387,7 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		return true;
 	}
 	printf("%5u  ", line);
-	cli_put_text(stdout, model_str(m, m->timelines[line].label));
+	present_put_text(stdout, model_str(m, m->timelines[line].label));
 	if (!found) {
 		fputs("  (idle)\n", stdout);
 	} else {
@@ -411,7 +402,7 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		       in.time, in.depth, in.ctx);
 		put_path_text(m, in.ctx);
 		fputs(in.ctx ? " > " : "", stdout);
-		cli_put_text(stdout, model_str(m, in.name));
+		present_put_text(stdout, model_str(m, in.name));
 		if (in.count > 1)
 			printf("  (%" PRIu64 " in the span)", in.count);
 		fputc('\n', stdout);
@@ -432,7 +423,7 @@ static void put_value_text(const struct model *m, uint32_t line, double v)
 	const char *unit = model_str(m, m->timelines[line].unit);
 	if (*unit && !isnan(v)) {
 		fputc(' ', stdout);
-		cli_put_text(stdout, unit);
+		present_put_text(stdout, unit);
 	}
 }
 
@@ -449,7 +440,7 @@ static bool at_counter_line(const struct model *m, uint32_t line, uint64_t t,
 	if (model_trace_take_error(m, err))
 		return false;
 	const char *unit = model_str(m, m->timelines[line].unit);
-	if (o->format == CLI_FORMAT_JSON) {
+	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_object_set_new(j, "kind", json_string("counter"));
 		json_object_set_new(j, "time",
@@ -457,12 +448,12 @@ static bool at_counter_line(const struct model *m, uint32_t line, uint64_t t,
 					  : json_null());
 		json_object_set_new(j, "value",
 				    found ? value_json(v) : json_null());
-		json_object_set_new(j, "unit", cli_json_text(unit));
+		json_object_set_new(j, "unit", present_json_text(unit));
 		json_array_append_new(lines, j);
 		return true;
 	}
 	printf("%5u  ", line);
-	cli_put_text(stdout, model_str(m, m->timelines[line].label));
+	present_put_text(stdout, model_str(m, m->timelines[line].label));
 	if (!found) {
 		fputs("  t=-  value=-  (before the first value)\n", stdout);
 		return true;
@@ -494,7 +485,7 @@ static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 		ctx = o->depth == UINT32_MAX
 			      ? s.ctx_id
 			      : trace_ctx_at_depth(m, s.ctx_id, o->depth);
-	if (o->format == CLI_FORMAT_JSON) {
+	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_object_set_new(j, "time",
 				    found ? json_integer((json_int_t)s.time)
@@ -505,7 +496,7 @@ static bool at_line(const struct model *m, uint32_t line, uint64_t t,
 		return true;
 	}
 	printf("%5u  ", line);
-	cli_put_text(stdout, model_str(m, m->timelines[line].label));
+	present_put_text(stdout, model_str(m, m->timelines[line].label));
 	if (!found) {
 		fputs("  t=-  ctx=0  (before the first sample)\n", stdout);
 		return true;
@@ -534,7 +525,7 @@ static bool window_counter_line(const struct model *m, uint32_t line,
 		free(values);
 		return false;
 	}
-	if (o->format == CLI_FORMAT_JSON) {
+	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_t *arr = json_array();
 		for (uint32_t k = 0; k < o->columns; k++)
@@ -542,16 +533,16 @@ static bool window_counter_line(const struct model *m, uint32_t line,
 		json_object_set_new(j, "kind", json_string("counter"));
 		json_object_set_new(
 			j, "unit",
-			cli_json_text(model_str(m, m->timelines[line].unit)));
+			present_json_text(model_str(m, m->timelines[line].unit)));
 		json_object_set_new(j, "cells", arr);
 		json_array_append_new(lines, j);
 	} else {
 		printf("%5u  ", line);
-		cli_put_text(stdout, model_str(m, m->timelines[line].label));
+		present_put_text(stdout, model_str(m, m->timelines[line].label));
 		const char *unit = model_str(m, m->timelines[line].unit);
 		if (*unit) {
 			fputs(" (", stdout);
-			cli_put_text(stdout, unit);
+			present_put_text(stdout, unit);
 			fputc(')', stdout);
 		}
 		fputs(": ", stdout);
@@ -595,7 +586,7 @@ static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 		}
 	}
 	struct trace_instant ti;
-	if (o->format == CLI_FORMAT_JSON) {
+	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_t *arr = json_array();
 		for (uint32_t k = 0; k < o->columns; k++)
@@ -611,7 +602,7 @@ static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 							model_instant(m, line,
 								      inst[k],
 								      &ti)
-						? cli_json_text(
+						? present_json_text(
 							  model_str(m, ti.name))
 						: json_null());
 			json_object_set_new(j, "instants", arr);
@@ -619,7 +610,7 @@ static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 		json_array_append_new(lines, j);
 	} else {
 		printf("%5u  ", line);
-		cli_put_text(stdout, model_str(m, m->timelines[line].label));
+		present_put_text(stdout, model_str(m, m->timelines[line].label));
 		fputs(": ", stdout);
 		for (uint32_t k = 0; k < o->columns; k++)
 			printf("%s%u", k ? " " : "", cells[k]);
@@ -631,7 +622,7 @@ static bool window_line(const struct model *m, uint32_t line, uint64_t from,
 				continue;
 			fputs(any ? ", " : "       instants: ", stdout);
 			printf("%u@", k);
-			cli_put_text(stdout, model_str(m, ti.name));
+			present_put_text(stdout, model_str(m, ti.name));
 			any = true;
 		}
 		if (any)
@@ -665,7 +656,7 @@ static bool select_gpu_lines(const struct model *m, const char *which,
 		any |= m->timelines[i].group == want;
 	if (which && !any) {
 		fputs("callscope trace: ", stderr);
-		cli_put_text(stderr, m->path);
+		present_put_text(stderr, m->path);
 		fprintf(stderr, ": no GPU lines by %s\n", which);
 		return false;
 	}
@@ -676,12 +667,12 @@ static bool select_gpu_lines(const struct model *m, const char *which,
 	return true;
 }
 
-int cmd_trace(int argc, char **argv);
-int cmd_trace(int argc, char **argv)
+int cmd_trace(struct session *s, int argc, char **argv);
+int cmd_trace(struct session *s, int argc, char **argv)
 {
 	struct trace_options o = {
 		.depth = UINT32_MAX,
-		.format = CLI_FORMAT_TEXT,
+		.format = PRESENT_FORMAT_TEXT,
 	};
 	struct model *m = NULL;
 	bool *selected = NULL;
@@ -689,12 +680,12 @@ int cmd_trace(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
-	m = cli_open_all(o.dbs, o.n_dbs);
+	m = cli_open_all(s, o.dbs, o.n_dbs);
 	if (!m)
 		return CLI_EXIT_DATA;
 	if (m->n_timelines == 0) {
 		fputs("callscope trace: ", stderr);
-		cli_put_text(stderr, m->path);
+		present_put_text(stderr, m->path);
 		fputs(": the database has no trace\n", stderr);
 		rc = CLI_EXIT_DATA;
 		goto out;
@@ -747,7 +738,7 @@ int cmd_trace(int argc, char **argv)
 	/* JSON is streamed one line object at a time: memory holds one
 	 * line's cells, whatever the number of lines */
 	bool first = true;
-	if (o.format == CLI_FORMAT_JSON)
+	if (o.format == PRESENT_FORMAT_JSON)
 		fputs("{\"lines\":[", stdout);
 	for (uint32_t i = 0; i < m->n_timelines; i++) {
 		if (!selected[i])
@@ -758,26 +749,26 @@ int cmd_trace(int argc, char **argv)
 			if (err.status != STATUS_OK) {
 				char *msg = error_format(&err);
 				fputs("callscope trace: ", stderr);
-				cli_put_text(stderr, msg ? msg : "read error");
+				present_put_text(stderr, msg ? msg : "read error");
 				fputc('\n', stderr);
 				free(msg);
 				error_clear(&err);
 			}
-			if (o.format == CLI_FORMAT_JSON)
+			if (o.format == PRESENT_FORMAT_JSON)
 				fputs("]}\n", stdout);
 			rc = CLI_EXIT_DATA;
 			goto out;
 		}
-		if (o.format == CLI_FORMAT_JSON && json_array_size(lines) > 0) {
+		if (o.format == PRESENT_FORMAT_JSON && json_array_size(lines) > 0) {
 			if (!first)
 				fputc(',', stdout);
-			cli_put_json(stdout, json_array_get(lines, 0),
+			present_put_json(stdout, json_array_get(lines, 0),
 				     JSON_COMPACT);
 			json_array_clear(lines);
 			first = false;
 		}
 	}
-	if (o.format == CLI_FORMAT_JSON)
+	if (o.format == PRESENT_FORMAT_JSON)
 		fputs("]}\n", stdout);
 out:
 	json_decref(lines);

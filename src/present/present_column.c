@@ -1,0 +1,131 @@
+/* present_column: titles and names of columns, statistics and node kinds,
+ * as every output shows them.  No curses here. */
+#include "config.h"
+
+#include "present/present_column.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+#include "present/present_write.h"
+#include "views/view.h"
+
+char *present_column_title(const struct model *m, uint32_t column)
+{
+	const struct model_column *c = &m->columns[column];
+	const char *variant = c->variant ? c->variant : "";
+	bool show_variant = *variant && strcmp(variant, "Sum") != 0;
+	char *out = NULL;
+	if (asprintf(&out, "%s%s%s (%s)", c->name, show_variant ? ":" : "",
+		     show_variant ? variant : "",
+		     c->kind == COLUMN_INCLUSIVE ? "I" : "E") < 0)
+		return NULL;
+	return out;
+}
+
+/* Characters (not bytes) of UTF-8 text `s`. */
+static size_t text_chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+char *present_column_title_fit(const struct model *m, uint32_t column,
+			       size_t width)
+{
+	char *full = present_column_title(m, column);
+	if (!full || text_chars(full) <= width)
+		return full;
+	const struct model_column *c = &m->columns[column];
+	const char *variant = c->variant ? c->variant : "";
+	const char *kind = c->kind == COLUMN_INCLUSIVE ? "I" : "E";
+	if (!*variant || strcmp(variant, "Sum") == 0)
+		return full; /* cut at the end by the caller */
+	/* "NAME~:VARIANT (I)" with the name cut, or "VARIANT (I)" */
+	size_t tail = text_chars(variant) + 5; /* ":" " (I)" */
+	size_t name_room = width > tail + 1 ? width - tail - 1 : 0;
+	char *out = NULL;
+	if (name_room >= 3) {
+		size_t bytes = 0, chars = 0;
+		while (c->name[bytes] && chars < name_room) {
+			bytes++;
+			while (((unsigned char)c->name[bytes] & 0xc0) == 0x80)
+				bytes++;
+			chars++;
+		}
+		if (asprintf(&out, "%.*s~:%s (%s)", (int)bytes, c->name,
+			     variant, kind) < 0)
+			out = NULL;
+	} else if (asprintf(&out, "%s (%s)", variant, kind) < 0) {
+		out = NULL;
+	}
+	if (!out)
+		return full;
+	free(full);
+	return out;
+}
+
+const char *present_combine_name(uint8_t combine)
+{
+	return combine == COMBINE_MIN   ? "min"
+	       : combine == COMBINE_MAX ? "max"
+					: "sum";
+}
+
+json_t *present_stat_json(const struct model *m, uint32_t stat)
+{
+	if (stat >= m->n_stats)
+		return json_null();
+	const struct model_stat *s = &m->stats[stat];
+	json_t *j = json_pack("{s:o, s:o, s:o, s:s}", "metric",
+			      present_json_text(model_str(m, s->metric)),
+			      "scope", present_json_text(model_str(m, s->scope)),
+			      "formula",
+			      present_json_text(model_str(m, s->formula)),
+			      "combine", present_combine_name(s->combine));
+	return j ? j : json_null();
+}
+
+const char *present_kind_name(uint8_t kind)
+{
+	switch ((enum node_kind)kind) {
+	case NODE_ROOT:
+		return "root";
+	case NODE_ENTRY:
+		return "entry";
+	case NODE_FUNCTION:
+		return "function";
+	case NODE_LOOP:
+		return "loop";
+	case NODE_LINE:
+		return "line";
+	case NODE_INSTRUCTION:
+		return "instruction";
+	case NODE_KERNEL:
+		return "kernel";
+	case NODE_REGION:
+		return "region";
+	case NODE_ADDRESS:
+		return "address";
+	}
+	if (kind == VIEW_ROW_MODULE)
+		return "module";
+	if (kind == VIEW_ROW_FILE)
+		return "file";
+	return "unknown";
+}
+
+const char *present_measured_name(const struct model *m, uint32_t measured)
+{
+	uint32_t col = model_measured_column(m, measured);
+	uint32_t stat = col == MODEL_NONE ? MODEL_NONE
+					  : model_column_stat(m, col);
+	if (stat == MODEL_NONE)
+		return col == MODEL_NONE ? "" : m->columns[col].name;
+	return model_str(m, m->stats[stat].metric);
+}

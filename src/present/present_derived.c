@@ -1,0 +1,194 @@
+/* present_derived: derived-column evaluation over a view, shared by the
+ * tree pane, :export and the row writer.  No curses here. */
+#include "config.h"
+
+#include "present/present_derived.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/formula.h"
+#include "model/model.h"
+#include "present/present_column.h"
+#include "views/view.h"
+
+struct leaf_ctx {
+	struct view *view;
+	uint32_t node;
+};
+
+/* A formula leaf: model column `leaf` at the row. */
+static bool leaf_value(void *ctx, uint32_t leaf, double *out)
+{
+	struct leaf_ctx *d = ctx;
+	if (leaf >= view_model(d->view)->n_columns)
+		return false;
+	return view_value(d->view, d->node, leaf, out);
+}
+
+bool present_column_value(struct view *v, const struct derived_column *derived,
+			  size_t n_derived, uint32_t column, uint32_t node,
+			  double *out)
+{
+	uint32_t nc = view_model(v)->n_columns;
+	if (column < nc)
+		return view_value(v, node, column, out);
+	size_t d = column - nc;
+	if (d >= n_derived || !derived[d].expr)
+		return false;
+	struct leaf_ctx ctx = {v, node};
+	return formula_eval(derived[d].expr, leaf_value, &ctx, out);
+}
+
+/* A growing string with a sticky failure. */
+struct buf {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void buf_add(struct buf *b, const char *p, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t ncap = (b->len + n + 1) * 2;
+		char *g = realloc(b->s, ncap);
+		if (!g) {
+			b->failed = true;
+			return;
+		}
+		b->s = g;
+		b->cap = ncap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static char *buf_take(struct buf *b)
+{
+	if (!b->failed && !b->s)
+		buf_add(b, "", 0);
+	if (b->failed) {
+		free(b->s);
+		return NULL;
+	}
+	return b->s;
+}
+
+/* The end of the quoted title that starts at `p` (after $"), its
+ * unescaped text in *title (heap); NULL when unterminated or out of
+ * memory. */
+static const char *read_title(const char *p, char **title)
+{
+	struct buf t = {0};
+	for (; *p && *p != '"'; p++) {
+		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			p++;
+		buf_add(&t, p, 1);
+	}
+	if (*p != '"') {
+		free(t.s);
+		*title = NULL;
+		return NULL;
+	}
+	*title = buf_take(&t);
+	return *title ? p + 1 : NULL;
+}
+
+char *present_derived_numbered(const struct model *m, const char *text,
+			       char **missing)
+{
+	struct buf out = {0};
+	*missing = NULL;
+	const char *p = text;
+	while (*p) {
+		if (p[0] != '$' || p[1] != '"') {
+			buf_add(&out, p++, 1);
+			continue;
+		}
+		char *title = NULL;
+		const char *end = read_title(p + 2, &title);
+		if (!end) { /* unterminated: formula_parse says where */
+			free(title);
+			buf_add(&out, p, strlen(p));
+			break;
+		}
+		uint32_t c = model_find_column(m, title);
+		if (c == MODEL_NONE) {
+			*missing = title;
+			free(out.s);
+			return NULL;
+		}
+		free(title);
+		char num[16];
+		int n = snprintf(num, sizeof(num), "$%u", c + 1);
+		buf_add(&out, num, (size_t)n);
+		p = end;
+	}
+	return buf_take(&out);
+}
+
+/* A title of column `c` that model_find_column finds again, heap; NULL
+ * when there is none (or out of memory). */
+static char *findable_title(const struct model *m, uint32_t c)
+{
+	char *t = present_column_title(m, c);
+	if (t && model_find_column(m, t) == c)
+		return t;
+	free(t);
+	const struct model_column *col = &m->columns[c];
+	t = NULL;
+	if (col->variant &&
+	    asprintf(&t, "%s:%s (%s)", col->name, col->variant,
+		     col->kind == COLUMN_INCLUSIVE ? "I" : "E") < 0)
+		t = NULL;
+	if (t && model_find_column(m, t) == c)
+		return t;
+	free(t);
+	return NULL;
+}
+
+char *present_derived_named(const struct model *m, const char *text)
+{
+	struct buf out = {0};
+	const char *p = text;
+	while (*p) {
+		if (p[0] == '$' && p[1] == '"') { /* already a title */
+			char *title = NULL;
+			const char *end = read_title(p + 2, &title);
+			free(title);
+			if (!end)
+				end = p + strlen(p);
+			buf_add(&out, p, (size_t)(end - p));
+			p = end;
+			continue;
+		}
+		if (p[0] != '$' || p[1] < '0' || p[1] > '9') {
+			buf_add(&out, p++, 1);
+			continue;
+		}
+		char *end;
+		unsigned long n = strtoul(p + 1, &end, 10);
+		char *title = n >= 1 && n <= m->n_columns
+				      ? findable_title(m, (uint32_t)(n - 1))
+				      : NULL;
+		if (!title) {
+			buf_add(&out, p, (size_t)(end - p));
+			p = end;
+			continue;
+		}
+		buf_add(&out, "$\"", 2);
+		for (const char *t = title; *t; t++) {
+			if (*t == '"' || *t == '\\')
+				buf_add(&out, "\\", 1);
+			buf_add(&out, t, 1);
+		}
+		buf_add(&out, "\"", 1);
+		free(title);
+		p = end;
+	}
+	return buf_take(&out);
+}
