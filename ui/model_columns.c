@@ -18,7 +18,7 @@
 #define SEV_W	    2
 #define VALUE_W	    10
 #define FIT_W	    30 /* RSS 9, adj. R² 7, SMAPE 7, RE 7 */
-#define FORMULA_MIN 26 /* "2.43e-8*s^(1/4)*log2(s)^2": the growing term */
+#define FORMULA_MIN 28 /* a term of one parameter, whole: "-2.43e-10*s^(11/4)*log2(s)^2" */
 #define FORMULA_MAX 72
 #define NAME_ROOM   30 /* what the model columns leave to the rest */
 
