@@ -2,6 +2,9 @@
 # `callscope points` end to end on small Extra-P text files written here:
 # text and JSON output, --metric, several sets (a JSON array), usage
 # errors (exit 1) and a broken set (exit 2, one line naming the line).
+# The text's repetition counts against two .extra-p files of the corpus
+# (read here with zipfile): the counts the file stores (4.2), "-" for
+# a file that stores none (4.0: it printed 0 before, issue 26).
 top_builddir=${top_builddir:-.}
 cs="$top_builddir/callscope"
 command -v python3 >/dev/null || exit 77
@@ -57,4 +60,43 @@ rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
 	grep -q "bad.txt: line 6: too many DATA lines" "$tmp/err" ||
 	fail "broken set: exit $rc, $(cat "$tmp/err")"
+# ---- repetitions: what the .extra-p file stores, "-" when nothing ------
+data=${CALLSCOPE_CORPUS:-${top_srcdir:-.}/../shared/corpus}/extra-p/extrap/tests/data
+for f in comparison/lulesh-cpu_demangled.extra-p \
+	experiments/two_parameter3.txt.extra-p; do
+	[ -f "$data/$f" ] || continue
+	"$cs" points "$data/$f" >"$tmp/reps.txt" 2>/dev/null ||
+		fail "points $f"
+	python3 - "$data/$f" "$tmp/reps.txt" <<'P' || fail "points $f: reps"
+import json, re, sys, zipfile
+doc = json.loads(zipfile.ZipFile(sys.argv[1]).read("experiment.json"))
+# the file's counts by (callpath, metric, coordinate text as printed)
+want = {}
+for cp, metrics in doc["measurements"].items():
+    for metric, points in metrics.items():
+        for pt in points:
+            coord = " ".join("%s=%.10g" % (n, v) for n, v in
+                             zip(doc["parameters"], pt["coordinate"]))
+            want[(cp, metric, coord)] = pt.get("repetitions")
+seen = 0
+head = None
+for line in open(sys.argv[2]):
+    m = re.match(r"^(\S.*)  \[(.*)\]$", line.rstrip("\n"))
+    if m:
+        head = m.groups()
+        continue
+    f = line.split()
+    if head is None or len(f) < 7 or f[0] == "mean":
+        continue
+    reps, coord = f[5], " ".join(f[6:])
+    w = want[(head[0], head[1], coord)]
+    expect = "-" if w is None else str(w)
+    if reps != expect:
+        sys.exit("%s [%s] %s: reps %s, the file says %r" %
+                 (head[0], head[1], coord, reps, w))
+    seen += 1
+if seen != len(want):
+    sys.exit("%d rows for %d measurements" % (seen, len(want)))
+P
+done
 exit $status

@@ -6,7 +6,8 @@
  * text and its errors, a parameter name with a control character
  * sanitized), peeking (pending vs no measurements), the severity range and
  * the worst-scaling ranking (by value and by growth) against values
- * computed here by hand, the overlay's marks, and the statistic the
+ * computed here by hand, what `!` selects wherever the cursor is, the
+ * metric shown first (time), the overlay's marks, and the statistic the
  * models are fitted on and the stored sets (which views are made,
  * paused, kept and freed). */
 #include "config.h"
@@ -311,6 +312,96 @@ static void test_peek_and_severity(void **state)
 	model_free(m);
 }
 
+/* `!` (issue 26, critique b5): the worst call path wherever the cursor
+ * is; the next only when the cursor is still on the one `!` selected. */
+static void test_worst_step(void **state)
+{
+	(void)state;
+	struct model *m = make_model("x");
+	struct extrap *x = extrap_new(m, true, NULL);
+	size_t k = 99;
+	double q = 0;
+	/* while a model is being fitted there is no ranking */
+	ready[2] = false;
+	assert_int_equal(extrap_worst_step(x, MODEL_NONE, &k, &q), MODEL_NONE);
+	ready[2] = true;
+	/* at x = 8: b 64, a 16, c 5.  The cursor on a (rank 1) before any
+	 * `!`: the worst, b, not the one after a */
+	assert_int_equal(extrap_worst_step(x, 1, &k, &q), 2);
+	assert_int_equal(k, 0);
+	assert_true(q == 64);
+	/* again on b: a, then c, then around to b */
+	assert_int_equal(extrap_worst_step(x, 2, &k, &q), 1);
+	assert_int_equal(k, 1);
+	assert_true(q == 16);
+	assert_int_equal(extrap_worst_step(x, 1, &k, &q), 3);
+	assert_int_equal(k, 2);
+	assert_true(q == 5);
+	assert_int_equal(extrap_worst_step(x, 3, &k, NULL), 2);
+	assert_int_equal(k, 0);
+	/* the cursor moved away (to c) from b: the worst again */
+	assert_int_equal(extrap_worst_step(x, 3, &k, NULL), 2);
+	assert_int_equal(k, 0);
+	/* the ranking changed (x = 1: c 5, a 2, b 1): from b, the worst of
+	 * the new ranking, not b's successor */
+	assert_null(extrap_set_at(x, "x=1"));
+	assert_int_equal(extrap_worst_step(x, 2, &k, &q), 3);
+	assert_int_equal(k, 0);
+	assert_true(q == 5);
+	/* the cursor nowhere (another view): the worst */
+	assert_int_equal(extrap_worst_step(x, MODEL_NONE, &k, NULL), 3);
+	extrap_free(x);
+	model_free(m);
+}
+
+/* The metric shown first: "time" when the set has one, else the first
+ * whose name contains it, else the first (issue 26, critique b7). */
+static void test_time_first(void **state)
+{
+	(void)state;
+	static const char *const sets[][4] = {
+	    {"visits", "Time", "bytes", NULL},	  /* "time", any case */
+	    {"visits", "min_time", "time", NULL}, /* "time" before min_time */
+	    {"visits", "min_time", "max_time", NULL}, /* the first with it */
+	    {"visits", "bytes", NULL, NULL},	      /* none: the first */
+	};
+	static const uint32_t want[] = {1, 2, 1, 0};
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		struct model_builder *b = model_builder_new("test", "mem");
+		uint32_t n = 0;
+		for (; n < 4 && sets[i][n]; n++) {
+			struct model_column col = {
+			    .name = strdup(sets[i][n]),
+			    .variant = strdup(""),
+			    .format = strdup("%g"),
+			    .pair = MODEL_NONE,
+			    .parent = MODEL_NONE};
+			assert_int_equal(model_builder_add_column(b, &col), n);
+			assert_int_equal(model_builder_add_measured(b, n), n);
+		}
+		assert_int_equal(model_builder_add_param(b, "x"), 0);
+		for (double v = 1; v <= 2; v++)
+			assert_int_not_equal(model_builder_add_point(b, &v, 1),
+					     MODEL_NONE);
+		struct model_node nd = {.function = MODEL_NONE,
+					.kind = NODE_REGION};
+		assert_int_equal(model_builder_add_node(b, 0, &nd), 1);
+		struct model_measure me = {.mean = 1, .repetitions = 1};
+		for (uint32_t k = 0; k < n; k++)
+			for (uint32_t p = 0; p < 2; p++)
+				assert_true(
+				    model_builder_set_measure(b, 1, k, p, &me));
+		struct model *m = model_builder_finish(b, NULL);
+		assert_non_null(m);
+		struct extrap *x = extrap_new(m, false, NULL);
+		assert_non_null(x);
+		assert_int_equal(extrap_measured(x), want[i]);
+		assert_int_equal(extrap_column(x), want[i]);
+		extrap_free(x);
+		model_free(m);
+	}
+}
+
 static void test_sync_fits_when_asked(void **state)
 {
 	(void)state;
@@ -450,6 +541,8 @@ int main(void)
 	    cmocka_unit_test(test_evaluation_point),
 	    cmocka_unit_test(test_name_sanitized),
 	    cmocka_unit_test(test_peek_and_severity),
+	    cmocka_unit_test(test_worst_step),
+	    cmocka_unit_test(test_time_first),
 	    cmocka_unit_test(test_sync_fits_when_asked),
 	    cmocka_unit_test(test_marks),
 	    cmocka_unit_test(test_measure_and_stored),

@@ -248,6 +248,54 @@ static void test_log_axes(void **state)
 	plot_free(p);
 }
 
+/* The y tick labels (right-aligned runs at x 0 in the plot area): their
+ * rows and values, top to bottom; how many. */
+static int y_labels(const struct plot *p, int *rows, double *values, int max)
+{
+	size_t n;
+	const struct plot_text *t = plot_texts(p, &n);
+	int k = 0;
+	for (size_t i = 0; i < n && k < max; i++)
+		if (t[i].x == 0 && t[i].right && t[i].y >= 2 &&
+		    t[i].y < plot_height(p) - 3) {
+			rows[k] = t[i].y;
+			values[k++] = strtod(t[i].text, NULL);
+		}
+	return k;
+}
+
+/* Issue 26 (critique b11): a y axis of five decades on a plot three rows
+ * high drew two labels on one row ("010" for 10 over 0.1); now every
+ * label has its own row, values decreasing downwards, and a tall plot
+ * keeps every decade. */
+static void test_y_labels_apart(void **state)
+{
+	(void)state;
+	for (int h = 8; h <= 40; h += 32) {
+		struct plot *p = plot_new(PLOT_ASCII);
+		struct plot_axis x = {0, 0, true, "s"}, y = {0, 0, true, "t"};
+		assert_true(plot_set_axes(p, &x, &y));
+		int s = plot_add_series(p, "a");
+		assert_true(plot_add_point(p, s, 64, 0.01, 0.01, 0.01));
+		assert_true(plot_add_point(p, s, 262144, 378, 378, 378));
+		assert_true(plot_render(p, 80, h));
+		int rows[16];
+		double v[16];
+		int n = y_labels(p, rows, v, 16);
+		assert_true(n >= 2);
+		for (int i = 1; i < n; i++)
+			for (int j = 0; j < i; j++)
+				assert_int_not_equal(rows[i], rows[j]);
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				if (rows[i] < rows[j])
+					assert_true(v[i] > v[j]);
+		if (h == 40) /* 0.01 0.1 1 10 100 */
+			assert_int_equal(n, 5);
+		plot_free(p);
+	}
+}
+
 static double plane(void *ctx, double x, double y)
 {
 	(void)ctx;
@@ -297,6 +345,7 @@ int main(void)
 	    cmocka_unit_test(test_braille),
 	    cmocka_unit_test(test_block_and_marker),
 	    cmocka_unit_test(test_log_axes),
+	    cmocka_unit_test(test_y_labels_apart),
 	    cmocka_unit_test(test_heatmap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -510,6 +510,11 @@ int app_run(struct model *model, const char *path, bool demo,
 	app.extrap = extrap_new(model, !opt->headless, &xerr);
 	if (xerr.status != STATUS_OK)
 		app_error(&app, &xerr);
+	/* the tree sorted by the models' metric (time when the set has
+	 * one, doc/extrap-ui.md), which the model columns follow */
+	for (size_t i = 0; app.extrap && i < app.cols.n_columns; i++)
+		if (app.columns[i] == extrap_column(app.extrap))
+			app.cols.sort_column = app.columns[i];
 	app_load_config(&app, opt->no_config, opt->config_path);
 	/* the database's warnings went to stderr before the screen hid
 	 * them: the first one also on the status line (a database without

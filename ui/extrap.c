@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/sanitize.h"
 #include "views/scaling_view.h"
@@ -47,9 +48,34 @@ struct extrap {
 	double *values; /* per node, NaN: none */
 	uint32_t *rank;
 	size_t n_rank;
+	/* what the last `!` selected: its node and rank, and for which
+	 * ranking (extrap_worst_step) */
+	uint32_t worst_node;
+	size_t worst_rank;
+	uint64_t worst_gen;
 	uint32_t marks[EXTRAP_MARKS_MAX];
 	size_t n_marks;
 };
+
+/* The metric shown first: the first measured metric named "time" (any
+ * case), else the first whose name contains "time", else the first
+ * (doc/extrap-ui.md: Extra-P's GUI shows the file's first metric, which
+ * in a set made from Cube files is "visits"). */
+static uint32_t time_like(const struct model *m)
+{
+	uint32_t n = model_n_measured(m), contains = MODEL_NONE;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t c = model_measured_column(m, k);
+		const char *name =
+		    c < m->n_columns && m->columns[c].name ? m->columns[c].name
+							   : "";
+		if (strcasecmp(name, "time") == 0)
+			return k;
+		if (contains == MODEL_NONE && strcasestr(name, "time"))
+			contains = k;
+	}
+	return contains == MODEL_NONE ? 0 : contains;
+}
 
 struct extrap *extrap_new(const struct model *m, bool background,
 			  struct error *err)
@@ -91,7 +117,9 @@ struct extrap *extrap_new(const struct model *m, bool background,
 		extrap_free(x);
 		return NULL;
 	}
+	x->measured = time_like(m);
 	x->gen = 1;
+	x->worst_node = MODEL_NONE;
 	return x;
 nomem:
 	extrap_free(x);
@@ -302,6 +330,12 @@ char *extrap_formula(const struct extrap *x, const struct scaling_model *sm)
 	return scaling_text(sm, x->names, x->m->n_params);
 }
 
+char *extrap_formula_compact(const struct extrap *x,
+			     const struct scaling_model *sm, int digits)
+{
+	return scaling_text_compact(sm, x->names, x->m->n_params, digits);
+}
+
 double extrap_eval(const struct extrap *x, const struct scaling_model *sm)
 {
 	return scaling_eval(sm, x->at);
@@ -429,6 +463,25 @@ uint32_t extrap_worst(struct extrap *x, size_t k, double *quantity)
 {
 	if (!refresh_range(x) || k >= x->n_rank)
 		return MODEL_NONE;
+	if (quantity)
+		*quantity = x->values[x->rank[k]];
+	return x->rank[k];
+}
+
+uint32_t extrap_worst_step(struct extrap *x, uint32_t cursor, size_t *rank,
+			   double *quantity)
+{
+	if (!refresh_range(x))
+		return MODEL_NONE;
+	size_t k = 0;
+	if (cursor != MODEL_NONE && cursor == x->worst_node &&
+	    x->worst_gen == x->gen && x->worst_rank + 1 < x->n_rank)
+		k = x->worst_rank + 1;
+	x->worst_node = x->rank[k];
+	x->worst_rank = k;
+	x->worst_gen = x->gen;
+	if (rank)
+		*rank = k;
 	if (quantity)
 		*quantity = x->values[x->rank[k]];
 	return x->rank[k];

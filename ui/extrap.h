@@ -74,6 +74,10 @@ const struct scaling_model *extrap_peek(struct extrap *x, uint32_t node,
 					bool *pending);
 /* The model's formula as Extra-P prints it (not sanitized); heap. */
 char *extrap_formula(const struct extrap *x, const struct scaling_model *sm);
+/* The same in short for screens (scaling_text_compact: `digits`
+ * significant digits, the fastest-growing term first); heap. */
+char *extrap_formula_compact(const struct extrap *x,
+			     const struct scaling_model *sm, int digits);
 /* The model's value at the evaluation point; with parameter `param` set
  * to `v` (the plot's x); with `p1` set to `v1` and `p2` to `v2` (the heat
  * map).  Not thread-safe (one scratch point per state). */
@@ -134,6 +138,17 @@ bool extrap_severity(struct extrap *x, uint32_t node, double *out);
  * the end; the ranking is made with the range.  Its severity quantity
  * (the value, or the growth) into *quantity when not NULL. */
 uint32_t extrap_worst(struct extrap *x, size_t k, double *quantity);
+
+/* What `!` selects with the cursor on `cursor` (MODEL_NONE: none): the
+ * worst call path (rank 0), wherever the cursor is; the next in the
+ * ranking only when the cursor is still on the call path the last call
+ * returned, for the same ranking (pressing `!` again walks down; after
+ * the wrap-around or any change of the evaluation point, metric,
+ * statistic or definition it starts again at the worst).  Its rank
+ * (0-based) and severity quantity into *rank and *quantity (when not
+ * NULL); MODEL_NONE while there is no ranking (models being fitted). */
+uint32_t extrap_worst_step(struct extrap *x, uint32_t cursor, size_t *rank,
+			   double *quantity);
 
 /* The severity sort's key of `node` (issue 17: `:sort severity`): its
  * severity quantity (the model's value at the evaluation point, or its

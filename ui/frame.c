@@ -14,6 +14,7 @@
 #include "present/present_path.h"
 #include "keys.h"
 #include "extrap.h"
+#include "model_columns.h"
 
 static void fill_line(int y, attr_t a)
 {
@@ -240,13 +241,22 @@ static void draw_detail(struct app *app, int y, int h, int w)
 			if (!*module)
 				module = model_str(m, f->module);
 		}
+		/* a parametric call path without a source: its model's
+		 * formula in full (or as much as fits) instead */
+		bool model = !*file && app->extrap &&
+			     app->current == VIEW_TOP_DOWN &&
+			     model_columns_detail(app->extrap, vn.model_node,
+						  row, 0, w);
 		char *where = NULL;
-		if (asprintf(&where, "%s%s%.0u%s%s", *file ? file : "(no source)",
+		if (!model &&
+		    asprintf(&where, "%s%s%.0u%s%s", *file ? file : "(no source)",
 			     line ? ":" : "", line, *module ? "   in " : "",
 			     module) < 0)
 			where = NULL;
-		screen_text(row, 0, 6, l, "Where ", true);
-		screen_text(row, 6, w - 6, a, where ? where : "", false);
+		if (!model) {
+			screen_text(row, 0, 6, l, "Where ", true);
+			screen_text(row, 6, w - 6, a, where ? where : "", false);
+		}
 		free(where);
 		row++;
 	}

@@ -18,7 +18,7 @@
 #define SEV_W	    2
 #define VALUE_W	    10
 #define FIT_W	    30 /* RSS 9, adj. R² 7, SMAPE 7, RE 7 */
-#define FORMULA_MIN 20
+#define FORMULA_MIN 28 /* a term of one parameter, whole: "-2.43e-10*s^(11/4)*log2(s)^2" */
 #define FORMULA_MAX 72
 #define NAME_ROOM   30 /* what the model columns leave to the rest */
 
@@ -162,7 +162,10 @@ void model_columns_row(struct pane_env *env, int y, int x, int tree_w,
 	number(y, x, VALUE_W, va, extrap_eval(env->extrap, sm));
 	x += VALUE_W + 1;
 	if (formula) {
-		char *text = extrap_formula(env->extrap, sm);
+		/* the short form: the growing term first, visible however
+		 * narrow the column; 4 digits when the column is wide */
+		char *text = extrap_formula_compact(env->extrap, sm,
+						    formula >= 40 ? 4 : 3);
 		screen_text(y, x, formula,
 			    selected ? base : theme_attr(THEME_ROLE_DETAIL),
 			    text ? text : "?", false);
@@ -176,6 +179,40 @@ void model_columns_row(struct pane_env *env, int y, int x, int tree_w,
 		number(y, x + 16, 6, pa, sm->smape);
 		number(y, x + 23, 6, pa, sm->re);
 	}
+}
+
+char *model_columns_formula(const struct extrap *ex,
+			    const struct scaling_model *sm, int width)
+{
+	char *full = extrap_formula(ex, sm);
+	if (!full || screen_text_width(full) <= width)
+		return full;
+	static const int digits[] = {6, 4};
+	for (size_t i = 0; i < sizeof(digits) / sizeof(*digits); i++) {
+		char *t = extrap_formula_compact(ex, sm, digits[i]);
+		if (t && screen_text_width(t) <= width) {
+			free(full);
+			return t;
+		}
+		free(t);
+	}
+	free(full);
+	return extrap_formula_compact(ex, sm, 3);
+}
+
+bool model_columns_detail(struct extrap *ex, uint32_t model_node, int y,
+			  int x, int width)
+{
+	const struct scaling_model *sm = extrap_peek(ex, model_node, NULL);
+	if (!sm || width < 8)
+		return false;
+	attr_t a = theme_attr(THEME_ROLE_DETAIL);
+	attr_t l = theme_attr(THEME_ROLE_DETAIL_LABEL);
+	char *text = model_columns_formula(ex, sm, width - 6);
+	screen_text(y, x, 6, l, "Model ", true);
+	screen_text(y, x + 6, width - 6, a, text ? text : "?", false);
+	free(text);
+	return true;
 }
 
 void model_columns_status(struct pane_env *env, int y, int x, int width)
@@ -294,28 +331,20 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 		return REACTION(HANDLED_REDRAW);
 	}
 	default: {
-		/* the selection's rank, when it is on the ranking: the next */
+		/* the worst call path, wherever the cursor is; again on the
+		 * one it selected: the next (extrap_worst_step) */
 		uint32_t sel = env->view_kind == VIEW_TOP_DOWN
 				   ? pane_selected_model_node(env)
 				   : MODEL_NONE;
 		size_t k = 0;
-		uint32_t n;
-		while ((n = extrap_worst(ex, k, NULL)) != MODEL_NONE &&
-		       n != sel)
-			k++;
-		n = extrap_worst(ex, n == MODEL_NONE ? 0 : k + 1, NULL);
-		if (n == MODEL_NONE)
-			n = extrap_worst(ex, 0, NULL);
+		double q = 0;
+		uint32_t n = extrap_worst_step(ex, sel, &k, &q);
 		if (n == MODEL_NONE) {
 			pane_message(env, false,
 				     "models are still being "
 				     "fitted; try again");
 			return REACTION(HANDLED_REDRAW);
 		}
-		k = 0;
-		double q = 0;
-		while (extrap_worst(ex, k, &q) != n)
-			k++;
 		if (strcmp(extrap_severity_name(ex), "growth") == 0)
 			pane_message(env, false,
 				     "worst-scaling call path #%zu: "

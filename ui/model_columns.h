@@ -12,6 +12,9 @@
 
 #include "pane.h"
 
+struct extrap;
+struct scaling_model;
+
 /* Whether the tree shows model columns now (a parametric database in
  * the top-down view); follows the tree's sort column to the metric. */
 bool model_columns_active(struct pane_env *env);
@@ -26,6 +29,19 @@ void model_columns_header(struct pane_env *env, int y, int x, int tree_w);
 /* The cells of view node `node` at (y, x), for a tree `tree_w` wide. */
 void model_columns_row(struct pane_env *env, int y, int x, int tree_w,
 		       uint32_t node, bool selected);
+
+/* The formula of `sm` for `width` columns: Extra-P's full text when it
+ * fits, else the short form (scaling_text_compact) with 6, 4 or 3
+ * significant digits, the first that fits (3 at least); heap, NULL when
+ * out of memory.  Not sanitized (screen_text does it). */
+char *model_columns_formula(const struct extrap *ex,
+			    const struct scaling_model *sm, int width);
+
+/* The detail line of call path `model_node` at (y, x): "Model " and its
+ * formula (model_columns_formula); false, drawing nothing, when it has
+ * no model (yet). */
+bool model_columns_detail(struct extrap *ex, uint32_t model_node, int y,
+			  int x, int width);
 
 /* The evaluation point's status line at (y, x) in `width` columns. */
 void model_columns_status(struct pane_env *env, int y, int x, int width);

@@ -173,10 +173,11 @@ static const char *metric_name(const struct extrap *ex)
 						      : "value";
 }
 
-/* Fill `p` for the line plot; returns how many models are pending and
+/* Fill `p` for the line plot, its legend `legend_w` wide; returns how many models are pending and
  * sets *shown to whether anything (a point, a curve) is drawn. */
 static int build_lines(struct pane_env *env, struct plot_pane *pp,
-		       struct plot *p, struct curve_ctx *ctx, bool *shown)
+		       struct plot *p, struct curve_ctx *ctx, int legend_w,
+		       bool *shown)
 {
 	struct extrap *ex = env->extrap;
 	const struct model *m = env->model;
@@ -203,10 +204,23 @@ static int build_lines(struct pane_env *env, struct plot_pane *pp,
 		const struct scaling_model *sm =
 		    extrap_peek(ex, nodes[i], &wait);
 		char *label = model_node_label(m, nodes[i]);
-		char *formula = sm ? extrap_formula(ex, sm) : NULL;
+		const char *lt = label ? label : "?";
+		/* the legend's share of the width (plot_draw_legend), less
+		 * "● ", the name and ": "; the formula full when it fits,
+		 * else short (the growing term first), and put before the
+		 * name when it would not fit after it */
+		int room = legend_w / (int)n - 3 - screen_text_width(lt) - 2;
+		char *formula =
+		    sm ? model_columns_formula(ex, sm, room) : NULL;
 		char *name = NULL;
-		if (asprintf(&name, "%s%s%s", label ? label : "?",
-			     formula ? ": " : "", formula ? formula : "") < 0)
+		int r;
+		if (!formula)
+			r = asprintf(&name, "%s", lt);
+		else if (screen_text_width(formula) <= room)
+			r = asprintf(&name, "%s: %s", lt, formula);
+		else
+			r = asprintf(&name, "%s  %s", formula, lt);
+		if (r < 0)
 			name = NULL;
 		int s = plot_add_series(p, name ? name : "?");
 		free(name);
@@ -294,7 +308,7 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		pending = wait;
 	} else if (p) {
 		have = false;
-		pending = build_lines(env, pp, p, ctx, &have);
+		pending = build_lines(env, pp, p, ctx, r.w, &have);
 		have = have || pending;
 	}
 	char *at = extrap_at_text(ex);

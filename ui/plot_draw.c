@@ -300,11 +300,28 @@ bool plot_draw_axes(struct plot *p, const double *yt, int ny, int lw)
 		put(p, axis_row, x, u ? "\xe2\x94\x80" : "-", PLOT_STYLE_AXIS,
 		    0, false);
 	char buf[32];
-	for (int i = 0; i < ny; i++) {
+	int rows[TICKS_MAX];
+	for (int i = 0; i < ny && i < TICKS_MAX; i++) {
 		double f = (1 - (plot_fwd(p->ya.log, yt[i]) - p->y0) /
 				    (p->y1 - p->y0)) *
 			   (p->ah - 1);
-		int r = p->ay + (int)lround(f);
+		rows[i] = isfinite(f) ? p->ay + (int)lround(f) : -1;
+	}
+	/* every `step`-th tick, the smallest step that puts no two labels
+	 * on one row (a short plot: 0.01, 1, 100 rather than labels drawn
+	 * over each other) */
+	int step = 1;
+	for (; step < ny; step++) {
+		bool clash = false;
+		for (int i = 0; i < ny && !clash; i += step)
+			for (int j = i + step; j < ny && !clash; j += step)
+				clash = rows[i] == rows[j] && rows[i] >= p->ay &&
+					rows[i] < axis_row;
+		if (!clash)
+			break;
+	}
+	for (int i = 0; i < ny; i += step) {
+		int r = rows[i];
 		if (r < p->ay || r >= axis_row)
 			continue;
 		put(p, r, lw, u ? "\xe2\x94\xa4" : "+", PLOT_STYLE_AXIS, 0,

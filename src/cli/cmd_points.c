@@ -208,9 +208,16 @@ static void set_text(const struct model *m, const char *metric)
 			uint32_t p;
 			const struct model_measure *ms =
 				model_measure_by_index(m, j, NULL, NULL, &p);
-			printf("  %14.8g %14.8g %14.8g %14.8g %14.8g %5u",
+			/* a file that stores no count (.extra-p before
+			 * 4.2, Extra-P 3) says nothing: "-", as the JSON's
+			 * null, not a count of 0 */
+			printf("  %14.8g %14.8g %14.8g %14.8g %14.8g",
 			       ms->mean, ms->median, ms->minimum, ms->maximum,
-			       ms->std, (unsigned)ms->repetitions);
+			       ms->std);
+			if (ms->repetitions)
+				printf(" %5u", (unsigned)ms->repetitions);
+			else
+				printf(" %5s", "-");
 			put_coord(m, p);
 			fputc('\n', stdout);
 		}

@@ -63,6 +63,16 @@ double scaling_eval(const struct scaling_model *model, const double *coords);
 char *scaling_text(const struct scaling_model *model,
 		   const char *const *names, uint32_t n_names);
 
+/* The model in short, for screens (scaling_compact.c): coefficients to
+ * `digits` significant digits (1..17), the terms by growth, the fastest
+ * first ("2.43e-8*s^(1/4)*log2(s)^2 + 9.41e-7"); reads back as an
+ * expression with ^ as power whose value is the model's to within half a
+ * unit of the last digit shown of each term.  Heap string, NULL when out
+ * of memory.  Not sanitized. */
+char *scaling_text_compact(const struct scaling_model *model,
+			   const char *const *names, uint32_t n_names,
+			   int digits);
+
 /* Deep copy; STATUS_NOMEM leaves *to cleared. */
 enum status scaling_model_copy(struct scaling_model *to,
 			       const struct scaling_model *from,

@@ -283,11 +283,20 @@ static enum status build_columns(struct build *d)
 							 : "value"),
 			.variant = strdup(""),
 			.description = strdup(
-				"Extra-P measurement: the mean of the "
-				"repetitions at the last point (the largest "
-				"coordinates); per profile, at each point"),
+				s->exclusive
+					? "Extra-P measurement: the mean of the "
+					  "repetitions at the last point (the "
+					  "largest coordinates) of the call "
+					  "path's exclusive values, as Extra-P "
+					  "reads them; per profile, at each "
+					  "point"
+					: "Extra-P measurement: the mean of the "
+					  "repetitions at the last point (the "
+					  "largest coordinates); per profile, "
+					  "at each point"),
 			.format = strdup("%.4g"),
-			.kind = COLUMN_INCLUSIVE,
+			.kind = s->exclusive ? COLUMN_EXCLUSIVE
+					     : COLUMN_INCLUSIVE,
 			.render = RENDER_NUMBER,
 			.visible = true,
 			.pair = MODEL_NONE,

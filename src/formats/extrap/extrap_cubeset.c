@@ -256,6 +256,8 @@ static enum status cubeset_open(const struct reader_input *in,
 	}
 	if (st == STATUS_OK) {
 		extrap_set_merge_incomplete(c.s);
+		/* Extra-P keeps each call path's exclusive values */
+		extrap_set_values_exclusive(c.s);
 		st = extrap_set_build(c.s, "extrap-cubeset", c.path, out, err);
 	}
 	extrap_point_dirs_free(c.dirs, c.n_dirs);

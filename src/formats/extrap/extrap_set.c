@@ -163,6 +163,11 @@ void extrap_set_merge_incomplete(struct extrap_set *s)
 	s->merge_incomplete = true;
 }
 
+void extrap_set_values_exclusive(struct extrap_set *s)
+{
+	s->exclusive = true;
+}
+
 void extrap_set_keep_file_order(struct extrap_set *s)
 {
 	s->file_order = true;

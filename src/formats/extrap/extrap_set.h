@@ -105,6 +105,12 @@ void extrap_set_may_lack_points(struct extrap_set *s, uint32_t cp);
  * (model_builder_keep_measure_order). */
 void extrap_set_keep_file_order(struct extrap_set *s);
 
+/* Declare the values exclusive (a call path's own, without its callees'),
+ * as Extra-P reads a Cube set's metrics: the columns are labelled E, and
+ * the flat and bottom-up views add them over every context.  Without it
+ * the columns are inclusive, the files saying nothing either way. */
+void extrap_set_values_exclusive(struct extrap_set *s);
+
 /* Whether an allocation failed. */
 bool extrap_set_nomem(const struct extrap_set *s);
 

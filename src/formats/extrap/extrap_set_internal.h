@@ -56,6 +56,7 @@ struct extrap_set {
 	uint32_t n_warnings;
 	bool merge_incomplete; /* Cube sets: see extrap_set_merge_incomplete */
 	bool file_order;       /* see extrap_set_keep_file_order */
+	bool exclusive;	       /* see extrap_set_values_exclusive */
 	bool *partial;         /* cp -> may lack points (NULL: none) */
 	uint32_t partial_cap;
 	bool nomem;
