@@ -18,6 +18,7 @@ int cmd_formats(int argc, char **argv);
 int cmd_listing(int argc, char **argv);
 int cmd_points(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -43,6 +44,9 @@ static const struct {
 	{"model", cmd_model,
 	 "model   SET... [--metric NAME] [--measure mean|median|minimum|maximum]\n"
 	 "                     [--stored N|NAME] [--format text|json]"},
+	{"stats", cmd_stats,
+	 "stats   DB... [--kind kernel|api|copy|range|...] "
+	 "[--format text|csv|json]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},

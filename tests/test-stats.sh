@@ -1,0 +1,78 @@
+#!/bin/sh
+# `callscope stats`: the per-kind summary (instances, total, mean, median,
+# min, max, stddev, percent) of every corpus Nsight export and .rpd file
+# and of generated ones against plain SQL over the same file
+# (tests/check_stats.py), opened cold and again from the run's index (the
+# same JSON); the text output shows times in units (no exponents), --kind
+# keeps one kind, an unknown kind and a database without intervals are
+# refused with one line (exit 1).
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+cs="$top_builddir/callscope"
+corpus="$top_srcdir/../shared/corpus"
+py=/usr/bin/python3
+[ -x "$py" ] || exit 77
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
+status=0
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+"$py" "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 3000 --ranks 2 \
+	>/dev/null || exit 1
+files="$tmp/ns/rank0.sqlite $tmp/ns/rank1.sqlite"
+if [ -d "$corpus/rocpd-schema" ]; then
+	"$py" "$top_srcdir/tests/gen_rocpd.py" "$tmp/roc" >/dev/null || exit 1
+	files="$files $tmp/roc/gen.rpd"
+fi
+if [ -d "$corpus" ]; then
+	files="$files $(find "$corpus" -type f \( -name '*.sqlite' -o -name '*.rpd' \) -size +0 | sort)"
+fi
+# shellcheck disable=SC2086
+"$py" "$top_srcdir/tests/check_stats.py" "$cs" $files || status=1
+# cold (above: the index was written) and indexed opens agree; --no-cache
+# reads the files again
+one="$tmp/ns/rank0.sqlite"
+"$cs" stats --format json "$one" >"$tmp/indexed.json" || fail "stats from the index"
+"$cs" --no-cache stats --format json "$one" >"$tmp/cold.json" || fail "stats cold"
+cmp -s "$tmp/indexed.json" "$tmp/cold.json" || fail "cold and indexed stats differ"
+ls "$XDG_CACHE_HOME"/callscope/runs/* >/dev/null 2>&1 || fail "no run index was written"
+# text: units, not exponents; the kinds' titles
+"$cs" stats "$one" >"$tmp/text" || fail "stats text"
+for title in "GPU kernels" "GPU memory copies" "GPU memory sets" \
+	"host CUDA API" "host NVTX ranges" "host OS runtime"; do
+	grep -q "^$title (" "$tmp/text" || fail "no '$title' in the text output"
+done
+grep -q 'e+' "$tmp/text" && fail "an exponent in the text output"
+grep -q ' us ' "$tmp/text" || fail "no microseconds in the text output"
+# --kind: one kind (a short name), CSV with raw nanoseconds
+"$cs" stats --kind kernel --format csv "$one" >"$tmp/csv" || fail "--kind kernel"
+head -n 1 "$tmp/csv" | grep -q '^group,kind,name,count,total_ns,' || fail "CSV header"
+[ "$(cut -d, -f2 "$tmp/csv" | sort -u | grep -vc '^kind$')" = 1 ] ||
+	fail "--kind kernel kept more than the kernels"
+grep -q ',void gemm_tile<float>(float\*),' "$tmp/csv" ||
+	fail "the kernels are not named by their demangled names"
+"$cs" stats --kind api --format json "$one" | "$py" -c '
+import json, sys
+k = json.load(sys.stdin)["kinds"]
+assert [x["kind"] for x in k] == ["CUDA API"], k' || fail "--kind api"
+"$cs" stats --kind nonsense "$one" >/dev/null 2>"$tmp/err"
+rc=$?
+{ [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q 'no kind nonsense in this run (kernels' "$tmp/err"; } ||
+	fail "an unknown kind: exit $rc, $(cat "$tmp/err")"
+# --kernel-names base: the two instantiations are one kernel
+"$cs" --kernel-names base stats --kind kernel --format csv "$one" |
+	grep -q '^GPU,kernels,gemm_tile,' || fail "--kernel-names base"
+# a database without intervals: one line, exit 1 (as listing on a
+# database that is not DCPI)
+v4=$(find "$corpus/hpctoolkit-v4" -name meta.db 2>/dev/null | head -n 1)
+if [ -n "$v4" ]; then
+	"$cs" stats "$(dirname "$v4")" >/dev/null 2>"$tmp/err"
+	rc=$?
+	{ [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; } ||
+		fail "a database without intervals: exit $rc, $(cat "$tmp/err")"
+fi
+exit $status
