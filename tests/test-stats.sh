@@ -5,7 +5,8 @@
 # (tests/check_stats.py), opened cold and again from the run's index (the
 # same JSON); the text output shows times in units (no exponents), --kind
 # keeps one kind, an unknown kind and a database without intervals are
-# refused with one line (exit 1).
+# refused with one line (exit 1); the viewer's summary pane (#) shows the
+# same figures.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 cs="$top_builddir/callscope"
@@ -66,6 +67,47 @@ rc=$?
 # --kernel-names base: the two instantiations are one kernel
 "$cs" --kernel-names base stats --kind kernel --format csv "$one" |
 	grep -q '^GPU,kernels,gemm_tile,' || fail "--kernel-names base"
+# the viewer's summary pane (#) at 200x50: every row of every kind shows
+# the figures of `stats --format json` at the screen's precision (4
+# significant digits in units, the percent to 0.1); at 80x24 the columns
+# that do not fit are named in the header
+"$cs" stats --format json "$one" >"$tmp/stats.json" || fail "stats json"
+"$cs" --no-config --headless --size 200x50 --keys '#' "$one" >"$tmp/screen" ||
+	fail "the summary pane"
+"$py" - "$tmp/stats.json" "$tmp/screen" <<'PY' || fail "the summary pane's figures"
+import json, sys
+kinds = json.load(open(sys.argv[1]))["kinds"]
+screen = open(sys.argv[2], encoding="utf-8").read().splitlines()
+
+def units(ns):
+    for scale, unit in ((1e9, "s"), (1e6, "ms"), (1e3, "us"), (1, "ns")):
+        if abs(ns) >= scale * (1 - 5e-5) or unit == "ns":
+            return "%.4g %s" % (ns / scale, unit)
+
+rows = 0
+for k in kinds:
+    title = "%s %s: %d instance" % (k["group"], k["kind"], k["count"])
+    at = [i for i, l in enumerate(screen) if l.startswith(title)]
+    assert at, "no title %r" % title
+    i = at[0] + 2
+    for r in k["rows"]:
+        if i >= len(screen) - 6:
+            break  # below the screen
+        cells = screen[i].replace("µs", "us").split()
+        want = ["%.1f%%" % r["percent"]]
+        for key in ("total", "count", "mean", "median", "min", "max",
+                    "stddev"):
+            want += [str(r[key])] if key == "count" else units(r[key]).split()
+        assert cells[:len(want)] == want, (screen[i], want)
+        assert screen[i].rstrip().endswith(r["name"]), (screen[i], r["name"])
+        rows += 1
+        i += 1
+assert rows >= 10, rows
+print("ok: %d rows of the summary pane equal stats --format json" % rows)
+PY
+"$cs" --no-config --headless --size 80x24 --keys '#' "$one" >"$tmp/screen80"
+grep -q 'Summary per kind, by total  \[Min Max StdDev: wider terminal\]' \
+	"$tmp/screen80" || fail "at 80x24 the hidden columns are not named"
 # a database without intervals: one line, exit 1 (as listing on a
 # database that is not DCPI)
 v4=$(find "$corpus/hpctoolkit-v4" -name meta.db 2>/dev/null | head -n 1)
