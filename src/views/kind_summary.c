@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "views/kind_summary.h"
 
@@ -240,14 +241,22 @@ void kind_summary_free(struct kind_summary *s)
 	free(s);
 }
 
-/* Whether `word` (a word of a kind's name) is `what`, or `what` + "s"
- * (case-insensitive). */
+/* Whether `word` (a word of a kind's name) is `what`, or its plural:
+ * `what` + "s", or "copy" -> "copies" (case-insensitive). */
 static bool word_is(const char *word, size_t len, const char *what)
 {
 	size_t w = strlen(what);
-	if (len != w && !(len == w + 1 && tolower((unsigned char)word[w]) == 's'))
+	if (w == 0)
 		return false;
-	for (size_t i = 0; i < w; i++)
+	size_t stem = w; /* the part of `what` that must be equal */
+	if (len == w + 1 && tolower((unsigned char)word[w]) == 's')
+		;
+	else if (len == w + 2 && tolower((unsigned char)what[w - 1]) == 'y' &&
+		 strncasecmp(word + w - 1, "ies", 3) == 0)
+		stem = w - 1;
+	else if (len != w)
+		return false;
+	for (size_t i = 0; i < stem; i++)
 		if (tolower((unsigned char)word[i]) !=
 		    tolower((unsigned char)what[i]))
 			return false;
