@@ -129,6 +129,21 @@ for kind in "GPU" "kernels" "memory copies" "memory sets" "CUDA API" \
 	screen | grep -q "─. $kind" || fail "the flat view has no row '$kind'"
 done
 screen | grep -q "unknown module" && fail "the flat view shows <unknown module>"
+# :set kernel-names base opens the run again in the same terminal: the
+# two instantiations are one kernel "gemm_tile"; the summary (#) says so
+t send-keys -t "$S" ':set kernel-names base' Enter
+wait_for "kernels named by their base names" ||
+	fail ":set kernel-names base did not open the run again"
+t send-keys -t "$S" 3 E
+wait_for "cudaLaunchKernel_v7000" || fail "E did not open the flat view"
+screen | grep -q "─  gemm_tile *$" ||
+	fail "no kernel gemm_tile after :set kernel-names base"
+screen | grep -q "gemm_tile<" && fail "template instantiations after :set kernel-names base"
+t send-keys -t "$S" '#'
+wait_for "GPU kernels: " || fail "# did not open the summary"
+screen | grep -q "  gemm_tile *$" || fail "the summary does not name gemm_tile"
+t send-keys -t "$S" Escape
+wait_for "Name (flat)" || fail "Esc did not close the summary"
 t send-keys -t "$S" 1
 wait_for "Name (top-down)" || fail "1 did not go back to the top-down view"
 t send-keys -t "$S" t
