@@ -7,8 +7,8 @@ not callscope's code), and each kind's rows sorted by total.
 
 usage: check_stats.py CALLSCOPE FILE...
 
-FILE is an Nsight Systems export (.sqlite) or a rocmProfileData .rpd
-file.  Nsight (doc/nsight.md): kernels by coalesce(demangledName,
+FILE is an Nsight Systems export (.sqlite), a rocmProfileData .rpd file
+or a rocprofv3 database (.db: its GPU kinds, kernels and copies).  Nsight (doc/nsight.md): kernels by coalesce(demangledName,
 shortName) (nsys stats' default names), copies by copy kind, memsets,
 CUDA API calls of eventClass 0 and 1 by name, NVTX push/pop and
 start/end ranges with an end by coalesce(text, StringIds[textId]), OS
@@ -124,6 +124,42 @@ def rpd(con):
     return out
 
 
+def v3(con):
+    """rocprofv3 databases, the GPU kinds: every table set's dispatches by
+    kernel symbol, named by display_name (else kernel_name), or by
+    kernel_name where symbols with different kernel_names share a
+    display_name (doc/rocpd.md); copies by their name string."""
+    out = {}
+    names = sorted(tables(con))
+    for t in names:
+        if not t.startswith("rocpd_kernel_dispatch_"):
+            continue
+        sfx = t[len("rocpd_kernel_dispatch"):]
+        syms = {}
+        for i, d, k in rows(con, "SELECT id, display_name, kernel_name FROM "
+                            "rocpd_info_kernel_symbol%s" % sfx):
+            d, k = d or "", k or ""
+            syms[i] = (d or k, k or d)
+        by_disp = {}
+        for d, k in syms.values():
+            by_disp.setdefault(d, set()).add(k)
+        for kid, d in rows(con, "SELECT kernel_id, \"end\" - start FROM %s "
+                           "WHERE %s" % (t, GOOD)):
+            disp, mang = syms.get(kid, ("<kernel %d>" % kid,) * 2)
+            name = mang if len(by_disp.get(disp, ())) > 1 else disp
+            out.setdefault(("GPU", "kernels"), {}).setdefault(
+                name, []).append(d)
+        c = "rocpd_memory_copy" + sfx
+        if c in names:
+            for n, d in rows(con, "SELECT coalesce((SELECT string FROM "
+                             "rocpd_string%s WHERE id = name_id), "
+                             "'MEMORY_COPY'), \"end\" - start FROM %s "
+                             "WHERE %s" % (sfx, c, GOOD)):
+                out.setdefault(("GPU", "memory copies"), {}).setdefault(
+                    n, []).append(d)
+    return out
+
+
 def expect(groups):
     """{(group, kind): [(name, count, total, mean, median, min, max,
     stddev, percent)] sorted by total, descending}"""
@@ -149,14 +185,18 @@ def close(a, b, rel):
 def check(cs, path):
     con = sqlite3.connect("file:%s?mode=ro&immutable=1" % path, uri=True)
     try:
-        want = expect(rpd(con) if "rocpd_op" in tables(con) else nsight(con))
+        have = tables(con)
+        only_gpu = any(t.startswith("rocpd_kernel_dispatch_") for t in have)
+        want = expect(rpd(con) if "rocpd_op" in have
+                      else v3(con) if only_gpu else nsight(con))
     finally:
         con.close()
     p = subprocess.run([cs, "stats", "--format", "json", path],
                        capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         return ["exit %d: %s" % (p.returncode, p.stderr.strip())], 0
-    got = {(k["group"], k["kind"]): k for k in json.loads(p.stdout)["kinds"]}
+    got = {(k["group"], k["kind"]): k for k in json.loads(p.stdout)["kinds"]
+           if not only_gpu or k["group"] == "GPU"}
     errs = []
     if set(got) != set(want):
         errs.append("kinds %s, SQL says %s" % (sorted(got), sorted(want)))

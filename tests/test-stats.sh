@@ -1,7 +1,9 @@
 #!/bin/sh
 # `callscope stats`: the per-kind summary (instances, total, mean, median,
 # min, max, stddev, percent) of every corpus Nsight export and .rpd file
-# and of generated ones against plain SQL over the same file
+# and of generated ones (Nsight, .rpd, rocprofv3: its kernels and copies,
+# one file whose symbols share a display name) against plain SQL over the
+# same file
 # (tests/check_stats.py), opened cold and again from the run's index (the
 # same JSON); the text output shows times in units (no exponents), --kind
 # keeps one kind, an unknown kind and a database without intervals are
@@ -26,13 +28,34 @@ fail() {
 files="$tmp/ns/rank0.sqlite $tmp/ns/rank1.sqlite"
 if [ -d "$corpus/rocpd-schema" ]; then
 	"$py" "$top_srcdir/tests/gen_rocpd.py" "$tmp/roc" >/dev/null || exit 1
-	files="$files $tmp/roc/gen.rpd"
+	# rocprofv3: two kernel symbols of one set share a display name
+	# (truncated) but not their kernel_names: two kernels
+	v3=$(ls "$tmp"/roc/run/*/*.db | head -n 1)
+	cp "$v3" "$tmp/shared.db" || exit 1
+	"$py" - "$tmp/shared.db" <<'PY' || exit 1
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                      "AND name LIKE 'rocpd_info_kernel_symbol_%'").fetchall():
+    c.execute('UPDATE "%s" SET display_name = \'reduce_sum\' WHERE '
+              "display_name IN ('reduce_sum<256>', 'softmax_fwd')" % t)
+c.commit()
+PY
+	files="$files $tmp/roc/gen.rpd $v3 $tmp/roc/merged.db $tmp/shared.db"
 fi
 if [ -d "$corpus" ]; then
 	files="$files $(find "$corpus" -type f \( -name '*.sqlite' -o -name '*.rpd' \) -size +0 | sort)"
 fi
 # shellcheck disable=SC2086
 "$py" "$top_srcdir/tests/check_stats.py" "$cs" $files || status=1
+if [ -f "$tmp/shared.db" ]; then
+	"$cs" stats --kind kernel --format csv "$tmp/shared.db" 2>/dev/null |
+		cut -d, -f3 | grep -c '^_Z\(reduce_sum<256>\|softmax_fwd\)$' |
+		grep -qx 2 || fail "rocpd: kernels sharing a display name merged"
+	"$cs" --kernel-names base stats --kind kernel --format csv \
+		"$tmp/shared.db" 2>/dev/null | grep -q '^GPU,kernels,reduce_sum,' ||
+		fail "rocpd --kernel-names base"
+fi
 # cold (above: the index was written) and indexed opens agree; --no-cache
 # reads the files again
 one="$tmp/ns/rank0.sqlite"
