@@ -63,6 +63,24 @@ one="$tmp/ns/rank0.sqlite"
 "$cs" --no-cache stats --format json "$one" >"$tmp/cold.json" || fail "stats cold"
 cmp -s "$tmp/indexed.json" "$tmp/cold.json" || fail "cold and indexed stats differ"
 ls "$XDG_CACHE_HOME"/callscope/runs/* >/dev/null 2>&1 || fail "no run index was written"
+# two exports as one run: each name's instances and total are the sums of
+# the files', its minimum and maximum the extremes
+"$cs" stats --format json "$tmp/ns/rank1.sqlite" >"$tmp/r1.json" || fail "stats rank1"
+"$cs" stats --format json "$tmp/ns" >"$tmp/both.json" || fail "stats of a directory"
+"$py" - "$tmp/indexed.json" "$tmp/r1.json" "$tmp/both.json" <<'PY' || fail "stats of two files as one run"
+import json, sys
+a, b, both = (json.load(open(p))["kinds"] for p in sys.argv[1:4])
+def rows(kinds):
+    return {(k["kind"], r["name"]): r for k in kinds for r in k["rows"]}
+a, b, both = rows(a), rows(b), rows(both)
+assert set(both) == set(a) | set(b), sorted(set(both) ^ (set(a) | set(b)))
+for key, r in both.items():
+    parts = [x[key] for x in (a, b) if key in x]
+    assert r["count"] == sum(p["count"] for p in parts), key
+    assert r["total"] == sum(p["total"] for p in parts), key
+    assert r["min"] == min(p["min"] for p in parts), key
+    assert r["max"] == max(p["max"] for p in parts), key
+PY
 # text: units, not exponents; the kinds' titles
 "$cs" stats "$one" >"$tmp/text" || fail "stats text"
 for title in "GPU kernels" "GPU memory copies" "GPU memory sets" \
