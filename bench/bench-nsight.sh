@@ -56,10 +56,12 @@ m --label "1000-column window, every line" -- \
 	"$cs" $nc trace --from +0s --to +2s --columns 1000 "$out"
 m --label "flat kernel summary (report --view flat)" -- \
 	"$cs" $nc report --view flat "$out"
+m --label "per-kind summary with medians (stats: every duration)" -- \
+	"$cs" $nc stats "$out"
 if command -v sqlite3 >/dev/null; then
 	cat >"$out.plain.sh" <<EOS
 for f in "$out"/*.sqlite; do
-	sqlite3 -readonly "\$f" "SELECT s.value, COUNT(*), SUM(k.end - k.start), MIN(k.end - k.start), MAX(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName GROUP BY 1" || exit 1
+	sqlite3 -readonly "\$f" "SELECT s.value, COUNT(*), SUM(k.end - k.start), MIN(k.end - k.start), MAX(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = coalesce(k.demangledName, k.shortName) GROUP BY 1" || exit 1
 done
 EOS
 	m --label "plain SQL: kernel summary, file by file" -- sh "$out.plain.sh"

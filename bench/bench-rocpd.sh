@@ -48,6 +48,8 @@ m --label "1000-column window, every line" -- \
 	"$cs" $nc trace --from +0s --to +2s --columns 1000 "$out"
 m --label "flat kernel summary (report --view flat)" -- \
 	"$cs" $nc report --view flat "$out"
+m --label "per-kind summary with medians (stats: every duration)" -- \
+	"$cs" $nc stats "$out"
 if command -v sqlite3 >/dev/null; then
 	cat >"$out.plain.sh" <<EOS
 for f in "$out"/*/*_results.db; do

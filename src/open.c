@@ -175,8 +175,10 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 		from_o.index_dir = index_dir;
 	if (o && o->align_clocks)
 		from_o.align_clocks = true;
+	if (o && o->kernel_names && !from_o.kernel_names)
+		from_o.kernel_names = o->kernel_names;
 	if (ro || from_o.n_image_path || from_o.index_dir ||
-	    from_o.align_clocks)
+	    from_o.align_clocks || from_o.kernel_names)
 		ro = &from_o;
 	char **local = calloc(n_paths, sizeof(*local));
 	if (!local) {

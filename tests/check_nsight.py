@@ -55,8 +55,9 @@ def run(cs, args):
 def check_file(cs, db, expected):
     errs = []
     exp = sections(expected)
-    flat = run(cs, ["report", db, "--view", "flat", "--format", "json",
-                    "--metric", "all"])
+    # the expected files name kernels by shortName: --kernel-names base
+    flat = run(cs, ["--kernel-names", "base", "report", db, "--view",
+                    "flat", "--format", "json", "--metric", "all"])
     names = [c["name"] for c in flat["columns"]]
     col = {n: i for i, n in enumerate(names)}
 
@@ -64,9 +65,13 @@ def check_file(cs, db, expected):
         v = node["values"][col[name]]
         return 0 if v is None else v
 
-    by = {}
-    for n in flat["nodes"]:
-        by.setdefault((n["kind"], n["name"]), n)
+    def by_name(flat):
+        by = {}
+        for n in flat["nodes"]:
+            by.setdefault((n["kind"], n["name"]), n)
+        return by
+
+    by = by_name(flat)
     root = next(n for n in flat["nodes"] if n["kind"] == "root")
 
     def want(what, got, expect):
@@ -163,7 +168,13 @@ def check_file(cs, db, expected):
             if p and p["name"].startswith("<GPU work without"):
                 unlinked += n["values"][1] or 0
         want("kernels without an API call", unlinked, int(rows[0][0]))
-    errs += check_summaries(db, by, val)
+    # by default kernels are named by demangledName (nsys stats)
+    errs += check_summaries(db, by_name(run(
+        cs, ["report", db, "--view", "flat", "--format", "json", "--metric",
+             "all"])), val, "coalesce(k.demangledName, k.shortName)"
+        if "demangledName" in columns(db, "CUPTI_ACTIVITY_KIND_KERNEL")
+        else "k.shortName")
+    errs += check_kernel_names(cs, db)
     errs += check_marks(cs, db, exp)
     errs += check_contexts(cs, db)
     return errs
@@ -309,17 +320,51 @@ def columns(db, table):
         con.close()
 
 
-def check_summaries(db, by, val):
+def check_kernel_names(cs, db):
+    """Per --kernel-names choice, the kernels of the flat view and their
+    calls against plain SQL grouping by the column nsys stats uses
+    (mangled falls back to demangled, then short)."""
+    errs = []
+    if not has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL"):
+        return errs
+    cols = columns(db, "CUPTI_ACTIVITY_KIND_KERNEL")
+    chain = {"base": ["shortName"],
+             "demangled": ["demangledName", "shortName"],
+             "mangled": ["mangledName", "demangledName", "shortName"]}
+    for choice, names in chain.items():
+        expr = "coalesce(%s)" % ", ".join(
+            "k." + c for c in names if c in cols) \
+            if len([c for c in names if c in cols]) > 1 else \
+            "k." + [c for c in names if c in cols][0]
+        want = {name: len(d) for name, d in sql_groups(
+            db, "SELECT s.value, k.end - k.start FROM "
+            "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = %s"
+            % expr).items()}
+        flat = run(cs, ["--kernel-names", choice, "report", db, "--view",
+                        "flat", "--format", "json", "--metric", "Calls"])
+        got = {}
+        for n in flat["nodes"]:
+            if n["kind"] == "kernel":
+                got[n["name"]] = got.get(n["name"], 0) + n["values"][1]
+        if got != want:
+            errs.append("--kernel-names %s: %s, SQL says %s"
+                        % (choice, got, want))
+        CHECKED[0] += 1
+    return errs
+
+
+def check_summaries(db, by, val, kernel_name="k.shortName"):
     """The flat view's per-name summaries (Calls, the total, Duration
     mean, min, max, stddev; copies: bytes and bandwidth) against plain
-    SQL over the export."""
+    SQL over the export; kernels named by SQL expression
+    `kernel_name`."""
     errs = []
     groups = []  # (what, flat kind, total column, {name: durations})
     if has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL"):
         groups.append(("kernel", "kernel", "GPU time (ns) (E)", sql_groups(
             db, "SELECT s.value, k.end - k.start FROM "
             "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
-            "s.id = k.shortName")))
+            "s.id = %s" % kernel_name)))
     if has_table(db, "CUPTI_ACTIVITY_KIND_MEMCPY"):
         copies = sql_groups(db, "SELECT copyKind, end - start FROM "
                             "CUPTI_ACTIVITY_KIND_MEMCPY")

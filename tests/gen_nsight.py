@@ -147,9 +147,21 @@ CREATE TABLE OSRT_API (start INTEGER NOT NULL, end INTEGER NOT NULL,
                 kd = rnd.randint(1000, 90000)
                 ks = max(gpu_t[stream], now + dur) + rnd.randint(0, 500)
                 gpu_t[stream] = ks + kd
+                # the first kernel is a template instantiated twice:
+                # one shortName, two demangled and mangled names (nsys
+                # stats tells them apart); the others have no
+                # mangledName (C linkage)
+                if k == 0:
+                    ty = "float" if corr % 2 else "double"
+                    dem = "void %s<%s>(%s*)" % (kname[k], ty, ty)
+                    man = sid("_Z%d%sI%sEvP%s" % (len(kname[k]), kname[k],
+                                                  ty[0], ty[0]))
+                else:
+                    dem = kname[k] + "(float*)"
+                    man = None
                 kernels.append((ks, ks + kd, 0, 1, stream, corr, gpid,
-                                sid(kname[k] + "(float*)"), sid(kname[k]),
-                                None, 32, 128, 1, 1, 256, 1, 1, 0, 1024))
+                                sid(dem), sid(kname[k]),
+                                man, 32, 128, 1, 1, 256, 1, 1, 0, 1024))
                 add(ans_k, kname[k], kd)
                 now += dur + rnd.randint(10, 100)
             done += batch

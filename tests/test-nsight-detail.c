@@ -141,6 +141,10 @@ static void test_lines_and_details(void **state)
 	assert_non_null(kv);
 	assert_string_equal(kv_text(kv, n, "bytes"), "2000");
 	assert_string_equal(kv_text(kv, n, "copy kind"), "HtoD");
+	/* CUPTI memory kinds by name, the number kept */
+	assert_string_equal(kv_text(kv, n, "source kind"), "unknown (0)");
+	assert_string_equal(kv_text(kv, n, "destination kind"),
+			    "pageable (1)");
 	assert_string_equal(kv_text(kv, n, "bandwidth"), "4.000 GB/s");
 	free(kv);
 	kv = NULL;
@@ -149,6 +153,22 @@ static void test_lines_and_details(void **state)
 	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
 			 STATUS_OK);
 	assert_string_equal(kv_text(kv, n, "correlation id"), "8");
+	assert_string_equal(kv_text(kv, n, "event class"), "CUDA runtime (0)");
+	free(kv);
+	kv = NULL;
+	/* the NVTX range: its event type and domain named, not raw enums
+	 * (critique b8: "event type=59 domain=1") */
+	assert_true(model_interval(m, host, 0, &iv));
+	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
+			 STATUS_OK);
+	assert_string_equal(kv_text(kv, n, "event type"),
+			    "NvtxPushPopRange (59)");
+	assert_string_equal(kv_text(kv, n, "domain"), "default (0)");
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(kv[i].key, "event type") == 0) {
+			assert_true(kv[i].is_number);
+			assert_true(kv[i].number == 59);
+		}
 	free(kv);
 	kv = NULL;
 	/* degenerate events: none, and a row that is not there */
@@ -162,6 +182,99 @@ static void test_lines_and_details(void **state)
 	    STATUS_OK);
 	assert_null(kv);
 	assert_int_equal(n, 0);
+	model_free(m);
+}
+
+/* Kinds and names: the kernel is named by its demangled name by default
+ * (nsys stats), its function is GPU / kernels, the calls' host / CUDA
+ * API, the range's host / NVTX ranges; --kernel-names base names it by
+ * shortName and mangled falls back to the demangled name (no column). */
+static void test_kinds_and_names(void **state)
+{
+	(void)state;
+	static const char *const choice[] = {NULL, "base", "mangled"};
+	static const char *const want[] = {"saxpy(float*)", "saxpy",
+					   "saxpy(float*)"};
+	for (size_t c = 0; c < 3; c++) {
+		struct model *m = NULL;
+		struct error err = {0};
+		struct reader_options o = {.kernel_names = choice[c]};
+		struct reader_input in = {.paths = (const char *[]){path},
+					  .n_paths = 1,
+					  .options = &o};
+		assert_int_equal(reader_nsight.open(&in, &m, &err),
+				 STATUS_OK);
+		size_t kernels = 0;
+		for (uint32_t i = 0; i < m->n_nodes; i++) {
+			const struct model_node *nd = &m->nodes[i];
+			if (nd->function >= m->n_functions)
+				continue;
+			const struct model_function *f =
+				&m->functions[nd->function];
+			const char *mod = model_str(m, f->module),
+				   *file = model_str(m, f->file),
+				   *name = model_str(m, nd->name);
+			if (nd->kind == NODE_KERNEL) {
+				assert_string_equal(name, want[c]);
+				assert_string_equal(mod, "GPU");
+				assert_string_equal(file, "kernels");
+				kernels++;
+			} else if (nd->kind == NODE_REGION) {
+				assert_string_equal(mod, "host");
+				assert_string_equal(file, "NVTX ranges");
+			} else if (strncmp(name, "cuda", 4) == 0) {
+				assert_string_equal(mod, "host");
+				assert_string_equal(file, "CUDA API");
+			} else if (strncmp(name, "[memcpy", 7) == 0) {
+				assert_string_equal(mod, "GPU");
+				assert_string_equal(file, "memory copies");
+			}
+		}
+		assert_int_equal(kernels, 1);
+		model_free(m);
+	}
+	/* an unknown choice is refused */
+	struct model *m = NULL;
+	struct error err = {0};
+	struct reader_options o = {.kernel_names = "short"};
+	struct reader_input in = {.paths = (const char *[]){path},
+				  .n_paths = 1,
+				  .options = &o};
+	assert_int_equal(reader_nsight.open(&in, &m, &err),
+			 STATUS_USAGE);
+	assert_null(m);
+	error_clear(&err);
+}
+
+/* An export with ENUM_ tables: the details take the names from them. */
+static void test_enum_tables(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_exec(db,
+			 "CREATE TABLE ENUM_NSYS_EVENT_TYPE(id INTEGER PRIMARY "
+			 "KEY, name TEXT, label TEXT);"
+			 "INSERT INTO ENUM_NSYS_EVENT_TYPE VALUES (59, "
+			 "'NvtxPushPopRangeFromTable', 'NVTX push/pop');",
+			 NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(db);
+	struct model *m = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
+			 STATUS_OK);
+	uint32_t host = line_labelled(m, "pid 1 tid 100");
+	struct trace_interval iv;
+	struct model_kv *kv = NULL;
+	size_t n = 0;
+	assert_true(model_interval(m, host, 0, &iv));
+	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
+			 STATUS_OK);
+	assert_string_equal(kv_text(kv, n, "event type"),
+			    "NvtxPushPopRangeFromTable (59)");
+	free(kv);
 	model_free(m);
 }
 
@@ -349,6 +462,8 @@ int main(void)
 	    cmocka_unit_test(test_links),
 	    cmocka_unit_test(test_follow_link),
 	    cmocka_unit_test(test_prepare),
+	    cmocka_unit_test(test_kinds_and_names),
+	    cmocka_unit_test(test_enum_tables), /* last: it adds a table */
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -46,7 +46,7 @@ done
 	exit 1
 for cmd in info "report --depth 9" "report --view flat --format json" \
 	"report --format csv" "trace --at 5000" "trace --at 5000 --format json" \
-	hotpath; do
+	hotpath stats "stats --format csv" "stats --format json"; do
 	# shellcheck disable=SC2086
 	"$cs" $cmd "$tmp/evil/rank0.sqlite" >"$tmp/out" 2>&1 || fail "$cmd on control characters: exit $?"
 	if tr -d '\n' <"$tmp/out" | LC_ALL=C grep -q '[[:cntrl:]]'; then

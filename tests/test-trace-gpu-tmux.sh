@@ -7,8 +7,9 @@
 # line links (`a`) to its call and back to the same kernel on the stream
 # line (not to the hidden queue line), `A` finds it the only launch of
 # its call, and `S` again goes back.  On a
-# generated Nsight export the flat view opens down to its calls and
-# kernels, and `S` shows the lines by context.  On the
+# generated Nsight export the flat view is grouped by kind and opens (E)
+# down to its calls and kernels (demangled names),
+# and `S` shows the lines by context.  On the
 # generated .rpd file the instant UserMarkers draw a marker cell and the
 # cursor's lines name the first instant in its cell.  Polls capture-pane
 # with a timeout.
@@ -109,16 +110,40 @@ t send-keys -t "$S" q
 wait_shell || fail "the terminal was not restored"
 echo "ok: rocpd lines by queue and by stream"
 
-# Nsight: the flat view opens down to the calls and kernels (no module
-# or file: the lone "<unknown module>" and "<unknown file>" rows are
-# opened); streams first, S shows contexts
+# Nsight: the flat view is grouped by kind (GPU: kernels, memory copies,
+# memory sets; host: CUDA API, NVTX ranges, OS runtime), never
+# "<unknown module>"; E opens it down to the calls and kernels, the
+# kernels named by their demangled names (two instantiations of one
+# template apart); streams first, S shows contexts
 start "$cs --no-config --no-cache $tmp/ns/rank0.sqlite" "<program root>" ||
 	exit 1
 t send-keys -t "$S" 3
 wait_for "Name (flat)" || fail "3 did not show the flat view"
+wait_for "─▸ host" || fail "the flat view has no host group"
+t send-keys -t "$S" E
 wait_for "cudaLaunchKernel_v7000" ||
 	fail "the flat view did not open down to the calls"
-screen | grep -q "gemm_tile" || fail "the flat view shows no kernel"
+for kind in "GPU" "kernels" "memory copies" "memory sets" "CUDA API" \
+	"NVTX ranges" "OS runtime" "void gemm_tile<float>(float\*)" \
+	"void gemm_tile<double>(double\*)"; do
+	screen | grep -q "─. $kind" || fail "the flat view has no row '$kind'"
+done
+screen | grep -q "unknown module" && fail "the flat view shows <unknown module>"
+# :set kernel-names base opens the run again in the same terminal: the
+# two instantiations are one kernel "gemm_tile"; the summary (#) says so
+t send-keys -t "$S" ':set kernel-names base' Enter
+wait_for "kernels named by their base names" ||
+	fail ":set kernel-names base did not open the run again"
+t send-keys -t "$S" 3 E
+wait_for "cudaLaunchKernel_v7000" || fail "E did not open the flat view"
+screen | grep -q "─  gemm_tile *$" ||
+	fail "no kernel gemm_tile after :set kernel-names base"
+screen | grep -q "gemm_tile<" && fail "template instantiations after :set kernel-names base"
+t send-keys -t "$S" '#'
+wait_for "GPU kernels: " || fail "# did not open the summary"
+screen | grep -q "  gemm_tile *$" || fail "the summary does not name gemm_tile"
+t send-keys -t "$S" Escape
+wait_for "Name (flat)" || fail "Esc did not close the summary"
 t send-keys -t "$S" 1
 wait_for "Name (top-down)" || fail "1 did not go back to the top-down view"
 t send-keys -t "$S" t

@@ -405,8 +405,14 @@ static void loop(struct app *app, const struct ui_options *opt,
 		*frame_start_us = t0;
 		if (is_char || key != KEY_RESIZE) /* a resize only redraws */
 			app_handle_key(app, key, is_char, wc);
-		if (app->quit)
+		if (app->quit) {
+			/* opened again: the rest of the script is the next
+			 * run's */
+			if (app->reopen && app->reopen->names[0])
+				app->reopen->keys = opt->headless ? script.p
+								  : NULL;
 			break;
+		}
 		frame_draw(app);
 		double t1 = input_now_us();
 		char name[32];
@@ -420,7 +426,8 @@ static void loop(struct app *app, const struct ui_options *opt,
 			screen_dump(opt->dump);
 		}
 	}
-	if (opt->dump && !opt->dump_each)
+	if (opt->dump && !opt->dump_each &&
+	    !(app->reopen && app->reopen->names[0]))
 		screen_dump(opt->dump);
 }
 
@@ -486,12 +493,17 @@ static void teardown(struct app *app)
 }
 
 int app_run(struct model *model, const char *path, bool demo,
-	    const struct ui_options *opt)
+	    const struct ui_options *opt, struct ui_reopen *reopen)
 {
 	struct app app;
 	memset(&app, 0, sizeof(app));
 	app.model = model;
 	app.session = opt->session;
+	app.reopen = reopen;
+	if (reopen) {
+		reopen->names[0] = '\0';
+		reopen->keys = NULL;
+	}
 	app.db_path = strdup(path);
 	app.demo = demo;
 	layout_init(&app.layout);
@@ -538,6 +550,10 @@ int app_run(struct model *model, const char *path, bool demo,
 		rc = 2;
 		goto out;
 	}
+	if (reopen && reopen->reopened && !app.message)
+		app_message(&app, false, "kernels named by their %s names "
+					 "(the run opened again)",
+			    reopen->current);
 	if (demo && !app.message)
 		app_message(&app, false, "This is the demo database (%s); "
 					 "give a database path to open "
@@ -559,7 +575,7 @@ int app_run(struct model *model, const char *path, bool demo,
 	 * restored and every stream flushed; waiting for the build only to
 	 * free memory the process is about to give back would make `q` slow
 	 * on a huge database. */
-	if (prebuild_running_at_exit(&app)) {
+	if (!(reopen && reopen->names[0]) && prebuild_running_at_exit(&app)) {
 		fflush(NULL);
 		_exit(rc);
 	}

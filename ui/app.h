@@ -26,8 +26,22 @@ struct ui_options {
 	struct session *session;
 };
 
-/* Run the viewer on `model` (taken over).  Returns the exit status. */
+/* What the viewer asks of its caller when it returns: `:set kernel-names
+ * NAME` on a GPU run asks that the database be opened again with its
+ * kernels named NAME (`names` not empty), the viewer then run on it from
+ * key `keys` of the headless script on (NULL: none left). */
+struct ui_reopen {
+	char names[16];
+	const char *keys;
+	/* set by the caller: the kernel names of the run shown, and whether
+	 * it was opened again for them (the viewer says so) */
+	char current[16];
+	bool reopened;
+};
+
+/* Run the viewer on `model` (taken over).  Returns the exit status;
+ * `reopen` (may be NULL: never asked) says whether to run it again. */
 int app_run(struct model *model, const char *path, bool demo,
-	    const struct ui_options *opt);
+	    const struct ui_options *opt, struct ui_reopen *reopen);
 
 #endif

@@ -490,6 +490,37 @@ static bool option_is(const char *arg, const char *name, const char **rest)
 	return true;
 }
 
+/* `:set kernel-names base|demangled|mangled` (also `= NAME`): a GPU run
+ * opened again with its kernels named so (the viewer starts over on it:
+ * app_run's reopen); false when `arg` is not about it. */
+static bool set_kernel_names(struct app *app, const char *arg)
+{
+	const char *v = NULL;
+	if (!option_is(arg, "kernel-names", &v))
+		return false;
+	const char *f = app->model->format;
+	if (strcmp(v, "base") != 0 && strcmp(v, "demangled") != 0 &&
+	    strcmp(v, "mangled") != 0)
+		app_message(app, true,
+			    "set kernel-names: base, demangled or mangled");
+	else if (strcmp(f, "nsight") != 0 && strcmp(f, "rocpd") != 0)
+		app_message(app, true, "set kernel-names: for GPU runs "
+				       "(Nsight, rocpd), not %s databases", f);
+	else if (!app->reopen)
+		app_message(app, true, "set kernel-names: the database cannot "
+				       "be opened again here; start callscope "
+				       "--kernel-names %s", v);
+	else if (strcmp(app->reopen->current, v) == 0)
+		app_message(app, false, "kernels are named by their %s names "
+				       "already", v);
+	else {
+		snprintf(app->reopen->names, sizeof(app->reopen->names), "%s",
+			 v);
+		app->quit = true;
+	}
+	return true;
+}
+
 /* `:set models stored N|NAME`, `:set models fitted`. */
 static void set_models(struct app *app, const char *arg)
 {
@@ -664,7 +695,8 @@ void app_command(struct app *app, const char *line)
 			    "metric, sort, threshold, depth, derive, export, "
 			    "view, help, quit)",
 			    i == n ? "unknown" : "incomplete", cmd);
-	} else if (strcmp(cmd, "set") == 0 && set_at(app, arg)) {
+	} else if (strcmp(cmd, "set") == 0 &&
+		   (set_kernel_names(app, arg) || set_at(app, arg))) {
 		;
 	} else if (commands[i].config) {
 		config_line(app, line);

@@ -89,6 +89,8 @@ struct app {
 
 	struct rect stack_rect, split_rect; /* at the last draw */
 	bool quit;
+	/* where a reopen is asked (app_run's `reopen`; NULL: cannot) */
+	struct ui_reopen *reopen;
 };
 
 /* app.c */

@@ -240,7 +240,29 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	opt.session = &session;
-	rc = app_run(m, db, demo, &opt);
+	struct ui_reopen again = {0};
+	snprintf(again.current, sizeof(again.current), "%s",
+		 open_opts.kernel_names ? open_opts.kernel_names : "demangled");
+	rc = app_run(m, db, demo, &opt, &again);
+	/* `:set kernel-names NAME`: the run opened again, the viewer run on
+	 * it with the rest of the key script */
+	static char names[sizeof(again.names)];
+	while (again.names[0] && !screen_quit_signal()) {
+		memcpy(names, again.names, sizeof(names));
+		memcpy(again.current, names, sizeof(names));
+		again.reopened = true;
+		session.options.kernel_names = names;
+		m = demo ? cli_open(&session, db)
+			 : cli_open_all(&session,
+					(const char *const *)argv + optind,
+					(size_t)(argc - optind));
+		if (!m) {
+			rc = CLI_EXIT_DATA;
+			goto out;
+		}
+		opt.keys = again.keys ? again.keys : "";
+		rc = app_run(m, db, demo, &opt, &again);
+	}
 	int quit_signal = screen_quit_signal();
 	if (quit_signal) { /* the terminal is restored: clean up, then die */
 		temp_dirs_remove_all();

@@ -18,6 +18,7 @@ int cmd_formats(struct session *s, int argc, char **argv);
 int cmd_listing(struct session *s, int argc, char **argv);
 int cmd_points(struct session *s, int argc, char **argv);
 int cmd_model(struct session *s, int argc, char **argv);
+int cmd_stats(struct session *s, int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -43,6 +44,9 @@ static const struct {
 	{"model", cmd_model,
 	 "model   SET... [--metric NAME] [--measure mean|median|minimum|maximum]\n"
 	 "                     [--stored N|NAME] [--format text|json]"},
+	{"stats", cmd_stats,
+	 "stats   DB... [--kind kernel|api|copy|range|...] "
+	 "[--format text|csv|json]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},
@@ -94,6 +98,10 @@ void cli_usage(FILE *out)
 	      "  --align-clocks  GPU runs of several hosts: start each host "
 	      "at the run's\n                  first event (clocks are "
 	      "independent)\n"
+	      "  --kernel-names base|demangled|mangled\n"
+	      "                  GPU runs: name kernels by their demangled "
+	      "name (default,\n                  as nsys stats), base name "
+	      "or mangled name\n"
 	      "  --offline       use the cache only, never the network\n"
 	      "  --download      download every file (never read large files "
 	      "remotely)\n"

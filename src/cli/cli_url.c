@@ -95,6 +95,21 @@ bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
 			o->no_cache = true;
 		} else if (strcmp(a, "--align-clocks") == 0) {
 			o->align_clocks = true;
+		} else if (strcmp(a, "--kernel-names") == 0 ||
+			   strncmp(a, "--kernel-names=", 15) == 0) {
+			const char *v = a[14] == '=' ? a + 15
+				       : i + 1 < *argc ? argv[++i]
+						       : NULL;
+			if (!v || (strcmp(v, "base") != 0 &&
+				   strcmp(v, "demangled") != 0 &&
+				   strcmp(v, "mangled") != 0)) {
+				fputs("callscope: --kernel-names expects base, "
+				      "demangled or mangled\n",
+				      stderr);
+				ok = false;
+			} else {
+				o->kernel_names = v;
+			}
 		} else if (strcmp(a, "--offline") == 0) {
 			o->offline = true;
 		} else if (strcmp(a, "--download") == 0) {

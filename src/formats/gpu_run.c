@@ -142,6 +142,93 @@ void gpu_run_add_counter(struct gpu_run *r, uint32_t node, uint32_t k,
 	*v = isnan(*v) ? value : *v + value;
 }
 
+const char *gpu_run_group_name(const struct gpu_run_family *family,
+			       uint8_t group)
+{
+	static const char *const fallback[GPU_RUN_N_GROUPS] = {
+	    [GPU_RUN_GROUP_NONE] = "",
+	    [GPU_RUN_GROUP_KERNEL] = "kernels",
+	    [GPU_RUN_GROUP_COPY] = "memory copies",
+	    [GPU_RUN_GROUP_MEMSET] = "memory sets",
+	    [GPU_RUN_GROUP_GPU_OTHER] = "other GPU work",
+	    [GPU_RUN_GROUP_API] = "API calls",
+	    [GPU_RUN_GROUP_RANGE] = "ranges",
+	    [GPU_RUN_GROUP_OS] = "OS runtime calls",
+	};
+	if (group >= GPU_RUN_N_GROUPS)
+		return "";
+	return family && family->group_names[group]
+		   ? family->group_names[group]
+		   : fallback[group];
+}
+
+/* The identifier ending at `end` in s[0, end) (its start). */
+static size_t ident_start(const char *s, size_t end)
+{
+	size_t b = end;
+	while (b > 0 && (s[b - 1] == '_' || s[b - 1] == '~' ||
+			 (s[b - 1] >= '0' && s[b - 1] <= '9') ||
+			 (s[b - 1] >= 'a' && s[b - 1] <= 'z') ||
+			 (s[b - 1] >= 'A' && s[b - 1] <= 'Z')))
+		b--;
+	return b;
+}
+
+/* Where the bracketed group ending at s[end - 1] (`close`) opens, or
+ * SIZE_MAX when it does not. */
+static size_t group_open(const char *s, size_t end, char open, char close)
+{
+	int depth = 0;
+	for (size_t i = end; i-- > 0;) {
+		if (s[i] == close)
+			depth++;
+		else if (s[i] == open && --depth == 0)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+void gpu_run_kernel_base(const char *name, char *out, size_t size)
+{
+	size_t end = strlen(name);
+	/* trailing qualifiers of a member function: " const" */
+	while (end > 0 && name[end - 1] == ' ')
+		end--;
+	if (end >= 6 && memcmp(name + end - 6, " const", 6) == 0)
+		end -= 6;
+	if (end > 0 && name[end - 1] == ')') {
+		size_t o = group_open(name, end, '(', ')');
+		if (o != SIZE_MAX)
+			end = o;
+	}
+	while (end > 0 && name[end - 1] == ' ')
+		end--;
+	if (end > 0 && name[end - 1] == '>') {
+		size_t o = group_open(name, end, '<', '>');
+		if (o != SIZE_MAX)
+			end = o;
+	}
+	size_t b = ident_start(name, end);
+	if (b == end) { /* not a C++ name: as it is */
+		snprintf(out, size, "%s", name);
+		return;
+	}
+	snprintf(out, size, "%.*s", (int)(end - b), name + b);
+}
+
+bool gpu_run_kernel_names_parse(const char *s, enum gpu_run_kernel_names *out)
+{
+	if (!s || strcmp(s, "demangled") == 0)
+		*out = GPU_RUN_KERNEL_DEMANGLED;
+	else if (strcmp(s, "base") == 0)
+		*out = GPU_RUN_KERNEL_BASE;
+	else if (strcmp(s, "mangled") == 0)
+		*out = GPU_RUN_KERNEL_MANGLED;
+	else
+		return false;
+	return true;
+}
+
 uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 		     uint32_t name)
 {
@@ -163,13 +250,26 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 	if (r->second_pass || !r->b || !nodes_reserve(r))
 		return MODEL_NONE;
 	uint32_t id = r->n_nodes, fn = MODEL_NONE;
-	/* one function per name and kind (a kernel and an API call never
-	 * share one), for the flat and bottom-up views */
-	if (kind != NODE_ENTRY) {
+	uint8_t plain = GPU_RUN_KIND_PLAIN(kind);
+	/* one function per name, kind and group (a kernel and an API call
+	 * never share one), for the flat and bottom-up views: its module
+	 * and file say what it is ("GPU" / "kernels") */
+	if (plain != NODE_ENTRY) {
 		uint64_t fkey = (uint64_t)kind << 32 | name;
 		if (!gpu_run_map_get(&r->functions, fkey, &fn)) {
-			fn = model_builder_add_function(
-				r->b, &(struct model_function){.name = name});
+			struct model_function mf = {.name = name};
+			uint8_t g = GPU_RUN_KIND_GROUP(kind);
+			if (g != GPU_RUN_GROUP_NONE && g < GPU_RUN_N_GROUPS) {
+				mf.module = gpu_run_intern(
+				    r, g <= GPU_RUN_GROUP_GPU_OTHER ? "GPU"
+								  : "host");
+				mf.file = gpu_run_intern(
+				    r, gpu_run_group_name(r->family, g));
+				if (mf.module == MODEL_NONE ||
+				    mf.file == MODEL_NONE)
+					return MODEL_NONE;
+			}
+			fn = model_builder_add_function(r->b, &mf);
 			if (fn == MODEL_NONE ||
 			    !gpu_run_map_put(&r->functions, fkey, fn))
 				return MODEL_NONE;
@@ -179,8 +279,8 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 		.ctx_id = id,
 		.name = name,
 		.function = fn,
-		.kind = kind,
-		.relation = kind == NODE_ENTRY ? RELATION_NONE : RELATION_CALL,
+		.kind = plain,
+		.relation = plain == NODE_ENTRY ? RELATION_NONE : RELATION_CALL,
 	};
 	if (model_builder_add_node(r->b, parent, &node) != id)
 		return MODEL_NONE;
@@ -726,11 +826,17 @@ static enum status run_scanned(const struct gpu_run_family *family,
 	const char *index_dir = options ? options->index_dir : NULL;
 	enum status st;
 	bool named = false;
+	enum gpu_run_kernel_names kn;
+	if (!gpu_run_kernel_names_parse(options ? options->kernel_names : NULL,
+					&kn))
+		return error_set(err, STATUS_USAGE, shown,
+				 "kernel names: base, demangled or mangled");
 	if (index_dir) {
 		/* from the index: the files are opened only when needed */
 		st = run_new(family, shown, paths, n, true, &r, err);
 		if (st != STATUS_OK)
 			return st;
+		r->kernel_names = (uint8_t)kn;
 		named = gpu_run_index_name(r, index_dir);
 		if (named && gpu_run_index_load(r)) {
 			*out = r;
@@ -741,6 +847,7 @@ static enum status run_scanned(const struct gpu_run_family *family,
 	st = run_new(family, shown, paths, n, false, &r, err);
 	if (st != STATUS_OK)
 		return st;
+	r->kernel_names = (uint8_t)kn;
 	if (named)
 		named = gpu_run_index_name(r, index_dir);
 	r->options = options;
@@ -846,15 +953,18 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 			 struct model **out, struct error *err)
 {
 	*out = NULL;
-	struct gpu_run *r;
+	struct gpu_run *r = NULL;
 	enum status st = run_scanned(family, shown, paths, n, options, &r,
 				     err);
 	if (st != STATUS_OK)
 		return st;
+	if (!r)
+		return error_set(err, STATUS_NOMEM, shown, "out of memory");
 	/* API time of threads, processes and the root: their top regions */
 	for (uint32_t nd = r->n_nodes; nd-- > 1;) {
 		uint32_t p = r->parent[nd];
-		if (p != MODEL_NONE && (p == 0 || r->kind[p] == NODE_ENTRY) &&
+		if (p != MODEL_NONE &&
+		    (p == 0 || GPU_RUN_KIND_PLAIN(r->kind[p]) == NODE_ENTRY) &&
 		    (r->present[nd] & 8)) {
 			r->api_incl[p] += r->api_incl[nd];
 			r->present[p] |= 8;

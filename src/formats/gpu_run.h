@@ -39,6 +39,47 @@ struct gpu_run_layout {
 
 struct gpu_run_file;
 
+/* What a node is, for the flat view and the per-kind summary: the
+ * function of every node made with gpu_run_child(r, p, GPU_RUN_KIND(kind,
+ * group), name) has module "GPU" (kernels, copies, memsets) or "host"
+ * (the rest) and file the family's name of the group ("kernels", "CUDA
+ * API", "NVTX ranges"), so that the flat view groups a run by kind.  The
+ * group is kept in the high bits of the node mirror's kind byte (the
+ * model's node has the plain kind): two nodes of one name in different
+ * groups are different nodes. */
+enum gpu_run_group {
+	GPU_RUN_GROUP_NONE,   /* processes, threads, placeholders */
+	GPU_RUN_GROUP_KERNEL,
+	GPU_RUN_GROUP_COPY,
+	GPU_RUN_GROUP_MEMSET,
+	GPU_RUN_GROUP_GPU_OTHER, /* other GPU work (.rpd barriers) */
+	GPU_RUN_GROUP_API,    /* runtime and driver calls */
+	GPU_RUN_GROUP_RANGE,  /* NVTX and roctx ranges */
+	GPU_RUN_GROUP_OS,     /* OS runtime calls */
+	GPU_RUN_N_GROUPS,
+};
+#define GPU_RUN_KIND(kind, group) ((uint8_t)((kind) | (group) << 4))
+#define GPU_RUN_KIND_PLAIN(k) ((uint8_t)((k) & 15))
+#define GPU_RUN_KIND_GROUP(k) ((uint8_t)((k) >> 4))
+
+/* Which kernel name the readers use (reader_options.kernel_names), as
+ * `nsys stats` does: the demangled name by default, the base (short)
+ * name, or the mangled one.  Kernels whose chosen names are equal are one
+ * kernel. */
+enum gpu_run_kernel_names {
+	GPU_RUN_KERNEL_DEMANGLED,
+	GPU_RUN_KERNEL_BASE,
+	GPU_RUN_KERNEL_MANGLED,
+};
+/* The base name of kernel `name` (demangled), as Nsight's shortName: the
+ * last identifier before the template arguments and the parameters
+ * ("void ns::gemm<float>(float*)" -> "gemm"); a name that is not C++ (a
+ * mangled or assembler name) as it is.  Cut to `size` - 1 bytes. */
+void gpu_run_kernel_base(const char *name, char *out, size_t size);
+/* The choice named `s` (NULL: the default); false for an unknown name. */
+bool gpu_run_kernel_names_parse(const char *s,
+				enum gpu_run_kernel_names *out);
+
 /* A family of files read as one run. */
 struct gpu_run_family {
 	const char *format; /* the model's format name: "rocpd" */
@@ -55,6 +96,9 @@ struct gpu_run_family {
 	bool (*accept_name)(const char *name);
 	unsigned dir_depth;
 	const char *files_noun;
+	/* The file name of each group's functions (enum gpu_run_group;
+	 * NULL: the group's default, "kernels", "API calls"...). */
+	const char *group_names[GPU_RUN_N_GROUPS];
 	/* Optional: a file that lists the run's files (rocpd: an index
 	 * YAML file), told by its name; `list_files` gives the files it
 	 * lists (heap strings in a heap array). */
@@ -193,6 +237,7 @@ struct gpu_run {
 	const struct gpu_run_family *family;
 	struct model_builder *b; /* during open only */
 	bool second_pass;        /* reading intervals: find, never add */
+	uint8_t kernel_names;    /* enum gpu_run_kernel_names */
 	char *path;              /* the model's path (first input) */
 
 	struct gpu_run_file *files;
@@ -332,7 +377,12 @@ enum status gpu_run_scan(struct gpu_run *r, struct error *err);
  * texts interned in the first are found (MODEL_NONE otherwise). */
 uint32_t gpu_run_intern(struct gpu_run *r, const char *s);
 
-/* The child of `parent` with kind `kind` and name handle `name`: found, or
+/* The file name of group `group`'s functions in `family`'s runs. */
+const char *gpu_run_group_name(const struct gpu_run_family *family,
+			       uint8_t group);
+
+/* The child of `parent` with kind `kind` (GPU_RUN_KIND: a node kind and
+ * a group) and name handle `name`: found, or
  * added (first pass).  MODEL_NONE when out of memory, or in the second
  * pass when it does not exist. */
 uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,

@@ -87,6 +87,8 @@ bool gpu_run_index_name(struct gpu_run *r, const char *dir)
 {
 	uint64_t h = gpu_run_index_fnv(0xcbf29ce484222325ull, r->family->format,
 			 strlen(r->family->format) + 1);
+	/* the kernel names chosen make another tree: another index */
+	h = gpu_run_index_fnv(h, &r->kernel_names, sizeof(r->kernel_names));
 	for (size_t i = 0; i < r->n_files; i++) {
 		char *real = realpath(r->files[i].path, NULL);
 		if (!real)

@@ -210,7 +210,8 @@ static bool load_nodes(struct gpu_run *r, struct in *in)
 	/* replayed in order: every parent comes before its children */
 	for (uint32_t i = 1; i < n && ok; i++)
 		ok = parent[i] < i && name[i] < r->index_strings &&
-		     kind[i] <= NODE_ADDRESS &&
+		     GPU_RUN_KIND_PLAIN(kind[i]) <= NODE_ADDRESS &&
+		     GPU_RUN_KIND_GROUP(kind[i]) < GPU_RUN_N_GROUPS &&
 		     gpu_run_child(r, parent[i], kind[i], name[i]) == i;
 	free(parent);
 	free(name);

@@ -40,7 +40,8 @@ static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 		return r->present[n] & 8;
 	case STAT_API_EXCL:
 		*out = r->api_excl[n];
-		return (r->present[n] & 8) && r->kind[n] != NODE_ENTRY &&
+		return (r->present[n] & 8) &&
+		       GPU_RUN_KIND_PLAIN(r->kind[n]) != NODE_ENTRY &&
 		       n != 0;
 	case STAT_DUR_N:
 		*out = r->dur_n[n];

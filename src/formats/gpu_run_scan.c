@@ -105,7 +105,7 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 		 * ones inherited it from their parent */
 		if (s->profile[i] != MODEL_NONE &&
 		    (r->profile[to] == MODEL_NONE ||
-		     s->kind[i] == NODE_ENTRY))
+		     GPU_RUN_KIND_PLAIN(s->kind[i]) == NODE_ENTRY))
 			r->profile[to] = prof[s->profile[i]];
 		merge_values(r, to, s, i);
 	}
@@ -224,6 +224,7 @@ static struct gpu_run *shard_new(struct gpu_run *r, size_t i)
 		gpu_run_discard(s);
 		return NULL;
 	}
+	s->kernel_names = r->kernel_names;
 	s->files[i].db = f->db;
 	s->files[i].layout = f->layout;
 	s->files[i].noun = f->noun;

@@ -115,6 +115,10 @@ struct reader_options {
 	 * curses screen is up. */
 	void (*progress)(void *ctx, const struct reader_progress *p);
 	void *progress_ctx;
+	/* GPU runs: which kernel name names a kernel, "demangled" (NULL:
+	 * the default, as `nsys stats`), "base" or "mangled"; the readers
+	 * refuse another value (STATUS_USAGE). */
+	const char *kernel_names;
 };
 
 /* One input: one or more paths (several rocpd databases of one run) and

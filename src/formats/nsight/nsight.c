@@ -56,6 +56,9 @@ static const struct gpu_run_family nsight_family = {
     .accept_name = is_export_name,
     .dir_depth = 0,
     .files_noun = ".sqlite file",
+    .group_names = {[GPU_RUN_GROUP_API] = "CUDA API",
+		    [GPU_RUN_GROUP_RANGE] = "NVTX ranges",
+		    [GPU_RUN_GROUP_OS] = "OS runtime"},
 };
 
 static enum status nsight_open(const struct reader_input *in,

@@ -37,6 +37,8 @@ enum {
 	OPT_KERNEL_CTX = 1u << 13, /* contextId: the lines by context */
 	OPT_MEMCPY_CTX = 1u << 14,
 	OPT_MEMSET_CTX = 1u << 15,
+	OPT_KERNEL_DEMANGLED = 1u << 16, /* demangledName */
+	OPT_KERNEL_MANGLED = 1u << 17,   /* mangledName */
 };
 
 /* Where an interval's row is: event = rowid << 3 | source. */
@@ -174,6 +176,10 @@ static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 		o |= OPT_MEMCPY_CTX;
 	if (gpu_run_has_column(f, table_of[SRC_MEMSET], "contextId"))
 		o |= OPT_MEMSET_CTX;
+	if (gpu_run_has_column(f, table_of[SRC_KERNEL], "demangledName"))
+		o |= OPT_KERNEL_DEMANGLED;
+	if (gpu_run_has_column(f, table_of[SRC_KERNEL], "mangledName"))
+		o |= OPT_KERNEL_MANGLED;
 	s->opt = o;
 	return STATUS_OK;
 }
@@ -532,7 +538,12 @@ static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 		uint32_t parent = depth ? nodes[stack[depth - 1]] : thread;
 		if (parent == MODEL_NONE)
 			continue;
-		uint8_t kind = h->src == SRC_NVTX ? NODE_REGION : NODE_FUNCTION;
+		uint8_t kind =
+		    h->src == SRC_NVTX
+			? GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE)
+		    : h->src == SRC_RUNTIME
+			? GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API)
+			: GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_OS);
 		uint32_t node = gpu_run_child(r, parent, kind, h->name);
 		if (node == MODEL_NONE) {
 			if (r->second_pass)
@@ -629,12 +640,38 @@ static enum status read_marks(struct gpu_run *r, uint32_t fi,
 
 /* ---- GPU: kernels, copies, memsets --------------------------------------- */
 
+/* The column (an expression of StringIds ids) naming a kernel, as the run
+ * chose (reader_options.kernel_names): `nsys stats` names kernels by
+ * demangledName by default, shortName with --base, mangledName with
+ * --mangled; an export without the column falls back to the next one
+ * (mangled -> demangled -> short; the C-linkage kernels' mangledName is
+ * NULL). */
+static const char *kernel_name_column(const struct gpu_run *r,
+				      const struct gpu_run_set *s)
+{
+	bool dem = s->opt & OPT_KERNEL_DEMANGLED,
+	     man = s->opt & OPT_KERNEL_MANGLED;
+	switch ((enum gpu_run_kernel_names)r->kernel_names) {
+	case GPU_RUN_KERNEL_BASE:
+		return "shortName";
+	case GPU_RUN_KERNEL_MANGLED:
+		return man && dem ? "coalesce(mangledName, demangledName, "
+				    "shortName)"
+		       : man	  ? "coalesce(mangledName, shortName)"
+		       : dem	  ? "coalesce(demangledName, shortName)"
+				  : "shortName";
+	case GPU_RUN_KERNEL_DEMANGLED:
+		break;
+	}
+	return dem ? "coalesce(demangledName, shortName)" : "shortName";
+}
+
 static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				  struct error *err)
 {
 	struct gpu_run_file *f = &r->files[fi];
 	struct gpu_run_set *s = &f->sets[0];
-	char sql[400];
+	char sql[480];
 	bool has_pid = s->opt & (src == SRC_KERNEL   ? OPT_KERNEL_PID
 				 : src == SRC_MEMCPY ? OPT_MEMCPY_PID
 						     : OPT_MEMSET_PID);
@@ -645,7 +682,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		 "SELECT rowid, start, \"end\", deviceId, streamId, "
 		 "correlationId, %s, %s, %s, %s FROM %s",
 		 has_pid ? "globalPid" : "NULL",
-		 src == SRC_KERNEL   ? "shortName"
+		 src == SRC_KERNEL   ? kernel_name_column(r, s)
 		 : src == SRC_MEMCPY ? "copyKind"
 				     : "NULL",
 		 src == SRC_KERNEL ? "NULL" : "bytes",
@@ -674,9 +711,12 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		bool known_pid = gpu_run_col_int(st, 6, &gpid);
 		int64_t pid = known_pid ? gid_pid(gpid) : 0;
 		uint32_t name;
-		uint8_t kind = NODE_FUNCTION;
+		uint8_t kind =
+		    GPU_RUN_KIND(NODE_FUNCTION, src == SRC_MEMCPY
+						    ? GPU_RUN_GROUP_COPY
+						    : GPU_RUN_GROUP_MEMSET);
 		if (src == SRC_KERNEL) {
-			kind = NODE_KERNEL;
+			kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
 			name = gpu_run_col_int(st, 7, &v)
 				   ? string_of(r, f, s, v)
 				   : MODEL_NONE;
@@ -806,6 +846,75 @@ static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 
 /* ---- attributes --------------------------------------------------------- */
 
+/* The name of value `v` of Nsight enumeration `table` (ENUM_NSYS_EVENT_TYPE
+ * ...): from the export's own ENUM_ table (id, name) when it has one,
+ * else from `builtin` (`n` names by value, NULL for none); NULL when
+ * neither knows it. */
+static const char *enum_name(struct gpu_run_file *f, const char *table,
+			     int64_t v, const char *const *builtin, size_t n,
+			     char *buf, size_t size)
+{
+	if (gpu_run_has_table(f, table) &&
+	    gpu_run_has_column(f, table, "name")) {
+		char sql[160];
+		snprintf(sql, sizeof(sql),
+			 "SELECT name FROM %s WHERE id = ?1", table);
+		query_text(f, sql, v, buf, size);
+		if (buf[0])
+			return buf;
+	}
+	return v >= 0 && (size_t)v < n && builtin[v] ? builtin[v] : NULL;
+}
+
+/* NVTX event types (ENUM_NSYS_EVENT_TYPE) named as NVIDIA names them. */
+static const char *nvtx_type_name(struct gpu_run_file *f, int64_t v,
+				  char *buf, size_t size)
+{
+	static const char *const names[] = {
+	    [33] = "NvtxCategory",	  [34] = "NvtxMark",
+	    [59] = "NvtxPushPopRange",	  [60] = "NvtxStartEndRange",
+	    [70] = "NvtxtPushPopRange",	  [71] = "NvtxtStartEndRange",
+	    [75] = "NvtxDomainCreate"};
+	return enum_name(f, "ENUM_NSYS_EVENT_TYPE", v, names,
+			 sizeof(names) / sizeof(*names), buf, size);
+}
+
+/* CUDA API event classes (ENUM_NSYS_EVENT_CLASS; notes C.4.1). */
+static const char *event_class_name(struct gpu_run_file *f, int64_t v,
+				    char *buf, size_t size)
+{
+	static const char *const names[] = {[0] = "CUDA runtime",
+					    [1] = "CUDA driver"};
+	return enum_name(f, "ENUM_NSYS_EVENT_CLASS", v, names,
+			 sizeof(names) / sizeof(*names), buf, size);
+}
+
+/* CUpti_ActivityMemoryKind (ENUM_CUDA_MEM_KIND). */
+static const char *mem_kind_name(struct gpu_run_file *f, int64_t v,
+				 char *buf, size_t size)
+{
+	static const char *const names[] = {
+	    "unknown", "pageable", "pinned", "device", "array",
+	    "managed", "device static", "managed static"};
+	return enum_name(f, "ENUM_CUDA_MEM_KIND", v, names,
+			 sizeof(names) / sizeof(*names), buf, size);
+}
+
+/* An NVTX domain by its id: the text of the domain's NvtxDomainCreate
+ * row (eventType 75); domain 0 is the default one. */
+static const char *nvtx_domain_name(struct gpu_run_file *f, int64_t v,
+				    char *buf, size_t size)
+{
+	if (v == 0)
+		return "default";
+	query_text(f,
+		   "SELECT coalesce(text, (SELECT value FROM StringIds WHERE "
+		   "id = textId)) FROM NVTX_EVENTS WHERE eventType = 75 AND "
+		   "domainId = ?1 LIMIT 1",
+		   v, buf, size);
+	return buf[0] ? buf : NULL;
+}
+
 static enum status nsight_detail(struct gpu_run *r,
 				 const struct gpu_run_line *l, uint64_t event,
 				 struct model_kv **out, size_t *n,
@@ -903,10 +1012,33 @@ static enum status nsight_detail(struct gpu_run *r,
 				continue;
 			const char *v = gpu_run_col_text(st, (int)c);
 			int64_t x;
+			char nb[120];
+			const char *named = NULL;
 			if (src == SRC_MEMCPY && c == 1 &&
 			    gpu_run_col_int(st, 1, &x))
 				v = copy_kind_name(x);
-			snprintf(text[k], sizeof(text[k]), "%s", v);
+			else if (gpu_run_col_int(st, (int)c, &x))
+				named = src == SRC_NVTX && c == 0
+					    ? nvtx_type_name(f, x, nb,
+							     sizeof(nb))
+					: src == SRC_NVTX && c == 2
+					    ? nvtx_domain_name(f, x, nb,
+							       sizeof(nb))
+					: src == SRC_RUNTIME && c == 2
+					    ? event_class_name(f, x, nb,
+							       sizeof(nb))
+					: (src == SRC_MEMCPY &&
+					   (c == 2 || c == 3)) ||
+						  (src == SRC_MEMSET && c == 2)
+					    ? mem_kind_name(f, x, nb,
+							    sizeof(nb))
+					    : NULL;
+			/* an enumeration's value named, its number kept */
+			if (named)
+				snprintf(text[k], sizeof(text[k]), "%.150s (%s)",
+					 named, v);
+			else
+				snprintf(text[k], sizeof(text[k]), "%s", v);
 			kv[k] =
 			    (struct model_kv){.key = keys[c], .text = text[k]};
 			if (src != SRC_MEMCPY || c != 1) {

@@ -107,6 +107,8 @@ static const struct gpu_run_family rocpd_family = {
 	.files_noun = ".db or .rpd file",
 	.list_name = rocpd_index_yaml_name,
 	.list_files = rocpd_index_yaml_read,
+	.group_names = {[GPU_RUN_GROUP_API] = "API calls",
+			[GPU_RUN_GROUP_RANGE] = "roctx ranges"},
 };
 
 static enum status rocpd_open(const struct reader_input *in,

@@ -40,6 +40,67 @@ static uint32_t rpd_string(struct gpu_run *r, struct gpu_run_file *f,
 	return gpu_run_string(r, f, s, "rocpd_string", "string", id);
 }
 
+/* What the readers of rocpd_op need of its strings, asked once each: the
+ * group of an op type (by opType_id), the base name of a kernel (by
+ * description_id). */
+struct op_names {
+	struct gpu_run_map group, base;
+};
+
+/* The text of rocpd_string `id` into buf ("" when none). */
+static void op_text(struct gpu_run_file *f, int64_t id, char *buf,
+		    size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	buf[0] = '\0';
+	if (sqlite3_prepare_v2(f->db,
+			       "SELECT string FROM rocpd_string WHERE id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, size, "%s", gpu_run_col_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/* The group of GPU work of op type `type` other than kernels: copies
+ * ("CopyHostToDevice"...), memsets ("FillBuffer"), or other work
+ * (barriers, markers). */
+static uint8_t op_group(struct gpu_run_file *f, struct op_names *n,
+			int64_t type)
+{
+	uint32_t g;
+	if (gpu_run_map_get(&n->group, (uint64_t)type, &g))
+		return (uint8_t)g;
+	char text[128];
+	op_text(f, type, text, sizeof(text));
+	g = strstr(text, "Copy")				? GPU_RUN_GROUP_COPY
+	    : strstr(text, "Fill") || strstr(text, "Memset") ? GPU_RUN_GROUP_MEMSET
+							      : GPU_RUN_GROUP_GPU_OTHER;
+	gpu_run_map_put(&n->group, (uint64_t)type, g);
+	return (uint8_t)g;
+}
+
+/* The base name of the kernel whose description is string `desc`
+ * (kernel-names base); `name` when it cannot be made. */
+static uint32_t op_base_name(struct gpu_run *r, struct gpu_run_file *f,
+			     struct op_names *n, int64_t desc, uint32_t name)
+{
+	uint32_t h;
+	if (gpu_run_map_get(&n->base, (uint64_t)desc, &h))
+		return h;
+	char text[4096], base[512];
+	op_text(f, desc, text, sizeof(text));
+	if (!text[0])
+		return name;
+	gpu_run_kernel_base(text, base, sizeof(base));
+	h = gpu_run_intern(r, base);
+	if (h == MODEL_NONE)
+		return name;
+	gpu_run_map_put(&n->base, (uint64_t)desc, h);
+	return h;
+}
+
 static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 			 struct error *err)
 {
@@ -184,7 +245,7 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 			continue;
 		uint32_t name = a->name_id >= 0 ? rpd_string(r, f, s, a->name_id)
 						: gpu_run_intern(r, "<unnamed>");
-		uint8_t kind = NODE_FUNCTION;
+		uint8_t kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API);
 		if (name != MODEL_NONE && name == marker) {
 			if (a->start == a->end) {
 				/* an instant mark: on the thread's line,
@@ -206,7 +267,7 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 						text, (uint64_t)a->id);
 				continue;
 			}
-			kind = NODE_REGION;
+			kind = GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE);
 			if (a->args_id >= 0)
 				name = rpd_string(r, f, s, a->args_id);
 		}
@@ -320,6 +381,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 	struct gpu_run_map op_api = {0}, sizes = {0};
 	/* second pass: op -> launching API id, the interval link */
 	struct gpu_run_map op_link = {0};
+	struct op_names names = {0};
 	sqlite3_stmt *st = NULL;
 	enum status e = STATUS_OK;
 	int rc;
@@ -394,7 +456,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		goto out;
 	uint32_t kernel_type = gpu_run_intern(r, "KernelExecution");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id, gpu, queue, start, end, desc, type;
+		int64_t id, gpu, queue, start, end, desc = -1, type = -1;
 		if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 3, &start) ||
 		    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
 			if (!r->second_pass)
@@ -424,8 +486,16 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 							"launching API call>"));
 			parent = r->unattributed;
 		}
-		uint8_t kind = tname == kernel_type ? NODE_KERNEL
-						    : NODE_FUNCTION;
+		uint8_t kind;
+		if (tname == kernel_type) {
+			kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
+			if (r->kernel_names == GPU_RUN_KERNEL_BASE &&
+			    gpu_run_col_int(st, 5, &desc))
+				name = op_base_name(r, f, &names, desc, name);
+		} else {
+			kind = GPU_RUN_KIND(NODE_FUNCTION,
+					    op_group(f, &names, type));
+		}
 		uint32_t node = gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
 			if (r->second_pass)
@@ -500,6 +570,8 @@ out:
 	sqlite3_finalize(st);
 	gpu_run_map_free(&op_api);
 	gpu_run_map_free(&op_link);
+	gpu_run_map_free(&names.group);
+	gpu_run_map_free(&names.base);
 	gpu_run_map_free(&sizes);
 	gpu_run_map_free(&streams.of_op);
 	gpu_run_map_free(&streams.slot_of);
@@ -614,11 +686,16 @@ static enum status rocpd_rpd_detail(struct gpu_run *r, const struct gpu_run_line
 		sqlite3_bind_int64(st, 1, (int64_t)event);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			if (l->kind == GPU_RUN_LINE_HOST) {
-				snprintf(text[k], sizeof(text[k]), "%s",
-					 gpu_run_col_text(st, 0));
-				kv[k] = (struct model_kv){.key = "args",
-							  .text = text[k]};
-				k++;
+				/* most calls have "" for arguments: no
+				 * empty `args=` */
+				const char *a = gpu_run_col_text(st, 0);
+				if (*a) {
+					snprintf(text[k], sizeof(text[k]),
+						 "%s", a);
+					kv[k] = (struct model_kv){
+					    .key = "args", .text = text[k]};
+					k++;
+				}
 			} else {
 				snprintf(text[k], sizeof(text[k]),
 					 "%.20sx%.20sx%.20s",
@@ -665,6 +742,8 @@ static enum status rocpd_rpd_detail(struct gpu_run *r, const struct gpu_run_line
 				"bytes", "kind", "src", "dst", "stream",
 				"API call"};
 			for (int c = 0; c < 6; c++) {
+				if (!*gpu_run_col_text(st, c))
+					continue;
 				snprintf(text[k], sizeof(text[k]), "%s",
 					 gpu_run_col_text(st, c));
 				kv[k] = (struct model_kv){.key = keys[c],

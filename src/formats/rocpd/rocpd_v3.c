@@ -127,6 +127,98 @@ static uint32_t set_string(struct v3_ctx *c, int64_t id)
 	return gpu_run_string(c->r, c->f, c->s, "rocpd_string", "string", id);
 }
 
+/* One kernel symbol while the names are chosen. */
+struct symbol {
+	int64_t id;
+	char *display, *mangled;
+	bool shared; /* its display name names another mangled name too */
+};
+
+static int symbol_cmp(const void *pa, const void *pb)
+{
+	const struct symbol *a = pa, *b = pb;
+	int d = strcmp(a->display, b->display);
+	return d ? d : strcmp(a->mangled, b->mangled);
+}
+
+/* The kernel symbols of statement `st` (id, display_name, kernel_name)
+ * named as the run chose: the demangled name is display_name (rocprofv3
+ * writes the demangled name there, or a truncated one with
+ * --truncate-kernels), else kernel_name; symbols whose display names are
+ * equal but whose kernel_names differ (instantiations truncated to one
+ * name) are named by kernel_name, so that they stay apart; "mangled" is
+ * kernel_name, else display_name; "base" the base of display_name
+ * (gpu_run_kernel_base).  Into c->s->kernels. */
+static enum status kernel_names(struct v3_ctx *c, sqlite3_stmt *st,
+				struct error *err)
+{
+	struct symbol *v = NULL;
+	size_t n = 0, cap = 0;
+	enum status s = STATUS_OK;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id;
+		if (!gpu_run_col_int(st, 0, &id))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct symbol *g = realloc(v, cap * sizeof(*g));
+			if (!g)
+				goto nomem;
+			v = g;
+		}
+		const char *d = gpu_run_col_text(st, 1),
+			   *m = gpu_run_col_text(st, 2);
+		v[n] = (struct symbol){.id = id,
+				       .display = strdup(*d ? d : m),
+				       .mangled = strdup(*m ? m : d)};
+		n++;
+		if (!v[n - 1].display || !v[n - 1].mangled)
+			goto nomem;
+	}
+	if (rc != SQLITE_DONE) {
+		s = gpu_run_step_error(c->f, rc, err);
+		goto done;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), symbol_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(v[i].display, v[i - 1].display) == 0 &&
+		    strcmp(v[i].mangled, v[i - 1].mangled) != 0)
+			v[i].shared = v[i - 1].shared = true;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = v[i].display;
+		char base[512];
+		switch ((enum gpu_run_kernel_names)c->r->kernel_names) {
+		case GPU_RUN_KERNEL_BASE:
+			gpu_run_kernel_base(v[i].display, base, sizeof(base));
+			name = base;
+			break;
+		case GPU_RUN_KERNEL_MANGLED:
+			name = v[i].mangled;
+			break;
+		case GPU_RUN_KERNEL_DEMANGLED:
+			if (v[i].shared)
+				name = v[i].mangled;
+			break;
+		}
+		uint32_t h = gpu_run_intern(c->r, name);
+		if (h == MODEL_NONE ||
+		    !gpu_run_map_put(&c->s->kernels, (uint64_t)v[i].id, h))
+			goto nomem;
+	}
+	goto done;
+nomem:
+	s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+done:
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].display);
+		free(v[i].mangled);
+	}
+	free(v);
+	return s;
+}
+
 static enum status read_meta(struct v3_ctx *c, struct error *err)
 {
 	char *proc = rocpd_v3_tname(c->s, "rocpd_info_process");
@@ -194,7 +286,7 @@ static enum status read_meta(struct v3_ctx *c, struct error *err)
 		free(sql);
 		sql = NULL;
 	}
-	/* kernel names: the display name, else the mangled one */
+	/* kernel names (reader_options.kernel_names, kernel_names()) */
 	if (asprintf(&sql,
 		     "SELECT id, display_name, kernel_name FROM %s", sym) < 0) {
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
@@ -202,25 +294,7 @@ static enum status read_meta(struct v3_ctx *c, struct error *err)
 	}
 	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
 		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id;
-		if (!gpu_run_col_int(st, 0, &id))
-			continue;
-		const char *name = gpu_run_col_text(st, 1);
-		if (!*name)
-			name = gpu_run_col_text(st, 2);
-		uint32_t h = gpu_run_intern(c->r, name);
-		if (h == MODEL_NONE ||
-		    !gpu_run_map_put(&c->s->kernels, (uint64_t)id, h)) {
-			s = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-			goto out;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		s = gpu_run_step_error(c->f, rc, err);
-		goto out;
-	}
+	s = kernel_names(c, st, err);
 out:
 	sqlite3_finalize(st);
 	free(sql);
@@ -432,10 +506,10 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 			continue;
 		const char *msg = (const char *)sqlite3_column_text(st, 7);
 		uint32_t name;
-		uint8_t kind = NODE_FUNCTION;
+		uint8_t kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API);
 		if (msg && *msg) {
 			name = gpu_run_intern(r, msg);
-			kind = NODE_REGION;
+			kind = GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE);
 		} else {
 			name = gpu_run_col_int(st, 5, &name_id)
 				       ? set_string(c, name_id)
@@ -683,14 +757,14 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		gpu_run_col_int(st, 7, &p.queue);
 		p.has_stream = gpu_run_col_int(st, 10, &p.stream);
 		if (copy) {
-			p.kind = NODE_FUNCTION;
+			p.kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_COPY);
 			p.name = gpu_run_col_int(st, 8, &kid)
 					 ? set_string(c, kid)
 					 : gpu_run_intern(r, "MEMORY_COPY");
 			if (gpu_run_col_int(st, 9, &size) && size >= 0)
 				p.bytes = (double)size;
 		} else {
-			p.kind = NODE_KERNEL;
+			p.kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
 			p.name = MODEL_NONE;
 			if (gpu_run_col_int(st, 8, &kid) &&
 			    !gpu_run_map_get(&c->s->kernels, (uint64_t)kid,
