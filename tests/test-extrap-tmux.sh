@@ -107,7 +107,7 @@ wait_for "$median" || fail "the model column lacks the median's '$median'"
 screen | grep -F -- "$median" | grep -qF compute ||
 	fail "the median's model is not on compute's row"
 screen | grep -qF -- "$model" && fail "the mean's model still shows"
-wait_for "Plot: time along x at x=1000, log  models: median" ||
+wait_for "time along x at x=1000, log  models: median" ||
 	fail "the plot's title does not say median"
 t send-keys -t "$S" ":set measure maximum" Enter
 wait_for "$maximum" || fail ":set measure maximum: no '$maximum'"
