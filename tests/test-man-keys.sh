@@ -59,7 +59,7 @@ rm -f formats.tmp
 
 # The prose keeps to the bindings: where it says what a key does
 # ("\fBW\fR makes it full screen", ".B U" then "undoes the last flatten"),
-# a word of that phrase (its first five letters) is in the description of
+# a word of that phrase (its first four letters) is in the description of
 # an action the key is bound to (`callscope --list-actions`).  It said
 # "F makes it full screen" while F flattens and W is full screen.
 "$top_builddir/callscope" --list-actions >actions.tmp || exit 1
@@ -92,7 +92,7 @@ for keys, phrase in claims:
     first = phrase.split()[0]
     if not (first.endswith("s") or first in ("resize", "double")):
         continue
-    words = [w[:5] for w in re.findall(r"[a-z]{4,}", phrase) if w not in stop]
+    words = [w[:4] for w in re.findall(r"[a-z]{4,}", phrase) if w not in stop]
     for k in keys:
         k = k.replace("\\-", "-")
         if not words or k not in acts or (k, phrase.strip()) in not_keys:
