@@ -38,7 +38,9 @@ static enum status not_database(const char *path, struct error *err)
 
 /* The highest bid that is still a guess from names alone (a directory
  * holding some subdirectories or files of a likely kind): a reader that
- * bid no more and then found nothing it reads did not recognise it. */
+ * bid no more and then found nothing of its kind there (STATUS_NOT_DATABASE:
+ * "the directory holds no .db or .rpd file") did not recognise it.  A
+ * damaged file of its kind keeps the reader's own message. */
 #define GUESS_BID 40
 
 /* A guessing reader's failure on `path`: not a database callscope
@@ -46,9 +48,7 @@ static enum status not_database(const char *path, struct error *err)
 static enum status guessed_wrong(const struct reader *r, const char *path,
 				 enum status st, struct error *err)
 {
-	if ((st != STATUS_CORRUPT && st != STATUS_NOT_FOUND &&
-	     st != STATUS_NOT_DATABASE && st != STATUS_UNSUPPORTED) ||
-	    reader_bid_path(r, path) > GUESS_BID)
+	if (st != STATUS_NOT_DATABASE || reader_bid_path(r, path) > GUESS_BID)
 		return st;
 	char *why = err->message ? strdup(err->message) : NULL;
 	error_clear(err);
