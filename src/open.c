@@ -31,12 +31,32 @@ static enum status open_extracted(const char *path, struct model **out,
 
 static enum status not_database(const char *path, struct error *err)
 {
-	char *formats = reader_descriptions("; ");
-	enum status st = error_set(err, STATUS_NOT_DATABASE, path,
-				   "not a database callscope can read "
-				   "(expected %s)",
-				   formats ? formats : "a supported format");
-	free(formats);
+	return error_set(err, STATUS_NOT_DATABASE, path,
+			 "not a database callscope recognises (`callscope "
+			 "formats` lists the formats it reads)");
+}
+
+/* The highest bid that is still a guess from names alone (a directory
+ * holding some subdirectories or files of a likely kind): a reader that
+ * bid no more and then found nothing of its kind there (STATUS_NOT_DATABASE:
+ * "the directory holds no .db or .rpd file") did not recognise it.  A
+ * damaged file of its kind keeps the reader's own message. */
+#define GUESS_BID 40
+
+/* A guessing reader's failure on `path`: not a database callscope
+ * recognises, with what the reader looked for. */
+static enum status guessed_wrong(const struct reader *r, const char *path,
+				 enum status st, struct error *err)
+{
+	if (st != STATUS_NOT_DATABASE || reader_bid_path(r, path) > GUESS_BID)
+		return st;
+	char *why = err->message ? strdup(err->message) : NULL;
+	error_clear(err);
+	st = error_set(err, STATUS_NOT_DATABASE, path,
+		       "not a database callscope recognises (tried as %s: %s; "
+		       "`callscope formats` lists the formats it reads)",
+		       r->name, why ? why : "nothing to read");
+	free(why);
 	return st;
 }
 
@@ -115,7 +135,10 @@ static enum status open_local(const char *const *paths, size_t n,
 		.n_paths = n,
 		.options = ro,
 	};
-	return chosen->open(&in, out, err);
+	st = chosen->open(&in, out, err);
+	if (st != STATUS_OK && n == 1)
+		st = guessed_wrong(chosen, paths[0], st, err);
+	return st;
 }
 
 /* A URL: fetch (or find in the cache) what it names, as a local path. */

@@ -66,7 +66,17 @@ expect 1 "$cs" formats extra
 expect 0 "$cs" --help
 grep -q "^  hpctoolkit-v4 " "$tmp/out" || fail "--help lists the formats"
 expect 2 "$cs" info "$tmp"
-grep -q "not a database callscope can read (expected HPCToolkit v4 database" "$tmp/err" || fail "not a database names the formats"
+grep -q "not a database callscope recognises (\`callscope formats\` lists the formats it reads)" "$tmp/err" || fail "not a database points to callscope formats"
+# a directory a reader only guesses at from its names (subdirectories like
+# an Extra-P Cube set's, a file like a rocpd directory's) is not a database
+# callscope recognises either; it said "no Cube files (DIR/*/*.cubex)"
+mkdir -p "$tmp/guess1/run.x1" "$tmp/guess1/run.x2" "$tmp/guess2/sub" &&
+	echo text >"$tmp/guess2/readme.txt"
+for g in guess1 guess2; do
+	expect 2 "$cs" "$tmp/$g"
+	grep -q "^callscope: $tmp/$g: not a database callscope recognises (tried as [a-z0-9-]*: .*callscope formats" "$tmp/err" ||
+		{ fail "$g: not a database callscope recognises"; cat "$tmp/err"; }
+done
 expect 1 "$cs" info "$db" --format csv
 grep -q "unknown --format 'csv' (expected text|json)" "$tmp/err" || fail "info --format csv"
 expect 0 "$cs" info "$db" --format json

@@ -109,7 +109,7 @@ wait_for "Model of time, median" || fail "the header does not say median"
 wait_for "Model $median" ||
 	fail "the detail line lacks the median's '$median'"
 screen | grep -qF -- "$model" && fail "the mean's model still shows"
-wait_for "Plot: time along x at x=1000, log  models: median" ||
+wait_for "time along x at x=1000, log  models: median" ||
 	fail "the plot's title does not say median"
 t send-keys -t "$S" ":set measure maximum" Enter
 wait_for "$maximum" || fail ":set measure maximum: no '$maximum'"

@@ -188,6 +188,43 @@ static void test_degenerate(void **state)
 	model_free(m);
 }
 
+/* ---- the hot path expands the row where it stops ------------------------ */
+
+static void test_hotpath_stop_expanded(void **state)
+{
+	(void)state;
+	/* root 1000 -> 1: 900 -> {2: 400, 3: 500 -> 4: 10} */
+	const uint32_t parent[] = {0, 1, 1, 3};
+	const double incl[] = {900, 400, 500, 10};
+	struct model *m = build(parent, NULL, incl, 4);
+	struct view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct outline *o = make(v, 0);
+	uint32_t leaf = 0;
+	/* 500 < 60% of 900: the path stops at 1, which shows its children */
+	assert_int_equal(outline_hotpath(o, 0, 0, 60, &leaf, &err),
+			 STATUS_OK);
+	assert_int_equal(leaf, 1);
+	assert_true(row_at(o, outline_find(o, 1)).expanded);
+	assert_int_equal(outline_count(o), 4); /* root, 1, 3, 2 */
+	assert_true(outline_find(o, 3) != OUTLINE_NONE);
+	assert_true(outline_find(o, 2) != OUTLINE_NONE);
+	/* again from 1 at 50%: down to 3, expanded; 4 is 2% of 3 */
+	assert_int_equal(outline_hotpath(o, 1, 0, 50, &leaf, &err),
+			 STATUS_OK);
+	assert_int_equal(leaf, 3);
+	assert_true(row_at(o, outline_find(o, 3)).expanded);
+	assert_true(outline_find(o, 4) != OUTLINE_NONE);
+	/* a leaf stays a leaf */
+	assert_int_equal(outline_hotpath(o, 4, 0, 0, &leaf, &err), STATUS_OK);
+	assert_int_equal(leaf, 4);
+	assert_false(row_at(o, outline_find(o, 4)).expanded);
+	outline_free(o);
+	view_free(v);
+	model_free(m);
+}
+
 /* ---- a chain ------------------------------------------------------------ */
 
 static void test_chain(void **state)
@@ -831,6 +868,8 @@ static void run_random(enum view_kind kind, uint64_t seed, uint32_t nodes)
 				cut++;
 			assert_int_equal(leaf, path[cut]);
 			assert_int_equal(sim_reveal(&s, leaf), STATUS_OK);
+			/* the row where it stops is expanded too */
+			set_exp_if_kids(&s, leaf);
 			free(path);
 			break;
 		}
@@ -1058,6 +1097,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_hotpath_stop_expanded),
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_guides),
 		cmocka_unit_test(test_random_top_down),

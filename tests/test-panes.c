@@ -206,6 +206,20 @@ static void test_registry_keymaps(void **state)
 	keys = keymap_keys_of(km, ACTION_QUIT);
 	assert_string_equal(keys, "X");
 	free(keys);
+	/* key names in angle brackets, as doc/config.md writes them */
+	assert_null(keymap_bind(km, "faketab", "<Enter>", "toggle"));
+	assert_null(keymap_bind(km, "generic", "<C-q>", "quit"));
+	assert_int_equal(keymap_lookup(km, "generic", 17), ACTION_QUIT);
+	assert_null(keymap_bind(km, "generic", "<PgDn>", "quit"));
+	assert_null(keymap_bind(km, "generic", "<Up>", "quit"));
+	assert_null(keymap_bind(km, "generic", "<Esc>", "quit"));
+	assert_null(keymap_bind(km, "generic", "<F5>", "quit"));
+	assert_null(keymap_bind(km, "generic", "<x>", "quit"));
+	assert_int_equal(keymap_lookup(km, "generic", 'x'), ACTION_QUIT);
+	assert_null(keymap_bind(km, "generic", "<", "quit"));
+	assert_non_null(keymap_bind(km, "generic", "<>", "quit"));
+	assert_non_null(keymap_bind(km, "generic", "<<Enter>>", "quit"));
+	assert_non_null(keymap_bind(km, "generic", "<Nosuch>", "quit"));
 	keymap_free(km);
 }
 

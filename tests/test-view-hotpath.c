@@ -154,6 +154,57 @@ static void test_ties(void **state)
 	model_free(m);
 }
 
+/* view_hotpath_stop: why the path stops where it does (the message of
+ * the H key), on the chain and the ties of the tests above. */
+static void test_stop(void **state)
+{
+	(void)state;
+	struct view_hot_stop hs;
+	struct error err = {0};
+	assert_int_equal(view_hotpath_stop(NULL, 0, 0, &hs, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	const uint32_t parent[] = {0, 1, 2, 3};
+	const double incl[] = {100, 90, 50, 10};
+	struct model *m = build(parent, incl, NULL, 4, 100, true);
+	struct view *v = NULL;
+	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	assert_int_equal(view_hotpath_stop(v, 99, 0, &hs, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(view_hotpath_stop(v, 0, 7, &hs, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	/* the leaf */
+	assert_int_equal(view_hotpath_stop(v, 4, 0, &hs, &err), STATUS_OK);
+	assert_true(hs.leaf);
+	assert_int_equal(hs.best, MODEL_NONE);
+	assert_true(hs.node_v == 10);
+	/* node 3 (50) stops at 50%: its child has 10, 20% of it */
+	assert_int_equal(view_hotpath_stop(v, 3, 0, &hs, &err), STATUS_OK);
+	assert_false(hs.leaf);
+	assert_int_equal(hs.best, 4);
+	assert_true(hs.best_v == 10 && hs.node_v == 50);
+	/* the exclusive column has no values: children, but no best */
+	assert_int_equal(view_hotpath_stop(v, 0, 1, &hs, &err), STATUS_OK);
+	assert_false(hs.leaf);
+	assert_int_equal(hs.best, MODEL_NONE);
+	assert_true(hs.node_v == 0);
+	view_free(v);
+	model_free(m);
+	/* ties: the child view_hotpath takes (lower context id) */
+	const uint32_t tparent[] = {0, 0, 0, 1, 2};
+	const double tincl[] = {5, 5, -1, 5, 1};
+	const uint32_t tctx[] = {9, 8, 7, 6, 5};
+	m = build(tparent, tincl, tctx, 5, 10, true);
+	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	assert_int_equal(view_hotpath_stop(v, 0, 0, &hs, &err), STATUS_OK);
+	assert_int_equal(hs.best, 2);
+	assert_true(hs.best_v == 5 && hs.node_v == 10);
+	view_free(v);
+	model_free(m);
+}
+
 static bool fx_get(const struct model *m, uint32_t node, uint32_t stat,
 		   double *out)
 {
@@ -267,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

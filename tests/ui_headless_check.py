@@ -106,8 +106,8 @@ def main():
     if len(s.splitlines()) != 10:
         fail("40x10 screen has %d lines" % len(s.splitlines()))
 
-    # help lists every action with its keys; q quits cleanly
-    s = screen(cs, db, "?")
+    # help lists every action with its keys, grouped by pane; q quits
+    s = screen(cs, db, "?", size="120x100")
     for want in ("hot-path", "search", "quit"):
         if want not in s:
             fail("help lacks %r" % want)

@@ -10,11 +10,12 @@
 #include "keys.h"
 
 static const struct {
-	const char *name, *keys, *help;
+	const char *name, *keys, *pane, *help;
 } table[] = {
-	[ACTION_NONE] = {"none", "", ""},
-#define ACTION(id, name_, keys_, help_)                                   \
-	[ACTION_##id] = {.name = name_, .keys = keys_, .help = help_},
+	[ACTION_NONE] = {"none", "", "", ""},
+#define ACTION(id, name_, keys_, pane_, help_)                            \
+	[ACTION_##id] = {.name = name_, .keys = keys_, .pane = pane_,      \
+			 .help = help_},
 #include "actions.def"
 #undef ACTION
 };
@@ -42,6 +43,11 @@ const char *action_name(enum action a)
 const char *action_help(enum action a)
 {
 	return a < ACTION_COUNT ? table[a].help : "";
+}
+
+const char *action_pane(enum action a)
+{
+	return a < ACTION_COUNT ? table[a].pane : "";
 }
 
 const char *action_default_keys(enum action a)

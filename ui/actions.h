@@ -10,7 +10,7 @@
 
 enum action {
 	ACTION_NONE,
-#define ACTION(id, name, keys, help) ACTION_##id,
+#define ACTION(id, name, keys, pane, help) ACTION_##id,
 #include "actions.def"
 #undef ACTION
 	ACTION_COUNT
@@ -19,6 +19,9 @@ enum action {
 const char *action_name(enum action a);
 const char *action_help(enum action a);
 const char *action_default_keys(enum action a);
+/* Where `a` works (actions.def): "tree", "trace", "plot", "models", or ""
+ * for any pane. */
+const char *action_pane(enum action a);
 /* ACTION_NONE when unknown. */
 enum action action_parse(const char *name);
 

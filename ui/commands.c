@@ -138,6 +138,36 @@ static void apply_entries(struct app *app, const struct config *c)
 			    c->n_warnings > 1 ? " (and more)" : "");
 }
 
+/* What the theme left to others, for the message after `theme NAME`: the
+ * roles the configuration's own `color` lines keep, and a terminal without
+ * colours (a theme's colours need them). */
+static void say_theme(struct app *app, const char *name)
+{
+	const struct config *c = &app->config;
+	char kept[160] = "";
+	size_t n_kept = 0, used = 0;
+	for (size_t i = 0; i < c->n_colors; i++) {
+		if (c->colors[i].from_theme)
+			continue;
+		const char *role = theme_role_name(c->colors[i].role);
+		if (n_kept++ < 4 && role) {
+			int w = snprintf(kept + used, sizeof(kept) - used,
+					 "%s%s", used ? ", " : "", role);
+			if (w > 0 && (size_t)w < sizeof(kept) - used)
+				used += (size_t)w;
+		}
+	}
+	if (n_kept)
+		app_message(app, false, "theme %s; your color lines keep %s%s",
+			    name, kept, n_kept > 4 ? ", ..." : "");
+	else if (app->screen_on && !app->caps.colors)
+		app_message(app, false, "theme %s: attributes only, this "
+					"terminal shows no colours (NO_COLOR "
+					"or TERM)", name);
+	else
+		app_message(app, false, "theme %s", name);
+}
+
 /* The theme app->config names (loaded when it changed) and its colours. */
 static void apply_look(struct app *app)
 {
@@ -152,6 +182,8 @@ static void apply_look(struct app *app)
 		if (name &&
 		    config_load_theme(c, name, theme_dirs, &err) != STATUS_OK)
 			app_error(app, &err);
+		else if (name && app->theme_loaded)
+			say_theme(app, name);
 		free(app->theme_loaded);
 		app->theme_loaded = name;
 	}
@@ -169,8 +201,9 @@ void app_load_config(struct app *app, bool no_config, const char *path)
 {
 	struct error err = {0};
 	config_init(&app->config);
-	config_parse_text(&app->config, config_default_theme,
-			  strlen(config_default_theme), "(default theme)", &err);
+	/* the default colours as a theme's (a `theme` line replaces them; a
+	 * `color` line of the file wins over any theme) */
+	config_load_theme(&app->config, "default", NULL, &err);
 	error_clear(&err);
 	if (!no_config) {
 		char *p = path ? strdup(path) : config_default_path();

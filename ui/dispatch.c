@@ -9,7 +9,9 @@
 
 #include "hub.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/session.h"
 #include "extrap.h"
@@ -42,6 +44,9 @@ static struct reaction layout_action(struct app *app, enum action a)
 	switch (a) {
 	case ACTION_SPLIT_FOCUS:
 		layout_toggle_focus(l);
+		/* keys for the tree: a full-screen split gives it room */
+		if (!l->focus)
+			l->full = false;
 		break;
 	case ACTION_SPLIT_FULL:
 		layout_toggle_full(l);
@@ -91,6 +96,74 @@ static struct reaction open_action(struct app *app, const struct pane_ops *ops)
 		return REACTION(HANDLED_REDRAW);
 	app_push_pane(app, app_make_pane(app, ops));
 	return REACTION(HANDLED_REDRAW);
+}
+
+/* The first key bound to `a` ("w"), or its name when no key is. */
+static const char *key_of(struct app *app, enum action a, char *buf,
+			  size_t size)
+{
+	char *keys = keymap_keys_of(app->keymap, a);
+	if (keys && *keys)
+		snprintf(buf, size, "%.*s", (int)strcspn(keys, " "), keys);
+	else
+		snprintf(buf, size, ":bind KEYMAP KEY %s", action_name(a));
+	free(keys);
+	return buf;
+}
+
+/* A key the pane with the keys does not handle: if its action works in
+ * another pane (actions.def), say which and the key that gets there,
+ * rather than nothing. */
+static void say_where(struct app *app, enum action a)
+{
+	const char *where = action_pane(a);
+	if (!*where)
+		return;
+	char k[48], go[48];
+	struct layout *l = &app->layout;
+	struct pane *split = layout_split_shown(l);
+	bool split_keys = app->n_stack == 1 && split && l->focus;
+	const char *focus = split_keys ? split->ops->name
+				       : app_top(app)->ops->name;
+	bool for_tree = strcmp(where, "tree") == 0 ||
+			(strcmp(where, "models") == 0 &&
+			 strcmp(focus, "plot") != 0);
+	if (for_tree) {
+		where = "tree";
+		if (app->n_stack > 1)
+			app_message(app, false, "%s works in the tree: %s "
+				    "closes this pane", key_of(app, a, k,
+				    sizeof(k)), key_of(app, ACTION_BACK, go,
+				    sizeof(go)));
+		else if (split_keys)
+			app_message(app, false, "%s works in the tree: %s "
+				    "moves the keys there",
+				    key_of(app, a, k, sizeof(k)),
+				    key_of(app, ACTION_SPLIT_FOCUS, go,
+					   sizeof(go)));
+		return;
+	}
+	if (strcmp(where, "models") == 0)
+		return;
+	/* the trace or the plot: shown beside the tree, or not */
+	const struct pane_ops *ops = NULL;
+	for (size_t i = 0; pane_registry[i]; i++)
+		if (strcmp(pane_registry[i]->name, where) == 0)
+			ops = pane_registry[i];
+	if (!ops || strcmp(focus, where) == 0)
+		return;
+	key_of(app, a, k, sizeof(k));
+	if (split && split->ops == ops && app->n_stack == 1)
+		app_message(app, false, "%s works in the %s: %s moves the "
+			    "keys there", k, where,
+			    key_of(app, ACTION_SPLIT_FOCUS, go, sizeof(go)));
+	else if (split && split->ops == ops)
+		app_message(app, false, "%s works in the %s: %s closes this "
+			    "pane", k, where,
+			    key_of(app, ACTION_BACK, go, sizeof(go)));
+	else
+		app_message(app, false, "%s works in the %s: %s shows it", k,
+			    where, key_of(app, ops->open, go, sizeof(go)));
 }
 
 static struct reaction generic_action(void *hub, enum action a)
@@ -181,16 +254,19 @@ static struct reaction generic_action(void *hub, enum action a)
 	case ACTION_TRACE_FILTER:
 		return layout_action(app, a);
 	default:
-		return REACTION(HANDLED_YES);
+		say_where(app, a);
+		return REACTION(app->message ? HANDLED_REDRAW : HANDLED_YES);
 	}
 }
 
-/* A request's selection: the tree gets the keys. */
+/* A request's selection: the tree gets the keys, and shows (a
+ * full-screen split gives way to it). */
 static void host_select(void *hub, uint32_t node)
 {
 	struct app *app = hub;
 	app_select(app, node);
 	app->layout.focus = false;
+	app->layout.full = false;
 }
 
 /* What the core does with the flags of a pane's reaction. */

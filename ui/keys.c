@@ -1,4 +1,6 @@
-/* keys: key names <-> curses key codes. */
+/* keys: key names <-> curses key codes.  A name may be written in angle
+ * brackets, as tig and the documentation write them (`<Enter>`, `<C-q>`,
+ * `<PgDn>`): the same key as the bare name. */
 #include "config.h"
 
 #include "keys.h"
@@ -26,6 +28,15 @@ int keys_parse(const char *name)
 {
 	if (!name || !*name)
 		return -1;
+	size_t len = strlen(name);
+	if (name[0] == '<' && len > 2 && name[len - 1] == '>') {
+		char inner[40];
+		if (len - 2 >= sizeof(inner) || name[1] == '<')
+			return -1;
+		memcpy(inner, name + 1, len - 2);
+		inner[len - 2] = '\0';
+		return keys_parse(inner);
+	}
 	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
 		if (strcasecmp(name, named[i].name) == 0)
 			return named[i].key;

@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-/* The key code for a name, or -1 when the name is unknown. */
+/* The key code for a name, or -1 when the name is unknown.  The name may
+ * be in angle brackets ("<Enter>", "<C-q>"): the same key. */
 int keys_parse(const char *name);
 
 /* The name of a key code into `buf` (at least 16 bytes); returns buf. */

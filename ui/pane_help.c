@@ -1,5 +1,7 @@
 /* pane_help: the help screen, generated from the action table with the
- * keys currently bound, then the ":" commands. */
+ * keys currently bound, grouped by the pane each action works in (the
+ * tree, any pane, the trace, the plot, the models: actions.def), then the
+ * ":" commands and the panes. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -38,13 +40,45 @@ static const char *const commands[][2] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* The groups of the action table, in the help's order. */
+static const char *const groups[][2] = {
+	{"tree", "Tree   Esc or q closes this help"},
+	{"", "Any pane"},
+	{"trace", "Trace timeline, when it has the keys (trace-focus)"},
+	{"plot", "Model plot, when it has the keys (trace-focus)"},
+	{"models", "Models (parametric databases; tree and plot)"},
+};
+#define N_GROUPS (sizeof(groups) / sizeof(groups[0]))
+
+/* The action lines: for each group a title (-1 - group) then its actions,
+ * a blank line (0) between groups.  Built once: the table is static. */
+static int action_lines[ACTION_COUNT + 2 * N_GROUPS];
+static size_t n_action_lines;
+
+static void build_lines(void)
+{
+	if (n_action_lines)
+		return;
+	for (size_t g = 0; g < N_GROUPS; g++) {
+		if (g)
+			action_lines[n_action_lines++] = 0;
+		action_lines[n_action_lines++] = -1 - (int)g;
+		for (int a = 1; a < ACTION_COUNT; a++)
+			if (strcmp(action_pane((enum action)a),
+				   groups[g][0]) == 0)
+				action_lines[n_action_lines++] = a;
+	}
+}
+
 static void help_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	struct list_cursor *l = pane->state;
 	size_t n_panes = 0;
 	while (pane_registry[n_panes])
 		n_panes++;
-	size_t panes_at = ACTION_COUNT + 1 + N_COMMANDS + 1;
+	build_lines();
+	size_t cmds_at = n_action_lines + 1;
+	size_t panes_at = cmds_at + 1 + N_COMMANDS + 1;
 	l->count = panes_at + 1 + n_panes;
 	list_fit(l, r.h);
 	attr_t k = theme_attr(THEME_ROLE_HELP_KEY);
@@ -52,8 +86,8 @@ static void help_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	for (int i = 0; i < r.h; i++) {
 		size_t line = l->top + (size_t)i;
 		int y = r.y + i;
-		if (line < ACTION_COUNT - 1) {
-			enum action a = (enum action)(line + 1);
+		if (line < n_action_lines && action_lines[line] > 0) {
+			enum action a = (enum action)action_lines[line];
 			char *keys = keymap_keys_of(env->keymap, a);
 			screen_text(y, r.x + 1, 16, k, keys && *keys ? keys : "-",
 				    true);
@@ -61,14 +95,17 @@ static void help_draw(struct pane_env *env, struct pane *pane, struct rect r)
 			screen_text(y, r.x + 37, r.w - 37, t, action_help(a),
 				    false);
 			free(keys);
-		} else if (line == ACTION_COUNT - 1) {
-			continue;
-		} else if (line == ACTION_COUNT) {
-			screen_text(y, r.x + 1, r.w - 1, k,
-				    "Commands (:)   Esc or q closes this help",
+		} else if (line < n_action_lines && action_lines[line] < 0) {
+			size_t g = (size_t)(-1 - action_lines[line]);
+			screen_text(y, r.x + 1, r.w - 1, k, groups[g][1],
 				    false);
-		} else if (line - ACTION_COUNT - 1 < N_COMMANDS) {
-			size_t c = line - ACTION_COUNT - 1;
+		} else if (line < cmds_at) {
+			continue;
+		} else if (line == cmds_at) {
+			screen_text(y, r.x + 1, r.w - 1, k, "Commands (:)",
+				    false);
+		} else if (line - cmds_at - 1 < N_COMMANDS) {
+			size_t c = line - cmds_at - 1;
 			screen_text(y, r.x + 1, 26, k, commands[c][0], true);
 			screen_text(y, r.x + 28, r.w - 28, t, commands[c][1],
 				    false);

@@ -314,8 +314,17 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	char *at = extrap_at_text(ex);
 	char *what = extrap_models_text(ex);
 	char *text = NULL;
-	if (asprintf(&text, "Plot: %s along %s%s at %s%s  models: %s%s",
-		     metric_name(ex), extrap_param_name(ex, pp->xparam),
+	/* unfocused: the live key that gives it the keys, as the trace */
+	char focus[48] = "";
+	char *keys = env->focused ? NULL
+				  : keymap_keys_of(env->keymap,
+						   ACTION_SPLIT_FOCUS);
+	if (keys && *keys)
+		snprintf(focus, sizeof(focus), " [%.*s: keys]",
+			 (int)strcspn(keys, " "), keys);
+	free(keys);
+	if (asprintf(&text, "Plot%s: %s along %s%s at %s%s  models: %s%s",
+		     focus, metric_name(ex), extrap_param_name(ex, pp->xparam),
 		     heat ? " (heat map)" : "", at ? at : "?",
 		     pp->log ? ", log" : "", what ? what : "?",
 		     pending ? "  fitting\xe2\x80\xa6" : "") < 0)

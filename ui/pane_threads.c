@@ -7,6 +7,7 @@
  * of the threads' values (lex_aware values at outer loops are smaller). */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,14 +55,46 @@ static int by_profile(const void *a, const void *b)
 	return x->profile < y->profile ? -1 : x->profile > y->profile;
 }
 
+/* Labels in natural order: runs of digits compare as numbers ("Rank 2"
+ * before "Rank 10"), the rest byte by byte. */
+static int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (*a == '0')
+				a++;
+			while (*b == '0')
+				b++;
+			size_t na = 0, nb = 0;
+			while (isdigit((unsigned char)a[na]))
+				na++;
+			while (isdigit((unsigned char)b[nb]))
+				nb++;
+			if (na != nb)
+				return na < nb ? -1 : 1;
+			int c = strncmp(a, b, na);
+			if (c)
+				return c;
+			a += na;
+			b += nb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
 static const struct model *sort_model;
 static int by_label(const void *a, const void *b)
 {
 	const struct thread_row *x = a, *y = b;
-	int c = strcmp(model_str(sort_model,
-				 sort_model->profiles[x->profile].label),
-		       model_str(sort_model,
-				 sort_model->profiles[y->profile].label));
+	int c = natural_cmp(model_str(sort_model,
+				      sort_model->profiles[x->profile].label),
+			    model_str(sort_model,
+				      sort_model->profiles[y->profile].label));
 	return c ? c : by_profile(a, b);
 }
 
@@ -213,13 +246,15 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	char *mx = fit(m, t, t->max, STAT_W);
 	char *me = fit(m, t, t->mean, STAT_W);
 	char *sd = fit(m, t, t->sd, STAT_W);
-	if (asprintf(&stats, " %zu %s   min %s   max %s   "
-			     "mean %s   std dev %s   (s sorts: %s)",
+	if (asprintf(&stats, " %zu %s by %s (s: %s)   min %s   max %s   "
+			     "mean %s   std dev %s",
 		     t->n,
 		     m->n_points ? "measurement points" : "execution contexts",
+		     t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index",
+		     t->sort == 0 ? "by label" : t->sort == 1 ? "by index"
+							 : "by value",
 		     mn ? mn : "?", mx ? mx : "?", me ? me : "?",
-		     sd ? sd : "?",
-		     t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index") < 0)
+		     sd ? sd : "?") < 0)
 		stats = NULL;
 	screen_text(r.y + 1, r.x, r.w, A_NORMAL, stats ? stats : "", true);
 	free(stats);

@@ -15,6 +15,7 @@
 #include "model_columns.h"
 #include "present/present_derived.h"
 #include "present/present_value.h"
+#include "hotpath.h"
 
 #define VALUE_WIDTH 9      /* the least a value gets */
 #define VALUE_MAX_WIDTH 20 /* the most: "-123,456,789,012,345" */
@@ -644,13 +645,7 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 			return REACTION(HANDLED_REDRAW);
 		}
 		tree_select(env, rows, leaf);
-		struct view_node a_vn, l_vn;
-		if (view_node_get(env->view, row.node, &a_vn) &&
-		    view_node_get(env->view, leaf, &l_vn))
-			pane_message(env, false,
-				    "hot path: %u levels down (threshold "
-				    "%g%%); H again continues below",
-				    l_vn.depth - a_vn.depth, env->cols->threshold);
+		hotpath_say(env, row.node, leaf);
 		return REACTION(HANDLED_REDRAW);
 	}
 	case ACTION_ZOOM:

@@ -61,7 +61,8 @@ void theme_apply(const struct config *c, const struct screen_caps *caps)
 {
 	for (int r = 0; r < THEME_ROLE_COUNT; r++)
 		attrs[r] = A_NORMAL;
-	bool have[THEME_ROLE_COUNT] = {false};
+	/* the roles whose colour (not only attributes) made them stand out */
+	bool coloured[THEME_ROLE_COUNT] = {false};
 	for (size_t i = 0; c && i < c->n_colors; i++) {
 		const struct config_color *col = &c->colors[i];
 		if ((int)col->role < 0 || col->role >= THEME_ROLE_COUNT)
@@ -74,9 +75,14 @@ void theme_apply(const struct config *c, const struct screen_caps *caps)
 			a |= COLOR_PAIR(pair);
 		}
 		attrs[col->role] = a;
-		have[col->role] = true;
+		coloured[col->role] = col->fg.kind != CONFIG_COLOR_DEFAULT ||
+				      col->bg.kind != CONFIG_COLOR_DEFAULT;
 	}
-	/* without colours, the roles that must stand out use attributes */
+	/* without colours, the roles that must stand out use attributes: added
+	 * to a role that stood out by its colour (a colour theme's selected
+	 * row, "231 25 bold", would be bold only, hard to see), and given to
+	 * a role with no attribute; a role set with attributes only (the mono
+	 * theme) keeps its own */
 	if (!caps->colors) {
 		static const struct {
 			enum theme_role role;
@@ -92,8 +98,8 @@ void theme_apply(const struct config *c, const struct screen_caps *caps)
 			{THEME_ROLE_BAR, A_REVERSE},
 		};
 		for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
-			if (!have[must[i].role] || attrs[must[i].role] == 0)
-				attrs[must[i].role] = must[i].attr;
+			if (coloured[must[i].role] || attrs[must[i].role] == 0)
+				attrs[must[i].role] |= must[i].attr;
 	}
 	if (attrs[THEME_ROLE_SELECTED] == A_NORMAL)
 		attrs[THEME_ROLE_SELECTED] = A_REVERSE;

@@ -475,6 +475,9 @@ enum status outline_hotpath(struct outline *o, uint32_t start,
 		cut = k;
 	}
 	st = outline_reveal(o, path[cut], err);
+	/* the row where the path stops shows its children: why it stopped */
+	if (st == STATUS_OK)
+		st = outline_expand(o, path[cut], err);
 	if (st == STATUS_OK)
 		*leaf = path[cut];
 out:

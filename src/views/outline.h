@@ -182,8 +182,9 @@ enum status outline_reveal(struct outline *o, uint32_t node,
 			   struct error *err);
 
 /* Hot path (the `H` key): follow view_hotpath(start, column, threshold)
- * from `start`, expanding every row on the way, and return the hot row in
- * *leaf, visible.  When the filter hides part of the path, the path stops
+ * from `start`, expanding every row on the way and the hot row itself (its
+ * children show why the path stopped), and return the hot row in *leaf,
+ * visible.  When the filter hides part of the path, the path stops
  * at its last row the filter shows.  Calling it again on the leaf
  * continues below it.  Errors as view_hotpath and outline_reveal. */
 enum status outline_hotpath(struct outline *o, uint32_t start,

@@ -422,11 +422,50 @@ out:
 
 /* ---- hot path --------------------------------------------------------- */
 
+/* The child of `node` with the largest value of `column` (ties: lower
+ * output id, then lower row id) into *best (MODEL_NONE when no child has
+ * a value) and its value into *best_v. */
+static enum status hot_child(struct view *v, uint32_t node, uint32_t column,
+			     uint32_t *best_out, double *best_v_out,
+			     struct error *err)
+{
+	uint32_t *kids = NULL;
+	size_t nk = 0;
+	*best_out = MODEL_NONE;
+	*best_v_out = 0;
+	enum status st = v->ops->children(v, node, &kids, &nk, err);
+	if (st != STATUS_OK) {
+		free(kids);
+		return st;
+	}
+	uint32_t best = MODEL_NONE, best_id = 0;
+	double best_v = 0;
+	for (size_t i = 0; i < nk; i++) {
+		double val;
+		if (!view_value(v, kids[i], column, &val) || isnan(val))
+			continue;
+		struct view_node vn;
+		v->ops->node_get(v, kids[i], &vn);
+		if (best == MODEL_NONE || val > best_v ||
+		    (val == best_v &&
+		     (vn.id < best_id ||
+		      (vn.id == best_id && kids[i] < best)))) {
+			best = kids[i];
+			best_v = val;
+			best_id = vn.id;
+		}
+	}
+	free(kids);
+	*best_out = best;
+	*best_v_out = best_v;
+	return STATUS_OK;
+}
+
 enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 			 double threshold_pct, uint32_t **path, size_t *n,
 			 struct error *err)
 {
-	uint32_t *p = NULL, *kids = NULL;
+	uint32_t *p = NULL;
 	uint32_t cap = 0, len = 0;
 	enum status st = STATUS_OK;
 	*path = NULL;
@@ -457,29 +496,11 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 				       "hot path deeper than the model");
 			goto out;
 		}
-		size_t nk = 0;
-		free(kids);
-		kids = NULL;
-		st = v->ops->children(v, cur, &kids, &nk, err);
+		uint32_t best;
+		double best_v;
+		st = hot_child(v, cur, column, &best, &best_v, err);
 		if (st != STATUS_OK)
 			goto out;
-		uint32_t best = MODEL_NONE, best_id = 0;
-		double best_v = 0;
-		for (size_t i = 0; i < nk; i++) {
-			double val;
-			if (!view_value(v, kids[i], column, &val) || isnan(val))
-				continue;
-			struct view_node vn;
-			v->ops->node_get(v, kids[i], &vn);
-			if (best == MODEL_NONE || val > best_v ||
-			    (val == best_v &&
-			     (vn.id < best_id ||
-			      (vn.id == best_id && kids[i] < best)))) {
-				best = kids[i];
-				best_v = val;
-				best_id = vn.id;
-			}
-		}
 		if (best == MODEL_NONE)
 			break;
 		double cur_v = 0;
@@ -493,9 +514,32 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 	*n = len;
 	p = NULL;
 out:
-	free(kids);
 	free(p);
 	return st;
+}
+
+enum status view_hotpath_stop(struct view *v, uint32_t node, uint32_t column,
+			      struct view_hot_stop *out, struct error *err)
+{
+	*out = (struct view_hot_stop){.best = MODEL_NONE};
+	if (!v)
+		return error_set(err, STATUS_USAGE, NULL, "no view");
+	if (column >= v->m->n_columns || !v->ops->exists(v, node))
+		return error_set(err, STATUS_USAGE, v->m->path,
+				 "hot path needs an existing row and column");
+	uint32_t *kids = NULL;
+	size_t nk = 0;
+	enum status st = v->ops->children(v, node, &kids, &nk, err);
+	free(kids);
+	if (st != STATUS_OK)
+		return st;
+	out->leaf = nk == 0;
+	st = hot_child(v, node, column, &out->best, &out->best_v, err);
+	if (st != STATUS_OK)
+		return st;
+	if (!view_value(v, node, column, &out->node_v) || isnan(out->node_v))
+		out->node_v = 0;
+	return STATUS_OK;
 }
 
 /* ---- shared helpers for the aggregated views -------------------------- */

@@ -99,4 +99,18 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 			 double threshold_pct, uint32_t **path, size_t *n,
 			 struct error *err);
 
+/* Why a hot path stops at `node`, for the message that says so: leaf
+ * (no children), best (the child view_hotpath would take, MODEL_NONE when
+ * no child has a value of `column`), best_v (its value) and node_v (the
+ * node's own value, 0 when absent).  The path went on when best_v >=
+ * threshold / 100 * node_v.  STATUS_USAGE for an unknown node or column. */
+struct view_hot_stop {
+	bool leaf;
+	uint32_t best;
+	double best_v;
+	double node_v;
+};
+enum status view_hotpath_stop(struct view *v, uint32_t node, uint32_t column,
+			      struct view_hot_stop *out, struct error *err);
+
 #endif

@@ -46,7 +46,7 @@ static enum status find_points(struct cset *c)
 	enum status st = extrap_point_dirs_list(c->path, ".cubex", &c->dirs,
 						&c->n_dirs, c->err);
 	if (st == STATUS_OK && c->n_dirs == 0)
-		st = error_set(c->err, STATUS_CORRUPT, c->path,
+		st = error_set(c->err, STATUS_NOT_DATABASE, c->path,
 			       "no Cube files (DIR/*/*.cubex)");
 	if (st == STATUS_OK)
 		st = extrap_point_dirs_points(c->path, c->dirs, c->n_dirs, c->s,

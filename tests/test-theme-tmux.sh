@@ -1,0 +1,127 @@
+#!/bin/sh
+# Themes in a real terminal (tmux), read back as the escape codes tmux
+# draws (capture-pane -e): `theme light` in the configuration file and
+# `:theme light` at the prompt draw the percent column and the selected row
+# in the colours themes/light.theme gives them (read from that file here),
+# not the default theme's; `:theme mono` draws the selected row in reverse
+# video; the prompt says which roles the configuration's own `color` lines
+# keep, and that a terminal without colours shows attributes only; without
+# colours (NO_COLOR=1, TERM=vt100) the selected row is in reverse video,
+# not only bold.  Polls capture-pane with a timeout, never a bare sleep.
+. "${top_srcdir:-.}/tests/tmux-env.sh"
+mkdir -p "$tmp/home/.config/callscope" "$tmp/cache" &&
+	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+		XDG_CACHE_HOME="$tmp/cache"
+cs=$(cd "$top_builddir" && pwd)/callscope
+"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 50 \
+	--threads 1 --ranks 1 --samples 500 >/dev/null || exit 1
+db=$tmp/db
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+# a role's colour in a theme file as tmux writes it: fg [bg]
+theme_fg() { awk -v r="$2" '$1 == "color" && $2 == r { print $3 }' "$1"; }
+theme_bg() { awk -v r="$2" '$1 == "color" && $2 == r { print $4 }' "$1"; }
+light=$top_srcdir/themes/light.theme
+dflt=$top_srcdir/themes/default.theme
+pct_fg=$(theme_fg "$light" percent)
+sel_fg=$(theme_fg "$light" selected)
+sel_bg=$(theme_bg "$light" selected)
+dflt_pct=$(theme_fg "$dflt" percent)
+[ -n "$pct_fg" ] && [ -n "$sel_fg" ] && [ -n "$sel_bg" ] &&
+	[ -n "$dflt_pct" ] && [ "$pct_fg" != "$dflt_pct" ] ||
+	{ echo "FAIL: cannot read the themes"; exit 1; }
+esc=$(printf '\033')
+
+# the screen with escape codes
+escreen() { t capture-pane -e -p -t "$S"; }
+# the line of the selected row: the second tree row after `j`, the one
+# whose text holds the first child of the root's first child
+selected_line() { escreen | sed -n "$1p"; }
+# poll until the screen with escapes holds TEXT (fixed string)
+wait_esc() {
+	i=0
+	while [ $i -lt 200 ]; do
+		escreen | grep -qF -- "$1" && return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen (escapes as ^[) while waiting for escape '$1':"
+	escreen | sed "s/$esc/^[/g" | head -12
+	return 1
+}
+# the tree's first row is on screen line 4 (title, tabs, header): select
+# the third row (j j) and read its line
+sel_row=6
+
+# ---- `theme light` in the configuration file -----------------------------
+printf 'theme light\n' >"$tmp/home/.config/callscope/config"
+start "$cs $db" "q quit" || fail "the viewer did not draw"
+t send-keys -t "$S" j j
+wait_esc "${esc}[38;5;${sel_fg}m${esc}[48;5;${sel_bg}m" ||
+	fail "theme light (file): the selected row is not $sel_fg on $sel_bg"
+selected_line $sel_row | grep -qF "${esc}[48;5;${sel_bg}m" ||
+	fail "theme light (file): line $sel_row is not the selected row"
+escreen | grep -qF "${esc}[38;5;${pct_fg}m" ||
+	fail "theme light (file): no percent in colour $pct_fg"
+escreen | grep -qF "${esc}[38;5;${dflt_pct}m" &&
+	fail "theme light (file): the default theme's percent colour stays"
+t send-keys -t "$S" q
+wait_prompt || fail "q did not quit"
+rm -f "$tmp/home/.config/callscope/config"
+
+# ---- `:theme` at the prompt ------------------------------------------------
+start "$cs $db" "q quit" || fail "the viewer did not draw"
+t send-keys -t "$S" j j
+wait_esc "${esc}[38;5;${dflt_pct}m" || fail "the default theme is not drawn"
+t send-keys -t "$S" ":theme light" Enter
+wait_esc "${esc}[38;5;${pct_fg}m" ||
+	fail ":theme light: no percent in colour $pct_fg"
+wait_esc "${esc}[38;5;${sel_fg}m${esc}[48;5;${sel_bg}m" ||
+	fail ":theme light: the selected row is not $sel_fg on $sel_bg"
+wait_for "theme light" || fail ":theme light says nothing"
+# mono: attributes only, the selected row in reverse video
+t send-keys -t "$S" ":theme mono" Enter
+wait_for "theme mono" || fail ":theme mono says nothing"
+i=0
+until selected_line $sel_row | grep -q "${esc}\[\([0-9;]*;\)\?7m"; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { fail ":theme mono: the selected row is not reverse"
+		selected_line $sel_row | sed "s/$esc/^[/g"; break; }
+	sleep 0.05
+done
+escreen | grep -qF "${esc}[38;5;" && fail ":theme mono: colours remain"
+# the configuration's own color lines win over a theme, and it says so
+t send-keys -t "$S" ":color percent 200 default" Enter
+wait_esc "${esc}[38;5;200m" || fail ":color percent 200 not drawn"
+t send-keys -t "$S" ":theme light" Enter
+wait_for "theme light; your color lines keep percent" ||
+	fail ":theme light does not say that percent keeps its colour"
+escreen | grep -qF "${esc}[38;5;200m" ||
+	fail ":theme light replaced the color line's percent"
+t send-keys -t "$S" ":theme nosuchtheme" Enter
+wait_for "theme 'nosuchtheme' not found" ||
+	fail ":theme nosuchtheme does not say it is not found"
+t send-keys -t "$S" q
+wait_prompt || fail "q did not quit"
+
+# ---- no colours: the selected row in reverse video --------------------------
+for envs in "NO_COLOR=1" "TERM=vt100"; do
+	# vt100 has no alternate screen: clear the screen after it
+	start "env $envs $cs $db; clear" "q quit" ||
+		{ fail "$envs: the viewer did not draw"; continue; }
+	t send-keys -t "$S" j j
+	i=0
+	until selected_line $sel_row | grep -q "${esc}\[\([0-9;]*;\)\?7m"; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || { fail "$envs: the selected row is not reverse:"
+			selected_line $sel_row | sed "s/$esc/^[/g"; break; }
+		sleep 0.05
+	done
+	t send-keys -t "$S" ":theme light" Enter
+	wait_for "theme light: attributes only" ||
+		fail "$envs: :theme light does not say the terminal has no colours"
+	t send-keys -t "$S" q
+	wait_prompt || fail "$envs: q did not quit"
+done
+exit $status
