@@ -228,6 +228,14 @@ bool trace_element_at(const struct model *m, uint32_t line,
 	return true;
 }
 
+bool trace_element_read(const struct model *m, uint32_t line, uint64_t i,
+			uint64_t *time, uint32_t *ctx)
+{
+	uint64_t end;
+	return line_ok(m, line) && i < m->timelines[line].count &&
+	       read_elem(m, line, i, time, ctx, &end);
+}
+
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index)
 {

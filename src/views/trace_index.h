@@ -40,6 +40,12 @@ bool trace_element_at(const struct model *m, uint32_t line,
 		      const struct trace_bounds *b, uint64_t t,
 		      struct trace_sample *out, uint64_t *index);
 
+/* Element `i` of sample line or interval track `line`: its time (an
+ * interval's begin) and context.  False for a counter line, an index out
+ * of range or a failed read.  The walk of trace_shares. */
+bool trace_element_read(const struct model *m, uint32_t line, uint64_t i,
+			uint64_t *time, uint32_t *ctx);
+
 /* The same, reading the bounds first (the batch command). */
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "views/trace_view.h"
+#include "views/trace_shares.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,12 @@ struct trace_view {
 	char *pattern;
 	bool hide_empty;
 	uint8_t group, first_group, groups;
+	/* the window's shares over every line (trace_shares), computed for
+	 * the window and line list `sh_*` */
+	struct trace_shares shares;
+	bool sh_valid;
+	uint64_t sh_from, sh_to, sh_stamp, budget;
+	uint32_t sh_lo, sh_hi;
 };
 
 static bool group_shown(const struct trace_view *v, uint32_t tl)
@@ -133,6 +140,7 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 				       .line_lo = 0,
 				       .line_hi = v->n_lines};
 	v->cursor_time = v->t_min;
+	v->budget = TRACE_SHARES_BUDGET;
 	*out = v;
 	return STATUS_OK;
 }
@@ -146,6 +154,7 @@ void trace_view_free(struct trace_view *v)
 	free(v->bounds);
 	free(v->bounds_state);
 	free(v->pattern);
+	trace_shares_free(&v->shares);
 	free(v);
 }
 
@@ -754,6 +763,85 @@ uint32_t trace_view_cursor_column(const struct trace_view *v,
 	return k >= columns ? columns - 1 : (uint32_t)k;
 }
 
+/* The window's shares over every line, computed again only when the
+ * window's time, line range or line list changed; the maximum depth is
+ * theirs (the deepest context on any line counted, not on a row drawn). */
+static enum status window_shares(struct trace_view *v, struct error *err)
+{
+	if (v->sh_valid && v->sh_from == v->win.from && v->sh_to == v->win.to &&
+	    v->sh_lo == v->win.line_lo && v->sh_hi == v->win.line_hi &&
+	    v->sh_stamp == v->stamp)
+		return STATUS_OK;
+	uint32_t lo = v->win.line_lo < v->n_lines ? v->win.line_lo : v->n_lines;
+	uint32_t hi = v->win.line_hi < v->n_lines ? v->win.line_hi : v->n_lines;
+	enum status st = trace_shares_compute(v->m, v->lines + lo,
+					      hi > lo ? hi - lo : 0,
+					      v->win.from, v->win.to,
+					      v->budget, &v->shares, err);
+	v->sh_valid = false;
+	if (st != STATUS_OK)
+		return st;
+	struct error local = {.status = STATUS_OK};
+	if (model_trace_take_error(v->m, err ? err : &local)) {
+		error_clear(&local);
+		return err ? err->status : STATUS_IO;
+	}
+	v->sh_valid = true;
+	v->sh_from = v->win.from;
+	v->sh_to = v->win.to;
+	v->sh_lo = v->win.line_lo;
+	v->sh_hi = v->win.line_hi;
+	v->sh_stamp = v->stamp;
+	v->max_depth = v->shares.max_frames ? v->shares.max_frames - 1 : 0;
+	return STATUS_OK;
+}
+
+void trace_view_set_share_budget(struct trace_view *v, uint64_t budget)
+{
+	v->budget = budget;
+	v->sh_valid = false;
+}
+
+static int by_cells(const void *a, const void *b);
+
+enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
+			      struct trace_share **out, size_t *n,
+			      uint32_t *counted, uint32_t *lines,
+			      struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	enum status st = window_shares(v, err);
+	if (st != STATUS_OK)
+		return st;
+	struct trace_ctx_time *d = NULL;
+	size_t k = 0;
+	st = trace_shares_at_depth(v->m, &v->shares, v->win.depth, &d, &k,
+				   err);
+	if (st != STATUS_OK)
+		return st;
+	struct trace_share *s = malloc((k ? k : 1) * sizeof(*s));
+	if (!s) {
+		free(d);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < k; i++)
+		s[i] = (struct trace_share){
+			.ctx = d[i].ctx,
+			.color = trace_view_color(v->m, d[i].ctx, n_colors),
+			.cells = d[i].time,
+		};
+	free(d);
+	qsort(s, k, sizeof(*s), by_cells);
+	*out = s;
+	*n = k;
+	if (counted)
+		*counted = v->shares.counted;
+	if (lines)
+		*lines = v->shares.lines;
+	return STATUS_OK;
+}
+
 static enum status grid_size(struct trace_grid *g, uint32_t rows,
 			     uint32_t columns, struct error *err)
 {
@@ -828,7 +916,6 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 	enum status st = grid_size(g, rows, columns, err);
 	if (st != STATUS_OK)
 		return st;
-	uint32_t deepest = 0;
 	bool reuse = g->raw_valid && !g->raw_depth_view &&
 		     g->raw_from == v->win.from && g->raw_to == v->win.to &&
 		     g->raw_lo == v->win.line_lo && g->raw_hi == v->win.line_hi &&
@@ -857,16 +944,14 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 				prev_raw = raw[k];
 				prev = trace_ctx_at_depth(v->m, raw[k],
 							  v->win.depth);
-				uint32_t f = trace_ctx_frames(v->m, raw[k]);
-				if (f > deepest)
-					deepest = f;
 			}
 			cells[k] = prev;
 		}
 	}
-	v->max_depth = deepest ? deepest - 1 : 0;
 	if (failed_read(v, g, err))
 		return err ? err->status : STATUS_IO;
+	if ((st = window_shares(v, err)) != STATUS_OK)
+		return st;
 	*g = (struct trace_grid){
 		.rows = g->rows, .columns = g->columns, .cells = g->cells,
 		.raw = g->raw, .row_line = g->row_line, .values = g->values,
@@ -910,7 +995,7 @@ enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
 	}
 	if (failed_read(v, g, err))
 		return err ? err->status : STATUS_IO;
-	return STATUS_OK;
+	return window_shares(v, err);
 }
 
 void trace_grid_free(struct trace_grid *g)
