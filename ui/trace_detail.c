@@ -185,6 +185,23 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	struct trace_sample s = {0};
 	bool found = tl != MODEL_NONE &&
 		     trace_sample_at(m, tl, time, &s, NULL);
+	if (lines == 1) {
+		/* one readout line (a short pane): where the cursor is and
+		 * what runs there */
+		char *what = found && s.ctx_id ? trace_ctx_label(m, s.ctx_id)
+					       : strdup("(idle)");
+		if (asprintf(&head, "Cursor %s  line %u %s: %s", rel, tl,
+			     tl != MODEL_NONE
+				     ? model_str(m, m->timelines[tl].label)
+				     : "",
+			     what ? what : "?") < 0)
+			head = NULL;
+		free(what);
+		screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
+			    head ? head : "", true);
+		free(head);
+		return;
+	}
 	if (asprintf(&head, "Cursor %s (t=%llu)  line %u %s  ctx=%u", rel,
 		     (unsigned long long)time, tl,
 		     tl != MODEL_NONE ? model_str(m, m->timelines[tl].label)

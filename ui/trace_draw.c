@@ -201,10 +201,70 @@ static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x
 	free(text);
 }
 
-static void draw_labels(struct pane_env *env, struct trace_pane *t, int y, int x,
-			int lw, int screen_rows)
+/* The label of timeline `tl` without the prefix all lines share
+ * (trace_view_label_prefix), in `w` columns at most: whole when it fits;
+ * else with each key shortened to its first letter ("RANK 10 THREAD 3"
+ * -> "R10 T3", as hpctraceviewer's rank.thread names are short); else its
+ * last w - 1 characters after "…" (the part that tells lines apart is
+ * at the end).  Malloc'd. */
+static char *line_label(struct pane_env *env, struct trace_pane *t,
+			uint32_t tl, int w)
 {
 	const struct model *m = env->model;
+	const char *full = model_str(m, m->timelines[tl].label);
+	size_t skip = trace_view_label_prefix(t->view);
+	const char *l = strlen(full) > skip ? full + skip : full;
+	if (screen_text_width(l) <= w)
+		return strdup(l);
+	/* "KEY value" pairs: K + value */
+	char *shortened = malloc(strlen(l) + 1);
+	if (!shortened)
+		return NULL;
+	size_t o = 0;
+	for (const char *p = l; *p;) {
+		size_t n = strcspn(p, " ");
+		const char *next = p + n + (p[n] == ' ');
+		size_t n2 = strcspn(next, " ");
+		bool key = n > 1 && !(p[0] >= '0' && p[0] <= '9') && n2 &&
+			   next[0] >= '0' && next[0] <= '9';
+		if (o)
+			shortened[o++] = ' ';
+		if (key) {
+			shortened[o++] = p[0];
+			memcpy(shortened + o, next, n2);
+			o += n2;
+			p = next + n2 + (next[n2] == ' ');
+		} else {
+			memcpy(shortened + o, p, n);
+			o += n;
+			p = next;
+		}
+	}
+	shortened[o] = 0;
+	if (screen_text_width(shortened) <= w || w < 2)
+		return shortened;
+	/* the tail, whole UTF-8 characters */
+	size_t len = strlen(shortened), from = len;
+	int cols = 0;
+	while (from > 0 && cols < w - 1) {
+		from--;
+		while (from > 0 && (shortened[from] & 0xc0) == 0x80)
+			from--;
+		cols++;
+	}
+	char *out = NULL;
+	if (asprintf(&out, "%s%s", env->caps->utf8 ? "\xe2\x80\xa6" : "~",
+		     shortened + from) < 0)
+		out = NULL;
+	free(shortened);
+	return out;
+}
+
+/* Each screen row's label: its line's, or with two lines per row both
+ * ("upper/lower"), so that no drawn line goes unnamed. */
+static void draw_labels(struct pane_env *env, struct trace_pane *t, int y,
+			int x, int lw, int screen_rows)
+{
 	uint32_t per = t->per;
 	uint32_t cur_row = t->mode == MODE_DEPTH
 				   ? UINT32_MAX
@@ -222,13 +282,23 @@ static void draw_labels(struct pane_env *env, struct trace_pane *t, int y, int x
 				label = NULL;
 		} else if (t->mode == MODE_MAIN && r < t->rows &&
 			   t->grid.row_line[r] != MODEL_NONE) {
-			/* the upper row's line (the lower row's when the
-			 * cursor is on it) */
-			uint32_t rr = sel && cur_row % per ? r + 1 : r;
-			uint32_t tl = t->grid.row_line[rr];
-			if (tl == MODEL_NONE)
-				tl = t->grid.row_line[r];
-			label = strdup(model_str(m, m->timelines[tl].label));
+			uint32_t lo = per == 2 && r + 1 < t->rows
+					      ? t->grid.row_line[r + 1]
+					      : MODEL_NONE;
+			if (lo == MODEL_NONE) {
+				label = line_label(env, t, t->grid.row_line[r],
+						   lw);
+			} else {
+				int half = (lw - 1) / 2;
+				char *a = line_label(env, t,
+						     t->grid.row_line[r], half);
+				char *b = line_label(env, t, lo, lw - 1 - half);
+				if (asprintf(&label, "%s/%s", a ? a : "",
+					     b ? b : "") < 0)
+					label = NULL;
+				free(a);
+				free(b);
+			}
 		}
 		screen_text(y + s, x, lw,
 			    sel ? theme_attr(THEME_ROLE_SELECTED)
@@ -368,24 +438,54 @@ static void draw_axis(struct pane_env *env, struct trace_pane *t, int y, int x,
 	screen_text_right(y, x + w / 2 + mw, w - w / 2 - mw, a, hi);
 }
 
+/* The label column: as wide as the widest label of the window's lines
+ * needs (without the shared prefix), at most a quarter of the pane and
+ * LABEL_MAX; at least a fifth of the pane up to 16 columns. */
+static int label_width(struct pane_env *env, struct trace_pane *t, int w)
+{
+	const struct model *m = env->model;
+	const struct trace_window *win = trace_view_window(t->view);
+	size_t skip = trace_view_label_prefix(t->view);
+	int widest = 0, most = w / 4 < LABEL_MAX ? w / 4 : LABEL_MAX;
+	int least = w / 5 < 16 ? w / 5 : 16;
+	for (uint32_t i = win->line_lo;
+	     i < win->line_hi && i - win->line_lo < 4096 && widest < most;
+	     i++) {
+		const char *l = model_str(
+			m, m->timelines[trace_view_line(t->view, i)].label);
+		int lw = screen_text_width(strlen(l) > skip ? l + skip : l);
+		widest = lw > widest ? lw : widest;
+	}
+	widest = widest < most ? widest : most;
+	return widest > least ? widest : least;
+}
+
 void trace_pane_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	struct trace_pane *t = pane->state;
 	if (r.h < 3 || r.w < 20)
 		return;
 	int info = t->instants ? 4 : 3; /* the cursor's lines */
-	int footer = r.h >= 11 + info ? 2 + info : r.h >= 8 ? 2 : 0;
+	/* axis, legend, the cursor's lines; a short pane (the split at 24
+	 * rows) keeps one readout line of the cursor */
+	int footer = r.h >= 11 + info ? 2 + info
+		     : r.h >= 9       ? 3
+		     : r.h >= 8       ? 2
+				      : 0;
 	int gh = r.h - 1 - footer;
-	int lw = r.w / 5 < LABEL_MAX ? r.w / 5 : LABEL_MAX;
+	int lw = label_width(env, t, r.w);
 	int gw = r.w - lw - 1;
 	if (gh < 1 || gw < 1)
 		return;
 	const struct trace_window *win = trace_view_window(t->view);
-	/* a counter track takes a whole character cell */
-	t->per = t->half && trace_view_counters_in(t->view, win->line_lo,
-						   win->line_hi) == 0
-			 ? 2
-			 : 1;
+	/* one line per text row while rows are free; two (half blocks) only
+	 * when the window's lines outnumber the rows, and never with a
+	 * counter track (a bar takes a whole character cell) */
+	t->per = t->half && win->line_hi - win->line_lo > (uint32_t)gh &&
+			 trace_view_counters_in(t->view, win->line_lo,
+						win->line_hi) == 0
+		 ? 2
+		 : 1;
 	uint32_t per = t->per;
 	uint32_t rows = (uint32_t)gh * per;
 	if (t->mode == MODE_DEPTH) {
@@ -418,7 +518,7 @@ void trace_pane_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		draw_axis(env, t, fy, r.x + lw + 1, gw);
 	if (footer >= 2)
 		trace_draw_legend(env, t, fy + 1, r.x, r.w);
-	if (footer >= 5)
+	if (footer >= 3)
 		trace_draw_cursor_info(env, t, fy + 2, r.x, r.w, footer - 2);
 }
 

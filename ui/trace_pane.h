@@ -11,7 +11,7 @@
 #include "pane.h"
 #include "views/trace_view.h"
 
-#define LABEL_MAX 24
+#define LABEL_MAX 32
 
 enum trace_mode {
 	MODE_MAIN,

@@ -21,6 +21,9 @@ enum bounds_state { BOUNDS_UNKNOWN, BOUNDS_OK, BOUNDS_EMPTY };
 struct trace_view {
 	const struct model *m;
 	uint32_t *lines; /* filtered timeline indexes */
+	/* every timeline in the order lines are shown (identifier tuple
+	 * order, see line_order) and each timeline's place in it */
+	uint32_t *order, *rank;
 	uint32_t n_lines;
 	uint32_t *counters; /* counters[i]: counter lines among lines[0, i) */
 	struct trace_bounds *bounds; /* per timeline, read on first use */
@@ -47,6 +50,10 @@ struct trace_view {
 	bool sh_valid;
 	uint64_t sh_from, sh_to, sh_stamp, budget;
 	uint32_t sh_lo, sh_hi;
+	/* the label prefix the lines share, for line list `prefix_stamp` */
+	size_t prefix;
+	uint64_t prefix_stamp;
+	bool prefix_valid;
 };
 
 static bool group_shown(const struct trace_view *v, uint32_t tl)
@@ -95,6 +102,69 @@ static bool is_counter(const struct model *m, uint32_t tl)
 	       m->timelines[tl].kind == TIMELINE_COUNTER;
 }
 
+/* Identifier tuple order (hpctraceviewer's): element by element, the
+ * kind's name then the logical id, a shorter tuple first, then the
+ * model's order. */
+struct tuple_key {
+	const struct model *m;
+	uint32_t tl;
+};
+
+static int by_tuple(const void *a, const void *b)
+{
+	const struct model *m = ((const struct tuple_key *)a)->m;
+	uint32_t x = ((const struct tuple_key *)a)->tl;
+	uint32_t y = ((const struct tuple_key *)b)->tl;
+	const struct model_profile *p = &m->profiles[m->timelines[x].profile];
+	const struct model_profile *q = &m->profiles[m->timelines[y].profile];
+	for (uint32_t i = 0; i < p->n_ids && i < q->n_ids; i++) {
+		const struct model_id *u = &m->ids[p->first_id + i];
+		const struct model_id *w = &m->ids[q->first_id + i];
+		int c = strcmp(model_str(m, u->kind_name),
+			       model_str(m, w->kind_name));
+		if (c)
+			return c;
+		if (u->logical_id != w->logical_id)
+			return u->logical_id < w->logical_id ? -1 : 1;
+	}
+	if (p->n_ids != q->n_ids)
+		return p->n_ids < q->n_ids ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The order lines are shown in: by identifier tuple when every
+ * timeline has one (HPCToolkit: ranks and threads, which the database
+ * stores in no order), else the model's order (GPU runs, whose readers
+ * already put host threads, queues and counters in order).  False when
+ * out of memory. */
+static bool line_order(struct trace_view *v)
+{
+	const struct model *m = v->m;
+	v->order = calloc(m->n_timelines, sizeof(*v->order));
+	v->rank = calloc(m->n_timelines, sizeof(*v->rank));
+	if (!v->order || !v->rank)
+		return false;
+	bool tuples = true;
+	for (uint32_t i = 0; i < m->n_timelines; i++) {
+		uint32_t p = m->timelines[i].profile;
+		v->order[i] = i;
+		tuples &= p < m->n_profiles && m->profiles[p].n_ids > 0;
+	}
+	struct tuple_key *k =
+		tuples ? malloc(m->n_timelines * sizeof(*k)) : NULL;
+	if (k) {
+		for (uint32_t i = 0; i < m->n_timelines; i++)
+			k[i] = (struct tuple_key){m, i};
+		qsort(k, m->n_timelines, sizeof(*k), by_tuple);
+		for (uint32_t i = 0; i < m->n_timelines; i++)
+			v->order[i] = k[i].tl;
+		free(k);
+	}
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		v->rank[v->order[i]] = i;
+	return true;
+}
+
 enum status trace_view_new(const struct model *m, struct trace_view **out,
 			   struct error *err)
 {
@@ -123,9 +193,13 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 		}
 	}
 	v->group = v->first_group;
+	if (!line_order(v)) {
+		trace_view_free(v);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
 	for (uint32_t i = 0; i < m->n_timelines; i++)
-		if (group_shown(v, i))
-			v->lines[v->n_lines++] = i;
+		if (group_shown(v, v->order[i]))
+			v->lines[v->n_lines++] = v->order[i];
 	if (!(v->counters = count_counters(m, v->lines, v->n_lines))) {
 		trace_view_free(v);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -150,6 +224,8 @@ void trace_view_free(struct trace_view *v)
 	if (!v)
 		return;
 	free(v->lines);
+	free(v->order);
+	free(v->rank);
 	free(v->counters);
 	free(v->bounds);
 	free(v->bounds_state);
@@ -710,6 +786,37 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 	}
 	trace_view_set_cursor(v, t, f);
 	return TRACE_LINK_MOVED;
+}
+
+size_t trace_view_label_prefix(struct trace_view *v)
+{
+	if (v->prefix_valid && v->prefix_stamp == v->stamp)
+		return v->prefix;
+	const struct model *m = v->m;
+	const char *first = v->n_lines ? model_str(m, m->timelines[v->lines[0]].label)
+				       : "";
+	size_t common = strlen(first);
+	for (uint32_t i = 1; i < v->n_lines && common; i++) {
+		const char *l = model_str(m, m->timelines[v->lines[i]].label);
+		size_t k = 0;
+		while (k < common && l[k] == first[k])
+			k++;
+		common = k;
+	}
+	/* whole words only, and never a value without its key: back to the
+	 * start of the word where the lines differ, then before a number */
+	size_t cut = v->n_lines > 1 ? common : 0;
+	while (cut > 0 && first[cut - 1] != ' ')
+		cut--;
+	while (cut > 0 && first[cut] >= '0' && first[cut] <= '9') {
+		cut--;
+		while (cut > 0 && first[cut - 1] != ' ')
+			cut--;
+	}
+	v->prefix = cut;
+	v->prefix_stamp = v->stamp;
+	v->prefix_valid = true;
+	return cut;
 }
 
 uint32_t trace_view_max_depth(const struct trace_view *v)
@@ -1368,7 +1475,8 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 		goto out;
 	}
 	uint32_t n = 0;
-	for (uint32_t tl = 0; tl < v->m->n_timelines; tl++) {
+	for (uint32_t o = 0; o < v->m->n_timelines; o++) {
+		uint32_t tl = v->order[o];
 		if (hide_empty && v->m->timelines[tl].count == 0 &&
 		    v->m->timelines[tl].n_instants == 0)
 			continue;
@@ -1408,7 +1516,7 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 	v->stamp++;
 	v->cursor_line = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (v->lines[i] <= keep)
+		if (v->rank[v->lines[i]] <= v->rank[keep])
 			v->cursor_line = i;
 	/* the undo stack's line ranges were over the old list */
 	v->n_undo = v->n_redo = 0;

@@ -131,6 +131,13 @@ bool trace_view_cursor_counter(struct trace_view *v, uint32_t *line,
 			       uint64_t *index, uint64_t *time,
 			       double *value);
 
+/* The bytes at the start of every filtered line's label that all of
+ * them share ("NODE 0 " when every line is on node 0), cut at a word
+ * boundary and never between a key and its value ("RANK 1" and "RANK 2"
+ * share nothing); 0 for fewer than two lines.  O(lines) after the line
+ * list changes, then cached.  The pane shows labels without it. */
+size_t trace_view_label_prefix(struct trace_view *v);
+
 /* Cursor: a time and a filtered line index. */
 uint64_t trace_view_cursor_time(const struct trace_view *v);
 uint32_t trace_view_cursor_line(const struct trace_view *v);
