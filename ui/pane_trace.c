@@ -273,6 +273,15 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 	case ACTION_TRACE_VIEW:
 		t->mode = (t->mode + 1) % MODE_COUNT;
 		break;
+	case ACTION_TRACE_INSTANTS:
+		t->hide_instants = !t->hide_instants;
+		if (!t->instants)
+			pane_message(env, false, "no instants (marks) in this "
+						 "run");
+		else
+			pane_message(env, false, "instants (marks) %s",
+				     t->hide_instants ? "hidden" : "shown");
+		break;
 	case ACTION_TRACE_EMPTY:
 		t->hide_empty = !t->hide_empty;
 		trace_filter(env, pane, t->filter);

@@ -334,6 +334,65 @@ static void draw_counter_row(struct pane_env *env, struct trace_pane *t,
 	}
 }
 
+/* One character of a name over a cell of colour `color`: the name in the
+ * default colour on the cell's colour (letters: the character alone). */
+static void draw_name_cell(struct trace_pane *t, int y, int x, char ch,
+			   uint32_t color, bool dim)
+{
+	cchar_t cc;
+	wchar_t text[2] = {(wchar_t)(unsigned char)ch, 0};
+	attr_t a = dim ? A_DIM : A_NORMAL;
+	short pair = 0;
+	/* colour pairs: half blocks' pair (default, color) is base + color,
+	 * whole cells' pair (black, color) too */
+	if (t->n_colors)
+		pair = (short)(t->pair_base + color);
+	else
+		a |= A_BOLD;
+	setcchar(&cc, text, a, pair, NULL);
+	mvadd_wch(y, x, &cc);
+}
+
+/* The names of the frames (kernels, functions) whose runs of cells on
+ * grid row r are wide enough to hold them with a cell to spare on each
+ * side, written inside the run (Perfetto's and Nsight's named slices);
+ * not over the cursor's cell, an instant, or a name that is not plain
+ * printable ASCII. */
+static void draw_names(struct pane_env *env, struct trace_pane *t, int y,
+		       int x, uint32_t r, uint32_t cur_col, const bool *dims)
+{
+	const struct model *m = env->model;
+	uint32_t tl = t->grid.row_line[r];
+	if (tl == MODEL_NONE || m->timelines[tl].kind == TIMELINE_COUNTER)
+		return;
+	const uint32_t *cells = t->grid.cells + (size_t)r * t->cols;
+	const uint64_t *inst = t->grid.instants + (size_t)r * t->cols;
+	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	for (uint32_t a = 0, b; a < t->cols; a = b) {
+		for (b = a + 1; b < t->cols && cells[b] == cells[a]; b++)
+			;
+		if (!cells[a] || b - a < 5)
+			continue;
+		char *name = trace_ctx_label(m, cells[a]);
+		size_t len = name ? strlen(name) : 0;
+		bool plain = len > 0;
+		for (size_t i = 0; i < len && plain; i++)
+			plain = name[i] >= 0x20 && name[i] < 0x7f;
+		if (plain && len + 2 <= b - a) {
+			uint32_t color = trace_view_color(m, cells[a], nc);
+			for (size_t i = 0; i < len; i++) {
+				uint32_t k = a + 1 + (uint32_t)i;
+				if (k == cur_col ||
+				    (!t->hide_instants && inst[k] != UINT64_MAX))
+					continue;
+				draw_name_cell(t, y, x + (int)k, name[i], color,
+					       dims[k]);
+			}
+		}
+		free(name);
+	}
+}
+
 static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 		      int screen_rows)
 {
@@ -363,6 +422,7 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 	}
 	bool highlight = match.kind != TRACE_MATCH_NONE;
 	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	bool *dims = calloc(t->cols ? t->cols : 1, sizeof(*dims));
 	for (int s = 0; s < screen_rows; s++) {
 		uint32_t r0 = (uint32_t)s * per, r1 = r0 + per - 1;
 		bool has0 = r0 < t->rows && t->grid.row_line[r0] != MODEL_NONE;
@@ -398,7 +458,7 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 				      (t->mode == MODE_DEPTH ||
 				       cur_row / per == (uint32_t)s);
 			bool mark =
-				t->mode == MODE_MAIN &&
+				t->mode == MODE_MAIN && !t->hide_instants &&
 				((r0 < t->rows &&
 				  t->grid.instants[(size_t)r0 * t->cols + k] !=
 					  UINT64_MAX) ||
@@ -410,8 +470,14 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 			else
 				trace_draw_cell(t, y + s, x + (int)k, c0, c1, !under,
 					  cursor);
+			if (dims)
+				dims[k] = !under;
 		}
+		if (t->mode == MODE_MAIN && per == 1 && r0 < t->rows && dims)
+			draw_names(env, t, y + s, x, r0,
+				   cur_row == r0 ? cur_col : UINT32_MAX, dims);
 	}
+	free(dims);
 }
 
 /* Summary: per column, the share of rows in each function, stacked from

@@ -50,6 +50,7 @@ struct trace_pane {
 	/* a line has instants: the cursor's lines get one more, for the
 	 * instant in its cell beside the interval's details */
 	bool instants;
+	bool hide_instants; /* the instants key: marks not drawn */
 };
 
 /* colours (trace_draw.c) */

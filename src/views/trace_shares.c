@@ -17,7 +17,8 @@ void trace_shares_free(struct trace_shares *s)
 {
 	if (!s)
 		return;
-	free(s->slots);
+	free(s->depth.slots);
+	free(s->own.slots);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -26,7 +27,7 @@ static size_t slot_of(uint32_t ctx, size_t cap)
 	return (size_t)(ctx * 2654435761u) & (cap - 1);
 }
 
-static bool grow(struct trace_shares *s)
+static bool grow(struct trace_ctx_table *s)
 {
 	size_t cap = s->cap ? s->cap * 2 : 1024;
 	struct trace_ctx_time *n = calloc(cap, sizeof(*n));
@@ -46,14 +47,8 @@ static bool grow(struct trace_shares *s)
 	return true;
 }
 
-static bool add(struct trace_shares *s, uint32_t ctx, uint64_t time)
+static bool put(struct trace_ctx_table *s, uint32_t ctx, uint64_t time)
 {
-	if (time == 0)
-		return true;
-	if (ctx == 0) {
-		s->idle += time;
-		return true;
-	}
 	if ((s->used + 1) * 2 > s->cap && !grow(s))
 		return false;
 	size_t j = slot_of(ctx, s->cap);
@@ -65,6 +60,17 @@ static bool add(struct trace_shares *s, uint32_t ctx, uint64_t time)
 	}
 	s->slots[j].time += time;
 	return true;
+}
+
+static bool add(struct trace_shares *s, uint32_t ctx, uint64_t time)
+{
+	if (time == 0)
+		return true;
+	if (ctx == 0) {
+		s->idle += time;
+		return true;
+	}
+	return put(s->walk, ctx, time);
 }
 
 /* A sample line over [from, to): each sample holds until the next. */
@@ -209,11 +215,13 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 				 uint64_t budget, struct trace_shares *s,
 				 struct error *err)
 {
-	struct trace_ctx_time *slots = s->slots;
-	size_t cap = s->cap;
-	if (slots)
-		memset(slots, 0, cap * sizeof(*slots));
-	*s = (struct trace_shares){.slots = slots, .cap = cap};
+	struct trace_ctx_table depth = s->depth, own = s->own;
+	if (depth.slots)
+		memset(depth.slots, 0, depth.cap * sizeof(*depth.slots));
+	if (own.slots)
+		memset(own.slots, 0, own.cap * sizeof(*own.slots));
+	depth.used = own.used = 0;
+	*s = (struct trace_shares){.depth = depth, .own = own};
 	if (to <= from)
 		return STATUS_OK;
 	uint32_t *use = malloc((n ? n : 1) * sizeof(*use));
@@ -249,6 +257,8 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 		uint32_t i = pick == k ? j
 				       : (uint32_t)(((uint64_t)2 * j + 1) * k /
 						    (2 * (uint64_t)pick));
+		s->walk = trace_line_own_context(m, use[i]) ? &s->own
+							    : &s->depth;
 		bool ok = !has[i] ? add(s, 0, width)
 			  : m->timelines[use[i]].kind == TIMELINE_INTERVALS
 				  ? walk_intervals(m, use[i], &bs[i], from, to,
@@ -259,9 +269,9 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 		s->counted++;
 		s->total += width;
 	}
-	for (size_t i = 0; i < s->cap; i++) {
-		uint32_t f = s->slots[i].ctx ? trace_ctx_frames(m, s->slots[i].ctx)
-					     : 0;
+	for (size_t i = 0; i < s->depth.cap; i++) {
+		uint32_t c = s->depth.slots[i].ctx;
+		uint32_t f = c ? trace_ctx_frames(m, c) : 0;
 		if (f > s->max_frames)
 			s->max_frames = f;
 	}
@@ -287,27 +297,35 @@ enum status trace_shares_at_depth(const struct model *m,
 {
 	*out = NULL;
 	*n = 0;
-	struct trace_shares d = {0};
-	d.idle = s->idle;
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->slots[i].ctx &&
-		    !add(&d, trace_ctx_at_depth(m, s->slots[i].ctx, depth),
-			 s->slots[i].time))
+	struct trace_ctx_table d = {0};
+	uint64_t idle = s->idle;
+	/* a context unknown to the model is idle, as in the grid's cells */
+	for (size_t i = 0; i < s->depth.cap; i++) {
+		const struct trace_ctx_time *e = &s->depth.slots[i];
+		uint32_t c = e->ctx ? trace_ctx_at_depth(m, e->ctx, depth) : 0;
+		if (e->ctx && !c)
+			idle += e->time;
+		else if (e->ctx && !put(&d, c, e->time))
+			goto nomem;
+	}
+	for (size_t i = 0; i < s->own.cap; i++)
+		if (s->own.slots[i].ctx &&
+		    !put(&d, s->own.slots[i].ctx, s->own.slots[i].time))
 			goto nomem;
 	struct trace_ctx_time *o = malloc((d.used + 1) * sizeof(*o));
 	if (!o)
 		goto nomem;
 	size_t k = 0;
-	if (d.idle)
-		o[k++] = (struct trace_ctx_time){0, d.idle};
+	if (idle)
+		o[k++] = (struct trace_ctx_time){0, idle};
 	for (size_t i = 0; i < d.cap; i++)
 		if (d.slots[i].ctx)
 			o[k++] = d.slots[i];
-	trace_shares_free(&d);
+	free(d.slots);
 	*out = o;
 	*n = k;
 	return STATUS_OK;
 nomem:
-	trace_shares_free(&d);
+	free(d.slots);
 	return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 }

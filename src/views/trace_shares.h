@@ -11,6 +11,8 @@
  * samples of it): on a sample line (HPCToolkit) the last sample at or
  * before t, each sample holding until the next one (the last until the
  * window's end) and idle before the first and on a line without samples;
+ * on a GPU line the context is the interval's own (the kernel or copy,
+ * trace_line_own_context) at every depth, elsewhere the frame at the depth;
  * on an interval track (rocpd, Nsight) the latest-begun interval running
  * at t (nested regions: the innermost), idle where none runs.  So every
  * sample weighs its duration, as hpctraceviewer's statistics weigh each
@@ -44,15 +46,22 @@ struct trace_ctx_time {
 	uint64_t time; /* nanoseconds over the lines counted */
 };
 
-struct trace_shares {
+struct trace_ctx_table {
 	struct trace_ctx_time *slots;
 	size_t cap, used;
+};
+
+struct trace_shares {
+	struct trace_ctx_table depth; /* contexts taken at the depth */
+	struct trace_ctx_table own;   /* trace_line_own_context lines' */
 	uint64_t idle;        /* nanoseconds idle over the lines counted */
 	uint64_t total;       /* lines counted x window width */
 	uint32_t lines;       /* non-counter lines of the window */
 	uint32_t counted;     /* of which counted (== lines unless sampled) */
-	uint32_t max_frames;  /* the most frames of a context seen */
+	uint32_t max_frames;  /* the most frames of a context seen on a
+				 line the depth applies to */
 	uint64_t elements;    /* elements read */
+	struct trace_ctx_table *walk; /* private: the walked line's table */
 };
 
 /* Compute `s` (zero-initialise it once; release with trace_shares_free)
@@ -67,7 +76,8 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 void trace_shares_free(struct trace_shares *s);
 
 /* The time of the raw contexts in `s` taken at call-stack `depth`
- * (trace_ctx_at_depth): *out malloc'd, (ctx at depth, time) pairs, idle
+ * (trace_ctx_at_depth; GPU lines' contexts as they are,
+ * trace_line_own_context): *out malloc'd, (ctx at depth, time) pairs, idle
  * first when there is any, the rest in no particular order. */
 enum status trace_shares_at_depth(const struct model *m,
 				  const struct trace_shares *s, uint32_t depth,

@@ -165,6 +165,30 @@ static bool line_order(struct trace_view *v)
 	return true;
 }
 
+/* The depth shown first: 0, but on a GPU run (lines grouped by queue or
+ * stream) the first depth below the process and thread entries (rocpd and
+ * Nsight root host threads' calls in "pid N" > "thread T" entry nodes),
+ * so that host lines show API calls and ranges rather than one colour per
+ * process; GPU lines show their kernels at any depth
+ * (trace_line_own_context).  O(nodes) once. */
+static uint32_t first_depth(const struct trace_view *v)
+{
+	const struct model *m = v->m;
+	if (!v->groups)
+		return 0;
+	uint32_t deepest = 0;
+	for (uint32_t i = 1; i < m->n_nodes; i++) {
+		if (m->nodes[i].kind != NODE_ENTRY)
+			continue;
+		uint32_t d = 0;
+		for (uint32_t n = i; n != 0 && n != MODEL_NONE && d < 64;
+		     n = m->nodes[n].parent)
+			d += m->nodes[n].kind == NODE_ENTRY;
+		deepest = d > deepest ? d : deepest;
+	}
+	return deepest;
+}
+
 enum status trace_view_new(const struct model *m, struct trace_view **out,
 			   struct error *err)
 {
@@ -213,6 +237,7 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 				       .to = v->t_end,
 				       .line_lo = 0,
 				       .line_hi = v->n_lines};
+	v->win.depth = first_depth(v);
 	v->cursor_time = v->t_min;
 	v->budget = TRACE_SHARES_BUDGET;
 	*out = v;
@@ -1046,11 +1071,13 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 				      g->instants + (size_t)r * columns);
 		}
 		uint32_t prev_raw = UINT32_MAX, prev = 0;
+		bool own = trace_line_own_context(v->m, tl);
 		for (uint32_t k = 0; k < columns; k++) {
 			if (raw[k] != prev_raw) {
 				prev_raw = raw[k];
-				prev = trace_ctx_at_depth(v->m, raw[k],
-							  v->win.depth);
+				prev = own ? raw[k]
+					   : trace_ctx_at_depth(v->m, raw[k],
+								v->win.depth);
 			}
 			cells[k] = prev;
 		}
