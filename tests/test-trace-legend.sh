@@ -100,4 +100,29 @@ for size in 80x24 120x40 200x50; do
 	grep -qF '(idle) 41.4%' "$tmp/s.txt" ||
 		fail "issue-233 $size: idle is not 41.4%: $(legend "$tmp/s.txt")"
 done
+
+# `trace --stats` (batch) gives the shares the statistics view shows
+set -- $(window "$v4")
+"$cs" trace "$v4" --from "$1" --to "$2" --stats --depth 3 --format json \
+	>"$tmp/stats.json" || fail "trace --stats"
+"$cs" --headless --size 120x40 --keys 't)))VVV' "$v4" >"$tmp/s.txt" 2>&1
+python3 - "$tmp/stats.json" "$tmp/s.txt" <<'EOF' || fail "trace --stats differs from the statistics view"
+import collections, json, re, sys
+d = json.load(open(sys.argv[1]))
+by_name = collections.Counter()
+for e in d["shares"]:
+    by_name[e["name"]] += e["share"]
+rows = 0
+for row in open(sys.argv[2], encoding="utf-8"):
+    m = re.match(r"^ \S\S\s+(\d+\.\d\d)%\s+\S+ \S+\s\s(.+?)\s*$", row)
+    if not m:
+        continue
+    rows += 1
+    want = by_name.get(m.group(2))
+    if want is None or abs(want - float(m.group(1))) > 0.006:
+        sys.exit("%s: screen %s%%, --stats %s" % (m.group(2), m.group(1), want))
+if rows < 3:
+    sys.exit("no statistics rows")
+print("trace --stats: %d rows equal" % rows)
+EOF
 exit $status
