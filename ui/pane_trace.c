@@ -302,6 +302,10 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 					     : " in this run");
 			free(msg);
 		} else {
+			/* other lines under the same window: the grid is
+			 * not the one drawn last (critique a4: the rows
+			 * kept the stream lines' labels) */
+			t->valid = false;
 			pane_message(env, false, "GPU lines by %s",
 				     trace_group_name(env->model, g));
 		}

@@ -169,6 +169,33 @@ static void draw_counter_info(struct pane_env *env, struct trace_pane *t,
 	free(text);
 }
 
+/* What runs at the cursor, for the one-line readout: the frame at the
+ * pane's depth (what the cell's colour stands for; a GPU line's own
+ * kernel or copy), and when it is not the innermost frame, " > ... > "
+ * and the innermost.  Malloc'd. */
+static char *readout_context(struct pane_env *env, struct trace_pane *t,
+			     uint32_t tl, uint32_t ctx)
+{
+	const struct model *m = env->model;
+	if (ctx == 0)
+		return strdup("(idle)");
+	uint32_t depth = trace_view_window(t->view)->depth;
+	bool own = trace_line_own_context(m, tl);
+	uint32_t at = own ? ctx : trace_ctx_at_depth(m, ctx, depth);
+	uint32_t inner = own ? ctx : trace_ctx_at_depth(m, ctx, UINT32_MAX);
+	char *a = trace_ctx_label(m, at ? at : ctx), *out = NULL;
+	if (inner && inner != at) {
+		char *b = trace_ctx_label(m, inner);
+		if (asprintf(&out, "%s > ... > %s", a ? a : "?",
+			     b ? b : "?") < 0)
+			out = NULL;
+		free(b);
+		free(a);
+		return out;
+	}
+	return a;
+}
+
 void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 			     int x, int w, int lines)
 {
@@ -188,8 +215,7 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	if (lines == 1) {
 		/* one readout line (a short pane): where the cursor is and
 		 * what runs there */
-		char *what = found && s.ctx_id ? trace_ctx_label(m, s.ctx_id)
-					       : strdup("(idle)");
+		char *what = readout_context(env, t, tl, found ? s.ctx_id : 0);
 		if (asprintf(&head, "Cursor %s  line %u %s: %s", rel, tl,
 			     tl != MODEL_NONE
 				     ? model_str(m, m->timelines[tl].label)
