@@ -144,7 +144,7 @@ void trace_draw_legend(struct pane_env *env, struct trace_pane *t, int y,
 	int cx = x;
 	if (*note) {
 		char lead[80];
-		snprintf(lead, sizeof(lead), "%s:", note);
+		snprintf(lead, sizeof(lead), "%s: ", note);
 		cx += screen_text(y, cx, w, theme_attr(THEME_ROLE_DIM), lead,
 				  false);
 	}

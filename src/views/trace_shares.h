@@ -37,7 +37,7 @@
 #include "model/model.h"
 
 /* Elements read for one window at most before lines are sampled. */
-#define TRACE_SHARES_BUDGET 2000000u
+#define TRACE_SHARES_BUDGET 500000u
 
 /* Time per raw context (the elements' own contexts) of a window: an
  * open-addressing table, ctx 0 (idle) kept apart. */
