@@ -126,7 +126,10 @@ static bool recompute(struct pane_env *env, struct trace_pane *t, uint32_t rows,
 {
 	const struct trace_window *w = trace_view_window(t->view);
 	uint32_t line = trace_view_cursor_line(t->view);
-	if (t->valid && memcmp(&t->key, w, sizeof(*w)) == 0 &&
+	/* field by field: the struct's padding is not initialised */
+	if (t->valid && t->key.from == w->from && t->key.to == w->to &&
+	    t->key.line_lo == w->line_lo && t->key.line_hi == w->line_hi &&
+	    t->key.depth == w->depth &&
 	    t->key_rows == rows && t->key_cols == cols &&
 	    t->key_mode == t->mode &&
 	    (t->mode != MODE_DEPTH || t->key_line == line))
