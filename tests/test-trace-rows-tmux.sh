@@ -16,7 +16,8 @@
 #    line's label;
 #  - GPU runs: the GPU line shows kernels and copies at the first depth (not
 #    one colour per process), their names inside runs wide enough, and I
-#    hides and shows the instants (marks) of a generated Nsight export.
+#    hides and shows the instants (marks) of a generated Nsight export; an
+#    .rpd API call's details print no empty "args=".
 # Polls capture-pane with a timeout.
 . "${top_srcdir:-.}/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
@@ -151,6 +152,17 @@ wait_for "GPU by context" || fail "S did not switch to contexts"
 wait_for "pid 1230493 GPU 0 context 1" || fail "the cursor did not go to the context line"
 screen | grep -q "^GPU 0 context 1 " ||
 	fail "the context line's row is not labelled with it"
+
+# ---- the .rpd's first API call: no empty "args=" in its details (b8) ------
+rpd="$corpus/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result_large.rpd"
+if [ -f "$rpd" ]; then
+	XDG_CONFIG_HOME=$tmp/config XDG_CACHE_HOME=$tmp/cache \
+		"$cs" --headless --size 120x30 --keys 'tW.' "$rpd" >"$tmp/api.txt"
+	grep -q "^Interval [0-9.]* .s" "$tmp/api.txt" ||
+		fail "rpd: no interval details at the first API call"
+	grep -q "args= *$\|args=  " "$tmp/api.txt" &&
+		fail "rpd: an empty args= in the details: $(grep '^Interval' "$tmp/api.txt")"
+fi
 
 # ---- generated Nsight export with NVTX marks: I hides them ---------------
 python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/gen" --kernels 60 --ranks 1 \

@@ -92,6 +92,10 @@ static const char *interval_details(struct pane_env *env, struct trace_pane *t,
 			   STATUS_OK)
 		for (size_t i = 0; i < nkv && out; i++) {
 			char *next = NULL;
+			/* an attribute without a value says nothing
+			 * (critique b8: "args=" on .rpd API calls) */
+			if (!kv[i].text || !*kv[i].text)
+				continue;
 			if (asprintf(&next, "%s  %s=%s", out, kv[i].key,
 				     kv[i].text) < 0)
 				next = NULL;
