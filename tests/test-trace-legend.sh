@@ -9,7 +9,9 @@
 # --to MAX --columns W --depth D --format json` over every line (W large,
 # so the cells converge to the time-weighted shares), and on the .rpd file
 # from SQL over its rocpd_api and rocpd_op tables; the legend's shares and
-# the header's maximum depth are the same at every size.  HPCToolkit at
+# the header's maximum depth are the same at every size; a window of more
+# elements than the budget says "sampled from N of M lines"; `trace
+# --stats` prints the statistics view's shares.  HPCToolkit at
 # depth 0 and 3 (after `)))`), rocpd at the GPU run's first depth.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
@@ -100,6 +102,24 @@ for size in 80x24 120x40 200x50; do
 	grep -qF '(idle) 41.4%' "$tmp/s.txt" ||
 		fail "issue-233 $size: idle is not 41.4%: $(legend "$tmp/s.txt")"
 done
+
+# past the budget of elements the legend and statistics say they sample
+# lines; zoomed in far enough they do not
+if [ -x "$top_builddir/tests/gen-v4db" ]; then
+	"$top_builddir/tests/gen-v4db" -o "$tmp/big" --contexts 2000 --depth 10 \
+		--ranks 16 --threads 4 --samples 20000 --no-cct >/dev/null 2>&1 ||
+		fail "gen-v4db"
+	"$cs" --headless --size 100x30 --keys t "$tmp/big" >"$tmp/s.txt" 2>&1
+	grep -qE '^sampled from [0-9]+ of 64 lines: ' "$tmp/s.txt" ||
+		fail "1.28 M samples: the legend does not say it samples lines"
+	"$cs" --headless --size 100x30 --keys tVVV "$tmp/big" >"$tmp/s.txt" 2>&1
+	grep -qE 'function \(sampled from [0-9]+ of 64 lines of the window' \
+		"$tmp/s.txt" || fail "1.28 M samples: the statistics do not say it"
+	"$cs" --headless --size 100x30 --keys 't++++++' "$tmp/big" \
+		>"$tmp/s.txt" 2>&1
+	grep -q 'sampled from' "$tmp/s.txt" &&
+		fail "zoomed 64x: the legend still samples"
+fi
 
 # `trace --stats` (batch) gives the shares the statistics view shows
 set -- $(window "$v4")
