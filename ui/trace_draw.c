@@ -1,12 +1,17 @@
-/* trace_draw: the trace pane's drawing (hpcviewer's trace view).  It only
- * draws what src/trace_view computes (the cell grid of the visible window,
- * the depth view of the cursor's line, the summary and statistics) and maps
- * keys to trace_view calls.  Rows are trace lines, columns time slices;
- * under UTF-8 with enough colour pairs each character cell draws two rows
- * with an upper half block (foreground the upper row, background the lower
- * one).  Colours: a palette of colour pairs after the theme's roles, one
- * colour per function name (a hash, so stable); 8-colour terminals get 6
- * colours, terminals without colour get letters.
+/* trace_draw: the trace pane's header, labels, grid and time axis
+ * (hpcviewer's trace view).  It only draws what src/views/trace_view
+ * computes (the cell grid of the visible window, the depth view of the
+ * cursor's line).  Rows are trace lines, columns time slices: one line
+ * per text row while the window's lines fit the rows; when they outnumber
+ * the rows, under UTF-8 with enough colour pairs, each character cell
+ * draws two lines with an upper half block (foreground the upper line,
+ * background the lower one) and the row's label names both.  Labels drop
+ * the prefix all lines share (trace_view_label_prefix) and shorten keys
+ * when they do not fit.  A run of cells of one frame wide enough for its
+ * name has the name written inside it.  Colours: a palette of colour
+ * pairs after the theme's roles, one colour per function name (a hash, so
+ * stable); 8-colour terminals get 6 colours, terminals without colour get
+ * letters.
  *
  * Counter lines are tracks among the lines, where trace_view keeps them
  * (so that filter, line zoom, cursor and mouse need nothing of their
