@@ -163,7 +163,8 @@ static bool walk_intervals(const struct model *m, uint32_t line,
 			return add(s, 0, to - from);
 		/* the intervals running at `from`: i0 and what it lies in,
 		 * outermost first on the stack */
-		uint64_t chain[64];
+		uint64_t chain[256]; /* deeper nesting: the outermost are
+					left out (idle once the inner end) */
 		size_t nc = 0;
 		uint64_t k = i0 + 1;
 		for (int guard = 0; k && guard < UP_LIMIT; guard++) {
@@ -231,20 +232,28 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 	if (!use || !bs || !has)
 		goto nomem;
 	/* the lines that count, and the elements the window holds */
-	uint64_t total = 0;
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t tl = lines[i];
-		if (tl >= m->n_timelines ||
-		    m->timelines[tl].kind == TIMELINE_COUNTER)
-			continue;
-		has[k] = trace_bounds_read(m, tl, &bs[k]);
-		use[k] = tl;
-		if (has[k])
-			total += window_elements(m, tl, &bs[k], from, to);
-		k++;
+	/* the lines that count (no read yet) */
+	uint32_t all = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (lines[i] < m->n_timelines &&
+		    m->timelines[lines[i]].kind != TIMELINE_COUNTER)
+			use[all++] = lines[i];
+	s->lines = all;
+	/* more lines than are worth two bisections each: an even spread of
+	 * TRACE_SHARES_LINES of them */
+	uint32_t k = all;
+	if (k > TRACE_SHARES_LINES) {
+		for (uint32_t j = 0; j < TRACE_SHARES_LINES; j++)
+			use[j] = use[(uint64_t)j * all / TRACE_SHARES_LINES];
+		k = TRACE_SHARES_LINES;
 	}
-	s->lines = k;
+	/* the elements the window holds */
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		has[i] = trace_bounds_read(m, use[i], &bs[i]);
+		if (has[i])
+			total += window_elements(m, use[i], &bs[i], from, to);
+	}
 	/* past the budget: `pick` lines spread evenly */
 	uint32_t pick = k;
 	if (budget && total > budget && k > 1) {

@@ -22,9 +22,10 @@
  *
  * Cost: per line two bisections (the elements at `from` and `to`) and
  * one read per element inside the window, never a whole line outside
- * it.  When the window's elements over all lines exceed `budget`, lines
- * are sampled (evenly spread over the window's lines, each still exact)
- * and the result says how many: "sampled from N of M lines".
+ * it.  When the window's elements over all lines exceed `budget`, or its
+ * lines TRACE_SHARES_LINES, lines are sampled (evenly spread over the
+ * window's lines, each still exact) and the result says how many:
+ * "sampled from N of M lines".
  * Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_TRACE_SHARES_H
 #define CALLSCOPE_TRACE_SHARES_H
@@ -38,6 +39,9 @@
 
 /* Elements read for one window at most before lines are sampled. */
 #define TRACE_SHARES_BUDGET 500000u
+/* Lines looked at at most (each costs two bisections before any element
+ * is read): more are sampled evenly to this many. */
+#define TRACE_SHARES_LINES 4096u
 
 /* Time per raw context (the elements' own contexts) of a window: an
  * open-addressing table, ctx 0 (idle) kept apart. */
