@@ -11,7 +11,8 @@
 # from SQL over its rocpd_api and rocpd_op tables; the legend's shares and
 # the header's maximum depth are the same at every size; a window of more
 # elements than the budget says "sampled from N of M lines"; `trace
-# --stats` prints the statistics view's shares.  HPCToolkit at
+# --stats` prints the statistics view's shares.  Also a generated Nsight
+# export at its first depth (kernels on the GPU lines).  HPCToolkit at
 # depth 0 and 3 (after `)))`), rocpd at the GPU run's first depth.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
@@ -39,11 +40,12 @@ print(t["min"], t["max"] + 1)'
 legend() { grep -E '^(sampled from [0-9]+ of [0-9]+ lines:)?[a-z.] .*%' "$1" | head -n 1; }
 depth() { grep -oE 'depth [0-9]+/[0-9]+' "$1" | head -n 1; }
 
-# check NAME DB KEYS DEPTH: the legend and statistics at three sizes
+# check NAME DB KEYS DEPTH [COLUMNS]: the legend and statistics at three
+# sizes against the cells of COLUMNS (20000) columns
 check() {
-	name=$1 db=$2 keys=$3 d=$4
+	name=$1 db=$2 keys=$3 d=$4 columns=${5:-20000}
 	set -- $(window "$db")
-	"$cs" trace "$db" --from "$1" --to "$2" --columns 20000 --depth "$d" \
+	"$cs" trace "$db" --from "$1" --to "$2" --columns "$columns" --depth "$d" \
 		--format json >"$tmp/trace.json" || { fail "$name: trace"; return; }
 	"$cs" report "$db" --format json >"$tmp/report.json" ||
 		{ fail "$name: report"; return; }
@@ -95,6 +97,11 @@ print(sum(1 for l in json.load(sys.stdin)["lines"]
 check issue-233 "$v4" t 0
 check issue-233-depth3 "$v4" 't)))' 3
 check rpd "$rpd" t 2
+# a generated Nsight export of 20000 kernels (critique a2: the sampled
+# statistics ranked the five kernels in the reverse of their true order)
+python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 20000 \
+	--ranks 1 >/dev/null || fail "gen_nsight.py"
+check nsight "$tmp/ns/rank0.sqlite" t 2 100000
 
 # the idle share of issue-233 is the critique's 41.4 % at every size
 for size in 80x24 120x40 200x50; do
