@@ -1364,6 +1364,52 @@ static void test_line_order(void **state)
 	free(f);
 }
 
+/* A GPU run (lines grouped by queue or stream): GPU lines show their own
+ * kernels at every depth, in the shares and in trace_cells (critique b8:
+ * one colour per process at depth 0), and the view opens at the depth
+ * below the entries (host lines show their calls). */
+static void test_gpu_own_context(void **state)
+{
+	(void)state;
+	struct error err = {0};
+	struct trace_view *v = NULL;
+	struct model *m = make_group_model(true);
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	/* "main" is an entry node one deep: the first depth is 1 */
+	assert_int_equal(trace_view_window(v)->depth, 1);
+	assert_true(trace_line_own_context(m, 1));
+	assert_false(trace_line_own_context(m, 0));
+	assert_false(trace_line_own_context(m, N_GLINES));
+	for (uint32_t d = 0; d < 2; d++) {
+		trace_view_set_depth(v, d);
+		struct trace_share *s = NULL;
+		size_t n = 0;
+		uint32_t counted = 0, lines = 0;
+		assert_int_equal(trace_view_shares(v, 24, &s, &n, &counted,
+						   &lines, &err),
+				 STATUS_OK);
+		/* lines 0 (host: ctx 1 from 0 on), 1, 2, 5 (queues: ctx 1
+		 * in [100, 400), kernel 5 in [500, 700)) over [0, 1000) */
+		assert_int_equal(lines, 4);
+		assert_int_equal(counted, 4);
+		uint64_t want[6] = {[0] = 3 * 500, [1] = 1000 + 3 * 300,
+				    [5] = 3 * 200};
+		assert_int_equal(n, 3);
+		for (size_t i = 0; i < n; i++) {
+			assert_true(s[i].ctx < 6);
+			assert_int_equal(s[i].cells, want[s[i].ctx]);
+		}
+		free(s);
+		uint32_t cells[10];
+		trace_cells(m, 1, 0, 1000, 10, d, cells);
+		assert_int_equal(cells[5], 5);
+		assert_int_equal(cells[1], 1);
+		assert_int_equal(cells[4], 0);
+	}
+	trace_view_free(v);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1386,6 +1432,7 @@ int main(void)
 		cmocka_unit_test(test_window_shares),
 		cmocka_unit_test(test_window_shares_sampled),
 		cmocka_unit_test(test_line_order),
+		cmocka_unit_test(test_gpu_own_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
