@@ -116,6 +116,11 @@ screen | grep -qE "^Cursor \+[0-9.]+ (ms|s)  line [0-9]+ NODE 0 RANK 0 THREAD 0:
 	fail "the readout does not name line, label and context: $(screen | grep '^Cursor')"
 t send-keys -t "$S" Down
 wait_for "line 57 NODE 0 RANK 2 THREAD 3: " || fail "Down: the readout does not follow the line"
+# a smaller split (J) keeps the readout while 3 grid rows are left
+t send-keys -t "$S" J
+sync_keys
+screen | grep -q "^Cursor .* line 57 NODE 0 RANK 2 THREAD 3: " ||
+	fail "J: the smaller split lost the cursor readout"
 
 # ---- Nsight saxpy: 2 lines in 2 rows, S, kernels and names ---------------
 open 200 50 "$ns" || fail "the viewer did not start on the Nsight export"

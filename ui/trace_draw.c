@@ -541,10 +541,11 @@ void trace_pane_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		return;
 	int info = t->instants ? 4 : 3; /* the cursor's lines */
 	/* axis, legend, the cursor's lines; a short pane (the split at 24
-	 * rows) keeps one readout line of the cursor */
+	 * rows, made smaller with J) keeps one readout line of the cursor
+	 * (critique b6) as long as 3 rows of grid are left */
 	int footer = r.h >= 11 + info ? 2 + info
-		     : r.h >= 9       ? 3
-		     : r.h >= 8       ? 2
+		     : r.h >= 7       ? 3
+		     : r.h >= 6       ? 2
 				      : 0;
 	int gh = r.h - 1 - footer;
 	int lw = label_width(env, t, r.w);
