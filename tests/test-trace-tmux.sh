@@ -91,7 +91,7 @@ wait_for "Trace [Depth]" || fail "V did not show the depth view"
 wait_for "depth 0" || fail "the depth view has no depth labels"
 t send-keys -t "$S" V V
 wait_for "Trace [Statistics]" || fail "no statistics view"
-wait_for "share   cells  function" || fail "the statistics view has no table"
+wait_for "share  line time  function (every line" || fail "the statistics view has no table"
 t send-keys -t "$S" V 0
 wait_for "from +0 ns" || fail "0 did not go home"
 # undo brings the zoomed and panned window back

@@ -107,6 +107,8 @@ static void fill(struct fake *f, bool with_intervals)
 	}
 }
 
+static bool reversed_ids;
+
 static struct model *make_model(struct fake *f)
 {
 	struct model_builder *b = model_builder_new("fake", "fake");
@@ -134,10 +136,13 @@ static struct model *make_model(struct fake *f)
 	model_builder_add_node(b, 0, &n);
 	uint64_t tmin = UINT64_MAX, tmax = 0;
 	for (uint32_t l = 0; l < N_LINES; l++) {
-		/* RANK l/2 THREAD l%2 */
+		/* RANK l/2 THREAD l%2 (reversed_ids: line l has line
+		 * N_LINES-1-l's tuple, the model's order the reverse of the
+		 * tuples') */
+		uint32_t id = reversed_ids ? N_LINES - 1 - l : l;
 		struct model_id ids[2] = {
-			{.kind_name = rank, .logical_id = l / 2},
-			{.kind_name = thread, .logical_id = l % 2},
+			{.kind_name = rank, .logical_id = id / 2},
+			{.kind_name = thread, .logical_id = id % 2},
 		};
 		uint32_t p = model_builder_add_profile(b, false, ids, 2, NULL);
 		bool iv = l == f->interval_line;
@@ -1214,6 +1219,197 @@ static void test_grid_instants(void **state)
 	model_free(m);
 }
 
+/* brute force: the time of each context at depth d over [from, to) on
+ * every line, nanosecond by nanosecond; idle in [0] */
+static void brute_shares(const struct fake *f, uint64_t from, uint64_t to,
+			 uint32_t d, uint64_t out[8])
+{
+	memset(out, 0, 8 * sizeof(*out));
+	for (uint32_t l = 0; l < N_LINES; l++)
+		for (uint64_t t = from; t < to; t++)
+			out[brute_depth(brute_ctx(f, l, t), d)]++;
+}
+
+static void assert_shares(struct trace_view *v, const struct fake *f)
+{
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	uint32_t counted = 0, lines = 0;
+	struct error err = {0};
+	const struct trace_window *w = trace_view_window(v);
+	assert_int_equal(trace_view_shares(v, 24, &s, &n, &counted, &lines,
+					   &err),
+			 STATUS_OK);
+	assert_int_equal(lines, N_LINES);
+	assert_int_equal(counted, N_LINES);
+	uint64_t want[8], sum = 0;
+	brute_shares(f, w->from, w->to, w->depth, want);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(s[i].ctx < 8);
+		assert_int_equal(s[i].cells, want[s[i].ctx]);
+		if (i)
+			assert_true(s[i - 1].cells >= s[i].cells);
+		sum += s[i].cells;
+	}
+	/* every context with time is there */
+	for (uint32_t c = 0; c < 8; c++) {
+		bool seen = false;
+		for (size_t i = 0; i < n; i++)
+			seen |= s[i].ctx == c;
+		assert_true(seen == (want[c] > 0));
+	}
+	assert_int_equal(sum, (uint64_t)N_LINES * (w->to - w->from));
+	free(s);
+}
+
+/* The legend's shares are over every line's time, not the rows drawn
+ * (critique a2): the same at any grid size, equal to a nanosecond by
+ * nanosecond recount, at any depth, zoomed and panned, with an interval
+ * track; the maximum depth is over every line too. */
+static void test_window_shares(void **state)
+{
+	(void)state;
+	for (int with_iv = 0; with_iv < 2; with_iv++) {
+		struct fake *f = malloc(sizeof(*f));
+		fill(f, with_iv);
+		struct model *m = make_model(f);
+		struct trace_view *v = NULL;
+		struct error err = {0};
+		struct trace_grid g = {0};
+		assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+		for (uint32_t d = 0; d < 3; d++) {
+			trace_view_set_depth(v, d);
+			assert_shares(v, f);
+		}
+		/* a grid of 2 rows does not change them */
+		assert_int_equal(trace_view_compute(v, 2, 7, &g, &err),
+				 STATUS_OK);
+		assert_shares(v, f);
+		/* the deepest context over every line: ctx 6, 3 frames,
+		 * even when the 2 rows drawn do not show it */
+		assert_int_equal(trace_view_max_depth(v), 2);
+		trace_view_set_cursor(v, m->time_min + 700, 5);
+		assert_true(trace_view_zoom_time(v, 1, 3));
+		assert_shares(v, f);
+		assert_true(trace_view_pan_time(v, 1, 2));
+		assert_shares(v, f);
+		trace_view_set_depth(v, 0);
+		assert_shares(v, f);
+		trace_grid_free(&g);
+		trace_view_free(v);
+		model_free(m);
+		free(f);
+	}
+}
+
+/* Past the element budget lines are sampled and said so; what is counted
+ * is whole lines' time. */
+static void test_window_shares_sampled(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	trace_view_set_share_budget(v, 3 * N_SAMPLES);
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	uint32_t counted = 0, lines = 0;
+	assert_int_equal(trace_view_shares(v, 24, &s, &n, &counted, &lines,
+					   &err),
+			 STATUS_OK);
+	assert_int_equal(lines, N_LINES);
+	assert_true(counted >= 1 && counted < N_LINES);
+	const struct trace_window *w = trace_view_window(v);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += s[i].cells;
+	assert_int_equal(sum, (uint64_t)counted * (w->to - w->from));
+	free(s);
+	/* no budget: every line */
+	trace_view_set_share_budget(v, 0);
+	assert_shares(v, f);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+/* Lines are shown in identifier tuple order, whatever the model's order
+ * (critique a4: HPCToolkit stores ranks in no order). */
+static void test_line_order(void **state)
+{
+	(void)state;
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	reversed_ids = true;
+	struct model *m = make_model(f);
+	reversed_ids = false;
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	assert_int_equal(trace_view_line_count(v), N_LINES);
+	for (uint32_t i = 0; i < N_LINES; i++)
+		assert_int_equal(trace_view_line(v, i), N_LINES - 1 - i);
+	/* the filter keeps the order */
+	assert_int_equal(trace_view_set_filter(v, "RANK 1-2", false, &err),
+			 STATUS_OK);
+	static const uint32_t want[] = {7, 6, 5, 4};
+	assert_int_equal(trace_view_line_count(v), 4);
+	for (uint32_t i = 0; i < 4; i++)
+		assert_int_equal(trace_view_line(v, i), want[i]);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
+/* A GPU run (lines grouped by queue or stream): GPU lines show their own
+ * kernels at every depth, in the shares and in trace_cells (critique b8:
+ * one colour per process at depth 0), and the view opens at the depth
+ * below the entries (host lines show their calls). */
+static void test_gpu_own_context(void **state)
+{
+	(void)state;
+	struct error err = {0};
+	struct trace_view *v = NULL;
+	struct model *m = make_group_model(true);
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	/* "main" is an entry node one deep: the first depth is 1 */
+	assert_int_equal(trace_view_window(v)->depth, 1);
+	assert_true(trace_line_own_context(m, 1));
+	assert_false(trace_line_own_context(m, 0));
+	assert_false(trace_line_own_context(m, N_GLINES));
+	for (uint32_t d = 0; d < 2; d++) {
+		trace_view_set_depth(v, d);
+		struct trace_share *s = NULL;
+		size_t n = 0;
+		uint32_t counted = 0, lines = 0;
+		assert_int_equal(trace_view_shares(v, 24, &s, &n, &counted,
+						   &lines, &err),
+				 STATUS_OK);
+		/* lines 0 (host: ctx 1 from 0 on), 1, 2, 5 (queues: ctx 1
+		 * in [100, 400), kernel 5 in [500, 700)) over [0, 1000) */
+		assert_int_equal(lines, 4);
+		assert_int_equal(counted, 4);
+		uint64_t want[6] = {[0] = 3 * 500, [1] = 1000 + 3 * 300,
+				    [5] = 3 * 200};
+		assert_int_equal(n, 3);
+		for (size_t i = 0; i < n; i++) {
+			assert_true(s[i].ctx < 6);
+			assert_int_equal(s[i].cells, want[s[i].ctx]);
+		}
+		free(s);
+		uint32_t cells[10];
+		trace_cells(m, 1, 0, 1000, 10, d, cells);
+		assert_int_equal(cells[5], 5);
+		assert_int_equal(cells[1], 1);
+		assert_int_equal(cells[4], 0);
+	}
+	trace_view_free(v);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1233,6 +1429,10 @@ int main(void)
 		cmocka_unit_test(test_counter_view),
 		cmocka_unit_test(test_gpu_groups),
 		cmocka_unit_test(test_grid_instants),
+		cmocka_unit_test(test_window_shares),
+		cmocka_unit_test(test_window_shares_sampled),
+		cmocka_unit_test(test_line_order),
+		cmocka_unit_test(test_gpu_own_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,7 +35,7 @@ static const struct {
 	 "hotpath DB... [--metric NAME] [--threshold PCT] [--format text|json]"},
 	{"trace", cmd_trace,
 	 "trace   DB... [--lines LIST] (--at T [--span D] | --from T --to T "
-	 "--columns W)\n"
+	 "(--columns W | --stats))\n"
 	 "                     [--depth D] [--gpu-lines queue|stream|all] "
 	 "[--format text|json]"},
 	{"listing", cmd_listing, "listing DB PROCEDURE [--format text|json]"},

@@ -17,7 +17,10 @@
  * the first instant in the cell's span, or null.  GPU lines come by queue
  * (Nsight: by context) and by stream; `--gpu-lines queue|stream|all`
  * says which are printed (default: the grouping the model lists first,
- * as the trace pane shows it), numbered as in the model either way.  Times are nanoseconds as in the file,
+ * as the trace pane shows it), numbered as in the model either way.
+ * `--from T --to T --stats` prints instead the window's time per context
+ * at --depth (0 by default) over every selected line (views/trace_shares:
+ * what the pane's legend and statistics view show, exact).  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
@@ -34,6 +37,7 @@
 #include "present/present_path.h"
 #include "core/sanitize.h"
 #include "views/trace_index.h"
+#include "views/trace_shares.h"
 
 /* At most this many cells in one window (lines x columns). */
 #define TRACE_MAX_CELLS 50000000ull
@@ -44,6 +48,7 @@ struct trace_options {
 	const char *lines, *at, *from, *to, *span, *gpu_lines;
 	uint64_t span_ns; /* --span: instants in [at, at + span) */
 	uint32_t columns, depth;
+	bool stats; /* --stats: the window's shares (trace_shares) */
 	enum present_format format;
 };
 
@@ -196,6 +201,7 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		{"span", required_argument, NULL, 's'},
 		{"gpu-lines", required_argument, NULL, 'g'},
 		{"format", required_argument, NULL, 'f'},
+		{"stats", no_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -250,6 +256,9 @@ static int parse(int argc, char **argv, struct trace_options *o)
 					   &o->depth))
 				return CLI_EXIT_USAGE;
 			break;
+		case 'S':
+			o->stats = true;
+			break;
 		case 'f':
 			if (!cli_parse_format("trace", optarg, 5, &o->format))
 				return CLI_EXIT_USAGE;
@@ -263,7 +272,15 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		return CLI_EXIT_USAGE;
 	}
 	bool window = o->from || o->to || o->columns;
-	if ((o->at && window) || (!o->at && !window) ||
+	if (o->stats && (o->at || o->columns || !o->from || !o->to)) {
+		fputs("callscope trace: --stats goes with --from T --to T "
+		      "(no --columns)\n",
+		      stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (o->stats) {
+		/* checked above */
+	} else if ((o->at && window) || (!o->at && !window) ||
 	    (window && (!o->from || !o->to || !o->columns))) {
 		fputs("callscope trace: give either --at T or --from T --to T "
 		      "--columns W\n",
@@ -667,6 +684,96 @@ static bool select_gpu_lines(const struct model *m, const char *which,
 	return true;
 }
 
+static int by_time_desc(const void *a, const void *b)
+{
+	const struct trace_ctx_time *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+/* --stats: the window's time per context at --depth (0 by default) over
+ * the selected lines, every one (no budget): what the trace pane's legend
+ * and statistics view show, per context (the pane merges contexts of one
+ * name).  Text: share, time and name per line; JSON: an object. */
+static int stats(const struct model *m, const bool *selected, uint64_t from,
+		 uint64_t to, const struct trace_options *o)
+{
+	uint32_t *use = malloc((m->n_timelines ? m->n_timelines : 1) *
+			       sizeof(*use));
+	uint32_t n = 0, depth = o->depth == UINT32_MAX ? 0 : o->depth;
+	struct trace_shares s = {0};
+	struct trace_ctx_time *d = NULL;
+	size_t k = 0;
+	struct error err = {.status = STATUS_OK};
+	if (!use)
+		return CLI_EXIT_DATA;
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		if (selected[i])
+			use[n++] = i;
+	if (trace_shares_compute(m, use, n, from, to, 0, &s, &err) !=
+		    STATUS_OK ||
+	    trace_shares_at_depth(m, &s, depth, &d, &k, &err) != STATUS_OK ||
+	    model_trace_take_error(m, &err)) {
+		char *msg = error_format(&err);
+		fputs("callscope trace: ", stderr);
+		present_put_text(stderr, msg ? msg : "read error");
+		fputc('\n', stderr);
+		free(msg);
+		error_clear(&err);
+		free(use);
+		free(d);
+		trace_shares_free(&s);
+		return CLI_EXIT_DATA;
+	}
+	qsort(d, k, sizeof(*d), by_time_desc);
+	json_t *list = o->format == PRESENT_FORMAT_JSON ? json_array() : NULL;
+	if (o->format != PRESENT_FORMAT_JSON)
+		printf("%u lines, window %llu ns, depth %u\n  share          "
+		       "time (ns)  name\n",
+		       s.lines, (unsigned long long)(to - from), depth);
+	for (size_t i = 0; i < k; i++) {
+		double share = s.total ? 100.0 * (double)d[i].time /
+						 (double)s.total
+				       : 0.0;
+		uint32_t node = d[i].ctx ? model_node_of_ctx(m, d[i].ctx)
+					 : MODEL_NONE;
+		char *label = node != MODEL_NONE ? model_node_label(m, node)
+						 : NULL;
+		const char *name = d[i].ctx == 0 ? "(idle)"
+				   : label ? label
+					   : "(unknown context)";
+		if (list) {
+			json_array_append_new(
+				list, json_pack("{s:I, s:o, s:I, s:f}", "ctx",
+						(json_int_t)d[i].ctx, "name",
+						present_json_text(name), "time",
+						(json_int_t)d[i].time, "share",
+						share));
+		} else {
+			printf("%7.3f%% %18llu  ", share,
+			       (unsigned long long)d[i].time);
+			present_put_text(stdout, name);
+			fputc('\n', stdout);
+		}
+		free(label);
+	}
+	if (list) {
+		json_t *out = json_pack(
+			"{s:I, s:I, s:i, s:i, s:I, s:o}", "from",
+			(json_int_t)from, "to", (json_int_t)to, "depth",
+			(int)depth, "lines", (int)s.lines, "line_time",
+			(json_int_t)s.total, "shares", list);
+		present_put_json(stdout, out, JSON_COMPACT);
+		fputc('\n', stdout);
+		json_decref(out);
+	}
+	free(use);
+	free(d);
+	trace_shares_free(&s);
+	return CLI_EXIT_OK;
+}
+
 int cmd_trace(struct session *s, int argc, char **argv);
 int cmd_trace(struct session *s, int argc, char **argv)
 {
@@ -715,6 +822,12 @@ int cmd_trace(struct session *s, int argc, char **argv)
 	}
 	if (!select_gpu_lines(m, o.gpu_lines, selected)) {
 		rc = CLI_EXIT_DATA;
+		goto out;
+	}
+	if (o.stats) {
+		if (!o.lines)
+			cli_trace_prepare(m);
+		rc = stats(m, selected, from, to, &o);
 		goto out;
 	}
 	if (!o.at) {

@@ -228,6 +228,20 @@ bool trace_element_at(const struct model *m, uint32_t line,
 	return true;
 }
 
+bool trace_line_own_context(const struct model *m, uint32_t line)
+{
+	return m && line < m->n_timelines &&
+	       m->timelines[line].group != TIMELINE_GROUP_NONE;
+}
+
+bool trace_element_read(const struct model *m, uint32_t line, uint64_t i,
+			uint64_t *time, uint32_t *ctx)
+{
+	uint64_t end;
+	return line_ok(m, line) && i < m->timelines[line].count &&
+	       read_elem(m, line, i, time, ctx, &end);
+}
+
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index)
 {
@@ -333,7 +347,7 @@ void trace_cells(const struct model *m, uint32_t line, uint64_t from,
 	struct trace_bounds b;
 	bool have = trace_bounds_read(m, line, &b);
 	trace_cells_raw(m, line, have ? &b : NULL, from, to, columns, cells);
-	if (depth == UINT32_MAX)
+	if (depth == UINT32_MAX || trace_line_own_context(m, line))
 		return;
 	for (uint32_t k = 0; k < columns; k++)
 		cells[k] = trace_ctx_at_depth(m, cells[k], depth);
@@ -347,7 +361,9 @@ static bool elem_at_depth(const struct model *m, uint32_t line, uint64_t i,
 	uint32_t ctx;
 	if (!read_elem(m, line, i, time, &ctx, &end))
 		return false;
-	*out = depth == UINT32_MAX ? ctx : trace_ctx_at_depth(m, ctx, depth);
+	*out = depth == UINT32_MAX || trace_line_own_context(m, line)
+		       ? ctx
+		       : trace_ctx_at_depth(m, ctx, depth);
 	return true;
 }
 

@@ -40,6 +40,12 @@ bool trace_element_at(const struct model *m, uint32_t line,
 		      const struct trace_bounds *b, uint64_t t,
 		      struct trace_sample *out, uint64_t *index);
 
+/* Element `i` of sample line or interval track `line`: its time (an
+ * interval's begin) and context.  False for a counter line, an index out
+ * of range or a failed read.  The walk of trace_shares. */
+bool trace_element_read(const struct model *m, uint32_t line, uint64_t i,
+			uint64_t *time, uint32_t *ctx);
+
 /* The same, reading the bounds first (the batch command). */
 bool trace_sample_at(const struct model *m, uint32_t line, uint64_t t,
 		     struct trace_sample *out, uint64_t *index);
@@ -63,6 +69,14 @@ uint32_t trace_ctx_frames(const struct model *m, uint32_t ctx_id);
 uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
 			    uint32_t depth);
 
+/* True when `line` shows its elements' own contexts at every call-stack
+ * depth: a GPU queue or stream line (model_timeline.group), whose
+ * intervals are kernels and copies -- taken at a depth they would be
+ * their launching process or API call, one colour per process, where
+ * Nsight and Perfetto show the kernel on the GPU row.  The depth applies
+ * to host lines. */
+bool trace_line_own_context(const struct model *m, uint32_t line);
+
 /* Start time of cell k of a window of `columns` cells over [from, to):
  * from + k * (to - from) / columns, computed without overflow. */
 uint64_t trace_cell_time(uint64_t from, uint64_t to, uint32_t columns,
@@ -70,7 +84,8 @@ uint64_t trace_cell_time(uint64_t from, uint64_t to, uint32_t columns,
 
 /* Fill cells[0..columns) with the context active at the start of each
  * cell (0 when idle or before the first sample), taken at call-stack
- * `depth` unless depth is UINT32_MAX (then the sample's own context). */
+ * `depth` unless depth is UINT32_MAX or the line is a GPU line
+ * (trace_line_own_context): then the element's own context. */
 void trace_cells(const struct model *m, uint32_t line, uint64_t from,
 		 uint64_t to, uint32_t columns, uint32_t depth,
 		 uint32_t *cells);

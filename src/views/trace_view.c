@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "views/trace_view.h"
+#include "views/trace_shares.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +21,9 @@ enum bounds_state { BOUNDS_UNKNOWN, BOUNDS_OK, BOUNDS_EMPTY };
 struct trace_view {
 	const struct model *m;
 	uint32_t *lines; /* filtered timeline indexes */
+	/* every timeline in the order lines are shown (identifier tuple
+	 * order, see line_order) and each timeline's place in it */
+	uint32_t *order, *rank;
 	uint32_t n_lines;
 	uint32_t *counters; /* counters[i]: counter lines among lines[0, i) */
 	struct trace_bounds *bounds; /* per timeline, read on first use */
@@ -40,6 +44,16 @@ struct trace_view {
 	char *pattern;
 	bool hide_empty;
 	uint8_t group, first_group, groups;
+	/* the window's shares over every line (trace_shares), computed for
+	 * the window and line list `sh_*` */
+	struct trace_shares shares;
+	bool sh_valid;
+	uint64_t sh_from, sh_to, sh_stamp, budget;
+	uint32_t sh_lo, sh_hi;
+	/* the label prefix the lines share, for line list `prefix_stamp` */
+	size_t prefix;
+	uint64_t prefix_stamp;
+	bool prefix_valid;
 };
 
 static bool group_shown(const struct trace_view *v, uint32_t tl)
@@ -88,6 +102,93 @@ static bool is_counter(const struct model *m, uint32_t tl)
 	       m->timelines[tl].kind == TIMELINE_COUNTER;
 }
 
+/* Identifier tuple order (hpctraceviewer's): element by element, the
+ * kind's name then the logical id, a shorter tuple first, then the
+ * model's order. */
+struct tuple_key {
+	const struct model *m;
+	uint32_t tl;
+};
+
+static int by_tuple(const void *a, const void *b)
+{
+	const struct model *m = ((const struct tuple_key *)a)->m;
+	uint32_t x = ((const struct tuple_key *)a)->tl;
+	uint32_t y = ((const struct tuple_key *)b)->tl;
+	const struct model_profile *p = &m->profiles[m->timelines[x].profile];
+	const struct model_profile *q = &m->profiles[m->timelines[y].profile];
+	for (uint32_t i = 0; i < p->n_ids && i < q->n_ids; i++) {
+		const struct model_id *u = &m->ids[p->first_id + i];
+		const struct model_id *w = &m->ids[q->first_id + i];
+		int c = strcmp(model_str(m, u->kind_name),
+			       model_str(m, w->kind_name));
+		if (c)
+			return c;
+		if (u->logical_id != w->logical_id)
+			return u->logical_id < w->logical_id ? -1 : 1;
+	}
+	if (p->n_ids != q->n_ids)
+		return p->n_ids < q->n_ids ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The order lines are shown in: by identifier tuple when every
+ * timeline has one (HPCToolkit: ranks and threads, which the database
+ * stores in no order), else the model's order (GPU runs, whose readers
+ * already put host threads, queues and counters in order).  False when
+ * out of memory. */
+static bool line_order(struct trace_view *v)
+{
+	const struct model *m = v->m;
+	v->order = calloc(m->n_timelines, sizeof(*v->order));
+	v->rank = calloc(m->n_timelines, sizeof(*v->rank));
+	if (!v->order || !v->rank)
+		return false;
+	bool tuples = true;
+	for (uint32_t i = 0; i < m->n_timelines; i++) {
+		uint32_t p = m->timelines[i].profile;
+		v->order[i] = i;
+		tuples &= p < m->n_profiles && m->profiles[p].n_ids > 0;
+	}
+	struct tuple_key *k =
+		tuples ? malloc(m->n_timelines * sizeof(*k)) : NULL;
+	if (k) {
+		for (uint32_t i = 0; i < m->n_timelines; i++)
+			k[i] = (struct tuple_key){m, i};
+		qsort(k, m->n_timelines, sizeof(*k), by_tuple);
+		for (uint32_t i = 0; i < m->n_timelines; i++)
+			v->order[i] = k[i].tl;
+		free(k);
+	}
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		v->rank[v->order[i]] = i;
+	return true;
+}
+
+/* The depth shown first: 0, but on a GPU run (lines grouped by queue or
+ * stream) the first depth below the process and thread entries (rocpd and
+ * Nsight root host threads' calls in "pid N" > "thread T" entry nodes),
+ * so that host lines show API calls and ranges rather than one colour per
+ * process; GPU lines show their kernels at any depth
+ * (trace_line_own_context).  O(nodes) once. */
+static uint32_t first_depth(const struct trace_view *v)
+{
+	const struct model *m = v->m;
+	if (!v->groups)
+		return 0;
+	uint32_t deepest = 0;
+	for (uint32_t i = 1; i < m->n_nodes; i++) {
+		if (m->nodes[i].kind != NODE_ENTRY)
+			continue;
+		uint32_t d = 0;
+		for (uint32_t n = i; n != 0 && n != MODEL_NONE && d < 64;
+		     n = m->nodes[n].parent)
+			d += m->nodes[n].kind == NODE_ENTRY;
+		deepest = d > deepest ? d : deepest;
+	}
+	return deepest;
+}
+
 enum status trace_view_new(const struct model *m, struct trace_view **out,
 			   struct error *err)
 {
@@ -116,9 +217,13 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 		}
 	}
 	v->group = v->first_group;
+	if (!line_order(v)) {
+		trace_view_free(v);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
 	for (uint32_t i = 0; i < m->n_timelines; i++)
-		if (group_shown(v, i))
-			v->lines[v->n_lines++] = i;
+		if (group_shown(v, v->order[i]))
+			v->lines[v->n_lines++] = v->order[i];
 	if (!(v->counters = count_counters(m, v->lines, v->n_lines))) {
 		trace_view_free(v);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -132,7 +237,9 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 				       .to = v->t_end,
 				       .line_lo = 0,
 				       .line_hi = v->n_lines};
+	v->win.depth = first_depth(v);
 	v->cursor_time = v->t_min;
+	v->budget = TRACE_SHARES_BUDGET;
 	*out = v;
 	return STATUS_OK;
 }
@@ -142,10 +249,13 @@ void trace_view_free(struct trace_view *v)
 	if (!v)
 		return;
 	free(v->lines);
+	free(v->order);
+	free(v->rank);
 	free(v->counters);
 	free(v->bounds);
 	free(v->bounds_state);
 	free(v->pattern);
+	trace_shares_free(&v->shares);
 	free(v);
 }
 
@@ -703,6 +813,37 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 	return TRACE_LINK_MOVED;
 }
 
+size_t trace_view_label_prefix(struct trace_view *v)
+{
+	if (v->prefix_valid && v->prefix_stamp == v->stamp)
+		return v->prefix;
+	const struct model *m = v->m;
+	const char *first = v->n_lines ? model_str(m, m->timelines[v->lines[0]].label)
+				       : "";
+	size_t common = strlen(first);
+	for (uint32_t i = 1; i < v->n_lines && common; i++) {
+		const char *l = model_str(m, m->timelines[v->lines[i]].label);
+		size_t k = 0;
+		while (k < common && l[k] == first[k])
+			k++;
+		common = k;
+	}
+	/* whole words only, and never a value without its key: back to the
+	 * start of the word where the lines differ, then before a number */
+	size_t cut = v->n_lines > 1 ? common : 0;
+	while (cut > 0 && first[cut - 1] != ' ')
+		cut--;
+	while (cut > 0 && first[cut] >= '0' && first[cut] <= '9') {
+		cut--;
+		while (cut > 0 && first[cut - 1] != ' ')
+			cut--;
+	}
+	v->prefix = cut;
+	v->prefix_stamp = v->stamp;
+	v->prefix_valid = true;
+	return cut;
+}
+
 uint32_t trace_view_max_depth(const struct trace_view *v)
 {
 	return v->max_depth;
@@ -752,6 +893,85 @@ uint32_t trace_view_cursor_column(const struct trace_view *v,
 			       (uint32_t)k + 1) <= v->cursor_time)
 		k++;
 	return k >= columns ? columns - 1 : (uint32_t)k;
+}
+
+/* The window's shares over every line, computed again only when the
+ * window's time, line range or line list changed; the maximum depth is
+ * theirs (the deepest context on any line counted, not on a row drawn). */
+static enum status window_shares(struct trace_view *v, struct error *err)
+{
+	if (v->sh_valid && v->sh_from == v->win.from && v->sh_to == v->win.to &&
+	    v->sh_lo == v->win.line_lo && v->sh_hi == v->win.line_hi &&
+	    v->sh_stamp == v->stamp)
+		return STATUS_OK;
+	uint32_t lo = v->win.line_lo < v->n_lines ? v->win.line_lo : v->n_lines;
+	uint32_t hi = v->win.line_hi < v->n_lines ? v->win.line_hi : v->n_lines;
+	enum status st = trace_shares_compute(v->m, v->lines + lo,
+					      hi > lo ? hi - lo : 0,
+					      v->win.from, v->win.to,
+					      v->budget, &v->shares, err);
+	v->sh_valid = false;
+	if (st != STATUS_OK)
+		return st;
+	struct error local = {.status = STATUS_OK};
+	if (model_trace_take_error(v->m, err ? err : &local)) {
+		error_clear(&local);
+		return err ? err->status : STATUS_IO;
+	}
+	v->sh_valid = true;
+	v->sh_from = v->win.from;
+	v->sh_to = v->win.to;
+	v->sh_lo = v->win.line_lo;
+	v->sh_hi = v->win.line_hi;
+	v->sh_stamp = v->stamp;
+	v->max_depth = v->shares.max_frames ? v->shares.max_frames - 1 : 0;
+	return STATUS_OK;
+}
+
+void trace_view_set_share_budget(struct trace_view *v, uint64_t budget)
+{
+	v->budget = budget;
+	v->sh_valid = false;
+}
+
+static int by_cells(const void *a, const void *b);
+
+enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
+			      struct trace_share **out, size_t *n,
+			      uint32_t *counted, uint32_t *lines,
+			      struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	enum status st = window_shares(v, err);
+	if (st != STATUS_OK)
+		return st;
+	struct trace_ctx_time *d = NULL;
+	size_t k = 0;
+	st = trace_shares_at_depth(v->m, &v->shares, v->win.depth, &d, &k,
+				   err);
+	if (st != STATUS_OK)
+		return st;
+	struct trace_share *s = malloc((k ? k : 1) * sizeof(*s));
+	if (!s) {
+		free(d);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < k; i++)
+		s[i] = (struct trace_share){
+			.ctx = d[i].ctx,
+			.color = trace_view_color(v->m, d[i].ctx, n_colors),
+			.cells = d[i].time,
+		};
+	free(d);
+	qsort(s, k, sizeof(*s), by_cells);
+	*out = s;
+	*n = k;
+	if (counted)
+		*counted = v->shares.counted;
+	if (lines)
+		*lines = v->shares.lines;
+	return STATUS_OK;
 }
 
 static enum status grid_size(struct trace_grid *g, uint32_t rows,
@@ -828,7 +1048,6 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 	enum status st = grid_size(g, rows, columns, err);
 	if (st != STATUS_OK)
 		return st;
-	uint32_t deepest = 0;
 	bool reuse = g->raw_valid && !g->raw_depth_view &&
 		     g->raw_from == v->win.from && g->raw_to == v->win.to &&
 		     g->raw_lo == v->win.line_lo && g->raw_hi == v->win.line_hi &&
@@ -852,21 +1071,21 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 				      g->instants + (size_t)r * columns);
 		}
 		uint32_t prev_raw = UINT32_MAX, prev = 0;
+		bool own = trace_line_own_context(v->m, tl);
 		for (uint32_t k = 0; k < columns; k++) {
 			if (raw[k] != prev_raw) {
 				prev_raw = raw[k];
-				prev = trace_ctx_at_depth(v->m, raw[k],
-							  v->win.depth);
-				uint32_t f = trace_ctx_frames(v->m, raw[k]);
-				if (f > deepest)
-					deepest = f;
+				prev = own ? raw[k]
+					   : trace_ctx_at_depth(v->m, raw[k],
+								v->win.depth);
 			}
 			cells[k] = prev;
 		}
 	}
-	v->max_depth = deepest ? deepest - 1 : 0;
 	if (failed_read(v, g, err))
 		return err ? err->status : STATUS_IO;
+	if ((st = window_shares(v, err)) != STATUS_OK)
+		return st;
 	*g = (struct trace_grid){
 		.rows = g->rows, .columns = g->columns, .cells = g->cells,
 		.raw = g->raw, .row_line = g->row_line, .values = g->values,
@@ -910,7 +1129,7 @@ enum status trace_view_compute_depth(struct trace_view *v, uint32_t rows,
 	}
 	if (failed_read(v, g, err))
 		return err ? err->status : STATUS_IO;
-	return STATUS_OK;
+	return window_shares(v, err);
 }
 
 void trace_grid_free(struct trace_grid *g)
@@ -1283,7 +1502,8 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 		goto out;
 	}
 	uint32_t n = 0;
-	for (uint32_t tl = 0; tl < v->m->n_timelines; tl++) {
+	for (uint32_t o = 0; o < v->m->n_timelines; o++) {
+		uint32_t tl = v->order[o];
 		if (hide_empty && v->m->timelines[tl].count == 0 &&
 		    v->m->timelines[tl].n_instants == 0)
 			continue;
@@ -1323,7 +1543,7 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 	v->stamp++;
 	v->cursor_line = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (v->lines[i] <= keep)
+		if (v->rank[v->lines[i]] <= v->rank[keep])
 			v->cursor_line = i;
 	/* the undo stack's line ranges were over the old list */
 	v->n_undo = v->n_redo = 0;

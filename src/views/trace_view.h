@@ -69,7 +69,10 @@ struct trace_grid {
 	uint32_t raw_lo, raw_hi, raw_line;
 };
 
-/* A legend or statistics entry: a frame context and its share of cells. */
+/* A legend or statistics entry: a frame context and its weight: cells of
+ * a grid (trace_grid_shares, the summary view), or nanoseconds summed
+ * over the window's lines (trace_view_shares, the legend and
+ * statistics). */
 struct trace_share {
 	uint32_t ctx;   /* frame context id; 0 = idle */
 	uint32_t color; /* trace_view_color() */
@@ -127,6 +130,13 @@ uint32_t trace_view_counters_in(const struct trace_view *v, uint32_t lo,
 bool trace_view_cursor_counter(struct trace_view *v, uint32_t *line,
 			       uint64_t *index, uint64_t *time,
 			       double *value);
+
+/* The bytes at the start of every filtered line's label that all of
+ * them share ("NODE 0 " when every line is on node 0), cut at a word
+ * boundary and never between a key and its value ("RANK 1" and "RANK 2"
+ * share nothing); 0 for fewer than two lines.  O(lines) after the line
+ * list changes, then cached.  The pane shows labels without it. */
+size_t trace_view_label_prefix(struct trace_view *v);
 
 /* Cursor: a time and a filtered line index. */
 uint64_t trace_view_cursor_time(const struct trace_view *v);
@@ -197,8 +207,26 @@ enum trace_link_result {
 enum trace_link_result trace_view_follow_link(struct trace_view *v,
 					      bool sibling);
 
-/* The deepest call-stack depth seen in the last computed grid. */
+/* The deepest call-stack depth of the window over every line counted by
+ * trace_view_shares (as of the last trace_view_compute or _shares). */
 uint32_t trace_view_max_depth(const struct trace_view *v);
+
+/* The window's time per frame context at the window's depth over every
+ * non-counter line of the window (views/trace_shares.h gives the
+ * definition): entries' `cells` are nanoseconds summed over lines, most
+ * first (ties by context id), idle included; *out malloc'd.  *counted of
+ * *lines were walked (fewer when the window holds more elements than the
+ * view's budget: lines are then sampled evenly; the pane says "sampled
+ * from N of M lines").  Cached per window: a depth change or a cursor move
+ * reads nothing. */
+enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
+			      struct trace_share **out, size_t *n,
+			      uint32_t *counted, uint32_t *lines,
+			      struct error *err);
+
+/* Elements read per window before lines are sampled (default
+ * TRACE_SHARES_BUDGET; 0: no limit). */
+void trace_view_set_share_budget(struct trace_view *v, uint64_t budget);
 
 /* Fill `g` (reallocated as needed; zero-initialise it once, release with
  * trace_grid_free) for `rows` x `columns` cells of the current window.

@@ -1,0 +1,340 @@
+/* trace_shares: the window's time per context over every line (see the
+ * header for the definition); a walk of the elements inside the window,
+ * line by line, lines sampled evenly past a budget of elements.  Depends
+ * on the model and trace_index only. */
+#include "config.h"
+
+#include "views/trace_shares.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/trace_index.h"
+
+#define UP_LIMIT 4096 /* enclosing intervals followed at the window start */
+
+void trace_shares_free(struct trace_shares *s)
+{
+	if (!s)
+		return;
+	free(s->depth.slots);
+	free(s->own.slots);
+	memset(s, 0, sizeof(*s));
+}
+
+static size_t slot_of(uint32_t ctx, size_t cap)
+{
+	return (size_t)(ctx * 2654435761u) & (cap - 1);
+}
+
+static bool grow(struct trace_ctx_table *s)
+{
+	size_t cap = s->cap ? s->cap * 2 : 1024;
+	struct trace_ctx_time *n = calloc(cap, sizeof(*n));
+	if (!n)
+		return false;
+	for (size_t i = 0; i < s->cap; i++) {
+		if (!s->slots[i].ctx)
+			continue;
+		size_t j = slot_of(s->slots[i].ctx, cap);
+		while (n[j].ctx)
+			j = (j + 1) & (cap - 1);
+		n[j] = s->slots[i];
+	}
+	free(s->slots);
+	s->slots = n;
+	s->cap = cap;
+	return true;
+}
+
+static bool put(struct trace_ctx_table *s, uint32_t ctx, uint64_t time)
+{
+	if ((s->used + 1) * 2 > s->cap && !grow(s))
+		return false;
+	size_t j = slot_of(ctx, s->cap);
+	while (s->slots[j].ctx && s->slots[j].ctx != ctx)
+		j = (j + 1) & (s->cap - 1);
+	if (!s->slots[j].ctx) {
+		s->slots[j].ctx = ctx;
+		s->used++;
+	}
+	s->slots[j].time += time;
+	return true;
+}
+
+static bool add(struct trace_shares *s, uint32_t ctx, uint64_t time)
+{
+	if (time == 0)
+		return true;
+	if (ctx == 0) {
+		s->idle += time;
+		return true;
+	}
+	return put(s->walk, ctx, time);
+}
+
+/* A sample line over [from, to): each sample holds until the next. */
+static bool walk_samples(const struct model *m, uint32_t line,
+			 const struct trace_bounds *b, uint64_t from,
+			 uint64_t to, struct trace_shares *s)
+{
+	uint64_t cur = from, i = 0, t;
+	uint32_t ctx = 0;
+	struct trace_sample first;
+	if (from >= b->first) {
+		if (!trace_element_at(m, line, b, from, &first, &i))
+			return add(s, 0, to - from);
+		ctx = first.ctx_id;
+		i++;
+	}
+	for (; i < b->count; i++) {
+		uint32_t next;
+		if (!trace_element_read(m, line, i, &t, &next) || t >= to)
+			break;
+		s->elements++;
+		if (t > cur) {
+			if (!add(s, ctx, t - cur))
+				return false;
+			cur = t;
+		}
+		ctx = next;
+	}
+	return add(s, ctx, to - cur);
+}
+
+/* The stack of running intervals of an interval track: the latest-begun
+ * on top; ended ones below the top are dropped when they surface. */
+struct running {
+	uint64_t *end;
+	uint32_t *ctx;
+	size_t n, cap;
+};
+
+static bool push(struct running *r, uint64_t end, uint32_t ctx)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		uint64_t *e = realloc(r->end, cap * sizeof(*e));
+		if (e)
+			r->end = e;
+		uint32_t *c = realloc(r->ctx, cap * sizeof(*c));
+		if (c)
+			r->ctx = c;
+		if (!e || !c)
+			return false;
+		r->cap = cap;
+	}
+	r->end[r->n] = end;
+	r->ctx[r->n++] = ctx;
+	return true;
+}
+
+/* Attribute [*cur, until) to the intervals of `r` as they end. */
+static bool flush(struct running *r, uint64_t *cur, uint64_t until,
+		  struct trace_shares *s)
+{
+	while (*cur < until) {
+		while (r->n && r->end[r->n - 1] <= *cur)
+			r->n--;
+		if (!r->n)
+			return add(s, 0, until - *cur) && (*cur = until, true);
+		uint64_t e = r->end[r->n - 1] < until ? r->end[r->n - 1] : until;
+		if (!add(s, r->ctx[r->n - 1], e - *cur))
+			return false;
+		*cur = e;
+	}
+	return true;
+}
+
+/* An interval track over [from, to): at each time the latest-begun
+ * interval running (trace_interval_active's answer). */
+static bool walk_intervals(const struct model *m, uint32_t line,
+			   const struct trace_bounds *b, uint64_t from,
+			   uint64_t to, struct running *r,
+			   struct trace_shares *s)
+{
+	uint64_t cur = from, i = 0;
+	struct trace_interval iv;
+	r->n = 0;
+	if (from >= b->first) {
+		struct trace_sample at;
+		uint64_t i0;
+		if (!trace_element_at(m, line, b, from, &at, &i0))
+			return add(s, 0, to - from);
+		/* the intervals running at `from`: i0 and what it lies in,
+		 * outermost first on the stack */
+		uint64_t chain[256]; /* deeper nesting: the outermost are
+					left out (idle once the inner end) */
+		size_t nc = 0;
+		uint64_t k = i0 + 1;
+		for (int guard = 0; k && guard < UP_LIMIT; guard++) {
+			if (!model_interval(m, line, k - 1, &iv))
+				break;
+			if (iv.end > from && nc < sizeof(chain) / sizeof(*chain))
+				chain[nc++] = k - 1;
+			if (iv.up == 0 || iv.up >= k)
+				break;
+			k = iv.up;
+		}
+		while (nc--) {
+			if (!model_interval(m, line, chain[nc], &iv) ||
+			    !push(r, iv.end, iv.ctx_id))
+				return false;
+		}
+		i = i0 + 1;
+	}
+	for (; i < b->count; i++) {
+		if (!model_interval(m, line, i, &iv) || iv.begin >= to)
+			break;
+		s->elements++;
+		if (!flush(r, &cur, iv.begin, s))
+			return false;
+		if (iv.end > iv.begin && !push(r, iv.end, iv.ctx_id))
+			return false;
+	}
+	return flush(r, &cur, to, s);
+}
+
+/* Elements of `line` inside [from, to), at least 1 (two bisections). */
+static uint64_t window_elements(const struct model *m, uint32_t line,
+				const struct trace_bounds *b, uint64_t from,
+				uint64_t to)
+{
+	struct trace_sample x;
+	uint64_t lo = 0, hi = 0;
+	if (to <= b->first)
+		return 1;
+	if (from >= b->first && !trace_element_at(m, line, b, from, &x, &lo))
+		return 1;
+	if (!trace_element_at(m, line, b, to - 1, &x, &hi))
+		return 1;
+	return hi >= lo ? hi - lo + 1 : 1;
+}
+
+enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
+				 uint32_t n, uint64_t from, uint64_t to,
+				 uint64_t budget, struct trace_shares *s,
+				 struct error *err)
+{
+	struct trace_ctx_table depth = s->depth, own = s->own;
+	if (depth.slots)
+		memset(depth.slots, 0, depth.cap * sizeof(*depth.slots));
+	if (own.slots)
+		memset(own.slots, 0, own.cap * sizeof(*own.slots));
+	depth.used = own.used = 0;
+	*s = (struct trace_shares){.depth = depth, .own = own};
+	if (to <= from)
+		return STATUS_OK;
+	uint32_t *use = malloc((n ? n : 1) * sizeof(*use));
+	struct trace_bounds *bs = malloc((n ? n : 1) * sizeof(*bs));
+	uint8_t *has = calloc(n ? n : 1, 1);
+	struct running r = {0};
+	if (!use || !bs || !has)
+		goto nomem;
+	/* the lines that count, and the elements the window holds */
+	/* the lines that count (no read yet) */
+	uint32_t all = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (lines[i] < m->n_timelines &&
+		    m->timelines[lines[i]].kind != TIMELINE_COUNTER)
+			use[all++] = lines[i];
+	s->lines = all;
+	/* more lines than are worth two bisections each: an even spread of
+	 * TRACE_SHARES_LINES of them */
+	uint32_t k = all;
+	if (k > TRACE_SHARES_LINES) {
+		for (uint32_t j = 0; j < TRACE_SHARES_LINES; j++)
+			use[j] = use[(uint64_t)j * all / TRACE_SHARES_LINES];
+		k = TRACE_SHARES_LINES;
+	}
+	/* the elements the window holds */
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		has[i] = trace_bounds_read(m, use[i], &bs[i]);
+		if (has[i])
+			total += window_elements(m, use[i], &bs[i], from, to);
+	}
+	/* past the budget: `pick` lines spread evenly */
+	uint32_t pick = k;
+	if (budget && total > budget && k > 1) {
+		pick = (uint32_t)((unsigned __int128)k * budget / total);
+		if (pick < 1)
+			pick = 1;
+	}
+	uint64_t width = to - from;
+	for (uint32_t j = 0; j < pick; j++) {
+		uint32_t i = pick == k ? j
+				       : (uint32_t)(((uint64_t)2 * j + 1) * k /
+						    (2 * (uint64_t)pick));
+		s->walk = trace_line_own_context(m, use[i]) ? &s->own
+							    : &s->depth;
+		bool ok = !has[i] ? add(s, 0, width)
+			  : m->timelines[use[i]].kind == TIMELINE_INTERVALS
+				  ? walk_intervals(m, use[i], &bs[i], from, to,
+						   &r, s)
+				  : walk_samples(m, use[i], &bs[i], from, to, s);
+		if (!ok)
+			goto nomem;
+		s->counted++;
+		s->total += width;
+	}
+	for (size_t i = 0; i < s->depth.cap; i++) {
+		uint32_t c = s->depth.slots[i].ctx;
+		uint32_t f = c ? trace_ctx_frames(m, c) : 0;
+		if (f > s->max_frames)
+			s->max_frames = f;
+	}
+	free(use);
+	free(bs);
+	free(has);
+	free(r.end);
+	free(r.ctx);
+	return STATUS_OK;
+nomem:
+	free(use);
+	free(bs);
+	free(has);
+	free(r.end);
+	free(r.ctx);
+	return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+}
+
+enum status trace_shares_at_depth(const struct model *m,
+				  const struct trace_shares *s, uint32_t depth,
+				  struct trace_ctx_time **out, size_t *n,
+				  struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	struct trace_ctx_table d = {0};
+	uint64_t idle = s->idle;
+	/* a context unknown to the model is idle, as in the grid's cells */
+	for (size_t i = 0; i < s->depth.cap; i++) {
+		const struct trace_ctx_time *e = &s->depth.slots[i];
+		uint32_t c = e->ctx ? trace_ctx_at_depth(m, e->ctx, depth) : 0;
+		if (e->ctx && !c)
+			idle += e->time;
+		else if (e->ctx && !put(&d, c, e->time))
+			goto nomem;
+	}
+	for (size_t i = 0; i < s->own.cap; i++)
+		if (s->own.slots[i].ctx &&
+		    !put(&d, s->own.slots[i].ctx, s->own.slots[i].time))
+			goto nomem;
+	struct trace_ctx_time *o = malloc((d.used + 1) * sizeof(*o));
+	if (!o)
+		goto nomem;
+	size_t k = 0;
+	if (idle)
+		o[k++] = (struct trace_ctx_time){0, idle};
+	for (size_t i = 0; i < d.cap; i++)
+		if (d.slots[i].ctx)
+			o[k++] = d.slots[i];
+	free(d.slots);
+	*out = o;
+	*n = k;
+	return STATUS_OK;
+nomem:
+	free(d.slots);
+	return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+}

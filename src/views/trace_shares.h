@@ -1,0 +1,91 @@
+/* trace_shares: how the time of a trace window divides among contexts,
+ * over every line of the window -- the trace pane's legend, statistics
+ * view and maximum depth, and `callscope trace --stats`.
+ *
+ * The definition (the same for the pane and the batch command):
+ *   share(f) = sum over lines L of the time in [from, to) during which
+ *              L's context at the chosen depth is f
+ *            / (number of lines x (to - from)),
+ * counter lines left out, idle (context 0) included.  A line's context
+ * at time t is the one trace_index gives (so the grid's cells are point
+ * samples of it): on a sample line (HPCToolkit) the last sample at or
+ * before t, each sample holding until the next one (the last until the
+ * window's end) and idle before the first and on a line without samples;
+ * on a GPU line the context is the interval's own (the kernel or copy,
+ * trace_line_own_context) at every depth, elsewhere the frame at the depth;
+ * on an interval track (rocpd, Nsight) the latest-begun interval running
+ * at t (nested regions: the innermost), idle where none runs.  So every
+ * sample weighs its duration, as hpctraceviewer's statistics weigh each
+ * sample by the time it stands for, and `trace --columns W` cells
+ * converge to these shares as W grows (each cell is the context at its
+ * start).  Instants (marks) take no time and are not counted.
+ *
+ * Cost: per line two bisections (the elements at `from` and `to`) and
+ * one read per element inside the window, never a whole line outside
+ * it.  When the window's elements over all lines exceed `budget`, or its
+ * lines TRACE_SHARES_LINES, lines are sampled (evenly spread over the
+ * window's lines, each still exact) and the result says how many:
+ * "sampled from N of M lines".
+ * Must not depend on curses or on ui/. */
+#ifndef CALLSCOPE_TRACE_SHARES_H
+#define CALLSCOPE_TRACE_SHARES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "model/model.h"
+
+/* Elements read for one window at most before lines are sampled. */
+#define TRACE_SHARES_BUDGET 500000u
+/* Lines looked at at most (each costs two bisections before any element
+ * is read): more are sampled evenly to this many. */
+#define TRACE_SHARES_LINES 4096u
+
+/* Time per raw context (the elements' own contexts) of a window: an
+ * open-addressing table, ctx 0 (idle) kept apart. */
+struct trace_ctx_time {
+	uint32_t ctx;  /* raw context id, 0 = empty slot */
+	uint64_t time; /* nanoseconds over the lines counted */
+};
+
+struct trace_ctx_table {
+	struct trace_ctx_time *slots;
+	size_t cap, used;
+};
+
+struct trace_shares {
+	struct trace_ctx_table depth; /* contexts taken at the depth */
+	struct trace_ctx_table own;   /* trace_line_own_context lines' */
+	uint64_t idle;        /* nanoseconds idle over the lines counted */
+	uint64_t total;       /* lines counted x window width */
+	uint32_t lines;       /* non-counter lines of the window */
+	uint32_t counted;     /* of which counted (== lines unless sampled) */
+	uint32_t max_frames;  /* the most frames of a context seen on a
+				 line the depth applies to */
+	uint64_t elements;    /* elements read */
+	struct trace_ctx_table *walk; /* private: the walked line's table */
+};
+
+/* Compute `s` (zero-initialise it once; release with trace_shares_free)
+ * for timelines lines[0..n) over [from, to): the shares as defined
+ * above, reading at most about `budget` elements (0: no limit).
+ * STATUS_NOMEM on allocation failure. */
+enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
+				 uint32_t n, uint64_t from, uint64_t to,
+				 uint64_t budget, struct trace_shares *s,
+				 struct error *err);
+
+void trace_shares_free(struct trace_shares *s);
+
+/* The time of the raw contexts in `s` taken at call-stack `depth`
+ * (trace_ctx_at_depth; GPU lines' contexts as they are,
+ * trace_line_own_context): *out malloc'd, (ctx at depth, time) pairs, idle
+ * first when there is any, the rest in no particular order. */
+enum status trace_shares_at_depth(const struct model *m,
+				  const struct trace_shares *s, uint32_t depth,
+				  struct trace_ctx_time **out, size_t *n,
+				  struct error *err);
+
+#endif
