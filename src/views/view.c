@@ -1,7 +1,8 @@
 /* view: what every kind of view shares -- construction and dispatch to the
  * per-kind ops tables, the per-row value cache, sorting children by a
  * column, the hot path, and the helpers the aggregated views build on (the
- * function identities, the iterative tree walk).  Must not depend on
+ * function identities, the iterative tree walk; view_stat.c has how a row
+ * of several contexts gets a column's value).  Must not depend on
  * curses, on ui/ or on any reader; never modifies the model. */
 #include "config.h"
 
@@ -86,7 +87,8 @@ enum status view_new(const struct model *m, enum view_kind kind,
 	if (v->ops->cache_values && m->n_columns) {
 		v->cache = calloc(m->n_columns, sizeof(*v->cache));
 		v->dense = calloc(m->n_columns, sizeof(*v->dense));
-		if (!v->cache || !v->dense) {
+		v->rule = calloc(m->n_columns, 1);
+		if (!v->cache || !v->dense || !v->rule) {
 			st = error_set(err, STATUS_NOMEM, m->path,
 				       "out of memory");
 			goto out;
@@ -101,6 +103,7 @@ out:
 	if (v) {
 		free(v->cache);
 		free(v->dense);
+		free(v->rule);
 		free(v);
 	}
 	return st;
@@ -125,6 +128,8 @@ void view_free(struct view *v)
 		}
 		free(v->dense);
 	}
+	free(v->rule);
+	view_threads_free(v);
 	free(v);
 }
 
@@ -235,80 +240,6 @@ out:
 	free(node_value);
 	free(node_present);
 	return d->value ? d : NULL;
-}
-
-/* ---- rows that combine statistics -------------------------------------- */
-
-static bool collect_leaves(struct view_leaves *l, const struct formula *f)
-{
-	uint32_t leaf;
-	if (formula_is_leaf(f, &leaf)) {
-		for (uint32_t i = 0; i < l->n; i++)
-			if (l->stat[i] == leaf)
-				return true;
-		if (l->n == VIEW_LEAVES_MAX || leaf >= l->m->n_stats)
-			return false;
-		l->stat[l->n] = leaf;
-		l->present[l->n] = false;
-		l->value[l->n++] = 0;
-		return true;
-	}
-	for (size_t i = 0; i < f->nargs; i++)
-		if (!collect_leaves(l, f->args[i]))
-			return false;
-	return true;
-}
-
-bool view_leaves_begin(struct view_leaves *l, const struct model *m,
-		       uint32_t column)
-{
-	l->n = 0;
-	if (column >= m->n_columns || !m->columns[column].combine_leaves)
-		return false;
-	const struct model_column *c = &m->columns[column];
-	l->m = m;
-	l->f = c->expr_standard ? c->expr_standard : c->expr;
-	return l->f && collect_leaves(l, l->f);
-}
-
-void view_leaves_add(struct view_leaves *l, uint32_t node)
-{
-	for (uint32_t i = 0; i < l->n; i++) {
-		double x;
-		if (!model_stat_value(l->m, node, l->stat[i], &x))
-			continue;
-		double *to = &l->value[i];
-		switch (l->m->stats[l->stat[i]].combine) {
-		case COMBINE_MIN:
-			if (!l->present[i] || x < *to)
-				*to = x;
-			break;
-		case COMBINE_MAX:
-			if (!l->present[i] || x > *to)
-				*to = x;
-			break;
-		default:
-			*to += x;
-			break;
-		}
-		l->present[i] = true;
-	}
-}
-
-static bool combined_leaf(void *ctx, uint32_t leaf, double *out)
-{
-	const struct view_leaves *l = ctx;
-	for (uint32_t i = 0; i < l->n; i++)
-		if (l->stat[i] == leaf) {
-			*out = l->value[i];
-			return l->present[i];
-		}
-	return false;
-}
-
-bool view_leaves_value(struct view_leaves *l, double *out)
-{
-	return formula_eval(l->f, combined_leaf, l, out);
 }
 
 /* ---- sorting ---------------------------------------------------------- */
