@@ -88,7 +88,9 @@ enum status view_new(const struct model *m, enum view_kind kind,
 		v->cache = calloc(m->n_columns, sizeof(*v->cache));
 		v->dense = calloc(m->n_columns, sizeof(*v->dense));
 		v->rule = calloc(m->n_columns, 1);
-		if (!v->cache || !v->dense || !v->rule) {
+		v->stat_dense = calloc(m->n_stats ? m->n_stats : 1,
+				       sizeof(*v->stat_dense));
+		if (!v->cache || !v->dense || !v->rule || !v->stat_dense) {
 			st = error_set(err, STATUS_NOMEM, m->path,
 				       "out of memory");
 			goto out;
@@ -104,6 +106,7 @@ out:
 		free(v->cache);
 		free(v->dense);
 		free(v->rule);
+		free(v->stat_dense);
 		free(v);
 	}
 	return st;
@@ -127,6 +130,13 @@ void view_free(struct view *v)
 			free(v->dense[c].present);
 		}
 		free(v->dense);
+	}
+	if (v->stat_dense) {
+		for (uint32_t i = 0; i < v->m->n_stats; i++) {
+			free(v->stat_dense[i].value);
+			free(v->stat_dense[i].present);
+		}
+		free(v->stat_dense);
 	}
 	free(v->rule);
 	view_threads_free(v);
@@ -202,15 +212,17 @@ cached:
 	return true;
 }
 
-const struct view_dense *view_dense_column(struct view *v, uint32_t column,
+/* Fill `d` (at its first use) with per-node values put in the view's
+ * order: `column` through its standard formula, or statistic `stat` when
+ * `column` is MODEL_NONE. */
+static const struct view_dense *dense_fill(struct view *v,
+					   struct view_dense *d,
+					   uint32_t column, uint32_t stat,
 					   const uint32_t *order, uint32_t n)
 {
 	double *node_value = NULL;
 	uint8_t *node_present = NULL;
 	struct error err = {0};
-	if (!v->dense || column >= v->m->n_columns)
-		return NULL;
-	struct view_dense *d = &v->dense[column];
 	if (d->value || d->failed)
 		goto out;
 	size_t n_nodes = v->m->n_nodes;
@@ -219,8 +231,11 @@ const struct view_dense *view_dense_column(struct view *v, uint32_t column,
 	d->value = malloc(((size_t)n + 1) * sizeof(*d->value));
 	d->present = malloc((size_t)n + 1);
 	if (!node_value || !node_present || !d->value || !d->present ||
-	    model_column_dense(v->m, column, true, node_value, node_present,
-			       &err) != STATUS_OK) {
+	    (column != MODEL_NONE
+		     ? model_column_dense(v->m, column, true, node_value,
+					  node_present, &err)
+		     : model_stat_dense(v->m, stat, node_value, node_present,
+					&err)) != STATUS_OK) {
 		/* no error channel here: per-node lookups give the same */
 		free(d->value);
 		free(d->present);
@@ -240,6 +255,23 @@ out:
 	free(node_value);
 	free(node_present);
 	return d->value ? d : NULL;
+}
+
+const struct view_dense *view_dense_column(struct view *v, uint32_t column,
+					   const uint32_t *order, uint32_t n)
+{
+	if (!v->dense || column >= v->m->n_columns)
+		return NULL;
+	return dense_fill(v, &v->dense[column], column, MODEL_NONE, order, n);
+}
+
+const struct view_dense *view_dense_stat(struct view *v, uint32_t stat,
+					 const uint32_t *order, uint32_t n)
+{
+	if (!v->stat_dense || stat >= v->m->n_stats)
+		return NULL;
+	return dense_fill(v, &v->stat_dense[stat], MODEL_NONE, stat, order,
+			  n);
 }
 
 /* ---- sorting ---------------------------------------------------------- */

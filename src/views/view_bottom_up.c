@@ -375,12 +375,13 @@ static bool bu_value(struct view *v, uint32_t node, uint32_t column,
 	struct view_leaves leaves;
 	if (view_rule_of(v, column) == VIEW_RULE_BLANK)
 		return false;
-	if (view_leaves_begin(&leaves, v, node, column)) {
+	if (view_leaves_begin(&leaves, v, node, column, bu->inst,
+			      bu->n_inst)) {
 		for (uint32_t k = 0; k < r->count; k++) {
 			uint32_t slot, frame;
 			instance(bu, r, k, &slot, &frame);
 			if (!inclusive || outer_get(bu->outer, slot))
-				view_leaves_add(&leaves, bu->inst[slot]);
+				view_leaves_add(&leaves, slot, bu->inst[slot]);
 		}
 		return view_leaves_value(&leaves, out);
 	}

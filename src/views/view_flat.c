@@ -524,7 +524,7 @@ static void add_contexts(const struct view *v, uint32_t r, uint8_t need,
 					    NODE_TRAIT_EXCL_IN_FRAME)
 			continue;
 		if (acc->leaves) {
-			view_leaves_add(acc->leaves, f->ctx[k]);
+			view_leaves_add(acc->leaves, k, f->ctx[k]);
 			continue;
 		}
 		double val;
@@ -546,7 +546,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	struct row_acc acc = {.column = column};
 	if (view_rule_of(v, column) == VIEW_RULE_BLANK)
 		return false;
-	if (view_leaves_begin(&leaves, v, node, column))
+	if (view_leaves_begin(&leaves, v, node, column, f->ctx, f->n_ctx))
 		acc.leaves = &leaves;
 	else
 		acc.d = view_dense_column(v, column, f->ctx, f->n_ctx);

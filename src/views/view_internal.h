@@ -60,6 +60,8 @@ struct view {
 	void *impl;
 	struct view_cache_column *cache; /* m->n_columns entries, or NULL */
 	struct view_dense *dense;        /* m->n_columns entries, or NULL */
+	struct view_dense *stat_dense;   /* m->n_stats entries, or NULL:
+					    statistics a row combines */
 	uint8_t *rule;                   /* per column: enum view_rule + 1,
 					    0 until worked out; or NULL */
 	struct view_threads_kept kept[VIEW_THREADS_KEPT];
@@ -139,18 +141,23 @@ struct view_leaves {
 	uint8_t how[VIEW_LEAVES_MAX];       /* enum view_leaf_how */
 	uint8_t threads_of[VIEW_LEAVES_MAX]; /* LEAF_THREADS: index in t[] */
 	struct formula *unary[VIEW_LEAVES_MAX]; /* LEAF_THREADS: owned */
+	const struct view_dense *d[VIEW_LEAVES_MAX]; /* other leaves: their
+							values in the view's
+							order, or NULL */
 	uint32_t n_t;
 	struct view_leaf_threads t[VIEW_LEAVES_MAX];
 };
 
-/* Start the value of row `row` for column `column`: true when the column's
- * rule is VIEW_RULE_LEAVES (then call view_leaves_add for each counted
+/* Start the value of row `row` for column `column`, whose contexts are
+ * slots of `order` (n slots: the view's grouping, as view_dense_column):
+ * true when the column's rule is VIEW_RULE_LEAVES (then call view_leaves_add for each counted
  * context and view_leaves_value once, which releases `l`); false for the
  * other rules (nothing to release). */
 bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
-		       uint32_t column);
-/* Combine the statistics' values at model node `node` into `l`. */
-void view_leaves_add(struct view_leaves *l, uint32_t node);
+		       uint32_t column, const uint32_t *order, uint32_t n);
+/* Combine the statistics' values at model node `node`, slot `slot` of the
+ * view's `order` (as view_dense_column), into `l`. */
+void view_leaves_add(struct view_leaves *l, uint32_t slot, uint32_t node);
 /* The formula over the combined values; false when absent.  Releases
  * `l`, keeping the per-profile sums it read for the next columns of the
  * same row. */
@@ -190,6 +197,11 @@ void view_idents_free(struct view_idents *ids);
  * which gives the same values. */
 const struct view_dense *view_dense_column(struct view *v, uint32_t column,
 					   const uint32_t *order, uint32_t n);
+
+/* The same for statistic `stat` (model_stat_dense): what view_leaves
+ * combines over a row's contexts. */
+const struct view_dense *view_dense_stat(struct view *v, uint32_t stat,
+					 const uint32_t *order, uint32_t n);
 
 /* Standard value of column `column` at slot `slot` of `d` (from
  * view_dense_column), which stands for model node `node`; through the

@@ -281,7 +281,7 @@ static bool threads_slot(struct view_leaves *l, uint32_t stat, uint8_t *out)
 }
 
 bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
-		       uint32_t column)
+		       uint32_t column, const uint32_t *order, uint32_t n)
 {
 	const struct model *m = v->m;
 	memset(l, 0, sizeof(*l));
@@ -313,8 +313,11 @@ bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
 					break;
 				}
 	for (uint32_t i = 0; i < l->n; i++) {
-		if (l->how[i] != LEAF_THREADS)
+		if (l->how[i] != LEAF_THREADS) {
+			/* read in one pass at the first use, not per node */
+			l->d[i] = view_dense_stat(v, l->stat[i], order, n);
 			continue;
+		}
 		l->unary[i] =
 			unary_parse(model_str(m, m->stats[l->stat[i]].formula));
 		if (!l->unary[i] || !threads_slot(l, l->stat[i],
@@ -349,7 +352,7 @@ static void threads_add(struct view_leaves *l, struct view_leaf_threads *t,
 	free(pv);
 }
 
-void view_leaves_add(struct view_leaves *l, uint32_t node)
+void view_leaves_add(struct view_leaves *l, uint32_t slot, uint32_t node)
 {
 	if (!l->f)
 		return;
@@ -358,9 +361,15 @@ void view_leaves_add(struct view_leaves *l, uint32_t node)
 	for (uint32_t i = 0; i < l->n; i++) {
 		double x;
 		if (l->how[i] == LEAF_THREADS ||
-		    (l->how[i] == LEAF_ANY && l->present[i]) ||
-		    !model_stat_value(l->m, node, l->stat[i], &x))
+		    (l->how[i] == LEAF_ANY && l->present[i]))
 			continue;
+		if (l->d[i]) {
+			if (!l->d[i]->present[slot])
+				continue;
+			x = l->d[i]->value[slot];
+		} else if (!model_stat_value(l->m, node, l->stat[i], &x)) {
+			continue;
+		}
 		double *to = &l->value[i];
 		enum stat_combine how = l->how[i] == LEAF_COMBINE
 						? l->m->stats[l->stat[i]].combine
