@@ -329,8 +329,23 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 	return true;
 }
 
+/* Until the user chooses a sort column, each view is sorted by its own
+ * default: a time column, exclusive in bottom-up (view_default_column). */
+static void default_sort(struct app *app, enum view_kind k)
+{
+	if (app->sort_chosen)
+		return;
+	uint32_t c = view_default_column(app->model, k, app->columns,
+					 app->cols.n_columns);
+	if (c == MODEL_NONE)
+		return;
+	app->cols.sort_column = c;
+	app->cols.sort_ascending = false;
+}
+
 void app_switch_view(struct app *app, enum view_kind k)
 {
+	default_sort(app, k);
 	if (!app_ensure_view(app, k))
 		return;
 	app->current = k;
@@ -339,6 +354,7 @@ void app_switch_view(struct app *app, enum view_kind k)
 
 void app_set_sort(struct app *app, uint32_t column, bool ascending)
 {
+	app->sort_chosen = true;
 	app->cols.sort_column = column;
 	app->cols.sort_ascending = ascending;
 	apply_sort(app, app->current, true);
@@ -442,7 +458,8 @@ static bool setup_columns(struct app *app)
 	app->has_total = calloc(n, sizeof(*app->has_total));
 	if (!app->columns || !app->totals || !app->has_total)
 		return false;
-	/* columns: those visible by default, sorted by the first */
+	/* columns: those visible by default, sorted by the first time
+	 * column (view_default_column) */
 	for (uint32_t c = 0; c < model->n_columns; c++)
 		if (model->columns[c].visible && model->columns[c].expr)
 			app->columns[app->cols.n_columns++] = c;
@@ -453,8 +470,12 @@ static bool setup_columns(struct app *app)
 	app->cols.columns = app->columns;
 	app->cols.totals = app->totals;
 	app->cols.has_total = app->has_total;
-	app->cols.sort_column = app->cols.n_columns ? app->columns[0]
-						    : MODEL_NONE;
+	app->cols.sort_column =
+		app->cols.n_columns
+			? view_default_column(model, VIEW_TOP_DOWN,
+					      app->columns,
+					      app->cols.n_columns)
+			: MODEL_NONE;
 	app->cols.threshold = 50.0;
 	return true;
 }

@@ -86,6 +86,9 @@ struct app {
 	/* the top-down outline's severity sort (COLUMN_SEVERITY): made for
 	 * extrap generation `sev_gen`, retried at `sev_ready` models */
 	uint64_t sev_gen, sev_ready;
+	/* the user chose the sort column (s, :sort): until then each view
+	 * opens on its own default (view_default_column) */
+	bool sort_chosen;
 
 	struct rect stack_rect, split_rect; /* at the last draw */
 	bool quit;

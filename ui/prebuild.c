@@ -24,7 +24,7 @@
 struct prebuild {
 	pthread_t thread;
 	const struct model *model;
-	uint32_t column;
+	uint32_t column[2]; /* sort column: bottom-up, flat */
 	uint32_t *columns; /* shown columns: their values are computed too */
 	size_t n_columns;
 	struct view *views[2]; /* bottom-up, flat */
@@ -48,8 +48,8 @@ static void *prebuild_main(void *arg)
 		 * other shown columns' values and whether the first rows have
 		 * children (in bottom-up, their callers) */
 		struct view *v = pb->views[i];
-		view_children(v, view_root(v), pb->column, false, &kids, &n,
-			      &err);
+		view_children(v, view_root(v), pb->column[i], false, &kids,
+			      &n, &err);
 		for (size_t c = 0; c < pb->n_columns && n > 0; c++) {
 			double value;
 			view_value(v, kids[0], pb->columns[c], &value);
@@ -57,8 +57,8 @@ static void *prebuild_main(void *arg)
 		for (size_t r = 0; r < n && r < PREBUILD_ROWS; r++) {
 			uint32_t *sub = NULL;
 			size_t nsub = 0;
-			view_children(v, kids[r], pb->column, false, &sub, &nsub,
-				      &err);
+			view_children(v, kids[r], pb->column[i], false, &sub,
+				      &nsub, &err);
 			free(sub);
 			error_clear(&err);
 		}
@@ -79,7 +79,18 @@ void prebuild_start(struct app *app)
 	if (!pb)
 		return;
 	pb->model = app->model;
-	pb->column = app->cols.sort_column;
+	/* what each view will open sorted by (app.c default_sort) */
+	for (int i = 0; i < 2; i++) {
+		uint32_t c = app->sort_chosen
+				     ? MODEL_NONE
+				     : view_default_column(
+					       app->model,
+					       i == 0 ? VIEW_BOTTOM_UP
+						      : VIEW_FLAT,
+					       app->columns,
+					       app->cols.n_columns);
+		pb->column[i] = c != MODEL_NONE ? c : app->cols.sort_column;
+	}
 	pb->columns = malloc((app->cols.n_columns ? app->cols.n_columns : 1) *
 			     sizeof(*pb->columns));
 	if (!pb->columns) {

@@ -6,6 +6,7 @@
 
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "present/present_rows.h"
@@ -89,6 +90,17 @@ int cmd_hotpath(struct session *s, int argc, char **argv)
 	} else if (!cli_select_columns("hotpath", m, NULL, 0, &cols, &ncols)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
+	} else if (ncols > 1) {
+		/* no --metric: follow the column the viewer opens sorted by
+		 * (view_default_column: a time where there is one), listed
+		 * first, so that H on screen and this command agree */
+		uint32_t d = view_default_column(m, VIEW_TOP_DOWN, cols, ncols);
+		for (size_t i = 1; i < ncols && d != MODEL_NONE; i++)
+			if (cols[i] == d) {
+				memmove(cols + 1, cols, i * sizeof(*cols));
+				cols[0] = d;
+				break;
+			}
 	}
 	if (ncols == 0) {
 		fputs("callscope hotpath: ", stderr);

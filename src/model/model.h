@@ -123,6 +123,20 @@ enum stat_flag {
 	 * combination (`combine`: sum, min or max) of the source's values
 	 * over the node's subtree, absent where the whole subtree is. */
 	STAT_DERIVED_INCLUSIVE = 1 << 1,
+	/* Set by a reader: a profile's values at several contexts combine
+	 * by `combine` too, not by a sum: a minimum over call paths is a
+	 * minimum (Cube's MINDOUBLE and MAXDOUBLE data types).  Without it
+	 * a profile's value over several contexts is their sum (HPCToolkit:
+	 * a thread's time in two contexts adds up), and the aggregated views
+	 * compute a row's statistic from those per-profile sums
+	 * (doc/views.md, "Rows of several contexts").  A derived inclusive
+	 * statistic combines this way by definition. */
+	STAT_CONTEXTS_COMBINE = 1 << 2,
+	/* Set by a reader: the statistic has the same value at every context
+	 * that has one (experiment.xml 2.x ":num-src": hpcprof counts every
+	 * thread, N, not the threads with a value), so a row of several
+	 * contexts has that value too. */
+	STAT_CONSTANT = 1 << 3,
 };
 
 /* A summary statistic the database stores per context (v4: a {SS}, keyed

@@ -1,7 +1,8 @@
 /* view: what every kind of view shares -- construction and dispatch to the
  * per-kind ops tables, the per-row value cache, sorting children by a
  * column, the hot path, and the helpers the aggregated views build on (the
- * function identities, the iterative tree walk).  Must not depend on
+ * function identities, the iterative tree walk; view_stat.c has how a row
+ * of several contexts gets a column's value).  Must not depend on
  * curses, on ui/ or on any reader; never modifies the model. */
 #include "config.h"
 
@@ -86,7 +87,10 @@ enum status view_new(const struct model *m, enum view_kind kind,
 	if (v->ops->cache_values && m->n_columns) {
 		v->cache = calloc(m->n_columns, sizeof(*v->cache));
 		v->dense = calloc(m->n_columns, sizeof(*v->dense));
-		if (!v->cache || !v->dense) {
+		v->rule = calloc(m->n_columns, 1);
+		v->stat_dense = calloc(m->n_stats ? m->n_stats : 1,
+				       sizeof(*v->stat_dense));
+		if (!v->cache || !v->dense || !v->rule || !v->stat_dense) {
 			st = error_set(err, STATUS_NOMEM, m->path,
 				       "out of memory");
 			goto out;
@@ -101,6 +105,8 @@ out:
 	if (v) {
 		free(v->cache);
 		free(v->dense);
+		free(v->rule);
+		free(v->stat_dense);
 		free(v);
 	}
 	return st;
@@ -125,6 +131,15 @@ void view_free(struct view *v)
 		}
 		free(v->dense);
 	}
+	if (v->stat_dense) {
+		for (uint32_t i = 0; i < v->m->n_stats; i++) {
+			free(v->stat_dense[i].value);
+			free(v->stat_dense[i].present);
+		}
+		free(v->stat_dense);
+	}
+	free(v->rule);
+	view_threads_free(v);
 	free(v);
 }
 
@@ -197,15 +212,17 @@ cached:
 	return true;
 }
 
-const struct view_dense *view_dense_column(struct view *v, uint32_t column,
+/* Fill `d` (at its first use) with per-node values put in the view's
+ * order: `column` through its standard formula, or statistic `stat` when
+ * `column` is MODEL_NONE. */
+static const struct view_dense *dense_fill(struct view *v,
+					   struct view_dense *d,
+					   uint32_t column, uint32_t stat,
 					   const uint32_t *order, uint32_t n)
 {
 	double *node_value = NULL;
 	uint8_t *node_present = NULL;
 	struct error err = {0};
-	if (!v->dense || column >= v->m->n_columns)
-		return NULL;
-	struct view_dense *d = &v->dense[column];
 	if (d->value || d->failed)
 		goto out;
 	size_t n_nodes = v->m->n_nodes;
@@ -214,8 +231,11 @@ const struct view_dense *view_dense_column(struct view *v, uint32_t column,
 	d->value = malloc(((size_t)n + 1) * sizeof(*d->value));
 	d->present = malloc((size_t)n + 1);
 	if (!node_value || !node_present || !d->value || !d->present ||
-	    model_column_dense(v->m, column, true, node_value, node_present,
-			       &err) != STATUS_OK) {
+	    (column != MODEL_NONE
+		     ? model_column_dense(v->m, column, true, node_value,
+					  node_present, &err)
+		     : model_stat_dense(v->m, stat, node_value, node_present,
+					&err)) != STATUS_OK) {
 		/* no error channel here: per-node lookups give the same */
 		free(d->value);
 		free(d->present);
@@ -237,78 +257,21 @@ out:
 	return d->value ? d : NULL;
 }
 
-/* ---- rows that combine statistics -------------------------------------- */
-
-static bool collect_leaves(struct view_leaves *l, const struct formula *f)
+const struct view_dense *view_dense_column(struct view *v, uint32_t column,
+					   const uint32_t *order, uint32_t n)
 {
-	uint32_t leaf;
-	if (formula_is_leaf(f, &leaf)) {
-		for (uint32_t i = 0; i < l->n; i++)
-			if (l->stat[i] == leaf)
-				return true;
-		if (l->n == VIEW_LEAVES_MAX || leaf >= l->m->n_stats)
-			return false;
-		l->stat[l->n] = leaf;
-		l->present[l->n] = false;
-		l->value[l->n++] = 0;
-		return true;
-	}
-	for (size_t i = 0; i < f->nargs; i++)
-		if (!collect_leaves(l, f->args[i]))
-			return false;
-	return true;
+	if (!v->dense || column >= v->m->n_columns)
+		return NULL;
+	return dense_fill(v, &v->dense[column], column, MODEL_NONE, order, n);
 }
 
-bool view_leaves_begin(struct view_leaves *l, const struct model *m,
-		       uint32_t column)
+const struct view_dense *view_dense_stat(struct view *v, uint32_t stat,
+					 const uint32_t *order, uint32_t n)
 {
-	l->n = 0;
-	if (column >= m->n_columns || !m->columns[column].combine_leaves)
-		return false;
-	const struct model_column *c = &m->columns[column];
-	l->m = m;
-	l->f = c->expr_standard ? c->expr_standard : c->expr;
-	return l->f && collect_leaves(l, l->f);
-}
-
-void view_leaves_add(struct view_leaves *l, uint32_t node)
-{
-	for (uint32_t i = 0; i < l->n; i++) {
-		double x;
-		if (!model_stat_value(l->m, node, l->stat[i], &x))
-			continue;
-		double *to = &l->value[i];
-		switch (l->m->stats[l->stat[i]].combine) {
-		case COMBINE_MIN:
-			if (!l->present[i] || x < *to)
-				*to = x;
-			break;
-		case COMBINE_MAX:
-			if (!l->present[i] || x > *to)
-				*to = x;
-			break;
-		default:
-			*to += x;
-			break;
-		}
-		l->present[i] = true;
-	}
-}
-
-static bool combined_leaf(void *ctx, uint32_t leaf, double *out)
-{
-	const struct view_leaves *l = ctx;
-	for (uint32_t i = 0; i < l->n; i++)
-		if (l->stat[i] == leaf) {
-			*out = l->value[i];
-			return l->present[i];
-		}
-	return false;
-}
-
-bool view_leaves_value(struct view_leaves *l, double *out)
-{
-	return formula_eval(l->f, combined_leaf, l, out);
+	if (!v->stat_dense || stat >= v->m->n_stats)
+		return NULL;
+	return dense_fill(v, &v->stat_dense[stat], MODEL_NONE, stat, order,
+			  n);
 }
 
 /* ---- sorting ---------------------------------------------------------- */

@@ -113,4 +113,18 @@ struct view_hot_stop {
 enum status view_hotpath_stop(struct view *v, uint32_t node, uint32_t column,
 			      struct view_hot_stop *out, struct error *err);
 
+/* Whether column `column` is a time summed over contexts (a Sum whose
+ * metric name says time: "time", "CPUTIME", "WALLCLOCK", a "(sec)", "(us)"
+ * unit ...).  See doc/views.md, "Default sort column". */
+bool view_column_is_time(const struct model *m, uint32_t column);
+
+/* The column a view of kind `kind` opens sorted by, among the `n_shown`
+ * columns shown (in their order): the first inclusive time column, else
+ * the first time column (climbing to its taxonomy parents while they are
+ * shown sums), else shown[0]; for the bottom-up view the
+ * exclusive pair of an inclusive pick when it is shown.  MODEL_NONE when
+ * nothing is shown. */
+uint32_t view_default_column(const struct model *m, enum view_kind kind,
+			     const uint32_t *shown, size_t n_shown);
+
 #endif

@@ -5,8 +5,11 @@
  * inlined function, kernel, region or entry point) above each instance's
  * current frame -- recursively up to the entry point.  A row's values are
  * sums of the standard formula values of the callee instances it stands
- * for; inclusive columns count only instances without an ancestor of the
- * same function, so recursion is not counted twice.
+ * for, or, for a column that is not such a sum (a mean, a minimum, a
+ * ratio: view_stat.c), the formula over its statistics combined over the
+ * same instances, blank when they cannot be; inclusive columns count only
+ * instances without an ancestor of the same function, so recursion is not
+ * counted twice.
  *
  * The top level is built by one pass over the model at the first request
  * that needs it (identities, recursion flags, instances grouped by
@@ -370,12 +373,15 @@ static bool bu_value(struct view *v, uint32_t node, uint32_t column,
 	const struct bu_row *r = &bu->rows[node];
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
 	struct view_leaves leaves;
-	if (view_leaves_begin(&leaves, m, column)) {
+	if (view_rule_of(v, column) == VIEW_RULE_BLANK)
+		return false;
+	if (view_leaves_begin(&leaves, v, node, column, bu->inst,
+			      bu->n_inst)) {
 		for (uint32_t k = 0; k < r->count; k++) {
 			uint32_t slot, frame;
 			instance(bu, r, k, &slot, &frame);
 			if (!inclusive || outer_get(bu->outer, slot))
-				view_leaves_add(&leaves, bu->inst[slot]);
+				view_leaves_add(&leaves, slot, bu->inst[slot]);
 		}
 		return view_leaves_value(&leaves, out);
 	}

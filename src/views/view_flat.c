@@ -8,8 +8,9 @@
  * an entry point or the root) go to a row standing for that entry point.
  * A row's values are sums of the standard formula values of the contexts it
  * stands for (module and file rows: the contexts of their functions), or,
- * for a column that combines its statistics (model.h combine_leaves), the
- * formula over those statistics combined over the same contexts;
+ * for a column that is not such a sum (a mean, a minimum, a ratio:
+ * view_stat.c), the formula over its statistics combined over the same
+ * contexts, blank when they cannot be;
  * inclusive columns count only contexts without an ancestor context that
  * maps to the same row, so recursion is not counted twice, and exclusive
  * columns of module and file rows skip contexts whose exclusive value is
@@ -499,8 +500,8 @@ static enum status flat_children(struct view *v, uint32_t node,
 }
 
 /* What a row's value adds up: a sum of the column's standard values (a
- * run of the view's dense values, or per node), or, for a column that
- * combines its statistics, the statistics (view_leaves). */
+ * run of the view's dense values, or per node), or, for a column that is
+ * not such a sum, its statistics (view_leaves). */
 struct row_acc {
 	const struct view_dense *d; /* sums only; NULL: per node */
 	uint32_t column;
@@ -523,7 +524,7 @@ static void add_contexts(const struct view *v, uint32_t r, uint8_t need,
 					    NODE_TRAIT_EXCL_IN_FRAME)
 			continue;
 		if (acc->leaves) {
-			view_leaves_add(acc->leaves, f->ctx[k]);
+			view_leaves_add(acc->leaves, k, f->ctx[k]);
 			continue;
 		}
 		double val;
@@ -543,7 +544,9 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
 	struct view_leaves leaves;
 	struct row_acc acc = {.column = column};
-	if (view_leaves_begin(&leaves, m, column))
+	if (view_rule_of(v, column) == VIEW_RULE_BLANK)
+		return false;
+	if (view_leaves_begin(&leaves, v, node, column, f->ctx, f->n_ctx))
 		acc.leaves = &leaves;
 	else
 		acc.d = view_dense_column(v, column, f->ctx, f->n_ctx);

@@ -46,12 +46,26 @@ struct view_dense {
 	bool failed;      /* could not be built: ask the model per node */
 };
 
+/* The per-profile sums of a few recent (row, prop_id) pairs: the columns
+ * of one metric (Mean, StdDev, CfVar, Min, Max) read the same ones. */
+#define VIEW_THREADS_KEPT 4
+struct view_threads_kept {
+	uint32_t row, prop;
+	double *x; /* NULL: unused */
+};
+
 struct view {
 	const struct model *m;
 	const struct view_ops *ops;
 	void *impl;
 	struct view_cache_column *cache; /* m->n_columns entries, or NULL */
 	struct view_dense *dense;        /* m->n_columns entries, or NULL */
+	struct view_dense *stat_dense;   /* m->n_stats entries, or NULL:
+					    statistics a row combines */
+	uint8_t *rule;                   /* per column: enum view_rule + 1,
+					    0 until worked out; or NULL */
+	struct view_threads_kept kept[VIEW_THREADS_KEPT];
+	uint32_t kept_next;
 };
 
 extern const struct view_ops view_top_down_ops;
@@ -72,28 +86,85 @@ static inline void view_sum_add(struct view_sum *s, bool present, double v)
 	}
 }
 
-/* The statistics of a column whose `combine_leaves` is set, combined over
- * the contexts of a row (each by its statistic's `combine`), then the
- * column's standard formula over them (model.h, struct model_column). */
-#define VIEW_LEAVES_MAX 8
+/* How an aggregated row (one that stands for several contexts) gets a
+ * column's value (doc/views.md, "Rows of several contexts"). */
+enum view_rule {
+	/* the sum of the standard formula's values at the contexts: the
+	 * formula is linear in statistics that add up over contexts */
+	VIEW_RULE_SUM,
+	/* the formula evaluated once over the row's statistics, each
+	 * combined over the row's contexts as it is defined (view_leaves) */
+	VIEW_RULE_LEAVES,
+	/* no value: a statistic needs per-thread values the database does
+	 * not have (or the formula reads too many statistics) */
+	VIEW_RULE_BLANK,
+};
+
+/* The rule of column `column` of `m` (O(formula size)). */
+enum view_rule view_column_rule(const struct model *m, uint32_t column);
+
+/* The rule of column `column` in view `v`, worked out once per column. */
+enum view_rule view_rule_of(struct view *v, uint32_t column);
+
+/* How one statistic of a VIEW_RULE_LEAVES column is combined over the
+ * contexts of a row. */
+enum view_leaf_how {
+	LEAF_SUM,     /* the sum of its values at the contexts */
+	LEAF_COMBINE, /* its `combine` over the contexts' values */
+	LEAF_ANY,     /* STAT_CONSTANT: its value at any of them */
+	LEAF_THREADS, /* its formula and combine over the profiles, of each
+			 profile's sum over the contexts */
+};
+
+#define VIEW_LEAVES_MAX 16
+
+/* Per distinct per-profile metric (prop_id) of a row being computed: each
+ * profile's sum over the row's contexts. */
+struct view_leaf_threads {
+	uint32_t prop;
+	uint32_t stat;   /* a statistic with that prop_id */
+	double *x;       /* per profile; owned unless `cached` */
+	bool cached;     /* x is the view's (read before, not to add to) */
+	bool failed;     /* a read failed: the statistics are absent */
+};
+
+/* A row's statistics being combined over its contexts. */
 struct view_leaves {
+	struct view *v;
 	const struct model *m;
 	const struct formula *f;
+	uint32_t row;
 	uint32_t n;
 	uint32_t stat[VIEW_LEAVES_MAX];
 	double value[VIEW_LEAVES_MAX];
 	bool present[VIEW_LEAVES_MAX];
+	uint8_t how[VIEW_LEAVES_MAX];       /* enum view_leaf_how */
+	uint8_t threads_of[VIEW_LEAVES_MAX]; /* LEAF_THREADS: index in t[] */
+	struct formula *unary[VIEW_LEAVES_MAX]; /* LEAF_THREADS: owned */
+	const struct view_dense *d[VIEW_LEAVES_MAX]; /* other leaves: their
+							values in the view's
+							order, or NULL */
+	uint32_t n_t;
+	struct view_leaf_threads t[VIEW_LEAVES_MAX];
 };
 
-/* Start combining for column `column`: false when the column does not
- * combine its leaves (or reads more than VIEW_LEAVES_MAX statistics): the
- * caller then adds the formula's values. */
-bool view_leaves_begin(struct view_leaves *l, const struct model *m,
-		       uint32_t column);
-/* Combine the statistics' values at model node `node` into `l`. */
-void view_leaves_add(struct view_leaves *l, uint32_t node);
-/* The formula over the combined values; false when absent. */
+/* Start the value of row `row` for column `column`, whose contexts are
+ * slots of `order` (n slots: the view's grouping, as view_dense_column):
+ * true when the column's rule is VIEW_RULE_LEAVES (then call view_leaves_add for each counted
+ * context and view_leaves_value once, which releases `l`); false for the
+ * other rules (nothing to release). */
+bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
+		       uint32_t column, const uint32_t *order, uint32_t n);
+/* Combine the statistics' values at model node `node`, slot `slot` of the
+ * view's `order` (as view_dense_column), into `l`. */
+void view_leaves_add(struct view_leaves *l, uint32_t slot, uint32_t node);
+/* The formula over the combined values; false when absent.  Releases
+ * `l`, keeping the per-profile sums it read for the next columns of the
+ * same row. */
 bool view_leaves_value(struct view_leaves *l, double *out);
+
+/* Free what `v` keeps of per-profile sums (view_free). */
+void view_threads_free(struct view *v);
 
 /* Function identities: one per model function index, then one per
  * (kind, name, module) of function-like nodes without a function index and
@@ -126,6 +197,11 @@ void view_idents_free(struct view_idents *ids);
  * which gives the same values. */
 const struct view_dense *view_dense_column(struct view *v, uint32_t column,
 					   const uint32_t *order, uint32_t n);
+
+/* The same for statistic `stat` (model_stat_dense): what view_leaves
+ * combines over a row's contexts. */
+const struct view_dense *view_dense_stat(struct view *v, uint32_t stat,
+					 const uint32_t *order, uint32_t n);
 
 /* Standard value of column `column` at slot `slot` of `d` (from
  * view_dense_column), which stands for model node `node`; through the

@@ -1032,8 +1032,11 @@ static enum status build_metrics(struct opener *o)
 				.stat_id = i * 2 + kind,
 				.prop_id = i * 2 + kind,
 			};
+			/* a minimum or maximum is one over call paths too */
+			if (comb != COMBINE_SUM)
+				s.flags = STAT_CONTEXTS_COMBINE;
 			if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_EXCL)
-				s.flags = STAT_EXCLUSIVE_ONLY;
+				s.flags |= STAT_EXCLUSIVE_ONLY;
 			if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_INCL) {
 				stat[kind] = model_builder_add_inclusive_stat(
 					o->b, stat[KIND_EXCL]);

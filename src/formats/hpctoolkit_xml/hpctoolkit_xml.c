@@ -543,6 +543,8 @@ static enum status add_metrics(struct model_builder *b,
 			.combine = combine,
 			.stat_id = stat_id,
 			.prop_id = prop,
+			/* ":num-src" is N wherever it has a value */
+			.flags = src.acc == XML_ACC_COUNT ? STAT_CONSTANT : 0,
 		};
 		struct model_column c = {
 			.name = mn.base,

@@ -1,0 +1,451 @@
+/* view_stat: how a row of an aggregated view (flat, bottom-up), which
+ * stands for several contexts, gets a column's value.  A column whose
+ * standard formula is linear in statistics that add up over contexts (a
+ * Sum) is the sum of its values at the contexts (the views do that
+ * themselves, from their dense values).  Any other column -- a mean, a
+ * minimum, a maximum, a standard deviation, a ratio -- is its formula
+ * evaluated once over the row's statistics, each combined over the row's
+ * contexts as the database defines it: a sum adds up; a Cube minimum or
+ * maximum (STAT_CONTEXTS_COMBINE) and the statistics of a column that
+ * combines its leaves (rocpd, Nsight) combine by their own `combine`; an
+ * HPCToolkit statistic over threads (a min, max, count or sum of squares
+ * over threads) is recomputed from each thread's sum over the row's
+ * contexts, read through model_per_profile; without per-thread values the
+ * column is blank.  Semantics in doc/views.md ("Rows of several
+ * contexts").  Must not depend on curses, on ui/ or on any reader. */
+#include "config.h"
+
+#include "views/view_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the rule of a column --------------------------------------------- */
+
+/* A statistic whose row value is the sum of its values at the contexts:
+ * "$$" summed over threads (a thread's value over several contexts is
+ * their sum, so the sum over threads adds up too). */
+static bool stat_additive(const struct model *m, uint32_t stat)
+{
+	const struct model_stat *s = &m->stats[stat];
+	return s->combine == COMBINE_SUM && !(s->flags & STAT_CONSTANT) &&
+	       strcmp(model_str(m, s->formula), "$$") == 0;
+}
+
+enum shape { SHAPE_CONST, SHAPE_LINEAR, SHAPE_OTHER };
+
+/* Whether `f` is a constant, linear and homogeneous in additive
+ * statistics (leaves, sums, differences, averages, products with and
+ * quotients by constants: its sum over contexts is itself over the sums),
+ * or anything else. */
+static enum shape shape_of(const struct model *m, const struct formula *f,
+			   unsigned depth)
+{
+	if (depth > 256)
+		return SHAPE_OTHER;
+	switch (f->op) {
+	case FORMULA_NUMBER:
+		return SHAPE_CONST;
+	case FORMULA_LEAF:
+		return f->leaf < m->n_stats && stat_additive(m, f->leaf)
+			       ? SHAPE_LINEAR
+			       : SHAPE_OTHER;
+	default:
+		break;
+	}
+	size_t n_const = 0, n_linear = 0;
+	for (size_t i = 0; i < f->nargs; i++) {
+		enum shape s = shape_of(m, f->args[i], depth + 1);
+		if (s == SHAPE_OTHER)
+			return SHAPE_OTHER;
+		if (s == SHAPE_CONST)
+			n_const++;
+		else
+			n_linear++;
+	}
+	if (n_linear == 0)
+		return SHAPE_CONST;
+	switch (f->op) {
+	case FORMULA_NEG:
+		return SHAPE_LINEAR;
+	case FORMULA_ADD:
+	case FORMULA_SUB:
+	case FORMULA_SUM:
+	case FORMULA_AVG:
+		/* a constant term would be added once per context */
+		return n_const == 0 ? SHAPE_LINEAR : SHAPE_OTHER;
+	case FORMULA_MUL:
+	case FORMULA_PROD:
+		return n_linear == 1 ? SHAPE_LINEAR : SHAPE_OTHER;
+	case FORMULA_DIV:
+		return f->nargs == 2 &&
+				       shape_of(m, f->args[1], depth + 1) ==
+					       SHAPE_CONST
+			       ? SHAPE_LINEAR
+			       : SHAPE_OTHER;
+	default:
+		return SHAPE_OTHER;
+	}
+}
+
+static const struct formula *standard_formula(const struct model *m,
+					      uint32_t column)
+{
+	const struct model_column *c = &m->columns[column];
+	return c->expr_standard ? c->expr_standard : c->expr;
+}
+
+/* The distinct statistics `f` reads into stat[] (at most `max`); false
+ * when there are more. */
+static bool collect_stats(const struct model *m, const struct formula *f,
+			  uint32_t *stat, uint32_t *n, uint32_t max,
+			  unsigned depth)
+{
+	uint32_t leaf;
+	if (depth > 256)
+		return false;
+	if (formula_is_leaf(f, &leaf)) {
+		if (leaf >= m->n_stats)
+			return false;
+		for (uint32_t i = 0; i < *n; i++)
+			if (stat[i] == leaf)
+				return true;
+		if (*n == max)
+			return false;
+		stat[(*n)++] = leaf;
+		return true;
+	}
+	for (size_t i = 0; i < f->nargs; i++)
+		if (!collect_stats(m, f->args[i], stat, n, max, depth + 1))
+			return false;
+	return true;
+}
+
+/* How statistic `stat` of a column that does not combine its leaves is
+ * combined over a row's contexts. */
+static enum view_leaf_how leaf_how(const struct model *m, uint32_t stat)
+{
+	const struct model_stat *s = &m->stats[stat];
+	if (s->flags & STAT_CONSTANT)
+		return LEAF_ANY;
+	if (stat_additive(m, stat))
+		return LEAF_SUM;
+	if (s->flags & (STAT_CONTEXTS_COMBINE | STAT_DERIVED_INCLUSIVE) &&
+	    strcmp(model_str(m, s->formula), "$$") == 0)
+		return LEAF_COMBINE;
+	return LEAF_THREADS;
+}
+
+static bool has_threads(const struct model *m, uint32_t stat)
+{
+	return m->value_ops && m->value_ops->per_profile &&
+	       m->stats[stat].prop_id != MODEL_NONE &&
+	       !(m->stats[stat].flags & STAT_DERIVED_INCLUSIVE);
+}
+
+enum view_rule view_column_rule(const struct model *m, uint32_t column)
+{
+	if (column >= m->n_columns)
+		return VIEW_RULE_BLANK;
+	const struct formula *f = standard_formula(m, column);
+	if (!f)
+		return VIEW_RULE_SUM; /* absent everywhere anyway */
+	uint32_t stat[VIEW_LEAVES_MAX], n = 0;
+	if (m->columns[column].combine_leaves)
+		return collect_stats(m, f, stat, &n, VIEW_LEAVES_MAX, 0)
+			       ? VIEW_RULE_LEAVES
+			       : VIEW_RULE_SUM;
+	if (shape_of(m, f, 0) != SHAPE_OTHER)
+		return VIEW_RULE_SUM;
+	if (!collect_stats(m, f, stat, &n, VIEW_LEAVES_MAX, 0))
+		return VIEW_RULE_BLANK;
+	for (uint32_t i = 0; i < n; i++)
+		if (leaf_how(m, stat[i]) == LEAF_THREADS &&
+		    !has_threads(m, stat[i]))
+			return VIEW_RULE_BLANK;
+	return VIEW_RULE_LEAVES;
+}
+
+enum view_rule view_rule_of(struct view *v, uint32_t column)
+{
+	if (!v->rule)
+		return view_column_rule(v->m, column);
+	if (!v->rule[column])
+		v->rule[column] =
+			(uint8_t)(view_column_rule(v->m, column) + 1);
+	return (enum view_rule)(v->rule[column] - 1);
+}
+
+/* ---- per-profile sums --------------------------------------------------- */
+
+void view_threads_free(struct view *v)
+{
+	for (uint32_t i = 0; i < VIEW_THREADS_KEPT; i++) {
+		free(v->kept[i].x);
+		v->kept[i].x = NULL;
+	}
+}
+
+static double *kept_find(struct view *v, uint32_t row, uint32_t prop)
+{
+	for (uint32_t i = 0; i < VIEW_THREADS_KEPT; i++)
+		if (v->kept[i].x && v->kept[i].row == row &&
+		    v->kept[i].prop == prop)
+			return v->kept[i].x;
+	return NULL;
+}
+
+/* Keep `x` (taking it) as the sums of (row, prop). */
+static void kept_put(struct view *v, uint32_t row, uint32_t prop, double *x)
+{
+	struct view_threads_kept *k = &v->kept[v->kept_next];
+	v->kept_next = (v->kept_next + 1) % VIEW_THREADS_KEPT;
+	free(k->x);
+	*k = (struct view_threads_kept){.row = row, .prop = prop, .x = x};
+}
+
+/* The statistic's own formula (METRICS.yaml `formula`: "$$", "1",
+ * "($$^2)") as a formula over leaf 0, the profile's value.  "0 * $$" is
+ * added so that a constant formula ("1") has a leaf and is not "absent"
+ * (formula_eval's rule).  NULL when it does not parse. */
+static struct formula *unary_parse(const char *text)
+{
+	size_t len = strlen(text);
+	char *buf = malloc(len * 2 + 16);
+	struct formula *f = NULL;
+	struct error err = {0};
+	if (!buf)
+		return NULL;
+	size_t k = 0;
+	buf[k++] = '(';
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '$' && text[i + 1] == '$') {
+			buf[k++] = '$';
+			buf[k++] = '1';
+			i++;
+		} else if (text[i] == '$') {
+			/* only "$$" names the value */
+			free(buf);
+			return NULL;
+		} else {
+			buf[k++] = text[i];
+		}
+	}
+	memcpy(buf + k, ")+0*$1", 7);
+	if (formula_parse(buf, &f, &err) != STATUS_OK)
+		f = NULL;
+	error_clear(&err);
+	free(buf);
+	return f;
+}
+
+/* ---- a row's statistics ------------------------------------------------- */
+
+static void leaves_release(struct view_leaves *l)
+{
+	for (uint32_t i = 0; i < l->n; i++) {
+		formula_free(l->unary[i]);
+		l->unary[i] = NULL;
+	}
+	for (uint32_t i = 0; i < l->n_t; i++) {
+		if (!l->t[i].cached)
+			free(l->t[i].x);
+		l->t[i].x = NULL;
+	}
+	l->n = l->n_t = 0;
+}
+
+/* The index in l->t of the per-profile sums of statistic `stat`'s prop_id
+ * (added when new); false when out of memory. */
+static bool threads_slot(struct view_leaves *l, uint32_t stat, uint8_t *out)
+{
+	uint32_t prop = l->m->stats[stat].prop_id;
+	for (uint32_t i = 0; i < l->n_t; i++)
+		if (l->t[i].prop == prop) {
+			*out = (uint8_t)i;
+			return true;
+		}
+	struct view_leaf_threads *t = &l->t[l->n_t];
+	*t = (struct view_leaf_threads){.prop = prop, .stat = stat};
+	t->x = kept_find(l->v, l->row, prop);
+	t->cached = t->x != NULL;
+	if (!t->x) {
+		size_t np = l->m->n_profiles ? l->m->n_profiles : 1;
+		t->x = calloc(np, sizeof(*t->x));
+		if (!t->x)
+			return false;
+	}
+	*out = (uint8_t)l->n_t++;
+	return true;
+}
+
+bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
+		       uint32_t column, const uint32_t *order, uint32_t n)
+{
+	const struct model *m = v->m;
+	memset(l, 0, sizeof(*l));
+	if (column >= m->n_columns ||
+	    view_rule_of(v, column) != VIEW_RULE_LEAVES)
+		return false;
+	l->v = v;
+	l->m = m;
+	l->row = row;
+	l->f = standard_formula(m, column);
+	bool combine = m->columns[column].combine_leaves;
+	if (!collect_stats(m, l->f, l->stat, &l->n, VIEW_LEAVES_MAX, 0))
+		goto fail; /* the rule said it fits */
+	bool threads = false;
+	for (uint32_t i = 0; i < l->n; i++) {
+		l->how[i] = combine ? LEAF_COMBINE : leaf_how(m, l->stat[i]);
+		threads |= l->how[i] == LEAF_THREADS;
+	}
+	/* when some statistic comes from the per-thread sums, the sums read
+	 * from the same per-thread values come from them too: a standard
+	 * deviation's sum and sum of squares then agree */
+	for (uint32_t i = 0; i < l->n && threads; i++)
+		if (l->how[i] == LEAF_SUM && has_threads(m, l->stat[i]))
+			for (uint32_t j = 0; j < l->n; j++)
+				if (l->how[j] == LEAF_THREADS &&
+				    m->stats[l->stat[j]].prop_id ==
+					    m->stats[l->stat[i]].prop_id) {
+					l->how[i] = LEAF_THREADS;
+					break;
+				}
+	for (uint32_t i = 0; i < l->n; i++) {
+		if (l->how[i] != LEAF_THREADS) {
+			/* read in one pass at the first use, not per node */
+			l->d[i] = view_dense_stat(v, l->stat[i], order, n);
+			continue;
+		}
+		l->unary[i] =
+			unary_parse(model_str(m, m->stats[l->stat[i]].formula));
+		if (!l->unary[i] || !threads_slot(l, l->stat[i],
+						  &l->threads_of[i]))
+			goto fail;
+	}
+	return true;
+fail:
+	/* absent: no statistic gets a value */
+	leaves_release(l);
+	l->f = NULL;
+	return true;
+}
+
+static void threads_add(struct view_leaves *l, struct view_leaf_threads *t,
+			uint32_t node)
+{
+	struct profile_value *pv = NULL;
+	size_t n = 0;
+	struct error err = {0};
+	if (t->cached || t->failed)
+		return;
+	if (model_per_profile(l->m, node, t->stat, &pv, &n, &err) !=
+	    STATUS_OK) {
+		t->failed = true;
+		error_clear(&err);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (pv[i].profile < l->m->n_profiles)
+			t->x[pv[i].profile] += pv[i].value;
+	free(pv);
+}
+
+void view_leaves_add(struct view_leaves *l, uint32_t slot, uint32_t node)
+{
+	if (!l->f)
+		return;
+	for (uint32_t i = 0; i < l->n_t; i++)
+		threads_add(l, &l->t[i], node);
+	for (uint32_t i = 0; i < l->n; i++) {
+		double x;
+		if (l->how[i] == LEAF_THREADS ||
+		    (l->how[i] == LEAF_ANY && l->present[i]))
+			continue;
+		if (l->d[i]) {
+			if (!l->d[i]->present[slot])
+				continue;
+			x = l->d[i]->value[slot];
+		} else if (!model_stat_value(l->m, node, l->stat[i], &x)) {
+			continue;
+		}
+		double *to = &l->value[i];
+		enum stat_combine how = l->how[i] == LEAF_COMBINE
+						? l->m->stats[l->stat[i]].combine
+						: COMBINE_SUM;
+		if (l->how[i] == LEAF_ANY)
+			*to = x;
+		else if (how == COMBINE_MIN)
+			*to = !l->present[i] || x < *to ? x : *to;
+		else if (how == COMBINE_MAX)
+			*to = !l->present[i] || x > *to ? x : *to;
+		else
+			*to += x;
+		l->present[i] = true;
+	}
+}
+
+static bool profile_leaf(void *ctx, uint32_t leaf, double *out)
+{
+	(void)leaf;
+	*out = *(const double *)ctx;
+	return true;
+}
+
+/* Statistic `i` (LEAF_THREADS) from the per-profile sums: its formula at
+ * each profile with a value (a non-zero sum; summary profiles left out),
+ * combined by its `combine`; absent when no profile has a value. */
+static void threads_value(struct view_leaves *l, uint32_t i)
+{
+	const struct view_leaf_threads *t = &l->t[l->threads_of[i]];
+	const struct model *m = l->m;
+	enum stat_combine how = m->stats[l->stat[i]].combine;
+	if (t->failed)
+		return;
+	for (uint32_t p = 0; p < m->n_profiles; p++) {
+		double x = t->x[p], y;
+		if (x == 0 || m->profiles[p].is_summary ||
+		    !formula_eval(l->unary[i], profile_leaf, &x, &y))
+			continue;
+		double *to = &l->value[i];
+		if (!l->present[i])
+			*to = y;
+		else if (how == COMBINE_MIN)
+			*to = y < *to ? y : *to;
+		else if (how == COMBINE_MAX)
+			*to = y > *to ? y : *to;
+		else
+			*to += y;
+		l->present[i] = true;
+	}
+}
+
+static bool combined_leaf(void *ctx, uint32_t leaf, double *out)
+{
+	const struct view_leaves *l = ctx;
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->stat[i] == leaf) {
+			*out = l->value[i];
+			return l->present[i];
+		}
+	return false;
+}
+
+bool view_leaves_value(struct view_leaves *l, double *out)
+{
+	if (!l->f)
+		return false;
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->how[i] == LEAF_THREADS)
+			threads_value(l, i);
+	bool ok = formula_eval(l->f, combined_leaf, l, out);
+	/* keep the sums read for the row's next columns */
+	for (uint32_t i = 0; i < l->n_t; i++)
+		if (!l->t[i].cached && !l->t[i].failed) {
+			kept_put(l->v, l->row, l->t[i].prop, l->t[i].x);
+			l->t[i].cached = true;
+		}
+	leaves_release(l);
+	return ok;
+}
