@@ -177,6 +177,16 @@ enum column_unit {
 	UNIT_BYTES,
 };
 
+struct model;
+
+/* What column `column` of `m` measures: the reader's unit when it gave
+ * one, else read off the name ("(sec)", "(us)", "(ns)", "Bytes", ...)
+ * and the format ("%.0f": a count); UNIT_UNKNOWN when nothing says. */
+enum column_unit model_column_unit(const struct model *m, uint32_t column);
+
+/* Whether `u` is one of the time units. */
+bool model_unit_is_time(enum column_unit u);
+
 /* A metric column: a formula whose leaves are indexes into model.stats. */
 struct model_column {
 	char *name;         /* metric name as shown: "CPUTIME (sec)" */

@@ -254,23 +254,6 @@ size_t present_number_fit(struct present_kind k, double v, int width,
 	return take("#", cap, buf, size, &len) ? len : 0;
 }
 
-/* "NAME (UNIT)" in a column name: the unit's scale to seconds */
-static bool name_time(const char *name, double *scale)
-{
-	static const struct {
-		const char *tag;
-		double scale;
-	} tags[] = {{"(sec)", 1},     {"(s)", 1},	{"(seconds)", 1},
-		    {"(ms)", 1e-3},   {"(msec)", 1e-3}, {"(us)", 1e-6},
-		    {"(usec)", 1e-6}, {"(ns)", 1e-9},	{"(nsec)", 1e-9}};
-	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
-		if (strstr(name, tags[i].tag)) {
-			*scale = tags[i].scale;
-			return true;
-		}
-	return false;
-}
-
 struct present_kind present_column_kind(const struct model *m, uint32_t column)
 {
 	struct present_kind k = {
@@ -288,37 +271,25 @@ struct present_kind present_column_kind(const struct model *m, uint32_t column)
 					    [UNIT_MILLISECONDS] = 1e-3,
 					    [UNIT_MICROSECONDS] = 1e-6,
 					    [UNIT_NANOSECONDS] = 1e-9};
-	switch (c->unit) {
-	case UNIT_NUMBER:
-		return k;
+	enum column_unit u = model_column_unit(m, column);
+	switch (u) {
 	case UNIT_COUNT:
 		k.unit = PRESENT_COUNT;
-		return k;
+		break;
 	case UNIT_SECONDS:
 	case UNIT_MILLISECONDS:
 	case UNIT_MICROSECONDS:
 	case UNIT_NANOSECONDS:
 		k.unit = PRESENT_TIME;
-		k.scale = time_scale[c->unit];
-		return k;
+		k.scale = time_scale[u];
+		break;
 	case UNIT_BYTES:
 		k.unit = PRESENT_BYTES;
-		return k;
-	default:
+		break;
+	case UNIT_NUMBER:
+	case UNIT_UNKNOWN:
 		break;
 	}
-	const char *name = c->name ? c->name : "";
-	if (name_time(name, &k.scale)) {
-		k.unit = PRESENT_TIME;
-		return k;
-	}
-	if (strcmp(name, "Bytes") == 0 || strstr(name, "(bytes)") ||
-	    strstr(name, "(B)")) {
-		k.unit = PRESENT_BYTES;
-		return k;
-	}
-	if (strcmp(k.format, "%.0f") == 0)
-		k.unit = PRESENT_COUNT;
 	return k;
 }
 

@@ -28,10 +28,6 @@ static bool has_word(const char *name, const char *word)
 
 bool view_column_is_time(const struct model *m, uint32_t column)
 {
-	static const char *const units[] = {
-		"(sec)", "(s)", "(ms)", "(us)", "(ns)", "(usec)", "(msec)",
-		"(nsec)", "(seconds)",
-	};
 	if (column >= m->n_columns || !m->columns[column].expr)
 		return false;
 	const struct model_column *c = &m->columns[column];
@@ -41,12 +37,8 @@ bool view_column_is_time(const struct model *m, uint32_t column)
 		return false;
 	if (view_column_rule(m, column) != VIEW_RULE_SUM)
 		return false;
-	if (has_word(name, "time") || has_word(name, "wallclock"))
-		return true;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (has_word(name, units[i]))
-			return true;
-	return false;
+	return has_word(name, "time") || has_word(name, "wallclock") ||
+	       model_unit_is_time(model_column_unit(m, column));
 }
 
 static bool shown_has(const uint32_t *shown, size_t n, uint32_t column)
