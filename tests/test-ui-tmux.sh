@@ -62,6 +62,9 @@ wait_for "RANK 1 THREAD 2" || fail "thread view lacks RANK 1 THREAD 2"
 t send-keys -t "$S" Escape
 t send-keys -t "$S" g "/worker_loop" Enter
 wait_for "Name  solver::worker_loop" || fail "search did not reveal solver::worker_loop"
+# the search moves while it is typed: the name shows before Enter is
+# read, and a Ctrl-Z then would flush the Enter still in the tty's queue
+sync_keys || fail "the keys after the search were not handled"
 t resize-window -t "$S" -x 80 -y 20
 wait_for "Top-down" || fail "nothing drawn at 80x20"
 [ "$(t capture-pane -p -t "$S" | wc -l)" -le 20 ] || fail "more than 20 lines at 80x20"
