@@ -5,7 +5,10 @@
 #   report line number (cut in the middle, not at the end);
 # - the flat view shows modules by base name (the report names paths);
 # - the title bar shows the database's own name, not the start of its
-#   path.  Values are checked by test-screen-truth.sh.  Skipped without
+#   path;
+# - column heads drop the unit a metric's name carries ("CPUTIME (sec)"
+#   heads "CPUTIME I") where the values carry their own ("7.411 s"),
+#   so a head is never cut inside the unit.  Values are checked by test-screen-truth.sh.  Skipped without
 #   ../shared.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -53,6 +56,12 @@ for m in mods:
                for l in fl):
         bad.append("flat view lacks module %r as %r:\n%s" %
                    (m, base, "\n".join(fl)))
+# column heads: the metric's name without "(sec)", the values in s/ms
+head = next(l for l in fl if " Name (" in l)
+if "CPUTIME I" not in head or "(sec" in head or "(s\u2026" in head:
+    bad.append("column head %r: not 'CPUTIME I' without its unit" % head)
+if not any(re.search(r"\d (s|ms|us) ", l) for l in fl):
+    bad.append("no value written with its unit:\n%s" % "\n".join(fl))
 # the title names the database
 name = os.path.basename(db.rstrip("/"))
 if name not in td[0]:

@@ -53,7 +53,7 @@ else
 	fail "no trace row to click"
 fi
 t send-keys -t "$S" t g
-wait_for "CPUTIME (sec) I" || fail "no column header"
+wait_for "CPUTIME I" || fail "no column header"
 t send-keys -t "$S" ":threshold 0" Enter H
 wait_for "Name  $leaf" || fail "H did not reach $leaf"
 t send-keys -t "$S" T

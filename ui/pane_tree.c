@@ -13,6 +13,7 @@
 #include "screen.h"
 #include "theme.h"
 #include "model_columns.h"
+#include "present/present_column.h"
 #include "present/present_derived.h"
 #include "present/present_value.h"
 #include "hotpath.h"
@@ -273,7 +274,7 @@ static void draw_header(struct pane_env *env, struct rect r,
 			const struct model_column *mc = &env->model->columns[c];
 			const char *variant = mc->variant ? mc->variant : "";
 			bool sv = *variant && strcmp(variant, "Sum") != 0;
-			char *name = strdup(mc->name ? mc->name : "");
+			char *name = present_metric_name_shown(env->model, c);
 			char *tail = NULL;
 			if (name && asprintf(&tail, "%s%s", sv ? ":" : "",
 					     sv ? variant : "") >= 0) {

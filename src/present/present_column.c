@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/model.h"
 #include "present/present_write.h"
@@ -33,6 +34,29 @@ static size_t text_chars(const char *s)
 	for (; *s; s++)
 		n += ((unsigned char)*s & 0xc0) != 0x80;
 	return n;
+}
+
+char *present_metric_name_shown(const struct model *m, uint32_t column)
+{
+	static const char *const tags[] = {"sec", "s",	  "seconds", "ms",
+					   "msec", "us",  "usec",    "ns",
+					   "nsec", "bytes", "b"};
+	const char *name = column < m->n_columns && m->columns[column].name
+				   ? m->columns[column].name
+				   : "";
+	enum column_unit u = model_column_unit(m, column);
+	size_t n = strlen(name);
+	const char *open = n > 0 && name[n - 1] == ')' ? strrchr(name, '(')
+						      : NULL;
+	if ((model_unit_is_time(u) || u == UNIT_BYTES) && open &&
+	    open > name && open[-1] == ' ') {
+		size_t len = (size_t)(name + n - 1 - (open + 1));
+		for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+			if (strlen(tags[i]) == len &&
+			    strncasecmp(open + 1, tags[i], len) == 0)
+				return strndup(name, (size_t)(open - 1 - name));
+	}
+	return strdup(name);
 }
 
 char *present_column_title_fit(const struct model *m, uint32_t column,

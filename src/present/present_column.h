@@ -16,6 +16,13 @@ struct model;
  * out of memory. */
 char *present_column_title(const struct model *m, uint32_t column);
 
+/* The metric's name as a screen heads its values: without the unit the
+ * name carries ("WALLCLOCK (us)" -> "WALLCLOCK", "GPU time (ns)" -> "GPU
+ * time") when the values are written with their own units (times and
+ * bytes, present_value_fit); else the name as it is.  NULL when out of
+ * memory (the caller frees). */
+char *present_metric_name_shown(const struct model *m, uint32_t column);
+
 /* The title of `column` for a text header `width` characters wide: the full
  * title when it fits, else "NAME~:VARIANT (I)" with the name cut, else
  * "VARIANT (I)"; a title without a variant is returned whole (the caller
