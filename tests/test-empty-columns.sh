@@ -7,7 +7,9 @@
 # batch report says independently of the viewer (`report --metric all
 # --format csv`, every node: its inclusive sum column is empty or 0
 # everywhere); min/max columns, formulas and columns with values stay
-# ticked.  The five columns of the critique are not in the tree's header
+# ticked.  (The viewer does not ask a column whose inclusive values the
+# engine derives, a pass over the database at start; none of these three
+# databases has an empty one.)  The five columns of the critique are not in the tree's header
 # at 200 columns, and `c` + Enter shows one again.
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}

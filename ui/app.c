@@ -439,7 +439,8 @@ static void loop(struct app *app, const struct ui_options *opt,
  * the column's percentages divide by (kept in the totals), so this costs
  * no more than the first frame; a column with no inclusive side, or a
  * formula over several statistics, is never called empty (the root's
- * value says nothing of the others). */
+ * value says nothing of the others), nor one whose inclusive values the
+ * engine derives (the root's would cost a pass over the database). */
 static bool column_is_empty(struct app *app, uint32_t c)
 {
 	const struct model *m = app->model;
@@ -454,6 +455,10 @@ static bool column_is_empty(struct app *app, uint32_t c)
 	uint32_t st = model_column_stat(m, incl);
 	if (st == MODEL_NONE || st >= m->n_stats ||
 	    m->stats[st].combine != COMBINE_SUM)
+		return false;
+	/* an inclusive statistic the engine derives costs a pass over the
+	 * tree for its first value: not at start for a column not drawn */
+	if (m->stats[st].flags & STAT_DERIVED_INCLUSIVE)
 		return false;
 	if (app->has_total[c] == 0)
 		app->has_total[c] = model_column_total(m, c, &app->totals[c]) ? 1
