@@ -2,7 +2,9 @@
 """Generate ROCm profile fixtures (NOT-REAL) and their answers.
 
 rocprofv3 "rocpd" v3 databases are instantiated from the real schema SQL
-(../shared/corpus/rocpd-schema/rocm-systems@2025-08-09/.../rocprofiler-sdk-rocpd/)
+(SHARED/corpus/rocpd-schema/rocm-systems@2025-08-09/.../rocprofiler-sdk-rocpd/,
+SHARED the shared/ beside the project or one of its parents, or
+$CALLSCOPE_SHARED; a missing schema file is an error, never skipped)
 and filled with rocprofv3's conventions (notes/rocpd.md 6): process.id = pid,
 thread.id = tid, region.id = event.stack_id = the correlation id,
 parent_stack_id = the enclosing range or API call, dispatch events with
@@ -34,13 +36,50 @@ import sys
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCHEMA = os.path.join(
-    HERE, "..", "..", "shared", "corpus", "rocpd-schema",
-    "rocm-systems@2025-08-09", "projects", "rocprofiler-sdk", "source",
-    "share", "rocprofiler-sdk-rocpd")
-RPD_DDL_FROM = os.path.join(
-    HERE, "..", "..", "shared", "corpus", "rocpd-rpd", "rocmProfileData",
-    "examples", "rocm-profile-data", "results", "matmul_result.rpd")
+ROOT = os.path.dirname(HERE)  # the project's root (tests/ is in it)
+SCHEMA_REL = ("corpus", "rocpd-schema", "rocm-systems@2025-08-09", "projects",
+              "rocprofiler-sdk", "source", "share", "rocprofiler-sdk-rocpd")
+RPD_DDL_REL = ("corpus", "rocpd-rpd", "rocmProfileData", "examples",
+               "rocm-profile-data", "results", "matmul_result.rpd")
+
+
+def shared_dir():
+    """The shared material: $CALLSCOPE_SHARED when set, else the first
+    shared/ with a corpus/ beside the project's root or beside one of its
+    parents (ROOT/../shared in a worktree, also a copy of the project
+    deeper in a tree).  Exits with a message naming where it looked when
+    there is none: the schema is not optional."""
+    env = os.environ.get("CALLSCOPE_SHARED")
+    if env:
+        if not os.path.isdir(os.path.join(env, "corpus")):
+            sys.exit("gen_rocpd: CALLSCOPE_SHARED=%s has no corpus/" % env)
+        return env
+    looked = []
+    for root in (ROOT, os.path.realpath(ROOT)):
+        d = os.path.dirname(root)
+        while True:
+            cand = os.path.join(d, "shared")
+            if cand not in looked:
+                looked.append(cand)
+                if os.path.isdir(os.path.join(cand, "corpus")):
+                    return cand
+            up = os.path.dirname(d)
+            if up == d:
+                break
+            d = up
+    sys.exit("gen_rocpd: no shared/corpus beside the project %s or its "
+             "parents (looked at %s); set CALLSCOPE_SHARED"
+             % (ROOT, ", ".join(looked)))
+
+
+def shared_file(rel):
+    """A file of the shared corpus, which must exist (exits naming it)."""
+    path = os.path.join(shared_dir(), *rel)
+    if not os.path.exists(path):
+        sys.exit("gen_rocpd: missing %s" % path)
+    return path
+
+
 SQL_FILES = ["rocpd_tables.sql", "rocpd_indexes.sql", "rocpd_views.sql",
              "data_views.sql", "marker_views.sql", "summary_views.sql"]
 
@@ -52,9 +91,7 @@ KERNELS = ["gemm_kernel(float*, float const*, int)", "reduce_sum<256>",
 def schema_sql(suffix, guid, views=True):
     out = []
     for name in SQL_FILES if views else SQL_FILES[:2]:
-        path = os.path.join(SCHEMA, name)
-        if not os.path.exists(path):
-            continue
+        path = shared_file(SCHEMA_REL + (name,))
         text = open(path).read()
         out.append(text.replace("{{uuid}}", suffix).replace("{{guid}}", guid))
     return "\n".join(out)
@@ -436,7 +473,7 @@ def probes(answers, rng, n, key="lines"):
 
 def gen_rpd(path, rng, answers):
     """A .rpd (v2) file with the DDL of the real corpus file."""
-    src = sqlite3.connect("file:%s?mode=ro" % RPD_DDL_FROM, uri=True)
+    src = sqlite3.connect("file:%s?mode=ro" % shared_file(RPD_DDL_REL), uri=True)
     ddl = [r[0] for r in src.execute("SELECT sql FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
     src.close()
     db = sqlite3.connect(path)

@@ -449,6 +449,56 @@ static void loop(struct app *app, const struct ui_options *opt,
 
 /* ---- set-up ----------------------------------------------------------- */
 
+/* Whether column c is known to hold nothing: the root's value of its
+ * inclusive column (c or its pair), a sum of one statistic, is absent or
+ * zero.  That value is what
+ * the column's percentages divide by (kept in the totals), so this costs
+ * no more than the first frame; a column with no inclusive side, or a
+ * formula over several statistics, is never called empty (the root's
+ * value says nothing of the others), nor one whose inclusive values the
+ * engine derives (the root's would cost a pass over the database). */
+static bool column_is_empty(struct app *app, uint32_t c)
+{
+	const struct model *m = app->model;
+	uint32_t incl = m->columns[c].kind == COLUMN_INCLUSIVE
+				? c
+				: m->columns[c].pair;
+	if (incl == MODEL_NONE || incl >= m->n_columns ||
+	    m->columns[incl].kind != COLUMN_INCLUSIVE)
+		return false;
+	/* a sum: a minimum or maximum absent at the root may be there below
+	 * it (Cube's min_time) */
+	uint32_t st = model_column_stat(m, incl);
+	if (st == MODEL_NONE || st >= m->n_stats ||
+	    m->stats[st].combine != COMBINE_SUM)
+		return false;
+	/* an inclusive statistic the engine derives costs a pass over the
+	 * tree for its first value: not at start for a column not drawn */
+	if (m->stats[st].flags & STAT_DERIVED_INCLUSIVE)
+		return false;
+	if (app->has_total[c] == 0)
+		app->has_total[c] = model_column_total(m, c, &app->totals[c]) ? 1
+									     : 2;
+	return app->has_total[c] == 2;
+}
+
+/* The columns shown by default: the model's visible ones, less those that
+ * hold nothing (critique b6: a CUDA database's empty GMEM, GMSET, GXCOPY,
+ * GICOPY and GSYNC left the tree 60 columns at 200), unless every one is
+ * empty.  The others stay in the column chooser (c). */
+static void default_columns(struct app *app)
+{
+	const struct model *model = app->model;
+	size_t nonempty = 0;
+	for (uint32_t c = 0; c < model->n_columns; c++)
+		if (model->columns[c].visible && model->columns[c].expr)
+			nonempty += !column_is_empty(app, c);
+	for (uint32_t c = 0; c < model->n_columns; c++)
+		if (model->columns[c].visible && model->columns[c].expr &&
+		    (nonempty == 0 || !column_is_empty(app, c)))
+			app->columns[app->cols.n_columns++] = c;
+}
+
 static bool setup_columns(struct app *app)
 {
 	const struct model *model = app->model;
@@ -458,11 +508,10 @@ static bool setup_columns(struct app *app)
 	app->has_total = calloc(n, sizeof(*app->has_total));
 	if (!app->columns || !app->totals || !app->has_total)
 		return false;
-	/* columns: those visible by default, sorted by the first time
-	 * column (view_default_column) */
-	for (uint32_t c = 0; c < model->n_columns; c++)
-		if (model->columns[c].visible && model->columns[c].expr)
-			app->columns[app->cols.n_columns++] = c;
+	/* columns: those visible by default, less the empty ones
+	 * (default_columns), sorted by the first time column
+	 * (view_default_column) */
+	default_columns(app);
 	/* the columns' totals are computed on first use
 	 * (pane_column_total) */
 	for (uint32_t i = 0; i < model->n_profiles; i++)

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "net/session.h"
 #include "core/sanitize.h"
@@ -179,6 +180,67 @@ static char *selected_path(struct app *app)
 				 PATH_BYTES_MAX);
 }
 
+/* HPCToolkit v4 records a source file that hpcprof copied into the
+ * database by its copy's path, relative to the database: "src/" and the
+ * file's absolute path (FORMATS.md, Source File Specification: pPath
+ * "Absolute, or relative to the root database directory", flag `copied`).
+ * The detail lines show the path the program was built from and note the
+ * copy; `report` keeps the path as recorded. */
+static bool is_v4(const struct app *app)
+{
+	return strcmp(app->model->format, "hpctoolkit-v4") == 0;
+}
+
+/* A v4 path of a copied file: "src/" and an absolute path's rest. */
+static bool v4_copied(const struct app *app, const char *file)
+{
+	return is_v4(app) && strncmp(file, "src/", 4) == 0 && file[4] &&
+	       file[4] != '/' && file[4] != ' ';
+}
+
+/* TEXT (a name or a path of names) with each v4 copied path, at the start
+ * or after a space, written as the absolute path it is a copy of; NULL
+ * when out of memory. */
+static char *built_paths(const struct app *app, const char *text)
+{
+	char *out = strdup(text ? text : "");
+	if (!out || !is_v4(app))
+		return out;
+	char *w = out;
+	for (const char *r = out; *r;) {
+		if ((r == out || r[-1] == ' ') && v4_copied(app, r))
+			r += 3; /* keep the '/' */
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return out;
+}
+
+/* The note after a v4 copied file's path: whether the copy is in the
+ * database's directory (as the source pane looks for it). */
+static const char *copy_note(const struct app *app, const char *file)
+{
+	const struct model *m = app->model;
+	const char *base = m->local_path ? m->local_path : app->db_path;
+	char *dir = base ? strdup(base) : NULL;
+	struct stat sb;
+	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		char *slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		else if (!slash)
+			strcpy(dir, ".");
+	}
+	char *copy = NULL;
+	if (dir && asprintf(&copy, "%s/%s", dir, file) < 0)
+		copy = NULL;
+	bool there = copy && stat(copy, &sb) == 0 && S_ISREG(sb.st_mode);
+	free(copy);
+	free(dir);
+	return there ? "   (copied into the database's src/)"
+		     : "   (copied into the database's src/, not there now)";
+}
+
 static void draw_detail(struct app *app, int y, int h, int w)
 {
 	attr_t a = theme_attr(THEME_ROLE_DETAIL);
@@ -189,7 +251,9 @@ static void draw_detail(struct app *app, int y, int h, int w)
 	if (!view_node_get(app_view(app), app_cursor(app)->node, &vn))
 		return;
 	const struct model *m = app->model;
-	char *label = view_node_label(app_view(app), app_cursor(app)->node);
+	char *raw = view_node_label(app_view(app), app_cursor(app)->node);
+	char *label = raw ? built_paths(app, raw) : NULL;
+	free(raw);
 	int row = y;
 	/* the whole name, wrapped over as many lines as it needs (up to
 	 * h - 1, keeping one for the path) */
@@ -248,10 +312,12 @@ static void draw_detail(struct app *app, int y, int h, int w)
 			     model_columns_detail(app->extrap, vn.model_node,
 						  row, 0, w);
 		char *where = NULL;
+		bool copied = v4_copied(app, file);
 		if (!model &&
-		    asprintf(&where, "%s%s%.0u%s%s", *file ? file : "(no source)",
+		    asprintf(&where, "%s%s%.0u%s%s%s",
+			     *file ? file + (copied ? 3 : 0) : "(no source)",
 			     line ? ":" : "", line, *module ? "   in " : "",
-			     module) < 0)
+			     module, copied ? copy_note(app, file) : "") < 0)
 			where = NULL;
 		if (!model) {
 			screen_text(row, 0, 6, l, "Where ", true);
@@ -261,7 +327,9 @@ static void draw_detail(struct app *app, int y, int h, int w)
 		row++;
 	}
 	if (row < y + h) {
-		char *path = selected_path(app);
+		char *raw_path = selected_path(app);
+		char *path = raw_path ? built_paths(app, raw_path) : NULL;
+		free(raw_path);
 		screen_text(row, 0, 6, l, "Path ", true);
 		/* keep the end of a long path: elide at the left */
 		if (path)
@@ -271,18 +339,49 @@ static void draw_detail(struct app *app, int y, int h, int w)
 }
 
 
-/* The hints on the status line: an action and its word; the key is the
- * action's first live binding (an unbound action shows no hint). */
+/* The hints on the status line: an action, its word and its rank (0 the
+ * most useful: the last dropped when the line is too narrow); the key is
+ * the action's first live binding (an unbound action shows no hint). */
 static const struct {
 	enum action a;
 	const char *word;
+	int rank;
 } hints[] = {
-	{ACTION_QUIT, "quit"},       {ACTION_HELP, "help"},
-	{ACTION_SEARCH, "search"},   {ACTION_HOT_PATH, "hot path"},
-	{ACTION_VIEW_NEXT, "view"},  {ACTION_SORT, "sort"},
-	{ACTION_THREADS, "threads"}, {ACTION_SOURCE, "source"},
-	{ACTION_COLUMNS, "columns"}, {ACTION_COMMAND, "command"},
+	{ACTION_QUIT, "quit", 0},       {ACTION_HELP, "help", 1},
+	{ACTION_SEARCH, "search", 2},   {ACTION_HOT_PATH, "hot path", 4},
+	{ACTION_VIEW_NEXT, "view", 3},  {ACTION_SORT, "sort", 5},
+	{ACTION_THREADS, "threads", 7}, {ACTION_SOURCE, "source", 9},
+	{ACTION_COLUMNS, "columns", 6}, {ACTION_COMMAND, "command", 8},
 };
+#define N_HINTS (sizeof(hints) / sizeof(hints[0]))
+
+/* The hints in `cols` columns: whole "KEY word" hints two spaces apart,
+ * the least useful left out until the rest fit (never a cut word).
+ * keys[i] is hint i's key, "" when unbound; show[i] says whether it is
+ * drawn. */
+static void fit_hints(char keys[][24], int cols, bool show[])
+{
+	int width[N_HINTS], total = 0, n = 0;
+	for (size_t i = 0; i < N_HINTS; i++) {
+		show[i] = keys[i][0] != '\0';
+		width[i] = screen_text_width(keys[i]) + 1 +
+			   screen_text_width(hints[i].word);
+		if (show[i]) {
+			total += width[i] + (n ? 2 : 0);
+			n++;
+		}
+	}
+	while (total > cols && n > 0) {
+		size_t worst = N_HINTS;
+		for (size_t i = 0; i < N_HINTS; i++)
+			if (show[i] && (worst == N_HINTS ||
+					hints[i].rank > hints[worst].rank))
+				worst = i;
+		show[worst] = false;
+		n--;
+		total -= width[worst] + (n ? 2 : 0);
+	}
+}
 
 static void draw_status(struct app *app, int y)
 {
@@ -317,17 +416,22 @@ static void draw_status(struct app *app, int y)
 			    app->message, false);
 		return;
 	}
+	char keys[N_HINTS][24];
+	bool show[N_HINTS];
+	for (size_t i = 0; i < N_HINTS; i++)
+		if (!first_key(app, hints[i].a, keys[i], sizeof(keys[i])))
+			keys[i][0] = '\0';
+	fit_hints(keys, COLS, show);
 	int x = 0;
-	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]) && x < COLS;
-	     i++) {
-		char key[24];
-		if (!first_key(app, hints[i].a, key, sizeof(key)))
+	for (size_t i = 0; i < N_HINTS && x < COLS; i++) {
+		if (!show[i])
 			continue;
+		if (x > 0)
+			x += screen_text(y, x, COLS - x, a, "  ", false);
 		x += screen_text(y, x, COLS - x, theme_attr(THEME_ROLE_STATUS_KEY),
-				 key, false);
+				 keys[i], false);
 		x += screen_text(y, x, COLS - x, a, " ", false);
 		x += screen_text(y, x, COLS - x, a, hints[i].word, false);
-		x += screen_text(y, x, COLS - x, a, "  ", false);
 	}
 }
 

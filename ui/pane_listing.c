@@ -4,7 +4,10 @@
  * line above each run of instructions from it, and the hottest
  * instruction marked; the hot-path key jumps to it.  The listing is built
  * once when the pane opens (src/views/proc_listing.c), for that
- * procedure only.  Source files named by DWARF are read only when they
+ * procedure only.  Each event's number column is as wide as its widest
+ * value (at most 11), and at narrow widths the instruction bytes are
+ * shortened, then dropped, before an instruction is cut
+ * (proc_listing_fit).  Source files named by DWARF are read only when they
  * are regular files (never a FIFO or a device that would block). */
 #include "config.h"
 
@@ -47,6 +50,7 @@ struct listing_pane {
 	struct listing_line *lines;
 	size_t n_lines;
 	size_t hottest_line;
+	int *num_w; /* per event: the width of its number column */
 };
 
 static void read_source(struct source_file *f)
@@ -155,11 +159,68 @@ static bool layout(struct listing_pane *s)
 	return true;
 }
 
-/* Width of one event's "samples pct%" cell. */
-#define CELL_W 19
+/* The widest number of an event column (present_value_fit at NUM_MAX). */
+/* The hottest row's marker column, " > ". */
+#define MARK_W 3
+
+#define NUM_MAX 11
+
+/* Width of event column c's " samples pct%" cell (a space before it). */
+static int cell_w(const struct listing_pane *s, size_t c)
+{
+	return s->num_w[c] + 8;
+}
+
+/* Each event's number width: its widest value as the cells write it, and
+ * its title up to NUM_MAX. */
+static bool measure(struct pane_env *env, struct listing_pane *s)
+{
+	const struct proc_listing *l = s->l;
+	s->num_w = calloc(l->n_columns ? l->n_columns : 1, sizeof(*s->num_w));
+	if (!s->num_w)
+		return false;
+	for (size_t c = 0; c < l->n_columns; c++) {
+		char *t = pane_column_title(env, l->columns[c]);
+		int w = t ? (int)strlen(t) : 1;
+		free(t);
+		w = w > NUM_MAX ? NUM_MAX : w;
+		for (size_t i = 0; i < l->n_rows; i++) {
+			char num[32];
+			if (l->rows[i].values[c] <= 0)
+				continue;
+			int n = (int)present_value_fit(env->model,
+						       l->columns[c],
+						       l->rows[i].values[c],
+						       NUM_MAX, num,
+						       sizeof(num));
+			w = n > w ? n : w;
+		}
+		s->num_w[c] = w;
+	}
+	return true;
+}
+
+/* The instruction part of row `row` laid out by `f` into `buf`. */
+static void insn_text(const struct proc_listing_row *row,
+		      const struct proc_listing_fit *f, char *buf,
+		      size_t size)
+{
+	if (f->bytes_w == 0) {
+		snprintf(buf, size, "%*" PRIx64 ": %s", f->addr_w, row->addr,
+			 row->text);
+		return;
+	}
+	size_t len = row->bytes ? strlen(row->bytes) : 0;
+	size_t keep = proc_listing_bytes_keep(row->bytes, f->bytes_w);
+	const char *ell = keep < len ? screen_glyphs()->ellipsis : "";
+	int cols = (int)keep + (keep < len ? 1 : 0);
+	snprintf(buf, size, "%*" PRIx64 ": %.*s%s%*s %s", f->addr_w, row->addr,
+		 (int)keep, row->bytes ? row->bytes : "", ell,
+		 f->bytes_w - cols, "", row->text);
+}
 
 static void draw_row(const struct pane_env *env, struct listing_pane *s, int y,
-		     struct rect r, size_t idx)
+		     struct rect r, size_t idx, const struct proc_listing_fit *fit)
 {
 	const struct proc_listing *l = s->l;
 	const struct listing_line *ln = &s->lines[idx];
@@ -184,38 +245,38 @@ static void draw_row(const struct pane_env *env, struct listing_pane *s, int y,
 	}
 	int x = r.x;
 	bool hot = l->has_hottest && ln->row == l->hottest;
-	for (size_t c = 0; c < l->n_columns && x + CELL_W <= r.x + r.w; c++) {
+	for (size_t c = 0; c < l->n_columns && x + cell_w(s, c) <= r.x + r.w;
+	     c++) {
 		double v = row->values[c];
 		double pct = l->totals[c] > 0 ? 100.0 * v / l->totals[c] : 0;
+		int nw = s->num_w[c];
 		char cell[64];
 		if (v > 0) {
-			/* never a cut prefix: a shorter form when 11 columns
-			 * do not hold it (present_value_fit) */
+			/* never a cut prefix: a shorter form when the column
+			 * does not hold it (present_value_fit) */
 			char num[32];
-			present_value_fit(env->model, l->columns[c], v, 11, num,
+			present_value_fit(env->model, l->columns[c], v, nw, num,
 					  sizeof(num));
-			snprintf(cell, sizeof(cell), "%11s %5.1f%%", num, pct);
+			snprintf(cell, sizeof(cell), " %*s %5.1f%%", nw, num,
+				 pct);
 		} else
-			snprintf(cell, sizeof(cell), "%11s %6s", "", "");
-		screen_text(y, x, CELL_W, cur ? sel
+			snprintf(cell, sizeof(cell), " %*s %6s", nw, "", "");
+		screen_text(y, x, cell_w(s, c), cur ? sel
 				  : pct >= 10 ? theme_attr(THEME_ROLE_SOURCE_HOT)
 					      : theme_attr(THEME_ROLE_VALUE),
 			    cell, true);
-		x += CELL_W;
+		x += cell_w(s, c);
 	}
 	if (x >= r.x + r.w)
 		return;
-	screen_text(y, x, 2, cur ? sel : theme_attr(THEME_ROLE_MARKER),
-		    hot ? ">" : " ", true);
-	x += 2;
-	char *t = NULL;
-	if (asprintf(&t, "%" PRIx64 ":  %-24s %s", row->addr, row->bytes,
-		     row->text) < 0)
-		t = NULL;
-	if (x < r.x + r.w)
-		screen_text(y, x, r.x + r.w - x, cur ? sel : A_NORMAL,
-			    t ? t : "", true);
-	free(t);
+	screen_text(y, x, MARK_W, cur ? sel : theme_attr(THEME_ROLE_MARKER),
+		    hot ? " >" : " ", true);
+	x += MARK_W;
+	if (x >= r.x + r.w)
+		return;
+	char text[512];
+	insn_text(row, fit, text, sizeof(text));
+	screen_text(y, x, r.x + r.w - x, cur ? sel : A_NORMAL, text, true);
 }
 
 static void listing_draw(struct pane_env *env, struct pane *pane,
@@ -232,28 +293,39 @@ static void listing_draw(struct pane_env *env, struct pane *pane,
 	screen_text(r.y, r.x, r.w, theme_attr(THEME_ROLE_TITLE),
 		    head ? head : "", true);
 	free(head);
-	/* the events' titles and totals */
+	/* the events' titles, then the instruction part's */
 	int x = r.x;
-	for (size_t c = 0; c < l->n_columns && x + CELL_W <= r.x + r.w; c++) {
+	for (size_t c = 0; c < l->n_columns && x + cell_w(s, c) <= r.x + r.w;
+	     c++) {
 		char *t = pane_column_title(env, l->columns[c]);
 		char cell[64];
-		snprintf(cell, sizeof(cell), "%11.11s %6s", t ? t : "?", "%");
+		snprintf(cell, sizeof(cell), " %*.*s %6s", s->num_w[c],
+			 s->num_w[c], t ? t : "?", "%");
 		free(t);
-		screen_text(r.y + 1, x, CELL_W,
+		screen_text(r.y + 1, x, cell_w(s, c),
 			    theme_attr(THEME_ROLE_COLUMN_HEADER), cell, true);
-		x += CELL_W;
+		x += cell_w(s, c);
 	}
-	if (x < r.x + r.w)
+	struct proc_listing_fit fit;
+	proc_listing_fit(l, r.x + r.w - x - MARK_W, &fit);
+	if (x < r.x + r.w) {
+		char ihead[128];
+		if (fit.bytes_w > 0)
+			snprintf(ihead, sizeof(ihead), "   %-*s %-*s %s",
+				 fit.addr_w + 1, "address", fit.bytes_w,
+				 "bytes", "instruction");
+		else
+			snprintf(ihead, sizeof(ihead), "   %-*s %s",
+				 fit.addr_w + 1, "address", "instruction");
 		screen_text(r.y + 1, x, r.x + r.w - x,
-			    theme_attr(THEME_ROLE_COLUMN_HEADER),
-			    "  address   bytes                     instruction",
-			    true);
+			    theme_attr(THEME_ROLE_COLUMN_HEADER), ihead, true);
+	}
 	list_fit(&s->list, r.h - 2);
 	for (int i = 2; i < r.h; i++) {
 		size_t idx = s->list.top + (size_t)(i - 2);
 		if (idx >= s->n_lines)
 			break;
-		draw_row(env, s, r.y + i, r, idx);
+		draw_row(env, s, r.y + i, r, idx, &fit);
 	}
 }
 
@@ -284,6 +356,7 @@ static void listing_pane_free(struct pane *pane)
 	if (s) {
 		proc_listing_free(s->l);
 		free(s->lines);
+		free(s->num_w);
 		for (size_t i = 0; i < s->n_files; i++) {
 			free(s->files[i].path);
 			free(s->files[i].text);
@@ -317,8 +390,10 @@ static struct pane *listing_new(struct pane_env *env)
 		free(s);
 		return NULL;
 	}
-	if (!layout(s)) {
+	if (!layout(s) || !measure(env, s)) {
 		proc_listing_free(s->l);
+		free(s->lines);
+		free(s->num_w);
 		free(s);
 		return NULL;
 	}
@@ -327,6 +402,7 @@ static struct pane *listing_new(struct pane_env *env)
 	if (!p) {
 		proc_listing_free(s->l);
 		free(s->lines);
+		free(s->num_w);
 		free(s);
 		return NULL;
 	}

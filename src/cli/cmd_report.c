@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "present/present_rows.h"
+#include "present/present_write.h"
 #include "model/scaling.h"
 #include "views/scaling_view.h"
 
@@ -199,10 +200,11 @@ static void at_row(void *ctx, uint32_t node, json_t *j)
 		if (vals)
 			json_array_append_new(vals, isnan(x) ? json_null()
 							     : json_real(x));
-		else if (format == PRESENT_FORMAT_CSV && !isnan(x))
-			printf("%.17g,", x);
-		else if (format == PRESENT_FORMAT_CSV)
+		else if (format == PRESENT_FORMAT_CSV) {
+			if (!isnan(x))
+				present_put_number(stdout, x);
 			fputc(',', stdout);
+		}
 		else if (isnan(x))
 			printf("%*s  ", at_width(at, k), "");
 		else

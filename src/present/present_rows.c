@@ -348,7 +348,7 @@ void present_rows_print(const struct present_rows *r, uint32_t node)
 			double v;
 			fputc(',', r->out);
 			if (present_rows_value(r, i, node, &v))
-				fprintf(r->out, "%.17g", v);
+				present_put_number(r->out, v);
 		}
 		fputc('\n', r->out);
 		free(label);

@@ -2,7 +2,9 @@
  * commands and the viewer's exports alike: a terminal string, one CSV
  * field, a JSON document (DEL and C1 controls escaped), a JSON string
  * from text that may not be UTF-8, a number as JSON (NaN and infinities
- * as strings) and a byte count for people.  No curses here. */
+ * as strings) and a byte count for people.  Numbers in CSV and JSON are
+ * the shortest text that reads back as the same double (638.016958, not
+ * 638.01695800000005).  No curses here. */
 #ifndef CALLSCOPE_PRESENT_WRITE_H
 #define CALLSCOPE_PRESENT_WRITE_H
 
@@ -17,8 +19,19 @@ void present_put_text(FILE *out, const char *s);
 /* Write `s` as one CSV field (quoted when needed), sanitized. */
 void present_put_csv(FILE *out, const char *s);
 
+/* `v` as the shortest of %.15g, %.16g and %.17g that strtod reads back as
+ * exactly `v`, with '.' whatever the locale (nan, inf, -inf as printf
+ * writes them), into `buf` of `size` bytes (32 hold any double).  Returns
+ * the length. */
+size_t present_number_text(double v, char *buf, size_t size);
+
+/* Write present_number_text(v). */
+void present_put_number(FILE *out, double v);
+
 /* Write `j` as JSON (json_dumps `flags`), DEL and C1 controls escaped
- * (sanitize_json); strings in `j` must be SANITIZE_UTF8 text.  False when
+ * (sanitize_json), every real number in present_number_text's shortest
+ * form (jansson writes %.17g); strings in `j` must be SANITIZE_UTF8 text.
+ * False when
  * out of memory (nothing is written then). */
 bool present_put_json(FILE *out, const json_t *j, size_t flags);
 

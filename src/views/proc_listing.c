@@ -4,6 +4,8 @@
  * range. */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,4 +252,49 @@ void proc_listing_free(struct proc_listing *l)
 	free(l->columns);
 	free(l->totals);
 	free(l);
+}
+
+void proc_listing_fit(const struct proc_listing *l, int width,
+		      struct proc_listing_fit *out)
+{
+	*out = (struct proc_listing_fit){0};
+	int bytes_full = 0;
+	for (size_t i = 0; l && i < l->n_rows; i++) {
+		const struct proc_listing_row *r = &l->rows[i];
+		char hex[24];
+		int a = snprintf(hex, sizeof(hex), "%" PRIx64, r->addr);
+		int b = r->bytes ? (int)strlen(r->bytes) : 0;
+		int t = r->text ? (int)strlen(r->text) : 0;
+		out->addr_w = a > out->addr_w ? a : out->addr_w;
+		bytes_full = b > bytes_full ? b : bytes_full;
+		out->text_w = t > out->text_w ? t : out->text_w;
+	}
+	/* "ADDR: " then "BYTES " then the text */
+	long fixed = (long)out->addr_w + 2;
+	if (bytes_full == 0)
+		return;
+	if (fixed + bytes_full + 1 + out->text_w <= width) {
+		out->bytes_w = bytes_full;
+		return;
+	}
+	long room = (long)width - fixed - 1 - out->text_w;
+	if (room >= PROC_LISTING_BYTES_MIN) {
+		out->bytes_w = (int)room;
+		out->bytes_cut = true;
+	}
+}
+
+size_t proc_listing_bytes_keep(const char *bytes, int w)
+{
+	if (!bytes || w <= 0)
+		return 0;
+	size_t len = strlen(bytes);
+	if (len <= (size_t)w)
+		return len;
+	/* whole bytes: cut before a space, leaving a column for "..." */
+	size_t keep = 0;
+	for (size_t i = 0; i < len && i + 1 < (size_t)w; i++)
+		if (bytes[i + 1] == ' ' || bytes[i + 1] == '\0')
+			keep = i + 1;
+	return keep;
 }

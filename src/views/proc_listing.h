@@ -58,4 +58,31 @@ enum status proc_listing_build(const struct model *m, uint32_t fn,
 
 void proc_listing_free(struct proc_listing *l);
 
+/* How the instruction part of a listing row ("ADDR: BYTES INSTRUCTION")
+ * fits a given width: the instruction is what dcpilist and perf annotate
+ * show, the bytes are optional, so they are shortened (whole bytes and an
+ * ellipsis) and then dropped before any instruction is cut. */
+struct proc_listing_fit {
+	int addr_w;  /* hex digits of the widest address (addresses are
+			right-aligned to it) */
+	int bytes_w; /* the bytes column's width; 0: no bytes column */
+	int text_w;  /* the widest instruction text */
+	bool bytes_cut; /* some row's bytes are wider than bytes_w */
+};
+
+/* The narrowest shortened bytes column: two bytes and an ellipsis. */
+#define PROC_LISTING_BYTES_MIN 6
+
+/* The layout of l's instruction part in WIDTH columns: every byte when
+ * "ADDR: BYTES TEXT" of the widest row fits, else a bytes column of the
+ * room the widest instruction leaves (at least PROC_LISTING_BYTES_MIN),
+ * else none.  Instruction text is ASCII (Capstone's): a byte a column. */
+void proc_listing_fit(const struct proc_listing *l, int width,
+		      struct proc_listing_fit *out);
+
+/* How many leading characters of BYTES ("48 89 c1 ...") to show in a
+ * column of W: all of them when they fit, else the whole bytes that fit
+ * with one column left for an ellipsis (0 when not even one does). */
+size_t proc_listing_bytes_keep(const char *bytes, int w);
+
 #endif
