@@ -25,6 +25,7 @@
 #include "formats/gpu_run.h"
 #include "formats/reader.h"
 #include "model/model.h"
+#include "present/present_value.h"
 #include "views/kind_summary.h"
 
 extern const struct reader reader_rocpd;
@@ -264,20 +265,18 @@ static void test_summary(void **state)
 	kind_summary_free(s);
 	kind_summary_free(NULL);
 	model_free(m);
-	/* units */
+	/* units: the presentation layer's durations (present_duration_ns) */
 	char buf[32];
-	kind_summary_format_ns(0, false, buf, sizeof(buf));
-	assert_string_equal(buf, "0 ns");
-	kind_summary_format_ns(812.5, false, buf, sizeof(buf));
+	present_duration_ns(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	present_duration_ns(812.5, buf, sizeof(buf));
 	assert_string_equal(buf, "812.5 ns");
-	kind_summary_format_ns(18360, false, buf, sizeof(buf));
+	present_duration_ns(18360, buf, sizeof(buf));
 	assert_string_equal(buf, "18.36 us");
-	kind_summary_format_ns(18360, true, buf, sizeof(buf));
-	assert_string_equal(buf, "18.36 \xc2\xb5s");
-	kind_summary_format_ns(373.3e6, false, buf, sizeof(buf));
+	present_duration_ns(373.3e6, buf, sizeof(buf));
 	assert_string_equal(buf, "373.3 ms");
-	kind_summary_format_ns(999999.9, false, buf, sizeof(buf));
-	assert_string_equal(buf, "1 ms");
+	present_duration_ns(999999.9, buf, sizeof(buf));
+	assert_string_equal(buf, "1.000 ms");
 }
 
 /* A model without interval tracks: refused. */

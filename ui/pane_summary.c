@@ -18,6 +18,7 @@
 #include "pane_list.h"
 #include "screen.h"
 #include "theme.h"
+#include "present/present_value.h"
 #include "views/kind_summary.h"
 
 /* One line of the pane: a kind's title, its column header, or a row. */
@@ -57,8 +58,7 @@ static void draw_line(struct pane_env *env, struct summary_pane *p, int y,
 	char buf[320];
 	if (ln->row == LINE_TITLE) {
 		char total[32];
-		kind_summary_format_ns(k->total, env->caps->utf8, total,
-				       sizeof(total));
+		present_duration_ns(k->total, total, sizeof(total));
 		snprintf(buf, sizeof(buf), "%s%s%s: %" PRIu64 " instance%s, %s",
 			 k->group, *k->group ? " " : "", k->kind, k->count,
 			 k->count == 1 ? "" : "s", total);
@@ -88,8 +88,7 @@ static void draw_line(struct pane_env *env, struct summary_pane *p, int y,
 		if (c == 1)
 			snprintf(buf, sizeof(buf), "%" PRIu64, row->count);
 		else
-			kind_summary_format_ns(ns[c], env->caps->utf8, buf,
-					       sizeof(buf));
+			present_duration_ns(ns[c], buf, sizeof(buf));
 		screen_text_right(y, x, COL_W,
 				  cur ? sel : theme_attr(THEME_ROLE_VALUE), buf);
 		x += COL_W;

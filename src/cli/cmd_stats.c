@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "present/present_value.h"
 #include "present/present_write.h"
 #include "views/kind_summary.h"
 
@@ -23,7 +24,7 @@
 static void put_text_kind(const struct kind_summary_kind *k)
 {
 	char total[32];
-	kind_summary_format_ns(k->total, false, total, sizeof(total));
+	present_duration_ns(k->total, total, sizeof(total));
 	if (*k->group) {
 		present_put_text(stdout, k->group);
 		putchar(' ');
@@ -40,7 +41,7 @@ static void put_text_kind(const struct kind_summary_kind *k)
 				    r->min,   r->max,  r->stddev};
 		char t[6][32];
 		for (size_t c = 0; c < 6; c++)
-			kind_summary_format_ns(v[c], false, t[c], sizeof(t[c]));
+			present_duration_ns(v[c], t[c], sizeof(t[c]));
 		printf("%8.1f %11s %11" PRIu64 " %11s %11s %11s %11s %11s  ",
 		       r->percent, t[0], r->count, t[1], t[2], t[3], t[4],
 		       t[5]);
@@ -58,9 +59,14 @@ static void put_csv_kind(const struct kind_summary_kind *k)
 		present_put_csv(stdout, k->kind);
 		putchar(',');
 		present_put_csv(stdout, r->name);
-		printf(",%" PRIu64 ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
-		       r->count, r->total, r->percent, r->mean, r->median,
-		       r->min, r->max, r->stddev);
+		printf(",%" PRIu64, r->count);
+		const double v[] = {r->total, r->percent, r->mean, r->median,
+				    r->min,   r->max,     r->stddev};
+		for (size_t c = 0; c < sizeof(v) / sizeof(v[0]); c++) {
+			putchar(',');
+			present_put_number(stdout, v[c]);
+		}
+		putchar('\n');
 	}
 }
 

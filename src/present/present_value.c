@@ -293,6 +293,13 @@ struct present_kind present_column_kind(const struct model *m, uint32_t column)
 	return k;
 }
 
+size_t present_duration_ns(double ns, char *buf, size_t size)
+{
+	struct present_kind k = {.unit = PRESENT_TIME, .scale = 1e-9};
+	int width = size > 1 && size - 1 < 64 ? (int)(size - 1) : 63;
+	return present_number_fit(k, ns, width, PRESENT_DIGITS, buf, size);
+}
+
 size_t present_value_fit(const struct model *m, uint32_t column, double v,
 			 int width, char *buf, size_t size)
 {

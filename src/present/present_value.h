@@ -62,6 +62,11 @@ struct present_kind present_column_kind(const struct model *m, uint32_t column);
 size_t present_number_fit(struct present_kind k, double v, int width,
 			  int digits, char *buf, size_t size);
 
+/* A duration of NS nanoseconds as a person reads it ("373.3 ms", "18.36
+ * us"), present_number_fit() of a time with PRESENT_DIGITS in at most
+ * SIZE - 1 columns.  Returns the length. */
+size_t present_duration_ns(double ns, char *buf, size_t size);
+
 /* present_number_fit() for COLUMN's kind with PRESENT_DIGITS. */
 size_t present_value_fit(const struct model *m, uint32_t column, double v,
 			 int width, char *buf, size_t size);

@@ -284,23 +284,3 @@ const struct kind_summary_kind *kind_summary_find(const struct kind_summary *s,
 	}
 	return NULL;
 }
-
-void kind_summary_format_ns(double ns, bool utf8, char *buf, size_t size)
-{
-	static const struct {
-		double scale;
-		const char *unit, *ascii;
-	} units[] = {
-		{1e9, "s", "s"},
-		{1e6, "ms", "ms"},
-		{1e3, "\xc2\xb5s", "us"},
-		{1, "ns", "ns"},
-	};
-	size_t i = 0;
-	/* the unit whose value is at least 1 once rounded to 4 digits */
-	while (i + 1 < sizeof(units) / sizeof(units[0]) &&
-	       fabs(ns) < units[i].scale * (1 - 5e-5))
-		i++;
-	snprintf(buf, size, "%.4g %s", ns / units[i].scale,
-		 utf8 ? units[i].unit : units[i].ascii);
-}

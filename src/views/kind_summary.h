@@ -62,8 +62,5 @@ void kind_summary_free(struct kind_summary *s);
 const struct kind_summary_kind *kind_summary_find(const struct kind_summary *s,
 						  const char *what);
 
-/* A duration as a person reads it: "373.3 ms", "18.36 us" (µs when
- * `utf8`), "812.5 ns", 4 significant digits. */
-void kind_summary_format_ns(double ns, bool utf8, char *buf, size_t size);
 
 #endif
