@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "model/scaling.h"
+#include "core/strbuf.h"
 
 #include <float.h>
 #include <math.h>
@@ -114,49 +115,19 @@ static void py_repr(double v, char *buf, size_t size)
 	*o = '\0';
 }
 
-/* ---- a growing string --------------------------------------------- */
+/* ---- the model as text (core/strbuf) ------------------------------ */
 
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void sb_add(struct sbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (b->failed)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		char *ns;
-
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		ns = realloc(b->s, cap);
-		if (!ns) {
-			b->failed = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
-
-static void sb_num(struct sbuf *b, double v)
+static void sb_num(struct strbuf *b, double v)
 {
 	char num[48];
 
 	py_repr(v, num, sizeof num);
-	sb_add(b, num);
+	strbuf_add(b, num);
 }
 
 /* An exponent as Extra-P prints it: a reduced fraction ("3/2", "2"), or a
  * float ("2.0") when only the float is known. */
-static void sb_exponent(struct sbuf *b, const struct scaling_factor *f,
+static void sb_exponent(struct strbuf *b, const struct scaling_factor *f,
 			bool is_log)
 {
 	char num[48];
@@ -177,13 +148,13 @@ static void sb_exponent(struct sbuf *b, const struct scaling_factor *f,
 		snprintf(num, sizeof num, "%d/%d", (int)f->exponent_num,
 			 (int)f->exponent_den);
 	}
-	sb_add(b, num);
+	strbuf_add(b, num);
 }
 
 char *scaling_text(const struct scaling_model *model,
 		   const char *const *names, uint32_t n_names)
 {
-	struct sbuf b = {0};
+	struct strbuf b = {0};
 	bool first = true;
 
 	if (model->n_terms == 0 || model->constant != 0) {
@@ -195,7 +166,7 @@ char *scaling_text(const struct scaling_model *model,
 		bool first_factor = true;
 
 		if (!first)
-			sb_add(&b, " + ");
+			strbuf_add(&b, " + ");
 		first = false;
 		if (term->coefficient != 1) {
 			sb_num(&b, term->coefficient);
@@ -208,19 +179,19 @@ char *scaling_text(const struct scaling_model *model,
 						   : "?";
 
 			if (f->exponent != 0) {
-				sb_add(&b, first_factor ? "" : " * ");
-				sb_add(&b, name);
-				sb_add(&b, "^(");
+				strbuf_add(&b, first_factor ? "" : " * ");
+				strbuf_add(&b, name);
+				strbuf_add(&b, "^(");
 				sb_exponent(&b, f, false);
-				sb_add(&b, ")");
+				strbuf_add(&b, ")");
 				first_factor = false;
 			}
 			if (f->log_exponent != 0) {
-				sb_add(&b, first_factor ? "log2(" : " * log2(");
-				sb_add(&b, name);
-				sb_add(&b, ")^(");
+				strbuf_add(&b, first_factor ? "log2(" : " * log2(");
+				strbuf_add(&b, name);
+				strbuf_add(&b, ")^(");
 				sb_exponent(&b, f, true);
-				sb_add(&b, ")");
+				strbuf_add(&b, ")");
 				first_factor = false;
 			}
 		}

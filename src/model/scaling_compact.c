@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include "model/scaling.h"
+#include "core/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -118,35 +119,6 @@ static void power_text(double v, int32_t num, int32_t den, bool known,
 	snprintf(buf, size, "^(%s)", g);
 }
 
-/* ---- a growing string ---------------------------------------------- */
-
-struct cbuf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void cb_add(struct cbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-	if (b->failed)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		char *ns = realloc(b->s, cap);
-		if (!ns) {
-			b->failed = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
-
 /* ---- terms in order of growth -------------------------------------- */
 
 struct grown {
@@ -174,7 +146,7 @@ static int by_growth(const void *a, const void *b)
 }
 
 /* One term's factors ("s^(1/4)*log2(s)^2"); false when it has none. */
-static bool add_factors(struct cbuf *b, const struct scaling_term *t,
+static bool add_factors(struct strbuf *b, const struct scaling_term *t,
 			const char *const *names, uint32_t n_names)
 {
 	bool any = false;
@@ -185,21 +157,21 @@ static bool add_factors(struct cbuf *b, const struct scaling_term *t,
 					   ? names[f->param]
 					   : "?";
 		if (f->exponent != 0) {
-			cb_add(b, any ? "*" : "");
-			cb_add(b, name);
+			strbuf_add(b, any ? "*" : "");
+			strbuf_add(b, name);
 			power_text(f->exponent, f->exponent_num,
 				   f->exponent_den, f->exponent_den > 0, pow,
 				   sizeof(pow));
-			cb_add(b, pow);
+			strbuf_add(b, pow);
 			any = true;
 		}
 		if (f->log_exponent != 0) {
-			cb_add(b, any ? "*log2(" : "log2(");
-			cb_add(b, name);
-			cb_add(b, ")");
+			strbuf_add(b, any ? "*log2(" : "log2(");
+			strbuf_add(b, name);
+			strbuf_add(b, ")");
 			power_text(f->log_exponent, 0, 0, false, pow,
 				   sizeof(pow));
-			cb_add(b, pow);
+			strbuf_add(b, pow);
 			any = true;
 		}
 	}
@@ -224,7 +196,7 @@ char *scaling_text_compact(const struct scaling_model *model,
 	}
 	order[n] = (struct grown){0, 0, n};
 	qsort(order, n + 1, sizeof(*order), by_growth);
-	struct cbuf b = {0};
+	struct strbuf b = {0};
 	bool first = true;
 	char num[64];
 	for (uint32_t i = 0; i <= n; i++) {
@@ -236,23 +208,23 @@ char *scaling_text_compact(const struct scaling_model *model,
 			continue;
 		bool neg = signbit(c) && !isnan(c);
 		if (first)
-			cb_add(&b, neg ? "-" : "");
+			strbuf_add(&b, neg ? "-" : "");
 		else
-			cb_add(&b, neg ? " - " : " + ");
+			strbuf_add(&b, neg ? " - " : " + ");
 		first = false;
 		/* a coefficient of 1 is left out before its factors */
-		struct cbuf f = {0};
+		struct strbuf f = {0};
 		bool factors = term && add_factors(&f, term, names, n_names);
 		if (f.failed)
 			b.failed = true;
 		if (!factors || fabs(c) != 1) {
 			compact_num(fabs(c), digits, num, sizeof(num));
-			cb_add(&b, num);
+			strbuf_add(&b, num);
 			if (factors)
-				cb_add(&b, "*");
+				strbuf_add(&b, "*");
 		}
 		if (factors)
-			cb_add(&b, f.s);
+			strbuf_add(&b, f.s);
 		free(f.s);
 	}
 	free(order);

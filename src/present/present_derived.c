@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "present/present_derived.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,79 +42,42 @@ bool present_column_value(struct view *v, const struct derived_column *derived,
 	return formula_eval(derived[d].expr, leaf_value, &ctx, out);
 }
 
-/* A growing string with a sticky failure. */
-struct buf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void buf_add(struct buf *b, const char *p, size_t n)
-{
-	if (b->failed)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t ncap = (b->len + n + 1) * 2;
-		char *g = realloc(b->s, ncap);
-		if (!g) {
-			b->failed = true;
-			return;
-		}
-		b->s = g;
-		b->cap = ncap;
-	}
-	memcpy(b->s + b->len, p, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static char *buf_take(struct buf *b)
-{
-	if (!b->failed && !b->s)
-		buf_add(b, "", 0);
-	if (b->failed) {
-		free(b->s);
-		return NULL;
-	}
-	return b->s;
-}
-
 /* The end of the quoted title that starts at `p` (after $"), its
  * unescaped text in *title (heap); NULL when unterminated or out of
  * memory. */
 static const char *read_title(const char *p, char **title)
 {
-	struct buf t = {0};
+	struct strbuf t = {0};
 	for (; *p && *p != '"'; p++) {
 		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
 			p++;
-		buf_add(&t, p, 1);
+		strbuf_addn(&t, p, 1);
 	}
 	if (*p != '"') {
 		free(t.s);
 		*title = NULL;
 		return NULL;
 	}
-	*title = buf_take(&t);
+	*title = strbuf_take(&t);
 	return *title ? p + 1 : NULL;
 }
 
 char *present_derived_numbered(const struct model *m, const char *text,
 			       char **missing)
 {
-	struct buf out = {0};
+	struct strbuf out = {0};
 	*missing = NULL;
 	const char *p = text;
 	while (*p) {
 		if (p[0] != '$' || p[1] != '"') {
-			buf_add(&out, p++, 1);
+			strbuf_addn(&out, p++, 1);
 			continue;
 		}
 		char *title = NULL;
 		const char *end = read_title(p + 2, &title);
 		if (!end) { /* unterminated: formula_parse says where */
 			free(title);
-			buf_add(&out, p, strlen(p));
+			strbuf_addn(&out, p, strlen(p));
 			break;
 		}
 		uint32_t c = model_find_column(m, title);
@@ -125,10 +89,10 @@ char *present_derived_numbered(const struct model *m, const char *text,
 		free(title);
 		char num[16];
 		int n = snprintf(num, sizeof(num), "$%u", c + 1);
-		buf_add(&out, num, (size_t)n);
+		strbuf_addn(&out, num, (size_t)n);
 		p = end;
 	}
-	return buf_take(&out);
+	return strbuf_take(&out);
 }
 
 /* A title of column `c` that model_find_column finds again, heap; NULL
@@ -153,7 +117,7 @@ static char *findable_title(const struct model *m, uint32_t c)
 
 char *present_derived_named(const struct model *m, const char *text)
 {
-	struct buf out = {0};
+	struct strbuf out = {0};
 	const char *p = text;
 	while (*p) {
 		if (p[0] == '$' && p[1] == '"') { /* already a title */
@@ -162,12 +126,12 @@ char *present_derived_named(const struct model *m, const char *text)
 			free(title);
 			if (!end)
 				end = p + strlen(p);
-			buf_add(&out, p, (size_t)(end - p));
+			strbuf_addn(&out, p, (size_t)(end - p));
 			p = end;
 			continue;
 		}
 		if (p[0] != '$' || p[1] < '0' || p[1] > '9') {
-			buf_add(&out, p++, 1);
+			strbuf_addn(&out, p++, 1);
 			continue;
 		}
 		char *end;
@@ -176,19 +140,19 @@ char *present_derived_named(const struct model *m, const char *text)
 				      ? findable_title(m, (uint32_t)(n - 1))
 				      : NULL;
 		if (!title) {
-			buf_add(&out, p, (size_t)(end - p));
+			strbuf_addn(&out, p, (size_t)(end - p));
 			p = end;
 			continue;
 		}
-		buf_add(&out, "$\"", 2);
+		strbuf_addn(&out, "$\"", 2);
 		for (const char *t = title; *t; t++) {
 			if (*t == '"' || *t == '\\')
-				buf_add(&out, "\\", 1);
-			buf_add(&out, t, 1);
+				strbuf_addn(&out, "\\", 1);
+			strbuf_addn(&out, t, 1);
 		}
-		buf_add(&out, "\"", 1);
+		strbuf_addn(&out, "\"", 1);
 		free(title);
 		p = end;
 	}
-	return buf_take(&out);
+	return strbuf_take(&out);
 }

@@ -1,0 +1,48 @@
+/* strbuf: a growing string with a sticky failure (see the header). */
+#include "config.h"
+
+#include "core/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void strbuf_addn(struct strbuf *b, const char *p, size_t n)
+{
+	if (b->failed)
+		return;
+	if (n > (size_t)-1 / 2 - b->len - 1) {
+		b->failed = true;
+		return;
+	}
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		char *g = realloc(b->s, cap);
+		if (!g) {
+			b->failed = true;
+			return;
+		}
+		b->s = g;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void strbuf_add(struct strbuf *b, const char *s)
+{
+	strbuf_addn(b, s, strlen(s));
+}
+
+char *strbuf_take(struct strbuf *b)
+{
+	if (!b->failed && !b->s)
+		strbuf_addn(b, "", 0);
+	char *out = b->failed ? NULL : b->s;
+	if (b->failed)
+		free(b->s);
+	*b = (struct strbuf){0};
+	return out;
+}
