@@ -30,7 +30,7 @@ views_bench() {
 		python3 "$here/gen_dcpi_big.py" "$big" 200 100000
 		touch "$big.made"
 	fi
-	echo "database: $(find "$big" -type f | wc -l) files, $(du -sh "$big" | cut -f1), 20,000,000 addresses"
+	echo "database: $(find "$big/" -type f | wc -l) files, $(du -sh "$big/" | cut -f1), 20,000,000 addresses"
 	cat "$big"/*/* >/dev/null
 	xdg=$(mktemp -d)
 	for bin in ${CALLSCOPE_OLD:+old:$CALLSCOPE_OLD} "new:$cs"; do
