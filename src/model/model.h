@@ -519,7 +519,9 @@ struct model {
  * node index stays valid.  It must be called while no other thread reads
  * the model: the viewer does not build views in the background for a model
  * with deferred nodes, and the aggregated views (flat, bottom-up) load
- * everything before they are made. */
+ * everything before they are made, but NODE_TRAIT_DEFERRED_LEAVES nodes
+ * (their totals stand for their rows; such a node loads when expanded, so
+ * a view made earlier does not see its rows). */
 
 /* Whether node `node` has children, loaded or deferred. */
 bool model_node_has_children(const struct model *m, uint32_t node);
