@@ -8,11 +8,78 @@
 # timing), `hotpath` (loads the images on the hot path only), and the
 # whole database read up front (CALLSCOPE_DCPI_DEFER_MIN above its size)
 # on a tenth of it, for comparison.
-# usage: bench/bench-dcpi.sh [DIR]
+# Then (issue 28) the flat and bottom-up views of 200 images x 100,000
+# addresses (20 M addresses, every one without a symbol): the viewer
+# opening straight into each view (headless, keys 3 and 2) and `report
+# --view flat|bottom-up --depth 1`, wall s, user CPU s and peak RSS KB from
+# /usr/bin/time -f '%e %U %M', for CALLSCOPE_OLD (when set: the binary
+# before the change) and the new one, RUNS_BIG times each (default 1: the
+# old binary takes minutes and gigabytes); the group rows are checked
+# against the generator's totals.  Target: <= 15 s and <= 1 GB each.
+# usage: bench/bench-dcpi.sh [DIR]     (BENCH_DCPI=views: that part alone)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out/dcpi}
 cs=${CALLSCOPE:-$here/../callscope}
+
+# the flat and bottom-up views of 20 M addresses, old and new
+views_bench() {
+	big="$out-200"
+	if [ ! -f "$big.made" ]; then
+		rm -rf "$big"
+		python3 "$here/gen_dcpi_big.py" "$big" 200 100000
+		touch "$big.made"
+	fi
+	echo "database: $(find "$big/" -type f | wc -l) files, $(du -sh "$big/" | cut -f1), 20,000,000 addresses"
+	cat "$big"/*/* >/dev/null
+	xdg=$(mktemp -d)
+	for bin in ${CALLSCOPE_OLD:+old:$CALLSCOPE_OLD} "new:$cs"; do
+		name=${bin%%:*} exe=${bin#*:}
+		for how in "viewer 3 (flat)" "viewer 2 (bottom-up)" \
+			"report flat" "report bottom-up"; do
+			set -- $how
+			r=0
+			while [ "$r" -lt "${RUNS_BIG:-1}" ]; do
+				r=$((r + 1))
+				if [ "$1" = viewer ]; then
+					XDG_CONFIG_HOME=$xdg XDG_CACHE_HOME=$xdg nice \
+					/usr/bin/time -o "$xdg/t" -f '%e %U %M' "$exe" \
+						--headless --no-config --size 120x40 \
+						--keys "$2" "$big" >/dev/null 2>&1
+				else
+					XDG_CONFIG_HOME=$xdg XDG_CACHE_HOME=$xdg nice \
+					/usr/bin/time -o "$xdg/t" -f '%e %U %M' "$exe" \
+						report --view "$2" --depth 1 "$big" \
+						>/dev/null 2>&1
+				fi
+				read -r wall user kb <"$xdg/t"
+				printf '%-4s %-22s wall %7.2f s  user %7.2f s  peak %8d KB\n' \
+					"$name" "$how" "$wall" "$user" "$kb"
+			done
+		done
+	done
+	# the flat view's group rows against the generator's totals
+	XDG_CONFIG_HOME=$xdg XDG_CACHE_HOME=$xdg "$cs" report --view flat \
+		--format json "$big" 2>/dev/null >"$big.flat.json"
+	python3 - "$big.flat.json" "$big.answers.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1])); ans = json.load(open(sys.argv[2]))
+got = {n["name"]: n["values"][0] for n in rep["nodes"]
+       if n["name"].endswith(": no symbols]")}
+want = {"[libbench%s.so: no symbols]" % k: v
+        for k, v in ans["image_totals"].items()}
+root = [n["values"][0] for n in rep["nodes"] if n["depth"] == 0][0]
+bad = [k for k in want if got.get(k) != want[k]]
+print("flat group rows vs generator: %d of %d equal, root %s (want %s)%s" %
+      (len(want) - len(bad), len(want), root, ans["total"],
+       "" if not bad and root == ans["total"] else "  MISMATCH"))
+PY
+	rm -rf "$xdg"
+}
+if [ "${BENCH_DCPI:-}" = views ]; then
+	views_bench
+	exit 0
+fi
 if [ ! -f "$out.made-1000-100000" ]; then
 	rm -rf "$out"
 	python3 "$here/gen_dcpi_big.py" "$out" 1000 100000
@@ -54,3 +121,4 @@ fi
 m --label "100 x 100,000 deferred: info" -- "$cs" info "$small"
 CALLSCOPE_DCPI_DEFER_MIN=1000000000 \
 	m --label "100 x 100,000 read whole: info" -- "$cs" info "$small"
+views_bench

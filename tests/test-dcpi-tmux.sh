@@ -132,4 +132,37 @@ wait_for "Name  [libbench0000101d.so @ 0x" ||
 	fail "the flat view has no rows of an image never expanded"
 t send-keys -t "$S" q
 wait_prompt || fail "q did not quit the deferred database"
+
+# grouped (CALLSCOPE_DCPI_GROUP_MIN=0): the flat view stops at one
+# "[IMAGE: no symbols]" row per image, with the image's total from the
+# generator and no address row; in the top-down view that row expands to
+# its address rows, read then
+tot=$(/usr/bin/python3 -c '
+import json, sys
+print("{:,}".format(json.load(open(sys.argv[1]))["image_totals"]["0000101d"]))' \
+	"$big.answers.json") || exit 1
+start "env CALLSCOPE_DCPI_DEFER_MIN=0 CALLSCOPE_DCPI_GROUP_MIN=0 $cs --no-config $big" \
+	"30 images" || fail "the viewer did not draw the grouped database"
+t send-keys -t "$S" 3
+wait_for "Name (flat)" || fail "grouped: the flat view did not open"
+t send-keys -t "$S" "/libbench0000101d.so: no symbols" Enter
+wait_for "libbench0000101d.so: no symbols: 1 matches" ||
+	fail "grouped: no group row in the flat view"
+screen | grep -F "libbench0000101d.so: no symbols]" | grep -qF " $tot " ||
+	fail "grouped: the flat group row is not the image's total $tot"
+t send-keys -t "$S" "/libbench0000101d.so@" Enter
+wait_for "libbench0000101d.so@: no match" ||
+	fail "grouped: the flat view has address rows"
+t send-keys -t "$S" Escape 1
+wait_for "Name (top-down)" || fail "grouped: back to top-down"
+t send-keys -t "$S" "/libbench0000101d.so: no symbols" Enter
+wait_for "libbench0000101d.so: no symbols: 1 matches" ||
+	fail "grouped: no group row in the top-down view"
+t send-keys -t "$S" l
+sync_keys
+t send-keys -t "$S" j
+wait_for "Name  /opt/bench/lib/libbench0000101d.so@0x" ||
+	fail "grouped: the expanded group shows no address rows"
+t send-keys -t "$S" q
+wait_prompt || fail "q did not quit the grouped database"
 exit $status

@@ -248,6 +248,144 @@ for args in "report" "report --view flat" "report --view bottom-up" \
 		{ echo "FAIL: $args --format json differs with deferred images"; status=1; }
 done
 
+# grouped (CALLSCOPE_DCPI_GROUP_MIN=0, as above 1 M addresses): each
+# image's addresses without a symbol are one deferred row "[IMAGE: no
+# symbols]"; the flat and bottom-up views stop at it (no address row, and
+# the group and image rows equal the generator's totals); expanded (a
+# top-down report walks everything), its address rows equal the counts
+# read from the files here (header, then chunks offset number count[]),
+# apart from the reader
+grouped() { CALLSCOPE_DCPI_DEFER_MIN=0 CALLSCOPE_DCPI_GROUP_MIN=0 "$cs" "$@"; }
+for view in flat bottom-up; do
+	grouped report --view $view --format json "$big" >"$tmp/g.json" \
+		2>/dev/null || { echo "FAIL: grouped $view report"; status=1; }
+	/usr/bin/python3 - "$tmp/g.json" "$big.answers.json" $view <<'PY' || status=1
+import json, sys
+rep = json.load(open(sys.argv[1])); ans = json.load(open(sys.argv[2]))
+view = sys.argv[3]
+want = {"[libbench%s.so: no symbols]" % k: v
+        for k, v in ans["image_totals"].items()}
+got = {n["name"]: n["values"][0] for n in rep["nodes"]
+       if n["name"].endswith(": no symbols]")}
+addr = [n for n in rep["nodes"] if n["kind"] in ("address", "instruction")]
+root = [n["values"][0] for n in rep["nodes"] if n["depth"] == 0][0]
+if got != want or addr or root != ans["total"]:
+    print("FAIL: grouped %s view: %d groups (%d equal), %d address rows, "
+          "root %s (want %s)" % (view, len(got),
+          sum(got.get(k) == v for k, v in want.items()), len(addr), root,
+          ans["total"]))
+    sys.exit(1)
+PY
+done
+grouped info --format json "$big" 2>/dev/null | grep -q '"deferred_subtrees": 30' ||
+	{ echo "FAIL: grouped: info does not name 30 deferred images"; status=1; }
+grouped report --format json "$big" >"$tmp/g.json" 2>/dev/null ||
+	{ echo "FAIL: grouped top-down report"; status=1; }
+/usr/bin/python3 - "$tmp/g.json" "$big" <<'PY' || status=1
+import json, os, re, struct, sys
+rep = json.load(open(sys.argv[1])); db = sys.argv[2]
+want = {}
+for root, _, files in os.walk(db):
+    for name in files:
+        data = open(os.path.join(root, name), "rb").read()
+        head, _, body = data.partition(b"\nsamples")
+        body = body[body.index(b"\n") + 1:]
+        hd = dict(l.split(None, 1) for l in head.decode().split("\n"))
+        lib = os.path.basename(hd["path"])
+        tstart, pos = int(hd["tstart"], 16), 0
+        while pos < len(body) - 8:
+            off, num = struct.unpack_from("<II", body, pos)
+            pos += 8
+            for i in range(num):
+                (c,) = struct.unpack_from("<I", body, pos + 4 * i)
+                if c:
+                    want[(lib, tstart + off + i)] = c
+            pos += 4 * num
+by = {n["id"]: n for n in rep["nodes"]}
+got = {}
+for n in rep["nodes"]:
+    if n["kind"] != "address":
+        continue
+    g = by[n["parent"]]["name"]
+    m = re.fullmatch(r"\[(.*): no symbols\]", g)
+    a = re.fullmatch(r".*/(.*)@0x([0-9a-f]+)", n["name"])
+    if not m or not a or a.group(1) != m.group(1):
+        print("FAIL: grouped: address row %s under %s" % (n["name"], g))
+        sys.exit(1)
+    got[(a.group(1), int(a.group(2), 16))] = n["values"][1]
+if got != want or not want:
+    print("FAIL: grouped address rows: %d, %d from the files, %d equal" %
+          (len(got), len(want), sum(got.get(k) == v for k, v in want.items())))
+    sys.exit(1)
+PY
+# grouped with symbols (the addresses no symbol covers), no image and a
+# stripped one, two events and two epochs: the same numbers as ungrouped, the group row the sum of the rows
+# that were "[prog @ 0xADDR]" and its address rows those rows' values
+for g in "sym $tmp/bin/prog" "noimg /nonexistent/dir/prog" "strip $tmp/stripped"; do
+	set -- $g
+	/usr/bin/python3 "$gen" "$tmp/bin/prog" "$tmp/g-$1" --seed 9 --layout db \
+		--path-recorded "$2" --answers "$tmp/ga.json" >/dev/null || status=1
+	"$cs" report "$tmp/g-$1" --format json --metric all >"$tmp/u.json" 2>/dev/null ||
+		status=1
+	grouped report "$tmp/g-$1" --format json --metric all >"$tmp/g.json" 2>/dev/null ||
+		status=1
+	/usr/bin/python3 - "$tmp/u.json" "$tmp/g.json" "$1" <<'PY' || status=1
+import json, re, sys
+u = json.load(open(sys.argv[1])); g = json.load(open(sys.argv[2]))
+label = sys.argv[3]
+def rows(rep):
+    by = {n["id"]: n for n in rep["nodes"]}
+    def path(n):
+        p = []
+        while n is not None:
+            p.append(n["name"])
+            n = by.get(n["parent"])
+        return "/".join(reversed(p))
+    return by, {path(n): n["values"] for n in rep["nodes"]}
+ub, ur = rows(u)
+gb, gr = rows(g)
+# the ungrouped unsymbolized rows, by image row path and address
+uns, rest_u = {}, {}
+for p, v in ur.items():
+    m = re.fullmatch(r"(.*)/\[([^]/]*) @ 0x([0-9a-f]+)\]", p)
+    if m:
+        uns[(m.group(1), int(m.group(3), 16))] = v
+    else:
+        rest_u[p] = v
+gaddr, rest_g, groups = {}, {}, {}
+for p, v in gr.items():
+    m = re.fullmatch(r"(.*)/\[[^]/]*: no symbols\]/.*@0x([0-9a-f]+)", p)
+    if m:
+        gaddr[(m.group(1), int(m.group(2), 16))] = v
+        continue
+    m = re.fullmatch(r"(.*)/\[[^]/]*: no symbols\]", p)
+    if m:
+        groups[m.group(1)] = v
+    else:
+        rest_g[p] = v
+ok = rest_u == rest_g and gaddr == uns
+# with symbols the functions stay as they were (the few addresses that no
+# symbol covers are grouped); without, every address is grouped
+ok = ok and bool(uns) and len(groups) == 1
+if label == "sym":
+    ok = ok and any(p.endswith("/dcpi_alpha") for p in rest_g)
+for img, v in groups.items():
+    # inclusive columns: the sum of the rows; exclusive: none
+    cols = [c["kind"] for c in g["columns"]]
+    for k, kind in enumerate(cols):
+        s = sum(x[k] or 0 for (i, _), x in uns.items() if i == img)
+        if kind == "inclusive" and v[k] != s:
+            ok = False
+        if kind == "exclusive" and v[k] is not None:
+            ok = False
+if not ok:
+    print("FAIL: grouped %s: %d address rows (%d ungrouped), %d groups, "
+          "other rows equal: %s" % (label, len(gaddr), len(uns), len(groups),
+          rest_u == rest_g))
+    sys.exit(1)
+PY
+done
+
 # listings (Capstone): instruction addresses as objdump decodes them, each
 # instruction's samples the sum of the generator's addresses inside it
 /usr/bin/python3 "$gen" "$tmp/bin/prog" "$tmp/p-listing" --seed 8 --layout db \

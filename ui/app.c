@@ -268,10 +268,10 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 		return true;
 	if (k != VIEW_TOP_DOWN)
 		prebuild_join(app);
-	if (k != VIEW_TOP_DOWN && app->model->n_deferred) {
+	if (k != VIEW_TOP_DOWN && model_deferred_pending(app->model)) {
 		struct load_note ln = {.view = view_kind_name(k),
 				       .start_us = input_now_us(),
-				       .total = app->model->n_deferred};
+				       .total = model_deferred_pending(app->model)};
 		enum status st = model_load_all_progress(app->model, on_load,
 							 &ln, &err);
 		screen_note(0, NULL);

@@ -101,10 +101,10 @@ static bool on_load(void *ctx, uint32_t left)
 
 bool cli_load_all(const struct model *m)
 {
-	if (!m->n_deferred)
+	if (!model_deferred_pending(m))
 		return true;
 	struct load_progress p = {.start = clock_now(),
-				  .total = m->n_deferred};
+				  .total = model_deferred_pending(m)};
 	struct error err = {0};
 	enum status st = model_load_all_progress(
 		m, isatty(STDERR_FILENO) ? on_load : NULL, &p, &err);

@@ -99,6 +99,13 @@ enum node_trait {
 	 * reader's deferred_ops.total, and equal the sums of the children
 	 * it later adds. */
 	NODE_TRAIT_DEFERRED = 1 << 2,
+	/* With NODE_TRAIT_DEFERRED: the subtree not loaded yet is rows of
+	 * this node's own procedure only (instruction or address rows, DCPI:
+	 * the addresses of an image that no symbol covers), so the node's
+	 * totals stand for it in the aggregated views, which need not load
+	 * it (model_load_all leaves it; expanding it loads it).  Cleared
+	 * with NODE_TRAIT_DEFERRED when it is loaded. */
+	NODE_TRAIT_DEFERRED_LEAVES = 1 << 3,
 };
 
 struct model_function {
@@ -513,11 +520,13 @@ struct model {
 
 	/* Deferred subtrees (model_deferred.c): the reader's loader, the
 	 * builder kept to append with (NULL when nothing was deferred), and
-	 * how many nodes are still NODE_TRAIT_DEFERRED. */
+	 * how many nodes are still NODE_TRAIT_DEFERRED, and how many of those
+	 * are NODE_TRAIT_DEFERRED_LEAVES too. */
 	const struct deferred_ops *deferred_ops;
 	void *deferred_impl;
 	struct model_builder *grower;
 	uint32_t n_deferred;
+	uint32_t n_deferred_leaves;
 
 	/* Set by model_set_origin: run at model_free, after the providers
 	 * are closed (a temporary extraction removed, ...). */
@@ -534,7 +543,9 @@ struct model {
  * node index stays valid.  It must be called while no other thread reads
  * the model: the viewer does not build views in the background for a model
  * with deferred nodes, and the aggregated views (flat, bottom-up) load
- * everything before they are made. */
+ * everything before they are made, but NODE_TRAIT_DEFERRED_LEAVES nodes
+ * (their totals stand for their rows; such a node loads when expanded, so
+ * a view made earlier does not see its rows). */
 
 /* Whether node `node` has children, loaded or deferred. */
 bool model_node_has_children(const struct model *m, uint32_t node);
@@ -545,13 +556,20 @@ bool model_node_has_children(const struct model *m, uint32_t node);
 enum status model_load_children(const struct model *m, uint32_t node,
 				struct error *err);
 
-/* Load every deferred node (O(database): the flat and bottom-up views, a
- * search or report over everything). */
+/* Load every deferred node that the aggregated views need (O(database):
+ * the flat and bottom-up views, a search or report over everything): all
+ * but those marked NODE_TRAIT_DEFERRED_LEAVES, whose totals stand for
+ * their rows (they load when expanded). */
 enum status model_load_all(const struct model *m, struct error *err);
 
+/* How many deferred nodes model_load_all would load (n_deferred less the
+ * NODE_TRAIT_DEFERRED_LEAVES ones). */
+uint32_t model_deferred_pending(const struct model *m);
+
 /* The same, calling `progress` (NULL: none) after each load with the
- * number of deferred nodes left; when it returns false the loading stops
- * there (STATUS_LIMIT, "stopped"; what was loaded stays). */
+ * number of deferred nodes left to load (model_deferred_pending); when it
+ * returns false the loading stops there (STATUS_LIMIT, "stopped"; what
+ * was loaded stays). */
 enum status model_load_all_progress(const struct model *m,
 				    bool (*progress)(void *ctx, uint32_t left),
 				    void *ctx, struct error *err);

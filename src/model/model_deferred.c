@@ -10,7 +10,9 @@
  * grow as for the bottom-up view's rows).  The context index is made again
  * and the derived inclusive sums forgotten (made again when asked, equal
  * for the old nodes because a deferred node's total is its children's
- * sum).  Must not depend on curses, on ui/ or on any reader. */
+ * sum).  A deferred node marked NODE_TRAIT_DEFERRED_LEAVES holds rows of
+ * its own procedure only: model_load_all leaves it (its totals stand for
+ * them in the aggregated views), expanding it loads it.  Must not depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
 #include "model/model.h"
@@ -25,17 +27,32 @@ void model_builder_set_deferred(struct model_builder *b,
 	b->m->deferred_impl = impl;
 }
 
-static uint32_t count_deferred(const struct model *m, uint32_t from)
+/* The deferred nodes from `from` on; *leaves: those of them marked
+ * NODE_TRAIT_DEFERRED_LEAVES too. */
+static uint32_t count_deferred(const struct model *m, uint32_t from,
+			       uint32_t *leaves)
 {
 	uint32_t n = 0;
-	for (uint32_t i = from; i < m->n_nodes; i++)
-		n += (m->nodes[i].traits & NODE_TRAIT_DEFERRED) != 0;
+	*leaves = 0;
+	for (uint32_t i = from; i < m->n_nodes; i++) {
+		uint8_t t = m->nodes[i].traits;
+		n += (t & NODE_TRAIT_DEFERRED) != 0;
+		*leaves += (t & NODE_TRAIT_DEFERRED) &&
+			   (t & NODE_TRAIT_DEFERRED_LEAVES);
+	}
 	return n;
+}
+
+uint32_t model_deferred_pending(const struct model *m)
+{
+	return m && m->n_deferred > m->n_deferred_leaves
+		       ? m->n_deferred - m->n_deferred_leaves
+		       : 0;
 }
 
 bool model_deferred_finish(struct model *m)
 {
-	m->n_deferred = count_deferred(m, 0);
+	m->n_deferred = count_deferred(m, 0, &m->n_deferred_leaves);
 	if (m->n_deferred && (!m->deferred_ops || !m->deferred_ops->load ||
 			      !m->deferred_ops->total))
 		return false;
@@ -65,7 +82,9 @@ enum status model_load_children(const struct model *cm, uint32_t node,
 	struct model *m = b->m;
 	uint32_t old_nodes = m->n_nodes, old_functions = m->n_functions;
 	uint32_t old_depth = m->max_depth;
-	m->nodes[node].traits &= (uint8_t)~NODE_TRAIT_DEFERRED;
+	uint8_t old_traits = m->nodes[node].traits;
+	m->nodes[node].traits &= (uint8_t)~(NODE_TRAIT_DEFERRED |
+					    NODE_TRAIT_DEFERRED_LEAVES);
 	enum status st = m->deferred_ops->load(m->deferred_impl, b, node, err);
 	if (st == STATUS_OK && b->failed)
 		st = error_set(err, STATUS_NOMEM, m->path,
@@ -79,14 +98,18 @@ enum status model_load_children(const struct model *cm, uint32_t node,
 		m->n_functions = old_functions;
 		m->max_depth = old_depth;
 		m->nodes[node].first_child = MODEL_NONE;
-		m->nodes[node].traits |= NODE_TRAIT_DEFERRED;
+		m->nodes[node].traits = old_traits;
 		b->last_child[node] = MODEL_NONE;
 		b->failed = false;
 		if (!model_ctx_index_build(m))
 			b->failed = true;
 		return st;
 	}
-	m->n_deferred = m->n_deferred - 1 + count_deferred(m, old_nodes);
+	uint32_t leaves;
+	m->n_deferred = m->n_deferred - 1 + count_deferred(m, old_nodes, &leaves);
+	m->n_deferred_leaves = m->n_deferred_leaves -
+			       ((old_traits & NODE_TRAIT_DEFERRED_LEAVES) != 0) +
+			       leaves;
 	model_inclusive_reset(m);
 	return STATUS_OK;
 }
@@ -95,17 +118,22 @@ enum status model_load_all_progress(const struct model *m,
 				    bool (*progress)(void *ctx, uint32_t left),
 				    void *ctx, struct error *err)
 {
-	/* loaded subtrees are appended: one pass reaches them too */
-	for (uint32_t i = 0; m->n_deferred && i < m->n_nodes; i++) {
-		if (!(m->nodes[i].traits & NODE_TRAIT_DEFERRED))
+	/* loaded subtrees are appended: one pass reaches them too; rows of
+	 * a procedure's own (NODE_TRAIT_DEFERRED_LEAVES) stay unread */
+	for (uint32_t i = 0; model_deferred_pending(m) && i < m->n_nodes;
+	     i++) {
+		uint8_t t = m->nodes[i].traits;
+		if (!(t & NODE_TRAIT_DEFERRED) ||
+		    (t & NODE_TRAIT_DEFERRED_LEAVES))
 			continue;
 		enum status st = model_load_children(m, i, err);
 		if (st != STATUS_OK)
 			return st;
-		if (progress && m->n_deferred && !progress(ctx, m->n_deferred))
+		uint32_t left = model_deferred_pending(m);
+		if (progress && left && !progress(ctx, left))
 			return error_set(err, STATUS_LIMIT, m->path,
 					 "stopped reading (%u parts not read)",
-					 (unsigned)m->n_deferred);
+					 (unsigned)left);
 	}
 	return STATUS_OK;
 }

@@ -37,7 +37,8 @@ uint32_t proc_listing_find(const struct model *m, const char *name)
 {
 	/* every procedure: deferred subtrees too (model.h) */
 	struct error err = {0};
-	if (m && m->n_deferred && model_load_all(m, &err) != STATUS_OK) {
+	if (m && model_deferred_pending(m) &&
+	    model_load_all(m, &err) != STATUS_OK) {
 		error_clear(&err);
 		return MODEL_NONE;
 	}

@@ -74,7 +74,7 @@ enum status view_new(const struct model *m, enum view_kind kind,
 	}
 	/* the aggregated views group every context: a model with deferred
 	 * subtrees loads them all first (model.h) */
-	if (kind != VIEW_TOP_DOWN && m->n_deferred &&
+	if (kind != VIEW_TOP_DOWN && model_deferred_pending(m) &&
 	    (st = model_load_all(m, err)) != STATUS_OK)
 		goto out;
 	v = calloc(1, sizeof(*v));

@@ -32,6 +32,11 @@
  * it is expanded (model.h, NODE_TRAIT_DEFERRED); the environment variable
  * CALLSCOPE_DCPI_DEFER_MIN sets another bound (0: always). */
 #define DCPI_DEFER_MIN 1000000u
+/* Above this many sampled addresses, a deferred database also groups each
+ * image's addresses that no symbol covers under one row, "[image: no
+ * symbols]", whose address rows are read when it is expanded (doc/dcpi.md);
+ * CALLSCOPE_DCPI_GROUP_MIN sets another bound (0: always, when deferred). */
+#define DCPI_GROUP_MIN 1000000u
 
 /* The index of `name` in the list `*names` (of *n), added when new;
  * MODEL_NONE when out of memory. */
@@ -520,12 +525,16 @@ static enum status dcpi_open(const struct reader_input *in,
 			     struct model **out, struct error *err)
 {
 	struct opener o = {.path = in->paths[0], .ro = in->options,
-			   .err = err, .defer_min = DCPI_DEFER_MIN};
+			   .err = err, .defer_min = DCPI_DEFER_MIN,
+			   .group_min = DCPI_GROUP_MIN};
 	struct stat sb;
 	enum status st;
 	const char *dm = getenv("CALLSCOPE_DCPI_DEFER_MIN");
 	if (dm && *dm >= '0' && *dm <= '9')
 		o.defer_min = strtoull(dm, NULL, 10);
+	const char *gm = getenv("CALLSCOPE_DCPI_GROUP_MIN");
+	if (gm && *gm >= '0' && *gm <= '9')
+		o.group_min = strtoull(gm, NULL, 10);
 	*out = NULL;
 	o.b = model_builder_new("dcpi", o.path);
 	if (!o.b)

@@ -149,6 +149,15 @@ void dcpi_epochs_add_deferred(struct dcpi_epochs *e, const struct model *m,
 		add_up(e, m, node, 0, event, epoch, value);
 }
 
+void dcpi_epochs_add_inner(struct dcpi_epochs *e, const struct model *m,
+			   uint32_t node, uint32_t event, uint32_t epoch,
+			   double value)
+{
+	if (e->inner_row && node < e->n_nodes && event < e->n_events &&
+	    epoch < e->n_epochs)
+		add_up(e, m, node, node, event, epoch, value);
+}
+
 void dcpi_epochs_forget_from(struct dcpi_epochs *e, uint32_t from)
 {
 	size_t lo = 0, hi = e->n_lv;

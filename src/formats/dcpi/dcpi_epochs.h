@@ -59,6 +59,12 @@ bool dcpi_epochs_inner_kept(const struct dcpi_epochs *e);
 void dcpi_epochs_add_deferred(struct dcpi_epochs *e, const struct model *m,
 			      uint32_t node, uint32_t event, uint32_t epoch,
 			      double value);
+/* After dcpi_epochs_grow: `value` samples of `event` in `epoch` into the
+ * inner sums of new deferred node `node` alone (an image's group of
+ * addresses without a symbol: its ancestors hold them already). */
+void dcpi_epochs_add_inner(struct dcpi_epochs *e, const struct model *m,
+			   uint32_t node, uint32_t event, uint32_t epoch,
+			   double value);
 /* Before a load adds leaf values for nodes from `from` on: forget any left
  * by a load the model undid. */
 void dcpi_epochs_forget_from(struct dcpi_epochs *e, uint32_t from);

@@ -32,6 +32,13 @@ struct file_entry {
 	bool decoded;            /* its samples are in opener.hits */
 };
 
+/* An image's addresses that no symbol covers, grouped under one
+ * procedure row (a large database: dcpi_lazy.c), loaded when it is
+ * expanded. */
+struct dcpi_group {
+	uint32_t node, image;
+};
+
 /* A database whose images are loaded when expanded (model.h,
  * NODE_TRAIT_DEFERRED): what the load needs after open. */
 struct dcpi_lazy {
@@ -48,6 +55,13 @@ struct dcpi_lazy {
 	uint32_t *first_file, *by_image;
 	char **image_path;   /* reader_options.image_path, copied */
 	struct reader_options ro;
+	uint32_t n_epochs;
+	/* unsymbolized addresses grouped per image (doc/dcpi.md): the
+	 * groups made so far, by node, and their totals (group x event) */
+	bool group;
+	struct dcpi_group *groups;
+	double *group_totals;
+	size_t n_groups, cap_groups;
 };
 
 struct hit {
@@ -92,11 +106,20 @@ struct opener {
 	size_t cap_files;
 	uint64_t n_addresses;   /* sampled addresses of every file */
 	uint64_t defer_min;     /* defer images above this many */
+	uint64_t group_min;     /* and group their addresses without a
+				   symbol above this many */
 	size_t n_skipped; /* files of a directory that are not DCPI */
 	/* said once: images not found (the first's path), and of those
 	 * without tstart (addresses shown as text offsets) */
 	size_t n_missing, n_offsets;
 	const char *first_missing;
+	/* loading a deferred image of a grouped database (dcpi_lazy.c):
+	 * the lazy state; the image's group row made by dcpi_build_image
+	 * (MODEL_NONE: none) and its sums per event, and per event x epoch
+	 * with several epochs */
+	struct dcpi_lazy *z;
+	uint32_t group_node;
+	double *group_sum, *group_epoch;
 };
 
 /* dcpi_tree.c */
@@ -117,6 +140,11 @@ uint32_t dcpi_image_node(struct opener *o, uint32_t ii, const char *found,
 /* Image `ii`'s subtree from its sorted hits [h, h + n) under row `inode`
  * (MODEL_NONE: made here); values into o->vals (and o->ep). */
 enum status dcpi_build_image(struct opener *o, uint32_t ii, uint32_t inode,
+			     const struct hit *h, size_t n);
+/* The rows of group `gnode` of image `ii` (its addresses that no symbol
+ * covers) from the image's sorted hits [h, h + n), as address rows under
+ * it; values into o->vals (and o->ep). */
+enum status dcpi_build_group(struct opener *o, uint32_t ii, uint32_t gnode,
 			     const struct hit *h, size_t n);
 /* Sort o->hits by (image, offset, event, epoch), equal ones summed. */
 void dcpi_sort_hits(struct opener *o);

@@ -2,7 +2,10 @@
  * NODE_TRAIT_DEFERRED): one row per image at open, its inclusive values the
  * files' exact sums; expanding an image reads its files again (checked to
  * be what they were at open), builds its subtree (dcpi_tree.c) at the end
- * of the model and adds the new rows' values to the dense arrays.  Depends
+ * of the model and adds the new rows' values to the dense arrays.  In a
+ * grouped database (doc/dcpi.md) an image's addresses that no symbol covers
+ * become one deferred procedure row (NODE_TRAIT_DEFERRED_LEAVES) whose
+ * totals are kept here, its address rows read when it is expanded.  Depends
  * on core/, model/ and the reader's own files. */
 #include "config.h"
 
@@ -70,32 +73,88 @@ void dcpi_lazy_free(struct dcpi_lazy *z)
 		free(z->image_path[i]);
 	free(z->image_path);
 	free(z->totals);
+	free(z->groups);
+	free(z->group_totals);
 	free(z->first_file);
 	free(z->by_image);
 	free(z->path);
 	free(z);
 }
 
+/* The group whose row is `node`, or n_groups. */
+static size_t find_group(const struct dcpi_lazy *z, uint32_t node)
+{
+	size_t lo = 0, hi = z->n_groups;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (z->groups[mid].node < node)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < z->n_groups && z->groups[lo].node == node ? lo
+							       : z->n_groups;
+}
+
+/* The group row `node` of image `ii` just made, with its sums (n_events)
+ * kept as its totals. */
+static bool add_group(struct dcpi_lazy *z, uint32_t node, uint32_t ii,
+		      const double *sum)
+{
+	size_t ev = z->n_events ? z->n_events : 1;
+	if (z->n_groups == z->cap_groups) {
+		size_t nc = z->cap_groups ? z->cap_groups * 2 : 16;
+		struct dcpi_group *ng = realloc(z->groups, nc * sizeof(*ng));
+		if (!ng)
+			return false;
+		z->groups = ng;
+		double *nt = realloc(z->group_totals, nc * ev * sizeof(*nt));
+		if (!nt)
+			return false;
+		z->group_totals = nt;
+		z->cap_groups = nc;
+	}
+	z->groups[z->n_groups] = (struct dcpi_group){node, ii};
+	memcpy(z->group_totals + z->n_groups * ev, sum, ev * sizeof(*sum));
+	z->n_groups++;
+	return true;
+}
+
 /* deferred_ops.load: image node `node`'s files read again, its subtree
- * built as build() would have. */
+ * built as build() would have; or group row `node`'s address rows from its
+ * image's files. */
 static enum status dcpi_load(void *impl, struct model_builder *b,
 			     uint32_t node, struct error *err)
 {
 	struct dcpi_values *v = impl;
 	struct dcpi_lazy *z = v->lazy;
-	if (!z || node < z->first_node || node - z->first_node >= z->n_images)
+	size_t g = z ? find_group(z, node) : 0;
+	bool is_group = z && g < z->n_groups;
+	if (!z || (!is_group && (node < z->first_node ||
+				 node - z->first_node >= z->n_images)))
 		return error_set(err, STATUS_USAGE, z ? z->path : NULL,
 				 "node %u is not a deferred image",
 				 (unsigned)node);
-	uint32_t ii = node - z->first_node;
+	uint32_t ii = is_group ? z->groups[g].image : node - z->first_node;
 	uint32_t from = model_builder_peek(b)->n_nodes;
+	/* groups of a load the model undid */
+	while (z->n_groups && z->groups[z->n_groups - 1].node >= from)
+		z->n_groups--;
+	size_t ev = z->n_events ? z->n_events : 1;
 	struct opener o = {.path = z->path, .ro = &z->ro, .err = err,
 			   .b = b, .images = z->images,
-			   .n_images = z->n_images, .ep = v->epochs};
+			   .n_images = z->n_images, .ep = v->epochs,
+			   .n_epochs = z->n_epochs, .z = z,
+			   .group_node = MODEL_NONE};
+	enum status st = STATUS_OK;
+	if (!is_group && z->group &&
+	    (!(o.group_sum = calloc(ev, sizeof(double))) ||
+	     (v->epochs && !(o.group_epoch = calloc(ev * z->n_epochs,
+						    sizeof(double))))))
+		st = error_set(err, STATUS_NOMEM, z->path, "out of memory");
 	if (v->epochs)
 		dcpi_epochs_forget_from(v->epochs, from);
 	const char *const *events = (const char *const *)z->events;
-	enum status st = STATUS_OK;
 	/* this image's files only: loads stay O(their size) */
 	for (uint32_t k = z->first_file[ii];
 	     k < z->first_file[ii + 1] && st == STATUS_OK; k++)
@@ -103,30 +162,53 @@ static enum status dcpi_load(void *impl, struct model_builder *b,
 				      z->images);
 	if (st == STATUS_OK) {
 		dcpi_sort_hits(&o);
-		st = dcpi_build_image(&o, ii, node, o.hits, o.n_hits);
+		st = is_group ? dcpi_build_group(&o, ii, node, o.hits, o.n_hits)
+			      : dcpi_build_image(&o, ii, node, o.hits,
+						 o.n_hits);
 	}
 	if (st == STATUS_OK &&
 	    (!dcpi_values_take(v, model_builder_peek(b), from, o.vals,
 			       o.n_vals) ||
 	     (v->epochs &&
-	      !dcpi_epochs_grow(v->epochs, model_builder_peek(b), from))))
+	      !dcpi_epochs_grow(v->epochs, model_builder_peek(b), from)) ||
+	     (o.group_node != MODEL_NONE &&
+	      !add_group(z, o.group_node, ii, o.group_sum))))
 		st = error_set(err, STATUS_NOMEM, z->path, "out of memory");
+	/* the group row's per-epoch sums (its ancestors hold them) */
+	for (size_t e = 0; st == STATUS_OK && o.group_node != MODEL_NONE &&
+			   o.group_epoch && e < ev * z->n_epochs;
+	     e++)
+		if (o.group_epoch[e] != 0)
+			dcpi_epochs_add_inner(v->epochs, model_builder_peek(b),
+					      o.group_node,
+					      (uint32_t)(e / z->n_epochs),
+					      (uint32_t)(e % z->n_epochs),
+					      o.group_epoch[e]);
 	free(o.hits);
 	free(o.vals);
+	free(o.group_sum);
+	free(o.group_epoch);
 	return st;
 }
 
-/* deferred_ops.total: an image's samples of an event (the files' sums). */
+/* deferred_ops.total: an image's samples of an event (the files' sums), or
+ * a group's (summed when its image was loaded). */
 static bool dcpi_total(void *impl, uint32_t node, uint32_t stat_id,
 		       double *out)
 {
 	const struct dcpi_values *v = impl;
 	const struct dcpi_lazy *z = v->lazy;
-	if (!z || node < z->first_node || node - z->first_node >= z->n_images ||
-	    stat_id >= v->n_events)
+	if (!z || stat_id >= v->n_events)
 		return false;
-	double t = z->totals[(size_t)(node - z->first_node) * v->n_events +
-			     stat_id];
+	size_t g = find_group(z, node);
+	double t;
+	if (g < z->n_groups)
+		t = z->group_totals[g * v->n_events + stat_id];
+	else if (node >= z->first_node && node - z->first_node < z->n_images)
+		t = z->totals[(size_t)(node - z->first_node) * v->n_events +
+			      stat_id];
+	else
+		return false;
 	if (t == 0)
 		return false;
 	*out = t;
@@ -148,6 +230,8 @@ enum status dcpi_build_deferred(struct opener *o, struct dcpi_lazy **out)
 		return dcpi_nomem(o);
 	*out = z;
 	z->first_node = model_builder_peek(o->b)->n_nodes;
+	z->n_epochs = (uint32_t)o->n_epochs;
+	z->group = o->n_addresses > o->group_min;
 	z->totals = calloc(o->n_images * (o->n_events ? o->n_events : 1),
 			   sizeof(*z->totals));
 	z->path = strdup(o->path);

@@ -2,7 +2,10 @@
  * then per sampled address its function (ELF symbol table through
  * dcpi_elf), inlined calls outermost first and source line (DWARF), and the
  * address row; an address no symbol covers, or of an image not found, is a
- * row `[image @ 0xADDR]` under the image, never dropped.  Used at open and
+ * row `[image @ 0xADDR]` under the image, never dropped; in a large
+ * database (dcpi_lazy.c) those addresses are one deferred row per image,
+ * `[image: no symbols]`, whose address rows dcpi_build_group makes when it
+ * is expanded.  Used at open and
  * when a deferred image is expanded (dcpi_lazy.c).  Depends on core/,
  * model/ and the reader's own files. */
 #include "config.h"
@@ -128,6 +131,77 @@ uint32_t dcpi_image_node(struct opener *o, uint32_t ii, const char *found,
 	return dcpi_add_node(o, 0, &ind);
 }
 
+/* The group row of an image's addresses that no symbol covers, "[LEAF:
+ * no symbols]", under image row `inode`: deferred, its rows (addresses of
+ * its own) loaded when it is expanded.  MODEL_NONE when out of memory. */
+static uint32_t group_node(struct opener *o, uint32_t inode, uint32_t module,
+			   const char *leaf)
+{
+	char *label = NULL;
+	if (asprintf(&label, "[%s: no symbols]", leaf) < 0)
+		return MODEL_NONE;
+	struct model_function f = {.name = dcpi_intern(o, label),
+				   .module = module};
+	free(label);
+	uint32_t fi = model_builder_add_function(o->b, &f);
+	struct model_node gnd = {
+		.name = f.name, .function = fi, .module = module,
+		.kind = NODE_FUNCTION, .relation = RELATION_LEXICAL,
+		.traits = NODE_TRAIT_DEFERRED | NODE_TRAIT_DEFERRED_LEAVES,
+	};
+	return fi == MODEL_NONE ? MODEL_NONE : dcpi_add_node(o, inode, &gnd);
+}
+
+/* The address of offset 0 of image `im` (tstart, else the ELF .text, else
+ * 0: offsets). */
+static uint64_t image_base(const struct image *im, struct dcpi_elf *elf)
+{
+	uint64_t taddr = 0, tsize = 0;
+	if (im->has_tstart)
+		return im->tstart;
+	return elf && dcpi_elf_text(elf, &taddr, &tsize) ? taddr : 0;
+}
+
+enum status dcpi_build_group(struct opener *o, uint32_t ii, uint32_t gnode,
+			     const struct hit *h, size_t n)
+{
+	char *found = NULL;
+	struct dcpi_elf *elf = dcpi_find_elf(o, &o->images[ii], &found);
+	uint64_t base = image_base(&o->images[ii], elf);
+	const struct model_node *g = &model_builder_peek(o->b)->nodes[gnode];
+	struct model_node adn = {
+		.function = g->function, .module = g->module,
+		.kind = NODE_ADDRESS, .relation = RELATION_LEXICAL,
+	};
+	enum status st = STATUS_OK;
+	for (size_t i = 0; i < n && st == STATUS_OK;) {
+		size_t j = i;
+		while (j < n && h[j].offset == h[i].offset)
+			j++;
+		uint64_t addr = base + h[i].offset, entry;
+		const char *fname;
+		if (elf && dcpi_elf_function(elf, addr, &fname, &entry)) {
+			i = j; /* in a procedure of its own */
+			continue;
+		}
+		adn.offset = addr;
+		uint32_t node = dcpi_add_node(o, gnode, &adn);
+		if (node == MODEL_NONE)
+			st = dcpi_nomem(o);
+		for (size_t k = i; k < j && st == STATUS_OK; k++)
+			if (!dcpi_add_val(o, node, h[k].event,
+					  (double)h[k].count) ||
+			    (o->ep && !dcpi_epochs_add(o->ep, node, h[k].event,
+						       h[k].epoch,
+						       (double)h[k].count)))
+				st = dcpi_nomem(o);
+		i = j;
+	}
+	dcpi_elf_close(elf);
+	free(found);
+	return st;
+}
+
 /* One image's subtree from its sorted hits [h, h + n), under its row
  * `inode` (MODEL_NONE: made here). */
 enum status dcpi_build_image(struct opener *o, uint32_t ii, uint32_t inode,
@@ -139,6 +213,7 @@ enum status dcpi_build_image(struct opener *o, uint32_t ii, uint32_t inode,
 	const char *shown = im->path ? im->path : im->id;
 	enum status st = STATUS_OK;
 	uint64_t base = im->tstart, taddr = 0, tsize = 0;
+	o->group_node = MODEL_NONE;
 	bool text = elf && dcpi_elf_text(elf, &taddr, &tsize);
 	if (!elf && o->n_missing++ == 0)
 		o->first_missing = shown;
@@ -291,6 +366,26 @@ enum status dcpi_build_image(struct opener *o, uint32_t ii, uint32_t inode,
 				.relation = RELATION_LEXICAL,
 			};
 			node = dcpi_add_node(o, parent, &adn);
+		} else if (o->z && o->z->group) {
+			/* a large database: into the image's group row, its
+			 * own rows read when it is expanded */
+			if (o->group_node == MODEL_NONE &&
+			    (o->group_node = group_node(o, inode, module,
+							leaf)) == MODEL_NONE) {
+				st = dcpi_nomem(o);
+				break;
+			}
+			for (size_t k = i; k < j; k++) {
+				o->group_sum[h[k].event] += (double)h[k].count;
+				if (o->group_epoch)
+					o->group_epoch[(size_t)h[k].event *
+							       o->n_epochs +
+						       h[k].epoch] +=
+						(double)h[k].count;
+			}
+			fnode = MODEL_NONE;
+			i = j;
+			continue;
 		} else {
 			/* an address without a symbol: a row of its own,
 			 * "[LEAF @ 0xADDR]" (written by hand: millions of
