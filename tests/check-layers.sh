@@ -37,7 +37,11 @@ check_tree() {
 		if (l == "views") return 6; if (l == "config") return 7
 		if (l == "present") return 8; if (l == "cli") return 9; return 99
 	}
-	BEGIN { while ((getline d < formats) > 0) fmt[d] = 1 }
+	BEGIN {
+		while ((getline d < formats) > 0) fmt[d] = 1
+		# libraries under formats/ and the folders that may use them
+		lib["gpu_run"] = " rocpd nsight "
+	}
 	{
 		split($0, p, ":"); f = p[1]; n = p[2]
 		split(f, parts, "/"); layer = parts[1]
@@ -58,7 +62,10 @@ check_tree() {
 			if (theirs == 99) why = "\"" dir "/\" is not a layer"
 			else if (dir == layer) {
 				if (layer == "formats" && (ip[2] in fmt)) {
-					if (sub_ != "" && ip[2] != sub_) why = "one format includes another (formats/" ip[2] ")"
+					if (ip[2] in lib) {
+						if (sub_ != ip[2] && index(lib[ip[2]], " " sub_ " ") == 0)
+							why = "formats/" ip[2] "/ is a library of" lib[ip[2]] "only"
+					} else if (sub_ != "" && ip[2] != sub_) why = "one format includes another (formats/" ip[2] ")"
 					else if (sub_ == "") why = "the registry includes a format'"'"'s files"
 				}
 			} else if (theirs >= mine) why = layer " may include only lower layers, not " dir "/"

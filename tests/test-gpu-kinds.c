@@ -22,7 +22,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 #include "formats/reader.h"
 #include "model/model.h"
 #include "views/kind_summary.h"

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 #include "net/url_cache.h"
 
 static void print_error(struct error *err)
@@ -41,7 +41,7 @@ static int list(const char *root, enum present_format format)
 		print_error(&err);
 		return CLI_EXIT_DATA;
 	}
-	/* the indexes of GPU runs (formats/gpu_run_index.c) */
+	/* the indexes of GPU runs (formats/gpu_run/gpu_run_index.c) */
 	struct gpu_run_index_entry *runs = NULL;
 	size_t n_runs = 0;
 	char *runs_dir = NULL;

@@ -4,7 +4,7 @@
  * with any of the activity tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS,
  * OSRT_API); tables that other tools add (Extra-P's EXTRAP_*, pipit's
  * columns) are ignored.  The tables are read by nsight_read.c into the run
- * of ../gpu_run.c.  Must not depend on curses or on ui/. */
+ * of ../gpu_run/gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include "formats/nsight/nsight_read.h"

@@ -6,7 +6,7 @@
  * (notes/rocpd.md 0.1: schema_version says 3 in both families); a
  * run's index YAML file (rocpd_index_yaml.c) by its name.  The
  * layouts are read by rocpd_v3.c and rocpd_rpd.c into the run of
- * ../gpu_run.c.  Must not depend on curses or on ui/. */
+ * ../gpu_run/gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <string.h>

@@ -12,7 +12,7 @@
  * allocates the new size at the address.  One sample per distinct time
  * (the value after every change at that time).  First pass only; the
  * lines are kept with the run (and its index).  Depends on the run
- * (formats/gpu_run.h) only. */
+ * (formats/gpu_run/gpu_run.h) only. */
 #include "config.h"
 
 #include "formats/rocpd/rocpd_v3_counters.h"

@@ -6,8 +6,8 @@
  * check out is ignored: the run is scanned again. */
 #include "config.h"
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_index_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_index_internal.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -34,8 +34,8 @@
  * gpu_run_index_read.c. */
 #include "config.h"
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_index_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_index_internal.h"
 
 #include <dirent.h>
 #include <fcntl.h>

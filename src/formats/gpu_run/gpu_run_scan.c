@@ -19,7 +19,7 @@
  * one reported, as without threads. */
 #include "config.h"
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 #include <stdlib.h>
 #include <string.h>

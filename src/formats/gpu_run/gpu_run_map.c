@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 /* ---- u64 -> u32 map ---------------------------------------------------- */
 

@@ -3,7 +3,7 @@
 #ifndef CALLSCOPE_GPU_RUN_INTERNAL_H
 #define CALLSCOPE_GPU_RUN_INTERNAL_H
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 /* The fixed statistics of a run's model (their stat_id and prop_id);
  * hardware counters follow from GPU_RUN_COUNTER_STAT. */

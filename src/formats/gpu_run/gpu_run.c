@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 #include "io/sqlite_ro.h"
 
 /* ---- nodes and values -------------------------------------------------- */

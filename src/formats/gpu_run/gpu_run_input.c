@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 struct paths {
 	char **v;
