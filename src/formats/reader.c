@@ -102,6 +102,66 @@ enum status reader_open_path(const struct reader *r, const char *path,
 	return r->open(&in, out, err);
 }
 
+void reader_cache_list_free(struct reader_cache_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].path);
+		free(e[i].first);
+	}
+	free(e);
+}
+
+/* True when a reader before `r` in the table lists the same directory. */
+static bool cache_listed(const struct reader *const *r)
+{
+	for (const struct reader *const *q = readers; q != r; q++)
+		if ((*q)->cache_list && (*q)->cache_name &&
+		    strcmp((*q)->cache_name, (*r)->cache_name) == 0)
+			return true;
+	return false;
+}
+
+enum status reader_cache_list(const char *root,
+			      struct reader_cache_entry **out, size_t *n,
+			      struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	for (const struct reader *const *r = readers; *r; r++) {
+		if (!(*r)->cache_list || !(*r)->cache_name || cache_listed(r))
+			continue;
+		struct reader_cache_entry *e = NULL, *all;
+		size_t k = 0;
+		char *dir = NULL;
+		enum status st = STATUS_NOMEM;
+		if (asprintf(&dir, "%s/%s", root, (*r)->cache_name) < 0)
+			dir = NULL;
+		else
+			st = (*r)->cache_list(dir, &e, &k, err);
+		free(dir);
+		if (st == STATUS_NOMEM && err->status == STATUS_OK)
+			error_set(err, STATUS_NOMEM, root, "out of memory");
+		if (st == STATUS_OK && k &&
+		    !(all = realloc(*out, (*n + k) * sizeof(*all))))
+			st = error_set(err, STATUS_NOMEM, root,
+				       "out of memory");
+		if (st != STATUS_OK) {
+			reader_cache_list_free(e, k);
+			reader_cache_list_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return st;
+		}
+		if (k) {
+			memcpy(all + *n, e, k * sizeof(*e));
+			*out = all;
+			*n += k;
+		}
+		free(e);
+	}
+	return STATUS_OK;
+}
+
 char *reader_descriptions(const char *sep)
 {
 	size_t len = 1;

@@ -157,6 +157,19 @@ enum reader_cap {
 const char *reader_cap_name(unsigned bit);
 const char *reader_cap_text(unsigned bit);
 
+/* One thing a reader keeps in its cache directory (`callscope cache
+ * list`): the index of a GPU run, say.  Strings malloc'd except `kind`
+ * and `label`, which are the reader's static texts. */
+struct reader_cache_entry {
+	char *path;        /* where it is (its files are PATH.*) */
+	char *first;       /* what it caches: the first file it stands for */
+	uint32_t n_files;  /* of the input it stands for */
+	uint64_t bytes;    /* of every file of the entry */
+	int64_t date;      /* the newest of their modification times */
+	const char *kind;  /* one word or two for JSON: "run index" */
+	const char *label; /* a few words for text: "index of a GPU run" */
+};
+
 struct reader {
 	const char *name;        /* "hpctoolkit-v4": --help, the man page */
 	const char *description; /* one line: what files it reads */
@@ -170,6 +183,15 @@ struct reader {
 	 * naming the file and the problem in `err`. */
 	enum status (*open)(const struct reader_input *in, struct model **out,
 			    struct error *err);
+	/* Optional (NULL when the reader caches nothing): the name of the
+	 * directory under the cache root where the reader keeps what it
+	 * caches (readers that share one name share the directory), handed
+	 * to open() as reader_options.cache_dir, and the listing of that
+	 * directory for `callscope cache list`.  `dir` need not exist. */
+	const char *cache_name;
+	enum status (*cache_list)(const char *dir,
+				  struct reader_cache_entry **out, size_t *n,
+				  struct error *err);
 };
 
 /* The readers compiled in, NULL-terminated. */
@@ -185,6 +207,14 @@ const struct reader *reader_choose(const struct reader_probe *p);
 int reader_bid_path(const struct reader *r, const char *path);
 enum status reader_open_path(const struct reader *r, const char *path,
 			     struct model **out, struct error *err);
+
+/* What every reader keeps under the cache root `root` (ROOT/CACHE_NAME,
+ * each directory listed once, in the registry's order): *out malloc'd,
+ * freed with reader_cache_list_free. */
+enum status reader_cache_list(const char *root,
+			      struct reader_cache_entry **out, size_t *n,
+			      struct error *err);
+void reader_cache_list_free(struct reader_cache_entry *e, size_t n);
 
 /* "a.b; c.d" style listing of every reader's description, joined with
  * `sep`, for messages (heap string, NULL when out of memory). */

@@ -331,21 +331,14 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi);
 /* Whether file `fi` of a run opened from its index is still the file the
  * index was checked against (its connection is opened late). */
 bool gpu_run_index_unchanged(struct gpu_run *r, uint32_t fi);
-/* One run's index in a directory, for `callscope cache list`. */
-struct gpu_run_index_entry {
-	char *path;      /* DIR/KEY (its files are DIR/KEY.*) */
-	char *first;     /* the run's first file (its real path) */
-	uint32_t n_files;
-	uint64_t bytes;  /* of every DIR/KEY.* file */
-	int64_t date;    /* the newest of their modification times */
-};
 /* The runs indexed in `dir` (none when it does not exist), sorted by
- * path; *out malloc'd, freed with gpu_run_index_list_free.  An index that
- * does not read is listed with first "?" (it is ignored when opened). */
+ * path, one entry per run (its files are PATH.*, `first` the run's first
+ * file, its real path): the readers' cache_list (formats/reader.h); *out
+ * malloc'd, freed with reader_cache_list_free.  An index that does not
+ * read is listed with first "?" (it is ignored when opened). */
 enum status gpu_run_index_list(const char *dir,
-			       struct gpu_run_index_entry **out, size_t *n,
+			       struct reader_cache_entry **out, size_t *n,
 			       struct error *err);
-void gpu_run_index_list_free(struct gpu_run_index_entry *e, size_t n);
 
 /* Write file `fi`'s sorted, linked intervals after its second pass. */
 void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);

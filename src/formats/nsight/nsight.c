@@ -75,4 +75,6 @@ const struct reader reader_nsight = {
 	    READER_CAP_MERGE,
     .bid = nsight_bid,
     .open = nsight_open,
+    .cache_name = "runs",
+    .cache_list = gpu_run_index_list,
 };

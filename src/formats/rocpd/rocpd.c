@@ -126,4 +126,6 @@ const struct reader reader_rocpd = {
 		READER_CAP_INTERVALS | READER_CAP_COUNTERS | READER_CAP_MERGE,
 	.bid = rocpd_bid,
 	.open = rocpd_open,
+	.cache_name = "runs",
+	.cache_list = gpu_run_index_list,
 };
