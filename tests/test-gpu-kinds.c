@@ -115,7 +115,8 @@ static struct model *open_with(const char *kernel_names)
 {
 	struct model *m = NULL;
 	struct error err = {0};
-	struct reader_options o = {.kernel_names = kernel_names};
+	struct reader_option opt = {"gpu", "kernel-names", kernel_names};
+	struct reader_options o = {.list = &opt, .n = kernel_names ? 1 : 0};
 	struct reader_input in = {
 	    .paths = (const char *[]){path}, .n_paths = 1, .options = &o};
 	assert_int_equal(reader_rocpd.open(&in, &m, &err), STATUS_OK);

@@ -62,7 +62,7 @@ enum gpu_run_group {
 #define GPU_RUN_KIND_PLAIN(k) ((uint8_t)((k) & 15))
 #define GPU_RUN_KIND_GROUP(k) ((uint8_t)((k) >> 4))
 
-/* Which kernel name the readers use (reader_options.kernel_names), as
+/* Which kernel name the readers use (the option gpu:kernel-names), as
  * `nsys stats` does: the demangled name by default, the base (short)
  * name, or the mangled one.  Kernels whose chosen names are equal are one
  * kernel. */
@@ -80,9 +80,27 @@ void gpu_run_kernel_base(const char *name, char *out, size_t size);
 bool gpu_run_kernel_names_parse(const char *s,
 				enum gpu_run_kernel_names *out);
 
+/* The options of a GPU run (READER:KEY=VALUE, formats/reader.h), taken
+ * by both readers under "gpu" and their own names:
+ *   align-clocks=yes|no   runs of several hosts: shift each host's times
+ *                         so that its first event is at the run's start
+ *                         (their clocks are independent); no: times as
+ *                         stored, with a warning
+ *   kernel-names=demangled|base|mangled   which name names a kernel */
+struct gpu_run_settings {
+	bool align_clocks;
+	enum gpu_run_kernel_names kernel_names;
+};
+/* struct reader's `option` of the GPU readers: parse one option into
+ * `state` (a struct gpu_run_settings; NULL: only check). */
+enum status gpu_run_option(void *state, const char *key, const char *value,
+			   struct error *err);
+
 /* A family of files read as one run. */
 struct gpu_run_family {
 	const char *format; /* the model's format name: "rocpd" */
+	/* the reader of the family: whose options the run takes */
+	const struct reader *reader;
 	const char *noun;   /* in titles and messages: "ROCm profile" */
 	/* where GPU work without a launching API call is put, for the
 	 * warning: "placed by time on their thread" */
@@ -492,9 +510,10 @@ enum status gpu_run_open_input(const struct gpu_run_family *family,
 			       struct model **out, struct error *err);
 
 /* Open the run of `paths` (files; directories already expanded) into a
- * model.  From `options` (NULL: none): index_dir, where the run's index is
- * kept so that only the first open of a run scans its files, and the
- * progress hook of that scan. */
+ * model.  From `options` (NULL: none): the options addressed to the
+ * family's reader (struct gpu_run_settings), cache_dir, where the run's
+ * index is kept so that only the first open of a run scans its files,
+ * and the progress hook of that scan. */
 enum status gpu_run_open(const struct gpu_run_family *family,
 			 const char *shown, char **paths, size_t n,
 			 const struct reader_options *options,

@@ -46,8 +46,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "net/url_cache.h"
-
 /* ---- identity ------------------------------------------------------------ */
 
 bool gpu_run_index_file_identity(const char *path, struct file_id *out)
@@ -98,11 +96,7 @@ bool gpu_run_index_name(struct gpu_run *r, const char *dir)
 	}
 	free(r->index_base);
 	r->index_base = NULL;
-	struct error err = {0};
-	bool made = url_cache_mkdirs(dir, &err) == STATUS_OK;
-	error_clear(&err);
-	if (!made)
-		return false;
+	/* `dir` exists: the reader's cache directory, made by src/open.c */
 	return asprintf(&r->index_base, "%s/%016" PRIx64, dir, h) >= 0;
 }
 

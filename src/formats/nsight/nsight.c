@@ -48,8 +48,14 @@ static const struct gpu_run_layout *nsight_layout_of(struct gpu_run_file *f)
 	return &nsight_layout;
 }
 
+extern const struct reader reader_nsight;
+
+/* options are addressed to "nsight" or to "gpu", every GPU run */
+static const char *const nsight_option_names[] = {"nsight", "gpu", NULL};
+
 static const struct gpu_run_family nsight_family = {
     .format = "nsight",
+    .reader = &reader_nsight,
     .noun = "Nsight Systems export",
     .unlinked_where = "placed under their process",
     .layout_of = nsight_layout_of,
@@ -77,4 +83,6 @@ const struct reader reader_nsight = {
     .open = nsight_open,
     .cache_name = "runs",
     .cache_list = gpu_run_index_list,
+    .option_names = nsight_option_names,
+    .option = gpu_run_option,
 };

@@ -97,8 +97,14 @@ static const struct gpu_run_layout *rocpd_layout_of(struct gpu_run_file *f)
 	return &rocpd_layout_v3;
 }
 
+extern const struct reader reader_rocpd;
+
+/* options are addressed to "rocpd" or to "gpu", every GPU run */
+static const char *const rocpd_option_names[] = {"rocpd", "gpu", NULL};
+
 static const struct gpu_run_family rocpd_family = {
 	.format = "rocpd",
+	.reader = &reader_rocpd,
 	.noun = "ROCm profile",
 	.unlinked_where = "placed by time on their thread",
 	.layout_of = rocpd_layout_of,
@@ -128,4 +134,6 @@ const struct reader reader_rocpd = {
 	.open = rocpd_open,
 	.cache_name = "runs",
 	.cache_list = gpu_run_index_list,
+	.option_names = rocpd_option_names,
+	.option = gpu_run_option,
 };
