@@ -21,6 +21,8 @@
 #   through formats/reader.h (exceptions: the list `private_ok` below);
 # - formats/gpu_run/ is a library of the SQLite GPU-trace formats: only
 #   itself, formats/rocpd/ and formats/nsight/ include it;
+# - a header named *_internal.h is private to its folder (gpu_run's
+#   struct gpu_run is in gpu_run_internal.h: opaque to the layouts);
 # - third-party headers (curl, sqlite3, jansson, expat, libxml2, libarchive,
 #   yaml, elfutils, capstone, lapacke, zlib) stay out of the headers of
 #   src/, except the list `thirdparty_ok` below, each with its reason;
@@ -72,6 +74,9 @@ check_tree() {
 	printf '%s\n' "$thirdparty_ok" | grep -v '^#' | grep . >"$tmp/thirdparty_ok"
 	awk -v formats="$tmp/formats" -v private_ok="$tmp/private_ok" \
 		-v thirdparty_ok="$tmp/thirdparty_ok" '
+	function ip_last(path,   k, q) {
+		k = split(path, q, "/"); return q[k]
+	}
 	function rank(l) {
 		if (l == "core") return 0; if (l == "model") return 1
 		if (l == "io") return 2; if (l == "net" || l == "archive") return 3
@@ -105,6 +110,8 @@ check_tree() {
 		else if (name ~ /^ui\// || name ~ /\.\./) why = "ui/ or a relative path in the engine"
 		else if (name == "open.h") {
 			if (mine <= 5 && layer != "open.c") why = layer " may include only lower layers, not open.h"
+		} else if (name ~ /_internal\.h$/ && substr(name, 1, length(name) - length(ip_last(name))) != substr(f, 1, length(f) - length(ip_last(f)))) {
+			why = "an _internal.h header is private to its folder"
 		} else if (name ~ /\//) {
 			split(name, ip, "/"); dir = ip[1]; theirs = rank(dir)
 			if (theirs == 99) why = "\"" dir "/\" is not a layer"
@@ -198,6 +205,10 @@ violate cli/cmd_info.c '#include "formats/dcpi/dcpi_internal.h"'
 violate views/view.c '#include "formats/hpctoolkit_v4/v4_file.h"'
 violate open.c '#include "formats/gpu_run/gpu_run.h"'
 violate formats/gpu_run/gpu_run.c '#include "formats/rocpd/rocpd_layouts.h"'
+violate formats/rocpd/rocpd_v3.c '#include "formats/gpu_run/gpu_run_internal.h"'
+violate cli/cmd_report.c '#include "views/outline_internal.h"'
+violate formats/cube/cube.c '#include "formats/gpu_run/gpu_run.h"'
+violate cli/cmd_info.c '#include "formats/dcpi/dcpi_file.h"'
 violate model/model.h '#include <sqlite3.h>'
 violate net/http.h '#include <jansson.h>'
 violate formats/reader.h '#include <archive.h>'

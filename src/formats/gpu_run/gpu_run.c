@@ -262,6 +262,74 @@ enum status gpu_run_option(void *state, const char *key, const char *value,
 	return STATUS_OK;
 }
 
+bool gpu_run_second_pass(const struct gpu_run *r)
+{
+	return r->second_pass;
+}
+
+enum gpu_run_kernel_names gpu_run_kernel_choice(const struct gpu_run *r)
+{
+	return (enum gpu_run_kernel_names)r->kernel_names;
+}
+
+size_t gpu_run_n_files(const struct gpu_run *r)
+{
+	return r->n_files;
+}
+
+struct gpu_run_file *gpu_run_file_at(struct gpu_run *r, size_t fi)
+{
+	return &r->files[fi];
+}
+
+uint32_t gpu_run_n_lines(const struct gpu_run *r)
+{
+	return r->n_lines;
+}
+
+struct gpu_run_line *gpu_run_line_at(struct gpu_run *r, uint32_t line)
+{
+	return &r->lines[line];
+}
+
+const char *gpu_run_node_name(const struct gpu_run *r, uint32_t node)
+{
+	if (node >= r->n_nodes)
+		return "";
+	return model_str(model_builder_peek(r->b), r->name[node]);
+}
+
+uint32_t gpu_run_node_profile(const struct gpu_run *r, uint32_t node)
+{
+	return r->profile[node];
+}
+
+void gpu_run_set_node_profile(struct gpu_run *r, uint32_t node,
+			      uint32_t profile)
+{
+	r->profile[node] = profile;
+}
+
+void gpu_run_skip_row(struct gpu_run *r)
+{
+	if (!r->second_pass)
+		r->skipped_rows++;
+}
+
+void gpu_run_add_unlinked(struct gpu_run *r, uint64_t n)
+{
+	if (!r->second_pass)
+		r->unlinked += n;
+}
+
+uint32_t gpu_run_unattributed(struct gpu_run *r, const char *label)
+{
+	if (!r->unattributed && !r->second_pass)
+		r->unattributed = gpu_run_child(r, 0, NODE_ENTRY,
+						gpu_run_intern(r, label));
+	return r->unattributed;
+}
+
 uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 		     uint32_t name)
 {

@@ -251,83 +251,38 @@ struct gpu_run_line {
 	uint32_t unit;
 };
 
-struct gpu_run {
-	const struct gpu_run_family *family;
-	struct model_builder *b; /* during open only */
-	bool second_pass;        /* reading intervals: find, never add */
-	uint8_t kernel_names;    /* enum gpu_run_kernel_names */
-	char *path;              /* the model's path (first input) */
+/* The run being read: opaque to the layouts (rocpd/, nsight/), which
+ * read and set it through the functions below; its members are
+ * gpu_run_internal.h's, for the library's own files. */
+struct gpu_run;
 
-	struct gpu_run_file *files;
-	size_t n_files;
+/* ---- what a layout reads and sets of the run ------------------------------ */
 
-	/* the node mirror (index = ctx id = model node index) */
-	uint32_t *parent, *name;
-	uint8_t *kind;
-	uint32_t *profile; /* thread profile of the node, MODEL_NONE */
-	uint32_t n_nodes, cap_nodes;
-	struct gpu_run_map node_keys; /* hash(parent, kind, name) chains */
-	struct gpu_run_map texts;     /* hash(text) -> string handle */
-	struct gpu_run_map functions; /* kind << 32 | name -> function */
-	uint32_t *node_next;        /* next node with the same hash */
-
-	/* values per node (exclusive GPU time, calls, bytes; API times) */
-	double *gpu, *calls, *bytes, *api_incl, *api_excl;
-	/* the node's own intervals (kernels, copies, API calls, ranges):
-	 * count, sum, min, max and sum of squares of their durations; the
-	 * time of the copies whose size is known */
-	double *dur_n, *dur_sum, *dur_min, *dur_max, *dur_sq, *sized_ns;
-	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api,
-			     16 durations, 32 sized copy time */
-	/* The host whose clock file i's times come from (a string handle;
-	 * 0: unknown or several), set by the layout; and the shift added to
-	 * them when clocks are aligned (gpu_run_align, 0 otherwise). */
-	uint32_t *file_host;
-	int64_t *file_shift;
-	/* Hardware counters (rocpd: the per-dispatch PMC values): counter
-	 * k is named counter_name[k] (a string handle); counter[k][node]
-	 * sums its values over the node's dispatches, NaN where none had it.
-	 * Model statistic GPU_RUN_COUNTER_STAT + k. */
-	uint32_t n_counters;
-	uint32_t *counter_name;
-	double **counter;
-	/* GPU time and calls per (node, queue profile) */
-	struct gpu_run_map queue_split; /* node << 32 | profile -> slot */
-	double *split_gpu, *split_calls;
-	uint32_t n_split, cap_split;
-
-	struct gpu_run_line *lines;
-	uint32_t n_lines, cap_lines;
-	struct gpu_run_map line_keys; /* hash -> line chain */
-	uint32_t *line_next;
-	/* the line each kind found last, + 1 (0: none): rows of a table
-	 * mostly go to the line of the row before */
-	uint32_t line_hit[8];
-	/* the node gpu_run_child found or made last per kind, + 1 */
-	uint32_t child_hit[8];
-
-	uint64_t time_min, time_max;
-	uint32_t n_strings; /* the model's strings (a check of instants) */
-	uint64_t skipped_rows; /* rows with unusable times */
-	uint64_t unlinked;     /* GPU work placed by time or by thread */
-	uint32_t unattributed; /* node for GPU work with no process, or 0 */
-
-	/* the run's index (gpu_run_index.c): DIR/KEY, NULL for none; the
-	 * stamp that ties the interval files to the run file (0: none yet);
-	 * while the run file is read, its string and profile counts */
-	char *index_base;
-	uint64_t index_stamp;
-	uint32_t index_strings, index_profiles;
-
-	/* the first pass's progress (reader_options.progress) */
-	const struct reader_options *options;
-	struct reader_progress progress;
-	double scan_began, last_report; /* monotonic seconds */
-
-	pthread_mutex_t lock; /* lazy reads and SQLite statements */
-	struct error lazy_err;
-	bool lazy_failed;
-};
+/* Whether the run is in its second pass (reading intervals: find nodes
+ * and lines, never add). */
+bool gpu_run_second_pass(const struct gpu_run *r);
+/* The kernel names chosen (the option kernel-names). */
+enum gpu_run_kernel_names gpu_run_kernel_choice(const struct gpu_run *r);
+/* The run's files and lines (indexes below gpu_run_n_files / _n_lines). */
+size_t gpu_run_n_files(const struct gpu_run *r);
+struct gpu_run_file *gpu_run_file_at(struct gpu_run *r, size_t fi);
+uint32_t gpu_run_n_lines(const struct gpu_run *r);
+struct gpu_run_line *gpu_run_line_at(struct gpu_run *r, uint32_t line);
+/* Node `node`'s name ("" past the nodes) and thread profile (MODEL_NONE:
+ * none). */
+const char *gpu_run_node_name(const struct gpu_run *r, uint32_t node);
+uint32_t gpu_run_node_profile(const struct gpu_run *r, uint32_t node);
+void gpu_run_set_node_profile(struct gpu_run *r, uint32_t node,
+			      uint32_t profile);
+/* First pass: count a row with unusable times (skipped), and `n` pieces
+ * of GPU work placed by time or by thread (unlinked), for the warnings;
+ * nothing in the second pass. */
+void gpu_run_skip_row(struct gpu_run *r);
+void gpu_run_add_unlinked(struct gpu_run *r, uint64_t n);
+/* The node under the root for GPU work the layout cannot place (with no
+ * launching API call, no process), named `label`, made in the first pass
+ * when first asked for (0 when there is none); one per run. */
+uint32_t gpu_run_unattributed(struct gpu_run *r, const char *label);
 
 /* ---- the run's index (gpu_run_index.c) ------------------------------------ */
 

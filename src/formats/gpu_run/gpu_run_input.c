@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 struct paths {
 	char **v;

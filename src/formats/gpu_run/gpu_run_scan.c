@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
