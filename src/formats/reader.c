@@ -323,6 +323,20 @@ enum status reader_options_apply(const struct reader *r,
 	return STATUS_OK;
 }
 
+bool reader_takes_option(const char *name, const char *key,
+			 const char *value)
+{
+	for (const struct reader *const *r = readers; *r; r++) {
+		if (strcmp((*r)->name, name) != 0 || !(*r)->option)
+			continue;
+		struct error err = {0};
+		enum status st = (*r)->option(NULL, key, value, &err);
+		error_clear(&err);
+		return st == STATUS_OK;
+	}
+	return false;
+}
+
 enum status reader_options_image_path(const struct reader_option *list,
 				      size_t n, const char ***out,
 				      size_t *n_out, struct error *err)

@@ -262,6 +262,11 @@ enum status reader_options_apply(const struct reader *r,
 				 const struct reader_options *o, void *state,
 				 struct error *err);
 
+/* Whether the reader named `name` (a model's format) takes option `key`
+ * with `value` (its option(), only checking). */
+bool reader_takes_option(const char *name, const char *key,
+			 const char *value);
+
 /* The dcpi:image-path options of `list` as an array of directories (the
  * strings are the options'; *out malloc'd, NULL when none): the bridge to
  * reader_options.image_path until the DCPI reader parses its own. */
