@@ -6,8 +6,10 @@
  * profiles, its timelines (interval lines read again, lazily, when the
  * trace first needs them) and the value and trace providers.  Each table
  * layout is read by its format's files through a struct gpu_run_layout
- * (rocpd/rocpd_v3.c, rocpd/rocpd_rpd.c, nsight/nsight_read.c).  Depends
- * on core/,
+ * (rocpd/rocpd_v3.c, rocpd/rocpd_rpd.c, nsight/nsight_read.c).  This
+ * header is what those layouts see (struct gpu_run is opaque to them:
+ * gpu_run_internal.h is the library's own); only formats/rocpd/ and
+ * formats/nsight/ include it (tests/check-layers.sh).  Depends on core/,
  * model/ and io/ only; never prints. */
 #ifndef CALLSCOPE_GPU_RUN_H
 #define CALLSCOPE_GPU_RUN_H
@@ -27,7 +29,7 @@ struct gpu_run_line;
 
 /* A table layout: the first pass (tree, counts, profiles, lines) and the
  * second (intervals of every line of the file, in file order) are both
- * `read` (gpu_run.second_pass tells which); `detail` gives the attributes
+ * `read` (gpu_run_second_pass() tells which); `detail` gives the attributes
  * of an event of a line (trace_ops.event_detail). */
 struct gpu_run_layout {
 	enum status (*read)(struct gpu_run *r, uint32_t file,
@@ -76,9 +78,6 @@ enum gpu_run_kernel_names {
  * ("void ns::gemm<float>(float*)" -> "gemm"); a name that is not C++ (a
  * mangled or assembler name) as it is.  Cut to `size` - 1 bytes. */
 void gpu_run_kernel_base(const char *name, char *out, size_t size);
-/* The choice named `s` (NULL: the default); false for an unknown name. */
-bool gpu_run_kernel_names_parse(const char *s,
-				enum gpu_run_kernel_names *out);
 
 /* The options of a GPU run (READER:KEY=VALUE, formats/reader.h), taken
  * by both readers under "gpu" and their own names:
@@ -140,7 +139,6 @@ struct gpu_run_map {
 bool gpu_run_map_put(struct gpu_run_map *m, uint64_t key, uint32_t val);
 bool gpu_run_map_get(const struct gpu_run_map *m, uint64_t key, uint32_t *val);
 void gpu_run_map_free(struct gpu_run_map *m);
-uint64_t gpu_run_mix64(uint64_t x); /* a 64-bit finalizer (murmur3) */
 
 /* Row ids -> u32 (gpu_run_map.c): ids nearly in order in an array, the
  * rest hashed; a value of UINT32_MAX is hashed too. */
@@ -284,26 +282,6 @@ void gpu_run_add_unlinked(struct gpu_run *r, uint64_t n);
  * when first asked for (0 when there is none); one per run. */
 uint32_t gpu_run_unattributed(struct gpu_run *r, const char *label);
 
-/* ---- the run's index (gpu_run_index.c) ------------------------------------ */
-
-/* Name the run's index in directory `dir` (created when missing) from its
- * family and files: r->index_base.  False when a file has no real path
- * or the directory cannot be made: the run then has no index. */
-bool gpu_run_index_name(struct gpu_run *r, const char *dir);
-/* Fill a fresh run (its files opened, nothing read, the root its only
- * node) from its index: true when the index exists, matches every file
- * and checks out.  False leaves `r` half filled: the caller starts over
- * with a new run. */
-bool gpu_run_index_load(struct gpu_run *r);
-/* Write the index of a run whose first pass just ended (before its
- * builder finishes); failures leave no index. */
-void gpu_run_index_save(struct gpu_run *r);
-/* Map file `fi`'s intervals from the index: true when found and checked
- * (the file's lines then hold them, f->iv_map set). */
-bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi);
-/* Whether file `fi` of a run opened from its index is still the file the
- * index was checked against (its connection is opened late). */
-bool gpu_run_index_unchanged(struct gpu_run *r, uint32_t fi);
 /* The runs indexed in `dir` (none when it does not exist), sorted by
  * path, one entry per run (its files are PATH.*, `first` the run's first
  * file, its real path): the readers' cache_list (formats/reader.h); *out
@@ -313,39 +291,9 @@ enum status gpu_run_index_list(const char *dir,
 			       struct reader_cache_entry **out, size_t *n,
 			       struct error *err);
 
-/* Write file `fi`'s sorted, linked intervals after its second pass. */
-void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);
-
-/* Count one row of the first pass; now and then report the progress. */
-void gpu_run_row_seen(struct gpu_run *r);
-/* Hand r->progress to the options' hook: when `last`, else at most four
- * times a second. */
-void gpu_run_report(struct gpu_run *r, bool last);
-
-/* ---- the first pass (gpu_run_scan.c) ---------------------------------------- */
-
-/* A run of `n` files (none opened) with only the root node, or NULL when
- * out of memory. */
-struct gpu_run *gpu_run_blank(const struct gpu_run_family *family,
-			      const char *shown, size_t n);
-/* Free a run that never became a model (its builder too). */
-void gpu_run_discard(struct gpu_run *r);
-/* Add GPU time and calls of `node` on queue profile `queue_profile`. */
-void gpu_run_split_add(struct gpu_run *r, uint32_t node,
-		       uint32_t queue_profile, double gpu, double calls);
-/* The first pass over every file of `r` (opened, nothing read): files
- * read side by side, one table-set reader per file in a run of its own
- * that is merged into `r` in file order, so that the result is the one
- * a pass file after file gives.  Reports r->progress. */
-enum status gpu_run_scan(struct gpu_run *r, struct error *err);
-
 /* Interning through the builder; in the second pass (builder gone) only
  * texts interned in the first are found (MODEL_NONE otherwise). */
 uint32_t gpu_run_intern(struct gpu_run *r, const char *s);
-
-/* The file name of group `group`'s functions in `family`'s runs. */
-const char *gpu_run_group_name(const struct gpu_run_family *family,
-			       uint8_t group);
 
 /* The child of `parent` with kind `kind` (GPU_RUN_KIND: a node kind and
  * a group) and name handle `name`: found, or
@@ -463,15 +411,5 @@ enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err
 enum status gpu_run_open_input(const struct gpu_run_family *family,
 			       const struct reader_input *in,
 			       struct model **out, struct error *err);
-
-/* Open the run of `paths` (files; directories already expanded) into a
- * model.  From `options` (NULL: none): the options addressed to the
- * family's reader (struct gpu_run_settings), cache_dir, where the run's
- * index is kept so that only the first open of a run scans its files,
- * and the progress hook of that scan. */
-enum status gpu_run_open(const struct gpu_run_family *family,
-			 const char *shown, char **paths, size_t n,
-			 const struct reader_options *options,
-			 struct model **out, struct error *err);
 
 #endif

@@ -1,5 +1,9 @@
 /* gpu_run_internal: what gpu_run's own files (gpu_run.c, the providers,
- * the columns) share and the layouts do not need. */
+ * the columns, the scan, the index) share and the layouts do not see:
+ * struct gpu_run itself (the node mirror and its values, the lines, the
+ * index state, the progress, the lazy-read lock), the statistics, the
+ * providers, the first pass and the index.  Private to the folder
+ * (tests/check-layers.sh). */
 #ifndef CALLSCOPE_GPU_RUN_INTERNAL_H
 #define CALLSCOPE_GPU_RUN_INTERNAL_H
 
@@ -116,5 +120,75 @@ enum status gpu_run_open_file(const struct gpu_run_family *fam,
 
 /* The statistics and columns of the run's model (gpu_run_columns.c). */
 enum status gpu_run_add_columns(struct gpu_run *r, struct error *err);
+
+
+/* ---- the library's own functions (the layouts do not call them) ------- */
+
+/* The choice named `s` (NULL: the default); false for an unknown name. */
+bool gpu_run_kernel_names_parse(const char *s,
+				enum gpu_run_kernel_names *out);
+
+uint64_t gpu_run_mix64(uint64_t x); /* a 64-bit finalizer (murmur3) */
+
+/* ---- the run's index (gpu_run_index.c) ------------------------------------ */
+
+/* Name the run's index in directory `dir` (created when missing) from its
+ * family and files: r->index_base.  False when a file has no real path
+ * or the directory cannot be made: the run then has no index. */
+bool gpu_run_index_name(struct gpu_run *r, const char *dir);
+/* Fill a fresh run (its files opened, nothing read, the root its only
+ * node) from its index: true when the index exists, matches every file
+ * and checks out.  False leaves `r` half filled: the caller starts over
+ * with a new run. */
+bool gpu_run_index_load(struct gpu_run *r);
+/* Write the index of a run whose first pass just ended (before its
+ * builder finishes); failures leave no index. */
+void gpu_run_index_save(struct gpu_run *r);
+/* Map file `fi`'s intervals from the index: true when found and checked
+ * (the file's lines then hold them, f->iv_map set). */
+bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi);
+/* Whether file `fi` of a run opened from its index is still the file the
+ * index was checked against (its connection is opened late). */
+bool gpu_run_index_unchanged(struct gpu_run *r, uint32_t fi);
+
+/* Write file `fi`'s sorted, linked intervals after its second pass. */
+void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);
+
+/* Count one row of the first pass; now and then report the progress. */
+void gpu_run_row_seen(struct gpu_run *r);
+/* Hand r->progress to the options' hook: when `last`, else at most four
+ * times a second. */
+void gpu_run_report(struct gpu_run *r, bool last);
+
+/* ---- the first pass (gpu_run_scan.c) ---------------------------------------- */
+
+/* A run of `n` files (none opened) with only the root node, or NULL when
+ * out of memory. */
+struct gpu_run *gpu_run_blank(const struct gpu_run_family *family,
+			      const char *shown, size_t n);
+/* Free a run that never became a model (its builder too). */
+void gpu_run_discard(struct gpu_run *r);
+/* Add GPU time and calls of `node` on queue profile `queue_profile`. */
+void gpu_run_split_add(struct gpu_run *r, uint32_t node,
+		       uint32_t queue_profile, double gpu, double calls);
+/* The first pass over every file of `r` (opened, nothing read): files
+ * read side by side, one table-set reader per file in a run of its own
+ * that is merged into `r` in file order, so that the result is the one
+ * a pass file after file gives.  Reports r->progress. */
+enum status gpu_run_scan(struct gpu_run *r, struct error *err);
+
+/* The file name of group `group`'s functions in `family`'s runs. */
+const char *gpu_run_group_name(const struct gpu_run_family *family,
+			       uint8_t group);
+
+/* Open the run of `paths` (files; directories already expanded) into a
+ * model.  From `options` (NULL: none): the options addressed to the
+ * family's reader (struct gpu_run_settings), cache_dir, where the run's
+ * index is kept so that only the first open of a run scans its files,
+ * and the progress hook of that scan. */
+enum status gpu_run_open(const struct gpu_run_family *family,
+			 const char *shown, char **paths, size_t n,
+			 const struct reader_options *options,
+			 struct model **out, struct error *err);
 
 #endif

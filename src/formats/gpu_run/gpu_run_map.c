@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 /* ---- u64 -> u32 map ---------------------------------------------------- */
 
