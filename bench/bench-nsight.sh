@@ -29,7 +29,7 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname 
 echo "run: $(ls "$out"/*.sqlite | wc -l) files, $(du -sh "$out" | cut -f1), $kernels kernels"
 cat "$out"/*.sqlite >/dev/null # warm the page cache
 m() { python3 "$here/measure.py" --runs "${RUNS:-3}" "$@"; }
-# The run's index (src/formats/gpu_run_index.c) lives in a cache directory
+# The run's index (src/formats/gpu_run/gpu_run_index.c) lives in a cache directory
 # of the benchmark's own: the first open scans the files and writes it
 # (measured once), the first trace reads every file's lines again and adds
 # them (once); the targets are then measured on the indexed run, as every

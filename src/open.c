@@ -17,7 +17,7 @@
 #include "net/url_cache.h"
 
 static enum status open_local(const char *const *paths, size_t n,
-			      bool archive_cache,
+			      bool archive_cache, const char *cache_root,
 			      const struct reader_options *ro,
 			      struct model **out, struct error *err);
 
@@ -26,7 +26,8 @@ static enum status open_local(const char *const *paths, size_t n,
 static enum status open_extracted(const char *path, struct model **out,
 				  struct error *err)
 {
-	return open_local(&path, 1, archive_open_cache(), NULL, out, err);
+	return open_local(&path, 1, archive_open_cache(), NULL, NULL, out,
+			  err);
 }
 
 static enum status not_database(const char *path, struct error *err)
@@ -80,10 +81,28 @@ static enum status open_missing(const char *path, int e, bool archive_cache,
 			 path, "%s", strerror(e));
 }
 
+/* The cache directory of reader `r`, CACHE_ROOT/NAME, made when missing
+ * (NULL: the reader caches nothing, no cache root, or it cannot be made;
+ * never an error: a reader without its cache is only slower). */
+static char *cache_dir_of(const struct reader *r, const char *cache_root)
+{
+	char *dir = NULL;
+	struct error err = {0};
+	if (!r->cache_name || !cache_root ||
+	    asprintf(&dir, "%s/%s", cache_root, r->cache_name) < 0)
+		return NULL;
+	if (url_cache_mkdirs(dir, &err) != STATUS_OK) {
+		free(dir);
+		dir = NULL;
+	}
+	error_clear(&err);
+	return dir;
+}
+
 /* Local paths: probe each, pick the reader, open.  One path that no
  * reader takes may be an archive holding a database. */
 static enum status open_local(const char *const *paths, size_t n,
-			      bool archive_cache,
+			      bool archive_cache, const char *cache_root,
 			      const struct reader_options *ro,
 			      struct model **out, struct error *err)
 {
@@ -130,6 +149,14 @@ static enum status open_local(const char *const *paths, size_t n,
 				 "%s reads one database at a time (%zu paths "
 				 "were given)",
 				 chosen->name, n);
+	struct reader_options with_cache = {0};
+	char *cache_dir = cache_dir_of(chosen, cache_root);
+	if (cache_dir) {
+		if (ro)
+			with_cache = *ro;
+		with_cache.cache_dir = cache_dir;
+		ro = &with_cache;
+	}
 	struct reader_input in = {
 		.paths = paths,
 		.n_paths = n,
@@ -138,6 +165,7 @@ static enum status open_local(const char *const *paths, size_t n,
 	st = chosen->open(&in, out, err);
 	if (st != STATUS_OK && n == 1)
 		st = guessed_wrong(chosen, paths[0], st, err);
+	free(cache_dir);
 	return st;
 }
 
@@ -159,19 +187,16 @@ static enum status name_url(struct model *m, const char *url,
 	return st;
 }
 
-/* DIR/runs under the cache root of `o` (made by the reader that keeps an
- * index there), or NULL: no options, --no-cache, no usable cache root.
- * Never an error: a run without an index is only slower to open again. */
-static char *index_dir_of(const struct open_options *o)
+/* The cache root of `o` (where readers keep their cache directories),
+ * or NULL: no options, --no-cache, no usable cache root. */
+static char *cache_root_of(const struct open_options *o)
 {
-	char *root = NULL, *dir = NULL;
+	char *root = NULL;
 	struct error err = {0};
-	if (!o || o->no_cache || url_cache_root(o, &root, &err) != STATUS_OK ||
-	    asprintf(&dir, "%s/runs", root) < 0)
-		dir = NULL;
+	if (!o || o->no_cache || url_cache_root(o, &root, &err) != STATUS_OK)
+		root = NULL;
 	error_clear(&err);
-	free(root);
-	return dir;
+	return root;
 }
 
 enum status database_open_paths(const char *const *paths, size_t n_paths,
@@ -183,29 +208,29 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 	if (n_paths == 0)
 		return error_set(err, STATUS_USAGE, NULL, "no database given");
 	bool cache = o ? !o->no_cache : archive_open_cache();
-	enum status st = STATUS_OK;
-	struct reader_options from_o = {0};
-	if (ro)
-		from_o = *ro;
-	if (!from_o.n_image_path && o && o->n_image_path) {
-		from_o.image_path = o->image_path;
-		from_o.n_image_path = o->n_image_path;
+	struct reader_options all = {0};
+	const char **image_path = NULL;
+	if (ro) {
+		all = *ro;
+		ro = &all;
 	}
-	/* runs that must be scanned keep an index beside the downloads
-	 * (not with --no-cache) */
-	char *index_dir = index_dir_of(o);
-	if (index_dir && !from_o.index_dir)
-		from_o.index_dir = index_dir;
-	if (o && o->align_clocks)
-		from_o.align_clocks = true;
-	if (o && o->kernel_names && !from_o.kernel_names)
-		from_o.kernel_names = o->kernel_names;
-	if (ro || from_o.n_image_path || from_o.index_dir ||
-	    from_o.align_clocks || from_o.kernel_names)
-		ro = &from_o;
+	/* every option taken by some reader, before anything is fetched */
+	enum status st = ro ? reader_options_check(ro->list, ro->n, err)
+			    : STATUS_OK;
+	if (st == STATUS_OK && ro && !ro->n_image_path) {
+		st = reader_options_image_path(ro->list, ro->n, &image_path,
+					       &all.n_image_path, err);
+		all.image_path = image_path;
+	}
+	if (st != STATUS_OK)
+		return st;
+	/* readers that cache (the GPU runs' indexes) keep it beside the
+	 * downloads (not with --no-cache) */
+	char *cache_root = cache_root_of(o);
 	char **local = calloc(n_paths, sizeof(*local));
 	if (!local) {
-		free(index_dir);
+		free(cache_root);
+		free(image_path);
 		return error_set(err, STATUS_NOMEM, paths[0], "out of memory");
 	}
 	size_t first_url = n_paths;
@@ -220,8 +245,8 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 		}
 	}
 	if (st == STATUS_OK)
-		st = open_local((const char *const *)local, n_paths, cache, ro,
-				out, err);
+		st = open_local((const char *const *)local, n_paths, cache,
+				cache_root, ro, out, err);
 	/* one URL: the model is named by it (several: each reader names
 	 * its parts) */
 	if (st == STATUS_OK && n_paths == 1 && first_url == 0) {
@@ -234,7 +259,8 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 	for (size_t i = 0; i < n_paths; i++)
 		free(local[i]);
 	free(local);
-	free(index_dir);
+	free(cache_root);
+	free(image_path);
 	return st;
 }
 

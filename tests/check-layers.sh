@@ -13,9 +13,25 @@
 # siblings, and so are the format folders under formats/ (each may include
 # formats/*.h, the interface, but not another format).  src/ never includes
 # curses, ui/ or a path with "..", and every quoted include but config.h
-# names its folder.  `check-layers.sh DIR` checks DIR (a src/ tree) and
-# exits 1 on a violation; without an argument it checks the project's
-# src/ and then proves that it fails on deliberate violations.
+# names its folder.
+#
+# Boundaries, beyond the order (review 2026-11b, 1.3):
+# - a format's folder formats/FMT/ is private to itself and the registry
+#   (formats/reader.c, formats/probe.c): every other file reaches a format
+#   through formats/reader.h (exceptions: the list `private_ok` below);
+# - formats/gpu_run/ is a library of the SQLite GPU-trace formats: only
+#   itself, formats/rocpd/ and formats/nsight/ include it;
+# - a header named *_internal.h is private to its folder (gpu_run's
+#   struct gpu_run is in gpu_run_internal.h: opaque to the layouts);
+# - third-party headers (curl, sqlite3, jansson, expat, libxml2, libarchive,
+#   yaml, elfutils, capstone, lapacke, zlib) stay out of the headers of
+#   src/, except the list `thirdparty_ok` below, each with its reason;
+# - in ui/, only the hub's files include hub.h (panes see the hub only
+#   through pane.h's services), and only main.c includes cli/.
+#
+# `check-layers.sh DIR` checks DIR (a src/ tree) and exits 1 on a
+# violation; without an argument it checks the project's src/ and ui/ and
+# then proves that it fails on deliberate violations, one per rule.
 set -u
 rank() {
 	case $1 in
@@ -25,11 +41,42 @@ rank() {
 	esac
 }
 
+# Files outside a format's folder that include its private headers today:
+# FILE HEADER, with the reason on the line above.
+private_ok='
+# the ELF/Capstone listing moves with the listing, review 7.2 item 4
+views/proc_listing.c formats/dcpi/dcpi_listing.h
+'
+# Headers of src/ that include a third-party header: FILE HEADER, with the
+# reason on the line above.
+thirdparty_ok='
+# http_session_curl() hands fetch.c the handle (review L9); goes when
+# fetch.c'"'"'s setopts move into http.c (review 7.2 item 9)
+net/http.h curl/curl.h
+# io/ wraps SQLite for the readers: its API takes and gives sqlite3 handles
+io/sqlite_ro.h sqlite3.h
+# the layouts hand prepared statements to the run'"'"'s scan (private to the
+# GPU readers; narrowed by review 7.2 item 7)
+formats/gpu_run/gpu_run.h sqlite3.h
+# the batch output is built as jansson values (review X3)
+present/present_column.h jansson.h
+present/present_rows.h jansson.h
+present/present_write.h jansson.h
+# private to formats/hpctoolkit_xml/: the format'"'"'s own expat parser
+formats/hpctoolkit_xml/xml_parser.h expat.h
+'
+
 check_tree() {
 	(cd "$1" && find . \( -name '*.[ch]' -o -name '*.def' \) | sed 's,^\./,,' | sort |
 		xargs grep -Hn '^[[:space:]]*#[[:space:]]*include') >"$tmp/incs"
 	(cd "$1/formats" && find . -mindepth 1 -maxdepth 1 -type d | sed 's,^\./,,') >"$tmp/formats"
-	awk -v formats="$tmp/formats" '
+	printf '%s\n' "$private_ok" | grep -v '^#' | grep . >"$tmp/private_ok"
+	printf '%s\n' "$thirdparty_ok" | grep -v '^#' | grep . >"$tmp/thirdparty_ok"
+	awk -v formats="$tmp/formats" -v private_ok="$tmp/private_ok" \
+		-v thirdparty_ok="$tmp/thirdparty_ok" '
+	function ip_last(path,   k, q) {
+		k = split(path, q, "/"); return q[k]
+	}
 	function rank(l) {
 		if (l == "core") return 0; if (l == "model") return 1
 		if (l == "io") return 2; if (l == "net" || l == "archive") return 3
@@ -37,7 +84,15 @@ check_tree() {
 		if (l == "views") return 6; if (l == "config") return 7
 		if (l == "present") return 8; if (l == "cli") return 9; return 99
 	}
-	BEGIN { while ((getline d < formats) > 0) fmt[d] = 1 }
+	BEGIN {
+		while ((getline d < formats) > 0) fmt[d] = 1
+		# libraries under formats/ and the folders that may use them
+		lib["gpu_run"] = " rocpd nsight "
+		while ((getline d < private_ok) > 0) privok[d] = 1
+		while ((getline d < thirdparty_ok) > 0) tpok[d] = 1
+		registry["formats/reader.c"] = 1; registry["formats/probe.c"] = 1
+		third = "^<(curl/|sqlite3\\.h|jansson\\.h|expat\\.h|libxml/|archive(_entry)?\\.h|yaml\\.h|elfutils/|libelf\\.h|gelf\\.h|dwarf\\.h|capstone/|lapacke|cblas|zlib\\.h)"
+	}
 	{
 		split($0, p, ":"); f = p[1]; n = p[2]
 		split(f, parts, "/"); layer = parts[1]
@@ -49,19 +104,28 @@ check_tree() {
 		why = ""
 		if (rank(layer) == 99) why = "an engine file outside the layer folders"
 		else if (inc ~ /^<(n?curses\.h|ncursesw\/|ncurses\/)/) why = "curses in the engine"
+		else if (inc ~ third && f ~ /\.h$/ && !((f " " name) in tpok))
+			why = "a third-party header in a header of src/ (keep it in the .c files)"
 		else if (inc ~ /^</ || inc == "\"config.h\"") why = ""
 		else if (name ~ /^ui\// || name ~ /\.\./) why = "ui/ or a relative path in the engine"
 		else if (name == "open.h") {
 			if (mine <= 5 && layer != "open.c") why = layer " may include only lower layers, not open.h"
+		} else if (name ~ /_internal\.h$/ && substr(name, 1, length(name) - length(ip_last(name))) != substr(f, 1, length(f) - length(ip_last(f)))) {
+			why = "an _internal.h header is private to its folder"
 		} else if (name ~ /\//) {
 			split(name, ip, "/"); dir = ip[1]; theirs = rank(dir)
 			if (theirs == 99) why = "\"" dir "/\" is not a layer"
-			else if (dir == layer) {
-				if (layer == "formats" && (ip[2] in fmt)) {
-					if (sub_ != "" && ip[2] != sub_) why = "one format includes another (formats/" ip[2] ")"
-					else if (sub_ == "") why = "the registry includes a format'"'"'s files"
-				}
-			} else if (theirs >= mine) why = layer " may include only lower layers, not " dir "/"
+			else if (dir == "formats" && (ip[2] in fmt) && sub_ != ip[2] &&
+				 !((f " " name) in privok)) {
+				if (ip[2] in lib) {
+					if (index(lib[ip[2]], " " sub_ " ") == 0)
+						why = "formats/" ip[2] "/ is a library that only" lib[ip[2]] "include"
+				} else if (sub_ != "") why = "one format includes another (formats/" ip[2] ")"
+				else if (!(f in registry))
+					why = "formats/" ip[2] "/ is private to the format and the registry (use formats/reader.h)"
+			}
+			if (why != "" || dir == layer) ;
+			else if (theirs >= mine) why = layer " may include only lower layers, not " dir "/"
 		} else why = "include without its folder"
 		if (why != "") { print "src/" f ":" n ": " inc ": " why; bad = 1 }
 	}
@@ -76,6 +140,19 @@ check_ui() {
 	return 0
 }
 
+# The hub's files, the only ones of ui/ that include hub.h (the viewer's
+# state); panes and the rest see the hub only through pane.h's services.
+hub_files='app.c commands.c dispatch.c frame.c input.c prebuild.c prompt.c'
+check_hub() {
+	(cd "$1" && grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(ui/\)\{0,1\}hub\.h"' \
+		*.c *.h 2>/dev/null) | while IFS=: read -r f n rest; do
+		case " $hub_files " in *" $f "*) ;; *)
+			echo "ui/$f:$n: $rest: only the hub ($hub_files) includes hub.h" ;;
+		esac
+	done | grep . && return 1
+	return 0
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ $# -gt 0 ]; then
@@ -87,6 +164,8 @@ check_tree "$top/src" || { echo "FAIL: layer violations in src/"; exit 1; }
 echo "src/: every include follows the layers"
 check_ui "$top/ui" || { echo "FAIL: ui/ includes cli/ outside main.c"; exit 1; }
 echo "ui/: only main.c includes cli/"
+check_hub "$top/ui" || { echo "FAIL: a ui/ file outside the hub includes hub.h"; exit 1; }
+echo "ui/: only the hub includes hub.h"
 
 # config.h comes first in every C file of src/ and ui/ (feature macros
 # and the build's settings must be seen before any system header).
@@ -119,11 +198,34 @@ violate io/blob.c '#include "status.h"'
 violate formats/reader.c '#include "open.h"'
 violate stray.c '#include "core/status.h"'
 violate present/present_value.c '#include "cli/cli.h"'
+# the boundaries: a format's folder, the gpu_run library, third-party
+# headers in public headers
+violate formats/cube/cube.c '#include "formats/gpu_run/gpu_run_internal.h"'
+violate cli/cmd_info.c '#include "formats/dcpi/dcpi_internal.h"'
+violate views/view.c '#include "formats/hpctoolkit_v4/v4_file.h"'
+violate open.c '#include "formats/gpu_run/gpu_run.h"'
+violate formats/gpu_run/gpu_run.c '#include "formats/rocpd/rocpd_layouts.h"'
+violate formats/rocpd/rocpd_v3.c '#include "formats/gpu_run/gpu_run_internal.h"'
+violate cli/cmd_report.c '#include "views/outline_internal.h"'
+violate formats/cube/cube.c '#include "formats/gpu_run/gpu_run.h"'
+violate cli/cmd_info.c '#include "formats/dcpi/dcpi_file.h"'
+violate model/model.h '#include <sqlite3.h>'
+violate net/http.h '#include <jansson.h>'
+violate formats/reader.h '#include <archive.h>'
 # and on a pane that includes the batch CLI
 rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
 printf '%s\n' '#include "cli/cli.h"' >>"$tmp/ui/pane_tree.c"
 if check_ui "$tmp/ui" >"$tmp/out"; then
 	echo "FAIL: no violation found for cli/cli.h in ui/pane_tree.c"
+	fails=1
+else
+	echo "found as expected: $(head -1 "$tmp/out")"
+fi
+# and on a pane that includes the hub
+rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
+printf '%s\n' '#include "hub.h"' >>"$tmp/ui/pane_tree.c"
+if check_hub "$tmp/ui" >"$tmp/out"; then
+	echo "FAIL: no violation found for hub.h in ui/pane_tree.c"
 	fails=1
 else
 	echo "found as expected: $(head -1 "$tmp/out")"

@@ -133,6 +133,21 @@ expect 0 "$cs" trace "$db" --at +500us --lines 0,2
 "$cs" report "$tmp/wide" 2>"$tmp/err" | head -3 >/dev/null
 [ -s "$tmp/err" ] && fail "report | head wrote to stderr: $(cat "$tmp/err")"
 
+# reader options: one no reader takes, a key the GPU readers do not know,
+# are usage errors naming them; one for another reader is not this
+# database's business; the viewer's :set kernel-names asks the reader
+for o in nosuch:key=1 gpu:nosuch=1; do
+	"$cs" --option "$o" info "$db" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "'nosuch'" "$tmp/err" ||
+		fail "--option $o: exit $rc, $(cat "$tmp/err")"
+done
+expect 0 "$cs" --option gpu:kernel-names=base --option dcpi:image-path=/x info "$db"
+"$cs" --headless --no-config --size 100x24 \
+	--keys ':set kernel-names base<Enter>' "$db" >"$tmp/out" 2>&1
+grep -q 'set kernel-names: hpctoolkit-v4 databases take no kernel-names' "$tmp/out" ||
+	fail ":set kernel-names on HPCToolkit: $(tail -1 "$tmp/out")"
+
 # no argument: the demo, announced as such
 CALLSCOPE_DEMO="$db" "$cs" >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -191,6 +191,9 @@ run db-nt sym "$tmp/bin/prog" --seed 3 --layout db --
 run db-plain sym "$tmp/bin/prog" --seed 4 --layout db --no-nt --samples 200 --
 run moved sym "$tmp/moved/prog" --seed 5 --path-recorded /nonexistent/dir/prog -- \
 	--image-path "$tmp/nowhere" --image-path "$tmp/moved"
+# the same directories as reader options (--option dcpi:image-path=DIR)
+run moved-option sym "$tmp/moved/prog" --seed 5 --path-recorded /nonexistent/dir/prog -- \
+	--option "dcpi:image-path=$tmp/nowhere" --option "dcpi:image-path=$tmp/moved"
 run no-image nosym "$tmp/bin/prog" --seed 6 --path-recorded /nonexistent/dir/prog --
 cp "$tmp/stripped" "$tmp/moved/stripped"
 run stripped nosym "$tmp/stripped" --seed 7 --path-recorded "$tmp/stripped" --

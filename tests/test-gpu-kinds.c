@@ -22,7 +22,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 #include "formats/reader.h"
 #include "model/model.h"
 #include "present/present_value.h"
@@ -116,7 +116,8 @@ static struct model *open_with(const char *kernel_names)
 {
 	struct model *m = NULL;
 	struct error err = {0};
-	struct reader_options o = {.kernel_names = kernel_names};
+	struct reader_option opt = {"gpu", "kernel-names", kernel_names};
+	struct reader_options o = {.list = &opt, .n = kernel_names ? 1 : 0};
 	struct reader_input in = {
 	    .paths = (const char *[]){path}, .n_paths = 1, .options = &o};
 	assert_int_equal(reader_rocpd.open(&in, &m, &err), STATUS_OK);

@@ -1,4 +1,4 @@
-/* Tests of the GPU run's integer maps (src/formats/gpu_run_map.c): the
+/* Tests of the GPU run's integer maps (src/formats/gpu_run/gpu_run_map.c): the
  * hash map and the row-id map, degenerate inputs first (empty maps, id 0,
  * the largest ids, a value of UINT32_MAX), then ids in order, a little out
  * of order, far apart and in patterns that would pile up in one window,
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 static void empty_maps_find_nothing(void **state)
 {

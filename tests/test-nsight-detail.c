@@ -198,7 +198,10 @@ static void test_kinds_and_names(void **state)
 	for (size_t c = 0; c < 3; c++) {
 		struct model *m = NULL;
 		struct error err = {0};
-		struct reader_options o = {.kernel_names = choice[c]};
+		/* addressed to the reader by its own name */
+		struct reader_option opt = {"nsight", "kernel-names",
+					    choice[c]};
+		struct reader_options o = {.list = &opt, .n = choice[c] ? 1 : 0};
 		struct reader_input in = {.paths = (const char *[]){path},
 					  .n_paths = 1,
 					  .options = &o};
@@ -233,17 +236,37 @@ static void test_kinds_and_names(void **state)
 		assert_int_equal(kernels, 1);
 		model_free(m);
 	}
-	/* an unknown choice is refused */
-	struct model *m = NULL;
-	struct error err = {0};
-	struct reader_options o = {.kernel_names = "short"};
+	/* an unknown choice, an unknown key are refused, naming them */
+	static const struct reader_option bad[] = {
+		{"gpu", "kernel-names", "short"},
+		{"nsight", "colour", "red"},
+		{"gpu", "align-clocks", "maybe"},
+	};
+	static const char *const said[] = {"'short'", "'colour'", "'maybe'"};
+	for (size_t b = 0; b < 3; b++) {
+		struct model *m = NULL;
+		struct error err = {0};
+		struct reader_options o = {.list = &bad[b], .n = 1};
+		struct reader_input in = {.paths = (const char *[]){path},
+					  .n_paths = 1,
+					  .options = &o};
+		assert_int_equal(reader_nsight.open(&in, &m, &err),
+				 STATUS_USAGE);
+		assert_null(m);
+		assert_non_null(strstr(err.message, said[b]));
+		error_clear(&err);
+	}
+	/* options addressed to another reader are not this reader's */
+	struct reader_option other[] = {{"rocpd", "colour", "red"},
+					{"dcpi", "image-path", "/nowhere"}};
+	struct reader_options o = {.list = other, .n = 2};
 	struct reader_input in = {.paths = (const char *[]){path},
 				  .n_paths = 1,
 				  .options = &o};
-	assert_int_equal(reader_nsight.open(&in, &m, &err),
-			 STATUS_USAGE);
-	assert_null(m);
-	error_clear(&err);
+	struct model *m = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_nsight.open(&in, &m, &err), STATUS_OK);
+	model_free(m);
 }
 
 /* An export with ENUM_ tables: the details take the names from them. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The first pass over a GPU run's files side by side (gpu_run_scan.c,
 # 1 and 3 threads give the same output) and the index of a GPU run
-# (src/formats/gpu_run_index.c): a generated
+# (src/formats/gpu_run/gpu_run_index.c): a generated
 # rocprofv3 run and a generated Nsight export are opened three ways --
 # without the index (--no-cache), writing it, reading it -- and the tree,
 # the flat summary, a trace probe, a trace window and an interval's details

@@ -108,6 +108,22 @@ rc=$?
 # --kernel-names base: the two instantiations are one kernel
 "$cs" --kernel-names base stats --kind kernel --format csv "$one" |
 	grep -q '^GPU,kernels,gemm_tile,' || fail "--kernel-names base"
+# the same as a reader option, addressed to every GPU run or to Nsight's;
+# addressed to rocpd's it is not this run's: the demangled names stay
+for o in gpu:kernel-names=base nsight:kernel-names=base; do
+	"$cs" --option "$o" stats --kind kernel --format csv "$one" |
+		grep -q '^GPU,kernels,gemm_tile,' || fail "--option $o"
+done
+"$cs" --option rocpd:kernel-names=base stats --kind kernel --format csv "$one" |
+	grep -q ',void gemm_tile<float>(float\*),' ||
+	fail "--option rocpd:kernel-names=base changed an Nsight run"
+# a key no GPU reader knows, a value it refuses: usage errors naming them
+for o in gpu:colour=red nsight:kernel-names=short nosuch:k=v; do
+	"$cs" --option "$o" stats "$one" >/dev/null 2>"$tmp/err"
+	rc=$?
+	{ [ $rc -eq 1 ] && grep -q "'\(colour\|short\|nosuch\)'" "$tmp/err"; } ||
+		fail "--option $o: exit $rc, $(cat "$tmp/err")"
+done
 # the viewer's summary pane (#) at 200x50: every row of every kind shows
 # the figures of `stats --format json` at the screen's precision (4
 # significant digits in units, the percent to 0.1); at 80x24 the columns

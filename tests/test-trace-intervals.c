@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 #include "views/trace_index.h"
 
 #define N_MAX 2000

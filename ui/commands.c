@@ -17,6 +17,7 @@
 #include "present/present_derived.h"
 #include "present/present_rows.h"
 #include "core/sanitize.h"
+#include "formats/reader.h"
 #include "extrap.h"
 #include "uninstalled.h"
 
@@ -536,9 +537,9 @@ static bool set_kernel_names(struct app *app, const char *arg)
 	    strcmp(v, "mangled") != 0)
 		app_message(app, true,
 			    "set kernel-names: base, demangled or mangled");
-	else if (strcmp(f, "nsight") != 0 && strcmp(f, "rocpd") != 0)
-		app_message(app, true, "set kernel-names: for GPU runs "
-				       "(Nsight, rocpd), not %s databases", f);
+	else if (!reader_takes_option(f, "kernel-names", v))
+		app_message(app, true, "set kernel-names: %s databases take "
+				       "no kernel-names option (GPU runs do)", f);
 	else if (!app->reopen)
 		app_message(app, true, "set kernel-names: the database cannot "
 				       "be opened again here; start callscope "

@@ -242,7 +242,9 @@ int main(int argc, char **argv)
 	opt.session = &session;
 	struct ui_reopen again = {0};
 	snprintf(again.current, sizeof(again.current), "%s",
-		 open_opts.kernel_names ? open_opts.kernel_names : "demangled");
+		 cli_reader_flag_value("kernel-names")
+			 ? cli_reader_flag_value("kernel-names")
+			 : "demangled");
 	rc = app_run(m, db, demo, &opt, &again);
 	/* `:set kernel-names NAME`: the run opened again, the viewer run on
 	 * it with the rest of the key script */
@@ -251,7 +253,7 @@ int main(int argc, char **argv)
 		memcpy(names, again.names, sizeof(names));
 		memcpy(again.current, names, sizeof(names));
 		again.reopened = true;
-		session.options.kernel_names = names;
+		cli_set_reader_flag("kernel-names", names);
 		m = demo ? cli_open(&session, db)
 			 : cli_open_all(&session,
 					(const char *const *)argv + optind,

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "formats/reader.h"
 #include "model/model.h"
 #include "net/open_options.h"
 #include "net/session.h"
@@ -56,9 +57,22 @@ void cli_usage(FILE *out);
 
 /* Take the global options --no-cache --offline --download --insecure
  * --netrc --max-size N (also --max-size=N; K, M, G suffixes) out of argv,
- * wherever they are before a "--", into `o`; argv[0] stays, *argc
- * shrinks.  Prints the problem and returns false on a bad value. */
+ * wherever they are before a "--", into `o`, and the reader options
+ * (--option READER:KEY=VALUE and the flags that stand for one, such as
+ * --image-path DIR: reader_flag_option) into the list every open takes
+ * (cli_reader_options); argv[0] stays, *argc shrinks.  Prints the problem
+ * and returns false on a bad value or an option no reader takes. */
 bool cli_take_open_options(int *argc, char **argv, struct open_options *o);
+
+/* The reader options taken from the command line (set by flag, below),
+ * handed to every open; *n their number. */
+const struct reader_option *cli_reader_options(size_t *n);
+/* Set the option flag `flag` ("kernel-names") stands for to `value` (the
+ * string must outlive the run), replacing an earlier one; false when the
+ * flag stands for no option, the value is refused, or out of memory. */
+bool cli_set_reader_flag(const char *flag, const char *value);
+/* The value the option of flag `flag` was last given, or NULL. */
+const char *cli_reader_flag_value(const char *flag);
 
 /* Around a transfer: progress on stderr when it is a terminal, Ctrl-C
  * and Esc (when stdin is a terminal) cancel; SIGTERM and SIGHUP cancel

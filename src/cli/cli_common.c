@@ -156,12 +156,14 @@ struct model *cli_open_all(struct session *s, const char *const *paths,
 					   : &s->options;
 	bool drawn = false;
 	struct reader_options ro = {0};
+	ro.list = cli_reader_options(&ro.n);
 	if (isatty(STDERR_FILENO)) {
 		ro.progress = on_scan;
 		ro.progress_ctx = &drawn;
 	}
 	enum status st = database_open_paths(paths, n, o,
-					     ro.progress ? &ro : NULL, &m, &err);
+					     ro.progress || ro.n ? &ro : NULL,
+					     &m, &err);
 	if (url)
 		cli_transfer_end();
 	if (st != STATUS_OK) {

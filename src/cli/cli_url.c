@@ -67,18 +67,118 @@ static bool parse_size(const char *arg, uint64_t *out)
 	return true;
 }
 
-/* The --image-path directories (argv strings, which outlive the run). */
-static const char **image_dirs;
+/* The reader options given (argv strings and static texts, which outlive
+ * the run). */
+static struct reader_option *reader_opts;
+static size_t n_reader_opts;
 
-static bool add_image_path(struct open_options *o, const char *dir)
+const struct reader_option *cli_reader_options(size_t *n)
 {
-	const char **nd = realloc(image_dirs,
-				  (o->n_image_path + 1) * sizeof(*nd));
-	if (!nd)
+	*n = n_reader_opts;
+	return reader_opts;
+}
+
+/* Check one reader option and add it; prints the problem (`given`: how
+ * it was written, "--kernel-names") and returns false. */
+static bool add_reader_option(const char *given, struct reader_option o)
+{
+	struct error err = {0};
+	if (reader_options_check(&o, 1, &err) != STATUS_OK) {
+		char *line = error_format(&err);
+		fprintf(stderr, "callscope: %s: ", given);
+		present_put_text(stderr, line ? line : "out of memory");
+		fputc('\n', stderr);
+		free(line);
+		error_clear(&err);
 		return false;
-	image_dirs = nd;
-	image_dirs[o->n_image_path++] = dir;
-	o->image_path = image_dirs;
+	}
+	struct reader_option *v =
+		realloc(reader_opts, (n_reader_opts + 1) * sizeof(*v));
+	if (!v) {
+		fputs("callscope: out of memory\n", stderr);
+		return false;
+	}
+	reader_opts = v;
+	reader_opts[n_reader_opts++] = o;
+	return true;
+}
+
+bool cli_set_reader_flag(const char *flag, const char *value)
+{
+	struct reader_option o;
+	if (!reader_flag_option(flag, value, &o))
+		return false;
+	for (size_t i = n_reader_opts; i-- > 0;)
+		if (strcmp(reader_opts[i].reader, o.reader) == 0 &&
+		    strcmp(reader_opts[i].key, o.key) == 0) {
+			struct error err = {0};
+			bool ok = reader_options_check(&o, 1, &err) == STATUS_OK;
+			error_clear(&err);
+			if (ok)
+				reader_opts[i] = o;
+			return ok;
+		}
+	return add_reader_option(flag, o);
+}
+
+const char *cli_reader_flag_value(const char *flag)
+{
+	struct reader_option o;
+	if (!reader_flag_option(flag, "", &o))
+		return NULL;
+	for (size_t i = n_reader_opts; i-- > 0;)
+		if (strcmp(reader_opts[i].reader, o.reader) == 0 &&
+		    strcmp(reader_opts[i].key, o.key) == 0)
+			return reader_opts[i].value;
+	return NULL;
+}
+
+/* A flag of argv[*i] that stands for a reader option (--kernel-names V,
+ * --kernel-names=V, --align-clocks), or --option R:K=V: taken into the
+ * list (*i past its value); false with *ok untouched when `a` is not one. */
+static bool take_reader_flag(int argc, char **argv, int *i, bool *ok)
+{
+	char *a = argv[*i];
+	if (strncmp(a, "--", 2) != 0)
+		return false;
+	char flag[64];
+	char *eq = strchr(a, '=');
+	size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+	if (len == 0 || len >= sizeof(flag))
+		return false;
+	memcpy(flag, a + 2, len);
+	flag[len] = '\0';
+	struct reader_option o;
+	bool generic = strcmp(flag, "option") == 0;
+	int arity = generic ? 1 : reader_flag_arity(flag);
+	if (arity < 0 || (arity == 0 && eq))
+		return false;
+	char *v = NULL;
+	if (arity == 1)
+		v = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+	if (arity == 1 && !v) {
+		fprintf(stderr, "callscope: --%s expects a value\n", flag);
+		*ok = false;
+		return true;
+	}
+	if (generic) {
+		struct error err = {0};
+		/* the option points into argv's string, cut at ':' and '=' */
+		if (reader_option_parse(v, &o, &err) != STATUS_OK) {
+			char *line = error_format(&err);
+			fputs("callscope: --option: ", stderr);
+			present_put_text(stderr, line ? line : "out of memory");
+			fputc('\n', stderr);
+			free(line);
+			error_clear(&err);
+			*ok = false;
+			return true;
+		}
+	} else {
+		reader_flag_option(flag, v, &o);
+	}
+	if (!add_reader_option(generic ? "--option" : a, o))
+		*ok = false;
 	return true;
 }
 
@@ -91,25 +191,10 @@ bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
 		const char *a = argv[i];
 		if (strcmp(a, "--") == 0)
 			break;
-		if (strcmp(a, "--no-cache") == 0) {
+		if (take_reader_flag(*argc, argv, &i, &ok)) {
+			continue;
+		} else if (strcmp(a, "--no-cache") == 0) {
 			o->no_cache = true;
-		} else if (strcmp(a, "--align-clocks") == 0) {
-			o->align_clocks = true;
-		} else if (strcmp(a, "--kernel-names") == 0 ||
-			   strncmp(a, "--kernel-names=", 15) == 0) {
-			const char *v = a[14] == '=' ? a + 15
-				       : i + 1 < *argc ? argv[++i]
-						       : NULL;
-			if (!v || (strcmp(v, "base") != 0 &&
-				   strcmp(v, "demangled") != 0 &&
-				   strcmp(v, "mangled") != 0)) {
-				fputs("callscope: --kernel-names expects base, "
-				      "demangled or mangled\n",
-				      stderr);
-				ok = false;
-			} else {
-				o->kernel_names = v;
-			}
 		} else if (strcmp(a, "--offline") == 0) {
 			o->offline = true;
 		} else if (strcmp(a, "--download") == 0) {
@@ -118,20 +203,6 @@ bool cli_take_open_options(int *argc, char **argv, struct open_options *o)
 			o->insecure = true;
 		} else if (strcmp(a, "--netrc") == 0) {
 			o->netrc = true;
-		} else if (strcmp(a, "--image-path") == 0 ||
-			   strncmp(a, "--image-path=", 13) == 0) {
-			const char *v = a[12] == '=' ? a + 13
-				       : i + 1 < *argc ? argv[++i]
-						       : NULL;
-			if (!v || !*v) {
-				fputs("callscope: --image-path expects a "
-				      "directory\n",
-				      stderr);
-				ok = false;
-			} else if (!add_image_path(o, v)) {
-				fputs("callscope: out of memory\n", stderr);
-				ok = false;
-			}
 		} else if (strcmp(a, "--max-size") == 0 ||
 			   strncmp(a, "--max-size=", 11) == 0) {
 			const char *v = a[10] == '=' ? a + 11

@@ -1,5 +1,6 @@
 /* cmd_cache: `callscope cache list|clear|dir` -- what the cache holds
- * (downloads by URL, size, date; the indexes of GPU runs by first file),
+ * (downloads by URL, size, date; what readers keep there, such as the
+ * indexes of GPU runs, by first file, asked of the reader registry),
  * emptying it, and where it is.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
@@ -10,7 +11,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "formats/gpu_run.h"
+#include "formats/reader.h"
 #include "net/url_cache.h"
 
 static void print_error(struct error *err)
@@ -41,20 +42,14 @@ static int list(const char *root, enum present_format format)
 		print_error(&err);
 		return CLI_EXIT_DATA;
 	}
-	/* the indexes of GPU runs (formats/gpu_run_index.c) */
-	struct gpu_run_index_entry *runs = NULL;
+	/* what the readers keep (ROOT/NAME of each reader's cache_name) */
+	struct reader_cache_entry *runs = NULL;
 	size_t n_runs = 0;
-	char *runs_dir = NULL;
-	if (asprintf(&runs_dir, "%s/runs", root) < 0 ||
-	    gpu_run_index_list(runs_dir, &runs, &n_runs, &err) != STATUS_OK) {
-		if (err.status == STATUS_OK)
-			error_set(&err, STATUS_NOMEM, root, "out of memory");
+	if (reader_cache_list(root, &runs, &n_runs, &err) != STATUS_OK) {
 		print_error(&err);
 		url_cache_list_free(e, n);
-		free(runs_dir);
 		return CLI_EXIT_DATA;
 	}
-	free(runs_dir);
 	if (format == PRESENT_FORMAT_JSON) {
 		json_t *arr = json_array();
 		for (size_t i = 0; arr && i < n; i++) {
@@ -78,7 +73,7 @@ static int list(const char *root, enum present_format format)
 				json_pack("{s:o, s:s, s:I, s:s, s:b, s:b, s:o, "
 					  "s:I}",
 					  "url", present_json_text(runs[i].first),
-					  "kind", "run index", "size",
+					  "kind", runs[i].kind, "size",
 					  (json_int_t)runs[i].bytes, "date",
 					  date, "complete", true, "remote",
 					  false, "path",
@@ -108,9 +103,9 @@ static int list(const char *root, enum present_format format)
 			present_put_text(stdout, runs[i].first);
 			if (runs[i].n_files > 1)
 				printf(" and %" PRIu32 " more", runs[i].n_files - 1);
-			fputs("  (index of a GPU run)\n", stdout);
+			printf("  (%s)\n", runs[i].label);
 		}
-	gpu_run_index_list_free(runs, n_runs);
+	reader_cache_list_free(runs, n_runs);
 	url_cache_list_free(e, n);
 	return CLI_EXIT_OK;
 }

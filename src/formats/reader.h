@@ -96,29 +96,38 @@ struct reader_progress {
 	bool done;
 };
 
+/* One reader option, READER:KEY=VALUE (libarchive's set_option shape):
+ * `reader` names a reader or a group of readers that take the same
+ * options ("gpu": the GPU runs, rocpd and nsight), `key` the option
+ * ("align-clocks"), `value` its text ("yes").  The strings are the
+ * caller's and must outlive the open. */
+struct reader_option {
+	const char *reader;
+	const char *key;
+	const char *value;
+};
+
 struct reader_options {
-	/* DCPI: directories where the profiled programs' ELF images are */
+	/* The options given (--option, and the flags mapped to options by
+	 * reader_flag_option); each reader takes those addressed to it
+	 * (reader_options_apply) and ignores the others. */
+	const struct reader_option *list;
+	size_t n;
+	/* DCPI: directories where the profiled programs' ELF images are,
+	 * the dcpi:image-path options (filled by reader_options_image_path
+	 * until the DCPI reader parses its own options; review 7.2 item 4) */
 	const char *const *image_path;
 	size_t n_image_path;
-	/* Extra-P: how repetitions of a measurement point combine ("mean",
-	 * "median", "min", "max"); NULL: the reader's default */
-	const char *aggregate;
-	/* Where a reader that must scan a whole database before showing it
-	 * (the GPU runs) may keep an index of what the scan found, so that
-	 * later opens skip it; NULL: no index is read or written. */
-	const char *index_dir;
-	/* Runs of several hosts (GPU traces): shift each host's times so
-	 * that its first event is at the run's start (their clocks are
-	 * independent); false: times as stored, with a warning. */
-	bool align_clocks;
+	/* The reader's own cache directory, ROOT/CACHE_NAME (struct reader's
+	 * cache_name), made by src/open.c: a reader that must scan a whole
+	 * database before showing it (the GPU runs) keeps an index of what
+	 * the scan found there, so that later opens skip it; NULL: nothing
+	 * is cached (--no-cache, no cache root). */
+	const char *cache_dir;
 	/* Called during a long scan (NULL: not); must not print when the
 	 * curses screen is up. */
 	void (*progress)(void *ctx, const struct reader_progress *p);
 	void *progress_ctx;
-	/* GPU runs: which kernel name names a kernel, "demangled" (NULL:
-	 * the default, as `nsys stats`), "base" or "mangled"; the readers
-	 * refuse another value (STATUS_USAGE). */
-	const char *kernel_names;
 };
 
 /* One input: one or more paths (several rocpd databases of one run) and
@@ -157,6 +166,19 @@ enum reader_cap {
 const char *reader_cap_name(unsigned bit);
 const char *reader_cap_text(unsigned bit);
 
+/* One thing a reader keeps in its cache directory (`callscope cache
+ * list`): the index of a GPU run, say.  Strings malloc'd except `kind`
+ * and `label`, which are the reader's static texts. */
+struct reader_cache_entry {
+	char *path;        /* where it is (its files are PATH.*) */
+	char *first;       /* what it caches: the first file it stands for */
+	uint32_t n_files;  /* of the input it stands for */
+	uint64_t bytes;    /* of every file of the entry */
+	int64_t date;      /* the newest of their modification times */
+	const char *kind;  /* one word or two for JSON: "run index" */
+	const char *label; /* a few words for text: "index of a GPU run" */
+};
+
 struct reader {
 	const char *name;        /* "hpctoolkit-v4": --help, the man page */
 	const char *description; /* one line: what files it reads */
@@ -170,6 +192,24 @@ struct reader {
 	 * naming the file and the problem in `err`. */
 	enum status (*open)(const struct reader_input *in, struct model **out,
 			    struct error *err);
+	/* Optional (NULL when the reader caches nothing): the name of the
+	 * directory under the cache root where the reader keeps what it
+	 * caches (readers that share one name share the directory), handed
+	 * to open() as reader_options.cache_dir, and the listing of that
+	 * directory for `callscope cache list`.  `dir` need not exist. */
+	const char *cache_name;
+	enum status (*cache_list)(const char *dir,
+				  struct reader_cache_entry **out, size_t *n,
+				  struct error *err);
+	/* Optional (NULL: the reader takes no options): the names options
+	 * are addressed to that this reader answers (its own name, a group
+	 * name), NULL-terminated, and the parse of one option: `state` is
+	 * the reader's (NULL: only check), an unknown key or a bad value is
+	 * STATUS_USAGE with a message that names the option and what is
+	 * known. */
+	const char *const *option_names;
+	enum status (*option)(void *state, const char *key, const char *value,
+			      struct error *err);
 };
 
 /* The readers compiled in, NULL-terminated. */
@@ -185,6 +225,54 @@ const struct reader *reader_choose(const struct reader_probe *p);
 int reader_bid_path(const struct reader *r, const char *path);
 enum status reader_open_path(const struct reader *r, const char *path,
 			     struct model **out, struct error *err);
+
+/* What every reader keeps under the cache root `root` (ROOT/CACHE_NAME,
+ * each directory listed once, in the registry's order): *out malloc'd,
+ * freed with reader_cache_list_free. */
+enum status reader_cache_list(const char *root,
+			      struct reader_cache_entry **out, size_t *n,
+			      struct error *err);
+void reader_cache_list_free(struct reader_cache_entry *e, size_t n);
+
+/* Split "READER:KEY=VALUE" (`text` is kept: the option points into it,
+ * with the ':' and '=' overwritten); STATUS_USAGE when it has not that
+ * shape. */
+enum status reader_option_parse(char *text, struct reader_option *out,
+				struct error *err);
+
+/* The option a command-line flag stands for (the flag without its
+ * dashes, "align-clocks"), with `value` (NULL for a flag that takes none:
+ * "yes"); false when the flag stands for no reader option. */
+bool reader_flag_option(const char *flag, const char *value,
+			struct reader_option *out);
+
+/* How many values flag `flag` takes when it stands for a reader option:
+ * 0 ("align-clocks") or 1 ("kernel-names"); -1 when it stands for none. */
+int reader_flag_arity(const char *flag);
+
+/* Check options before any open: each must be addressed to a name some
+ * reader answers and be taken by that reader (its option(), state NULL);
+ * else STATUS_USAGE naming the option and what is known. */
+enum status reader_options_check(const struct reader_option *list, size_t n,
+				 struct error *err);
+
+/* Hand reader `r` the options of `o` addressed to it (r->option_names),
+ * in order, to parse into `state` (a later one wins); NULL `o`: none. */
+enum status reader_options_apply(const struct reader *r,
+				 const struct reader_options *o, void *state,
+				 struct error *err);
+
+/* Whether the reader named `name` (a model's format) takes option `key`
+ * with `value` (its option(), only checking). */
+bool reader_takes_option(const char *name, const char *key,
+			 const char *value);
+
+/* The dcpi:image-path options of `list` as an array of directories (the
+ * strings are the options'; *out malloc'd, NULL when none): the bridge to
+ * reader_options.image_path until the DCPI reader parses its own. */
+enum status reader_options_image_path(const struct reader_option *list,
+				      size_t n, const char ***out,
+				      size_t *n_out, struct error *err);
 
 /* "a.b; c.d" style listing of every reader's description, joined with
  * `sep`, for messages (heap string, NULL when out of memory). */

@@ -52,18 +52,6 @@ struct open_options {
 	/* The cache root; NULL: $XDG_CACHE_HOME/callscope, else
 	 * ~/.cache/callscope. */
 	const char *cache_dir;
-	/* Not a transfer option: GPU runs of several hosts start each host
-	 * at the run's first event (reader_options.align_clocks). */
-	bool align_clocks;
-	/* Not a transfer option: which kernel name names a GPU run's
-	 * kernels, "demangled" (NULL: the default), "base" or "mangled"
-	 * (reader_options.kernel_names, --kernel-names). */
-	const char *kernel_names;
-	/* Not a transfer option: directories where the profiled programs'
-	 * ELF images are (DCPI, --image-path), handed to the reader as
-	 * reader_options.image_path when no reader options are given. */
-	const char *const *image_path;
-	size_t n_image_path;
 	/* When non-NULL and non-zero, every transfer stops with "cancelled"
 	 * (a SIGINT handler sets it).  Never written by the engine. */
 	volatile sig_atomic_t *cancel;

@@ -1,5 +1,5 @@
 /* fuzz-gpu-rows: libFuzzer target for the row mapping of the SQLite GPU
- * traces (src/formats/gpu_run.c and the nsight, .rpd and rocprofv3
+ * traces (src/formats/gpu_run/gpu_run.c and the nsight, .rpd and rocprofv3
  * layouts): what the readers make of any values in well-formed tables.
  * SQLite's own page format is SQLite's to defend; the readers' job is the
  * rows: NULLs, text or reals in integer columns, negative and huge ids,

@@ -4,7 +4,7 @@
  * with any of the activity tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS,
  * OSRT_API); tables that other tools add (Extra-P's EXTRAP_*, pipit's
  * columns) are ignored.  The tables are read by nsight_read.c into the run
- * of ../gpu_run.c.  Must not depend on curses or on ui/. */
+ * of ../gpu_run/gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include "formats/nsight/nsight_read.h"
@@ -48,8 +48,14 @@ static const struct gpu_run_layout *nsight_layout_of(struct gpu_run_file *f)
 	return &nsight_layout;
 }
 
+extern const struct reader reader_nsight;
+
+/* options are addressed to "nsight" or to "gpu", every GPU run */
+static const char *const nsight_option_names[] = {"nsight", "gpu", NULL};
+
 static const struct gpu_run_family nsight_family = {
     .format = "nsight",
+    .reader = &reader_nsight,
     .noun = "Nsight Systems export",
     .unlinked_where = "placed under their process",
     .layout_of = nsight_layout_of,
@@ -75,4 +81,8 @@ const struct reader reader_nsight = {
 	    READER_CAP_MERGE,
     .bid = nsight_bid,
     .open = nsight_open,
+    .cache_name = "runs",
+    .cache_list = gpu_run_index_list,
+    .option_names = nsight_option_names,
+    .option = gpu_run_option,
 };

@@ -201,11 +201,11 @@ static void query_text(struct gpu_run_file *f, const char *sql, int64_t arg,
 static uint32_t process_node(struct gpu_run *r, uint32_t fi,
 			     struct gpu_run_set *s, int64_t pid)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	uint32_t node;
 	if (gpu_run_map_get(&s->procs, (uint64_t)pid, &node))
 		return node;
-	if (r->second_pass)
+	if (gpu_run_second_pass(r))
 		return MODEL_NONE;
 	char pname[128] = "", name[400];
 	if (s->opt & OPT_PROCESSES)
@@ -216,8 +216,8 @@ static uint32_t process_node(struct gpu_run *r, uint32_t fi,
 	const char *base = strrchr(f->path, '/');
 	base = base ? base + 1 : f->path;
 	snprintf(name, sizeof(name), "pid %" PRId64 "%s%s%s%s%s", pid,
-		 pname[0] ? " " : "", pname, r->n_files > 1 ? " [" : "",
-		 r->n_files > 1 ? base : "", r->n_files > 1 ? "]" : "");
+		 pname[0] ? " " : "", pname, gpu_run_n_files(r) > 1 ? " [" : "",
+		 gpu_run_n_files(r) > 1 ? base : "", gpu_run_n_files(r) > 1 ? "]" : "");
 	node = gpu_run_child(r, 0, NODE_ENTRY, gpu_run_intern(r, name));
 	if (node == MODEL_NONE ||
 	    !gpu_run_map_put(&s->procs, (uint64_t)pid, node))
@@ -228,11 +228,11 @@ static uint32_t process_node(struct gpu_run *r, uint32_t fi,
 static uint32_t thread_node(struct gpu_run *r, uint32_t fi,
 			    struct gpu_run_set *s, int64_t gtid)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	uint32_t node;
 	if (gpu_run_map_get(&s->threads, (uint64_t)gtid, &node))
 		return node;
-	if (r->second_pass)
+	if (gpu_run_second_pass(r))
 		return MODEL_NONE;
 	int64_t pid = gid_pid(gtid), tid = gid_tid(gtid);
 	uint32_t proc = process_node(r, fi, s, pid);
@@ -252,8 +252,8 @@ static uint32_t thread_node(struct gpu_run *r, uint32_t fi,
 		return node;
 	snprintf(label, sizeof(label), "pid %" PRId64 " tid %" PRId64, pid,
 		 tid);
-	r->profile[node] = gpu_run_profile(r, "PROCESS", (uint64_t)pid,
-					   "THREAD", (uint64_t)tid, label);
+	gpu_run_set_node_profile(r, node, gpu_run_profile(r, "PROCESS", (uint64_t)pid,
+					   "THREAD", (uint64_t)tid, label));
 	if (!gpu_run_map_put(&s->threads, (uint64_t)gtid, node))
 		return MODEL_NONE;
 	return node;
@@ -423,7 +423,7 @@ static bool rows_push(struct rows *rs, const struct host_row *h)
 static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				   struct rows *rs, struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
 	const char *sql = NULL;
 	char nvtx_sql[400];
@@ -459,8 +459,7 @@ static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		    !gpu_run_col_int(st, 1, &h.start) ||
 		    !gpu_run_col_int(st, 2, &h.end) || h.start < 0 ||
 		    h.end < h.start || h.rowid < 0) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		if (!gpu_run_col_int(st, 3, &h.gtid))
@@ -491,7 +490,7 @@ static uint64_t corr_key(int64_t pid, int64_t corr)
 
 static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
 	struct rows rs = {0};
 	enum status e = STATUS_OK;
@@ -524,7 +523,7 @@ static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 				   ? MODEL_NONE
 				   : gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
 						   (uint64_t)h->gtid, 0,
-						   r->profile[thread],
+						   gpu_run_node_profile(r, thread),
 						   "pid %" PRId64
 						   " tid %" PRId64,
 						   gid_pid(h->gtid),
@@ -546,7 +545,7 @@ static enum status read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 			: GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_OS);
 		uint32_t node = gpu_run_child(r, parent, kind, h->name);
 		if (node == MODEL_NONE) {
-			if (r->second_pass)
+			if (gpu_run_second_pass(r))
 				continue;
 			e = NOMEM(f);
 			goto out;
@@ -584,7 +583,7 @@ out:
 static enum status read_marks(struct gpu_run *r, uint32_t fi,
 			      struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
 	char sql[300];
 	snprintf(sql, sizeof(sql),
@@ -601,8 +600,7 @@ static enum status read_marks(struct gpu_run *r, uint32_t fi,
 		int64_t rowid, t, gtid, id;
 		if (!gpu_run_col_int(st, 0, &rowid) ||
 		    !gpu_run_col_int(st, 1, &t) || t < 0 || rowid < 0) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		if (!gpu_run_col_int(st, 2, &gtid))
@@ -619,14 +617,14 @@ static enum status read_marks(struct gpu_run *r, uint32_t fi,
 			continue;
 		uint32_t line = gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
 					      (uint64_t)gtid, 0,
-					      r->profile[thread],
+					      gpu_run_node_profile(r, thread),
 					      "pid %" PRId64 " tid %" PRId64,
 					      gid_pid(gtid), gid_tid(gtid));
 		if (line == MODEL_NONE ||
 		    (!gpu_run_instant_add(r, line, (uint64_t)t, name,
 					  (uint64_t)rowid << 3 | SRC_NVTX) &&
-		     !r->second_pass)) {
-			if (r->second_pass)
+		     !gpu_run_second_pass(r))) {
+			if (gpu_run_second_pass(r))
 				continue;
 			e = NOMEM(f);
 			break;
@@ -651,7 +649,7 @@ static const char *kernel_name_column(const struct gpu_run *r,
 {
 	bool dem = s->opt & OPT_KERNEL_DEMANGLED,
 	     man = s->opt & OPT_KERNEL_MANGLED;
-	switch ((enum gpu_run_kernel_names)r->kernel_names) {
+	switch (gpu_run_kernel_choice(r)) {
 	case GPU_RUN_KERNEL_BASE:
 		return "shortName";
 	case GPU_RUN_KERNEL_MANGLED:
@@ -669,7 +667,7 @@ static const char *kernel_name_column(const struct gpu_run *r,
 static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				  struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
 	char sql[480];
 	bool has_pid = s->opt & (src == SRC_KERNEL   ? OPT_KERNEL_PID
@@ -699,8 +697,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		    !gpu_run_col_int(st, 1, &start) ||
 		    !gpu_run_col_int(st, 2, &end) || start < 0 || end < start ||
 		    rowid < 0) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		if (!gpu_run_col_int(st, 3, &dev))
@@ -738,18 +735,12 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				    &parent)) {
 			link = corr_key(pid, corr);
 		} else {
-			if (!r->second_pass)
-				r->unlinked++;
+			gpu_run_add_unlinked(r, 1);
 			uint32_t proc = known_pid ? process_node(r, fi, s, pid)
 						  : MODEL_NONE;
 			if (proc == MODEL_NONE) {
-				if (!r->unattributed && !r->second_pass)
-					r->unattributed = gpu_run_child(
-					    r, 0, NODE_ENTRY,
-					    gpu_run_intern(r,
-							   "<GPU work without "
-							   "a process>"));
-				parent = r->unattributed;
+				parent = gpu_run_unattributed(
+				    r, "<GPU work without a process>");
 			} else {
 				parent = gpu_run_child(
 				    r, proc, NODE_ENTRY,
@@ -762,7 +753,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				    ? MODEL_NONE
 				    : gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
-			if (r->second_pass)
+			if (gpu_run_second_pass(r))
 				continue;
 			e = NOMEM(f);
 			break;
@@ -770,7 +761,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		uint64_t a = (uint64_t)pid << 32 ^ (uint32_t)dev;
 		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE, a,
 					     (uint64_t)stream, NULL, 0);
-		if (line == MODEL_NONE && !r->second_pass) {
+		if (line == MODEL_NONE && !gpu_run_second_pass(r)) {
 			char label[96];
 			snprintf(label, sizeof(label),
 				 "pid %" PRId64 " GPU %" PRId64
@@ -784,7 +775,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		}
 		if (line == MODEL_NONE)
 			continue;
-		r->lines[line].group = TIMELINE_GROUP_STREAM;
+		gpu_run_line_at(r, line)->group = TIMELINE_GROUP_STREAM;
 		/* the same work on its context's line (the other grouping) */
 		int64_t context;
 		if (gpu_run_col_int(st, 9, &context)) {
@@ -794,7 +785,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 			    "pid %" PRId64 " GPU %" PRId64 " context %" PRId64,
 			    pid, dev, context);
 			if (cl != MODEL_NONE) {
-				r->lines[cl].group = TIMELINE_GROUP_QUEUE;
+				gpu_run_line_at(r, cl)->group = TIMELINE_GROUP_QUEUE;
 				gpu_run_line_add(r, cl, (uint64_t)start,
 						 (uint64_t)end, node,
 						 (uint64_t)rowid << 3 | src,
@@ -802,7 +793,7 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 			}
 		}
 		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
-				r->lines[line].profile);
+				gpu_run_line_at(r, line)->profile);
 		if (src != SRC_KERNEL && gpu_run_col_int(st, 8, &bytes) &&
 		    bytes >= 0)
 			gpu_run_add_bytes(r, node, (double)bytes,
@@ -820,9 +811,9 @@ static enum status read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 			       struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	enum status e = STATUS_OK;
-	if (!r->second_pass) {
+	if (!gpu_run_second_pass(r)) {
 		f->sets = calloc(1, sizeof(*f->sets));
 		if (!f->sets || !(f->sets[0].suffix = strdup("")))
 			return NOMEM(f);
@@ -920,7 +911,7 @@ static enum status nsight_detail(struct gpu_run *r,
 				 struct model_kv **out, size_t *n,
 				 struct error *err)
 {
-	struct gpu_run_file *f = &r->files[l->file];
+	struct gpu_run_file *f = gpu_run_file_at(r, l->file);
 	if (event == MODEL_EVENT_NONE)
 		return STATUS_OK;
 	unsigned src = (unsigned)(event & 7);

@@ -3,7 +3,7 @@
 #ifndef CALLSCOPE_NSIGHT_READ_H
 #define CALLSCOPE_NSIGHT_READ_H
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 extern const struct gpu_run_layout nsight_layout;
 

@@ -6,7 +6,7 @@
  * (notes/rocpd.md 0.1: schema_version says 3 in both families); a
  * run's index YAML file (rocpd_index_yaml.c) by its name.  The
  * layouts are read by rocpd_v3.c and rocpd_rpd.c into the run of
- * ../gpu_run.c.  Must not depend on curses or on ui/. */
+ * ../gpu_run/gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <string.h>
@@ -97,8 +97,14 @@ static const struct gpu_run_layout *rocpd_layout_of(struct gpu_run_file *f)
 	return &rocpd_layout_v3;
 }
 
+extern const struct reader reader_rocpd;
+
+/* options are addressed to "rocpd" or to "gpu", every GPU run */
+static const char *const rocpd_option_names[] = {"rocpd", "gpu", NULL};
+
 static const struct gpu_run_family rocpd_family = {
 	.format = "rocpd",
+	.reader = &reader_rocpd,
 	.noun = "ROCm profile",
 	.unlinked_where = "placed by time on their thread",
 	.layout_of = rocpd_layout_of,
@@ -126,4 +132,8 @@ const struct reader reader_rocpd = {
 		READER_CAP_INTERVALS | READER_CAP_COUNTERS | READER_CAP_MERGE,
 	.bid = rocpd_bid,
 	.open = rocpd_open,
+	.cache_name = "runs",
+	.cache_list = gpu_run_index_list,
+	.option_names = rocpd_option_names,
+	.option = gpu_run_option,
 };

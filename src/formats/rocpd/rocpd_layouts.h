@@ -4,7 +4,7 @@
 #ifndef CALLSCOPE_ROCPD_LAYOUTS_H
 #define CALLSCOPE_ROCPD_LAYOUTS_H
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 extern const struct gpu_run_layout rocpd_layout_v3;
 

@@ -146,7 +146,7 @@ static uint32_t thread_node(struct gpu_run *r, struct gpu_run_set *s,
 	uint32_t node, proc;
 	if (gpu_run_map_get(&s->threads, key, &node))
 		return node;
-	if (r->second_pass)
+	if (gpu_run_second_pass(r))
 		return MODEL_NONE;
 	char name[64], label[96];
 	if (!gpu_run_map_get(&s->procs, (uint64_t)pid, &proc)) {
@@ -163,8 +163,10 @@ static uint32_t thread_node(struct gpu_run *r, struct gpu_run_set *s,
 		return node;
 	snprintf(label, sizeof(label), "pid %" PRId64 " tid %" PRId64, pid,
 		 tid);
-	r->profile[node] = gpu_run_profile(r, "PROCESS", (uint64_t)pid, "THREAD",
-					 (uint64_t)tid, label);
+	gpu_run_set_node_profile(r, node,
+				 gpu_run_profile(r, "PROCESS", (uint64_t)pid,
+						 "THREAD", (uint64_t)tid,
+						 label));
 	gpu_run_map_put(&s->threads, key, node);
 	return node;
 }
@@ -174,7 +176,7 @@ static uint32_t thread_node(struct gpu_run *r, struct gpu_run_set *s,
 static enum status read_apis(struct gpu_run *r, uint32_t fi,
 			     struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
 	sqlite3_stmt *st = NULL;
 	struct api_row *rows = NULL;
@@ -194,8 +196,7 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 		    !gpu_run_col_int(st, 3, &a.start) ||
 		    !gpu_run_col_int(st, 4, &a.end) || a.start < 0 ||
 		    a.end < a.start) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		if (!gpu_run_col_int(st, 5, &a.name_id))
@@ -258,7 +259,7 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 				uint32_t line = gpu_run_linef(
 					r, fi, 0, GPU_RUN_LINE_HOST,
 					(uint64_t)a->pid, (uint64_t)a->tid,
-					r->profile[thread],
+					gpu_run_node_profile(r, thread),
 					"pid %" PRId64 " tid %" PRId64,
 					a->pid, a->tid);
 				if (line != MODEL_NONE && text != MODEL_NONE)
@@ -273,7 +274,7 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 		}
 		uint32_t node = gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
-			if (r->second_pass)
+			if (gpu_run_second_pass(r))
 				continue;
 			free(stack);
 			free(nodes);
@@ -294,7 +295,7 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 		uint32_t line = gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
 					      (uint64_t)a->pid,
 					      (uint64_t)a->tid,
-					      r->profile[thread],
+					      gpu_run_node_profile(r, thread),
 					      "pid %" PRId64 " tid %" PRId64,
 					      a->pid, a->tid);
 		if (line != MODEL_NONE)
@@ -376,7 +377,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			    struct error *err)
 {
 	struct streams streams = {0};
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
 	struct gpu_run_map op_api = {0}, sizes = {0};
 	/* second pass: op -> launching API id, the interval link */
@@ -398,7 +399,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &api) &&
 		    gpu_run_idmap_get(&s->regions, (uint64_t)api, &node) &&
 		    (!gpu_run_map_put(&op_api, (uint64_t)op, node) ||
-		     (r->second_pass && api >= 0 && api < UINT32_MAX &&
+		     (gpu_run_second_pass(r) && api >= 0 && api < UINT32_MAX &&
 		      !gpu_run_map_put(&op_link, (uint64_t)op,
 				       (uint32_t)api)))) {
 			e = NOMEM(f);
@@ -459,8 +460,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		int64_t id, gpu, queue, start, end, desc = -1, type = -1;
 		if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 3, &start) ||
 		    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		if (!gpu_run_col_int(st, 1, &gpu))
@@ -477,19 +477,14 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 			name = tname;
 		uint32_t parent;
 		if (!gpu_run_map_get(&op_api, (uint64_t)id, &parent)) {
-			if (!r->second_pass)
-				r->unlinked++;
-			if (!r->unattributed && !r->second_pass)
-				r->unattributed = gpu_run_child(
-					r, 0, NODE_ENTRY,
-					gpu_run_intern(r, "<GPU work without a "
-							"launching API call>"));
-			parent = r->unattributed;
+			gpu_run_add_unlinked(r, 1);
+			parent = gpu_run_unattributed(
+				r, "<GPU work without a launching API call>");
 		}
 		uint8_t kind;
 		if (tname == kernel_type) {
 			kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
-			if (r->kernel_names == GPU_RUN_KERNEL_BASE &&
+			if (gpu_run_kernel_choice(r) == GPU_RUN_KERNEL_BASE &&
 			    gpu_run_col_int(st, 5, &desc))
 				name = op_base_name(r, f, &names, desc, name);
 		} else {
@@ -498,7 +493,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		}
 		uint32_t node = gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
-			if (r->second_pass)
+			if (gpu_run_second_pass(r))
 				continue;
 			e = NOMEM(f);
 			goto out;
@@ -506,7 +501,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE,
 					   (uint64_t)gpu, (uint64_t)queue,
 					   NULL, 0);
-		if (line == MODEL_NONE && !r->second_pass) {
+		if (line == MODEL_NONE && !gpu_run_second_pass(r)) {
 			char label[64];
 			snprintf(label, sizeof(label),
 				 "GPU %" PRId64 " queue %" PRId64, gpu, queue);
@@ -519,7 +514,7 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		}
 		if (line == MODEL_NONE)
 			continue;
-		r->lines[line].group = TIMELINE_GROUP_QUEUE;
+		gpu_run_line_at(r, line)->group = TIMELINE_GROUP_QUEUE;
 		uint32_t api;
 		uint64_t link = gpu_run_map_get(&op_link, (uint64_t)id, &api)
 					? api
@@ -548,14 +543,14 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 							" stream 0x%" PRIx64,
 							gpu, sv);
 			if (sl != MODEL_NONE) {
-				r->lines[sl].group = TIMELINE_GROUP_STREAM;
+				gpu_run_line_at(r, sl)->group = TIMELINE_GROUP_STREAM;
 				gpu_run_line_add(r, sl, (uint64_t)start,
 						 (uint64_t)end, node,
 						 (uint64_t)id, link);
 			}
 		}
 		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
-			      r->lines[line].profile);
+			      gpu_run_line_at(r, line)->profile);
 		uint32_t size;
 		if (gpu_run_map_get(&sizes, (uint64_t)id, &size))
 			gpu_run_add_bytes(r, node, size,
@@ -584,7 +579,7 @@ out:
 static enum status read_monitor(struct gpu_run *r, uint32_t fi,
 				struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	sqlite3_stmt *st = NULL;
 	enum status e = gpu_run_prepare(
 		f,
@@ -614,13 +609,13 @@ static enum status read_monitor(struct gpu_run *r, uint32_t fi,
 		if (line == MODEL_NONE || strcmp(label, cur) != 0) {
 			snprintf(cur, sizeof(cur), "%s", label);
 			line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_COUNTER,
-					  (uint64_t)r->n_lines, 0, label,
+					  (uint64_t)gpu_run_n_lines(r), 0, label,
 					  MODEL_NONE);
 			if (line == MODEL_NONE) {
 				e = NOMEM(f);
 				break;
 			}
-			r->lines[line].unit = gpu_run_intern(r, "");
+			gpu_run_line_at(r, line)->unit = gpu_run_intern(r, "");
 		}
 		if (!gpu_run_counter_push(r, line, (uint64_t)t, value)) {
 			e = NOMEM(f);
@@ -635,9 +630,9 @@ static enum status read_monitor(struct gpu_run *r, uint32_t fi,
 
 static enum status rocpd_rpd_read(struct gpu_run *r, uint32_t fi, struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	enum status e = STATUS_OK;
-	if (!r->second_pass) {
+	if (!gpu_run_second_pass(r)) {
 		f->sets = calloc(1, sizeof(*f->sets));
 		if (!f->sets || !(f->sets[0].suffix = strdup("")))
 			return NOMEM(f);
@@ -648,7 +643,7 @@ static enum status rocpd_rpd_read(struct gpu_run *r, uint32_t fi, struct error *
 	e = read_apis(r, fi, err);
 	if (e == STATUS_OK)
 		e = read_ops(r, fi, err);
-	if (e == STATUS_OK && !r->second_pass && f->sets[0].has_monitor)
+	if (e == STATUS_OK && !gpu_run_second_pass(r) && f->sets[0].has_monitor)
 		e = read_monitor(r, fi, err);
 	gpu_run_idmap_free(&f->sets[0].regions);
 	return e;
@@ -660,7 +655,7 @@ static enum status rocpd_rpd_detail(struct gpu_run *r, const struct gpu_run_line
 			     uint64_t event, struct model_kv **out, size_t *n,
 			     struct error *err)
 {
-	struct gpu_run_file *f = &r->files[l->file];
+	struct gpu_run_file *f = gpu_run_file_at(r, l->file);
 	struct gpu_run_set *s = &f->sets[0];
 	struct model_kv kv[16];
 	char text[16][200];

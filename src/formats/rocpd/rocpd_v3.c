@@ -79,7 +79,7 @@ static const char *proc_label(struct v3_ctx *c, int64_t pid)
 	uint32_t node;
 	if (!gpu_run_map_get(&c->s->procs, (uint64_t)pid, &node))
 		return "";
-	return model_str(model_builder_peek(c->r->b), c->r->name[node]);
+	return gpu_run_node_name(c->r, node);
 }
 
 static uint32_t thread_node(struct v3_ctx *c, int64_t pid, int64_t tid)
@@ -89,7 +89,7 @@ static uint32_t thread_node(struct v3_ctx *c, int64_t pid, int64_t tid)
 	if (gpu_run_map_get(&c->s->threads, key, &node))
 		return node;
 	uint32_t proc = process_node(c, pid);
-	if (proc == MODEL_NONE || c->r->second_pass)
+	if (proc == MODEL_NONE || gpu_run_second_pass(c->r))
 		return MODEL_NONE;
 	char name[64], label[200];
 	snprintf(name, sizeof(name), "thread %" PRId64 "%s", tid,
@@ -101,7 +101,7 @@ static uint32_t thread_node(struct v3_ctx *c, int64_t pid, int64_t tid)
 		 tid);
 	uint32_t prof = gpu_run_profile(c->r, "PROCESS", (uint64_t)pid,
 				      "THREAD", (uint64_t)tid, label);
-	c->r->profile[node] = prof;
+	gpu_run_set_node_profile(c->r, node, prof);
 	gpu_run_map_put(&c->s->threads, key, node);
 	gpu_run_map_put(&c->s->thread_profiles, key, prof);
 	return node;
@@ -111,7 +111,7 @@ static uint32_t host_line(struct v3_ctx *c, int64_t pid, int64_t tid)
 {
 	uint32_t line = gpu_run_line(c->r, c->fi, c->si, GPU_RUN_LINE_HOST,
 				     (uint64_t)pid, (uint64_t)tid, NULL, 0);
-	if (line != MODEL_NONE || c->r->second_pass)
+	if (line != MODEL_NONE || gpu_run_second_pass(c->r))
 		return line;
 	uint32_t prof = MODEL_NONE;
 	gpu_run_map_get(&c->s->thread_profiles,
@@ -189,7 +189,7 @@ static enum status kernel_names(struct v3_ctx *c, sqlite3_stmt *st,
 	for (size_t i = 0; i < n; i++) {
 		const char *name = v[i].display;
 		char base[512];
-		switch ((enum gpu_run_kernel_names)c->r->kernel_names) {
+		switch (gpu_run_kernel_choice(c->r)) {
 		case GPU_RUN_KERNEL_BASE:
 			gpu_run_kernel_base(v[i].display, base, sizeof(base));
 			name = base;
@@ -370,7 +370,7 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 	struct gpu_run *r = c->r;
 	uint32_t node = gpu_run_child(r, parent, p->kind, p->name);
 	if (node == MODEL_NONE)
-		return r->second_pass; /* second pass: nothing to add */
+		return gpu_run_second_pass(r); /* second pass: nothing to add */
 	uint64_t dur = p->end > p->start ? (uint64_t)(p->end - p->start) : 0;
 	uint32_t line, prof = MODEL_NONE;
 	if (p->copy) {
@@ -381,7 +381,7 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 		uint64_t a = (uint64_t)p->pid << 32 ^ (uint64_t)p->agent;
 		line = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_QUEUE, a,
 				  (uint64_t)p->queue, NULL, 0);
-		if (line == MODEL_NONE && !r->second_pass) {
+		if (line == MODEL_NONE && !gpu_run_second_pass(r)) {
 			char label[240], plabel[240];
 			uint32_t gpu = 0;
 			gpu_run_map_get(&c->agents, (uint64_t)p->agent, &gpu);
@@ -404,11 +404,11 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 					  a, (uint64_t)p->queue, label, prof);
 		}
 		if (line != MODEL_NONE)
-			prof = r->lines[line].profile;
+			prof = gpu_run_line_at(r, line)->profile;
 	}
 	if (line == MODEL_NONE)
 		return false;
-	r->lines[line].group = TIMELINE_GROUP_QUEUE;
+	gpu_run_line_at(r, line)->group = TIMELINE_GROUP_QUEUE;
 	/* the same work on its stream's line (the other grouping) */
 	uint32_t sline = MODEL_NONE;
 	if (p->has_stream) {
@@ -416,10 +416,10 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 				      (uint64_t)p->pid, (uint64_t)p->stream,
 				      MODEL_NONE, "%s stream %" PRId64,
 				      proc_label(c, p->pid), p->stream);
-		if (sline == MODEL_NONE && !r->second_pass)
+		if (sline == MODEL_NONE && !gpu_run_second_pass(r))
 			return false;
 		if (sline != MODEL_NONE)
-			r->lines[sline].group = TIMELINE_GROUP_STREAM;
+			gpu_run_line_at(r, sline)->group = TIMELINE_GROUP_STREAM;
 	}
 	gpu_run_add_gpu(r, node, dur, prof);
 	if (p->copy && p->bytes >= 0)
@@ -478,8 +478,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		    !gpu_run_col_int(st, 2, &tid) ||
 		    !gpu_run_col_int(st, 3, &start) ||
 		    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		uint32_t parent = MODEL_NONE, thread = thread_node(c, pid, tid);
@@ -489,7 +488,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 			 * its message, out of the tree */
 			const char *msg = (const char *)sqlite3_column_text(st, 7);
 			uint32_t name = gpu_run_intern(r, msg && *msg ? msg : op);
-			uint32_t line = thread != MODEL_NONE || r->second_pass
+			uint32_t line = thread != MODEL_NONE || gpu_run_second_pass(r)
 						? host_line(c, pid, tid)
 						: MODEL_NONE;
 			if (line != MODEL_NONE && name != MODEL_NONE)
@@ -517,7 +516,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		}
 		uint32_t node = gpu_run_child(r, parent, kind, name);
 		if (node == MODEL_NONE) {
-			if (r->second_pass)
+			if (gpu_run_second_pass(r))
 				continue;
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
@@ -535,7 +534,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		if (line == MODEL_NONE ||
 		    !gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end,
 				    node, (uint64_t)id, (uint64_t)id)) {
-			if (r->second_pass)
+			if (gpu_run_second_pass(r))
 				continue;
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
@@ -597,8 +596,7 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 		    !gpu_run_col_int(st, 1, &tid) ||
 		    !gpu_run_col_int(st, 2, &t) || t < 0 ||
 		    !gpu_run_col_int(st, 5, &rowid) || rowid < 0) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		const char *msg = (const char *)sqlite3_column_text(st, 4);
@@ -609,7 +607,7 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 			name = set_string(c, name_id);
 		else
 			name = gpu_run_intern(r, "<instant>");
-		if (!r->second_pass && thread_node(c, pid, tid) == MODEL_NONE)
+		if (!gpu_run_second_pass(r) && thread_node(c, pid, tid) == MODEL_NONE)
 			continue;
 		uint32_t line = host_line(c, pid, tid);
 		if (line == MODEL_NONE || name == MODEL_NONE)
@@ -620,7 +618,7 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 		if (!gpu_run_instant_add(r, line, (uint64_t)t, name,
 					 ROCPD_SAMPLE_EVENT |
 						 (uint64_t)rowid) &&
-		    !r->second_pass) {
+		    !gpu_run_second_pass(r)) {
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
 			goto out;
@@ -747,8 +745,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		    !gpu_run_col_int(st, 3, &p.start) ||
 		    !gpu_run_col_int(st, 4, &p.end) || p.start < 0 ||
 		    p.end < p.start) {
-			if (!r->second_pass)
-				r->skipped_rows++;
+			gpu_run_skip_row(r);
 			continue;
 		}
 		if (!gpu_run_col_int(st, 2, &p.tid))
@@ -781,7 +778,7 @@ static enum status read_gpu(struct v3_ctx *c, bool copy,
 		if (gpu_run_col_int(st, 5, &stack) && stack != 0 &&
 		    gpu_run_idmap_get(&c->s->regions, (uint64_t)stack, &parent)) {
 			p.link = (uint64_t)stack;
-			if (!place(c, parent, &p) && !r->second_pass) {
+			if (!place(c, parent, &p) && !gpu_run_second_pass(r)) {
 				s = error_set(err, STATUS_NOMEM, c->f->path,
 					      "out of memory");
 				goto out;
@@ -810,8 +807,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 	struct gpu_run *r = c->r;
 	if (pl->n == 0)
 		return STATUS_OK;
-	if (!r->second_pass)
-		r->unlinked += pl->n;
+	gpu_run_add_unlinked(r, pl->n);
 	/* the regions of the threads concerned, one sorted array each */
 	struct tl {
 		int64_t pid, tid;
@@ -911,7 +907,7 @@ static enum status resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 			parent = process_node(c, p->pid);
 		if (parent == MODEL_NONE)
 			continue;
-		if (!place(c, parent, p) && !r->second_pass) {
+		if (!place(c, parent, p) && !gpu_run_second_pass(r)) {
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
 			goto out;
@@ -968,9 +964,9 @@ static enum status counter_lines(struct v3_ctx *c, struct error *err)
 
 static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *err)
 {
-	struct gpu_run_file *f = &r->files[fi];
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	enum status s = STATUS_OK;
-	if (!r->second_pass) {
+	if (!gpu_run_second_pass(r)) {
 		s = rocpd_v3_find_sets(f, err);
 		for (size_t i = 0; i < f->n_sets && s == STATUS_OK; i++)
 			s = rocpd_v3_check_set(f, &f->sets[i], err);
@@ -981,14 +977,14 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 		struct v3_ctx c = {.r = r, .f = f, .fi = fi, .si = si,
 				   .s = &f->sets[si]};
 		struct pending_list pend = {0};
-		if (!r->second_pass)
+		if (!gpu_run_second_pass(r))
 			s = read_meta(&c, err);
 		read_agents(&c);
 		if (s == STATUS_OK)
 			s = read_regions(&c, err);
 		if (s == STATUS_OK)
 			s = read_samples(&c, err);
-		if (s == STATUS_OK && c.s->has_pmc && !r->second_pass)
+		if (s == STATUS_OK && c.s->has_pmc && !gpu_run_second_pass(r))
 			s = read_pmc(&c, err);
 		if (s == STATUS_OK)
 			s = read_gpu(&c, false, &pend, err);
@@ -996,7 +992,7 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 			s = read_gpu(&c, true, &pend, err);
 		if (s == STATUS_OK)
 			s = resolve_pending(&c, &pend, err);
-		if (s == STATUS_OK && !r->second_pass)
+		if (s == STATUS_OK && !gpu_run_second_pass(r))
 			s = counter_lines(&c, err);
 		free(pend.p);
 		free(c.pmc);

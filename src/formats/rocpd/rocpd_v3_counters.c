@@ -12,7 +12,7 @@
  * allocates the new size at the address.  One sample per distinct time
  * (the value after every change at that time).  First pass only; the
  * lines are kept with the run (and its index).  Depends on the run
- * (formats/gpu_run.h) only. */
+ * (formats/gpu_run/gpu_run.h) only. */
 #include "config.h"
 
 #include "formats/rocpd/rocpd_v3_counters.h"
@@ -72,10 +72,9 @@ static const char *proc_name(struct gpu_run *r, struct gpu_run_set *s,
 			     int64_t pid)
 {
 	uint32_t node;
-	if (!gpu_run_map_get(&s->procs, (uint64_t)pid, &node) ||
-	    node >= r->n_nodes)
+	if (!gpu_run_map_get(&s->procs, (uint64_t)pid, &node))
 		return "";
-	return model_str(model_builder_peek(r->b), r->name[node]);
+	return gpu_run_node_name(r, node); /* "" past the nodes */
 }
 
 /* Sort the steps and add one counter line per key: the running sum. */
@@ -118,7 +117,7 @@ static enum status emit(struct gpu_run *r, struct rocpd_v3_counter_ctx *c,
 			if (line == MODEL_NONE)
 				return error_set(err, STATUS_NOMEM, c->f->path,
 						 "out of memory");
-			r->lines[line].unit = gpu_run_intern(r, "bytes");
+			gpu_run_line_at(r, line)->unit = gpu_run_intern(r, "bytes");
 			sum = 0;
 		}
 		sum += p->delta;
@@ -279,7 +278,7 @@ enum status rocpd_v3_counter_lines(struct gpu_run *r,
 				   struct rocpd_v3_counter_ctx *c,
 				   struct error *err)
 {
-	if (r->second_pass)
+	if (gpu_run_second_pass(r))
 		return STATUS_OK;
 	struct steps copies = {0}, allocs = {0};
 	struct line_of *keys = NULL;

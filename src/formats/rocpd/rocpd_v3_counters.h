@@ -4,7 +4,7 @@
 #ifndef CALLSCOPE_ROCPD_V3_COUNTERS_H
 #define CALLSCOPE_ROCPD_V3_COUNTERS_H
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 
 struct rocpd_v3_counter_ctx {
 	struct gpu_run_file *f;

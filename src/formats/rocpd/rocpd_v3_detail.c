@@ -102,7 +102,7 @@ enum status rocpd_v3_detail(struct gpu_run *r, const struct gpu_run_line *l,
 			    uint64_t event, struct model_kv **out, size_t *n,
 			    struct error *err)
 {
-	struct gpu_run_file *f = &r->files[l->file];
+	struct gpu_run_file *f = gpu_run_file_at(r, l->file);
 	struct gpu_run_set *s = &f->sets[l->set];
 	struct kvs k = {.n = 0};
 	char *sql = NULL, *a = NULL, *b = NULL;

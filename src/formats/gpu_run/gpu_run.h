@@ -6,8 +6,10 @@
  * profiles, its timelines (interval lines read again, lazily, when the
  * trace first needs them) and the value and trace providers.  Each table
  * layout is read by its format's files through a struct gpu_run_layout
- * (rocpd/rocpd_v3.c, rocpd/rocpd_rpd.c, nsight/nsight_read.c).  Depends
- * on core/,
+ * (rocpd/rocpd_v3.c, rocpd/rocpd_rpd.c, nsight/nsight_read.c).  This
+ * header is what those layouts see (struct gpu_run is opaque to them:
+ * gpu_run_internal.h is the library's own); only formats/rocpd/ and
+ * formats/nsight/ include it (tests/check-layers.sh).  Depends on core/,
  * model/ and io/ only; never prints. */
 #ifndef CALLSCOPE_GPU_RUN_H
 #define CALLSCOPE_GPU_RUN_H
@@ -27,7 +29,7 @@ struct gpu_run_line;
 
 /* A table layout: the first pass (tree, counts, profiles, lines) and the
  * second (intervals of every line of the file, in file order) are both
- * `read` (gpu_run.second_pass tells which); `detail` gives the attributes
+ * `read` (gpu_run_second_pass() tells which); `detail` gives the attributes
  * of an event of a line (trace_ops.event_detail). */
 struct gpu_run_layout {
 	enum status (*read)(struct gpu_run *r, uint32_t file,
@@ -62,7 +64,7 @@ enum gpu_run_group {
 #define GPU_RUN_KIND_PLAIN(k) ((uint8_t)((k) & 15))
 #define GPU_RUN_KIND_GROUP(k) ((uint8_t)((k) >> 4))
 
-/* Which kernel name the readers use (reader_options.kernel_names), as
+/* Which kernel name the readers use (the option gpu:kernel-names), as
  * `nsys stats` does: the demangled name by default, the base (short)
  * name, or the mangled one.  Kernels whose chosen names are equal are one
  * kernel. */
@@ -76,13 +78,28 @@ enum gpu_run_kernel_names {
  * ("void ns::gemm<float>(float*)" -> "gemm"); a name that is not C++ (a
  * mangled or assembler name) as it is.  Cut to `size` - 1 bytes. */
 void gpu_run_kernel_base(const char *name, char *out, size_t size);
-/* The choice named `s` (NULL: the default); false for an unknown name. */
-bool gpu_run_kernel_names_parse(const char *s,
-				enum gpu_run_kernel_names *out);
+
+/* The options of a GPU run (READER:KEY=VALUE, formats/reader.h), taken
+ * by both readers under "gpu" and their own names:
+ *   align-clocks=yes|no   runs of several hosts: shift each host's times
+ *                         so that its first event is at the run's start
+ *                         (their clocks are independent); no: times as
+ *                         stored, with a warning
+ *   kernel-names=demangled|base|mangled   which name names a kernel */
+struct gpu_run_settings {
+	bool align_clocks;
+	enum gpu_run_kernel_names kernel_names;
+};
+/* struct reader's `option` of the GPU readers: parse one option into
+ * `state` (a struct gpu_run_settings; NULL: only check). */
+enum status gpu_run_option(void *state, const char *key, const char *value,
+			   struct error *err);
 
 /* A family of files read as one run. */
 struct gpu_run_family {
 	const char *format; /* the model's format name: "rocpd" */
+	/* the reader of the family: whose options the run takes */
+	const struct reader *reader;
 	const char *noun;   /* in titles and messages: "ROCm profile" */
 	/* where GPU work without a launching API call is put, for the
 	 * warning: "placed by time on their thread" */
@@ -122,7 +139,6 @@ struct gpu_run_map {
 bool gpu_run_map_put(struct gpu_run_map *m, uint64_t key, uint32_t val);
 bool gpu_run_map_get(const struct gpu_run_map *m, uint64_t key, uint32_t *val);
 void gpu_run_map_free(struct gpu_run_map *m);
-uint64_t gpu_run_mix64(uint64_t x); /* a 64-bit finalizer (murmur3) */
 
 /* Row ids -> u32 (gpu_run_map.c): ids nearly in order in an array, the
  * rest hashed; a value of UINT32_MAX is hashed too. */
@@ -233,153 +249,51 @@ struct gpu_run_line {
 	uint32_t unit;
 };
 
-struct gpu_run {
-	const struct gpu_run_family *family;
-	struct model_builder *b; /* during open only */
-	bool second_pass;        /* reading intervals: find, never add */
-	uint8_t kernel_names;    /* enum gpu_run_kernel_names */
-	char *path;              /* the model's path (first input) */
+/* The run being read: opaque to the layouts (rocpd/, nsight/), which
+ * read and set it through the functions below; its members are
+ * gpu_run_internal.h's, for the library's own files. */
+struct gpu_run;
 
-	struct gpu_run_file *files;
-	size_t n_files;
+/* ---- what a layout reads and sets of the run ------------------------------ */
 
-	/* the node mirror (index = ctx id = model node index) */
-	uint32_t *parent, *name;
-	uint8_t *kind;
-	uint32_t *profile; /* thread profile of the node, MODEL_NONE */
-	uint32_t n_nodes, cap_nodes;
-	struct gpu_run_map node_keys; /* hash(parent, kind, name) chains */
-	struct gpu_run_map texts;     /* hash(text) -> string handle */
-	struct gpu_run_map functions; /* kind << 32 | name -> function */
-	uint32_t *node_next;        /* next node with the same hash */
+/* Whether the run is in its second pass (reading intervals: find nodes
+ * and lines, never add). */
+bool gpu_run_second_pass(const struct gpu_run *r);
+/* The kernel names chosen (the option kernel-names). */
+enum gpu_run_kernel_names gpu_run_kernel_choice(const struct gpu_run *r);
+/* The run's files and lines (indexes below gpu_run_n_files / _n_lines). */
+size_t gpu_run_n_files(const struct gpu_run *r);
+struct gpu_run_file *gpu_run_file_at(struct gpu_run *r, size_t fi);
+uint32_t gpu_run_n_lines(const struct gpu_run *r);
+struct gpu_run_line *gpu_run_line_at(struct gpu_run *r, uint32_t line);
+/* Node `node`'s name ("" past the nodes) and thread profile (MODEL_NONE:
+ * none). */
+const char *gpu_run_node_name(const struct gpu_run *r, uint32_t node);
+uint32_t gpu_run_node_profile(const struct gpu_run *r, uint32_t node);
+void gpu_run_set_node_profile(struct gpu_run *r, uint32_t node,
+			      uint32_t profile);
+/* First pass: count a row with unusable times (skipped), and `n` pieces
+ * of GPU work placed by time or by thread (unlinked), for the warnings;
+ * nothing in the second pass. */
+void gpu_run_skip_row(struct gpu_run *r);
+void gpu_run_add_unlinked(struct gpu_run *r, uint64_t n);
+/* The node under the root for GPU work the layout cannot place (with no
+ * launching API call, no process), named `label`, made in the first pass
+ * when first asked for (0 when there is none); one per run. */
+uint32_t gpu_run_unattributed(struct gpu_run *r, const char *label);
 
-	/* values per node (exclusive GPU time, calls, bytes; API times) */
-	double *gpu, *calls, *bytes, *api_incl, *api_excl;
-	/* the node's own intervals (kernels, copies, API calls, ranges):
-	 * count, sum, min, max and sum of squares of their durations; the
-	 * time of the copies whose size is known */
-	double *dur_n, *dur_sum, *dur_min, *dur_max, *dur_sq, *sized_ns;
-	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api,
-			     16 durations, 32 sized copy time */
-	/* The host whose clock file i's times come from (a string handle;
-	 * 0: unknown or several), set by the layout; and the shift added to
-	 * them when clocks are aligned (gpu_run_align, 0 otherwise). */
-	uint32_t *file_host;
-	int64_t *file_shift;
-	/* Hardware counters (rocpd: the per-dispatch PMC values): counter
-	 * k is named counter_name[k] (a string handle); counter[k][node]
-	 * sums its values over the node's dispatches, NaN where none had it.
-	 * Model statistic GPU_RUN_COUNTER_STAT + k. */
-	uint32_t n_counters;
-	uint32_t *counter_name;
-	double **counter;
-	/* GPU time and calls per (node, queue profile) */
-	struct gpu_run_map queue_split; /* node << 32 | profile -> slot */
-	double *split_gpu, *split_calls;
-	uint32_t n_split, cap_split;
-
-	struct gpu_run_line *lines;
-	uint32_t n_lines, cap_lines;
-	struct gpu_run_map line_keys; /* hash -> line chain */
-	uint32_t *line_next;
-	/* the line each kind found last, + 1 (0: none): rows of a table
-	 * mostly go to the line of the row before */
-	uint32_t line_hit[8];
-	/* the node gpu_run_child found or made last per kind, + 1 */
-	uint32_t child_hit[8];
-
-	uint64_t time_min, time_max;
-	uint32_t n_strings; /* the model's strings (a check of instants) */
-	uint64_t skipped_rows; /* rows with unusable times */
-	uint64_t unlinked;     /* GPU work placed by time or by thread */
-	uint32_t unattributed; /* node for GPU work with no process, or 0 */
-
-	/* the run's index (gpu_run_index.c): DIR/KEY, NULL for none; the
-	 * stamp that ties the interval files to the run file (0: none yet);
-	 * while the run file is read, its string and profile counts */
-	char *index_base;
-	uint64_t index_stamp;
-	uint32_t index_strings, index_profiles;
-
-	/* the first pass's progress (reader_options.progress) */
-	const struct reader_options *options;
-	struct reader_progress progress;
-	double scan_began, last_report; /* monotonic seconds */
-
-	pthread_mutex_t lock; /* lazy reads and SQLite statements */
-	struct error lazy_err;
-	bool lazy_failed;
-};
-
-/* ---- the run's index (gpu_run_index.c) ------------------------------------ */
-
-/* Name the run's index in directory `dir` (created when missing) from its
- * family and files: r->index_base.  False when a file has no real path
- * or the directory cannot be made: the run then has no index. */
-bool gpu_run_index_name(struct gpu_run *r, const char *dir);
-/* Fill a fresh run (its files opened, nothing read, the root its only
- * node) from its index: true when the index exists, matches every file
- * and checks out.  False leaves `r` half filled: the caller starts over
- * with a new run. */
-bool gpu_run_index_load(struct gpu_run *r);
-/* Write the index of a run whose first pass just ended (before its
- * builder finishes); failures leave no index. */
-void gpu_run_index_save(struct gpu_run *r);
-/* Map file `fi`'s intervals from the index: true when found and checked
- * (the file's lines then hold them, f->iv_map set). */
-bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi);
-/* Whether file `fi` of a run opened from its index is still the file the
- * index was checked against (its connection is opened late). */
-bool gpu_run_index_unchanged(struct gpu_run *r, uint32_t fi);
-/* One run's index in a directory, for `callscope cache list`. */
-struct gpu_run_index_entry {
-	char *path;      /* DIR/KEY (its files are DIR/KEY.*) */
-	char *first;     /* the run's first file (its real path) */
-	uint32_t n_files;
-	uint64_t bytes;  /* of every DIR/KEY.* file */
-	int64_t date;    /* the newest of their modification times */
-};
 /* The runs indexed in `dir` (none when it does not exist), sorted by
- * path; *out malloc'd, freed with gpu_run_index_list_free.  An index that
- * does not read is listed with first "?" (it is ignored when opened). */
+ * path, one entry per run (its files are PATH.*, `first` the run's first
+ * file, its real path): the readers' cache_list (formats/reader.h); *out
+ * malloc'd, freed with reader_cache_list_free.  An index that does not
+ * read is listed with first "?" (it is ignored when opened). */
 enum status gpu_run_index_list(const char *dir,
-			       struct gpu_run_index_entry **out, size_t *n,
+			       struct reader_cache_entry **out, size_t *n,
 			       struct error *err);
-void gpu_run_index_list_free(struct gpu_run_index_entry *e, size_t n);
-
-/* Write file `fi`'s sorted, linked intervals after its second pass. */
-void gpu_run_index_save_file(struct gpu_run *r, uint32_t fi);
-
-/* Count one row of the first pass; now and then report the progress. */
-void gpu_run_row_seen(struct gpu_run *r);
-/* Hand r->progress to the options' hook: when `last`, else at most four
- * times a second. */
-void gpu_run_report(struct gpu_run *r, bool last);
-
-/* ---- the first pass (gpu_run_scan.c) ---------------------------------------- */
-
-/* A run of `n` files (none opened) with only the root node, or NULL when
- * out of memory. */
-struct gpu_run *gpu_run_blank(const struct gpu_run_family *family,
-			      const char *shown, size_t n);
-/* Free a run that never became a model (its builder too). */
-void gpu_run_discard(struct gpu_run *r);
-/* Add GPU time and calls of `node` on queue profile `queue_profile`. */
-void gpu_run_split_add(struct gpu_run *r, uint32_t node,
-		       uint32_t queue_profile, double gpu, double calls);
-/* The first pass over every file of `r` (opened, nothing read): files
- * read side by side, one table-set reader per file in a run of its own
- * that is merged into `r` in file order, so that the result is the one
- * a pass file after file gives.  Reports r->progress. */
-enum status gpu_run_scan(struct gpu_run *r, struct error *err);
 
 /* Interning through the builder; in the second pass (builder gone) only
  * texts interned in the first are found (MODEL_NONE otherwise). */
 uint32_t gpu_run_intern(struct gpu_run *r, const char *s);
-
-/* The file name of group `group`'s functions in `family`'s runs. */
-const char *gpu_run_group_name(const struct gpu_run_family *family,
-			       uint8_t group);
 
 /* The child of `parent` with kind `kind` (GPU_RUN_KIND: a node kind and
  * a group) and name handle `name`: found, or
@@ -497,14 +411,5 @@ enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err
 enum status gpu_run_open_input(const struct gpu_run_family *family,
 			       const struct reader_input *in,
 			       struct model **out, struct error *err);
-
-/* Open the run of `paths` (files; directories already expanded) into a
- * model.  From `options` (NULL: none): index_dir, where the run's index is
- * kept so that only the first open of a run scans its files, and the
- * progress hook of that scan. */
-enum status gpu_run_open(const struct gpu_run_family *family,
-			 const char *shown, char **paths, size_t n,
-			 const struct reader_options *options,
-			 struct model **out, struct error *err);
 
 #endif

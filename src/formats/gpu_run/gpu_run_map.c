@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 /* ---- u64 -> u32 map ---------------------------------------------------- */
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 static enum status add_stat(struct model_builder *b, const char *metric,
 			    uint32_t id, bool excl_only, uint32_t *out,

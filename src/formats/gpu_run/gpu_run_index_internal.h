@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"

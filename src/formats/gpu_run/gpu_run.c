@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
 #include "core/symbol_name.h"
-#include "formats/gpu_run_internal.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 #include "io/sqlite_ro.h"
 
 /* ---- nodes and values -------------------------------------------------- */
@@ -179,6 +179,107 @@ bool gpu_run_kernel_names_parse(const char *s, enum gpu_run_kernel_names *out)
 	else
 		return false;
 	return true;
+}
+
+enum status gpu_run_option(void *state, const char *key, const char *value,
+			   struct error *err)
+{
+	struct gpu_run_settings *set = state, ignored;
+	if (!set)
+		set = &ignored;
+	if (strcmp(key, "align-clocks") == 0) {
+		if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0 ||
+		    strcmp(value, "1") == 0)
+			set->align_clocks = true;
+		else if (strcmp(value, "no") == 0 ||
+			 strcmp(value, "false") == 0 || strcmp(value, "0") == 0)
+			set->align_clocks = false;
+		else
+			return error_set(err, STATUS_USAGE, NULL,
+					 "align-clocks: yes or no, not '%s'",
+					 value);
+	} else if (strcmp(key, "kernel-names") == 0) {
+		if (!gpu_run_kernel_names_parse(value, &set->kernel_names))
+			return error_set(err, STATUS_USAGE, NULL,
+					 "kernel names: base, demangled or "
+					 "mangled, not '%s'",
+					 value);
+	} else {
+		return error_set(err, STATUS_USAGE, NULL,
+				 "GPU runs have no option '%s' (they take "
+				 "align-clocks=yes|no and "
+				 "kernel-names=demangled|base|mangled)",
+				 key);
+	}
+	return STATUS_OK;
+}
+
+bool gpu_run_second_pass(const struct gpu_run *r)
+{
+	return r->second_pass;
+}
+
+enum gpu_run_kernel_names gpu_run_kernel_choice(const struct gpu_run *r)
+{
+	return (enum gpu_run_kernel_names)r->kernel_names;
+}
+
+size_t gpu_run_n_files(const struct gpu_run *r)
+{
+	return r->n_files;
+}
+
+struct gpu_run_file *gpu_run_file_at(struct gpu_run *r, size_t fi)
+{
+	return &r->files[fi];
+}
+
+uint32_t gpu_run_n_lines(const struct gpu_run *r)
+{
+	return r->n_lines;
+}
+
+struct gpu_run_line *gpu_run_line_at(struct gpu_run *r, uint32_t line)
+{
+	return &r->lines[line];
+}
+
+const char *gpu_run_node_name(const struct gpu_run *r, uint32_t node)
+{
+	if (node >= r->n_nodes)
+		return "";
+	return model_str(model_builder_peek(r->b), r->name[node]);
+}
+
+uint32_t gpu_run_node_profile(const struct gpu_run *r, uint32_t node)
+{
+	return r->profile[node];
+}
+
+void gpu_run_set_node_profile(struct gpu_run *r, uint32_t node,
+			      uint32_t profile)
+{
+	r->profile[node] = profile;
+}
+
+void gpu_run_skip_row(struct gpu_run *r)
+{
+	if (!r->second_pass)
+		r->skipped_rows++;
+}
+
+void gpu_run_add_unlinked(struct gpu_run *r, uint64_t n)
+{
+	if (!r->second_pass)
+		r->unlinked += n;
+}
+
+uint32_t gpu_run_unattributed(struct gpu_run *r, const char *label)
+{
+	if (!r->unattributed && !r->second_pass)
+		r->unattributed = gpu_run_child(r, 0, NODE_ENTRY,
+						gpu_run_intern(r, label));
+	return r->unattributed;
 }
 
 uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
@@ -772,17 +873,13 @@ static enum status run_new(const struct gpu_run_family *family,
 static enum status run_scanned(const struct gpu_run_family *family,
 			       const char *shown, char **paths, size_t n,
 			       const struct reader_options *options,
+			       enum gpu_run_kernel_names kn,
 			       struct gpu_run **out, struct error *err)
 {
 	struct gpu_run *r;
-	const char *index_dir = options ? options->index_dir : NULL;
+	const char *index_dir = options ? options->cache_dir : NULL;
 	enum status st;
 	bool named = false;
-	enum gpu_run_kernel_names kn;
-	if (!gpu_run_kernel_names_parse(options ? options->kernel_names : NULL,
-					&kn))
-		return error_set(err, STATUS_USAGE, shown,
-				 "kernel names: base, demangled or mangled");
 	if (index_dir) {
 		/* from the index: the files are opened only when needed */
 		st = run_new(family, shown, paths, n, true, &r, err);
@@ -906,8 +1003,12 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 {
 	*out = NULL;
 	struct gpu_run *r = NULL;
-	enum status st = run_scanned(family, shown, paths, n, options, &r,
-				     err);
+	struct gpu_run_settings set = {0};
+	enum status st =
+		reader_options_apply(family->reader, options, &set, err);
+	if (st == STATUS_OK)
+		st = run_scanned(family, shown, paths, n, options,
+				 set.kernel_names, &r, err);
 	if (st != STATUS_OK)
 		return st;
 	if (!r)
@@ -922,7 +1023,7 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 			r->present[p] |= 8;
 		}
 	}
-	align_clocks(r, options && options->align_clocks);
+	align_clocks(r, set.align_clocks);
 	st = gpu_run_add_columns(r, err);
 	if (st == STATUS_OK)
 		st = add_lines(r, err);

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 
 

@@ -14,7 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 struct paths {
 	char **v;

@@ -19,7 +19,8 @@
  * one reported, as without threads. */
 #include "config.h"
 
-#include "formats/gpu_run.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -34,8 +34,8 @@
  * gpu_run_index_read.c. */
 #include "config.h"
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_index_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_index_internal.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -45,8 +45,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "net/url_cache.h"
 
 /* ---- identity ------------------------------------------------------------ */
 
@@ -98,11 +96,7 @@ bool gpu_run_index_name(struct gpu_run *r, const char *dir)
 	}
 	free(r->index_base);
 	r->index_base = NULL;
-	struct error err = {0};
-	bool made = url_cache_mkdirs(dir, &err) == STATUS_OK;
-	error_clear(&err);
-	if (!made)
-		return false;
+	/* `dir` exists: the reader's cache directory, made by src/open.c */
 	return asprintf(&r->index_base, "%s/%016" PRIx64, dir, h) >= 0;
 }
 

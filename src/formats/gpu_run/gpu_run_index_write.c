@@ -6,8 +6,8 @@
  * budget kept.  A failure leaves no index and is not an error. */
 #include "config.h"
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_index_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_index_internal.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

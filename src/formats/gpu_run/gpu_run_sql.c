@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_internal.h"
 
 /* ---- SQLite helpers ------------------------------------------------------ */
 

@@ -6,8 +6,8 @@
  * check out is ignored: the run is scanned again. */
 #include "config.h"
 
-#include "formats/gpu_run.h"
-#include "formats/gpu_run_index_internal.h"
+#include "formats/gpu_run/gpu_run.h"
+#include "formats/gpu_run/gpu_run_index_internal.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -552,12 +552,12 @@ static void describe(int dirfd_, const char *name, char **first,
 
 static int entry_cmp(const void *pa, const void *pb)
 {
-	const struct gpu_run_index_entry *a = pa, *b = pb;
+	const struct reader_cache_entry *a = pa, *b = pb;
 	return strcmp(a->path, b->path);
 }
 
 enum status gpu_run_index_list(const char *dir,
-			       struct gpu_run_index_entry **out, size_t *n,
+			       struct reader_cache_entry **out, size_t *n,
 			       struct error *err)
 {
 	*out = NULL;
@@ -565,7 +565,7 @@ enum status gpu_run_index_list(const char *dir,
 	DIR *d = opendir(dir);
 	if (!d)
 		return STATUS_OK;
-	struct gpu_run_index_entry *v = NULL;
+	struct reader_cache_entry *v = NULL;
 	size_t cap = 0;
 	enum status st = STATUS_OK;
 	struct dirent *e;
@@ -582,7 +582,7 @@ enum status gpu_run_index_list(const char *dir,
 		if (i == *n) {
 			if (*n == cap) {
 				size_t nc = cap ? cap * 2 : 16;
-				struct gpu_run_index_entry *g =
+				struct reader_cache_entry *g =
 					realloc(v, nc * sizeof(*g));
 				if (!g) {
 					st = error_set(err, STATUS_NOMEM, dir,
@@ -593,6 +593,8 @@ enum status gpu_run_index_list(const char *dir,
 				cap = nc;
 			}
 			memset(&v[i], 0, sizeof(v[i]));
+			v[i].kind = "run index";
+			v[i].label = "index of a GPU run";
 			if (asprintf(&v[i].path, "%s/%.16s", dir, e->d_name) < 0) {
 				v[i].path = NULL;
 				st = error_set(err, STATUS_NOMEM, dir,
@@ -613,7 +615,7 @@ enum status gpu_run_index_list(const char *dir,
 		if (!v[i].first && !(v[i].first = strdup("?")))
 			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 	if (st != STATUS_OK) {
-		gpu_run_index_list_free(v, *n);
+		reader_cache_list_free(v, *n);
 		*n = 0;
 		return st;
 	}
@@ -621,13 +623,4 @@ enum status gpu_run_index_list(const char *dir,
 		qsort(v, *n, sizeof(*v), entry_cmp);
 	*out = v;
 	return STATUS_OK;
-}
-
-void gpu_run_index_list_free(struct gpu_run_index_entry *e, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(e[i].path);
-		free(e[i].first);
-	}
-	free(e);
 }
