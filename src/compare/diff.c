@@ -172,7 +172,8 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 struct merged {
 	struct diff *d;
 	uint32_t cap;
-	uint32_t *slots; /* node + 1, 0 empty */
+	uint64_t *slots; /* the key hash's high half << 32 | node + 1;
+			    0 empty: most probes that miss touch no node */
 	size_t mask;
 };
 
@@ -185,16 +186,19 @@ static uint64_t node_hash(uint32_t parent, const struct diff_node *k)
 	return h * 0xbf58476d1ce4e5b9ULL;
 }
 
-static bool merged_grow(struct merged *g)
+static bool merged_grow(struct merged *g, size_t want)
 {
 	size_t size = g->slots ? (g->mask + 1) * 2 : 4096;
-	uint32_t *slots = calloc(size, sizeof(*slots));
+	while (size < want)
+		size *= 2;
+	uint64_t *slots = calloc(size, sizeof(*slots));
 	if (!slots)
 		return false;
 	for (size_t i = 0; g->slots && i <= g->mask; i++) {
 		if (!g->slots[i])
 			continue;
-		const struct diff_node *n = &g->d->nodes[g->slots[i] - 1];
+		const struct diff_node *n =
+			&g->d->nodes[(uint32_t)g->slots[i] - 1];
 		size_t j = node_hash(n->parent, n) & (size - 1);
 		while (slots[j])
 			j = (j + 1) & (size - 1);
@@ -213,12 +217,15 @@ static uint32_t merged_find(struct merged *g, uint32_t parent,
 			    const struct diff_node *k, int run, uint32_t rep)
 {
 	struct diff *d = g->d;
-	if ((!g->slots || (size_t)d->n_nodes * 2 >= g->mask + 1) &&
-	    !merged_grow(g))
+	if ((!g->slots || (size_t)d->n_nodes * 4 >= (g->mask + 1) * 3) &&
+	    !merged_grow(g, 0))
 		return MODEL_NONE;
-	size_t j = node_hash(parent, k) & g->mask;
+	uint64_t h = node_hash(parent, k), tag = h >> 32 << 32;
+	size_t j = h & g->mask;
 	for (; g->slots[j]; j = (j + 1) & g->mask) {
-		struct diff_node *n = &d->nodes[g->slots[j] - 1];
+		if ((g->slots[j] & ~(uint64_t)UINT32_MAX) != tag)
+			continue;
+		struct diff_node *n = &d->nodes[(uint32_t)g->slots[j] - 1];
 		if (n->parent == parent && n->cls == k->cls &&
 		    n->name == k->name && n->file == k->file &&
 		    n->line == k->line &&
@@ -227,7 +234,7 @@ static uint32_t merged_find(struct merged *g, uint32_t parent,
 				n->module = k->module;
 			if (n->rep[run] == MODEL_NONE)
 				n->rep[run] = rep;
-			return g->slots[j] - 1;
+			return (uint32_t)g->slots[j] - 1;
 		}
 	}
 	if (d->n_nodes == g->cap) {
@@ -243,7 +250,7 @@ static uint32_t merged_find(struct merged *g, uint32_t parent,
 	n->parent = parent;
 	n->rep[0] = n->rep[1] = MODEL_NONE;
 	n->rep[run] = rep;
-	g->slots[j] = ++d->n_nodes;
+	g->slots[j] = tag | ++d->n_nodes;
 	return d->n_nodes - 1;
 }
 
@@ -479,6 +486,15 @@ enum status diff_build(const struct model *base, const struct model *nw,
 		goto out;
 	}
 	memcpy(d->metrics, metrics, n_metrics * sizeof(*metrics));
+	/* room for both runs' nodes at once: no rehash, no copy while
+	 * matching (the union has at most that many) */
+	if (!merged_grow(&g, ((size_t)base->n_nodes + nw->n_nodes) * 4 / 3 + 1) ||
+	    !(d->nodes = malloc(((size_t)base->n_nodes + nw->n_nodes) *
+				sizeof(*d->nodes)))) {
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		goto out;
+	}
+	g.cap = base->n_nodes + nw->n_nodes;
 	/* the root */
 	struct diff_node root = {.cls = 'r'};
 	if (merged_find(&g, MODEL_NONE, &root, 0, 0) != 0) {
