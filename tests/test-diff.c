@@ -285,7 +285,20 @@ static void compare_pair(const struct tree *ta, const struct tree *tb,
 	for (uint32_t i = 0; i < n_nodes; i++)
 		has[i] = diff_role_value(d, i, 0, DIFF_INCLUSIVE,
 					 DIFF_ROLE_DELTA, &deltas[i]);
-	struct model *mm = fx_need(diff_model_new(d, "a -> b", &err));
+	uint8_t *status = malloc(n_nodes);
+	for (uint32_t i = 0; i < n_nodes; i++)
+		status[i] = d->nodes[i].status;
+	bool mark = n_nodes % 2 == 0; /* marked names in half the rounds */
+	struct model *mm = fx_need(diff_model_new(d, "a -> b", mark, &err));
+	/* the viewer's marker: "[+] " for new, "[-] " for gone */
+	for (uint32_t i = 1; i < n_nodes; i++) {
+		const char *name = model_str(mm, mm->nodes[i].name);
+		bool plus = strncmp(name, DIFF_MARK_NEW, 4) == 0;
+		bool minus = strncmp(name, DIFF_MARK_GONE, 4) == 0;
+		assert_int_equal(plus, mark && status[i] == DIFF_NEW);
+		assert_int_equal(minus, mark && status[i] == DIFF_GONE);
+	}
+	free(status);
 	assert_int_equal(mm->n_nodes, n_nodes);
 	for (uint32_t i = 0; i < n_nodes; i++) {
 		double x;

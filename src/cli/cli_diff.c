@@ -97,7 +97,7 @@ int cli_diff_open(struct session *s, const char *cmd, struct cli_diff *cd)
 	if (asprintf(&title, "%s -> %s", cd->base_path, cd->new_path) < 0)
 		title = NULL;
 	cd->diff = d;
-	cd->model = diff_model_new(d, title ? title : "diff", &err);
+	cd->model = diff_model_new(d, title ? title : "diff", cd->mark, &err);
 	if (!cd->model) {
 		cd->diff = NULL;
 		cli_put_error(&err, "cannot compare");

@@ -13,6 +13,7 @@ struct cli_diff {
 	char **metrics; /* --metric arguments */
 	size_t n_metrics;
 	struct diff_options opt;
+	bool mark; /* new and gone names marked (diff_model_new) */
 	/* out */
 	struct model *model; /* the merged tree; owns `diff` */
 	struct diff *diff;

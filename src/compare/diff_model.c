@@ -174,6 +174,8 @@ static uint32_t fn_of(struct model_builder *b, struct fntab *ft, uint32_t name,
 
 static bool add_columns(struct model_builder *b, const struct diff *d)
 {
+	int shown = diff_has_scope(d, 0, DIFF_INCLUSIVE) ? DIFF_INCLUSIVE
+							  : DIFF_EXCLUSIVE;
 	const struct model *base = d->run[0];
 	uint32_t scope = model_builder_intern(b, "diff", 4);
 	uint32_t formula = model_builder_intern(b, "$$", 2);
@@ -198,7 +200,11 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 				uint32_t si = model_builder_add_stat(b, &st);
 				if (si != first + (uint32_t)r)
 					return false;
+				/* the variant, but for "Sum" (every HPCToolkit
+				 * metric's), then the run or role */
 				const char *bv = bc->variant ? bc->variant : "";
+				if (strcmp(bv, "Sum") == 0)
+					bv = "";
 				const char *role = r == DIFF_ROLE_PERCENT
 							   ? "delta% of base total"
 							   : diff_role_name(
@@ -210,7 +216,8 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 					.render = RENDER_NUMBER,
 					.unit = r < DIFF_ROLE_PERCENT ? bc->unit
 								      : UNIT_NUMBER,
-					.visible = true,
+					.visible = k == 0 && s == shown &&
+						   r != DIFF_ROLE_RATIO,
 					.pair = MODEL_NONE,
 					.parent = MODEL_NONE,
 				};
@@ -250,7 +257,20 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 	return true;
 }
 
-struct model *diff_model_new(struct diff *d, const char *path,
+/* The node's name, marked: interned anew (not through the run's
+ * handle map, which the unmarked name keeps). */
+static uint32_t marked_name(struct model_builder *b, const char *mark,
+			    const char *name)
+{
+	char *s = NULL;
+	if (asprintf(&s, "%s%s", mark, name) < 0)
+		return MODEL_NONE;
+	uint32_t id = model_builder_intern(b, s, strlen(s));
+	free(s);
+	return id;
+}
+
+struct model *diff_model_new(struct diff *d, const char *path, bool mark,
 			     struct error *err)
 {
 	struct model_builder *b = model_builder_new("diff", path);
@@ -299,6 +319,14 @@ struct model *diff_model_new(struct diff *d, const char *path,
 		}
 		if (d->match == DIFF_MATCH_FUNCTION)
 			nd.relation = RELATION_CALL;
+		if (mark && dn->status != DIFF_BOTH && nd.name != MODEL_NONE &&
+		    nd.name != 0)
+			nd.name = marked_name(
+				b,
+				dn->status == DIFF_NEW ? DIFF_MARK_NEW
+						       : DIFF_MARK_GONE,
+				model_str(m, src->name ? src->name
+						       : f ? f->name : 0));
 		ok = ok && nd.name != MODEL_NONE && nd.file != MODEL_NONE &&
 		     nd.module != MODEL_NONE &&
 		     model_builder_add_node(b, dn->parent, &nd) == i;

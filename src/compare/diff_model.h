@@ -28,10 +28,19 @@ const char *diff_role_name(enum diff_role role);
 
 /* The model of `d`, which it takes (freed with the model, also on
  * failure); `d`'s runs must still be open (their names are copied) and
- * may be freed afterwards.  `path` names it in messages.  NULL with
- * `err` on failure. */
-struct model *diff_model_new(struct diff *d, const char *path,
+ * may be freed afterwards.  `path` names it in messages.  With `mark`
+ * (the viewer), a named node's name begins with "[+] " when it is new and
+ * "[-] " when it is gone: a marker that needs no colour.  The columns
+ * visible by default are the first metric's inclusive base, new, delta
+ * and delta% (its exclusive ones where the runs have no inclusive
+ * values); every column is there for the batch output and the column
+ * chooser.  NULL with `err` on failure. */
+struct model *diff_model_new(struct diff *d, const char *path, bool mark,
 			     struct error *err);
+
+/* The markers `mark` puts before a new and a gone node's name. */
+#define DIFF_MARK_NEW "[+] "
+#define DIFF_MARK_GONE "[-] "
 
 /* The column of metric k, scope and role in a model diff_model_new made
  * from `d`, or MODEL_NONE when the runs do not both have that scope. */
