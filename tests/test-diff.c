@@ -55,6 +55,18 @@ static void test_key_names(void **state)
 	check_name("g.part.3 (inlined)", "g.part.N (inlined)");
 	check_name("$_42::operator()", "$_N::operator()");
 	check_name("'lambda12'(int)", "'lambdaN'(int)");
+	char *e = diff_key_entry("pid 1289127");
+	assert_string_equal(e, "pid N");
+	free(e);
+	e = diff_key_entry("thread 1230493 (main) MPI Rank 0");
+	assert_string_equal(e, "thread N (main) MPI Rank 0");
+	free(e);
+	e = diff_key_entry("spid 12");
+	assert_string_equal(e, "spid 12");
+	free(e);
+	e = diff_key_entry("");
+	assert_string_equal(e, "");
+	free(e);
 	assert_string_equal(diff_key_base("/opt/a/lib/libm.so"), "libm.so");
 	assert_string_equal(diff_key_base("libm.so"), "libm.so");
 	assert_string_equal(diff_key_base(NULL), "");

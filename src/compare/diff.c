@@ -86,6 +86,7 @@ struct run_keys {
 	const struct model *m;
 	uint32_t *name_of; /* model string handle -> normalised name + 1 */
 	uint32_t *base_of; /* model string handle -> last component + 1 */
+	uint32_t *entry_of; /* model string handle -> entry key + 1 */
 	bool normalize;
 };
 
@@ -100,6 +101,20 @@ static uint32_t key_name(struct run_keys *rk, struct strtab *t, uint32_t h)
 						    : strdup(s));
 	if (id != MODEL_NONE)
 		rk->name_of[h] = id + 1;
+	return id;
+}
+
+static uint32_t key_entry(struct run_keys *rk, struct strtab *t, uint32_t h)
+{
+	if (h == 0 || h >= rk->m->n_strings)
+		return 0;
+	if (rk->entry_of[h])
+		return rk->entry_of[h] - 1;
+	const char *s = model_str(rk->m, h);
+	uint32_t id = strtab_take(t, rk->normalize ? diff_key_entry(s)
+						    : strdup(s));
+	if (id != MODEL_NONE)
+		rk->entry_of[h] = id + 1;
 	return id;
 }
 
@@ -160,9 +175,9 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 				  (uint32_t)(nd->offset >> 32);
 		return k->module != MODEL_NONE;
 	}
+	k->name = k->cls == 'e' ? key_entry(rk, t, name) : key_name(rk, t, name);
 	if (flat)
 		k->cls = 'f';
-	k->name = key_name(rk, t, name);
 	k->module = key_base(rk, t, module);
 	return k->name != MODEL_NONE && k->module != MODEL_NONE;
 }
@@ -459,8 +474,8 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	struct diff *d = calloc(1, sizeof(*d));
 	struct strtab t = {d, NULL, 0, 0};
 	struct merged g = {d, 0, NULL, 0};
-	struct run_keys rk[2] = {{base, NULL, NULL, opt->normalize},
-				 {nw, NULL, NULL, opt->normalize}};
+	struct run_keys rk[2] = {{base, NULL, NULL, NULL, opt->normalize},
+				 {nw, NULL, NULL, NULL, opt->normalize}};
 	uint32_t *map[2] = {NULL, NULL};
 	enum status st = STATUS_OK;
 	*out = NULL;
@@ -477,7 +492,8 @@ enum status diff_build(const struct model *base, const struct model *nw,
 		size_t ns = rk[r].m->n_strings ? rk[r].m->n_strings : 1;
 		rk[r].name_of = calloc(ns, sizeof(uint32_t));
 		rk[r].base_of = calloc(ns, sizeof(uint32_t));
-		if (!rk[r].name_of || !rk[r].base_of)
+		rk[r].entry_of = calloc(ns, sizeof(uint32_t));
+		if (!rk[r].name_of || !rk[r].base_of || !rk[r].entry_of)
 			st = STATUS_NOMEM;
 	}
 	if (!d->metrics || !d->base_total || !d->has_total ||
@@ -537,6 +553,7 @@ out:
 	for (int r = 0; r < 2; r++) {
 		free(rk[r].name_of);
 		free(rk[r].base_of);
+		free(rk[r].entry_of);
 		free(map[r]);
 	}
 	free(t.slots);

@@ -103,6 +103,35 @@ char *diff_key_name(const char *name)
 	return out;
 }
 
+char *diff_key_entry(const char *name)
+{
+	static const char *const words[] = {"pid ", "tid ", "thread ",
+					    "process "};
+	char *s = diff_key_name(name);
+	if (!s)
+		return NULL;
+	char *o = s;
+	for (const char *p = s; *p;) {
+		bool done = false;
+		for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+			size_t n = strlen(words[w]);
+			if ((p == s || !is_word(p[-1])) &&
+			    strncmp(p, words[w], n) == 0 && is_digit(p[n])) {
+				memmove(o, p, n);
+				o += n;
+				p += n + digits(p + n);
+				*o++ = 'N';
+				done = true;
+				break;
+			}
+		}
+		if (!done)
+			*o++ = *p++;
+	}
+	*o = '\0';
+	return s;
+}
+
 const char *diff_key_base(const char *path)
 {
 	if (!path)

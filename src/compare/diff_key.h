@@ -16,6 +16,13 @@
 /* `name` normalised as above (a heap string; NULL when out of memory). */
 char *diff_key_name(const char *name);
 
+/* An entry point's name normalised: diff_key_name, and the number after
+ * "pid ", "tid ", "thread " or "process " becomes N (operating system ids
+ * differ between runs: rocpd's "pid 1289127", "thread 1289127 (main)";
+ * MPI ranks and GPU numbers stay).  Heap string; NULL when out of
+ * memory. */
+char *diff_key_entry(const char *name);
+
 /* The last component of `path` ("" for NULL), a pointer into it. */
 const char *diff_key_base(const char *path);
 
