@@ -68,3 +68,22 @@ PY
 "$cs" check "$tmp/a" "$tmp/c" --format markdown >"$tmp/m.md" || true
 [ "$(grep -c '^| [+]' "$tmp/m.md")" = "$n" ] || { echo "FAIL: markdown rows"; cat "$tmp/m.md"; exit 1; }
 echo "check: exit codes 0/1/0/2/2, $n regressions in json, junit and markdown"
+# hostile names (escape sequences, controls, invalid UTF-8, 10,000
+# characters): no escape reaches the output, JSON and JUnit stay valid
+gen h1 --seed 4 --contexts 300 --hostile
+gen h2 --seed 5 --contexts 300 --hostile
+esc=$(printf '\033')
+for f in text csv json; do
+	"$cs" diff "$tmp/h1" "$tmp/h2" --format $f >"$tmp/h.$f"
+	! grep -q "$esc" "$tmp/h.$f" || { echo "FAIL: an escape in diff --format $f"; exit 1; }
+done
+for f in text json markdown junit; do
+	rc=0; "$cs" check "$tmp/h1" "$tmp/h2" --metric 0 --min-share 0 --format $f >"$tmp/h.c$f" || rc=$?
+	[ $rc -le 1 ] || { echo "FAIL: check --format $f on hostile names exits $rc"; exit 1; }
+	! grep -q "$esc" "$tmp/h.c$f" || { echo "FAIL: an escape in check --format $f"; exit 1; }
+done
+$py - "$tmp/h.json" "$tmp/h.cjson" "$tmp/h.cjunit" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+json.load(open(sys.argv[1])); json.load(open(sys.argv[2])); ET.parse(sys.argv[3])
+PY
+echo "hostile names: no escapes; JSON and JUnit parse"
