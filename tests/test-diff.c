@@ -421,6 +421,69 @@ static void test_self(void **state)
 	free(a.n);
 }
 
+/* root -> [entry "main thread" ->] main -> solve, main's inclusive
+ * value `v` and solve's v / 2, the entry's v (kind: function or region). */
+static struct model *chain(bool entry, uint8_t kind, double v)
+{
+	struct model_builder *b = model_builder_new("test", "chain");
+	struct fx_values *fv = fx_values_new(4);
+	fx_add_columns(b);
+	uint32_t parent = 0, ctx = 1;
+	static const char *const names[] = {"main thread", "main", "solve"};
+	for (int i = entry ? 0 : 1; i < 3; i++) {
+		struct model_node nd = {
+			.kind = i == 0 ? NODE_ENTRY : kind,
+			.ctx_id = ctx,
+			.function = MODEL_NONE,
+			.name = model_builder_intern(b, names[i],
+						     strlen(names[i])),
+		};
+		parent = model_builder_add_node(b, parent, &nd);
+		fx_set(fv, ctx++, 0, i == 2 ? v / 2 : v);
+	}
+	fx_set(fv, 0, 0, v);
+	model_builder_set_values(b, &fx_value_ops, fv);
+	struct error err = {0};
+	return fx_need(model_builder_finish(b, &err));
+}
+
+/* An HPCToolkit-like run (entry points) against a Cube-like one
+ * (regions, no entries): the entries are left out of the paths and their
+ * values not counted, main and solve match. */
+static void test_entries_transparent(void **state)
+{
+	(void)state;
+	struct model *a = chain(true, NODE_FUNCTION, 8);
+	struct model *b = chain(false, NODE_REGION, 12);
+	struct diff_metric dm;
+	char *why = NULL;
+	assert_true(diff_pair_metric(a, "0", b, "0", &dm, &why));
+	struct diff_options opt = {DIFF_MATCH_PATH, true};
+	struct diff *d = NULL;
+	struct error err = {0};
+	assert_int_equal(diff_build(a, b, &dm, 1, &opt, &d, &err), STATUS_OK);
+	assert_int_equal(d->n_nodes, 3); /* root, main, solve */
+	static const double want[3][2] = {{8, 12}, {8, 12}, {4, 6}};
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_int_equal(d->nodes[i].status, DIFF_BOTH);
+		for (int r = 0; r < 2; r++) {
+			double x;
+			assert_true(diff_value(d, i, 0, DIFF_INCLUSIVE,
+					       (enum diff_run)r, &x));
+			assert_true(x == want[i][r]);
+		}
+	}
+	diff_free(d);
+	/* both with entries: the entry is a node of the path */
+	struct model *c = chain(true, NODE_FUNCTION, 2);
+	assert_int_equal(diff_build(a, c, &dm, 1, &opt, &d, &err), STATUS_OK);
+	assert_int_equal(d->n_nodes, 4);
+	diff_free(d);
+	model_free(a);
+	model_free(b);
+	model_free(c);
+}
+
 static void test_units(void **state)
 {
 	(void)state;
@@ -446,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_key_names),
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_entries_transparent),
 		cmocka_unit_test(test_random_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

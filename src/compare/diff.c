@@ -306,9 +306,32 @@ bool diff_has_scope(const struct diff *d, size_t k, enum diff_scope scope)
 
 /* Path mode: the merged node of every node of run `run`, parents first
  * (a model's nodes come after their parents). */
+/* Whether `m` has entry points ("main thread") under its root. */
+static bool has_entries(const struct model *m)
+{
+	if (m->n_nodes == 0)
+		return false;
+	for (uint32_t c = m->nodes[0].first_child; c < m->n_nodes;
+	     c = m->nodes[c].next_sibling)
+		if (m->nodes[c].kind == NODE_ENTRY)
+			return true;
+	return false;
+}
+
+/* An entry point under the root of a run whose other run has none (an
+ * HPCToolkit database against a Cube profile): left out of the paths,
+ * its children matched under the root, its values not counted (the
+ * root's hold them). */
+static bool transparent(const struct model *m, uint32_t n, bool skip)
+{
+	return skip && m->nodes[n].parent == 0 &&
+	       m->nodes[n].kind == NODE_ENTRY;
+}
+
 static enum status match_paths(struct diff *d, struct merged *g,
 			       struct strtab *t, struct run_keys *rk, int run,
-			       uint32_t **map_out, struct error *err)
+			       bool skip, uint32_t **map_out,
+			       struct error *err)
 {
 	const struct model *m = rk->m;
 	uint32_t *map = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*map));
@@ -318,6 +341,10 @@ static enum status match_paths(struct diff *d, struct merged *g,
 	for (uint32_t n = 1; n < m->n_nodes; n++) {
 		struct diff_node k;
 		uint32_t p = m->nodes[n].parent;
+		if (p < n && transparent(m, n, skip)) {
+			map[n] = 0;
+			continue;
+		}
 		if (p >= n || !node_key(rk, t, n, false, &k) ||
 		    (map[n] = merged_find(g, map[p], &k, run, n)) ==
 			    MODEL_NONE) {
@@ -333,7 +360,7 @@ static enum status match_paths(struct diff *d, struct merged *g,
 }
 
 static enum status add_path_values(struct diff *d, const struct model *m,
-				   int run, const uint32_t *map,
+				   int run, bool skip, const uint32_t *map,
 				   struct error *err)
 {
 	double *vals = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*vals));
@@ -350,7 +377,7 @@ static enum status add_path_values(struct diff *d, const struct model *m,
 			double scale = run ? d->metrics[k].scale_new : 1;
 			for (uint32_t n = 0; st == STATUS_OK && n < m->n_nodes;
 			     n++)
-				if (pres[n])
+				if (pres[n] && !transparent(m, n, skip))
 					add_value(d, map[n], k, s, run,
 						  vals[n] * scale);
 		}
@@ -519,12 +546,17 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	}
 	d->nodes[0].rep[1] = 0;
 	if (opt->match == DIFF_MATCH_PATH) {
+		bool entries[2] = {has_entries(base), has_entries(nw)};
+		bool skip[2] = {entries[0] && !entries[1],
+				entries[1] && !entries[0]};
 		for (int r = 0; r < 2 && st == STATUS_OK; r++)
-			st = match_paths(d, &g, &t, &rk[r], r, &map[r], err);
+			st = match_paths(d, &g, &t, &rk[r], r, skip[r], &map[r],
+					 err);
 		if (st == STATUS_OK)
 			st = alloc_values(d, err);
 		for (int r = 0; r < 2 && st == STATUS_OK; r++)
-			st = add_path_values(d, rk[r].m, r, map[r], err);
+			st = add_path_values(d, rk[r].m, r, skip[r], map[r],
+					     err);
 	} else {
 		/* the functions first (no values: the value arrays are
 		 * sized by the merged nodes), then again with values */

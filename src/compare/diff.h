@@ -9,6 +9,10 @@
  * matches any; loops and lines by their file's last component and line;
  * instructions and bare addresses by their module only, the offset
  * differing between builds.  Siblings with one key are one merged node.
+ * When one run has entry points under its root ("main thread") and the
+ * other none (an HPCToolkit database against a Cube profile), those
+ * entries are left out of the paths (their values too: the root's hold
+ * them), so that the frames below them match.
  *
  * Values: for each metric pair (diff_metric: the inclusive and exclusive
  * columns of one metric in each run), each merged node holds per run the
