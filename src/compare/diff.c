@@ -184,17 +184,29 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 
 /* ---- the merged nodes ------------------------------------------------- */
 
+/* The table of merged nodes is keyed by the hash of a node's path of
+ * keys (each key without its module, which may match a missing one), so
+ * that a node's slot is known before its parent is matched: the matching
+ * asks for slots ahead of use (the probes are random over a table far
+ * larger than the caches).  Equal hashes are told apart by the merged
+ * parent and the key. */
 struct merged {
 	struct diff *d;
 	uint32_t cap;
-	uint64_t *slots; /* the key hash's high half << 32 | node + 1;
-			    0 empty: most probes that miss touch no node */
+	uint64_t *slots; /* the hash's high half << 32 | node + 1; 0 empty:
+			    most probes that miss touch no node */
+	uint64_t *hashes; /* per merged node, for growing */
 	size_t mask;
 };
 
-static uint64_t node_hash(uint32_t parent, const struct diff_node *k)
+#define ROOT_HASH 0x2545f4914f6cdd1dULL
+/* How far ahead match_paths asks for a slot (nodes). */
+#define MATCH_AHEAD 16
+
+/* The path hash of a node with key `k` under a node of path hash `up`. */
+static uint64_t node_hash(uint64_t up, const struct diff_node *k)
 {
-	uint64_t h = parent * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = up * 0x9e3779b97f4a7c15ULL;
 	h ^= (uint64_t)k->name * 0xc2b2ae3d27d4eb4fULL + k->cls;
 	h ^= ((uint64_t)k->file << 32 | k->line) * 0x165667b19e3779f9ULL;
 	h ^= h >> 29;
@@ -212,9 +224,7 @@ static bool merged_grow(struct merged *g, size_t want)
 	for (size_t i = 0; g->slots && i <= g->mask; i++) {
 		if (!g->slots[i])
 			continue;
-		const struct diff_node *n =
-			&g->d->nodes[(uint32_t)g->slots[i] - 1];
-		size_t j = node_hash(n->parent, n) & (size - 1);
+		size_t j = g->hashes[(uint32_t)g->slots[i] - 1] & (size - 1);
 		while (slots[j])
 			j = (j + 1) & (size - 1);
 		slots[j] = g->slots[i];
@@ -228,14 +238,14 @@ static bool merged_grow(struct merged *g, size_t want)
 /* The merged node under `parent` with key `k` for run `run`: one with the
  * same class, name, file and line whose module is the same or missing on
  * one side, else a new one.  MODEL_NONE when out of memory. */
-static uint32_t merged_find(struct merged *g, uint32_t parent,
+static uint32_t merged_find(struct merged *g, uint32_t parent, uint64_t h,
 			    const struct diff_node *k, int run, uint32_t rep)
 {
 	struct diff *d = g->d;
 	if ((!g->slots || (size_t)d->n_nodes * 4 >= (g->mask + 1) * 3) &&
 	    !merged_grow(g, 0))
 		return MODEL_NONE;
-	uint64_t h = node_hash(parent, k), tag = h >> 32 << 32;
+	uint64_t tag = h >> 32 << 32;
 	size_t j = h & g->mask;
 	for (; g->slots[j]; j = (j + 1) & g->mask) {
 		if ((g->slots[j] & ~(uint64_t)UINT32_MAX) != tag)
@@ -255,11 +265,15 @@ static uint32_t merged_find(struct merged *g, uint32_t parent,
 	if (d->n_nodes == g->cap) {
 		uint32_t ncap = g->cap ? g->cap * 2 : 1024;
 		struct diff_node *p = realloc(d->nodes, ncap * sizeof(*p));
-		if (!p)
+		if (p)
+			d->nodes = p;
+		uint64_t *hs = p ? realloc(g->hashes, ncap * sizeof(*hs)) : NULL;
+		if (!hs)
 			return MODEL_NONE;
-		d->nodes = p;
+		g->hashes = hs;
 		g->cap = ncap;
 	}
+	g->hashes[d->n_nodes] = h;
 	struct diff_node *n = &d->nodes[d->n_nodes];
 	*n = *k;
 	n->parent = parent;
@@ -337,24 +351,50 @@ static enum status match_paths(struct diff *d, struct merged *g,
 	uint32_t *map = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*map));
 	if (!map)
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	uint64_t *ph = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*ph));
+	if (!ph) {
+		free(map);
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	/* the path hashes, parents first */
 	map[0] = 0;
+	ph[0] = ROOT_HASH;
 	for (uint32_t n = 1; n < m->n_nodes; n++) {
 		struct diff_node k;
 		uint32_t p = m->nodes[n].parent;
-		if (p < n && transparent(m, n, skip)) {
+		if (p >= n) {
+			free(ph);
+			free(map);
+			return error_set(err, STATUS_CORRUPT, m->path,
+					 "a context before its parent");
+		}
+		if (transparent(m, n, skip))
+			ph[n] = ph[p];
+		else if (node_key(rk, t, n, false, &k))
+			ph[n] = node_hash(ph[p], &k);
+		else
+			ph[n] = 0; /* out of memory: found again below */
+	}
+	for (uint32_t n = 1; n < m->n_nodes; n++) {
+		struct diff_node k;
+		uint32_t p = m->nodes[n].parent;
+		if (n + MATCH_AHEAD < m->n_nodes)
+			__builtin_prefetch(
+				&g->slots[ph[n + MATCH_AHEAD] & g->mask]);
+		if (transparent(m, n, skip)) {
 			map[n] = 0;
 			continue;
 		}
-		if (p >= n || !node_key(rk, t, n, false, &k) ||
-		    (map[n] = merged_find(g, map[p], &k, run, n)) ==
+		if (!node_key(rk, t, n, false, &k) ||
+		    (map[n] = merged_find(g, map[p], ph[n], &k, run, n)) ==
 			    MODEL_NONE) {
+			free(ph);
 			free(map);
-			return p >= n ? error_set(err, STATUS_CORRUPT, m->path,
-						  "a context before its parent")
-				      : error_set(err, STATUS_NOMEM, NULL,
-						  "out of memory");
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
 		}
 	}
+	free(ph);
 	*map_out = map;
 	return STATUS_OK;
 }
@@ -425,7 +465,8 @@ static enum status match_functions(struct diff *d, struct merged *g,
 			struct diff_node k;
 			uint32_t mn;
 			if (!node_key(rk, t, vn.model_node, true, &k) ||
-			    (mn = merged_find(g, 0, &k, run, vn.model_node)) ==
+			    (mn = merged_find(g, 0, node_hash(ROOT_HASH, &k), &k,
+					      run, vn.model_node)) ==
 				    MODEL_NONE) {
 				st = error_set(err, STATUS_NOMEM, NULL,
 					       "out of memory");
@@ -500,7 +541,7 @@ enum status diff_build(const struct model *base, const struct model *nw,
 {
 	struct diff *d = calloc(1, sizeof(*d));
 	struct strtab t = {d, NULL, 0, 0};
-	struct merged g = {d, 0, NULL, 0};
+	struct merged g = {d, 0, NULL, NULL, 0};
 	struct run_keys rk[2] = {{base, NULL, NULL, NULL, opt->normalize},
 				 {nw, NULL, NULL, NULL, opt->normalize}};
 	uint32_t *map[2] = {NULL, NULL};
@@ -533,14 +574,16 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	 * matching (the union has at most that many) */
 	if (!merged_grow(&g, ((size_t)base->n_nodes + nw->n_nodes) * 4 / 3 + 1) ||
 	    !(d->nodes = malloc(((size_t)base->n_nodes + nw->n_nodes) *
-				sizeof(*d->nodes)))) {
+				sizeof(*d->nodes))) ||
+	    !(g.hashes = malloc(((size_t)base->n_nodes + nw->n_nodes) *
+				sizeof(*g.hashes)))) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
 	g.cap = base->n_nodes + nw->n_nodes;
 	/* the root */
 	struct diff_node root = {.cls = 'r'};
-	if (merged_find(&g, MODEL_NONE, &root, 0, 0) != 0) {
+	if (merged_find(&g, MODEL_NONE, ROOT_HASH, &root, 0, 0) != 0) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
@@ -590,6 +633,7 @@ out:
 	}
 	free(t.slots);
 	free(g.slots);
+	free(g.hashes);
 	diff_free(d);
 	return st;
 }
