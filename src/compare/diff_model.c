@@ -120,6 +120,14 @@ static uint32_t copy_str(struct model_builder *b, struct strmap *sm, int run,
 	return id;
 }
 
+/* The slot of a function key: its top bits (a name's handle is in the
+ * high half, so the low bits of a product would see only the module). */
+static size_t fn_slot(uint64_t key, size_t mask)
+{
+	uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+	return (size_t)((h ^ h >> 32) * 0xbf58476d1ce4e5b9ULL >> 20) & mask;
+}
+
 /* Functions of the merged model by (name, module) handle. */
 struct fntab {
 	uint64_t *keys; /* (name << 32 | module) */
@@ -143,8 +151,7 @@ static uint32_t fn_of(struct model_builder *b, struct fntab *ft, uint32_t name,
 		for (size_t i = 0; ft->keys && i <= ft->mask; i++) {
 			if (!ft->ids[i])
 				continue;
-			size_t j = (ft->keys[i] * 0x9e3779b97f4a7c15ULL >> 20) &
-				   (size - 1);
+			size_t j = fn_slot(ft->keys[i], size - 1);
 			while (ids[j])
 				j = (j + 1) & (size - 1);
 			keys[j] = ft->keys[i];
@@ -157,7 +164,7 @@ static uint32_t fn_of(struct model_builder *b, struct fntab *ft, uint32_t name,
 		ft->mask = size - 1;
 	}
 	uint64_t key = (uint64_t)name << 32 | module;
-	size_t j = (key * 0x9e3779b97f4a7c15ULL >> 20) & ft->mask;
+	size_t j = fn_slot(key, ft->mask);
 	for (; ft->ids[j]; j = (j + 1) & ft->mask)
 		if (ft->keys[j] == key)
 			return ft->ids[j] - 1;
