@@ -484,6 +484,76 @@ static void test_entries_transparent(void **state)
 	model_free(c);
 }
 
+/* root -> main with value `v` of one inclusive column `name` of unit
+ * `unit`. */
+static struct model *one_metric(const char *name, uint8_t unit, double v)
+{
+	struct model_builder *b = model_builder_new("test", "unit");
+	struct fx_values *fv = fx_values_new(2);
+	struct model_stat st = {
+		.metric = model_builder_intern(b, name, strlen(name)),
+		.scope = model_builder_intern(b, "execution", 9),
+		.formula = model_builder_intern(b, "$$", 2),
+		.combine = COMBINE_SUM,
+		.stat_id = 0,
+		.prop_id = MODEL_NONE,
+	};
+	model_builder_add_stat(b, &st);
+	struct model_column col = {
+		.name = strdup(name), .variant = strdup(""),
+		.format = strdup("%g"), .kind = COLUMN_INCLUSIVE,
+		.render = RENDER_NUMBER, .unit = unit, .visible = true,
+		.pair = MODEL_NONE, .parent = MODEL_NONE,
+		.expr = formula_leaf(0),
+	};
+	model_builder_add_column(b, &col);
+	struct model_node nd = {.kind = NODE_FUNCTION, .ctx_id = 1,
+				.function = MODEL_NONE,
+				.name = model_builder_intern(b, "main", 4)};
+	model_builder_add_node(b, 0, &nd);
+	fx_set(fv, 0, 0, v);
+	fx_set(fv, 1, 0, v);
+	model_builder_set_values(b, &fx_value_ops, fv);
+	struct error err = {0};
+	return fx_need(model_builder_finish(b, &err));
+}
+
+/* Times in other units are converted to the base's; a time and a byte
+ * count do not pair, and say why. */
+static void test_unit_pairs(void **state)
+{
+	(void)state;
+	struct model *s = one_metric("CPUTIME (sec)", UNIT_UNKNOWN, 2);
+	struct model *ns = one_metric("time", UNIT_NANOSECONDS, 3e9);
+	struct model *by = one_metric("Bytes", UNIT_BYTES, 5);
+	struct diff_metric dm;
+	char *why = NULL;
+	assert_true(diff_pair_metric(s, "CPUTIME (sec)", ns, "time", &dm, &why));
+	assert_true(fabs(dm.scale_new - 1e-9) < 1e-21);
+	struct diff_options opt = {DIFF_MATCH_PATH, true};
+	struct diff *d = NULL;
+	struct error err = {0};
+	assert_int_equal(diff_build(s, ns, &dm, 1, &opt, &d, &err), STATUS_OK);
+	double x;
+	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_NEW, &x));
+	assert_true(fabs(x - 3) < 1e-12);
+	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_DELTA, &x));
+	assert_true(fabs(x - 1) < 1e-12);
+	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_PERCENT,
+				    &x));
+	assert_true(fabs(x - 50) < 1e-9); /* of the base total, 2 s */
+	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_RATIO, &x));
+	assert_true(fabs(x - 1.5) < 1e-12);
+	diff_free(d);
+	assert_false(diff_pair_metric(s, "CPUTIME (sec)", by, "Bytes", &dm, &why));
+	assert_non_null(strstr(why, "is a time"));
+	assert_non_null(strstr(why, "is a byte count"));
+	free(why);
+	model_free(s);
+	model_free(ns);
+	model_free(by);
+}
+
 static void test_units(void **state)
 {
 	(void)state;
@@ -510,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_entries_transparent),
+		cmocka_unit_test(test_unit_pairs),
 		cmocka_unit_test(test_random_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
