@@ -82,21 +82,21 @@ static const struct {
 	int num;	       /* 0 none, 10 decimal, 16 hexadecimal */
 	const char *key, *mod;
 } tmpl[] = {
-	{"main", "", 0, "main", "app"},
-	{"solve", "", 0, "solve", "app"},
-	{"{lambda()#", "}", 10, "{lambda()#N}", "app"},
-	{"kernel._omp_fn.", "", 10, "kernel._omp_fn.N", "app"},
-	{"spmv.constprop.", "", 10, "spmv.constprop.N", "libla.so"},
-	{"MPI_Wait", "", 0, "MPI_Wait", "libmpi.so"},
-	{"MPI_Send", "", 0, "MPI_Send", "libmpi.so"},
-	{"<unknown> 0x", "", 16, "<unknown> 0x?", "libc.so"},
-	{"exchange", "", 0, "exchange", "app"},
+    {"main", "", 0, "main", "app"},
+    {"solve", "", 0, "solve", "app"},
+    {"{lambda()#", "}", 10, "{lambda()#N}", "app"},
+    {"kernel._omp_fn.", "", 10, "kernel._omp_fn.N", "app"},
+    {"spmv.constprop.", "", 10, "spmv.constprop.N", "libla.so"},
+    {"MPI_Wait", "", 0, "MPI_Wait", "libmpi.so"},
+    {"MPI_Send", "", 0, "MPI_Send", "libmpi.so"},
+    {"<unknown> 0x", "", 16, "<unknown> 0x?", "libc.so"},
+    {"exchange", "", 0, "exchange", "app"},
 };
 #define N_TMPL (sizeof(tmpl) / sizeof(tmpl[0]))
 
 struct tnode {
 	uint32_t parent;
-	unsigned t; /* template */
+	unsigned t;  /* template */
 	double v[2]; /* inclusive, exclusive */
 	bool has[2];
 };
@@ -148,12 +148,12 @@ static struct model *tree_model(const struct tree *t, unsigned build,
 		snprintf(mod, sizeof(mod), "/build%u/lib/%s", build,
 			 tmpl[t->n[i].t].mod);
 		struct model_node nd = {
-			.kind = NODE_FUNCTION,
-			.relation = RELATION_CALL,
-			.ctx_id = i,
-			.function = MODEL_NONE,
-			.name = model_builder_intern(b, name, strlen(name)),
-			.module = model_builder_intern(b, mod, strlen(mod)),
+		    .kind = NODE_FUNCTION,
+		    .relation = RELATION_CALL,
+		    .ctx_id = i,
+		    .function = MODEL_NONE,
+		    .name = model_builder_intern(b, name, strlen(name)),
+		    .module = model_builder_intern(b, mod, strlen(mod)),
 		};
 		assert_int_equal(model_builder_add_node(b, t->n[i].parent, &nd),
 				 i);
@@ -231,8 +231,8 @@ static char *merged_path(const struct diff *d, const struct tree *t[2],
 	int run = n->rep[0] != MODEL_NONE ? 0 : 1;
 	const struct tnode *tn = &t[run]->n[n->rep[run]];
 	char *up = merged_path(d, t, n->parent), *s = NULL;
-	assert_true(asprintf(&s, "%s/%s@%s", up, tmpl[tn->t].key,
-			     tmpl[tn->t].mod) > 0);
+	assert_true(
+	    asprintf(&s, "%s/%s@%s", up, tmpl[tn->t].key, tmpl[tn->t].mod) > 0);
 	free(up);
 	return s;
 }
@@ -261,26 +261,27 @@ static void compare_pair(const struct tree *ta, const struct tree *tb,
 		assert_non_null(r);
 		free(p);
 		uint8_t want = r->in[0] && r->in[1] ? DIFF_BOTH
-			       : r->in[0]	     ? DIFF_GONE
-						     : DIFF_NEW;
+			       : r->in[0]	    ? DIFF_GONE
+						    : DIFF_NEW;
 		assert_int_equal(d->nodes[i].status, want);
 		for (int k = 0; k < 2; k++) {
 			double x[2] = {0, 0};
 			for (int run = 0; run < 2; run++) {
-				bool h = diff_value(d, i, 0, (enum diff_scope)k,
-						    (enum diff_run)run, &x[run]);
+				bool h =
+				    diff_value(d, i, 0, (enum diff_scope)k,
+					       (enum diff_run)run, &x[run]);
 				assert_int_equal(h, r->has[run][k]);
 				if (h)
-					assert_true(fabs(x[run] -
-							 r->v[run][k]) < 1e-9);
+					assert_true(
+					    fabs(x[run] - r->v[run][k]) < 1e-9);
 			}
 			double delta;
 			bool hd = diff_role_value(d, i, 0, (enum diff_scope)k,
 						  DIFF_ROLE_DELTA, &delta);
 			assert_int_equal(hd, r->has[0][k] || r->has[1][k]);
 			if (hd)
-				assert_true(fabs(delta - (r->v[1][k] - r->v[0][k])) <
-					    1e-9);
+				assert_true(fabs(delta - (r->v[1][k] -
+							  r->v[0][k])) < 1e-9);
 			double ratio;
 			if (diff_role_value(d, i, 0, (enum diff_scope)k,
 					    DIFF_ROLE_RATIO, &ratio))
@@ -290,7 +291,8 @@ static void compare_pair(const struct tree *ta, const struct tree *tb,
 		r->in[0] = want != DIFF_NEW;
 	}
 	/* the merged model shows the same values */
-	uint32_t dcol = diff_model_column(d, 0, DIFF_INCLUSIVE, DIFF_ROLE_DELTA);
+	uint32_t dcol =
+	    diff_model_column(d, 0, DIFF_INCLUSIVE, DIFF_ROLE_DELTA);
 	uint32_t n_nodes = d->n_nodes;
 	double *deltas = calloc(n_nodes, sizeof(double));
 	uint8_t *has = calloc(n_nodes, 1);
@@ -432,11 +434,10 @@ static struct model *chain(bool entry, uint8_t kind, double v)
 	static const char *const names[] = {"main thread", "main", "solve"};
 	for (int i = entry ? 0 : 1; i < 3; i++) {
 		struct model_node nd = {
-			.kind = i == 0 ? NODE_ENTRY : kind,
-			.ctx_id = ctx,
-			.function = MODEL_NONE,
-			.name = model_builder_intern(b, names[i],
-						     strlen(names[i])),
+		    .kind = i == 0 ? NODE_ENTRY : kind,
+		    .ctx_id = ctx,
+		    .function = MODEL_NONE,
+		    .name = model_builder_intern(b, names[i], strlen(names[i])),
 		};
 		parent = model_builder_add_node(b, parent, &nd);
 		fx_set(fv, ctx++, 0, i == 2 ? v / 2 : v);
@@ -491,23 +492,29 @@ static struct model *one_metric(const char *name, uint8_t unit, double v)
 	struct model_builder *b = model_builder_new("test", "unit");
 	struct fx_values *fv = fx_values_new(2);
 	struct model_stat st = {
-		.metric = model_builder_intern(b, name, strlen(name)),
-		.scope = model_builder_intern(b, "execution", 9),
-		.formula = model_builder_intern(b, "$$", 2),
-		.combine = COMBINE_SUM,
-		.stat_id = 0,
-		.prop_id = MODEL_NONE,
+	    .metric = model_builder_intern(b, name, strlen(name)),
+	    .scope = model_builder_intern(b, "execution", 9),
+	    .formula = model_builder_intern(b, "$$", 2),
+	    .combine = COMBINE_SUM,
+	    .stat_id = 0,
+	    .prop_id = MODEL_NONE,
 	};
 	model_builder_add_stat(b, &st);
 	struct model_column col = {
-		.name = strdup(name), .variant = strdup(""),
-		.format = strdup("%g"), .kind = COLUMN_INCLUSIVE,
-		.render = RENDER_NUMBER, .unit = unit, .visible = true,
-		.pair = MODEL_NONE, .parent = MODEL_NONE,
-		.expr = formula_leaf(0),
+	    .name = strdup(name),
+	    .variant = strdup(""),
+	    .format = strdup("%g"),
+	    .kind = COLUMN_INCLUSIVE,
+	    .render = RENDER_NUMBER,
+	    .unit = unit,
+	    .visible = true,
+	    .pair = MODEL_NONE,
+	    .parent = MODEL_NONE,
+	    .expr = formula_leaf(0),
 	};
 	model_builder_add_column(b, &col);
-	struct model_node nd = {.kind = NODE_FUNCTION, .ctx_id = 1,
+	struct model_node nd = {.kind = NODE_FUNCTION,
+				.ctx_id = 1,
 				.function = MODEL_NONE,
 				.name = model_builder_intern(b, "main", 4)};
 	model_builder_add_node(b, 0, &nd);
@@ -528,24 +535,29 @@ static void test_unit_pairs(void **state)
 	struct model *by = one_metric("Bytes", UNIT_BYTES, 5);
 	struct diff_metric dm;
 	char *why = NULL;
-	assert_true(diff_pair_metric(s, "CPUTIME (sec)", ns, "time", &dm, &why));
+	assert_true(
+	    diff_pair_metric(s, "CPUTIME (sec)", ns, "time", &dm, &why));
 	assert_true(fabs(dm.scale_new - 1e-9) < 1e-21);
 	struct diff_options opt = {DIFF_MATCH_PATH, true};
 	struct diff *d = NULL;
 	struct error err = {0};
 	assert_int_equal(diff_build(s, ns, &dm, 1, &opt, &d, &err), STATUS_OK);
 	double x;
-	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_NEW, &x));
+	assert_true(
+	    diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_NEW, &x));
 	assert_true(fabs(x - 3) < 1e-12);
-	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_DELTA, &x));
+	assert_true(
+	    diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_DELTA, &x));
 	assert_true(fabs(x - 1) < 1e-12);
-	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_PERCENT,
-				    &x));
+	assert_true(
+	    diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_PERCENT, &x));
 	assert_true(fabs(x - 50) < 1e-9); /* of the base total, 2 s */
-	assert_true(diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_RATIO, &x));
+	assert_true(
+	    diff_role_value(d, 1, 0, DIFF_INCLUSIVE, DIFF_ROLE_RATIO, &x));
 	assert_true(fabs(x - 1.5) < 1e-12);
 	diff_free(d);
-	assert_false(diff_pair_metric(s, "CPUTIME (sec)", by, "Bytes", &dm, &why));
+	assert_false(
+	    diff_pair_metric(s, "CPUTIME (sec)", by, "Bytes", &dm, &why));
 	assert_non_null(strstr(why, "is a time"));
 	assert_non_null(strstr(why, "is a byte count"));
 	free(why);
@@ -576,12 +588,12 @@ static void test_units(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_key_names),
-		cmocka_unit_test(test_units),
-		cmocka_unit_test(test_self),
-		cmocka_unit_test(test_entries_transparent),
-		cmocka_unit_test(test_unit_pairs),
-		cmocka_unit_test(test_random_pairs),
+	    cmocka_unit_test(test_key_names),
+	    cmocka_unit_test(test_units),
+	    cmocka_unit_test(test_self),
+	    cmocka_unit_test(test_entries_transparent),
+	    cmocka_unit_test(test_unit_pairs),
+	    cmocka_unit_test(test_random_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,7 +54,8 @@ static int pair(const char *cmd, struct cli_diff *cd, const struct model *b,
 		bool ok;
 		if (eq && model_find_column(b, spec) == MODEL_NONE) {
 			char *bs = strndup(spec, (size_t)(eq - spec));
-			ok = bs && diff_pair_metric(b, bs, n, eq + 1, &dm[i], &why);
+			ok = bs &&
+			     diff_pair_metric(b, bs, n, eq + 1, &dm[i], &why);
 			free(bs);
 		} else {
 			ok = diff_pair_metric(b, spec, n, spec, &dm[i], &why);

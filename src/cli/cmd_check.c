@@ -41,14 +41,14 @@ struct hit {
 static int parse(int argc, char **argv, struct check *o)
 {
 	static const struct option longopts[] = {
-		{"metric", required_argument, NULL, 'm'},
-		{"match", required_argument, NULL, 'M'},
-		{"threshold", required_argument, NULL, 't'},
-		{"min-share", required_argument, NULL, 's'},
-		{"format", required_argument, NULL, 'f'},
-		{"no-normalize", no_argument, NULL, 'N'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"match", required_argument, NULL, 'M'},
+	    {"threshold", required_argument, NULL, 't'},
+	    {"min-share", required_argument, NULL, 's'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"no-normalize", no_argument, NULL, 'N'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
@@ -71,13 +71,12 @@ static int parse(int argc, char **argv, struct check *o)
 			size_t len = pct ? strlen(pct) : 0;
 			if (len && pct[len - 1] == '%')
 				pct[len - 1] = '\0';
-			bool ok = pct && cli_parse_double(
-						 "check",
-						 c == 't' ? "--threshold"
-							  : "--min-share",
-						 pct,
-						 c == 't' ? &o->threshold
-							  : &o->min_share);
+			bool ok =
+			    pct &&
+			    cli_parse_double(
+				"check",
+				c == 't' ? "--threshold" : "--min-share", pct,
+				c == 't' ? &o->threshold : &o->min_share);
 			free(pct);
 			if (!ok)
 				return CLI_EXIT_DATA;
@@ -105,8 +104,8 @@ static int parse(int argc, char **argv, struct check *o)
 			break;
 		default:
 			return cli_option_other(c, -1) == CLI_EXIT_USAGE
-				       ? CLI_EXIT_DATA
-				       : -1;
+				   ? CLI_EXIT_DATA
+				   : -1;
 		}
 	}
 	if (argc - optind != 2) {
@@ -142,8 +141,8 @@ static struct hit *find(const struct check *o, enum diff_scope scope,
 		bool hn = diff_value(d, i, 0, scope, DIFF_NEW_RUN, &nw);
 		if (!hb && !hn)
 			continue;
-		double share = total > 0 ? fmax(fabs(b), fabs(nw)) / total * 100
-					 : 100;
+		double share =
+		    total > 0 ? fmax(fabs(b), fabs(nw)) / total * 100 : 100;
 		if (share < o->min_share)
 			continue;
 		struct hit x = {i, b, nw, nw - b, NAN, hb, false};
@@ -152,8 +151,8 @@ static struct hit *find(const struct check *o, enum diff_scope scope,
 		if (d->nodes[i].status == DIFF_NEW || !hb)
 			x.regressed = nw > 0;
 		else if (hb && hn)
-			x.regressed = x.delta > 0 &&
-				      (b == 0 || x.pct > o->threshold);
+			x.regressed =
+			    x.delta > 0 && (b == 0 || x.pct > o->threshold);
 		if (n == cap) {
 			struct hit *p = realloc(h, (cap *= 2) * sizeof(*p));
 			if (!p) {
@@ -186,11 +185,20 @@ static void put_xml(FILE *out, const char *s)
 	char *safe = sanitize_text(s, SANITIZE_TERMINAL);
 	for (const char *p = safe ? safe : "?"; *p; p++) {
 		switch (*p) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*p, out);
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*p, out);
 		}
 	}
 	free(safe);
@@ -234,48 +242,48 @@ static int report(const struct check *o, enum diff_scope scope,
 			char *path = present_node_path(m, h[i].node, " > ",
 						       PRESENT_PATH_LABELS);
 			json_array_append_new(
-				arr,
-				json_pack("{s:o, s:s, s:o, s:o, s:o, s:o}",
-					  "path", present_json_text(path),
-					  "status",
-					  diff_status_name(d->nodes[h[i].node].status),
-					  "base",
-					  h[i].has_base ? json_real(h[i].base)
-							: json_null(),
-					  "new", json_real(h[i].new_),
-					  "delta", json_real(h[i].delta),
-					  "delta_percent",
-					  isnan(h[i].pct) ? json_null()
-							  : json_real(h[i].pct)));
+			    arr,
+			    json_pack(
+				"{s:o, s:s, s:o, s:o, s:o, s:o}", "path",
+				present_json_text(path), "status",
+				diff_status_name(d->nodes[h[i].node].status),
+				"base",
+				h[i].has_base ? json_real(h[i].base)
+					      : json_null(),
+				"new", json_real(h[i].new_), "delta",
+				json_real(h[i].delta), "delta_percent",
+				isnan(h[i].pct) ? json_null()
+						: json_real(h[i].pct)));
 			free(path);
 		}
 		json_t *doc = json_pack(
-			"{s:s, s:o, s:s, s:f, s:f, s:o, s:I, s:o}", "result",
-			bad ? "regressed" : "ok", "metric",
-			present_json_text(metric), "scope", kind,
-			"threshold_percent", o->threshold, "min_share_percent",
-			o->min_share, "base_total",
-			d->has_total[0] ? json_real(d->base_total[0])
-					: json_null(),
-			"checked", (json_int_t)n, "regressions",
-			arr ? arr : json_array());
-		if (!doc || !present_put_json(out, doc,
-					      JSON_INDENT(2) |
-						      JSON_PRESERVE_ORDER |
-						      JSON_REAL_PRECISION(17)))
+		    "{s:s, s:o, s:s, s:f, s:f, s:o, s:I, s:o}", "result",
+		    bad ? "regressed" : "ok", "metric",
+		    present_json_text(metric), "scope", kind,
+		    "threshold_percent", o->threshold, "min_share_percent",
+		    o->min_share, "base_total",
+		    d->has_total[0] ? json_real(d->base_total[0]) : json_null(),
+		    "checked", (json_int_t)n, "regressions",
+		    arr ? arr : json_array());
+		if (!doc ||
+		    !present_put_json(out, doc,
+				      JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					  JSON_REAL_PRECISION(17)))
 			fputs("{}", out);
 		fputc('\n', out);
 		json_decref(doc);
 	} else if (o->format == CHECK_JUNIT) {
-		fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			     "<testsuite name=\"callscope check\" tests=\"%zu\" "
-			     "failures=\"%zu\">\n",
+		fprintf(out,
+			"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			"<testsuite name=\"callscope check\" tests=\"%zu\" "
+			"failures=\"%zu\">\n",
 			n, bad);
 		for (size_t i = 0; i < n; i++) {
 			char *path = present_node_path(m, h[i].node, " > ",
 						       PRESENT_PATH_LABELS);
-			fputs("  <testcase classname=\"callscope.check\" name=\"",
-			      out);
+			fputs(
+			    "  <testcase classname=\"callscope.check\" name=\"",
+			    out);
 			put_xml(out, path && *path ? path : "<total>");
 			fputs("\"", out);
 			if (!h[i].regressed) {
@@ -283,19 +291,22 @@ static int report(const struct check *o, enum diff_scope scope,
 			} else {
 				fputs(">\n    <failure message=\"", out);
 				put_pct(out, &h[i]);
-				fprintf(out, " (base %.6g, new %.6g, delta %.6g)\"/>\n"
-					     "  </testcase>\n",
-					h[i].base, h[i].new_, h[i].delta);
+				fprintf(
+				    out,
+				    " (base %.6g, new %.6g, delta %.6g)\"/>\n"
+				    "  </testcase>\n",
+				    h[i].base, h[i].new_, h[i].delta);
 			}
 			free(path);
 		}
 		fputs("</testsuite>\n", out);
 	} else {
 		bool md = o->format == CHECK_MARKDOWN;
-		fprintf(out, md ? "**%s**: " : "%s: ",
-			bad ? "REGRESSED" : "OK");
-		fprintf(out, "%zu of %zu call paths above %g%% of the base "
-			     "total grew by more than %g%% (",
+		fprintf(out,
+			md ? "**%s**: " : "%s: ", bad ? "REGRESSED" : "OK");
+		fprintf(out,
+			"%zu of %zu call paths above %g%% of the base "
+			"total grew by more than %g%% (",
 			bad, n, o->min_share, o->threshold);
 		if (md)
 			put_md(out, title ? title : metric);
@@ -304,7 +315,8 @@ static int report(const struct check *o, enum diff_scope scope,
 		fputs(")\n", out);
 		if (bad && md)
 			fputs("\n| change | base | new | delta | call path |\n"
-			      "|---:|---:|---:|---:|---|\n", out);
+			      "|---:|---:|---:|---:|---|\n",
+			      out);
 		for (size_t i = 0; i < bad; i++) {
 			char *path = present_node_path(m, h[i].node, " > ",
 						       PRESENT_PATH_LABELS);
@@ -319,7 +331,8 @@ static int report(const struct check *o, enum diff_scope scope,
 			} else {
 				fputs("  ", out);
 				put_pct(out, &h[i]);
-				fprintf(out, "  base %.6g  new %.6g  delta %+.6g  ",
+				fprintf(out,
+					"  base %.6g  new %.6g  delta %+.6g  ",
 					h[i].base, h[i].new_, h[i].delta);
 				present_put_text(out, p);
 				fputc('\n', out);
@@ -335,10 +348,10 @@ int cmd_check(struct session *s, int argc, char **argv);
 int cmd_check(struct session *s, int argc, char **argv)
 {
 	struct check o = {
-		.cd = {.opt = {.match = DIFF_MATCH_PATH, .normalize = true}},
-		.threshold = 5,
-		.min_share = 1,
-		.format = CHECK_TEXT,
+	    .cd = {.opt = {.match = DIFF_MATCH_PATH, .normalize = true}},
+	    .threshold = 5,
+	    .min_share = 1,
+	    .format = CHECK_TEXT,
 	};
 	int rc = parse(argc, argv, &o);
 	if (rc < 0)
@@ -349,8 +362,8 @@ int cmd_check(struct session *s, int argc, char **argv)
 	if (rc != CLI_EXIT_OK)
 		return CLI_EXIT_DATA;
 	enum diff_scope scope = diff_has_scope(o.cd.diff, 0, DIFF_INCLUSIVE)
-					? DIFF_INCLUSIVE
-					: DIFF_EXCLUSIVE;
+				    ? DIFF_INCLUSIVE
+				    : DIFF_EXCLUSIVE;
 	size_t n = 0, bad = 0;
 	struct hit *h = find(&o, scope, &n, &bad);
 	if (!h) {

@@ -30,14 +30,14 @@ struct diff_cmd {
 static int parse(int argc, char **argv, struct diff_cmd *o)
 {
 	static const struct option longopts[] = {
-		{"match", required_argument, NULL, 'M'},
-		{"metric", required_argument, NULL, 'm'},
-		{"view", required_argument, NULL, 'v'},
-		{"depth", required_argument, NULL, 'd'},
-		{"format", required_argument, NULL, 'f'},
-		{"no-normalize", no_argument, NULL, 'N'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"match", required_argument, NULL, 'M'},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"view", required_argument, NULL, 'v'},
+	    {"depth", required_argument, NULL, 'd'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"no-normalize", no_argument, NULL, 'N'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
@@ -113,8 +113,8 @@ static uint8_t row_status(const struct walk *w, uint32_t row)
 	if (w->o->view == VIEW_TOP_DOWN) {
 		const struct diff *d = w->o->cd.diff;
 		return vn.model_node < d->n_nodes
-			       ? d->nodes[vn.model_node].status
-			       : DIFF_BOTH;
+			   ? d->nodes[vn.model_node].status
+			   : DIFF_BOTH;
 	}
 	double x;
 	bool hb = view_value(w->v, row, w->base_col, &x);
@@ -186,8 +186,8 @@ static enum status walk(struct walk *w, struct error *err)
 		struct keyed *ks = malloc((nk ? nk : 1) * sizeof(*ks));
 		if (!ks || n + nk > cap) {
 			size_t ncap = (n + nk) * 2;
-			uint32_t *p = ks ? realloc(stack, ncap * sizeof(*p))
-					 : NULL;
+			uint32_t *p =
+			    ks ? realloc(stack, ncap * sizeof(*p)) : NULL;
 			if (!p) {
 				free(ks);
 				free(kids);
@@ -203,8 +203,8 @@ static enum status walk(struct walk *w, struct error *err)
 			ks[i].row = kids[i];
 			ks[i].order = i;
 			ks[i].key = view_value(w->v, kids[i], w->sort_col, &x)
-					    ? fabs(x)
-					    : -1;
+					? fabs(x)
+					: -1;
 		}
 		qsort(ks, nk, sizeof(*ks), by_key);
 		for (size_t i = nk; i-- > 0;)
@@ -242,21 +242,23 @@ static void json_open(struct diff_cmd *o, struct present_rows *r)
 			json_object_set_new(c, "base_total",
 					    json_real(d->base_total[k]));
 	}
-	json_t *head = json_pack(
-		"{s:s, s:s, s:{s:o, s:o}, s:{s:o, s:o}, s:s, s:b}", "format",
-		"diff", "view", view_kind_name(o->view), "base", "path",
-		present_json_text(o->cd.base_path), "format",
-		present_json_text(o->cd.base_format), "new", "path",
-		present_json_text(o->cd.new_path), "format",
-		present_json_text(o->cd.new_format), "match",
-		o->cd.opt.match == DIFF_MATCH_PATH ? "path" : "function",
-		"normalize", o->cd.opt.normalize);
+	json_t *head =
+	    json_pack("{s:s, s:s, s:{s:o, s:o}, s:{s:o, s:o}, s:s, s:b}",
+		      "format", "diff", "view", view_kind_name(o->view), "base",
+		      "path", present_json_text(o->cd.base_path), "format",
+		      present_json_text(o->cd.base_format), "new", "path",
+		      present_json_text(o->cd.new_path), "format",
+		      present_json_text(o->cd.new_format), "match",
+		      o->cd.opt.match == DIFF_MATCH_PATH ? "path" : "function",
+		      "normalize", o->cd.opt.normalize);
 	if (head) {
-		json_object_set_new(head, "columns", cols ? cols : json_array());
+		json_object_set_new(head, "columns",
+				    cols ? cols : json_array());
 		cols = NULL;
 		json_object_set_new(head, "nodes", json_array());
 		/* written whole but for the empty nodes' "]}" */
-		char *doc = json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		char *doc =
+		    json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		char *safe = doc ? sanitize_json(doc) : NULL;
 		if (safe && strlen(safe) >= 3) {
 			safe[strlen(safe) - 2] = '\0';
@@ -291,8 +293,8 @@ static int run(struct session *s, struct diff_cmd *o)
 	}
 	for (uint32_t c = 0; c < m->n_columns; c++)
 		cols[c] = c;
-	if (!present_rows_init(&rows, v, cols, m->n_columns, NULL, 0,
-			       o->format, stdout))
+	if (!present_rows_init(&rows, v, cols, m->n_columns, NULL, 0, o->format,
+			       stdout))
 		goto out;
 	/* text: each column as wide as "VARIANT (I)", so that the header
 	 * names the run or role whole */
@@ -302,12 +304,15 @@ static int run(struct session *s, struct diff_cmd *o)
 			rows.value_width[c] = w;
 	}
 	enum diff_scope scope = diff_has_scope(d, 0, DIFF_INCLUSIVE)
-					? DIFF_INCLUSIVE
-					: DIFF_EXCLUSIVE;
-	struct walk w = {o, &rows, v,
+				    ? DIFF_INCLUSIVE
+				    : DIFF_EXCLUSIVE;
+	struct walk w = {o,
+			 &rows,
+			 v,
 			 diff_model_column(d, 0, scope, DIFF_ROLE_DELTA),
 			 diff_model_column(d, 0, scope, DIFF_ROLE_BASE),
-			 diff_model_column(d, 0, scope, DIFF_ROLE_NEW), false};
+			 diff_model_column(d, 0, scope, DIFF_ROLE_NEW),
+			 false};
 	if (w.sort_col == MODEL_NONE) {
 		fprintf(stderr, "callscope diff: the runs share no scope of "
 				"the metric (inclusive or exclusive)\n");
@@ -355,10 +360,10 @@ int cmd_diff(struct session *s, int argc, char **argv);
 int cmd_diff(struct session *s, int argc, char **argv)
 {
 	struct diff_cmd o = {
-		.cd = {.opt = {.match = DIFF_MATCH_PATH, .normalize = true}},
-		.view = VIEW_TOP_DOWN,
-		.depth = UINT32_MAX,
-		.format = PRESENT_FORMAT_TEXT,
+	    .cd = {.opt = {.match = DIFF_MATCH_PATH, .normalize = true}},
+	    .view = VIEW_TOP_DOWN,
+	    .depth = UINT32_MAX,
+	    .format = PRESENT_FORMAT_TEXT,
 	};
 	int rc = parse(argc, argv, &o);
 	if (rc == CLI_EXIT_OK)

@@ -84,8 +84,8 @@ static uint32_t strtab_take(struct strtab *t, char *s)
 
 struct run_keys {
 	const struct model *m;
-	uint32_t *name_of; /* model string handle -> normalised name + 1 */
-	uint32_t *base_of; /* model string handle -> last component + 1 */
+	uint32_t *name_of;  /* model string handle -> normalised name + 1 */
+	uint32_t *base_of;  /* model string handle -> last component + 1 */
 	uint32_t *entry_of; /* model string handle -> entry key + 1 */
 	bool normalize;
 };
@@ -97,8 +97,8 @@ static uint32_t key_name(struct run_keys *rk, struct strtab *t, uint32_t h)
 	if (rk->name_of[h])
 		return rk->name_of[h] - 1;
 	const char *s = model_str(rk->m, h);
-	uint32_t id = strtab_take(t, rk->normalize ? diff_key_name(s)
-						    : strdup(s));
+	uint32_t id =
+	    strtab_take(t, rk->normalize ? diff_key_name(s) : strdup(s));
 	if (id != MODEL_NONE)
 		rk->name_of[h] = id + 1;
 	return id;
@@ -111,8 +111,8 @@ static uint32_t key_entry(struct run_keys *rk, struct strtab *t, uint32_t h)
 	if (rk->entry_of[h])
 		return rk->entry_of[h] - 1;
 	const char *s = model_str(rk->m, h);
-	uint32_t id = strtab_take(t, rk->normalize ? diff_key_entry(s)
-						    : strdup(s));
+	uint32_t id =
+	    strtab_take(t, rk->normalize ? diff_key_entry(s) : strdup(s));
 	if (id != MODEL_NONE)
 		rk->entry_of[h] = id + 1;
 	return id;
@@ -124,7 +124,8 @@ static uint32_t key_base(struct run_keys *rk, struct strtab *t, uint32_t h)
 		return 0;
 	if (rk->base_of[h])
 		return rk->base_of[h] - 1;
-	uint32_t id = strtab_take(t, strdup(diff_key_base(model_str(rk->m, h))));
+	uint32_t id =
+	    strtab_take(t, strdup(diff_key_base(model_str(rk->m, h))));
 	if (id != MODEL_NONE)
 		rk->base_of[h] = id + 1;
 	return id;
@@ -138,8 +139,7 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 	const struct model *m = rk->m;
 	const struct model_node *nd = &m->nodes[n];
 	const struct model_function *f =
-		nd->function < m->n_functions ? &m->functions[nd->function]
-					      : NULL;
+	    nd->function < m->n_functions ? &m->functions[nd->function] : NULL;
 	uint32_t name = nd->name ? nd->name : f ? f->name : 0;
 	uint32_t module = nd->module ? nd->module : f ? f->module : 0;
 	uint32_t file = nd->file ? nd->file : f ? f->file : 0;
@@ -171,11 +171,12 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 		k->cls = 'i';
 		k->module = key_base(rk, t, module);
 		if (!rk->normalize)
-			k->line = (uint32_t)nd->offset ^
-				  (uint32_t)(nd->offset >> 32);
+			k->line =
+			    (uint32_t)nd->offset ^ (uint32_t)(nd->offset >> 32);
 		return k->module != MODEL_NONE;
 	}
-	k->name = k->cls == 'e' ? key_entry(rk, t, name) : key_name(rk, t, name);
+	k->name =
+	    k->cls == 'e' ? key_entry(rk, t, name) : key_name(rk, t, name);
 	if (flat)
 		k->cls = 'f';
 	k->module = key_base(rk, t, module);
@@ -193,8 +194,8 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 struct merged {
 	struct diff *d;
 	uint32_t cap;
-	uint64_t *slots; /* the hash's high half << 32 | node + 1; 0 empty:
-			    most probes that miss touch no node */
+	uint64_t *slots;  /* the hash's high half << 32 | node + 1; 0 empty:
+			     most probes that miss touch no node */
 	uint64_t *hashes; /* per merged node, for growing */
 	size_t mask;
 };
@@ -267,7 +268,8 @@ static uint32_t merged_find(struct merged *g, uint32_t parent, uint64_t h,
 		struct diff_node *p = realloc(d->nodes, ncap * sizeof(*p));
 		if (p)
 			d->nodes = p;
-		uint64_t *hs = p ? realloc(g->hashes, ncap * sizeof(*hs)) : NULL;
+		uint64_t *hs =
+		    p ? realloc(g->hashes, ncap * sizeof(*hs)) : NULL;
 		if (!hs)
 			return MODEL_NONE;
 		g->hashes = hs;
@@ -344,8 +346,7 @@ static bool transparent(const struct model *m, uint32_t n, bool skip)
 
 static enum status match_paths(struct diff *d, struct merged *g,
 			       struct strtab *t, struct run_keys *rk, int run,
-			       bool skip, uint32_t **map_out,
-			       struct error *err)
+			       bool skip, uint32_t **map_out, struct error *err)
 {
 	const struct model *m = rk->m;
 	uint32_t *map = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*map));
@@ -380,14 +381,14 @@ static enum status match_paths(struct diff *d, struct merged *g,
 		uint32_t p = m->nodes[n].parent;
 		if (n + MATCH_AHEAD < m->n_nodes)
 			__builtin_prefetch(
-				&g->slots[ph[n + MATCH_AHEAD] & g->mask]);
+			    &g->slots[ph[n + MATCH_AHEAD] & g->mask]);
 		if (transparent(m, n, skip)) {
 			map[n] = 0;
 			continue;
 		}
 		if (!node_key(rk, t, n, false, &k) ||
 		    (map[n] = merged_find(g, map[p], ph[n], &k, run, n)) ==
-			    MODEL_NONE) {
+			MODEL_NONE) {
 			free(ph);
 			free(map);
 			return error_set(err, STATUS_NOMEM, NULL,
@@ -449,9 +450,9 @@ static enum status match_functions(struct diff *d, struct merged *g,
 			if (diff_has_scope(d, k, (enum diff_scope)s) &&
 			    model_value(rk->m, 0, d->metrics[k].col[run][s],
 					&x))
-				add_value(d, 0, k, s, run,
-					  x * (run ? d->metrics[k].scale_new
-						   : 1));
+				add_value(
+				    d, 0, k, s, run,
+				    x * (run ? d->metrics[k].scale_new : 1));
 		}
 	stack[n++] = view_root(v);
 	while (n > 0 && st == STATUS_OK) {
@@ -465,9 +466,9 @@ static enum status match_functions(struct diff *d, struct merged *g,
 			struct diff_node k;
 			uint32_t mn;
 			if (!node_key(rk, t, vn.model_node, true, &k) ||
-			    (mn = merged_find(g, 0, node_hash(ROOT_HASH, &k), &k,
-					      run, vn.model_node)) ==
-				    MODEL_NONE) {
+			    (mn = merged_find(g, 0, node_hash(ROOT_HASH, &k),
+					      &k, run, vn.model_node)) ==
+				MODEL_NONE) {
 				st = error_set(err, STATUS_NOMEM, NULL,
 					       "out of memory");
 				break;
@@ -475,15 +476,16 @@ static enum status match_functions(struct diff *d, struct merged *g,
 			for (size_t m = 0; m < d->n_metrics; m++)
 				for (int s = 0; s < 2; s++) {
 					double x;
-					if (diff_has_scope(d, m,
-							   (enum diff_scope)s) &&
-					    view_value(v, row,
-						       d->metrics[m].col[run][s],
-						       &x))
-						add_value(d, mn, m, s, run,
-							  x * (run ? d->metrics[m]
-									     .scale_new
-								   : 1));
+					if (diff_has_scope(
+						d, m, (enum diff_scope)s) &&
+					    view_value(
+						v, row,
+						d->metrics[m].col[run][s], &x))
+						add_value(
+						    d, mn, m, s, run,
+						    x * (run ? d->metrics[m]
+								   .scale_new
+							     : 1));
 				}
 			continue; /* a function's loops and lines are its own */
 		}
@@ -564,15 +566,16 @@ enum status diff_build(const struct model *base, const struct model *nw,
 		if (!rk[r].name_of || !rk[r].base_of || !rk[r].entry_of)
 			st = STATUS_NOMEM;
 	}
-	if (!d->metrics || !d->base_total || !d->has_total ||
-	    st != STATUS_OK || strtab_take(&t, strdup("")) != 0) {
+	if (!d->metrics || !d->base_total || !d->has_total || st != STATUS_OK ||
+	    strtab_take(&t, strdup("")) != 0) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
 	memcpy(d->metrics, metrics, n_metrics * sizeof(*metrics));
 	/* room for both runs' nodes at once: no rehash, no copy while
 	 * matching (the union has at most that many) */
-	if (!merged_grow(&g, ((size_t)base->n_nodes + nw->n_nodes) * 4 / 3 + 1) ||
+	if (!merged_grow(&g,
+			 ((size_t)base->n_nodes + nw->n_nodes) * 4 / 3 + 1) ||
 	    !(d->nodes = malloc(((size_t)base->n_nodes + nw->n_nodes) *
 				sizeof(*d->nodes))) ||
 	    !(g.hashes = malloc(((size_t)base->n_nodes + nw->n_nodes) *
@@ -619,8 +622,9 @@ enum status diff_build(const struct model *base, const struct model *nw,
 		uint32_t c = metrics[k].col[0][DIFF_INCLUSIVE];
 		if (c == MODEL_NONE)
 			c = metrics[k].col[0][DIFF_EXCLUSIVE];
-		d->has_total[k] = c != MODEL_NONE &&
-				  model_column_total(base, c, &d->base_total[k]);
+		d->has_total[k] =
+		    c != MODEL_NONE &&
+		    model_column_total(base, c, &d->base_total[k]);
 	}
 	*out = d;
 	d = NULL;

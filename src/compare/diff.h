@@ -72,7 +72,7 @@ struct diff_node {
 			    MODEL_NONE when none */
 	uint32_t name, module, file; /* normalised strings (diff_str) */
 	uint32_t line;
-	uint8_t cls;    /* the frame's class (a char: 'e', 'f', ...) */
+	uint8_t cls;	/* the frame's class (a char: 'e', 'f', ...) */
 	uint8_t status; /* enum diff_status */
 };
 

@@ -79,8 +79,8 @@ static bool pair_columns(const struct model *base, uint32_t cb,
 		return false;
 	}
 	out->scale_new = k[0].unit == PRESENT_TIME && k[0].scale > 0
-				 ? k[1].scale / k[0].scale
-				 : 1;
+			     ? k[1].scale / k[0].scale
+			     : 1;
 	for (int s = 0; s < 2; s++)
 		if ((out->col[0][s] == MODEL_NONE) !=
 		    (out->col[1][s] == MODEL_NONE))
@@ -138,6 +138,7 @@ bool diff_pair_default(const struct model *base, const struct model *nw,
 			*why = NULL;
 		}
 	*why = join("cannot compare: the runs share no metric by name (name "
-		    "one in each with --metric BASE=NEW)", (const char *)NULL);
+		    "one in each with --metric BASE=NEW)",
+		    (const char *)NULL);
 	return false;
 }

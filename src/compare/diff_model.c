@@ -97,8 +97,8 @@ static void dm_close(void *impl)
 }
 
 static const struct value_ops dm_ops = {
-	.summary = dm_summary,
-	.close = dm_close,
+    .summary = dm_summary,
+    .close = dm_close,
 };
 
 /* Per run: model string handle -> the merged model's (+ 1). */
@@ -131,7 +131,7 @@ static size_t fn_slot(uint64_t key, size_t mask)
 /* Functions of the merged model by (name, module) handle. */
 struct fntab {
 	uint64_t *keys; /* (name << 32 | module) */
-	uint32_t *ids;  /* function + 1, 0 empty */
+	uint32_t *ids;	/* function + 1, 0 empty */
 	size_t mask;
 	uint32_t n;
 };
@@ -168,8 +168,8 @@ static uint32_t fn_of(struct model_builder *b, struct fntab *ft, uint32_t name,
 	for (; ft->ids[j]; j = (j + 1) & ft->mask)
 		if (ft->keys[j] == key)
 			return ft->ids[j] - 1;
-	struct model_function f = {.name = name, .module = module,
-				   .file = file, .line = line};
+	struct model_function f = {
+	    .name = name, .module = module, .file = file, .line = line};
 	uint32_t id = model_builder_add_function(b, &f);
 	if (id == MODEL_NONE)
 		return MODEL_NONE;
@@ -182,7 +182,7 @@ static uint32_t fn_of(struct model_builder *b, struct fntab *ft, uint32_t name,
 static bool add_columns(struct model_builder *b, const struct diff *d)
 {
 	int shown = diff_has_scope(d, 0, DIFF_INCLUSIVE) ? DIFF_INCLUSIVE
-							  : DIFF_EXCLUSIVE;
+							 : DIFF_EXCLUSIVE;
 	const struct model *base = d->run[0];
 	uint32_t scope = model_builder_intern(b, "diff", 4);
 	uint32_t formula = model_builder_intern(b, "$$", 2);
@@ -191,18 +191,18 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 			if (!diff_has_scope(d, k, (enum diff_scope)s))
 				continue;
 			const struct model_column *bc =
-				&base->columns[d->metrics[k].col[0][s]];
+			    &base->columns[d->metrics[k].col[0][s]];
 			uint32_t first = diff_model_column(
-				d, k, (enum diff_scope)s, DIFF_ROLE_BASE);
+			    d, k, (enum diff_scope)s, DIFF_ROLE_BASE);
 			for (int r = 0; r < DIFF_N_ROLES; r++) {
 				struct model_stat st = {
-					.metric = model_builder_intern(
-						b, bc->name, strlen(bc->name)),
-					.scope = scope,
-					.formula = formula,
-					.combine = COMBINE_SUM,
-					.stat_id = first + (uint32_t)r,
-					.prop_id = MODEL_NONE,
+				    .metric = model_builder_intern(
+					b, bc->name, strlen(bc->name)),
+				    .scope = scope,
+				    .formula = formula,
+				    .combine = COMBINE_SUM,
+				    .stat_id = first + (uint32_t)r,
+				    .prop_id = MODEL_NONE,
 				};
 				uint32_t si = model_builder_add_stat(b, &st);
 				if (si != first + (uint32_t)r)
@@ -212,44 +212,44 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 				const char *bv = bc->variant ? bc->variant : "";
 				if (strcmp(bv, "Sum") == 0)
 					bv = "";
-				const char *role = r == DIFF_ROLE_PERCENT
-							   ? "delta% of base total"
-							   : diff_role_name(
-								     (enum diff_role)r);
+				const char *role =
+				    r == DIFF_ROLE_PERCENT
+					? "delta% of base total"
+					: diff_role_name((enum diff_role)r);
 				struct model_column col = {
-					.kind = s == DIFF_INCLUSIVE
-							? COLUMN_INCLUSIVE
-							: COLUMN_EXCLUSIVE,
-					.render = RENDER_NUMBER,
-					.unit = r < DIFF_ROLE_PERCENT ? bc->unit
-								      : UNIT_NUMBER,
-					.visible = k == 0 && s == shown &&
-						   r != DIFF_ROLE_RATIO,
-					.pair = MODEL_NONE,
-					.parent = MODEL_NONE,
+				    .kind = s == DIFF_INCLUSIVE
+						? COLUMN_INCLUSIVE
+						: COLUMN_EXCLUSIVE,
+				    .render = RENDER_NUMBER,
+				    .unit = r < DIFF_ROLE_PERCENT ? bc->unit
+								  : UNIT_NUMBER,
+				    .visible = k == 0 && s == shown &&
+					       r != DIFF_ROLE_RATIO,
+				    .pair = MODEL_NONE,
+				    .parent = MODEL_NONE,
 				};
 				col.name = strdup(bc->name);
 				if (asprintf(&col.variant, "%s%s%s", bv,
 					     *bv ? " " : "", role) < 0)
 					col.variant = NULL;
-				col.format = strdup(
-					r == DIFF_ROLE_PERCENT ? "%.2f"
-					: r == DIFF_ROLE_RATIO ? "%.3f"
-					: bc->format	       ? bc->format
-							       : "%.2e");
+				col.format =
+				    strdup(r == DIFF_ROLE_PERCENT ? "%.2f"
+					   : r == DIFF_ROLE_RATIO ? "%.3f"
+					   : bc->format		  ? bc->format
+								  : "%.2e");
 				col.expr = formula_leaf(si);
 				if (r == DIFF_ROLE_RATIO) {
 					/* flat rows: the ratio of the sums */
 					struct formula **args =
-						malloc(2 * sizeof(*args));
+					    malloc(2 * sizeof(*args));
 					if (args) {
 						args[0] = formula_leaf(si - 3);
 						args[1] = formula_leaf(si - 4);
 					}
 					col.expr_standard =
-						args ? formula_node(FORMULA_DIV,
-								    args, 2)
-						     : NULL;
+					    args ? formula_node(FORMULA_DIV,
+								args, 2)
+						 : NULL;
 					col.combine_leaves = true;
 					if (!col.expr_standard)
 						return false;
@@ -257,7 +257,7 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 				if (!col.name || !col.variant || !col.format ||
 				    !col.expr ||
 				    model_builder_add_column(b, &col) ==
-					    MODEL_NONE)
+					MODEL_NONE)
 					return false;
 			}
 		}
@@ -298,15 +298,17 @@ struct model *diff_model_new(struct diff *d, const char *path, bool mark,
 		const struct model *m = d->run[run];
 		const struct model_node *src = &m->nodes[dn->rep[run]];
 		const struct model_function *f =
-			src->function < m->n_functions
-				? &m->functions[src->function]
-				: NULL;
+		    src->function < m->n_functions
+			? &m->functions[src->function]
+			: NULL;
 		struct model_node nd = *src;
 		nd.ctx_id = i;
 		nd.traits = 0;
 		nd.flags = 0;
 		nd.name = copy_str(b, &sm, run, m,
-				   src->name ? src->name : f ? f->name : 0);
+				   src->name ? src->name
+				   : f	     ? f->name
+					     : 0);
 		nd.file = copy_str(b, &sm, run, m, src->file);
 		nd.module = copy_str(b, &sm, run, m, src->module);
 		nd.function = MODEL_NONE;
@@ -320,20 +322,21 @@ struct model *diff_model_new(struct diff *d, const char *path, bool mark,
 			    ffile == MODEL_NONE)
 				ok = false;
 			else
-				nd.function = fn_of(b, &ft, fname, fmod, ffile,
-						    f->line);
+				nd.function =
+				    fn_of(b, &ft, fname, fmod, ffile, f->line);
 			ok = ok && nd.function != MODEL_NONE;
 		}
 		if (d->match == DIFF_MATCH_FUNCTION)
 			nd.relation = RELATION_CALL;
 		if (mark && dn->status != DIFF_BOTH && nd.name != MODEL_NONE &&
 		    nd.name != 0)
-			nd.name = marked_name(
-				b,
-				dn->status == DIFF_NEW ? DIFF_MARK_NEW
-						       : DIFF_MARK_GONE,
-				model_str(m, src->name ? src->name
-						       : f ? f->name : 0));
+			nd.name =
+			    marked_name(b,
+					dn->status == DIFF_NEW ? DIFF_MARK_NEW
+							       : DIFF_MARK_GONE,
+					model_str(m, src->name ? src->name
+						     : f       ? f->name
+							       : 0));
 		ok = ok && nd.name != MODEL_NONE && nd.file != MODEL_NONE &&
 		     nd.module != MODEL_NONE &&
 		     model_builder_add_node(b, dn->parent, &nd) == i;

@@ -39,7 +39,7 @@ struct model *diff_model_new(struct diff *d, const char *path, bool mark,
 			     struct error *err);
 
 /* The markers `mark` puts before a new and a gone node's name. */
-#define DIFF_MARK_NEW "[+] "
+#define DIFF_MARK_NEW  "[+] "
 #define DIFF_MARK_GONE "[-] "
 
 /* The column of metric k, scope and role in a model diff_model_new made
