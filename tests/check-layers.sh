@@ -2,7 +2,7 @@
 # check-layers: the engine's layers include only the layers below them.
 #
 #   core < model < io < net, archive < formats < open < views < config
-#        < present < cli
+#        < present < compare < cli
 #
 # (ui/ is above all of them and the only place that includes curses; of
 # ui/, only main.c includes cli/, to dispatch the batch commands: the
@@ -37,7 +37,8 @@ rank() {
 	case $1 in
 	core) echo 0 ;; model) echo 1 ;; io) echo 2 ;; net | archive) echo 3 ;;
 	formats) echo 4 ;; open.h | open.c) echo 5 ;; views) echo 6 ;;
-	config) echo 7 ;; present) echo 8 ;; cli) echo 9 ;; *) echo 99 ;;
+	config) echo 7 ;; present) echo 8 ;; compare) echo 9 ;; cli) echo 10 ;;
+	*) echo 99 ;;
 	esac
 }
 
@@ -82,7 +83,8 @@ check_tree() {
 		if (l == "io") return 2; if (l == "net" || l == "archive") return 3
 		if (l == "formats") return 4; if (l == "open.c" || l == "open.h") return 5
 		if (l == "views") return 6; if (l == "config") return 7
-		if (l == "present") return 8; if (l == "cli") return 9; return 99
+		if (l == "present") return 8; if (l == "compare") return 9
+		if (l == "cli") return 10; return 99
 	}
 	BEGIN {
 		while ((getline d < formats) > 0) fmt[d] = 1
@@ -212,6 +214,8 @@ violate cli/cmd_info.c '#include "formats/dcpi/dcpi_file.h"'
 violate model/model.h '#include <sqlite3.h>'
 violate net/http.h '#include <jansson.h>'
 violate formats/reader.h '#include <archive.h>'
+violate present/present_rows.c '#include "compare/diff.h"'
+violate compare/diff.c '#include "cli/cli.h"'
 # and on a pane that includes the batch CLI
 rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
 printf '%s\n' '#include "cli/cli.h"' >>"$tmp/ui/pane_tree.c"

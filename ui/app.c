@@ -597,6 +597,9 @@ int app_run(struct model *model, const char *path, bool demo,
 	for (size_t i = 0; app.extrap && i < app.cols.n_columns; i++)
 		if (app.columns[i] == extrap_column(app.extrap))
 			app.cols.sort_column = app.columns[i];
+	for (size_t i = 0; opt->has_sort_column && i < app.cols.n_columns; i++)
+		if (app.columns[i] == opt->sort_column)
+			app.cols.sort_column = app.columns[i];
 	app_load_config(&app, opt->no_config, opt->config_path);
 	/* the database's warnings went to stderr before the screen hid
 	 * them: the first one also on the status line (a database without

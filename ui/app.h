@@ -24,6 +24,10 @@ struct ui_options {
 	/* the transfer state (net/session.h): the cancel flag the interrupt
 	 * key sets, where progress of reads after the open goes */
 	struct session *session;
+	/* the column the tree is first sorted by, when set (the compare
+	 * view: the delta) */
+	bool has_sort_column;
+	uint32_t sort_column;
 };
 
 /* What the viewer asks of its caller when it returns: `:set kernel-names

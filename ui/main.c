@@ -15,6 +15,7 @@
 #include "pane.h"
 #include "screen.h"
 #include "cli/cli.h"
+#include "cli/cli_diff.h"
 #include "net/http.h"
 #include "core/temp_dirs.h"
 #include "core/sanitize.h"
@@ -40,6 +41,12 @@ static void usage(FILE *out)
 	      "microseconds\n"
 	      "  --no-prebuild     build the bottom-up and flat views only when "
 	      "shown\n"
+	      "  --compare         callscope BASE NEW --compare: the merged tree "
+	      "of two runs\n"
+	      "                    (base, new, delta, delta%% of the base total; "
+	      "[+] new, [-] gone;\n"
+	      "                    sorted by the delta: H follows the biggest "
+	      "regression)\n"
 	      "  --list-actions    print the action table (for bind lines)\n"
 	      "  --list-keymaps    print the keymaps bind accepts (from the pane "
 	      "registry)\n",
@@ -107,12 +114,14 @@ int main(int argc, char **argv)
 		{"list-actions", no_argument, NULL, 'l'},
 		{"list-keymaps", no_argument, NULL, 'M'},
 		{"no-prebuild", no_argument, NULL, 'P'},
+		{"compare", no_argument, NULL, 'C'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ui_options opt = {.cols = 120, .rows = 40};
 	char *keys_owned = NULL;
 	const char *dump_path = NULL, *timing_path = NULL;
 	int c, rc = CLI_EXIT_OK;
+	bool compare = false;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -175,6 +184,9 @@ int main(int argc, char **argv)
 		case 'P':
 			opt.no_prebuild = true;
 			break;
+		case 'C':
+			compare = true;
+			break;
 		default:
 			fputs("Try 'callscope --help'.\n", stderr);
 			return CLI_EXIT_USAGE;
@@ -187,6 +199,13 @@ int main(int argc, char **argv)
 		fputs("callscope: unknown command '", stderr);
 		present_put_text(stderr, argv[optind]);
 		fputs("'\nTry 'callscope --help'.\n", stderr);
+		free(keys_owned);
+		return CLI_EXIT_USAGE;
+	}
+	if (compare && argc - optind != 2) {
+		fputs("callscope: --compare expects two databases (callscope "
+		      "BASE NEW --compare)\n",
+		      stderr);
 		free(keys_owned);
 		return CLI_EXIT_USAGE;
 	}
@@ -219,6 +238,14 @@ int main(int argc, char **argv)
 			present_put_text(stderr, db);
 			fputc('\n', stderr);
 		}
+		if (compare) { /* the batch diff, as text */
+			static char diff_cmd[] = "diff", depth_opt[] = "--depth",
+				    depth[] = "6";
+			char *dargv[] = {diff_cmd, argv[optind], argv[optind + 1],
+					 depth_opt, depth, NULL};
+			free(keys_owned);
+			return cli_run(&session, 5, dargv);
+		}
 		struct cli_report_options report = {
 			.dbs = demo ? &db : (const char *const *)argv + optind,
 			.n_dbs = demo ? 1 : (size_t)(argc - optind),
@@ -231,10 +258,32 @@ int main(int argc, char **argv)
 		free(keys_owned);
 		return rc;
 	}
-	struct model *m =
-		demo ? cli_open(&session, db)
-		     : cli_open_all(&session, (const char *const *)argv + optind,
-				    (size_t)(argc - optind));
+	struct model *m = NULL;
+	if (compare) {
+		struct cli_diff cd = {
+			.base_path = argv[optind],
+			.new_path = argv[optind + 1],
+			.opt = {.match = DIFF_MATCH_PATH, .normalize = true},
+			.mark = true,
+		};
+		if (cli_diff_open(&session, "compare", &cd) == CLI_EXIT_OK) {
+			m = cd.model; /* app_run takes it */
+			cd.model = NULL;
+			enum diff_scope sc =
+				diff_has_scope(cd.diff, 0, DIFF_INCLUSIVE)
+					? DIFF_INCLUSIVE
+					: DIFF_EXCLUSIVE;
+			opt.sort_column = diff_model_column(cd.diff, 0, sc,
+							    DIFF_ROLE_DELTA);
+			opt.has_sort_column = true;
+		}
+		cli_diff_close(&cd);
+	} else {
+		m = demo ? cli_open(&session, db)
+			 : cli_open_all(&session,
+					(const char *const *)argv + optind,
+					(size_t)(argc - optind));
+	}
 	if (!m) {
 		rc = CLI_EXIT_DATA;
 		goto out;

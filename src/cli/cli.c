@@ -19,6 +19,8 @@ int cmd_listing(struct session *s, int argc, char **argv);
 int cmd_points(struct session *s, int argc, char **argv);
 int cmd_model(struct session *s, int argc, char **argv);
 int cmd_stats(struct session *s, int argc, char **argv);
+int cmd_diff(struct session *s, int argc, char **argv);
+int cmd_check(struct session *s, int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -47,6 +49,13 @@ static const struct {
 	{"stats", cmd_stats,
 	 "stats   DB... [--kind kernel|api|copy|range|...] "
 	 "[--format text|csv|json]"},
+	{"diff", cmd_diff,
+	 "diff    BASE NEW [--match path|function] [--metric M|BASE=NEW]...\n"
+	 "                     [--view top-down|flat] [--depth N] "
+	 "[--format text|csv|json]"},
+	{"check", cmd_check,
+	 "check   BASE NEW [--metric M] [--threshold PCT] [--min-share PCT]\n"
+	 "                     [--format text|json|markdown|junit]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},

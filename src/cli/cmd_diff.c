@@ -1,0 +1,375 @@
+/* cmd_diff: `callscope diff BASE NEW [--match path|function] [--metric M
+ * | --metric BASE=NEW]... [--view top-down|flat] [--depth N] [--format
+ * text|csv|json] [--no-normalize]`: the merged tree of two runs
+ * (compare/diff.h) written as `report` writes a tree, through the same
+ * writers (present_rows), so that text, CSV and JSON have the report's
+ * shape: per metric and scope the columns base, new, delta, delta% (of
+ * the base run's total) and ratio; before each row its status (both, new,
+ * gone; in JSON the node's "status", and each column's "run" or
+ * "role"); children sorted by the absolute delta of the first metric
+ * (inclusive where both runs have it).  Must not depend on curses or on
+ * ui/. */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_diff.h"
+#include "core/sanitize.h"
+
+struct diff_cmd {
+	struct cli_diff cd;
+	enum view_kind view;
+	uint32_t depth;
+	enum present_format format;
+};
+
+static int parse(int argc, char **argv, struct diff_cmd *o)
+{
+	static const struct option longopts[] = {
+	    {"match", required_argument, NULL, 'M'},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"view", required_argument, NULL, 'v'},
+	    {"depth", required_argument, NULL, 'd'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"no-normalize", no_argument, NULL, 'N'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "M:m:v:d:f:Nh", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'M':
+			if (!cli_diff_parse_match("diff", optarg,
+						  &o->cd.opt.match))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'm': {
+			char **p = realloc(o->cd.metrics,
+					   (o->cd.n_metrics + 1) * sizeof(*p));
+			if (!p)
+				return CLI_EXIT_USAGE;
+			o->cd.metrics = p;
+			o->cd.metrics[o->cd.n_metrics++] = optarg;
+			break;
+		}
+		case 'v':
+			if (!view_kind_parse(optarg, &o->view) ||
+			    o->view == VIEW_BOTTOM_UP) {
+				fprintf(stderr, "callscope diff: unknown "
+						"--view (expected top-down or "
+						"flat)\n");
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			if (!cli_parse_u32("diff", "--depth", optarg,
+					   &o->depth))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'f':
+			if (!cli_parse_format("diff", optarg, 7, &o->format))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'N':
+			o->cd.opt.normalize = false;
+			break;
+		default:
+			return cli_option_other(c, -1);
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "callscope diff: expected two databases "
+				"(callscope diff BASE NEW [options])\n");
+		return CLI_EXIT_USAGE;
+	}
+	o->cd.base_path = argv[optind];
+	o->cd.new_path = argv[optind + 1];
+	return CLI_EXIT_OK;
+}
+
+/* The walk: rows in pre-order, children by absolute delta. */
+struct walk {
+	struct diff_cmd *o;
+	struct present_rows *rows;
+	struct view *v;
+	uint32_t sort_col; /* the first metric's delta column */
+	uint32_t base_col, new_col;
+	bool measure;
+};
+
+/* A row's status: the merged node's in the top-down view; in the flat
+ * view, from which run has a value of the first metric. */
+static uint8_t row_status(const struct walk *w, uint32_t row)
+{
+	struct view_node vn;
+	if (!view_node_get(w->v, row, &vn))
+		return DIFF_BOTH;
+	if (w->o->view == VIEW_TOP_DOWN) {
+		const struct diff *d = w->o->cd.diff;
+		return vn.model_node < d->n_nodes
+			   ? d->nodes[vn.model_node].status
+			   : DIFF_BOTH;
+	}
+	double x;
+	bool hb = view_value(w->v, row, w->base_col, &x);
+	bool hn = view_value(w->v, row, w->new_col, &x);
+	return hb && !hn ? DIFF_GONE : hn && !hb ? DIFF_NEW : DIFF_BOTH;
+}
+
+struct keyed {
+	uint32_t row;
+	double key;
+	size_t order;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? 1 : -1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void put_row(struct walk *w, uint32_t row, bool first)
+{
+	struct present_rows *r = w->rows;
+	const char *status = diff_status_name(row_status(w, row));
+	if (w->measure) {
+		present_rows_measure(r, row);
+		return;
+	}
+	if (r->format == PRESENT_FORMAT_JSON) {
+		json_t *j = present_rows_node_json(r, row);
+		if (json_is_object(j))
+			json_object_set_new(j, "status", json_string(status));
+		present_rows_json_node(r, j, first);
+		json_decref(j);
+		return;
+	}
+	if (r->format == PRESENT_FORMAT_CSV)
+		fprintf(r->out, "%s,", status);
+	else
+		fprintf(r->out, "%-7s", status);
+	present_rows_print(r, row);
+}
+
+static enum status walk(struct walk *w, struct error *err)
+{
+	size_t n = 0, cap = 16;
+	uint32_t *stack = malloc(cap * sizeof(*stack));
+	enum status st = STATUS_OK;
+	bool first = true;
+	if (!stack)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	stack[n++] = view_root(w->v);
+	while (n > 0 && st == STATUS_OK) {
+		uint32_t row = stack[--n];
+		struct view_node vn;
+		if (!view_node_get(w->v, row, &vn))
+			continue;
+		put_row(w, row, first);
+		first = false;
+		if (w->o->depth != UINT32_MAX && vn.depth >= w->o->depth)
+			continue;
+		uint32_t *kids = NULL;
+		size_t nk = 0;
+		st = view_children(w->v, row, w->sort_col, false, &kids, &nk,
+				   err);
+		if (st != STATUS_OK)
+			break;
+		struct keyed *ks = malloc((nk ? nk : 1) * sizeof(*ks));
+		if (!ks || n + nk > cap) {
+			size_t ncap = (n + nk) * 2;
+			uint32_t *p =
+			    ks ? realloc(stack, ncap * sizeof(*p)) : NULL;
+			if (!p) {
+				free(ks);
+				free(kids);
+				st = error_set(err, STATUS_NOMEM, NULL,
+					       "out of memory");
+				break;
+			}
+			stack = p;
+			cap = ncap;
+		}
+		for (size_t i = 0; i < nk; i++) {
+			double x = 0;
+			ks[i].row = kids[i];
+			ks[i].order = i;
+			ks[i].key = view_value(w->v, kids[i], w->sort_col, &x)
+					? fabs(x)
+					: -1;
+		}
+		qsort(ks, nk, sizeof(*ks), by_key);
+		for (size_t i = nk; i-- > 0;)
+			stack[n++] = ks[i].row;
+		free(ks);
+		free(kids);
+	}
+	free(stack);
+	return st;
+}
+
+/* The JSON document's start: the report's, with the runs, the matching,
+ * and each column's "run" or "role". */
+static void json_open(struct diff_cmd *o, struct present_rows *r)
+{
+	const struct diff *d = o->cd.diff;
+	json_t *cols = present_rows_columns_json(r);
+	for (size_t i = 0; cols && i < r->n_columns; i++) {
+		json_t *c = json_array_get(cols, i);
+		size_t k;
+		enum diff_scope scope;
+		enum diff_role role;
+		if (!diff_model_column_of(d, r->columns[i], &k, &scope, &role))
+			continue;
+		if (role == DIFF_ROLE_BASE || role == DIFF_ROLE_NEW)
+			json_object_set_new(c, "run",
+					    json_string(diff_role_name(role)));
+		else
+			json_object_set_new(c, "role",
+					    json_string(diff_role_name(role)));
+		if (role == DIFF_ROLE_PERCENT)
+			json_object_set_new(c, "percent_of",
+					    json_string("base total"));
+		if (role == DIFF_ROLE_PERCENT && d->has_total[k])
+			json_object_set_new(c, "base_total",
+					    json_real(d->base_total[k]));
+	}
+	json_t *head =
+	    json_pack("{s:s, s:s, s:{s:o, s:o}, s:{s:o, s:o}, s:s, s:b}",
+		      "format", "diff", "view", view_kind_name(o->view), "base",
+		      "path", present_json_text(o->cd.base_path), "format",
+		      present_json_text(o->cd.base_format), "new", "path",
+		      present_json_text(o->cd.new_path), "format",
+		      present_json_text(o->cd.new_format), "match",
+		      o->cd.opt.match == DIFF_MATCH_PATH ? "path" : "function",
+		      "normalize", o->cd.opt.normalize);
+	if (head) {
+		json_object_set_new(head, "columns",
+				    cols ? cols : json_array());
+		cols = NULL;
+		json_object_set_new(head, "nodes", json_array());
+		/* written whole but for the empty nodes' "]}" */
+		char *doc =
+		    json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		char *safe = doc ? sanitize_json(doc) : NULL;
+		if (safe && strlen(safe) >= 3) {
+			safe[strlen(safe) - 2] = '\0';
+			fputs(safe, r->out);
+		} else {
+			fputs("{\"format\":\"diff\",\"columns\":[],\"nodes\":[",
+			      r->out);
+		}
+		free(safe);
+		free(doc);
+	}
+	json_decref(cols);
+	json_decref(head);
+}
+
+static int run(struct session *s, struct diff_cmd *o)
+{
+	struct present_rows rows = {0};
+	struct view *v = NULL;
+	struct error err = {0};
+	uint32_t *cols = NULL;
+	int rc = cli_diff_open(s, "diff", &o->cd);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	const struct model *m = o->cd.model;
+	const struct diff *d = o->cd.diff;
+	rc = CLI_EXIT_DATA;
+	cols = malloc((m->n_columns ? m->n_columns : 1) * sizeof(*cols));
+	if (!cols || view_new(m, o->view, &v, &err) != STATUS_OK) {
+		cli_put_error(&err, "out of memory");
+		goto out;
+	}
+	for (uint32_t c = 0; c < m->n_columns; c++)
+		cols[c] = c;
+	if (!present_rows_init(&rows, v, cols, m->n_columns, NULL, 0, o->format,
+			       stdout))
+		goto out;
+	/* text: each column as wide as "VARIANT (I)", so that the header
+	 * names the run or role whole */
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		int w = (int)strlen(m->columns[c].variant) + 4;
+		if (w > rows.value_width[c])
+			rows.value_width[c] = w;
+	}
+	enum diff_scope scope = diff_has_scope(d, 0, DIFF_INCLUSIVE)
+				    ? DIFF_INCLUSIVE
+				    : DIFF_EXCLUSIVE;
+	struct walk w = {o,
+			 &rows,
+			 v,
+			 diff_model_column(d, 0, scope, DIFF_ROLE_DELTA),
+			 diff_model_column(d, 0, scope, DIFF_ROLE_BASE),
+			 diff_model_column(d, 0, scope, DIFF_ROLE_NEW),
+			 false};
+	if (w.sort_col == MODEL_NONE) {
+		fprintf(stderr, "callscope diff: the runs share no scope of "
+				"the metric (inclusive or exclusive)\n");
+		goto out;
+	}
+	if (o->format == PRESENT_FORMAT_TEXT) {
+		w.measure = true;
+		if (walk(&w, &err) != STATUS_OK) {
+			cli_put_error(&err, "error");
+			goto out;
+		}
+		w.measure = false;
+		fputs("Base: ", stdout);
+		present_put_text(stdout, o->cd.base_path);
+		fputs("\nNew:  ", stdout);
+		present_put_text(stdout, o->cd.new_path);
+		printf("\nMatch: %s%s; delta%% is of the base run's total; "
+		       "sorted by |delta|\n",
+		       o->cd.opt.match == DIFF_MATCH_PATH ? "call path"
+							  : "function",
+		       o->cd.opt.normalize ? ", names normalised" : "");
+		fputs("Status ", stdout);
+		present_rows_header(&rows);
+	} else if (o->format == PRESENT_FORMAT_CSV) {
+		fputs("status,", stdout);
+		present_rows_header(&rows);
+	} else {
+		json_open(o, &rows);
+	}
+	rc = walk(&w, &err) == STATUS_OK ? CLI_EXIT_OK : CLI_EXIT_DATA;
+	if (rc != CLI_EXIT_OK)
+		cli_put_error(&err, "error");
+	if (o->format == PRESENT_FORMAT_JSON)
+		present_rows_json_close(&rows);
+out:
+	present_rows_fini(&rows);
+	view_free(v);
+	free(cols);
+	cli_diff_close(&o->cd);
+	error_clear(&err);
+	return rc;
+}
+
+int cmd_diff(struct session *s, int argc, char **argv);
+int cmd_diff(struct session *s, int argc, char **argv)
+{
+	struct diff_cmd o = {
+	    .cd = {.opt = {.match = DIFF_MATCH_PATH, .normalize = true}},
+	    .view = VIEW_TOP_DOWN,
+	    .depth = UINT32_MAX,
+	    .format = PRESENT_FORMAT_TEXT,
+	};
+	int rc = parse(argc, argv, &o);
+	if (rc == CLI_EXIT_OK)
+		rc = run(s, &o);
+	else if (rc < 0)
+		rc = CLI_EXIT_OK;
+	free(o.cd.metrics);
+	return rc;
+}

@@ -1,0 +1,144 @@
+/* diff_metric: which columns of two runs are one metric compared
+ * (diff.h): by the names given (--metric NAME or BASE=NEW) or by default
+ * the first visible metric both runs have, each with its other-scope
+ * pair; units checked and converted (present_column_kind). */
+#include "config.h"
+
+#include "compare/diff.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "present/present_value.h"
+
+/* The strings joined (NULL ends the list); NULL when out of memory. */
+static char *join(const char *first, ...)
+{
+	va_list ap;
+	size_t len = 0;
+	va_start(ap, first);
+	for (const char *p = first; p; p = va_arg(ap, const char *))
+		len += strlen(p);
+	va_end(ap);
+	char *s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	*s = '\0';
+	va_start(ap, first);
+	for (const char *p = first; p; p = va_arg(ap, const char *))
+		strcat(s, p);
+	va_end(ap);
+	return s;
+}
+
+static const char *unit_name(enum present_unit u)
+{
+	switch (u) {
+	case PRESENT_TIME:
+		return "a time";
+	case PRESENT_BYTES:
+		return "a byte count";
+	case PRESENT_COUNT:
+		return "a count";
+	default:
+		return "a plain number";
+	}
+}
+
+/* A time pairs with a time (in any unit), bytes with bytes; counts and
+ * plain numbers with each other. */
+static bool units_match(enum present_unit a, enum present_unit b)
+{
+	bool ma = a == PRESENT_TIME || a == PRESENT_BYTES;
+	bool mb = b == PRESENT_TIME || b == PRESENT_BYTES;
+	return ma || mb ? a == b : true;
+}
+
+static bool pair_columns(const struct model *base, uint32_t cb,
+			 const struct model *nw, uint32_t cn,
+			 struct diff_metric *out, char **why)
+{
+	const struct model *m[2] = {base, nw};
+	uint32_t c[2] = {cb, cn};
+	struct present_kind k[2];
+	for (int r = 0; r < 2; r++) {
+		const struct model_column *col = &m[r]->columns[c[r]];
+		int s = col->kind == COLUMN_INCLUSIVE ? DIFF_INCLUSIVE
+						      : DIFF_EXCLUSIVE;
+		out->col[r][s] = c[r];
+		out->col[r][1 - s] = col->pair;
+		k[r] = present_column_kind(m[r], c[r]);
+	}
+	if (!units_match(k[0].unit, k[1].unit)) {
+		*why = join("cannot compare: '", base->columns[cb].name,
+			    "' in the base run is ", unit_name(k[0].unit),
+			    ", '", nw->columns[cn].name, "' in the new run is ",
+			    unit_name(k[1].unit), (const char *)NULL);
+		return false;
+	}
+	out->scale_new = k[0].unit == PRESENT_TIME && k[0].scale > 0
+			     ? k[1].scale / k[0].scale
+			     : 1;
+	for (int s = 0; s < 2; s++)
+		if ((out->col[0][s] == MODEL_NONE) !=
+		    (out->col[1][s] == MODEL_NONE))
+			out->col[0][s] = out->col[1][s] = MODEL_NONE;
+	return true;
+}
+
+bool diff_pair_metric(const struct model *base, const char *base_spec,
+		      const struct model *nw, const char *new_spec,
+		      struct diff_metric *out, char **why)
+{
+	uint32_t cb = model_find_column(base, base_spec);
+	uint32_t cn = model_find_column(nw, new_spec);
+	*why = NULL;
+	if (cb == MODEL_NONE || cn == MODEL_NONE) {
+		*why = join("cannot compare: the ",
+			    cb == MODEL_NONE ? "base" : "new",
+			    " run has no metric '",
+			    cb == MODEL_NONE ? base_spec : new_spec,
+			    "' (see `callscope info`)", (const char *)NULL);
+		return false;
+	}
+	return pair_columns(base, cb, nw, cn, out, why);
+}
+
+/* The column of `nw` with the metric, variant and scope of `base`'s
+ * column `c`, or MODEL_NONE. */
+static uint32_t same_column(const struct model *base, uint32_t c,
+			    const struct model *nw)
+{
+	const struct model_column *a = &base->columns[c];
+	for (uint32_t i = 0; i < nw->n_columns; i++) {
+		const struct model_column *b = &nw->columns[i];
+		if (b->kind == a->kind && strcmp(a->name, b->name) == 0 &&
+		    strcmp(a->variant ? a->variant : "",
+			   b->variant ? b->variant : "") == 0)
+			return i;
+	}
+	return MODEL_NONE;
+}
+
+bool diff_pair_default(const struct model *base, const struct model *nw,
+		       struct diff_metric *out, char **why)
+{
+	*why = NULL;
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t c = 0; c < base->n_columns; c++) {
+			if (pass == 0 && !base->columns[c].visible)
+				continue;
+			uint32_t n = same_column(base, c, nw);
+			if (n != MODEL_NONE &&
+			    pair_columns(base, c, nw, n, out, why))
+				return true;
+			free(*why);
+			*why = NULL;
+		}
+	*why = join("cannot compare: the runs share no metric by name (name "
+		    "one in each with --metric BASE=NEW)",
+		    (const char *)NULL);
+	return false;
+}
