@@ -199,9 +199,18 @@ def check_threads(size):
     title = next((l for l in lines if "per execution context:" in l), None)
     if title is None:
         return  # no threads pane for this database (a message says why)
-    stats = next((l for l in lines if "execution contexts" in l and
+    stats = next((l for l in lines if " contexts by " in l and
                   " min " in l), "")
     sums = next((l for l in lines if "thread sum" in l), "")
+    # critique b6: the statistics line fits (words shortened, not cut)
+    if "\u2026" in stats or "~" in stats:
+        fail("%s HT: the statistics line is cut: %r" % (size, stats))
+    # a sum that agrees with the summary reads as it does
+    e = re.search(r"thread sum (.+?) \(100%\) = stored summary (.+?)\s*$",
+                  sums)
+    if e and e.group(1) != e.group(2):
+        fail("%s HT: sum and summary agree but read %r and %r" %
+             (size, e.group(1), e.group(2)))
     metric = col["metric"]
     m = re.search(r"stored summary (.+?)(?: \(by|:|$)", sums)
     if m and m.group(1).strip() != "(none)" and want is not None:

@@ -57,7 +57,7 @@ wait_for "CPUTIME I" || fail "no column header"
 t send-keys -t "$S" ":threshold 0" Enter H
 wait_for "Name  $leaf" || fail "H did not reach $leaf"
 t send-keys -t "$S" T
-wait_for "execution contexts" || fail "no thread view"
+wait_for " contexts by " || fail "no thread view"
 wait_for "RANK 1 THREAD 2" || fail "thread view lacks RANK 1 THREAD 2"
 t send-keys -t "$S" Escape
 t send-keys -t "$S" g "/worker_loop" Enter
@@ -133,7 +133,7 @@ db=$tmp/hostile
 view || fail "the viewer did not draw the hostile database"
 t select-pane -t "$S" -T "callscope-test"
 t send-keys -t "$S" E j j j T
-wait_for "execution contexts" || fail "hostile: no thread view"
+wait_for " contexts by " || fail "hostile: no thread view"
 t send-keys -t "$S" Escape o
 sync_keys || fail "hostile: o was not handled"
 title=$(t display -p -t "$S" '#{pane_title}')

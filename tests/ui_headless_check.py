@@ -90,7 +90,7 @@ def main():
     labels = [p for p in json.loads(subprocess.run(
         [cs, "info", db, "--format", "json"], capture_output=True,
         check=True).stdout)["profiles"] if not p["summary"]]
-    m = re.search(r"(\d+) execution contexts", s)
+    m = re.search(r"(\d+) (?:execution )?contexts by", s)
     if not m or int(m.group(1)) != len(labels):
         fail("thread view count %r, want %d" % (m and m.group(1), len(labels)))
     for p in labels[:30]:

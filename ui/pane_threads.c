@@ -163,16 +163,17 @@ static char *fit(const struct model *m, const struct threads *t, double v,
 	return strdup(buf);
 }
 
-/* The thread sum and the stored summary with as many digits as it takes
- * for them to read differently when they differ (critique b11: "2.60e+08
- * > 2.60e+08"), into SUM and SUMM. */
+/* The thread sum and the stored summary, into SUM and SUMM: when they
+ * differ (DIFFERS: beyond rounding), with as many digits as it takes for
+ * them to read differently (critique b11: "2.60e+08 > 2.60e+08"); when
+ * they agree, alike, however their last bits differ. */
 static void sum_texts(const struct model *m, const struct threads *t,
-		      char *sum, char *summ, size_t size)
+		      bool differs, char *sum, char *summ, size_t size)
 {
 	struct present_kind k = present_column_kind(m, t->column);
 	present_number_fit(k, t->sum, 40, PRESENT_DIGITS, sum, size);
 	present_number_fit(k, t->summary, 40, PRESENT_DIGITS, summ, size);
-	if (t->sum == t->summary || strcmp(sum, summ) != 0)
+	if (!differs || t->sum == t->summary || strcmp(sum, summ) != 0)
 		return;
 	/* the database's format showed them alike: more digits, in the
 	 * general form (or the unit's) */
@@ -200,15 +201,15 @@ static char *sums_line(const struct model *m, const struct threads *t,
 		return strdup(" rows: the measurement points (each the mean of "
 			      "its repetitions), not parts of a sum");
 	}
-	char sum[64], summ[64];
-	sum_texts(m, t, sum, summ, sizeof(sum));
-	if (!t->has_summary)
-		snprintf(summ, sizeof(summ), "(none)");
-	char *out = NULL;
 	double tol = 1e-9 * fmax(fabs(t->sum), fabs(t->summary));
 	*differs = t->summary_sum &&
 		   (!t->has_summary ? t->sum != 0
 				    : fabs(t->sum - t->summary) > tol);
+	char sum[64], summ[64];
+	sum_texts(m, t, *differs, sum, summ, sizeof(sum));
+	if (!t->has_summary)
+		snprintf(summ, sizeof(summ), "(none)");
+	char *out = NULL;
 	int r;
 	if (!t->summary_sum)
 		r = asprintf(&out, " thread sum %s (100%%)   stored summary %s",
@@ -242,20 +243,45 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		return;
 	screen_text(r.y, r.x, r.w, head, t->title, true);
 	char *stats = NULL;
-	char *mn = fit(m, t, t->min, STAT_W);
-	char *mx = fit(m, t, t->max, STAT_W);
-	char *me = fit(m, t, t->mean, STAT_W);
-	char *sd = fit(m, t, t->sd, STAT_W);
-	if (asprintf(&stats, " %zu %s by %s (s: %s)   min %s   max %s   "
-			     "mean %s   std dev %s",
-		     t->n,
-		     m->n_points ? "measurement points" : "execution contexts",
-		     t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index",
-		     t->sort == 0 ? "by label" : t->sort == 1 ? "by index"
-							 : "by value",
-		     mn ? mn : "?", mx ? mx : "?", me ? me : "?",
-		     sd ? sd : "?") < 0)
-		stats = NULL;
+	char *mn = NULL, *mx = NULL, *me = NULL, *sd = NULL;
+	/* the longest wording that fits the width: names shortened and
+	 * spaces narrowed before anything is cut (critique b6: "mean 713…") */
+	const char *what_long =
+		m->n_points ? "measurement points" : "execution contexts";
+	const char *what_short = m->n_points ? "points" : "contexts";
+	const char *by = t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index";
+	const char *next = t->sort == 0 ? "by label"
+			   : t->sort == 1 ? "by index"
+					  : "by value";
+	for (int form = 0; form < 5; form++) {
+		free(stats);
+		/* the last form writes the values shorter (SI, 3 digits) */
+		int vw = form < 4 ? STAT_W : 7;
+		free(mn);
+		free(mx);
+		free(me);
+		free(sd);
+		mn = fit(m, t, t->min, vw);
+		mx = fit(m, t, t->max, vw);
+		me = fit(m, t, t->mean, vw);
+		sd = fit(m, t, t->sd, vw);
+		const char *gap = form == 0 ? "   " : "  ";
+		char hint[32] = "";
+		if (form < 3)
+			snprintf(hint, sizeof(hint), " (s: %s)",
+				 form < 2 ? next : next + 3);
+		if (asprintf(&stats,
+			     " %zu %s by %s%s%smin %s%smax %s%smean %s%s%s %s",
+			     t->n, form == 0 ? what_long : what_short, by, hint,
+			     gap, mn ? mn : "?", gap, mx ? mx : "?", gap,
+			     me ? me : "?", gap, form < 2 ? "std dev" : "sd",
+			     sd ? sd : "?") < 0) {
+			stats = NULL;
+			break;
+		}
+		if (screen_text_width(stats) <= r.w)
+			break;
+	}
 	screen_text(r.y + 1, r.x, r.w, A_NORMAL, stats ? stats : "", true);
 	free(stats);
 	free(mn);
