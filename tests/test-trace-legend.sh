@@ -128,6 +128,36 @@ if [ -x "$top_builddir/tests/gen-v4db" ]; then
 		fail "zoomed 64x: the legend still samples"
 fi
 
+# lines too long to walk (300,000 samples each in the window: a window
+# costs no more than the budget however big the file) are taken at 4096
+# evenly spaced times: said so, and each share within 1 point of the
+# exact `trace --stats` (no budget, every element)
+if [ -x "$top_builddir/tests/gen-v4db" ]; then
+	"$top_builddir/tests/gen-v4db" -o "$tmp/long" --contexts 200 --ranks 1 \
+		--threads 4 --trace-lines 4 --samples 300000 --no-cct \
+		>/dev/null 2>&1 || fail "gen-v4db (long lines)"
+	"$cs" --headless --size 200x30 --keys tW "$tmp/long" >"$tmp/s.txt" 2>&1
+	grep -qE '^sampled at 4096 times per long line: ' "$tmp/s.txt" ||
+		fail "long lines: the legend does not say it samples times"
+	set -- $(window "$tmp/long")
+	"$cs" trace "$tmp/long" --from "$1" --to "$2" --stats --format json \
+		>"$tmp/long.json" || fail "trace --stats (long lines)"
+	python3 - "$tmp/long.json" "$tmp/s.txt" <<'EOF2' ||
+import json, re, sys
+exact = {d["name"]: d["share"] for d in json.load(open(sys.argv[1]))["shares"]}
+line = next(l for l in open(sys.argv[2], encoding="utf-8")
+            if l.startswith("sampled at"))
+shown = re.findall(r"[a-z.] (.+?) (\d+\.\d)%", line.split(": ", 1)[1])
+assert len(shown) >= 2, line
+for name, pct in shown:
+    assert name in exact, (name, exact)
+    assert abs(float(pct) - exact[name]) <= 1.0, (name, pct, exact[name])
+print("ok: %d shares of long lines within 1 point of the exact ones"
+      % len(shown))
+EOF2
+		fail "long lines: the sampled shares are not near the exact ones"
+fi
+
 # `trace --stats` (batch) gives the shares the statistics view shows
 set -- $(window "$v4")
 "$cs" trace "$v4" --from "$1" --to "$2" --stats --depth 3 --format json \

@@ -80,9 +80,16 @@ static bool window_shares(struct pane_env *env, struct trace_pane *t,
 	*total = 0;
 	for (size_t i = 0; i < *n; i++)
 		*total += (*s)[i].cells;
-	if (counted < lines)
+	uint32_t points = trace_view_share_points(t->view);
+	if (counted < lines && points)
+		snprintf(note, size, "sampled from %u of %u lines at %u times",
+			 counted, lines, points);
+	else if (counted < lines)
 		snprintf(note, size, "sampled from %u of %u lines", counted,
 			 lines);
+	else if (points)
+		snprintf(note, size, "sampled at %u times per long line",
+			 points);
 	else
 		*note = 0;
 	return true;

@@ -195,6 +195,40 @@ static bool walk_intervals(const struct model *m, uint32_t line,
 	return flush(r, &cur, to, s);
 }
 
+/* `line` over [from, to) taken at `points` times, each the middle of an
+ * equal slice of the window and weighing it (its context there: the
+ * sample in force, or the active interval). */
+static bool point_line(const struct model *m, uint32_t line,
+		       const struct trace_bounds *b, uint64_t from,
+		       uint64_t to, uint64_t points, struct trace_shares *s)
+{
+	uint64_t width = to - from, prev = 0;
+	if (points > width)
+		points = width;
+	bool intervals = m->timelines[line].kind == TIMELINE_INTERVALS;
+	for (uint64_t j = 0; j < points; j++) {
+		uint64_t end =
+			(uint64_t)((unsigned __int128)width * (j + 1) / points);
+		uint64_t t = from + prev + (end - prev) / 2;
+		uint32_t ctx = 0;
+		uint64_t k;
+		if (intervals) {
+			struct trace_interval iv;
+			if (trace_interval_active(m, line, t, &iv, &k))
+				ctx = iv.ctx_id;
+		} else if (t >= b->first) {
+			struct trace_sample x;
+			if (trace_element_at(m, line, b, t, &x, &k))
+				ctx = x.ctx_id;
+		}
+		s->elements++;
+		if (!add(s, ctx, end - prev))
+			return false;
+		prev = end;
+	}
+	return true;
+}
+
 /* Elements of `line` inside [from, to), at least 1 (two bisections). */
 static uint64_t window_elements(const struct model *m, uint32_t line,
 				const struct trace_bounds *b, uint64_t from,
@@ -226,10 +260,11 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 	if (to <= from)
 		return STATUS_OK;
 	uint32_t *use = malloc((n ? n : 1) * sizeof(*use));
+	uint64_t *we = malloc((n ? n : 1) * sizeof(*we));
 	struct trace_bounds *bs = malloc((n ? n : 1) * sizeof(*bs));
 	uint8_t *has = calloc(n ? n : 1, 1);
 	struct running r = {0};
-	if (!use || !bs || !has)
+	if (!use || !we || !bs || !has)
 		goto nomem;
 	/* the lines that count, and the elements the window holds */
 	/* the lines that count (no read yet) */
@@ -247,12 +282,16 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 			use[j] = use[(uint64_t)j * all / TRACE_SHARES_LINES];
 		k = TRACE_SHARES_LINES;
 	}
-	/* the elements the window holds */
+	/* the elements the window holds, and what reading them costs: a
+	 * line too long to walk costs its points' bisections */
+	const uint64_t point_cost =
+		(uint64_t)TRACE_SHARES_POINTS * TRACE_SHARES_POINT_COST;
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		has[i] = trace_bounds_read(m, use[i], &bs[i]);
-		if (has[i])
-			total += window_elements(m, use[i], &bs[i], from, to);
+		we[i] = has[i] ? window_elements(m, use[i], &bs[i], from, to)
+			       : 0;
+		total += we[i] < point_cost ? we[i] : point_cost;
 	}
 	/* past the budget: `pick` lines spread evenly */
 	uint32_t pick = k;
@@ -268,7 +307,12 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 						    (2 * (uint64_t)pick));
 		s->walk = trace_line_own_context(m, use[i]) ? &s->own
 							    : &s->depth;
+		bool points = budget && has[i] && we[i] > point_cost;
+		if (points)
+			s->points = TRACE_SHARES_POINTS;
 		bool ok = !has[i] ? add(s, 0, width)
+			  : points ? point_line(m, use[i], &bs[i], from, to,
+						TRACE_SHARES_POINTS, s)
 			  : m->timelines[use[i]].kind == TIMELINE_INTERVALS
 				  ? walk_intervals(m, use[i], &bs[i], from, to,
 						   &r, s)
@@ -285,6 +329,7 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 			s->max_frames = f;
 	}
 	free(use);
+	free(we);
 	free(bs);
 	free(has);
 	free(r.end);
@@ -292,6 +337,7 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 	return STATUS_OK;
 nomem:
 	free(use);
+	free(we);
 	free(bs);
 	free(has);
 	free(r.end);

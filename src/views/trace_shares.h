@@ -25,7 +25,12 @@
  * it.  When the window's elements over all lines exceed `budget`, or its
  * lines TRACE_SHARES_LINES, lines are sampled (evenly spread over the
  * window's lines, each still exact) and the result says how many:
- * "sampled from N of M lines".
+ * "sampled from N of M lines".  A line with more elements in the window
+ * than TRACE_SHARES_POINTS bisections would cost (a 10 GB trace zoomed
+ * out) is not walked: its context is taken at TRACE_SHARES_POINTS
+ * evenly spaced times, each the middle of an equal slice of the window
+ * and weighing that slice (stratified sampling, `points` says so); so one
+ * window never costs more than about `budget` reads, whatever the file.
  * Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_TRACE_SHARES_H
 #define CALLSCOPE_TRACE_SHARES_H
@@ -39,6 +44,10 @@
 
 /* Elements read for one window at most before lines are sampled. */
 #define TRACE_SHARES_BUDGET 500000u
+/* Times a line too long to walk is sampled at (each one bisection,
+ * counted as TRACE_SHARES_POINT_COST reads). */
+#define TRACE_SHARES_POINTS 4096u
+#define TRACE_SHARES_POINT_COST 20u
 /* Lines looked at at most (each costs two bisections before any element
  * is read): more are sampled evenly to this many. */
 #define TRACE_SHARES_LINES 4096u
@@ -65,6 +74,8 @@ struct trace_shares {
 	uint32_t max_frames;  /* the most frames of a context seen on a
 				 line the depth applies to */
 	uint64_t elements;    /* elements read */
+	uint32_t points;      /* > 0: some lines counted were sampled at
+				 this many times instead of walked */
 	struct trace_ctx_table *walk; /* private: the walked line's table */
 };
 

@@ -934,6 +934,11 @@ void trace_view_set_share_budget(struct trace_view *v, uint64_t budget)
 	v->sh_valid = false;
 }
 
+uint32_t trace_view_share_points(const struct trace_view *v)
+{
+	return v->sh_valid ? v->shares.points : 0;
+}
+
 static int by_cells(const void *a, const void *b);
 
 enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,

@@ -211,6 +211,11 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
  * trace_view_shares (as of the last trace_view_compute or _shares). */
 uint32_t trace_view_max_depth(const struct trace_view *v);
 
+/* After trace_view_shares: > 0 when lines too long to walk were taken
+ * at this many times each (trace_shares.points), 0 when every line counted
+ * was walked. */
+uint32_t trace_view_share_points(const struct trace_view *v);
+
 /* The window's time per frame context at the window's depth over every
  * non-counter line of the window (views/trace_shares.h gives the
  * definition): entries' `cells` are nanoseconds summed over lines, most
