@@ -65,7 +65,12 @@ struct trace_shares {
 	uint32_t max_frames;  /* the most frames of a context seen on a
 				 line the depth applies to */
 	uint64_t elements;    /* elements read */
-	struct trace_ctx_table *walk; /* private: the walked line's table */
+	/* trace_shares_compute_columns: col[k] is column k's own shares
+	 * (its depth, own, idle, total, counted and lines; the rest 0) */
+	uint32_t columns;
+	struct trace_shares *col;
+	uint64_t from, to; /* the window, with columns */
+	bool walk_own;     /* private: the walked line's contexts are own */
 };
 
 /* Compute `s` (zero-initialise it once; release with trace_shares_free)
@@ -76,6 +81,23 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 				 uint32_t n, uint64_t from, uint64_t to,
 				 uint64_t budget, struct trace_shares *s,
 				 struct error *err);
+
+/* As trace_shares_compute, and besides per time column (the summary
+ * view): the window cut into `columns` spans as the grid's cells are
+ * (column k is [trace_cell_time(k), trace_cell_time(k + 1)), the last
+ * ending at `to`), s->col[k] the shares of column k's span over the same
+ * lines counted, each line's time split at the column edges: column k's
+ * share(f) is the time in its span during which the lines' context is f
+ * over (lines counted x the span's width), never a point sample.  Cost:
+ * the elements inside the window once, plus lines x columns.  A column
+ * of no time (the window narrower in nanoseconds than `columns`) has
+ * total 0. */
+enum status trace_shares_compute_columns(const struct model *m,
+					 const uint32_t *lines, uint32_t n,
+					 uint64_t from, uint64_t to,
+					 uint32_t columns, uint64_t budget,
+					 struct trace_shares *s,
+					 struct error *err);
 
 void trace_shares_free(struct trace_shares *s);
 

@@ -224,6 +224,19 @@ enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
 			      uint32_t *counted, uint32_t *lines,
 			      struct error *err);
 
+/* As trace_view_shares for time column k of `columns` (the summary
+ * view): column k's span of the window (the grid's cell k,
+ * trace_shares_compute_columns) over every non-counter line of the
+ * window, each line's time in the span weighed, the same lines counted
+ * as trace_view_shares; `cells` are nanoseconds.  Nothing (n 0) for a
+ * column of no time.  Cached per window and number of columns: a depth
+ * change or a cursor move reads nothing; the rows drawn play no part. */
+enum status trace_view_column_shares(struct trace_view *v, uint32_t columns,
+				     uint32_t k, uint32_t n_colors,
+				     struct trace_share **out, size_t *n,
+				     uint32_t *counted, uint32_t *lines,
+				     struct error *err);
+
 /* Elements read per window before lines are sampled (default
  * TRACE_SHARES_BUDGET; 0: no limit). */
 void trace_view_set_share_budget(struct trace_view *v, uint64_t budget);
