@@ -110,6 +110,62 @@ for size in 80x24 120x40 200x50; do
 		fail "issue-233 $size: idle is not 41.4%: $(legend "$tmp/s.txt")"
 done
 
+# the summary view (V twice): each column is the share of every line in
+# its time span, so the same width shows the same columns at any height
+# (issue 26: it shared out the rows drawn); a colour's rows in a column
+# are within one row per run of its share times the height at each size
+summary() { # KEYS NAME
+	for h in 24 40 50; do
+		"$cs" --headless --size "120x$h" --keys "$1" "$v4" \
+			>"$tmp/sum$h.txt" 2>&1
+	done
+	python3 - "$2" "$tmp/sum24.txt" "$tmp/sum40.txt" "$tmp/sum50.txt" <<'EOF' ||
+import collections, re, sys
+def grid(path):
+    rows, on = [], False
+    for row in open(path, encoding="utf-8"):
+        if "Trace [Summary]" in row:
+            on = True
+            continue
+        m = re.match(r"^ +([a-z.]+) *$", row)
+        if on and m:
+            rows.append(m.group(1))
+        elif on and rows:
+            break
+    if len(rows) < 5 or len({len(r) for r in rows}) != 1:
+        sys.exit("%s: no summary grid" % path)
+    return rows
+def column(rows, k):
+    cells = "".join(r[k] for r in rows)
+    runs = collections.Counter(
+        c for i, c in enumerate(cells) if i == 0 or cells[i - 1] != c)
+    return collections.Counter(cells), runs, len(cells)
+grids = [grid(p) for p in sys.argv[2:]]
+width = len(grids[0][0])
+if any(len(g[0]) != width for g in grids):
+    sys.exit("the grids differ in width")
+worst = 0.0
+for k in range(width):
+    cols = [column(g, k) for g in grids]
+    for a in range(len(cols)):
+        for b in range(a + 1, len(cols)):
+            (ca, ra, ha), (cb, rb, hb) = cols[a], cols[b]
+            for c in set(ca) | set(cb):
+                d = abs(ca[c] / ha - cb[c] / hb)
+                tol = max(ra[c], 1) / ha + max(rb[c], 1) / hb
+                worst = max(worst, d / tol)
+                if d > tol + 1e-9:
+                    sys.exit("%s: column %d, colour %s: %d of %d rows, "
+                             "%d of %d" % (sys.argv[1], k, c, ca[c], ha,
+                                           cb[c], hb))
+print("%s summary: %d columns alike at 3 heights (worst %.2f of the "
+      "tolerance)" % (sys.argv[1], width, worst))
+EOF
+	fail "$2: the summary view depends on the height"
+}
+summary tWVV issue-233
+summary 'tW)))VV' issue-233-depth3
+
 # past the budget of elements the legend and statistics say they sample
 # lines; zoomed in far enough they do not
 if [ -x "$top_builddir/tests/gen-v4db" ]; then

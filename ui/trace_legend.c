@@ -49,8 +49,11 @@ void trace_draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x
 			memset(col, 0, h * sizeof(*col));
 		for (size_t i = 0; i < n && total; i++) {
 			acc += s[i].cells;
-			uint32_t upto = (uint32_t)((unsigned __int128)acc * h /
-						   total);
+			/* rounded: each edge within half a row of its place */
+			uint32_t upto = (uint32_t)(((unsigned __int128)acc * h *
+							    2 +
+						    total) /
+						   (2 * (unsigned __int128)total));
 			for (; filled < upto && filled < h; filled++)
 				col[h - 1 - filled] = s[i].color;
 		}
