@@ -37,7 +37,7 @@ print(t["min"], t["max"] + 1)'
 }
 
 # legend SCREEN: the legend line without its colour letters
-legend() { grep -E '^(sampled from [0-9]+ of [0-9]+ lines:)?[a-z.] .*%' "$1" | head -n 1; }
+legend() { grep -E '^(sampled (from [0-9]+ of [0-9]+ lines|at [0-9]+ times)[^:]*:)?[a-z.] .*%' "$1" | head -n 1; }
 depth() { grep -oE 'depth [0-9]+/[0-9]+' "$1" | head -n 1; }
 
 # check NAME DB KEYS DEPTH [COLUMNS]: the legend and statistics at three
@@ -110,6 +110,62 @@ for size in 80x24 120x40 200x50; do
 		fail "issue-233 $size: idle is not 41.4%: $(legend "$tmp/s.txt")"
 done
 
+# the summary view (V twice): each column is the share of every line in
+# its time span, so the same width shows the same columns at any height
+# (issue 26: it shared out the rows drawn); a colour's rows in a column
+# are within one row per run of its share times the height at each size
+summary() { # KEYS NAME
+	for h in 24 40 50; do
+		"$cs" --headless --size "120x$h" --keys "$1" "$v4" \
+			>"$tmp/sum$h.txt" 2>&1
+	done
+	python3 - "$2" "$tmp/sum24.txt" "$tmp/sum40.txt" "$tmp/sum50.txt" <<'EOF' ||
+import collections, re, sys
+def grid(path):
+    rows, on = [], False
+    for row in open(path, encoding="utf-8"):
+        if "Trace [Summary]" in row:
+            on = True
+            continue
+        m = re.match(r"^ +([a-z.]+) *$", row)
+        if on and m:
+            rows.append(m.group(1))
+        elif on and rows:
+            break
+    if len(rows) < 5 or len({len(r) for r in rows}) != 1:
+        sys.exit("%s: no summary grid" % path)
+    return rows
+def column(rows, k):
+    cells = "".join(r[k] for r in rows)
+    runs = collections.Counter(
+        c for i, c in enumerate(cells) if i == 0 or cells[i - 1] != c)
+    return collections.Counter(cells), runs, len(cells)
+grids = [grid(p) for p in sys.argv[2:]]
+width = len(grids[0][0])
+if any(len(g[0]) != width for g in grids):
+    sys.exit("the grids differ in width")
+worst = 0.0
+for k in range(width):
+    cols = [column(g, k) for g in grids]
+    for a in range(len(cols)):
+        for b in range(a + 1, len(cols)):
+            (ca, ra, ha), (cb, rb, hb) = cols[a], cols[b]
+            for c in set(ca) | set(cb):
+                d = abs(ca[c] / ha - cb[c] / hb)
+                tol = max(ra[c], 1) / ha + max(rb[c], 1) / hb
+                worst = max(worst, d / tol)
+                if d > tol + 1e-9:
+                    sys.exit("%s: column %d, colour %s: %d of %d rows, "
+                             "%d of %d" % (sys.argv[1], k, c, ca[c], ha,
+                                           cb[c], hb))
+print("%s summary: %d columns alike at 3 heights (worst %.2f of the "
+      "tolerance)" % (sys.argv[1], width, worst))
+EOF
+	fail "$2: the summary view depends on the height"
+}
+summary tWVV issue-233
+summary 'tW)))VV' issue-233-depth3
+
 # past the budget of elements the legend and statistics say they sample
 # lines; zoomed in far enough they do not
 if [ -x "$top_builddir/tests/gen-v4db" ]; then
@@ -117,10 +173,10 @@ if [ -x "$top_builddir/tests/gen-v4db" ]; then
 		--ranks 16 --threads 4 --samples 20000 --no-cct >/dev/null 2>&1 ||
 		fail "gen-v4db"
 	"$cs" --headless --size 100x30 --keys t "$tmp/big" >"$tmp/s.txt" 2>&1
-	grep -qE '^sampled from [0-9]+ of 64 lines: ' "$tmp/s.txt" ||
+	grep -qE '^sampled from [0-9]+ of 64 lines( at [0-9]+ times)?: ' "$tmp/s.txt" ||
 		fail "1.28 M samples: the legend does not say it samples lines"
 	"$cs" --headless --size 100x30 --keys tVVV "$tmp/big" >"$tmp/s.txt" 2>&1
-	grep -qE 'function \(sampled from [0-9]+ of 64 lines of the window' \
+	grep -qE 'function \(sampled from [0-9]+ of 64 lines' \
 		"$tmp/s.txt" || fail "1.28 M samples: the statistics do not say it"
 	"$cs" --headless --size 100x30 --keys 't++++++' "$tmp/big" \
 		>"$tmp/s.txt" 2>&1
@@ -129,15 +185,15 @@ if [ -x "$top_builddir/tests/gen-v4db" ]; then
 fi
 
 # lines too long to walk (300,000 samples each in the window: a window
-# costs no more than the budget however big the file) are taken at 4096
-# evenly spaced times: said so, and each share within 1 point of the
+# costs no more than the budget however big the file) are taken at
+# evenly spaced times: said so, and each share within 2 points of the
 # exact `trace --stats` (no budget, every element)
 if [ -x "$top_builddir/tests/gen-v4db" ]; then
 	"$top_builddir/tests/gen-v4db" -o "$tmp/long" --contexts 200 --ranks 1 \
 		--threads 4 --trace-lines 4 --samples 300000 --no-cct \
 		>/dev/null 2>&1 || fail "gen-v4db (long lines)"
 	"$cs" --headless --size 200x30 --keys tW "$tmp/long" >"$tmp/s.txt" 2>&1
-	grep -qE '^sampled at 4096 times per long line: ' "$tmp/s.txt" ||
+	grep -qE '^sampled at [0-9]+ times per long line: ' "$tmp/s.txt" ||
 		fail "long lines: the legend does not say it samples times"
 	set -- $(window "$tmp/long")
 	"$cs" trace "$tmp/long" --from "$1" --to "$2" --stats --format json \
@@ -151,8 +207,8 @@ shown = re.findall(r"[a-z.] (.+?) (\d+\.\d)%", line.split(": ", 1)[1])
 assert len(shown) >= 2, line
 for name, pct in shown:
     assert name in exact, (name, exact)
-    assert abs(float(pct) - exact[name]) <= 1.0, (name, pct, exact[name])
-print("ok: %d shares of long lines within 1 point of the exact ones"
+    assert abs(float(pct) - exact[name]) <= 2.0, (name, pct, exact[name])
+print("ok: %d shares of long lines within 2 points of the exact ones"
       % len(shown))
 EOF2
 		fail "long lines: the sampled shares are not near the exact ones"

@@ -1336,6 +1336,136 @@ static void test_window_shares_sampled(void **state)
 	free(f);
 }
 
+/* Column k of `cols` of the summary view against a nanosecond by
+ * nanosecond recount of its span over every line. */
+static void assert_column_shares(struct trace_view *v, const struct fake *f,
+				 uint32_t cols)
+{
+	const struct trace_window *w = trace_view_window(v);
+	for (uint32_t k = 0; k < cols; k++) {
+		struct trace_share *s = NULL;
+		size_t n = 0;
+		uint32_t counted = 0, lines = 0;
+		struct error err = {0};
+		assert_int_equal(trace_view_column_shares(v, cols, k, 24, &s,
+							  &n, &counted, &lines,
+							  &err),
+				 STATUS_OK);
+		assert_int_equal(lines, N_LINES);
+		assert_int_equal(counted, N_LINES);
+		uint64_t a = cell_t(w->from, w->to, cols, k);
+		uint64_t b = k + 1 == cols ? w->to
+					   : cell_t(w->from, w->to, cols, k + 1);
+		uint64_t want[8], sum = 0;
+		brute_shares(f, a, b, w->depth, want);
+		for (size_t i = 0; i < n; i++) {
+			assert_true(s[i].ctx < 8);
+			assert_int_equal(s[i].cells, want[s[i].ctx]);
+			if (i)
+				assert_true(s[i - 1].cells >= s[i].cells);
+			sum += s[i].cells;
+		}
+		for (uint32_t c = 0; c < 8; c++) {
+			bool seen = false;
+			for (size_t i = 0; i < n; i++)
+				seen |= s[i].ctx == c;
+			assert_true(seen == (want[c] > 0));
+		}
+		assert_int_equal(sum, (uint64_t)N_LINES * (b - a));
+		free(s);
+	}
+}
+
+/* The summary view's columns are each column's time over every line, not
+ * the rows drawn (issue 26): refused without columns; equal to a recount
+ * of the column's span at any number of columns, depth, grid height,
+ * zoomed and panned, with an interval track; past the budget sampled as
+ * the legend is. */
+static void test_column_shares(void **state)
+{
+	(void)state;
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	uint32_t counted = 0, lines = 0;
+	for (int with_iv = 0; with_iv < 2; with_iv++) {
+		struct fake *f = malloc(sizeof(*f));
+		fill(f, with_iv);
+		struct model *m = make_model(f);
+		struct trace_view *v = NULL;
+		struct error err = {0};
+		struct trace_grid g = {0};
+		assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+		assert_int_equal(trace_view_column_shares(v, 0, 0, 24, &s, &n,
+							  NULL, NULL, &err),
+				 STATUS_USAGE);
+		error_clear(&err);
+		assert_int_equal(trace_view_column_shares(v, 4, 4, 24, &s, &n,
+							  NULL, NULL, &err),
+				 STATUS_USAGE);
+		error_clear(&err);
+		assert_null(s);
+		static const uint32_t widths[] = {1, 7, 13, 64};
+		for (uint32_t d = 0; d < 3; d++) {
+			trace_view_set_depth(v, d);
+			for (size_t i = 0; i < 4; i++)
+				assert_column_shares(v, f, widths[i]);
+		}
+		/* grids of 2 and 9 rows do not change them */
+		assert_int_equal(trace_view_compute(v, 2, 13, &g, &err),
+				 STATUS_OK);
+		assert_column_shares(v, f, 13);
+		assert_int_equal(trace_view_compute(v, 9, 13, &g, &err),
+				 STATUS_OK);
+		assert_column_shares(v, f, 13);
+		trace_view_set_cursor(v, m->time_min + 700, 5);
+		assert_true(trace_view_zoom_time(v, 1, 3));
+		assert_column_shares(v, f, 13);
+		assert_true(trace_view_pan_time(v, 1, 2));
+		assert_column_shares(v, f, 7);
+		trace_view_set_depth(v, 1);
+		assert_column_shares(v, f, 7);
+		trace_grid_free(&g);
+		trace_view_free(v);
+		model_free(m);
+		free(f);
+	}
+	/* past the budget: the legend's lines, each column whole lines' time */
+	struct fake *f = malloc(sizeof(*f));
+	fill(f, false);
+	struct model *m = make_model(f);
+	struct trace_view *v = NULL;
+	struct error err = {0};
+	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	trace_view_set_share_budget(v, 3 * N_SAMPLES);
+	uint32_t want_counted = 0;
+	assert_int_equal(trace_view_shares(v, 24, &s, &n, &want_counted,
+					   &lines, &err),
+			 STATUS_OK);
+	free(s);
+	const struct trace_window *w = trace_view_window(v);
+	for (uint32_t k = 0; k < 5; k++) {
+		assert_int_equal(trace_view_column_shares(v, 5, k, 24, &s, &n,
+							  &counted, &lines,
+							  &err),
+				 STATUS_OK);
+		assert_int_equal(lines, N_LINES);
+		assert_int_equal(counted, want_counted);
+		assert_true(counted >= 1 && counted < N_LINES);
+		uint64_t sum = 0;
+		for (size_t i = 0; i < n; i++)
+			sum += s[i].cells;
+		uint64_t a = cell_t(w->from, w->to, 5, k);
+		uint64_t b = k == 4 ? w->to : cell_t(w->from, w->to, 5, k + 1);
+		assert_int_equal(sum, (uint64_t)counted * (b - a));
+		free(s);
+	}
+	trace_view_set_share_budget(v, 0);
+	assert_column_shares(v, f, 5);
+	trace_view_free(v);
+	model_free(m);
+	free(f);
+}
+
 /* Lines are shown in identifier tuple order, whatever the model's order
  * (critique a4: HPCToolkit stores ranks in no order). */
 static void test_line_order(void **state)
@@ -1431,6 +1561,7 @@ int main(void)
 		cmocka_unit_test(test_grid_instants),
 		cmocka_unit_test(test_window_shares),
 		cmocka_unit_test(test_window_shares_sampled),
+		cmocka_unit_test(test_column_shares),
 		cmocka_unit_test(test_line_order),
 		cmocka_unit_test(test_gpu_own_context),
 	};

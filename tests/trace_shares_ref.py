@@ -109,7 +109,7 @@ def main():
         if m:
             name, pct, t = m.group(2), float(m.group(1)), tol / 2 + 0.05
         else:
-            body = re.sub(r"^sampled from \d+ of \d+ lines:", "", row)
+            body = re.sub(r"^sampled (from \d+ of \d+ lines|at \d+ times)[^:]*:", "", row)
             if not re.match(r"^\S \S", body) or "%" not in body:
                 continue
             items = LEGEND_ITEM.findall(body)

@@ -14,6 +14,10 @@
 #include "views/trace_index.h"
 #include "views/trace_view.h"
 
+/* Summary: per time column, the share of each function over every line
+ * of the window in the column's span (trace_view_column_shares: time
+ * weighted, never the rows drawn), stacked from the bottom, most first;
+ * a column of no time repeats the one before it. */
 void trace_draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x,
 			 int screen_rows)
 {
@@ -27,11 +31,12 @@ void trace_draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x
 		struct trace_share *s = NULL;
 		size_t n = 0;
 		struct error err = {0};
-		if (trace_grid_column_shares(env->model, &t->grid, k, nc, &s, &n,
-					     &err) != STATUS_OK ||
+		if (trace_view_column_shares(t->view, t->cols, k, nc, &s, &n,
+					     NULL, NULL, &err) != STATUS_OK ||
 		    trace_shares_merge_names(env->model, s, &n, &err) !=
 			    STATUS_OK) {
 			free(s);
+			pane_error(env, &err);
 			error_clear(&err);
 			break;
 		}
@@ -40,10 +45,15 @@ void trace_draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x
 			total += s[i].cells;
 		uint32_t filled = 0;
 		uint64_t acc = 0;
-		memset(col, 0, h * sizeof(*col));
+		if (total)
+			memset(col, 0, h * sizeof(*col));
 		for (size_t i = 0; i < n && total; i++) {
 			acc += s[i].cells;
-			uint32_t upto = (uint32_t)(acc * h / total);
+			/* rounded: each edge within half a row of its place */
+			uint32_t upto = (uint32_t)(((unsigned __int128)acc * h *
+							    2 +
+						    total) /
+						   (2 * (unsigned __int128)total));
 			for (; filled < upto && filled < h; filled++)
 				col[h - 1 - filled] = s[i].color;
 		}

@@ -19,6 +19,11 @@ void trace_shares_free(struct trace_shares *s)
 		return;
 	free(s->depth.slots);
 	free(s->own.slots);
+	for (uint32_t k = 0; s->col && k < s->columns; k++) {
+		free(s->col[k].depth.slots);
+		free(s->col[k].own.slots);
+	}
+	free(s->col);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -62,7 +67,8 @@ static bool put(struct trace_ctx_table *s, uint32_t ctx, uint64_t time)
 	return true;
 }
 
-static bool add(struct trace_shares *s, uint32_t ctx, uint64_t time)
+static bool add_to(struct trace_shares *s, bool own, uint32_t ctx,
+		   uint64_t time)
 {
 	if (time == 0)
 		return true;
@@ -70,7 +76,45 @@ static bool add(struct trace_shares *s, uint32_t ctx, uint64_t time)
 		s->idle += time;
 		return true;
 	}
-	return put(s->walk, ctx, time);
+	return put(own ? &s->own : &s->depth, ctx, time);
+}
+
+/* The column of `s` whose time span holds `t` (from <= t < to). */
+static uint32_t column_of(const struct trace_shares *s, uint64_t t)
+{
+	uint32_t c = s->columns;
+	uint32_t k = (uint32_t)((unsigned __int128)(t - s->from) * c /
+				(s->to - s->from));
+	if (k >= c)
+		k = c - 1;
+	while (k > 0 && trace_cell_time(s->from, s->to, c, k) > t)
+		k--;
+	while (k + 1 < c && trace_cell_time(s->from, s->to, c, k + 1) <= t)
+		k++;
+	return k;
+}
+
+/* [a, b) of the walked line is `ctx`: to the window, and with columns to
+ * each column the span overlaps, its part of it. */
+static bool add(struct trace_shares *s, uint32_t ctx, uint64_t a, uint64_t b)
+{
+	if (b <= a)
+		return true;
+	if (!add_to(s, s->walk_own, ctx, b - a))
+		return false;
+	if (!s->columns)
+		return true;
+	for (uint32_t k = column_of(s, a); k < s->columns && a < b; k++) {
+		uint64_t e = k + 1 == s->columns
+				     ? s->to
+				     : trace_cell_time(s->from, s->to,
+						       s->columns, k + 1);
+		e = e < b ? e : b;
+		if (e > a && !add_to(&s->col[k], s->walk_own, ctx, e - a))
+			return false;
+		a = e > a ? e : a;
+	}
+	return true;
 }
 
 /* A sample line over [from, to): each sample holds until the next. */
@@ -83,7 +127,7 @@ static bool walk_samples(const struct model *m, uint32_t line,
 	struct trace_sample first;
 	if (from >= b->first) {
 		if (!trace_element_at(m, line, b, from, &first, &i))
-			return add(s, 0, to - from);
+			return add(s, 0, from, to);
 		ctx = first.ctx_id;
 		i++;
 	}
@@ -93,13 +137,13 @@ static bool walk_samples(const struct model *m, uint32_t line,
 			break;
 		s->elements++;
 		if (t > cur) {
-			if (!add(s, ctx, t - cur))
+			if (!add(s, ctx, cur, t))
 				return false;
 			cur = t;
 		}
 		ctx = next;
 	}
-	return add(s, ctx, to - cur);
+	return add(s, ctx, cur, to);
 }
 
 /* The stack of running intervals of an interval track: the latest-begun
@@ -137,9 +181,9 @@ static bool flush(struct running *r, uint64_t *cur, uint64_t until,
 		while (r->n && r->end[r->n - 1] <= *cur)
 			r->n--;
 		if (!r->n)
-			return add(s, 0, until - *cur) && (*cur = until, true);
+			return add(s, 0, *cur, until) && (*cur = until, true);
 		uint64_t e = r->end[r->n - 1] < until ? r->end[r->n - 1] : until;
-		if (!add(s, r->ctx[r->n - 1], e - *cur))
+		if (!add(s, r->ctx[r->n - 1], *cur, e))
 			return false;
 		*cur = e;
 	}
@@ -160,7 +204,7 @@ static bool walk_intervals(const struct model *m, uint32_t line,
 		struct trace_sample at;
 		uint64_t i0;
 		if (!trace_element_at(m, line, b, from, &at, &i0))
-			return add(s, 0, to - from);
+			return add(s, 0, from, to);
 		/* the intervals running at `from`: i0 and what it lies in,
 		 * outermost first on the stack */
 		uint64_t chain[256]; /* deeper nesting: the outermost are
@@ -222,7 +266,7 @@ static bool point_line(const struct model *m, uint32_t line,
 				ctx = x.ctx_id;
 		}
 		s->elements++;
-		if (!add(s, ctx, end - prev))
+		if (!add(s, ctx, from + prev, from + end))
 			return false;
 		prev = end;
 	}
@@ -245,10 +289,10 @@ static uint64_t window_elements(const struct model *m, uint32_t line,
 	return hi >= lo ? hi - lo + 1 : 1;
 }
 
-enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
-				 uint32_t n, uint64_t from, uint64_t to,
-				 uint64_t budget, struct trace_shares *s,
-				 struct error *err)
+static enum status compute(const struct model *m, const uint32_t *lines,
+			   uint32_t n, uint64_t from, uint64_t to,
+			   uint32_t columns, uint64_t budget,
+			   struct trace_shares *s, struct error *err)
 {
 	struct trace_ctx_table depth = s->depth, own = s->own;
 	if (depth.slots)
@@ -256,9 +300,23 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 	if (own.slots)
 		memset(own.slots, 0, own.cap * sizeof(*own.slots));
 	depth.used = own.used = 0;
+	for (uint32_t k = 0; s->col && k < s->columns; k++) {
+		free(s->col[k].depth.slots);
+		free(s->col[k].own.slots);
+	}
+	free(s->col);
 	*s = (struct trace_shares){.depth = depth, .own = own};
 	if (to <= from)
 		return STATUS_OK;
+	if (columns) {
+		s->col = calloc(columns, sizeof(*s->col));
+		if (!s->col)
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+		s->columns = columns;
+		s->from = from;
+		s->to = to;
+	}
 	uint32_t *use = malloc((n ? n : 1) * sizeof(*use));
 	uint64_t *we = malloc((n ? n : 1) * sizeof(*we));
 	struct trace_bounds *bs = malloc((n ? n : 1) * sizeof(*bs));
@@ -282,37 +340,53 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 			use[j] = use[(uint64_t)j * all / TRACE_SHARES_LINES];
 		k = TRACE_SHARES_LINES;
 	}
-	/* the elements the window holds, and what reading them costs: a
-	 * line too long to walk costs its points' bisections */
-	const uint64_t point_cost =
-		(uint64_t)TRACE_SHARES_POINTS * TRACE_SHARES_POINT_COST;
+	/* the elements the window holds */
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < k; i++) {
 		has[i] = trace_bounds_read(m, use[i], &bs[i]);
 		we[i] = has[i] ? window_elements(m, use[i], &bs[i], from, to)
 			       : 0;
-		total += we[i] < point_cost ? we[i] : point_cost;
+		total += we[i];
 	}
-	/* past the budget: `pick` lines spread evenly */
-	uint32_t pick = k;
-	if (budget && total > budget && k > 1) {
-		pick = (uint32_t)((unsigned __int128)k * budget / total);
-		if (pick < 1)
-			pick = 1;
+	/* past the budget: a line holding more than its even part of the
+	 * budget is long -- taken at `points` times (one bisection each,
+	 * about budget / TRACE_SHARES_POINT_READS of them in all) instead of
+	 * walked; when the long lines are too many for TRACE_SHARES_POINTS
+	 * times each, an even spread of them is taken */
+	uint64_t fair = budget && total > budget ? budget / k : UINT64_MAX;
+	uint32_t n_long = 0;
+	for (uint32_t i = 0; i < k; i++)
+		n_long += has[i] && we[i] > fair;
+	uint64_t bisections = budget / TRACE_SHARES_POINT_READS;
+	if (bisections < TRACE_SHARES_POINTS)
+		bisections = TRACE_SHARES_POINTS;
+	uint64_t points = n_long ? bisections / n_long : 0;
+	uint32_t pick_long = n_long;
+	if (n_long && points < TRACE_SHARES_POINTS) {
+		points = TRACE_SHARES_POINTS;
+		pick_long = (uint32_t)(bisections / TRACE_SHARES_POINTS);
+		if (pick_long < 1)
+			pick_long = 1;
 	}
+	if (points > TRACE_SHARES_POINTS_MAX)
+		points = TRACE_SHARES_POINTS_MAX;
 	uint64_t width = to - from;
-	for (uint32_t j = 0; j < pick; j++) {
-		uint32_t i = pick == k ? j
-				       : (uint32_t)(((uint64_t)2 * j + 1) * k /
-						    (2 * (uint64_t)pick));
-		s->walk = trace_line_own_context(m, use[i]) ? &s->own
-							    : &s->depth;
-		bool points = budget && has[i] && we[i] > point_cost;
-		if (points)
-			s->points = TRACE_SHARES_POINTS;
-		bool ok = !has[i] ? add(s, 0, width)
-			  : points ? point_line(m, use[i], &bs[i], from, to,
-						TRACE_SHARES_POINTS, s)
+	for (uint32_t i = 0, seen_long = 0, taken = 0; i < k; i++) {
+		bool is_long = has[i] && we[i] > fair;
+		if (is_long) {
+			/* the long lines taken: an even spread of pick_long */
+			uint32_t want = (uint32_t)(((uint64_t)seen_long + 1) *
+						   pick_long / n_long);
+			seen_long++;
+			if (taken >= want)
+				continue;
+			taken++;
+			s->points = (uint32_t)points;
+		}
+		s->walk_own = trace_line_own_context(m, use[i]);
+		bool ok = !has[i] ? add(s, 0, from, to)
+			  : is_long ? point_line(m, use[i], &bs[i], from, to,
+						 points, s)
 			  : m->timelines[use[i]].kind == TIMELINE_INTERVALS
 				  ? walk_intervals(m, use[i], &bs[i], from, to,
 						   &r, s)
@@ -321,6 +395,15 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 			goto nomem;
 		s->counted++;
 		s->total += width;
+	}
+	for (uint32_t c = 0; c < s->columns; c++) {
+		uint64_t a = trace_cell_time(from, to, columns, c);
+		uint64_t b = c + 1 == columns
+				     ? to
+				     : trace_cell_time(from, to, columns, c + 1);
+		s->col[c].total = (uint64_t)s->counted * (b - a);
+		s->col[c].counted = s->counted;
+		s->col[c].lines = s->lines;
 	}
 	for (size_t i = 0; i < s->depth.cap; i++) {
 		uint32_t c = s->depth.slots[i].ctx;
@@ -343,6 +426,24 @@ nomem:
 	free(r.end);
 	free(r.ctx);
 	return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+}
+
+enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
+				 uint32_t n, uint64_t from, uint64_t to,
+				 uint64_t budget, struct trace_shares *s,
+				 struct error *err)
+{
+	return compute(m, lines, n, from, to, 0, budget, s, err);
+}
+
+enum status trace_shares_compute_columns(const struct model *m,
+					 const uint32_t *lines, uint32_t n,
+					 uint64_t from, uint64_t to,
+					 uint32_t columns, uint64_t budget,
+					 struct trace_shares *s,
+					 struct error *err)
+{
+	return compute(m, lines, n, from, to, columns, budget, s, err);
 }
 
 enum status trace_shares_at_depth(const struct model *m,

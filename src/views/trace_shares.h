@@ -22,15 +22,16 @@
  *
  * Cost: per line two bisections (the elements at `from` and `to`) and
  * one read per element inside the window, never a whole line outside
- * it.  When the window's elements over all lines exceed `budget`, or its
- * lines TRACE_SHARES_LINES, lines are sampled (evenly spread over the
- * window's lines, each still exact) and the result says how many:
- * "sampled from N of M lines".  A line with more elements in the window
- * than TRACE_SHARES_POINTS bisections would cost (a 10 GB trace zoomed
- * out) is not walked: its context is taken at TRACE_SHARES_POINTS
- * evenly spaced times, each the middle of an equal slice of the window
- * and weighing that slice (stratified sampling, `points` says so); so one
- * window never costs more than about `budget` reads, whatever the file.
+ * it.  Past the budget (the window's elements over all lines more than
+ * `budget`), a line holding more than its even part of the budget is
+ * not walked: its context is taken at evenly spaced times, each the
+ * middle of an equal slice of the window and weighing that slice
+ * (stratified sampling: `points` says how many), about budget /
+ * TRACE_SHARES_POINT_READS bisections in all; when the long lines are
+ * too many for TRACE_SHARES_POINTS times each, an even spread of them
+ * is taken, and past TRACE_SHARES_LINES lines an even spread of lines:
+ * the result says "sampled from N of M lines".  So a window costs about
+ * `budget` reads whatever the file's size (budget 0: every element).
  * Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_TRACE_SHARES_H
 #define CALLSCOPE_TRACE_SHARES_H
@@ -43,14 +44,16 @@
 #include "model/model.h"
 
 /* Elements read for one window at most before lines are sampled. */
-#define TRACE_SHARES_BUDGET 500000u
-/* Times a line too long to walk is sampled at (each one bisection,
- * counted as TRACE_SHARES_POINT_COST reads). */
-#define TRACE_SHARES_POINTS 4096u
-#define TRACE_SHARES_POINT_COST 20u
+#define TRACE_SHARES_BUDGET 200000u
+/* A long line (past the budget, more elements than its even part of it)
+ * is taken at this many times at least and at most (one bisection each,
+ * counted as TRACE_SHARES_POINT_READS reads of the budget). */
+#define TRACE_SHARES_POINTS 64u
+#define TRACE_SHARES_POINTS_MAX 4096u
+#define TRACE_SHARES_POINT_READS 100u
 /* Lines looked at at most (each costs two bisections before any element
  * is read): more are sampled evenly to this many. */
-#define TRACE_SHARES_LINES 4096u
+#define TRACE_SHARES_LINES 1024u
 
 /* Time per raw context (the elements' own contexts) of a window: an
  * open-addressing table, ctx 0 (idle) kept apart. */
@@ -76,7 +79,12 @@ struct trace_shares {
 	uint64_t elements;    /* elements read */
 	uint32_t points;      /* > 0: some lines counted were sampled at
 				 this many times instead of walked */
-	struct trace_ctx_table *walk; /* private: the walked line's table */
+	/* trace_shares_compute_columns: col[k] is column k's own shares
+	 * (its depth, own, idle, total, counted and lines; the rest 0) */
+	uint32_t columns;
+	struct trace_shares *col;
+	uint64_t from, to; /* the window, with columns */
+	bool walk_own;     /* private: the walked line's contexts are own */
 };
 
 /* Compute `s` (zero-initialise it once; release with trace_shares_free)
@@ -87,6 +95,23 @@ enum status trace_shares_compute(const struct model *m, const uint32_t *lines,
 				 uint32_t n, uint64_t from, uint64_t to,
 				 uint64_t budget, struct trace_shares *s,
 				 struct error *err);
+
+/* As trace_shares_compute, and besides per time column (the summary
+ * view): the window cut into `columns` spans as the grid's cells are
+ * (column k is [trace_cell_time(k), trace_cell_time(k + 1)), the last
+ * ending at `to`), s->col[k] the shares of column k's span over the same
+ * lines counted, each line's time split at the column edges: column k's
+ * share(f) is the time in its span during which the lines' context is f
+ * over (lines counted x the span's width), never a point sample.  Cost:
+ * the elements inside the window once, plus lines x columns.  A column
+ * of no time (the window narrower in nanoseconds than `columns`) has
+ * total 0. */
+enum status trace_shares_compute_columns(const struct model *m,
+					 const uint32_t *lines, uint32_t n,
+					 uint64_t from, uint64_t to,
+					 uint32_t columns, uint64_t budget,
+					 struct trace_shares *s,
+					 struct error *err);
 
 void trace_shares_free(struct trace_shares *s);
 

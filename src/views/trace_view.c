@@ -50,6 +50,11 @@ struct trace_view {
 	bool sh_valid;
 	uint64_t sh_from, sh_to, sh_stamp, budget;
 	uint32_t sh_lo, sh_hi;
+	/* the same per time column (the summary view), for window `cs_*` */
+	struct trace_shares cshares;
+	bool cs_valid;
+	uint64_t cs_from, cs_to, cs_stamp;
+	uint32_t cs_lo, cs_hi, cs_columns;
 	/* the label prefix the lines share, for line list `prefix_stamp` */
 	size_t prefix;
 	uint64_t prefix_stamp;
@@ -256,6 +261,7 @@ void trace_view_free(struct trace_view *v)
 	free(v->bounds_state);
 	free(v->pattern);
 	trace_shares_free(&v->shares);
+	trace_shares_free(&v->cshares);
 	free(v);
 }
 
@@ -932,6 +938,7 @@ void trace_view_set_share_budget(struct trace_view *v, uint64_t budget)
 {
 	v->budget = budget;
 	v->sh_valid = false;
+	v->cs_valid = false;
 }
 
 uint32_t trace_view_share_points(const struct trace_view *v)
@@ -941,20 +948,16 @@ uint32_t trace_view_share_points(const struct trace_view *v)
 
 static int by_cells(const void *a, const void *b);
 
-enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
+/* `sh` at the window's depth as a share list, most first. */
+static enum status depth_list(struct trace_view *v,
+			      const struct trace_shares *sh, uint32_t n_colors,
 			      struct trace_share **out, size_t *n,
-			      uint32_t *counted, uint32_t *lines,
 			      struct error *err)
 {
-	*out = NULL;
-	*n = 0;
-	enum status st = window_shares(v, err);
-	if (st != STATUS_OK)
-		return st;
 	struct trace_ctx_time *d = NULL;
 	size_t k = 0;
-	st = trace_shares_at_depth(v->m, &v->shares, v->win.depth, &d, &k,
-				   err);
+	enum status st =
+		trace_shares_at_depth(v->m, sh, v->win.depth, &d, &k, err);
 	if (st != STATUS_OK)
 		return st;
 	struct trace_share *s = malloc((k ? k : 1) * sizeof(*s));
@@ -972,11 +975,83 @@ enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
 	qsort(s, k, sizeof(*s), by_cells);
 	*out = s;
 	*n = k;
+	return STATUS_OK;
+}
+
+enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
+			      struct trace_share **out, size_t *n,
+			      uint32_t *counted, uint32_t *lines,
+			      struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	enum status st = window_shares(v, err);
+	if (st != STATUS_OK)
+		return st;
+	if ((st = depth_list(v, &v->shares, n_colors, out, n, err)) !=
+	    STATUS_OK)
+		return st;
 	if (counted)
 		*counted = v->shares.counted;
 	if (lines)
 		*lines = v->shares.lines;
 	return STATUS_OK;
+}
+
+/* The window's shares per column, computed again only when the window's
+ * time, line range, line list or the number of columns changed. */
+static enum status column_shares(struct trace_view *v, uint32_t columns,
+				 struct error *err)
+{
+	if (v->cs_valid && v->cs_from == v->win.from &&
+	    v->cs_to == v->win.to && v->cs_lo == v->win.line_lo &&
+	    v->cs_hi == v->win.line_hi && v->cs_stamp == v->stamp &&
+	    v->cs_columns == columns)
+		return STATUS_OK;
+	uint32_t lo = v->win.line_lo < v->n_lines ? v->win.line_lo : v->n_lines;
+	uint32_t hi = v->win.line_hi < v->n_lines ? v->win.line_hi : v->n_lines;
+	v->cs_valid = false;
+	enum status st = trace_shares_compute_columns(
+		v->m, v->lines + lo, hi > lo ? hi - lo : 0, v->win.from,
+		v->win.to, columns, v->budget, &v->cshares, err);
+	if (st != STATUS_OK)
+		return st;
+	struct error local = {.status = STATUS_OK};
+	if (model_trace_take_error(v->m, err ? err : &local)) {
+		error_clear(&local);
+		return err ? err->status : STATUS_IO;
+	}
+	v->cs_valid = true;
+	v->cs_from = v->win.from;
+	v->cs_to = v->win.to;
+	v->cs_lo = v->win.line_lo;
+	v->cs_hi = v->win.line_hi;
+	v->cs_stamp = v->stamp;
+	v->cs_columns = columns;
+	return STATUS_OK;
+}
+
+enum status trace_view_column_shares(struct trace_view *v, uint32_t columns,
+				     uint32_t k, uint32_t n_colors,
+				     struct trace_share **out, size_t *n,
+				     uint32_t *counted, uint32_t *lines,
+				     struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (columns == 0 || k >= columns)
+		return error_set(err, STATUS_USAGE, NULL,
+				 "no such column");
+	enum status st = column_shares(v, columns, err);
+	if (st != STATUS_OK)
+		return st;
+	if (counted)
+		*counted = v->cshares.counted;
+	if (lines)
+		*lines = v->cshares.lines;
+	if (k >= v->cshares.columns) /* an empty window: nothing */
+		return STATUS_OK;
+	return depth_list(v, &v->cshares.col[k], n_colors, out, n, err);
 }
 
 static enum status grid_size(struct trace_grid *g, uint32_t rows,

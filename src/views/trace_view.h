@@ -69,10 +69,10 @@ struct trace_grid {
 	uint32_t raw_lo, raw_hi, raw_line;
 };
 
-/* A legend or statistics entry: a frame context and its weight: cells of
- * a grid (trace_grid_shares, the summary view), or nanoseconds summed
- * over the window's lines (trace_view_shares, the legend and
- * statistics). */
+/* A legend, statistics or summary entry: a frame context and its weight:
+ * cells of a grid (trace_grid_shares), or nanoseconds summed over the
+ * window's lines (trace_view_shares, the legend and statistics;
+ * trace_view_column_shares, the summary view's columns). */
 struct trace_share {
 	uint32_t ctx;   /* frame context id; 0 = idle */
 	uint32_t color; /* trace_view_color() */
@@ -229,6 +229,19 @@ enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
 			      uint32_t *counted, uint32_t *lines,
 			      struct error *err);
 
+/* As trace_view_shares for time column k of `columns` (the summary
+ * view): column k's span of the window (the grid's cell k,
+ * trace_shares_compute_columns) over every non-counter line of the
+ * window, each line's time in the span weighed, the same lines counted
+ * as trace_view_shares; `cells` are nanoseconds.  Nothing (n 0) for a
+ * column of no time.  Cached per window and number of columns: a depth
+ * change or a cursor move reads nothing; the rows drawn play no part. */
+enum status trace_view_column_shares(struct trace_view *v, uint32_t columns,
+				     uint32_t k, uint32_t n_colors,
+				     struct trace_share **out, size_t *n,
+				     uint32_t *counted, uint32_t *lines,
+				     struct error *err);
+
 /* Elements read per window before lines are sampled (default
  * TRACE_SHARES_BUDGET; 0: no limit). */
 void trace_view_set_share_budget(struct trace_view *v, uint64_t budget);
@@ -267,15 +280,17 @@ uint32_t trace_view_color(const struct model *m, uint32_t ctx,
 			  uint32_t n_colors);
 
 /* Shares of the grid's cells per frame context, most cells first (ties by
- * context id), idle included, counter rows left out; *out malloc'd.  The
- * legend and the statistics view. */
+ * context id), idle included, counter rows left out; *out malloc'd (the
+ * rows drawn; the legend and the statistics view use trace_view_shares,
+ * over every line). */
 enum status trace_grid_shares(const struct model *m,
 			      const struct trace_grid *g, uint32_t n_colors,
 			      struct trace_share **out, size_t *n,
 			      struct error *err);
 
-/* Shares of column `k` (the summary view): as trace_grid_shares over the
- * rows of one column. */
+/* Shares of column `k` of the grid: as trace_grid_shares over the rows
+ * of one column (the rows drawn; the summary view uses
+ * trace_view_column_shares, over every line). */
 enum status trace_grid_column_shares(const struct model *m,
 				     const struct trace_grid *g, uint32_t k,
 				     uint32_t n_colors,
