@@ -1,7 +1,6 @@
 /* cmd_trace: `callscope trace DB [--lines LIST] (--at T [--span D] |
  * --from T --to T --columns W) [--depth D] [--gpu-lines queue|stream|all]
- * [--format text|json]`: what the trace pane
- * shows, as data.  `--at` gives, per line, the last sample at or before T
+ * [--format text|json]`: what the trace pane shows, as data.  `--at` gives, per line, the last sample at or before T
  * and its call path; a window gives W cells per line, each the context
  * active at the start of its slice.  Context 0 is idle or "no sample yet"
  * (before the line's first sample) in both forms; `--at` gives time null
@@ -18,9 +17,7 @@
  * (Nsight: by context) and by stream; `--gpu-lines queue|stream|all`
  * says which are printed (default: the grouping the model lists first,
  * as the trace pane shows it), numbered as in the model either way.
- * `--from T --to T --stats` prints instead the window's time per context
- * at --depth (0 by default) over every selected line (views/trace_shares:
- * what the pane's legend and statistics view show, exact).  Times are nanoseconds as in the file,
+ * `--stats`: cmd_trace_stats.c.  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
