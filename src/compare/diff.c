@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "compare/diff.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -494,17 +495,11 @@ static enum status match_functions(struct diff *d, struct merged *g,
 		st = view_children(v, row, MODEL_NONE, false, &kids, &nk, err);
 		if (st != STATUS_OK)
 			break;
-		if (n + nk > cap) {
-			size_t ncap = (n + nk) * 2;
-			uint32_t *p = realloc(stack, ncap * sizeof(*p));
-			if (!p) {
-				free(kids);
-				st = error_set(err, STATUS_NOMEM, NULL,
-					       "out of memory");
-				break;
-			}
-			stack = p;
-			cap = ncap;
+		if (!array_grow((void **)&stack, &cap, n + nk,
+				sizeof(*stack))) {
+			free(kids);
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			break;
 		}
 		for (size_t i = nk; i-- > 0;)
 			stack[n++] = kids[i];

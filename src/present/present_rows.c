@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "present/present_rows.h"
+#include "core/array.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -476,17 +477,11 @@ enum status present_rows_walk(struct present_rows *r,
 					break;
 			}
 		}
-		if (n + keep > cap) {
-			size_t ncap = (n + keep) * 2;
-			uint32_t *p = realloc(stack, ncap * sizeof(*p));
-			if (!p) {
-				free(kids);
-				st = error_set(err, STATUS_NOMEM, NULL,
-					       "out of memory");
-				break;
-			}
-			stack = p;
-			cap = ncap;
+		if (!array_grow((void **)&stack, &cap, n + keep,
+				sizeof(*stack))) {
+			free(kids);
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+			break;
 		}
 		for (size_t i = keep; i-- > 0;)
 			stack[n++] = kids[i];
