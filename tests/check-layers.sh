@@ -54,6 +54,9 @@ thirdparty_ok='
 # http_session_curl() hands fetch.c the handle (review L9); goes when
 # fetch.c'"'"'s setopts move into http.c (review 7.2 item 9)
 net/http.h curl/curl.h
+# private to the http files of net/ (an _internal.h header): the session that
+# holds the libcurl handle
+net/http_internal.h curl/curl.h
 # io/ wraps SQLite for the readers: its API takes and gives sqlite3 handles
 io/sqlite_ro.h sqlite3.h
 # the layouts hand prepared statements to the run'"'"'s scan (private to the

@@ -1,0 +1,61 @@
+/* http_internal: what the files of http share and nobody else sees: the
+ * session (one libcurl easy handle and what the last response said), the
+ * scheme names, the ssh part of a request's set-up.  Private to net/ (the
+ * http_*.c files); the only header of src/ that includes libcurl's. */
+#ifndef CALLSCOPE_HTTP_INTERNAL_H
+#define CALLSCOPE_HTTP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curl/curl.h>
+
+#include "net/http.h"
+
+struct http_session {
+	CURL *curl;
+	struct open_options opts;
+	char errbuf[CURL_ERROR_SIZE];
+	/* Headers of the last response ("Name: value", trimmed), reset at
+	 * each status line so that redirects and 100-continue do not mix. */
+	char **headers;
+	size_t n_headers;
+	size_t header_bytes;
+	char *reason;      /* reason phrase of the last status line */
+	long status_line;  /* status from the last status line */
+	enum http_scheme scheme;
+	bool cancelled;
+	/* Progress. */
+	char *progress_name;
+	char *progress_url;
+	char *range_progress_name; /* http_session_report_ranges() */
+	uint64_t resumed;
+	uint64_t total;
+	bool progress_on;
+	double last_report;
+	/* Body sinks (probe, range). */
+	unsigned char *buf;
+	size_t buf_len;
+	size_t buf_got;
+	bool overflow;       /* the server sent more than asked */
+	bool ignored_range;  /* 200 to a range request: cut off */
+	bool cut_off;        /* we stopped the body on purpose */
+};
+
+/* The name of one of our schemes ("http", ...); NULL for the others. */
+const char *http_scheme_name(enum http_scheme sc);
+
+/* The ssh settings of a sftp:// or scp:// transfer (after the common ones
+ * of http_session_prepare). */
+enum status http_ssh_prepare(struct http_session *s, const char *url,
+			     struct error *err);
+
+/* Set option `opt` of the handle `c` while `rc` is still CURLE_OK. */
+#define HTTP_SET(opt, val)                                              \
+	do {                                                            \
+		if (rc == CURLE_OK)                                     \
+			rc = curl_easy_setopt(c, opt, val);             \
+	} while (0)
+
+#endif
