@@ -60,8 +60,8 @@ static void control(const char *path)
 	char *url = join(base(), path);
 	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
 	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
-	CURLcode rc = curl_easy_perform(http_session_curl(s));
-	assert_int_equal(http_session_result(s, url, rc, &err), STATUS_OK);
+	http_session_perform(s, NULL);
+	assert_int_equal(http_session_result(s, url, &err), STATUS_OK);
 	http_session_free(s);
 	free(url);
 }
@@ -470,8 +470,8 @@ static enum status get(const char *path, const struct open_options *o,
 	assert_int_equal(http_session_new(o, &s, err), STATUS_OK);
 	enum status st = http_session_prepare(s, url, err);
 	assert_int_equal(st, STATUS_OK);
-	CURLcode rc = curl_easy_perform(http_session_curl(s));
-	st = http_session_result(s, url, rc, err);
+	http_session_perform(s, NULL);
+	st = http_session_result(s, url, err);
 	http_session_free(s);
 	free(url);
 	return st;

@@ -80,7 +80,6 @@ static enum status write_validators(struct http_session *s,
 static bool on_start(struct sink *k)
 {
 	long code = http_session_status(k->s);
-	CURL *c = http_session_curl(k->s);
 	if (code >= 300) {
 		k->discard = true;
 		return true;
@@ -104,8 +103,7 @@ static bool on_start(struct sink *k)
 		k->start = 0;
 		k->restarted = true;
 	}
-	curl_off_t len = -1;
-	curl_easy_getinfo(c, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &len);
+	int64_t len = http_session_content_length(k->s);
 	if (k->max_size > 0 && len >= 0 &&
 	    k->start + (uint64_t)len > k->max_size) {
 		k->too_big = true;
@@ -125,10 +123,9 @@ static bool on_start(struct sink *k)
 	return true;
 }
 
-static size_t on_write(char *data, size_t size, size_t nmemb, void *ctx)
+static size_t on_write(const char *data, size_t n, void *ctx)
 {
 	struct sink *k = ctx;
-	size_t n = size * nmemb;
 	if (!k->started) {
 		k->started = true;
 		if (!on_start(k))
@@ -193,6 +190,162 @@ static void remove_stale(const struct fetch_request *r, const char *part)
 		unlink(r->meta_path);
 }
 
+/* One attempt at a fetch: DEST.part opened and locked, what the cache
+ * record says, where the transfer starts. */
+struct attempt {
+	const struct fetch_request *r;
+	char *part;
+	int fd;
+	bool http;
+	struct url_cache_file meta;
+	bool have_meta;
+	bool cached;           /* DEST is complete per the record */
+	const char *validator; /* of .part's bytes: strong ETag or date */
+	uint64_t start;        /* resume offset; 0: from the start */
+};
+
+/* Open and lock .part, read the record under the lock (a finished
+ * concurrent download shows up as a complete record), decide whether to
+ * resume, and leave .part positioned there. */
+static enum status attempt_open(struct attempt *a, bool allow_resume,
+				struct error *err)
+{
+	const struct fetch_request *r = a->r;
+	if (asprintf(&a->part, "%s.part", r->dest) < 0) {
+		a->part = NULL;
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	enum status st = open_part(a->part, &a->fd, err);
+	if (st != STATUS_OK)
+		return st;
+	a->have_meta = r->meta_path &&
+		       url_cache_read_file(r->meta_path, &a->meta, NULL) ==
+			       STATUS_OK;
+	struct stat sb;
+	a->cached = a->have_meta && a->meta.complete &&
+		    stat(r->dest, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    (uint64_t)sb.st_size == a->meta.size;
+	if (a->have_meta)
+		a->validator = a->meta.etag && strncmp(a->meta.etag, "W/", 2) != 0
+				       ? a->meta.etag
+				       : a->meta.last_modified;
+	struct stat pb;
+	if (allow_resume && a->have_meta && !a->meta.complete &&
+	    fstat(a->fd, &pb) == 0 && pb.st_size > 0 &&
+	    (a->validator || !a->http)) {
+		a->start = (uint64_t)pb.st_size;
+		if (a->meta.size > 0 && a->start >= a->meta.size)
+			a->start = 0; /* nothing left to ask for: start over */
+	}
+	if (a->start == 0 && ftruncate(a->fd, 0) != 0)
+		return error_set(err, STATUS_IO, a->part, "cannot truncate: %s",
+				 strerror(errno));
+	if (lseek(a->fd, (off_t)a->start, SEEK_SET) < 0)
+		return error_set(err, STATUS_IO, a->part, "cannot seek: %s",
+				 strerror(errno));
+	return STATUS_OK;
+}
+
+/* The request: the rest of .part after a resume (If-Range: only if the
+ * file is still the one .part holds), else a revalidation of a cached
+ * DEST (If-None-Match, If-Modified-Since).  True when it ran to its end. */
+static bool attempt_transfer(struct http_session *s, struct attempt *a,
+			     struct sink *k, struct fetch_result *res)
+{
+	char range[32];
+	struct http_request q = {
+		.body = on_write,
+		.body_ctx = k,
+		.buffer_size = FETCH_BUFFER_SIZE,
+	};
+	if (a->start > 0) {
+		snprintf(range, sizeof(range), "%" PRIu64 "-", a->start);
+		q.range = range;
+		q.if_range = a->http ? a->validator : NULL;
+	} else if (a->cached && a->http) {
+		q.if_none_match = a->meta.etag;
+		q.if_modified_since = a->meta.last_modified;
+	}
+	http_session_set_progress(s, a->r->name ? a->r->name : a->r->dest,
+				  a->start, 0);
+	bool done = http_session_perform(s, &q);
+	res->transferred = k->written;
+	res->resumed = k->start > 0;
+	const char *eff = http_session_effective_url(s);
+	if (eff)
+		res->effective_url = strdup(eff);
+	return done;
+}
+
+/* What the transfer came to: the sink's failures first (they stopped
+ * it), then the session's verdict, then a status we cannot use. */
+static enum status attempt_verdict(struct http_session *s,
+				   const struct attempt *a,
+				   const struct sink *k, struct error *err)
+{
+	const struct fetch_request *r = a->r;
+	long code = http_session_status(s);
+	const char *range = http_session_header(s, "Content-Range");
+	enum status st;
+	if (k->write_errno)
+		return error_set(err, STATUS_IO, a->part, "cannot write: %s",
+				 strerror(k->write_errno));
+	if (k->too_big)
+		return http_url_error(err, STATUS_LIMIT, r->url,
+				      "larger than --max-size %" PRIu64
+				      " bytes",
+				      r->max_size);
+	if (k->bad_range)
+		return http_url_error(err, STATUS_IO, r->url,
+				      "bad answer to a resume request "
+				      "(Content-Range %s)",
+				      range ? range : "missing");
+	st = http_session_result(s, r->url, err);
+	if (st == STATUS_OK && code == 304 && !a->cached)
+		return http_url_error(err, STATUS_IO, r->url,
+				      "HTTP 304 to an unconditional request");
+	if (st == STATUS_OK && code >= 300 && code != 304)
+		return http_url_error(err, STATUS_IO, r->url,
+				      "unexpected HTTP %ld", code);
+	return st;
+}
+
+/* A complete body: to disk, then renamed to DEST, then its record. */
+static enum status attempt_finish(struct http_session *s, struct attempt *a,
+				  struct fetch_result *res, struct error *err)
+{
+	struct stat fb;
+	if (fsync(a->fd) != 0)
+		return error_set(err, STATUS_IO, a->part, "cannot write: %s",
+				 strerror(errno));
+	if (fstat(a->fd, &fb) != 0)
+		return error_set(err, STATUS_IO, a->part, "%s",
+				 strerror(errno));
+	if (rename(a->part, a->r->dest) != 0)
+		return error_set(err, STATUS_IO, a->r->dest,
+				 "cannot rename: %s", strerror(errno));
+	res->size = (uint64_t)fb.st_size;
+	http_session_progress_done(s, res->size);
+	if (a->r->meta_path)
+		return write_validators(s, a->r->meta_path, res->size, true,
+					err);
+	return STATUS_OK;
+}
+
+/* Drop what an attempt holds; an empty .part of a failed one goes (there
+ * is nothing to resume). */
+static void attempt_close(struct attempt *a, enum status st)
+{
+	struct stat eb;
+	if (st != STATUS_OK && a->fd >= 0 && fstat(a->fd, &eb) == 0 &&
+	    eb.st_size == 0)
+		unlink(a->part);
+	if (a->fd >= 0)
+		close(a->fd); /* also drops the lock */
+	url_cache_file_clear(&a->meta);
+	free(a->part);
+}
+
 /* One attempt.  A resume the server cannot serve (416: the file is
  * shorter than the .part, or a bad Content-Range) sets *retry: the caller
  * starts over without resuming. */
@@ -203,180 +356,42 @@ static enum status fetch_once(struct http_session *s,
 {
 	memset(res, 0, sizeof(*res));
 	*retry = false;
-	char *part = NULL;
-	int fd = -1;
-	struct curl_slist *headers = NULL;
-	struct url_cache_file meta = { 0 };
-	enum status st = STATUS_OK;
-	bool http = is_http(r->url);
-	if (asprintf(&part, "%s.part", r->dest) < 0) {
-		part = NULL;
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-		goto out;
-	}
-	st = open_part(part, &fd, err);
+	struct attempt a = { .r = r, .fd = -1, .http = is_http(r->url) };
+	enum status st = attempt_open(&a, allow_resume, err);
+	if (st == STATUS_OK)
+		st = http_session_prepare(s, r->url, err);
 	if (st != STATUS_OK)
 		goto out;
-	/* Read the record under the lock: a finished concurrent download
-	 * shows up as a complete record. */
-	bool have_meta = r->meta_path &&
-			 url_cache_read_file(r->meta_path, &meta, NULL) ==
-				 STATUS_OK;
-	struct stat sb;
-	bool cached = have_meta && meta.complete &&
-		      stat(r->dest, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		      (uint64_t)sb.st_size == meta.size;
-	const char *validator = NULL;
-	if (have_meta)
-		validator = meta.etag && strncmp(meta.etag, "W/", 2) != 0
-				    ? meta.etag
-				    : meta.last_modified;
-	struct stat pb;
-	uint64_t start = 0;
-	if (allow_resume && have_meta && !meta.complete &&
-	    fstat(fd, &pb) == 0 &&
-	    pb.st_size > 0 && (validator || !http)) {
-		start = (uint64_t)pb.st_size;
-		if (meta.size > 0 && start >= meta.size)
-			start = 0; /* nothing left to ask for: start over */
-	}
-	if (start == 0 && ftruncate(fd, 0) != 0) {
-		st = error_set(err, STATUS_IO, part, "cannot truncate: %s",
-			       strerror(errno));
-		goto out;
-	}
-	if (lseek(fd, (off_t)start, SEEK_SET) < 0) {
-		st = error_set(err, STATUS_IO, part, "cannot seek: %s",
-			       strerror(errno));
-		goto out;
-	}
-	st = http_session_prepare(s, r->url, err);
-	if (st != STATUS_OK)
-		goto out;
-	CURL *c = http_session_curl(s);
 	struct sink k = {
 		.s = s,
-		.fd = fd,
-		.part = part,
+		.fd = a.fd,
+		.part = a.part,
 		.meta_path = r->meta_path,
-		.start = start,
+		.start = a.start,
 		.max_size = r->max_size,
 		.on_replace = r->on_replace,
 		.ctx = r->ctx,
 	};
-	char range[32];
-	char *line = NULL;
-	CURLcode rc = CURLE_OK;
-	if (start > 0) {
-		snprintf(range, sizeof(range), "%" PRIu64 "-", start);
-		rc = curl_easy_setopt(c, CURLOPT_RANGE, range);
-		if (http && validator &&
-		    asprintf(&line, "If-Range: %s", validator) >= 0) {
-			headers = curl_slist_append(headers, line);
-			free(line);
-		}
-	} else if (cached && http) {
-		if (meta.etag && asprintf(&line, "If-None-Match: %s",
-					  meta.etag) >= 0) {
-			headers = curl_slist_append(headers, line);
-			free(line);
-		}
-		if (meta.last_modified &&
-		    asprintf(&line, "If-Modified-Since: %s",
-			     meta.last_modified) >= 0) {
-			headers = curl_slist_append(headers, line);
-			free(line);
-		}
-	}
-	if (rc == CURLE_OK && headers)
-		rc = curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_write);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_WRITEDATA, &k);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_BUFFERSIZE, FETCH_BUFFER_SIZE);
-	http_session_set_progress(s, r->name ? r->name : r->dest, start, 0);
-	if (rc == CURLE_OK)
-		rc = curl_easy_perform(c);
-	res->transferred = k.written;
-	res->resumed = k.start > 0;
-	const char *eff = NULL;
-	if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &eff) == CURLE_OK &&
-	    eff)
-		res->effective_url = strdup(eff);
+	bool done = attempt_transfer(s, &a, &k, res);
 	long code = http_session_status(s);
-	if (start > 0 && (k.bad_range || (rc == CURLE_OK && code == 416))) {
+	if (a.start > 0 && (k.bad_range || (done && code == 416))) {
 		*retry = true;
 		goto out;
 	}
-	char *ru = http_url_redact(r->url);
-	const char *u = ru ? ru : "URL";
-	if (k.write_errno) {
-		st = error_set(err, STATUS_IO, part, "cannot write: %s",
-			       strerror(k.write_errno));
-	} else if (k.too_big) {
-		st = error_set(err, STATUS_LIMIT, u,
-			       "larger than --max-size %" PRIu64 " bytes",
-			       r->max_size);
-	} else if (k.bad_range) {
-		st = error_set(err, STATUS_IO, u,
-			       "bad answer to a resume request (Content-Range "
-			       "%s)",
-			       http_session_header(s, "Content-Range")
-				       ? http_session_header(s, "Content-Range")
-				       : "missing");
-	} else {
-		st = http_session_result(s, r->url, rc, err);
-	}
-	if (st == STATUS_OK && code == 304 && !cached)
-		st = error_set(err, STATUS_IO, u,
-			       "HTTP 304 to an unconditional request");
-	else if (st == STATUS_OK && code >= 300 && code != 304)
-		st = error_set(err, STATUS_IO, u, "unexpected HTTP %ld", code);
-	free(ru);
-	if (st == STATUS_NOT_FOUND) {
-		remove_stale(r, part);
-		goto out;
-	}
+	st = attempt_verdict(s, &a, &k, err);
+	if (st == STATUS_NOT_FOUND)
+		remove_stale(r, a.part);
 	if (st != STATUS_OK)
 		goto out;
 	if (code == 304) {
 		res->not_modified = true;
-		res->size = meta.size;
-		unlink(part);
+		res->size = a.meta.size;
+		unlink(a.part);
 		goto out;
 	}
-	if (fsync(fd) != 0) {
-		st = error_set(err, STATUS_IO, part, "cannot write: %s",
-			       strerror(errno));
-		goto out;
-	}
-	struct stat fb;
-	if (fstat(fd, &fb) != 0) {
-		st = error_set(err, STATUS_IO, part, "%s", strerror(errno));
-		goto out;
-	}
-	if (rename(part, r->dest) != 0) {
-		st = error_set(err, STATUS_IO, r->dest, "cannot rename: %s",
-			       strerror(errno));
-		goto out;
-	}
-	res->size = (uint64_t)fb.st_size;
-	http_session_progress_done(s, res->size);
-	if (r->meta_path)
-		st = write_validators(s, r->meta_path, res->size, true, err);
+	st = attempt_finish(s, &a, res, err);
 out:
-	if (st != STATUS_OK && fd >= 0) {
-		struct stat eb;
-		if (fstat(fd, &eb) == 0 && eb.st_size == 0)
-			unlink(part); /* nothing to resume */
-	}
-	if (fd >= 0)
-		close(fd); /* also drops the lock */
-	curl_slist_free_all(headers);
-	url_cache_file_clear(&meta);
-	free(part);
+	attempt_close(&a, st);
 	return st;
 }
 

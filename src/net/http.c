@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -247,9 +248,22 @@ void http_session_free(struct http_session *s)
 	free(s);
 }
 
-CURL *http_session_curl(struct http_session *s)
+int64_t http_session_content_length(struct http_session *s)
 {
-	return s ? s->curl : NULL;
+	curl_off_t len = -1;
+	if (!s || curl_easy_getinfo(s->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+				    &len) != CURLE_OK)
+		return -1;
+	return len >= 0 ? (int64_t)len : -1;
+}
+
+const char *http_session_effective_url(struct http_session *s)
+{
+	const char *eff = NULL;
+	if (!s || curl_easy_getinfo(s->curl, CURLINFO_EFFECTIVE_URL, &eff) !=
+			  CURLE_OK)
+		return NULL;
+	return eff;
 }
 
 bool http_session_cancelled(const struct http_session *s)
@@ -275,6 +289,9 @@ enum status http_session_prepare(struct http_session *s, const char *url,
 	clear_headers(s);
 	s->scheme = http_url_scheme(url);
 	s->cancelled = false;
+	s->rc = CURLE_OK;
+	s->body = NULL;
+	s->body_ctx = NULL;
 	s->progress_on = false;
 	s->resumed = 0;
 	s->total = 0;
@@ -319,14 +336,65 @@ enum status http_session_prepare(struct http_session *s, const char *url,
 	if (o->max_size > 0)
 		HTTP_SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_size);
 	if (rc != CURLE_OK) {
-		char *r = http_url_redact(url);
-		error_set(err, STATUS_IO, r ? r : "URL",
-			  "cannot set up the transfer: %s",
-			  curl_easy_strerror(rc));
-		free(r);
-		return STATUS_IO;
+		return http_url_error(err, STATUS_IO, url,
+				      "cannot set up the transfer: %s",
+				      curl_easy_strerror(rc));
 	}
 	if (s->scheme == HTTP_SCHEME_SFTP || s->scheme == HTTP_SCHEME_SCP)
 		return http_ssh_prepare(s, url, err);
 	return STATUS_OK;
+}
+
+/* The caller's body sink behind libcurl's write callback. */
+static size_t on_caller_body(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	struct http_session *s = ctx;
+	return s->body(data, size * nmemb, s->body_ctx);
+}
+
+/* `list` with the line "NAME: VALUE" added (as it was when out of
+ * memory); NULL `value`: no line. */
+static struct curl_slist *add_header(struct curl_slist *list,
+				     const char *name, const char *value)
+{
+	char *line = NULL;
+	if (!value || asprintf(&line, "%s: %s", name, value) < 0)
+		return list;
+	struct curl_slist *grown = curl_slist_append(list, line);
+	free(line);
+	return grown ? grown : list;
+}
+
+bool http_session_perform(struct http_session *s,
+			  const struct http_request *q)
+{
+	static const struct http_request plain = { 0 };
+	if (!q)
+		q = &plain;
+	CURL *c = s->curl;
+	struct curl_slist *headers = NULL;
+	headers = add_header(headers, "If-Range", q->if_range);
+	headers = add_header(headers, "If-None-Match", q->if_none_match);
+	headers = add_header(headers, "If-Modified-Since",
+			     q->if_modified_since);
+	s->body = q->body;
+	s->body_ctx = q->body_ctx;
+	CURLcode rc = CURLE_OK;
+	if (q->range)
+		HTTP_SET(CURLOPT_RANGE, q->range);
+	if (headers)
+		HTTP_SET(CURLOPT_HTTPHEADER, headers);
+	if (q->no_body)
+		HTTP_SET(CURLOPT_NOBODY, 1L);
+	if (q->body) {
+		HTTP_SET(CURLOPT_WRITEFUNCTION, on_caller_body);
+		HTTP_SET(CURLOPT_WRITEDATA, s);
+	}
+	if (q->buffer_size > 0)
+		HTTP_SET(CURLOPT_BUFFERSIZE, q->buffer_size);
+	if (rc == CURLE_OK)
+		rc = curl_easy_perform(c);
+	curl_slist_free_all(headers);
+	s->rc = rc;
+	return rc == CURLE_OK;
 }

@@ -8,16 +8,15 @@
  * Every failure becomes one line naming the URL and the problem.
  * On top of that: probe a URL (size, validators, whether ranges work) and
  * read a byte range into a caller buffer; URLs are joined and redacted
- * with libcurl's URL API (CURLU), never by hand.  Must not print, exit, or depend
- * on curses or ui/. */
+ * with libcurl's URL API (CURLU), never by hand.  Callers describe a
+ * request (struct http_request) and never see libcurl: this header does
+ * not include it.  Must not print, exit, or depend on curses or ui/. */
 #ifndef CALLSCOPE_HTTP_H
 #define CALLSCOPE_HTTP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <curl/curl.h>
 
 #include "net/open_options.h"
 #include "core/status.h"
@@ -45,13 +44,6 @@ bool http_is_url(const char *s);
  * one-line message otherwise. */
 enum status http_check_url(const char *url, struct error *err);
 
-/* The flags the project reads URLs with through libcurl's URL API: our
- * schemes may be missing from the linked libcurl (sftp, scp), a path is
- * kept as written ("/~/db/../x" is the server's business), a space is
- * taken as the user wrote it. */
-#define HTTP_CURLU_FLAGS \
-	(CURLU_NON_SUPPORT_SCHEME | CURLU_PATH_AS_IS | CURLU_ALLOW_SPACE)
-
 /* A copy of `url` without "user:password@" (for messages and the cache
  * list).  A URL without a user, password or login options comes back as
  * written; one with them as libcurl spells it after removing them
@@ -59,6 +51,12 @@ enum status http_check_url(const char *url, struct error *err);
  * everything before the last '@' of its authority.  NULL when out of
  * memory. */
 char *http_url_redact(const char *url);
+
+/* error_set() naming `url` redacted ("URL" when out of memory): the one
+ * way a message of net/ names a URL. */
+enum status http_url_error(struct error *err, enum status status,
+			   const char *url, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* The URL of `rel` below the directory URL `dir_url` (ending in '/'):
  * `rel` is one or more names separated by '/' ("meta.db",
@@ -68,6 +66,15 @@ char *http_url_redact(const char *url);
  * refuses the URL, STATUS_NOMEM. */
 enum status http_url_child(const char *dir_url, const char *rel, char **out,
 			   struct error *err);
+
+/* The path of `url` as libcurl reads it, still percent-encoded ("/a%20b/"
+ * of "http://h/a%20b/?q"); NULL when libcurl refuses the URL or out of
+ * memory. */
+char *http_url_path(const char *url);
+
+/* `n` bytes at `p` percent-decoded (heap string); NULL when the result
+ * holds a NUL byte or out of memory. */
+char *http_url_decode(const char *p, size_t n);
 
 /* Initialise libcurl once per process (thread-safe, idempotent). */
 enum status http_global_init(struct error *err);
@@ -81,11 +88,10 @@ enum status http_session_new(const struct open_options *o,
 
 void http_session_free(struct http_session *s);
 
-/* Reset the handle and set it up for one request to `url`: the rules
- * above, no body callback (the caller sets CURLOPT_WRITEFUNCTION, and
- * may add CURLOPT_RANGE, headers, ...).  The header callback is the
- * session's own (it records the status line); use http_session_header()
- * to read response headers. */
+/* Reset the session and set it up for one request to `url` by the rules
+ * above; http_session_perform() then makes it.  Response headers are the
+ * session's (it records the status line): http_session_header() reads
+ * them. */
 enum status http_session_prepare(struct http_session *s, const char *url,
 				 struct error *err);
 
@@ -103,8 +109,39 @@ void http_session_report_ranges(struct http_session *s, const char *name);
  * (`done` set, `now` bytes present) to the progress hook, if any. */
 void http_session_progress_done(struct http_session *s, uint64_t now);
 
-/* The easy handle, valid until the next prepare or free. */
-CURL *http_session_curl(struct http_session *s);
+/* A body sink: the next `n` bytes of the response body.  Returns `n` to
+ * go on; anything else stops the transfer (http_session_result then
+ * reports a write error, unless the status line is an error). */
+typedef size_t (*http_body_fn)(const char *data, size_t n, void *ctx);
+
+/* What one request adds to http_session_prepare's set-up.  Every member
+ * is optional: all zero is a plain GET whose body is discarded.  The
+ * validators are sent as the headers named (strings as given). */
+struct http_request {
+	const char *range;             /* "A-B" or "A-": the bytes wanted */
+	const char *if_range;          /* the range only if still this file */
+	const char *if_none_match;     /* an ETag: 304 while it matches */
+	const char *if_modified_since; /* an HTTP date: 304 while unchanged */
+	http_body_fn body;             /* NULL: the body is discarded */
+	void *body_ctx;
+	long buffer_size;              /* receive buffer; 0: libcurl's */
+	bool no_body;                  /* the headers only (no GET body) */
+};
+
+/* Make the request prepared by http_session_prepare() with what `q` adds
+ * (NULL: nothing).  True when the transfer ran to its end; whether it
+ * succeeded (an HTTP error status, a body sink that stopped, a lost
+ * connection) is for http_session_result() to say. */
+bool http_session_perform(struct http_session *s,
+			  const struct http_request *q);
+
+/* The length the response announced for its body (Content-Length), -1
+ * when unknown.  May be called from a body sink. */
+int64_t http_session_content_length(struct http_session *s);
+
+/* The URL the last request ended at after redirects; NULL when unknown.
+ * Valid until the next request. */
+const char *http_session_effective_url(struct http_session *s);
 
 /* The last response's header `name` (case-insensitive), NULL if absent.
  * Valid until the next request. */
@@ -113,8 +150,9 @@ const char *http_session_header(struct http_session *s, const char *name);
 /* The last response's HTTP status (0 for file, sftp, scp). */
 long http_session_status(struct http_session *s);
 
-/* After curl_easy_perform(): turn `rc` and the HTTP status (>= 400 is an
- * error) into a status and a one-line message naming the URL: "cannot
+/* After http_session_perform(): turn the transfer's outcome and the HTTP
+ * status (>= 400 is an error) into a status and a one-line message naming
+ * the URL: "cannot
  * resolve host", "connection refused", "connection timed out after 10 s",
  * "transfer stalled (under 1 byte/s for 30 s)", "HTTP 404 Not Found",
  * "TLS certificate verification failed (...); --insecure skips the
@@ -123,7 +161,7 @@ long http_session_status(struct http_session *s);
  * HTTP 404/410 and missing files give STATUS_NOT_FOUND, size limits
  * STATUS_LIMIT, the rest STATUS_IO. */
 enum status http_session_result(struct http_session *s, const char *url,
-				CURLcode rc, struct error *err);
+				struct error *err);
 
 /* True when the last failure was a cancel (the flag was set). */
 bool http_session_cancelled(const struct http_session *s);

@@ -63,10 +63,9 @@ bool http_content_range_start(const char *v, uint64_t *start)
 
 /* Body sink for probes and range reads: keeps at most buf_len bytes;
  * cuts off a 200 answer to a range request, and an overlong body. */
-static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
+static size_t on_body(const char *data, size_t n, void *ctx)
 {
 	struct http_session *s = ctx;
-	size_t n = size * nmemb;
 	long code = http_session_status(s);
 	if (code >= 400)
 		return n; /* an error page: discard, reported by status */
@@ -86,9 +85,59 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
 	return n;
 }
 
+/* Point the session's body sink at `buf` (`len` bytes), or detach it. */
+static void sink_to(struct http_session *s, void *buf, size_t len)
+{
+	s->buf = buf;
+	s->buf_len = len;
+	s->buf_got = 0;
+	s->overflow = s->ignored_range = s->cut_off = false;
+}
+
 static bool is_http(const struct http_session *s)
 {
 	return s->scheme == HTTP_SCHEME_HTTP || s->scheme == HTTP_SCHEME_HTTPS;
+}
+
+static char *dup_header(struct http_session *s, const char *name)
+{
+	const char *v = http_session_header(s, name);
+	return v ? strdup(v) : NULL;
+}
+
+/* Size and range support from the probe's answer. */
+static void probe_size(struct http_session *s, long code,
+		       struct http_info *info)
+{
+	if (code == 416 || (is_http(s) && code == 206)) {
+		/* 416: an empty file, "bytes * /0" */
+		info->ranges = true;
+		info->size_known = content_range_total(
+			http_session_header(s, "Content-Range"), &info->size);
+		return;
+	}
+	int64_t len = http_session_content_length(s);
+	if (len >= 0) {
+		info->size = (uint64_t)len;
+		info->size_known = true;
+	}
+	/* libcurl does ranges itself for these. */
+	info->ranges = s->scheme == HTTP_SCHEME_FILE ||
+		       s->scheme == HTTP_SCHEME_SFTP;
+}
+
+/* Validators, time and final URL from the probe's answer. */
+static void probe_validators(struct http_session *s, struct http_info *info)
+{
+	info->etag = dup_header(s, "ETag");
+	info->last_modified = dup_header(s, "Last-Modified");
+	curl_off_t ft = -1;
+	if (curl_easy_getinfo(s->curl, CURLINFO_FILETIME_T, &ft) == CURLE_OK &&
+	    ft >= 0)
+		info->mtime = (int64_t)ft;
+	const char *eff = http_session_effective_url(s);
+	if (eff)
+		info->effective_url = strdup(eff);
 }
 
 enum status http_probe(struct http_session *s, const char *url,
@@ -99,69 +148,24 @@ enum status http_probe(struct http_session *s, const char *url,
 	enum status st = http_session_prepare(s, url, err);
 	if (st != STATUS_OK)
 		return st;
-	CURL *c = s->curl;
 	unsigned char byte[1];
-	s->buf = byte;
-	s->buf_len = sizeof(byte);
-	s->buf_got = 0;
-	s->overflow = s->ignored_range = s->cut_off = false;
-	CURLcode rc = CURLE_OK;
-	if (is_http(s)) {
-		rc = curl_easy_setopt(c, CURLOPT_RANGE, "0-0");
-		if (rc == CURLE_OK)
-			rc = curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	} else {
-		rc = curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-	}
-	if (rc == CURLE_OK)
-		rc = curl_easy_perform(c);
+	sink_to(s, byte, sizeof(byte));
+	struct http_request q = { .no_body = true };
+	if (is_http(s))
+		q = (struct http_request){
+			.range = "0-0", .body = on_body, .body_ctx = s };
+	http_session_perform(s, &q);
 	long code = http_session_status(s);
 	info->http_status = code;
-	if (rc == CURLE_WRITE_ERROR && s->cut_off)
-		rc = CURLE_OK;
-	if (code == 416 && rc == CURLE_OK) {
-		/* An empty file: "bytes * /0". */
-		info->ranges = true;
-		info->size_known = content_range_total(
-			http_session_header(s, "Content-Range"), &info->size);
-		goto validators;
+	if (s->rc == CURLE_WRITE_ERROR && s->cut_off)
+		s->rc = CURLE_OK;
+	if (code != 416 || s->rc != CURLE_OK)
+		st = http_session_result(s, url, err);
+	if (st == STATUS_OK) {
+		probe_size(s, code, info);
+		probe_validators(s, info);
 	}
-	st = http_session_result(s, url, rc, err);
-	if (st != STATUS_OK)
-		goto out;
-	if (is_http(s) && code == 206) {
-		info->ranges = true;
-		info->size_known = content_range_total(
-			http_session_header(s, "Content-Range"), &info->size);
-	} else {
-		curl_off_t len = -1;
-		curl_easy_getinfo(c, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &len);
-		if (len >= 0) {
-			info->size = (uint64_t)len;
-			info->size_known = true;
-		}
-		/* libcurl does ranges itself for these. */
-		info->ranges = s->scheme == HTTP_SCHEME_FILE ||
-			       s->scheme == HTTP_SCHEME_SFTP;
-	}
-validators:
-	if (http_session_header(s, "ETag"))
-		info->etag = strdup(http_session_header(s, "ETag"));
-	if (http_session_header(s, "Last-Modified"))
-		info->last_modified =
-			strdup(http_session_header(s, "Last-Modified"));
-	curl_off_t ft = -1;
-	if (curl_easy_getinfo(c, CURLINFO_FILETIME_T, &ft) == CURLE_OK &&
-	    ft >= 0)
-		info->mtime = (int64_t)ft;
-	const char *eff = NULL;
-	if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &eff) == CURLE_OK &&
-	    eff)
-		info->effective_url = strdup(eff);
-	st = STATUS_OK;
-out:
-	s->buf = NULL;
-	s->buf_len = s->buf_got = 0;
+	sink_to(s, NULL, 0);
 	if (st != STATUS_OK)
 		http_info_clear(info);
 	return st;
@@ -174,13 +178,45 @@ static bool if_range_ok(const char *v)
 	       !strpbrk(v, "\r\n");
 }
 
+/* An HTTP answer to a range request: 206 with the range asked for, of
+ * the file `validator` (NULL: any) names -- a server that ignores
+ * If-Range shows it by the ETag, or for a date the Last-Modified it
+ * sends along. */
+static enum status check_range_answer(struct http_session *s, const char *url,
+				      uint64_t offset, const char *validator,
+				      struct error *err)
+{
+	long code = http_session_status(s);
+	const char *range = http_session_header(s, "Content-Range");
+	uint64_t start = 0;
+	if (code != 206 || !http_content_range_start(range, &start) ||
+	    start != offset)
+		return http_url_error(err, STATUS_IO, url,
+				      "bad answer to a range request (HTTP "
+				      "%ld, Content-Range %s)",
+				      code, range ? range : "missing");
+	const char *tag = http_session_header(s, "ETag");
+	const char *date = http_session_header(s, "Last-Modified");
+	bool is_etag = validator && (validator[0] == '"' ||
+				     strncmp(validator, "W/", 2) == 0);
+	if (is_etag && (!tag || strcmp(tag, validator) != 0))
+		return http_url_error(err, STATUS_IO, url,
+				      "changed on the server (ETag %s, was %s)",
+				      tag ? tag : "missing", validator);
+	if (validator && !is_etag && date && strcmp(date, validator) != 0)
+		return http_url_error(err, STATUS_IO, url,
+				      "changed on the server (Last-Modified "
+				      "%s, was %s)",
+				      date, validator);
+	return STATUS_OK;
+}
+
 enum status http_get_range(struct http_session *s, const char *url,
 			   uint64_t offset, size_t len, void *buf,
 			   size_t *got, const char *validator,
 			   struct error *err)
 {
 	*got = 0;
-	struct curl_slist *headers = NULL;
 	if (len == 0)
 		return STATUS_OK;
 	if (offset > UINT64_MAX - len)
@@ -188,96 +224,40 @@ enum status http_get_range(struct http_session *s, const char *url,
 	enum status st = http_session_prepare(s, url, err);
 	if (st != STATUS_OK)
 		return st;
-	CURL *c = s->curl;
 	char range[64];
 	snprintf(range, sizeof(range), "%" PRIu64 "-%" PRIu64, offset,
 		 offset + len - 1);
-	s->buf = buf;
-	s->buf_len = len;
-	s->buf_got = 0;
-	s->overflow = s->ignored_range = s->cut_off = false;
+	sink_to(s, buf, len);
 	if (s->range_progress_name)
 		http_session_set_progress(s, s->range_progress_name, 0, len);
 	/* the range only if the file is still the one the blocks are of:
 	 * a changed file comes back whole (200), told apart below */
 	bool if_range = is_http(s) && if_range_ok(validator);
-	char *line = NULL;
-	if (if_range && asprintf(&line, "If-Range: %s", validator) >= 0) {
-		headers = curl_slist_append(NULL, line);
-		free(line);
-	}
-	CURLcode rc = curl_easy_setopt(c, CURLOPT_RANGE, range);
-	if (rc == CURLE_OK && headers)
-		rc = curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	if (rc == CURLE_OK)
-		rc = curl_easy_perform(c);
+	struct http_request q = {
+		.range = range,
+		.if_range = if_range ? validator : NULL,
+		.body = on_body,
+		.body_ctx = s,
+	};
+	http_session_perform(s, &q);
 	if (s->range_progress_name)
 		http_session_progress_done(s, s->buf_got);
-	char *r = NULL;
-	if (s->ignored_range) {
-		r = http_url_redact(url);
-		st = headers ? error_set(err, STATUS_IO, r ? r : "URL",
-					 "changed on the server (the whole "
-					 "file came back to If-Range %s)",
-					 validator)
-			     : error_set(err, STATUS_UNSUPPORTED,
-					 r ? r : "URL",
-					 "the server ignores range requests");
-		goto out;
-	}
-	long code = http_session_status(s);
-	st = http_session_result(s, url, rc, err);
-	if (st != STATUS_OK)
-		goto out;
-	if (is_http(s)) {
-		uint64_t start = 0;
-		if (code != 206 ||
-		    !http_content_range_start(http_session_header(s, "Content-Range"),
-					 &start) ||
-		    start != offset) {
-			r = http_url_redact(url);
-			st = error_set(err, STATUS_IO, r ? r : "URL",
-				       "bad answer to a range request (HTTP "
-				       "%ld, Content-Range %s)",
-				       code,
-				       http_session_header(s, "Content-Range")
-					       ? http_session_header(
-							 s, "Content-Range")
-					       : "missing");
-			goto out;
-		}
-		/* a server that ignores If-Range: the ETag tells, or, for a
-		 * date, the Last-Modified it sends along */
-		const char *tag = http_session_header(s, "ETag");
-		const char *date = http_session_header(s, "Last-Modified");
-		bool is_etag = validator && (validator[0] == '"' ||
-					     strncmp(validator, "W/", 2) == 0);
-		if (is_etag && (!tag || strcmp(tag, validator) != 0)) {
-			r = http_url_redact(url);
-			st = error_set(err, STATUS_IO, r ? r : "URL",
-				       "changed on the server (ETag %s, was "
-				       "%s)",
-				       tag ? tag : "missing", validator);
-			goto out;
-		}
-		if (validator && !is_etag && date &&
-		    strcmp(date, validator) != 0) {
-			r = http_url_redact(url);
-			st = error_set(err, STATUS_IO, r ? r : "URL",
-				       "changed on the server (Last-Modified "
-				       "%s, was %s)",
-				       date, validator);
-			goto out;
-		}
-	}
-	*got = s->buf_got;
-out:
-	curl_slist_free_all(headers);
-	free(r);
-	s->buf = NULL;
-	s->buf_len = s->buf_got = 0;
+	if (s->ignored_range)
+		st = if_range ? http_url_error(err, STATUS_IO, url,
+					       "changed on the server (the "
+					       "whole file came back to "
+					       "If-Range %s)",
+					       validator)
+			      : http_url_error(err, STATUS_UNSUPPORTED, url,
+					       "the server ignores range "
+					       "requests");
+	else
+		st = http_session_result(s, url, err);
+	if (st == STATUS_OK && is_http(s))
+		st = check_range_answer(s, url, offset, validator, err);
+	if (st == STATUS_OK)
+		*got = s->buf_got;
+	sink_to(s, NULL, 0);
 	return st;
 }
 
@@ -289,10 +269,9 @@ struct memory_sink {
 	bool too_big;
 };
 
-static size_t on_memory(char *data, size_t size, size_t nmemb, void *ctx)
+static size_t on_memory(const char *data, size_t n, void *ctx)
 {
 	struct memory_sink *m = ctx;
-	size_t n = size * nmemb;
 	if (n > m->max - m->len) {
 		m->too_big = true;
 		return 0;
@@ -323,20 +302,13 @@ enum status http_get_memory(struct http_session *s, const char *url,
 	if (st != STATUS_OK)
 		return st;
 	struct memory_sink m = { .max = max };
-	CURL *c = s->curl;
-	CURLcode rc = curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_memory);
-	if (rc == CURLE_OK)
-		rc = curl_easy_setopt(c, CURLOPT_WRITEDATA, &m);
-	if (rc == CURLE_OK)
-		rc = curl_easy_perform(c);
-	if (m.too_big) {
-		char *r = http_url_redact(url);
-		st = error_set(err, STATUS_LIMIT, r ? r : "URL",
-			       "larger than %zu bytes", max);
-		free(r);
-	} else {
-		st = http_session_result(s, url, rc, err);
-	}
+	struct http_request q = { .body = on_memory, .body_ctx = &m };
+	http_session_perform(s, &q);
+	if (m.too_big)
+		st = http_url_error(err, STATUS_LIMIT, url,
+				    "larger than %zu bytes", max);
+	else
+		st = http_session_result(s, url, err);
 	if (st != STATUS_OK) {
 		free(m.buf);
 		return st;

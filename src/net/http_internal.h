@@ -13,8 +13,16 @@
 
 #include "net/http.h"
 
+/* The flags the project reads URLs with through libcurl's URL API: our
+ * schemes may be missing from the linked libcurl (sftp, scp), a path is
+ * kept as written ("/~/db/../x" is the server's business), a space is
+ * taken as the user wrote it. */
+#define HTTP_CURLU_FLAGS \
+	(CURLU_NON_SUPPORT_SCHEME | CURLU_PATH_AS_IS | CURLU_ALLOW_SPACE)
+
 struct http_session {
 	CURL *curl;
+	CURLcode rc;       /* the last transfer's (or set-up's) outcome */
 	struct open_options opts;
 	char errbuf[CURL_ERROR_SIZE];
 	/* Headers of the last response ("Name: value", trimmed), reset at
@@ -34,6 +42,9 @@ struct http_session {
 	uint64_t total;
 	bool progress_on;
 	double last_report;
+	/* The caller's body sink (http_session_perform). */
+	http_body_fn body;
+	void *body_ctx;
 	/* Body sinks (probe, range). */
 	unsigned char *buf;
 	size_t buf_len;

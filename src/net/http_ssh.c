@@ -120,11 +120,9 @@ enum status http_ssh_prepare(struct http_session *s, const char *url,
 	if (!url_has_user(url) && (user = login_name()))
 		HTTP_SET(CURLOPT_USERNAME, user);
 	if (rc != CURLE_OK) {
-		char *r = http_url_redact(url);
-		st = error_set(err, STATUS_IO, r ? r : "URL",
-			       "cannot set up the transfer: %s",
-			       curl_easy_strerror(rc));
-		free(r);
+		st = http_url_error(err, STATUS_IO, url,
+				    "cannot set up the transfer: %s",
+				    curl_easy_strerror(rc));
 	}
 out:
 	free(known);

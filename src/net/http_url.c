@@ -10,6 +10,8 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -135,6 +137,29 @@ out:
 	return out;
 }
 
+enum status http_url_error(struct error *err, enum status status,
+			   const char *url, const char *fmt, ...)
+{
+	char *what = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	char *r = http_url_redact(url);
+	error_set(err, status, r ? r : "URL", "%s",
+		  n >= 0 ? what : "out of memory");
+	free(r);
+	if (n >= 0)
+		free(what);
+	return status;
+}
+
+/* A refusal of libcurl's URL API as a status. */
+static enum status url_status(CURLUcode rc)
+{
+	return rc == CURLUE_OUT_OF_MEMORY ? STATUS_NOMEM : STATUS_USAGE;
+}
+
 enum status http_url_child(const char *dir_url, const char *rel, char **out,
 			   struct error *err)
 {
@@ -150,12 +175,8 @@ enum status http_url_child(const char *dir_url, const char *rel, char **out,
 	}
 	CURLUcode rc = curl_url_set(u, CURLUPART_URL, dir_url, HTTP_CURLU_FLAGS);
 	if (rc != CURLUE_OK) {
-		char *r = http_url_redact(dir_url);
-		st = error_set(err, rc == CURLUE_OUT_OF_MEMORY ? STATUS_NOMEM
-							      : STATUS_USAGE,
-			       r ? r : "URL", "malformed URL (%s)",
-			       curl_url_strerror(rc));
-		free(r);
+		st = http_url_error(err, url_status(rc), dir_url,
+				    "malformed URL (%s)", curl_url_strerror(rc));
 		goto out;
 	}
 	/* escaped, a first segment with a ':' ("a%3Ab") is no scheme */
@@ -194,12 +215,9 @@ enum status http_url_child(const char *dir_url, const char *rel, char **out,
 	if (rc == CURLUE_OK)
 		rc = curl_url_get(u, CURLUPART_URL, &full, 0);
 	if (rc != CURLUE_OK) {
-		char *r = http_url_redact(dir_url);
-		st = error_set(err, rc == CURLUE_OUT_OF_MEMORY ? STATUS_NOMEM
-							      : STATUS_USAGE,
-			       r ? r : "URL", "cannot name %s below it (%s)",
-			       rel, curl_url_strerror(rc));
-		free(r);
+		st = http_url_error(err, url_status(rc), dir_url,
+				    "cannot name %s below it (%s)", rel,
+				    curl_url_strerror(rc));
 		goto out;
 	}
 	*out = strdup(full);
@@ -212,26 +230,45 @@ out:
 	return st;
 }
 
+char *http_url_decode(const char *p, size_t n)
+{
+	int len = 0;
+	char *d = n <= INT_MAX / 4 ? curl_easy_unescape(NULL, p, (int)n, &len)
+				   : NULL;
+	char *out = d && memchr(d, '\0', (size_t)len) == NULL ? strdup(d)
+							      : NULL;
+	curl_free(d);
+	return out;
+}
+
+char *http_url_path(const char *url)
+{
+	char *path = NULL, *out = NULL;
+	CURLU *u = curl_url();
+	if (u && curl_url_set(u, CURLUPART_URL, url, HTTP_CURLU_FLAGS) ==
+			 CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK)
+		out = strdup(path);
+	curl_free(path);
+	curl_url_cleanup(u);
+	return out;
+}
+
 enum status http_check_url(const char *url, struct error *err)
 {
 	enum http_scheme sc = http_url_scheme(url);
 	if (sc == HTTP_SCHEME_NONE)
 		return error_set(err, STATUS_USAGE, url, "not a URL");
 	if (sc == HTTP_SCHEME_OTHER) {
-		char *r = http_url_redact(url);
-		error_set(err, STATUS_UNSUPPORTED, r ? r : "URL",
-			  "unsupported URL scheme (callscope opens http, "
-			  "https, file, sftp and scp URLs)");
-		free(r);
-		return STATUS_UNSUPPORTED;
+		return http_url_error(err, STATUS_UNSUPPORTED, url,
+				      "unsupported URL scheme (callscope opens "
+				      "http, https, file, sftp and scp URLs)");
 	}
 	const char *name = http_scheme_name(sc);
 	if (!curl_speaks(name)) {
-		char *r = http_url_redact(url);
-		error_set(err, STATUS_UNSUPPORTED, r ? r : "URL",
-			  "this libcurl does not support %s:// URLs", name);
-		free(r);
-		return STATUS_UNSUPPORTED;
+		return http_url_error(err, STATUS_UNSUPPORTED, url,
+				      "this libcurl does not support %s:// URLs",
+				      name);
 	}
 	const char *rest = url + scheme_len(url) + 3;
 	if (sc != HTTP_SCHEME_FILE && (*rest == '\0' || *rest == '/'))

@@ -48,34 +48,6 @@ struct job {
 	bool v4;             /* an HPCToolkit v4 database (meta.db) */
 };
 
-/* Percent-decode `n` bytes at `p` with libcurl; NULL on a NUL byte or out
- * of memory. */
-static char *decode(const char *p, size_t n)
-{
-	int len = 0;
-	char *d = n <= INT_MAX / 4 ? curl_easy_unescape(NULL, p, (int)n, &len)
-				   : NULL;
-	char *out = d && memchr(d, '\0', (size_t)len) == NULL ? strdup(d)
-							      : NULL;
-	curl_free(d);
-	return out;
-}
-
-/* The path of `url` as libcurl reads it, still percent-encoded; NULL
- * when libcurl refuses the URL or out of memory. */
-static char *url_path(const char *url)
-{
-	char *path = NULL, *out = NULL;
-	CURLU *u = curl_url();
-	if (u && curl_url_set(u, CURLUPART_URL, url, HTTP_CURLU_FLAGS) ==
-			 CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK)
-		out = strdup(path);
-	curl_free(path);
-	curl_url_cleanup(u);
-	return out;
-}
-
 char *remote_file_url_path(const char *url)
 {
 	if (http_url_scheme(url) != HTTP_SCHEME_FILE)
@@ -85,8 +57,8 @@ char *remote_file_url_path(const char *url)
 	const char *p = url + strlen("file://");
 	if (*p != '/' && strncasecmp(p, "localhost/", 10) != 0)
 		return NULL;
-	char *path = url_path(url);
-	char *out = path ? decode(path, strlen(path)) : NULL;
+	char *path = http_url_path(url);
+	char *out = path ? http_url_decode(path, strlen(path)) : NULL;
 	free(path);
 	return out;
 }
@@ -95,7 +67,7 @@ char *remote_url_file_name(const char *url)
 {
 	char *path = NULL, *name = NULL;
 	if (http_is_url(url)) {
-		path = url_path(url);
+		path = http_url_path(url);
 	} else {
 		path = strndup(url, strcspn(url, "?#"));
 		if (!path)
@@ -104,7 +76,7 @@ char *remote_url_file_name(const char *url)
 	if (path) {
 		const char *seg = strrchr(path, '/');
 		seg = seg ? seg + 1 : path;
-		name = decode(seg, strlen(seg));
+		name = http_url_decode(seg, strlen(seg));
 	}
 	free(path);
 	if (name && !strchr(name, '/') && url_cache_name_ok(name))
