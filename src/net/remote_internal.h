@@ -1,0 +1,61 @@
+/* remote_internal: what the files of remote_open share: one open in
+ * progress (struct job) and the steps each file does for the others.
+ * remote_open.c decides where an open goes (the cache entry, --output,
+ * --offline), remote_get.c fetches or leaves remote one file,
+ * remote_dir.c decides which files a directory URL needs.  Private to
+ * net/. */
+#ifndef CALLSCOPE_REMOTE_INTERNAL_H
+#define CALLSCOPE_REMOTE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/http.h"
+#include "net/open_options.h"
+#include "core/status.h"
+
+/* Largest listing page or experiment.xml read into memory. */
+#define REMOTE_PAGE_MAX ((size_t)64 << 20)
+/* Most files fetched for one directory URL. */
+#define REMOTE_MAX_FILES 100000
+
+/* One open in progress. */
+struct job {
+	const char *url;     /* the directory or file URL */
+	const struct open_options *o;
+	struct http_session *s;
+	char *base;          /* ROOT/url/KEY; NULL for --output */
+	char *data;          /* where the files go */
+	uint64_t total;      /* bytes of all files */
+	bool changed;        /* a file was (re)downloaded */
+	bool entry_dirty;    /* entry.json marked incomplete */
+	bool was_complete;   /* entry.json was complete before this open */
+	bool last_unchanged; /* the last get_file was a 304 */
+	bool remote;         /* a file is read remotely (lazily) */
+	bool v4;             /* an HPCToolkit v4 database (meta.db) */
+};
+
+/* a followed by b, or a/b (heap); NULL when out of memory. */
+char *remote_join(const char *a, const char *b);
+char *remote_join_path(const char *a, const char *b);
+
+bool remote_ends_with(const char *s, const char *suffix);
+
+/* A complete local copy of `dest` per its record `meta` (of *size bytes,
+ * when `size` is not NULL). */
+bool remote_have_complete(const char *dest, const char *meta, uint64_t *size);
+
+/* A file of the entry (the job `ctx`) is about to be replaced: until the
+ * end of the open, the entry is not a consistent database for --offline. */
+void remote_mark_dirty(void *ctx);
+
+/* Download one file of the job (a name relative to the URL).  An
+ * optional file the server does not have is no error: *present false. */
+enum status remote_get_file(struct job *j, const char *name, bool optional,
+			    bool *present, struct error *err);
+
+/* Every file the directory URL j->url needs, into j->data. */
+enum status remote_get_directory(struct job *j, struct error *err);
+
+#endif
