@@ -125,6 +125,22 @@ void remote_mark_dirty(void *ctx)
 	free(ep);
 }
 
+enum status remote_meta_path(const struct job *j, const char *name,
+			     char **meta, struct error *err)
+{
+	*meta = NULL;
+	if (!j->base)
+		return STATUS_OK;
+	char *dir = remote_join_path(j->base, "meta");
+	char *rel = remote_join(name, ".json");
+	*meta = dir && rel ? remote_join_path(dir, rel) : NULL;
+	free(dir);
+	free(rel);
+	if (!*meta)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	return url_cache_mkdirs_parent(*meta, err);
+}
+
 /* Download one file of the job (a name relative to the URL).  An
  * optional file the server does not have is no error: *present false. */
 enum status remote_get_file(struct job *j, const char *name, bool optional,
@@ -132,7 +148,6 @@ enum status remote_get_file(struct job *j, const char *name, bool optional,
 {
 	char *url = NULL;
 	char *dest = remote_join_path(j->data, name);
-	char *meta_rel = remote_join(name, ".json");
 	char *meta = NULL;
 	struct fetch_result res = { 0 };
 	*present = false;
@@ -140,22 +155,10 @@ enum status remote_get_file(struct job *j, const char *name, bool optional,
 	enum status st = http_url_child(j->url, name, &url, err);
 	if (st != STATUS_OK)
 		goto out;
-	if (!dest || !meta_rel) {
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	st = dest ? remote_meta_path(j, name, &meta, err)
+		  : error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	if (st != STATUS_OK)
 		goto out;
-	}
-	if (j->base) {
-		char *meta_dir = remote_join_path(j->base, "meta");
-		meta = meta_dir ? remote_join_path(meta_dir, meta_rel) : NULL;
-		free(meta_dir);
-		if (!meta) {
-			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-			goto out;
-		}
-		st = url_cache_mkdirs_parent(meta, err);
-		if (st != STATUS_OK)
-			goto out;
-	}
 	st = url_cache_mkdirs_parent(dest, err);
 	if (st != STATUS_OK)
 		goto out;
@@ -209,7 +212,6 @@ out:
 	fetch_result_clear(&res);
 	free(url);
 	free(dest);
-	free(meta_rel);
 	free(meta);
 	return st;
 }

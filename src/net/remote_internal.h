@@ -50,6 +50,11 @@ bool remote_have_complete(const char *dest, const char *meta, uint64_t *size);
  * end of the open, the entry is not a consistent database for --offline. */
 void remote_mark_dirty(void *ctx);
 
+/* The record of data file `name`: BASE/meta/NAME.json in *meta (heap),
+ * its directory made; NULL without a cache entry (--output). */
+enum status remote_meta_path(const struct job *j, const char *name,
+			     char **meta, struct error *err);
+
 /* Download one file of the job (a name relative to the URL).  An
  * optional file the server does not have is no error: *present false. */
 enum status remote_get_file(struct job *j, const char *name, bool optional,

@@ -9,15 +9,11 @@
 
 #include "net/remote_internal.h"
 
-#include <errno.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -181,6 +177,141 @@ static enum status register_offline(struct job *j, const char *name,
 	return st;
 }
 
+static enum status nomem(struct error *err)
+{
+	return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+}
+
+/* Where the job's files go: `dest_dir` (--output), else the data/ of the
+ * URL's cache entry. */
+static enum status job_place(struct job *j, const char *dest_dir,
+			     struct error *err)
+{
+	if (dest_dir) {
+		j->data = strdup(dest_dir);
+	} else {
+		enum status st = entry_base(j->url, j->o, &j->base, err);
+		if (st != STATUS_OK)
+			return st;
+		j->data = remote_join_path(j->base, "data");
+	}
+	return j->data ? STATUS_OK : nomem(err);
+}
+
+/* --offline on a file URL that has no entry: "URL/" may be cached as a
+ * directory; then *dir_url is that URL (heap). */
+static enum status offline_as_directory(const struct job *j, char **dir_url,
+					struct error *err)
+{
+	*dir_url = NULL;
+	struct url_cache_entry e;
+	if (!j->base)
+		return STATUS_OK;
+	if (entry_complete(j->base, j->url, &e)) {
+		url_cache_entry_clear(&e);
+		return STATUS_OK;
+	}
+	char *u = remote_join(j->url, "/");
+	if (!u)
+		return nomem(err);
+	char *dir_base = NULL;
+	if (entry_base(u, j->o, &dir_base, NULL) == STATUS_OK &&
+	    entry_complete(dir_base, u, &e)) {
+		url_cache_entry_clear(&e);
+		*dir_url = u;
+		u = NULL;
+	}
+	free(dir_base);
+	free(u);
+	return STATUS_OK;
+}
+
+/* --offline: the entry as it is, its remotely read files registered
+ * from their persisted blocks. */
+static enum status open_offline(struct job *j, bool dir, const char *name,
+				char **out, struct error *err)
+{
+	struct url_cache_entry e;
+	if (!j->base || !entry_complete(j->base, j->url, &e))
+		return http_url_error(err, STATUS_NOT_FOUND, j->url,
+				      "not in the cache (--offline)");
+	bool was_dir = strcmp(e.kind, "dir") == 0;
+	bool remote = e.remote;
+	url_cache_entry_clear(&e);
+	if (was_dir != dir)
+		return error_set(err, STATUS_CORRUPT, j->base,
+				 "cache entry of the wrong kind");
+	if (remote) {
+		enum status st = register_offline(j, dir ? NULL : name, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	*out = dir ? strdup(j->data) : remote_join_path(j->data, name);
+	return *out ? STATUS_OK : nomem(err);
+}
+
+/* A directory URL: the files it needs, then the entry.  An entry of an
+ * older layout may lack files: revalidated file by file. */
+static enum status open_directory(struct job *j, char **out,
+				  struct error *err)
+{
+	struct url_cache_entry e;
+	j->was_complete = j->base && entry_complete(j->base, j->url, &e);
+	if (j->was_complete) {
+		j->was_complete = e.layout == URL_CACHE_LAYOUT;
+		url_cache_entry_clear(&e);
+	}
+	enum status st = remote_get_directory(j, err);
+	if (st == STATUS_OK)
+		st = write_entry(j, true, "", err);
+	if (st == STATUS_OK && !(*out = strdup(j->data)))
+		st = nomem(err);
+	return st;
+}
+
+/* A file URL, fetched whole into data/NAME.  A server that redirects it
+ * to "URL/" ("http://host/db" to "http://host/db/") had a directory
+ * after all: *dir_url is then that URL (heap) and nothing is kept. */
+static enum status open_file(struct job *j, const char *name, char **out,
+			     char **dir_url, struct error *err)
+{
+	*dir_url = NULL;
+	char *dest = remote_join_path(j->data, name);
+	char *meta = NULL;
+	struct fetch_result res = { 0 };
+	enum status st = dest ? remote_meta_path(j, name, &meta, err)
+			      : nomem(err);
+	if (st == STATUS_OK) {
+		struct fetch_request r = {
+			.url = j->url,
+			.dest = dest,
+			.meta_path = meta,
+			.name = name,
+			.max_size = j->o->max_size,
+		};
+		st = fetch_file(j->s, &r, &res, err);
+	}
+	if (st == STATUS_OK && res.effective_url &&
+	    remote_ends_with(res.effective_url, "/")) {
+		unlink(dest);
+		if (meta)
+			unlink(meta);
+		if (!(*dir_url = remote_join(j->url, "/")))
+			st = nomem(err);
+	} else if (st == STATUS_OK) {
+		j->total = res.size;
+		st = write_entry(j, false, name, err);
+		if (st == STATUS_OK) {
+			*out = dest;
+			dest = NULL;
+		}
+	}
+	fetch_result_clear(&res);
+	free(meta);
+	free(dest);
+	return st;
+}
+
 /* Resolve or fetch `url` (a directory when it ends in '/').  `dest_dir`
  * non-NULL: --output. */
 static enum status materialize(const char *url, const struct open_options *o,
@@ -189,177 +320,33 @@ static enum status materialize(const char *url, const struct open_options *o,
 {
 	*out = NULL;
 	struct job j = { .url = url, .o = o };
-	char *name = NULL;
-	enum status st = STATUS_OK;
+	char *name = NULL, *again = NULL;
 	bool dir = remote_ends_with(url, "/");
-	if (dest_dir) {
-		j.data = strdup(dest_dir);
-		if (!j.data) {
-			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-			goto out;
-		}
-	} else {
-		st = entry_base(url, o, &j.base, err);
-		if (st != STATUS_OK)
-			goto out;
-		j.data = remote_join_path(j.base, "data");
-		if (!j.data) {
-			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-			goto out;
-		}
-	}
-	if (!dir) {
-		name = remote_url_file_name(url);
-		if (!name) {
-			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-			goto out;
-		}
-	}
-	struct url_cache_entry probe = { 0 };
-	bool have_file_entry = j.base && entry_complete(j.base, url, &probe);
-	url_cache_entry_clear(&probe);
-	if (o->offline && !dir && j.base && !have_file_entry) {
-		/* maybe cached as the directory "URL/" */
-		char *dir_url = remote_join(url, "/");
-		if (!dir_url) {
-			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-			goto out;
-		}
-		char *dir_base = NULL;
-		struct url_cache_entry e;
-		if (entry_base(dir_url, o, &dir_base, NULL) == STATUS_OK &&
-		    entry_complete(dir_base, dir_url, &e)) {
-			url_cache_entry_clear(&e);
-			free(dir_base);
-			st = materialize(dir_url, o, dest_dir, out, err);
-			free(dir_url);
-			goto out;
-		}
-		free(dir_base);
-		free(dir_url);
-	}
+	enum status st = job_place(&j, dest_dir, err);
+	if (st == STATUS_OK && !dir && !(name = remote_url_file_name(url)))
+		st = nomem(err);
+	if (st == STATUS_OK && o->offline && !dir)
+		st = offline_as_directory(&j, &again, err);
+	if (st != STATUS_OK || again)
+		goto out;
 	if (o->offline) {
-		struct url_cache_entry e;
-		if (!j.base || !entry_complete(j.base, url, &e)) {
-			char *r = http_url_redact(url);
-			st = error_set(err, STATUS_NOT_FOUND, r ? r : "URL",
-				       "not in the cache (--offline)");
-			free(r);
-			goto out;
-		}
-		bool was_dir = strcmp(e.kind, "dir") == 0;
-		bool remote = e.remote;
-		url_cache_entry_clear(&e);
-		if (was_dir != dir) {
-			st = error_set(err, STATUS_CORRUPT, j.base,
-				       "cache entry of the wrong kind");
-			goto out;
-		}
-		if (remote) {
-			st = register_offline(&j, dir ? NULL : name, err);
-			if (st != STATUS_OK)
-				goto out;
-		}
-		*out = dir ? strdup(j.data) : remote_join_path(j.data, name);
-		if (!*out)
-			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		st = open_offline(&j, dir, name, out, err);
 		goto out;
 	}
 	st = url_cache_mkdirs(j.data, err);
-	if (st != STATUS_OK)
-		goto out;
-	st = http_session_new(o, &j.s, err);
-	if (st != STATUS_OK)
-		goto out;
-	if (dir) {
-		struct url_cache_entry e;
-		/* an entry of an older layout may lack files: revalidated
-		 * file by file */
-		j.was_complete = j.base && entry_complete(j.base, url, &e);
-		if (j.was_complete) {
-			j.was_complete = e.layout == URL_CACHE_LAYOUT;
-			url_cache_entry_clear(&e);
-		}
-		/* The job's names are relative to the directory URL. */
-		st = remote_get_directory(&j, err);
-		if (st != STATUS_OK)
-			goto out;
-		st = write_entry(&j, true, "", err);
-		if (st == STATUS_OK) {
-			*out = strdup(j.data);
-			if (!*out)
-				st = error_set(err, STATUS_NOMEM, NULL,
-					       "out of memory");
-		}
-		goto out;
-	}
-	/* A file: its name relative to its directory. */
-	char *dest = remote_join_path(j.data, name);
-	char *meta = NULL;
-	if (j.base) {
-		char *md = remote_join_path(j.base, "meta");
-		meta = md ? remote_join_path(md, name) : NULL;
-		char *mj = meta ? remote_join(meta, ".json") : NULL;
-		free(meta);
-		meta = mj;
-		if (md && url_cache_mkdirs(md, err) != STATUS_OK) {
-			free(md);
-			free(dest);
-			free(meta);
-			st = err ? err->status : STATUS_IO;
-			goto out;
-		}
-		free(md);
-	}
-	struct fetch_result res = { 0 };
-	if (!dest || (j.base && !meta)) {
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	} else {
-		struct fetch_request r = {
-			.url = url,
-			.dest = dest,
-			.meta_path = meta,
-			.name = name,
-			.max_size = o->max_size,
-		};
-		st = fetch_file(j.s, &r, &res, err);
-	}
-	if (st == STATUS_OK && res.effective_url &&
-	    remote_ends_with(res.effective_url, "/")) {
-		/* "http://host/db" redirected to "http://host/db/": a
-		 * directory after all. */
-		unlink(dest);
-		if (meta)
-			unlink(meta);
-		char *dir_url = remote_join(url, "/");
-		fetch_result_clear(&res);
-		free(dest);
-		free(meta);
-		if (!dir_url) {
-			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-			goto out;
-		}
-		http_session_free(j.s);
-		j.s = NULL;
-		st = materialize(dir_url, o, dest_dir, out, err);
-		free(dir_url);
-		goto out;
-	}
-	if (st == STATUS_OK) {
-		j.total = res.size;
-		st = write_entry(&j, false, name, err);
-	}
-	fetch_result_clear(&res);
-	free(meta);
 	if (st == STATUS_OK)
-		*out = dest;
-	else
-		free(dest);
+		st = http_session_new(o, &j.s, err);
+	if (st == STATUS_OK)
+		st = dir ? open_directory(&j, out, err)
+			 : open_file(&j, name, out, &again, err);
 out:
 	http_session_free(j.s);
 	free(j.base);
 	free(j.data);
 	free(name);
+	if (st == STATUS_OK && again)
+		st = materialize(again, o, dest_dir, out, err);
+	free(again);
 	return st;
 }
 
