@@ -1,0 +1,296 @@
+/* config_store: the struct config a load builds: its warnings (bounded,
+ * sanitized for the terminal) and its entries (options, bindings,
+ * derived columns, colours: a later one of the same name replaces an
+ * earlier one, at most CONFIG_ENTRIES_MAX of each); config_init and
+ * config_free.  Must not depend on curses or on ui/. */
+#include "config.h"
+
+#include "config/config_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sanitize.h"
+
+enum status config_nomem(struct parse_ctx *ctx)
+{
+	return error_set(ctx->err, STATUS_NOMEM, NULL, "out of memory");
+}
+
+/* Make room for element `n` of an array of `n` elements: the capacity
+ * doubles when `n` is a power of two, so no capacity needs to be stored
+ * (it is always more than `n`).  Returns the array, possibly moved, or NULL
+ * when out of memory (the old array is still valid then). */
+void *config_grow(void *array, size_t n, size_t size)
+{
+	if (n != 0 && (n & (n - 1)) != 0)
+		return array;
+	return realloc(array, (n ? n * 2 : 1) * size);
+}
+
+static enum status add_warning_text(struct parse_ctx *ctx, char *text)
+{
+	struct config *c = ctx->c;
+	char *safe = sanitize_text(text, SANITIZE_TERMINAL);
+	free(text);
+	char **warnings = safe ? config_grow(c->warnings, c->n_warnings,
+				      sizeof(*c->warnings))
+			       : NULL;
+	if (!warnings) {
+		free(safe);
+		return config_nomem(ctx);
+	}
+	c->warnings = warnings;
+	c->warnings[c->n_warnings++] = safe;
+	return STATUS_OK;
+}
+
+/* Record "FILE:LINE: problem" ("FILE: problem" when line is 0).  After
+ * CONFIG_WARNINGS_MAX - 1 warnings one last says the rest are dropped. */
+enum status config_warn(struct parse_ctx *ctx, struct where at,
+			const char *fmt, ...)
+{
+	struct config *c = ctx->c;
+	char *problem = NULL;
+	char *text = NULL;
+	int n;
+	if (c->n_warnings >= CONFIG_WARNINGS_MAX)
+		return STATUS_OK;
+	if (c->n_warnings == CONFIG_WARNINGS_MAX - 1) {
+		problem = strdup("too many warnings; further ones are not "
+				 "shown");
+		n = problem ? 0 : -1;
+	} else {
+		va_list ap;
+		va_start(ap, fmt);
+		n = vasprintf(&problem, fmt, ap);
+		va_end(ap);
+	}
+	if (n < 0)
+		return config_nomem(ctx);
+	if (at.line)
+		n = asprintf(&text, "%s:%u: %s", at.file, at.line, problem);
+	else
+		n = asprintf(&text, "%s: %s", at.file, problem);
+	free(problem);
+	return n < 0 ? config_nomem(ctx) : add_warning_text(ctx, text);
+}
+
+/* ---- storing entries -------------------------------------------------- */
+
+static void option_free(struct config_option *o)
+{
+	free(o->name);
+	free(o->value);
+	free(o->file);
+}
+
+static void binding_free(struct config_binding *b)
+{
+	free(b->keymap);
+	free(b->key);
+	free(b->action);
+	free(b->file);
+}
+
+void config_color_free(struct config_color *col)
+{
+	free(col->file);
+}
+
+static void derived_free(struct config_derived *d)
+{
+	free(d->name);
+	free(d->formula);
+	free(d->file);
+}
+
+/* Takes ownership of `name` and `value` (freed on failure too). */
+enum status config_store_option(struct parse_ctx *ctx, struct where at,
+				char *name, char *value)
+{
+	struct config *c = ctx->c;
+	enum status st = STATUS_OK;
+	char *file = strdup(at.file);
+	if (!file) {
+		st = config_nomem(ctx);
+		goto out;
+	}
+	size_t i = 0;
+	while (i < c->n_options && strcmp(c->options[i].name, name) != 0)
+		i++;
+	if (i == c->n_options) {
+		if (c->n_options >= CONFIG_ENTRIES_MAX) {
+			st = config_warn(ctx, at, "more than %d options; '%s' ignored",
+				  CONFIG_ENTRIES_MAX, name);
+			goto out;
+		}
+		struct config_option *grown = config_grow(c->options, c->n_options,
+					  sizeof(*c->options));
+		if (!grown) {
+			st = config_nomem(ctx);
+			goto out;
+		}
+		c->options = grown;
+		c->n_options++;
+	} else {
+		option_free(&c->options[i]);
+	}
+	c->options[i] = (struct config_option){
+		.name = name, .value = value, .file = file, .line = at.line};
+	name = value = file = NULL;
+out:
+	free(name);
+	free(value);
+	free(file);
+	return st;
+}
+
+enum status config_store_binding(struct parse_ctx *ctx, struct where at,
+				 char *keymap, char *key, char *action)
+{
+	struct config *c = ctx->c;
+	enum status st = STATUS_OK;
+	char *file = strdup(at.file);
+	if (!file) {
+		st = config_nomem(ctx);
+		goto out;
+	}
+	size_t i = 0;
+	while (i < c->n_bindings &&
+	       (strcmp(c->bindings[i].keymap, keymap) != 0 ||
+		strcmp(c->bindings[i].key, key) != 0))
+		i++;
+	if (i == c->n_bindings) {
+		if (c->n_bindings >= CONFIG_ENTRIES_MAX) {
+			st = config_warn(ctx, at, "more than %d bindings; '%s %s' "
+				  "ignored", CONFIG_ENTRIES_MAX, keymap, key);
+			goto out;
+		}
+		struct config_binding *grown = config_grow(c->bindings, c->n_bindings,
+					  sizeof(*c->bindings));
+		if (!grown) {
+			st = config_nomem(ctx);
+			goto out;
+		}
+		c->bindings = grown;
+		c->n_bindings++;
+	} else {
+		binding_free(&c->bindings[i]);
+	}
+	c->bindings[i] = (struct config_binding){.keymap = keymap,
+						 .key = key,
+						 .action = action,
+						 .file = file,
+						 .line = at.line};
+	keymap = key = action = file = NULL;
+out:
+	free(keymap);
+	free(key);
+	free(action);
+	free(file);
+	return st;
+}
+
+enum status config_store_derived(struct parse_ctx *ctx, struct where at,
+				 char *name, char *formula)
+{
+	struct config *c = ctx->c;
+	enum status st = STATUS_OK;
+	char *file = strdup(at.file);
+	if (!file) {
+		st = config_nomem(ctx);
+		goto out;
+	}
+	size_t i = 0;
+	while (i < c->n_derived && strcmp(c->derived[i].name, name) != 0)
+		i++;
+	if (i == c->n_derived) {
+		if (c->n_derived >= CONFIG_ENTRIES_MAX) {
+			st = config_warn(ctx, at, "more than %d derived columns; "
+				  "'%s' ignored", CONFIG_ENTRIES_MAX, name);
+			goto out;
+		}
+		struct config_derived *grown = config_grow(c->derived, c->n_derived,
+					  sizeof(*c->derived));
+		if (!grown) {
+			st = config_nomem(ctx);
+			goto out;
+		}
+		c->derived = grown;
+		c->n_derived++;
+	} else {
+		derived_free(&c->derived[i]);
+	}
+	c->derived[i] = (struct config_derived){
+		.name = name, .formula = formula, .file = file, .line = at.line};
+	name = formula = file = NULL;
+out:
+	free(name);
+	free(formula);
+	free(file);
+	return st;
+}
+
+/* A theme's colour never replaces one from a configuration file. */
+enum status config_store_color(struct parse_ctx *ctx, struct where at,
+			       struct config_color col)
+{
+	struct config *c = ctx->c;
+	size_t i = 0;
+	while (i < c->n_colors && c->colors[i].role != col.role)
+		i++;
+	if (i < c->n_colors && ctx->theme && !c->colors[i].from_theme)
+		return STATUS_OK;
+	col.from_theme = ctx->theme;
+	col.line = at.line;
+	col.file = strdup(at.file);
+	if (!col.file)
+		return config_nomem(ctx);
+	if (i == c->n_colors) {
+		struct config_color *grown = config_grow(c->colors, c->n_colors,
+						  sizeof(*c->colors));
+		if (!grown) {
+			free(col.file);
+			return config_nomem(ctx);
+		}
+		c->colors = grown;
+		c->n_colors++;
+	} else {
+		config_color_free(&c->colors[i]);
+	}
+	c->colors[i] = col;
+	return STATUS_OK;
+}
+
+void config_init(struct config *c)
+{
+	*c = (struct config){0};
+}
+
+void config_free(struct config *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n_options; i++)
+		option_free(&c->options[i]);
+	for (size_t i = 0; i < c->n_bindings; i++)
+		binding_free(&c->bindings[i]);
+	for (size_t i = 0; i < c->n_colors; i++)
+		config_color_free(&c->colors[i]);
+	for (size_t i = 0; i < c->n_derived; i++)
+		derived_free(&c->derived[i]);
+	for (size_t i = 0; i < c->n_warnings; i++)
+		free(c->warnings[i]);
+	free(c->options);
+	free(c->bindings);
+	free(c->colors);
+	free(c->derived);
+	free(c->warnings);
+	free(c->theme);
+	bool source_disabled = c->source_disabled;
+	*c = (struct config){.source_disabled = source_disabled};
+}
+
