@@ -733,6 +733,56 @@ static void test_warning_cap(void **state)
 	free(text);
 }
 
+/* At most CONFIG_ENTRIES_MAX options, bindings and derived columns: one
+ * more is a warning naming it, while a name already stored is still
+ * replaced in place. */
+static void test_entry_limit(void **state)
+{
+	(void)state;
+	struct config c;
+	size_t n = CONFIG_ENTRIES_MAX + 1;
+	size_t cap = n * 64 + 64;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"set o%zu = %zu\n", i, i);
+	len += (size_t)snprintf(text + len, cap - len, "set o7 = again\n");
+	config_init(&c);
+	parse(&c, text, "lim");
+	assert_int_equal(c.n_options, CONFIG_ENTRIES_MAX);
+	char want[96];
+	snprintf(want, sizeof(want), "lim:%zu: more than %d options; 'o%d' "
+		 "ignored", n, CONFIG_ENTRIES_MAX, CONFIG_ENTRIES_MAX);
+	assert_true(has_warning(&c, want));
+	assert_false(has_option(&c, "o1024"));
+	assert_string_equal(option_value(&c, "o7"), "again");
+	assert_int_equal(option(&c, "o7")->line, n + 1);
+	config_free(&c);
+
+	len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"bind main k%zu quit\n", i);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"derive d%zu = $%zu\n", i, i);
+	config_init(&c);
+	parse(&c, text, "lim");
+	assert_int_equal(c.n_bindings, CONFIG_ENTRIES_MAX);
+	assert_int_equal(c.n_derived, CONFIG_ENTRIES_MAX);
+	snprintf(want, sizeof(want), "lim:%zu: more than %d bindings; "
+		 "'main k%d' ignored", n, CONFIG_ENTRIES_MAX, CONFIG_ENTRIES_MAX);
+	assert_true(has_warning(&c, want));
+	snprintf(want, sizeof(want), "lim:%zu: more than %d derived columns; "
+		 "'d%d' ignored", 2 * n, CONFIG_ENTRIES_MAX, CONFIG_ENTRIES_MAX);
+	assert_true(has_warning(&c, want));
+	assert_string_equal(derived(&c, "d1023")->formula, "$1023");
+	config_free(&c);
+	free(text);
+}
+
 static void test_file_size_limit(void **state)
 {
 	(void)state;
@@ -1252,6 +1302,7 @@ int main(void)
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_entry_limit),
 		cmocka_unit_test(test_bind),
 		cmocka_unit_test(test_bind_rejects),
 		cmocka_unit_test(test_color),

@@ -25,6 +25,15 @@ static const char default_name[] = "<default>";
 
 /* ---- commands --------------------------------------------------------- */
 
+/* A line the lexer gave up on: out of memory, or an open quote. */
+static enum status lex_failure(struct parse_ctx *ctx, struct where at,
+			       enum lex l)
+{
+	if (l == LEX_NOMEM)
+		return config_nomem(ctx);
+	return config_warn(ctx, at, "unterminated quote");
+}
+
 /* `set NAME = VALUE` and `derive NAME = FORMULA`. */
 static enum status cmd_assign(struct parse_ctx *ctx, struct where at,
 			      const char *cmd, const char *rest)
@@ -44,12 +53,8 @@ static enum status cmd_assign(struct parse_ctx *ctx, struct where at,
 		else
 			l = config_lex_all(&rest, false, &t);
 	}
-	if (l == LEX_NOMEM) {
-		st = config_nomem(ctx);
-		goto out;
-	}
-	if (l == LEX_UNTERMINATED) {
-		st = config_warn(ctx, at, "unterminated quote");
+	if (l == LEX_NOMEM || l == LEX_UNTERMINATED) {
+		st = lex_failure(ctx, at, l);
 		goto out;
 	}
 	if (!name || !eq || strcmp(eq, "=") != 0) {
@@ -102,20 +107,18 @@ static enum status cmd_bind(struct parse_ctx *ctx, struct where at,
 	if (klen == 0 || klen > CONFIG_KEY_MAX)
 		return config_warn(ctx, at, "bind: key name must be 1 to %d bytes",
 			    CONFIG_KEY_MAX);
+	char *action = config_tokens_join(t, 3);
+	if (action && action[0] == '\0') {
+		free(action);
+		return config_warn(ctx, at, "bind: empty action");
+	}
 	char *k = strdup(keymap);
 	char *kk = strdup(key);
-	char *action = config_tokens_join(t, 3);
 	if (!k || !kk || !action) {
 		free(k);
 		free(kk);
 		free(action);
 		return config_nomem(ctx);
-	}
-	if (action[0] == '\0') {
-		free(k);
-		free(kk);
-		free(action);
-		return config_warn(ctx, at, "bind: empty action");
 	}
 	return config_store_binding(ctx, at, k, kk, action);
 }
@@ -216,10 +219,8 @@ static enum status parse_line(struct parse_ctx *ctx, struct where at,
 	enum lex l = config_lex_token(&p, false, &cmd);
 	if (l == LEX_END)
 		return STATUS_OK;
-	if (l == LEX_NOMEM)
-		return config_nomem(ctx);
-	if (l == LEX_UNTERMINATED)
-		return config_warn(ctx, at, "unterminated quote");
+	if (l == LEX_NOMEM || l == LEX_UNTERMINATED)
+		return lex_failure(ctx, at, l);
 	if (ctx->theme && strcmp(cmd, "color") != 0) {
 		st = config_warn(ctx, at, "only color lines are allowed in a theme");
 		goto out;
@@ -230,12 +231,8 @@ static enum status parse_line(struct parse_ctx *ctx, struct where at,
 	}
 	p = line;
 	l = config_lex_all(&p, false, &t);
-	if (l == LEX_NOMEM) {
-		st = config_nomem(ctx);
-		goto out;
-	}
-	if (l == LEX_UNTERMINATED) {
-		st = config_warn(ctx, at, "unterminated quote");
+	if (l == LEX_NOMEM || l == LEX_UNTERMINATED) {
+		st = lex_failure(ctx, at, l);
 		goto out;
 	}
 	if (strcmp(cmd, "bind") == 0)

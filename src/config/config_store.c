@@ -8,6 +8,7 @@
 #include "config/config_internal.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,15 +81,17 @@ enum status config_warn(struct parse_ctx *ctx, struct where at,
 
 /* ---- storing entries -------------------------------------------------- */
 
-static void option_free(struct config_option *o)
+static void option_free(void *entry)
 {
+	struct config_option *o = entry;
 	free(o->name);
 	free(o->value);
 	free(o->file);
 }
 
-static void binding_free(struct config_binding *b)
+static void binding_free(void *entry)
 {
+	struct config_binding *b = entry;
 	free(b->keymap);
 	free(b->key);
 	free(b->action);
@@ -100,11 +103,42 @@ void config_color_free(struct config_color *col)
 	free(col->file);
 }
 
-static void derived_free(struct config_derived *d)
+static void color_free(void *entry)
 {
+	config_color_free(entry);
+}
+
+static void derived_free(void *entry)
+{
+	struct config_derived *d = entry;
 	free(d->name);
 	free(d->formula);
 	free(d->file);
+}
+
+/* Make entry `i` of the array *array (*n entries of `size` bytes) ready
+ * for a new value: `i == *n` appends one, unless there are `limit`
+ * already (*full then, nothing changed); an existing entry is released
+ * first.  Only a lack of memory fails. */
+static enum status take_slot(struct parse_ctx *ctx, void **array, size_t *n,
+			     size_t i, size_t size, size_t limit,
+			     void (*release)(void *entry), bool *full)
+{
+	*full = false;
+	if (i < *n) {
+		release((char *)*array + i * size);
+		return STATUS_OK;
+	}
+	if (*n >= limit) {
+		*full = true;
+		return STATUS_OK;
+	}
+	void *grown = config_grow(*array, *n, size);
+	if (!grown)
+		return config_nomem(ctx);
+	*array = grown;
+	(*n)++;
+	return STATUS_OK;
 }
 
 /* Takes ownership of `name` and `value` (freed on failure too). */
@@ -112,36 +146,24 @@ enum status config_store_option(struct parse_ctx *ctx, struct where at,
 				char *name, char *value)
 {
 	struct config *c = ctx->c;
-	enum status st = STATUS_OK;
-	char *file = strdup(at.file);
-	if (!file) {
-		st = config_nomem(ctx);
-		goto out;
-	}
 	size_t i = 0;
 	while (i < c->n_options && strcmp(c->options[i].name, name) != 0)
 		i++;
-	if (i == c->n_options) {
-		if (c->n_options >= CONFIG_ENTRIES_MAX) {
-			st = config_warn(ctx, at, "more than %d options; '%s' ignored",
-				  CONFIG_ENTRIES_MAX, name);
-			goto out;
-		}
-		struct config_option *grown = config_grow(c->options, c->n_options,
-					  sizeof(*c->options));
-		if (!grown) {
-			st = config_nomem(ctx);
-			goto out;
-		}
-		c->options = grown;
-		c->n_options++;
-	} else {
-		option_free(&c->options[i]);
+	bool full = false;
+	char *file = strdup(at.file);
+	enum status st = file ? take_slot(ctx, (void **)&c->options,
+					  &c->n_options, i, sizeof(*c->options),
+					  CONFIG_ENTRIES_MAX, option_free, &full)
+			      : config_nomem(ctx);
+	if (st == STATUS_OK && full) {
+		st = config_warn(ctx, at, "more than %d options; '%s' ignored",
+				 CONFIG_ENTRIES_MAX, name);
+	} else if (st == STATUS_OK) {
+		c->options[i] = (struct config_option){
+			.name = name, .value = value, .file = file,
+			.line = at.line};
+		name = value = file = NULL;
 	}
-	c->options[i] = (struct config_option){
-		.name = name, .value = value, .file = file, .line = at.line};
-	name = value = file = NULL;
-out:
 	free(name);
 	free(value);
 	free(file);
@@ -152,41 +174,26 @@ enum status config_store_binding(struct parse_ctx *ctx, struct where at,
 				 char *keymap, char *key, char *action)
 {
 	struct config *c = ctx->c;
-	enum status st = STATUS_OK;
-	char *file = strdup(at.file);
-	if (!file) {
-		st = config_nomem(ctx);
-		goto out;
-	}
 	size_t i = 0;
 	while (i < c->n_bindings &&
 	       (strcmp(c->bindings[i].keymap, keymap) != 0 ||
 		strcmp(c->bindings[i].key, key) != 0))
 		i++;
-	if (i == c->n_bindings) {
-		if (c->n_bindings >= CONFIG_ENTRIES_MAX) {
-			st = config_warn(ctx, at, "more than %d bindings; '%s %s' "
-				  "ignored", CONFIG_ENTRIES_MAX, keymap, key);
-			goto out;
-		}
-		struct config_binding *grown = config_grow(c->bindings, c->n_bindings,
-					  sizeof(*c->bindings));
-		if (!grown) {
-			st = config_nomem(ctx);
-			goto out;
-		}
-		c->bindings = grown;
-		c->n_bindings++;
-	} else {
-		binding_free(&c->bindings[i]);
+	bool full = false;
+	char *file = strdup(at.file);
+	enum status st = file ? take_slot(ctx, (void **)&c->bindings,
+					  &c->n_bindings, i, sizeof(*c->bindings),
+					  CONFIG_ENTRIES_MAX, binding_free, &full)
+			      : config_nomem(ctx);
+	if (st == STATUS_OK && full) {
+		st = config_warn(ctx, at, "more than %d bindings; '%s %s' "
+				 "ignored", CONFIG_ENTRIES_MAX, keymap, key);
+	} else if (st == STATUS_OK) {
+		c->bindings[i] = (struct config_binding){
+			.keymap = keymap, .key = key, .action = action,
+			.file = file, .line = at.line};
+		keymap = key = action = file = NULL;
 	}
-	c->bindings[i] = (struct config_binding){.keymap = keymap,
-						 .key = key,
-						 .action = action,
-						 .file = file,
-						 .line = at.line};
-	keymap = key = action = file = NULL;
-out:
 	free(keymap);
 	free(key);
 	free(action);
@@ -198,43 +205,32 @@ enum status config_store_derived(struct parse_ctx *ctx, struct where at,
 				 char *name, char *formula)
 {
 	struct config *c = ctx->c;
-	enum status st = STATUS_OK;
-	char *file = strdup(at.file);
-	if (!file) {
-		st = config_nomem(ctx);
-		goto out;
-	}
 	size_t i = 0;
 	while (i < c->n_derived && strcmp(c->derived[i].name, name) != 0)
 		i++;
-	if (i == c->n_derived) {
-		if (c->n_derived >= CONFIG_ENTRIES_MAX) {
-			st = config_warn(ctx, at, "more than %d derived columns; "
-				  "'%s' ignored", CONFIG_ENTRIES_MAX, name);
-			goto out;
-		}
-		struct config_derived *grown = config_grow(c->derived, c->n_derived,
-					  sizeof(*c->derived));
-		if (!grown) {
-			st = config_nomem(ctx);
-			goto out;
-		}
-		c->derived = grown;
-		c->n_derived++;
-	} else {
-		derived_free(&c->derived[i]);
+	bool full = false;
+	char *file = strdup(at.file);
+	enum status st = file ? take_slot(ctx, (void **)&c->derived,
+					  &c->n_derived, i, sizeof(*c->derived),
+					  CONFIG_ENTRIES_MAX, derived_free, &full)
+			      : config_nomem(ctx);
+	if (st == STATUS_OK && full) {
+		st = config_warn(ctx, at, "more than %d derived columns; "
+				 "'%s' ignored", CONFIG_ENTRIES_MAX, name);
+	} else if (st == STATUS_OK) {
+		c->derived[i] = (struct config_derived){
+			.name = name, .formula = formula, .file = file,
+			.line = at.line};
+		name = formula = file = NULL;
 	}
-	c->derived[i] = (struct config_derived){
-		.name = name, .formula = formula, .file = file, .line = at.line};
-	name = formula = file = NULL;
-out:
 	free(name);
 	free(formula);
 	free(file);
 	return st;
 }
 
-/* A theme's colour never replaces one from a configuration file. */
+/* A theme's colour never replaces one from a configuration file; there
+ * is one colour per role, so no limit applies. */
 enum status config_store_color(struct parse_ctx *ctx, struct where at,
 			       struct config_color col)
 {
@@ -249,17 +245,13 @@ enum status config_store_color(struct parse_ctx *ctx, struct where at,
 	col.file = strdup(at.file);
 	if (!col.file)
 		return config_nomem(ctx);
-	if (i == c->n_colors) {
-		struct config_color *grown = config_grow(c->colors, c->n_colors,
-						  sizeof(*c->colors));
-		if (!grown) {
-			free(col.file);
-			return config_nomem(ctx);
-		}
-		c->colors = grown;
-		c->n_colors++;
-	} else {
-		config_color_free(&c->colors[i]);
+	bool full = false;
+	enum status st = take_slot(ctx, (void **)&c->colors, &c->n_colors, i,
+				   sizeof(*c->colors), SIZE_MAX, color_free,
+				   &full);
+	if (st != STATUS_OK) {
+		free(col.file);
+		return st;
 	}
 	c->colors[i] = col;
 	return STATUS_OK;

@@ -39,6 +39,22 @@ bool config_valid_theme_name(const char *s)
 	return s && config_valid_name(s) && s[0] != '.';
 }
 
+/* The quoted part at `p` (at its opening quote): just past the closing
+ * quote, or NULL when there is none.  With `tok`, the content is appended
+ * at tok[*n], with \" and \\ unescaped inside "...". */
+static const char *scan_quoted(const char *p, char *tok, size_t *n)
+{
+	char q = *p++;
+	while (*p && *p != q) {
+		if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			p++;
+		if (tok)
+			tok[(*n)++] = *p;
+		p++;
+	}
+	return *p == q ? p + 1 : NULL;
+}
+
 enum lex config_lex_token(const char **pos, bool split_eq, char **out)
 {
 	const char *p = *pos;
@@ -62,19 +78,13 @@ enum lex config_lex_token(const char **pos, bool split_eq, char **out)
 				tok[n++] = *p++;
 				continue;
 			}
-			p++;
-			while (*p && *p != q) {
-				if (q == '"' && *p == '\\' &&
-				    (p[1] == '"' || p[1] == '\\'))
-					p++;
-				tok[n++] = *p++;
-			}
-			if (*p != q) {
+			const char *end = scan_quoted(p, tok, &n);
+			if (!end) {
 				free(tok);
-				*pos = p;
+				*pos = p + strlen(p);
 				return LEX_UNTERMINATED;
 			}
-			p++;
+			p = end;
 		}
 	}
 	tok[n] = '\0';
@@ -139,18 +149,13 @@ enum lex config_lex_raw_rest(const char *p, char **out)
 		p++;
 	const char *end = p;
 	while (*end && *end != '#') {
-		char q = *end++;
-		if (q != '"' && q != '\'')
-			continue;
-		while (*end && *end != q) {
-			if (q == '"' && *end == '\\' &&
-			    (end[1] == '"' || end[1] == '\\'))
-				end++;
+		if (*end != '"' && *end != '\'') {
 			end++;
+			continue;
 		}
-		if (*end != q)
+		end = scan_quoted(end, NULL, NULL);
+		if (!end)
 			return LEX_UNTERMINATED;
-		end++;
 	}
 	while (end > p && is_blank(end[-1]))
 		end--;
