@@ -2,8 +2,9 @@
  * kind of blob, and two kinds: caller-owned memory and a local file
  * mapped read-only.  Large local files are blob_cached.c's, remote files
  * (a registered local path) blob_registry.c's; the per-thread window
- * buffers both use are here.  Depends on POSIX only (the network is
- * behind struct blob_fetcher). */
+ * buffers both use, and the positioned whole-buffer reads and writes of
+ * io/, are here.  Depends on POSIX only (the network is behind struct
+ * blob_fetcher). */
 #include "config.h"
 
 #include "io/blob_internal.h"
@@ -261,9 +262,9 @@ static const struct blob_ops mapped_ops = {
 
 /* ---- window buffers (large local and remote blobs) ---- */
 
-/* The calling thread's window buffer, at least `len` bytes.  NULL when out
- * of memory. */
-uint8_t *blob_window_for(struct blob *blob, uint64_t len)
+/* The calling thread's buffer, at least `len` bytes; NULL when out of
+ * memory. */
+static uint8_t *window_buffer(struct blob *blob, uint64_t len)
 {
 	uint8_t *buf = NULL;
 	pthread_t self = pthread_self();
@@ -295,6 +296,17 @@ out:
 	return buf;
 }
 
+enum status blob_window_for(struct blob *blob, uint64_t off, uint64_t len,
+			    uint8_t **buf, struct error *err)
+{
+	*buf = window_buffer(blob, len);
+	if (!*buf)
+		return error_set_at(err, STATUS_NOMEM, blob->name, off,
+				    "out of memory for a %llu-byte window",
+				    (unsigned long long)len);
+	return STATUS_OK;
+}
+
 void blob_windows_free(struct blob *blob)
 {
 	for (size_t i = 0; i < blob->n_windows; i++)
@@ -303,4 +315,37 @@ void blob_windows_free(struct blob *blob)
 	blob->windows = NULL;
 	blob->n_windows = 0;
 	pthread_mutex_destroy(&blob->window_lock);
+}
+
+/* Into `rd`, or from `wr`: the one loop of blob_pread_all and
+ * blob_pwrite_all. */
+static bool pio_all(int fd, uint8_t *rd, const uint8_t *wr, uint64_t len,
+		    uint64_t off)
+{
+	uint64_t done = 0;
+	while (done < len) {
+		size_t want = (size_t)(len - done);
+		off_t at = (off_t)(off + done);
+		ssize_t n = wr ? pwrite(fd, wr + done, want, at)
+			       : pread(fd, rd + done, want, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = 0; /* the file shrank */
+			return false;
+		}
+		done += (uint64_t)n;
+	}
+	return true;
+}
+
+bool blob_pread_all(int fd, void *buf, uint64_t len, uint64_t off)
+{
+	return pio_all(fd, buf, NULL, len, off);
+}
+
+bool blob_pwrite_all(int fd, const void *buf, uint64_t len, uint64_t off)
+{
+	return pio_all(fd, NULL, buf, len, off);
 }

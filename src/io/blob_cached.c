@@ -29,24 +29,6 @@ static enum status cached_map_all(struct blob *blob, struct span *out,
 	return STATUS_OK;
 }
 
-static bool pread_all(int fd, uint8_t *buf, uint64_t len, uint64_t off)
-{
-	while (len > 0) {
-		ssize_t n = pread(fd, buf, (size_t)len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = 0; /* the file shrank */
-			return false;
-		}
-		buf += n;
-		len -= (uint64_t)n;
-		off += (uint64_t)n;
-	}
-	return true;
-}
-
 /* The cached block number `index`, read on a miss into the least recently
  * used way of its set.  NULL when it cannot be read.  The caller holds
  * cache_lock. */
@@ -71,7 +53,7 @@ static struct blob_block *cached_block(struct blob *blob, uint64_t index)
 	uint64_t len = blob->len - off < BLOB_BLOCK_SIZE ? blob->len - off
 							 : BLOB_BLOCK_SIZE;
 	victim->used = 0;
-	if (!pread_all(blob->fd, victim->data, len, off))
+	if (!blob_pread_all(blob->fd, victim->data, len, off))
 		return NULL;
 	victim->index = index;
 	victim->len = len;
@@ -86,11 +68,10 @@ static struct blob_block *cached_block(struct blob *blob, uint64_t index)
 static enum status cached_read(struct blob *blob, uint64_t off, uint64_t len,
 			       struct span *out, struct error *err)
 {
-	uint8_t *buf = blob_window_for(blob, len);
-	if (!buf)
-		return error_set_at(err, STATUS_NOMEM, blob->name, off,
-				    "out of memory for a %llu-byte window",
-				    (unsigned long long)len);
+	uint8_t *buf = NULL;
+	enum status st = blob_window_for(blob, off, len, &buf, err);
+	if (st != STATUS_OK)
+		return st;
 	uint64_t first = off >> BLOB_BLOCK_SHIFT;
 	if (len > 0 && (off + len - 1) >> BLOB_BLOCK_SHIFT == first) {
 		pthread_mutex_lock(&blob->cache_lock);
@@ -101,7 +82,7 @@ static enum status cached_read(struct blob *blob, uint64_t off, uint64_t len,
 		pthread_mutex_unlock(&blob->cache_lock);
 		if (!b)
 			goto fail;
-	} else if (!pread_all(blob->fd, buf, len, off)) {
+	} else if (!blob_pread_all(blob->fd, buf, len, off)) {
 		/* straddling or empty windows: read directly, not cached */
 		goto fail;
 	}

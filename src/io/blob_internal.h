@@ -117,9 +117,16 @@ void blob_no_release(struct blob *blob, struct span s);
 void blob_mapped_release(struct blob *blob, struct span s);
 void blob_mapped_close(struct blob *blob);
 
-/* The calling thread's window buffer, at least `len` bytes.  NULL when out
- * of memory. */
-uint8_t *blob_window_for(struct blob *blob, uint64_t len);
+/* The calling thread's window buffer `*buf`, at least `len` bytes (for
+ * a window at `off`, named in the message when out of memory). */
+enum status blob_window_for(struct blob *blob, uint64_t off, uint64_t len,
+			    uint8_t **buf, struct error *err);
+
+/* Read (write) all `len` bytes at `off` of `fd` into (from) `buf`, again
+ * after EINTR and short transfers.  False on an error, or at the end of
+ * the file (errno 0 then). */
+bool blob_pread_all(int fd, void *buf, uint64_t len, uint64_t off);
+bool blob_pwrite_all(int fd, const void *buf, uint64_t len, uint64_t off);
 
 /* Free the window buffers and destroy window_lock. */
 void blob_windows_free(struct blob *blob);

@@ -21,13 +21,10 @@ static struct remote_entry *registry;
 static enum status remote_read(struct blob *blob, uint64_t off, uint64_t len,
 			       struct span *out, struct error *err)
 {
-	uint8_t *buf = blob_window_for(blob, len);
-	if (!buf)
-		return error_set_at(err, STATUS_NOMEM, blob->name, off,
-				    "out of memory for a %llu-byte window",
-				    (unsigned long long)len);
-	enum status st =
-		blob_remote_copy(blob->remote->cache, off, len, buf, err);
+	uint8_t *buf = NULL;
+	enum status st = blob_window_for(blob, off, len, &buf, err);
+	if (st == STATUS_OK)
+		st = blob_remote_copy(blob->remote->cache, off, len, buf, err);
 	if (st != STATUS_OK)
 		return st;
 	out->data = buf;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "io/blob_remote.h"
+#include "io/blob_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,38 +79,6 @@ static bool bit_get(const uint8_t *bits, uint64_t i)
 static void bit_set(uint8_t *bits, uint64_t i)
 {
 	bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-}
-
-static bool write_all(int fd, const void *buf, uint64_t len, uint64_t off)
-{
-	const uint8_t *p = buf;
-	while (len > 0) {
-		ssize_t n = pwrite(fd, p, (size_t)len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (uint64_t)n;
-		off += (uint64_t)n;
-	}
-	return true;
-}
-
-static bool read_all(int fd, void *buf, uint64_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-	while (len > 0) {
-		ssize_t n = pread(fd, p, (size_t)len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (uint64_t)n;
-		off += (uint64_t)n;
-	}
-	return true;
 }
 
 static uint64_t block_len(const struct blob_remote *r, uint64_t index)
@@ -256,12 +225,12 @@ static bool bitmap_write_merged(struct blob_remote *r)
 	uint8_t chunk[4096];
 	for (uint64_t at = lo; at < hi; at += sizeof(chunk)) {
 		uint64_t n = hi - at < sizeof(chunk) ? hi - at : sizeof(chunk);
-		if (!read_all(r->bitmap_fd, chunk, n, at))
+		if (!blob_pread_all(r->bitmap_fd, chunk, n, at))
 			break; /* a short bitmap (new file): ours alone */
 		for (uint64_t i = 0; i < n; i++)
 			r->present[at + i] |= chunk[i];
 	}
-	bool ok = write_all(r->bitmap_fd, r->present + lo, hi - lo, lo);
+	bool ok = blob_pwrite_all(r->bitmap_fd, r->present + lo, hi - lo, lo);
 	flock(r->bitmap_fd, LOCK_UN);
 	if (ok)
 		r->dirty_lo = r->dirty_hi = 0;
@@ -336,7 +305,7 @@ static bool disk_reset(struct blob_remote *r, const char *dir,
 	if (ok) {
 		int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0600);
-		ok = fd >= 0 && write_all(fd, meta, strlen(meta), 0) &&
+		ok = fd >= 0 && blob_pwrite_all(fd, meta, strlen(meta), 0) &&
 		     fsync(fd) == 0;
 		if (fd >= 0)
 			close(fd);
@@ -421,7 +390,7 @@ static enum status disk_open(struct blob_remote *r, const char *dir,
 		    (uint64_t)sb.st_size == r->size &&
 		    fstat(r->bitmap_fd, &sb) == 0 &&
 		    (uint64_t)sb.st_size == r->bitmap_bytes &&
-		    read_all(r->bitmap_fd, r->present, r->bitmap_bytes, 0);
+		    blob_pread_all(r->bitmap_fd, r->present, r->bitmap_bytes, 0);
 	if (!same) {
 		memset(r->present, 0, r->bitmap_bytes);
 		/* another version: only when nobody else uses the directory
@@ -491,7 +460,7 @@ static enum status fetch_run(struct blob_remote *r, uint64_t first,
 		goto out;
 	r->stats.fetched_bytes += f_len;
 	if (r->data_fd >= 0) {
-		if (write_all(r->data_fd, buf, f_len, f_off)) {
+		if (blob_pwrite_all(r->data_fd, buf, f_len, f_off)) {
 			for (uint64_t k = first; k < end; k++)
 				bit_set(r->present, k);
 			if (first >> 3 < r->dirty_lo || r->dirty_hi == 0)
@@ -525,7 +494,7 @@ static bool disk_block(struct blob_remote *r, uint64_t index, bool keep,
 	bool ok;
 	if (keep) {
 		struct rblock *e = lru_slot(r);
-		ok = e && read_all(r->data_fd, e->data, b_len, b_start);
+		ok = e && blob_pread_all(r->data_fd, e->data, b_len, b_start);
 		if (ok) {
 			lru_insert(r, e, index);
 			put(r, index, e->data, off, len, dst);
@@ -537,7 +506,7 @@ static bool disk_block(struct blob_remote *r, uint64_t index, bool keep,
 		uint64_t s = off > b_start ? off : b_start;
 		uint64_t e = off + len < b_start + b_len ? off + len
 							 : b_start + b_len;
-		ok = read_all(r->data_fd, dst + (s - off), e - s, s);
+		ok = blob_pread_all(r->data_fd, dst + (s - off), e - s, s);
 	}
 	if (ok)
 		r->stats.disk_reads++;
@@ -749,17 +718,11 @@ void blob_remote_close(struct blob_remote *r)
 	if (!r)
 		return;
 	(void)flush_locked(r, NULL);
-	if (r->data_fd >= 0)
-		close(r->data_fd);
-	if (r->bitmap_fd >= 0)
-		close(r->bitmap_fd);
-	if (r->lock_fd >= 0)
-		close(r->lock_fd);
+	disk_drop(r); /* closes the files, frees the bitmap */
 	for (struct rblock *e = r->lru_head, *next; e; e = next) {
 		next = e->next;
 		free(e);
 	}
-	free(r->present);
 	free(r->buckets);
 	free(r->name);
 	pthread_mutex_destroy(&r->lock);
