@@ -637,15 +637,94 @@ static int by_path(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A depth-first walk for database roots below a directory. */
+struct walk {
+	int top;                  /* the directory searched */
+	struct walk_item *stack;  /* directories still to visit */
+	size_t depth_n, stack_cap;
+	char **found;             /* roots, relative to the top */
+	size_t found_n, found_cap;
+	size_t visited;
+};
+
+/* Push `rel` (owned by the walk from here on, freed when false: out of
+ * memory). */
+static bool walk_push(struct walk *w, char *rel, unsigned depth)
+{
+	if (!rel || !array_grow((void **)&w->stack, &w->stack_cap,
+				w->depth_n + 1, sizeof(*w->stack))) {
+		free(rel);
+		return false;
+	}
+	w->stack[w->depth_n++] = (struct walk_item){.rel = rel, .depth = depth};
+	return true;
+}
+
+/* Record the root `rel` ("" is the top: "."), owned from here on. */
+static bool walk_found(struct walk *w, char *rel)
+{
+	if (!rel[0]) {
+		free(rel);
+		rel = strdup(".");
+	}
+	if (!rel || !array_grow((void **)&w->found, &w->found_cap,
+				w->found_n + 1, sizeof(*w->found))) {
+		free(rel);
+		return false;
+	}
+	w->found[w->found_n++] = rel;
+	return true;
+}
+
+/* Push the subdirectories of `d` (the item `it`), down to
+ * FIND_MAX_DEPTH.  False when out of memory. */
+static bool walk_children(struct walk *w, DIR *d, const struct walk_item *it)
+{
+	struct dirent *de;
+	if (it->depth + 1 > FIND_MAX_DEPTH)
+		return true;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		struct stat sb;
+		if (de->d_type != DT_DIR &&
+		    (de->d_type != DT_UNKNOWN ||
+		     fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+		     !S_ISDIR(sb.st_mode)))
+			continue;
+		if (!walk_push(w, join(it->rel, de->d_name), it->depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/* Visit `it` (owned): a root is recorded, else its subdirectories are
+ * pushed; a directory that cannot be opened is passed over. */
+static bool walk_visit(struct walk *w, struct walk_item it)
+{
+	int dfd = it.rel[0] ? openat(w->top, it.rel,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC)
+			    : dup(w->top);
+	if (dfd >= 0 && is_root(dfd)) {
+		close(dfd);
+		return walk_found(w, it.rel);
+	}
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (dfd >= 0 && !d)
+		close(dfd);
+	bool ok = !d || walk_children(w, d, &it);
+	if (d)
+		closedir(d);
+	free(it.rel);
+	return ok;
+}
+
 enum status archive_find_databases(const char *dir, char ***out, size_t *n,
 				   struct error *err)
 {
-	struct walk_item *stack = NULL;
-	size_t depth_n = 0, stack_cap = 0, found_cap = 0, found_n = 0;
-	char **found = NULL;
+	struct walk w = { .top = -1 };
 	enum status st = STATUS_OK;
-	size_t visited = 0;
-	int top = -1;
 	if (out)
 		*out = NULL;
 	if (n)
@@ -653,104 +732,37 @@ enum status archive_find_databases(const char *dir, char ***out, size_t *n,
 	if (!dir || !out || !n)
 		return error_set(err, STATUS_USAGE, dir,
 				 "archive_find_databases: NULL argument");
-	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (top < 0)
+	w.top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w.top < 0)
 		return error_set(err,
 				 errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO,
 				 dir, "%s", strerror(errno));
-	char *first = strdup("");
-	if (!first || !array_grow((void **)&stack, &stack_cap, 1,
-				  sizeof(*stack))) {
-		free(first);
+	if (!walk_push(&w, strdup(""), 0))
 		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
-		goto out;
-	}
-	stack[depth_n++] = (struct walk_item){.rel = first, .depth = 0};
-	while (depth_n > 0) {
-		struct walk_item it = stack[--depth_n];
-		if (++visited > FIND_MAX_DIRS) {
+	while (st == STATUS_OK && w.depth_n > 0) {
+		struct walk_item it = w.stack[--w.depth_n];
+		if (++w.visited > FIND_MAX_DIRS) {
 			free(it.rel);
 			st = error_set(err, STATUS_LIMIT, dir,
 				       "more than %d directories to search "
 				       "for databases",
 				       FIND_MAX_DIRS);
-			goto out;
+		} else if (!walk_visit(&w, it)) {
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 		}
-		int dfd = it.rel[0] ? openat(top, it.rel,
-					     O_RDONLY | O_DIRECTORY |
-						     O_NOFOLLOW | O_CLOEXEC)
-				    : dup(top);
-		if (dfd < 0) {
-			free(it.rel);
-			continue;
-		}
-		if (is_root(dfd)) {
-			close(dfd);
-			if (!it.rel[0]) {
-				free(it.rel);
-				it.rel = strdup(".");
-			}
-			if (!it.rel ||
-			    !array_grow((void **)&found, &found_cap,
-					found_n + 1, sizeof(*found))) {
-				free(it.rel);
-				st = error_set(err, STATUS_NOMEM, dir,
-					       "out of memory");
-				goto out;
-			}
-			found[found_n++] = it.rel;
-			continue;
-		}
-		DIR *d = fdopendir(dfd);
-		if (!d) {
-			close(dfd);
-			free(it.rel);
-			continue;
-		}
-		struct dirent *de;
-		while ((de = readdir(d))) {
-			if (strcmp(de->d_name, ".") == 0 ||
-			    strcmp(de->d_name, "..") == 0)
-				continue;
-			struct stat sb;
-			if (de->d_type != DT_DIR &&
-			    (de->d_type != DT_UNKNOWN ||
-			     fstatat(dirfd(d), de->d_name, &sb,
-				     AT_SYMLINK_NOFOLLOW) != 0 ||
-			     !S_ISDIR(sb.st_mode)))
-				continue;
-			if (it.depth + 1 > FIND_MAX_DEPTH)
-				continue;
-			char *rel = join(it.rel, de->d_name);
-			if (!rel || !array_grow((void **)&stack, &stack_cap,
-						depth_n + 1, sizeof(*stack))) {
-				free(rel);
-				closedir(d);
-				free(it.rel);
-				st = error_set(err, STATUS_NOMEM, dir,
-					       "out of memory");
-				goto out;
-			}
-			stack[depth_n++] = (struct walk_item){
-				.rel = rel, .depth = it.depth + 1};
-		}
-		closedir(d);
-		free(it.rel);
 	}
-	if (found_n > 1)
-		qsort(found, found_n, sizeof(*found), by_path);
-out:
-	for (size_t i = 0; i < depth_n; i++)
-		free(stack[i].rel);
-	free(stack);
-	if (top >= 0)
-		close(top);
+	if (w.found_n > 1)
+		qsort(w.found, w.found_n, sizeof(*w.found), by_path);
+	for (size_t i = 0; i < w.depth_n; i++)
+		free(w.stack[i].rel);
+	free(w.stack);
+	close(w.top);
 	if (st != STATUS_OK) {
-		archive_free_paths(found, found_n);
+		archive_free_paths(w.found, w.found_n);
 		return st;
 	}
-	*out = found;
-	*n = found_n;
+	*out = w.found;
+	*n = w.found_n;
 	return STATUS_OK;
 }
 

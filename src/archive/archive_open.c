@@ -193,105 +193,102 @@ static char *several_warning(const char *archive_path, char **roots, size_t n)
 	return s;
 }
 
-enum status archive_open_database(const char *archive_path, const char *inner,
-				  bool use_cache, archive_opener open_db,
-				  struct model **out, struct error *err)
+/* Extract into the cache (reusing a complete extraction) or, without
+ * it, into a temporary directory (*tmp_base, removed with the model):
+ * *dest is where the archive's members are. */
+static enum status extract(const char *archive_path, bool use_cache,
+			   char **dest, char **tmp_base, struct error *err)
 {
-	char *dest = NULL, *tmp_base = NULL, *want = NULL, *full = NULL;
-	char **roots = NULL;
-	size_t n_roots = 0;
-	struct model *m = NULL;
-	enum status st = STATUS_OK;
-	if (out)
-		*out = NULL;
-	if (!archive_path || !out || !open_db)
-		return error_set(err, STATUS_USAGE, archive_path,
-				 "archive_open_database: NULL argument");
-	if (inner && inner[0]) {
-		want = clean_inner(inner);
-		if (!want) {
-			st = error_set(err, STATUS_USAGE, archive_path,
-				       "\"%s\": a path inside an archive may "
-				       "not have \"..\" components",
-				       inner);
-			goto out;
-		}
-	}
-	if (use_cache) {
-		dest = archive_cache_dir(archive_path, err);
-		if (!dest) {
-			st = err ? err->status : STATUS_IO;
-			goto out;
-		}
-		/* create ".../callscope/extract", the parent of the
-		 * "/KEY" (17 bytes) that ends `dest` */
-		size_t keep = strlen(dest) - 17;
-		dest[keep] = '\0';
-		bool made = make_dirs(dest, 1);
-		dest[keep] = '/';
-		struct stat sb;
-		if (!made) {
-			st = error_set(err, STATUS_IO, dest,
-				       "cannot create the cache directory: %s",
-				       strerror(errno));
-			goto out;
-		}
-		if (lstat(dest, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-			st = archive_extract_file(archive_path, dest, NULL, NULL,
-						  err);
-			if (st != STATUS_OK)
-				goto out;
-		}
-	} else {
-		st = temp_dirs_create("extract", &tmp_base, err);
+	if (!use_cache) {
+		enum status st = temp_dirs_create("extract", tmp_base, err);
 		if (st != STATUS_OK)
-			goto out;
-		if (asprintf(&dest, "%s/db", tmp_base) < 0) {
-			dest = NULL;
-			st = error_set(err, STATUS_NOMEM, archive_path,
-				       "out of memory");
-			goto out;
+			return st;
+		if (asprintf(dest, "%s/db", *tmp_base) < 0) {
+			*dest = NULL;
+			return error_set(err, STATUS_NOMEM, archive_path,
+					 "out of memory");
 		}
-		st = archive_extract_file(archive_path, dest, NULL, NULL, err);
-		if (st != STATUS_OK)
-			goto out;
+		return archive_extract_file(archive_path, *dest, NULL, NULL,
+					    err);
 	}
-	const char *pick = want;
-	if (!want) {
-		st = archive_find_databases(dest, &roots, &n_roots, err);
-		if (st != STATUS_OK) {
-			rename_error(err, dest, archive_path);
-			goto out;
-		}
-		if (n_roots == 0) {
-			st = error_set(err, STATUS_NOT_DATABASE, archive_path,
-				       "the archive holds no database (no "
-				       "directory with meta.db, profile.db "
-				       "or experiment.xml)");
-			goto out;
-		}
-		pick = roots[0];
-	}
-	if (asprintf(&full, "%s/%s", dest, pick) < 0) {
-		full = NULL;
-		st = error_set(err, STATUS_NOMEM, archive_path, "out of memory");
-		goto out;
-	}
+	*dest = archive_cache_dir(archive_path, err);
+	if (!*dest)
+		return err ? err->status : STATUS_IO;
+	/* create ".../callscope/extract", the parent of the "/KEY" (17
+	 * bytes) that ends `dest` */
+	size_t keep = strlen(*dest) - 17;
+	(*dest)[keep] = '\0';
+	bool made = make_dirs(*dest, 1);
+	(*dest)[keep] = '/';
+	if (!made)
+		return error_set(err, STATUS_IO, *dest,
+				 "cannot create the cache directory: %s",
+				 strerror(errno));
 	struct stat sb;
-	if (lstat(full, &sb) != 0 ||
-	    !(S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode))) {
-		st = error_set(err, STATUS_NOT_DATABASE, archive_path,
-			       "\"%s\" is not in the archive", pick);
-		goto out;
-	}
-	st = open_db(full, &m, err);
+	if (lstat(*dest, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		return archive_extract_file(archive_path, *dest, NULL, NULL,
+					    err);
+	return STATUS_OK;
+}
+
+/* The database to open below `dest`: `want`, or the first root found
+ * (*roots, *n_roots: all of them). */
+static enum status pick_database(const char *archive_path, const char *dest,
+				 const char *want, char ***roots,
+				 size_t *n_roots, const char **pick,
+				 struct error *err)
+{
+	*pick = want;
+	if (want)
+		return STATUS_OK;
+	enum status st = archive_find_databases(dest, roots, n_roots, err);
 	if (st != STATUS_OK) {
 		rename_error(err, dest, archive_path);
-		goto out;
+		return st;
 	}
+	if (*n_roots == 0)
+		return error_set(err, STATUS_NOT_DATABASE, archive_path,
+				 "the archive holds no database (no "
+				 "directory with meta.db, profile.db or "
+				 "experiment.xml)");
+	*pick = (*roots)[0];
+	return STATUS_OK;
+}
+
+/* Open dest/pick with `open_db`, its messages naming the archive. */
+static enum status open_picked(const char *archive_path, const char *dest,
+			       const char *pick, archive_opener open_db,
+			       struct model **m, struct error *err)
+{
+	char *full = NULL;
+	if (asprintf(&full, "%s/%s", dest, pick) < 0)
+		return error_set(err, STATUS_NOMEM, archive_path,
+				 "out of memory");
+	struct stat sb;
+	enum status st;
+	if (lstat(full, &sb) != 0 ||
+	    !(S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode)))
+		st = error_set(err, STATUS_NOT_DATABASE, archive_path,
+			       "\"%s\" is not in the archive", pick);
+	else
+		st = open_db(full, m, err);
+	if (st != STATUS_OK)
+		rename_error(err, dest, archive_path);
+	free(full);
+	return st;
+}
+
+/* The model names ARCHIVE[/INNER], warns of the other databases, and
+ * removes a temporary extraction when it is freed. */
+static enum status set_origin(struct model *m, const char *archive_path,
+			      const char *inner, char **roots, size_t n_roots,
+			      char *tmp_base, struct error *err)
+{
 	char *shown = NULL, *warning = NULL;
-	if (asprintf(&shown, "%s%s%s", archive_path, inner && inner[0] ? "/" : "",
-		     inner && inner[0] ? inner : "") < 0)
+	enum status st;
+	bool in = inner && inner[0];
+	if (asprintf(&shown, "%s%s%s", archive_path, in ? "/" : "",
+		     in ? inner : "") < 0)
 		shown = NULL;
 	if (shown && n_roots > 1)
 		warning = several_warning(archive_path, roots, n_roots);
@@ -303,12 +300,43 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 				      err);
 	free(shown);
 	free(warning);
-	if (st != STATUS_OK)
-		goto out;
-	tmp_base = NULL; /* the model's release hook owns it now */
-	*out = m;
-	m = NULL;
-out:
+	return st;
+}
+
+enum status archive_open_database(const char *archive_path, const char *inner,
+				  bool use_cache, archive_opener open_db,
+				  struct model **out, struct error *err)
+{
+	char *dest = NULL, *tmp_base = NULL, *want = NULL;
+	char **roots = NULL;
+	size_t n_roots = 0;
+	struct model *m = NULL;
+	const char *pick = NULL;
+	enum status st = STATUS_OK;
+	if (out)
+		*out = NULL;
+	if (!archive_path || !out || !open_db)
+		return error_set(err, STATUS_USAGE, archive_path,
+				 "archive_open_database: NULL argument");
+	if (inner && inner[0] && !(want = clean_inner(inner)))
+		return error_set(err, STATUS_USAGE, archive_path,
+				 "\"%s\": a path inside an archive may not "
+				 "have \"..\" components",
+				 inner);
+	st = extract(archive_path, use_cache, &dest, &tmp_base, err);
+	if (st == STATUS_OK)
+		st = pick_database(archive_path, dest, want, &roots, &n_roots,
+				   &pick, err);
+	if (st == STATUS_OK)
+		st = open_picked(archive_path, dest, pick, open_db, &m, err);
+	if (st == STATUS_OK)
+		st = set_origin(m, archive_path, inner, roots, n_roots,
+				tmp_base, err);
+	if (st == STATUS_OK) {
+		tmp_base = NULL; /* the model's release hook owns it now */
+		*out = m;
+		m = NULL;
+	}
 	model_free(m);
 	if (tmp_base) {
 		temp_dirs_release(tmp_base);
@@ -317,7 +345,6 @@ out:
 	archive_free_paths(roots, n_roots);
 	free(dest);
 	free(want);
-	free(full);
 	return st;
 }
 
