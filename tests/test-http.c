@@ -424,6 +424,92 @@ static void test_get_range(void **state)
 	error_clear(&err);
 }
 
+/* A caller's body sink: the bytes in order, or a stop after `stop`. */
+struct collect {
+	unsigned char buf[256];
+	size_t got;
+	size_t stop; /* 0: never */
+	size_t calls;
+};
+
+static size_t collect_body(const char *data, size_t n, void *ctx)
+{
+	struct collect *c = ctx;
+	c->calls++;
+	if (c->stop && c->got + n > c->stop)
+		return 0;
+	assert_true(c->got + n <= sizeof(c->buf));
+	memcpy(c->buf + c->got, data, n);
+	c->got += n;
+	return n;
+}
+
+/* http_session_perform: what a request adds (a range, the validators,
+ * a body sink) reaches the server, and the outcome is the session's. */
+static void test_perform(void **state)
+{
+	(void)state;
+	if (!base())
+		skip();
+	size_t len = 0;
+	unsigned char *want = slurp("/a.bin", &len);
+	struct http_session *s = NULL;
+	struct error err = { 0 };
+	struct http_info info;
+	char *url = join(base(), "/a.bin");
+	control("/__reset");
+	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
+	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+
+	/* a range into the caller's sink */
+	struct collect c = { 0 };
+	struct http_request q = { .range = "100-199", .body = collect_body,
+				  .body_ctx = &c };
+	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
+	assert_true(http_session_perform(s, &q));
+	assert_int_equal(http_session_result(s, url, &err), STATUS_OK);
+	assert_int_equal(http_session_status(s), 206);
+	assert_int_equal(http_session_content_length(s), 100);
+	assert_string_equal(http_session_effective_url(s), url);
+	assert_int_equal(c.got, 100);
+	assert_memory_equal(c.buf, want + 100, 100);
+
+	/* revalidation: the ETag and the date each give 304, no body */
+	struct http_request v = { .if_none_match = info.etag,
+				  .body = collect_body, .body_ctx = &c };
+	c.got = c.calls = 0;
+	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
+	assert_true(http_session_perform(s, &v));
+	assert_int_equal(http_session_result(s, url, &err), STATUS_OK);
+	assert_int_equal(http_session_status(s), 304);
+	assert_int_equal(c.got, 0);
+	v = (struct http_request){ .if_modified_since = info.last_modified,
+				   .body = collect_body, .body_ctx = &c };
+	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
+	assert_true(http_session_perform(s, &v));
+	assert_int_equal(http_session_status(s), 304);
+
+	/* If-Range with another ETag: the whole file comes back (200) */
+	struct http_request r = { .range = "0-9", .if_range = "\"other\"",
+				  .body = collect_body, .body_ctx = &c };
+	c = (struct collect){ .stop = 50 };
+	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
+	assert_false(http_session_perform(s, &r));
+	assert_int_equal(http_session_status(s), 200);
+	assert_int_equal(http_session_content_length(s), (int64_t)len);
+	/* the sink stopped the transfer: a write error, said as such */
+	assert_int_equal(http_session_result(s, url, &err), STATUS_IO);
+	assert_non_null(strstr(err.message, "cannot store the data"));
+	assert_true(c.got <= 50);
+	assert_memory_equal(c.buf, want, c.got);
+
+	http_info_clear(&info);
+	free(url);
+	free(want);
+	http_session_free(s);
+	error_clear(&err);
+}
+
 static void test_file_url(void **state)
 {
 	(void)state;
@@ -565,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_get_range),
+		cmocka_unit_test(test_perform),
 		cmocka_unit_test(test_file_url),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_tls_to_plain),
