@@ -66,6 +66,39 @@ static void control(const char *path)
 	free(url);
 }
 
+/* A session over the served file /a.bin (or, `file_url`, the same file
+ * as a file:// URL): its bytes read directly, its URL, a probe of it. */
+struct served {
+	unsigned char *want;
+	size_t len;
+	char *url;
+	struct http_session *s;
+	struct error err;
+	struct http_info info;
+};
+
+static void served_open(struct served *f, bool file_url)
+{
+	memset(f, 0, sizeof(*f));
+	f->want = slurp("/a.bin", &f->len);
+	char *dir = file_url ? join("file://", getenv("HTTP_TEST_DIR"))
+			     : join(base(), "");
+	f->url = join(dir, "/a.bin");
+	free(dir);
+	assert_int_equal(http_session_new(NULL, &f->s, &f->err), STATUS_OK);
+	assert_int_equal(http_probe(f->s, f->url, &f->info, &f->err),
+			 STATUS_OK);
+}
+
+static void served_close(struct served *f)
+{
+	http_info_clear(&f->info);
+	http_session_free(f->s);
+	error_clear(&f->err);
+	free(f->url);
+	free(f->want);
+}
+
 static void test_scheme_degenerate(void **state)
 {
 	(void)state;
@@ -307,14 +340,14 @@ static void test_probe(void **state)
 	(void)state;
 	if (!base())
 		skip();
-	size_t len = 0;
-	unsigned char *want = slurp("/a.bin", &len);
-	struct http_session *s = NULL;
+	struct served f;
+	served_open(&f, false);
+	struct http_session *s = f.s;
+	struct http_info info = f.info;
+	const char *url = f.url;
+	size_t len = f.len;
 	struct error err = { 0 };
-	struct http_info info;
-	char *url = join(base(), "/a.bin");
-	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
-	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	f.info = (struct http_info){ 0 };
 	assert_true(info.size_known);
 	assert_int_equal(info.size, len);
 	assert_true(info.ranges);
@@ -341,9 +374,7 @@ static void test_probe(void **state)
 	assert_int_equal(info.size, len);
 	http_info_clear(&info);
 	free(empty);
-	free(url);
-	free(want);
-	http_session_free(s);
+	served_close(&f);
 	error_clear(&err);
 }
 
@@ -352,14 +383,14 @@ static void test_get_range(void **state)
 	(void)state;
 	if (!base())
 		skip();
-	size_t len = 0;
-	unsigned char *want = slurp("/a.bin", &len);
-	struct http_session *s = NULL;
+	struct served f;
+	served_open(&f, false);
+	struct http_session *s = f.s;
+	const struct http_info info = f.info;
+	const char *url = f.url;
+	const unsigned char *want = f.want;
+	size_t len = f.len;
 	struct error err = { 0 };
-	struct http_info info;
-	char *url = join(base(), "/a.bin");
-	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
-	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
 	unsigned char *buf = malloc(70000);
 	assert_non_null(buf);
 	size_t got = 99;
@@ -416,11 +447,8 @@ static void test_get_range(void **state)
 					&err),
 			 STATUS_OK);
 	assert_memory_equal(buf, want + 10, 10);
-	http_info_clear(&info);
 	free(buf);
-	free(url);
-	free(want);
-	http_session_free(s);
+	served_close(&f);
 	error_clear(&err);
 }
 
@@ -451,15 +479,15 @@ static void test_perform(void **state)
 	(void)state;
 	if (!base())
 		skip();
-	size_t len = 0;
-	unsigned char *want = slurp("/a.bin", &len);
-	struct http_session *s = NULL;
-	struct error err = { 0 };
-	struct http_info info;
-	char *url = join(base(), "/a.bin");
 	control("/__reset");
-	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
-	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	struct served f;
+	served_open(&f, false);
+	struct http_session *s = f.s;
+	const struct http_info info = f.info;
+	const char *url = f.url;
+	const unsigned char *want = f.want;
+	size_t len = f.len;
+	struct error err = { 0 };
 
 	/* a range into the caller's sink */
 	struct collect c = { 0 };
@@ -502,11 +530,7 @@ static void test_perform(void **state)
 	assert_non_null(strstr(err.message, "cannot store the data"));
 	assert_true(c.got <= 50);
 	assert_memory_equal(c.buf, want, c.got);
-
-	http_info_clear(&info);
-	free(url);
-	free(want);
-	http_session_free(s);
+	served_close(&f);
 	error_clear(&err);
 }
 
@@ -515,15 +539,15 @@ static void test_file_url(void **state)
 	(void)state;
 	if (!base())
 		skip();
-	size_t len = 0;
-	unsigned char *want = slurp("/a.bin", &len);
-	char *dir = join("file://", getenv("HTTP_TEST_DIR"));
-	char *url = join(dir, "/a.bin");
-	struct http_session *s = NULL;
+	struct served f;
+	served_open(&f, true);
+	struct http_session *s = f.s;
+	struct http_info info = f.info;
+	const char *url = f.url;
+	const unsigned char *want = f.want;
+	size_t len = f.len;
 	struct error err = { 0 };
-	struct http_info info;
-	assert_int_equal(http_session_new(NULL, &s, &err), STATUS_OK);
-	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	f.info = (struct http_info){ 0 };
 	assert_true(info.size_known);
 	assert_int_equal(info.size, len);
 	assert_true(info.ranges);
@@ -536,14 +560,13 @@ static void test_file_url(void **state)
 	assert_int_equal(got, sizeof(buf));
 	assert_memory_equal(buf, want + 77, sizeof(buf));
 	http_info_clear(&info);
+	char *dir = join("file://", getenv("HTTP_TEST_DIR"));
 	char *missing = join(dir, "/missing");
 	assert_int_equal(http_probe(s, missing, &info, &err),
 			 STATUS_NOT_FOUND);
 	free(missing);
-	free(url);
 	free(dir);
-	free(want);
-	http_session_free(s);
+	served_close(&f);
 	error_clear(&err);
 }
 
