@@ -35,21 +35,26 @@ int cli_diff_getopt(const struct cli_diff_args *a, int argc, char **argv,
 	    {"match", required_argument, NULL, 'M'},
 	    {"no-normalize", no_argument, NULL, 'N'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"depth", required_argument, NULL, 'd'},
+	    {"format", required_argument, NULL, 'f'},
 	};
-	enum { N_COMMON = sizeof(common) / sizeof(common[0]) };
+	/* the tree writers' --depth and --format only when asked */
+	size_t n_common = sizeof(common) / sizeof(common[0]) -
+			  (a->depth ? 0 : 2);
 	size_t n_own = 0;
 	while (a->longs && a->longs[n_own].name)
 		n_own++;
-	struct option *longs = calloc(N_COMMON + n_own + 1, sizeof(*longs));
+	struct option *longs = calloc(n_common + n_own + 1, sizeof(*longs));
 	char *shorts = NULL;
 	int rc = CLI_EXIT_OK, c;
-	if (!longs || asprintf(&shorts, "-m:M:Nh%s", a->shorts) < 0) {
+	if (!longs || asprintf(&shorts, "-m:M:Nh%s%s", a->depth ? "d:f:" : "",
+			       a->shorts) < 0) {
 		free(longs);
 		return a->usage_rc;
 	}
-	memcpy(longs, common, sizeof(common));
+	memcpy(longs, common, n_common * sizeof(*longs));
 	if (n_own)
-		memcpy(longs + N_COMMON, a->longs, n_own * sizeof(*longs));
+		memcpy(longs + n_common, a->longs, n_own * sizeof(*longs));
 	optind = 1;
 	while (rc == CLI_EXIT_OK &&
 	       (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -70,6 +75,12 @@ int cli_diff_getopt(const struct cli_diff_args *a, int argc, char **argv,
 				rc = a->usage_rc;
 		} else if (c == 'N') {
 			cd->opt.normalize = false;
+		} else if (c == 'd' && a->depth) {
+			if (!cli_parse_u32(a->cmd, "--depth", optarg, a->depth))
+				rc = a->usage_rc;
+		} else if (c == 'f' && a->depth) {
+			if (!cli_parse_format(a->cmd, optarg, 7, a->format))
+				rc = a->usage_rc;
 		} else if (c == 1 || (c > 1 && c != ':' && strchr(a->shorts, c))) {
 			rc = a->own(a->ctx, c, optarg);
 		} else {
@@ -171,6 +182,31 @@ enum status cli_walk_rows(struct cli_walk *w, struct error *err)
 	}
 	free(stack);
 	return st;
+}
+
+bool cli_tree_rows(struct present_rows *rows, const struct model *m,
+		   enum view_kind kind, enum present_format format,
+		   struct view **v, uint32_t **cols)
+{
+	struct error err = {0};
+	*v = NULL;
+	*cols = malloc((m->n_columns ? m->n_columns : 1) * sizeof(**cols));
+	if (!*cols || view_new(m, kind, v, &err) != STATUS_OK) {
+		cli_put_error(&err, "out of memory");
+		error_clear(&err);
+		return false;
+	}
+	for (uint32_t c = 0; c < m->n_columns; c++)
+		(*cols)[c] = c;
+	if (!present_rows_init(rows, *v, *cols, m->n_columns, NULL, 0, format,
+			       stdout))
+		return false;
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		int w = (int)strlen(m->columns[c].variant) + 4;
+		if (w > rows->value_width[c])
+			rows->value_width[c] = w;
+	}
+	return true;
 }
 
 static int why_fail(const char *cmd, char *why)

@@ -31,7 +31,8 @@ void cli_diff_close(struct cli_diff *cd);
 
 /* The options every comparing command (diff, check, compare) takes:
  * --metric M|BASE=NEW (repeatable; with `one_metric` the last counts),
- * --match path|function, --no-normalize, --help; the command's own
+ * --match path|function, --no-normalize, --help, and --depth and
+ * --format text|csv|json for those that write a tree; the command's own
  * options go to `own` (its short letters in `shorts`, its long options
  * in `longs`, ended by a zeroed one), and so do the operands, in the
  * order given (c 1: before a "--", c 2: after it), so that an option
@@ -44,6 +45,9 @@ struct cli_diff_args {
 	void *ctx;
 	int usage_rc; /* a usage error's exit status */
 	bool one_metric;
+	/* when set, --depth N and --format text|csv|json are parsed here */
+	uint32_t *depth;
+	enum present_format *format;
 };
 
 /* Parse argv into `cd` (its metrics array is the caller's to free) and
@@ -70,6 +74,14 @@ struct cli_walk {
 };
 
 enum status cli_walk_rows(struct cli_walk *w, struct error *err);
+
+/* The writer of every column of a comparison's model `m` in view `kind`
+ * (*v and *cols made here: free them after present_rows_fini), each text
+ * column as wide as "VARIANT (I)" so that the header names its run or
+ * role whole.  False after printing why. */
+bool cli_tree_rows(struct present_rows *rows, const struct model *m,
+		   enum view_kind kind, enum present_format format,
+		   struct view **v, uint32_t **cols);
 
 /* "--match" values. */
 bool cli_diff_parse_match(const char *cmd, const char *arg,

@@ -52,14 +52,6 @@ static int own_option(void *ctx, int c, const char *arg)
 			return CLI_EXIT_USAGE;
 		}
 		break;
-	case 'd':
-		if (!cli_parse_u32("diff", "--depth", arg, &o->depth))
-			return CLI_EXIT_USAGE;
-		break;
-	case 'f':
-		if (!cli_parse_format("diff", arg, 7, &o->format))
-			return CLI_EXIT_USAGE;
-		break;
 	}
 	return CLI_EXIT_OK;
 }
@@ -68,13 +60,12 @@ static int parse(int argc, char **argv, struct diff_cmd *o)
 {
 	static const struct option longopts[] = {
 	    {"view", required_argument, NULL, 'v'},
-	    {"depth", required_argument, NULL, 'd'},
-	    {"format", required_argument, NULL, 'f'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct diff_parse p = {o, 0};
-	struct cli_diff_args a = {"diff", "v:d:f:", longopts, own_option,
-				  &p,	  CLI_EXIT_USAGE, false};
+	struct cli_diff_args a = {
+	    "diff",	    "v:",	 longopts,  own_option, &p,
+	    CLI_EXIT_USAGE, false, &o->depth, &o->format};
 	int rc = cli_diff_getopt(&a, argc, argv, &o->cd);
 	if (rc != CLI_EXIT_OK)
 		return rc;
@@ -195,23 +186,8 @@ static int run(struct session *s, struct diff_cmd *o)
 	const struct model *m = o->cd.model;
 	const struct diff *d = o->cd.diff;
 	rc = CLI_EXIT_DATA;
-	cols = malloc((m->n_columns ? m->n_columns : 1) * sizeof(*cols));
-	if (!cols || view_new(m, o->view, &v, &err) != STATUS_OK) {
-		cli_put_error(&err, "out of memory");
+	if (!cli_tree_rows(&rows, m, o->view, o->format, &v, &cols))
 		goto out;
-	}
-	for (uint32_t c = 0; c < m->n_columns; c++)
-		cols[c] = c;
-	if (!present_rows_init(&rows, v, cols, m->n_columns, NULL, 0, o->format,
-			       stdout))
-		goto out;
-	/* text: each column as wide as "VARIANT (I)", so that the header
-	 * names the run or role whole */
-	for (uint32_t c = 0; c < m->n_columns; c++) {
-		int w = (int)strlen(m->columns[c].variant) + 4;
-		if (w > rows.value_width[c])
-			rows.value_width[c] = w;
-	}
 	enum diff_scope scope = diff_has_scope(d, 0, DIFF_INCLUSIVE)
 				    ? DIFF_INCLUSIVE
 				    : DIFF_EXCLUSIVE;

@@ -93,15 +93,16 @@ struct model *runset_model_new(struct runset *rs, const char *path,
 			       struct error *err);
 uint32_t runset_column(const struct runset *rs, size_t k, uint32_t j);
 
-/* The set as an Extra-P measurement set (runs with parameters): one
- * point per distinct coordinate tuple, each run a repetition there, one
- * call path per merged node ("->" joining its frames' names), one
- * metric per metric; the measurements are Extra-P's statistics over the
- * repetitions (model_measure_of), which `callscope model` fits.  A node
- * some run lacks is left out (Extra-P needs every point of a series).
- * STATUS_USAGE without parameters or with one point; NULL with `err`.
- * `rs` is left as it was; `path` names the set. */
-struct model *runset_extrap(const struct runset *rs, const char *path,
+/* The set as an Extra-P measurement set (runs with parameters; takes
+ * `rs` as runset_model_new does, with the same columns): its parameters,
+ * one point per distinct coordinate tuple, each run a profile and a
+ * repetition at its point, per metric one measured metric whose
+ * measurement at a node and point is Extra-P's statistics over that
+ * point's runs (model_measure_of), which `callscope model` fits.  A
+ * node some run lacks has no measurement (Extra-P needs every point of a
+ * series).  STATUS_USAGE without parameters or with one point; NULL with
+ * `err`. */
+struct model *runset_extrap(struct runset *rs, const char *path,
 			    struct error *err);
 
 #endif

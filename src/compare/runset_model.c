@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/extrap/extrap_set.h"
-#include "present/present_path.h"
 
 uint32_t runset_column(const struct runset *rs, size_t k, uint32_t j)
 {
@@ -137,111 +135,103 @@ struct model *runset_model_new(struct runset *rs, const char *path,
 
 /* ---- the Extra-P set -------------------------------------------------- */
 
-/* The points of the runs' coordinates into `s`; point[r] per run. */
-static bool extrap_points(const struct runset *rs, struct extrap_set *s,
-			  uint32_t *point)
+/* The parameters, one point per distinct coordinate tuple, one profile
+ * per run (a repetition at its point); point[r] per run. */
+static bool extrap_points(struct model_builder *b, const struct runset *rs,
+			  uint32_t *point, uint32_t *n_points)
 {
-	for (uint32_t i = 0; i < rs->n_params; i++)
-		if (extrap_set_param(s, rs->param_names[i],
-				     strlen(rs->param_names[i])) == MODEL_NONE)
-			return false;
-	for (uint32_t r = 0; r < rs->n_added; r++)
-		if ((point[r] = extrap_set_point(s, rs->runs[r].coords)) ==
-		    MODEL_NONE)
-			return false;
-	return true;
-}
-
-/* A node's call path, made unique: a merged tree may hold two nodes
- * whose names read the same (two lines of one file), which Extra-P's
- * paths cannot tell apart: the second gets " #ID". */
-static uint32_t extrap_callpath(struct extrap_set *s, const struct model *m,
-				uint32_t node, uint32_t *owner, size_t n_owner)
-{
-	char *cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
-	if (!cp)
-		return MODEL_NONE;
-	uint32_t id = extrap_set_callpath(s, cp, strlen(cp));
-	if (id != MODEL_NONE && id < n_owner && owner[id] != node &&
-	    owner[id] != MODEL_NONE) {
-		char *u = NULL;
-		if (asprintf(&u, "%s #%u", cp, node) < 0)
-			u = NULL;
-		id = u ? extrap_set_callpath(s, u, strlen(u)) : MODEL_NONE;
-		free(u);
+	uint32_t *rep = calloc(rs->n_added + 1, sizeof(*rep));
+	bool ok = rep != NULL;
+	for (uint32_t i = 0; ok && i < rs->n_params; i++)
+		ok = model_builder_add_param(b, rs->param_names[i]) !=
+		     MODEL_NONE;
+	*n_points = 0;
+	for (uint32_t r = 0; ok && r < rs->n_added; r++) {
+		uint32_t q = 0;
+		while (q < r && memcmp(rs->runs[q].coords, rs->runs[r].coords,
+				       rs->n_params * sizeof(double)))
+			q++;
+		point[r] = q < r ? point[q]
+				 : model_builder_add_point(b, rs->runs[r].coords,
+							   rs->n_params);
+		*n_points += q == r;
+		char label[32];
+		snprintf(label, sizeof(label), "run %u", r + 1);
+		uint32_t prof = model_builder_add_profile(b, false, NULL, 0,
+							  label);
+		ok = point[r] != MODEL_NONE && prof != MODEL_NONE &&
+		     model_builder_set_profile_point(b, prof, point[r],
+						     rep[point[r]]++);
 	}
-	free(cp);
-	if (id != MODEL_NONE && id < n_owner)
-		owner[id] = node;
-	return id;
-}
-
-/* Every node every run has: its values as repetitions at its run's
- * point. */
-static bool extrap_values(const struct runset *rs, struct extrap_set *s,
-			  const uint32_t *point, uint32_t *metric)
-{
-	const struct model *m = model_builder_peek(rs->b);
-	size_t n_owner = (size_t)rs->n_nodes * 2 + 1;
-	uint32_t *owner = malloc(n_owner * sizeof(*owner));
-	bool ok = owner != NULL;
-	for (size_t i = 0; ok && i < n_owner; i++)
-		owner[i] = MODEL_NONE;
-	for (uint32_t node = 1; ok && node < rs->n_nodes; node++) {
-		bool all = true;
-		double x;
-		for (size_t k = 0; k < rs->n_metrics; k++)
-			for (uint32_t r = 0; r < rs->n_added; r++)
-				all = all && runset_value(rs, node, k, r, &x);
-		if (!all)
-			continue;
-		uint32_t cp = extrap_callpath(s, m, node, owner, n_owner);
-		ok = cp != MODEL_NONE;
-		for (size_t k = 0; ok && k < rs->n_metrics; k++)
-			for (uint32_t r = 0; ok && r < rs->n_added; r++)
-				ok = runset_value(rs, node, k, r, &x) &&
-				     extrap_set_add_values(s, cp, metric[k],
-							   point[r], &x, 1);
-	}
-	free(owner);
+	free(rep);
 	return ok;
 }
 
-struct model *runset_extrap(const struct runset *rs, const char *path,
+/* The measurement of every node every run has, per metric and point:
+ * Extra-P's statistics over the point's runs. */
+static bool extrap_measures(struct model_builder *b, const struct runset *rs,
+			    const uint32_t *point, uint32_t n_points)
+{
+	double *v = malloc((rs->n_added + 1) * sizeof(*v));
+	bool ok = v != NULL;
+	for (size_t k = 0; ok && k < rs->n_metrics; k++) {
+		uint32_t meas = model_builder_add_measured(
+		    b, runset_column(rs, k, rs->n_runs + RUNSET_MEAN));
+		ok = meas != MODEL_NONE;
+		for (uint32_t node = 1; ok && node < rs->n_nodes; node++) {
+			bool all = true;
+			for (uint32_t r = 0; all && r < rs->n_added; r++)
+				all = runset_value(rs, node, k, r, &v[0]);
+			for (uint32_t p = 0; all && ok && p < n_points; p++) {
+				size_t n = 0;
+				struct model_measure ms;
+				struct error err = {0};
+				for (uint32_t r = 0; r < rs->n_added; r++)
+					if (point[r] == p)
+						runset_value(rs, node, k, r,
+							     &v[n++]);
+				ok = model_measure_of(v, n, &ms, &err) ==
+					 STATUS_OK &&
+				     model_builder_set_measure(b, node, meas, p,
+							       &ms);
+				error_clear(&err);
+			}
+		}
+	}
+	free(v);
+	return ok;
+}
+
+struct model *runset_extrap(struct runset *rs, const char *path,
 			    struct error *err)
 {
-	if (rs->n_params == 0 || !rs->first || !rs->b) {
-		error_set(err, STATUS_USAGE, NULL,
-			  "the runs have no parameters (--param NAME=VALUE "
-			  "before each run, or directories named as "
-			  "Extra-P's: name.p16.r1)");
+	uint32_t n_points = 0;
+	uint32_t *point = malloc((rs->n_added + 1) * sizeof(*point));
+	struct model_builder *b = rs->b;
+	enum status st = STATUS_NOMEM;
+	rs->b = NULL;
+	if (rs->n_params == 0)
+		st = STATUS_USAGE;
+	else if (point && b && rs->first && add_columns(b, rs) &&
+		 extrap_points(b, rs, point, &n_points))
+		st = n_points < 2 ? STATUS_USAGE
+		     : extrap_measures(b, rs, point, n_points) ? STATUS_OK
+							       : STATUS_NOMEM;
+	free(point);
+	if (st != STATUS_OK) {
+		model_builder_free(b);
+		runset_free(rs);
+		error_set(err, st, NULL, "%s",
+			  st == STATUS_NOMEM ? "out of memory"
+			  : n_points < 2 && n_points
+			      ? "the runs are at one point of the parameters: "
+				"a model needs two or more"
+			      : "the runs have no parameters (--param "
+				"NAME=VALUE before each run, or directories "
+				"named as Extra-P's: name.p16.r1)");
 		return NULL;
 	}
-	struct extrap_set *s = extrap_set_new();
-	uint32_t *point = malloc(rs->n_added * sizeof(*point) + 1);
-	uint32_t *metric = malloc(rs->n_metrics * sizeof(*metric));
-	struct model *out = NULL;
-	bool ok = s && point && metric && extrap_points(rs, s, point);
-	for (size_t k = 0; ok && k < rs->n_metrics; k++) {
-		const char *name =
-		    rs->first->columns[rs->pairs[k].col[0][rs->scope[k]]].name;
-		ok = (metric[k] = extrap_set_metric(s, name, strlen(name))) !=
-		     MODEL_NONE;
-	}
-	ok = ok && extrap_values(rs, s, point, metric);
-	if (!ok || extrap_set_nomem(s))
-		error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	else if (extrap_set_n_points(s) < 2)
-		error_set(err, STATUS_USAGE, NULL,
-			  "the runs are at one point of the parameters: a "
-			  "model needs two or more");
-	else if (rs->scope[0] == DIFF_EXCLUSIVE)
-		extrap_set_values_exclusive(s);
-	if (ok && !extrap_set_nomem(s) && extrap_set_n_points(s) >= 2 &&
-	    extrap_set_validate(s, path, err) == STATUS_OK)
-		extrap_set_build(s, "compare", path, &out, err);
-	extrap_set_free(s);
-	free(point);
-	free(metric);
-	return out;
+	model_builder_set_title(b, path, NULL);
+	model_builder_set_values(b, &rm_ops, rs);
+	return model_builder_finish(b, err);
 }
