@@ -10,6 +10,12 @@ MAD), or / (1.2533 mean absolute deviation) when the MAD is 0; none
 with fewer than three values or when all are equal.
 
   compare_v4_check.py COMPARE.json A.json B.json ...
+  compare_v4_check.py --functions COMPARE.json A.json B.json ...
+
+With --functions (`compare --match function --scope exclusive`): one row
+per function under the root, and each run's exclusive value of each of
+its ten heaviest functions (the answers' flat_functions) where the
+generator lists it; a function a run lists is never absent there.
 """
 import json
 import math
@@ -91,5 +97,32 @@ def main():
           % (n, len(paths), checked, outliers))
 
 
+def functions():
+    doc = json.load(open(sys.argv[2]))
+    runs = [{f["name"]: f["exclusive"] for f in json.load(open(a))["flat_functions"]}
+            for a in sys.argv[3:]]
+    runcol = {c["run"]: i for i, c in enumerate(doc["columns"]) if "run" in c}
+    assert all(c["kind"] == "exclusive" for c in doc["columns"]), "scope"
+    seen, checked = set(), 0
+    for x in doc["nodes"][1:]:
+        assert x["parent"] == 0 and x["kind"] == "function", x
+        assert x["name"] not in seen, "function twice: " + x["name"]
+        seen.add(x["name"])
+        for r, top in enumerate(runs, 1):
+            if x["name"] in top:
+                got = x["values"][runcol[r]]
+                if got is None or not close(got, top[x["name"]]):
+                    raise SystemExit("%s run %d: %r, want %r" %
+                                     (x["name"], r, got, top[x["name"]]))
+                checked += 1
+    want = set().union(*[set(t) for t in runs])
+    assert want <= seen, want - seen
+    print("compare --match function: %d functions, %d values checked"
+          % (len(seen), checked))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "--functions":
+        functions()
+    else:
+        main()

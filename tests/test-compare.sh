@@ -3,7 +3,7 @@
 # per side, on gen-v4db databases, against truths computed outside
 # callscope: tests/compare_v4_check.py recomputes the union, every run's
 # value and every statistic and outlier from the generator's answers
-# files; runs whose values follow a known law (gen-v4db --scale with
+# files, and with --match function each run's heaviest functions; runs whose values follow a known law (gen-v4db --scale with
 # 3 + 2 p log2(p), repetitions at 1.1x and 0.9x so that their mean is
 # the law) must give back that law from `compare --model`, with the
 # parameters from Extra-P's directory names and from --param; check's
@@ -24,6 +24,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 for i in 1 2 3 4; do gen s$i --seed 11 --contexts $((150 + i * 30)) --threads $i; done
 "$cs" compare "$tmp/s1" "$tmp/s2" "$tmp/s3" "$tmp/s4" --metric 'CPUTIME (sec)' --format json >"$tmp/c.json"
 $py "$top/tests/compare_v4_check.py" "$tmp/c.json" "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json" "$tmp/s4.json"
+"$cs" compare "$tmp/s1" "$tmp/s2" "$tmp/s3" --match function --scope exclusive --metric 'CPUTIME (sec)' --format json >"$tmp/f.json"
+$py "$top/tests/compare_v4_check.py" --functions "$tmp/f.json" "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json"
 # text and CSV carry the same rows; the header names every run
 "$cs" compare "$tmp/s1" "$tmp/s2" "$tmp/s3" --metric 'CPUTIME (sec)' >"$tmp/c.txt"
 grep -q "^  run 3 .*hpctoolkit-v4" "$tmp/c.txt" || fail "no run table: $(head -5 "$tmp/c.txt")"

@@ -6,7 +6,8 @@
  * with the MAD and with the mean-absolute-deviation fallback when the MAD
  * is 0, and absent runs left out.  Then a set of two random fixture runs
  * holds at every merged node the same two values as diff_build's merged
- * tree of the pair (the same matching; tested in test-diff), a set of a
+ * tree of the pair, by path and by function (the same matching; tested
+ * in test-diff), a set of a
  * run three times has no spread and no outlier anywhere, and a run added
  * past the declared number is refused. */
 #include "config.h"
@@ -100,9 +101,10 @@ static void test_by_hand(void **state)
 	near(out[RUNSET_OUTLIER_Z], 1 / 1.4826);
 }
 
-static struct runset *new_set(uint32_t n)
+static struct runset *new_set(uint32_t n, enum diff_match match)
 {
-	struct runset_options o = {.normalize = true, .scope = -1};
+	struct runset_options o = {
+	    .match = match, .normalize = true, .scope = -1};
 	struct error err = {0};
 	struct runset *rs = runset_new(n, &o, &err);
 	assert_non_null(rs);
@@ -112,19 +114,21 @@ static struct runset *new_set(uint32_t n)
 static void test_pair_as_diff(void **state)
 {
 	(void)state;
-	for (uint64_t seed = 1; seed <= 6; seed++) {
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		enum diff_match match =
+		    seed % 2 ? DIFF_MATCH_PATH : DIFF_MATCH_FUNCTION;
 		struct model *a = fx_need(fx_random_model(400, 40, seed, false));
 		struct model *b =
 		    fx_need(fx_random_model(300, 40, seed + 100, false));
 		struct diff_metric dm;
 		char *why = NULL;
-		struct diff_options opt = {DIFF_MATCH_PATH, true};
+		struct diff_options opt = {match, true};
 		struct diff *d = NULL;
 		struct error err = {0};
 		assert_true(diff_pair_default(a, b, &dm, &why));
 		assert_int_equal(diff_build(a, b, &dm, 1, &opt, &d, &err),
 				 STATUS_OK);
-		struct runset *rs = new_set(2);
+		struct runset *rs = new_set(2, match);
 		assert_int_equal(runset_add(rs, a, "a", NULL, &err), STATUS_OK);
 		assert_int_equal(runset_add(rs, b, "b", NULL, &err), STATUS_OK);
 		assert_int_equal(runset_finish(rs, &err), STATUS_OK);
@@ -149,7 +153,7 @@ static void test_same_run_thrice(void **state)
 {
 	(void)state;
 	struct error err = {0};
-	struct runset *rs = new_set(3);
+	struct runset *rs = new_set(3, DIFF_MATCH_PATH);
 	for (int r = 0; r < 3; r++)
 		assert_int_equal(
 		    runset_add(rs, fx_need(fx_random_model(200, 20, 9, false)),

@@ -60,8 +60,10 @@ static const struct {
 	 "text|json|markdown|junit]"},
 	{"compare", cmd_compare,
 	 "compare RUN... [--param NAME=VALUE[,...]]... [--metric M]...\n"
-	 "                     [--scope inclusive|exclusive] [--depth N] "
-	 "[--format text|csv|json]\n"
+	 "                     [--match path|function] [--scope "
+	 "inclusive|exclusive] [--depth N]\n"
+	 "                     [--format text|csv|json]"
+	 "\n"
 	 "                     [--model [--measure "
 	 "mean|median|minimum|maximum]]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},

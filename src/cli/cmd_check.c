@@ -425,6 +425,7 @@ static int report(const struct check *o, const struct check_source *src,
 static int open_runs(struct session *s, struct check *o)
 {
 	struct runset_options ro = {
+	    .match = o->cd.opt.match,
 	    .normalize = o->cd.opt.normalize,
 	    .metrics = (const char *const *)o->cd.metrics,
 	    .n_metrics = o->cd.n_metrics,

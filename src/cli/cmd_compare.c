@@ -1,7 +1,8 @@
 /* cmd_compare: `callscope compare RUN... [--param NAME=VALUE[,...]]...
  * [--metric M]... [--scope inclusive|exclusive] [--depth N] [--format
- * text|csv|json] [--no-normalize] [--model [--measure KIND]]`: N runs as
- * one set (compare/runset.h): one merged tree, per metric one column per
+ * text|csv|json] [--match path|function] [--no-normalize] [--model
+ * [--measure KIND]]`: N runs as one set (compare/runset.h): one merged
+ * tree (or with --match function one row per function), per metric one column per
  * run and the statistics across runs (min, median, mean, max, stddev,
  * cv, runs, outlier run, outlier z), written as `report` writes a tree
  * (present_rows), children sorted by the first metric's median.  A
@@ -121,12 +122,6 @@ static int parse(int argc, char **argv, struct compare_cmd *o)
 	if (o->pending) {
 		fputs("callscope compare: --param names the run after it; "
 		      "none follows the last\n",
-		      stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (o->cd.opt.match != DIFF_MATCH_PATH) {
-		fputs("callscope compare: only --match path is supported for "
-		      "a set of runs\n",
 		      stderr);
 		return CLI_EXIT_USAGE;
 	}
@@ -268,6 +263,7 @@ static bool resolve_params(struct compare_cmd *o)
 static int build(struct session *s, struct compare_cmd *o)
 {
 	struct runset_options ro = {
+	    .match = o->cd.opt.match,
 	    .normalize = o->cd.opt.normalize,
 	    .metrics = (const char *const *)o->cd.metrics,
 	    .n_metrics = o->cd.n_metrics,
@@ -334,10 +330,12 @@ static json_t *runs_json(const struct runset *rs)
 
 static void runs_text(const struct runset *rs)
 {
-	printf("Runs: %u, matched by call path%s; statistics over the runs "
+	printf("Runs: %u, matched by %s%s; statistics over the runs "
 	       "that have a value; outlier: the run farthest from the "
 	       "median, in modified z-score units\n",
-	       rs->n_added, rs->normalize ? ", names normalised" : "");
+	       rs->n_added,
+	       rs->match == DIFF_MATCH_PATH ? "call path" : "function",
+	       rs->normalize ? ", names normalised" : "");
 	for (uint32_t r = 0; r < rs->n_added; r++) {
 		const struct runset_run *run = &rs->runs[r];
 		char date[32];
@@ -411,7 +409,9 @@ static void json_open(const struct compare_cmd *o, struct present_rows *r)
 	}
 	json_t *head = json_pack(
 	    "{s:s, s:s, s:s, s:b, s:s, s:s, s:o}", "format", "compare", "view",
-	    "top-down", "match", "path", "normalize", rs->normalize, "stddev",
+	    "top-down", "match",
+	    rs->match == DIFF_MATCH_PATH ? "path" : "function", "normalize",
+	    rs->normalize, "stddev",
 	    "population (ddof 0)", "outlier",
 	    "the run farthest from the median; z = |x - median| / (1.4826 "
 	    "MAD), or / (1.2533 mean absolute deviation) when the MAD is 0",

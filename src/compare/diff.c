@@ -720,21 +720,60 @@ bool diff_run_has_entries(const struct model *m)
 	return has_entries(m);
 }
 
+/* The key caches of run `m`; false when out of memory (freed). */
+static bool union_keys(const struct diff_union *u, const struct model *m,
+		       struct run_keys *rk)
+{
+	size_t ns = m->n_strings ? m->n_strings : 1;
+	*rk = (struct run_keys){m, calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)), u->normalize};
+	if (rk->name_of && rk->base_of && rk->entry_of)
+		return true;
+	free(rk->name_of);
+	free(rk->base_of);
+	free(rk->entry_of);
+	return false;
+}
+
 enum status diff_union_add(struct diff_union *u, const struct model *m,
 			   bool skip_entries, uint32_t **map,
 			   struct error *err)
 {
-	size_t ns = m->n_strings ? m->n_strings : 1;
-	struct run_keys rk = {m, calloc(ns, sizeof(uint32_t)),
-			      calloc(ns, sizeof(uint32_t)),
-			      calloc(ns, sizeof(uint32_t)), u->normalize};
-	enum status st;
+	struct run_keys rk;
 	*map = NULL;
-	if (!rk.name_of || !rk.base_of || !rk.entry_of)
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	else
-		st = match_paths(&u->d, &u->g, &u->t, &rk, 0, skip_entries,
-				 map, err);
+	if (!union_keys(u, m, &rk))
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	enum status st = match_paths(&u->d, &u->g, &u->t, &rk, 0,
+				     skip_entries, map, err);
+	free(rk.name_of);
+	free(rk.base_of);
+	free(rk.entry_of);
+	return st;
+}
+
+enum status diff_union_add_functions(struct diff_union *u,
+				     const struct model *m,
+				     const uint32_t *nodes, size_t n,
+				     uint32_t **map, struct error *err)
+{
+	struct run_keys rk;
+	enum status st = STATUS_OK;
+	u->d.match = DIFF_MATCH_FUNCTION;
+	*map = malloc((n ? n : 1) * sizeof(**map));
+	if (!*map || !union_keys(u, m, &rk)) {
+		free(*map);
+		*map = NULL;
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+		struct diff_node k;
+		if (!node_key(&rk, &u->t, nodes[i], true, &k) ||
+		    ((*map)[i] = merged_find(&u->g, 0, node_hash(ROOT_HASH, &k),
+					     &k, 0, nodes[i])) == MODEL_NONE)
+			st = error_set(err, STATUS_NOMEM, NULL,
+				       "out of memory");
+	}
 	free(rk.name_of);
 	free(rk.base_of);
 	free(rk.entry_of);

@@ -152,6 +152,15 @@ enum status diff_union_add(struct diff_union *u, const struct model *m,
 			   bool skip_entries, uint32_t **map,
 			   struct error *err);
 
+/* Function mode (--match function): the union node, under the root, of
+ * each flat function row's model node `nodes[i]` of `m` ((*map)[i], a
+ * heap array of n), matched by function key as diff_build matches them
+ * (the caller walks the flat view and adds its values).  STATUS_NOMEM. */
+enum status diff_union_add_functions(struct diff_union *u,
+				     const struct model *m,
+				     const uint32_t *nodes, size_t n,
+				     uint32_t **map, struct error *err);
+
 /* The union's nodes so far and their number. */
 const struct diff_node *diff_union_nodes(const struct diff_union *u,
 					 uint32_t *n);

@@ -5,11 +5,14 @@
 #include "config.h"
 
 #include "compare/runset.h"
+#include "core/array.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "views/view.h"
 
 struct runset *runset_new(uint32_t n_runs, const struct runset_options *o,
 			  struct error *err)
@@ -20,6 +23,7 @@ struct runset *runset_new(uint32_t n_runs, const struct runset_options *o,
 	if (ok) {
 		rs->n_runs = n_runs;
 		rs->normalize = o->normalize;
+		rs->match = o->match;
 		rs->n_metrics = nm;
 		rs->runs = calloc(n_runs ? n_runs : 1, sizeof(*rs->runs));
 		rs->metric_specs = calloc(nm, sizeof(char *));
@@ -186,6 +190,11 @@ static enum status copy_nodes(struct runset *rs, const struct model *m,
 		nd.traits = 0;
 		nd.flags = 0;
 		nd.function = MODEL_NONE;
+		if (rs->match == DIFF_MATCH_FUNCTION) {
+			if (nd.kind == NODE_ENTRY)
+				nd.kind = NODE_FUNCTION;
+			nd.relation = RELATION_CALL;
+		}
 		nd.name = model_builder_intern(rs->b, name, strlen(name));
 		nd.file = model_builder_intern(rs->b, file, strlen(file));
 		nd.module = model_builder_intern(rs->b, module, strlen(module));
@@ -196,6 +205,15 @@ static enum status copy_nodes(struct runset *rs, const struct model *m,
 					 "out of memory");
 	}
 	return STATUS_OK;
+}
+
+static void add_one(struct runset *rs, uint32_t node, size_t k, uint32_t r,
+		    double x)
+{
+	double *v = &rs->values[((size_t)node * rs->n_metrics + k) *
+				    rs->n_runs +
+				r];
+	*v = (isnan(*v) ? 0 : *v) + x;
 }
 
 /* Add run `r`'s values of every metric through `map`. */
@@ -218,9 +236,7 @@ static enum status add_values(struct runset *rs, const struct model *m,
 			    (skip && n && m->nodes[n].parent == 0 &&
 			     m->nodes[n].kind == NODE_ENTRY))
 				continue;
-			double *v = &rs->values[((size_t)map[n] * rs->n_metrics +
-						 k) * rs->n_runs + r];
-			*v = (isnan(*v) ? 0 : *v) + vals[n] * scale;
+			add_one(rs, map[n], k, r, vals[n] * scale);
 		}
 	}
 	free(vals);
@@ -256,6 +272,93 @@ static enum status add_meta(struct runset_run *run, const struct model *m,
 	return STATUS_OK;
 }
 
+/* Function mode: the flat view's function rows (frames, below its module
+ * and file rows; not their loops and lines, which are their own) and
+ * their model nodes. */
+static enum status flat_rows(struct view *v, const struct model *m,
+			     uint32_t **rows, uint32_t **nodes, size_t *n,
+			     struct error *err)
+{
+	size_t cap = 64, top = 0, rcap = 64;
+	uint32_t *stack = malloc(cap * sizeof(*stack));
+	enum status st = STATUS_OK;
+	*rows = malloc(rcap * sizeof(**rows));
+	*nodes = malloc(rcap * sizeof(**nodes));
+	*n = 0;
+	if (!stack || !*rows || !*nodes)
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	else
+		stack[top++] = view_root(v);
+	while (top > 0 && st == STATUS_OK) {
+		uint32_t row = stack[--top], *kids = NULL;
+		struct view_node vn;
+		size_t nk = 0;
+		if (!view_node_get(v, row, &vn))
+			continue;
+		if (row != view_root(v) && vn.kind < VIEW_ROW_MODULE &&
+		    model_kind_is_frame(vn.kind) && vn.model_node < m->n_nodes) {
+			size_t ncap = rcap;
+			if (!array_grow((void **)rows, &rcap, *n + 1,
+					sizeof(**rows)) ||
+			    !array_grow((void **)nodes, &ncap, *n + 1,
+					sizeof(**nodes)))
+				st = error_set(err, STATUS_NOMEM, NULL,
+					       "out of memory");
+			else {
+				(*rows)[*n] = row;
+				(*nodes)[(*n)++] = vn.model_node;
+			}
+			continue;
+		}
+		st = view_children(v, row, MODEL_NONE, false, &kids, &nk, err);
+		if (st == STATUS_OK &&
+		    !array_grow((void **)&stack, &cap, top + nk, sizeof(*stack)))
+			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		for (size_t i = nk; st == STATUS_OK && i-- > 0;)
+			stack[top++] = kids[i];
+		free(kids);
+	}
+	free(stack);
+	return st;
+}
+
+/* Function mode: match run `r`'s function rows and add their values
+ * (the root's: the run's totals). */
+static enum status add_functions(struct runset *rs, const struct model *m,
+				 uint32_t r, struct error *err)
+{
+	struct view *v = NULL;
+	uint32_t *rows = NULL, *nodes = NULL, *map = NULL, n_union = 0;
+	size_t n = 0;
+	enum status st = view_new(m, VIEW_FLAT, &v, err);
+	if (st == STATUS_OK)
+		st = flat_rows(v, m, &rows, &nodes, &n, err);
+	if (st == STATUS_OK)
+		st = diff_union_add_functions(rs->u, m, nodes, n, &map, err);
+	const struct diff_node *un = diff_union_nodes(rs->u, &n_union);
+	if (st == STATUS_OK)
+		st = copy_nodes(rs, m, un, n_union, err);
+	if (st == STATUS_OK)
+		st = grow_values(rs, n_union, err);
+	if (st == STATUS_OK)
+		rs->n_nodes = n_union;
+	for (size_t k = 0; st == STATUS_OK && k < rs->n_metrics; k++) {
+		const struct diff_metric *p = &rs->pairs[k];
+		uint32_t c = p->col[r ? 1 : 0][rs->scope[k]];
+		double scale = r ? p->scale_new : 1, x;
+		if (model_value(m, 0, c, &x))
+			add_one(rs, 0, k, r, x * scale);
+		for (size_t i = 0; i < n; i++)
+			if (view_value(v, rows[i], c, &x))
+				add_one(rs, map[i], k, r, x * scale);
+	}
+	free(rows);
+	free(nodes);
+	free(map);
+	view_free(v);
+	return st;
+}
+
 enum status runset_add(struct runset *rs, struct model *m, const char *path,
 		       const double *coords, struct error *err)
 {
@@ -270,6 +373,10 @@ enum status runset_add(struct runset *rs, struct model *m, const char *path,
 	bool skip = skip_entries(rs, m);
 	if (st == STATUS_OK)
 		st = add_meta(&rs->runs[r], m, path, coords, rs->n_params, err);
+	if (st == STATUS_OK && rs->match == DIFF_MATCH_FUNCTION) {
+		st = add_functions(rs, m, r, err);
+		goto done;
+	}
 	if (st == STATUS_OK)
 		st = diff_union_add(rs->u, m, skip, &map, err);
 	uint32_t n = 0;
@@ -282,6 +389,7 @@ enum status runset_add(struct runset *rs, struct model *m, const char *path,
 		rs->n_nodes = n;
 		st = add_values(rs, m, r, skip, map, err);
 	}
+done:
 	free(map);
 	if (r == 0 && st == STATUS_OK)
 		rs->first = m;

@@ -5,7 +5,9 @@
  * matched there; absent, never 0, where the run has no such node), then
  * the statistics across the runs that have a value (runset_stats.h).
  * Runs are added one at a time and each is freed once matched, so a set
- * of a hundred large runs holds one run and the union at a time; the
+ * of a hundred large runs holds one run and the union at a time (with
+ * --match function, each run's flat function rows under the root, the
+ * values the flat view's, as diff_build's function mode); the
  * first run is kept to the end: its metrics name the set's (each other
  * run's paired with it, by name and unit: diff_pair_metric, values in
  * the first run's unit).  The scope compared is the inclusive one where
@@ -27,6 +29,7 @@
 #include "compare/runset_stats.h"
 
 struct runset_options {
+	enum diff_match match;	   /* path, or flat by function */
 	bool normalize;		   /* names normalised (diff_key.h) */
 	const char *const *metrics; /* --metric specs; none: the default */
 	size_t n_metrics;
@@ -58,6 +61,7 @@ struct runset {
 				absent */
 	double *stats;	     /* [(node * n_metrics + k) * RUNSET_N_STATS + s] */
 	struct model_builder *b; /* the merged tree's names, node i = i */
+	enum diff_match match;
 	bool normalize;
 };
 
