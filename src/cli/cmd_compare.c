@@ -310,9 +310,15 @@ static json_t *runs_json(const struct runset *rs)
 		const struct runset_run *run = &rs->runs[r];
 		char date[32];
 		json_t *params = json_object();
-		for (uint32_t i = 0; run->coords && i < rs->n_params; i++)
-			json_object_set_new(params, rs->param_names[i],
-					    present_json_number(run->coords[i]));
+		for (uint32_t i = 0; run->coords && i < rs->n_params; i++) {
+			/* the name as a JSON text (valid UTF-8) */
+			json_t *name = present_json_text(rs->param_names[i]);
+			if (json_is_string(name))
+				json_object_set_new(
+				    params, json_string_value(name),
+				    present_json_number(run->coords[i]));
+			json_decref(name);
+		}
 		json_t *j = json_pack(
 		    "{s:I, s:o, s:o, s:o, s:o, s:o, s:I}", "run",
 		    (json_int_t)r + 1, "path", present_json_text(run->path),
