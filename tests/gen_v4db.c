@@ -219,6 +219,7 @@ struct options {
 	bool sources;
 	bool hostile;     /* names carry control sequences and invalid UTF-8 */
 	bool short_summary; /* summary execution Sum = 3/4 of the thread sum */
+	double scale;       /* --scale: every raw value multiplied by it */
 	bool cycle;       /* the last context's children are an ancestor */
 	uint32_t chain;   /* --depth-chain: one chain of this many contexts */
 	const char *names; /* --names: every name written, hex, one a line */
@@ -1083,7 +1084,7 @@ static void node_raw(const struct gen *g, uint32_t idx, double *out)
 			} else {
 				v = samples * (double)(1 + hm % 5000);
 			}
-			out[t * M + m] = v;
+			out[t * M + m] = v * g->opt.scale;
 		}
 	}
 }
@@ -2404,7 +2405,7 @@ static void usage(FILE *f)
 	      "                [--threads N] [--ranks N] [--trace-lines N] [--empty-lines N] [--samples N]\n"
 	      "                [--no-trace] [--no-cct] [--yaml] [--sources] [--demo] [--title TEXT]\n"
 	      "                [--answers FILE] [--hostile] [--depth-chain N] [--cycle] [--names FILE]\n"
-	      "                [--short-summary]\n"
+	      "                [--short-summary] [--scale X]\n"
 	      "Writes a synthetic HPCToolkit v4 database into DIR; --answers writes the expected\n"
 	      "values (JSON) computed by the generator itself; --sources writes copies of the\n"
 	      "application's source files under DIR/src (as hpcprof does).\n"
@@ -2414,6 +2415,7 @@ static void usage(FILE *f)
 	      "--names FILE lists every name written as \"KIND HEX\" lines.  --depth-chain N\n"
 	      "makes the tree one chain of N nested contexts; --cycle makes the last context's\n"
 	      "children point back at the first context (a cyclic tree readers must refuse).\n"
+	      "--scale X multiplies every value by X (runs whose values follow a known law).\n"
 	      "--short-summary writes the summary's execution Sum as 3/4 of the sum over threads\n"
 	      "below the root (hpcprof's lex_aware values at outer loops are smaller than it).\n",
 	      f);
@@ -2442,6 +2444,7 @@ enum {
 	OPT_CYCLE,
 	OPT_NAMES,
 	OPT_SHORT_SUMMARY,
+	OPT_SCALE,
 	OPT_HELP,
 };
 
@@ -2469,6 +2472,7 @@ static const struct option long_options[] = {
 	{ "cycle", no_argument, NULL, OPT_CYCLE },
 	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "short-summary", no_argument, NULL, OPT_SHORT_SUMMARY },
+	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -2507,6 +2511,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		.trace = true,
 		.cct = true,
 		.title = NULL,
+		.scale = 1.0,
 	};
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--demo") == 0) {
@@ -2589,6 +2594,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SHORT_SUMMARY:
 			o->short_summary = true;
+			break;
+		case OPT_SCALE: {
+			char *end = NULL;
+			o->scale = strtod(optarg, &end);
+			ok = end != optarg && *end == '\0' && o->scale > 0;
+		}
 			break;
 		case OPT_NAMES:
 			o->names = optarg;

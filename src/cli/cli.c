@@ -21,6 +21,7 @@ int cmd_model(struct session *s, int argc, char **argv);
 int cmd_stats(struct session *s, int argc, char **argv);
 int cmd_diff(struct session *s, int argc, char **argv);
 int cmd_check(struct session *s, int argc, char **argv);
+int cmd_compare(struct session *s, int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -54,8 +55,17 @@ static const struct {
 	 "                     [--view top-down|flat] [--depth N] "
 	 "[--format text|csv|json]"},
 	{"check", cmd_check,
-	 "check   BASE NEW [--metric M] [--threshold PCT] [--min-share PCT]\n"
-	 "                     [--format text|json|markdown|junit]"},
+	 "check   BASE NEW | BASE... -- NEW... [--metric M] [--threshold PCT]\n"
+	 "                     [--min-share PCT] [--format "
+	 "text|json|markdown|junit]"},
+	{"compare", cmd_compare,
+	 "compare RUN... [--param NAME=VALUE[,...]]... [--metric M]...\n"
+	 "                     [--match path|function] [--scope "
+	 "inclusive|exclusive] [--depth N]\n"
+	 "                     [--format text|csv|json]"
+	 "\n"
+	 "                     [--model [--measure "
+	 "mean|median|minimum|maximum]]"},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},

@@ -11,7 +11,6 @@
  * ui/. */
 #include "config.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,80 +26,63 @@ struct diff_cmd {
 	enum present_format format;
 };
 
+struct diff_parse {
+	struct diff_cmd *o;
+	int n_operands;
+};
+
+static int own_option(void *ctx, int c, const char *arg)
+{
+	struct diff_parse *p = ctx;
+	struct diff_cmd *o = p->o;
+	switch (c) {
+	case 1:
+	case 2:
+		if (p->n_operands == 0)
+			o->cd.base_path = arg;
+		else if (p->n_operands == 1)
+			o->cd.new_path = arg;
+		p->n_operands++;
+		break;
+	case 'v':
+		if (!view_kind_parse(arg, &o->view) ||
+		    o->view == VIEW_BOTTOM_UP) {
+			fprintf(stderr, "callscope diff: unknown --view "
+					"(expected top-down or flat)\n");
+			return CLI_EXIT_USAGE;
+		}
+		break;
+	}
+	return CLI_EXIT_OK;
+}
+
 static int parse(int argc, char **argv, struct diff_cmd *o)
 {
 	static const struct option longopts[] = {
-	    {"match", required_argument, NULL, 'M'},
-	    {"metric", required_argument, NULL, 'm'},
 	    {"view", required_argument, NULL, 'v'},
-	    {"depth", required_argument, NULL, 'd'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"no-normalize", no_argument, NULL, 'N'},
-	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "M:m:v:d:f:Nh", longopts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'M':
-			if (!cli_diff_parse_match("diff", optarg,
-						  &o->cd.opt.match))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'm': {
-			char **p = realloc(o->cd.metrics,
-					   (o->cd.n_metrics + 1) * sizeof(*p));
-			if (!p)
-				return CLI_EXIT_USAGE;
-			o->cd.metrics = p;
-			o->cd.metrics[o->cd.n_metrics++] = optarg;
-			break;
-		}
-		case 'v':
-			if (!view_kind_parse(optarg, &o->view) ||
-			    o->view == VIEW_BOTTOM_UP) {
-				fprintf(stderr, "callscope diff: unknown "
-						"--view (expected top-down or "
-						"flat)\n");
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'd':
-			if (!cli_parse_u32("diff", "--depth", optarg,
-					   &o->depth))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'f':
-			if (!cli_parse_format("diff", optarg, 7, &o->format))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'N':
-			o->cd.opt.normalize = false;
-			break;
-		default:
-			return cli_option_other(c, -1);
-		}
-	}
-	if (argc - optind != 2) {
+	struct diff_parse p = {o, 0};
+	struct cli_diff_args a = {
+	    "diff",	    "v:",	 longopts,  own_option, &p,
+	    CLI_EXIT_USAGE, false, &o->depth, &o->format};
+	int rc = cli_diff_getopt(&a, argc, argv, &o->cd);
+	if (rc != CLI_EXIT_OK)
+		return rc;
+	if (p.n_operands != 2) {
 		fprintf(stderr, "callscope diff: expected two databases "
 				"(callscope diff BASE NEW [options])\n");
 		return CLI_EXIT_USAGE;
 	}
-	o->cd.base_path = argv[optind];
-	o->cd.new_path = argv[optind + 1];
 	return CLI_EXIT_OK;
 }
 
-/* The walk: rows in pre-order, children by absolute delta. */
+/* The walk (cli_walk_rows): rows in pre-order, children by absolute
+ * delta, each row after its status. */
 struct walk {
 	struct diff_cmd *o;
-	struct present_rows *rows;
 	struct view *v;
-	uint32_t sort_col; /* the first metric's delta column */
 	uint32_t base_col, new_col;
-	bool measure;
 };
 
 /* A row's status: the merged node's in the top-down view; in the flat
@@ -122,98 +104,16 @@ static uint8_t row_status(const struct walk *w, uint32_t row)
 	return hb && !hn ? DIFF_GONE : hn && !hb ? DIFF_NEW : DIFF_BOTH;
 }
 
-struct keyed {
-	uint32_t row;
-	double key;
-	size_t order;
-};
-
-static int by_key(const void *a, const void *b)
+static void put_status(void *ctx, uint32_t row, json_t *j, FILE *out,
+		       enum present_format format)
 {
-	const struct keyed *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? 1 : -1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static void put_row(struct walk *w, uint32_t row, bool first)
-{
-	struct present_rows *r = w->rows;
-	const char *status = diff_status_name(row_status(w, row));
-	if (w->measure) {
-		present_rows_measure(r, row);
-		return;
-	}
-	if (r->format == PRESENT_FORMAT_JSON) {
-		json_t *j = present_rows_node_json(r, row);
-		if (json_is_object(j))
-			json_object_set_new(j, "status", json_string(status));
-		present_rows_json_node(r, j, first);
-		json_decref(j);
-		return;
-	}
-	if (r->format == PRESENT_FORMAT_CSV)
-		fprintf(r->out, "%s,", status);
+	const char *status = diff_status_name(row_status(ctx, row));
+	if (j)
+		json_object_set_new(j, "status", json_string(status));
+	else if (format == PRESENT_FORMAT_CSV)
+		fprintf(out, "%s,", status);
 	else
-		fprintf(r->out, "%-7s", status);
-	present_rows_print(r, row);
-}
-
-static enum status walk(struct walk *w, struct error *err)
-{
-	size_t n = 0, cap = 16;
-	uint32_t *stack = malloc(cap * sizeof(*stack));
-	enum status st = STATUS_OK;
-	bool first = true;
-	if (!stack)
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	stack[n++] = view_root(w->v);
-	while (n > 0 && st == STATUS_OK) {
-		uint32_t row = stack[--n];
-		struct view_node vn;
-		if (!view_node_get(w->v, row, &vn))
-			continue;
-		put_row(w, row, first);
-		first = false;
-		if (w->o->depth != UINT32_MAX && vn.depth >= w->o->depth)
-			continue;
-		uint32_t *kids = NULL;
-		size_t nk = 0;
-		st = view_children(w->v, row, w->sort_col, false, &kids, &nk,
-				   err);
-		if (st != STATUS_OK)
-			break;
-		struct keyed *ks = malloc((nk ? nk : 1) * sizeof(*ks));
-		if (!ks || n + nk > cap) {
-			size_t ncap = (n + nk) * 2;
-			uint32_t *p =
-			    ks ? realloc(stack, ncap * sizeof(*p)) : NULL;
-			if (!p) {
-				free(ks);
-				free(kids);
-				st = error_set(err, STATUS_NOMEM, NULL,
-					       "out of memory");
-				break;
-			}
-			stack = p;
-			cap = ncap;
-		}
-		for (size_t i = 0; i < nk; i++) {
-			double x = 0;
-			ks[i].row = kids[i];
-			ks[i].order = i;
-			ks[i].key = view_value(w->v, kids[i], w->sort_col, &x)
-					? fabs(x)
-					: -1;
-		}
-		qsort(ks, nk, sizeof(*ks), by_key);
-		for (size_t i = nk; i-- > 0;)
-			stack[n++] = ks[i].row;
-		free(ks);
-		free(kids);
-	}
-	free(stack);
-	return st;
+		fprintf(out, "%-7s", status);
 }
 
 /* The JSON document's start: the report's, with the runs, the matching,
@@ -286,33 +186,20 @@ static int run(struct session *s, struct diff_cmd *o)
 	const struct model *m = o->cd.model;
 	const struct diff *d = o->cd.diff;
 	rc = CLI_EXIT_DATA;
-	cols = malloc((m->n_columns ? m->n_columns : 1) * sizeof(*cols));
-	if (!cols || view_new(m, o->view, &v, &err) != STATUS_OK) {
-		cli_put_error(&err, "out of memory");
+	if (!cli_tree_rows(&rows, m, o->view, o->format, &v, &cols))
 		goto out;
-	}
-	for (uint32_t c = 0; c < m->n_columns; c++)
-		cols[c] = c;
-	if (!present_rows_init(&rows, v, cols, m->n_columns, NULL, 0, o->format,
-			       stdout))
-		goto out;
-	/* text: each column as wide as "VARIANT (I)", so that the header
-	 * names the run or role whole */
-	for (uint32_t c = 0; c < m->n_columns; c++) {
-		int w = (int)strlen(m->columns[c].variant) + 4;
-		if (w > rows.value_width[c])
-			rows.value_width[c] = w;
-	}
 	enum diff_scope scope = diff_has_scope(d, 0, DIFF_INCLUSIVE)
 				    ? DIFF_INCLUSIVE
 				    : DIFF_EXCLUSIVE;
-	struct walk w = {o,
-			 &rows,
-			 v,
-			 diff_model_column(d, 0, scope, DIFF_ROLE_DELTA),
-			 diff_model_column(d, 0, scope, DIFF_ROLE_BASE),
-			 diff_model_column(d, 0, scope, DIFF_ROLE_NEW),
-			 false};
+	struct walk wk = {o, v, diff_model_column(d, 0, scope, DIFF_ROLE_BASE),
+			  diff_model_column(d, 0, scope, DIFF_ROLE_NEW)};
+	struct cli_walk w = {&rows,
+			     v,
+			     diff_model_column(d, 0, scope, DIFF_ROLE_DELTA),
+			     o->depth,
+			     false,
+			     put_status,
+			     &wk};
 	if (w.sort_col == MODEL_NONE) {
 		fprintf(stderr, "callscope diff: the runs share no scope of "
 				"the metric (inclusive or exclusive)\n");
@@ -320,7 +207,7 @@ static int run(struct session *s, struct diff_cmd *o)
 	}
 	if (o->format == PRESENT_FORMAT_TEXT) {
 		w.measure = true;
-		if (walk(&w, &err) != STATUS_OK) {
+		if (cli_walk_rows(&w, &err) != STATUS_OK) {
 			cli_put_error(&err, "error");
 			goto out;
 		}
@@ -342,7 +229,7 @@ static int run(struct session *s, struct diff_cmd *o)
 	} else {
 		json_open(o, &rows);
 	}
-	rc = walk(&w, &err) == STATUS_OK ? CLI_EXIT_OK : CLI_EXIT_DATA;
+	rc = cli_walk_rows(&w, &err) == STATUS_OK ? CLI_EXIT_OK : CLI_EXIT_DATA;
 	if (rc != CLI_EXIT_OK)
 		cli_put_error(&err, "error");
 	if (o->format == PRESENT_FORMAT_JSON)

@@ -211,11 +211,10 @@ static uint32_t find_stored(const struct model *m, const char *arg)
 	return MODEL_NONE;
 }
 
-static int model_one(struct session *s, const char *path, const char *metric,
-		     enum measure_kind measure, const char *stored,
-		     enum present_format format, json_t *all, bool first)
+static int model_of(struct model *m, const char *metric,
+		    enum measure_kind measure, const char *stored,
+		    enum present_format format, json_t *all, bool first)
 {
-	struct model *m = cli_open(s, path);
 	struct scaling_view_options opt = {.measure = measure,
 					   .stored_set = MODEL_NONE,
 					   .background = true};
@@ -318,6 +317,24 @@ static int model_one(struct session *s, const char *path, const char *metric,
 	free(r.names);
 	model_free(m);
 	return rc;
+}
+
+static int model_one(struct session *s, const char *path, const char *metric,
+		     enum measure_kind measure, const char *stored,
+		     enum present_format format, json_t *all, bool first)
+{
+	return model_of(cli_open(s, path), metric, measure, stored, format,
+			all, first);
+}
+
+/* `callscope compare --model` (cmd_compare.c): the fitted models of `m`
+ * (taken), a parametric set made of runs. */
+int cmd_model_of(struct model *m, const char *metric,
+		 enum measure_kind measure, enum present_format format);
+int cmd_model_of(struct model *m, const char *metric,
+		 enum measure_kind measure, enum present_format format)
+{
+	return model_of(m, metric, measure, NULL, format, NULL, true);
 }
 
 int cmd_model(struct session *s, int argc, char **argv);

@@ -674,3 +674,115 @@ const char *diff_status_name(uint8_t status)
 		return "both";
 	}
 }
+
+/* ---- the union of any number of runs (diff_union, for runset.c) ------- */
+
+struct diff_union {
+	struct diff d; /* its nodes and strings; no values */
+	struct strtab t;
+	struct merged g;
+	bool normalize;
+};
+
+struct diff_union *diff_union_new(bool normalize)
+{
+	struct diff_union *u = calloc(1, sizeof(*u));
+	struct diff_node root = {.cls = 'r'};
+	if (!u)
+		return NULL;
+	u->t.d = u->g.d = &u->d;
+	u->normalize = normalize;
+	u->d.match = DIFF_MATCH_PATH;
+	if (strtab_take(&u->t, strdup("")) != 0 ||
+	    merged_find(&u->g, MODEL_NONE, ROOT_HASH, &root, 0, 0) != 0) {
+		diff_union_free(u);
+		return NULL;
+	}
+	return u;
+}
+
+void diff_union_free(struct diff_union *u)
+{
+	if (!u)
+		return;
+	free(u->t.slots);
+	free(u->g.slots);
+	free(u->g.hashes);
+	free(u->d.nodes);
+	for (uint32_t i = 0; i < u->d.n_strs; i++)
+		free(u->d.strs[i]);
+	free(u->d.strs);
+	free(u);
+}
+
+bool diff_run_has_entries(const struct model *m)
+{
+	return has_entries(m);
+}
+
+/* The key caches of run `m`; false when out of memory (freed). */
+static bool union_keys(const struct diff_union *u, const struct model *m,
+		       struct run_keys *rk)
+{
+	size_t ns = m->n_strings ? m->n_strings : 1;
+	*rk = (struct run_keys){m, calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)), u->normalize};
+	if (rk->name_of && rk->base_of && rk->entry_of)
+		return true;
+	free(rk->name_of);
+	free(rk->base_of);
+	free(rk->entry_of);
+	return false;
+}
+
+enum status diff_union_add(struct diff_union *u, const struct model *m,
+			   bool skip_entries, uint32_t **map,
+			   struct error *err)
+{
+	struct run_keys rk;
+	*map = NULL;
+	if (!union_keys(u, m, &rk))
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	enum status st = match_paths(&u->d, &u->g, &u->t, &rk, 0,
+				     skip_entries, map, err);
+	free(rk.name_of);
+	free(rk.base_of);
+	free(rk.entry_of);
+	return st;
+}
+
+enum status diff_union_add_functions(struct diff_union *u,
+				     const struct model *m,
+				     const uint32_t *nodes, size_t n,
+				     uint32_t **map, struct error *err)
+{
+	struct run_keys rk;
+	enum status st = STATUS_OK;
+	u->d.match = DIFF_MATCH_FUNCTION;
+	*map = malloc((n ? n : 1) * sizeof(**map));
+	if (!*map || !union_keys(u, m, &rk)) {
+		free(*map);
+		*map = NULL;
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+		struct diff_node k;
+		if (!node_key(&rk, &u->t, nodes[i], true, &k) ||
+		    ((*map)[i] = merged_find(&u->g, 0, node_hash(ROOT_HASH, &k),
+					     &k, 0, nodes[i])) == MODEL_NONE)
+			st = error_set(err, STATUS_NOMEM, NULL,
+				       "out of memory");
+	}
+	free(rk.name_of);
+	free(rk.base_of);
+	free(rk.entry_of);
+	return st;
+}
+
+const struct diff_node *diff_union_nodes(const struct diff_union *u,
+					 uint32_t *n)
+{
+	*n = u->d.n_nodes;
+	return u->d.nodes;
+}

@@ -128,4 +128,41 @@ const char *diff_str(const struct diff *d, uint32_t h);
 
 const char *diff_status_name(uint8_t status);
 
+/* ---- more than two runs (compare/runset.h) ---------------------------
+ * The merged tree of any number of runs, matched by path as diff_build
+ * matches two (--match path): each run added in turn maps its nodes to
+ * the union's, new ones appended (a node's parent before it).  Nodes and
+ * names only, no values; a node's rep[0] is the first run's node that
+ * made it (rep[1] is unused). */
+struct diff_union;
+
+/* NULL when out of memory. */
+struct diff_union *diff_union_new(bool normalize);
+void diff_union_free(struct diff_union *u);
+
+/* Whether `m` has entry points ("main thread") under its root. */
+bool diff_run_has_entries(const struct model *m);
+
+/* Match every node of `m` (every deferred subtree loaded) into the
+ * union: (*map)[n] is the union node of model node n (a heap array of
+ * m->n_nodes); with `skip_entries` the entry points under the root are
+ * left out of the paths and map to the root, as diff_build does when
+ * the other run has none.  STATUS_NOMEM, STATUS_CORRUPT. */
+enum status diff_union_add(struct diff_union *u, const struct model *m,
+			   bool skip_entries, uint32_t **map,
+			   struct error *err);
+
+/* Function mode (--match function): the union node, under the root, of
+ * each flat function row's model node `nodes[i]` of `m` ((*map)[i], a
+ * heap array of n), matched by function key as diff_build matches them
+ * (the caller walks the flat view and adds its values).  STATUS_NOMEM. */
+enum status diff_union_add_functions(struct diff_union *u,
+				     const struct model *m,
+				     const uint32_t *nodes, size_t n,
+				     uint32_t **map, struct error *err);
+
+/* The union's nodes so far and their number. */
+const struct diff_node *diff_union_nodes(const struct diff_union *u,
+					 uint32_t *n);
+
 #endif

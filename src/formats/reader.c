@@ -1,10 +1,15 @@
 /* reader: the registry of format readers: the table, the choice of the
  * highest bidder on a probe, and the texts generated from the table (the
  * formats in --help and in the "not a database" message).  The probe
- * itself is read by probe.c.  Depends on core/ and model/ only. */
+ * itself is read by probe.c; and the parameters in a run's name, as
+ * Extra-P's directory sets name their points (the extrap format's
+ * parser).  Depends on core/ and model/ only, and formats/extrap for
+ * that. */
 #include "config.h"
 
 #include "formats/reader.h"
+
+#include "formats/extrap/extrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,4 +379,28 @@ char *reader_descriptions(const char *sep)
 		w += sprintf(w, "%s%s", r == readers ? "" : sep,
 			     (*r)->description);
 	return out;
+}
+
+bool reader_point_params(const char *name, char ***names, double **values,
+			 uint32_t *n)
+{
+	struct extrap_dir_params d;
+	char why[128];
+	if (extrap_dir_params(name, &d, why, sizeof(why)) != STATUS_OK ||
+	    d.n == 0) {
+		extrap_dir_params_free(&d);
+		return false;
+	}
+	*names = d.names;
+	*values = d.values;
+	*n = d.n;
+	return true;
+}
+
+void reader_point_params_free(char **names, double *values, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(values);
 }

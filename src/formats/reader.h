@@ -278,4 +278,15 @@ enum status reader_options_image_path(const struct reader_option *list,
  * `sep`, for messages (heap string, NULL when out of memory). */
 char *reader_descriptions(const char *sep);
 
+/* The parameters in a run's name (the last component of its path), as
+ * Extra-P names the points of a directory set ("app.p16.n64.r1": p = 16,
+ * n = 64), read by formats/extrap's parser, so that runs of any format
+ * named so make a measurement set (`callscope compare`).  *names (heap
+ * strings) and *values hold *n > 0 parameters; free them with
+ * reader_point_params_free.  False when the name has none (or out of
+ * memory). */
+bool reader_point_params(const char *name, char ***names, double **values,
+			 uint32_t *n);
+void reader_point_params_free(char **names, double *values, uint32_t n);
+
 #endif
