@@ -21,6 +21,7 @@ int cmd_model(struct session *s, int argc, char **argv);
 int cmd_stats(struct session *s, int argc, char **argv);
 int cmd_diff(struct session *s, int argc, char **argv);
 int cmd_check(struct session *s, int argc, char **argv);
+int cmd_export(struct session *s, int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -56,6 +57,9 @@ static const struct {
 	{"check", cmd_check,
 	 "check   BASE NEW [--metric M] [--threshold PCT] [--min-share PCT]\n"
 	 "                     [--format text|json|markdown|junit]"},
+	{"export", cmd_export,
+	 "export  DB... --to folded|speedscope|chrome-trace [-o FILE] "
+	 "[--metric NAME]..."},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},

@@ -113,6 +113,13 @@ struct view_hot_stop {
 enum status view_hotpath_stop(struct view *v, uint32_t node, uint32_t column,
 			      struct view_hot_stop *out, struct error *err);
 
+/* Whether column `column`'s values add up over contexts: its standard
+ * formula is linear in statistics that are sums (a Sum, a difference of
+ * sums), so that a tree's values split into parts that add up to the
+ * total (a flame graph's widths, an export's samples).  False for a
+ * mean, a minimum, a maximum, a ratio or a standard deviation. */
+bool view_column_adds_up(const struct model *m, uint32_t column);
+
 /* Whether column `column` is a time summed over contexts (a Sum whose
  * metric name says time: "time", "CPUTIME", "WALLCLOCK", a "(sec)", "(us)"
  * unit ...).  See doc/views.md, "Default sort column". */
