@@ -19,12 +19,23 @@ database, reading every export with Python's json and plain parsing:
               `callscope info` counts intervals on each interval line, and
               counter events on each counter line; begin/end pairs
               balanced per thread on sample lines.
+  pprof       (when protoc is installed: Google's own decoder, `protoc
+              --decode` with src/present/profile.proto) the gzipped profile
+              has one sample type per metric, every location id and string
+              index inside its table, and its first sample type's values per
+              innermost function name are the folded stacks' values.
 Exits 1 on the first database that fails, printing why."""
 import collections
+import gzip
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
+
+PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                         'src', 'present')
 
 
 def run(cs, *args):
@@ -182,8 +193,99 @@ def check_chrome(cs, db):
     return shown
 
 
+def unquote(text):
+    """A protoc text-format string (C escapes, octal bytes) as str."""
+    out = bytearray()
+    i = 0
+    simple = {'n': 10, 't': 9, 'r': 13, '"': 34, "'": 39, '\\': 92}
+    while i < len(text):
+        c = text[i]
+        if c != '\\':
+            out += c.encode('utf-8')
+            i += 1
+        elif text[i + 1] in simple:
+            out.append(simple[text[i + 1]])
+            i += 2
+        else:
+            out.append(int(text[i + 1:i + 4], 8))
+            i += 4
+    return out.decode('utf-8')
+
+
+def parse_text(lines):
+    """protoc's text format as nested dicts of lists."""
+    stack = [collections.defaultdict(list)]
+    for line in lines:
+        line = line.strip()
+        if line.endswith('{'):
+            child = collections.defaultdict(list)
+            stack[-1][line[:-1].strip()].append(child)
+            stack.append(child)
+        elif line == '}':
+            stack.pop()
+        elif line:
+            key, value = line.split(':', 1)
+            value = value.strip()
+            if value.startswith('"'):
+                value = unquote(value[1:-1])
+            elif value in ('true', 'false'):
+                value = value == 'true'
+            else:
+                value = int(value)
+            stack[-1][key].append(value)
+    return stack[0]
+
+
+def check_pprof(cs, db, leaf, tmp):
+    if not shutil.which('protoc'):
+        return False
+    path = tmp + '.pb.gz'
+    rc, out, err = run(cs, 'export', db, '--to', 'pprof', '-o', path)
+    if rc != 0:
+        fail(db, f"export pprof exit {rc}: {err.strip()}")
+    raw = gzip.open(path).read()
+    os.unlink(path)
+    p = subprocess.run(['protoc', '--decode=perftools.profiles.Profile',
+                        '-I', PROTO_DIR,
+                        os.path.join(PROTO_DIR, 'profile.proto')],
+                       input=raw, capture_output=True)
+    if p.returncode != 0:
+        fail(db, f"protoc cannot decode the profile: {p.stderr!r}")
+    prof = parse_text(p.stdout.decode('ascii').splitlines())
+    strings = prof['string_table']
+    if not strings or strings[0] != '':
+        fail(db, "pprof: string_table[0] is not ''")
+    types = prof['sample_type']
+    if len(types) < 1 or any(t['type'][0] >= len(strings) for t in types):
+        fail(db, "pprof: bad sample types")
+    funcs = {f['id'][0]: strings[f['name'][0]] if f.get('name') else ''
+             for f in prof['function']}
+    locs = {}
+    for loc in prof['location']:
+        fid = loc['line'][0]['function_id'][0]
+        if fid not in funcs:
+            fail(db, "pprof: a line names no function")
+        locs[loc['id'][0]] = funcs[fid]
+    by_leaf = collections.Counter()
+    for smp in prof['sample']:
+        ids = smp['location_id']
+        if not ids or any(i not in locs for i in ids):
+            fail(db, "pprof: a sample names an unknown location")
+        vals = smp['value']
+        if len(vals) != len(types):
+            fail(db, "pprof: a sample's values differ from its types")
+        by_leaf[locs[ids[0]].replace(';', ':')] += vals[0]
+    folded_leaf = collections.Counter({k: v for k, v in leaf.items() if v})
+    if +by_leaf != folded_leaf:
+        diff = set(by_leaf.items()) ^ set(folded_leaf.items())
+        fail(db, f"pprof and folded differ: {sorted(diff)[:4]}")
+    return True
+
+
 def main():
     cs = sys.argv[1]
+    tmp = os.path.join(os.environ.get('TMPDIR', '/tmp'),
+                       f"check_export.{os.getpid()}")
     args = sys.argv[2:]
     while args:
         answers = None
@@ -193,9 +295,11 @@ def main():
         db = args.pop(0)
         leaf, n_fn = check_stacks(cs, db, answers)
         check_speedscope(cs, db, leaf)
+        pprof = check_pprof(cs, db, leaf, tmp)
         lines = check_chrome(cs, db)
         print(f"ok {db}: {len(leaf)} leaf frames, {n_fn} functions "
-              f"checked, {lines} trace lines")
+              f"checked, {lines} trace lines"
+              + ("" if pprof else ", pprof not checked (no protoc)"))
 
 
 main()

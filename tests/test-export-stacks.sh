@@ -1,6 +1,7 @@
 #!/bin/sh
-# `callscope export --to folded|speedscope|chrome-trace` read back by
-# tests/check_export.py (Python's json and plain parsing): the stacks add up
+# `callscope export --to folded|speedscope|pprof|chrome-trace` read back by
+# tests/check_export.py (Python's json and plain parsing; pprof through
+# `protoc --decode`, Google's decoder): the stacks add up
 # to the root's inclusive value and, per function, to the generator's own
 # flat exclusive values (gen-v4db --answers) or to the flat report's (corpus
 # HPCToolkit v4, Cube, .rpd and Nsight files); speedscope's document agrees
@@ -24,6 +25,7 @@ fail() {
 	status=1
 }
 check="$py $top_srcdir/tests/check_export.py $cs"
+export TMPDIR="$tmp"
 
 "$gen" -o "$tmp/g1" --seed 3 --contexts 400 --threads 2 --ranks 2 \
 	--answers "$tmp/g1.json" >/dev/null || exit 1
@@ -73,8 +75,8 @@ expect() { # CODE TEXT ARGS...
 	[ "$(wc -l <"$tmp/e")" -eq 1 ] || fail "export $*: not one line: $(cat "$tmp/e")"
 	[ -s "$tmp/o" ] && fail "export $*: wrote to stdout"
 }
-expect 1 "--to takes folded, speedscope, chrome-trace" "$tmp/g1" --to svg
-expect 1 "--to folded, speedscope, chrome-trace is needed" "$tmp/g1"
+expect 1 "--to takes folded, speedscope, chrome-trace, pprof" "$tmp/g1" --to svg
+expect 1 "--to folded, speedscope, chrome-trace, pprof is needed" "$tmp/g1"
 expect 2 "split into stacks" "$tmp/ns/rank0.sqlite" --to folded \
 	--metric 'Duration (ns):Mean'
 expect 2 "split into stacks" "$tmp/ns/rank0.sqlite" --to speedscope \

@@ -58,7 +58,8 @@ static const struct {
 	 "check   BASE NEW [--metric M] [--threshold PCT] [--min-share PCT]\n"
 	 "                     [--format text|json|markdown|junit]"},
 	{"export", cmd_export,
-	 "export  DB... --to folded|speedscope|chrome-trace [-o FILE] "
+	 "export  DB... --to folded|speedscope|pprof|chrome-trace [-o FILE]\n"
+	 "                     "
 	 "[--metric NAME]..."},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},

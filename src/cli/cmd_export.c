@@ -1,5 +1,5 @@
-/* cmd_export: `callscope export DB... --to folded|speedscope|chrome-trace
- * [-o FILE] [--metric NAME]...`: the database in a format other tools
+/* cmd_export: `callscope export DB... --to
+ * folded|speedscope|pprof|chrome-trace [-o FILE] [--metric NAME]...`: the database in a format other tools
  * read (src/present/export.h): flame-graph stacks of the chosen metrics
  * (the first inclusive time column by default, as the viewer sorts) or
  * every trace line for Perfetto.  A stack export says on stderr which

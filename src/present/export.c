@@ -21,6 +21,7 @@ static const char *const kind_names[] = {
 	[EXPORT_FOLDED] = "folded",
 	[EXPORT_SPEEDSCOPE] = "speedscope",
 	[EXPORT_CHROME_TRACE] = "chrome-trace",
+	[EXPORT_PPROF] = "pprof",
 };
 
 bool export_kind_parse(const char *name, enum export_kind *out)
@@ -40,7 +41,7 @@ const char *export_kind_name(enum export_kind kind)
 
 const char *export_kind_list(void)
 {
-	return "folded, speedscope, chrome-trace";
+	return "folded, speedscope, chrome-trace, pprof";
 }
 
 bool export_kind_is_stacks(enum export_kind kind)
@@ -301,6 +302,8 @@ enum status export_write(const struct model *m, enum export_kind kind,
 	enum status st;
 	if (kind == EXPORT_CHROME_TRACE)
 		st = export_chrome_trace(m, out, err);
+	else if (kind == EXPORT_PPROF)
+		st = export_pprof(m, columns, n_columns, out, negative, err);
 	else if (kind == EXPORT_SPEEDSCOPE)
 		st = write_speedscope(m, columns, n_columns, out, negative,
 				      err);

@@ -6,7 +6,9 @@
  *   speedscope   speedscope's JSON file format, one sampled profile per
  *                metric;
  *   chrome-trace the Trace Event JSON that Perfetto and chrome://tracing
- *                load: every trace line a thread (export_chrome.c).
+ *                load: every trace line a thread (export_chrome.c);
+ *   pprof        pprof's gzipped profile.proto, one sample type per
+ *                metric (export_pprof.c).
  * Stack values are export_stacks' self values as integers: times in
  * nanoseconds, bytes in bytes, counts as they are, other numbers times
  * the power of ten that gives their total nine digits (export_scale says
@@ -26,12 +28,13 @@ enum export_kind {
 	EXPORT_FOLDED,
 	EXPORT_SPEEDSCOPE,
 	EXPORT_CHROME_TRACE,
+	EXPORT_PPROF,
 };
 
-/* "folded", "speedscope", "chrome-trace". */
+/* "folded", "speedscope", "chrome-trace", "pprof". */
 bool export_kind_parse(const char *name, enum export_kind *out);
 const char *export_kind_name(enum export_kind kind);
-/* "folded, speedscope, chrome-trace", for messages. */
+/* "folded, speedscope, chrome-trace, pprof", for messages. */
 const char *export_kind_list(void);
 
 /* Whether `kind` writes stacks of metric values (then it needs columns
@@ -52,6 +55,11 @@ double export_scale(const struct model *m, uint32_t column, const char **unit);
 enum status export_write(const struct model *m, enum export_kind kind,
 			 const uint32_t *columns, size_t n_columns, FILE *out,
 			 double *negative, struct error *err);
+
+/* export_pprof.c: the stacks of `columns` as a gzipped pprof profile. */
+enum status export_pprof(const struct model *m, const uint32_t *columns,
+			 size_t n_columns, FILE *out, double *negative,
+			 struct error *err);
 
 /* export_chrome.c */
 enum status export_chrome_trace(const struct model *m, FILE *out,
