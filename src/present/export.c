@@ -128,36 +128,12 @@ struct speedscope {
 	FILE *out;
 	size_t column; /* which of the walk's values */
 	double factor;
-	uint32_t *frame_of_fn;   /* per model function, or MODEL_NONE */
-	uint32_t *frame_of_name; /* per string, or MODEL_NONE */
-	uint32_t *frame_node;    /* per frame: a node standing for it */
-	size_t n_frames, cap_frames;
+	struct export_frames frames;
 	long long *weights;
 	size_t n_weights, cap_weights;
 	long long total;
 	double *negative; /* the walk's, n_columns */
 };
-
-/* The frame index of `node`: one per function record, else per name. */
-static uint32_t frame_index(struct speedscope *s, uint32_t node)
-{
-	const struct model_node *n = &s->m->nodes[node];
-	uint32_t *slot = NULL;
-	if (n->function != MODEL_NONE && n->function < s->m->n_functions)
-		slot = &s->frame_of_fn[n->function];
-	else if (n->name != 0 && n->name < s->m->n_strings && node != 0)
-		slot = &s->frame_of_name[n->name];
-	if (slot && *slot != MODEL_NONE)
-		return *slot;
-	if (s->n_frames >= UINT32_MAX - 1 ||
-	    !array_grow((void **)&s->frame_node, &s->cap_frames,
-			s->n_frames + 1, sizeof *s->frame_node))
-		return MODEL_NONE;
-	s->frame_node[s->n_frames] = node;
-	if (slot)
-		*slot = (uint32_t)s->n_frames;
-	return (uint32_t)s->n_frames++;
-}
 
 static bool emit_speedscope(void *ctx, const uint32_t *frames, size_t n,
 			    const double *values)
@@ -171,7 +147,7 @@ static bool emit_speedscope(void *ctx, const uint32_t *frames, size_t n,
 		return false;
 	fputs(s->n_weights ? ",\n[" : "\n[", s->out);
 	for (size_t i = 0; i < n; i++) {
-		uint32_t f = frame_index(s, frames[i]);
+		uint32_t f = export_frames_index(&s->frames, frames[i]);
 		if (f == MODEL_NONE)
 			return false;
 		fprintf(s->out, i ? ",%u" : "%u", f);
@@ -255,14 +231,10 @@ static enum status write_speedscope(const struct model *m,
 	struct speedscope s = {.m = m, .out = out};
 	enum status st = STATUS_OK;
 	s.negative = calloc(n_columns + 1, sizeof *s.negative);
-	s.frame_of_fn = malloc((m->n_functions + 1) * sizeof *s.frame_of_fn);
-	s.frame_of_name = malloc((m->n_strings + 1) * sizeof *s.frame_of_name);
-	if (!s.frame_of_fn || !s.frame_of_name || !s.negative) {
+	if (!export_frames_init(&s.frames, m) || !s.negative) {
 		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
 		goto out;
 	}
-	memset(s.frame_of_fn, 0xff, (m->n_functions + 1) * sizeof *s.frame_of_fn);
-	memset(s.frame_of_name, 0xff, (m->n_strings + 1) * sizeof *s.frame_of_name);
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	      "\"exporter\":\"callscope " PACKAGE_VERSION "\",\"name\":",
 	      out);
@@ -277,9 +249,9 @@ static enum status write_speedscope(const struct model *m,
 	if (st != STATUS_OK)
 		goto out;
 	fputs("],\n\"shared\":{\"frames\":[", out);
-	for (size_t f = 0; f < s.n_frames; f++) {
+	for (size_t f = 0; f < s.frames.n; f++) {
 		fputs(f ? ",\n" : "\n", out);
-		if (!put_frame(out, m, s.frame_node[f])) {
+		if (!put_frame(out, m, s.frames.node[f])) {
 			st = error_set(err, STATUS_NOMEM, m->path,
 				       "out of memory");
 			goto out;
@@ -287,10 +259,8 @@ static enum status write_speedscope(const struct model *m,
 	}
 	fputs("]}}\n", out);
 out:
-	free(s.frame_of_fn);
-	free(s.frame_of_name);
+	export_frames_free(&s.frames);
 	free(s.negative);
-	free(s.frame_node);
 	free(s.weights);
 	return st;
 }

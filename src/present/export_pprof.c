@@ -31,9 +31,7 @@ struct pprof {
 	size_t n_strings, cap_strings;
 	uint32_t *string_of; /* per model string handle, 0: not yet */
 	/* frames: one location and one function each */
-	uint32_t *frame_of_fn, *frame_of_name; /* MODEL_NONE: not yet */
-	uint32_t *frame_node;
-	size_t n_frames, cap_frames;
+	struct export_frames frames;
 	uint32_t *mapping_of; /* per module string handle, 0: none yet */
 	uint32_t *mapping_name; /* per mapping: its string index */
 	size_t n_mappings, cap_mappings;
@@ -85,27 +83,6 @@ static uint32_t mapping_for(struct pprof *p, uint32_t module)
 	return p->mapping_of[module] = (uint32_t)p->n_mappings;
 }
 
-/* The location id (frame index + 1) of `node`; 0 when out of memory. */
-static uint64_t location_of(struct pprof *p, uint32_t node)
-{
-	const struct model_node *n = &p->m->nodes[node];
-	uint32_t *slot = NULL;
-	if (n->function != MODEL_NONE && n->function < p->m->n_functions)
-		slot = &p->frame_of_fn[n->function];
-	else if (n->name != 0 && n->name < p->m->n_strings && node != 0)
-		slot = &p->frame_of_name[n->name];
-	if (slot && *slot != MODEL_NONE)
-		return (uint64_t)*slot + 1;
-	if (p->n_frames >= UINT32_MAX - 1 ||
-	    !array_grow((void **)&p->frame_node, &p->cap_frames,
-			p->n_frames + 1, sizeof *p->frame_node))
-		return 0;
-	p->frame_node[p->n_frames] = node;
-	if (slot)
-		*slot = (uint32_t)p->n_frames;
-	return ++p->n_frames;
-}
-
 static bool emit_sample(void *ctx, const uint32_t *frames, size_t n,
 			const double *values)
 {
@@ -129,10 +106,10 @@ static bool emit_sample(void *ctx, const uint32_t *frames, size_t n,
 		return false;
 	p->loc_start[p->n_samples] = p->n_locs;
 	for (size_t i = n; i-- > 0;) { /* innermost first */
-		uint64_t id = location_of(p, frames[i]);
-		if (!id)
+		uint32_t f = export_frames_index(&p->frames, frames[i]);
+		if (f == MODEL_NONE)
 			return false;
-		p->locs[p->n_locs++] = id;
+		p->locs[p->n_locs++] = (uint64_t)f + 1; /* ids from 1 */
 	}
 	p->n_values += p->n_columns;
 	p->loc_start[++p->n_samples] = p->n_locs;
@@ -161,7 +138,7 @@ static void parts_free(struct packed_parts *q)
 
 static bool parts_alloc(struct packed_parts *q, const struct pprof *p)
 {
-	size_t nt = p->n_columns, ns = p->n_samples, nf = p->n_frames,
+	size_t nt = p->n_columns, ns = p->n_samples, nf = p->frames.n,
 	       nm = p->n_mappings;
 	q->types = calloc(nt + 1, sizeof *q->types);
 	q->type_ptrs = calloc(nt + 1, sizeof *q->type_ptrs);
@@ -184,7 +161,7 @@ static bool parts_alloc(struct packed_parts *q, const struct pprof *p)
 /* The load module of frame `i` (its function record's, else its node's). */
 static uint32_t frame_module(const struct pprof *p, size_t i)
 {
-	const struct model_node *n = &p->m->nodes[p->frame_node[i]];
+	const struct model_node *n = &p->m->nodes[p->frames.node[i]];
 	if (n->function != MODEL_NONE && n->function < p->m->n_functions &&
 	    p->m->functions[n->function].module)
 		return p->m->functions[n->function].module;
@@ -195,7 +172,7 @@ static uint32_t frame_module(const struct pprof *p, size_t i)
 static bool fill_frame(struct pprof *p, struct packed_parts *q, size_t i)
 {
 	const struct model *m = p->m;
-	uint32_t node = p->frame_node[i];
+	uint32_t node = p->frames.node[i];
 	const struct model_node *n = &m->nodes[node];
 	uint32_t file = n->file, line = n->line;
 	if (n->function != MODEL_NONE && n->function < m->n_functions) {
@@ -254,7 +231,7 @@ static bool fill_types(struct pprof *p, struct packed_parts *q,
 
 static bool fill_rest(struct pprof *p, struct packed_parts *q)
 {
-	for (size_t i = 0; i < p->n_frames; i++)
+	for (size_t i = 0; i < p->frames.n; i++)
 		if (!fill_frame(p, q, i))
 			return false;
 	for (size_t i = 0; i < p->n_mappings; i++) {
@@ -321,9 +298,9 @@ static enum status pack_and_write(struct pprof *p, struct packed_parts *q,
 	prof.sample_type = q->type_ptrs;
 	prof.n_sample = p->n_samples;
 	prof.sample = q->sample_ptrs;
-	prof.n_location = p->n_frames;
+	prof.n_location = p->frames.n;
 	prof.location = q->location_ptrs;
-	prof.n_function = p->n_frames;
+	prof.n_function = p->frames.n;
 	prof.function = q->function_ptrs;
 	prof.n_mapping = p->n_mappings;
 	prof.mapping = q->mapping_ptrs;
@@ -347,19 +324,12 @@ static bool pprof_init(struct pprof *p, const struct model *m,
 	p->factor = calloc(n_columns + 1, sizeof *p->factor);
 	p->string_of = calloc((size_t)m->n_strings + 1, sizeof *p->string_of);
 	p->mapping_of = calloc((size_t)m->n_strings + 1, sizeof *p->mapping_of);
-	p->frame_of_fn = malloc(((size_t)m->n_functions + 1) *
-				sizeof *p->frame_of_fn);
-	p->frame_of_name = malloc(((size_t)m->n_strings + 1) *
-				  sizeof *p->frame_of_name);
 	p->strings = calloc(1, sizeof *p->strings);
-	if (!p->factor || !p->string_of || !p->mapping_of || !p->frame_of_fn ||
-	    !p->frame_of_name || !p->strings || !(p->strings[0] = strdup("")))
+	if (!export_frames_init(&p->frames, m) || !p->factor ||
+	    !p->string_of || !p->mapping_of || !p->strings ||
+	    !(p->strings[0] = strdup("")))
 		return false;
 	p->n_strings = p->cap_strings = 1;
-	memset(p->frame_of_fn, 0xff,
-	       ((size_t)m->n_functions + 1) * sizeof *p->frame_of_fn);
-	memset(p->frame_of_name, 0xff,
-	       ((size_t)m->n_strings + 1) * sizeof *p->frame_of_name);
 	return true;
 }
 
@@ -371,9 +341,7 @@ static void pprof_free(struct pprof *p)
 	free(p->factor);
 	free(p->string_of);
 	free(p->mapping_of);
-	free(p->frame_of_fn);
-	free(p->frame_of_name);
-	free(p->frame_node);
+	export_frames_free(&p->frames);
 	free(p->mapping_name);
 	free(p->locs);
 	free(p->loc_start);
@@ -401,7 +369,7 @@ enum status export_pprof(const struct model *m, const uint32_t *columns,
 		goto out;
 	st = STATUS_NOMEM;
 	/* the mappings first: parts_alloc counts them */
-	for (size_t i = 0; i < p.n_frames; i++)
+	for (size_t i = 0; i < p.frames.n; i++)
 		if (frame_module(&p, i) && !mapping_for(&p, frame_module(&p, i)))
 			goto out;
 	if (!parts_alloc(&q, &p) || !fill_types(&p, &q, columns) ||

@@ -49,6 +49,46 @@ char *export_frame_name(const struct model *m, uint32_t node)
 	return model_node_short_label(m, node);
 }
 
+bool export_frames_init(struct export_frames *f, const struct model *m)
+{
+	size_t nf = (size_t)m->n_functions + 1, ns = (size_t)m->n_strings + 1;
+	*f = (struct export_frames){.m = m};
+	f->of_function = malloc(nf * sizeof *f->of_function);
+	f->of_name = malloc(ns * sizeof *f->of_name);
+	if (!f->of_function || !f->of_name)
+		return false;
+	memset(f->of_function, 0xff, nf * sizeof *f->of_function);
+	memset(f->of_name, 0xff, ns * sizeof *f->of_name);
+	return true;
+}
+
+uint32_t export_frames_index(struct export_frames *f, uint32_t node)
+{
+	const struct model_node *n = &f->m->nodes[node];
+	uint32_t *slot = NULL;
+	if (n->function != MODEL_NONE && n->function < f->m->n_functions)
+		slot = &f->of_function[n->function];
+	else if (n->name != 0 && n->name < f->m->n_strings && node != 0)
+		slot = &f->of_name[n->name];
+	if (slot && *slot != MODEL_NONE)
+		return *slot;
+	if (f->n >= UINT32_MAX - 1 ||
+	    !array_grow((void **)&f->node, &f->cap, f->n + 1, sizeof *f->node))
+		return MODEL_NONE;
+	f->node[f->n] = node;
+	if (slot)
+		*slot = (uint32_t)f->n;
+	return (uint32_t)f->n++;
+}
+
+void export_frames_free(struct export_frames *f)
+{
+	free(f->of_function);
+	free(f->of_name);
+	free(f->node);
+	*f = (struct export_frames){0};
+}
+
 struct walk {
 	const struct model *m;
 	const uint32_t *columns;

@@ -49,6 +49,24 @@ enum status export_stacks_walk(const struct model *m, const uint32_t *columns,
 			       size_t n_columns, export_stack_fn emit,
 			       void *ctx, double *negative, struct error *err);
 
+/* The frames of an export as a table (speedscope's shared frames,
+ * pprof's locations): one entry per frame identity, a function record,
+ * else a name, else the node itself. */
+struct export_frames {
+	const struct model *m;
+	uint32_t *of_function; /* per model function, MODEL_NONE: not yet */
+	uint32_t *of_name;     /* per model string, MODEL_NONE: not yet */
+	uint32_t *node;        /* per entry: a node standing for it */
+	size_t n, cap;
+};
+
+/* False when out of memory (export_frames_free then). */
+bool export_frames_init(struct export_frames *f, const struct model *m);
+/* The entry of frame `node`, added when new; MODEL_NONE when out of
+ * memory. */
+uint32_t export_frames_index(struct export_frames *f, uint32_t node);
+void export_frames_free(struct export_frames *f);
+
 /* The name a frame has in an export: a function, kernel or region name,
  * else the node's short label ("loop at x.c:3", "<unknown function>").
  * Heap string (not sanitized), NULL when out of memory. */

@@ -87,6 +87,14 @@ bool view_node_get(const struct view *v, uint32_t node,
  * ("<unknown module>", "<unknown file>" when empty).  Not sanitized. */
 char *view_node_label(const struct view *v, uint32_t node);
 
+/* The label as narrow displays show it (the tree pane, the flame graph):
+ * lines, loops, instructions and addresses with file and module paths
+ * cut to their last component ("loop at solver.cpp:120"), the flat view's
+ * module and file rows by their base name (the detail line has the
+ * path), any other row as view_node_label.  Heap string (NULL when out of
+ * memory), not sanitized. */
+char *view_node_short_label(const struct view *v, uint32_t node);
+
 /* Hot path from `start`: repeatedly take the child with the largest value
  * of `column` (ties: lower output id, then lower row id) while that value
  * is >= threshold_pct / 100 * the current row's value (an absent current
