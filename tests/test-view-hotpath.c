@@ -14,40 +14,8 @@
 #include "views/view.h"
 #include "view_fixture.h"
 
-/* A model from a parent list and inclusive values (< 0: absent); the
- * context id of node i is ctx[i - 1]. */
-static struct model *build(const uint32_t *parent, const double *incl,
-			   const uint32_t *ctx, uint32_t n, double root,
-			   bool values)
-{
-	struct model_builder *b = model_builder_new("fixture", "hot.db");
-	struct error err = {0};
-	fx_add_columns(b);
-	struct fx_values *fv = fx_values_new(1000);
-	if (root >= 0)
-		fx_set(fv, 0, 0, root);
-	for (uint32_t i = 0; i < n; i++) {
-		char name[16];
-		int len = snprintf(name, sizeof(name), "n%u", (unsigned)i);
-		struct model_node nd = {
-			.ctx_id = ctx ? ctx[i] : i + 1,
-			.kind = NODE_FUNCTION,
-			.function = MODEL_NONE,
-			.name = model_builder_intern(b, name, (size_t)len),
-		};
-		assert_int_equal(model_builder_add_node(b, parent[i], &nd),
-				 i + 1);
-		if (incl[i] >= 0)
-			fx_set(fv, nd.ctx_id, 0, incl[i]);
-	}
-	if (values)
-		model_builder_set_values(b, &fx_value_ops, fv);
-	else
-		fx_close(fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	assert_non_null(m);
-	return m;
-}
+/* A model from a parent list and inclusive values (view_fixture.h). */
+#define build fx_parent_model
 
 static void expect_path(struct view *v, uint32_t start, uint32_t col,
 			double pct, const uint32_t *want, size_t n_want)

@@ -340,4 +340,46 @@ static inline uint32_t fx_frame_above(const struct model *m, uint32_t node)
 	return MODEL_NONE;
 }
 
+#ifdef cmocka_unit_test /* the tests only: it asserts */
+/* A model of functions "n0", "n1", ... from a parent list (node i + 1's
+ * parent is parent[i]) and inclusive values of column 0 (< 0: absent;
+ * `root` the root's); the context id of node i + 1 is ctx[i] (NULL:
+ * i + 1).  Without `values` the model has no value provider.  Uses
+ * cmocka's asserts. */
+static inline struct model *fx_parent_model(const uint32_t *parent, const double *incl,
+			   const uint32_t *ctx, uint32_t n, double root,
+			   bool values)
+{
+	struct model_builder *b = model_builder_new("fixture", "parents.db");
+	struct error err = {0};
+	fx_add_columns(b);
+	struct fx_values *fv = fx_values_new(1000);
+	if (root >= 0)
+		fx_set(fv, 0, 0, root);
+	for (uint32_t i = 0; i < n; i++) {
+		char name[16];
+		int len = snprintf(name, sizeof(name), "n%u", (unsigned)i);
+		struct model_node nd = {
+			.ctx_id = ctx ? ctx[i] : i + 1,
+			.kind = NODE_FUNCTION,
+			.function = MODEL_NONE,
+			.name = model_builder_intern(b, name, (size_t)len),
+		};
+		assert_int_equal(model_builder_add_node(b, parent[i], &nd),
+				 i + 1);
+		if (incl[i] >= 0)
+			fx_set(fv, nd.ctx_id, 0, incl[i]);
+	}
+	if (values)
+		model_builder_set_values(b, &fx_value_ops, fv);
+	else
+		fx_close(fv);
+	struct model *m = fx_need(model_builder_finish(b, &err));
+	assert_non_null(m);
+	return m;
+}
+
+
+#endif /* cmocka_unit_test */
+
 #endif

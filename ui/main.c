@@ -19,6 +19,7 @@
 #include "net/http.h"
 #include "core/temp_dirs.h"
 #include "core/sanitize.h"
+#include "demo.h"
 #include "uninstalled.h"
 
 static void usage(FILE *out)
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	bool demo = optind == argc;
-	const char *db = demo ? uninstalled_demo() : argv[optind];
+	const char *db = demo ? demo_database() : argv[optind];
 	if (!db) {
 		fputs("callscope: no database given and no demo database "
 		      "found; run `make demo` or give a database path\n",

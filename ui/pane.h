@@ -203,6 +203,7 @@ extern const struct pane_ops pane_threads_ops;
 extern const struct pane_ops pane_source_ops;
 extern const struct pane_ops pane_listing_ops;
 extern const struct pane_ops pane_summary_ops;
+extern const struct pane_ops pane_flame_ops;
 extern const struct pane_ops pane_columns_ops;
 extern const struct pane_ops pane_help_ops;
 extern const struct pane_ops pane_trace_ops;

@@ -454,22 +454,9 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 				 selected ? base : theme_attr(THEME_ROLE_MARKER),
 				 marker, true);
 	}
-	char *label = NULL;
-	struct view_node vn;
-	bool got = view_node_get(env->view, row->node, &vn);
-	if (got && (vn.kind == NODE_LINE || vn.kind == NODE_LOOP ||
-		    vn.kind == NODE_INSTRUCTION || vn.kind == NODE_ADDRESS))
-		label = model_node_short_label(env->model, vn.model_node);
-	else
-		label = view_node_label(env->view, row->node);
-	if (label && got &&
-	    (vn.kind == VIEW_ROW_MODULE || vn.kind == VIEW_ROW_FILE)) {
-		/* flat view: the module's or file's base name, as hpcviewer
-		 * and perf report show them (the detail line has the path) */
-		const char *slash = strrchr(label, '/');
-		if (slash && slash[1])
-			memmove(label, slash + 1, strlen(slash + 1) + 1);
-	}
+	/* flat view: the module's or file's base name, as hpcviewer and
+	 * perf report show them (the detail line has the path) */
+	char *label = view_node_short_label(env->view, row->node);
 	attr_t la = selected ? base
 		    : row->match ? theme_attr(THEME_ROLE_SEARCH_MATCH)
 				 : theme_attr(THEME_ROLE_TREE);

@@ -8,6 +8,7 @@
 const struct pane_ops *const pane_registry[] = {
 	&pane_tree_ops,    &pane_threads_ops, &pane_trace_ops,
 	&pane_plot_ops,    &pane_source_ops,  &pane_listing_ops,
-	&pane_summary_ops, &pane_columns_ops, &pane_help_ops,
+	&pane_summary_ops, &pane_flame_ops,   &pane_columns_ops,
+	&pane_help_ops,
 	NULL,
 };

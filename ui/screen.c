@@ -535,9 +535,10 @@ int screen_text_width(const char *text)
 	return width;
 }
 
-/* screen_text in window `win`. */
+/* screen_text in window `win`; a colour pair `pair` above 0 is set
+ * beside `attr` (pairs past 255, which attr_t cannot hold). */
 static int window_text(WINDOW *win, int y, int x, int width, attr_t attr,
-		       const char *text, bool pad)
+		       short pair, const char *text, bool pad)
 {
 	if (width <= 0)
 		return 0;
@@ -547,7 +548,10 @@ static int window_text(WINDOW *win, int y, int x, int width, attr_t attr,
 	attr_t old_attr;
 	short old_pair;
 	wattr_get(win, &old_attr, &old_pair, NULL);
-	wattrset(win, attr);
+	if (pair > 0)
+		wattr_set(win, attr, pair, NULL);
+	else
+		wattrset(win, attr);
 	wmove(win, y, x);
 	if (w) {
 		int total = wide_width(w, n);
@@ -577,7 +581,13 @@ static int window_text(WINDOW *win, int y, int x, int width, attr_t attr,
 int screen_text(int y, int x, int width, attr_t attr, const char *text,
 		bool pad)
 {
-	return window_text(stdscr, y, x, width, attr, text, pad);
+	return window_text(stdscr, y, x, width, attr, 0, text, pad);
+}
+
+int screen_text_pair(int y, int x, int width, attr_t attr, short pair,
+		     const char *text, bool pad)
+{
+	return window_text(stdscr, y, x, width, attr, pair, text, pad);
 }
 
 /* The note line: a window of its own over the bottom line, refreshed
@@ -600,7 +610,7 @@ void screen_note(attr_t attr, const char *text)
 		note_win = newwin(1, COLS, LINES - 1, 0);
 	if (!note_win)
 		return;
-	window_text(note_win, 0, 0, COLS, attr, text, true);
+	window_text(note_win, 0, 0, COLS, attr, 0, text, true);
 	wnoutrefresh(note_win);
 	doupdate();
 }

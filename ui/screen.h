@@ -73,6 +73,11 @@ const struct screen_glyphs *screen_glyphs(void);
 int screen_text(int y, int x, int width, attr_t attr, const char *text,
 		bool pad);
 
+/* The same in colour pair `pair` (any pair the terminal has, past the
+ * 255 that `attr` can carry). */
+int screen_text_pair(int y, int x, int width, attr_t attr, short pair,
+		     const char *text, bool pad);
+
 /* Same, right-aligned in `width`. */
 int screen_text_right(int y, int x, int width, attr_t attr, const char *text);
 

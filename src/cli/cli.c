@@ -22,6 +22,7 @@ int cmd_stats(struct session *s, int argc, char **argv);
 int cmd_diff(struct session *s, int argc, char **argv);
 int cmd_check(struct session *s, int argc, char **argv);
 int cmd_compare(struct session *s, int argc, char **argv);
+int cmd_export(struct session *s, int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -66,6 +67,10 @@ static const struct {
 	 "\n"
 	 "                     [--model [--measure "
 	 "mean|median|minimum|maximum]]"},
+	{"export", cmd_export,
+	 "export  DB... --to folded|speedscope|pprof|chrome-trace [-o FILE]\n"
+	 "                     "
+	 "[--metric NAME]..."},
 	{"fetch", cmd_fetch, "fetch   URL [-o DIR]"},
 	{"cache", cmd_cache, "cache   list [--format text|json] | clear | dir"},
 	{"formats", cmd_formats, "formats [--format text|json]"},

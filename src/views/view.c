@@ -175,6 +175,23 @@ char *view_node_label(const struct view *v, uint32_t node)
 	return v->ops->label(v, node);
 }
 
+char *view_node_short_label(const struct view *v, uint32_t node)
+{
+	struct view_node vn;
+	bool got = view_node_get(v, node, &vn);
+	if (got && (vn.kind == NODE_LINE || vn.kind == NODE_LOOP ||
+		    vn.kind == NODE_INSTRUCTION || vn.kind == NODE_ADDRESS))
+		return model_node_short_label(v->m, vn.model_node);
+	char *label = view_node_label(v, node);
+	if (label && got &&
+	    (vn.kind == VIEW_ROW_MODULE || vn.kind == VIEW_ROW_FILE)) {
+		const char *slash = strrchr(label, '/');
+		if (slash && slash[1])
+			memmove(label, slash + 1, strlen(slash + 1) + 1);
+	}
+	return label;
+}
+
 bool view_value(struct view *v, uint32_t node, uint32_t column, double *out)
 {
 	if (!v || column >= v->m->n_columns || !v->ops->exists(v, node))

@@ -87,6 +87,14 @@ bool view_node_get(const struct view *v, uint32_t node,
  * ("<unknown module>", "<unknown file>" when empty).  Not sanitized. */
 char *view_node_label(const struct view *v, uint32_t node);
 
+/* The label as narrow displays show it (the tree pane, the flame graph):
+ * lines, loops, instructions and addresses with file and module paths
+ * cut to their last component ("loop at solver.cpp:120"), the flat view's
+ * module and file rows by their base name (the detail line has the
+ * path), any other row as view_node_label.  Heap string (NULL when out of
+ * memory), not sanitized. */
+char *view_node_short_label(const struct view *v, uint32_t node);
+
 /* Hot path from `start`: repeatedly take the child with the largest value
  * of `column` (ties: lower output id, then lower row id) while that value
  * is >= threshold_pct / 100 * the current row's value (an absent current
@@ -112,6 +120,13 @@ struct view_hot_stop {
 };
 enum status view_hotpath_stop(struct view *v, uint32_t node, uint32_t column,
 			      struct view_hot_stop *out, struct error *err);
+
+/* Whether column `column`'s values add up over contexts: its standard
+ * formula is linear in statistics that are sums (a Sum, a difference of
+ * sums), so that a tree's values split into parts that add up to the
+ * total (a flame graph's widths, an export's samples).  False for a
+ * mean, a minimum, a maximum, a ratio or a standard deviation. */
+bool view_column_adds_up(const struct model *m, uint32_t column);
 
 /* Whether column `column` is a time summed over contexts (a Sum whose
  * metric name says time: "time", "CPUTIME", "WALLCLOCK", a "(sec)", "(us)"

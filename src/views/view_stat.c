@@ -167,6 +167,14 @@ enum view_rule view_column_rule(const struct model *m, uint32_t column)
 	return VIEW_RULE_LEAVES;
 }
 
+bool view_column_adds_up(const struct model *m, uint32_t column)
+{
+	if (column >= m->n_columns)
+		return false;
+	const struct formula *f = standard_formula(m, column);
+	return !f || shape_of(m, f, 0) == SHAPE_LINEAR;
+}
+
 enum view_rule view_rule_of(struct view *v, uint32_t column)
 {
 	if (!v->rule)

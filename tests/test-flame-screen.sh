@@ -1,0 +1,82 @@
+#!/bin/sh
+# The flame pane (x) in the headless viewer: its title names the column the
+# tree is sorted by, its top box is the selection and its status line gives
+# the box's value as `callscope report` computes it; the first row below
+# the root starts with the child the report lists first; Enter zooms into
+# the selected box and Backspace zooms back; o closes it and selects the
+# box in the tree; Esc closes it; a column that does not add up (a mean) is
+# refused with a message; hostile names reach the screen sanitized.
+# (The layout itself is tests/test-flame.c.)
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+cs="$top_builddir/callscope"
+gen="$top_builddir/tests/gen-v4db"
+py=/usr/bin/python3
+[ -x "$py" ] || exit 77
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
+status=0
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+screen() { # KEYS DB
+	"$cs" --headless --no-config --size 100x30 --keys "$1" "$2"
+}
+"$gen" -o "$tmp/db" --seed 5 --contexts 200 >/dev/null || exit 1
+"$cs" report "$tmp/db" --format json --depth 3 \
+	--metric 'CPUTIME (sec) (I)' >"$tmp/r.json" || exit 1
+# the root's value and the names down the first children, from the report
+"$py" - "$tmp/r.json" >"$tmp/want" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+nodes = d['nodes']
+print(nodes[0]['values'][0])
+kids = {}
+for n in nodes:
+    kids.setdefault(n['parent'], []).append(n)
+at = nodes[0]
+for _ in range(3):
+    k = kids[at['id']]
+    at = k[0]
+    print(at['name'])
+PY
+root=$(sed -n 1p "$tmp/want")
+first=$(sed -n 2p "$tmp/want")
+second=$(sed -n 3p "$tmp/want")
+
+screen 'x' "$tmp/db" >"$tmp/s1" || fail "x: exit $?"
+grep -q 'Flame graph of CPUTIME (sec) (I)  (Enter zooms' "$tmp/s1" ||
+	fail "x: no title: $(sed -n 3p "$tmp/s1")"
+sed -n 4p "$tmp/s1" | grep -q '^ <program root>' || fail "x: root box: $(sed -n 4p "$tmp/s1")"
+sed -n 5p "$tmp/s1" | grep -q "^ $first" || fail "x: first child '$first': $(sed -n 5p "$tmp/s1")"
+# the status line: the root's value in seconds, 100% of the graph
+shown=$(grep '% of the graph' "$tmp/s1" | sed 's/^ *\([0-9.]*\) s .*/\1/')
+"$py" -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(a - b) > 0.0006 * b)" \
+	"$shown" "$root" || fail "status value $shown, report $root"
+
+screen 'xjj<Enter>' "$tmp/db" >"$tmp/s2"
+grep -q 'Flame graph of CPUTIME (sec) (I), zoomed' "$tmp/s2" || fail "Enter: not zoomed"
+sed -n 4p "$tmp/s2" | grep -q "^ $second" || fail "Enter: top box is not '$second': $(sed -n 4p "$tmp/s2")"
+screen 'xjj<Enter><Backspace>' "$tmp/db" >"$tmp/s3"
+grep -q 'zoomed' "$tmp/s3" && fail "Backspace: still zoomed"
+sed -n 4p "$tmp/s3" | grep -q '^ <program root>' || fail "Backspace: root not back"
+screen 'x<Esc>' "$tmp/db" >"$tmp/s4"
+grep -q 'Flame graph' "$tmp/s4" && fail "Esc: the pane is still open"
+screen 'xjjo' "$tmp/db" >"$tmp/s5"
+grep -q 'Flame graph' "$tmp/s5" && fail "o: the pane is still open"
+grep -q "^Name  $second" "$tmp/s5" || fail "o: the tree's selection is not '$second'"
+
+"$py" "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 50 --ranks 1 \
+	>/dev/null || exit 1
+screen ':sort Duration (ns):Mean (E)<Enter>x' "$tmp/ns/rank0.sqlite" >"$tmp/s6"
+grep -q 'flame: Duration (ns):Mean (E) does not add up' "$tmp/s6" ||
+	fail "a mean: not refused: $(tail -1 "$tmp/s6")"
+
+"$gen" -o "$tmp/h" --seed 4 --contexts 300 --hostile >/dev/null || exit 1
+screen 'xjjj' "$tmp/h" >"$tmp/s7" || fail "hostile: exit $?"
+if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/s7"; then
+	fail "hostile: a control character on the screen"
+fi
+exit $status
