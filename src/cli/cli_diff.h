@@ -5,7 +5,7 @@
 #ifndef CALLSCOPE_CLI_DIFF_H
 #define CALLSCOPE_CLI_DIFF_H
 
-#include "compare/diff_model.h"
+#include "compare/diff_open.h"
 #include "net/session.h"
 
 struct cli_diff {
