@@ -553,16 +553,14 @@ static size_t sibling_index(struct pane_env *env, bool forward)
 	return idx;
 }
 
-static struct reaction tree_action(struct pane_env *env, struct pane *pane,
-				   enum action a)
+/* Moving the selection: rows, pages, the ends, the parent, siblings. */
+static struct reaction tree_move(struct pane_env *env, int rows, enum action a)
 {
-	int rows = rows_of(pane);
 	struct outline *o = env->outline;
 	struct tree_cursor *cur = env->cursor;
 	size_t idx = selected_index(env);
 	size_t page = rows > 2 ? (size_t)rows - 2 : 1;
 	struct outline_row row;
-	struct error err = {0};
 	bool have_row = outline_row_get(o, idx, &row);
 	switch (a) {
 	case ACTION_MOVE_UP:
@@ -598,6 +596,20 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 	case ACTION_NEXT_SIBLING:
 		select_index(env, rows, sibling_index(env, true));
 		return REACTION(HANDLED_REDRAW);
+	default:
+		return REACTION(HANDLED_NO);
+	}
+}
+
+/* Expanding and collapsing rows and subtrees. */
+static struct reaction tree_fold(struct pane_env *env, int rows, enum action a)
+{
+	struct outline *o = env->outline;
+	size_t idx = selected_index(env);
+	struct outline_row row;
+	struct error err = {0};
+	bool have_row = outline_row_get(o, idx, &row);
+	switch (a) {
 	case ACTION_TOGGLE:
 		if (!have_row || !row.has_children)
 			return REACTION(HANDLED_YES);
@@ -632,6 +644,22 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 		if (have_row)
 			outline_collapse_all(o, row.node);
 		return REACTION(HANDLED_REDRAW);
+	default:
+		return REACTION(HANDLED_NO);
+	}
+}
+
+/* What the tree shows: the hot path, zoom, flatten, search matches. */
+static struct reaction tree_focus(struct pane_env *env, int rows,
+				  enum action a)
+{
+	struct outline *o = env->outline;
+	struct tree_cursor *cur = env->cursor;
+	size_t idx = selected_index(env);
+	struct outline_row row;
+	struct error err = {0};
+	bool have_row = outline_row_get(o, idx, &row);
+	switch (a) {
 	case ACTION_HOT_PATH: {
 		uint32_t leaf;
 		if (!have_row || env->cols->sort_column >= env->model->n_columns) {
@@ -701,10 +729,22 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 		return REACTION(HANDLED_REDRAW);
 	}
 	default:
-		break;
+		return REACTION(HANDLED_NO);
 	}
-	error_clear(&err);
-	return model_columns_action(env, a);
+}
+
+static struct reaction tree_action(struct pane_env *env, struct pane *pane,
+				   enum action a)
+{
+	int rows = rows_of(pane);
+	struct reaction r = tree_move(env, rows, a);
+	if (r.flags == HANDLED_NO)
+		r = tree_fold(env, rows, a);
+	if (r.flags == HANDLED_NO)
+		r = tree_focus(env, rows, a);
+	if (r.flags == HANDLED_NO)
+		r = model_columns_action(env, a);
+	return r;
 }
 
 static struct reaction tree_click(struct pane_env *env, struct pane *pane,
