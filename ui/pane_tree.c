@@ -554,14 +554,12 @@ static size_t sibling_index(struct pane_env *env, bool forward)
 }
 
 /* Moving the selection: rows, pages, the ends, the parent, siblings. */
-static struct reaction tree_move(struct pane_env *env, int rows, enum action a)
+static struct reaction tree_move(struct pane_env *env, int rows, enum action a,
+				 size_t idx, struct outline_row row,
+				 bool have_row)
 {
-	struct outline *o = env->outline;
 	struct tree_cursor *cur = env->cursor;
-	size_t idx = selected_index(env);
 	size_t page = rows > 2 ? (size_t)rows - 2 : 1;
-	struct outline_row row;
-	bool have_row = outline_row_get(o, idx, &row);
 	switch (a) {
 	case ACTION_MOVE_UP:
 		select_index(env, rows, idx ? idx - 1 : 0);
@@ -602,13 +600,12 @@ static struct reaction tree_move(struct pane_env *env, int rows, enum action a)
 }
 
 /* Expanding and collapsing rows and subtrees. */
-static struct reaction tree_fold(struct pane_env *env, int rows, enum action a)
+static struct reaction tree_fold(struct pane_env *env, int rows, enum action a,
+				 size_t idx, struct outline_row row,
+				 bool have_row)
 {
 	struct outline *o = env->outline;
-	size_t idx = selected_index(env);
-	struct outline_row row;
 	struct error err = {0};
-	bool have_row = outline_row_get(o, idx, &row);
 	switch (a) {
 	case ACTION_TOGGLE:
 		if (!have_row || !row.has_children)
@@ -651,14 +648,12 @@ static struct reaction tree_fold(struct pane_env *env, int rows, enum action a)
 
 /* What the tree shows: the hot path, zoom, flatten, search matches. */
 static struct reaction tree_focus(struct pane_env *env, int rows,
-				  enum action a)
+				  enum action a, size_t idx,
+				  struct outline_row row, bool have_row)
 {
 	struct outline *o = env->outline;
 	struct tree_cursor *cur = env->cursor;
-	size_t idx = selected_index(env);
-	struct outline_row row;
 	struct error err = {0};
-	bool have_row = outline_row_get(o, idx, &row);
 	switch (a) {
 	case ACTION_HOT_PATH: {
 		uint32_t leaf;
@@ -733,15 +728,20 @@ static struct reaction tree_focus(struct pane_env *env, int rows,
 	}
 }
 
+/* An action on the tree: each part above is handed the selected row
+ * (its index, the row, whether there is one). */
 static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 				   enum action a)
 {
 	int rows = rows_of(pane);
-	struct reaction r = tree_move(env, rows, a);
+	size_t idx = selected_index(env);
+	struct outline_row row;
+	bool have_row = outline_row_get(env->outline, idx, &row);
+	struct reaction r = tree_move(env, rows, a, idx, row, have_row);
 	if (r.flags == HANDLED_NO)
-		r = tree_fold(env, rows, a);
+		r = tree_fold(env, rows, a, idx, row, have_row);
 	if (r.flags == HANDLED_NO)
-		r = tree_focus(env, rows, a);
+		r = tree_focus(env, rows, a, idx, row, have_row);
 	if (r.flags == HANDLED_NO)
 		r = model_columns_action(env, a);
 	return r;
