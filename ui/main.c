@@ -16,6 +16,7 @@
 #include "screen.h"
 #include "cli/cli.h"
 #include "cli/cli_diff.h"
+#include "compare/diff_view.h"
 #include "net/http.h"
 #include "core/temp_dirs.h"
 #include "core/sanitize.h"
@@ -45,8 +46,8 @@ static void usage(FILE *out)
 	      "of two runs\n"
 	      "                    (base, new, delta, delta%% of the base total; "
 	      "[+] new, [-] gone;\n"
-	      "                    sorted by the delta: H follows the biggest "
-	      "regression)\n"
+	      "                    sorted by |delta|; ^ the biggest regression, "
+	      "H along the delta)\n"
 	      "  --list-actions    print the action table (for bind lines)\n"
 	      "  --list-keymaps    print the keymaps bind accepts (from the pane "
 	      "registry)\n",
@@ -253,8 +254,21 @@ static int print_instead(struct session *session, int argc, char **argv,
 	return cli_report(session, &report);
 }
 
-/* `callscope BASE NEW --compare`: the merged tree (the sort column set
- * in `opt`), or NULL after saying why. */
+/* The compare view of `diff` (its runs at `base` and `new`) in `opt`:
+ * sorted by |delta|, the column the hot path follows. */
+static void compare_options(struct ui_options *opt, const struct diff *diff,
+			    const char *base, const char *nw)
+{
+	opt->diff = diff;
+	opt->base_path = base;
+	opt->new_path = nw;
+	opt->sort_column = diff_view_delta_column(diff);
+	opt->has_sort_column = true;
+	opt->sort_magnitude = true;
+}
+
+/* `callscope BASE NEW --compare`: the merged tree (its view set in
+ * `opt`), or NULL after saying why. */
 static struct model *open_compare(struct session *session, char **argv,
 				  struct ui_options *opt)
 {
@@ -268,12 +282,7 @@ static struct model *open_compare(struct session *session, char **argv,
 	if (cli_diff_open(session, "compare", &cd) == CLI_EXIT_OK) {
 		m = cd.model; /* app_run takes it */
 		cd.model = NULL;
-		enum diff_scope sc = diff_has_scope(cd.diff, 0, DIFF_INCLUSIVE)
-					     ? DIFF_INCLUSIVE
-					     : DIFF_EXCLUSIVE;
-		opt->sort_column =
-			diff_model_column(cd.diff, 0, sc, DIFF_ROLE_DELTA);
-		opt->has_sort_column = true;
+		compare_options(opt, cd.diff, cd.base_path, cd.new_path);
 	}
 	cli_diff_close(&cd);
 	return m;
@@ -288,32 +297,56 @@ static struct model *open_run(struct session *session, int argc, char **argv,
 				   (size_t)(argc - optind));
 }
 
-/* The viewer on `m`, then again as long as it asks (`:set kernel-names
- * NAME`: the run opened again, the viewer run on it with the rest of the
- * key script); the exit status. */
+/* The viewer on `m`, then again as long as it asks: `:set kernel-names
+ * NAME` (the run opened again, the viewer run on it with the rest of the
+ * key script), `:compare PATH` (on the merged tree it built); the exit
+ * status. */
 static int run_viewer(struct session *session, int argc, char **argv,
 		      struct model *m, const char *db, bool demo,
 		      struct ui_options *opt)
 {
 	opt->session = session;
+	opt->several = !opt->diff && argc - optind > 1;
 	struct ui_reopen again = {0};
 	snprintf(again.current, sizeof(again.current), "%s",
 		 cli_reader_flag_value("kernel-names")
 			 ? cli_reader_flag_value("kernel-names")
 			 : "demangled");
+	opt->reader_opts = cli_reader_options(&opt->n_reader_opts);
 	int rc = app_run(m, db, demo, opt, &again);
 	static char names[sizeof(again.names)];
-	while (again.names[0] && !screen_quit_signal()) {
-		memcpy(names, again.names, sizeof(names));
-		memcpy(again.current, names, sizeof(names));
-		again.reopened = true;
-		cli_set_reader_flag("kernel-names", names);
-		m = open_run(session, argc, argv, db, demo);
-		if (!m)
-			return CLI_EXIT_DATA;
+	char *base = NULL, *nw = NULL; /* the runs of a `:compare` */
+	while ((again.names[0] || again.compare) && !screen_quit_signal()) {
+		if (again.compare) {
+			free(base);
+			free(nw);
+			base = again.base_path;
+			nw = again.new_path;
+			compare_options(opt, again.diff, base, nw);
+			opt->several = false;
+			m = again.compare;
+			db = base;
+			demo = false;
+		} else {
+			memcpy(names, again.names, sizeof(names));
+			memcpy(again.current, names, sizeof(names));
+			again.reopened = true;
+			cli_set_reader_flag("kernel-names", names);
+			m = open_run(session, argc, argv, db, demo);
+		}
+		if (!m) {
+			rc = CLI_EXIT_DATA;
+			break;
+		}
 		opt->keys = again.keys ? again.keys : "";
+		opt->reader_opts = cli_reader_options(&opt->n_reader_opts);
 		rc = app_run(m, db, demo, opt, &again);
 	}
+	model_free(again.compare); /* built, not shown: the quit signal */
+	free(again.base_path == base ? NULL : again.base_path);
+	free(again.new_path == nw ? NULL : again.new_path);
+	free(base);
+	free(nw);
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include "present/present_derived.h"
 #include "present/present_value.h"
 #include "hotpath.h"
+#include "tree_compare.h"
 
 #define VALUE_WIDTH 9      /* the least a value gets */
 #define VALUE_MAX_WIDTH 20 /* the most: "-123,456,789,012,345" */
@@ -60,9 +61,11 @@ static size_t selected_index(struct pane_env *env)
 	return 0;
 }
 
-/* The tree pane's state: its height at the last draw. */
+/* The tree pane's state: its height at the last draw; compared runs:
+ * the regressions the key walks. */
 struct tree_pane {
 	int rows;
+	struct tree_regressions regressions;
 };
 
 static int rows_of(const struct pane *pane)
@@ -211,14 +214,19 @@ static int layout_columns(struct pane_env *env, int width,
 }
 
 /* V of column C (a model column, or a derived one: a plain number) in
- * at most WIDTH columns, never a cut prefix; counts in FORM or shorter */
+ * at most WIDTH columns, never a cut prefix; counts in FORM or shorter;
+ * compared runs: a delta above 0 signed '+' */
 static void format_value(struct pane_env *env, uint32_t c, double v,
 			 enum present_count_form form, int width, char *buf,
 			 size_t size)
 {
 	struct present_kind k = present_column_kind(env->model, c);
 	k.count_form = form;
-	present_number_fit(k, v, width, PRESENT_DIGITS, buf, size);
+	size_t plus = tree_compare_plus(env, c, v) ? 1 : 0;
+	present_number_fit(k, v, width - (int)plus, PRESENT_DIGITS, buf + plus,
+			   size - plus);
+	if (plus)
+		buf[0] = '+';
 }
 
 static void draw_bar(int y, int x, double frac)
@@ -262,9 +270,15 @@ static void draw_header(struct pane_env *env, struct rect r,
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = cols[i].column;
 		const char *mark = "";
-		if (c == env->cols->sort_column)
+		/* sorted by the absolute values: "±delta I▼" ("|delta| Iv") */
+		const char *bar = "";
+		if (c == env->cols->sort_column) {
 			mark = env->cols->sort_ascending ? (utf8 ? "\xe2\x96\xb2" : "^")
 						   : (utf8 ? "\xe2\x96\xbc" : "v");
+			bar = !env->sort_magnitude ? ""
+			      : utf8		 ? "\xc2\xb1"
+						 : "|";
+		}
 		char *text = NULL;
 		int r_ = -1;
 		if (c < env->model->n_columns) {
@@ -278,7 +292,8 @@ static void draw_header(struct pane_env *env, struct rect r,
 			char *tail = NULL;
 			if (name && asprintf(&tail, "%s%s", sv ? ":" : "",
 					     sv ? variant : "") >= 0) {
-				int room = cols[i].width - 1 - 3;
+				int room = cols[i].width - 1 - 3 -
+					   (utf8 ? 1 : 2) * (*bar != 0);
 				int tail_w = screen_text_width(tail);
 				if (sv && tail_w > room / 2) {
 					/* too narrow for both: the variant
@@ -306,9 +321,9 @@ static void draw_header(struct pane_env *env, struct rect r,
 						name[len] = '\0';
 					}
 				}
-				r_ = asprintf(&text, "%s%s%s %s%s", name,
+				r_ = asprintf(&text, "%s%s%s%s%s %s%s", bar, name,
 					      cut ? screen_glyphs()->ellipsis : "",
-					      tail,
+					      tail, utf8 ? "" : bar,
 					      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
 					      mark);
 			}
@@ -409,7 +424,10 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 		char buf[64];
 		format_value(env, c->column, v, c->form, c->value_width, buf,
 			     sizeof(buf));
-		attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
+		attr_t va = selected ? base
+				     : tree_compare_attr(
+					       env, c->column, v,
+					       theme_attr(THEME_ROLE_VALUE));
 		screen_text_right(y, x, c->value_width, va, buf);
 		x += c->value_width;
 		double total = 0;
@@ -462,6 +480,8 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 		label = model_node_short_label(env->model, vn.model_node);
 	else
 		label = view_node_label(env->view, row->node);
+	if (got)
+		label = tree_compare_label(env, vn.model_node, label);
 	if (label && got &&
 	    (vn.kind == VIEW_ROW_MODULE || vn.kind == VIEW_ROW_FILE)) {
 		/* flat view: the module's or file's base name, as hpcviewer
@@ -734,6 +754,9 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 				   enum action a)
 {
 	int rows = rows_of(pane);
+	if (a == ACTION_NEXT_REGRESSION)
+		return tree_compare_next(
+			env, &((struct tree_pane *)pane->state)->regressions);
 	size_t idx = selected_index(env);
 	struct outline_row row;
 	bool have_row = outline_row_get(env->outline, idx, &row);
@@ -765,6 +788,7 @@ static struct reaction tree_click(struct pane_env *env, struct pane *pane,
 
 static void tree_free(struct pane *pane)
 {
+	tree_regressions_free(&((struct tree_pane *)pane->state)->regressions);
 	free(pane->state);
 	free(pane);
 }
