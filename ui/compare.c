@@ -1,7 +1,7 @@
 /* compare: the viewer's side of comparing two runs.  The compare view's
  * state (the diff its model shows, the runs' paths), and `:compare PATH`:
- * the open run -- the base of the comparison shown, when one is -- and
- * PATH opened and made one merged tree by diff_open_models, as `callscope
+ * the run shown -- the base of the comparison shown, opened again, when
+ * one is -- and PATH made one merged tree by diff_open_models, as `callscope
  * BASE NEW --compare` makes it (cli_diff_open), with what fails said on
  * the status line instead of stderr (the viewer stays as it was); the
  * viewer then runs again on the merged tree (app_run's reopen), sorted by
@@ -69,11 +69,41 @@ static enum status open_run(struct app *app, const char *path,
 	return st;
 }
 
+/* The base of a comparison: the run shown, every part of it read (not
+ * opened again: one run less in memory while the merged tree is built),
+ * or, when a comparison is shown, its base opened again.  *owned is what
+ * the caller frees. */
+static enum status base_run(struct app *app, const char *base,
+			    const struct model **out, struct model **owned,
+			    struct error *err)
+{
+	*owned = NULL;
+	if (app->diff) {
+		enum status st = open_run(app, base, owned, err);
+		*out = *owned;
+		return st;
+	}
+	/* the background build's views read the model in a thread; those
+	 * not shown are let go (built again when asked): a 3M-context run's
+	 * bottom-up and flat views would raise the peak by a third */
+	prebuild_join(app);
+	for (int k = 0; k < 3; k++)
+		if (k != (int)app->current) {
+			outline_free(app->outlines[k]);
+			view_free(app->views[k]);
+			app->outlines[k] = NULL;
+			app->views[k] = NULL;
+		}
+	*out = app->model;
+	return model_load_all_progress(app->model, NULL, NULL, err);
+}
+
 /* The two runs compared, handed to app_run's caller; false with `err`. */
 static bool build(struct app *app, const char *base, const char *nw,
 		  struct error *err)
 {
-	struct model *b = NULL, *n = NULL, *m = NULL;
+	const struct model *b = NULL;
+	struct model *b_owned = NULL, *n = NULL, *m = NULL;
 	struct diff *d = NULL;
 	char *title = NULL;
 	if (asprintf(&title, "%s -> %s", base, nw) < 0)
@@ -83,10 +113,10 @@ static bool build(struct app *app, const char *base, const char *nw,
 		.mark = true,
 		.title = title,
 	};
-	bool ok = title && open_run(app, base, &b, err) == STATUS_OK &&
-		  open_run(app, nw, &n, err) == STATUS_OK &&
+	bool ok = title && open_run(app, nw, &n, err) == STATUS_OK &&
+		  base_run(app, base, &b, &b_owned, err) == STATUS_OK &&
 		  diff_open_models(b, n, &rq, &m, &d, err) == STATUS_OK;
-	model_free(b);
+	model_free(b_owned);
 	model_free(n);
 	free(title);
 	if (!ok) {
