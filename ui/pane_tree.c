@@ -287,7 +287,9 @@ static void draw_header(struct pane_env *env, struct rect r,
 			 * the name is cut first (its end), then the variant,
 			 * the kind and mark stay: "WALLCL…:Mean I" */
 			const struct model_column *mc = &env->model->columns[c];
-			const char *variant = mc->variant ? mc->variant : "";
+			const char *variant = tree_compare_variant(env, c);
+			if (!variant)
+				variant = mc->variant ? mc->variant : "";
 			bool sv = *variant && strcmp(variant, "Sum") != 0;
 			char *name = present_metric_name_shown(env->model, c);
 			char *tail = NULL;

@@ -31,6 +31,16 @@ attr_t tree_compare_attr(const struct pane_env *env, uint32_t c, double v,
 	}
 }
 
+const char *tree_compare_variant(const struct pane_env *env, uint32_t c)
+{
+	size_t k;
+	enum diff_scope scope;
+	enum diff_role role;
+	if (!env->diff || !diff_model_column_of(env->diff, c, &k, &scope, &role))
+		return NULL;
+	return diff_role_name(role);
+}
+
 char *tree_compare_label(const struct pane_env *env, uint32_t node,
 			 char *label)
 {

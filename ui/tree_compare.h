@@ -23,6 +23,11 @@ bool tree_compare_plus(const struct pane_env *env, uint32_t c, double v);
 attr_t tree_compare_attr(const struct pane_env *env, uint32_t c, double v,
 			 attr_t normal);
 
+/* The variant column `c`'s header shows: its role ("base", "new",
+ * "delta", "delta%", "ratio": the model's "delta% of base total" cut to
+ * fit would read "delta…", as the delta does), NULL when none. */
+const char *tree_compare_variant(const struct pane_env *env, uint32_t c);
+
 /* `label` (heap, taken) of top-down model node `node`, with its mark
  * before it when one run only has the node and it lacks it; heap. */
 char *tree_compare_label(const struct pane_env *env, uint32_t node,
