@@ -135,4 +135,6 @@ at 120x30 's' "$tmp/a" "$tmp/b" --compare | sed -n 3p | grep -q ' delta I .*▼'
 at 120x30 'ssssss' "$tmp/a" "$tmp/b" --compare >"$tmp/s6"
 sed -n 3p "$tmp/s6" | grep -q '±delta I▼' || fail "s does not come back to |delta|: $(sed -n 3p "$tmp/s6")"
 status_line "$tmp/s6" | grep -q 'sorted by |' || fail "s says: $(status_line "$tmp/s6")"
+# r: |delta| smallest first (still by magnitude)
+at 120x30 'r' "$tmp/a" "$tmp/b" --compare | sed -n 3p | grep -q '±delta I▲' || fail "r leaves |delta|"
 echo "compare view: screen = CSV, :compare (same view, errors, replace), ^ x3 = truth, s cycle"

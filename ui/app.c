@@ -386,12 +386,12 @@ void app_set_sort(struct app *app, uint32_t column, bool ascending)
 	apply_sort(app, app->current, true);
 }
 
-void app_set_sort_magnitude(struct app *app, uint32_t column)
+void app_set_sort_magnitude(struct app *app, uint32_t column, bool ascending)
 {
 	app->sort_chosen = true;
 	app->sort_magnitude = true;
 	app->cols.sort_column = column;
-	app->cols.sort_ascending = false;
+	app->cols.sort_ascending = ascending;
 	apply_sort(app, app->current, true);
 }
 

@@ -234,7 +234,7 @@ static struct reaction generic_action(void *hub, enum action a)
 			return REACTION(HANDLED_REDRAW);
 		}
 		if (magnitude) {
-			app_set_sort_magnitude(app, app->columns[i]);
+			app_set_sort_magnitude(app, app->columns[i], false);
 		} else {
 			i = i >= total ? 0 : (i + 1) % total;
 			app_set_sort(app, app->columns[i], false);
@@ -248,8 +248,12 @@ static struct reaction generic_action(void *hub, enum action a)
 		return REACTION(HANDLED_REDRAW);
 	}
 	case ACTION_SORT_REVERSE:
-		app_set_sort(app, app->cols.sort_column,
-			     !app->cols.sort_ascending);
+		if (app->sort_magnitude) /* |delta| smallest first */
+			app_set_sort_magnitude(app, app->cols.sort_column,
+					       !app->cols.sort_ascending);
+		else
+			app_set_sort(app, app->cols.sort_column,
+				     !app->cols.sort_ascending);
 		app_message(app, false, "sorted %s",
 			    app->cols.sort_ascending ? "ascending"
 						     : "descending");

@@ -1,6 +1,7 @@
 /* hub: the viewer's core, private to its files (app.c: state, loop and
  * set-up; dispatch.c: actions, keys and the mouse; frame.c: drawing; prompt.c: line prompts; commands.c: ":"
- * commands and the option table; compare.c: `:compare`; input.c: the headless key script and the
+ * commands and the option table; compare.c: `:compare` and the compare
+ * view's state; input.c: the headless key script and the
  * progress note; prebuild.c: the background build).  Panes never include
  * this: they see struct pane_env (pane.h). */
 #ifndef CALLSCOPE_UI_HUB_H
@@ -130,8 +131,9 @@ void app_select(struct app *app, uint32_t node);
 bool app_ensure_view(struct app *app, enum view_kind k);
 void app_switch_view(struct app *app, enum view_kind k);
 void app_set_sort(struct app *app, uint32_t column, bool ascending);
-/* Sort by the absolute value of model column `column`, largest first. */
-void app_set_sort_magnitude(struct app *app, uint32_t column);
+/* Sort by the absolute value of model column `column`, largest first
+ * (smallest first when `ascending`). */
+void app_set_sort_magnitude(struct app *app, uint32_t column, bool ascending);
 /* Per frame, O(1) unless something changed: the severity sort made again
  * when the evaluation point, metric, statistic or definition changed, and
  * its waiting sibling sets sorted when their models arrived. */
