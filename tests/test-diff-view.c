@@ -106,6 +106,7 @@ static void test_degenerate(void **state)
 	assert_int_equal(n, 0);
 	for (uint32_t i = 0; i < d->n_nodes + 2; i++)
 		assert_null(diff_view_mark(d, i));
+	assert_int_equal(diff_view_matched(d), d->n_nodes);
 	assert_int_equal(diff_view_sense(d, MODEL_NONE, 1), DIFF_SENSE_NONE);
 	assert_false(diff_view_signed(d, 1000));
 	model_free(m);
@@ -145,6 +146,8 @@ static void test_senses_and_marks(void **state)
 	/* the model is built unmarked here: the diff still knows */
 	uint32_t fresh = node_named(m, "fresh");
 	assert_string_equal(diff_view_mark(d, fresh), DIFF_MARK_NEW);
+	/* root, main, solve, io: both; old gone; fresh new */
+	assert_int_equal(diff_view_matched(d), 4);
 	model_free(m);
 	model_free(a);
 	model_free(b);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compare/diff_open.h"
+#include "compare/diff_view.h"
 #include "net/session.h"
 #include "open.h"
 
@@ -41,6 +42,13 @@ bool compare_setup(struct app *app, const struct ui_options *opt)
 	if (!app->base_path || !app->new_path)
 		return false;
 	char key[32];
+	/* two runs of other programs: say it, not only with every mark */
+	if (!app->message && diff_view_matched(app->diff) <= 1 &&
+	    app->diff->n_nodes > 1)
+		app_message(app, true,
+			    "no call path matched: every node is new or gone "
+			    "(other programs, or --match function in `callscope "
+			    "diff`)");
 	if (!app->message)
 		app_message(app, false,
 			    "sorted by |delta|: + worse, - better; %s the "

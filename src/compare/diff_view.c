@@ -42,6 +42,14 @@ const char *diff_view_mark(const struct diff *d, uint32_t node)
 	}
 }
 
+uint32_t diff_view_matched(const struct diff *d)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < d->n_nodes; i++)
+		n += d->nodes[i].status == DIFF_BOTH;
+	return n;
+}
+
 uint32_t diff_view_delta_column(const struct diff *d)
 {
 	enum diff_scope s = diff_has_scope(d, 0, DIFF_INCLUSIVE)

@@ -25,6 +25,9 @@ bool diff_view_signed(const struct diff *d, uint32_t c);
  * (DIFF_MARK_NEW, DIFF_MARK_GONE), else NULL. */
 const char *diff_view_mark(const struct diff *d, uint32_t node);
 
+/* How many merged nodes both runs have (the root always). */
+uint32_t diff_view_matched(const struct diff *d);
+
 /* The column the compare view sorts by and the hot path follows: the
  * first metric's inclusive delta (exclusive when the runs have no
  * inclusive values). */
