@@ -86,6 +86,10 @@ status_line "$tmp/s3" | grep -qF ":compare PATH compares $tmp/a (the base) with 
 at 120x30 ":compare $tmp/c<Enter>E" "$tmp/a" "$tmp/b" --compare >"$tmp/s4"
 at 120x30 E "$tmp/a" "$tmp/c" --compare >"$tmp/s5"
 cmp -s "$tmp/s4" "$tmp/s5" || { diff "$tmp/s4" "$tmp/s5"; fail "a second :compare does not replace the first"; }
+# which says what it replaced
+at 200x30 ":compare $tmp/c<Enter>" "$tmp/a" "$tmp/b" --compare >"$tmp/s4"
+status_line "$tmp/s4" | grep -qF "compared with $tmp/c instead of $tmp/b" ||
+	fail "a second :compare says: $(status_line "$tmp/s4")"
 
 # errors: one line, and the viewer goes on (j moves, the run stays)
 at 120x30 '' "$tmp/a" >"$tmp/e0"

@@ -36,6 +36,7 @@ struct ui_options {
 	 * PATH instead) */
 	const struct diff *diff;
 	const char *base_path, *new_path;
+	const char *replaced; /* the new run a second `:compare` replaced */
 	/* the run is several databases opened as one (not a base for
 	 * `:compare`) */
 	bool several;

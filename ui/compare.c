@@ -49,6 +49,11 @@ bool compare_setup(struct app *app, const struct ui_options *opt)
 			    "no call path matched: every node is new or gone "
 			    "(other programs, or --match function in `callscope "
 			    "diff`)");
+	if (!app->message && opt->replaced)
+		app_message(app, false,
+			    "compared with %s instead of %s (the base stays); "
+			    "sorted by |delta|",
+			    app->new_path, opt->replaced);
 	if (!app->message)
 		app_message(app, false,
 			    "sorted by |delta|: + worse, - better; %s the "

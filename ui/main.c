@@ -315,9 +315,13 @@ static int run_viewer(struct session *session, int argc, char **argv,
 	opt->reader_opts = cli_reader_options(&opt->n_reader_opts);
 	int rc = app_run(m, db, demo, opt, &again);
 	static char names[sizeof(again.names)];
-	char *base = NULL, *nw = NULL; /* the runs of a `:compare` */
+	/* the runs of a `:compare`, the new run it replaced */
+	char *base = NULL, *nw = NULL, *replaced = NULL;
 	while ((again.names[0] || again.compare) && !screen_quit_signal()) {
 		if (again.compare) {
+			free(replaced);
+			replaced = opt->diff ? strdup(opt->new_path) : NULL;
+			opt->replaced = replaced;
 			free(base);
 			free(nw);
 			base = again.base_path;
@@ -347,6 +351,7 @@ static int run_viewer(struct session *session, int argc, char **argv,
 	free(again.new_path == nw ? NULL : again.new_path);
 	free(base);
 	free(nw);
+	free(replaced);
 	return rc;
 }
 
