@@ -29,3 +29,8 @@ $m --runs 3 --label "diff --match function" -- "$cs" diff "$a" "$b" --match func
 # check exits 1 when something regressed (here: it does)
 $m --runs 3 --label "check" -- sh -c '"$0" check "$1" "$2" >/dev/null; [ $? -le 1 ]' "$cs" "$a" "$b"
 $m --runs 1 --label "full diff, json (streamed)" -- "$cs" diff "$a" "$b" --format json
+# the viewer: the first frame of the merged tree (headless: the screen
+# drawn once, then the program ends), and `:compare NEW` from a viewer on
+# BASE (the run shown is the base)
+$m --runs 3 --label "viewer BASE NEW --compare, first frame" -- "$cs" "$a" "$b" --compare --headless --size 120x40 --keys ''
+$m --runs 3 --label "viewer BASE, :compare NEW" -- "$cs" "$a" --headless --size 120x40 --keys ":compare $b<Enter>"

@@ -28,7 +28,7 @@ static const char *const expected_roles[] = {
 	"search-match", "detail",     "detail-label", "status",
 	"status-key",  "message",     "error",        "help-key",
 	"help-text",   "line-number", "source-hot",   "histogram",
-	"trace-idle",  "dim",
+	"trace-idle",  "dim",         "delta-worse",  "delta-better",
 };
 #define N_EXPECTED_ROLES (sizeof(expected_roles) / sizeof(expected_roles[0]))
 

@@ -31,25 +31,11 @@ dflt_pct=$(theme_fg "$dflt" percent)
 [ -n "$pct_fg" ] && [ -n "$sel_fg" ] && [ -n "$sel_bg" ] &&
 	[ -n "$dflt_pct" ] && [ "$pct_fg" != "$dflt_pct" ] ||
 	{ echo "FAIL: cannot read the themes"; exit 1; }
-esc=$(printf '\033')
 
-# the screen with escape codes
-escreen() { t capture-pane -e -p -t "$S"; }
 # the line of the selected row: the second tree row after `j`, the one
-# whose text holds the first child of the root's first child
+# whose text holds the first child of the root's first child (escreen,
+# wait_esc: tests/tmux-env.sh)
 selected_line() { escreen | sed -n "$1p"; }
-# poll until the screen with escapes holds TEXT (fixed string)
-wait_esc() {
-	i=0
-	while [ $i -lt 200 ]; do
-		escreen | grep -qF -- "$1" && return 0
-		i=$((i + 1))
-		sleep 0.05
-	done
-	echo "--- screen (escapes as ^[) while waiting for escape '$1':"
-	escreen | sed "s/$esc/^[/g" | head -12
-	return 1
-}
 # the tree's first row is on screen line 4 (title, tabs, header): select
 # the third row (j j) and read its line
 sel_row=6

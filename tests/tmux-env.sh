@@ -19,6 +19,11 @@
 #                        there and differ from OLD (what they were before
 #                        a key; default 10 s)
 #   wait_gone TEXT [SECS] poll until TEXT no longer shows (default 10 s)
+#   escreen              the screen with the escape codes tmux draws
+#                        (capture-pane -e); $esc is the escape character
+#   wait_esc TEXT        poll escreen until it holds TEXT (a fixed string,
+#                        escapes included; 10 s); on a timeout its first
+#                        lines are printed, escapes as ^[, status 1
 #   sync_keys            the keys sent so far are handled and drawn: types
 #                        the command line ":sync N", waits for it, cancels
 #                        it with Escape and waits for it to go (keys are
@@ -44,6 +49,20 @@ t() { tmux -S "$sock" "$@"; }
 at_exit="t kill-server 2>/dev/null; ${at_exit:-}"
 
 screen() { t capture-pane -p -t "$S"; }
+escreen() { t capture-pane -e -p -t "$S"; }
+esc=$(printf '\033')
+
+wait_esc() {
+	i=0
+	while [ $i -lt 200 ]; do
+		escreen | grep -qF -- "$1" && return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	echo "--- screen (escapes as ^[) while waiting for escape '$1':"
+	escreen | sed "s/$esc/^[/g" | head -12
+	return 1
+}
 
 wait_for() {
 	i=0

@@ -8,6 +8,7 @@
 
 #include "hub.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -167,6 +168,8 @@ struct pane_env app_env(struct app *app, bool focused)
 		.outline = app_outline(app),
 		.cursor = app_cursor(app),
 		.cols = &app->cols,
+		.sort_magnitude = app->sort_magnitude,
+		.diff = app->diff,
 		.keymap = app->keymap,
 		.caps = &app->caps,
 		.db_path = app->db_path,
@@ -225,6 +228,21 @@ static enum outline_key_state severity_key(void *ctx, uint32_t row,
 	}
 }
 
+/* The magnitude sort's key of row `row` of view k: the absolute value of
+ * the sort column there. */
+static enum outline_key_state magnitude_key(void *ctx, uint32_t row,
+					    double *out)
+{
+	const struct magnitude_key *mk = ctx;
+	struct app *app = mk->app;
+	double v;
+	if (!app->views[mk->k] ||
+	    !view_value(app->views[mk->k], row, app->cols.sort_column, &v))
+		return OUTLINE_KEY_NONE;
+	*out = fabs(v);
+	return OUTLINE_KEY_VALUE;
+}
+
 /* Sort outline `k` as the columns say: by a model column, or the top-down
  * tree of a parametric database by severity (the other views then by the
  * models' metric); unless `force`, only when it is sorted otherwise (or
@@ -238,7 +256,14 @@ static void apply_sort(struct app *app, enum view_kind k, bool force)
 	bool asc = app->cols.sort_ascending;
 	if (!o)
 		return;
-	if (c == COLUMN_SEVERITY && app->extrap && k == VIEW_TOP_DOWN) {
+	if (app->sort_magnitude && c < app->model->n_columns) {
+		if (!force && outline_sort_keyed(o) &&
+		    outline_sort_ascending(o) == asc)
+			return;
+		app->magnitude[k] = (struct magnitude_key){app, k};
+		struct outline_sort_key key = {magnitude_key, &app->magnitude[k]};
+		st = outline_set_sort_key(o, &key, asc, &err);
+	} else if (c == COLUMN_SEVERITY && app->extrap && k == VIEW_TOP_DOWN) {
 		uint64_t gen = extrap_generation(app->extrap), total = 0;
 		if (!force && outline_sort_keyed(o) && app->sev_gen == gen &&
 		    outline_sort_ascending(o) == asc)
@@ -292,7 +317,7 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 		app_error(app, &err);
 		return false;
 	}
-	if (c == COLUMN_SEVERITY)
+	if (c == COLUMN_SEVERITY || app->sort_magnitude)
 		apply_sort(app, k, true);
 	uint32_t root = view_root(app->views[k]);
 	if (outline_expand(app->outlines[k], root, &err) != STATUS_OK)
@@ -355,6 +380,16 @@ void app_switch_view(struct app *app, enum view_kind k)
 void app_set_sort(struct app *app, uint32_t column, bool ascending)
 {
 	app->sort_chosen = true;
+	app->sort_magnitude = false;
+	app->cols.sort_column = column;
+	app->cols.sort_ascending = ascending;
+	apply_sort(app, app->current, true);
+}
+
+void app_set_sort_magnitude(struct app *app, uint32_t column, bool ascending)
+{
+	app->sort_chosen = true;
+	app->sort_magnitude = true;
 	app->cols.sort_column = column;
 	app->cols.sort_ascending = ascending;
 	apply_sort(app, app->current, true);
@@ -424,7 +459,8 @@ static void loop(struct app *app, const struct ui_options *opt,
 		if (app->quit) {
 			/* opened again: the rest of the script is the next
 			 * run's */
-			if (app->reopen && app->reopen->names[0])
+			if (app->reopen &&
+			    (app->reopen->names[0] || app->reopen->compare))
 				app->reopen->keys = opt->headless ? script.p
 								  : NULL;
 			break;
@@ -443,7 +479,7 @@ static void loop(struct app *app, const struct ui_options *opt,
 		}
 	}
 	if (opt->dump && !opt->dump_each &&
-	    !(app->reopen && app->reopen->names[0]))
+	    !(app->reopen && (app->reopen->names[0] || app->reopen->compare)))
 		screen_dump(opt->dump);
 }
 
@@ -456,10 +492,13 @@ static void loop(struct app *app, const struct ui_options *opt,
  * no more than the first frame; a column with no inclusive side, or a
  * formula over several statistics, is never called empty (the root's
  * value says nothing of the others), nor one whose inclusive values the
- * engine derives (the root's would cost a pass over the database). */
+ * engine derives (the root's would cost a pass over the database), nor,
+ * on compared runs, any (a delta whose root value is 0 has others). */
 static bool column_is_empty(struct app *app, uint32_t c)
 {
 	const struct model *m = app->model;
+	if (app->diff)
+		return false;
 	uint32_t incl = m->columns[c].kind == COLUMN_INCLUSIVE
 				? c
 				: m->columns[c].pair;
@@ -555,6 +594,8 @@ static void teardown(struct app *app)
 	free(app->message);
 	free(app->prompt_buf);
 	free(app->db_path);
+	free(app->base_path);
+	free(app->new_path);
 	free(app->config_path_owned);
 	free(app->theme_loaded);
 	keymap_free(app->keymap);
@@ -573,9 +614,12 @@ int app_run(struct model *model, const char *path, bool demo,
 	if (reopen) {
 		reopen->names[0] = '\0';
 		reopen->keys = NULL;
+		reopen->compare = NULL;
+		reopen->diff = NULL;
 	}
 	app.db_path = strdup(path);
 	app.demo = demo;
+	app.diff = opt->diff; /* the rest of the compare view: compare_setup */
 	layout_init(&app.layout);
 	app.keymap = keymap_new();
 	int rc = 0;
@@ -598,9 +642,17 @@ int app_run(struct model *model, const char *path, bool demo,
 		if (app.columns[i] == extrap_column(app.extrap))
 			app.cols.sort_column = app.columns[i];
 	for (size_t i = 0; opt->has_sort_column && i < app.cols.n_columns; i++)
-		if (app.columns[i] == opt->sort_column)
+		if (app.columns[i] == opt->sort_column) {
 			app.cols.sort_column = app.columns[i];
+			/* every view sorted so (the compare view's |delta|) */
+			app.sort_chosen = true;
+			app.sort_magnitude = opt->sort_magnitude;
+		}
 	app_load_config(&app, opt->no_config, opt->config_path);
+	if (!compare_setup(&app, opt)) {
+		rc = 2;
+		goto out;
+	}
 	/* the database's warnings went to stderr before the screen hid
 	 * them: the first one also on the status line (a database without
 	 * values must not look like one whose values are all small) */
@@ -648,7 +700,8 @@ int app_run(struct model *model, const char *path, bool demo,
 	 * restored and every stream flushed; waiting for the build only to
 	 * free memory the process is about to give back would make `q` slow
 	 * on a huge database. */
-	if (!(reopen && reopen->names[0]) && prebuild_running_at_exit(&app)) {
+	if (!(reopen && (reopen->names[0] || reopen->compare)) &&
+	    prebuild_running_at_exit(&app)) {
 		fflush(NULL);
 		_exit(rc);
 	}

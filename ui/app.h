@@ -10,6 +10,8 @@
 #include "model/model.h"
 
 struct session;
+struct diff;
+struct reader_option;
 
 struct ui_options {
 	bool headless;
@@ -25,17 +27,37 @@ struct ui_options {
 	 * key sets, where progress of reads after the open goes */
 	struct session *session;
 	/* the column the tree is first sorted by, when set (the compare
-	 * view: the delta) */
+	 * view: the delta), and by its magnitude (the absolute value) */
 	bool has_sort_column;
 	uint32_t sort_column;
+	bool sort_magnitude;
+	/* the compare view: the diff the model shows (NULL otherwise) and
+	 * the paths of its runs (`:compare PATH` compares the base with
+	 * PATH instead) */
+	const struct diff *diff;
+	const char *base_path, *new_path;
+	const char *replaced; /* the new run a second `:compare` replaced */
+	/* the run is several databases opened as one (not a base for
+	 * `:compare`) */
+	bool several;
+	/* the reader options of the command line, for the runs `:compare`
+	 * opens */
+	const struct reader_option *reader_opts;
+	size_t n_reader_opts;
 };
 
 /* What the viewer asks of its caller when it returns: `:set kernel-names
  * NAME` on a GPU run asks that the database be opened again with its
- * kernels named NAME (`names` not empty), the viewer then run on it from
- * key `keys` of the headless script on (NULL: none left). */
+ * kernels named NAME (`names` not empty); `:compare PATH` that the viewer
+ * run on the merged tree it built (`compare`, with its diff and runs'
+ * paths: the caller's to free when it does not run it); either way the
+ * viewer then runs from key `keys` of the headless script on (NULL: none
+ * left). */
 struct ui_reopen {
 	char names[16];
+	struct model *compare;
+	const struct diff *diff;
+	char *base_path, *new_path;
 	const char *keys;
 	/* set by the caller: the kernel names of the run shown, and whether
 	 * it was opened again for them (the viewer says so) */

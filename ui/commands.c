@@ -4,7 +4,8 @@
  * the one configuration and applied by the one function that applies the
  * file at start (app_apply_config), with options from the one table below;
  * besides those, a few commands of the viewer (quit, depth, metric/sort,
- * view, derive, export, help; `threshold N` is `set threshold = N`). */
+ * view, derive, export, compare (compare.c), help; `threshold N` is `set
+ * threshold = N`). */
 #include "config.h"
 
 #include "hub.h"
@@ -484,6 +485,11 @@ static void cmd_export(struct app *app, char *arg)
 		export_rows(app, strcmp(kind, "json") == 0, arg);
 }
 
+static void cmd_compare(struct app *app, char *arg)
+{
+	app_compare(app, arg);
+}
+
 static void cmd_quit(struct app *app, char *arg)
 {
 	(void)arg;
@@ -700,6 +706,7 @@ static const struct {
 	{"view", false, true, cmd_view},
 	{"derive", false, true, cmd_derive},
 	{"export", false, true, cmd_export},
+	{"compare", false, false, cmd_compare},
 	{"help", false, false, cmd_help},
 	{"quit", false, false, cmd_quit},
 	{"q", false, false, cmd_quit},
@@ -727,7 +734,7 @@ void app_command(struct app *app, const char *line)
 		app_message(app, true,
 			    "%s command :%s (set, bind, color, source, theme, "
 			    "metric, sort, threshold, depth, derive, export, "
-			    "view, help, quit)",
+			    "view, compare, help, quit)",
 			    i == n ? "unknown" : "incomplete", cmd);
 	} else if (strcmp(cmd, "set") == 0 &&
 		   (set_kernel_names(app, arg) || set_at(app, arg))) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/diff_view.h"
 #include "net/session.h"
 #include "extrap.h"
 
@@ -222,23 +223,37 @@ static struct reaction generic_action(void *hub, enum action a)
 		size_t i = 0;
 		while (i < total && app->columns[i] != app->cols.sort_column)
 			i++;
-		if (i + 1 == total && app->extrap) {
+		/* compared runs: a delta by its value, then its magnitude */
+		bool magnitude = i < total && app->diff &&
+				 !app->sort_magnitude &&
+				 diff_view_signed(app->diff, app->columns[i]);
+		if (i + 1 == total && app->extrap && !magnitude) {
 			app_set_sort(app, COLUMN_SEVERITY, false);
 			app_message(app, false, "sorted by severity (%s)",
 				    extrap_severity_name(app->extrap));
 			return REACTION(HANDLED_REDRAW);
 		}
-		i = i >= total ? 0 : (i + 1) % total;
-		app_set_sort(app, app->columns[i], false);
+		if (magnitude) {
+			app_set_sort_magnitude(app, app->columns[i], false);
+		} else {
+			i = i >= total ? 0 : (i + 1) % total;
+			app_set_sort(app, app->columns[i], false);
+		}
 		struct pane_env env = app_env(app, false);
 		char *t = pane_column_title(&env, app->columns[i]);
-		app_message(app, false, "sorted by %s", t ? t : "?");
+		const char *bar = magnitude ? "|" : "";
+		app_message(app, false, "sorted by %s%s%s", bar, t ? t : "?",
+			    bar);
 		free(t);
 		return REACTION(HANDLED_REDRAW);
 	}
 	case ACTION_SORT_REVERSE:
-		app_set_sort(app, app->cols.sort_column,
-			     !app->cols.sort_ascending);
+		if (app->sort_magnitude) /* |delta| smallest first */
+			app_set_sort_magnitude(app, app->cols.sort_column,
+					       !app->cols.sort_ascending);
+		else
+			app_set_sort(app, app->cols.sort_column,
+				     !app->cols.sort_ascending);
 		app_message(app, false, "sorted %s",
 			    app->cols.sort_ascending ? "ascending"
 						     : "descending");

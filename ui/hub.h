@@ -1,6 +1,7 @@
 /* hub: the viewer's core, private to its files (app.c: state, loop and
  * set-up; dispatch.c: actions, keys and the mouse; frame.c: drawing; prompt.c: line prompts; commands.c: ":"
- * commands and the option table; input.c: the headless key script and the
+ * commands and the option table; compare.c: `:compare` and the compare
+ * view's state; input.c: the headless key script and the
  * progress note; prebuild.c: the background build).  Panes never include
  * this: they see struct pane_env (pane.h). */
 #ifndef CALLSCOPE_UI_HUB_H
@@ -89,6 +90,21 @@ struct app {
 	/* the user chose the sort column (s, :sort): until then each view
 	 * opens on its own default (view_default_column) */
 	bool sort_chosen;
+	/* sorted by the absolute value of the sort column (the compare
+	 * view's default, |delta|): the key of each view's rows */
+	bool sort_magnitude;
+	struct magnitude_key {
+		struct app *app;
+		enum view_kind k;
+	} magnitude[3];
+
+	/* the compare view (ui/compare.c): the diff the model shows, NULL
+	 * otherwise; its runs' paths (heap); the run is several databases */
+	const struct diff *diff;
+	char *base_path, *new_path;
+	bool several;
+	const struct reader_option *reader_opts; /* for the runs opened */
+	size_t n_reader_opts;
 
 	struct rect stack_rect, split_rect; /* at the last draw */
 	bool quit;
@@ -115,6 +131,9 @@ void app_select(struct app *app, uint32_t node);
 bool app_ensure_view(struct app *app, enum view_kind k);
 void app_switch_view(struct app *app, enum view_kind k);
 void app_set_sort(struct app *app, uint32_t column, bool ascending);
+/* Sort by the absolute value of model column `column`, largest first
+ * (smallest first when `ascending`). */
+void app_set_sort_magnitude(struct app *app, uint32_t column, bool ascending);
 /* Per frame, O(1) unless something changed: the severity sort made again
  * when the evaluation point, metric, statistic or definition changed, and
  * its waiting sibling sets sorted when their models arrived. */
@@ -151,6 +170,15 @@ void app_load_config(struct app *app, bool no_config, const char *path);
  * `save`, else left to the caller). */
 bool app_add_derived(struct app *app, const char *name, const char *text,
 		     bool save, char **missing);
+
+/* compare.c */
+/* The compare view's state from `opt` (nothing when it is not one); false
+ * when out of memory. */
+bool compare_setup(struct app *app, const struct ui_options *opt);
+/* `:compare [PATH]`: the open run (the base of the comparison shown)
+ * compared with PATH, the viewer run again on the merged tree; what
+ * fails, or no PATH, said on the status line. */
+void app_compare(struct app *app, const char *arg);
 
 /* input.c */
 struct script {

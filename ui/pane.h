@@ -70,6 +70,7 @@ struct pane_ops;
 struct keymap;
 struct screen_caps;
 struct extrap;
+struct diff;
 
 /* The services the hub offers panes; `hub` is pane_env.hub. */
 struct pane_services {
@@ -89,6 +90,10 @@ struct pane_env {
 	struct outline *outline;   /* its state */
 	struct tree_cursor *cursor;
 	const struct column_set *cols;
+	bool sort_magnitude; /* sorted by the sort column's absolute value */
+	/* the compare view: the diff the model shows (compare/diff_view.h);
+	 * NULL otherwise */
+	const struct diff *diff;
 	const struct keymap *keymap;
 	const struct screen_caps *caps;
 	const char *db_path;

@@ -17,6 +17,8 @@
 #include "present/present_derived.h"
 #include "present/present_value.h"
 #include "hotpath.h"
+#include "tree_compare.h"
+#include "tree_label.h"
 
 #define VALUE_WIDTH 9      /* the least a value gets */
 #define VALUE_MAX_WIDTH 20 /* the most: "-123,456,789,012,345" */
@@ -60,9 +62,11 @@ static size_t selected_index(struct pane_env *env)
 	return 0;
 }
 
-/* The tree pane's state: its height at the last draw. */
+/* The tree pane's state: its height at the last draw; compared runs:
+ * the regressions the key walks. */
 struct tree_pane {
 	int rows;
+	struct tree_regressions regressions;
 };
 
 static int rows_of(const struct pane *pane)
@@ -211,14 +215,19 @@ static int layout_columns(struct pane_env *env, int width,
 }
 
 /* V of column C (a model column, or a derived one: a plain number) in
- * at most WIDTH columns, never a cut prefix; counts in FORM or shorter */
+ * at most WIDTH columns, never a cut prefix; counts in FORM or shorter;
+ * compared runs: a delta above 0 signed '+' */
 static void format_value(struct pane_env *env, uint32_t c, double v,
 			 enum present_count_form form, int width, char *buf,
 			 size_t size)
 {
 	struct present_kind k = present_column_kind(env->model, c);
 	k.count_form = form;
-	present_number_fit(k, v, width, PRESENT_DIGITS, buf, size);
+	size_t plus = tree_compare_plus(env, c, v) ? 1 : 0;
+	present_number_fit(k, v, width - (int)plus, PRESENT_DIGITS, buf + plus,
+			   size - plus);
+	if (plus)
+		buf[0] = '+';
 }
 
 static void draw_bar(int y, int x, double frac)
@@ -262,9 +271,15 @@ static void draw_header(struct pane_env *env, struct rect r,
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = cols[i].column;
 		const char *mark = "";
-		if (c == env->cols->sort_column)
+		/* sorted by the absolute values: "±delta I▼" ("|delta| Iv") */
+		const char *bar = "";
+		if (c == env->cols->sort_column) {
 			mark = env->cols->sort_ascending ? (utf8 ? "\xe2\x96\xb2" : "^")
 						   : (utf8 ? "\xe2\x96\xbc" : "v");
+			bar = !env->sort_magnitude ? ""
+			      : utf8		 ? "\xc2\xb1"
+						 : "|";
+		}
 		char *text = NULL;
 		int r_ = -1;
 		if (c < env->model->n_columns) {
@@ -272,13 +287,16 @@ static void draw_header(struct pane_env *env, struct rect r,
 			 * the name is cut first (its end), then the variant,
 			 * the kind and mark stay: "WALLCL…:Mean I" */
 			const struct model_column *mc = &env->model->columns[c];
-			const char *variant = mc->variant ? mc->variant : "";
+			const char *variant = tree_compare_variant(env, c);
+			if (!variant)
+				variant = mc->variant ? mc->variant : "";
 			bool sv = *variant && strcmp(variant, "Sum") != 0;
 			char *name = present_metric_name_shown(env->model, c);
 			char *tail = NULL;
 			if (name && asprintf(&tail, "%s%s", sv ? ":" : "",
 					     sv ? variant : "") >= 0) {
-				int room = cols[i].width - 1 - 3;
+				int room = cols[i].width - 1 - 3 -
+					   (utf8 ? 1 : 2) * (*bar != 0);
 				int tail_w = screen_text_width(tail);
 				if (sv && tail_w > room / 2) {
 					/* too narrow for both: the variant
@@ -306,9 +324,9 @@ static void draw_header(struct pane_env *env, struct rect r,
 						name[len] = '\0';
 					}
 				}
-				r_ = asprintf(&text, "%s%s%s %s%s", name,
+				r_ = asprintf(&text, "%s%s%s%s%s %s%s", bar, name,
 					      cut ? screen_glyphs()->ellipsis : "",
-					      tail,
+					      tail, utf8 ? "" : bar,
 					      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
 					      mark);
 			}
@@ -337,59 +355,6 @@ static void draw_header(struct pane_env *env, struct rect r,
 	free(name);
 }
 
-/* TEXT (sanitized here) in at most WIDTH display columns: whole when it
- * fits, else its start and its end around an ellipsis, so that names
- * that share a start ("loop at SteadyStateSolver.cpp:93", ":126") stay
- * told apart by their end; a signature ("f(int, long)") is left whole
- * for screen_text to cut at its end.  NULL when out of memory. */
-static char *middle_cut(const char *text, int width)
-{
-	char *safe = sanitize_text(text, SANITIZE_TERMINAL);
-	size_t n_safe = safe ? strlen(safe) : 0;
-	/* a signature's end is its parameters: its start tells more */
-	if (!safe || width < 8 || (n_safe > 0 && safe[n_safe - 1] == ')') ||
-	    screen_text_width(safe) <= width)
-		return safe;
-	const char *ell = screen_glyphs()->ellipsis;
-	int tail_w = (width - 1) / 2 < 16 ? (width - 1) / 2 : 16;
-	int head_w = width - 1 - tail_w;
-	size_t len = strlen(safe), head = 0, tail = len;
-	char *probe = malloc(len + 1);
-	char *out = malloc(len + strlen(ell) + 1);
-	if (!probe || !out) {
-		free(probe);
-		free(out);
-		return safe;
-	}
-	/* the longest start of at most head_w columns */
-	for (;;) {
-		size_t n = sanitize_utf8_len((const unsigned char *)safe + head,
-					     len - head);
-		if (head >= len || n == 0)
-			break;
-		memcpy(probe, safe, head + n);
-		probe[head + n] = '\0';
-		if (screen_text_width(probe) > head_w)
-			break;
-		head += n;
-	}
-	/* the longest end of at most tail_w columns */
-	while (tail > head) {
-		size_t start = tail - 1;
-		while (start > head && ((unsigned char)safe[start] & 0xc0) == 0x80)
-			start--;
-		memcpy(probe, safe + start, len - start);
-		probe[len - start] = '\0';
-		if (screen_text_width(probe) > tail_w)
-			break;
-		tail = start;
-	}
-	free(probe);
-	sprintf(out, "%.*s%s%s", (int)head, safe, ell, safe + tail);
-	free(safe);
-	return out;
-}
-
 static void draw_row(struct pane_env *env, int y, struct rect r,
 		     const struct outline_row *row, bool selected,
 		     const struct column_layout *cols, size_t n, int name_x)
@@ -409,7 +374,10 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 		char buf[64];
 		format_value(env, c->column, v, c->form, c->value_width, buf,
 			     sizeof(buf));
-		attr_t va = selected ? base : theme_attr(THEME_ROLE_VALUE);
+		attr_t va = selected ? base
+				     : tree_compare_attr(
+					       env, c->column, v,
+					       theme_attr(THEME_ROLE_VALUE));
 		screen_text_right(y, x, c->value_width, va, buf);
 		x += c->value_width;
 		double total = 0;
@@ -457,6 +425,9 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 	/* flat view: the module's or file's base name, as hpcviewer and
 	 * perf report show them (the detail line has the path) */
 	char *label = view_node_short_label(env->view, row->node);
+	struct view_node vn;
+	if (view_node_get(env->view, row->node, &vn))
+		label = tree_compare_label(env, vn.model_node, label);
 	attr_t la = selected ? base
 		    : row->match ? theme_attr(THEME_ROLE_SEARCH_MATCH)
 				 : theme_attr(THEME_ROLE_TREE);
@@ -540,17 +511,13 @@ static size_t sibling_index(struct pane_env *env, bool forward)
 	return idx;
 }
 
-static struct reaction tree_action(struct pane_env *env, struct pane *pane,
-				   enum action a)
+/* Moving the selection: rows, pages, the ends, the parent, siblings. */
+static struct reaction tree_move(struct pane_env *env, int rows, enum action a,
+				 size_t idx, struct outline_row row,
+				 bool have_row)
 {
-	int rows = rows_of(pane);
-	struct outline *o = env->outline;
 	struct tree_cursor *cur = env->cursor;
-	size_t idx = selected_index(env);
 	size_t page = rows > 2 ? (size_t)rows - 2 : 1;
-	struct outline_row row;
-	struct error err = {0};
-	bool have_row = outline_row_get(o, idx, &row);
 	switch (a) {
 	case ACTION_MOVE_UP:
 		select_index(env, rows, idx ? idx - 1 : 0);
@@ -585,6 +552,19 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 	case ACTION_NEXT_SIBLING:
 		select_index(env, rows, sibling_index(env, true));
 		return REACTION(HANDLED_REDRAW);
+	default:
+		return REACTION(HANDLED_NO);
+	}
+}
+
+/* Expanding and collapsing rows and subtrees. */
+static struct reaction tree_fold(struct pane_env *env, int rows, enum action a,
+				 size_t idx, struct outline_row row,
+				 bool have_row)
+{
+	struct outline *o = env->outline;
+	struct error err = {0};
+	switch (a) {
 	case ACTION_TOGGLE:
 		if (!have_row || !row.has_children)
 			return REACTION(HANDLED_YES);
@@ -619,6 +599,20 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 		if (have_row)
 			outline_collapse_all(o, row.node);
 		return REACTION(HANDLED_REDRAW);
+	default:
+		return REACTION(HANDLED_NO);
+	}
+}
+
+/* What the tree shows: the hot path, zoom, flatten, search matches. */
+static struct reaction tree_focus(struct pane_env *env, int rows,
+				  enum action a, size_t idx,
+				  struct outline_row row, bool have_row)
+{
+	struct outline *o = env->outline;
+	struct tree_cursor *cur = env->cursor;
+	struct error err = {0};
+	switch (a) {
 	case ACTION_HOT_PATH: {
 		uint32_t leaf;
 		if (!have_row || env->cols->sort_column >= env->model->n_columns) {
@@ -688,10 +682,30 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 		return REACTION(HANDLED_REDRAW);
 	}
 	default:
-		break;
+		return REACTION(HANDLED_NO);
 	}
-	error_clear(&err);
-	return model_columns_action(env, a);
+}
+
+/* An action on the tree: each part above is handed the selected row
+ * (its index, the row, whether there is one). */
+static struct reaction tree_action(struct pane_env *env, struct pane *pane,
+				   enum action a)
+{
+	int rows = rows_of(pane);
+	if (a == ACTION_NEXT_REGRESSION)
+		return tree_compare_next(
+			env, &((struct tree_pane *)pane->state)->regressions);
+	size_t idx = selected_index(env);
+	struct outline_row row;
+	bool have_row = outline_row_get(env->outline, idx, &row);
+	struct reaction r = tree_move(env, rows, a, idx, row, have_row);
+	if (r.flags == HANDLED_NO)
+		r = tree_fold(env, rows, a, idx, row, have_row);
+	if (r.flags == HANDLED_NO)
+		r = tree_focus(env, rows, a, idx, row, have_row);
+	if (r.flags == HANDLED_NO)
+		r = model_columns_action(env, a);
+	return r;
 }
 
 static struct reaction tree_click(struct pane_env *env, struct pane *pane,
@@ -712,6 +726,7 @@ static struct reaction tree_click(struct pane_env *env, struct pane *pane,
 
 static void tree_free(struct pane *pane)
 {
+	tree_regressions_free(&((struct tree_pane *)pane->state)->regressions);
 	free(pane->state);
 	free(pane);
 }

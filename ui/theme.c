@@ -96,6 +96,7 @@ void theme_apply(const struct config *c, const struct screen_caps *caps)
 			{THEME_ROLE_SEARCH_MATCH, A_BOLD | A_UNDERLINE},
 			{THEME_ROLE_ERROR, A_BOLD},
 			{THEME_ROLE_BAR, A_REVERSE},
+			{THEME_ROLE_DELTA_WORSE, A_BOLD},
 		};
 		for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
 			if (coloured[must[i].role] || attrs[must[i].role] == 0)

@@ -10,6 +10,7 @@
 
 #include "compare/diff_model.h"
 #include "present/present_rows.h"
+#include "compare/diff_open.h"
 #include "net/session.h"
 
 struct cli_diff {

@@ -3,6 +3,7 @@
 
 #include "compare/diff_model.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,14 @@ bool diff_model_column_of(const struct diff *d, uint32_t c, size_t *k,
 	return false;
 }
 
+/* new - base, 0 when they differ by rounding only (the last bits of one
+ * value stored by two runs: "8.88e-16" would read as a change) */
+static double delta_of(double b, double n)
+{
+	double dv = n - b;
+	return fabs(dv) <= 1e-12 * fmax(fabs(b), fabs(n)) ? 0.0 : dv;
+}
+
 bool diff_role_value(const struct diff *d, uint32_t node, size_t k,
 		     enum diff_scope scope, enum diff_role role, double *out)
 {
@@ -62,12 +71,12 @@ bool diff_role_value(const struct diff *d, uint32_t node, size_t k,
 		*out = n;
 		return hn;
 	case DIFF_ROLE_DELTA:
-		*out = n - b;
+		*out = delta_of(b, n);
 		return hb || hn;
 	case DIFF_ROLE_PERCENT:
 		if (!d->has_total[k] || !(hb || hn))
 			return false;
-		*out = (n - b) / d->base_total[k] * 100.0;
+		*out = delta_of(b, n) / d->base_total[k] * 100.0;
 		return true;
 	case DIFF_ROLE_RATIO:
 		if (!hb || !hn || b == 0)

@@ -7,7 +7,8 @@
  * run's total: the base's root inclusive value) and ratio (new / base,
  * absent unless both runs have the node and the base value is not 0).
  * A value a run does not have is absent, never 0: delta counts it as 0
- * when the other run has one.  In the aggregated views (flat) the ratio
+ * when the other run has one; two values that differ by rounding only
+ * (by at most 1e-12 of the larger) have a delta of 0.  In the aggregated views (flat) the ratio
  * is the ratio of the sums.  No curses here. */
 #ifndef CALLSCOPE_DIFF_MODEL_H
 #define CALLSCOPE_DIFF_MODEL_H
