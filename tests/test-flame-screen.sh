@@ -5,7 +5,10 @@
 # the root starts with the child the report lists first; Enter zooms into
 # the selected box and Backspace zooms back; o closes it and selects the
 # box in the tree; Esc closes it; a column that does not add up (a mean) is
-# refused with a message; hostile names reach the screen sanitized.
+# refused with a message; hostile names reach the screen sanitized; two
+# compared runs give a differential flame graph (widths from the new run,
+# boxes signed + or - by their delta, the root's delta on the bottom line
+# as `callscope diff` computes it).
 # (The layout itself is tests/test-flame.c.)
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -79,4 +82,25 @@ screen 'xjjj' "$tmp/h" >"$tmp/s7" || fail "hostile: exit $?"
 if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/s7"; then
 	fail "hostile: a control character on the screen"
 fi
+
+# compared runs: the new run's widths, signed boxes, the delta
+"$gen" -o "$tmp/a" --seed 11 --contexts 200 --threads 2 --no-trace >/dev/null &&
+	"$gen" -o "$tmp/b" --seed 11 --contexts 260 --threads 3 --no-trace >/dev/null ||
+	exit 1
+"$cs" --headless --no-config --size 100x30 --keys 'x' "$tmp/a" "$tmp/b" \
+	--compare >"$tmp/s8" || fail "compare: exit $?"
+grep -q 'Flame graph of CPUTIME (sec):new (I)' "$tmp/s8" ||
+	fail "compare: not the new run's column: $(sed -n 3p "$tmp/s8")"
+sed -n 4p "$tmp/s8" | grep -q '^ [+]<program root>' ||
+	fail "compare: the root box is not signed +: $(sed -n 4p "$tmp/s8")"
+"$cs" diff "$tmp/a" "$tmp/b" --format csv --depth 0 >"$tmp/d.csv" || exit 1
+"$py" - "$tmp/d.csv" "$tmp/s8" <<'PY' || fail "compare: the delta on the bottom line"
+import csv, re, sys
+row = list(csv.DictReader(open(sys.argv[1])))[0]
+want = float(row['CPUTIME (sec):delta (I)'])
+line = [l for l in open(sys.argv[2]) if '% of the graph' in l][0]
+m = re.search(r'delta \+([0-9.]+) (ms|s)', line)
+got = float(m.group(1)) * (1e-3 if m.group(2) == 'ms' else 1)
+sys.exit(abs(got - want) > 0.0006 * abs(want))
+PY
 exit $status

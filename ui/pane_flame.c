@@ -10,7 +10,10 @@
  * bottom line gives the selected box's name, value and share of the graph's
  * root and of the whole.  Colours: one per name (a hash, stable), with a
  * box's first cell left blank so that neighbours stand apart in monochrome
- * too.  The layout (src/views/flame.c) is made for the pane's size and
+ * too.  Compared runs (--compare, :compare) give a differential flame
+ * graph: widths from the new run, each box in the delta-worse or
+ * delta-better role after a "+" or "-" (NO_COLOR keeps the sign), the
+ * bottom line with the box's delta.  The layout (src/views/flame.c) is made for the pane's size and
  * kept until the size, the root or the column changes. */
 #include "config.h"
 
@@ -21,6 +24,7 @@
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
+#include "compare/diff_view.h"
 #include "present/present_value.h"
 #include "views/flame.h"
 
@@ -28,6 +32,8 @@
 
 struct flame_pane {
 	uint32_t column;           /* inclusive, adds up */
+	uint32_t delta;            /* compared runs: the delta column that
+				      colours the boxes, else MODEL_NONE */
 	uint32_t roots[ZOOM_MAX];  /* the zoom stack; roots[0] first */
 	size_t n_roots;
 	struct flame_box *boxes;   /* for the size below */
@@ -102,13 +108,39 @@ static bool relayout(struct pane_env *env, struct flame_pane *p, int w,
 	return true;
 }
 
+/* Compared runs: a box is worse (the new run costs more in it) or better,
+ * in the delta roles' colours reversed, its name after a "+" or "-" that
+ * needs no colour. */
+static enum diff_sense box_sense(struct pane_env *env, struct flame_pane *p,
+				 uint32_t node)
+{
+	double dv;
+	if (p->delta == MODEL_NONE ||
+	    !view_value(env->view, node, p->delta, &dv))
+		return DIFF_SENSE_NONE;
+	return diff_view_sense(env->diff, p->delta, dv);
+}
+
 static void draw_box(struct pane_env *env, struct flame_pane *p,
 		     const struct flame_box *b, int y, int x0, bool selected)
 {
 	char *label = view_node_short_label(env->view, b->node);
 	attr_t a = A_REVERSE;
 	short pair = 0;
-	if (p->n_colors) {
+	enum diff_sense sense = box_sense(env, p, b->node);
+	if (sense != DIFF_SENSE_NONE) {
+		char *marked = NULL;
+		if (asprintf(&marked, "%s%s",
+			     sense == DIFF_SENSE_WORSE ? "+" : "-",
+			     label ? label : "?") >= 0) {
+			free(label);
+			label = marked;
+		}
+		a = theme_attr(sense == DIFF_SENSE_WORSE
+				       ? THEME_ROLE_DELTA_WORSE
+				       : THEME_ROLE_DELTA_BETTER) |
+		    A_REVERSE;
+	} else if (p->delta == MODEL_NONE && p->n_colors) {
 		a = A_NORMAL;
 		pair = (short)(p->pair_base +
 			       name_hash(label ? label : "") % p->n_colors);
@@ -137,13 +169,23 @@ static void draw_status(struct pane_env *env, struct flame_pane *p, int y,
 	double of_root = p->boxes[0].value > 0
 				 ? 100 * b->value / p->boxes[0].value
 				 : 0;
+	double dv;
+	char delta[48] = "";
+	if (p->delta != MODEL_NONE &&
+	    view_value(env->view, b->node, p->delta, &dv)) {
+		char num[32];
+		present_value_fit(env->model, p->delta, dv, 12, num,
+				  sizeof num);
+		snprintf(delta, sizeof delta, "  delta %s%s",
+			 dv > 0 ? "+" : "", num);
+	}
 	if (pane_column_total(env, p->column, &total) && total > 0)
 		snprintf(line, sizeof line, " %s  %.1f%% of the graph  %.1f%% "
-					   "of all  ",
-			 value, of_root, 100 * b->value / total);
+					   "of all%s  ",
+			 value, of_root, 100 * b->value / total, delta);
 	else
-		snprintf(line, sizeof line, " %s  %.1f%% of the graph  ", value,
-			 of_root);
+		snprintf(line, sizeof line, " %s  %.1f%% of the graph%s  ",
+			 value, of_root, delta);
 	int used = screen_text(y, r.x, r.w, theme_attr(THEME_ROLE_STATUS),
 			       line, false);
 	char *label = view_node_label(env->view, b->node);
@@ -281,15 +323,38 @@ static void flame_pane_free(struct pane *pane)
 	free(pane);
 }
 
+/* Compared runs sorted by a diff column: the widths are the new run's
+ * values of that metric and scope, the colours its delta's (a
+ * differential flame graph: what the new run spends, and where it
+ * spends more or less).  *delta MODEL_NONE otherwise. */
+static uint32_t compare_columns(struct pane_env *env, uint32_t c,
+				uint32_t *delta)
+{
+	size_t k;
+	enum diff_scope scope;
+	enum diff_role role;
+	*delta = MODEL_NONE;
+	if (!env->diff || !diff_model_column_of(env->diff, c, &k, &scope, &role))
+		return c;
+	if (diff_model_column(env->diff, k, DIFF_INCLUSIVE, DIFF_ROLE_NEW) !=
+	    MODEL_NONE)
+		scope = DIFF_INCLUSIVE;
+	*delta = diff_model_column(env->diff, k, scope, DIFF_ROLE_DELTA);
+	return diff_model_column(env->diff, k, scope, DIFF_ROLE_NEW);
+}
+
 /* The column of the graph: the tree's sort column (or the view's
  * default), inclusive; MODEL_NONE with a message when it cannot be. */
-static uint32_t graph_column(struct pane_env *env)
+static uint32_t graph_column(struct pane_env *env, uint32_t *delta)
 {
 	const struct model *m = env->model;
 	uint32_t c = env->cols->sort_column;
+	*delta = MODEL_NONE;
 	if (c >= m->n_columns)
 		c = view_default_column(m, env->view_kind, env->cols->columns,
 					env->cols->n_columns);
+	if (c != MODEL_NONE && c < m->n_columns)
+		c = compare_columns(env, c, delta);
 	if (c == MODEL_NONE || c >= m->n_columns) {
 		pane_message(env, true, "flame: no metric column to draw");
 		return MODEL_NONE;
@@ -311,7 +376,8 @@ static uint32_t graph_column(struct pane_env *env)
 
 static struct pane *flame_new(struct pane_env *env)
 {
-	uint32_t column = graph_column(env);
+	uint32_t delta;
+	uint32_t column = graph_column(env, &delta);
 	if (column == MODEL_NONE)
 		return NULL;
 	struct flame_pane *p = calloc(1, sizeof *p);
@@ -321,6 +387,7 @@ static struct pane *flame_new(struct pane_env *env)
 		return NULL;
 	}
 	p->column = column;
+	p->delta = delta;
 	p->roots[0] = env->cursor && env->cursor->node != MODEL_NONE
 			      ? env->cursor->node
 			      : view_root(env->view);
