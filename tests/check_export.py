@@ -13,7 +13,11 @@ database, reading every export with Python's json and plain parsing:
               "sampled" with as many weights as samples, positive integer
               weights adding up to endValue, frame indexes inside
               shared.frames), and its first profile's weights per leaf frame
-              name are the folded stacks' values;
+              name are the folded stacks' values; its "evented" profiles
+              (one per trace line) open and close frames in nested order at
+              times that never go back, within startValue and endValue, and
+              open as many frames as the Trace Event export has complete
+              or begin events on the line of that name;
   chrome-trace (databases with trace lines) the JSON has a traceEvents
               array; every thread named; as many complete events ("X") as
               `callscope info` counts intervals on each interval line, and
@@ -113,6 +117,8 @@ def check_speedscope(cs, db, leaf):
     if not all(isinstance(f.get('name'), str) for f in frames):
         fail(db, "speedscope: a frame without a name")
     for p in d['profiles']:
+        if p['type'] == 'evented':
+            continue
         if p['type'] != 'sampled' or p['unit'] not in (
                 'none', 'nanoseconds', 'bytes'):
             fail(db, f"speedscope: profile {p['name']}: type/unit")
@@ -125,6 +131,27 @@ def check_speedscope(cs, db, leaf):
         for s in p['samples']:
             if not s or any(i < 0 or i >= len(frames) for i in s):
                 fail(db, "speedscope: a frame index out of range")
+    evented = {}
+    for p in d['profiles']:
+        if p['type'] != 'evented':
+            continue
+        stack, last, opens = [], p['startValue'], 0
+        for ev in p['events']:
+            if ev['at'] < last or ev['at'] > p['endValue']:
+                fail(db, f"speedscope: {p['name']}: an event out of order")
+            last = ev['at']
+            if not 0 <= ev['frame'] < len(frames):
+                fail(db, "speedscope: an event's frame out of range")
+            if ev['type'] == 'O':
+                stack.append(ev['frame'])
+                opens += 1
+            elif ev['type'] != 'C' or not stack or \
+                    stack.pop() != ev['frame']:
+                fail(db, f"speedscope: {p['name']}: a close out of order")
+        if stack:
+            fail(db, f"speedscope: {p['name']}: frames left open")
+        evented[p['name']] = opens
+    d['profiles'] = [p for p in d['profiles'] if p['type'] == 'sampled']
     first = d['profiles'][0]
     by_leaf = collections.Counter()
     for s, w in zip(first['samples'], first['weights']):
@@ -134,6 +161,7 @@ def check_speedscope(cs, db, leaf):
     if by_leaf != folded_leaf:
         diff = set(by_leaf.items()) ^ set(folded_leaf.items())
         fail(db, f"speedscope and folded differ: {sorted(diff)[:4]}")
+    return evented
 
 
 def check_chrome(cs, db):
@@ -144,7 +172,7 @@ def check_chrome(cs, db):
     if not trace or not trace.get('lines'):
         if rc != 2 or 'no trace lines' not in err:
             fail(db, f"chrome-trace without trace lines: exit {rc}")
-        return 0
+        return 0, {}
     if rc != 0:
         fail(db, f"export chrome-trace exit {rc}: {err.strip()}")
     d = json.loads(out)
@@ -170,6 +198,7 @@ def check_chrome(cs, db):
                 open_[tid].pop()
     if any(open_.values()):
         fail(db, "a begin without an end")
+    opened = {names[t]: per[t]['X'] + per[t]['B'] for t in names}
     shown = 0
     groups = [ln.get('group') for ln in trace['line_list']
               if ln.get('group')]
@@ -190,7 +219,7 @@ def check_chrome(cs, db):
         if c['C'] and c['C'] != ln['samples']:
             fail(db, f"line {tid}: {c['C']} counter events, info counts "
                  f"{ln['samples']}")
-    return shown
+    return shown, opened
 
 
 def unquote(text):
@@ -294,9 +323,14 @@ def main():
             args = args[2:]
         db = args.pop(0)
         leaf, n_fn = check_stacks(cs, db, answers)
-        check_speedscope(cs, db, leaf)
+        evented = check_speedscope(cs, db, leaf)
         pprof = check_pprof(cs, db, leaf, tmp)
-        lines = check_chrome(cs, db)
+        lines, opened = check_chrome(cs, db)
+        evented = {k: v for k, v in evented.items() if v}
+        opened = {k: v for k, v in opened.items() if v}
+        if evented != opened:
+            fail(db, f"speedscope's evented profiles and the Trace Event "
+                 f"export differ: {sorted(set(evented.items()) ^ set(opened.items()))[:4]}")
         print(f"ok {db}: {len(leaf)} leaf frames, {n_fn} functions "
               f"checked, {lines} trace lines"
               + ("" if pprof else ", pprof not checked (no protoc)"))

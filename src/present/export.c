@@ -13,6 +13,7 @@
 #include "core/array.h"
 #include "core/sanitize.h"
 #include "present/export_stacks.h"
+#include "present/export_trace.h"
 #include "present/present_column.h"
 #include "present/present_value.h"
 #include "present/present_write.h"
@@ -129,6 +130,8 @@ struct speedscope {
 	size_t column; /* which of the walk's values */
 	double factor;
 	struct export_frames frames;
+	uint32_t *open; /* an evented profile's open frames */
+	size_t n_open, cap_open;
 	long long *weights;
 	size_t n_weights, cap_weights;
 	long long total;
@@ -223,6 +226,86 @@ static enum status speedscope_profile(struct speedscope *s,
 	return STATUS_OK;
 }
 
+/* ---- speedscope: evented profiles of trace lines -------------------- */
+
+struct evented {
+	struct speedscope *s;
+	uint64_t origin, first, last;
+	bool any;
+};
+
+static bool evented_event(struct evented *e, char type, uint64_t t,
+			  uint32_t frame)
+{
+	uint64_t at = t > e->origin ? t - e->origin : 0;
+	if (!e->any)
+		e->first = at;
+	if (at > e->last)
+		e->last = at;
+	fprintf(e->s->out, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%llu}",
+		e->any ? ",\n" : "\n", type, frame, (unsigned long long)at);
+	e->any = true;
+	return !ferror(e->s->out);
+}
+
+/* The frame of context `ctx_id`: its node's (the root's when unknown). */
+static uint32_t ctx_frame(struct speedscope *s, uint32_t ctx_id)
+{
+	uint32_t node = model_node_of_ctx(s->m, ctx_id);
+	return export_frames_index(&s->frames,
+				   node == MODEL_NONE ? 0 : node);
+}
+
+static bool evented_open(void *ctx, uint64_t t, uint32_t ctx_id)
+{
+	struct evented *e = ctx;
+	uint32_t f = ctx_frame(e->s, ctx_id);
+	if (f == MODEL_NONE)
+		return false;
+	/* the frame of each open event, for its close */
+	if (!array_grow((void **)&e->s->open, &e->s->cap_open,
+			e->s->n_open + 1, sizeof *e->s->open))
+		return false;
+	e->s->open[e->s->n_open++] = f;
+	return evented_event(e, 'O', t, f);
+}
+
+static bool evented_close(void *ctx, uint64_t t)
+{
+	struct evented *e = ctx;
+	return e->s->n_open &&
+	       evented_event(e, 'C', t, e->s->open[--e->s->n_open]);
+}
+
+/* Every trace line as an evented profile (after the sampled ones). */
+static enum status speedscope_lines(struct speedscope *s, struct error *err)
+{
+	static const struct export_trace_ops ops = {evented_open,
+						    evented_close};
+	const struct model *m = s->m;
+	uint8_t group = export_trace_group(m);
+	for (uint32_t line = 0; line < m->n_timelines; line++) {
+		uint8_t kind = m->timelines[line].kind;
+		if ((kind != TIMELINE_INTERVALS && kind != TIMELINE_SAMPLES) ||
+		    !export_trace_shown(m, line, group))
+			continue;
+		struct evented e = {.s = s, .origin = m->time_min};
+		s->n_open = 0;
+		fputs(",\n{\"type\":\"evented\",\"name\":", s->out);
+		if (!put_json_text(s->out, model_str(m, m->timelines[line].label)))
+			return error_set(err, STATUS_NOMEM, m->path,
+					 "out of memory");
+		fputs(",\"unit\":\"nanoseconds\",\"events\":[", s->out);
+		if (!export_trace_line(m, line, &ops, &e))
+			return error_set(err, STATUS_IO, m->path,
+					 "cannot read trace line %u", line);
+		fprintf(s->out, "],\"startValue\":%llu,\"endValue\":%llu}",
+			(unsigned long long)e.first,
+			(unsigned long long)e.last);
+	}
+	return STATUS_OK;
+}
+
 static enum status write_speedscope(const struct model *m,
 				    const uint32_t *columns, size_t n_columns,
 				    FILE *out, double *negative,
@@ -246,6 +329,8 @@ static enum status write_speedscope(const struct model *m,
 	for (size_t i = 0; i < n_columns && st == STATUS_OK; i++)
 		st = speedscope_profile(&s, columns, n_columns, i, negative,
 					err);
+	if (st == STATUS_OK)
+		st = speedscope_lines(&s, err);
 	if (st != STATUS_OK)
 		goto out;
 	fputs("],\n\"shared\":{\"frames\":[", out);
@@ -260,6 +345,7 @@ static enum status write_speedscope(const struct model *m,
 	fputs("]}}\n", out);
 out:
 	export_frames_free(&s.frames);
+	free(s.open);
 	free(s.negative);
 	free(s.weights);
 	return st;

@@ -4,7 +4,8 @@
  *                callers first, one line per stack (flamegraph.pl,
  *                speedscope, inferno);
  *   speedscope   speedscope's JSON file format, one sampled profile per
- *                metric;
+ *                metric, then one evented profile per trace line
+ *                (export_trace.c: nested open/close events);
  *   chrome-trace the Trace Event JSON that Perfetto and chrome://tracing
  *                load: every trace line a thread (export_chrome.c);
  *   pprof        pprof's gzipped profile.proto, one sample type per

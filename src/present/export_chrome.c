@@ -20,18 +20,15 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "core/array.h"
 #include "present/export_stacks.h"
+#include "present/export_trace.h"
 #include "present/present_write.h"
-#include "views/trace_index.h"
 
 struct chrome {
 	const struct model *m;
 	FILE *out;
 	uint64_t origin;
 	bool first;
-	uint32_t *open; /* a sample line's open frames (context ids) */
-	size_t n_open, cap_open;
 };
 
 /* The start of one event object: {"ph":PH,"pid":1,"tid":LINE,"ts":T */
@@ -127,55 +124,36 @@ static bool put_counter(struct chrome *c, uint32_t line)
 	return !ferror(c->out);
 }
 
-/* Close the open frames of a sample line down to `keep` at time `t`. */
-static void close_to(struct chrome *c, uint32_t line, size_t keep, uint64_t t)
+/* A sample line's frames as begin/end pairs (export_trace). */
+struct chrome_line {
+	struct chrome *c;
+	uint32_t line;
+};
+
+static bool chrome_open(void *ctx, uint64_t t, uint32_t ctx_id)
 {
-	while (c->n_open > keep) {
-		c->n_open--;
-		event_head(c, "E", line, t);
-		fputc('}', c->out);
-	}
+	struct chrome_line *cl = ctx;
+	event_head(cl->c, "B", cl->line, t);
+	if (!put_ctx_name(cl->c, ctx_id))
+		return false;
+	fputc('}', cl->c->out);
+	return true;
 }
 
-/* A sample of context `ctx` at `t`: leave the frames it is not in, enter
- * those it is in that are not open. */
-static bool put_sample(struct chrome *c, uint32_t line, uint64_t t,
-		       uint32_t ctx)
+static bool chrome_close(void *ctx, uint64_t t)
 {
-	uint32_t depth = ctx ? trace_ctx_frames(c->m, ctx) : 0;
-	size_t same = 0;
-	while (same < c->n_open && same < depth &&
-	       c->open[same] == trace_ctx_at_depth(c->m, ctx, (uint32_t)same))
-		same++;
-	close_to(c, line, same, t);
-	if (!array_grow((void **)&c->open, &c->cap_open, depth,
-			sizeof *c->open))
-		return false;
-	for (uint32_t d = (uint32_t)same; d < depth; d++) {
-		uint32_t frame = trace_ctx_at_depth(c->m, ctx, d);
-		c->open[c->n_open++] = frame;
-		event_head(c, "B", line, t);
-		if (!put_ctx_name(c, frame))
-			return false;
-		fputc('}', c->out);
-	}
-	return true;
+	struct chrome_line *cl = ctx;
+	event_head(cl->c, "E", cl->line, t);
+	fputc('}', cl->c->out);
+	return !ferror(cl->c->out);
 }
 
 static bool put_samples(struct chrome *c, uint32_t line)
 {
-	const struct model_timeline *tl = &c->m->timelines[line];
-	uint64_t t = c->origin;
-	c->n_open = 0;
-	for (uint64_t i = 0; i < tl->count; i++) {
-		uint32_t ctx;
-		if (!trace_element_read(c->m, line, i, &t, &ctx) ||
-		    !put_sample(c, line, t, ctx))
-			return false;
-	}
-	/* the last sample's frames last until the end of the trace */
-	close_to(c, line, 0, c->m->time_max > t ? c->m->time_max : t);
-	return !ferror(c->out);
+	static const struct export_trace_ops ops = {chrome_open,
+						    chrome_close};
+	struct chrome_line cl = {c, line};
+	return export_trace_line(c->m, line, &ops, &cl) && !ferror(c->out);
 }
 
 enum status export_chrome_trace(const struct model *m, FILE *out,
@@ -193,14 +171,9 @@ enum status export_chrome_trace(const struct model *m, FILE *out,
 	fprintf(out, "\"%" PRIu64 "\",\"database\":", m->time_min);
 	ok = put_string(out, m->path);
 	fputs("},\"traceEvents\":[", out);
-	/* GPU lines: the grouping the trace pane shows first (by queue or
-	 * by stream, the same work twice) */
-	uint8_t group = TIMELINE_GROUP_NONE;
-	for (uint32_t line = 0; line < m->n_timelines && !group; line++)
-		group = m->timelines[line].group;
+	uint8_t group = export_trace_group(m);
 	for (uint32_t line = 0; ok && line < m->n_timelines; line++) {
-		if (m->timelines[line].group != TIMELINE_GROUP_NONE &&
-		    m->timelines[line].group != group)
+		if (!export_trace_shown(m, line, group))
 			continue;
 		ok = put_metadata(&c, line);
 		if (!ok)
@@ -220,7 +193,6 @@ enum status export_chrome_trace(const struct model *m, FILE *out,
 		}
 	}
 	fputs("\n]}\n", out);
-	free(c.open);
 	if (!ok) {
 		struct error terr = {0};
 		if (model_trace_take_error(m, &terr)) {
