@@ -61,6 +61,15 @@ bool tv_is_counter(const struct model *m, uint32_t tl)
 	       m->timelines[tl].kind == TIMELINE_COUNTER;
 }
 
+bool tv_take_read_error(const struct trace_view *v, struct error *err)
+{
+	struct error local = {.status = STATUS_OK};
+	if (!model_trace_take_error(v->m, err ? err : &local))
+		return false;
+	error_clear(&local);
+	return true;
+}
+
 /* Identifier tuple order (hpctraceviewer's): element by element, the
  * kind's name then the logical id, a shorter tuple first, then the
  * model's order. */
@@ -214,8 +223,8 @@ void trace_view_free(struct trace_view *v)
 	free(v->bounds);
 	free(v->bounds_state);
 	free(v->pattern);
-	trace_shares_free(&v->shares);
-	trace_shares_free(&v->cshares);
+	trace_shares_free(&v->whole.sh);
+	trace_shares_free(&v->by_column.sh);
 	free(v);
 }
 

@@ -99,10 +99,8 @@ static enum status grid_size(struct trace_grid *g, uint32_t rows,
 static bool failed_read(struct trace_view *v, struct trace_grid *g,
 			struct error *err)
 {
-	struct error local = {.status = STATUS_OK};
-	if (!model_trace_take_error(v->m, err ? err : &local))
+	if (!tv_take_read_error(v, err))
 		return false;
-	error_clear(&local);
 	g->raw_valid = false;
 	for (uint32_t i = 0; i < v->m->n_timelines; i++)
 		if (v->bounds_state[i] == BOUNDS_EMPTY)

@@ -11,6 +11,20 @@
 
 #define MIN_WIDTH 10 /* narrowest window, ns */
 
+/* What cached shares were computed for: the window's time and line
+ * range, the line list (its stamp) and the number of columns (0: the
+ * whole window only). */
+struct tv_shares_key {
+	uint64_t from, to, stamp;
+	uint32_t lo, hi, columns;
+};
+
+struct tv_shares_cache {
+	struct trace_shares sh;
+	struct tv_shares_key key;
+	bool valid;
+};
+
 enum bounds_state { BOUNDS_UNKNOWN, BOUNDS_OK, BOUNDS_EMPTY };
 
 struct trace_view {
@@ -39,17 +53,11 @@ struct trace_view {
 	char *pattern;
 	bool hide_empty;
 	uint8_t group, first_group, groups;
-	/* the window's shares over every line (trace_shares), computed for
-	 * the window and line list `sh_*` */
-	struct trace_shares shares;
-	bool sh_valid;
-	uint64_t sh_from, sh_to, sh_stamp, budget;
-	uint32_t sh_lo, sh_hi;
-	/* the same per time column (the summary view), for window `cs_*` */
-	struct trace_shares cshares;
-	bool cs_valid;
-	uint64_t cs_from, cs_to, cs_stamp;
-	uint32_t cs_lo, cs_hi, cs_columns;
+	/* the window's shares over every line (trace_shares), and the same
+	 * per time column (the summary view); elements read per window
+	 * before lines are sampled */
+	struct tv_shares_cache whole, by_column;
+	uint64_t budget;
 	/* the label prefix the lines share, for line list `prefix_stamp` */
 	size_t prefix;
 	uint64_t prefix_stamp;
@@ -67,6 +75,9 @@ const struct trace_bounds *tv_bounds_of(struct trace_view *v, uint32_t tl);
 uint32_t *tv_count_counters(const struct model *m, const uint32_t *lines,
 			    uint32_t n);
 bool tv_is_counter(const struct model *m, uint32_t tl);
+/* When a trace read failed since the last call (a remote file whose
+ * server went away): its error into `err` (NULL: dropped), true. */
+bool tv_take_read_error(const struct trace_view *v, struct error *err);
 
 /* trace_view_window.c */
 /* Keep the cursor inside the window's time range and the line list. */
@@ -81,9 +92,9 @@ void tv_place_time(const struct trace_view *v, struct trace_window *w,
 		   uint64_t width, uint64_t anchor, uint64_t rel);
 
 /* trace_view_shares.c */
-/* The window's shares over every line, computed again only when the
- * window's time, line range or line list changed; sets the maximum
- * depth. */
+/* The window's shares over every line (v->whole), computed again only
+ * when the window's time, line range or line list changed; sets the
+ * maximum depth. */
 enum status tv_window_shares(struct trace_view *v, struct error *err);
 
 /* trace_share_list.c */

@@ -11,52 +11,74 @@
 
 #include <stdlib.h>
 
-/* The window's shares over every line, computed again only when the
- * window's time, line range or line list changed; the maximum depth is
- * theirs (the deepest context on any line counted, not on a row drawn). */
-enum status tv_window_shares(struct trace_view *v, struct error *err)
+static bool same_key(const struct tv_shares_key *a,
+		     const struct tv_shares_key *b)
 {
-	if (v->sh_valid && v->sh_from == v->win.from && v->sh_to == v->win.to &&
-	    v->sh_lo == v->win.line_lo && v->sh_hi == v->win.line_hi &&
-	    v->sh_stamp == v->stamp)
+	return a->from == b->from && a->to == b->to && a->stamp == b->stamp &&
+	       a->lo == b->lo && a->hi == b->hi && a->columns == b->columns;
+}
+
+/* The window's shares in cache `c` (per column when `columns` > 0),
+ * computed again only when the window's time, line range, line list or
+ * the number of columns changed. */
+static enum status cached_shares(struct trace_view *v,
+				 struct tv_shares_cache *c, uint32_t columns,
+				 struct error *err)
+{
+	struct tv_shares_key key = {
+		.from = v->win.from,
+		.to = v->win.to,
+		.stamp = v->stamp,
+		.lo = v->win.line_lo,
+		.hi = v->win.line_hi,
+		.columns = columns,
+	};
+	if (c->valid && same_key(&c->key, &key))
 		return STATUS_OK;
-	uint32_t lo = v->win.line_lo < v->n_lines ? v->win.line_lo : v->n_lines;
-	uint32_t hi = v->win.line_hi < v->n_lines ? v->win.line_hi : v->n_lines;
-	enum status st = trace_shares_compute(v->m, v->lines + lo,
-					      hi > lo ? hi - lo : 0,
-					      v->win.from, v->win.to,
-					      v->budget, &v->shares, err);
-	v->sh_valid = false;
+	uint32_t lo = key.lo < v->n_lines ? key.lo : v->n_lines;
+	uint32_t hi = key.hi < v->n_lines ? key.hi : v->n_lines;
+	uint32_t n = hi > lo ? hi - lo : 0;
+	c->valid = false;
+	enum status st =
+		columns ? trace_shares_compute_columns(v->m, v->lines + lo, n,
+						       key.from, key.to,
+						       columns, v->budget,
+						       &c->sh, err)
+			: trace_shares_compute(v->m, v->lines + lo, n,
+					       key.from, key.to, v->budget,
+					       &c->sh, err);
 	if (st != STATUS_OK)
 		return st;
-	struct error local = {.status = STATUS_OK};
-	if (model_trace_take_error(v->m, err ? err : &local)) {
-		error_clear(&local);
+	if (tv_take_read_error(v, err))
 		return err ? err->status : STATUS_IO;
-	}
-	v->sh_valid = true;
-	v->sh_from = v->win.from;
-	v->sh_to = v->win.to;
-	v->sh_lo = v->win.line_lo;
-	v->sh_hi = v->win.line_hi;
-	v->sh_stamp = v->stamp;
-	v->max_depth = v->shares.max_frames ? v->shares.max_frames - 1 : 0;
+	c->valid = true;
+	c->key = key;
 	return STATUS_OK;
+}
+
+/* The maximum depth is the whole window's (the deepest context on any
+ * line counted, not on a row drawn). */
+enum status tv_window_shares(struct trace_view *v, struct error *err)
+{
+	enum status st = cached_shares(v, &v->whole, 0, err);
+	if (st == STATUS_OK)
+		v->max_depth = v->whole.sh.max_frames
+				       ? v->whole.sh.max_frames - 1
+				       : 0;
+	return st;
 }
 
 void trace_view_set_share_budget(struct trace_view *v, uint64_t budget)
 {
 	v->budget = budget;
-	v->sh_valid = false;
-	v->cs_valid = false;
+	v->whole.valid = false;
+	v->by_column.valid = false;
 }
 
 uint32_t trace_view_share_points(const struct trace_view *v)
 {
-	return v->sh_valid ? v->shares.points : 0;
+	return v->whole.valid ? v->whole.sh.points : 0;
 }
-
-
 
 /* `sh` at the window's depth as a share list, most first. */
 static enum status depth_list(struct trace_view *v,
@@ -98,46 +120,13 @@ enum status trace_view_shares(struct trace_view *v, uint32_t n_colors,
 	enum status st = tv_window_shares(v, err);
 	if (st != STATUS_OK)
 		return st;
-	if ((st = depth_list(v, &v->shares, n_colors, out, n, err)) !=
+	if ((st = depth_list(v, &v->whole.sh, n_colors, out, n, err)) !=
 	    STATUS_OK)
 		return st;
 	if (counted)
-		*counted = v->shares.counted;
+		*counted = v->whole.sh.counted;
 	if (lines)
-		*lines = v->shares.lines;
-	return STATUS_OK;
-}
-
-/* The window's shares per column, computed again only when the window's
- * time, line range, line list or the number of columns changed. */
-static enum status column_shares(struct trace_view *v, uint32_t columns,
-				 struct error *err)
-{
-	if (v->cs_valid && v->cs_from == v->win.from &&
-	    v->cs_to == v->win.to && v->cs_lo == v->win.line_lo &&
-	    v->cs_hi == v->win.line_hi && v->cs_stamp == v->stamp &&
-	    v->cs_columns == columns)
-		return STATUS_OK;
-	uint32_t lo = v->win.line_lo < v->n_lines ? v->win.line_lo : v->n_lines;
-	uint32_t hi = v->win.line_hi < v->n_lines ? v->win.line_hi : v->n_lines;
-	v->cs_valid = false;
-	enum status st = trace_shares_compute_columns(
-		v->m, v->lines + lo, hi > lo ? hi - lo : 0, v->win.from,
-		v->win.to, columns, v->budget, &v->cshares, err);
-	if (st != STATUS_OK)
-		return st;
-	struct error local = {.status = STATUS_OK};
-	if (model_trace_take_error(v->m, err ? err : &local)) {
-		error_clear(&local);
-		return err ? err->status : STATUS_IO;
-	}
-	v->cs_valid = true;
-	v->cs_from = v->win.from;
-	v->cs_to = v->win.to;
-	v->cs_lo = v->win.line_lo;
-	v->cs_hi = v->win.line_hi;
-	v->cs_stamp = v->stamp;
-	v->cs_columns = columns;
+		*lines = v->whole.sh.lines;
 	return STATUS_OK;
 }
 
@@ -152,14 +141,15 @@ enum status trace_view_column_shares(struct trace_view *v, uint32_t columns,
 	if (columns == 0 || k >= columns)
 		return error_set(err, STATUS_USAGE, NULL,
 				 "no such column");
-	enum status st = column_shares(v, columns, err);
+	enum status st = cached_shares(v, &v->by_column, columns, err);
 	if (st != STATUS_OK)
 		return st;
+	const struct trace_shares *sh = &v->by_column.sh;
 	if (counted)
-		*counted = v->cshares.counted;
+		*counted = sh->counted;
 	if (lines)
-		*lines = v->cshares.lines;
-	if (k >= v->cshares.columns) /* an empty window: nothing */
+		*lines = sh->lines;
+	if (k >= sh->columns) /* an empty window: nothing */
 		return STATUS_OK;
-	return depth_list(v, &v->cshares.col[k], n_colors, out, n, err);
+	return depth_list(v, &sh->col[k], n_colors, out, n, err);
 }
