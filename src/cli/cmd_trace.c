@@ -23,7 +23,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -186,9 +185,63 @@ static void put_path_text(const struct model *m, uint32_t ctx_id)
 	free(path);
 }
 
+/* --gpu-lines queue|stream|all. */
+static bool parse_gpu_lines(const char *arg)
+{
+	if (strcmp(arg, "queue") == 0 || strcmp(arg, "stream") == 0 ||
+	    strcmp(arg, "all") == 0)
+		return true;
+	fputs("callscope trace: --gpu-lines expects queue, stream or all, "
+	      "not '",
+	      stderr);
+	present_put_text(stderr, arg);
+	fputs("'\n", stderr);
+	return false;
+}
+
+/* One option of the command's own into `o`; false after a usage error
+ * printed. */
+static bool parse_option(int c, struct trace_options *o)
+{
+	const char **text = c == 'l'   ? &o->lines
+			    : c == 'a' ? &o->at
+			    : c == 'F' ? &o->from
+			    : c == 'T' ? &o->to
+				       : NULL;
+	if (text) {
+		*text = optarg;
+		return true;
+	}
+	switch (c) {
+	case 'w':
+		if (!cli_parse_u32("trace", "--columns", optarg, &o->columns))
+			return false;
+		if (o->columns == 0 || o->columns > 1000000) {
+			fputs("callscope trace: --columns must be between 1 "
+			      "and 1000000\n",
+			      stderr);
+			return false;
+		}
+		return true;
+	case 'g':
+		o->gpu_lines = optarg;
+		return parse_gpu_lines(optarg);
+	case 's':
+		o->span = optarg;
+		return parse_span(optarg, &o->span_ns);
+	case 'd':
+		return cli_parse_u32("trace", "--depth", optarg, &o->depth);
+	default: /* -S */
+		o->stats = true;
+		return true;
+	}
+}
+
+/* The options and operands into `o`: CLI_EXIT_OK, -1 after --help, or
+ * the exit status of a usage error. */
 static int parse(int argc, char **argv, struct trace_options *o)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"lines", required_argument, NULL, 'l'},
 		{"at", required_argument, NULL, 'a'},
 		{"from", required_argument, NULL, 'F'},
@@ -197,77 +250,20 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		{"depth", required_argument, NULL, 'd'},
 		{"span", required_argument, NULL, 's'},
 		{"gpu-lines", required_argument, NULL, 'g'},
-		{"format", required_argument, NULL, 'f'},
 		{"stats", no_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cli_args a = {.cmd = "trace", .options = own,
+			     .shortopts = "l:a:F:T:w:d:s:g:",
+			     .formats = CLI_TEXT_JSON,
+			     .expected = "a database", .min_operands = 1};
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:a:F:T:w:d:s:g:f:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			o->lines = optarg;
-			break;
-		case 'a':
-			o->at = optarg;
-			break;
-		case 'F':
-			o->from = optarg;
-			break;
-		case 'T':
-			o->to = optarg;
-			break;
-		case 'w':
-			if (!cli_parse_u32("trace", "--columns", optarg,
-					   &o->columns))
-				return CLI_EXIT_USAGE;
-			if (o->columns == 0 || o->columns > 1000000) {
-				fputs("callscope trace: --columns must be "
-				      "between 1 and 1000000\n",
-				      stderr);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'g':
-			if (strcmp(optarg, "queue") != 0 &&
-			    strcmp(optarg, "stream") != 0 &&
-			    strcmp(optarg, "all") != 0) {
-				fputs("callscope trace: --gpu-lines expects "
-				      "queue, stream or all, not '",
-				      stderr);
-				present_put_text(stderr, optarg);
-				fputs("'\n", stderr);
-				return CLI_EXIT_USAGE;
-			}
-			o->gpu_lines = optarg;
-			break;
-		case 's':
-			o->span = optarg;
-			if (!parse_span(optarg, &o->span_ns))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'd':
-			if (!cli_parse_u32("trace", "--depth", optarg,
-					   &o->depth))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'S':
-			o->stats = true;
-			break;
-		case 'f':
-			if (!cli_parse_format("trace", optarg, 5, &o->format))
-				return CLI_EXIT_USAGE;
-			break;
-		default:
-			return cli_option_other(c, -1);
-		}
-	}
-	if (optind >= argc) {
-		fputs("callscope trace: expected a database\n", stderr);
-		return CLI_EXIT_USAGE;
-	}
+	while ((c = cli_args_next(&a, argc, argv)) > 0)
+		if (!parse_option(c, o))
+			return CLI_EXIT_USAGE;
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code == CLI_EXIT_OK ? -1 : a.exit_code;
+	o->format = a.format;
 	bool window = o->from || o->to || o->columns;
 	if (o->stats && (o->at || o->columns || !o->from || !o->to)) {
 		fputs("callscope trace: --stats goes with --from T --to T "
@@ -275,10 +271,8 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		      stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (o->stats) {
-		/* checked above */
-	} else if ((o->at && window) || (!o->at && !window) ||
-	    (window && (!o->from || !o->to || !o->columns))) {
+	if (!o->stats && ((o->at && window) || (!o->at && !window) ||
+			  (window && (!o->from || !o->to || !o->columns)))) {
 		fputs("callscope trace: give either --at T or --from T --to T "
 		      "--columns W\n",
 		      stderr);
@@ -288,8 +282,8 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		fputs("callscope trace: --span goes with --at\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	o->dbs = (const char *const *)argv + optind;
-	o->n_dbs = (size_t)(argc - optind);
+	o->dbs = (const char *const *)a.operands;
+	o->n_dbs = (size_t)a.n_operands;
 	return CLI_EXIT_OK;
 }
 
@@ -681,119 +675,122 @@ static bool select_gpu_lines(const struct model *m, const char *which,
 	return true;
 }
 
+/* --at, --from and --to in nanoseconds; false after a usage error
+ * printed. */
+static bool parse_times(const struct model *m, const struct trace_options *o,
+			uint64_t *at, uint64_t *from, uint64_t *to)
+{
+	if ((o->at && !parse_time(m, "--at", o->at, at)) ||
+	    (o->from && !parse_time(m, "--from", o->from, from)) ||
+	    (o->to && !parse_time(m, "--to", o->to, to)))
+		return false;
+	if (!o->at && *to < *from) {
+		fputs("callscope trace: --to must not be before --from\n",
+		      stderr);
+		return false;
+	}
+	return true;
+}
+
+/* A window's output is bounded: lines x columns at most TRACE_MAX_CELLS;
+ * false after a usage error printed. */
+static bool window_fits(const struct model *m, const bool *selected,
+			const struct trace_options *o)
+{
+	uint64_t n_selected = 0;
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		n_selected += selected[i];
+	if (n_selected * o->columns <= TRACE_MAX_CELLS)
+		return true;
+	fprintf(stderr, "callscope trace: %llu lines x %u columns is more "
+			"than %llu cells; select fewer --lines or --columns\n",
+		(unsigned long long)n_selected, o->columns,
+		(unsigned long long)TRACE_MAX_CELLS);
+	return false;
+}
+
+/* The selected lines at `at` or over [from, to); JSON is streamed one
+ * line object at a time, so that memory holds one line's cells whatever
+ * the number of lines.  An exit status. */
+static int put_lines(const struct model *m, const bool *selected,
+		     uint64_t at, uint64_t from, uint64_t to,
+		     const struct trace_options *o)
+{
+	json_t *lines = json_array();
+	bool json = o->format == PRESENT_FORMAT_JSON, first = true;
+	int rc = CLI_EXIT_OK;
+	if (!lines)
+		return CLI_EXIT_DATA;
+	if (json)
+		fputs("{\"lines\":[", stdout);
+	for (uint32_t i = 0; i < m->n_timelines; i++) {
+		if (!selected[i])
+			continue;
+		struct error err = {.status = STATUS_OK};
+		if (o->at ? !at_line(m, i, at, o, lines, &err)
+			  : !window_line(m, i, from, to, o, lines, &err)) {
+			if (err.status != STATUS_OK)
+				cli_put_cmd_error("trace", &err, "read error");
+			rc = CLI_EXIT_DATA;
+			break;
+		}
+		if (json && json_array_size(lines) > 0) {
+			if (!first)
+				fputc(',', stdout);
+			present_put_json(stdout, json_array_get(lines, 0),
+					 JSON_COMPACT);
+			json_array_clear(lines);
+			first = false;
+		}
+	}
+	if (json)
+		fputs("]}\n", stdout);
+	json_decref(lines);
+	return rc;
+}
+
 int cmd_trace(struct session *s, int argc, char **argv);
 int cmd_trace(struct session *s, int argc, char **argv)
 {
-	struct trace_options o = {
-		.depth = UINT32_MAX,
-		.format = PRESENT_FORMAT_TEXT,
-	};
+	struct trace_options o = {.depth = UINT32_MAX};
 	struct model *m = NULL;
 	bool *selected = NULL;
-	json_t *lines = NULL;
+	uint64_t at = 0, from = 0, to = 0;
 	int rc = parse(argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
 	m = cli_open_all(s, o.dbs, o.n_dbs);
 	if (!m)
 		return CLI_EXIT_DATA;
+	rc = CLI_EXIT_DATA;
 	if (m->n_timelines == 0) {
-		fputs("callscope trace: ", stderr);
-		present_put_text(stderr, m->path);
-		fputs(": the database has no trace\n", stderr);
-		rc = CLI_EXIT_DATA;
+		cli_put_db_problem("trace", m, "the database has no trace");
 		goto out;
 	}
-	uint64_t at = 0, from = 0, to = 0;
-	if ((o.at && !parse_time(m, "--at", o.at, &at)) ||
-	    (o.from && !parse_time(m, "--from", o.from, &from)) ||
-	    (o.to && !parse_time(m, "--to", o.to, &to))) {
-		rc = CLI_EXIT_USAGE;
+	rc = CLI_EXIT_USAGE;
+	if (!parse_times(m, &o, &at, &from, &to))
 		goto out;
-	}
-	if (!o.at && to < from) {
-		fputs("callscope trace: --to must not be before --from\n",
-		      stderr);
-		rc = CLI_EXIT_USAGE;
+	rc = CLI_EXIT_DATA;
+	if (!(selected = calloc(m->n_timelines, sizeof(*selected))))
 		goto out;
-	}
-	selected = calloc(m->n_timelines, sizeof(*selected));
-	lines = json_array();
-	if (!selected || !lines) {
-		rc = CLI_EXIT_DATA;
-		goto out;
-	}
 	if (!parse_lines(m, o.lines, selected)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (!select_gpu_lines(m, o.gpu_lines, selected)) {
-		rc = CLI_EXIT_DATA;
+	if (!select_gpu_lines(m, o.gpu_lines, selected))
 		goto out;
-	}
-	if (o.stats) {
-		if (!o.lines)
-			cli_trace_prepare(m);
-		rc = cmd_trace_stats(m, selected, from, to,
-				     o.depth == UINT32_MAX ? 0 : o.depth,
-				     o.format);
+	if (!o.stats && !o.at && !window_fits(m, selected, &o)) {
+		rc = CLI_EXIT_USAGE;
 		goto out;
-	}
-	if (!o.at) {
-		/* bound the output: lines x columns */
-		uint64_t n_selected = 0;
-		for (uint32_t i = 0; i < m->n_timelines; i++)
-			n_selected += selected[i];
-		if (n_selected * o.columns > TRACE_MAX_CELLS) {
-			fprintf(stderr, "callscope trace: %llu lines x %u columns "
-					"is more than %llu cells; select fewer "
-					"--lines or --columns\n",
-				(unsigned long long)n_selected, o.columns,
-				(unsigned long long)TRACE_MAX_CELLS);
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
 	}
 	/* every line: their files read up front, with progress */
 	if (!o.lines)
 		cli_trace_prepare(m);
-	/* JSON is streamed one line object at a time: memory holds one
-	 * line's cells, whatever the number of lines */
-	bool first = true;
-	if (o.format == PRESENT_FORMAT_JSON)
-		fputs("{\"lines\":[", stdout);
-	for (uint32_t i = 0; i < m->n_timelines; i++) {
-		if (!selected[i])
-			continue;
-		struct error err = {.status = STATUS_OK};
-		if (o.at ? !at_line(m, i, at, &o, lines, &err)
-			 : !window_line(m, i, from, to, &o, lines, &err)) {
-			if (err.status != STATUS_OK) {
-				char *msg = error_format(&err);
-				fputs("callscope trace: ", stderr);
-				present_put_text(stderr, msg ? msg : "read error");
-				fputc('\n', stderr);
-				free(msg);
-				error_clear(&err);
-			}
-			if (o.format == PRESENT_FORMAT_JSON)
-				fputs("]}\n", stdout);
-			rc = CLI_EXIT_DATA;
-			goto out;
-		}
-		if (o.format == PRESENT_FORMAT_JSON && json_array_size(lines) > 0) {
-			if (!first)
-				fputc(',', stdout);
-			present_put_json(stdout, json_array_get(lines, 0),
-				     JSON_COMPACT);
-			json_array_clear(lines);
-			first = false;
-		}
-	}
-	if (o.format == PRESENT_FORMAT_JSON)
-		fputs("]}\n", stdout);
+	rc = o.stats ? cmd_trace_stats(m, selected, from, to,
+				       o.depth == UINT32_MAX ? 0 : o.depth,
+				       o.format)
+		     : put_lines(m, selected, at, from, to, &o);
 out:
-	json_decref(lines);
 	free(selected);
 	model_free(m);
 	return rc;
