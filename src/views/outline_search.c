@@ -293,6 +293,16 @@ static enum status walk_prev(struct outline *o, struct walk *w, bool *moved,
 	return STATUS_OK;
 }
 
+/* The walk at its start again: the root going forward, the last row
+ * going back. */
+static enum status walk_wrap(struct outline *o, struct walk *w, bool forward,
+			     struct error *err)
+{
+	if (!walk_root(o, w))
+		return ol_nomem(o, err);
+	return forward ? STATUS_OK : walk_last(o, w, err);
+}
+
 /* A row the search stops at: it matches and is shown when revealed (a
  * flattened row never is: its children stand in its place). */
 static bool search_hit(const struct outline *o, uint32_t row)
@@ -321,9 +331,7 @@ enum status outline_search_next(struct outline *o, uint32_t from_node,
 		/* before the first row: the root is the first candidate;
 		 * after the last: the last row is */
 		wrapped = true;
-		if (!forward)
-			st = walk_last(o, &w, err);
-		if (st != STATUS_OK)
+		if ((st = walk_wrap(o, &w, forward, err)) != STATUS_OK)
 			goto out;
 		if (search_hit(o, w.s[w.n - 1].row))
 			goto hit;
@@ -337,13 +345,7 @@ enum status outline_search_next(struct outline *o, uint32_t from_node,
 			if (wrapped)
 				break;
 			wrapped = true;
-			if (!walk_root(o, &w)) {
-				st = ol_nomem(o, err);
-				goto out;
-			}
-			if (!forward)
-				st = walk_last(o, &w, err);
-			if (st != STATUS_OK)
+			if ((st = walk_wrap(o, &w, forward, err)) != STATUS_OK)
 				goto out;
 		}
 		if (search_hit(o, w.s[w.n - 1].row))

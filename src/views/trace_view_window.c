@@ -207,24 +207,27 @@ bool trace_view_zoom_to_mark(struct trace_view *v)
 	return tv_change(v, w);
 }
 
-bool trace_view_undo(struct trace_view *v)
+/* Undo or redo: the window back from stack `from`, the one shown onto
+ * stack `to`. */
+static bool back_to(struct trace_view *v, struct trace_window *from,
+		    uint32_t *n_from, struct trace_window *to, uint32_t *n_to)
 {
-	if (v->n_undo == 0)
+	if (*n_from == 0)
 		return false;
-	v->redo[v->n_redo++] = v->win;
-	v->win = v->undo[--v->n_undo];
+	to[(*n_to)++] = v->win;
+	v->win = from[--*n_from];
 	tv_clamp_cursor(v);
 	return true;
 }
 
+bool trace_view_undo(struct trace_view *v)
+{
+	return back_to(v, v->undo, &v->n_undo, v->redo, &v->n_redo);
+}
+
 bool trace_view_redo(struct trace_view *v)
 {
-	if (v->n_redo == 0)
-		return false;
-	v->undo[v->n_undo++] = v->win;
-	v->win = v->redo[--v->n_redo];
-	tv_clamp_cursor(v);
-	return true;
+	return back_to(v, v->redo, &v->n_redo, v->undo, &v->n_undo);
 }
 
 void trace_view_set_cursor(struct trace_view *v, uint64_t time,
