@@ -43,6 +43,19 @@ static void put_path_text(const struct model *m, uint32_t ctx_id)
 	free(path);
 }
 
+/* A number of the --at form: null when there is none. */
+static json_t *int_or_null(bool found, uint64_t v)
+{
+	return found ? json_integer((json_int_t)v) : json_null();
+}
+
+/* The text form's "LINE  LABEL" that starts each line. */
+static void put_line_head(const struct model *m, uint32_t line)
+{
+	printf("%5u  ", line);
+	present_put_text(stdout, model_str(m, m->timelines[line].label));
+}
+
 static json_t *line_json(const struct model *m, uint32_t line)
 {
 	const struct model_timeline *tl = &m->timelines[line];
@@ -127,20 +140,11 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		return false;
 	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
-		json_object_set_new(j, "time",
-				    found ? json_integer((json_int_t)iv.begin)
-					  : json_null());
-		json_object_set_new(j, "begin",
-				    found ? json_integer((json_int_t)iv.begin)
-					  : json_null());
-		json_object_set_new(j, "end",
-				    found ? json_integer((json_int_t)iv.end)
-					  : json_null());
-		json_object_set_new(j, "depth",
-				    found ? json_integer(iv.depth)
-					  : json_null());
-		json_object_set_new(j, "ctx",
-				    found ? json_integer(ctx) : json_null());
+		json_object_set_new(j, "time", int_or_null(found, iv.begin));
+		json_object_set_new(j, "begin", int_or_null(found, iv.begin));
+		json_object_set_new(j, "end", int_or_null(found, iv.end));
+		json_object_set_new(j, "depth", int_or_null(found, iv.depth));
+		json_object_set_new(j, "ctx", int_or_null(found, ctx));
 		json_object_set_new(j, "path", path_json(m, ctx));
 		if (m->timelines[line].n_instants) {
 			json_object_set_new(j, "instant", instant_json(m, &in));
@@ -150,8 +154,7 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		json_array_append_new(lines, j);
 		return true;
 	}
-	printf("%5u  ", line);
-	present_put_text(stdout, model_str(m, m->timelines[line].label));
+	put_line_head(m, line);
 	if (!found) {
 		fputs("  (idle)\n", stdout);
 	} else {
@@ -207,17 +210,14 @@ static bool at_counter_line(const struct model *m, uint32_t line, uint64_t t,
 	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_object_set_new(j, "kind", json_string("counter"));
-		json_object_set_new(j, "time",
-				    found ? json_integer((json_int_t)time)
-					  : json_null());
+		json_object_set_new(j, "time", int_or_null(found, time));
 		json_object_set_new(j, "value",
 				    found ? value_json(v) : json_null());
 		json_object_set_new(j, "unit", present_json_text(unit));
 		json_array_append_new(lines, j);
 		return true;
 	}
-	printf("%5u  ", line);
-	present_put_text(stdout, model_str(m, m->timelines[line].label));
+	put_line_head(m, line);
 	if (!found) {
 		fputs("  t=-  value=-  (before the first value)\n", stdout);
 		return true;
@@ -231,8 +231,8 @@ static bool at_counter_line(const struct model *m, uint32_t line, uint64_t t,
 /* False when a trace read failed (`err` says why: a remote trace.db whose
  * server went away). */
 bool trace_at_line(const struct model *m, uint32_t line, uint64_t t,
-		    const struct trace_options *o, json_t *lines,
-		    struct error *err)
+		   const struct trace_options *o, json_t *lines,
+		   struct error *err)
 {
 	if (m->timelines[line].kind == TIMELINE_COUNTER)
 		return at_counter_line(m, line, t, o, lines, err);
@@ -251,16 +251,13 @@ bool trace_at_line(const struct model *m, uint32_t line, uint64_t t,
 			      : trace_ctx_at_depth(m, s.ctx_id, o->depth);
 	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
-		json_object_set_new(j, "time",
-				    found ? json_integer((json_int_t)s.time)
-					  : json_null());
+		json_object_set_new(j, "time", int_or_null(found, s.time));
 		json_object_set_new(j, "ctx", json_integer(ctx));
 		json_object_set_new(j, "path", path_json(m, ctx));
 		json_array_append_new(lines, j);
 		return true;
 	}
-	printf("%5u  ", line);
-	present_put_text(stdout, model_str(m, m->timelines[line].label));
+	put_line_head(m, line);
 	if (!found) {
 		fputs("  t=-  ctx=0  (before the first sample)\n", stdout);
 		return true;
@@ -301,8 +298,7 @@ static bool window_counter_line(const struct model *m, uint32_t line,
 		json_object_set_new(j, "cells", arr);
 		json_array_append_new(lines, j);
 	} else {
-		printf("%5u  ", line);
-		present_put_text(stdout, model_str(m, m->timelines[line].label));
+		put_line_head(m, line);
 		const char *unit = model_str(m, m->timelines[line].unit);
 		if (*unit) {
 			fputs(" (", stdout);
@@ -322,8 +318,8 @@ static bool window_counter_line(const struct model *m, uint32_t line,
 }
 
 bool trace_window_line(const struct model *m, uint32_t line, uint64_t from,
-			uint64_t to, const struct trace_options *o,
-			json_t *lines, struct error *err)
+		       uint64_t to, const struct trace_options *o,
+		       json_t *lines, struct error *err)
 {
 	if (m->timelines[line].kind == TIMELINE_COUNTER)
 		return window_counter_line(m, line, from, to, o, lines, err);
@@ -373,8 +369,7 @@ bool trace_window_line(const struct model *m, uint32_t line, uint64_t from,
 		}
 		json_array_append_new(lines, j);
 	} else {
-		printf("%5u  ", line);
-		present_put_text(stdout, model_str(m, m->timelines[line].label));
+		put_line_head(m, line);
 		fputs(": ", stdout);
 		for (uint32_t k = 0; k < o->columns; k++)
 			printf("%s%u", k ? " " : "", cells[k]);
