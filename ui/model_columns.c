@@ -256,6 +256,83 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	free(at);
 }
 
+/* `*` marks or unmarks the call path selected (top-down only) for the
+ * plot. */
+static struct reaction mark_path(struct pane_env *env, struct extrap *ex)
+{
+	uint32_t node = pane_selected_model_node(env);
+	bool marked = false;
+	if (env->view_kind != VIEW_TOP_DOWN) {
+		pane_message(env, true,
+			     "models are per call path: "
+			     "mark one in the top-down view");
+		return REACTION(HANDLED_REDRAW);
+	}
+	if (node == MODEL_NONE)
+		return REACTION(HANDLED_YES);
+	if (!extrap_toggle_mark(ex, node, &marked))
+		pane_message(env, true,
+			     "the plot overlays %d call paths "
+			     "at most (* unmarks)",
+			     EXTRAP_MARKS_MAX);
+	else
+		pane_message(env, false, "%s for the plot",
+			     marked ? "marked" : "unmarked");
+	return REACTION(HANDLED_REDRAW);
+}
+
+/* mean, median, minimum, maximum, mean...; from a stored set, the
+ * fitted models of the statistic shown before it */
+static void next_measure(struct pane_env *env, struct extrap *ex)
+{
+	enum measure_kind k = extrap_measure_kind(ex);
+	if (extrap_stored_set(ex) == MODEL_NONE)
+		k = (enum measure_kind)((k + 1) % (MEASURE_MAXIMUM + 1));
+	struct error err = {0};
+	if (!extrap_set_measure(ex, k, &err)) {
+		char *msg = error_format(&err);
+		pane_message(env, true, "%s", msg ? msg : "out of memory");
+		free(msg);
+		error_clear(&err);
+	} else {
+		pane_message(env, false,
+			     "models fitted on the %s of the repetitions",
+			     model_measure_name(k));
+	}
+}
+
+/* The worst call path, wherever the cursor is; again on the one it
+ * selected: the next (extrap_worst_step). */
+static struct reaction worst_path(struct pane_env *env, struct extrap *ex)
+{
+	uint32_t sel = env->view_kind == VIEW_TOP_DOWN
+			       ? pane_selected_model_node(env)
+			       : MODEL_NONE;
+	size_t k = 0;
+	double q = 0;
+	uint32_t n = extrap_worst_step(ex, sel, &k, &q);
+	if (n == MODEL_NONE) {
+		pane_message(env, false,
+			     "models are still being fitted; try again");
+		return REACTION(HANDLED_REDRAW);
+	}
+	if (strcmp(extrap_severity_name(ex), "growth") == 0)
+		pane_message(env, false,
+			     "worst-scaling call path #%zu: grows %.3gx from "
+			     "the largest measured point",
+			     k + 1, q);
+	else
+		pane_message(env, false,
+			     "worst-scaling call path #%zu: %.4g at the "
+			     "evaluation point",
+			     k + 1, q);
+	if (env->view_kind == VIEW_TOP_DOWN) {
+		pane_select(env, n);
+		return REACTION(HANDLED_REDRAW);
+	}
+	return (struct reaction){HANDLED_REDRAW, ACTION_VIEW_TOP_DOWN, n};
+}
+
 struct reaction model_columns_action(struct pane_env *env, enum action a)
 {
 	struct extrap *ex = env->extrap;
@@ -277,47 +354,11 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 		return REACTION(HANDLED_REDRAW);
 	}
 	switch (a) {
-	case ACTION_MODEL_MARK: {
-		uint32_t node = pane_selected_model_node(env);
-		bool marked = false;
-		if (env->view_kind != VIEW_TOP_DOWN) {
-			pane_message(env, true,
-				     "models are per call path: "
-				     "mark one in the top-down view");
-			return REACTION(HANDLED_REDRAW);
-		}
-		if (node == MODEL_NONE)
-			return REACTION(HANDLED_YES);
-		if (!extrap_toggle_mark(ex, node, &marked))
-			pane_message(env, true,
-				     "the plot overlays %d call paths "
-				     "at most (* unmarks)",
-				     EXTRAP_MARKS_MAX);
-		else
-			pane_message(env, false, "%s for the plot",
-				     marked ? "marked" : "unmarked");
+	case ACTION_MODEL_MARK:
+		return mark_path(env, ex);
+	case ACTION_MEASURE_NEXT:
+		next_measure(env, ex);
 		return REACTION(HANDLED_REDRAW);
-	}
-	case ACTION_MEASURE_NEXT: {
-		/* mean, median, minimum, maximum, mean...; from a stored set,
-		 * the fitted models of the statistic shown before it */
-		enum measure_kind k = extrap_measure_kind(ex);
-		if (extrap_stored_set(ex) == MODEL_NONE)
-			k = (enum measure_kind)((k + 1) % (MEASURE_MAXIMUM + 1));
-		struct error err = {0};
-		if (!extrap_set_measure(ex, k, &err)) {
-			char *msg = error_format(&err);
-			pane_message(env, true, "%s", msg ? msg : "out of memory");
-			free(msg);
-			error_clear(&err);
-		} else {
-			pane_message(env, false,
-				     "models fitted on the %s of the "
-				     "repetitions",
-				     model_measure_name(k));
-		}
-		return REACTION(HANDLED_REDRAW);
-	}
 	case ACTION_AT_PARAM:
 	case ACTION_AT_DOUBLE:
 	case ACTION_AT_HALVE: {
@@ -330,38 +371,7 @@ struct reaction model_columns_action(struct pane_env *env, enum action a)
 		free(at);
 		return REACTION(HANDLED_REDRAW);
 	}
-	default: {
-		/* the worst call path, wherever the cursor is; again on the
-		 * one it selected: the next (extrap_worst_step) */
-		uint32_t sel = env->view_kind == VIEW_TOP_DOWN
-				   ? pane_selected_model_node(env)
-				   : MODEL_NONE;
-		size_t k = 0;
-		double q = 0;
-		uint32_t n = extrap_worst_step(ex, sel, &k, &q);
-		if (n == MODEL_NONE) {
-			pane_message(env, false,
-				     "models are still being "
-				     "fitted; try again");
-			return REACTION(HANDLED_REDRAW);
-		}
-		if (strcmp(extrap_severity_name(ex), "growth") == 0)
-			pane_message(env, false,
-				     "worst-scaling call path #%zu: "
-				     "grows %.3gx from the largest "
-				     "measured point",
-				     k + 1, q);
-		else
-			pane_message(env, false,
-				     "worst-scaling call path #%zu: "
-				     "%.4g at the evaluation point",
-				     k + 1, q);
-		if (env->view_kind == VIEW_TOP_DOWN) {
-			pane_select(env, n);
-			return REACTION(HANDLED_REDRAW);
-		}
-		return (struct reaction){HANDLED_REDRAW, ACTION_VIEW_TOP_DOWN,
-					 n};
-	}
+	default:
+		return worst_path(env, ex);
 	}
 }

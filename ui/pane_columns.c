@@ -83,25 +83,10 @@ static struct reaction columns_action(struct pane_env *env, struct pane *pane,
 	return REACTION(HANDLED_NO);
 }
 
-static void columns_free(struct pane *pane)
-{
-	free(pane->state);
-	free(pane);
-}
-
 static struct pane *columns_new(struct pane_env *env)
 {
 	(void)env;
-	struct pane *p = calloc(1, sizeof(*p));
-	struct list_cursor *l = calloc(1, sizeof(*l));
-	if (!p || !l) {
-		free(p);
-		free(l);
-		return NULL;
-	}
-	p->ops = &pane_columns_ops;
-	p->state = l;
-	return p;
+	return list_pane_new(&pane_columns_ops);
 }
 
 const struct pane_ops pane_columns_ops = {
@@ -111,5 +96,5 @@ const struct pane_ops pane_columns_ops = {
 	.new = columns_new,
 	.draw = columns_draw,
 	.action = columns_action,
-	.free = columns_free,
+	.free = list_pane_free,
 };

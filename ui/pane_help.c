@@ -139,25 +139,10 @@ static struct reaction help_action(struct pane_env *env, struct pane *pane,
 	return REACTION(HANDLED_NO);
 }
 
-static void help_free(struct pane *pane)
-{
-	free(pane->state);
-	free(pane);
-}
-
 static struct pane *help_new(struct pane_env *env)
 {
 	(void)env;
-	struct pane *p = calloc(1, sizeof(*p));
-	struct list_cursor *l = calloc(1, sizeof(*l));
-	if (!p || !l) {
-		free(p);
-		free(l);
-		return NULL;
-	}
-	p->ops = &pane_help_ops;
-	p->state = l;
-	return p;
+	return list_pane_new(&pane_help_ops);
 }
 
 const struct pane_ops pane_help_ops = {
@@ -167,5 +152,5 @@ const struct pane_ops pane_help_ops = {
 	.new = help_new,
 	.draw = help_draw,
 	.action = help_action,
-	.free = help_free,
+	.free = list_pane_free,
 };

@@ -1,7 +1,12 @@
-/* pane_list: cursor movement for list panes. */
+/* pane_list: cursor movement for list panes, and the life cycle of the
+ * panes whose state is a list cursor alone. */
 #include "config.h"
 
 #include "pane_list.h"
+
+#include <stdlib.h>
+
+#include "pane.h"
 
 bool list_move(struct list_cursor *l, enum action a)
 {
@@ -43,4 +48,19 @@ void list_fit(struct list_cursor *l, int rows)
 		l->top = l->cursor;
 	else if (l->cursor >= l->top + r)
 		l->top = l->cursor - r + 1;
+}
+
+struct pane *list_pane_new(const struct pane_ops *ops)
+{
+	struct list_cursor *l = calloc(1, sizeof(*l));
+	struct pane *p = l ? pane_wrap(ops, l) : NULL;
+	if (!p)
+		free(l);
+	return p;
+}
+
+void list_pane_free(struct pane *pane)
+{
+	free(pane->state);
+	free(pane);
 }

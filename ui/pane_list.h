@@ -1,6 +1,7 @@
 /* pane_list: scrolling state shared by the list-like panes (help,
  * columns, threads, source): a cursor and a first visible line, moved by
- * the generic movement actions. */
+ * the generic movement actions; and the life cycle of a pane whose state
+ * is that cursor alone (help, columns). */
 #ifndef CALLSCOPE_UI_PANE_LIST_H
 #define CALLSCOPE_UI_PANE_LIST_H
 
@@ -19,5 +20,13 @@ bool list_move(struct list_cursor *l, enum action a);
 
 /* Keep the cursor on screen for `rows` visible rows. */
 void list_fit(struct list_cursor *l, int rows);
+
+struct pane;
+struct pane_ops;
+
+/* A pane of `ops` whose state is a new list_cursor at the top (NULL when
+ * out of memory), and its `free`. */
+struct pane *list_pane_new(const struct pane_ops *ops);
+void list_pane_free(struct pane *pane);
 
 #endif

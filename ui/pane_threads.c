@@ -234,18 +234,14 @@ static char *sums_line(const struct model *m, const struct threads *t,
 	return r < 0 ? NULL : out;
 }
 
-static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
+/* The statistics line: the longest wording that fits `width`, names
+ * shortened and spaces narrowed before anything is cut (critique b6:
+ * "mean 713…").  Malloc'd, or NULL. */
+static char *stats_line(const struct model *m, const struct threads *t,
+			int width)
 {
-	struct threads *t = pane->state;
-	const struct model *m = env->model;
-	attr_t head = theme_attr(THEME_ROLE_COLUMN_HEADER);
-	if (r.h < 3)
-		return;
-	screen_text(r.y, r.x, r.w, head, t->title, true);
 	char *stats = NULL;
 	char *mn = NULL, *mx = NULL, *me = NULL, *sd = NULL;
-	/* the longest wording that fits the width: names shortened and
-	 * spaces narrowed before anything is cut (critique b6: "mean 713…") */
 	const char *what_long =
 		m->n_points ? "measurement points" : "execution contexts";
 	const char *what_short = m->n_points ? "points" : "contexts";
@@ -279,47 +275,42 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 			stats = NULL;
 			break;
 		}
-		if (screen_text_width(stats) <= r.w)
+		if (screen_text_width(stats) <= width)
 			break;
 	}
-	screen_text(r.y + 1, r.x, r.w, A_NORMAL, stats ? stats : "", true);
-	free(stats);
 	free(mn);
 	free(mx);
 	free(me);
 	free(sd);
-	int y = r.y + 2;
-	if (r.h >= 4) {
-		bool differs = false;
-		char *line = sums_line(m, t, &differs);
-		screen_text(y++, r.x, r.w,
-			    differs ? theme_attr(THEME_ROLE_ERROR) : A_NORMAL,
-			    line ? line : "", true);
-		free(line);
+	return stats;
+}
+
+/* The histogram, `h` rows from row y, and its axis (min, max) below. */
+static void draw_distribution(const struct model *m, struct threads *t,
+			      struct rect r, int y, int h)
+{
+	draw_histogram(t, y, r.x + 1, h, r.w - 2);
+	y += h;
+	char *axis = NULL;
+	int half = r.w / 2 - 1 > 1 ? r.w / 2 - 1 : 1;
+	char *lo = fit(m, t, t->min, half);
+	char *hi = fit(m, t, t->max, half);
+	if (asprintf(&axis, "%s", lo ? lo : "") >= 0) {
+		screen_text(y, r.x + 1, r.w / 2, theme_attr(THEME_ROLE_DIM),
+			    axis, false);
+		free(axis);
 	}
-	int hist_h = r.h >= 17 ? 4 : r.h >= 11 ? 2 : 0;
-	if (hist_h) {
-		draw_histogram(t, y, r.x + 1, hist_h, r.w - 2);
-		y += hist_h;
-		char *axis = NULL;
-		int half = r.w / 2 - 1 > 1 ? r.w / 2 - 1 : 1;
-		char *lo = fit(m, t, t->min, half);
-		char *hi = fit(m, t, t->max, half);
-		if (asprintf(&axis, "%s", lo ? lo : "") >= 0) {
-			screen_text(y, r.x + 1, r.w / 2, theme_attr(THEME_ROLE_DIM),
-				    axis, false);
-			free(axis);
-		}
-		screen_text_right(y, r.x + r.w / 2, r.w / 2 - 1,
-				  theme_attr(THEME_ROLE_DIM), hi ? hi : "");
-		free(lo);
-		free(hi);
-		y++;
-	}
-	int rows = r.y + r.h - y;
-	list_fit(&t->list, rows);
-	/* counts: one form for all the rows on screen, the first that
-	 * every one of them fits in (digit groups, plain digits, SI) */
+	screen_text_right(y, r.x + r.w / 2, r.w / 2 - 1,
+			  theme_attr(THEME_ROLE_DIM), hi ? hi : "");
+	free(lo);
+	free(hi);
+}
+
+/* How the rows on screen write their counts: one form for all of them,
+ * the first that every one fits in (digit groups, plain digits, SI). */
+static struct present_kind rows_kind(const struct model *m,
+				     const struct threads *t, int rows)
+{
 	struct present_kind kind = present_column_kind(m, t->column);
 	for (int f = PRESENT_COUNT_GROUPED; f <= PRESENT_COUNT_SI; f++) {
 		kind.count_form = (enum present_count_form)f;
@@ -336,6 +327,14 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		if (fits)
 			break;
 	}
+	return kind;
+}
+
+/* The visible rows from row y: value, percent of the sum, label. */
+static void draw_rows(const struct model *m, const struct threads *t,
+		      struct rect r, int y, int rows)
+{
+	struct present_kind kind = rows_kind(m, t, rows);
 	for (int i = 0; i < rows; i++) {
 		size_t idx = t->list.top + (size_t)i;
 		if (idx >= t->n)
@@ -358,6 +357,36 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		screen_text(y + i, r.x + 20, r.w - 20, a,
 			    model_str(m, m->profiles[row->profile].label), false);
 	}
+}
+
+static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
+{
+	struct threads *t = pane->state;
+	const struct model *m = env->model;
+	attr_t head = theme_attr(THEME_ROLE_COLUMN_HEADER);
+	if (r.h < 3)
+		return;
+	screen_text(r.y, r.x, r.w, head, t->title, true);
+	char *stats = stats_line(m, t, r.w);
+	screen_text(r.y + 1, r.x, r.w, A_NORMAL, stats ? stats : "", true);
+	free(stats);
+	int y = r.y + 2;
+	if (r.h >= 4) {
+		bool differs = false;
+		char *line = sums_line(m, t, &differs);
+		screen_text(y++, r.x, r.w,
+			    differs ? theme_attr(THEME_ROLE_ERROR) : A_NORMAL,
+			    line ? line : "", true);
+		free(line);
+	}
+	int hist_h = r.h >= 17 ? 4 : r.h >= 11 ? 2 : 0;
+	if (hist_h) {
+		draw_distribution(m, t, r, y, hist_h);
+		y += hist_h + 1;
+	}
+	int rows = r.y + r.h - y;
+	list_fit(&t->list, rows);
+	draw_rows(m, t, r, y, rows);
 }
 
 static struct reaction threads_action(struct pane_env *env, struct pane *pane,

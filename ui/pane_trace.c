@@ -46,8 +46,6 @@ void trace_fmt_rel(const struct pane_env *env, uint64_t t, char *buf,
 
 /* What the GPU lines of grouping `g` are per: Nsight's queue-like
  * grouping is by CUDA context. */
-/* What the GPU lines of grouping `g` are per: Nsight's queue-like
- * grouping is by CUDA context. */
 const char *trace_group_name(const struct model *m, enum timeline_group g)
 {
 	if (g == TIMELINE_GROUP_STREAM)
@@ -59,7 +57,7 @@ const char *trace_group_name(const struct model *m, enum timeline_group g)
 /* ---- mouse ----------------------------------------------------------- */
 
 static struct reaction trace_action(struct pane_env *env, struct pane *pane,
-			     enum action a);
+				    enum action a);
 
 /* A click on the grid puts the cursor on that cell's line and slice; a
  * double click shows its context in the tree, as Enter does. */
@@ -180,95 +178,159 @@ static void trace_filter(struct pane_env *env, struct pane *pane,
 		    t->filter ? t->filter : "");
 }
 
+/* The cursor's moves and the window's changes (each an undo step);
+ * false for any other action. */
+static bool window_action(struct pane_env *env, struct trace_pane *t,
+			  enum action a)
+{
+	struct trace_view *v = t->view;
+	const struct trace_window *w = trace_view_window(v);
+	int page = (int)(t->rows > 1 ? t->rows - 1 : 1);
+	switch (a) {
+	case ACTION_MOVE_UP:
+	case ACTION_MOVE_DOWN:
+		move_rows(t, a == ACTION_MOVE_UP ? -1 : 1);
+		return true;
+	case ACTION_PAGE_UP:
+	case ACTION_PAGE_DOWN:
+		move_rows(t, a == ACTION_PAGE_UP ? -page : page);
+		return true;
+	case ACTION_COLLAPSE: /* Left */
+	case ACTION_EXPAND:   /* Right */
+		move_columns(t, a == ACTION_COLLAPSE ? -1 : 1);
+		return true;
+	case ACTION_MOVE_FIRST:
+	case ACTION_MOVE_LAST:
+		trace_view_set_cursor(v,
+				      a == ACTION_MOVE_FIRST ? w->from
+							     : w->to - 1,
+				      trace_view_cursor_line(v));
+		return true;
+	case ACTION_TRACE_ZOOM_IN:
+	case ACTION_TRACE_ZOOM_OUT:
+		trace_view_zoom_time(v, a == ACTION_TRACE_ZOOM_IN ? 1 : 2,
+				     a == ACTION_TRACE_ZOOM_IN ? 2 : 1);
+		return true;
+	case ACTION_TRACE_PAN_LEFT:
+	case ACTION_TRACE_PAN_RIGHT:
+		trace_view_pan_time(v, a == ACTION_TRACE_PAN_LEFT ? -1 : 1, 4);
+		return true;
+	case ACTION_TRACE_LINES_IN:
+	case ACTION_TRACE_LINES_OUT:
+		trace_view_zoom_lines(v, a == ACTION_TRACE_LINES_IN ? 1 : 2,
+				      a == ACTION_TRACE_LINES_IN ? 2 : 1);
+		return true;
+	case ACTION_TRACE_HOME:
+		trace_view_home(v);
+		return true;
+	case ACTION_TRACE_UNDO:
+		if (!trace_view_undo(v))
+			pane_message(env, false, "nothing to undo");
+		return true;
+	case ACTION_TRACE_REDO:
+		if (!trace_view_redo(v))
+			pane_message(env, false, "nothing to redo");
+		return true;
+	case ACTION_TRACE_DEEPER:
+		if (w->depth < trace_view_max_depth(v))
+			trace_view_set_depth(v, w->depth + 1);
+		return true;
+	case ACTION_TRACE_SHALLOWER:
+		if (w->depth > 0)
+			trace_view_set_depth(v, w->depth - 1);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* m marks the cursor's time, M zooms to [mark, cursor). */
+static void mark_action(struct pane_env *env, struct trace_view *v,
+			enum action a)
+{
+	if (a == ACTION_TRACE_ZOOM_MARK) {
+		if (!trace_view_zoom_to_mark(v))
+			pane_message(env, true, "no mark (m marks the cursor)");
+		return;
+	}
+	char rel[40];
+	trace_view_mark(v);
+	trace_fmt_rel(env, trace_view_cursor_time(v), rel, sizeof(rel));
+	pane_message(env, false, "mark at %s; move and press M to zoom", rel);
+}
+
+/* Show the GPU lines of the other grouping (by queue or by stream). */
+static void switch_gpu_lines(struct pane_env *env, struct trace_pane *t)
+{
+	struct trace_view *v = t->view;
+	enum timeline_group g = trace_view_gpu_lines(v) == TIMELINE_GROUP_STREAM
+					? TIMELINE_GROUP_QUEUE
+					: TIMELINE_GROUP_STREAM;
+	struct error err = {0};
+	if (trace_view_set_gpu_lines(v, g, &err) != STATUS_OK) {
+		char *msg = error_format(&err);
+		pane_message(env, true, "%s%s", msg ? msg : "no other GPU lines",
+			     trace_view_gpu_lines(v) == TIMELINE_GROUP_NONE
+				     ? ""
+				     : " in this run");
+		free(msg);
+	} else {
+		/* other lines under the same window: the grid is not the
+		 * one drawn last (critique a4: the rows kept the stream
+		 * lines' labels) */
+		t->valid = false;
+		pane_message(env, false, "GPU lines by %s",
+			     trace_group_name(env->model, g));
+	}
+	error_clear(&err);
+}
+
+/* Follow the interval's link (`sibling`: to the next launch of its call)
+ * and say why the cursor did not move. */
+static void follow_link(struct pane_env *env, struct trace_view *v,
+			bool sibling)
+{
+	switch (trace_view_follow_link(v, sibling)) {
+	case TRACE_LINK_MOVED:
+		break;
+	case TRACE_LINK_IDLE:
+		pane_message(env, false, "no interval at the cursor");
+		break;
+	case TRACE_LINK_NONE:
+		pane_message(env, false,
+			     "no link: neither a launched kernel or copy nor "
+			     "its launching API call");
+		break;
+	case TRACE_LINK_ONLY:
+		pane_message(env, false,
+			     "the only kernel or copy its call launched");
+		break;
+	case TRACE_LINK_HIDDEN:
+		pane_message(env, true,
+			     "the linked interval's line is hidden by the "
+			     "line filter");
+		break;
+	}
+}
+
 static struct reaction trace_action(struct pane_env *env, struct pane *pane,
-			     enum action a)
+				    enum action a)
 {
 	struct trace_pane *t = pane->state;
 	struct trace_view *v = t->view;
-	const struct trace_window *w = trace_view_window(v);
-	bool changed = true;
+	if (window_action(env, t, a))
+		return REACTION(HANDLED_REDRAW);
 	switch (a) {
-	case ACTION_MOVE_UP:
-		move_rows(t, -1);
-		break;
-	case ACTION_MOVE_DOWN:
-		move_rows(t, 1);
-		break;
-	case ACTION_PAGE_UP:
-		move_rows(t, -(int)(t->rows > 1 ? t->rows - 1 : 1));
-		break;
-	case ACTION_PAGE_DOWN:
-		move_rows(t, (int)(t->rows > 1 ? t->rows - 1 : 1));
-		break;
-	case ACTION_COLLAPSE: /* Left */
-		move_columns(t, -1);
-		break;
-	case ACTION_EXPAND: /* Right */
-		move_columns(t, 1);
-		break;
-	case ACTION_MOVE_FIRST:
-		trace_view_set_cursor(v, w->from, trace_view_cursor_line(v));
-		break;
-	case ACTION_MOVE_LAST:
-		trace_view_set_cursor(v, w->to - 1, trace_view_cursor_line(v));
-		break;
-	case ACTION_TRACE_ZOOM_IN:
-		changed = trace_view_zoom_time(v, 1, 2);
-		break;
-	case ACTION_TRACE_ZOOM_OUT:
-		changed = trace_view_zoom_time(v, 2, 1);
-		break;
-	case ACTION_TRACE_PAN_LEFT:
-		changed = trace_view_pan_time(v, -1, 4);
-		break;
-	case ACTION_TRACE_PAN_RIGHT:
-		changed = trace_view_pan_time(v, 1, 4);
-		break;
-	case ACTION_TRACE_LINES_IN:
-		changed = trace_view_zoom_lines(v, 1, 2);
-		break;
-	case ACTION_TRACE_LINES_OUT:
-		changed = trace_view_zoom_lines(v, 2, 1);
-		break;
-	case ACTION_TRACE_MARK: {
-		char rel[40];
-		trace_view_mark(v);
-		trace_fmt_rel(env, trace_view_cursor_time(v), rel, sizeof(rel));
-		pane_message(env, false, "mark at %s; move and press M to zoom",
-			    rel);
-		break;
-	}
+	case ACTION_TRACE_MARK:
 	case ACTION_TRACE_ZOOM_MARK:
-		changed = trace_view_zoom_to_mark(v);
-		if (!changed)
-			pane_message(env, true, "no mark (m marks the cursor)");
-		break;
-	case ACTION_TRACE_HOME:
-		changed = trace_view_home(v);
-		break;
-	case ACTION_TRACE_UNDO:
-		changed = trace_view_undo(v);
-		if (!changed)
-			pane_message(env, false, "nothing to undo");
-		break;
-	case ACTION_TRACE_REDO:
-		changed = trace_view_redo(v);
-		if (!changed)
-			pane_message(env, false, "nothing to redo");
-		break;
-	case ACTION_TRACE_DEEPER:
-		if (w->depth < trace_view_max_depth(v))
-			changed = trace_view_set_depth(v, w->depth + 1);
-		break;
-	case ACTION_TRACE_SHALLOWER:
-		if (w->depth > 0)
-			changed = trace_view_set_depth(v, w->depth - 1);
+		mark_action(env, v, a);
 		break;
 	case ACTION_TRACE_NEXT:
 	case ACTION_TRACE_PREV:
 		if (!trace_view_next_change(v, a == ACTION_TRACE_NEXT))
 			pane_message(env, false, "no %s change on this line",
-				    a == ACTION_TRACE_NEXT ? "later" : "earlier");
+				     a == ACTION_TRACE_NEXT ? "later"
+							   : "earlier");
 		break;
 	case ACTION_TRACE_VIEW:
 		t->mode = (t->mode + 1) % MODE_COUNT;
@@ -276,8 +338,8 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 	case ACTION_TRACE_INSTANTS:
 		t->hide_instants = !t->hide_instants;
 		if (!t->instants)
-			pane_message(env, false, "no instants (marks) in this "
-						 "run");
+			pane_message(env, false,
+				     "no instants (marks) in this run");
 		else
 			pane_message(env, false, "instants (marks) %s",
 				     t->hide_instants ? "hidden" : "shown");
@@ -286,32 +348,13 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 		t->hide_empty = !t->hide_empty;
 		trace_filter(env, pane, t->filter);
 		break;
-	case ACTION_TRACE_GPU_LINES: {
-		enum timeline_group g =
-			trace_view_gpu_lines(v) == TIMELINE_GROUP_STREAM
-				? TIMELINE_GROUP_QUEUE
-				: TIMELINE_GROUP_STREAM;
-		struct error err = {0};
-		if (trace_view_set_gpu_lines(v, g, &err) != STATUS_OK) {
-			char *msg = error_format(&err);
-			pane_message(env, true, "%s%s",
-				     msg ? msg : "no other GPU lines",
-				     trace_view_gpu_lines(v) ==
-						     TIMELINE_GROUP_NONE
-					     ? ""
-					     : " in this run");
-			free(msg);
-		} else {
-			/* other lines under the same window: the grid is
-			 * not the one drawn last (critique a4: the rows
-			 * kept the stream lines' labels) */
-			t->valid = false;
-			pane_message(env, false, "GPU lines by %s",
-				     trace_group_name(env->model, g));
-		}
-		error_clear(&err);
+	case ACTION_TRACE_GPU_LINES:
+		switch_gpu_lines(env, t);
 		break;
-	}
+	case ACTION_TRACE_LINK:
+	case ACTION_TRACE_LINK_NEXT:
+		follow_link(env, v, a == ACTION_TRACE_LINK_NEXT);
+		break;
 	case ACTION_TOGGLE:
 		return reveal_in_tree(env, t);
 	case ACTION_BACK: /* the keys back to the tree */
@@ -319,36 +362,9 @@ static struct reaction trace_action(struct pane_env *env, struct pane *pane,
 					 MODEL_NONE};
 	case ACTION_TRACE_FILTER:
 		return REACTION(HANDLED_PROMPT);
-	case ACTION_TRACE_LINK:
-	case ACTION_TRACE_LINK_NEXT:
-		switch (trace_view_follow_link(v,
-					       a == ACTION_TRACE_LINK_NEXT)) {
-		case TRACE_LINK_MOVED:
-			break;
-		case TRACE_LINK_IDLE:
-			pane_message(env, false, "no interval at the cursor");
-			break;
-		case TRACE_LINK_NONE:
-			pane_message(env, false,
-				     "no link: neither a launched kernel or "
-				     "copy nor its launching API call");
-			break;
-		case TRACE_LINK_ONLY:
-			pane_message(env, false,
-				     "the only kernel or copy its call "
-				     "launched");
-			break;
-		case TRACE_LINK_HIDDEN:
-			pane_message(env, true,
-				     "the linked interval's line is hidden "
-				     "by the line filter");
-			break;
-		}
-		break;
 	default:
 		return REACTION(HANDLED_NO);
 	}
-	(void)changed;
 	return REACTION(HANDLED_REDRAW);
 }
 

@@ -183,8 +183,79 @@ static char *readout_context(struct pane_env *env, struct trace_pane *t,
 	return a;
 }
 
+/* One readout line (a short pane): where the cursor is and what runs
+ * there. */
+static void draw_readout(struct pane_env *env, struct trace_pane *t, int y,
+			 int x, int w, uint32_t tl, uint32_t ctx,
+			 const char *rel)
+{
+	const struct model *m = env->model;
+	char *what = readout_context(env, t, tl, ctx), *head = NULL;
+	if (asprintf(&head, "Cursor %s  line %u %s: %s", rel, tl,
+		     tl != MODEL_NONE ? model_str(m, m->timelines[tl].label)
+				      : "",
+		     what ? what : "?") < 0)
+		head = NULL;
+	free(what);
+	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
+		    head ? head : "", true);
+	free(head);
+}
+
+/* The instant in the cursor's cell, on row y: its name, time and how
+ * many the cell holds.  False when there is none. */
+static bool draw_instant(struct pane_env *env, struct trace_pane *t, int y,
+			 int x, int w)
+{
+	uint64_t count = 0, index;
+	uint32_t line;
+	struct trace_instant in;
+	if (!trace_view_cursor_instant(t->view, t->cols, &line, &index,
+				       &count, &in))
+		return false;
+	char at[40], more[48] = "", *text = NULL;
+	trace_fmt_rel(env, in.time, at, sizeof(at));
+	if (count > 1)
+		snprintf(more, sizeof(more), "  (%llu in the cell)",
+			 (unsigned long long)count);
+	if (asprintf(&text, "Instant %s at %s (t=%llu)%s",
+		     model_str(env->model, in.name), at,
+		     (unsigned long long)in.time, more) < 0)
+		text = NULL;
+	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL), text ? text : "",
+		    true);
+	free(text);
+	return true;
+}
+
+/* Call path `p` in full, wrapped over rows y + 1 .. y + lines - 1. */
+static void draw_path(const char *p, int y, int x, int w, int lines)
+{
+	for (int i = 1; i < lines; i++) {
+		screen_text(y + i, x, w, theme_attr(THEME_ROLE_DETAIL), "",
+			    true);
+		if (!*p)
+			continue;
+		screen_text(y + i, x, w, theme_attr(THEME_ROLE_DETAIL),
+			    i == 1 ? "Path " : "     ", false);
+		size_t len = strlen(p), take = 0;
+		int cols = 0;
+		while (take < len && cols < w - 5) {
+			take++;
+			while (take < len && (p[take] & 0xc0) == 0x80)
+				take++;
+			cols++;
+		}
+		char *piece = strndup(p, take);
+		screen_text(y + i, x + 5, w - 5, theme_attr(THEME_ROLE_DETAIL),
+			    piece ? piece : "", false);
+		free(piece);
+		p += take;
+	}
+}
+
 void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
-			     int x, int w, int lines)
+			    int x, int w, int lines)
 {
 	const struct model *m = env->model;
 	uint32_t line = trace_view_cursor_line(t->view);
@@ -200,19 +271,7 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	bool found = tl != MODEL_NONE &&
 		     trace_sample_at(m, tl, time, &s, NULL);
 	if (lines == 1) {
-		/* one readout line (a short pane): where the cursor is and
-		 * what runs there */
-		char *what = readout_context(env, t, tl, found ? s.ctx_id : 0);
-		if (asprintf(&head, "Cursor %s  line %u %s: %s", rel, tl,
-			     tl != MODEL_NONE
-				     ? model_str(m, m->timelines[tl].label)
-				     : "",
-			     what ? what : "?") < 0)
-			head = NULL;
-		free(what);
-		screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
-			    head ? head : "", true);
-		free(head);
+		draw_readout(env, t, y, x, w, tl, found ? s.ctx_id : 0, rel);
 		return;
 	}
 	if (asprintf(&head, "Cursor %s (t=%llu)  line %u %s  ctx=%u", rel,
@@ -244,26 +303,10 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	if (intervals && lines >= 3 &&
 	    trace_view_cursor_interval(t->view, &il, &ii, &iv))
 		details = interval_details(env, t, il, ii, &iv);
-	/* an instant in the cursor's cell: its name, time and how many */
-	uint64_t in_count = 0, in_index;
-	uint32_t in_line;
-	struct trace_instant in;
+	/* an instant in the cursor's cell, on the last line */
 	if (intervals && lines >= 3 &&
-	    trace_view_cursor_instant(t->view, t->cols, &in_line, &in_index,
-				      &in_count, &in)) {
-		char at[40], more[48] = "", *text = NULL;
-		trace_fmt_rel(env, in.time, at, sizeof(at));
-		if (in_count > 1)
-			snprintf(more, sizeof(more), "  (%llu in the cell)",
-				 (unsigned long long)in_count);
-		if (asprintf(&text, "Instant %s at %s (t=%llu)%s",
-			     model_str(m, in.name), at,
-			     (unsigned long long)in.time, more) < 0)
-			text = NULL;
+	    draw_instant(env, t, y + lines - 1, x, w)) {
 		lines--;
-		screen_text(y + lines, x, w, theme_attr(THEME_ROLE_DETAIL),
-			    text ? text : "", true);
-		free(text);
 		if (lines < 3)
 			details = NULL;
 	}
@@ -272,29 +315,6 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 		screen_text(y + lines, x, w, theme_attr(THEME_ROLE_DETAIL),
 			    details, true);
 	}
-	/* the call path in full, wrapped over the lines left */
-	const char *p = path ? path : "";
-	for (int i = 1; i < lines; i++) {
-		screen_text(y + i, x, w, theme_attr(THEME_ROLE_DETAIL), "",
-			    true);
-		if (!*p)
-			continue;
-		screen_text(y + i, x, w, theme_attr(THEME_ROLE_DETAIL),
-			    i == 1 ? "Path " : "     ", false);
-		size_t len = strlen(p), take = 0;
-		int cols = 0;
-		while (take < len && cols < w - 5) {
-			take++;
-			while (take < len && (p[take] & 0xc0) == 0x80)
-				take++;
-			cols++;
-		}
-		char *piece = strndup(p, take);
-		screen_text(y + i, x + 5, w - 5, theme_attr(THEME_ROLE_DETAIL),
-			    piece ? piece : "", false);
-		free(piece);
-		p += take;
-	}
+	draw_path(path ? path : "", y, x, w, lines);
 	free(path);
 }
-

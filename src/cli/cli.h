@@ -7,6 +7,8 @@
 #ifndef CALLSCOPE_CLI_H
 #define CALLSCOPE_CLI_H
 
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -135,6 +137,105 @@ const char *cli_one_operand(const char *cmd, int argc, char **argv,
 char **cli_operands(const char *cmd, int argc, char **argv,
 		    const char *expected, enum present_format *format,
 		    const char **output, int *n, int *exit_code);
+
+/* ---- the skeleton of a batch command (cli_common.c) -------------------
+ *
+ * Every command has the same shape: read its options (its own, plus
+ * --format and --help, which mean the same everywhere), check its
+ * operands, open the database(s), choose what to print (a node, a metric,
+ * a window), print it as text or JSON, and turn what went wrong into one
+ * line on stderr and an exit status.  The helpers below are that
+ * skeleton; a command writes only what is its own:
+ *
+ *	static const struct option own[] = {
+ *		{"metric", required_argument, NULL, 'm'},
+ *		{NULL, 0, NULL, 0},
+ *	};
+ *	struct cli_args a = {.cmd = "points", .options = own,
+ *			     .shortopts = "m:", .formats = CLI_TEXT_JSON,
+ *			     .expected = "a measurement set",
+ *			     .min_operands = 1};
+ *	int c;
+ *	while ((c = cli_args_next(&a, argc, argv)) > 0)
+ *		switch (c) { case 'm': metric = optarg; break; }
+ *	if (c == CLI_ARGS_EXIT)
+ *		return a.exit_code;
+ *	... a.operands[0 .. a.n_operands), a.format ...
+ *
+ * then cli_open / cli_open_all, and for the output cli_put_json (one
+ * document) or cli_json_begin/_add/_end (a document per operand, an array
+ * of them when there are several); errors through cli_put_error,
+ * cli_put_cmd_error (a struct error) or cli_put_db_problem (a database
+ * that lacks what the command needs). */
+
+/* --format values: a mask of 1 << enum present_format. */
+#define CLI_TEXT_JSON (1u << PRESENT_FORMAT_TEXT | 1u << PRESENT_FORMAT_JSON)
+#define CLI_TEXT_CSV_JSON (CLI_TEXT_JSON | 1u << PRESENT_FORMAT_CSV)
+
+#define CLI_ARGS_OPTIONS 16 /* a command's own long options, at most */
+
+enum { CLI_ARGS_DONE = -1, CLI_ARGS_EXIT = -2 };
+
+struct cli_args {
+	/* set by the command */
+	const char *cmd;	      /* its name, in messages */
+	const struct option *options; /* its own long options, NULL-ended
+					 (NULL: none); never 'f' or 'h' */
+	const char *shortopts;	      /* its own short options ("m:t:") */
+	unsigned formats;	      /* --format values it takes (a mask of
+					 1 << enum present_format); 0: the
+					 command reads 'f' itself */
+	const char *expected;	      /* what the operands are, for "callscope
+					 CMD: expected EXPECTED" */
+	int min_operands, max_operands; /* max 0: no limit */
+	int usage_exit;		      /* exit status of a usage error (0:
+					 CLI_EXIT_USAGE) */
+	/* set by cli_args_next */
+	enum present_format format; /* --format (PRESENT_FORMAT_TEXT) */
+	char **operands;	    /* after CLI_ARGS_DONE */
+	int n_operands;
+	int exit_code; /* after CLI_ARGS_EXIT */
+	/* private */
+	bool started;
+	struct option all[CLI_ARGS_OPTIONS + 3];
+	char all_short[2 * CLI_ARGS_OPTIONS + 8];
+};
+
+/* The next option of argv (getopt_long, optarg set) that is the
+ * command's own; CLI_ARGS_DONE after the last option when the operands
+ * are as many as the command takes (a->operands set); CLI_ARGS_EXIT when
+ * the command returns a->exit_code now: after --help (the usage printed,
+ * CLI_EXIT_OK), or after a bad --format, an unknown option or a wrong
+ * number of operands (the message printed, the usage error's status). */
+int cli_args_next(struct cli_args *a, int argc, char **argv);
+
+/* Print `doc` on stdout with `flags` (present_put_json), a newline after,
+ * and release it.  False when it could not be written. */
+bool cli_put_json(json_t *doc, size_t flags);
+
+/* The JSON of a command that prints one document per operand: with one
+ * operand the document itself, at once; with several an array of them,
+ * printed by cli_json_end when every operand succeeded.  Documents are
+ * printed with JSON_INDENT(1) | JSON_REAL_PRECISION(17). */
+struct cli_json_out {
+	json_t *all;
+};
+void cli_json_begin(struct cli_json_out *o, int n_operands);
+/* Takes the reference to `doc`. */
+void cli_json_add(struct cli_json_out *o, json_t *doc);
+void cli_json_end(struct cli_json_out *o, bool ok);
+
+/* Print `err` as "callscope CMD: problem" on stderr (sanitized;
+ * `fallback` when it has no text) and clear it; cli_put_error without the
+ * command's name. */
+void cli_put_cmd_error(const char *cmd, struct error *err,
+		       const char *fallback);
+
+/* "callscope CMD: PATH: PROBLEM" on stderr (PATH, the database's, sanitized):
+ * a database that lacks what the command needs ("the database has no
+ * trace"). */
+void cli_put_db_problem(const char *cmd, const struct model *m,
+			const char *problem);
 
 /* Resolve --metric arguments to columns.  NULL/empty selection: the
  * visible columns (all columns when none is visible).  "all": every column.

@@ -1,6 +1,8 @@
-/* cli_common: what the batch commands share: opening a database with a
- * one-line error, argument parsing and column selection (how values and
- * rows are written is present/).  Must not depend on curses or on ui/. */
+/* cli_common: what the batch commands share: the skeleton of a command
+ * (its options and operands, its JSON output, its error lines; see
+ * cli.h), opening a database with a one-line error, argument parsing and
+ * column selection (how values and rows are written is present/).  Must
+ * not depend on curses or on ui/. */
 #include "config.h"
 
 #include "cli/cli.h"
@@ -56,14 +58,31 @@ static void on_scan(void *ctx, const struct reader_progress *p)
 	*drawn = true;
 }
 
-void cli_put_error(struct error *err, const char *fallback)
+void cli_put_cmd_error(const char *cmd, struct error *err,
+		       const char *fallback)
 {
 	char *line = error_format(err);
-	fputs("callscope: ", stderr);
+	fputs("callscope", stderr);
+	if (cmd)
+		fprintf(stderr, " %s", cmd);
+	fputs(": ", stderr);
 	present_put_text(stderr, line ? line : fallback);
 	fputc('\n', stderr);
 	free(line);
 	error_clear(err);
+}
+
+void cli_put_error(struct error *err, const char *fallback)
+{
+	cli_put_cmd_error(NULL, err, fallback);
+}
+
+void cli_put_db_problem(const char *cmd, const struct model *m,
+			const char *problem)
+{
+	fprintf(stderr, "callscope %s: ", cmd);
+	present_put_text(stderr, m->path);
+	fprintf(stderr, ": %s\n", problem);
 }
 
 /* The progress of reading every deferred subtree (cli_load_all) on a
@@ -220,6 +239,95 @@ bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 		}
 	fputs(")\n", stderr);
 	return false;
+}
+
+/* The command's options, then --format and --help. */
+static bool args_start(struct cli_args *a)
+{
+	size_t n = 0;
+	for (; a->options && a->options[n].name; n++) {
+		if (n == CLI_ARGS_OPTIONS)
+			return false;
+		a->all[n] = a->options[n];
+	}
+	if (a->formats)
+		a->all[n++] = (struct option){"format", required_argument,
+					      NULL, 'f'};
+	a->all[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	a->all[n] = (struct option){NULL, 0, NULL, 0};
+	int k = snprintf(a->all_short, sizeof(a->all_short), "%s%s",
+			 a->shortopts ? a->shortopts : "",
+			 a->formats ? "f:h" : "h");
+	if (k < 0 || (size_t)k >= sizeof(a->all_short))
+		return false;
+	a->started = true;
+	optind = 1;
+	return true;
+}
+
+int cli_args_next(struct cli_args *a, int argc, char **argv)
+{
+	int usage = a->usage_exit ? a->usage_exit : CLI_EXIT_USAGE;
+	a->exit_code = usage;
+	if (!a->started && !args_start(a)) {
+		fprintf(stderr, "callscope %s: too many options\n", a->cmd);
+		return CLI_ARGS_EXIT;
+	}
+	int c = getopt_long(argc, argv, a->all_short, a->all, NULL);
+	if (c == 'f' && a->formats)
+		return cli_parse_format(a->cmd, optarg, a->formats, &a->format)
+			       ? cli_args_next(a, argc, argv)
+			       : CLI_ARGS_EXIT;
+	if (c == 'h' || c == '?' || c == ':') {
+		a->exit_code = cli_option_other(c, CLI_EXIT_OK) == CLI_EXIT_OK
+				       ? CLI_EXIT_OK
+				       : usage;
+		return CLI_ARGS_EXIT;
+	}
+	if (c != -1)
+		return c;
+	int n = argc - optind;
+	if (n < a->min_operands || (a->max_operands && n > a->max_operands)) {
+		fprintf(stderr, "callscope %s: expected %s\n", a->cmd,
+			a->expected);
+		return CLI_ARGS_EXIT;
+	}
+	a->operands = argv + optind;
+	a->n_operands = n;
+	return CLI_ARGS_DONE;
+}
+
+bool cli_put_json(json_t *doc, size_t flags)
+{
+	bool ok = doc && present_put_json(stdout, doc, flags);
+	if (ok)
+		fputc('\n', stdout);
+	json_decref(doc);
+	return ok;
+}
+
+#define CLI_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(17))
+
+void cli_json_begin(struct cli_json_out *o, int n_operands)
+{
+	o->all = n_operands > 1 ? json_array() : NULL;
+}
+
+void cli_json_add(struct cli_json_out *o, json_t *doc)
+{
+	if (o->all)
+		json_array_append_new(o->all, doc);
+	else
+		cli_put_json(doc, CLI_JSON_FLAGS);
+}
+
+void cli_json_end(struct cli_json_out *o, bool ok)
+{
+	if (o->all && ok)
+		cli_put_json(o->all, CLI_JSON_FLAGS);
+	else
+		json_decref(o->all);
+	o->all = NULL;
 }
 
 char **cli_operands(const char *cmd, int argc, char **argv,

@@ -39,9 +39,8 @@ static json_t *info_json(const struct model *m)
 	for (uint32_t c = 0; c < m->n_columns; c++) {
 		const struct model_column *col = &m->columns[c];
 		char *title = present_column_title(m, c);
-		uint32_t stat = model_column_stat(m, c);
-		json_t *source = stat != MODEL_NONE ? present_stat_json(m, stat)
-						    : json_null();
+		/* null for a formula column */
+		json_t *source = present_stat_json(m, model_column_stat(m, c));
 		json_array_append_new(
 			cols, json_pack("{s:I, s:o, s:o, s:s, s:o, s:b, s:o}",
 					"index", (json_int_t)c, "name",
@@ -52,7 +51,7 @@ static json_t *info_json(const struct model *m)
 						: "exclusive",
 					"variant", present_json_text(col->variant),
 					"visible", col->visible, "source",
-					source ? source : json_null()));
+					source));
 		free(title);
 	}
 	json_t *lines = json_array();

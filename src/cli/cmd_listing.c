@@ -10,7 +10,6 @@
  * depend on curses or on ui/. */
 #include "config.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,130 +75,124 @@ static json_t *json_rows(const struct proc_listing *l)
 	return a;
 }
 
-int cmd_listing(struct session *s, int argc, char **argv);
-int cmd_listing(struct session *s, int argc, char **argv)
+static void put_text(const struct model *m, const struct proc_listing *l,
+		     const char *proc)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	enum present_format format = PRESENT_FORMAT_TEXT;
-	struct model *m = NULL;
-	struct proc_listing *l = NULL;
-	struct error err = {0};
-	json_t *root = NULL;
-	int rc = CLI_EXIT_OK, c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (!cli_parse_format("listing", optarg, 5, &format))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'h':
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		default:
-			fprintf(stderr, "Try 'callscope --help'.\n");
-			return CLI_EXIT_USAGE;
-		}
+	fputs("Procedure ", stdout);
+	present_put_text(stdout, proc);
+	fputs(" in ", stdout);
+	present_put_text(stdout, l->image);
+	putchar('\n');
+	for (size_t k = 0; k < l->n_columns; k++) {
+		char *t = present_column_title(m, l->columns[k]);
+		printf("%12.12s %7s ", t ? t : "?", "%");
+		free(t);
 	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "callscope listing: expected a database and a "
-				"procedure\n");
-		return CLI_EXIT_USAGE;
+	printf("  address   bytes                     instruction\n");
+	put_text_rows(l);
+}
+
+/* The listing as a JSON object, NULL when out of memory. */
+static json_t *listing_json(const struct model *m,
+			    const struct proc_listing *l)
+{
+	char buf[32];
+	json_t *cols = json_array(), *tot = json_array();
+	json_t *root = cols && tot ? json_object() : NULL;
+	if (!root) {
+		json_decref(cols);
+		json_decref(tot);
+		return NULL;
 	}
-	const char *proc = argv[optind + 1];
-	m = cli_open_all(s, (const char *const *)argv + optind, 1);
-	if (!m)
-		return CLI_EXIT_DATA;
+	for (size_t k = 0; k < l->n_columns; k++) {
+		char *t = present_column_title(m, l->columns[k]);
+		json_array_append_new(cols, present_json_text(t));
+		json_array_append_new(tot, json_real(l->totals[k]));
+		free(t);
+	}
+	json_object_set_new(root, "procedure", present_json_text(l->procedure));
+	json_object_set_new(root, "image", present_json_text(l->image));
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, l->entry);
+	json_object_set_new(root, "entry", json_string(buf));
+	json_object_set_new(root, "size", json_integer((json_int_t)l->size));
+	json_object_set_new(root, "columns", cols);
+	json_object_set_new(root, "totals", tot);
+	if (l->has_hottest) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64,
+			 l->rows[l->hottest].addr);
+		json_object_set_new(root, "hottest", json_string(buf));
+	} else {
+		json_object_set_new(root, "hottest", json_null());
+	}
+	json_t *rows = json_rows(l);
+	if (!rows) {
+		json_decref(root);
+		return NULL;
+	}
+	json_object_set_new(root, "instructions", rows);
+	return root;
+}
+
+/* The procedure `proc` of DCPI profile `m`: its function, or MODEL_NONE
+ * with the exit status in *rc and a line on stderr. */
+static uint32_t find_procedure(const struct model *m, const char *db,
+			       const char *proc, int *rc)
+{
+	*rc = CLI_EXIT_USAGE;
 	if (strcmp(m->format, "dcpi") != 0) {
 		fprintf(stderr, "callscope listing: %s is a %s database; "
 				"listings are for DCPI profiles\n",
-			argv[optind], m->format);
-		rc = CLI_EXIT_USAGE;
-		goto out;
+			db, m->format);
+		return MODEL_NONE;
 	}
 	/* every procedure: a large database's deferred images read first */
 	if (!cli_load_all(m)) {
-		rc = CLI_EXIT_DATA;
-		goto out;
+		*rc = CLI_EXIT_DATA;
+		return MODEL_NONE;
 	}
 	uint32_t fn = proc_listing_find(m, proc);
 	if (fn == MODEL_NONE) {
 		fputs("callscope listing: no procedure ", stderr);
 		present_put_text(stderr, proc);
 		fputs(" in the profile\n", stderr);
-		rc = CLI_EXIT_USAGE;
-		goto out;
 	}
+	return fn;
+}
+
+int cmd_listing(struct session *s, int argc, char **argv);
+int cmd_listing(struct session *s, int argc, char **argv)
+{
+	struct cli_args a = {.cmd = "listing", .formats = CLI_TEXT_JSON,
+			     .expected = "a database and a procedure",
+			     .min_operands = 2, .max_operands = 2};
+	int rc, c;
+	while ((c = cli_args_next(&a, argc, argv)) > 0)
+		;
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code;
+	const char *proc = a.operands[1];
+	struct model *m = cli_open_all(s, (const char *const *)a.operands, 1);
+	struct proc_listing *l = NULL;
+	struct error err = {0};
+	if (!m)
+		return CLI_EXIT_DATA;
+	uint32_t fn = find_procedure(m, a.operands[0], proc, &rc);
+	if (fn == MODEL_NONE)
+		goto out;
+	rc = CLI_EXIT_DATA;
 	enum status st = proc_listing_build(m, fn, &l, &err);
 	if (st != STATUS_OK) {
 		cli_put_error(&err, status_message(st));
-		rc = CLI_EXIT_DATA;
 		goto out;
 	}
-	if (format != PRESENT_FORMAT_JSON) {
-		fputs("Procedure ", stdout);
-		present_put_text(stdout, proc);
-		fputs(" in ", stdout);
-		present_put_text(stdout, l->image);
-		putchar('\n');
-		for (size_t k = 0; k < l->n_columns; k++) {
-			char *t = present_column_title(m, l->columns[k]);
-			printf("%12.12s %7s ", t ? t : "?", "%");
-			free(t);
-		}
-		printf("  address   bytes                     instruction\n");
-		put_text_rows(l);
-	} else {
-		char buf[32];
-		root = json_object();
-		json_t *cols = json_array(), *tot = json_array();
-		if (!root || !cols || !tot) {
-			json_decref(cols);
-			json_decref(tot);
-			goto nomem;
-		}
-		for (size_t k = 0; k < l->n_columns; k++) {
-			char *t = present_column_title(m, l->columns[k]);
-			json_array_append_new(cols, present_json_text(t));
-			json_array_append_new(tot, json_real(l->totals[k]));
-			free(t);
-		}
-		json_object_set_new(root, "procedure",
-				    present_json_text(l->procedure));
-		json_object_set_new(root, "image", present_json_text(l->image));
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, l->entry);
-		json_object_set_new(root, "entry", json_string(buf));
-		json_object_set_new(root, "size",
-				    json_integer((json_int_t)l->size));
-		json_object_set_new(root, "columns", cols);
-		json_object_set_new(root, "totals", tot);
-		if (l->has_hottest) {
-			snprintf(buf, sizeof(buf), "0x%" PRIx64,
-				 l->rows[l->hottest].addr);
-			json_object_set_new(root, "hottest", json_string(buf));
-		} else {
-			json_object_set_new(root, "hottest", json_null());
-		}
-		json_t *rows = json_rows(l);
-		if (!rows)
-			goto nomem;
-		json_object_set_new(root, "instructions", rows);
-		if (!present_put_json(stdout, root, JSON_INDENT(1)))
-			goto nomem;
-		putchar('\n');
+	if (a.format != PRESENT_FORMAT_JSON) {
+		put_text(m, l, proc);
+	} else if (!cli_put_json(listing_json(m, l), JSON_INDENT(1))) {
+		fputs("callscope listing: out of memory\n", stderr);
+		goto out;
 	}
-	if (cli_value_error(m))
-		rc = CLI_EXIT_DATA;
-	goto out;
-nomem:
-	fputs("callscope listing: out of memory\n", stderr);
-	rc = CLI_EXIT_DATA;
+	rc = cli_value_error(m) ? CLI_EXIT_DATA : CLI_EXIT_OK;
 out:
-	json_decref(root);
 	proc_listing_free(l);
 	model_free(m);
 	return rc;

@@ -14,7 +14,6 @@
  * on curses or on ui/. */
 #include "config.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -127,12 +126,7 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 			if (!sm) {
 				if (err.status == STATUS_OK)
 					continue;
-				char *msg = error_format(&err);
-
-				fprintf(stderr, "callscope model: %s\n",
-					msg ? msg : "fit failed");
-				free(msg);
-				error_clear(&err);
+				cli_put_cmd_error("model", &err, "fit failed");
 				return CLI_EXIT_DATA;
 			}
 			cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
@@ -211,9 +205,76 @@ static uint32_t find_stored(const struct model *m, const char *arg)
 	return MODEL_NONE;
 }
 
+/* Whether set `m` has what the command prints: parameters, the measured
+ * metric asked for (any when NULL) and the stored model set asked for
+ * (its index into *stored_set).  False with the exit status in *rc and a
+ * line on stderr. */
+static bool check_set(const struct model *m, const char *metric,
+		      const char *stored, uint32_t *stored_set, int *rc)
+{
+	bool found = metric == NULL;
+	*rc = CLI_EXIT_DATA;
+	if (m->n_params == 0 || model_n_measured(m) == 0) {
+		cli_put_db_problem("model", m,
+				   "not a parametric measurement set");
+		return false;
+	}
+	*rc = CLI_EXIT_USAGE;
+	for (uint32_t k = 0; metric && k < model_n_measured(m); k++)
+		found |= !strcmp(present_measured_name(m, k), metric);
+	if (!found) {
+		fputs("callscope model: ", stderr);
+		present_put_text(stderr, m->path);
+		fputs(": no measured metric '", stderr);
+		present_put_text(stderr, metric);
+		fputs("'\n", stderr);
+		return false;
+	}
+	*stored_set = stored ? find_stored(m, stored) : MODEL_NONE;
+	return !stored || *stored_set != MODEL_NONE;
+}
+
+/* The text's head: the set, its parameters and where the models come
+ * from. */
+static void put_set_head(const struct model_run *r, uint32_t stored_set,
+			 bool first)
+{
+	const struct model *m = r->m;
+	if (!first)
+		fputc('\n', stdout);
+	fputs("Set:        ", stdout);
+	present_put_text(stdout, m->path);
+	fputs("\nParameters: ", stdout);
+	for (uint32_t j = 0; j < m->n_params; j++) {
+		fputs(j ? ", " : "", stdout);
+		present_put_text(stdout, r->names[j]);
+	}
+	fputs("\nModels:     ", stdout);
+	if (stored_set != MODEL_NONE)
+		present_put_text(stdout, model_stored_set_name(m, stored_set));
+	else
+		printf("fitted (Extra-P 4.2.5 default modeler, %s)",
+		       model_measure_name(r->measure));
+	fputc('\n', stdout);
+}
+
+/* The JSON of a set: its parameters and the models collected. */
+static json_t *set_json(struct model_run *r)
+{
+	json_t *params = json_array();
+	for (uint32_t j = 0; j < r->m->n_params; j++)
+		json_array_append_new(params, present_json_text(r->names[j]));
+	json_t *doc = json_pack("{s:o, s:o}", "parameters", params, "models",
+				r->models);
+	r->models = NULL;
+	return doc;
+}
+
+/* The models of set `m` (taken; NULL: it did not open). */
 static int model_of(struct model *m, const char *metric,
 		    enum measure_kind measure, const char *stored,
-		    enum present_format format, json_t *all, bool first)
+		    enum present_format format, struct cli_json_out *out,
+		    bool first)
 {
 	struct scaling_view_options opt = {.measure = measure,
 					   .stored_set = MODEL_NONE,
@@ -225,94 +286,36 @@ static int model_of(struct model *m, const char *metric,
 			      .measure = measure};
 	struct scaling_view *v = NULL;
 	struct error err = {0};
-	int rc = CLI_EXIT_OK;
-	bool found = metric == NULL;
+	int rc = CLI_EXIT_DATA;
 
 	if (!m)
 		return CLI_EXIT_DATA;
-	if (m->n_params == 0 || model_n_measured(m) == 0) {
-		fputs("callscope model: ", stderr);
-		present_put_text(stderr, m->path);
-		fputs(": not a parametric measurement set\n", stderr);
-		model_free(m);
-		return CLI_EXIT_DATA;
-	}
-	for (uint32_t k = 0; metric && k < model_n_measured(m); k++)
-		found |= !strcmp(present_measured_name(m, k), metric);
-	if (!found) {
-		fputs("callscope model: ", stderr);
-		present_put_text(stderr, m->path);
-		fputs(": no measured metric '", stderr);
-		present_put_text(stderr, metric);
-		fputs("'\n", stderr);
-		model_free(m);
-		return CLI_EXIT_USAGE;
-	}
-	if (stored) {
-		opt.stored_set = find_stored(m, stored);
-		if (opt.stored_set == MODEL_NONE) {
-			model_free(m);
-			return CLI_EXIT_USAGE;
-		}
-	}
+	if (!check_set(m, metric, stored, &opt.stored_set, &rc))
+		goto out;
+	rc = CLI_EXIT_DATA;
 	r.names = calloc(m->n_params, sizeof *r.names);
-	if (!r.names) {
-		model_free(m);
-		return CLI_EXIT_DATA;
-	}
+	if (!r.names)
+		goto out;
 	for (uint32_t j = 0; j < m->n_params; j++)
 		r.names[j] = model_str(m, m->params[j].name);
 	v = scaling_view_new(m, &opt, &err);
 	if (!v) {
-		char *msg = error_format(&err);
-
-		fprintf(stderr, "callscope model: %s\n", msg ? msg : "failed");
-		free(msg);
-		error_clear(&err);
-		free(r.names);
-		model_free(m);
-		return CLI_EXIT_DATA;
+		cli_put_cmd_error("model", &err, "failed");
+		goto out;
 	}
-	if (format == PRESENT_FORMAT_JSON) {
+	if (format == PRESENT_FORMAT_JSON)
 		r.models = json_array();
-	} else {
-		if (!first)
-			fputc('\n', stdout);
-		fputs("Set:        ", stdout);
-		present_put_text(stdout, m->path);
-		fputs("\nParameters: ", stdout);
-		for (uint32_t j = 0; j < m->n_params; j++) {
-			fputs(j ? ", " : "", stdout);
-			present_put_text(stdout, r.names[j]);
-		}
-		fputs("\nModels:     ", stdout);
-		if (stored)
-			present_put_text(stdout,
-				     model_stored_set_name(m, opt.stored_set));
-		else
-			printf("fitted (Extra-P 4.2.5 default modeler, %s)",
-			       model_measure_name(measure));
-		fputc('\n', stdout);
-	}
+	else
+		put_set_head(&r, opt.stored_set, first);
 	rc = run_models(&r, v);
 	if (format == PRESENT_FORMAT_JSON) {
-		json_t *params = json_array();
-
-		for (uint32_t j = 0; j < m->n_params; j++)
-			json_array_append_new(params,
-					      present_json_text(r.names[j]));
-		json_t *doc = json_pack("{s:o, s:o}", "parameters", params,
-					"models", r.models);
-
-		if (rc == CLI_EXIT_OK && all) {
-			json_array_append(all, doc);
-		} else if (rc == CLI_EXIT_OK) {
-			present_put_json(stdout, doc,
-				     JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-			fputc('\n', stdout);
-		}
-		json_decref(doc);
+		json_t *doc = set_json(&r);
+		if (rc == CLI_EXIT_OK)
+			cli_json_add(out, doc);
+		else
+			json_decref(doc);
 	}
+out:
 	scaling_view_free(v);
 	free(r.names);
 	model_free(m);
@@ -321,10 +324,11 @@ static int model_of(struct model *m, const char *metric,
 
 static int model_one(struct session *s, const char *path, const char *metric,
 		     enum measure_kind measure, const char *stored,
-		     enum present_format format, json_t *all, bool first)
+		     enum present_format format, struct cli_json_out *out,
+		     bool first)
 {
 	return model_of(cli_open(s, path), metric, measure, stored, format,
-			all, first);
+			out, first);
 }
 
 /* `callscope compare --model` (cmd_compare.c): the fitted models of `m`
@@ -334,72 +338,46 @@ int cmd_model_of(struct model *m, const char *metric,
 int cmd_model_of(struct model *m, const char *metric,
 		 enum measure_kind measure, enum present_format format)
 {
-	return model_of(m, metric, measure, NULL, format, NULL, true);
+	struct cli_json_out out;
+	cli_json_begin(&out, format == PRESENT_FORMAT_JSON ? 1 : 0);
+	int rc = model_of(m, metric, measure, NULL, format, &out, true);
+	cli_json_end(&out, rc == CLI_EXIT_OK);
+	return rc;
 }
 
 int cmd_model(struct session *s, int argc, char **argv);
 int cmd_model(struct session *s, int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"metric", required_argument, NULL, 'm'},
 		{"measure", required_argument, NULL, 'M'},
 		{"stored", required_argument, NULL, 's'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cli_args a = {.cmd = "model", .options = own,
+			     .shortopts = "m:M:s:", .formats = CLI_TEXT_JSON,
+			     .expected = "a measurement set",
+			     .min_operands = 1};
 	const char *metric = NULL, *stored = NULL;
 	enum measure_kind measure = MEASURE_MEAN;
-	enum present_format format = PRESENT_FORMAT_TEXT;
-	int c, n, rc = CLI_EXIT_OK;
-	json_t *all = NULL;
+	int c, rc = CLI_EXIT_OK;
+	struct cli_json_out out;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:M:s:f:h", longopts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'm':
+	while ((c = cli_args_next(&a, argc, argv)) > 0) {
+		if (c == 'm')
 			metric = optarg;
-			break;
-		case 'M':
-			if (!parse_measure(optarg, &measure))
-				return CLI_EXIT_USAGE;
-			break;
-		case 's':
+		else if (c == 's')
 			stored = optarg;
-			break;
-		case 'f':
-			if (!cli_parse_format("model", optarg,
-					      1u << PRESENT_FORMAT_TEXT |
-						      1u << PRESENT_FORMAT_JSON,
-					      &format))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'h':
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		default:
-			fprintf(stderr, "Try 'callscope --help'.\n");
+		else if (!parse_measure(optarg, &measure)) /* -M */
 			return CLI_EXIT_USAGE;
-		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "callscope model: expected a measurement set\n");
-		return CLI_EXIT_USAGE;
-	}
-	n = argc - optind;
-	if (format == PRESENT_FORMAT_JSON && n > 1)
-		all = json_array();
-	for (int i = 0; i < n && rc == CLI_EXIT_OK; i++)
-		rc = model_one(s, argv[optind + i], metric, measure, stored,
-			       format, all, i == 0);
-	if (all) {
-		if (rc == CLI_EXIT_OK) {
-			present_put_json(stdout, all,
-				     JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-			fputc('\n', stdout);
-		}
-		json_decref(all);
-	}
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code;
+	cli_json_begin(&out, a.format == PRESENT_FORMAT_JSON ? a.n_operands
+							     : 0);
+	for (int i = 0; i < a.n_operands && rc == CLI_EXIT_OK; i++)
+		rc = model_one(s, a.operands[i], metric, measure, stored,
+			       a.format, &out, i == 0);
+	cli_json_end(&out, rc == CLI_EXIT_OK);
 	return rc;
 }

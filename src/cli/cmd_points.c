@@ -11,7 +11,6 @@
  * or on ui/. */
 #include "config.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +45,22 @@ static size_t run_end(const struct model *m, size_t i, uint32_t *node,
 			break;
 	}
 	return e;
+}
+
+/* The next run of measurements from *i (run_end) of a call path, of
+ * the measured metric `metric` (any when NULL): [*i, *e), its node and
+ * the metric's name.  False after the last. */
+static bool next_series(const struct model *m, const char *metric, size_t *i,
+			size_t *e, uint32_t *node, const char **name)
+{
+	for (; *i < model_n_measures(m); *i = *e) {
+		uint32_t k;
+		*e = run_end(m, *i, node, &k);
+		*name = present_measured_name(m, k);
+		if (*node != 0 && (!metric || strcmp(metric, *name) == 0))
+			return true;
+	}
+	return false;
 }
 
 /* A stored model: kind, constant, terms (coefficient; factors: parameter
@@ -130,12 +145,10 @@ static json_t *set_json(const struct model *m, const char *metric)
 	for (uint32_t p = 0; p < m->n_points; p++)
 		json_array_append_new(coords, coord_json(m, p));
 	/* one series per run of (node, metric) in the stored order */
-	for (size_t i = 0, e; i < model_n_measures(m); i = e) {
-		uint32_t node, k;
-		e = run_end(m, i, &node, &k);
-		const char *name = present_measured_name(m, k);
-		if (node == 0 || (metric && strcmp(metric, name) != 0))
-			continue;
+	uint32_t node;
+	const char *name;
+	for (size_t i = 0, e; next_series(m, metric, &i, &e, &node, &name);
+	     i = e) {
 		json_t *pts = json_array();
 		for (size_t j = i; j < e; j++) {
 			uint32_t p;
@@ -189,12 +202,10 @@ static void set_text(const struct model *m, const char *metric)
 	fputs("\nFormat:     ", stdout);
 	present_put_text(stdout, m->format);
 	printf("\nParameters: %u, points: %u\n", m->n_params, m->n_points);
-	for (size_t i = 0, e; i < model_n_measures(m); i = e) {
-		uint32_t node, k;
-		e = run_end(m, i, &node, &k);
-		const char *name = present_measured_name(m, k);
-		if (node == 0 || (metric && strcmp(metric, name) != 0))
-			continue;
+	uint32_t node;
+	const char *name;
+	for (size_t i = 0, e; next_series(m, metric, &i, &e, &node, &name);
+	     i = e) {
 		char *cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
 		fputs("\n", stdout);
 		present_put_text(stdout, cp ? cp : "");
@@ -227,65 +238,36 @@ static void set_text(const struct model *m, const char *metric)
 int cmd_points(struct session *s, int argc, char **argv);
 int cmd_points(struct session *s, int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"metric", required_argument, NULL, 'm'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cli_args a = {.cmd = "points", .options = own,
+			     .shortopts = "m:", .formats = CLI_TEXT_JSON,
+			     .expected = "a measurement set",
+			     .min_operands = 1};
 	const char *metric = NULL;
-	enum present_format format = PRESENT_FORMAT_TEXT;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			metric = optarg;
-			break;
-		case 'f':
-			if (!cli_parse_format("points", optarg,
-					      1u << PRESENT_FORMAT_TEXT |
-						      1u << PRESENT_FORMAT_JSON,
-					      &format))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'h':
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		default:
-			fprintf(stderr, "Try 'callscope --help'.\n");
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "callscope points: expected a measurement set\n");
-		return CLI_EXIT_USAGE;
-	}
-	int n = argc - optind;
-	json_t *all = format == PRESENT_FORMAT_JSON && n > 1 ? json_array() : NULL;
+	while ((c = cli_args_next(&a, argc, argv)) > 0)
+		metric = optarg; /* -m */
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code;
+	struct cli_json_out out;
+	cli_json_begin(&out, a.format == PRESENT_FORMAT_JSON ? a.n_operands
+							     : 0);
 	int rc = CLI_EXIT_OK;
-	for (int i = 0; i < n && rc == CLI_EXIT_OK; i++) {
-		struct model *m = cli_open(s, argv[optind + i]);
+	for (int i = 0; i < a.n_operands && rc == CLI_EXIT_OK; i++) {
+		struct model *m = cli_open(s, a.operands[i]);
 		if (!m) {
 			rc = CLI_EXIT_DATA;
 			break;
 		}
 		if (m->n_params == 0 || model_n_measured(m) == 0) {
-			fputs("callscope points: ", stderr);
-			present_put_text(stderr, m->path);
-			fputs(": not a parametric measurement set\n", stderr);
+			cli_put_db_problem("points", m,
+					   "not a parametric measurement set");
 			rc = CLI_EXIT_DATA;
-		} else if (format == PRESENT_FORMAT_JSON) {
-			json_t *doc = set_json(m, metric);
-			if (all) {
-				json_array_append_new(all, doc);
-			} else {
-				present_put_json(stdout, doc,
-					     JSON_INDENT(1) |
-						     JSON_REAL_PRECISION(17));
-				fputc('\n', stdout);
-				json_decref(doc);
-			}
+		} else if (a.format == PRESENT_FORMAT_JSON) {
+			cli_json_add(&out, set_json(m, metric));
 		} else {
 			if (i)
 				fputc('\n', stdout);
@@ -293,13 +275,6 @@ int cmd_points(struct session *s, int argc, char **argv)
 		}
 		model_free(m);
 	}
-	if (all) {
-		if (rc == CLI_EXIT_OK) {
-			present_put_json(stdout, all,
-				     JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-			fputc('\n', stdout);
-		}
-		json_decref(all);
-	}
+	cli_json_end(&out, rc == CLI_EXIT_OK);
 	return rc;
 }

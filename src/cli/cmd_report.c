@@ -10,7 +10,6 @@
  * "model_values".  Must not depend on curses or on ui/. */
 #include "config.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,74 +215,69 @@ static void at_row(void *ctx, uint32_t node, json_t *j)
 		json_decref(vals);
 }
 
+/* One option of the command's own into `o` and `at`; false after a
+ * usage error printed. */
+static bool parse_option(int c, struct cli_report_options *o, struct at *at)
+{
+	switch (c) {
+	case 'a':
+		at->arg = optarg;
+		return true;
+	case 'v':
+		if (view_kind_parse(optarg, &o->view))
+			return true;
+		fprintf(stderr, "callscope report: unknown --view (expected "
+				"top-down, bottom-up or flat)\n");
+		return false;
+	case 'm': {
+		char **p = realloc(o->metrics,
+				   (o->n_metrics + 1) * sizeof(*p));
+		if (!p)
+			return false;
+		o->metrics = p;
+		o->metrics[o->n_metrics++] = optarg;
+		return true;
+	}
+	case 'd':
+		return cli_parse_u32("report", "--depth", optarg, &o->depth);
+	default: /* -p */
+		return cli_parse_double("report", "--min-percent", optarg,
+					&o->min_percent);
+	}
+}
+
+/* The options and operands into `o`: CLI_EXIT_OK, -1 after --help, or
+ * the exit status of a usage error. */
 static int parse(int argc, char **argv, struct cli_report_options *o,
 		 struct at *at)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"view", required_argument, NULL, 'v'},
 		{"metric", required_argument, NULL, 'm'},
 		{"depth", required_argument, NULL, 'd'},
 		{"min-percent", required_argument, NULL, 'p'},
-		{"format", required_argument, NULL, 'f'},
 		{"at", required_argument, NULL, 'a'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cli_args a = {
+		.cmd = "report", .options = own, .shortopts = "v:m:d:p:a:",
+		.formats = CLI_TEXT_CSV_JSON,
+		.expected = "a database (callscope report DB... [options])",
+		.min_operands = 1};
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "v:m:d:p:f:a:h", longopts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'a':
-			at->arg = optarg;
-			break;
-		case 'v':
-			if (!view_kind_parse(optarg, &o->view)) {
-				fprintf(stderr, "callscope report: unknown "
-						"--view (expected top-down, "
-						"bottom-up or flat)\n");
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'm': {
-			char **p = realloc(o->metrics, (o->n_metrics + 1) *
-							       sizeof(*p));
-			if (!p)
-				return CLI_EXIT_USAGE;
-			o->metrics = p;
-			o->metrics[o->n_metrics++] = optarg;
-			break;
-		}
-		case 'd':
-			if (!cli_parse_u32("report", "--depth", optarg,
-					   &o->depth))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'p':
-			if (!cli_parse_double("report", "--min-percent",
-					      optarg, &o->min_percent))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'f':
-			if (!cli_parse_format("report", optarg, 7, &o->format))
-				return CLI_EXIT_USAGE;
-			break;
-		default:
-			return cli_option_other(c, -1);
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "callscope report: expected a database "
-				"(callscope report DB... [options])\n");
-		return CLI_EXIT_USAGE;
-	}
+	while ((c = cli_args_next(&a, argc, argv)) > 0)
+		if (!parse_option(c, o, at))
+			return CLI_EXIT_USAGE;
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code == CLI_EXIT_OK ? -1 : a.exit_code;
+	o->format = a.format;
 	if (at->arg && o->view != VIEW_TOP_DOWN) {
 		fprintf(stderr, "callscope report: --at needs the top-down "
 				"view (the models are per call path)\n");
 		return CLI_EXIT_USAGE;
 	}
-	o->dbs = (const char *const *)argv + optind;
-	o->n_dbs = (size_t)(argc - optind);
+	o->dbs = (const char *const *)a.operands;
+	o->n_dbs = (size_t)a.n_operands;
 	return CLI_EXIT_OK;
 }
 

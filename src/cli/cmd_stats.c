@@ -10,7 +10,6 @@
  * curses or on ui/. */
 #include "config.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,35 +112,22 @@ static json_t *json_kind(const struct kind_summary_kind *k)
 int cmd_stats(struct session *session, int argc, char **argv);
 int cmd_stats(struct session *session, int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"kind", required_argument, NULL, 'k'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	enum present_format format = PRESENT_FORMAT_TEXT;
+	struct cli_args a = {.cmd = "stats", .options = own,
+			     .shortopts = "k:", .formats = CLI_TEXT_CSV_JSON,
+			     .expected = "a database", .min_operands = 1};
 	const char *kind = NULL;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			kind = optarg;
-			break;
-		case 'f':
-			if (!cli_parse_format("stats", optarg, 7, &format))
-				return CLI_EXIT_USAGE;
-			break;
-		default:
-			return cli_option_other(c, CLI_EXIT_OK);
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "callscope stats: expected a database\n");
-		return CLI_EXIT_USAGE;
-	}
-	struct model *m = cli_open_all(session, (const char *const *)argv + optind,
-				       (size_t)(argc - optind));
+	while ((c = cli_args_next(&a, argc, argv)) > 0)
+		kind = optarg; /* -k */
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code;
+	enum present_format format = a.format;
+	struct model *m = cli_open_all(session, (const char *const *)a.operands,
+				       (size_t)a.n_operands);
 	if (!m)
 		return CLI_EXIT_DATA;
 	struct kind_summary *s = NULL;

@@ -17,13 +17,13 @@
  * (Nsight: by context) and by stream; `--gpu-lines queue|stream|all`
  * says which are printed (default: the grouping the model lists first,
  * as the trace pane shows it), numbered as in the model either way.
- * `--stats`: cmd_trace_stats.c.  Times are nanoseconds as in the file,
+ * `--stats`: cmd_trace_stats.c; what is printed per line:
+ * cmd_trace_lines.c.  Times are nanoseconds as in the file,
  * or +N[ns|us|ms|s] relative to the start of the trace.  Must not depend
  * on curses or on ui/. */
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
@@ -31,23 +31,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_trace_lines.h"
 #include "cli/cmd_trace_stats.h"
-#include "present/present_path.h"
-#include "core/sanitize.h"
-#include "views/trace_index.h"
 
 /* At most this many cells in one window (lines x columns). */
 #define TRACE_MAX_CELLS 50000000ull
-
-struct trace_options {
-	const char *const *dbs; /* one or more, opened as one run */
-	size_t n_dbs;
-	const char *lines, *at, *from, *to, *span, *gpu_lines;
-	uint64_t span_ns; /* --span: instants in [at, at + span) */
-	uint32_t columns, depth;
-	bool stats; /* --stats: the window's shares (trace_shares) */
-	enum present_format format;
-};
 
 /* The nanoseconds of one `unit` (s, ms, us, ns or none); false for any
  * other. */
@@ -158,37 +146,64 @@ bad:
 }
 
 
-/* Names from the outermost context (below the synthetic root) to ctx. */
-static json_t *path_json(const struct model *m, uint32_t ctx_id)
+
+/* --gpu-lines queue|stream|all. */
+static bool parse_gpu_lines(const char *arg)
 {
-	json_t *arr = json_array();
-	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
-	size_t n = 0;
-	char **parts = node == MODEL_NONE ? NULL
-					  : present_node_parts(m, node,
-							       PRESENT_PATH_LABELS,
-							       &n);
-	for (size_t i = 0; arr && i < n; i++)
-		json_array_append_new(arr, present_json_text(parts[i]));
-	present_path_free(parts, n);
-	return arr;
+	if (strcmp(arg, "queue") == 0 || strcmp(arg, "stream") == 0 ||
+	    strcmp(arg, "all") == 0)
+		return true;
+	fputs("callscope trace: --gpu-lines expects queue, stream or all, "
+	      "not '",
+	      stderr);
+	present_put_text(stderr, arg);
+	fputs("'\n", stderr);
+	return false;
 }
 
-static void put_path_text(const struct model *m, uint32_t ctx_id)
+/* One option of the command's own into `o`; false after a usage error
+ * printed. */
+static bool parse_option(int c, struct trace_options *o)
 {
-	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
-	char *path = node == MODEL_NONE
-			     ? NULL
-			     : present_node_path(m, node, " > ",
-						 PRESENT_PATH_LABELS);
-	if (path)
-		present_put_text(stdout, path);
-	free(path);
+	const char **text = c == 'l'   ? &o->lines
+			    : c == 'a' ? &o->at
+			    : c == 'F' ? &o->from
+			    : c == 'T' ? &o->to
+				       : NULL;
+	if (text) {
+		*text = optarg;
+		return true;
+	}
+	switch (c) {
+	case 'w':
+		if (!cli_parse_u32("trace", "--columns", optarg, &o->columns))
+			return false;
+		if (o->columns == 0 || o->columns > 1000000) {
+			fputs("callscope trace: --columns must be between 1 "
+			      "and 1000000\n",
+			      stderr);
+			return false;
+		}
+		return true;
+	case 'g':
+		o->gpu_lines = optarg;
+		return parse_gpu_lines(optarg);
+	case 's':
+		o->span = optarg;
+		return parse_span(optarg, &o->span_ns);
+	case 'd':
+		return cli_parse_u32("trace", "--depth", optarg, &o->depth);
+	default: /* -S */
+		o->stats = true;
+		return true;
+	}
 }
 
+/* The options and operands into `o`: CLI_EXIT_OK, -1 after --help, or
+ * the exit status of a usage error. */
 static int parse(int argc, char **argv, struct trace_options *o)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"lines", required_argument, NULL, 'l'},
 		{"at", required_argument, NULL, 'a'},
 		{"from", required_argument, NULL, 'F'},
@@ -197,77 +212,20 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		{"depth", required_argument, NULL, 'd'},
 		{"span", required_argument, NULL, 's'},
 		{"gpu-lines", required_argument, NULL, 'g'},
-		{"format", required_argument, NULL, 'f'},
 		{"stats", no_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cli_args a = {.cmd = "trace", .options = own,
+			     .shortopts = "l:a:F:T:w:d:s:g:",
+			     .formats = CLI_TEXT_JSON,
+			     .expected = "a database", .min_operands = 1};
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:a:F:T:w:d:s:g:f:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			o->lines = optarg;
-			break;
-		case 'a':
-			o->at = optarg;
-			break;
-		case 'F':
-			o->from = optarg;
-			break;
-		case 'T':
-			o->to = optarg;
-			break;
-		case 'w':
-			if (!cli_parse_u32("trace", "--columns", optarg,
-					   &o->columns))
-				return CLI_EXIT_USAGE;
-			if (o->columns == 0 || o->columns > 1000000) {
-				fputs("callscope trace: --columns must be "
-				      "between 1 and 1000000\n",
-				      stderr);
-				return CLI_EXIT_USAGE;
-			}
-			break;
-		case 'g':
-			if (strcmp(optarg, "queue") != 0 &&
-			    strcmp(optarg, "stream") != 0 &&
-			    strcmp(optarg, "all") != 0) {
-				fputs("callscope trace: --gpu-lines expects "
-				      "queue, stream or all, not '",
-				      stderr);
-				present_put_text(stderr, optarg);
-				fputs("'\n", stderr);
-				return CLI_EXIT_USAGE;
-			}
-			o->gpu_lines = optarg;
-			break;
-		case 's':
-			o->span = optarg;
-			if (!parse_span(optarg, &o->span_ns))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'd':
-			if (!cli_parse_u32("trace", "--depth", optarg,
-					   &o->depth))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'S':
-			o->stats = true;
-			break;
-		case 'f':
-			if (!cli_parse_format("trace", optarg, 5, &o->format))
-				return CLI_EXIT_USAGE;
-			break;
-		default:
-			return cli_option_other(c, -1);
-		}
-	}
-	if (optind >= argc) {
-		fputs("callscope trace: expected a database\n", stderr);
-		return CLI_EXIT_USAGE;
-	}
+	while ((c = cli_args_next(&a, argc, argv)) > 0)
+		if (!parse_option(c, o))
+			return CLI_EXIT_USAGE;
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code == CLI_EXIT_OK ? -1 : a.exit_code;
+	o->format = a.format;
 	bool window = o->from || o->to || o->columns;
 	if (o->stats && (o->at || o->columns || !o->from || !o->to)) {
 		fputs("callscope trace: --stats goes with --from T --to T "
@@ -275,10 +233,8 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		      stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (o->stats) {
-		/* checked above */
-	} else if ((o->at && window) || (!o->at && !window) ||
-	    (window && (!o->from || !o->to || !o->columns))) {
+	if (!o->stats && ((o->at && window) || (!o->at && !window) ||
+			  (window && (!o->from || !o->to || !o->columns)))) {
 		fputs("callscope trace: give either --at T or --from T --to T "
 		      "--columns W\n",
 		      stderr);
@@ -288,364 +244,11 @@ static int parse(int argc, char **argv, struct trace_options *o)
 		fputs("callscope trace: --span goes with --at\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	o->dbs = (const char *const *)argv + optind;
-	o->n_dbs = (size_t)(argc - optind);
+	o->dbs = (const char *const *)a.operands;
+	o->n_dbs = (size_t)a.n_operands;
 	return CLI_EXIT_OK;
 }
 
-static json_t *line_json(const struct model *m, uint32_t line)
-{
-	const struct model_timeline *tl = &m->timelines[line];
-	return json_pack("{s:I, s:o, s:o}", "line", (json_int_t)line,
-			 "profile",
-			 tl->profile == MODEL_NONE ? json_null()
-						   : json_integer(tl->profile),
-			 "label", present_json_text(model_str(m, tl->label)));
-}
-
-/* The first instant of an interval line in [t, t + span) (exactly t
- * without --span), where it lies: the interval active at its time (its
- * context and depth; 0 when none) and the number of instants in the
- * span. */
-struct at_instant {
-	bool found;
-	uint64_t time, count;
-	uint32_t name, ctx, depth;
-};
-
-static bool at_instant(const struct model *m, uint32_t line, uint64_t t,
-		       const struct trace_options *o, struct at_instant *out,
-		       struct error *err)
-{
-	uint64_t first, end = o->span_ns && t <= UINT64_MAX - o->span_ns
-				      ? t + o->span_ns
-				      : o->span_ns ? UINT64_MAX : t;
-	struct trace_instant ti;
-	struct trace_interval iv;
-	*out = (struct at_instant){0};
-	if (m->timelines[line].n_instants == 0)
-		return true;
-	out->count = trace_instants_in(m, line, t, end, &first);
-	if (out->count && model_instant(m, line, first, &ti)) {
-		out->found = true;
-		out->time = ti.time;
-		out->name = ti.name;
-		if (trace_interval_active(m, line, ti.time, &iv, NULL)) {
-			out->ctx = o->depth == UINT32_MAX
-					   ? iv.ctx_id
-					   : trace_ctx_at_depth(m, iv.ctx_id,
-								o->depth);
-			out->depth = iv.depth + 1;
-		}
-	}
-	return !model_trace_take_error(m, err);
-}
-
-/* {"time", "name", "ctx", "depth", "path"}: the path of the interval it
- * lies in, then its name; null when there is none. */
-static json_t *instant_json(const struct model *m,
-			    const struct at_instant *in)
-{
-	if (!in->found)
-		return json_null();
-	json_t *path = path_json(m, in->ctx);
-	json_array_append_new(path, present_json_text(model_str(m, in->name)));
-	return json_pack("{s:I, s:o, s:I, s:I, s:o}", "time",
-			 (json_int_t)in->time, "name",
-			 present_json_text(model_str(m, in->name)), "ctx",
-			 (json_int_t)in->ctx, "depth", (json_int_t)in->depth,
-			 "path", path);
-}
-
-/* An interval line at t: the interval active then (the innermost of
- * nested ones), with its begin, end, depth and context path. */
-static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
-			     const struct trace_options *o, json_t *lines,
-			     struct error *err)
-{
-	struct trace_interval iv;
-	bool found = trace_interval_active(m, line, t, &iv, NULL);
-	if (model_trace_take_error(m, err))
-		return false;
-	uint32_t ctx = 0;
-	if (found)
-		ctx = o->depth == UINT32_MAX
-			      ? iv.ctx_id
-			      : trace_ctx_at_depth(m, iv.ctx_id, o->depth);
-	struct at_instant in = {0};
-	if (!at_instant(m, line, t, o, &in, err))
-		return false;
-	if (o->format == PRESENT_FORMAT_JSON) {
-		json_t *j = line_json(m, line);
-		json_object_set_new(j, "time",
-				    found ? json_integer((json_int_t)iv.begin)
-					  : json_null());
-		json_object_set_new(j, "begin",
-				    found ? json_integer((json_int_t)iv.begin)
-					  : json_null());
-		json_object_set_new(j, "end",
-				    found ? json_integer((json_int_t)iv.end)
-					  : json_null());
-		json_object_set_new(j, "depth",
-				    found ? json_integer(iv.depth)
-					  : json_null());
-		json_object_set_new(j, "ctx",
-				    found ? json_integer(ctx) : json_null());
-		json_object_set_new(j, "path", path_json(m, ctx));
-		if (m->timelines[line].n_instants) {
-			json_object_set_new(j, "instant", instant_json(m, &in));
-			json_object_set_new(j, "instants",
-					    json_integer((json_int_t)in.count));
-		}
-		json_array_append_new(lines, j);
-		return true;
-	}
-	printf("%5u  ", line);
-	present_put_text(stdout, model_str(m, m->timelines[line].label));
-	if (!found) {
-		fputs("  (idle)\n", stdout);
-	} else {
-		printf("  begin=%" PRIu64 "  end=%" PRIu64
-		       "  depth=%u  ctx=%u  ",
-		       iv.begin, iv.end, iv.depth, ctx);
-		put_path_text(m, ctx);
-		fputc('\n', stdout);
-	}
-	if (in.found) {
-		printf("       instant t=%" PRIu64 "  depth=%u  ctx=%u  ",
-		       in.time, in.depth, in.ctx);
-		put_path_text(m, in.ctx);
-		fputs(in.ctx ? " > " : "", stdout);
-		present_put_text(stdout, model_str(m, in.name));
-		if (in.count > 1)
-			printf("  (%" PRIu64 " in the span)", in.count);
-		fputc('\n', stdout);
-	}
-	return true;
-}
-
-static json_t *value_json(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static void put_value_text(const struct model *m, uint32_t line, double v)
-{
-	char buf[40];
-	trace_format_value(v, buf, sizeof(buf));
-	fputs(buf, stdout);
-	const char *unit = model_str(m, m->timelines[line].unit);
-	if (*unit && !isnan(v)) {
-		fputc(' ', stdout);
-		present_put_text(stdout, unit);
-	}
-}
-
-/* A counter line at t: the value in force (the last at or before t), its
- * time and the unit. */
-static bool at_counter_line(const struct model *m, uint32_t line, uint64_t t,
-			    const struct trace_options *o, json_t *lines,
-			    struct error *err)
-{
-	double v = NAN;
-	uint64_t index, time = 0;
-	bool found = model_counter_at(m, line, t, &index) &&
-		     model_counter(m, line, index, &time, &v);
-	if (model_trace_take_error(m, err))
-		return false;
-	const char *unit = model_str(m, m->timelines[line].unit);
-	if (o->format == PRESENT_FORMAT_JSON) {
-		json_t *j = line_json(m, line);
-		json_object_set_new(j, "kind", json_string("counter"));
-		json_object_set_new(j, "time",
-				    found ? json_integer((json_int_t)time)
-					  : json_null());
-		json_object_set_new(j, "value",
-				    found ? value_json(v) : json_null());
-		json_object_set_new(j, "unit", present_json_text(unit));
-		json_array_append_new(lines, j);
-		return true;
-	}
-	printf("%5u  ", line);
-	present_put_text(stdout, model_str(m, m->timelines[line].label));
-	if (!found) {
-		fputs("  t=-  value=-  (before the first value)\n", stdout);
-		return true;
-	}
-	printf("  t=%" PRIu64 "  value=", time);
-	put_value_text(m, line, v);
-	fputc('\n', stdout);
-	return true;
-}
-
-/* False when a trace read failed (`err` says why: a remote trace.db whose
- * server went away). */
-static bool at_line(const struct model *m, uint32_t line, uint64_t t,
-		    const struct trace_options *o, json_t *lines,
-		    struct error *err)
-{
-	if (m->timelines[line].kind == TIMELINE_COUNTER)
-		return at_counter_line(m, line, t, o, lines, err);
-	struct trace_sample s;
-	bool found = trace_sample_at(m, line, t, &s, NULL);
-	if (model_trace_take_error(m, err))
-		return false;
-	if (m->timelines[line].kind == TIMELINE_INTERVALS)
-		return at_interval_line(m, line, t, o, lines, err);
-	/* no sample yet (before the line's first sample): context 0, as
-	 * in the window form's cells, and no time */
-	uint32_t ctx = 0;
-	if (found)
-		ctx = o->depth == UINT32_MAX
-			      ? s.ctx_id
-			      : trace_ctx_at_depth(m, s.ctx_id, o->depth);
-	if (o->format == PRESENT_FORMAT_JSON) {
-		json_t *j = line_json(m, line);
-		json_object_set_new(j, "time",
-				    found ? json_integer((json_int_t)s.time)
-					  : json_null());
-		json_object_set_new(j, "ctx", json_integer(ctx));
-		json_object_set_new(j, "path", path_json(m, ctx));
-		json_array_append_new(lines, j);
-		return true;
-	}
-	printf("%5u  ", line);
-	present_put_text(stdout, model_str(m, m->timelines[line].label));
-	if (!found) {
-		fputs("  t=-  ctx=0  (before the first sample)\n", stdout);
-		return true;
-	}
-	printf("  t=%" PRIu64 "  ctx=%u  ", s.time, ctx);
-	if (ctx == 0)
-		fputs("(idle)", stdout);
-	else
-		put_path_text(m, ctx);
-	fputc('\n', stdout);
-	return true;
-}
-
-/* A counter line over a window: per cell the value in force at its start,
- * where other lines give a context. */
-static bool window_counter_line(const struct model *m, uint32_t line,
-				uint64_t from, uint64_t to,
-				const struct trace_options *o, json_t *lines,
-				struct error *err)
-{
-	double *values = calloc(o->columns, sizeof(*values));
-	if (!values)
-		return false;
-	trace_counter_cells(m, line, from, to, o->columns, values, NULL);
-	if (model_trace_take_error(m, err)) {
-		free(values);
-		return false;
-	}
-	if (o->format == PRESENT_FORMAT_JSON) {
-		json_t *j = line_json(m, line);
-		json_t *arr = json_array();
-		for (uint32_t k = 0; k < o->columns; k++)
-			json_array_append_new(arr, value_json(values[k]));
-		json_object_set_new(j, "kind", json_string("counter"));
-		json_object_set_new(
-			j, "unit",
-			present_json_text(model_str(m, m->timelines[line].unit)));
-		json_object_set_new(j, "cells", arr);
-		json_array_append_new(lines, j);
-	} else {
-		printf("%5u  ", line);
-		present_put_text(stdout, model_str(m, m->timelines[line].label));
-		const char *unit = model_str(m, m->timelines[line].unit);
-		if (*unit) {
-			fputs(" (", stdout);
-			present_put_text(stdout, unit);
-			fputc(')', stdout);
-		}
-		fputs(": ", stdout);
-		for (uint32_t k = 0; k < o->columns; k++) {
-			char buf[40];
-			trace_format_value(values[k], buf, sizeof(buf));
-			printf("%s%s", k ? " " : "", buf);
-		}
-		fputc('\n', stdout);
-	}
-	free(values);
-	return true;
-}
-
-static bool window_line(const struct model *m, uint32_t line, uint64_t from,
-			uint64_t to, const struct trace_options *o,
-			json_t *lines, struct error *err)
-{
-	if (m->timelines[line].kind == TIMELINE_COUNTER)
-		return window_counter_line(m, line, from, to, o, lines, err);
-	uint32_t *cells = calloc(o->columns, sizeof(*cells));
-	if (!cells)
-		return false;
-	trace_cells(m, line, from, to, o->columns, o->depth, cells);
-	if (model_trace_take_error(m, err)) {
-		free(cells);
-		return false;
-	}
-	uint64_t *inst = NULL;
-	if (m->timelines[line].n_instants) {
-		inst = malloc(o->columns * sizeof(*inst));
-		if (!inst) {
-			free(cells);
-			return false;
-		}
-		trace_instant_cells(m, line, from, to, o->columns, inst);
-		if (model_trace_take_error(m, err)) {
-			free(cells);
-			free(inst);
-			return false;
-		}
-	}
-	struct trace_instant ti;
-	if (o->format == PRESENT_FORMAT_JSON) {
-		json_t *j = line_json(m, line);
-		json_t *arr = json_array();
-		for (uint32_t k = 0; k < o->columns; k++)
-			json_array_append_new(arr, json_integer(cells[k]));
-		json_object_set_new(j, "cells", arr);
-		if (inst) {
-			/* per cell the first instant in its span: its name */
-			arr = json_array();
-			for (uint32_t k = 0; k < o->columns; k++)
-				json_array_append_new(
-					arr,
-					inst[k] != UINT64_MAX &&
-							model_instant(m, line,
-								      inst[k],
-								      &ti)
-						? present_json_text(
-							  model_str(m, ti.name))
-						: json_null());
-			json_object_set_new(j, "instants", arr);
-		}
-		json_array_append_new(lines, j);
-	} else {
-		printf("%5u  ", line);
-		present_put_text(stdout, model_str(m, m->timelines[line].label));
-		fputs(": ", stdout);
-		for (uint32_t k = 0; k < o->columns; k++)
-			printf("%s%u", k ? " " : "", cells[k]);
-		fputc('\n', stdout);
-		bool any = false;
-		for (uint32_t k = 0; inst && k < o->columns; k++) {
-			if (inst[k] == UINT64_MAX ||
-			    !model_instant(m, line, inst[k], &ti))
-				continue;
-			fputs(any ? ", " : "       instants: ", stdout);
-			printf("%u@", k);
-			present_put_text(stdout, model_str(m, ti.name));
-			any = true;
-		}
-		if (any)
-			fputc('\n', stdout);
-	}
-	free(cells);
-	free(inst);
-	return true;
-}
 
 /* GPU lines by queue or by stream (model_timeline.group): keep the
  * grouping asked for (NULL: the model's first, as the trace pane shows
@@ -681,119 +284,122 @@ static bool select_gpu_lines(const struct model *m, const char *which,
 	return true;
 }
 
+/* --at, --from and --to in nanoseconds; false after a usage error
+ * printed. */
+static bool parse_times(const struct model *m, const struct trace_options *o,
+			uint64_t *at, uint64_t *from, uint64_t *to)
+{
+	if ((o->at && !parse_time(m, "--at", o->at, at)) ||
+	    (o->from && !parse_time(m, "--from", o->from, from)) ||
+	    (o->to && !parse_time(m, "--to", o->to, to)))
+		return false;
+	if (!o->at && *to < *from) {
+		fputs("callscope trace: --to must not be before --from\n",
+		      stderr);
+		return false;
+	}
+	return true;
+}
+
+/* A window's output is bounded: lines x columns at most TRACE_MAX_CELLS;
+ * false after a usage error printed. */
+static bool window_fits(const struct model *m, const bool *selected,
+			const struct trace_options *o)
+{
+	uint64_t n_selected = 0;
+	for (uint32_t i = 0; i < m->n_timelines; i++)
+		n_selected += selected[i];
+	if (n_selected * o->columns <= TRACE_MAX_CELLS)
+		return true;
+	fprintf(stderr, "callscope trace: %llu lines x %u columns is more "
+			"than %llu cells; select fewer --lines or --columns\n",
+		(unsigned long long)n_selected, o->columns,
+		(unsigned long long)TRACE_MAX_CELLS);
+	return false;
+}
+
+/* The selected lines at `at` or over [from, to); JSON is streamed one
+ * line object at a time, so that memory holds one line's cells whatever
+ * the number of lines.  An exit status. */
+static int put_lines(const struct model *m, const bool *selected,
+		     uint64_t at, uint64_t from, uint64_t to,
+		     const struct trace_options *o)
+{
+	json_t *lines = json_array();
+	bool json = o->format == PRESENT_FORMAT_JSON, first = true;
+	int rc = CLI_EXIT_OK;
+	if (!lines)
+		return CLI_EXIT_DATA;
+	if (json)
+		fputs("{\"lines\":[", stdout);
+	for (uint32_t i = 0; i < m->n_timelines; i++) {
+		if (!selected[i])
+			continue;
+		struct error err = {.status = STATUS_OK};
+		if (o->at ? !trace_at_line(m, i, at, o, lines, &err)
+			  : !trace_window_line(m, i, from, to, o, lines, &err)) {
+			if (err.status != STATUS_OK)
+				cli_put_cmd_error("trace", &err, "read error");
+			rc = CLI_EXIT_DATA;
+			break;
+		}
+		if (json && json_array_size(lines) > 0) {
+			if (!first)
+				fputc(',', stdout);
+			present_put_json(stdout, json_array_get(lines, 0),
+					 JSON_COMPACT);
+			json_array_clear(lines);
+			first = false;
+		}
+	}
+	if (json)
+		fputs("]}\n", stdout);
+	json_decref(lines);
+	return rc;
+}
+
 int cmd_trace(struct session *s, int argc, char **argv);
 int cmd_trace(struct session *s, int argc, char **argv)
 {
-	struct trace_options o = {
-		.depth = UINT32_MAX,
-		.format = PRESENT_FORMAT_TEXT,
-	};
+	struct trace_options o = {.depth = UINT32_MAX};
 	struct model *m = NULL;
 	bool *selected = NULL;
-	json_t *lines = NULL;
+	uint64_t at = 0, from = 0, to = 0;
 	int rc = parse(argc, argv, &o);
 	if (rc != CLI_EXIT_OK)
 		return rc < 0 ? CLI_EXIT_OK : rc;
 	m = cli_open_all(s, o.dbs, o.n_dbs);
 	if (!m)
 		return CLI_EXIT_DATA;
+	rc = CLI_EXIT_DATA;
 	if (m->n_timelines == 0) {
-		fputs("callscope trace: ", stderr);
-		present_put_text(stderr, m->path);
-		fputs(": the database has no trace\n", stderr);
-		rc = CLI_EXIT_DATA;
+		cli_put_db_problem("trace", m, "the database has no trace");
 		goto out;
 	}
-	uint64_t at = 0, from = 0, to = 0;
-	if ((o.at && !parse_time(m, "--at", o.at, &at)) ||
-	    (o.from && !parse_time(m, "--from", o.from, &from)) ||
-	    (o.to && !parse_time(m, "--to", o.to, &to))) {
-		rc = CLI_EXIT_USAGE;
+	rc = CLI_EXIT_USAGE;
+	if (!parse_times(m, &o, &at, &from, &to))
 		goto out;
-	}
-	if (!o.at && to < from) {
-		fputs("callscope trace: --to must not be before --from\n",
-		      stderr);
-		rc = CLI_EXIT_USAGE;
+	rc = CLI_EXIT_DATA;
+	if (!(selected = calloc(m->n_timelines, sizeof(*selected))))
 		goto out;
-	}
-	selected = calloc(m->n_timelines, sizeof(*selected));
-	lines = json_array();
-	if (!selected || !lines) {
-		rc = CLI_EXIT_DATA;
-		goto out;
-	}
 	if (!parse_lines(m, o.lines, selected)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (!select_gpu_lines(m, o.gpu_lines, selected)) {
-		rc = CLI_EXIT_DATA;
+	if (!select_gpu_lines(m, o.gpu_lines, selected))
 		goto out;
-	}
-	if (o.stats) {
-		if (!o.lines)
-			cli_trace_prepare(m);
-		rc = cmd_trace_stats(m, selected, from, to,
-				     o.depth == UINT32_MAX ? 0 : o.depth,
-				     o.format);
+	if (!o.stats && !o.at && !window_fits(m, selected, &o)) {
+		rc = CLI_EXIT_USAGE;
 		goto out;
-	}
-	if (!o.at) {
-		/* bound the output: lines x columns */
-		uint64_t n_selected = 0;
-		for (uint32_t i = 0; i < m->n_timelines; i++)
-			n_selected += selected[i];
-		if (n_selected * o.columns > TRACE_MAX_CELLS) {
-			fprintf(stderr, "callscope trace: %llu lines x %u columns "
-					"is more than %llu cells; select fewer "
-					"--lines or --columns\n",
-				(unsigned long long)n_selected, o.columns,
-				(unsigned long long)TRACE_MAX_CELLS);
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
 	}
 	/* every line: their files read up front, with progress */
 	if (!o.lines)
 		cli_trace_prepare(m);
-	/* JSON is streamed one line object at a time: memory holds one
-	 * line's cells, whatever the number of lines */
-	bool first = true;
-	if (o.format == PRESENT_FORMAT_JSON)
-		fputs("{\"lines\":[", stdout);
-	for (uint32_t i = 0; i < m->n_timelines; i++) {
-		if (!selected[i])
-			continue;
-		struct error err = {.status = STATUS_OK};
-		if (o.at ? !at_line(m, i, at, &o, lines, &err)
-			 : !window_line(m, i, from, to, &o, lines, &err)) {
-			if (err.status != STATUS_OK) {
-				char *msg = error_format(&err);
-				fputs("callscope trace: ", stderr);
-				present_put_text(stderr, msg ? msg : "read error");
-				fputc('\n', stderr);
-				free(msg);
-				error_clear(&err);
-			}
-			if (o.format == PRESENT_FORMAT_JSON)
-				fputs("]}\n", stdout);
-			rc = CLI_EXIT_DATA;
-			goto out;
-		}
-		if (o.format == PRESENT_FORMAT_JSON && json_array_size(lines) > 0) {
-			if (!first)
-				fputc(',', stdout);
-			present_put_json(stdout, json_array_get(lines, 0),
-				     JSON_COMPACT);
-			json_array_clear(lines);
-			first = false;
-		}
-	}
-	if (o.format == PRESENT_FORMAT_JSON)
-		fputs("]}\n", stdout);
+	rc = o.stats ? cmd_trace_stats(m, selected, from, to,
+				       o.depth == UINT32_MAX ? 0 : o.depth,
+				       o.format)
+		     : put_lines(m, selected, at, from, to, &o);
 out:
-	json_decref(lines);
 	free(selected);
 	model_free(m);
 	return rc;

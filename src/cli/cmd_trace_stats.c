@@ -44,12 +44,7 @@ int cmd_trace_stats(const struct model *m, const bool *selected,
 		    STATUS_OK ||
 	    trace_shares_at_depth(m, &s, depth, &d, &k, &err) != STATUS_OK ||
 	    model_trace_take_error(m, &err)) {
-		char *msg = error_format(&err);
-		fputs("callscope trace: ", stderr);
-		present_put_text(stderr, msg ? msg : "read error");
-		fputc('\n', stderr);
-		free(msg);
-		error_clear(&err);
+		cli_put_cmd_error("trace", &err, "read error");
 		free(use);
 		free(d);
 		trace_shares_free(&s);

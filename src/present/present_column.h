@@ -34,7 +34,8 @@ char *present_column_title_fit(const struct model *m, uint32_t column,
 const char *present_combine_name(uint8_t combine);
 
 /* {"metric", "scope", "formula", "combine"} of statistic `stat`; null when
- * there is no such statistic. */
+ * there is no such statistic (MODEL_NONE: a formula column's) or out of
+ * memory: never NULL. */
 json_t *present_stat_json(const struct model *m, uint32_t stat);
 
 /* Name of a node kind or view row kind: "root", "entry", "function", ...,

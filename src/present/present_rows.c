@@ -120,9 +120,8 @@ json_t *present_rows_columns_json(const struct present_rows *r)
 		}
 		const struct model_column *col = &m->columns[c];
 		char *title = present_column_title(m, c);
-		uint32_t stat = model_column_stat(m, c);
-		json_t *source = stat != MODEL_NONE ? present_stat_json(m, stat)
-						    : json_null();
+		/* null for a formula column */
+		json_t *source = present_stat_json(m, model_column_stat(m, c));
 		json_array_append_new(
 			arr,
 			json_pack("{s:o, s:o, s:s, s:o, s:o}", "name",
@@ -132,7 +131,7 @@ json_t *present_rows_columns_json(const struct present_rows *r)
 				  col->kind == COLUMN_INCLUSIVE ? "inclusive"
 								: "exclusive",
 				  "variant", present_json_text(col->variant),
-				  "source", source ? source : json_null()));
+				  "source", source));
 		free(title);
 	}
 	return arr;

@@ -85,56 +85,43 @@ static bool emits(struct outline *o, uint32_t c, bool under)
 	return false;
 }
 
+/* The frame of the children `k` of a row, at the depth and with the
+ * guides of `place`: a row's children one level below it (push_frame),
+ * or the children of a flattened row, a child of frame `place`, in its
+ * place (at its depth). */
+static enum status push_kids(struct outline *o, struct frame **stack,
+			     size_t *sp, size_t *scap, struct kids k,
+			     struct frame place, bool under, bool tail,
+			     struct error *err)
+{
+	if (!array_grow((void **)stack, scap, *sp + 1, sizeof(**stack)))
+		return ol_nomem(o, err);
+	uint32_t last = k.n;
+	for (uint32_t i = k.n; i-- > 0;)
+		if (o->fn ? emits(o, k.rows[i], under)
+			  : ol_shown(o, k.rows[i], under)) {
+			last = i;
+			break;
+		}
+	(*stack)[(*sp)++] = (struct frame){
+		.k = k,
+		.last = last,
+		.depth = place.depth,
+		.guides = place.guides,
+		.under = under,
+		.tail = tail,
+	};
+	return STATUS_OK;
+}
+
 static enum status push_frame(struct outline *o, struct frame **stack,
 			      size_t *sp, size_t *scap, struct kids k,
 			      const struct entry *parent, bool under,
 			      struct error *err)
 {
-	if (!array_grow((void **)stack, scap, *sp + 1, sizeof(**stack)))
-		return ol_nomem(o, err);
-	uint32_t last = k.n;
-	for (uint32_t i = k.n; i-- > 0;)
-		if (o->fn ? emits(o, k.rows[i], under)
-			  : ol_shown(o, k.rows[i], under)) {
-			last = i;
-			break;
-		}
-	(*stack)[(*sp)++] = (struct frame){
-		.k = k,
-		.last = last,
-		.depth = parent->depth + 1,
-		.guides = child_guides(parent),
-		.under = under,
-		.tail = true,
-	};
-	return STATUS_OK;
-}
-
-/* The frame of the children of flattened row `k.row`, a child of frame
- * `f`: they take its place, at its depth. */
-static enum status push_flat_frame(struct outline *o, struct frame **stack,
-				   size_t *sp, size_t *scap, struct kids k,
-				   struct frame f, bool under, bool tail,
-				   struct error *err)
-{
-	if (!array_grow((void **)stack, scap, *sp + 1, sizeof(**stack)))
-		return ol_nomem(o, err);
-	uint32_t last = k.n;
-	for (uint32_t i = k.n; i-- > 0;)
-		if (o->fn ? emits(o, k.rows[i], under)
-			  : ol_shown(o, k.rows[i], under)) {
-			last = i;
-			break;
-		}
-	(*stack)[(*sp)++] = (struct frame){
-		.k = k,
-		.last = last,
-		.depth = f.depth,
-		.guides = f.guides,
-		.under = under,
-		.tail = tail,
-	};
-	return STATUS_OK;
+	struct frame place = {.depth = parent->depth + 1,
+			      .guides = child_guides(parent)};
+	return push_kids(o, stack, sp, scap, k, place, under, true, err);
 }
 
 /* Append to `l` the visible descendants of the row of entry `top` (whose
@@ -170,8 +157,8 @@ enum status ol_collect(struct outline *o, const struct entry *top,
 			st = force ? open_row(o, c, true, undo, &k, err)
 				   : ol_get_kids(o, c, &k, err);
 			if (st == STATUS_OK && k.n)
-				st = push_flat_frame(o, &stack, &sp, &scap, k,
-						     copy, cu, tail, err);
+				st = push_kids(o, &stack, &sp, &scap, k,
+					       copy, cu, tail, err);
 			continue;
 		}
 		struct entry ce = {

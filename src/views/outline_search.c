@@ -222,40 +222,49 @@ static enum status walk_last(struct outline *o, struct walk *w,
 	}
 }
 
+/* Push the first child of step `parent` from rank `from` on that is on
+ * the walk; *pushed whether there was one. */
+static enum status push_next_kid(struct outline *o, struct walk *w,
+				 struct step parent, uint32_t from,
+				 bool *pushed, struct error *err)
+{
+	struct kids k;
+	enum status st = ol_get_kids(o, parent.row, &k, err);
+	*pushed = false;
+	if (st != STATUS_OK)
+		return st;
+	for (uint32_t i = from; i < k.n; i++)
+		if (on_walk(o, k.rows[i], parent.under)) {
+			*pushed = true;
+			return walk_push(w, k.rows[i],
+					 ol_under_of(o, k.rows[i],
+						     parent.under))
+				       ? STATUS_OK
+				       : ol_nomem(o, err);
+		}
+	return STATUS_OK;
+}
+
 /* Move the walk one row on (pre-order over rows on the walk).  *moved
  * false at the end. */
 static enum status walk_next(struct outline *o, struct walk *w, bool *moved,
 			     struct error *err)
 {
-	struct kids k;
 	enum status st;
+	bool pushed;
 	struct step top = w->s[w->n - 1];
 	*moved = true;
 	if (ol_bits_get(&o->sbelow, top.row)) {
-		st = ol_get_kids(o, top.row, &k, err);
-		if (st != STATUS_OK)
+		st = push_next_kid(o, w, top, 0, &pushed, err);
+		if (st != STATUS_OK || pushed)
 			return st;
-		for (uint32_t i = 0; i < k.n; i++)
-			if (on_walk(o, k.rows[i], top.under))
-				return walk_push(w, k.rows[i],
-						 ol_under_of(o, k.rows[i],
-							  top.under))
-					       ? STATUS_OK
-					       : ol_nomem(o, err);
 	}
 	while (w->n > 1) {
 		uint32_t c = w->s[--w->n].row;
-		struct step p = w->s[w->n - 1];
-		st = ol_get_kids(o, p.row, &k, err);
-		if (st != STATUS_OK)
+		st = push_next_kid(o, w, w->s[w->n - 1], o->rank[c] + 1,
+				   &pushed, err);
+		if (st != STATUS_OK || pushed)
 			return st;
-		for (uint32_t i = o->rank[c] + 1; i < k.n; i++)
-			if (on_walk(o, k.rows[i], p.under))
-				return walk_push(w, k.rows[i],
-						 ol_under_of(o, k.rows[i],
-							  p.under))
-					       ? STATUS_OK
-					       : ol_nomem(o, err);
 	}
 	*moved = false;
 	return STATUS_OK;
@@ -282,6 +291,16 @@ static enum status walk_prev(struct outline *o, struct walk *w, bool *moved,
 			return walk_last(o, w, err);
 		}
 	return STATUS_OK;
+}
+
+/* The walk at its start again: the root going forward, the last row
+ * going back. */
+static enum status walk_wrap(struct outline *o, struct walk *w, bool forward,
+			     struct error *err)
+{
+	if (!walk_root(o, w))
+		return ol_nomem(o, err);
+	return forward ? STATUS_OK : walk_last(o, w, err);
 }
 
 /* A row the search stops at: it matches and is shown when revealed (a
@@ -312,9 +331,7 @@ enum status outline_search_next(struct outline *o, uint32_t from_node,
 		/* before the first row: the root is the first candidate;
 		 * after the last: the last row is */
 		wrapped = true;
-		if (!forward)
-			st = walk_last(o, &w, err);
-		if (st != STATUS_OK)
+		if ((st = walk_wrap(o, &w, forward, err)) != STATUS_OK)
 			goto out;
 		if (search_hit(o, w.s[w.n - 1].row))
 			goto hit;
@@ -328,13 +345,7 @@ enum status outline_search_next(struct outline *o, uint32_t from_node,
 			if (wrapped)
 				break;
 			wrapped = true;
-			if (!walk_root(o, &w)) {
-				st = ol_nomem(o, err);
-				goto out;
-			}
-			if (!forward)
-				st = walk_last(o, &w, err);
-			if (st != STATUS_OK)
+			if ((st = walk_wrap(o, &w, forward, err)) != STATUS_OK)
 				goto out;
 		}
 		if (search_hit(o, w.s[w.n - 1].row))

@@ -289,10 +289,10 @@ static uint64_t window_elements(const struct model *m, uint32_t line,
 	return hi >= lo ? hi - lo + 1 : 1;
 }
 
-static enum status compute(const struct model *m, const uint32_t *lines,
-			   uint32_t n, uint64_t from, uint64_t to,
-			   uint32_t columns, uint64_t budget,
-			   struct trace_shares *s, struct error *err)
+/* Empty `s`, keeping its tables' memory; for a window with `columns`,
+ * its columns.  False when out of memory. */
+static bool reset(struct trace_shares *s, uint64_t from, uint64_t to,
+		  uint32_t columns)
 {
 	struct trace_ctx_table depth = s->depth, own = s->own;
 	if (depth.slots)
@@ -306,101 +306,147 @@ static enum status compute(const struct model *m, const uint32_t *lines,
 	}
 	free(s->col);
 	*s = (struct trace_shares){.depth = depth, .own = own};
-	if (to <= from)
-		return STATUS_OK;
-	if (columns) {
-		s->col = calloc(columns, sizeof(*s->col));
-		if (!s->col)
-			return error_set(err, STATUS_NOMEM, NULL,
-					 "out of memory");
-		s->columns = columns;
-		s->from = from;
-		s->to = to;
-	}
-	uint32_t *use = malloc((n ? n : 1) * sizeof(*use));
-	uint64_t *we = malloc((n ? n : 1) * sizeof(*we));
-	struct trace_bounds *bs = malloc((n ? n : 1) * sizeof(*bs));
-	uint8_t *has = calloc(n ? n : 1, 1);
-	struct running r = {0};
-	if (!use || !we || !bs || !has)
-		goto nomem;
-	/* the lines that count, and the elements the window holds */
+	if (to <= from || !columns)
+		return true;
+	s->col = calloc(columns, sizeof(*s->col));
+	if (!s->col)
+		return false;
+	s->columns = columns;
+	s->from = from;
+	s->to = to;
+	return true;
+}
+
+/* Which lines are counted and how: use[0..k) the lines looked at, with
+ * their bounds (has[i]: read) and the elements each holds in the window
+ * (we[i]); a line with more than `fair` elements is long, taken at
+ * `points` times, and pick_long of the n_long long lines are taken. */
+struct plan {
+	uint32_t *use;
+	uint64_t *we;
+	struct trace_bounds *bs;
+	uint8_t *has;
+	uint32_t k, n_long, pick_long;
+	uint64_t fair, points;
+};
+
+static void plan_free(struct plan *p)
+{
+	free(p->use);
+	free(p->we);
+	free(p->bs);
+	free(p->has);
+}
+
+/* The plan for lines[0..n) over [from, to) within `budget` (s->lines
+ * set); false when out of memory. */
+static bool plan_lines(const struct model *m, const uint32_t *lines,
+		       uint32_t n, uint64_t from, uint64_t to,
+		       uint64_t budget, struct trace_shares *s,
+		       struct plan *p)
+{
+	p->use = malloc((n ? n : 1) * sizeof(*p->use));
+	p->we = malloc((n ? n : 1) * sizeof(*p->we));
+	p->bs = malloc((n ? n : 1) * sizeof(*p->bs));
+	p->has = calloc(n ? n : 1, 1);
+	if (!p->use || !p->we || !p->bs || !p->has)
+		return false;
 	/* the lines that count (no read yet) */
 	uint32_t all = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (lines[i] < m->n_timelines &&
 		    m->timelines[lines[i]].kind != TIMELINE_COUNTER)
-			use[all++] = lines[i];
+			p->use[all++] = lines[i];
 	s->lines = all;
 	/* more lines than are worth two bisections each: an even spread of
 	 * TRACE_SHARES_LINES of them */
 	uint32_t k = all;
 	if (k > TRACE_SHARES_LINES) {
 		for (uint32_t j = 0; j < TRACE_SHARES_LINES; j++)
-			use[j] = use[(uint64_t)j * all / TRACE_SHARES_LINES];
+			p->use[j] = p->use[(uint64_t)j * all /
+					   TRACE_SHARES_LINES];
 		k = TRACE_SHARES_LINES;
 	}
+	p->k = k;
 	/* the elements the window holds */
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < k; i++) {
-		has[i] = trace_bounds_read(m, use[i], &bs[i]);
-		we[i] = has[i] ? window_elements(m, use[i], &bs[i], from, to)
-			       : 0;
-		total += we[i];
+		p->has[i] = trace_bounds_read(m, p->use[i], &p->bs[i]);
+		p->we[i] = p->has[i] ? window_elements(m, p->use[i], &p->bs[i],
+						       from, to)
+				     : 0;
+		total += p->we[i];
 	}
 	/* past the budget: a line holding more than its even part of the
 	 * budget is long -- taken at `points` times (one bisection each,
 	 * about budget / TRACE_SHARES_POINT_READS of them in all) instead of
 	 * walked; when the long lines are too many for TRACE_SHARES_POINTS
 	 * times each, an even spread of them is taken */
-	uint64_t fair = budget && total > budget ? budget / k : UINT64_MAX;
-	uint32_t n_long = 0;
+	p->fair = budget && total > budget ? budget / k : UINT64_MAX;
+	p->n_long = 0;
 	for (uint32_t i = 0; i < k; i++)
-		n_long += has[i] && we[i] > fair;
+		p->n_long += p->has[i] && p->we[i] > p->fair;
 	uint64_t bisections = budget / TRACE_SHARES_POINT_READS;
 	if (bisections < TRACE_SHARES_POINTS)
 		bisections = TRACE_SHARES_POINTS;
-	uint64_t points = n_long ? bisections / n_long : 0;
-	uint32_t pick_long = n_long;
-	if (n_long && points < TRACE_SHARES_POINTS) {
-		points = TRACE_SHARES_POINTS;
-		pick_long = (uint32_t)(bisections / TRACE_SHARES_POINTS);
-		if (pick_long < 1)
-			pick_long = 1;
+	p->points = p->n_long ? bisections / p->n_long : 0;
+	p->pick_long = p->n_long;
+	if (p->n_long && p->points < TRACE_SHARES_POINTS) {
+		p->points = TRACE_SHARES_POINTS;
+		p->pick_long = (uint32_t)(bisections / TRACE_SHARES_POINTS);
+		if (p->pick_long < 1)
+			p->pick_long = 1;
 	}
-	if (points > TRACE_SHARES_POINTS_MAX)
-		points = TRACE_SHARES_POINTS_MAX;
-	uint64_t width = to - from;
-	for (uint32_t i = 0, seen_long = 0, taken = 0; i < k; i++) {
-		bool is_long = has[i] && we[i] > fair;
+	if (p->points > TRACE_SHARES_POINTS_MAX)
+		p->points = TRACE_SHARES_POINTS_MAX;
+	return true;
+}
+
+/* Count the lines of plan `p` over [from, to) into `s`: walked, taken
+ * at points, or idle when unread.  False when out of memory. */
+static bool walk_plan(const struct model *m, const struct plan *p,
+		      uint64_t from, uint64_t to, struct running *r,
+		      struct trace_shares *s)
+{
+	for (uint32_t i = 0, seen_long = 0, taken = 0; i < p->k; i++) {
+		uint32_t line = p->use[i];
+		const struct trace_bounds *b = &p->bs[i];
+		bool is_long = p->has[i] && p->we[i] > p->fair;
 		if (is_long) {
 			/* the long lines taken: an even spread of pick_long */
 			uint32_t want = (uint32_t)(((uint64_t)seen_long + 1) *
-						   pick_long / n_long);
+						   p->pick_long / p->n_long);
 			seen_long++;
 			if (taken >= want)
 				continue;
 			taken++;
-			s->points = (uint32_t)points;
+			s->points = (uint32_t)p->points;
 		}
-		s->walk_own = trace_line_own_context(m, use[i]);
-		bool ok = !has[i] ? add(s, 0, from, to)
-			  : is_long ? point_line(m, use[i], &bs[i], from, to,
-						 points, s)
-			  : m->timelines[use[i]].kind == TIMELINE_INTERVALS
-				  ? walk_intervals(m, use[i], &bs[i], from, to,
-						   &r, s)
-				  : walk_samples(m, use[i], &bs[i], from, to, s);
+		s->walk_own = trace_line_own_context(m, line);
+		bool ok = !p->has[i] ? add(s, 0, from, to)
+			  : is_long ? point_line(m, line, b, from, to,
+						 p->points, s)
+			  : m->timelines[line].kind == TIMELINE_INTERVALS
+				  ? walk_intervals(m, line, b, from, to, r, s)
+				  : walk_samples(m, line, b, from, to, s);
 		if (!ok)
-			goto nomem;
+			return false;
 		s->counted++;
-		s->total += width;
+		s->total += to - from;
 	}
+	return true;
+}
+
+/* The columns' totals and the most frames of a context counted. */
+static void finish(const struct model *m, uint64_t from, uint64_t to,
+		   struct trace_shares *s)
+{
 	for (uint32_t c = 0; c < s->columns; c++) {
-		uint64_t a = trace_cell_time(from, to, columns, c);
-		uint64_t b = c + 1 == columns
+		uint64_t a = trace_cell_time(from, to, s->columns, c);
+		uint64_t b = c + 1 == s->columns
 				     ? to
-				     : trace_cell_time(from, to, columns, c + 1);
+				     : trace_cell_time(from, to, s->columns,
+						       c + 1);
 		s->col[c].total = (uint64_t)s->counted * (b - a);
 		s->col[c].counted = s->counted;
 		s->col[c].lines = s->lines;
@@ -411,21 +457,28 @@ static enum status compute(const struct model *m, const uint32_t *lines,
 		if (f > s->max_frames)
 			s->max_frames = f;
 	}
-	free(use);
-	free(we);
-	free(bs);
-	free(has);
+}
+
+static enum status compute(const struct model *m, const uint32_t *lines,
+			   uint32_t n, uint64_t from, uint64_t to,
+			   uint32_t columns, uint64_t budget,
+			   struct trace_shares *s, struct error *err)
+{
+	if (!reset(s, from, to, columns))
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	if (to <= from)
+		return STATUS_OK;
+	struct plan p = {0};
+	struct running r = {0};
+	bool ok = plan_lines(m, lines, n, from, to, budget, s, &p) &&
+		  walk_plan(m, &p, from, to, &r, s);
+	if (ok)
+		finish(m, from, to, s);
+	plan_free(&p);
 	free(r.end);
 	free(r.ctx);
-	return STATUS_OK;
-nomem:
-	free(use);
-	free(we);
-	free(bs);
-	free(has);
-	free(r.end);
-	free(r.ctx);
-	return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	return ok ? STATUS_OK
+		  : error_set(err, STATUS_NOMEM, NULL, "out of memory");
 }
 
 enum status trace_shares_compute(const struct model *m, const uint32_t *lines,

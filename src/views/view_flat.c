@@ -110,19 +110,28 @@ static void build_scratch_free(struct flat *f)
 	f->keys_cap = f->table_cap = 0;
 }
 
-static void flat_close(struct view *v)
+/* The rows' index (what a build makes besides the rows), gone: after a
+ * failed build, and when the view closes. */
+static void index_free(struct flat *f)
 {
-	struct flat *f = v->impl;
-	if (!f)
-		return;
-	build_scratch_free(f);
-	free(f->rows);
 	free(f->row_of);
 	free(f->outer);
 	free(f->ctx_start);
 	free(f->ctx);
 	free(f->kid_start);
 	free(f->kids);
+	f->row_of = f->ctx_start = f->ctx = f->kid_start = f->kids = NULL;
+	f->outer = NULL;
+}
+
+static void flat_close(struct view *v)
+{
+	struct flat *f = v->impl;
+	if (!f)
+		return;
+	build_scratch_free(f);
+	index_free(f);
+	free(f->rows);
 	free(f);
 }
 
@@ -459,15 +468,7 @@ out:
 	build_scratch_free(f);
 	free(parent_of);
 	if (!f->built) {
-		free(f->row_of);
-		free(f->outer);
-		free(f->ctx_start);
-		free(f->ctx);
-		free(f->kid_start);
-		free(f->kids);
-		f->row_of = f->ctx_start = f->ctx = f->kid_start = f->kids =
-			NULL;
-		f->outer = NULL;
+		index_free(f);
 		f->n_rows = 0;
 	}
 	return st;
