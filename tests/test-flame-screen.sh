@@ -50,7 +50,7 @@ first=$(sed -n 2p "$tmp/want")
 second=$(sed -n 3p "$tmp/want")
 
 screen 'x' "$tmp/db" >"$tmp/s1" || fail "x: exit $?"
-grep -q 'Flame graph of CPUTIME (sec) (I)  (Enter zooms' "$tmp/s1" ||
+grep -q 'Flame graph of CPUTIME (sec) (I)  Enter zoom' "$tmp/s1" ||
 	fail "x: no title: $(sed -n 3p "$tmp/s1")"
 sed -n 4p "$tmp/s1" | grep -q '^ <program root>' || fail "x: root box: $(sed -n 4p "$tmp/s1")"
 sed -n 5p "$tmp/s1" | grep -q "^ $first" || fail "x: first child '$first': $(sed -n 5p "$tmp/s1")"

@@ -203,8 +203,7 @@ static void flame_draw(struct pane_env *env, struct pane *pane,
 	char *title = pane_column_title(env, p->column);
 	char head[200];
 	snprintf(head, sizeof head,
-		 " Flame graph of %s%s  (Enter zooms, Backspace back, o tree, "
-		 "Esc closes)",
+		 " Flame graph of %s%s  Enter zoom  Bksp back  o tree  Esc",
 		 title ? title : "?", p->n_roots > 1 ? ", zoomed" : "");
 	free(title);
 	screen_text(r.y, r.x, r.w, theme_attr(THEME_ROLE_TITLE), head, true);
