@@ -28,7 +28,7 @@
 #include "formats/extrap/extrap.h"
 #include "model/model.h"
 #include "model/scaling.h"
-#include "model/scaling_fit.h"
+#include "analysis/scaling_fit.h"
 #include "views/scaling_view.h"
 
 #define N_PATHS 120

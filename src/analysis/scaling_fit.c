@@ -16,7 +16,7 @@
  * Must not depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
-#include "model/scaling_fit_internal.h"
+#include "analysis/scaling_fit_internal.h"
 
 #include <float.h>
 #include <lapacke.h>

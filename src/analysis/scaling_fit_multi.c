@@ -9,7 +9,7 @@
  * not depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
-#include "model/scaling_fit_internal.h"
+#include "analysis/scaling_fit_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

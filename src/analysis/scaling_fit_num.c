@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "model/model.h"
-#include "model/scaling_fit_internal.h"
+#include "analysis/scaling_fit_internal.h"
 
 #include <float.h>
 #include <lapacke.h>
