@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/measure_stats.h"
 #include "model/model.h"
 #include "model/scaling.h"
 

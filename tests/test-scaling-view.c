@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "formats/extrap/extrap.h"
+#include "analysis/measure_stats.h"
 #include "model/model.h"
 #include "model/scaling.h"
 #include "analysis/scaling_fit.h"

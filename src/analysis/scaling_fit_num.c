@@ -7,7 +7,7 @@
  * depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
-#include "model/model.h"
+#include "analysis/measure_stats.h"
 #include "analysis/scaling_fit_internal.h"
 
 #include <float.h>

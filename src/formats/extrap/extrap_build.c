@@ -10,6 +10,7 @@
 
 #include "formats/extrap/extrap_set.h"
 #include "formats/extrap/extrap_set_internal.h"
+#include "analysis/measure_stats.h"
 
 #include <ctype.h>
 #include <math.h>
