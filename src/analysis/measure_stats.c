@@ -17,7 +17,7 @@
 /* numpy's pairwise_sum (numpy/_core/src/umath/loops_utils.h.src): a plain
  * loop under 8 items, 8 partial sums up to 128 items, halving above (the
  * split rounded down to a multiple of 8). */
-double model_np_sum(const double *a, size_t n)
+double measure_np_sum(const double *a, size_t n)
 {
 	if (n < 8) {
 		double res = 0.;
@@ -41,7 +41,7 @@ double model_np_sum(const double *a, size_t n)
 	}
 	size_t n2 = n / 2;
 	n2 -= n2 % 8;
-	return model_np_sum(a, n2) + model_np_sum(a + n2, n - n2);
+	return measure_np_sum(a, n2) + measure_np_sum(a + n2, n - n2);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -50,7 +50,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum status model_measure_of(const double *values, size_t n,
+enum status measure_stats_of(const double *values, size_t n,
 			     struct model_measure *out, struct error *err)
 {
 	if (!values || n == 0)
@@ -63,13 +63,13 @@ enum status model_measure_of(const double *values, size_t n,
 	for (size_t i = 0; i < n; i++)
 		nan |= isnan(values[i]);
 	/* numpy.mean: the reduction starts from the identity 0 */
-	double mean = (0. + model_np_sum(values, n)) / (double)n;
+	double mean = (0. + measure_np_sum(values, n)) / (double)n;
 	/* numpy.var: sum of squared deviations, pairwise, over n */
 	for (size_t i = 0; i < n; i++) {
 		double d = values[i] - mean;
 		tmp[i] = d * d;
 	}
-	double var = (0. + model_np_sum(tmp, n)) / (double)n;
+	double var = (0. + measure_np_sum(tmp, n)) / (double)n;
 	out->mean = mean;
 	out->std = sqrt(var);
 	out->repetitions = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;

@@ -16,12 +16,12 @@
 
 /* The statistics of `n` values (n > 0, NaN counted as any number) into
  * *out, as numpy computes them.  STATUS_USAGE for n 0, STATUS_NOMEM. */
-enum status model_measure_of(const double *values, size_t n,
+enum status measure_stats_of(const double *values, size_t n,
 			     struct model_measure *out, struct error *err);
 
 /* The sum of `n` values as numpy adds them (pairwise summation: a loop
  * under 8 items, 8 partial sums up to 128, halving above), so that means
  * equal Extra-P's to the last bit.  Used by the statistics and the fitter. */
-double model_np_sum(const double *values, size_t n);
+double measure_np_sum(const double *values, size_t n);
 
 #endif

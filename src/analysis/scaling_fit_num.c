@@ -34,12 +34,12 @@ bool fit_grow(double **p, size_t *cap, size_t n)
 
 double np_sum(const double *v, size_t n)
 {
-	return model_np_sum(v, n);
+	return measure_np_sum(v, n);
 }
 
 double np_mean(const double *v, size_t n)
 {
-	return model_np_sum(v, n) / (double)n;
+	return measure_np_sum(v, n) / (double)n;
 }
 
 /* numpy's power on an array with a scalar exponent takes fast paths
