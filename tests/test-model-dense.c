@@ -24,6 +24,7 @@
 
 #include "model/formula.h"
 #include "model/model.h"
+#include "model/model_internal.h" /* white-box: the private part */
 #include "formats/reader.h"
 #include "views/view.h"
 #include "view_fixture.h"
@@ -459,9 +460,9 @@ static void test_formulas_and_context_ids(void **state)
 			struct fx_values *fv = NULL;
 			struct model *m =
 				formula_model(3000, sparse, shared, &fv);
-			assert_int_equal(m->ctx_unique, false); /* ctx 0 */
-			assert_true(sparse ? m->ctx_sorted != NULL
-					   : m->ctx_index != NULL);
+			assert_int_equal(m->priv->ctx_unique, false); /* ctx 0 */
+			assert_true(sparse ? m->priv->ctx_sorted != NULL
+					   : m->priv->ctx_index != NULL);
 			for (uint32_t s = 0; s < FX_STATS; s++)
 				check_stat_against_table(m, s);
 			assert_true(check_columns_per_node(m) > 3000);
@@ -522,7 +523,7 @@ static void test_formulas_and_context_ids(void **state)
 	}
 	/* unique ids are noticed */
 	struct model *m = fx_need(fx_random_model(100, 5, 3, false));
-	assert_true(m->ctx_unique);
+	assert_true(m->priv->ctx_unique);
 	model_free(m);
 }
 

@@ -32,9 +32,15 @@ struct model_builder *model_builder_new(const char *format, const char *path)
 	struct model_builder *b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
-	b->m = calloc(1, sizeof(*b->m));
-	if (!b->m)
+	/* the model and its private part in one block, freed with the model */
+	struct model_block {
+		struct model m;
+		struct model_private p;
+	} *blk = calloc(1, sizeof(*blk));
+	if (!blk)
 		goto fail;
+	b->m = &blk->m;
+	b->m->priv = &blk->p;
 	b->m->format = strdup(format ? format : "");
 	b->m->path = strdup(path ? path : "");
 	if (!b->m->format || !b->m->path)
@@ -69,7 +75,7 @@ static bool rehash(struct model_builder *b)
 	if (!nh)
 		return false;
 	for (uint32_t h = 0; h < b->m->n_strings; h++) {
-		const char *s = b->m->strings + b->m->string_offsets[h];
+		const char *s = b->m->strings + b->m->priv->string_offsets[h];
 		uint64_t slot = hash_bytes(s, strlen(s)) & (ncap - 1);
 		while (nh[slot])
 			slot = (slot + 1) & (ncap - 1);
@@ -95,7 +101,7 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 	uint64_t slot = hash_bytes(s, len) & (b->hash_cap - 1);
 	while (b->hash[slot]) {
 		uint32_t h = b->hash[slot] - 1;
-		const char *t = b->m->strings + b->m->string_offsets[h];
+		const char *t = b->m->strings + b->m->priv->string_offsets[h];
 		if (strncmp(t, s, len) == 0 && t[len] == '\0')
 			return h;
 		slot = (slot + 1) & (b->hash_cap - 1);
@@ -112,11 +118,11 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 		b->m->strings = p;
 		b->strings_cap = ncap;
 	}
-	if (!array_grow_u32((void **)&b->m->string_offsets, &b->offsets_cap,
+	if (!array_grow_u32((void **)&b->m->priv->string_offsets, &b->offsets_cap,
 		  b->m->n_strings + 1, sizeof(uint32_t)))
 		goto fail;
 	uint32_t h = b->m->n_strings++;
-	b->m->string_offsets[h] = (uint32_t)b->strings_len;
+	b->m->priv->string_offsets[h] = (uint32_t)b->strings_len;
 	if (len)
 		memcpy(b->m->strings + b->strings_len, s, len);
 	b->m->strings[b->strings_len + len] = '\0';
@@ -458,9 +464,18 @@ struct model *model_builder_finish(struct model_builder *b,
 		return NULL;
 	}
 	pair_columns(m);
-	if (m->deferred_ops && m->n_deferred) {
-		/* kept to grow with (model_load_children) */
-		m->grower = b;
+	if (m->priv->deferred_ops && m->n_deferred) {
+		/* the builder becomes the growth handle (model_growth_load) */
+		struct model_growth *g = malloc(sizeof(*g));
+		if (!g) {
+			error_set(err, STATUS_NOMEM, m->path,
+				  "out of memory while building the model");
+			model_builder_free(b);
+			return NULL;
+		}
+		g->b = *b;
+		free(b);
+		m->priv->growth = g;
 		return m;
 	}
 	b->m = NULL;
@@ -502,14 +517,16 @@ void model_free(struct model *m)
 		m->value_ops->close(m->value_impl);
 	if (m->trace_ops && m->trace_ops->close)
 		m->trace_ops->close(m->trace_impl);
-	if (m->deferred_ops && m->deferred_ops->close)
-		m->deferred_ops->close(m->deferred_impl);
-	if (m->grower) {
-		m->grower->m = NULL;
-		model_builder_free(m->grower);
+	if (m->priv->deferred_ops && m->priv->deferred_ops->close)
+		m->priv->deferred_ops->close(m->priv->deferred_impl);
+	if (m->priv->growth) {
+		/* the handle's builder is its first member: freed with it */
+		struct model_builder *b = &m->priv->growth->b;
+		b->m = NULL;
+		model_builder_free(b);
 	}
-	if (m->release)
-		m->release(m->release_arg);
+	if (m->priv->release)
+		m->priv->release(m->priv->release_arg);
 	model_inclusive_free(m);
 	model_measures_free(m);
 	for (uint32_t i = 0; i < m->n_columns; i++)
@@ -521,7 +538,7 @@ void model_free(struct model *m)
 	free(m->title);
 	free(m->description);
 	free(m->strings);
-	free(m->string_offsets);
+	free(m->priv->string_offsets);
 	free(m->nodes);
 	free(m->functions);
 	free(m->stats);
@@ -530,13 +547,13 @@ void model_free(struct model *m)
 	free(m->timelines);
 	free(m->params);
 	free(m->point_coords);
-	free(m->point_first);
-	free(m->point_profiles);
+	free(m->priv->point_first);
+	free(m->priv->point_profiles);
 	for (uint32_t i = 0; i < m->n_warnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);
-	free(m->ctx_index);
-	free(m->ctx_sorted);
+	free(m->priv->ctx_index);
+	free(m->priv->ctx_sorted);
 	free(m);
 }
 
@@ -565,8 +582,8 @@ enum status model_set_origin(struct model *m, const char *shown,
 		m->path = path;
 	}
 	if (release) {
-		m->release = release;
-		m->release_arg = arg;
+		m->priv->release = release;
+		m->priv->release_arg = arg;
 	}
 	return STATUS_OK;
 nomem:
@@ -597,5 +614,5 @@ const char *model_str(const struct model *m, uint32_t h)
 {
 	if (!m || h >= m->n_strings)
 		return "";
-	return m->strings + m->string_offsets[h];
+	return m->strings + m->priv->string_offsets[h];
 }

@@ -24,10 +24,9 @@ struct model {
 	char *title;       /* database title, may be NULL */
 	char *description; /* may be NULL */
 
-	/* Strings: string handle h is the NUL-terminated text at
-	 * strings + string_offsets[h]; handle 0 is "". */
+	/* Strings: the NUL-terminated texts of every string handle, one
+	 * after another, handle 0 ""; read them with model_str. */
 	char *strings;
-	uint32_t *string_offsets;
 	uint32_t n_strings;
 
 	struct model_node *nodes; /* nodes[0] is the root */
@@ -50,18 +49,12 @@ struct model {
 	/* Parameter space (Extra-P): an Extra-P set is profiles x call
 	 * paths, a profile being one repetition at one point.  Point p's
 	 * coordinates are point_coords[p * n_params .. + n_params), real
-	 * numbers; point p's profiles, by repetition then profile index, are
-	 * point_profiles[point_first[p] .. point_first[p + 1]) (built at
-	 * finish).  All NULL / 0 when the database is not parametric. */
+	 * numbers; point p's profiles are model_point_profiles.  All NULL / 0
+	 * when the database is not parametric. */
 	struct model_param *params;
 	uint32_t n_params;
 	double *point_coords;
 	uint32_t n_points;
-	uint32_t *point_first;
-	uint32_t *point_profiles;
-	/* Measurements and stored performance models of a parametric set
-	 * (model_measures.c; opaque), NULL when there are none. */
-	struct model_measures *measures;
 
 	struct model_timeline *timelines;
 	uint32_t n_timelines;
@@ -77,11 +70,6 @@ struct model {
 	char **warnings;
 	uint32_t n_warnings;
 
-	/* context id -> node index (see model_node_of_ctx) */
-	uint32_t *ctx_index;      /* dense table, or NULL */
-	uint32_t ctx_index_len;
-	uint64_t *ctx_sorted;     /* (ctx_id << 32 | node) sorted, or NULL */
-	bool ctx_unique;          /* no two nodes share a context id */
 	/* What a context id is shown as (the top-down view's output ids):
 	 * ctx_id - ctx_id_base.  A format whose own ids start at 0 (Cube
 	 * cnode ids) stores id + 1, because context id 0 is the synthetic
@@ -89,26 +77,14 @@ struct model {
 	 * 0 for most formats. */
 	uint32_t ctx_id_base;
 
-	/* Inclusive values of STAT_DERIVED_INCLUSIVE statistics, computed
-	 * by one pass over the tree the first time one of a statistic's
-	 * values is asked for, then kept (model_inclusive.c); NULL when the
-	 * model has no derived statistic. */
-	struct model_inclusive *inclusive;
-
-	/* Deferred subtrees (model_deferred.c): the reader's loader, the
-	 * builder kept to append with (NULL when nothing was deferred), and
-	 * how many nodes are still NODE_TRAIT_DEFERRED, and how many of those
-	 * are NODE_TRAIT_DEFERRED_LEAVES too. */
-	const struct deferred_ops *deferred_ops;
-	void *deferred_impl;
-	struct model_builder *grower;
+	/* How many nodes are still NODE_TRAIT_DEFERRED (model_deferred.h). */
 	uint32_t n_deferred;
-	uint32_t n_deferred_leaves;
 
-	/* Set by model_set_origin: run at model_free, after the providers
-	 * are closed (a temporary extraction removed, ...). */
-	void (*release)(void *arg);
-	void *release_arg;
+	/* What only the model's own files see (model_internal.h): string
+	 * offsets, the point -> profiles index, measurements, the context
+	 * index, derived inclusive sums, the deferred subtrees' loader and
+	 * growth handle, the release hook.  Allocated with the model. */
+	struct model_private *priv;
 };
 
 void model_free(struct model *m);

@@ -1,6 +1,7 @@
 /* model_deferred: subtrees a reader adds when they are first needed
  * (model_deferred.c): whether a node has children, loaded or not, and the
- * loading.  Must not depend on curses or on ui/. */
+ * loading, which goes through the model's one mutable handle, struct
+ * model_growth.  Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_MODEL_DEFERRED_H
 #define CALLSCOPE_MODEL_DEFERRED_H
 
@@ -24,12 +25,30 @@ struct model;
  * (their totals stand for their rows; such a node loads when expanded, so
  * a view made earlier does not see its rows). */
 
+/* The growth handle: what changes a finished model.  A model has one when
+ * nodes were deferred at finish (model_growth returns NULL otherwise); it
+ * holds the model as writable (the builder kept from finish), so growing
+ * takes no const away: a caller with a `const struct model *` that wants
+ * it to grow asks for the handle by name.  Growing reallocates
+ * model.nodes: a `const struct model_node *` taken before a load does not
+ * survive it (keep node indices across a load, as the views do). */
+struct model_growth;
+struct model_growth *model_growth(const struct model *m);
+
+/* Load the children of deferred node `node` through `g` (a no-op for a
+ * node that is not deferred); STATUS_USAGE for a NULL handle and a
+ * deferred node.  Errors (a file changed since open, out of memory) leave
+ * the model as it was. */
+enum status model_growth_load(struct model_growth *g, uint32_t node,
+			      struct error *err);
+
 /* Whether node `node` has children, loaded or deferred. */
 bool model_node_has_children(const struct model *m, uint32_t node);
 
-/* Load the children of `node` when it is deferred (a no-op otherwise).
- * Errors (a file changed since open, out of memory) leave the model as it
- * was. */
+/* Load the children of `node` when it is deferred (a no-op otherwise):
+ * model_growth_load(model_growth(m), node, err), for the views that hold
+ * the model as const.  Errors (a file changed since open, out of memory)
+ * leave the model as it was. */
 enum status model_load_children(const struct model *m, uint32_t node,
 				struct error *err);
 

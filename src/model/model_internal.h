@@ -7,6 +7,46 @@
 
 #include "model/model.h"
 
+/* The part of struct model that only the model's files see (model.priv,
+ * allocated in one block with the model by model_builder_new). */
+struct model_private {
+	/* string handle h is the text at strings + string_offsets[h] */
+	uint32_t *string_offsets;
+	/* point p's profiles, by repetition then profile index, are
+	 * point_profiles[point_first[p] .. point_first[p + 1]) (built at
+	 * finish; NULL when the database is not parametric) */
+	uint32_t *point_first;
+	uint32_t *point_profiles;
+	/* Measurements and stored performance models of a parametric set
+	 * (model_measures.c), NULL when there are none. */
+	struct model_measures *measures;
+
+	/* context id -> node index (see model_node_of_ctx) */
+	uint32_t *ctx_index;  /* dense table, or NULL */
+	uint32_t ctx_index_len;
+	uint64_t *ctx_sorted; /* (ctx_id << 32 | node) sorted, or NULL */
+	bool ctx_unique;      /* no two nodes share a context id */
+
+	/* Inclusive values of STAT_DERIVED_INCLUSIVE statistics, computed
+	 * by one pass over the tree the first time one of a statistic's
+	 * values is asked for, then kept (model_inclusive.c); NULL when the
+	 * model has no derived statistic. */
+	struct model_inclusive *inclusive;
+
+	/* Deferred subtrees (model_deferred.c): the reader's loader, the
+	 * growth handle (NULL when nothing was deferred), and how many of the
+	 * deferred nodes are NODE_TRAIT_DEFERRED_LEAVES. */
+	const struct deferred_ops *deferred_ops;
+	void *deferred_impl;
+	struct model_growth *growth;
+	uint32_t n_deferred_leaves;
+
+	/* Set by model_set_origin: run at model_free, after the providers
+	 * are closed (a temporary extraction removed, ...). */
+	void (*release)(void *arg);
+	void *release_arg;
+};
+
 struct model_builder {
 	struct model *m;
 	size_t strings_len, strings_cap;
@@ -21,6 +61,12 @@ struct model_builder {
 	uint32_t measured_cap;           /* model_measures.c */
 	size_t measures_cap, models_cap;
 	bool failed;
+};
+
+/* The growth handle (model_deferred.h): the builder kept from finish,
+ * whose model is the one it grows (b.m == the model; b.m is writable). */
+struct model_growth {
+	struct model_builder b;
 };
 
 /* model_params.c: the point -> profiles index.  False when out of
