@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "core/status.h"
-#include "model/model.h"
+#include "model/model_params.h"
 
 /* The statistics of `n` values (n > 0, NaN counted as any number) into
  * *out, as numpy computes them.  STATUS_USAGE for n 0, STATUS_NOMEM. */
