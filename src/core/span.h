@@ -4,7 +4,8 @@
  * check has the form `len < off || n > len - off`, which cannot overflow.
  * Integers are decoded byte by byte for the declared byte order; doubles go
  * through memcpy.  A failed read returns false and leaves *out untouched.
- * Must not depend on anything but libc. */
+ * A span has data unless it is empty (checked, core/check.h).  Must not
+ * depend on anything but libc. */
 #ifndef CALLSCOPE_SPAN_H
 #define CALLSCOPE_SPAN_H
 
@@ -12,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "core/check.h"
 
 struct span {
 	const uint8_t *data;
@@ -21,6 +24,7 @@ struct span {
 /* True when [off, off+n) lies inside the span. */
 static inline bool span_has(struct span s, uint64_t off, uint64_t n)
 {
+	CHECK(s.data != NULL || s.len == 0);
 	return !(s.len < off || n > s.len - off);
 }
 

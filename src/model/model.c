@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 #include "model/model_internal.h"
+#include "core/check.h"
 
 #include "core/array.h"
 
@@ -198,6 +199,12 @@ uint32_t model_builder_add_node(struct model_builder *b, uint32_t parent,
 		b->m->max_depth = dst->depth;
 	b->last_child[n] = MODEL_NONE;
 	uint32_t last = b->last_child[parent];
+	/* the parent's last child is its child and ends its sibling chain */
+	CHECK(last == MODEL_NONE ||
+	      (last < n && b->m->nodes[last].parent == parent &&
+	       b->m->nodes[last].next_sibling == MODEL_NONE));
+	CHECK((last == MODEL_NONE) ==
+	      (b->m->nodes[parent].first_child == MODEL_NONE));
 	if (last == MODEL_NONE)
 		b->m->nodes[parent].first_child = n;
 	else
@@ -441,6 +448,26 @@ static void pair_columns(struct model *m)
 	free(r);
 }
 
+#ifdef CALLSCOPE_CHECKS
+void model_check_links(const struct model *m, uint32_t from)
+{
+	const struct model_node *nd = m->nodes;
+	uint32_t n = m->n_nodes;
+	CHECK(n >= 1 && nd[0].parent == MODEL_NONE && nd[0].depth == 0);
+	for (uint32_t i = from ? from : 1; i < n; i++) {
+		CHECK(nd[i].parent < i);
+		CHECK(nd[i].depth == nd[nd[i].parent].depth + 1);
+		CHECK(nd[i].depth <= m->max_depth);
+	}
+	for (uint32_t i = from; i < n; i++) {
+		uint32_t c = nd[i].first_child, s = nd[i].next_sibling;
+		CHECK(c == MODEL_NONE || (c > i && c < n && nd[c].parent == i));
+		CHECK(s == MODEL_NONE ||
+		      (s > i && s < n && nd[s].parent == nd[i].parent));
+	}
+}
+#endif
+
 struct model *model_builder_finish(struct model_builder *b,
 				   struct error *err)
 {
@@ -464,6 +491,7 @@ struct model *model_builder_finish(struct model_builder *b,
 		return NULL;
 	}
 	pair_columns(m);
+	model_check_links(m, 0);
 	if (m->priv->deferred_ops && m->n_deferred) {
 		/* the builder becomes the growth handle (model_growth_load) */
 		struct model_growth *g = malloc(sizeof(*g));

@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 #include "model/model_internal.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,22 +99,31 @@ bool model_ctx_index_extend(struct model *m, uint32_t from)
 	return true;
 }
 
-uint32_t model_node_of_ctx(const struct model *m, uint32_t ctx_id)
+static uint32_t node_of_ctx(const struct model *m, uint32_t ctx_id)
 {
-	if (m->priv->ctx_index)
-		return ctx_id < m->priv->ctx_index_len ? m->priv->ctx_index[ctx_id]
+	const struct model_private *p = m->priv;
+	if (p->ctx_index)
+		return ctx_id < p->ctx_index_len ? p->ctx_index[ctx_id]
 						 : MODEL_NONE;
-	if (!m->priv->ctx_sorted)
+	if (!p->ctx_sorted)
 		return MODEL_NONE;
 	size_t lo = 0, hi = m->n_nodes;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if ((m->priv->ctx_sorted[mid] >> 32) < ctx_id)
+		if ((p->ctx_sorted[mid] >> 32) < ctx_id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < m->n_nodes && (m->priv->ctx_sorted[lo] >> 32) == ctx_id)
-		return (uint32_t)m->priv->ctx_sorted[lo];
+	if (lo < m->n_nodes && (p->ctx_sorted[lo] >> 32) == ctx_id)
+		return (uint32_t)p->ctx_sorted[lo];
 	return MODEL_NONE;
+}
+
+uint32_t model_node_of_ctx(const struct model *m, uint32_t ctx_id)
+{
+	uint32_t node = node_of_ctx(m, ctx_id);
+	CHECK(node == MODEL_NONE ||
+	      (node < m->n_nodes && m->nodes[node].ctx_id == ctx_id));
+	return node;
 }

@@ -20,6 +20,7 @@
 
 #include "model/model.h"
 #include "model/model_internal.h"
+#include "core/check.h"
 
 void model_builder_set_deferred(struct model_builder *b,
 				const struct deferred_ops *ops, void *impl)
@@ -97,6 +98,7 @@ enum status model_growth_load(struct model_growth *g, uint32_t node,
 	 * the builder kept from finish, whose model is writable */
 	struct model_builder *b = &g->b;
 	struct model *m = b->m;
+	CHECK(m && m->priv->growth == g); /* the handle of its own model */
 	if (node >= m->n_nodes ||
 	    !(m->nodes[node].traits & NODE_TRAIT_DEFERRED))
 		return STATUS_OK;
@@ -132,6 +134,9 @@ enum status model_growth_load(struct model_growth *g, uint32_t node,
 		m->priv->n_deferred_leaves -
 		((old_traits & NODE_TRAIT_DEFERRED_LEAVES) != 0) + leaves;
 	model_inclusive_reset(m);
+	CHECK(m->nodes[node].first_child == MODEL_NONE ||
+	      m->nodes[node].first_child >= old_nodes);
+	model_check_links(m, old_nodes);
 	return STATUS_OK;
 }
 

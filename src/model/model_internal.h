@@ -69,6 +69,16 @@ struct model_growth {
 	struct model_builder b;
 };
 
+/* model.c, in builds with invariant checks (core/check.h): the tree's
+ * links of nodes [from, n_nodes) (parents before children, depths, first
+ * children and siblings pointing forward at nodes of the right parent);
+ * nothing in a release build. */
+#ifdef CALLSCOPE_CHECKS
+void model_check_links(const struct model *m, uint32_t from);
+#else
+#define model_check_links(m, from) ((void)0)
+#endif
+
 /* model_params.c: the point -> profiles index.  False when out of
  * memory. */
 bool model_params_finish(struct model *m);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "model/model.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,7 @@ bool model_counter_at(const struct model *m, uint32_t line, uint64_t t,
 		else
 			hi = mid;
 	}
+	CHECK(lo == hi && lo <= m->timelines[line].count);
 	if (lo == 0)
 		return false;
 	*index = lo - 1;
@@ -180,6 +182,7 @@ bool model_instant_from(const struct model *m, uint32_t line, uint64_t t,
 		else
 			hi = mid;
 	}
+	CHECK(lo == hi && lo <= m->timelines[line].n_instants);
 	if (lo == m->timelines[line].n_instants)
 		return false;
 	*index = lo;

@@ -7,6 +7,7 @@
 
 #include "model/model.h"
 #include "model/model_internal.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,13 @@ enum status model_per_profile(const struct model *m, uint32_t node,
 		return error_set(err, STATUS_UNSUPPORTED, m->path,
 				 "the database has no per-thread values for "
 				 "this metric");
-	return m->value_ops->per_profile(m->value_impl, m->nodes[node].ctx_id,
-					 m->stats[stat].prop_id, out, n, err);
+	enum status st = m->value_ops->per_profile(
+		m->value_impl, m->nodes[node].ctx_id, m->stats[stat].prop_id,
+		out, n, err);
+	/* the provider's contract (struct value_ops): on success an array
+	 * (NULL only when empty) sorted by profile, one value per profile */
+	CHECK(st != STATUS_OK || *n == 0 || *out != NULL);
+	for (size_t i = 1; st == STATUS_OK && i < *n; i++)
+		CHECK((*out)[i - 1].profile < (*out)[i].profile);
+	return st;
 }

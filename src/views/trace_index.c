@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "views/trace_index.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@ static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
 		      uint64_t *time, uint32_t *ctx, uint64_t *end)
 {
 	const struct trace_ops *ops = m->trace_ops;
+	CHECK(line < m->n_timelines); /* callers check line_ok first */
 	/* a counter line has values, not contexts */
 	if (!ops || m->timelines[line].kind == TIMELINE_COUNTER)
 		return false;
@@ -142,6 +144,8 @@ static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 		   uint64_t *index)
 {
 	uint64_t time;
+	/* the bracket; thi > tlo is also what the interpolation divides by */
+	CHECK(lo < hi && tlo <= t && t < thi);
 	for (int round = 0; round < INTERPOLATION_ROUNDS && hi - lo > 2;
 	     round++) {
 		unsigned __int128 off = (unsigned __int128)(t - tlo) *
@@ -175,6 +179,7 @@ static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 			if (le != up)
 				break; /* t is bracketed near g */
 		}
+		CHECK(lo < hi && tlo <= t && t < thi);
 		if (hi - lo <= INTERPOLATION_SLACK)
 			break;
 	}
