@@ -73,6 +73,14 @@ uint32_t model_trace_prepare(const struct model *m,
 	return m->trace_ops->prepare(m->trace_impl, progress, ctx);
 }
 
+bool model_sample(const struct model *m, uint32_t line, uint64_t index,
+		  struct trace_sample *out)
+{
+	return line_is(m, line, TIMELINE_SAMPLES) &&
+	       index < m->timelines[line].count && m->trace_ops->sample &&
+	       m->trace_ops->sample(m->trace_impl, line, index, out);
+}
+
 bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 		    struct trace_interval *out)
 {

@@ -177,6 +177,11 @@ uint32_t model_trace_prepare(const struct model *m,
 					      uint32_t total),
 			     void *ctx);
 
+/* Sample `index` of sample line `line`; false when `line` is not a sample
+ * line, `index` >= its count, or the read fails. */
+bool model_sample(const struct model *m, uint32_t line, uint64_t index,
+		  struct trace_sample *out);
+
 /* Interval `index` of interval track `line`; false when `line` is not an
  * interval track, `index` >= its count, or the read fails. */
 bool model_interval(const struct model *m, uint32_t line, uint64_t index,
