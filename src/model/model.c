@@ -119,8 +119,9 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 		b->m->strings = p;
 		b->strings_cap = ncap;
 	}
-	if (!array_grow_u32((void **)&b->m->priv->string_offsets, &b->offsets_cap,
-		  b->m->n_strings + 1, sizeof(uint32_t)))
+	if (!array_grow_u32((void **)&b->m->priv->string_offsets,
+			    &b->offsets_cap, b->m->n_strings + 1,
+			    sizeof(uint32_t)))
 		goto fail;
 	uint32_t h = b->m->n_strings++;
 	b->m->priv->string_offsets[h] = (uint32_t)b->strings_len;
@@ -376,8 +377,8 @@ void model_builder_set_values(struct model_builder *b,
 {
 	if (!b)
 		return;
-	b->m->value_ops = ops;
-	b->m->value_impl = impl;
+	b->m->priv->value_ops = ops;
+	b->m->priv->value_impl = impl;
 }
 
 void model_builder_set_trace(struct model_builder *b,
@@ -385,8 +386,8 @@ void model_builder_set_trace(struct model_builder *b,
 {
 	if (!b)
 		return;
-	b->m->trace_ops = ops;
-	b->m->trace_impl = impl;
+	b->m->priv->trace_ops = ops;
+	b->m->priv->trace_impl = impl;
 }
 
 const struct model *model_builder_peek(const struct model_builder *b)
@@ -523,16 +524,16 @@ void model_builder_free(struct model_builder *b)
 
 bool model_trace_take_error(const struct model *m, struct error *err)
 {
-	return m && m->trace_ops && m->trace_ops->take_error &&
-	       m->trace_ops->take_error(m->trace_impl, err);
+	return m && m->priv->trace_ops && m->priv->trace_ops->take_error &&
+	       m->priv->trace_ops->take_error(m->priv->trace_impl, err);
 }
 
 bool model_take_value_error(const struct model *m, struct error *err)
 {
 	if (!m)
 		return false;
-	if (m->value_ops && m->value_ops->take_error &&
-	    m->value_ops->take_error(m->value_impl, err))
+	if (m->priv->value_ops && m->priv->value_ops->take_error &&
+	    m->priv->value_ops->take_error(m->priv->value_impl, err))
 		return true;
 	return model_inclusive_take_error(m, err);
 }
@@ -541,10 +542,10 @@ void model_free(struct model *m)
 {
 	if (!m)
 		return;
-	if (m->value_ops && m->value_ops->close)
-		m->value_ops->close(m->value_impl);
-	if (m->trace_ops && m->trace_ops->close)
-		m->trace_ops->close(m->trace_impl);
+	if (m->priv->value_ops && m->priv->value_ops->close)
+		m->priv->value_ops->close(m->priv->value_impl);
+	if (m->priv->trace_ops && m->priv->trace_ops->close)
+		m->priv->trace_ops->close(m->priv->trace_impl);
 	if (m->priv->deferred_ops && m->priv->deferred_ops->close)
 		m->priv->deferred_ops->close(m->priv->deferred_impl);
 	if (m->priv->growth) {

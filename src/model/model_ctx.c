@@ -34,15 +34,17 @@ bool model_ctx_index_build(struct model *m)
 	if ((uint64_t)max_id <= (uint64_t)m->n_nodes * 4 + 1024) {
 		m->priv->ctx_index_len = max_id + 1;
 		m->priv->ctx_index = malloc((size_t)m->priv->ctx_index_len *
-				      sizeof(*m->priv->ctx_index));
+					    sizeof(*m->priv->ctx_index));
 		if (!m->priv->ctx_index)
 			return false;
 		memset(m->priv->ctx_index, 0xff,
-		       (size_t)m->priv->ctx_index_len * sizeof(*m->priv->ctx_index));
+		       (size_t)m->priv->ctx_index_len *
+			   sizeof(*m->priv->ctx_index));
 		/* reverse order so the first node with an id wins */
 		bool shared = false;
 		for (uint32_t i = m->n_nodes; i-- > 0;) {
-			uint32_t *slot = &m->priv->ctx_index[m->nodes[i].ctx_id];
+			uint32_t *slot =
+			    &m->priv->ctx_index[m->nodes[i].ctx_id];
 			shared |= *slot != MODEL_NONE;
 			*slot = i;
 		}
@@ -50,15 +52,18 @@ bool model_ctx_index_build(struct model *m)
 		m->priv->ctx_unique = !shared;
 		return true;
 	}
-	m->priv->ctx_sorted = malloc((size_t)m->n_nodes * sizeof(*m->priv->ctx_sorted));
+	m->priv->ctx_sorted =
+	    malloc((size_t)m->n_nodes * sizeof(*m->priv->ctx_sorted));
 	if (!m->priv->ctx_sorted)
 		return false;
 	for (uint32_t i = 0; i < m->n_nodes; i++)
 		m->priv->ctx_sorted[i] = (uint64_t)m->nodes[i].ctx_id << 32 | i;
-	qsort(m->priv->ctx_sorted, m->n_nodes, sizeof(*m->priv->ctx_sorted), cmp_u64);
+	qsort(m->priv->ctx_sorted, m->n_nodes, sizeof(*m->priv->ctx_sorted),
+	      cmp_u64);
 	m->priv->ctx_unique = true;
 	for (uint32_t i = 1; i < m->n_nodes; i++)
-		if (m->priv->ctx_sorted[i] >> 32 == m->priv->ctx_sorted[i - 1] >> 32)
+		if (m->priv->ctx_sorted[i] >> 32 ==
+		    m->priv->ctx_sorted[i - 1] >> 32)
 			m->priv->ctx_unique = false;
 	return true;
 }
@@ -80,7 +85,8 @@ bool model_ctx_index_extend(struct model *m, uint32_t from)
 			len = (uint64_t)max_id + 1;
 		if (len > UINT32_MAX)
 			len = UINT32_MAX;
-		uint32_t *t = realloc(m->priv->ctx_index, (size_t)len * sizeof(*t));
+		uint32_t *t =
+		    realloc(m->priv->ctx_index, (size_t)len * sizeof(*t));
 		if (!t)
 			return false;
 		memset(t + m->priv->ctx_index_len, 0xff,

@@ -60,11 +60,6 @@ struct model {
 	uint32_t n_timelines;
 	uint64_t time_min, time_max; /* over all timelines, ns */
 
-	const struct value_ops *value_ops;
-	void *value_impl;
-	const struct trace_ops *trace_ops;
-	void *trace_impl;
-
 	/* Problems the reader worked around (a METRICS.yaml it could not
 	 * use, ...): one line each, naming the file. */
 	char **warnings;
@@ -81,7 +76,9 @@ struct model {
 	uint32_t n_deferred;
 
 	/* What only the model's own files see (model_internal.h): string
-	 * offsets, the point -> profiles index, measurements, the context
+	 * offsets, the value and trace providers (read through the
+	 * accessors of model_values.h and model_trace.h), the point ->
+	 * profiles index, measurements, the context
 	 * index, derived inclusive sums, the deferred subtrees' loader and
 	 * growth handle, the release hook.  Allocated with the model. */
 	struct model_private *priv;

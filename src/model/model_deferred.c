@@ -50,15 +50,16 @@ static uint32_t count_deferred(const struct model *m, uint32_t from,
 uint32_t model_deferred_pending(const struct model *m)
 {
 	return m && m->n_deferred > m->priv->n_deferred_leaves
-		       ? m->n_deferred - m->priv->n_deferred_leaves
-		       : 0;
+		   ? m->n_deferred - m->priv->n_deferred_leaves
+		   : 0;
 }
 
 bool model_deferred_finish(struct model *m)
 {
 	m->n_deferred = count_deferred(m, 0, &m->priv->n_deferred_leaves);
-	if (m->n_deferred && (!m->priv->deferred_ops || !m->priv->deferred_ops->load ||
-			      !m->priv->deferred_ops->total))
+	if (m->n_deferred &&
+	    (!m->priv->deferred_ops || !m->priv->deferred_ops->load ||
+	     !m->priv->deferred_ops->total))
 		return false;
 	return true;
 }
@@ -84,7 +85,8 @@ enum status model_load_children(const struct model *m, uint32_t node,
 	if (!model_growth(m))
 		return error_set(err, STATUS_USAGE, m->path,
 				 "node %u is deferred but the model cannot "
-				 "grow", (unsigned)node);
+				 "grow",
+				 (unsigned)node);
 	return model_growth_load(model_growth(m), node, err);
 }
 
@@ -131,8 +133,8 @@ enum status model_growth_load(struct model_growth *g, uint32_t node,
 	uint32_t leaves;
 	m->n_deferred = m->n_deferred - 1 + count_deferred(m, old_nodes, &leaves);
 	m->priv->n_deferred_leaves =
-		m->priv->n_deferred_leaves -
-		((old_traits & NODE_TRAIT_DEFERRED_LEAVES) != 0) + leaves;
+	    m->priv->n_deferred_leaves -
+	    ((old_traits & NODE_TRAIT_DEFERRED_LEAVES) != 0) + leaves;
 	model_inclusive_reset(m);
 	CHECK(m->nodes[node].first_child == MODEL_NONE ||
 	      m->nodes[node].first_child >= old_nodes);

@@ -95,24 +95,24 @@ enum status model_stat_dense(const struct model *m, uint32_t stat,
 		model_inclusive_dense(m, stat, values, present);
 		return STATUS_OK;
 	}
-	if (!m->value_ops)
+	if (!m->priv->value_ops)
 		return STATUS_OK;
-	if (m->value_ops->summary_all) {
+	if (m->priv->value_ops->summary_all) {
 		struct dense_fill d = {
 			.m = m,
 			.values = values,
 			.present = present,
 		};
 		struct error sub = {0};
-		enum status st = m->value_ops->summary_all(
-			m->value_impl, m->stats[stat].stat_id, dense_emit, &d,
-			&sub);
+		enum status st = m->priv->value_ops->summary_all(
+		    m->priv->value_impl, m->stats[stat].stat_id, dense_emit, &d,
+		    &sub);
 		if (st == STATUS_OK) {
 			error_clear(&sub);
 			/* the provider gave the first node of each context
 			 * id; the others with the same id read the same */
-			for (uint32_t i = 0; !m->priv->ctx_unique && i < m->n_nodes;
-			     i++) {
+			for (uint32_t i = 0;
+			     !m->priv->ctx_unique && i < m->n_nodes; i++) {
 				uint32_t first = model_node_of_ctx(
 					m, m->nodes[i].ctx_id);
 				if (first == i || first >= m->n_nodes)

@@ -138,7 +138,7 @@ static void inclusive_compute(const struct model *m, uint32_t stat,
 		double t;
 		if ((m->nodes[i].traits & NODE_TRAIT_DEFERRED) &&
 		    m->priv->deferred_ops->total(m->priv->deferred_impl, i,
-					   m->stats[src].stat_id, &t))
+						 m->stats[src].stat_id, &t))
 			combine_into(how, &v[i], &pr[i], t);
 	}
 	/* children have larger indices than their parents */

@@ -10,6 +10,12 @@
 /* The part of struct model that only the model's files see (model.priv,
  * allocated in one block with the model by model_builder_new). */
 struct model_private {
+	/* the reader's providers of values and trace elements */
+	const struct value_ops *value_ops;
+	void *value_impl;
+	const struct trace_ops *trace_ops;
+	void *trace_impl;
+
 	/* string handle h is the text at strings + string_offsets[h] */
 	uint32_t *string_offsets;
 	/* point p's profiles, by repetition then profile index, are

@@ -112,7 +112,8 @@ uint32_t model_n_measured(const struct model *m)
 
 uint32_t model_measured_column(const struct model *m, uint32_t measured)
 {
-	if (!m || !m->priv->measures || measured >= m->priv->measures->n_measured)
+	if (!m || !m->priv->measures ||
+	    measured >= m->priv->measures->n_measured)
 		return MODEL_NONE;
 	return m->priv->measures->measured[measured];
 }
@@ -562,7 +563,8 @@ bool model_measures_finish(struct model *m)
 {
 	if (!m->priv->measures)
 		return true;
-	return finish_measures(m->priv->measures) && finish_models(m->priv->measures);
+	return finish_measures(m->priv->measures) &&
+	       finish_models(m->priv->measures);
 }
 
 void model_measures_free(struct model *m)

@@ -79,7 +79,8 @@ bool model_params_finish(struct model *m)
 {
 	if (m->n_points == 0)
 		return true;
-	m->priv->point_first = calloc((size_t)m->n_points + 1, sizeof(uint32_t));
+	m->priv->point_first =
+	    calloc((size_t)m->n_points + 1, sizeof(uint32_t));
 	if (!m->priv->point_first)
 		return false;
 	/* counting sort by point, then each point's run by repetition */
@@ -97,7 +98,8 @@ bool model_params_finish(struct model *m)
 		free(fill);
 		return false;
 	}
-	memcpy(fill, m->priv->point_first, (size_t)m->n_points * sizeof(uint32_t));
+	memcpy(fill, m->priv->point_first,
+	       (size_t)m->n_points * sizeof(uint32_t));
 	/* (repetition << 32 | profile) in each point's run, sorted, then
 	 * the profile kept */
 	uint64_t *keys = malloc((size_t)total * sizeof(uint64_t));
@@ -145,9 +147,11 @@ uint32_t model_point_profiles(const struct model *m, uint32_t point,
 	*profiles = NULL;
 	if (!m || point >= m->n_points || !m->priv->point_first)
 		return 0;
-	uint32_t n = m->priv->point_first[point + 1] - m->priv->point_first[point];
+	uint32_t n =
+	    m->priv->point_first[point + 1] - m->priv->point_first[point];
 	if (n)
-		*profiles = m->priv->point_profiles + m->priv->point_first[point];
+		*profiles =
+		    m->priv->point_profiles + m->priv->point_first[point];
 	return n;
 }
 

@@ -105,6 +105,10 @@ enum status model_column_dense(const struct model *m, uint32_t column,
 			       bool standard, double *values, uint8_t *present,
 			       struct error *err);
 
+/* Whether the reader gives per-profile values at all (value_ops
+ * per_profile); a statistic has them when, besides, its prop_id is set. */
+bool model_has_per_profile(const struct model *m);
+
 /* Per-profile values (thread view).  STATUS_UNSUPPORTED when the database
  * has none. */
 enum status model_per_profile(const struct model *m, uint32_t node,

@@ -74,8 +74,7 @@ bool trace_interval_active(const struct model *m, uint32_t line, uint64_t t,
 	uint64_t i;
 	/* the bounds are read through model_interval: false without one */
 	if (!trace_bounds_read(m, line, &b) ||
-	    m->timelines[line].kind != TIMELINE_INTERVALS ||
-	    t < b.first)
+	    m->timelines[line].kind != TIMELINE_INTERVALS || t < b.first)
 		return false;
 	if (t >= b.last)
 		i = b.count - 1;
