@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "model/scaling.h"
-#include "model/scaling_fit.h"
+#include "analysis/scaling_fit.h"
 
 static double now(void)
 {

@@ -22,7 +22,7 @@
 #include <zlib.h>
 
 #include "model/scaling.h"
-#include "model/scaling_fit.h"
+#include "analysis/scaling_fit.h"
 
 static char *read_all(const char *path)
 {

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/model_internal.h" /* white-box: the private part */
 #include "views/view.h"
 
 #define MAXN 4096 /* logical nodes */
@@ -234,7 +235,7 @@ static void test_no_deferred(void **state)
 	struct model *m = model_builder_finish(b, &err);
 	assert_non_null(m);
 	assert_int_equal(m->n_deferred, 0);
-	assert_null(m->grower);
+	assert_null(m->priv->growth);
 	assert_true(model_node_has_children(m, 0));
 	assert_false(model_node_has_children(m, 1));
 	assert_false(model_node_has_children(m, 99));
@@ -303,6 +304,44 @@ static void test_random_loads(void **state)
 		check_sums(m, &f);
 		model_free(m);
 	}
+}
+
+/* The growth handle: none for a model without deferred nodes (loading
+ * through a NULL handle is a usage error); one, the same on every call,
+ * for a model with some, and loading through it is what
+ * model_load_children does (a node that is not deferred: a no-op). */
+static void test_growth_handle(void **state)
+{
+	(void)state;
+	struct error err = {0};
+	struct model_builder *b = model_builder_new("test", "mem");
+	struct model *plain = model_builder_finish(b, &err);
+	assert_non_null(plain);
+	assert_null(model_growth(plain));
+	assert_null(model_growth(NULL));
+	assert_int_equal(model_growth_load(NULL, 0, &err), STATUS_USAGE);
+	error_clear(&err);
+	model_free(plain);
+
+	static struct fake f;
+	make_logical(&f, 4, 60, 3);
+	struct model *m = make_model(&f);
+	const struct model *cm = m;
+	struct model_growth *g = model_growth(cm);
+	assert_non_null(g);
+	assert_ptr_equal(model_growth(cm), g);
+	uint32_t before = m->n_nodes;
+	assert_int_equal(model_growth_load(g, 0, &err), STATUS_OK);
+	assert_int_equal(m->n_nodes, before); /* the root is not deferred */
+	assert_true(m->nodes[1].traits & NODE_TRAIT_DEFERRED);
+	assert_int_equal(model_growth_load(g, 1, &err), STATUS_OK);
+	assert_false(m->nodes[1].traits & NODE_TRAIT_DEFERRED);
+	assert_true(m->n_nodes > before);
+	assert_int_equal(m->nodes[m->nodes[1].first_child].parent, 1);
+	assert_int_equal(f.loads, 1);
+	assert_int_equal(m->n_deferred, count_deferred(m));
+	check_sums(m, &f);
+	model_free(m);
 }
 
 static void test_view_loads(void **state)
@@ -385,21 +424,21 @@ static void test_deferred_leaves(void **state)
 		}
 	assert_true(n_leaves > 0);
 	struct model *m = make_model(&f);
-	assert_int_equal(m->n_deferred_leaves, 0); /* not made yet */
+	assert_int_equal(m->priv->n_deferred_leaves, 0); /* not made yet */
 	assert_int_equal(model_deferred_pending(m), 4);
 	struct error err = {0};
 	struct view *v = NULL;
 	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
 	view_free(v);
 	assert_int_equal(model_deferred_pending(m), 0);
-	assert_int_equal(m->n_deferred, m->n_deferred_leaves);
+	assert_int_equal(m->n_deferred, m->priv->n_deferred_leaves);
 	assert_int_equal(count_deferred(m), m->n_deferred);
 	uint32_t made_leaves = 0;
 	for (uint32_t k = 1; k < f.n; k++)
 		made_leaves += f.leaves[k] && f.made[k] != MODEL_NONE &&
 			       f.of[f.made[k]] == k;
 	assert_true(made_leaves > 0);
-	assert_int_equal(m->n_deferred_leaves, made_leaves);
+	assert_int_equal(m->priv->n_deferred_leaves, made_leaves);
 	for (uint32_t i = 0; i < m->n_nodes; i++)
 		if (m->nodes[i].traits & NODE_TRAIT_DEFERRED)
 			assert_true(f.leaves[f.of[i]]);
@@ -418,7 +457,7 @@ static void test_deferred_leaves(void **state)
 		assert_int_equal(m->nodes[pick].traits,
 				 NODE_TRAIT_DEFERRED |
 					 NODE_TRAIT_DEFERRED_LEAVES);
-		assert_int_equal(m->n_deferred_leaves, made_leaves);
+		assert_int_equal(m->priv->n_deferred_leaves, made_leaves);
 		for (uint32_t i = before; i < MAXN; i++)
 			f.of[i] = MODEL_NONE;
 	}
@@ -432,7 +471,7 @@ static void test_deferred_leaves(void **state)
 	for (uint32_t i = 0; i < m->n_nodes; i++)
 		leaves_now += (m->nodes[i].traits & NODE_TRAIT_DEFERRED_LEAVES) &&
 			      (m->nodes[i].traits & NODE_TRAIT_DEFERRED);
-	assert_int_equal(m->n_deferred_leaves, leaves_now);
+	assert_int_equal(m->priv->n_deferred_leaves, leaves_now);
 	check_sums(m, &f);
 	model_free(m);
 }
@@ -443,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_no_deferred),
 		cmocka_unit_test(test_deferred_without_loader),
 		cmocka_unit_test(test_random_loads),
+		cmocka_unit_test(test_growth_handle),
 		cmocka_unit_test(test_view_loads),
 		cmocka_unit_test(test_failed_load),
 		cmocka_unit_test(test_deferred_leaves),

@@ -24,6 +24,7 @@
 
 #include "model/formula.h"
 #include "model/model.h"
+#include "model/model_internal.h" /* white-box: the private part */
 #include "formats/reader.h"
 #include "views/view.h"
 #include "view_fixture.h"
@@ -235,7 +236,7 @@ static void check_random(const struct value_ops *ops)
 			struct model *m = fx_need(fx_random_model(
 				sizes[k], 1 + sizes[k] / 20, seed, false));
 			if (ops)
-				m->value_ops = ops;
+				m->priv->value_ops = ops;
 			for (uint32_t s = 0; s < FX_STATS; s++)
 				check_stat_against_table(m, s);
 			present += check_columns_per_node(m);
@@ -276,7 +277,7 @@ static void test_provider_error(void **state)
 	(void)state;
 	struct model *m = fx_need(fx_random_model(50, 4, 9, false));
 	struct error err = {0};
-	m->value_ops = &failing_ops;
+	m->priv->value_ops = &failing_ops;
 	struct dense d = dense_new(m);
 	assert_int_equal(model_stat_dense(m, 0, d.value, d.present, &err),
 			 STATUS_CORRUPT);
@@ -350,7 +351,7 @@ static void test_views_fall_back(void **state)
 				fx_need(fx_random_model(3000, 60, seed, false));
 			struct model *bad =
 				fx_need(fx_random_model(3000, 60, seed, false));
-			bad->value_ops = &failing_ops;
+			bad->priv->value_ops = &failing_ops;
 			struct view *a = NULL, *b = NULL;
 			struct error err = {0};
 			assert_int_equal(view_new(good, kinds[k], &a, &err),
@@ -459,9 +460,9 @@ static void test_formulas_and_context_ids(void **state)
 			struct fx_values *fv = NULL;
 			struct model *m =
 				formula_model(3000, sparse, shared, &fv);
-			assert_int_equal(m->ctx_unique, false); /* ctx 0 */
-			assert_true(sparse ? m->ctx_sorted != NULL
-					   : m->ctx_index != NULL);
+			assert_int_equal(m->priv->ctx_unique, false); /* ctx 0 */
+			assert_true(sparse ? m->priv->ctx_sorted != NULL
+					   : m->priv->ctx_index != NULL);
 			for (uint32_t s = 0; s < FX_STATS; s++)
 				check_stat_against_table(m, s);
 			assert_true(check_columns_per_node(m) > 3000);
@@ -522,7 +523,7 @@ static void test_formulas_and_context_ids(void **state)
 	}
 	/* unique ids are noticed */
 	struct model *m = fx_need(fx_random_model(100, 5, 3, false));
-	assert_true(m->ctx_unique);
+	assert_true(m->priv->ctx_unique);
 	model_free(m);
 }
 
@@ -562,8 +563,8 @@ static enum status v4_walk(const struct model *m, size_t *emitted)
 	struct error err = {0};
 	*emitted = 0;
 	assert_true(m->n_stats > 0);
-	enum status st = m->value_ops->summary_all(
-		m->value_impl, m->stats[0].stat_id, count_emit, emitted, &err);
+	enum status st = m->priv->value_ops->summary_all(
+		m->priv->value_impl, m->stats[0].stat_id, count_emit, emitted, &err);
 	error_clear(&err);
 	return st;
 }
@@ -609,7 +610,7 @@ static void test_v4_corpus(void **state)
 			continue;
 		}
 		size_t emitted;
-		assert_non_null(m->value_ops->summary_all);
+		assert_non_null(m->priv->value_ops->summary_all);
 		if (m->n_stats)
 			assert_int_equal(v4_walk(m, &emitted), STATUS_OK);
 		present += check_v4_model(m);

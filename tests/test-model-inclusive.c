@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/model_internal.h" /* white-box: the private part */
 
 struct fake {
 	double *excl;    /* by ctx id (= node index) */
@@ -222,7 +223,7 @@ static void test_degenerate(void **state)
 	/* a model without derived statistics has no cache */
 	b = model_builder_new("test", "mem");
 	m = model_builder_finish(b, NULL);
-	assert_null(m->inclusive);
+	assert_null(m->priv->inclusive);
 	model_free(m);
 }
 

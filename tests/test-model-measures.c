@@ -1,5 +1,5 @@
 /* Tests of the measurements of parametric sets (model_measures.c):
- * model_measure_of on degenerate inputs first (no values, one value, NaN,
+ * measure_stats_of on degenerate inputs first (no values, one value, NaN,
  * equal values, even and odd medians), then means of random vectors of
  * every length up to 1000 compared with a pairwise-summation reference
  * written here from numpy's description; then the builder: measured
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/measure_stats.h"
 #include "model/model.h"
 #include "model/scaling.h"
 
@@ -55,26 +56,26 @@ static void test_degenerate(void **state)
 	struct model_measure m;
 	struct error err = {0};
 	double v1 = 3.5;
-	assert_int_equal(model_measure_of(&v1, 0, &m, &err), STATUS_USAGE);
+	assert_int_equal(measure_stats_of(&v1, 0, &m, &err), STATUS_USAGE);
 	error_clear(&err);
-	assert_int_equal(model_measure_of(&v1, 1, &m, NULL), STATUS_OK);
+	assert_int_equal(measure_stats_of(&v1, 1, &m, NULL), STATUS_OK);
 	assert_true(m.mean == 3.5 && m.median == 3.5 && m.minimum == 3.5 &&
 		    m.maximum == 3.5 && m.std == 0 && m.repetitions == 1);
 	double nan3[3] = {1, (double)NAN, 2};
-	assert_int_equal(model_measure_of(nan3, 3, &m, NULL), STATUS_OK);
+	assert_int_equal(measure_stats_of(nan3, 3, &m, NULL), STATUS_OK);
 	assert_true(isnan(m.mean) && isnan(m.median) && isnan(m.std) &&
 		    isnan(m.minimum) && isnan(m.maximum));
 	assert_int_equal(m.repetitions, 3);
 	double eq[5] = {0.1, 0.1, 0.1, 0.1, 0.1};
-	assert_int_equal(model_measure_of(eq, 5, &m, NULL), STATUS_OK);
+	assert_int_equal(measure_stats_of(eq, 5, &m, NULL), STATUS_OK);
 	assert_true(m.median == 0.1 && m.minimum == 0.1 && m.maximum == 0.1);
 	assert_true(m.mean == ref_sum(eq, 5) / 5);
 	double odd[5] = {5, 1, 4, 2, 3};
-	assert_int_equal(model_measure_of(odd, 5, &m, NULL), STATUS_OK);
+	assert_int_equal(measure_stats_of(odd, 5, &m, NULL), STATUS_OK);
 	assert_true(m.median == 3 && m.minimum == 1 && m.maximum == 5);
 	assert_true(m.mean == 3 && m.std == sqrt(2.0));
 	double even[4] = {4, 1, 3, 2};
-	assert_int_equal(model_measure_of(even, 4, &m, NULL), STATUS_OK);
+	assert_int_equal(measure_stats_of(even, 4, &m, NULL), STATUS_OK);
 	assert_true(m.median == 2.5 && m.mean == 2.5);
 	assert_true(model_measure_get(&m, MEASURE_MEDIAN) == 2.5);
 	assert_true(model_measure_get(&m, MEASURE_MINIMUM) == 1);
@@ -109,7 +110,7 @@ static void test_pairwise(void **state)
 			v[i] = (double)rand() / RAND_MAX * 1e3 +
 			       (double)rand() / RAND_MAX * 1e-9;
 		struct model_measure m;
-		assert_int_equal(model_measure_of(v, n, &m, NULL), STATUS_OK);
+		assert_int_equal(measure_stats_of(v, n, &m, NULL), STATUS_OK);
 		double mean = ref_sum(v, n) / (double)n;
 		assert_true(m.mean == mean);
 		for (size_t i = 0; i < n; i++)

@@ -186,6 +186,57 @@ static struct model *make_model(struct fake *f)
 	return m;
 }
 
+static bool fake_sample(void *impl, uint32_t line, uint64_t i,
+			struct trace_sample *out)
+{
+	(void)impl;
+	if (line != 0)
+		return false;
+	out->time = 1000 + 10 * i; /* beyond the count too: the model bounds */
+	out->ctx_id = (uint32_t)i + 1;
+	return true;
+}
+
+/* model_sample: a sample line's samples through the provider; false for a
+ * NULL model, another kind of line, an index past the count, an unknown
+ * line and a provider without samples. */
+static void test_samples(void **state)
+{
+	(void)state;
+	static const struct trace_ops with = {.sample = fake_sample,
+					      .interval = fake_interval,
+					      .close = fake_close};
+	static const struct trace_ops without = {.interval = fake_interval,
+						 .close = fake_close};
+	for (int k = 0; k < 2; k++) {
+		struct model_builder *b = model_builder_new("test", "mem");
+		struct model_timeline sl = {.profile = MODEL_NONE,
+					    .kind = TIMELINE_SAMPLES,
+					    .count = 3};
+		struct model_timeline il = {.profile = MODEL_NONE,
+					    .kind = TIMELINE_INTERVALS,
+					    .count = 1};
+		assert_int_equal(model_builder_add_timeline(b, &sl), 0);
+		assert_int_equal(model_builder_add_timeline(b, &il), 1);
+		model_builder_set_trace(b, k == 0 ? &with : &without, NULL);
+		struct model *m = model_builder_finish(b, NULL);
+		assert_non_null(m);
+		struct trace_sample s = {0};
+		assert_false(model_sample(NULL, 0, 0, &s));
+		assert_false(model_sample(m, 1, 0, &s));
+		assert_false(model_sample(m, 0, 3, &s));
+		assert_false(model_sample(m, 7, 0, &s));
+		for (uint64_t i = 0; i < 3; i++) {
+			assert_int_equal(model_sample(m, 0, i, &s), k == 0);
+			if (k == 0) {
+				assert_int_equal(s.time, 1000 + 10 * i);
+				assert_int_equal(s.ctx_id, i + 1);
+			}
+		}
+		model_free(m);
+	}
+}
+
 static void test_intervals(void **state)
 {
 	(void)state;
@@ -306,6 +357,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kv_pack),
+		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_counters),
 	};

@@ -26,9 +26,10 @@
 #include <time.h>
 
 #include "formats/extrap/extrap.h"
+#include "analysis/measure_stats.h"
 #include "model/model.h"
 #include "model/scaling.h"
-#include "model/scaling_fit.h"
+#include "analysis/scaling_fit.h"
 #include "views/scaling_view.h"
 
 #define N_PATHS 120
@@ -269,7 +270,7 @@ static void test_background(void **state)
 
 
 /* Degenerate first: one repetition per point, its statistics made by
- * model_measure_of as the readers make them, so the mean, median,
+ * measure_stats_of as the readers make them, so the mean, median,
  * minimum and maximum are one value; a view per statistic (switching
  * the statistic is making or resuming its view) fits the same model, the
  * one scaling_fit makes of the values directly. */
@@ -295,7 +296,7 @@ static void test_one_repetition(void **state)
 		struct model_measure ms;
 
 		v[p] = 3 + 0.5 * xs[p] * log2(xs[p]);
-		assert_int_equal(model_measure_of(&v[p], 1, &ms, &err),
+		assert_int_equal(measure_stats_of(&v[p], 1, &ms, &err),
 				 STATUS_OK);
 		assert_int_equal(ms.repetitions, 1);
 		assert_true(ms.mean == v[p] && ms.median == v[p] &&

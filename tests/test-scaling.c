@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "model/scaling.h"
-#include "model/scaling_fit.h"
+#include "analysis/scaling_fit.h"
 
 static const char *const names[] = {"x", "y", "z"};
 

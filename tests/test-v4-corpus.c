@@ -231,7 +231,7 @@ static int64_t last_at_or_before(const struct model *m, uint32_t line,
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		struct trace_sample s;
-		assert_true(m->trace_ops->sample(m->trace_impl, line, mid, &s));
+		assert_true(model_sample(m, line, mid, &s));
 		if (s.time <= t)
 			lo = mid + 1;
 		else
@@ -284,8 +284,7 @@ static void check_trace(const char *db, const struct model *m,
 		uint32_t got = 0;
 		if (k >= 0) {
 			struct trace_sample s;
-			assert_true(m->trace_ops->sample(m->trace_impl, line,
-							 (uint64_t)k, &s));
+			assert_true(model_sample(m, line, (uint64_t)k, &s));
 			got = s.ctx_id;
 		}
 		n_probes_checked++;

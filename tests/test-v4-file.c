@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "model/model.h"
+#include "model/model_internal.h" /* white-box: the providers */
 #include "formats/reader.h"
 #include "open.h"
 #include "formats/hpctoolkit_v4/v4_file.h"
@@ -252,19 +253,19 @@ static void test_database(void **state)
 	assert_string_equal(model_str(m, m->profiles[2].label),
 			    "KIND1 0 KIND2 1");
 	double v;
-	assert_true(m->value_ops->summary(m->value_impl, 0, 1, &v));
+	assert_true(m->priv->value_ops->summary(m->priv->value_impl, 0, 1, &v));
 	assert_true(v == 2.5);
-	assert_true(m->value_ops->summary(m->value_impl, 0, 3, &v));
+	assert_true(m->priv->value_ops->summary(m->priv->value_impl, 0, 3, &v));
 	assert_true(v == 4.0);
-	assert_true(m->value_ops->summary(m->value_impl, 5, 1, &v));
+	assert_true(m->priv->value_ops->summary(m->priv->value_impl, 5, 1, &v));
 	assert_true(v == 7.0);
-	assert_false(m->value_ops->summary(m->value_impl, 0, 2, &v));
-	assert_false(m->value_ops->summary(m->value_impl, 4, 1, &v));
-	assert_false(m->value_ops->summary(m->value_impl, 6, 1, &v));
+	assert_false(m->priv->value_ops->summary(m->priv->value_impl, 0, 2, &v));
+	assert_false(m->priv->value_ops->summary(m->priv->value_impl, 4, 1, &v));
+	assert_false(m->priv->value_ops->summary(m->priv->value_impl, 6, 1, &v));
 	/* no cct.db: no per-thread values */
 	struct profile_value *pv = NULL;
 	size_t n = 0;
-	assert_int_equal(m->value_ops->per_profile(m->value_impl, 5, 1, &pv,
+	assert_int_equal(m->priv->value_ops->per_profile(m->priv->value_impl, 5, 1, &pv,
 						   &n, &err),
 			 STATUS_UNSUPPORTED);
 	error_clear(&err);
@@ -277,12 +278,12 @@ static void test_database(void **state)
 	assert_int_equal(m->time_min, 1000);
 	assert_int_equal(m->time_max, 3000);
 	struct trace_sample s;
-	assert_true(m->trace_ops->sample(m->trace_impl, 0, 2, &s));
+	assert_true(m->priv->trace_ops->sample(m->priv->trace_impl, 0, 2, &s));
 	assert_int_equal(s.time, 3000);
 	assert_int_equal(s.ctx_id, 7);
-	assert_false(m->trace_ops->sample(m->trace_impl, 0, 3, &s));
-	assert_false(m->trace_ops->sample(m->trace_impl, 1, 0, &s));
-	assert_false(m->trace_ops->sample(m->trace_impl, 2, 0, &s));
+	assert_false(m->priv->trace_ops->sample(m->priv->trace_impl, 0, 3, &s));
+	assert_false(m->priv->trace_ops->sample(m->priv->trace_impl, 1, 0, &s));
+	assert_false(m->priv->trace_ops->sample(m->priv->trace_impl, 2, 0, &s));
 	model_free(m);
 
 	/* the path of meta.db names the same database */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/model_internal.h" /* white-box: the providers */
 #include "model/formula.h"
 
 #define FX_STATS 3
@@ -291,7 +292,7 @@ fail:
 static inline double *fx_value_ptr(const struct model *m, uint32_t node,
 				   uint32_t stat)
 {
-	const struct fx_values *fv = m->value_impl;
+	const struct fx_values *fv = m->priv->value_impl;
 	uint32_t ctx = m->nodes[node].ctx_id;
 	if (!fv || ctx >= fv->n_ctx || !fv->present[(size_t)ctx * FX_STATS + stat])
 		return NULL;

@@ -13,7 +13,9 @@
 
 #include "cli/cli.h"
 #include "present/present_write.h"
-#include "model/model.h"
+#include "model/model_node.h"
+#include "model/model_trace.h"
+#include "model/model_data.h"
 #include "views/trace_shares.h"
 
 static int by_time_desc(const void *a, const void *b)

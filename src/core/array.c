@@ -3,11 +3,13 @@
 #include "config.h"
 
 #include "core/array.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 
 bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size)
 {
+	CHECK(size > 0 && (*array != NULL || *cap == 0));
 	if (need <= *cap)
 		return true;
 	uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
@@ -22,11 +24,13 @@ bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size)
 		return false;
 	*array = p;
 	*cap = (uint32_t)ncap;
+	CHECK(*cap >= need);
 	return true;
 }
 
 bool array_grow(void **array, size_t *cap, size_t need, size_t size)
 {
+	CHECK(size > 0 && (*array != NULL || *cap == 0));
 	if (need <= *cap)
 		return true;
 	size_t ncap = *cap ? *cap : 16;
@@ -40,5 +44,6 @@ bool array_grow(void **array, size_t *cap, size_t need, size_t size)
 		return false;
 	*array = p;
 	*cap = ncap;
+	CHECK(*cap >= need);
 	return true;
 }

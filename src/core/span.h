@@ -4,7 +4,9 @@
  * check has the form `len < off || n > len - off`, which cannot overflow.
  * Integers are decoded byte by byte for the declared byte order; doubles go
  * through memcpy.  A failed read returns false and leaves *out untouched.
- * Must not depend on anything but libc. */
+ * A span may have no data (data NULL, a length only) for bounds checks
+ * (span_has, span_count_fits); reading bytes from one is a bug (checked,
+ * core/check.h).  Must not depend on anything but libc. */
 #ifndef CALLSCOPE_SPAN_H
 #define CALLSCOPE_SPAN_H
 
@@ -12,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "core/check.h"
 
 struct span {
 	const uint8_t *data;
@@ -35,9 +39,18 @@ static inline bool span_sub(struct span s, uint64_t off, uint64_t n,
 	return true;
 }
 
+/* span_has for a read: the bytes must be there, not only the length. */
+static inline bool span_readable(struct span s, uint64_t off, uint64_t n)
+{
+	if (!span_has(s, off, n))
+		return false;
+	CHECK(s.data != NULL);
+	return true;
+}
+
 static inline bool span_u8(struct span s, uint64_t off, uint8_t *out)
 {
-	if (!span_has(s, off, 1))
+	if (!span_readable(s, off, 1))
 		return false;
 	*out = s.data[off];
 	return true;
@@ -45,7 +58,7 @@ static inline bool span_u8(struct span s, uint64_t off, uint8_t *out)
 
 static inline bool span_u16le(struct span s, uint64_t off, uint16_t *out)
 {
-	if (!span_has(s, off, 2))
+	if (!span_readable(s, off, 2))
 		return false;
 	const uint8_t *p = s.data + off;
 	*out = (uint16_t)(p[0] | (uint16_t)p[1] << 8);
@@ -54,7 +67,7 @@ static inline bool span_u16le(struct span s, uint64_t off, uint16_t *out)
 
 static inline bool span_u32le(struct span s, uint64_t off, uint32_t *out)
 {
-	if (!span_has(s, off, 4))
+	if (!span_readable(s, off, 4))
 		return false;
 	const uint8_t *p = s.data + off;
 	*out = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -64,7 +77,7 @@ static inline bool span_u32le(struct span s, uint64_t off, uint32_t *out)
 
 static inline bool span_u64le(struct span s, uint64_t off, uint64_t *out)
 {
-	if (!span_has(s, off, 8))
+	if (!span_readable(s, off, 8))
 		return false;
 	const uint8_t *p = s.data + off;
 	uint64_t v = 0;
@@ -85,7 +98,7 @@ static inline bool span_f64le(struct span s, uint64_t off, double *out)
 
 static inline bool span_u16be(struct span s, uint64_t off, uint16_t *out)
 {
-	if (!span_has(s, off, 2))
+	if (!span_readable(s, off, 2))
 		return false;
 	const uint8_t *p = s.data + off;
 	*out = (uint16_t)((uint16_t)p[0] << 8 | p[1]);
@@ -94,7 +107,7 @@ static inline bool span_u16be(struct span s, uint64_t off, uint16_t *out)
 
 static inline bool span_u32be(struct span s, uint64_t off, uint32_t *out)
 {
-	if (!span_has(s, off, 4))
+	if (!span_readable(s, off, 4))
 		return false;
 	const uint8_t *p = s.data + off;
 	*out = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -104,7 +117,7 @@ static inline bool span_u32be(struct span s, uint64_t off, uint32_t *out)
 
 static inline bool span_u64be(struct span s, uint64_t off, uint64_t *out)
 {
-	if (!span_has(s, off, 8))
+	if (!span_readable(s, off, 8))
 		return false;
 	const uint8_t *p = s.data + off;
 	uint64_t v = 0;
@@ -158,7 +171,7 @@ static inline uint64_t span_get_u64le(struct span s, uint64_t off)
 static inline bool span_cstr(struct span s, uint64_t off, const char **out,
 			     size_t *len)
 {
-	if (!span_has(s, off, 1))
+	if (!span_readable(s, off, 1))
 		return false;
 	const void *nul = memchr(s.data + off, '\0', (size_t)(s.len - off));
 	if (!nul)

@@ -2,14 +2,19 @@
 #include "config.h"
 
 #include "core/strbuf.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void strbuf_addn(struct strbuf *b, const char *p, size_t n)
 {
+	CHECK(p != NULL || n == 0);
 	if (b->failed)
 		return;
+	/* a buffer is empty and unallocated, or NUL-terminated inside */
+	CHECK(b->s ? b->len < b->cap && b->s[b->len] == '\0'
+		   : b->len == 0 && b->cap == 0);
 	if (n > (size_t)-1 / 2 - b->len - 1) {
 		b->failed = true;
 		return;

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "core/status.h"
-#include "model/model.h"
+#include "model/model_build.h"
 
 /* How many bytes of a file the probe holds. */
 #define READER_PROBE_HEAD (64 * 1024)

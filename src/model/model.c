@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 #include "model/model_internal.h"
+#include "core/check.h"
 
 #include "core/array.h"
 
@@ -32,9 +33,15 @@ struct model_builder *model_builder_new(const char *format, const char *path)
 	struct model_builder *b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
-	b->m = calloc(1, sizeof(*b->m));
-	if (!b->m)
+	/* the model and its private part in one block, freed with the model */
+	struct model_block {
+		struct model m;
+		struct model_private p;
+	} *blk = calloc(1, sizeof(*blk));
+	if (!blk)
 		goto fail;
+	b->m = &blk->m;
+	b->m->priv = &blk->p;
 	b->m->format = strdup(format ? format : "");
 	b->m->path = strdup(path ? path : "");
 	if (!b->m->format || !b->m->path)
@@ -69,7 +76,7 @@ static bool rehash(struct model_builder *b)
 	if (!nh)
 		return false;
 	for (uint32_t h = 0; h < b->m->n_strings; h++) {
-		const char *s = b->m->strings + b->m->string_offsets[h];
+		const char *s = b->m->strings + b->m->priv->string_offsets[h];
 		uint64_t slot = hash_bytes(s, strlen(s)) & (ncap - 1);
 		while (nh[slot])
 			slot = (slot + 1) & (ncap - 1);
@@ -95,7 +102,7 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 	uint64_t slot = hash_bytes(s, len) & (b->hash_cap - 1);
 	while (b->hash[slot]) {
 		uint32_t h = b->hash[slot] - 1;
-		const char *t = b->m->strings + b->m->string_offsets[h];
+		const char *t = b->m->strings + b->m->priv->string_offsets[h];
 		if (strncmp(t, s, len) == 0 && t[len] == '\0')
 			return h;
 		slot = (slot + 1) & (b->hash_cap - 1);
@@ -112,11 +119,12 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 		b->m->strings = p;
 		b->strings_cap = ncap;
 	}
-	if (!array_grow_u32((void **)&b->m->string_offsets, &b->offsets_cap,
-		  b->m->n_strings + 1, sizeof(uint32_t)))
+	if (!array_grow_u32((void **)&b->m->priv->string_offsets,
+			    &b->offsets_cap, b->m->n_strings + 1,
+			    sizeof(uint32_t)))
 		goto fail;
 	uint32_t h = b->m->n_strings++;
-	b->m->string_offsets[h] = (uint32_t)b->strings_len;
+	b->m->priv->string_offsets[h] = (uint32_t)b->strings_len;
 	if (len)
 		memcpy(b->m->strings + b->strings_len, s, len);
 	b->m->strings[b->strings_len + len] = '\0';
@@ -192,6 +200,12 @@ uint32_t model_builder_add_node(struct model_builder *b, uint32_t parent,
 		b->m->max_depth = dst->depth;
 	b->last_child[n] = MODEL_NONE;
 	uint32_t last = b->last_child[parent];
+	/* the parent's last child is its child and ends its sibling chain */
+	CHECK(last == MODEL_NONE ||
+	      (last < n && b->m->nodes[last].parent == parent &&
+	       b->m->nodes[last].next_sibling == MODEL_NONE));
+	CHECK((last == MODEL_NONE) ==
+	      (b->m->nodes[parent].first_child == MODEL_NONE));
 	if (last == MODEL_NONE)
 		b->m->nodes[parent].first_child = n;
 	else
@@ -363,8 +377,8 @@ void model_builder_set_values(struct model_builder *b,
 {
 	if (!b)
 		return;
-	b->m->value_ops = ops;
-	b->m->value_impl = impl;
+	b->m->priv->value_ops = ops;
+	b->m->priv->value_impl = impl;
 }
 
 void model_builder_set_trace(struct model_builder *b,
@@ -372,8 +386,8 @@ void model_builder_set_trace(struct model_builder *b,
 {
 	if (!b)
 		return;
-	b->m->trace_ops = ops;
-	b->m->trace_impl = impl;
+	b->m->priv->trace_ops = ops;
+	b->m->priv->trace_impl = impl;
 }
 
 const struct model *model_builder_peek(const struct model_builder *b)
@@ -435,6 +449,26 @@ static void pair_columns(struct model *m)
 	free(r);
 }
 
+#ifdef CALLSCOPE_CHECKS
+void model_check_links(const struct model *m, uint32_t from)
+{
+	const struct model_node *nd = m->nodes;
+	uint32_t n = m->n_nodes;
+	CHECK(n >= 1 && nd[0].parent == MODEL_NONE && nd[0].depth == 0);
+	for (uint32_t i = from ? from : 1; i < n; i++) {
+		CHECK(nd[i].parent < i);
+		CHECK(nd[i].depth == nd[nd[i].parent].depth + 1);
+		CHECK(nd[i].depth <= m->max_depth);
+	}
+	for (uint32_t i = from; i < n; i++) {
+		uint32_t c = nd[i].first_child, s = nd[i].next_sibling;
+		CHECK(c == MODEL_NONE || (c > i && c < n && nd[c].parent == i));
+		CHECK(s == MODEL_NONE ||
+		      (s > i && s < n && nd[s].parent == nd[i].parent));
+	}
+}
+#endif
+
 struct model *model_builder_finish(struct model_builder *b,
 				   struct error *err)
 {
@@ -458,9 +492,19 @@ struct model *model_builder_finish(struct model_builder *b,
 		return NULL;
 	}
 	pair_columns(m);
-	if (m->deferred_ops && m->n_deferred) {
-		/* kept to grow with (model_load_children) */
-		m->grower = b;
+	model_check_links(m, 0);
+	if (m->priv->deferred_ops && m->n_deferred) {
+		/* the builder becomes the growth handle (model_growth_load) */
+		struct model_growth *g = malloc(sizeof(*g));
+		if (!g) {
+			error_set(err, STATUS_NOMEM, m->path,
+				  "out of memory while building the model");
+			model_builder_free(b);
+			return NULL;
+		}
+		g->b = *b;
+		free(b);
+		m->priv->growth = g;
 		return m;
 	}
 	b->m = NULL;
@@ -480,16 +524,16 @@ void model_builder_free(struct model_builder *b)
 
 bool model_trace_take_error(const struct model *m, struct error *err)
 {
-	return m && m->trace_ops && m->trace_ops->take_error &&
-	       m->trace_ops->take_error(m->trace_impl, err);
+	return m && m->priv->trace_ops && m->priv->trace_ops->take_error &&
+	       m->priv->trace_ops->take_error(m->priv->trace_impl, err);
 }
 
 bool model_take_value_error(const struct model *m, struct error *err)
 {
 	if (!m)
 		return false;
-	if (m->value_ops && m->value_ops->take_error &&
-	    m->value_ops->take_error(m->value_impl, err))
+	if (m->priv->value_ops && m->priv->value_ops->take_error &&
+	    m->priv->value_ops->take_error(m->priv->value_impl, err))
 		return true;
 	return model_inclusive_take_error(m, err);
 }
@@ -498,18 +542,20 @@ void model_free(struct model *m)
 {
 	if (!m)
 		return;
-	if (m->value_ops && m->value_ops->close)
-		m->value_ops->close(m->value_impl);
-	if (m->trace_ops && m->trace_ops->close)
-		m->trace_ops->close(m->trace_impl);
-	if (m->deferred_ops && m->deferred_ops->close)
-		m->deferred_ops->close(m->deferred_impl);
-	if (m->grower) {
-		m->grower->m = NULL;
-		model_builder_free(m->grower);
+	if (m->priv->value_ops && m->priv->value_ops->close)
+		m->priv->value_ops->close(m->priv->value_impl);
+	if (m->priv->trace_ops && m->priv->trace_ops->close)
+		m->priv->trace_ops->close(m->priv->trace_impl);
+	if (m->priv->deferred_ops && m->priv->deferred_ops->close)
+		m->priv->deferred_ops->close(m->priv->deferred_impl);
+	if (m->priv->growth) {
+		/* the handle's builder is its first member: freed with it */
+		struct model_builder *b = &m->priv->growth->b;
+		b->m = NULL;
+		model_builder_free(b);
 	}
-	if (m->release)
-		m->release(m->release_arg);
+	if (m->priv->release)
+		m->priv->release(m->priv->release_arg);
 	model_inclusive_free(m);
 	model_measures_free(m);
 	for (uint32_t i = 0; i < m->n_columns; i++)
@@ -521,7 +567,7 @@ void model_free(struct model *m)
 	free(m->title);
 	free(m->description);
 	free(m->strings);
-	free(m->string_offsets);
+	free(m->priv->string_offsets);
 	free(m->nodes);
 	free(m->functions);
 	free(m->stats);
@@ -530,13 +576,13 @@ void model_free(struct model *m)
 	free(m->timelines);
 	free(m->params);
 	free(m->point_coords);
-	free(m->point_first);
-	free(m->point_profiles);
+	free(m->priv->point_first);
+	free(m->priv->point_profiles);
 	for (uint32_t i = 0; i < m->n_warnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);
-	free(m->ctx_index);
-	free(m->ctx_sorted);
+	free(m->priv->ctx_index);
+	free(m->priv->ctx_sorted);
 	free(m);
 }
 
@@ -565,8 +611,8 @@ enum status model_set_origin(struct model *m, const char *shown,
 		m->path = path;
 	}
 	if (release) {
-		m->release = release;
-		m->release_arg = arg;
+		m->priv->release = release;
+		m->priv->release_arg = arg;
 	}
 	return STATUS_OK;
 nomem:
@@ -597,5 +643,5 @@ const char *model_str(const struct model *m, uint32_t h)
 {
 	if (!m || h >= m->n_strings)
 		return "";
-	return m->strings + m->string_offsets[h];
+	return m->strings + m->priv->string_offsets[h];
 }

@@ -27,7 +27,7 @@ static size_t ctx_lower_bound(const struct model *m, size_t lo, size_t hi,
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if ((m->ctx_sorted[mid] >> 32) < ctx_id)
+		if ((m->priv->ctx_sorted[mid] >> 32) < ctx_id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -40,15 +40,15 @@ static size_t ctx_lower_bound(const struct model *m, size_t lo, size_t hi,
 static uint32_t dense_node_of(struct dense_fill *d, uint32_t ctx_id)
 {
 	const struct model *m = d->m;
-	if (!m->ctx_sorted)
+	if (!m->priv->ctx_sorted)
 		return model_node_of_ctx(m, ctx_id);
 	size_t n = m->n_nodes, lo = 0, hi = n;
 	/* the cursor is a lower bound: everything before it is smaller */
-	if (d->cursor < n && (m->ctx_sorted[d->cursor] >> 32) <= ctx_id) {
+	if (d->cursor < n && (m->priv->ctx_sorted[d->cursor] >> 32) <= ctx_id) {
 		size_t step = 1;
 		lo = d->cursor;
 		hi = lo + 1;
-		while (hi < n && (m->ctx_sorted[hi] >> 32) < ctx_id) {
+		while (hi < n && (m->priv->ctx_sorted[hi] >> 32) < ctx_id) {
 			lo = hi + 1;
 			hi = lo + step;
 			step *= 2;
@@ -58,8 +58,8 @@ static uint32_t dense_node_of(struct dense_fill *d, uint32_t ctx_id)
 	}
 	lo = ctx_lower_bound(m, lo, hi, ctx_id);
 	d->cursor = lo;
-	if (lo < n && (m->ctx_sorted[lo] >> 32) == ctx_id)
-		return (uint32_t)m->ctx_sorted[lo];
+	if (lo < n && (m->priv->ctx_sorted[lo] >> 32) == ctx_id)
+		return (uint32_t)m->priv->ctx_sorted[lo];
 	return MODEL_NONE;
 }
 
@@ -95,24 +95,24 @@ enum status model_stat_dense(const struct model *m, uint32_t stat,
 		model_inclusive_dense(m, stat, values, present);
 		return STATUS_OK;
 	}
-	if (!m->value_ops)
+	if (!m->priv->value_ops)
 		return STATUS_OK;
-	if (m->value_ops->summary_all) {
+	if (m->priv->value_ops->summary_all) {
 		struct dense_fill d = {
 			.m = m,
 			.values = values,
 			.present = present,
 		};
 		struct error sub = {0};
-		enum status st = m->value_ops->summary_all(
-			m->value_impl, m->stats[stat].stat_id, dense_emit, &d,
-			&sub);
+		enum status st = m->priv->value_ops->summary_all(
+		    m->priv->value_impl, m->stats[stat].stat_id, dense_emit, &d,
+		    &sub);
 		if (st == STATUS_OK) {
 			error_clear(&sub);
 			/* the provider gave the first node of each context
 			 * id; the others with the same id read the same */
-			for (uint32_t i = 0; !m->ctx_unique && i < m->n_nodes;
-			     i++) {
+			for (uint32_t i = 0;
+			     !m->priv->ctx_unique && i < m->n_nodes; i++) {
 				uint32_t first = model_node_of_ctx(
 					m, m->nodes[i].ctx_id);
 				if (first == i || first >= m->n_nodes)

@@ -82,13 +82,13 @@ bool model_inclusive_init(struct model *m)
 		return false;
 	}
 	inc->n_stats = m->n_stats;
-	m->inclusive = inc;
+	m->priv->inclusive = inc;
 	return true;
 }
 
 void model_inclusive_free(struct model *m)
 {
-	struct model_inclusive *inc = m->inclusive;
+	struct model_inclusive *inc = m->priv->inclusive;
 	if (!inc)
 		return;
 	for (uint32_t i = 0; i < inc->n_stats; i++) {
@@ -99,7 +99,7 @@ void model_inclusive_free(struct model *m)
 	error_clear(&inc->error);
 	pthread_mutex_destroy(&inc->lock);
 	free(inc);
-	m->inclusive = NULL;
+	m->priv->inclusive = NULL;
 }
 
 static void combine_into(uint8_t how, double *to, uint8_t *to_present,
@@ -137,8 +137,8 @@ static void inclusive_compute(const struct model *m, uint32_t stat,
 	for (uint32_t i = 0; m->n_deferred && i < m->n_nodes; i++) {
 		double t;
 		if ((m->nodes[i].traits & NODE_TRAIT_DEFERRED) &&
-		    m->deferred_ops->total(m->deferred_impl, i,
-					   m->stats[src].stat_id, &t))
+		    m->priv->deferred_ops->total(m->priv->deferred_impl, i,
+						 m->stats[src].stat_id, &t))
 			combine_into(how, &v[i], &pr[i], t);
 	}
 	/* children have larger indices than their parents */
@@ -164,7 +164,7 @@ fail:
 static bool inclusive_get(const struct model *m, uint32_t stat,
 			  const double **values, const uint8_t **present)
 {
-	struct model_inclusive *inc = m->inclusive;
+	struct model_inclusive *inc = m->priv->inclusive;
 	if (!inc || stat >= inc->n_stats)
 		return false;
 	struct inclusive_stat *is = &inc->stats[stat];
@@ -203,7 +203,7 @@ void model_inclusive_dense(const struct model *m, uint32_t stat,
 
 void model_inclusive_reset(struct model *m)
 {
-	struct model_inclusive *inc = m->inclusive;
+	struct model_inclusive *inc = m->priv->inclusive;
 	if (!inc)
 		return;
 	pthread_mutex_lock(&inc->lock);
@@ -217,7 +217,7 @@ void model_inclusive_reset(struct model *m)
 
 bool model_inclusive_take_error(const struct model *m, struct error *err)
 {
-	struct model_inclusive *inc = m->inclusive;
+	struct model_inclusive *inc = m->priv->inclusive;
 	if (!inc)
 		return false;
 	pthread_mutex_lock(&inc->lock);

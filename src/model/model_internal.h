@@ -7,6 +7,52 @@
 
 #include "model/model.h"
 
+/* The part of struct model that only the model's files see (model.priv,
+ * allocated in one block with the model by model_builder_new). */
+struct model_private {
+	/* the reader's providers of values and trace elements */
+	const struct value_ops *value_ops;
+	void *value_impl;
+	const struct trace_ops *trace_ops;
+	void *trace_impl;
+
+	/* string handle h is the text at strings + string_offsets[h] */
+	uint32_t *string_offsets;
+	/* point p's profiles, by repetition then profile index, are
+	 * point_profiles[point_first[p] .. point_first[p + 1]) (built at
+	 * finish; NULL when the database is not parametric) */
+	uint32_t *point_first;
+	uint32_t *point_profiles;
+	/* Measurements and stored performance models of a parametric set
+	 * (model_measures.c), NULL when there are none. */
+	struct model_measures *measures;
+
+	/* context id -> node index (see model_node_of_ctx) */
+	uint32_t *ctx_index;  /* dense table, or NULL */
+	uint32_t ctx_index_len;
+	uint64_t *ctx_sorted; /* (ctx_id << 32 | node) sorted, or NULL */
+	bool ctx_unique;      /* no two nodes share a context id */
+
+	/* Inclusive values of STAT_DERIVED_INCLUSIVE statistics, computed
+	 * by one pass over the tree the first time one of a statistic's
+	 * values is asked for, then kept (model_inclusive.c); NULL when the
+	 * model has no derived statistic. */
+	struct model_inclusive *inclusive;
+
+	/* Deferred subtrees (model_deferred.c): the reader's loader, the
+	 * growth handle (NULL when nothing was deferred), and how many of the
+	 * deferred nodes are NODE_TRAIT_DEFERRED_LEAVES. */
+	const struct deferred_ops *deferred_ops;
+	void *deferred_impl;
+	struct model_growth *growth;
+	uint32_t n_deferred_leaves;
+
+	/* Set by model_set_origin: run at model_free, after the providers
+	 * are closed (a temporary extraction removed, ...). */
+	void (*release)(void *arg);
+	void *release_arg;
+};
+
 struct model_builder {
 	struct model *m;
 	size_t strings_len, strings_cap;
@@ -22,6 +68,22 @@ struct model_builder {
 	size_t measures_cap, models_cap;
 	bool failed;
 };
+
+/* The growth handle (model_deferred.h): the builder kept from finish,
+ * whose model is the one it grows (b.m == the model; b.m is writable). */
+struct model_growth {
+	struct model_builder b;
+};
+
+/* model.c, in builds with invariant checks (core/check.h): the tree's
+ * links of nodes [from, n_nodes) (parents before children, depths, first
+ * children and siblings pointing forward at nodes of the right parent);
+ * nothing in a release build. */
+#ifdef CALLSCOPE_CHECKS
+void model_check_links(const struct model *m, uint32_t from);
+#else
+#define model_check_links(m, from) ((void)0)
+#endif
 
 /* model_params.c: the point -> profiles index.  False when out of
  * memory. */

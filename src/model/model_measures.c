@@ -1,8 +1,6 @@
 /* model_measures: the measurements of parametric sets (Extra-P) and the
  * performance models stored with them.  The statistics of a point's
- * repetitions are computed as Extra-P's Measurement does with numpy (mean
- * by numpy's pairwise summation, median as the mean of the two middle
- * values for an even count, population standard deviation); the builder
+ * repetitions are computed in analysis/measure_stats.c; the builder
  * collects (node, measured metric, point) triples in call order and
  * finish sorts them once into one array searched by bisection (16 + 48
  * bytes per triple, nothing per absent one).  A builder that asks for it
@@ -53,88 +51,12 @@ struct model_measures {
 /* The builder's side (struct model_builder keeps the capacities). */
 static struct model_measures *measures_of(struct model_builder *b)
 {
-	if (!b->m->measures) {
-		b->m->measures = calloc(1, sizeof(*b->m->measures));
-		if (!b->m->measures)
+	if (!b->m->priv->measures) {
+		b->m->priv->measures = calloc(1, sizeof(*b->m->priv->measures));
+		if (!b->m->priv->measures)
 			b->failed = true;
 	}
-	return b->m->measures;
-}
-
-/* numpy's pairwise_sum (numpy/_core/src/umath/loops_utils.h.src): a plain
- * loop under 8 items, 8 partial sums up to 128 items, halving above (the
- * split rounded down to a multiple of 8). */
-double model_np_sum(const double *a, size_t n)
-{
-	if (n < 8) {
-		double res = 0.;
-		for (size_t i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		double r[8];
-		for (int k = 0; k < 8; k++)
-			r[k] = a[k];
-		size_t i;
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (int k = 0; k < 8; k++)
-				r[k] += a[i + k];
-		double res = ((r[0] + r[1]) + (r[2] + r[3])) +
-			     ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	size_t n2 = n / 2;
-	n2 -= n2 % 8;
-	return model_np_sum(a, n2) + model_np_sum(a + n2, n - n2);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-enum status model_measure_of(const double *values, size_t n,
-			     struct model_measure *out, struct error *err)
-{
-	if (!values || n == 0)
-		return error_set(err, STATUS_USAGE, NULL,
-				 "no values to measure");
-	double *tmp = malloc(n * sizeof(*tmp));
-	if (!tmp)
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	bool nan = false;
-	for (size_t i = 0; i < n; i++)
-		nan |= isnan(values[i]);
-	/* numpy.mean: the reduction starts from the identity 0 */
-	double mean = (0. + model_np_sum(values, n)) / (double)n;
-	/* numpy.var: sum of squared deviations, pairwise, over n */
-	for (size_t i = 0; i < n; i++) {
-		double d = values[i] - mean;
-		tmp[i] = d * d;
-	}
-	double var = (0. + model_np_sum(tmp, n)) / (double)n;
-	out->mean = mean;
-	out->std = sqrt(var);
-	out->repetitions = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-	if (nan) {
-		out->median = out->minimum = out->maximum = (double)NAN;
-		free(tmp);
-		return STATUS_OK;
-	}
-	memcpy(tmp, values, n * sizeof(*tmp));
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	out->minimum = tmp[0];
-	out->maximum = tmp[n - 1];
-	if (n % 2)
-		out->median = tmp[n / 2];
-	else
-		out->median = (0. + tmp[n / 2 - 1] + tmp[n / 2]) / 2.;
-	free(tmp);
-	return STATUS_OK;
+	return b->m->priv->measures;
 }
 
 double model_measure_get(const struct model_measure *m, enum measure_kind kind)
@@ -185,14 +107,15 @@ bool model_measure_parse(const char *name, enum measure_kind *out)
 
 uint32_t model_n_measured(const struct model *m)
 {
-	return m && m->measures ? m->measures->n_measured : 0;
+	return m && m->priv->measures ? m->priv->measures->n_measured : 0;
 }
 
 uint32_t model_measured_column(const struct model *m, uint32_t measured)
 {
-	if (!m || !m->measures || measured >= m->measures->n_measured)
+	if (!m || !m->priv->measures ||
+	    measured >= m->priv->measures->n_measured)
 		return MODEL_NONE;
-	return m->measures->measured[measured];
+	return m->priv->measures->measured[measured];
 }
 
 static int cmp_mkey3(const struct measure_key *x, const struct measure_key *y)
@@ -210,9 +133,9 @@ const struct model_measure *model_measure_at(const struct model *m,
 					     uint32_t node, uint32_t measured,
 					     uint32_t point)
 {
-	if (!m || !m->measures)
+	if (!m || !m->priv->measures)
 		return NULL;
-	const struct model_measures *s = m->measures;
+	const struct model_measures *s = m->priv->measures;
 	struct measure_key k = {node, measured, point, 0};
 	size_t lo = 0, hi = s->n;
 	while (lo < hi) {
@@ -230,7 +153,7 @@ const struct model_measure *model_measure_at(const struct model *m,
 
 size_t model_n_measures(const struct model *m)
 {
-	return m && m->measures ? m->measures->n : 0;
+	return m && m->priv->measures ? m->priv->measures->n : 0;
 }
 
 const struct model_measure *model_measure_by_index(const struct model *m,
@@ -238,25 +161,25 @@ const struct model_measure *model_measure_by_index(const struct model *m,
 						   uint32_t *measured,
 						   uint32_t *point)
 {
-	if (!m || !m->measures || i >= m->measures->n)
+	if (!m || !m->priv->measures || i >= m->priv->measures->n)
 		return NULL;
-	const struct measure_key *k = &m->measures->keys[i];
+	const struct measure_key *k = &m->priv->measures->keys[i];
 	if (node)
 		*node = k->node;
 	if (measured)
 		*measured = k->measured;
 	if (point)
 		*point = k->point;
-	return &m->measures->values[i];
+	return &m->priv->measures->values[i];
 }
 
 size_t model_measure_series(const struct model *m, uint32_t node,
 			    uint32_t measured, size_t *first)
 {
 	*first = 0;
-	if (!m || !m->measures)
+	if (!m || !m->priv->measures)
 		return 0;
-	const struct model_measures *s = m->measures;
+	const struct model_measures *s = m->priv->measures;
 	struct measure_key k = {node, measured, 0, 0};
 	size_t lo = 0, hi = s->n;
 	/* the first triple not below (node, measured, 0) */
@@ -277,7 +200,7 @@ size_t model_measure_series(const struct model *m, uint32_t node,
 
 size_t model_measure_in_order(const struct model *m, size_t first, size_t k)
 {
-	const struct model_measures *s = m ? m->measures : NULL;
+	const struct model_measures *s = m ? m->priv->measures : NULL;
 	if (!s || first + k >= s->n)
 		return first + k;
 	return s->order ? s->order[first + k] : first + k;
@@ -285,14 +208,14 @@ size_t model_measure_in_order(const struct model *m, size_t first, size_t k)
 
 uint32_t model_n_stored_sets(const struct model *m)
 {
-	return m && m->measures ? m->measures->n_sets : 0;
+	return m && m->priv->measures ? m->priv->measures->n_sets : 0;
 }
 
 const char *model_stored_set_name(const struct model *m, uint32_t set)
 {
-	if (!m || !m->measures || set >= m->measures->n_sets)
+	if (!m || !m->priv->measures || set >= m->priv->measures->n_sets)
 		return NULL;
-	return m->measures->set_names[set];
+	return m->priv->measures->set_names[set];
 }
 
 uint32_t model_stored_set_find(const struct model *m, const char *arg)
@@ -325,9 +248,9 @@ const struct scaling_model *model_stored_model(const struct model *m,
 					       uint32_t set, uint32_t node,
 					       uint32_t measured)
 {
-	if (!m || !m->measures)
+	if (!m || !m->priv->measures)
 		return NULL;
-	const struct model_measures *s = m->measures;
+	const struct model_measures *s = m->priv->measures;
 	struct stored_key k = {set, node, measured, 0};
 	size_t lo = 0, hi = s->n_models;
 	while (lo < hi) {
@@ -345,7 +268,7 @@ const struct scaling_model *model_stored_model(const struct model *m,
 
 size_t model_n_stored_models(const struct model *m)
 {
-	return m && m->measures ? m->measures->n_models : 0;
+	return m && m->priv->measures ? m->priv->measures->n_models : 0;
 }
 
 const struct scaling_model *model_stored_model_by_index(const struct model *m,
@@ -353,16 +276,16 @@ const struct scaling_model *model_stored_model_by_index(const struct model *m,
 							uint32_t *node,
 							uint32_t *measured)
 {
-	if (!m || !m->measures || i >= m->measures->n_models)
+	if (!m || !m->priv->measures || i >= m->priv->measures->n_models)
 		return NULL;
-	const struct stored_key *k = &m->measures->skeys[i];
+	const struct stored_key *k = &m->priv->measures->skeys[i];
 	if (set)
 		*set = k->set;
 	if (node)
 		*node = k->node;
 	if (measured)
 		*measured = k->measured;
-	return &m->measures->models[i];
+	return &m->priv->measures->models[i];
 }
 
 /* ---- builder -------------------------------------------------------- */
@@ -396,10 +319,10 @@ bool model_builder_set_measure(struct model_builder *b, uint32_t node,
 			       const struct model_measure *value)
 {
 	if (!b || b->failed || !value || node >= b->m->n_nodes ||
-	    point >= b->m->n_points || !b->m->measures ||
-	    measured >= b->m->measures->n_measured)
+	    point >= b->m->n_points || !b->m->priv->measures ||
+	    measured >= b->m->priv->measures->n_measured)
 		return false;
-	struct model_measures *s = b->m->measures;
+	struct model_measures *s = b->m->priv->measures;
 	/* keys and values share the capacity, grown geometrically by
 	 * array_grow: values follow only when keys grew (a realloc per call
 	 * copied the array each time under ASan) */
@@ -467,13 +390,13 @@ bool model_builder_set_stored_model(struct model_builder *b, uint32_t set,
 		return false;
 	struct scaling_model taken = *model;
 	*model = (struct scaling_model){.kind = SCALING_CONSTANT};
-	if (!b || b->failed || !b->m->measures ||
-	    set >= b->m->measures->n_sets || node >= b->m->n_nodes ||
-	    measured >= b->m->measures->n_measured) {
+	if (!b || b->failed || !b->m->priv->measures ||
+	    set >= b->m->priv->measures->n_sets || node >= b->m->n_nodes ||
+	    measured >= b->m->priv->measures->n_measured) {
 		stored_clear(&taken);
 		return false;
 	}
-	struct model_measures *s = b->m->measures;
+	struct model_measures *s = b->m->priv->measures;
 	size_t cap = b->models_cap; /* shared, as for the measurements */
 	if (s->n_models >= UINT32_MAX ||
 	    !array_grow((void **)&s->skeys, &b->models_cap, s->n_models + 1,
@@ -638,14 +561,15 @@ static bool finish_models(struct model_measures *s)
 
 bool model_measures_finish(struct model *m)
 {
-	if (!m->measures)
+	if (!m->priv->measures)
 		return true;
-	return finish_measures(m->measures) && finish_models(m->measures);
+	return finish_measures(m->priv->measures) &&
+	       finish_models(m->priv->measures);
 }
 
 void model_measures_free(struct model *m)
 {
-	struct model_measures *s = m->measures;
+	struct model_measures *s = m->priv->measures;
 	if (!s)
 		return;
 	free(s->measured);
@@ -660,5 +584,5 @@ void model_measures_free(struct model *m)
 	free(s->skeys);
 	free(s->models);
 	free(s);
-	m->measures = NULL;
+	m->priv->measures = NULL;
 }

@@ -79,25 +79,27 @@ bool model_params_finish(struct model *m)
 {
 	if (m->n_points == 0)
 		return true;
-	m->point_first = calloc((size_t)m->n_points + 1, sizeof(uint32_t));
-	if (!m->point_first)
+	m->priv->point_first =
+	    calloc((size_t)m->n_points + 1, sizeof(uint32_t));
+	if (!m->priv->point_first)
 		return false;
 	/* counting sort by point, then each point's run by repetition */
 	for (uint32_t p = 0; p < m->n_profiles; p++)
 		if (m->profiles[p].point < m->n_points)
-			m->point_first[m->profiles[p].point + 1]++;
+			m->priv->point_first[m->profiles[p].point + 1]++;
 	for (uint32_t i = 0; i < m->n_points; i++)
-		m->point_first[i + 1] += m->point_first[i];
-	uint32_t total = m->point_first[m->n_points];
+		m->priv->point_first[i + 1] += m->priv->point_first[i];
+	uint32_t total = m->priv->point_first[m->n_points];
 	if (total == 0)
 		return true;
-	m->point_profiles = malloc((size_t)total * sizeof(uint32_t));
+	m->priv->point_profiles = malloc((size_t)total * sizeof(uint32_t));
 	uint32_t *fill = malloc((size_t)m->n_points * sizeof(uint32_t));
-	if (!m->point_profiles || !fill) {
+	if (!m->priv->point_profiles || !fill) {
 		free(fill);
 		return false;
 	}
-	memcpy(fill, m->point_first, (size_t)m->n_points * sizeof(uint32_t));
+	memcpy(fill, m->priv->point_first,
+	       (size_t)m->n_points * sizeof(uint32_t));
 	/* (repetition << 32 | profile) in each point's run, sorted, then
 	 * the profile kept */
 	uint64_t *keys = malloc((size_t)total * sizeof(uint64_t));
@@ -113,11 +115,11 @@ bool model_params_finish(struct model *m)
 	}
 	free(fill);
 	for (uint32_t i = 0; i < m->n_points; i++)
-		qsort(keys + m->point_first[i],
-		      m->point_first[i + 1] - m->point_first[i],
+		qsort(keys + m->priv->point_first[i],
+		      m->priv->point_first[i + 1] - m->priv->point_first[i],
 		      sizeof(uint64_t), cmp_u64);
 	for (uint32_t i = 0; i < total; i++)
-		m->point_profiles[i] = (uint32_t)keys[i];
+		m->priv->point_profiles[i] = (uint32_t)keys[i];
 	free(keys);
 	return true;
 }
@@ -143,11 +145,13 @@ uint32_t model_point_profiles(const struct model *m, uint32_t point,
 			      const uint32_t **profiles)
 {
 	*profiles = NULL;
-	if (!m || point >= m->n_points || !m->point_first)
+	if (!m || point >= m->n_points || !m->priv->point_first)
 		return 0;
-	uint32_t n = m->point_first[point + 1] - m->point_first[point];
+	uint32_t n =
+	    m->priv->point_first[point + 1] - m->priv->point_first[point];
 	if (n)
-		*profiles = m->point_profiles + m->point_first[point];
+		*profiles =
+		    m->priv->point_profiles + m->priv->point_first[point];
 	return n;
 }
 

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include "model/model.h"
+#include "model/model_internal.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +60,7 @@ nomem:
 
 static bool line_is(const struct model *m, uint32_t line, uint8_t kind)
 {
-	return m && m->trace_ops && line < m->n_timelines &&
+	return m && m->priv->trace_ops && line < m->n_timelines &&
 	       m->timelines[line].kind == kind;
 }
 
@@ -67,17 +69,28 @@ uint32_t model_trace_prepare(const struct model *m,
 					      uint32_t total),
 			     void *ctx)
 {
-	if (!m || !m->trace_ops || !m->trace_ops->prepare)
+	if (!m || !m->priv->trace_ops || !m->priv->trace_ops->prepare)
 		return 0;
-	return m->trace_ops->prepare(m->trace_impl, progress, ctx);
+	return m->priv->trace_ops->prepare(m->priv->trace_impl, progress, ctx);
+}
+
+bool model_sample(const struct model *m, uint32_t line, uint64_t index,
+		  struct trace_sample *out)
+{
+	return line_is(m, line, TIMELINE_SAMPLES) &&
+	       index < m->timelines[line].count && m->priv->trace_ops->sample &&
+	       m->priv->trace_ops->sample(m->priv->trace_impl, line, index,
+					  out);
 }
 
 bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 		    struct trace_interval *out)
 {
 	return line_is(m, line, TIMELINE_INTERVALS) &&
-	       index < m->timelines[line].count && m->trace_ops->interval &&
-	       m->trace_ops->interval(m->trace_impl, line, index, out);
+	       index < m->timelines[line].count &&
+	       m->priv->trace_ops->interval &&
+	       m->priv->trace_ops->interval(m->priv->trace_impl, line, index,
+					    out);
 }
 
 bool model_interval_linked(const struct model *m, uint32_t line,
@@ -87,10 +100,10 @@ bool model_interval_linked(const struct model *m, uint32_t line,
 	uint32_t tl;
 	uint64_t ti;
 	if (!line_is(m, line, TIMELINE_INTERVALS) ||
-	    index >= m->timelines[line].count || !m->trace_ops->linked ||
-	    !m->trace_ops->linked(m->trace_impl, line, index, nth, &tl, &ti) ||
-	    !line_is(m, tl, TIMELINE_INTERVALS) ||
-	    ti >= m->timelines[tl].count)
+	    index >= m->timelines[line].count || !m->priv->trace_ops->linked ||
+	    !m->priv->trace_ops->linked(m->priv->trace_impl, line, index, nth,
+					&tl, &ti) ||
+	    !line_is(m, tl, TIMELINE_INTERVALS) || ti >= m->timelines[tl].count)
 		return false;
 	*to_line = tl;
 	*to_index = ti;
@@ -110,11 +123,11 @@ enum status model_event_detail(const struct model *m, uint32_t line,
 				 (unsigned)line);
 	if (event == MODEL_EVENT_NONE)
 		return STATUS_OK;
-	if (!m->trace_ops || !m->trace_ops->event_detail)
+	if (!m->priv->trace_ops || !m->priv->trace_ops->event_detail)
 		return error_set(err, STATUS_UNSUPPORTED, m->path,
 				 "the database has no event attributes");
-	enum status st = m->trace_ops->event_detail(m->trace_impl, line, event,
-						    out, n, err);
+	enum status st = m->priv->trace_ops->event_detail(
+	    m->priv->trace_impl, line, event, out, n, err);
 	if (st != STATUS_OK) {
 		free(*out);
 		*out = NULL;
@@ -127,8 +140,10 @@ bool model_counter(const struct model *m, uint32_t line, uint64_t index,
 		   uint64_t *time, double *value)
 {
 	return line_is(m, line, TIMELINE_COUNTER) &&
-	       index < m->timelines[line].count && m->trace_ops->counter &&
-	       m->trace_ops->counter(m->trace_impl, line, index, time, value);
+	       index < m->timelines[line].count &&
+	       m->priv->trace_ops->counter &&
+	       m->priv->trace_ops->counter(m->priv->trace_impl, line, index,
+					   time, value);
 }
 
 bool model_counter_at(const struct model *m, uint32_t line, uint64_t t,
@@ -148,6 +163,7 @@ bool model_counter_at(const struct model *m, uint32_t line, uint64_t t,
 		else
 			hi = mid;
 	}
+	CHECK(lo == hi && lo <= m->timelines[line].count);
 	if (lo == 0)
 		return false;
 	*index = lo - 1;
@@ -159,8 +175,9 @@ bool model_instant(const struct model *m, uint32_t line, uint64_t index,
 {
 	return line_is(m, line, TIMELINE_INTERVALS) &&
 	       index < m->timelines[line].n_instants &&
-	       m->trace_ops->instant &&
-	       m->trace_ops->instant(m->trace_impl, line, index, out);
+	       m->priv->trace_ops->instant &&
+	       m->priv->trace_ops->instant(m->priv->trace_impl, line, index,
+					   out);
 }
 
 bool model_instant_from(const struct model *m, uint32_t line, uint64_t t,
@@ -180,6 +197,7 @@ bool model_instant_from(const struct model *m, uint32_t line, uint64_t t,
 		else
 			hi = mid;
 	}
+	CHECK(lo == hi && lo <= m->timelines[line].n_instants);
 	if (lo == m->timelines[line].n_instants)
 		return false;
 	*index = lo;

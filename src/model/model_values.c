@@ -7,6 +7,7 @@
 
 #include "model/model.h"
 #include "model/model_internal.h"
+#include "core/check.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,11 @@ bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
 		return false;
 	if (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE)
 		return model_inclusive_value(m, node, stat, out);
-	if (!m->value_ops || !m->value_ops->summary)
+	if (!m->priv->value_ops || !m->priv->value_ops->summary)
 		return false;
-	return m->value_ops->summary(m->value_impl, m->nodes[node].ctx_id,
-				     m->stats[stat].stat_id, out);
+	return m->priv->value_ops->summary(m->priv->value_impl,
+					   m->nodes[node].ctx_id,
+					   m->stats[stat].stat_id, out);
 }
 
 bool model_value(const struct model *m, uint32_t node, uint32_t column,
@@ -125,6 +127,11 @@ uint32_t model_find_column(const struct model *m, const char *spec)
 	return MODEL_NONE;
 }
 
+bool model_has_per_profile(const struct model *m)
+{
+	return m && m->priv->value_ops && m->priv->value_ops->per_profile;
+}
+
 enum status model_per_profile(const struct model *m, uint32_t node,
 			      uint32_t stat, struct profile_value **out,
 			      size_t *n, struct error *err)
@@ -134,11 +141,18 @@ enum status model_per_profile(const struct model *m, uint32_t node,
 	if (node >= m->n_nodes || stat >= m->n_stats)
 		return error_set(err, STATUS_USAGE, m->path,
 				 "no such node or statistic");
-	if (!m->value_ops || !m->value_ops->per_profile ||
+	if (!m->priv->value_ops || !m->priv->value_ops->per_profile ||
 	    m->stats[stat].prop_id == MODEL_NONE)
 		return error_set(err, STATUS_UNSUPPORTED, m->path,
 				 "the database has no per-thread values for "
 				 "this metric");
-	return m->value_ops->per_profile(m->value_impl, m->nodes[node].ctx_id,
-					 m->stats[stat].prop_id, out, n, err);
+	enum status st = m->priv->value_ops->per_profile(
+	    m->priv->value_impl, m->nodes[node].ctx_id, m->stats[stat].prop_id,
+	    out, n, err);
+	/* the provider's contract (struct value_ops): on success an array
+	 * (NULL only when empty) sorted by profile, one value per profile */
+	CHECK(st != STATUS_OK || *n == 0 || *out != NULL);
+	for (size_t i = 1; st == STATUS_OK && i < *n; i++)
+		CHECK((*out)[i - 1].profile < (*out)[i].profile);
+	return st;
 }

@@ -3,7 +3,7 @@
  * constant plus terms, each term a coefficient times a product of factors
  * x_p^e * log2(x_p)^k over the set's parameters, with the fit numbers
  * Extra-P reports.  Evaluation and Extra-P's exact model text live here
- * (scaling.c); the fitter that makes them is scaling_fit.h.  Stored models
+ * (scaling.c); the fitter that makes them is analysis/scaling_fit.h.  Stored models
  * (read from .extra-p and Extra-P 3 files) use the same structure.  Must
  * not depend on curses, on ui/ or on any reader. */
 #ifndef CALLSCOPE_SCALING_H

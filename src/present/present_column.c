@@ -10,7 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/model.h"
+#include "model/model_column.h"
+#include "model/model_params.h"
+#include "model/model_data.h"
 #include "present/present_write.h"
 #include "views/view.h"
 

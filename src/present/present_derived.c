@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "model/formula.h"
-#include "model/model.h"
+#include "model/model_column.h"
+#include "model/model_data.h"
 #include "present/present_column.h"
 #include "views/view.h"
 

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
+#include "model/model_node.h"
+#include "model/model_data.h"
 #include "views/view.h"
 
 /* A growing array of heap strings, filled leaf first. */

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
+#include "model/model_column.h"
+#include "model/model_data.h"
 
 bool present_format_is_safe(const char *fmt)
 {

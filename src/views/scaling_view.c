@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/scaling_fit.h"
+#include "analysis/scaling_fit.h"
 
 enum slot_state {
 	SLOT_EMPTY,

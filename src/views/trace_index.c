@@ -1,8 +1,10 @@
 /* trace_index: searches over lazily read trace elements (samples and
- * intervals alike).  Depends on the model only. */
+ * intervals alike), read through the model's accessors (model_sample,
+ * model_interval).  Depends on the model only. */
 #include "config.h"
 
 #include "views/trace_index.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,13 +16,13 @@
 static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
 		      uint64_t *time, uint32_t *ctx, uint64_t *end)
 {
-	const struct trace_ops *ops = m->trace_ops;
+	CHECK(line < m->n_timelines); /* callers check line_ok first */
 	/* a counter line has values, not contexts */
-	if (!ops || m->timelines[line].kind == TIMELINE_COUNTER)
+	if (m->timelines[line].kind == TIMELINE_COUNTER)
 		return false;
 	if (m->timelines[line].kind == TIMELINE_INTERVALS) {
 		struct trace_interval iv;
-		if (!ops->interval || !ops->interval(m->trace_impl, line, i, &iv))
+		if (!model_interval(m, line, i, &iv))
 			return false;
 		*time = iv.begin;
 		*ctx = iv.ctx_id;
@@ -28,7 +30,7 @@ static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
 		return true;
 	}
 	struct trace_sample s;
-	if (!ops->sample || !ops->sample(m->trace_impl, line, i, &s))
+	if (!model_sample(m, line, i, &s))
 		return false;
 	*time = s.time;
 	*ctx = s.ctx_id;
@@ -50,10 +52,8 @@ static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 static uint32_t active_at(const struct model *m, uint32_t line, uint64_t i,
 			  uint64_t t)
 {
-	const struct trace_ops *ops = m->trace_ops;
 	struct trace_interval iv;
-	if (m->timelines[line].kind != TIMELINE_INTERVALS || !ops->interval ||
-	    !ops->interval(m->trace_impl, line, i, &iv))
+	if (!model_interval(m, line, i, &iv))
 		return 0;
 	for (int n = 0; n < TRACE_UP_LIMIT; n++) {
 		if (t >= iv.begin && t < iv.end)
@@ -61,7 +61,7 @@ static uint32_t active_at(const struct model *m, uint32_t line, uint64_t i,
 		if (iv.up == 0 || iv.up - 1 >= i)
 			return 0;
 		i = iv.up - 1;
-		if (!ops->interval(m->trace_impl, line, i, &iv))
+		if (!model_interval(m, line, i, &iv))
 			return 0;
 	}
 	return 0;
@@ -72,10 +72,9 @@ bool trace_interval_active(const struct model *m, uint32_t line, uint64_t t,
 {
 	struct trace_bounds b;
 	uint64_t i;
-	const struct trace_ops *ops = m ? m->trace_ops : NULL;
-	if (!ops || !ops->interval || !trace_bounds_read(m, line, &b) ||
-	    m->timelines[line].kind != TIMELINE_INTERVALS ||
-	    t < b.first)
+	/* the bounds are read through model_interval: false without one */
+	if (!trace_bounds_read(m, line, &b) ||
+	    m->timelines[line].kind != TIMELINE_INTERVALS || t < b.first)
 		return false;
 	if (t >= b.last)
 		i = b.count - 1;
@@ -86,7 +85,7 @@ bool trace_interval_active(const struct model *m, uint32_t line, uint64_t t,
 			return false;
 	}
 	for (int n = 0; n < TRACE_UP_LIMIT; n++) {
-		if (!ops->interval(m->trace_impl, line, i, out))
+		if (!model_interval(m, line, i, out))
 			return false;
 		if (t >= out->begin && t < out->end) {
 			if (index)
@@ -142,6 +141,8 @@ static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 		   uint64_t *index)
 {
 	uint64_t time;
+	/* the bracket; thi > tlo is also what the interpolation divides by */
+	CHECK(lo < hi && tlo <= t && t < thi);
 	for (int round = 0; round < INTERPOLATION_ROUNDS && hi - lo > 2;
 	     round++) {
 		unsigned __int128 off = (unsigned __int128)(t - tlo) *
@@ -175,6 +176,7 @@ static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 			if (le != up)
 				break; /* t is bracketed near g */
 		}
+		CHECK(lo < hi && tlo <= t && t < thi);
 		if (hi - lo <= INTERPOLATION_SLACK)
 			break;
 	}

@@ -139,7 +139,7 @@ static enum view_leaf_how leaf_how(const struct model *m, uint32_t stat)
 
 static bool has_threads(const struct model *m, uint32_t stat)
 {
-	return m->value_ops && m->value_ops->per_profile &&
+	return model_has_per_profile(m) &&
 	       m->stats[stat].prop_id != MODEL_NONE &&
 	       !(m->stats[stat].flags & STAT_DERIVED_INCLUSIVE);
 }

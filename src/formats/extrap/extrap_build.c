@@ -10,6 +10,7 @@
 
 #include "formats/extrap/extrap_set.h"
 #include "formats/extrap/extrap_set_internal.h"
+#include "analysis/measure_stats.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -320,7 +321,7 @@ static enum status build_columns(struct build *d)
 	return STATUS_OK;
 }
 
-/* Every cell's measurement (model_measure_of over its values, or the
+/* Every cell's measurement (measure_stats_of over its values, or the
  * stored aggregates) into d->ms, and which cells stay (d->keep): all, or
  * after Extra-P's merge of incomplete callpaths (Cube sets), which must
  * then leave every pair at every point. */
@@ -340,7 +341,7 @@ static enum status measure_cells(struct build *d)
 		} else if (c->n == 0) {
 			continue;
 		} else {
-			enum status st = model_measure_of(c->v, c->n, &d->ms[i],
+			enum status st = measure_stats_of(c->v, c->n, &d->ms[i],
 							  d->err);
 			if (st != STATUS_OK)
 				return st;

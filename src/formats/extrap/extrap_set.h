@@ -6,7 +6,7 @@
  * makes the common model: the parameters, the points sorted by coordinate
  * tuple, the call tree split on "->" (NODE_REGION nodes, a missing prefix
  * a node without data), one column and measured metric per metric, the
- * measurements (model_measure_of over the repetitions, or the stored
+ * measurements (measure_stats_of over the repetitions, or the stored
  * aggregates), one profile per point ("p=64 n=10"), and a value provider
  * whose column value is the mean at the last point (the largest
  * coordinates) and whose per-profile values are the means at each point.

@@ -13,7 +13,7 @@
 
 #include "core/status.h"
 #include "model/scaling.h"
-#include "model/scaling_fit.h"
+#include "analysis/scaling_fit.h"
 
 /* The 42 one-parameter hypotheses (the notes say 43; basic.py lists 42), x^(num/den) * log2(x)^lg, in Extra-P's
  * order (basic.py). */

@@ -16,7 +16,7 @@
  * Must not depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
-#include "model/scaling_fit_internal.h"
+#include "analysis/scaling_fit_internal.h"
 
 #include <float.h>
 #include <lapacke.h>
@@ -79,12 +79,73 @@ void sp_cache_free(struct sp_cache *c)
 	free(c);
 }
 
+/* The pseudo-inverse of hypothesis `hi`'s design matrix without point `e`
+ * (e < n; all points for e == n), by dgelsd against the identity, into
+ * c->pinv; *worst rises to its condition number (s[0] / s[1]), or to
+ * infinity where LAPACK fails or the matrix is rank deficient.  `a` and
+ * `b` are scratch (2n and ldb x n doubles); *work and *iwork grow as
+ * dgelsd asks.  STATUS_NOMEM is the only failure. */
+static enum status sp_pinv_one(struct sp_cache *c, uint32_t hi, uint32_t e,
+			       double *a, double *b, double **work,
+			       int **iwork, double *worst, struct error *err)
+{
+	uint32_t n = c->n;
+	int m, rank, lw;
+	double wq, s[2];
+	int iwq;
+	double *p = c->pinv + ((size_t)hi * (n + 1) + e) * 2 * n;
+
+	m = e < n ? (int)n - 1 : (int)n;
+	for (uint32_t i = 0, j = 0; i < n; i++) {
+		size_t k = (size_t)hi * n + i;
+
+		if (i == e)
+			continue;
+		a[j] = 1.0;
+		a[(size_t)m + j] = c->pa[k] * c->la[k];
+		j++;
+	}
+	int mm = m, lb = mm > 2 ? mm : 2;
+
+	memset(b, 0, (size_t)lb * (size_t)mm * sizeof *b);
+	for (int j = 0; j < mm; j++)
+		b[(size_t)j * (size_t)lb + (size_t)j] = 1.0;
+	double rcond = DBL_EPSILON * (mm > 2 ? mm : 2);
+	lapack_int rk = 0;
+
+	if (LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, mm, 2, mm, a, mm, b, lb, s,
+				rcond, &rk, &wq, -1, &iwq) != 0) {
+		*worst = (double)INFINITY;
+		return STATUS_OK;
+	}
+	lw = (int)wq + 1;
+	*work = realloc(*work, (size_t)lw * sizeof **work);
+	*iwork = realloc(*iwork, ((size_t)iwq + 1) * sizeof **iwork);
+	if (!*work || !*iwork)
+		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	if (LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, mm, 2, mm, a, mm, b, lb, s,
+				rcond, &rk, *work, lw, *iwork) != 0) {
+		*worst = (double)INFINITY;
+		return STATUS_OK;
+	}
+	rank = (int)rk;
+	if (rank < 2 || !(s[1] > 0))
+		*worst = (double)INFINITY;
+	else if (s[0] / s[1] > *worst)
+		*worst = s[0] / s[1];
+	for (int j = 0; j < mm; j++) {
+		p[j] = b[(size_t)j * (size_t)lb];
+		p[n + (size_t)j] = b[(size_t)j * (size_t)lb + 1];
+	}
+	return STATUS_OK;
+}
+
 static enum status sp_cache_build(struct scaling_fitter *f,
 				  struct sp_cache *c, struct error *err)
 {
 	uint32_t n = c->n;
 	size_t ldb = n > 2 ? n : 2;
-	double *a = NULL, *b = NULL, s[2];
+	double *a = NULL, *b = NULL;
 	double *work = NULL;
 	int *iwork = NULL;
 	enum status st = STATUS_OK;
@@ -140,59 +201,10 @@ static enum status sp_cache_build(struct scaling_fitter *f,
 					c->la[(size_t)hi * n + i]))
 				worst = (double)INFINITY;
 		for (uint32_t e = 0; worst < (double)INFINITY && e <= n; e++) {
-			int m = 0, rank = 0, lw;
-			double wq;
-			int iwq;
-			double *p = c->pinv + ((size_t)hi * (n + 1) + e) * 2 * n;
-
-			m = e < n ? (int)n - 1 : (int)n;
-			for (uint32_t i = 0, j = 0; i < n; i++) {
-				size_t k = (size_t)hi * n + i;
-
-				if (i == e)
-					continue;
-				a[j] = 1.0;
-				a[(size_t)m + j] = c->pa[k] * c->la[k];
-				j++;
-			}
-			int mm = m, lb = mm > 2 ? mm : 2;
-
-			memset(b, 0, (size_t)lb * (size_t)mm * sizeof *b);
-			for (int j = 0; j < mm; j++)
-				b[(size_t)j * (size_t)lb + (size_t)j] = 1.0;
-			double rcond = DBL_EPSILON * (mm > 2 ? mm : 2);
-			lapack_int rk = 0;
-
-			if (LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, mm, 2, mm, a,
-						mm, b, lb, s, rcond, &rk, &wq,
-						-1, &iwq) != 0) {
-				worst = (double)INFINITY;
-				continue;
-			}
-			lw = (int)wq + 1;
-			work = realloc(work, (size_t)lw * sizeof *work);
-			iwork = realloc(iwork,
-					((size_t)iwq + 1) * sizeof *iwork);
-			if (!work || !iwork) {
-				st = error_set(err, STATUS_NOMEM, NULL,
-					       "out of memory");
+			st = sp_pinv_one(c, hi, e, a, b, &work, &iwork, &worst,
+					 err);
+			if (st != STATUS_OK)
 				goto out;
-			}
-			if (LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, mm, 2, mm, a,
-						mm, b, lb, s, rcond, &rk, work,
-						lw, iwork) != 0) {
-				worst = (double)INFINITY;
-				continue;
-			}
-			rank = (int)rk;
-			if (rank < 2 || !(s[1] > 0))
-				worst = (double)INFINITY;
-			else if (s[0] / s[1] > worst)
-				worst = s[0] / s[1];
-			for (int j = 0; j < mm; j++) {
-				p[j] = b[(size_t)j * (size_t)lb];
-				p[n + (size_t)j] = b[(size_t)j * (size_t)lb + 1];
-			}
 		}
 		/* the approximate route differs from dgelsd by about
 		 * cond * eps relative; keep a wide margin, and do not use it

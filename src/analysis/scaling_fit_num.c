@@ -7,8 +7,8 @@
  * depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
-#include "model/model.h"
-#include "model/scaling_fit_internal.h"
+#include "analysis/measure_stats.h"
+#include "analysis/scaling_fit_internal.h"
 
 #include <float.h>
 #include <lapacke.h>
@@ -34,12 +34,12 @@ bool fit_grow(double **p, size_t *cap, size_t n)
 
 double np_sum(const double *v, size_t n)
 {
-	return model_np_sum(v, n);
+	return measure_np_sum(v, n);
 }
 
 double np_mean(const double *v, size_t n)
 {
-	return model_np_sum(v, n) / (double)n;
+	return measure_np_sum(v, n) / (double)n;
 }
 
 /* numpy's power on an array with a scalar exponent takes fast paths

@@ -9,7 +9,7 @@
  * not depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
-#include "model/scaling_fit_internal.h"
+#include "analysis/scaling_fit_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -396,6 +396,83 @@ static enum status fill_multi(struct scaling_model *out,
 	return STATUS_OK;
 }
 
+/* The one-parameter model of each parameter (Extra-P's MultiParameter
+ * modeler: per parameter, the means of the points that share its other
+ * coordinates, modelled alone); `pairs` gets the parameters whose model
+ * has a term, with that term's hypothesis.  `sy` is scratch of at least
+ * the points' count. */
+static enum status mp_single_models(struct scaling_fitter *f,
+				    const struct mp_cache *c, const double *y,
+				    double *sy, struct sp_result *res,
+				    struct pair *pairs, uint32_t *n_pairs,
+				    unsigned *warnings, struct error *err)
+{
+	for (uint32_t p = 0; p < f->n_params; p++) {
+		const struct mp_series *s = &c->ser[p];
+
+		for (uint32_t g = 0; g < s->n_groups; g++) {
+			uint32_t a = s->start[g], b = s->start[g + 1];
+
+			if (b - a == 1) {
+				sy[g] = y[s->member[a]];
+				continue;
+			}
+			double *tmp = malloc((b - a) * sizeof *tmp);
+
+			if (!tmp)
+				return error_set(err, STATUS_NOMEM, NULL,
+						 "out of memory");
+			for (uint32_t k = a; k < b; k++)
+				tmp[k - a] = y[s->member[k]];
+			sy[g] = np_mean(tmp, b - a);
+			free(tmp);
+		}
+		enum status st = sp_model(f, s->x, sy, s->n_groups, false,
+					  &res[p], NULL, warnings, err);
+		if (st != STATUS_OK)
+			return st;
+		if (res[p].hyp >= 0)
+			pairs[(*n_pairs)++] = (struct pair){p, res[p].hyp};
+	}
+	return STATUS_OK;
+}
+
+/* Two or more parameters with a term: every combination of their terms
+ * (candidates), the one of least SMAPE among those whose every term
+ * contributes, the first (all terms multiplied) when none does better. */
+static enum status mp_best_combination(struct scaling_fitter *f,
+				       const struct terms *tv,
+				       const struct pair *pairs,
+				       uint32_t n_pairs, const double *y,
+				       uint32_t n, double tss,
+				       struct scaling_model *out,
+				       struct error *err)
+{
+	struct cand cands[32];
+	uint32_t nc = candidates(n_pairs, cands), bi = 0;
+	struct hypo best, hy;
+
+	for (uint32_t i = 0; i < nc; i++) {
+		memset(&hy, 0, sizeof hy);
+		enum status st = mp_coef(f, tv, &cands[i], &hy, y, n, err);
+		if (st != STATUS_OK)
+			return st;
+		mp_cost(tv, &cands[i], &hy, y, n);
+		mp_ar2(&hy, &cands[i], tss, n);
+		if (i == 0) {
+			best = hy;
+			continue;
+		}
+		if (!contributes(tv, &cands[i], &hy, y, n))
+			continue;
+		if (hy.smape < best.smape) {
+			best = hy;
+			bi = i;
+		}
+	}
+	return fill_multi(out, pairs, &cands[bi], &best, err);
+}
+
 enum status mp_model(struct scaling_fitter *f, const double *coords,
 		     const double *values, uint32_t n_points,
 		     struct scaling_model *out, unsigned *warnings,
@@ -437,35 +514,10 @@ enum status mp_model(struct scaling_fitter *f, const double *coords,
 		st = err ? err->status : STATUS_NOMEM;
 		goto out;
 	}
-	for (uint32_t p = 0; p < np; p++) {
-		const struct mp_series *s = &c->ser[p];
-
-		for (uint32_t g = 0; g < s->n_groups; g++) {
-			uint32_t a = s->start[g], b = s->start[g + 1];
-
-			if (b - a == 1) {
-				sy[g] = y[s->member[a]];
-				continue;
-			}
-			double *tmp = malloc((b - a) * sizeof *tmp);
-
-			if (!tmp) {
-				st = error_set(err, STATUS_NOMEM, NULL,
-					       "out of memory");
-				goto out;
-			}
-			for (uint32_t k = a; k < b; k++)
-				tmp[k - a] = y[s->member[k]];
-			sy[g] = np_mean(tmp, b - a);
-			free(tmp);
-		}
-		st = sp_model(f, s->x, sy, s->n_groups, false, &res[p], NULL,
-			      warnings, err);
-		if (st != STATUS_OK)
-			goto out;
-		if (res[p].hyp >= 0)
-			pairs[n_pairs++] = (struct pair){p, res[p].hyp};
-	}
+	st = mp_single_models(f, c, y, sy, res, pairs, &n_pairs, warnings,
+			      err);
+	if (st != STATUS_OK)
+		goto out;
 	if (n < 5 && warnings)
 		*warnings |= SCALING_WARN_FEW_POINTS;
 	{
@@ -515,31 +567,7 @@ enum status mp_model(struct scaling_fitter *f, const double *coords,
 		st = fill_multi(out, pairs, &cd, &a, err);
 		goto out;
 	}
-	{
-		struct cand cands[32];
-		uint32_t nc = candidates(n_pairs, cands), bi = 0;
-		struct hypo best, hy;
-
-		for (uint32_t i = 0; i < nc; i++) {
-			memset(&hy, 0, sizeof hy);
-			st = mp_coef(f, &tv, &cands[i], &hy, y, n, err);
-			if (st != STATUS_OK)
-				goto out;
-			mp_cost(&tv, &cands[i], &hy, y, n);
-			mp_ar2(&hy, &cands[i], tss, n);
-			if (i == 0) {
-				best = hy;
-				continue;
-			}
-			if (!contributes(&tv, &cands[i], &hy, y, n))
-				continue;
-			if (hy.smape < best.smape) {
-				best = hy;
-				bi = i;
-			}
-		}
-		st = fill_multi(out, pairs, &cands[bi], &best, err);
-	}
+	st = mp_best_combination(f, &tv, pairs, n_pairs, y, n, tss, out, err);
 out:
 	if (st != STATUS_OK)
 		scaling_model_clear(out);
