@@ -102,7 +102,7 @@ uint32_t runset_column(const struct runset *rs, size_t k, uint32_t j);
  * one point per distinct coordinate tuple, each run a profile and a
  * repetition at its point, per metric one measured metric whose
  * measurement at a node and point is Extra-P's statistics over that
- * point's runs (model_measure_of), which `callscope model` fits.  A
+ * point's runs (measure_stats_of), which `callscope model` fits.  A
  * node some run lacks has no measurement (Extra-P needs every point of a
  * series).  STATUS_USAGE without parameters or with one point; NULL with
  * `err`. */

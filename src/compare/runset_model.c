@@ -3,6 +3,7 @@
  * set for `callscope compare --model` (runset.h). */
 #include "config.h"
 
+#include "analysis/measure_stats.h"
 #include "compare/runset.h"
 
 #include <math.h>
@@ -190,7 +191,7 @@ static bool extrap_measures(struct model_builder *b, const struct runset *rs,
 					if (point[r] == p)
 						runset_value(rs, node, k, r,
 							     &v[n++]);
-				ok = model_measure_of(v, n, &ms, &err) ==
+				ok = measure_stats_of(v, n, &ms, &err) ==
 					 STATUS_OK &&
 				     model_builder_set_measure(b, node, meas, p,
 							       &ms);

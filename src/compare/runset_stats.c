@@ -2,6 +2,7 @@
  * (runset_stats.h). */
 #include "config.h"
 
+#include "analysis/measure_stats.h"
 #include "compare/runset_stats.h"
 
 #include <math.h>
@@ -70,7 +71,7 @@ enum status runset_stats_of(const double *values, size_t n, double *scratch,
 	enum status st = STATUS_OK;
 	if (m > 0) {
 		struct model_measure ms;
-		st = model_measure_of(scratch, m, &ms, err);
+		st = measure_stats_of(scratch, m, &ms, err);
 		if (st == STATUS_OK) {
 			out[RUNSET_MIN] = ms.minimum;
 			out[RUNSET_MEDIAN] = ms.median;

@@ -2,7 +2,7 @@
  * of a set (compare/runset.h), over the runs that have a value there
  * (an absent run is left out, never counted as 0): minimum, median,
  * mean, maximum and standard deviation as Extra-P's repetition
- * statistics compute them (model_measure_of: numpy's, the standard
+ * statistics compute them (measure_stats_of: numpy's, the standard
  * deviation the population one, ddof 0), the coefficient of variation
  * (stddev / mean, none when the mean is 0), and the outlier: the run
  * farthest from the median, with its distance in robust units -- the
