@@ -24,6 +24,7 @@ extern const struct reader reader_extrap_cubeset;
 extern const struct reader reader_extrap_nsight;
 extern const struct reader reader_extrap_experiment;
 extern const struct reader reader_extrap3;
+extern const struct reader reader_otf2;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
@@ -40,6 +41,7 @@ static const struct reader *const readers[] = {
 	&reader_extrap_nsight,
 	&reader_extrap_experiment,
 	&reader_extrap3,
+	&reader_otf2,
 	NULL,
 };
 

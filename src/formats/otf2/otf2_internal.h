@@ -1,0 +1,146 @@
+/* otf2_internal: what the OTF2 reader's files share (private to
+ * formats/otf2/).  The global definitions (otf2_defs.c) fill tables indexed
+ * by the archive's definition ids; the event pass over each location
+ * (otf2_events.c) builds the call tree from Enter/Leave, the values per
+ * call path and location (exclusive and inclusive ticks, visits), the
+ * location's intervals and its MPI messages; otf2_provider.c answers the
+ * model's value and trace reads from them.  No OTF2 header here: the
+ * library stays inside the .c files. */
+#ifndef CALLSCOPE_OTF2_INTERNAL_H
+#define CALLSCOPE_OTF2_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "model/model.h"
+
+/* Definition ids at or above this are refused ("billions claimed"): every
+ * table indexed by an id holds at most this many entries. */
+#define OTF2_MAX_DEF_ID (1u << 24)
+/* Nesting deeper than this in one location is refused. */
+#define OTF2_MAX_DEPTH 100000u
+
+struct otf2_region {
+	uint32_t name;      /* model string handle */
+	uint32_t file;      /* model string handle, 0 when none */
+	uint32_t line;      /* first line, 0 when none */
+	uint32_t function;  /* model function, MODEL_NONE until used */
+	bool defined;
+};
+
+struct otf2_stn { /* a system tree node: machine, node, ... */
+	uint32_t name, class_name; /* model string handles */
+	uint32_t parent;           /* id, UINT32_MAX for none */
+	bool defined;
+};
+
+struct otf2_group { /* a location group: an MPI rank, a process */
+	uint32_t name;   /* model string handle */
+	uint32_t stn;    /* its system tree node id, UINT32_MAX for none */
+	bool defined;
+};
+
+/* One call path's values in one location (ticks and counts). */
+struct otf2_cell {
+	uint32_t node; /* call path (tree index) */
+	uint64_t excl, incl;
+	uint64_t visits, visits_incl;
+};
+
+enum otf2_msg_kind { OTF2_MSG_SEND, OTF2_MSG_RECV, OTF2_MSG_ISEND,
+		     OTF2_MSG_IRECV };
+
+/* One MPI point-to-point message event of a location. */
+struct otf2_msg {
+	uint64_t interval; /* the innermost interval it lies in */
+	uint64_t time;     /* ns */
+	uint64_t length;   /* bytes */
+	uint32_t partner;  /* rank in the communicator */
+	uint32_t comm;     /* communicator id */
+	uint32_t tag;
+	uint8_t kind;      /* enum otf2_msg_kind */
+};
+
+struct otf2_location {
+	uint64_t ref;         /* the archive's location id */
+	uint32_t name;        /* model string handle */
+	uint32_t group;       /* location group id, UINT32_MAX for none */
+	uint64_t claimed;     /* the definition's number of events */
+	/* filled by the event pass */
+	uint64_t events, unknown;
+	struct otf2_cell *cells; /* sorted by node */
+	size_t n_cells;
+	struct trace_interval *iv; /* sorted by begin */
+	uint64_t n_iv;
+	struct otf2_msg *msg;      /* sorted by interval, then time */
+	size_t n_msg;
+};
+
+/* The call tree built from the events: node i (tree index) has model
+ * context id i + 1 and model node index i + 1. */
+struct otf2_tree {
+	uint32_t *parent; /* tree index, UINT32_MAX for a top region */
+	uint32_t *region; /* region id */
+	uint32_t *depth;  /* 1 for a top region */
+	uint32_t n, cap;
+	uint64_t *slots;  /* hash of (parent + 1) << 32 | region -> index */
+	uint32_t n_slots;
+};
+
+struct otf2_run {
+	char *path;              /* the anchor file (owned) */
+	struct model_builder *b; /* strings are interned here */
+	/* global definitions */
+	uint32_t *strings; /* string id -> model handle */
+	uint32_t n_strings;
+	struct otf2_region *regions;
+	uint32_t n_regions;
+	struct otf2_stn *stns;
+	uint32_t n_stns;
+	struct otf2_group *groups;
+	uint32_t n_groups;
+	uint32_t *comms; /* communicator id -> model string handle */
+	uint32_t n_comms;
+	struct otf2_location *locs;
+	size_t n_locs, cap_locs;
+	uint64_t resolution, offset, length; /* the clock */
+	bool has_clock;
+	uint64_t unknown_defs;
+	/* the event pass */
+	struct otf2_tree tree;
+	uint64_t *excl, *visits; /* per tree index, over every location */
+	uint64_t time_min, time_max; /* ns */
+	uint64_t unknown_events;
+	uint64_t open_at_end, unmatched_leaves, backward_times;
+	void *names; /* otf2_provider.c's copy of the communicator names */
+	/* the first problem a callback met, ending the read */
+	struct error *err;
+	enum status failed;
+};
+
+/* Read the global definitions of the archive `r->path` (an OTF2_Reader
+ * passed as `reader`). */
+enum status otf2_read_defs(struct otf2_run *r, void *reader);
+
+/* Read each location's local definitions and events (`reader` as above,
+ * its definitions read). */
+enum status otf2_read_events(struct otf2_run *r, void *reader);
+
+/* The model string handle of string id `id` (0 for none or unknown). */
+uint32_t otf2_string(const struct otf2_run *r, uint32_t id);
+
+/* Ticks since the clock's offset, in nanoseconds. */
+uint64_t otf2_ns(const struct otf2_run *r, uint64_t ticks);
+
+/* Record the first failure of a callback (later ones are dropped). */
+void otf2_fail(struct otf2_run *r, enum status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Hand the run's values and trace to the builder (otf2_provider.c); the
+ * run is the providers' from then on, freed by their close. */
+void otf2_set_providers(struct otf2_run *r);
+void otf2_run_free(struct otf2_run *r);
+
+#endif

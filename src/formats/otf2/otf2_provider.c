@@ -1,0 +1,257 @@
+/* otf2_provider: the OTF2 run's answers to the model's reads.  Values:
+ * statistic 0 is a call path's exclusive time in seconds, 1 its visits,
+ * both summed over the locations (the engine derives the inclusive ones);
+ * per location (the thread pane) also the inclusive ones, keys 2 and 3.
+ * Trace: line i is location i, its intervals as the event pass left them
+ * (sorted by begin, nested), and an interval's MPI messages as its
+ * attributes.  Must not depend on curses or on ui/. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/otf2/otf2_internal.h"
+
+/* The communicators' names, copied at the end of the open (the builder's
+ * strings are the model's afterwards, which the provider cannot see). */
+struct otf2_names {
+	char **comm;
+	uint32_t n;
+};
+
+void otf2_run_free(struct otf2_run *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_locs; i++) {
+		free(r->locs[i].cells);
+		free(r->locs[i].iv);
+		free(r->locs[i].msg);
+	}
+	free(r->locs);
+	free(r->path);
+	free(r->strings);
+	free(r->regions);
+	free(r->stns);
+	free(r->groups);
+	free(r->comms);
+	free(r->tree.parent);
+	free(r->tree.region);
+	free(r->tree.depth);
+	free(r->tree.slots);
+	free(r->excl);
+	free(r->visits);
+	struct otf2_names *nm = r->names;
+	if (nm) {
+		for (uint32_t i = 0; i < nm->n; i++)
+			free(nm->comm[i]);
+		free(nm->comm);
+		free(nm);
+	}
+	free(r);
+}
+
+static bool node_of(const struct otf2_run *r, uint32_t ctx_id, uint32_t *node)
+{
+	if (ctx_id == 0 || ctx_id - 1u >= r->tree.n)
+		return false;
+	*node = ctx_id - 1u;
+	return true;
+}
+
+static bool value_of(const struct otf2_run *r, uint32_t node, uint32_t stat,
+		     double *out)
+{
+	switch (stat) {
+	case 0:
+		*out = (double)r->excl[node] / (double)r->resolution;
+		return true;
+	case 1:
+		*out = (double)r->visits[node];
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
+		    double *out)
+{
+	struct otf2_run *r = impl;
+	uint32_t node;
+	return node_of(r, ctx_id, &node) && value_of(r, node, stat_id, out);
+}
+
+static enum status summary_all(void *impl, uint32_t stat_id,
+			       void (*emit)(void *ctx, uint32_t ctx_id,
+					    double value),
+			       void *ctx, struct error *err)
+{
+	struct otf2_run *r = impl;
+	(void)err;
+	for (uint32_t i = 0; i < r->tree.n; i++) {
+		double x;
+		if (value_of(r, i, stat_id, &x))
+			emit(ctx, i + 1u, x);
+	}
+	return STATUS_OK;
+}
+
+static const struct otf2_cell *cell_of(const struct otf2_location *l,
+				       uint32_t node)
+{
+	size_t lo = 0, hi = l->n_cells;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->cells[mid].node < node)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->n_cells && l->cells[lo].node == node ? &l->cells[lo]
+							    : NULL;
+}
+
+static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
+			       struct profile_value **out, size_t *n,
+			       struct error *err)
+{
+	struct otf2_run *r = impl;
+	*out = NULL;
+	*n = 0;
+	uint32_t node;
+	if (!node_of(r, ctx_id, &node) || prop_id > 3)
+		return STATUS_OK;
+	struct profile_value *v =
+		r->n_locs ? malloc(r->n_locs * sizeof(*v)) : NULL;
+	if (r->n_locs && !v)
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	size_t k = 0;
+	for (size_t i = 0; i < r->n_locs; i++) {
+		const struct otf2_cell *c = cell_of(&r->locs[i], node);
+		if (!c)
+			continue;
+		double x = prop_id == 0	  ? (double)c->excl
+			   : prop_id == 1 ? (double)c->visits
+			   : prop_id == 2 ? (double)c->incl
+					  : (double)c->visits_incl;
+		if (prop_id % 2 == 0)
+			x /= (double)r->resolution;
+		if (x != 0)
+			v[k++] = (struct profile_value){(uint32_t)i, x};
+	}
+	if (k == 0) {
+		free(v);
+		v = NULL;
+	}
+	*out = v;
+	*n = k;
+	return STATUS_OK;
+}
+
+static void values_close(void *impl)
+{
+	otf2_run_free(impl);
+}
+
+static const struct value_ops otf2_value_ops = {
+	.summary = summary,
+	.per_profile = per_profile,
+	.close = values_close,
+	.summary_all = summary_all,
+};
+
+/* ---- trace --------------------------------------------------------------- */
+
+static bool interval(void *impl, uint32_t line, uint64_t index,
+		     struct trace_interval *out)
+{
+	struct otf2_run *r = impl;
+	if (line >= r->n_locs || index >= r->locs[line].n_iv)
+		return false;
+	*out = r->locs[line].iv[index];
+	return true;
+}
+
+static const char *const kind_key[] = {
+	[OTF2_MSG_SEND] = "MPI send", [OTF2_MSG_RECV] = "MPI receive",
+	[OTF2_MSG_ISEND] = "MPI isend", [OTF2_MSG_IRECV] = "MPI ireceive"};
+
+/* The messages of the interval whose first message is `event`: one
+ * attribute each, "16384 bytes to rank 1, tag 10, MPI_COMM_WORLD". */
+static enum status event_detail(void *impl, uint32_t line, uint64_t event,
+				struct model_kv **out, size_t *n,
+				struct error *err)
+{
+	struct otf2_run *r = impl;
+	const struct otf2_names *nm = r->names;
+	*out = NULL;
+	*n = 0;
+	if (line >= r->n_locs || event >= r->locs[line].n_msg)
+		return STATUS_OK;
+	const struct otf2_location *l = &r->locs[line];
+	size_t end = event;
+	while (end < l->n_msg && end - event < 64 &&
+	       l->msg[end].interval == l->msg[event].interval)
+		end++;
+	size_t k = end - event;
+	struct model_kv *kv = calloc(k, sizeof(*kv));
+	char **text = calloc(k, sizeof(*text));
+	enum status st = kv && text ? STATUS_OK
+				    : error_set(err, STATUS_NOMEM, r->path,
+						"out of memory");
+	for (size_t i = 0; i < k && st == STATUS_OK; i++) {
+		const struct otf2_msg *m = &l->msg[event + i];
+		bool to = m->kind == OTF2_MSG_SEND || m->kind == OTF2_MSG_ISEND;
+		const char *comm = nm && m->comm < nm->n && nm->comm[m->comm]
+					   ? nm->comm[m->comm]
+					   : "";
+		if (asprintf(&text[i], "%llu bytes %s rank %u, tag %u%s%s",
+			     (unsigned long long)m->length, to ? "to" : "from",
+			     m->partner, m->tag, *comm ? ", " : "", comm) < 0) {
+			text[i] = NULL;
+			st = error_set(err, STATUS_NOMEM, r->path,
+				       "out of memory");
+			break;
+		}
+		kv[i] = (struct model_kv){.key = kind_key[m->kind],
+					  .text = text[i],
+					  .number = (double)m->length};
+	}
+	if (st == STATUS_OK)
+		st = model_kv_pack(kv, k, out, err);
+	if (st == STATUS_OK)
+		*n = k;
+	for (size_t i = 0; text && i < k; i++)
+		free(text[i]);
+	free(text);
+	free(kv);
+	return st;
+}
+
+static void trace_close(void *impl)
+{
+	(void)impl; /* the run is the value provider's */
+}
+
+static const struct trace_ops otf2_trace_ops = {
+	.interval = interval,
+	.close = trace_close,
+	.event_detail = event_detail,
+};
+
+void otf2_set_providers(struct otf2_run *r)
+{
+	const struct model *m = model_builder_peek(r->b);
+	struct otf2_names *nm = calloc(1, sizeof(*nm));
+	if (nm && r->n_comms) {
+		nm->comm = calloc(r->n_comms, sizeof(*nm->comm));
+		for (uint32_t i = 0; nm->comm && i < r->n_comms; i++)
+			nm->comm[i] = strdup(model_str(m, r->comms[i]));
+		nm->n = nm->comm ? r->n_comms : 0;
+	}
+	r->names = nm; /* without it, messages name no communicator */
+	model_builder_set_values(r->b, &otf2_value_ops, r);
+	model_builder_set_trace(r->b, &otf2_trace_ops, r);
+}
