@@ -342,7 +342,15 @@ static enum status read_archive(struct otf2_run *r, const char *anchor)
 				 library_message[0] ? ": " : "",
 				 library_message);
 	enum status st = STATUS_OK;
-	if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS)
+	uint8_t major = 0, minor = 0, bugfix = 0;
+	if (OTF2_Reader_GetVersion(rd, &major, &minor, &bugfix) != OTF2_SUCCESS ||
+	    major == 0 || major > OTF2_VERSION_MAJOR)
+		st = error_set(r->err, STATUS_UNSUPPORTED, anchor,
+			       "OTF2 version %u.%u.%u: this OTF2 library reads "
+			       "versions 1.0 to %u.%u", major, minor, bugfix,
+			       OTF2_VERSION_MAJOR, OTF2_VERSION_MINOR);
+	if (st == STATUS_OK &&
+	    OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS)
 		st = error_set(r->err, STATUS_CORRUPT, anchor,
 			       "cannot set up the OTF2 reader%s%s",
 			       library_message[0] ? ": " : "", library_message);

@@ -1,0 +1,238 @@
+#!/usr/bin/python3
+"""check_otf2: callscope's OTF2 reader against answers computed apart.
+
+    check_otf2.py generated CALLSCOPE OTF2_DUMP SRCDIR WORKDIR  (1, 2)
+    check_otf2.py corpus OTF2_DUMP SHARED                      (3)
+
+1. The archives of tests/gen_otf2.py (answers computed by the generator
+   from its call descriptions): per call path the inclusive and exclusive
+   time and the visits of `report --format json --metric all`, per
+   location those of tests/otf2-dump, the trace lines of `info --format
+   json` (label, number of calls), and `trace --at T --format json` (the
+   call running at T on each line: its depth and path).
+2. The damaged archives of `gen_otf2.py --hostile`: each exits 2 with one
+   line on stderr that names the archive, nothing on stdout, no crash.
+3. The corpus trace of pipit's ping-pong: per
+   region and location the exclusive time and visits summed from
+   `otf2-print`'s events (parsed here: a stack per location, a region's
+   exclusive time its Enter-to-Leave time less its callees'), against
+   otf2-dump's per-location exclusive values summed per region.
+Exit 77 when python3-otf2 (generator) or otf2-print is missing."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def report_paths(cs, arch):
+    rc, out, err = run([cs, "report", arch, "--format", "json",
+                        "--metric", "all"])
+    if rc != 0:
+        fail("%s: report exit %d: %s" % (arch, rc, err.strip()))
+        return {}
+    doc = json.loads(out)
+    names = [c["name"] for c in doc["columns"]]
+    by_id, paths = {}, {}
+    for n in doc["nodes"]:
+        if n["kind"] == "root":
+            continue
+        parent = by_id.get(n["parent"], ())
+        path = parent + (n["name"],)
+        by_id[n["id"]] = path
+        paths["/".join(path)] = dict(zip(names, n["values"]))
+    return paths
+
+
+def dump_values(dump, arch):
+    rc, out, err = run([dump, arch])
+    if rc != 0:
+        fail("%s: otf2-dump exit %d: %s" % (arch, rc, err.strip()))
+    vals = {}
+    for line in out.splitlines():
+        path, metric, kind, label, value = line.split("\t")
+        vals[(path, metric, kind, label)] = float(value)
+    return vals
+
+
+def check_values(cs, dump, arch, exp):
+    got = report_paths(cs, arch)
+    if set(got) != set(exp["paths"]):
+        fail("%s: call paths %s, expected %s" %
+             (arch, sorted(got), sorted(exp["paths"])))
+    per = dump_values(dump, arch)
+    for path, e in exp["paths"].items():
+        g = got.get(path, {})
+        for col, want in (("time (I)", e["incl"]), ("time (E)", e["excl"]),
+                          ("visits (E)", e["visits"])):
+            if not close(g.get(col) or 0.0, want):
+                fail("%s: %s %s = %s, expected %s" %
+                     (arch, path, col, g.get(col), want))
+        for label, (incl, excl, visits) in e["per_location"].items():
+            for key, want in ((("time", "I"), incl), (("time", "E"), excl),
+                              (("visits", "E"), visits)):
+                have = per.get((path, key[0], key[1], label), 0.0)
+                if not close(have, want):
+                    fail("%s: %s %s (%s) at %s = %s, expected %s" %
+                         (arch, path, key[0], key[1], label, have, want))
+    print("%s: %d call paths, %d per-location values checked" %
+          (arch, len(exp["paths"]), len(per)))
+
+
+def check_trace(cs, arch, exp):
+    rc, out, err = run([cs, "info", arch, "--format", "json"])
+    if rc != 0:
+        fail("%s: info exit %d: %s" % (arch, rc, err.strip()))
+        return
+    info = json.loads(out)
+    lines = info["trace"]["line_list"]
+    want = [(l["label"], l["intervals"]) for l in exp["lines"]]
+    have = [(l["label"], l["samples"]) for l in lines]
+    if have != want:
+        fail("%s: trace lines %s, expected %s" % (arch, have, want))
+    n = 0
+    for li, line in enumerate(exp["lines"]):
+        for t, depth, path in line["queries"]:
+            rc, out, err = run([cs, "trace", arch, "--at", str(t),
+                                "--lines", str(li), "--format", "json"])
+            doc = json.loads(out) if rc == 0 else {"lines": []}
+            hit = [l for l in doc["lines"] if l["line"] == li]
+            got = (hit[0].get("depth"), hit[0].get("path")) if hit else None
+            n += 1
+            if got != (depth, path):
+                fail("%s: line %d at %d ns: %s, expected %s" %
+                     (arch, li, t, got, (depth, path)))
+    print("%s: %d lines, %d trace queries checked" % (arch, len(lines), n))
+
+
+def check_hostile(cs, work, srcdir):
+    hdir = os.path.join(work, "hostile")
+    rc = subprocess.run(["/usr/bin/python3",
+                         os.path.join(srcdir, "tests", "gen_otf2.py"),
+                         "--hostile", hdir]).returncode
+    if rc != 0:
+        fail("gen_otf2.py --hostile: exit %d" % rc)
+        return
+    with open(os.path.join(hdir, "hostile.txt")) as f:
+        names = f.read().split()
+    for name in names:
+        for arch in (os.path.join(hdir, name),
+                     os.path.join(hdir, name, "traces.otf2")):
+            rc, out, err = run([cs, "report", arch])
+            lines = err.strip().splitlines()
+            if rc != 2 or out or len(lines) != 1 or \
+                    os.path.join(hdir, name) not in lines[0]:
+                fail("%s: exit %d, stdout %d bytes, stderr %r" %
+                     (arch, rc, len(out), err))
+            else:
+                print("%s: %s" % (name, lines[0]))
+
+
+def otf2_print_truth(anchor):
+    """(region, location) -> [exclusive ticks, visits], and the clock."""
+    out = subprocess.run(["otf2-print", anchor], capture_output=True,
+                         text=True, check=True).stdout
+    res = subprocess.run(["otf2-print", "-G", anchor], capture_output=True,
+                         text=True, check=True).stdout
+    resolution = None
+    for line in res.splitlines():
+        if line.startswith("CLOCK_PROPERTIES"):
+            resolution = int(line.split("Ticks per Seconds:")[1]
+                             .split(",")[0])
+    stacks, truth = {}, {}
+    for line in out.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) < 4 or parts[0] not in ("ENTER", "LEAVE"):
+            continue
+        loc, t = int(parts[1]), int(parts[2])
+        region = parts[3].split('Region: "', 1)[1].rsplit('" <', 1)[0]
+        st = stacks.setdefault(loc, [])
+        if parts[0] == "ENTER":
+            st.append([region, t, 0])
+            continue
+        r, enter, child = st.pop()
+        assert r == region, (r, region)
+        incl = t - enter
+        v = truth.setdefault((region, loc), [0, 0])
+        v[0] += incl - child
+        v[1] += 1
+        if st:
+            st[-1][2] += incl
+    return truth, resolution
+
+
+def check_corpus(dump, shared):
+    d = os.path.join(shared, "corpus", "otf2", "pipit", "pipit", "tests",
+                     "data", "ping-pong-otf2")
+    anchor = os.path.join(d, "traces.otf2")
+    truth, resolution = otf2_print_truth(anchor)
+    per = dump_values(dump, anchor)
+    # location n is profile "MPI Rank n: Master thread" in this trace
+    got = {}
+    for (path, metric, kind, label), v in per.items():
+        if kind != "E":
+            continue
+        loc = int(label.split("MPI Rank ")[1].split(":")[0])
+        key = (path.split("/")[-1], loc)
+        g = got.setdefault(key, [0.0, 0.0])
+        g[0 if metric == "time" else 1] += v
+    if set(got) != set(truth):
+        fail("corpus: regions x locations %s, otf2-print %s" %
+             (sorted(got), sorted(truth)))
+    for key, (ticks, visits) in truth.items():
+        g = got.get(key, [0.0, 0.0])
+        if not close(g[0], ticks / resolution) or g[1] != visits:
+            fail("corpus: %s: time %s visits %s, otf2-print %s and %s" %
+                 (key, g[0], g[1], ticks / resolution, visits))
+    print("corpus ping-pong: %d (region, location) pairs equal otf2-print" %
+          len(truth))
+
+
+def main():
+    args = sys.argv[1:]
+    if shutil.which("otf2-print") is None:
+        print("otf2-print (otf2-tools) is not installed: skipped")
+        return 77
+    if len(args) == 3 and args[0] == "corpus":
+        if not os.path.isdir(os.path.join(args[2], "corpus", "otf2")):
+            print("no %s/corpus/otf2: skipped" % args[2])
+            return 77
+        check_corpus(args[1], args[2])
+    elif len(args) == 5 and args[0] == "generated":
+        cs, dump, srcdir, work = args[1:]
+        gen = os.path.join(srcdir, "tests", "gen_otf2.py")
+        rc = subprocess.run(["/usr/bin/python3", gen, work]).returncode
+        if rc != 0:
+            return rc
+        for case in ("nested", "clock"):
+            arch = os.path.join(work, case)
+            with open(os.path.join(arch, "expect.json")) as f:
+                exp = json.load(f)
+            check_values(cs, dump, arch, exp)
+            check_trace(cs, os.path.join(arch, "traces.otf2"), exp)
+        check_hostile(cs, work, srcdir)
+    else:
+        print(__doc__, file=sys.stderr)
+        return 64
+    print("%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
