@@ -8,7 +8,8 @@
  * visits as Cube names them (exclusive stored, inclusive derived by the
  * engine), one profile per location labelled "GROUP: LOCATION" as Cube
  * labels them, and one interval track per location with each call's
- * nesting depth and its MPI messages as attributes (otf2_provider.c).
+ * nesting depth and its MPI messages as attributes (otf2_provider.c),
+ * read in blocks of calls when drawn: the OTF2 reader stays open.
  * The library's own error messages are taken, never printed: a failure is
  * one error naming the anchor.  Must not depend on curses or on ui/. */
 #include "config.h"
@@ -24,6 +25,8 @@
 
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
+
+extern const struct reader reader_otf2;
 
 /* ---- bid ----------------------------------------------------------------- */
 
@@ -360,7 +363,9 @@ static enum status read_archive(struct otf2_run *r, const char *anchor)
 		st = otf2_read_events(r, rd);
 	if (st == STATUS_OK)
 		st = build(r, rd);
-	OTF2_Reader_Close(rd);
+	r->reader = rd; /* kept for the trace's replays; closed with the run */
+	if (st != STATUS_OK)
+		otf2_close_reader(r);
 	return st;
 }
 
@@ -387,7 +392,12 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 	r->path = anchor;
 	r->b = b;
 	r->err = err;
-	enum status st = read_archive(r, anchor);
+	r->block = OTF2_BLOCK_CALLS;
+	pthread_mutex_init(&r->lock, NULL);
+	enum status st = reader_options_apply(&reader_otf2,
+					      in->options, &r->block, err);
+	if (st == STATUS_OK)
+		st = read_archive(r, anchor);
 	if (st != STATUS_OK) {
 		model_builder_free(b);
 		otf2_run_free(r);
@@ -398,6 +408,28 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 	return *out ? STATUS_OK : err->status;
 }
 
+/* otf2:calls-per-block=N: how many calls of a location one replay reads
+ * (the trace's window; small values exercise the replay in tests). */
+static enum status otf2_option(void *state, const char *key,
+			       const char *value, struct error *err)
+{
+	char *end = NULL;
+	unsigned long n = strtoul(value, &end, 10);
+	if (strcmp(key, "calls-per-block") != 0)
+		return error_set(err, STATUS_USAGE, NULL,
+				 "otf2 has no option '%s' (it takes "
+				 "calls-per-block=N)", key);
+	if (!*value || *end || n == 0 || n > (1ul << 24))
+		return error_set(err, STATUS_USAGE, NULL,
+				 "calls-per-block: 1 to %lu, not '%s'",
+				 1ul << 24, value);
+	if (state)
+		*(uint32_t *)state = (uint32_t)n;
+	return STATUS_OK;
+}
+
+static const char *const otf2_option_names[] = {"otf2", NULL};
+
 const struct reader reader_otf2 = {
 	.name = "otf2",
 	.description = "OTF2 trace archives (Score-P, Scalasca, TAU: "
@@ -406,4 +438,6 @@ const struct reader reader_otf2 = {
 		READER_CAP_INTERVALS,
 	.bid = otf2_bid,
 	.open = otf2_open,
+	.option_names = otf2_option_names,
+	.option = otf2_option,
 };

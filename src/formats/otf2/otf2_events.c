@@ -1,17 +1,22 @@
-/* otf2_events: one pass over each location's events, read through the
- * OTF2 library's per-location event readers and callbacks (the local
+/* otf2_events: the passes over a location's events, read through the OTF2
+ * library's per-location event readers and callbacks (the local
  * definitions first, so that the library maps the location's ids to the
- * global ones).  Enter and Leave build the call tree (a call path is a
- * node: the same region under the same path is one node, in every
- * location), each frame's inclusive and exclusive ticks and its visit, and
- * the location's intervals (begin, end, nesting depth, the enclosing
- * interval); MPI sends and receives are kept with the interval they lie
- * in.  Not fatal, counted and reported by the opener: events the library
- * does not know, a Leave with no matching Enter (ignored), regions still
- * entered at the end (closed at the location's last event), a time
- * earlier than the one before (taken as that one).  Fatal: an Enter of an
- * undefined region, nesting deeper than OTF2_MAX_DEPTH, a location file
- * the library cannot read.  Must not depend on curses or on ui/. */
+ * global ones).  The index pass, once at open: Enter and Leave build the
+ * call tree (a call path is a node: the same region under the same path
+ * is one node, in every location), each frame's inclusive and exclusive
+ * ticks and its visit; MPI sends and receives are kept with the call they
+ * lie in; and the calls are not kept: every OTF2_BLOCK_CALLS calls a
+ * checkpoint records the event position, the time and the open frames,
+ * and a call whose Leave comes after the next checkpoint keeps its end.
+ * The replay (otf2_window): the event reader kept open seeks to a block's
+ * checkpoint and the same callbacks rebuild that block's intervals (begin,
+ * end, nesting depth, the enclosing call), so the trace reads only the
+ * blocks it draws.  Not fatal, counted and reported by the opener: events
+ * the library does not know, a Leave with no matching Enter (ignored),
+ * regions still entered at the end (closed at the location's last event),
+ * a time earlier than the one before (taken as that one).  Fatal: an Enter
+ * of an undefined region, nesting deeper than OTF2_MAX_DEPTH, a location
+ * file the library cannot read.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -28,10 +33,13 @@ struct frame {
 	uint64_t iv;           /* its interval */
 };
 
-/* The pass over one location. */
+/* A pass over one location's events: the index pass (`indexing`: the
+ * tree, the values, the blocks' checkpoints, the late ends, the messages)
+ * or the replay of one block (the intervals [w0, w1) into `out`). */
 struct pass {
 	struct otf2_run *r;
 	struct otf2_location *l;
+	bool indexing;
 	struct frame *stack;
 	size_t depth, cap_stack;
 	struct otf2_cell *acc; /* per tree index, this location */
@@ -39,100 +47,15 @@ struct pass {
 	uint32_t cap_acc;
 	uint32_t *touched;
 	size_t n_touched, cap_touched;
-	size_t cap_iv, cap_msg;
+	size_t cap_msg;
 	uint64_t last; /* ticks of the latest event */
 	bool any;
+	uint64_t n_iv; /* calls begun so far */
+	/* the replay */
+	uint64_t w0, w1;
+	struct trace_interval *out;
+	bool stopped;
 };
-
-uint64_t otf2_ns(const struct otf2_run *r, uint64_t ticks)
-{
-	uint64_t d = ticks > r->offset ? ticks - r->offset : 0;
-	uint64_t q = d / r->resolution, rem = d % r->resolution;
-	if (q > UINT64_MAX / 1000000000u - 1)
-		return UINT64_MAX;
-	if (r->resolution > UINT64_MAX / 1000000000u)
-		return q * 1000000000u +
-		       (uint64_t)((double)rem * 1e9 / (double)r->resolution);
-	return q * 1000000000u + rem * 1000000000u / r->resolution;
-}
-
-/* ---- the call tree ------------------------------------------------------ */
-
-static uint32_t slot_of(uint64_t key, uint32_t n_slots)
-{
-	return (uint32_t)((key * 0x9E3779B97F4A7C15u) >> 32) & (n_slots - 1);
-}
-
-static uint64_t key_of(uint32_t parent, uint32_t region)
-{
-	return ((uint64_t)(parent + 1u) << 32) | region;
-}
-
-static bool rehash(struct otf2_tree *t)
-{
-	uint32_t n = t->n_slots ? t->n_slots * 2 : 1024;
-	uint64_t *s = calloc(n, sizeof(*s));
-	if (!s)
-		return false;
-	for (uint32_t i = 0; i < t->n; i++) {
-		uint64_t k = key_of(t->parent[i], t->region[i]);
-		uint32_t j = slot_of(k, n);
-		while (s[j])
-			j = (j + 1) & (n - 1);
-		s[j] = i + 1u;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->n_slots = n;
-	return true;
-}
-
-/* The call path of `region` under `parent` (UINT32_MAX: a top region),
- * added when new; UINT32_MAX when out of memory. */
-static uint32_t tree_child(struct otf2_run *r, uint32_t parent,
-			   uint32_t region)
-{
-	struct otf2_tree *t = &r->tree;
-	if ((uint64_t)(t->n + 1) * 2 > t->n_slots && !rehash(t))
-		return UINT32_MAX;
-	uint64_t k = key_of(parent, region);
-	uint32_t j = slot_of(k, t->n_slots);
-	for (; t->slots[j]; j = (j + 1) & (t->n_slots - 1)) {
-		uint32_t i = (uint32_t)t->slots[j] - 1u;
-		if (t->parent[i] == parent && t->region[i] == region)
-			return i;
-	}
-	if (t->n >= OTF2_MAX_DEF_ID * 4u)
-		return UINT32_MAX;
-	if (t->n == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 256;
-		uint32_t *p = realloc(t->parent, cap * sizeof(*p));
-		if (p)
-			t->parent = p;
-		uint32_t *g = p ? realloc(t->region, cap * sizeof(*g)) : NULL;
-		if (g)
-			t->region = g;
-		uint32_t *d = g ? realloc(t->depth, cap * sizeof(*d)) : NULL;
-		if (d)
-			t->depth = d;
-		uint64_t *e = d ? realloc(r->excl, cap * sizeof(*e)) : NULL;
-		if (e)
-			r->excl = e;
-		uint64_t *v = e ? realloc(r->visits, cap * sizeof(*v)) : NULL;
-		if (!v)
-			return UINT32_MAX;
-		r->visits = v;
-		t->cap = cap;
-	}
-	uint32_t i = t->n++;
-	t->parent[i] = parent;
-	t->region[i] = region;
-	t->depth[i] = parent == UINT32_MAX ? 1 : t->depth[parent] + 1;
-	r->excl[i] = 0;
-	r->visits[i] = 0;
-	t->slots[j] = i + 1u;
-	return i;
-}
 
 /* ---- one location -------------------------------------------------------- */
 
@@ -168,12 +91,47 @@ static struct otf2_cell *acc_of(struct pass *p, uint32_t node)
 static uint64_t event_time(struct pass *p, uint64_t t)
 {
 	if (p->any && t < p->last) {
-		p->r->backward_times++;
+		if (p->indexing)
+			p->r->backward_times++;
 		t = p->last;
 	}
 	p->last = t;
 	p->any = true;
 	return t;
+}
+
+/* A block starts at this Enter (event position `pos`): its checkpoint. */
+static bool checkpoint(struct pass *p, uint64_t pos)
+{
+	struct otf2_location *l = p->l;
+	if (!array_grow((void **)&l->blocks, &l->cap_blocks, l->n_blocks + 1,
+			sizeof(*l->blocks)) ||
+	    !array_grow((void **)&l->snaps, &l->cap_snaps,
+			l->n_snaps + p->depth, sizeof(*l->snaps)))
+		return false;
+	l->blocks[l->n_blocks++] = (struct otf2_block){
+		.pos = pos, .last = p->last, .any = p->any,
+		.first_snap = l->n_snaps, .depth = (uint32_t)p->depth};
+	for (size_t i = 0; i < p->depth; i++)
+		l->snaps[l->n_snaps++] = (struct otf2_snap){
+			.iv = p->stack[i].iv, .node = p->stack[i].node,
+			.region = p->stack[i].region};
+	return true;
+}
+
+/* The index pass's part of an Enter: the call path added, its visit, the
+ * block's checkpoint; false when out of memory. */
+static bool index_enter(struct pass *p, uint64_t pos, uint32_t parent,
+			uint32_t region, uint32_t *node)
+{
+	if (p->n_iv % p->r->block == 0 && !checkpoint(p, pos))
+		return false;
+	*node = otf2_tree_child(p->r, parent, region, true);
+	struct otf2_cell *c = *node == UINT32_MAX ? NULL : acc_of(p, *node);
+	if (!c)
+		return false;
+	c->visits++;
+	return true;
 }
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
@@ -183,8 +141,13 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	struct pass *p = ud;
 	struct otf2_run *r = p->r;
 	(void)loc;
-	(void)pos;
 	(void)attrs;
+	if (!p->indexing && p->n_iv >= p->w1) {
+		p->stopped = true;
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	uint64_t before = p->last;
+	bool any = p->any;
 	uint64_t t = event_time(p, time);
 	if (region >= r->n_regions || !r->regions[region].defined) {
 		otf2_fail(r, STATUS_CORRUPT,
@@ -199,44 +162,72 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 		return OTF2_CALLBACK_INTERRUPT;
 	}
 	uint32_t parent = p->depth ? p->stack[p->depth - 1].node : UINT32_MAX;
-	uint32_t node = tree_child(r, parent, region);
-	struct otf2_cell *c = node == UINT32_MAX ? NULL : acc_of(p, node);
-	struct otf2_location *l = p->l;
-	if (!c ||
-	    !array_grow((void **)&p->stack, &p->cap_stack, p->depth + 1,
-			sizeof(*p->stack)) ||
-	    !array_grow((void **)&l->iv, &p->cap_iv, l->n_iv + 1,
-			sizeof(*l->iv))) {
+	uint32_t node = UINT32_MAX;
+	/* the checkpoint holds the state before this event */
+	p->last = before;
+	p->any = any;
+	bool ok = p->indexing ? index_enter(p, pos, parent, region, &node)
+			      : (node = otf2_tree_child(r, parent, region,
+							false)) != UINT32_MAX;
+	p->last = t;
+	p->any = true;
+	if (!ok || !array_grow((void **)&p->stack, &p->cap_stack,
+			       p->depth + 1, sizeof(*p->stack))) {
+		if (!ok && !p->indexing)
+			otf2_fail(r, STATUS_CORRUPT, "location %llu: the events "
+				  "changed since the archive was opened",
+				  (unsigned long long)p->l->ref);
 		otf2_fail(r, STATUS_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	c->visits++;
 	uint64_t ns = otf2_ns(r, t);
-	l->iv[l->n_iv] = (struct trace_interval){
-		.begin = ns,
-		.end = ns,
-		.ctx_id = node + 1u,
-		.depth = (uint32_t)p->depth,
-		.event = MODEL_EVENT_NONE,
-		.up = p->depth ? p->stack[p->depth - 1].iv + 1u : 0,
-	};
+	if (p->indexing && p->n_iv == 0)
+		p->l->first_begin = ns;
+	if (!p->indexing && p->n_iv >= p->w0)
+		p->out[p->n_iv - p->w0] = (struct trace_interval){
+			.begin = ns,
+			.end = UINT64_MAX,
+			.ctx_id = node + 1u,
+			.depth = (uint32_t)p->depth,
+			.event = MODEL_EVENT_NONE,
+			.up = p->depth ? p->stack[p->depth - 1].iv + 1u : 0,
+		};
 	p->stack[p->depth++] = (struct frame){
-		.node = node, .region = region, .enter = t, .iv = l->n_iv++};
+		.node = node, .region = region, .enter = t, .iv = p->n_iv++};
+	if (p->indexing)
+		p->l->n_iv = p->n_iv;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Close the innermost frame at ticks `t`. */
+/* Close the innermost frame at ticks `t`: its values (index pass), its
+ * interval's end (replay; in the index pass, kept when its block's replay
+ * will not reach it). */
 static void pop_frame(struct pass *p, uint64_t t)
 {
 	struct frame *f = &p->stack[--p->depth];
+	if (!p->indexing) {
+		if (f->iv >= p->w0 && f->iv < p->w1)
+			p->out[f->iv - p->w0].end = otf2_ns(p->r, t);
+		return;
+	}
 	uint64_t incl = t - f->enter;
 	uint64_t excl = incl > f->child ? incl - f->child : 0;
 	struct otf2_cell *c = &p->acc[f->node];
 	c->incl += incl;
 	c->excl += excl;
-	p->l->iv[f->iv].end = otf2_ns(p->r, t);
 	if (p->depth)
 		p->stack[p->depth - 1].child += incl;
+	uint64_t block = p->r->block;
+	struct otf2_location *l = p->l;
+	if (p->n_iv > (f->iv / block + 1) * block) {
+		if (!array_grow((void **)&l->late, &l->cap_late, l->n_late + 1,
+				sizeof(*l->late))) {
+			otf2_fail(p->r, STATUS_NOMEM, "out of memory");
+			return;
+		}
+		l->late[l->n_late++] = (struct otf2_late){
+			.iv = f->iv, .end = otf2_ns(p->r, t)};
+	}
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
@@ -268,6 +259,8 @@ static OTF2_CallbackCode message(struct pass *p, uint64_t time,
 {
 	struct otf2_location *l = p->l;
 	uint64_t t = event_time(p, time);
+	if (!p->indexing)
+		return OTF2_CALLBACK_SUCCESS;
 	if (!array_grow((void **)&l->msg, &p->cap_msg, l->n_msg + 1,
 			sizeof(*l->msg))) {
 		otf2_fail(p->r, STATUS_NOMEM, "out of memory");
@@ -344,6 +337,8 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	(void)time;
 	(void)pos;
 	(void)attrs;
+	if (!p->indexing)
+		return OTF2_CALLBACK_SUCCESS;
 	p->l->unknown++;
 	p->r->unknown_events++;
 	return OTF2_CALLBACK_SUCCESS;
@@ -352,6 +347,13 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
 static int by_node(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int by_late(const void *a, const void *b)
+{
+	uint64_t x = ((const struct otf2_late *)a)->iv,
+		 y = ((const struct otf2_late *)b)->iv;
 	return (x > y) - (x < y);
 }
 
@@ -397,18 +399,17 @@ static enum status finish_location(struct pass *p)
 	l->n_cells = p->n_touched;
 	p->n_touched = 0;
 	qsort(l->msg, l->n_msg, sizeof(*l->msg), by_interval);
-	for (size_t i = l->n_msg; i-- > 0;)
-		if (l->msg[i].interval < l->n_iv)
-			l->iv[l->msg[i].interval].event = i;
+	qsort(l->late, l->n_late, sizeof(*l->late), by_late);
 	if (l->n_iv) {
-		uint64_t lo = l->iv[0].begin, hi = otf2_ns(r, p->last);
+		uint64_t lo = l->first_begin, hi = otf2_ns(r, p->last);
 		if (lo < r->time_min)
 			r->time_min = lo;
 		if (hi > r->time_max)
 			r->time_max = hi;
 	}
 	p->any = false;
-	return STATUS_OK;
+	p->n_iv = 0;
+	return r->failed;
 }
 
 static OTF2_EvtReaderCallbacks *event_callbacks(void)
@@ -451,11 +452,11 @@ static enum status read_location(struct pass *p, OTF2_Reader *rd,
 		return error_set(r->err, STATUS_CORRUPT, r->path,
 				 "location %llu: cannot open its events",
 				 (unsigned long long)l->ref);
+	l->evt = er; /* kept for the replays; closed with the reader */
 	OTF2_ErrorCode e = OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, p);
 	uint64_t n = 0;
 	if (e == OTF2_SUCCESS)
 		e = OTF2_Reader_ReadAllLocalEvents(rd, er, &n);
-	OTF2_Reader_CloseEvtReader(rd, er);
 	if (r->failed != STATUS_OK)
 		return r->failed;
 	if (e != OTF2_SUCCESS)
@@ -465,6 +466,14 @@ static enum status read_location(struct pass *p, OTF2_Reader *rd,
 				 OTF2_Error_GetDescription(e));
 	l->events = n;
 	return finish_location(p);
+}
+
+static void free_pass(struct pass *p)
+{
+	free(p->stack);
+	free(p->acc);
+	free(p->touched_mark);
+	free(p->touched);
 }
 
 enum status otf2_read_events(struct otf2_run *r, void *reader)
@@ -488,23 +497,145 @@ enum status otf2_read_events(struct otf2_run *r, void *reader)
 				 "cannot open the event files");
 	}
 	OTF2_EvtReaderCallbacks *cb = event_callbacks();
-	struct pass p = {.r = r};
+	r->callbacks = cb;
+	struct pass p = {.r = r, .indexing = true};
 	enum status st = cb ? STATUS_OK
 			    : error_set(r->err, STATUS_NOMEM, r->path,
 					"out of memory");
 	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
 		p.l = &r->locs[i];
-		p.cap_iv = 0;
+		p.l->cached = UINT64_MAX;
 		p.cap_msg = 0;
 		st = read_location(&p, rd, cb, defs);
 	}
-	OTF2_EvtReaderCallbacks_Delete(cb);
-	free(p.stack);
-	free(p.acc);
-	free(p.touched_mark);
-	free(p.touched);
-	OTF2_Reader_CloseEvtFiles(rd);
+	free_pass(&p);
 	if (defs)
 		OTF2_Reader_CloseDefFiles(rd);
+	return st;
+}
+
+void otf2_close_reader(struct otf2_run *r)
+{
+	if (!r->reader)
+		return;
+	for (size_t i = 0; i < r->n_locs; i++)
+		if (r->locs[i].evt)
+			OTF2_Reader_CloseEvtReader(r->reader, r->locs[i].evt);
+	if (r->callbacks)
+		OTF2_Reader_CloseEvtFiles(r->reader);
+	OTF2_Reader_Close(r->reader);
+	OTF2_EvtReaderCallbacks_Delete(r->callbacks);
+	r->reader = NULL;
+	r->callbacks = NULL;
+}
+
+/* ---- the replay of one block ------------------------------------------- */
+
+static uint64_t late_key(const void *e)
+{
+	return ((const struct otf2_late *)e)->iv;
+}
+
+static uint64_t msg_key(const void *e)
+{
+	return ((const struct otf2_msg *)e)->interval;
+}
+
+static const struct otf2_late *late_of(const struct otf2_location *l,
+				       uint64_t iv)
+{
+	size_t i = otf2_lower_bound(l->late, l->n_late, sizeof(*l->late),
+				    late_key, iv);
+	return i < l->n_late && l->late[i].iv == iv ? &l->late[i] : NULL;
+}
+
+static uint64_t first_message(const struct otf2_location *l, uint64_t iv)
+{
+	size_t i = otf2_lower_bound(l->msg, l->n_msg, sizeof(*l->msg), msg_key,
+				    iv);
+	return i < l->n_msg && l->msg[i].interval == iv ? i : MODEL_EVENT_NONE;
+}
+
+/* The replay from block `b`'s checkpoint until the next block's first
+ * Enter or the end of the events. */
+static enum status replay(struct pass *p, uint64_t b)
+{
+	struct otf2_run *r = p->r;
+	struct otf2_location *l = p->l;
+	const struct otf2_block *k = &l->blocks[b];
+	if (!array_grow((void **)&p->stack, &p->cap_stack, k->depth + 1,
+			sizeof(*p->stack))) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return r->failed;
+	}
+	for (uint32_t i = 0; i < k->depth; i++) {
+		const struct otf2_snap *sn = &l->snaps[k->first_snap + i];
+		p->stack[i] = (struct frame){
+			.node = sn->node, .region = sn->region, .iv = sn->iv};
+	}
+	p->depth = k->depth;
+	p->last = k->last;
+	p->any = k->any;
+	OTF2_EvtReader *er = l->evt;
+	OTF2_ErrorCode e = OTF2_EvtReader_Seek(er, k->pos);
+	if (e == OTF2_SUCCESS)
+		e = OTF2_EvtReader_SetCallbacks(er, r->callbacks, p);
+	while (e == OTF2_SUCCESS && !p->stopped && r->failed == STATUS_OK) {
+		uint64_t got = 0;
+		e = OTF2_EvtReader_ReadEvents(er, 4096, &got);
+		if (e == OTF2_SUCCESS && got < 4096) {
+			while (p->depth) /* the end of the events */
+				pop_frame(p, p->last);
+			break;
+		}
+	}
+	if (r->failed != STATUS_OK)
+		return r->failed;
+	if (e != OTF2_SUCCESS && !p->stopped)
+		return error_set(r->err, STATUS_IO, r->path,
+				 "location %llu: events: %s",
+				 (unsigned long long)l->ref,
+				 OTF2_Error_GetDescription(e));
+	return STATUS_OK;
+}
+
+enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
+			struct error *err)
+{
+	struct otf2_location *l = &r->locs[line];
+	if (!r->reader || b >= l->n_blocks)
+		return error_set(err, STATUS_IO, r->path,
+				 "location %llu: no block %llu",
+				 (unsigned long long)l->ref,
+				 (unsigned long long)b);
+	if (!l->iv && !(l->iv = malloc(r->block * sizeof(*l->iv))))
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	l->cached = UINT64_MAX;
+	struct pass p = {
+		.r = r, .l = l, .w0 = b * r->block,
+		.w1 = b * r->block + r->block < l->n_iv ? b * r->block + r->block
+							 : l->n_iv,
+		.out = l->iv};
+	p.n_iv = p.w0;
+	struct error *keep = r->err;
+	r->err = err;
+	r->failed = STATUS_OK;
+	enum status st = replay(&p, b);
+	r->err = keep;
+	free_pass(&p);
+	for (uint64_t i = p.w0; st == STATUS_OK && i < p.w1; i++) {
+		struct trace_interval *iv = &l->iv[i - p.w0];
+		if (iv->end == UINT64_MAX) {
+			const struct otf2_late *lt = late_of(l, i);
+			iv->end = lt ? lt->end : iv->begin;
+		}
+		iv->event = first_message(l, i);
+	}
+	if (st == STATUS_OK && p.n_iv < p.w1)
+		st = error_set(err, STATUS_IO, r->path,
+			       "location %llu: the events changed since the "
+			       "archive was opened", (unsigned long long)l->ref);
+	if (st == STATUS_OK)
+		l->cached = b;
 	return st;
 }

@@ -9,6 +9,7 @@
 #ifndef CALLSCOPE_OTF2_INTERNAL_H
 #define CALLSCOPE_OTF2_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,8 @@
 /* Definition ids at or above this are refused ("billions claimed"): every
  * table indexed by an id holds at most this many entries. */
 #define OTF2_MAX_DEF_ID (1u << 24)
+/* Calls of a location read by one replay of its events, by default. */
+#define OTF2_BLOCK_CALLS 4096u
 /* Nesting deeper than this in one location is refused. */
 #define OTF2_MAX_DEPTH 100000u
 
@@ -63,19 +66,53 @@ struct otf2_msg {
 	uint8_t kind;      /* enum otf2_msg_kind */
 };
 
+/* Where the replay of a block of a location's calls starts: the event
+ * position of the block's first Enter, the time before it and the frames
+ * open there (snaps[first_snap .. + depth) of the location). */
+struct otf2_block {
+	uint64_t pos;
+	uint64_t last; /* ticks of the event before, when `any` */
+	uint64_t first_snap;
+	uint32_t depth;
+	bool any;
+};
+
+/* A frame open where a block starts. */
+struct otf2_snap {
+	uint64_t iv;
+	uint32_t node, region;
+};
+
+/* The end of a call that its block's replay does not reach (its Leave
+ * comes after the next block's first Enter). */
+struct otf2_late {
+	uint64_t iv;
+	uint64_t end; /* ns */
+};
+
 struct otf2_location {
 	uint64_t ref;         /* the archive's location id */
 	uint32_t name;        /* model string handle */
 	uint32_t group;       /* location group id, UINT32_MAX for none */
 	uint64_t claimed;     /* the definition's number of events */
-	/* filled by the event pass */
+	/* filled by the index pass */
 	uint64_t events, unknown;
 	struct otf2_cell *cells; /* sorted by node */
 	size_t n_cells;
-	struct trace_interval *iv; /* sorted by begin */
-	uint64_t n_iv;
+	uint64_t n_iv;             /* calls (intervals) */
+	uint64_t first_begin;      /* ns, when n_iv */
+	struct otf2_block *blocks; /* one per r->block calls */
+	size_t n_blocks, cap_blocks;
+	struct otf2_snap *snaps;
+	size_t n_snaps, cap_snaps;
+	struct otf2_late *late; /* sorted by iv */
+	size_t n_late, cap_late;
 	struct otf2_msg *msg;      /* sorted by interval, then time */
 	size_t n_msg;
+	void *evt;                 /* its OTF2_EvtReader, kept open */
+	/* the block read last: intervals [cached * block, + block) */
+	struct trace_interval *iv;
+	uint64_t cached; /* UINT64_MAX: none */
 };
 
 /* The call tree built from the events: node i (tree index) has model
@@ -115,6 +152,12 @@ struct otf2_run {
 	uint64_t unknown_events;
 	uint64_t open_at_end, unmatched_leaves, backward_times;
 	void *names; /* otf2_provider.c's copy of the communicator names */
+	/* the lazy trace: the OTF2 reader kept open, its event callbacks,
+	 * calls per block (reader option otf2:calls-per-block) */
+	void *reader, *callbacks;
+	uint32_t block;
+	pthread_mutex_t lock; /* the trace reads (the viewer's threads) */
+	struct error trace_error; /* the first failed read, for take_error */
 	/* the first problem a callback met, ending the read */
 	struct error *err;
 	enum status failed;
@@ -125,8 +168,30 @@ struct otf2_run {
 enum status otf2_read_defs(struct otf2_run *r, void *reader);
 
 /* Read each location's local definitions and events (`reader` as above,
- * its definitions read). */
+ * its definitions read): the index pass.  The reader and the event
+ * readers stay open for otf2_window (r->reader). */
 enum status otf2_read_events(struct otf2_run *r, void *reader);
+
+/* Read block `b` of location `line` into the location's cache (l->iv,
+ * l->cached): one replay of its events from the block's checkpoint.
+ * Not thread-safe: the caller locks. */
+enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
+			struct error *err);
+
+/* Close the OTF2 reader kept open (nothing when none). */
+void otf2_close_reader(struct otf2_run *r);
+
+/* The first of `n` elements of `size` bytes at `base`, sorted by key(e),
+ * whose key is >= `want` (n when none): the searches of the cells, late
+ * ends and messages (otf2_tree.c). */
+size_t otf2_lower_bound(const void *base, size_t n, size_t size,
+			uint64_t (*key)(const void *e), uint64_t want);
+
+/* The call tree (otf2_tree.c): the call path of `region` under `parent`
+ * (UINT32_MAX: a top region), added when `add` and new; UINT32_MAX when
+ * absent (not `add`) or out of memory. */
+uint32_t otf2_tree_child(struct otf2_run *r, uint32_t parent, uint32_t region,
+			 bool add);
 
 /* The model string handle of string id `id` (0 for none or unknown). */
 uint32_t otf2_string(const struct otf2_run *r, uint32_t id);

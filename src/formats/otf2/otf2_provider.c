@@ -2,9 +2,10 @@
  * statistic 0 is a call path's exclusive time in seconds, 1 its visits,
  * both summed over the locations (the engine derives the inclusive ones);
  * per location (the thread pane) also the inclusive ones, keys 2 and 3.
- * Trace: line i is location i, its intervals as the event pass left them
- * (sorted by begin, nested), and an interval's MPI messages as its
- * attributes.  Must not depend on curses or on ui/. */
+ * Trace: line i is location i; interval k is read with its block (a
+ * replay of the location's events from the block's checkpoint,
+ * otf2_window; the last block read of each location is kept), under the
+ * run's lock; an interval's MPI messages are its attributes.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <stdio.h>
@@ -24,10 +25,16 @@ void otf2_run_free(struct otf2_run *r)
 {
 	if (!r)
 		return;
+	otf2_close_reader(r);
+	pthread_mutex_destroy(&r->lock);
 	for (size_t i = 0; i < r->n_locs; i++) {
-		free(r->locs[i].cells);
-		free(r->locs[i].iv);
-		free(r->locs[i].msg);
+		struct otf2_location *l = &r->locs[i];
+		free(l->cells);
+		free(l->iv);
+		free(l->msg);
+		free(l->blocks);
+		free(l->snaps);
+		free(l->late);
 	}
 	free(r->locs);
 	free(r->path);
@@ -42,6 +49,7 @@ void otf2_run_free(struct otf2_run *r)
 	free(r->tree.slots);
 	free(r->excl);
 	free(r->visits);
+	error_clear(&r->trace_error);
 	struct otf2_names *nm = r->names;
 	if (nm) {
 		for (uint32_t i = 0; i < nm->n; i++)
@@ -98,19 +106,18 @@ static enum status summary_all(void *impl, uint32_t stat_id,
 	return STATUS_OK;
 }
 
+static uint64_t cell_key(const void *e)
+{
+	return ((const struct otf2_cell *)e)->node;
+}
+
 static const struct otf2_cell *cell_of(const struct otf2_location *l,
 				       uint32_t node)
 {
-	size_t lo = 0, hi = l->n_cells;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->cells[mid].node < node)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < l->n_cells && l->cells[lo].node == node ? &l->cells[lo]
-							    : NULL;
+	size_t i = otf2_lower_bound(l->cells, l->n_cells, sizeof(*l->cells),
+				    cell_key, node);
+	return i < l->n_cells && l->cells[i].node == node ? &l->cells[i]
+							  : NULL;
 }
 
 static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
@@ -164,14 +171,51 @@ static const struct value_ops otf2_value_ops = {
 
 /* ---- trace --------------------------------------------------------------- */
 
+/* The first failed read since the last take_error (the viewer asks). */
+static void keep_error(struct otf2_run *r, struct error *err)
+{
+	if (r->trace_error.status == STATUS_OK)
+		r->trace_error = *err;
+	else
+		error_clear(err);
+}
+
 static bool interval(void *impl, uint32_t line, uint64_t index,
 		     struct trace_interval *out)
 {
 	struct otf2_run *r = impl;
 	if (line >= r->n_locs || index >= r->locs[line].n_iv)
 		return false;
-	*out = r->locs[line].iv[index];
-	return true;
+	struct otf2_location *l = &r->locs[line];
+	uint64_t b = index / r->block;
+	pthread_mutex_lock(&r->lock);
+	bool ok = true;
+	if (l->cached != b) {
+		struct error err = {0};
+		ok = otf2_window(r, line, b, &err) == STATUS_OK;
+		if (!ok)
+			keep_error(r, &err);
+	}
+	if (ok)
+		*out = l->iv[index - b * r->block];
+	pthread_mutex_unlock(&r->lock);
+	return ok;
+}
+
+static bool take_error(void *impl, struct error *err)
+{
+	struct otf2_run *r = impl;
+	pthread_mutex_lock(&r->lock);
+	bool had = r->trace_error.status != STATUS_OK;
+	if (had && err) {
+		error_clear(err);
+		*err = r->trace_error;
+	} else if (had) {
+		error_clear(&r->trace_error);
+	}
+	memset(&r->trace_error, 0, sizeof(r->trace_error));
+	pthread_mutex_unlock(&r->lock);
+	return had;
 }
 
 static const char *const kind_key[] = {
@@ -238,6 +282,7 @@ static void trace_close(void *impl)
 static const struct trace_ops otf2_trace_ops = {
 	.interval = interval,
 	.close = trace_close,
+	.take_error = take_error,
 	.event_detail = event_detail,
 };
 
