@@ -226,7 +226,7 @@ def main():
         rc = subprocess.run(["/usr/bin/python3", gen, work]).returncode
         if rc != 0:
             return rc
-        for case in ("nested", "clock"):
+        for case in ("nested", "clock", "long"):
             arch = os.path.join(work, case)
             with open(os.path.join(arch, "expect.json")) as f:
                 exp = json.load(f)

@@ -83,7 +83,31 @@ CLOCK = {
     "messages": [],
 }
 
-CASES = {"nested": NESTED, "clock": CLOCK}
+
+def long_calls(n, start):
+    """main with n calls of step > (work | wait), 10 ticks apart."""
+    calls, t = [], start + 5
+    for i in range(n):
+        inner = call("work" if i % 3 else "wait", t + 2, t + 7 + i % 5)
+        calls.append(call("step", t, t + 13, inner))
+        t += 15
+    return [call("main", start, t + 5, *calls)]
+
+
+# Case "long": event files of several OTF2 chunks (256 KiB, the smallest),
+# so that reading a block of calls back seeks across chunks; the trace is
+# asked at a few times only ("queries").
+LONG = {
+    "resolution": 1000000000,
+    "groups": ["rank 0", "rank 1"],
+    "locations": [("rank 0", "main", long_calls(30000, 1000)),
+                  ("rank 1", "main", long_calls(20000, 1003))],
+    "messages": [],
+    "chunk": 256 * 1024,
+    "queries": 12,
+}
+
+CASES = {"nested": NESTED, "clock": CLOCK, "long": LONG}
 
 
 def events_of(calls, out):
@@ -138,7 +162,9 @@ def write_case(case, outdir):
     os.makedirs(outdir)
     all_events = [events_of(l[2], []) for l in case["locations"]]
     first = min((e[0][0] for e in all_events if e), default=0)
-    with otf2.writer.open(outdir, timer_resolution=res) as trace:
+    with otf2.writer.open(outdir, timer_resolution=res,
+                          chunk_size_events=case.get("chunk", 1 << 20)) \
+            as trace:
         defs = trace.definitions
         machine = defs.system_tree_node("machine")
         node = defs.system_tree_node("node0", parent=machine)
@@ -193,7 +219,12 @@ def expect_write(case, outdir, first):
             p["visits"] += visits
             p["per_location"][label] = [incl / res, excl / res, visits]
         queries = []
-        for t in query_times(calls):
+        times = query_times(calls)
+        if "queries" in case:  # evenly spread, the last call's too
+            k = case["queries"]
+            times = [times[i * (len(times) - 1) // (k - 1)]
+                     for i in range(k)]
+        for t in times:
             path = running(calls, t)
             if path:
                 queries.append([ns(t), len(path) - 1, list(path)])

@@ -504,7 +504,6 @@ enum status otf2_read_events(struct otf2_run *r, void *reader)
 					"out of memory");
 	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
 		p.l = &r->locs[i];
-		p.l->cached = UINT64_MAX;
 		p.cap_msg = 0;
 		st = read_location(&p, rd, cb, defs);
 	}
@@ -576,7 +575,14 @@ static enum status replay(struct pass *p, uint64_t b)
 	p->depth = k->depth;
 	p->last = k->last;
 	p->any = k->any;
-	OTF2_EvtReader *er = l->evt;
+	/* a fresh event reader for each replay: OTF2 3.0's seek from a
+	 * reader that has moved between chunks may reuse a chunk it freed */
+	OTF2_Reader_CloseEvtReader(r->reader, l->evt);
+	OTF2_EvtReader *er = l->evt = OTF2_Reader_GetEvtReader(r->reader, l->ref);
+	if (!er)
+		return error_set(r->err, STATUS_IO, r->path,
+				 "location %llu: cannot open its events",
+				 (unsigned long long)l->ref);
 	OTF2_ErrorCode e = OTF2_EvtReader_Seek(er, k->pos);
 	if (e == OTF2_SUCCESS)
 		e = OTF2_EvtReader_SetCallbacks(er, r->callbacks, p);
@@ -600,7 +606,7 @@ static enum status replay(struct pass *p, uint64_t b)
 }
 
 enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
-			struct error *err)
+			struct trace_interval *out, struct error *err)
 {
 	struct otf2_location *l = &r->locs[line];
 	if (!r->reader || b >= l->n_blocks)
@@ -608,14 +614,11 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 				 "location %llu: no block %llu",
 				 (unsigned long long)l->ref,
 				 (unsigned long long)b);
-	if (!l->iv && !(l->iv = malloc(r->block * sizeof(*l->iv))))
-		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
-	l->cached = UINT64_MAX;
 	struct pass p = {
 		.r = r, .l = l, .w0 = b * r->block,
 		.w1 = b * r->block + r->block < l->n_iv ? b * r->block + r->block
 							 : l->n_iv,
-		.out = l->iv};
+		.out = out};
 	p.n_iv = p.w0;
 	struct error *keep = r->err;
 	r->err = err;
@@ -624,7 +627,7 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 	r->err = keep;
 	free_pass(&p);
 	for (uint64_t i = p.w0; st == STATUS_OK && i < p.w1; i++) {
-		struct trace_interval *iv = &l->iv[i - p.w0];
+		struct trace_interval *iv = &out[i - p.w0];
 		if (iv->end == UINT64_MAX) {
 			const struct otf2_late *lt = late_of(l, i);
 			iv->end = lt ? lt->end : iv->begin;
@@ -635,7 +638,5 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 		st = error_set(err, STATUS_IO, r->path,
 			       "location %llu: the events changed since the "
 			       "archive was opened", (unsigned long long)l->ref);
-	if (st == STATUS_OK)
-		l->cached = b;
 	return st;
 }

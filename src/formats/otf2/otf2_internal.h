@@ -22,6 +22,9 @@
 #define OTF2_MAX_DEF_ID (1u << 24)
 /* Calls of a location read by one replay of its events, by default. */
 #define OTF2_BLOCK_CALLS 4096u
+/* Blocks kept read back, over every location, least recently used first
+ * out (4096 calls of 40 bytes each: 42 MB at most). */
+#define OTF2_SLOTS 256u
 /* Nesting deeper than this in one location is refused. */
 #define OTF2_MAX_DEPTH 100000u
 
@@ -110,9 +113,15 @@ struct otf2_location {
 	struct otf2_msg *msg;      /* sorted by interval, then time */
 	size_t n_msg;
 	void *evt;                 /* its OTF2_EvtReader, kept open */
-	/* the block read last: intervals [cached * block, + block) */
+	uint32_t hit;              /* the cache slot it used last */
+};
+
+/* A block of calls read back: intervals [b * block, + block) of `line`. */
+struct otf2_slot {
+	uint32_t line;
+	uint64_t b;    /* UINT64_MAX: empty */
+	uint64_t used; /* the run's clock when last used */
 	struct trace_interval *iv;
-	uint64_t cached; /* UINT64_MAX: none */
 };
 
 /* The call tree built from the events: node i (tree index) has model
@@ -157,6 +166,8 @@ struct otf2_run {
 	void *reader, *callbacks;
 	uint32_t block;
 	pthread_mutex_t lock; /* the trace reads (the viewer's threads) */
+	struct otf2_slot slots[OTF2_SLOTS];
+	uint64_t clock;
 	struct error trace_error; /* the first failed read, for take_error */
 	/* the first problem a callback met, ending the read */
 	struct error *err;
@@ -172,11 +183,11 @@ enum status otf2_read_defs(struct otf2_run *r, void *reader);
  * readers stay open for otf2_window (r->reader). */
 enum status otf2_read_events(struct otf2_run *r, void *reader);
 
-/* Read block `b` of location `line` into the location's cache (l->iv,
- * l->cached): one replay of its events from the block's checkpoint.
- * Not thread-safe: the caller locks. */
+/* Read block `b` of location `line` into `out` (room for r->block
+ * intervals): one replay of its events from the block's checkpoint.  Not
+ * thread-safe: the caller locks. */
 enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
-			struct error *err);
+			struct trace_interval *out, struct error *err);
 
 /* Close the OTF2 reader kept open (nothing when none). */
 void otf2_close_reader(struct otf2_run *r);

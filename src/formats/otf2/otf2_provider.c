@@ -4,8 +4,8 @@
  * per location (the thread pane) also the inclusive ones, keys 2 and 3.
  * Trace: line i is location i; interval k is read with its block (a
  * replay of the location's events from the block's checkpoint,
- * otf2_window; the last block read of each location is kept), under the
- * run's lock; an interval's MPI messages are its attributes.  Must not depend on curses or on ui/. */
+ * otf2_window), kept in one of OTF2_SLOTS slots shared by the locations
+ * (least recently used out), under the run's lock; an interval's MPI messages are its attributes.  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <stdio.h>
@@ -30,7 +30,6 @@ void otf2_run_free(struct otf2_run *r)
 	for (size_t i = 0; i < r->n_locs; i++) {
 		struct otf2_location *l = &r->locs[i];
 		free(l->cells);
-		free(l->iv);
 		free(l->msg);
 		free(l->blocks);
 		free(l->snaps);
@@ -49,6 +48,8 @@ void otf2_run_free(struct otf2_run *r)
 	free(r->tree.slots);
 	free(r->excl);
 	free(r->visits);
+	for (uint32_t i = 0; i < OTF2_SLOTS; i++)
+		free(r->slots[i].iv);
 	error_clear(&r->trace_error);
 	struct otf2_names *nm = r->names;
 	if (nm) {
@@ -180,26 +181,58 @@ static void keep_error(struct otf2_run *r, struct error *err)
 		error_clear(err);
 }
 
+/* The slot holding block `b` of `line`, read now when no slot does (into
+ * the least recently used one); NULL when the read fails. */
+static struct otf2_slot *slot_of(struct otf2_run *r, uint32_t line,
+				 uint64_t b)
+{
+	struct otf2_location *l = &r->locs[line];
+	struct otf2_slot *s = &r->slots[l->hit];
+	if (s->b == b && s->line == line)
+		return s;
+	uint32_t lru = 0;
+	for (uint32_t i = 0; i < OTF2_SLOTS; i++) {
+		s = &r->slots[i];
+		if (s->b == b && s->line == line) {
+			l->hit = i;
+			return s;
+		}
+		if (s->used < r->slots[lru].used)
+			lru = i;
+	}
+	s = &r->slots[lru];
+	struct error err = {0};
+	s->b = UINT64_MAX;
+	if (!s->iv && !(s->iv = malloc(r->block * sizeof(*s->iv)))) {
+		error_set(&err, STATUS_NOMEM, r->path, "out of memory");
+		keep_error(r, &err);
+		return NULL;
+	}
+	if (otf2_window(r, line, b, s->iv, &err) != STATUS_OK) {
+		keep_error(r, &err);
+		return NULL;
+	}
+	s->line = line;
+	s->b = b;
+	l->hit = lru;
+	return s;
+}
+
 static bool interval(void *impl, uint32_t line, uint64_t index,
 		     struct trace_interval *out)
 {
 	struct otf2_run *r = impl;
 	if (line >= r->n_locs || index >= r->locs[line].n_iv)
 		return false;
-	struct otf2_location *l = &r->locs[line];
 	uint64_t b = index / r->block;
 	pthread_mutex_lock(&r->lock);
-	bool ok = true;
-	if (l->cached != b) {
-		struct error err = {0};
-		ok = otf2_window(r, line, b, &err) == STATUS_OK;
-		if (!ok)
-			keep_error(r, &err);
+	struct otf2_slot *s = slot_of(r, line, b);
+	if (s) {
+		s->used = ++r->clock;
+		*out = s->iv[index - b * r->block];
 	}
-	if (ok)
-		*out = l->iv[index - b * r->block];
 	pthread_mutex_unlock(&r->lock);
-	return ok;
+	return s != NULL;
 }
 
 static bool take_error(void *impl, struct error *err)
@@ -297,6 +330,8 @@ void otf2_set_providers(struct otf2_run *r)
 		nm->n = nm->comm ? r->n_comms : 0;
 	}
 	r->names = nm; /* without it, messages name no communicator */
+	for (uint32_t i = 0; i < OTF2_SLOTS; i++)
+		r->slots[i].b = UINT64_MAX;
 	model_builder_set_values(r->b, &otf2_value_ops, r);
 	model_builder_set_trace(r->b, &otf2_trace_ops, r);
 }
