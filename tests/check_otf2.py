@@ -6,7 +6,8 @@
 
 1. The archives of tests/gen_otf2.py (answers computed by the generator
    from its call descriptions): per call path the inclusive and exclusive
-   time and the visits of `report --format json --metric all`, per
+   time and the visits of `report --format json --metric all`, the path of
+   `hotpath` (walked here over the generator's inclusive times), per
    location those of tests/otf2-dump, the trace lines of `info --format
    json` (label, number of calls), and `trace --at T --format json` (the
    call running at T on each line: its depth and path).
@@ -93,6 +94,34 @@ def check_values(cs, dump, arch, exp):
                          (arch, path, key[0], key[1], label, have, want))
     print("%s: %d call paths, %d per-location values checked" %
           (arch, len(exp["paths"]), len(per)))
+
+
+def check_hotpath(cs, arch, exp):
+    """hotpath's path against the one walked here over the generator's
+    inclusive times: the largest child while it holds at least PCT percent
+    of its parent (the generated times have no ties)."""
+    incl = {tuple(p.split("/")): e["incl"] for p, e in exp["paths"].items()}
+    for pct in (30, 50, 90):
+        cur, value, want = (), sum(v for p, v in incl.items()
+                                   if len(p) == 1), []
+        while True:
+            kids = [(v, p) for p, v in incl.items()
+                    if len(p) == len(cur) + 1 and p[:len(cur)] == cur]
+            if not kids:
+                break
+            v, p = max(kids)
+            if v < pct / 100.0 * value:
+                break
+            cur, value = p, v
+            want.append(p[-1])
+        rc, out, err = run([cs, "hotpath", arch, "--threshold", str(pct),
+                            "--format", "json"])
+        got = [n["name"] for n in json.loads(out)["nodes"]][1:] \
+            if rc == 0 else err
+        if got != want:
+            fail("%s: hotpath --threshold %d: %s, expected %s" %
+                 (arch, pct, got, want))
+    print("%s: hot paths checked" % arch)
 
 
 def check_trace(cs, arch, exp):
@@ -231,6 +260,7 @@ def main():
             with open(os.path.join(arch, "expect.json")) as f:
                 exp = json.load(f)
             check_values(cs, dump, arch, exp)
+            check_hotpath(cs, arch, exp)
             check_trace(cs, os.path.join(arch, "traces.otf2"), exp)
         check_hostile(cs, work, srcdir)
     else:
