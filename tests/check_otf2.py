@@ -8,19 +8,23 @@
    from its call descriptions): per call path the inclusive and exclusive
    time and the visits of `report --format json --metric all`, the path of
    `hotpath` (walked here over the generator's inclusive times), per
-   location those of tests/otf2-dump, the trace lines of `info --format
+   location those of tests/otf2-dump, and there too the MPI messages of
+   every call (its path and begin, the attribute's text), the trace lines
+   of `info --format
    json` (label, number of calls), and `trace --at T --format json` (the
    call running at T on each line: its depth and path).
 2. The damaged archives of `gen_otf2.py --hostile`: each exits 2 with one
    line on stderr that names the archive, nothing on stdout, no crash.
 3. The corpus trace of pipit's ping-pong: per
    region and location the exclusive time and visits summed from
-   `otf2-print`'s events (parsed here: a stack per location, a region's
+   `otf2-print`'s events, and its MPI messages (location, kind, partner,
+   tag, bytes) (parsed here: a stack per location, a region's
    exclusive time its Enter-to-Leave time less its callees'), against
    otf2-dump's per-location exclusive values summed per region.
 Exit 77 when python3-otf2 (generator) or otf2-print is missing."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,6 +71,9 @@ def dump_values(dump, arch):
         fail("%s: otf2-dump exit %d: %s" % (arch, rc, err.strip()))
     vals = {}
     for line in out.splitlines():
+        if line.startswith("M\t"):
+            vals.setdefault("messages", []).append(line.split("\t")[1:])
+            continue
         path, metric, kind, label, value = line.split("\t")
         vals[(path, metric, kind, label)] = float(value)
     return vals
@@ -92,8 +99,13 @@ def check_values(cs, dump, arch, exp):
                 if not close(have, want):
                     fail("%s: %s %s (%s) at %s = %s, expected %s" %
                          (arch, path, key[0], key[1], label, have, want))
-    print("%s: %d call paths, %d per-location values checked" %
-          (arch, len(exp["paths"]), len(per)))
+    got = sorted([m[0], m[1], int(m[2]), m[3], m[4]]
+                 for m in per.pop("messages", []))
+    if got != exp["messages"]:
+        fail("%s: messages %s, expected %s" %
+             (arch, got[:4], exp["messages"][:4]))
+    print("%s: %d call paths, %d per-location values, %d messages checked"
+          % (arch, len(exp["paths"]), len(per), len(got)))
 
 
 def check_hotpath(cs, arch, exp):
@@ -190,9 +202,15 @@ def otf2_print_truth(anchor):
         if line.startswith("CLOCK_PROPERTIES"):
             resolution = int(line.split("Ticks per Seconds:")[1]
                              .split(",")[0])
-    stacks, truth = {}, {}
+    stacks, truth, msgs = {}, {}, []
     for line in out.splitlines():
         parts = line.split(None, 3)
+        if len(parts) == 4 and parts[0] in ("MPI_SEND", "MPI_RECV"):
+            a = re.match(r"(?:Receiver|Sender): (\d+) .*Tag: (\d+), "
+                         r"Length: (\d+)", parts[3])
+            msgs.append((int(parts[1]), parts[0] == "MPI_SEND",
+                         int(a.group(1)), int(a.group(2)),
+                         int(a.group(3))))
         if len(parts) < 4 or parts[0] not in ("ENTER", "LEAVE"):
             continue
         loc, t = int(parts[1]), int(parts[2])
@@ -209,15 +227,24 @@ def otf2_print_truth(anchor):
         v[1] += 1
         if st:
             st[-1][2] += incl
-    return truth, resolution
+    return truth, resolution, sorted(msgs)
 
 
 def check_corpus(dump, shared):
     d = os.path.join(shared, "corpus", "otf2", "pipit", "pipit", "tests",
                      "data", "ping-pong-otf2")
     anchor = os.path.join(d, "traces.otf2")
-    truth, resolution = otf2_print_truth(anchor)
+    truth, resolution, msgs = otf2_print_truth(anchor)
     per = dump_values(dump, anchor)
+    got_msgs = []
+    for label, path, begin, key, text in per.pop("messages", []):
+        a = re.match(r"(\d+) bytes (?:to|from) rank (\d+), tag (\d+)", text)
+        got_msgs.append((int(label.split("MPI Rank ")[1].split(":")[0]),
+                         key == "MPI send", int(a.group(2)),
+                         int(a.group(3)), int(a.group(1))))
+    if sorted(got_msgs) != msgs:
+        fail("corpus: messages %s, otf2-print %s" %
+             (sorted(got_msgs)[:3], msgs[:3]))
     # location n is profile "MPI Rank n: Master thread" in this trace
     got = {}
     for (path, metric, kind, label), v in per.items():
@@ -235,8 +262,8 @@ def check_corpus(dump, shared):
         if not close(g[0], ticks / resolution) or g[1] != visits:
             fail("corpus: %s: time %s visits %s, otf2-print %s and %s" %
                  (key, g[0], g[1], ticks / resolution, visits))
-    print("corpus ping-pong: %d (region, location) pairs equal otf2-print" %
-          len(truth))
+    print("corpus ping-pong: %d (region, location) pairs and %d messages "
+          "equal otf2-print" % (len(truth), len(msgs)))
 
 
 def main():

@@ -84,6 +84,19 @@ CLOCK = {
 }
 
 
+def long_messages(loc, n, start):
+    """Messages of location `loc` in long_calls(n, start): every 997th step
+    sends one in the step (before its inner call) and one in main (after
+    the step): main's are past main's block, so the reader keeps them at
+    its index pass."""
+    out = []
+    for i in range(0, n, 997):
+        t = start + 5 + 15 * i
+        out.append((loc, t + 1, True, 1, i % 7, 64 + i))
+        out.append((loc, t + 14, False, 1, 3, 8 + i))
+    return out
+
+
 def long_calls(n, start):
     """main with n calls of step > (work | wait), 10 ticks apart."""
     calls, t = [], start + 5
@@ -102,7 +115,7 @@ LONG = {
     "groups": ["rank 0", "rank 1"],
     "locations": [("rank 0", "main", long_calls(30000, 1000)),
                   ("rank 1", "main", long_calls(20000, 1003))],
-    "messages": [],
+    "messages": long_messages(0, 30000, 1000),
     "chunk": 256 * 1024,
     "queries": 12,
 }
@@ -186,7 +199,7 @@ def write_case(case, outdir):
             w = trace.event_writer_from_location(locs[i])
             msgs = sorted(m for m in case["messages"] if m[0] == i)
             for t, kind, name in evs:
-                while msgs and msgs[0][1] <= t and kind == "leave":
+                while msgs and msgs[0][1] < t:  # never at an event's time
                     _, mt, send, partner, tag, size = msgs.pop(0)
                     if send:
                         w.mpi_send(mt, partner, world, tag, size)
@@ -230,9 +243,26 @@ def expect_write(case, outdir, first):
                 queries.append([ns(t), len(path) - 1, list(path)])
         lines.append({"label": label, "intervals": intervals(calls),
                       "queries": queries})
+    messages = []
+    for li, t, send, partner, tag, size in case["messages"]:
+        g, name, calls = case["locations"][li]
+        path = running(calls, t)
+        begin = innermost(calls, t)[1]
+        messages.append(["%s: %s" % (g, name), "/".join(path), ns(begin),
+                         "MPI send" if send else "MPI receive",
+                         "%d bytes %s rank %d, tag %d, MPI_COMM_WORLD" %
+                         (size, "to" if send else "from", partner, tag)])
     with open(os.path.join(outdir, "expect.json"), "w") as f:
         json.dump({"paths": paths, "lines": lines,
-                   "messages": len(case["messages"])}, f, indent=1)
+                   "messages": sorted(messages)}, f, indent=1)
+
+
+def innermost(calls, t):
+    """The deepest call (name, enter, leave, children) running at t."""
+    for c in calls:
+        if c[1] <= t < c[2]:
+            return innermost(c[3], t) or c
+    return None
 
 
 # ---- hostile archives --------------------------------------------------

@@ -4,14 +4,14 @@
  * global ones).  The index pass, once at open: Enter and Leave build the
  * call tree (a call path is a node: the same region under the same path
  * is one node, in every location), each frame's inclusive and exclusive
- * ticks and its visit; MPI sends and receives are kept with the call they
- * lie in; and the calls are not kept: every OTF2_BLOCK_CALLS calls a
- * checkpoint records the event position, the time and the open frames,
- * and a call whose Leave comes after the next checkpoint keeps its end.
- * The replay (otf2_window): the event reader kept open seeks to a block's
- * checkpoint and the same callbacks rebuild that block's intervals (begin,
- * end, nesting depth, the enclosing call), so the trace reads only the
- * blocks it draws.  Not fatal, counted and reported by the opener: events
+ * ticks and its visit; the calls are not kept: every OTF2_BLOCK_CALLS
+ * calls a checkpoint records the event position, the time and the open
+ * frames, and a call still open at the next checkpoint keeps its end and
+ * the MPI messages it holds after that point (late).  The replay
+ * (otf2_window): a fresh event reader seeks to a block's checkpoint and
+ * the same callbacks rebuild that block's intervals (begin, end, nesting
+ * depth, the enclosing call) and collect its calls' messages, so the trace
+ * reads only the blocks it draws.  Not fatal, counted and reported by the opener: events
  * the library does not know, a Leave with no matching Enter (ignored),
  * regions still entered at the end (closed at the location's last event),
  * a time earlier than the one before (taken as that one).  Fatal: an Enter
@@ -54,6 +54,8 @@ struct pass {
 	/* the replay */
 	uint64_t w0, w1;
 	struct trace_interval *out;
+	struct otf2_msg *msg; /* the block's messages */
+	size_t n_msg;
 	bool stopped;
 };
 
@@ -253,21 +255,29 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* An MPI message in the innermost call: kept by the index pass when that
+ * call's block's replay will not reach it (a late message), else by the
+ * replay of that block. */
 static OTF2_CallbackCode message(struct pass *p, uint64_t time,
 				 uint8_t kind, uint32_t partner,
 				 uint32_t comm, uint32_t tag, uint64_t length)
 {
 	struct otf2_location *l = p->l;
 	uint64_t t = event_time(p, time);
-	if (!p->indexing)
+	if (!p->depth)
+		return OTF2_CALLBACK_SUCCESS; /* in no call: not shown */
+	uint64_t iv = p->stack[p->depth - 1].iv, block = p->r->block;
+	bool late = p->n_iv > (iv / block + 1) * block;
+	if (p->indexing != late || (!p->indexing && iv < p->w0))
 		return OTF2_CALLBACK_SUCCESS;
-	if (!array_grow((void **)&l->msg, &p->cap_msg, l->n_msg + 1,
-			sizeof(*l->msg))) {
+	struct otf2_msg **v = p->indexing ? &l->msg : &p->msg;
+	size_t *n = p->indexing ? &l->n_msg : &p->n_msg;
+	if (!array_grow((void **)v, &p->cap_msg, *n + 1, sizeof(**v))) {
 		otf2_fail(p->r, STATUS_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	l->msg[l->n_msg++] = (struct otf2_msg){
-		.interval = p->depth ? p->stack[p->depth - 1].iv : UINT64_MAX,
+	(*v)[(*n)++] = (struct otf2_msg){
+		.interval = iv,
 		.time = otf2_ns(p->r, t),
 		.length = length,
 		.partner = partner,
@@ -548,11 +558,16 @@ static const struct otf2_late *late_of(const struct otf2_location *l,
 	return i < l->n_late && l->late[i].iv == iv ? &l->late[i] : NULL;
 }
 
-static uint64_t first_message(const struct otf2_location *l, uint64_t iv)
+/* Whether call `iv` has messages: in the block's (`msg`, sorted by
+ * interval) or late ones. */
+static bool has_message(const struct otf2_location *l,
+			const struct otf2_msg *msg, size_t n, uint64_t iv)
 {
-	size_t i = otf2_lower_bound(l->msg, l->n_msg, sizeof(*l->msg), msg_key,
-				    iv);
-	return i < l->n_msg && l->msg[i].interval == iv ? i : MODEL_EVENT_NONE;
+	size_t i = otf2_lower_bound(msg, n, sizeof(*msg), msg_key, iv);
+	if (i < n && msg[i].interval == iv)
+		return true;
+	i = otf2_lower_bound(l->msg, l->n_msg, sizeof(*l->msg), msg_key, iv);
+	return i < l->n_msg && l->msg[i].interval == iv;
 }
 
 /* The replay from block `b`'s checkpoint until the next block's first
@@ -606,9 +621,12 @@ static enum status replay(struct pass *p, uint64_t b)
 }
 
 enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
-			struct trace_interval *out, struct error *err)
+			struct trace_interval *out, struct otf2_msg **msg,
+			size_t *n_msg, struct error *err)
 {
 	struct otf2_location *l = &r->locs[line];
+	*msg = NULL;
+	*n_msg = 0;
 	if (!r->reader || b >= l->n_blocks)
 		return error_set(err, STATUS_IO, r->path,
 				 "location %llu: no block %llu",
@@ -626,17 +644,25 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 	enum status st = replay(&p, b);
 	r->err = keep;
 	free_pass(&p);
+	qsort(p.msg, p.n_msg, sizeof(*p.msg), by_interval);
 	for (uint64_t i = p.w0; st == STATUS_OK && i < p.w1; i++) {
 		struct trace_interval *iv = &out[i - p.w0];
 		if (iv->end == UINT64_MAX) {
 			const struct otf2_late *lt = late_of(l, i);
 			iv->end = lt ? lt->end : iv->begin;
 		}
-		iv->event = first_message(l, i);
+		iv->event = has_message(l, p.msg, p.n_msg, i) ? i
+							       : MODEL_EVENT_NONE;
 	}
 	if (st == STATUS_OK && p.n_iv < p.w1)
 		st = error_set(err, STATUS_IO, r->path,
 			       "location %llu: the events changed since the "
 			       "archive was opened", (unsigned long long)l->ref);
-	return st;
+	if (st != STATUS_OK) {
+		free(p.msg);
+		return st;
+	}
+	*msg = p.msg;
+	*n_msg = p.n_msg;
+	return STATUS_OK;
 }

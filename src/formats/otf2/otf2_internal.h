@@ -110,7 +110,9 @@ struct otf2_location {
 	size_t n_snaps, cap_snaps;
 	struct otf2_late *late; /* sorted by iv */
 	size_t n_late, cap_late;
-	struct otf2_msg *msg;      /* sorted by interval, then time */
+	struct otf2_msg *msg; /* the late messages: their call's block's
+				 replay does not reach them; by interval,
+				 then time */
 	size_t n_msg;
 	void *evt;                 /* its OTF2_EvtReader, kept open */
 	uint32_t hit;              /* the cache slot it used last */
@@ -122,6 +124,8 @@ struct otf2_slot {
 	uint64_t b;    /* UINT64_MAX: empty */
 	uint64_t used; /* the run's clock when last used */
 	struct trace_interval *iv;
+	struct otf2_msg *msg; /* its messages (but the late ones), sorted */
+	size_t n_msg;
 };
 
 /* The call tree built from the events: node i (tree index) has model
@@ -184,10 +188,13 @@ enum status otf2_read_defs(struct otf2_run *r, void *reader);
 enum status otf2_read_events(struct otf2_run *r, void *reader);
 
 /* Read block `b` of location `line` into `out` (room for r->block
- * intervals): one replay of its events from the block's checkpoint.  Not
- * thread-safe: the caller locks. */
+ * intervals) and its calls' messages (but the late ones) into *msg
+ * (malloc'd, sorted by interval; NULL when none): one replay of its events
+ * from the block's checkpoint.  An interval with messages has its own
+ * index as its event.  Not thread-safe: the caller locks. */
 enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
-			struct trace_interval *out, struct error *err);
+			struct trace_interval *out, struct otf2_msg **msg,
+			size_t *n_msg, struct error *err);
 
 /* Close the OTF2 reader kept open (nothing when none). */
 void otf2_close_reader(struct otf2_run *r);

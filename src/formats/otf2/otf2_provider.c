@@ -48,8 +48,10 @@ void otf2_run_free(struct otf2_run *r)
 	free(r->tree.slots);
 	free(r->excl);
 	free(r->visits);
-	for (uint32_t i = 0; i < OTF2_SLOTS; i++)
+	for (uint32_t i = 0; i < OTF2_SLOTS; i++) {
 		free(r->slots[i].iv);
+		free(r->slots[i].msg);
+	}
 	error_clear(&r->trace_error);
 	struct otf2_names *nm = r->names;
 	if (nm) {
@@ -208,7 +210,9 @@ static struct otf2_slot *slot_of(struct otf2_run *r, uint32_t line,
 		keep_error(r, &err);
 		return NULL;
 	}
-	if (otf2_window(r, line, b, s->iv, &err) != STATUS_OK) {
+	free(s->msg);
+	if (otf2_window(r, line, b, s->iv, &s->msg, &s->n_msg, &err) !=
+	    STATUS_OK) {
 		keep_error(r, &err);
 		return NULL;
 	}
@@ -255,31 +259,40 @@ static const char *const kind_key[] = {
 	[OTF2_MSG_SEND] = "MPI send", [OTF2_MSG_RECV] = "MPI receive",
 	[OTF2_MSG_ISEND] = "MPI isend", [OTF2_MSG_IRECV] = "MPI ireceive"};
 
-/* The messages of the interval whose first message is `event`: one
- * attribute each, "16384 bytes to rank 1, tag 10, MPI_COMM_WORLD". */
-static enum status event_detail(void *impl, uint32_t line, uint64_t event,
-				struct model_kv **out, size_t *n,
-				struct error *err)
+static int by_time(const void *a, const void *b)
 {
-	struct otf2_run *r = impl;
+	uint64_t x = ((const struct otf2_msg *)a)->time,
+		 y = ((const struct otf2_msg *)b)->time;
+	return (x > y) - (x < y);
+}
+
+static uint64_t msg_key(const void *e)
+{
+	return ((const struct otf2_msg *)e)->interval;
+}
+
+/* Append the messages of call `iv` in `msg` (sorted by interval) to
+ * got[*k..], at most 64 in all. */
+static void gather(const struct otf2_msg *msg, size_t n, uint64_t iv,
+		   struct otf2_msg *got, size_t *k)
+{
+	size_t i = otf2_lower_bound(msg, n, sizeof(*msg), msg_key, iv);
+	for (; i < n && msg[i].interval == iv && *k < 64; i++)
+		got[(*k)++] = msg[i];
+}
+
+/* One attribute per message, "16384 bytes to rank 1, tag 10,
+ * MPI_COMM_WORLD", keyed by its kind. */
+static enum status format_messages(const struct otf2_run *r,
+				   const struct otf2_msg *got, size_t k,
+				   struct model_kv **out, struct error *err)
+{
 	const struct otf2_names *nm = r->names;
-	*out = NULL;
-	*n = 0;
-	if (line >= r->n_locs || event >= r->locs[line].n_msg)
-		return STATUS_OK;
-	const struct otf2_location *l = &r->locs[line];
-	size_t end = event;
-	while (end < l->n_msg && end - event < 64 &&
-	       l->msg[end].interval == l->msg[event].interval)
-		end++;
-	size_t k = end - event;
-	struct model_kv *kv = calloc(k, sizeof(*kv));
-	char **text = calloc(k, sizeof(*text));
-	enum status st = kv && text ? STATUS_OK
-				    : error_set(err, STATUS_NOMEM, r->path,
-						"out of memory");
+	struct model_kv kv[64];
+	char *text[64] = {0};
+	enum status st = STATUS_OK;
 	for (size_t i = 0; i < k && st == STATUS_OK; i++) {
-		const struct otf2_msg *m = &l->msg[event + i];
+		const struct otf2_msg *m = &got[i];
 		bool to = m->kind == OTF2_MSG_SEND || m->kind == OTF2_MSG_ISEND;
 		const char *comm = nm && m->comm < nm->n && nm->comm[m->comm]
 					   ? nm->comm[m->comm]
@@ -298,12 +311,39 @@ static enum status event_detail(void *impl, uint32_t line, uint64_t event,
 	}
 	if (st == STATUS_OK)
 		st = model_kv_pack(kv, k, out, err);
+	for (size_t i = 0; i < k; i++)
+		free(text[i]);
+	return st;
+}
+
+/* The messages of call `event` (an interval's own index): those its
+ * block's replay found and the late ones, by time. */
+static enum status event_detail(void *impl, uint32_t line, uint64_t event,
+				struct model_kv **out, size_t *n,
+				struct error *err)
+{
+	struct otf2_run *r = impl;
+	*out = NULL;
+	*n = 0;
+	if (line >= r->n_locs || event >= r->locs[line].n_iv)
+		return STATUS_OK;
+	const struct otf2_location *l = &r->locs[line];
+	struct otf2_msg got[64];
+	size_t k = 0;
+	pthread_mutex_lock(&r->lock);
+	struct otf2_slot *s = slot_of(r, line, event / r->block);
+	if (s)
+		gather(s->msg, s->n_msg, event, got, &k);
+	gather(l->msg, l->n_msg, event, got, &k);
+	pthread_mutex_unlock(&r->lock);
+	if (!s)
+		return error_set(err, STATUS_IO, r->path,
+				 "location %llu: cannot read the call's block",
+				 (unsigned long long)l->ref);
+	qsort(got, k, sizeof(*got), by_time);
+	enum status st = k ? format_messages(r, got, k, out, err) : STATUS_OK;
 	if (st == STATUS_OK)
 		*n = k;
-	for (size_t i = 0; text && i < k; i++)
-		free(text[i]);
-	free(text);
-	free(kv);
 	return st;
 }
 
