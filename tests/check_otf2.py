@@ -13,6 +13,7 @@
    of `info --format
    json` (label, number of calls), and `trace --at T --format json` (the
    call running at T on each line: its depth and path).
+   The "nested" case packed as a .tar.gz opens as its directory does.
 2. The damaged archives of `gen_otf2.py --hostile`: each exits 2 with one
    line on stderr that names the archive, nothing on stdout, no crash.
 3. The corpus trace of pipit's ping-pong: per
@@ -26,6 +27,7 @@ import json
 import os
 import re
 import shutil
+import tarfile
 import subprocess
 import sys
 
@@ -168,6 +170,22 @@ def check_trace(cs, arch, exp):
     print("%s: %d lines, %d trace queries checked" % (arch, len(lines), n))
 
 
+def check_archive(cs, arch, work):
+    """The archive as a .tar.gz of its experiment directory gives the same
+    report and trace as the directory."""
+    tgz = os.path.join(work, "scorep.tar.gz")
+    with tarfile.open(tgz, "w:gz") as t:
+        t.add(arch, arcname="scorep_run")
+    for cmd in (["report", "--format", "json", "--metric", "all"],
+                ["trace", "--from", "0", "--to", "1000", "--columns", "20"]):
+        a = run([cs, cmd[0], arch] + cmd[1:])
+        b = run([cs, cmd[0], tgz] + cmd[1:])
+        if a[0] != 0 or a[1:2] != b[1:2]:
+            fail("%s: %s from the .tar.gz differs: %s" %
+                 (tgz, cmd[0], b[2].strip()))
+    print("%s: report and trace equal the directory's" % tgz)
+
+
 def check_hostile(cs, work, srcdir):
     hdir = os.path.join(work, "hostile")
     rc = subprocess.run(["/usr/bin/python3",
@@ -289,6 +307,7 @@ def main():
             check_values(cs, dump, arch, exp)
             check_hotpath(cs, arch, exp)
             check_trace(cs, os.path.join(arch, "traces.otf2"), exp)
+        check_archive(cs, os.path.join(work, "nested"), work)
         check_hostile(cs, work, srcdir)
     else:
         print(__doc__, file=sys.stderr)
