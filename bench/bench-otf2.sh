@@ -1,8 +1,9 @@
 #!/bin/sh
 # The OTF2 reader on a generated archive of LOCS locations x CALLS calls
 # (4 events a call; bench/gen_otf2_big.py, python3-otf2): the open (the
-# index pass over every event: `callscope info`), the trace pane's first
-# frame (`--headless --keys t`) and one batch trace window, each best of 3
+# index pass over every event: `callscope info --no-cache`; then with the
+# index in the cache), the trace pane's first frame (`--headless --keys
+# t`, without and with the cache) and one batch trace window, each best of 3
 # by wall clock, with its CPU time and maximum resident set (GNU time).
 # The issue 32 target is 64 locations x 10 million events; the default
 # here, 8 x 250,000 calls (8 million events), takes about a minute to
@@ -37,6 +38,8 @@ run() {
 	done
 	echo "$best s wall, $cpu s CPU, $((bestkb / 1024)) MB max RSS: $*"
 }
+run "$cs" info --no-cache "$a"
 run "$cs" info "$a"
+run "$cs" --headless --no-config --size 80x24 --keys t --no-cache "$a"
 run "$cs" --headless --no-config --size 80x24 --keys t "$a"
 run "$cs" trace "$a" --from 0 --to 1000000 --columns 80

@@ -13,7 +13,9 @@
    of `info --format
    json` (label, number of calls), and `trace --at T --format json` (the
    call running at T on each line: its depth and path).
-   The "nested" case packed as a .tar.gz opens as its directory does.
+   The "nested" case packed as a .tar.gz opens as its directory does; the
+   index kept in the cache gives --no-cache's output, also once damaged
+   or stale.
 2. The damaged archives of `gen_otf2.py --hostile`: each exits 2 with one
    line on stderr that names the archive, nothing on stdout, no crash.
 3. The corpus trace of pipit's ping-pong: per
@@ -186,6 +188,55 @@ def check_archive(cs, arch, work):
     print("%s: report and trace equal the directory's" % tgz)
 
 
+def exp_paths(arch):
+    with open(os.path.join(arch, "expect.json")) as f:
+        return json.load(f)["paths"]
+
+
+def check_cache(cs, arch):
+    """The index kept in the cache: a second open reads it (the file is
+    there), a damaged or stale one is replaced, and every open gives the
+    output of --no-cache."""
+    cdir = os.path.join(os.environ["XDG_CACHE_HOME"], "callscope", "otf2")
+    cmd = [cs, "report", arch, "--format", "json", "--metric", "all"]
+    want = run(cmd + ["--no-cache"])[1]
+    trace = [cs, "trace", arch, "--from", "0", "--to", "2000", "--columns",
+             "30", "--option", "otf2:calls-per-block=2"]
+    want_trace = run(trace + ["--no-cache"])[1]
+    shutil.rmtree(cdir, ignore_errors=True)  # then this archive's only
+    run(cmd)
+    files = [os.path.join(cdir, f) for f in os.listdir(cdir)] \
+        if os.path.isdir(cdir) else []
+    if not files:
+        fail("%s: no index in %s" % (arch, cdir))
+        return
+    # the cache is read: a time changed in it (the first call path's
+    # exclusive ticks, after the 9 header words, the tree's count and its
+    # parents and regions) shows in the report
+    n = len(exp_paths(arch))
+    with open(files[0], "r+b") as f:
+        f.seek(8 * 9 + 8 + 8 * n)
+        f.write((123456789).to_bytes(8, sys.byteorder))
+    if run(cmd)[1] == want:
+        fail("%s: a time changed in the cache does not show" % arch)
+    os.unlink(files[0])
+    run(cmd)
+    steps = [("cached", None),
+             ("truncated", lambda f: open(f, "r+b").truncate(100)),
+             ("garbage", lambda f: open(f, "r+b").write(b"x" * 64)),
+             ("stale", lambda f: os.utime(os.path.join(arch, "traces",
+                                                       "0.evt"),
+                                          ns=(1, 1)))]
+    for name, damage in steps:
+        for f in files:
+            if damage:
+                damage(f)
+        got = run(cmd)
+        if got[0] != 0 or got[1] != want or run(trace)[1] != want_trace:
+            fail("%s: with the cache %s: %s" % (arch, name, got[2]))
+    print("%s: cache kept, damaged, stale: same output" % arch)
+
+
 def check_hostile(cs, work, srcdir):
     hdir = os.path.join(work, "hostile")
     rc = subprocess.run(["/usr/bin/python3",
@@ -308,6 +359,7 @@ def main():
             check_hotpath(cs, arch, exp)
             check_trace(cs, os.path.join(arch, "traces.otf2"), exp)
         check_archive(cs, os.path.join(work, "nested"), work)
+        check_cache(cs, os.path.join(work, "long"))
         check_hostile(cs, work, srcdir)
     else:
         print(__doc__, file=sys.stderr)

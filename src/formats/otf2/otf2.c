@@ -393,6 +393,7 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 	r->b = b;
 	r->err = err;
 	r->block = OTF2_BLOCK_CALLS;
+	r->cache_dir = in->options ? in->options->cache_dir : NULL;
 	pthread_mutex_init(&r->lock, NULL);
 	enum status st = reader_options_apply(&reader_otf2,
 					      in->options, &r->block, err);
@@ -403,6 +404,7 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 		otf2_run_free(r);
 		return st;
 	}
+	r->cache_dir = NULL; /* the caller's: only during the open */
 	otf2_set_providers(r);
 	*out = model_builder_finish(b, err);
 	return *out ? STATUS_OK : err->status;
@@ -440,4 +442,5 @@ const struct reader reader_otf2 = {
 	.open = otf2_open,
 	.option_names = otf2_option_names,
 	.option = otf2_option,
+	.cache_name = "otf2",
 };

@@ -438,7 +438,8 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
 }
 
 static enum status read_location(struct pass *p, OTF2_Reader *rd,
-				 const OTF2_EvtReaderCallbacks *cb, bool defs)
+				 const OTF2_EvtReaderCallbacks *cb, bool defs,
+				 bool events)
 {
 	struct otf2_run *r = p->r;
 	struct otf2_location *l = p->l;
@@ -457,6 +458,8 @@ static enum status read_location(struct pass *p, OTF2_Reader *rd,
 						 OTF2_Error_GetDescription(e));
 		}
 	}
+	if (!events)
+		return STATUS_OK; /* the index came from the cache */
 	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->ref);
 	if (!er)
 		return error_set(r->err, STATUS_CORRUPT, r->path,
@@ -499,6 +502,7 @@ enum status otf2_read_events(struct otf2_run *r, void *reader)
 	r->time_max = 0;
 	if (r->n_locs == 0)
 		return STATUS_OK;
+	r->from_cache = r->cache_dir && otf2_cache_load(r, r->cache_dir);
 	bool defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
 	if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS) {
 		if (defs)
@@ -515,11 +519,13 @@ enum status otf2_read_events(struct otf2_run *r, void *reader)
 	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
 		p.l = &r->locs[i];
 		p.cap_msg = 0;
-		st = read_location(&p, rd, cb, defs);
+		st = read_location(&p, rd, cb, defs, !r->from_cache);
 	}
 	free_pass(&p);
 	if (defs)
 		OTF2_Reader_CloseDefFiles(rd);
+	if (st == STATUS_OK && !r->from_cache && r->cache_dir)
+		otf2_cache_save(r, r->cache_dir);
 	return st;
 }
 
@@ -592,7 +598,8 @@ static enum status replay(struct pass *p, uint64_t b)
 	p->any = k->any;
 	/* a fresh event reader for each replay: OTF2 3.0's seek from a
 	 * reader that has moved between chunks may reuse a chunk it freed */
-	OTF2_Reader_CloseEvtReader(r->reader, l->evt);
+	if (l->evt)
+		OTF2_Reader_CloseEvtReader(r->reader, l->evt);
 	OTF2_EvtReader *er = l->evt = OTF2_Reader_GetEvtReader(r->reader, l->ref);
 	if (!er)
 		return error_set(r->err, STATUS_IO, r->path,

@@ -48,9 +48,12 @@ struct otf2_group { /* a location group: an MPI rank, a process */
 	bool defined;
 };
 
-/* One call path's values in one location (ticks and counts). */
+/* One call path's values in one location (ticks and counts).  This and
+ * the block, snapshot, late end and message structures are written to the
+ * cache as they are (otf2_cache.c): no padding bytes. */
 struct otf2_cell {
 	uint32_t node; /* call path (tree index) */
+	uint32_t zero; /* (no padding: the cells are written to the cache) */
 	uint64_t excl, incl;
 	uint64_t visits, visits_incl;
 };
@@ -66,7 +69,7 @@ struct otf2_msg {
 	uint32_t partner;  /* rank in the communicator */
 	uint32_t comm;     /* communicator id */
 	uint32_t tag;
-	uint8_t kind;      /* enum otf2_msg_kind */
+	uint32_t kind;     /* enum otf2_msg_kind (32 bits: no padding) */
 };
 
 /* Where the replay of a block of a location's calls starts: the event
@@ -77,7 +80,7 @@ struct otf2_block {
 	uint64_t last; /* ticks of the event before, when `any` */
 	uint64_t first_snap;
 	uint32_t depth;
-	bool any;
+	uint32_t any; /* a bool (32 bits: no padding) */
 };
 
 /* A frame open where a block starts. */
@@ -169,6 +172,8 @@ struct otf2_run {
 	 * calls per block (reader option otf2:calls-per-block) */
 	void *reader, *callbacks;
 	uint32_t block;
+	const char *cache_dir; /* the reader's cache directory, or NULL */
+	bool from_cache;       /* the index came from it (no event read) */
 	pthread_mutex_t lock; /* the trace reads (the viewer's threads) */
 	struct otf2_slot slots[OTF2_SLOTS];
 	uint64_t clock;
@@ -195,6 +200,12 @@ enum status otf2_read_events(struct otf2_run *r, void *reader);
 enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 			struct trace_interval *out, struct otf2_msg **msg,
 			size_t *n_msg, struct error *err);
+
+/* The index pass's results from the cache directory `dir` (otf2_cache.c):
+ * false (and nothing loaded) when there is none for this archive as it is
+ * now; after a pass, saved there (failures ignored). */
+bool otf2_cache_load(struct otf2_run *r, const char *dir);
+void otf2_cache_save(const struct otf2_run *r, const char *dir);
 
 /* Close the OTF2 reader kept open (nothing when none). */
 void otf2_close_reader(struct otf2_run *r);
@@ -224,6 +235,9 @@ void otf2_fail(struct otf2_run *r, enum status st, const char *fmt, ...)
 /* Hand the run's values and trace to the builder (otf2_provider.c); the
  * run is the providers' from then on, freed by their close. */
 void otf2_set_providers(struct otf2_run *r);
+/* Free what the index pass (or the cache) gave location `l`, keeping its
+ * definition and its event reader. */
+void otf2_location_forget(struct otf2_location *l);
 void otf2_run_free(struct otf2_run *r);
 
 #endif

@@ -21,20 +21,26 @@ struct otf2_names {
 	uint32_t n;
 };
 
+void otf2_location_forget(struct otf2_location *l)
+{
+	free(l->cells);
+	free(l->msg);
+	free(l->blocks);
+	free(l->snaps);
+	free(l->late);
+	*l = (struct otf2_location){.ref = l->ref, .name = l->name,
+				    .group = l->group, .claimed = l->claimed,
+				    .evt = l->evt, .hit = l->hit};
+}
+
 void otf2_run_free(struct otf2_run *r)
 {
 	if (!r)
 		return;
 	otf2_close_reader(r);
 	pthread_mutex_destroy(&r->lock);
-	for (size_t i = 0; i < r->n_locs; i++) {
-		struct otf2_location *l = &r->locs[i];
-		free(l->cells);
-		free(l->msg);
-		free(l->blocks);
-		free(l->snaps);
-		free(l->late);
-	}
+	for (size_t i = 0; i < r->n_locs; i++)
+		otf2_location_forget(&r->locs[i]);
 	free(r->locs);
 	free(r->path);
 	free(r->strings);
