@@ -211,11 +211,13 @@ def check_cache(cs, arch):
         fail("%s: no index in %s" % (arch, cdir))
         return
     # the cache is read: a time changed in it (the first call path's
-    # exclusive ticks, after the 9 header words, the tree's count and its
-    # parents and regions) shows in the report
+    # exclusive ticks, after the magic, the key, the anchor's real path,
+    # 7 words of counts, the tree's count and its parents and regions)
+    # shows in the report
     n = len(exp_paths(arch))
+    anchor = os.path.realpath(os.path.join(arch, "traces.otf2"))
     with open(files[0], "r+b") as f:
-        f.seek(8 * 9 + 8 + 8 * n)
+        f.seek(8 * 3 + len(anchor.encode()) + 8 * 7 + 8 + 8 * n)
         f.write((123456789).to_bytes(8, sys.byteorder))
     if run(cmd)[1] == want:
         fail("%s: a time changed in the cache does not show" % arch)
@@ -234,7 +236,10 @@ def check_cache(cs, arch):
         got = run(cmd)
         if got[0] != 0 or got[1] != want or run(trace)[1] != want_trace:
             fail("%s: with the cache %s: %s" % (arch, name, got[2]))
-    print("%s: cache kept, damaged, stale: same output" % arch)
+    rc, out, err = run([cs, "cache", "list", "--format", "json"])
+    if rc != 0 or anchor not in out:
+        fail("cache list does not name %s: %s" % (anchor, out + err))
+    print("%s: cache kept, damaged, stale: same output; listed" % arch)
 
 
 def check_hostile(cs, work, srcdir):

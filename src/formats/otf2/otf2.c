@@ -443,4 +443,5 @@ const struct reader reader_otf2 = {
 	.option_names = otf2_option_names,
 	.option = otf2_option,
 	.cache_name = "otf2",
+	.cache_list = otf2_cache_list,
 };

@@ -3,7 +3,8 @@
  * archive reads no event: the call tree, the values per call path and per
  * location, each location's checkpoints, late ends and late messages, and
  * the counts behind the warnings.  One file per archive, NAME.otf2idx, NAME
- * a hash of the anchor's real path; its key is a hash of the size and
+ * a hash of the anchor's real path (written in it, for `callscope cache
+ * list`: otf2_cache_list); its key is a hash of the size and
  * modification time of the anchor, the global definitions and every file
  * of the archive's folder, and of the calls per block, so that a changed
  * archive is indexed again.  A cache file that does not load (another
@@ -20,9 +21,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/array.h"
 #include "formats/otf2/otf2_internal.h"
+#include "formats/reader.h"
 
-#define CACHE_MAGIC "CSOTF2I1"
+#define CACHE_MAGIC "CSOTF2I2"
 
 /* Written as they are: no padding (its bytes would be undefined). */
 _Static_assert(sizeof(struct otf2_cell) == 40, "otf2_cell has padding");
@@ -139,7 +142,9 @@ static bool put_array(FILE *fp, const void *p, size_t size, size_t n)
 static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 {
 	const struct otf2_tree *t = &r->tree;
-	bool ok = put(fp, CACHE_MAGIC, 8, 1) && put_u64(fp, key) &&
+	char *real = realpath(r->path, NULL);
+	bool ok = real && put(fp, CACHE_MAGIC, 8, 1) && put_u64(fp, key) &&
+		  put_array(fp, real, 1, strlen(real)) &&
 		  put_u64(fp, r->n_locs) && put_u64(fp, r->unknown_events) &&
 		  put_u64(fp, r->open_at_end) &&
 		  put_u64(fp, r->unmatched_leaves) &&
@@ -160,6 +165,7 @@ static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 		     put_array(fp, l->late, sizeof(*l->late), l->n_late) &&
 		     put_array(fp, l->msg, sizeof(*l->msg), l->n_msg);
 	}
+	free(real);
 	return ok;
 }
 
@@ -276,10 +282,14 @@ static bool read_tree(struct otf2_run *r, struct in *in)
 
 static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 {
-	char magic[8];
+	char magic[8], *anchor = NULL;
 	uint64_t k, n_locs;
-	if (!get(in, magic, 8, 1) || memcmp(magic, CACHE_MAGIC, 8) != 0 ||
-	    !get_u64(in, &k) || k != key || !get_u64(in, &n_locs) ||
+	size_t len;
+	bool head = get(in, magic, 8, 1) &&
+		    memcmp(magic, CACHE_MAGIC, 8) == 0 && get_u64(in, &k) &&
+		    k == key && get_array(in, (void **)&anchor, 1, &len);
+	free(anchor);
+	if (!head || !get_u64(in, &n_locs) ||
 	    n_locs != r->n_locs || !get_u64(in, &r->unknown_events) ||
 	    !get_u64(in, &r->open_at_end) ||
 	    !get_u64(in, &r->unmatched_leaves) ||
@@ -347,4 +357,77 @@ bool otf2_cache_load(struct otf2_run *r, const char *dir)
 			l->cap_late = l->n_late;
 		}
 	return ok;
+}
+
+/* ---- callscope cache list ------------------------------------------------ */
+
+/* The anchor a cache file stands for (heap string, "?" when unreadable). */
+static char *anchor_of(const char *file)
+{
+	FILE *fp = fopen(file, "rb");
+	struct stat sb;
+	char magic[8], *anchor = NULL;
+	size_t len = 0;
+	if (fp && fstat(fileno(fp), &sb) == 0) {
+		struct in in = {.fp = fp, .left = (uint64_t)sb.st_size};
+		uint64_t key;
+		if (!get(&in, magic, 8, 1) ||
+		    memcmp(magic, CACHE_MAGIC, 8) != 0 ||
+		    !get_u64(&in, &key) ||
+		    !get_array(&in, (void **)&anchor, 1, &len)) {
+			free(anchor);
+			anchor = NULL;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	char *s = anchor ? strndup(anchor, len) : strdup("?");
+	free(anchor);
+	return s;
+}
+
+enum status otf2_cache_list(const char *dir, struct reader_cache_entry **out,
+			    size_t *n, struct error *err)
+{
+	*out = NULL;
+	*n = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t cap = 0;
+	enum status st = STATUS_OK;
+	while (d && st == STATUS_OK && (e = readdir(d))) {
+		struct stat sb;
+		struct reader_cache_entry c = {
+			.n_files = 1, .kind = "trace index",
+			.label = "index of an OTF2 trace"};
+		if (!reader_name_ends_with(e->d_name, ".otf2idx") ||
+		    fstatat(dirfd(d), e->d_name, &sb, 0) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		c.bytes = (uint64_t)sb.st_size;
+		c.date = (int64_t)sb.st_mtim.tv_sec;
+		if (asprintf(&c.path, "%s/%.*s", dir,
+			     (int)(strlen(e->d_name) - 8), e->d_name) < 0)
+			c.path = NULL;
+		char *file = NULL;
+		if (c.path && asprintf(&file, "%s.otf2idx", c.path) >= 0)
+			c.first = anchor_of(file);
+		free(file);
+		if (!c.path || !c.first ||
+		    !array_grow((void **)out, &cap, *n + 1, sizeof(**out))) {
+			free(c.path);
+			free(c.first);
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+			break;
+		}
+		(*out)[(*n)++] = c;
+	}
+	if (d)
+		closedir(d);
+	if (st != STATUS_OK) {
+		reader_cache_list_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return st;
 }

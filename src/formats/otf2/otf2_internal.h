@@ -206,6 +206,11 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
  * now; after a pass, saved there (failures ignored). */
 bool otf2_cache_load(struct otf2_run *r, const char *dir);
 void otf2_cache_save(const struct otf2_run *r, const char *dir);
+/* `callscope cache list`: the cache files of `dir` (struct
+ * reader_cache_entry of formats/reader.h). */
+struct reader_cache_entry;
+enum status otf2_cache_list(const char *dir, struct reader_cache_entry **out,
+			    size_t *n, struct error *err);
 
 /* Close the OTF2 reader kept open (nothing when none). */
 void otf2_close_reader(struct otf2_run *r);
