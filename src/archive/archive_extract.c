@@ -599,6 +599,7 @@ static const char *const root_markers[] = {
 	"meta.db",
 	"profile.db",
 	"experiment.xml",
+	"traces.otf2", /* a Score-P experiment's OTF2 trace */
 	NULL,
 };
 

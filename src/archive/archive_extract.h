@@ -74,7 +74,8 @@ enum status archive_list_members(const char *path, size_t max_members,
 				 struct error *err);
 
 /* The database roots under directory `dir`: directories holding one of
- * meta.db, profile.db or experiment.xml (HPCToolkit v4 and older).  A root
+ * meta.db, profile.db or experiment.xml (HPCToolkit v4 and older) or
+ * traces.otf2 (an OTF2 trace: a Score-P experiment directory).  A root
  * is not searched further.  Symbolic links are not followed; the walk stops
  * at depth 64 and after 100,000 directories (STATUS_LIMIT).  *out is a
  * malloc'd array of *n paths relative to `dir` ("." for `dir` itself),

@@ -29,6 +29,7 @@ extern const struct reader reader_extrap_cubeset;
 extern const struct reader reader_extrap_nsight;
 extern const struct reader reader_extrap_experiment;
 extern const struct reader reader_extrap3;
+extern const struct reader reader_otf2;
 
 static const struct reader *const readers[] = {
 	&reader_hpctoolkit_v4,
@@ -45,6 +46,7 @@ static const struct reader *const readers[] = {
 	&reader_extrap_nsight,
 	&reader_extrap_experiment,
 	&reader_extrap3,
+	&reader_otf2,
 	NULL,
 };
 

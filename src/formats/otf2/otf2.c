@@ -1,0 +1,447 @@
+/* otf2: the reader of OTF2 trace archives (Score-P, Scalasca, Vampir,
+ * TAU): an anchor file (traces.otf2) beside its global definitions
+ * (traces.def) and its folder of per-location files (traces/), opened by
+ * the anchor or by the directory that holds it.  Read through the OTF2
+ * library only: the global definitions (otf2_defs.c), then each location's
+ * local definitions and events (otf2_events.c).  The model: the call tree
+ * of the Enter/Leave events (regions, NODE_REGION), the columns time and
+ * visits as Cube names them (exclusive stored, inclusive derived by the
+ * engine), one profile per location labelled "GROUP: LOCATION" as Cube
+ * labels them, and one interval track per location with each call's
+ * nesting depth and its MPI messages as attributes (otf2_provider.c),
+ * read in blocks of calls when drawn: the OTF2 reader stays open.
+ * The library's own error messages are taken, never printed: a failure is
+ * one error naming the anchor.  Must not depend on curses or on ui/. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <otf2/otf2.h>
+
+#include "formats/otf2/otf2_internal.h"
+#include "formats/reader.h"
+
+extern const struct reader reader_otf2;
+
+/* ---- bid ----------------------------------------------------------------- */
+
+static bool head_is_anchor(const struct reader_probe *p)
+{
+	return p->head_len >= 6 && (p->head[1] == 'B' || p->head[1] == 'L') &&
+	       memcmp(p->head + 2, "OTF2", 4) == 0;
+}
+
+static int otf2_bid(const struct reader_probe *p, int best)
+{
+	(void)best;
+	if (p->is_dir) {
+		for (size_t i = 0; i < p->n_names; i++)
+			if (reader_name_ends_with(p->names[i], ".otf2"))
+				return 60;
+		return 0;
+	}
+	if (!p->is_file || p->is_archive || p->is_sqlite)
+		return 0;
+	bool named = reader_name_ends_with(reader_probe_base(p), ".otf2");
+	if (head_is_anchor(p))
+		return named ? 95 : 85;
+	/* ours but damaged (a truncated anchor): the message is ours */
+	return named ? 50 : 0;
+}
+
+/* ---- the library's errors ------------------------------------------------ */
+
+static _Thread_local char library_message[256];
+
+static OTF2_ErrorCode on_library_error(void *ud, const char *file,
+				       uint64_t line, const char *function,
+				       OTF2_ErrorCode code, const char *fmt,
+				       va_list va)
+{
+	(void)ud;
+	(void)file;
+	(void)line;
+	(void)function;
+	if (!library_message[0] && fmt)
+		vsnprintf(library_message, sizeof(library_message), fmt, va);
+	return code;
+}
+
+/* The anchor of directory `dir`: its traces.otf2, else its first *.otf2
+ * file by name (heap string; NULL with `err` set when there is none). */
+static char *anchor_in(const char *dir, struct error *err)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		error_set(err, STATUS_IO, dir, "cannot list the directory");
+		return NULL;
+	}
+	char *best = NULL;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!reader_name_ends_with(de->d_name, ".otf2"))
+			continue;
+		if (!best || strcmp(de->d_name, "traces.otf2") == 0 ||
+		    (strcmp(best, "traces.otf2") != 0 &&
+		     strcmp(de->d_name, best) < 0)) {
+			free(best);
+			best = strdup(de->d_name);
+		}
+	}
+	closedir(d);
+	char *path = NULL;
+	if (!best || asprintf(&path, "%s/%s", dir, best) < 0) {
+		path = NULL;
+		error_set(err, best ? STATUS_NOMEM : STATUS_NOT_DATABASE, dir,
+			  best ? "out of memory" : "no OTF2 anchor (*.otf2)");
+	}
+	free(best);
+	return path;
+}
+
+/* ---- the model ----------------------------------------------------------- */
+
+static enum status oom(struct otf2_run *r)
+{
+	return error_set(r->err, STATUS_NOMEM, r->path, "out of memory");
+}
+
+static enum status build_nodes(struct otf2_run *r)
+{
+	for (uint32_t i = 0; i < r->tree.n; i++) {
+		struct otf2_region *g = &r->regions[r->tree.region[i]];
+		if (g->function == MODEL_NONE) {
+			struct model_function f = {
+				.name = g->name, .file = g->file, .line = g->line};
+			g->function = model_builder_add_function(r->b, &f);
+			if (g->function == MODEL_NONE)
+				return oom(r);
+		}
+		uint32_t parent = r->tree.parent[i];
+		struct model_node nd = {
+			.ctx_id = i + 1u,
+			.name = g->name,
+			.function = g->function,
+			.file = g->file,
+			.line = g->line,
+			.kind = NODE_REGION,
+			.relation = parent == UINT32_MAX ? RELATION_NONE
+							 : RELATION_CALL,
+		};
+		if (model_builder_add_node(r->b,
+					   parent == UINT32_MAX ? 0 : parent + 1,
+					   &nd) != i + 1u)
+			return oom(r);
+	}
+	return STATUS_OK;
+}
+
+/* Statistic `id` (0 time, 1 visits) stored exclusive, and its derived
+ * inclusive one, as the columns NAME (I) and NAME (E). */
+static enum status build_metric(struct otf2_run *r, uint32_t id,
+				const char *name, const char *descr,
+				const char *format, uint8_t unit)
+{
+	struct model_stat s = {
+		.metric = model_builder_intern(r->b, name, strlen(name)),
+		.scope = model_builder_intern(r->b, "exclusive", 9),
+		.formula = model_builder_intern(r->b, "$$", 2),
+		.combine = COMBINE_SUM,
+		.stat_id = id,
+		.prop_id = id,
+		.flags = STAT_EXCLUSIVE_ONLY,
+	};
+	uint32_t stat[2];
+	stat[1] = model_builder_add_stat(r->b, &s);
+	stat[0] = stat[1] == MODEL_NONE
+			  ? MODEL_NONE
+			  : model_builder_add_inclusive_stat(r->b, stat[1]);
+	if (stat[0] == MODEL_NONE ||
+	    !model_builder_set_stat_prop_id(r->b, stat[0], id + 2))
+		return oom(r);
+	for (int k = 0; k < 2; k++) {
+		struct model_column c = {
+			.name = strdup(name),
+			.variant = strdup(""),
+			.description = strdup(descr),
+			.format = strdup(format),
+			.unit = unit,
+			.kind = k ? COLUMN_EXCLUSIVE : COLUMN_INCLUSIVE,
+			.render = RENDER_NUMBER | RENDER_PERCENT,
+			.visible = true,
+			.pair = MODEL_NONE,
+			.parent = MODEL_NONE,
+			.expr = formula_leaf(stat[k]),
+		};
+		if (!c.name || !c.variant || !c.description || !c.format ||
+		    !c.expr || model_builder_add_column(r->b, &c) == MODEL_NONE) {
+			free(c.name);
+			free(c.variant);
+			free(c.description);
+			free(c.format);
+			formula_free(c.expr);
+			return oom(r);
+		}
+	}
+	return STATUS_OK;
+}
+
+/* One profile and one interval track per location. */
+static enum status build_locations(struct otf2_run *r)
+{
+	uint32_t *rank_in_group = calloc(r->n_groups + 1u, sizeof(uint32_t));
+	if (!rank_in_group)
+		return oom(r);
+	enum status st = STATUS_OK;
+	uint32_t rank = model_builder_intern(r->b, "RANK", 4),
+		 thread = model_builder_intern(r->b, "THREAD", 6);
+	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
+		const struct otf2_location *l = &r->locs[i];
+		const struct model *m = model_builder_peek(r->b);
+		bool grouped = l->group < r->n_groups;
+		uint32_t g = grouped ? l->group : r->n_groups;
+		const char *gname = grouped ? model_str(m, r->groups[g].name)
+					    : "";
+		struct model_id ids[2] = {
+			{.kind_name = rank, .kind = 1, .logical_id = g,
+			 .physical_id = g},
+			{.kind_name = thread, .kind = 2,
+			 .logical_id = rank_in_group[g],
+			 .physical_id = l->ref},
+		};
+		rank_in_group[g]++;
+		char *label = NULL;
+		if (asprintf(&label, "%s%s%s", gname, *gname ? ": " : "",
+			     model_str(m, l->name)) < 0) {
+			st = oom(r);
+			break;
+		}
+		uint32_t prof = model_builder_add_profile(r->b, false, ids, 2,
+							  label);
+		struct model_timeline tl = {
+			.profile = prof,
+			.label = model_builder_intern(r->b, label,
+						      strlen(label)),
+			.kind = TIMELINE_INTERVALS,
+			.count = l->n_iv,
+		};
+		free(label);
+		if (prof == MODEL_NONE || tl.label == MODEL_NONE ||
+		    model_builder_add_timeline(r->b, &tl) == MODEL_NONE)
+			st = oom(r);
+	}
+	free(rank_in_group);
+	if (st == STATUS_OK)
+		model_builder_set_time_range(r->b, r->time_min, r->time_max);
+	return st;
+}
+
+static void warn(struct otf2_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct otf2_run *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	char *line = NULL;
+	if (asprintf(&line, "%s: %s", r->path, msg) >= 0)
+		model_builder_add_warning(r->b, line);
+	free(line);
+}
+
+/* What the pass counted but could not use, one warning each. */
+static void build_warnings(struct otf2_run *r)
+{
+	uint64_t events = 0, claimed = 0;
+	for (size_t i = 0; i < r->n_locs; i++) {
+		events += r->locs[i].events;
+		claimed += r->locs[i].claimed;
+	}
+	if (r->unknown_events)
+		warn(r, "%llu events of kinds this OTF2 library does not know "
+		     "were skipped", (unsigned long long)r->unknown_events);
+	if (r->unknown_defs)
+		warn(r, "%llu global definitions of kinds this OTF2 library "
+		     "does not know were skipped",
+		     (unsigned long long)r->unknown_defs);
+	if (r->unmatched_leaves)
+		warn(r, "%llu Leave events without a matching Enter were "
+		     "ignored", (unsigned long long)r->unmatched_leaves);
+	if (r->open_at_end)
+		warn(r, "%llu regions were never left; each ends at its "
+		     "location's last event or its caller's Leave",
+		     (unsigned long long)r->open_at_end);
+	if (r->backward_times)
+		warn(r, "%llu events are earlier than the event before them "
+		     "in their location; taken at that event's time",
+		     (unsigned long long)r->backward_times);
+	if (claimed && claimed != events)
+		warn(r, "the definitions announce %llu events, the locations "
+		     "hold %llu", (unsigned long long)claimed,
+		     (unsigned long long)events);
+}
+
+static void build_title(struct otf2_run *r, OTF2_Reader *rd)
+{
+	char *creator = NULL, *title = NULL;
+	uint8_t major = 0, minor = 0, bugfix = 0;
+	OTF2_Reader_GetVersion(rd, &major, &minor, &bugfix);
+	if (OTF2_Reader_GetCreator(rd, &creator) != OTF2_SUCCESS)
+		creator = NULL;
+	uint64_t events = 0;
+	uint32_t regions = 0;
+	for (size_t i = 0; i < r->n_locs; i++)
+		events += r->locs[i].events;
+	for (uint32_t i = 0; i < r->n_regions; i++)
+		regions += r->regions[i].defined;
+	if (asprintf(&title,
+		     "OTF2 %u.%u trace%s%s: %zu locations, %u regions, %llu "
+		     "events", major, minor, creator && *creator ? " by " : "",
+		     creator ? creator : "", r->n_locs, regions,
+		     (unsigned long long)events) >= 0)
+		model_builder_set_title(r->b, title, NULL);
+	free(title);
+	free(creator);
+}
+
+static enum status build(struct otf2_run *r, OTF2_Reader *rd)
+{
+	enum status st = build_nodes(r);
+	if (st == STATUS_OK)
+		st = build_metric(r, 0, "time", "time spent in the call path "
+				  "(seconds, from Enter/Leave)", "%.4g",
+				  UNIT_SECONDS);
+	if (st == STATUS_OK)
+		st = build_metric(r, 1, "visits", "times the call path was "
+				  "entered", "%.0f", UNIT_COUNT);
+	if (st == STATUS_OK)
+		st = build_locations(r);
+	if (st == STATUS_OK) {
+		build_warnings(r);
+		build_title(r, rd);
+		model_builder_set_ctx_id_base(r->b, 1);
+	}
+	return st;
+}
+
+/* ---- open ---------------------------------------------------------------- */
+
+static enum status read_archive(struct otf2_run *r, const char *anchor)
+{
+	library_message[0] = '\0';
+	OTF2_Error_RegisterCallback(on_library_error, NULL);
+	OTF2_Reader *rd = OTF2_Reader_Open(anchor);
+	if (!rd)
+		return error_set(r->err, STATUS_NOT_DATABASE, anchor,
+				 "not a readable OTF2 anchor file%s%s",
+				 library_message[0] ? ": " : "",
+				 library_message);
+	enum status st = STATUS_OK;
+	uint8_t major = 0, minor = 0, bugfix = 0;
+	if (OTF2_Reader_GetVersion(rd, &major, &minor, &bugfix) != OTF2_SUCCESS ||
+	    major == 0 || major > OTF2_VERSION_MAJOR)
+		st = error_set(r->err, STATUS_UNSUPPORTED, anchor,
+			       "OTF2 version %u.%u.%u: this OTF2 library reads "
+			       "versions 1.0 to %u.%u", major, minor, bugfix,
+			       OTF2_VERSION_MAJOR, OTF2_VERSION_MINOR);
+	if (st == STATUS_OK &&
+	    OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS)
+		st = error_set(r->err, STATUS_CORRUPT, anchor,
+			       "cannot set up the OTF2 reader%s%s",
+			       library_message[0] ? ": " : "", library_message);
+	if (st == STATUS_OK)
+		st = otf2_read_defs(r, rd);
+	if (st == STATUS_OK)
+		st = otf2_read_events(r, rd);
+	if (st == STATUS_OK)
+		st = build(r, rd);
+	r->reader = rd; /* kept for the trace's replays; closed with the run */
+	if (st != STATUS_OK)
+		otf2_close_reader(r);
+	return st;
+}
+
+static enum status otf2_open(const struct reader_input *in, struct model **out,
+			     struct error *err)
+{
+	*out = NULL;
+	const char *path = in->paths[0];
+	struct stat sb;
+	if (stat(path, &sb) != 0)
+		return error_set(err, STATUS_NOT_FOUND, path, "no such file");
+	char *anchor = S_ISDIR(sb.st_mode) ? anchor_in(path, err) : strdup(path);
+	if (!anchor)
+		return err->status ? err->status
+				   : error_set(err, STATUS_NOMEM, path,
+					       "out of memory");
+	struct otf2_run *r = calloc(1, sizeof(*r));
+	struct model_builder *b = r ? model_builder_new("otf2", path) : NULL;
+	if (!b) {
+		free(r);
+		free(anchor);
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	}
+	r->path = anchor;
+	r->b = b;
+	r->err = err;
+	r->block = OTF2_BLOCK_CALLS;
+	r->cache_dir = in->options ? in->options->cache_dir : NULL;
+	pthread_mutex_init(&r->lock, NULL);
+	enum status st = reader_options_apply(&reader_otf2,
+					      in->options, &r->block, err);
+	if (st == STATUS_OK)
+		st = read_archive(r, anchor);
+	if (st != STATUS_OK) {
+		model_builder_free(b);
+		otf2_run_free(r);
+		return st;
+	}
+	r->cache_dir = NULL; /* the caller's: only during the open */
+	otf2_set_providers(r);
+	*out = model_builder_finish(b, err);
+	return *out ? STATUS_OK : err->status;
+}
+
+/* otf2:calls-per-block=N: how many calls of a location one replay reads
+ * (the trace's window; small values exercise the replay in tests). */
+static enum status otf2_option(void *state, const char *key,
+			       const char *value, struct error *err)
+{
+	char *end = NULL;
+	unsigned long n = strtoul(value, &end, 10);
+	if (strcmp(key, "calls-per-block") != 0)
+		return error_set(err, STATUS_USAGE, NULL,
+				 "otf2 has no option '%s' (it takes "
+				 "calls-per-block=N)", key);
+	if (!*value || *end || n == 0 || n > (1ul << 24))
+		return error_set(err, STATUS_USAGE, NULL,
+				 "calls-per-block: 1 to %lu, not '%s'",
+				 1ul << 24, value);
+	if (state)
+		*(uint32_t *)state = (uint32_t)n;
+	return STATUS_OK;
+}
+
+static const char *const otf2_option_names[] = {"otf2", NULL};
+
+const struct reader reader_otf2 = {
+	.name = "otf2",
+	.description = "OTF2 trace archives (Score-P, Scalasca, TAU: "
+		       "traces.otf2 or its directory)",
+	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE |
+		READER_CAP_INTERVALS,
+	.bid = otf2_bid,
+	.open = otf2_open,
+	.option_names = otf2_option_names,
+	.option = otf2_option,
+	.cache_name = "otf2",
+	.cache_list = otf2_cache_list,
+};

@@ -1,0 +1,675 @@
+/* otf2_events: the passes over a location's events, read through the OTF2
+ * library's per-location event readers and callbacks (the local
+ * definitions first, so that the library maps the location's ids to the
+ * global ones).  The index pass, once at open: Enter and Leave build the
+ * call tree (a call path is a node: the same region under the same path
+ * is one node, in every location), each frame's inclusive and exclusive
+ * ticks and its visit; the calls are not kept: every OTF2_BLOCK_CALLS
+ * calls a checkpoint records the event position, the time and the open
+ * frames, and a call still open at the next checkpoint keeps its end and
+ * the MPI messages it holds after that point (late).  The replay
+ * (otf2_window): a fresh event reader seeks to a block's checkpoint and
+ * the same callbacks rebuild that block's intervals (begin, end, nesting
+ * depth, the enclosing call) and collect its calls' messages, so the trace
+ * reads only the blocks it draws.  Not fatal, counted and reported by the opener: events
+ * the library does not know, a Leave with no matching Enter (ignored),
+ * regions still entered at the end (closed at the location's last event),
+ * a time earlier than the one before (taken as that one).  Fatal: an Enter
+ * of an undefined region, nesting deeper than OTF2_MAX_DEPTH, a location
+ * file the library cannot read.  Must not depend on curses or on ui/. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <otf2/otf2.h>
+
+#include "core/array.h"
+#include "formats/otf2/otf2_internal.h"
+
+struct frame {
+	uint32_t node, region;
+	uint64_t enter, child; /* ticks */
+	uint64_t iv;           /* its interval */
+};
+
+/* A pass over one location's events: the index pass (`indexing`: the
+ * tree, the values, the blocks' checkpoints, the late ends, the messages)
+ * or the replay of one block (the intervals [w0, w1) into `out`). */
+struct pass {
+	struct otf2_run *r;
+	struct otf2_location *l;
+	bool indexing;
+	struct frame *stack;
+	size_t depth, cap_stack;
+	struct otf2_cell *acc; /* per tree index, this location */
+	uint8_t *touched_mark;
+	uint32_t cap_acc;
+	uint32_t *touched;
+	size_t n_touched, cap_touched;
+	size_t cap_msg;
+	uint64_t last; /* ticks of the latest event */
+	bool any;
+	uint64_t n_iv; /* calls begun so far */
+	/* the replay */
+	uint64_t w0, w1;
+	struct trace_interval *out;
+	struct otf2_msg *msg; /* the block's messages */
+	size_t n_msg;
+	bool stopped;
+};
+
+/* ---- one location -------------------------------------------------------- */
+
+/* The location's accumulator of tree index `node`, marked touched. */
+static struct otf2_cell *acc_of(struct pass *p, uint32_t node)
+{
+	if (node >= p->cap_acc) {
+		uint32_t cap = p->cap_acc ? p->cap_acc : 256;
+		while (cap <= node)
+			cap *= 2;
+		struct otf2_cell *a = realloc(p->acc, cap * sizeof(*a));
+		if (a)
+			p->acc = a;
+		uint8_t *m = a ? realloc(p->touched_mark, cap) : NULL;
+		if (!m)
+			return NULL;
+		p->touched_mark = m;
+		memset(m + p->cap_acc, 0, cap - p->cap_acc);
+		p->cap_acc = cap;
+	}
+	if (!p->touched_mark[node]) {
+		if (!array_grow((void **)&p->touched, &p->cap_touched,
+				p->n_touched + 1, sizeof(*p->touched)))
+			return NULL;
+		p->touched[p->n_touched++] = node;
+		p->touched_mark[node] = 1;
+		memset(&p->acc[node], 0, sizeof(p->acc[node]));
+		p->acc[node].node = node;
+	}
+	return &p->acc[node];
+}
+
+static uint64_t event_time(struct pass *p, uint64_t t)
+{
+	if (p->any && t < p->last) {
+		if (p->indexing)
+			p->r->backward_times++;
+		t = p->last;
+	}
+	p->last = t;
+	p->any = true;
+	return t;
+}
+
+/* A block starts at this Enter (event position `pos`): its checkpoint. */
+static bool checkpoint(struct pass *p, uint64_t pos)
+{
+	struct otf2_location *l = p->l;
+	if (!array_grow((void **)&l->blocks, &l->cap_blocks, l->n_blocks + 1,
+			sizeof(*l->blocks)) ||
+	    !array_grow((void **)&l->snaps, &l->cap_snaps,
+			l->n_snaps + p->depth, sizeof(*l->snaps)))
+		return false;
+	l->blocks[l->n_blocks++] = (struct otf2_block){
+		.pos = pos, .last = p->last, .any = p->any,
+		.first_snap = l->n_snaps, .depth = (uint32_t)p->depth};
+	for (size_t i = 0; i < p->depth; i++)
+		l->snaps[l->n_snaps++] = (struct otf2_snap){
+			.iv = p->stack[i].iv, .node = p->stack[i].node,
+			.region = p->stack[i].region};
+	return true;
+}
+
+/* The index pass's part of an Enter: the call path added, its visit, the
+ * block's checkpoint; false when out of memory. */
+static bool index_enter(struct pass *p, uint64_t pos, uint32_t parent,
+			uint32_t region, uint32_t *node)
+{
+	if (p->n_iv % p->r->block == 0 && !checkpoint(p, pos))
+		return false;
+	*node = otf2_tree_child(p->r, parent, region, true);
+	struct otf2_cell *c = *node == UINT32_MAX ? NULL : acc_of(p, *node);
+	if (!c)
+		return false;
+	c->visits++;
+	return true;
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
+				  uint64_t pos, void *ud,
+				  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
+	struct pass *p = ud;
+	struct otf2_run *r = p->r;
+	(void)loc;
+	(void)attrs;
+	if (!p->indexing && p->n_iv >= p->w1) {
+		p->stopped = true;
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	uint64_t before = p->last;
+	bool any = p->any;
+	uint64_t t = event_time(p, time);
+	if (region >= r->n_regions || !r->regions[region].defined) {
+		otf2_fail(r, STATUS_CORRUPT,
+			  "location %llu: Enter of region %u, which is not "
+			  "defined", (unsigned long long)p->l->ref, region);
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	if (p->depth >= OTF2_MAX_DEPTH) {
+		otf2_fail(r, STATUS_LIMIT,
+			  "location %llu: regions nested deeper than %u",
+			  (unsigned long long)p->l->ref, OTF2_MAX_DEPTH);
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	uint32_t parent = p->depth ? p->stack[p->depth - 1].node : UINT32_MAX;
+	uint32_t node = UINT32_MAX;
+	/* the checkpoint holds the state before this event */
+	p->last = before;
+	p->any = any;
+	bool ok = p->indexing ? index_enter(p, pos, parent, region, &node)
+			      : (node = otf2_tree_child(r, parent, region,
+							false)) != UINT32_MAX;
+	p->last = t;
+	p->any = true;
+	if (!ok || !array_grow((void **)&p->stack, &p->cap_stack,
+			       p->depth + 1, sizeof(*p->stack))) {
+		if (!ok && !p->indexing)
+			otf2_fail(r, STATUS_CORRUPT, "location %llu: the events "
+				  "changed since the archive was opened",
+				  (unsigned long long)p->l->ref);
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	uint64_t ns = otf2_ns(r, t);
+	if (p->indexing && p->n_iv == 0)
+		p->l->first_begin = ns;
+	if (!p->indexing && p->n_iv >= p->w0)
+		p->out[p->n_iv - p->w0] = (struct trace_interval){
+			.begin = ns,
+			.end = UINT64_MAX,
+			.ctx_id = node + 1u,
+			.depth = (uint32_t)p->depth,
+			.event = MODEL_EVENT_NONE,
+			.up = p->depth ? p->stack[p->depth - 1].iv + 1u : 0,
+		};
+	p->stack[p->depth++] = (struct frame){
+		.node = node, .region = region, .enter = t, .iv = p->n_iv++};
+	if (p->indexing)
+		p->l->n_iv = p->n_iv;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Close the innermost frame at ticks `t`: its values (index pass), its
+ * interval's end (replay; in the index pass, kept when its block's replay
+ * will not reach it). */
+static void pop_frame(struct pass *p, uint64_t t)
+{
+	struct frame *f = &p->stack[--p->depth];
+	if (!p->indexing) {
+		if (f->iv >= p->w0 && f->iv < p->w1)
+			p->out[f->iv - p->w0].end = otf2_ns(p->r, t);
+		return;
+	}
+	uint64_t incl = t - f->enter;
+	uint64_t excl = incl > f->child ? incl - f->child : 0;
+	struct otf2_cell *c = &p->acc[f->node];
+	c->incl += incl;
+	c->excl += excl;
+	if (p->depth)
+		p->stack[p->depth - 1].child += incl;
+	uint64_t block = p->r->block;
+	struct otf2_location *l = p->l;
+	if (p->n_iv > (f->iv / block + 1) * block) {
+		if (!array_grow((void **)&l->late, &l->cap_late, l->n_late + 1,
+				sizeof(*l->late))) {
+			otf2_fail(p->r, STATUS_NOMEM, "out of memory");
+			return;
+		}
+		l->late[l->n_late++] = (struct otf2_late){
+			.iv = f->iv, .end = otf2_ns(p->r, t)};
+	}
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
+				  uint64_t pos, void *ud,
+				  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
+	struct pass *p = ud;
+	(void)loc;
+	(void)pos;
+	(void)attrs;
+	uint64_t t = event_time(p, time);
+	size_t d = p->depth;
+	while (d > 0 && p->stack[d - 1].region != region)
+		d--;
+	if (d == 0) {
+		p->r->unmatched_leaves++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	/* frames left open inside the one that ends end with it */
+	p->r->open_at_end += p->depth - d;
+	while (p->depth >= d)
+		pop_frame(p, t);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* An MPI message in the innermost call: kept by the index pass when that
+ * call's block's replay will not reach it (a late message), else by the
+ * replay of that block. */
+static OTF2_CallbackCode message(struct pass *p, uint64_t time,
+				 uint8_t kind, uint32_t partner,
+				 uint32_t comm, uint32_t tag, uint64_t length)
+{
+	struct otf2_location *l = p->l;
+	uint64_t t = event_time(p, time);
+	if (!p->depth)
+		return OTF2_CALLBACK_SUCCESS; /* in no call: not shown */
+	uint64_t iv = p->stack[p->depth - 1].iv, block = p->r->block;
+	bool late = p->n_iv > (iv / block + 1) * block;
+	if (p->indexing != late || (!p->indexing && iv < p->w0))
+		return OTF2_CALLBACK_SUCCESS;
+	struct otf2_msg **v = p->indexing ? &l->msg : &p->msg;
+	size_t *n = p->indexing ? &l->n_msg : &p->n_msg;
+	if (!array_grow((void **)v, &p->cap_msg, *n + 1, sizeof(**v))) {
+		otf2_fail(p->r, STATUS_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	(*v)[(*n)++] = (struct otf2_msg){
+		.interval = iv,
+		.time = otf2_ns(p->r, t),
+		.length = length,
+		.partner = partner,
+		.comm = comm,
+		.tag = tag,
+		.kind = kind,
+	};
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp time,
+				 uint64_t pos, void *ud,
+				 OTF2_AttributeList *attrs, uint32_t receiver,
+				 OTF2_CommRef comm, uint32_t tag,
+				 uint64_t length)
+{
+	(void)loc;
+	(void)pos;
+	(void)attrs;
+	return message(ud, time, OTF2_MSG_SEND, receiver, comm, tag, length);
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp time,
+				 uint64_t pos, void *ud,
+				 OTF2_AttributeList *attrs, uint32_t sender,
+				 OTF2_CommRef comm, uint32_t tag,
+				 uint64_t length)
+{
+	(void)loc;
+	(void)pos;
+	(void)attrs;
+	return message(ud, time, OTF2_MSG_RECV, sender, comm, tag, length);
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time,
+				  uint64_t pos, void *ud,
+				  OTF2_AttributeList *attrs, uint32_t receiver,
+				  OTF2_CommRef comm, uint32_t tag,
+				  uint64_t length, uint64_t request)
+{
+	(void)loc;
+	(void)pos;
+	(void)attrs;
+	(void)request;
+	return message(ud, time, OTF2_MSG_ISEND, receiver, comm, tag, length);
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time,
+				  uint64_t pos, void *ud,
+				  OTF2_AttributeList *attrs, uint32_t sender,
+				  OTF2_CommRef comm, uint32_t tag,
+				  uint64_t length, uint64_t request)
+{
+	(void)loc;
+	(void)pos;
+	(void)attrs;
+	(void)request;
+	return message(ud, time, OTF2_MSG_IRECV, sender, comm, tag, length);
+}
+
+static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
+				    uint64_t pos, void *ud,
+				    OTF2_AttributeList *attrs)
+{
+	struct pass *p = ud;
+	(void)loc;
+	(void)time;
+	(void)pos;
+	(void)attrs;
+	if (!p->indexing)
+		return OTF2_CALLBACK_SUCCESS;
+	p->l->unknown++;
+	p->r->unknown_events++;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static int by_node(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int by_late(const void *a, const void *b)
+{
+	uint64_t x = ((const struct otf2_late *)a)->iv,
+		 y = ((const struct otf2_late *)b)->iv;
+	return (x > y) - (x < y);
+}
+
+static int by_interval(const void *a, const void *b)
+{
+	const struct otf2_msg *x = a, *y = b;
+	if (x->interval != y->interval)
+		return x->interval < y->interval ? -1 : 1;
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+/* After the location's last event: close what is open, move the touched
+ * accumulators into the location's cells (visits of the subtree summed,
+ * children first) and the run's totals, attach the messages. */
+static enum status finish_location(struct pass *p)
+{
+	struct otf2_run *r = p->r;
+	struct otf2_location *l = p->l;
+	r->open_at_end += p->depth;
+	while (p->depth)
+		pop_frame(p, p->last);
+	qsort(p->touched, p->n_touched, sizeof(*p->touched), by_node);
+	for (size_t i = p->n_touched; i-- > 0;) {
+		struct otf2_cell *c = &p->acc[p->touched[i]];
+		c->visits_incl += c->visits;
+		uint32_t parent = r->tree.parent[c->node];
+		if (parent != UINT32_MAX)
+			p->acc[parent].visits_incl += c->visits_incl;
+	}
+	if (p->n_touched) {
+		l->cells = malloc(p->n_touched * sizeof(*l->cells));
+		if (!l->cells)
+			return error_set(r->err, STATUS_NOMEM, r->path,
+					 "out of memory");
+	}
+	for (size_t i = 0; i < p->n_touched; i++) {
+		uint32_t n = p->touched[i];
+		l->cells[i] = p->acc[n];
+		r->excl[n] += p->acc[n].excl;
+		r->visits[n] += p->acc[n].visits;
+		p->touched_mark[n] = 0;
+	}
+	l->n_cells = p->n_touched;
+	p->n_touched = 0;
+	qsort(l->msg, l->n_msg, sizeof(*l->msg), by_interval);
+	qsort(l->late, l->n_late, sizeof(*l->late), by_late);
+	if (l->n_iv) {
+		uint64_t lo = l->first_begin, hi = otf2_ns(r, p->last);
+		if (lo < r->time_min)
+			r->time_min = lo;
+		if (hi > r->time_max)
+			r->time_max = hi;
+	}
+	p->any = false;
+	p->n_iv = 0;
+	return r->failed;
+}
+
+static OTF2_EvtReaderCallbacks *event_callbacks(void)
+{
+	OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+	if (!cb)
+		return NULL;
+	OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+	OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+	OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+	return cb;
+}
+
+static enum status read_location(struct pass *p, OTF2_Reader *rd,
+				 const OTF2_EvtReaderCallbacks *cb, bool defs,
+				 bool events)
+{
+	struct otf2_run *r = p->r;
+	struct otf2_location *l = p->l;
+	if (defs) {
+		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, l->ref);
+		if (dr) {
+			uint64_t n = 0;
+			OTF2_ErrorCode e =
+				OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
+			OTF2_Reader_CloseDefReader(rd, dr);
+			if (e != OTF2_SUCCESS)
+				return error_set(r->err, STATUS_CORRUPT, r->path,
+						 "location %llu: local "
+						 "definitions: %s",
+						 (unsigned long long)l->ref,
+						 OTF2_Error_GetDescription(e));
+		}
+	}
+	if (!events)
+		return STATUS_OK; /* the index came from the cache */
+	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->ref);
+	if (!er)
+		return error_set(r->err, STATUS_CORRUPT, r->path,
+				 "location %llu: cannot open its events",
+				 (unsigned long long)l->ref);
+	l->evt = er; /* kept for the replays; closed with the reader */
+	OTF2_ErrorCode e = OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, p);
+	uint64_t n = 0;
+	if (e == OTF2_SUCCESS)
+		e = OTF2_Reader_ReadAllLocalEvents(rd, er, &n);
+	if (r->failed != STATUS_OK)
+		return r->failed;
+	if (e != OTF2_SUCCESS)
+		return error_set(r->err, STATUS_CORRUPT, r->path,
+				 "location %llu: events: %s",
+				 (unsigned long long)l->ref,
+				 OTF2_Error_GetDescription(e));
+	l->events = n;
+	return finish_location(p);
+}
+
+static void free_pass(struct pass *p)
+{
+	free(p->stack);
+	free(p->acc);
+	free(p->touched_mark);
+	free(p->touched);
+}
+
+enum status otf2_read_events(struct otf2_run *r, void *reader)
+{
+	OTF2_Reader *rd = reader;
+	for (size_t i = 0; i < r->n_locs; i++)
+		if (OTF2_Reader_SelectLocation(rd, r->locs[i].ref) !=
+		    OTF2_SUCCESS)
+			return error_set(r->err, STATUS_CORRUPT, r->path,
+					 "cannot select location %llu",
+					 (unsigned long long)r->locs[i].ref);
+	r->time_min = UINT64_MAX;
+	r->time_max = 0;
+	if (r->n_locs == 0)
+		return STATUS_OK;
+	r->from_cache = r->cache_dir && otf2_cache_load(r, r->cache_dir);
+	bool defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
+	if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS) {
+		if (defs)
+			OTF2_Reader_CloseDefFiles(rd);
+		return error_set(r->err, STATUS_CORRUPT, r->path,
+				 "cannot open the event files");
+	}
+	OTF2_EvtReaderCallbacks *cb = event_callbacks();
+	r->callbacks = cb;
+	struct pass p = {.r = r, .indexing = true};
+	enum status st = cb ? STATUS_OK
+			    : error_set(r->err, STATUS_NOMEM, r->path,
+					"out of memory");
+	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
+		p.l = &r->locs[i];
+		p.cap_msg = 0;
+		st = read_location(&p, rd, cb, defs, !r->from_cache);
+	}
+	free_pass(&p);
+	if (defs)
+		OTF2_Reader_CloseDefFiles(rd);
+	if (st == STATUS_OK && !r->from_cache && r->cache_dir)
+		otf2_cache_save(r, r->cache_dir);
+	return st;
+}
+
+void otf2_close_reader(struct otf2_run *r)
+{
+	if (!r->reader)
+		return;
+	for (size_t i = 0; i < r->n_locs; i++)
+		if (r->locs[i].evt)
+			OTF2_Reader_CloseEvtReader(r->reader, r->locs[i].evt);
+	if (r->callbacks)
+		OTF2_Reader_CloseEvtFiles(r->reader);
+	OTF2_Reader_Close(r->reader);
+	OTF2_EvtReaderCallbacks_Delete(r->callbacks);
+	r->reader = NULL;
+	r->callbacks = NULL;
+}
+
+/* ---- the replay of one block ------------------------------------------- */
+
+static uint64_t late_key(const void *e)
+{
+	return ((const struct otf2_late *)e)->iv;
+}
+
+static uint64_t msg_key(const void *e)
+{
+	return ((const struct otf2_msg *)e)->interval;
+}
+
+static const struct otf2_late *late_of(const struct otf2_location *l,
+				       uint64_t iv)
+{
+	size_t i = otf2_lower_bound(l->late, l->n_late, sizeof(*l->late),
+				    late_key, iv);
+	return i < l->n_late && l->late[i].iv == iv ? &l->late[i] : NULL;
+}
+
+/* Whether call `iv` has messages: in the block's (`msg`, sorted by
+ * interval) or late ones. */
+static bool has_message(const struct otf2_location *l,
+			const struct otf2_msg *msg, size_t n, uint64_t iv)
+{
+	size_t i = otf2_lower_bound(msg, n, sizeof(*msg), msg_key, iv);
+	if (i < n && msg[i].interval == iv)
+		return true;
+	i = otf2_lower_bound(l->msg, l->n_msg, sizeof(*l->msg), msg_key, iv);
+	return i < l->n_msg && l->msg[i].interval == iv;
+}
+
+/* The replay from block `b`'s checkpoint until the next block's first
+ * Enter or the end of the events. */
+static enum status replay(struct pass *p, uint64_t b)
+{
+	struct otf2_run *r = p->r;
+	struct otf2_location *l = p->l;
+	const struct otf2_block *k = &l->blocks[b];
+	if (!array_grow((void **)&p->stack, &p->cap_stack, k->depth + 1,
+			sizeof(*p->stack))) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return r->failed;
+	}
+	for (uint32_t i = 0; i < k->depth; i++) {
+		const struct otf2_snap *sn = &l->snaps[k->first_snap + i];
+		p->stack[i] = (struct frame){
+			.node = sn->node, .region = sn->region, .iv = sn->iv};
+	}
+	p->depth = k->depth;
+	p->last = k->last;
+	p->any = k->any;
+	/* a fresh event reader for each replay: OTF2 3.0's seek from a
+	 * reader that has moved between chunks may reuse a chunk it freed */
+	if (l->evt)
+		OTF2_Reader_CloseEvtReader(r->reader, l->evt);
+	OTF2_EvtReader *er = l->evt = OTF2_Reader_GetEvtReader(r->reader, l->ref);
+	if (!er)
+		return error_set(r->err, STATUS_IO, r->path,
+				 "location %llu: cannot open its events",
+				 (unsigned long long)l->ref);
+	OTF2_ErrorCode e = OTF2_EvtReader_Seek(er, k->pos);
+	if (e == OTF2_SUCCESS)
+		e = OTF2_EvtReader_SetCallbacks(er, r->callbacks, p);
+	while (e == OTF2_SUCCESS && !p->stopped && r->failed == STATUS_OK) {
+		uint64_t got = 0;
+		e = OTF2_EvtReader_ReadEvents(er, 4096, &got);
+		if (e == OTF2_SUCCESS && got < 4096) {
+			while (p->depth) /* the end of the events */
+				pop_frame(p, p->last);
+			break;
+		}
+	}
+	if (r->failed != STATUS_OK)
+		return r->failed;
+	if (e != OTF2_SUCCESS && !p->stopped)
+		return error_set(r->err, STATUS_IO, r->path,
+				 "location %llu: events: %s",
+				 (unsigned long long)l->ref,
+				 OTF2_Error_GetDescription(e));
+	return STATUS_OK;
+}
+
+enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
+			struct trace_interval *out, struct otf2_msg **msg,
+			size_t *n_msg, struct error *err)
+{
+	struct otf2_location *l = &r->locs[line];
+	*msg = NULL;
+	*n_msg = 0;
+	if (!r->reader || b >= l->n_blocks)
+		return error_set(err, STATUS_IO, r->path,
+				 "location %llu: no block %llu",
+				 (unsigned long long)l->ref,
+				 (unsigned long long)b);
+	struct pass p = {
+		.r = r, .l = l, .w0 = b * r->block,
+		.w1 = b * r->block + r->block < l->n_iv ? b * r->block + r->block
+							 : l->n_iv,
+		.out = out};
+	p.n_iv = p.w0;
+	struct error *keep = r->err;
+	r->err = err;
+	r->failed = STATUS_OK;
+	enum status st = replay(&p, b);
+	r->err = keep;
+	free_pass(&p);
+	qsort(p.msg, p.n_msg, sizeof(*p.msg), by_interval);
+	for (uint64_t i = p.w0; st == STATUS_OK && i < p.w1; i++) {
+		struct trace_interval *iv = &out[i - p.w0];
+		if (iv->end == UINT64_MAX) {
+			const struct otf2_late *lt = late_of(l, i);
+			iv->end = lt ? lt->end : iv->begin;
+		}
+		iv->event = has_message(l, p.msg, p.n_msg, i) ? i
+							       : MODEL_EVENT_NONE;
+	}
+	if (st == STATUS_OK && p.n_iv < p.w1)
+		st = error_set(err, STATUS_IO, r->path,
+			       "location %llu: the events changed since the "
+			       "archive was opened", (unsigned long long)l->ref);
+	if (st != STATUS_OK) {
+		free(p.msg);
+		return st;
+	}
+	*msg = p.msg;
+	*n_msg = p.n_msg;
+	return STATUS_OK;
+}

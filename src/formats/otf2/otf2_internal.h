@@ -1,0 +1,248 @@
+/* otf2_internal: what the OTF2 reader's files share (private to
+ * formats/otf2/).  The global definitions (otf2_defs.c) fill tables indexed
+ * by the archive's definition ids; the event pass over each location
+ * (otf2_events.c) builds the call tree from Enter/Leave, the values per
+ * call path and location (exclusive and inclusive ticks, visits), the
+ * location's intervals and its MPI messages; otf2_provider.c answers the
+ * model's value and trace reads from them.  No OTF2 header here: the
+ * library stays inside the .c files. */
+#ifndef CALLSCOPE_OTF2_INTERNAL_H
+#define CALLSCOPE_OTF2_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "model/model.h"
+
+/* Definition ids at or above this are refused ("billions claimed"): every
+ * table indexed by an id holds at most this many entries. */
+#define OTF2_MAX_DEF_ID (1u << 24)
+/* Calls of a location read by one replay of its events, by default. */
+#define OTF2_BLOCK_CALLS 4096u
+/* Blocks kept read back, over every location, least recently used first
+ * out (4096 calls of 40 bytes each: 42 MB at most). */
+#define OTF2_SLOTS 256u
+/* Nesting deeper than this in one location is refused. */
+#define OTF2_MAX_DEPTH 100000u
+
+struct otf2_region {
+	uint32_t name;      /* model string handle */
+	uint32_t file;      /* model string handle, 0 when none */
+	uint32_t line;      /* first line, 0 when none */
+	uint32_t function;  /* model function, MODEL_NONE until used */
+	bool defined;
+};
+
+struct otf2_stn { /* a system tree node: machine, node, ... */
+	uint32_t name, class_name; /* model string handles */
+	uint32_t parent;           /* id, UINT32_MAX for none */
+	bool defined;
+};
+
+struct otf2_group { /* a location group: an MPI rank, a process */
+	uint32_t name;   /* model string handle */
+	uint32_t stn;    /* its system tree node id, UINT32_MAX for none */
+	bool defined;
+};
+
+/* One call path's values in one location (ticks and counts).  This and
+ * the block, snapshot, late end and message structures are written to the
+ * cache as they are (otf2_cache.c): no padding bytes. */
+struct otf2_cell {
+	uint32_t node; /* call path (tree index) */
+	uint32_t zero; /* (no padding: the cells are written to the cache) */
+	uint64_t excl, incl;
+	uint64_t visits, visits_incl;
+};
+
+enum otf2_msg_kind { OTF2_MSG_SEND, OTF2_MSG_RECV, OTF2_MSG_ISEND,
+		     OTF2_MSG_IRECV };
+
+/* One MPI point-to-point message event of a location. */
+struct otf2_msg {
+	uint64_t interval; /* the innermost interval it lies in */
+	uint64_t time;     /* ns */
+	uint64_t length;   /* bytes */
+	uint32_t partner;  /* rank in the communicator */
+	uint32_t comm;     /* communicator id */
+	uint32_t tag;
+	uint32_t kind;     /* enum otf2_msg_kind (32 bits: no padding) */
+};
+
+/* Where the replay of a block of a location's calls starts: the event
+ * position of the block's first Enter, the time before it and the frames
+ * open there (snaps[first_snap .. + depth) of the location). */
+struct otf2_block {
+	uint64_t pos;
+	uint64_t last; /* ticks of the event before, when `any` */
+	uint64_t first_snap;
+	uint32_t depth;
+	uint32_t any; /* a bool (32 bits: no padding) */
+};
+
+/* A frame open where a block starts. */
+struct otf2_snap {
+	uint64_t iv;
+	uint32_t node, region;
+};
+
+/* The end of a call that its block's replay does not reach (its Leave
+ * comes after the next block's first Enter). */
+struct otf2_late {
+	uint64_t iv;
+	uint64_t end; /* ns */
+};
+
+struct otf2_location {
+	uint64_t ref;         /* the archive's location id */
+	uint32_t name;        /* model string handle */
+	uint32_t group;       /* location group id, UINT32_MAX for none */
+	uint64_t claimed;     /* the definition's number of events */
+	/* filled by the index pass */
+	uint64_t events, unknown;
+	struct otf2_cell *cells; /* sorted by node */
+	size_t n_cells;
+	uint64_t n_iv;             /* calls (intervals) */
+	uint64_t first_begin;      /* ns, when n_iv */
+	struct otf2_block *blocks; /* one per r->block calls */
+	size_t n_blocks, cap_blocks;
+	struct otf2_snap *snaps;
+	size_t n_snaps, cap_snaps;
+	struct otf2_late *late; /* sorted by iv */
+	size_t n_late, cap_late;
+	struct otf2_msg *msg; /* the late messages: their call's block's
+				 replay does not reach them; by interval,
+				 then time */
+	size_t n_msg;
+	void *evt;                 /* its OTF2_EvtReader, kept open */
+	uint32_t hit;              /* the cache slot it used last */
+};
+
+/* A block of calls read back: intervals [b * block, + block) of `line`. */
+struct otf2_slot {
+	uint32_t line;
+	uint64_t b;    /* UINT64_MAX: empty */
+	uint64_t used; /* the run's clock when last used */
+	struct trace_interval *iv;
+	struct otf2_msg *msg; /* its messages (but the late ones), sorted */
+	size_t n_msg;
+};
+
+/* The call tree built from the events: node i (tree index) has model
+ * context id i + 1 and model node index i + 1. */
+struct otf2_tree {
+	uint32_t *parent; /* tree index, UINT32_MAX for a top region */
+	uint32_t *region; /* region id */
+	uint32_t *depth;  /* 1 for a top region */
+	uint32_t n, cap;
+	uint64_t *slots;  /* hash of (parent + 1) << 32 | region -> index */
+	uint32_t n_slots;
+};
+
+struct otf2_run {
+	char *path;              /* the anchor file (owned) */
+	struct model_builder *b; /* strings are interned here */
+	/* global definitions */
+	uint32_t *strings; /* string id -> model handle */
+	uint32_t n_strings;
+	struct otf2_region *regions;
+	uint32_t n_regions;
+	struct otf2_stn *stns;
+	uint32_t n_stns;
+	struct otf2_group *groups;
+	uint32_t n_groups;
+	uint32_t *comms; /* communicator id -> model string handle */
+	uint32_t n_comms;
+	struct otf2_location *locs;
+	size_t n_locs, cap_locs;
+	uint64_t resolution, offset, length; /* the clock */
+	bool has_clock;
+	uint64_t unknown_defs;
+	/* the event pass */
+	struct otf2_tree tree;
+	uint64_t *excl, *visits; /* per tree index, over every location */
+	uint64_t time_min, time_max; /* ns */
+	uint64_t unknown_events;
+	uint64_t open_at_end, unmatched_leaves, backward_times;
+	void *names; /* otf2_provider.c's copy of the communicator names */
+	/* the lazy trace: the OTF2 reader kept open, its event callbacks,
+	 * calls per block (reader option otf2:calls-per-block) */
+	void *reader, *callbacks;
+	uint32_t block;
+	const char *cache_dir; /* the reader's cache directory, or NULL */
+	bool from_cache;       /* the index came from it (no event read) */
+	pthread_mutex_t lock; /* the trace reads (the viewer's threads) */
+	struct otf2_slot slots[OTF2_SLOTS];
+	uint64_t clock;
+	struct error trace_error; /* the first failed read, for take_error */
+	/* the first problem a callback met, ending the read */
+	struct error *err;
+	enum status failed;
+};
+
+/* Read the global definitions of the archive `r->path` (an OTF2_Reader
+ * passed as `reader`). */
+enum status otf2_read_defs(struct otf2_run *r, void *reader);
+
+/* Read each location's local definitions and events (`reader` as above,
+ * its definitions read): the index pass.  The reader and the event
+ * readers stay open for otf2_window (r->reader). */
+enum status otf2_read_events(struct otf2_run *r, void *reader);
+
+/* Read block `b` of location `line` into `out` (room for r->block
+ * intervals) and its calls' messages (but the late ones) into *msg
+ * (malloc'd, sorted by interval; NULL when none): one replay of its events
+ * from the block's checkpoint.  An interval with messages has its own
+ * index as its event.  Not thread-safe: the caller locks. */
+enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
+			struct trace_interval *out, struct otf2_msg **msg,
+			size_t *n_msg, struct error *err);
+
+/* The index pass's results from the cache directory `dir` (otf2_cache.c):
+ * false (and nothing loaded) when there is none for this archive as it is
+ * now; after a pass, saved there (failures ignored). */
+bool otf2_cache_load(struct otf2_run *r, const char *dir);
+void otf2_cache_save(const struct otf2_run *r, const char *dir);
+/* `callscope cache list`: the cache files of `dir` (struct
+ * reader_cache_entry of formats/reader.h). */
+struct reader_cache_entry;
+enum status otf2_cache_list(const char *dir, struct reader_cache_entry **out,
+			    size_t *n, struct error *err);
+
+/* Close the OTF2 reader kept open (nothing when none). */
+void otf2_close_reader(struct otf2_run *r);
+
+/* The first of `n` elements of `size` bytes at `base`, sorted by key(e),
+ * whose key is >= `want` (n when none): the searches of the cells, late
+ * ends and messages (otf2_tree.c). */
+size_t otf2_lower_bound(const void *base, size_t n, size_t size,
+			uint64_t (*key)(const void *e), uint64_t want);
+
+/* The call tree (otf2_tree.c): the call path of `region` under `parent`
+ * (UINT32_MAX: a top region), added when `add` and new; UINT32_MAX when
+ * absent (not `add`) or out of memory. */
+uint32_t otf2_tree_child(struct otf2_run *r, uint32_t parent, uint32_t region,
+			 bool add);
+
+/* The model string handle of string id `id` (0 for none or unknown). */
+uint32_t otf2_string(const struct otf2_run *r, uint32_t id);
+
+/* Ticks since the clock's offset, in nanoseconds. */
+uint64_t otf2_ns(const struct otf2_run *r, uint64_t ticks);
+
+/* Record the first failure of a callback (later ones are dropped). */
+void otf2_fail(struct otf2_run *r, enum status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Hand the run's values and trace to the builder (otf2_provider.c); the
+ * run is the providers' from then on, freed by their close. */
+void otf2_set_providers(struct otf2_run *r);
+/* Free what the index pass (or the cache) gave location `l`, keeping its
+ * definition and its event reader. */
+void otf2_location_forget(struct otf2_location *l);
+void otf2_run_free(struct otf2_run *r);
+
+#endif

@@ -1,0 +1,118 @@
+/* otf2_tree: the call tree the OTF2 reader builds from Enter events (a call
+ * path is the region and its caller's path; found through a hash of the
+ * pair), the clock's conversion of ticks to nanoseconds, and the one
+ * binary search of the reader's sorted arrays.  Must not
+ * depend on curses or on ui/. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "formats/otf2/otf2_internal.h"
+
+uint64_t otf2_ns(const struct otf2_run *r, uint64_t ticks)
+{
+	uint64_t d = ticks > r->offset ? ticks - r->offset : 0;
+	uint64_t q = d / r->resolution, rem = d % r->resolution;
+	if (q > UINT64_MAX / 1000000000u - 1)
+		return UINT64_MAX;
+	if (r->resolution > UINT64_MAX / 1000000000u)
+		return q * 1000000000u +
+		       (uint64_t)((double)rem * 1e9 / (double)r->resolution);
+	return q * 1000000000u + rem * 1000000000u / r->resolution;
+}
+
+size_t otf2_lower_bound(const void *base, size_t n, size_t size,
+			uint64_t (*key)(const void *e), uint64_t want)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (key((const char *)base + mid * size) < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint32_t slot_of(uint64_t key, uint32_t n_slots)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15u) >> 32) & (n_slots - 1);
+}
+
+static uint64_t key_of(uint32_t parent, uint32_t region)
+{
+	return ((uint64_t)(parent + 1u) << 32) | region;
+}
+
+static bool rehash(struct otf2_tree *t)
+{
+	uint32_t n = t->n_slots ? t->n_slots * 2 : 1024;
+	uint64_t *s = calloc(n, sizeof(*s));
+	if (!s)
+		return false;
+	for (uint32_t i = 0; i < t->n; i++) {
+		uint64_t k = key_of(t->parent[i], t->region[i]);
+		uint32_t j = slot_of(k, n);
+		while (s[j])
+			j = (j + 1) & (n - 1);
+		s[j] = i + 1u;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->n_slots = n;
+	return true;
+}
+
+/* Room for one more node in the tree and the run's totals. */
+static bool grow(struct otf2_run *r)
+{
+	struct otf2_tree *t = &r->tree;
+	uint32_t cap = t->cap ? t->cap * 2 : 256;
+	uint32_t *p = realloc(t->parent, cap * sizeof(*p));
+	if (p)
+		t->parent = p;
+	uint32_t *g = p ? realloc(t->region, cap * sizeof(*g)) : NULL;
+	if (g)
+		t->region = g;
+	uint32_t *d = g ? realloc(t->depth, cap * sizeof(*d)) : NULL;
+	if (d)
+		t->depth = d;
+	uint64_t *e = d ? realloc(r->excl, cap * sizeof(*e)) : NULL;
+	if (e)
+		r->excl = e;
+	uint64_t *v = e ? realloc(r->visits, cap * sizeof(*v)) : NULL;
+	if (!v)
+		return false;
+	r->visits = v;
+	t->cap = cap;
+	return true;
+}
+
+uint32_t otf2_tree_child(struct otf2_run *r, uint32_t parent, uint32_t region,
+			 bool add)
+{
+	struct otf2_tree *t = &r->tree;
+	if (add && (uint64_t)(t->n + 1) * 2 > t->n_slots && !rehash(t))
+		return UINT32_MAX;
+	if (t->n_slots == 0)
+		return UINT32_MAX;
+	uint64_t k = key_of(parent, region);
+	uint32_t j = slot_of(k, t->n_slots);
+	for (; t->slots[j]; j = (j + 1) & (t->n_slots - 1)) {
+		uint32_t i = (uint32_t)t->slots[j] - 1u;
+		if (t->parent[i] == parent && t->region[i] == region)
+			return i;
+	}
+	if (!add || t->n >= OTF2_MAX_DEF_ID * 4u ||
+	    (t->n == t->cap && !grow(r)))
+		return UINT32_MAX;
+	uint32_t i = t->n++;
+	t->parent[i] = parent;
+	t->region[i] = region;
+	t->depth[i] = parent == UINT32_MAX ? 1 : t->depth[parent] + 1;
+	r->excl[i] = 0;
+	r->visits[i] = 0;
+	t->slots[j] = i + 1u;
+	return i;
+}

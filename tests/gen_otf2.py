@@ -1,0 +1,375 @@
+#!/usr/bin/python3
+"""gen_otf2: OTF2 archives with known answers, written with the OTF2
+library's Python bindings (python3-otf2), for tests/check_otf2.py.
+
+    gen_otf2.py OUTDIR            the cases below, each OUTDIR/CASE/ with
+                                  traces.otf2, traces.def, traces/ and
+                                  expect.json
+    gen_otf2.py --hostile OUTDIR  damaged archives, OUTDIR/NAME/traces.otf2,
+                                  and OUTDIR/hostile.txt: NAME per line
+
+Every location's calls are written from a nested description (region,
+enter, leave, children); the answers are computed from that description,
+not by replaying the events: a call path's inclusive time is the sum of
+its calls' (leave - enter), its exclusive time that less its children's
+inclusive times, its visits the number of its calls; the call running at
+a time t on a location is the deepest call with enter <= t < leave.
+Exit 77 when the bindings are not installed."""
+import json
+import os
+import shutil
+import sys
+
+try:
+    import otf2
+    from otf2.enums import Type  # noqa: F401  (the bindings are complete)
+except ImportError:
+    print("python3-otf2 is not installed: skipped")
+    sys.exit(77)
+
+
+def call(name, enter, leave, *children):
+    return (name, enter, leave, list(children))
+
+
+# Case "nested": timer of 1 GHz (ticks are ns).  Recursion (foo in foo), a
+# zero-length call, a call that begins when its sibling ends and one that
+# ends with its caller, a caller and callee entered at the same tick, two
+# threads of one rank, a second rank with an empty location, MPI messages.
+NESTED = {
+    "resolution": 1000000000,
+    "groups": ["rank 0", "rank 1"],
+    "locations": [
+        ("rank 0", "thread 0", [
+            call("main", 1000, 2000,
+                 call("foo", 1100, 1400,
+                      call("bar", 1150, 1200),
+                      call("foo", 1200, 1300,
+                           call("bar", 1210, 1210))),
+                 call("bar", 1400, 1500),
+                 call("baz", 1600, 2000))]),
+        ("rank 0", "thread 1", [
+            call("main", 1050, 1900,
+                 call("foo", 1100, 1800,
+                      call("bar", 1200, 1700)))]),
+        ("rank 1", "thread 0", [
+            call("main", 1000, 1500,
+                 call("baz", 1000, 1500,
+                      call("bar", 1000, 1100),
+                      call("bar", 1100, 1200),
+                      call("bar", 1300, 1500))),
+            call("other", 1600, 1700)]),
+        ("rank 1", "idle", []),
+    ],
+    # (location index, time, send?, partner rank, tag, bytes): inside a call
+    "messages": [(1, 1250, True, 1, 7, 4096), (2, 1050, False, 0, 7, 4096)],
+}
+
+# Case "clock": a microsecond timer and long calls, so that seconds and
+# nanoseconds come from a resolution other than 1 GHz.
+CLOCK = {
+    "resolution": 1000000,
+    "groups": ["process"],
+    "locations": [
+        ("process", "main thread", [
+            call("main", 5000000, 17500000,
+                 call("compute", 5000001, 12000000,
+                      call("kernel", 6000000, 11000000)),
+                 call("io", 12000000, 17400000))]),
+        ("process", "helper", [
+            call("worker", 5200000, 9000000,
+                 call("kernel", 5300000, 8000000))]),
+    ],
+    "messages": [],
+}
+
+
+def long_messages(loc, n, start):
+    """Messages of location `loc` in long_calls(n, start): every 997th step
+    sends one in the step (before its inner call) and one in main (after
+    the step): main's are past main's block, so the reader keeps them at
+    its index pass."""
+    out = []
+    for i in range(0, n, 997):
+        t = start + 5 + 15 * i
+        out.append((loc, t + 1, True, 1, i % 7, 64 + i))
+        out.append((loc, t + 14, False, 1, 3, 8 + i))
+    return out
+
+
+def long_calls(n, start):
+    """main with n calls of step > (work | wait), 10 ticks apart."""
+    calls, t = [], start + 5
+    for i in range(n):
+        inner = call("work" if i % 3 else "wait", t + 2, t + 7 + i % 5)
+        calls.append(call("step", t, t + 13, inner))
+        t += 15
+    return [call("main", start, t + 5, *calls)]
+
+
+# Case "long": event files of several OTF2 chunks (256 KiB, the smallest),
+# so that reading a block of calls back seeks across chunks; the trace is
+# asked at a few times only ("queries").
+LONG = {
+    "resolution": 1000000000,
+    "groups": ["rank 0", "rank 1"],
+    "locations": [("rank 0", "main", long_calls(30000, 1000)),
+                  ("rank 1", "main", long_calls(20000, 1003))],
+    "messages": long_messages(0, 30000, 1000),
+    "chunk": 256 * 1024,
+    "queries": 12,
+}
+
+CASES = {"nested": NESTED, "clock": CLOCK, "long": LONG}
+
+
+def events_of(calls, out):
+    """(time, 'enter'|'leave', region) in stream order (depth first)."""
+    for name, enter, leave, children in calls:
+        out.append((enter, "enter", name))
+        events_of(children, out)
+        out.append((leave, "leave", name))
+    return out
+
+
+def walk(calls, prefix, out):
+    """Call path -> [inclusive, exclusive, visits] in ticks."""
+    for name, enter, leave, children in calls:
+        path = prefix + (name,)
+        incl = leave - enter
+        excl = incl - sum(c[2] - c[1] for c in children)
+        v = out.setdefault(path, [0, 0, 0])
+        v[0] += incl
+        v[1] += excl
+        v[2] += 1
+        walk(children, path, out)
+    return out
+
+
+def running(calls, t, prefix=()):
+    """The deepest call path running at tick t, or None."""
+    for name, enter, leave, children in calls:
+        if enter <= t < leave:
+            path = prefix + (name,)
+            return running(children, t, path) or path
+    return None
+
+
+def intervals(calls):
+    return sum(1 + intervals(c[3]) for c in calls)
+
+
+def query_times(calls):
+    """Each call's enter and midpoint, where the answer is unambiguous."""
+    ts = []
+    for _, enter, leave, children in calls:
+        ts += [enter, (enter + leave) // 2]
+        ts += query_times(children)
+    return sorted(set(ts))
+
+
+def write_case(case, outdir):
+    res = case["resolution"]
+    if os.path.exists(outdir):
+        shutil.rmtree(outdir)
+    os.makedirs(outdir)
+    all_events = [events_of(l[2], []) for l in case["locations"]]
+    first = min((e[0][0] for e in all_events if e), default=0)
+    with otf2.writer.open(outdir, timer_resolution=res,
+                          chunk_size_events=case.get("chunk", 1 << 20)) \
+            as trace:
+        defs = trace.definitions
+        machine = defs.system_tree_node("machine")
+        node = defs.system_tree_node("node0", parent=machine)
+        groups = {g: defs.location_group(g, system_tree_parent=node)
+                  for g in case["groups"]}
+        regions = {}
+        locs = []
+        for (g, name, _), evs in zip(case["locations"], all_events):
+            loc = defs.location(name, group=groups[g])
+            locs.append(loc)
+            trace.event_writer_from_location(loc)
+        world = None
+        if case["messages"]:
+            members = [locs[i] for i in range(len(locs))]
+            grp = defs.group("world", group_type=otf2.GroupType.COMM_LOCATIONS,
+                             paradigm=otf2.Paradigm.MPI, members=members)
+            world = defs.comm("MPI_COMM_WORLD", group=grp)
+        for i, evs in enumerate(all_events):
+            w = trace.event_writer_from_location(locs[i])
+            msgs = sorted(m for m in case["messages"] if m[0] == i)
+            for t, kind, name in evs:
+                while msgs and msgs[0][1] < t:  # never at an event's time
+                    _, mt, send, partner, tag, size = msgs.pop(0)
+                    if send:
+                        w.mpi_send(mt, partner, world, tag, size)
+                    else:
+                        w.mpi_recv(mt, partner, world, tag, size)
+                if name not in regions:
+                    regions[name] = defs.region(name, source_file="gen.c",
+                                                begin_line_number=10 +
+                                                len(regions))
+                (w.enter if kind == "enter" else w.leave)(t, regions[name])
+    expect_write(case, outdir, first)
+
+
+def expect_write(case, outdir, first):
+    res = case["resolution"]
+
+    def ns(t):
+        return (t - first) * 1000000000 // res
+
+    paths = {}
+    lines = []
+    for g, name, calls in case["locations"]:
+        label = "%s: %s" % (g, name)
+        per = walk(calls, (), {})
+        for path, (incl, excl, visits) in per.items():
+            p = paths.setdefault("/".join(path), {
+                "incl": 0.0, "excl": 0.0, "visits": 0, "per_location": {}})
+            p["incl"] += incl / res
+            p["excl"] += excl / res
+            p["visits"] += visits
+            p["per_location"][label] = [incl / res, excl / res, visits]
+        queries = []
+        times = query_times(calls)
+        if "queries" in case:  # evenly spread, the last call's too
+            k = case["queries"]
+            times = [times[i * (len(times) - 1) // (k - 1)]
+                     for i in range(k)]
+        for t in times:
+            path = running(calls, t)
+            if path:
+                queries.append([ns(t), len(path) - 1, list(path)])
+        lines.append({"label": label, "intervals": intervals(calls),
+                      "queries": queries})
+    messages = []
+    for li, t, send, partner, tag, size in case["messages"]:
+        g, name, calls = case["locations"][li]
+        path = running(calls, t)
+        begin = innermost(calls, t)[1]
+        messages.append(["%s: %s" % (g, name), "/".join(path), ns(begin),
+                         "MPI send" if send else "MPI receive",
+                         "%d bytes %s rank %d, tag %d, MPI_COMM_WORLD" %
+                         (size, "to" if send else "from", partner, tag)])
+    with open(os.path.join(outdir, "expect.json"), "w") as f:
+        json.dump({"paths": paths, "lines": lines,
+                   "messages": sorted(messages)}, f, indent=1)
+
+
+def innermost(calls, t):
+    """The deepest call (name, enter, leave, children) running at t."""
+    for c in calls:
+        if c[1] <= t < c[2]:
+            return innermost(c[3], t) or c
+    return None
+
+
+# ---- hostile archives --------------------------------------------------
+
+def copy_case(src, dst):
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    shutil.copytree(src, dst)
+
+
+def write_raw_defs(outdir, extra):
+    """A one-location archive whose global definitions end with `extra`
+    (a function of the library's DefinitionWriter: raw ids, no checks)."""
+    registry_write = otf2.registry.DefinitionRegistry.write
+
+    def write(self, writer):
+        registry_write(self, writer)
+        extra(writer)
+
+    otf2.registry.DefinitionRegistry.write = write
+    try:
+        write_case({"resolution": 1000, "groups": ["p"], "messages": [],
+                    "locations": [("p", "t", [call("main", 10, 20)])]},
+                   outdir)
+    finally:
+        otf2.registry.DefinitionRegistry.write = registry_write
+
+
+def hostile(outdir):
+    os.makedirs(outdir, exist_ok=True)
+    base = os.path.join(outdir, "base")
+    write_case(NESTED, base)
+    names = []
+
+    def made(name):
+        names.append(name)
+        return os.path.join(outdir, name)
+
+    # the anchor cut in the middle
+    d = made("truncated-anchor")
+    copy_case(base, d)
+    a = os.path.join(d, "traces.otf2")
+    with open(a, "rb") as f:
+        data = f.read()
+    with open(a, "wb") as f:
+        f.write(data[:len(data) // 2])
+    # an empty anchor (its name still says OTF2)
+    d = made("empty-anchor")
+    copy_case(base, d)
+    open(os.path.join(d, "traces.otf2"), "wb").close()
+    # a major version from the future (bytes 9-11: major, minor, bugfix)
+    d = made("wrong-version")
+    copy_case(base, d)
+    a = os.path.join(d, "traces.otf2")
+    with open(a, "rb") as f:
+        data = bytearray(f.read())
+    data[9] = 99
+    with open(a, "wb") as f:
+        f.write(data)
+    # a location's event file gone
+    d = made("missing-location-file")
+    copy_case(base, d)
+    os.unlink(os.path.join(d, "traces", "1.evt"))
+    # the global definitions cut in the middle
+    d = made("truncated-defs")
+    copy_case(base, d)
+    a = os.path.join(d, "traces.def")
+    with open(a, "rb") as f:
+        data = f.read()
+    with open(a, "wb") as f:
+        f.write(data[:len(data) // 2])
+    # a location's events cut in the middle
+    d = made("truncated-events")
+    copy_case(base, d)
+    a = os.path.join(d, "traces", "0.evt")
+    with open(a, "rb") as f:
+        data = f.read()
+    with open(a, "wb") as f:
+        f.write(data[:len(data) // 2])
+    # system tree nodes whose parents form a cycle
+    write_raw_defs(made("stn-cycle"), lambda w: (
+        w.write_system_tree_node(100, 0, 0, 101),
+        w.write_system_tree_node(101, 0, 0, 100)))
+    # a region id in the billions
+    write_raw_defs(made("huge-region-id"), lambda w: w.write_region(
+        3000000000, 0, 0, 0, otf2.RegionRole.FUNCTION, otf2.Paradigm.NONE,
+        otf2.RegionFlag.NONE, 0, 0, 0))
+    # a region named by a string that is not defined
+    write_raw_defs(made("dangling-string"), lambda w: w.write_region(
+        50, 77777, 0, 0, otf2.RegionRole.FUNCTION, otf2.Paradigm.NONE,
+        otf2.RegionFlag.NONE, 0, 0, 0))
+    shutil.rmtree(base)
+    with open(os.path.join(outdir, "hostile.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--hostile":
+        hostile(sys.argv[2])
+        return 0
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 64
+    for name, case in CASES.items():
+        write_case(case, os.path.join(sys.argv[1], name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+/* otf2-dump: the per-location values of an OTF2 archive as the otf2 reader
+ * gives them (model_per_profile), for tests/check_otf2.py: one line per
+ * call path, statistic and location with a non-zero value, tab-separated:
+ *   "PATH<TAB>METRIC<TAB>I|E<TAB>LOCATION LABEL<TAB>VALUE (%.17g)"
+ * where PATH is the region names from the top, joined by '/'; then one
+ * line per MPI message attribute of every call of every trace line:
+ *   "M<TAB>LINE LABEL<TAB>PATH<TAB>BEGIN (ns)<TAB>KEY<TAB>TEXT"
+ * Exit 2 with the error line when the archive does not open. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/reader.h"
+#include "model/model.h"
+
+extern const struct reader reader_otf2;
+
+static void print_path(const struct model *m, uint32_t node)
+{
+	if (m->nodes[node].parent != 0 && m->nodes[node].parent != MODEL_NONE) {
+		print_path(m, m->nodes[node].parent);
+		putchar('/');
+	}
+	fputs(model_str(m, m->nodes[node].name), stdout);
+}
+
+static int dump_node(const struct model *m, uint32_t node)
+{
+	int status = 0;
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		uint32_t s = model_column_stat(m, c);
+		struct profile_value *pv = NULL;
+		size_t n = 0;
+		struct error err = {0};
+		if (s == MODEL_NONE)
+			continue;
+		if (model_per_profile(m, node, s, &pv, &n, &err) != STATUS_OK) {
+			char *line = error_format(&err);
+			fprintf(stderr, "%s\n", line ? line : "error");
+			free(line);
+			error_clear(&err);
+			status = 2;
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			print_path(m, node);
+			printf("\t%s\t%c\t%s\t%.17g\n", m->columns[c].name,
+			       m->columns[c].kind == COLUMN_INCLUSIVE ? 'I' : 'E',
+			       model_str(m, m->profiles[pv[i].profile].label),
+			       pv[i].value);
+		}
+		free(pv);
+	}
+	return status;
+}
+
+static int dump_messages(const struct model *m)
+{
+	int status = 0;
+	for (uint32_t line = 0; line < m->n_timelines; line++) {
+		const struct model_timeline *tl = &m->timelines[line];
+		for (uint64_t i = 0; i < tl->count; i++) {
+			struct trace_interval iv;
+			struct model_kv *kv = NULL;
+			size_t n = 0;
+			struct error err = {0};
+			if (!model_interval(m, line, i, &iv)) {
+				status = 2;
+				continue;
+			}
+			if (iv.event == MODEL_EVENT_NONE)
+				continue;
+			if (model_event_detail(m, line, iv.event, &kv, &n,
+					       &err) != STATUS_OK) {
+				error_clear(&err);
+				status = 2;
+				continue;
+			}
+			for (size_t k = 0; k < n; k++) {
+				printf("M\t%s\t", model_str(m, tl->label));
+				print_path(m, model_node_of_ctx(m, iv.ctx_id));
+				printf("\t%llu\t%s\t%s\n",
+				       (unsigned long long)iv.begin, kv[k].key,
+				       kv[k].text);
+			}
+			free(kv);
+		}
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: otf2-dump ARCHIVE\n");
+		return 64;
+	}
+	struct model *m = NULL;
+	struct error err = {0};
+	if (reader_open_path(&reader_otf2, argv[1], &m, &err) != STATUS_OK) {
+		char *line = error_format(&err);
+		fprintf(stderr, "%s\n", line ? line : "error");
+		free(line);
+		error_clear(&err);
+		return 2;
+	}
+	int status = 0;
+	for (uint32_t node = 1; node < m->n_nodes; node++)
+		status |= dump_node(m, node);
+	status |= dump_messages(m);
+	model_free(m);
+	return status;
+}
