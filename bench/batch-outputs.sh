@@ -1,7 +1,7 @@
 #!/bin/sh
 # Prints what the batch commands say about every database in ../shared/corpus
 # (HPCToolkit databases with every view and trace window; then every Cube,
-# rocpd, .rpd, Nsight and Extra-P file or set with fewer commands), one block per command,
+# rocpd, .rpd, Nsight, OTF2 and Extra-P file or set with fewer commands), one block per command,
 # so that two builds can be compared byte for byte:
 #   bench/batch-outputs.sh OLD/callscope > old.txt
 #   bench/batch-outputs.sh NEW/callscope > new.txt && cmp old.txt new.txt
@@ -39,8 +39,8 @@ done
 # reader fills (tree, columns, traces, models) is what these print.
 cd "$shared" || exit 2
 {
-	find corpus/cube corpus/rocpd-rpd corpus/rocpd-schema corpus/nsys-sqlite \
-		-type f \( -name '*.cubex' -o -name '*.rpd' -o -name '*.db' -o -name '*.sqlite' \)
+	find corpus/cube corpus/rocpd-rpd corpus/rocpd-schema corpus/nsys-sqlite corpus/otf2 \
+		-type f \( -name '*.cubex' -o -name '*.rpd' -o -name '*.db' -o -name '*.sqlite' -o -name '*.otf2' \)
 	find corpus/extra-p -type f \( -name '*.txt' -o -name '*.json' -o -name '*.jsonl' \) \
 		-path '*tests/data*' | grep -v -e '/cubeset/' | head -40
 	find corpus/extra-p -mindepth 5 -maxdepth 5 -type d -path '*/cubeset/*'
