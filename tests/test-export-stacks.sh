@@ -4,7 +4,7 @@
 # `protoc --decode`, Google's decoder): the stacks add up
 # to the root's inclusive value and, per function, to the generator's own
 # flat exclusive values (gen-v4db --answers) or to the flat report's (corpus
-# HPCToolkit v4, Cube, .rpd and Nsight files); speedscope's document agrees
+# HPCToolkit v4, Cube, .rpd, Nsight and OTF2 files); speedscope's document agrees
 # with the folded stacks; the Trace Event JSON has every trace line with as
 # many events as `callscope info` counts.  A 2,000-context database of 1,000
 # level chains exports in one pass; hostile names reach neither folded
@@ -92,8 +92,9 @@ if [ -d "$corpus" ]; then
 	$check $(find "$corpus/hpctoolkit-v4" -name meta.db |
 		sed 's,/meta.db$,,' | sort) \
 		$(find "$corpus/cube" -name '*.cubex' | sort) \
-		$(find "$corpus/rocpd-rpd" "$corpus/nsys-sqlite" \
-			-name '*.rpd' -o -name '*.sqlite' | sort) >"$tmp/corpus.txt" ||
+		$(find "$corpus/rocpd-rpd" "$corpus/nsys-sqlite" "$corpus/otf2" \
+			-name '*.rpd' -o -name '*.sqlite' -o -name '*.otf2' | sort) \
+		>"$tmp/corpus.txt" ||
 		{ cat "$tmp/corpus.txt"; fail "corpus"; }
 	grep -c '^ok ' "$tmp/corpus.txt"
 else
