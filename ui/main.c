@@ -48,7 +48,12 @@ static void usage(FILE *out)
 	      "                    (base, new, delta, delta%% of the base total; "
 	      "[+] new, [-] gone;\n"
 	      "                    sorted by |delta|; ^ the biggest regression, "
-	      "H along the delta)\n"
+	      "H along the delta);\n"
+	      "                    callscope RUN RUN RUN... --compare: the runs as "
+	      "one set\n"
+	      "                    (a column per run, statistics across runs; "
+	      "models when\n"
+	      "                    their directory names give parameters)\n"
 	      "  --list-actions    print the action table (for bind lines)\n"
 	      "  --list-keymaps    print the keymaps bind accepts (from the pane "
 	      "registry)\n",
@@ -200,9 +205,10 @@ static int check_operands(int argc, char **argv, const struct viewer_args *va)
 		fputs("'\nTry 'callscope --help'.\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (va->compare && argc - optind != 2) {
-		fputs("callscope: --compare expects two databases (callscope "
-		      "BASE NEW --compare)\n",
+	if (va->compare && argc - optind < 2) {
+		fputs("callscope: --compare expects two databases or more "
+		      "(callscope BASE NEW --compare, callscope RUN... "
+		      "--compare)\n",
 		      stderr);
 		return CLI_EXIT_USAGE;
 	}
@@ -236,6 +242,23 @@ static int print_instead(struct session *session, int argc, char **argv,
 		fputs("callscope: showing the demo database ", stderr);
 		present_put_text(stderr, db);
 		fputc('\n', stderr);
+	}
+	if (va->compare && argc - optind > 2) { /* the set, as text */
+		static char compare_cmd[] = "compare", depth_opt[] = "--depth",
+			    depth[] = "6";
+		char **cargv = calloc((size_t)(argc - optind) + 4,
+				      sizeof(*cargv));
+		if (!cargv)
+			return CLI_EXIT_DATA;
+		int n = 0;
+		cargv[n++] = compare_cmd;
+		for (int i = optind; i < argc; i++)
+			cargv[n++] = argv[i];
+		cargv[n++] = depth_opt;
+		cargv[n++] = depth;
+		int rc = cli_run(session, n, cargv);
+		free(cargv);
+		return rc;
 	}
 	if (va->compare) { /* the batch diff, as text */
 		static char diff_cmd[] = "diff", depth_opt[] = "--depth",
@@ -391,9 +414,12 @@ int main(int argc, char **argv)
 	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		rc = print_instead(&session, argc, argv, &va, db, demo);
 	if (rc < 0) {
-		struct model *m = va.compare
-					  ? open_compare(&session, argv, &va.opt)
-					  : open_run(&session, argc, argv, db, demo);
+		struct model *m =
+			va.compare && argc - optind > 2
+				? cli_compare_open(&session, argv + optind,
+						   (size_t)(argc - optind))
+			: va.compare ? open_compare(&session, argv, &va.opt)
+				     : open_run(&session, argc, argv, db, demo);
 		rc = m ? run_viewer(&session, argc, argv, m, db, demo, &va.opt)
 		       : CLI_EXIT_DATA;
 		int quit_signal = screen_quit_signal();

@@ -103,6 +103,14 @@ void cli_put_error(struct error *err, const char *fallback);
  * on a terminal's stderr after a second; on failure print the one-line
  * error and return false. */
 bool cli_load_all(const struct model *m);
+
+/* `callscope RUN RUN RUN... --compare` (the viewer): the runs as one set
+ * (`callscope compare`'s model: a column per run and the statistics
+ * across runs), or as an Extra-P measurement set when their directory
+ * names give at least two points (its models, the plot pane).  NULL after
+ * saying why on stderr. */
+struct model *cli_compare_open(struct session *s, char *const *paths,
+			       size_t n);
 /* On a terminal: read up front what every timeline needs
  * (model_trace_prepare) with a progress line on stderr after a second;
  * elsewhere nothing (lines are read when asked). */

@@ -521,30 +521,72 @@ static int run(struct session *s, struct compare_cmd *o)
 	return rc;
 }
 
+static void compare_cmd_free(struct compare_cmd *o)
+{
+	runset_free(o->rs);
+	for (size_t r = 0; r < o->n_runs; r++)
+		free(o->runs[r].params);
+	free(o->runs);
+	free(o->pending);
+	for (uint32_t i = 0; i < o->n_params; i++)
+		free(o->names[i]);
+	free(o->names);
+	free(o->coords);
+	free(o->cd.metrics);
+}
+
+#define COMPARE_CMD_INIT                                                   \
+	{                                                                  \
+		.cd = {.opt = {.match = DIFF_MATCH_PATH, .normalize = true}}, \
+		.depth = UINT32_MAX, .format = PRESENT_FORMAT_TEXT,          \
+		.scope = -1, .measure = MEASURE_MEAN,                        \
+	}
+
+/* Whether the runs' coordinates make at least two points. */
+static bool several_points(const struct compare_cmd *o)
+{
+	for (size_t r = 1; o->n_params && r < o->n_runs; r++)
+		if (memcmp(&o->coords[r * 32], &o->coords[0],
+			   o->n_params * sizeof(double)) != 0)
+			return true;
+	return false;
+}
+
+struct model *cli_compare_open(struct session *s, char *const *paths,
+			       size_t n)
+{
+	struct compare_cmd o = COMPARE_CMD_INIT;
+	struct model *m = NULL;
+	struct error err = {0};
+	for (size_t i = 0; i < n; i++)
+		if (add_run(&o, paths[i]) != CLI_EXIT_OK)
+			goto out;
+	if (!resolve_params(&o) || build(s, &o) != CLI_EXIT_OK)
+		goto out;
+	if (several_points(&o)) { /* a measurement set: models, the plot */
+		m = runset_extrap(o.rs, "compare", &err);
+		o.rs = NULL;
+	} else if (runset_finish(o.rs, &err) == STATUS_OK) {
+		m = runset_model_new(o.rs, "compare", &err);
+		o.rs = NULL;
+	}
+	if (!m)
+		cli_put_error(&err, "cannot compare");
+out:
+	error_clear(&err);
+	compare_cmd_free(&o);
+	return m;
+}
+
 int cmd_compare(struct session *s, int argc, char **argv);
 int cmd_compare(struct session *s, int argc, char **argv)
 {
-	struct compare_cmd o = {
-	    .cd = {.opt = {.match = DIFF_MATCH_PATH, .normalize = true}},
-	    .depth = UINT32_MAX,
-	    .format = PRESENT_FORMAT_TEXT,
-	    .scope = -1,
-	    .measure = MEASURE_MEAN,
-	};
+	struct compare_cmd o = COMPARE_CMD_INIT;
 	int rc = parse(argc, argv, &o);
 	if (rc == CLI_EXIT_OK)
 		rc = run(s, &o);
 	else if (rc < 0)
 		rc = CLI_EXIT_OK;
-	runset_free(o.rs);
-	for (size_t r = 0; r < o.n_runs; r++)
-		free(o.runs[r].params);
-	free(o.runs);
-	free(o.pending);
-	for (uint32_t i = 0; i < o.n_params; i++)
-		free(o.names[i]);
-	free(o.names);
-	free(o.coords);
-	free(o.cd.metrics);
+	compare_cmd_free(&o);
 	return rc;
 }
