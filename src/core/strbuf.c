@@ -31,7 +31,8 @@ void strbuf_addn(struct strbuf *b, const char *p, size_t n)
 		b->s = g;
 		b->cap = cap;
 	}
-	memcpy(b->s + b->len, p, n);
+	if (n) /* p may be NULL then, and memcpy's must not be */
+		memcpy(b->s + b->len, p, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }

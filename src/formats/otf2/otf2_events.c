@@ -408,8 +408,11 @@ static enum status finish_location(struct pass *p)
 	}
 	l->n_cells = p->n_touched;
 	p->n_touched = 0;
-	qsort(l->msg, l->n_msg, sizeof(*l->msg), by_interval);
-	qsort(l->late, l->n_late, sizeof(*l->late), by_late);
+	/* qsort's base must not be NULL, even for no elements */
+	if (l->n_msg)
+		qsort(l->msg, l->n_msg, sizeof(*l->msg), by_interval);
+	if (l->n_late)
+		qsort(l->late, l->n_late, sizeof(*l->late), by_late);
 	if (l->n_iv) {
 		uint64_t lo = l->first_begin, hi = otf2_ns(r, p->last);
 		if (lo < r->time_min)
