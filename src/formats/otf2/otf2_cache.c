@@ -96,7 +96,8 @@ static uint64_t archive_key(const struct otf2_run *r)
 	}
 	if (d)
 		closedir(d);
-	qsort(names, n, sizeof(*names), by_name);
+	if (n) /* qsort's base may not be NULL */
+		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		if (asprintf(&path, "%s/%s", stem, names[i]) >= 0)
 			h = fnv_stat(h, path);

@@ -385,7 +385,8 @@ static enum status finish_location(struct pass *p)
 	r->open_at_end += p->depth;
 	while (p->depth)
 		pop_frame(p, p->last);
-	qsort(p->touched, p->n_touched, sizeof(*p->touched), by_node);
+	if (p->n_touched) /* qsort's base may not be NULL */
+		qsort(p->touched, p->n_touched, sizeof(*p->touched), by_node);
 	for (size_t i = p->n_touched; i-- > 0;) {
 		struct otf2_cell *c = &p->acc[p->touched[i]];
 		c->visits_incl += c->visits;
@@ -654,7 +655,8 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 	enum status st = replay(&p, b);
 	r->err = keep;
 	free_pass(&p);
-	qsort(p.msg, p.n_msg, sizeof(*p.msg), by_interval);
+	if (p.n_msg) /* qsort's base may not be NULL */
+		qsort(p.msg, p.n_msg, sizeof(*p.msg), by_interval);
 	for (uint64_t i = p.w0; st == STATUS_OK && i < p.w1; i++) {
 		struct trace_interval *iv = &out[i - p.w0];
 		if (iv->end == UINT64_MAX) {

@@ -346,7 +346,8 @@ static enum status event_detail(void *impl, uint32_t line, uint64_t event,
 		return error_set(err, STATUS_IO, r->path,
 				 "location %llu: cannot read the call's block",
 				 (unsigned long long)l->ref);
-	qsort(got, k, sizeof(*got), by_time);
+	if (k) /* qsort's base may not be NULL */
+		qsort(got, k, sizeof(*got), by_time);
 	enum status st = k ? format_messages(r, got, k, out, err) : STATUS_OK;
 	if (st == STATUS_OK)
 		*n = k;
