@@ -104,11 +104,11 @@ static size_t line_of(const yaml_node_t *n)
 }
 
 /* Record the first error, naming the line of `at`. */
-static bool fail(struct ctx *c, enum status st, const yaml_node_t *at,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static bool my_fail(struct ctx *c, enum status st, const yaml_node_t *at,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static bool fail(struct ctx *c, enum status st, const yaml_node_t *at,
-		 const char *fmt, ...)
+static bool my_fail(struct ctx *c, enum status st, const yaml_node_t *at,
+		    const char *fmt, ...)
 {
 	if (c->status != STATUS_OK)
 		return false;
@@ -131,17 +131,17 @@ static bool fail(struct ctx *c, enum status st, const yaml_node_t *at,
 	return false;
 }
 
-static bool nomem(struct ctx *c)
+static bool my_nomem(struct ctx *c)
 {
-	return fail(c, STATUS_NOMEM, NULL, "out of memory");
+	return my_fail(c, STATUS_NOMEM, NULL, "out of memory");
 }
 
-static bool step(struct ctx *c, const yaml_node_t *at)
+static bool my_step(struct ctx *c, const yaml_node_t *at)
 {
 	if (c->status != STATUS_OK)
 		return false;
 	if (++c->steps > STEP_BUDGET)
-		return fail(c, STATUS_LIMIT, at, "too much alias expansion");
+		return my_fail(c, STATUS_LIMIT, at, "too much alias expansion");
 	return true;
 }
 
@@ -198,22 +198,22 @@ static const char *type_name(const yaml_node_t *n)
 
 /* The text of scalar `n`, the value of `key` in mapping `map` (cut at an
  * embedded NUL), or NULL with an error. */
-static char *scalar_dup(struct ctx *c, const yaml_node_t *n, const char *key,
-			const yaml_node_t *map)
+static char *my_scalar_dup(struct ctx *c, const yaml_node_t *n, const char *key,
+			   const yaml_node_t *map)
 {
 	if (!n) {
-		fail(c, STATUS_CORRUPT, map, "'%s': missing", key);
+		my_fail(c, STATUS_CORRUPT, map, "'%s': missing", key);
 		return NULL;
 	}
 	if (!is_scalar(n)) {
-		fail(c, STATUS_CORRUPT, n, "'%s': expected a string, found %s",
-		     key, type_name(n));
+		my_fail(c, STATUS_CORRUPT, n,
+			"'%s': expected a string, found %s", key, type_name(n));
 		return NULL;
 	}
 	char *s = strndup((const char *)n->data.scalar.value,
 			  n->data.scalar.length);
 	if (!s)
-		nomem(c);
+		my_nomem(c);
 	return s;
 }
 
@@ -227,7 +227,7 @@ static yaml_node_t *map_get_depth(struct ctx *c, yaml_node_t *map,
 	yaml_node_t *merge = NULL;
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
-		if (!step(c, map))
+		if (!my_step(c, map))
 			return NULL;
 		yaml_node_t *k = node_at(c, p->key);
 		if (scalar_is(k, key))
@@ -251,20 +251,22 @@ static yaml_node_t *map_get_depth(struct ctx *c, yaml_node_t *map,
 	return NULL;
 }
 
-static yaml_node_t *map_get(struct ctx *c, yaml_node_t *map, const char *key)
+static yaml_node_t *my_map_get(struct ctx *c, yaml_node_t *map, const char *key)
 {
 	return map_get_depth(c, map, key, 0);
 }
 
-static bool expect_type(struct ctx *c, const yaml_node_t *n,
-			yaml_node_type_t type, const char *what)
+static bool my_expect_type(struct ctx *c, const yaml_node_t *n,
+			   yaml_node_type_t type, const char *what)
 {
 	if (n && n->type == type)
 		return true;
-	return fail(c, STATUS_CORRUPT, n, "'%s': expected %s, found %s", what,
-		    type == YAML_MAPPING_NODE ? "a mapping"
-		    : type == YAML_SEQUENCE_NODE ? "a sequence" : "a string",
-		    type_name(n));
+	return my_fail(c, STATUS_CORRUPT, n, "'%s': expected %s, found %s",
+		       what,
+		       type == YAML_MAPPING_NODE    ? "a mapping"
+		       : type == YAML_SEQUENCE_NODE ? "a sequence"
+						    : "a string",
+		       type_name(n));
 }
 
 /* ---- formulas ------------------------------------------------------- */
@@ -272,7 +274,7 @@ static bool expect_type(struct ctx *c, const yaml_node_t *n,
 /* "$$" -> "$1", parsed and printed back: whitespace and extraneous
  * parentheses go ("($$^2)" and "$$ ^ 2" compare equal).  Text the formula
  * parser does not read is compared with its whitespace removed. */
-static char *canonical_formula(const char *text)
+static char *my_canonical_formula(const char *text)
 {
 	size_t len = strlen(text);
 	char *t = malloc(len + 1);
@@ -312,21 +314,23 @@ static struct formula *node_new(struct ctx *c, const yaml_node_t *at,
 				struct formula *f)
 {
 	if (!f) {
-		nomem(c);
+		my_nomem(c);
 		return NULL;
 	}
 	if (++c->formula_nodes > FORMULA_NODE_BUDGET) {
 		formula_free(f);
-		fail(c, STATUS_LIMIT, at, "formulas too large (alias "
-		     "expansion over %d nodes)", FORMULA_NODE_BUDGET);
+		my_fail(c, STATUS_LIMIT, at,
+			"formulas too large (alias "
+			"expansion over %d nodes)",
+			FORMULA_NODE_BUDGET);
 		return NULL;
 	}
 	return f;
 }
 
-static struct formula *make_node(struct ctx *c, const yaml_node_t *at,
-				 enum formula_op op, struct formula **args,
-				 size_t nargs)
+static struct formula *my_make_node(struct ctx *c, const yaml_node_t *at,
+				    enum formula_op op, struct formula **args,
+				    size_t nargs)
 {
 	return node_new(c, at, formula_node(op, args, nargs));
 }
@@ -339,12 +343,12 @@ static struct formula *make_pair(struct ctx *c, const yaml_node_t *at,
 	if (!args) {
 		formula_free(a);
 		formula_free(b);
-		nomem(c);
+		my_nomem(c);
 		return NULL;
 	}
 	args[0] = a;
 	args[1] = b;
-	return make_node(c, at, op, args, 2);
+	return my_make_node(c, at, op, args, 2);
 }
 
 /* One token of an infix sequence: an operator or an operand. */
@@ -367,7 +371,7 @@ static bool tokens_push(struct ctx *c, struct tokens *ts, struct token tok)
 		struct token *nt = realloc(ts->t, ncap * sizeof(*nt));
 		if (!nt) {
 			formula_free(tok.operand);
-			return nomem(c);
+			return my_nomem(c);
 		}
 		ts->t = nt;
 		ts->cap = ncap;
@@ -391,7 +395,7 @@ static bool tokenize_scalar(struct ctx *c, const yaml_node_t *n,
 	const char *s = (const char *)n->data.scalar.value;
 	size_t len = n->data.scalar.length;
 	for (size_t i = 0; i < len;) {
-		if (!step(c, n))
+		if (!my_step(c, n))
 			return false;
 		if (isspace((unsigned char)s[i])) {
 			i++;
@@ -407,13 +411,17 @@ static bool tokenize_scalar(struct ctx *c, const yaml_node_t *n,
 		size_t k = formula_number_length(s + i, len - i);
 		double v;
 		if (k == 0)
-			return fail(c, STATUS_CORRUPT, n, "formula: unexpected "
-				    "'%.*s' (expected a number or one of "
-				    "+ - * / ^)", (int)(len - i > 20 ? 20
-				    : len - i), s + i);
+			return my_fail(c, STATUS_CORRUPT, n,
+				       "formula: unexpected "
+				       "'%.*s' (expected a number or one of "
+				       "+ - * / ^)",
+				       (int)(len - i > 20 ? 20 : len - i),
+				       s + i);
 		if (!formula_number_value(s + i, k, &v))
-			return fail(c, STATUS_CORRUPT, n, "formula: bad number "
-				    "'%.*s'", (int)k, s + i);
+			return my_fail(c, STATUS_CORRUPT, n,
+				       "formula: bad number "
+				       "'%.*s'",
+				       (int)k, s + i);
 		struct formula *f = node_new(c, n, formula_number(v));
 		if (!f || !tokens_push(c, ts, (struct token){.operand = f,
 							       .at = n}))
@@ -442,8 +450,10 @@ static char tok_op(const struct tokens *ts)
 static struct formula *tok_primary(struct ctx *c, struct tokens *ts)
 {
 	if (ts->pos >= ts->n || ts->t[ts->pos].op) {
-		fail(c, STATUS_CORRUPT, tok_at(ts), "formula: expected an "
-		     "operand%s", ts->pos >= ts->n ? " at the end" : "");
+		my_fail(c, STATUS_CORRUPT, tok_at(ts),
+			"formula: expected an "
+			"operand%s",
+			ts->pos >= ts->n ? " at the end" : "");
 		return NULL;
 	}
 	struct formula *f = ts->t[ts->pos].operand;
@@ -469,8 +479,10 @@ static struct formula *tok_power(struct ctx *c, struct tokens *ts)
 static struct formula *tok_unary(struct ctx *c, struct tokens *ts)
 {
 	if (++ts->depth > FORMULA_MAX_DEPTH) {
-		fail(c, STATUS_LIMIT, tok_at(ts), "formula nested deeper "
-		     "than %d levels", FORMULA_MAX_DEPTH);
+		my_fail(c, STATUS_LIMIT, tok_at(ts),
+			"formula nested deeper "
+			"than %d levels",
+			FORMULA_MAX_DEPTH);
 		return NULL;
 	}
 	struct formula *f;
@@ -482,11 +494,11 @@ static struct formula *tok_unary(struct ctx *c, struct tokens *ts)
 			struct formula **args = malloc(sizeof(*args));
 			if (!args) {
 				formula_free(f);
-				nomem(c);
+				my_nomem(c);
 				f = NULL;
 			} else {
 				args[0] = f;
-				f = make_node(c, at, FORMULA_NEG, args, 1);
+				f = my_make_node(c, at, FORMULA_NEG, args, 1);
 			}
 		}
 	} else {
@@ -511,7 +523,7 @@ static struct formula *tok_chain(struct ctx *c, const yaml_node_t *at,
 			if (!na) {
 				formula_free(f);
 				formula_free(b);
-				nomem(c);
+				my_nomem(c);
 				return NULL;
 			}
 			f->args = na;
@@ -522,8 +534,10 @@ static struct formula *tok_chain(struct ctx *c, const yaml_node_t *at,
 	if (depth + ++*extra > FORMULA_MAX_DEPTH) {
 		formula_free(f);
 		formula_free(b);
-		fail(c, STATUS_LIMIT, at, "formula nested deeper than %d "
-		     "levels", FORMULA_MAX_DEPTH);
+		my_fail(c, STATUS_LIMIT, at,
+			"formula nested deeper than %d "
+			"levels",
+			FORMULA_MAX_DEPTH);
 		return NULL;
 	}
 	return make_pair(c, at, op, f, b);
@@ -585,7 +599,7 @@ static struct formula *build_infix(struct ctx *c, yaml_node_t *n,
 		for (yaml_node_item_t *i = n->data.sequence.items.start;
 		     i < n->data.sequence.items.top; i++) {
 			yaml_node_t *e = node_at(c, *i);
-			if (!step(c, n))
+			if (!my_step(c, n))
 				goto out;
 			if (is_scalar(e) && !is_null(e)) {
 				if (!tokenize_scalar(c, e, &ts))
@@ -599,15 +613,16 @@ static struct formula *build_infix(struct ctx *c, yaml_node_t *n,
 		}
 	}
 	if (ts.n == 0) {
-		fail(c, STATUS_CORRUPT, n, "formula: empty expression");
+		my_fail(c, STATUS_CORRUPT, n, "formula: empty expression");
 		goto out;
 	}
 	f = tok_expr(c, &ts);
 	if (f && ts.pos < ts.n) {
 		formula_free(f);
 		f = NULL;
-		fail(c, STATUS_CORRUPT, tok_at(&ts), "formula: expected an "
-		     "operator between operands");
+		my_fail(c, STATUS_CORRUPT, tok_at(&ts),
+			"formula: expected an "
+			"operator between operands");
 	}
 out:
 	tokens_free(&ts);
@@ -649,8 +664,9 @@ static struct formula *build_call(struct ctx *c, yaml_node_t *n,
 {
 	yaml_node_pair_t *p = n->data.mapping.pairs.start;
 	if (n->data.mapping.pairs.top - p != 1) {
-		fail(c, STATUS_CORRUPT, n, "formula: expected an input or a "
-		     "function call (a mapping with one key)");
+		my_fail(c, STATUS_CORRUPT, n,
+			"formula: expected an input or a "
+			"function call (a mapping with one key)");
 		return NULL;
 	}
 	yaml_node_t *key = node_at(c, p->key), *val = node_at(c, p->value);
@@ -659,10 +675,14 @@ static struct formula *build_call(struct ctx *c, yaml_node_t *n,
 		if (scalar_is(key, functions[i].name))
 			fn = &functions[i];
 	if (!fn) {
-		fail(c, STATUS_CORRUPT, key, "formula: unknown function '%.*s'",
-		     is_scalar(key) ? (int)(key->data.scalar.length > 40 ? 40
-		     : key->data.scalar.length) : 1, is_scalar(key)
-		     ? (const char *)key->data.scalar.value : "?");
+		my_fail(c, STATUS_CORRUPT, key,
+			"formula: unknown function '%.*s'",
+			is_scalar(key) ? (int)(key->data.scalar.length > 40
+						   ? 40
+						   : key->data.scalar.length)
+				       : 1,
+			is_scalar(key) ? (const char *)key->data.scalar.value
+				       : "?");
 		return NULL;
 	}
 	size_t n_args = val && val->type == YAML_SEQUENCE_NODE
@@ -670,14 +690,16 @@ static struct formula *build_call(struct ctx *c, yaml_node_t *n,
 			   val->data.sequence.items.start)
 		: 1;
 	if (n_args < fn->min_args || (fn->max_args && n_args > fn->max_args)) {
-		fail(c, STATUS_CORRUPT, key, "formula: '%s' takes %zu to %zu "
-		     "arguments, found %zu", fn->name, fn->min_args,
-		     fn->max_args ? fn->max_args : (size_t)999, n_args);
+		my_fail(c, STATUS_CORRUPT, key,
+			"formula: '%s' takes %zu to %zu "
+			"arguments, found %zu",
+			fn->name, fn->min_args,
+			fn->max_args ? fn->max_args : (size_t)999, n_args);
 		return NULL;
 	}
 	struct formula **args = calloc(n_args, sizeof(*args));
 	if (!args) {
-		nomem(c);
+		my_nomem(c);
 		return NULL;
 	}
 	for (size_t i = 0; i < n_args; i++) {
@@ -697,23 +719,25 @@ static struct formula *build_call(struct ctx *c, yaml_node_t *n,
 		free(args);
 		return f;
 	}
-	return make_node(c, n, n_args == 1 && fn->op == FORMULA_SUB
-			 ? FORMULA_NEG : fn->op, args, n_args);
+	return my_make_node(
+	    c, n, n_args == 1 && fn->op == FORMULA_SUB ? FORMULA_NEG : fn->op,
+	    args, n_args);
 }
 
 /* A formula: an input (alias to an `inputs:` entry), a scalar, an infix
  * sequence or a function map. */
 static struct formula *build(struct ctx *c, yaml_node_t *n, unsigned depth)
 {
-	if (!step(c, n))
+	if (!my_step(c, n))
 		return NULL;
 	if (depth > FORMULA_MAX_DEPTH) {
-		fail(c, STATUS_LIMIT, n, "formula nested deeper than %d levels",
-		     FORMULA_MAX_DEPTH);
+		my_fail(c, STATUS_LIMIT, n,
+			"formula nested deeper than %d levels",
+			FORMULA_MAX_DEPTH);
 		return NULL;
 	}
 	if (!n || is_null(n)) {
-		fail(c, STATUS_CORRUPT, n, "formula: expected a value");
+		my_fail(c, STATUS_CORRUPT, n, "formula: expected a value");
 		return NULL;
 	}
 	size_t idx = index_of(c, n);
@@ -731,15 +755,15 @@ static struct formula *build(struct ctx *c, yaml_node_t *n, unsigned depth)
 	case YAML_MAPPING_NODE:
 		return build_call(c, n, depth);
 	default:
-		fail(c, STATUS_CORRUPT, n, "formula: unexpected node");
+		my_fail(c, STATUS_CORRUPT, n, "formula: unexpected node");
 		return NULL;
 	}
 }
 
 /* Build a formula; *missing tells whether it names a statistic the
  * database lacks (the formula is then dropped).  False on error. */
-static bool build_top(struct ctx *c, yaml_node_t *n, struct formula **out,
-		      bool *missing)
+static bool my_build_top(struct ctx *c, yaml_node_t *n, struct formula **out,
+			 bool *missing)
 {
 	c->missing = false;
 	*out = build(c, n, 0);
@@ -753,14 +777,16 @@ static bool build_top(struct ctx *c, yaml_node_t *n, struct formula **out,
 	return true;
 }
 
-static struct formula *clone(struct ctx *c, const struct formula *f,
-			     unsigned depth)
+static struct formula *my_clone(struct ctx *c, const struct formula *f,
+				unsigned depth)
 {
 	if (c->status != STATUS_OK)
 		return NULL;
 	if (depth > FORMULA_MAX_DEPTH * 2) {
-		fail(c, STATUS_LIMIT, NULL, "formula nested deeper than %d "
-		     "levels", FORMULA_MAX_DEPTH * 2);
+		my_fail(c, STATUS_LIMIT, NULL,
+			"formula nested deeper than %d "
+			"levels",
+			FORMULA_MAX_DEPTH * 2);
 		return NULL;
 	}
 	if (f->op == FORMULA_NUMBER)
@@ -770,11 +796,11 @@ static struct formula *clone(struct ctx *c, const struct formula *f,
 	struct formula **args = calloc(f->nargs ? f->nargs : 1,
 				       sizeof(*args));
 	if (!args) {
-		nomem(c);
+		my_nomem(c);
 		return NULL;
 	}
 	for (size_t i = 0; i < f->nargs; i++) {
-		args[i] = clone(c, f->args[i], depth + 1);
+		args[i] = my_clone(c, f->args[i], depth + 1);
 		if (!args[i]) {
 			for (size_t j = 0; j < i; j++)
 				formula_free(args[j]);
@@ -782,10 +808,10 @@ static struct formula *clone(struct ctx *c, const struct formula *f,
 			return NULL;
 		}
 	}
-	return make_node(c, NULL, f->op, args, f->nargs);
+	return my_make_node(c, NULL, f->op, args, f->nargs);
 }
 
-static bool same_formula(const struct formula *a, const struct formula *b)
+static bool my_same_formula(const struct formula *a, const struct formula *b)
 {
 	char *x = formula_to_string(a, NULL, NULL);
 	char *y = formula_to_string(b, NULL, NULL);
@@ -801,7 +827,7 @@ static bool read_inputs(struct ctx *c, yaml_node_t *inputs)
 {
 	if (is_null(inputs))
 		return true;
-	if (!expect_type(c, inputs, YAML_SEQUENCE_NODE, "inputs"))
+	if (!my_expect_type(c, inputs, YAML_SEQUENCE_NODE, "inputs"))
 		return false;
 	const struct model *m = c->m;
 	for (yaml_node_item_t *i = inputs->data.sequence.items.start;
@@ -809,23 +835,25 @@ static bool read_inputs(struct ctx *c, yaml_node_t *inputs)
 		yaml_node_t *in = node_at(c, *i);
 		char *metric = NULL, *scope = NULL, *formula = NULL;
 		char *combine = NULL, *canon = NULL;
-		if (!step(c, inputs) ||
-		    !expect_type(c, in, YAML_MAPPING_NODE, "inputs"))
+		if (!my_step(c, inputs) ||
+		    !my_expect_type(c, in, YAML_MAPPING_NODE, "inputs"))
 			return false;
 		yaml_node_t *v;
-		metric = scalar_dup(c, map_get(c, in, "metric"), "metric", in);
-		scope = metric ? scalar_dup(c, map_get(c, in, "scope"),
-					    "scope", in) : NULL;
+		metric =
+		    my_scalar_dup(c, my_map_get(c, in, "metric"), "metric", in);
+		scope = metric ? my_scalar_dup(c, my_map_get(c, in, "scope"),
+					       "scope", in)
+			       : NULL;
 		if (!scope)
 			goto next;
-		v = map_get(c, in, "formula");
-		formula = is_null(v) ? strdup("$$") : scalar_dup(c, v,
-								  "formula", in);
-		v = map_get(c, in, "combine");
-		combine = is_null(v) ? strdup("sum") : scalar_dup(c, v,
-								  "combine", in);
+		v = my_map_get(c, in, "formula");
+		formula = is_null(v) ? strdup("$$")
+				     : my_scalar_dup(c, v, "formula", in);
+		v = my_map_get(c, in, "combine");
+		combine = is_null(v) ? strdup("sum")
+				     : my_scalar_dup(c, v, "combine", in);
 		if (!formula || !combine) {
-			nomem(c);
+			my_nomem(c);
 			goto next;
 		}
 		int comb = strcmp(combine, "sum") == 0   ? COMBINE_SUM
@@ -833,13 +861,14 @@ static bool read_inputs(struct ctx *c, yaml_node_t *inputs)
 			   : strcmp(combine, "max") == 0 ? COMBINE_MAX
 							 : -1;
 		if (comb < 0) {
-			fail(c, STATUS_CORRUPT, v, "'combine': expected sum, "
-			     "min or max");
+			my_fail(c, STATUS_CORRUPT, v,
+				"'combine': expected sum, "
+				"min or max");
 			goto next;
 		}
-		canon = canonical_formula(formula);
+		canon = my_canonical_formula(formula);
 		if (!canon) {
-			nomem(c);
+			my_nomem(c);
 			goto next;
 		}
 		uint32_t found = MODEL_NONE;
@@ -917,18 +946,19 @@ static bool read_format(struct ctx *c, yaml_node_t *n, char **out)
 	*out = NULL;
 	if (is_null(n))
 		return true;
-	*out = scalar_dup(c, n, "format", NULL);
+	*out = my_scalar_dup(c, n, "format", NULL);
 	if (!*out)
 		return false;
 	if (!format_is_safe(*out))
-		return fail(c, STATUS_CORRUPT, n, "'format': expected one "
-			    "printf conversion of a double such as %%.2e");
+		return my_fail(c, STATUS_CORRUPT, n,
+			       "'format': expected one "
+			       "printf conversion of a double such as %%.2e");
 	return true;
 }
 
 static bool render_word(struct ctx *c, yaml_node_t *n, unsigned *render)
 {
-	if (!expect_type(c, n, YAML_SCALAR_NODE, "render"))
+	if (!my_expect_type(c, n, YAML_SCALAR_NODE, "render"))
 		return false;
 	if (scalar_is(n, "number"))
 		*render |= RENDER_NUMBER;
@@ -953,7 +983,7 @@ static bool read_render(struct ctx *c, yaml_node_t *n, unsigned *render)
 		return render_word(c, n, render);
 	for (yaml_node_item_t *i = n->data.sequence.items.start;
 	     i < n->data.sequence.items.top; i++)
-		if (!step(c, n) || !render_word(c, node_at(c, *i), render))
+		if (!my_step(c, n) || !render_word(c, node_at(c, *i), render))
 			return false;
 	return true;
 }
@@ -973,7 +1003,8 @@ static bool read_bool(struct ctx *c, yaml_node_t *n, const char *key,
 		*out = false;
 		return true;
 	}
-	return fail(c, STATUS_CORRUPT, n, "'%s': expected true or false", key);
+	return my_fail(c, STATUS_CORRUPT, n, "'%s': expected true or false",
+		       key);
 }
 
 /* One kind (inclusive: or exclusive:) of a variant's formula map. */
@@ -986,16 +1017,16 @@ static bool read_kind(struct ctx *c, yaml_node_t *n, struct variant *v,
 	size_t idx = index_of(c, n);
 	bool input = idx < c->n_nodes && c->is_input[idx];
 	if (!input && n->type == YAML_MAPPING_NODE) {
-		custom = map_get(c, n, "custom");
-		standard = map_get(c, n, "standard");
+		custom = my_map_get(c, n, "custom");
+		standard = my_map_get(c, n, "standard");
 	}
 	if (!custom && !standard)
 		custom = n; /* the formula itself, both custom and standard */
 	struct formula *fc = NULL, *fs = NULL;
 	bool mc = false, ms = false;
-	if (!is_null(custom) && !build_top(c, custom, &fc, &mc))
+	if (!is_null(custom) && !my_build_top(c, custom, &fc, &mc))
 		return false;
-	if (!is_null(standard) && !build_top(c, standard, &fs, &ms)) {
+	if (!is_null(standard) && !my_build_top(c, standard, &fs, &ms)) {
 		formula_free(fc);
 		return false;
 	}
@@ -1010,7 +1041,7 @@ static bool read_kind(struct ctx *c, yaml_node_t *n, struct variant *v,
 		(void)ms;
 		return true;
 	}
-	if (fs && same_formula(fc, fs)) {
+	if (fs && my_same_formula(fc, fs)) {
 		formula_free(fs);
 		fs = NULL;
 	}
@@ -1023,21 +1054,22 @@ static bool read_variant(struct ctx *c, yaml_node_t *key, yaml_node_t *val,
 			 struct variant *v)
 {
 	v->column[KIND_INCL] = v->column[KIND_EXCL] = MODEL_NONE;
-	v->name = is_null(key) ? strdup("")
-			       : scalar_dup(c, key, "variants", NULL);
+	v->name =
+	    is_null(key) ? strdup("") : my_scalar_dup(c, key, "variants", NULL);
 	if (!v->name)
-		return c->status == STATUS_OK ? nomem(c) : false;
-	if (!expect_type(c, val, YAML_MAPPING_NODE, v->name))
+		return c->status == STATUS_OK ? my_nomem(c) : false;
+	if (!my_expect_type(c, val, YAML_MAPPING_NODE, v->name))
 		return false;
-	if (!read_render(c, map_get(c, val, "render"), &v->render) ||
-	    !read_format(c, map_get(c, val, "format"), &v->format))
+	if (!read_render(c, my_map_get(c, val, "render"), &v->render) ||
+	    !read_format(c, my_map_get(c, val, "format"), &v->format))
 		return false;
-	v->child_variant = map_get(c, val, "child variant");
+	v->child_variant = my_map_get(c, val, "child variant");
 	if (v->child_variant && !is_null(v->child_variant) &&
 	    v->child_variant->type == YAML_MAPPING_NODE)
-		return fail(c, STATUS_CORRUPT, v->child_variant, "'child "
-			    "variant': expected a string or a sequence");
-	yaml_node_t *f = map_get(c, val, "formula");
+		return my_fail(c, STATUS_CORRUPT, v->child_variant,
+			       "'child "
+			       "variant': expected a string or a sequence");
+	yaml_node_t *f = my_map_get(c, val, "formula");
 	if (c->status != STATUS_OK)
 		return false;
 	if (is_null(f)) {
@@ -1050,18 +1082,19 @@ static bool read_variant(struct ctx *c, yaml_node_t *key, yaml_node_t *val,
 		else if (scalar_is(f, "sum"))
 			v->rule = RULE_SUM;
 		else
-			return fail(c, STATUS_CORRUPT, f, "'formula': expected "
-				    "first, sum or a mapping");
+			return my_fail(c, STATUS_CORRUPT, f,
+				       "'formula': expected "
+				       "first, sum or a mapping");
 		return true;
 	}
-	if (!expect_type(c, f, YAML_MAPPING_NODE, "formula"))
+	if (!my_expect_type(c, f, YAML_MAPPING_NODE, "formula"))
 		return false;
 	v->rule = RULE_FORMULAS;
-	return read_kind(c, map_get(c, f, "inclusive"), v, KIND_INCL) &&
-	       read_kind(c, map_get(c, f, "exclusive"), v, KIND_EXCL);
+	return read_kind(c, my_map_get(c, f, "inclusive"), v, KIND_INCL) &&
+	       read_kind(c, my_map_get(c, f, "exclusive"), v, KIND_EXCL);
 }
 
-static void metric_release(struct metric *m)
+static void my_metric_release(struct metric *m)
 {
 	for (size_t i = 0; i < m->n_variants; i++) {
 		struct variant *v = &m->variants[i];
@@ -1074,7 +1107,7 @@ static void metric_release(struct metric *m)
 	}
 	free(m->variants);
 	for (size_t i = 0; i < m->n_children; i++)
-		metric_release(&m->children[i]);
+		my_metric_release(&m->children[i]);
 	free(m->children);
 	free(m->name);
 	free(m->description);
@@ -1092,23 +1125,25 @@ static bool read_metric_list(struct ctx *c, yaml_node_t *list,
 	*n_out = 0;
 	if (is_null(list))
 		return true;
-	if (!expect_type(c, list, YAML_SEQUENCE_NODE, what))
+	if (!my_expect_type(c, list, YAML_SEQUENCE_NODE, what))
 		return false;
 	if (depth > TAXONOMY_MAX_DEPTH)
-		return fail(c, STATUS_LIMIT, list, "taxonomy deeper than %d "
-			    "levels", TAXONOMY_MAX_DEPTH);
+		return my_fail(c, STATUS_LIMIT, list,
+			       "taxonomy deeper than %d "
+			       "levels",
+			       TAXONOMY_MAX_DEPTH);
 	size_t n = (size_t)(list->data.sequence.items.top -
 			    list->data.sequence.items.start);
 	if (n == 0)
 		return true;
 	if (n > TAXONOMY_MAX_METRICS || c->n_metrics + n >
 	    TAXONOMY_MAX_METRICS)
-		return fail(c, STATUS_LIMIT, list, "more than %d metrics",
-			    TAXONOMY_MAX_METRICS);
+		return my_fail(c, STATUS_LIMIT, list, "more than %d metrics",
+			       TAXONOMY_MAX_METRICS);
 	c->n_metrics += n;
 	*out = calloc(n, sizeof(**out));
 	if (!*out)
-		return nomem(c);
+		return my_nomem(c);
 	for (size_t i = 0; i < n; i++) {
 		(*n_out)++;
 		if (!read_metric(c, node_at(c, list->data.sequence.items
@@ -1122,46 +1157,50 @@ static bool read_metric(struct ctx *c, yaml_node_t *n, struct metric *out,
 			unsigned depth)
 {
 	out->visible = true;
-	if (!step(c, n) || !expect_type(c, n, YAML_MAPPING_NODE, "metric"))
+	if (!my_step(c, n) ||
+	    !my_expect_type(c, n, YAML_MAPPING_NODE, "metric"))
 		return false;
-	out->name = scalar_dup(c, map_get(c, n, "name"), "name", n);
+	out->name = my_scalar_dup(c, my_map_get(c, n, "name"), "name", n);
 	if (!out->name)
 		return false;
-	yaml_node_t *d = map_get(c, n, "description");
+	yaml_node_t *d = my_map_get(c, n, "description");
 	if (is_null(d))
-		d = map_get(c, n, "short description");
-	if (!is_null(d) && !(out->description = scalar_dup(c, d,
-							   "description", n)))
+		d = my_map_get(c, n, "short description");
+	if (!is_null(d) &&
+	    !(out->description = my_scalar_dup(c, d, "description", n)))
 		return false;
-	if (!read_bool(c, map_get(c, n, "visible by default"),
+	if (!read_bool(c, my_map_get(c, n, "visible by default"),
 		       "visible by default", &out->visible) ||
-	    !read_format(c, map_get(c, n, "format"), &out->format))
+	    !read_format(c, my_map_get(c, n, "format"), &out->format))
 		return false;
-	yaml_node_t *vars = map_get(c, n, "variants");
+	yaml_node_t *vars = my_map_get(c, n, "variants");
 	if (!is_null(vars)) {
-		if (!expect_type(c, vars, YAML_MAPPING_NODE, "variants"))
+		if (!my_expect_type(c, vars, YAML_MAPPING_NODE, "variants"))
 			return false;
 		/* explicit keys; merged ones (`<<:`) when not given */
 		yaml_node_pair_t *ps = vars->data.mapping.pairs.start;
 		size_t np = (size_t)(vars->data.mapping.pairs.top - ps);
 		if (np > VARIANTS_MAX)
-			return fail(c, STATUS_LIMIT, vars, "more than %d "
-				    "variants", VARIANTS_MAX);
+			return my_fail(c, STATUS_LIMIT, vars,
+				       "more than %d "
+				       "variants",
+				       VARIANTS_MAX);
 		out->variants = calloc(np ? np : 1, sizeof(*out->variants));
 		if (!out->variants)
-			return nomem(c);
+			return my_nomem(c);
 		for (size_t i = 0; i < np; i++) {
 			yaml_node_t *k = node_at(c, ps[i].key);
 			if (scalar_is(k, "<<"))
-				return fail(c, STATUS_CORRUPT, k, "merge keys "
-					    "are not supported in "
-					    "'variants'");
+				return my_fail(c, STATUS_CORRUPT, k,
+					       "merge keys "
+					       "are not supported in "
+					       "'variants'");
 			if (!read_variant(c, k, node_at(c, ps[i].value),
 					  &out->variants[out->n_variants++]))
 				return false;
 		}
 	}
-	return read_metric_list(c, map_get(c, n, "children"), "children",
+	return read_metric_list(c, my_map_get(c, n, "children"), "children",
 				&out->children, &out->n_children, depth + 1);
 }
 
@@ -1197,7 +1236,7 @@ static const struct variant *find_variant(const struct metric *m,
 static bool resolve(struct ctx *c, struct metric *m, unsigned depth)
 {
 	if (depth > TAXONOMY_MAX_DEPTH)
-		return fail(c, STATUS_LIMIT, NULL, "taxonomy too deep");
+		return my_fail(c, STATUS_LIMIT, NULL, "taxonomy too deep");
 	for (size_t i = 0; i < m->n_children; i++)
 		if (!resolve(c, &m->children[i], depth + 1))
 			return false;
@@ -1213,7 +1252,7 @@ static bool resolve(struct ctx *c, struct metric *m, unsigned depth)
 			size_t got = 0;
 			bool ok = e && s;
 			if (!ok)
-				nomem(c);
+				my_nomem(c);
 			for (size_t j = 0; ok && j < n; j++) {
 				const struct variant *cv = find_variant(
 					&m->children[j],
@@ -1222,8 +1261,8 @@ static bool resolve(struct ctx *c, struct metric *m, unsigned depth)
 					continue;
 				const struct formula *cs = cv->standard[k]
 					? cv->standard[k] : cv->expr[k];
-				e[got] = clone(c, cv->expr[k], 0);
-				s[got] = e[got] ? clone(c, cs, 0) : NULL;
+				e[got] = my_clone(c, cv->expr[k], 0);
+				s[got] = e[got] ? my_clone(c, cs, 0) : NULL;
 				if (!s[got]) {
 					formula_free(e[got]);
 					ok = false;
@@ -1237,11 +1276,10 @@ static bool resolve(struct ctx *c, struct metric *m, unsigned depth)
 				free(e);
 				free(s);
 			} else if (ok && got > 1) {
-				v->expr[k] = make_node(c, NULL, FORMULA_ADD,
-						       e, got);
-				v->standard[k] = make_node(c, NULL,
-							   FORMULA_ADD, s,
-							   got);
+				v->expr[k] =
+				    my_make_node(c, NULL, FORMULA_ADD, e, got);
+				v->standard[k] =
+				    my_make_node(c, NULL, FORMULA_ADD, s, got);
 				ok = v->expr[k] && v->standard[k];
 			} else {
 				for (size_t j = 0; j < got; j++) {
@@ -1254,7 +1292,7 @@ static bool resolve(struct ctx *c, struct metric *m, unsigned depth)
 			if (!ok)
 				return false;
 			if (v->standard[k] &&
-			    same_formula(v->expr[k], v->standard[k])) {
+			    my_same_formula(v->expr[k], v->standard[k])) {
 				formula_free(v->standard[k]);
 				v->standard[k] = NULL;
 			}
@@ -1291,7 +1329,7 @@ static bool push_column(struct ctx *c, const struct metric *m,
 		struct model_column *np = realloc(c->pending,
 						  ncap * sizeof(*np));
 		if (!np)
-			return nomem(c);
+			return my_nomem(c);
 		c->pending = np;
 		c->cap_pending = ncap;
 	}
@@ -1316,7 +1354,7 @@ static bool push_column(struct ctx *c, const struct metric *m,
 	c->pending[c->n_pending++] = col;
 	if (!col.name || !col.variant || !col.format ||
 	    (m->description && !col.description))
-		return nomem(c);
+		return my_nomem(c);
 	return true;
 }
 
@@ -1326,9 +1364,9 @@ static bool emit(struct ctx *c, struct metric *m, const struct metric *parent,
 		 unsigned depth)
 {
 	if (depth > TAXONOMY_MAX_DEPTH)
-		return fail(c, STATUS_LIMIT, NULL, "taxonomy too deep");
+		return my_fail(c, STATUS_LIMIT, NULL, "taxonomy too deep");
 	if (c->n_pending + 2 * m->n_variants > UINT32_MAX / 2 - c->base)
-		return fail(c, STATUS_LIMIT, NULL, "too many columns");
+		return my_fail(c, STATUS_LIMIT, NULL, "too many columns");
 	for (size_t i = 0; i < m->n_variants; i++) {
 		struct variant *v = &m->variants[i];
 		if (v->skip)
@@ -1363,32 +1401,36 @@ static void pending_free(struct ctx *c)
 	c->n_pending = 0;
 }
 
-static bool read_document(struct ctx *c, struct metric **roots,
-			  size_t *n_roots)
+static bool my_read_document(struct ctx *c, struct metric **roots,
+			     size_t *n_roots)
 {
 	yaml_node_t *root = yaml_document_get_root_node(&c->doc);
 	if (!root)
-		return fail(c, STATUS_CORRUPT, NULL, "empty file");
-	if (!expect_type(c, root, YAML_MAPPING_NODE, "top level"))
+		return my_fail(c, STATUS_CORRUPT, NULL, "empty file");
+	if (!my_expect_type(c, root, YAML_MAPPING_NODE, "top level"))
 		return false;
-	yaml_node_t *version = map_get(c, root, "version");
+	yaml_node_t *version = my_map_get(c, root, "version");
 	if (!is_null(version) && !scalar_is(version, "0")) {
 		if (is_scalar(version))
-			return fail(c, STATUS_UNSUPPORTED, version, "unsupported"
-				    " METRICS.yaml version %.*s (expected 0)",
-				    (int)(version->data.scalar.length > 20 ? 20
-				    : version->data.scalar.length),
-				    (const char *)version->data.scalar.value);
-		return fail(c, STATUS_CORRUPT, version, "'version': expected "
-			    "a number");
+			return my_fail(
+			    c, STATUS_UNSUPPORTED, version,
+			    "unsupported"
+			    " METRICS.yaml version %.*s (expected 0)",
+			    (int)(version->data.scalar.length > 20
+				      ? 20
+				      : version->data.scalar.length),
+			    (const char *)version->data.scalar.value);
+		return my_fail(c, STATUS_CORRUPT, version,
+			       "'version': expected "
+			       "a number");
 	}
-	if (!read_inputs(c, map_get(c, root, "inputs")))
+	if (!read_inputs(c, my_map_get(c, root, "inputs")))
 		return false;
-	yaml_node_t *list = map_get(c, root, "roots");
+	yaml_node_t *list = my_map_get(c, root, "roots");
 	if (c->status != STATUS_OK)
 		return false;
 	if (is_null(list))
-		return fail(c, STATUS_CORRUPT, root, "no 'roots' list");
+		return my_fail(c, STATUS_CORRUPT, root, "no 'roots' list");
 	return read_metric_list(c, list, "roots", roots, n_roots, 0);
 }
 
@@ -1411,41 +1453,44 @@ enum status metrics_yaml_add_columns_mem(struct model_builder *b,
 	if (!c.m)
 		return error_set(err, STATUS_NOMEM, name, "out of memory");
 	if (len > METRICS_YAML_MAX_SIZE) {
-		fail(&c, STATUS_LIMIT, NULL, "file larger than %u MiB",
-		     METRICS_YAML_MAX_SIZE >> 20);
+		my_fail(&c, STATUS_LIMIT, NULL, "file larger than %u MiB",
+			METRICS_YAML_MAX_SIZE >> 20);
 		goto out;
 	}
 	if (len == 0) {
-		fail(&c, STATUS_CORRUPT, NULL, "empty file");
+		my_fail(&c, STATUS_CORRUPT, NULL, "empty file");
 		goto out;
 	}
 	c.stat_formula = calloc(c.m->n_stats ? c.m->n_stats : 1,
 				sizeof(*c.stat_formula));
 	if (!c.stat_formula) {
-		nomem(&c);
+		my_nomem(&c);
 		goto out;
 	}
 	for (uint32_t s = 0; s < c.m->n_stats; s++)
-		if (!(c.stat_formula[s] = canonical_formula(
-			      model_str(c.m, c.m->stats[s].formula)))) {
-			nomem(&c);
+		if (!(c.stat_formula[s] = my_canonical_formula(
+			  model_str(c.m, c.m->stats[s].formula)))) {
+			my_nomem(&c);
 			goto out;
 		}
 	if (!yaml_parser_initialize(&parser)) {
-		nomem(&c);
+		my_nomem(&c);
 		goto out;
 	}
 	have_parser = true;
 	yaml_parser_set_input_string(&parser, data, len);
 	if (!yaml_parser_load(&parser, &c.doc)) {
 		if (parser.error == YAML_MEMORY_ERROR)
-			nomem(&c);
+			my_nomem(&c);
 		else
-			fail(&c, STATUS_CORRUPT, NULL, "not YAML: %s%s%s "
-			     "(line %zu)", parser.problem ? parser.problem
-			     : "syntax error", parser.context ? " " : "",
-			     parser.context ? parser.context : "",
-			     parser.problem_mark.line + 1);
+			my_fail(&c, STATUS_CORRUPT, NULL,
+				"not YAML: %s%s%s "
+				"(line %zu)",
+				parser.problem ? parser.problem
+					       : "syntax error",
+				parser.context ? " " : "",
+				parser.context ? parser.context : "",
+				parser.problem_mark.line + 1);
 		goto out;
 	}
 	have_doc = true;
@@ -1454,10 +1499,10 @@ enum status metrics_yaml_add_columns_mem(struct model_builder *b,
 	c.input_stat = calloc(c.n_nodes ? c.n_nodes : 1,
 			      sizeof(*c.input_stat));
 	if (!c.is_input || !c.input_stat) {
-		nomem(&c);
+		my_nomem(&c);
 		goto out;
 	}
-	if (!read_document(&c, &roots, &n_roots))
+	if (!my_read_document(&c, &roots, &n_roots))
 		goto out;
 	c.base = c.m->n_columns;
 	for (size_t i = 0; i < n_roots; i++)
@@ -1475,7 +1520,7 @@ enum status metrics_yaml_add_columns_mem(struct model_builder *b,
 		uint32_t idx = model_builder_add_column(b, &c.pending[i]);
 		memset(&c.pending[i], 0, sizeof(c.pending[i]));
 		if (idx != c.base + i) {
-			nomem(&c);
+			my_nomem(&c);
 			goto out;
 		}
 		(*n_columns)++;
@@ -1483,7 +1528,7 @@ enum status metrics_yaml_add_columns_mem(struct model_builder *b,
 out:
 	pending_free(&c);
 	for (size_t i = 0; i < n_roots; i++)
-		metric_release(&roots[i]);
+		my_metric_release(&roots[i]);
 	free(roots);
 	if (have_doc)
 		yaml_document_delete(&c.doc);
