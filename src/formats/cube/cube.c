@@ -501,7 +501,7 @@ static enum status values_per_profile(void *impl, uint32_t ctx_id,
 	return st;
 }
 
-static void values_close(void *impl)
+static void cube_values_close(void *impl)
 {
 	struct cube_values *v = impl;
 	if (!v)
@@ -554,7 +554,7 @@ static bool values_take_error(void *impl, struct error *err)
 static const struct value_ops cube_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
-	.close = values_close,
+	.close = cube_values_close,
 	.summary_all = values_summary_all,
 	.take_error = values_take_error,
 };
@@ -588,7 +588,7 @@ static uint32_t region_index(const struct opener *o, uint32_t id)
 }
 
 /* Tree arrays and the id index of the values provider. */
-static enum status build_tree(struct opener *o)
+static enum status cube_build_tree(struct opener *o)
 {
 	struct cube_values *v = o->v;
 	uint32_t n = o->a.n_cnodes;
@@ -662,7 +662,7 @@ static enum status build_tree(struct opener *o)
 	return STATUS_OK;
 }
 
-static enum status build_regions(struct opener *o)
+static enum status cube_build_regions(struct opener *o)
 {
 	uint32_t max_id = 0;
 	for (uint32_t i = 0; i < o->a.n_regions; i++)
@@ -683,7 +683,7 @@ static enum status build_regions(struct opener *o)
 	return STATUS_OK;
 }
 
-static enum status build_nodes(struct opener *o)
+static enum status cube_build_nodes(struct opener *o)
 {
 	struct cube_anchor *a = &o->a;
 	const struct model *m = model_builder_peek(o->b);
@@ -739,7 +739,7 @@ static enum status build_nodes(struct opener *o)
 	return STATUS_OK;
 }
 
-static enum status build_profiles(struct opener *o)
+static enum status cube_build_profiles(struct opener *o)
 {
 	const struct model *m = model_builder_peek(o->b);
 	for (uint32_t j = 0; j < o->a.n_locations; j++) {
@@ -771,10 +771,10 @@ static enum status build_profiles(struct opener *o)
 	return STATUS_OK;
 }
 
-static void warn(struct opener *o, const char *fmt, ...)
+static void cube_warn(struct opener *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void warn(struct opener *o, const char *fmt, ...)
+static void cube_warn(struct opener *o, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -945,7 +945,7 @@ static enum status add_component_formulas(struct opener *o,
 				  "standard deviation", kind, dev);
 }
 
-static enum status build_metrics(struct opener *o)
+static enum status cube_build_metrics(struct opener *o)
 {
 	struct cube_values *v = o->v;
 	struct cube_anchor *a = &o->a;
@@ -990,20 +990,23 @@ static enum status build_metrics(struct opener *o)
 				break;
 		}
 		if (cm->mtype == CUBE_MT_DERIVED) {
-			warn(o, "metric %s is derived (CubePL): not computed",
-			     uniq);
+			cube_warn(o,
+				  "metric %s is derived (CubePL): not computed",
+				  uniq);
 			continue;
 		}
 		if (!cm->known_dtype)
-			warn(o, "metric %s: unknown data type \"%s\", read "
-			     "as DOUBLE (as CubeLib does)",
-			     uniq, model_str(m, cm->dtype_text));
+			cube_warn(o,
+				  "metric %s: unknown data type \"%s\", read "
+				  "as DOUBLE (as CubeLib does)",
+				  uniq, model_str(m, cm->dtype_text));
 		if (cube_has_components(cm))
 			continue; /* its components follow */
 		if (!is_scalar(cm)) {
-			warn(o, "metric %s: data type %s has several values "
-			     "per cell and is not shown",
-			     uniq, model_str(m, cm->dtype_text));
+			cube_warn(o,
+				  "metric %s: data type %s has several values "
+				  "per cell and is not shown",
+				  uniq, model_str(m, cm->dtype_text));
 			continue;
 		}
 		if (cm->elem_size > max_elem)
@@ -1107,12 +1110,12 @@ static enum status open_path(const char *path, struct model **out,
 	o.v->name = strdup(path);
 	st = cube_container_open(path, is_dir, &o.v->c, err);
 	if (st != STATUS_OK) {
-		values_close(o.v);
+		cube_values_close(o.v);
 		return st;
 	}
 	o.b = model_builder_new("cube", path);
 	if (!o.b || !o.v->name) {
-		values_close(o.v);
+		cube_values_close(o.v);
 		model_builder_free(o.b);
 		return error_set(err, STATUS_NOMEM, path, "out of memory");
 	}
@@ -1126,17 +1129,17 @@ static enum status open_path(const char *path, struct model **out,
 		st = error_set(err, STATUS_CORRUPT, path,
 			       "anchor.xml has no locations (system tree)");
 	if (st == STATUS_OK)
-		st = build_tree(&o);
+		st = cube_build_tree(&o);
 	if (st == STATUS_OK)
-		st = build_regions(&o);
+		st = cube_build_regions(&o);
 	if (st == STATUS_OK)
-		st = build_nodes(&o);
+		st = cube_build_nodes(&o);
 	if (st == STATUS_OK)
-		st = build_profiles(&o);
+		st = cube_build_profiles(&o);
 	if (st == STATUS_OK)
-		st = build_metrics(&o);
+		st = cube_build_metrics(&o);
 	if (st != STATUS_OK) {
-		values_close(o.v);
+		cube_values_close(o.v);
 		model_builder_free(o.b);
 		free(o.region_of_id);
 		cube_anchor_free(&o.a);
@@ -1150,13 +1153,15 @@ static enum status open_path(const char *path, struct model **out,
 	model_builder_set_title(o.b, title, o.a.attrs);
 	free(title);
 	if (o.v->c.checksum_bug)
-		warn(&o, "%u tar headers have a checksum 32 below the correct "
-		     "one (the Cube 4.8 writer's bug): accepted",
-		     (unsigned)o.v->c.checksum_bug);
+		cube_warn(&o,
+			  "%u tar headers have a checksum 32 below the correct "
+			  "one (the Cube 4.8 writer's bug): accepted",
+			  (unsigned)o.v->c.checksum_bug);
 	if (o.a.location_ids_doc_order)
-		warn(&o, "location Ids are not 0..%u: data columns taken in "
-		     "document order",
-		     (unsigned)(o.a.n_locations - 1));
+		cube_warn(&o,
+			  "location Ids are not 0..%u: data columns taken in "
+			  "document order",
+			  (unsigned)(o.a.n_locations - 1));
 	model_builder_set_values(o.b, &cube_value_ops, o.v);
 	free(o.region_of_id);
 	cube_anchor_free(&o.a);
