@@ -175,127 +175,132 @@ static enum status add_component_formulas(struct opener *o,
 				  "standard deviation", kind, dev);
 }
 
-enum status cube_build_metrics(struct opener *o)
+/* The inclusive and exclusive statistics of scalar metric `i`, into
+ * stat[KIND_INCL], stat[KIND_EXCL]: the exclusive one first, since an
+ * exclusive-stored metric's inclusive one is derived from it by the
+ * engine. */
+static enum status add_stats(struct opener *o, uint32_t i, uint8_t comb,
+			     uint32_t stat[2])
+{
+	const struct cube_metric *cm = &o->v->metrics[i];
+	for (int k = 1; k >= 0; k--) {
+		uint32_t kind = (uint32_t)k;
+		struct model_stat s = {
+			.metric = cm->uniq,
+			.scope = model_builder_intern(
+				o->b, kind ? "exclusive" : "inclusive", 9),
+			.formula = model_builder_intern(o->b, "$$", 2),
+			.combine = comb,
+			.stat_id = i * 2 + kind,
+			.prop_id = i * 2 + kind,
+		};
+		/* a minimum or maximum is one over call paths too */
+		if (comb != COMBINE_SUM)
+			s.flags = STAT_CONTEXTS_COMBINE;
+		if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_EXCL)
+			s.flags |= STAT_EXCLUSIVE_ONLY;
+		if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_INCL) {
+			stat[kind] = model_builder_add_inclusive_stat(
+				o->b, stat[KIND_EXCL]);
+			if (stat[kind] != MODEL_NONE)
+				model_builder_set_stat_prop_id(o->b, stat[kind],
+							       i * 2 + kind);
+		} else {
+			stat[kind] = model_builder_add_stat(o->b, &s);
+		}
+		if (stat[kind] == MODEL_NONE)
+			return error_set(o->err, STATUS_NOMEM, o->path,
+					 "out of memory");
+	}
+	return STATUS_OK;
+}
+
+/* Per-metric results of build_metrics: the columns (parents of their
+ * children's) and statistics (inputs of the component formulas). */
+struct metric_cols {
+	uint32_t *incl, *excl; /* column per metric */
+	uint32_t *stats;       /* [2i]: inclusive, [2i + 1]: exclusive */
+	uint32_t max_elem;     /* largest cell read */
+};
+
+/* Metric i: its data files checked, then (when it is a shown scalar) its
+ * two statistics and columns; a warning for one not shown. */
+static enum status add_metric(struct opener *o, uint32_t i,
+			      struct metric_cols *mc)
 {
 	struct cube_values *v = o->v;
-	struct cube_anchor *a = &o->a;
-	struct cube_components *sets = NULL;
-	uint32_t n_sets = 0;
-	v->n_metrics = a->n_metrics;
-	v->metrics = a->metrics;
-	a->metrics = NULL;
-	enum status st = cube_components_expand(&v->metrics, &v->n_metrics,
-						o->b, &sets, &n_sets, o->err);
-	if (st != STATUS_OK)
-		return st;
-	v->mv = calloc(v->n_metrics ? v->n_metrics : 1, sizeof(*v->mv));
-	uint32_t *col_incl = malloc(((size_t)v->n_metrics + 1) * sizeof(uint32_t));
-	uint32_t *col_excl = malloc(((size_t)v->n_metrics + 1) * sizeof(uint32_t));
-	uint32_t *stats = malloc(((size_t)v->n_metrics + 1) * 2 *
-				 sizeof(uint32_t));
-	if (!v->mv || !col_incl || !col_excl || !stats) {
-		st = error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
-		goto out;
+	const struct cube_metric *cm = &v->metrics[i];
+	const struct model *m = model_builder_peek(o->b);
+	const char *uniq = model_str(m, cm->uniq);
+	enum status st;
+	mc->incl[i] = mc->excl[i] = MODEL_NONE;
+	mc->stats[2 * i] = mc->stats[2 * i + 1] = MODEL_NONE;
+	v->mv[i].metric = i;
+	char iname[32], dname[32];
+	snprintf(iname, sizeof(iname), "%u.index", (unsigned)cm->id);
+	snprintf(dname, sizeof(dname), "%u.data", (unsigned)cm->id);
+	const struct cube_member *im = cube_container_find(&v->c, iname);
+	const struct cube_member *dm = cube_container_find(&v->c, dname);
+	v->mv[i].has_data = im && dm;
+	if (im && dm && is_scalar(cm) && cm->mtype != CUBE_MT_DERIVED) {
+		/* headers and sizes now, the entries when needed */
+		struct cube_data hd;
+		st = cube_data_open(&v->c, im, dm, v->n, v->n_loc,
+				    cm->elem_size, &hd, NULL, o->err);
+		if (st != STATUS_OK)
+			return st;
 	}
-	uint32_t max_elem = 8;
-	for (uint32_t i = 0; i < v->n_metrics && st == STATUS_OK; i++) {
-		const struct cube_metric *cm = &v->metrics[i];
-		const struct model *m = model_builder_peek(o->b);
-		const char *uniq = model_str(m, cm->uniq);
-		col_incl[i] = col_excl[i] = MODEL_NONE;
-		stats[2 * i] = stats[2 * i + 1] = MODEL_NONE;
-		v->mv[i].metric = i;
-		char iname[32], dname[32];
-		snprintf(iname, sizeof(iname), "%u.index", (unsigned)cm->id);
-		snprintf(dname, sizeof(dname), "%u.data", (unsigned)cm->id);
-		const struct cube_member *im = cube_container_find(&v->c, iname);
-		const struct cube_member *dm = cube_container_find(&v->c, dname);
-		v->mv[i].has_data = im && dm;
-		if (im && dm && is_scalar(cm) && cm->mtype != CUBE_MT_DERIVED) {
-			/* headers and sizes now, the entries when needed */
-			struct cube_data hd;
-			st = cube_data_open(&v->c, im, dm, v->n, v->n_loc,
-					    cm->elem_size, &hd, NULL, o->err);
-			if (st != STATUS_OK)
-				break;
-		}
-		if (cm->mtype == CUBE_MT_DERIVED) {
-			cube_warn(o,
-				  "metric %s is derived (CubePL): not computed",
-				  uniq);
-			continue;
-		}
-		if (!cm->known_dtype)
-			cube_warn(o,
-				  "metric %s: unknown data type \"%s\", read "
-				  "as DOUBLE (as CubeLib does)",
-				  uniq, model_str(m, cm->dtype_text));
-		if (cube_has_components(cm))
-			continue; /* its components follow */
-		if (!is_scalar(cm)) {
-			cube_warn(o,
-				  "metric %s: data type %s has several values "
-				  "per cell and is not shown",
-				  uniq, model_str(m, cm->dtype_text));
-			continue;
-		}
-		if (cm->elem_size > max_elem)
-			max_elem = cm->elem_size;
-		uint8_t comb = cm->dtype == CUBE_DT_MINDOUBLE   ? COMBINE_MIN
-			       : cm->dtype == CUBE_DT_MAXDOUBLE ? COMBINE_MAX
-								: COMBINE_SUM;
-		/* an exclusive-stored metric's inclusive column needs every
-		 * row: not shown by default when that is a large read */
-		uint64_t pass = (uint64_t)v->n * v->n_loc * cm->elem_size;
-		bool visible = v->mv[i].has_data &&
-			       (cm->mtype != CUBE_MT_EXCLUSIVE ||
-				pass <= CUBE_VISIBLE_PASS_BYTES);
-		/* the exclusive statistic first: an exclusive-stored metric's
-		 * inclusive one is derived from it by the engine */
-		uint32_t stat[2] = {MODEL_NONE, MODEL_NONE};
-		for (int k = 1; k >= 0; k--) {
-			uint32_t kind = (uint32_t)k;
-			struct model_stat s = {
-				.metric = cm->uniq,
-				.scope = model_builder_intern(
-					o->b, kind ? "exclusive" : "inclusive",
-					9),
-				.formula = model_builder_intern(o->b, "$$", 2),
-				.combine = comb,
-				.stat_id = i * 2 + kind,
-				.prop_id = i * 2 + kind,
-			};
-			/* a minimum or maximum is one over call paths too */
-			if (comb != COMBINE_SUM)
-				s.flags = STAT_CONTEXTS_COMBINE;
-			if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_EXCL)
-				s.flags |= STAT_EXCLUSIVE_ONLY;
-			if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_INCL) {
-				stat[kind] = model_builder_add_inclusive_stat(
-					o->b, stat[KIND_EXCL]);
-				if (stat[kind] != MODEL_NONE)
-					model_builder_set_stat_prop_id(
-						o->b, stat[kind], i * 2 + kind);
-			} else {
-				stat[kind] = model_builder_add_stat(o->b, &s);
-			}
-			if (stat[kind] == MODEL_NONE) {
-				st = error_set(o->err, STATUS_NOMEM, o->path,
-					       "out of memory");
-				break;
-			}
-		}
-		for (uint32_t kind = 0; kind < 2 && st == STATUS_OK; kind++) {
-			uint32_t pm = cm->parent;
-			uint32_t parent = pm == MODEL_NONE ? MODEL_NONE
-				: kind ? col_excl[pm] : col_incl[pm];
-			st = add_column(o, i, kind, stat[kind], visible, parent,
-					kind ? &col_excl[i] : &col_incl[i]);
-		}
-		stats[2 * i] = stat[KIND_INCL];
-		stats[2 * i + 1] = stat[KIND_EXCL];
+	if (cm->mtype == CUBE_MT_DERIVED) {
+		cube_warn(o, "metric %s is derived (CubePL): not computed",
+			  uniq);
+		return STATUS_OK;
 	}
-	/* the derived columns of multi-value metrics, over their components */
+	if (!cm->known_dtype)
+		cube_warn(o,
+			  "metric %s: unknown data type \"%s\", read "
+			  "as DOUBLE (as CubeLib does)",
+			  uniq, model_str(m, cm->dtype_text));
+	if (cube_has_components(cm))
+		return STATUS_OK; /* its components follow */
+	if (!is_scalar(cm)) {
+		cube_warn(o,
+			  "metric %s: data type %s has several values "
+			  "per cell and is not shown",
+			  uniq, model_str(m, cm->dtype_text));
+		return STATUS_OK;
+	}
+	if (cm->elem_size > mc->max_elem)
+		mc->max_elem = cm->elem_size;
+	uint8_t comb = cm->dtype == CUBE_DT_MINDOUBLE   ? COMBINE_MIN
+		       : cm->dtype == CUBE_DT_MAXDOUBLE ? COMBINE_MAX
+							: COMBINE_SUM;
+	/* an exclusive-stored metric's inclusive column needs every
+	 * row: not shown by default when that is a large read */
+	uint64_t pass = (uint64_t)v->n * v->n_loc * cm->elem_size;
+	bool visible = v->mv[i].has_data &&
+		       (cm->mtype != CUBE_MT_EXCLUSIVE ||
+			pass <= CUBE_VISIBLE_PASS_BYTES);
+	uint32_t stat[2] = {MODEL_NONE, MODEL_NONE};
+	st = add_stats(o, i, comb, stat);
+	for (uint32_t kind = 0; kind < 2 && st == STATUS_OK; kind++) {
+		uint32_t pm = cm->parent;
+		uint32_t parent = pm == MODEL_NONE ? MODEL_NONE
+				  : kind ? mc->excl[pm] : mc->incl[pm];
+		st = add_column(o, i, kind, stat[kind], visible, parent,
+				kind ? &mc->excl[i] : &mc->incl[i]);
+	}
+	mc->stats[2 * i] = stat[KIND_INCL];
+	mc->stats[2 * i + 1] = stat[KIND_EXCL];
+	return st;
+}
+
+/* The derived columns of multi-value metrics, over their components'
+ * statistics. */
+static enum status add_sets(struct opener *o,
+			    const struct cube_components *sets,
+			    uint32_t n_sets, const uint32_t *stats)
+{
+	enum status st = STATUS_OK;
 	for (uint32_t k = 0; k < n_sets && st == STATUS_OK; k++) {
 		for (uint32_t kind = 0; kind < 2 && st == STATUS_OK; kind++) {
 			uint32_t sc[8];
@@ -309,18 +314,50 @@ enum status cube_build_metrics(struct opener *o)
 							    sc);
 		}
 	}
+	return st;
+}
+
+enum status cube_build_metrics(struct opener *o)
+{
+	struct cube_values *v = o->v;
+	struct cube_anchor *a = &o->a;
+	struct cube_components *sets = NULL;
+	uint32_t n_sets = 0;
+	v->n_metrics = a->n_metrics;
+	v->metrics = a->metrics;
+	a->metrics = NULL;
+	enum status st = cube_components_expand(&v->metrics, &v->n_metrics,
+						o->b, &sets, &n_sets, o->err);
+	if (st != STATUS_OK)
+		return st;
+	size_t n1 = (size_t)v->n_metrics + 1;
+	v->mv = calloc(v->n_metrics ? v->n_metrics : 1, sizeof(*v->mv));
+	struct metric_cols mc = {
+		.incl = malloc(n1 * sizeof(uint32_t)),
+		.excl = malloc(n1 * sizeof(uint32_t)),
+		.stats = malloc(n1 * 2 * sizeof(uint32_t)),
+		.max_elem = 8,
+	};
+	if (!v->mv || !mc.incl || !mc.excl || !mc.stats) {
+		st = error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < v->n_metrics && st == STATUS_OK; i++)
+		st = add_metric(o, i, &mc);
+	if (st == STATUS_OK)
+		st = add_sets(o, sets, n_sets, mc.stats);
 	if (st != STATUS_OK)
 		goto out;
-	size_t row = (size_t)v->n_loc * max_elem;
+	size_t row = (size_t)v->n_loc * mc.max_elem;
 	v->rowbuf = malloc(row ? row : 1);
 	v->acc = malloc(((size_t)v->n_loc + 1) * sizeof(double));
 	v->tmp = malloc(((size_t)v->n_loc + 1) * sizeof(double));
 	if (!v->rowbuf || !v->acc || !v->tmp)
 		st = error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
 out:
-	free(col_incl);
-	free(col_excl);
-	free(stats);
+	free(mc.incl);
+	free(mc.excl);
+	free(mc.stats);
 	free(sets);
 	return st;
 }
