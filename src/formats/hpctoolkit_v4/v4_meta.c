@@ -168,155 +168,188 @@ static bool scope_index(uint64_t p_scopes, uint32_t n_scopes, uint32_t stride,
 	return true;
 }
 
+/* The Performance Metrics section as read_metrics walks it. */
+struct pm {
+	struct v4_region s;
+	uint64_t p_scopes;
+	uint32_t n_scopes, sz_scope, sz_psi, sz_ss;
+	uint32_t *scope_names; /* per {PS}: its interned name */
+};
+
+/* Intern the name of every {PS} of *pScopes (`scopes`). */
+static enum status read_scope_names(struct meta_reader *r, struct pm *pm,
+				    struct span scopes, struct error *err)
+{
+	if (pm->n_scopes) {
+		pm->scope_names = calloc(pm->n_scopes,
+					 sizeof(*pm->scope_names));
+		if (!pm->scope_names)
+			return NOMEM();
+	}
+	for (uint32_t k = 0; k < pm->n_scopes; k++) {
+		uint64_t p = span_get_u64le(scopes, (uint64_t)k * pm->sz_scope);
+		const char *str;
+		size_t len;
+		/* {PS} pScopeName: inside the section, NUL included */
+		if (!v4_region_cstr(pm->s, p, &str, &len))
+			return CORRUPT(pm->p_scopes +
+					       (uint64_t)k * pm->sz_scope,
+				       "Performance Metrics: {PS} %u "
+				       "pScopeName 0x%llx is not a string "
+				       "inside the section",
+				       k, (ull)p);
+		pm->scope_names[k] = model_builder_intern(r->b, str, len);
+	}
+	return STATUS_OK;
+}
+
+/* The propMetricId of scope `scope` among a metric's {PSI} (`psis`, at
+ * p_psi), or MODEL_NONE. */
+static enum status prop_of(struct meta_reader *r, const struct pm *pm,
+			   struct span psis, uint64_t p_psi, uint32_t n_psi,
+			   uint32_t scope, uint32_t *prop, struct error *err)
+{
+	*prop = MODEL_NONE;
+	for (uint32_t k = 0; k < n_psi; k++) {
+		struct span psi;
+		(void)span_sub(psis, (uint64_t)k * pm->sz_psi, pm->sz_psi,
+			       &psi);
+		uint32_t psc;
+		if (!scope_index(pm->p_scopes, pm->n_scopes, pm->sz_scope,
+				 span_get_u64le(psi, 0), &psc))
+			return CORRUPT(p_psi + (uint64_t)k * pm->sz_psi,
+				       "Performance "
+				       "Metrics: {PSI} pScope is "
+				       "not an element of "
+				       "*pScopes");
+		if (psc == scope) {
+			*prop = span_get_u16le(psi, 0x08);
+			break;
+		}
+	}
+	return STATUS_OK;
+}
+
+/* One {SS} of metric `metric` (at ss_at) as a statistic. */
+static enum status read_summary(struct meta_reader *r, const struct pm *pm,
+				uint32_t metric, struct span ss, uint64_t ss_at,
+				struct span psis, uint64_t p_psi,
+				uint32_t n_psi, struct error *err)
+{
+	uint64_t p_scope = span_get_u64le(ss, 0x00);
+	uint64_t p_formula = span_get_u64le(ss, 0x08);
+	uint8_t combine = span_get_u8(ss, 0x10);
+	uint16_t stat_id = span_get_u16le(ss, 0x12);
+	uint32_t scope;
+	const char *formula;
+	size_t flen;
+	/* {SS} pScope is one of *pScopes */
+	if (!scope_index(pm->p_scopes, pm->n_scopes, pm->sz_scope, p_scope,
+			 &scope))
+		return CORRUPT(ss_at, "Performance "
+			       "Metrics: {SS} pScope 0x%llx is "
+			       "not an element of *pScopes",
+			       (ull)p_scope);
+	if (!v4_region_cstr(pm->s, p_formula, &formula, &flen))
+		return CORRUPT(ss_at + 8, "Performance "
+			       "Metrics: {SS} pFormula 0x%llx is "
+			       "not a string inside the section",
+			       (ull)p_formula);
+	/* combine: 0 sum, 1 min, 2 max; unknown values are ignored (Reader
+	 * compatibility), and so is the statistic, which this reader cannot
+	 * label. */
+	if (combine > COMBINE_MAX)
+		return STATUS_OK;
+	uint32_t prop;
+	enum status st = prop_of(r, pm, psis, p_psi, n_psi, scope, &prop, err);
+	if (st != STATUS_OK)
+		return st;
+	struct model_stat stat = {
+		.metric = metric,
+		.scope = pm->scope_names[scope],
+		.formula = model_builder_intern(r->b, formula, flen),
+		.combine = combine,
+		.stat_id = stat_id,
+		.prop_id = prop,
+	};
+	model_builder_add_stat(r->b, &stat);
+	return STATUS_OK;
+}
+
+/* {MD} `i` (at md_at) and its summary statistics. */
+static enum status read_metric(struct meta_reader *r, const struct pm *pm,
+			       uint32_t i, struct span md, uint64_t md_at,
+			       struct error *err)
+{
+	uint64_t p_name = span_get_u64le(md, 0x00);
+	uint64_t p_psi = span_get_u64le(md, 0x08);
+	uint64_t p_ss = span_get_u64le(md, 0x10);
+	uint32_t n_psi = span_get_u16le(md, 0x18);
+	uint32_t n_ss = span_get_u16le(md, 0x1a);
+	const char *name;
+	size_t len;
+	struct span psis, sss;
+	if (!v4_region_cstr(pm->s, p_name, &name, &len))
+		return CORRUPT(md_at, "Performance Metrics: "
+			       "{MD} %u pName 0x%llx is not a string "
+			       "inside the section",
+			       i, (ull)p_name);
+	if (!v4_region_array(pm->s, p_psi, n_psi, pm->sz_psi, &psis) ||
+	    !v4_region_array(pm->s, p_ss, n_ss, pm->sz_ss, &sss))
+		return CORRUPT(md_at, "Performance Metrics: "
+			       "{MD} %u pScopeInsts or pSummaries lies "
+			       "outside the section",
+			       i);
+	uint32_t metric = model_builder_intern(r->b, name, len);
+	for (uint32_t j = 0; j < n_ss; j++) {
+		struct span ss = {0};
+		(void)span_sub(sss, (uint64_t)j * pm->sz_ss, pm->sz_ss, &ss);
+		enum status st = read_summary(r, pm, metric, ss,
+					      p_ss + (uint64_t)j * pm->sz_ss,
+					      psis, p_psi, n_psi, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	return STATUS_OK;
+}
+
 static enum status read_metrics(struct meta_reader *r, struct error *err)
 {
-	struct v4_region s = r->sec[SEC_METRICS];
+	struct pm pm = {.s = r->sec[SEC_METRICS]};
+	struct v4_region s = pm.s;
 	enum status st = STATUS_OK;
-	uint32_t *scope_names = NULL;
 	if (s.span.len == 0)
 		return STATUS_OK;
 	/* sizes and the 0x1b-byte header were checked by check_layout() */
 	uint64_t p_metrics = span_get_u64le(s.span, 0x00);
 	uint32_t n_metrics = span_get_u32le(s.span, 0x08);
 	uint32_t sz_metric = span_get_u8(s.span, 0x0c);
-	uint32_t sz_psi = span_get_u8(s.span, 0x0d);
-	uint32_t sz_ss = span_get_u8(s.span, 0x0e);
-	uint64_t p_scopes = span_get_u64le(s.span, 0x10);
-	uint32_t n_scopes = span_get_u16le(s.span, 0x18);
-	uint32_t sz_scope = span_get_u8(s.span, 0x1a);
+	pm.sz_psi = span_get_u8(s.span, 0x0d);
+	pm.sz_ss = span_get_u8(s.span, 0x0e);
+	pm.p_scopes = span_get_u64le(s.span, 0x10);
+	pm.n_scopes = span_get_u16le(s.span, 0x18);
+	pm.sz_scope = span_get_u8(s.span, 0x1a);
 	struct span metrics, scopes;
 	/* "The arrays pointed to by pMetrics, pScopes and pSummaries are
 	 * fully contained within the Performance Metrics section." */
-	if (!v4_region_array(s, p_metrics, n_metrics, sz_metric, &metrics)) {
-		st = CORRUPT(s.base, "Performance Metrics: pMetrics "
-			     "0x%llx [%u x %u] lies outside the section",
-			     (ull)p_metrics, n_metrics, sz_metric);
-		goto out;
-	}
-	if (!v4_region_array(s, p_scopes, n_scopes, sz_scope, &scopes)) {
-		st = CORRUPT(s.base + 0x10, "Performance Metrics: "
-			     "pScopes 0x%llx [%u x %u] lies outside the "
-			     "section",
-			     (ull)p_scopes, n_scopes, sz_scope);
-		goto out;
-	}
-	if (n_scopes) {
-		scope_names = calloc(n_scopes, sizeof(*scope_names));
-		if (!scope_names) {
-			st = NOMEM();
-			goto out;
-		}
-	}
-	for (uint32_t k = 0; k < n_scopes; k++) {
-		uint64_t p = span_get_u64le(scopes, (uint64_t)k * sz_scope);
-		const char *str;
-		size_t len;
-		/* {PS} pScopeName: inside the section, NUL included */
-		if (!v4_region_cstr(s, p, &str, &len)) {
-			st = CORRUPT(p_scopes + (uint64_t)k * sz_scope,
-				     "Performance Metrics: {PS} %u "
-				     "pScopeName 0x%llx is not a string "
-				     "inside the section",
-				     k, (ull)p);
-			goto out;
-		}
-		scope_names[k] = model_builder_intern(r->b, str, len);
-	}
-	for (uint32_t i = 0; i < n_metrics; i++) {
-		uint64_t md_at = p_metrics + (uint64_t)i * sz_metric;
-		struct span md;
+	if (!v4_region_array(s, p_metrics, n_metrics, sz_metric, &metrics))
+		return CORRUPT(s.base, "Performance Metrics: pMetrics "
+			       "0x%llx [%u x %u] lies outside the section",
+			       (ull)p_metrics, n_metrics, sz_metric);
+	if (!v4_region_array(s, pm.p_scopes, pm.n_scopes, pm.sz_scope,
+			     &scopes))
+		return CORRUPT(s.base + 0x10, "Performance Metrics: "
+			       "pScopes 0x%llx [%u x %u] lies outside the "
+			       "section",
+			       (ull)pm.p_scopes, pm.n_scopes, pm.sz_scope);
+	st = read_scope_names(r, &pm, scopes, err);
+	for (uint32_t i = 0; i < n_metrics && st == STATUS_OK; i++) {
+		struct span md = {0};
 		(void)span_sub(metrics, (uint64_t)i * sz_metric, sz_metric, &md);
-		uint64_t p_name = span_get_u64le(md, 0x00);
-		uint64_t p_psi = span_get_u64le(md, 0x08);
-		uint64_t p_ss = span_get_u64le(md, 0x10);
-		uint32_t n_psi = span_get_u16le(md, 0x18);
-		uint32_t n_ss = span_get_u16le(md, 0x1a);
-		const char *name;
-		size_t len;
-		struct span psis, sss;
-		if (!v4_region_cstr(s, p_name, &name, &len)) {
-			st = CORRUPT(md_at, "Performance Metrics: "
-				     "{MD} %u pName 0x%llx is not a string "
-				     "inside the section",
-				     i, (ull)p_name);
-			goto out;
-		}
-		if (!v4_region_array(s, p_psi, n_psi, sz_psi, &psis) ||
-		    !v4_region_array(s, p_ss, n_ss, sz_ss, &sss)) {
-			st = CORRUPT(md_at, "Performance Metrics: "
-				     "{MD} %u pScopeInsts or pSummaries lies "
-				     "outside the section",
-				     i);
-			goto out;
-		}
-		uint32_t metric = model_builder_intern(r->b, name, len);
-		for (uint32_t j = 0; j < n_ss; j++) {
-			uint64_t ss_at = p_ss + (uint64_t)j * sz_ss;
-			struct span ss;
-			(void)span_sub(sss, (uint64_t)j * sz_ss, sz_ss, &ss);
-			uint64_t p_scope = span_get_u64le(ss, 0x00);
-			uint64_t p_formula = span_get_u64le(ss, 0x08);
-			uint8_t combine = span_get_u8(ss, 0x10);
-			uint16_t stat_id = span_get_u16le(ss, 0x12);
-			uint32_t scope;
-			const char *formula;
-			size_t flen;
-			/* {SS} pScope is one of *pScopes */
-			if (!scope_index(p_scopes, n_scopes, sz_scope, p_scope,
-					 &scope)) {
-				st = CORRUPT(ss_at, "Performance "
-					     "Metrics: {SS} pScope 0x%llx is "
-					     "not an element of *pScopes",
-					     (ull)p_scope);
-				goto out;
-			}
-			if (!v4_region_cstr(s, p_formula, &formula, &flen)) {
-				st = CORRUPT(ss_at + 8, "Performance "
-					     "Metrics: {SS} pFormula 0x%llx is "
-					     "not a string inside the section",
-					     (ull)p_formula);
-				goto out;
-			}
-			/* combine: 0 sum, 1 min, 2 max; unknown values are
-			 * ignored (Reader compatibility), and so is the
-			 * statistic, which this reader cannot label. */
-			if (combine > COMBINE_MAX)
-				continue;
-			uint32_t prop = MODEL_NONE;
-			for (uint32_t k = 0; k < n_psi; k++) {
-				struct span psi;
-				(void)span_sub(psis, (uint64_t)k * sz_psi,
-					       sz_psi, &psi);
-				uint32_t psc;
-				if (!scope_index(p_scopes, n_scopes, sz_scope,
-						 span_get_u64le(psi, 0), &psc)) {
-					st = CORRUPT(p_psi +
-						     (uint64_t)k * sz_psi,
-						     "Performance "
-						     "Metrics: {PSI} pScope is "
-						     "not an element of "
-						     "*pScopes");
-					goto out;
-				}
-				if (psc == scope) {
-					prop = span_get_u16le(psi, 0x08);
-					break;
-				}
-			}
-			struct model_stat stat = {
-				.metric = metric,
-				.scope = scope_names[scope],
-				.formula = model_builder_intern(r->b, formula,
-								flen),
-				.combine = combine,
-				.stat_id = stat_id,
-				.prop_id = prop,
-			};
-			model_builder_add_stat(r->b, &stat);
-		}
+		st = read_metric(r, &pm, i, md,
+				 p_metrics + (uint64_t)i * sz_metric, err);
 	}
-out:
-	free(scope_names);
+	free(pm.scope_names);
 	return st;
 }
 
