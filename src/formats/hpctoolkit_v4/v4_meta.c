@@ -24,6 +24,16 @@
  * their headers declare structure sizes below the 4.0 sizes, which no 4.x
  * writer can produce: expandable structures only ever grow (Reader
  * compatibility).  That is the test, made before anything else is read. */
+/* A section shorter than its fixed header. */
+static enum status too_small(struct meta_reader *r, struct v4_region s,
+			     const char *section, unsigned header,
+			     struct error *err)
+{
+	return CORRUPT(s.base, "%s: section of %llu bytes is too small for "
+		       "its 0x%02x-byte header",
+		       section, (ull)s.span.len, header);
+}
+
 static enum status check_layout(struct meta_reader *r, struct error *err)
 {
 	static const char hint[] =
@@ -33,10 +43,8 @@ static enum status check_layout(struct meta_reader *r, struct error *err)
 	if (m.span.len > 0) {
 		/* Performance Metrics section header, 0x1b bytes */
 		if (m.span.len < 0x1b)
-			return CORRUPT(m.base, "Performance Metrics: "
-				       "section of %llu bytes is too small "
-				       "for its 0x1b-byte header",
-				       (ull)m.span.len);
+			return too_small(r, m, "Performance Metrics", 0x1b,
+					 err);
 		uint32_t n_metrics = span_get_u32le(m.span, 0x08);
 		uint8_t sz_metric = span_get_u8(m.span, 0x0c);
 		uint8_t sz_psi = span_get_u8(m.span, 0x0d);
@@ -69,10 +77,7 @@ static enum status check_layout(struct meta_reader *r, struct error *err)
 	if (c.span.len > 0) {
 		/* Context Tree section header, 0x0b bytes */
 		if (c.span.len < 0x0b)
-			return CORRUPT(c.base, "Context Tree: section "
-				       "of %llu bytes is too small for its "
-				       "0x0b-byte header",
-				       (ull)c.span.len);
+			return too_small(r, c, "Context Tree", 0x0b, err);
 		uint16_t n_entries = span_get_u16le(c.span, 0x08);
 		uint8_t sz_entry = span_get_u8(c.span, 0x0a);
 		if (n_entries && sz_entry < SZ_ENTRY)
