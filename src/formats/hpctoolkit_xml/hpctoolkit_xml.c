@@ -359,6 +359,69 @@ static enum status top_contexts(const struct model *m,
 	return STATUS_OK;
 }
 
+/* Where the experiment.xml (*xml) and its directory (*dir) are, for a
+ * database directory or a file `path` (*copy: dirname's scratch copy);
+ * *whole_db: whether binaries may stand beside it. */
+static enum status find_xml(const char *path, char **dir, char **xml,
+			    char **copy, bool *whole_db, struct error *err)
+{
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		*dir = strdup(path);
+		if (!*dir || asprintf(xml, "%s/experiment.xml", path) < 0) {
+			*xml = NULL;
+			return error_set(err, STATUS_NOMEM, path,
+					 "out of memory");
+		}
+		return STATUS_OK;
+	}
+	*copy = strdup(path);
+	*xml = strdup(path);
+	*dir = *copy ? strdup(dirname(*copy)) : NULL;
+	if (!*dir || !*xml)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	/* a lone file under another name has no binaries beside it */
+	*whole_db = strcmp(base_name(path), "experiment.xml") == 0;
+	return STATUS_OK;
+}
+
+/* The warnings of a database with no values, only zeros, an empty trace
+ * or a declared trace without its files. */
+static void add_warnings(struct model_builder *b,
+			 const struct xml_experiment *x,
+			 struct xml_provider *pv, bool whole_db,
+			 bool has_trace)
+{
+	if (x->n_metrics == 0)
+		model_builder_add_warning(b, "the experiment.xml declares no "
+					     "metrics: the tree has no values");
+	else if (!xml_values_count(pv->inline_values) && !pv->values &&
+		 !pv->sparse)
+		model_builder_add_warning(b, "the database has no metric "
+					     "values (no inline <M> values, "
+					     "no per-thread files)");
+	else if (!xml_values_count(pv->inline_values) &&
+		 xml_provider_values_all_zero(pv))
+		model_builder_add_warning(b, "the per-thread files (*.metric-db "
+					     "or experiment-1.mdb) hold only "
+					     "zeros: the tree has no values");
+	if (has_trace) {
+		const struct model *pm = model_builder_peek(b);
+		uint64_t samples = 0;
+		for (uint32_t i = 0; i < pm->n_timelines; i++)
+			samples += pm->timelines[i].count;
+		if (samples == 0)
+			model_builder_add_warning(b, "the trace has no samples "
+						     "(every trace line is "
+						     "empty)");
+	}
+	if (whole_db && x->has_trace_db && !has_trace && !pv->sparse)
+		model_builder_add_warning(b, "the experiment.xml declares a "
+					     "trace (<TraceDB>) but the "
+					     "directory has no trace files "
+					     "(*.hpctrace or experiment.mt)");
+}
+
 static enum status open_path(const char *path, struct model **out,
 			     struct error *err)
 {
@@ -369,26 +432,10 @@ static enum status open_path(const char *path, struct model **out,
 	struct xml_experiment x = {.metrics = NULL};
 	struct xml_provider *pv = NULL;
 	bool whole_db = true;
-	struct stat sb;
 	*out = NULL;
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		dir = strdup(path);
-		if (!dir || asprintf(&xml, "%s/experiment.xml", path) < 0) {
-			xml = NULL;
-			st = error_set(err, STATUS_NOMEM, path, "out of memory");
-			goto out;
-		}
-	} else {
-		copy = strdup(path);
-		xml = strdup(path);
-		dir = copy ? strdup(dirname(copy)) : NULL;
-		if (!dir || !xml) {
-			st = error_set(err, STATUS_NOMEM, path, "out of memory");
-			goto out;
-		}
-		/* a lone file under another name has no binaries beside it */
-		whole_db = strcmp(base_name(path), "experiment.xml") == 0;
-	}
+	st = find_xml(path, &dir, &xml, &copy, &whole_db, err);
+	if (st != STATUS_OK)
+		goto out;
 	b = model_builder_new("hpctoolkit-xml", path);
 	pv = calloc(1, sizeof(*pv));
 	if (!b || !pv) {
@@ -434,36 +481,9 @@ static enum status open_path(const char *path, struct model **out,
 		st = add_timelines(b, pv, err);
 	if (st != STATUS_OK)
 		goto out;
-	if (x.n_metrics == 0)
-		model_builder_add_warning(b, "the experiment.xml declares no "
-					     "metrics: the tree has no values");
-	else if (!xml_values_count(pv->inline_values) && !pv->values &&
-		 !pv->sparse)
-		model_builder_add_warning(b, "the database has no metric "
-					     "values (no inline <M> values, "
-					     "no per-thread files)");
-	else if (!xml_values_count(pv->inline_values) &&
-		 xml_provider_values_all_zero(pv))
-		model_builder_add_warning(b, "the per-thread files (*.metric-db "
-					     "or experiment-1.mdb) hold only "
-					     "zeros: the tree has no values");
 	bool has_trace = pv->trace || (pv->sparse &&
 				       sparse2020_n_trace_lines(pv->sparse));
-	if (has_trace) {
-		const struct model *pm = model_builder_peek(b);
-		uint64_t samples = 0;
-		for (uint32_t i = 0; i < pm->n_timelines; i++)
-			samples += pm->timelines[i].count;
-		if (samples == 0)
-			model_builder_add_warning(b, "the trace has no samples "
-						     "(every trace line is "
-						     "empty)");
-	}
-	if (whole_db && x.has_trace_db && !has_trace && !pv->sparse)
-		model_builder_add_warning(b, "the experiment.xml declares a "
-					     "trace (<TraceDB>) but the "
-					     "directory has no trace files "
-					     "(*.hpctrace or experiment.mt)");
+	add_warnings(b, &x, pv, whole_db, has_trace);
 	model_builder_set_values(b, &xml_provider_value_ops, pv);
 	if (has_trace)
 		model_builder_set_trace(b, &xml_provider_trace_ops, pv);
