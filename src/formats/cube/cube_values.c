@@ -156,15 +156,23 @@ static bool read_row(struct cube_values *v, struct mvals *mv, uint32_t row)
 	return present;
 }
 
+/* The data row of the call node at position `pos`, or UINT32_MAX when it
+ * has none. */
+static uint32_t row_at(struct cube_values *v, const struct mvals *mv,
+		       uint32_t pos)
+{
+	uint32_t t = tree_index(v, &v->metrics[mv->metric], pos);
+	if (t == UINT32_MAX || t >= v->n)
+		return UINT32_MAX;
+	return mv->row_of_tree[t];
+}
+
 /* The total over locations of the row at position `pos`. */
 static bool row_total(struct cube_values *v, struct mvals *mv, uint32_t pos,
 		      double *out)
 {
 	const struct cube_metric *m = &v->metrics[mv->metric];
-	uint32_t t = tree_index(v, m, pos);
-	if (t == UINT32_MAX || t >= v->n)
-		return false;
-	uint32_t row = mv->row_of_tree[t];
+	uint32_t row = row_at(v, mv, pos);
 	if (row == UINT32_MAX)
 		return false;
 	if (mv->row_state[row] == 0) {
@@ -194,10 +202,7 @@ static bool row_cells(struct cube_values *v, struct mvals *mv, uint32_t pos,
 		      double *out)
 {
 	const struct cube_metric *m = &v->metrics[mv->metric];
-	uint32_t t = tree_index(v, m, pos);
-	if (t == UINT32_MAX || t >= v->n)
-		return false;
-	uint32_t row = mv->row_of_tree[t];
+	uint32_t row = row_at(v, mv, pos);
 	if (row == UINT32_MAX || !read_row(v, mv, row))
 		return false;
 	bool any = false;
