@@ -222,6 +222,50 @@ static void pending_free(struct ctx *c)
 	c->n_pending = 0;
 }
 
+/* The canonical formula text of every statistic of the model, which
+ * `inputs:` entries are matched by. */
+static bool canonical_stats(struct ctx *c)
+{
+	c->stat_formula = calloc(c->m->n_stats ? c->m->n_stats : 1,
+				 sizeof(*c->stat_formula));
+	if (!c->stat_formula)
+		return my_nomem(c);
+	for (uint32_t s = 0; s < c->m->n_stats; s++)
+		if (!(c->stat_formula[s] = my_canonical_formula(
+			      model_str(c->m, c->m->stats[s].formula))))
+			return my_nomem(c);
+	return true;
+}
+
+/* The taxonomy read (`roots`) into columns of `b`: formulas of first/sum
+ * variants resolved, the columns built, then added, all or none (none
+ * when no column has a formula). */
+static bool add_columns(struct ctx *c, struct model_builder *b,
+			struct metric *roots, size_t n_roots,
+			uint32_t *n_columns)
+{
+	c->base = c->m->n_columns;
+	for (size_t i = 0; i < n_roots; i++)
+		if (!resolve(c, &roots[i], 0))
+			return false;
+	for (size_t i = 0; i < n_roots; i++)
+		if (!emit(c, &roots[i], NULL, 0))
+			return false;
+	bool any = false;
+	for (size_t i = 0; i < c->n_pending && !any; i++)
+		any = c->pending[i].expr != NULL;
+	if (!any)
+		return true;
+	for (size_t i = 0; i < c->n_pending; i++) {
+		uint32_t idx = model_builder_add_column(b, &c->pending[i]);
+		memset(&c->pending[i], 0, sizeof(c->pending[i]));
+		if (idx != c->base + i)
+			return my_nomem(c);
+		(*n_columns)++;
+	}
+	return true;
+}
+
 enum status metrics_yaml_add_columns_mem(struct model_builder *b,
 					 const char *name, const void *data,
 					 size_t len, uint32_t *n_columns,
@@ -249,18 +293,8 @@ enum status metrics_yaml_add_columns_mem(struct model_builder *b,
 		my_fail(&c, STATUS_CORRUPT, NULL, "empty file");
 		goto out;
 	}
-	c.stat_formula = calloc(c.m->n_stats ? c.m->n_stats : 1,
-				sizeof(*c.stat_formula));
-	if (!c.stat_formula) {
-		my_nomem(&c);
+	if (!canonical_stats(&c))
 		goto out;
-	}
-	for (uint32_t s = 0; s < c.m->n_stats; s++)
-		if (!(c.stat_formula[s] = my_canonical_formula(
-			  model_str(c.m, c.m->stats[s].formula)))) {
-			my_nomem(&c);
-			goto out;
-		}
 	if (!yaml_parser_initialize(&parser)) {
 		my_nomem(&c);
 		goto out;
@@ -290,29 +324,8 @@ enum status metrics_yaml_add_columns_mem(struct model_builder *b,
 		my_nomem(&c);
 		goto out;
 	}
-	if (!my_read_document(&c, &roots, &n_roots))
-		goto out;
-	c.base = c.m->n_columns;
-	for (size_t i = 0; i < n_roots; i++)
-		if (!resolve(&c, &roots[i], 0))
-			goto out;
-	for (size_t i = 0; i < n_roots; i++)
-		if (!emit(&c, &roots[i], NULL, 0))
-			goto out;
-	bool any = false;
-	for (size_t i = 0; i < c.n_pending && !any; i++)
-		any = c.pending[i].expr != NULL;
-	if (!any)
-		goto out;
-	for (size_t i = 0; i < c.n_pending; i++) {
-		uint32_t idx = model_builder_add_column(b, &c.pending[i]);
-		memset(&c.pending[i], 0, sizeof(c.pending[i]));
-		if (idx != c.base + i) {
-			my_nomem(&c);
-			goto out;
-		}
-		(*n_columns)++;
-	}
+	if (my_read_document(&c, &roots, &n_roots))
+		add_columns(&c, b, roots, n_roots, n_columns);
 out:
 	pending_free(&c);
 	for (size_t i = 0; i < n_roots; i++)
