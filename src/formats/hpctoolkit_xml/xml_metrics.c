@@ -346,6 +346,45 @@ static struct formula *column_formula(struct model_builder *b,
 	return f ? f : formula_leaf(index);
 }
 
+/* Where metric `m`'s values come from: inline <M> values, the sparse
+ * profiles or the metric-db / mdb files; *prop: its property id in the
+ * per-thread data (MODEL_NONE when none). */
+static struct xml_source source_of(struct xml_provider *pv,
+				   const struct lookup *l,
+				   const struct xml_metric *m,
+				   const struct metric_name *mn, uint8_t kind,
+				   uint8_t combine, bool inline_values,
+				   uint32_t *prop)
+{
+	const struct xml_metric_db *db = find_metric_db(l, mn, m);
+	struct xml_source src = {
+		.kind = XML_SOURCE_INLINE,
+		.key = m->id,
+		.acc = stat_acc(mn, combine),
+		.gate = count_gate(l, m),
+		.inclusive = kind == COLUMN_INCLUSIVE,
+	};
+	*prop = MODEL_NONE;
+	if (pv->sparse) {
+		/* the summary profile keys values by the <Metric> id, the
+		 * thread profiles by the <MetricDB> id */
+		src.kind = XML_SOURCE_SPARSE;
+		*prop = db ? db->id : MODEL_NONE;
+	} else if (pv->values && db &&
+		   db->db_id < legacy_values_n_metrics(pv->values)) {
+		*prop = db->db_id;
+		pv->inclusive[*prop] = kind == COLUMN_INCLUSIVE;
+		if (!inline_values) {
+			src.kind = XML_SOURCE_STAT;
+			src.key = db->db_id;
+			src.gate = MODEL_NONE;
+			if (src.acc == XML_ACC_SUM)
+				src.kind = XML_SOURCE_SUM;
+		}
+	}
+	return src;
+}
+
 enum status xml_add_metrics(struct model_builder *b,
 			    const struct xml_experiment *x,
 			    struct xml_provider *pv, struct error *err)
@@ -375,33 +414,10 @@ enum status xml_add_metrics(struct model_builder *b,
 					       strcmp(mn.suffix, " (E)") == 0
 				       ? COLUMN_EXCLUSIVE
 				       : COLUMN_INCLUSIVE;
-		const struct xml_metric_db *db = find_metric_db(&l, &mn, m);
 		uint8_t combine = combine_of(m->combine);
-		struct xml_source src = {
-			.kind = XML_SOURCE_INLINE,
-			.key = m->id,
-			.acc = stat_acc(&mn, combine),
-			.gate = count_gate(&l, m),
-			.inclusive = kind == COLUMN_INCLUSIVE,
-		};
-		uint32_t prop = MODEL_NONE;
-		if (pv->sparse) {
-			/* the summary profile keys values by the <Metric> id,
-			 * the thread profiles by the <MetricDB> id */
-			src.kind = XML_SOURCE_SPARSE;
-			prop = db ? db->id : MODEL_NONE;
-		} else if (pv->values && db &&
-			   db->db_id < legacy_values_n_metrics(pv->values)) {
-			prop = db->db_id;
-			pv->inclusive[prop] = kind == COLUMN_INCLUSIVE;
-			if (!inline_values) {
-				src.kind = XML_SOURCE_STAT;
-				src.key = db->db_id;
-				src.gate = MODEL_NONE;
-				if (src.acc == XML_ACC_SUM)
-					src.kind = XML_SOURCE_SUM;
-			}
-		}
+		uint32_t prop;
+		struct xml_source src = source_of(pv, &l, m, &mn, kind, combine,
+						  inline_values, &prop);
 		uint32_t stat_id = xml_provider_add_source(pv, src);
 		/* what the statistic holds, in the v4 terms (METRICS.yaml
 		 * `formula` applied per thread, then `combine`): hpcprof's
