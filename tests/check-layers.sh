@@ -67,6 +67,9 @@ present/present_rows.h jansson.h
 present/present_write.h jansson.h
 # private to formats/hpctoolkit_xml/: the format'"'"'s own expat parser
 formats/hpctoolkit_xml/xml_parser.h expat.h
+# private to formats/hpctoolkit_v4/: the parts of the METRICS.yaml reader
+# share the libyaml document they walk
+formats/hpctoolkit_v4/metrics_yaml_internal.h yaml.h
 '
 
 check_tree() {

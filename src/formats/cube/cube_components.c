@@ -116,3 +116,75 @@ enum status cube_components_expand(struct cube_metric **metrics, uint32_t *n,
 	*n_sets = n_multi;
 	return STATUS_OK;
 }
+
+/* DTYPE text -> type and element size (CubeMetric.cpp; pycubexr
+ * metric_formats.py).  "INTEGER" is 64-bit, "FLOAT" is 8 bytes. */
+void cube_set_dtype(struct cube_metric *m, const char *t, size_t len)
+{
+	static const struct {
+		const char *text;
+		uint8_t dtype;
+		uint8_t size;
+	} types[] = {
+		{"DOUBLE", CUBE_DT_DOUBLE, 8},
+		{"FLOAT", CUBE_DT_DOUBLE, 8},
+		{"INT8", CUBE_DT_INT8, 1},
+		{"CHAR", CUBE_DT_UINT8, 1},
+		{"UINT8", CUBE_DT_UINT8, 1},
+		{"INT16", CUBE_DT_INT16, 2},
+		{"SHORT INT", CUBE_DT_INT16, 2},
+		{"UINT16", CUBE_DT_UINT16, 2},
+		{"UNSIGNED SHORT INT", CUBE_DT_UINT16, 2},
+		{"INT32", CUBE_DT_INT32, 4},
+		{"INT", CUBE_DT_INT32, 4},
+		{"UINT32", CUBE_DT_UINT32, 4},
+		{"UNSIGNED INT", CUBE_DT_UINT32, 4},
+		{"INT64", CUBE_DT_INT64, 8},
+		{"INTEGER", CUBE_DT_INT64, 8},
+		{"SIGNED INTEGER", CUBE_DT_INT64, 8},
+		{"UINT64", CUBE_DT_UINT64, 8},
+		{"UNSIGNED INTEGER", CUBE_DT_UINT64, 8},
+		{"MINDOUBLE", CUBE_DT_MINDOUBLE, 8},
+		{"MAXDOUBLE", CUBE_DT_MAXDOUBLE, 8},
+		{"COMPLEX", CUBE_DT_COMPLEX, 16},
+		{"RATE", CUBE_DT_RATE, 16},
+		{"TAU_ATOMIC", CUBE_DT_TAU_ATOMIC, 36},
+		{"SCALE_FUNC", CUBE_DT_SCALE_FUNC, 0},
+	};
+	while (len && (*t == ' ' || *t == '\n' || *t == '\t'))
+		t++, len--;
+	while (len && (t[len - 1] == ' ' || t[len - 1] == '\n' ||
+		       t[len - 1] == '\t'))
+		len--;
+	m->known_dtype = true;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strlen(types[i].text) == len &&
+		    memcmp(types[i].text, t, len) == 0) {
+			m->dtype = types[i].dtype;
+			m->elem_size = types[i].size;
+			return;
+		}
+	/* NDOUBLES(n), HISTOGRAM(n) */
+	unsigned long n = 0;
+	int used = 0;
+	char buf[64];
+	if (len < sizeof(buf)) {
+		memcpy(buf, t, len);
+		buf[len] = '\0';
+		if (sscanf(buf, "NDOUBLES(%lu)%n", &n, &used) == 1 &&
+		    (size_t)used == len && n >= 1 && n <= 65536) {
+			m->dtype = CUBE_DT_NDOUBLES;
+			m->elem_size = (uint32_t)(8 * n);
+			return;
+		}
+		if (sscanf(buf, "HISTOGRAM(%lu)%n", &n, &used) == 1 &&
+		    (size_t)used == len && n <= 65536) {
+			m->dtype = CUBE_DT_HISTOGRAM;
+			m->elem_size = (uint32_t)(8 * (n + 2));
+			return;
+		}
+	}
+	m->known_dtype = false; /* CubeLib: a warning, then DOUBLE */
+	m->dtype = CUBE_DT_DOUBLE;
+	m->elem_size = 8;
+}

@@ -1,10 +1,11 @@
-/* cube_components: the Cube data types that hold several numbers per cell
- * and have a documented layout, shown as their components: TAU_ATOMIC (n,
- * min, max, sum, sum of squares: CubeTauAtomicValue) and RATE (main value,
- * duration: CubeRateValue).  Each component becomes a metric of its own
+/* cube_components: the Cube data types: the DTYPE text of a metric read
+ * into type and element size, and the types that hold several numbers per
+ * cell and have a documented layout, shown as their components:
+ * TAU_ATOMIC (n, min, max, sum, sum of squares: CubeTauAtomicValue) and
+ * RATE (main value, duration: CubeRateValue).  Each component becomes a metric of its own
  * after the file's metrics, reading one field of the cell (comp_off) with
  * the field's type (so n sums, min takes the minimum, max the maximum), a
- * child of the multi-value metric in the metric tree; cube.c then adds
+ * child of the multi-value metric in the metric tree; cube_metrics.c adds
  * the derived columns (TAU_ATOMIC mean and standard deviation, RATE
  * rate) as formulas over the components.  HISTOGRAM and SCALE_FUNC stay
  * unshown (no layout CubeLib documents for a reader).  Depends on core/,
@@ -25,6 +26,11 @@ struct cube_components {
 	uint32_t n;      /* components, in the layout's order */
 	uint8_t dtype;   /* CUBE_DT_TAU_ATOMIC or CUBE_DT_RATE */
 };
+
+/* Set m->dtype, m->elem_size and m->known_dtype from the DTYPE text `t`
+ * (`len` bytes, blanks around it ignored); an unknown type is read as
+ * DOUBLE, as CubeLib does, with known_dtype false. */
+void cube_set_dtype(struct cube_metric *m, const char *t, size_t len);
 
 /* Whether metric `m` is shown through components. */
 bool cube_has_components(const struct cube_metric *m);

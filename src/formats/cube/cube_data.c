@@ -36,6 +36,88 @@ static uint64_t rd64(const uint8_t *p, bool swap)
 	return v;
 }
 
+/* A sparse index (format 1): count u32, then count tree indexes, each
+ * row's, into map (tree index -> row); with `headers_only` the count
+ * alone. */
+static enum status read_sparse(const struct cube_container *c,
+			       const struct cube_member *index,
+			       uint32_t n_tree, bool headers_only,
+			       struct cube_data *out, uint32_t *map,
+			       struct error *err)
+{
+	struct span s;
+	enum status st = cube_member_read(c, index, 18, 4, &s, err);
+	if (st != STATUS_OK)
+		return st;
+	uint32_t count = rd32(s.data, out->swap);
+	if (!span_count_fits(count, 4, index->size - 22))
+		return error_set(err, STATUS_CORRUPT, c->name,
+				 "%s: %u indexes do not fit in %llu "
+				 "bytes", index->name, (unsigned)count,
+				 (ull)(index->size - 22));
+	if (headers_only) {
+		out->n_rows = count;
+		return STATUS_OK;
+	}
+	st = cube_member_read(c, index, 22, (uint64_t)count * 4, &s, err);
+	if (st != STATUS_OK)
+		return st;
+	for (uint32_t r = 0; r < count; r++) {
+		uint32_t t = rd32(s.data + (size_t)r * 4, out->swap);
+		if (t >= n_tree || map[t] != UINT32_MAX)
+			return error_set_at(
+				err, STATUS_CORRUPT, c->name,
+				index->offset + 22 + (uint64_t)r * 4,
+				"%s: entry %u: tree index %u %s",
+				index->name, (unsigned)r, (unsigned)t,
+				t >= n_tree ? "is not a call node"
+					    : "appears twice");
+		map[t] = r;
+	}
+	out->n_rows = count;
+	return STATUS_OK;
+}
+
+/* The data member's header: plain rows (checked to fit) or the row table
+ * of a compressed one. */
+static enum status read_data_header(const struct cube_container *c,
+				    const struct cube_member *data,
+				    struct cube_data *out, struct error *err)
+{
+	struct span s;
+	enum status st = cube_member_read(
+		c, data, 0, data->size < 19 ? data->size : 19, &s, err);
+	if (st != STATUS_OK)
+		return st;
+	if (s.len >= 10 && memcmp(s.data, DATA_MAGIC, 10) == 0) {
+		/* CubeLib reads rows by position and ignores trailing bytes */
+		if (out->n_rows &&
+		    !span_count_fits(out->n_rows, out->row_bytes,
+				     data->size - 10))
+			return error_set(err, STATUS_CORRUPT, c->name,
+					 "%s: %u rows of %llu bytes do not fit "
+					 "in %llu bytes (truncated?)",
+					 data->name, (unsigned)out->n_rows,
+					 (ull)out->row_bytes, (ull)data->size);
+		return STATUS_OK;
+	}
+	if (s.len >= 19 && memcmp(s.data, ZDATA_MAGIC, 11) == 0) {
+		out->compressed = true;
+		out->n_table = rd64(s.data + 11, out->swap);
+		if (!span_count_fits(out->n_table, 24, data->size - 19))
+			return error_set(err, STATUS_CORRUPT, c->name,
+					 "%s: a row table of %llu entries does "
+					 "not fit in %llu bytes",
+					 data->name, (ull)out->n_table,
+					 (ull)data->size);
+		out->streams = 19 + out->n_table * 24;
+		return STATUS_OK;
+	}
+	return error_set(err, STATUS_CORRUPT, c->name,
+			 "%s: not Cube data (no CUBEX.DATA or "
+			 "ZCUBEX.DATA header)", data->name);
+}
+
 enum status cube_data_open(const struct cube_container *c,
 			   const struct cube_member *index,
 			   const struct cube_member *data, uint32_t n_tree,
@@ -81,91 +163,25 @@ enum status cube_data_open(const struct cube_container *c,
 			map[i] = i;
 		out->n_rows = n_tree;
 	} else if (format == 1) {
-		st = cube_member_read(c, index, 18, 4, &s, err);
-		if (st != STATUS_OK)
-			goto fail;
-		uint32_t count = rd32(s.data, out->swap);
-		if (!span_count_fits(count, 4, index->size - 22)) {
-			st = error_set(err, STATUS_CORRUPT, c->name,
-				       "%s: %u indexes do not fit in %llu "
-				       "bytes", index->name, (unsigned)count,
-				       (ull)(index->size - 22));
-			goto fail;
-		}
-		if (!row_of_tree) { /* headers only */
-			out->n_rows = count;
-			goto data;
-		}
-		st = cube_member_read(c, index, 22, (uint64_t)count * 4, &s,
-				      err);
-		if (st != STATUS_OK)
-			goto fail;
-		for (uint32_t r = 0; r < count; r++) {
-			uint32_t t = rd32(s.data + (size_t)r * 4, out->swap);
-			if (t >= n_tree || map[t] != UINT32_MAX) {
-				st = error_set_at(
-					err, STATUS_CORRUPT, c->name,
-					index->offset + 22 + (uint64_t)r * 4,
-					"%s: entry %u: tree index %u %s",
-					index->name, (unsigned)r, (unsigned)t,
-					t >= n_tree ? "is not a call node"
-						    : "appears twice");
-				goto fail;
-			}
-			map[t] = r;
-		}
-		out->n_rows = count;
+		st = read_sparse(c, index, n_tree, !row_of_tree, out, map,
+				 err);
 	} else {
 		st = error_set(err, STATUS_UNSUPPORTED, c->name,
 			       "%s: index format %u is not supported (1 "
 			       "sparse and 3 dense are)",
 			       index->name, (unsigned)format);
-		goto fail;
 	}
-data:
-	/* the data header */
-	st = cube_member_read(c, data, 0, data->size < 19 ? data->size : 19,
-			      &s, err);
-	if (st != STATUS_OK)
-		goto fail;
-	if (s.len >= 10 && memcmp(s.data, DATA_MAGIC, 10) == 0) {
-		/* CubeLib reads rows by position and ignores trailing bytes */
-		if (out->n_rows &&
-		    !span_count_fits(out->n_rows, out->row_bytes,
-				     data->size - 10)) {
-			st = error_set(err, STATUS_CORRUPT, c->name,
-				       "%s: %u rows of %llu bytes do not fit "
-				       "in %llu bytes (truncated?)",
-				       data->name, (unsigned)out->n_rows,
-				       (ull)out->row_bytes, (ull)data->size);
-			goto fail;
-		}
-	} else if (s.len >= 19 && memcmp(s.data, ZDATA_MAGIC, 11) == 0) {
-		out->compressed = true;
-		out->n_table = rd64(s.data + 11, out->swap);
-		if (!span_count_fits(out->n_table, 24, data->size - 19)) {
-			st = error_set(err, STATUS_CORRUPT, c->name,
-				       "%s: a row table of %llu entries does "
-				       "not fit in %llu bytes",
-				       data->name, (ull)out->n_table,
-				       (ull)data->size);
-			goto fail;
-		}
-		out->streams = 19 + out->n_table * 24;
-	} else {
-		st = error_set(err, STATUS_CORRUPT, c->name,
-			       "%s: not Cube data (no CUBEX.DATA or "
-			       "ZCUBEX.DATA header)", data->name);
-		goto fail;
+	if (st == STATUS_OK)
+		st = read_data_header(c, data, out, err);
+	if (st != STATUS_OK) {
+		free(map);
+		return st;
 	}
 	if (row_of_tree)
 		*row_of_tree = map;
 	else
 		free(map);
 	return STATUS_OK;
-fail:
-	free(map);
-	return st;
 }
 
 enum status cube_data_row(struct cube_data *d, uint32_t row, uint8_t *buf,

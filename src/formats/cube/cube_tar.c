@@ -162,6 +162,77 @@ static enum status read_pax(struct cube_container *c, uint64_t off,
 	return STATUS_OK;
 }
 
+/* The checksum and size fields of the header `hdr` at `off`. */
+static enum status check_header(struct cube_container *c, uint64_t off,
+				const uint8_t *hdr, uint64_t *msize,
+				struct error *err)
+{
+	uint64_t stored = 0;
+	if (!parse_number(hdr + 148, 8, &stored))
+		return error_set_at(err, STATUS_CORRUPT, c->name, off + 148,
+				    "tar header: checksum field is not "
+				    "a number (not a tar file, or a "
+				    "corrupt one)");
+	enum cksum ck = check_sum(hdr, stored);
+	if (ck == CKSUM_BAD)
+		return error_set_at(err, STATUS_CORRUPT, c->name, off,
+				    "tar header: checksum %llo does not "
+				    "match the header's bytes",
+				    (ull)stored);
+	if (ck == CKSUM_CUBE48)
+		c->checksum_bug++;
+	if (!parse_number(hdr + 124, 12, msize))
+		return error_set_at(err, STATUS_CORRUPT, c->name, off + 124,
+				    "tar header: size field is not a "
+				    "number");
+	return STATUS_OK;
+}
+
+/* A GNU long name member (type 'L', header at `off`) into *long_name. */
+static enum status read_long_name(struct cube_container *c, uint64_t off,
+				  uint64_t data, uint64_t msize,
+				  char **long_name, struct error *err)
+{
+	if (msize > MAX_NAME)
+		return error_set_at(err, STATUS_CORRUPT, c->name, off,
+				    "tar: long name of %llu "
+				    "bytes", (ull)msize);
+	struct span ln;
+	enum status st = blob_read(c->blob, data, msize, &ln, err);
+	if (st != STATUS_OK)
+		return st;
+	free(*long_name);
+	*long_name = strndup((const char *)ln.data, msize);
+	if (!*long_name)
+		return error_set(err, STATUS_NOMEM, c->name, "out of memory");
+	return STATUS_OK;
+}
+
+/* A regular file member: named by the long name before it, else by the
+ * header (ustar: prefix "/" name when magic is "ustar\0" and the prefix
+ * is set). */
+static enum status add_file(struct cube_container *c, const uint8_t *hdr,
+			    const char *long_name, uint64_t data,
+			    uint64_t msize, uint32_t *cap, struct error *err)
+{
+	if (long_name)
+		return add_member(c, long_name, strlen(long_name), data, msize,
+				  cap, err);
+	char name[256 + 2];
+	size_t nl = 0, pl = 0;
+	if (memcmp(hdr + 257, "ustar\0", 6) == 0)
+		pl = strnlen((const char *)hdr + 345, 155);
+	if (pl) {
+		memcpy(name, hdr + 345, pl);
+		name[pl] = '/';
+		nl = pl + 1;
+	}
+	size_t l = strnlen((const char *)hdr, 100);
+	memcpy(name + nl, hdr, l);
+	nl += l;
+	return add_member(c, name, nl, data, msize, cap, err);
+}
+
 static enum status walk(struct cube_container *c, struct error *err)
 {
 	uint64_t size = blob_size(c->blob), off = 0;
@@ -190,32 +261,13 @@ static enum status walk(struct cube_container *c, struct error *err)
 			break; /* end of archive */
 		uint8_t hdr[BLOCK];
 		memcpy(hdr, h.data, BLOCK);
-		uint64_t msize = 0, stored = 0;
-		if (!parse_number(hdr + 148, 8, &stored)) {
-			st = error_set_at(err, STATUS_CORRUPT, c->name, off + 148,
-					  "tar header: checksum field is not "
-					  "a number (not a tar file, or a "
-					  "corrupt one)");
+		uint64_t msize = 0;
+		st = check_header(c, off, hdr, &msize, err);
+		if (st != STATUS_OK)
 			goto out;
-		}
-		enum cksum ck = check_sum(hdr, stored);
-		if (ck == CKSUM_BAD) {
-			st = error_set_at(err, STATUS_CORRUPT, c->name, off,
-					  "tar header: checksum %llo does not "
-					  "match the header's bytes",
-					  (ull)stored);
-			goto out;
-		}
-		if (ck == CKSUM_CUBE48)
-			c->checksum_bug++;
-		if (!parse_number(hdr + 124, 12, &msize)) {
-			st = error_set_at(err, STATUS_CORRUPT, c->name, off + 124,
-					  "tar header: size field is not a "
-					  "number");
-			goto out;
-		}
 		uint8_t type = hdr[156];
-		if ((type == '0' || type == '\0' || type == '7') && has_pax_size)
+		bool file = type == '0' || type == '\0' || type == '7';
+		if (file && has_pax_size)
 			msize = pax_size;
 		uint64_t data = off + BLOCK;
 		if (msize > size - data) {
@@ -227,63 +279,23 @@ static enum status walk(struct cube_container *c, struct error *err)
 			goto out;
 		}
 		if (type == 'L') {
-			if (msize > MAX_NAME) {
-				st = error_set_at(err, STATUS_CORRUPT, c->name,
-						  off, "tar: long name of %llu "
-						  "bytes", (ull)msize);
-				goto out;
-			}
-			struct span ln;
-			st = blob_read(c->blob, data, msize, &ln, err);
-			if (st != STATUS_OK)
-				goto out;
-			free(long_name);
-			long_name = strndup((const char *)ln.data, msize);
-			if (!long_name) {
-				st = error_set(err, STATUS_NOMEM, c->name,
-					       "out of memory");
-				goto out;
-			}
+			st = read_long_name(c, off, data, msize, &long_name,
+					    err);
 		} else if (type == 'x') {
 			st = read_pax(c, data, msize, &long_name, &pax_size,
 				      &has_pax_size, err);
-			if (st != STATUS_OK)
-				goto out;
-		} else if (type == '0' || type == '\0' || type == '7') {
-			char name[256 + 2];
-			size_t nl = 0;
-			if (long_name) {
-				st = add_member(c, long_name, strlen(long_name),
-						data, msize, &cap, err);
-			} else {
-				/* ustar: prefix "/" name when magic is
-				 * "ustar\0" and the prefix is set */
-				size_t pl = 0;
-				if (memcmp(hdr + 257, "ustar\0", 6) == 0)
-					pl = strnlen((const char *)hdr + 345,
-						     155);
-				if (pl) {
-					memcpy(name, hdr + 345, pl);
-					name[pl] = '/';
-					nl = pl + 1;
-				}
-				size_t l = strnlen((const char *)hdr, 100);
-				memcpy(name + nl, hdr, l);
-				nl += l;
-				st = add_member(c, name, nl, data, msize, &cap,
-						err);
-			}
-			if (st != STATUS_OK)
-				goto out;
-			free(long_name);
-			long_name = NULL;
-			has_pax_size = false;
 		} else {
-			/* directories, links, global pax headers: skipped */
+			/* a file; directories, links, global pax headers:
+			 * skipped */
+			if (file)
+				st = add_file(c, hdr, long_name, data, msize,
+					      &cap, err);
 			free(long_name);
 			long_name = NULL;
 			has_pax_size = false;
 		}
+		if (st != STATUS_OK)
+			goto out;
 		uint64_t padded = msize % BLOCK ? msize + (BLOCK - msize % BLOCK) : msize;
 		if (padded > size - data) /* the last member's padding */
 			padded = size - data;

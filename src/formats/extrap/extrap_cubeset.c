@@ -75,11 +75,29 @@ static void note_skipped(struct cset *c, const char *metric)
 	sprintf(g + have, "%s%s", have ? ", " : "", metric);
 }
 
-/* One Cube file's rows into the set at `point`. */
-static enum status read_file(struct cset *c, const char *file, uint32_t point)
+/* One Cube file as read_file walks it. */
+struct cfile {
+	struct cset *c;
+	const char *file;
+	const struct model *m;
+	uint32_t point;
+	uint32_t L;        /* locations (non-summary profiles), at least 1 */
+	uint32_t *pos;     /* profile -> location, or MODEL_NONE */
+	uint32_t *cp;      /* call node -> the set's callpath */
+	uint8_t *present;  /* call node: has a measurement */
+	double *row;       /* one row of locations, zeros between uses */
+};
+
+static enum status cfile_nomem(const struct cfile *f)
+{
+	return error_set(f->c->err, STATUS_NOMEM, f->file, "out of memory");
+}
+
+/* Open `file`, which must be a Cube file, through the registry. */
+static enum status open_cube(struct cset *c, const char *file,
+			     struct model **m)
 {
 	struct reader_probe *pr = NULL;
-	struct model *m = NULL;
 	enum status st = reader_probe_read(file, &pr, c->err);
 	const struct reader *r = st == STATUS_OK ? reader_choose(pr) : NULL;
 	reader_probe_free(pr);
@@ -88,26 +106,20 @@ static enum status read_file(struct cset *c, const char *file, uint32_t point)
 	if (!r || strcmp(r->name, "cube") != 0)
 		return error_set(c->err, STATUS_CORRUPT, file,
 				 "not a Cube file");
-	st = reader_open_path(r, file, &m, c->err);
-	if (st != STATUS_OK)
-		return st;
-	uint32_t L = 0;
-	uint32_t *pos = calloc((size_t)m->n_profiles + 1, sizeof(*pos));
-	uint32_t *cp = calloc((size_t)m->n_nodes + 1, sizeof(*cp));
-	uint8_t *present = calloc((size_t)m->n_nodes + 1, 1);
+	return reader_open_path(r, file, m, c->err);
+}
+
+/* The set's callpath of every call node: parents come before their
+ * children; a child's is its parent's (kept by the set) plus "->" and its
+ * name, so that a file holds no copy of each path (O(depth^2) bytes for a
+ * deep tree). */
+static enum status build_callpaths(struct cfile *f)
+{
+	const struct model *m = f->m;
 	char *buf = NULL; /* one callpath being built */
 	size_t buf_cap = 0, text = 0;
-	double *row = NULL;
-	if (!pos || !cp || !present)
-		goto nomem;
-	for (uint32_t i = 0; i < m->n_profiles; i++)
-		pos[i] = m->profiles[i].is_summary ? MODEL_NONE : L++;
-	if (L == 0)
-		L = 1;
-	/* callpaths: parents come before their children; a child's is its
-	 * parent's (kept by the set) plus "->" and its name, so that a file
-	 * holds no copy of each path (O(depth^2) bytes for a deep tree) */
-	for (uint32_t n = 1; n < m->n_nodes; n++) {
+	enum status st = STATUS_OK;
+	for (uint32_t n = 1; n < m->n_nodes && st == STATUS_OK; n++) {
 		uint32_t par = m->nodes[n].parent;
 		/* the region's name, as Extra-P names it (the node's
 		 * label may carry call-site parameters) */
@@ -118,27 +130,29 @@ static enum status read_file(struct cset *c, const char *file, uint32_t point)
 		size_t nl = strlen(nm), pl = 0;
 		const char *pp = par == 0 || par == MODEL_NONE || par >= n
 					 ? NULL
-					 : extrap_set_callpath_name(c->s, cp[par],
-								    &pl);
+					 : extrap_set_callpath_name(
+						   f->c->s, f->cp[par], &pl);
 		size_t need = (pp ? pl + 2 : 0) + nl + 1;
 		/* the call tree's text, the set's callpaths: bounded (a deep
 		 * tree's is depth squared) */
 		text += need;
 		if (text > EXTRAP_CUBE_MAX_TEXT) {
-			st = error_set(c->err, STATUS_CORRUPT, file,
+			st = error_set(f->c->err, STATUS_CORRUPT, f->file,
 				       "the callpaths of the call tree exceed "
 				       "%u MiB (a call tree %u deep)",
 				       (unsigned)(EXTRAP_CUBE_MAX_TEXT >> 20),
 				       (unsigned)m->max_depth);
-			goto out;
+			break;
 		}
 		if (need > buf_cap) {
 			size_t ncap = buf_cap ? buf_cap : 256;
 			while (ncap < need)
 				ncap *= 2;
 			char *g = realloc(buf, ncap);
-			if (!g)
-				goto nomem;
+			if (!g) {
+				st = cfile_nomem(f);
+				break;
+			}
 			buf = g;
 			buf_cap = ncap;
 		}
@@ -150,86 +164,118 @@ static enum status read_file(struct cset *c, const char *file, uint32_t point)
 		}
 		memcpy(buf + len, nm, nl);
 		len += nl;
-		cp[n] = extrap_set_callpath(c->s, buf, len);
-		if (cp[n] == MODEL_NONE)
-			goto nomem;
+		f->cp[n] = extrap_set_callpath(f->c->s, buf, len);
+		if (f->cp[n] == MODEL_NONE)
+			st = cfile_nomem(f);
 	}
-	/* one row of locations at a time: a node's values are added as
-	 * soon as they are read (never call nodes x locations) */
-	row = calloc(L, sizeof(*row));
-	if (!row)
-		goto nomem;
-	for (uint32_t col = 0; col < m->n_columns && st == STATUS_OK; col++) {
-		const struct model_column *mc = &m->columns[col];
-		uint32_t stat = model_column_stat(m, col);
-		if (mc->kind != COLUMN_EXCLUSIVE || stat == MODEL_NONE)
-			continue;
-		/* a hidden column's metric is taken at its first value: the
-		 * nodes before, present with zeros only, get their rows
-		 * then */
-		uint32_t metric = MODEL_NONE;
-		if (mc->visible &&
-		    (metric = extrap_set_metric(c->s, mc->name,
-						strlen(mc->name))) == MODEL_NONE)
-			goto nomem;
-		for (uint32_t n = 1; n < m->n_nodes; n++) {
-			struct profile_value *pv = NULL;
-			size_t k = 0;
-			double sum;
-			/* a call node without a row has no measurement */
-			present[n] = model_stat_value(m, n, stat, &sum);
-			st = model_per_profile(m, n, stat, &pv, &k, c->err);
-			if (st != STATUS_OK)
-				break;
-			present[n] |= k > 0;
-			bool any = false;
-			for (size_t i = 0; i < k && !any; i++)
-				any = pv[i].profile < m->n_profiles &&
-				      pos[pv[i].profile] != MODEL_NONE;
-			if (any && metric == MODEL_NONE) {
-				/* `row` is all zeros here */
-				metric = extrap_set_metric(c->s, mc->name,
-							   strlen(mc->name));
-				for (uint32_t z = 1;
-				     z < n && metric != MODEL_NONE; z++)
-					if (present[z] &&
-					    !extrap_set_add_row(c->s, cp[z],
-								metric, point,
-								row, L))
-						metric = MODEL_NONE;
-				if (metric == MODEL_NONE) {
-					free(pv);
-					goto nomem;
-				}
-			}
-			for (size_t i = 0; i < k; i++)
-				if (pv[i].profile < m->n_profiles &&
-				    pos[pv[i].profile] != MODEL_NONE)
-					row[pos[pv[i].profile]] = pv[i].value;
-			bool ok = !present[n] || metric == MODEL_NONE ||
-				  extrap_set_add_row(c->s, cp[n], metric, point,
-						     row, L);
-			/* the row back to zeros */
-			for (size_t i = 0; i < k; i++)
-				if (pv[i].profile < m->n_profiles &&
-				    pos[pv[i].profile] != MODEL_NONE)
-					row[pos[pv[i].profile]] = 0;
-			free(pv);
-			if (!ok)
-				goto nomem;
-		}
-		if (st == STATUS_OK && metric == MODEL_NONE)
-			note_skipped(c, mc->name);
-	}
-	goto out;
-nomem:
-	st = error_set(c->err, STATUS_NOMEM, file, "out of memory");
-out:
 	free(buf);
-	free(pos);
-	free(cp);
-	free(row);
-	free(present);
+	return st;
+}
+
+/* Whether pv[i] is a location's value. */
+static bool at_location(const struct cfile *f, const struct profile_value *pv)
+{
+	return pv->profile < f->m->n_profiles &&
+	       f->pos[pv->profile] != MODEL_NONE;
+}
+
+/* Exclusive column `col`'s rows: one row of locations at a time, a node's
+ * values added as soon as they are read (never call nodes x locations). */
+static enum status read_column(struct cfile *f, uint32_t col)
+{
+	const struct model *m = f->m;
+	struct extrap_set *s = f->c->s;
+	const struct model_column *mc = &m->columns[col];
+	uint32_t stat = model_column_stat(m, col);
+	if (mc->kind != COLUMN_EXCLUSIVE || stat == MODEL_NONE)
+		return STATUS_OK;
+	/* a hidden column's metric is taken at its first value: the nodes
+	 * before, present with zeros only, get their rows then */
+	uint32_t metric = MODEL_NONE;
+	if (mc->visible && (metric = extrap_set_metric(
+				    s, mc->name, strlen(mc->name))) == MODEL_NONE)
+		return cfile_nomem(f);
+	for (uint32_t n = 1; n < m->n_nodes; n++) {
+		struct profile_value *pv = NULL;
+		size_t k = 0;
+		double sum;
+		/* a call node without a row has no measurement */
+		f->present[n] = model_stat_value(m, n, stat, &sum);
+		enum status st = model_per_profile(m, n, stat, &pv, &k,
+						   f->c->err);
+		if (st != STATUS_OK)
+			return st;
+		f->present[n] |= k > 0;
+		bool any = false;
+		for (size_t i = 0; i < k && !any; i++)
+			any = at_location(f, &pv[i]);
+		if (any && metric == MODEL_NONE) {
+			/* `row` is all zeros here */
+			metric = extrap_set_metric(s, mc->name,
+						   strlen(mc->name));
+			for (uint32_t z = 1; z < n && metric != MODEL_NONE; z++)
+				if (f->present[z] &&
+				    !extrap_set_add_row(s, f->cp[z], metric,
+							f->point, f->row, f->L))
+					metric = MODEL_NONE;
+			if (metric == MODEL_NONE) {
+				free(pv);
+				return cfile_nomem(f);
+			}
+		}
+		for (size_t i = 0; i < k; i++)
+			if (at_location(f, &pv[i]))
+				f->row[f->pos[pv[i].profile]] = pv[i].value;
+		bool ok = !f->present[n] || metric == MODEL_NONE ||
+			  extrap_set_add_row(s, f->cp[n], metric, f->point,
+					     f->row, f->L);
+		/* the row back to zeros */
+		for (size_t i = 0; i < k; i++)
+			if (at_location(f, &pv[i]))
+				f->row[f->pos[pv[i].profile]] = 0;
+		free(pv);
+		if (!ok)
+			return cfile_nomem(f);
+	}
+	if (metric == MODEL_NONE)
+		note_skipped(f->c, mc->name);
+	return STATUS_OK;
+}
+
+/* One Cube file's rows into the set at `point`. */
+static enum status read_file(struct cset *c, const char *file, uint32_t point)
+{
+	struct model *m = NULL;
+	enum status st = open_cube(c, file, &m);
+	if (st != STATUS_OK)
+		return st;
+	struct cfile f = {
+		.c = c,
+		.file = file,
+		.m = m,
+		.point = point,
+		.pos = calloc((size_t)m->n_profiles + 1, sizeof(*f.pos)),
+		.cp = calloc((size_t)m->n_nodes + 1, sizeof(*f.cp)),
+		.present = calloc((size_t)m->n_nodes + 1, 1),
+	};
+	if (!f.pos || !f.cp || !f.present) {
+		st = cfile_nomem(&f);
+		goto out;
+	}
+	for (uint32_t i = 0; i < m->n_profiles; i++)
+		f.pos[i] = m->profiles[i].is_summary ? MODEL_NONE : f.L++;
+	if (f.L == 0)
+		f.L = 1;
+	st = build_callpaths(&f);
+	if (st == STATUS_OK && !(f.row = calloc(f.L, sizeof(*f.row))))
+		st = cfile_nomem(&f);
+	for (uint32_t col = 0; col < m->n_columns && st == STATUS_OK; col++)
+		st = read_column(&f, col);
+out:
+	free(f.pos);
+	free(f.cp);
+	free(f.row);
+	free(f.present);
 	model_free(m);
 	return st;
 }

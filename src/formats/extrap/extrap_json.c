@@ -203,6 +203,83 @@ static enum status named(struct jparse *j, json_t *e, const char *key,
 	return STATUS_OK;
 }
 
+/* Coordinate `i` (its pairs, sorted by parameter id: one per parameter)
+ * as the set's point *point. */
+static enum status read_coordinate(struct jparse *j, json_t *coord, size_t i,
+				   size_t np, uint32_t *point)
+{
+	enum status st = STATUS_OK;
+	json_t *pairs = json_object_get(coord, "parameter_value_pairs");
+	for (size_t k = 0; k < np; k++)
+		j->coords[k] = (double)NAN;
+	size_t pi;
+	json_t *pv;
+	if (!json_is_array(pairs) || json_array_size(pairs) != np)
+		return error_set(j->err, STATUS_CORRUPT, j->path,
+				 "legacy JSON: coordinate %zu does not "
+				 "have one value per parameter",
+				 i + 1);
+	json_array_foreach(pairs, pi, pv) {
+		json_t *id = json_object_get(pv, "parameter_id");
+		double x;
+		if (!json_is_integer(id) || json_integer_value(id) < 1 ||
+		    (uint64_t)json_integer_value(id) > np ||
+		    !jnum(json_object_get(pv, "parameter_value"), &x))
+			return error_set(j->err, STATUS_CORRUPT, j->path,
+					 "legacy JSON: coordinate %zu: "
+					 "pair %zu is not a known "
+					 "parameter id and a number",
+					 i + 1, pi);
+		j->coords[json_integer_value(id) - 1] = x;
+	}
+	if ((*point = extrap_set_point(j->s, j->coords)) == MODEL_NONE)
+		st = extrap_set_nomem(j->s)
+			? jnomem(j)
+			: error_set(j->err, STATUS_CORRUPT, j->path,
+				    "legacy JSON: coordinate %zu "
+				    "names a parameter twice",
+				    i + 1);
+	return st;
+}
+
+/* The "measurements" list: each a value of a callpath's metric at a
+ * coordinate (ids from 1; the coordinates' points in `point`). */
+static enum status read_measurements(struct jparse *j, json_t *meas,
+				     size_t nc, size_t ncp, size_t nm,
+				     const uint32_t *point)
+{
+	if (!json_is_array(meas))
+		return jbad(j, "legacy JSON: \"measurements\" is not a list");
+	size_t i;
+	json_t *e;
+	json_array_foreach(meas, i, e) {
+		json_t *c = json_object_get(e, "coordinate_id");
+		json_t *cp = json_object_get(e, "callpath_id");
+		json_t *mt = json_object_get(e, "metric_id");
+		double x;
+		if (!json_is_integer(c) || !json_is_integer(cp) ||
+		    !json_is_integer(mt) || json_integer_value(c) < 1 ||
+		    (uint64_t)json_integer_value(c) > nc ||
+		    json_integer_value(cp) < 1 ||
+		    (uint64_t)json_integer_value(cp) > ncp ||
+		    json_integer_value(mt) < 1 ||
+		    (uint64_t)json_integer_value(mt) > nm ||
+		    !jnum(json_object_get(e, "value"), &x))
+			return error_set(j->err, STATUS_CORRUPT, j->path,
+					 "legacy JSON: measurements[%zu] "
+					 "lacks a known coordinate, "
+					 "callpath or metric id or a "
+					 "numeric value",
+					 i);
+		if (!extrap_set_add_values(
+			    j->s, (uint32_t)json_integer_value(cp) - 1,
+			    (uint32_t)json_integer_value(mt) - 1,
+			    point[json_integer_value(c) - 1], &x, 1))
+			return jnomem(j);
+	}
+	return STATUS_OK;
+}
+
 static enum status read_legacy(struct jparse *j, json_t *root)
 {
 	json_t **params = NULL, **cps = NULL, **metrics = NULL, **coords = NULL;
@@ -240,82 +317,11 @@ static enum status read_legacy(struct jparse *j, json_t *root)
 	    (!(j->coords = malloc(np * sizeof(double))) ||
 	     !(point = malloc((nc + 1) * sizeof(*point)))))
 		st = jnomem(j);
-	/* a coordinate's pairs, sorted by parameter id: one per parameter */
-	for (size_t i = 0; i < nc && st == STATUS_OK; i++) {
-		json_t *pairs = json_object_get(coords[i],
-						"parameter_value_pairs");
-		for (size_t k = 0; k < np; k++)
-			j->coords[k] = (double)NAN;
-		size_t pi;
-		json_t *pv;
-		if (!json_is_array(pairs) || json_array_size(pairs) != np)
-			st = error_set(j->err, STATUS_CORRUPT, j->path,
-				       "legacy JSON: coordinate %zu does not "
-				       "have one value per parameter",
-				       i + 1);
-		json_array_foreach(pairs, pi, pv) {
-			if (st != STATUS_OK)
-				break;
-			json_t *id = json_object_get(pv, "parameter_id");
-			double x;
-			if (!json_is_integer(id) ||
-			    json_integer_value(id) < 1 ||
-			    (uint64_t)json_integer_value(id) > np ||
-			    !jnum(json_object_get(pv, "parameter_value"), &x))
-				st = error_set(j->err, STATUS_CORRUPT, j->path,
-					       "legacy JSON: coordinate %zu: "
-					       "pair %zu is not a known "
-					       "parameter id and a number",
-					       i + 1, pi);
-			else
-				j->coords[json_integer_value(id) - 1] = x;
-		}
-		if (st == STATUS_OK &&
-		    (point[i] = extrap_set_point(j->s, j->coords)) ==
-			    MODEL_NONE)
-			st = extrap_set_nomem(j->s)
-				? jnomem(j)
-				: error_set(j->err, STATUS_CORRUPT, j->path,
-					    "legacy JSON: coordinate %zu "
-					    "names a parameter twice",
-					    i + 1);
-	}
-	json_t *meas = json_object_get(root, "measurements");
-	if (st == STATUS_OK && !json_is_array(meas))
-		st = jbad(j, "legacy JSON: \"measurements\" is not a list");
-	size_t i;
-	json_t *e;
+	for (size_t i = 0; i < nc && st == STATUS_OK; i++)
+		st = read_coordinate(j, coords[i], i, np, &point[i]);
 	if (st == STATUS_OK)
-		json_array_foreach(meas, i, e) {
-			json_t *c = json_object_get(e, "coordinate_id");
-			json_t *cp = json_object_get(e, "callpath_id");
-			json_t *mt = json_object_get(e, "metric_id");
-			double x;
-			if (!json_is_integer(c) || !json_is_integer(cp) ||
-			    !json_is_integer(mt) ||
-			    json_integer_value(c) < 1 ||
-			    (uint64_t)json_integer_value(c) > nc ||
-			    json_integer_value(cp) < 1 ||
-			    (uint64_t)json_integer_value(cp) > ncp ||
-			    json_integer_value(mt) < 1 ||
-			    (uint64_t)json_integer_value(mt) > nm ||
-			    !jnum(json_object_get(e, "value"), &x)) {
-				st = error_set(j->err, STATUS_CORRUPT, j->path,
-					       "legacy JSON: measurements[%zu] "
-					       "lacks a known coordinate, "
-					       "callpath or metric id or a "
-					       "numeric value",
-					       i);
-				break;
-			}
-			if (!extrap_set_add_values(
-				    j->s, (uint32_t)json_integer_value(cp) - 1,
-				    (uint32_t)json_integer_value(mt) - 1,
-				    point[json_integer_value(c) - 1], &x, 1)) {
-				st = jnomem(j);
-				break;
-			}
-		}
+		st = read_measurements(j, json_object_get(root, "measurements"),
+				       nc, ncp, nm, point);
 	free(params);
 	free(cps);
 	free(metrics);

@@ -18,6 +18,7 @@
 #include "formats/extrap/extrap_nsys_run.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +36,8 @@ int extrap_nsys_cmp_sums(const void *a, const void *b)
 struct nsys_int extrap_nsys_sums_at(struct run *r, const struct sums *s,
 				    size_t n, int64_t cid)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].cid < cid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = extrap_nsys_lower_bound(s, n, sizeof(*s),
+					    offsetof(struct sums, cid), cid);
 	struct nsys_int acc = none;
 	for (; lo < n && s[lo].cid == cid; lo++)
 		sum_in(r, &acc, s[lo].v);

@@ -100,6 +100,10 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 		       struct nsys_seg **out, size_t *n_out, bool *overflow);
 /* The first of the sorted, disjoint segments `s` whose end is >= a. */
 size_t extrap_nsys_seg_from(const struct nsys_seg *s, size_t n, int64_t a);
+/* The first of the `n` elements of `size` bytes at `base`, sorted by the
+ * int64_t at byte `field` of each, whose field is >= v; n when none. */
+size_t extrap_nsys_lower_bound(const void *base, size_t n, size_t size,
+			       size_t field, int64_t v);
 
 /* Activities by start and by end, to find those meeting an interval
  * (extrap_nsys_sweep.c) without a scan of them all. */

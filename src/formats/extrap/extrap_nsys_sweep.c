@@ -9,6 +9,7 @@
 
 #include "formats/extrap/extrap_nsys.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,17 +144,27 @@ out:
 	return seg != NULL;
 }
 
-size_t extrap_nsys_seg_from(const struct nsys_seg *s, size_t n, int64_t a)
+size_t extrap_nsys_lower_bound(const void *base, size_t n, size_t size,
+			       size_t field, int64_t v)
 {
+	const unsigned char *p = (const unsigned char *)base + field;
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].end < a)
+		int64_t x;
+		memcpy(&x, p + mid * size, sizeof(x));
+		if (x < v)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+size_t extrap_nsys_seg_from(const struct nsys_seg *s, size_t n, int64_t a)
+{
+	return extrap_nsys_lower_bound(s, n, sizeof(*s),
+				       offsetof(struct nsys_seg, end), a);
 }
 
 /* ---- which activities meet an interval ------------------------------- */
@@ -204,15 +215,8 @@ void extrap_nsys_ivx_free(struct nsys_ivx *x)
 /* The first key >= t. */
 static size_t key_from(const struct nsys_key *k, size_t n, int64_t t)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (k[mid].t < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return extrap_nsys_lower_bound(k, n, sizeof(*k),
+				       offsetof(struct nsys_key, t), t);
 }
 
 static bool in_(int64_t v, int64_t a, int64_t b)

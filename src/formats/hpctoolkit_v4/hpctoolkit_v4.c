@@ -186,12 +186,42 @@ static enum status open_optional(const char *dir, const char *name,
 	return st;
 }
 
+/* The error of a directory without meta.db, naming what it has. */
+static enum status no_meta(const char *dir, const char *meta_path,
+			   struct error *err)
+{
+	bool t = dir_has(dir, "trace.db"), p = dir_has(dir, "profile.db");
+	return error_set(err, STATUS_NOT_FOUND, meta_path,
+			 "meta.db is missing: an HPCToolkit v4 "
+			 "database cannot be opened without it%s",
+			 t && p ? " (the directory has only trace.db "
+				  "and profile.db)"
+			 : t    ? " (the directory has only trace.db)"
+			 : p    ? " (the directory has only profile.db)"
+				: "");
+}
+
+/* metrics/default.yaml: the columns (the default mapping without). */
+static enum status add_columns(struct model_builder *b, const char *path,
+			       const char *dir, struct error *err)
+{
+	char *yaml = NULL, *warning = NULL;
+	if (asprintf(&yaml, "%s/metrics/default.yaml", dir) < 0)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	enum status st = metrics_add_columns(b, is_file(yaml) ? yaml : NULL,
+					     &warning, err);
+	if (st == STATUS_OK && warning)
+		model_builder_add_warning(b, warning);
+	free(warning);
+	free(yaml);
+	return st;
+}
+
 static enum status open_path(const char *path, struct model **out,
 			     struct error *err)
 {
 	enum status st = STATUS_OK;
 	char *dir = NULL, *meta_path = NULL, *prof_path = NULL;
-	char *yaml = NULL, *warning = NULL;
 	struct model_builder *b = NULL;
 	struct v4_meta meta = {.kind_names = NULL, .n_kinds = 0};
 	struct v4_file f = {.blob = NULL};
@@ -206,15 +236,7 @@ static enum status open_path(const char *path, struct model **out,
 		goto out;
 	}
 	if (!is_file(meta_path)) {
-		bool t = dir_has(dir, "trace.db"), p = dir_has(dir, "profile.db");
-		st = error_set(err, STATUS_NOT_FOUND, meta_path,
-			       "meta.db is missing: an HPCToolkit v4 "
-			       "database cannot be opened without it%s",
-			       t && p ? " (the directory has only trace.db "
-					"and profile.db)"
-			       : t    ? " (the directory has only trace.db)"
-			       : p    ? " (the directory has only profile.db)"
-				      : "");
+		st = no_meta(dir, meta_path, err);
 		goto out;
 	}
 	b = model_builder_new("hpctoolkit-v4", path);
@@ -266,29 +288,19 @@ static enum status open_path(const char *path, struct model **out,
 	if (trace)
 		model_builder_set_trace(b, &v4_trace_ops, trace);
 	trace = NULL;
-	/* metrics/default.yaml: the columns (the default mapping without) */
-	if (asprintf(&yaml, "%s/metrics/default.yaml", dir) < 0) {
-		st = error_set(err, STATUS_NOMEM, path, "out of memory");
-		goto out;
-	}
-	st = metrics_add_columns(b, is_file(yaml) ? yaml : NULL, &warning,
-				 err);
+	st = add_columns(b, path, dir, err);
 	if (st != STATUS_OK)
 		goto out;
-	if (warning)
-		model_builder_add_warning(b, warning);
 	*out = model_builder_finish(b, err);
 	b = NULL;
 	if (!*out)
 		st = STATUS_NOMEM;
 out:
-	free(warning);
 	values_close(values);
 	v4_trace_close(trace);
 	v4_file_close(&f);
 	model_builder_free(b);
 	v4_meta_free(&meta);
-	free(yaml);
 	free(prof_path);
 	free(meta_path);
 	free(dir);

@@ -39,6 +39,101 @@ static bool printable(const uint8_t *p, size_t n)
 	return true;
 }
 
+/* Common file structure: `magic` reads HPCTOOLKIT. */
+static enum status check_magic(struct v4_file *f, struct error *err)
+{
+	struct span w;
+	if (f->size == 0)
+		return error_set(err, STATUS_CORRUPT, f->name,
+				 "file is empty (expected the HPCToolkit "
+				 "file header)");
+	if (f->size < 10)
+		return error_set_at(err, STATUS_NOT_DATABASE, f->name, 0,
+				    "file of %llu bytes is too small for the "
+				    "HPCTOOLKIT magic",
+				    (unsigned long long)f->size);
+	enum status st = blob_read(f->blob, 0, 10, &w, err);
+	if (st != STATUS_OK)
+		return st;
+	if (memcmp(w.data, "HPCTOOLKIT", 10) != 0)
+		return error_set_at(err, STATUS_NOT_DATABASE, f->name, 0,
+				    "bad magic: the file does not start with "
+				    "HPCTOOLKIT");
+	return STATUS_OK;
+}
+
+/* The header's fixed part: the format identifier and the version. */
+static enum status check_format(struct v4_file *f,
+				const struct format_info *fi,
+				struct error *err)
+{
+	struct span w;
+	if (f->size < V4_HEADER_FIXED)
+		return error_set_at(err, STATUS_CORRUPT, f->name, 0,
+				    "file of %llu bytes is truncated inside "
+				    "the common file header",
+				    (unsigned long long)f->size);
+	enum status st = blob_read(f->blob, 0, V4_HEADER_FIXED, &w, err);
+	if (st != STATUS_OK)
+		return st;
+	/* Common file structure: `format` identifies the specific format */
+	if (memcmp(w.data + 10, fi->id, 4) != 0) {
+		if (printable(w.data + 10, 4))
+			return error_set_at(err, STATUS_CORRUPT, f->name, 10,
+					    "format identifier '%.4s', "
+					    "expected '%s'",
+					    (const char *)w.data + 10, fi->id);
+		return error_set_at(err, STATUS_CORRUPT, f->name, 10,
+				    "unreadable format identifier, "
+				    "expected '%s'", fi->id);
+	}
+	/* Common file structure: `majorVersion`, currently 4 (Reader
+	 * compatibility: only minor versions are forward compatible) */
+	f->major = w.data[14];
+	f->minor = w.data[15];
+	if (f->major != 4)
+		return error_set_at(err, STATUS_UNSUPPORTED, f->name, 14,
+				    "version %u.%u; this reader reads major "
+				    "version 4",
+				    (unsigned)f->major, (unsigned)f->minor);
+	return STATUS_OK;
+}
+
+/* The section table (`header_size` bytes of header), each section inside
+ * the body (before the footer at `foot`). */
+static enum status read_sections(struct v4_file *f,
+				 const struct format_info *fi,
+				 uint64_t header_size, uint64_t foot,
+				 struct error *err)
+{
+	struct span w;
+	enum status st = blob_read(f->blob, 0, header_size, &w, err);
+	if (st != STATUS_OK)
+		return st;
+	for (uint32_t i = 0; i < fi->n_sections; i++) {
+		uint64_t at = V4_HEADER_FIXED + 16 * (uint64_t)i;
+		struct v4_section *s = &f->sections[i];
+		(void)span_u64le(w, at, &s->size);
+		(void)span_u64le(w, at + 8, &s->off);
+		/* Common file structure: {sz,p}Section: a contiguous region
+		 * of the file; it cannot cover the header's fixed part or
+		 * the footer. */
+		if (s->size == 0)
+			continue;
+		if (s->off < V4_HEADER_FIXED || s->off > foot ||
+		    s->size > foot - s->off)
+			return error_set_at(err, STATUS_CORRUPT, f->name, at,
+					    "section %u [0x%llx, +0x%llx) lies "
+					    "outside the file body (size "
+					    "0x%llx)",
+					    (unsigned)i + 1,
+					    (unsigned long long)s->off,
+					    (unsigned long long)s->size,
+					    (unsigned long long)f->size);
+	}
+	return STATUS_OK;
+}
+
 enum status v4_file_open_blob(struct blob *blob, enum v4_format format,
 			      struct v4_file *f, struct error *err)
 {
@@ -50,65 +145,12 @@ enum status v4_file_open_blob(struct blob *blob, enum v4_format format,
 	f->name = blob_name(blob);
 	f->size = blob_size(blob);
 	f->n_sections = fi->n_sections;
-
-	/* Common file structure: `magic` reads HPCTOOLKIT */
-	if (f->size == 0) {
-		st = error_set(err, STATUS_CORRUPT, f->name,
-			       "file is empty (expected the HPCToolkit "
-			       "file header)");
-		goto out;
-	}
-	if (f->size < 10) {
-		st = error_set_at(err, STATUS_NOT_DATABASE, f->name, 0,
-				  "file of %llu bytes is too small for the "
-				  "HPCTOOLKIT magic",
-				  (unsigned long long)f->size);
-		goto out;
-	}
-	st = blob_read(blob, 0, 10, &w, err);
-	if (st != STATUS_OK)
-		goto out;
-	if (memcmp(w.data, "HPCTOOLKIT", 10) != 0) {
-		st = error_set_at(err, STATUS_NOT_DATABASE, f->name, 0,
-				  "bad magic: the file does not start with "
-				  "HPCTOOLKIT");
-		goto out;
-	}
 	uint64_t header_size = V4_HEADER_FIXED + 16 * (uint64_t)fi->n_sections;
-	if (f->size < V4_HEADER_FIXED) {
-		st = error_set_at(err, STATUS_CORRUPT, f->name, 0,
-				  "file of %llu bytes is truncated inside "
-				  "the common file header",
-				  (unsigned long long)f->size);
-		goto out;
-	}
-	st = blob_read(blob, 0, V4_HEADER_FIXED, &w, err);
+	st = check_magic(f, err);
+	if (st == STATUS_OK)
+		st = check_format(f, fi, err);
 	if (st != STATUS_OK)
 		goto out;
-	/* Common file structure: `format` identifies the specific format */
-	if (memcmp(w.data + 10, fi->id, 4) != 0) {
-		if (printable(w.data + 10, 4))
-			st = error_set_at(err, STATUS_CORRUPT, f->name, 10,
-					  "format identifier '%.4s', expected "
-					  "'%s'",
-					  (const char *)w.data + 10, fi->id);
-		else
-			st = error_set_at(err, STATUS_CORRUPT, f->name, 10,
-					  "unreadable format identifier, "
-					  "expected '%s'", fi->id);
-		goto out;
-	}
-	/* Common file structure: `majorVersion`, currently 4 (Reader
-	 * compatibility: only minor versions are forward compatible) */
-	f->major = w.data[14];
-	f->minor = w.data[15];
-	if (f->major != 4) {
-		st = error_set_at(err, STATUS_UNSUPPORTED, f->name, 14,
-				  "version %u.%u; this reader reads major "
-				  "version 4",
-				  (unsigned)f->major, (unsigned)f->minor);
-		goto out;
-	}
 	/* The section table and the footer must both fit. */
 	if (f->size < header_size + V4_FOOTER_SIZE) {
 		st = error_set_at(err, STATUS_CORRUPT, f->name, 0,
@@ -129,32 +171,7 @@ enum status v4_file_open_blob(struct blob *blob, enum v4_format format,
 				  fi->footer);
 		goto out;
 	}
-	st = blob_read(blob, 0, header_size, &w, err);
-	if (st != STATUS_OK)
-		goto out;
-	for (uint32_t i = 0; i < fi->n_sections; i++) {
-		uint64_t at = V4_HEADER_FIXED + 16 * (uint64_t)i;
-		struct v4_section *s = &f->sections[i];
-		(void)span_u64le(w, at, &s->size);
-		(void)span_u64le(w, at + 8, &s->off);
-		/* Common file structure: {sz,p}Section: a contiguous region
-		 * of the file; it cannot cover the header's fixed part or
-		 * the footer. */
-		if (s->size == 0)
-			continue;
-		if (s->off < V4_HEADER_FIXED || s->off > foot ||
-		    s->size > foot - s->off) {
-			st = error_set_at(err, STATUS_CORRUPT, f->name, at,
-					  "section %u [0x%llx, +0x%llx) lies "
-					  "outside the file body (size "
-					  "0x%llx)",
-					  (unsigned)i + 1,
-					  (unsigned long long)s->off,
-					  (unsigned long long)s->size,
-					  (unsigned long long)f->size);
-			goto out;
-		}
-	}
+	st = read_sections(f, fi, header_size, foot, err);
 out:
 	if (st != STATUS_OK)
 		v4_file_close(f);
