@@ -83,6 +83,21 @@ if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/s7"; then
 	fail "hostile: a control character on the screen"
 fi
 
+# search from the pane: the first matching box is selected (the bottom
+# line names it), n goes on to the next one; the pane stays open
+screen 'x/dot<Enter>' "$tmp/db" >"$tmp/s9"
+grep -q 'Flame graph' "$tmp/s9" || fail "search: the pane closed"
+grep '% of the graph' "$tmp/s9" | grep -q 'dot' ||
+	fail "search: the selection is not a match: $(grep '% of the graph' "$tmp/s9")"
+screen 'x/dot<Enter>n' "$tmp/db" >"$tmp/s10"
+grep '% of the graph' "$tmp/s10" | grep -q 'dot' || fail "n: not a match"
+grep "% of the graph" "$tmp/s9" >"$tmp/sel9"
+grep "% of the graph" "$tmp/s10" >"$tmp/sel10"
+cmp -s "$tmp/sel9" "$tmp/sel10" && fail "n: the same box"
+screen 'x/nosuchname<Enter>n' "$tmp/db" >"$tmp/s11"
+grep -q 'flame: no box drawn matches the search' "$tmp/s11" ||
+	fail "n without a match: no message"
+
 # compared runs: the new run's widths, signed boxes, the delta
 "$gen" -o "$tmp/a" --seed 11 --contexts 200 --threads 2 --no-trace >/dev/null &&
 	"$gen" -o "$tmp/b" --seed 11 --contexts 260 --threads 3 --no-trace >/dev/null ||

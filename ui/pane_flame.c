@@ -6,7 +6,9 @@
  * under a box is its own (self) part.  Keys: Up and Down move between
  * rows (to the caller, to the widest callee), Left and Right between the
  * boxes of a row, Enter (or z) zooms into the selected box, Backspace (or
- * Z) zooms back out, o shows the selection in the tree, Esc closes.  The
+ * Z) zooms back out, o shows the selection in the tree, Esc closes;
+ * the tree's search (/, from here too) marks the boxes it matches, n and
+ * N select the next and previous matching box.  The
  * bottom line gives the selected box's name, value and share of the graph's
  * root and of the whole.  Colours: one per name (a hash, stable), with a
  * box's first cell left blank so that neighbours stand apart in monochrome
@@ -27,6 +29,7 @@
 #include "compare/diff_view.h"
 #include "present/present_value.h"
 #include "views/flame.h"
+#include "views/outline.h"
 
 #define ZOOM_MAX 64
 
@@ -144,6 +147,12 @@ static void draw_box(struct pane_env *env, struct flame_pane *p,
 		a = A_NORMAL;
 		pair = (short)(p->pair_base +
 			       name_hash(label ? label : "") % p->n_colors);
+	}
+	/* the tree's search (/ here or in the tree): matching boxes in the
+	 * search role, as the tree marks its rows */
+	if (outline_search_matches(env->outline, b->node)) {
+		a = theme_attr(THEME_ROLE_SEARCH_MATCH) | A_REVERSE | A_BOLD;
+		pair = 0;
 	}
 	if (selected)
 		a = theme_attr(THEME_ROLE_SELECTED) | A_BOLD;
@@ -273,6 +282,25 @@ static struct reaction flame_move(struct flame_pane *p, enum action a)
 	return REACTION(HANDLED_REDRAW);
 }
 
+/* n, N: the next (previous) box the tree's search matches, around. */
+static struct reaction next_match(struct pane_env *env, struct flame_pane *p,
+				  bool forward)
+{
+	for (size_t k = 1; k <= p->n_boxes; k++) {
+		size_t i = forward ? (p->selected + k) % p->n_boxes
+				   : (p->selected + p->n_boxes - k) % p->n_boxes;
+		if (outline_search_matches(env->outline, p->boxes[i].node)) {
+			select_box(p, i);
+			return REACTION(HANDLED_REDRAW);
+		}
+	}
+	pane_message(env, false, outline_search_pattern(env->outline)
+					 ? "flame: no box drawn matches the "
+					   "search (/ searches)"
+					 : "flame: no search (/ searches)");
+	return REACTION(HANDLED_REDRAW);
+}
+
 static struct reaction flame_action(struct pane_env *env, struct pane *pane,
 				    enum action a)
 {
@@ -300,6 +328,11 @@ static struct reaction flame_action(struct pane_env *env, struct pane *pane,
 			p->n_roots--;
 		}
 		return REACTION(HANDLED_REDRAW);
+	case ACTION_SEARCH:
+		return REACTION(HANDLED_PROMPT);
+	case ACTION_SEARCH_NEXT:
+	case ACTION_SEARCH_PREV:
+		return next_match(env, p, a == ACTION_SEARCH_NEXT);
 	case ACTION_SOURCE:
 		pane_select(env, p->boxes[p->selected].node);
 		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
@@ -310,6 +343,26 @@ static struct reaction flame_action(struct pane_env *env, struct pane *pane,
 	default:
 		return flame_move(p, a);
 	}
+}
+
+/* The text of the prompt `/` opened: the tree's search pattern (the
+ * tree keeps it), then the first matching box from the selection on. */
+static void flame_search(struct pane_env *env, struct pane *pane,
+			 const char *text)
+{
+	struct flame_pane *p = pane->state;
+	struct error err = {0};
+	if (outline_search_set(env->outline, text, &err) != STATUS_OK) {
+		pane_error(env, &err);
+		return;
+	}
+	if (!text || !*text) {
+		pane_message(env, false, "search cleared");
+		return;
+	}
+	if (p->boxes && !outline_search_matches(env->outline,
+						p->boxes[p->selected].node))
+		(void)next_match(env, p, true);
 }
 
 static void flame_pane_free(struct pane *pane)
@@ -401,8 +454,10 @@ const struct pane_ops pane_flame_ops = {
 	.title = "Flame",
 	.open = ACTION_FLAME,
 	.flags = PANE_CLEARS,
+	.prompt = "search (regular expression): ",
 	.new = flame_new,
 	.draw = flame_draw,
 	.action = flame_action,
+	.input = flame_search,
 	.free = flame_pane_free,
 };

@@ -220,6 +220,10 @@ enum status outline_search_next(struct outline *o, uint32_t from_node,
  * as far as its rows are built; 0 without a pattern). */
 size_t outline_search_count(const struct outline *o);
 
+/* Whether row `node` matches the current search pattern (false without
+ * one; O(1)).  The flame pane marks the boxes that do. */
+bool outline_search_matches(const struct outline *o, uint32_t node);
+
 /* The current search pattern, or NULL. */
 const char *outline_search_pattern(const struct outline *o);
 

@@ -71,6 +71,11 @@ size_t outline_search_count(const struct outline *o)
 	return o ? o->n_smatch : 0;
 }
 
+bool outline_search_matches(const struct outline *o, uint32_t node)
+{
+	return o && o->search.on && ol_bits_get(&o->smatch, node);
+}
+
 const char *outline_search_pattern(const struct outline *o)
 {
 	return o && o->search.on ? o->search.text : NULL;
