@@ -54,40 +54,31 @@ static uint64_t node_hash(uint32_t parent, uint8_t kind, uint32_t name)
 		     name ^ ((uint64_t)name << 40));
 }
 
-#define GROW(ptr, cap, n, type)                                           \
-	do {                                                              \
-		type *g_ = realloc((ptr), (size_t)(cap) * sizeof(type));  \
-		if (!g_)                                                  \
-			ok = false;                                       \
-		else {                                                    \
-			(ptr) = g_;                                       \
-			memset(g_ + (n), 0, ((size_t)(cap) - (n)) * sizeof(type)); \
-		}                                                         \
-	} while (0)
+bool gpu_run_grow(void *arrayp, size_t n, size_t cap, size_t size)
+{
+	void **a = arrayp;
+	uint8_t *g = realloc(*a, cap * size);
+	if (!g)
+		return false;
+	memset(g + n * size, 0, (cap - n) * size);
+	*a = g;
+	return true;
+}
+
+/* Grow array `ptr` of the node mirror from n to cap elements. */
+#define GROWN(ptr) gpu_run_grow(&(ptr), n, cap, sizeof(*(ptr)))
 
 static bool nodes_reserve(struct gpu_run *r)
 {
 	if (r->n_nodes < r->cap_nodes)
 		return true;
-	uint32_t cap = r->cap_nodes ? r->cap_nodes * 2 : 256;
-	bool ok = true;
-	GROW(r->parent, cap, r->n_nodes, uint32_t);
-	GROW(r->name, cap, r->n_nodes, uint32_t);
-	GROW(r->kind, cap, r->n_nodes, uint8_t);
-	GROW(r->profile, cap, r->n_nodes, uint32_t);
-	GROW(r->node_next, cap, r->n_nodes, uint32_t);
-	GROW(r->gpu, cap, r->n_nodes, double);
-	GROW(r->calls, cap, r->n_nodes, double);
-	GROW(r->bytes, cap, r->n_nodes, double);
-	GROW(r->api_incl, cap, r->n_nodes, double);
-	GROW(r->api_excl, cap, r->n_nodes, double);
-	GROW(r->dur_n, cap, r->n_nodes, double);
-	GROW(r->dur_sum, cap, r->n_nodes, double);
-	GROW(r->dur_min, cap, r->n_nodes, double);
-	GROW(r->dur_max, cap, r->n_nodes, double);
-	GROW(r->dur_sq, cap, r->n_nodes, double);
-	GROW(r->sized_ns, cap, r->n_nodes, double);
-	GROW(r->present, cap, r->n_nodes, uint8_t);
+	uint32_t cap = r->cap_nodes ? r->cap_nodes * 2 : 256, n = r->n_nodes;
+	bool ok = GROWN(r->parent) && GROWN(r->name) && GROWN(r->kind) &&
+		  GROWN(r->profile) && GROWN(r->node_next) && GROWN(r->gpu) &&
+		  GROWN(r->calls) && GROWN(r->bytes) && GROWN(r->api_incl) &&
+		  GROWN(r->api_excl) && GROWN(r->dur_n) && GROWN(r->dur_sum) &&
+		  GROWN(r->dur_min) && GROWN(r->dur_max) && GROWN(r->dur_sq) &&
+		  GROWN(r->sized_ns) && GROWN(r->present);
 	for (uint32_t k = 0; k < r->n_counters && ok; k++) {
 		double *g = realloc(r->counter[k], (size_t)cap * sizeof(*g));
 		if (!g) {
@@ -384,10 +375,10 @@ void gpu_run_split_add(struct gpu_run *r, uint32_t node, uint32_t queue_profile,
 	if (!gpu_run_map_get(&r->queue_split, key, &slot)) {
 		if (r->n_split == r->cap_split) {
 			uint32_t cap = r->cap_split ? r->cap_split * 2 : 64;
-			bool ok = true;
-			GROW(r->split_gpu, cap, r->n_split, double);
-			GROW(r->split_calls, cap, r->n_split, double);
-			if (!ok)
+			if (!gpu_run_grow(&r->split_gpu, r->n_split, cap,
+					  sizeof(*r->split_gpu)) ||
+			    !gpu_run_grow(&r->split_calls, r->n_split, cap,
+					  sizeof(*r->split_calls)))
 				return;
 			r->cap_split = cap;
 		}
@@ -520,10 +511,10 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		return MODEL_NONE;
 	if (r->n_lines == r->cap_lines) {
 		uint32_t cap = r->cap_lines ? r->cap_lines * 2 : 16;
-		bool ok = true;
-		GROW(r->lines, cap, r->n_lines, struct gpu_run_line);
-		GROW(r->line_next, cap, r->n_lines, uint32_t);
-		if (!ok)
+		if (!gpu_run_grow(&r->lines, r->n_lines, cap,
+				  sizeof(*r->lines)) ||
+		    !gpu_run_grow(&r->line_next, r->n_lines, cap,
+				  sizeof(*r->line_next)))
 			return MODEL_NONE;
 		r->cap_lines = cap;
 	}

@@ -130,6 +130,11 @@ bool gpu_run_kernel_names_parse(const char *s,
 
 uint64_t gpu_run_mix64(uint64_t x); /* a 64-bit finalizer (murmur3) */
 
+/* Grow the array at `arrayp` (a pointer to the array's pointer) of
+ * `size`-byte elements from `n` to `cap` elements, the new ones zeroed;
+ * false (the array unchanged) when out of memory. */
+bool gpu_run_grow(void *arrayp, size_t n, size_t cap, size_t size);
+
 /* ---- the run's index (gpu_run_index.c) ------------------------------------ */
 
 /* Name the run's index in directory `dir` (created when missing) from its
