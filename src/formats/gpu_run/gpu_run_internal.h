@@ -121,6 +121,11 @@ enum status gpu_run_open_file(const struct gpu_run_family *fam,
 /* The statistics and columns of the run's model (gpu_run_columns.c). */
 enum status gpu_run_add_columns(struct gpu_run *r, struct error *err);
 
+/* The run's lines in a stable order (file, table set, host threads,
+ * queues, copies, counters), their key index rebuilt, handed to the
+ * builder (gpu_run_lines.c). */
+enum status gpu_run_add_lines(struct gpu_run *r, struct error *err);
+
 
 /* ---- the library's own functions (the layouts do not call them) ------- */
 
