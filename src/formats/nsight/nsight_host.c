@@ -1,0 +1,387 @@
+/* nsight_host: the host side of an Nsight Systems export read into a
+ * gpu_run: NVTX push/pop and start/end ranges (NVTX_EVENTS eventType 59,
+ * 60), CUDA runtime and driver calls (CUPTI_ACTIVITY_KIND_RUNTIME
+ * eventClass 0 and 1, notes/formats-dcpi-cube-nsys.md C.4.1) and OS
+ * runtime calls (OSRT_API), nested per thread (globalTid) by time
+ * containment; NVTX marks (eventType 34) as instants.  Private to the
+ * nsight reader; must not depend on curses or on ui/. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/nsight/nsight_internal.h"
+
+/* ---- host: NVTX ranges, CUDA API calls, OS runtime calls ---------------- */
+
+struct host_row {
+	int64_t gtid, start, end, rowid, corr;
+	uint32_t name;
+	uint8_t src;
+};
+
+static int host_cmp(const void *pa, const void *pb)
+{
+	const struct host_row *a = pa, *b = pb;
+	if (a->gtid != b->gtid)
+		return a->gtid < b->gtid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	return a->rowid < b->rowid ? -1 : a->rowid > b->rowid;
+}
+
+struct rows {
+	struct host_row *v;
+	size_t n, cap;
+};
+
+/* Merge the sorted rows v[lo, mid) and v[mid, hi) in place through tmp
+ * (room for mid - lo rows). */
+static void merge_rows(struct host_row *v, size_t lo, size_t mid, size_t hi,
+		       struct host_row *tmp)
+{
+	memcpy(tmp, v + lo, (mid - lo) * sizeof(*v));
+	size_t a = 0, na = mid - lo, b = mid, w = lo;
+	while (a < na && b < hi)
+		v[w++] = host_cmp(&v[b], &tmp[a]) < 0 ? v[b++] : tmp[a++];
+	memcpy(v + w, tmp + a, (na - a) * sizeof(*v));
+}
+
+/* Sort v[lo, hi) by host_cmp: the tables it came from are each in time
+ * order on a thread, so a thread's rows are a few sorted runs, merged
+ * here; more than a few (rows out of order) go to qsort. */
+static void sort_runs(struct host_row *v, size_t lo, size_t hi,
+		      struct host_row *tmp)
+{
+	enum { MAX_RUNS = 32 };
+	size_t at[MAX_RUNS + 1], n = 0;
+	at[n++] = lo;
+	for (size_t i = lo + 1; i < hi; i++)
+		if (host_cmp(&v[i - 1], &v[i]) > 0) {
+			if (n == MAX_RUNS) {
+				qsort(v + lo, hi - lo, sizeof(*v), host_cmp);
+				return;
+			}
+			at[n++] = i;
+		}
+	at[n] = hi;
+	while (n > 1) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i += 2) {
+			if (i + 1 < n)
+				merge_rows(v, at[i], at[i + 1], at[i + 2], tmp);
+			at[k++] = at[i];
+		}
+		at[k] = hi;
+		n = k;
+	}
+}
+
+/* A thread's rows while sort_host_rows puts threads apart. */
+struct thread_slot {
+	int64_t gtid;
+	size_t n, at; /* its rows; where the next goes */
+};
+
+static int slot_cmp(const void *pa, const void *pb)
+{
+	const struct thread_slot *a = pa, *b = pb;
+	return a->gtid < b->gtid ? -1 : a->gtid > b->gtid;
+}
+
+/* Sort the rows by host_cmp: threads apart first (a stable pass by
+ * thread), then each thread's runs merged.  False when out of memory
+ * (the rows are then as they were). */
+static bool sort_host_rows(struct rows *rs)
+{
+	struct gpu_run_map of = {0}; /* thread -> its slot */
+	struct thread_slot *sl = NULL;
+	size_t n_sl = 0, cap = 0;
+	struct host_row *out = malloc(rs->n * sizeof(*out));
+	bool ok = out != NULL;
+	for (size_t i = 0; ok && i < rs->n; i++) {
+		uint32_t k;
+		if (!gpu_run_map_get(&of, (uint64_t)rs->v[i].gtid, &k)) {
+			if (n_sl == cap) {
+				cap = cap ? cap * 2 : 16;
+				struct thread_slot *g =
+					realloc(sl, cap * sizeof(*g));
+				if (!g) {
+					ok = false;
+					break;
+				}
+				sl = g;
+			}
+			k = (uint32_t)n_sl;
+			sl[n_sl++] = (struct thread_slot){rs->v[i].gtid, 0, 0};
+			ok = gpu_run_map_put(&of, (uint64_t)rs->v[i].gtid, k);
+		}
+		sl[k].n++;
+	}
+	/* slots in thread order (a file may name millions of threads), then
+	 * their rows' places */
+	if (ok && n_sl > 1) {
+		qsort(sl, n_sl, sizeof(*sl), slot_cmp);
+		for (size_t i = 0; ok && i < n_sl; i++)
+			ok = gpu_run_map_put(&of, (uint64_t)sl[i].gtid,
+					     (uint32_t)i);
+	}
+	if (ok) {
+		size_t at = 0;
+		for (size_t i = 0; i < n_sl; i++) {
+			sl[i].at = at;
+			at += sl[i].n;
+		}
+		for (size_t i = 0; i < rs->n; i++) {
+			uint32_t k = 0;
+			gpu_run_map_get(&of, (uint64_t)rs->v[i].gtid, &k);
+			out[sl[k].at++] = rs->v[i];
+		}
+		/* rs->v is the scratch space of the merges now */
+		for (size_t i = 0, lo = 0; i < n_sl; i++) {
+			sort_runs(out, lo, sl[i].at, rs->v);
+			lo = sl[i].at;
+		}
+		free(rs->v);
+		rs->v = out;
+		rs->cap = rs->n;
+		out = NULL;
+	}
+	free(out);
+	free(sl);
+	gpu_run_map_free(&of);
+	return ok;
+}
+
+static bool rows_push(struct rows *rs, const struct host_row *h)
+{
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 1024;
+		struct host_row *g = realloc(rs->v, cap * sizeof(*g));
+		if (!g)
+			return false;
+		rs->v = g;
+		rs->cap = cap;
+	}
+	rs->v[rs->n++] = *h;
+	return true;
+}
+
+/* Rows of one host table: columns rowid, start, end, globalTid, name
+ * (string id, or text in column 5 for NVTX), correlation id. */
+static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
+				   struct rows *rs, struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	struct gpu_run_set *s = &f->sets[0];
+	const char *sql = NULL;
+	char nvtx_sql[400];
+	switch (src) {
+	case SRC_RUNTIME:
+		sql = "SELECT rowid, start, \"end\", globalTid, nameId, NULL, "
+		      "correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+		      "eventClass IN (0, 1)";
+		break;
+	case SRC_OSRT:
+		sql = "SELECT rowid, start, \"end\", globalTid, nameId, NULL, "
+		      "NULL FROM OSRT_API";
+		break;
+	default:
+		snprintf(nvtx_sql, sizeof(nvtx_sql),
+			 "SELECT rowid, start, \"end\", globalTid, %s, %s, "
+			 "NULL FROM NVTX_EVENTS WHERE eventType IN (59, 60) "
+			 "AND \"end\" IS NOT NULL",
+			 s->opt & OPT_NVTX_TEXTID ? "textId" : "NULL",
+			 s->opt & OPT_NVTX_TEXT ? "text" : "NULL");
+		sql = nvtx_sql;
+		break;
+	}
+	sqlite3_stmt *st = NULL;
+	enum status e = gpu_run_prepare(f, sql, &st, err);
+	if (e != STATUS_OK)
+		return e;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct host_row h = {.src = src, .name = MODEL_NONE};
+		int64_t id;
+		if (!gpu_run_col_int(st, 0, &h.rowid) ||
+		    !gpu_run_col_int(st, 1, &h.start) ||
+		    !gpu_run_col_int(st, 2, &h.end) || h.start < 0 ||
+		    h.end < h.start || h.rowid < 0) {
+			gpu_run_skip_row(r);
+			continue;
+		}
+		if (!gpu_run_col_int(st, 3, &h.gtid))
+			h.gtid = 0;
+		if (!gpu_run_col_int(st, 6, &h.corr))
+			h.corr = -1;
+		if (sqlite3_column_type(st, 5) == SQLITE_TEXT)
+			h.name = gpu_run_intern(r, gpu_run_col_text(st, 5));
+		else if (gpu_run_col_int(st, 4, &id))
+			h.name = nsight_string_of(r, f, s, id);
+		if (h.name == MODEL_NONE)
+			h.name = gpu_run_intern(r, "<unnamed>");
+		if (!rows_push(rs, &h)) {
+			e = NOMEM(f);
+			break;
+		}
+	}
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
+}
+
+enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	struct gpu_run_set *s = &f->sets[0];
+	struct rows rs = {0};
+	enum status e = STATUS_OK;
+	if (s->opt & OPT_NVTX)
+		e = read_host_table(r, fi, SRC_NVTX, &rs, err);
+	if (e == STATUS_OK && (s->opt & OPT_RUNTIME))
+		e = read_host_table(r, fi, SRC_RUNTIME, &rs, err);
+	if (e == STATUS_OK && (s->opt & OPT_OSRT))
+		e = read_host_table(r, fi, SRC_OSRT, &rs, err);
+	if (e != STATUS_OK || rs.n == 0) {
+		free(rs.v);
+		return e;
+	}
+	if (rs.n > 1 && !sort_host_rows(&rs))
+		qsort(rs.v, rs.n, sizeof(*rs.v), host_cmp);
+	size_t *stack = malloc(rs.n * sizeof(*stack));
+	uint32_t *nodes = malloc(rs.n * sizeof(*nodes));
+	if (!stack || !nodes) {
+		e = NOMEM(f);
+		goto out;
+	}
+	size_t depth = 0;
+	uint32_t thread = MODEL_NONE, line = MODEL_NONE;
+	for (size_t i = 0; i < rs.n; i++) {
+		struct host_row *h = &rs.v[i];
+		if (i == 0 || h->gtid != rs.v[i - 1].gtid) {
+			depth = 0;
+			thread = nsight_thread_node(r, fi, s, h->gtid);
+			line = thread == MODEL_NONE
+				   ? MODEL_NONE
+				   : gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
+						   (uint64_t)h->gtid, 0,
+						   gpu_run_node_profile(r, thread),
+						   "pid %" PRId64
+						   " tid %" PRId64,
+						   nsight_gid_pid(h->gtid),
+						   nsight_gid_tid(h->gtid));
+		}
+		while (depth > 0 &&
+		       !(h->start >= rs.v[stack[depth - 1]].start &&
+			 h->end <= rs.v[stack[depth - 1]].end))
+			depth--;
+		nodes[i] = MODEL_NONE;
+		uint32_t parent = depth ? nodes[stack[depth - 1]] : thread;
+		if (parent == MODEL_NONE)
+			continue;
+		uint8_t kind =
+		    h->src == SRC_NVTX
+			? GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE)
+		    : h->src == SRC_RUNTIME
+			? GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API)
+			: GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_OS);
+		uint32_t node = gpu_run_child(r, parent, kind, h->name);
+		if (node == MODEL_NONE) {
+			if (gpu_run_second_pass(r))
+				continue;
+			e = NOMEM(f);
+			goto out;
+		}
+		nodes[i] = node;
+		stack[depth++] = i;
+		if (h->src == SRC_RUNTIME && h->corr >= 0 &&
+		    !gpu_run_idmap_put(&s->regions,
+				     nsight_corr_key(nsight_gid_pid(h->gtid), h->corr),
+				     node)) {
+			e = NOMEM(f);
+			goto out;
+		}
+		gpu_run_add_api(r, node, parent == thread ? MODEL_NONE : parent,
+				(uint64_t)(h->end - h->start));
+		gpu_run_time_seen(r, (uint64_t)h->start, (uint64_t)h->end);
+		if (line != MODEL_NONE)
+			gpu_run_line_add(
+				r, line, (uint64_t)h->start, (uint64_t)h->end,
+				node, (uint64_t)h->rowid << 3 | h->src,
+				h->src == SRC_RUNTIME && h->corr >= 0
+					? nsight_corr_key(nsight_gid_pid(h->gtid), h->corr)
+					: GPU_RUN_NO_LINK);
+	}
+out:
+	free(stack);
+	free(nodes);
+	free(rs.v);
+	return e;
+}
+
+/* NVTX marks (eventType 34, NvtxMark: a time and no end, notes C.2):
+ * instants on their thread's line, named as ranges are; out of the tree
+ * and of the nesting. */
+enum status nsight_read_marks(struct gpu_run *r, uint32_t fi,
+			      struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	struct gpu_run_set *s = &f->sets[0];
+	char sql[300];
+	snprintf(sql, sizeof(sql),
+		 "SELECT rowid, start, globalTid, %s, %s FROM NVTX_EVENTS "
+		 "WHERE eventType = 34",
+		 s->opt & OPT_NVTX_TEXTID ? "textId" : "NULL",
+		 s->opt & OPT_NVTX_TEXT ? "text" : "NULL");
+	sqlite3_stmt *st = NULL;
+	enum status e = gpu_run_prepare(f, sql, &st, err);
+	if (e != STATUS_OK)
+		return e;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t rowid, t, gtid, id;
+		if (!gpu_run_col_int(st, 0, &rowid) ||
+		    !gpu_run_col_int(st, 1, &t) || t < 0 || rowid < 0) {
+			gpu_run_skip_row(r);
+			continue;
+		}
+		if (!gpu_run_col_int(st, 2, &gtid))
+			gtid = 0;
+		uint32_t name = MODEL_NONE;
+		if (sqlite3_column_type(st, 4) == SQLITE_TEXT)
+			name = gpu_run_intern(r, gpu_run_col_text(st, 4));
+		else if (gpu_run_col_int(st, 3, &id))
+			name = nsight_string_of(r, f, s, id);
+		if (name == MODEL_NONE)
+			name = gpu_run_intern(r, "<unnamed>");
+		uint32_t thread = nsight_thread_node(r, fi, s, gtid);
+		if (thread == MODEL_NONE || name == MODEL_NONE)
+			continue;
+		uint32_t line = gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
+					      (uint64_t)gtid, 0,
+					      gpu_run_node_profile(r, thread),
+					      "pid %" PRId64 " tid %" PRId64,
+					      nsight_gid_pid(gtid), nsight_gid_tid(gtid));
+		if (line == MODEL_NONE ||
+		    (!gpu_run_instant_add(r, line, (uint64_t)t, name,
+					  (uint64_t)rowid << 3 | SRC_NVTX) &&
+		     !gpu_run_second_pass(r))) {
+			if (gpu_run_second_pass(r))
+				continue;
+			e = NOMEM(f);
+			break;
+		}
+	}
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
+}
