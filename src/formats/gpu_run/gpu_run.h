@@ -406,6 +406,39 @@ bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
 /* The SQLite step error as a status with the file named. */
 enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err);
 
+/* ---- the attributes of an event (a layout's `detail`, gpu_run_kv.c) ---- */
+
+/* The attributes of one event while a layout's `detail` collects them (at
+ * most GPU_RUN_KV_MAX; more are left out), each text a copy. */
+#define GPU_RUN_KV_MAX 40
+struct gpu_run_kvs {
+	struct model_kv kv[GPU_RUN_KV_MAX];
+	char *text[GPU_RUN_KV_MAX];
+	size_t n;
+};
+
+/* Add `key` (a static string) with `text` (NULL: "") and, when
+ * `is_number`, its value `number`. */
+void gpu_run_kv_add(struct gpu_run_kvs *k, const char *key, const char *text,
+		    double number, bool is_number);
+/* The same with the text printed from `fmt`, cut at 199 bytes. */
+void gpu_run_kv_addf(struct gpu_run_kvs *k, const char *key, double number,
+		     bool is_number, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Integer column `col` of `st` as a number; nothing when it is NULL or
+ * not an integer. */
+void gpu_run_kv_int(struct gpu_run_kvs *k, const char *key, sqlite3_stmt *st,
+		    int col);
+/* Columns col..col+2 as "XxYxZ" (the product as its number). */
+void gpu_run_kv_dim(struct gpu_run_kvs *k, const char *key, sqlite3_stmt *st,
+		    int col);
+/* Pack the attributes into *out and *n (model_kv_pack; nothing when there
+ * are none) unless `st` is an error already, which is returned; frees
+ * the texts either way. */
+enum status gpu_run_kv_finish(struct gpu_run_kvs *k, enum status st,
+			      struct model_kv **out, size_t *n,
+			      struct error *err);
+
 /* Open the run of `in` (gpu_run_input.c): its paths, each directory
  * replaced by the files the family accepts in it; then gpu_run_open(). */
 enum status gpu_run_open_input(const struct gpu_run_family *family,

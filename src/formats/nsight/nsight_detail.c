@@ -81,17 +81,11 @@ static const char *nvtx_domain_name(struct gpu_run_file *f, int64_t v,
 	return buf[0] ? buf : NULL;
 }
 
-enum status nsight_detail(struct gpu_run *r,
-				 const struct gpu_run_line *l, uint64_t event,
-				 struct model_kv **out, size_t *n,
-				 struct error *err)
+/* The query of the row of an event from table `src` and the keys of its
+ * columns; false for a source without attributes. */
+static bool detail_query(unsigned src, const char **sql,
+			 const char *const **keys, size_t *nk)
 {
-	struct gpu_run_file *f = gpu_run_file_at(r, l->file);
-	if (event == MODEL_EVENT_NONE)
-		return STATUS_OK;
-	unsigned src = (unsigned)(event & 7);
-	int64_t rowid = (int64_t)(event >> 3);
-	const char *sql = NULL;
 	static const char *const kernel_keys[] = {"grid",
 						  "block",
 						  "registers per thread",
@@ -114,58 +108,112 @@ enum status nsight_detail(struct gpu_run *r,
 						"nesting level"};
 	static const char *const nvtx_keys[] = {"event type", "category",
 						"domain", "range id"};
-	const char *const *keys = NULL;
-	size_t nk = 0;
 	switch (src) {
 	case SRC_KERNEL:
-		sql = "SELECT gridX || 'x' || gridY || 'x' || gridZ, "
-		      "blockX || 'x' || blockY || 'x' || blockZ, "
-		      "registersPerThread, staticSharedMemory, "
-		      "dynamicSharedMemory, (SELECT value FROM StringIds "
-		      "WHERE id = demangledName), deviceId, contextId, "
-		      "streamId, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL "
-		      "WHERE rowid = ?1";
-		keys = kernel_keys;
-		nk = 10;
-		break;
+		*sql = "SELECT gridX || 'x' || gridY || 'x' || gridZ, "
+		       "blockX || 'x' || blockY || 'x' || blockZ, "
+		       "registersPerThread, staticSharedMemory, "
+		       "dynamicSharedMemory, (SELECT value FROM StringIds "
+		       "WHERE id = demangledName), deviceId, contextId, "
+		       "streamId, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL "
+		       "WHERE rowid = ?1";
+		*keys = kernel_keys;
+		*nk = 10;
+		return true;
 	case SRC_MEMCPY:
-		sql = "SELECT bytes, copyKind, srcKind, dstKind, deviceId, "
-		      "contextId, streamId, correlationId, \"end\" - start "
-		      "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE rowid = ?1";
-		keys = memcpy_keys;
-		nk = 8;
-		break;
+		*sql = "SELECT bytes, copyKind, srcKind, dstKind, deviceId, "
+		       "contextId, streamId, correlationId, \"end\" - start "
+		       "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE rowid = ?1";
+		*keys = memcpy_keys;
+		*nk = 8;
+		return true;
 	case SRC_MEMSET:
-		sql = "SELECT bytes, value, memKind, deviceId, contextId, "
-		      "streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET "
-		      "WHERE rowid = ?1";
-		keys = memset_keys;
-		nk = 7;
-		break;
+		*sql = "SELECT bytes, value, memKind, deviceId, contextId, "
+		       "streamId, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET "
+		       "WHERE rowid = ?1";
+		*keys = memset_keys;
+		*nk = 7;
+		return true;
 	case SRC_RUNTIME:
-		sql = "SELECT correlationId, returnValue, eventClass FROM "
-		      "CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid = ?1";
-		keys = runtime_keys;
-		nk = 3;
-		break;
+		*sql = "SELECT correlationId, returnValue, eventClass FROM "
+		       "CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid = ?1";
+		*keys = runtime_keys;
+		*nk = 3;
+		return true;
 	case SRC_OSRT:
-		sql = "SELECT returnValue, nestingLevel FROM OSRT_API WHERE "
-		      "rowid = ?1";
-		keys = osrt_keys;
-		nk = 2;
-		break;
+		*sql = "SELECT returnValue, nestingLevel FROM OSRT_API WHERE "
+		       "rowid = ?1";
+		*keys = osrt_keys;
+		*nk = 2;
+		return true;
 	case SRC_NVTX:
-		sql = "SELECT eventType, category, domainId, rangeId FROM "
-		      "NVTX_EVENTS WHERE rowid = ?1";
-		keys = nvtx_keys;
-		nk = 4;
-		break;
+		*sql = "SELECT eventType, category, domainId, rangeId FROM "
+		       "NVTX_EVENTS WHERE rowid = ?1";
+		*keys = nvtx_keys;
+		*nk = 4;
+		return true;
 	default:
-		return STATUS_OK;
+		return false;
 	}
-	struct model_kv kv[12];
-	char text[12][200];
-	size_t k = 0;
+}
+
+/* The name of value `x` of column `c` of a row from `src` when the column
+ * is an enumeration (NULL otherwise, or when the value has none). */
+static const char *enum_of(struct gpu_run_file *f, unsigned src, size_t c,
+			   int64_t x, char *nb, size_t size)
+{
+	if (src == SRC_NVTX && c == 0)
+		return nvtx_type_name(f, x, nb, size);
+	if (src == SRC_NVTX && c == 2)
+		return nvtx_domain_name(f, x, nb, size);
+	if (src == SRC_RUNTIME && c == 2)
+		return event_class_name(f, x, nb, size);
+	if ((src == SRC_MEMCPY && (c == 2 || c == 3)) ||
+	    (src == SRC_MEMSET && c == 2))
+		return mem_kind_name(f, x, nb, size);
+	return NULL;
+}
+
+/* Column `c` of the row (not NULL) as attribute `key`: an enumeration's
+ * value named, its number kept; the copy kind by its name alone. */
+static void column_kv(struct gpu_run_kvs *k, struct gpu_run_file *f,
+		      sqlite3_stmt *st, unsigned src, size_t c,
+		      const char *key)
+{
+	const char *v = gpu_run_col_text(st, (int)c);
+	int64_t x;
+	char nb[120];
+	const char *named = NULL;
+	bool copy_kind = src == SRC_MEMCPY && c == 1;
+	if (copy_kind && gpu_run_col_int(st, 1, &x))
+		v = nsight_copy_kind_name(x);
+	else if (gpu_run_col_int(st, (int)c, &x))
+		named = enum_of(f, src, c, x, nb, sizeof(nb));
+	int64_t num;
+	bool is_number = !copy_kind && gpu_run_col_int(st, (int)c, &num);
+	double number = is_number ? (double)num : 0;
+	if (named)
+		gpu_run_kv_addf(k, key, number, is_number, "%.150s (%s)",
+				named, v);
+	else
+		gpu_run_kv_addf(k, key, number, is_number, "%s", v);
+}
+
+enum status nsight_detail(struct gpu_run *r, const struct gpu_run_line *l,
+			  uint64_t event, struct model_kv **out, size_t *n,
+			  struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, l->file);
+	if (event == MODEL_EVENT_NONE)
+		return STATUS_OK;
+	unsigned src = (unsigned)(event & 7);
+	int64_t rowid = (int64_t)(event >> 3);
+	const char *sql = NULL;
+	const char *const *keys = NULL;
+	size_t nk = 0;
+	if (!detail_query(src, &sql, &keys, &nk))
+		return STATUS_OK;
+	struct gpu_run_kvs k = {.n = 0};
 	sqlite3_stmt *st = NULL;
 	/* a column an older export lacks: no details rather than an error */
 	if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -173,69 +221,20 @@ enum status nsight_detail(struct gpu_run *r,
 	sqlite3_bind_int64(st, 1, rowid);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		for (size_t c = 0; c < nk; c++) {
-			if (sqlite3_column_type(st, (int)c) == SQLITE_NULL)
-				continue;
-			const char *v = gpu_run_col_text(st, (int)c);
-			int64_t x;
-			char nb[120];
-			const char *named = NULL;
-			if (src == SRC_MEMCPY && c == 1 &&
-			    gpu_run_col_int(st, 1, &x))
-				v = nsight_copy_kind_name(x);
-			else if (gpu_run_col_int(st, (int)c, &x))
-				named = src == SRC_NVTX && c == 0
-					    ? nvtx_type_name(f, x, nb,
-							     sizeof(nb))
-					: src == SRC_NVTX && c == 2
-					    ? nvtx_domain_name(f, x, nb,
-							       sizeof(nb))
-					: src == SRC_RUNTIME && c == 2
-					    ? event_class_name(f, x, nb,
-							       sizeof(nb))
-					: (src == SRC_MEMCPY &&
-					   (c == 2 || c == 3)) ||
-						  (src == SRC_MEMSET && c == 2)
-					    ? mem_kind_name(f, x, nb,
-							    sizeof(nb))
-					    : NULL;
-			/* an enumeration's value named, its number kept */
-			if (named)
-				snprintf(text[k], sizeof(text[k]), "%.150s (%s)",
-					 named, v);
-			else
-				snprintf(text[k], sizeof(text[k]), "%s", v);
-			kv[k] =
-			    (struct model_kv){.key = keys[c], .text = text[k]};
-			if (src != SRC_MEMCPY || c != 1) {
-				int64_t num;
-				if (gpu_run_col_int(st, (int)c, &num)) {
-					kv[k].number = (double)num;
-					kv[k].is_number = true;
-				}
-			}
-			k++;
-		}
+		for (size_t c = 0; c < nk; c++)
+			if (sqlite3_column_type(st, (int)c) != SQLITE_NULL)
+				column_kv(&k, f, st, src, c, keys[c]);
 		int64_t bytes, ns;
 		if (src == SRC_MEMCPY && gpu_run_col_int(st, 0, &bytes) &&
 		    gpu_run_col_int(st, 8, &ns) && ns > 0) {
-			snprintf(text[k], sizeof(text[k]), "%.3f GB/s",
-				 (double)bytes / (double)ns);
-			kv[k] = (struct model_kv){.key = "bandwidth",
-						  .text = text[k],
-						  .number = (double)bytes /
-							    (double)ns,
-						  .is_number = true};
-			k++;
+			double gbs = (double)bytes / (double)ns;
+			gpu_run_kv_addf(&k, "bandwidth", gbs, true,
+					"%.3f GB/s", gbs);
 		}
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return gpu_run_step_error(f, rc, err);
-	if (k == 0)
-		return STATUS_OK;
-	enum status e = model_kv_pack(kv, k, out, err);
-	if (e == STATUS_OK)
-		*n = k;
-	return e;
+	enum status e = rc != SQLITE_ROW && rc != SQLITE_DONE
+				? gpu_run_step_error(f, rc, err)
+				: STATUS_OK;
+	return gpu_run_kv_finish(&k, e, out, n, err);
 }

@@ -651,22 +651,68 @@ static enum status rocpd_rpd_read(struct gpu_run *r, uint32_t fi, struct error *
 
 /* ---- attributes --------------------------------------------------------- */
 
-static enum status rocpd_rpd_detail(struct gpu_run *r, const struct gpu_run_line *l,
-			     uint64_t event, struct model_kv **out, size_t *n,
-			     struct error *err)
+/* An API call's arguments (most calls have "" for arguments: no empty
+ * `args=`). */
+static void api_kvs(struct gpu_run_kvs *k, sqlite3_stmt *st)
+{
+	const char *a = gpu_run_col_text(st, 0);
+	if (*a)
+		gpu_run_kv_addf(k, "args", 0, false, "%s", a);
+}
+
+/* A kernel's launch (rocpd_kernelapi). */
+static void kernel_kvs(struct gpu_run_kvs *k, sqlite3_stmt *st)
+{
+	static const char *const keys[] = {"LDS bytes", "scratch bytes",
+					   "stream", "API call"};
+	gpu_run_kv_addf(k, "grid", 0, false, "%.20sx%.20sx%.20s",
+			gpu_run_col_text(st, 0), gpu_run_col_text(st, 1),
+			gpu_run_col_text(st, 2));
+	gpu_run_kv_addf(k, "workgroup", 0, false, "%.20sx%.20sx%.20s",
+			gpu_run_col_text(st, 3), gpu_run_col_text(st, 4),
+			gpu_run_col_text(st, 5));
+	for (int c = 6; c < 10; c++)
+		gpu_run_kv_addf(k, keys[c - 6], 0, false, "%s",
+				gpu_run_col_text(st, c));
+}
+
+/* A copy's call (rocpd_copyapi): the columns that are not empty. */
+static void copy_kvs(struct gpu_run_file *f, int64_t op,
+		     struct gpu_run_kvs *k)
+{
+	static const char *const keys[] = {"bytes",  "kind",	 "src",
+					   "dst",    "stream", "API call"};
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(f->db,
+			       "SELECT c.size, c.kind, c.src, c.dst, "
+			       "c.stream, ao.api_id FROM rocpd_api_ops ao JOIN "
+			       "rocpd_copyapi c ON c.api_ptr_id = ao.api_id "
+			       "WHERE ao.op_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, op);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (int c = 0; c < 6; c++)
+			if (*gpu_run_col_text(st, c))
+				gpu_run_kv_addf(k, keys[c], 0, false, "%s",
+						gpu_run_col_text(st, c));
+	sqlite3_finalize(st);
+}
+
+static enum status rocpd_rpd_detail(struct gpu_run *r,
+				    const struct gpu_run_line *l,
+				    uint64_t event, struct model_kv **out,
+				    size_t *n, struct error *err)
 {
 	struct gpu_run_file *f = gpu_run_file_at(r, l->file);
 	struct gpu_run_set *s = &f->sets[0];
-	struct model_kv kv[16];
-	char text[16][200];
-	size_t k = 0;
+	struct gpu_run_kvs k = {.n = 0};
 	sqlite3_stmt *st = NULL;
-	(void)r;
 	if (event == MODEL_EVENT_NONE)
 		return STATUS_OK;
+	bool host = l->kind == GPU_RUN_LINE_HOST;
 	const char *sql =
-		l->kind == GPU_RUN_LINE_HOST
-			? "SELECT s.string FROM rocpd_api a JOIN rocpd_string "
+		host	? "SELECT s.string FROM rocpd_api a JOIN rocpd_string "
 			  "s ON s.id = a.args_id WHERE a.id = ?1"
 		: s->has_kernelapi
 			? "SELECT k.gridX, k.gridY, k.gridZ, k.workgroupX, "
@@ -679,81 +725,13 @@ static enum status rocpd_rpd_detail(struct gpu_run *r, const struct gpu_run_line
 		return gpu_run_step_error(f, sqlite3_errcode(f->db), err);
 	if (st) {
 		sqlite3_bind_int64(st, 1, (int64_t)event);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			if (l->kind == GPU_RUN_LINE_HOST) {
-				/* most calls have "" for arguments: no
-				 * empty `args=` */
-				const char *a = gpu_run_col_text(st, 0);
-				if (*a) {
-					snprintf(text[k], sizeof(text[k]),
-						 "%s", a);
-					kv[k] = (struct model_kv){
-					    .key = "args", .text = text[k]};
-					k++;
-				}
-			} else {
-				snprintf(text[k], sizeof(text[k]),
-					 "%.20sx%.20sx%.20s",
-					 gpu_run_col_text(st, 0),
-					 gpu_run_col_text(st, 1),
-					 gpu_run_col_text(st, 2));
-				kv[k] = (struct model_kv){.key = "grid",
-							  .text = text[k]};
-				k++;
-				snprintf(text[k], sizeof(text[k]),
-					 "%.20sx%.20sx%.20s",
-					 gpu_run_col_text(st, 3),
-					 gpu_run_col_text(st, 4),
-					 gpu_run_col_text(st, 5));
-				kv[k] = (struct model_kv){.key = "workgroup",
-							  .text = text[k]};
-				k++;
-				static const char *const keys[] = {
-					"LDS bytes", "scratch bytes", "stream",
-					"API call"};
-				for (int c = 6; c < 10; c++) {
-					snprintf(text[k], sizeof(text[k]),
-						 "%s", gpu_run_col_text(st, c));
-					kv[k] = (struct model_kv){
-						.key = keys[c - 6],
-						.text = text[k]};
-					k++;
-				}
-			}
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	if (l->kind != GPU_RUN_LINE_HOST && s->has_copyapi &&
-	    sqlite3_prepare_v2(f->db,
-			       "SELECT c.size, c.kind, c.src, c.dst, "
-			       "c.stream, ao.api_id FROM rocpd_api_ops ao JOIN "
-			       "rocpd_copyapi c ON c.api_ptr_id = ao.api_id "
-			       "WHERE ao.op_id = ?1",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, (int64_t)event);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			static const char *const keys[] = {
-				"bytes", "kind", "src", "dst", "stream",
-				"API call"};
-			for (int c = 0; c < 6; c++) {
-				if (!*gpu_run_col_text(st, c))
-					continue;
-				snprintf(text[k], sizeof(text[k]), "%s",
-					 gpu_run_col_text(st, c));
-				kv[k] = (struct model_kv){.key = keys[c],
-							  .text = text[k]};
-				k++;
-			}
-		}
+		if (sqlite3_step(st) == SQLITE_ROW)
+			(host ? api_kvs : kernel_kvs)(&k, st);
 		sqlite3_finalize(st);
 	}
-	if (k == 0)
-		return STATUS_OK;
-	enum status e = model_kv_pack(kv, k, out, err);
-	if (e == STATUS_OK)
-		*n = k;
-	return e;
+	if (!host && s->has_copyapi)
+		copy_kvs(f, (int64_t)event, &k);
+	return gpu_run_kv_finish(&k, STATUS_OK, out, n, err);
 }
 
 const struct gpu_run_layout rocpd_layout_rpd = {
