@@ -346,6 +346,14 @@ uint32_t gpu_run_linef(struct gpu_run *r, uint32_t file, uint32_t set,
 		       uint8_t kind, uint64_t a, uint64_t b, uint32_t profile,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+/* The GPU_RUN_LINE_QUEUE line of key (file, set, a, b): found, or added
+ * (first pass) with the label printed from `fmt` and a profile of ids
+ * (k1 v1, k2 v2) with the same label ("GPU" 0 "QUEUE" 5). */
+uint32_t gpu_run_queue_line(struct gpu_run *r, uint32_t file, uint32_t set,
+			    uint64_t a, uint64_t b, const char *k1,
+			    uint64_t v1, const char *k2, uint64_t v2,
+			    const char *fmt, ...)
+	__attribute__((format(printf, 10, 11)));
 /* One interval on line `line`: counted (first pass) or stored (second).
  * `link` is a key in the namespace of the line's table set that ties
  * GPU work to the API call that launched it: a host interval gives its

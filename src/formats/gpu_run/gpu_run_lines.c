@@ -110,6 +110,25 @@ uint32_t gpu_run_linef(struct gpu_run *r, uint32_t file, uint32_t set,
 	return gpu_run_line(r, file, set, kind, a, b, label, profile);
 }
 
+uint32_t gpu_run_queue_line(struct gpu_run *r, uint32_t file, uint32_t set,
+			    uint64_t a, uint64_t b, const char *k1,
+			    uint64_t v1, const char *k2, uint64_t v2,
+			    const char *fmt, ...)
+{
+	uint32_t id = gpu_run_line(r, file, set, GPU_RUN_LINE_QUEUE, a, b,
+				   NULL, 0);
+	if (id != MODEL_NONE || r->second_pass)
+		return id;
+	char label[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(label, sizeof(label), fmt, ap);
+	va_end(ap);
+	uint32_t prof = gpu_run_profile(r, k1, v1, k2, v2, label);
+	return gpu_run_line(r, file, set, GPU_RUN_LINE_QUEUE, a, b, label,
+			    prof);
+}
+
 bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 		    uint64_t end, uint32_t ctx, uint64_t event, uint64_t link)
 {

@@ -373,204 +373,233 @@ static enum status read_streams(struct gpu_run_file *f, const char *table,
 	return e;
 }
 
-static enum status read_ops(struct gpu_run *r, uint32_t fi,
-			    struct error *err)
+/* What read_ops keeps while it reads rocpd_op. */
+struct ops {
+	/* op -> launching API node; second pass: op -> its API id (the
+	 * interval link); copy sizes by op */
+	struct gpu_run_map op_api, op_link, sizes;
+	struct op_names names;
+	struct streams streams;
+	bool by_stream;
+	uint32_t kernel_type;
+};
+
+static void ops_free(struct ops *o)
 {
-	struct streams streams = {0};
-	struct gpu_run_file *f = gpu_run_file_at(r, fi);
-	struct gpu_run_set *s = &f->sets[0];
-	struct gpu_run_map op_api = {0}, sizes = {0};
-	/* second pass: op -> launching API id, the interval link */
-	struct gpu_run_map op_link = {0};
-	struct op_names names = {0};
+	gpu_run_map_free(&o->op_api);
+	gpu_run_map_free(&o->op_link);
+	gpu_run_map_free(&o->names.group);
+	gpu_run_map_free(&o->names.base);
+	gpu_run_map_free(&o->sizes);
+	gpu_run_map_free(&o->streams.of_op);
+	gpu_run_map_free(&o->streams.slot_of);
+	free(o->streams.v);
+}
+
+/* op -> launching API (the first link of an op: graph launches link one
+ * API to several ops, not one op to several APIs). */
+static enum status read_op_apis(struct gpu_run *r, struct gpu_run_file *f,
+				struct gpu_run_set *s, struct ops *o,
+				struct error *err)
+{
 	sqlite3_stmt *st = NULL;
-	enum status e = STATUS_OK;
+	enum status e = gpu_run_prepare(f,
+					"SELECT op_id, api_id FROM "
+					"rocpd_api_ops ORDER BY id DESC",
+					&st, err);
+	if (e != STATUS_OK)
+		return e;
 	int rc;
-	/* op -> launching API (the first link of an op: graph launches link
-	 * one API to several ops, not one op to several APIs) */
-	if ((e = gpu_run_prepare(f,
-			       "SELECT op_id, api_id FROM rocpd_api_ops "
-			       "ORDER BY id DESC",
-			       &st, err)) != STATUS_OK)
-		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t op, api;
 		uint32_t node;
 		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &api) &&
 		    gpu_run_idmap_get(&s->regions, (uint64_t)api, &node) &&
-		    (!gpu_run_map_put(&op_api, (uint64_t)op, node) ||
+		    (!gpu_run_map_put(&o->op_api, (uint64_t)op, node) ||
 		     (gpu_run_second_pass(r) && api >= 0 && api < UINT32_MAX &&
-		      !gpu_run_map_put(&op_link, (uint64_t)op,
+		      !gpu_run_map_put(&o->op_link, (uint64_t)op,
 				       (uint32_t)api)))) {
 			e = NOMEM(f);
-			goto out;
+			break;
 		}
 	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_DONE) {
+	if (e == STATUS_OK && rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);
-		goto out;
-	}
-	/* copy sizes by op, where they are integers */
-	if (s->has_copyapi) {
-		if ((e = gpu_run_prepare(
-			     f,
-			     "SELECT ao.op_id, c.size FROM rocpd_copyapi c "
-			     "JOIN rocpd_api_ops ao ON ao.api_id = "
-			     "c.api_ptr_id",
-			     &st, err)) != STATUS_OK)
-			goto out;
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t op, size;
-			if (gpu_run_col_int(st, 0, &op) &&
-			    gpu_run_col_int(st, 1, &size) && size >= 0 &&
-			    size <= UINT32_MAX &&
-			    !gpu_run_map_put(&sizes, (uint64_t)op,
-					   (uint32_t)size)) {
-				e = NOMEM(f);
-				goto out;
-			}
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc != SQLITE_DONE) {
-			e = gpu_run_step_error(f, rc, err);
-			goto out;
+	sqlite3_finalize(st);
+	return e;
+}
+
+/* Copy sizes by op, where they are integers. */
+static enum status read_sizes(struct gpu_run_file *f, struct ops *o,
+			      struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	enum status e = gpu_run_prepare(
+		f,
+		"SELECT ao.op_id, c.size FROM rocpd_copyapi c "
+		"JOIN rocpd_api_ops ao ON ao.api_id = c.api_ptr_id",
+		&st, err);
+	if (e != STATUS_OK)
+		return e;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t op, size;
+		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &size) &&
+		    size >= 0 && size <= UINT32_MAX &&
+		    !gpu_run_map_put(&o->sizes, (uint64_t)op, (uint32_t)size)) {
+			e = NOMEM(f);
+			break;
 		}
 	}
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
+}
+
+/* The line of op `id` on GPU `gpu` by its stream (the other grouping). */
+static uint32_t stream_line(struct gpu_run *r, uint32_t fi, struct ops *o,
+			    int64_t id, int64_t gpu)
+{
+	uint32_t slot;
+	uint64_t sv = gpu_run_map_get(&o->streams.of_op, (uint64_t)id, &slot)
+			      ? o->streams.v[slot]
+			      : UINT64_MAX;
+	uint32_t sl =
+		sv == UINT64_MAX
+			? gpu_run_linef(r, fi, 0, GPU_RUN_LINE_ALT,
+					(uint64_t)gpu, sv, MODEL_NONE,
+					"GPU %" PRId64 " stream ?", gpu)
+			: gpu_run_linef(r, fi, 0, GPU_RUN_LINE_ALT,
+					(uint64_t)gpu, sv, MODEL_NONE,
+					"GPU %" PRId64 " stream 0x%" PRIx64,
+					gpu, sv);
+	if (sl != MODEL_NONE)
+		gpu_run_line_at(r, sl)->group = TIMELINE_GROUP_STREAM;
+	return sl;
+}
+
+/* The node of op row `st` (id, gpuId, queueId, start, end,
+ * description_id, opType_id) under its launching API call. */
+static uint32_t op_node(struct gpu_run *r, struct gpu_run_file *f,
+			struct gpu_run_set *s, struct ops *o,
+			sqlite3_stmt *st, int64_t id)
+{
+	int64_t desc = -1, type = -1;
+	uint32_t tname = gpu_run_col_int(st, 6, &type)
+				 ? rpd_string(r, f, s, type)
+				 : gpu_run_intern(r, "<op>");
+	uint32_t name = gpu_run_col_int(st, 5, &desc)
+				? rpd_string(r, f, s, desc)
+				: 0;
+	if (name == 0 || name == MODEL_NONE)
+		name = tname;
+	uint32_t parent;
+	if (!gpu_run_map_get(&o->op_api, (uint64_t)id, &parent)) {
+		gpu_run_add_unlinked(r, 1);
+		parent = gpu_run_unattributed(
+			r, "<GPU work without a launching API call>");
+	}
+	uint8_t kind;
+	if (tname == o->kernel_type) {
+		kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
+		if (gpu_run_kernel_choice(r) == GPU_RUN_KERNEL_BASE &&
+		    gpu_run_col_int(st, 5, &desc))
+			name = op_base_name(r, f, &o->names, desc, name);
+	} else {
+		kind = GPU_RUN_KIND(NODE_FUNCTION,
+				    op_group(f, &o->names, type));
+	}
+	return gpu_run_child(r, parent, kind, name);
+}
+
+/* One row of rocpd_op: its node, its lines, its values; false when out
+ * of memory. */
+static bool add_op(struct gpu_run *r, uint32_t fi, struct ops *o,
+		   sqlite3_stmt *st)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	int64_t id, gpu, queue, start, end;
+	if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 3, &start) ||
+	    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
+		gpu_run_skip_row(r);
+		return true;
+	}
+	if (!gpu_run_col_int(st, 1, &gpu))
+		gpu = -1;
+	if (!gpu_run_col_int(st, 2, &queue))
+		queue = -1;
+	uint32_t node = op_node(r, f, &f->sets[0], o, st, id);
+	if (node == MODEL_NONE)
+		return gpu_run_second_pass(r);
+	uint32_t line = gpu_run_queue_line(
+		r, fi, 0, (uint64_t)gpu, (uint64_t)queue, "GPU", (uint64_t)gpu,
+		"QUEUE", (uint64_t)queue, "GPU %" PRId64 " queue %" PRId64,
+		gpu, queue);
+	if (line == MODEL_NONE)
+		return true;
+	gpu_run_line_at(r, line)->group = TIMELINE_GROUP_QUEUE;
+	uint32_t api;
+	uint64_t link = gpu_run_map_get(&o->op_link, (uint64_t)id, &api)
+				? api
+				: GPU_RUN_NO_LINK;
+	if (o->by_stream) {
+		/* the same op on its stream's line */
+		uint32_t sl = stream_line(r, fi, o, id, gpu);
+		if (sl != MODEL_NONE)
+			gpu_run_line_add(r, sl, (uint64_t)start, (uint64_t)end,
+					 node, (uint64_t)id, link);
+	}
+	gpu_run_add_gpu(r, node, (uint64_t)(end - start),
+			gpu_run_line_at(r, line)->profile);
+	uint32_t size;
+	if (gpu_run_map_get(&o->sizes, (uint64_t)id, &size))
+		gpu_run_add_bytes(r, node, size, (uint64_t)(end - start));
+	gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
+	gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
+			 (uint64_t)id, link);
+	return true;
+}
+
+static enum status read_ops(struct gpu_run *r, uint32_t fi,
+			    struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	struct gpu_run_set *s = &f->sets[0];
+	struct ops o = {0};
+	sqlite3_stmt *st = NULL;
+	enum status e = read_op_apis(r, f, s, &o, err);
+	if (e == STATUS_OK && s->has_copyapi)
+		e = read_sizes(f, &o, err);
 	/* the stream of each op, from its API call's arguments
 	 * (rocpd_kernelapi.stream, rocpd_copyapi.stream: text, "0x0") */
-	bool by_stream = s->opt & (RPD_KERNEL_STREAM | RPD_COPY_STREAM);
+	o.by_stream = s->opt & (RPD_KERNEL_STREAM | RPD_COPY_STREAM);
 	for (int pass = 0; pass < 2 && e == STATUS_OK; pass++) {
 		if (!(s->opt & (pass ? RPD_COPY_STREAM : RPD_KERNEL_STREAM)))
 			continue;
 		e = read_streams(f, pass ? "rocpd_copyapi" : "rocpd_kernelapi",
-				 &streams, err);
+				 &o.streams, err);
 	}
+	if (e == STATUS_OK)
+		e = gpu_run_prepare(f,
+				    "SELECT id, gpuId, queueId, start, "
+				    "\"end\", description_id, opType_id FROM "
+				    "rocpd_op",
+				    &st, err);
 	if (e != STATUS_OK)
 		goto out;
-	if ((e = gpu_run_prepare(f,
-			       "SELECT id, gpuId, queueId, start, \"end\", "
-			       "description_id, opType_id FROM rocpd_op",
-			       &st, err)) != STATUS_OK)
-		goto out;
-	uint32_t kernel_type = gpu_run_intern(r, "KernelExecution");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id, gpu, queue, start, end, desc = -1, type = -1;
-		if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 3, &start) ||
-		    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		if (!gpu_run_col_int(st, 1, &gpu))
-			gpu = -1;
-		if (!gpu_run_col_int(st, 2, &queue))
-			queue = -1;
-		uint32_t tname = gpu_run_col_int(st, 6, &type)
-					 ? rpd_string(r, f, s, type)
-					 : gpu_run_intern(r, "<op>");
-		uint32_t name = gpu_run_col_int(st, 5, &desc)
-					? rpd_string(r, f, s, desc)
-					: 0;
-		if (name == 0 || name == MODEL_NONE)
-			name = tname;
-		uint32_t parent;
-		if (!gpu_run_map_get(&op_api, (uint64_t)id, &parent)) {
-			gpu_run_add_unlinked(r, 1);
-			parent = gpu_run_unattributed(
-				r, "<GPU work without a launching API call>");
-		}
-		uint8_t kind;
-		if (tname == kernel_type) {
-			kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
-			if (gpu_run_kernel_choice(r) == GPU_RUN_KERNEL_BASE &&
-			    gpu_run_col_int(st, 5, &desc))
-				name = op_base_name(r, f, &names, desc, name);
-		} else {
-			kind = GPU_RUN_KIND(NODE_FUNCTION,
-					    op_group(f, &names, type));
-		}
-		uint32_t node = gpu_run_child(r, parent, kind, name);
-		if (node == MODEL_NONE) {
-			if (gpu_run_second_pass(r))
-				continue;
+	o.kernel_type = gpu_run_intern(r, "KernelExecution");
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!add_op(r, fi, &o, st)) {
 			e = NOMEM(f);
 			goto out;
 		}
-		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE,
-					   (uint64_t)gpu, (uint64_t)queue,
-					   NULL, 0);
-		if (line == MODEL_NONE && !gpu_run_second_pass(r)) {
-			char label[64];
-			snprintf(label, sizeof(label),
-				 "GPU %" PRId64 " queue %" PRId64, gpu, queue);
-			uint32_t prof = gpu_run_profile(r, "GPU", (uint64_t)gpu,
-						      "QUEUE", (uint64_t)queue,
-						      label);
-			line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE,
-					  (uint64_t)gpu, (uint64_t)queue,
-					  label, prof);
-		}
-		if (line == MODEL_NONE)
-			continue;
-		gpu_run_line_at(r, line)->group = TIMELINE_GROUP_QUEUE;
-		uint32_t api;
-		uint64_t link = gpu_run_map_get(&op_link, (uint64_t)id, &api)
-					? api
-					: GPU_RUN_NO_LINK;
-		if (by_stream) {
-			/* the same op on its stream's line */
-			uint32_t slot;
-			uint64_t sv = gpu_run_map_get(&streams.of_op,
-						      (uint64_t)id, &slot)
-					      ? streams.v[slot]
-					      : UINT64_MAX;
-			uint32_t sl =
-				sv == UINT64_MAX
-					? gpu_run_linef(r, fi, 0,
-							GPU_RUN_LINE_ALT,
-							(uint64_t)gpu, sv,
-							MODEL_NONE,
-							"GPU %" PRId64
-							" stream ?",
-							gpu)
-					: gpu_run_linef(r, fi, 0,
-							GPU_RUN_LINE_ALT,
-							(uint64_t)gpu, sv,
-							MODEL_NONE,
-							"GPU %" PRId64
-							" stream 0x%" PRIx64,
-							gpu, sv);
-			if (sl != MODEL_NONE) {
-				gpu_run_line_at(r, sl)->group = TIMELINE_GROUP_STREAM;
-				gpu_run_line_add(r, sl, (uint64_t)start,
-						 (uint64_t)end, node,
-						 (uint64_t)id, link);
-			}
-		}
-		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
-			      gpu_run_line_at(r, line)->profile);
-		uint32_t size;
-		if (gpu_run_map_get(&sizes, (uint64_t)id, &size))
-			gpu_run_add_bytes(r, node, size,
-					  (uint64_t)(end - start));
-		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
-		gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
-				 (uint64_t)id, link);
-	}
 	if (rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);
 out:
 	sqlite3_finalize(st);
-	gpu_run_map_free(&op_api);
-	gpu_run_map_free(&op_link);
-	gpu_run_map_free(&names.group);
-	gpu_run_map_free(&names.base);
-	gpu_run_map_free(&sizes);
-	gpu_run_map_free(&streams.of_op);
-	gpu_run_map_free(&streams.slot_of);
-	free(streams.v);
+	ops_free(&o);
 	return e;
 }
 
