@@ -38,6 +38,122 @@ static const char *kernel_name_column(const struct gpu_run *r,
 	return dem ? "coalesce(demangledName, shortName)" : "shortName";
 }
 
+/* The name and kind of GPU work row `st` from table `src` (the kernel's
+ * name in column 7, a copy's kind; a memset is `memset_name`). */
+static uint32_t row_name(struct gpu_run *r, struct gpu_run_file *f,
+			 uint8_t src, sqlite3_stmt *st, uint32_t memset_name,
+			 uint8_t *kind)
+{
+	int64_t v;
+	*kind = GPU_RUN_KIND(NODE_FUNCTION, src == SRC_MEMCPY
+						    ? GPU_RUN_GROUP_COPY
+						    : GPU_RUN_GROUP_MEMSET);
+	if (src == SRC_KERNEL) {
+		*kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
+		uint32_t name = gpu_run_col_int(st, 7, &v)
+					? nsight_string_of(r, f, &f->sets[0], v)
+					: MODEL_NONE;
+		return name == MODEL_NONE ? gpu_run_intern(r, "<kernel>")
+					  : name;
+	}
+	if (src == SRC_MEMCPY) {
+		char buf[48];
+		snprintf(buf, sizeof(buf), "[memcpy %s]",
+			 nsight_copy_kind_name(gpu_run_col_int(st, 7, &v) ? v
+									 : -1));
+		return gpu_run_intern(r, buf);
+	}
+	return memset_name;
+}
+
+/* Where GPU work of process `pid` (known_pid) and correlation id `corr`
+ * (has_corr) goes: under the CUDA call that launched it (*link its key),
+ * else under its process, else under the run's unattributed node. */
+static uint32_t row_parent(struct gpu_run *r, uint32_t fi,
+			   struct gpu_run_set *s, bool known_pid, int64_t pid,
+			   bool has_corr, int64_t corr, uint64_t *link)
+{
+	uint32_t parent;
+	*link = GPU_RUN_NO_LINK;
+	if (has_corr && known_pid &&
+	    gpu_run_idmap_get(&s->regions, nsight_corr_key(pid, corr),
+			      &parent)) {
+		*link = nsight_corr_key(pid, corr);
+		return parent;
+	}
+	gpu_run_add_unlinked(r, 1);
+	uint32_t proc = known_pid ? nsight_process_node(r, fi, s, pid)
+				  : MODEL_NONE;
+	if (proc == MODEL_NONE)
+		return gpu_run_unattributed(r, "<GPU work without a process>");
+	return gpu_run_child(r, proc, NODE_ENTRY,
+			     gpu_run_intern(r, "<GPU work without a "
+					       "launching API call>"));
+}
+
+/* One row of a GPU table (nsight_read_gpu_table's query): its node, its
+ * stream's and context's lines, its values; false when out of memory. */
+static bool add_gpu_row(struct gpu_run *r, uint32_t fi, uint8_t src,
+			sqlite3_stmt *st, uint32_t memset_name)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	struct gpu_run_set *s = &f->sets[0];
+	int64_t rowid, start, end, dev, stream, corr, gpid, bytes, context;
+	if (!gpu_run_col_int(st, 0, &rowid) ||
+	    !gpu_run_col_int(st, 1, &start) || !gpu_run_col_int(st, 2, &end) ||
+	    start < 0 || end < start || rowid < 0) {
+		gpu_run_skip_row(r);
+		return true;
+	}
+	if (!gpu_run_col_int(st, 3, &dev))
+		dev = -1;
+	if (!gpu_run_col_int(st, 4, &stream))
+		stream = -1;
+	bool has_corr = gpu_run_col_int(st, 5, &corr);
+	bool known_pid = gpu_run_col_int(st, 6, &gpid);
+	int64_t pid = known_pid ? nsight_gid_pid(gpid) : 0;
+	uint8_t kind;
+	uint32_t name = row_name(r, f, src, st, memset_name, &kind);
+	uint64_t link;
+	uint32_t parent =
+		row_parent(r, fi, s, known_pid, pid, has_corr, corr, &link);
+	uint32_t node = parent == MODEL_NONE || parent == 0
+				? MODEL_NONE
+				: gpu_run_child(r, parent, kind, name);
+	if (node == MODEL_NONE)
+		return gpu_run_second_pass(r);
+	uint64_t a = (uint64_t)pid << 32 ^ (uint32_t)dev;
+	uint32_t line = gpu_run_queue_line(
+		r, fi, 0, a, (uint64_t)stream, "GPU", (uint64_t)dev, "STREAM",
+		(uint64_t)stream, "pid %" PRId64 " GPU %" PRId64 " stream %" PRId64,
+		pid, dev, stream);
+	if (line == MODEL_NONE)
+		return true;
+	gpu_run_line_at(r, line)->group = TIMELINE_GROUP_STREAM;
+	/* the same work on its context's line (the other grouping) */
+	if (gpu_run_col_int(st, 9, &context)) {
+		uint32_t cl = gpu_run_linef(
+			r, fi, 0, GPU_RUN_LINE_ALT, a, (uint64_t)context,
+			MODEL_NONE,
+			"pid %" PRId64 " GPU %" PRId64 " context %" PRId64, pid,
+			dev, context);
+		if (cl != MODEL_NONE) {
+			gpu_run_line_at(r, cl)->group = TIMELINE_GROUP_QUEUE;
+			gpu_run_line_add(r, cl, (uint64_t)start, (uint64_t)end,
+					 node, (uint64_t)rowid << 3 | src, link);
+		}
+	}
+	gpu_run_add_gpu(r, node, (uint64_t)(end - start),
+			gpu_run_line_at(r, line)->profile);
+	if (src != SRC_KERNEL && gpu_run_col_int(st, 8, &bytes) && bytes >= 0)
+		gpu_run_add_bytes(r, node, (double)bytes,
+				  (uint64_t)(end - start));
+	gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
+	gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
+			 (uint64_t)rowid << 3 | src, link);
+	return true;
+}
+
 enum status nsight_read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				  struct error *err)
 {
@@ -65,117 +181,11 @@ enum status nsight_read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		return e;
 	uint32_t memset_name = gpu_run_intern(r, "[memset]");
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t rowid, start, end, dev, stream, corr, gpid, v, bytes;
-		if (!gpu_run_col_int(st, 0, &rowid) ||
-		    !gpu_run_col_int(st, 1, &start) ||
-		    !gpu_run_col_int(st, 2, &end) || start < 0 || end < start ||
-		    rowid < 0) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		if (!gpu_run_col_int(st, 3, &dev))
-			dev = -1;
-		if (!gpu_run_col_int(st, 4, &stream))
-			stream = -1;
-		bool has_corr = gpu_run_col_int(st, 5, &corr);
-		bool known_pid = gpu_run_col_int(st, 6, &gpid);
-		int64_t pid = known_pid ? nsight_gid_pid(gpid) : 0;
-		uint32_t name;
-		uint8_t kind =
-		    GPU_RUN_KIND(NODE_FUNCTION, src == SRC_MEMCPY
-						    ? GPU_RUN_GROUP_COPY
-						    : GPU_RUN_GROUP_MEMSET);
-		if (src == SRC_KERNEL) {
-			kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
-			name = gpu_run_col_int(st, 7, &v)
-				   ? nsight_string_of(r, f, s, v)
-				   : MODEL_NONE;
-			if (name == MODEL_NONE)
-				name = gpu_run_intern(r, "<kernel>");
-		} else if (src == SRC_MEMCPY) {
-			char buf[48];
-			snprintf(buf, sizeof(buf), "[memcpy %s]",
-				 nsight_copy_kind_name(
-				     gpu_run_col_int(st, 7, &v) ? v : -1));
-			name = gpu_run_intern(r, buf);
-		} else {
-			name = memset_name;
-		}
-		uint32_t parent;
-		uint64_t link = GPU_RUN_NO_LINK;
-		if (has_corr && known_pid &&
-		    gpu_run_idmap_get(&s->regions, nsight_corr_key(pid, corr),
-				    &parent)) {
-			link = nsight_corr_key(pid, corr);
-		} else {
-			gpu_run_add_unlinked(r, 1);
-			uint32_t proc = known_pid ? nsight_process_node(r, fi, s, pid)
-						  : MODEL_NONE;
-			if (proc == MODEL_NONE) {
-				parent = gpu_run_unattributed(
-				    r, "<GPU work without a process>");
-			} else {
-				parent = gpu_run_child(
-				    r, proc, NODE_ENTRY,
-				    gpu_run_intern(r, "<GPU work without a "
-						      "launching API "
-						      "call>"));
-			}
-		}
-		uint32_t node = parent == MODEL_NONE || parent == 0
-				    ? MODEL_NONE
-				    : gpu_run_child(r, parent, kind, name);
-		if (node == MODEL_NONE) {
-			if (gpu_run_second_pass(r))
-				continue;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!add_gpu_row(r, fi, src, st, memset_name)) {
 			e = NOMEM(f);
 			break;
 		}
-		uint64_t a = (uint64_t)pid << 32 ^ (uint32_t)dev;
-		uint32_t line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE, a,
-					     (uint64_t)stream, NULL, 0);
-		if (line == MODEL_NONE && !gpu_run_second_pass(r)) {
-			char label[96];
-			snprintf(label, sizeof(label),
-				 "pid %" PRId64 " GPU %" PRId64
-				 " stream %" PRId64,
-				 pid, dev, stream);
-			uint32_t prof =
-			    gpu_run_profile(r, "GPU", (uint64_t)dev, "STREAM",
-					    (uint64_t)stream, label);
-			line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_QUEUE, a,
-					    (uint64_t)stream, label, prof);
-		}
-		if (line == MODEL_NONE)
-			continue;
-		gpu_run_line_at(r, line)->group = TIMELINE_GROUP_STREAM;
-		/* the same work on its context's line (the other grouping) */
-		int64_t context;
-		if (gpu_run_col_int(st, 9, &context)) {
-			uint32_t cl = gpu_run_linef(
-			    r, fi, 0, GPU_RUN_LINE_ALT, a, (uint64_t)context,
-			    MODEL_NONE,
-			    "pid %" PRId64 " GPU %" PRId64 " context %" PRId64,
-			    pid, dev, context);
-			if (cl != MODEL_NONE) {
-				gpu_run_line_at(r, cl)->group = TIMELINE_GROUP_QUEUE;
-				gpu_run_line_add(r, cl, (uint64_t)start,
-						 (uint64_t)end, node,
-						 (uint64_t)rowid << 3 | src,
-						 link);
-			}
-		}
-		gpu_run_add_gpu(r, node, (uint64_t)(end - start),
-				gpu_run_line_at(r, line)->profile);
-		if (src != SRC_KERNEL && gpu_run_col_int(st, 8, &bytes) &&
-		    bytes >= 0)
-			gpu_run_add_bytes(r, node, (double)bytes,
-					  (uint64_t)(end - start));
-		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
-		gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end, node,
-				 (uint64_t)rowid << 3 | src, link);
-	}
 	if (e == STATUS_OK && rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);
 	sqlite3_finalize(st);
