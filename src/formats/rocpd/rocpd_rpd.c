@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/rocpd/rocpd_layouts.h"
 
 struct api_row {
@@ -173,14 +174,14 @@ static uint32_t thread_node(struct gpu_run *r, struct gpu_run_set *s,
 
 #define NOMEM(f) error_set(err, STATUS_NOMEM, (f)->path, "out of memory")
 
-static enum status read_apis(struct gpu_run *r, uint32_t fi,
-			     struct error *err)
+/* The rows of rocpd_api with usable times, sorted by thread and time
+ * (*rows malloc'd). */
+static enum status api_rows(struct gpu_run *r, struct gpu_run_file *f,
+			    struct api_row **rows, size_t *n,
+			    struct error *err)
 {
-	struct gpu_run_file *f = gpu_run_file_at(r, fi);
-	struct gpu_run_set *s = &f->sets[0];
 	sqlite3_stmt *st = NULL;
-	struct api_row *rows = NULL;
-	size_t n = 0, cap = 0;
+	size_t cap = 0;
 	enum status e = gpu_run_prepare(
 		f,
 		"SELECT id, pid, tid, start, \"end\", apiName_id, args_id "
@@ -203,35 +204,83 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 			a.name_id = -1;
 		if (!gpu_run_col_int(st, 6, &a.args_id))
 			a.args_id = -1;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			struct api_row *g = realloc(rows, cap * sizeof(*g));
-			if (!g) {
-				e = NOMEM(f);
-				goto out;
-			}
-			rows = g;
+		if (!array_grow((void **)rows, &cap, *n + 1, sizeof(**rows))) {
+			e = NOMEM(f);
+			break;
 		}
-		rows[n++] = a;
+		(*rows)[(*n)++] = a;
 	}
-	if (rc != SQLITE_DONE) {
+	if (e == STATUS_OK && rc != SQLITE_DONE)
 		e = gpu_run_step_error(f, rc, err);
-		goto out;
+	sqlite3_finalize(st);
+	if (e == STATUS_OK && *n > 1)
+		qsort(*rows, *n, sizeof(**rows), api_cmp);
+	return e;
+}
+
+/* The host line of (pid, tid), whose thread is `thread`. */
+static uint32_t api_line(struct gpu_run *r, uint32_t fi, uint32_t thread,
+			 int64_t pid, int64_t tid)
+{
+	return gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST, (uint64_t)pid,
+			     (uint64_t)tid, gpu_run_node_profile(r, thread),
+			     "pid %" PRId64 " tid %" PRId64, pid, tid);
+}
+
+/* A UserMarker of no length: an instant on the thread's line, named by
+ * its message, out of the tree and of the nesting. */
+static void api_mark(struct gpu_run *r, uint32_t fi, struct gpu_run_set *s,
+		     const struct api_row *a, uint32_t thread, uint32_t name)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	uint32_t text = a->args_id >= 0 ? rpd_string(r, f, s, a->args_id)
+					: name;
+	uint32_t line = api_line(r, fi, thread, a->pid, a->tid);
+	if (line != MODEL_NONE && text != MODEL_NONE)
+		gpu_run_instant_add(r, line, (uint64_t)a->start, text,
+				    (uint64_t)a->id);
+}
+
+/* The node of API row `a` under `parent` (a call, or a roctx range: a
+ * UserMarker named by its message); MODEL_NONE for a mark (*mark set),
+ * placed by api_mark, or on failure. */
+static uint32_t api_node(struct gpu_run *r, uint32_t fi, struct gpu_run_set *s,
+			 const struct api_row *a, uint32_t thread,
+			 uint32_t parent, uint32_t marker, bool *mark)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	uint32_t name = a->name_id >= 0 ? rpd_string(r, f, s, a->name_id)
+					: gpu_run_intern(r, "<unnamed>");
+	uint8_t kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API);
+	if (name != MODEL_NONE && name == marker) {
+		if (a->start == a->end) {
+			api_mark(r, fi, s, a, thread, name);
+			*mark = true;
+			return MODEL_NONE;
+		}
+		kind = GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE);
+		if (a->args_id >= 0)
+			name = rpd_string(r, f, s, a->args_id);
 	}
-	if (n > 1)
-		qsort(rows, n, sizeof(*rows), api_cmp);
+	return gpu_run_child(r, parent, kind, name);
+}
+
+static enum status read_apis(struct gpu_run *r, uint32_t fi,
+			     struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	struct gpu_run_set *s = &f->sets[0];
+	struct api_row *rows = NULL;
+	size_t n = 0;
+	enum status e = api_rows(r, f, &rows, &n, err);
 	uint32_t marker = gpu_run_intern(r, "UserMarker");
 	/* the stack of enclosing calls on the current thread */
 	size_t *stack = malloc((n ? n : 1) * sizeof(*stack));
 	uint32_t *nodes = malloc((n ? n : 1) * sizeof(*nodes));
-	if (!stack || !nodes) {
-		free(stack);
-		free(nodes);
+	if (e == STATUS_OK && (!stack || !nodes))
 		e = NOMEM(f);
-		goto out;
-	}
 	size_t depth = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; e == STATUS_OK && i < n; i++) {
 		struct api_row *a = &rows[i];
 		if (i > 0 && (a->pid != rows[i - 1].pid ||
 			      a->tid != rows[i - 1].tid))
@@ -244,60 +293,24 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 		uint32_t parent = depth ? nodes[stack[depth - 1]] : thread;
 		if (parent == MODEL_NONE)
 			continue;
-		uint32_t name = a->name_id >= 0 ? rpd_string(r, f, s, a->name_id)
-						: gpu_run_intern(r, "<unnamed>");
-		uint8_t kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API);
-		if (name != MODEL_NONE && name == marker) {
-			if (a->start == a->end) {
-				/* an instant mark: on the thread's line,
-				 * named by its message, out of the tree and
-				 * of the nesting */
-				uint32_t text = a->args_id >= 0
-						      ? rpd_string(r, f, s,
-								   a->args_id)
-						      : name;
-				uint32_t line = gpu_run_linef(
-					r, fi, 0, GPU_RUN_LINE_HOST,
-					(uint64_t)a->pid, (uint64_t)a->tid,
-					gpu_run_node_profile(r, thread),
-					"pid %" PRId64 " tid %" PRId64,
-					a->pid, a->tid);
-				if (line != MODEL_NONE && text != MODEL_NONE)
-					gpu_run_instant_add(
-						r, line, (uint64_t)a->start,
-						text, (uint64_t)a->id);
-				continue;
-			}
-			kind = GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE);
-			if (a->args_id >= 0)
-				name = rpd_string(r, f, s, a->args_id);
-		}
-		uint32_t node = gpu_run_child(r, parent, kind, name);
+		bool mark = false;
+		uint32_t node =
+			api_node(r, fi, s, a, thread, parent, marker, &mark);
 		if (node == MODEL_NONE) {
-			if (gpu_run_second_pass(r))
-				continue;
-			free(stack);
-			free(nodes);
-			e = NOMEM(f);
-			goto out;
+			if (!mark && !gpu_run_second_pass(r))
+				e = NOMEM(f);
+			continue;
 		}
 		nodes[i] = node;
 		stack[depth++] = i;
 		if (!gpu_run_idmap_put(&s->regions, (uint64_t)a->id, node)) {
-			free(stack);
-			free(nodes);
 			e = NOMEM(f);
-			goto out;
+			break;
 		}
 		gpu_run_add_api(r, node, parent == thread ? MODEL_NONE : parent,
 			      (uint64_t)(a->end - a->start));
 		gpu_run_time_seen(r, (uint64_t)a->start, (uint64_t)a->end);
-		uint32_t line = gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
-					      (uint64_t)a->pid,
-					      (uint64_t)a->tid,
-					      gpu_run_node_profile(r, thread),
-					      "pid %" PRId64 " tid %" PRId64,
-					      a->pid, a->tid);
+		uint32_t line = api_line(r, fi, thread, a->pid, a->tid);
 		if (line != MODEL_NONE)
 			gpu_run_line_add(r, line, (uint64_t)a->start,
 					 (uint64_t)a->end, node,
@@ -305,8 +318,6 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 	}
 	free(stack);
 	free(nodes);
-out:
-	sqlite3_finalize(st);
 	free(rows);
 	return e;
 }
