@@ -129,6 +129,18 @@ static void test_directory(void **state)
 	write_file(at("db/experiment.xml"), "<?xml", 5);
 	p = probe(at("db"), STATUS_OK);
 	assert_string_equal(reader_choose(p)->name, "hpctoolkit-xml");
+	reader_probe_free(p);	/* the GPU-run readers guess a directory from its file names (an
+	 * Nsight export, a ROCm profile) and lose to the reader that knows
+	 * the directory's files: they name no other format's files */
+	write_file(at("db/run.sqlite"), "x", 1);
+	write_file(at("db/run.rpd"), "x", 1);
+	p = probe(at("db"), STATUS_OK);
+	assert_string_equal(reader_choose(p)->name, "hpctoolkit-xml");
+	reader_probe_free(p);
+	assert_int_equal(unlink(at("db/experiment.xml")), 0);
+	write_file(at("db/meta.db"), "HPCTOOLKITmeta", 14);
+	p = probe(at("db"), STATUS_OK);
+	assert_string_equal(reader_choose(p)->name, "hpctoolkit-v4");
 	reader_probe_free(p);
 }
 
@@ -186,6 +198,18 @@ static void test_rocpd_layouts(void **state)
 	assert_int_equal(mkdir(at("dbs/a"), 0700), 0);
 	write_file(at("dbs/a/meta.db"), "x", 1);
 	write_file(at("dbs/a/profile.db"), "x", 1);
+	p = probe(at("dbs"), STATUS_OK);
+	assert_true(!reader_choose(p) ||
+		    strcmp(reader_choose(p)->name, "rocpd") != 0);
+	reader_probe_free(p);
+	/* more of them than the probe lists: still not a run */
+	for (int i = 0; i < READER_PROBE_SUBDIRS + 1; i++) {
+		char sub[64];
+		snprintf(sub, sizeof(sub), "dbs/b%02d", i);
+		assert_int_equal(mkdir(at(sub), 0700), 0);
+		snprintf(sub, sizeof(sub), "dbs/b%02d/meta.db", i);
+		write_file(at(sub), "x", 1);
+	}
 	p = probe(at("dbs"), STATUS_OK);
 	assert_true(!reader_choose(p) ||
 		    strcmp(reader_choose(p)->name, "rocpd") != 0);
