@@ -411,6 +411,13 @@ enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
 			       struct error *err);
 bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
 		      const char *col);
+/* The first pass of a layout with one table set per file (no suffix):
+ * f->sets[0] made and checked by `check`; nothing in the second pass. */
+enum status gpu_run_single_set(struct gpu_run *r, struct gpu_run_file *f,
+			       enum status (*check)(struct gpu_run_file *f,
+						    struct gpu_run_set *s,
+						    struct error *err),
+			       struct error *err);
 /* The SQLite step error as a status with the file named. */
 enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err);
 

@@ -95,19 +95,34 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 	return id;
 }
 
-uint32_t gpu_run_linef(struct gpu_run *r, uint32_t file, uint32_t set,
-		       uint8_t kind, uint64_t a, uint64_t b, uint32_t profile,
-		       const char *fmt, ...)
+/* gpu_run_line whose label is printed from `fmt` and `ap` when the line is
+ * made, with profile `profile`, or (k1 not NULL) a new profile of ids
+ * (k1 v1, k2 v2) labelled the same. */
+static uint32_t line_vf(struct gpu_run *r, uint32_t file, uint32_t set,
+			uint8_t kind, uint64_t a, uint64_t b, uint32_t profile,
+			const char *k1, uint64_t v1, const char *k2,
+			uint64_t v2, const char *fmt, va_list ap)
 {
 	uint32_t id = gpu_run_line(r, file, set, kind, a, b, NULL, profile);
 	if (id != MODEL_NONE || r->second_pass)
 		return id;
 	char label[256];
+	vsnprintf(label, sizeof(label), fmt, ap);
+	if (k1)
+		profile = gpu_run_profile(r, k1, v1, k2, v2, label);
+	return gpu_run_line(r, file, set, kind, a, b, label, profile);
+}
+
+uint32_t gpu_run_linef(struct gpu_run *r, uint32_t file, uint32_t set,
+		       uint8_t kind, uint64_t a, uint64_t b, uint32_t profile,
+		       const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(label, sizeof(label), fmt, ap);
+	uint32_t id = line_vf(r, file, set, kind, a, b, profile, NULL, 0, NULL,
+			      0, fmt, ap);
 	va_end(ap);
-	return gpu_run_line(r, file, set, kind, a, b, label, profile);
+	return id;
 }
 
 uint32_t gpu_run_queue_line(struct gpu_run *r, uint32_t file, uint32_t set,
@@ -115,18 +130,23 @@ uint32_t gpu_run_queue_line(struct gpu_run *r, uint32_t file, uint32_t set,
 			    uint64_t v1, const char *k2, uint64_t v2,
 			    const char *fmt, ...)
 {
-	uint32_t id = gpu_run_line(r, file, set, GPU_RUN_LINE_QUEUE, a, b,
-				   NULL, 0);
-	if (id != MODEL_NONE || r->second_pass)
-		return id;
-	char label[256];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(label, sizeof(label), fmt, ap);
+	uint32_t id = line_vf(r, file, set, GPU_RUN_LINE_QUEUE, a, b, 0, k1,
+			      v1, k2, v2, fmt, ap);
 	va_end(ap);
-	uint32_t prof = gpu_run_profile(r, k1, v1, k2, v2, label);
-	return gpu_run_line(r, file, set, GPU_RUN_LINE_QUEUE, a, b, label,
-			    prof);
+	return id;
+}
+
+/* The first pass: one more row on line `l` spanning [begin, end]. */
+static void line_seen(struct gpu_run *r, struct gpu_run_line *l,
+		      uint64_t begin, uint64_t end)
+{
+	if (begin < l->first)
+		l->first = begin;
+	if (end > l->last)
+		l->last = end;
+	gpu_run_row_seen(r);
 }
 
 bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
@@ -137,11 +157,7 @@ bool gpu_run_line_add(struct gpu_run *r, uint32_t line, uint64_t begin,
 	struct gpu_run_line *l = &r->lines[line];
 	if (!r->second_pass) {
 		l->count++;
-		if (begin < l->first)
-			l->first = begin;
-		if (end > l->last)
-			l->last = end;
-		gpu_run_row_seen(r);
+		line_seen(r, l, begin, end);
 		return true;
 	}
 	if (!l->iv || l->filled >= l->count)
@@ -165,12 +181,8 @@ bool gpu_run_instant_add(struct gpu_run *r, uint32_t line, uint64_t t,
 	struct gpu_run_line *l = &r->lines[line];
 	if (!r->second_pass) {
 		l->n_inst++;
-		if (t < l->first)
-			l->first = t;
-		if (t > l->last)
-			l->last = t;
 		gpu_run_time_seen(r, t, t);
-		gpu_run_row_seen(r);
+		line_seen(r, l, t, t);
 		return true;
 	}
 	if (!l->inst || l->inst_filled >= l->n_inst)

@@ -173,6 +173,16 @@ static bool rows_push(struct rows *rs, const struct host_row *h)
 	return true;
 }
 
+/* The line of thread `gtid` (a globalTid), whose node is `thread`. */
+static uint32_t host_line(struct gpu_run *r, uint32_t fi, uint32_t thread,
+			  int64_t gtid)
+{
+	return gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST, (uint64_t)gtid, 0,
+			     gpu_run_node_profile(r, thread),
+			     "pid %" PRId64 " tid %" PRId64,
+			     nsight_gid_pid(gtid), nsight_gid_tid(gtid));
+}
+
 /* Rows of one host table: columns rowid, start, end, globalTid, name
  * (string id, or text in column 5 for NVTX), correlation id. */
 static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
@@ -270,14 +280,8 @@ enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 			depth = 0;
 			thread = nsight_thread_node(r, fi, s, h->gtid);
 			line = thread == MODEL_NONE
-				   ? MODEL_NONE
-				   : gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
-						   (uint64_t)h->gtid, 0,
-						   gpu_run_node_profile(r, thread),
-						   "pid %" PRId64
-						   " tid %" PRId64,
-						   nsight_gid_pid(h->gtid),
-						   nsight_gid_tid(h->gtid));
+				       ? MODEL_NONE
+				       : host_line(r, fi, thread, h->gtid);
 		}
 		while (depth > 0 &&
 		       !(h->start >= rs.v[stack[depth - 1]].start &&
@@ -365,11 +369,7 @@ enum status nsight_read_marks(struct gpu_run *r, uint32_t fi,
 		uint32_t thread = nsight_thread_node(r, fi, s, gtid);
 		if (thread == MODEL_NONE || name == MODEL_NONE)
 			continue;
-		uint32_t line = gpu_run_linef(r, fi, 0, GPU_RUN_LINE_HOST,
-					      (uint64_t)gtid, 0,
-					      gpu_run_node_profile(r, thread),
-					      "pid %" PRId64 " tid %" PRId64,
-					      nsight_gid_pid(gtid), nsight_gid_tid(gtid));
+		uint32_t line = host_line(r, fi, thread, gtid);
 		if (line == MODEL_NONE ||
 		    (!gpu_run_instant_add(r, line, (uint64_t)t, name,
 					  (uint64_t)rowid << 3 | SRC_NVTX) &&

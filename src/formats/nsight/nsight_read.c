@@ -219,15 +219,9 @@ static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 			       struct error *err)
 {
 	struct gpu_run_file *f = gpu_run_file_at(r, fi);
-	enum status e = STATUS_OK;
-	if (!gpu_run_second_pass(r)) {
-		f->sets = calloc(1, sizeof(*f->sets));
-		if (!f->sets || !(f->sets[0].suffix = strdup("")))
-			return NOMEM(f);
-		f->n_sets = 1;
-		if ((e = check(f, &f->sets[0], err)) != STATUS_OK)
-			return e;
-	}
+	enum status e = gpu_run_single_set(r, f, check, err);
+	if (e != STATUS_OK)
+		return e;
 	uint32_t o = f->sets[0].opt;
 	e = nsight_read_host(r, fi, err);
 	if (e == STATUS_OK && (o & OPT_NVTX))
