@@ -421,6 +421,36 @@ enum status gpu_run_single_set(struct gpu_run *r, struct gpu_run_file *f,
 /* The SQLite step error as a status with the file named. */
 enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err);
 
+/* ---- host intervals nested by time (gpu_run_nest.c) ----------------------- */
+
+/* The enclosing intervals of one thread while its intervals are walked
+ * in (start, end descending) order; depth 0 on a new thread. */
+struct gpu_run_nest {
+	struct gpu_run_nest_frame {
+		int64_t start, end;
+		uint32_t node;
+	} *v;
+	size_t depth, cap;
+};
+
+/* The node of the innermost interval holding [start, end] (the frames
+ * that do not hold it are dropped); `outer` (the thread) when none. */
+uint32_t gpu_run_nest_parent(struct gpu_run_nest *n, int64_t start,
+			     int64_t end, uint32_t outer);
+/* [start, end] at `node` as the innermost; false when out of memory. */
+bool gpu_run_nest_push(struct gpu_run_nest *n, int64_t start, int64_t end,
+		       uint32_t node);
+void gpu_run_nest_free(struct gpu_run_nest *n);
+
+/* What host interval [start, end] at `node` adds: its API time (nested
+ * in `parent_region`, MODEL_NONE when none), the run's time range, and
+ * the interval on line `line` (MODEL_NONE: none; false then, and when
+ * the line does not take it). */
+bool gpu_run_host_interval(struct gpu_run *r, uint32_t node,
+			   uint32_t parent_region, uint32_t line,
+			   int64_t start, int64_t end, uint64_t event,
+			   uint64_t link);
+
 /* ---- the attributes of an event (a layout's `detail`, gpu_run_kv.c) ---- */
 
 /* The attributes of one event while a layout's `detail` collects them (at

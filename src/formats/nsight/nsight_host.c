@@ -266,29 +266,19 @@ enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 	}
 	if (rs.n > 1 && !sort_host_rows(&rs))
 		qsort(rs.v, rs.n, sizeof(*rs.v), host_cmp);
-	size_t *stack = malloc(rs.n * sizeof(*stack));
-	uint32_t *nodes = malloc(rs.n * sizeof(*nodes));
-	if (!stack || !nodes) {
-		e = NOMEM(f);
-		goto out;
-	}
-	size_t depth = 0;
+	struct gpu_run_nest nest = {0};
 	uint32_t thread = MODEL_NONE, line = MODEL_NONE;
-	for (size_t i = 0; i < rs.n; i++) {
+	for (size_t i = 0; i < rs.n && e == STATUS_OK; i++) {
 		struct host_row *h = &rs.v[i];
 		if (i == 0 || h->gtid != rs.v[i - 1].gtid) {
-			depth = 0;
+			nest.depth = 0;
 			thread = nsight_thread_node(r, fi, s, h->gtid);
 			line = thread == MODEL_NONE
 				       ? MODEL_NONE
 				       : host_line(r, fi, thread, h->gtid);
 		}
-		while (depth > 0 &&
-		       !(h->start >= rs.v[stack[depth - 1]].start &&
-			 h->end <= rs.v[stack[depth - 1]].end))
-			depth--;
-		nodes[i] = MODEL_NONE;
-		uint32_t parent = depth ? nodes[stack[depth - 1]] : thread;
+		uint32_t parent =
+			gpu_run_nest_parent(&nest, h->start, h->end, thread);
 		if (parent == MODEL_NONE)
 			continue;
 		uint8_t kind =
@@ -299,34 +289,26 @@ enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 			: GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_OS);
 		uint32_t node = gpu_run_child(r, parent, kind, h->name);
 		if (node == MODEL_NONE) {
-			if (gpu_run_second_pass(r))
-				continue;
-			e = NOMEM(f);
-			goto out;
+			if (!gpu_run_second_pass(r))
+				e = NOMEM(f);
+			continue;
 		}
-		nodes[i] = node;
-		stack[depth++] = i;
-		if (h->src == SRC_RUNTIME && h->corr >= 0 &&
-		    !gpu_run_idmap_put(&s->regions,
-				     nsight_corr_key(nsight_gid_pid(h->gtid), h->corr),
-				     node)) {
+		uint64_t link =
+			h->src == SRC_RUNTIME && h->corr >= 0
+				? nsight_corr_key(nsight_gid_pid(h->gtid), h->corr)
+				: GPU_RUN_NO_LINK;
+		if (!gpu_run_nest_push(&nest, h->start, h->end, node) ||
+		    (link != GPU_RUN_NO_LINK &&
+		     !gpu_run_idmap_put(&s->regions, link, node))) {
 			e = NOMEM(f);
-			goto out;
+			break;
 		}
-		gpu_run_add_api(r, node, parent == thread ? MODEL_NONE : parent,
-				(uint64_t)(h->end - h->start));
-		gpu_run_time_seen(r, (uint64_t)h->start, (uint64_t)h->end);
-		if (line != MODEL_NONE)
-			gpu_run_line_add(
-				r, line, (uint64_t)h->start, (uint64_t)h->end,
-				node, (uint64_t)h->rowid << 3 | h->src,
-				h->src == SRC_RUNTIME && h->corr >= 0
-					? nsight_corr_key(nsight_gid_pid(h->gtid), h->corr)
-					: GPU_RUN_NO_LINK);
+		gpu_run_host_interval(r, node,
+				      parent == thread ? MODEL_NONE : parent,
+				      line, h->start, h->end,
+				      (uint64_t)h->rowid << 3 | h->src, link);
 	}
-out:
-	free(stack);
-	free(nodes);
+	gpu_run_nest_free(&nest);
 	free(rs.v);
 	return e;
 }

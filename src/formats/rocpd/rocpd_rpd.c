@@ -274,23 +274,16 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 	size_t n = 0;
 	enum status e = api_rows(r, f, &rows, &n, err);
 	uint32_t marker = gpu_run_intern(r, "UserMarker");
-	/* the stack of enclosing calls on the current thread */
-	size_t *stack = malloc((n ? n : 1) * sizeof(*stack));
-	uint32_t *nodes = malloc((n ? n : 1) * sizeof(*nodes));
-	if (e == STATUS_OK && (!stack || !nodes))
-		e = NOMEM(f);
-	size_t depth = 0;
+	/* the enclosing calls on the current thread */
+	struct gpu_run_nest nest = {0};
 	for (size_t i = 0; e == STATUS_OK && i < n; i++) {
 		struct api_row *a = &rows[i];
 		if (i > 0 && (a->pid != rows[i - 1].pid ||
 			      a->tid != rows[i - 1].tid))
-			depth = 0;
-		while (depth > 0 && !(a->start >= rows[stack[depth - 1]].start &&
-				      a->end <= rows[stack[depth - 1]].end))
-			depth--;
-		nodes[i] = MODEL_NONE;
+			nest.depth = 0;
 		uint32_t thread = thread_node(r, s, a->pid, a->tid);
-		uint32_t parent = depth ? nodes[stack[depth - 1]] : thread;
+		uint32_t parent =
+			gpu_run_nest_parent(&nest, a->start, a->end, thread);
 		if (parent == MODEL_NONE)
 			continue;
 		bool mark = false;
@@ -301,23 +294,18 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 				e = NOMEM(f);
 			continue;
 		}
-		nodes[i] = node;
-		stack[depth++] = i;
-		if (!gpu_run_idmap_put(&s->regions, (uint64_t)a->id, node)) {
+		if (!gpu_run_nest_push(&nest, a->start, a->end, node) ||
+		    !gpu_run_idmap_put(&s->regions, (uint64_t)a->id, node)) {
 			e = NOMEM(f);
 			break;
 		}
-		gpu_run_add_api(r, node, parent == thread ? MODEL_NONE : parent,
-			      (uint64_t)(a->end - a->start));
-		gpu_run_time_seen(r, (uint64_t)a->start, (uint64_t)a->end);
-		uint32_t line = api_line(r, fi, thread, a->pid, a->tid);
-		if (line != MODEL_NONE)
-			gpu_run_line_add(r, line, (uint64_t)a->start,
-					 (uint64_t)a->end, node,
-					 (uint64_t)a->id, (uint64_t)a->id);
+		gpu_run_host_interval(r, node,
+				      parent == thread ? MODEL_NONE : parent,
+				      api_line(r, fi, thread, a->pid, a->tid),
+				      a->start, a->end, (uint64_t)a->id,
+				      (uint64_t)a->id);
 	}
-	free(stack);
-	free(nodes);
+	gpu_run_nest_free(&nest);
 	free(rows);
 	return e;
 }

@@ -172,13 +172,10 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 				      "out of memory");
 			goto out;
 		}
-		gpu_run_add_api(r, node, linked ? parent : MODEL_NONE,
-			      (uint64_t)(end - start));
-		gpu_run_time_seen(r, (uint64_t)start, (uint64_t)end);
-		uint32_t line = rocpd_v3_host_line(c, pid, tid);
-		if (line == MODEL_NONE ||
-		    !gpu_run_line_add(r, line, (uint64_t)start, (uint64_t)end,
-				    node, (uint64_t)id, (uint64_t)id)) {
+		if (!gpu_run_host_interval(r, node, linked ? parent : MODEL_NONE,
+					   rocpd_v3_host_line(c, pid, tid),
+					   start, end, (uint64_t)id,
+					   (uint64_t)id)) {
 			if (gpu_run_second_pass(r))
 				continue;
 			s = error_set(err, STATUS_NOMEM, c->f->path,
