@@ -5,6 +5,7 @@
  * v4_profile, v4_cct and v4_trace.  Must not depend on curses or on ui/. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -125,6 +126,44 @@ static bool dir_has(const char *dir, const char *name)
 	return ok;
 }
 
+/* The files of a database directory (FORMATS.md). */
+static const char *const database_names[] = {"meta.db", "profile.db",
+					      "cct.db", "trace.db"};
+
+static bool is_database_name(const char *name)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (strcmp(name, database_names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The first subdirectory of `dir` by name holding a file of a database,
+ * malloc'd; NULL when none. */
+static char *database_below(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+	while (d && (e = readdir(d))) {
+		bool has = false;
+		for (size_t i = 0; e->d_name[0] != '.' && !has && i < 4; i++) {
+			char *sub = NULL;
+			has = asprintf(&sub, "%s/%s", e->d_name,
+				       database_names[i]) >= 0 &&
+			      dir_has(dir, sub);
+			free(sub);
+		}
+		if (has && (!found || strcmp(e->d_name, found) < 0)) {
+			free(found);
+			found = strdup(e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* A directory with meta.db, a file named meta.db or starting with the
  * meta.db magic (FORMATS.md "Common file header": "HPCTOOLKIT" then the
  * format's four letters); 50 for a directory with only the other files
@@ -140,6 +179,12 @@ static int v4_bid(const struct reader_probe *p, int best)
 		    reader_probe_has(p, "trace.db") ||
 		    reader_probe_has(p, "cct.db"))
 			return 50;
+		/* databases one level down: a set of them, not one (a guess
+		 * that open() names; other readers guessing at .db files
+		 * bid less) */
+		for (size_t i = 0; i < p->n_subnames; i++)
+			if (is_database_name(p->subnames[i]))
+				return 35;
 		return 0;
 	}
 	if (!p->is_file)
@@ -190,7 +235,7 @@ static enum status open_path(const char *path, struct model **out,
 			     struct error *err)
 {
 	enum status st = STATUS_OK;
-	char *dir = NULL, *meta_path = NULL, *prof_path = NULL;
+	char *dir = NULL, *meta_path = NULL, *prof_path = NULL, *sub = NULL;
 	char *yaml = NULL, *warning = NULL;
 	struct model_builder *b = NULL;
 	struct v4_meta meta = {.kind_names = NULL, .n_kinds = 0};
@@ -203,6 +248,13 @@ static enum status open_path(const char *path, struct model **out,
 	if (!dir || asprintf(&meta_path, "%s/meta.db", dir) < 0 ||
 	    asprintf(&prof_path, "%s/profile.db", dir) < 0) {
 		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+		goto out;
+	}
+	if (!is_file(meta_path) && (sub = database_below(dir))) {
+		st = error_set(err, STATUS_NOT_DATABASE, path,
+			       "the directory holds HPCToolkit databases one "
+			       "level down (%s/), not one: open one of them",
+			       sub);
 		goto out;
 	}
 	if (!is_file(meta_path)) {
@@ -291,6 +343,7 @@ out:
 	free(yaml);
 	free(prof_path);
 	free(meta_path);
+	free(sub);
 	free(dir);
 	return st;
 }

@@ -5,8 +5,8 @@
  * tables are rocprofv3's layout, rocpd_api with rocpd_op is .rpd
  * (notes/rocpd.md 0.1: schema_version says 3 in both families); a
  * run's index YAML file (rocpd_index_yaml.c) by its name; a directory by
- * the names of its files (.db, .rpd; one level down .rpd and rocprofv3's
- * PID_results.db), a guess that the reader knowing the files outbids.  The
+ * the names of its files (.db, .rpd, here or one level down), a guess
+ * that a reader knowing the files outbids.  The
  * layouts are read by rocpd_v3.c and rocpd_rpd.c into the run of
  * ../gpu_run/gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
@@ -21,16 +21,6 @@ static bool is_profile_name(const char *name)
 {
 	return reader_name_ends_with(name, ".rpd") ||
 	       reader_name_ends_with(name, ".db");
-}
-
-/* A file of a run one level down, by its name alone: an .rpd file, or
- * rocprofv3's HOST/PID_results.db (notes/rocpd.md 3: its default
- * output name).  Other .db files there (another tool's databases) are
- * not recognised: the directory is left to the readers that know them. */
-static bool is_run_name(const char *name)
-{
-	return name[0] != '.' && (reader_name_ends_with(name, ".rpd") ||
-				  reader_name_ends_with(name, "_results.db"));
 }
 
 /* Whether the probe's head has `word` at the start of a line (an index
@@ -55,15 +45,14 @@ static int rocpd_bid(const struct reader_probe *p, int best)
 			if (is_profile_name(p->names[i]))
 				return 40;
 		/* rocprofv3's HOST/PID_results.db, beside stray files (a
-		 * log, an index YAML): databases one level down */
+		 * log, an index YAML): databases one level down, a lesser
+		 * guess (a reader knowing those files bids more) */
 		for (size_t i = 0; i < p->n_subnames; i++)
-			if (is_run_name(p->subnames[i]))
-				return 40;
-		/* databases beyond the subdirectories the probe listed */
-		return p->n_subdirs > READER_PROBE_SUBDIRS &&
-				       p->n_subnames == 0
-			       ? 10
-			       : 0;
+			if (p->subnames[i][0] != '.' &&
+			    is_profile_name(p->subnames[i]))
+				return 30;
+		/* databases beyond the probe's first subdirectories */
+		return p->n_subdirs > 0 ? 10 : 0;
 	}
 	/* a run's index YAML file (rocpd_index_yaml.c): no other reader
 	 * takes YAML, so refusals of one are ours */
