@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/rocpd/rocpd_v3_internal.h"
 
 static bool pending_push(struct pending_list *l, const struct pending *p)
@@ -270,54 +271,77 @@ out:
 	return s;
 }
 
-/* Place pending GPU work by time: the innermost region of its thread
- * running at its start, else the thread, else the process. */
-enum status rocpd_v3_resolve_pending(struct v3_ctx *c, struct pending_list *pl,
-				   struct error *err)
+/* The regions of one thread that pending GPU work was launched on,
+ * sorted and linked (gpu_run_iv_sort_link). */
+struct thread_regions {
+	int64_t pid, tid;
+	struct gpu_run_iv *iv;
+	uint64_t n, cap;
+};
+
+/* One thread_regions per (pid, tid) of the pending work, none read yet;
+ * false when out of memory. */
+static bool pending_threads(const struct pending_list *pl,
+			    struct thread_regions **out, size_t *n)
 {
-	struct gpu_run *r = c->r;
-	if (pl->n == 0)
-		return STATUS_OK;
-	gpu_run_add_unlinked(r, pl->n);
-	/* the regions of the threads concerned, one sorted array each */
-	struct tl {
-		int64_t pid, tid;
-		struct gpu_run_iv *iv;
-		uint64_t n, cap;
-	} *tls = NULL;
-	size_t n_tls = 0;
-	enum status s = STATUS_OK;
+	size_t cap = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		size_t k = 0;
-		while (k < n_tls && (tls[k].pid != pl->p[i].pid ||
-				     tls[k].tid != pl->p[i].tid))
+		while (k < *n && ((*out)[k].pid != pl->p[i].pid ||
+				  (*out)[k].tid != pl->p[i].tid))
 			k++;
-		if (k == n_tls) {
-			struct tl *g = realloc(tls, (n_tls + 1) * sizeof(*g));
-			if (!g) {
-				s = error_set(err, STATUS_NOMEM, c->f->path,
-					      "out of memory");
-				goto out;
-			}
-			tls = g;
-			tls[n_tls++] = (struct tl){pl->p[i].pid, pl->p[i].tid,
-						   NULL, 0, 0};
-		}
+		if (k < *n)
+			continue;
+		if (!array_grow((void **)out, &cap, *n + 1, sizeof(**out)))
+			return false;
+		(*out)[(*n)++] = (struct thread_regions){pl->p[i].pid,
+							 pl->p[i].tid, NULL,
+							 0, 0};
 	}
+	return true;
+}
+
+/* Region `id` [start, end] at `node` into the regions of its thread, when
+ * it is one of `tls`; false when out of memory. */
+static bool region_push(struct thread_regions *tls, size_t n, int64_t pid,
+			int64_t tid, struct gpu_run_iv iv)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct thread_regions *t = &tls[k];
+		if (t->pid != pid || t->tid != tid)
+			continue;
+		if (t->n == t->cap) {
+			uint64_t cap = t->cap ? t->cap * 2 : 64;
+			struct gpu_run_iv *g = realloc(t->iv, cap * sizeof(*g));
+			if (!g)
+				return false;
+			t->iv = g;
+			t->cap = cap;
+		}
+		t->iv[t->n++] = iv;
+	}
+	return true;
+}
+
+/* The set's regions on the threads of `tls`, sorted and linked. */
+static enum status read_thread_regions(struct v3_ctx *c,
+				       struct thread_regions *tls, size_t n,
+				       struct error *err)
+{
 	char *reg = rocpd_v3_tname(c->s, "rocpd_region"), *sql = NULL;
 	sqlite3_stmt *st = NULL;
 	if (!reg || asprintf(&sql,
 			     "SELECT id, pid, tid, start, \"end\" FROM %s",
 			     reg) < 0) {
 		free(reg);
-		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
-		goto out;
+		return error_set(err, STATUS_NOMEM, c->f->path,
+				 "out of memory");
 	}
 	free(reg);
-	s = gpu_run_prepare(c->f, sql, &st, err);
+	enum status s = gpu_run_prepare(c->f, sql, &st, err);
 	free(sql);
 	if (s != STATUS_OK)
-		goto out;
+		return s;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id, pid, tid, start, end;
@@ -328,47 +352,49 @@ enum status rocpd_v3_resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 		    !gpu_run_col_int(st, 4, &end) || end < start ||
 		    !gpu_run_idmap_get(&c->s->regions, (uint64_t)id, &node))
 			continue;
-		for (size_t k = 0; k < n_tls; k++) {
-			struct tl *t = &tls[k];
-			if (t->pid != pid || t->tid != tid)
-				continue;
-			if (t->n == t->cap) {
-				uint64_t cap = t->cap ? t->cap * 2 : 64;
-				struct gpu_run_iv *g =
-					realloc(t->iv, cap * sizeof(*g));
-				if (!g) {
-					sqlite3_finalize(st);
-					s = error_set(err, STATUS_NOMEM,
-						      c->f->path,
-						      "out of memory");
-					goto out;
-				}
-				t->iv = g;
-				t->cap = cap;
-			}
-			t->iv[t->n++] = (struct gpu_run_iv){
-				.begin = (uint64_t)start,
-				.end = (uint64_t)end,
-				.event = (uint64_t)id,
-				.ctx = node,
-			};
+		if (!region_push(tls, n, pid, tid,
+				 (struct gpu_run_iv){
+					 .begin = (uint64_t)start,
+					 .end = (uint64_t)end,
+					 .event = (uint64_t)id,
+					 .ctx = node,
+				 })) {
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+			break;
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	if (s == STATUS_OK && rc != SQLITE_DONE)
 		s = gpu_run_step_error(c->f, rc, err);
-		goto out;
-	}
-	for (size_t k = 0; k < n_tls; k++)
+	sqlite3_finalize(st);
+	for (size_t k = 0; s == STATUS_OK && k < n; k++)
 		gpu_run_iv_sort_link(tls[k].iv, tls[k].n);
-	for (size_t i = 0; i < pl->n; i++) {
+	return s;
+}
+
+/* Place pending GPU work by time: the innermost region of its thread
+ * running at its start, else the thread, else the process. */
+enum status rocpd_v3_resolve_pending(struct v3_ctx *c, struct pending_list *pl,
+				     struct error *err)
+{
+	struct gpu_run *r = c->r;
+	if (pl->n == 0)
+		return STATUS_OK;
+	gpu_run_add_unlinked(r, pl->n);
+	struct thread_regions *tls = NULL;
+	size_t n_tls = 0;
+	enum status s = pending_threads(pl, &tls, &n_tls)
+				? read_thread_regions(c, tls, n_tls, err)
+				: error_set(err, STATUS_NOMEM, c->f->path,
+					    "out of memory");
+	for (size_t i = 0; s == STATUS_OK && i < pl->n; i++) {
 		struct pending *p = &pl->p[i];
 		uint32_t parent = MODEL_NONE;
 		for (size_t k = 0; k < n_tls && parent == MODEL_NONE; k++) {
 			if (tls[k].pid != p->pid || tls[k].tid != p->tid)
 				continue;
 			uint64_t a = gpu_run_iv_active(tls[k].iv, tls[k].n,
-						     (uint64_t)p->start);
+						       (uint64_t)p->start);
 			if (a != UINT64_MAX)
 				parent = tls[k].iv[a].ctx;
 		}
@@ -376,15 +402,11 @@ enum status rocpd_v3_resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 			parent = rocpd_v3_thread_node(c, p->pid, p->tid);
 		if (parent == MODEL_NONE)
 			parent = rocpd_v3_process_node(c, p->pid);
-		if (parent == MODEL_NONE)
-			continue;
-		if (!place(c, parent, p) && !gpu_run_second_pass(r)) {
+		if (parent != MODEL_NONE && !place(c, parent, p) &&
+		    !gpu_run_second_pass(r))
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
-			goto out;
-		}
 	}
-out:
 	for (size_t k = 0; k < n_tls; k++)
 		free(tls[k].iv);
 	free(tls);
