@@ -88,6 +88,71 @@ uint32_t rocpd_v3_set_string(struct v3_ctx *c, int64_t id)
 	return gpu_run_string(c->r, c->f, c->s, "rocpd_string", "string", id);
 }
 
+/* A roctxMark region (column 8 its operation's name `op`): an instant on
+ * its thread's line, named by its message, out of the tree. */
+static void region_mark(struct v3_ctx *c, sqlite3_stmt *st, const char *op,
+			uint32_t thread, int64_t pid, int64_t tid,
+			int64_t start, int64_t id)
+{
+	struct gpu_run *r = c->r;
+	const char *msg = (const char *)sqlite3_column_text(st, 7);
+	uint32_t name = gpu_run_intern(r, msg && *msg ? msg : op);
+	uint32_t line = thread != MODEL_NONE || gpu_run_second_pass(r)
+				? rocpd_v3_host_line(c, pid, tid)
+				: MODEL_NONE;
+	if (line != MODEL_NONE && name != MODEL_NONE)
+		gpu_run_instant_add(r, line, (uint64_t)start, name,
+				    (uint64_t)id);
+}
+
+/* One row of read_regions' query: a mark, or a region under the region
+ * it links to (else its thread) with its interval; false when out of
+ * memory. */
+static bool region_row(struct v3_ctx *c, sqlite3_stmt *st)
+{
+	struct gpu_run *r = c->r;
+	int64_t id, pid, tid, start, end, name_id, up;
+	if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 1, &pid) ||
+	    !gpu_run_col_int(st, 2, &tid) || !gpu_run_col_int(st, 3, &start) ||
+	    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
+		gpu_run_skip_row(r);
+		return true;
+	}
+	uint32_t parent = MODEL_NONE,
+		 thread = rocpd_v3_thread_node(c, pid, tid);
+	const char *op = (const char *)sqlite3_column_text(st, 8);
+	if (op && strncmp(op, "roctxMark", 9) == 0) {
+		region_mark(c, st, op, thread, pid, tid, start, id);
+		return true;
+	}
+	bool linked = gpu_run_col_int(st, 6, &up) && up != 0 &&
+		      gpu_run_idmap_get(&c->s->regions, (uint64_t)up, &parent);
+	if (!linked)
+		parent = thread;
+	if (parent == MODEL_NONE)
+		return true;
+	const char *msg = (const char *)sqlite3_column_text(st, 7);
+	uint32_t name;
+	uint8_t kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API);
+	if (msg && *msg) {
+		name = gpu_run_intern(r, msg);
+		kind = GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE);
+	} else {
+		name = gpu_run_col_int(st, 5, &name_id)
+			       ? rocpd_v3_set_string(c, name_id)
+			       : gpu_run_intern(r, "<unnamed>");
+	}
+	uint32_t node = gpu_run_child(r, parent, kind, name);
+	if (node == MODEL_NONE)
+		return gpu_run_second_pass(r);
+	if (!gpu_run_idmap_put(&c->s->regions, (uint64_t)id, node))
+		return false;
+	return gpu_run_host_interval(r, node, linked ? parent : MODEL_NONE,
+				     rocpd_v3_host_line(c, pid, tid), start,
+				     end, (uint64_t)id, (uint64_t)id) ||
+	       gpu_run_second_pass(r);
+}
+
 /* Host regions (API calls, roctx ranges), in id order: a parent's id (the
  * enclosing correlation id) is smaller than its children's. */
 static enum status read_regions(struct v3_ctx *c, struct error *err)
@@ -116,73 +181,12 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 	}
 	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
 		goto out;
-	struct gpu_run *r = c->r;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id, pid, tid, start, end, name_id, up;
-		if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 1, &pid) ||
-		    !gpu_run_col_int(st, 2, &tid) ||
-		    !gpu_run_col_int(st, 3, &start) ||
-		    !gpu_run_col_int(st, 4, &end) || start < 0 || end < start) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		uint32_t parent = MODEL_NONE, thread = rocpd_v3_thread_node(c, pid, tid);
-		const char *op = (const char *)sqlite3_column_text(st, 8);
-		if (op && strncmp(op, "roctxMark", 9) == 0) {
-			/* a mark: an instant on its thread's line, named by
-			 * its message, out of the tree */
-			const char *msg = (const char *)sqlite3_column_text(st, 7);
-			uint32_t name = gpu_run_intern(r, msg && *msg ? msg : op);
-			uint32_t line = thread != MODEL_NONE || gpu_run_second_pass(r)
-						? rocpd_v3_host_line(c, pid, tid)
-						: MODEL_NONE;
-			if (line != MODEL_NONE && name != MODEL_NONE)
-				gpu_run_instant_add(r, line, (uint64_t)start,
-						    name, (uint64_t)id);
-			continue;
-		}
-		bool linked = gpu_run_col_int(st, 6, &up) && up != 0 &&
-			      gpu_run_idmap_get(&c->s->regions, (uint64_t)up,
-					    &parent);
-		if (!linked)
-			parent = thread;
-		if (parent == MODEL_NONE)
-			continue;
-		const char *msg = (const char *)sqlite3_column_text(st, 7);
-		uint32_t name;
-		uint8_t kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API);
-		if (msg && *msg) {
-			name = gpu_run_intern(r, msg);
-			kind = GPU_RUN_KIND(NODE_REGION, GPU_RUN_GROUP_RANGE);
-		} else {
-			name = gpu_run_col_int(st, 5, &name_id)
-				       ? rocpd_v3_set_string(c, name_id)
-				       : gpu_run_intern(r, "<unnamed>");
-		}
-		uint32_t node = gpu_run_child(r, parent, kind, name);
-		if (node == MODEL_NONE) {
-			if (gpu_run_second_pass(r))
-				continue;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!region_row(c, st)) {
 			s = error_set(err, STATUS_NOMEM, c->f->path,
 				      "out of memory");
 			goto out;
 		}
-		if (!gpu_run_idmap_put(&c->s->regions, (uint64_t)id, node)) {
-			s = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-			goto out;
-		}
-		if (!gpu_run_host_interval(r, node, linked ? parent : MODEL_NONE,
-					   rocpd_v3_host_line(c, pid, tid),
-					   start, end, (uint64_t)id,
-					   (uint64_t)id)) {
-			if (gpu_run_second_pass(r))
-				continue;
-			s = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-			goto out;
-		}
-	}
 	if (rc != SQLITE_DONE)
 		s = gpu_run_step_error(c->f, rc, err);
 out:
