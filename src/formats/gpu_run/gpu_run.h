@@ -402,6 +402,12 @@ bool gpu_run_col_int(sqlite3_stmt *st, int col, int64_t *out);
  * file on failure. */
 enum status gpu_run_prepare(struct gpu_run_file *f, const char *sql,
 			  sqlite3_stmt **out, struct error *err);
+/* Run `sql` on the file's connection and hand each row to `row`: a row
+ * that returns false (out of memory) stops the walk with STATUS_NOMEM
+ * naming the file; a failed step is the step's error. */
+enum status gpu_run_each_row(struct gpu_run_file *f, const char *sql,
+			     bool (*row)(void *ctx, sqlite3_stmt *st),
+			     void *ctx, struct error *err);
 /* Whether the file has table (or view) `name`. */
 bool gpu_run_has_table(struct gpu_run_file *f, const char *name);
 /* Check that table `table` has every column of the NULL-terminated

@@ -2,8 +2,9 @@
  * gpu_run.h): a table set's strings through a cache of prepared
  * statements, typed column reads that refuse text in integer columns,
  * statement preparation and step errors as one-line messages naming the
- * file, the probes of tables and columns a layout is told by, and the
- * one table set of a file whose layout has one.  Opens nothing itself
+ * file, a query's rows handed to a layout's row function, the probes of
+ * tables and columns a layout is told by, and the one table set of a file
+ * whose layout has one.  Opens nothing itself
  * (connections are gpu_run_open.c's, read-only). */
 #include "config.h"
 
@@ -170,4 +171,25 @@ enum status gpu_run_single_set(struct gpu_run *r, struct gpu_run_file *f,
 		return error_set(err, STATUS_NOMEM, f->path, "out of memory");
 	f->n_sets = 1;
 	return check(f, &f->sets[0], err);
+}
+
+enum status gpu_run_each_row(struct gpu_run_file *f, const char *sql,
+			     bool (*row)(void *ctx, sqlite3_stmt *st),
+			     void *ctx, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	enum status e = gpu_run_prepare(f, sql, &st, err);
+	if (e != STATUS_OK)
+		return e;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!row(ctx, st)) {
+			e = error_set(err, STATUS_NOMEM, f->path,
+				      "out of memory");
+			break;
+		}
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
 }

@@ -91,11 +91,22 @@ static uint32_t row_parent(struct gpu_run *r, uint32_t fi,
 					       "launching API call>"));
 }
 
+/* What the rows of one GPU table share. */
+struct gpu_table {
+	struct gpu_run *r;
+	uint32_t fi;
+	uint8_t src;
+	uint32_t memset_name;
+};
+
 /* One row of a GPU table (nsight_read_gpu_table's query): its node, its
  * stream's and context's lines, its values; false when out of memory. */
-static bool add_gpu_row(struct gpu_run *r, uint32_t fi, uint8_t src,
-			sqlite3_stmt *st, uint32_t memset_name)
+static bool add_gpu_row(void *ctx, sqlite3_stmt *st)
 {
+	const struct gpu_table *t = ctx;
+	struct gpu_run *r = t->r;
+	uint32_t fi = t->fi;
+	uint8_t src = t->src;
 	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
 	int64_t rowid, start, end, dev, stream, corr, gpid, bytes, context;
@@ -113,7 +124,7 @@ static bool add_gpu_row(struct gpu_run *r, uint32_t fi, uint8_t src,
 	bool known_pid = gpu_run_col_int(st, 6, &gpid);
 	int64_t pid = known_pid ? nsight_gid_pid(gpid) : 0;
 	uint8_t kind;
-	uint32_t name = row_name(r, f, src, st, memset_name, &kind);
+	uint32_t name = row_name(r, f, src, st, t->memset_name, &kind);
 	uint64_t link;
 	uint32_t parent =
 		row_parent(r, fi, s, known_pid, pid, has_corr, corr, &link);
@@ -175,19 +186,7 @@ enum status nsight_read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 				     : "NULL",
 		 src == SRC_KERNEL ? "NULL" : "bytes",
 		 has_ctx ? "contextId" : "NULL", nsight_table_of[src]);
-	sqlite3_stmt *st = NULL;
-	enum status e = gpu_run_prepare(f, sql, &st, err);
-	if (e != STATUS_OK)
-		return e;
-	uint32_t memset_name = gpu_run_intern(r, "[memset]");
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (!add_gpu_row(r, fi, src, st, memset_name)) {
-			e = NOMEM(f);
-			break;
-		}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	return e;
+	struct gpu_table t = {.r = r, .fi = fi, .src = src};
+	t.memset_name = gpu_run_intern(r, "[memset]");
+	return gpu_run_each_row(f, sql, add_gpu_row, &t, err);
 }

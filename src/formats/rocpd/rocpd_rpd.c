@@ -374,6 +374,9 @@ static enum status read_streams(struct gpu_run_file *f, const char *table,
 
 /* What read_ops keeps while it reads rocpd_op. */
 struct ops {
+	struct gpu_run *r;
+	uint32_t fi;
+	struct gpu_run_set *s;
 	/* op -> launching API node; second pass: op -> its API id (the
 	 * interval link); copy sizes by op */
 	struct gpu_run_map op_api, op_link, sizes;
@@ -396,64 +399,29 @@ static void ops_free(struct ops *o)
 }
 
 /* op -> launching API (the first link of an op: graph launches link one
- * API to several ops, not one op to several APIs). */
-static enum status read_op_apis(struct gpu_run *r, struct gpu_run_file *f,
-				struct gpu_run_set *s, struct ops *o,
-				struct error *err)
+ * API to several ops, not one op to several APIs): a row of
+ * rocpd_api_ops. */
+static bool op_api_row(void *ctx, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st = NULL;
-	enum status e = gpu_run_prepare(f,
-					"SELECT op_id, api_id FROM "
-					"rocpd_api_ops ORDER BY id DESC",
-					&st, err);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t op, api;
-		uint32_t node;
-		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &api) &&
-		    gpu_run_idmap_get(&s->regions, (uint64_t)api, &node) &&
-		    (!gpu_run_map_put(&o->op_api, (uint64_t)op, node) ||
-		     (gpu_run_second_pass(r) && api >= 0 && api < UINT32_MAX &&
-		      !gpu_run_map_put(&o->op_link, (uint64_t)op,
-				       (uint32_t)api)))) {
-			e = NOMEM(f);
-			break;
-		}
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	return e;
+	struct ops *o = ctx;
+	int64_t op, api;
+	uint32_t node;
+	return !(gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &api) &&
+		 gpu_run_idmap_get(&o->s->regions, (uint64_t)api, &node) &&
+		 (!gpu_run_map_put(&o->op_api, (uint64_t)op, node) ||
+		  (gpu_run_second_pass(o->r) && api >= 0 && api < UINT32_MAX &&
+		   !gpu_run_map_put(&o->op_link, (uint64_t)op,
+				    (uint32_t)api))));
 }
 
-/* Copy sizes by op, where they are integers. */
-static enum status read_sizes(struct gpu_run_file *f, struct ops *o,
-			      struct error *err)
+/* Copy sizes by op, where they are integers: a row of rocpd_copyapi. */
+static bool size_row(void *ctx, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st = NULL;
-	enum status e = gpu_run_prepare(
-		f,
-		"SELECT ao.op_id, c.size FROM rocpd_copyapi c "
-		"JOIN rocpd_api_ops ao ON ao.api_id = c.api_ptr_id",
-		&st, err);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t op, size;
-		if (gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &size) &&
-		    size >= 0 && size <= UINT32_MAX &&
-		    !gpu_run_map_put(&o->sizes, (uint64_t)op, (uint32_t)size)) {
-			e = NOMEM(f);
-			break;
-		}
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	return e;
+	struct ops *o = ctx;
+	int64_t op, size;
+	return !(gpu_run_col_int(st, 0, &op) && gpu_run_col_int(st, 1, &size) &&
+		 size >= 0 && size <= UINT32_MAX &&
+		 !gpu_run_map_put(&o->sizes, (uint64_t)op, (uint32_t)size));
 }
 
 /* The line of op `id` on GPU `gpu` by its stream (the other grouping). */
@@ -514,9 +482,11 @@ static uint32_t op_node(struct gpu_run *r, struct gpu_run_file *f,
 
 /* One row of rocpd_op: its node, its lines, its values; false when out
  * of memory. */
-static bool add_op(struct gpu_run *r, uint32_t fi, struct ops *o,
-		   sqlite3_stmt *st)
+static bool add_op(void *ctx, sqlite3_stmt *st)
 {
+	struct ops *o = ctx;
+	struct gpu_run *r = o->r;
+	uint32_t fi = o->fi;
 	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	int64_t id, gpu, queue, start, end;
 	if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 3, &start) ||
@@ -565,11 +535,17 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 {
 	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	struct gpu_run_set *s = &f->sets[0];
-	struct ops o = {0};
-	sqlite3_stmt *st = NULL;
-	enum status e = read_op_apis(r, f, s, &o, err);
+	struct ops o = {.r = r, .fi = fi, .s = s};
+	enum status e = gpu_run_each_row(f,
+					 "SELECT op_id, api_id FROM "
+					 "rocpd_api_ops ORDER BY id DESC",
+					 op_api_row, &o, err);
 	if (e == STATUS_OK && s->has_copyapi)
-		e = read_sizes(f, &o, err);
+		e = gpu_run_each_row(f,
+				     "SELECT ao.op_id, c.size FROM "
+				     "rocpd_copyapi c JOIN rocpd_api_ops ao "
+				     "ON ao.api_id = c.api_ptr_id",
+				     size_row, &o, err);
 	/* the stream of each op, from its API call's arguments
 	 * (rocpd_kernelapi.stream, rocpd_copyapi.stream: text, "0x0") */
 	o.by_stream = s->opt & (RPD_KERNEL_STREAM | RPD_COPY_STREAM);
@@ -579,25 +555,15 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 		e = read_streams(f, pass ? "rocpd_copyapi" : "rocpd_kernelapi",
 				 &o.streams, err);
 	}
+	o.kernel_type = e == STATUS_OK
+				? gpu_run_intern(r, "KernelExecution")
+				: MODEL_NONE;
 	if (e == STATUS_OK)
-		e = gpu_run_prepare(f,
-				    "SELECT id, gpuId, queueId, start, "
-				    "\"end\", description_id, opType_id FROM "
-				    "rocpd_op",
-				    &st, err);
-	if (e != STATUS_OK)
-		goto out;
-	o.kernel_type = gpu_run_intern(r, "KernelExecution");
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (!add_op(r, fi, &o, st)) {
-			e = NOMEM(f);
-			goto out;
-		}
-	if (rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-out:
-	sqlite3_finalize(st);
+		e = gpu_run_each_row(f,
+				     "SELECT id, gpuId, queueId, start, "
+				     "\"end\", description_id, opType_id FROM "
+				     "rocpd_op",
+				     add_op, &o, err);
 	ops_free(&o);
 	return e;
 }

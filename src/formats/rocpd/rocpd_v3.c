@@ -108,8 +108,9 @@ static void region_mark(struct v3_ctx *c, sqlite3_stmt *st, const char *op,
 /* One row of read_regions' query: a mark, or a region under the region
  * it links to (else its thread) with its interval; false when out of
  * memory. */
-static bool region_row(struct v3_ctx *c, sqlite3_stmt *st)
+static bool region_row(void *ctx, sqlite3_stmt *st)
 {
+	struct v3_ctx *c = ctx;
 	struct gpu_run *r = c->r;
 	int64_t id, pid, tid, start, end, name_id, up;
 	if (!gpu_run_col_int(st, 0, &id) || !gpu_run_col_int(st, 1, &pid) ||
@@ -160,9 +161,7 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 	char *reg = rocpd_v3_tname(c->s, "rocpd_region"), *ev = rocpd_v3_tname(c->s, "rocpd_event");
 	char *str = rocpd_v3_tname(c->s, "rocpd_string");
 	char *sql = NULL;
-	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
-	int rc;
 	/* column 8: the operation's name of a zero-length region, to tell
 	 * a roctxMark (an instant) from a zero-length API call */
 	if (!reg || !ev || !str ||
@@ -179,18 +178,8 @@ static enum status read_regions(struct v3_ctx *c, struct error *err)
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
-	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
-		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (!region_row(c, st)) {
-			s = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-			goto out;
-		}
-	if (rc != SQLITE_DONE)
-		s = gpu_run_step_error(c->f, rc, err);
+	s = gpu_run_each_row(c->f, sql, region_row, c, err);
 out:
-	sqlite3_finalize(st);
 	free(sql);
 	free(reg);
 	free(ev);
