@@ -183,6 +183,77 @@ static uint32_t host_line(struct gpu_run *r, uint32_t fi, uint32_t thread,
 			     nsight_gid_pid(gtid), nsight_gid_tid(gtid));
 }
 
+/* What the rows of one host table (or of the NVTX marks) share. */
+struct host_read {
+	struct gpu_run *r;
+	uint32_t fi;
+	uint8_t src;
+	struct rows *rs; /* the host tables' rows */
+};
+
+/* The name of a host row: the text of column `text_col` (NVTX's text),
+ * else the StringIds string of column `id_col`, else "<unnamed>". */
+static uint32_t host_row_name(struct gpu_run *r, uint32_t fi,
+			      sqlite3_stmt *st, int id_col, int text_col)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	int64_t id;
+	uint32_t name = MODEL_NONE;
+	if (sqlite3_column_type(st, text_col) == SQLITE_TEXT)
+		name = gpu_run_intern(r, gpu_run_col_text(st, text_col));
+	else if (gpu_run_col_int(st, id_col, &id))
+		name = nsight_string_of(r, f, &f->sets[0], id);
+	return name == MODEL_NONE ? gpu_run_intern(r, "<unnamed>") : name;
+}
+
+/* One row of a host table (read_host_table's query) kept for nesting;
+ * false when out of memory. */
+static bool host_table_row(void *ctx, sqlite3_stmt *st)
+{
+	struct host_read *hr = ctx;
+	struct host_row h = {.src = hr->src, .name = MODEL_NONE};
+	if (!gpu_run_col_int(st, 0, &h.rowid) ||
+	    !gpu_run_col_int(st, 1, &h.start) ||
+	    !gpu_run_col_int(st, 2, &h.end) || h.start < 0 ||
+	    h.end < h.start || h.rowid < 0) {
+		gpu_run_skip_row(hr->r);
+		return true;
+	}
+	if (!gpu_run_col_int(st, 3, &h.gtid))
+		h.gtid = 0;
+	if (!gpu_run_col_int(st, 6, &h.corr))
+		h.corr = -1;
+	h.name = host_row_name(hr->r, hr->fi, st, 4, 5);
+	return rows_push(hr->rs, &h);
+}
+
+/* One NVTX mark (nsight_read_marks' query): an instant on its thread's
+ * line; false when out of memory. */
+static bool mark_row(void *ctx, sqlite3_stmt *st)
+{
+	struct host_read *hr = ctx;
+	struct gpu_run *r = hr->r;
+	struct gpu_run_set *s = &gpu_run_file_at(r, hr->fi)->sets[0];
+	int64_t rowid, t, gtid;
+	if (!gpu_run_col_int(st, 0, &rowid) || !gpu_run_col_int(st, 1, &t) ||
+	    t < 0 || rowid < 0) {
+		gpu_run_skip_row(r);
+		return true;
+	}
+	if (!gpu_run_col_int(st, 2, &gtid))
+		gtid = 0;
+	uint32_t name = host_row_name(r, hr->fi, st, 3, 4);
+	uint32_t thread = nsight_thread_node(r, hr->fi, s, gtid);
+	if (thread == MODEL_NONE || name == MODEL_NONE)
+		return true;
+	uint32_t line = host_line(r, hr->fi, thread, gtid);
+	return (line != MODEL_NONE &&
+		(gpu_run_instant_add(r, line, (uint64_t)t, name,
+				     (uint64_t)rowid << 3 | SRC_NVTX) ||
+		 gpu_run_second_pass(r))) ||
+	       gpu_run_second_pass(r);
+}
+
 /* Rows of one host table: columns rowid, start, end, globalTid, name
  * (string id, or text in column 5 for NVTX), correlation id. */
 static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
@@ -212,40 +283,8 @@ static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		sql = nvtx_sql;
 		break;
 	}
-	sqlite3_stmt *st = NULL;
-	enum status e = gpu_run_prepare(f, sql, &st, err);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct host_row h = {.src = src, .name = MODEL_NONE};
-		int64_t id;
-		if (!gpu_run_col_int(st, 0, &h.rowid) ||
-		    !gpu_run_col_int(st, 1, &h.start) ||
-		    !gpu_run_col_int(st, 2, &h.end) || h.start < 0 ||
-		    h.end < h.start || h.rowid < 0) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		if (!gpu_run_col_int(st, 3, &h.gtid))
-			h.gtid = 0;
-		if (!gpu_run_col_int(st, 6, &h.corr))
-			h.corr = -1;
-		if (sqlite3_column_type(st, 5) == SQLITE_TEXT)
-			h.name = gpu_run_intern(r, gpu_run_col_text(st, 5));
-		else if (gpu_run_col_int(st, 4, &id))
-			h.name = nsight_string_of(r, f, s, id);
-		if (h.name == MODEL_NONE)
-			h.name = gpu_run_intern(r, "<unnamed>");
-		if (!rows_push(rs, &h)) {
-			e = NOMEM(f);
-			break;
-		}
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	return e;
+	struct host_read hr = {.r = r, .fi = fi, .src = src, .rs = rs};
+	return gpu_run_each_row(f, sql, host_table_row, &hr, err);
 }
 
 enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
@@ -327,43 +366,6 @@ enum status nsight_read_marks(struct gpu_run *r, uint32_t fi,
 		 "WHERE eventType = 34",
 		 s->opt & OPT_NVTX_TEXTID ? "textId" : "NULL",
 		 s->opt & OPT_NVTX_TEXT ? "text" : "NULL");
-	sqlite3_stmt *st = NULL;
-	enum status e = gpu_run_prepare(f, sql, &st, err);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t rowid, t, gtid, id;
-		if (!gpu_run_col_int(st, 0, &rowid) ||
-		    !gpu_run_col_int(st, 1, &t) || t < 0 || rowid < 0) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		if (!gpu_run_col_int(st, 2, &gtid))
-			gtid = 0;
-		uint32_t name = MODEL_NONE;
-		if (sqlite3_column_type(st, 4) == SQLITE_TEXT)
-			name = gpu_run_intern(r, gpu_run_col_text(st, 4));
-		else if (gpu_run_col_int(st, 3, &id))
-			name = nsight_string_of(r, f, s, id);
-		if (name == MODEL_NONE)
-			name = gpu_run_intern(r, "<unnamed>");
-		uint32_t thread = nsight_thread_node(r, fi, s, gtid);
-		if (thread == MODEL_NONE || name == MODEL_NONE)
-			continue;
-		uint32_t line = host_line(r, fi, thread, gtid);
-		if (line == MODEL_NONE ||
-		    (!gpu_run_instant_add(r, line, (uint64_t)t, name,
-					  (uint64_t)rowid << 3 | SRC_NVTX) &&
-		     !gpu_run_second_pass(r))) {
-			if (gpu_run_second_pass(r))
-				continue;
-			e = NOMEM(f);
-			break;
-		}
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	return e;
+	struct host_read hr = {.r = r, .fi = fi, .src = SRC_NVTX};
+	return gpu_run_each_row(f, sql, mark_row, &hr, err);
 }
