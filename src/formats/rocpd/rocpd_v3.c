@@ -189,6 +189,41 @@ out:
 
 #define ROCPD_SAMPLE_EVENT (1ull << 62)
 
+/* One row of read_samples' query: an instant on its track's thread's
+ * line; false when out of memory. */
+static bool sample_row(void *ctx, sqlite3_stmt *st)
+{
+	struct v3_ctx *c = ctx;
+	struct gpu_run *r = c->r;
+	int64_t pid, tid, t, name_id, rowid;
+	if (!gpu_run_col_int(st, 0, &pid) || !gpu_run_col_int(st, 1, &tid) ||
+	    !gpu_run_col_int(st, 2, &t) || t < 0 ||
+	    !gpu_run_col_int(st, 5, &rowid) || rowid < 0) {
+		gpu_run_skip_row(r);
+		return true;
+	}
+	const char *msg = (const char *)sqlite3_column_text(st, 4);
+	uint32_t name;
+	if (msg && *msg)
+		name = gpu_run_intern(r, msg);
+	else if (gpu_run_col_int(st, 3, &name_id))
+		name = rocpd_v3_set_string(c, name_id);
+	else
+		name = gpu_run_intern(r, "<instant>");
+	if (!gpu_run_second_pass(r) &&
+	    rocpd_v3_thread_node(c, pid, tid) == MODEL_NONE)
+		return true;
+	uint32_t line = rocpd_v3_host_line(c, pid, tid);
+	if (line == MODEL_NONE || name == MODEL_NONE)
+		return true;
+	/* the sample's id, marked as not a region's: the order of instants
+	 * at one time (after roctxMark regions), and no attributes (v3
+	 * details of a host line are a region's) */
+	return gpu_run_instant_add(r, line, (uint64_t)t, name,
+				   ROCPD_SAMPLE_EVENT | (uint64_t)rowid) ||
+	       gpu_run_second_pass(r);
+}
+
 /* Instants of rocpd_sample (roctxMark and other zero-length events,
  * notes/rocpd.md 1.2): on the line of their track's thread, named by the
  * event's message, else the track's name (a category), at `timestamp`;
@@ -206,10 +241,7 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 	char *tr = rocpd_v3_tname(c->s, "rocpd_track");
 	char *ev = rocpd_v3_tname(c->s, "rocpd_event");
 	char *sql = NULL;
-	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
-	struct gpu_run *r = c->r;
-	int rc;
 	if (!sa || !tr || !ev ||
 	    asprintf(&sql,
 		     "SELECT t.pid, t.tid, s.timestamp, t.name_id, CASE WHEN "
@@ -220,46 +252,8 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
-	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
-		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t pid, tid, t, name_id, rowid;
-		if (!gpu_run_col_int(st, 0, &pid) ||
-		    !gpu_run_col_int(st, 1, &tid) ||
-		    !gpu_run_col_int(st, 2, &t) || t < 0 ||
-		    !gpu_run_col_int(st, 5, &rowid) || rowid < 0) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		const char *msg = (const char *)sqlite3_column_text(st, 4);
-		uint32_t name;
-		if (msg && *msg)
-			name = gpu_run_intern(r, msg);
-		else if (gpu_run_col_int(st, 3, &name_id))
-			name = rocpd_v3_set_string(c, name_id);
-		else
-			name = gpu_run_intern(r, "<instant>");
-		if (!gpu_run_second_pass(r) && rocpd_v3_thread_node(c, pid, tid) == MODEL_NONE)
-			continue;
-		uint32_t line = rocpd_v3_host_line(c, pid, tid);
-		if (line == MODEL_NONE || name == MODEL_NONE)
-			continue;
-		/* the sample's id, marked as not a region's: the order of
-		 * instants at one time (after roctxMark regions), and no
-		 * attributes (v3 details of a host line are a region's) */
-		if (!gpu_run_instant_add(r, line, (uint64_t)t, name,
-					 ROCPD_SAMPLE_EVENT |
-						 (uint64_t)rowid) &&
-		    !gpu_run_second_pass(r)) {
-			s = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-			goto out;
-		}
-	}
-	if (rc != SQLITE_DONE)
-		s = gpu_run_step_error(c->f, rc, err);
+	s = gpu_run_each_row(c->f, sql, sample_row, c, err);
 out:
-	sqlite3_finalize(st);
 	free(sql);
 	free(sa);
 	free(tr);

@@ -178,6 +178,72 @@ enum status rocpd_v3_read_pmc(struct v3_ctx *c, struct error *err)
 	return s;
 }
 
+/* What the rows of rocpd_v3_read_gpu share. */
+struct gpu_rows {
+	struct v3_ctx *c;
+	bool copy;
+	struct pending_list *pend;
+};
+
+/* The name and kind of dispatch or copy row `st` into `p`. */
+static void gpu_row_name(struct v3_ctx *c, sqlite3_stmt *st,
+			 struct pending *p)
+{
+	struct gpu_run *r = c->r;
+	int64_t kid, size;
+	if (p->copy) {
+		p->kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_COPY);
+		p->name = gpu_run_col_int(st, 8, &kid)
+				  ? rocpd_v3_set_string(c, kid)
+				  : gpu_run_intern(r, "MEMORY_COPY");
+		if (gpu_run_col_int(st, 9, &size) && size >= 0)
+			p->bytes = (double)size;
+		return;
+	}
+	p->kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
+	p->name = MODEL_NONE;
+	if (gpu_run_col_int(st, 8, &kid) &&
+	    !gpu_run_map_get(&c->s->kernels, (uint64_t)kid, &p->name)) {
+		char buf[48];
+		snprintf(buf, sizeof(buf), "<kernel %" PRId64 ">", kid);
+		p->name = gpu_run_intern(r, buf);
+	}
+	if (p->name == MODEL_NONE)
+		p->name = gpu_run_intern(r, "<kernel>");
+}
+
+/* One dispatch or copy: placed under its launching region, or pending;
+ * false when out of memory. */
+static bool gpu_row(void *ctx, sqlite3_stmt *st)
+{
+	struct gpu_rows *g = ctx;
+	struct v3_ctx *c = g->c;
+	struct gpu_run *r = c->r;
+	struct pending p = {
+		.copy = g->copy, .bytes = -1, .link = GPU_RUN_NO_LINK};
+	int64_t stack;
+	if (!gpu_run_col_int(st, 0, &p.rowid) ||
+	    !gpu_run_col_int(st, 1, &p.pid) ||
+	    !gpu_run_col_int(st, 3, &p.start) ||
+	    !gpu_run_col_int(st, 4, &p.end) || p.start < 0 || p.end < p.start) {
+		gpu_run_skip_row(r);
+		return true;
+	}
+	if (!gpu_run_col_int(st, 2, &p.tid))
+		p.tid = -1;
+	gpu_run_col_int(st, 6, &p.agent);
+	gpu_run_col_int(st, 7, &p.queue);
+	p.has_stream = gpu_run_col_int(st, 10, &p.stream);
+	gpu_row_name(c, st, &p);
+	uint32_t parent;
+	if (gpu_run_col_int(st, 5, &stack) && stack != 0 &&
+	    gpu_run_idmap_get(&c->s->regions, (uint64_t)stack, &parent)) {
+		p.link = (uint64_t)stack;
+		return place(c, parent, &p) || gpu_run_second_pass(r);
+	}
+	return pending_push(g->pend, &p);
+}
+
 /* Kernel dispatches (copy false) or memory copies (true). */
 enum status rocpd_v3_read_gpu(struct v3_ctx *c, bool copy,
 			    struct pending_list *pend, struct error *err)
@@ -186,9 +252,7 @@ enum status rocpd_v3_read_gpu(struct v3_ctx *c, bool copy,
 				     : "rocpd_kernel_dispatch");
 	char *ev = rocpd_v3_tname(c->s, "rocpd_event");
 	char *sql = NULL;
-	sqlite3_stmt *st = NULL;
 	enum status s = STATUS_OK;
-	int rc;
 	if (!tab || !ev ||
 	    asprintf(&sql,
 		     copy ? "SELECT k.id, k.pid, k.tid, k.start, k.\"end\", "
@@ -205,66 +269,9 @@ enum status rocpd_v3_read_gpu(struct v3_ctx *c, bool copy,
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
-	if ((s = gpu_run_prepare(c->f, sql, &st, err)) != STATUS_OK)
-		goto out;
-	struct gpu_run *r = c->r;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pending p = {
-			.copy = copy, .bytes = -1, .link = GPU_RUN_NO_LINK};
-		int64_t stack, kid, size;
-		if (!gpu_run_col_int(st, 0, &p.rowid) ||
-		    !gpu_run_col_int(st, 1, &p.pid) ||
-		    !gpu_run_col_int(st, 3, &p.start) ||
-		    !gpu_run_col_int(st, 4, &p.end) || p.start < 0 ||
-		    p.end < p.start) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		if (!gpu_run_col_int(st, 2, &p.tid))
-			p.tid = -1;
-		gpu_run_col_int(st, 6, &p.agent);
-		gpu_run_col_int(st, 7, &p.queue);
-		p.has_stream = gpu_run_col_int(st, 10, &p.stream);
-		if (copy) {
-			p.kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_COPY);
-			p.name = gpu_run_col_int(st, 8, &kid)
-					 ? rocpd_v3_set_string(c, kid)
-					 : gpu_run_intern(r, "MEMORY_COPY");
-			if (gpu_run_col_int(st, 9, &size) && size >= 0)
-				p.bytes = (double)size;
-		} else {
-			p.kind = GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL);
-			p.name = MODEL_NONE;
-			if (gpu_run_col_int(st, 8, &kid) &&
-			    !gpu_run_map_get(&c->s->kernels, (uint64_t)kid,
-					   &p.name)) {
-				char buf[48];
-				snprintf(buf, sizeof(buf),
-					 "<kernel %" PRId64 ">", kid);
-				p.name = gpu_run_intern(r, buf);
-			}
-			if (p.name == MODEL_NONE)
-				p.name = gpu_run_intern(r, "<kernel>");
-		}
-		uint32_t parent;
-		if (gpu_run_col_int(st, 5, &stack) && stack != 0 &&
-		    gpu_run_idmap_get(&c->s->regions, (uint64_t)stack, &parent)) {
-			p.link = (uint64_t)stack;
-			if (!place(c, parent, &p) && !gpu_run_second_pass(r)) {
-				s = error_set(err, STATUS_NOMEM, c->f->path,
-					      "out of memory");
-				goto out;
-			}
-		} else if (!pending_push(pend, &p)) {
-			s = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-			goto out;
-		}
-	}
-	if (rc != SQLITE_DONE)
-		s = gpu_run_step_error(c->f, rc, err);
+	struct gpu_rows g = {.c = c, .copy = copy, .pend = pend};
+	s = gpu_run_each_row(c->f, sql, gpu_row, &g, err);
 out:
-	sqlite3_finalize(st);
 	free(sql);
 	free(tab);
 	free(ev);
