@@ -319,57 +319,42 @@ struct streams {
 
 /* The streams of the ops whose API call has a row in `table` (whose
  * `stream` is a handle as text, "0x7f..."): those that parse. */
+/* One op's stream (its API call's `stream`, text that parses), given a
+ * slot of its own value; false when out of memory. */
+static bool stream_row(void *ctx, sqlite3_stmt *st)
+{
+	struct streams *ss = ctx;
+	int64_t op;
+	const char *text = gpu_run_col_text(st, 1);
+	char *end;
+	uint32_t slot;
+	if (!gpu_run_col_int(st, 0, &op) || !*text)
+		return true;
+	errno = 0;
+	unsigned long long v = strtoull(text, &end, 0);
+	if (errno || *end || end == text || v == UINT64_MAX)
+		return true;
+	if (!gpu_run_map_get(&ss->slot_of, v, &slot)) {
+		if (!array_grow_u32((void **)&ss->v, &ss->cap, (uint64_t)ss->n + 1,
+				    sizeof(*ss->v)))
+			return false;
+		slot = ss->n;
+		ss->v[ss->n++] = v;
+		if (!gpu_run_map_put(&ss->slot_of, v, slot))
+			return false;
+	}
+	return gpu_run_map_put(&ss->of_op, (uint64_t)op, slot);
+}
+
 static enum status read_streams(struct gpu_run_file *f, const char *table,
 				struct streams *ss, struct error *err)
 {
 	char sql[200];
-	sqlite3_stmt *st = NULL;
 	snprintf(sql, sizeof(sql),
 		 "SELECT ao.op_id, t.stream FROM %s t JOIN rocpd_api_ops ao "
 		 "ON ao.api_id = t.api_ptr_id",
 		 table);
-	enum status e = gpu_run_prepare(f, sql, &st, err);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t op;
-		const char *text = gpu_run_col_text(st, 1);
-		char *end;
-		uint32_t slot;
-		if (!gpu_run_col_int(st, 0, &op) || !*text)
-			continue;
-		errno = 0;
-		unsigned long long v = strtoull(text, &end, 0);
-		if (errno || *end || end == text || v == UINT64_MAX)
-			continue;
-		if (!gpu_run_map_get(&ss->slot_of, v, &slot)) {
-			if (ss->n == ss->cap) {
-				uint32_t cap = ss->cap ? ss->cap * 2 : 16;
-				uint64_t *g = realloc(ss->v, cap * sizeof(*g));
-				if (!g) {
-					e = NOMEM(f);
-					break;
-				}
-				ss->v = g;
-				ss->cap = cap;
-			}
-			slot = ss->n;
-			ss->v[ss->n++] = v;
-			if (!gpu_run_map_put(&ss->slot_of, v, slot)) {
-				e = NOMEM(f);
-				break;
-			}
-		}
-		if (!gpu_run_map_put(&ss->of_op, (uint64_t)op, slot)) {
-			e = NOMEM(f);
-			break;
-		}
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	return e;
+	return gpu_run_each_row(f, sql, stream_row, ss, err);
 }
 
 /* What read_ops keeps while it reads rocpd_op. */
@@ -570,56 +555,54 @@ static enum status read_ops(struct gpu_run *r, uint32_t fi,
 
 /* SMI samples: one counter line per (device type, device, monitor type),
  * read at open (they are few). */
+/* What the rows of rocpd_monitor share: the line of the current
+ * (device type, device, monitor type), labelled `cur`. */
+struct monitor {
+	struct gpu_run *r;
+	uint32_t fi, line;
+	char cur[200];
+};
+
+/* One SMI sample on its counter line; false when out of memory. */
+static bool monitor_row(void *ctx, sqlite3_stmt *st)
+{
+	struct monitor *m = ctx;
+	struct gpu_run *r = m->r;
+	int64_t dev, t;
+	char *end;
+	const char *v = gpu_run_col_text(st, 4);
+	if (!gpu_run_col_int(st, 3, &t) || t < 0)
+		return true;
+	double value = strtod(v, &end);
+	if (end == v)
+		return true;
+	if (!gpu_run_col_int(st, 1, &dev))
+		dev = -1;
+	char label[200];
+	snprintf(label, sizeof(label), "SMI %.20s %" PRId64 " %.40s",
+		 gpu_run_col_text(st, 0), dev, gpu_run_col_text(st, 2));
+	if (m->line == MODEL_NONE || strcmp(label, m->cur) != 0) {
+		snprintf(m->cur, sizeof(m->cur), "%s", label);
+		m->line = gpu_run_line(r, m->fi, 0, GPU_RUN_LINE_COUNTER,
+				       (uint64_t)gpu_run_n_lines(r), 0, label,
+				       MODEL_NONE);
+		if (m->line == MODEL_NONE)
+			return false;
+		gpu_run_line_at(r, m->line)->unit = gpu_run_intern(r, "");
+	}
+	return gpu_run_counter_push(r, m->line, (uint64_t)t, value);
+}
+
 static enum status read_monitor(struct gpu_run *r, uint32_t fi,
 				struct error *err)
 {
-	struct gpu_run_file *f = gpu_run_file_at(r, fi);
-	sqlite3_stmt *st = NULL;
-	enum status e = gpu_run_prepare(
-		f,
+	struct monitor m = {.r = r, .fi = fi, .line = MODEL_NONE};
+	return gpu_run_each_row(
+		gpu_run_file_at(r, fi),
 		"SELECT deviceType, deviceId, monitorType, start, value FROM "
 		"rocpd_monitor ORDER BY deviceType, deviceId, monitorType, "
 		"start, id",
-		&st, err);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	uint32_t line = MODEL_NONE;
-	char cur[200] = "";
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t dev, t;
-		char *end;
-		const char *v = gpu_run_col_text(st, 4);
-		if (!gpu_run_col_int(st, 3, &t) || t < 0)
-			continue;
-		double value = strtod(v, &end);
-		if (end == v)
-			continue;
-		if (!gpu_run_col_int(st, 1, &dev))
-			dev = -1;
-		char label[200];
-		snprintf(label, sizeof(label), "SMI %.20s %" PRId64 " %.40s",
-			 gpu_run_col_text(st, 0), dev, gpu_run_col_text(st, 2));
-		if (line == MODEL_NONE || strcmp(label, cur) != 0) {
-			snprintf(cur, sizeof(cur), "%s", label);
-			line = gpu_run_line(r, fi, 0, GPU_RUN_LINE_COUNTER,
-					  (uint64_t)gpu_run_n_lines(r), 0, label,
-					  MODEL_NONE);
-			if (line == MODEL_NONE) {
-				e = NOMEM(f);
-				break;
-			}
-			gpu_run_line_at(r, line)->unit = gpu_run_intern(r, "");
-		}
-		if (!gpu_run_counter_push(r, line, (uint64_t)t, value)) {
-			e = NOMEM(f);
-			break;
-		}
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	return e;
+		monitor_row, &m, err);
 }
 
 static enum status rocpd_rpd_read(struct gpu_run *r, uint32_t fi, struct error *err)
