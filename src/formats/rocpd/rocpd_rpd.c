@@ -174,47 +174,50 @@ static uint32_t thread_node(struct gpu_run *r, struct gpu_run_set *s,
 
 #define NOMEM(f) error_set(err, STATUS_NOMEM, (f)->path, "out of memory")
 
+/* The rows of rocpd_api while they are read. */
+struct api_rows {
+	struct gpu_run *r;
+	struct api_row *v;
+	size_t n, cap;
+};
+
+/* One row of rocpd_api with usable times; false when out of memory. */
+static bool api_row(void *ctx, sqlite3_stmt *st)
+{
+	struct api_rows *ar = ctx;
+	struct api_row a;
+	if (!gpu_run_col_int(st, 0, &a.id) || !gpu_run_col_int(st, 1, &a.pid) ||
+	    !gpu_run_col_int(st, 2, &a.tid) || !gpu_run_col_int(st, 3, &a.start) ||
+	    !gpu_run_col_int(st, 4, &a.end) || a.start < 0 || a.end < a.start) {
+		gpu_run_skip_row(ar->r);
+		return true;
+	}
+	if (!gpu_run_col_int(st, 5, &a.name_id))
+		a.name_id = -1;
+	if (!gpu_run_col_int(st, 6, &a.args_id))
+		a.args_id = -1;
+	if (!array_grow((void **)&ar->v, &ar->cap, ar->n + 1, sizeof(*ar->v)))
+		return false;
+	ar->v[ar->n++] = a;
+	return true;
+}
+
 /* The rows of rocpd_api with usable times, sorted by thread and time
  * (*rows malloc'd). */
 static enum status api_rows(struct gpu_run *r, struct gpu_run_file *f,
 			    struct api_row **rows, size_t *n,
 			    struct error *err)
 {
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	enum status e = gpu_run_prepare(
+	struct api_rows ar = {.r = r};
+	enum status e = gpu_run_each_row(
 		f,
 		"SELECT id, pid, tid, start, \"end\", apiName_id, args_id "
 		"FROM rocpd_api",
-		&st, err);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct api_row a;
-		if (!gpu_run_col_int(st, 0, &a.id) || !gpu_run_col_int(st, 1, &a.pid) ||
-		    !gpu_run_col_int(st, 2, &a.tid) ||
-		    !gpu_run_col_int(st, 3, &a.start) ||
-		    !gpu_run_col_int(st, 4, &a.end) || a.start < 0 ||
-		    a.end < a.start) {
-			gpu_run_skip_row(r);
-			continue;
-		}
-		if (!gpu_run_col_int(st, 5, &a.name_id))
-			a.name_id = -1;
-		if (!gpu_run_col_int(st, 6, &a.args_id))
-			a.args_id = -1;
-		if (!array_grow((void **)rows, &cap, *n + 1, sizeof(**rows))) {
-			e = NOMEM(f);
-			break;
-		}
-		(*rows)[(*n)++] = a;
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(f, rc, err);
-	sqlite3_finalize(st);
-	if (e == STATUS_OK && *n > 1)
-		qsort(*rows, *n, sizeof(**rows), api_cmp);
+		api_row, &ar, err);
+	if (e == STATUS_OK && ar.n > 1)
+		qsort(ar.v, ar.n, sizeof(*ar.v), api_cmp);
+	*rows = ar.v;
+	*n = ar.n;
 	return e;
 }
 
