@@ -65,8 +65,13 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [f['name'] f
 expect 1 "$cs" formats extra
 expect 0 "$cs" --help
 grep -q "^  hpctoolkit-v4 " "$tmp/out" || fail "--help lists the formats"
-expect 2 "$cs" info "$tmp"
+mkdir "$tmp/empty" || exit 1
+expect 2 "$cs" info "$tmp/empty"
 grep -q "not a database callscope recognises (\`callscope formats\` lists the formats it reads)" "$tmp/err" || fail "not a database points to callscope formats"
+# a directory of databases (db1 ... db5) is a set, not one: the reader
+# that knows their files says so (the others name no HPCToolkit file)
+expect 2 "$cs" info "$tmp"
+grep -q "not a database callscope recognises (tried as hpctoolkit-v4: the directory holds HPCToolkit databases one level down (db1/), not one: open one of them; \`callscope formats\` lists the formats it reads)" "$tmp/err" || fail "a set of databases"
 # a directory a reader only guesses at from its names (subdirectories like
 # an Extra-P Cube set's, a file like a rocpd directory's) is not a database
 # callscope recognises either; it said "no Cube files (DIR/*/*.cubex)"

@@ -87,6 +87,15 @@ static enum status no_fetch(void *ctx, uint64_t off, uint64_t len, void *buf,
 	return error_set(err, STATUS_IO, NULL, "not fetched in this test");
 }
 
+/* The name of the reader chosen for `path` ("" for none). */
+static const char *chosen(const char *path)
+{
+	struct reader_probe *p = probe(path, STATUS_OK);
+	const struct reader *r = reader_choose(p);
+	reader_probe_free(p);
+	return r ? r->name : "";
+}
+
 /* A directory's files and subdirectories, sorted, plus a file that
  * exists only as a registered remote file. */
 static void test_directory(void **state)
@@ -130,6 +139,15 @@ static void test_directory(void **state)
 	p = probe(at("db"), STATUS_OK);
 	assert_string_equal(reader_choose(p)->name, "hpctoolkit-xml");
 	reader_probe_free(p);
+	/* the GPU-run readers guess a directory from its file names (an
+	 * Nsight export, a ROCm profile) and lose to the reader that knows
+	 * the directory's files: they name no other format's files */
+	write_file(at("db/run.sqlite"), "x", 1);
+	write_file(at("db/run.rpd"), "x", 1);
+	assert_string_equal(chosen(at("db")), "hpctoolkit-xml");
+	assert_int_equal(unlink(at("db/experiment.xml")), 0);
+	write_file(at("db/meta.db"), "HPCTOOLKITmeta", 14);
+	assert_string_equal(chosen(at("db")), "hpctoolkit-v4");
 }
 
 /* A directory of point directories: the file names one level down,
@@ -186,10 +204,17 @@ static void test_rocpd_layouts(void **state)
 	assert_int_equal(mkdir(at("dbs/a"), 0700), 0);
 	write_file(at("dbs/a/meta.db"), "x", 1);
 	write_file(at("dbs/a/profile.db"), "x", 1);
-	p = probe(at("dbs"), STATUS_OK);
-	assert_true(!reader_choose(p) ||
-		    strcmp(reader_choose(p)->name, "rocpd") != 0);
-	reader_probe_free(p);
+	/* the reader of their files takes them (and says they are a set) */
+	assert_string_equal(chosen(at("dbs")), "hpctoolkit-v4");
+	/* more of them than the probe lists: still not a run */
+	for (int i = 0; i < READER_PROBE_SUBDIRS + 1; i++) {
+		char sub[64];
+		snprintf(sub, sizeof(sub), "dbs/b%02d", i);
+		assert_int_equal(mkdir(at(sub), 0700), 0);
+		snprintf(sub, sizeof(sub), "dbs/b%02d/meta.db", i);
+		write_file(at(sub), "x", 1);
+	}
+	assert_string_equal(chosen(at("dbs")), "hpctoolkit-v4");
 	/* stray files alone */
 	assert_int_equal(mkdir(at("stray"), 0700), 0);
 	write_file(at("stray/notes.txt"), "x", 1);

@@ -1,5 +1,5 @@
-/* array: doubling growth of arrays with checked sizes.  Depends on libc
- * only. */
+/* array: doubling growth of arrays with checked sizes; the lower bound
+ * of a key in a sorted array.  Depends on libc only. */
 #include "config.h"
 
 #include "core/array.h"
@@ -46,4 +46,20 @@ bool array_grow(void **array, size_t *cap, size_t need, size_t size)
 	*cap = ncap;
 	CHECK(*cap >= need);
 	return true;
+}
+
+size_t array_lower_bound(const void *base, size_t n, size_t size,
+			 bool (*below)(const void *elem, const void *key),
+			 const void *key)
+{
+	const unsigned char *b = base;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (below(b + mid * size, key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }

@@ -1,4 +1,5 @@
-/* array: growing arrays by doubling, with every size computation checked.
+/* array: growing arrays by doubling, with every size computation checked;
+ * the lower bound of a key in a sorted array.
  * Used by the builder, the views and the outline.  Depends on libc only. */
 #ifndef CALLSCOPE_ARRAY_H
 #define CALLSCOPE_ARRAY_H
@@ -14,5 +15,13 @@ bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size);
 
 /* The same with a size_t capacity (bounded by SIZE_MAX / size). */
 bool array_grow(void **array, size_t *cap, size_t need, size_t size);
+
+/* The index of the first of the `n` elements of `size` bytes at `base`
+ * for which below(element, key) is false (`n` when none): the elements
+ * are sorted so that `below` holds for a prefix of them (a lower bound,
+ * as in C++). */
+size_t array_lower_bound(const void *base, size_t n, size_t size,
+			 bool (*below)(const void *elem, const void *key),
+			 const void *key);
 
 #endif

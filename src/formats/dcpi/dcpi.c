@@ -406,47 +406,41 @@ static uint32_t add_epoch_profiles(struct opener *o)
 	return first;
 }
 
-static enum status build(struct opener *o, struct model **out)
+/* Every file's samples decoded (a database small enough to build whole). */
+static enum status decode_all(struct opener *o)
 {
-	/* large databases: images loaded when expanded */
-	bool defer = o->n_addresses > o->defer_min;
-	struct dcpi_lazy *lazy = NULL;
-	if (!defer)
-		for (size_t i = 0; i < o->n_files; i++) {
-			if (o->files[i].decoded)
-				continue;
-			enum status st = dcpi_decode_file(
-				o, &o->files[i],
-				(const char *const *)o->events, o->images);
-			if (st != STATUS_OK)
-				return st;
-		}
-	if (o->n_epochs > 1 &&
-	    !(o->ep = dcpi_epochs_new((uint32_t)o->n_epochs,
-				      (uint32_t)o->n_events)))
-		return dcpi_nomem(o);
-	enum status st = add_columns(o);
-	if (st != STATUS_OK)
-		return st;
-	if (defer) {
-		st = dcpi_build_deferred(o, &lazy);
-		if (st != STATUS_OK) {
-			dcpi_lazy_free(lazy);
+	for (size_t i = 0; i < o->n_files; i++) {
+		if (o->files[i].decoded)
+			continue;
+		enum status st = dcpi_decode_file(
+			o, &o->files[i], (const char *const *)o->events,
+			o->images);
+		if (st != STATUS_OK)
 			return st;
-		}
-	} else {
-		dcpi_sort_hits(o);
 	}
-	for (size_t i = 0, im = 0; !defer && im < o->n_images; im++) {
+	return STATUS_OK;
+}
+
+/* Every image's subtree from the sorted hits. */
+static enum status build_images(struct opener *o)
+{
+	dcpi_sort_hits(o);
+	for (size_t i = 0, im = 0; im < o->n_images; im++) {
 		size_t j = i;
 		while (j < o->n_hits && o->hits[j].image == im)
 			j++;
-		st = dcpi_build_image(o, (uint32_t)im, MODEL_NONE, o->hits + i,
-				 j - i);
+		enum status st = dcpi_build_image(o, (uint32_t)im, MODEL_NONE,
+						  o->hits + i, j - i);
 		if (st != STATUS_OK)
 			return st;
 		i = j;
 	}
+	return STATUS_OK;
+}
+
+/* The warnings of images not found and of offsets shown. */
+static void warn_images(struct opener *o)
+{
 	if (o->n_missing)
 		dcpi_warn(o, "%zu of %zu images not found (%s%s): addresses shown "
 		     "without symbols; see --image-path",
@@ -456,24 +450,34 @@ static enum status build(struct opener *o, struct model **out)
 		dcpi_warn(o, "%zu image%s without tstart nor ELF image: addresses "
 		     "are offsets from the start of the text",
 		     o->n_offsets, o->n_offsets == 1 ? "" : "s");
-	if (o->ep) {
-		uint32_t first = add_epoch_profiles(o);
-		if (first == MODEL_NONE ||
-		    !dcpi_epochs_finish(o->ep, model_builder_peek(o->b), first))
-			return dcpi_nomem(o);
-		/* a deferred image's per-epoch sums: its files' */
-		for (size_t i = 0; lazy && i < o->n_files; i++)
-			dcpi_epochs_add_deferred(
-				o->ep, model_builder_peek(o->b),
-				lazy->first_node + o->files[i].image,
-				o->files[i].event, o->files[i].epoch,
-				(double)o->files[i].sum);
-		if (!dcpi_epochs_inner_kept(o->ep))
-			dcpi_warn(o, "%zu epochs: per-epoch values of procedures, "
-			     "lines and images not kept (over 256 MB); "
-			     "sampled rows have them",
-			     o->n_epochs);
-	}
+}
+
+/* The epochs' profiles and per-epoch sums (deferred images': their
+ * files'); false when out of memory. */
+static bool finish_epochs(struct opener *o, const struct dcpi_lazy *lazy)
+{
+	uint32_t first = add_epoch_profiles(o);
+	if (first == MODEL_NONE ||
+	    !dcpi_epochs_finish(o->ep, model_builder_peek(o->b), first))
+		return false;
+	for (size_t i = 0; lazy && i < o->n_files; i++)
+		dcpi_epochs_add_deferred(o->ep, model_builder_peek(o->b),
+					 lazy->first_node + o->files[i].image,
+					 o->files[i].event, o->files[i].epoch,
+					 (double)o->files[i].sum);
+	if (!dcpi_epochs_inner_kept(o->ep))
+		dcpi_warn(o, "%zu epochs: per-epoch values of procedures, "
+		     "lines and images not kept (over 256 MB); "
+		     "sampled rows have them",
+		     o->n_epochs);
+	return true;
+}
+
+/* The model's values (and deferred images) handed to the builder, its
+ * title, and the model. */
+static enum status finish(struct opener *o, struct dcpi_lazy *lazy,
+			  struct model **out)
+{
 	struct dcpi_values *v = calloc(1, sizeof(*v));
 	if (!v) {
 		dcpi_lazy_free(lazy);
@@ -519,6 +523,34 @@ static enum status build(struct opener *o, struct model **out)
 	o->b = NULL;
 	*out = model_builder_finish(b, o->err);
 	return *out ? STATUS_OK : STATUS_NOMEM;
+}
+
+static enum status build(struct opener *o, struct model **out)
+{
+	/* large databases: images loaded when expanded */
+	bool defer = o->n_addresses > o->defer_min;
+	struct dcpi_lazy *lazy = NULL;
+	enum status st = defer ? STATUS_OK : decode_all(o);
+	if (st != STATUS_OK)
+		return st;
+	if (o->n_epochs > 1 &&
+	    !(o->ep = dcpi_epochs_new((uint32_t)o->n_epochs,
+				      (uint32_t)o->n_events)))
+		return dcpi_nomem(o);
+	st = add_columns(o);
+	if (st != STATUS_OK)
+		return st;
+	st = defer ? dcpi_build_deferred(o, &lazy) : build_images(o);
+	if (st != STATUS_OK) {
+		dcpi_lazy_free(lazy);
+		return st;
+	}
+	warn_images(o);
+	if (o->ep && !finish_epochs(o, lazy)) {
+		dcpi_lazy_free(lazy);
+		return dcpi_nomem(o);
+	}
+	return finish(o, lazy, out);
 }
 
 static enum status dcpi_open(const struct reader_input *in,

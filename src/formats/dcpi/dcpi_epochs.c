@@ -8,6 +8,8 @@
 
 #include "formats/dcpi/dcpi_epochs.h"
 
+#include "core/array.h"
+
 /* The most inclusive sums kept (inner nodes x events x epochs doubles):
  * 32 M, 256 MB. */
 #define DCPI_EPOCHS_INNER_MAX (32ull << 20)
@@ -158,17 +160,16 @@ void dcpi_epochs_add_inner(struct dcpi_epochs *e, const struct model *m,
 		add_up(e, m, node, node, event, epoch, value);
 }
 
+/* Whether leaf value `elem` is of a node before node *key. */
+static bool lv_below(const void *elem, const void *key)
+{
+	return ((const struct leaf_value *)elem)->node < *(const uint32_t *)key;
+}
+
 void dcpi_epochs_forget_from(struct dcpi_epochs *e, uint32_t from)
 {
-	size_t lo = 0, hi = e->n_lv;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->lv[mid].node < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	e->n_lv = lo;
+	e->n_lv = array_lower_bound(e->lv, e->n_lv, sizeof(*e->lv), lv_below,
+				    &from);
 }
 
 bool dcpi_epochs_grow(struct dcpi_epochs *e, const struct model *m,
@@ -249,14 +250,8 @@ bool dcpi_epochs_inner_kept(const struct dcpi_epochs *e)
 /* Whether `node` has leaf values (a sampled row). */
 static bool is_leaf(const struct dcpi_epochs *e, uint32_t node)
 {
-	size_t lo = 0, hi = e->n_lv;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->lv[mid].node < node)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = array_lower_bound(e->lv, e->n_lv, sizeof(*e->lv),
+				      lv_below, &node);
 	return lo < e->n_lv && e->lv[lo].node == node;
 }
 

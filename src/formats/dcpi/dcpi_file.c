@@ -4,6 +4,8 @@
 
 #include "formats/dcpi/dcpi_file.h"
 
+#include "core/array.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +247,82 @@ static enum status parse_header(struct span s, const char *path,
 	return STATUS_OK;
 }
 
+/* The sums the footer is checked against while the chunks are read. */
+struct chunk_sums {
+	size_t cap; /* of p->samples */
+	uint32_t nonzero, sum; /* the footer's sum is 32 bits: mod 2^32 */
+};
+
+/* The checks of the chunk at `off` of `body` (its first address `coff`,
+ * `num` counts), `prev_end` the end of the one before (none: `first`);
+ * `base` is where the body starts in the file. */
+static enum status check_chunk(struct span body, uint64_t off, uint64_t base,
+			       uint32_t coff, uint32_t num, bool first,
+			       uint64_t prev_end, const struct dcpi_profile *p,
+			       const char *path, struct error *err)
+{
+	/* spec: <count>+ : at least one count per chunk */
+	if (num == 0)
+		return error_set_at(err, STATUS_CORRUPT, path, base + off,
+				    "DCPI samples: chunk of 0 addresses "
+				    "(spec: <offset> <number> <count>+)");
+	if (!span_count_fits(num, 4, body.len - off - 8))
+		return error_set_at(err, STATUS_CORRUPT, path, base + off,
+				    "DCPI samples: chunk of %u counts "
+				    "does not fit in the %llu bytes "
+				    "before the footer (spec: <chunk>)",
+				    (unsigned)num,
+				    (unsigned long long)(body.len - off - 8));
+	/* spec: chunks cannot overlap, and offsets increase */
+	if (!first && coff < prev_end)
+		return error_set_at(err, STATUS_CORRUPT, path, base + off,
+				    "DCPI samples: chunk at offset 0x%x "
+				    "overlaps or precedes the previous "
+				    "one (spec: chunks cannot overlap)",
+				    (unsigned)coff);
+	/* the range lies in the image's text (tsize) */
+	if ((uint64_t)coff + num > p->tsize)
+		return error_set_at(err, STATUS_CORRUPT, path, base + off,
+				    "DCPI samples: chunk 0x%x+%u runs "
+				    "past tsize %llu (outside the "
+				    "image's text)",
+				    (unsigned)coff, (unsigned)num,
+				    (unsigned long long)p->tsize);
+	return STATUS_OK;
+}
+
+/* The counts of a checked chunk: summed, and kept as samples (nonzero
+ * ones) when `keep`. */
+static enum status chunk_counts(struct span body, uint64_t off, uint32_t coff,
+				uint32_t num, bool keep,
+				struct dcpi_profile *p, struct chunk_sums *cs,
+				const char *path, struct error *err)
+{
+	for (uint32_t i = 0; i < num; i++) {
+		uint32_t c = span_get_u32le(body, off + 8 + 4ull * i);
+		if (!keep) {
+			/* counted only: the chunk was checked to fit */
+			cs->nonzero += c != 0;
+			cs->sum += c;
+			p->n_samples += c != 0;
+			p->sum_counts += c;
+			continue;
+		}
+		if (c == 0)
+			continue;
+		if (!array_grow((void **)&p->samples, &cs->cap,
+				p->n_samples + 1, sizeof(*p->samples)))
+			return error_set(err, STATUS_NOMEM, path,
+					 "out of memory");
+		p->samples[p->n_samples++] =
+			(struct dcpi_sample){.offset = coff + i, .count = c};
+		cs->nonzero++;
+		cs->sum += c;
+		p->sum_counts += c;
+	}
+	return STATUS_OK;
+}
+
 /* spec: BINARY DATA FOR MAJOR-VERSION 0 */
 static enum status parse_samples(struct span s, const char *path,
 				 struct dcpi_profile *p, bool keep,
@@ -263,11 +341,9 @@ static enum status parse_samples(struct span s, const char *path,
 	struct span body;
 	(void)span_sub(bin, 0, body_len, &body);
 	/* every nonzero count takes at least 4 bytes of the body */
-	size_t cap = 0;
+	struct chunk_sums cs = {0};
 	uint64_t off = 0, prev_end = 0;
-	bool first = true;
-	uint32_t nonzero = 0, sum = 0;
-	while (off < body.len) {
+	for (bool first = true; off < body.len; first = false) {
 		uint32_t coff, num;
 		if (!span_u32le(body, off, &coff) ||
 		    !span_u32le(body, off + 4, &num))
@@ -275,88 +351,26 @@ static enum status parse_samples(struct span s, const char *path,
 					    base + off,
 					    "DCPI samples: chunk header runs "
 					    "into the footer (spec: <chunk>)");
-		/* spec: <count>+ : at least one count per chunk */
-		if (num == 0)
-			return error_set_at(err, STATUS_CORRUPT, path,
-					    base + off,
-					    "DCPI samples: chunk of 0 addresses "
-					    "(spec: <offset> <number> <count>+)");
-		if (!span_count_fits(num, 4, body.len - off - 8))
-			return error_set_at(err, STATUS_CORRUPT, path,
-					    base + off,
-					    "DCPI samples: chunk of %u counts "
-					    "does not fit in the %llu bytes "
-					    "before the footer (spec: <chunk>)",
-					    (unsigned)num,
-					    (unsigned long long)(body.len - off -
-								 8));
-		/* spec: chunks cannot overlap, and offsets increase */
-		if (!first && coff < prev_end)
-			return error_set_at(err, STATUS_CORRUPT, path,
-					    base + off,
-					    "DCPI samples: chunk at offset 0x%x "
-					    "overlaps or precedes the previous "
-					    "one (spec: chunks cannot overlap)",
-					    (unsigned)coff);
-		uint64_t end = (uint64_t)coff + num;
-		/* the range lies in the image's text (tsize) */
-		if (end > p->tsize)
-			return error_set_at(err, STATUS_CORRUPT, path,
-					    base + off,
-					    "DCPI samples: chunk 0x%x+%u runs "
-					    "past tsize %llu (outside the "
-					    "image's text)",
-					    (unsigned)coff, (unsigned)num,
-					    (unsigned long long)p->tsize);
-		if (!keep) {
-			/* counted only: the chunk was checked to fit */
-			for (uint32_t i = 0; i < num; i++) {
-				uint32_t c = span_get_u32le(body,
-							    off + 8 + 4ull * i);
-				nonzero += c != 0;
-				sum += c;
-				p->n_samples += c != 0;
-				p->sum_counts += c;
-			}
-			prev_end = end;
-			first = false;
-			off += 8 + 4ull * num;
-			continue;
-		}
-		for (uint32_t i = 0; i < num; i++) {
-			uint32_t c = span_get_u32le(body, off + 8 + 4ull * i);
-			if (c == 0)
-				continue;
-			if (p->n_samples == cap) {
-				size_t ncap = cap ? cap * 2 : 64;
-				struct dcpi_sample *ns = realloc(
-					p->samples, ncap * sizeof(*ns));
-				if (!ns)
-					return error_set(err, STATUS_NOMEM,
-							 path, "out of memory");
-				p->samples = ns;
-				cap = ncap;
-			}
-			p->samples[p->n_samples++] = (struct dcpi_sample){
-				.offset = coff + i, .count = c};
-			nonzero++;
-			sum += c; /* the footer's sum is 32 bits: mod 2^32 */
-			p->sum_counts += c;
-		}
-		prev_end = end;
-		first = false;
+		enum status st = check_chunk(body, off, base, coff, num, first,
+					     prev_end, p, path, err);
+		if (st == STATUS_OK)
+			st = chunk_counts(body, off, coff, num, keep, p, &cs,
+					  path, err);
+		if (st != STATUS_OK)
+			return st;
+		prev_end = (uint64_t)coff + num;
 		off += 8 + 4ull * num;
 	}
 	/* spec: <total_offsets>: addresses with at least one sample;
 	 * <total_samples>: the sum of the counts */
-	if (nonzero != p->total_offsets || sum != p->total_samples)
+	if (cs.nonzero != p->total_offsets || cs.sum != p->total_samples)
 		return error_set_at(err, STATUS_CORRUPT, path, base + body_len,
 				    "DCPI samples: footer says %u addresses, "
 				    "%u samples; the chunks hold %u, %u (spec: "
 				    "<footer>)",
 				    (unsigned)p->total_offsets,
 				    (unsigned)p->total_samples,
-				    (unsigned)nonzero, (unsigned)sum);
+				    (unsigned)cs.nonzero, (unsigned)cs.sum);
 	return STATUS_OK;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/dcpi/dcpi_internal.h"
 
 bool dcpi_values_take(struct dcpi_values *v, const struct model *m,
@@ -82,16 +83,16 @@ void dcpi_lazy_free(struct dcpi_lazy *z)
 }
 
 /* The group whose row is `node`, or n_groups. */
+static bool group_below(const void *elem, const void *key)
+{
+	return ((const struct dcpi_group *)elem)->node <
+	       *(const uint32_t *)key;
+}
+
 static size_t find_group(const struct dcpi_lazy *z, uint32_t node)
 {
-	size_t lo = 0, hi = z->n_groups;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (z->groups[mid].node < node)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = array_lower_bound(z->groups, z->n_groups,
+				      sizeof(*z->groups), group_below, &node);
 	return lo < z->n_groups && z->groups[lo].node == node ? lo
 							       : z->n_groups;
 }

@@ -26,6 +26,64 @@ static void hex_bytes(char *out, size_t cap, const uint8_t *b, size_t n)
 				      b[i]);
 }
 
+/* Capstone's architecture and mode for ELF machine `machine`. */
+static bool capstone_mode(unsigned machine, cs_arch *arch, cs_mode *mode)
+{
+	switch (machine) {
+	case EM_X86_64:
+		*arch = CS_ARCH_X86;
+		*mode = CS_MODE_64;
+		return true;
+	case EM_386:
+		*arch = CS_ARCH_X86;
+		*mode = CS_MODE_32;
+		return true;
+	case EM_AARCH64:
+		*arch = CS_ARCH_ARM64;
+		*mode = CS_MODE_ARM;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Every instruction of the `size` bytes of `code` at `entry`, with its
+ * bytes and source line, to `emit`. */
+static void emit_all(struct dcpi_elf *e, csh cs, cs_insn *insn,
+		     const uint8_t *code, size_t size, uint64_t entry,
+		     void (*emit)(void *ctx, const struct dcpi_insn *insn),
+		     void *ctx)
+{
+	const uint8_t *p = code;
+	size_t left = size;
+	uint64_t a = entry;
+	while (left > 0) {
+		char bytes[3 * 16 + 1], text[192];
+		struct dcpi_insn di = {.addr = a};
+		const uint8_t *before = p;
+		if (cs_disasm_iter(cs, &p, &left, &a, insn)) {
+			di.size = insn->size;
+			snprintf(text, sizeof(text), "%s%s%s", insn->mnemonic,
+				 insn->op_str[0] ? " " : "", insn->op_str);
+		} else {
+			/* not decodable: one byte, and on */
+			di.size = 1;
+			snprintf(text, sizeof(text), ".byte 0x%02x", *p);
+			p++;
+			left--;
+			a++;
+		}
+		hex_bytes(bytes, sizeof(bytes), before, di.size);
+		di.bytes = bytes;
+		di.text = text;
+		if (!dcpi_elf_line(e, di.addr, &di.file, &di.line)) {
+			di.file = NULL;
+			di.line = 0;
+		}
+		emit(ctx, &di);
+	}
+}
+
 enum status dcpi_listing(const char *path, uint64_t addr, char **name,
 			 uint64_t *entry, uint64_t *size,
 			 void (*emit)(void *ctx, const struct dcpi_insn *insn),
@@ -60,20 +118,7 @@ enum status dcpi_listing(const char *path, uint64_t addr, char **name,
 	cs_arch arch;
 	cs_mode mode;
 	dcpi_elf_machine(e, &machine, &elf_class);
-	switch (machine) {
-	case EM_X86_64:
-		arch = CS_ARCH_X86;
-		mode = CS_MODE_64;
-		break;
-	case EM_386:
-		arch = CS_ARCH_X86;
-		mode = CS_MODE_32;
-		break;
-	case EM_AARCH64:
-		arch = CS_ARCH_ARM64;
-		mode = CS_MODE_ARM;
-		break;
-	default:
+	if (!capstone_mode(machine, &arch, &mode)) {
 		st = error_set(err, STATUS_UNSUPPORTED, path,
 			       "no disassembler for ELF machine %u", machine);
 		goto out;
@@ -91,34 +136,7 @@ enum status dcpi_listing(const char *path, uint64_t addr, char **name,
 		st = error_set(err, STATUS_NOMEM, path, "out of memory");
 		goto out;
 	}
-	const uint8_t *p = code;
-	size_t left = (size_t)*size;
-	uint64_t a = *entry;
-	while (left > 0) {
-		char bytes[3 * 16 + 1], text[192];
-		struct dcpi_insn di = {.addr = a};
-		const uint8_t *before = p;
-		if (cs_disasm_iter(cs, &p, &left, &a, insn)) {
-			di.size = insn->size;
-			snprintf(text, sizeof(text), "%s%s%s", insn->mnemonic,
-				 insn->op_str[0] ? " " : "", insn->op_str);
-		} else {
-			/* not decodable: one byte, and on */
-			di.size = 1;
-			snprintf(text, sizeof(text), ".byte 0x%02x", *p);
-			p++;
-			left--;
-			a++;
-		}
-		hex_bytes(bytes, sizeof(bytes), before, di.size);
-		di.bytes = bytes;
-		di.text = text;
-		if (!dcpi_elf_line(e, di.addr, &di.file, &di.line)) {
-			di.file = NULL;
-			di.line = 0;
-		}
-		emit(ctx, &di);
-	}
+	emit_all(e, cs, insn, code, (size_t)*size, *entry, emit, ctx);
 out:
 	if (insn)
 		cs_free(insn, 1);

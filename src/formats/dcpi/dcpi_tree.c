@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/dcpi/dcpi_internal.h"
 
 /* Inlined calls shown around one address, outermost first. */
@@ -162,6 +163,19 @@ static uint64_t image_base(const struct image *im, struct dcpi_elf *elf)
 	return elf && dcpi_elf_text(elf, &taddr, &tsize) ? taddr : 0;
 }
 
+/* The counts of hits [h, h + n) (of one address) at `node`, by event and
+ * epoch. */
+static enum status add_hits(struct opener *o, uint32_t node,
+			    const struct hit *h, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!dcpi_add_val(o, node, h[k].event, (double)h[k].count) ||
+		    (o->ep && !dcpi_epochs_add(o->ep, node, h[k].event,
+					       h[k].epoch, (double)h[k].count)))
+			return dcpi_nomem(o);
+	return STATUS_OK;
+}
+
 enum status dcpi_build_group(struct opener *o, uint32_t ii, uint32_t gnode,
 			     const struct hit *h, size_t n)
 {
@@ -188,13 +202,8 @@ enum status dcpi_build_group(struct opener *o, uint32_t ii, uint32_t gnode,
 		uint32_t node = dcpi_add_node(o, gnode, &adn);
 		if (node == MODEL_NONE)
 			st = dcpi_nomem(o);
-		for (size_t k = i; k < j && st == STATUS_OK; k++)
-			if (!dcpi_add_val(o, node, h[k].event,
-					  (double)h[k].count) ||
-			    (o->ep && !dcpi_epochs_add(o->ep, node, h[k].event,
-						       h[k].epoch,
-						       (double)h[k].count)))
-				st = dcpi_nomem(o);
+		if (st == STATUS_OK)
+			st = add_hits(o, node, h + i, j - i);
 		i = j;
 	}
 	dcpi_elf_close(elf);
@@ -202,18 +211,29 @@ enum status dcpi_build_group(struct opener *o, uint32_t ii, uint32_t gnode,
 	return st;
 }
 
-/* One image's subtree from its sorted hits [h, h + n), under its row
- * `inode` (MODEL_NONE: made here). */
-enum status dcpi_build_image(struct opener *o, uint32_t ii, uint32_t inode,
-			       const struct hit *h, size_t n)
+/* What dcpi_build_image keeps while it walks an image's hits: the
+ * image's row and module, the current function's row and its
+ * inlined-call and line rows, (parent, name or file, line) -> node. */
+struct image_walk {
+	struct opener *o;
+	struct dcpi_elf *elf;
+	uint32_t inode, module;
+	const char *leaf;
+	uint32_t fnode, fidx;
+	uint64_t fentry;
+	struct key {
+		uint32_t parent, a, b, line, node;
+	} *keys;
+	size_t n_keys, cap_keys;
+};
+
+/* The address of offset 0 of image `ii` as dcpi_build_image uses it, with
+ * the image's missing ELF file and a .text unlike the profile's said. */
+static uint64_t image_start(struct opener *o, const struct image *im,
+			    struct dcpi_elf *elf, const char *found,
+			    const char *shown)
 {
-	const struct image *im = &o->images[ii];
-	char *found = NULL;
-	struct dcpi_elf *elf = dcpi_find_elf(o, im, &found);
-	const char *shown = im->path ? im->path : im->id;
-	enum status st = STATUS_OK;
 	uint64_t base = im->tstart, taddr = 0, tsize = 0;
-	o->group_node = MODEL_NONE;
 	bool text = elf && dcpi_elf_text(elf, &taddr, &tsize);
 	if (!elf && o->n_missing++ == 0)
 		o->first_missing = shown;
@@ -225,223 +245,235 @@ enum status dcpi_build_image(struct opener *o, uint32_t ii, uint32_t inode,
 		     ", the profile says tstart 0x%" PRIx64 " tsize %" PRIu64,
 		     im->id, found, taddr, tsize, im->tstart, im->tsize);
 	}
-	uint32_t module = dcpi_intern(o, found ? found : shown);
-	const char *leaf = dcpi_base_name(shown);
-	if (inode == MODEL_NONE)
-		inode = dcpi_image_node(o, ii, found, false);
-	if (inode == MODEL_NONE) {
-		st = dcpi_nomem(o);
-		goto out;
+	return base;
+}
+
+/* The row of the function at `entry` named `fname`: the current one, or
+ * made (its inlined-call and line rows start afresh). */
+static enum status function_row(struct image_walk *w, const char *fname,
+				uint64_t entry)
+{
+	struct opener *o = w->o;
+	if (w->fnode != MODEL_NONE && entry == w->fentry)
+		return STATUS_OK;
+	struct model_function f = {
+		.name = dcpi_intern(o, fname),
+		.module = w->module,
+		.offset = entry,
+	};
+	const char *ff = NULL;
+	uint32_t fl = 0;
+	if (dcpi_elf_line(w->elf, entry, &ff, &fl)) {
+		f.file = dcpi_intern(o, ff);
+		f.line = fl;
 	}
-	uint32_t fnode = MODEL_NONE, fidx = MODEL_NONE;
-	uint64_t fentry = 0;
-	/* the current function's inlined-call and line nodes:
-	 * (parent, name or file, line) -> node */
-	struct key {
-		uint32_t parent, a, b, line, node;
-	} *keys = NULL;
-	size_t n_keys = 0, cap_keys = 0;
-	for (size_t i = 0; i < n;) {
-		uint64_t addr = base + h[i].offset;
+	w->fidx = model_builder_add_function(o->b, &f);
+	struct model_node fnd = {
+		.name = f.name, .function = w->fidx,
+		.file = f.file, .line = f.line,
+		.module = w->module, .offset = entry,
+		.kind = NODE_FUNCTION,
+		.relation = RELATION_LEXICAL,
+	};
+	w->fnode = w->fidx == MODEL_NONE ? MODEL_NONE
+					 : dcpi_add_node(o, w->inode, &fnd);
+	if (w->fnode == MODEL_NONE)
+		return dcpi_nomem(o);
+	w->fentry = entry;
+	w->n_keys = 0;
+	return STATUS_OK;
+}
+
+/* The row of key `kk` (an inlined call, or with `is_line` a line) under
+ * kk.parent: found or made; MODEL_NONE when out of memory. */
+static uint32_t key_row(struct image_walk *w, struct key kk, bool is_line,
+			uint32_t line)
+{
+	struct opener *o = w->o;
+	for (size_t k = 0; k < w->n_keys; k++)
+		if (w->keys[k].parent == kk.parent && w->keys[k].a == kk.a &&
+		    w->keys[k].b == kk.b && w->keys[k].line == kk.line)
+			return w->keys[k].node;
+	struct model_node nd = {
+		.function = w->fidx,
+		.module = w->module,
+		.kind = NODE_LINE,
+		.relation = RELATION_LEXICAL,
+		.file = kk.a,
+		.line = line,
+	};
+	if (!is_line) {
+		struct model_function inf = {
+			.name = kk.a,
+			.module = w->module,
+			.file = kk.b,
+			.line = kk.line,
+		};
+		nd.function = model_builder_add_function(o->b, &inf);
+		nd.kind = NODE_FUNCTION;
+		nd.relation = RELATION_INLINED_CALL;
+		nd.name = kk.a;
+		nd.file = kk.b;
+		nd.line = kk.line;
+	}
+	if (!array_grow((void **)&w->keys, &w->cap_keys, w->n_keys + 1,
+			sizeof(*w->keys)))
+		return MODEL_NONE;
+	kk.node = nd.function == MODEL_NONE ? MODEL_NONE
+					    : dcpi_add_node(o, kk.parent, &nd);
+	if (kk.node != MODEL_NONE)
+		w->keys[w->n_keys++] = kk;
+	return kk.node;
+}
+
+/* The address row of `addr` in a function with a symbol, under its
+ * inlined calls and its line, each found or made. */
+static uint32_t symbol_row(struct image_walk *w, uint64_t addr)
+{
+	struct opener *o = w->o;
+	const char *file = NULL;
+	uint32_t line = 0, parent = w->fnode;
+	struct dcpi_inline inl[DCPI_MAX_INLINE];
+	size_t n_inl = dcpi_elf_inlines(w->elf, addr, inl, DCPI_MAX_INLINE);
+	bool has_line = dcpi_elf_line(w->elf, addr, &file, &line);
+	for (size_t q = 0; q <= n_inl; q++) {
+		if (q == n_inl && !has_line)
+			break;
+		bool is_line = q == n_inl;
+		struct key kk = {
+			.parent = parent,
+			.a = is_line ? dcpi_intern(o, file)
+				     : dcpi_intern(o, inl[q].name),
+			.b = is_line || !inl[q].call_file
+				? 0
+				: dcpi_intern(o, inl[q].call_file),
+			.line = is_line ? line : inl[q].call_line,
+		};
+		kk.b |= is_line ? 0x80000000u : 0;
+		parent = key_row(w, kk, is_line, line);
+		if (parent == MODEL_NONE)
+			return MODEL_NONE;
+	}
+	struct model_node adn = {
+		.function = w->fidx, .module = w->module,
+		.offset = addr, .kind = NODE_ADDRESS,
+		.relation = RELATION_LEXICAL,
+	};
+	return dcpi_add_node(o, parent, &adn);
+}
+
+/* A large database: the hits [h, h + n) of an address without a symbol
+ * into the image's group row, its own rows read when it is expanded. */
+static enum status group_add(struct image_walk *w, const struct hit *h,
+			     size_t n)
+{
+	struct opener *o = w->o;
+	if (o->group_node == MODEL_NONE &&
+	    (o->group_node = group_node(o, w->inode, w->module, w->leaf)) ==
+		    MODEL_NONE)
+		return dcpi_nomem(o);
+	for (size_t k = 0; k < n; k++) {
+		o->group_sum[h[k].event] += (double)h[k].count;
+		if (o->group_epoch)
+			o->group_epoch[(size_t)h[k].event * o->n_epochs +
+				       h[k].epoch] += (double)h[k].count;
+	}
+	return STATUS_OK;
+}
+
+/* An address without a symbol: a row of its own, "[LEAF @ 0xADDR]"
+ * (written by hand: millions of them are made at open). */
+static uint32_t unnamed_row(struct image_walk *w, uint64_t addr)
+{
+	struct opener *o = w->o;
+	size_t ll = strlen(w->leaf), n = 0;
+	char *label = malloc(ll + 32);
+	if (!label)
+		return MODEL_NONE;
+	label[n++] = '[';
+	memcpy(label + n, w->leaf, ll);
+	n += ll;
+	memcpy(label + n, " @ 0x", 5);
+	n += 5;
+	int digits = 1;
+	while (digits < 16 && addr >> (4 * digits))
+		digits++;
+	for (int d = digits - 1; d >= 0; d--)
+		label[n++] = "0123456789abcdef"[addr >> (4 * d) & 0xf];
+	label[n++] = ']';
+	struct model_function f = {
+		.name = model_builder_intern(o->b, label, n),
+		.module = w->module,
+		.offset = addr};
+	free(label);
+	uint32_t fi = model_builder_add_function(o->b, &f);
+	struct model_node und = {
+		.name = f.name, .function = fi,
+		.module = w->module, .offset = addr,
+		.kind = NODE_FUNCTION,
+		.relation = RELATION_LEXICAL,
+	};
+	return fi == MODEL_NONE ? MODEL_NONE : dcpi_add_node(o, w->inode, &und);
+}
+
+/* The hits [h, h + n) of address `addr`: in its function (with a
+ * symbol), in the image's group row, or in a row of its own. */
+static enum status address_hits(struct image_walk *w, uint64_t addr,
+				const struct hit *h, size_t n)
+{
+	struct opener *o = w->o;
+	const char *fname = NULL;
+	uint64_t entry = 0;
+	uint32_t node;
+	if (w->elf && dcpi_elf_function(w->elf, addr, &fname, &entry)) {
+		enum status st = function_row(w, fname, entry);
+		if (st != STATUS_OK)
+			return st;
+		node = symbol_row(w, addr);
+	} else if (o->z && o->z->group) {
+		w->fnode = MODEL_NONE;
+		return group_add(w, h, n);
+	} else {
+		node = unnamed_row(w, addr);
+		w->fnode = MODEL_NONE;
+	}
+	if (node == MODEL_NONE)
+		return dcpi_nomem(o);
+	return add_hits(o, node, h, n);
+}
+
+/* One image's subtree from its sorted hits [h, h + n), under its row
+ * `inode` (MODEL_NONE: made here). */
+enum status dcpi_build_image(struct opener *o, uint32_t ii, uint32_t inode,
+			     const struct hit *h, size_t n)
+{
+	const struct image *im = &o->images[ii];
+	char *found = NULL;
+	struct dcpi_elf *elf = dcpi_find_elf(o, im, &found);
+	const char *shown = im->path ? im->path : im->id;
+	enum status st = STATUS_OK;
+	o->group_node = MODEL_NONE;
+	uint64_t base = image_start(o, im, elf, found, shown);
+	struct image_walk w = {
+		.o = o,
+		.elf = elf,
+		.module = dcpi_intern(o, found ? found : shown),
+		.leaf = dcpi_base_name(shown),
+		.fnode = MODEL_NONE,
+		.fidx = MODEL_NONE,
+	};
+	w.inode = inode != MODEL_NONE ? inode
+				      : dcpi_image_node(o, ii, found, false);
+	if (w.inode == MODEL_NONE)
+		st = dcpi_nomem(o);
+	for (size_t i = 0; i < n && st == STATUS_OK;) {
 		size_t j = i;
 		while (j < n && h[j].offset == h[i].offset)
 			j++;
-		const char *fname = NULL, *file = NULL;
-		uint64_t entry = 0;
-		uint32_t line = 0, parent, node;
-		bool sym = elf && dcpi_elf_function(elf, addr, &fname, &entry);
-		if (sym) {
-			if (fnode == MODEL_NONE || entry != fentry) {
-				struct model_function f = {
-					.name = dcpi_intern(o, fname),
-					.module = module,
-					.offset = entry,
-				};
-				const char *ff = NULL;
-				uint32_t fl = 0;
-				if (dcpi_elf_line(elf, entry, &ff, &fl)) {
-					f.file = dcpi_intern(o, ff);
-					f.line = fl;
-				}
-				fidx = model_builder_add_function(o->b, &f);
-				struct model_node fnd = {
-					.name = f.name, .function = fidx,
-					.file = f.file, .line = f.line,
-					.module = module, .offset = entry,
-					.kind = NODE_FUNCTION,
-					.relation = RELATION_LEXICAL,
-				};
-				fnode = fidx == MODEL_NONE
-						? MODEL_NONE
-						: dcpi_add_node(o, inode, &fnd);
-				if (fnode == MODEL_NONE) {
-					st = dcpi_nomem(o);
-					break;
-				}
-				fentry = entry;
-				n_keys = 0;
-			}
-			parent = fnode;
-			/* inlined calls, then the line: each found or made */
-			struct dcpi_inline inl[DCPI_MAX_INLINE];
-			size_t n_inl = dcpi_elf_inlines(elf, addr, inl,
-							DCPI_MAX_INLINE);
-			bool has_line = dcpi_elf_line(elf, addr, &file, &line);
-			for (size_t q = 0; q <= n_inl; q++) {
-				if (q == n_inl && !has_line)
-					break;
-				bool is_line = q == n_inl;
-				struct key kk = {
-					.parent = parent,
-					.a = is_line ? dcpi_intern(o, file)
-						     : dcpi_intern(o, inl[q].name),
-					.b = is_line || !inl[q].call_file
-						? 0
-						: dcpi_intern(o, inl[q].call_file),
-					.line = is_line ? line
-							: inl[q].call_line,
-				};
-				kk.b |= is_line ? 0x80000000u : 0;
-				size_t k = 0;
-				while (k < n_keys &&
-				       (keys[k].parent != kk.parent ||
-					keys[k].a != kk.a || keys[k].b != kk.b ||
-					keys[k].line != kk.line))
-					k++;
-				if (k == n_keys) {
-					struct model_node nd = {
-						.function = fidx,
-						.module = module,
-						.kind = NODE_LINE,
-						.relation = RELATION_LEXICAL,
-						.file = kk.a,
-						.line = line,
-					};
-					if (!is_line) {
-						struct model_function inf = {
-							.name = kk.a,
-							.module = module,
-							.file = kk.b,
-							.line = kk.line,
-						};
-						nd.function =
-							model_builder_add_function(
-								o->b, &inf);
-						nd.kind = NODE_FUNCTION;
-						nd.relation =
-							RELATION_INLINED_CALL;
-						nd.name = kk.a;
-						nd.file = kk.b;
-						nd.line = kk.line;
-					}
-					if (n_keys == cap_keys) {
-						size_t nc = cap_keys
-							? cap_keys * 2 : 16;
-						void *nk = realloc(
-							keys,
-							nc * sizeof(*keys));
-						if (!nk) {
-							st = dcpi_nomem(o);
-							break;
-						}
-						keys = nk;
-						cap_keys = nc;
-					}
-					kk.node = nd.function == MODEL_NONE
-						? MODEL_NONE
-						: dcpi_add_node(o, parent, &nd);
-					if (kk.node == MODEL_NONE) {
-						st = dcpi_nomem(o);
-						break;
-					}
-					keys[n_keys++] = kk;
-				}
-				parent = keys[k].node;
-			}
-			if (st != STATUS_OK)
-				break;
-			struct model_node adn = {
-				.function = fidx, .module = module,
-				.offset = addr, .kind = NODE_ADDRESS,
-				.relation = RELATION_LEXICAL,
-			};
-			node = dcpi_add_node(o, parent, &adn);
-		} else if (o->z && o->z->group) {
-			/* a large database: into the image's group row, its
-			 * own rows read when it is expanded */
-			if (o->group_node == MODEL_NONE &&
-			    (o->group_node = group_node(o, inode, module,
-							leaf)) == MODEL_NONE) {
-				st = dcpi_nomem(o);
-				break;
-			}
-			for (size_t k = i; k < j; k++) {
-				o->group_sum[h[k].event] += (double)h[k].count;
-				if (o->group_epoch)
-					o->group_epoch[(size_t)h[k].event *
-							       o->n_epochs +
-						       h[k].epoch] +=
-						(double)h[k].count;
-			}
-			fnode = MODEL_NONE;
-			i = j;
-			continue;
-		} else {
-			/* an address without a symbol: a row of its own,
-			 * "[LEAF @ 0xADDR]" (written by hand: millions of
-			 * them are made at open) */
-			size_t ll = strlen(leaf), w = 0;
-			char *label = malloc(ll + 32);
-			if (!label) {
-				st = dcpi_nomem(o);
-				break;
-			}
-			label[w++] = '[';
-			memcpy(label + w, leaf, ll);
-			w += ll;
-			memcpy(label + w, " @ 0x", 5);
-			w += 5;
-			int digits = 1;
-			while (digits < 16 && addr >> (4 * digits))
-				digits++;
-			for (int d = digits - 1; d >= 0; d--)
-				label[w++] = "0123456789abcdef"[addr >> (4 * d) &
-								 0xf];
-			label[w++] = ']';
-			struct model_function f = {
-				.name = model_builder_intern(o->b, label, w),
-				.module = module,
-				.offset = addr};
-			free(label);
-			uint32_t fi = model_builder_add_function(o->b, &f);
-			struct model_node und = {
-				.name = f.name, .function = fi,
-				.module = module, .offset = addr,
-				.kind = NODE_FUNCTION,
-				.relation = RELATION_LEXICAL,
-			};
-			node = fi == MODEL_NONE ? MODEL_NONE
-						: dcpi_add_node(o, inode, &und);
-			fnode = MODEL_NONE;
-		}
-		if (node == MODEL_NONE) {
-			st = dcpi_nomem(o);
-			break;
-		}
-		for (size_t k = i; k < j; k++)
-			if (!dcpi_add_val(o, node, h[k].event, (double)h[k].count) ||
-			    (o->ep && !dcpi_epochs_add(o->ep, node, h[k].event,
-						       h[k].epoch,
-						       (double)h[k].count))) {
-				st = dcpi_nomem(o);
-				break;
-			}
-		if (st != STATUS_OK)
-			break;
+		st = address_hits(&w, base + h[i].offset, h + i, j - i);
 		i = j;
 	}
-	free(keys);
-out:
+	free(w.keys);
 	dcpi_elf_close(elf);
 	free(found);
 	return st;

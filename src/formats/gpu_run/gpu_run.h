@@ -346,6 +346,14 @@ uint32_t gpu_run_linef(struct gpu_run *r, uint32_t file, uint32_t set,
 		       uint8_t kind, uint64_t a, uint64_t b, uint32_t profile,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+/* The GPU_RUN_LINE_QUEUE line of key (file, set, a, b): found, or added
+ * (first pass) with the label printed from `fmt` and a profile of ids
+ * (k1 v1, k2 v2) with the same label ("GPU" 0 "QUEUE" 5). */
+uint32_t gpu_run_queue_line(struct gpu_run *r, uint32_t file, uint32_t set,
+			    uint64_t a, uint64_t b, const char *k1,
+			    uint64_t v1, const char *k2, uint64_t v2,
+			    const char *fmt, ...)
+	__attribute__((format(printf, 10, 11)));
 /* One interval on line `line`: counted (first pass) or stored (second).
  * `link` is a key in the namespace of the line's table set that ties
  * GPU work to the API call that launched it: a host interval gives its
@@ -394,6 +402,12 @@ bool gpu_run_col_int(sqlite3_stmt *st, int col, int64_t *out);
  * file on failure. */
 enum status gpu_run_prepare(struct gpu_run_file *f, const char *sql,
 			  sqlite3_stmt **out, struct error *err);
+/* Run `sql` on the file's connection and hand each row to `row`: a row
+ * that returns false (out of memory) stops the walk with STATUS_NOMEM
+ * naming the file; a failed step is the step's error. */
+enum status gpu_run_each_row(struct gpu_run_file *f, const char *sql,
+			     bool (*row)(void *ctx, sqlite3_stmt *st),
+			     void *ctx, struct error *err);
 /* Whether the file has table (or view) `name`. */
 bool gpu_run_has_table(struct gpu_run_file *f, const char *name);
 /* Check that table `table` has every column of the NULL-terminated
@@ -403,8 +417,78 @@ enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
 			       struct error *err);
 bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
 		      const char *col);
+/* The first pass of a layout with one table set per file (no suffix):
+ * f->sets[0] made and checked by `check`; nothing in the second pass. */
+enum status gpu_run_single_set(struct gpu_run *r, struct gpu_run_file *f,
+			       enum status (*check)(struct gpu_run_file *f,
+						    struct gpu_run_set *s,
+						    struct error *err),
+			       struct error *err);
 /* The SQLite step error as a status with the file named. */
 enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err);
+
+/* ---- host intervals nested by time (gpu_run_nest.c) ----------------------- */
+
+/* The enclosing intervals of one thread while its intervals are walked
+ * in (start, end descending) order; depth 0 on a new thread. */
+struct gpu_run_nest {
+	struct gpu_run_nest_frame {
+		int64_t start, end;
+		uint32_t node;
+	} *v;
+	size_t depth, cap;
+};
+
+/* The node of the innermost interval holding [start, end] (the frames
+ * that do not hold it are dropped); `outer` (the thread) when none. */
+uint32_t gpu_run_nest_parent(struct gpu_run_nest *n, int64_t start,
+			     int64_t end, uint32_t outer);
+/* [start, end] at `node` as the innermost; false when out of memory. */
+bool gpu_run_nest_push(struct gpu_run_nest *n, int64_t start, int64_t end,
+		       uint32_t node);
+void gpu_run_nest_free(struct gpu_run_nest *n);
+
+/* What host interval [start, end] at `node` adds: its API time (nested
+ * in `parent_region`, MODEL_NONE when none), the run's time range, and
+ * the interval on line `line` (MODEL_NONE: none; false then, and when
+ * the line does not take it). */
+bool gpu_run_host_interval(struct gpu_run *r, uint32_t node,
+			   uint32_t parent_region, uint32_t line,
+			   int64_t start, int64_t end, uint64_t event,
+			   uint64_t link);
+
+/* ---- the attributes of an event (a layout's `detail`, gpu_run_kv.c) ---- */
+
+/* The attributes of one event while a layout's `detail` collects them (at
+ * most GPU_RUN_KV_MAX; more are left out), each text a copy. */
+#define GPU_RUN_KV_MAX 40
+struct gpu_run_kvs {
+	struct model_kv kv[GPU_RUN_KV_MAX];
+	char *text[GPU_RUN_KV_MAX];
+	size_t n;
+};
+
+/* Add `key` (a static string) with `text` (NULL: "") and, when
+ * `is_number`, its value `number`. */
+void gpu_run_kv_add(struct gpu_run_kvs *k, const char *key, const char *text,
+		    double number, bool is_number);
+/* The same with the text printed from `fmt`, cut at 199 bytes. */
+void gpu_run_kv_addf(struct gpu_run_kvs *k, const char *key, double number,
+		     bool is_number, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Integer column `col` of `st` as a number; nothing when it is NULL or
+ * not an integer. */
+void gpu_run_kv_int(struct gpu_run_kvs *k, const char *key, sqlite3_stmt *st,
+		    int col);
+/* Columns col..col+2 as "XxYxZ" (the product as its number). */
+void gpu_run_kv_dim(struct gpu_run_kvs *k, const char *key, sqlite3_stmt *st,
+		    int col);
+/* Pack the attributes into *out and *n (model_kv_pack; nothing when there
+ * are none) unless `st` is an error already, which is returned; frees
+ * the texts either way. */
+enum status gpu_run_kv_finish(struct gpu_run_kvs *k, enum status st,
+			      struct model_kv **out, size_t *n,
+			      struct error *err);
 
 /* Open the run of `in` (gpu_run_input.c): its paths, each directory
  * replaced by the files the family accepts in it; then gpu_run_open(). */

@@ -142,6 +142,112 @@ static void out_close(struct out *o, const struct gpu_run *r, char *tmp,
 	free(dir);
 }
 
+/* The run's strings (1.. in handle order) and profiles. */
+static void put_model(struct out *o, const struct model *m)
+{
+	/* strings 1.. in handle order */
+	put_u32(o, m->n_strings);
+	for (uint32_t s = 1; s < m->n_strings; s++)
+		put_text(o, model_str(m, s));
+	/* profiles */
+	put_u32(o, m->n_profiles);
+	for (uint32_t p = 0; p < m->n_profiles; p++) {
+		const struct model_profile *pr = &m->profiles[p];
+		put_u32(o, pr->label);
+		put_u32(o, pr->n_ids);
+		for (uint32_t k = 0; k < pr->n_ids; k++) {
+			const struct model_id *id = &m->ids[pr->first_id + k];
+			put_u32(o, id->kind_name);
+			put_u32(o, id->kind);
+			put_u32(o, id->is_physical);
+			put_u32(o, id->logical_id);
+			put_u64(o, id->physical_id);
+		}
+	}
+}
+
+/* The nodes (0 is the root), their values and counters, and the GPU time
+ * and calls per (node, queue). */
+static void put_nodes(struct out *o, const struct gpu_run *r)
+{
+	/* nodes (0 is the root) and their values */
+	put_u32(o, r->n_nodes);
+	put(o, r->parent, r->n_nodes * sizeof(*r->parent));
+	put(o, r->name, r->n_nodes * sizeof(*r->name));
+	put(o, r->kind, r->n_nodes * sizeof(*r->kind));
+	put(o, r->profile, r->n_nodes * sizeof(*r->profile));
+	put(o, r->present, r->n_nodes * sizeof(*r->present));
+#define PUT_ARRAY(a) put(o, r->a, r->n_nodes * sizeof(double));
+	NODE_DOUBLES(PUT_ARRAY)
+#undef PUT_ARRAY
+	/* hardware counters: name, then a value (NaN: none) per node */
+	put_u32(o, r->n_counters);
+	for (uint32_t k = 0; k < r->n_counters; k++) {
+		put_u32(o, r->counter_name[k]);
+		put(o, r->counter[k], r->n_nodes * sizeof(double));
+	}
+	/* GPU time and calls per (node, queue) */
+	put_map(o, &r->queue_split);
+	put_u32(o, r->n_split);
+	put(o, r->split_gpu, r->n_split * sizeof(double));
+	put(o, r->split_calls, r->n_split * sizeof(double));
+}
+
+/* The files' table sets. */
+static void put_sets(struct out *o, const struct gpu_run *r)
+{
+	/* the files' table sets */
+	for (size_t i = 0; i < r->n_files; i++) {
+		const struct gpu_run_file *f = &r->files[i];
+		put_u64(o, f->n_sets);
+		for (size_t s = 0; s < f->n_sets; s++) {
+			const struct gpu_run_set *set = &f->sets[s];
+			put_text(o, set->suffix);
+			uint32_t flags = (uint32_t)set->has_copy |
+					 (uint32_t)set->has_pmc << 1 |
+					 (uint32_t)set->has_arg << 2 |
+					 (uint32_t)set->has_alloc << 3 |
+					 (uint32_t)set->has_copyapi << 4 |
+					 (uint32_t)set->has_kernelapi << 5 |
+					 (uint32_t)set->has_monitor << 6;
+			put_u32(o, flags);
+			put_u32(o, set->opt);
+			put_map(o, &set->strings);
+			put_map(o, &set->kernels);
+			put_map(o, &set->threads);
+			put_map(o, &set->procs);
+			put_map(o, &set->thread_profiles);
+		}
+	}
+}
+
+/* The lines (a counter's samples with it). */
+static void put_lines(struct out *o, const struct gpu_run *r)
+{
+	/* lines */
+	put_u32(o, r->n_lines);
+	for (uint32_t i = 0; i < r->n_lines; i++) {
+		const struct gpu_run_line *l = &r->lines[i];
+		put_u32(o, l->file);
+		put_u32(o, l->set);
+		put_u32(o, l->kind);
+		put_u64(o, l->a);
+		put_u64(o, l->b);
+		put_u32(o, l->label);
+		put_u32(o, l->profile);
+		put_u64(o, l->count);
+		put_u64(o, l->first);
+		put_u64(o, l->last);
+		put_u32(o, l->unit);
+		put_u64(o, l->n_inst);
+		put_u32(o, l->group);
+		if (l->kind == GPU_RUN_LINE_COUNTER) {
+			put(o, l->times, l->count * sizeof(*l->times));
+			put(o, l->values, l->count * sizeof(*l->values));
+		}
+	}
+}
+
 void gpu_run_index_save(struct gpu_run *r)
 {
 	if (!r->index_base || !r->b)
@@ -163,91 +269,10 @@ void gpu_run_index_save(struct gpu_run *r)
 	}
 	put_header(&o, RUN_MAGIC, r, ids);
 	const struct model *m = model_builder_peek(r->b);
-	/* strings 1.. in handle order */
-	put_u32(&o, m->n_strings);
-	for (uint32_t s = 1; s < m->n_strings; s++)
-		put_text(&o, model_str(m, s));
-	/* profiles */
-	put_u32(&o, m->n_profiles);
-	for (uint32_t p = 0; p < m->n_profiles; p++) {
-		const struct model_profile *pr = &m->profiles[p];
-		put_u32(&o, pr->label);
-		put_u32(&o, pr->n_ids);
-		for (uint32_t k = 0; k < pr->n_ids; k++) {
-			const struct model_id *id = &m->ids[pr->first_id + k];
-			put_u32(&o, id->kind_name);
-			put_u32(&o, id->kind);
-			put_u32(&o, id->is_physical);
-			put_u32(&o, id->logical_id);
-			put_u64(&o, id->physical_id);
-		}
-	}
-	/* nodes (0 is the root) and their values */
-	put_u32(&o, r->n_nodes);
-	put(&o, r->parent, r->n_nodes * sizeof(*r->parent));
-	put(&o, r->name, r->n_nodes * sizeof(*r->name));
-	put(&o, r->kind, r->n_nodes * sizeof(*r->kind));
-	put(&o, r->profile, r->n_nodes * sizeof(*r->profile));
-	put(&o, r->present, r->n_nodes * sizeof(*r->present));
-#define PUT_ARRAY(a) put(&o, r->a, r->n_nodes * sizeof(double));
-	NODE_DOUBLES(PUT_ARRAY)
-#undef PUT_ARRAY
-	/* hardware counters: name, then a value (NaN: none) per node */
-	put_u32(&o, r->n_counters);
-	for (uint32_t k = 0; k < r->n_counters; k++) {
-		put_u32(&o, r->counter_name[k]);
-		put(&o, r->counter[k], r->n_nodes * sizeof(double));
-	}
-	/* GPU time and calls per (node, queue) */
-	put_map(&o, &r->queue_split);
-	put_u32(&o, r->n_split);
-	put(&o, r->split_gpu, r->n_split * sizeof(double));
-	put(&o, r->split_calls, r->n_split * sizeof(double));
-	/* the files' table sets */
-	for (size_t i = 0; i < r->n_files; i++) {
-		const struct gpu_run_file *f = &r->files[i];
-		put_u64(&o, f->n_sets);
-		for (size_t s = 0; s < f->n_sets; s++) {
-			const struct gpu_run_set *set = &f->sets[s];
-			put_text(&o, set->suffix);
-			uint32_t flags = (uint32_t)set->has_copy |
-					 (uint32_t)set->has_pmc << 1 |
-					 (uint32_t)set->has_arg << 2 |
-					 (uint32_t)set->has_alloc << 3 |
-					 (uint32_t)set->has_copyapi << 4 |
-					 (uint32_t)set->has_kernelapi << 5 |
-					 (uint32_t)set->has_monitor << 6;
-			put_u32(&o, flags);
-			put_u32(&o, set->opt);
-			put_map(&o, &set->strings);
-			put_map(&o, &set->kernels);
-			put_map(&o, &set->threads);
-			put_map(&o, &set->procs);
-			put_map(&o, &set->thread_profiles);
-		}
-	}
-	/* lines */
-	put_u32(&o, r->n_lines);
-	for (uint32_t i = 0; i < r->n_lines; i++) {
-		const struct gpu_run_line *l = &r->lines[i];
-		put_u32(&o, l->file);
-		put_u32(&o, l->set);
-		put_u32(&o, l->kind);
-		put_u64(&o, l->a);
-		put_u64(&o, l->b);
-		put_u32(&o, l->label);
-		put_u32(&o, l->profile);
-		put_u64(&o, l->count);
-		put_u64(&o, l->first);
-		put_u64(&o, l->last);
-		put_u32(&o, l->unit);
-		put_u64(&o, l->n_inst);
-		put_u32(&o, l->group);
-		if (l->kind == GPU_RUN_LINE_COUNTER) {
-			put(&o, l->times, l->count * sizeof(*l->times));
-			put(&o, l->values, l->count * sizeof(*l->values));
-		}
-	}
+	put_model(&o, m);
+	put_nodes(&o, r);
+	put_sets(&o, r);
+	put_lines(&o, r);
 	for (size_t i = 0; i < r->n_files; i++)
 		put_u32(&o, r->file_host[i]);
 	put_u64(&o, r->time_min);

@@ -121,6 +121,11 @@ enum status gpu_run_open_file(const struct gpu_run_family *fam,
 /* The statistics and columns of the run's model (gpu_run_columns.c). */
 enum status gpu_run_add_columns(struct gpu_run *r, struct error *err);
 
+/* The run's lines in a stable order (file, table set, host threads,
+ * queues, copies, counters), their key index rebuilt, handed to the
+ * builder (gpu_run_lines.c). */
+enum status gpu_run_add_lines(struct gpu_run *r, struct error *err);
+
 
 /* ---- the library's own functions (the layouts do not call them) ------- */
 
@@ -129,6 +134,11 @@ bool gpu_run_kernel_names_parse(const char *s,
 				enum gpu_run_kernel_names *out);
 
 uint64_t gpu_run_mix64(uint64_t x); /* a 64-bit finalizer (murmur3) */
+
+/* Grow the array at `arrayp` (a pointer to the array's pointer) of
+ * `size`-byte elements from `n` to `cap` elements, the new ones zeroed;
+ * false (the array unchanged) when out of memory. */
+bool gpu_run_grow(void *arrayp, size_t n, size_t cap, size_t size);
 
 /* ---- the run's index (gpu_run_index.c) ------------------------------------ */
 

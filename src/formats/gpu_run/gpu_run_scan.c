@@ -65,40 +65,50 @@ static void merge_values(struct gpu_run *r, uint32_t to,
 	r->present[to] = had | got;
 }
 
-/* Merge shard `s`, which read file `fi`, into `r`. */
-static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
+/* The shard's string, profile and node handles renamed into the run's. */
+struct renames {
+	const struct model *sm; /* the shard's model so far */
+	uint32_t *str, *prof, *node;
+};
+
+/* The shard's strings (in its order; handle 0 is "" in both) and
+ * profiles into the run. */
+static bool merge_strings(struct gpu_run *r, struct renames *rn)
 {
-	const struct model *sm = model_builder_peek(s->b);
-	uint32_t *str = calloc(sm->n_strings + 1, sizeof(*str));
-	uint32_t *prof = calloc(sm->n_profiles + 1, sizeof(*prof));
-	uint32_t *node = calloc(s->n_nodes + 1, sizeof(*node));
-	bool ok = str && prof && node;
-	/* strings in the shard's order (handle 0 is "" in both) */
-	for (uint32_t h = 1; ok && h < sm->n_strings; h++)
-		ok = (str[h] = gpu_run_intern(r, model_str(sm, h))) !=
-		     MODEL_NONE;
-	for (uint32_t p = 0; ok && p < sm->n_profiles; p++) {
+	const struct model *sm = rn->sm;
+	for (uint32_t h = 1; h < sm->n_strings; h++)
+		if ((rn->str[h] = gpu_run_intern(r, model_str(sm, h))) ==
+		    MODEL_NONE)
+			return false;
+	for (uint32_t p = 0; p < sm->n_profiles; p++) {
 		const struct model_profile *pr = &sm->profiles[p];
 		struct model_id ids[8];
 		uint32_t n_ids = pr->n_ids < 8 ? pr->n_ids : 8;
 		for (uint32_t k = 0; k < n_ids; k++) {
 			ids[k] = sm->ids[pr->first_id + k];
-			ids[k].kind_name = str[ids[k].kind_name];
+			ids[k].kind_name = rn->str[ids[k].kind_name];
 		}
 		const struct model *rm = model_builder_peek(r->b);
-		prof[p] = model_builder_add_profile(
+		rn->prof[p] = model_builder_add_profile(
 			r->b, false, ids, n_ids,
-			model_str(rm, str[pr->label]));
-		ok = prof[p] != MODEL_NONE;
+			model_str(rm, rn->str[pr->label]));
+		if (rn->prof[p] == MODEL_NONE)
+			return false;
 	}
-	/* nodes: a parent always comes before its children */
-	for (uint32_t i = 1; ok && i < s->n_nodes; i++) {
+	return true;
+}
+
+/* The shard's nodes (a parent always comes before its children) with
+ * their values, counters (by name) and GPU time per queue. */
+static bool merge_nodes(struct gpu_run *r, struct gpu_run *s,
+			struct renames *rn)
+{
+	uint32_t *node = rn->node;
+	for (uint32_t i = 1; i < s->n_nodes; i++) {
 		uint32_t to = gpu_run_child(r, node[s->parent[i]], s->kind[i],
-					    str[s->name[i]]);
-		if (to == MODEL_NONE) {
-			ok = false;
-			break;
-		}
+					    rn->str[s->name[i]]);
+		if (to == MODEL_NONE)
+			return false;
 		node[i] = to;
 		/* as a pass file after file: a thread's profile is the one its
 		 * latest file gave it (the readers set it each time they meet
@@ -107,57 +117,68 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 		if (s->profile[i] != MODEL_NONE &&
 		    (r->profile[to] == MODEL_NONE ||
 		     GPU_RUN_KIND_PLAIN(s->kind[i]) == NODE_ENTRY))
-			r->profile[to] = prof[s->profile[i]];
+			r->profile[to] = rn->prof[s->profile[i]];
 		merge_values(r, to, s, i);
 	}
-	/* hardware counters, by name */
-	for (uint32_t k = 0; ok && k < s->n_counters; k++) {
-		uint32_t to = gpu_run_counter(r, model_str(sm, s->counter_name[k]));
-		ok = to != MODEL_NONE;
-		for (uint32_t i = 1; ok && i < s->n_nodes; i++)
+	for (uint32_t k = 0; k < s->n_counters; k++) {
+		uint32_t to = gpu_run_counter(
+			r, model_str(rn->sm, s->counter_name[k]));
+		if (to == MODEL_NONE)
+			return false;
+		for (uint32_t i = 1; i < s->n_nodes; i++)
 			gpu_run_add_counter(r, node[i], to, s->counter[k][i]);
 	}
-	/* GPU time per queue */
 	const struct gpu_run_map *q = &s->queue_split;
-	for (size_t i = 0; ok && i < q->cap; i++)
+	for (size_t i = 0; i < q->cap; i++)
 		if (q->slot[i].used) {
 			uint32_t n = (uint32_t)(q->slot[i].key >> 32),
 				 p = (uint32_t)q->slot[i].key;
 			uint32_t slot = q->slot[i].val;
-			if (n < s->n_nodes && p < sm->n_profiles &&
+			if (n < s->n_nodes && p < rn->sm->n_profiles &&
 			    slot < s->n_split)
-				gpu_run_split_add(r, node[n], prof[p],
+				gpu_run_split_add(r, node[n], rn->prof[p],
 						  s->split_gpu[slot],
 						  s->split_calls[slot]);
 		}
-	/* the file's table sets, their maps renamed */
+	return true;
+}
+
+/* File `fi`'s table sets moved into the run, their maps renamed. */
+static bool merge_sets(struct gpu_run *r, struct gpu_run *s, uint32_t fi,
+		       const struct renames *rn)
+{
 	struct gpu_run_file *f = &r->files[fi], *sf = &s->files[fi];
-	for (size_t k = 0; ok && k < sf->n_sets; k++) {
+	uint32_t n_str = rn->sm->n_strings, n_prof = rn->sm->n_profiles;
+	for (size_t k = 0; k < sf->n_sets; k++) {
 		struct gpu_run_set *set = &sf->sets[k];
-		ok = rename_map(&set->strings, str, sm->n_strings) &&
-		     rename_map(&set->kernels, str, sm->n_strings) &&
-		     rename_map(&set->threads, node, s->n_nodes) &&
-		     rename_map(&set->procs, node, s->n_nodes) &&
-		     rename_map(&set->thread_profiles, prof, sm->n_profiles);
+		if (!rename_map(&set->strings, rn->str, n_str) ||
+		    !rename_map(&set->kernels, rn->str, n_str) ||
+		    !rename_map(&set->threads, rn->node, s->n_nodes) ||
+		    !rename_map(&set->procs, rn->node, s->n_nodes) ||
+		    !rename_map(&set->thread_profiles, rn->prof, n_prof))
+			return false;
 	}
-	if (ok) {
-		f->sets = sf->sets;
-		f->n_sets = sf->n_sets;
-		sf->sets = NULL;
-		sf->n_sets = 0;
-	}
-	/* lines */
-	for (uint32_t i = 0; ok && i < s->n_lines; i++) {
+	f->sets = sf->sets;
+	f->n_sets = sf->n_sets;
+	sf->sets = NULL;
+	sf->n_sets = 0;
+	return true;
+}
+
+/* The shard's lines into the run's (found or made, counts summed). */
+static bool merge_lines(struct gpu_run *r, struct gpu_run *s,
+			const struct renames *rn)
+{
+	for (uint32_t i = 0; i < s->n_lines; i++) {
 		struct gpu_run_line *l = &s->lines[i];
 		const struct model *rm = model_builder_peek(r->b);
 		uint32_t to = gpu_run_line(
 			r, l->file, l->set, l->kind, l->a, l->b,
-			model_str(rm, str[l->label]),
-			l->profile == MODEL_NONE ? MODEL_NONE : prof[l->profile]);
-		if (to == MODEL_NONE) {
-			ok = false;
-			break;
-		}
+			model_str(rm, rn->str[l->label]),
+			l->profile == MODEL_NONE ? MODEL_NONE
+						 : rn->prof[l->profile]);
+		if (to == MODEL_NONE)
+			return false;
 		struct gpu_run_line *t = &r->lines[to];
 		t->count += l->count;
 		t->n_inst += l->n_inst;
@@ -167,7 +188,7 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 		if (l->last > t->last)
 			t->last = l->last;
 		if (l->unit)
-			t->unit = str[l->unit];
+			t->unit = rn->str[l->unit];
 		if (!t->times && l->times) {
 			t->times = l->times;
 			t->values = l->values;
@@ -175,10 +196,26 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 			l->values = NULL;
 		}
 	}
+	return true;
+}
+
+/* Merge shard `s`, which read file `fi`, into `r`. */
+static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
+{
+	const struct model *sm = model_builder_peek(s->b);
+	struct renames rn = {
+		.sm = sm,
+		.str = calloc(sm->n_strings + 1, sizeof(*rn.str)),
+		.prof = calloc(sm->n_profiles + 1, sizeof(*rn.prof)),
+		.node = calloc(s->n_nodes + 1, sizeof(*rn.node)),
+	};
+	bool ok = rn.str && rn.prof && rn.node && merge_strings(r, &rn) &&
+		  merge_nodes(r, s, &rn) && merge_sets(r, s, fi, &rn) &&
+		  merge_lines(r, s, &rn);
 	uint32_t host = s->file_host[fi];
 	r->file_host[fi] = !ok		     ? 0
 			   : host == MODEL_NONE	     ? MODEL_NONE
-			   : host < sm->n_strings ? str[host]
+			   : host < sm->n_strings ? rn.str[host]
 						  : 0;
 	if (ok) {
 		if (s->time_min < r->time_min)
@@ -188,11 +225,11 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 		r->skipped_rows += s->skipped_rows;
 		r->unlinked += s->unlinked;
 		if (!r->unattributed && s->unattributed)
-			r->unattributed = node[s->unattributed];
+			r->unattributed = rn.node[s->unattributed];
 	}
-	free(str);
-	free(prof);
-	free(node);
+	free(rn.str);
+	free(rn.prof);
+	free(rn.node);
 	return ok;
 }
 

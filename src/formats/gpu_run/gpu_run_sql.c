@@ -2,8 +2,10 @@
  * gpu_run.h): a table set's strings through a cache of prepared
  * statements, typed column reads that refuse text in integer columns,
  * statement preparation and step errors as one-line messages naming the
- * file, and the probes of tables and columns a layout is told by.  Opens
- * nothing itself (connections are gpu_run.c's, read-only). */
+ * file, a query's rows handed to a layout's row function, the probes of
+ * tables and columns a layout is told by, and the one table set of a file
+ * whose layout has one.  Opens nothing itself
+ * (connections are gpu_run_open.c's, read-only). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -154,4 +156,40 @@ enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,
 					 "%s has no column %s%s",
 					 f->noun, table, cols[i], hint ? hint : "");
 	return STATUS_OK;
+}
+
+enum status gpu_run_single_set(struct gpu_run *r, struct gpu_run_file *f,
+			       enum status (*check)(struct gpu_run_file *f,
+						    struct gpu_run_set *s,
+						    struct error *err),
+			       struct error *err)
+{
+	if (gpu_run_second_pass(r))
+		return STATUS_OK;
+	f->sets = calloc(1, sizeof(*f->sets));
+	if (!f->sets || !(f->sets[0].suffix = strdup("")))
+		return error_set(err, STATUS_NOMEM, f->path, "out of memory");
+	f->n_sets = 1;
+	return check(f, &f->sets[0], err);
+}
+
+enum status gpu_run_each_row(struct gpu_run_file *f, const char *sql,
+			     bool (*row)(void *ctx, sqlite3_stmt *st),
+			     void *ctx, struct error *err)
+{
+	sqlite3_stmt *st = NULL;
+	enum status e = gpu_run_prepare(f, sql, &st, err);
+	if (e != STATUS_OK)
+		return e;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!row(ctx, st)) {
+			e = error_set(err, STATUS_NOMEM, f->path,
+				      "out of memory");
+			break;
+		}
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
 }

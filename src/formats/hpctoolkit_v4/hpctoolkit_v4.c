@@ -5,6 +5,7 @@
  * v4_profile, v4_cct and v4_trace.  Must not depend on curses or on ui/. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -125,6 +126,44 @@ static bool dir_has(const char *dir, const char *name)
 	return ok;
 }
 
+/* The files of a database directory (FORMATS.md). */
+static const char *const database_names[] = {"meta.db", "profile.db",
+					      "cct.db", "trace.db"};
+
+static bool is_database_name(const char *name)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (strcmp(name, database_names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The first subdirectory of `dir` by name holding a file of a database,
+ * malloc'd; NULL when none. */
+static char *database_below(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+	while (d && (e = readdir(d))) {
+		bool has = false;
+		for (size_t i = 0; e->d_name[0] != '.' && !has && i < 4; i++) {
+			char *sub = NULL;
+			has = asprintf(&sub, "%s/%s", e->d_name,
+				       database_names[i]) >= 0 &&
+			      dir_has(dir, sub);
+			free(sub);
+		}
+		if (has && (!found || strcmp(e->d_name, found) < 0)) {
+			free(found);
+			found = strdup(e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* A directory with meta.db, a file named meta.db or starting with the
  * meta.db magic (FORMATS.md "Common file header": "HPCTOOLKIT" then the
  * format's four letters); 50 for a directory with only the other files
@@ -140,6 +179,12 @@ static int v4_bid(const struct reader_probe *p, int best)
 		    reader_probe_has(p, "trace.db") ||
 		    reader_probe_has(p, "cct.db"))
 			return 50;
+		/* databases one level down: a set of them, not one (a guess
+		 * that open() names; other readers guessing at .db files
+		 * bid less) */
+		for (size_t i = 0; i < p->n_subnames; i++)
+			if (is_database_name(p->subnames[i]))
+				return 35;
 		return 0;
 	}
 	if (!p->is_file)
@@ -187,9 +232,19 @@ static enum status open_optional(const char *dir, const char *name,
 }
 
 /* The error of a directory without meta.db, naming what it has. */
-static enum status no_meta(const char *dir, const char *meta_path,
-			   struct error *err)
+static enum status no_meta(const char *path, const char *dir,
+			   const char *meta_path, struct error *err)
 {
+	char *sub = database_below(dir);
+	if (sub) { /* a set of databases, one level down */
+		enum status st = error_set(
+			err, STATUS_NOT_DATABASE, path,
+			"the directory holds HPCToolkit databases one level "
+			"down (%s/), not one: open one of them",
+			sub);
+		free(sub);
+		return st;
+	}
 	bool t = dir_has(dir, "trace.db"), p = dir_has(dir, "profile.db");
 	return error_set(err, STATUS_NOT_FOUND, meta_path,
 			 "meta.db is missing: an HPCToolkit v4 "
@@ -236,7 +291,7 @@ static enum status open_path(const char *path, struct model **out,
 		goto out;
 	}
 	if (!is_file(meta_path)) {
-		st = no_meta(dir, meta_path, err);
+		st = no_meta(path, dir, meta_path, err);
 		goto out;
 	}
 	b = model_builder_new("hpctoolkit-v4", path);

@@ -19,9 +19,8 @@ static int nsight_bid(const struct reader_probe *p, int best)
 {
 	(void)best;
 	if (p->is_dir) {
-		if (reader_probe_has(p, "meta.db") ||
-		    reader_probe_has(p, "experiment.xml"))
-			return 0;
+		/* a guess from names: a reader that knows the directory's
+		 * files bids higher */
 		for (size_t i = 0; i < p->n_names; i++)
 			if (is_export_name(p->names[i]))
 				return 40;

@@ -4,7 +4,9 @@
  * Bids on the probe's table names: rocpd_kernel_dispatch* / rocpd_event*
  * tables are rocprofv3's layout, rocpd_api with rocpd_op is .rpd
  * (notes/rocpd.md 0.1: schema_version says 3 in both families); a
- * run's index YAML file (rocpd_index_yaml.c) by its name.  The
+ * run's index YAML file (rocpd_index_yaml.c) by its name; a directory by
+ * the names of its files (.db, .rpd, here or one level down), a guess
+ * that a reader knowing the files outbids.  The
  * layouts are read by rocpd_v3.c and rocpd_rpd.c into the run of
  * ../gpu_run/gpu_run.c.  Must not depend on curses or on ui/. */
 #include "config.h"
@@ -19,14 +21,6 @@ static bool is_profile_name(const char *name)
 {
 	return reader_name_ends_with(name, ".rpd") ||
 	       reader_name_ends_with(name, ".db");
-}
-
-/* HPCToolkit v4's files end in .db too: a directory whose subdirectories
- * hold them is a set of HPCToolkit databases, not a run. */
-static bool is_hpctoolkit_name(const char *name)
-{
-	return strcmp(name, "meta.db") == 0 || strcmp(name, "profile.db") == 0 ||
-	       strcmp(name, "cct.db") == 0 || strcmp(name, "trace.db") == 0;
 }
 
 /* Whether the probe's head has `word` at the start of a line (an index
@@ -45,25 +39,18 @@ static int rocpd_bid(const struct reader_probe *p, int best)
 {
 	(void)best;
 	if (p->is_dir) {
-		/* a directory of databases, not an HPCToolkit database */
-		if (reader_probe_has(p, "meta.db") ||
-		    reader_probe_has(p, "experiment.xml"))
-			return 0;
+		/* a directory of databases (a guess from names: a reader
+		 * that knows the directory's files bids higher) */
 		for (size_t i = 0; i < p->n_names; i++)
 			if (is_profile_name(p->names[i]))
 				return 40;
 		/* rocprofv3's HOST/PID_results.db, beside stray files (a
-		 * log, an index YAML): databases one level down */
-		bool hpctoolkit = false, ours = false;
-		for (size_t i = 0; i < p->n_subnames; i++) {
-			hpctoolkit |= is_hpctoolkit_name(p->subnames[i]);
-			ours |= p->subnames[i][0] != '.' &&
-				is_profile_name(p->subnames[i]);
-		}
-		if (hpctoolkit)
-			return 0;
-		if (ours)
-			return 40;
+		 * log, an index YAML): databases one level down, a lesser
+		 * guess (a reader knowing those files bids more) */
+		for (size_t i = 0; i < p->n_subnames; i++)
+			if (p->subnames[i][0] != '.' &&
+			    is_profile_name(p->subnames[i]))
+				return 30;
 		/* databases beyond the probe's first subdirectories */
 		return p->n_subdirs > 0 ? 10 : 0;
 	}

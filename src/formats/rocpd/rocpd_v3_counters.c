@@ -15,6 +15,7 @@
  * (formats/gpu_run/gpu_run.h) only. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/rocpd/rocpd_v3_counters.h"
 
 #include <inttypes.h>
@@ -160,81 +161,98 @@ struct block {
 	double size;
 };
 
-static enum status read_allocations(struct gpu_run *r,
-				    struct rocpd_v3_counter_ctx *c,
+/* What the rows of the allocation table share: the blocks live by
+ * address, the steps and the lines' keys. */
+struct allocations {
+	struct steps *st;
+	struct line_of **keys;
+	size_t *n_keys;
+	struct gpu_run_map live; /* address -> block */
+	struct block *blocks;
+	size_t n_blocks, cap;
+};
+
+/* One allocation, reallocation or free; false when out of memory. */
+static bool allocation_row(void *ctx, sqlite3_stmt *q)
+{
+	struct allocations *a = ctx;
+	int64_t pid, agent = -1, t, size = 0, address;
+	if (!gpu_run_col_int(q, 0, &pid) || !gpu_run_col_int(q, 4, &t) ||
+	    t < 0 || !gpu_run_col_int(q, 6, &address))
+		return true;
+	gpu_run_col_int(q, 1, &agent);
+	gpu_run_col_int(q, 5, &size);
+	const char *type = gpu_run_col_text(q, 2);
+	bool alloc = strcmp(type, "ALLOC") == 0,
+	     realloc_ = strcmp(type, "REALLOC") == 0,
+	     free_ = strcmp(type, "FREE") == 0 || strcmp(type, "RECLAIM") == 0;
+	uint32_t b;
+	bool known = gpu_run_map_get(&a->live, (uint64_t)address, &b) &&
+		     a->blocks[b].size > 0;
+	if ((free_ || realloc_) && known) {
+		bool ok = steps_push(a->st, a->blocks[b].key, (uint64_t)t,
+				     -a->blocks[b].size);
+		a->blocks[b].size = 0;
+		if (!ok)
+			return false;
+	}
+	if (!(alloc || realloc_) || size <= 0)
+		return true;
+	if (realloc_ && known && agent < 0)
+		agent = a->keys[0][a->blocks[b].key].agent;
+	uint64_t key = key_of(a->keys, a->n_keys, pid, agent,
+			      level_of(gpu_run_col_text(q, 3)));
+	if (!array_grow((void **)&a->blocks, &a->cap, a->n_blocks + 1,
+			sizeof(*a->blocks)))
+		return false;
+	a->blocks[a->n_blocks] = (struct block){key, (double)size};
+	return key != UINT64_MAX && a->n_blocks < UINT32_MAX &&
+	       gpu_run_map_put(&a->live, (uint64_t)address,
+			       (uint32_t)a->n_blocks++) &&
+	       steps_push(a->st, key, (uint64_t)t, (double)size);
+}
+
+static enum status read_allocations(struct rocpd_v3_counter_ctx *c,
 				    struct steps *st, struct line_of **keys,
 				    size_t *n_keys, struct error *err)
 {
 	char *sql = NULL;
-	sqlite3_stmt *q = NULL;
 	if (asprintf(&sql,
 		     "SELECT pid, agent_id, type, level, start, size, "
 		     "address FROM %s ORDER BY start, id",
 		     c->alloc_table) < 0)
 		return error_set(err, STATUS_NOMEM, c->f->path,
 				 "out of memory");
-	enum status e = gpu_run_prepare(c->f, sql, &q, err);
+	struct allocations a = {.st = st, .keys = keys, .n_keys = n_keys};
+	enum status e = gpu_run_each_row(c->f, sql, allocation_row, &a, err);
 	free(sql);
-	if (e != STATUS_OK)
-		return e;
-	struct gpu_run_map live = {0}; /* address -> block */
-	struct block *blocks = NULL;
-	size_t n_blocks = 0, cap = 0;
-	int rc;
-	while (e == STATUS_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t pid, agent = -1, t, size = 0, address;
-		if (!gpu_run_col_int(q, 0, &pid) ||
-		    !gpu_run_col_int(q, 4, &t) || t < 0 ||
-		    !gpu_run_col_int(q, 6, &address))
-			continue;
-		gpu_run_col_int(q, 1, &agent);
-		gpu_run_col_int(q, 5, &size);
-		const char *type = gpu_run_col_text(q, 2);
-		bool alloc = strcmp(type, "ALLOC") == 0,
-		     realloc_ = strcmp(type, "REALLOC") == 0,
-		     free_ = strcmp(type, "FREE") == 0 ||
-			     strcmp(type, "RECLAIM") == 0;
-		uint32_t b;
-		bool known = gpu_run_map_get(&live, (uint64_t)address, &b) &&
-			     blocks[b].size > 0;
-		if ((free_ || realloc_) && known) {
-			if (!steps_push(st, blocks[b].key, (uint64_t)t,
-					-blocks[b].size))
-				e = error_set(err, STATUS_NOMEM, c->f->path,
-					      "out of memory");
-			blocks[b].size = 0;
-		}
-		if (e != STATUS_OK || !(alloc || realloc_) || size <= 0)
-			continue;
-		if (realloc_ && known && agent < 0)
-			agent = keys[0][blocks[b].key].agent;
-		uint64_t key = key_of(keys, n_keys, pid, agent,
-				      level_of(gpu_run_col_text(q, 3)));
-		if (n_blocks == cap) {
-			size_t nc = cap ? cap * 2 : 64;
-			struct block *g = realloc(blocks, nc * sizeof(*g));
-			if (!g) {
-				e = error_set(err, STATUS_NOMEM, c->f->path,
-					      "out of memory");
-				break;
-			}
-			blocks = g;
-			cap = nc;
-		}
-		blocks[n_blocks] = (struct block){key, (double)size};
-		if (key == UINT64_MAX || n_blocks >= UINT32_MAX ||
-		    !gpu_run_map_put(&live, (uint64_t)address,
-				     (uint32_t)n_blocks++) ||
-		    !steps_push(st, key, (uint64_t)t, (double)size))
-			e = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(c->f, rc, err);
-	sqlite3_finalize(q);
-	gpu_run_map_free(&live);
-	free(blocks);
+	gpu_run_map_free(&a.live);
+	free(a.blocks);
 	return e;
+}
+
+/* What the rows of the copy table share. */
+struct copies {
+	struct steps *st;
+	struct line_of **keys;
+	size_t *n_keys;
+};
+
+/* One copy: its bytes in flight from its start to its end; false when
+ * out of memory. */
+static bool copy_row(void *ctx, sqlite3_stmt *q)
+{
+	struct copies *cp = ctx;
+	int64_t pid, agent = -1, t0, t1, size;
+	if (!gpu_run_col_int(q, 0, &pid) || !gpu_run_col_int(q, 2, &t0) ||
+	    !gpu_run_col_int(q, 3, &t1) || t0 < 0 || t1 <= t0 ||
+	    !gpu_run_col_int(q, 4, &size) || size <= 0)
+		return true;
+	gpu_run_col_int(q, 1, &agent);
+	uint64_t key = key_of(cp->keys, cp->n_keys, pid, agent, 0);
+	return key != UINT64_MAX &&
+	       steps_push(cp->st, key, (uint64_t)t0, (double)size) &&
+	       steps_push(cp->st, key, (uint64_t)t1, -(double)size);
 }
 
 static enum status read_copies(struct rocpd_v3_counter_ctx *c,
@@ -242,35 +260,14 @@ static enum status read_copies(struct rocpd_v3_counter_ctx *c,
 			       size_t *n_keys, struct error *err)
 {
 	char *sql = NULL;
-	sqlite3_stmt *q = NULL;
 	if (asprintf(&sql,
 		     "SELECT pid, dst_agent_id, start, \"end\", size FROM %s",
 		     c->copy_table) < 0)
 		return error_set(err, STATUS_NOMEM, c->f->path,
 				 "out of memory");
-	enum status e = gpu_run_prepare(c->f, sql, &q, err);
+	struct copies cp = {.st = st, .keys = keys, .n_keys = n_keys};
+	enum status e = gpu_run_each_row(c->f, sql, copy_row, &cp, err);
 	free(sql);
-	if (e != STATUS_OK)
-		return e;
-	int rc;
-	while (e == STATUS_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t pid, agent = -1, t0, t1, size;
-		if (!gpu_run_col_int(q, 0, &pid) ||
-		    !gpu_run_col_int(q, 2, &t0) ||
-		    !gpu_run_col_int(q, 3, &t1) || t0 < 0 || t1 <= t0 ||
-		    !gpu_run_col_int(q, 4, &size) || size <= 0)
-			continue;
-		gpu_run_col_int(q, 1, &agent);
-		uint64_t key = key_of(keys, n_keys, pid, agent, 0);
-		if (key == UINT64_MAX ||
-		    !steps_push(st, key, (uint64_t)t0, (double)size) ||
-		    !steps_push(st, key, (uint64_t)t1, -(double)size))
-			e = error_set(err, STATUS_NOMEM, c->f->path,
-				      "out of memory");
-	}
-	if (e == STATUS_OK && rc != SQLITE_DONE)
-		e = gpu_run_step_error(c->f, rc, err);
-	sqlite3_finalize(q);
 	return e;
 }
 
@@ -287,7 +284,7 @@ enum status rocpd_v3_counter_lines(struct gpu_run *r,
 	if (c->copy_table)
 		e = read_copies(c, &copies, &keys, &n_keys, err);
 	if (e == STATUS_OK && c->alloc_table)
-		e = read_allocations(r, c, &allocs, &keys, &n_keys, err);
+		e = read_allocations(c, &allocs, &keys, &n_keys, err);
 	if (e == STATUS_OK)
 		e = emit(r, c, &copies, keys, err);
 	if (e == STATUS_OK)
