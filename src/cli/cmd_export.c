@@ -25,50 +25,44 @@ struct export_args {
 	const char *output;
 	char **metrics;
 	size_t n_metrics;
+	char **dbs;
+	int n_dbs;
 };
 
-static int parse_args(int argc, char **argv, struct export_args *a)
+/* The options (cli_args_next: --help, the operands); -1 after --help. */
+static int parse_args(int argc, char **argv, struct export_args *e)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"to", required_argument, NULL, 't'},
 		{"output", required_argument, NULL, 'o'},
 		{"metric", required_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cli_args a = {.cmd = "export", .options = own,
+			     .shortopts = "t:o:m:", .formats = 0,
+			     .expected = "a database", .min_operands = 1};
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:m:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (!export_kind_parse(optarg, &a->kind)) {
-				fprintf(stderr, "callscope export: --to takes "
-						"%s\n", export_kind_list());
-				return CLI_EXIT_USAGE;
-			}
-			a->have_kind = true;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'm':
-			a->metrics[a->n_metrics++] = optarg;
-			break;
-		default:
-			return cli_option_other(c, CLI_EXIT_OK) == CLI_EXIT_OK
-				       ? -1
-				       : CLI_EXIT_USAGE;
+	while ((c = cli_args_next(&a, argc, argv)) > 0) {
+		if (c == 't' && !export_kind_parse(optarg, &e->kind)) {
+			fprintf(stderr, "callscope export: --to takes %s\n",
+				export_kind_list());
+			return CLI_EXIT_USAGE;
 		}
+		e->have_kind = e->have_kind || c == 't';
+		if (c == 'o')
+			e->output = optarg;
+		else if (c == 'm')
+			e->metrics[e->n_metrics++] = optarg;
 	}
-	if (!a->have_kind) {
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code == CLI_EXIT_OK ? -1 : a.exit_code;
+	if (!e->have_kind) {
 		fprintf(stderr, "callscope export: --to %s is needed\n",
 			export_kind_list());
 		return CLI_EXIT_USAGE;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "callscope export: expected a database\n");
-		return CLI_EXIT_USAGE;
-	}
+	e->dbs = a.operands;
+	e->n_dbs = a.n_operands;
 	return CLI_EXIT_OK;
 }
 
@@ -167,8 +161,7 @@ int cmd_export(struct session *s, int argc, char **argv)
 		rc = rc < 0 ? CLI_EXIT_OK : rc;
 		goto out;
 	}
-	m = cli_open_all(s, (const char *const *)argv + optind,
-			 (size_t)(argc - optind));
+	m = cli_open_all(s, (const char *const *)a.dbs, (size_t)a.n_dbs);
 	if (!m || !cli_load_all(m)) {
 		rc = CLI_EXIT_DATA;
 		goto out;

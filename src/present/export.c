@@ -172,13 +172,8 @@ static bool put_json_text(FILE *out, const char *s)
 /* One frame of the shared table: {"name", "file", "line"}. */
 static bool put_frame(FILE *out, const struct model *m, uint32_t node)
 {
-	const struct model_node *n = &m->nodes[node];
-	uint32_t file = n->file, line = n->line;
-	if (n->function != MODEL_NONE && n->function < m->n_functions) {
-		const struct model_function *f = &m->functions[n->function];
-		if (f->file)
-			file = f->file, line = f->line;
-	}
+	uint32_t file, line;
+	export_frame_source(m, node, &file, &line);
 	char *name = export_frame_name(m, node);
 	json_t *o = json_object();
 	bool ok = name && o &&

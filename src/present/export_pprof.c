@@ -173,13 +173,8 @@ static bool fill_frame(struct pprof *p, struct packed_parts *q, size_t i)
 {
 	const struct model *m = p->m;
 	uint32_t node = p->frames.node[i];
-	const struct model_node *n = &m->nodes[node];
-	uint32_t file = n->file, line = n->line;
-	if (n->function != MODEL_NONE && n->function < m->n_functions) {
-		const struct model_function *f = &m->functions[n->function];
-		if (f->file)
-			file = f->file, line = f->line;
-	}
+	uint32_t file, line;
+	export_frame_source(m, node, &file, &line);
 	char *name = export_frame_name(m, node);
 	uint32_t name_index = name ? intern_text(p, name) : 0;
 	free(name);
@@ -201,7 +196,7 @@ static bool fill_frame(struct pprof *p, struct packed_parts *q, size_t i)
 	perftools__profiles__location__init(loc);
 	loc->id = i + 1;
 	loc->mapping_id = mapping_for(p, frame_module(p, i));
-	loc->address = n->offset;
+	loc->address = m->nodes[node].offset;
 	loc->n_line = 1;
 	loc->line = &q->line_ptrs[i];
 	q->location_ptrs[i] = loc;

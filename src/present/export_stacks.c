@@ -38,6 +38,19 @@ uint32_t export_stacks_column(const struct model *m, uint32_t column,
 	return c;
 }
 
+void export_frame_source(const struct model *m, uint32_t node, uint32_t *file,
+			 uint32_t *line)
+{
+	const struct model_node *n = &m->nodes[node];
+	*file = n->file;
+	*line = n->line;
+	if (n->function != MODEL_NONE && n->function < m->n_functions) {
+		const struct model_function *f = &m->functions[n->function];
+		if (f->file)
+			*file = f->file, *line = f->line;
+	}
+}
+
 char *export_frame_name(const struct model *m, uint32_t node)
 {
 	const struct model_node *n = &m->nodes[node];

@@ -67,6 +67,11 @@ bool export_frames_init(struct export_frames *f, const struct model *m);
 uint32_t export_frames_index(struct export_frames *f, uint32_t node);
 void export_frames_free(struct export_frames *f);
 
+/* Where frame `node` is in the source: its function record's file and
+ * first line, else the node's own (0, 0 when unknown). */
+void export_frame_source(const struct model *m, uint32_t node, uint32_t *file,
+			 uint32_t *line);
+
 /* The name a frame has in an export: a function, kernel or region name,
  * else the node's short label ("loop at x.c:3", "<unknown function>").
  * Heap string (not sanitized), NULL when out of memory. */
