@@ -5,7 +5,9 @@
 # the root starts with the child the report lists first; Enter zooms into
 # the selected box and Backspace zooms back; o closes it and selects the
 # box in the tree; Esc closes it; a column that does not add up (a mean) is
-# refused with a message; hostile names reach the screen sanitized; two
+# refused with a message; hostile names reach the screen sanitized; the
+# sandwich (y) counts the function's outermost instances and their value as
+# the report's whole tree does; two
 # compared runs give a differential flame graph (widths from the new run,
 # boxes signed + or - by their delta, the root's delta on the bottom line
 # as `callscope diff` computes it).
@@ -97,6 +99,36 @@ cmp -s "$tmp/sel9" "$tmp/sel10" && fail "n: the same box"
 screen 'x/nosuchname<Enter>n' "$tmp/db" >"$tmp/s11"
 grep -q 'flame: no box drawn matches the search' "$tmp/s11" ||
 	fail "n without a match: no message"
+
+# the sandwich of linalg::dot (y): its outermost instances and their
+# summed inclusive value, counted here from the report's whole tree; y
+# again is the flame graph
+"$cs" report "$tmp/db" --format json --metric 'CPUTIME (sec) (I)' >"$tmp/all.json" ||
+	exit 1
+screen 'x/linalg::dot<Enter>y' "$tmp/db" >"$tmp/s12"
+grep -q 'Sandwich: callers above, callees below' "$tmp/s12" ||
+	fail "y: no sandwich: $(sed -n 3p "$tmp/s12")"
+"$py" - "$tmp/all.json" "$tmp/s12" <<'PY' || fail "sandwich: instances or value"
+import json, re, sys
+nodes = json.load(open(sys.argv[1]))['nodes']
+by = {n['id']: n for n in nodes}
+def inside(n):
+    p = n['parent']
+    while p is not None:
+        if by[p]['name'] == 'linalg::dot' and by[p]['kind'] == 'function':
+            return True
+        p = by[p]['parent']
+    return False
+outer = [n for n in nodes if n['name'] == 'linalg::dot'
+         and n['kind'] == 'function' and not inside(n)]
+want = sum(n['values'][0] for n in outer)
+line = [l for l in open(sys.argv[2]) if 'instance' in l][0]
+m = re.search(r'([0-9.]+) (ms|s) in (\d+) instances?\s+linalg::dot', line)
+got = float(m.group(1)) * (1e-3 if m.group(2) == 'ms' else 1)
+sys.exit(int(m.group(3)) != len(outer) or abs(got - want) > 0.0006 * want)
+PY
+screen 'x/linalg::dot<Enter>yy' "$tmp/db" >"$tmp/s13"
+grep -q 'Flame graph of' "$tmp/s13" || fail "y again: not the flame graph"
 
 # compared runs: the new run's widths, signed boxes, the delta
 "$gen" -o "$tmp/a" --seed 11 --contexts 200 --threads 2 --no-trace >/dev/null &&

@@ -4,7 +4,7 @@
  * never overlaps, children narrower than a cell dropped with their
  * subtree, the row limit), flame_box_at, then random models against an
  * independent layout written here from the model's values and the view's
- * order. */
+ * order; the merged layout of a sandwich's callees (flame_layout_merged). */
 #include "config.h"
 
 #include <math.h>
@@ -198,9 +198,86 @@ static void test_random(void **state)
 	}
 }
 
+/* Two instances (nodes 1 and 2, 40 and 20) as one box of 60: their
+ * children, named "n2" (30, under 1), "n3" (20, under 2) and "n4" (10,
+ * under 1), all different, give three boxes of 30, 20 and 10 cells,
+ * largest first.  Then instances whose children share a name ("x": 30
+ * under one, 10 under the other): one box of 40 with both as members. */
+static void test_merged(void **state)
+{
+	(void)state;
+	const uint32_t parent[] = {0, 0, 1, 2, 1};
+	const double incl[] = {40, 20, 30, 20, 10};
+	struct model *m = build(parent, incl, 5, 60);
+	struct view *v = NULL;
+	struct error err = {0};
+	struct flame_merge fm;
+	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	const uint32_t roots[] = {1, 2};
+	assert_int_equal(flame_layout_merged(v, roots, 0, "f", 0, 60, 5, &fm,
+					     &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(flame_layout_merged(v, roots, 2, "f", 0, 60, 5, &fm,
+					     &err),
+			 STATUS_OK);
+	/* the top: both instances, 60 wide for 60; then 30, 20, 10 */
+	assert_int_equal(fm.n_boxes, 4);
+	assert_string_equal(fm.boxes[0].label, "f");
+	assert_true(fm.boxes[0].value == 60);
+	assert_int_equal(fm.boxes[0].n, 2);
+	const struct {
+		const char *label;
+		int x0, x1;
+	} want[] = {{"n2", 0, 30}, {"n3", 30, 50}, {"n4", 50, 60}};
+	for (size_t i = 0; i < 3; i++) {
+		assert_string_equal(fm.boxes[i + 1].label, want[i].label);
+		assert_int_equal(fm.boxes[i + 1].x0, want[i].x0);
+		assert_int_equal(fm.boxes[i + 1].x1, want[i].x1);
+		assert_int_equal(fm.boxes[i + 1].depth, 1);
+		assert_int_equal(fm.boxes[i + 1].n, 1);
+	}
+	flame_merge_free(&fm);
+	view_free(v);
+	model_free(m);
+	/* the same name under both instances: one box of both */
+	struct model_builder *b = model_builder_new("fixture", "merge.db");
+	fx_add_columns(b);
+	struct fx_values *fv = fx_values_new(16);
+	const char *names[] = {"f", "f", "x", "x"};
+	const uint32_t par[] = {0, 0, 1, 2};
+	const double val[] = {40, 20, 30, 10};
+	fx_set(fv, 0, 0, 60);
+	for (uint32_t i = 0; i < 4; i++) {
+		struct model_node nd = {
+			.ctx_id = i + 1,
+			.kind = NODE_FUNCTION,
+			.function = MODEL_NONE,
+			.name = model_builder_intern(b, names[i], 1),
+		};
+		assert_int_equal(model_builder_add_node(b, par[i], &nd), i + 1);
+		fx_set(fv, i + 1, 0, val[i]);
+	}
+	model_builder_set_values(b, &fx_value_ops, fv);
+	m = fx_need(model_builder_finish(b, &err));
+	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	assert_int_equal(flame_layout_merged(v, roots, 2, "f", 0, 60, 5, &fm,
+					     &err),
+			 STATUS_OK);
+	assert_int_equal(fm.n_boxes, 2);
+	assert_string_equal(fm.boxes[1].label, "x");
+	assert_true(fm.boxes[1].value == 40);
+	assert_int_equal(fm.boxes[1].x1 - fm.boxes[1].x0, 40);
+	assert_int_equal(fm.boxes[1].n, 2);
+	flame_merge_free(&fm);
+	view_free(v);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_random),

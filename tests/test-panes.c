@@ -185,17 +185,17 @@ static void test_registry_keymaps(void **state)
 	(void)state;
 	struct keymap *km = keymap_new();
 	assert_non_null(km);
-	assert_non_null(keymap_bind(km, "faketab", "y", "quit"));
+	assert_non_null(keymap_bind(km, "faketab", "Q", "quit"));
 	assert_true(pane_registry_keymaps(fake_registry, km));
 	assert_true(pane_registry_keymaps(fake_registry, km)); /* no twice */
 	const char *const *names = NULL;
 	assert_int_equal(keymap_maps(km, &names), 4);
 	assert_string_equal(names[1], "fakebase");
 	assert_string_equal(names[3], "faketab");
-	assert_null(keymap_bind(km, "faketab", "y", "quit"));
-	assert_non_null(keymap_bind(km, "tree", "y", "quit"));
-	assert_int_equal(keymap_lookup(km, "faketab", 'y'), ACTION_QUIT);
-	assert_int_equal(keymap_lookup(km, "fakebase", 'y'), ACTION_NONE);
+	assert_null(keymap_bind(km, "faketab", "Q", "quit"));
+	assert_non_null(keymap_bind(km, "tree", "Q", "quit"));
+	assert_int_equal(keymap_lookup(km, "faketab", 'Q'), ACTION_QUIT);
+	assert_int_equal(keymap_lookup(km, "fakebase", 'Q'), ACTION_NONE);
 	assert_int_equal(keymap_lookup(km, "fakebase", 'q'), ACTION_QUIT);
 	/* rebinding changes what keymap_keys_of (the hints) reports */
 	char *keys = keymap_keys_of(km, ACTION_QUIT);

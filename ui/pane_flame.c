@@ -8,7 +8,10 @@
  * boxes of a row, Enter (or z) zooms into the selected box, Backspace (or
  * Z) zooms back out, o shows the selection in the tree, Esc closes;
  * the tree's search (/, from here too) marks the boxes it matches, n and
- * N select the next and previous matching box.  The
+ * N select the next and previous matching box; y shows the sandwich of
+ * the selected box's function (its callers above it from a private
+ * bottom-up view, its callees below from every outermost instance in a
+ * private top-down view, merged by name: flame_layout_merged).  The
  * bottom line gives the selected box's name, value and share of the graph's
  * root and of the whole.  Colours: one per name (a hash, stable), with a
  * box's first cell left blank so that neighbours stand apart in monochrome
@@ -47,6 +50,24 @@ struct flame_pane {
 	uint32_t selected_node;    /* kept across layouts */
 	short pair_base;
 	uint32_t n_colors;
+	struct sandwich *sandwich; /* y: the selection's function, or NULL */
+};
+
+/* The sandwich of a function (speedscope's): its callers above it (the
+ * bottom-up view's row of the function: each caller as wide as the
+ * function's cost when called from it), its callees below (the subtrees
+ * of every outermost instance of the function in the calling-context
+ * tree, merged by name). */
+struct sandwich {
+	struct view *bu, *td;  /* private views of the model */
+	char *name;
+	uint32_t bu_row;       /* the function's bottom-up row */
+	uint32_t *instances;   /* its outermost top-down rows */
+	size_t n_instances;
+	struct flame_box *callers;
+	size_t n_callers;
+	struct flame_merge callees;
+	int width, rows;
 };
 
 static const short palette256[] = {209, 215, 221, 179, 173, 167,
@@ -124,6 +145,30 @@ static enum diff_sense box_sense(struct pane_env *env, struct flame_pane *p,
 	return diff_view_sense(env->diff, p->delta, dv);
 }
 
+/* A box of `w` cells at (y, x): its first cell blank, so that neighbours
+ * stand apart without colour, then its name. */
+static void draw_cells(int y, int x, int w, attr_t a, short pair,
+		       const char *label)
+{
+	screen_text(y, x, 1, A_NORMAL, "", true);
+	if (w > 1)
+		screen_text_pair(y, x + 1, w - 1, a, pair, label ? label : "?",
+				 true);
+}
+
+/* The colour of a box named `label` (a pair of the palette, else
+ * reverse video). */
+static attr_t name_attr(const struct flame_pane *p, const char *label,
+			short *pair)
+{
+	*pair = 0;
+	if (!p->n_colors)
+		return A_REVERSE;
+	*pair = (short)(p->pair_base + name_hash(label ? label : "") %
+					       p->n_colors);
+	return A_NORMAL;
+}
+
 static void draw_box(struct pane_env *env, struct flame_pane *p,
 		     const struct flame_box *b, int y, int x0, bool selected)
 {
@@ -143,10 +188,8 @@ static void draw_box(struct pane_env *env, struct flame_pane *p,
 				       ? THEME_ROLE_DELTA_WORSE
 				       : THEME_ROLE_DELTA_BETTER) |
 		    A_REVERSE;
-	} else if (p->delta == MODEL_NONE && p->n_colors) {
-		a = A_NORMAL;
-		pair = (short)(p->pair_base +
-			       name_hash(label ? label : "") % p->n_colors);
+	} else if (p->delta == MODEL_NONE) {
+		a = name_attr(p, label, &pair);
 	}
 	/* the tree's search (/ here or in the tree): matching boxes in the
 	 * search role, as the tree marks its rows */
@@ -155,14 +198,8 @@ static void draw_box(struct pane_env *env, struct flame_pane *p,
 		pair = 0;
 	}
 	if (selected)
-		a = theme_attr(THEME_ROLE_SELECTED) | A_BOLD;
-	int w = b->x1 - b->x0;
-	/* the first cell blank: neighbours stand apart without colour */
-	screen_text(y, x0 + b->x0, 1, A_NORMAL, "", true);
-	if (w > 1)
-		screen_text_pair(y, x0 + b->x0 + 1, w - 1, a,
-				 selected ? 0 : pair, label ? label : "?",
-				 true);
+		a = theme_attr(THEME_ROLE_SELECTED) | A_BOLD, pair = 0;
+	draw_cells(y, x0 + b->x0, b->x1 - b->x0, a, pair, label);
 	free(label);
 }
 
@@ -203,6 +240,9 @@ static void draw_status(struct pane_env *env, struct flame_pane *p, int y,
 	free(label);
 }
 
+static void sandwich_draw(struct pane_env *env, struct flame_pane *p,
+			  struct rect r);
+
 static void flame_draw(struct pane_env *env, struct pane *pane,
 		       struct rect r)
 {
@@ -215,9 +255,17 @@ static void flame_draw(struct pane_env *env, struct pane *pane,
 		 " Flame graph of %s%s  Enter zoom  Bksp back  o tree  Esc",
 		 title ? title : "?", p->n_roots > 1 ? ", zoomed" : "");
 	free(title);
+	if (p->sandwich)
+		snprintf(head, sizeof head,
+			 " Sandwich: callers above, callees below  y or Esc: "
+			 "the flame graph");
 	screen_text(r.y, r.x, r.w, theme_attr(THEME_ROLE_TITLE), head, true);
 	for (int y = r.y + 1; y < r.y + r.h; y++)
 		screen_text(y, r.x, r.w, A_NORMAL, "", true);
+	if (p->sandwich) {
+		sandwich_draw(env, p, r);
+		return;
+	}
 	if (!relayout(env, p, r.w, r.h - 2))
 		return;
 	for (size_t i = 0; i < p->n_boxes; i++)
@@ -282,6 +330,179 @@ static struct reaction flame_move(struct flame_pane *p, enum action a)
 	return REACTION(HANDLED_REDRAW);
 }
 
+/* ---- the sandwich (y) ------------------------------------------------ */
+
+/* What names the function of model node `n`: its function record, else
+ * its name; the nearest frame at or above `n`. */
+static uint32_t frame_of(const struct model *m, uint32_t n)
+{
+	while (n != 0 && n != MODEL_NONE && n < m->n_nodes &&
+	       !model_kind_is_frame(m->nodes[n].kind))
+		n = m->nodes[n].parent;
+	return n;
+}
+
+static bool same_function(const struct model *m, uint32_t a, uint32_t b)
+{
+	const struct model_node *x = &m->nodes[a], *y = &m->nodes[b];
+	if (x->function != MODEL_NONE || y->function != MODEL_NONE)
+		return x->function == y->function;
+	return x->name != 0 && x->name == y->name;
+}
+
+static void sandwich_free(struct sandwich *sw)
+{
+	if (!sw)
+		return;
+	free(sw->callers);
+	flame_merge_free(&sw->callees);
+	free(sw->instances);
+	free(sw->name);
+	view_free(sw->bu);
+	view_free(sw->td);
+	free(sw);
+}
+
+/* The outermost loaded instances of function node `f` (none of their
+ * ancestors the same function): O(nodes x depth), once per sandwich. */
+static bool find_instances(const struct model *m, uint32_t f,
+			   struct sandwich *sw)
+{
+	for (uint32_t n = 1; n < m->n_nodes; n++) {
+		if (!model_kind_is_frame(m->nodes[n].kind) ||
+		    !same_function(m, n, f))
+			continue;
+		bool outer = true;
+		for (uint32_t a = m->nodes[n].parent;
+		     outer && a != 0 && a != MODEL_NONE;
+		     a = m->nodes[a].parent)
+			outer = !(model_kind_is_frame(m->nodes[a].kind) &&
+				  same_function(m, a, f));
+		if (!outer)
+			continue;
+		uint32_t *g = realloc(sw->instances,
+				      (sw->n_instances + 1) * sizeof *g);
+		if (!g)
+			return false;
+		sw->instances = g;
+		sw->instances[sw->n_instances++] = n;
+	}
+	return true;
+}
+
+/* The function's row of the bottom-up view (MODEL_NONE when none). */
+static uint32_t bottom_up_row(struct sandwich *sw, const struct model *m,
+			      uint32_t f, uint32_t column, struct error *err)
+{
+	uint32_t *rows = NULL, found = MODEL_NONE;
+	size_t n = 0;
+	if (view_children(sw->bu, view_root(sw->bu), column, false, &rows, &n,
+			  err) != STATUS_OK)
+		return MODEL_NONE;
+	for (size_t i = 0; i < n && found == MODEL_NONE; i++) {
+		struct view_node vn;
+		if (view_node_get(sw->bu, rows[i], &vn) &&
+		    vn.model_node < m->n_nodes &&
+		    same_function(m, vn.model_node, f))
+			found = rows[i];
+	}
+	free(rows);
+	return found;
+}
+
+static struct sandwich *sandwich_new(struct pane_env *env,
+				     struct flame_pane *p)
+{
+	const struct model *m = env->model;
+	struct view_node vn;
+	struct error err = {0};
+	if (!view_node_get(env->view, p->boxes[p->selected].node, &vn))
+		return NULL;
+	uint32_t f = frame_of(m, vn.model_node);
+	if (f == 0 || f == MODEL_NONE || f >= m->n_nodes) {
+		pane_message(env, false, "sandwich: the box is not in a "
+					 "function");
+		return NULL;
+	}
+	struct sandwich *sw = calloc(1, sizeof *sw);
+	if (!sw || view_new(m, VIEW_BOTTOM_UP, &sw->bu, &err) != STATUS_OK ||
+	    view_new(m, VIEW_TOP_DOWN, &sw->td, &err) != STATUS_OK ||
+	    !(sw->name = model_node_short_label(m, f)) ||
+	    !find_instances(m, f, sw) || sw->n_instances == 0 ||
+	    (sw->bu_row = bottom_up_row(sw, m, f, p->column, &err)) ==
+		    MODEL_NONE) {
+		if (err.status != STATUS_OK)
+			pane_error(env, &err);
+		else
+			pane_message(env, false, "sandwich: the function "
+						 "has no callers to show");
+		sandwich_free(sw);
+		return NULL;
+	}
+	return sw;
+}
+
+/* Lay the two halves out for `w` cells and `h` rows (callers above the
+ * middle row, the function and its callees from it down). */
+static bool sandwich_layout(struct pane_env *env, struct flame_pane *p,
+			    int w, int h)
+{
+	struct sandwich *sw = p->sandwich;
+	if (sw->width == w && sw->rows == h)
+		return true;
+	struct error err = {0};
+	free(sw->callers);
+	sw->callers = NULL;
+	flame_merge_free(&sw->callees);
+	int up = h / 2;
+	if (flame_layout(sw->bu, sw->bu_row, p->column, w, up + 1,
+			 &sw->callers, &sw->n_callers, &err) != STATUS_OK ||
+	    flame_layout_merged(sw->td, sw->instances, sw->n_instances,
+				sw->name, p->column, w, h - up, &sw->callees,
+				&err) != STATUS_OK) {
+		pane_error(env, &err);
+		return false;
+	}
+	sw->width = w;
+	sw->rows = h;
+	return true;
+}
+
+static void sandwich_draw(struct pane_env *env, struct flame_pane *p,
+			  struct rect r)
+{
+	struct sandwich *sw = p->sandwich;
+	int h = r.h - 2, mid = r.y + 1 + h / 2;
+	if (!sandwich_layout(env, p, r.w, h))
+		return;
+	short pair;
+	attr_t a;
+	for (size_t i = 1; i < sw->n_callers; i++) { /* upward */
+		const struct flame_box *b = &sw->callers[i];
+		char *label = view_node_short_label(sw->bu, b->node);
+		a = name_attr(p, label, &pair);
+		draw_cells(mid - (int)b->depth, r.x + b->x0, b->x1 - b->x0, a,
+			   pair, label);
+		free(label);
+	}
+	for (size_t i = 0; i < sw->callees.n_boxes; i++) {
+		const struct flame_merged *b = &sw->callees.boxes[i];
+		a = i == 0 ? theme_attr(THEME_ROLE_SELECTED) | A_BOLD
+			   : name_attr(p, b->label, &pair);
+		draw_cells(mid + (int)b->depth, r.x + b->x0, b->x1 - b->x0, a,
+			   i == 0 ? 0 : pair, b->label);
+	}
+	char value[32], line[96];
+	present_value_fit(env->model, p->column, sw->callees.boxes[0].value,
+			  12, value, sizeof value);
+	snprintf(line, sizeof line, " %s in %zu instance%s  ", value,
+		 sw->n_instances, sw->n_instances == 1 ? "" : "s");
+	int used = screen_text(r.y + r.h - 1, r.x, r.w,
+			       theme_attr(THEME_ROLE_STATUS), line, false);
+	screen_text(r.y + r.h - 1, r.x + used, r.w - used,
+		    theme_attr(THEME_ROLE_STATUS), sw->name, true);
+}
+
 /* n, N: the next (previous) box the tree's search matches, around. */
 static struct reaction next_match(struct pane_env *env, struct flame_pane *p,
 				  bool forward)
@@ -305,6 +526,20 @@ static struct reaction flame_action(struct pane_env *env, struct pane *pane,
 				    enum action a)
 {
 	struct flame_pane *p = pane->state;
+	if (p->sandwich) { /* a picture: y or Esc goes back */
+		if (a == ACTION_SANDWICH || a == ACTION_BACK) {
+			sandwich_free(p->sandwich);
+			p->sandwich = NULL;
+			return REACTION(HANDLED_REDRAW);
+		}
+		return a == ACTION_QUIT || a == ACTION_FLAME
+			       ? REACTION(HANDLED_CLOSE | HANDLED_REDRAW)
+			       : REACTION(HANDLED_YES);
+	}
+	if (a == ACTION_SANDWICH && p->boxes) {
+		p->sandwich = sandwich_new(env, p);
+		return REACTION(HANDLED_REDRAW);
+	}
 	if (!p->boxes)
 		return a == ACTION_BACK || a == ACTION_FLAME
 			       ? REACTION(HANDLED_CLOSE | HANDLED_REDRAW)
@@ -369,6 +604,7 @@ static void flame_pane_free(struct pane *pane)
 {
 	struct flame_pane *p = pane ? pane->state : NULL;
 	if (p) {
+		sandwich_free(p->sandwich);
 		free(p->boxes);
 		free(p);
 	}

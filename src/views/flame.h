@@ -41,4 +41,37 @@ enum status flame_layout(struct view *v, uint32_t root, uint32_t column,
 size_t flame_box_at(const struct flame_box *boxes, size_t n, uint32_t depth,
 		    int x);
 
+
+
+/* A box of a merged layout: several view rows drawn as one (the callees
+ * of every instance of a function, a sandwich's lower half), merged by
+ * their short label (view_node_short_label) under one parent. */
+struct flame_merged {
+	char *label;     /* heap string, not sanitized */
+	uint32_t depth;  /* 0: the roots' box */
+	int x0, x1;      /* cells [x0, x1) */
+	double value;    /* the sum of the members' values */
+	uint32_t parent; /* index of the box above, UINT32_MAX for the top */
+	uint32_t first, n; /* its members: rows[first .. first + n) */
+};
+
+struct flame_merge {
+	struct flame_merged *boxes;
+	size_t n_boxes;
+	uint32_t *rows; /* the members of every box */
+	size_t n_rows;
+};
+
+/* Lay out the subtrees of view rows `roots` (n_roots >= 1, drawn as one
+ * box spanning `width`, named `label`) merged: each box's children are
+ * the children of all its members grouped by short label, their values
+ * summed, largest first, as wide as their share (flame_layout's rules
+ * otherwise).  At most `rows` rows.  STATUS_USAGE for sizes below 1 or no
+ * roots, STATUS_NOMEM, or the view's error. */
+enum status flame_layout_merged(struct view *v, const uint32_t *roots,
+				size_t n_roots, const char *label,
+				uint32_t column, int width, int rows,
+				struct flame_merge *out, struct error *err);
+void flame_merge_free(struct flame_merge *fm);
+
 #endif
