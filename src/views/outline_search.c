@@ -227,10 +227,12 @@ static enum status walk_last(struct outline *o, struct walk *w,
 	}
 }
 
-/* Push the first child of step `parent` from rank `from` on that is on
- * the walk; *pushed whether there was one. */
+/* Push the first child of step `parent` after child `after` (MODEL_NONE:
+ * from the first) that is on the walk; *pushed whether there was one.
+ * The rank of `after` is read once the children are had: getting them
+ * may make the rows (bottom-up callers) and so the ranks. */
 static enum status push_next_kid(struct outline *o, struct walk *w,
-				 struct step parent, uint32_t from,
+				 struct step parent, uint32_t after,
 				 bool *pushed, struct error *err)
 {
 	struct kids k;
@@ -238,6 +240,7 @@ static enum status push_next_kid(struct outline *o, struct walk *w,
 	*pushed = false;
 	if (st != STATUS_OK)
 		return st;
+	uint32_t from = after == MODEL_NONE ? 0 : o->rank[after] + 1;
 	for (uint32_t i = from; i < k.n; i++)
 		if (on_walk(o, k.rows[i], parent.under)) {
 			*pushed = true;
@@ -260,14 +263,13 @@ static enum status walk_next(struct outline *o, struct walk *w, bool *moved,
 	struct step top = w->s[w->n - 1];
 	*moved = true;
 	if (ol_bits_get(&o->sbelow, top.row)) {
-		st = push_next_kid(o, w, top, 0, &pushed, err);
+		st = push_next_kid(o, w, top, MODEL_NONE, &pushed, err);
 		if (st != STATUS_OK || pushed)
 			return st;
 	}
 	while (w->n > 1) {
 		uint32_t c = w->s[--w->n].row;
-		st = push_next_kid(o, w, w->s[w->n - 1], o->rank[c] + 1,
-				   &pushed, err);
+		st = push_next_kid(o, w, w->s[w->n - 1], c, &pushed, err);
 		if (st != STATUS_OK || pushed)
 			return st;
 	}
