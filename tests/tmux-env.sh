@@ -117,7 +117,9 @@ sync_keys() {
 
 wait_prompt() {
 	i=0
-	while [ $i -lt 200 ]; do
+	# 30 s: a viewer busy with a burst of keys on a loaded machine (make
+	# -j2 check beside the sanitizer build) takes its time to stop
+	while [ $i -lt 600 ]; do
 		if [ "$(t display -p -t "$S" '#{alternate_on}')" = 0 ] &&
 		   screen | grep -v "^ *$" | tail -n 1 | grep -qx "READY> *"; then
 			return 0
