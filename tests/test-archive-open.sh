@@ -8,15 +8,8 @@
 # mtime, no new directory) and a changed archive is extracted again;
 # errors name the archive.  HOME and XDG_CACHE_HOME point into a temporary
 # directory.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null || { echo "no python3"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 HOME="$tmp/home"
 XDG_CACHE_HOME="$tmp/cache"
 export HOME XDG_CACHE_HOME

@@ -3,14 +3,7 @@
 # on generated databases checked against the generator's independent
 # answers (values, hot paths, flat functions, trace probes), the
 # no-argument demo, and quiet ends on a closed pipe.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+. "${top_srcdir:-.}/tests/test-lib.sh"
 
 expect() { # STATUS CMD...: run, check the exit status
 	want=$1

@@ -10,11 +10,9 @@
 set -eu
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${top_builddir:-$top}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 export XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache" NO_COLOR=1
 cs="$bin/callscope"
-py=/usr/bin/python3
 fail() { echo "FAIL: $*"; exit 1; }
 "$bin/tests/gen-v4db" -o "$tmp/a" --seed 11 --contexts 200 --threads 2 --no-trace >/dev/null
 "$bin/tests/gen-v4db" -o "$tmp/b" --seed 11 --contexts 260 --threads 3 --no-trace >/dev/null

@@ -6,20 +6,8 @@
 # Extra-P measurement set, with the model column of the fitted law (each
 # run's values are the first's times p/8: a linear law in p); piped, the
 # same command prints `compare`'s text; fewer than two runs are refused.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
-py=/usr/bin/python3
+. "${top_srcdir:-.}/tests/test-lib.sh"
 [ -x "$py" ] || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 for s in 1 1.1 0.9; do
 	"$gen" -o "$tmp/run$s" --seed 9 --contexts 300 --scale $s --no-trace \
 		>/dev/null || exit 1

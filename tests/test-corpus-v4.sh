@@ -3,15 +3,9 @@
 # ../shared/expected has reference values, callscope's report and trace
 # output equal them; the pre-release 2022 layout and a trace.db without
 # meta.db are rejected with exit status 2 and one line naming the file.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-shared="$top_srcdir/../shared"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 [ -d "$shared/corpus/hpctoolkit-v4" ] || { echo "no $shared: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
-status=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 for meta in $(find "$shared/corpus/hpctoolkit-v4" -name meta.db | sort); do
 	db=$(dirname "$meta")

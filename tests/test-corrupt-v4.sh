@@ -1,12 +1,8 @@
 #!/bin/sh
 # Mechanically corrupted variants of real and generated v4 databases exit 2
 # with one line, never crash or hang (see tests/corrupt_v4.py).
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 shared="$top_srcdir/../shared/corpus/hpctoolkit-v4"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
 "$top_builddir/tests/gen-v4db" -o "$tmp/gen" --contexts 300 --threads 3 --samples 500 --seed 7 >/dev/null || exit 1
 python3 "$top_srcdir/tests/corrupt_v4.py" "$top_builddir/callscope" "$tmp/gen" "$tmp" --flips 60 || status=1
 if [ -d "$shared" ]; then

@@ -5,14 +5,9 @@
 # reader); damaged ones (bad checksums, truncated tars, absurd counts,
 # corrupt members, hostile XML) exit 2 with one line naming the file, never
 # a crash or a hang.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 gen="$top_srcdir/tests/gen_cube.py"
 [ -x /usr/bin/python3 ] || { echo "python3 missing"; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
 seed=0
 for opts in "" "--zlib" "--big-endian" "--gzip-anchor --zlib" "--dense" \
 	"--cube48 --zlib" "--locs 1 --cnodes 1" "--cnodes 300 --locs 9 --zlib"; do

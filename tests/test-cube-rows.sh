@@ -3,14 +3,9 @@
 # MINDOUBLE, MAXDOUBLE) in the bottom-up view's function rows, which stand
 # for several call paths: the minimum (maximum) over those call paths of
 # pycubexr's values (tests/check_cube_rows.py), not their sum.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-shared="$top_srcdir/../shared"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 [ -d "$shared/expected/cube" ] || { echo "no $shared: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 HOME=$tmp XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
 export HOME XDG_CACHE_HOME XDG_CONFIG_HOME
 d=cube/pycubexr/data

@@ -9,21 +9,15 @@
 # are whole when the widest instruction leaves room for them (200), cut
 # to whole bytes and an ellipsis in between, left out otherwise (80), never
 # a cut instruction.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs=$(cd "$top_builddir" && pwd)/callscope
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v gcc >/dev/null || { echo "gcc missing"; exit 77; }
-py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" LANG=C
 gcc -g -O0 -no-pie -o "$tmp/prog" "$top_srcdir/tests/dcpi-prog.c" ||
 	{ echo "FAIL: cannot compile tests/dcpi-prog.c"; exit 1; }
 "$py" "$top_srcdir/tests/gen_dcpi.py" "$tmp/prog" "$tmp/p" --seed 8 \
 	--layout db --samples 300 --answers "$tmp/a.json" >/dev/null || exit 1
 "$cs" listing "$tmp/p" main --format json >"$tmp/l.json" || exit 1
-status=0
 for w in 80 90 100 200; do
 	# g: from the first instruction, tall enough for all of them
 	"$cs" --headless --no-config --size "${w}x80" --keys '/^main$<Enter>ig' \

@@ -7,16 +7,11 @@
 # file and a database directory (two events, two epochs); the image moved
 # and found through --image-path; no image; a stripped image.  Hostile
 # files exit 2 with one line naming the file, never a crash.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 gen="$top_srcdir/tests/gen_dcpi.py"
 [ -x /usr/bin/python3 ] || { echo "python3 missing"; exit 1; }
 command -v gcc >/dev/null && command -v readelf >/dev/null &&
 	command -v addr2line >/dev/null || { echo "gcc/binutils missing"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
 mkdir "$tmp/bin" "$tmp/moved"
 gcc -g -O0 -no-pie -o "$tmp/bin/prog" "$top_srcdir/tests/dcpi-prog.c" ||
 	{ echo "FAIL: cannot compile tests/dcpi-prog.c"; exit 1; }

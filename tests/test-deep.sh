@@ -3,11 +3,7 @@
 # (text, CSV, JSON), hotpath, trace and the headless viewer (hot path,
 # expand all, last row, flat view) finish quickly with bounded output, and
 # every context is reported.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 depth=100000
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --depth-chain $depth --threads 1 \
 	--ranks 1 --metrics 1 --samples 200 --no-cct >/dev/null || exit 1

@@ -10,16 +10,10 @@
 #    shown, the status line says so once, :export has no twice column;
 #  - an old line by number (derive old3 = 3 * $2) still reads, there as
 #    three times the report's own column 2.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
 	XDG_CACHE_HOME="$tmp/home/.cache"
 conf="$XDG_CONFIG_HOME/callscope/config"
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 "$top_builddir/tests/gen-v4db" -o "$tmp/v4" --answers "$tmp/answers.json" \
 	--seed 3 --contexts 40 --metrics 2 >/dev/null || exit 1
 /usr/bin/python3 "$top_srcdir/tests/gen_cube.py" "$tmp/p.cubex" --seed 1 \

@@ -11,10 +11,8 @@
 set -eu
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${top_builddir:-$top}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 export XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache"
-py=/usr/bin/python3
 chk="$top/tests/diff_v4_check.py"
 gen() { n=$1; shift; "$bin/tests/gen-v4db" -o "$tmp/$n" --no-trace --answers "$tmp/$n.json" "$@" >/dev/null; }
 gen a --seed 11 --contexts 200 --threads 2

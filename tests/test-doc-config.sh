@@ -9,22 +9,17 @@
 # (the file's name and line, `(prompt):`, "unknown ...").  doc/config.md
 # said `bind tree <Enter> toggle-expand` (no such key name or action),
 # `bind tree = zoom-in` and `set view = top-down` (no such action, option).
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 mkdir -p "$tmp/home/.config/callscope" "$tmp/cache" &&
 	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
 		XDG_CACHE_HOME="$tmp/cache" LANG=C.UTF-8
 # the files the examples `source`
 : >"$tmp/home/.config/callscope/site.conf"
 : >"$tmp/home/alt.conf"
-cs="$top_builddir/callscope"
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 50 \
 	--threads 1 --ranks 1 --samples 500 --metrics 3 >/dev/null || exit 1
 # the man page's model commands need a parametric database
 xp=$top_srcdir/../shared/corpus/extra-p/extrap/tests/data/comparison/lulesh-cpu_demangled.extra-p
-status=0
 python3 - "$top_srcdir/doc/config.md" "$top_srcdir/doc/callscope.1" \
 	>"$tmp/examples" <<'PY' || exit 1
 import re, sys

@@ -11,22 +11,14 @@
 # engine derives, a pass over the database at start; none of these three
 # databases has an empty one.)  The five columns of the critique are not in the tree's header
 # at 200 columns, and `c` + Enter shows one again.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs=$(cd "$top_builddir" && pwd)/callscope
-corpus="$top_srcdir/../shared/corpus"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 gpu="$corpus/hpctoolkit-v4/hpctoolkit/tests/data/dbase/loops-cuda-nvidia-t.d"
 cube="$corpus/extra-p/extrap/tests/data/cubeset/multi_parameter/mm.x1y1z10.r1/profile.cubex"
 blast="$corpus/cube/pycubexr/data/blast.p64.r1/profile.cubex"
 [ -d "$gpu" ] && [ -f "$cube" ] && [ -f "$blast" ] ||
 	{ echo "no corpus: skipped"; exit 77; }
-py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" LANG=C.UTF-8
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 check() { # DB NAME: the chooser against the batch report
 	"$cs" info "$1" >"$tmp/$2.info" &&
 		"$cs" report "$1" --metric all --format csv >"$tmp/$2.csv" &&

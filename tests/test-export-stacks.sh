@@ -9,21 +9,8 @@
 # many events as `callscope info` counts.  A 2,000-context database of 1,000
 # level chains exports in one pass; hostile names reach neither folded
 # stacks nor the terminal raw; bad requests are one line and exit 1 or 2.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
-corpus="$top_srcdir/../shared/corpus"
-py=/usr/bin/python3
+. "${top_srcdir:-.}/tests/test-lib.sh"
 [ -x "$py" ] || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 check="$py $top_srcdir/tests/check_export.py $cs"
 export TMPDIR="$tmp"
 

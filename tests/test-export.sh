@@ -7,11 +7,7 @@
 # (tests/gen-v4db --answers), never against the viewer's output.  Before
 # present/, derived columns exported empty and the JSON had no column
 # names (review-2026-11b, "the export bug").
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
 	XDG_CACHE_HOME="$tmp/home/.cache"
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \

@@ -5,16 +5,8 @@
 # The text's repetition counts against two .extra-p files of the corpus
 # (read here with zipfile): the counts the file stores (4.2), "-" for
 # a file that stores none (4.0: it printed 0 before, issue 26).
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 cat >"$tmp/a.txt" <<'T'
 # two metrics, a nested callpath
 PARAMETER p

@@ -9,11 +9,8 @@
 # and a call tree whose callpaths exceed 64 MiB is refused with one line.
 # Peak memory is measured with getrusage and must stay under 200 MB
 # (room for a sanitizer build).
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null 2>&1 || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 gen="$top_srcdir/tests/gen_cube.py"
 mkdir -p "$tmp/wide/s.p1" "$tmp/wide/s.p2" "$tmp/deep/s.p1" "$tmp/deep/s.p2"
 python3 "$gen" "$tmp/wide/s.p1/a.cubex" --sparse-set --cnodes 20000 \

@@ -3,15 +3,12 @@
 # an Extra-P 3 file), made mechanically from corpus seeds by
 # tests/check_extrap_hostile.py: exit 2 with one line or a valid read,
 # never a crash or a hang.  Skipped (77) without ../shared.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 data="$top_srcdir/../shared/corpus/extra-p/extrap/tests/data"
 command -v python3 >/dev/null || exit 77
 [ -d "$data" ] || {
 	echo "no $data: skipped"
 	exit 77
 }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 python3 "$top_srcdir/tests/check_extrap_hostile.py" \
 	"$top_builddir/callscope" "$data" "$tmp"

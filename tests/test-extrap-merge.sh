@@ -3,10 +3,7 @@
 # incomplete callpaths into their nearest ancestor, on Cube files written
 # by tests/gen_cube.py, against answers computed by
 # tests/check_extrap_merge.py from each file read alone.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 python3 "$top_srcdir/tests/check_extrap_merge.py" "$top_builddir/callscope" \
 	"$top_srcdir/tests/gen_cube.py" "$tmp"

@@ -7,17 +7,13 @@
 # read-only (the corpus files are read-only, and a writable copy is
 # unchanged byte for byte after reading); `callscope formats` lists the
 # reader.  Skipped (77) without ../shared, as in a tarball's build.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 set_dir="$top_srcdir/../shared/corpus/extra-p/extrap/tests/data/nsight/sampled_callchains"
 command -v python3 >/dev/null || exit 77
 [ -d "$set_dir" ] || {
 	echo "no $set_dir: skipped"
 	exit 77
 }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 fail=0
 python3 - "$set_dir" "$tmp/derived" <<'PY' || exit 1
 import os, shutil, sqlite3, sys

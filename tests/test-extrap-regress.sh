@@ -9,11 +9,7 @@
 # over-read); a point listed twice in POINTS (said as a second DATA
 # line).  Each must exit 0 or 2 with at most one line on stderr
 # naming the file.
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
+. "${top_srcdir:-.}/tests/test-lib.sh"
 check() { # LABEL EXPECTED-EXIT COMMAND...
 	label=$1 want=$2
 	shift 2

@@ -8,13 +8,9 @@
 # (over 40 s in a release build, far more under the sanitizers); now a
 # fraction of a second.  The limit, 20 s each, leaves room for a loaded
 # machine and a sanitizer build.
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 n=20000
 limit=20
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
 awk -v N=$n 'BEGIN {
 	for (i = 0; i < N; i++)
 		for (p = 1; p <= 2; p++)

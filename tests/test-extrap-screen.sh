@@ -7,9 +7,7 @@
 # columns); `!` names the worst call path after any key; the models start
 # on the time metric; the plot's y labels apart; a Cube set's columns
 # exclusive, as Extra-P reads them.  Skipped (77) without ../shared.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared="$top_srcdir/../shared"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 data=${CALLSCOPE_CORPUS:-$shared/corpus}/extra-p/extrap/tests/data
 expected=${CALLSCOPE_EXPECTED:-$shared/expected}/extra-p
 command -v python3 >/dev/null || exit 77
@@ -22,8 +20,6 @@ command -v python3 >/dev/null || exit 77
 	echo "no Extra-P readers in the program: skipped"
 	exit 77
 }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME="$tmp" XDG_CACHE_HOME="$tmp" HOME="$tmp"
 exec python3 "$top_srcdir/tests/check_extrap_screen.py" \
 	"$top_builddir/callscope" "$data" "$expected"

@@ -12,20 +12,8 @@
 # boxes signed + or - by their delta, the root's delta on the bottom line
 # as `callscope diff` computes it).
 # (The layout itself is tests/test-flame.c.)
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
-py=/usr/bin/python3
+. "${top_srcdir:-.}/tests/test-lib.sh"
 [ -x "$py" ] || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 screen() { # KEYS DB
 	"$cs" --headless --no-config --size 100x30 --keys "$1" "$2"
 }

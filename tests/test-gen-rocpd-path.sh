@@ -8,18 +8,13 @@
 # (exit non-zero with a message naming where it looked, never a SQLite
 # error), and with CALLSCOPE_SHARED.  A generated database must hold the
 # schema's node table with the row the benchmark generator inserted.
-top_srcdir=${top_srcdir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 shared=$(cd "$top_srcdir/../shared" 2>/dev/null && pwd)
 [ -n "$shared" ] && [ -d "$shared/corpus/rocpd-schema" ] || {
 	echo "no $top_srcdir/../shared/corpus/rocpd-schema: skipped"
 	exit 77
 }
-py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 project() { # DIR: a copy of the two generators laid out as in the project
 	mkdir -p "$1/tests" "$1/bench" &&
 		cp "$top_srcdir/tests/gen_rocpd.py" "$1/tests/" &&

@@ -3,11 +3,7 @@
 # 10,000-character names) never reach the terminal raw, and a cyclic
 # context tree is refused: tests/hostile_check.py on databases written by
 # gen-v4db --hostile and --cycle.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-gen="$top_builddir/tests/gen-v4db"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 "$gen" -o "$tmp/db" --hostile --names "$tmp/names" --seed 5 --contexts 600 \
 	--threads 2 --ranks 2 --metrics 3 --samples 400 >/dev/null || exit 1
 "$gen" -o "$tmp/cyclic" --cycle --threads 1 --contexts 100 >/dev/null || exit 1

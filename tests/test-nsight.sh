@@ -6,20 +6,9 @@
 # characters (sanitized), and hostile inputs (truncated, not SQLite,
 # another program's SQLite, a layout without StringIds or without a
 # column): exit 2 with one line, never a crash.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-corpus="$top_srcdir/../shared/corpus"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 expected="$top_srcdir/../shared/expected/nsight"
-py=/usr/bin/python3
 [ -x "$py" ] || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 if [ -d "$expected" ] && [ -d "$corpus" ]; then
 	"$py" "$top_srcdir/tests/check_nsight.py" "$cs" "$corpus" "$expected" ||
 		status=1

@@ -7,15 +7,10 @@
 # (Python's json, which keeps the double exactly) and has the fewest
 # significant digits that do (Python's repr, the shortest round trip);
 # the critique's 638.016958 is written as such.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs=$(cd "$top_builddir" && pwd)/callscope
+. "${top_srcdir:-.}/tests/test-lib.sh"
 db="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
 [ -d "$db" ] || { echo "no $db: skipped"; exit 77; }
-py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 "$cs" report "$db" --format csv --metric all >"$tmp/r.csv" &&
 	"$cs" report "$db" --format json --metric all >"$tmp/r.json" || exit 1

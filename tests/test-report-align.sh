@@ -7,11 +7,7 @@
 # name where the header's "Name" starts, indented by its depth, and its
 # cells must end where their titles end, holding the generator's own
 # totals.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 /usr/bin/python3 "$top_srcdir/tests/gen_cube.py" "$tmp/p.cubex" --seed 1 \
 	--cnodes 3000 --locs 64 --answers "$tmp/answers.json" >/dev/null || exit 1

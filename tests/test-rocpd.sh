@@ -4,9 +4,7 @@
 # real .rpd corpus against plain SQL, and hostile inputs (truncated, not
 # SQLite, another program's SQLite, an unknown layout): exit 2 with one
 # line, never a crash.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 corpus="$top_srcdir/../shared/corpus/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results"
 command -v python3 >/dev/null || exit 77
 # the generator instantiates the real schema SQL of ../shared (absent in a
@@ -15,14 +13,11 @@ command -v python3 >/dev/null || exit 77
 	echo "no $top_srcdir/../shared/corpus/rocpd-schema: skipped"
 	exit 77
 }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 python3 "$top_srcdir/tests/gen_rocpd.py" "$tmp/gen" || exit 1
 set --
 for f in "$corpus"/*.rpd; do
 	[ -f "$f" ] && set -- "$@" "$f"
 done
-status=0
 python3 "$top_srcdir/tests/check_rocpd.py" "$cs" "$tmp/gen" "$@" || status=1
 # hostile inputs: one line on stderr, exit 2
 one=$(ls "$tmp"/gen/run/*/*.db | head -n 1)

@@ -13,16 +13,12 @@
 # (their header intact) must give exit 0 and no crash: intervals are
 # checked where they are read.  A changed database is read again.  The budget
 # ($CALLSCOPE_RUN_INDEX_MAX) removes older runs' indexes.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null || exit 77
 [ -d "$top_srcdir/../shared/corpus/rocpd-schema" ] || {
 	echo "no $top_srcdir/../shared/corpus/rocpd-schema: skipped"
 	exit 77
 }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 XDG_CACHE_HOME="$tmp/cache"
 export XDG_CACHE_HOME
 runs="$XDG_CACHE_HOME/callscope/runs"

@@ -5,17 +5,8 @@
 # that make design matrices non-finite (negative, 1e300, inf: nothing on
 # stderr, a model); measured NaN values (a warning naming the call path);
 # and the JSON numbers, which are the model text's doubles exactly.
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 
 # ---- 8, 9, 20 parameters (JSON Lines: no parameter limit in the reader)
 for np in 8 9 20; do

@@ -7,18 +7,12 @@
 # (tests/screen_truth.py).  Main's viewer before this test cut 12-digit
 # Cube and DCPI counts to "73283391…" and failed it.  Skipped when
 # ../shared (the corpus) is absent.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-corpus="$top_srcdir/../shared/corpus"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 [ -d "$corpus" ] || { echo "no $corpus: skipped"; exit 77; }
 [ -x /usr/bin/python3 ] || { echo "python3 missing"; exit 1; }
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" \
 	XDG_CACHE_HOME="$tmp/cache" TERM=xterm-256color LANG=C.UTF-8
 mkdir -p "$HOME"
-status=0
 dbs="
 hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233
 hpctoolkit-v4/hpctoolkit-tutorial-examples/cpu/kripke/dbase.expt.1.cputime.t

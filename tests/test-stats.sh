@@ -9,20 +9,8 @@
 # keeps one kind, an unknown kind and a database without intervals are
 # refused with one line (exit 1); the viewer's summary pane (#) shows the
 # same figures.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-corpus="$top_srcdir/../shared/corpus"
-py=/usr/bin/python3
+. "${top_srcdir:-.}/tests/test-lib.sh"
 [ -x "$py" ] || exit 77
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
-status=0
-fail() {
-	echo "FAIL: $*"
-	status=1
-}
 "$py" "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 3000 --ranks 2 \
 	>/dev/null || exit 1
 files="$tmp/ns/rank0.sqlite $tmp/ns/rank1.sqlite"

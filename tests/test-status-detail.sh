@@ -11,19 +11,12 @@
 #   "src"), and Where says whether the database's src/ holds the copy
 #   (not in the corpus's copy of issue-233; there in a copy of it that has
 #   the file).
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs=$(cd "$top_builddir" && pwd)/callscope
+. "${top_srcdir:-.}/tests/test-lib.sh"
 db="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
 [ -d "$db" ] || { echo "no $db: skipped"; exit 77; }
 db=$(cd "$db" && pwd)
-py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" LANG=C.UTF-8
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # ---- the hints --------------------------------------------------------
 for w in 200 120 100 99 90 80 70 60 50 40 30 20 10; do

@@ -4,17 +4,11 @@
 # before "RANK 10"; it was byte order, RANK 0, 1, 10, 11, 2, ...), and the
 # line above says which sort is on and what `s` does next ("by label (s:
 # by index)").  The expected order is the labels sorted here, by number.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/test-lib.sh"
 export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" \
 	LANG=C.UTF-8
-cs="$top_builddir/callscope"
 "$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 3 --contexts 60 \
 	--threads 1 --ranks 24 --samples 1200 >/dev/null || exit 1
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 "$cs" --headless --no-config --size 120x60 --keys 'Ts' "$tmp/db" >"$tmp/label" ||
 	fail "the threads pane did not draw"
 "$cs" --headless --no-config --size 120x60 --keys 'T' "$tmp/db" >"$tmp/value" ||

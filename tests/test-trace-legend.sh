@@ -14,19 +14,13 @@
 # --stats` prints the statistics view's shares.  Also a generated Nsight
 # export at its first depth (kernels on the GPU lines).  HPCToolkit at
 # depth 0 and 3 (after `)))`), rocpd at the GPU run's first depth.
-: "${top_srcdir:=.}" "${top_builddir:=.}"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
-corpus="$top_srcdir/../shared/corpus"
 v4="$corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
 rpd="$corpus/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result_large.rpd"
 [ -d "$v4" ] && [ -f "$rpd" ] || { echo "corpus absent: skipped"; exit 77; }
-cs="$top_builddir/callscope"
 ref="$top_srcdir/tests/trace_shares_ref.py"
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # window DB: "MIN END" of the pane's first window [time min, time max + 1)
 window() {

@@ -4,14 +4,7 @@
 # "no samples" in text), and every time `info` prints is accepted back by
 # `trace --at`, `--from` and `--to`.  Before the first sample of a line,
 # `--at` gives context 0 with a null time, as the window form's cells do.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-gen="$top_builddir/tests/gen-v4db"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+. "${top_srcdir:-.}/tests/test-lib.sh"
 
 # all lines empty: the generator writes hpcprof's INT64_MAX .. INT64_MIN
 "$gen" -o "$tmp/empty" --threads 2 --ranks 2 --trace-lines 3 --empty-lines 3 \

@@ -3,19 +3,15 @@
 # variants (LU.C.256 of the corpus, experiment.xml: Sum, Mean, StdDev,
 # CfVar, Min, Max of WALLCLOCK): too narrow for "WALLCLOCK (us):Mean", each
 # header keeps what tells it apart (the variant), not the same cut name.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 db="$top_srcdir/../shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples/lu.C.256.nosrc.tar.gz"
 [ -f "$db" ] || { echo "no ../shared corpus: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
 screen=$("$top_builddir/callscope" --headless --size 160x10 --no-config "$db") || {
 	echo "FAIL: the viewer did not draw $db"
 	exit 1
 }
 header=$(printf '%s\n' "$screen" | grep -F 'Name (top-down)')
-status=0
 for want in "WALLCLOCK" "Mean I" "StdDev I" "CfVar I" "Min I" "Max I" "Mean E"; do
 	printf '%s\n' "$header" | grep -qF -- "$want" || {
 		echo "FAIL: header lacks '$want': $header"

@@ -6,19 +6,13 @@
 # ../shared/expected/cube), as `perf report --no-children` ranks; `s` to
 # another column still changes the sort.  A database whose first column is
 # a time (smg2000: WALLCLOCK) keeps it.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-shared="$top_srcdir/../shared"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 rel=cube/pycubexr/data/blast.p64.r1/profile.cubex
 db="$shared/corpus/$rel"
 ref="$shared/expected/cube/$(printf '%s' "$rel" | sed 's,/,__,g').json"
 [ -f "$db" ] && [ -f "$ref" ] || { echo "no ../shared corpus: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp" XDG_CACHE_HOME="$tmp/cache" XDG_CONFIG_HOME="$tmp/config"
-cs="$top_builddir/callscope"
-status=0
 screen() {
 	"$cs" --headless --size 200x12 --no-config --keys "$1" "$2" 2>/dev/null
 }

@@ -10,18 +10,13 @@
 #   heads "CPUTIME I") where the values carry their own ("7.411 s"),
 #   so a head is never cut inside the unit.  Values are checked by test-screen-truth.sh.  Skipped without
 #   ../shared.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 db="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpctoolkit-tutorial-examples/cpu/kripke/dbase.expt.1.cputime.t"
 [ -d "$db" ] || { echo "no $db: skipped"; exit 77; }
 [ -x /usr/bin/python3 ] || { echo "python3 missing"; exit 1; }
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/config" \
 	XDG_CACHE_HOME="$tmp/cache" TERM=xterm-256color LANG=C.UTF-8
 mkdir -p "$HOME"
-status=0
 "$cs" --headless --size 80x24 --keys ':derive ratio = $2 / $1 * 100<Enter>Hl' \
 	"$db" >"$tmp/td.screen" || status=1
 "$cs" --headless --no-config --size 80x24 --keys '3' "$db" \

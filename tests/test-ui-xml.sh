@@ -8,16 +8,11 @@
 # exclusive Mean of 0 where there is no exclusive value) are not shown, and
 # its trace statistics list each function once (merged over contexts);
 # kripke (per-thread files of zeros): the warning on the status line.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 corpus="$top_srcdir/../shared/corpus/hpctoolkit-xml"
 [ -d "$corpus" ] || { echo "no $corpus: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 1
 mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-trap 'rm -rf "$tmp"' EXIT
 export TERM=xterm-256color LANG=C.UTF-8
-status=0
 cpi="$corpus/hatchet/hatchet/tests/data/hpctoolkit-cpi-database"
 inl="$corpus/hpcviewer.e4/tests/resources/xml/inline.xml.db"
 pop="$corpus/hpctoolkit/doc/www/examples/pop-mpi-8-x86-wallclock/pop-8-trace-db"

@@ -4,17 +4,12 @@
 # database of the shared corpus, a hostile and a cyclic database, and the
 # headless viewer.  Skipped (77) without valgrind or in sanitizer builds,
 # which valgrind cannot run.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
+. "${top_srcdir:-.}/tests/test-lib.sh"
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind absent: skipped"; exit 77; }
 if grep -Eq '^(SAN|FUZZ)_CFLAGS = .*-fsanitize' "$top_builddir/Makefile" 2>/dev/null; then
 	echo "sanitizer build: valgrind skipped"
 	exit 77
 fi
-cs="$top_builddir/callscope"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-gen="$top_builddir/tests/gen-v4db"
 "$gen" -o "$tmp/db" --seed 3 --contexts 300 --threads 2 --ranks 2 --samples 300 \
 	--yaml >/dev/null || exit 1
 "$gen" -o "$tmp/hostile" --hostile --seed 4 --contexts 200 --samples 100 >/dev/null || exit 1

@@ -6,17 +6,11 @@
 # corrupted copies (truncated XML, unbalanced tags, a huge attribute, an
 # entity, bad binary magic, a table offset past the end, a truncated
 # metric-db) are refused with exit status 2 and one line naming the file.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-shared="$top_srcdir/../shared"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 corpus="$shared/corpus/hpctoolkit-xml"
 [ -d "$corpus" ] || { echo "no $shared: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
 check="$top_srcdir/tests/check_xml_corpus.py"
-status=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 mkdir "$tmp/x"
 for tgz in $(find "$corpus" -name '*.tar.gz' | sort); do

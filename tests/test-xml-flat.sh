@@ -5,17 +5,11 @@
 # compares each module row's exclusive Sum with the sum of the module's PF
 # exclusive values read from the XML, and checks that modules' exclusive
 # values are within their inclusive values and add up to the root's.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-shared="$top_srcdir/../shared"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 ex="$shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
 [ -d "$ex" ] || { echo "no $shared: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
 check="$top_srcdir/tests/check_xml_flat.py"
-status=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 HOME=$tmp XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
 export HOME XDG_CACHE_HOME XDG_CONFIG_HOME
 

@@ -7,17 +7,11 @@
 # 1.31e+03 over 32 ranks in smg2000; critique a3).  Every corpus database
 # with statistic metrics and per-thread files: pop, smg2000, lu.C.256 and
 # su3_rmd.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-shared="$top_srcdir/../shared"
+. "${top_srcdir:-.}/tests/test-lib.sh"
 ex="$shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
 [ -d "$ex" ] || { echo "no $shared: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
 check="$top_srcdir/tests/check_xml_row_stats.py"
-status=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 HOME=$tmp XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
 export HOME XDG_CACHE_HOME XDG_CONFIG_HOME
 
