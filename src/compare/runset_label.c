@@ -149,7 +149,7 @@ bool runset_labels(const char *const *paths, uint32_t n, char **out)
 		out[r] = NULL;
 	if (n < 2)
 		return numbered(n, out);
-	size_t *len = malloc(4 * (size_t)n * sizeof(*len));
+	size_t *len = malloc(3 * (size_t)n * sizeof(*len));
 	const char **t = malloc((size_t)n * sizeof(*t));
 	bool ok = len && t;
 	if (ok) {
