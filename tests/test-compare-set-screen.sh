@@ -1,7 +1,8 @@
 #!/bin/sh
 # The viewer on three runs and more (callscope RUN... --compare): the
 # runs as one set, a column per run and the statistics across them, each
-# value on screen what `callscope compare` prints for the root; runs whose
+# value on screen what `callscope compare` prints for the root (the run
+# columns headed by the runs' short labels: test-compare-set-titles); runs whose
 # directory names give parameters (app.p8.r1, app.p16.r1, ...) open as an
 # Extra-P measurement set, with the model column of the fitted law (each
 # run's values are the first's times p/8: a linear law in p); piped, the
@@ -15,7 +16,7 @@ done
 set -- "$tmp/run1" "$tmp/run1.1" "$tmp/run0.9"
 "$cs" --headless --no-config --size 160x12 --keys '' "$@" --compare \
 	>"$tmp/s1" || fail "set: exit $?"
-grep -q 'run 1 I.*run 2 I.*run 3 I.*median I' "$tmp/s1" ||
+grep -q 'run1 I.*run1.1 I.*run0.9 I.*median I' "$tmp/s1" ||
 	fail "set: no run and statistic columns: $(sed -n 3p "$tmp/s1")"
 "$cs" compare "$@" --format csv --depth 0 >"$tmp/c.csv" || exit 1
 "$py" - "$tmp/c.csv" "$tmp/s1" <<'PY' || fail "set: the root's values"

@@ -298,7 +298,14 @@ static void draw_header(struct pane_env *env, struct rect r,
 				int room = cols[i].width - 1 - 3 -
 					   (utf8 ? 1 : 2) * (*bar != 0);
 				int tail_w = screen_text_width(tail);
-				if (sv && tail_w > room / 2) {
+				char *set = tree_compare_set_title(env, c, room);
+				if (set) {
+					/* a run set: "p16 I", "median I" */
+					free(name);
+					name = set;
+					tail[0] = '\0';
+					tail_w = 0;
+				} else if (sv && tail_w > room / 2) {
 					/* too narrow for both: the variant
 					 * alone tells the metric's columns
 					 * apart (its Sum column names it) */

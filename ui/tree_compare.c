@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/runset.h"
 #include "present/present_value.h"
+#include "screen.h"
 #include "theme.h"
 
 bool tree_compare_plus(const struct pane_env *env, uint32_t c, double v)
@@ -39,6 +41,52 @@ const char *tree_compare_variant(const struct pane_env *env, uint32_t c)
 	if (!env->diff || !diff_model_column_of(env->diff, c, &k, &scope, &role))
 		return NULL;
 	return diff_role_name(role);
+}
+
+/* `text` cut to `room` cells in its middle: its first and last code
+ * points around an ellipsis, the start one longer. */
+static char *cut_middle(const char *text, int room)
+{
+	const char *ell = screen_glyphs()->ellipsis;
+	size_t len = strlen(text);
+	int ell_w = screen_text_width(ell);
+	int head = (room - ell_w + 1) / 2, tail = room - ell_w - head;
+	while (head >= 0 && tail >= 0) {
+		size_t a = 0, b = len;
+		for (int i = 0; i < head && a < len; i++)
+			do
+				a++;
+			while (a < len && ((unsigned char)text[a] & 0xc0) == 0x80);
+		for (int i = 0; i < tail && b > a; i++)
+			do
+				b--;
+			while (b > a && ((unsigned char)text[b] & 0xc0) == 0x80);
+		char *out = NULL;
+		if (asprintf(&out, "%.*s%s%s", (int)a, text, ell, text + b) < 0)
+			return NULL;
+		if (screen_text_width(out) <= room)
+			return out;
+		free(out); /* wide characters: one fewer on the longer side */
+		if (head > tail)
+			head--;
+		else
+			tail--;
+	}
+	return strdup(ell);
+}
+
+char *tree_compare_set_title(const struct pane_env *env, uint32_t c,
+			     int room)
+{
+	enum runset_column_kind kind =
+	    env->diff ? RUNSET_COLUMN_NONE : runset_model_column(env->model, c);
+	const char *v = kind != RUNSET_COLUMN_NONE ? env->model->columns[c].variant
+						   : NULL;
+	if (!v)
+		return NULL;
+	if (room >= 3 && screen_text_width(v) > room)
+		return cut_middle(v, room);
+	return strdup(v);
 }
 
 char *tree_compare_label(const struct pane_env *env, uint32_t node,

@@ -5,8 +5,10 @@
  * the theme roles delta-worse and delta-better; a node one run only has
  * is marked "[+] " (new) or "[-] " (gone) before its label whatever its
  * kind (a line or an address is labelled without its name, which the
- * model marks); and the next-regression key walks the nodes that grew
- * most in themselves (compare/diff_view.h), worst first. */
+ * model marks); the next-regression key walks the nodes that grew
+ * most in themselves (compare/diff_view.h), worst first; and a run set's
+ * columns (`callscope RUN... --compare`, three runs and more) are headed
+ * by the run's short label or the statistic ("p16 I", "median I"). */
 #ifndef CALLSCOPE_UI_TREE_COMPARE_H
 #define CALLSCOPE_UI_TREE_COMPARE_H
 
@@ -27,6 +29,15 @@ attr_t tree_compare_attr(const struct pane_env *env, uint32_t c, double v,
  * "delta", "delta%", "ratio": the model's "delta% of base total" cut to
  * fit would read "delta…", as the delta does), NULL when none. */
 const char *tree_compare_variant(const struct pane_env *env, uint32_t c);
+
+/* The header text of column `c` of a run set (compare/runset.h's
+ * runset_model_column; NULL for any other column), without its kind and
+ * mark: the variant alone, as the set has one metric name throughout --
+ * a run's label ("p16") or a statistic's name ("median") -- cut in its
+ * middle to `room` cells when wider, so that labels sharing a start stay
+ * apart ("lo…-t", "lo…ct"; "out…un", "out… z").  Heap. */
+char *tree_compare_set_title(const struct pane_env *env, uint32_t c,
+			     int room);
 
 /* `label` (heap, taken) of top-down model node `node`, with its mark
  * before it when one run only has the node and it lacks it; heap. */

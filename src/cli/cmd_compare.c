@@ -563,6 +563,7 @@ struct model *cli_compare_open(struct session *s, char *const *paths,
 			goto out;
 	if (!resolve_params(&o) || build(s, &o) != CLI_EXIT_OK)
 		goto out;
+	o.rs->short_titles = true; /* the viewer's columns: "p16", "p32" */
 	if (several_points(&o)) { /* a measurement set: models, the plot */
 		m = runset_extrap(o.rs, "compare", &err);
 		o.rs = NULL;

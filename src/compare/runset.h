@@ -15,7 +15,8 @@
  * a run without it is an error.  Runs may carry parameters (coordinates:
  * `--param ranks=16`, or Extra-P's directory names "name.p16.r1"), which
  * make the set an Extra-P measurement set (runset_extrap).  The set as a
- * model (runset_model_new) shows per metric one column per run, then
+ * model (runset_model_new) shows per metric one column per run ("run N",
+ * or the run's short label: short_titles), then
  * min, median, mean, max, stddev, cv, runs, outlier run and outlier z.
  * See doc/compare.md.  No curses here. */
 #ifndef CALLSCOPE_RUNSET_H
@@ -63,6 +64,10 @@ struct runset {
 	struct model_builder *b; /* the merged tree's names, node i = i */
 	enum diff_match match;
 	bool normalize;
+	bool short_titles; /* the run columns' variants (and the runs'
+			      profile labels) are the runs' short labels
+			      (runset_label.h: "p16"), not "run N": set by
+			      the viewer, whose columns are 9 wide */
 };
 
 /* An empty set for `n_runs` runs; NULL with `err` when out of memory. */
@@ -96,6 +101,19 @@ bool runset_stat(const struct runset *rs, uint32_t node, size_t k,
 struct model *runset_model_new(struct runset *rs, const char *path,
 			       struct error *err);
 uint32_t runset_column(const struct runset *rs, size_t k, uint32_t j);
+
+/* What column `c` of model `m` is when `m` is a set made by
+ * runset_model_new or runset_extrap (its columns read statistics of scope
+ * "compare", each metric's block ending in the statistics' columns in
+ * their order): a run's column, a statistic's, or neither (any other
+ * model; a model column of an Extra-P set). */
+enum runset_column_kind {
+	RUNSET_COLUMN_NONE,
+	RUNSET_COLUMN_RUN,
+	RUNSET_COLUMN_STAT
+};
+enum runset_column_kind runset_model_column(const struct model *m,
+					    uint32_t c);
 
 /* The set as an Extra-P measurement set (runs with parameters; takes
  * `rs` as runset_model_new does, with the same columns): its parameters,

@@ -5,6 +5,7 @@
 
 #include "analysis/measure_stats.h"
 #include "compare/runset.h"
+#include "compare/runset_label.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,15 +49,43 @@ static const struct value_ops rm_ops = {
     .close = rm_close,
 };
 
-/* The column `j` of metric k: its variant and format. */
+/* The runs' labels when the set shows short titles (runset_label.h),
+ * else NULL ("run N"; also out of memory); free with free_labels. */
+static char **run_labels(const struct runset *rs)
+{
+	char **l = rs->short_titles ? calloc(rs->n_added + 1, sizeof(*l))
+				    : NULL;
+	const char **paths = l ? calloc(rs->n_added + 1, sizeof(*paths)) : NULL;
+	for (uint32_t r = 0; paths && r < rs->n_added; r++)
+		paths[r] = rs->runs[r].path ? rs->runs[r].path : "";
+	if (!paths || !runset_labels(paths, rs->n_added, l)) {
+		free(l);
+		l = NULL;
+	}
+	free(paths);
+	return l;
+}
+
+static void free_labels(const struct runset *rs, char **l)
+{
+	for (uint32_t r = 0; l && r < rs->n_added; r++)
+		free(l[r]);
+	free(l);
+}
+
+/* The column `j` of metric k: its variant (run j's label when `labels`)
+ * and format. */
 static bool column_text(const struct runset *rs, uint32_t j,
-			const char *fmt, struct model_column *col)
+			char *const *labels, const char *fmt,
+			struct model_column *col)
 {
 	enum runset_stat s = (enum runset_stat)(j - rs->n_runs);
 	bool plain = j >= rs->n_runs &&
 		     (s == RUNSET_CV || s == RUNSET_COUNT ||
 		      s == RUNSET_OUTLIER || s == RUNSET_OUTLIER_Z);
-	if (j < rs->n_runs) {
+	if (j < rs->n_runs && labels && j < rs->n_added) {
+		col->variant = strdup(labels[j]);
+	} else if (j < rs->n_runs) {
 		if (asprintf(&col->variant, "run %u", j + 1) < 0)
 			col->variant = NULL;
 	} else {
@@ -72,13 +101,16 @@ static bool column_text(const struct runset *rs, uint32_t j,
 
 static bool add_columns(struct model_builder *b, const struct runset *rs)
 {
+	char **labels = run_labels(rs);
+	bool ok = true;
 	const struct model *first = rs->first;
 	uint32_t scope = model_builder_intern(b, "compare", 7);
 	uint32_t formula = model_builder_intern(b, "$$", 2);
-	for (size_t k = 0; k < rs->n_metrics; k++) {
+	for (size_t k = 0; ok && k < rs->n_metrics; k++) {
 		const struct model_column *mc =
 		    &first->columns[rs->pairs[k].col[0][rs->scope[k]]];
-		for (uint32_t j = 0; j < rs->n_runs + RUNSET_N_STATS; j++) {
+		for (uint32_t j = 0; ok && j < rs->n_runs + RUNSET_N_STATS;
+		     j++) {
 			uint32_t c = runset_column(rs, k, j);
 			struct model_stat st = {
 			    .metric = model_builder_intern(b, mc->name,
@@ -89,8 +121,10 @@ static bool add_columns(struct model_builder *b, const struct runset *rs)
 			    .stat_id = c,
 			    .prop_id = MODEL_NONE,
 			};
-			if (model_builder_add_stat(b, &st) != c)
-				return false;
+			if (model_builder_add_stat(b, &st) != c) {
+				ok = false;
+				break;
+			}
 			struct model_column col = {
 			    .kind = rs->scope[k] == DIFF_INCLUSIVE
 					? COLUMN_INCLUSIVE
@@ -103,14 +137,51 @@ static bool add_columns(struct model_builder *b, const struct runset *rs)
 			};
 			col.name = strdup(mc->name);
 			col.expr = formula_leaf(c);
-			if (!column_text(rs, j, mc->format ? mc->format : "%.2e",
-					 &col) ||
-			    !col.name || !col.expr ||
-			    model_builder_add_column(b, &col) == MODEL_NONE)
-				return false;
+			ok = column_text(rs, j, labels,
+					 mc->format ? mc->format : "%.2e",
+					 &col) &&
+			     col.name && col.expr &&
+			     model_builder_add_column(b, &col) != MODEL_NONE;
 		}
 	}
+	free_labels(rs, labels);
+	return ok;
+}
+
+/* Whether column c reads one statistic of scope "compare". */
+static bool set_column(const struct model *m, uint32_t c)
+{
+	uint32_t st = c < m->n_columns ? model_column_stat(m, c) : MODEL_NONE;
+	const char *scope = st < m->n_stats ? model_str(m, m->stats[st].scope)
+					    : NULL;
+	return scope && strcmp(scope, "compare") == 0;
+}
+
+/* Whether columns i.. are the statistics' columns, in their order. */
+static bool stats_at(const struct model *m, uint32_t i)
+{
+	for (uint32_t s = 0; s < RUNSET_N_STATS; s++) {
+		const char *v = i + s < m->n_columns ? m->columns[i + s].variant
+						     : NULL;
+		if (!v || !set_column(m, i + s) ||
+		    strcmp(v, runset_stat_name((enum runset_stat)s)) != 0)
+			return false;
+	}
 	return true;
+}
+
+enum runset_column_kind runset_model_column(const struct model *m,
+					    uint32_t c)
+{
+	if (!m || !set_column(m, c))
+		return RUNSET_COLUMN_NONE;
+	uint32_t runs = 0; /* the first block's run columns */
+	while (runs < m->n_columns && !stats_at(m, runs))
+		runs++;
+	if (runs == 0 || runs >= m->n_columns)
+		return RUNSET_COLUMN_NONE;
+	return c % (runs + RUNSET_N_STATS) < runs ? RUNSET_COLUMN_RUN
+						  : RUNSET_COLUMN_STAT;
 }
 
 struct model *runset_model_new(struct runset *rs, const char *path,
@@ -142,6 +213,7 @@ static bool extrap_points(struct model_builder *b, const struct runset *rs,
 			  uint32_t *point, uint32_t *n_points)
 {
 	uint32_t *rep = calloc(rs->n_added + 1, sizeof(*rep));
+	char **labels = run_labels(rs);
 	bool ok = rep != NULL;
 	for (uint32_t i = 0; ok && i < rs->n_params; i++)
 		ok = model_builder_add_param(b, rs->param_names[i]) !=
@@ -158,13 +230,14 @@ static bool extrap_points(struct model_builder *b, const struct runset *rs,
 		*n_points += q == r;
 		char label[32];
 		snprintf(label, sizeof(label), "run %u", r + 1);
-		uint32_t prof = model_builder_add_profile(b, false, NULL, 0,
-							  label);
+		uint32_t prof = model_builder_add_profile(
+		    b, false, NULL, 0, labels ? labels[r] : label);
 		ok = point[r] != MODEL_NONE && prof != MODEL_NONE &&
 		     model_builder_set_profile_point(b, prof, point[r],
 						     rep[point[r]]++);
 	}
 	free(rep);
+	free_labels(rs, labels);
 	return ok;
 }
 
