@@ -8,8 +8,8 @@ AR2, SMAPE, RE within 1e-6 relative.  Prints one line per input and
 "N of M models match exactly, K within 1e-6, R rest"; exit 1 when any
 model is missing or differs beyond 1e-6.  Model sets stored in a file
 (.extra-p, Extra-P 3) are compared too (`model --stored N`: the text).
-The Nsight sets, which only v4.3.0-beta2 reads, are checked when their IDs
-are given: the set from the corpus (inputs.tsv), a single export (mode
+The Nsight and Extra-Prof sets, which only v4.3.0-beta2 reads, are
+checked when their IDs are given: the set from the corpus (inputs.tsv), a single export (mode
 dup-beta) as the two-point set the reference run used (the export at p=1
 and p=2).
     check_extrap_model.py CALLSCOPE EXPECTED_DIR WORK_DIR [ID...]
@@ -41,12 +41,12 @@ def load(path):
         return json.load(f)
 
 
-# the beta's Nsight inputs: ID -> (mode, corpus path)
+# the beta's Nsight and Extra-Prof inputs: ID -> (mode, corpus path)
 beta = {}
 with open(os.path.join(exp_dir, "inputs.tsv")) as f:
     for line in f:
         cols = line.rstrip("\n").split("\t")
-        if len(cols) >= 4 and cols[2] == "nsight":
+        if len(cols) >= 4 and cols[2] in ("nsight", "extra-prof"):
             rel = cols[3]
             pre = "extra-p/extrap/tests/data/"
             ident = (rel[len(pre):] if rel.startswith(pre) else rel)

@@ -25,7 +25,9 @@ python3 "$top_srcdir/tests/check_extrap_model.py" ./callscope "$exp" \
 	text__two_parameter_7.txt cubeset__multi_parameter \
 	cubeset__single_parameter input__exp_only_mean_median.extra-p \
 	experiments__two_parameter3.txt.extra-p input__experiment_3 \
-	nsight__sampled_callchains nsight__nsys_db__con_kernel.sqlite
+	nsight__sampled_callchains nsight__nsys_db__con_kernel.sqlite \
+	extra_prof__test1 extra_prof__test2 extra_prof__test3 \
+	extra_prof__test4 extra_prof__test_with_energy
 [ $? -eq 0 ] || exit 1
 
 set -u
