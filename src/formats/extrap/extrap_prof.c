@@ -103,19 +103,16 @@ static enum status file_metrics(struct pset *c, const msgpack_object *h,
 	return STATUS_OK;
 }
 
-/* File number i of the point's tree. */
-static enum status read_file(struct pset *c, struct prof_tree *t,
-			     const char *file, uint32_t i)
+/* The bytes of file number i of the point's tree. */
+static enum status read_buffer(struct pset *c, struct prof_tree *t,
+			       const char *data, size_t len, const char *file,
+			       uint32_t i)
 {
-	char *data = NULL;
-	size_t len = 0;
-	enum status st = extrap_read_file(file, &data, &len, c->err);
-	if (st != STATUS_OK)
-		return st;
 	msgpack_zone *z = msgpack_zone_new(MSGPACK_ZONE_CHUNK_SIZE);
 	msgpack_object o;
-	st = z ? extrap_msgpack_read(data, len, z, &o, file, c->err)
-	       : error_set(c->err, STATUS_NOMEM, file, "out of memory");
+	enum status st =
+	    z ? extrap_msgpack_read(data, len, z, &o, file, c->err)
+	      : error_set(c->err, STATUS_NOMEM, file, "out of memory");
 	if (st == STATUS_OK &&
 	    (o.type != MSGPACK_OBJECT_ARRAY || o.via.array.size < 3 ||
 	     !is_str(&o.via.array.ptr[0], PROF_MAGIC)))
@@ -132,7 +129,48 @@ static enum status read_file(struct pset *c, struct prof_tree *t,
 	}
 	if (z)
 		msgpack_zone_free(z);
+	return st;
+}
+
+/* File number i of the point's tree. */
+static enum status read_file(struct pset *c, struct prof_tree *t,
+			     const char *file, uint32_t i)
+{
+	char *data = NULL;
+	size_t len = 0;
+	enum status st = extrap_read_file(file, &data, &len, c->err);
+	if (st == STATUS_OK)
+		st = read_buffer(c, t, data, len, file, i);
 	free(data);
+	return st;
+}
+
+/* Extra-P's first metrics, whether measured or not. */
+static bool first_metrics(struct extrap_set *s)
+{
+	return extrap_set_metric(s, "visits", 6) == PROF_VISITS &&
+	       extrap_set_metric(s, "time", 4) == PROF_TIME &&
+	       extrap_set_metric(s, "bytes", 5) == PROF_BYTES;
+}
+
+enum status extrap_prof_parse_one(const char *data, size_t len,
+				  const char *path, struct error *err)
+{
+	struct pset c = {.path = path, .err = err, .s = extrap_set_new()};
+	double one = 1;
+	struct prof_tree *t = NULL;
+	enum status st = STATUS_NOMEM;
+	if (c.s && extrap_set_param(c.s, "s", 1) == 0 &&
+	    extrap_set_point(c.s, &one) == 0 && first_metrics(c.s) &&
+	    (t = prof_tree_new(c.s, 0, 1)))
+		st = read_buffer(&c, t, data, len, path, 0);
+	else
+		error_set(err, st, path, "out of memory");
+	if (st == STATUS_OK)
+		st = prof_tree_measure(t, path, err);
+	prof_tree_free(t);
+	free(c.ids);
+	extrap_set_free(c.s);
 	return st;
 }
 
@@ -178,11 +216,7 @@ static enum status prof_open(const struct reader_input *in, struct model **out,
 	if (st == STATUS_OK)
 		st = extrap_point_dirs_points(c.path, c.dirs, c.n_dirs, c.s,
 					      err);
-	/* Extra-P's first metrics, whether measured or not */
-	if (st == STATUS_OK &&
-	    (extrap_set_metric(c.s, "visits", 6) != PROF_VISITS ||
-	     extrap_set_metric(c.s, "time", 4) != PROF_TIME ||
-	     extrap_set_metric(c.s, "bytes", 5) != PROF_BYTES))
+	if (st == STATUS_OK && !first_metrics(c.s))
 		st = error_set(err, STATUS_NOMEM, c.path, "out of memory");
 	uint32_t n_points = c.s ? extrap_set_n_points(c.s) : 0;
 	for (uint32_t p = 0; p < n_points && st == STATUS_OK; p++)

@@ -21,6 +21,12 @@ char *extrap_demangle(const char *name);
 /* The metrics every set has, in Extra-P's order: visits, time, bytes. */
 enum { PROF_VISITS, PROF_TIME, PROF_BYTES };
 
+/* One Extra-Prof file's `len` bytes read and measured as the only file of
+ * a one-point set, then dropped (what the fuzz target calls): STATUS_OK,
+ * or STATUS_CORRUPT / STATUS_NOMEM with the reason naming `path`. */
+enum status extrap_prof_parse_one(const char *data, size_t len,
+				  const char *path, struct error *err);
+
 /* One point's call tree, the files of the point merged into it. */
 struct prof_tree;
 
