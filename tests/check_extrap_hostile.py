@@ -14,7 +14,15 @@ Nsight sets (two points of nsight/sampled_callchains): one export
 truncated or not SQLite, one .ncu-rep truncated, overwritten or garbage
 or times at the ends of 64 bits (the one line must name the damaged file
 when the exit status is 2), a point directory left empty, every point
-directory empty, .ncu-rep reports alone (not supported)."""
+directory empty, .ncu-rep reports alone (not supported).
+
+Extra-Prof sets (two points of extra_prof/test3): one profile truncated,
+bytes overwritten (0xff, the unused 0xc1, an array32 header claiming 2^32
+- 1 items), containers and strings whose counts exceed the file, 5000
+nested arrays, and hand-encoded files of the wrong kinds (another magic,
+a root that is a map, a node name that is a number, an unknown node type,
+a duration that is a string): exit 2 with one line naming the damaged
+file, or a valid read."""
 import os
 import shutil
 import sqlite3
@@ -121,6 +129,75 @@ def nsight_cases(corpus, tmp):
     shutil.rmtree(top, ignore_errors=True)
 
 
+def mp(o):
+    """A small MessagePack encoder (str, int >= 0, float, list, dict)."""
+    if isinstance(o, str):
+        b = o.encode()
+        return (bytes([0xa0 | len(b)]) if len(b) < 32
+                else b"\xda" + len(b).to_bytes(2, "big")) + b
+    if isinstance(o, bool):
+        return b"\xc3" if o else b"\xc2"
+    if isinstance(o, int):
+        return bytes([o]) if o < 128 else b"\xcf" + o.to_bytes(8, "big")
+    if isinstance(o, float):
+        import struct
+        return b"\xcb" + struct.pack(">d", o)
+    if isinstance(o, dict):
+        return bytes([0x80 | len(o)]) + b"".join(
+            mp(k) + mp(v) for k, v in o.items())
+    assert len(o) < 65536
+    return b"\xdc" + len(o).to_bytes(2, "big") + b"".join(mp(x) for x in o)
+
+
+def prof_cases(corpus, tmp):
+    """(name, set directory, damaged file) for damaged copies of two
+    points of extra_prof/test3."""
+    src = os.path.join(corpus, "extra_prof", "test3")
+    top = os.path.join(tmp, "prof")
+    victim = os.path.join(top, "example.s2", "profile.extra-prof.msgpack")
+
+    def fresh(blob):
+        shutil.rmtree(top, ignore_errors=True)
+        for p in ("example.s2", "example.s3"):
+            shutil.copytree(os.path.join(src, p), os.path.join(top, p))
+        with open(victim, "wb") as f:
+            f.write(blob)
+        return top
+    with open(os.path.join(src, "example.s2",
+                           "profile.extra-prof.msgpack"), "rb") as f:
+        data = f.read()
+    n = len(data)
+    for cut in sorted({0, 1, 5, 12, 13, 40, n // 3, n // 2, n - 1}):
+        yield "cut%d" % cut, fresh(data[:cut]), victim
+    for off in range(0, n, max(1, n // 16)):
+        for b in (b"\xff", b"\xc1", b"\xdd\xff\xff\xff\xff",
+                  b"\xdb\xff\xff\xff\xf0", b"\xdf\x7f\xff\xff\xff"):
+            yield "at%d-%s" % (off, b[:1].hex()), \
+                fresh(data[:off] + b + data[off + len(b):]), victim
+    node = ["f", [], 0, 0, 5, 1, 0]
+    for name, doc in (
+            ("magic", ["EXTRA PRO", "1.0", ["", [node], 0, 0, 0, 0, 0]]),
+            ("short", ["EXTRA PROF", "1.0"]),
+            ("map-root", ["EXTRA PROF", "1.0", {"a": 1}]),
+            ("named-root", ["EXTRA PROF", "1.0", ["x", [], 0, 0, 0, 0, 0]]),
+            ("int-name", ["EXTRA PROF", "1.0", ["", [[7, [], 0, 0, 1, 1,
+                                                     0]], 0, 0, 0, 0, 0]]),
+            ("type", ["EXTRA PROF", "1.0", ["", [["f", [], 9, 0, 1, 1, 0]],
+                                            0, 0, 0, 0, 0]]),
+            ("str-dur", ["EXTRA PROF", "1.0", ["", [["f", [], 0, 0, "1", 1,
+                                                     0]], 0, 0, 0, 0, 0]]),
+            ("gpu-names", ["EXTRA PROF", "1.0", ["", [node], 0, 0, 0, 0, 0],
+                           "x"]),
+            ("add-names", ["EXTRA PROF", "1.0", ["", [node], 0, 0, 0, 0, 0],
+                           [], [[1, 2]]]),
+            ("short-node", ["EXTRA PROF", "1.0", ["", [["f", []]], 0, 0, 0,
+                                                  0, 0]])):
+        yield name, fresh(mp(doc)), victim
+    deep = b"\x91" * 5000 + b"\xc0"
+    yield "deep", fresh(b"\x93" + mp("EXTRA PROF") + mp("1.0") + deep), \
+        victim
+
+
 def variants(data, binary):
     n = len(data)
     cuts = set(range(0, min(n, 12)))
@@ -163,6 +240,14 @@ def main():
         if why:
             bad += 1
             print("FAIL nsight %s: %s" % (name, why))
+    for name, path, victim in prof_cases(corpus, tmp):
+        total += 1
+        why = run(cs, path, victim, True)
+        if why and why.startswith("exit 0"):
+            why = run(cs, path, victim)  # the damage left a valid file
+        if why:
+            bad += 1
+            print("FAIL extra-prof %s: %s" % (name, why))
     print("%d damaged inputs, %d failures" % (total, bad))
     return 1 if bad else 0
 

@@ -8,10 +8,10 @@ AR2, SMAPE, RE within 1e-6 relative.  Prints one line per input and
 "N of M models match exactly, K within 1e-6, R rest"; exit 1 when any
 model is missing or differs beyond 1e-6.  Model sets stored in a file
 (.extra-p, Extra-P 3) are compared too (`model --stored N`: the text).
-The Nsight sets, which only v4.3.0-beta2 reads, are checked when their IDs
-are given: the set from the corpus (inputs.tsv), a single export (mode
+The Nsight and Extra-Prof sets, which only v4.3.0-beta2 reads, are
+checked when their IDs are given: the set from the corpus (inputs.tsv), a single export (mode
 dup-beta) as the two-point set the reference run used (the export at p=1
-and p=2).
+and p=2), and so a single Cube file of mode dup.
     check_extrap_model.py CALLSCOPE EXPECTED_DIR WORK_DIR [ID...]
 WORK_DIR is where INDEX.tsv's relative paths (../shared/corpus/...) start."""
 import gzip, json, math, os, shutil, subprocess, sys, tempfile
@@ -41,12 +41,13 @@ def load(path):
         return json.load(f)
 
 
-# the beta's Nsight inputs: ID -> (mode, corpus path)
+# the beta's Nsight and Extra-Prof inputs: ID -> (mode, corpus path)
 beta = {}
 with open(os.path.join(exp_dir, "inputs.tsv")) as f:
     for line in f:
         cols = line.rstrip("\n").split("\t")
-        if len(cols) >= 4 and cols[2] == "nsight":
+        if len(cols) >= 4 and (cols[2] in ("nsight", "extra-prof") or
+                               (cols[2], cols[1]) == ("cube", "dup")):
             rel = cols[3]
             pre = "extra-p/extrap/tests/data/"
             ident = (rel[len(pre):] if rel.startswith(pre) else rel)
@@ -57,7 +58,7 @@ tmps = []
 def beta_path(ident):
     mode, rel = beta[ident]
     path = os.path.abspath(os.path.join(work, "..", "shared", "corpus", rel))
-    if mode != "dup-beta":
+    if mode not in ("dup-beta", "dup"):
         return path
     tmp = tempfile.mkdtemp()
     tmps.append(tmp)
@@ -82,6 +83,8 @@ with open(os.path.join(exp_dir, "INDEX.tsv")) as f:
                 inputs.append((ident, beta_path(ident)))
             continue
         path = os.path.normpath(os.path.join(work, cmd.split()[-1]))
+        if not os.path.exists(path) and ident in beta:
+            path = beta_path(ident)  # a single Cube file read twice
         if not os.path.exists(path):
             continue  # synthetic sets made for Extra-P only
         inputs.append((ident, path))

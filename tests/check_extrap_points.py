@@ -4,7 +4,8 @@ measurements (../shared/expected/extra-p/ID.json, see its README) on every
 corpus input of inputs.tsv whose reader callscope supports; for the Nsight
 sets (reader nsight, modes beta and dup-beta) v4.3.0-beta2's, a single
 export read as the two-point set set.p1, set.p2 of it, as the reference
-run read it.
+run read it; the Extra-Prof sets (reader extra-prof, mode beta) against
+v4.3.0-beta2's too, the only Extra-P that reads them.
 
 usage: check_extrap_points.py CALLSCOPE SHARED_DIR [READER...]
 
@@ -25,7 +26,7 @@ import sys
 import tempfile
 
 SUPPORTED = ["text", "talpas", "json", "cube", "experiment", "extra-p-3",
-             "nsight"]
+             "nsight", "extra-prof"]
 STATS = ["mean", "median", "minimum", "maximum", "std"]
 # Inputs where callscope's Cube reader reads the file differently from
 # pycubexr on purpose (doc/cube.md, "Where callscope and pycubexr
@@ -174,7 +175,7 @@ def main():
                 path = "dup:" + path
             # Nsight sets: Extra-P's reference ran the v4.3.0-beta2 reader
             # (the only one); a single export was read as a two-point set
-            if reader == "nsight" and mode == "beta":
+            if reader in ("nsight", "extra-prof") and mode == "beta":
                 mode = "auto"
             if reader == "nsight" and mode == "dup-beta":
                 mode = "auto"

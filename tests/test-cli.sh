@@ -54,7 +54,7 @@ grep -q "hpctoolkit-v4 reads one database at a time (2 paths were given)" "$tmp/
 expect 0 "$cs" formats
 grep -q "^  hpctoolkit-v4 " "$tmp/out" && grep -q "^  hpctoolkit-xml " "$tmp/out" || fail "formats"
 expect 0 "$cs" formats --format json
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [f['name'] for f in d] == ['hpctoolkit-v4', 'hpctoolkit-xml', 'cube', 'rocpd', 'dcpi', 'nsight', 'extrap-text', 'extrap-talpas', 'extrap-json', 'extrap-jsonl', 'extrap-cubeset', 'extrap-nsight', 'extrap-experiment', 'extrap3', 'otf2'] and 'tree' in d[0]['capabilities']" "$tmp/out" || fail "formats --format json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert [f['name'] for f in d] == ['hpctoolkit-v4', 'hpctoolkit-xml', 'cube', 'rocpd', 'dcpi', 'nsight', 'extrap-text', 'extrap-talpas', 'extrap-json', 'extrap-jsonl', 'extrap-cubeset', 'extrap-nsight', 'extrap-prof', 'extrap-experiment', 'extrap3', 'otf2'] and 'tree' in d[0]['capabilities']" "$tmp/out" || fail "formats --format json"
 expect 1 "$cs" formats extra
 expect 0 "$cs" --help
 grep -q "^  hpctoolkit-v4 " "$tmp/out" || fail "--help lists the formats"

@@ -1,7 +1,10 @@
 #!/bin/sh
 # `callscope model --format json` end to end (the Extra-P readers and the
 # fitter) against Extra-P 4.2.5's own models for inputs of every reader
-# format on main, and the Nsight sets against v4.3.0-beta2's
+# format on main (single Cube files read as Extra-P's reference run read
+# them, twice as a two-point set: their MINDOUBLE / MAXDOUBLE metrics
+# min_time and max_time are modelled as Extra-P models them), and the
+# Nsight and Extra-Prof sets against v4.3.0-beta2's
 # (tests/check_extrap_model.py: model text, constant,
 # coefficients, RSS, AR2, SMAPE, RE within 1e-6; and the texts of the
 # model sets stored in .extra-p and Extra-P 3 files); then `report --at`: the
@@ -25,7 +28,13 @@ python3 "$top_srcdir/tests/check_extrap_model.py" ./callscope "$exp" \
 	text__two_parameter_7.txt cubeset__multi_parameter \
 	cubeset__single_parameter input__exp_only_mean_median.extra-p \
 	experiments__two_parameter3.txt.extra-p input__experiment_3 \
-	nsight__sampled_callchains nsight__nsys_db__con_kernel.sqlite
+	nsight__sampled_callchains nsight__nsys_db__con_kernel.sqlite \
+	extra_prof__test1 extra_prof__test2 extra_prof__test3 \
+	extra_prof__test4 extra_prof__test_with_energy \
+	cube__pycubexr__data__blast.p64.r1__profile.cubex \
+	cube__pycubexr__data__bt-mz_sum.p2.r1__cube4.8_with_checksum_bug.cubex \
+	cube__pycubexr__data__call_tree_test__call_tree_test.cubex \
+	cube__pycubexr__data__time.p4.n2000.x1.r0__profile.cubex
 [ $? -eq 0 ] || exit 1
 
 set -u

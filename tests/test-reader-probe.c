@@ -153,7 +153,8 @@ static void test_directory(void **state)
 /* A directory of point directories: the file names one level down,
  * sorted, once each, dot files left out; .sqlite (or .ncu-rep) files
  * make it an Nsight set (extrap-nsight, 40), .cubex files a Cube set
- * (extrap-cubeset, 30). */
+ * (extrap-cubeset, 30), .extra-prof.msgpack files an Extra-Prof set
+ * (extrap-prof, 40). */
 static void test_point_dirs(void **state)
 {
 	(void)state;
@@ -181,6 +182,16 @@ static void test_point_dirs(void **state)
 	write_file(at("set/app.s1/profile.cubex"), "x", 1);
 	p = probe(at("set"), STATUS_OK);
 	assert_string_equal(reader_choose(p)->name, "extrap-cubeset");
+	reader_probe_free(p);
+	/* Extra-Prof profiles (40) over the Cube files; a .bak copy is not
+	 * one */
+	write_file(at("set/app.s2/profile.extra-prof.msgpack.bak"), "x", 1);
+	p = probe(at("set"), STATUS_OK);
+	assert_string_equal(reader_choose(p)->name, "extrap-cubeset");
+	reader_probe_free(p);
+	write_file(at("set/app.s2/profile.extra-prof.msgpack"), "x", 1);
+	p = probe(at("set"), STATUS_OK);
+	assert_string_equal(reader_choose(p)->name, "extrap-prof");
 	reader_probe_free(p);
 }
 

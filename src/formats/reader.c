@@ -27,6 +27,7 @@ extern const struct reader reader_extrap_json;
 extern const struct reader reader_extrap_jsonl;
 extern const struct reader reader_extrap_cubeset;
 extern const struct reader reader_extrap_nsight;
+extern const struct reader reader_extrap_prof;
 extern const struct reader reader_extrap_experiment;
 extern const struct reader reader_extrap3;
 extern const struct reader reader_otf2;
@@ -44,6 +45,7 @@ static const struct reader *const readers[] = {
 	&reader_extrap_jsonl,
 	&reader_extrap_cubeset,
 	&reader_extrap_nsight,
+	&reader_extrap_prof,
 	&reader_extrap_experiment,
 	&reader_extrap3,
 	&reader_otf2,

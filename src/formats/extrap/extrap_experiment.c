@@ -11,7 +11,11 @@
  * exponents as written ("3/2" a fraction, 2.0 a float with exponent_den
  * 0), a term's coefficient times its factors' coefficients, and the fit
  * numbers RSS, rRSS, nRSS, SMAPE, AR2, RE where stored (NaN otherwise).
- * Numbers may be the strings "inf", "-inf", "nan" or a fraction.  The
+ * Numbers may be the strings "inf", "-inf", "nan" or a fraction.  As
+ * Extra-P loads an experiment without validating it, a (callpath, metric)
+ * with fewer points than the set is kept and modelled on the points it
+ * has, with a warning naming the short series, except the callpaths the
+ * "callpaths" map tags validation__ignore__num_measurements.  The
  * keep-values members (values/N.vals) are not read.  The model is
  * extrap_set's: a column's value is the mean at the last point (the largest
  * coordinates), one profile per point holds the means there.  Must not depend
@@ -20,6 +24,7 @@
 
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
+#include "formats/extrap/extrap_set_internal.h"
 #include "formats/reader.h"
 
 #include <archive.h>
@@ -217,6 +222,23 @@ static enum status read_measurements(struct xparse *x, json_t *meas)
 		}
 	}
 	return STATUS_OK;
+}
+
+/* The optional "callpaths" map ({name: {"tags": {...}}}, the callpaths
+ * that have tags): a measured callpath tagged
+ * validation__ignore__num_measurements may lack points silently. */
+static void read_tags(struct xparse *x, json_t *cps)
+{
+	const char *name;
+	json_t *c;
+	json_object_foreach(cps, name, c) {
+		json_t *tags = json_object_get(c, "tags");
+		uint32_t cp = extrap_names_find(&x->s->cps, name, strlen(name));
+		if (cp != MODEL_NONE &&
+		    json_is_true(json_object_get(
+			tags, "validation__ignore__num_measurements")))
+			extrap_set_may_lack_points(x->s, cp);
+	}
 }
 
 /* The simple terms of one parameter into factor `f`; false when bad. */
@@ -442,6 +464,12 @@ static enum status experiment_open(const struct reader_input *in,
 		st = read_measurements(&x, meas);
 	if (st == STATUS_OK && modelers)
 		st = read_modelers(&x, modelers);
+	if (st == STATUS_OK) {
+		/* Extra-P loads an experiment without validating it: a series
+		 * with fewer points is modelled on those it has */
+		read_tags(&x, json_object_get(root, "callpaths"));
+		extrap_set_allow_short(x.s, path);
+	}
 	json_decref(root);
 	if (st == STATUS_OK)
 		st = extrap_set_validate(x.s, path, err);

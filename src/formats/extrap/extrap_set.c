@@ -36,6 +36,11 @@ static uint64_t hash_bytes(const void *p, size_t len, uint64_t h)
 	return h;
 }
 
+uint32_t extrap_hash(const void *p, size_t len, uint64_t seed)
+{
+	return hash_mix(hash_bytes(p, len, 1469598103934665603ull ^ seed));
+}
+
 uint32_t xmap_find(const struct xmap *m, uint32_t h,
 			  bool (*eq)(const void *ctx, uint32_t index),
 			  const void *ctx)
@@ -510,6 +515,60 @@ enum status extrap_check_pairs(const struct extrap_set *s, const bool *keep,
 	}
 	free(pair);
 	return st;
+}
+
+/* One short series for the warning: "callpath" metric (n of N). */
+static void note_short(const struct extrap_set *s, char *buf, size_t cap,
+		       uint32_t cp, uint32_t metric, size_t n)
+{
+	size_t have = strlen(buf);
+	if (have + 8 >= cap)
+		return;
+	snprintf(buf + have, cap - have, "%s\"%s\" %s (%zu of %u)",
+		 have ? "; " : "", s->cps.v[cp], s->metrics.v[metric], n,
+		 (unsigned)s->n_points);
+}
+
+size_t extrap_set_allow_short(struct extrap_set *s, const char *path)
+{
+	uint64_t *pair = malloc(((size_t)s->n_cells + 1) * sizeof(*pair));
+	if (!pair) {
+		s->nomem = true;
+		return 0;
+	}
+	for (uint32_t i = 0; i < s->n_cells; i++)
+		pair[i] = (uint64_t)s->cells[i].cp << 32 | s->cells[i].metric;
+	qsort(pair, s->n_cells, sizeof(*pair), cmp_u64);
+	char first[600] = "";
+	size_t n_short = 0;
+	for (size_t i = 0, e; i < s->n_cells; i = e) {
+		for (e = i + 1; e < s->n_cells && pair[e] == pair[i]; e++)
+			;
+		uint32_t cp = (uint32_t)(pair[i] >> 32);
+		if (e - i == s->n_points || (cp < s->partial_cap && s->partial[cp]))
+			continue;
+		if (n_short++ < 3)
+			note_short(s, first, sizeof(first), cp,
+				   (uint32_t)pair[i], e - i);
+	}
+	/* marked after the count: a callpath's other metrics are kept too */
+	for (size_t i = 0, e; i < s->n_cells; i = e) {
+		for (e = i + 1; e < s->n_cells && pair[e] == pair[i]; e++)
+			;
+		if (e - i != s->n_points)
+			extrap_set_may_lack_points(s, (uint32_t)(pair[i] >> 32));
+	}
+	free(pair);
+	if (n_short) {
+		char *w = NULL;
+		if (asprintf(&w, "%s: %zu series measured at fewer points than "
+			     "the %u of the set, modelled on the points they "
+			     "have: %s%s", path, n_short, (unsigned)s->n_points,
+			     first, n_short > 3 ? "; ..." : "") >= 0)
+			extrap_set_warn(s, w);
+		free(w);
+	}
+	return n_short;
 }
 
 enum status extrap_set_validate(const struct extrap_set *s, const char *path,

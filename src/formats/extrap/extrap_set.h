@@ -95,6 +95,15 @@ void extrap_set_merge_incomplete(struct extrap_set *s);
  * any, so their output is unchanged. */
 void extrap_set_may_lack_points(struct extrap_set *s, uint32_t cp);
 
+/* Model what can be modelled where a (callpath, metric) has data at
+ * fewer points than the set has, as Extra-P does when it only warns:
+ * every such callpath is marked as lacking points
+ * (extrap_set_may_lack_points) and one warning names how many series
+ * were short and the first three ("callpath" metric (n of N)), those
+ * already marked (Extra-P's validation__ignore__num_measurements)
+ * excepted.  Returns the number named. */
+size_t extrap_set_allow_short(struct extrap_set *s, const char *path);
+
 /* Have the fitter see each (callpath, metric)'s points in the order they
  * were first added (extrap_set_add_values, extrap_set_put_measure), as
  * Extra-P's modeler sees the measurements of a text, JSON, JSON Lines,

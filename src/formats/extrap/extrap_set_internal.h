@@ -11,6 +11,9 @@ struct xmap {
 	uint32_t cap, n;
 };
 
+/* A hash of `len` bytes (FNV-1a mixed), varied by `seed`. */
+uint32_t extrap_hash(const void *p, size_t len, uint64_t seed);
+
 /* The index whose hash is `h` and for which eq(ctx, index) holds, or
  * MODEL_NONE; add one (false when out of memory). */
 uint32_t xmap_find(const struct xmap *m, uint32_t h,
