@@ -99,6 +99,17 @@ static void test_by_hand(void **state)
 	near(out[RUNSET_STDDEV], sqrt(2.0 / 3));
 	assert_true(out[RUNSET_OUTLIER] == 2);
 	near(out[RUNSET_OUTLIER_Z], 1 / 1.4826);
+	/* sums that differ in their last bits only: no outlier (the z was
+	 * 2e15 on the corpus loops set); one real outlier among them is
+	 * measured against the others' mean deviation, not their rounding */
+	double r[4] = {0.3, 0.1 + 0.2, 0.3, 0.30000000000000004};
+	stats(r, 4, out);
+	assert_true(isnan(out[RUNSET_OUTLIER]) &&
+		    isnan(out[RUNSET_OUTLIER_Z]));
+	double q[5] = {0.3, 0.1 + 0.2, 0.3, 0.6, 0.30000000000000004};
+	stats(q, 5, out);
+	assert_true(out[RUNSET_OUTLIER] == 4);
+	near(out[RUNSET_OUTLIER_Z], 0.3 / (1.2533 * 0.3 / 5));
 }
 
 static struct runset *new_set(uint32_t n, enum diff_match match)

@@ -31,14 +31,22 @@ static double sorted_median(const double *v, size_t n)
 }
 
 /* The outlier of the n present values `v` (in run order, `run` their
- * run indices) around `median`; `tmp` holds n doubles. */
+ * run indices) around `median`; `tmp` holds n doubles.  A value within
+ * ROUNDING of the median (relative) is the median: runs whose sums differ
+ * only in the last bits (the same work added in another order) have no
+ * outlier, and their rounding is no scale to measure a real one by (a
+ * z of 2e15 before). */
+#define ROUNDING 1e-12
 static void outlier(const double *v, const uint32_t *run, size_t n,
 		    double median, double *tmp, double out[RUNSET_N_STATS])
 {
 	size_t far = 0;
 	double sum = 0;
+	double noise = ROUNDING * fabs(median);
 	for (size_t i = 0; i < n; i++) {
 		tmp[i] = fabs(v[i] - median);
+		if (tmp[i] <= noise)
+			tmp[i] = 0;
 		sum += tmp[i];
 		if (tmp[i] > tmp[far])
 			far = i;
