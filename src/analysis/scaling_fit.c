@@ -17,7 +17,6 @@
 #include "config.h"
 
 #include "analysis/scaling_fit_internal.h"
-#include "core/lazylib.h"
 
 #include <float.h>
 #include <lapacke.h>
@@ -555,8 +554,6 @@ enum status scaling_fit(struct scaling_fitter *f, const double *coords,
 	enum status st;
 
 	memset(out, 0, sizeof *out);
-	if ((st = lazylib_require(LAZYLIB_LAPACKE, err)) != STATUS_OK)
-		return st;
 	if (f->n_params > 1)
 		return mp_model(f, coords, values, n_points, out, warnings,
 				err);
