@@ -71,6 +71,6 @@ LAZYLIB_LIST(LAZYLIB_TABLE_DECL)
 /* The address of function `i` of `lib`'s table, loading the library when
  * it is not loaded yet; prints the error line and exits with status 2
  * when it cannot be loaded (see above). */
-void *lazylib_resolve(enum lazylib lib, size_t i);
+void *lazylib_resolve(enum lazylib lib, size_t i) __attribute__((cold));
 
 #endif
