@@ -12,6 +12,7 @@
 
 #include "archive/archive_extract.h"
 #include "archive/archive_open.h"
+#include "core/lazylib.h"
 #include "net/http.h"
 #include "net/remote_open.h"
 #include "net/url_cache.h"
@@ -32,6 +33,12 @@ static enum status open_extracted(const char *path, struct model **out,
 
 static enum status not_database(const char *path, struct error *err)
 {
+	/* a file nothing recognises may be an archive, which only
+	 * libarchive can tell: say that it is missing, if it is */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    lazylib_require(LAZYLIB_ARCHIVE, NULL) != STATUS_OK)
+		return lazylib_require(LAZYLIB_ARCHIVE, err);
 	return error_set(err, STATUS_NOT_DATABASE, path,
 			 "not a database callscope recognises (`callscope "
 			 "formats` lists the formats it reads)");

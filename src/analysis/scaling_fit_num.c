@@ -9,6 +9,7 @@
 
 #include "analysis/measure_stats.h"
 #include "analysis/scaling_fit_internal.h"
+#include "core/lazylib.h"
 
 #include <float.h>
 #include <lapacke.h>
@@ -166,6 +167,9 @@ struct scaling_fitter *scaling_fitter_new(uint32_t n_params,
 			  SCALING_MAX_PARAMS, n_params);
 		return NULL;
 	}
+	/* LAPACKE is opened here, so that its absence is this error */
+	if (lazylib_require(LAZYLIB_LAPACKE, err) != STATUS_OK)
+		return NULL;
 	f = calloc(1, sizeof *f);
 	if (!f) {
 		error_set(err, STATUS_NOMEM, NULL, "out of memory");

@@ -25,6 +25,7 @@
 
 #include "core/array.h"
 #include "core/file_tree.h"
+#include "core/lazylib.h"
 #include "core/sanitize.h"
 
 #define ARCHIVE_BLOCK 65536
@@ -496,6 +497,9 @@ enum status archive_extract_file(const char *archive_path, const char *dest,
 	if (!S_ISREG(sb.st_mode))
 		return error_set(err, STATUS_NOT_DATABASE, archive_path,
 				 "not an archive (not a regular file)");
+	enum status need = lazylib_require(LAZYLIB_ARCHIVE, err);
+	if (need != STATUS_OK)
+		return need;
 	struct archive *a = reader_new();
 	if (!a)
 		return error_set(err, STATUS_NOMEM, archive_path,
@@ -513,6 +517,9 @@ enum status archive_extract_memory(const void *data, size_t len,
 	if ((!data && len > 0) || !dest)
 		return error_set(err, STATUS_USAGE, name,
 				 "archive_extract_memory: NULL argument");
+	enum status need = lazylib_require(LAZYLIB_ARCHIVE, err);
+	if (need != STATUS_OK)
+		return need;
 	struct archive *a = reader_new();
 	if (!a)
 		return error_set(err, STATUS_NOMEM, name, "out of memory");
@@ -524,7 +531,8 @@ enum status archive_extract_memory(const void *data, size_t len,
 bool archive_is_archive(const char *path)
 {
 	struct stat sb;
-	if (!path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+	if (!path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    lazylib_require(LAZYLIB_ARCHIVE, NULL) != STATUS_OK)
 		return false;
 	struct archive *a = reader_new();
 	if (!a)
@@ -548,6 +556,10 @@ enum status archive_list_members(const char *path, size_t max_members,
 	*names = NULL;
 	*n = 0;
 	*complete = false;
+	/* without libarchive no file is taken for an archive: the formats
+	 * that need no archive (DCPI, OTF2, Extra-P...) still open */
+	if (lazylib_require(LAZYLIB_ARCHIVE, NULL) != STATUS_OK)
+		return STATUS_OK;
 	enum status st = STATUS_OK;
 	char **v = NULL;
 	size_t count = 0;

@@ -19,7 +19,8 @@
 	X(STATUS_UNSUPPORTED, "unsupported format version")             \
 	X(STATUS_CORRUPT, "corrupt file")                               \
 	X(STATUS_LIMIT, "exceeds a limit")                              \
-	X(STATUS_USAGE, "invalid argument")
+	X(STATUS_USAGE, "invalid argument")                             \
+	X(STATUS_NO_LIBRARY, "a shared library is missing")
 
 enum status {
 #define STATUS_ENUM(code, text) code,

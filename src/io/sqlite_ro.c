@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lazylib.h"
 
 static const char sqlite_magic[16] = "SQLite format 3";
 
@@ -47,6 +48,9 @@ enum status sqlite_ro_open(const char *path, bool immutable, sqlite3 **out,
 			   struct error *err)
 {
 	*out = NULL;
+	enum status need = lazylib_require(LAZYLIB_SQLITE, err);
+	if (need != STATUS_OK)
+		return need;
 	char *uri = ro_uri(path, immutable);
 	if (!uri)
 		return error_set(err, STATUS_NOMEM, path, "out of memory");

@@ -10,6 +10,7 @@
 #include "net/http_internal.h"
 
 #include "core/clock.h"
+#include "core/lazylib.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -33,6 +34,9 @@ static void global_init(void)
 
 enum status http_global_init(struct error *err)
 {
+	enum status need = lazylib_require(LAZYLIB_CURL, err);
+	if (need != STATUS_OK)
+		return need;
 	pthread_once(&init_once, global_init);
 	if (init_rc != CURLE_OK)
 		return error_set(err, STATUS_IO, NULL,

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/lazylib.h"
+
 static const struct {
 	const char *name;
 	enum http_scheme scheme;
@@ -259,6 +261,9 @@ enum status http_check_url(const char *url, struct error *err)
 	enum http_scheme sc = http_url_scheme(url);
 	if (sc == HTTP_SCHEME_NONE)
 		return error_set(err, STATUS_USAGE, url, "not a URL");
+	enum status need = lazylib_require(LAZYLIB_CURL, err);
+	if (need != STATUS_OK)
+		return need;
 	if (sc == HTTP_SCHEME_OTHER) {
 		return http_url_error(err, STATUS_UNSUPPORTED, url,
 				      "unsupported URL scheme (callscope opens "

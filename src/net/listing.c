@@ -24,6 +24,7 @@
 #include <libxml/parser.h>
 
 #include "core/array.h"
+#include "core/lazylib.h"
 
 #define LISTING_MAX_PAGE ((size_t)64 << 20)
 #define LISTING_MAX_ENTRIES ((size_t)1000000)
@@ -337,6 +338,9 @@ static enum status parse_page(struct collect *c, const char *html, size_t len,
 		.serror = quiet,
 		.initialized = XML_SAX2_MAGIC,
 	};
+	enum status need = lazylib_require(LAZYLIB_XML2, c->err);
+	if (need != STATUS_OK)
+		return need;
 	pthread_once(&xml_once, xml_init);
 	htmlParserCtxtPtr ctxt = htmlCreatePushParserCtxt(
 		&sax, c, NULL, 0, NULL, XML_CHAR_ENCODING_NONE);

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "core/array.h"
+#include "core/lazylib.h"
 #include "core/sanitize.h"
 #include "present/export_stacks.h"
 #include "present/present_column.h"
@@ -349,7 +350,10 @@ enum status export_pprof(const struct model *m, const uint32_t *columns,
 {
 	struct pprof p = {0};
 	struct packed_parts q = {0};
-	enum status st = STATUS_NOMEM;
+	enum status st = lazylib_require(LAZYLIB_PROTOBUF_C, err);
+	if (st != STATUS_OK)
+		return st;
+	st = STATUS_NOMEM;
 	if (!pprof_init(&p, m, n_columns))
 		goto out;
 	for (size_t c = 0; c < n_columns; c++) {

@@ -1,7 +1,8 @@
 /* dcpi_elf: ELF symbols through libelf and DWARF lines through libdw for
  * the DCPI reader (dcpi_elf.h).  The image is untrusted input like the
  * profile: libelf checks the section table; symbol names are copied out
- * and sanitized only where shown.  Depends on core/ and elfutils. */
+ * and sanitized only where shown.  Depends on core/ and elfutils (loaded
+ * on the first open: core/lazylib). */
 #include "config.h"
 
 #include "formats/dcpi/dcpi_elf.h"
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "core/lazylib.h"
 
 struct sym {
 	uint64_t addr, size;
@@ -91,6 +94,9 @@ enum status dcpi_elf_open(const char *path, struct dcpi_elf **out,
 			  struct error *err)
 {
 	*out = NULL;
+	enum status need = lazylib_require(LAZYLIB_ELF, err);
+	if (need != STATUS_OK || (need = lazylib_require(LAZYLIB_DW, err)))
+		return need;
 	struct dcpi_elf *e = calloc(1, sizeof(*e));
 	if (!e)
 		return error_set(err, STATUS_NOMEM, path, "out of memory");

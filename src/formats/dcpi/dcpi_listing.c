@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lazylib.h"
 #include "formats/dcpi/dcpi_elf.h"
 
 /* A procedure longer than this is refused (a bad symbol size). */
@@ -124,6 +125,8 @@ enum status dcpi_listing(const char *path, uint64_t addr, char **name,
 		goto out;
 	}
 	(void)elf_class;
+	if ((st = lazylib_require(LAZYLIB_CAPSTONE, err)) != STATUS_OK)
+		goto out;
 	if (cs_open(arch, mode, &cs) != CS_ERR_OK) {
 		st = error_set(err, STATUS_UNSUPPORTED, path,
 			       "Capstone cannot disassemble machine %u",

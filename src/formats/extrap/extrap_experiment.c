@@ -27,6 +27,8 @@
 #include "formats/extrap/extrap_set_internal.h"
 #include "formats/reader.h"
 
+#include "core/lazylib.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <jansson.h>
@@ -42,6 +44,9 @@ static enum status read_member(const char *path, char **data, size_t *len,
 {
 	*data = NULL;
 	*len = 0;
+	enum status need = lazylib_require(LAZYLIB_ARCHIVE, err);
+	if (need != STATUS_OK)
+		return need;
 	struct archive *a = archive_read_new();
 	if (!a)
 		return error_set(err, STATUS_NOMEM, path, "out of memory");

@@ -23,6 +23,7 @@
 
 #include <otf2/otf2.h>
 
+#include "core/lazylib.h"
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
 
@@ -336,6 +337,9 @@ static enum status build(struct otf2_run *r, OTF2_Reader *rd)
 
 static enum status read_archive(struct otf2_run *r, const char *anchor)
 {
+	enum status need = lazylib_require(LAZYLIB_OTF2, r->err);
+	if (need != STATUS_OK)
+		return need;
 	library_message[0] = '\0';
 	OTF2_Error_RegisterCallback(on_library_error, NULL);
 	OTF2_Reader *rd = OTF2_Reader_Open(anchor);
