@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /* Limits: nesting of the source, steps of one run. */
-#define CUBEPL_MAX_NESTING 200
+#define CUBEPL_MAX_NESTING 400 /* parser levels: about 200 parentheses */
 #define CUBEPL_MAX_SOURCE (1u << 20)
 #define CUBEPL_MAX_HEIGHT 2000 /* of the tree (a+b+c... is one deep) */
 
