@@ -2,7 +2,9 @@
  * provider's state (cube_values.c reads it, the tree and metric builders
  * fill it), the opener's state during open_path (cube.c), and each part's
  * entry points (cube_tree.c: call tree, regions, nodes and locations;
- * cube_metrics.c: statistics and columns).  Must not depend on curses or
+ * cube_metrics.c: statistics and columns; cube_values.c: any metric's
+ * values per location and in total; cube_inclusive.c: inclusive values of
+ * exclusive ones, kept; cube_derived*.c: CubePL metrics).  Must not depend on curses or
  * on another format. */
 #ifndef CALLSCOPE_CUBE_INTERNAL_H
 #define CALLSCOPE_CUBE_INTERNAL_H

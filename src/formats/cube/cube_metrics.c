@@ -1,6 +1,7 @@
 /* cube_metrics: the anchor's metrics into statistics and columns: two of
  * each (inclusive, exclusive) per scalar metric, with its unit, combine
- * rule and parent column; the derived columns of multi-value metrics
+ * rule and parent column (derived CubePL metrics too, after
+ * cube_derived_setup); the formula columns of multi-value metrics
  * (TAU_ATOMIC mean and deviation, RATE); warnings for metrics not shown.
  * Must not depend on curses or on another format. */
 #include "config.h"

@@ -2,7 +2,9 @@
  * index is read the first time one of its values is asked, each row (one
  * call node, every location) when needed; summaries, per-location values
  * and the INCLUSIVE tree order of exclusive-stored metrics (see cube.c for
- * what the values mean).  Must not depend on curses or on another format. */
+ * what the values mean); cube_cells / cube_total, any metric's values per
+ * location and in total, which route derived metrics to cube_derived*.c
+ * and the inclusive values of exclusive ones to cube_inclusive.c.  Must not depend on curses or on another format. */
 #include "config.h"
 
 #include <pthread.h>
