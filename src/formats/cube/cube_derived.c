@@ -214,6 +214,58 @@ static void propagate(struct cube_values *v)
 	}
 }
 
+/* References to a metric the file does not define: one warning per
+ * name, with how many derived metrics read it. */
+static void warn_unknown(struct opener *o)
+{
+	struct cube_values *v = o->v;
+	struct cube_pl *pl = v->pl;
+	for (uint32_t i = 0; i < v->n_metrics; i++) {
+		struct dmetric *dm = &pl->dm[i];
+		const char *u = dm->usable && dm->expr
+			? cubepl_program_unknown_metric(dm->expr)
+			: NULL;
+		uint32_t first = i, count = 0;
+		bool seen = false;
+		for (uint32_t j = 0; u && j < v->n_metrics && !seen; j++) {
+			struct dmetric *dj = &pl->dm[j];
+			const char *uj = dj->usable && dj->expr
+				? cubepl_program_unknown_metric(dj->expr)
+				: NULL;
+			if (!uj || strcmp(uj, u) != 0)
+				continue;
+			seen = j < i; /* warned at the first one */
+			count++;
+		}
+		if (u && !seen)
+			cube_warn(o, "derived metric %s%s reads metric %s, which "
+				  "the file does not define: read as 0 (as "
+				  "CubeLib does)",
+				  pl->met_str[0][first],
+				  count > 1 ? " (and others)" : "", u);
+	}
+}
+
+static void warn_all(struct opener *o)
+{
+	struct cube_values *v = o->v;
+	struct cube_pl *pl = v->pl;
+	for (uint32_t i = 0; i < v->n_metrics; i++) {
+		const struct cube_metric *cm = &v->metrics[i];
+		struct dmetric *dm = &pl->dm[i];
+		if (cm->mtype != CUBE_MT_DERIVED)
+			continue;
+		if (!dm->usable)
+			cube_warn(o, "derived metric %s not computed: %s",
+				  pl->met_str[0][i], dm->why ? dm->why : "");
+		else if (cm->cubepl[2])
+			cube_warn(o, "derived metric %s: its own aggregation "
+				  "(<cubeplaggr>) is not supported: values "
+				  "add up", pl->met_str[0][i]);
+	}
+	warn_unknown(o);
+}
+
 enum status cube_derived_setup(struct opener *o)
 {
 	struct cube_values *v = o->v;
@@ -261,25 +313,7 @@ enum status cube_derived_setup(struct opener *o)
 			set_why(dm, "its CubePL expression failed: %s", msg);
 	}
 	propagate(v);
-	const struct model *m = model_builder_peek(o->b);
-	for (uint32_t i = 0; i < v->n_metrics; i++) {
-		const struct cube_metric *cm = &v->metrics[i];
-		struct dmetric *dm = &pl->dm[i];
-		if (cm->mtype != CUBE_MT_DERIVED)
-			continue;
-		if (!dm->usable)
-			cube_warn(o, "derived metric %s not computed: %s",
-				  pl->met_str[0][i], dm->why ? dm->why : "");
-		else if (dm->expr && cubepl_program_unknown_metric(dm->expr))
-			cube_warn(o, "derived metric %s reads metric %s, which "
-				  "the file does not define: read as 0 (as "
-				  "CubeLib does)", pl->met_str[0][i],
-				  cubepl_program_unknown_metric(dm->expr));
-		if (dm->usable && cm->cubepl[2])
-			cube_warn(o, "derived metric %s: its own aggregation "
-				  "(<cubeplaggr>) is not supported: values "
-				  "add up", model_str(m, cm->uniq));
-	}
+	warn_all(o);
 	return STATUS_OK;
 }
 
