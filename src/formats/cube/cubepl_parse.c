@@ -570,7 +570,11 @@ static bool cond_body(struct parser *p, struct cpl_node *n)
 	if (!expect(p, '('))
 		return false;
 	struct cpl_node *c = expr(p);
-	if (!expect(p, ')') || !push(p, n, c))
+	if (!expect(p, ')')) {
+		cpl_node_free(c);
+		return false;
+	}
+	if (!push(p, n, c))
 		return false;
 	return push(p, n, block(p, false));
 }
