@@ -227,6 +227,18 @@ static void test_logic_and_strings(void **state)
 	assert_true(eval("12 eq \"12\"") == 1);
 	assert_true(eval("\"2.5\" * 2") == 5);
 	expect_error("\"x\" =~ /(/", "bad regular expression");
+	/* what glibc's regcomp would blow up is refused first (found by
+	 * fuzz-cubepl: 83 stacked + took 2 GB) */
+	expect_error("\"x\" =~ /^M++++++++++++++++++++++++++++++++PI/",
+		     "too complex");
+	expect_error("\"x\" =~ /((a{1,255}){1,255}){1,255}/", "too complex");
+	expect_error("\"x\" =~ /((((((((((((((((((((((((((((((((((((((((("
+		     "((((((((((((((((((((((((((a)))))))))))))))))))))))))))"
+		     ")))))))))))))))))))))))))))))))))))))))/",
+		     "too complex");
+	assert_true(eval("\"MPI_Init_thread\" =~ "
+			 "/^MPI_(Init(_thread|ialized){0,1}|Finalize(d){0,1})$/")
+		    == 1);
 	expect_error("\"x\" =~ 3", "a /regular expression/ expected");
 	expect_error("\"x\" =~ /abc", "a /regular expression/ expected");
 }

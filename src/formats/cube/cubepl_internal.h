@@ -48,6 +48,12 @@ struct cpl_token cpl_lex_next(struct cpl_lexer *lx);
  * between the slashes; false when there is none or it is unterminated. */
 bool cpl_lex_regex(struct cpl_lexer *lx, struct cpl_token *out);
 
+/* Regexes whose estimated compiled size (cpl_regex_cost) is larger, or
+ * with more nested groups, are refused. */
+#define CPL_REGEX_MAX_COST 20000.0
+#define CPL_REGEX_GROUPS 64
+double cpl_regex_cost(const char *pat, size_t len);
+
 /* cubepl_names.c: the enum cubepl_reserved of ${name}, or UINT32_MAX. */
 uint32_t cpl_reserved_of(const char *name, size_t len);
 

@@ -477,6 +477,11 @@ static struct cpl_node *match(struct parser *p, struct cpl_node *a)
 		cpl_node_free(a);
 		return NULL;
 	}
+	if (cpl_regex_cost(re.text, re.len) > CPL_REGEX_MAX_COST) {
+		fail(p, re.off, "a regular expression too complex to compile");
+		cpl_node_free(a);
+		return NULL;
+	}
 	struct cpl_node *n = node(p, N_MATCH);
 	char *pat = strndup(re.text, re.len);
 	regex_t *rx = malloc(sizeof(*rx));
