@@ -254,7 +254,9 @@ bool cpl_lex_regex(struct cpl_lexer *lx, struct cpl_token *out)
  * once per repetition its quantifiers allow ({m,n}: n + 1 copies; *, +
  * and ?: 2), so stacked or nested quantifiers (a++++..., ((a{1,255})
  * {1,255}){1,255}) grow exponentially.  Each atom weighs 1, a group the
- * sum of its atoms, a quantifier multiplies the atom before it. */
+ * sum of its atoms, a quantifier multiplies the atom before it.
+ * Back-references (\1 ...), which make matching itself exponential, are
+ * refused too. */
 double cpl_regex_cost(const char *pat, size_t len)
 {
 	double sum[CPL_REGEX_GROUPS + 1], last[CPL_REGEX_GROUPS + 1];
@@ -264,7 +266,9 @@ double cpl_regex_cost(const char *pat, size_t len)
 		char c = pat[i];
 		double atom = 1, f = 0;
 		if (c == '\\') {
-			i++;
+			/* a back-reference makes matching exponential */
+			if (++i < len && pat[i] >= '1' && pat[i] <= '9')
+				return (double)INFINITY;
 		} else if (c == '[') {
 			size_t j = i + 1;
 			if (j < len && pat[j] == '^')
