@@ -109,7 +109,7 @@ static double run_in(struct cubepl_env *env, const char *src, bool *ok,
 
 static double eval(const char *src)
 {
-	struct cubepl_env *env = cubepl_env_new();
+	struct cubepl_env *env = cubepl_env_new(1000);
 	char msg[256];
 	bool ok;
 	double v = run_in(env, src, &ok, msg, sizeof(msg));
@@ -122,7 +122,7 @@ static double eval(const char *src)
 /* The error of `src` (parse or run); the test fails when there is none. */
 static void error_of(const char *src, char *msg, size_t size)
 {
-	struct cubepl_env *env = cubepl_env_new();
+	struct cubepl_env *env = cubepl_env_new(1000);
 	bool ok;
 	run_in(env, src, &ok, msg, size);
 	cubepl_env_free(env);
@@ -157,7 +157,7 @@ static void test_degenerate(void **state)
 	assert_true(eval("{ return 4; }") == 4);
 	assert_true(eval("{ }") == 0);
 	/* a NULL program does not run */
-	struct cubepl_env *env = cubepl_env_new();
+	struct cubepl_env *env = cubepl_env_new(1000);
 	char msg[64];
 	double v;
 	assert_false(cubepl_run(NULL, env, &host, 10, &v, msg, sizeof(msg)));
@@ -264,7 +264,7 @@ static void test_variables(void **state)
 			 "return ${y}; }") == 3);
 	assert_true(eval("{ if (0) { ${y} = 1; }; return ${y}; }") == 0);
 	/* the environment is shared between programs: init then use */
-	struct cubepl_env *env = cubepl_env_new();
+	struct cubepl_env *env = cubepl_env_new(1000);
 	char msg[128];
 	bool ok;
 	run_in(env, "{ ${mask}[1] = 7; return 0; }", &ok, msg, sizeof(msg));
@@ -275,6 +275,8 @@ static void test_variables(void **state)
 	cubepl_env_free(env);
 	expect_error("{ ${x}[-1] = 1; return 0; }", "index out of range");
 	expect_error("{ ${x}[1e30] = 1; return 0; }", "index out of range");
+	expect_error("{ ${x}[1000] = 1; return 0; }", "index out of range");
+	assert_true(eval("{ ${x}[999] = 1; return sizeof(${x}); }") == 1000);
 	expect_error("{ return 1; ${a} = 2; }", "statements after return");
 	expect_error("{ if (1) { return 2; }; return 1; }",
 		     "return outside a lambda's end");
@@ -303,7 +305,7 @@ static void test_metrics(void **state)
 	hs.calls = 0;
 	assert_true(eval("metric::nosuch() + 1") == 1);
 	assert_int_equal(hs.calls, 0);
-	struct cubepl_env *env = cubepl_env_new();
+	struct cubepl_env *env = cubepl_env_new(1000);
 	struct cubepl_program *p = NULL;
 	char msg[128];
 	const char *src = "metric::time() + metric::nosuch() + metric::time(e)";

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cubepl_host h = {.resolve = resolve,
 				.metric = metric,
 				.reserved = reserved};
-	struct cubepl_env *env = cubepl_env_new();
+	struct cubepl_env *env = cubepl_env_new(4096);
 	struct cubepl_program *p = NULL;
 	char msg[256] = "";
 	if (env && cubepl_parse((const char *)data, size, &h, env, &p, msg,

@@ -275,7 +275,16 @@ enum status cube_derived_setup(struct opener *o)
 	if (!any)
 		return STATUS_OK;
 	struct cube_pl *pl = v->pl = calloc(1, sizeof(*pl));
-	if (!pl || !(pl->env = cubepl_env_new()) ||
+	/* variables are indexed by ids: call paths', regions', locations',
+	 * metrics' (ids up to 4 n + 1024 are dense, cube_tree.c) */
+	size_t most = v->n;
+	if (o->a.n_regions > most)
+		most = o->a.n_regions;
+	if (v->n_loc > most)
+		most = v->n_loc;
+	if (v->n_metrics > most)
+		most = v->n_metrics;
+	if (!pl || !(pl->env = cubepl_env_new(4 * most + 1024)) ||
 	    !(pl->dm = calloc(v->n_metrics, sizeof(*pl->dm))) || !tables(o, pl))
 		return error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
 	struct dctx d = {.v = v, .mi = UINT32_MAX, .pos = CUBE_POS_ALL,

@@ -96,7 +96,9 @@ struct cubepl_host {
  * blocks wrote). */
 struct cubepl_env;
 
-struct cubepl_env *cubepl_env_new(void);
+/* A variable may hold up to max_elems elements (its largest index + 1);
+ * assigning past that is an error (bounds memory: 16 bytes each). */
+struct cubepl_env *cubepl_env_new(size_t max_elems);
 void cubepl_env_free(struct cubepl_env *env);
 
 struct cubepl_program;

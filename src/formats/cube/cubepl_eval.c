@@ -4,7 +4,7 @@
  * +-DBL_MAX (CubeDivideEvaluation); an undefined variable or element
  * reads 0; a string where a number is wanted reads as its number (0 when
  * none).  Variables live in an environment of slots (name -> array of
- * values, grown on assignment up to CPL_MAX_ELEMS elements); a run counts
+ * values, grown on assignment up to the environment's bound); a run counts
  * the nodes it evaluates and stops at max_steps (a while loop that does
  * not end is an error, not a hang).  Depends on libc only. */
 #include "config.h"
@@ -18,9 +18,6 @@
 
 #include "formats/cube/cubepl_internal.h"
 
-/* Largest index a variable may be assigned (bounds memory). */
-#define CPL_MAX_ELEMS (1u << 24)
-
 struct run {
 	struct cubepl_env *env;
 	const struct cubepl_host *h;
@@ -30,9 +27,12 @@ struct run {
 
 /* ---- environment -------------------------------------------------------- */
 
-struct cubepl_env *cubepl_env_new(void)
+struct cubepl_env *cubepl_env_new(size_t max_elems)
 {
-	return calloc(1, sizeof(struct cubepl_env));
+	struct cubepl_env *env = calloc(1, sizeof(*env));
+	if (env)
+		env->max_elems = max_elems;
+	return env;
 }
 
 void cubepl_env_free(struct cubepl_env *env)
@@ -74,7 +74,7 @@ static bool store(struct run *r, uint32_t slot, double idx,
 		  struct cubepl_value val)
 {
 	struct cpl_var *v = &r->env->vars[slot];
-	if (!(idx >= 0) || idx >= CPL_MAX_ELEMS) {
+	if (!(idx >= 0) || idx >= (double)r->env->max_elems) {
 		r->err = "a variable index out of range";
 		return false;
 	}

@@ -100,6 +100,7 @@ struct cpl_var {
 struct cubepl_env {
 	struct cpl_var *vars;
 	size_t n, cap;
+	size_t max_elems; /* per variable */
 };
 
 /* The slot of variable `name` in env, entered when new; UINT32_MAX when
