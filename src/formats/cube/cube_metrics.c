@@ -285,8 +285,11 @@ static enum status add_metric(struct opener *o, uint32_t i,
 	/* an exclusive-stored metric's inclusive column needs every
 	 * row: not shown by default when that is a large read */
 	uint64_t pass = (uint64_t)v->n * v->n_loc * cm->elem_size;
+	/* derived metrics too: their values are computed from any
+	 * metric's, inclusive ones of exclusive metrics among them */
 	bool visible = (v->mv[i].has_data || derived_ok) &&
-		       (!cube_excl_only(cm) || pass <= CUBE_VISIBLE_PASS_BYTES);
+		       ((!cube_excl_only(cm) && cm->mtype != CUBE_MT_DERIVED) ||
+			pass <= CUBE_VISIBLE_PASS_BYTES);
 	uint32_t stat[2] = {MODEL_NONE, MODEL_NONE};
 	st = add_stats(o, i, comb, stat);
 	for (uint32_t kind = 0; kind < 2 && st == STATUS_OK; kind++) {
