@@ -3,7 +3,14 @@
 # 1,024 locations (ZCUBEX rows, dense indexes; tests/gen_cube.py --bench)
 # opens to a first frame in <= 1 s and <= 300 MB.  Times `callscope info`
 # and the headless viewer's first frame (`--headless --keys q`), wall
-# clock and maximum resident set (GNU time), best of 3.
+# clock and maximum resident set (GNU time), best of 3.  Then, with
+# bench/bench-cube-incl built, the thread pane's values of the root call
+# node for `visits` (stored exclusive: its per-location inclusive values
+# are the whole tree's rows), asked three times, and of two of its
+# children: the first request reads every row, the later ones come from
+# the reader's cache (cube_inclusive.c).  To time a build without the
+# cache (the base of issue 29), pass a bench-cube-incl program built
+# against it as OLD_INCL=PROGRAM.
 # usage: bench/bench-cube.sh [BUILD_DIR] [CNODES] [LOCS]
 set -e
 top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,3 +42,8 @@ run() {
 }
 run "$cs" info "$f"
 run "$cs" --headless --keys q "$f"
+for prog in "$build/bench/bench-cube-incl" ${OLD_INCL:-}; do
+	[ -x "$prog" ] || continue
+	echo "== $prog (visits, inclusive per location)"
+	/usr/bin/time -f "%e s, %M KB max RSS" "$prog" "$f" visits
+done

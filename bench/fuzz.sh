@@ -6,7 +6,7 @@
 #
 # TARGET is config, v4-meta, v4-profile, v4-cct, v4-trace, metrics-yaml,
 # formula, legacy-values, legacy-trace, sparse2020, xml-experiment, archive,
-# listing, cube, dcpi, extrap-text, extrap-json, gpu-rows, rocpd-yaml or
+# listing, cube, cubepl, dcpi, extrap-text, extrap-json, gpu-rows, rocpd-yaml or
 # otf2-defs.  The targets
 # are built (when needed) with
 # `configure CC=clang --enable-fuzzing` in bench/out/fuzz-build (or, when
@@ -29,7 +29,7 @@ out="$src/bench/out"
 build="$out/fuzz-build"
 case $target in
 config | v4-meta | v4-profile | v4-cct | v4-trace | metrics-yaml | formula | \
-	legacy-values | legacy-trace | sparse2020 | xml-experiment | archive | listing | cube | dcpi | \
+	legacy-values | legacy-trace | sparse2020 | xml-experiment | archive | listing | cube | cubepl | dcpi | \
 	extrap-text | extrap-json | gpu-rows | rocpd-yaml | otf2-defs) ;;
 *)
 	echo "$0: unknown target $target" >&2

@@ -7,7 +7,7 @@ set -e
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 for target in v4-meta v4-profile v4-cct v4-trace metrics-yaml formula \
 	xml-experiment legacy-values legacy-trace sparse2020 archive listing \
-	cube dcpi extrap-text extrap-json extrap-ncu extrap-prof gpu-rows rocpd-yaml otf2-defs; do
+	cube cubepl dcpi extrap-text extrap-json extrap-ncu extrap-prof gpu-rows rocpd-yaml otf2-defs; do
 	bin="$top_builddir/tests/fuzz/fuzz-$target"
 	corpus="$top_srcdir/tests/fuzz/corpus/$target"
 	[ -x "$bin" ] || { echo "$bin: not built" >&2; exit 1; }

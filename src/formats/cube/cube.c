@@ -2,7 +2,8 @@
  * (a tar, read in place) or a directory holding anchor.xml and the
  * N.index / N.data files.  Here: bidding and the open, which builds the
  * model through cube_tree.c (call tree, regions as functions, locations as
- * profiles) and cube_metrics.c (two columns per metric) and hands it the
+ * profiles) and cube_metrics.c (two columns per metric; derived CubePL
+ * metrics: cube_derived.c, cubepl*.c) and hands it the
  * lazy value provider of cube_values.c: a metric's index is read the first
  * time one of its values is asked, each row (one call node, every
  * location) when needed.

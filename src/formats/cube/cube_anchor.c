@@ -48,6 +48,12 @@ enum field {
 	F_DESCR,
 	F_RANK,
 	F_TYPE,
+	F_CUBEPL,  /* a derived metric's expression */
+	F_CUBEPL_INIT,
+	F_CUBEPL_AGGR,
+	F_MANGLED, /* region attributes CubePL reads */
+	F_PARADIGM,
+	F_ROLE,
 };
 
 struct frame {
@@ -188,20 +194,13 @@ static const struct {
 	{"descr", E_TEXT, F_DESCR},
 	{"rank", E_TEXT, F_RANK},
 	{"type", E_TEXT, F_TYPE},
+	{"cubepl", E_TEXT, F_CUBEPL},
+	{"cubeplinit", E_TEXT, F_CUBEPL_INIT},
+	{"cubeplaggr", E_TEXT, F_CUBEPL_AGGR},
+	{"mangled_name", E_TEXT, F_MANGLED},
+	{"paradigm", E_TEXT, F_PARADIGM},
+	{"role", E_TEXT, F_ROLE},
 };
-
-static uint8_t mtype_of(const char *t)
-{
-	if (!t)
-		return CUBE_MT_EXCLUSIVE;
-	if (strcmp(t, "INCLUSIVE") == 0)
-		return CUBE_MT_INCLUSIVE;
-	if (strcmp(t, "SIMPLE") == 0)
-		return CUBE_MT_SIMPLE;
-	if (strstr(t, "DERIVED"))
-		return CUBE_MT_DERIVED;
-	return CUBE_MT_EXCLUSIVE; /* CubeMetric.cpp: unknown is EXCLUSIVE */
-}
 
 static void start_metric(struct parser *p, const XML_Char **atts,
 			 const struct frame *parent, struct frame *fr)
@@ -220,11 +219,14 @@ static void start_metric(struct parser *p, const XML_Char **atts,
 			return;
 		}
 	fr->obj = a->n_metrics;
+	uint8_t derived;
+	uint8_t mtype = cube_mtype_of(attr(atts, "type"), &derived);
 	a->metrics[a->n_metrics++] = (struct cube_metric){
 		.id = id,
 		.parent = parent && parent->elem == E_METRIC ? parent->obj
 							     : MODEL_NONE,
-		.mtype = mtype_of(attr(atts, "type")),
+		.mtype = mtype,
+		.derived = derived,
 		.dtype = CUBE_DT_DOUBLE,
 		.elem_size = 8,
 	};
@@ -496,15 +498,30 @@ static void end_text(struct parser *p, const struct frame *fr,
 			m->dtype_text = intern(p, t, len);
 			cube_set_dtype(m, t, len);
 			break;
+		case F_CUBEPL:
+		case F_CUBEPL_INIT:
+		case F_CUBEPL_AGGR:
+			m->cubepl[fr->field - F_CUBEPL] = intern(p, t, len);
+			break;
 		default:
 			break;
 		}
 		break;
 	}
-	case E_REGION:
-		if (parent->obj != MODEL_NONE && fr->field == F_NAME)
-			a->regions[parent->obj].name = intern(p, t, len);
+	case E_REGION: {
+		if (parent->obj == MODEL_NONE)
+			return;
+		struct cube_region *r = &a->regions[parent->obj];
+		if (fr->field == F_NAME)
+			r->name = intern(p, t, len);
+		else if (fr->field == F_MANGLED)
+			r->mangled = intern(p, t, len);
+		else if (fr->field == F_PARADIGM)
+			r->paradigm = intern(p, t, len);
+		else if (fr->field == F_ROLE)
+			r->role = intern(p, t, len);
 		break;
+	}
 	case E_GROUP:
 	case E_LOCATION: {
 		if (parent->obj == MODEL_NONE)

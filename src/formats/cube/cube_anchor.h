@@ -36,7 +36,8 @@ enum cube_dtype {
 	CUBE_DT_NDOUBLES,   /* n doubles: shown as the first */
 	CUBE_DT_TAU_ATOMIC, /* shown as components (cube_components.c) */
 	CUBE_DT_RATE,       /* shown as components */
-	CUBE_DT_HISTOGRAM,  /* not shown */
+	CUBE_DT_HISTOGRAM,  /* shown as components; as a component: the
+			     * sum of the bins */
 	CUBE_DT_SCALE_FUNC, /* not shown */
 };
 
@@ -45,6 +46,15 @@ enum cube_mtype {
 	CUBE_MT_INCLUSIVE,
 	CUBE_MT_SIMPLE,
 	CUBE_MT_DERIVED, /* PREDERIVED_*, POSTDERIVED, DERIVED: CubePL only */
+};
+
+/* Kinds of derived metric (CubeMetric.cpp; cube_derived.c computes
+ * them). */
+enum cube_derived {
+	CUBE_DV_NONE,
+	CUBE_DV_PRE_EXCL, /* PREDERIVED_EXCLUSIVE */
+	CUBE_DV_PRE_INCL, /* PREDERIVED_INCLUSIVE */
+	CUBE_DV_POST,     /* POSTDERIVED (and DERIVED) */
 };
 
 struct cube_metric {
@@ -57,6 +67,9 @@ struct cube_metric {
 	uint32_t dtype_text;
 	uint8_t dtype;      /* enum cube_dtype */
 	uint8_t mtype;      /* enum cube_mtype */
+	uint8_t derived;    /* enum cube_derived */
+	uint32_t cubepl[3]; /* string handles: <cubepl>, <cubeplinit>,
+			     * <cubeplaggr> (0: none) */
 	bool known_dtype;   /* false: unknown text, read as DOUBLE */
 	uint32_t elem_size; /* bytes per value */
 	/* a component of a multi-value metric (cube_components.c): the
@@ -68,6 +81,7 @@ struct cube_metric {
 struct cube_region {
 	uint32_t id;
 	uint32_t name, mod; /* string handles */
+	uint32_t mangled, paradigm, role; /* string handles, 0 when absent */
 	uint32_t begin;     /* line, 0 when unknown */
 	uint32_t function;  /* model function, MODEL_NONE until made */
 };

@@ -1,7 +1,8 @@
 /* cube_components: the multi-value Cube types as component metrics (see
  * cube_components.h).  Layouts as CubeLib stores them, packed, in the
  * file's byte order: TAU_ATOMIC = uint32 n, double min, max, sum, sum2
- * (36 bytes); RATE = double main, double duration (16 bytes). */
+ * (36 bytes); RATE = double main, double duration (16 bytes); HISTOGRAM(n)
+ * = double min, max, n doubles (8 (n + 2) bytes). */
 #include "config.h"
 
 #include <stdio.h>
@@ -27,8 +28,21 @@ static const struct field rate_fields[] = {
 	{"time", CUBE_DT_DOUBLE, 8},
 };
 
+/* HISTOGRAM(n): double min, max, then n bins (CubeHistogramValue); the
+ * bins' sum is the one number that adds up whatever the bins' ranges
+ * (CubeLib's merge re-bins, keeping the mass), cell() sums them. */
+static const struct field hist_fields[] = {
+	{"min", CUBE_DT_MINDOUBLE, 0},
+	{"max", CUBE_DT_MAXDOUBLE, 8},
+	{"count", CUBE_DT_HISTOGRAM, 16},
+};
+
 static const struct field *fields_of(const struct cube_metric *m, uint32_t *n)
 {
+	if (m->dtype == CUBE_DT_HISTOGRAM && m->elem_size >= 16) {
+		*n = sizeof(hist_fields) / sizeof(hist_fields[0]);
+		return hist_fields;
+	}
 	if (m->dtype == CUBE_DT_TAU_ATOMIC && m->elem_size == 36) {
 		*n = sizeof(tau_fields) / sizeof(tau_fields[0]);
 		return tau_fields;
@@ -187,4 +201,25 @@ void cube_set_dtype(struct cube_metric *m, const char *t, size_t len)
 	m->known_dtype = false; /* CubeLib: a warning, then DOUBLE */
 	m->dtype = CUBE_DT_DOUBLE;
 	m->elem_size = 8;
+}
+
+/* TYPE text -> enum cube_mtype and enum cube_derived (CubeMetric.cpp). */
+uint8_t cube_mtype_of(const char *t, uint8_t *derived)
+{
+	*derived = CUBE_DV_NONE;
+	if (!t)
+		return CUBE_MT_EXCLUSIVE;
+	if (strcmp(t, "INCLUSIVE") == 0)
+		return CUBE_MT_INCLUSIVE;
+	if (strcmp(t, "SIMPLE") == 0)
+		return CUBE_MT_SIMPLE;
+	if (strcmp(t, "PREDERIVED_EXCLUSIVE") == 0)
+		*derived = CUBE_DV_PRE_EXCL;
+	else if (strcmp(t, "PREDERIVED_INCLUSIVE") == 0)
+		*derived = CUBE_DV_PRE_INCL;
+	else if (strcmp(t, "POSTDERIVED") == 0 || strcmp(t, "DERIVED") == 0)
+		*derived = CUBE_DV_POST;
+	if (strstr(t, "DERIVED"))
+		return CUBE_MT_DERIVED;
+	return CUBE_MT_EXCLUSIVE; /* CubeMetric.cpp: unknown is EXCLUSIVE */
 }

@@ -1,14 +1,15 @@
-/* cube_components: the Cube data types: the DTYPE text of a metric read
- * into type and element size, and the types that hold several numbers per
- * cell and have a documented layout, shown as their components:
- * TAU_ATOMIC (n, min, max, sum, sum of squares: CubeTauAtomicValue) and
- * RATE (main value, duration: CubeRateValue).  Each component becomes a metric of its own
- * after the file's metrics, reading one field of the cell (comp_off) with
- * the field's type (so n sums, min takes the minimum, max the maximum), a
- * child of the multi-value metric in the metric tree; cube_metrics.c adds
- * the derived columns (TAU_ATOMIC mean and standard deviation, RATE
- * rate) as formulas over the components.  HISTOGRAM and SCALE_FUNC stay
- * unshown (no layout CubeLib documents for a reader).  Depends on core/,
+/* cube_components: the Cube data types: the TYPE and DTYPE texts of a
+ * metric read into kind, type and element size, and the types that hold
+ * several numbers per cell and have a documented layout, shown as their
+ * components: TAU_ATOMIC (n, min, max, sum, sum of squares:
+ * CubeTauAtomicValue), RATE (main value, duration: CubeRateValue) and
+ * HISTOGRAM(n) (min, max, and the count of its bins: CubeHistogramValue).
+ * Each component becomes a metric of its own after the file's metrics,
+ * reading one field of the cell (comp_off) with the field's type (so n
+ * sums, min takes the minimum, max the maximum), a child of the
+ * multi-value metric in the metric tree; cube_metrics.c adds the derived
+ * columns (TAU_ATOMIC mean and standard deviation, RATE rate) as formulas
+ * over the components.  SCALE_FUNC stays unshown.  Depends on core/,
  * model/ and cube_anchor.h. */
 #ifndef CALLSCOPE_CUBE_COMPONENTS_H
 #define CALLSCOPE_CUBE_COMPONENTS_H
@@ -24,13 +25,18 @@ struct cube_components {
 	uint32_t metric; /* the multi-value metric's index */
 	uint32_t first;  /* its first component's index */
 	uint32_t n;      /* components, in the layout's order */
-	uint8_t dtype;   /* CUBE_DT_TAU_ATOMIC or CUBE_DT_RATE */
+	uint8_t dtype;   /* CUBE_DT_TAU_ATOMIC, _RATE or _HISTOGRAM */
 };
 
 /* Set m->dtype, m->elem_size and m->known_dtype from the DTYPE text `t`
  * (`len` bytes, blanks around it ignored); an unknown type is read as
  * DOUBLE, as CubeLib does, with known_dtype false. */
 void cube_set_dtype(struct cube_metric *m, const char *t, size_t len);
+
+/* The metric TYPE attribute `t` (NULL: none) as an enum cube_mtype, with
+ * *derived the enum cube_derived; a missing or unknown type is EXCLUSIVE
+ * (CubeMetric.cpp). */
+uint8_t cube_mtype_of(const char *t, uint8_t *derived);
 
 /* Whether metric `m` is shown through components. */
 bool cube_has_components(const struct cube_metric *m);

@@ -2,7 +2,9 @@
  * provider's state (cube_values.c reads it, the tree and metric builders
  * fill it), the opener's state during open_path (cube.c), and each part's
  * entry points (cube_tree.c: call tree, regions, nodes and locations;
- * cube_metrics.c: statistics and columns).  Must not depend on curses or
+ * cube_metrics.c: statistics and columns; cube_values.c: any metric's
+ * values per location and in total; cube_inclusive.c: inclusive values of
+ * exclusive ones, kept; cube_derived*.c: CubePL metrics).  Must not depend on curses or
  * on another format. */
 #ifndef CALLSCOPE_CUBE_INTERNAL_H
 #define CALLSCOPE_CUBE_INTERNAL_H
@@ -47,16 +49,45 @@ struct cube_values {
 	double *acc, *tmp;
 	uint64_t negatives; /* UINT64 cells read as negative */
 	struct error first_error;
+	struct cube_incl *incl; /* cube_inclusive.c: cached inclusive
+				 * values of exclusive metrics (lazy) */
+	struct cube_pl *pl;     /* cube_derived.c: CubePL state, NULL when
+				 * the file has no derived metric */
 };
+
+/* A position standing for the synthetic root (every root together). */
+#define CUBE_POS_ALL UINT32_MAX
+
+/* Whether the engine derives metric m's inclusive values from its
+ * exclusive ones (stored EXCLUSIVE, PREDERIVED_EXCLUSIVE). */
+static inline bool cube_excl_only(const struct cube_metric *m)
+{
+	return m->mtype == CUBE_MT_EXCLUSIVE ||
+	       (m->mtype == CUBE_MT_DERIVED && m->derived == CUBE_DV_PRE_EXCL);
+}
 
 static inline bool is_minmax(const struct cube_metric *m)
 {
 	return m->dtype == CUBE_DT_MINDOUBLE || m->dtype == CUBE_DT_MAXDOUBLE;
 }
 
+/* Two values of metric m combined: min / max for MIN/MAXDOUBLE, else the
+ * sum. */
+static inline double cube_combine(const struct cube_metric *m, double a,
+				  double b)
+{
+	if (m->dtype == CUBE_DT_MINDOUBLE)
+		return b < a ? b : a;
+	if (m->dtype == CUBE_DT_MAXDOUBLE)
+		return b > a ? b : a;
+	return a + b;
+}
+
 static inline bool is_scalar(const struct cube_metric *m)
 {
-	return m->dtype <= CUBE_DT_NDOUBLES && m->elem_size > 0;
+	return (m->dtype <= CUBE_DT_NDOUBLES ||
+		(m->is_component && m->dtype == CUBE_DT_HISTOGRAM)) &&
+	       m->elem_size > 0;
 }
 
 struct opener {
@@ -73,6 +104,42 @@ struct opener {
  * cube_values), and its release (also on a failed open). */
 extern const struct value_ops cube_value_ops;
 void cube_values_close(void *impl);
+
+/* cube_values.c, for the parts below: the position of call node `id`
+ * (UINT32_MAX when none); metric mi's per-location values at `pos` of
+ * `kind` into out[n_loc] (pos CUBE_POS_ALL: the roots together,
+ * inclusive); its total over locations.  false: absent (out zeroed).
+ * Called with v->lock held. */
+uint32_t cube_pos_of_id(const struct cube_values *v, uint32_t id);
+bool cube_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+		uint32_t kind, double *out);
+bool cube_total(struct cube_values *v, uint32_t mi, uint32_t pos,
+		uint32_t kind, double *out);
+/* The exclusive values of a stored metric (no derived ones). */
+bool cube_stored_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+		       uint32_t kind, double *out);
+
+/* cube_inclusive.c: the inclusive values of a metric whose exclusive
+ * ones cube_cells gives (cube_excl_only), per location and in total; the
+ * nodes with large subtrees are cached, so a second request of any node
+ * reads at most a bounded number of rows. */
+bool cube_incl_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+		     double *out);
+bool cube_incl_total(struct cube_values *v, uint32_t mi, uint32_t pos,
+		     double *out);
+void cube_incl_free(struct cube_values *v);
+
+/* cube_derived.c: derived metrics: at open, their programs parsed and
+ * init blocks run (warnings for those that cannot be computed: the
+ * reason); then their values. */
+enum status cube_derived_setup(struct opener *o);
+bool cube_derived_usable(const struct cube_values *v, uint32_t mi,
+			 const char **why);
+bool cube_derived_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+			uint32_t kind, double *out);
+bool cube_derived_total(struct cube_values *v, uint32_t mi, uint32_t pos,
+			uint32_t kind, double *out);
+void cube_derived_free(struct cube_values *v);
 
 /* cube_tree.c: the tree arrays and id index of the provider, then the
  * model's functions (regions), call nodes and profiles (locations). */

@@ -1,6 +1,7 @@
 /* cube_metrics: the anchor's metrics into statistics and columns: two of
  * each (inclusive, exclusive) per scalar metric, with its unit, combine
- * rule and parent column; the derived columns of multi-value metrics
+ * rule and parent column (derived CubePL metrics too, after
+ * cube_derived_setup); the formula columns of multi-value metrics
  * (TAU_ATOMIC mean and deviation, RATE); warnings for metrics not shown.
  * Must not depend on curses or on another format. */
 #include "config.h"
@@ -65,14 +66,21 @@ static enum status add_column(struct opener *o, uint32_t mi, uint32_t kind,
 	const struct cube_metric *cm = &o->v->metrics[mi];
 	bool integer = cm->dtype >= CUBE_DT_INT8 && cm->dtype <= CUBE_DT_UINT64;
 	char *descr = NULL;
-	const char *uom = model_str(m, cm->uom);
-	if (asprintf(&descr, "%s%s%s%s: %s (Cube %s, %s)",
+	const char *uom = model_str(m, cm->uom), *why = NULL;
+	static const char *const derived[] = {
+		"stored exclusive", "derived PREDERIVED_EXCLUSIVE",
+		"derived PREDERIVED_INCLUSIVE", "derived POSTDERIVED"};
+	if (cm->mtype == CUBE_MT_DERIVED)
+		cube_derived_usable(o->v, mi, &why);
+	if (asprintf(&descr, "%s%s%s%s: %s (Cube %s, %s)%s%s",
 		     model_str(m, cm->disp), *uom ? " [" : "", uom,
 		     *uom ? "]" : "", model_str(m, cm->descr),
 		     cm->mtype == CUBE_MT_INCLUSIVE ? "stored inclusive"
 		     : cm->mtype == CUBE_MT_SIMPLE  ? "simple"
-						    : "stored exclusive",
-		     model_str(m, cm->dtype_text)) < 0)
+		     : cm->derived < 4		    ? derived[cm->derived]
+						    : "derived",
+		     model_str(m, cm->dtype_text),
+		     why ? "; not computed: " : "", why ? why : "") < 0)
 		descr = NULL;
 	struct model_column c = {
 		.name = strdup(model_str(m, cm->uniq)),
@@ -141,6 +149,8 @@ static enum status add_component_formulas(struct opener *o,
 					  const struct cube_components *cs,
 					  uint32_t kind, const uint32_t *stat)
 {
+	if (cs->dtype == CUBE_DT_HISTOGRAM)
+		return STATUS_OK; /* min, max and count are the columns */
 	if (cs->dtype == CUBE_DT_RATE)
 		return add_formula_column(
 			o, cs->metric, "rate", "main value per time", kind,
@@ -197,9 +207,9 @@ static enum status add_stats(struct opener *o, uint32_t i, uint8_t comb,
 		/* a minimum or maximum is one over call paths too */
 		if (comb != COMBINE_SUM)
 			s.flags = STAT_CONTEXTS_COMBINE;
-		if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_EXCL)
+		if (cube_excl_only(cm) && kind == KIND_EXCL)
 			s.flags |= STAT_EXCLUSIVE_ONLY;
-		if (cm->mtype == CUBE_MT_EXCLUSIVE && kind == KIND_INCL) {
+		if (cube_excl_only(cm) && kind == KIND_INCL) {
 			stat[kind] = model_builder_add_inclusive_stat(
 				o->b, stat[KIND_EXCL]);
 			if (stat[kind] != MODEL_NONE)
@@ -250,11 +260,9 @@ static enum status add_metric(struct opener *o, uint32_t i,
 		if (st != STATUS_OK)
 			return st;
 	}
-	if (cm->mtype == CUBE_MT_DERIVED) {
-		cube_warn(o, "metric %s is derived (CubePL): not computed",
-			  uniq);
-		return STATUS_OK;
-	}
+	const char *why = NULL;
+	bool derived_ok = cm->mtype == CUBE_MT_DERIVED &&
+			  cube_derived_usable(v, i, &why);
 	if (!cm->known_dtype)
 		cube_warn(o,
 			  "metric %s: unknown data type \"%s\", read "
@@ -277,8 +285,10 @@ static enum status add_metric(struct opener *o, uint32_t i,
 	/* an exclusive-stored metric's inclusive column needs every
 	 * row: not shown by default when that is a large read */
 	uint64_t pass = (uint64_t)v->n * v->n_loc * cm->elem_size;
-	bool visible = v->mv[i].has_data &&
-		       (cm->mtype != CUBE_MT_EXCLUSIVE ||
+	/* derived metrics too: their values are computed from any
+	 * metric's, inclusive ones of exclusive metrics among them */
+	bool visible = (v->mv[i].has_data || derived_ok) &&
+		       ((!cube_excl_only(cm) && cm->mtype != CUBE_MT_DERIVED) ||
 			pass <= CUBE_VISIBLE_PASS_BYTES);
 	uint32_t stat[2] = {MODEL_NONE, MODEL_NONE};
 	st = add_stats(o, i, comb, stat);
@@ -328,8 +338,12 @@ enum status cube_build_metrics(struct opener *o)
 	a->metrics = NULL;
 	enum status st = cube_components_expand(&v->metrics, &v->n_metrics,
 						o->b, &sets, &n_sets, o->err);
-	if (st != STATUS_OK)
+	if (st == STATUS_OK)
+		st = cube_derived_setup(o);
+	if (st != STATUS_OK) {
+		free(sets);
 		return st;
+	}
 	size_t n1 = (size_t)v->n_metrics + 1;
 	v->mv = calloc(v->n_metrics ? v->n_metrics : 1, sizeof(*v->mv));
 	struct metric_cols mc = {

@@ -2,7 +2,9 @@
  * index is read the first time one of its values is asked, each row (one
  * call node, every location) when needed; summaries, per-location values
  * and the INCLUSIVE tree order of exclusive-stored metrics (see cube.c for
- * what the values mean).  Must not depend on curses or on another format. */
+ * what the values mean); cube_cells / cube_total, any metric's values per
+ * location and in total, which route derived metrics to cube_derived*.c
+ * and the inclusive values of exclusive ones to cube_inclusive.c.  Must not depend on curses or on another format. */
 #include "config.h"
 
 #include <pthread.h>
@@ -41,15 +43,6 @@ static uint32_t pos_of_ctx(const struct cube_values *v, uint32_t ctx_id)
 	return UINT32_MAX;
 }
 
-static double combine(const struct cube_metric *m, double a, double b)
-{
-	if (m->dtype == CUBE_DT_MINDOUBLE)
-		return b < a ? b : a;
-	if (m->dtype == CUBE_DT_MAXDOUBLE)
-		return b > a ? b : a;
-	return a + b;
-}
-
 static uint64_t rdn(const uint8_t *p, unsigned n, bool swap)
 {
 	uint64_t x = 0;
@@ -86,6 +79,16 @@ static double cell(struct cube_values *v, const struct cube_metric *m,
 			return (double)(int64_t)x;
 		}
 		return (double)x;
+	}
+	case CUBE_DT_HISTOGRAM: { /* the count component: bins' sum */
+		double sum = 0;
+		for (uint32_t b = 0; 16 + 8 * (b + 1) <= m->elem_size; b++) {
+			uint64_t x = rdn(p + 8 * b, 8, s);
+			double dv;
+			memcpy(&dv, &x, sizeof(dv));
+			sum += dv;
+		}
+		return sum;
 	}
 	default: { /* DOUBLE, MIN/MAXDOUBLE, COMPLEX (re), NDOUBLES (first) */
 		uint64_t x = rdn(p, 8, s);
@@ -183,7 +186,7 @@ static bool row_total(struct cube_values *v, struct mvals *mv, uint32_t pos,
 			bool nonzero = false;
 			for (uint32_t j = 0; j < v->n_loc; j++) {
 				double x = cell(v, m, &mv->d, v->rowbuf, j);
-				acc = j ? combine(m, acc, x) : x;
+				acc = j ? cube_combine(m, acc, x) : x;
 				nonzero |= x != 0;
 			}
 			/* an all-zero MIN/MAX row is no data (pycubexr) */
@@ -283,9 +286,11 @@ static bool value_locked(struct cube_values *v, uint32_t pos, uint32_t stat,
 	if (mi >= v->n_metrics || pos >= v->n)
 		return false;
 	struct mvals *mv = &v->mv[mi];
+	const struct cube_metric *m = &v->metrics[mi];
+	if (m->mtype == CUBE_MT_DERIVED)
+		return cube_derived_total(v, mi, pos, kind, out);
 	if (!load(v, mv))
 		return false;
-	const struct cube_metric *m = &v->metrics[mv->metric];
 	if (m->mtype == CUBE_MT_INCLUSIVE) {
 		double own;
 		bool has = row_total(v, mv, pos, &own);
@@ -311,6 +316,79 @@ static bool value_locked(struct cube_values *v, uint32_t pos, uint32_t stat,
 	return row_total(v, mv, pos, out);
 }
 
+uint32_t cube_pos_of_id(const struct cube_values *v, uint32_t id)
+{
+	return id == UINT32_MAX ? UINT32_MAX : pos_of_ctx(v, id + 1);
+}
+
+bool cube_total(struct cube_values *v, uint32_t mi, uint32_t pos,
+		uint32_t kind, double *out)
+{
+	*out = 0;
+	if (mi >= v->n_metrics)
+		return false;
+	const struct cube_metric *m = &v->metrics[mi];
+	if (m->mtype == CUBE_MT_DERIVED)
+		return cube_derived_total(v, mi, pos, kind, out);
+	if (cube_excl_only(m) && kind == KIND_INCL)
+		return cube_incl_total(v, mi, pos, out);
+	if (pos != CUBE_POS_ALL)
+		return value_locked(v, pos, mi * 2 + kind, out);
+	if (kind != KIND_INCL)
+		return false;
+	bool ok = false; /* the synthetic root: its roots together */
+	for (uint32_t p = 0; p < v->n; p += v->subtree[p]) {
+		double x;
+		if (value_locked(v, p, mi * 2 + kind, &x)) {
+			*out = ok ? cube_combine(m, *out, x) : x;
+			ok = true;
+		}
+	}
+	return ok;
+}
+
+bool cube_stored_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+		       uint32_t kind, double *out)
+{
+	uint32_t L = v->n_loc;
+	memset(out, 0, L * sizeof(*out));
+	if (mi >= v->n_metrics || pos >= v->n || !load(v, &v->mv[mi]))
+		return false;
+	struct mvals *mv = &v->mv[mi];
+	const struct cube_metric *m = &v->metrics[mi];
+	bool any = row_cells(v, mv, pos, out);
+	if (!any)
+		memset(out, 0, L * sizeof(*out));
+	if (m->mtype == CUBE_MT_INCLUSIVE && kind == KIND_EXCL && !is_minmax(m))
+		for (uint32_t c = v->first_child[pos]; c != UINT32_MAX;
+		     c = v->next_sibling[c])
+			if (row_cells(v, mv, c, v->tmp)) {
+				any = true;
+				for (uint32_t j = 0; j < L; j++)
+					out[j] -= v->tmp[j];
+			}
+	return any;
+}
+
+bool cube_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+		uint32_t kind, double *out)
+{
+	if (mi >= v->n_metrics || (pos != CUBE_POS_ALL && pos >= v->n)) {
+		memset(out, 0, v->n_loc * sizeof(*out));
+		return false;
+	}
+	const struct cube_metric *m = &v->metrics[mi];
+	if (m->mtype == CUBE_MT_DERIVED)
+		return cube_derived_cells(v, mi, pos, kind, out);
+	if (pos == CUBE_POS_ALL) {
+		memset(out, 0, v->n_loc * sizeof(*out));
+		return false; /* not asked of stored metrics */
+	}
+	if (cube_excl_only(m) && kind == KIND_INCL)
+		return cube_incl_cells(v, mi, pos, out);
+	return cube_stored_cells(v, mi, pos, kind, out);
+}
+
 static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 			   double *out)
 {
@@ -319,19 +397,10 @@ static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 	bool ok = false;
 	if (ctx_id == 0 && stat_id % 2 == KIND_INCL &&
 	    stat_id / 2 < v->n_metrics &&
-	    v->metrics[stat_id / 2].mtype != CUBE_MT_EXCLUSIVE) {
-		/* the synthetic root: its roots together */
-		const struct cube_metric *m = &v->metrics[stat_id / 2];
-		for (uint32_t p = 0; p < v->n; p += v->subtree[p]) {
-			double x;
-			if (value_locked(v, p, stat_id, &x)) {
-				*out = ok ? combine(m, *out, x) : x;
-				ok = true;
-			}
-		}
-	} else {
+	    !cube_excl_only(&v->metrics[stat_id / 2]))
+		ok = cube_total(v, stat_id / 2, CUBE_POS_ALL, KIND_INCL, out);
+	else
 		ok = value_locked(v, pos_of_ctx(v, ctx_id), stat_id, out);
-	}
 	pthread_mutex_unlock(&v->lock);
 	return ok;
 }
@@ -362,47 +431,9 @@ static enum status per_location(struct cube_values *v, uint32_t pos,
 	uint32_t mi = stat / 2, kind = stat % 2;
 	if (mi >= v->n_metrics || pos >= v->n)
 		return STATUS_OK;
-	struct mvals *mv = &v->mv[mi];
-	if (!load(v, mv))
-		return STATUS_OK;
-	const struct cube_metric *m = &v->metrics[mv->metric];
 	uint32_t L = v->n_loc;
-	double *acc = v->acc, *tmp = v->tmp;
-	bool any = false;
-	if (m->mtype == CUBE_MT_INCLUSIVE || m->mtype == CUBE_MT_SIMPLE ||
-	    kind == KIND_EXCL) {
-		any = row_cells(v, mv, pos, acc);
-		if (!any)
-			memset(acc, 0, L * sizeof(*acc));
-		if (m->mtype == CUBE_MT_INCLUSIVE && kind == KIND_EXCL &&
-		    !is_minmax(m))
-			for (uint32_t c = v->first_child[pos]; c != UINT32_MAX;
-			     c = v->next_sibling[c])
-				if (row_cells(v, mv, c, tmp)) {
-					any = true;
-					for (uint32_t j = 0; j < L; j++)
-						acc[j] -= tmp[j];
-				}
-	} else {
-		/* exclusive-stored, inclusive asked: the subtree's rows,
-		 * positions pos .. pos + subtree - 1 */
-		uint8_t *seen = calloc(L ? L : 1, 1);
-		if (!seen)
-			return error_set(err, STATUS_NOMEM, v->name,
-					 "out of memory");
-		memset(acc, 0, L * sizeof(*acc));
-		for (uint32_t p = pos; p < pos + v->subtree[pos]; p++) {
-			if (!row_cells(v, mv, p, tmp))
-				continue;
-			any = true;
-			for (uint32_t j = 0; j < L; j++) {
-				acc[j] = seen[j] ? combine(m, acc[j], tmp[j])
-						 : tmp[j];
-				seen[j] = 1;
-			}
-		}
-		free(seen);
-	}
+	double *acc = v->acc;
+	bool any = cube_cells(v, mi, pos, kind, acc);
 	if (v->first_error.status != STATUS_OK) {
 		enum status st = v->first_error.status;
 		*err = v->first_error;
@@ -448,6 +479,8 @@ void cube_values_close(void *impl)
 	struct cube_values *v = impl;
 	if (!v)
 		return;
+	cube_derived_free(v);
+	cube_incl_free(v);
 	for (uint32_t i = 0; i < v->n_metrics; i++) {
 		struct mvals *mv = &v->mv[i];
 		cube_data_close(&mv->d);

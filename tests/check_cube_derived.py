@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""Derived (CubePL) metrics of tests/gen_cube_derived.py's files against
+the values it computed apart: totals per call path and kind, and at the
+synthetic root, from `callscope report --format json --metric all`;
+per-location values from tests/cube-dump.  With --hostile KIND: the file
+opens, the metric "bad" has a warning that names it and no value, and the
+other metrics are still right.
+
+check_cube_derived.py CALLSCOPE CUBE-DUMP GEN_CUBE_DERIVED TMPDIR [KIND...]
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a == b
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout, r.stderr
+
+
+def check(cs, dump, gen, tmp, kind, seed):
+    tag = kind or "valid"
+    path = os.path.join(tmp, f"derived-{tag}-{seed}.cubex")
+    ans_path = path + ".json"
+    args = [sys.executable, gen, path, ans_path, "--seed", str(seed)]
+    if kind:
+        args += ["--hostile", kind]
+    subprocess.run(args, check=True)
+    with open(ans_path) as f:
+        ans = json.load(f)
+    fails = 0
+    rc, out, err = run([cs, "report", path, "--format", "json",
+                        "--metric", "all"])
+    if kind == "datadep":
+        # found when a value is asked: exit 2, one line naming it
+        last = err.strip().splitlines()[-1] if err.strip() else ""
+        if rc != 2 or "bad" not in last or "step limit" not in last:
+            print(f"FAIL {tag}: exit {rc}, last line {last!r}")
+            return 1
+        print(f"{tag}: exit 2, {last}")
+        return 0
+    if rc != 0:
+        print(f"FAIL {tag}: report exit {rc}: {err.strip()[:300]}")
+        return 1
+    if kind:
+        lines = [x for x in err.splitlines() if "bad" in x]
+        if not lines or any(len(x) > 400 for x in lines):
+            print(f"FAIL {tag}: no one-line warning about bad: {err[:300]}")
+            fails += 1
+    rep = json.loads(out)
+    cols = [(c["metric"], c["kind"][0].upper()) for c in rep["columns"]]
+    checked = 0
+    for node in rep["nodes"]:
+        for (m, k), got in zip(cols, node["values"]):
+            if m == "bad":
+                if got is not None:
+                    print(f"FAIL {tag}: bad has value {got}")
+                    fails += 1
+                continue
+            if m not in ans["derived"]:
+                continue
+            if node["id"] is None:
+                if k != "I":
+                    continue
+                exp = ans["root"][m]
+            else:
+                exp = ans["totals"][f"{m} {k} {node['id']}"]
+            checked += 1
+            if not close(got if got is not None else 0.0, exp):
+                print(f"FAIL {tag}: cnode {node['id']} {m} ({k}): "
+                      f"{got!r} != {exp!r}")
+                fails += 1
+    want = len(ans["totals"]) + len(ans["root"])
+    if checked != want:
+        print(f"FAIL {tag}: {checked} totals checked, {want} expected "
+              f"(columns: {sorted(set(m for m, _ in cols))})")
+        fails += 1
+    rc, out, err = run([dump, path])
+    if rc != 0:
+        print(f"FAIL {tag}: cube-dump exit {rc}: {err.strip()[:300]}")
+        return fails + 1
+    got = {}
+    for line in out.splitlines():
+        f = line.split()
+        if f[0] == "L" and f[2] in ans["derived"]:
+            got[f"{f[2]} {f[3]} {f[1]}", int(f[4])] = float(f[5])
+    ncells = 0
+    for key, vals in ans["cells"].items():
+        for loc, exp in enumerate(vals):
+            ncells += 1
+            g = got.pop((key, loc), 0.0)
+            if not close(g, exp):
+                print(f"FAIL {tag}: cell {key} location {loc}: "
+                      f"{g!r} != {exp!r}")
+                fails += 1
+    for key, g in got.items():
+        print(f"FAIL {tag}: unexpected cell {key} = {g}")
+        fails += 1
+    print(f"{tag} seed {seed}: {checked} totals, {ncells} per-location "
+          f"values, {fails} failures")
+    return fails
+
+
+def main():
+    cs, dump, gen, tmp = sys.argv[1:5]
+    kinds = sys.argv[5:]
+    fails = 0
+    if not kinds:
+        for seed in (1, 2, 3):
+            fails += check(cs, dump, gen, tmp, None, seed)
+    for kind in kinds:
+        fails += check(cs, dump, gen, tmp, kind, 1)
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,376 @@
+#!/usr/bin/python3
+"""Write a small Cube4 .cubex with derived (CubePL) metrics over stored
+ones, and the values the reader must give, computed here in Python from
+the stored values (not by interpreting CubePL): each derived metric below
+is written twice, as CubePL for the file and as a Python function for the
+answers (tests/check_cube_derived.py compares).
+
+gen_cube_derived.py OUT.cubex ANSWERS.json [--seed N] [--hostile KIND]
+
+Stored: time (INCLUSIVE DOUBLE), visits (EXCLUSIVE UINT64), bytes
+(EXCLUSIVE DOUBLE, sparse).  Derived: every kind (PREDERIVED_EXCLUSIVE,
+PREDERIVED_INCLUSIVE, POSTDERIVED), an init block that classifies call
+paths by region paradigm (as Score-P's remapping.spec does), variables,
+while / if / elseif / else, regex and string tests, min / max / sqrt /
+abs / ^, and / not, metric::x(i|e), metric::fixed::x(),
+metric::call::x(id, e), reserved variables.  --hostile KIND adds one
+metric "bad" that cannot be computed (see HOSTILE): the file must still
+open, "bad" stay blank with a warning, the other values stay right.
+"""
+import argparse
+import io
+import json
+import math
+import random
+import struct
+import sys
+import tarfile
+
+DBL_MAX = sys.float_info.max
+
+HOSTILE = {
+    "syntax": ("POSTDERIVED", "metric::time( + ", ""),
+    "unknown-func": ("POSTDERIVED", "foo(1) + metric::time()", ""),
+    "deep": ("POSTDERIVED", "(" * 5000 + "1" + ")" * 5000, ""),
+    "chain": ("POSTDERIVED", "1" + "+1" * 100000, ""),
+    "unary": ("POSTDERIVED", "-" * 100000 + "1", ""),
+    "loop": ("PREDERIVED_EXCLUSIVE", "metric::time()",
+             "{ ${x} = 0; while (1 == 1) { ${x} = ${x} + 1; }; return 0; }"),
+    "self": ("POSTDERIVED", "metric::bad() + 1", ""),
+    "regex": ("POSTDERIVED", "${cube::region::name}[0] =~ /(/", ""),
+    "string": ("POSTDERIVED", '"abc', ""),
+    "reserved": ("POSTDERIVED", "${cube::nosuch}[0]", ""),
+    "empty": ("POSTDERIVED", "   ", ""),
+    "index": ("PREDERIVED_EXCLUSIVE", "1",
+              "{ ${x}[1e300] = 1; return 0; }"),
+    "comment": ("POSTDERIVED", "1 /* never closed", ""),
+    "runtime": ("PREDERIVED_EXCLUSIVE",
+                "{ ${x} = 0; while (1) { ${x} = ${x} + 1; }; return 1; }", ""),
+    "runtime-ref": ("POSTDERIVED", "metric::looping() + 1", ""),
+    # loops only on data: fails when its values are asked
+    "datadep": ("POSTDERIVED", "{ ${x} = 0; while (metric::visits() > 0) "
+                "{ ${x} = ${x} + 1; }; return 1; }", ""),
+}
+
+REGIONS = [  # name, paradigm, role
+    ("main", "compiler", "function"),
+    ("MPI_Send", "mpi", "point2point"),
+    ("MPI_Recv", "mpi", "point2point"),
+    ("compute", "compiler", "function"),
+    ("MPI_Allreduce", "mpi", "all2all"),
+    ("io", "posix", "file io"),
+]
+
+
+def make_tree(rnd, n):
+    # two roots: 0 and the first of the second half
+    parent = [-1]
+    second = n // 2
+    for i in range(1, n):
+        if i == second:
+            parent.append(-1)
+        else:
+            lo = second if i > second else 0
+            parent.append(rnd.randrange(max(lo, i - 4), i))
+    return parent
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("answers")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hostile", choices=sorted(HOSTILE))
+    a = ap.parse_args()
+    rnd = random.Random(a.seed)
+    n, L = 14, 3
+    parent = make_tree(rnd, n)
+    kids = [[c for c in range(n) if parent[c] == p] for p in range(n)]
+    roots = [c for c in range(n) if parent[c] < 0]
+    callee = [0 if parent[c] < 0 else rnd.randrange(len(REGIONS))
+              for c in range(n)]
+
+    def subtree(c):
+        out = [c]
+        for k in kids[c]:
+            out += subtree(k)
+        return out
+
+    # stored values per location
+    t_ex = [[round(rnd.uniform(0.5, 9), 3) for _ in range(L)]
+            for _ in range(n)]
+    vis = [[rnd.randrange(1, 6) for _ in range(L)] for _ in range(n)]
+    byt = [[float(rnd.randrange(0, 4000)) if c % 3 else 0.0
+            for _ in range(L)] for c in range(n)]
+    byt_rows = [c for c in range(n) if c % 3]
+
+    def incl_of(ex):
+        return [[math.fsum(ex[x][l] for x in subtree(c)) for l in range(L)]
+                for c in range(n)]
+
+    t_in = incl_of(t_ex)
+    stored = {"time": (t_in, t_ex), "visits": (incl_of(vis), vis),
+              "bytes": (incl_of(byt), byt)}
+
+    def val(m, kind, c, l):  # kind "I" / "E"
+        return stored[m][0 if kind == "I" else 1][c][l]
+
+    def div(x, y):  # CubeLib's division
+        if x == 0:
+            return 0.0
+        if y == 0:
+            return DBL_MAX if x > 0 else -DBL_MAX
+        return x / y
+
+    def region(c):
+        return REGIONS[callee[c]]
+
+    # derived: (uniq, type, parent uniq or None, cubepl, init, python)
+    # python(c, l, kind) for PRE kinds: the own flavour's value;
+    # POST: f(get) where get(metric, kind) gives the value in scope.
+    mpi_init = """{
+      global(mpi);
+      ${i} = 0;
+      while ( ${i} < ${cube::#callpaths} )
+      {
+        ${r} = ${cube::callpath::calleeid}[${i}];
+        if ( ${cube::region::paradigm}[${r}] eq "mpi" )
+        {
+          ${mpi}[${i}] = 1;
+        }
+        else
+        {
+          ${mpi}[${i}] = 0;
+        };
+        ${i} = ${i} + 1;
+      };
+      return 0;
+    }"""
+    derived = [
+        ("mpi", "PREDERIVED_EXCLUSIVE", "time",
+         "${mpi}[${calculation::callpath::id}] * metric::time(e)", mpi_init,
+         lambda c, l, k: (region(c)[1] == "mpi") * val("time", "E", c, l)),
+        ("weighted", "PREDERIVED_INCLUSIVE", None,
+         """{ if ( metric::visits(i) > 3 ) { ${w} = 2; }
+              elseif ( metric::visits(i) == 3 ) { ${w} = 1.5; }
+              else { ${w} = 1; };
+              return ${w} * metric::time() + metric::bytes(i) / 1000; }""",
+         "",
+         lambda c, l, k: (2 if val("visits", "I", c, l) > 3 else
+                          1.5 if val("visits", "I", c, l) == 3 else 1) *
+         val("time", "I", c, l) + val("bytes", "I", c, l) / 1000),
+        ("shape", "PREDERIVED_EXCLUSIVE", None,
+         "-2^2 * (${cube::region::name}[${calculation::region::id}] =~ "
+         "/^MPI_(Send|Recv)$/) + max(metric::visits(), 2) + "
+         "sqrt(abs(metric::bytes() - 10)) + min(1, 0.5) * "
+         "(metric::visits(e) >= 2 and not (metric::bytes() == 0)) + "
+         "10 * (${cube::region::role}[${calculation::region::id}] seq "
+         "\"POINT2POINT\") + |0 - 3| // a comment\n",
+         "",
+         lambda c, l, k: 4 * (region(c)[0] in ("MPI_Send", "MPI_Recv")) +
+         max(val("visits", "E", c, l), 2) +
+         math.sqrt(abs(val("bytes", "E", c, l) - 10)) +
+         0.5 * (val("visits", "E", c, l) >= 2 and
+                val("bytes", "E", c, l) != 0) +
+         10 * (region(c)[2] == "point2point") + 3),
+        ("parentvisits", "PREDERIVED_EXCLUSIVE", None,
+         "metric::call::time(0, e) * 0 + metric::call::visits("
+         "${cube::callpath::parent::id}[${calculation::callpath::id}], e)",
+         "",
+         lambda c, l, k: val("visits", "E", parent[c], l)
+         if parent[c] >= 0 else 0.0),
+        ("unknownref", "PREDERIVED_EXCLUSIVE", None,
+         "metric::nosuch() + 1", "", lambda c, l, k: 1.0),
+        ("comp", "POSTDERIVED", None, "metric::time() - metric::mpi()", "",
+         lambda get: get("time") - get("mpi")),
+        ("per_visit", "POSTDERIVED", "comp",
+         "metric::time() / metric::visits()", "",
+         lambda get: div(get("time"), get("visits"))),
+        ("share", "POSTDERIVED", None,
+         "metric::time(i) / metric::fixed::time()", "",
+         lambda get: div(get("time", "I"), get("fixed_time"))),
+    ]
+    bad = None
+    if a.hostile:
+        typ, src, init = HOSTILE[a.hostile]
+        bad = ("bad", typ, None, src, init, None)
+        derived.append(bad)
+        if a.hostile == "runtime-ref":
+            derived.append(("looping", "PREDERIVED_EXCLUSIVE", None,
+                            HOSTILE["runtime"][1], "", None))
+
+    # ---- expected values ---------------------------------------------
+    cells = {}   # (metric, kind, c) -> [per location]
+    kinds = {d[0]: d[1] for d in derived}
+    for m in ("time", "visits", "bytes"):
+        for k in "IE":
+            for c in range(n):
+                cells[(m, k, c)] = [val(m, k, c, l) for l in range(L)]
+    pre = [d for d in derived if d[1].startswith("PRE") and d[5]]
+    for uniq, typ, _, _, _, f in pre:
+        own = "E" if typ == "PREDERIVED_EXCLUSIVE" else "I"
+        ownv = [[f(c, l, own) for l in range(L)] for c in range(n)]
+        if own == "E":
+            inc = incl_of(ownv)
+            exc = ownv
+        else:
+            inc = ownv
+            exc = [[ownv[c][l] - math.fsum(ownv[x][l] for x in kids[c])
+                    for l in range(L)] for c in range(n)]
+        for c in range(n):
+            cells[(uniq, "I", c)] = inc[c]
+            cells[(uniq, "E", c)] = exc[c]
+
+    def total(m, k, c):
+        return math.fsum(cells[(m, k, c)])
+
+    fixed = {m: math.fsum(total(m, "I", r) for r in roots)
+             for m in ("time", "visits", "bytes")}
+    totals = {}
+    root_totals = {}
+    for uniq, typ, _, _, _, f in derived:
+        if not f:
+            continue
+        if typ.startswith("PRE"):
+            for c in range(n):
+                for k in "IE":
+                    totals[(uniq, k, c)] = total(uniq, k, c)
+            root_totals[uniq] = math.fsum(total(uniq, "I", r)
+                                          for r in roots)
+            continue
+    for uniq, typ, _, _, _, f in derived:  # POST, in order
+        if not f or not typ.startswith("POST"):
+            continue
+        for c in range(n):
+            for k in "IE":
+                def get_l(m, kk=None, l=0, c=c, k=k):
+                    if m == "fixed_time":
+                        return fixed["time"]
+                    return cells[(m, kk or k, c)][l]
+                cells[(uniq, k, c)] = [f(lambda m, kk=None, l=l:
+                                         get_l(m, kk, l))
+                                       for l in range(L)]
+
+                def get_t(m, kk=None, c=c, k=k):
+                    if m == "fixed_time":
+                        return fixed["time"]
+                    return totals.get((m, kk or k, c), None) \
+                        if (m, kk or k, c) in totals else total(m, kk or k, c)
+                totals[(uniq, k, c)] = f(get_t)
+
+        def get_r(m, kk=None):
+            if m == "fixed_time":
+                return fixed["time"]
+            if m in root_totals:
+                return root_totals[m]
+            return fixed[m]
+        root_totals[uniq] = f(get_r)
+
+    # ---- the file -------------------------------------------------------
+    w = io.StringIO()
+    w.write('<?xml version="1.0" encoding="UTF-8"?>\n<cube version="4.4">\n'
+            '<attr key="Creator" value="gen_cube_derived.py"/>\n<metrics>\n')
+    ids = {"time": 0, "visits": 1, "bytes": 2}
+    stored_def = [("time", "INCLUSIVE", "DOUBLE"),
+                  ("visits", "EXCLUSIVE", "UINT64"),
+                  ("bytes", "EXCLUSIVE", "DOUBLE")]
+
+    def esc(s):
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    def metric_xml(uniq, typ, dtype, body, children):
+        mid = ids.setdefault(uniq, len(ids))
+        w.write(f'<metric id="{mid}" type="{typ}"><disp_name>{uniq}'
+                f'</disp_name><uniq_name>{uniq}</uniq_name><dtype>{dtype}'
+                f'</dtype><uom>sec</uom><descr>{uniq}</descr>{body}\n')
+        for ch in children:
+            ch()
+        w.write('</metric>\n')
+
+    def derived_xml(d):
+        uniq, typ, _, src, init, _ = d
+        body = f"<cubepl>{esc(src)}</cubepl>"
+        if init:
+            body += f"<cubeplinit>{esc(init)}</cubeplinit>"
+        kids_m = [x for x in derived if x[2] == uniq]
+        metric_xml(uniq, typ, "DOUBLE", body,
+                   [lambda x=x: derived_xml(x) for x in kids_m])
+
+    for uniq, typ, dtype in stored_def:
+        kids_m = [x for x in derived if x[2] == uniq]
+        metric_xml(uniq, typ, dtype, "",
+                   [lambda x=x: derived_xml(x) for x in kids_m])
+    for d in derived:
+        if d[2] is None:
+            derived_xml(d)
+    w.write('</metrics>\n<program>\n')
+    for r, (name, par, role) in enumerate(REGIONS):
+        w.write(f'<region id="{r}" mod="gen.c" begin="{r + 1}" end="0">'
+                f'<name>{name}</name><mangled_name>{name}</mangled_name>'
+                f'<paradigm>{par}</paradigm><role>{role}</role></region>\n')
+
+    def cnode(c):
+        w.write(f'<cnode id="{c}" calleeId="{callee[c]}">\n')
+        for k in kids[c]:
+            cnode(k)
+        w.write('</cnode>\n')
+    for r in roots:
+        cnode(r)
+    w.write('</program>\n<system>\n<systemtreenode Id="0"><name>m</name>'
+            '<class>machine</class>\n<locationgroup Id="0"><name>p0</name>'
+            '<rank>0</rank><type>process</type>\n')
+    for l in range(L):
+        w.write(f'<location Id="{l}"><name>t{l}</name><rank>{l}</rank>'
+                '<type>thread</type></location>\n')
+    w.write('</locationgroup>\n</systemtreenode>\n</system>\n</cube>\n')
+
+    # wide order for the INCLUSIVE metric, document order for the others
+    doc = []
+    for r in roots:
+        doc += subtree(r)
+    pos = {c: i for i, c in enumerate(doc)}
+    wide = []
+    for r in roots:
+        wide.append(r)
+        st = [r]
+        while st:
+            x = st.pop()
+            wide.extend(kids[x])
+            st.extend(reversed(kids[x]))
+
+    def member(rows, fmt):
+        tis = sorted(rows)
+        idx = (b"CUBEX.INDEX" + struct.pack("<IHB", 1, 0, 1) +
+               struct.pack("<I", len(tis)) +
+               b"".join(struct.pack("<I", t) for t in tis))
+        data = b"CUBEX.DATA" + b"".join(
+            struct.pack("<" + fmt * L, *rows[t]) for t in tis)
+        return idx, data
+
+    members = []
+    tin = {wide.index(c): t_in[c] for c in range(n)}
+    members += zip(("0.index", "0.data"), member(tin, "d"))
+    members += zip(("1.index", "1.data"),
+                   member({pos[c]: vis[c] for c in range(n)}, "Q"))
+    members += zip(("2.index", "2.data"),
+                   member({pos[c]: byt[c] for c in byt_rows}, "d"))
+    members.append(("anchor.xml", w.getvalue().encode()))
+    with tarfile.open(a.out, "w", format=tarfile.USTAR_FORMAT) as t:
+        for name, data in members:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data)
+            t.addfile(ti, io.BytesIO(data))
+
+    out = {"cells": {f"{m} {k} {c}": v for (m, k, c), v in cells.items()
+                     if m in kinds and (kinds[m] or "") and
+                     (m != "bad")},
+           "totals": {f"{m} {k} {c}": v for (m, k, c), v in totals.items()},
+           "root": root_totals,
+           "derived": [d[0] for d in derived if d[5]],
+           "bad": bool(bad)}
+    with open(a.answers, "w") as f:
+        json.dump(out, f, indent=0)
+
+
+if __name__ == "__main__":
+    main()

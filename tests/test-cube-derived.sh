@@ -1,0 +1,35 @@
+#!/bin/sh
+# Derived (CubePL) metrics: tests/gen_cube_derived.py writes small .cubex
+# files whose derived metrics cover every kind (PREDERIVED_EXCLUSIVE,
+# PREDERIVED_INCLUSIVE, POSTDERIVED) and the language real files use, with
+# the values computed apart in Python; tests/check_cube_derived.py compares
+# callscope's totals (report) and per-location values (tests/cube-dump).
+# Then the hostile kinds: each file opens, the bad metric is blank with a
+# one-line warning (or, when it loops only on data, exit 2 with one line),
+# and the other metrics are still right.  Last, Score-P's own CubePL
+# (remapping.spec of the corpus file time.p4: 105 derived metrics) on that
+# profile (tests/check_cube_remap.py), when ../shared is there.
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+[ -x /usr/bin/python3 ] || { echo "python3 missing"; exit 1; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+HOME=$tmp XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
+export HOME XDG_CACHE_HOME XDG_CONFIG_HOME
+check() {
+	/usr/bin/python3 "$top_srcdir/tests/check_cube_derived.py" \
+		"$top_builddir/callscope" "$top_builddir/tests/cube-dump" \
+		"$top_srcdir/tests/gen_cube_derived.py" "$tmp" "$@"
+}
+status=0
+check || status=1
+check syntax unknown-func deep chain unary loop self regex string \
+	reserved empty index comment runtime runtime-ref datadep || status=1
+if [ -d "$top_srcdir/../shared/expected/cube" ]; then
+	/usr/bin/python3 "$top_srcdir/tests/check_cube_remap.py" \
+		"$top_builddir/callscope" "$top_srcdir/../shared" "$tmp" ||
+		status=1
+else
+	echo "no ../shared: remapping.spec check skipped"
+fi
+exit $status

@@ -1,0 +1,417 @@
+/* test-cubepl: the CubePL interpreter (cubepl_lex.c, cubepl_parse.c,
+ * cubepl_eval.c) with a host whose metrics and reserved variables are
+ * tables here: degenerate sources first, then arithmetic and CubeLib's
+ * precedences and division rule, functions, strings and regexes,
+ * variables, blocks and statements, metric references and their
+ * flavours, reserved variables, and the errors and limits (offsets,
+ * nesting, tree height, steps). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/cube/cubepl.h"
+
+/* Metrics "time" (0) and "visits" (1): value = base + 100 * call flavour
+ * + 1000 * reference kind + id; the last reference is recorded. */
+struct host_state {
+	int32_t last_metric;
+	enum cubepl_ref_kind last_kind;
+	enum cubepl_flavour last_call, last_sys;
+	double last_id;
+	int calls;
+	bool fail;
+};
+
+static int32_t resolve(void *ud, const char *name, size_t len)
+{
+	(void)ud;
+	if (len == 4 && memcmp(name, "time", 4) == 0)
+		return 0;
+	if (len == 6 && memcmp(name, "visits", 6) == 0)
+		return 1;
+	return -1;
+}
+
+static bool metric(void *ud, int32_t m, enum cubepl_ref_kind kind,
+		   enum cubepl_flavour call, enum cubepl_flavour sys, double id,
+		   double *out, const char **msg)
+{
+	struct host_state *h = ud;
+	h->last_metric = m;
+	h->last_kind = kind;
+	h->last_call = call;
+	h->last_sys = sys;
+	h->last_id = id;
+	h->calls++;
+	if (h->fail) {
+		*msg = "host refused";
+		return false;
+	}
+	*out = (m == 0 ? 5 : 7) + 100.0 * call + 1000.0 * kind + id;
+	return true;
+}
+
+static const char *const region_names[] = {"main", "MPI_Send", "compute"};
+
+static bool reserved(void *ud, enum cubepl_reserved r, double idx,
+		     struct cubepl_value *out)
+{
+	(void)ud;
+	switch (r) {
+	case CUBEPL_R_NUM_CALLPATHS:
+		out->num = 3;
+		return true;
+	case CUBEPL_R_REGION_NAME:
+		if (idx < 0 || idx >= 3)
+			return false;
+		out->str = region_names[(int)idx];
+		return true;
+	case CUBEPL_R_CALC_CALLPATH:
+		out->num = 2;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static struct host_state hs;
+static struct cubepl_host host = {.ud = &hs,
+				  .resolve = resolve,
+				  .metric = metric,
+				  .reserved = reserved};
+
+/* Parse and run `src` in a fresh environment; *ok false and msg on an
+ * error (either step). */
+static double run_in(struct cubepl_env *env, const char *src, bool *ok,
+		     char *msg, size_t size)
+{
+	struct cubepl_program *p = NULL;
+	double v = NAN;
+	*ok = cubepl_parse(src, strlen(src), &host, env, &p, msg, size);
+	if (*ok) {
+		*ok = cubepl_run(p, env, &host, 1000000, &v, msg, size);
+		cubepl_program_free(p);
+	} else {
+		assert_null(p);
+	}
+	return v;
+}
+
+static double eval(const char *src)
+{
+	struct cubepl_env *env = cubepl_env_new(1000);
+	char msg[256];
+	bool ok;
+	double v = run_in(env, src, &ok, msg, sizeof(msg));
+	cubepl_env_free(env);
+	if (!ok)
+		fail_msg("%s: %s", src, msg);
+	return v;
+}
+
+/* The error of `src` (parse or run); the test fails when there is none. */
+static void error_of(const char *src, char *msg, size_t size)
+{
+	struct cubepl_env *env = cubepl_env_new(1000);
+	bool ok;
+	run_in(env, src, &ok, msg, size);
+	cubepl_env_free(env);
+	if (ok)
+		fail_msg("%.60s: no error", src);
+}
+
+static void expect_error(const char *src, const char *part)
+{
+	char msg[256];
+	error_of(src, msg, sizeof(msg));
+	if (!strstr(msg, part))
+		fail_msg("%.60s: \"%s\" lacks \"%s\"", src, msg, part);
+}
+
+static void test_degenerate(void **state)
+{
+	(void)state;
+	expect_error("", "an empty expression");
+	expect_error("   \n\t ", "an empty expression");
+	expect_error("// only a comment", "an empty expression");
+	expect_error("(", "unexpected end");
+	expect_error(")", "unexpected");
+	expect_error("1 2", "after the expression");
+	expect_error("\"abc", "an unterminated string");
+	expect_error("${x", "an unterminated ${variable}");
+	expect_error("${}", "an empty ${}");
+	expect_error("1 /* open", "an unterminated comment");
+	expect_error("@", "an unexpected character");
+	expect_error("metric::()", "without a name");
+	/* a program that does nothing but return */
+	assert_true(eval("{ return 4; }") == 4);
+	assert_true(eval("{ }") == 0);
+	/* a NULL program does not run */
+	struct cubepl_env *env = cubepl_env_new(1000);
+	char msg[64];
+	double v;
+	assert_false(cubepl_run(NULL, env, &host, 10, &v, msg, sizeof(msg)));
+	cubepl_env_free(env);
+	cubepl_env_free(NULL);
+	cubepl_program_free(NULL);
+}
+
+static void test_arithmetic(void **state)
+{
+	(void)state;
+	assert_true(eval("1 + 2 * 3") == 7);
+	assert_true(eval("(1 + 2) * 3") == 9);
+	assert_true(eval("10 - 4 - 3") == 3);       /* left */
+	assert_true(eval("64 / 4 / 2") == 8);       /* left */
+	assert_true(eval("2 ^ 3 ^ 2") == 64);       /* left, as CubeLib */
+	assert_true(eval("-2 ^ 2") == 4);           /* unary binds tightest */
+	assert_true(eval("- - 3") == 3);
+	assert_true(eval("+3") == 3);
+	assert_true(eval("|0 - 3.5|") == 3.5);
+	assert_true(eval("1.5e2 + .5") == 150.5);
+	/* CubeLib's division: 0 / x is 0 (0 / 0 too), x / 0 is +-DBL_MAX */
+	assert_true(eval("0 / 0") == 0);
+	assert_true(eval("0 / 5") == 0);
+	assert_true(eval("3 / 0") == DBL_MAX);
+	assert_true(eval("-3 / 0") == -DBL_MAX);
+	assert_true(eval("7 / 2") == 3.5);
+}
+
+static void test_functions(void **state)
+{
+	(void)state;
+	assert_true(eval("sqrt(16)") == 4);
+	assert_true(eval("abs(-2)") == 2);
+	assert_true(eval("min(3, 2) + max(3, 2)") == 5);
+	assert_true(eval("floor(2.7) + ceil(2.2)") == 5);
+	assert_true(eval("sgn(-4) + sgn(0) + sgn(9)") == 0);
+	assert_true(eval("pos(-4) + pos(3) + neg(-2) + neg(5)") == 1);
+	assert_true(fabs(eval("exp(log(3))") - 3) < 1e-12);
+	assert_true(fabs(eval("sin(0) + cos(0) + tan(0)") - 1) < 1e-12);
+	assert_true(fabs(eval("asin(1) * 2 - acos(-1)")) < 1e-12);
+	assert_true(fabs(eval("atan(1) * 4") - M_PI) < 1e-12);
+	assert_true(eval("random(5)") == 0);
+	expect_error("foo(1)", "unknown function or keyword \"foo\"");
+	expect_error("min(1)", "',' expected");
+	expect_error("sqrt 4", "'(' expected");
+}
+
+static void test_logic_and_strings(void **state)
+{
+	(void)state;
+	assert_true(eval("1 < 2 and 2 <= 2 and 3 > 2 and 3 >= 3") == 1);
+	assert_true(eval("1 == 1 and 1 != 2") == 1);
+	assert_true(eval("0 or 0") == 0);
+	assert_true(eval("1 xor 1") == 0);
+	assert_true(eval("not (1 == 2)") == 1);
+	assert_true(eval("true + true + false") == 2);
+	assert_true(eval("1 + 1 == 2") == 1); /* comparisons below + */
+	assert_true(eval("\"abc\" eq \"abc\"") == 1);
+	assert_true(eval("\"abc\" eq \"ABC\"") == 0);
+	assert_true(eval("\"abc\" seq \"ABC\"") == 1);
+	assert_true(eval("\"MPI_Send\" =~ /^MPI_(Send|Recv)$/") == 1);
+	assert_true(eval("\"MPI_Wait\" =~ /^MPI_(Send|Recv)$/") == 0);
+	assert_true(eval("\"a/b\" =~ /a\\/b/") == 1);
+	/* a number where a string is wanted reads as its text, a string
+	 * where a number is wanted as its number */
+	assert_true(eval("12 eq \"12\"") == 1);
+	assert_true(eval("\"2.5\" * 2") == 5);
+	expect_error("\"x\" =~ /(/", "bad regular expression");
+	/* what glibc's regcomp would blow up is refused first (found by
+	 * fuzz-cubepl: 83 stacked + took 2 GB) */
+	expect_error("\"x\" =~ /^M++++++++++++++++++++++++++++++++PI/",
+		     "too complex");
+	expect_error("\"x\" =~ /((a{1,255}){1,255}){1,255}/", "too complex");
+	expect_error("\"aa\" =~ /(a)\\1/", "too complex");
+	expect_error("\"x\" =~ /((((((((((((((((((((((((((((((((((((((((("
+		     "((((((((((((((((((((((((((a)))))))))))))))))))))))))))"
+		     ")))))))))))))))))))))))))))))))))))))))/",
+		     "too complex");
+	assert_true(eval("\"MPI_Init_thread\" =~ "
+			 "/^MPI_(Init(_thread|ialized){0,1}|Finalize(d){0,1})$/")
+		    == 1);
+	expect_error("\"x\" =~ 3", "a /regular expression/ expected");
+	expect_error("\"x\" =~ /abc", "a /regular expression/ expected");
+}
+
+static void test_variables(void **state)
+{
+	(void)state;
+	assert_true(eval("${undefined}") == 0);
+	assert_true(eval("{ ${a} = 3; ${b}[2] = 4; return ${a} * ${b}[2] + "
+			 "${b}[1] + sizeof(${b}) + defined(${b}) + "
+			 "defined(${c}); }") == 12 + 0 + 3 + 1 + 0);
+	assert_true(eval("{ ${s} = \"MPI_Recv\"; return ${s} =~ /Recv/; }") ==
+		    1);
+	/* while, if / elseif / else, nested blocks, global() */
+	assert_true(eval("{ global(n); ${i} = 0; ${n} = 0; "
+			 "while (${i} < 10) { ${n} = ${n} + ${i}; "
+			 "${i} = ${i} + 1; }; return ${n}; }") == 45);
+	assert_true(eval("{ ${x} = 5; if (${x} > 9) { ${y} = 1; } "
+			 "elseif (${x} > 4) { ${y} = 2; } else { ${y} = 3; }; "
+			 "{ ${y} = ${y} * 10; }; return ${y}; }") == 20);
+	assert_true(eval("{ if (0) { ${y} = 1; } else { ${y} = 3; }; "
+			 "return ${y}; }") == 3);
+	assert_true(eval("{ if (0) { ${y} = 1; }; return ${y}; }") == 0);
+	/* the environment is shared between programs: init then use */
+	struct cubepl_env *env = cubepl_env_new(1000);
+	char msg[128];
+	bool ok;
+	run_in(env, "{ ${mask}[1] = 7; return 0; }", &ok, msg, sizeof(msg));
+	assert_true(ok);
+	assert_true(run_in(env, "${mask}[1] + ${mask}[0]", &ok, msg,
+			   sizeof(msg)) == 7);
+	assert_true(ok);
+	cubepl_env_free(env);
+	expect_error("{ ${x}[-1] = 1; return 0; }", "index out of range");
+	expect_error("{ ${x}[1e30] = 1; return 0; }", "index out of range");
+	expect_error("{ ${x}[1000] = 1; return 0; }", "index out of range");
+	assert_true(eval("{ ${x}[999] = 1; return sizeof(${x}); }") == 1000);
+	expect_error("{ return 1; ${a} = 2; }", "statements after return");
+	expect_error("{ if (1) { return 2; }; return 1; }",
+		     "return outside a lambda's end");
+	expect_error("{ ${cube::#callpaths} = 2; return 0; }",
+		     "cannot be assigned");
+	expect_error("{ global(1); return 0; }", "a variable name expected");
+	expect_error("sizeof(3)", "${variable} expected");
+}
+
+static void test_metrics(void **state)
+{
+	(void)state;
+	memset(&hs, 0, sizeof(hs));
+	assert_true(eval("metric::time()") == 5);
+	assert_int_equal(hs.last_kind, CUBEPL_REF_CONTEXT);
+	assert_int_equal(hs.last_call, CUBEPL_SAME);
+	assert_true(eval("metric::visits(i)") == 107);
+	assert_true(eval("metric::visits(e)") == 207);
+	assert_true(eval("metric::time(*, e)") == 5);
+	assert_int_equal(hs.last_sys, CUBEPL_EXCL);
+	assert_true(eval("metric::fixed::time()") == 1005);
+	assert_int_equal(hs.last_kind, CUBEPL_REF_FIXED);
+	assert_true(eval("metric::call::time(3 + 4, i)") == 2112);
+	assert_true(hs.last_id == 7);
+	/* an unknown metric reads 0 without asking the host */
+	hs.calls = 0;
+	assert_true(eval("metric::nosuch() + 1") == 1);
+	assert_int_equal(hs.calls, 0);
+	struct cubepl_env *env = cubepl_env_new(1000);
+	struct cubepl_program *p = NULL;
+	char msg[128];
+	const char *src = "metric::time() + metric::nosuch() + metric::time(e)";
+	assert_true(cubepl_parse(src, strlen(src), &host, env, &p, msg,
+				 sizeof(msg)));
+	size_t n;
+	const int32_t *ms = cubepl_program_metrics(p, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(ms[0], 0);
+	assert_string_equal(cubepl_program_unknown_metric(p), "nosuch");
+	/* a host that refuses stops the run with its reason */
+	hs.fail = true;
+	double v;
+	assert_false(cubepl_run(p, env, &host, 1000, &v, msg, sizeof(msg)));
+	assert_string_equal(msg, "host refused");
+	hs.fail = false;
+	cubepl_program_free(p);
+	cubepl_env_free(env);
+	/* attribute setters of the GUI's metric tree are read, no effect */
+	assert_true(eval("{ cube::metric::set::time(\"value\", \"VOID\"); "
+			 "return 1; }") == 1);
+	expect_error("metric::time(x)", "i, e or * expected");
+	expect_error("metric::time(i, e, i)", "')' expected");
+}
+
+static void test_reserved(void **state)
+{
+	(void)state;
+	assert_true(eval("${cube::#callpaths}") == 3);
+	assert_true(eval("${calculation::callpath::id}") == 2);
+	assert_true(eval("${cube::region::name}[1] eq \"MPI_Send\"") == 1);
+	assert_true(eval("${cube::region::name}[9] eq \"\"") == 0);
+	assert_true(eval("${cube::location::name}[0]") == 0); /* no value */
+	expect_error("${cube::nosuch}", "unknown reserved variable");
+	expect_error("${calculation::nosuch}", "unknown reserved variable");
+}
+
+static char *repeat(const char *head, size_t n, const char *mid,
+		    const char *tail)
+{
+	size_t hl = strlen(head), ml = strlen(mid), tl = strlen(tail);
+	char *s = malloc(n * (hl + tl) + ml + 1), *p = s;
+	assert_non_null(s);
+	for (size_t i = 0; i < n; i++, p += hl)
+		memcpy(p, head, hl);
+	memcpy(p, mid, ml);
+	p += ml;
+	for (size_t i = 0; i < n; i++, p += tl)
+		memcpy(p, tail, tl);
+	*p = '\0';
+	return s;
+}
+
+static void test_limits(void **state)
+{
+	(void)state;
+	/* nesting: refused past CUBEPL_MAX_NESTING, without the stack */
+	const char *heads[] = {"(", "-", "sqrt(", "{ return ", "not ",
+			       "|", "min(1, "};
+	const char *tails[] = {")", "", ")", "; }", "", "|", ")"};
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		char *s = repeat(heads[i], 20000, "1", tails[i]);
+		char msg[256];
+		error_of(s, msg, sizeof(msg));
+		if (!strstr(msg, "nested more than") &&
+		    !strstr(msg, "deep"))
+			fail_msg("%s...: %s", heads[i], msg);
+		free(s);
+	}
+	/* 150 levels are fine */
+	char *s = repeat("(", 150, "1", ")");
+	assert_true(eval(s) == 1);
+	free(s);
+	/* a flat chain is not nesting, but its tree is tall: bounded */
+	s = repeat("1+", 1000, "1", "");
+	assert_true(eval(s) == 1001);
+	free(s);
+	s = repeat("1+", 100000, "1", "");
+	char msg[256];
+	error_of(s, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "more than 2000 deep"));
+	free(s);
+	/* too long a source */
+	s = repeat(" ", CUBEPL_MAX_SOURCE + 1, "1", "");
+	error_of(s, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "longer than"));
+	free(s);
+	/* a loop that does not end stops at the step limit */
+	expect_error("{ while (1) { ${x} = 1; }; return 0; }", "step limit");
+	/* errors carry the offset where they were found */
+	error_of("1 + foo(2)", msg, sizeof(msg));
+	assert_string_equal(msg, "offset 4: unknown function or keyword "
+				 "\"foo\"");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_arithmetic),
+		cmocka_unit_test(test_functions),
+		cmocka_unit_test(test_logic_and_strings),
+		cmocka_unit_test(test_variables),
+		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_reserved),
+		cmocka_unit_test(test_limits),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
