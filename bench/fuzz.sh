@@ -6,7 +6,7 @@
 #
 # TARGET is config, v4-meta, v4-profile, v4-cct, v4-trace, metrics-yaml,
 # formula, legacy-values, legacy-trace, sparse2020, xml-experiment, archive,
-# listing, cube, cubepl, dcpi, extrap-text, extrap-json, gpu-rows, rocpd-yaml or
+# listing, cube, cubepl, dcpi, extrap-text, extrap-json, extrap-ncu, extrap-prof, gpu-rows, rocpd-yaml or
 # otf2-defs.  The targets
 # are built (when needed) with
 # `configure CC=clang --enable-fuzzing` in bench/out/fuzz-build (or, when
@@ -30,7 +30,7 @@ build="$out/fuzz-build"
 case $target in
 config | v4-meta | v4-profile | v4-cct | v4-trace | metrics-yaml | formula | \
 	legacy-values | legacy-trace | sparse2020 | xml-experiment | archive | listing | cube | cubepl | dcpi | \
-	extrap-text | extrap-json | gpu-rows | rocpd-yaml | otf2-defs) ;;
+	extrap-text | extrap-json | extrap-ncu | extrap-prof | gpu-rows | rocpd-yaml | otf2-defs) ;;
 *)
 	echo "$0: unknown target $target" >&2
 	exit 2
