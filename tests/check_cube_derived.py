@@ -83,6 +83,35 @@ def check(cs, dump, gen, tmp, kind, seed):
         print(f"FAIL {tag}: {checked} totals checked, {want} expected "
               f"(columns: {sorted(set(m for m, _ in cols))})")
         fails += 1
+    # flat and bottom-up rows stand for several call paths: a POSTDERIVED
+    # metric (an expression over sums: a ratio) has no value there, a
+    # prederived one has (its values add up over call paths)
+    for view in ("flat", "bottom-up") if not kind else ():
+        rc, out, err = run([cs, "report", path, "--format", "json",
+                            "--metric", "all", "--view", view])
+        if rc != 0:
+            print(f"FAIL {tag}: {view} report exit {rc}: {err[:300]}")
+            return fails + 1
+        rep = json.loads(out)
+        cols = [c["metric"] for c in rep["columns"]]
+        n_post = n_pre = 0
+        for node in rep["nodes"]:
+            if node["name"] == "<program root>":
+                continue  # the root stands for itself alone
+            for m, got in zip(cols, node["values"]):
+                if m in ans["post"]:
+                    n_post += 1
+                    if got is not None:
+                        print(f"FAIL {tag}: {view} row {node['name']!r} "
+                              f"{m} = {got!r}, a POSTDERIVED metric's "
+                              "rows have no value")
+                        fails += 1
+                elif m in ans["derived"] and got is not None:
+                    n_pre += 1
+        if not n_post or not n_pre:
+            print(f"FAIL {tag}: {view}: {n_post} postderived cells, "
+                  f"{n_pre} prederived values")
+            fails += 1
     rc, out, err = run([dump, path])
     if rc != 0:
         print(f"FAIL {tag}: cube-dump exit {rc}: {err.strip()[:300]}")

@@ -367,6 +367,7 @@ def main():
            "totals": {f"{m} {k} {c}": v for (m, k, c), v in totals.items()},
            "root": root_totals,
            "derived": [d[0] for d in derived if d[5]],
+           "post": [d[0] for d in derived if d[5] and d[1] == "POSTDERIVED"],
            "bad": bool(bad)}
     with open(a.answers, "w") as f:
         json.dump(out, f, indent=0)

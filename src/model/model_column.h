@@ -42,6 +42,12 @@ enum stat_flag {
 	 * thread, N, not the threads with a value), so a row of several
 	 * contexts has that value too. */
 	STAT_CONSTANT = 1 << 3,
+	/* Set by a reader: the statistic's values at several contexts
+	 * neither add up nor combine (Cube's POSTDERIVED metrics: an
+	 * expression over sums, such as a ratio, whose sum over call paths
+	 * is no value of it), so a row of several contexts (flat, bottom-up)
+	 * has none and the column does not add up (exports refuse it). */
+	STAT_NO_AGGREGATE = 1 << 4,
 };
 
 /* A summary statistic the database stores per context (v4: a {SS}, keyed

@@ -29,7 +29,8 @@
 static bool stat_additive(const struct model *m, uint32_t stat)
 {
 	const struct model_stat *s = &m->stats[stat];
-	return s->combine == COMBINE_SUM && !(s->flags & STAT_CONSTANT) &&
+	return s->combine == COMBINE_SUM &&
+	       !(s->flags & (STAT_CONSTANT | STAT_NO_AGGREGATE)) &&
 	       strcmp(model_str(m, s->formula), "$$") == 0;
 }
 
@@ -141,7 +142,8 @@ static bool has_threads(const struct model *m, uint32_t stat)
 {
 	return model_has_per_profile(m) &&
 	       m->stats[stat].prop_id != MODEL_NONE &&
-	       !(m->stats[stat].flags & STAT_DERIVED_INCLUSIVE);
+	       !(m->stats[stat].flags &
+		 (STAT_DERIVED_INCLUSIVE | STAT_NO_AGGREGATE));
 }
 
 enum view_rule view_column_rule(const struct model *m, uint32_t column)

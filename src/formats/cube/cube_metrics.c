@@ -209,6 +209,11 @@ static enum status add_stats(struct opener *o, uint32_t i, uint8_t comb,
 			s.flags = STAT_CONTEXTS_COMBINE;
 		if (cube_excl_only(cm) && kind == KIND_EXCL)
 			s.flags |= STAT_EXCLUSIVE_ONLY;
+		/* an expression over sums: rows of several call paths
+		 * have no value (a sum of ratios is none) */
+		if (cm->mtype == CUBE_MT_DERIVED &&
+		    cm->derived == CUBE_DV_POST)
+			s.flags |= STAT_NO_AGGREGATE;
 		if (cube_excl_only(cm) && kind == KIND_INCL) {
 			stat[kind] = model_builder_add_inclusive_stat(
 				o->b, stat[KIND_EXCL]);
