@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "archive/archive_open.h"
 #include "core/status.h"
 #include "formats/reader.h"
 #include "model/model.h"
@@ -39,5 +40,9 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 				const struct open_options *o,
 				const struct reader_options *ro,
 				struct model **out, struct error *err);
+
+/* The registry's opener and bidder for the databases inside an archive
+ * (archive_open_database), for tests and tools. */
+const struct archive_db_ops *database_archive_ops(void);
 
 #endif

@@ -512,7 +512,7 @@ static void test_open_without_cache(void **state)
 	setenv("TMPDIR", tmpdir, 1);
 	struct error err = {.status = STATUS_OK};
 	struct model *m = NULL;
-	assert_int_equal(archive_open_database(archive, NULL, false, database_open, &m, &err),
+	assert_int_equal(archive_open_database(archive, NULL, false, database_archive_ops(), &m, &err),
 			 STATUS_OK);
 	assert_non_null(m);
 	assert_string_equal(m->path, archive);
@@ -540,17 +540,17 @@ static void test_open_without_cache(void **state)
 	model_free(m2);
 	assert_int_equal(count_entries(tmpdir), 0);
 	/* refused inner paths and failures leave nothing behind */
-	assert_int_equal(archive_open_database(archive, "../v4/one", false, database_open, &m,
+	assert_int_equal(archive_open_database(archive, "../v4/one", false, database_archive_ops(), &m,
 					       &err),
 			 STATUS_USAGE);
 	assert_null(m);
-	assert_int_equal(archive_open_database(archive, "v4/three", false, database_open, &m,
+	assert_int_equal(archive_open_database(archive, "v4/three", false, database_archive_ops(), &m,
 					       &err),
 			 STATUS_NOT_DATABASE);
 	assert_string_equal(err.file, archive);
 	assert_int_equal(count_entries(tmpdir), 0);
 	/* a database file inside: the v4 reader takes a meta.db path */
-	assert_int_equal(archive_open_database(archive, "v4/one/meta.db", false, database_open,
+	assert_int_equal(archive_open_database(archive, "v4/one/meta.db", false, database_archive_ops(),
 					       &m, &err),
 			 STATUS_OK);
 	snprintf(inner, sizeof(inner), "%s/v4/one/meta.db", archive);
@@ -560,7 +560,7 @@ static void test_open_without_cache(void **state)
 	assert_int_equal(count_entries(tmpdir), 0);
 	/* a meta.db no reader takes: the error names the archive */
 	assert_int_equal(archive_open_database(fixture("ok.tar.gz"), NULL,
-					       false, database_open, &m, &err),
+					       false, database_archive_ops(), &m, &err),
 			 STATUS_NOT_DATABASE);
 	assert_null(strstr(err.file, tmpdir));
 	assert_non_null(err.file);
@@ -568,7 +568,7 @@ static void test_open_without_cache(void **state)
 				 strlen(fixture("ok.tar.gz"))),
 			 0);
 	assert_int_equal(archive_open_database(fixture("many.tar"), NULL,
-					       false, database_open, &m, &err),
+					       false, database_archive_ops(), &m, &err),
 			 STATUS_NOT_DATABASE);
 	assert_non_null(strstr(err.message, "no database"));
 	assert_int_equal(count_entries(tmpdir), 0);
