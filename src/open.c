@@ -200,7 +200,8 @@ static enum status open_local(const char *const *paths, size_t n,
 static enum status resolve_url(const char *url, const struct open_options *o,
 			       char **local, struct error *err)
 {
-	return remote_open_resolve(url, o, local, err);
+	return remote_open_resolve(url, o, database_remote_planner(), local,
+				   err);
 }
 
 /* The model names the URL the user gave, not the cached copy. */

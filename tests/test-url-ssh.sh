@@ -100,14 +100,14 @@ expect_error() {
 	fi
 }
 mv "$HOME/.ssh/known_hosts" "$tmp/known_hosts"
-expect_error "$base/db/meta.db: no ~/.ssh/known_hosts to check the host key against; --insecure skips the check" "$base/db/"
+expect_error "$base/db/: no ~/.ssh/known_hosts to check the host key against; --insecure skips the check" "$base/db/"
 "$cs" info --no-cache --insecure "$base/db/" >/dev/null 2>"$tmp/err" &&
 	ok "--insecure without known_hosts" || fail "--insecure: $(cat "$tmp/err")"
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$HOME/.ssh/id_ed25519.pub")" >"$HOME/.ssh/known_hosts"
-expect_error "meta.db: host key not accepted .*--insecure skips the check" "$base/db/"
+expect_error "db/: host key not accepted .*--insecure skips the check" "$base/db/"
 mv "$tmp/known_hosts" "$HOME/.ssh/known_hosts"
-expect_error "meta.db: access denied" "sftp://nobody-here@127.0.0.1:$port$tmp/db/"
-expect_error "meta.db: cannot connect" "sftp://127.0.0.1:1$tmp/db/"
+expect_error "db/: access denied" "sftp://nobody-here@127.0.0.1:$port$tmp/db/"
+expect_error "db/: cannot connect" "sftp://127.0.0.1:1$tmp/db/"
 
 echo "$fails failure(s)"
 [ $fails = 0 ]

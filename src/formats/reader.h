@@ -179,6 +179,30 @@ struct reader_cache_entry {
 	const char *label; /* a few words for text: "index of a GPU run" */
 };
 
+/* How a reader reads a file of its directory, for a copy of the
+ * directory made elsewhere (a directory URL fetched into the cache). */
+enum reader_file_flag {
+	/* read in parts (blob_open_file): may stay on the server and be
+	 * read by range */
+	READER_FILE_LAZY = 1u << 0,
+	/* rewritten whenever the database is: unchanged, the directory's
+	 * file set is as before (no listing is read again) */
+	READER_FILE_KEY = 1u << 1,
+	/* the same, and every other file is unchanged too (no request) */
+	READER_FILE_KEY_ALL = 1u << 2,
+	/* tried by its name when its directory has no listing */
+	READER_FILE_GUESS = 1u << 3,
+};
+
+/* One kind of file a reader reads in its directory: a pattern of the
+ * path relative to the directory (fnmatch with FNM_PATHNAME: "meta.db",
+ * "*.hpctrace", or "*.yaml" below "metrics/", written with the folder)
+ * and its reader_file_flag bits. */
+struct reader_file_rule {
+	const char *pattern;
+	unsigned flags;
+};
+
 struct reader {
 	const char *name;        /* "hpctoolkit-v4": --help, the man page */
 	const char *description; /* one line: what files it reads */
@@ -210,6 +234,11 @@ struct reader {
 	const char *const *option_names;
 	enum status (*option)(void *state, const char *key, const char *value,
 			      struct error *err);
+	/* Optional (NULL: every file of the directory, read whole): the
+	 * files of a directory this reader reads, first match wins, ended
+	 * by a rule with a NULL pattern; a file no rule matches is not
+	 * read.  src/open.c fetches a directory URL by these. */
+	const struct reader_file_rule *files;
 };
 
 /* The readers compiled in, NULL-terminated. */
