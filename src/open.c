@@ -35,7 +35,8 @@ static enum status open_extracted(const char *path, struct model **out,
  * of ARCHIVE_FLOOR_BID or less (a directory that merely has
  * subdirectories) does not count inside an archive. */
 #define ARCHIVE_FLOOR_BID 20
-static int bid_extracted(void *ctx, const char *path, const void **who)
+static int bid_extracted(void *ctx, const char *path, const void **who,
+			 bool *merges)
 {
 	(void)ctx;
 	struct reader_probe *p = NULL;
@@ -43,10 +44,13 @@ static int bid_extracted(void *ctx, const char *path, const void **who)
 	enum status st = reader_probe_read(path, &p, &err);
 	const struct reader *r = p ? reader_choose(p) : NULL;
 	int bid = r ? r->bid(p, 0) : 0;
+	if (bid <= ARCHIVE_FLOOR_BID)
+		r = NULL;
 	*who = r;
+	*merges = r && (r->caps & READER_CAP_MERGE);
 	reader_probe_free(p);
 	error_clear(&err);
-	return st == STATUS_NOMEM ? -1 : bid > ARCHIVE_FLOOR_BID ? bid : 0;
+	return st == STATUS_NOMEM ? -1 : r ? bid : 0;
 }
 
 static enum status not_database(const char *path, struct error *err)

@@ -28,6 +28,7 @@ struct root {
 	char *rel;
 	const void *who; /* its reader */
 	bool direct;     /* a file directly in the directory that found it */
+	bool file;       /* a file, not a directory */
 };
 
 struct roots {
@@ -54,14 +55,14 @@ static void roots_clear(struct roots *r)
 
 /* Append (taking `rel`); false when out of memory. */
 static bool roots_push(struct roots *r, char *rel, const void *who,
-		       bool direct)
+		       bool direct, bool file)
 {
 	if (!rel || !array_grow((void **)&r->v, &r->cap, r->n + 1,
 				sizeof(*r->v))) {
 		free(rel);
 		return false;
 	}
-	r->v[r->n++] = (struct root){rel, who, direct};
+	r->v[r->n++] = (struct root){rel, who, direct, file};
 	return true;
 }
 
@@ -74,13 +75,15 @@ static char *join(const char *rel, const char *name)
 	return s;
 }
 
-static int bid_at(struct walk *w, const char *rel, const void **who)
+static int bid_at(struct walk *w, const char *rel, const void **who,
+		  bool *merges)
 {
 	char *full = NULL;
 	*who = NULL;
+	*merges = false;
 	if (asprintf(&full, "%s%s%s", w->top, rel[0] ? "/" : "", rel) < 0)
 		return -1;
-	int b = w->bid(w->ctx, full, who);
+	int b = w->bid(w->ctx, full, who, merges);
 	free(full);
 	return b;
 }
@@ -133,20 +136,21 @@ static bool list_dir(struct walk *w, const char *rel, char ***files,
 }
 
 /* A guessed directory (its reader `who`) over what was found in it: the
- * directory itself when nothing surer is below it, when the sure files
- * are all directly in it and of its reader (one run in several files), or
- * when all that was found is below it and of other readers (a set made
- * of them). */
-static bool guess_wins(const struct roots *c, const void *who)
+ * directory itself when nothing surer is below it, when all of it is of
+ * its reader and that reader merges or it is files directly in the
+ * directory (one run in several files or directories), or when all of it
+ * is files in its subdirectories, of other readers (a set made of
+ * them). */
+static bool guess_wins(const struct roots *c, const void *who, bool merges)
 {
-	bool all_direct_mine = true, all_below_other = true;
+	bool all_mine = true, all_direct = true, all_set = true;
 	for (size_t i = 0; i < c->n; i++) {
-		if (!c->v[i].direct || c->v[i].who != who)
-			all_direct_mine = false;
-		if (c->v[i].direct || c->v[i].who == who)
-			all_below_other = false;
+		all_mine &= c->v[i].who == who;
+		all_direct &= c->v[i].direct;
+		all_set &= c->v[i].file && !c->v[i].direct &&
+			   c->v[i].who != who;
 	}
-	return c->n == 0 || all_direct_mine || all_below_other;
+	return c->n == 0 || (all_mine && (merges || all_direct)) || all_set;
 }
 
 static void free_list(char **v, size_t n)
@@ -166,9 +170,11 @@ static enum status find(struct walk *w, const char *rel, unsigned depth,
 				 "databases",
 				 ROOTS_MAX_DIRS);
 	const void *who = NULL;
-	int b = bid_at(w, rel, &who);
+	bool merges = false;
+	int b = bid_at(w, rel, &who, &merges);
 	if (b > w->sure)
-		return roots_push(out, strdup(rel[0] ? rel : "."), who, false)
+		return roots_push(out, strdup(rel[0] ? rel : "."), who, false,
+				  false)
 			       ? STATUS_OK
 			       : error_set(w->err, STATUS_NOMEM, w->top,
 					   "out of memory");
@@ -181,8 +187,10 @@ static enum status find(struct walk *w, const char *rel, unsigned depth,
 	for (size_t i = 0; st == STATUS_OK && i < n_files; i++) {
 		char *p = join(rel, files[i]);
 		const void *fwho = NULL;
-		int fb = p ? bid_at(w, p, &fwho) : -1;
-		if (fb < 0 || (fb > w->sure && !roots_push(&c, p, fwho, true)))
+		bool fmerges = false;
+		int fb = p ? bid_at(w, p, &fwho, &fmerges) : -1;
+		if (fb < 0 ||
+		    (fb > w->sure && !roots_push(&c, p, fwho, true, true)))
 			st = error_set(w->err, STATUS_NOMEM, w->top,
 				       "out of memory");
 		else if (fb <= w->sure)
@@ -199,14 +207,16 @@ static enum status find(struct walk *w, const char *rel, unsigned depth,
 	}
 	free_list(files, n_files);
 	free_list(dirs, n_dirs);
-	if (st == STATUS_OK && b > 0 && guess_wins(&c, who)) {
+	if (st == STATUS_OK && b > 0 && guess_wins(&c, who, merges)) {
 		roots_clear(&c);
-		if (!roots_push(out, strdup(rel[0] ? rel : "."), who, false))
+		if (!roots_push(out, strdup(rel[0] ? rel : "."), who, false,
+				false))
 			st = error_set(w->err, STATUS_NOMEM, w->top,
 				       "out of memory");
 	}
 	for (size_t i = 0; st == STATUS_OK && i < c.n; i++) {
-		if (!roots_push(out, c.v[i].rel, c.v[i].who, c.v[i].direct)) {
+		if (!roots_push(out, c.v[i].rel, c.v[i].who, false,
+				c.v[i].file)) {
 			c.v[i].rel = NULL;
 			st = error_set(w->err, STATUS_NOMEM, w->top,
 				       "out of memory");

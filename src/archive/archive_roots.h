@@ -11,14 +11,17 @@
 #ifndef CALLSCOPE_ARCHIVE_ROOTS_H
 #define CALLSCOPE_ARCHIVE_ROOTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/status.h"
 
 /* How sure the best reader is that `path` (a file or a directory) is a
- * database (0..100, 0: no reader), and in *who an identity of that reader
- * (compared, never read). */
-typedef int (*archive_bidder)(void *ctx, const char *path, const void **who);
+ * database (0..100, 0: no reader), in *who an identity of that reader
+ * (compared, never read), and in *merges whether it reads several
+ * databases as one run (a directory of a run's per-host directories). */
+typedef int (*archive_bidder)(void *ctx, const char *path, const void **who,
+			      bool *merges);
 
 /* The databases under directory `dir`, as `bid` says; a bid above `sure`
  * is sure, one of 1..`sure` a guess.  Symbolic links and special files
