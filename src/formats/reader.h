@@ -203,6 +203,18 @@ struct reader_file_rule {
 	unsigned flags;
 };
 
+/* One instruction of a procedure listing (struct reader's `listing`);
+ * strings valid during the emit call only. */
+struct reader_insn {
+	uint64_t addr;
+	uint32_t size;
+	const char *bytes; /* "55 48 89 e5" */
+	const char *text;  /* "mov rbp, rsp" */
+	const char *file;  /* source file, NULL when unknown */
+	uint32_t line;     /* 0 when unknown */
+};
+typedef void (*reader_insn_emit)(void *ctx, const struct reader_insn *insn);
+
 struct reader {
 	const char *name;        /* "hpctoolkit-v4": --help, the man page */
 	const char *description; /* one line: what files it reads */
@@ -239,7 +251,27 @@ struct reader {
 	 * by a rule with a NULL pattern; a file no rule matches is not
 	 * read.  src/open.c fetches a directory URL by these. */
 	const struct reader_file_rule *files;
+	/* Optional (NULL: its models have no instruction listings): the
+	 * procedure of program image `image` (a model's module name) that
+	 * holds `addr`: its name (heap), entry and size, and each of its
+	 * instructions in address order through `emit`. */
+	enum status (*listing)(const char *image, uint64_t addr, char **name,
+			       uint64_t *entry, uint64_t *size,
+			       reader_insn_emit emit, void *ctx,
+			       struct error *err);
 };
+
+/* The listing of the reader named `format` (a model's format), as its
+ * `listing`; STATUS_UNSUPPORTED, with a message naming the formats that
+ * have listings, when it has none. */
+enum status reader_listing(const char *format, const char *image,
+			   uint64_t addr, char **name, uint64_t *entry,
+			   uint64_t *size, reader_insn_emit emit, void *ctx,
+			   struct error *err);
+
+/* Whether the reader named `format` has listings; in `names` (when not
+ * NULL, `len` bytes) the readers that have them, "a, b". */
+bool reader_has_listing(const char *format, char *names, size_t len);
 
 /* The readers compiled in, NULL-terminated. */
 const struct reader *const *reader_all(void);
