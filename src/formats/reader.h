@@ -7,9 +7,12 @@
  * hands every bidder the same probe and the best bid so far; bidders do no
  * I/O of their own.  The highest bid opens the input: one or more paths
  * plus options.  A reader fills a model through the builder in
- * model/model.h and never prints or exits.  Opening by URL, archive
- * extraction and several paths as one run are src/open.c's job; this
- * layer knows none of them.  Depends on core/, model/, io/, archive/. */
+ * model/model.h and never prints or exits.  A reader also says which
+ * files of its directory it reads, and how (`files`: a directory URL is
+ * fetched by them, formats/registry_remote.h), and may disassemble its
+ * programs' procedures (`listing`).  Opening by URL, archive extraction
+ * and several paths as one run are src/open.c's job; this layer does no
+ * transfer.  Depends on core/, model/, io/, archive/. */
 #ifndef CALLSCOPE_READER_H
 #define CALLSCOPE_READER_H
 

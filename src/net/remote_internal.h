@@ -2,8 +2,9 @@
  * progress (struct job) and the steps each file does for the others.
  * remote_open.c decides where an open goes (the cache entry, --output,
  * --offline), remote_get.c fetches or leaves remote one file,
- * remote_dir.c decides which files a directory URL needs.  Private to
- * net/. */
+ * remote_dir.c fetches a directory URL's files as the caller's planner
+ * says over the listing remote_list.c reads (and records the plan).
+ * Private to net/. */
 #ifndef CALLSCOPE_REMOTE_INTERNAL_H
 #define CALLSCOPE_REMOTE_INTERNAL_H
 
