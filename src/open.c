@@ -31,6 +31,29 @@ static enum status open_extracted(const char *path, struct model **out,
 			  err);
 }
 
+/* The bidder archive_open_database() is given: the registry's best bid
+ * on `path` and its reader (0, NULL when none, -1 out of memory).  A bid
+ * of ARCHIVE_FLOOR_BID or less (a directory that merely has
+ * subdirectories) does not count inside an archive. */
+#define ARCHIVE_FLOOR_BID 20
+static int bid_extracted(void *ctx, const char *path, const void **who,
+			 bool *merges)
+{
+	(void)ctx;
+	struct reader_probe *p = NULL;
+	struct error err = {0};
+	enum status st = reader_probe_read(path, &p, &err);
+	const struct reader *r = p ? reader_choose(p) : NULL;
+	int bid = r ? r->bid(p, 0) : 0;
+	if (bid <= ARCHIVE_FLOOR_BID)
+		r = NULL;
+	*who = r;
+	*merges = r && (r->caps & READER_CAP_MERGE);
+	reader_probe_free(p);
+	error_clear(&err);
+	return st == STATUS_NOMEM ? -1 : r ? bid : 0;
+}
+
 static enum status not_database(const char *path, struct error *err)
 {
 	/* a file nothing recognises may be an archive, which only
@@ -50,6 +73,14 @@ static enum status not_database(const char *path, struct error *err)
  * "the directory holds no .db or .rpd file") did not recognise it.  A
  * damaged file of its kind keeps the reader's own message. */
 #define GUESS_BID 40
+
+/* What the archive code is lent to find and open the databases in an
+ * archive. */
+static const struct archive_db_ops archive_ops = {
+	.open = open_extracted,
+	.bid = bid_extracted,
+	.sure = GUESS_BID - 1, /* a directory of .rpd files (40) is one */
+};
 
 /* A guessing reader's failure on `path`: not a database callscope
  * recognises, with what the reader looked for. */
@@ -77,7 +108,7 @@ static enum status open_missing(const char *path, int e, bool archive_cache,
 	    archive_split_path(path, &archive, &inner)) {
 		enum status st = archive_open_database(archive, inner,
 						       archive_cache,
-						       open_extracted, out, err);
+						       &archive_ops, out, err);
 		free(archive);
 		free(inner);
 		return st;
@@ -137,7 +168,7 @@ static enum status open_local(const char *const *paths, size_t n,
 		if (!r && archive && n == 1)
 			return archive_open_database(paths[i], NULL,
 						     archive_cache,
-						     open_extracted, out, err);
+						     &archive_ops, out, err);
 		if (!r)
 			return not_database(paths[i], err);
 		if (chosen && r != chosen)
@@ -180,7 +211,8 @@ static enum status open_local(const char *const *paths, size_t n,
 static enum status resolve_url(const char *url, const struct open_options *o,
 			       char **local, struct error *err)
 {
-	return remote_open_resolve(url, o, local, err);
+	return remote_open_resolve(url, o, database_remote_planner(), local,
+				   err);
 }
 
 /* The model names the URL the user gave, not the cached copy. */
@@ -275,6 +307,11 @@ enum status database_open_with(const char *path, const struct open_options *o,
 			       struct model **out, struct error *err)
 {
 	return database_open_paths(&path, 1, o, NULL, out, err);
+}
+
+const struct archive_db_ops *database_archive_ops(void)
+{
+	return &archive_ops;
 }
 
 enum status database_open(const char *path, struct model **out,

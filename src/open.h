@@ -11,10 +11,12 @@
 
 #include <stddef.h>
 
+#include "archive/archive_open.h"
 #include "core/status.h"
 #include "formats/reader.h"
 #include "model/model.h"
 #include "net/open_options.h"
+#include "net/remote_open.h"
 
 /* Open any supported database.  STATUS_NOT_FOUND when the path does not
  * exist, STATUS_NOT_DATABASE when no reader bids (the message lists the
@@ -39,5 +41,13 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 				const struct open_options *o,
 				const struct reader_options *ro,
 				struct model **out, struct error *err);
+
+/* The planner of directory URLs (open_remote.c): the reader registry
+ * says which files of a listing are fetched and how. */
+const struct remote_planner *database_remote_planner(void);
+
+/* The registry's opener and bidder for the databases inside an archive
+ * (archive_open_database), for tests and tools. */
+const struct archive_db_ops *database_archive_ops(void);
 
 #endif

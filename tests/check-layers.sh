@@ -30,7 +30,12 @@
 #   yaml, elfutils, capstone, lapacke, zlib) stay out of the headers of
 #   src/, except the list `thirdparty_ok` below, each with its reason;
 # - in ui/, only the hub's files include hub.h (panes see the hub only
-#   through pane.h's services), and only main.c includes cli/.
+#   through pane.h's services), and only main.c includes cli/;
+# - no format's name or file names in the string literals of the
+#   generic code that once knew them (`generic_files` below: net/, the
+#   procedure listing of views/ and cli/): which files a directory URL
+#   needs, or which format has listings, is the reader registry's
+#   answer (review 2026-11b, L10).
 #
 # `check-layers.sh DIR` checks DIR (a src/ tree) and exits 1 on a
 # violation; without an argument it checks the project's src/ and ui/ and
@@ -39,7 +44,7 @@ set -u
 rank() {
 	case $1 in
 	core) echo 0 ;; model) echo 1 ;; analysis) echo 1.5 ;; io) echo 2 ;; net | archive) echo 3 ;;
-	formats) echo 4 ;; open.h | open.c) echo 5 ;; views) echo 6 ;;
+	formats) echo 4 ;; open.h | open.c | open_*.c) echo 5 ;; views) echo 6 ;;
 	config) echo 7 ;; present) echo 8 ;; compare) echo 9 ;; cli) echo 10 ;;
 	*) echo 99 ;;
 	esac
@@ -48,8 +53,6 @@ rank() {
 # Files outside a format's folder that include its private headers today:
 # FILE HEADER, with the reason on the line above.
 private_ok='
-# the ELF/Capstone listing moves with the listing, review 7.2 item 4
-views/proc_listing.c formats/dcpi/dcpi_listing.h
 '
 # Headers of src/ that include a third-party header: FILE HEADER, with the
 # reason on the line above.
@@ -89,7 +92,7 @@ check_tree() {
 		if (l == "core") return 0; if (l == "model") return 1
 		if (l == "analysis") return 1.5
 		if (l == "io") return 2; if (l == "net" || l == "archive") return 3
-		if (l == "formats") return 4; if (l == "open.c" || l == "open.h") return 5
+		if (l == "formats") return 4; if (l ~ /^open(_[a-z_]+)?\.[ch]$/) return 5
 		if (l == "views") return 6; if (l == "config") return 7
 		if (l == "present") return 8; if (l == "compare") return 9
 		if (l == "cli") return 10; return 99
@@ -122,7 +125,7 @@ check_tree() {
 		else if (inc ~ /^</ || inc == "\"config.h\"") why = ""
 		else if (name ~ /^ui\// || name ~ /\.\./) why = "ui/ or a relative path in the engine"
 		else if (name == "open.h") {
-			if (mine <= 5 && layer != "open.c") why = layer " may include only lower layers, not open.h"
+			if (mine < 5) why = layer " may include only lower layers, not open.h"
 		} else if (name ~ /_internal\.h$/ && substr(name, 1, length(name) - length(ip_last(name))) != substr(f, 1, length(f) - length(ip_last(f)))) {
 			why = "an _internal.h header is private to its folder"
 		} else if (name ~ /\//) {
@@ -166,6 +169,40 @@ check_hub() {
 	return 0
 }
 
+# Format names and the files only one format has, in string literals of
+# the generic files (comments may name them).
+generic_files='net/*.c net/*.h views/proc_listing.c views/proc_listing.h cli/cmd_listing.c'
+format_words='hpctoolkit|dcpi|cube|rocpd|nsight|extra-?p|otf2|meta\.db|profile\.db|cct\.db|trace\.db|experiment\.xml|\.rpd|\.cubex|\.sqlite|metric-db|hpctrace'
+check_names() {
+	(cd "$1" && for f in $generic_files; do [ -f "$f" ] && echo "$f"; done) |
+		while read -r f; do
+			awk -v f="$f" -v words="$format_words" '
+			{
+				line = $0; out = ""
+				# drop comments (a /* ... */ may span lines)
+				while (line != "") {
+					if (incomment) {
+						k = index(line, "*/")
+						if (!k) { line = ""; break }
+						line = substr(line, k + 2); incomment = 0
+					}
+					k = index(line, "/*")
+					if (!k) { out = out line; break }
+					out = out substr(line, 1, k - 1)
+					line = substr(line, k + 2); incomment = 1
+				}
+				sub(/\/\/.*/, "", out)
+				while (match(out, /"([^"\\]|\\.)*"/)) {
+					lit = tolower(substr(out, RSTART, RLENGTH))
+					if (lit ~ words)
+						print "src/" f ":" NR ": " substr(out, RSTART, RLENGTH) ": a format name in generic code (the reader registry knows formats)"
+					out = substr(out, RSTART + RLENGTH)
+				}
+			}' "$1/$f"
+		done | grep . && return 1
+	return 0
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ $# -gt 0 ]; then
@@ -179,6 +216,8 @@ check_ui "$top/ui" || { echo "FAIL: ui/ includes cli/ outside main.c"; exit 1; }
 echo "ui/: only main.c includes cli/"
 check_hub "$top/ui" || { echo "FAIL: a ui/ file outside the hub includes hub.h"; exit 1; }
 echo "ui/: only the hub includes hub.h"
+check_names "$top/src" || { echo "FAIL: a format name in generic code"; exit 1; }
+echo "src/: no format name in net/ or the listing code"
 
 # config.h comes first in every C file of src/ and ui/ (feature macros
 # and the build's settings must be seen before any system header).
@@ -231,6 +270,18 @@ violate net/http.h '#include <curl/curl.h>'
 violate formats/reader.h '#include <archive.h>'
 violate present/present_rows.c '#include "compare/diff.h"'
 violate compare/diff.c '#include "cli/cli.h"'
+# and on a format's file name in net/
+rm -rf "$tmp/src" && cp -R "$top/src" "$tmp/src" || exit 99
+printf '%s\n' 'static const char *k = "meta.db"; /* trace.db */' >>"$tmp/src/net/http.c"
+if check_names "$tmp/src" >"$tmp/out"; then
+	echo "FAIL: no violation found for \"meta.db\" in net/http.c"
+	fails=1
+elif grep -q 'trace\.db' "$tmp/out"; then
+	echo "FAIL: a comment counted as code: $(cat "$tmp/out")"
+	fails=1
+else
+	echo "found as expected: $(head -1 "$tmp/out")"
+fi
 # and on a pane that includes the batch CLI
 rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
 printf '%s\n' '#include "cli/cli.h"' >>"$tmp/ui/pane_tree.c"

@@ -27,9 +27,85 @@
 
 #include "archive/archive_extract.h"
 #include "archive/archive_open.h"
+#include "archive/archive_roots.h"
 #include "core/file_tree.h"
 #include "model/model.h"
 #include "open.h"
+
+/* A bidder for archive_find_roots by names alone, standing for the
+ * registry: a directory holding meta.db, profile.db or experiment.xml is
+ * sure (reader A); "parent" is a guess of A (a folder of A's databases;
+ * A does not merge); "multi*" and a directory holding a .run file are
+ * guesses of R, which merges, and a .run file is sure of R; "set*" is a
+ * guess of S; a .pt file is sure of C. */
+static const char reader_a, reader_r, reader_s, reader_c;
+
+static bool has_file(const char *dir, const char *name)
+{
+	char p[1024];
+	struct stat sb;
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return lstat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static bool has_suffix_file(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool yes = false;
+	while (d && !yes && (de = readdir(d))) {
+		size_t n = strlen(de->d_name), k = strlen(suffix);
+		yes = n > k && strcmp(de->d_name + n - k, suffix) == 0 &&
+		      has_file(dir, de->d_name);
+	}
+	if (d)
+		closedir(d);
+	return yes;
+}
+
+static int names_bid(void *ctx, const char *path, const void **who,
+		     bool *merges)
+{
+	(void)ctx;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+	struct stat sb;
+	*who = NULL;
+	*merges = false;
+	if (lstat(path, &sb) != 0)
+		return 0;
+	if (S_ISREG(sb.st_mode)) {
+		if (n > 4 && strcmp(base + n - 4, ".run") == 0) {
+			*who = &reader_r;
+			*merges = true;
+			return 90;
+		}
+		if (n > 3 && strcmp(base + n - 3, ".pt") == 0) {
+			*who = &reader_c;
+			return 90;
+		}
+		return 0;
+	}
+	if (has_file(path, "meta.db") || has_file(path, "profile.db") ||
+	    has_file(path, "experiment.xml")) {
+		*who = &reader_a;
+		return 90;
+	}
+	if (strcmp(base, "parent") == 0) {
+		*who = &reader_a;
+		return 35;
+	}
+	if (strncmp(base, "multi", 5) == 0 || has_suffix_file(path, ".run")) {
+		*who = &reader_r;
+		*merges = true;
+		return 30;
+	}
+	if (strncmp(base, "set", 3) == 0) {
+		*who = &reader_s;
+		return 30;
+	}
+	return 0;
+}
 
 static char work[] = "/tmp/test-archive-XXXXXX";
 static char fixtures[sizeof(work) + 16];
@@ -148,10 +224,14 @@ static void test_null_and_missing(void **state)
 	assert_int_equal(file_tree_remove(NULL, NULL), STATUS_USAGE);
 	char **paths = (char **)&paths;
 	size_t n = 9;
-	assert_int_equal(archive_find_databases(NULL, &paths, &n, &err),
+	assert_int_equal(archive_find_roots(NULL, names_bid, NULL, 39, &paths,
+					    &n, &err),
 			 STATUS_USAGE);
-	assert_int_equal(archive_find_databases(fixture("absent"), &paths, &n,
-						&err),
+	assert_int_equal(archive_find_roots(fixtures, NULL, NULL, 39, &paths,
+					    &n, &err),
+			 STATUS_USAGE);
+	assert_int_equal(archive_find_roots(fixture("absent"), names_bid, NULL,
+					    39, &paths, &n, &err),
 			 STATUS_NOT_FOUND);
 	assert_null(paths);
 	assert_int_equal(n, 0);
@@ -397,14 +477,33 @@ static void make(const char *rel, bool dir)
 	}
 }
 
+/* Finds the roots below dest with names_bid (sure above 39); the roots
+ * as one "a b c" string in `out`. */
+static void roots_of(char *out, size_t len)
+{
+	struct error err = {.status = STATUS_OK};
+	char **paths = NULL;
+	size_t n = 9;
+	assert_int_equal(archive_find_roots(dest, names_bid, NULL, 39, &paths,
+					    &n, &err),
+			 STATUS_OK);
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s",
+			 i ? " " : "", paths[i]);
+	archive_free_paths(paths, n);
+}
+
 static void test_find_databases(void **state)
 {
 	(void)state;
 	struct error err = {.status = STATUS_OK};
 	char **paths = NULL;
 	size_t n = 9;
+	char got[512];
 	assert_int_equal(mkdir(dest, 0755), 0);
-	assert_int_equal(archive_find_databases(dest, &paths, &n, &err),
+	assert_int_equal(archive_find_roots(dest, names_bid, NULL, 39, &paths,
+					    &n, &err),
 			 STATUS_OK);
 	assert_int_equal(n, 0);
 	assert_null(paths);
@@ -424,19 +523,47 @@ static void test_find_databases(void **state)
 	snprintf(path, sizeof(path), "%s/link", dest);
 	snprintf(target, sizeof(target), "%s/z", dest);
 	assert_int_equal(symlink(target, path), 0);
-	assert_int_equal(archive_find_databases(dest, &paths, &n, &err),
-			 STATUS_OK);
-	assert_int_equal(n, 3);
-	assert_string_equal(paths[0], "a");
-	assert_string_equal(paths[1], "b/c");
-	assert_string_equal(paths[2], "z");
-	archive_free_paths(paths, n);
+	roots_of(got, sizeof(got));
+	assert_string_equal(got, "a b/c z");
 	make("meta.db", false);
-	assert_int_equal(archive_find_databases(dest, &paths, &n, &err),
-			 STATUS_OK);
-	assert_int_equal(n, 1);
-	assert_string_equal(paths[0], ".");
-	archive_free_paths(paths, n);
+	roots_of(got, sizeof(got));
+	assert_string_equal(got, ".");
+	reset_dest();
+}
+
+/* The guesses: a directory only guessed at is the database when what is
+ * below it is of its reader and that reader merges (a run's files or
+ * per-host directories), or files of other readers in its
+ * subdirectories (a set); else what is below it is. */
+static void test_find_roots_guesses(void **state)
+{
+	(void)state;
+	char got[512];
+	assert_int_equal(mkdir(dest, 0755), 0);
+	make("run1", true); /* a run's files */
+	make("run1/x.run", false);
+	make("run1/y.run", false);
+	make("multi", true); /* a run's per-host directories */
+	make("multi/h1", true);
+	make("multi/h1/x.run", false);
+	make("multi/h2", true);
+	make("multi/h2/y.run", false);
+	make("set", true); /* a set of measurements */
+	make("set/p1", true);
+	make("set/p1/a.pt", false);
+	make("set/p2", true);
+	make("set/p2/b.pt", false);
+	make("parent", true); /* a folder of databases that do not merge */
+	make("parent/d1", true);
+	make("parent/d1/meta.db", false);
+	make("parent/d2", true);
+	make("parent/d2/meta.db", false);
+	make("setx", true); /* a set's guess over a file directly in it */
+	make("setx/x.pt", false);
+	make("plain", true); /* no bid at all */
+	make("plain/notes", false);
+	roots_of(got, sizeof(got));
+	assert_string_equal(got, "multi parent/d1 parent/d2 run1 set setx/x.pt");
 	reset_dest();
 }
 
@@ -478,7 +605,8 @@ static void test_corpus_tarballs(void **state)
 				 STATUS_OK);
 		char **roots = NULL;
 		size_t n = 0;
-		assert_int_equal(archive_find_databases(dest, &roots, &n, &err),
+		assert_int_equal(archive_find_roots(dest, names_bid, NULL, 39,
+						    &roots, &n, &err),
 				 STATUS_OK);
 		assert_int_equal(n, cases[i].n);
 		for (size_t k = 0; k < n; k++)
@@ -512,7 +640,7 @@ static void test_open_without_cache(void **state)
 	setenv("TMPDIR", tmpdir, 1);
 	struct error err = {.status = STATUS_OK};
 	struct model *m = NULL;
-	assert_int_equal(archive_open_database(archive, NULL, false, database_open, &m, &err),
+	assert_int_equal(archive_open_database(archive, NULL, false, database_archive_ops(), &m, &err),
 			 STATUS_OK);
 	assert_non_null(m);
 	assert_string_equal(m->path, archive);
@@ -540,17 +668,17 @@ static void test_open_without_cache(void **state)
 	model_free(m2);
 	assert_int_equal(count_entries(tmpdir), 0);
 	/* refused inner paths and failures leave nothing behind */
-	assert_int_equal(archive_open_database(archive, "../v4/one", false, database_open, &m,
+	assert_int_equal(archive_open_database(archive, "../v4/one", false, database_archive_ops(), &m,
 					       &err),
 			 STATUS_USAGE);
 	assert_null(m);
-	assert_int_equal(archive_open_database(archive, "v4/three", false, database_open, &m,
+	assert_int_equal(archive_open_database(archive, "v4/three", false, database_archive_ops(), &m,
 					       &err),
 			 STATUS_NOT_DATABASE);
 	assert_string_equal(err.file, archive);
 	assert_int_equal(count_entries(tmpdir), 0);
 	/* a database file inside: the v4 reader takes a meta.db path */
-	assert_int_equal(archive_open_database(archive, "v4/one/meta.db", false, database_open,
+	assert_int_equal(archive_open_database(archive, "v4/one/meta.db", false, database_archive_ops(),
 					       &m, &err),
 			 STATUS_OK);
 	snprintf(inner, sizeof(inner), "%s/v4/one/meta.db", archive);
@@ -560,7 +688,7 @@ static void test_open_without_cache(void **state)
 	assert_int_equal(count_entries(tmpdir), 0);
 	/* a meta.db no reader takes: the error names the archive */
 	assert_int_equal(archive_open_database(fixture("ok.tar.gz"), NULL,
-					       false, database_open, &m, &err),
+					       false, database_archive_ops(), &m, &err),
 			 STATUS_NOT_DATABASE);
 	assert_null(strstr(err.file, tmpdir));
 	assert_non_null(err.file);
@@ -568,7 +696,7 @@ static void test_open_without_cache(void **state)
 				 strlen(fixture("ok.tar.gz"))),
 			 0);
 	assert_int_equal(archive_open_database(fixture("many.tar"), NULL,
-					       false, database_open, &m, &err),
+					       false, database_archive_ops(), &m, &err),
 			 STATUS_NOT_DATABASE);
 	assert_non_null(strstr(err.message, "no database"));
 	assert_int_equal(count_entries(tmpdir), 0);
@@ -600,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_destination_is_a_link),
 		cmocka_unit_test(test_find_databases),
+		cmocka_unit_test(test_find_roots_guesses),
 		cmocka_unit_test(test_corpus_tarballs),
 		cmocka_unit_test(test_open_without_cache),
 	};

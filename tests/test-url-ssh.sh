@@ -88,6 +88,26 @@ else
 	fail "sftp:// lazy trace: $(cat "$tmp/err")"
 fi
 
+# --- other formats over sftp:// (directories from the listing, files) --
+corpus="$top_srcdir/../shared/corpus"
+if [ -d "$corpus/rocpd-rpd" ] && [ -d "$corpus/otf2" ] && [ -d "$corpus/cube" ]; then
+	mkdir "$tmp/fmt" "$tmp/fmt/rpddir"
+	cp "$corpus"/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd "$tmp/fmt/rpddir/"
+	cp -r "$corpus/otf2/pipit/pipit/tests/data/ping-pong-otf2" "$tmp/fmt/otf2"
+	cp -r "$corpus/hpctoolkit-xml/hatchet/hatchet/tests/data/hpctoolkit-cpi-database" "$tmp/fmt/xml"
+	cp "$corpus/cube/pycubexr/data/call_tree_test/call_tree_test.cubex" "$tmp/fmt/tree.cubex"
+	chmod -R u+w "$tmp/fmt"
+	for u in rpddir/ otf2/ xml/ tree.cubex; do
+		"$cs" info "$tmp/fmt/${u%/}" 2>/dev/null | tail -n +2 >"$tmp/fmt-local"
+		"$cs" info "$base/fmt/$u" 2>"$tmp/err" | tail -n +2 >"$tmp/fmt-remote"
+		grep -q '^Format:' "$tmp/fmt-local" && cmp -s "$tmp/fmt-local" "$tmp/fmt-remote" &&
+			ok "sftp:// $u: info equals the local one ($(sed -n 's/^Format: *//p' "$tmp/fmt-local"))" ||
+			fail "sftp:// $u: $(cat "$tmp/err") $(diff "$tmp/fmt-local" "$tmp/fmt-remote" | head -3)"
+	done
+else
+	echo "shared corpus absent: other formats over sftp:// not checked"
+fi
+
 # expect_error PATTERN ARGS...: one line, exit status 2
 expect_error() {
 	pat=$1; shift
@@ -100,14 +120,14 @@ expect_error() {
 	fi
 }
 mv "$HOME/.ssh/known_hosts" "$tmp/known_hosts"
-expect_error "$base/db/meta.db: no ~/.ssh/known_hosts to check the host key against; --insecure skips the check" "$base/db/"
+expect_error "$base/db/: no ~/.ssh/known_hosts to check the host key against; --insecure skips the check" "$base/db/"
 "$cs" info --no-cache --insecure "$base/db/" >/dev/null 2>"$tmp/err" &&
 	ok "--insecure without known_hosts" || fail "--insecure: $(cat "$tmp/err")"
 echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$HOME/.ssh/id_ed25519.pub")" >"$HOME/.ssh/known_hosts"
-expect_error "meta.db: host key not accepted .*--insecure skips the check" "$base/db/"
+expect_error "db/: host key not accepted .*--insecure skips the check" "$base/db/"
 mv "$tmp/known_hosts" "$HOME/.ssh/known_hosts"
-expect_error "meta.db: access denied" "sftp://nobody-here@127.0.0.1:$port$tmp/db/"
-expect_error "meta.db: cannot connect" "sftp://127.0.0.1:1$tmp/db/"
+expect_error "db/: access denied" "sftp://nobody-here@127.0.0.1:$port$tmp/db/"
+expect_error "db/: cannot connect" "sftp://127.0.0.1:1$tmp/db/"
 
 echo "$fails failure(s)"
 [ $fails = 0 ]

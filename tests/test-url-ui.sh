@@ -88,9 +88,9 @@ expect_error() {
 		fail "error '$text'"
 	fi
 }
-expect_error "$base/missing/: no HPCToolkit database here" "$base/missing/"
+expect_error "$base/missing/: no database callscope recognises here" "$base/missing/"
 expect_error "$base/missing.tar.gz: HTTP 404 Not Found" "$base/missing.tar.gz"
-expect_error "http://127.0.0.1:1/db/meta.db: cannot connect" "http://127.0.0.1:1/db/"
+expect_error "http://127.0.0.1:1/db/: cannot connect" "http://127.0.0.1:1/db/"
 ctl "/__fault?prefix=/db/meta.db&kind=lie&extra=5000&count=1"
 expect_error "$base/db/meta.db: transfer ended early" --no-cache "$base/db/"
 ctl /__clear

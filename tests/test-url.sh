@@ -337,7 +337,7 @@ printf 'machine 127.0.0.1\nlogin alice\npassword s3cret\n' >"$HOME/.netrc"
 chmod 600 "$HOME/.netrc"
 ctl "/__fault?prefix=/db/&kind=auth&user=alice&pass=s3cret"
 "$cs" info --no-cache "$base/db/" >/dev/null 2>"$tmp/err"
-[ $? = 2 ] && grep -q "meta.db: HTTP 401 Unauthorized$" "$tmp/err" &&
+[ $? = 2 ] && grep -q "/db/: HTTP 401 Unauthorized$" "$tmp/err" &&
 	ok "no credentials without --netrc" || fail "without --netrc: $(cat "$tmp/err")"
 report --netrc --no-cache "$base/db/" >"$tmp/out" 2>"$tmp/err" &&
 	cmp -s "$tmp/out" "$tmp/local.txt" && ok "--netrc" || fail "--netrc: $(cat "$tmp/err")"
@@ -358,10 +358,10 @@ expect_error() {
 	fi
 }
 "$cs" cache clear
-expect_error "http://127.0.0.1:1/db/" "127.0.0.1:1/db/meta.db: cannot connect"
-expect_error "http://nonexistent.invalid/db/" "nonexistent.invalid/db/meta.db: cannot resolve host"
+expect_error "http://127.0.0.1:1/db/" "127.0.0.1:1/db/: cannot connect"
+expect_error "http://nonexistent.invalid/db/" "nonexistent.invalid/db/: cannot resolve host"
 expect_error "https://127.0.0.1:$port/db/" "TLS"
-expect_error "$base/missing/" "$base/missing/: no HPCToolkit database here"
+expect_error "$base/missing/" "$base/missing/: no database callscope recognises here"
 ctl "/__fault?prefix=/db/meta.db&kind=status&code=500&count=1"
 expect_error "$base/db/" "$base/db/meta.db: HTTP 500 Internal Server Error"
 ctl "/__fault?prefix=/db/meta.db&kind=status&code=403&count=1"
@@ -403,7 +403,7 @@ bh=$!
 i=0
 while [ ! -s "$tmp/bh.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 CALLSCOPE_CONNECT_TIMEOUT=1 expect_error "http://127.0.0.1:$(cat "$tmp/bh.port")/db/" \
-	"meta.db: connection timed out after 1 s"
+	"/db/: connection timed out after 1 s"
 kill $bh 2>/dev/null
 
 expect_error "ftp://127.0.0.1/db/" "unsupported URL scheme"

@@ -12,7 +12,6 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -29,8 +28,6 @@
 #include "core/sanitize.h"
 
 #define ARCHIVE_BLOCK 65536
-#define FIND_MAX_DEPTH 64
-#define FIND_MAX_DIRS 100000
 #define ENTRY_SHOWN 160 /* bytes of an entry name in a message */
 
 struct extract {
@@ -603,180 +600,6 @@ out:
 	archive_free_paths(v, count);
 	archive_read_free(a);
 	return st;
-}
-
-/* ---- database roots -------------------------------------------------- */
-
-static const char *const root_markers[] = {
-	"meta.db",
-	"profile.db",
-	"experiment.xml",
-	"traces.otf2", /* a Score-P experiment's OTF2 trace */
-	NULL,
-};
-
-struct walk_item {
-	char *rel; /* relative to the top, "" for the top */
-	unsigned depth;
-};
-
-static bool is_root(int dfd)
-{
-	for (const char *const *m = root_markers; *m; m++) {
-		struct stat sb;
-		if (fstatat(dfd, *m, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISREG(sb.st_mode))
-			return true;
-	}
-	return false;
-}
-
-static char *join(const char *a, const char *b)
-{
-	size_t al = strlen(a), bl = strlen(b);
-	char *s = malloc(al + bl + 2);
-	if (!s)
-		return NULL;
-	memcpy(s, a, al);
-	size_t o = al;
-	if (al > 0)
-		s[o++] = '/';
-	memcpy(s + o, b, bl + 1);
-	return s;
-}
-
-static int by_path(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A depth-first walk for database roots below a directory. */
-struct walk {
-	int top;                  /* the directory searched */
-	struct walk_item *stack;  /* directories still to visit */
-	size_t depth_n, stack_cap;
-	char **found;             /* roots, relative to the top */
-	size_t found_n, found_cap;
-	size_t visited;
-};
-
-/* Push `rel` (owned by the walk from here on, freed when false: out of
- * memory). */
-static bool walk_push(struct walk *w, char *rel, unsigned depth)
-{
-	if (!rel || !array_grow((void **)&w->stack, &w->stack_cap,
-				w->depth_n + 1, sizeof(*w->stack))) {
-		free(rel);
-		return false;
-	}
-	w->stack[w->depth_n++] = (struct walk_item){.rel = rel, .depth = depth};
-	return true;
-}
-
-/* Record the root `rel` ("" is the top: "."), owned from here on. */
-static bool walk_found(struct walk *w, char *rel)
-{
-	if (!rel[0]) {
-		free(rel);
-		rel = strdup(".");
-	}
-	if (!rel || !array_grow((void **)&w->found, &w->found_cap,
-				w->found_n + 1, sizeof(*w->found))) {
-		free(rel);
-		return false;
-	}
-	w->found[w->found_n++] = rel;
-	return true;
-}
-
-/* Push the subdirectories of `d` (the item `it`), down to
- * FIND_MAX_DEPTH.  False when out of memory. */
-static bool walk_children(struct walk *w, DIR *d, const struct walk_item *it)
-{
-	struct dirent *de;
-	if (it->depth + 1 > FIND_MAX_DEPTH)
-		return true;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		struct stat sb;
-		if (de->d_type != DT_DIR &&
-		    (de->d_type != DT_UNKNOWN ||
-		     fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
-		     !S_ISDIR(sb.st_mode)))
-			continue;
-		if (!walk_push(w, join(it->rel, de->d_name), it->depth + 1))
-			return false;
-	}
-	return true;
-}
-
-/* Visit `it` (owned): a root is recorded, else its subdirectories are
- * pushed; a directory that cannot be opened is passed over. */
-static bool walk_visit(struct walk *w, struct walk_item it)
-{
-	int dfd = it.rel[0] ? openat(w->top, it.rel,
-				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					     O_CLOEXEC)
-			    : dup(w->top);
-	if (dfd >= 0 && is_root(dfd)) {
-		close(dfd);
-		return walk_found(w, it.rel);
-	}
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (dfd >= 0 && !d)
-		close(dfd);
-	bool ok = !d || walk_children(w, d, &it);
-	if (d)
-		closedir(d);
-	free(it.rel);
-	return ok;
-}
-
-enum status archive_find_databases(const char *dir, char ***out, size_t *n,
-				   struct error *err)
-{
-	struct walk w = { .top = -1 };
-	enum status st = STATUS_OK;
-	if (out)
-		*out = NULL;
-	if (n)
-		*n = 0;
-	if (!dir || !out || !n)
-		return error_set(err, STATUS_USAGE, dir,
-				 "archive_find_databases: NULL argument");
-	w.top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (w.top < 0)
-		return error_set(err,
-				 errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO,
-				 dir, "%s", strerror(errno));
-	if (!walk_push(&w, strdup(""), 0))
-		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
-	while (st == STATUS_OK && w.depth_n > 0) {
-		struct walk_item it = w.stack[--w.depth_n];
-		if (++w.visited > FIND_MAX_DIRS) {
-			free(it.rel);
-			st = error_set(err, STATUS_LIMIT, dir,
-				       "more than %d directories to search "
-				       "for databases",
-				       FIND_MAX_DIRS);
-		} else if (!walk_visit(&w, it)) {
-			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
-		}
-	}
-	if (w.found_n > 1)
-		qsort(w.found, w.found_n, sizeof(*w.found), by_path);
-	for (size_t i = 0; i < w.depth_n; i++)
-		free(w.stack[i].rel);
-	free(w.stack);
-	close(w.top);
-	if (st != STATUS_OK) {
-		archive_free_paths(w.found, w.found_n);
-		return st;
-	}
-	*out = w.found;
-	*n = w.found_n;
-	return STATUS_OK;
 }
 
 void archive_free_paths(char **paths, size_t n)

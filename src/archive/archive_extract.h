@@ -1,6 +1,7 @@
 /* archive_extract: safe extraction of a tar (plain, gzip, xz, zstd, bzip2)
- * or zip archive into a new directory, and the search for database roots
- * inside it.  An archive is untrusted input: entries that would write
+ * or zip archive into a new directory, and the listing of its members
+ * (the databases inside are found by archive_roots.h, with the reader
+ * registry's bids).  An archive is untrusted input: entries that would write
  * outside the destination, links, device nodes and oversized contents are
  * refused, and nothing is left behind on failure.  Built on libarchive's
  * reader only (files are created here with openat, O_NOFOLLOW and
@@ -73,16 +74,8 @@ enum status archive_list_members(const char *path, size_t max_members,
 				 char ***names, size_t *n, bool *complete,
 				 struct error *err);
 
-/* The database roots under directory `dir`: directories holding one of
- * meta.db, profile.db or experiment.xml (HPCToolkit v4 and older) or
- * traces.otf2 (an OTF2 trace: a Score-P experiment directory).  A root
- * is not searched further.  Symbolic links are not followed; the walk stops
- * at depth 64 and after 100,000 directories (STATUS_LIMIT).  *out is a
- * malloc'd array of *n paths relative to `dir` ("." for `dir` itself),
- * sorted by strcmp, NULL when none; free it with archive_free_paths. */
-enum status archive_find_databases(const char *dir, char ***out, size_t *n,
-				   struct error *err);
-
+/* Free a heap array of heap paths (archive_list_members,
+ * archive_find_roots). */
 void archive_free_paths(char **paths, size_t n);
 
 #endif

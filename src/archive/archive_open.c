@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "archive/archive_extract.h"
+#include "archive/archive_roots.h"
 #include "core/temp_dirs.h"
 
 /* databases named in the warning of a multi-database archive */
@@ -234,23 +235,25 @@ static enum status extract(const char *archive_path, bool use_cache,
 /* The database to open below `dest`: `want`, or the first root found
  * (*roots, *n_roots: all of them). */
 static enum status pick_database(const char *archive_path, const char *dest,
-				 const char *want, char ***roots,
-				 size_t *n_roots, const char **pick,
-				 struct error *err)
+				 const char *want,
+				 const struct archive_db_ops *ops,
+				 char ***roots, size_t *n_roots,
+				 const char **pick, struct error *err)
 {
 	*pick = want;
 	if (want)
 		return STATUS_OK;
-	enum status st = archive_find_databases(dest, roots, n_roots, err);
+	enum status st = archive_find_roots(dest, ops->bid, ops->ctx, ops->sure,
+					    roots, n_roots, err);
 	if (st != STATUS_OK) {
 		rename_error(err, dest, archive_path);
 		return st;
 	}
 	if (*n_roots == 0)
 		return error_set(err, STATUS_NOT_DATABASE, archive_path,
-				 "the archive holds no database (no "
-				 "directory with meta.db, profile.db or "
-				 "experiment.xml)");
+				 "the archive holds no database callscope "
+				 "recognises (`callscope formats` lists the "
+				 "formats it reads)");
 	*pick = (*roots)[0];
 	return STATUS_OK;
 }
@@ -304,7 +307,8 @@ static enum status set_origin(struct model *m, const char *archive_path,
 }
 
 enum status archive_open_database(const char *archive_path, const char *inner,
-				  bool use_cache, archive_opener open_db,
+				  bool use_cache,
+				  const struct archive_db_ops *ops,
 				  struct model **out, struct error *err)
 {
 	char *dest = NULL, *tmp_base = NULL, *want = NULL;
@@ -315,7 +319,7 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 	enum status st = STATUS_OK;
 	if (out)
 		*out = NULL;
-	if (!archive_path || !out || !open_db)
+	if (!archive_path || !out || !ops || !ops->open || !ops->bid)
 		return error_set(err, STATUS_USAGE, archive_path,
 				 "archive_open_database: NULL argument");
 	if (inner && inner[0] && !(want = clean_inner(inner)))
@@ -325,10 +329,10 @@ enum status archive_open_database(const char *archive_path, const char *inner,
 				 inner);
 	st = extract(archive_path, use_cache, &dest, &tmp_base, err);
 	if (st == STATUS_OK)
-		st = pick_database(archive_path, dest, want, &roots, &n_roots,
-				   &pick, err);
+		st = pick_database(archive_path, dest, want, ops, &roots,
+				   &n_roots, &pick, err);
 	if (st == STATUS_OK)
-		st = open_picked(archive_path, dest, pick, open_db, &m, err);
+		st = open_picked(archive_path, dest, pick, ops->open, &m, err);
 	if (st == STATUS_OK)
 		st = set_origin(m, archive_path, inner, roots, n_roots,
 				tmp_base, err);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "archive/archive_roots.h"
 #include "model/model.h"
 #include "core/status.h"
 
@@ -23,15 +24,25 @@
  * path reads `archive_path` or `archive_path/inner`, not the extraction
  * directory.  STATUS_NOT_DATABASE naming the archive when it holds no
  * database (or `inner` is not in it), and the extraction's
- * errors (see archive_extract.h).  `open_db` opens the extracted
+ * errors (see archive_extract.h).  `ops->open` opens the extracted
  * database. */
 /* How a database found inside an archive is opened (src/open.c passes
  * the registry's local open: archives sit below the format readers). */
 typedef enum status (*archive_opener)(const char *path, struct model **out,
 				      struct error *err);
 
+/* What the reader registry lends the archive code: the opener, and the
+ * bidder that tells the databases (bids above `sure` are sure). */
+struct archive_db_ops {
+	archive_opener open;
+	archive_bidder bid;
+	void *ctx;
+	int sure;
+};
+
 enum status archive_open_database(const char *archive_path, const char *inner,
-				  bool use_cache, archive_opener open_db,
+				  bool use_cache,
+				  const struct archive_db_ops *ops,
 				  struct model **out, struct error *err);
 
 /* For a path that does not exist: when a prefix of it, ending at a '/',

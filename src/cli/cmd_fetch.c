@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "net/http.h"
 #include "net/remote_open.h"
+#include "open.h"
 
 int cmd_fetch(struct session *s, int argc, char **argv);
 int cmd_fetch(struct session *s, int argc, char **argv)
@@ -29,7 +30,8 @@ int cmd_fetch(struct session *s, int argc, char **argv)
 	struct error err = {0};
 	char *path = NULL;
 	const struct open_options *o = cli_transfer_begin(s);
-	enum status st = remote_fetch(url, o, dest, &path, &err);
+	enum status st = remote_fetch(url, o, database_remote_planner(), dest,
+				      &path, &err);
 	cli_transfer_end();
 	if (st != STATUS_OK) {
 		cli_put_error(&err, url);

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "core/sanitize.h"
+#include "formats/reader.h"
 #include "views/proc_listing.h"
 
 static void put_text_rows(const struct proc_listing *l)
@@ -139,10 +140,11 @@ static uint32_t find_procedure(const struct model *m, const char *db,
 			       const char *proc, int *rc)
 {
 	*rc = CLI_EXIT_USAGE;
-	if (strcmp(m->format, "dcpi") != 0) {
+	char names[128];
+	if (!reader_has_listing(m->format, names, sizeof(names))) {
 		fprintf(stderr, "callscope listing: %s is a %s database; "
-				"listings are for DCPI profiles\n",
-			db, m->format);
+				"listings are for %s profiles\n",
+			db, m->format, names);
 		return MODEL_NONE;
 	}
 	/* every procedure: a large database's deferred images read first */

@@ -7,9 +7,12 @@
  * hands every bidder the same probe and the best bid so far; bidders do no
  * I/O of their own.  The highest bid opens the input: one or more paths
  * plus options.  A reader fills a model through the builder in
- * model/model.h and never prints or exits.  Opening by URL, archive
- * extraction and several paths as one run are src/open.c's job; this
- * layer knows none of them.  Depends on core/, model/, io/, archive/. */
+ * model/model.h and never prints or exits.  A reader also says which
+ * files of its directory it reads, and how (`files`: a directory URL is
+ * fetched by them, formats/registry_remote.h), and may disassemble its
+ * programs' procedures (`listing`).  Opening by URL, archive extraction
+ * and several paths as one run are src/open.c's job; this layer does no
+ * transfer.  Depends on core/, model/, io/, archive/. */
 #ifndef CALLSCOPE_READER_H
 #define CALLSCOPE_READER_H
 
@@ -179,6 +182,42 @@ struct reader_cache_entry {
 	const char *label; /* a few words for text: "index of a GPU run" */
 };
 
+/* How a reader reads a file of its directory, for a copy of the
+ * directory made elsewhere (a directory URL fetched into the cache). */
+enum reader_file_flag {
+	/* read in parts (blob_open_file): may stay on the server and be
+	 * read by range */
+	READER_FILE_LAZY = 1u << 0,
+	/* rewritten whenever the database is: unchanged, the directory's
+	 * file set is as before (no listing is read again) */
+	READER_FILE_KEY = 1u << 1,
+	/* the same, and every other file is unchanged too (no request) */
+	READER_FILE_KEY_ALL = 1u << 2,
+	/* tried by its name when its directory has no listing */
+	READER_FILE_GUESS = 1u << 3,
+};
+
+/* One kind of file a reader reads in its directory: a pattern of the
+ * path relative to the directory (fnmatch with FNM_PATHNAME: "meta.db",
+ * "*.hpctrace", or "*.yaml" below "metrics/", written with the folder)
+ * and its reader_file_flag bits. */
+struct reader_file_rule {
+	const char *pattern;
+	unsigned flags;
+};
+
+/* One instruction of a procedure listing (struct reader's `listing`);
+ * strings valid during the emit call only. */
+struct reader_insn {
+	uint64_t addr;
+	uint32_t size;
+	const char *bytes; /* "55 48 89 e5" */
+	const char *text;  /* "mov rbp, rsp" */
+	const char *file;  /* source file, NULL when unknown */
+	uint32_t line;     /* 0 when unknown */
+};
+typedef void (*reader_insn_emit)(void *ctx, const struct reader_insn *insn);
+
 struct reader {
 	const char *name;        /* "hpctoolkit-v4": --help, the man page */
 	const char *description; /* one line: what files it reads */
@@ -210,7 +249,32 @@ struct reader {
 	const char *const *option_names;
 	enum status (*option)(void *state, const char *key, const char *value,
 			      struct error *err);
+	/* Optional (NULL: every file of the directory, read whole): the
+	 * files of a directory this reader reads, first match wins, ended
+	 * by a rule with a NULL pattern; a file no rule matches is not
+	 * read.  src/open.c fetches a directory URL by these. */
+	const struct reader_file_rule *files;
+	/* Optional (NULL: its models have no instruction listings): the
+	 * procedure of program image `image` (a model's module name) that
+	 * holds `addr`: its name (heap), entry and size, and each of its
+	 * instructions in address order through `emit`. */
+	enum status (*listing)(const char *image, uint64_t addr, char **name,
+			       uint64_t *entry, uint64_t *size,
+			       reader_insn_emit emit, void *ctx,
+			       struct error *err);
 };
+
+/* The listing of the reader named `format` (a model's format), as its
+ * `listing`; STATUS_UNSUPPORTED, with a message naming the formats that
+ * have listings, when it has none. */
+enum status reader_listing(const char *format, const char *image,
+			   uint64_t addr, char **name, uint64_t *entry,
+			   uint64_t *size, reader_insn_emit emit, void *ctx,
+			   struct error *err);
+
+/* Whether the reader named `format` has listings; in `names` (when not
+ * NULL, `len` bytes) the readers that have them, "a, b". */
+bool reader_has_listing(const char *format, char *names, size_t len);
 
 /* The readers compiled in, NULL-terminated. */
 const struct reader *const *reader_all(void);

@@ -1,8 +1,12 @@
-/* remote_dir: which files a directory URL needs: HPCToolkit v4's meta.db
- * and the files beside it (metrics/ from the server's listing), else
- * experiment.xml and the per-thread files its listing names; per-thread
- * files an earlier version left in the cache entry are dropped.  Must
- * not print, exit, or depend on curses or ui/. */
+/* remote_dir: the files of a directory URL.  Which files, and which may
+ * stay on the server, is the planner's answer over the server's listing
+ * (the caller's: the reader registry); this file fetches them, records
+ * the plan, and removes from the cache entry the files an earlier
+ * version had that the plan no longer names.  A complete entry whose
+ * plan has a key file (rewritten with every database) is revalidated
+ * from the key: unchanged, the recorded files are revalidated without a
+ * listing (REMOTE_FILE_KEY) or taken as they are (REMOTE_FILE_KEY_ALL).
+ * Must not print, exit, or depend on curses or ui/. */
 #include "config.h"
 
 #include "net/remote_internal.h"
@@ -10,15 +14,17 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/array.h"
-#include "net/listing.h"
 #include "net/url_cache.h"
 
-/* Every file with a record in the entry's meta/ (one level: the older
- * layouts' names), other than `except`, is complete in data/; their
- * sizes are added to j->total.  False leaves j->total as it was. */
+#define KEYS (REMOTE_FILE_KEY | REMOTE_FILE_KEY_ALL)
+
+/* Every file with a record in the entry's meta/ (one level), other than
+ * `except`, is complete in data/; their sizes are added to j->total.
+ * False leaves j->total as it was. */
 static bool recorded_complete(struct job *j, const char *except)
 {
 	char *meta_dir = remote_join_path(j->base, "meta");
@@ -54,273 +60,194 @@ static bool recorded_complete(struct job *j, const char *except)
 	return ok;
 }
 
-/* Names below `sub` ("" or "metrics/") of the listing page at
- * j->url + sub, filtered by `keep`; a missing page is an empty list. */
-static enum status list_names(struct job *j, const char *sub,
-			      bool (*keep)(const char *name),
-			      char ***names, size_t *n_names, struct error *err)
-{
-	char *url = NULL;
-	char *page = NULL;
-	size_t len = 0;
-	struct listing_entry *ents = NULL;
-	size_t n = 0, cap = 0;
-	enum status st = http_url_child(j->url, sub, &url, err);
-	if (st != STATUS_OK)
-		goto out;
-	st = http_get_memory(j->s, url, REMOTE_PAGE_MAX, &page, &len, err);
-	if (st == STATUS_NOT_FOUND) {
-		error_clear(err);
-		st = STATUS_OK;
-		goto out;
-	}
-	if (st != STATUS_OK)
-		goto out;
-	/* the redacted URL: resolves links as well, and names the page in
-	 * messages without a password */
-	char *shown = http_url_redact(url);
-	st = shown ? listing_parse(page, len, shown, j->o->cancel, &ents, &n,
-				   err)
-		   : error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	free(shown);
-	if (st != STATUS_OK)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		if (ents[i].is_dir || !keep(ents[i].name))
-			continue;
-		char *name = remote_join(sub, ents[i].name);
-		if (name && url_cache_name_ok(name) &&
-		    *n_names >= REMOTE_MAX_FILES) {
-			free(name);
-			char *r = http_url_redact(url);
-			st = error_set(err, STATUS_LIMIT, r ? r : "URL",
-				       "the listing names more than %d files",
-				       REMOTE_MAX_FILES);
-			free(r);
-			goto out;
-		}
-		if (!name || !url_cache_name_ok(name) ||
-		    !array_grow((void **)names, &cap, *n_names + 1,
-				sizeof(**names))) {
-			bool nomem = !name || url_cache_name_ok(name);
-			free(name);
-			if (nomem) {
-				st = error_set(err, STATUS_NOMEM, NULL,
-					       "out of memory");
-				goto out;
-			}
-			continue;
-		}
-		(*names)[(*n_names)++] = name;
-	}
-out:
-	listing_free(ents, n);
-	free(page);
-	free(url);
-	return st;
-}
-
-/* Names of the files below data/`sub` already in the cache, filtered
- * by `keep` (an unchanged database keeps its file set). */
-static enum status list_local(struct job *j, const char *sub,
-			      bool (*keep)(const char *name), char ***names,
-			      size_t *n_names, struct error *err)
-{
-	char *dir = remote_join_path(j->data, sub);
-	if (!dir)
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	DIR *d = opendir(dir);
-	free(dir);
-	size_t cap = 0;
-	struct dirent *de;
-	while (d && (de = readdir(d)) != NULL) {
-		if (!keep(de->d_name) || remote_ends_with(de->d_name, ".part"))
-			continue;
-		char *name = remote_join(sub, de->d_name);
-		if (!name || !url_cache_name_ok(name) ||
-		    *n_names >= REMOTE_MAX_FILES ||
-		    !array_grow((void **)names, &cap, *n_names + 1,
-				sizeof(**names))) {
-			free(name);
-			continue;
-		}
-		(*names)[(*n_names)++] = name;
-	}
-	if (d)
-		closedir(d);
-	return STATUS_OK;
-}
-
-static bool is_yaml(const char *name)
-{
-	return remote_ends_with(name, ".yaml") || remote_ends_with(name, ".yml");
-}
-
-static bool is_legacy_data(const char *name)
-{
-	return remote_ends_with(name, ".metric-db") || remote_ends_with(name, ".hpctrace") ||
-	       strcmp(name, "experiment-1.mdb") == 0 ||
-	       strcmp(name, "experiment.mt") == 0;
-}
-
-static void free_names(char **names, size_t n)
+static bool planned(const struct remote_file *v, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+		if (strcmp(v[i].name, name) == 0)
+			return true;
+	return false;
 }
 
-static int by_string(const void *a, const void *b)
+/* Remove the files below data/`rel` that callscope fetched (they have a
+ * record in meta/) and the plan does not name: a new run published at the
+ * same URL has new per-thread names, and the reader would read old and
+ * new together.  Only in a cache entry: `fetch -o DIR` never removes the
+ * user's files. */
+static enum status drop_unplanned(struct job *j, const char *rel,
+				  unsigned depth, const struct remote_file *v,
+				  size_t n, struct error *err)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Remove the per-thread files of an earlier version that the listing no
- * longer names (their names carry the host and process id, so a new run
- * published at the same URL names new files): the reader would read old
- * and new threads together.  Only in a cache entry, and only files it
- * has a record of: `fetch -o DIR` never removes the user's files. */
-static enum status drop_unlisted(struct job *j, char **names, size_t n,
-				 struct error *err)
-{
-	if (!j->base) /* fetch -o DIR: the directory is the user's */
-		return STATUS_OK;
-	char **sorted = malloc(n * sizeof(*sorted));
-	char *meta_dir = remote_join_path(j->base, "meta");
-	DIR *d = opendir(j->data);
-	enum status st = STATUS_OK;
-	if (!sorted || !meta_dir) {
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-		goto out;
-	}
-	memcpy(sorted, names, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), by_string);
+	char *dir = rel[0] ? remote_join_path(j->data, rel) : strdup(j->data);
+	DIR *d = dir ? opendir(dir) : NULL;
+	enum status st = dir ? STATUS_OK
+			     : error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
 	struct dirent *de;
-	while (d && (de = readdir(d)) != NULL) {
-		const char *name = de->d_name;
-		if (!is_legacy_data(name) ||
-		    bsearch(&name, sorted, n, sizeof(*sorted), by_string))
+	while (st == STATUS_OK && d && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
 			continue;
-		char *path = remote_join_path(j->data, name);
-		char *meta_rel = remote_join(name, ".json");
-		char *meta = meta_rel ? remote_join_path(meta_dir, meta_rel) : NULL;
-		if (!path || !meta) {
+		char *name = rel[0] ? remote_join_path(rel, de->d_name)
+				    : strdup(de->d_name);
+		char *path = name ? remote_join_path(j->data, name) : NULL;
+		char *meta = NULL;
+		struct stat sb;
+		if (!path || remote_meta_path(j, name, &meta, err) != STATUS_OK)
 			st = error_set(err, STATUS_NOMEM, NULL,
 				       "out of memory");
-		} else if (access(meta, F_OK) == 0) {
-			/* fetched by callscope (it has a record) */
+		else if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+			 depth < REMOTE_LIST_DEPTH)
+			st = drop_unplanned(j, name, depth + 1, v, n, err);
+		else if (S_ISREG(sb.st_mode) && !planned(v, n, name) &&
+			 access(meta, F_OK) == 0) {
 			remote_mark_dirty(j);
 			unlink(path);
 			unlink(meta);
 			j->changed = true;
 		}
+		free(name);
 		free(path);
-		free(meta_rel);
 		free(meta);
-		if (st != STATUS_OK)
-			break;
 	}
-out:
 	if (d)
 		closedir(d);
-	free(sorted);
-	free(meta_dir);
+	free(dir);
 	return st;
 }
 
-/* Fetch every name, optional ones allowed to be missing. */
-static enum status get_all(struct job *j, char **names, size_t n,
-			   struct error *err)
+/* Fetch every file of the plan but `done` (already fetched); the ones
+ * the server lacks are taken out of the plan. */
+static enum status get_planned(struct job *j, struct remote_file *v,
+			       size_t *n, const char *done, struct error *err)
 {
-	for (size_t i = 0; i < n; i++) {
-		bool present = false;
-		enum status st = remote_get_file(j, names[i], true, &present, err);
-		if (st != STATUS_OK)
-			return st;
+	size_t k = 0;
+	enum status st = STATUS_OK;
+	for (size_t i = 0; i < *n; i++) {
+		bool present = true;
+		if (st == STATUS_OK && (!done || strcmp(v[i].name, done) != 0))
+			st = remote_get_file(j, v[i].name, v[i].flags, &present,
+					     err);
+		if (present)
+			v[k++] = v[i];
+		else
+			free(v[i].name);
 	}
-	return STATUS_OK;
+	*n = k;
+	return st;
+}
+
+/* A complete entry with a recorded plan: the key file revalidated; when
+ * unchanged, *done and the recorded files as the plan (KEY: each
+ * revalidated; KEY_ALL: taken as they are when all are complete).
+ * *key is the key's name when it was fetched (heap), else NULL. */
+static enum status by_key(struct job *j, struct remote_file **plan,
+			  size_t *n, bool *done, char **key,
+			  struct error *err)
+{
+	*done = false;
+	*key = NULL;
+	struct remote_file *rec = NULL;
+	size_t n_rec = 0;
+	if (!j->was_complete || !remote_plan_read(j, &rec, &n_rec))
+		return STATUS_OK;
+	const struct remote_file *k = NULL;
+	for (size_t i = 0; i < n_rec && !k; i++)
+		if (rec[i].flags & KEYS)
+			k = &rec[i];
+	enum status st = STATUS_OK;
+	bool present = false;
+	if (k)
+		st = remote_get_file(j, k->name, k->flags, &present, err);
+	if (st == STATUS_OK && present && !(*key = strdup(k->name)))
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	if (st != STATUS_OK || !present || !j->last_unchanged) {
+		remote_files_free(rec, n_rec);
+		return st;
+	}
+	if ((k->flags & REMOTE_FILE_KEY_ALL) && recorded_complete(j, k->name)) {
+		*done = true;
+	} else if (k->flags & REMOTE_FILE_KEY) {
+		st = get_planned(j, rec, &n_rec, *key, err);
+		*done = st == STATUS_OK;
+	}
+	if (*done) {
+		*plan = rec;
+		*n = n_rec;
+	} else {
+		remote_files_free(rec, n_rec);
+	}
+	return st;
+}
+
+/* No listing: the planner's guesses fetched by name, the ones the
+ * server has become the listing. */
+static enum status guess_files(struct job *j, struct remote_listing *l,
+			       struct error *err)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	enum status st = j->planner->guess(j->planner->ctx, &names, &n, err);
+	for (size_t i = 0; st == STATUS_OK && i < n; i++) {
+		bool present = false;
+		st = remote_get_file(j, names[i], 0, &present, err);
+		if (st != STATUS_OK || !present)
+			continue;
+		if (!array_grow((void **)&l->files, &cap, l->n_files + 1,
+				sizeof(*l->files)))
+			st = error_set(err, STATUS_NOMEM, NULL,
+				       "out of memory");
+		else
+			l->files[l->n_files++] = names[i], names[i] = NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return st;
+}
+
+/* The listing, the plan over it, its files. */
+static enum status by_listing(struct job *j, const char *key,
+			      struct remote_file **plan, size_t *n,
+			      struct error *err)
+{
+	struct remote_listing l;
+	enum status st = remote_list_tree(j, &l, err);
+	if (st == STATUS_OK && l.n_listed == 0)
+		st = guess_files(j, &l, err);
+	char *shown = http_url_redact(j->url);
+	if (st == STATUS_OK)
+		st = j->planner->plan(j->planner->ctx, shown ? shown : "URL",
+				      &l, plan, n, err);
+	free(shown);
+	remote_listing_clear(&l);
+	if (st == STATUS_OK)
+		st = get_planned(j, *plan, n, key, err);
+	return st;
 }
 
 enum status remote_get_directory(struct job *j, struct error *err)
 {
-	static const char *const v4_optional[] = { "profile.db", "cct.db",
-						   "trace.db" };
-	static const char *const legacy_known[] = { "experiment-1.mdb",
-						    "experiment.mt" };
-	char **names = NULL;
+	if (!j->planner)
+		return error_set(err, STATUS_USAGE, NULL,
+				 "remote_get_directory: no planner");
+	struct remote_file *plan = NULL;
 	size_t n = 0;
-	bool present = false;
-	enum status st = remote_get_file(j, "meta.db", true, &present, err);
-	if (st != STATUS_OK)
-		goto out;
-	if (present) {
-		j->v4 = true;
-		bool unchanged = j->last_unchanged && j->was_complete;
-		for (size_t i = 0; i < 3; i++) {
-			st = remote_get_file(j, v4_optional[i], true, &present, err);
-			if (st != STATUS_OK)
-				goto out;
-		}
-		if (unchanged)
-			st = list_local(j, "metrics/", is_yaml, &names, &n,
-					err);
-		else
-			st = list_names(j, "metrics/", is_yaml, &names, &n,
-					err);
-		if (st != STATUS_OK)
-			goto out;
-		if (n == 0) {
-			st = remote_get_file(j, "metrics/default.yaml", true,
-				      &present, err);
-			goto out;
-		}
-		st = get_all(j, names, n, err);
-		goto out;
-	}
-	st = remote_get_file(j, "experiment.xml", true, &present, err);
-	if (st != STATUS_OK)
-		goto out;
-	if (!present) {
+	bool done = false;
+	char *key = NULL;
+	enum status st = by_key(j, &plan, &n, &done, &key, err);
+	if (st == STATUS_OK && !done)
+		st = by_listing(j, key, &plan, &n, err);
+	if (st == STATUS_OK && n == 0) {
 		char *r = http_url_redact(j->url);
-		st = error_set(err,
-			       j->o->offline ? STATUS_NOT_FOUND
-					     : STATUS_NOT_DATABASE,
-			       r ? r : "URL",
-			       j->o->offline
-				       ? "not in the cache (--offline)"
-				       : "no HPCToolkit database here (neither "
-					 "meta.db nor experiment.xml)");
+		st = error_set(err, STATUS_NOT_DATABASE, r ? r : "URL",
+			       "none of the files the listing names is on "
+			       "the server");
 		free(r);
-		goto out;
 	}
-	/* hpcprof rewrites experiment.xml whenever it writes a database: an
-	 * unchanged one over a complete entry whose recorded files are all
-	 * there means the files beside it are the cached ones (no request
-	 * per thread file), as is --offline */
-	if (j->o->offline || (j->last_unchanged && j->was_complete &&
-			      recorded_complete(j, "experiment.xml")))
-		goto out;
-	/* the 2020 sparse format's files, beside its experiment.xml */
-	for (size_t i = 0; i < 3; i++) {
-		st = remote_get_file(j, v4_optional[i], true, &present, err);
-		if (st != STATUS_OK)
-			goto out;
-	}
-	st = list_names(j, "", is_legacy_data, &names, &n, err);
-	if (st != STATUS_OK)
-		goto out;
-	if (n == 0) {
-		for (size_t i = 0; i < 2; i++) {
-			st = remote_get_file(j, legacy_known[i], true, &present, err);
-			if (st != STATUS_OK)
-				goto out;
-		}
-		goto out;
-	}
-	st = get_all(j, names, n, err);
+	if (st == STATUS_OK && j->base && !done)
+		st = drop_unplanned(j, "", 1, plan, n, err);
 	if (st == STATUS_OK)
-		st = drop_unlisted(j, names, n, err);
-out:
-	free_names(names, n);
+		st = remote_plan_write(j, plan, n, err);
+	remote_files_free(plan, n);
+	free(key);
 	return st;
 }

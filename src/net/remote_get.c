@@ -57,16 +57,6 @@ bool remote_have_complete(const char *dest, const char *meta, uint64_t *size)
 	return ok;
 }
 
-/* Files a reader reads in parts through blob_open_file (HPCToolkit v4's
- * large files), which may stay on the server.  The 2020 format's files of
- * the same names are mapped whole by their reader: downloaded. */
-static bool lazy_candidate(const struct job *j, const char *name)
-{
-	return j->v4 && (strcmp(name, "profile.db") == 0 ||
-			 strcmp(name, "cct.db") == 0 ||
-			 strcmp(name, "trace.db") == 0);
-}
-
 /* Leave a large file on a server that honours ranges: register it so
  * that blob_open_file(dest) reads it remotely.  *lazy false: download it
  * (small, no ranges, or --download).  STATUS_NOT_FOUND when the server
@@ -141,9 +131,7 @@ enum status remote_meta_path(const struct job *j, const char *name,
 	return url_cache_mkdirs_parent(*meta, err);
 }
 
-/* Download one file of the job (a name relative to the URL).  An
- * optional file the server does not have is no error: *present false. */
-enum status remote_get_file(struct job *j, const char *name, bool optional,
+enum status remote_get_file(struct job *j, const char *name, unsigned flags,
 			    bool *present, struct error *err)
 {
 	char *url = NULL;
@@ -171,7 +159,7 @@ enum status remote_get_file(struct job *j, const char *name, bool optional,
 		goto out;
 	}
 	bool lazy = false;
-	if (lazy_candidate(j, name)) {
+	if (flags & REMOTE_FILE_LAZY) {
 		st = try_lazy(j, url, dest, meta, &lazy, err);
 		if (st == STATUS_OK && lazy) {
 			remote_mark_dirty(j);
@@ -192,7 +180,7 @@ enum status remote_get_file(struct job *j, const char *name, bool optional,
 	};
 	if (st == STATUS_OK)
 		st = fetch_file(j->s, &r, &res, err);
-	if (st == STATUS_NOT_FOUND && optional) {
+	if (st == STATUS_NOT_FOUND) {
 		/* gone from the server: so is the cached copy */
 		error_clear(err);
 		unlink(dest);

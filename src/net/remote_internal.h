@@ -2,8 +2,9 @@
  * progress (struct job) and the steps each file does for the others.
  * remote_open.c decides where an open goes (the cache entry, --output,
  * --offline), remote_get.c fetches or leaves remote one file,
- * remote_dir.c decides which files a directory URL needs.  Private to
- * net/. */
+ * remote_dir.c fetches a directory URL's files as the caller's planner
+ * says over the listing remote_list.c reads (and records the plan).
+ * Private to net/. */
 #ifndef CALLSCOPE_REMOTE_INTERNAL_H
 #define CALLSCOPE_REMOTE_INTERNAL_H
 
@@ -13,12 +14,16 @@
 
 #include "net/http.h"
 #include "net/open_options.h"
+#include "net/remote_open.h"
 #include "core/status.h"
 
 /* Largest listing page or experiment.xml read into memory. */
 #define REMOTE_PAGE_MAX ((size_t)64 << 20)
 /* Most files fetched for one directory URL. */
 #define REMOTE_MAX_FILES 100000
+/* How deep, and how many, subdirectories of a directory URL are listed. */
+#define REMOTE_LIST_DEPTH 3
+#define REMOTE_LIST_DIRS 256
 
 /* One open in progress. */
 struct job {
@@ -33,7 +38,7 @@ struct job {
 	bool was_complete;   /* entry.json was complete before this open */
 	bool last_unchanged; /* the last get_file was a 304 */
 	bool remote;         /* a file is read remotely (lazily) */
-	bool v4;             /* an HPCToolkit v4 database (meta.db) */
+	const struct remote_planner *planner; /* a directory's files */
 };
 
 /* a followed by b, or a/b (heap); NULL when out of memory. */
@@ -55,12 +60,29 @@ void remote_mark_dirty(void *ctx);
 enum status remote_meta_path(const struct job *j, const char *name,
 			     char **meta, struct error *err);
 
-/* Download one file of the job (a name relative to the URL).  An
- * optional file the server does not have is no error: *present false. */
-enum status remote_get_file(struct job *j, const char *name, bool optional,
+/* Download one file of the job (a name relative to the URL), or leave
+ * it on the server when `flags` has REMOTE_FILE_LAZY and the server does
+ * ranges.  A file the server does not have is no error: *present
+ * false. */
+enum status remote_get_file(struct job *j, const char *name, unsigned flags,
 			    bool *present, struct error *err);
 
-/* Every file the directory URL j->url needs, into j->data. */
+/* Every file the directory URL j->url needs (j->planner), into j->data;
+ * the plan recorded in the entry (BASE/plan) for the next open. */
 enum status remote_get_directory(struct job *j, struct error *err);
+
+/* The plan recorded in the entry of `j` (false: none, or unreadable). */
+bool remote_plan_read(const struct job *j, struct remote_file **out,
+		      size_t *n);
+enum status remote_plan_write(const struct job *j,
+			      const struct remote_file *v, size_t n,
+			      struct error *err);
+
+/* The listing of j->url and of its subdirectories (REMOTE_LIST_DEPTH,
+ * REMOTE_LIST_DIRS); a directory without a listing is not in
+ * out->listed.  Free with remote_listing_clear. */
+enum status remote_list_tree(struct job *j, struct remote_listing *out,
+			     struct error *err);
+void remote_listing_clear(struct remote_listing *l);
 
 #endif

@@ -137,24 +137,37 @@ out:
 }
 
 /* --offline on an entry whose large files were read remotely: each such
- * file (the one `name` of a file entry, or the lazily read files of a
- * directory) that is not wholly in data/ is read from its persisted
- * blocks; a block that is not there is an error naming the URL. */
+ * file (the one `name` of a file entry, or the files of a directory its
+ * recorded plan reads by range) that is not wholly in data/ is read from
+ * its persisted blocks; a block that is not there is an error naming the
+ * URL. */
 static enum status register_offline(struct job *j, const char *name,
 				    struct error *err)
 {
-	static const char *const dir_names[] = {"profile.db", "cct.db",
-						"trace.db", NULL};
-	const char *const one[] = {name, NULL};
-	const char *const *names = name ? one : dir_names;
+	struct remote_file *plan = NULL;
+	size_t n = 0;
+	if (name) {
+		plan = calloc(1, sizeof(*plan));
+		if (!plan || !(plan[0].name = strdup(name))) {
+			free(plan);
+			return error_set(err, STATUS_NOMEM, NULL,
+					 "out of memory");
+		}
+		plan[0].flags = REMOTE_FILE_LAZY;
+		n = 1;
+	} else {
+		remote_plan_read(j, &plan, &n);
+	}
 	enum status st = STATUS_OK;
-	for (size_t i = 0; names[i] && st == STATUS_OK; i++) {
-		char *dest = remote_join_path(j->data, names[i]);
+	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
+		if (!(plan[i].flags & REMOTE_FILE_LAZY))
+			continue;
+		char *dest = remote_join_path(j->data, plan[i].name);
 		char *url = NULL;
 		if (name)
 			url = strdup(j->url);
 		else
-			st = http_url_child(j->url, names[i], &url, err);
+			st = http_url_child(j->url, plan[i].name, &url, err);
 		char *r = url ? http_url_redact(url) : NULL;
 		struct stat sb;
 		if (st == STATUS_OK && (!dest || !r)) {
@@ -174,6 +187,7 @@ static enum status register_offline(struct job *j, const char *name,
 		free(url);
 		free(r);
 	}
+	remote_files_free(plan, n);
 	return st;
 }
 
@@ -315,11 +329,12 @@ static enum status open_file(struct job *j, const char *name, char **out,
 /* Resolve or fetch `url` (a directory when it ends in '/').  `dest_dir`
  * non-NULL: --output. */
 static enum status materialize(const char *url, const struct open_options *o,
+			       const struct remote_planner *planner,
 			       const char *dest_dir, char **out,
 			       struct error *err)
 {
 	*out = NULL;
-	struct job j = { .url = url, .o = o };
+	struct job j = { .url = url, .o = o, .planner = planner };
 	char *name = NULL, *again = NULL;
 	bool dir = remote_ends_with(url, "/");
 	enum status st = job_place(&j, dest_dir, err);
@@ -345,12 +360,13 @@ out:
 	free(j.data);
 	free(name);
 	if (st == STATUS_OK && again)
-		st = materialize(again, o, dest_dir, out, err);
+		st = materialize(again, o, planner, dest_dir, out, err);
 	free(again);
 	return st;
 }
 
 enum status remote_open_resolve(const char *url, const struct open_options *o,
+				const struct remote_planner *planner,
 				char **out, struct error *err)
 {
 	*out = NULL;
@@ -371,10 +387,11 @@ enum status remote_open_resolve(const char *url, const struct open_options *o,
 	enum status st = http_check_url(url, err);
 	if (st != STATUS_OK)
 		return st;
-	return materialize(url, o, NULL, out, err);
+	return materialize(url, o, planner, NULL, out, err);
 }
 
 enum status remote_fetch(const char *url, const struct open_options *o,
+			 const struct remote_planner *planner,
 			 const char *dest_dir, char **out, struct error *err)
 {
 	*out = NULL;
@@ -396,5 +413,5 @@ enum status remote_fetch(const char *url, const struct open_options *o,
 		if (st != STATUS_OK)
 			return st;
 	}
-	return materialize(url, &opts, dest_dir, out, err);
+	return materialize(url, &opts, planner, dest_dir, out, err);
 }

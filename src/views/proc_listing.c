@@ -1,7 +1,8 @@
 /* proc_listing: builds a procedure's instruction listing (see
  * proc_listing.h): the sampled addresses of the procedure's subtree,
- * sorted, joined to the instructions dcpi_listing emits by address
- * range. */
+ * sorted, joined by address range to the instructions the model's
+ * reader emits (reader_listing: the registry asks the reader that has
+ * listings; this file knows no format). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 
 #include "views/proc_listing.h"
-#include "formats/dcpi/dcpi_listing.h"
+#include "formats/reader.h"
 
 struct addr_node {
 	uint64_t addr;
@@ -102,7 +103,7 @@ static bool grow_rows(struct build *b)
 
 /* Keep each instruction (copied) and its samples: those of every sampled
  * address inside it. */
-static void emit(void *ctx, const struct dcpi_insn *in)
+static void emit(void *ctx, const struct reader_insn *in)
 {
 	struct build *b = ctx;
 	struct proc_listing *l = b->l;
@@ -182,9 +183,10 @@ enum status proc_listing_build(const struct model *m, uint32_t fn,
 			  struct proc_listing **out, struct error *err)
 {
 	*out = NULL;
-	if (!m || strcmp(m->format, "dcpi") != 0)
+	char names[128];
+	if (!m || !reader_has_listing(m->format, names, sizeof(names)))
 		return error_set(err, STATUS_UNSUPPORTED, m ? m->path : NULL,
-				 "listings are for DCPI profiles");
+				 "listings are for %s profiles", names);
 	if (fn >= m->n_nodes || m->nodes[fn].kind != NODE_FUNCTION)
 		return error_set(err, STATUS_USAGE, m->path,
 				 "not a procedure");
@@ -205,9 +207,9 @@ enum status proc_listing_build(const struct model *m, uint32_t fn,
 	for (size_t i = 0; i < b.n_addrs; i++)
 		for (size_t k = 0; k < l->n_columns; k++)
 			l->totals[k] += value_at(&b, b.addrs[i].node, k);
-	enum status st = dcpi_listing(l->image, m->nodes[fn].offset,
-				      &l->procedure, &l->entry, &l->size,
-				      emit, &b, err);
+	enum status st = reader_listing(m->format, l->image,
+					m->nodes[fn].offset, &l->procedure,
+					&l->entry, &l->size, emit, &b, err);
 	if (st != STATUS_OK) {
 		free(b.addrs);
 		free(b.vals);

@@ -1,13 +1,13 @@
 /* proc_listing: dcpilist's procedure listing over a model, shared by `callscope
  * listing` and the viewer's listing pane: every instruction of a
- * procedure, disassembled from the program's ELF image (Capstone, through
- * formats/dcpi/dcpi_listing.h), with its samples per event (the model's
+ * procedure, disassembled from the program's image by the model's reader
+ * (reader_listing in formats/reader.h: DCPI's, Capstone over ELF), with its samples per event (the model's
  * exclusive columns: samples fall on addresses, and a sample inside an
  * instruction counts for it), the procedure's total per event, the source
  * line of each instruction (DWARF) and the hottest instruction of the
  * first event.  Built once per procedure asked for: O(the procedure's
- * subtree + its instructions), never O(database).  Only DCPI profiles have
- * images to disassemble.  Must not depend on curses or on ui/. */
+ * subtree + its instructions), never O(database).  Only the readers with
+ * a listing (DCPI today) have images to disassemble.  Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_PROC_LISTING_H
 #define CALLSCOPE_PROC_LISTING_H
 
@@ -50,8 +50,8 @@ uint32_t proc_listing_find(const struct model *m, const char *name);
 uint32_t proc_listing_procedure_of(const struct model *m, uint32_t node);
 
 /* The listing of procedure node `fn` into *out (proc_listing_free).
- * STATUS_UNSUPPORTED for a database that is not a DCPI profile, and the
- * errors of dcpi_listing (the image not found, a machine Capstone is not
+ * STATUS_UNSUPPORTED for a database whose reader has no listing, and the
+ * errors of the reader's listing (the image not found, a machine Capstone is not
  * set up for, the bytes not in the file); STATUS_NOMEM. */
 enum status proc_listing_build(const struct model *m, uint32_t fn,
 			  struct proc_listing **out, struct error *err);

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "formats/dcpi/dcpi_internal.h"
+#include "formats/dcpi/dcpi_listing.h"
 #include "io/blob.h"
 
 /* Limits of a directory walk. */
@@ -664,6 +665,31 @@ static int dcpi_bid(const struct reader_probe *p, int best)
 	return 50;
 }
 
+/* The registry's listing hook (views/proc_listing.c asks for a model's
+ * listing through it): dcpi_listing's instructions as reader_insn. */
+struct insn_adapter {
+	reader_insn_emit emit;
+	void *ctx;
+};
+
+static void adapt_insn(void *ctx, const struct dcpi_insn *in)
+{
+	const struct insn_adapter *a = ctx;
+	struct reader_insn r = {in->addr, in->size, in->bytes,
+				in->text, in->file, in->line};
+	a->emit(a->ctx, &r);
+}
+
+static enum status dcpi_reader_listing(const char *image, uint64_t addr,
+				       char **name, uint64_t *entry,
+				       uint64_t *size, reader_insn_emit emit,
+				       void *ctx, struct error *err)
+{
+	struct insn_adapter a = {emit, ctx};
+	return dcpi_listing(image, addr, name, entry, size, adapt_insn, &a,
+			    err);
+}
+
 const struct reader reader_dcpi = {
 	.name = "dcpi",
 	.description = "DCPI profile file (ASCII header, version-0 samples), "
@@ -671,4 +697,5 @@ const struct reader reader_dcpi = {
 	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE,
 	.bid = dcpi_bid,
 	.open = dcpi_open,
+	.listing = dcpi_reader_listing,
 };

@@ -15,8 +15,9 @@
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
-#define INDEX_VERSION 6u /* 4: instants; 5: line groups; 6: node groups,
-			       kernels by their demangled names */
+#define INDEX_VERSION 7u /* 4: instants; 5: line groups; 6: node groups,
+			       kernels by their demangled names; 7: rocprof-sys
+			       CPU samples are regions, not instants */
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* What must not have changed for an index to be used. */

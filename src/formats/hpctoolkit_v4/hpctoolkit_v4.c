@@ -368,6 +368,20 @@ static enum status v4_open(const struct reader_input *in, struct model **out,
 	return open_path(in->paths[0], out, err);
 }
 
+/* A copy of the directory (a directory URL): meta.db is rewritten with
+ * every database; the large files are read in parts (blob_open_file), so
+ * they may stay on the server; metrics/ as listed, else its default. */
+static const struct reader_file_rule v4_files[] = {
+	{"meta.db", READER_FILE_KEY | READER_FILE_GUESS},
+	{"profile.db", READER_FILE_LAZY | READER_FILE_GUESS},
+	{"cct.db", READER_FILE_LAZY | READER_FILE_GUESS},
+	{"trace.db", READER_FILE_LAZY | READER_FILE_GUESS},
+	{"metrics/default.yaml", READER_FILE_GUESS},
+	{"metrics/*.yaml", 0},
+	{"metrics/*.yml", 0},
+	{NULL, 0},
+};
+
 const struct reader reader_hpctoolkit_v4 = {
 	.name = "hpctoolkit-v4",
 	.description = "HPCToolkit v4 database (meta.db, profile.db, cct.db, "
@@ -375,4 +389,5 @@ const struct reader reader_hpctoolkit_v4 = {
 	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES,
 	.bid = v4_bid,
 	.open = v4_open,
+	.files = v4_files,
 };

@@ -509,6 +509,21 @@ static enum status xml_open(const struct reader_input *in, struct model **out,
 	return open_path(in->paths[0], out, err);
 }
 
+/* A copy of the directory (a directory URL): hpcprof rewrites
+ * experiment.xml whenever it writes a database, so an unchanged one means
+ * unchanged files beside it; the 2020 format's binaries are mapped whole. */
+static const struct reader_file_rule xml_files[] = {
+	{"experiment.xml", READER_FILE_KEY_ALL | READER_FILE_GUESS},
+	{"*.metric-db", 0},
+	{"*.hpctrace", 0},
+	{"experiment-1.mdb", READER_FILE_GUESS},
+	{"experiment.mt", READER_FILE_GUESS},
+	{"profile.db", READER_FILE_GUESS},
+	{"cct.db", READER_FILE_GUESS},
+	{"trace.db", READER_FILE_GUESS},
+	{NULL, 0},
+};
+
 const struct reader reader_hpctoolkit_xml = {
 	.name = "hpctoolkit-xml",
 	.description = "HPCToolkit experiment.xml database (2.0-2.2 with "
@@ -517,4 +532,5 @@ const struct reader reader_hpctoolkit_xml = {
 	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES,
 	.bid = xml_bid,
 	.open = xml_open,
+	.files = xml_files,
 };

@@ -110,6 +110,20 @@ static enum status rocpd_open(const struct reader_input *in,
 	return gpu_run_open_input(&rocpd_family, in, out, err);
 }
 
+/* A copy of a run's directory (a directory URL): its databases, here and
+ * one level down (rocprofv3's HOST/PID_results.db), and index YAML
+ * files; SQLite files are fetched whole (no range-reading VFS), the
+ * rest (a README, logs) is left on the server. */
+static const struct reader_file_rule rocpd_files[] = {
+	{"*.rpd", 0},
+	{"*.db", 0},
+	{"*/*.rpd", 0},
+	{"*/*.db", 0},
+	{"*.yaml", 0},
+	{"*.yml", 0},
+	{NULL, 0},
+};
+
 const struct reader reader_rocpd = {
 	.name = "rocpd",
 	.description = "ROCm profiles: rocprofv3 rocpd databases and "
@@ -123,4 +137,5 @@ const struct reader reader_rocpd = {
 	.cache_list = gpu_run_index_list,
 	.option_names = rocpd_option_names,
 	.option = gpu_run_option,
+	.files = rocpd_files,
 };

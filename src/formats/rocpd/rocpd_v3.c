@@ -227,7 +227,12 @@ static bool sample_row(void *ctx, sqlite3_stmt *st)
 /* Instants of rocpd_sample (roctxMark and other zero-length events,
  * notes/rocpd.md 1.2): on the line of their track's thread, named by the
  * event's message, else the track's name (a category), at `timestamp`;
- * several at one time in id order.  A set without the tables has none. */
+ * several at one time in id order.  A sample whose event is also a
+ * region's is not an instant: rocprof-sys writes each CPU sample as a
+ * region per stack frame plus a sample of the same event, and the
+ * regions (the sampled call stack over the sampling period) show it
+ * (roc-optiq tells them apart the same way).  A set without the tables
+ * has none. */
 static enum status read_samples(struct v3_ctx *c, struct error *err)
 {
 	static const char *const sample[] = {"track_id", "timestamp",
@@ -240,21 +245,33 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 	char *sa = rocpd_v3_tname(c->s, "rocpd_sample");
 	char *tr = rocpd_v3_tname(c->s, "rocpd_track");
 	char *ev = rocpd_v3_tname(c->s, "rocpd_event");
-	char *sql = NULL;
+	static const char *const region[] = {"event_id", NULL};
+	char *rg = rocpd_v3_has_columns(c, "rocpd_region", region)
+			   ? rocpd_v3_tname(c->s, "rocpd_region")
+			   : NULL;
+	char *sql = NULL, *not_region = NULL;
 	enum status s = STATUS_OK;
-	if (!sa || !tr || !ev ||
+	if (rg && asprintf(&not_region,
+			   " WHERE s.event_id IS NULL OR s.event_id NOT IN "
+			   "(SELECT event_id FROM %s WHERE event_id IS NOT "
+			   "NULL)",
+			   rg) < 0)
+		not_region = NULL;
+	if (!sa || !tr || !ev || (rg && !not_region) ||
 	    asprintf(&sql,
 		     "SELECT t.pid, t.tid, s.timestamp, t.name_id, CASE WHEN "
 		     "e.extdata <> '{}' AND json_valid(e.extdata) THEN json_extract(e.extdata, "
 		     "'$.message') END, s.id FROM %s s JOIN %s t ON t.id = "
-		     "s.track_id LEFT JOIN %s e ON e.id = s.event_id",
-		     sa, tr, ev) < 0) {
+		     "s.track_id LEFT JOIN %s e ON e.id = s.event_id%s",
+		     sa, tr, ev, not_region ? not_region : "") < 0) {
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
 		goto out;
 	}
 	s = gpu_run_each_row(c->f, sql, sample_row, c, err);
 out:
 	free(sql);
+	free(not_region);
+	free(rg);
 	free(sa);
 	free(tr);
 	free(ev);

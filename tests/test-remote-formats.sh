@@ -1,0 +1,119 @@
+#!/bin/sh
+# Every format by every remote and archived way (issue 29): one input of
+# each reader family (HPCToolkit v4, XML, the 2020 sparse format, Cube
+# .cubex, rocpd as a directory of per-process databases, as a directory
+# holding one .rpd and as the .rpd, Nsight .sqlite, DCPI, Extra-P text,
+# JSON lines, .extra-p experiment and cube set, OTF2 archive directory),
+# each opened by http:// (a directory URL for a directory, the file's URL
+# for a file), file://, and from a tar, tar.gz, tar.bz2, tar.xz, tar.zst
+# and zip of it (local, and the tar.gz and zip by http:// too).  Every
+# answer must equal the local one: `info` (without its first line, which
+# names the input) and `report --depth 4 --metric all`.  Offline:
+# tests/http_server.py on 127.0.0.1.
+set -u
+. "${top_srcdir:-.}/tests/http-env.sh"
+corpus="$top_srcdir/../shared/corpus"
+[ -d "$corpus/rocpd-rpd" ] && [ -d "$corpus/extra-p" ] && [ -d "$corpus/otf2" ] ||
+	{ echo "no shared corpus: skipped"; exit 77; }
+corpus=$(cd "$corpus" && pwd)
+ex="$corpus/extra-p/extrap/tests/data"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+# the inputs, NAME -> a copy below $www
+"$gen" -o "$www/v4" --yaml --seed 7 >/dev/null || exit 99
+cp -r "$corpus/hpctoolkit-xml/hatchet/hatchet/tests/data/hpctoolkit-cpi-database" "$www/xml"
+cp -r "$corpus/hpctoolkit-sparse-2020/hpcviewer.e4/tests/resources/prof2/empty-trace" "$www/sparse"
+cp "$corpus/cube/pycubexr/data/call_tree_test/call_tree_test.cubex" "$www/tree.cubex"
+rpd="$corpus/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd"
+mkdir "$www/rpddir" && cp "$rpd" "$www/rpddir/" && cp "$rpd" "$www/matmul.rpd"
+"$py" "$top_srcdir/tests/gen_rocpd.py" "$tmp/gen" >/dev/null || exit 99
+cp -r "$tmp/gen/run" "$www/rocpdrun"
+cp "$corpus/nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite" "$www/saxpy.sqlite"
+gcc -g -O0 -no-pie -o "$tmp/prog" "$top_srcdir/tests/dcpi-prog.c" || exit 99
+"$py" "$top_srcdir/tests/gen_dcpi.py" "$tmp/prog" "$www/dcpi" --seed 8 \
+	--layout db --samples 300 >/dev/null || exit 99
+cp "$ex/text/one_parameter_1.txt" "$www/one.txt"
+cp "$ex/jsonlines/test1.jsonl" "$www/test1.jsonl"
+cp "$ex/experiments/two_parameter3.txt.extra-p" "$www/two.extra-p"
+cp -r "$ex/cubeset/extra_file" "$www/cubeset"
+cp -r "$corpus/otf2/pipit/pipit/tests/data/ping-pong-otf2" "$www/otf2"
+chmod -R u+w "$www"
+inputs="v4 xml sparse tree.cubex rpddir matmul.rpd rocpdrun saxpy.sqlite dcpi one.txt test1.jsonl two.extra-p cubeset otf2"
+
+# the archives of each input: NAME.KIND holding NAME (a directory or file)
+mkdir "$tmp/ar"
+"$py" - "$www" "$tmp/ar" $inputs <<'PY' || exit 99
+import os, subprocess, sys, tarfile, zipfile
+www, out, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+for n in names:
+    for kind, mode in (("tar", "w"), ("tar.gz", "w:gz"), ("tar.bz2", "w:bz2"),
+                       ("tar.xz", "w:xz")):
+        with tarfile.open(os.path.join(out, n + "." + kind), mode) as t:
+            t.add(os.path.join(www, n), arcname=n)
+    subprocess.run(["zstd", "-q", "-f", os.path.join(out, n + ".tar"), "-o",
+                    os.path.join(out, n + ".tar.zst")], check=True)
+    with zipfile.ZipFile(os.path.join(out, n + ".zip"), "w",
+                         zipfile.ZIP_DEFLATED) as z:
+        p = os.path.join(www, n)
+        if os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs.sort()
+                for f in sorted(files):
+                    full = os.path.join(root, f)
+                    z.write(full, os.path.relpath(full, www))
+        else:
+            z.write(p, n)
+PY
+mkdir "$www/ar" && cp "$tmp/ar"/*.tar.gz "$tmp/ar"/*.zip "$www/ar/"
+
+http_start
+
+# answers: ANSWER INPUT > FILE (stdout only; info without the lines that
+# name the input: its first, and warnings, which may quote the path)
+answer() {
+	"$cs" info "$1" 2>/dev/null | tail -n +2 | grep -v '^Warning:' 
+	"$cs" report "$1" --depth 4 --metric all 2>/dev/null
+}
+checks=0
+for n in $inputs; do
+	answer "$www/$n" >"$tmp/local"
+	grep -q '^Format:' "$tmp/local" || { fail "$n: no local answer"; continue; }
+	fmt=$(sed -n 's/^Format: *//p' "$tmp/local")
+	slash=; [ -d "$www/$n" ] && slash=/
+	for way in "$base/$n$slash" "file://$www/$n$slash" \
+		"$tmp/ar/$n.tar" "$tmp/ar/$n.tar.gz" "$tmp/ar/$n.tar.bz2" \
+		"$tmp/ar/$n.tar.xz" "$tmp/ar/$n.tar.zst" "$tmp/ar/$n.zip" \
+		"$base/ar/$n.tar.gz" "$base/ar/$n.zip"; do
+		checks=$((checks + 1))
+		answer "$way" >"$tmp/got"
+		if cmp -s "$tmp/local" "$tmp/got"; then
+			:
+		else
+			"$cs" info "$way" >/dev/null 2>"$tmp/err"
+			fail "$n ($fmt) by $way: $(head -c 300 "$tmp/err") $(diff "$tmp/local" "$tmp/got" | head -4)"
+		fi
+	done
+	echo "ok: $n ($fmt): by http, file:// and six archive kinds"
+done
+
+# a directory URL reads only what its reader reads: the .rpd directory
+# fetches the .rpd whole (SQLite files are fetched whole, never by range)
+"$cs" cache clear
+echo "notes" >"$www/rpddir/README.txt"
+ctl /__reset
+"$cs" info "$base/rpddir/" >/dev/null 2>"$tmp/err" || fail "rpddir: $(cat "$tmp/err")"
+size=$(wc -c <"$rpd" | tr -d ' ')
+[ "$(stats count /rpddir/matmul_result.rpd)" = 1 ] &&
+	[ "$(stats fetches)" = 2 ] &&
+	ok "rpddir by URL: the listing and the .rpd ($size bytes), one request each" ||
+	fail "rpddir by URL: $(stats statuses)"
+# the XML directory's reader does not read a README beside experiment.xml
+echo "notes" >"$www/xml/README.txt"
+"$cs" fetch "$base/xml/" -o "$tmp/xmlcopy" >/dev/null 2>"$tmp/err" || fail "fetch xml: $(cat "$tmp/err")"
+[ -f "$tmp/xmlcopy/experiment.xml" ] && [ ! -e "$tmp/xmlcopy/README.txt" ] &&
+	ok "xml by URL: README.txt beside experiment.xml is not fetched" ||
+	fail "xml by URL fetched $(ls "$tmp/xmlcopy")"
+
+echo "$checks ways checked, $fails failure(s)"
+[ $fails = 0 ]
