@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the threads pane's system tree (key O) on headless screens: every
+"""Checks the threads pane's system tree (key O) and the system-first
+focus (z, then ~) on headless screens: every
 row shown (group or context) against values computed here from the
 database's own files, independently of callscope's readers:
 
@@ -175,6 +176,54 @@ def cube_truth(db, metric, combine):
     return truth, total
 
 
+def check_focus(cs, db, size):
+    """z on the system tree's first row (the node of largest CPUTIME): the
+    tree's CPUTIME (I) at each row shown is the sum over that node's
+    profiles; ~ brings every context back."""
+    global checked
+    meta = check_v4db.read_meta(os.path.join(db, "meta.db"))
+    profiles = check_v4db.read_profile(os.path.join(db, "profile.db"), meta)
+    pid = [p for p, (name, scope) in meta["prop"].items()
+           if name == "CPUTIME (sec)" and scope == "execution"][0]
+    truth, _ = v4_truth(db)
+    top = max((k for k, t in truth.items() if t[2] == 0),
+              key=lambda k: truth[k][0])
+    node = int(top.split()[1])
+    part = [p for p in profiles[1:] if p["tuple"][0][2] == node]
+    names = {}
+    for cid, c in meta["ctxs"].items():
+        names.setdefault(c.get("name"), []).append(cid)
+    lines = screen(cs, db, size, "TOz")
+    head = [ln for ln in lines if "Name (system:" in ln]
+    want = "system: %s, %d contexts" % (top, len(part))
+    if size == "80x24":
+        want = "system: %s" % top  # the rest is cut at 80 columns
+    if not head or want not in head[0]:
+        fail("%s focus: header %r lacks %r" % (size, head[:1], want))
+        return
+    name_x = head[0].index("Name (")
+    seen = 0
+    for ln in lines[lines.index(head[0]) + 1:]:
+        name = ln[name_x:].lstrip("\u2502\u251c\u2514\u2500\u25be\u25b8 ")
+        m = re.match(r"^\s*([0-9.,e+]+(?: [a-z\u00b5]+)?)\s+(\d+\.\d)%", ln)
+        if not name or not m:
+            continue
+        ctx = [0] if name == "<program root>" else names.get(name, [])
+        if len(ctx) != 1:
+            continue
+        v = sum(p["data"].get(ctx[0], {}).get(pid, 0.0) for p in part)
+        if not close(m.group(1), v):
+            fail("%s focus %s: %s shows %r, its profiles give %.10g"
+                 % (size, top, name, m.group(1), v))
+        seen += 1
+        checked += 1
+    if seen < 3:
+        fail("%s focus: only %d rows checked" % (size, seen))
+    back = screen(cs, db, size, "TOz~")
+    if any("system:" in ln for ln in back if "Name (" in ln):
+        fail("%s: ~ leaves the focus on" % size)
+
+
 def main():
     cs, kind, db = sys.argv[1:4]
     for size in ("80x24", "200x50"):
@@ -196,6 +245,7 @@ def main():
                                               key=lambda r: -parse_value(r["value"]))]
             if got != want:
                 fail("%s: top level %r, want %r" % (size, got, want))
+            check_focus(cs, db, size)
         else:
             # PARALLEL (j), sorted by time (I), then max_time (I) (ssss)
             for metric, combine, keys in (("time", sum, "jTO"),

@@ -4,7 +4,8 @@
 # apart by tests/check_system_tree.py from the database's own files: a
 # generated HPCToolkit v4 database of 3 ranks x 4 threads on 2 nodes
 # (NODE > RANK > THREAD) and Cube's blast.p64.r1 (64 ranks, pycubexr's
-# incl.csv).
+# incl.csv); and z there: the call tree over the largest node, each row's
+# CPUTIME (I) the sum over its profiles, ~ back to every context.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 command -v "$py" >/dev/null || { echo "python3 missing"; exit 1; }
 "$gen" -o "$tmp/v4" --ranks 3 --threads 4 --contexts 40 >/dev/null ||

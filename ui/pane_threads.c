@@ -22,6 +22,8 @@
 #include "extrap.h"
 #include "pane_list.h"
 #include "threads_tree.h"
+#include "tree_focus.h"
+#include "views/system_focus.h"
 #include "present/present_value.h"
 
 #define VALUE_W 10 /* a thread's value */
@@ -405,6 +407,75 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	draw_rows(m, t, r, y, rows);
 }
 
+/* The profiles under the selection (a system tree node's contexts, or the
+ * selected context) into *out (malloc'd), its label into *label. */
+static size_t selected_profiles(const struct model *m, const struct threads *t,
+				uint32_t **out, char **label)
+{
+	*out = NULL;
+	*label = NULL;
+	if (t->tree_mode) {
+		const struct systree *st = &t->tree->t;
+		uint32_t i = threads_tree_selected(t->tree);
+		if (i == SYSTREE_NONE)
+			return 0;
+		*out = malloc(st->nodes[i].n_leaves * sizeof(**out));
+		*label = systree_label(m, st, i);
+		size_t n = 0;
+		/* preorder: the subtree of i runs until the level is back */
+		for (uint32_t k = i; *out && k < st->n &&
+				     (k == i || st->nodes[k].level >
+							st->nodes[i].level);
+		     k++)
+			if (st->nodes[k].profile != SYSTREE_NONE)
+				(*out)[n++] = st->nodes[k].profile;
+		return n;
+	}
+	if (t->list.cursor >= t->n)
+		return 0;
+	*out = malloc(sizeof(**out));
+	if (*out)
+		**out = t->rows[t->list.cursor].profile;
+	*label = strdup(model_str(
+		m, m->profiles[t->rows[t->list.cursor].profile].label));
+	return *out ? 1 : 0;
+}
+
+/* z: the tree's values over the selected part of the system; the columns
+ * that go blank say why. */
+static struct reaction focus_system(struct pane_env *env, struct threads *t)
+{
+	const struct model *m = env->model;
+	uint32_t *profiles = NULL;
+	char *label = NULL;
+	size_t n = selected_profiles(m, t, &profiles, &label);
+	struct system_focus *f =
+		n && label ? system_focus_new(m, profiles, n, label) : NULL;
+	free(profiles);
+	free(label);
+	if (!f) {
+		pane_message(env, true, "threads: nothing selected to focus on");
+		return REACTION(HANDLED_REDRAW);
+	}
+	env->svc->system_focus(env->hub, f);
+	env->sys_focus = f;
+	const char *why = NULL;
+	uint32_t blank = MODEL_NONE;
+	for (size_t i = 0; i < env->cols->n_columns && !why; i++) {
+		why = tree_focus_blank(env, env->cols->columns[i]);
+		blank = env->cols->columns[i];
+	}
+	char *title = why ? pane_column_title(env, blank) : NULL;
+	if (why)
+		pane_message(env, false, "system: %s; %s is blank: %s",
+			     system_focus_label(f), title ? title : "?", why);
+	else
+		pane_message(env, false, "system: %s (the tree's columns are "
+			     "over its contexts)", system_focus_label(f));
+	free(title);
+	return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
+}
+
 /* The system tree or the flat list (the tree built at the first ask, from
  * the rows' values). */
 static struct reaction toggle_tree(struct pane_env *env, struct threads *t)
@@ -442,6 +513,8 @@ static struct reaction threads_action(struct pane_env *env, struct pane *pane,
 	struct threads *t = pane->state;
 	if (a == ACTION_SYSTEM_TREE)
 		return toggle_tree(env, t);
+	if (a == ACTION_ZOOM)
+		return focus_system(env, t);
 	if (t->tree_mode ? threads_tree_action(t->tree, a)
 			 : list_move(&t->list, a))
 		return REACTION(HANDLED_REDRAW);
