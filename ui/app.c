@@ -17,6 +17,7 @@
 
 #include "extrap.h"
 #include "net/http.h"
+#include "views/system_focus.h"
 
 void app_message(struct app *app, bool error, const char *fmt, ...)
 {
@@ -150,11 +151,19 @@ static bool svc_show_column(void *hub, uint32_t c, bool shown)
 	return app_show_column(hub, c, shown);
 }
 
+static void svc_system_focus(void *hub, struct system_focus *focus)
+{
+	struct app *app = hub;
+	system_focus_free(app->sys_focus);
+	app->sys_focus = focus;
+}
+
 static const struct pane_services services = {
 	.message = svc_message,
 	.select = svc_select,
 	.open = svc_open,
 	.show_column = svc_show_column,
+	.system_focus = svc_system_focus,
 };
 
 struct pane_env app_env(struct app *app, bool focused)
@@ -176,6 +185,7 @@ struct pane_env app_env(struct app *app, bool focused)
 		.n_threads = app->n_threads,
 		.focused = focused,
 		.extrap = app->extrap,
+		.sys_focus = app->sys_focus,
 		.svc = &services,
 		.hub = app,
 	};
@@ -576,6 +586,8 @@ static void teardown(struct app *app)
 	}
 	layout_fini(&app->layout);
 	extrap_free(app->extrap);
+	system_focus_free(app->sys_focus);
+	app->sys_focus = NULL;
 	prebuild_join(app);
 	prebuild_free(app);
 	for (int k = 0; k < 3; k++) {

@@ -59,6 +59,7 @@ struct app {
 	enum view_kind current;
 
 	uint32_t n_threads;
+	struct system_focus *sys_focus; /* owned; pane_env.sys_focus */
 	uint32_t *columns; /* owned; cols.columns points here */
 	struct derived_column *derived; /* owned; cols.derived */
 	double *totals;

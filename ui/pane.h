@@ -71,6 +71,7 @@ struct keymap;
 struct screen_caps;
 struct extrap;
 struct diff;
+struct system_focus;
 
 /* The services the hub offers panes; `hub` is pane_env.hub. */
 struct pane_services {
@@ -81,6 +82,9 @@ struct pane_services {
 	void (*open)(void *hub, struct pane *pane);
 	/* show or hide model column `c`; false (with a message) if refused */
 	bool (*show_column)(void *hub, uint32_t c, bool shown);
+	/* show the call tree over part of the system (taken over; NULL:
+	 * every context again) */
+	void (*system_focus)(void *hub, struct system_focus *focus);
 };
 
 struct pane_env {
@@ -102,6 +106,9 @@ struct pane_env {
 	/* the performance models of a parametric database (extrap.h), NULL
 	 * when it is not parametric */
 	struct extrap *extrap;
+	/* the part of the system the tree's values are over (the threads
+	 * pane's z, views/system_focus.h), NULL for all of it */
+	struct system_focus *sys_focus;
 	const struct pane_services *svc;
 	void *hub;
 };

@@ -1,6 +1,11 @@
 /* pane_columns: the column chooser.  Lists every column of the model
- * (inclusive, exclusive, hidden ones too) and the derived ones; Space
- * shows or hides a column, `b` toggles percent bars. */
+ * (inclusive, exclusive, hidden ones too) as the metric tree the format
+ * gives (model_column.parent: Cube's metric tree, HPCToolkit's metric
+ * taxonomy), a column under its parent, opened and closed with Right and
+ * Left, and the derived ones after them; Space shows or hides a column,
+ * `b` toggles percent bars.  The tree only chooses: a parent's values stay
+ * as the format stores them (Cube: metric-inclusive, a parent metric
+ * containing its sub-metrics, whether opened or not; doc/views.md). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -10,6 +15,65 @@
 #include "screen.h"
 #include "theme.h"
 #include "pane_list.h"
+
+struct chooser {
+	struct list_cursor list;
+	uint8_t *closed;   /* per model column: its sub-metrics hidden */
+	uint8_t *has_kids; /* per model column */
+	uint32_t *level;   /* per model column: depth in the metric tree */
+	uint32_t *first_kid, *next_kid; /* per model column, model order */
+	uint32_t *stack;   /* n_columns */
+	uint32_t *rows;    /* the columns listed, model then derived */
+	size_t cap;        /* of rows */
+};
+
+/* The metric tree's depth of column c (parents out of range or in a
+ * cycle end it). */
+static uint32_t depth_of(const struct model *m, uint32_t c)
+{
+	uint32_t d = 0;
+	for (uint32_t p = m->columns[c].parent;
+	     p < m->n_columns && d < m->n_columns; p = m->columns[p].parent)
+		d++;
+	return d;
+}
+
+/* The rows: the metric tree (roots in model order, each followed by its
+ * open sub-metrics, depth first, without recursion), then the derived
+ * columns (as many as there is room for: one added while the chooser is
+ * open shows when it opens again). */
+static void list_rows(const struct pane_env *env, struct chooser *ch)
+{
+	const struct model *m = env->model;
+	size_t n = 0, sp = 0;
+	for (uint32_t r = 0; r < m->n_columns; r++) {
+		if (ch->level[r] != 0)
+			continue;
+		ch->stack[sp++] = r;
+		while (sp > 0) {
+			uint32_t c = ch->stack[--sp];
+			ch->rows[n++] = c;
+			if (ch->closed[c] || ch->first_kid[c] == MODEL_NONE)
+				continue;
+			/* push the sub-metrics last first, so that they come
+			 * out in model order */
+			size_t at = sp;
+			for (uint32_t k = ch->first_kid[c]; k != MODEL_NONE;
+			     k = ch->next_kid[k])
+				ch->stack[sp++] = k;
+			for (size_t i = at, j = sp - 1; i < j; i++, j--) {
+				uint32_t t = ch->stack[i];
+				ch->stack[i] = ch->stack[j];
+				ch->stack[j] = t;
+			}
+		}
+	}
+	for (size_t d = 0; d < env->cols->n_derived && n < ch->cap; d++)
+		ch->rows[n++] = m->n_columns + (uint32_t)d;
+	ch->list.count = n;
+	if (ch->list.cursor >= n)
+		ch->list.cursor = n ? n - 1 : 0;
+}
 
 static bool is_shown(const struct pane_env *env, uint32_t c)
 {
@@ -21,20 +85,22 @@ static bool is_shown(const struct pane_env *env, uint32_t c)
 
 static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
-	struct list_cursor *l = pane->state;
-	l->count = env->model->n_columns + env->cols->n_derived;
+	struct chooser *ch = pane->state;
+	struct list_cursor *l = &ch->list;
+	list_rows(env, ch);
 	if (r.h < 2)
 		return;
 	screen_text(r.y, r.x, r.w, theme_attr(THEME_ROLE_COLUMN_HEADER),
-		    " Columns: Space or Enter shows/hides, b bars, Esc closes; "
-		    "$N in :derive is column N",
+		    " Columns: Space or Enter shows/hides, Right/Left opens/"
+		    "closes a metric, b bars, Esc closes; $N in :derive is "
+		    "column N",
 		    true);
 	list_fit(l, r.h - 1);
 	for (int i = 1; i < r.h; i++) {
 		size_t idx = l->top + (size_t)(i - 1);
 		if (idx >= l->count)
 			break;
-		uint32_t c = (uint32_t)idx;
+		uint32_t c = ch->rows[idx];
 		bool derived = c >= env->model->n_columns;
 		char *title = pane_column_title(env, c);
 		char *line = NULL;
@@ -48,7 +114,14 @@ static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		} else {
 			src = env->cols->derived[c - env->model->n_columns].text;
 		}
-		if (asprintf(&line, " [%c] $%u  %s  (%s)",
+		const struct screen_glyphs *g = screen_glyphs();
+		int indent = derived ? 0 : 2 * (int)ch->level[c];
+		const char *mark = derived || !ch->has_kids[c] ? ""
+				   : ch->closed[c]	       ? g->collapsed
+							       : g->expanded;
+		if (asprintf(&line, " %*s%s%s[%c] $%u  %s  (%s)",
+			     indent > 40 ? 40 : indent, "", mark,
+			     *mark ? " " : "",
 			     derived || is_shown(env, c) ? 'x' : ' ', c + 1,
 			     title ? title : "?", src) < 0)
 			line = NULL;
@@ -71,11 +144,30 @@ static void toggle(struct pane_env *env, uint32_t c)
 static struct reaction columns_action(struct pane_env *env, struct pane *pane,
 			       enum action a)
 {
-	struct list_cursor *l = pane->state;
+	struct chooser *ch = pane->state;
+	struct list_cursor *l = &ch->list;
+	list_rows(env, ch);
 	if (list_move(l, a))
 		return REACTION(HANDLED_REDRAW);
-	if (a == ACTION_TOGGLE || a == ACTION_EXPAND) {
-		toggle(env, (uint32_t)l->cursor);
+	uint32_t c = l->count ? ch->rows[l->cursor] : MODEL_NONE;
+	const struct model *m = env->model;
+	bool metric = c < m->n_columns;
+	bool kids = metric && ch->has_kids[c];
+	if (a == ACTION_TOGGLE || (a == ACTION_EXPAND && !kids)) {
+		if (metric)
+			toggle(env, c);
+		return REACTION(HANDLED_REDRAW);
+	}
+	if (a == ACTION_EXPAND || a == ACTION_COLLAPSE) {
+		if (kids && (a == ACTION_EXPAND || !ch->closed[c])) {
+			ch->closed[c] = a == ACTION_COLLAPSE;
+		} else if (metric && m->columns[c].parent < m->n_columns) {
+			/* Left on a sub-metric: to its parent */
+			for (size_t i = 0; i < l->count; i++)
+				if (ch->rows[i] == m->columns[c].parent)
+					l->cursor = i;
+		}
+		list_rows(env, ch);
 		return REACTION(HANDLED_REDRAW);
 	}
 	if (a == ACTION_QUIT || a == ACTION_COLUMNS)
@@ -83,10 +175,65 @@ static struct reaction columns_action(struct pane_env *env, struct pane *pane,
 	return REACTION(HANDLED_NO);
 }
 
+static void columns_free(struct pane *pane)
+{
+	struct chooser *ch = pane->state;
+	if (ch) {
+		free(ch->closed);
+		free(ch->has_kids);
+		free(ch->level);
+		free(ch->first_kid);
+		free(ch->next_kid);
+		free(ch->stack);
+		free(ch->rows);
+		free(ch);
+	}
+	free(pane);
+}
+
 static struct pane *columns_new(struct pane_env *env)
 {
-	(void)env;
-	return list_pane_new(&pane_columns_ops);
+	const struct model *m = env->model;
+	size_t n = m->n_columns ? m->n_columns : 1;
+	struct chooser *ch = calloc(1, sizeof(*ch));
+	struct pane *p = ch ? pane_wrap(&pane_columns_ops, ch) : NULL;
+	if (!p) {
+		free(ch);
+		return NULL;
+	}
+	ch->closed = calloc(n, 1);
+	ch->has_kids = calloc(n, 1);
+	ch->level = calloc(n, sizeof(*ch->level));
+	ch->cap = n + env->cols->n_derived;
+	ch->rows = calloc(ch->cap, sizeof(*ch->rows));
+	ch->first_kid = malloc(n * sizeof(*ch->first_kid));
+	ch->next_kid = malloc(n * sizeof(*ch->next_kid));
+	ch->stack = malloc(n * sizeof(*ch->stack));
+	if (!ch->closed || !ch->has_kids || !ch->level || !ch->rows ||
+	    !ch->first_kid || !ch->next_kid || !ch->stack) {
+		columns_free(p);
+		return NULL;
+	}
+	uint32_t *last = ch->stack; /* scratch until the first listing */
+	for (uint32_t c = 0; c < n; c++)
+		ch->first_kid[c] = ch->next_kid[c] = last[c] = MODEL_NONE;
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		/* a column in a parent cycle is a root */
+		uint32_t d = depth_of(m, c);
+		ch->level[c] = d >= m->n_columns ? 0 : d;
+	}
+	for (uint32_t c = 0; c < m->n_columns; c++) {
+		uint32_t par = m->columns[c].parent;
+		if (ch->level[c] == 0 || par >= m->n_columns)
+			continue;
+		ch->has_kids[par] = 1;
+		if (last[par] == MODEL_NONE)
+			ch->first_kid[par] = c;
+		else
+			ch->next_kid[last[par]] = c;
+		last[par] = c;
+	}
+	return p;
 }
 
 const struct pane_ops pane_columns_ops = {
@@ -96,5 +243,5 @@ const struct pane_ops pane_columns_ops = {
 	.new = columns_new,
 	.draw = columns_draw,
 	.action = columns_action,
-	.free = list_pane_free,
+	.free = columns_free,
 };

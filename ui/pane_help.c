@@ -44,6 +44,7 @@ static const char *const commands[][2] = {
 static const char *const groups[][2] = {
 	{"tree", "Tree   Esc or q closes this help"},
 	{"", "Any pane"},
+	{"threads", "Threads pane (T)"},
 	{"trace", "Trace timeline, when it has the keys (trace-focus)"},
 	{"plot", "Model plot, when it has the keys (trace-focus)"},
 	{"models", "Models (parametric databases; tree and plot)"},

@@ -4,7 +4,10 @@
  * characters, and the list of threads sortable by value or label.  The
  * percentages are of the sum over threads, shown beside the summary value
  * the database stores: they differ where hpcprof's summary is not the sum
- * of the threads' values (lex_aware values at outer loops are smaller). */
+ * of the threads' values (lex_aware values at outer loops are smaller).
+ * A key (system-tree) shows the contexts as the system tree instead
+ * (threads_tree.c: groups by the identifier tuples' levels, each the sum,
+ * min or max of its contexts as the statistic combines them). */
 #include "config.h"
 
 #include <ctype.h>
@@ -18,6 +21,9 @@
 #include "theme.h"
 #include "extrap.h"
 #include "pane_list.h"
+#include "threads_tree.h"
+#include "tree_focus.h"
+#include "views/system_focus.h"
 #include "present/present_value.h"
 
 #define VALUE_W 10 /* a thread's value */
@@ -39,6 +45,9 @@ struct threads {
 	bool has_summary;  /* false: the database has none at this node */
 	bool summary_sum;  /* the statistic combines threads by sum */
 	int sort; /* 0 value desc, 1 label, 2 profile index */
+	enum stat_combine combine; /* how the statistic combines threads */
+	struct threads_tree *tree; /* the system tree, once asked for */
+	bool tree_mode;            /* it is shown rather than the list */
 };
 
 static int by_value(const void *a, const void *b)
@@ -249,6 +258,11 @@ static char *stats_line(const struct model *m, const struct threads *t,
 	const char *next = t->sort == 0 ? "by label"
 			   : t->sort == 1 ? "by index"
 					  : "by value";
+	if (t->tree_mode) {
+		/* the tree's siblings: by value, else in tuple order */
+		by = t->sort == 0 ? "value" : "tuple";
+		next = t->sort == 0 ? "by tuple" : "by value";
+	}
 	for (int form = 0; form < 5; form++) {
 		free(stats);
 		/* the last form writes the values shorter (SI, 3 digits) */
@@ -385,19 +399,131 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		y += hist_h + 1;
 	}
 	int rows = r.y + r.h - y;
+	if (t->tree_mode && t->tree) {
+		threads_tree_draw(m, t->tree, t->column, t->sum, r, y, rows);
+		return;
+	}
 	list_fit(&t->list, rows);
 	draw_rows(m, t, r, y, rows);
+}
+
+/* The profiles under the selection (a system tree node's contexts, or the
+ * selected context) into *out (malloc'd), its label into *label. */
+static size_t selected_profiles(const struct model *m, const struct threads *t,
+				uint32_t **out, char **label)
+{
+	*out = NULL;
+	*label = NULL;
+	if (t->tree_mode) {
+		const struct systree *st = &t->tree->t;
+		uint32_t i = threads_tree_selected(t->tree);
+		if (i == SYSTREE_NONE)
+			return 0;
+		*out = malloc(st->nodes[i].n_leaves * sizeof(**out));
+		*label = systree_label(m, st, i);
+		size_t n = 0;
+		/* preorder: the subtree of i runs until the level is back */
+		for (uint32_t k = i; *out && k < st->n &&
+				     (k == i || st->nodes[k].level >
+							st->nodes[i].level);
+		     k++)
+			if (st->nodes[k].profile != SYSTREE_NONE)
+				(*out)[n++] = st->nodes[k].profile;
+		return n;
+	}
+	if (t->list.cursor >= t->n)
+		return 0;
+	*out = malloc(sizeof(**out));
+	if (*out)
+		**out = t->rows[t->list.cursor].profile;
+	*label = strdup(model_str(
+		m, m->profiles[t->rows[t->list.cursor].profile].label));
+	return *out ? 1 : 0;
+}
+
+/* z: the tree's values over the selected part of the system; the columns
+ * that go blank say why. */
+static struct reaction focus_system(struct pane_env *env, struct threads *t)
+{
+	const struct model *m = env->model;
+	uint32_t *profiles = NULL;
+	char *label = NULL;
+	size_t n = selected_profiles(m, t, &profiles, &label);
+	struct system_focus *f =
+		n && label ? system_focus_new(m, profiles, n, label) : NULL;
+	free(profiles);
+	free(label);
+	if (!f) {
+		pane_message(env, true, "threads: nothing selected to focus on");
+		return REACTION(HANDLED_REDRAW);
+	}
+	env->svc->system_focus(env->hub, f);
+	env->sys_focus = f;
+	const char *why = NULL;
+	uint32_t blank = MODEL_NONE;
+	for (size_t i = 0; i < env->cols->n_columns && !why; i++) {
+		why = tree_focus_blank(env, env->cols->columns[i]);
+		blank = env->cols->columns[i];
+	}
+	char *title = why ? pane_column_title(env, blank) : NULL;
+	if (why)
+		pane_message(env, false, "system: %s; %s is blank: %s",
+			     system_focus_label(f), title ? title : "?", why);
+	else
+		pane_message(env, false, "system: %s (the tree's columns are "
+			     "over its contexts)", system_focus_label(f));
+	free(title);
+	return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
+}
+
+/* The system tree or the flat list (the tree built at the first ask, from
+ * the rows' values). */
+static struct reaction toggle_tree(struct pane_env *env, struct threads *t)
+{
+	const struct model *m = env->model;
+	if (!t->tree) {
+		double *dense = calloc(m->n_profiles ? m->n_profiles : 1,
+				       sizeof(*dense));
+		struct error err = {0};
+		if (dense) {
+			for (size_t i = 0; i < t->n; i++)
+				dense[t->rows[i].profile] = t->rows[i].value;
+			t->tree = threads_tree_new(m, dense, m->n_profiles,
+						   t->combine, t->sort == 0,
+						   &err);
+		} else {
+			error_set(&err, STATUS_NOMEM, NULL, "out of memory");
+		}
+		free(dense);
+		if (!t->tree) {
+			pane_error(env, &err);
+			return REACTION(HANDLED_REDRAW);
+		}
+		if (t->tree->t.n_groups == 0)
+			pane_message(env, false, "threads: the contexts have no "
+				     "identifier tuples to group them by");
+	}
+	t->tree_mode = !t->tree_mode;
+	return REACTION(HANDLED_REDRAW);
 }
 
 static struct reaction threads_action(struct pane_env *env, struct pane *pane,
 			       enum action a)
 {
 	struct threads *t = pane->state;
-	if (list_move(&t->list, a))
+	if (a == ACTION_SYSTEM_TREE)
+		return toggle_tree(env, t);
+	if (a == ACTION_ZOOM)
+		return focus_system(env, t);
+	if (t->tree_mode ? threads_tree_action(t->tree, a)
+			 : list_move(&t->list, a))
 		return REACTION(HANDLED_REDRAW);
 	if (a == ACTION_SORT || a == ACTION_SORT_REVERSE) {
-		t->sort = (t->sort + 1) % 3;
+		/* the tree has two orders: by value, by tuple */
+		t->sort = t->tree_mode ? !t->sort : (t->sort + 1) % 3;
 		sort_rows(env, t);
+		if (t->tree)
+			threads_tree_order(t->tree, t->sort == 0);
 		return REACTION(HANDLED_REDRAW);
 	}
 	if (a == ACTION_QUIT || a == ACTION_THREADS)
@@ -411,6 +537,7 @@ static void threads_free(struct pane *pane)
 	if (t) {
 		free(t->rows);
 		free(t->title);
+		threads_tree_free(t->tree);
 		free(t);
 	}
 	free(pane);
@@ -481,6 +608,7 @@ static struct pane *threads_new(struct pane_env *env)
 			t->max = v;
 	}
 	t->has_summary = model_stat_value(m, node, stat, &t->summary);
+	t->combine = m->stats[stat].combine;
 	t->summary_sum = m->stats[stat].combine == COMBINE_SUM &&
 			 strcmp(model_str(m, m->stats[stat].formula), "$$") == 0;
 	t->mean = t->n ? t->sum / (double)t->n : 0;

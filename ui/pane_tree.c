@@ -18,6 +18,7 @@
 #include "present/present_value.h"
 #include "hotpath.h"
 #include "tree_compare.h"
+#include "tree_focus.h"
 #include "tree_label.h"
 
 #define VALUE_WIDTH 9      /* the least a value gets */
@@ -111,6 +112,8 @@ static void select_index(struct pane_env *env, int rows, size_t idx)
 static bool column_value(struct pane_env *env, uint32_t col, uint32_t node,
 			 double *out)
 {
+	if (env->sys_focus)
+		return tree_focus_value(env, col, node, out);
 	return present_column_value(env->view, env->cols->derived,
 				    env->cols->n_derived, col, node, out);
 }
@@ -354,9 +357,13 @@ static void draw_header(struct pane_env *env, struct rect r,
 	char *name = NULL;
 	const char *view = view_kind_name(env->view_kind);
 	uint32_t zoom = outline_zoom_root(env->outline);
-	if (asprintf(&name, "Name (%s%s)", view,
+	char *part = env->sys_focus ? tree_focus_words(env) : NULL;
+	/* focused: the part of the system first (the tab bar names the
+	 * view) */
+	if (asprintf(&name, "Name (%s%s)", part ? part : view,
 		     zoom != view_root(env->view) ? ", zoomed" : "") < 0)
 		name = NULL;
+	free(part);
 	screen_text(r.y, r.x + name_x, r.w - name_x, h, name ? name : "Name",
 		    false);
 	free(name);
@@ -389,7 +396,9 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 		x += c->value_width;
 		double total = 0;
 		if (c->percent &&
-		    pane_column_total(env, c->column, &total)) {
+		    (env->sys_focus ? tree_focus_total(env, c->column, &total)
+				    : pane_column_total(env, c->column,
+							&total))) {
 			double pct = v / total * 100.0;
 			snprintf(buf, sizeof(buf), "%5.1f%%", pct);
 			screen_text_right(y, x, PERCENT_WIDTH,
@@ -699,6 +708,8 @@ static struct reaction tree_action(struct pane_env *env, struct pane *pane,
 				   enum action a)
 {
 	int rows = rows_of(pane);
+	if (a == ACTION_SYSTEM_ALL)
+		return tree_focus_clear(env);
 	if (a == ACTION_NEXT_REGRESSION)
 		return tree_compare_next(
 			env, &((struct tree_pane *)pane->state)->regressions);

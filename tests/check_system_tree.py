@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Checks the threads pane's system tree (key O) and the system-first
+focus (z, then ~) on headless screens: every
+row shown (group or context) against values computed here from the
+database's own files, independently of callscope's readers:
+
+  v4 DBDIR      an HPCToolkit v4 database (tests/gen-v4db --ranks --threads):
+                profile.db read with tests/check_v4db.py; the root's
+                inclusive CPUTIME per profile, grouped NODE > RANK > THREAD
+                by the profiles' identifier tuples.
+  cube DIR      a Cube profile with pycubexr's incl.csv beside it
+                (blast.p64.r1): cnode 0 (PARALLEL, the tree's second row),
+                `time` summed and `max_time` maxed over each RANK group.
+
+Each group's value must be its contexts' values combined (sum or max) to
+the 4 digits shown, its percent of the thread sum to the tenth shown, its
+"(N)" the number of contexts below it, its indentation its level.  Run at
+80x24 and 200x50, scrolling (PgDn) through the rows.
+
+usage: check_system_tree.py CALLSCOPE v4|cube DB
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_v4db  # noqa: E402
+
+failures = []
+checked = 0
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "\u00b5s": 1e-6, "ns": 1e-9}
+SI = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def parse_value(text):
+    text = text.strip()
+    m = re.fullmatch(r"([-0-9.,e+]+)\s*(\S*)", text)
+    if not m:
+        return None
+    num = float(m.group(1).replace(",", ""))
+    unit = m.group(2)
+    if unit in UNITS:
+        return num * UNITS[unit]
+    if unit in SI:
+        return num * SI[unit]
+    if unit == "":
+        return num
+    return None
+
+
+def screen(cs, db, size, keys):
+    out = subprocess.run([cs, "--headless", "--size", size, "--keys", keys,
+                          db], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        fail("%s %s: exit %d: %s" % (size, keys, out.returncode, out.stderr))
+    return out.stdout.splitlines()
+
+
+ROW = re.compile(r"^[ 0-9.,a-zA-Z\u00b5+-]{10} [ 0-9]{3}\d\.\d% {2}")
+
+
+def rows_of(lines):
+    """The tree rows of a screen: (value text, percent, level, label, n)."""
+    out = []
+    for ln in lines:
+        if len(ln) < 22 or not ROW.match(ln):
+            continue
+        rest = ln[20:]
+        spaces = len(rest) - len(rest.lstrip(" "))
+        body = rest.strip()
+        # the expand mark (blank for a context), a space, the label,
+        # " (N)" for a group
+        if body[:1] in ("\u25b8", "\u25be", "+", "-"):
+            mark, _, label = body.partition(" ")
+            level = spaces // 2
+        else:
+            mark, label = "", body
+            level = (spaces - 2) // 2
+        n = None
+        g = re.fullmatch(r"(.*) \((\d+)\)", label)
+        if g:
+            label, n = g.group(1), int(g.group(2))
+        out.append(dict(value=ln[0:10], pct=float(ln[11:18].strip()[:-1]),
+                        level=level, label=label, n=n, mark=mark))
+    return out
+
+
+def collect(cs, db, size, keys, pages):
+    """Rows from the first screen and after each of `pages` PgDn."""
+    seen = {}
+    for p in range(pages + 1):
+        for r in rows_of(screen(cs, db, size, keys + "<PgDn>" * p)):
+            seen.setdefault(r["label"], r)
+    return seen
+
+
+def close(shown, want):
+    got = parse_value(shown)
+    if got is None:
+        return False
+    return abs(got - want) <= 1e-3 * abs(want) + 1e-12
+
+
+def check_rows(where, rows, truth, total):
+    """truth: label -> (value, n contexts or None for a leaf, level)."""
+    global checked
+    for label, r in rows.items():
+        if label not in truth:
+            fail("%s: row %r is no group or context of the database"
+                 % (where, label))
+            continue
+        value, n, level = truth[label]
+        if not close(r["value"], value):
+            fail("%s: %s shows %r, the contexts give %.10g"
+                 % (where, label, r["value"].strip(), value))
+        if r["n"] != n:
+            fail("%s: %s shows (%s) contexts, the tuples give %s"
+                 % (where, label, r["n"], n))
+        if r["level"] != level:
+            fail("%s: %s at level %d, want %d" % (where, label, r["level"],
+                                                  level))
+        pct = value / total * 100 if total else 0.0
+        if abs(r["pct"] - pct) > 0.051:
+            fail("%s: %s shows %.1f%%, want %.2f%%" % (where, label,
+                                                      r["pct"], pct))
+        checked += 1
+
+
+def v4_truth(db):
+    meta = check_v4db.read_meta(os.path.join(db, "meta.db"))
+    profiles = check_v4db.read_profile(os.path.join(db, "profile.db"), meta)
+    pid = [p for p, (name, scope) in meta["prop"].items()
+           if name == "CPUTIME (sec)" and scope == "execution"][0]
+    truth = {}
+    total = 0.0
+    groups = {}
+    for p in profiles[1:]:
+        (nk, _, node, _), (rk, _, rank, _), (tk, _, thread, _) = p["tuple"]
+        v = p["data"].get(0, {}).get(pid, 0.0)
+        total += v
+        truth["NODE %d RANK %d THREAD %d" % (node, rank, thread)] = (v, None,
+                                                                    2)
+        for key in ("NODE %d" % node, "RANK %d" % rank):
+            s, n = groups.get(key, (0.0, 0))
+            groups[key] = (s + v, n + 1)
+    for key, (s, n) in groups.items():
+        truth[key] = (s, n, 0 if key.startswith("NODE") else 1)
+    return truth, total
+
+
+def cube_truth(db, metric, combine):
+    path = os.path.join(os.path.dirname(db), "incl.csv")
+    truth = {}
+    total = 0.0
+    with open(path) as f:
+        rd = csv.reader(f)
+        head = [h.strip() for h in next(rd)]
+        col = head.index(metric)
+        for row in rd:
+            if int(row[0]) != 0:
+                continue
+            loc, v = int(row[1]), float(row[col])
+            total += v
+            truth["MPI Rank %d: Master thread" % loc] = (v, None, 1)
+            # a rank holds one thread here: its combine is the value
+            truth["RANK %d" % loc] = (combine([v]), 1, 0)
+    return truth, total
+
+
+def check_focus(cs, db, size):
+    """z on the system tree's first row (the node of largest CPUTIME): the
+    tree's CPUTIME (I) at each row shown is the sum over that node's
+    profiles; ~ brings every context back."""
+    global checked
+    meta = check_v4db.read_meta(os.path.join(db, "meta.db"))
+    profiles = check_v4db.read_profile(os.path.join(db, "profile.db"), meta)
+    pid = [p for p, (name, scope) in meta["prop"].items()
+           if name == "CPUTIME (sec)" and scope == "execution"][0]
+    truth, _ = v4_truth(db)
+    top = max((k for k, t in truth.items() if t[2] == 0),
+              key=lambda k: truth[k][0])
+    node = int(top.split()[1])
+    part = [p for p in profiles[1:] if p["tuple"][0][2] == node]
+    names = {}
+    for cid, c in meta["ctxs"].items():
+        names.setdefault(c.get("name"), []).append(cid)
+    lines = screen(cs, db, size, "TOz")
+    head = [ln for ln in lines if "Name (system:" in ln]
+    want = "system: %s, %d contexts" % (top, len(part))
+    if size == "80x24":
+        want = "system: %s" % top  # the rest is cut at 80 columns
+    if not head or want not in head[0]:
+        fail("%s focus: header %r lacks %r" % (size, head[:1], want))
+        return
+    name_x = head[0].index("Name (")
+    seen = 0
+    for ln in lines[lines.index(head[0]) + 1:]:
+        name = ln[name_x:].lstrip("\u2502\u251c\u2514\u2500\u25be\u25b8 ")
+        m = re.match(r"^\s*([0-9.,e+]+(?: [a-z\u00b5]+)?)\s+(\d+\.\d)%", ln)
+        if not name or not m:
+            continue
+        ctx = [0] if name == "<program root>" else names.get(name, [])
+        if len(ctx) != 1:
+            continue
+        v = sum(p["data"].get(ctx[0], {}).get(pid, 0.0) for p in part)
+        if not close(m.group(1), v):
+            fail("%s focus %s: %s shows %r, its profiles give %.10g"
+                 % (size, top, name, m.group(1), v))
+        seen += 1
+        checked += 1
+    if seen < 3:
+        fail("%s focus: only %d rows checked" % (size, seen))
+    back = screen(cs, db, size, "TOz~")
+    if any("system:" in ln for ln in back if "Name (" in ln):
+        fail("%s: ~ leaves the focus on" % size)
+
+
+def main():
+    cs, kind, db = sys.argv[1:4]
+    for size in ("80x24", "200x50"):
+        if kind == "v4":
+            truth, total = v4_truth(db)
+            n_nodes = len(truth)
+            # tuple order (s), every row opened (E then Down, on each)
+            keys = "TOs" + "Ej" * n_nodes + "g"
+            rows = collect(cs, db, size, keys, 3)
+            if len(rows) != n_nodes:
+                fail("%s: %d rows shown, the tuples give %d"
+                     % (size, len(rows), n_nodes))
+            check_rows("v4 " + size, rows, truth, total)
+            # collapsed: the top level only, by value
+            top = collect(cs, db, size, "TOC", 0)
+            want = sorted((k for k, t in truth.items() if t[2] == 0),
+                          key=lambda k: -truth[k][0])
+            got = [r["label"] for r in sorted(top.values(),
+                                              key=lambda r: -parse_value(r["value"]))]
+            if got != want:
+                fail("%s: top level %r, want %r" % (size, got, want))
+            check_focus(cs, db, size)
+        else:
+            # PARALLEL (j), sorted by time (I), then max_time (I) (ssss)
+            for metric, combine, keys in (("time", sum, "jTO"),
+                                          ("max_time", max, "jssssTO")):
+                truth, total = cube_truth(db, metric, combine)
+                if metric == "max_time":
+                    # percentages stay of the thread sum
+                    pass
+                rows = collect(cs, db, size, keys,
+                               12 if size == "80x24" else 3)
+                groups = [k for k in truth if k.startswith("RANK ")]
+                missing = [g for g in groups if g not in rows]
+                if missing:
+                    fail("%s %s: groups not shown: %s" % (size, metric,
+                                                         missing[:5]))
+                check_rows("cube %s %s" % (metric, size), rows, truth, total)
+                # a group opened shows its thread
+                opened = collect(cs, db, size, keys + "l", 0)
+                leaves = [r for r in opened.values() if r["n"] is None]
+                if len(leaves) != 1:
+                    fail("%s %s: opening a rank shows %d threads, want 1"
+                         % (size, metric, len(leaves)))
+                check_rows("cube %s %s opened" % (metric, size), opened,
+                           truth, total)
+    print("%d rows checked, %d failures" % (checked, len(failures)))
+    return 1 if failures or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
