@@ -265,6 +265,21 @@ uint32_t model_builder_add_column(struct model_builder *b,
 	return idx;
 }
 
+/* The decimal digits of `v` at `out` (10 at most, not terminated); their
+ * count. */
+static size_t put_u32(char *out, uint32_t v)
+{
+	char tmp[10];
+	size_t k = 0;
+	do {
+		tmp[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < k; i++)
+		out[i] = tmp[k - 1 - i];
+	return k;
+}
+
 uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 				   const struct model_id *ids, uint32_t n_ids,
 				   const char *label)
@@ -288,15 +303,15 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 	if (label) {
 		p.label = model_builder_intern(b, label, strlen(label));
 	} else {
-		/* "RANK 0 THREAD 3": kind names with logical ids */
+		/* "RANK 0 THREAD 3": kind names with logical ids, without
+		 * printf (a third of opening 100,000 profiles) */
 		size_t cap = 16 + (size_t)n_ids * 40, len = 0;
 		char *text = malloc(cap);
 		if (!text)
 			goto fail;
 		text[0] = '\0';
-		if (n_ids == 0)
-			len = (size_t)snprintf(text, cap, "%s",
-					       is_summary ? "summary" : "");
+		if (n_ids == 0 && is_summary)
+			len = (size_t)snprintf(text, cap, "summary");
 		for (uint32_t i = 0; i < n_ids; i++) {
 			const char *kn = model_str(b->m, ids[i].kind_name);
 			char kbuf[16];
@@ -306,16 +321,22 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 				kn = kbuf;
 			}
 			size_t klen = strlen(kn);
-			char *t = realloc(text, cap + klen);
-			if (!t) {
-				free(text);
-				goto fail;
+			if (len + klen + 16 > cap) {
+				char *t = realloc(text, cap + klen + 16);
+				if (!t) {
+					free(text);
+					goto fail;
+				}
+				text = t;
+				cap += klen + 16;
 			}
-			text = t;
-			cap += klen;
-			len += (size_t)snprintf(text + len, cap - len,
-						"%s%s %" PRIu32, i ? " " : "",
-						kn, ids[i].logical_id);
+			if (i)
+				text[len++] = ' ';
+			memcpy(text + len, kn, klen);
+			len += klen;
+			text[len++] = ' ';
+			len += put_u32(text + len, ids[i].logical_id);
+			text[len] = '\0';
 		}
 		p.label = model_builder_intern(b, text, len);
 		free(text);
