@@ -12,6 +12,7 @@
 #include "core/check.h"
 
 #include "core/array.h"
+#include "core/decimal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -265,21 +266,6 @@ uint32_t model_builder_add_column(struct model_builder *b,
 	return idx;
 }
 
-/* The decimal digits of `v` at `out` (10 at most, not terminated); their
- * count. */
-static size_t put_u32(char *out, uint32_t v)
-{
-	char tmp[10];
-	size_t k = 0;
-	do {
-		tmp[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < k; i++)
-		out[i] = tmp[k - 1 - i];
-	return k;
-}
-
 uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 				   const struct model_id *ids, uint32_t n_ids,
 				   const char *label)
@@ -335,7 +321,7 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 			memcpy(text + len, kn, klen);
 			len += klen;
 			text[len++] = ' ';
-			len += put_u32(text + len, ids[i].logical_id);
+			len += decimal_u64(ids[i].logical_id, text + len);
 			text[len] = '\0';
 		}
 		p.label = model_builder_intern(b, text, len);

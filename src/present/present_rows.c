@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decimal.h"
 #include "core/sanitize.h"
 #include "present/present_column.h"
 #include "present/present_value.h"
@@ -218,16 +219,12 @@ json_t *present_rows_node_json(const struct present_rows *r, uint32_t node)
 /* "%" PRId64 of `v` (fprintf's parsing was a tenth of the JSON report). */
 static void put_int(FILE *out, int64_t v)
 {
-	char tmp[24];
-	size_t k = sizeof(tmp);
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	do {
-		tmp[--k] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	char tmp[21];
+	size_t k = 0;
 	if (v < 0)
-		tmp[--k] = '-';
-	fwrite(tmp + k, 1, sizeof(tmp) - k, out);
+		tmp[k++] = '-';
+	k += decimal_u64(v < 0 ? -(uint64_t)v : (uint64_t)v, tmp + k);
+	fwrite(tmp, 1, k, out);
 }
 
 /* present_rows_node_json's object written as present_put_json writes it

@@ -12,6 +12,8 @@
 
 #include "present/present_write_number.h"
 
+#include "core/decimal.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -147,20 +149,6 @@ static size_t g_text(uint64_t n, int P, int E, char *out)
 	return o;
 }
 
-/* Integral values under 10^15 (counts, bytes): their digits. */
-static size_t integer_text(uint64_t u, char *out)
-{
-	char tmp[20];
-	size_t k = 0;
-	do {
-		tmp[k++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	for (size_t i = 0; i < k; i++)
-		out[i] = tmp[k - 1 - i];
-	return k;
-}
-
 bool present_number_fast(double v, int digits, char *buf, size_t *len)
 {
 	if (!isfinite(v))
@@ -172,7 +160,7 @@ bool present_number_fast(double v, int digits, char *buf, size_t *len)
 	if (av == 0) {
 		buf[o++] = '0';
 	} else if (av < 1e15 && av == floor(av)) {
-		o += integer_text((uint64_t)av, buf + o);
+		o += decimal_u64((uint64_t)av, buf + o); /* counts, bytes */
 	} else {
 		int x;
 		double f = frexp(av, &x); /* av = f * 2^x, 0.5 <= f < 1 */
