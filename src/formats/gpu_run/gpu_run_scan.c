@@ -16,7 +16,10 @@
  * minimum and maximum combine.  The file's table sets, whose maps hold
  * the shard's handles, are moved into the run with their values renamed.
  * A failed file stops the pool; the first failure in file order is the
- * one reported, as without threads. */
+ * one reported, as without threads.  A file's connection is open only
+ * while the file is read: opened for its scan, closed once merged (run_new
+ * checked every file and closed it), so that a run of thousands of files
+ * holds neither their schemas and caches nor their descriptors. */
 #include "config.h"
 
 #include "formats/gpu_run/gpu_run.h"
