@@ -30,7 +30,7 @@
 #define GEN_NONE UINT32_MAX
 #define GEN_TIERS 5
 #define GEN_MAX_METRICS 1000
-#define GEN_MAX_THREADS 16384
+#define GEN_MAX_THREADS 1048576
 
 /* Salts that separate the deterministic random streams. */
 enum gen_salt {

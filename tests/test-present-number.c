@@ -194,6 +194,202 @@ static void test_json(void **state)
 	json_decref(a);
 }
 
+/* The old formatter, kept here as the reference: snprintf at 15, 16, 17
+ * digits until strtod reads the text back (the C locale). */
+static size_t ref_number(double v, char *buf, size_t size)
+{
+	int n = 0;
+	for (int p = 15; p <= 17; p++) {
+		n = snprintf(buf, size, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return (size_t)n;
+}
+
+/* The old JSON real: jansson's %.17g token, replaced by ref_number's text
+ * in jansson's form (".0", exponent without '+' and zeros) when that is
+ * not longer. */
+static void ref_json(double v, char *out, size_t size)
+{
+	json_t *a = json_pack("[f]", v);
+	char *t = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	assert_non_null(t);
+	char tok[48];
+	size_t len = strlen(t) - 2;
+	assert_true(len < sizeof(tok));
+	memcpy(tok, t + 1, len);
+	tok[len] = '\0';
+	free(t);
+	char c[48];
+	size_t n = ref_number(v, c, sizeof(c));
+	if (!strpbrk(c, ".e"))
+		memcpy(c + n, ".0", 3);
+	char *e = strchr(c, 'e');
+	if (e) {
+		char *from = e + 1;
+		if (*from == '+')
+			memmove(from, from + 1, strlen(from));
+		if (*from == '-')
+			from++;
+		while (*from == '0' && from[1])
+			memmove(from, from + 1, strlen(from));
+	}
+	snprintf(out, size, "%s", strlen(c) <= len ? c : tok);
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* A double of kind `k`: the shapes of profile values and the edges of the
+ * fast path (powers of 2 and 10, ties at 16 digits, 2^-12, 2^63). */
+static double sample(unsigned k)
+{
+	uint64_t x = next();
+	double v;
+	switch (k % 8) {
+	case 0: /* any bit pattern */
+		memcpy(&v, &x, sizeof(v));
+		return v;
+	case 1: /* any mantissa, exponents of the fast path and around */
+		return ldexp((double)(x >> 11) / 9007199254740992.0,
+			     (int)(next() % 90) - 20);
+	case 2: { /* short decimals: 1055.089, 0.019 */
+		double d = (double)(x % 100000000);
+		return d / pow(10, (double)(next() % 16));
+	}
+	case 3: { /* sums of short decimals (rounding at 16-17 digits) */
+		double s = 0;
+		for (int i = 0, n = (int)(x % 20); i <= n; i++)
+			s += (double)(next() % 100000) / 1000.0;
+		return s;
+	}
+	case 4: /* integers up to 2^63, halves near 10^15..10^16 */
+		return x % 2 ? (double)(x >> (x % 64))
+			     : (double)(x % 9000000000000000ull) + 0.5;
+	case 5: { /* neighbours of powers of 10 */
+		double p = pow(10, (double)((int)(x % 40) - 20));
+		int steps = (int)(next() % 5) - 2;
+		for (; steps > 0; steps--)
+			p = nextafter(p, INFINITY);
+		for (; steps < 0; steps++)
+			p = nextafter(p, 0);
+		return p;
+	}
+	case 6: { /* neighbours of powers of 2 */
+		double p = ldexp(1.0, (int)(x % 90) - 20);
+		return x & 64 ? nextafter(p, 0) : x & 128 ? nextafter(p, 1e300) : p;
+	}
+	default: /* negative values of the others */
+		return -sample((unsigned)(x % 7));
+	}
+}
+
+/* present_number_text and present_json_real_text against the reference
+ * on CALLSCOPE_NUMBER_CHECKS doubles (default 1,000,000). */
+static void test_against_printf(void **state)
+{
+	(void)state;
+	const char *env = getenv("CALLSCOPE_NUMBER_CHECKS");
+	long count = env ? atol(env) : 1000000;
+	for (long i = 0; i < count; i++) {
+		double v = sample((unsigned)i);
+		if (!isfinite(v))
+			continue;
+		char want[48], got[48];
+		ref_number(v, want, sizeof(want));
+		present_number_text(v, got, sizeof(got));
+		if (strcmp(want, got) != 0)
+			fail_msg("%a: %s, printf %s", v, got, want);
+		ref_json(v, want, sizeof(want));
+		present_json_real_text(v, got, sizeof(got));
+		if (strcmp(want, got) != 0)
+			fail_msg("%a: JSON %s, jansson %s", v, got, want);
+	}
+}
+
+/* Cases of the JSON form by hand: exponents, ".0", and 16-digit values
+ * whose 15-digit form is longer than jansson's %.17g. */
+static void test_json_real_text(void **state)
+{
+	(void)state;
+	char buf[40];
+	assert_int_equal(present_json_real_text(1.5, buf, 39), 0);
+	assert_int_equal(present_json_real_text(NAN, buf, sizeof(buf)), 0);
+	assert_int_equal(present_json_real_text(-INFINITY, buf, sizeof(buf)),
+			 0);
+	const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{1055.089, "1055.089"},
+		{2642557015722.0, "2642557015722.0"},
+		{1e20, "1e20"},
+		{1e-5, "1e-5"},
+		{-0.0, "-0.0"},
+		{0.0, "0.0"},
+		{1234567890123450.0, "1234567890123450.0"},
+		{1e16, "1e16"},
+		{0.1 + 0.2, "0.30000000000000004"},
+		{5e-324, "4.94065645841247e-324"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		size_t n = present_json_real_text(cases[i].v, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].want);
+		assert_int_equal(n, strlen(cases[i].want));
+	}
+}
+
+/* present_put_json_string against jansson's string and sanitize_json
+ * (present_put_json of present_json_text) on random bytes. */
+static void test_json_string(void **state)
+{
+	(void)state;
+	char s[64];
+	for (int i = 0; i < 20000; i++) {
+		size_t n = next() % sizeof(s);
+		for (size_t k = 0; k < n; k++) {
+			uint64_t x = next();
+			/* mostly ASCII, some controls, C1 and UTF-8 leads */
+			s[k] = (char)(x % 4 ? 0x20 + x % 0x60
+					    : x % 3 ? x % 0x20 | 1
+						    : 0x80 + x % 0x80);
+			if (x % 17 == 0)
+				s[k] = (char)0xc2;
+		}
+		s[n] = '\0';
+		char *a = NULL, *b = NULL;
+		size_t la = 0, lb = 0;
+		FILE *fa = open_memstream(&a, &la);
+		FILE *fb = open_memstream(&b, &lb);
+		json_t *j = present_json_text(s);
+		assert_true(present_put_json(fa, j, JSON_ENCODE_ANY));
+		json_decref(j);
+		present_put_json_string(fb, s);
+		fclose(fa);
+		fclose(fb);
+		assert_string_equal(b, a);
+		free(a);
+		free(b);
+	}
+	char *t = NULL;
+	size_t lt = 0;
+	FILE *f = open_memstream(&t, &lt);
+	present_put_json_string(f, NULL);
+	present_put_json_string(f, "a\"b\\\x7f\n\x01\xc2\x85");
+	fclose(f);
+	assert_string_equal(t, "null\"a\\\"b\\\\\\u007f\\n\\u0001\\u0085\"");
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +398,9 @@ int main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_locale),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_real_text),
+		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_against_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

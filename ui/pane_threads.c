@@ -10,7 +10,6 @@
  * min or max of its contexts as the statistic combines them). */
 #include "config.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include "tree_focus.h"
 #include "views/system_focus.h"
 #include "present/present_value.h"
+#include "core/natural.h"
 
 #define VALUE_W 10 /* a thread's value */
 #define STAT_W 16  /* min, max, mean, std dev */
@@ -62,38 +62,6 @@ static int by_profile(const void *a, const void *b)
 {
 	const struct thread_row *x = a, *y = b;
 	return x->profile < y->profile ? -1 : x->profile > y->profile;
-}
-
-/* Labels in natural order: runs of digits compare as numbers ("Rank 2"
- * before "Rank 10"), the rest byte by byte. */
-static int natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			while (*a == '0')
-				a++;
-			while (*b == '0')
-				b++;
-			size_t na = 0, nb = 0;
-			while (isdigit((unsigned char)a[na]))
-				na++;
-			while (isdigit((unsigned char)b[nb]))
-				nb++;
-			if (na != nb)
-				return na < nb ? -1 : 1;
-			int c = strncmp(a, b, na);
-			if (c)
-				return c;
-			a += na;
-			b += nb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return *a ? 1 : *b ? -1 : 0;
 }
 
 static const struct model *sort_model;

@@ -12,6 +12,7 @@
 #include "core/check.h"
 
 #include "core/array.h"
+#include "core/decimal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -288,15 +289,15 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 	if (label) {
 		p.label = model_builder_intern(b, label, strlen(label));
 	} else {
-		/* "RANK 0 THREAD 3": kind names with logical ids */
+		/* "RANK 0 THREAD 3": kind names with logical ids, without
+		 * printf (a third of opening 100,000 profiles) */
 		size_t cap = 16 + (size_t)n_ids * 40, len = 0;
 		char *text = malloc(cap);
 		if (!text)
 			goto fail;
 		text[0] = '\0';
-		if (n_ids == 0)
-			len = (size_t)snprintf(text, cap, "%s",
-					       is_summary ? "summary" : "");
+		if (n_ids == 0 && is_summary)
+			len = (size_t)snprintf(text, cap, "summary");
 		for (uint32_t i = 0; i < n_ids; i++) {
 			const char *kn = model_str(b->m, ids[i].kind_name);
 			char kbuf[16];
@@ -306,16 +307,22 @@ uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,
 				kn = kbuf;
 			}
 			size_t klen = strlen(kn);
-			char *t = realloc(text, cap + klen);
-			if (!t) {
-				free(text);
-				goto fail;
+			if (len + klen + 16 > cap) {
+				char *t = realloc(text, cap + klen + 16);
+				if (!t) {
+					free(text);
+					goto fail;
+				}
+				text = t;
+				cap += klen + 16;
 			}
-			text = t;
-			cap += klen;
-			len += (size_t)snprintf(text + len, cap - len,
-						"%s%s %" PRIu32, i ? " " : "",
-						kn, ids[i].logical_id);
+			if (i)
+				text[len++] = ' ';
+			memcpy(text + len, kn, klen);
+			len += klen;
+			text[len++] = ' ';
+			len += decimal_u64(ids[i].logical_id, text + len);
+			text[len] = '\0';
 		}
 		p.label = model_builder_intern(b, text, len);
 		free(text);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/decimal.h"
 #include "core/sanitize.h"
 #include "present/present_column.h"
 #include "present/present_value.h"
@@ -213,6 +214,84 @@ json_t *present_rows_node_json(const struct present_rows *r, uint32_t node)
 		present_json_text(p.module), "values", values);
 	free(label);
 	return obj ? obj : json_null();
+}
+
+/* "%" PRId64 of `v` (fprintf's parsing was a tenth of the JSON report). */
+static void put_int(FILE *out, int64_t v)
+{
+	char tmp[21];
+	size_t k = 0;
+	if (v < 0)
+		tmp[k++] = '-';
+	k += decimal_u64(v < 0 ? -(uint64_t)v : (uint64_t)v, tmp + k);
+	fwrite(tmp, 1, k, out);
+}
+
+/* present_rows_node_json's object written as present_put_json writes it
+ * (the same bytes), without building it: the full JSON report's rows. */
+static void put_node_json(const struct present_rows *r, uint32_t node,
+			  bool first)
+{
+	FILE *out = r->out;
+	struct view_node vn;
+	fputs(first ? "\n" : ",\n", out);
+	if (!view_node_get(r->view, node, &vn)) {
+		fputs("null", out);
+		return;
+	}
+	const struct model *m = r->model;
+	struct view_node parent;
+	fputs("{\"id\":", out);
+	if (vn.id == MODEL_NONE)
+		fputs("null", out);
+	else
+		put_int(out, row_id(r, &vn));
+	fputs(",\"parent\":", out);
+	if (vn.parent != MODEL_NONE &&
+	    view_node_get(r->view, vn.parent, &parent) &&
+	    parent.id != MODEL_NONE)
+		put_int(out, row_id(r, &parent));
+	else
+		fputs("null", out);
+	fputs(",\"depth\":", out);
+	put_int(out, vn.depth);
+	fputs(",\"kind\":", out);
+	present_put_json_string(out, present_kind_name(vn.kind));
+	char *label = view_node_label(r->view, node);
+	struct row_place p = row_place(m, vn.model_node);
+	fputs(",\"name\":", out);
+	present_put_json_string(out, label ? label : "");
+	free(label);
+	fputs(",\"file\":", out);
+	present_put_json_string(out, p.file);
+	fputs(",\"line\":", out);
+	if (p.line)
+		put_int(out, p.line);
+	else
+		fputs("null", out);
+	fputs(",\"module\":", out);
+	present_put_json_string(out, p.module);
+	fputs(",\"values\":[", out);
+	bool any = false;
+	for (size_t i = 0; i < r->n_columns; i++) {
+		double v;
+		char buf[40];
+		size_t n = 0;
+		if (present_rows_value(r, i, node, &v)) {
+			/* jansson has no real for NaN or an infinity: the
+			 * array went without the value */
+			n = present_json_real_text(v, buf, sizeof(buf));
+			if (n == 0)
+				continue;
+		} else {
+			memcpy(buf, "null", n = 4);
+		}
+		if (any)
+			fputc(',', out);
+		fwrite(buf, 1, n, out);
+		any = true;
+	}
+	fputs("]}", out);
 }
 
 /* `s` (valid UTF-8) right-aligned in `width` characters, cut after
@@ -419,9 +498,7 @@ void present_rows_put(const struct present_rows *r, uint32_t node, bool first)
 		present_rows_print(r, node);
 		return;
 	}
-	json_t *j = present_rows_node_json(r, node);
-	present_rows_json_node(r, j, first);
-	json_decref(j);
+	put_node_json(r, node, first);
 }
 
 enum status present_rows_walk(struct present_rows *r,
@@ -445,6 +522,8 @@ enum status present_rows_walk(struct present_rows *r,
 			continue;
 		if (w->measure) {
 			present_rows_measure(r, node);
+		} else if (r->format == PRESENT_FORMAT_JSON && !w->row) {
+			put_node_json(r, node, first);
 		} else if (r->format == PRESENT_FORMAT_JSON) {
 			json_t *j = present_rows_node_json(r, node);
 			if (w->row)

@@ -25,6 +25,12 @@ void present_put_csv(FILE *out, const char *s);
  * the length. */
 size_t present_number_text(double v, char *buf, size_t size);
 
+/* A finite `v` as present_put_json writes a real of a document (jansson's
+ * %.17g made present_number_text's shortest form, when not longer), into
+ * `buf` of `size` >= 40 bytes; its length.  0 (and "") for NaN, the
+ * infinities and a smaller buffer. */
+size_t present_json_real_text(double v, char *buf, size_t size);
+
 /* Write present_number_text(v). */
 void present_put_number(FILE *out, double v);
 
@@ -38,6 +44,10 @@ bool present_put_json(FILE *out, const json_t *j, size_t flags);
 /* A JSON string of text from input (invalid UTF-8 repaired); null for
  * NULL. */
 json_t *present_json_text(const char *s);
+
+/* Write present_json_text(s) as present_put_json writes it (jansson's
+ * escapes, then sanitize_json's), without building it: "null" for NULL. */
+void present_put_json_string(FILE *out, const char *s);
 
 /* `v` as a JSON number, NaN and infinities as the strings "nan", "inf",
  * "-inf" (Extra-P's dumps). */

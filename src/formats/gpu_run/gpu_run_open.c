@@ -90,6 +90,12 @@ static enum status run_new(const struct gpu_run_family *family,
 		}
 		if (!lazy)
 			st = gpu_run_open_file(family, &r->files[i], err);
+		/* checked: opened again by its scan (gpu_run_scan.c), so that
+		 * 1,000 files are not open at once */
+		if (!lazy && st == STATUS_OK) {
+			sqlite3_close(r->files[i].db);
+			r->files[i].db = NULL;
+		}
 	}
 	if (st != STATUS_OK) {
 		gpu_run_discard(r);

@@ -381,6 +381,10 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 		if (st == STATUS_OK)
 			st = f->layout->read(r, fi, &err);
 		ok = st == STATUS_OK;
+		/* read: closed again, so that a run of 1,000 files does not
+		 * hold 1,000 open (a detail opens it again) */
+		sqlite3_close(f->db);
+		f->db = NULL;
 	} else {
 		error_set(&err, STATUS_NOMEM, f->path, "out of memory");
 	}
