@@ -26,38 +26,7 @@
 
 #include "core/array.h"
 #include "formats/otf2/otf2_internal.h"
-
-struct frame {
-	uint32_t node, region;
-	uint64_t enter, child; /* ticks */
-	uint64_t iv;           /* its interval */
-};
-
-/* A pass over one location's events: the index pass (`indexing`: the
- * tree, the values, the blocks' checkpoints, the late ends, the messages)
- * or the replay of one block (the intervals [w0, w1) into `out`). */
-struct pass {
-	struct otf2_run *r;
-	struct otf2_location *l;
-	bool indexing;
-	struct frame *stack;
-	size_t depth, cap_stack;
-	struct otf2_cell *acc; /* per tree index, this location */
-	uint8_t *touched_mark;
-	uint32_t cap_acc;
-	uint32_t *touched;
-	size_t n_touched, cap_touched;
-	size_t cap_msg;
-	uint64_t last; /* ticks of the latest event */
-	bool any;
-	uint64_t n_iv; /* calls begun so far */
-	/* the replay */
-	uint64_t w0, w1;
-	struct trace_interval *out;
-	struct otf2_msg *msg; /* the block's messages */
-	size_t n_msg;
-	bool stopped;
-};
+#include "formats/otf2/otf2_pass.h"
 
 /* ---- one location -------------------------------------------------------- */
 
@@ -90,7 +59,7 @@ static struct otf2_cell *acc_of(struct pass *p, uint32_t node)
 	return &p->acc[node];
 }
 
-static uint64_t event_time(struct pass *p, uint64_t t)
+uint64_t otf2_event_time(struct pass *p, uint64_t t)
 {
 	if (p->any && t < p->last) {
 		if (p->indexing)
@@ -150,7 +119,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	}
 	uint64_t before = p->last;
 	bool any = p->any;
-	uint64_t t = event_time(p, time);
+	uint64_t t = otf2_event_time(p, time);
 	if (region >= r->n_regions || !r->regions[region].defined) {
 		otf2_fail(r, STATUS_CORRUPT,
 			  "location %llu: Enter of region %u, which is not "
@@ -240,7 +209,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	(void)loc;
 	(void)pos;
 	(void)attrs;
-	uint64_t t = event_time(p, time);
+	uint64_t t = otf2_event_time(p, time);
 	size_t d = p->depth;
 	while (d > 0 && p->stack[d - 1].region != region)
 		d--;
@@ -253,89 +222,6 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	while (p->depth >= d)
 		pop_frame(p, t);
 	return OTF2_CALLBACK_SUCCESS;
-}
-
-/* An MPI message in the innermost call: kept by the index pass when that
- * call's block's replay will not reach it (a late message), else by the
- * replay of that block. */
-static OTF2_CallbackCode message(struct pass *p, uint64_t time,
-				 uint8_t kind, uint32_t partner,
-				 uint32_t comm, uint32_t tag, uint64_t length)
-{
-	struct otf2_location *l = p->l;
-	uint64_t t = event_time(p, time);
-	if (!p->depth)
-		return OTF2_CALLBACK_SUCCESS; /* in no call: not shown */
-	uint64_t iv = p->stack[p->depth - 1].iv, block = p->r->block;
-	bool late = p->n_iv > (iv / block + 1) * block;
-	if (p->indexing != late || (!p->indexing && iv < p->w0))
-		return OTF2_CALLBACK_SUCCESS;
-	struct otf2_msg **v = p->indexing ? &l->msg : &p->msg;
-	size_t *n = p->indexing ? &l->n_msg : &p->n_msg;
-	if (!array_grow((void **)v, &p->cap_msg, *n + 1, sizeof(**v))) {
-		otf2_fail(p->r, STATUS_NOMEM, "out of memory");
-		return OTF2_CALLBACK_INTERRUPT;
-	}
-	(*v)[(*n)++] = (struct otf2_msg){
-		.interval = iv,
-		.time = otf2_ns(p->r, t),
-		.length = length,
-		.partner = partner,
-		.comm = comm,
-		.tag = tag,
-		.kind = kind,
-	};
-	return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				 uint64_t pos, void *ud,
-				 OTF2_AttributeList *attrs, uint32_t receiver,
-				 OTF2_CommRef comm, uint32_t tag,
-				 uint64_t length)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	return message(ud, time, OTF2_MSG_SEND, receiver, comm, tag, length);
-}
-
-static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				 uint64_t pos, void *ud,
-				 OTF2_AttributeList *attrs, uint32_t sender,
-				 OTF2_CommRef comm, uint32_t tag,
-				 uint64_t length)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	return message(ud, time, OTF2_MSG_RECV, sender, comm, tag, length);
-}
-
-static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				  uint64_t pos, void *ud,
-				  OTF2_AttributeList *attrs, uint32_t receiver,
-				  OTF2_CommRef comm, uint32_t tag,
-				  uint64_t length, uint64_t request)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	(void)request;
-	return message(ud, time, OTF2_MSG_ISEND, receiver, comm, tag, length);
-}
-
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				  uint64_t pos, void *ud,
-				  OTF2_AttributeList *attrs, uint32_t sender,
-				  OTF2_CommRef comm, uint32_t tag,
-				  uint64_t length, uint64_t request)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	(void)request;
-	return message(ud, time, OTF2_MSG_IRECV, sender, comm, tag, length);
 }
 
 static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
@@ -434,10 +320,7 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
 	OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
 	OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
 	OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
-	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
-	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
-	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+	otf2_records_callbacks(cb);
 	return cb;
 }
 

@@ -1,0 +1,50 @@
+/* otf2_pass: a pass over one location's events (private to the files
+ * whose callbacks the OTF2 event reader calls: otf2_events.c,
+ * otf2_records.c): the index pass or the replay of one block of calls,
+ * with the frames open at the latest event. */
+#ifndef CALLSCOPE_OTF2_PASS_H
+#define CALLSCOPE_OTF2_PASS_H
+
+#include "formats/otf2/otf2_internal.h"
+
+struct frame {
+	uint32_t node, region;
+	uint64_t enter, child; /* ticks */
+	uint64_t iv;           /* its interval */
+};
+
+/* A pass over one location's events: the index pass (`indexing`: the
+ * tree, the values, the blocks' checkpoints, the late ends, the messages)
+ * or the replay of one block (the intervals [w0, w1) into `out`). */
+struct pass {
+	struct otf2_run *r;
+	struct otf2_location *l;
+	bool indexing;
+	struct frame *stack;
+	size_t depth, cap_stack;
+	struct otf2_cell *acc; /* per tree index, this location */
+	uint8_t *touched_mark;
+	uint32_t cap_acc;
+	uint32_t *touched;
+	size_t n_touched, cap_touched;
+	size_t cap_msg;
+	uint64_t last; /* ticks of the latest event */
+	bool any;
+	uint64_t n_iv; /* calls begun so far */
+	/* the replay */
+	uint64_t w0, w1;
+	struct trace_interval *out;
+	struct otf2_msg *msg; /* the block's messages */
+	size_t n_msg;
+	bool stopped;
+};
+
+/* The time of an event in ticks, never before the one before it (an
+ * earlier one is taken at that time and counted by the index pass). */
+uint64_t otf2_event_time(struct pass *p, uint64_t t);
+
+/* Register the callbacks of the records otf2_records.c reads. */
+struct OTF2_EvtReaderCallbacks_struct;
+void otf2_records_callbacks(struct OTF2_EvtReaderCallbacks_struct *cb);
+
+#endif
