@@ -395,6 +395,8 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 	r->block = OTF2_BLOCK_CALLS;
 	r->cache_dir = in->options ? in->options->cache_dir : NULL;
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->index_lock, NULL);
+	r->options = in->options;
 	enum status st = reader_options_apply(&reader_otf2,
 					      in->options, &r->block, err);
 	if (st == STATUS_OK)
@@ -405,6 +407,7 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 		return st;
 	}
 	r->cache_dir = NULL; /* the caller's: only during the open */
+	r->options = NULL;
 	otf2_set_providers(r);
 	*out = model_builder_finish(b, err);
 	return *out ? STATUS_OK : err->status;

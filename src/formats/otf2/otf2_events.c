@@ -63,7 +63,7 @@ uint64_t otf2_event_time(struct pass *p, uint64_t t)
 {
 	if (p->any && t < p->last) {
 		if (p->indexing)
-			p->r->backward_times++;
+			p->backward++;
 		t = p->last;
 	}
 	p->last = t;
@@ -90,6 +90,24 @@ static bool checkpoint(struct pass *p, uint64_t pos)
 	return true;
 }
 
+/* The call path of `region` under `parent`, added when new: from the
+ * pass's cache, else from the run's tree under its index lock. */
+static uint32_t path_of(struct pass *p, uint32_t parent, uint32_t region)
+{
+	uint64_t key = ((uint64_t)(parent + 1u) << 32) | region;
+	uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15u) >> 56);
+	if (p->seen[j] == key + 1u)
+		return p->seen_node[j];
+	pthread_mutex_lock(&p->r->index_lock);
+	uint32_t node = otf2_tree_child(p->r, parent, region, true);
+	pthread_mutex_unlock(&p->r->index_lock);
+	if (node != UINT32_MAX) {
+		p->seen[j] = key + 1u;
+		p->seen_node[j] = node;
+	}
+	return node;
+}
+
 /* The index pass's part of an Enter: the call path added, its visit, the
  * block's checkpoint; false when out of memory. */
 static bool index_enter(struct pass *p, uint64_t pos, uint32_t parent,
@@ -97,7 +115,7 @@ static bool index_enter(struct pass *p, uint64_t pos, uint32_t parent,
 {
 	if (p->n_iv % p->r->block == 0 && !checkpoint(p, pos))
 		return false;
-	*node = otf2_tree_child(p->r, parent, region, true);
+	*node = path_of(p, parent, region);
 	struct otf2_cell *c = *node == UINT32_MAX ? NULL : acc_of(p, *node);
 	if (!c)
 		return false;
@@ -151,12 +169,11 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 		otf2_fail(r, STATUS_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	uint64_t ns = otf2_ns(r, t);
 	if (p->indexing && p->n_iv == 0)
-		p->l->first_begin = ns;
+		p->l->first_begin = otf2_ns(r, t);
 	if (!p->indexing && p->n_iv >= p->w0)
 		p->out[p->n_iv - p->w0] = (struct trace_interval){
-			.begin = ns,
+			.begin = otf2_ns(r, t),
 			.end = UINT64_MAX,
 			.ctx_id = node + 1u,
 			.depth = (uint32_t)p->depth,
@@ -214,11 +231,11 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	while (d > 0 && p->stack[d - 1].region != region)
 		d--;
 	if (d == 0) {
-		p->r->unmatched_leaves++;
+		p->unmatched++;
 		return OTF2_CALLBACK_SUCCESS;
 	}
 	/* frames left open inside the one that ends end with it */
-	p->r->open_at_end += p->depth - d;
+	p->open_end += p->depth - d;
 	while (p->depth >= d)
 		pop_frame(p, t);
 	return OTF2_CALLBACK_SUCCESS;
@@ -236,7 +253,7 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	if (!p->indexing)
 		return OTF2_CALLBACK_SUCCESS;
 	p->l->unknown++;
-	p->r->unknown_events++;
+	p->unknown++;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -268,23 +285,24 @@ static enum status finish_location(struct pass *p)
 {
 	struct otf2_run *r = p->r;
 	struct otf2_location *l = p->l;
-	r->open_at_end += p->depth;
+	p->open_end += p->depth;
 	while (p->depth)
 		pop_frame(p, p->last);
 	if (p->n_touched) /* qsort's base may not be NULL */
 		qsort(p->touched, p->n_touched, sizeof(*p->touched), by_node);
+	if (p->n_touched &&
+	    !(l->cells = malloc(p->n_touched * sizeof(*l->cells)))) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return r->failed;
+	}
+	/* the tree grows on the other threads: read and sum under the lock */
+	pthread_mutex_lock(&r->index_lock);
 	for (size_t i = p->n_touched; i-- > 0;) {
 		struct otf2_cell *c = &p->acc[p->touched[i]];
 		c->visits_incl += c->visits;
 		uint32_t parent = r->tree.parent[c->node];
 		if (parent != UINT32_MAX)
 			p->acc[parent].visits_incl += c->visits_incl;
-	}
-	if (p->n_touched) {
-		l->cells = malloc(p->n_touched * sizeof(*l->cells));
-		if (!l->cells)
-			return error_set(r->err, STATUS_NOMEM, r->path,
-					 "out of memory");
 	}
 	for (size_t i = 0; i < p->n_touched; i++) {
 		uint32_t n = p->touched[i];
@@ -295,6 +313,11 @@ static enum status finish_location(struct pass *p)
 	}
 	l->n_cells = p->n_touched;
 	p->n_touched = 0;
+	r->backward_times += p->backward;
+	r->unmatched_leaves += p->unmatched;
+	r->open_at_end += p->open_end;
+	r->unknown_events += p->unknown;
+	p->backward = p->unmatched = p->open_end = p->unknown = 0;
 	/* qsort's base must not be NULL, even for no elements */
 	if (l->n_msg)
 		qsort(l->msg, l->n_msg, sizeof(*l->msg), by_interval);
@@ -307,12 +330,13 @@ static enum status finish_location(struct pass *p)
 		if (hi > r->time_max)
 			r->time_max = hi;
 	}
+	pthread_mutex_unlock(&r->index_lock);
 	p->any = false;
 	p->n_iv = 0;
 	return r->failed;
 }
 
-static OTF2_EvtReaderCallbacks *event_callbacks(void)
+void *otf2_event_callbacks(void)
 {
 	OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
 	if (!cb)
@@ -324,12 +348,14 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
 	return cb;
 }
 
-static enum status read_location(struct pass *p, OTF2_Reader *rd,
-				 const OTF2_EvtReaderCallbacks *cb, bool defs,
-				 bool events)
+enum status otf2_index_location(struct pass *p, void *reader, const void *cb,
+				bool defs, bool events,
+				void (*report)(struct pass *p, uint64_t n))
 {
 	struct otf2_run *r = p->r;
 	struct otf2_location *l = p->l;
+	OTF2_Reader *rd = reader;
+	unsigned long long ref = (unsigned long long)l->ref;
 	if (defs) {
 		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, l->ref);
 		if (dr) {
@@ -338,82 +364,45 @@ static enum status read_location(struct pass *p, OTF2_Reader *rd,
 				OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
 			OTF2_Reader_CloseDefReader(rd, dr);
 			if (e != OTF2_SUCCESS)
-				return error_set(r->err, STATUS_CORRUPT, r->path,
-						 "location %llu: local "
-						 "definitions: %s",
-						 (unsigned long long)l->ref,
-						 OTF2_Error_GetDescription(e));
+				otf2_fail(r, STATUS_CORRUPT, "location %llu: "
+					  "local definitions: %s", ref,
+					  OTF2_Error_GetDescription(e));
 		}
 	}
-	if (!events)
-		return STATUS_OK; /* the index came from the cache */
+	if (!events || r->failed != STATUS_OK)
+		return r->failed; /* the index came from the cache */
 	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->ref);
-	if (!er)
-		return error_set(r->err, STATUS_CORRUPT, r->path,
-				 "location %llu: cannot open its events",
-				 (unsigned long long)l->ref);
+	if (!er) {
+		otf2_fail(r, STATUS_CORRUPT, "location %llu: cannot open its "
+			  "events", ref);
+		return r->failed;
+	}
 	l->evt = er; /* kept for the replays; closed with the reader */
 	OTF2_ErrorCode e = OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, p);
-	uint64_t n = 0;
-	if (e == OTF2_SUCCESS)
-		e = OTF2_Reader_ReadAllLocalEvents(rd, er, &n);
+	uint64_t got = 1u << 20;
+	while (e == OTF2_SUCCESS && got == 1u << 20 &&
+	       __atomic_load_n(&r->failed, __ATOMIC_RELAXED) == STATUS_OK) {
+		e = OTF2_Reader_ReadLocalEvents(rd, er, 1u << 20, &got);
+		l->events += got;
+		if (report)
+			report(p, got);
+	}
 	if (r->failed != STATUS_OK)
 		return r->failed;
-	if (e != OTF2_SUCCESS)
-		return error_set(r->err, STATUS_CORRUPT, r->path,
-				 "location %llu: events: %s",
-				 (unsigned long long)l->ref,
-				 OTF2_Error_GetDescription(e));
-	l->events = n;
+	if (e != OTF2_SUCCESS) {
+		otf2_fail(r, STATUS_CORRUPT, "location %llu: events: %s", ref,
+			  OTF2_Error_GetDescription(e));
+		return r->failed;
+	}
 	return finish_location(p);
 }
 
-static void free_pass(struct pass *p)
+void otf2_free_pass(struct pass *p)
 {
 	free(p->stack);
 	free(p->acc);
 	free(p->touched_mark);
 	free(p->touched);
-}
-
-enum status otf2_read_events(struct otf2_run *r, void *reader)
-{
-	OTF2_Reader *rd = reader;
-	for (size_t i = 0; i < r->n_locs; i++)
-		if (OTF2_Reader_SelectLocation(rd, r->locs[i].ref) !=
-		    OTF2_SUCCESS)
-			return error_set(r->err, STATUS_CORRUPT, r->path,
-					 "cannot select location %llu",
-					 (unsigned long long)r->locs[i].ref);
-	r->time_min = UINT64_MAX;
-	r->time_max = 0;
-	if (r->n_locs == 0)
-		return STATUS_OK;
-	r->from_cache = r->cache_dir && otf2_cache_load(r, r->cache_dir);
-	bool defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
-	if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS) {
-		if (defs)
-			OTF2_Reader_CloseDefFiles(rd);
-		return error_set(r->err, STATUS_CORRUPT, r->path,
-				 "cannot open the event files");
-	}
-	OTF2_EvtReaderCallbacks *cb = event_callbacks();
-	r->callbacks = cb;
-	struct pass p = {.r = r, .indexing = true};
-	enum status st = cb ? STATUS_OK
-			    : error_set(r->err, STATUS_NOMEM, r->path,
-					"out of memory");
-	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
-		p.l = &r->locs[i];
-		p.cap_msg = 0;
-		st = read_location(&p, rd, cb, defs, !r->from_cache);
-	}
-	free_pass(&p);
-	if (defs)
-		OTF2_Reader_CloseDefFiles(rd);
-	if (st == STATUS_OK && !r->from_cache && r->cache_dir)
-		otf2_cache_save(r, r->cache_dir);
-	return st;
 }
 
 void otf2_close_reader(struct otf2_run *r)
@@ -537,7 +526,7 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 	r->failed = STATUS_OK;
 	enum status st = replay(&p, b);
 	r->err = keep;
-	free_pass(&p);
+	otf2_free_pass(&p);
 	if (p.n_msg) /* qsort's base may not be NULL */
 		qsort(p.msg, p.n_msg, sizeof(*p.msg), by_interval);
 	for (uint64_t i = p.w0; st == STATUS_OK && i < p.w1; i++) {

@@ -17,6 +17,9 @@
 #include "core/status.h"
 #include "model/model.h"
 
+struct reader_options;
+struct reader_progress;
+
 /* Definition ids at or above this are refused ("billions claimed"): every
  * table indexed by an id holds at most this many entries. */
 #define OTF2_MAX_DEF_ID (1u << 24)
@@ -175,6 +178,11 @@ struct otf2_run {
 	const char *cache_dir; /* the reader's cache directory, or NULL */
 	bool from_cache;       /* the index came from it (no event read) */
 	pthread_mutex_t lock; /* the trace reads (the viewer's threads) */
+	/* the index pass's threads: the tree, the run's sums, the failure,
+	 * the progress */
+	pthread_mutex_t index_lock;
+	const struct reader_options *options; /* during the open only */
+	struct reader_progress *progress;      /* during the index pass */
 	struct otf2_slot slots[OTF2_SLOTS];
 	uint64_t clock;
 	struct error trace_error; /* the first failed read, for take_error */
@@ -233,7 +241,8 @@ uint32_t otf2_string(const struct otf2_run *r, uint32_t id);
 /* Ticks since the clock's offset, in nanoseconds. */
 uint64_t otf2_ns(const struct otf2_run *r, uint64_t ticks);
 
-/* Record the first failure of a callback (later ones are dropped). */
+/* Record the first failure of a callback (later ones are dropped);
+ * thread-safe. */
 void otf2_fail(struct otf2_run *r, enum status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -37,11 +37,30 @@ struct pass {
 	struct otf2_msg *msg; /* the block's messages */
 	size_t n_msg;
 	bool stopped;
+	/* the index pass: what it counts (summed into the run's counts at
+	 * each location's end), the call paths it found last (a cache of
+	 * otf2_tree_child under the run's index lock: the locations are read
+	 * on several threads) */
+	uint64_t backward, unmatched, open_end, unknown;
+	uint64_t seen[256]; /* (parent + 1) << 32 | region, 0: empty */
+	uint32_t seen_node[256];
 };
 
 /* The time of an event in ticks, never before the one before it (an
  * earlier one is taken at that time and counted by the index pass). */
 uint64_t otf2_event_time(struct pass *p, uint64_t t);
+
+/* The index pass over location p->l (`rd` the OTF2 reader, `cb` the
+ * event callbacks): its local definitions when `defs`, its events when
+ * `events` (not when the index came from the cache); `report` is called
+ * after each 1 M events read with their number (NULL: not).  The first
+ * failure is the run's (otf2_fail). */
+enum status otf2_index_location(struct pass *p, void *rd, const void *cb,
+				bool defs, bool events,
+				void (*report)(struct pass *p, uint64_t n));
+/* The event callbacks of every pass (OTF2_EvtReaderCallbacks). */
+void *otf2_event_callbacks(void);
+void otf2_free_pass(struct pass *p);
 
 /* Register the callbacks of the records otf2_records.c reads. */
 struct OTF2_EvtReaderCallbacks_struct;

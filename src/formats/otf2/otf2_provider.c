@@ -39,6 +39,7 @@ void otf2_run_free(struct otf2_run *r)
 		return;
 	otf2_close_reader(r);
 	pthread_mutex_destroy(&r->lock);
+	pthread_mutex_destroy(&r->index_lock);
 	for (size_t i = 0; i < r->n_locs; i++)
 		otf2_location_forget(&r->locs[i]);
 	free(r->locs);
