@@ -212,12 +212,12 @@ def check_cache(cs, arch):
         return
     # the cache is read: a time changed in it (the first call path's
     # exclusive ticks, after the magic, the key, the anchor's real path,
-    # 7 words of counts, the tree's count and its parents and regions)
+    # 8 words of counts, the tree's count and its parents and regions)
     # shows in the report
     n = len(exp_paths(arch))
     anchor = os.path.realpath(os.path.join(arch, "traces.otf2"))
     with open(files[0], "r+b") as f:
-        f.seek(8 * 3 + len(anchor.encode()) + 8 * 7 + 8 + 8 * n)
+        f.seek(8 * 3 + len(anchor.encode()) + 8 * 8 + 8 + 8 * n)
         f.write((123456789).to_bytes(8, sys.byteorder))
     if run(cmd)[1] == want:
         fail("%s: a time changed in the cache does not show" % arch)

@@ -93,6 +93,11 @@ bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 					    out);
 }
 
+const char *model_trace_link_noun(const struct model *m)
+{
+	return m->priv->trace_ops ? m->priv->trace_ops->link_noun : NULL;
+}
+
 bool model_interval_linked(const struct model *m, uint32_t line,
 			   uint64_t index, uint32_t nth, uint32_t *to_line,
 			   uint64_t *to_index)

@@ -153,6 +153,10 @@ struct trace_ops {
 			    bool (*progress)(void *ctx, uint32_t done,
 					     uint32_t total),
 			    void *ctx);
+	/* Optional (NULL: GPU launches): what `linked` links, for the
+	 * words shown ("message": a call's matched MPI messages, `nth` the
+	 * nth of them, MODEL_LINK_CALL never). */
+	const char *link_noun;
 };
 
 /* The first failed trace read since the last call (see trace_ops
@@ -196,6 +200,11 @@ bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 bool model_interval_linked(const struct model *m, uint32_t line,
 			   uint64_t index, uint32_t nth, uint32_t *to_line,
 			   uint64_t *to_index);
+
+/* What the model's interval links are (trace_ops.link_noun): NULL for GPU
+ * launches (a call and the kernels and copies it launched), else a noun
+ * ("message"). */
+const char *model_trace_link_noun(const struct model *m);
 
 /* The attributes of `event` on interval track `line` (trace_ops
  * event_detail; ownership as there).  *out NULL, *n 0 and STATUS_OK for

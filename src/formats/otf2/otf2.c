@@ -268,6 +268,10 @@ static void build_warnings(struct otf2_run *r)
 	if (r->unknown_events)
 		warn(r, "%llu events of kinds this OTF2 library does not know "
 		     "were skipped", (unsigned long long)r->unknown_events);
+	if (r->unshown)
+		warn(r, "%llu events of kinds callscope does not show (such as "
+		     "parameters, request tests, metric events of no metric "
+		     "shown) were skipped", (unsigned long long)r->unshown);
 	if (r->unknown_defs)
 		warn(r, "%llu global definitions of kinds this OTF2 library "
 		     "does not know were skipped",

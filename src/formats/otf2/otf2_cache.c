@@ -1,7 +1,8 @@
 /* otf2_cache: the index pass's results kept in the reader's cache
  * directory (reader_options.cache_dir), so that a later open of the same
  * archive reads no event: the call tree, the values per call path and per
- * location, each location's checkpoints, late ends and late messages, and
+ * location, each location's checkpoints, late ends, late records and
+ * links, and
  * the counts behind the warnings.  One file per archive, NAME.otf2idx, NAME
  * a hash of the anchor's real path (written in it, for `callscope cache
  * list`: otf2_cache_list); its key is a hash of the size and
@@ -25,14 +26,15 @@
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
 
-#define CACHE_MAGIC "CSOTF2I2"
+#define CACHE_MAGIC "CSOTF2I3"
 
 /* Written as they are: no padding (its bytes would be undefined). */
 _Static_assert(sizeof(struct otf2_cell) == 40, "otf2_cell has padding");
 _Static_assert(sizeof(struct otf2_block) == 32, "otf2_block has padding");
 _Static_assert(sizeof(struct otf2_snap) == 16, "otf2_snap has padding");
 _Static_assert(sizeof(struct otf2_late) == 16, "otf2_late has padding");
-_Static_assert(sizeof(struct otf2_msg) == 40, "otf2_msg has padding");
+_Static_assert(sizeof(struct otf2_msg) == 48, "otf2_msg has padding");
+_Static_assert(sizeof(struct otf2_link) == 24, "otf2_link has padding");
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
@@ -149,7 +151,8 @@ static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 		  put_u64(fp, r->n_locs) && put_u64(fp, r->unknown_events) &&
 		  put_u64(fp, r->open_at_end) &&
 		  put_u64(fp, r->unmatched_leaves) &&
-		  put_u64(fp, r->backward_times) && put_u64(fp, r->time_min) &&
+		  put_u64(fp, r->backward_times) && put_u64(fp, r->unshown) &&
+		  put_u64(fp, r->time_min) &&
 		  put_u64(fp, r->time_max) &&
 		  put_array(fp, t->parent, sizeof(*t->parent), t->n) &&
 		  put(fp, t->region, sizeof(*t->region), t->n) &&
@@ -164,7 +167,8 @@ static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 		     put_array(fp, l->blocks, sizeof(*l->blocks), l->n_blocks) &&
 		     put_array(fp, l->snaps, sizeof(*l->snaps), l->n_snaps) &&
 		     put_array(fp, l->late, sizeof(*l->late), l->n_late) &&
-		     put_array(fp, l->msg, sizeof(*l->msg), l->n_msg);
+		     put_array(fp, l->msg, sizeof(*l->msg), l->n_msg) &&
+		     put_array(fp, l->links, sizeof(*l->links), l->n_links);
 	}
 	free(real);
 	return ok;
@@ -246,8 +250,13 @@ static bool location_sane(const struct otf2_run *r,
 		if (l->late[i].iv < l->late[i - 1].iv)
 			return false;
 	for (size_t i = 0; i < l->n_msg; i++)
-		if (l->msg[i].kind > OTF2_MSG_IRECV ||
+		if (l->msg[i].kind >= OTF2_REC_KINDS ||
 		    (i && l->msg[i].interval < l->msg[i - 1].interval))
+			return false;
+	for (size_t i = 0; i < l->n_links; i++)
+		if (l->links[i].call >= l->n_iv ||
+		    l->links[i].peer_line >= r->n_locs ||
+		    (i && l->links[i].call < l->links[i - 1].call))
 			return false;
 	return true;
 }
@@ -294,7 +303,8 @@ static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 	    n_locs != r->n_locs || !get_u64(in, &r->unknown_events) ||
 	    !get_u64(in, &r->open_at_end) ||
 	    !get_u64(in, &r->unmatched_leaves) ||
-	    !get_u64(in, &r->backward_times) || !get_u64(in, &r->time_min) ||
+	    !get_u64(in, &r->backward_times) || !get_u64(in, &r->unshown) ||
+	    !get_u64(in, &r->time_min) ||
 	    !get_u64(in, &r->time_max) || !read_tree(r, in))
 		return false;
 	for (size_t i = 0; i < r->n_locs; i++) {
@@ -313,9 +323,17 @@ static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 			       &l->n_late) ||
 		    !get_array(in, (void **)&l->msg, sizeof(*l->msg),
 			       &l->n_msg) ||
+		    !get_array(in, (void **)&l->links, sizeof(*l->links),
+			       &l->n_links) ||
 		    !location_sane(r, l))
 			return false;
 	}
+	for (size_t i = 0; i < r->n_locs; i++) /* the peers, all read now */
+		for (size_t j = 0; j < r->locs[i].n_links; j++) {
+			const struct otf2_link *x = &r->locs[i].links[j];
+			if (x->peer_call >= r->locs[x->peer_line].n_iv)
+				return false;
+		}
 	return in->left == 0;
 }
 
@@ -327,7 +345,7 @@ static void forget(struct otf2_run *r)
 	r->tree.n_slots = 0;
 	r->tree.n = 0;
 	r->unknown_events = r->open_at_end = r->unmatched_leaves = 0;
-	r->backward_times = 0;
+	r->backward_times = r->unshown = 0;
 	r->time_min = UINT64_MAX;
 	r->time_max = 0;
 	for (size_t i = 0; i < r->n_locs; i++)

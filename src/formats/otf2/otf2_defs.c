@@ -1,7 +1,7 @@
 /* otf2_defs: the global definitions of an OTF2 archive, read through the
  * OTF2 library's global definition reader and callbacks: strings (interned
  * into the model), the clock, the system tree, location groups,
- * locations, regions and communicators.  Each table is indexed by the
+ * locations, regions, groups and communicators.  Each table is indexed by the
  * archive's ids, bounded by OTF2_MAX_DEF_ID; a definition that names an
  * undefined string or a system tree whose parents form a cycle ends the
  * read with one error.  Definitions this reader does not use are counted
@@ -223,15 +223,49 @@ static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self,
 				 OTF2_CommRef parent, OTF2_CommFlag flags)
 {
 	struct otf2_run *r = ud;
-	(void)group;
 	(void)parent;
 	(void)flags;
 	if (!table_hold(r, (void **)&r->comms, &r->n_comms, self,
-			sizeof(*r->comms), "communicator"))
+			sizeof(*r->comms), "communicator") ||
+	    !table_hold(r, (void **)&r->comm_group, &r->n_comm_group, self,
+			sizeof(*r->comm_group), "communicator"))
 		return OTF2_CALLBACK_INTERRUPT;
+	r->comm_group[self] = group;
 	return string_ref(r, name, "a communicator", &r->comms[self])
 		       ? OTF2_CALLBACK_SUCCESS
 		       : OTF2_CALLBACK_INTERRUPT;
+}
+
+/* A group: a communicator's members (ranks to locations, otf2_links.c). */
+static OTF2_CallbackCode on_ogroup(void *ud, OTF2_GroupRef self,
+				   OTF2_StringRef name, OTF2_GroupType type,
+				   OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
+				   uint32_t n, const uint64_t *members)
+{
+	struct otf2_run *r = ud;
+	(void)name;
+	(void)flags;
+	if (!table_hold(r, (void **)&r->ogroups, &r->n_ogroups, self,
+			sizeof(*r->ogroups), "group"))
+		return OTF2_CALLBACK_INTERRUPT;
+	struct otf2_ogroup *g = &r->ogroups[self];
+	if (g->defined) {
+		otf2_fail(r, STATUS_CORRUPT, "global definitions: group %u is "
+			  "defined twice", self);
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	g->members = n ? malloc(n * sizeof(*g->members)) : NULL;
+	if (n && !g->members) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	if (n)
+		memcpy(g->members, members, n * sizeof(*g->members));
+	g->n_members = n;
+	g->type = (uint8_t)type;
+	g->paradigm = (uint8_t)paradigm;
+	g->defined = true;
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_unknown(void *ud)
@@ -310,6 +344,7 @@ enum status otf2_read_defs(struct otf2_run *r, void *reader)
 	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
 	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_ogroup);
 	OTF2_ErrorCode e =
 		OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, r);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);

@@ -137,6 +137,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	}
 	uint64_t before = p->last;
 	bool any = p->any;
+	p->shown += p->indexing;
 	uint64_t t = otf2_event_time(p, time);
 	if (region >= r->n_regions || !r->regions[region].defined) {
 		otf2_fail(r, STATUS_CORRUPT,
@@ -228,6 +229,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	(void)attrs;
 	uint64_t t = otf2_event_time(p, time);
 	size_t d = p->depth;
+	p->shown += p->indexing;
 	while (d > 0 && p->stack[d - 1].region != region)
 		d--;
 	if (d == 0) {
@@ -254,6 +256,7 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
 		return OTF2_CALLBACK_SUCCESS;
 	p->l->unknown++;
 	p->unknown++;
+	p->shown++; /* reported as unknown */
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -317,7 +320,8 @@ static enum status finish_location(struct pass *p)
 	r->unmatched_leaves += p->unmatched;
 	r->open_at_end += p->open_end;
 	r->unknown_events += p->unknown;
-	p->backward = p->unmatched = p->open_end = p->unknown = 0;
+	r->unshown += l->events > p->shown ? l->events - p->shown : 0;
+	p->backward = p->unmatched = p->open_end = p->unknown = p->shown = 0;
 	/* qsort's base must not be NULL, even for no elements */
 	if (l->n_msg)
 		qsort(l->msg, l->n_msg, sizeof(*l->msg), by_interval);

@@ -6,7 +6,8 @@
  * and the run's sums are shared under the run's index lock.  While it runs,
  * the reader's progress hook hears the locations and bytes done (each
  * location's event file's share by its events read), at most four times a
- * second and once at the end.  When the index is in the cache, only the
+ * second and once at the end.  Then the MPI messages are matched
+ * (otf2_links.c).  When the index is in the cache, only the
  * local definitions are read.  Must not depend on curses or on ui/. */
 #include "config.h"
 
@@ -184,6 +185,8 @@ static enum status read_all(struct index *x)
 			       "cannot set up the OTF2 reader's locks");
 	if (st == STATUS_OK)
 		st = run_workers(x);
+	if (st == STATUS_OK && !r->from_cache)
+		st = otf2_links_match(r);
 	if (progress && r->progress) {
 		pthread_mutex_lock(&r->index_lock);
 		report_locked(x, true);

@@ -61,18 +61,56 @@ struct otf2_cell {
 	uint64_t visits, visits_incl;
 };
 
+/* The records kept as a call's attributes (otf2_records.c): MPI
+ * point-to-point messages first (the links match them), then the others. */
 enum otf2_msg_kind { OTF2_MSG_SEND, OTF2_MSG_RECV, OTF2_MSG_ISEND,
-		     OTF2_MSG_IRECV };
+		     OTF2_MSG_IRECV, OTF2_REC_COLLECTIVE, OTF2_REC_RMA_PUT,
+		     OTF2_REC_RMA_GET, OTF2_REC_RMA_ATOMIC, OTF2_REC_FORK,
+		     OTF2_REC_JOIN, OTF2_REC_TEAM_BEGIN, OTF2_REC_TEAM_END,
+		     OTF2_REC_THREAD_CREATE, OTF2_REC_THREAD_BEGIN,
+		     OTF2_REC_THREAD_WAIT, OTF2_REC_THREAD_END,
+		     OTF2_REC_LOCK_ACQUIRE, OTF2_REC_LOCK_RELEASE,
+		     OTF2_REC_TASK_CREATE, OTF2_REC_TASK_COMPLETE,
+		     OTF2_REC_IO_BEGIN, OTF2_REC_IO_COMPLETE, OTF2_REC_IO_CREATE,
+		     OTF2_REC_IO_DESTROY, OTF2_REC_KINDS };
 
-/* One MPI point-to-point message event of a location. */
+/* One record of a location (a message, an RMA or I/O operation, a thread
+ * event); what the fields hold depends on the kind (otf2_record_text). */
 struct otf2_msg {
 	uint64_t interval; /* the innermost interval it lies in */
 	uint64_t time;     /* ns */
-	uint64_t length;   /* bytes */
-	uint32_t partner;  /* rank in the communicator */
-	uint32_t comm;     /* communicator id */
-	uint32_t tag;
+	uint64_t length;   /* bytes (a sequence number, an acquisition) */
+	uint32_t partner;  /* rank in the communicator (root, lock, handle) */
+	uint32_t comm;     /* communicator id (window, team) */
+	uint32_t tag;      /* (collective operation, paradigm, I/O mode) */
 	uint32_t kind;     /* enum otf2_msg_kind (32 bits: no padding) */
+	uint64_t extra;    /* bytes received (a collective, an atomic) */
+};
+
+/* An MPI point-to-point message of a location as the index pass saw it,
+ * for the links (otf2_links.c). */
+struct otf2_p2p {
+	uint64_t call;
+	uint32_t partner, comm, tag, kind;
+};
+
+/* A call's message matched with its partner's: the call holding the
+ * partner's event (line, call).  A location's links are sorted by call,
+ * then by the order of its events. */
+struct otf2_link {
+	uint64_t call;
+	uint64_t peer_call;
+	uint32_t peer_line;
+	uint32_t seq; /* its order among the location's messages (32 bits:
+			 no padding, written to the cache) */
+};
+
+/* An OTF2 group definition (communicators' members). */
+struct otf2_ogroup {
+	uint64_t *members;
+	uint32_t n_members;
+	uint8_t type, paradigm; /* OTF2_GroupType, OTF2_Paradigm */
+	bool defined;
 };
 
 /* Where the replay of a block of a location's calls starts: the event
@@ -120,6 +158,10 @@ struct otf2_location {
 				 replay does not reach them; by interval,
 				 then time */
 	size_t n_msg;
+	struct otf2_p2p *p2p; /* during the index pass */
+	size_t n_p2p, cap_p2p;
+	struct otf2_link *links;
+	size_t n_links;
 	void *evt;                 /* its OTF2_EvtReader, kept open */
 	uint32_t hit;              /* the cache slot it used last */
 };
@@ -159,6 +201,10 @@ struct otf2_run {
 	uint32_t n_groups;
 	uint32_t *comms; /* communicator id -> model string handle */
 	uint32_t n_comms;
+	uint32_t *comm_group; /* communicator id -> group id */
+	uint32_t n_comm_group;
+	struct otf2_ogroup *ogroups;
+	uint32_t n_ogroups;
 	struct otf2_location *locs;
 	size_t n_locs, cap_locs;
 	uint64_t resolution, offset, length; /* the clock */
@@ -170,6 +216,7 @@ struct otf2_run {
 	uint64_t time_min, time_max; /* ns */
 	uint64_t unknown_events;
 	uint64_t open_at_end, unmatched_leaves, backward_times;
+	uint64_t unshown; /* events of kinds not shown */
 	void *names; /* otf2_provider.c's copy of the communicator names */
 	/* the lazy trace: the OTF2 reader kept open, its event callbacks,
 	 * calls per block (reader option otf2:calls-per-block) */
@@ -219,6 +266,22 @@ void otf2_cache_save(const struct otf2_run *r, const char *dir);
 struct reader_cache_entry;
 enum status otf2_cache_list(const char *dir, struct reader_cache_entry **out,
 			    size_t *n, struct error *err);
+
+/* The links (otf2_links.c): after the index pass, match each location's
+ * MPI sends with their receives (the nth send from A to B on a
+ * communicator with a tag is the nth receive on B from A with them) into
+ * each location's links; the p2p lists are freed. */
+enum status otf2_links_match(struct otf2_run *r);
+/* The call linked to call `call` of `line` by its `nth` matched message:
+ * false when there is none. */
+bool otf2_links_of(const struct otf2_run *r, uint32_t line, uint64_t call,
+		   uint32_t nth, uint32_t *to_line, uint64_t *to_call);
+
+/* A record's attribute key ("MPI send") and text ("16384 bytes to rank 1,
+ * tag 10, MPI_COMM_WORLD"; `comm` the communicator's name or ""), the
+ * text by asprintf (its result returned). */
+const char *otf2_record_key(uint32_t kind);
+int otf2_record_text(const struct otf2_msg *m, const char *comm, char **out);
 
 /* Close the OTF2 reader kept open (nothing when none). */
 void otf2_close_reader(struct otf2_run *r);

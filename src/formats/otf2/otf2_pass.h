@@ -41,7 +41,7 @@ struct pass {
 	 * each location's end), the call paths it found last (a cache of
 	 * otf2_tree_child under the run's index lock: the locations are read
 	 * on several threads) */
-	uint64_t backward, unmatched, open_end, unknown;
+	uint64_t backward, unmatched, open_end, unknown, shown;
 	uint64_t seen[256]; /* (parent + 1) << 32 | region, 0: empty */
 	uint32_t seen_node[256];
 };
@@ -61,6 +61,11 @@ enum status otf2_index_location(struct pass *p, void *rd, const void *cb,
 /* The event callbacks of every pass (OTF2_EvtReaderCallbacks). */
 void *otf2_event_callbacks(void);
 void otf2_free_pass(struct pass *p);
+
+/* Keep MPI point-to-point message `kind` of call `call` for the links
+ * (the index pass); false when out of memory (failed). */
+bool otf2_links_note(struct pass *p, uint64_t call, uint32_t kind,
+		     uint32_t partner, uint32_t comm, uint32_t tag);
 
 /* Register the callbacks of the records otf2_records.c reads. */
 struct OTF2_EvtReaderCallbacks_struct;

@@ -5,7 +5,9 @@
  * Trace: line i is location i; interval k is read with its block (a
  * replay of the location's events from the block's checkpoint,
  * otf2_window), kept in one of OTF2_SLOTS slots shared by the locations
- * (least recently used out), under the run's lock; an interval's MPI messages are its attributes.  Must not depend on curses or on ui/. */
+ * (least recently used out), under the run's lock; an interval's records
+ * (MPI messages, collectives, RMA, threading, I/O) are its attributes, and
+ * its matched MPI messages its links (otf2_links.c).  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <stdio.h>
@@ -28,6 +30,8 @@ void otf2_location_forget(struct otf2_location *l)
 	free(l->blocks);
 	free(l->snaps);
 	free(l->late);
+	free(l->p2p);
+	free(l->links);
 	*l = (struct otf2_location){.ref = l->ref, .name = l->name,
 				    .group = l->group, .claimed = l->claimed,
 				    .evt = l->evt, .hit = l->hit};
@@ -49,6 +53,10 @@ void otf2_run_free(struct otf2_run *r)
 	free(r->stns);
 	free(r->groups);
 	free(r->comms);
+	free(r->comm_group);
+	for (uint32_t i = 0; i < r->n_ogroups; i++)
+		free(r->ogroups[i].members);
+	free(r->ogroups);
 	free(r->tree.parent);
 	free(r->tree.region);
 	free(r->tree.depth);
@@ -262,10 +270,6 @@ static bool take_error(void *impl, struct error *err)
 	return had;
 }
 
-static const char *const kind_key[] = {
-	[OTF2_MSG_SEND] = "MPI send", [OTF2_MSG_RECV] = "MPI receive",
-	[OTF2_MSG_ISEND] = "MPI isend", [OTF2_MSG_IRECV] = "MPI ireceive"};
-
 static int by_time(const void *a, const void *b)
 {
 	uint64_t x = ((const struct otf2_msg *)a)->time,
@@ -288,8 +292,8 @@ static void gather(const struct otf2_msg *msg, size_t n, uint64_t iv,
 		got[(*k)++] = msg[i];
 }
 
-/* One attribute per message, "16384 bytes to rank 1, tag 10,
- * MPI_COMM_WORLD", keyed by its kind. */
+/* One attribute per record, "16384 bytes to rank 1, tag 10,
+ * MPI_COMM_WORLD", keyed by its kind ("MPI send"). */
 static enum status format_messages(const struct otf2_run *r,
 				   const struct otf2_msg *got, size_t k,
 				   struct model_kv **out, struct error *err)
@@ -300,19 +304,21 @@ static enum status format_messages(const struct otf2_run *r,
 	enum status st = STATUS_OK;
 	for (size_t i = 0; i < k && st == STATUS_OK; i++) {
 		const struct otf2_msg *m = &got[i];
-		bool to = m->kind == OTF2_MSG_SEND || m->kind == OTF2_MSG_ISEND;
 		const char *comm = nm && m->comm < nm->n && nm->comm[m->comm]
 					   ? nm->comm[m->comm]
 					   : "";
-		if (asprintf(&text[i], "%llu bytes %s rank %u, tag %u%s%s",
-			     (unsigned long long)m->length, to ? "to" : "from",
-			     m->partner, m->tag, *comm ? ", " : "", comm) < 0) {
+		bool named = m->kind <= OTF2_REC_COLLECTIVE ||
+			     (m->kind >= OTF2_REC_TEAM_BEGIN &&
+			      m->kind <= OTF2_REC_THREAD_END) ||
+			     m->kind == OTF2_REC_TASK_CREATE ||
+			     m->kind == OTF2_REC_TASK_COMPLETE;
+		if (otf2_record_text(m, named ? comm : "", &text[i]) < 0) {
 			text[i] = NULL;
 			st = error_set(err, STATUS_NOMEM, r->path,
 				       "out of memory");
 			break;
 		}
-		kv[i] = (struct model_kv){.key = kind_key[m->kind],
+		kv[i] = (struct model_kv){.key = otf2_record_key(m->kind),
 					  .text = text[i],
 					  .number = (double)m->length};
 	}
@@ -360,8 +366,20 @@ static void trace_close(void *impl)
 	(void)impl; /* the run is the value provider's */
 }
 
+/* A call's matched MPI messages, in the order of its events: the `nth`
+ * one's partner call (a send's receive, a receive's send). */
+static bool linked(void *impl, uint32_t line, uint64_t index, uint32_t nth,
+		   uint32_t *to_line, uint64_t *to_index)
+{
+	if (nth == MODEL_LINK_CALL)
+		return false;
+	return otf2_links_of(impl, line, index, nth, to_line, to_index);
+}
+
 static const struct trace_ops otf2_trace_ops = {
 	.interval = interval,
+	.linked = linked,
+	.link_noun = "message",
 	.close = trace_close,
 	.take_error = take_error,
 	.event_detail = event_detail,
