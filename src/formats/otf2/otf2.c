@@ -141,11 +141,10 @@ static enum status build_nodes(struct otf2_run *r)
 	return STATUS_OK;
 }
 
-/* Statistic `id` (0 time, 1 visits) stored exclusive, and its derived
- * inclusive one, as the columns NAME (I) and NAME (E). */
-static enum status build_metric(struct otf2_run *r, uint32_t id,
-				const char *name, const char *descr,
-				const char *format, uint8_t unit)
+enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
+			      uint32_t incl_prop, const char *name,
+			      const char *descr, const char *format,
+			      uint8_t unit)
 {
 	struct model_stat s = {
 		.metric = model_builder_intern(r->b, name, strlen(name)),
@@ -162,7 +161,7 @@ static enum status build_metric(struct otf2_run *r, uint32_t id,
 			  ? MODEL_NONE
 			  : model_builder_add_inclusive_stat(r->b, stat[1]);
 	if (stat[0] == MODEL_NONE ||
-	    !model_builder_set_stat_prop_id(r->b, stat[0], id + 2))
+	    !model_builder_set_stat_prop_id(r->b, stat[0], incl_prop))
 		return oom(r);
 	for (int k = 0; k < 2; k++) {
 		struct model_column c = {
@@ -320,14 +319,16 @@ static enum status build(struct otf2_run *r, OTF2_Reader *rd)
 {
 	enum status st = build_nodes(r);
 	if (st == STATUS_OK)
-		st = build_metric(r, 0, "time", "time spent in the call path "
+		st = otf2_build_metric(r, 0, 2, "time", "time spent in the call path "
 				  "(seconds, from Enter/Leave)", "%.4g",
 				  UNIT_SECONDS);
 	if (st == STATUS_OK)
-		st = build_metric(r, 1, "visits", "times the call path was "
+		st = otf2_build_metric(r, 1, 3, "visits", "times the call path was "
 				  "entered", "%.0f", UNIT_COUNT);
 	if (st == STATUS_OK)
 		st = build_locations(r);
+	if (st == STATUS_OK)
+		st = otf2_metrics_build(r);
 	if (st == STATUS_OK) {
 		build_warnings(r);
 		build_title(r, rd);

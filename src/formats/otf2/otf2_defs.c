@@ -345,6 +345,7 @@ enum status otf2_read_defs(struct otf2_run *r, void *reader)
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
 	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
 	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_ogroup);
+	otf2_metrics_def_callbacks(cb);
 	OTF2_ErrorCode e =
 		OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, r);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);

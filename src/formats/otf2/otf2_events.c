@@ -131,6 +131,8 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	struct otf2_run *r = p->r;
 	(void)loc;
 	(void)attrs;
+	if (p->counting)
+		return OTF2_CALLBACK_SUCCESS;
 	if (!p->indexing && p->n_iv >= p->w1) {
 		p->stopped = true;
 		return OTF2_CALLBACK_INTERRUPT;
@@ -227,6 +229,8 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	(void)loc;
 	(void)pos;
 	(void)attrs;
+	if (p->counting)
+		return OTF2_CALLBACK_SUCCESS;
 	uint64_t t = otf2_event_time(p, time);
 	size_t d = p->depth;
 	p->shown += p->indexing;
@@ -252,7 +256,7 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	(void)time;
 	(void)pos;
 	(void)attrs;
-	if (!p->indexing)
+	if (!p->indexing || p->counting)
 		return OTF2_CALLBACK_SUCCESS;
 	p->l->unknown++;
 	p->unknown++;
@@ -316,6 +320,8 @@ static enum status finish_location(struct pass *p)
 	}
 	l->n_cells = p->n_touched;
 	p->n_touched = 0;
+	p->cap_ctracks = 0;
+	bool metrics = otf2_metrics_finish(p);
 	r->backward_times += p->backward;
 	r->unmatched_leaves += p->unmatched;
 	r->open_at_end += p->open_end;
@@ -335,6 +341,8 @@ static enum status finish_location(struct pass *p)
 			r->time_max = hi;
 	}
 	pthread_mutex_unlock(&r->index_lock);
+	if (!metrics)
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
 	p->any = false;
 	p->n_iv = 0;
 	return r->failed;
@@ -349,6 +357,7 @@ void *otf2_event_callbacks(void)
 	OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
 	OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
 	otf2_records_callbacks(cb);
+	otf2_metrics_callbacks(cb);
 	return cb;
 }
 
@@ -407,6 +416,7 @@ void otf2_free_pass(struct pass *p)
 	free(p->acc);
 	free(p->touched_mark);
 	free(p->touched);
+	free(p->mval);
 }
 
 void otf2_close_reader(struct otf2_run *r)

@@ -28,6 +28,12 @@ struct reader_progress;
 /* Blocks kept read back, over every location, least recently used first
  * out (4096 calls of 40 bytes each: 42 MB at most). */
 #define OTF2_SLOTS 256u
+/* Values of a counter track read by one replay, and the replays kept. */
+#define OTF2_COUNTER_BLOCK 4096u
+#define OTF2_COUNTER_SLOTS 16u
+/* Metric members with a column at most (the others: tracks only). */
+#define OTF2_MAX_METRIC_COLUMNS 64u
+
 /* Nesting deeper than this in one location is refused. */
 #define OTF2_MAX_DEPTH 100000u
 
@@ -105,6 +111,41 @@ struct otf2_link {
 			 no padding, written to the cache) */
 };
 
+/* A metric member (a counter: PAPI_TOT_INS): a column of the tree when its
+ * values accumulate (accumulated or relative modes), a counter track per
+ * location that records it (otf2_metrics.c). */
+struct otf2_member {
+	uint32_t name, unit; /* model string handles */
+	double scale;        /* base ^ exponent */
+	uint32_t column;     /* its place among the accumulating members,
+				UINT32_MAX for an absolute one */
+	uint8_t mode;        /* OTF2_MetricMode */
+	bool defined;
+};
+
+/* A metric class or instance: the members its events hold, in order. */
+struct otf2_mclass {
+	uint32_t *members;
+	uint32_t n;
+	bool defined;
+};
+
+/* Where a counter track's values [k * OTF2_COUNTER_BLOCK, + block) start:
+ * the event position of the first one's Metric event. */
+struct otf2_cpoint {
+	uint64_t pos;
+};
+
+/* One member's values in one location: a counter track. */
+struct otf2_ctrack {
+	uint32_t member;
+	uint32_t zero;
+	uint64_t n;                 /* values */
+	struct otf2_cpoint *points; /* one per OTF2_COUNTER_BLOCK values */
+	size_t n_points, cap_points;
+	double prev;                /* the index pass: the value before */
+};
+
 /* An OTF2 group definition (communicators' members). */
 struct otf2_ogroup {
 	uint64_t *members;
@@ -162,6 +203,8 @@ struct otf2_location {
 	size_t n_p2p, cap_p2p;
 	struct otf2_link *links;
 	size_t n_links;
+	struct otf2_ctrack *ctracks; /* by member */
+	size_t n_ctracks;
 	void *evt;                 /* its OTF2_EvtReader, kept open */
 	uint32_t hit;              /* the cache slot it used last */
 };
@@ -205,6 +248,25 @@ struct otf2_run {
 	uint32_t n_comm_group;
 	struct otf2_ogroup *ogroups;
 	uint32_t n_ogroups;
+	struct otf2_member *members;
+	uint32_t n_members;
+	struct otf2_mclass *mclasses; /* metric classes and instances */
+	uint32_t n_mclasses;
+	uint32_t n_mcolumns;  /* accumulating members (columns) */
+	double *mvals;        /* their exclusive values, [node * n_mcolumns +
+				 column], over every location */
+	uint32_t cap_mvals;   /* nodes it has room for */
+	/* the counter tracks: line n_locs + i is location cline_loc[i]'s
+	 * track cline_track[i] */
+	uint32_t *cline_loc, *cline_track;
+	uint32_t n_clines;
+	struct otf2_cslot {
+		uint32_t line;
+		uint64_t b; /* UINT64_MAX: empty */
+		uint64_t used;
+		uint64_t *time;
+		double *value;
+	} cslots[OTF2_COUNTER_SLOTS];
 	struct otf2_location *locs;
 	size_t n_locs, cap_locs;
 	uint64_t resolution, offset, length; /* the clock */
@@ -266,6 +328,26 @@ void otf2_cache_save(const struct otf2_run *r, const char *dir);
 struct reader_cache_entry;
 enum status otf2_cache_list(const char *dir, struct reader_cache_entry **out,
 			    size_t *n, struct error *err);
+
+/* Metrics (otf2_metrics.c): the definitions' callbacks registered on
+ * `cb` (an OTF2_GlobalDefReaderCallbacks), the columns and counter tracks
+ * added to the builder, the counter values read back. */
+void otf2_metrics_def_callbacks(void *cb);
+/* Statistic `id` stored exclusive, and its derived inclusive one (per
+ * profile: property `incl_prop`), as the columns NAME (I) and NAME (E)
+ * (otf2.c). */
+enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
+			      uint32_t incl_prop, const char *name,
+			      const char *descr, const char *format,
+			      uint8_t unit);
+enum status otf2_metrics_build(struct otf2_run *r);
+bool otf2_counter(void *impl, uint32_t line, uint64_t index, uint64_t *time,
+		  double *value);
+/* Statistic `stat` (2 + 2 * column: the columns' exclusive statistics) of
+ * tree index `node`: false when `stat` is no metric's. */
+bool otf2_metric_value(const struct otf2_run *r, uint32_t node,
+		       uint32_t stat, double *out);
+void otf2_metrics_free(struct otf2_run *r);
 
 /* The links (otf2_links.c): after the index pass, match each location's
  * MPI sends with their receives (the nth send from A to B on a

@@ -44,6 +44,15 @@ struct pass {
 	uint64_t backward, unmatched, open_end, unknown, shown;
 	uint64_t seen[256]; /* (parent + 1) << 32 | region, 0: empty */
 	uint32_t seen_node[256];
+	double *mval; /* the metric columns' growth, [node * n_mcolumns + c] */
+	size_t cap_mval, cap_ctracks;
+	/* a counter track's replay (otf2_metrics.c): only the Metric events
+	 * of member `want`, their times and values, up to cap_got */
+	bool counting;
+	uint32_t want;
+	uint64_t *ctime;
+	double *cvalue;
+	uint64_t got, cap_got;
 };
 
 /* The time of an event in ticks, never before the one before it (an
@@ -66,6 +75,12 @@ void otf2_free_pass(struct pass *p);
  * (the index pass); false when out of memory (failed). */
 bool otf2_links_note(struct pass *p, uint64_t call, uint32_t kind,
 		     uint32_t partner, uint32_t comm, uint32_t tag);
+
+/* Metric events (otf2_metrics.c): their callback registered on `cb`; at a
+ * location's end (under the run's index lock) the pass's metric growth
+ * added to the run's (false when out of memory). */
+void otf2_metrics_callbacks(void *cb);
+bool otf2_metrics_finish(struct pass *p);
 
 /* Register the callbacks of the records otf2_records.c reads. */
 struct OTF2_EvtReaderCallbacks_struct;

@@ -32,6 +32,9 @@ void otf2_location_forget(struct otf2_location *l)
 	free(l->late);
 	free(l->p2p);
 	free(l->links);
+	for (size_t i = 0; i < l->n_ctracks; i++)
+		free(l->ctracks[i].points);
+	free(l->ctracks);
 	*l = (struct otf2_location){.ref = l->ref, .name = l->name,
 				    .group = l->group, .claimed = l->claimed,
 				    .evt = l->evt, .hit = l->hit};
@@ -57,6 +60,7 @@ void otf2_run_free(struct otf2_run *r)
 	for (uint32_t i = 0; i < r->n_ogroups; i++)
 		free(r->ogroups[i].members);
 	free(r->ogroups);
+	otf2_metrics_free(r);
 	free(r->tree.parent);
 	free(r->tree.region);
 	free(r->tree.depth);
@@ -97,7 +101,7 @@ static bool value_of(const struct otf2_run *r, uint32_t node, uint32_t stat,
 		*out = (double)r->visits[node];
 		return true;
 	default:
-		return false;
+		return otf2_metric_value(r, node, stat, out);
 	}
 }
 
@@ -379,6 +383,7 @@ static bool linked(void *impl, uint32_t line, uint64_t index, uint32_t nth,
 static const struct trace_ops otf2_trace_ops = {
 	.interval = interval,
 	.linked = linked,
+	.counter = otf2_counter,
 	.link_noun = "message",
 	.close = trace_close,
 	.take_error = take_error,
@@ -398,6 +403,8 @@ void otf2_set_providers(struct otf2_run *r)
 	r->names = nm; /* without it, messages name no communicator */
 	for (uint32_t i = 0; i < OTF2_SLOTS; i++)
 		r->slots[i].b = UINT64_MAX;
+	for (uint32_t i = 0; i < OTF2_COUNTER_SLOTS; i++)
+		r->cslots[i].b = UINT64_MAX;
 	model_builder_set_values(r->b, &otf2_value_ops, r);
 	model_builder_set_trace(r->b, &otf2_trace_ops, r);
 }

@@ -28,6 +28,8 @@ static OTF2_CallbackCode record(struct pass *p, uint64_t time, uint8_t kind,
 				uint64_t length, uint64_t extra)
 {
 	struct otf2_location *l = p->l;
+	if (p->counting)
+		return OTF2_CALLBACK_SUCCESS;
 	uint64_t t = otf2_event_time(p, time);
 	if (p->indexing)
 		p->shown++;
@@ -309,6 +311,8 @@ static OTF2_CallbackCode on_program_begin(OTF2_LocationRef loc,
 	(void)name;
 	(void)n;
 	(void)args;
+	if (p->counting)
+		return OTF2_CALLBACK_SUCCESS;
 	otf2_event_time(p, time);
 	p->shown += p->indexing;
 	return OTF2_CALLBACK_SUCCESS;
@@ -322,6 +326,8 @@ static OTF2_CallbackCode on_program_end(OTF2_LocationRef loc,
 	struct pass *p = ud;
 	UNUSED_HEAD;
 	(void)status;
+	if (p->counting)
+		return OTF2_CALLBACK_SUCCESS;
 	otf2_event_time(p, time);
 	p->shown += p->indexing;
 	return OTF2_CALLBACK_SUCCESS;
