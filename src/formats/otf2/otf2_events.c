@@ -295,6 +295,11 @@ static enum status finish_location(struct pass *p)
 	p->open_end += p->depth;
 	while (p->depth)
 		pop_frame(p, p->last);
+	if (!otf2_tree_first_seen(r, (size_t)(l - r->locs), p->touched,
+				  p->n_touched)) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return r->failed;
+	}
 	if (p->n_touched) /* qsort's base may not be NULL */
 		qsort(p->touched, p->n_touched, sizeof(*p->touched), by_node);
 	if (p->n_touched &&

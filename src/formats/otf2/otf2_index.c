@@ -186,6 +186,8 @@ static enum status read_all(struct index *x)
 	if (st == STATUS_OK)
 		st = run_workers(x);
 	if (st == STATUS_OK && !r->from_cache)
+		st = otf2_tree_canonical(r);
+	if (st == STATUS_OK && !r->from_cache)
 		st = otf2_links_match(r);
 	if (progress && r->progress) {
 		pthread_mutex_lock(&r->index_lock);

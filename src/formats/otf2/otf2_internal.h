@@ -275,6 +275,9 @@ struct otf2_run {
 	/* the event pass */
 	struct otf2_tree tree;
 	uint64_t *excl, *visits; /* per tree index, over every location */
+	uint64_t *first; /* per tree index: (location << 40) | the rank of its
+			    first touch there, the least (the index pass) */
+	uint32_t cap_first;
 	uint64_t time_min, time_max; /* ns */
 	uint64_t unknown_events;
 	uint64_t open_at_end, unmatched_leaves, backward_times;
@@ -379,6 +382,15 @@ size_t otf2_lower_bound(const void *base, size_t n, size_t size,
  * absent (not `add`) or out of memory. */
 uint32_t otf2_tree_child(struct otf2_run *r, uint32_t parent, uint32_t region,
 			 bool add);
+
+/* The order the call paths would have, had the locations been read one
+ * after the other (the tree's numbers must not depend on the threads):
+ * location `loc` touched `nodes` first in this order (under the index
+ * lock; false when out of memory); after the pass, the tree renumbered in
+ * that order, with everything that holds its numbers. */
+bool otf2_tree_first_seen(struct otf2_run *r, size_t loc,
+			  const uint32_t *nodes, size_t n);
+enum status otf2_tree_canonical(struct otf2_run *r);
 
 /* The model string handle of string id `id` (0 for none or unknown). */
 uint32_t otf2_string(const struct otf2_run *r, uint32_t id);

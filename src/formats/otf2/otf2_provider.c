@@ -66,6 +66,7 @@ void otf2_run_free(struct otf2_run *r)
 	free(r->tree.depth);
 	free(r->tree.slots);
 	free(r->excl);
+	free(r->first);
 	free(r->visits);
 	for (uint32_t i = 0; i < OTF2_SLOTS; i++) {
 		free(r->slots[i].iv);
