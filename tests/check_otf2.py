@@ -13,6 +13,9 @@
    of `info --format
    json` (label, number of calls), and `trace --at T --format json` (the
    call running at T on each line: its depth and path).
+   The "records" case: MPI messages matched send to receive (the links),
+   collectives, RMA and threading records, metric events as columns and
+   counter tracks (also against otf2-print), events not shown counted.
    The "nested" case packed as a .tar.gz opens as its directory does; the
    index kept in the cache gives --no-cache's output, also once damaged
    or stale.
@@ -110,6 +113,94 @@ def check_values(cs, dump, arch, exp):
              (arch, got[:4], exp["messages"][:4]))
     print("%s: %d call paths, %d per-location values, %d messages checked"
           % (arch, len(exp["paths"]), len(per), len(got)))
+
+
+def metric_print(anchor):
+    """Every metric event's values from `otf2-print` (and its members'
+    base and exponent from `otf2-print -G`): (location, ns, member, value
+    x base^exponent) sorted, and the clock's first tick."""
+    defs = run(["otf2-print", "-G", anchor])[1]
+    scale = {}
+    for m in re.finditer(r'METRIC_MEMBER\s+\d+\s+Name: "([^"]*)".*?'
+                         r'Base: (\w+), Exponent: (-?\d+)', defs):
+        scale[m.group(1)] = (2.0 if m.group(2) == "BINARY" else 10.0) \
+            ** int(m.group(3))
+    offset = int(re.search(r"Global Offset: (\d+)", defs).group(1))
+    out = []
+    for line in run(["otf2-print", anchor])[1].splitlines():
+        parts = line.split(None, 3)
+        if len(parts) < 4 or parts[0] != "METRIC":
+            continue
+        for v in re.finditer(r'\("([^"]*)" <\d+>; \w+; ([-\d.e+]+)\)',
+                             parts[3]):
+            out.append((int(parts[1]), int(parts[2]) - offset, v.group(1),
+                        float(v.group(2)) * scale[v.group(1)]))
+    return sorted(out)
+
+
+def check_records(cs, dump, arch, cache):
+    """The "records" case: MPI messages matched (the links both ways),
+    the other records' texts, the accumulated metric as columns (the
+    generator's rate x own time), every metric event as a counter value
+    (against the generator and against otf2-print), the events not shown
+    counted in a warning; and the same from the index kept in the
+    cache."""
+    with open(os.path.join(arch, "expect.json")) as f:
+        exp = json.load(f)
+    got = report_paths(cs, arch)
+    for path, e in exp["metric"].items():
+        for col, want in (("PAPI_TOT_INS (E)", e["excl"]),
+                          ("PAPI_TOT_INS (I)", e["incl"])):
+            if not close(got.get(path, {}).get(col) or 0.0, want):
+                fail("%s: %s %s = %s, expected %s" %
+                     (arch, path, col, got.get(path, {}).get(col), want))
+    if any(c.startswith("mem") for v in got.values() for c in v):
+        fail("%s: an absolute metric (mem) has a column" % arch)
+    rc, _, err = run([cs, "report", arch, "--no-cache"])
+    if "%d events of kinds callscope does not show" % exp["unshown"] \
+            not in err:
+        fail("%s: no warning of %d events not shown: %s" %
+             (arch, exp["unshown"], err.strip()))
+    anchor = os.path.join(arch, "traces.otf2")
+    labels = {}
+    for m in re.finditer(r"LOCATION\s+(\d+)\s+Name: \"([^\"]*)\".*"
+                         r"Group: \"([^\"]*)\"",
+                         run(["otf2-print", "-G", anchor])[1]):
+        labels[int(m.group(1))] = "%s: %s" % (m.group(3), m.group(2))
+    printed = sorted([labels[loc], t, v] for loc, t, name, v in
+                     metric_print(anchor) if name == "PAPI_TOT_INS") + \
+        sorted([labels[loc] + ": mem", t, v] for loc, t, name, v in
+               metric_print(anchor) if name == "mem")
+    for how in ("", "cached", "cached again"):
+        rc, out, err = run([dump, arch] + ([cache] if how else []))
+        if rc != 0:
+            fail("%s: otf2-dump %s exit %d: %s" % (arch, how, rc, err))
+        lines = [l.split("\t") for l in out.splitlines()]
+        links = sorted([l[1], int(l[2]), l[3], int(l[4])]
+                       for l in lines if l[0] == "L")
+        recs = sorted([l[1], int(l[3]), l[4], l[5]]
+                      for l in lines if l[0] == "M")
+        ctrs = sorted([l[1], int(l[2]), float(l[3])]
+                      for l in lines if l[0] == "C")
+        if links != exp["links"]:
+            fail("%s %s: links %s, expected %s" %
+                 (arch, how, links, exp["links"]))
+        if recs != exp["records"]:
+            fail("%s %s: records %s, expected %s" %
+                 (arch, how, recs, exp["records"]))
+        if ctrs != exp["counters"]:
+            fail("%s %s: counters %s, expected %s" %
+                 (arch, how, ctrs[:3], exp["counters"][:3]))
+        papi = sorted([c[0].rsplit(": ", 1)[0], c[1], c[2]]
+                      for c in ctrs if c[0].endswith("PAPI_TOT_INS"))
+        mem = sorted(c for c in ctrs if c[0].endswith(": mem"))
+        if papi + mem != printed:
+            fail("%s %s: counters differ from otf2-print's metric events"
+                 % (arch, how))
+    print("%s: %d links, %d records, %d counter values (= otf2-print), "
+          "%d metric paths checked, also from the cache" %
+          (arch, len(exp["links"]), len(exp["records"]),
+           len(exp["counters"]), len(exp["metric"])))
 
 
 def check_hotpath(cs, arch, exp):
@@ -363,6 +454,8 @@ def main():
             check_values(cs, dump, arch, exp)
             check_hotpath(cs, arch, exp)
             check_trace(cs, os.path.join(arch, "traces.otf2"), exp)
+        check_records(cs, dump, os.path.join(work, "records"),
+                      os.path.join(work, "dump-cache"))
         check_archive(cs, os.path.join(work, "nested"), work)
         check_cache(cs, os.path.join(work, "long"))
         check_hostile(cs, work, srcdir)

@@ -311,10 +311,8 @@ static OTF2_CallbackCode on_program_begin(OTF2_LocationRef loc,
 	(void)name;
 	(void)n;
 	(void)args;
-	if (p->counting)
-		return OTF2_CALLBACK_SUCCESS;
-	otf2_event_time(p, time);
-	p->shown += p->indexing;
+	(void)time; /* not shown: the trace's span is its calls' */
+	p->shown += p->indexing && !p->counting;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -326,10 +324,8 @@ static OTF2_CallbackCode on_program_end(OTF2_LocationRef loc,
 	struct pass *p = ud;
 	UNUSED_HEAD;
 	(void)status;
-	if (p->counting)
-		return OTF2_CALLBACK_SUCCESS;
-	otf2_event_time(p, time);
-	p->shown += p->indexing;
+	(void)time; /* not shown: the trace's span is its calls' */
+	p->shown += p->indexing && !p->counting;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
