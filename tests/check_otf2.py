@@ -81,6 +81,12 @@ def dump_values(dump, arch):
         if line.startswith("M\t"):
             vals.setdefault("messages", []).append(line.split("\t")[1:])
             continue
+        if line.startswith("L\t"):
+            vals.setdefault("links", []).append(line.split("\t")[1:])
+            continue
+        if line.startswith("C\t"):
+            vals.setdefault("counters", []).append(line.split("\t")[1:])
+            continue
         path, metric, kind, label, value = line.split("\t")
         vals[(path, metric, kind, label)] = float(value)
     return vals
@@ -367,7 +373,9 @@ def otf2_print_truth(anchor):
         if line.startswith("CLOCK_PROPERTIES"):
             resolution = int(line.split("Ticks per Seconds:")[1]
                              .split(",")[0])
+    offset = int(re.search(r"Global Offset: (\d+)", res).group(1))
     stacks, truth, msgs = {}, {}, []
+    ends = []  # (location, send?, partner, tag, the innermost call's enter)
     for line in out.splitlines():
         parts = line.split(None, 3)
         if len(parts) == 4 and parts[0] in ("MPI_SEND", "MPI_RECV"):
@@ -376,6 +384,8 @@ def otf2_print_truth(anchor):
             msgs.append((int(parts[1]), parts[0] == "MPI_SEND",
                          int(a.group(1)), int(a.group(2)),
                          int(a.group(3))))
+            st = stacks.get(int(parts[1]))
+            ends.append(msgs[-1][:4] + (st[-1][1] if st else None,))
         if len(parts) < 4 or parts[0] not in ("ENTER", "LEAVE"):
             continue
         loc, t = int(parts[1]), int(parts[2])
@@ -392,15 +402,33 @@ def otf2_print_truth(anchor):
         v[1] += 1
         if st:
             st[-1][2] += incl
-    return truth, resolution, sorted(msgs)
+    # the nth send from A to B with a tag is the nth receive on B from A
+    # with it (rank n is location n in this trace: MPI_COMM_WORLD)
+    def ns(t):
+        return (t - offset) * 1000000000 // resolution
+    sends, recvs, links = {}, {}, []
+    for loc, send, partner, tag, enter in ends:
+        key = (loc, partner, tag) if send else (partner, loc, tag)
+        (sends if send else recvs).setdefault(key, []).append((loc, enter))
+    for key, ss in sends.items():
+        for (a, ta), (b, tb) in zip(ss, recvs.get(key, [])):
+            links += [(a, ns(ta), b, ns(tb)), (b, ns(tb), a, ns(ta))]
+    return truth, resolution, sorted(msgs), sorted(links)
 
 
 def check_corpus(dump, shared):
     d = os.path.join(shared, "corpus", "otf2", "pipit", "pipit", "tests",
                      "data", "ping-pong-otf2")
     anchor = os.path.join(d, "traces.otf2")
-    truth, resolution, msgs = otf2_print_truth(anchor)
+    truth, resolution, msgs, links = otf2_print_truth(anchor)
     per = dump_values(dump, anchor)
+    got_links = sorted((int(l[0].split("MPI Rank ")[1].split(":")[0]),
+                        int(l[1]),
+                        int(l[2].split("MPI Rank ")[1].split(":")[0]),
+                        int(l[3])) for l in per.pop("links", []))
+    if got_links != links or not links:
+        fail("corpus: links %s, from otf2-print %s" %
+             (got_links[:3], links[:3]))
     got_msgs = []
     for label, path, begin, key, text in per.pop("messages", []):
         a = re.match(r"(\d+) bytes (?:to|from) rank (\d+), tag (\d+)", text)
@@ -427,8 +455,8 @@ def check_corpus(dump, shared):
         if not close(g[0], ticks / resolution) or g[1] != visits:
             fail("corpus: %s: time %s visits %s, otf2-print %s and %s" %
                  (key, g[0], g[1], ticks / resolution, visits))
-    print("corpus ping-pong: %d (region, location) pairs and %d messages "
-          "equal otf2-print" % (len(truth), len(msgs)))
+    print("corpus ping-pong: %d (region, location) pairs, %d messages and "
+          "%d links equal otf2-print" % (len(truth), len(msgs), len(links)))
 
 
 def main():
