@@ -7,6 +7,8 @@ library's Python bindings (python3-otf2), for tests/check_otf2.py.
                                   expect.json
     gen_otf2.py --hostile OUTDIR  damaged archives, OUTDIR/NAME/traces.otf2,
                                   and OUTDIR/hostile.txt: NAME per line
+    gen_otf2.py --extrap OUTDIR   runs of a known law, OUTDIR/app.pP.rR
+                                  (Extra-P's directory names)
 
 Every location's calls are written from a nested description (region,
 enter, leave, children); the answers are computed from that description,
@@ -536,9 +538,29 @@ def hostile(outdir):
         f.write("\n".join(names) + "\n")
 
 
+def extrap_set(outdir):
+    """OUTDIR/app.pP.rR for p = 2 .. 32 and repetitions at 1.0, 1.1 and
+    0.9 times the law: main's one call of solve lasts (3 + 2 p log2 p) us
+    times the repetition's factor (mean over the repetitions: the law);
+    main's own time is 1 us at every point."""
+    for p in (2, 4, 8, 16, 32):
+        law = 3 + 2 * p * (p.bit_length() - 1)
+        for r, f in ((1, 10), (2, 11), (3, 9)):
+            d = law * 100 * f  # ns: law us x f / 10
+            write_case({"resolution": 1000000000, "groups": ["rank 0"],
+                        "messages": [], "locations": [
+                            ("rank 0", "main", [
+                                call("main", 1000, 2000 + d,
+                                     call("solve", 2000, 2000 + d))])]},
+                       os.path.join(outdir, "app.p%d.r%d" % (p, r)))
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--hostile":
         hostile(sys.argv[2])
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == "--extrap":
+        extrap_set(sys.argv[2])
         return 0
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
