@@ -42,8 +42,8 @@ void otf2_fail(struct otf2_run *r, enum status st, const char *fmt, ...)
 
 /* Make table *t (of `size`-byte entries, *n of them) hold id `id`, the new
  * entries zeroed; false (and the run failed) for an id too large. */
-static bool table_hold(struct otf2_run *r, void **t, uint32_t *n, uint32_t id,
-		       size_t size, const char *what)
+bool otf2_table_hold(struct otf2_run *r, void **t, uint32_t *n, uint32_t id,
+		     size_t size, const char *what)
 {
 	if (id >= OTF2_MAX_DEF_ID) {
 		otf2_fail(r, STATUS_LIMIT,
@@ -87,7 +87,7 @@ static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self,
 				   const char *s)
 {
 	struct otf2_run *r = ud;
-	if (!table_hold(r, (void **)&r->strings, &r->n_strings, self,
+	if (!otf2_table_hold(r, (void **)&r->strings, &r->n_strings, self,
 			sizeof(*r->strings), "string"))
 		return OTF2_CALLBACK_INTERRUPT;
 	uint32_t h = model_builder_intern(r->b, s, strlen(s));
@@ -123,7 +123,7 @@ static OTF2_CallbackCode on_stn(void *ud, OTF2_SystemTreeNodeRef self,
 				OTF2_SystemTreeNodeRef parent)
 {
 	struct otf2_run *r = ud;
-	if (!table_hold(r, (void **)&r->stns, &r->n_stns, self,
+	if (!otf2_table_hold(r, (void **)&r->stns, &r->n_stns, self,
 			sizeof(*r->stns), "system tree node"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_stn *s = &r->stns[self];
@@ -144,7 +144,7 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_LocationGroupRef self,
 	struct otf2_run *r = ud;
 	(void)type;
 	(void)creator;
-	if (!table_hold(r, (void **)&r->groups, &r->n_groups, self,
+	if (!otf2_table_hold(r, (void **)&r->groups, &r->n_groups, self,
 			sizeof(*r->groups), "location group"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_group *g = &r->groups[self];
@@ -205,7 +205,7 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self,
 	(void)paradigm;
 	(void)flags;
 	(void)end;
-	if (!table_hold(r, (void **)&r->regions, &r->n_regions, self,
+	if (!otf2_table_hold(r, (void **)&r->regions, &r->n_regions, self,
 			sizeof(*r->regions), "region"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_region *g = &r->regions[self];
@@ -225,9 +225,9 @@ static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self,
 	struct otf2_run *r = ud;
 	(void)parent;
 	(void)flags;
-	if (!table_hold(r, (void **)&r->comms, &r->n_comms, self,
+	if (!otf2_table_hold(r, (void **)&r->comms, &r->n_comms, self,
 			sizeof(*r->comms), "communicator") ||
-	    !table_hold(r, (void **)&r->comm_group, &r->n_comm_group, self,
+	    !otf2_table_hold(r, (void **)&r->comm_group, &r->n_comm_group, self,
 			sizeof(*r->comm_group), "communicator"))
 		return OTF2_CALLBACK_INTERRUPT;
 	r->comm_group[self] = group;
@@ -245,7 +245,7 @@ static OTF2_CallbackCode on_ogroup(void *ud, OTF2_GroupRef self,
 	struct otf2_run *r = ud;
 	(void)name;
 	(void)flags;
-	if (!table_hold(r, (void **)&r->ogroups, &r->n_ogroups, self,
+	if (!otf2_table_hold(r, (void **)&r->ogroups, &r->n_ogroups, self,
 			sizeof(*r->ogroups), "group"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_ogroup *g = &r->ogroups[self];

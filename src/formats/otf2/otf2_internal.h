@@ -392,6 +392,12 @@ bool otf2_tree_first_seen(struct otf2_run *r, size_t loc,
 			  const uint32_t *nodes, size_t n);
 enum status otf2_tree_canonical(struct otf2_run *r);
 
+/* Make table *t (of `size`-byte entries, *n of them, indexed by a
+ * definition id) hold id `id`, the new entries zeroed; false (and the run
+ * failed) for an id at or above OTF2_MAX_DEF_ID or out of memory. */
+bool otf2_table_hold(struct otf2_run *r, void **t, uint32_t *n, uint32_t id,
+		     size_t size, const char *what);
+
 /* The model string handle of string id `id` (0 for none or unknown). */
 uint32_t otf2_string(const struct otf2_run *r, uint32_t id);
 

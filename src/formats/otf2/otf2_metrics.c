@@ -31,27 +31,6 @@
 
 /* ---- definitions --------------------------------------------------------- */
 
-static bool hold(struct otf2_run *r, void **t, uint32_t *n, uint32_t id,
-		 size_t size, const char *what)
-{
-	if (id >= OTF2_MAX_DEF_ID) {
-		otf2_fail(r, STATUS_LIMIT, "global definitions: %s id %u "
-			  "exceeds the limit of %u", what, id, OTF2_MAX_DEF_ID);
-		return false;
-	}
-	if (id < *n)
-		return true;
-	void *p = realloc(*t, ((size_t)id + 1) * size);
-	if (!p) {
-		otf2_fail(r, STATUS_NOMEM, "out of memory");
-		return false;
-	}
-	memset((char *)p + (size_t)*n * size, 0, ((size_t)id + 1 - *n) * size);
-	*t = p;
-	*n = id + 1;
-	return true;
-}
-
 static OTF2_CallbackCode on_member(void *ud, OTF2_MetricMemberRef self,
 				   OTF2_StringRef name, OTF2_StringRef descr,
 				   OTF2_MetricType type, OTF2_MetricMode mode,
@@ -62,7 +41,7 @@ static OTF2_CallbackCode on_member(void *ud, OTF2_MetricMemberRef self,
 	(void)descr;
 	(void)type;
 	(void)value_type;
-	if (!hold(r, (void **)&r->members, &r->n_members, self,
+	if (!otf2_table_hold(r, (void **)&r->members, &r->n_members, self,
 		  sizeof(*r->members), "metric member"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_member *m = &r->members[self];
@@ -85,7 +64,7 @@ static OTF2_CallbackCode on_member(void *ud, OTF2_MetricMemberRef self,
 static OTF2_CallbackCode add_class(struct otf2_run *r, uint32_t self,
 				   uint32_t n, const uint32_t *members)
 {
-	if (!hold(r, (void **)&r->mclasses, &r->n_mclasses, self,
+	if (!otf2_table_hold(r, (void **)&r->mclasses, &r->n_mclasses, self,
 		  sizeof(*r->mclasses), "metric"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_mclass *c = &r->mclasses[self];
