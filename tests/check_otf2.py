@@ -269,6 +269,50 @@ def check_trace(cs, arch, exp):
     print("%s: %d lines, %d trace queries checked" % (arch, len(lines), n))
 
 
+def check_near(cs, arch, srcdir):
+    """A zoomed-out window of the "long" case (cells of 15 us over calls
+    of 15 ns): each cell is the context the index's time samples give --
+    the call running at the first multiple of the grid's spacing (1001
+    ticks at 1 GHz, never thinned here) after the location's first event
+    that falls in the cell (trace_ops.near), from the generator's calls."""
+    sys.path.insert(0, os.path.join(srcdir, "tests"))
+    import gen_otf2
+    rc, out, err = run([cs, "report", arch, "--format", "json"])
+    paths = {}
+    for n in json.loads(out)["nodes"]:
+        if n["kind"] != "root":
+            paths[n["id"]] = paths.get(n["parent"], ()) + (n["name"],)
+    defs = run(["otf2-print", "-G", os.path.join(arch, "traces.otf2")])[1]
+    offset = int(re.search(r"Global Offset: (\d+)", defs).group(1))
+    cols, width = 30, 450000
+    rc, out, err = run([cs, "trace", arch, "--from", "0", "--to",
+                        str(width), "--columns", str(cols), "--format",
+                        "json"])
+    n = 0
+    for li, line in enumerate(json.loads(out)["lines"]):
+        calls = gen_otf2.LONG["locations"][li][2]
+        evs = gen_otf2.events_of(calls, [])
+        first, last = evs[0][0], evs[-1][0]
+        for k, ctx in enumerate(line["cells"]):
+            c0 = offset + k * width // cols
+            c1 = offset + (k + 1) * width // cols
+            g = -(-c0 // 1001) * 1001  # the first grid time >= c0
+            while g <= first:
+                g += 1001
+            if not (g < c1 and g < last):
+                continue
+            want = gen_otf2.running(calls, g)
+            got = paths.get(ctx - 1) if ctx else None  # ids from 0
+            n += 1
+            if got != want:
+                fail("%s: line %d cell %d (%d..%d ticks): %s, the grid's "
+                     "sample at %d is %s" % (arch, li, k, c0, c1, got, g,
+                                            want))
+    if n < cols:
+        fail("%s: only %d cells checked" % (arch, n))
+    print("%s: %d wide cells equal the index's time samples" % (arch, n))
+
+
 def check_archive(cs, arch, work):
     """The archive as a .tar.gz of its experiment directory gives the same
     report and trace as the directory."""
@@ -486,6 +530,7 @@ def main():
                       os.path.join(work, "dump-cache"))
         check_archive(cs, os.path.join(work, "nested"), work)
         check_cache(cs, os.path.join(work, "long"))
+        check_near(cs, os.path.join(work, "long"), srcdir)
         check_hostile(cs, work, srcdir)
     else:
         print(__doc__, file=sys.stderr)

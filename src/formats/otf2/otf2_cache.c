@@ -26,7 +26,7 @@
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
 
-#define CACHE_MAGIC "CSOTF2I4"
+#define CACHE_MAGIC "CSOTF2I6"
 
 /* Written as they are: no padding (its bytes would be undefined). */
 _Static_assert(sizeof(struct otf2_cell) == 40, "otf2_cell has padding");
@@ -35,7 +35,8 @@ _Static_assert(sizeof(struct otf2_snap) == 16, "otf2_snap has padding");
 _Static_assert(sizeof(struct otf2_late) == 16, "otf2_late has padding");
 _Static_assert(sizeof(struct otf2_msg) == 48, "otf2_msg has padding");
 _Static_assert(sizeof(struct otf2_link) == 24, "otf2_link has padding");
-_Static_assert(sizeof(struct otf2_cpoint) == 8, "otf2_cpoint has padding");
+_Static_assert(sizeof(struct otf2_cpoint) == 24, "otf2_cpoint has padding");
+_Static_assert(sizeof(struct otf2_gsample) == 16, "otf2_gsample has padding");
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
@@ -185,6 +186,7 @@ static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 		     put_array(fp, l->late, sizeof(*l->late), l->n_late) &&
 		     put_array(fp, l->msg, sizeof(*l->msg), l->n_msg) &&
 		     put_array(fp, l->links, sizeof(*l->links), l->n_links) &&
+		     put_array(fp, l->grid, sizeof(*l->grid), l->n_grid) &&
 		     put_u64(fp, l->n_ctracks);
 		for (size_t k = 0; ok && k < l->n_ctracks; k++) {
 			const struct otf2_ctrack *c = &l->ctracks[k];
@@ -275,6 +277,10 @@ static bool location_sane(const struct otf2_run *r,
 	for (size_t i = 0; i < l->n_msg; i++)
 		if (l->msg[i].kind >= OTF2_REC_KINDS ||
 		    (i && l->msg[i].interval < l->msg[i - 1].interval))
+			return false;
+	for (size_t i = 0; i < l->n_grid; i++)
+		if (l->grid[i].ctx > r->tree.n ||
+		    (i && l->grid[i].time < l->grid[i - 1].time))
 			return false;
 	for (size_t i = 0; i < l->n_links; i++)
 		if (l->links[i].call >= l->n_iv ||
@@ -388,6 +394,8 @@ static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 			       &l->n_msg) ||
 		    !get_array(in, (void **)&l->links, sizeof(*l->links),
 			       &l->n_links) ||
+		    !get_array(in, (void **)&l->grid, sizeof(*l->grid),
+			       &l->n_grid) ||
 		    !read_tracks(r, in, l) ||
 		    !location_sane(r, l))
 			return false;

@@ -71,6 +71,50 @@ uint64_t otf2_event_time(struct pass *p, uint64_t t)
 	return t;
 }
 
+/* Halve the location's time samples: twice the spacing, those on it kept. */
+static void grid_thin(struct pass *p)
+{
+	struct otf2_location *l = p->l;
+	uint64_t step = p->grid_step * 2;
+	size_t k = 0;
+	for (size_t i = 0; i < l->n_grid; i++)
+		if (l->grid[i].time % step == 0)
+			l->grid[k++] = l->grid[i];
+	l->n_grid = k;
+	p->grid_step = step;
+	p->next_grid = (p->next_grid + step - 1) / step * step;
+}
+
+/* The samples of the times on the grid before ticks `t` (an Enter or
+ * Leave at t: the frames open before it ran until then; at t itself the
+ * event's own state, sampled at the next event); false when out of
+ * memory. */
+static bool grid_to(struct pass *p, uint64_t t)
+{
+	struct otf2_location *l = p->l;
+	if (!p->grid_step) { /* the location's first event */
+		p->grid_step = p->r->resolution / 1000000u + 1u;
+		p->next_grid = t / p->grid_step * p->grid_step + p->grid_step;
+		return true;
+	}
+	uint32_t ctx = p->depth ? p->stack[p->depth - 1].node + 1u : 0;
+	while (t > p->next_grid) {
+		while (l->n_grid >= OTF2_GRID_MAX ||
+		       (t > p->next_grid &&
+			(t - p->next_grid) / p->grid_step > OTF2_GRID_MAX))
+			grid_thin(p);
+		if (t <= p->next_grid)
+			break;
+		if (!array_grow((void **)&l->grid, &p->cap_grid, l->n_grid + 1,
+				sizeof(*l->grid)))
+			return false;
+		l->grid[l->n_grid++] =
+			(struct otf2_gsample){.time = p->next_grid, .ctx = ctx};
+		p->next_grid += p->grid_step;
+	}
+	return true;
+}
+
 /* A block starts at this Enter (event position `pos`): its checkpoint. */
 static bool checkpoint(struct pass *p, uint64_t pos)
 {
@@ -141,6 +185,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	bool any = p->any;
 	p->shown += p->indexing;
 	uint64_t t = otf2_event_time(p, time);
+	if (p->indexing && t > p->next_grid && !grid_to(p, t)) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
 	if (region >= r->n_regions || !r->regions[region].defined) {
 		otf2_fail(r, STATUS_CORRUPT,
 			  "location %llu: Enter of region %u, which is not "
@@ -234,6 +282,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	uint64_t t = otf2_event_time(p, time);
 	size_t d = p->depth;
 	p->shown += p->indexing;
+	if (p->indexing && t > p->next_grid && !grid_to(p, t)) {
+		otf2_fail(p->r, STATUS_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
 	while (d > 0 && p->stack[d - 1].region != region)
 		d--;
 	if (d == 0) {
@@ -348,8 +400,12 @@ static enum status finish_location(struct pass *p)
 	pthread_mutex_unlock(&r->index_lock);
 	if (!metrics)
 		otf2_fail(r, STATUS_NOMEM, "out of memory");
+	for (size_t i = 0; i < l->n_grid; i++)
+		l->grid[i].time = otf2_ns(r, l->grid[i].time);
 	p->any = false;
 	p->n_iv = 0;
+	p->grid_step = p->next_grid = 0;
+	p->cap_grid = 0;
 	return r->failed;
 }
 

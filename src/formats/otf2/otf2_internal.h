@@ -34,6 +34,11 @@ struct reader_progress;
 /* Metric members with a column at most (the others: tracks only). */
 #define OTF2_MAX_METRIC_COLUMNS 64u
 
+/* A location's time samples (the context at evenly spaced times, for
+ * zoomed-out windows: trace_ops.near) at most; their spacing doubles when
+ * they would be more. */
+#define OTF2_GRID_MAX 16384u
+
 /* Nesting deeper than this in one location is refused. */
 #define OTF2_MAX_DEPTH 100000u
 
@@ -134,6 +139,8 @@ struct otf2_mclass {
  * the event position of the first one's Metric event. */
 struct otf2_cpoint {
 	uint64_t pos;
+	uint64_t time; /* ns */
+	double value;
 };
 
 /* One member's values in one location: a counter track. */
@@ -178,6 +185,13 @@ struct otf2_late {
 	uint64_t end; /* ns */
 };
 
+/* The context running at a time (a sample of the grid). */
+struct otf2_gsample {
+	uint64_t time;  /* ticks during the index pass, then ns */
+	uint32_t ctx;   /* tree index + 1, 0 when idle */
+	uint32_t zero;  /* (no padding: written to the cache) */
+};
+
 struct otf2_location {
 	uint64_t ref;         /* the archive's location id */
 	uint32_t name;        /* model string handle */
@@ -205,6 +219,8 @@ struct otf2_location {
 	size_t n_links;
 	struct otf2_ctrack *ctracks; /* by member */
 	size_t n_ctracks;
+	struct otf2_gsample *grid; /* by time, evenly spaced */
+	size_t n_grid;
 	void *evt;                 /* its OTF2_EvtReader, kept open */
 	uint32_t hit;              /* the cache slot it used last */
 };
@@ -346,6 +362,10 @@ enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
 enum status otf2_metrics_build(struct otf2_run *r);
 bool otf2_counter(void *impl, uint32_t line, uint64_t index, uint64_t *time,
 		  double *value);
+/* trace_ops.counter_near: the first value of a counter block at or after
+ * t, when it lies before t + span. */
+bool otf2_counter_near(void *impl, uint32_t line, uint64_t t, uint64_t span,
+		       double *value, uint64_t *index);
 /* Statistic `stat` (2 + 2 * column: the columns' exclusive statistics) of
  * tree index `node`: false when `stat` is no metric's. */
 bool otf2_metric_value(const struct otf2_run *r, uint32_t node,

@@ -208,7 +208,9 @@ static bool index_metric(struct pass *p, uint64_t pos,
 			if (!array_grow((void **)&t->points, &t->cap_points,
 					t->n_points + 1, sizeof(*t->points)))
 				return false;
-			t->points[t->n_points++] = (struct otf2_cpoint){pos};
+			t->points[t->n_points++] = (struct otf2_cpoint){
+				.pos = pos, .time = otf2_ns(r, p->last),
+				.value = v};
 		}
 		t->n++;
 	}
@@ -354,6 +356,30 @@ bool otf2_counter(void *impl, uint32_t line, uint64_t index, uint64_t *time,
 	}
 	pthread_mutex_unlock(&r->lock);
 	return s != NULL;
+}
+
+bool otf2_counter_near(void *impl, uint32_t line, uint64_t t, uint64_t span,
+		       double *value, uint64_t *index)
+{
+	const struct otf2_run *r = impl;
+	if (line < r->n_locs || line - r->n_locs >= r->n_clines)
+		return false;
+	uint32_t cl = line - (uint32_t)r->n_locs;
+	const struct otf2_ctrack *c =
+		&r->locs[r->cline_loc[cl]].ctracks[r->cline_track[cl]];
+	size_t lo = 0, hi = c->n_points;
+	while (lo < hi) { /* the first block whose first value is at >= t */
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->points[mid].time < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= c->n_points || c->points[lo].time - t >= span)
+		return false;
+	*value = c->points[lo].value;
+	*index = (uint64_t)lo * OTF2_COUNTER_BLOCK;
+	return true;
 }
 
 /* ---- the model ------------------------------------------------------------ */

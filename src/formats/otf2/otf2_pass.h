@@ -53,6 +53,10 @@ struct pass {
 	uint64_t *ctime;
 	double *cvalue;
 	uint64_t got, cap_got;
+	/* the index pass's time samples: the next one's time and their
+	 * spacing (ticks) */
+	uint64_t next_grid, grid_step;
+	size_t cap_grid;
 };
 
 /* The time of an event in ticks, never before the one before it (an

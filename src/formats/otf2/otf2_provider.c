@@ -32,6 +32,7 @@ void otf2_location_forget(struct otf2_location *l)
 	free(l->late);
 	free(l->p2p);
 	free(l->links);
+	free(l->grid);
 	for (size_t i = 0; i < l->n_ctracks; i++)
 		free(l->ctracks[i].points);
 	free(l->ctracks);
@@ -127,6 +128,11 @@ static enum status summary_all(void *impl, uint32_t stat_id,
 			emit(ctx, i + 1u, x);
 	}
 	return STATUS_OK;
+}
+
+static uint64_t grid_key(const void *e)
+{
+	return ((const struct otf2_gsample *)e)->time;
 }
 
 static uint64_t cell_key(const void *e)
@@ -371,6 +377,24 @@ static void trace_close(void *impl)
 	(void)impl; /* the run is the value provider's */
 }
 
+/* A context of location `line` at a time in [t, t + span) known from the
+ * index: the first of its time samples at or after t (evenly spaced, the
+ * context running then), when it lies before t + span. */
+static bool near(void *impl, uint32_t line, uint64_t t, uint64_t span,
+		 uint32_t *ctx_id)
+{
+	const struct otf2_run *r = impl;
+	if (line >= r->n_locs)
+		return false;
+	const struct otf2_location *l = &r->locs[line];
+	size_t i = otf2_lower_bound(l->grid, l->n_grid, sizeof(*l->grid),
+				    grid_key, t);
+	if (i >= l->n_grid || l->grid[i].time - t >= span)
+		return false;
+	*ctx_id = l->grid[i].ctx;
+	return true;
+}
+
 /* A call's matched MPI messages, in the order of its events: the `nth`
  * one's partner call (a send's receive, a receive's send). */
 static bool linked(void *impl, uint32_t line, uint64_t index, uint32_t nth,
@@ -385,6 +409,8 @@ static const struct trace_ops otf2_trace_ops = {
 	.interval = interval,
 	.linked = linked,
 	.counter = otf2_counter,
+	.near = near,
+	.counter_near = otf2_counter_near,
 	.link_noun = "message",
 	.close = trace_close,
 	.take_error = take_error,

@@ -215,6 +215,9 @@ enum status otf2_tree_canonical(struct otf2_run *r)
 			qsort(l->cells, l->n_cells, sizeof(*l->cells), by_cell);
 		for (size_t j = 0; j < l->n_snaps; j++)
 			l->snaps[j].node = to[l->snaps[j].node];
+		for (size_t j = 0; j < l->n_grid; j++)
+			if (l->grid[j].ctx)
+				l->grid[j].ctx = to[l->grid[j].ctx - 1] + 1u;
 	}
 	free(order);
 	free(to);
