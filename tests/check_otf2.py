@@ -274,7 +274,9 @@ def check_near(cs, arch, srcdir):
     of 15 ns): each cell is the context the index's time samples give --
     the call running at the first multiple of the grid's spacing (1001
     ticks at 1 GHz, never thinned here) after the location's first event
-    that falls in the cell (trace_ops.near), from the generator's calls."""
+    that falls in the cell (trace_ops.near), from the generator's calls;
+    with the default blocks (8 and 5 of them), the call running at each
+    cell's start."""
     sys.path.insert(0, os.path.join(srcdir, "tests"))
     import gen_otf2
     rc, out, err = run([cs, "report", arch, "--format", "json"])
@@ -285,9 +287,11 @@ def check_near(cs, arch, srcdir):
     defs = run(["otf2-print", "-G", os.path.join(arch, "traces.otf2")])[1]
     offset = int(re.search(r"Global Offset: (\d+)", defs).group(1))
     cols, width = 30, 450000
+    # 1000 calls a block: 30 and 20 blocks, more than a location read
+    # exactly (OTF2_NEAR_MIN_BLOCKS)
     rc, out, err = run([cs, "trace", arch, "--from", "0", "--to",
                         str(width), "--columns", str(cols), "--format",
-                        "json"])
+                        "json", "--option", "otf2:calls-per-block=1000"])
     n = 0
     for li, line in enumerate(json.loads(out)["lines"]):
         calls = gen_otf2.LONG["locations"][li][2]
@@ -310,6 +314,17 @@ def check_near(cs, arch, srcdir):
                                             want))
     if n < cols:
         fail("%s: only %d cells checked" % (arch, n))
+    rc, out, err = run([cs, "trace", arch, "--from", "0", "--to",
+                        str(width), "--columns", str(cols), "--format",
+                        "json"])
+    for li, line in enumerate(json.loads(out)["lines"]):
+        calls = gen_otf2.LONG["locations"][li][2]
+        for k, ctx in enumerate(line["cells"]):
+            c0 = offset + k * width // cols
+            want = gen_otf2.running(calls, c0)
+            if (paths.get(ctx - 1) if ctx else None) != want:
+                fail("%s: line %d cell %d at %d: %s, running then: %s" %
+                     (arch, li, k, c0, paths.get(ctx - 1), want))
     print("%s: %d wide cells equal the index's time samples" % (arch, n))
 
 

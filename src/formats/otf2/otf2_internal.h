@@ -39,6 +39,10 @@ struct reader_progress;
  * they would be more. */
 #define OTF2_GRID_MAX 16384u
 
+/* A location or counter track of at most this many blocks is always read
+ * exactly (trace_ops.near answers nothing: its blocks stay read). */
+#define OTF2_NEAR_MIN_BLOCKS 16u
+
 /* Nesting deeper than this in one location is refused. */
 #define OTF2_MAX_DEPTH 100000u
 

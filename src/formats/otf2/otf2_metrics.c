@@ -368,6 +368,8 @@ bool otf2_counter_near(void *impl, uint32_t line, uint64_t t, uint64_t span,
 	const struct otf2_ctrack *c =
 		&r->locs[r->cline_loc[cl]].ctracks[r->cline_track[cl]];
 	size_t lo = 0, hi = c->n_points;
+	if (c->n_points <= OTF2_NEAR_MIN_BLOCKS)
+		return false; /* reading it exactly costs little */
 	while (lo < hi) { /* the first block whose first value is at >= t */
 		size_t mid = lo + (hi - lo) / 2;
 		if (c->points[mid].time < t)

@@ -379,7 +379,8 @@ static void trace_close(void *impl)
 
 /* A context of location `line` at a time in [t, t + span) known from the
  * index: the first of its time samples at or after t (evenly spaced, the
- * context running then), when it lies before t + span. */
+ * context running then), when it lies before t + span; none for a
+ * location of a few blocks (all of them stay read). */
 static bool near(void *impl, uint32_t line, uint64_t t, uint64_t span,
 		 uint32_t *ctx_id)
 {
@@ -387,6 +388,8 @@ static bool near(void *impl, uint32_t line, uint64_t t, uint64_t span,
 	if (line >= r->n_locs)
 		return false;
 	const struct otf2_location *l = &r->locs[line];
+	if (l->n_blocks <= OTF2_NEAR_MIN_BLOCKS)
+		return false; /* reading it exactly costs little */
 	size_t i = otf2_lower_bound(l->grid, l->n_grid, sizeof(*l->grid),
 				    grid_key, t);
 	if (i >= l->n_grid || l->grid[i].time - t >= span)
