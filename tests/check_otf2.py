@@ -13,6 +13,9 @@
    of `info --format
    json` (label, number of calls), and `trace --at T --format json` (the
    call running at T on each line: its depth and path).
+   The "records" case: MPI messages matched send to receive (the links),
+   collectives, RMA and threading records, metric events as columns and
+   counter tracks (also against otf2-print), events not shown counted.
    The "nested" case packed as a .tar.gz opens as its directory does; the
    index kept in the cache gives --no-cache's output, also once damaged
    or stale.
@@ -78,6 +81,12 @@ def dump_values(dump, arch):
         if line.startswith("M\t"):
             vals.setdefault("messages", []).append(line.split("\t")[1:])
             continue
+        if line.startswith("L\t"):
+            vals.setdefault("links", []).append(line.split("\t")[1:])
+            continue
+        if line.startswith("C\t"):
+            vals.setdefault("counters", []).append(line.split("\t")[1:])
+            continue
         path, metric, kind, label, value = line.split("\t")
         vals[(path, metric, kind, label)] = float(value)
     return vals
@@ -110,6 +119,94 @@ def check_values(cs, dump, arch, exp):
              (arch, got[:4], exp["messages"][:4]))
     print("%s: %d call paths, %d per-location values, %d messages checked"
           % (arch, len(exp["paths"]), len(per), len(got)))
+
+
+def metric_print(anchor):
+    """Every metric event's values from `otf2-print` (and its members'
+    base and exponent from `otf2-print -G`): (location, ns, member, value
+    x base^exponent) sorted, and the clock's first tick."""
+    defs = run(["otf2-print", "-G", anchor])[1]
+    scale = {}
+    for m in re.finditer(r'METRIC_MEMBER\s+\d+\s+Name: "([^"]*)".*?'
+                         r'Base: (\w+), Exponent: (-?\d+)', defs):
+        scale[m.group(1)] = (2.0 if m.group(2) == "BINARY" else 10.0) \
+            ** int(m.group(3))
+    offset = int(re.search(r"Global Offset: (\d+)", defs).group(1))
+    out = []
+    for line in run(["otf2-print", anchor])[1].splitlines():
+        parts = line.split(None, 3)
+        if len(parts) < 4 or parts[0] != "METRIC":
+            continue
+        for v in re.finditer(r'\("([^"]*)" <\d+>; \w+; ([-\d.e+]+)\)',
+                             parts[3]):
+            out.append((int(parts[1]), int(parts[2]) - offset, v.group(1),
+                        float(v.group(2)) * scale[v.group(1)]))
+    return sorted(out)
+
+
+def check_records(cs, dump, arch, cache):
+    """The "records" case: MPI messages matched (the links both ways),
+    the other records' texts, the accumulated metric as columns (the
+    generator's rate x own time), every metric event as a counter value
+    (against the generator and against otf2-print), the events not shown
+    counted in a warning; and the same from the index kept in the
+    cache."""
+    with open(os.path.join(arch, "expect.json")) as f:
+        exp = json.load(f)
+    got = report_paths(cs, arch)
+    for path, e in exp["metric"].items():
+        for col, want in (("PAPI_TOT_INS (E)", e["excl"]),
+                          ("PAPI_TOT_INS (I)", e["incl"])):
+            if not close(got.get(path, {}).get(col) or 0.0, want):
+                fail("%s: %s %s = %s, expected %s" %
+                     (arch, path, col, got.get(path, {}).get(col), want))
+    if any(c.startswith("mem") for v in got.values() for c in v):
+        fail("%s: an absolute metric (mem) has a column" % arch)
+    rc, _, err = run([cs, "report", arch, "--no-cache"])
+    if "%d events of kinds callscope does not show" % exp["unshown"] \
+            not in err:
+        fail("%s: no warning of %d events not shown: %s" %
+             (arch, exp["unshown"], err.strip()))
+    anchor = os.path.join(arch, "traces.otf2")
+    labels = {}
+    for m in re.finditer(r"LOCATION\s+(\d+)\s+Name: \"([^\"]*)\".*"
+                         r"Group: \"([^\"]*)\"",
+                         run(["otf2-print", "-G", anchor])[1]):
+        labels[int(m.group(1))] = "%s: %s" % (m.group(3), m.group(2))
+    printed = sorted([labels[loc], t, v] for loc, t, name, v in
+                     metric_print(anchor) if name == "PAPI_TOT_INS") + \
+        sorted([labels[loc] + ": mem", t, v] for loc, t, name, v in
+               metric_print(anchor) if name == "mem")
+    for how in ("", "cached", "cached again"):
+        rc, out, err = run([dump, arch] + ([cache] if how else []))
+        if rc != 0:
+            fail("%s: otf2-dump %s exit %d: %s" % (arch, how, rc, err))
+        lines = [l.split("\t") for l in out.splitlines()]
+        links = sorted([l[1], int(l[2]), l[3], int(l[4])]
+                       for l in lines if l[0] == "L")
+        recs = sorted([l[1], int(l[3]), l[4], l[5]]
+                      for l in lines if l[0] == "M")
+        ctrs = sorted([l[1], int(l[2]), float(l[3])]
+                      for l in lines if l[0] == "C")
+        if links != exp["links"]:
+            fail("%s %s: links %s, expected %s" %
+                 (arch, how, links, exp["links"]))
+        if recs != exp["records"]:
+            fail("%s %s: records %s, expected %s" %
+                 (arch, how, recs, exp["records"]))
+        if ctrs != exp["counters"]:
+            fail("%s %s: counters %s, expected %s" %
+                 (arch, how, ctrs[:3], exp["counters"][:3]))
+        papi = sorted([c[0].rsplit(": ", 1)[0], c[1], c[2]]
+                      for c in ctrs if c[0].endswith("PAPI_TOT_INS"))
+        mem = sorted(c for c in ctrs if c[0].endswith(": mem"))
+        if papi + mem != printed:
+            fail("%s %s: counters differ from otf2-print's metric events"
+                 % (arch, how))
+    print("%s: %d links, %d records, %d counter values (= otf2-print), "
+          "%d metric paths checked, also from the cache" %
+          (arch, len(exp["links"]), len(exp["records"]),
+           len(exp["counters"]), len(exp["metric"])))
 
 
 def check_hotpath(cs, arch, exp):
@@ -172,6 +269,65 @@ def check_trace(cs, arch, exp):
     print("%s: %d lines, %d trace queries checked" % (arch, len(lines), n))
 
 
+def check_near(cs, arch, srcdir):
+    """A zoomed-out window of the "long" case (cells of 15 us over calls
+    of 15 ns): each cell is the context the index's time samples give --
+    the call running at the first multiple of the grid's spacing (1001
+    ticks at 1 GHz, never thinned here) after the location's first event
+    that falls in the cell (trace_ops.near), from the generator's calls;
+    with the default blocks (8 and 5 of them), the call running at each
+    cell's start."""
+    sys.path.insert(0, os.path.join(srcdir, "tests"))
+    import gen_otf2
+    rc, out, err = run([cs, "report", arch, "--format", "json"])
+    paths = {}
+    for n in json.loads(out)["nodes"]:
+        if n["kind"] != "root":
+            paths[n["id"]] = paths.get(n["parent"], ()) + (n["name"],)
+    defs = run(["otf2-print", "-G", os.path.join(arch, "traces.otf2")])[1]
+    offset = int(re.search(r"Global Offset: (\d+)", defs).group(1))
+    cols, width = 30, 450000
+    # 1000 calls a block: 30 and 20 blocks, more than a location read
+    # exactly (OTF2_NEAR_MIN_BLOCKS)
+    rc, out, err = run([cs, "trace", arch, "--from", "0", "--to",
+                        str(width), "--columns", str(cols), "--format",
+                        "json", "--option", "otf2:calls-per-block=1000"])
+    n = 0
+    for li, line in enumerate(json.loads(out)["lines"]):
+        calls = gen_otf2.LONG["locations"][li][2]
+        evs = gen_otf2.events_of(calls, [])
+        first, last = evs[0][0], evs[-1][0]
+        for k, ctx in enumerate(line["cells"]):
+            c0 = offset + k * width // cols
+            c1 = offset + (k + 1) * width // cols
+            g = -(-c0 // 1001) * 1001  # the first grid time >= c0
+            while g <= first:
+                g += 1001
+            if not (g < c1 and g < last):
+                continue
+            want = gen_otf2.running(calls, g)
+            got = paths.get(ctx - 1) if ctx else None  # ids from 0
+            n += 1
+            if got != want:
+                fail("%s: line %d cell %d (%d..%d ticks): %s, the grid's "
+                     "sample at %d is %s" % (arch, li, k, c0, c1, got, g,
+                                            want))
+    if n < cols:
+        fail("%s: only %d cells checked" % (arch, n))
+    rc, out, err = run([cs, "trace", arch, "--from", "0", "--to",
+                        str(width), "--columns", str(cols), "--format",
+                        "json"])
+    for li, line in enumerate(json.loads(out)["lines"]):
+        calls = gen_otf2.LONG["locations"][li][2]
+        for k, ctx in enumerate(line["cells"]):
+            c0 = offset + k * width // cols
+            want = gen_otf2.running(calls, c0)
+            if (paths.get(ctx - 1) if ctx else None) != want:
+                fail("%s: line %d cell %d at %d: %s, running then: %s" %
+                     (arch, li, k, c0, paths.get(ctx - 1), want))
+    print("%s: %d wide cells equal the index's time samples" % (arch, n))
+
+
 def check_archive(cs, arch, work):
     """The archive as a .tar.gz of its experiment directory gives the same
     report and trace as the directory."""
@@ -212,12 +368,12 @@ def check_cache(cs, arch):
         return
     # the cache is read: a time changed in it (the first call path's
     # exclusive ticks, after the magic, the key, the anchor's real path,
-    # 7 words of counts, the tree's count and its parents and regions)
+    # 8 words of counts, the tree's count and its parents and regions)
     # shows in the report
     n = len(exp_paths(arch))
     anchor = os.path.realpath(os.path.join(arch, "traces.otf2"))
     with open(files[0], "r+b") as f:
-        f.seek(8 * 3 + len(anchor.encode()) + 8 * 7 + 8 + 8 * n)
+        f.seek(8 * 3 + len(anchor.encode()) + 8 * 8 + 8 + 8 * n)
         f.write((123456789).to_bytes(8, sys.byteorder))
     if run(cmd)[1] == want:
         fail("%s: a time changed in the cache does not show" % arch)
@@ -276,7 +432,9 @@ def otf2_print_truth(anchor):
         if line.startswith("CLOCK_PROPERTIES"):
             resolution = int(line.split("Ticks per Seconds:")[1]
                              .split(",")[0])
+    offset = int(re.search(r"Global Offset: (\d+)", res).group(1))
     stacks, truth, msgs = {}, {}, []
+    ends = []  # (location, send?, partner, tag, the innermost call's enter)
     for line in out.splitlines():
         parts = line.split(None, 3)
         if len(parts) == 4 and parts[0] in ("MPI_SEND", "MPI_RECV"):
@@ -285,6 +443,8 @@ def otf2_print_truth(anchor):
             msgs.append((int(parts[1]), parts[0] == "MPI_SEND",
                          int(a.group(1)), int(a.group(2)),
                          int(a.group(3))))
+            st = stacks.get(int(parts[1]))
+            ends.append(msgs[-1][:4] + (st[-1][1] if st else None,))
         if len(parts) < 4 or parts[0] not in ("ENTER", "LEAVE"):
             continue
         loc, t = int(parts[1]), int(parts[2])
@@ -301,15 +461,33 @@ def otf2_print_truth(anchor):
         v[1] += 1
         if st:
             st[-1][2] += incl
-    return truth, resolution, sorted(msgs)
+    # the nth send from A to B with a tag is the nth receive on B from A
+    # with it (rank n is location n in this trace: MPI_COMM_WORLD)
+    def ns(t):
+        return (t - offset) * 1000000000 // resolution
+    sends, recvs, links = {}, {}, []
+    for loc, send, partner, tag, enter in ends:
+        key = (loc, partner, tag) if send else (partner, loc, tag)
+        (sends if send else recvs).setdefault(key, []).append((loc, enter))
+    for key, ss in sends.items():
+        for (a, ta), (b, tb) in zip(ss, recvs.get(key, [])):
+            links += [(a, ns(ta), b, ns(tb)), (b, ns(tb), a, ns(ta))]
+    return truth, resolution, sorted(msgs), sorted(links)
 
 
 def check_corpus(dump, shared):
     d = os.path.join(shared, "corpus", "otf2", "pipit", "pipit", "tests",
                      "data", "ping-pong-otf2")
     anchor = os.path.join(d, "traces.otf2")
-    truth, resolution, msgs = otf2_print_truth(anchor)
+    truth, resolution, msgs, links = otf2_print_truth(anchor)
     per = dump_values(dump, anchor)
+    got_links = sorted((int(l[0].split("MPI Rank ")[1].split(":")[0]),
+                        int(l[1]),
+                        int(l[2].split("MPI Rank ")[1].split(":")[0]),
+                        int(l[3])) for l in per.pop("links", []))
+    if got_links != links or not links:
+        fail("corpus: links %s, from otf2-print %s" %
+             (got_links[:3], links[:3]))
     got_msgs = []
     for label, path, begin, key, text in per.pop("messages", []):
         a = re.match(r"(\d+) bytes (?:to|from) rank (\d+), tag (\d+)", text)
@@ -336,8 +514,8 @@ def check_corpus(dump, shared):
         if not close(g[0], ticks / resolution) or g[1] != visits:
             fail("corpus: %s: time %s visits %s, otf2-print %s and %s" %
                  (key, g[0], g[1], ticks / resolution, visits))
-    print("corpus ping-pong: %d (region, location) pairs and %d messages "
-          "equal otf2-print" % (len(truth), len(msgs)))
+    print("corpus ping-pong: %d (region, location) pairs, %d messages and "
+          "%d links equal otf2-print" % (len(truth), len(msgs), len(links)))
 
 
 def main():
@@ -363,8 +541,11 @@ def main():
             check_values(cs, dump, arch, exp)
             check_hotpath(cs, arch, exp)
             check_trace(cs, os.path.join(arch, "traces.otf2"), exp)
+        check_records(cs, dump, os.path.join(work, "records"),
+                      os.path.join(work, "dump-cache"))
         check_archive(cs, os.path.join(work, "nested"), work)
         check_cache(cs, os.path.join(work, "long"))
+        check_near(cs, os.path.join(work, "long"), srcdir)
         check_hostile(cs, work, srcdir)
     else:
         print(__doc__, file=sys.stderr)

@@ -7,6 +7,8 @@ library's Python bindings (python3-otf2), for tests/check_otf2.py.
                                   expect.json
     gen_otf2.py --hostile OUTDIR  damaged archives, OUTDIR/NAME/traces.otf2,
                                   and OUTDIR/hostile.txt: NAME per line
+    gen_otf2.py --extrap OUTDIR   runs of a known law, OUTDIR/app.pP.rR
+                                  (Extra-P's directory names)
 
 Every location's calls are written from a nested description (region,
 enter, leave, children); the answers are computed from that description,
@@ -265,6 +267,183 @@ def innermost(calls, t):
     return None
 
 
+# ---- case "records": messages matched, records, metrics ------------------
+
+# Calls per location (1 GHz ticks); every call's metric events are written
+# just before its Enter and its Leave, as Score-P writes them.
+REC_CALLS = [
+    ("rank 0", "thread 0", [
+        call("main", 1000, 3000,
+             call("MPI_Send", 1100, 1200), call("MPI_Send", 1300, 1400),
+             call("MPI_Recv", 1500, 1700), call("MPI_Allreduce", 1800, 1900),
+             call("io", 2000, 2100), call("omp", 2200, 2400),
+             call("rma", 2500, 2600))]),
+    ("rank 1", "thread 0", [
+        call("main", 1000, 3000,
+             call("MPI_Recv", 1150, 1250), call("MPI_Recv", 1350, 1500),
+             call("MPI_Send", 1550, 1600), call("MPI_Allreduce", 1800, 1900),
+             call("work", 2000, 2900))]),
+]
+# (location, time, send?, partner rank, tag, bytes); the two sends of tag 5
+# are received in their order (MPI's non-overtaking rule)
+REC_MESSAGES = [(0, 1110, True, 1, 5, 4), (0, 1310, True, 1, 5, 8),
+                (1, 1240, False, 0, 5, 4), (1, 1490, False, 0, 5, 8),
+                (1, 1560, True, 0, 9, 16), (0, 1690, False, 1, 9, 16)]
+
+
+def rate(region):
+    """PAPI_TOT_INS grows by this many a tick in `region`'s own time."""
+    return len(region)
+
+
+def rec_samples(calls):
+    """(time, value) of the accumulated counter before each Enter/Leave:
+    its growth in a span is the innermost call's rate times the span."""
+    evs = events_of(calls, [])
+    out, value, stack, last = [], 0, [], None
+    for t, kind, name in evs:
+        if last is not None and stack:
+            value += rate(stack[-1]) * (t - last)
+        last = t
+        out.append((t, value))
+        if kind == "enter":
+            stack.append(name)
+        else:
+            stack.pop()
+    return out
+
+
+def write_records(outdir):
+    if os.path.exists(outdir):
+        shutil.rmtree(outdir)
+    os.makedirs(outdir)
+    E = otf2.enums
+    with otf2.writer.open(outdir, timer_resolution=1000000000) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("node0")
+        groups = {g: defs.location_group(g, system_tree_parent=node)
+                  for g in ("rank 0", "rank 1")}
+        locs = [defs.location(name, group=groups[g])
+                for g, name, _ in REC_CALLS]
+        grp = defs.group("world", group_type=E.GroupType.COMM_LOCATIONS,
+                         paradigm=E.Paradigm.MPI, members=locs)
+        world = defs.comm("MPI_COMM_WORLD", group=grp)
+        tgrp = defs.group("team", group_type=E.GroupType.COMM_LOCATIONS,
+                          paradigm=E.Paradigm.OPENMP, members=locs[:1])
+        team = defs.comm("omp team", group=tgrp)
+        win = defs.rma_win("win", comm=world)
+        papi = defs.metric_member("PAPI_TOT_INS", "", E.MetricType.PAPI,
+                                  E.MetricMode.ACCUMULATED_START,
+                                  E.Type.UINT64, E.Base.DECIMAL, 0, "#")
+        mem = defs.metric_member("mem", "", E.MetricType.OTHER,
+                                 E.MetricMode.ABSOLUTE_POINT, E.Type.DOUBLE,
+                                 E.Base.BINARY, 10, "bytes")
+        cpapi = defs.metric_class([papi],
+                                  E.MetricOccurrence.SYNCHRONOUS_STRICT,
+                                  E.RecorderKind.CPU)
+        cmem = defs.metric_class([mem], E.MetricOccurrence.ASYNCHRONOUS,
+                                 E.RecorderKind.ABSTRACT)
+        par = defs.parameter("iterations", E.ParameterType.INT64)
+        regions = {}
+        for i, (g, name, calls) in enumerate(REC_CALLS):
+            w = trace.event_writer_from_location(locs[i])
+            samples = dict(rec_samples(calls))
+            msgs = sorted(m for m in REC_MESSAGES if m[0] == i)
+            extra = sorted(r for r in rec_extra(world, team, win)
+                           if r[0] == i)
+            for t, kind, rname in events_of(calls, []):
+                while msgs and msgs[0][1] < t:
+                    _, mt, send, partner, tag, size = msgs.pop(0)
+                    (w.mpi_send if send else w.mpi_recv)(
+                        mt, partner, world, tag, size)
+                while extra and extra[0][1] < t:
+                    _, xt, fn = extra.pop(0)
+                    fn(w, xt)
+                if rname not in regions:
+                    regions[rname] = defs.region(rname)
+                w.metric(t, cpapi, [samples[t]])
+                if kind == "enter":
+                    w.metric(t, cmem, [t / 2.0])
+                (w.enter if kind == "enter" else w.leave)(t, regions[rname])
+                if kind == "enter" and rname == "main":
+                    w.parameter_int(t + 1, par, 42)
+    records_expect(outdir)
+
+
+def rec_extra(world, team, win):
+    """(location, time, writer call) of the records other than messages."""
+    E = otf2.enums
+    return [
+        (0, 1890, lambda w, t: w.mpi_collective_end(
+            t, E.CollectiveOp.ALLREDUCE, world, 0, 64, 32)),
+        (0, 2210, lambda w, t: w.thread_fork(t, E.Paradigm.OPENMP, 4)),
+        (0, 2220, lambda w, t: w.thread_team_begin(t, team)),
+        (0, 2380, lambda w, t: w.thread_team_end(t, team)),
+        (0, 2390, lambda w, t: w.thread_join(t, E.Paradigm.OPENMP)),
+        (0, 2510, lambda w, t: w.rma_put(t, win, 1, 128, 7)),
+        (0, 2520, lambda w, t: w.rma_get(t, win, 1, 256, 8)),
+    ]
+
+
+# the attribute each record of rec_extra shows: (location, time, key, text)
+REC_TEXTS = [
+    (0, 1890, "MPI collective", "allreduce, root 0, 64 bytes sent, 32 "
+     "received, MPI_COMM_WORLD"),
+    (0, 2210, "thread fork", "OpenMP, 4 threads requested"),
+    (0, 2220, "thread team begin", "team omp team"),
+    (0, 2380, "thread team end", "team omp team"),
+    (0, 2390, "thread join", "OpenMP"),
+    (0, 2510, "RMA put", "128 bytes to rank 1, window 0"),
+    (0, 2520, "RMA get", "256 bytes from rank 1, window 0"),
+]
+
+
+def records_expect(outdir):
+    first = 1000
+    labels = ["%s: %s" % (g, n) for g, n, _ in REC_CALLS]
+    paths = {}
+    for g, name, calls in REC_CALLS:
+        for path, (incl, excl, visits) in walk(calls, (), {}).items():
+            p = paths.setdefault("/".join(path), {"excl": 0, "incl": 0})
+            p["excl"] += rate(path[-1]) * excl
+    # inclusive: the path's and its descendants' exclusive growth
+    for k, v in paths.items():
+        v["incl"] = sum(x["excl"] for q, x in paths.items()
+                        if q == k or q.startswith(k + "/"))
+    # links: the nth send from A to B with a tag is the nth receive on B
+    # from A with it; each end is the innermost call at its time
+    def where(li, t):
+        return [labels[li], innermost(REC_CALLS[li][2], t)[1] - first]
+    sends, recvs, links = {}, {}, []
+    for li, t, send, partner, tag, _ in REC_MESSAGES:
+        key = (li, partner, tag) if send else (partner, li, tag)
+        (sends if send else recvs).setdefault(key, []).append((li, t))
+    for key, ss in sends.items():
+        for (a, ta), (b, tb) in zip(ss, recvs.get(key, [])):
+            links.append(where(a, ta) + where(b, tb))
+            links.append(where(b, tb) + where(a, ta))
+    records = []
+    for li, t, send, partner, tag, size in REC_MESSAGES:
+        records.append(where(li, t) + [
+            "MPI send" if send else "MPI receive",
+            "%d bytes %s rank %d, tag %d, MPI_COMM_WORLD" %
+            (size, "to" if send else "from", partner, tag)])
+    for li, t, key, text in REC_TEXTS:
+        records.append(where(li, t) + [key, text])
+    counters = []
+    for li, (g, name, calls) in enumerate(REC_CALLS):
+        for t, v in rec_samples(calls):
+            counters.append([labels[li] + ": PAPI_TOT_INS", t - first, v])
+        for t, kind, _ in events_of(calls, []):
+            if kind == "enter":
+                counters.append([labels[li] + ": mem", t - first,
+                                 t / 2.0 * 1024])
+    with open(os.path.join(outdir, "expect.json"), "w") as f:
+        json.dump({"metric": paths, "links": sorted(links),
+                   "records": sorted(records), "counters": sorted(counters),
+                   "unshown": 2}, f, indent=1)
+
+
 # ---- hostile archives --------------------------------------------------
 
 def copy_case(src, dst):
@@ -359,15 +538,36 @@ def hostile(outdir):
         f.write("\n".join(names) + "\n")
 
 
+def extrap_set(outdir):
+    """OUTDIR/app.pP.rR for p = 2 .. 32 and repetitions at 1.0, 1.1 and
+    0.9 times the law: main's one call of solve lasts (3 + 2 p log2 p) us
+    times the repetition's factor (mean over the repetitions: the law);
+    main's own time is 1 us at every point."""
+    for p in (2, 4, 8, 16, 32):
+        law = 3 + 2 * p * (p.bit_length() - 1)
+        for r, f in ((1, 10), (2, 11), (3, 9)):
+            d = law * 100 * f  # ns: law us x f / 10
+            write_case({"resolution": 1000000000, "groups": ["rank 0"],
+                        "messages": [], "locations": [
+                            ("rank 0", "main", [
+                                call("main", 1000, 2000 + d,
+                                     call("solve", 2000, 2000 + d))])]},
+                       os.path.join(outdir, "app.p%d.r%d" % (p, r)))
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--hostile":
         hostile(sys.argv[2])
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == "--extrap":
+        extrap_set(sys.argv[2])
         return 0
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 64
     for name, case in CASES.items():
         write_case(case, os.path.join(sys.argv[1], name))
+    write_records(os.path.join(sys.argv[1], "records"))
     return 0
 
 

@@ -5,6 +5,12 @@
  * where PATH is the region names from the top, joined by '/'; then one
  * line per MPI message attribute of every call of every trace line:
  *   "M<TAB>LINE LABEL<TAB>PATH<TAB>BEGIN (ns)<TAB>KEY<TAB>TEXT"
+ * then one line per link of a call (its matched MPI messages, the trace
+ * pane's jump), in order:
+ *   "L<TAB>LINE LABEL<TAB>BEGIN<TAB>LINKED LINE LABEL<TAB>LINKED BEGIN"
+ * then one line per value of every counter line:
+ *   "C<TAB>LINE LABEL<TAB>TIME (ns)<TAB>VALUE (%.17g)"
+ * With CACHE_DIR, the reader keeps its index there (a second run reads it).
  * Exit 2 with the error line when the archive does not open. */
 #include "config.h"
 
@@ -61,6 +67,8 @@ static int dump_messages(const struct model *m)
 	int status = 0;
 	for (uint32_t line = 0; line < m->n_timelines; line++) {
 		const struct model_timeline *tl = &m->timelines[line];
+		if (tl->kind != TIMELINE_INTERVALS)
+			continue;
 		for (uint64_t i = 0; i < tl->count; i++) {
 			struct trace_interval iv;
 			struct model_kv *kv = NULL;
@@ -91,15 +99,75 @@ static int dump_messages(const struct model *m)
 	return status;
 }
 
+static int dump_links(const struct model *m)
+{
+	int status = 0;
+	for (uint32_t line = 0; line < m->n_timelines; line++) {
+		const struct model_timeline *tl = &m->timelines[line];
+		if (tl->kind != TIMELINE_INTERVALS)
+			continue;
+		for (uint64_t i = 0; i < tl->count; i++) {
+			struct trace_interval iv, to;
+			uint32_t to_line;
+			uint64_t to_index;
+			if (!model_interval(m, line, i, &iv)) {
+				status = 2;
+				continue;
+			}
+			for (uint32_t k = 0;
+			     model_interval_linked(m, line, i, k, &to_line,
+						   &to_index);
+			     k++) {
+				if (!model_interval(m, to_line, to_index, &to)) {
+					status = 2;
+					break;
+				}
+				printf("L\t%s\t%llu\t%s\t%llu\n",
+				       model_str(m, tl->label),
+				       (unsigned long long)iv.begin,
+				       model_str(m,
+						 m->timelines[to_line].label),
+				       (unsigned long long)to.begin);
+			}
+		}
+	}
+	return status;
+}
+
+static int dump_counters(const struct model *m)
+{
+	int status = 0;
+	for (uint32_t line = 0; line < m->n_timelines; line++) {
+		const struct model_timeline *tl = &m->timelines[line];
+		if (tl->kind != TIMELINE_COUNTER)
+			continue;
+		for (uint64_t i = 0; i < tl->count; i++) {
+			uint64_t t;
+			double v;
+			if (!model_counter(m, line, i, &t, &v)) {
+				status = 2;
+				continue;
+			}
+			printf("C\t%s\t%llu\t%.17g\n", model_str(m, tl->label),
+			       (unsigned long long)t, v);
+		}
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: otf2-dump ARCHIVE\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: otf2-dump ARCHIVE [CACHE_DIR]\n");
 		return 64;
 	}
 	struct model *m = NULL;
 	struct error err = {0};
-	if (reader_open_path(&reader_otf2, argv[1], &m, &err) != STATUS_OK) {
+	const char *paths[1] = {argv[1]};
+	struct reader_options ro = {.cache_dir = argc == 3 ? argv[2] : NULL};
+	struct reader_input in = {.paths = paths, .n_paths = 1,
+				  .options = &ro};
+	if (reader_otf2.open(&in, &m, &err) != STATUS_OK) {
 		char *line = error_format(&err);
 		fprintf(stderr, "%s\n", line ? line : "error");
 		free(line);
@@ -110,6 +178,8 @@ int main(int argc, char **argv)
 	for (uint32_t node = 1; node < m->n_nodes; node++)
 		status |= dump_node(m, node);
 	status |= dump_messages(m);
+	status |= dump_links(m);
+	status |= dump_counters(m);
 	model_free(m);
 	return status;
 }

@@ -297,9 +297,12 @@ static void follow_link(struct pane_env *env, struct trace_view *v,
 		pane_message(env, false, "no interval at the cursor");
 		break;
 	case TRACE_LINK_NONE:
-		pane_message(env, false,
-			     "no link: neither a launched kernel or copy nor "
-			     "its launching API call");
+		pane_message(env, false, "%s",
+			     model_trace_link_noun(env->model)
+				     ? "no link: the call sends or receives "
+				       "no matched message"
+				     : "no link: neither a launched kernel or "
+				       "copy nor its launching API call");
 		break;
 	case TRACE_LINK_ONLY:
 		pane_message(env, false,

@@ -28,7 +28,8 @@ static char *ctx_path(const struct model *m, uint32_t ctx)
 #define LAUNCHES_COUNTED 1000 /* launches of one call counted for the details */
 
 /* "Interval 1.23 ms; launched by NAME on LINE" (GPU work) or "; launched
- * NAME on LINE and 2 more" (an API call), then the event's attributes:
+ * NAME on LINE and 2 more" (an API call) or "; message partner NAME on
+ * LINE" (a call sending or receiving an MPI message), then the event's attributes:
  * what the interval at the cursor is, made once per interval (the
  * attributes are one row lookup of the reader). */
 static const char *interval_details(struct pane_env *env, struct trace_pane *t,
@@ -60,13 +61,19 @@ static const char *interval_details(struct pane_env *env, struct trace_pane *t,
 	if (n)
 		snprintf(extra, sizeof(extra), " and %u%s more", n,
 			 n == LAUNCHES_COUNTED ? "+" : "");
+	const char *noun = model_trace_link_noun(m);
+	char *lead = NULL; /* "; message partner " (MPI, OTF2) */
+	if (noun && asprintf(&lead, "; %s partner ", noun) < 0)
+		lead = NULL;
 	if (asprintf(&out, "Interval %s%s%s%s%s%s", dur,
-		     !linked ? "" : by_call ? "; launched by " : "; launched ",
+		     !linked ? "" : lead ? lead : by_call ? "; launched by "
+						       : "; launched ",
 		     linked ? (label ? label : "?") : "",
 		     linked ? " on " : "",
 		     linked ? model_str(m, m->timelines[tl].label) : "",
 		     extra) < 0)
 		out = NULL;
+	free(lead);
 	free(label);
 	struct model_kv *kv = NULL;
 	size_t nkv = 0;

@@ -49,11 +49,12 @@ static void on_scan(void *ctx, const struct reader_progress *p)
 			snprintf(left, sizeof(left), ", %d:%02d left",
 				 (int)s / 60, (int)s % 60);
 	}
-	fprintf(stderr, "\r\033[K%s: %u of %u files, %s of %s, %.1f M rows%s",
-		p->indexing ? "first open, building the run's index"
-			    : "reading the run",
-		p->files_done, p->n_files, done, total, (double)p->rows / 1e6,
-		left);
+	const char *noun = p->noun ? p->noun : "run";
+	fprintf(stderr, "\r\033[K%s the %s%s: %u of %u files, %s of %s, "
+		"%.1f M %s%s", p->indexing ? "first open, building" : "reading",
+		noun, p->indexing ? "'s index" : "", p->files_done, p->n_files,
+		done, total, (double)p->rows / 1e6,
+		p->items ? p->items : "rows", left);
 	fflush(stderr);
 	*drawn = true;
 }

@@ -97,6 +97,8 @@ struct reader_progress {
 	double seconds;                   /* since the scan began */
 	bool indexing; /* what the scan finds is kept: later opens skip it */
 	bool done;
+	const char *noun;  /* what is read, "trace"; NULL: "run" */
+	const char *items; /* what `rows` counts, "events"; NULL: "rows" */
 };
 
 /* One reader option, READER:KEY=VALUE (libarchive's set_option shape):

@@ -93,6 +93,30 @@ bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 					    out);
 }
 
+bool model_interval_near(const struct model *m, uint32_t line, uint64_t t,
+			 uint64_t span, uint32_t *ctx_id)
+{
+	const struct trace_ops *o = m ? m->priv->trace_ops : NULL;
+	return o && o->near && span && line < m->n_timelines &&
+	       m->timelines[line].kind == TIMELINE_INTERVALS &&
+	       o->near(m->priv->trace_impl, line, t, span, ctx_id);
+}
+
+bool model_counter_near(const struct model *m, uint32_t line, uint64_t t,
+			uint64_t span, double *value, uint64_t *index)
+{
+	const struct trace_ops *o = m ? m->priv->trace_ops : NULL;
+	return o && o->counter_near && span && line < m->n_timelines &&
+	       m->timelines[line].kind == TIMELINE_COUNTER &&
+	       o->counter_near(m->priv->trace_impl, line, t, span, value,
+			       index);
+}
+
+const char *model_trace_link_noun(const struct model *m)
+{
+	return m->priv->trace_ops ? m->priv->trace_ops->link_noun : NULL;
+}
+
 bool model_interval_linked(const struct model *m, uint32_t line,
 			   uint64_t index, uint32_t nth, uint32_t *to_line,
 			   uint64_t *to_index)

@@ -153,6 +153,22 @@ struct trace_ops {
 			    bool (*progress)(void *ctx, uint32_t done,
 					     uint32_t total),
 			    void *ctx);
+	/* Optional (NULL: none): a context of interval track `line` at
+	 * some time in [t, t + span) that the reader knows without reading
+	 * events (a checkpoint of its index falls there): for wide cells and
+	 * sampled slices of a zoomed-out window, where any time in the span
+	 * is as good a sample as its start.  False when it knows none. */
+	bool (*near)(void *impl, uint32_t line, uint64_t t, uint64_t span,
+		     uint32_t *ctx_id);
+	/* Optional (NULL: none): the same for counter line `line`: a value
+	 * at some time in [t, t + span) known without reading events, and
+	 * its index. */
+	bool (*counter_near)(void *impl, uint32_t line, uint64_t t,
+			     uint64_t span, double *value, uint64_t *index);
+	/* Optional (NULL: GPU launches): what `linked` links, for the
+	 * words shown ("message": a call's matched MPI messages, `nth` the
+	 * nth of them, MODEL_LINK_CALL never). */
+	const char *link_noun;
 };
 
 /* The first failed trace read since the last call (see trace_ops
@@ -196,6 +212,18 @@ bool model_interval(const struct model *m, uint32_t line, uint64_t index,
 bool model_interval_linked(const struct model *m, uint32_t line,
 			   uint64_t index, uint32_t nth, uint32_t *to_line,
 			   uint64_t *to_index);
+
+/* trace_ops.near and counter_near (false when the reader has none or
+ * knows no time in [t, t + span) cheaply; `span` 0: false). */
+bool model_interval_near(const struct model *m, uint32_t line, uint64_t t,
+			 uint64_t span, uint32_t *ctx_id);
+bool model_counter_near(const struct model *m, uint32_t line, uint64_t t,
+			uint64_t span, double *value, uint64_t *index);
+
+/* What the model's interval links are (trace_ops.link_noun): NULL for GPU
+ * launches (a call and the kernels and copies it launched), else a noun
+ * ("message"). */
+const char *model_trace_link_noun(const struct model *m);
 
 /* The attributes of `event` on interval track `line` (trace_ops
  * event_detail; ownership as there).  *out NULL, *n 0 and STATUS_OK for

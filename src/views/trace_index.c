@@ -321,6 +321,12 @@ void trace_cells_raw(const struct model *m, uint32_t line,
 	for (uint32_t k = 0; k < columns; k++) {
 		uint64_t t = trace_cell_time(from, to, columns, k);
 		uint64_t i;
+		/* a wide cell: a time in it the reader knows cheaply */
+		if (model_interval_near(m, line, t,
+					trace_cell_time(from, to, columns,
+							k + 1) - t,
+					&cells[k]))
+			continue;
 		/* cell times increase: each search starts from the previous
 		 * answer, whose time is known */
 		if (lo != UINT64_MAX && lo + 1 < b->count) {
@@ -479,6 +485,17 @@ void trace_counter_cells(const struct model *m, uint32_t line, uint64_t from,
 	uint64_t count = m->timelines[line].count;
 	for (uint32_t k = 0; k < columns; k++) {
 		uint64_t t = trace_cell_time(from, to, columns, k);
+		uint64_t at;
+		/* a wide cell: a value in it the reader knows cheaply */
+		if (model_counter_near(m, line, t,
+				       trace_cell_time(from, to, columns,
+						       k + 1) - t,
+				       &values[k], &at)) {
+			if (index)
+				index[k] = at;
+			i = UINT64_MAX;
+			continue;
+		}
 		/* cell times increase: while the next value is still ahead,
 		 * the previous one is in force */
 		if (i == UINT64_MAX || !have_next || next <= t) {

@@ -83,7 +83,9 @@ uint64_t trace_cell_time(uint64_t from, uint64_t to, uint32_t columns,
 			 uint32_t k);
 
 /* Fill cells[0..columns) with the context active at the start of each
- * cell (0 when idle or before the first sample), taken at call-stack
+ * cell (0 when idle or before the first sample; where the reader knows a
+ * context at another time of the cell without reading, trace_ops.near:
+ * that one), taken at call-stack
  * `depth` unless depth is UINT32_MAX or the line is a GPU line
  * (trace_line_own_context): then the element's own context. */
 void trace_cells(const struct model *m, uint32_t line, uint64_t from,
@@ -131,7 +133,9 @@ void trace_instant_cells(const struct model *m, uint32_t line, uint64_t from,
  * at the start of each cell of [from, to) (trace_cell_time): the last
  * value whose time is at or before it (model_counter_at), NaN before the
  * line's first value, on a line that is not a counter line or on a failed
- * read.  With `index` non-NULL, index[k] is that value's index
+ * read (where the reader knows a value at another time of the cell
+ * without reading, trace_ops.counter_near: that one).  With `index`
+ * non-NULL, index[k] is that value's index
  * (UINT64_MAX for NaN cells).  One binary search per cell, each
  * O(log count); a cell whose start is still before the next value's time
  * reuses the previous answer (one read). */

@@ -258,7 +258,11 @@ static bool point_line(const struct model *m, uint32_t line,
 		uint64_t k;
 		if (intervals) {
 			struct trace_interval iv;
-			if (trace_interval_active(m, line, t, &iv, &k))
+			/* any time of the slice is as good a sample: one the
+			 * reader knows without reading events first */
+			if (!model_interval_near(m, line, from + prev,
+						 end - prev, &ctx) &&
+			    trace_interval_active(m, line, t, &iv, &k))
 				ctx = iv.ctx_id;
 		} else if (t >= b->first) {
 			struct trace_sample x;

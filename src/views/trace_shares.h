@@ -25,7 +25,8 @@
  * it.  Past the budget (the window's elements over all lines more than
  * `budget`), a line holding more than its even part of the budget is
  * not walked: its context is taken at evenly spaced times, each the
- * middle of an equal slice of the window and weighing that slice
+ * middle of an equal slice of the window (or a time of the slice the
+ * reader knows without reading: trace_ops.near) and weighing that slice
  * (stratified sampling: `points` says how many), about budget /
  * TRACE_SHARES_POINT_READS bisections in all; when the long lines are
  * too many for TRACE_SHARES_POINTS times each, an even spread of them

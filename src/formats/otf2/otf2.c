@@ -142,11 +142,10 @@ static enum status build_nodes(struct otf2_run *r)
 	return STATUS_OK;
 }
 
-/* Statistic `id` (0 time, 1 visits) stored exclusive, and its derived
- * inclusive one, as the columns NAME (I) and NAME (E). */
-static enum status build_metric(struct otf2_run *r, uint32_t id,
-				const char *name, const char *descr,
-				const char *format, uint8_t unit)
+enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
+			      uint32_t incl_prop, const char *name,
+			      const char *descr, const char *format,
+			      uint8_t unit)
 {
 	struct model_stat s = {
 		.metric = model_builder_intern(r->b, name, strlen(name)),
@@ -163,7 +162,7 @@ static enum status build_metric(struct otf2_run *r, uint32_t id,
 			  ? MODEL_NONE
 			  : model_builder_add_inclusive_stat(r->b, stat[1]);
 	if (stat[0] == MODEL_NONE ||
-	    !model_builder_set_stat_prop_id(r->b, stat[0], id + 2))
+	    !model_builder_set_stat_prop_id(r->b, stat[0], incl_prop))
 		return oom(r);
 	for (int k = 0; k < 2; k++) {
 		struct model_column c = {
@@ -269,6 +268,10 @@ static void build_warnings(struct otf2_run *r)
 	if (r->unknown_events)
 		warn(r, "%llu events of kinds this OTF2 library does not know "
 		     "were skipped", (unsigned long long)r->unknown_events);
+	if (r->unshown)
+		warn(r, "%llu events of kinds callscope does not show (such as "
+		     "parameters, request tests, metric events of no metric "
+		     "shown) were skipped", (unsigned long long)r->unshown);
 	if (r->unknown_defs)
 		warn(r, "%llu global definitions of kinds this OTF2 library "
 		     "does not know were skipped",
@@ -317,14 +320,16 @@ static enum status build(struct otf2_run *r, OTF2_Reader *rd)
 {
 	enum status st = build_nodes(r);
 	if (st == STATUS_OK)
-		st = build_metric(r, 0, "time", "time spent in the call path "
+		st = otf2_build_metric(r, 0, 2, "time", "time spent in the call path "
 				  "(seconds, from Enter/Leave)", "%.4g",
 				  UNIT_SECONDS);
 	if (st == STATUS_OK)
-		st = build_metric(r, 1, "visits", "times the call path was "
+		st = otf2_build_metric(r, 1, 3, "visits", "times the call path was "
 				  "entered", "%.0f", UNIT_COUNT);
 	if (st == STATUS_OK)
 		st = build_locations(r);
+	if (st == STATUS_OK)
+		st = otf2_metrics_build(r);
 	if (st == STATUS_OK) {
 		build_warnings(r);
 		build_title(r, rd);
@@ -399,6 +404,8 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 	r->block = OTF2_BLOCK_CALLS;
 	r->cache_dir = in->options ? in->options->cache_dir : NULL;
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->index_lock, NULL);
+	r->options = in->options;
 	enum status st = reader_options_apply(&reader_otf2,
 					      in->options, &r->block, err);
 	if (st == STATUS_OK)
@@ -409,6 +416,7 @@ static enum status otf2_open(const struct reader_input *in, struct model **out,
 		return st;
 	}
 	r->cache_dir = NULL; /* the caller's: only during the open */
+	r->options = NULL;
 	otf2_set_providers(r);
 	*out = model_builder_finish(b, err);
 	return *out ? STATUS_OK : err->status;

@@ -1,7 +1,8 @@
 /* otf2_cache: the index pass's results kept in the reader's cache
  * directory (reader_options.cache_dir), so that a later open of the same
  * archive reads no event: the call tree, the values per call path and per
- * location, each location's checkpoints, late ends and late messages, and
+ * location, each location's checkpoints, late ends, late records and
+ * links, and
  * the counts behind the warnings.  One file per archive, NAME.otf2idx, NAME
  * a hash of the anchor's real path (written in it, for `callscope cache
  * list`: otf2_cache_list); its key is a hash of the size and
@@ -25,14 +26,17 @@
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
 
-#define CACHE_MAGIC "CSOTF2I2"
+#define CACHE_MAGIC "CSOTF2I6"
 
 /* Written as they are: no padding (its bytes would be undefined). */
 _Static_assert(sizeof(struct otf2_cell) == 40, "otf2_cell has padding");
 _Static_assert(sizeof(struct otf2_block) == 32, "otf2_block has padding");
 _Static_assert(sizeof(struct otf2_snap) == 16, "otf2_snap has padding");
 _Static_assert(sizeof(struct otf2_late) == 16, "otf2_late has padding");
-_Static_assert(sizeof(struct otf2_msg) == 40, "otf2_msg has padding");
+_Static_assert(sizeof(struct otf2_msg) == 48, "otf2_msg has padding");
+_Static_assert(sizeof(struct otf2_link) == 24, "otf2_link has padding");
+_Static_assert(sizeof(struct otf2_cpoint) == 24, "otf2_cpoint has padding");
+_Static_assert(sizeof(struct otf2_gsample) == 16, "otf2_gsample has padding");
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
@@ -140,6 +144,20 @@ static bool put_array(FILE *fp, const void *p, size_t size, size_t n)
 	return put_u64(fp, n) && put(fp, p, size, n);
 }
 
+/* The metric columns' values: one per column and call path (zeros where
+ * the pass left none). */
+static bool put_metrics(FILE *fp, const struct otf2_run *r)
+{
+	size_t k = r->n_mcolumns;
+	bool ok = put_u64(fp, k);
+	for (uint32_t i = 0; ok && k && i < r->tree.n; i++) {
+		static const double zero[OTF2_MAX_METRIC_COLUMNS];
+		ok = put(fp, i < r->cap_mvals ? r->mvals + (size_t)i * k : zero,
+			 sizeof(double), k);
+	}
+	return ok;
+}
+
 static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 {
 	const struct otf2_tree *t = &r->tree;
@@ -149,12 +167,14 @@ static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 		  put_u64(fp, r->n_locs) && put_u64(fp, r->unknown_events) &&
 		  put_u64(fp, r->open_at_end) &&
 		  put_u64(fp, r->unmatched_leaves) &&
-		  put_u64(fp, r->backward_times) && put_u64(fp, r->time_min) &&
+		  put_u64(fp, r->backward_times) && put_u64(fp, r->unshown) &&
+		  put_u64(fp, r->time_min) &&
 		  put_u64(fp, r->time_max) &&
 		  put_array(fp, t->parent, sizeof(*t->parent), t->n) &&
 		  put(fp, t->region, sizeof(*t->region), t->n) &&
 		  put(fp, r->excl, sizeof(*r->excl), t->n) &&
-		  put(fp, r->visits, sizeof(*r->visits), t->n);
+		  put(fp, r->visits, sizeof(*r->visits), t->n) &&
+		  put_metrics(fp, r);
 	for (size_t i = 0; ok && i < r->n_locs; i++) {
 		const struct otf2_location *l = &r->locs[i];
 		ok = put_u64(fp, l->ref) && put_u64(fp, l->events) &&
@@ -164,7 +184,16 @@ static bool write_run(FILE *fp, const struct otf2_run *r, uint64_t key)
 		     put_array(fp, l->blocks, sizeof(*l->blocks), l->n_blocks) &&
 		     put_array(fp, l->snaps, sizeof(*l->snaps), l->n_snaps) &&
 		     put_array(fp, l->late, sizeof(*l->late), l->n_late) &&
-		     put_array(fp, l->msg, sizeof(*l->msg), l->n_msg);
+		     put_array(fp, l->msg, sizeof(*l->msg), l->n_msg) &&
+		     put_array(fp, l->links, sizeof(*l->links), l->n_links) &&
+		     put_array(fp, l->grid, sizeof(*l->grid), l->n_grid) &&
+		     put_u64(fp, l->n_ctracks);
+		for (size_t k = 0; ok && k < l->n_ctracks; k++) {
+			const struct otf2_ctrack *c = &l->ctracks[k];
+			ok = put_u64(fp, c->member) && put_u64(fp, c->n) &&
+			     put_array(fp, c->points, sizeof(*c->points),
+				       c->n_points);
+		}
 	}
 	free(real);
 	return ok;
@@ -246,9 +275,58 @@ static bool location_sane(const struct otf2_run *r,
 		if (l->late[i].iv < l->late[i - 1].iv)
 			return false;
 	for (size_t i = 0; i < l->n_msg; i++)
-		if (l->msg[i].kind > OTF2_MSG_IRECV ||
+		if (l->msg[i].kind >= OTF2_REC_KINDS ||
 		    (i && l->msg[i].interval < l->msg[i - 1].interval))
 			return false;
+	for (size_t i = 0; i < l->n_grid; i++)
+		if (l->grid[i].ctx > r->tree.n ||
+		    (i && l->grid[i].time < l->grid[i - 1].time))
+			return false;
+	for (size_t i = 0; i < l->n_links; i++)
+		if (l->links[i].call >= l->n_iv ||
+		    l->links[i].peer_line >= r->n_locs ||
+		    (i && l->links[i].call < l->links[i - 1].call))
+			return false;
+	return true;
+}
+
+static bool read_metrics(struct otf2_run *r, struct in *in, size_t nodes)
+{
+	uint64_t k;
+	if (!get_u64(in, &k) || k != r->n_mcolumns)
+		return false;
+	if (!k || !nodes)
+		return true;
+	if (nodes > in->left / sizeof(double) / k ||
+	    !(r->mvals = malloc(nodes * k * sizeof(double))))
+		return false;
+	r->cap_mvals = (uint32_t)nodes;
+	return get(in, r->mvals, sizeof(double), nodes * k);
+}
+
+/* A location's counter tracks (members defined, points as the count
+ * needs). */
+static bool read_tracks(struct otf2_run *r, struct in *in,
+			struct otf2_location *l)
+{
+	uint64_t n;
+	if (!get_u64(in, &n) || n > r->n_members ||
+	    (n && !(l->ctracks = calloc(n, sizeof(*l->ctracks)))))
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		struct otf2_ctrack *c = &l->ctracks[k];
+		uint64_t member;
+		l->n_ctracks = k + 1;
+		if (!get_u64(in, &member) || member >= r->n_members ||
+		    !r->members[member].defined || !get_u64(in, &c->n) ||
+		    !get_array(in, (void **)&c->points, sizeof(*c->points),
+			       &c->n_points) ||
+		    c->n_points != (c->n + OTF2_COUNTER_BLOCK - 1) /
+					   OTF2_COUNTER_BLOCK)
+			return false;
+		c->member = (uint32_t)member;
+		c->cap_points = c->n_points;
+	}
 	return true;
 }
 
@@ -278,7 +356,7 @@ static bool read_tree(struct otf2_run *r, struct in *in)
 	free(region);
 	free(excl);
 	free(visits);
-	return ok;
+	return ok && read_metrics(r, in, n);
 }
 
 static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
@@ -294,7 +372,8 @@ static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 	    n_locs != r->n_locs || !get_u64(in, &r->unknown_events) ||
 	    !get_u64(in, &r->open_at_end) ||
 	    !get_u64(in, &r->unmatched_leaves) ||
-	    !get_u64(in, &r->backward_times) || !get_u64(in, &r->time_min) ||
+	    !get_u64(in, &r->backward_times) || !get_u64(in, &r->unshown) ||
+	    !get_u64(in, &r->time_min) ||
 	    !get_u64(in, &r->time_max) || !read_tree(r, in))
 		return false;
 	for (size_t i = 0; i < r->n_locs; i++) {
@@ -313,9 +392,20 @@ static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 			       &l->n_late) ||
 		    !get_array(in, (void **)&l->msg, sizeof(*l->msg),
 			       &l->n_msg) ||
+		    !get_array(in, (void **)&l->links, sizeof(*l->links),
+			       &l->n_links) ||
+		    !get_array(in, (void **)&l->grid, sizeof(*l->grid),
+			       &l->n_grid) ||
+		    !read_tracks(r, in, l) ||
 		    !location_sane(r, l))
 			return false;
 	}
+	for (size_t i = 0; i < r->n_locs; i++) /* the peers, all read now */
+		for (size_t j = 0; j < r->locs[i].n_links; j++) {
+			const struct otf2_link *x = &r->locs[i].links[j];
+			if (x->peer_call >= r->locs[x->peer_line].n_iv)
+				return false;
+		}
 	return in->left == 0;
 }
 
@@ -327,11 +417,14 @@ static void forget(struct otf2_run *r)
 	r->tree.n_slots = 0;
 	r->tree.n = 0;
 	r->unknown_events = r->open_at_end = r->unmatched_leaves = 0;
-	r->backward_times = 0;
+	r->backward_times = r->unshown = 0;
 	r->time_min = UINT64_MAX;
 	r->time_max = 0;
 	for (size_t i = 0; i < r->n_locs; i++)
 		otf2_location_forget(&r->locs[i]);
+	free(r->mvals);
+	r->mvals = NULL;
+	r->cap_mvals = 0;
 }
 
 bool otf2_cache_load(struct otf2_run *r, const char *dir)

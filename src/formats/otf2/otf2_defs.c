@@ -1,7 +1,7 @@
 /* otf2_defs: the global definitions of an OTF2 archive, read through the
  * OTF2 library's global definition reader and callbacks: strings (interned
  * into the model), the clock, the system tree, location groups,
- * locations, regions and communicators.  Each table is indexed by the
+ * locations, regions, groups and communicators.  Each table is indexed by the
  * archive's ids, bounded by OTF2_MAX_DEF_ID; a definition that names an
  * undefined string or a system tree whose parents form a cycle ends the
  * read with one error.  Definitions this reader does not use are counted
@@ -26,20 +26,24 @@ uint32_t otf2_string(const struct otf2_run *r, uint32_t id)
 
 void otf2_fail(struct otf2_run *r, enum status st, const char *fmt, ...)
 {
-	if (r->failed != STATUS_OK)
-		return;
 	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	r->failed = error_set(r->err, st, r->path, "%s", msg);
+	/* the index pass's threads may fail at once */
+	pthread_mutex_lock(&r->index_lock);
+	if (r->failed == STATUS_OK)
+		__atomic_store_n(&r->failed,
+				 error_set(r->err, st, r->path, "%s", msg),
+				 __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&r->index_lock);
 }
 
 /* Make table *t (of `size`-byte entries, *n of them) hold id `id`, the new
  * entries zeroed; false (and the run failed) for an id too large. */
-static bool table_hold(struct otf2_run *r, void **t, uint32_t *n, uint32_t id,
-		       size_t size, const char *what)
+bool otf2_table_hold(struct otf2_run *r, void **t, uint32_t *n, uint32_t id,
+		     size_t size, const char *what)
 {
 	if (id >= OTF2_MAX_DEF_ID) {
 		otf2_fail(r, STATUS_LIMIT,
@@ -83,7 +87,7 @@ static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self,
 				   const char *s)
 {
 	struct otf2_run *r = ud;
-	if (!table_hold(r, (void **)&r->strings, &r->n_strings, self,
+	if (!otf2_table_hold(r, (void **)&r->strings, &r->n_strings, self,
 			sizeof(*r->strings), "string"))
 		return OTF2_CALLBACK_INTERRUPT;
 	uint32_t h = model_builder_intern(r->b, s, strlen(s));
@@ -119,7 +123,7 @@ static OTF2_CallbackCode on_stn(void *ud, OTF2_SystemTreeNodeRef self,
 				OTF2_SystemTreeNodeRef parent)
 {
 	struct otf2_run *r = ud;
-	if (!table_hold(r, (void **)&r->stns, &r->n_stns, self,
+	if (!otf2_table_hold(r, (void **)&r->stns, &r->n_stns, self,
 			sizeof(*r->stns), "system tree node"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_stn *s = &r->stns[self];
@@ -140,7 +144,7 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_LocationGroupRef self,
 	struct otf2_run *r = ud;
 	(void)type;
 	(void)creator;
-	if (!table_hold(r, (void **)&r->groups, &r->n_groups, self,
+	if (!otf2_table_hold(r, (void **)&r->groups, &r->n_groups, self,
 			sizeof(*r->groups), "location group"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_group *g = &r->groups[self];
@@ -201,7 +205,7 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self,
 	(void)paradigm;
 	(void)flags;
 	(void)end;
-	if (!table_hold(r, (void **)&r->regions, &r->n_regions, self,
+	if (!otf2_table_hold(r, (void **)&r->regions, &r->n_regions, self,
 			sizeof(*r->regions), "region"))
 		return OTF2_CALLBACK_INTERRUPT;
 	struct otf2_region *g = &r->regions[self];
@@ -219,15 +223,49 @@ static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self,
 				 OTF2_CommRef parent, OTF2_CommFlag flags)
 {
 	struct otf2_run *r = ud;
-	(void)group;
 	(void)parent;
 	(void)flags;
-	if (!table_hold(r, (void **)&r->comms, &r->n_comms, self,
-			sizeof(*r->comms), "communicator"))
+	if (!otf2_table_hold(r, (void **)&r->comms, &r->n_comms, self,
+			sizeof(*r->comms), "communicator") ||
+	    !otf2_table_hold(r, (void **)&r->comm_group, &r->n_comm_group, self,
+			sizeof(*r->comm_group), "communicator"))
 		return OTF2_CALLBACK_INTERRUPT;
+	r->comm_group[self] = group;
 	return string_ref(r, name, "a communicator", &r->comms[self])
 		       ? OTF2_CALLBACK_SUCCESS
 		       : OTF2_CALLBACK_INTERRUPT;
+}
+
+/* A group: a communicator's members (ranks to locations, otf2_links.c). */
+static OTF2_CallbackCode on_ogroup(void *ud, OTF2_GroupRef self,
+				   OTF2_StringRef name, OTF2_GroupType type,
+				   OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
+				   uint32_t n, const uint64_t *members)
+{
+	struct otf2_run *r = ud;
+	(void)name;
+	(void)flags;
+	if (!otf2_table_hold(r, (void **)&r->ogroups, &r->n_ogroups, self,
+			sizeof(*r->ogroups), "group"))
+		return OTF2_CALLBACK_INTERRUPT;
+	struct otf2_ogroup *g = &r->ogroups[self];
+	if (g->defined) {
+		otf2_fail(r, STATUS_CORRUPT, "global definitions: group %u is "
+			  "defined twice", self);
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	g->members = n ? malloc(n * sizeof(*g->members)) : NULL;
+	if (n && !g->members) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
+	if (n)
+		memcpy(g->members, members, n * sizeof(*g->members));
+	g->n_members = n;
+	g->type = (uint8_t)type;
+	g->paradigm = (uint8_t)paradigm;
+	g->defined = true;
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_unknown(void *ud)
@@ -306,6 +344,8 @@ enum status otf2_read_defs(struct otf2_run *r, void *reader)
 	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
 	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_ogroup);
+	otf2_metrics_def_callbacks(cb);
 	OTF2_ErrorCode e =
 		OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, r);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);

@@ -26,38 +26,7 @@
 
 #include "core/array.h"
 #include "formats/otf2/otf2_internal.h"
-
-struct frame {
-	uint32_t node, region;
-	uint64_t enter, child; /* ticks */
-	uint64_t iv;           /* its interval */
-};
-
-/* A pass over one location's events: the index pass (`indexing`: the
- * tree, the values, the blocks' checkpoints, the late ends, the messages)
- * or the replay of one block (the intervals [w0, w1) into `out`). */
-struct pass {
-	struct otf2_run *r;
-	struct otf2_location *l;
-	bool indexing;
-	struct frame *stack;
-	size_t depth, cap_stack;
-	struct otf2_cell *acc; /* per tree index, this location */
-	uint8_t *touched_mark;
-	uint32_t cap_acc;
-	uint32_t *touched;
-	size_t n_touched, cap_touched;
-	size_t cap_msg;
-	uint64_t last; /* ticks of the latest event */
-	bool any;
-	uint64_t n_iv; /* calls begun so far */
-	/* the replay */
-	uint64_t w0, w1;
-	struct trace_interval *out;
-	struct otf2_msg *msg; /* the block's messages */
-	size_t n_msg;
-	bool stopped;
-};
+#include "formats/otf2/otf2_pass.h"
 
 /* ---- one location -------------------------------------------------------- */
 
@@ -90,16 +59,60 @@ static struct otf2_cell *acc_of(struct pass *p, uint32_t node)
 	return &p->acc[node];
 }
 
-static uint64_t event_time(struct pass *p, uint64_t t)
+uint64_t otf2_event_time(struct pass *p, uint64_t t)
 {
 	if (p->any && t < p->last) {
 		if (p->indexing)
-			p->r->backward_times++;
+			p->backward++;
 		t = p->last;
 	}
 	p->last = t;
 	p->any = true;
 	return t;
+}
+
+/* Halve the location's time samples: twice the spacing, those on it kept. */
+static void grid_thin(struct pass *p)
+{
+	struct otf2_location *l = p->l;
+	uint64_t step = p->grid_step * 2;
+	size_t k = 0;
+	for (size_t i = 0; i < l->n_grid; i++)
+		if (l->grid[i].time % step == 0)
+			l->grid[k++] = l->grid[i];
+	l->n_grid = k;
+	p->grid_step = step;
+	p->next_grid = (p->next_grid + step - 1) / step * step;
+}
+
+/* The samples of the times on the grid before ticks `t` (an Enter or
+ * Leave at t: the frames open before it ran until then; at t itself the
+ * event's own state, sampled at the next event); false when out of
+ * memory. */
+static bool grid_to(struct pass *p, uint64_t t)
+{
+	struct otf2_location *l = p->l;
+	if (!p->grid_step) { /* the location's first event */
+		p->grid_step = p->r->resolution / 1000000u + 1u;
+		p->next_grid = t / p->grid_step * p->grid_step + p->grid_step;
+		return true;
+	}
+	uint32_t ctx = p->depth ? p->stack[p->depth - 1].node + 1u : 0;
+	while (t > p->next_grid) {
+		while (l->n_grid >= OTF2_GRID_MAX ||
+		       (t > p->next_grid &&
+			(t - p->next_grid) / p->grid_step > OTF2_GRID_MAX))
+			grid_thin(p);
+		if (t <= p->next_grid)
+			break;
+		if (!array_grow((void **)&l->grid, &p->cap_grid, l->n_grid + 1,
+				sizeof(*l->grid)))
+			return false;
+		l->grid[l->n_grid++] =
+			(struct otf2_gsample){.time = p->next_grid, .ctx = ctx};
+		p->next_grid += p->grid_step;
+	}
+	return true;
 }
 
 /* A block starts at this Enter (event position `pos`): its checkpoint. */
@@ -121,6 +134,24 @@ static bool checkpoint(struct pass *p, uint64_t pos)
 	return true;
 }
 
+/* The call path of `region` under `parent`, added when new: from the
+ * pass's cache, else from the run's tree under its index lock. */
+static uint32_t path_of(struct pass *p, uint32_t parent, uint32_t region)
+{
+	uint64_t key = ((uint64_t)(parent + 1u) << 32) | region;
+	uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15u) >> 56);
+	if (p->seen[j] == key + 1u)
+		return p->seen_node[j];
+	pthread_mutex_lock(&p->r->index_lock);
+	uint32_t node = otf2_tree_child(p->r, parent, region, true);
+	pthread_mutex_unlock(&p->r->index_lock);
+	if (node != UINT32_MAX) {
+		p->seen[j] = key + 1u;
+		p->seen_node[j] = node;
+	}
+	return node;
+}
+
 /* The index pass's part of an Enter: the call path added, its visit, the
  * block's checkpoint; false when out of memory. */
 static bool index_enter(struct pass *p, uint64_t pos, uint32_t parent,
@@ -128,7 +159,7 @@ static bool index_enter(struct pass *p, uint64_t pos, uint32_t parent,
 {
 	if (p->n_iv % p->r->block == 0 && !checkpoint(p, pos))
 		return false;
-	*node = otf2_tree_child(p->r, parent, region, true);
+	*node = path_of(p, parent, region);
 	struct otf2_cell *c = *node == UINT32_MAX ? NULL : acc_of(p, *node);
 	if (!c)
 		return false;
@@ -144,13 +175,20 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	struct otf2_run *r = p->r;
 	(void)loc;
 	(void)attrs;
+	if (p->counting)
+		return OTF2_CALLBACK_SUCCESS;
 	if (!p->indexing && p->n_iv >= p->w1) {
 		p->stopped = true;
 		return OTF2_CALLBACK_INTERRUPT;
 	}
 	uint64_t before = p->last;
 	bool any = p->any;
-	uint64_t t = event_time(p, time);
+	p->shown += p->indexing;
+	uint64_t t = otf2_event_time(p, time);
+	if (p->indexing && t > p->next_grid && !grid_to(p, t)) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return OTF2_CALLBACK_INTERRUPT;
+	}
 	if (region >= r->n_regions || !r->regions[region].defined) {
 		otf2_fail(r, STATUS_CORRUPT,
 			  "location %llu: Enter of region %u, which is not "
@@ -182,12 +220,11 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time,
 		otf2_fail(r, STATUS_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	uint64_t ns = otf2_ns(r, t);
 	if (p->indexing && p->n_iv == 0)
-		p->l->first_begin = ns;
+		p->l->first_begin = otf2_ns(r, t);
 	if (!p->indexing && p->n_iv >= p->w0)
 		p->out[p->n_iv - p->w0] = (struct trace_interval){
-			.begin = ns,
+			.begin = otf2_ns(r, t),
 			.end = UINT64_MAX,
 			.ctx_id = node + 1u,
 			.depth = (uint32_t)p->depth,
@@ -240,102 +277,26 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	(void)loc;
 	(void)pos;
 	(void)attrs;
-	uint64_t t = event_time(p, time);
+	if (p->counting)
+		return OTF2_CALLBACK_SUCCESS;
+	uint64_t t = otf2_event_time(p, time);
 	size_t d = p->depth;
-	while (d > 0 && p->stack[d - 1].region != region)
-		d--;
-	if (d == 0) {
-		p->r->unmatched_leaves++;
-		return OTF2_CALLBACK_SUCCESS;
-	}
-	/* frames left open inside the one that ends end with it */
-	p->r->open_at_end += p->depth - d;
-	while (p->depth >= d)
-		pop_frame(p, t);
-	return OTF2_CALLBACK_SUCCESS;
-}
-
-/* An MPI message in the innermost call: kept by the index pass when that
- * call's block's replay will not reach it (a late message), else by the
- * replay of that block. */
-static OTF2_CallbackCode message(struct pass *p, uint64_t time,
-				 uint8_t kind, uint32_t partner,
-				 uint32_t comm, uint32_t tag, uint64_t length)
-{
-	struct otf2_location *l = p->l;
-	uint64_t t = event_time(p, time);
-	if (!p->depth)
-		return OTF2_CALLBACK_SUCCESS; /* in no call: not shown */
-	uint64_t iv = p->stack[p->depth - 1].iv, block = p->r->block;
-	bool late = p->n_iv > (iv / block + 1) * block;
-	if (p->indexing != late || (!p->indexing && iv < p->w0))
-		return OTF2_CALLBACK_SUCCESS;
-	struct otf2_msg **v = p->indexing ? &l->msg : &p->msg;
-	size_t *n = p->indexing ? &l->n_msg : &p->n_msg;
-	if (!array_grow((void **)v, &p->cap_msg, *n + 1, sizeof(**v))) {
+	p->shown += p->indexing;
+	if (p->indexing && t > p->next_grid && !grid_to(p, t)) {
 		otf2_fail(p->r, STATUS_NOMEM, "out of memory");
 		return OTF2_CALLBACK_INTERRUPT;
 	}
-	(*v)[(*n)++] = (struct otf2_msg){
-		.interval = iv,
-		.time = otf2_ns(p->r, t),
-		.length = length,
-		.partner = partner,
-		.comm = comm,
-		.tag = tag,
-		.kind = kind,
-	};
+	while (d > 0 && p->stack[d - 1].region != region)
+		d--;
+	if (d == 0) {
+		p->unmatched++;
+		return OTF2_CALLBACK_SUCCESS;
+	}
+	/* frames left open inside the one that ends end with it */
+	p->open_end += p->depth - d;
+	while (p->depth >= d)
+		pop_frame(p, t);
 	return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				 uint64_t pos, void *ud,
-				 OTF2_AttributeList *attrs, uint32_t receiver,
-				 OTF2_CommRef comm, uint32_t tag,
-				 uint64_t length)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	return message(ud, time, OTF2_MSG_SEND, receiver, comm, tag, length);
-}
-
-static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				 uint64_t pos, void *ud,
-				 OTF2_AttributeList *attrs, uint32_t sender,
-				 OTF2_CommRef comm, uint32_t tag,
-				 uint64_t length)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	return message(ud, time, OTF2_MSG_RECV, sender, comm, tag, length);
-}
-
-static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				  uint64_t pos, void *ud,
-				  OTF2_AttributeList *attrs, uint32_t receiver,
-				  OTF2_CommRef comm, uint32_t tag,
-				  uint64_t length, uint64_t request)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	(void)request;
-	return message(ud, time, OTF2_MSG_ISEND, receiver, comm, tag, length);
-}
-
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time,
-				  uint64_t pos, void *ud,
-				  OTF2_AttributeList *attrs, uint32_t sender,
-				  OTF2_CommRef comm, uint32_t tag,
-				  uint64_t length, uint64_t request)
-{
-	(void)loc;
-	(void)pos;
-	(void)attrs;
-	(void)request;
-	return message(ud, time, OTF2_MSG_IRECV, sender, comm, tag, length);
 }
 
 static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
@@ -347,10 +308,11 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time,
 	(void)time;
 	(void)pos;
 	(void)attrs;
-	if (!p->indexing)
+	if (!p->indexing || p->counting)
 		return OTF2_CALLBACK_SUCCESS;
 	p->l->unknown++;
-	p->r->unknown_events++;
+	p->unknown++;
+	p->shown++; /* reported as unknown */
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -382,23 +344,29 @@ static enum status finish_location(struct pass *p)
 {
 	struct otf2_run *r = p->r;
 	struct otf2_location *l = p->l;
-	r->open_at_end += p->depth;
+	p->open_end += p->depth;
 	while (p->depth)
 		pop_frame(p, p->last);
+	if (!otf2_tree_first_seen(r, (size_t)(l - r->locs), p->touched,
+				  p->n_touched)) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return r->failed;
+	}
 	if (p->n_touched) /* qsort's base may not be NULL */
 		qsort(p->touched, p->n_touched, sizeof(*p->touched), by_node);
+	if (p->n_touched &&
+	    !(l->cells = malloc(p->n_touched * sizeof(*l->cells)))) {
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+		return r->failed;
+	}
+	/* the tree grows on the other threads: read and sum under the lock */
+	pthread_mutex_lock(&r->index_lock);
 	for (size_t i = p->n_touched; i-- > 0;) {
 		struct otf2_cell *c = &p->acc[p->touched[i]];
 		c->visits_incl += c->visits;
 		uint32_t parent = r->tree.parent[c->node];
 		if (parent != UINT32_MAX)
 			p->acc[parent].visits_incl += c->visits_incl;
-	}
-	if (p->n_touched) {
-		l->cells = malloc(p->n_touched * sizeof(*l->cells));
-		if (!l->cells)
-			return error_set(r->err, STATUS_NOMEM, r->path,
-					 "out of memory");
 	}
 	for (size_t i = 0; i < p->n_touched; i++) {
 		uint32_t n = p->touched[i];
@@ -409,6 +377,14 @@ static enum status finish_location(struct pass *p)
 	}
 	l->n_cells = p->n_touched;
 	p->n_touched = 0;
+	p->cap_ctracks = 0;
+	bool metrics = otf2_metrics_finish(p);
+	r->backward_times += p->backward;
+	r->unmatched_leaves += p->unmatched;
+	r->open_at_end += p->open_end;
+	r->unknown_events += p->unknown;
+	r->unshown += l->events > p->shown ? l->events - p->shown : 0;
+	p->backward = p->unmatched = p->open_end = p->unknown = p->shown = 0;
 	/* qsort's base must not be NULL, even for no elements */
 	if (l->n_msg)
 		qsort(l->msg, l->n_msg, sizeof(*l->msg), by_interval);
@@ -421,12 +397,19 @@ static enum status finish_location(struct pass *p)
 		if (hi > r->time_max)
 			r->time_max = hi;
 	}
+	pthread_mutex_unlock(&r->index_lock);
+	if (!metrics)
+		otf2_fail(r, STATUS_NOMEM, "out of memory");
+	for (size_t i = 0; i < l->n_grid; i++)
+		l->grid[i].time = otf2_ns(r, l->grid[i].time);
 	p->any = false;
 	p->n_iv = 0;
+	p->grid_step = p->next_grid = 0;
+	p->cap_grid = 0;
 	return r->failed;
 }
 
-static OTF2_EvtReaderCallbacks *event_callbacks(void)
+void *otf2_event_callbacks(void)
 {
 	OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
 	if (!cb)
@@ -434,19 +417,19 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
 	OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
 	OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
 	OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
-	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
-	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
-	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+	otf2_records_callbacks(cb);
+	otf2_metrics_callbacks(cb);
 	return cb;
 }
 
-static enum status read_location(struct pass *p, OTF2_Reader *rd,
-				 const OTF2_EvtReaderCallbacks *cb, bool defs,
-				 bool events)
+enum status otf2_index_location(struct pass *p, void *reader, const void *cb,
+				bool defs, bool events,
+				void (*report)(struct pass *p, uint64_t n))
 {
 	struct otf2_run *r = p->r;
 	struct otf2_location *l = p->l;
+	OTF2_Reader *rd = reader;
+	unsigned long long ref = (unsigned long long)l->ref;
 	if (defs) {
 		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, l->ref);
 		if (dr) {
@@ -455,82 +438,46 @@ static enum status read_location(struct pass *p, OTF2_Reader *rd,
 				OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
 			OTF2_Reader_CloseDefReader(rd, dr);
 			if (e != OTF2_SUCCESS)
-				return error_set(r->err, STATUS_CORRUPT, r->path,
-						 "location %llu: local "
-						 "definitions: %s",
-						 (unsigned long long)l->ref,
-						 OTF2_Error_GetDescription(e));
+				otf2_fail(r, STATUS_CORRUPT, "location %llu: "
+					  "local definitions: %s", ref,
+					  OTF2_Error_GetDescription(e));
 		}
 	}
-	if (!events)
-		return STATUS_OK; /* the index came from the cache */
+	if (!events || r->failed != STATUS_OK)
+		return r->failed; /* the index came from the cache */
 	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->ref);
-	if (!er)
-		return error_set(r->err, STATUS_CORRUPT, r->path,
-				 "location %llu: cannot open its events",
-				 (unsigned long long)l->ref);
+	if (!er) {
+		otf2_fail(r, STATUS_CORRUPT, "location %llu: cannot open its "
+			  "events", ref);
+		return r->failed;
+	}
 	l->evt = er; /* kept for the replays; closed with the reader */
 	OTF2_ErrorCode e = OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, p);
-	uint64_t n = 0;
-	if (e == OTF2_SUCCESS)
-		e = OTF2_Reader_ReadAllLocalEvents(rd, er, &n);
+	uint64_t got = 1u << 20;
+	while (e == OTF2_SUCCESS && got == 1u << 20 &&
+	       __atomic_load_n(&r->failed, __ATOMIC_RELAXED) == STATUS_OK) {
+		e = OTF2_Reader_ReadLocalEvents(rd, er, 1u << 20, &got);
+		l->events += got;
+		if (report)
+			report(p, got);
+	}
 	if (r->failed != STATUS_OK)
 		return r->failed;
-	if (e != OTF2_SUCCESS)
-		return error_set(r->err, STATUS_CORRUPT, r->path,
-				 "location %llu: events: %s",
-				 (unsigned long long)l->ref,
-				 OTF2_Error_GetDescription(e));
-	l->events = n;
+	if (e != OTF2_SUCCESS) {
+		otf2_fail(r, STATUS_CORRUPT, "location %llu: events: %s", ref,
+			  OTF2_Error_GetDescription(e));
+		return r->failed;
+	}
 	return finish_location(p);
 }
 
-static void free_pass(struct pass *p)
+void otf2_free_pass(struct pass *p)
 {
 	free(p->stack);
 	free(p->acc);
 	free(p->touched_mark);
 	free(p->touched);
-}
-
-enum status otf2_read_events(struct otf2_run *r, void *reader)
-{
-	OTF2_Reader *rd = reader;
-	for (size_t i = 0; i < r->n_locs; i++)
-		if (OTF2_Reader_SelectLocation(rd, r->locs[i].ref) !=
-		    OTF2_SUCCESS)
-			return error_set(r->err, STATUS_CORRUPT, r->path,
-					 "cannot select location %llu",
-					 (unsigned long long)r->locs[i].ref);
-	r->time_min = UINT64_MAX;
-	r->time_max = 0;
-	if (r->n_locs == 0)
-		return STATUS_OK;
-	r->from_cache = r->cache_dir && otf2_cache_load(r, r->cache_dir);
-	bool defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
-	if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS) {
-		if (defs)
-			OTF2_Reader_CloseDefFiles(rd);
-		return error_set(r->err, STATUS_CORRUPT, r->path,
-				 "cannot open the event files");
-	}
-	OTF2_EvtReaderCallbacks *cb = event_callbacks();
-	r->callbacks = cb;
-	struct pass p = {.r = r, .indexing = true};
-	enum status st = cb ? STATUS_OK
-			    : error_set(r->err, STATUS_NOMEM, r->path,
-					"out of memory");
-	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
-		p.l = &r->locs[i];
-		p.cap_msg = 0;
-		st = read_location(&p, rd, cb, defs, !r->from_cache);
-	}
-	free_pass(&p);
-	if (defs)
-		OTF2_Reader_CloseDefFiles(rd);
-	if (st == STATUS_OK && !r->from_cache && r->cache_dir)
-		otf2_cache_save(r, r->cache_dir);
-	return st;
+	free(p->mval);
 }
 
 void otf2_close_reader(struct otf2_run *r)
@@ -654,7 +601,7 @@ enum status otf2_window(struct otf2_run *r, size_t line, uint64_t b,
 	r->failed = STATUS_OK;
 	enum status st = replay(&p, b);
 	r->err = keep;
-	free_pass(&p);
+	otf2_free_pass(&p);
 	if (p.n_msg) /* qsort's base may not be NULL */
 		qsort(p.msg, p.n_msg, sizeof(*p.msg), by_interval);
 	for (uint64_t i = p.w0; st == STATUS_OK && i < p.w1; i++) {

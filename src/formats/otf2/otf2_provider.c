@@ -5,7 +5,9 @@
  * Trace: line i is location i; interval k is read with its block (a
  * replay of the location's events from the block's checkpoint,
  * otf2_window), kept in one of OTF2_SLOTS slots shared by the locations
- * (least recently used out), under the run's lock; an interval's MPI messages are its attributes.  Must not depend on curses or on ui/. */
+ * (least recently used out), under the run's lock; an interval's records
+ * (MPI messages, collectives, RMA, threading, I/O) are its attributes, and
+ * its matched MPI messages its links (otf2_links.c).  Must not depend on curses or on ui/. */
 #include "config.h"
 
 #include <stdio.h>
@@ -28,6 +30,12 @@ void otf2_location_forget(struct otf2_location *l)
 	free(l->blocks);
 	free(l->snaps);
 	free(l->late);
+	free(l->p2p);
+	free(l->links);
+	free(l->grid);
+	for (size_t i = 0; i < l->n_ctracks; i++)
+		free(l->ctracks[i].points);
+	free(l->ctracks);
 	*l = (struct otf2_location){.ref = l->ref, .name = l->name,
 				    .group = l->group, .claimed = l->claimed,
 				    .evt = l->evt, .hit = l->hit};
@@ -39,6 +47,7 @@ void otf2_run_free(struct otf2_run *r)
 		return;
 	otf2_close_reader(r);
 	pthread_mutex_destroy(&r->lock);
+	pthread_mutex_destroy(&r->index_lock);
 	for (size_t i = 0; i < r->n_locs; i++)
 		otf2_location_forget(&r->locs[i]);
 	free(r->locs);
@@ -48,11 +57,17 @@ void otf2_run_free(struct otf2_run *r)
 	free(r->stns);
 	free(r->groups);
 	free(r->comms);
+	free(r->comm_group);
+	for (uint32_t i = 0; i < r->n_ogroups; i++)
+		free(r->ogroups[i].members);
+	free(r->ogroups);
+	otf2_metrics_free(r);
 	free(r->tree.parent);
 	free(r->tree.region);
 	free(r->tree.depth);
 	free(r->tree.slots);
 	free(r->excl);
+	free(r->first);
 	free(r->visits);
 	for (uint32_t i = 0; i < OTF2_SLOTS; i++) {
 		free(r->slots[i].iv);
@@ -88,7 +103,7 @@ static bool value_of(const struct otf2_run *r, uint32_t node, uint32_t stat,
 		*out = (double)r->visits[node];
 		return true;
 	default:
-		return false;
+		return otf2_metric_value(r, node, stat, out);
 	}
 }
 
@@ -113,6 +128,11 @@ static enum status summary_all(void *impl, uint32_t stat_id,
 			emit(ctx, i + 1u, x);
 	}
 	return STATUS_OK;
+}
+
+static uint64_t grid_key(const void *e)
+{
+	return ((const struct otf2_gsample *)e)->time;
 }
 
 static uint64_t cell_key(const void *e)
@@ -261,10 +281,6 @@ static bool take_error(void *impl, struct error *err)
 	return had;
 }
 
-static const char *const kind_key[] = {
-	[OTF2_MSG_SEND] = "MPI send", [OTF2_MSG_RECV] = "MPI receive",
-	[OTF2_MSG_ISEND] = "MPI isend", [OTF2_MSG_IRECV] = "MPI ireceive"};
-
 static int by_time(const void *a, const void *b)
 {
 	uint64_t x = ((const struct otf2_msg *)a)->time,
@@ -287,8 +303,8 @@ static void gather(const struct otf2_msg *msg, size_t n, uint64_t iv,
 		got[(*k)++] = msg[i];
 }
 
-/* One attribute per message, "16384 bytes to rank 1, tag 10,
- * MPI_COMM_WORLD", keyed by its kind. */
+/* One attribute per record, "16384 bytes to rank 1, tag 10,
+ * MPI_COMM_WORLD", keyed by its kind ("MPI send"). */
 static enum status format_messages(const struct otf2_run *r,
 				   const struct otf2_msg *got, size_t k,
 				   struct model_kv **out, struct error *err)
@@ -299,19 +315,21 @@ static enum status format_messages(const struct otf2_run *r,
 	enum status st = STATUS_OK;
 	for (size_t i = 0; i < k && st == STATUS_OK; i++) {
 		const struct otf2_msg *m = &got[i];
-		bool to = m->kind == OTF2_MSG_SEND || m->kind == OTF2_MSG_ISEND;
 		const char *comm = nm && m->comm < nm->n && nm->comm[m->comm]
 					   ? nm->comm[m->comm]
 					   : "";
-		if (asprintf(&text[i], "%llu bytes %s rank %u, tag %u%s%s",
-			     (unsigned long long)m->length, to ? "to" : "from",
-			     m->partner, m->tag, *comm ? ", " : "", comm) < 0) {
+		bool named = m->kind <= OTF2_REC_COLLECTIVE ||
+			     (m->kind >= OTF2_REC_TEAM_BEGIN &&
+			      m->kind <= OTF2_REC_THREAD_END) ||
+			     m->kind == OTF2_REC_TASK_CREATE ||
+			     m->kind == OTF2_REC_TASK_COMPLETE;
+		if (otf2_record_text(m, named ? comm : "", &text[i]) < 0) {
 			text[i] = NULL;
 			st = error_set(err, STATUS_NOMEM, r->path,
 				       "out of memory");
 			break;
 		}
-		kv[i] = (struct model_kv){.key = kind_key[m->kind],
+		kv[i] = (struct model_kv){.key = otf2_record_key(m->kind),
 					  .text = text[i],
 					  .number = (double)m->length};
 	}
@@ -359,8 +377,44 @@ static void trace_close(void *impl)
 	(void)impl; /* the run is the value provider's */
 }
 
+/* A context of location `line` at a time in [t, t + span) known from the
+ * index: the first of its time samples at or after t (evenly spaced, the
+ * context running then), when it lies before t + span; none for a
+ * location of a few blocks (all of them stay read). */
+static bool near(void *impl, uint32_t line, uint64_t t, uint64_t span,
+		 uint32_t *ctx_id)
+{
+	const struct otf2_run *r = impl;
+	if (line >= r->n_locs)
+		return false;
+	const struct otf2_location *l = &r->locs[line];
+	if (l->n_blocks <= OTF2_NEAR_MIN_BLOCKS)
+		return false; /* reading it exactly costs little */
+	size_t i = otf2_lower_bound(l->grid, l->n_grid, sizeof(*l->grid),
+				    grid_key, t);
+	if (i >= l->n_grid || l->grid[i].time - t >= span)
+		return false;
+	*ctx_id = l->grid[i].ctx;
+	return true;
+}
+
+/* A call's matched MPI messages, in the order of its events: the `nth`
+ * one's partner call (a send's receive, a receive's send). */
+static bool linked(void *impl, uint32_t line, uint64_t index, uint32_t nth,
+		   uint32_t *to_line, uint64_t *to_index)
+{
+	if (nth == MODEL_LINK_CALL)
+		return false;
+	return otf2_links_of(impl, line, index, nth, to_line, to_index);
+}
+
 static const struct trace_ops otf2_trace_ops = {
 	.interval = interval,
+	.linked = linked,
+	.counter = otf2_counter,
+	.near = near,
+	.counter_near = otf2_counter_near,
+	.link_noun = "message",
 	.close = trace_close,
 	.take_error = take_error,
 	.event_detail = event_detail,
@@ -379,6 +433,8 @@ void otf2_set_providers(struct otf2_run *r)
 	r->names = nm; /* without it, messages name no communicator */
 	for (uint32_t i = 0; i < OTF2_SLOTS; i++)
 		r->slots[i].b = UINT64_MAX;
+	for (uint32_t i = 0; i < OTF2_COUNTER_SLOTS; i++)
+		r->cslots[i].b = UINT64_MAX;
 	model_builder_set_values(r->b, &otf2_value_ops, r);
 	model_builder_set_trace(r->b, &otf2_trace_ops, r);
 }

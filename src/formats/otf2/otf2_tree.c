@@ -1,11 +1,14 @@
 /* otf2_tree: the call tree the OTF2 reader builds from Enter events (a call
  * path is the region and its caller's path; found through a hash of the
  * pair), the clock's conversion of ticks to nanoseconds, and the one
- * binary search of the reader's sorted arrays.  Must not
+ * binary search of the reader's sorted arrays; the tree renumbered after the
+ * index pass in the order a pass over one location after the other gives
+ * (the threads' order must not show).  Must not
  * depend on curses or on ui/. */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/otf2/otf2_internal.h"
 
@@ -115,4 +118,115 @@ uint32_t otf2_tree_child(struct otf2_run *r, uint32_t parent, uint32_t region,
 	r->visits[i] = 0;
 	t->slots[j] = i + 1u;
 	return i;
+}
+
+bool otf2_tree_first_seen(struct otf2_run *r, size_t loc,
+			  const uint32_t *nodes, size_t n)
+{
+	if (r->cap_first < r->tree.n) {
+		uint32_t cap = r->tree.cap;
+		uint64_t *f = realloc(r->first, (size_t)cap * sizeof(*f));
+		if (!f)
+			return false;
+		for (uint32_t i = r->cap_first; i < cap; i++)
+			f[i] = UINT64_MAX;
+		r->first = f;
+		r->cap_first = cap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = ((uint64_t)loc << 40) | i;
+		if (key < r->first[nodes[i]])
+			r->first[nodes[i]] = key;
+	}
+	return true;
+}
+
+static const uint64_t *order_key;
+
+static int by_first(const void *a, const void *b)
+{
+	uint64_t x = order_key[*(const uint32_t *)a],
+		 y = order_key[*(const uint32_t *)b];
+	return (x > y) - (x < y);
+}
+
+static int by_cell(const void *a, const void *b)
+{
+	uint32_t x = ((const struct otf2_cell *)a)->node,
+		 y = ((const struct otf2_cell *)b)->node;
+	return (x > y) - (x < y);
+}
+
+/* Renumber the values kept per node: v[to[i]] = old v[i]. */
+static bool permute(void *base, size_t size, const uint32_t *to, uint32_t n)
+{
+	if (!n)
+		return true;
+	char *old = malloc((size_t)n * size);
+	if (!old)
+		return false;
+	memcpy(old, base, (size_t)n * size);
+	for (uint32_t i = 0; i < n; i++)
+		memcpy((char *)base + (size_t)to[i] * size,
+		       old + (size_t)i * size, size);
+	free(old);
+	return true;
+}
+
+enum status otf2_tree_canonical(struct otf2_run *r)
+{
+	struct otf2_tree *t = &r->tree;
+	uint32_t n = t->n, *order = malloc(((size_t)n + 1) * sizeof(*order)),
+		 *to = malloc(((size_t)n + 1) * sizeof(*to));
+	bool ok = order && to && r->cap_first >= n;
+	for (uint32_t i = 0; ok && i < n; i++)
+		order[i] = i;
+	order_key = r->first;
+	if (ok && n) /* qsort's base may not be NULL */
+		qsort(order, n, sizeof(*order), by_first);
+	for (uint32_t i = 0; ok && i < n; i++)
+		to[order[i]] = i;
+	for (uint32_t i = 0; ok && i < n; i++)
+		if (t->parent[i] != UINT32_MAX)
+			t->parent[i] = to[t->parent[i]];
+	size_t k = r->n_mcolumns;
+	if (ok && k && r->mvals && r->cap_mvals < n) {
+		double *v = realloc(r->mvals, (size_t)n * k * sizeof(*v));
+		ok = v != NULL;
+		if (v) {
+			memset(v + (size_t)r->cap_mvals * k, 0,
+			       (size_t)(n - r->cap_mvals) * k * sizeof(*v));
+			r->mvals = v;
+			r->cap_mvals = n;
+		}
+	}
+	ok = ok && permute(t->parent, sizeof(*t->parent), to, n) &&
+	     permute(t->region, sizeof(*t->region), to, n) &&
+	     permute(t->depth, sizeof(*t->depth), to, n) &&
+	     permute(r->excl, sizeof(*r->excl), to, n) &&
+	     permute(r->visits, sizeof(*r->visits), to, n) &&
+	     (!k || !r->mvals ||
+	      permute(r->mvals, k * sizeof(*r->mvals), to, n));
+	for (size_t i = 0; ok && i < r->n_locs; i++) {
+		struct otf2_location *l = &r->locs[i];
+		for (size_t j = 0; j < l->n_cells; j++)
+			l->cells[j].node = to[l->cells[j].node];
+		if (l->n_cells)
+			qsort(l->cells, l->n_cells, sizeof(*l->cells), by_cell);
+		for (size_t j = 0; j < l->n_snaps; j++)
+			l->snaps[j].node = to[l->snaps[j].node];
+		for (size_t j = 0; j < l->n_grid; j++)
+			if (l->grid[j].ctx)
+				l->grid[j].ctx = to[l->grid[j].ctx - 1] + 1u;
+	}
+	free(order);
+	free(to);
+	free(t->slots);
+	t->slots = NULL;
+	t->n_slots = 0;
+	while (ok && (uint64_t)(n + 1) * 2 > t->n_slots)
+		ok = rehash(t);
+	if (!ok)
+		return error_set(r->err, STATUS_NOMEM, r->path, "out of memory");
+	return STATUS_OK;
 }
