@@ -1,6 +1,7 @@
 #!/bin/sh
-# The first pass over a GPU run's files side by side (gpu_run_scan.c,
-# 1 and 3 threads give the same output) and the index of a GPU run
+# Both passes over a GPU run's files side by side (gpu_run_scan.c, the
+# first; gpu_run_provider.c, the second, when a trace window needs every
+# line: 1 and 3 threads give the same output) and the index of a GPU run
 # (src/formats/gpu_run/gpu_run_index.c): a generated
 # rocprofv3 run and a generated Nsight export are opened three ways --
 # without the index (--no-cache), writing it, reading it -- and the tree,
@@ -52,7 +53,7 @@ check_run() {
 	shift
 	rm -rf "$runs"
 	views "$tmp/$name.plain" --no-cache "$@"
-	# the first pass file after file and side by side: the same run
+	# both passes file after file and side by side: the same run
 	CALLSCOPE_SCAN_THREADS=1 views "$tmp/$name.serial" --no-cache "$@"
 	CALLSCOPE_SCAN_THREADS=3 views "$tmp/$name.threads" --no-cache "$@"
 	cmp -s "$tmp/$name.serial" "$tmp/$name.threads" ||

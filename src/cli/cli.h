@@ -113,7 +113,7 @@ struct model *cli_compare_open(struct session *s, char *const *paths,
 			       size_t n);
 /* On a terminal: read up front what every timeline needs
  * (model_trace_prepare) with a progress line on stderr after a second;
- * elsewhere nothing (lines are read when asked). */
+ * elsewhere the same without the progress line. */
 void cli_trace_prepare(const struct model *m);
 
 /* After the values of `m` were read: when a lazy read failed (a remote

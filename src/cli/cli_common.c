@@ -153,10 +153,11 @@ static bool on_trace_read(void *ctx, uint32_t done, uint32_t total)
 
 void cli_trace_prepare(const struct model *m)
 {
-	if (!isatty(STDERR_FILENO))
-		return;
 	struct load_progress p = {.start = clock_now()};
-	model_trace_prepare(m, on_trace_read, &p);
+	/* read up front everywhere (the files side by side), shown on a
+	 * terminal only */
+	model_trace_prepare(m, isatty(STDERR_FILENO) ? on_trace_read : NULL,
+			    &p);
 	if (p.drawn)
 		fputs("\r\033[K", stderr);
 }

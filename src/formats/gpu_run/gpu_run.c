@@ -273,7 +273,11 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 {
 	if (parent >= r->n_nodes || name == MODEL_NONE)
 		return MODEL_NONE;
-	uint32_t *hit = &r->child_hit[kind & 7], n = *hit - 1;
+	/* the second pass reads files side by side: a cache per thread */
+	static _Thread_local uint32_t pass_hit[8];
+	uint32_t *hit = r->second_pass ? &pass_hit[kind & 7]
+				       : &r->child_hit[kind & 7];
+	uint32_t n = *hit - 1;
 	if (*hit && n < r->n_nodes && r->parent[n] == parent &&
 	    r->kind[n] == kind && r->name[n] == name)
 		return n;
@@ -460,6 +464,7 @@ struct gpu_run *gpu_run_blank(const struct gpu_run_family *family,
 		return NULL;
 	r->family = family;
 	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->file_read, NULL);
 	r->time_min = UINT64_MAX;
 	r->path = strdup(shown);
 	r->files = calloc(n ? n : 1, sizeof(*r->files));

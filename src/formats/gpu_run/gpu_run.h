@@ -177,7 +177,8 @@ struct gpu_run_file {
 	sqlite3 *db;
 	struct gpu_run_set *sets;
 	size_t n_sets;
-	bool loaded; /* interval lines read (second pass) */
+	bool loaded;  /* interval lines read (second pass) */
+	bool loading; /* being read by a thread (gpu_run_provider.c) */
 	/* the lines' intervals mapped from the run's index (gpu_run_index.c)
 	 * instead of read: not freed, never written; NULL when read */
 	void *iv_map;

@@ -85,6 +85,7 @@ struct gpu_run {
 	double scan_began, last_report; /* monotonic seconds */
 
 	pthread_mutex_t lock; /* lazy reads and SQLite statements */
+	pthread_cond_t file_read; /* a file's second pass ended */
 	struct error lazy_err;
 	bool lazy_failed;
 };
@@ -186,6 +187,10 @@ void gpu_run_split_add(struct gpu_run *r, uint32_t node,
  * that is merged into `r` in file order, so that the result is the one
  * a pass file after file gives.  Reports r->progress. */
 enum status gpu_run_scan(struct gpu_run *r, struct error *err);
+/* Threads for reading `n_files` files side by side (both passes): the
+ * cores (CALLSCOPE_SCAN_THREADS overrides), at most 16, at most one per
+ * file; 1 when SQLite is not thread-safe. */
+unsigned gpu_run_workers_for(size_t n_files);
 
 /* The file name of group `group`'s functions in `family`'s runs. */
 const char *gpu_run_group_name(const struct gpu_run_family *family,

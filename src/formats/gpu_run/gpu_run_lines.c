@@ -46,7 +46,11 @@ uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,
 		    uint8_t kind, uint64_t a, uint64_t b, const char *label,
 		    uint32_t profile)
 {
-	uint32_t *hit = &r->line_hit[kind & 7];
+	/* the second pass reads files side by side: a cache per thread (a
+	 * hit is checked against the whole key, whichever run set it) */
+	static _Thread_local uint32_t pass_hit[8];
+	uint32_t *hit = r->second_pass ? &pass_hit[kind & 7]
+				       : &r->line_hit[kind & 7];
 	if (*hit && *hit <= r->n_lines) { /* checked: lines may be sorted */
 		const struct gpu_run_line *l = &r->lines[*hit - 1];
 		if (l->file == file && l->set == set && l->kind == kind &&

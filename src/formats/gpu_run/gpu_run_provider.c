@@ -2,7 +2,9 @@
  * values of its contexts (value_ops: the per-node sums, the per-queue
  * split for the threads pane, the hardware counters) and its timelines
  * (trace_ops: a file's interval lines read by a second pass when first
- * needed, or mapped from the run's index; the launch links resolved once
+ * needed -- the files side by side on the cores when every timeline is
+ * wanted (trace_prepare), each file by one thread, the others waiting
+ * for it -- or mapped from the run's index; the launch links resolved once
  * per file; counter values; an interval's attributes through the
  * layout).  The run is freed with the trace provider.  Depends on the run
  * (gpu_run.h) only. */
@@ -212,6 +214,7 @@ void gpu_run_free(struct gpu_run *r)
 	gpu_run_map_free(&r->line_keys);
 	error_clear(&r->lazy_err);
 	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->file_read);
 	free(r->path);
 	free(r);
 }
@@ -347,13 +350,17 @@ static enum status ensure_open(struct gpu_run *r, uint32_t fi,
 	return gpu_run_open_file(r->family, f, err);
 }
 
-/* The second pass over file `fi`: every interval line of the file. */
-static bool load_file(struct gpu_run *r, uint32_t fi)
+/* The second pass proper over file `fi` (claimed by the caller, its
+ * connection opened with status `st`): the file's interval lines
+ * allocated, read, sorted and linked, its index file written.  Touches
+ * only the file's own lines and connection (the run's maps are only read
+ * now), so that files are read side by side.  False with *err set. */
+static bool read_file(struct gpu_run *r, uint32_t fi, enum status st,
+		      struct error *err)
 {
 	struct gpu_run_file *f = &r->files[fi];
-	if (f->loaded)
-		return !r->lazy_failed;
-	f->loaded = true;
+	if (st != STATUS_OK)
+		return false;
 	if (gpu_run_index_load_file(r, fi))
 		return true;
 	bool ok = true;
@@ -374,27 +381,17 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 		if (l->n_inst && !l->inst)
 			ok = false;
 	}
-	struct error err = {0};
-	if (ok) {
-		r->second_pass = true;
-		enum status st = ensure_open(r, fi, &err);
-		if (st == STATUS_OK)
-			st = f->layout->read(r, fi, &err);
-		ok = st == STATUS_OK;
-		/* read: closed again, so that a run of 1,000 files does not
-		 * hold 1,000 open (a detail opens it again) */
-		sqlite3_close(f->db);
-		f->db = NULL;
-	} else {
-		error_set(&err, STATUS_NOMEM, f->path, "out of memory");
-	}
+	if (ok)
+		ok = f->layout->read(r, fi, err) == STATUS_OK;
+	else
+		error_set(err, STATUS_NOMEM, f->path, "out of memory");
 	for (uint32_t i = 0; i < r->n_lines; i++) {
 		struct gpu_run_line *l = &r->lines[i];
 		if (l->file != fi || l->kind == GPU_RUN_LINE_COUNTER)
 			continue;
 		if (ok && (l->filled != l->count ||
 			   l->inst_filled != l->n_inst)) {
-			error_set(&err, STATUS_CORRUPT, f->path,
+			error_set(err, STATUS_CORRUPT, f->path,
 				  "the file changed while it was open: a line "
 				  "has %" PRIu64 " intervals and %" PRIu64
 				  " instants, not %" PRIu64 " and %" PRIu64,
@@ -413,12 +410,56 @@ static bool load_file(struct gpu_run *r, uint32_t fi)
 	} else {
 		clear_links(r, fi);
 	}
-	if (!ok && !r->lazy_failed) {
+	return ok;
+}
+
+/* A failed second pass's error kept for take_error (the first one only);
+ * called with r->lock held. */
+static void keep_error(struct gpu_run *r, struct error *err)
+{
+	if (!r->lazy_failed) {
 		r->lazy_failed = true;
-		r->lazy_err = err;
-	} else {
-		error_clear(&err);
+		r->lazy_err = *err;
+		memset(err, 0, sizeof(*err));
 	}
+	error_clear(err);
+}
+
+/* The second pass over file `fi`: every interval line of the file, read
+ * once by whichever thread asks first (the others wait for it).  Called
+ * without r->lock.  A failure's error goes to *failed when not NULL (the
+ * pool keeps them in file order), else to the run's lazy error. */
+static bool load_file(struct gpu_run *r, uint32_t fi, struct error *failed)
+{
+	struct gpu_run_file *f = &r->files[fi];
+	pthread_mutex_lock(&r->lock);
+	while (f->loading)
+		pthread_cond_wait(&r->file_read, &r->lock);
+	if (f->loaded) {
+		bool ok = !r->lazy_failed;
+		pthread_mutex_unlock(&r->lock);
+		return ok;
+	}
+	f->loading = true;
+	if (!r->second_pass) /* stays true: read by the readers, unlocked */
+		r->second_pass = true;
+	struct error err = {0};
+	enum status st = ensure_open(r, fi, &err);
+	pthread_mutex_unlock(&r->lock);
+	bool ok = read_file(r, fi, st, &err);
+	pthread_mutex_lock(&r->lock);
+	/* read: closed again, so that a run of 1,000 files does not hold
+	 * 1,000 open (a detail opens it again) */
+	sqlite3_close(f->db);
+	f->db = NULL;
+	if (!ok && failed)
+		*failed = err;
+	else if (!ok)
+		keep_error(r, &err);
+	f->loading = false;
+	__atomic_store_n(&f->loaded, true, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&r->file_read);
+	pthread_mutex_unlock(&r->lock);
 	return ok;
 }
 
@@ -431,11 +472,8 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 	struct gpu_run_line *l = &r->lines[line];
 	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->count)
 		return false;
-	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE)) {
-		pthread_mutex_lock(&r->lock);
-		load_file(r, l->file);
-		pthread_mutex_unlock(&r->lock);
-	}
+	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
+		load_file(r, l->file, NULL);
 	if (!l->iv || index >= l->filled)
 		return false;
 	const struct gpu_run_iv *iv = &l->iv[index];
@@ -471,11 +509,8 @@ static bool trace_instant(void *impl, uint32_t line, uint64_t index,
 	struct gpu_run_line *l = &r->lines[line];
 	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->n_inst)
 		return false;
-	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE)) {
-		pthread_mutex_lock(&r->lock);
-		load_file(r, l->file);
-		pthread_mutex_unlock(&r->lock);
-	}
+	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
+		load_file(r, l->file, NULL);
 	if (!l->inst || index >= l->inst_filled)
 		return false;
 	const struct gpu_run_instant *in = &l->inst[index];
@@ -557,6 +592,8 @@ static enum status trace_event_detail(void *impl, uint32_t line,
 		return error_set(err, STATUS_USAGE, r->path, "no such line");
 	const struct gpu_run_line *l = &r->lines[line];
 	pthread_mutex_lock(&r->lock);
+	while (r->files[l->file].loading) /* the connection is the pass's */
+		pthread_cond_wait(&r->file_read, &r->lock);
 	enum status st = ensure_open(r, l->file, err);
 	if (st == STATUS_OK)
 		st = r->files[l->file].layout->detail(r, l, event, out, n,
@@ -570,45 +607,137 @@ static void trace_close(void *impl)
 	gpu_run_free(impl);
 }
 
-/* Whether file `fi` still has a second pass to do: not done, and it has
- * interval lines (counter lines are kept from the first pass). */
-static bool file_to_load(const struct gpu_run *r, const bool *has_lines,
-			 uint32_t fi)
+/* The files whose second pass is still to do, in file order: those with
+ * interval lines (counter lines are kept from the first pass) not read
+ * yet.  Their number in *n; NULL when out of memory or none. */
+static uint32_t *files_to_load(struct gpu_run *r, uint32_t *n)
 {
-	return has_lines[fi] && !r->files[fi].loaded;
+	*n = 0;
+	bool *has_lines = calloc(r->n_files ? r->n_files : 1, 1);
+	uint32_t *todo = calloc(r->n_files ? r->n_files : 1, sizeof(*todo));
+	if (has_lines && todo) {
+		for (uint32_t i = 0; i < r->n_lines; i++)
+			if (r->lines[i].kind != GPU_RUN_LINE_COUNTER &&
+			    r->lines[i].file < r->n_files)
+				has_lines[r->lines[i].file] = true;
+		for (uint32_t fi = 0; fi < r->n_files; fi++)
+			if (has_lines[fi] &&
+			    !__atomic_load_n(&r->files[fi].loaded,
+					     __ATOMIC_ACQUIRE))
+				todo[(*n)++] = fi;
+	}
+	free(has_lines);
+	if (!*n) {
+		free(todo);
+		return NULL;
+	}
+	return todo;
 }
 
-/* Every file's second pass that is still to do, in file order (the trace
- * pane shows lines of every file at once). */
+/* The second pass's pool: workers take the files in file order, each
+ * file read whole by one worker; the errors are kept per file and handed
+ * to the run in file order at the end, so that the run is the one a
+ * pass file after file leaves. */
+struct pass_pool {
+	struct gpu_run *r;
+	const uint32_t *todo;
+	struct error *errs; /* per entry of todo */
+	uint32_t total, next, done;
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+};
+
+static void *pass_worker(void *arg)
+{
+	struct pass_pool *p = arg;
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop && p->next < p->total) {
+		uint32_t k = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		load_file(p->r, p->todo[k], &p->errs[k]);
+		pthread_mutex_lock(&p->lock);
+		p->done++;
+		pthread_cond_broadcast(&p->changed);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Run the pool over p->todo with up to `want` workers, the progress
+ * reported from this thread (a file done at a time); false when no
+ * worker could start (nothing done). */
+static bool pass_run(struct pass_pool *p, unsigned want,
+		     bool (*progress)(void *ctx, uint32_t done,
+				      uint32_t total),
+		     void *ctx)
+{
+	pthread_t threads[16];
+	unsigned started = 0;
+	while (started < want && started < 16 &&
+	       pthread_create(&threads[started], NULL, pass_worker, p) == 0)
+		started++;
+	if (!started)
+		return false;
+	pthread_mutex_lock(&p->lock);
+	for (uint32_t shown = 0;;) {
+		while (p->done == shown && p->done < p->total && !p->stop)
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (p->done == shown || p->stop)
+			break; /* all done, or stopped: the workers finish */
+		shown = p->done;
+		pthread_mutex_unlock(&p->lock);
+		bool go = !progress || progress(ctx, shown, p->total);
+		pthread_mutex_lock(&p->lock);
+		if (!go)
+			p->stop = true;
+	}
+	pthread_mutex_unlock(&p->lock);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	return true;
+}
+
+/* Every file's second pass that is still to do (the trace pane shows
+ * lines of every file at once): side by side on the cores, file after
+ * file on one core or when no thread starts. */
 static uint32_t trace_prepare(void *impl,
 			      bool (*progress)(void *ctx, uint32_t done,
 					       uint32_t total),
 			      void *ctx)
 {
 	struct gpu_run *r = impl;
-	uint32_t total = 0, done = 0;
-	bool *has_lines = calloc(r->n_files ? r->n_files : 1, 1);
-	if (!has_lines)
-		return 0; /* the lines are read when asked */
-	for (uint32_t i = 0; i < r->n_lines; i++)
-		if (r->lines[i].kind != GPU_RUN_LINE_COUNTER &&
-		    r->lines[i].file < r->n_files)
-			has_lines[r->lines[i].file] = true;
-	for (uint32_t fi = 0; fi < r->n_files; fi++)
-		total += file_to_load(r, has_lines, fi);
-	if (total && progress && !progress(ctx, 0, total)) {
-		free(has_lines);
+	uint32_t total = 0;
+	uint32_t *todo = files_to_load(r, &total);
+	if (!todo)
+		return 0; /* none, or read when asked */
+	if (progress && !progress(ctx, 0, total)) {
+		free(todo);
 		return total;
 	}
-	for (uint32_t fi = 0; fi < r->n_files && done < total; fi++) {
-		if (!file_to_load(r, has_lines, fi))
-			continue;
-		load_file(r, fi);
-		done++;
-		if (progress && !progress(ctx, done, total))
+	struct pass_pool p = {.r = r, .todo = todo, .total = total};
+	unsigned want = gpu_run_workers_for(total);
+	p.errs = want > 1 ? calloc(total, sizeof(*p.errs)) : NULL;
+	bool pooled = false;
+	if (p.errs) {
+		pthread_mutex_init(&p.lock, NULL);
+		pthread_cond_init(&p.changed, NULL);
+		pooled = pass_run(&p, want, progress, ctx);
+		pthread_mutex_destroy(&p.lock);
+		pthread_cond_destroy(&p.changed);
+		pthread_mutex_lock(&r->lock);
+		for (uint32_t k = 0; k < total; k++)
+			if (p.errs[k].status != STATUS_OK)
+				keep_error(r, &p.errs[k]);
+		pthread_mutex_unlock(&r->lock);
+		free(p.errs);
+	}
+	for (uint32_t k = 0; !pooled && k < total; k++) {
+		load_file(r, todo[k], NULL);
+		if (progress && !progress(ctx, k + 1, total))
 			break;
 	}
-	free(has_lines);
+	free(todo);
 	return total;
 }
 

@@ -348,7 +348,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static unsigned workers_for(size_t n_files)
+unsigned gpu_run_workers_for(size_t n_files)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *env = getenv("CALLSCOPE_SCAN_THREADS");
@@ -413,7 +413,7 @@ enum status gpu_run_scan(struct gpu_run *r, struct error *err)
 	r->scan_began = r->last_report = clock_now();
 	for (size_t i = 0; i < r->n_files; i++)
 		r->progress.bytes_total += file_bytes(r->files[i].path);
-	unsigned n_workers = workers_for(r->n_files);
+	unsigned n_workers = gpu_run_workers_for(r->n_files);
 	if (n_workers < 2)
 		return scan_serial(r, err);
 	struct pool p = {.r = r, .ahead = 2 * (size_t)n_workers};
