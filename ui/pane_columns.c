@@ -22,7 +22,7 @@ static bool is_shown(const struct pane_env *env, uint32_t c)
 static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 {
 	struct list_cursor *l = pane->state;
-	l->count = env->model->n_columns + env->cols->n_derived;
+	l->count = model_n_columns(env->model) + env->cols->n_derived;
 	if (r.h < 2)
 		return;
 	screen_text(r.y, r.x, r.w, theme_attr(THEME_ROLE_COLUMN_HEADER),
@@ -35,18 +35,18 @@ static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		if (idx >= l->count)
 			break;
 		uint32_t c = (uint32_t)idx;
-		bool derived = c >= env->model->n_columns;
+		bool derived = c >= model_n_columns(env->model);
 		char *title = pane_column_title(env, c);
 		char *line = NULL;
 		const char *src = "";
 		if (!derived) {
 			uint32_t s = model_column_stat(env->model, c);
 			if (s != MODEL_NONE)
-				src = model_str(env->model, env->model->stats[s].scope);
+				src = model_str(env->model, model_stats(env->model)[s].scope);
 			else
 				src = "formula";
 		} else {
-			src = env->cols->derived[c - env->model->n_columns].text;
+			src = env->cols->derived[c - model_n_columns(env->model)].text;
 		}
 		if (asprintf(&line, " [%c] $%u  %s  (%s)",
 			     derived || is_shown(env, c) ? 'x' : ' ', c + 1,
@@ -63,7 +63,7 @@ static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 /* Show or hide model column `c` (derived columns always show). */
 static void toggle(struct pane_env *env, uint32_t c)
 {
-	if (c >= env->model->n_columns)
+	if (c >= model_n_columns(env->model))
 		return;
 	env->svc->show_column(env->hub, c, !is_shown(env, c));
 }

@@ -139,10 +139,10 @@ static uint32_t find_procedure(const struct model *m, const char *db,
 			       const char *proc, int *rc)
 {
 	*rc = CLI_EXIT_USAGE;
-	if (strcmp(m->format, "dcpi") != 0) {
+	if (strcmp(model_format(m), "dcpi") != 0) {
 		fprintf(stderr, "callscope listing: %s is a %s database; "
 				"listings are for DCPI profiles\n",
-			db, m->format);
+			db, model_format(m));
 		return MODEL_NONE;
 	}
 	/* every procedure: a large database's deferred images read first */

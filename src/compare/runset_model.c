@@ -77,7 +77,7 @@ static bool add_columns(struct model_builder *b, const struct runset *rs)
 	uint32_t formula = model_builder_intern(b, "$$", 2);
 	for (size_t k = 0; k < rs->n_metrics; k++) {
 		const struct model_column *mc =
-		    &first->columns[rs->pairs[k].col[0][rs->scope[k]]];
+		    &model_columns(first)[rs->pairs[k].col[0][rs->scope[k]]];
 		for (uint32_t j = 0; j < rs->n_runs + RUNSET_N_STATS; j++) {
 			uint32_t c = runset_column(rs, k, j);
 			struct model_stat st = {

@@ -167,7 +167,7 @@ static inline uint32_t ol_parent_of(const struct outline *o, uint32_t row)
  * its grouping levels. */
 static inline uint64_t ol_depth_cap(const struct outline *o)
 {
-	return (uint64_t)o->m->max_depth + 16;
+	return (uint64_t)model_max_depth(o->m) + 16;
 }
 
 /* Whether `node` is `root` or below it (outline.c). */

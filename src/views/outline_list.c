@@ -168,7 +168,7 @@ enum status ol_collect(struct outline *o, const struct entry *top,
 			.last = i == f->last && f->tail,
 		};
 		if (l->n >= limit) {
-			st = error_set(err, STATUS_LIMIT, o->m->path,
+			st = error_set(err, STATUS_LIMIT, model_path(o->m),
 				       "expanding would show more than %zu "
 				       "rows",
 				       limit);

@@ -102,7 +102,7 @@ static bool failed_read(struct trace_view *v, struct trace_grid *g,
 	if (!tv_take_read_error(v, err))
 		return false;
 	g->raw_valid = false;
-	for (uint32_t i = 0; i < v->m->n_timelines; i++)
+	for (uint32_t i = 0; i < model_n_timelines(v->m); i++)
 		if (v->bounds_state[i] == BOUNDS_EMPTY)
 			v->bounds_state[i] = BOUNDS_UNKNOWN;
 	return true;
@@ -112,8 +112,8 @@ static bool failed_read(struct trace_view *v, struct trace_grid *g,
 static void instant_cells(const struct trace_view *v, uint32_t tl,
 			  uint32_t columns, uint64_t *out)
 {
-	if (tl < v->m->n_timelines && v->m->timelines[tl].n_instants &&
-	    v->m->timelines[tl].kind == TIMELINE_INTERVALS) {
+	if (tl < model_n_timelines(v->m) && model_timelines(v->m)[tl].n_instants &&
+	    model_timelines(v->m)[tl].kind == TIMELINE_INTERVALS) {
 		trace_instant_cells(v->m, tl, v->win.from, v->win.to, columns,
 				    out);
 		return;

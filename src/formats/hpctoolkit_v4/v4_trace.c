@@ -99,7 +99,7 @@ enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 		uint32_t prof = span_get_u32le(cth, 0x00);
 		uint64_t p_start = span_get_u64le(cth, 0x08), p_end = span_get_u64le(cth, 0x10);
 		/* profIndex: "Index of a profile listed in the profile.db" */
-		if (prof >= n_profiles || prof >= m->n_profiles) {
+		if (prof >= n_profiles || prof >= model_n_profiles(m)) {
 			st = CORRUPT(at, "{CTH} %u: profIndex %u is "
 				     "not a profile of profile.db (%u)",
 				     i, prof, n_profiles);
@@ -121,7 +121,7 @@ enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 		};
 		struct model_timeline tl = {
 			.profile = prof,
-			.label = m->profiles[prof].label,
+			.label = model_profiles(m)[prof].label,
 			.kind = TIMELINE_SAMPLES,
 			.count = t->lines[i].count,
 		};

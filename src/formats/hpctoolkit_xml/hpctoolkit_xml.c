@@ -252,11 +252,11 @@ static enum status add_timelines(struct model_builder *b,
 		if (pv->trace && prof == MODEL_NONE)
 			return error_set(err, STATUS_NOMEM, NULL,
 					 "out of memory");
-		if (prof >= m->n_profiles)
+		if (prof >= model_n_profiles(m))
 			continue;
 		struct model_timeline tl = {
 			.profile = prof,
-			.label = m->profiles[prof].label,
+			.label = model_profiles(m)[prof].label,
 			.kind = TIMELINE_SAMPLES,
 			.count = l->n_samples,
 		};
@@ -345,17 +345,17 @@ static enum status top_contexts(const struct model *m,
 				struct xml_provider *pv, struct error *err)
 {
 	uint32_t n = 0;
-	for (uint32_t c = m->n_nodes ? m->nodes[0].first_child : MODEL_NONE;
-	     c != MODEL_NONE; c = m->nodes[c].next_sibling)
+	for (uint32_t c = model_n_nodes(m) ? model_nodes(m)[0].first_child : MODEL_NONE;
+	     c != MODEL_NONE; c = model_nodes(m)[c].next_sibling)
 		n++;
 	if (!n)
 		return STATUS_OK;
 	pv->top_ctx = malloc((size_t)n * sizeof(*pv->top_ctx));
 	if (!pv->top_ctx)
-		return error_set(err, STATUS_NOMEM, m->path, "out of memory");
-	for (uint32_t c = m->nodes[0].first_child; c != MODEL_NONE;
-	     c = m->nodes[c].next_sibling)
-		pv->top_ctx[pv->n_top++] = m->nodes[c].ctx_id;
+		return error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
+	for (uint32_t c = model_nodes(m)[0].first_child; c != MODEL_NONE;
+	     c = model_nodes(m)[c].next_sibling)
+		pv->top_ctx[pv->n_top++] = model_nodes(m)[c].ctx_id;
 	return STATUS_OK;
 }
 
@@ -408,8 +408,8 @@ static void add_warnings(struct model_builder *b,
 	if (has_trace) {
 		const struct model *pm = model_builder_peek(b);
 		uint64_t samples = 0;
-		for (uint32_t i = 0; i < pm->n_timelines; i++)
-			samples += pm->timelines[i].count;
+		for (uint32_t i = 0; i < model_n_timelines(pm); i++)
+			samples += model_timelines(pm)[i].count;
 		if (samples == 0)
 			model_builder_add_warning(b, "the trace has no samples "
 						     "(every trace line is "
