@@ -664,11 +664,7 @@ static int dcpi_bid(const struct reader_probe *p, int best)
 	return 50;
 }
 
-const struct reader reader_dcpi = {
-	.name = "dcpi",
-	.description = "DCPI profile file (ASCII header, version-0 samples), "
-		       "or a DCPI profile database directory",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE,
-	.bid = dcpi_bid,
-	.open = dcpi_open,
-};
+READER(reader_dcpi, "dcpi", READER_CAP_TREE | READER_CAP_PER_PROFILE, dcpi_bid,
+       dcpi_open,
+       "DCPI profile file (ASCII header, version-0 samples), or a DCPI profile "
+       "database directory");

@@ -337,11 +337,8 @@ static int cubeset_bid(const struct reader_probe *p, int best)
 	return named >= 2 && dotted ? 30 : 0;
 }
 
-const struct reader reader_extrap_cubeset = {
-	.name = "extrap-cubeset",
-	.description = "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex "
-		       "measurement directories)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = cubeset_bid,
-	.open = cubeset_open,
-};
+READER(reader_extrap_cubeset, "extrap-cubeset",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
+       cubeset_bid, cubeset_open,
+       "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex measurement "
+       "directories)");

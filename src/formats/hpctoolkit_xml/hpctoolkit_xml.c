@@ -422,9 +422,10 @@ static void add_warnings(struct model_builder *b,
 					     "(*.hpctrace or experiment.mt)");
 }
 
-static enum status open_path(const char *path, struct model **out,
-			     struct error *err)
+static enum status xml_open(const struct reader_input *in,
+			   struct model **out, struct error *err)
 {
+	const char *path = in->paths[0];
 	enum status st = STATUS_OK;
 	char *dir = NULL, *xml = NULL, *copy = NULL;
 	struct model_builder *b = NULL;
@@ -503,18 +504,8 @@ out:
 	return st;
 }
 
-static enum status xml_open(const struct reader_input *in, struct model **out,
-			    struct error *err)
-{
-	return open_path(in->paths[0], out, err);
-}
-
-const struct reader reader_hpctoolkit_xml = {
-	.name = "hpctoolkit-xml",
-	.description = "HPCToolkit experiment.xml database (2.0-2.2 with "
-		       "metric-db/mdb and hpctrace/mt; 4.0 with the 2020 "
-		       "profile.db, cct.db, trace.db)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES,
-	.bid = xml_bid,
-	.open = xml_open,
-};
+READER(reader_hpctoolkit_xml, "hpctoolkit-xml",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES, xml_bid,
+       xml_open,
+       "HPCToolkit experiment.xml database (2.0-2.2 with metric-db/mdb and "
+       "hpctrace/mt; 4.0 with the 2020 profile.db, cct.db, trace.db)");

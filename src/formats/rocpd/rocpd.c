@@ -110,17 +110,11 @@ static enum status rocpd_open(const struct reader_input *in,
 	return gpu_run_open_input(&rocpd_family, in, out, err);
 }
 
-const struct reader reader_rocpd = {
-	.name = "rocpd",
-	.description = "ROCm profiles: rocprofv3 rocpd databases and "
-		       "rocmProfileData .rpd files (several, a directory or "
-		       "a run's index YAML as one run)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE |
-		READER_CAP_INTERVALS | READER_CAP_COUNTERS | READER_CAP_MERGE,
-	.bid = rocpd_bid,
-	.open = rocpd_open,
-	.cache_name = "runs",
-	.cache_list = gpu_run_index_list,
-	.option_names = rocpd_option_names,
-	.option = gpu_run_option,
-};
+READER(reader_rocpd, "rocpd",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_INTERVALS |
+	   READER_CAP_COUNTERS | READER_CAP_MERGE,
+       rocpd_bid, rocpd_open,
+       "ROCm profiles: rocprofv3 rocpd databases and rocmProfileData .rpd "
+       "files (several, a directory or a run's index YAML as one run)",
+       .cache_name = "runs", .cache_list = gpu_run_index_list,
+       .option_names = rocpd_option_names, .option = gpu_run_option);
