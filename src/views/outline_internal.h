@@ -8,6 +8,7 @@
 #ifndef CALLSCOPE_OUTLINE_INTERNAL_H
 #define CALLSCOPE_OUTLINE_INTERNAL_H
 
+#include "core/check.h"
 #include "views/outline.h"
 
 #include <regex.h>

@@ -321,6 +321,7 @@ void trace_cells_raw(const struct model *m, uint32_t line,
 	for (uint32_t k = 0; k < columns; k++) {
 		uint64_t t = trace_cell_time(from, to, columns, k);
 		uint64_t i;
+		CHECK(lo == UINT64_MAX || lo < b->count); /* find's answer */
 		/* cell times increase: each search starts from the previous
 		 * answer, whose time is known */
 		if (lo != UINT64_MAX && lo + 1 < b->count) {

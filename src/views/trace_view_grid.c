@@ -6,6 +6,7 @@
 
 #include "views/trace_view.h"
 #include "views/trace_view_internal.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -135,6 +136,7 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 		     g->raw_stamp == v->stamp;
 	for (uint32_t r = 0; r < rows; r++) {
 		uint32_t line = trace_view_row_line(v, rows, r);
+		CHECK(line == MODEL_NONE || line < v->n_lines);
 		uint32_t tl = line == MODEL_NONE ? MODEL_NONE : v->lines[line];
 		uint32_t *raw = g->raw + (size_t)r * columns;
 		uint32_t *cells = g->cells + (size_t)r * columns;

@@ -218,6 +218,7 @@ bool view_value(struct view *v, uint32_t node, uint32_t column, double *out)
 		memset(ns + c->cap, 0, (size_t)(ncap - c->cap));
 		c->cap = (uint32_t)ncap;
 	}
+	CHECK(node < c->cap);
 	double val = 0;
 	bool present = v->ops->value(v, node, column, &val);
 	c->value[node] = present ? val : 0;
@@ -263,7 +264,8 @@ static const struct view_dense *dense_fill(struct view *v,
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t x = order[k];
-		bool ok = x < n_nodes && node_present[x];
+		/* the view's order holds model nodes */
+		bool ok = ALWAYS(x < n_nodes) && node_present[x];
 		d->value[k] = ok ? node_value[x] : 0;
 		d->present[k] = ok;
 	}

@@ -75,8 +75,10 @@ static void leave_node(void *ctx, uint32_t node)
 {
 	struct bottom_up *bu = ctx;
 	uint32_t id = bu->ids.of_node[node];
-	if (id != MODEL_NONE)
-		bu->active[id]--;
+	if (id == MODEL_NONE)
+		return;
+	CHECK(bu->active[id] > 0); /* the walk leaves what it entered */
+	bu->active[id]--;
 }
 
 static enum status bu_open(struct view *v, struct error *err)
@@ -326,6 +328,9 @@ static enum status expand(struct view *v, uint32_t rid, struct error *err)
 		bu->pairs[bu->n_pairs++] = items[i].slot;
 		bu->pairs[bu->n_pairs++] = items[i].frame;
 	}
+	/* one row per group of callers, within what was grown */
+	CHECK(bu->n_rows == first_child + groups && bu->n_rows <= bu->rows_cap);
+	CHECK(bu->n_pairs <= bu->pairs_cap);
 	bu->rows[rid].child_first = first_child;
 	bu->rows[rid].n_children = groups;
 	goto out;
@@ -344,6 +349,7 @@ static enum status bu_children(struct view *v, uint32_t node, uint32_t **out,
 	enum status st = bu_build(v, err);
 	if (st != STATUS_OK)
 		return st;
+	CHECK(node < bu->n_rows); /* view.c asked ops->exists */
 	if (bu->rows[node].child_first == MODEL_NONE) {
 		st = expand(v, node, err);
 		if (st != STATUS_OK)

@@ -286,6 +286,7 @@ static void leave_node(void *ctx, uint32_t node)
 	uint32_t r = f->row_of[node];
 	if (r == MODEL_NONE)
 		return;
+	CHECK(f->active[r] > 0); /* the walk leaves what it entered */
 	f->active[r]--;
 	if (f->rows[r].tag == FLAT_FUNCTION) {
 		uint32_t up[2];

@@ -32,6 +32,7 @@ static enum status td_children(struct view *v, uint32_t node, uint32_t **out,
 	const struct model *m = v->m;
 	uint32_t *kids = NULL;
 	uint32_t cap = 0, count = 0;
+	CHECK(node < model_n_nodes(m)); /* view.c asked ops->exists */
 	/* a deferred subtree is loaded when its children are first asked
 	 * for (model.h: the model grows at the end) */
 	enum status st = model_load_children(m, node, err);
@@ -69,6 +70,7 @@ static bool td_value(struct view *v, uint32_t node, uint32_t column,
 static void td_node_get(const struct view *v, uint32_t node,
 			struct view_node *out)
 {
+	CHECK(node < model_n_nodes(v->m));
 	const struct model_node *nd = &model_nodes(v->m)[node];
 	*out = (struct view_node){
 		.parent = nd->parent,
