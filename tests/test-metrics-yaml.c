@@ -199,6 +199,13 @@ static void test_bad_formulas(void **state)
 	assert_formula_fails("{sqrt: [1, 2]}", STATUS_CORRUPT,
 			     "'sqrt' takes 1 to 1 arguments, found 2");
 	assert_formula_fails("{pow: [1]}", STATUS_CORRUPT, "'pow' takes");
+	/* the formulas' function table, words joined by ' ' in YAML */
+	assert_formula_fails("{strict floor: [1, 2]}", STATUS_CORRUPT,
+			     "'strict floor' takes 1 to 1 arguments, found 2");
+	assert_formula_fails("{strict_floor: [1]}", STATUS_CORRUPT,
+			     "unknown function 'strict_floor'");
+	assert_formula_fails("{^: []}", STATUS_CORRUPT,
+			     "'^' takes 1 to 999 arguments, found 0");
 	assert_formula_fails("{a: 1, b: 2}", STATUS_CORRUPT,
 			     "a mapping with one key");
 	assert_formula_fails("[1e999, +, *t]", STATUS_CORRUPT, "bad number");

@@ -87,6 +87,25 @@ size_t formula_number_length(const char *s, size_t len);
  * finite number. */
 bool formula_number_value(const char *s, size_t len, double *out);
 
+/* The named functions of formulas (sum avg min max prod sqrt log pow
+ * floor ceil strict_floor strict_ceil), one table for both syntaxes that
+ * write them: the text of formula_parse joins a name's words with '_'
+ * ("strict_floor"), HPCToolkit's METRICS.yaml with ' ' ("strict floor"). */
+struct formula_function {
+	const char *name; /* words joined by '_' */
+	enum formula_op op;
+	size_t min_args, max_args; /* max 0: any number */
+};
+
+/* The function named by the `len` bytes at `name`, whose words are joined
+ * by `space` ('_' or ' '), or NULL. */
+const struct formula_function *formula_function_named(const char *name,
+						      size_t len, char space);
+
+/* The function whose operation is `op`, or NULL (+ - * / ^ are not
+ * named functions). */
+const struct formula_function *formula_function_of(enum formula_op op);
+
 void formula_free(struct formula *f);
 
 #endif
