@@ -401,30 +401,58 @@ static enum status match_paths(struct diff *d, struct merged *g,
 	return STATUS_OK;
 }
 
+enum status diff_column_each(const struct model *m, uint32_t column,
+			     bool skip,
+			     void (*add)(void *ctx, uint32_t node, double v),
+			     void *ctx, struct error *err)
+{
+	uint32_t n_nodes = model_n_nodes(m);
+	double *vals = malloc((n_nodes ? n_nodes : 1) * sizeof(*vals));
+	uint8_t *pres = malloc(n_nodes ? n_nodes : 1);
+	enum status st = STATUS_OK;
+	if (!vals || !pres)
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	else
+		st = model_column_dense(m, column, false, vals, pres, err);
+	for (uint32_t n = 0; st == STATUS_OK && n < n_nodes; n++)
+		if (pres[n] && !transparent(m, n, skip))
+			add(ctx, n, vals[n]);
+	free(vals);
+	free(pres);
+	return st;
+}
+
+/* One column's values of a run into its metric's slots (through the run's
+ * node map). */
+struct path_adder {
+	struct diff *d;
+	const uint32_t *map;
+	size_t k;
+	int scope, run;
+	double scale;
+};
+
+static void add_path_value(void *ctx, uint32_t node, double v)
+{
+	const struct path_adder *a = ctx;
+	add_value(a->d, a->map[node], a->k, a->scope, a->run, v * a->scale);
+}
+
 static enum status add_path_values(struct diff *d, const struct model *m,
 				   int run, bool skip, const uint32_t *map,
 				   struct error *err)
 {
-	double *vals = malloc((model_n_nodes(m) ? model_n_nodes(m) : 1) * sizeof(*vals));
-	uint8_t *pres = malloc(model_n_nodes(m) ? model_n_nodes(m) : 1);
 	enum status st = STATUS_OK;
-	if (!vals || !pres)
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	for (size_t k = 0; k < d->n_metrics && st == STATUS_OK; k++)
 		for (int s = 0; s < 2 && st == STATUS_OK; s++) {
-			uint32_t c = d->metrics[k].col[run][s];
 			if (!diff_has_scope(d, k, (enum diff_scope)s))
 				continue;
-			st = model_column_dense(m, c, false, vals, pres, err);
-			double scale = run ? d->metrics[k].scale_new : 1;
-			for (uint32_t n = 0; st == STATUS_OK && n < model_n_nodes(m);
-			     n++)
-				if (pres[n] && !transparent(m, n, skip))
-					add_value(d, map[n], k, s, run,
-						  vals[n] * scale);
+			struct path_adder a = {
+				d, map, k, s, run,
+				run ? d->metrics[k].scale_new : 1};
+			st = diff_column_each(m, d->metrics[k].col[run][s],
+					      skip, add_path_value, &a, err);
 		}
-	free(vals);
-	free(pres);
 	return st;
 }
 

@@ -216,31 +216,34 @@ static void add_one(struct runset *rs, uint32_t node, size_t k, uint32_t r,
 	*v = (isnan(*v) ? 0 : *v) + x;
 }
 
+/* One metric's values of run `r` into the set (through the run's node
+ * map). */
+struct run_adder {
+	struct runset *rs;
+	const uint32_t *map;
+	size_t k;
+	uint32_t r;
+	double scale;
+};
+
+static void add_run_value(void *ctx, uint32_t node, double v)
+{
+	const struct run_adder *a = ctx;
+	add_one(a->rs, a->map[node], a->k, a->r, v * a->scale);
+}
+
 /* Add run `r`'s values of every metric through `map`. */
 static enum status add_values(struct runset *rs, const struct model *m,
 			      uint32_t r, bool skip, const uint32_t *map,
 			      struct error *err)
 {
-	double *vals = malloc((model_n_nodes(m) ? model_n_nodes(m) : 1) * sizeof(*vals));
-	uint8_t *pres = malloc(model_n_nodes(m) ? model_n_nodes(m) : 1);
 	enum status st = STATUS_OK;
-	if (!vals || !pres)
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	for (size_t k = 0; k < rs->n_metrics && st == STATUS_OK; k++) {
 		const struct diff_metric *p = &rs->pairs[k];
-		uint32_t c = p->col[r ? 1 : 0][rs->scope[k]];
-		st = model_column_dense(m, c, false, vals, pres, err);
-		double scale = r ? p->scale_new : 1;
-		for (uint32_t n = 0; st == STATUS_OK && n < model_n_nodes(m); n++) {
-			if (!pres[n] ||
-			    (skip && n && model_nodes(m)[n].parent == 0 &&
-			     model_nodes(m)[n].kind == NODE_ENTRY))
-				continue;
-			add_one(rs, map[n], k, r, vals[n] * scale);
-		}
+		struct run_adder a = {rs, map, k, r, r ? p->scale_new : 1};
+		st = diff_column_each(m, p->col[r ? 1 : 0][rs->scope[k]], skip,
+				      add_run_value, &a, err);
 	}
-	free(vals);
-	free(pres);
 	return st;
 }
 
