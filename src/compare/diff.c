@@ -91,6 +91,24 @@ struct run_keys {
 	bool normalize;
 };
 
+/* The key caches of run `m`, empty; false when out of memory (then
+ * none). */
+static bool run_keys_init(struct run_keys *rk, const struct model *m,
+			  bool normalize)
+{
+	size_t ns = model_n_strings(m) ? model_n_strings(m) : 1;
+	*rk = (struct run_keys){m, calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)), normalize};
+	if (rk->name_of && rk->base_of && rk->entry_of)
+		return true;
+	free(rk->name_of);
+	free(rk->base_of);
+	free(rk->entry_of);
+	*rk = (struct run_keys){m, NULL, NULL, NULL, normalize};
+	return false;
+}
+
 static uint32_t key_name(struct run_keys *rk, struct strtab *t, uint32_t h)
 {
 	if (h == 0 || h >= model_n_strings(rk->m))
@@ -559,6 +577,42 @@ static void set_status(struct diff *d)
 	}
 }
 
+/* Both runs matched by path into the union, then their values added. */
+static enum status match_runs_paths(struct diff *d, struct merged *g,
+				    struct strtab *t, struct run_keys rk[2],
+				    uint32_t *map[2], struct error *err)
+{
+	bool entries[2] = {has_entries(d->run[0]), has_entries(d->run[1])};
+	bool skip[2] = {entries[0] && !entries[1], entries[1] && !entries[0]};
+	enum status st = STATUS_OK;
+	for (int r = 0; r < 2 && st == STATUS_OK; r++)
+		st = match_paths(d, g, t, &rk[r], r, skip[r], &map[r], err);
+	if (st == STATUS_OK)
+		st = alloc_values(d, err);
+	for (int r = 0; r < 2 && st == STATUS_OK; r++)
+		st = add_path_values(d, rk[r].m, r, skip[r], map[r], err);
+	return st;
+}
+
+/* Both runs matched by function: the functions first (no values: the
+ * value arrays are sized by the merged nodes), then again with values. */
+static enum status match_runs_functions(struct diff *d, struct merged *g,
+					struct strtab *t, struct run_keys rk[2],
+					struct error *err)
+{
+	size_t n_metrics = d->n_metrics;
+	enum status st = STATUS_OK;
+	d->n_metrics = 0;
+	for (int r = 0; r < 2 && st == STATUS_OK; r++)
+		st = match_functions(d, g, t, &rk[r], r, err);
+	d->n_metrics = n_metrics;
+	if (st == STATUS_OK)
+		st = alloc_values(d, err);
+	for (int r = 0; r < 2 && st == STATUS_OK; r++)
+		st = match_functions(d, g, t, &rk[r], r, err);
+	return st;
+}
+
 enum status diff_build(const struct model *base, const struct model *nw,
 		       const struct diff_metric *metrics, size_t n_metrics,
 		       const struct diff_options *opt, struct diff **out,
@@ -567,8 +621,7 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	struct diff *d = calloc(1, sizeof(*d));
 	struct strtab t = {d, NULL, 0, 0};
 	struct merged g = {d, 0, NULL, NULL, 0};
-	struct run_keys rk[2] = {{base, NULL, NULL, NULL, opt->normalize},
-				 {nw, NULL, NULL, NULL, opt->normalize}};
+	struct run_keys rk[2];
 	uint32_t *map[2] = {NULL, NULL};
 	enum status st = STATUS_OK;
 	*out = NULL;
@@ -581,14 +634,9 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	d->metrics = malloc((n_metrics ? n_metrics : 1) * sizeof(*metrics));
 	d->base_total = calloc(n_metrics ? n_metrics : 1, sizeof(double));
 	d->has_total = calloc(n_metrics ? n_metrics : 1, sizeof(bool));
-	for (int r = 0; r < 2; r++) {
-		size_t ns = model_n_strings(rk[r].m) ? model_n_strings(rk[r].m) : 1;
-		rk[r].name_of = calloc(ns, sizeof(uint32_t));
-		rk[r].base_of = calloc(ns, sizeof(uint32_t));
-		rk[r].entry_of = calloc(ns, sizeof(uint32_t));
-		if (!rk[r].name_of || !rk[r].base_of || !rk[r].entry_of)
+	for (int r = 0; r < 2; r++)
+		if (!run_keys_init(&rk[r], r ? nw : base, opt->normalize))
 			st = STATUS_NOMEM;
-	}
 	if (!d->metrics || !d->base_total || !d->has_total || st != STATUS_OK ||
 	    strtab_take(&t, strdup("")) != 0) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -614,30 +662,10 @@ enum status diff_build(const struct model *base, const struct model *nw,
 		goto out;
 	}
 	d->nodes[0].rep[1] = 0;
-	if (opt->match == DIFF_MATCH_PATH) {
-		bool entries[2] = {has_entries(base), has_entries(nw)};
-		bool skip[2] = {entries[0] && !entries[1],
-				entries[1] && !entries[0]};
-		for (int r = 0; r < 2 && st == STATUS_OK; r++)
-			st = match_paths(d, &g, &t, &rk[r], r, skip[r], &map[r],
-					 err);
-		if (st == STATUS_OK)
-			st = alloc_values(d, err);
-		for (int r = 0; r < 2 && st == STATUS_OK; r++)
-			st = add_path_values(d, rk[r].m, r, skip[r], map[r],
-					     err);
-	} else {
-		/* the functions first (no values: the value arrays are
-		 * sized by the merged nodes), then again with values */
-		d->n_metrics = 0;
-		for (int r = 0; r < 2 && st == STATUS_OK; r++)
-			st = match_functions(d, &g, &t, &rk[r], r, err);
-		d->n_metrics = n_metrics;
-		if (st == STATUS_OK)
-			st = alloc_values(d, err);
-		for (int r = 0; r < 2 && st == STATUS_OK; r++)
-			st = match_functions(d, &g, &t, &rk[r], r, err);
-	}
+	if (d->match == DIFF_MATCH_PATH)
+		st = match_runs_paths(d, &g, &t, rk, map, err);
+	else
+		st = match_runs_functions(d, &g, &t, rk, err);
 	if (st != STATUS_OK)
 		goto out;
 	set_status(d);
@@ -748,29 +776,13 @@ bool diff_run_has_entries(const struct model *m)
 	return has_entries(m);
 }
 
-/* The key caches of run `m`; false when out of memory (freed). */
-static bool union_keys(const struct diff_union *u, const struct model *m,
-		       struct run_keys *rk)
-{
-	size_t ns = model_n_strings(m) ? model_n_strings(m) : 1;
-	*rk = (struct run_keys){m, calloc(ns, sizeof(uint32_t)),
-				calloc(ns, sizeof(uint32_t)),
-				calloc(ns, sizeof(uint32_t)), u->normalize};
-	if (rk->name_of && rk->base_of && rk->entry_of)
-		return true;
-	free(rk->name_of);
-	free(rk->base_of);
-	free(rk->entry_of);
-	return false;
-}
-
 enum status diff_union_add(struct diff_union *u, const struct model *m,
 			   bool skip_entries, uint32_t **map,
 			   struct error *err)
 {
 	struct run_keys rk;
 	*map = NULL;
-	if (!union_keys(u, m, &rk))
+	if (!run_keys_init(&rk, m, u->normalize))
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	enum status st = match_paths(&u->d, &u->g, &u->t, &rk, 0,
 				     skip_entries, map, err);
@@ -789,7 +801,7 @@ enum status diff_union_add_functions(struct diff_union *u,
 	enum status st = STATUS_OK;
 	u->d.match = DIFF_MATCH_FUNCTION;
 	*map = malloc((n ? n : 1) * sizeof(**map));
-	if (!*map || !union_keys(u, m, &rk)) {
+	if (!*map || !run_keys_init(&rk, m, u->normalize)) {
 		free(*map);
 		*map = NULL;
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
