@@ -40,4 +40,11 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 				const struct reader_options *ro,
 				struct model **out, struct error *err);
 
+/* The directory of an opened database's files: the model's local path (an
+ * archive's extraction, a URL's cached copy), else `shown` (the path the
+ * user gave), without a file name such as meta.db or experiment.xml (a
+ * path that names a file gives its directory, "." for a bare file name).
+ * Heap string; NULL when out of memory or when there is no path. */
+char *database_files_dir(const struct model *m, const char *shown);
+
 #endif

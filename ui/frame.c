@@ -13,6 +13,7 @@
 #include "net/session.h"
 #include "core/sanitize.h"
 #include "present/present_path.h"
+#include "open.h"
 #include "keys.h"
 #include "extrap.h"
 #include "model_columns.h"
@@ -220,17 +221,8 @@ static char *built_paths(const struct app *app, const char *text)
  * database's directory (as the source pane looks for it). */
 static const char *copy_note(const struct app *app, const char *file)
 {
-	const struct model *m = app->model;
-	const char *base = model_local_path(m) ? model_local_path(m) : app->db_path;
-	char *dir = base ? strdup(base) : NULL;
+	char *dir = database_files_dir(app->model, app->db_path);
 	struct stat sb;
-	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
-		char *slash = strrchr(dir, '/');
-		if (slash && slash != dir)
-			*slash = '\0';
-		else if (!slash)
-			strcpy(dir, ".");
-	}
 	char *copy = NULL;
 	if (dir && asprintf(&copy, "%s/%s", dir, file) < 0)
 		copy = NULL;

@@ -15,6 +15,7 @@
 #include "screen.h"
 #include "theme.h"
 #include "present/present_value.h"
+#include "open.h"
 #include "pane_list.h"
 
 #define SOURCE_MAX_BYTES (64u << 20)
@@ -255,15 +256,7 @@ static struct pane *source_new(struct pane_env *env)
 	/* the database's directory: where its files are (an archive's
 	 * extraction, a URL's cached copy), without a file name such as
 	 * meta.db or experiment.xml */
-	char *dir = strdup(model_local_path(m) ? model_local_path(m) : env->db_path);
-	struct stat sb;
-	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
-		char *slash = strrchr(dir, '/');
-		if (slash && slash != dir)
-			*slash = '\0';
-		else if (!slash)
-			strcpy(dir, ".");
-	}
+	char *dir = database_files_dir(m, env->db_path);
 	char *path = dir ? resolve(dir, model_str(m, file)) : NULL;
 	free(dir);
 	if (!path) {
