@@ -1,9 +1,11 @@
-/* formula: construction, evaluation and release of expression trees.
- * Parsing and printing live in formula_text.c.  Depends on libc and libm
- * only. */
+/* formula: construction (n-ary chains grown by formula_append),
+ * evaluation and release of expression trees, and the table of the named
+ * functions both formula syntaxes share.  Parsing and printing live in
+ * formula_text.c.  Depends on libc, libm and core/check.h only. */
 #include "config.h"
 
 #include "model/formula.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,6 +87,21 @@ struct formula *formula_node(enum formula_op op, struct formula **args,
 	f->args = args;
 	f->nargs = nargs;
 	return f;
+}
+
+bool formula_append(struct formula *f, struct formula *b)
+{
+	size_t n = f->nargs;
+	CHECK(n > 0 && f->args != NULL); /* made by formula_node */
+	if ((n & (n - 1)) == 0) {
+		/* capacity doubles at powers of two */
+		struct formula **na = realloc(f->args, 2 * n * sizeof(*na));
+		if (!na)
+			return false;
+		f->args = na;
+	}
+	f->args[f->nargs++] = b;
+	return true;
 }
 
 bool formula_is_leaf(const struct formula *f, uint32_t *leaf)

@@ -61,6 +61,13 @@ struct formula *formula_leaf(uint32_t leaf);
 struct formula *formula_node(enum formula_op op, struct formula **args,
 			     size_t nargs);
 
+/* Append `b` as the last argument of the n-ary node `f`, made by
+ * formula_node with a power-of-two number of arguments and grown only by
+ * this function (its argument array doubles at powers of two), so that a
+ * long chain a - b - c - ... stays one node; false when out of memory
+ * (neither freed). */
+bool formula_append(struct formula *f, struct formula *b);
+
 /* True when `f` is a single leaf; its index is stored in *leaf. */
 bool formula_is_leaf(const struct formula *f, uint32_t *leaf);
 

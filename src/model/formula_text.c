@@ -318,20 +318,11 @@ static struct formula *chain(struct parser *p, struct formula *f, bool own,
 			     unsigned *extra)
 {
 	if (own && f->op == op) {
-		size_t n = f->nargs;
-		if ((n & (n - 1)) == 0) {
-			/* capacity doubles at powers of two */
-			struct formula **na = realloc(f->args,
-						      2 * n * sizeof(*na));
-			if (!na) {
-				formula_free(f);
-				formula_free(b);
-				return nomem(p);
-			}
-			f->args = na;
-		}
-		f->args[f->nargs++] = b;
-		return f;
+		if (formula_append(f, b))
+			return f;
+		formula_free(f);
+		formula_free(b);
+		return nomem(p);
 	}
 	if (p->depth + ++*extra > FORMULA_MAX_DEPTH) {
 		formula_free(f);

@@ -258,20 +258,12 @@ static struct formula *tok_chain(struct ctx *c, const yaml_node_t *at,
 				 unsigned *extra, unsigned depth)
 {
 	if (own && f->op == op) {
-		size_t n = f->nargs;
-		if ((n & (n - 1)) == 0) {
-			struct formula **na = realloc(f->args,
-						      2 * n * sizeof(*na));
-			if (!na) {
-				formula_free(f);
-				formula_free(b);
-				my_nomem(c);
-				return NULL;
-			}
-			f->args = na;
-		}
-		f->args[f->nargs++] = b;
-		return f;
+		if (formula_append(f, b))
+			return f;
+		formula_free(f);
+		formula_free(b);
+		my_nomem(c);
+		return NULL;
 	}
 	if (depth + ++*extra > FORMULA_MAX_DEPTH) {
 		formula_free(f);
