@@ -419,27 +419,6 @@ static enum status match_paths(struct diff *d, struct merged *g,
 	return STATUS_OK;
 }
 
-enum status diff_column_each(const struct model *m, uint32_t column,
-			     bool skip,
-			     void (*add)(void *ctx, uint32_t node, double v),
-			     void *ctx, struct error *err)
-{
-	uint32_t n_nodes = model_n_nodes(m);
-	double *vals = malloc((n_nodes ? n_nodes : 1) * sizeof(*vals));
-	uint8_t *pres = malloc(n_nodes ? n_nodes : 1);
-	enum status st = STATUS_OK;
-	if (!vals || !pres)
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	else
-		st = model_column_dense(m, column, false, vals, pres, err);
-	for (uint32_t n = 0; st == STATUS_OK && n < n_nodes; n++)
-		if (pres[n] && !transparent(m, n, skip))
-			add(ctx, n, vals[n]);
-	free(vals);
-	free(pres);
-	return st;
-}
-
 /* One column's values of a run into its metric's slots (through the run's
  * node map). */
 struct path_adder {
@@ -577,42 +556,6 @@ static void set_status(struct diff *d)
 	}
 }
 
-/* Both runs matched by path into the union, then their values added. */
-static enum status match_runs_paths(struct diff *d, struct merged *g,
-				    struct strtab *t, struct run_keys rk[2],
-				    uint32_t *map[2], struct error *err)
-{
-	bool entries[2] = {has_entries(d->run[0]), has_entries(d->run[1])};
-	bool skip[2] = {entries[0] && !entries[1], entries[1] && !entries[0]};
-	enum status st = STATUS_OK;
-	for (int r = 0; r < 2 && st == STATUS_OK; r++)
-		st = match_paths(d, g, t, &rk[r], r, skip[r], &map[r], err);
-	if (st == STATUS_OK)
-		st = alloc_values(d, err);
-	for (int r = 0; r < 2 && st == STATUS_OK; r++)
-		st = add_path_values(d, rk[r].m, r, skip[r], map[r], err);
-	return st;
-}
-
-/* Both runs matched by function: the functions first (no values: the
- * value arrays are sized by the merged nodes), then again with values. */
-static enum status match_runs_functions(struct diff *d, struct merged *g,
-					struct strtab *t, struct run_keys rk[2],
-					struct error *err)
-{
-	size_t n_metrics = d->n_metrics;
-	enum status st = STATUS_OK;
-	d->n_metrics = 0;
-	for (int r = 0; r < 2 && st == STATUS_OK; r++)
-		st = match_functions(d, g, t, &rk[r], r, err);
-	d->n_metrics = n_metrics;
-	if (st == STATUS_OK)
-		st = alloc_values(d, err);
-	for (int r = 0; r < 2 && st == STATUS_OK; r++)
-		st = match_functions(d, g, t, &rk[r], r, err);
-	return st;
-}
-
 enum status diff_build(const struct model *base, const struct model *nw,
 		       const struct diff_metric *metrics, size_t n_metrics,
 		       const struct diff_options *opt, struct diff **out,
@@ -662,10 +605,30 @@ enum status diff_build(const struct model *base, const struct model *nw,
 		goto out;
 	}
 	d->nodes[0].rep[1] = 0;
-	if (d->match == DIFF_MATCH_PATH)
-		st = match_runs_paths(d, &g, &t, rk, map, err);
-	else
-		st = match_runs_functions(d, &g, &t, rk, err);
+	if (opt->match == DIFF_MATCH_PATH) {
+		bool entries[2] = {has_entries(base), has_entries(nw)};
+		bool skip[2] = {entries[0] && !entries[1],
+				entries[1] && !entries[0]};
+		for (int r = 0; r < 2 && st == STATUS_OK; r++)
+			st = match_paths(d, &g, &t, &rk[r], r, skip[r], &map[r],
+					 err);
+		if (st == STATUS_OK)
+			st = alloc_values(d, err);
+		for (int r = 0; r < 2 && st == STATUS_OK; r++)
+			st = add_path_values(d, rk[r].m, r, skip[r], map[r],
+					     err);
+	} else {
+		/* the functions first (no values: the value arrays are
+		 * sized by the merged nodes), then again with values */
+		d->n_metrics = 0;
+		for (int r = 0; r < 2 && st == STATUS_OK; r++)
+			st = match_functions(d, &g, &t, &rk[r], r, err);
+		d->n_metrics = n_metrics;
+		if (st == STATUS_OK)
+			st = alloc_values(d, err);
+		for (int r = 0; r < 2 && st == STATUS_OK; r++)
+			st = match_functions(d, &g, &t, &rk[r], r, err);
+	}
 	if (st != STATUS_OK)
 		goto out;
 	set_status(d);

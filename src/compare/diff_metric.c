@@ -1,7 +1,8 @@
 /* diff_metric: which columns of two runs are one metric compared
  * (diff.h): by the names given (--metric NAME or BASE=NEW) or by default
  * the first visible metric both runs have, each with its other-scope
- * pair; units checked and converted (present_column_kind). */
+ * pair; units checked and converted (present_column_kind); and a
+ * metric column's values at every node of a run (diff_column_each). */
 #include "config.h"
 
 #include "compare/diff.h"
@@ -141,4 +142,26 @@ bool diff_pair_default(const struct model *base, const struct model *nw,
 		    "one in each with --metric BASE=NEW)",
 		    (const char *)NULL);
 	return false;
+}
+
+enum status diff_column_each(const struct model *m, uint32_t column,
+			     bool skip,
+			     void (*add)(void *ctx, uint32_t node, double v),
+			     void *ctx, struct error *err)
+{
+	uint32_t n_nodes = model_n_nodes(m);
+	double *vals = malloc((n_nodes ? n_nodes : 1) * sizeof(*vals));
+	uint8_t *pres = malloc(n_nodes ? n_nodes : 1);
+	enum status st = STATUS_OK;
+	if (!vals || !pres)
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	else
+		st = model_column_dense(m, column, false, vals, pres, err);
+	for (uint32_t n = 0; st == STATUS_OK && n < n_nodes; n++)
+		if (pres[n] && !(skip && model_nodes(m)[n].parent == 0 &&
+				 model_nodes(m)[n].kind == NODE_ENTRY))
+			add(ctx, n, vals[n]);
+	free(vals);
+	free(pres);
+	return st;
 }
