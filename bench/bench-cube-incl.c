@@ -41,16 +41,16 @@ int main(int argc, char **argv)
 	}
 	printf("open: %.1f ms\n", now_ms() - t0);
 	uint32_t stat = MODEL_NONE;
-	for (uint32_t c = 0; c < m->n_columns; c++)
-		if (m->columns[c].kind == COLUMN_INCLUSIVE &&
-		    strcmp(m->columns[c].name, argv[2]) == 0)
+	for (uint32_t c = 0; c < model_n_columns(m); c++)
+		if (model_columns(m)[c].kind == COLUMN_INCLUSIVE &&
+		    strcmp(model_columns(m)[c].name, argv[2]) == 0)
 			stat = model_column_stat(m, c);
 	if (stat == MODEL_NONE) {
 		fprintf(stderr, "no inclusive column %s\n", argv[2]);
 		return 2;
 	}
 	/* node 1: the first root; then nodes a little deeper */
-	uint32_t nodes[] = {1, 2, 3, m->n_nodes > 100 ? 100 : 1};
+	uint32_t nodes[] = {1, 2, 3, model_n_nodes(m) > 100 ? 100 : 1};
 	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
 		for (int rep = 0; rep < 3; rep++) {
 			struct profile_value *pv = NULL;

@@ -320,3 +320,18 @@ enum status database_open(const char *path, struct model **out,
 	*out = NULL;
 	return database_open_paths(&path, 1, NULL, NULL, out, err);
 }
+
+char *database_files_dir(const struct model *m, const char *shown)
+{
+	const char *base = m && model_local_path(m) ? model_local_path(m) : shown;
+	char *dir = base ? strdup(base) : NULL;
+	struct stat sb;
+	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+		char *slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		else if (!slash)
+			strcpy(dir, ".");
+	}
+	return dir;
+}

@@ -50,4 +50,11 @@ const struct remote_planner *database_remote_planner(void);
  * (archive_open_database), for tests and tools. */
 const struct archive_db_ops *database_archive_ops(void);
 
+/* The directory of an opened database's files: the model's local path (an
+ * archive's extraction, a URL's cached copy), else `shown` (the path the
+ * user gave), without a file name such as meta.db or experiment.xml (a
+ * path that names a file gives its directory, "." for a bare file name).
+ * Heap string; NULL when out of memory or when there is no path. */
+char *database_files_dir(const struct model *m, const char *shown);
+
 #endif

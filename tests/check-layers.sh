@@ -21,8 +21,10 @@
 #   through formats/reader.h (exceptions: the list `private_ok` below);
 # - formats/gpu_run/ is a library of the SQLite GPU-trace formats: only
 #   itself, formats/rocpd/ and formats/nsight/ include it;
-# - a header named *_internal.h is private to its folder (gpu_run's
-#   struct gpu_run is in gpu_run_internal.h: opaque to the layouts);
+# - a header named *_internal.h is private to its folder, in src/ and from
+#   ui/ (gpu_run's struct gpu_run is in gpu_run_internal.h: opaque to the
+#   layouts; struct model is in model/model_internal.h: every other file
+#   reads the model through model_data.h's accessors);
 # - LAPACK (lapacke.h) is included by analysis/ only: fitting is
 #   analysis, not the model's data (and by core/lazylib_lapacke.c, its
 #   trampolines: src/core/lazylib.h);
@@ -148,11 +150,14 @@ check_tree() {
 	END { exit bad }' "$tmp/incs"
 }
 
-# ui/ includes cli/ only from main.c.
+# ui/ includes cli/ only from main.c, and no engine folder's _internal.h.
 check_ui() {
 	(cd "$1" && grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"cli/' \
 		*.c *.h 2>/dev/null) | grep -v '^main\.c:' |
 		sed 's,^,ui/,; s,$,: only ui/main.c may include cli/,' | grep . && return 1
+	(cd "$1" && grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/[^"]*_internal\.h"' \
+		*.c *.h 2>/dev/null) |
+		sed 's,^,ui/,; s,$,: an _internal.h header is private to its folder,' | grep . && return 1
 	return 0
 }
 
@@ -212,8 +217,8 @@ fi
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 check_tree "$top/src" || { echo "FAIL: layer violations in src/"; exit 1; }
 echo "src/: every include follows the layers"
-check_ui "$top/ui" || { echo "FAIL: ui/ includes cli/ outside main.c"; exit 1; }
-echo "ui/: only main.c includes cli/"
+check_ui "$top/ui" || { echo "FAIL: ui/ includes cli/ outside main.c or an _internal.h"; exit 1; }
+echo "ui/: only main.c includes cli/, no file an engine _internal.h"
 check_hub "$top/ui" || { echo "FAIL: a ui/ file outside the hub includes hub.h"; exit 1; }
 echo "ui/: only the hub includes hub.h"
 check_names "$top/src" || { echo "FAIL: a format name in generic code"; exit 1; }
@@ -262,6 +267,7 @@ violate open.c '#include "formats/gpu_run/gpu_run.h"'
 violate formats/gpu_run/gpu_run.c '#include "formats/rocpd/rocpd_layouts.h"'
 violate formats/rocpd/rocpd_v3.c '#include "formats/gpu_run/gpu_run_internal.h"'
 violate cli/cmd_report.c '#include "views/outline_internal.h"'
+violate views/view.c '#include "model/model_internal.h"'
 violate formats/cube/cube.c '#include "formats/gpu_run/gpu_run.h"'
 violate cli/cmd_info.c '#include "formats/dcpi/dcpi_file.h"'
 violate model/model.h '#include <sqlite3.h>'
@@ -287,6 +293,15 @@ rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
 printf '%s\n' '#include "cli/cli.h"' >>"$tmp/ui/pane_tree.c"
 if check_ui "$tmp/ui" >"$tmp/out"; then
 	echo "FAIL: no violation found for cli/cli.h in ui/pane_tree.c"
+	fails=1
+else
+	echo "found as expected: $(head -1 "$tmp/out")"
+fi
+# and on a pane that reads the model's struct
+rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
+printf '%s\n' '#include "model/model_internal.h"' >>"$tmp/ui/pane_tree.c"
+if check_ui "$tmp/ui" >"$tmp/out"; then
+	echo "FAIL: no violation found for model/model_internal.h in ui/pane_tree.c"
 	fails=1
 else
 	echo "found as expected: $(head -1 "$tmp/out")"

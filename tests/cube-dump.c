@@ -30,20 +30,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* the statistics the columns read, with the columns' kinds */
-	char *kinds = calloc(m->n_stats + 1, 1);
+	char *kinds = calloc(model_n_stats(m) + 1, 1);
 	if (!kinds)
 		return 2;
-	for (uint32_t c = 0; c < m->n_columns; c++) {
+	for (uint32_t c = 0; c < model_n_columns(m); c++) {
 		uint32_t s = model_column_stat(m, c);
 		if (s == MODEL_NONE)
 			continue;
-		kinds[s] = m->columns[c].kind == COLUMN_INCLUSIVE ? 'I' : 'E';
-		printf("S %s %c %u\n", model_str(m, m->stats[s].metric),
+		kinds[s] = model_columns(m)[c].kind == COLUMN_INCLUSIVE ? 'I' : 'E';
+		printf("S %s %c %u\n", model_str(m, model_stats(m)[s].metric),
 		       kinds[s], (unsigned)s);
 	}
 	int status = 0;
-	for (uint32_t node = 1; node < m->n_nodes; node++) {
-		for (uint32_t s = 0; s < m->n_stats; s++) {
+	for (uint32_t node = 1; node < model_n_nodes(m); node++) {
+		for (uint32_t s = 0; s < model_n_stats(m); s++) {
 			if (!kinds[s])
 				continue;
 			struct profile_value *pv = NULL;
@@ -57,12 +57,12 @@ int main(int argc, char **argv)
 				status = 2;
 				continue;
 			}
-			const char *name = model_str(m, m->stats[s].metric);
+			const char *name = model_str(m, model_stats(m)[s].metric);
 			char kind = kinds[s];
 			for (size_t i = 0; i < n; i++)
 				printf("L %u %s %c %u %.17g\n",
-				       (unsigned)(m->nodes[node].ctx_id -
-						  m->ctx_id_base),
+				       (unsigned)(model_nodes(m)[node].ctx_id -
+						  model_ctx_id_base(m)),
 				       name, kind, (unsigned)pv[i].profile,
 				       pv[i].value);
 			free(pv);

@@ -25,17 +25,17 @@ extern const struct reader reader_otf2;
 
 static void print_path(const struct model *m, uint32_t node)
 {
-	if (m->nodes[node].parent != 0 && m->nodes[node].parent != MODEL_NONE) {
-		print_path(m, m->nodes[node].parent);
+	if (model_nodes(m)[node].parent != 0 && model_nodes(m)[node].parent != MODEL_NONE) {
+		print_path(m, model_nodes(m)[node].parent);
 		putchar('/');
 	}
-	fputs(model_str(m, m->nodes[node].name), stdout);
+	fputs(model_str(m, model_nodes(m)[node].name), stdout);
 }
 
 static int dump_node(const struct model *m, uint32_t node)
 {
 	int status = 0;
-	for (uint32_t c = 0; c < m->n_columns; c++) {
+	for (uint32_t c = 0; c < model_n_columns(m); c++) {
 		uint32_t s = model_column_stat(m, c);
 		struct profile_value *pv = NULL;
 		size_t n = 0;
@@ -52,9 +52,9 @@ static int dump_node(const struct model *m, uint32_t node)
 		}
 		for (size_t i = 0; i < n; i++) {
 			print_path(m, node);
-			printf("\t%s\t%c\t%s\t%.17g\n", m->columns[c].name,
-			       m->columns[c].kind == COLUMN_INCLUSIVE ? 'I' : 'E',
-			       model_str(m, m->profiles[pv[i].profile].label),
+			printf("\t%s\t%c\t%s\t%.17g\n", model_columns(m)[c].name,
+			       model_columns(m)[c].kind == COLUMN_INCLUSIVE ? 'I' : 'E',
+			       model_str(m, model_profiles(m)[pv[i].profile].label),
 			       pv[i].value);
 		}
 		free(pv);
@@ -65,8 +65,8 @@ static int dump_node(const struct model *m, uint32_t node)
 static int dump_messages(const struct model *m)
 {
 	int status = 0;
-	for (uint32_t line = 0; line < m->n_timelines; line++) {
-		const struct model_timeline *tl = &m->timelines[line];
+	for (uint32_t line = 0; line < model_n_timelines(m); line++) {
+		const struct model_timeline *tl = &model_timelines(m)[line];
 		if (tl->kind != TIMELINE_INTERVALS)
 			continue;
 		for (uint64_t i = 0; i < tl->count; i++) {
@@ -102,8 +102,8 @@ static int dump_messages(const struct model *m)
 static int dump_links(const struct model *m)
 {
 	int status = 0;
-	for (uint32_t line = 0; line < m->n_timelines; line++) {
-		const struct model_timeline *tl = &m->timelines[line];
+	for (uint32_t line = 0; line < model_n_timelines(m); line++) {
+		const struct model_timeline *tl = &model_timelines(m)[line];
 		if (tl->kind != TIMELINE_INTERVALS)
 			continue;
 		for (uint64_t i = 0; i < tl->count; i++) {
@@ -126,7 +126,7 @@ static int dump_links(const struct model *m)
 				       model_str(m, tl->label),
 				       (unsigned long long)iv.begin,
 				       model_str(m,
-						 m->timelines[to_line].label),
+						 model_timelines(m)[to_line].label),
 				       (unsigned long long)to.begin);
 			}
 		}
@@ -137,8 +137,8 @@ static int dump_links(const struct model *m)
 static int dump_counters(const struct model *m)
 {
 	int status = 0;
-	for (uint32_t line = 0; line < m->n_timelines; line++) {
-		const struct model_timeline *tl = &m->timelines[line];
+	for (uint32_t line = 0; line < model_n_timelines(m); line++) {
+		const struct model_timeline *tl = &model_timelines(m)[line];
 		if (tl->kind != TIMELINE_COUNTER)
 			continue;
 		for (uint64_t i = 0; i < tl->count; i++) {
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int status = 0;
-	for (uint32_t node = 1; node < m->n_nodes; node++)
+	for (uint32_t node = 1; node < model_n_nodes(m); node++)
 		status |= dump_node(m, node);
 	status |= dump_messages(m);
 	status |= dump_links(m);

@@ -643,9 +643,9 @@ static void test_open_without_cache(void **state)
 	assert_int_equal(archive_open_database(archive, NULL, false, database_archive_ops(), &m, &err),
 			 STATUS_OK);
 	assert_non_null(m);
-	assert_string_equal(m->path, archive);
-	assert_int_equal(m->n_warnings, 1);
-	assert_non_null(strstr(m->warnings[0], "holds 2 databases; opened "
+	assert_string_equal(model_path(m), archive);
+	assert_int_equal(model_n_warnings(m), 1);
+	assert_non_null(strstr(model_warnings(m)[0], "holds 2 databases; opened "
 					       "v4/one.  Others: v4/two"));
 	assert_int_equal(count_entries(tmpdir), 1);
 	/* a second model, by ARCHIVE/INNER through database_open */
@@ -655,9 +655,9 @@ static void test_open_without_cache(void **state)
 	snprintf(inner, sizeof(inner), "%s/v4/two/", archive);
 	struct model *m2 = NULL;
 	assert_int_equal(database_open(inner, &m2, &err), STATUS_OK);
-	assert_string_equal(m2->path, inner);
-	assert_int_equal(m2->n_warnings, 0);
-	assert_int_equal(m2->n_nodes, m->n_nodes);
+	assert_string_equal(model_path(m2), inner);
+	assert_int_equal(model_n_warnings(m2), 0);
+	assert_int_equal(model_n_nodes(m2), model_n_nodes(m));
 	assert_int_equal(count_entries(tmpdir), 2);
 	double v1 = 0, v2 = 0;
 	assert_true(model_value(m, 0, 0, &v1));
@@ -682,7 +682,7 @@ static void test_open_without_cache(void **state)
 					       &m, &err),
 			 STATUS_OK);
 	snprintf(inner, sizeof(inner), "%s/v4/one/meta.db", archive);
-	assert_string_equal(m->path, inner);
+	assert_string_equal(model_path(m), inner);
 	model_free(m);
 	m = NULL;
 	assert_int_equal(count_entries(tmpdir), 0);

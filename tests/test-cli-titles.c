@@ -14,6 +14,7 @@
 
 #include "present/present_column.h"
 #include "model/model.h"
+#include "model/model_internal.h" /* a model made by hand: its struct */
 
 static char wall[] = "WALLCLOCK (us)", cycles[] = "cycles",
 	    longs[] = "\xc3\xa9v\xc3\xa9nements longs", sum[] = "Sum",

@@ -140,7 +140,7 @@ static void check_random(uint64_t seed, uint32_t n_nodes, uint32_t n_events,
 	struct dcpi_epochs *e = dcpi_epochs_new(n_epochs, n_events);
 	assert_non_null(e);
 	for (uint32_t i = 1; i < n_nodes; i++) {
-		if (m->nodes[i].first_child != MODEL_NONE)
+		if (model_nodes(m)[i].first_child != MODEL_NONE)
 			continue;
 		for (uint32_t ev = 0; ev < n_events; ev++)
 			for (uint32_t p = 0; p < n_epochs; p++) {

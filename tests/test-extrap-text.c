@@ -94,9 +94,9 @@ enum { NP = 6, NREG = 3, MAXREP = 40 };
 static uint32_t child(const struct model *m, uint32_t parent,
 		      const char *name)
 {
-	for (uint32_t c = m->nodes[parent].first_child; c != MODEL_NONE;
-	     c = m->nodes[c].next_sibling)
-		if (strcmp(model_str(m, m->nodes[c].name), name) == 0)
+	for (uint32_t c = model_nodes(m)[parent].first_child; c != MODEL_NONE;
+	     c = model_nodes(m)[c].next_sibling)
+		if (strcmp(model_str(m, model_nodes(m)[c].name), name) == 0)
 			return c;
 	return MODEL_NONE;
 }
@@ -145,16 +145,16 @@ static void test_generated(void **state)
 	assert_int_equal(extrap_text_parse(text, len, "gen.txt", &m, &e),
 			 STATUS_OK);
 	free(text);
-	assert_int_equal(m->n_params, 2);
-	assert_int_equal(m->n_points, NP);
-	assert_int_equal(m->n_profiles, NP);
+	assert_int_equal(model_n_params(m), 2);
+	assert_int_equal(model_n_points(m), NP);
+	assert_int_equal(model_n_profiles(m), NP);
 	assert_int_equal(model_n_measured(m), 1);
 	for (uint32_t p = 1; p < NP; p++) {
 		const double *a = model_point_coords(m, p - 1),
 			     *b = model_point_coords(m, p);
 		assert_true(a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]));
 	}
-	assert_string_equal(model_str(m, m->profiles[NP - 1].label),
+	assert_string_equal(model_str(m, model_profiles(m)[NP - 1].label),
 			    "x=4 y=20");
 	uint32_t main_ = child(m, 0, "main"), a = child(m, main_, "a");
 	uint32_t nodes[NREG] = {main_, child(m, a, "b"), child(m, 0, "side (x)")};

@@ -291,6 +291,10 @@ static void test_errors(void **state)
 	assert_error("$", "at column 2: expected a column number");
 	assert_error("$99999999999", "column number too large");
 	assert_error("foo(1)", "at column 1: unknown function");
+	/* the function table's names, words joined by '_' in text */
+	assert_error("strict_floor(1, 2)", "takes one argument");
+	assert_error("sqr(1)", "at column 1: unknown function");
+	assert_error("sqrtt(1)", "at column 1: unknown function");
 	assert_error("sqrt(1, 2)", "takes one argument");
 	assert_error("pow(1)", "takes two arguments");
 	assert_error("log(1, 2, 3)", "one or two arguments");

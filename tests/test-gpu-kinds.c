@@ -130,13 +130,13 @@ static void kind_of(const struct model *m, uint8_t kind, const char *name,
 		    const char **module, const char **file)
 {
 	*module = *file = NULL;
-	for (uint32_t i = 0; i < m->n_nodes; i++) {
-		const struct model_node *nd = &m->nodes[i];
+	for (uint32_t i = 0; i < model_n_nodes(m); i++) {
+		const struct model_node *nd = &model_nodes(m)[i];
 		if (nd->kind != kind || strcmp(model_str(m, nd->name), name) ||
-		    nd->function >= m->n_functions)
+		    nd->function >= model_n_functions(m))
 			continue;
-		*module = model_str(m, m->functions[nd->function].module);
-		*file = model_str(m, m->functions[nd->function].file);
+		*module = model_str(m, model_functions(m)[nd->function].module);
+		*file = model_str(m, model_functions(m)[nd->function].file);
 		return;
 	}
 }
@@ -144,8 +144,8 @@ static void kind_of(const struct model *m, uint8_t kind, const char *name,
 static size_t count_kind(const struct model *m, uint8_t kind)
 {
 	size_t n = 0;
-	for (uint32_t i = 0; i < m->n_nodes; i++)
-		n += m->nodes[i].kind == kind;
+	for (uint32_t i = 0; i < model_n_nodes(m); i++)
+		n += model_nodes(m)[i].kind == kind;
 	return n;
 }
 
@@ -180,12 +180,12 @@ static void test_rpd_kinds_and_names(void **state)
 	/* the API calls' details: no empty args (critique b8), the
 	 * arguments where there are some */
 	uint32_t host = MODEL_NONE;
-	for (uint32_t l = 0; l < m->n_timelines; l++)
-		if (strstr(model_str(m, m->timelines[l].label), "tid 7"))
+	for (uint32_t l = 0; l < model_n_timelines(m); l++)
+		if (strstr(model_str(m, model_timelines(m)[l].label), "tid 7"))
 			host = l;
 	assert_int_not_equal(host, MODEL_NONE);
 	size_t with_args = 0, seen = 0;
-	for (uint64_t i = 0; i < m->timelines[host].count; i++) {
+	for (uint64_t i = 0; i < model_timelines(m)[host].count; i++) {
 		struct trace_interval iv;
 		struct model_kv *kv = NULL;
 		size_t n = 0;

@@ -43,7 +43,7 @@ static uint32_t add_stat(struct model_builder *b, const char *metric,
 		.combine = (uint8_t)combine,
 		.prop_id = MODEL_NONE,
 	};
-	s.stat_id = model_builder_peek(b)->n_stats;
+	s.stat_id = model_n_stats(model_builder_peek(b));
 	uint32_t i = model_builder_add_stat(b, &s);
 	assert_int_not_equal(i, MODEL_NONE);
 	return i;
@@ -71,7 +71,7 @@ static void assert_fails(const char *yaml, enum status st, const char *what)
 			 "\"%s\")", got, st, err.message ? err.message : "",
 			 what);
 	assert_int_equal(n, 0);
-	assert_int_equal(model_builder_peek(b)->n_columns, 0);
+	assert_int_equal(model_n_columns(model_builder_peek(b)), 0);
 	error_clear(&err);
 	model_builder_free(b);
 }
@@ -199,6 +199,13 @@ static void test_bad_formulas(void **state)
 	assert_formula_fails("{sqrt: [1, 2]}", STATUS_CORRUPT,
 			     "'sqrt' takes 1 to 1 arguments, found 2");
 	assert_formula_fails("{pow: [1]}", STATUS_CORRUPT, "'pow' takes");
+	/* the formulas' function table, words joined by ' ' in YAML */
+	assert_formula_fails("{strict floor: [1, 2]}", STATUS_CORRUPT,
+			     "'strict floor' takes 1 to 1 arguments, found 2");
+	assert_formula_fails("{strict_floor: [1]}", STATUS_CORRUPT,
+			     "unknown function 'strict_floor'");
+	assert_formula_fails("{^: []}", STATUS_CORRUPT,
+			     "'^' takes 1 to 999 arguments, found 0");
 	assert_formula_fails("{a: 1, b: 2}", STATUS_CORRUPT,
 			     "a mapping with one key");
 	assert_formula_fails("[1e999, +, *t]", STATUS_CORRUPT, "bad number");
@@ -250,7 +257,7 @@ static void test_alias_bombs(void **state)
 	uint32_t n = 0;
 	assert_int_equal(load(b, s, &n, &err), STATUS_OK);
 	assert_int_equal(n, 1);
-	assert_true(eval(model_builder_peek(b)->columns[0].expr) == 6400);
+	assert_true(eval(model_columns(model_builder_peek(b))[0].expr) == 6400);
 	model_builder_free(b);
 	free(s);
 	/* a self-referencing formula: cyclic after loading */
@@ -298,7 +305,7 @@ static void test_alias_bombs(void **state)
 	err = (struct error){0};
 	n = 0;
 	assert_int_not_equal(load(b2, deep, &n, &err), STATUS_OK);
-	assert_int_equal(model_builder_peek(b2)->n_columns, 0);
+	assert_int_equal(model_n_columns(model_builder_peek(b2)), 0);
 	error_clear(&err);
 	model_builder_free(b2);
 	free(deep);
@@ -421,8 +428,8 @@ static void assert_column(const struct model *m, uint32_t i,
 			  enum column_kind kind, unsigned render,
 			  const char *format, bool visible, uint32_t parent)
 {
-	assert_true(i < m->n_columns);
-	const struct model_column *c = &m->columns[i];
+	assert_true(i < model_n_columns(m));
+	const struct model_column *c = &model_columns(m)[i];
 	assert_string_equal(c->name, name);
 	assert_string_equal(c->variant, variant);
 	assert_int_equal(c->kind, kind);
@@ -443,78 +450,78 @@ static void test_small(void **state)
 		fail_msg("%s", err.message);
 	const struct model *m = model_builder_peek(b);
 	assert_int_equal(n, 21);
-	assert_int_equal(m->n_columns, 21);
+	assert_int_equal(model_n_columns(m), 21);
 	const unsigned NP = RENDER_NUMBER | RENDER_PERCENT;
 
 	/* Time: Sum (I, E), Mean (I, E) */
 	assert_column(m, 0, "Time", "Sum", COLUMN_INCLUSIVE, NP, "%6.1f %%",
 		      true, MODEL_NONE);
-	assert_string_equal(m->columns[0].description, "All of the time.\n");
-	assert_leaf(m->columns[0].expr, 0);
-	assert_null(m->columns[0].expr_standard);
+	assert_string_equal(model_columns(m)[0].description, "All of the time.\n");
+	assert_leaf(model_columns(m)[0].expr, 0);
+	assert_null(model_columns(m)[0].expr_standard);
 	assert_column(m, 1, "Time", "Sum", COLUMN_EXCLUSIVE, NP, "%6.1f %%",
 		      true, MODEL_NONE);
-	assert_leaf(m->columns[1].expr, 2);          /* custom: lex_aware */
-	assert_leaf(m->columns[1].expr_standard, 1); /* standard: function */
+	assert_leaf(model_columns(m)[1].expr, 2);          /* custom: lex_aware */
+	assert_leaf(model_columns(m)[1].expr_standard, 1); /* standard: function */
 	assert_column(m, 2, "Time", "Mean", COLUMN_INCLUSIVE, RENDER_NUMBER,
 		      "%.3g", true, MODEL_NONE);
-	assert_true(eval(m->columns[2].expr) == 100.0 / 4);
+	assert_true(eval(model_columns(m)[2].expr) == 100.0 / 4);
 	assert_column(m, 3, "Time", "Mean", COLUMN_EXCLUSIVE, RENDER_NUMBER,
 		      "%.3g", true, MODEL_NONE);
-	assert_true(eval(m->columns[3].expr) == 40.0 / 9);
+	assert_true(eval(model_columns(m)[3].expr) == 40.0 / 9);
 
 	/* Fancy: variant "" under Time; parent falls back to Time's first
 	 * variant of the same kind */
 	assert_column(m, 4, "Fancy", "", COLUMN_INCLUSIVE,
 		      RENDER_COLORBAR | RENDER_HIDDEN, "%.2e", false, 0);
-	assert_string_equal(m->columns[4].description, "Formula shapes.");
+	assert_string_equal(model_columns(m)[4].description, "Formula shapes.");
 	/* 4*(100-4) + sqrt(25) - 2^(3^(0.5^2)) */
 	double expect = 4 * (100 - 4) + 5 - pow(2, pow(3, pow(0.5, 2)));
-	assert_true(fabs(eval(m->columns[4].expr) - expect) < 1e-9);
+	assert_true(fabs(eval(model_columns(m)[4].expr) - expect) < 1e-9);
 	assert_column(m, 5, "Fancy", "", COLUMN_EXCLUSIVE,
 		      RENDER_COLORBAR | RENDER_HIDDEN, "%.2e", false, 1);
 	/* 40/9 + 2*3*2 + max(1, min(4, 8)) */
-	assert_true(fabs(eval(m->columns[5].expr) - (40.0 / 9 + 12 + 4)) <
+	assert_true(fabs(eval(model_columns(m)[5].expr) - (40.0 / 9 + 12 + 4)) <
 		    1e-9);
-	assert_null(m->columns[5].expr_standard);
+	assert_null(model_columns(m)[5].expr_standard);
 
 	/* Empty: render defaults to number+percent */
 	assert_column(m, 6, "Empty", "Sum", COLUMN_INCLUSIVE, NP, "%.2e",
 		      true, 0);
-	assert_null(m->columns[6].description);
-	assert_true(eval(m->columns[6].expr) == -100 * 2 - 1);
+	assert_null(model_columns(m)[6].description);
+	assert_true(eval(model_columns(m)[6].expr) == -100 * 2 - 1);
 	assert_column(m, 7, "Empty", "Sum", COLUMN_EXCLUSIVE, NP, "%.2e",
 		      true, 1);
-	assert_true(fabs(eval(m->columns[7].expr) - 2) < 1e-12); /* log5 25 */
+	assert_true(fabs(eval(model_columns(m)[7].expr) - 2) < 1e-12); /* log5 25 */
 
 	/* Group = sum of A and B, inclusive and exclusive */
 	const unsigned NPC = NP | RENDER_COLORBAR;
 	assert_column(m, 8, "Group", "Sum", COLUMN_INCLUSIVE, NPC, "%.2e",
 		      true, MODEL_NONE);
-	assert_true(eval(m->columns[8].expr) == 100 + 5);
-	assert_null(m->columns[8].expr_standard);
+	assert_true(eval(model_columns(m)[8].expr) == 100 + 5);
+	assert_null(model_columns(m)[8].expr_standard);
 	assert_column(m, 9, "Group", "Sum", COLUMN_EXCLUSIVE, NPC, "%.2e",
 		      true, MODEL_NONE);
 	/* custom: floor(9/2) + lex_aware; standard: floor(9/2) + function */
-	assert_true(eval(m->columns[9].expr) == 4 + 60);
-	assert_true(eval(m->columns[9].expr_standard) == 4 + 40);
+	assert_true(eval(model_columns(m)[9].expr) == 4 + 60);
+	assert_true(eval(model_columns(m)[9].expr_standard) == 4 + 40);
 	assert_column(m, 10, "A", "Sum", COLUMN_INCLUSIVE, NP, "%.2e", true,
 		      8);
 	assert_column(m, 11, "A", "Sum", COLUMN_EXCLUSIVE, NP, "%.2e", true,
 		      9);
 	assert_column(m, 12, "B", "Sum", COLUMN_INCLUSIVE, NP, "%.2e", true,
 		      8);
-	assert_true(eval(m->columns[12].expr) == 5); /* strict ceil(4) */
+	assert_true(eval(model_columns(m)[12].expr) == 5); /* strict ceil(4) */
 	assert_column(m, 13, "B", "Sum", COLUMN_EXCLUSIVE, NP, "%.2e", true,
 		      9);
 
 	/* First: Sum copies C's Mean; C's parent falls back to First Sum */
 	assert_column(m, 14, "First", "Sum", COLUMN_INCLUSIVE, NP, "%.2e",
 		      true, MODEL_NONE);
-	assert_true(eval(m->columns[14].expr) == 16);
+	assert_true(eval(model_columns(m)[14].expr) == 16);
 	assert_column(m, 15, "First", "Sum", COLUMN_EXCLUSIVE, NP, "%.2e",
 		      true, MODEL_NONE);
-	assert_true(eval(m->columns[15].expr) == 8); /* strict floor(9) */
+	assert_true(eval(model_columns(m)[15].expr) == 8); /* strict floor(9) */
 	assert_column(m, 16, "C", "Mean", COLUMN_INCLUSIVE, NP, "%.2e", true,
 		      14);
 	assert_column(m, 17, "C", "Mean", COLUMN_EXCLUSIVE, NP, "%.2e", true,
@@ -523,14 +530,14 @@ static void test_small(void **state)
 	/* Header: no formula, a grouping column without values */
 	assert_column(m, 18, "Header", "Sum", COLUMN_INCLUSIVE, RENDER_HIDDEN,
 		      "%.2e", true, MODEL_NONE);
-	assert_null(m->columns[18].expr);
+	assert_null(model_columns(m)[18].expr);
 	assert_column(m, 19, "Header", "Sum", COLUMN_EXCLUSIVE, RENDER_HIDDEN,
 		      "%.2e", true, MODEL_NONE);
-	assert_null(m->columns[19].expr);
+	assert_null(model_columns(m)[19].expr);
 	/* D: inclusive only, a constant */
 	assert_column(m, 20, "D", "Sum", COLUMN_INCLUSIVE, NP, "%.2e", true,
 		      18);
-	assert_true(eval(m->columns[20].expr) == 12.5);
+	assert_true(eval(model_columns(m)[20].expr) == 12.5);
 	error_clear(&err);
 	model_builder_free(b);
 }
@@ -553,11 +560,11 @@ static void test_missing_inputs(void **state)
 	const char *names[] = {"Time", "Time", "Header", "Header", "D"};
 	assert_int_equal(n, 5);
 	for (uint32_t i = 0; i < n; i++)
-		assert_string_equal(m->columns[i].name, names[i]);
-	assert_leaf(m->columns[0].expr, 0);
-	assert_leaf(m->columns[1].expr, 1);
-	assert_null(m->columns[1].expr_standard);
-	assert_int_equal(m->columns[4].parent, 2);
+		assert_string_equal(model_columns(m)[i].name, names[i]);
+	assert_leaf(model_columns(m)[0].expr, 0);
+	assert_leaf(model_columns(m)[1].expr, 1);
+	assert_null(model_columns(m)[1].expr_standard);
+	assert_int_equal(model_columns(m)[4].parent, 2);
 	error_clear(&err);
 	model_builder_free(b);
 
@@ -573,12 +580,12 @@ static void test_missing_inputs(void **state)
 				"Header", "Header", "D"};
 	assert_int_equal(n, 9);
 	for (uint32_t i = 0; i < n; i++)
-		assert_string_equal(m->columns[i].name, names2[i]);
-	assert_leaf(m->columns[2].expr, 0);
-	assert_true(eval(m->columns[3].expr) == 30); /* floor(60 / 2) */
-	assert_null(m->columns[3].expr_standard);
-	assert_int_equal(m->columns[4].parent, 2);
-	assert_int_equal(m->columns[5].parent, 3);
+		assert_string_equal(model_columns(m)[i].name, names2[i]);
+	assert_leaf(model_columns(m)[2].expr, 0);
+	assert_true(eval(model_columns(m)[3].expr) == 30); /* floor(60 / 2) */
+	assert_null(model_columns(m)[3].expr_standard);
+	assert_int_equal(model_columns(m)[4].parent, 2);
+	assert_int_equal(model_columns(m)[5].parent, 3);
 	error_clear(&err);
 	model_builder_free(b);
 
@@ -601,7 +608,7 @@ static void test_missing_inputs(void **state)
 			      " {name: G, variants: {Sum: {formula: sum}}}]\n",
 			      &n, &err), STATUS_OK);
 	assert_int_equal(n, 0);
-	assert_int_equal(model_builder_peek(b)->n_columns, 0);
+	assert_int_equal(model_n_columns(model_builder_peek(b)), 0);
 	model_builder_free(b);
 }
 
@@ -629,7 +636,7 @@ static void test_add_columns(void **state)
 	assert_int_equal(metrics_add_columns(b, path, &warning, &err),
 			 STATUS_OK);
 	assert_null(warning);
-	assert_int_equal(model_builder_peek(b)->n_columns, 21);
+	assert_int_equal(model_n_columns(model_builder_peek(b)), 21);
 	model_builder_free(b);
 	unlink(path);
 	free(path);
@@ -640,9 +647,9 @@ static void test_add_columns(void **state)
 			 STATUS_OK);
 	assert_null(warning);
 	const struct model *m = model_builder_peek(b);
-	assert_int_equal(m->n_columns, 2);
-	assert_leaf(m->columns[0].expr, 0);
-	assert_leaf(m->columns[1].expr, 1);
+	assert_int_equal(model_n_columns(m), 2);
+	assert_leaf(model_columns(m)[0].expr, 0);
+	assert_leaf(model_columns(m)[1].expr, 1);
 	model_builder_free(b);
 
 	/* broken, missing, empty and useless files: default + warning */
@@ -663,9 +670,9 @@ static void test_add_columns(void **state)
 			fail_msg("warning \"%s\" lacks \"%s\"", warning,
 				 why[i]);
 		m = model_builder_peek(b);
-		assert_int_equal(m->n_columns, 2);
-		assert_string_equal(m->columns[0].name, "T");
-		assert_string_equal(m->columns[0].variant, "Sum");
+		assert_int_equal(model_n_columns(m), 2);
+		assert_string_equal(model_columns(m)[0].name, "T");
+		assert_string_equal(model_columns(m)[0].variant, "Sum");
 		free(warning);
 		warning = NULL;
 		model_builder_free(b);
@@ -756,7 +763,7 @@ static int check_corpus_file(const char *path, const struct stat *sb,
 		return 0;
 	size_t lines = 0;
 	struct model_builder *b = builder_from_inputs(path, &lines);
-	uint32_t n_stats = model_builder_peek(b)->n_stats;
+	uint32_t n_stats = model_n_stats(model_builder_peek(b));
 	assert_true(n_stats > 0);
 	char *warning = NULL;
 	struct error err = {0};
@@ -765,10 +772,10 @@ static int check_corpus_file(const char *path, const struct stat *sb,
 	if (warning)
 		fail_msg("%s", warning);
 	const struct model *m = model_builder_peek(b);
-	assert_true(m->n_columns >= 1);
+	assert_true(model_n_columns(m) >= 1);
 	size_t with_expr = 0;
-	for (uint32_t i = 0; i < m->n_columns; i++) {
-		const struct model_column *c = &m->columns[i];
+	for (uint32_t i = 0; i < model_n_columns(m); i++) {
+		const struct model_column *c = &model_columns(m)[i];
 		if (c->expr)
 			with_expr++;
 		assert_true(c->parent == MODEL_NONE || c->parent < i);
@@ -783,25 +790,25 @@ static int check_corpus_file(const char *path, const struct stat *sb,
 	}
 	assert_true(with_expr >= 1);
 	if (lines == 28 && n_stats == 3 &&
-	    strcmp(model_str(m, m->stats[0].metric), "CPUTIME (sec)") == 0) {
+	    strcmp(model_str(m, model_stats(m)[0].metric), "CPUTIME (sec)") == 0) {
 		/* execution, lex_aware, function in the file's order */
-		assert_string_equal(model_str(m, m->stats[1].scope),
+		assert_string_equal(model_str(m, model_stats(m)[1].scope),
 				    "lex_aware");
-		assert_int_equal(m->n_columns, 2);
+		assert_int_equal(model_n_columns(m), 2);
 		for (uint32_t i = 0; i < 2; i++) {
-			assert_string_equal(m->columns[i].name,
+			assert_string_equal(model_columns(m)[i].name,
 					    "CPUTIME (sec)");
-			assert_string_equal(m->columns[i].variant, "Sum");
-			assert_string_equal(m->columns[i].format, "%.2e");
-			assert_int_equal(m->columns[i].render,
+			assert_string_equal(model_columns(m)[i].variant, "Sum");
+			assert_string_equal(model_columns(m)[i].format, "%.2e");
+			assert_int_equal(model_columns(m)[i].render,
 					 RENDER_NUMBER | RENDER_PERCENT);
 		}
-		assert_int_equal(m->columns[0].kind, COLUMN_INCLUSIVE);
-		assert_leaf(m->columns[0].expr, 0);
-		assert_null(m->columns[0].expr_standard);
-		assert_int_equal(m->columns[1].kind, COLUMN_EXCLUSIVE);
-		assert_leaf(m->columns[1].expr, 1);
-		assert_leaf(m->columns[1].expr_standard, 2);
+		assert_int_equal(model_columns(m)[0].kind, COLUMN_INCLUSIVE);
+		assert_leaf(model_columns(m)[0].expr, 0);
+		assert_null(model_columns(m)[0].expr_standard);
+		assert_int_equal(model_columns(m)[1].kind, COLUMN_EXCLUSIVE);
+		assert_leaf(model_columns(m)[1].expr, 1);
+		assert_leaf(model_columns(m)[1].expr_standard, 2);
 	}
 	model_builder_free(b);
 	corpus_files++;

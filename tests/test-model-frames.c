@@ -60,8 +60,8 @@ static void test_trace_frames_random(void **state)
 		assert_non_null(m);
 		for (uint32_t i = 1; i < n; i++) {
 			uint32_t frames = 0;
-			for (uint32_t a = i; a != 0; a = m->nodes[a].parent)
-				frames += expected_frame(m->nodes[a].kind);
+			for (uint32_t a = i; a != 0; a = model_nodes(m)[a].parent)
+				frames += expected_frame(model_nodes(m)[a].kind);
 			assert_int_equal(trace_ctx_frames(m, i),
 					 frames ? frames : 1);
 		}

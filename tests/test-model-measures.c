@@ -327,7 +327,7 @@ static void test_walk(void **state)
 			if (j != c && kinds[j] != kinds[c] &&
 			    strcmp(names[j], names[c]) == 0)
 				want = j;
-		assert_int_equal(m->columns[c].pair, want);
+		assert_int_equal(model_columns(m)[c].pair, want);
 	}
 	model_free(m);
 }

@@ -65,9 +65,9 @@ static void test_nothing_changed(void **state)
 	struct error err = {0};
 	assert_int_equal(model_set_origin(m, NULL, NULL, NULL, NULL, &err),
 			 STATUS_OK);
-	assert_string_equal(m->path, "/tmp/x/db");
-	assert_null(m->local_path);
-	assert_int_equal(m->n_warnings, 1);
+	assert_string_equal(model_path(m), "/tmp/x/db");
+	assert_null(model_local_path(m));
+	assert_int_equal(model_n_warnings(m), 1);
 	memset(order, 0, sizeof(order));
 	n_order = 0;
 	model_free(m);
@@ -83,17 +83,17 @@ static void test_origin(void **state)
 	assert_int_equal(model_set_origin(m, "run.tar.gz/a", "holds 2",
 					  release, &mark, &err),
 			 STATUS_OK);
-	assert_string_equal(m->path, "run.tar.gz/a");
-	assert_string_equal(m->local_path, "/tmp/x/db");
-	assert_int_equal(m->n_warnings, 2);
-	assert_string_equal(m->warnings[0], "first");
-	assert_string_equal(m->warnings[1], "holds 2");
+	assert_string_equal(model_path(m), "run.tar.gz/a");
+	assert_string_equal(model_local_path(m), "/tmp/x/db");
+	assert_int_equal(model_n_warnings(m), 2);
+	assert_string_equal(model_warnings(m)[0], "first");
+	assert_string_equal(model_warnings(m)[1], "holds 2");
 	/* a second origin keeps the first local path */
 	assert_int_equal(model_set_origin(m, "http://h/run.tar.gz", NULL,
 					  NULL, NULL, &err),
 			 STATUS_OK);
-	assert_string_equal(m->path, "http://h/run.tar.gz");
-	assert_string_equal(m->local_path, "/tmp/x/db");
+	assert_string_equal(model_path(m), "http://h/run.tar.gz");
+	assert_string_equal(model_local_path(m), "/tmp/x/db");
 	memset(order, 0, sizeof(order));
 	n_order = 0;
 	model_free(m);

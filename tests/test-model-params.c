@@ -43,8 +43,8 @@ static void test_degenerate(void **state)
 	struct model *m = model_builder_finish(b, NULL);
 	assert_non_null(m);
 	/* a profile never placed is not parametric */
-	assert_int_equal(m->profiles[0].point, MODEL_NONE);
-	assert_int_equal(m->profiles[0].repetition, MODEL_NONE);
+	assert_int_equal(model_profiles(m)[0].point, MODEL_NONE);
+	assert_int_equal(model_profiles(m)[0].repetition, MODEL_NONE);
 	const uint32_t *ps = (const uint32_t *)m;
 	assert_int_equal(model_point_profiles(m, 0, &ps), 0);
 	assert_null(ps);
@@ -66,11 +66,11 @@ static void test_degenerate(void **state)
 	b = model_builder_new("test", "mem");
 	assert_int_equal(model_builder_add_profile(b, true, NULL, 0, NULL), 0);
 	m = model_builder_finish(b, NULL);
-	assert_int_equal(m->n_params, 0);
-	assert_int_equal(m->n_points, 0);
+	assert_int_equal(model_n_params(m), 0);
+	assert_int_equal(model_n_points(m), 0);
 	assert_null(model_point_coords(m, 0));
 	assert_int_equal(model_point_profiles(m, 0, &ps), 0);
-	assert_int_equal(m->profiles[0].point, MODEL_NONE);
+	assert_int_equal(model_profiles(m)[0].point, MODEL_NONE);
 	model_free(m);
 }
 
@@ -119,8 +119,8 @@ static void test_random_sets(void **state)
 		struct model *m = model_builder_finish(b, NULL);
 		assert_non_null(m);
 		for (uint32_t k = 0; k <= nprof; k++) {
-			assert_int_equal(m->profiles[k].point, point[k]);
-			assert_int_equal(m->profiles[k].repetition, rep[k]);
+			assert_int_equal(model_profiles(m)[k].point, point[k]);
+			assert_int_equal(model_profiles(m)[k].repetition, rep[k]);
 		}
 		for (uint32_t p = 0; p < npts; p++) {
 			const double *c = model_point_coords(m, p);

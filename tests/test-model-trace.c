@@ -324,10 +324,10 @@ static void test_counters(void **state)
 		f.ct_value[i] = rand() / 3.0;
 	}
 	struct model *m = make_model(&f);
-	assert_int_equal(m->timelines[2].kind, TIMELINE_COUNTER);
-	assert_string_equal(model_str(m, m->timelines[2].label), "power");
-	assert_string_equal(model_str(m, m->timelines[2].unit), "W");
-	assert_int_equal(m->timelines[3].unit, 0);
+	assert_int_equal(model_timelines(m)[2].kind, TIMELINE_COUNTER);
+	assert_string_equal(model_str(m, model_timelines(m)[2].label), "power");
+	assert_string_equal(model_str(m, model_timelines(m)[2].unit), "W");
+	assert_int_equal(model_timelines(m)[3].unit, 0);
 	uint64_t time, index;
 	double v;
 	assert_false(model_counter(m, 1, 0, &time, &v));

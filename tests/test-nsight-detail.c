@@ -89,8 +89,8 @@ static const char *kv_text(const struct model_kv *kv, size_t n, const char *key)
 
 static uint32_t line_labelled(const struct model *m, const char *label)
 {
-	for (uint32_t i = 0; i < m->n_timelines; i++)
-		if (strcmp(model_str(m, m->timelines[i].label), label) == 0)
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
+		if (strcmp(model_str(m, model_timelines(m)[i].label), label) == 0)
 			return i;
 	return MODEL_NONE;
 }
@@ -108,8 +108,8 @@ static void test_lines_and_details(void **state)
 	assert_int_not_equal(host, MODEL_NONE);
 	assert_int_not_equal(gpu, MODEL_NONE);
 	/* the range and two calls: the class-67 duplicate is not one */
-	assert_int_equal(m->timelines[host].count, 3);
-	assert_int_equal(m->timelines[gpu].count, 2);
+	assert_int_equal(model_timelines(m)[host].count, 3);
+	assert_int_equal(model_timelines(m)[gpu].count, 2);
 	struct trace_interval iv;
 	assert_true(model_interval(m, host, 0, &iv));
 	assert_int_equal(iv.begin, 100);
@@ -208,12 +208,12 @@ static void test_kinds_and_names(void **state)
 		assert_int_equal(reader_nsight.open(&in, &m, &err),
 				 STATUS_OK);
 		size_t kernels = 0;
-		for (uint32_t i = 0; i < m->n_nodes; i++) {
-			const struct model_node *nd = &m->nodes[i];
-			if (nd->function >= m->n_functions)
+		for (uint32_t i = 0; i < model_n_nodes(m); i++) {
+			const struct model_node *nd = &model_nodes(m)[i];
+			if (nd->function >= model_n_functions(m))
 				continue;
 			const struct model_function *f =
-				&m->functions[nd->function];
+				&model_functions(m)[nd->function];
 			const char *mod = model_str(m, f->module),
 				   *file = model_str(m, f->file),
 				   *name = model_str(m, nd->name);
@@ -352,11 +352,11 @@ static void test_links(void **state)
 	assert_false(model_interval_linked(m, gpu, 0, 0, &l, &i));
 	assert_false(model_interval_linked(m, gpu, 2, MODEL_LINK_CALL, &l,
 					   &i));
-	assert_false(model_interval_linked(m, m->n_timelines, 0, 0, &l, &i));
+	assert_false(model_interval_linked(m, model_n_timelines(m), 0, 0, &l, &i));
 	assert_false(model_interval_linked(NULL, 0, 0, 0, &l, &i));
 	unsigned links = 0;
-	for (uint32_t a = 0; a < m->n_timelines; a++)
-		for (uint64_t k = 0; k < m->timelines[a].count; k++) {
+	for (uint32_t a = 0; a < model_n_timelines(m); a++)
+		for (uint64_t k = 0; k < model_timelines(m)[a].count; k++) {
 			if (!model_interval_linked(m, a, k, MODEL_LINK_CALL,
 						   &l, &i))
 				continue;
@@ -377,7 +377,7 @@ static void test_links(void **state)
 			/* the same work on a context line (the grouping not
 			 * shown first) links to its call but is not in the
 			 * call's chain, which holds the stream lines' */
-			assert_int_equal(found, m->timelines[a].group ==
+			assert_int_equal(found, model_timelines(m)[a].group ==
 							TIMELINE_GROUP_STREAM);
 			links++;
 		}

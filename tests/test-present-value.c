@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/model_internal.h" /* a model made by hand: its struct */
 #include "present/present_value.h"
 
 static const struct present_kind plain_2e = {

@@ -173,7 +173,7 @@ static void test_values(void **state)
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t node = 0; node < N_NODES; node++)
 			for (uint32_t s = S_SUM; s <= S_MAX; s++) {
-				uint32_t ctx = m->nodes[node].ctx_id;
+				uint32_t ctx = model_nodes(m)[node].ctx_id;
 				double sum = 0, mn = 0, mx = 0;
 				bool any = false;
 				for (int k = 0; k < 3; k++) {

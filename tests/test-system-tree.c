@@ -226,7 +226,7 @@ static void test_three_levels(void **state)
 			assert_int_equal(nd->level, 2);
 			continue;
 		}
-		const struct model_id *id = &m->ids[nd->id];
+		const struct model_id *id = &model_ids(m)[nd->id];
 		/* the group's profiles: those whose tuple holds this id at
 		 * this level and the group's ancestors' above it */
 		double s = 0, x = 0;
@@ -235,7 +235,7 @@ static void test_three_levels(void **state)
 			bool in = p[q].id[nd->level] == id->logical_id;
 			if (nd->level == 1)
 				in = in && p[q].id[0] ==
-					   m->ids[t.nodes[nd->parent].id]
+					   model_ids(m)[t.nodes[nd->parent].id]
 						   .logical_id;
 			if (!in)
 				continue;

@@ -320,8 +320,8 @@ static void test_navigation_and_undo(void **state)
 	struct error err = {0};
 	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	struct trace_window home = *trace_view_window(v);
-	assert_int_equal(home.from, m->time_min);
-	assert_int_equal(home.to, m->time_max + 1);
+	assert_int_equal(home.from, model_time_min(m));
+	assert_int_equal(home.to, model_time_max(m) + 1);
 	assert_false(trace_view_home(v));     /* already home */
 	assert_false(trace_view_undo(v));     /* nothing to undo */
 	assert_false(trace_view_zoom_time(v, 2, 1)); /* cannot zoom out */
@@ -402,8 +402,8 @@ static void test_next_change(void **state)
 		trace_view_home(v);
 		trace_view_set_depth(v, depth);
 		/* forward from before the start to the end of line 0 */
-		trace_view_set_cursor(v, m->time_min, 0);
-		uint64_t t = m->time_min;
+		trace_view_set_cursor(v, model_time_min(m), 0);
+		uint64_t t = model_time_min(m);
 		for (;;) {
 			/* brute force: the first element time after t at
 			 * which the context shown differs from t's */
@@ -445,7 +445,7 @@ static void test_next_change(void **state)
 		assert_true(steps > 0);
 	}
 	/* the empty line has no change */
-	trace_view_set_cursor(v, m->time_min, 3);
+	trace_view_set_cursor(v, model_time_min(m), 3);
 	assert_false(trace_view_next_change(v, true));
 	trace_view_free(v);
 	model_free(m);
@@ -462,7 +462,7 @@ static void test_depth_view(void **state)
 	struct error err = {0};
 	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	struct trace_grid g = {0};
-	trace_view_set_cursor(v, m->time_min, 6);
+	trace_view_set_cursor(v, model_time_min(m), 6);
 	assert_int_equal(trace_view_compute_depth(v, 4, 50, &g, &err),
 			 STATUS_OK);
 	const struct trace_window *w = trace_view_window(v);
@@ -979,7 +979,7 @@ static void test_counter_view(void **state)
 	assert_int_equal(index, 2);
 	assert_int_equal(time, 200);
 	assert_true(value == 2);
-	assert_string_equal(model_str(m, m->timelines[3].unit), "W");
+	assert_string_equal(model_str(m, model_timelines(m)[3].unit), "W");
 	trace_view_set_cursor(v, 250, 0); /* not a counter line */
 	assert_false(trace_view_cursor_counter(v, &line, &index, &time, &value));
 	trace_view_set_cursor(v, 250, 1); /* empty */
@@ -1288,7 +1288,7 @@ static void test_window_shares(void **state)
 		/* the deepest context over every line: ctx 6, 3 frames,
 		 * even when the 2 rows drawn do not show it */
 		assert_int_equal(trace_view_max_depth(v), 2);
-		trace_view_set_cursor(v, m->time_min + 700, 5);
+		trace_view_set_cursor(v, model_time_min(m) + 700, 5);
 		assert_true(trace_view_zoom_time(v, 1, 3));
 		assert_shares(v, f);
 		assert_true(trace_view_pan_time(v, 1, 2));
@@ -1417,7 +1417,7 @@ static void test_column_shares(void **state)
 		assert_int_equal(trace_view_compute(v, 9, 13, &g, &err),
 				 STATUS_OK);
 		assert_column_shares(v, f, 13);
-		trace_view_set_cursor(v, m->time_min + 700, 5);
+		trace_view_set_cursor(v, model_time_min(m) + 700, 5);
 		assert_true(trace_view_zoom_time(v, 1, 3));
 		assert_column_shares(v, f, 13);
 		assert_true(trace_view_pan_time(v, 1, 2));

@@ -87,8 +87,8 @@ static json_t *load_json(const char *path)
 static uint32_t find_stat(const struct model *m, const char *key)
 {
 	static const char *const combines[] = {"sum", "min", "max"};
-	for (uint32_t i = 0; i < m->n_stats; i++) {
-		const struct model_stat *s = &m->stats[i];
+	for (uint32_t i = 0; i < model_n_stats(m); i++) {
+		const struct model_stat *s = &model_stats(m)[i];
 		char *k = NULL;
 		assert_true(asprintf(&k, "%s|%s|%s|%s",
 				     model_str(m, s->metric),
@@ -117,24 +117,24 @@ static void check_summary(const char *db, const struct model *m,
 		double want = jnum(val), got;
 		if (!model_stat_value(m, node, stat, &got))
 			fail_msg("%s: ctx %u: no value for %s", db,
-				 m->nodes[node].ctx_id, key);
+				 model_nodes(m)[node].ctx_id, key);
 		double tol = 1e-9 * fmax(fabs(want), 1e-300);
 		if (fabs(got - want) > tol)
 			fail_msg("%s: ctx %u: %s = %.17g, expected %.17g", db,
-				 m->nodes[node].ctx_id, key, got, want);
+				 model_nodes(m)[node].ctx_id, key, got, want);
 		matched++;
 		n_values_checked++;
 	}
 	/* and nothing more: a missing key means no value */
 	size_t present = 0;
-	for (uint32_t s = 0; s < m->n_stats; s++) {
+	for (uint32_t s = 0; s < model_n_stats(m); s++) {
 		double v;
 		if (model_stat_value(m, node, s, &v))
 			present++;
 	}
 	if (present != matched)
 		fail_msg("%s: ctx %u: %zu values present, %zu expected", db,
-			 m->nodes[node].ctx_id, present, matched);
+			 model_nodes(m)[node].ctx_id, present, matched);
 }
 
 static const char *kind_name(uint8_t kind)
@@ -174,15 +174,15 @@ static void check_contexts(const char *db, const struct model *m,
 {
 	const char *key;
 	json_t *c;
-	assert_int_equal(json_object_size(contexts), m->n_nodes - 1);
+	assert_int_equal(json_object_size(contexts), model_n_nodes(m) - 1);
 	json_object_foreach(contexts, key, c)
 	{
 		uint32_t id = (uint32_t)strtoul(key, NULL, 10);
 		uint32_t node = model_node_of_ctx(m, id);
 		if (node == MODEL_NONE)
 			fail_msg("%s: ctx %u missing", db, id);
-		const struct model_node *n = &m->nodes[node];
-		uint32_t parent = m->nodes[n->parent].ctx_id;
+		const struct model_node *n = &model_nodes(m)[node];
+		uint32_t parent = model_nodes(m)[n->parent].ctx_id;
 		if (parent != (uint32_t)ju64(json_object_get(c, "parent")))
 			fail_msg("%s: ctx %u: parent %u, expected %u", db, id,
 				 parent,
@@ -227,7 +227,7 @@ static void check_contexts(const char *db, const struct model *m,
 static int64_t last_at_or_before(const struct model *m, uint32_t line,
 				 uint64_t t)
 {
-	uint64_t lo = 0, hi = m->timelines[line].count;
+	uint64_t lo = 0, hi = model_timelines(m)[line].count;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		struct trace_sample s;
@@ -244,16 +244,16 @@ static void check_trace(const char *db, const struct model *m,
 			const json_t *trace)
 {
 	if (!trace) {
-		assert_int_equal(m->n_timelines, 0);
+		assert_int_equal(model_n_timelines(m), 0);
 		return;
 	}
-	assert_int_equal(m->n_timelines, ju64(json_object_get(trace, "lines")));
+	assert_int_equal(model_n_timelines(m), ju64(json_object_get(trace, "lines")));
 	uint64_t total = 0;
-	for (uint32_t i = 0; i < m->n_timelines; i++) {
-		assert_int_equal(m->timelines[i].kind, TIMELINE_SAMPLES);
-		assert_int_equal(m->timelines[i].label,
-				 m->profiles[m->timelines[i].profile].label);
-		total += m->timelines[i].count;
+	for (uint32_t i = 0; i < model_n_timelines(m); i++) {
+		assert_int_equal(model_timelines(m)[i].kind, TIMELINE_SAMPLES);
+		assert_int_equal(model_timelines(m)[i].label,
+				 model_profiles(m)[model_timelines(m)[i].profile].label);
+		total += model_timelines(m)[i].count;
 	}
 	assert_int_equal(total, ju64(json_object_get(trace, "elements")));
 	const json_t *jmin = json_object_get(trace, "min");
@@ -261,14 +261,14 @@ static void check_trace(const char *db, const struct model *m,
 	if (total == 0) {
 		/* no samples: the reference gives the header's placeholders
 		 * (hpcprof's INT64_MAX .. INT64_MIN); there is no range */
-		assert_int_equal(m->time_min, 0);
-		assert_int_equal(m->time_max, 0);
+		assert_int_equal(model_time_min(m), 0);
+		assert_int_equal(model_time_max(m), 0);
 	} else if (json_is_integer(jmin) && json_is_integer(jmax)) {
-		assert_int_equal(m->time_min, ju64(jmin));
-		assert_int_equal(m->time_max, ju64(jmax));
+		assert_int_equal(model_time_min(m), ju64(jmin));
+		assert_int_equal(model_time_max(m), ju64(jmax));
 	} else {
-		assert_true((double)m->time_min == jnum(jmin));
-		assert_true((double)m->time_max == jnum(jmax));
+		assert_true((double)model_time_min(m) == jnum(jmin));
+		assert_true((double)model_time_max(m) == jnum(jmax));
 	}
 	size_t i;
 	json_t *p;
@@ -277,8 +277,8 @@ static void check_trace(const char *db, const struct model *m,
 		uint32_t line = (uint32_t)ju64(json_object_get(p, "line"));
 		uint64_t t = ju64(json_object_get(p, "t"));
 		uint32_t ctx = (uint32_t)ju64(json_object_get(p, "ctx"));
-		assert_true(line < m->n_timelines);
-		assert_int_equal(m->timelines[line].profile,
+		assert_true(line < model_n_timelines(m));
+		assert_int_equal(model_timelines(m)[line].profile,
 				 ju64(json_object_get(p, "prof_index")));
 		int64_t k = last_at_or_before(m, line, t);
 		uint32_t got = 0;
@@ -314,8 +314,8 @@ static void test_corpus_opens_and_matches(void **state)
 			char *msg = error_format(&err);
 			fail_msg("%s: %s", rel, msg);
 		}
-		assert_string_equal(m->format, "hpctoolkit-v4");
-		assert_true(m->n_columns > 0);
+		assert_string_equal(model_format(m), "hpctoolkit-v4");
+		assert_true(model_n_columns(m) > 0);
 		char *exp = NULL;
 		assert_true(asprintf(&exp, "%s/expected/hpctoolkit-v4/%s.json",
 				     shared_dir, rel) > 0);
@@ -324,11 +324,11 @@ static void test_corpus_opens_and_matches(void **state)
 			json_t *j = load_json(exp);
 			with_expected++;
 			assert_string_equal(
-				m->title ? m->title : "",
+				model_title(m) ? model_title(m) : "",
 				json_string_value(json_object_get(j, "title")));
-			assert_int_equal(m->n_profiles,
+			assert_int_equal(model_n_profiles(m),
 					 ju64(json_object_get(j, "profiles")));
-			assert_true(m->profiles[0].is_summary);
+			assert_true(model_profiles(m)[0].is_summary);
 			check_contexts(rel, m, json_object_get(j, "contexts"));
 			check_summary(rel, m, 0, json_object_get(j, "global"));
 			check_trace(rel, m, json_object_get(j, "trace"));
@@ -418,7 +418,7 @@ static void test_per_profile(void **state)
 	uint32_t stat = find_stat(m, "CPUTIME (sec)|execution|$$|sum");
 	assert_int_not_equal(stat, MODEL_NONE);
 	size_t checked = 0;
-	for (uint32_t node = 1; node < m->n_nodes; node++) {
+	for (uint32_t node = 1; node < model_n_nodes(m); node++) {
 		double want;
 		if (!model_stat_value(m, node, stat, &want))
 			continue;
@@ -430,7 +430,7 @@ static void test_per_profile(void **state)
 		double sum = 0;
 		for (size_t i = 0; i < n; i++) {
 			assert_true(vals[i].profile > 0);
-			assert_true(vals[i].profile < m->n_profiles);
+			assert_true(vals[i].profile < model_n_profiles(m));
 			if (i)
 				assert_true(vals[i - 1].profile <
 					    vals[i].profile);
@@ -462,7 +462,7 @@ static void test_open_largest_fast(void **state)
 	double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 +
 		    (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 	print_message("issue-233: %u nodes, %u timelines opened in %.2f ms\n",
-		      m->n_nodes, m->n_timelines, ms);
+		      model_n_nodes(m), model_n_timelines(m), ms);
 	assert_true(ms < 1000.0);
 	model_free(m);
 	free(dir);

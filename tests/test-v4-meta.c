@@ -229,7 +229,7 @@ static void expect_node(const struct model *m, uint32_t i, uint32_t ctx,
 			const char *file, uint32_t line, const char *module,
 			uint64_t offset)
 {
-	const struct model_node *n = &m->nodes[i];
+	const struct model_node *n = &model_nodes(m)[i];
 	assert_int_equal(n->ctx_id, ctx);
 	assert_int_equal(n->parent, parent);
 	assert_int_equal(n->kind, kind);
@@ -252,13 +252,13 @@ static void test_tiny_tree(void **state)
 	struct error err = {.status = STATUS_OK};
 	assert_int_equal(read_meta(t->m.buf, t->m.len, &m, &meta, &err),
 			 STATUS_OK);
-	assert_string_equal(m->title, "tiny");
-	assert_string_equal(m->description, "hand made");
+	assert_string_equal(model_title(m), "tiny");
+	assert_string_equal(model_description(m), "hand made");
 	assert_int_equal(meta.n_kinds, 3);
 	assert_string_equal(model_str(m, meta.kind_names[2]), "THREAD");
 
 	/* pre-order, children in file order */
-	assert_int_equal(m->n_nodes, 8);
+	assert_int_equal(model_n_nodes(m), 8);
 	expect_node(m, 1, 1, 0, NODE_ENTRY, RELATION_NONE, "main thread", "",
 		    0, "", 0);
 	expect_node(m, 2, 2, 1, NODE_FUNCTION, RELATION_CALL, "main", "", 0,
@@ -273,24 +273,24 @@ static void test_tiny_tree(void **state)
 		    13, "/bin/app", 0x1f0);
 	expect_node(m, 7, 7, 6, NODE_LINE, RELATION_CALL, "", "/src/a.c", 14,
 		    "", 0);
-	assert_int_equal(m->nodes[2].flags, 1);
-	assert_int_equal(m->nodes[3].flags, 0);
-	assert_int_equal(m->max_depth, 5);
+	assert_int_equal(model_nodes(m)[2].flags, 1);
+	assert_int_equal(model_nodes(m)[3].flags, 0);
+	assert_int_equal(model_max_depth(m), 5);
 
 	/* functions: added once each, on first use */
-	assert_int_equal(m->n_functions, 2);
-	assert_int_equal(m->nodes[2].function, 0);
-	assert_int_equal(m->nodes[4].function, 1);
-	assert_int_equal(m->nodes[3].function, MODEL_NONE);
-	assert_string_equal(model_str(m, m->functions[0].name), "main");
-	assert_string_equal(model_str(m, m->functions[0].module), "/bin/app");
-	assert_string_equal(model_str(m, m->functions[0].file), "/src/a.c");
-	assert_int_equal(m->functions[0].line, 10);
-	assert_int_equal(m->functions[0].offset, 0x100);
-	assert_int_equal(m->functions[1].module, 0);
+	assert_int_equal(model_n_functions(m), 2);
+	assert_int_equal(model_nodes(m)[2].function, 0);
+	assert_int_equal(model_nodes(m)[4].function, 1);
+	assert_int_equal(model_nodes(m)[3].function, MODEL_NONE);
+	assert_string_equal(model_str(m, model_functions(m)[0].name), "main");
+	assert_string_equal(model_str(m, model_functions(m)[0].module), "/bin/app");
+	assert_string_equal(model_str(m, model_functions(m)[0].file), "/src/a.c");
+	assert_int_equal(model_functions(m)[0].line, 10);
+	assert_int_equal(model_functions(m)[0].offset, 0x100);
+	assert_int_equal(model_functions(m)[1].module, 0);
 
 	/* stats: the unknown combine is ignored */
-	assert_int_equal(m->n_stats, 3);
+	assert_int_equal(model_n_stats(m), 3);
 	const struct {
 		const char *scope, *formula;
 		uint8_t combine;
@@ -299,7 +299,7 @@ static void test_tiny_tree(void **state)
 		     {"function", "$$", COMBINE_SUM, 4, 2},
 		     {"execution", "($$^2)", COMBINE_MAX, 5, 1}};
 	for (uint32_t i = 0; i < 3; i++) {
-		const struct model_stat *s = &m->stats[i];
+		const struct model_stat *s = &model_stats(m)[i];
 		assert_string_equal(model_str(m, s->metric), "TIME (s)");
 		assert_string_equal(model_str(m, s->scope), want[i].scope);
 		assert_string_equal(model_str(m, s->formula), want[i].formula);

@@ -155,16 +155,16 @@ static void test_large_tree(void **state)
 		      "(%.1f ms of CPU)\n",
 		      (unsigned long long)n, (double)len / 1e6, ms, cpu_ms);
 	/* root + entry + n contexts; the generator's parent relation */
-	assert_int_equal(m->n_nodes, n + 2);
-	assert_int_equal(m->n_functions, n < N_FUNCS ? n : N_FUNCS);
+	assert_int_equal(model_n_nodes(m), n + 2);
+	assert_int_equal(model_n_functions(m), n < N_FUNCS ? n : N_FUNCS);
 	for (uint64_t i = 0; i < n; i += 9973) {
 		uint32_t node = model_node_of_ctx(m, (uint32_t)(i + 2));
 		assert_int_not_equal(node, MODEL_NONE);
-		uint32_t parent = m->nodes[m->nodes[node].parent].ctx_id;
+		uint32_t parent = model_nodes(m)[model_nodes(m)[node].parent].ctx_id;
 		uint32_t want = i < FANOUT ? 1 : (uint32_t)(i / FANOUT - 1 + 2);
 		assert_int_equal(parent, want);
-		assert_int_equal(m->nodes[node].line, i % 5000);
-		assert_string_equal(model_str(m, m->nodes[node].name), "fn");
+		assert_int_equal(model_nodes(m)[node].line, i % 5000);
+		assert_string_equal(model_str(m, model_nodes(m)[node].name), "fn");
 	}
 	model_free(m);
 	v4_meta_free(&meta);

@@ -240,9 +240,9 @@ static const char doc20[] = HEAD
 
 static uint32_t child(const struct model *m, uint32_t node, uint32_t k)
 {
-	uint32_t c = m->nodes[node].first_child;
+	uint32_t c = model_nodes(m)[node].first_child;
 	while (k-- && c != MODEL_NONE)
-		c = m->nodes[c].next_sibling;
+		c = model_nodes(m)[c].next_sibling;
 	assert_int_not_equal(c, MODEL_NONE);
 	return c;
 }
@@ -257,43 +257,43 @@ static void test_v20(void **state)
 			 STATUS_OK);
 	assert_int_equal(x.major, 2);
 	assert_int_equal(x.minor, 0);
-	assert_string_equal(m->title, "cpi");
+	assert_string_equal(model_title(m), "cpi");
 	/* root + PF main, S, C, PF compute, L, S, Pr, PF */
-	assert_int_equal(m->n_nodes, 9);
+	assert_int_equal(model_n_nodes(m), 9);
 	assert_int_equal(x.n_contexts, 8);
 	uint32_t main_ = child(m, 0, 0);
-	assert_int_equal(m->nodes[main_].ctx_id, 2);
-	assert_int_equal(m->nodes[main_].kind, NODE_FUNCTION);
-	assert_string_equal(model_str(m, m->nodes[main_].name), "main");
-	assert_string_equal(model_str(m, m->nodes[main_].file), "./src/cpi.c");
-	assert_string_equal(model_str(m, m->nodes[main_].module), "/bin/cpi");
-	assert_int_equal(m->nodes[main_].line, 19);
+	assert_int_equal(model_nodes(m)[main_].ctx_id, 2);
+	assert_int_equal(model_nodes(m)[main_].kind, NODE_FUNCTION);
+	assert_string_equal(model_str(m, model_nodes(m)[main_].name), "main");
+	assert_string_equal(model_str(m, model_nodes(m)[main_].file), "./src/cpi.c");
+	assert_string_equal(model_str(m, model_nodes(m)[main_].module), "/bin/cpi");
+	assert_int_equal(model_nodes(m)[main_].line, 19);
 	uint32_t s3 = child(m, main_, 0), c4 = child(m, main_, 1);
-	assert_int_equal(m->nodes[s3].kind, NODE_LINE);
-	assert_int_equal(m->nodes[s3].line, 21);
+	assert_int_equal(model_nodes(m)[s3].kind, NODE_LINE);
+	assert_int_equal(model_nodes(m)[s3].line, 21);
 	/* a statement inherits the file of its procedure */
-	assert_string_equal(model_str(m, m->nodes[s3].file), "./src/cpi.c");
-	assert_int_equal(m->nodes[c4].ctx_id, 4);
+	assert_string_equal(model_str(m, model_nodes(m)[s3].file), "./src/cpi.c");
+	assert_int_equal(model_nodes(m)[c4].ctx_id, 4);
 	uint32_t pf5 = child(m, c4, 0);
-	assert_int_equal(m->nodes[pf5].relation, RELATION_CALL);
-	assert_string_equal(model_str(m, m->nodes[pf5].name), "compute");
-	assert_string_equal(model_str(m, m->nodes[pf5].file), "<unknown file>");
+	assert_int_equal(model_nodes(m)[pf5].relation, RELATION_CALL);
+	assert_string_equal(model_str(m, model_nodes(m)[pf5].name), "compute");
+	assert_string_equal(model_str(m, model_nodes(m)[pf5].file), "<unknown file>");
 	uint32_t l6 = child(m, pf5, 0), pr8 = child(m, pf5, 1),
 		 pf9 = child(m, pf5, 2);
-	assert_int_equal(m->nodes[l6].kind, NODE_LOOP);
-	assert_string_equal(model_str(m, m->nodes[l6].file), "./src/cpi.c");
-	assert_int_equal(m->nodes[child(m, l6, 0)].line, 43);
-	assert_int_equal(m->nodes[pr8].relation, RELATION_INLINED_CALL);
-	assert_string_equal(model_str(m, m->nodes[pr8].name), "inlined");
+	assert_int_equal(model_nodes(m)[l6].kind, NODE_LOOP);
+	assert_string_equal(model_str(m, model_nodes(m)[l6].file), "./src/cpi.c");
+	assert_int_equal(model_nodes(m)[child(m, l6, 0)].line, 43);
+	assert_int_equal(model_nodes(m)[pr8].relation, RELATION_INLINED_CALL);
+	assert_string_equal(model_str(m, model_nodes(m)[pr8].name), "inlined");
 	/* an alien frame's exclusive value is also in its PF's; no other
 	 * node is marked */
-	for (uint32_t i = 0; i < m->n_nodes; i++)
-		assert_int_equal(m->nodes[i].traits,
+	for (uint32_t i = 0; i < model_n_nodes(m); i++)
+		assert_int_equal(model_nodes(m)[i].traits,
 				 i == pr8 ? NODE_TRAIT_EXCL_IN_FRAME : 0);
 	/* a procedure name that is not an id of the table is the name */
-	assert_string_equal(model_str(m, m->nodes[pf9].name), "not-in-table");
+	assert_string_equal(model_str(m, model_nodes(m)[pf9].name), "not-in-table");
 	/* 4 distinct procedures: main, compute, inlined, not-in-table */
-	assert_int_equal(m->n_functions, 4);
+	assert_int_equal(model_n_functions(m), 4);
 	/* tables and formulas */
 	assert_int_equal(x.n_metrics, 5);
 	assert_int_equal(x.n_metric_dbs, 2);
@@ -345,8 +345,8 @@ static void test_reader_lone_file(void **state)
 	struct error err = {.status = STATUS_OK};
 	struct model *m = NULL;
 	assert_int_equal(database_open(path, &m, &err), STATUS_OK);
-	assert_string_equal(m->format, "hpctoolkit-xml");
-	assert_int_equal(m->n_columns, 5);
+	assert_string_equal(model_format(m), "hpctoolkit-xml");
+	assert_int_equal(model_n_columns(m), 5);
 	uint32_t sum_i = model_find_column(m, "T (us):Sum (I)");
 	uint32_t mean_i = model_find_column(m, "T (us):Mean (I)");
 	uint32_t sum_e = model_find_column(m, "T (us):Sum (E)");
@@ -354,10 +354,10 @@ static void test_reader_lone_file(void **state)
 	assert_int_not_equal(sum_i, MODEL_NONE);
 	assert_int_not_equal(mean_i, MODEL_NONE);
 	assert_int_not_equal(sum_e, MODEL_NONE);
-	assert_int_equal(m->columns[sum_i].pair, sum_e);
-	assert_false(m->columns[model_find_column(m, "T (us):Mean:num-src (I)")]
+	assert_int_equal(model_columns(m)[sum_i].pair, sum_e);
+	assert_false(model_columns(m)[model_find_column(m, "T (us):Mean:num-src (I)")]
 			     .visible);
-	assert_int_equal(m->stats[min_i].combine, COMBINE_MIN);
+	assert_int_equal(model_stats(m)[min_i].combine, COMBINE_MIN);
 	double v = 0;
 	assert_true(model_value(m, 0, sum_i, &v));
 	assert_true(v == 100);
@@ -372,8 +372,8 @@ static void test_reader_lone_file(void **state)
 	/* no inline value at Pr 8 */
 	uint32_t pr8 = child(m, child(m, child(m, main_, 1), 0), 1);
 	assert_false(model_value(m, pr8, sum_i, &v));
-	assert_int_equal(m->n_profiles, 0);
-	assert_int_equal(m->n_timelines, 0);
+	assert_int_equal(model_n_profiles(m), 0);
+	assert_int_equal(model_n_timelines(m), 0);
 	model_free(m);
 	/* a file that is not ours */
 	FILE *fp = fopen(path, "w");
@@ -436,15 +436,15 @@ static void write_metricdb(const char *path, const double *vals,
  * what model_stat_value gives node by node, for every statistic. */
 static void check_dense(const struct model *m)
 {
-	double *vals = calloc(m->n_nodes, sizeof(*vals));
-	uint8_t *present = calloc(m->n_nodes, 1);
+	double *vals = calloc(model_n_nodes(m), sizeof(*vals));
+	uint8_t *present = calloc(model_n_nodes(m), 1);
 	assert_non_null(vals);
 	assert_non_null(present);
-	for (uint32_t st = 0; st < m->n_stats; st++) {
+	for (uint32_t st = 0; st < model_n_stats(m); st++) {
 		struct error err = {.status = STATUS_OK};
 		assert_int_equal(model_stat_dense(m, st, vals, present, &err),
 				 STATUS_OK);
-		for (uint32_t i = 0; i < m->n_nodes; i++) {
+		for (uint32_t i = 0; i < model_n_nodes(m); i++) {
 			double v = 0;
 			bool ok = model_stat_value(m, i, st, &v);
 			assert_int_equal(present[i], ok);
@@ -481,10 +481,10 @@ static void test_reader_metricdb(void **state)
 	enum status st = database_open(dir, &m, &err);
 	if (st != STATUS_OK)
 		fail_msg("open: %s", err.message);
-	assert_int_equal(m->n_profiles, 2);
-	assert_string_equal(model_str(m, m->profiles[0].label),
+	assert_int_equal(model_n_profiles(m), 2);
+	assert_string_equal(model_str(m, model_profiles(m)[0].label),
 			    "RANK 0 THREAD 0");
-	assert_string_equal(model_str(m, m->profiles[1].label),
+	assert_string_equal(model_str(m, model_profiles(m)[1].label),
 			    "RANK 1 THREAD 2");
 	uint32_t incl = model_find_column(m, "T (I)");
 	uint32_t excl = model_find_column(m, "T (E)");
@@ -615,11 +615,11 @@ static void expect_source(const struct model *m, const char *name,
 	uint32_t s = c == MODEL_NONE ? MODEL_NONE : model_column_stat(m, c);
 	if (s == MODEL_NONE)
 		fail_msg("column %s reads no single statistic", name);
-	if (strcmp(model_str(m, m->stats[s].formula), formula) != 0 ||
-	    m->stats[s].combine != combine)
+	if (strcmp(model_str(m, model_stats(m)[s].formula), formula) != 0 ||
+	    model_stats(m)[s].combine != combine)
 		fail_msg("%s: formula %s combine %u, want %s %u", name,
-			 model_str(m, m->stats[s].formula),
-			 m->stats[s].combine, formula, combine);
+			 model_str(m, model_stats(m)[s].formula),
+			 model_stats(m)[s].combine, formula, combine);
 }
 
 static void test_reader_metricdb_stats(void **state)
@@ -644,7 +644,7 @@ static void test_reader_metricdb_stats(void **state)
 	struct model *m = NULL;
 	if (database_open(dir, &m, &err) != STATUS_OK)
 		fail_msg("open: %s", err.message);
-	assert_int_equal(m->n_warnings, 0);
+	assert_int_equal(model_n_warnings(m), 0);
 	uint32_t main_ = child(m, 0, 0), s2 = child(m, main_, 0),
 		 other = child(m, 0, 1);
 	/* main: 4, 6, 2 */
@@ -685,8 +685,8 @@ static void test_reader_metricdb_stats(void **state)
 		write_metricdb(f[t], zeros, 3, 1);
 	if (database_open(dir, &m, &err) != STATUS_OK)
 		fail_msg("open: %s", err.message);
-	assert_int_equal(m->n_warnings, 1);
-	assert_non_null(strstr(m->warnings[0], "only zeros"));
+	assert_int_equal(model_n_warnings(m), 1);
+	assert_non_null(strstr(model_warnings(m)[0], "only zeros"));
 	bool present = true;
 	(void)column_at(m, main_, "T:Min (I)", &present);
 	assert_false(present);
@@ -806,13 +806,13 @@ static void test_reader_order_formulas(void **state)
 	/* exclusive: 100 * (A(E) 1 / B(E) 8) */
 	assert_true(model_value(m, 0, re, &v));
 	assert_true(fabs(v - 12.5) < 1e-12);
-	assert_string_equal(m->columns[ri].format, "%6.1f");
-	assert_string_equal(m->columns[re].format, "%.2e");
+	assert_string_equal(model_columns(m)[ri].format, "%6.1f");
+	assert_string_equal(model_columns(m)[re].format, "%.2e");
 	/* #99 names no metric: Z's own value, and a warning */
 	assert_true(model_value(m, 0, z, &v));
 	assert_true(v == 7);
-	assert_int_equal(m->n_warnings, 1);
-	assert_non_null(strstr(m->warnings[0], "#99"));
+	assert_int_equal(model_n_warnings(m), 1);
+	assert_non_null(strstr(model_warnings(m)[0], "#99"));
 	model_free(m);
 	unlink(path);
 }
@@ -852,13 +852,13 @@ static void test_v22(void **state)
 	assert_int_equal(x.minor, 2);
 	assert_true(x.has_trace_db);
 	assert_true(x.trace_unit == 1000000000ull);
-	assert_int_equal(m->n_nodes, 5);
+	assert_int_equal(model_n_nodes(m), 5);
 	uint32_t pf = child(m, 0, 0), c = child(m, pf, 0);
-	assert_true(m->nodes[c].offset == 0x40078b);
+	assert_true(model_nodes(m)[c].offset == 0x40078b);
 	assert_int_equal(xml_experiment_trace_ctx(&x, 19), 3);
 	assert_int_equal(xml_experiment_trace_ctx(&x, 20), 5);
 	/* main and its inlined copy are one function */
-	assert_int_equal(m->n_functions, 1);
+	assert_int_equal(model_n_functions(m), 1);
 	assert_string_equal(xml_experiment_metric(&x, 4)->description,
 			    "Sum of cycles");
 	xml_experiment_free(&x);
@@ -902,15 +902,15 @@ static void test_v40(void **state)
 	assert_null(x.id_names[1]);
 	uint32_t pf = child(m, 0, 0), c = child(m, pf, 0);
 	/* a call site -N shares the callee's context id N */
-	assert_int_equal(m->nodes[c].ctx_id, 16);
-	assert_int_equal(m->nodes[child(m, c, 0)].ctx_id, 16);
+	assert_int_equal(model_nodes(m)[c].ctx_id, 16);
+	assert_int_equal(model_nodes(m)[child(m, c, 0)].ctx_id, 16);
 	/* i="-16" shares context 16: marked, so reports show it as -16 */
-	assert_true(m->nodes[c].traits & NODE_TRAIT_ALIAS_ID);
-	assert_false(m->nodes[child(m, c, 0)].traits & NODE_TRAIT_ALIAS_ID);
+	assert_true(model_nodes(m)[c].traits & NODE_TRAIT_ALIAS_ID);
+	assert_false(model_nodes(m)[child(m, c, 0)].traits & NODE_TRAIT_ALIAS_ID);
 	/* hpcprof2's exclusive values keep inlined code apart: unmarked */
 	uint32_t pr = child(m, child(m, c, 0), 1);
-	assert_int_equal(m->nodes[pr].relation, RELATION_INLINED_CALL);
-	assert_int_equal(m->nodes[pr].traits, 0);
+	assert_int_equal(model_nodes(m)[pr].relation, RELATION_INLINED_CALL);
+	assert_int_equal(model_nodes(m)[pr].traits, 0);
 	assert_int_equal(xml_experiment_trace_ctx(&x, 24), 24);
 	assert_string_equal(xml_experiment_metric(&x, 767)->formula, "$512");
 	assert_int_equal(xml_experiment_metric(&x, 512)->show, 4);

@@ -96,7 +96,7 @@ void app_select(struct app *app, uint32_t node)
 
 bool app_show_column(struct app *app, uint32_t c, bool shown)
 {
-	if (c >= app->model->n_columns)
+	if (c >= model_n_columns(app->model))
 		return false;
 	size_t n = app->cols.n_columns;
 	for (size_t i = 0; i < n; i++)
@@ -266,7 +266,7 @@ static void apply_sort(struct app *app, enum view_kind k, bool force)
 	bool asc = app->cols.sort_ascending;
 	if (!o)
 		return;
-	if (app->sort_magnitude && c < app->model->n_columns) {
+	if (app->sort_magnitude && c < model_n_columns(app->model)) {
 		if (!force && outline_sort_keyed(o) &&
 		    outline_sort_ascending(o) == asc)
 			return;
@@ -286,7 +286,7 @@ static void apply_sort(struct app *app, enum view_kind k, bool force)
 		if (c == COLUMN_SEVERITY)
 			c = app->extrap ? extrap_column(app->extrap)
 					: MODEL_NONE;
-		uint32_t sortable = c < app->model->n_columns ? c : MODEL_NONE;
+		uint32_t sortable = c < model_n_columns(app->model) ? c : MODEL_NONE;
 		if (force || outline_sort_keyed(o) ||
 		    outline_sort_column(o) != sortable ||
 		    outline_sort_ascending(o) != asc)
@@ -321,7 +321,7 @@ bool app_ensure_view(struct app *app, enum view_kind k)
 		return false;
 	}
 	uint32_t c = app->cols.sort_column;
-	uint32_t sortable = c < app->model->n_columns ? c : MODEL_NONE;
+	uint32_t sortable = c < model_n_columns(app->model) ? c : MODEL_NONE;
 	if (outline_new(app->views[k], sortable, app->cols.sort_ascending,
 			&app->outlines[k], &err) != STATUS_OK) {
 		app_error(app, &err);
@@ -509,21 +509,21 @@ static bool column_is_empty(struct app *app, uint32_t c)
 	const struct model *m = app->model;
 	if (app->diff)
 		return false;
-	uint32_t incl = m->columns[c].kind == COLUMN_INCLUSIVE
+	uint32_t incl = model_columns(m)[c].kind == COLUMN_INCLUSIVE
 				? c
-				: m->columns[c].pair;
-	if (incl == MODEL_NONE || incl >= m->n_columns ||
-	    m->columns[incl].kind != COLUMN_INCLUSIVE)
+				: model_columns(m)[c].pair;
+	if (incl == MODEL_NONE || incl >= model_n_columns(m) ||
+	    model_columns(m)[incl].kind != COLUMN_INCLUSIVE)
 		return false;
 	/* a sum: a minimum or maximum absent at the root may be there below
 	 * it (Cube's min_time) */
 	uint32_t st = model_column_stat(m, incl);
-	if (st == MODEL_NONE || st >= m->n_stats ||
-	    m->stats[st].combine != COMBINE_SUM)
+	if (st == MODEL_NONE || st >= model_n_stats(m) ||
+	    model_stats(m)[st].combine != COMBINE_SUM)
 		return false;
 	/* an inclusive statistic the engine derives costs a pass over the
 	 * tree for its first value: not at start for a column not drawn */
-	if (m->stats[st].flags & STAT_DERIVED_INCLUSIVE)
+	if (model_stats(m)[st].flags & STAT_DERIVED_INCLUSIVE)
 		return false;
 	if (app->has_total[c] == 0)
 		app->has_total[c] = model_column_total(m, c, &app->totals[c]) ? 1
@@ -539,11 +539,11 @@ static void default_columns(struct app *app)
 {
 	const struct model *model = app->model;
 	size_t nonempty = 0;
-	for (uint32_t c = 0; c < model->n_columns; c++)
-		if (model->columns[c].visible && model->columns[c].expr)
+	for (uint32_t c = 0; c < model_n_columns(model); c++)
+		if (model_columns(model)[c].visible && model_columns(model)[c].expr)
 			nonempty += !column_is_empty(app, c);
-	for (uint32_t c = 0; c < model->n_columns; c++)
-		if (model->columns[c].visible && model->columns[c].expr &&
+	for (uint32_t c = 0; c < model_n_columns(model); c++)
+		if (model_columns(model)[c].visible && model_columns(model)[c].expr &&
 		    (nonempty == 0 || !column_is_empty(app, c)))
 			app->columns[app->cols.n_columns++] = c;
 }
@@ -551,7 +551,7 @@ static void default_columns(struct app *app)
 static bool setup_columns(struct app *app)
 {
 	const struct model *model = app->model;
-	size_t n = model->n_columns ? model->n_columns : 1;
+	size_t n = model_n_columns(model) ? model_n_columns(model) : 1;
 	app->columns = calloc(n, sizeof(*app->columns));
 	app->totals = calloc(n, sizeof(*app->totals));
 	app->has_total = calloc(n, sizeof(*app->has_total));
@@ -563,8 +563,8 @@ static bool setup_columns(struct app *app)
 	default_columns(app);
 	/* the columns' totals are computed on first use
 	 * (pane_column_total) */
-	for (uint32_t i = 0; i < model->n_profiles; i++)
-		app->n_threads += !model->profiles[i].is_summary;
+	for (uint32_t i = 0; i < model_n_profiles(model); i++)
+		app->n_threads += !model_profiles(model)[i].is_summary;
 	app->cols.columns = app->columns;
 	app->cols.totals = app->totals;
 	app->cols.has_total = app->has_total;
@@ -668,9 +668,9 @@ int app_run(struct model *model, const char *path, bool demo,
 	/* the database's warnings went to stderr before the screen hid
 	 * them: the first one also on the status line (a database without
 	 * values must not look like one whose values are all small) */
-	if (model->n_warnings && !app.message)
-		app_message(&app, true, "%s%s", model->warnings[0],
-			    model->n_warnings > 1 ? " (and more)" : "");
+	if (model_n_warnings(model) && !app.message)
+		app_message(&app, true, "%s%s", model_warnings(model)[0],
+			    model_n_warnings(model) > 1 ? " (and more)" : "");
 	if (!screen_start(opt->headless, opt->cols, opt->rows, &app.caps)) {
 		rc = 1;
 		goto out;

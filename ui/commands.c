@@ -347,7 +347,7 @@ static bool export_rows(struct app *app, bool json, const char *path)
 	for (size_t i = 0; cols && i < total; i++)
 		cols[i] = i < app->cols.n_columns
 				  ? app->columns[i]
-				  : app->model->n_columns +
+				  : model_n_columns(app->model) +
 					    (uint32_t)(i - app->cols.n_columns);
 	if (!cols || !present_rows_init(&rows, app_view(app), cols, total,
 					app->derived, app->cols.n_derived,
@@ -369,7 +369,7 @@ static bool export_rows(struct app *app, bool json, const char *path)
 	rows.out = f;
 	struct outline *o = app_outline(app);
 	if (json)
-		present_rows_json_open(&rows, app->model->format);
+		present_rows_json_open(&rows, model_format(app->model));
 	else
 		present_rows_header(&rows);
 	size_t n = outline_count(o);
@@ -538,7 +538,7 @@ static bool set_kernel_names(struct app *app, const char *arg)
 	const char *v = NULL;
 	if (!option_is(arg, "kernel-names", &v))
 		return false;
-	const char *f = app->model->format;
+	const char *f = model_format(app->model);
 	if (strcmp(v, "base") != 0 && strcmp(v, "demangled") != 0 &&
 	    strcmp(v, "mangled") != 0)
 		app_message(app, true,

@@ -67,7 +67,7 @@ static uint32_t time_like(const struct model *m)
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t c = model_measured_column(m, k);
 		const char *name =
-		    c < m->n_columns && m->columns[c].name ? m->columns[c].name
+		    c < model_n_columns(m) && model_columns(m)[c].name ? model_columns(m)[c].name
 							   : "";
 		if (strcasecmp(name, "time") == 0)
 			return k;
@@ -80,7 +80,7 @@ static uint32_t time_like(const struct model *m)
 struct extrap *extrap_new(const struct model *m, bool background,
 			  struct error *err)
 {
-	if (!m || m->n_params == 0 || m->n_points == 0 ||
+	if (!m || model_n_params(m) == 0 || model_n_points(m) == 0 ||
 	    model_n_measured(m) == 0)
 		return NULL;
 	struct extrap *x = calloc(1, sizeof(*x));
@@ -88,21 +88,21 @@ struct extrap *extrap_new(const struct model *m, bool background,
 		goto nomem;
 	x->m = m;
 	x->background = background;
-	x->at = calloc(m->n_params, sizeof(*x->at));
-	x->names = calloc(m->n_params, sizeof(*x->names));
-	x->edge = calloc(m->n_params, sizeof(*x->edge));
-	x->scratch = calloc(m->n_params, sizeof(*x->scratch));
-	x->values = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->values));
-	x->rank = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*x->rank));
+	x->at = calloc(model_n_params(m), sizeof(*x->at));
+	x->names = calloc(model_n_params(m), sizeof(*x->names));
+	x->edge = calloc(model_n_params(m), sizeof(*x->edge));
+	x->scratch = calloc(model_n_params(m), sizeof(*x->scratch));
+	x->values = malloc((model_n_nodes(m) ? model_n_nodes(m) : 1) * sizeof(*x->values));
+	x->rank = malloc((model_n_nodes(m) ? model_n_nodes(m) : 1) * sizeof(*x->rank));
 	if (!x->at || !x->names || !x->edge || !x->scratch || !x->values ||
 	    !x->rank)
 		goto nomem;
 	/* the sliders start at the largest measured value of each parameter:
 	 * the model at the edge of the data; doubling from there
 	 * extrapolates */
-	for (uint32_t p = 0; p < m->n_params; p++) {
+	for (uint32_t p = 0; p < model_n_params(m); p++) {
 		double lo, hi;
-		x->names[p] = model_str(m, m->params[p].name);
+		x->names[p] = model_str(m, model_params(m)[p].name);
 		extrap_param_range(x, p, &lo, &hi);
 		x->at[p] = x->edge[p] = hi;
 	}
@@ -184,7 +184,7 @@ uint32_t extrap_param(const struct extrap *x)
 
 uint32_t extrap_next_param(struct extrap *x)
 {
-	x->param = (x->param + 1) % x->m->n_params;
+	x->param = (x->param + 1) % model_n_params(x->m);
 	return x->param;
 }
 
@@ -199,14 +199,14 @@ void extrap_scale(struct extrap *x, double factor)
 
 const char *extrap_set_at(struct extrap *x, const char *text)
 {
-	double *next = malloc(x->m->n_params * sizeof(*next));
+	double *next = malloc(model_n_params(x->m) * sizeof(*next));
 	char *copy = strdup(text);
 	const char *problem = NULL;
 	if (!next || !copy) {
 		problem = "out of memory";
 		goto out;
 	}
-	memcpy(next, x->at, x->m->n_params * sizeof(*next));
+	memcpy(next, x->at, model_n_params(x->m) * sizeof(*next));
 	char *save = NULL;
 	for (char *tok = strtok_r(copy, " ,", &save); tok;
 	     tok = strtok_r(NULL, " ,", &save)) {
@@ -230,7 +230,7 @@ const char *extrap_set_at(struct extrap *x, const char *text)
 		}
 		next[p] = v;
 	}
-	memcpy(x->at, next, x->m->n_params * sizeof(*next));
+	memcpy(x->at, next, model_n_params(x->m) * sizeof(*next));
 	x->gen++;
 out:
 	free(next);
@@ -245,7 +245,7 @@ char *extrap_at_text(const struct extrap *x)
 	if (!out)
 		return NULL;
 	out[0] = '\0';
-	for (uint32_t p = 0; p < x->m->n_params; p++) {
+	for (uint32_t p = 0; p < model_n_params(x->m); p++) {
 		char *name = sanitize_text(x->names[p], SANITIZE_TERMINAL);
 		int n = snprintf(NULL, 0, "%s%s=%.6g", p ? " " : "",
 				 name ? name : "", x->at[p]);
@@ -273,7 +273,7 @@ void extrap_param_range(const struct extrap *x, uint32_t param, double *lo,
 {
 	*lo = INFINITY;
 	*hi = -INFINITY;
-	for (uint32_t q = 0; q < x->m->n_points; q++) {
+	for (uint32_t q = 0; q < model_n_points(x->m); q++) {
 		const double *c = model_point_coords(x->m, q);
 		if (!c)
 			continue;
@@ -288,7 +288,7 @@ void extrap_param_range(const struct extrap *x, uint32_t param, double *lo,
 
 const char *extrap_param_name(const struct extrap *x, uint32_t param)
 {
-	return param < x->m->n_params ? x->names[param] : "";
+	return param < model_n_params(x->m) ? x->names[param] : "";
 }
 
 /* Whether `node` has a measurement of the shown metric at some point:
@@ -317,7 +317,7 @@ const struct scaling_model *extrap_peek(struct extrap *x, uint32_t node,
 {
 	if (pending)
 		*pending = false;
-	if (node >= x->m->n_nodes)
+	if (node >= model_n_nodes(x->m))
 		return NULL;
 	const struct scaling_model *sm = peek(x, node);
 	if (!sm && pending) /* a stored set has what it has */
@@ -327,13 +327,13 @@ const struct scaling_model *extrap_peek(struct extrap *x, uint32_t node,
 
 char *extrap_formula(const struct extrap *x, const struct scaling_model *sm)
 {
-	return scaling_text(sm, x->names, x->m->n_params);
+	return scaling_text(sm, x->names, model_n_params(x->m));
 }
 
 char *extrap_formula_compact(const struct extrap *x,
 			     const struct scaling_model *sm, int digits)
 {
-	return scaling_text_compact(sm, x->names, x->m->n_params, digits);
+	return scaling_text_compact(sm, x->names, model_n_params(x->m), digits);
 }
 
 double extrap_eval(const struct extrap *x, const struct scaling_model *sm)
@@ -345,10 +345,10 @@ double extrap_eval_along2(struct extrap *x, const struct scaling_model *sm,
 			  uint32_t p1, double v1, uint32_t p2, double v2)
 {
 	/* every parameter's value, whatever the parameters' number */
-	memcpy(x->scratch, x->at, x->m->n_params * sizeof(*x->scratch));
-	if (p1 < x->m->n_params)
+	memcpy(x->scratch, x->at, model_n_params(x->m) * sizeof(*x->scratch));
+	if (p1 < model_n_params(x->m))
 		x->scratch[p1] = v1;
-	if (p2 < x->m->n_params)
+	if (p2 < model_n_params(x->m))
 		x->scratch[p2] = v2;
 	return scaling_eval(sm, x->scratch);
 }
@@ -425,7 +425,7 @@ static bool refresh_range(struct extrap *x)
 	x->vmin = INFINITY;
 	x->vmax = -INFINITY;
 	x->n_rank = 0;
-	for (uint32_t n = 0; n < x->m->n_nodes; n++) {
+	for (uint32_t n = 0; n < model_n_nodes(x->m); n++) {
 		const struct scaling_model *sm = peek(x, n);
 		double v = sm ? scaling_eval(sm, x->at) : (double)NAN;
 		if (sm && x->severity == EXTRAP_SEVERITY_GROWTH) {
@@ -451,7 +451,7 @@ static bool refresh_range(struct extrap *x)
 
 bool extrap_severity(struct extrap *x, uint32_t node, double *out)
 {
-	if (node >= x->m->n_nodes || !refresh_range(x) ||
+	if (node >= model_n_nodes(x->m) || !refresh_range(x) ||
 	    !isfinite(x->values[node]))
 		return false;
 	double span = x->vmax - x->vmin;

@@ -13,6 +13,7 @@
 #include "net/session.h"
 #include "core/sanitize.h"
 #include "present/present_path.h"
+#include "open.h"
 #include "keys.h"
 #include "extrap.h"
 #include "model_columns.h"
@@ -41,15 +42,15 @@ static char *title_text(struct app *app, const char *path, bool prefix)
 {
 	char *text = NULL;
 	const char *demo = app->demo ? " [demo]" : "";
-	const char *title = app->model->title ? app->model->title : "";
+	const char *title = model_title(app->model) ? model_title(app->model) : "";
 	int r = prefix ? asprintf(&text, "callscope%s  %s  ", demo, title)
 		       : asprintf(&text,
 				  "callscope%s  %s  %s (%s)  %u contexts, %u "
 				  "threads, %u columns%s",
-				  demo, title, path, app->model->format,
-				  app->model->n_nodes - 1, app->n_threads,
-				  app->model->n_columns,
-				  app->model->n_timelines ? ", trace" : "");
+				  demo, title, path, model_format(app->model),
+				  model_n_nodes(app->model) - 1, app->n_threads,
+				  model_n_columns(app->model),
+				  model_n_timelines(app->model) ? ", trace" : "");
 	return r < 0 ? NULL : text;
 }
 
@@ -188,7 +189,7 @@ static char *selected_path(struct app *app)
  * copy; `report` keeps the path as recorded. */
 static bool is_v4(const struct app *app)
 {
-	return strcmp(app->model->format, "hpctoolkit-v4") == 0;
+	return strcmp(model_format(app->model), "hpctoolkit-v4") == 0;
 }
 
 /* A v4 path of a copied file: "src/" and an absolute path's rest. */
@@ -220,17 +221,8 @@ static char *built_paths(const struct app *app, const char *text)
  * database's directory (as the source pane looks for it). */
 static const char *copy_note(const struct app *app, const char *file)
 {
-	const struct model *m = app->model;
-	const char *base = m->local_path ? m->local_path : app->db_path;
-	char *dir = base ? strdup(base) : NULL;
+	char *dir = database_files_dir(app->model, app->db_path);
 	struct stat sb;
-	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
-		char *slash = strrchr(dir, '/');
-		if (slash && slash != dir)
-			*slash = '\0';
-		else if (!slash)
-			strcpy(dir, ".");
-	}
 	char *copy = NULL;
 	if (dir && asprintf(&copy, "%s/%s", dir, file) < 0)
 		copy = NULL;
@@ -291,13 +283,13 @@ static void draw_detail(struct app *app, int y, int h, int w)
 	}
 	row += name_lines;
 	free(label);
-	if (row < y + h - 1 && vn.model_node < m->n_nodes) {
-		const struct model_node *n = &m->nodes[vn.model_node];
+	if (row < y + h - 1 && vn.model_node < model_n_nodes(m)) {
+		const struct model_node *n = &model_nodes(m)[vn.model_node];
 		const char *file = model_str(m, n->file);
 		uint32_t line = n->line;
 		const char *module = model_str(m, n->module);
-		if (n->function < m->n_functions) {
-			const struct model_function *f = &m->functions[n->function];
+		if (n->function < model_n_functions(m)) {
+			const struct model_function *f = &model_functions(m)[n->function];
 			if (!*file) {
 				file = model_str(m, f->file);
 				line = f->line;

@@ -83,8 +83,8 @@ void model_columns_header(struct pane_env *env, int y, int x, int tree_w)
 		char *t = NULL, *what = extrap_models_text(env->extrap);
 		/* which models: the statistic fitted on, or the stored set */
 		if (asprintf(&t, "Model of %s, %s",
-			     c < m->n_columns && m->columns[c].name
-				 ? m->columns[c].name
+			     c < model_n_columns(m) && model_columns(m)[c].name
+				 ? model_columns(m)[c].name
 				 : "?",
 			     what ? what : "?") < 0)
 			t = NULL;

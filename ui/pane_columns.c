@@ -32,8 +32,8 @@ struct chooser {
 static uint32_t depth_of(const struct model *m, uint32_t c)
 {
 	uint32_t d = 0;
-	for (uint32_t p = m->columns[c].parent;
-	     p < m->n_columns && d < m->n_columns; p = m->columns[p].parent)
+	for (uint32_t p = model_columns(m)[c].parent;
+	     p < model_n_columns(m) && d < model_n_columns(m); p = model_columns(m)[p].parent)
 		d++;
 	return d;
 }
@@ -46,7 +46,7 @@ static void list_rows(const struct pane_env *env, struct chooser *ch)
 {
 	const struct model *m = env->model;
 	size_t n = 0, sp = 0;
-	for (uint32_t r = 0; r < m->n_columns; r++) {
+	for (uint32_t r = 0; r < model_n_columns(m); r++) {
 		if (ch->level[r] != 0)
 			continue;
 		ch->stack[sp++] = r;
@@ -69,7 +69,7 @@ static void list_rows(const struct pane_env *env, struct chooser *ch)
 		}
 	}
 	for (size_t d = 0; d < env->cols->n_derived && n < ch->cap; d++)
-		ch->rows[n++] = m->n_columns + (uint32_t)d;
+		ch->rows[n++] = model_n_columns(m) + (uint32_t)d;
 	ch->list.count = n;
 	if (ch->list.cursor >= n)
 		ch->list.cursor = n ? n - 1 : 0;
@@ -101,18 +101,18 @@ static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		if (idx >= l->count)
 			break;
 		uint32_t c = ch->rows[idx];
-		bool derived = c >= env->model->n_columns;
+		bool derived = c >= model_n_columns(env->model);
 		char *title = pane_column_title(env, c);
 		char *line = NULL;
 		const char *src = "";
 		if (!derived) {
 			uint32_t s = model_column_stat(env->model, c);
 			if (s != MODEL_NONE)
-				src = model_str(env->model, env->model->stats[s].scope);
+				src = model_str(env->model, model_stats(env->model)[s].scope);
 			else
 				src = "formula";
 		} else {
-			src = env->cols->derived[c - env->model->n_columns].text;
+			src = env->cols->derived[c - model_n_columns(env->model)].text;
 		}
 		const struct screen_glyphs *g = screen_glyphs();
 		int indent = derived ? 0 : 2 * (int)ch->level[c];
@@ -136,7 +136,7 @@ static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 /* Show or hide model column `c` (derived columns always show). */
 static void toggle(struct pane_env *env, uint32_t c)
 {
-	if (c >= env->model->n_columns)
+	if (c >= model_n_columns(env->model))
 		return;
 	env->svc->show_column(env->hub, c, !is_shown(env, c));
 }
@@ -151,7 +151,7 @@ static struct reaction columns_action(struct pane_env *env, struct pane *pane,
 		return REACTION(HANDLED_REDRAW);
 	uint32_t c = l->count ? ch->rows[l->cursor] : MODEL_NONE;
 	const struct model *m = env->model;
-	bool metric = c < m->n_columns;
+	bool metric = c < model_n_columns(m);
 	bool kids = metric && ch->has_kids[c];
 	if (a == ACTION_TOGGLE || (a == ACTION_EXPAND && !kids)) {
 		if (metric)
@@ -161,10 +161,10 @@ static struct reaction columns_action(struct pane_env *env, struct pane *pane,
 	if (a == ACTION_EXPAND || a == ACTION_COLLAPSE) {
 		if (kids && (a == ACTION_EXPAND || !ch->closed[c])) {
 			ch->closed[c] = a == ACTION_COLLAPSE;
-		} else if (metric && m->columns[c].parent < m->n_columns) {
+		} else if (metric && model_columns(m)[c].parent < model_n_columns(m)) {
 			/* Left on a sub-metric: to its parent */
 			for (size_t i = 0; i < l->count; i++)
-				if (ch->rows[i] == m->columns[c].parent)
+				if (ch->rows[i] == model_columns(m)[c].parent)
 					l->cursor = i;
 		}
 		list_rows(env, ch);
@@ -194,7 +194,7 @@ static void columns_free(struct pane *pane)
 static struct pane *columns_new(struct pane_env *env)
 {
 	const struct model *m = env->model;
-	size_t n = m->n_columns ? m->n_columns : 1;
+	size_t n = model_n_columns(m) ? model_n_columns(m) : 1;
 	struct chooser *ch = calloc(1, sizeof(*ch));
 	struct pane *p = ch ? pane_wrap(&pane_columns_ops, ch) : NULL;
 	if (!p) {
@@ -217,14 +217,14 @@ static struct pane *columns_new(struct pane_env *env)
 	uint32_t *last = ch->stack; /* scratch until the first listing */
 	for (uint32_t c = 0; c < n; c++)
 		ch->first_kid[c] = ch->next_kid[c] = last[c] = MODEL_NONE;
-	for (uint32_t c = 0; c < m->n_columns; c++) {
+	for (uint32_t c = 0; c < model_n_columns(m); c++) {
 		/* a column in a parent cycle is a root */
 		uint32_t d = depth_of(m, c);
-		ch->level[c] = d >= m->n_columns ? 0 : d;
+		ch->level[c] = d >= model_n_columns(m) ? 0 : d;
 	}
-	for (uint32_t c = 0; c < m->n_columns; c++) {
-		uint32_t par = m->columns[c].parent;
-		if (ch->level[c] == 0 || par >= m->n_columns)
+	for (uint32_t c = 0; c < model_n_columns(m); c++) {
+		uint32_t par = model_columns(m)[c].parent;
+		if (ch->level[c] == 0 || par >= model_n_columns(m))
 			continue;
 		ch->has_kids[par] = 1;
 		if (last[par] == MODEL_NONE)

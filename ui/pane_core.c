@@ -54,7 +54,7 @@ uint32_t pane_selected_model_node(const struct pane_env *env)
 bool pane_column_total(const struct pane_env *env, uint32_t c, double *out)
 {
 	const struct column_set *cs = env->cols;
-	if (c >= env->model->n_columns || !cs->has_total)
+	if (c >= model_n_columns(env->model) || !cs->has_total)
 		return false;
 	if (cs->has_total[c] == 0)
 		cs->has_total[c] = model_column_total(env->model, c,
@@ -69,9 +69,9 @@ bool pane_column_total(const struct pane_env *env, uint32_t c, double *out)
 
 char *pane_column_title(const struct pane_env *env, uint32_t c)
 {
-	if (c < env->model->n_columns)
+	if (c < model_n_columns(env->model))
 		return present_column_title(env->model, c);
-	size_t d = c - env->model->n_columns;
+	size_t d = c - model_n_columns(env->model);
 	if (d < env->cols->n_derived)
 		return strdup(env->cols->derived[d].name);
 	return strdup("?");

@@ -336,15 +336,15 @@ static struct reaction flame_move(struct flame_pane *p, enum action a)
  * its name; the nearest frame at or above `n`. */
 static uint32_t frame_of(const struct model *m, uint32_t n)
 {
-	while (n != 0 && n != MODEL_NONE && n < m->n_nodes &&
-	       !model_kind_is_frame(m->nodes[n].kind))
-		n = m->nodes[n].parent;
+	while (n != 0 && n != MODEL_NONE && n < model_n_nodes(m) &&
+	       !model_kind_is_frame(model_nodes(m)[n].kind))
+		n = model_nodes(m)[n].parent;
 	return n;
 }
 
 static bool same_function(const struct model *m, uint32_t a, uint32_t b)
 {
-	const struct model_node *x = &m->nodes[a], *y = &m->nodes[b];
+	const struct model_node *x = &model_nodes(m)[a], *y = &model_nodes(m)[b];
 	if (x->function != MODEL_NONE || y->function != MODEL_NONE)
 		return x->function == y->function;
 	return x->name != 0 && x->name == y->name;
@@ -368,15 +368,15 @@ static void sandwich_free(struct sandwich *sw)
 static bool find_instances(const struct model *m, uint32_t f,
 			   struct sandwich *sw)
 {
-	for (uint32_t n = 1; n < m->n_nodes; n++) {
-		if (!model_kind_is_frame(m->nodes[n].kind) ||
+	for (uint32_t n = 1; n < model_n_nodes(m); n++) {
+		if (!model_kind_is_frame(model_nodes(m)[n].kind) ||
 		    !same_function(m, n, f))
 			continue;
 		bool outer = true;
-		for (uint32_t a = m->nodes[n].parent;
+		for (uint32_t a = model_nodes(m)[n].parent;
 		     outer && a != 0 && a != MODEL_NONE;
-		     a = m->nodes[a].parent)
-			outer = !(model_kind_is_frame(m->nodes[a].kind) &&
+		     a = model_nodes(m)[a].parent)
+			outer = !(model_kind_is_frame(model_nodes(m)[a].kind) &&
 				  same_function(m, a, f));
 		if (!outer)
 			continue;
@@ -402,7 +402,7 @@ static uint32_t bottom_up_row(struct sandwich *sw, const struct model *m,
 	for (size_t i = 0; i < n && found == MODEL_NONE; i++) {
 		struct view_node vn;
 		if (view_node_get(sw->bu, rows[i], &vn) &&
-		    vn.model_node < m->n_nodes &&
+		    vn.model_node < model_n_nodes(m) &&
 		    same_function(m, vn.model_node, f))
 			found = rows[i];
 	}
@@ -419,7 +419,7 @@ static struct sandwich *sandwich_new(struct pane_env *env,
 	if (!view_node_get(env->view, p->boxes[p->selected].node, &vn))
 		return NULL;
 	uint32_t f = frame_of(m, vn.model_node);
-	if (f == 0 || f == MODEL_NONE || f >= m->n_nodes) {
+	if (f == 0 || f == MODEL_NONE || f >= model_n_nodes(m)) {
 		pane_message(env, false, "sandwich: the box is not in a "
 					 "function");
 		return NULL;
@@ -638,19 +638,19 @@ static uint32_t graph_column(struct pane_env *env, uint32_t *delta)
 	const struct model *m = env->model;
 	uint32_t c = env->cols->sort_column;
 	*delta = MODEL_NONE;
-	if (c >= m->n_columns)
+	if (c >= model_n_columns(m))
 		c = view_default_column(m, env->view_kind, env->cols->columns,
 					env->cols->n_columns);
-	if (c != MODEL_NONE && c < m->n_columns)
+	if (c != MODEL_NONE && c < model_n_columns(m))
 		c = compare_columns(env, c, delta);
-	if (c == MODEL_NONE || c >= m->n_columns) {
+	if (c == MODEL_NONE || c >= model_n_columns(m)) {
 		pane_message(env, true, "flame: no metric column to draw");
 		return MODEL_NONE;
 	}
-	if (m->columns[c].kind != COLUMN_INCLUSIVE &&
-	    m->columns[c].pair != MODEL_NONE)
-		c = m->columns[c].pair;
-	if (m->columns[c].kind != COLUMN_INCLUSIVE ||
+	if (model_columns(m)[c].kind != COLUMN_INCLUSIVE &&
+	    model_columns(m)[c].pair != MODEL_NONE)
+		c = model_columns(m)[c].pair;
+	if (model_columns(m)[c].kind != COLUMN_INCLUSIVE ||
 	    !view_column_adds_up(m, c)) {
 		char *t = pane_column_title(env, c);
 		pane_message(env, true, "flame: %s does not add up (a mean, "

@@ -370,7 +370,7 @@ static void listing_pane_free(struct pane *pane)
 static struct pane *listing_new(struct pane_env *env)
 {
 	const struct model *m = env->model;
-	if (strcmp(m->format, "dcpi") != 0) {
+	if (strcmp(model_format(m), "dcpi") != 0) {
 		pane_message(env, true, "listing: instruction listings are "
 					"for DCPI profiles");
 		return NULL;

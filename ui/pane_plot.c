@@ -100,10 +100,10 @@ static uint32_t slice_point(const struct extrap *ex, uint32_t param)
 	const double *at = extrap_at(ex);
 	uint32_t best = 0;
 	double best_d = INFINITY;
-	for (uint32_t q = 0; q < m->n_points; q++) {
+	for (uint32_t q = 0; q < model_n_points(m); q++) {
 		const double *c = model_point_coords(m, q);
 		double d = 0;
-		for (uint32_t k = 0; c && k < m->n_params; k++)
+		for (uint32_t k = 0; c && k < model_n_params(m); k++)
 			if (k != param && c[k] > 0 && at[k] > 0)
 				d += fabs(log(c[k] / at[k]));
 		if (c && d < best_d) {
@@ -169,7 +169,7 @@ static const char *metric_name(const struct extrap *ex)
 {
 	const struct model *m = extrap_model(ex);
 	uint32_t c = extrap_column(ex);
-	return c < m->n_columns && m->columns[c].name ? m->columns[c].name
+	return c < model_n_columns(m) && model_columns(m)[c].name ? model_columns(m)[c].name
 						      : "value";
 }
 
@@ -254,7 +254,7 @@ static bool build_heat(struct pane_env *env, struct plot_pane *pp,
 {
 	struct extrap *ex = env->extrap;
 	const struct model *m = env->model;
-	uint32_t xp = pp->xparam, yp = (xp + 1) % m->n_params;
+	uint32_t xp = pp->xparam, yp = (xp + 1) % model_n_params(m);
 	uint32_t node = selected_call_path(env);
 	ctx->sm = node == MODEL_NONE ? NULL : extrap_peek(ex, node, pending);
 	if (!ctx->sm)
@@ -266,7 +266,7 @@ static bool build_heat(struct pane_env *env, struct plot_pane *pp,
 	axis_range(ex, yp, &ya.min, &ya.max);
 	plot_set_axes(p, &xa, &ya);
 	plot_set_heatmap(p, heat_f, ctx, metric_name(ex));
-	for (uint32_t q = 0; q < m->n_points; q++) {
+	for (uint32_t q = 0; q < model_n_points(m); q++) {
 		const double *c = model_point_coords(m, q);
 		if (c)
 			plot_add_heat_mark(p, c[xp], c[yp]);
@@ -295,9 +295,9 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	}
 	model_columns_active(env); /* the metric follows the sort column */
 	const struct model *m = env->model;
-	if (pp->xparam >= m->n_params)
+	if (pp->xparam >= model_n_params(m))
 		pp->xparam = 0;
-	bool heat = pp->heat && m->n_params >= 2;
+	bool heat = pp->heat && model_n_params(m) >= 2;
 	struct plot *p = plot_new(pp->glyphs);
 	struct curve_ctx ctx[PLOT_SERIES_MAX];
 	int pending = 0;
@@ -358,15 +358,15 @@ static struct reaction plot_action(struct pane_env *env, struct pane *pane,
 	const struct model *m = env->model;
 	switch (a) {
 	case ACTION_PLOT_X:
-		if (env->extrap && m->n_params > 0) {
-			pp->xparam = (pp->xparam + 1) % m->n_params;
+		if (env->extrap && model_n_params(m) > 0) {
+			pp->xparam = (pp->xparam + 1) % model_n_params(m);
 			pane_message(
 			    env, false, "plot along %s",
 			    extrap_param_name(env->extrap, pp->xparam));
 		}
 		return REACTION(HANDLED_REDRAW);
 	case ACTION_PLOT_HEATMAP:
-		if (m->n_params < 2) {
+		if (model_n_params(m) < 2) {
 			pane_message(env, true,
 				     "a heat map needs two "
 				     "parameters");

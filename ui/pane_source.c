@@ -15,6 +15,7 @@
 #include "screen.h"
 #include "theme.h"
 #include "present/present_value.h"
+#include "open.h"
 #include "pane_list.h"
 
 #define SOURCE_MAX_BYTES (64u << 20)
@@ -116,10 +117,10 @@ static void collect(struct pane_env *env, struct source *s, uint32_t file)
 	const struct model *m = env->model;
 	s->values = calloc(s->n_lines ? s->n_lines : 1, sizeof(*s->values));
 	s->has_value = calloc(s->n_lines ? s->n_lines : 1, sizeof(*s->has_value));
-	if (!s->values || !s->has_value || s->column >= m->n_columns)
+	if (!s->values || !s->has_value || s->column >= model_n_columns(m))
 		return;
-	for (uint32_t i = 1; i < m->n_nodes; i++) {
-		const struct model_node *n = &m->nodes[i];
+	for (uint32_t i = 1; i < model_n_nodes(m); i++) {
+		const struct model_node *n = &model_nodes(m)[i];
 		if (n->file != file || n->kind != NODE_LINE || n->line == 0 ||
 		    n->line > s->n_lines)
 			continue;
@@ -236,16 +237,16 @@ static struct pane *source_new(struct pane_env *env)
 	uint32_t node = pane_selected_model_node(env);
 	if (node == MODEL_NONE)
 		return NULL;
-	const struct model_node *n = &m->nodes[node];
+	const struct model_node *n = &model_nodes(m)[node];
 	uint32_t file = n->file, line = n->line;
-	if (!file && n->function < m->n_functions) {
-		file = m->functions[n->function].file;
-		line = m->functions[n->function].line;
+	if (!file && n->function < model_n_functions(m)) {
+		file = model_functions(m)[n->function].file;
+		line = model_functions(m)[n->function].line;
 	}
 	/* a function context without a location: its first child's */
 	if (!file && n->first_child != MODEL_NONE) {
-		file = m->nodes[n->first_child].file;
-		line = m->nodes[n->first_child].line;
+		file = model_nodes(m)[n->first_child].file;
+		line = model_nodes(m)[n->first_child].line;
 	}
 	if (!file) {
 		pane_message(env, true, "source: no source file is known for "
@@ -255,15 +256,7 @@ static struct pane *source_new(struct pane_env *env)
 	/* the database's directory: where its files are (an archive's
 	 * extraction, a URL's cached copy), without a file name such as
 	 * meta.db or experiment.xml */
-	char *dir = strdup(m->local_path ? m->local_path : env->db_path);
-	struct stat sb;
-	if (dir && stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
-		char *slash = strrchr(dir, '/');
-		if (slash && slash != dir)
-			*slash = '\0';
-		else if (!slash)
-			strcpy(dir, ".");
-	}
+	char *dir = database_files_dir(m, env->db_path);
 	char *path = dir ? resolve(dir, model_str(m, file)) : NULL;
 	free(dir);
 	if (!path) {

@@ -69,9 +69,9 @@ static int by_label(const void *a, const void *b)
 {
 	const struct thread_row *x = a, *y = b;
 	int c = natural_cmp(model_str(sort_model,
-				      sort_model->profiles[x->profile].label),
+				      model_profiles(sort_model)[x->profile].label),
 			    model_str(sort_model,
-				      sort_model->profiles[y->profile].label));
+				      model_profiles(sort_model)[y->profile].label));
 	return c ? c : by_profile(a, b);
 }
 
@@ -170,7 +170,7 @@ static void sum_texts(const struct model *m, const struct threads *t,
 static char *sums_line(const struct model *m, const struct threads *t,
 		       bool *differs)
 {
-	if (m->n_points > 0) {
+	if (model_n_points(m) > 0) {
 		/* a parametric set (Extra-P): a profile is a point, its value
 		 * the mean there, and the column's value the mean at the
 		 * last point: the rows are no decomposition of it, no check */
@@ -220,8 +220,8 @@ static char *stats_line(const struct model *m, const struct threads *t,
 	char *stats = NULL;
 	char *mn = NULL, *mx = NULL, *me = NULL, *sd = NULL;
 	const char *what_long =
-		m->n_points ? "measurement points" : "execution contexts";
-	const char *what_short = m->n_points ? "points" : "contexts";
+		model_n_points(m) ? "measurement points" : "execution contexts";
+	const char *what_short = model_n_points(m) ? "points" : "contexts";
 	const char *by = t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index";
 	const char *next = t->sort == 0 ? "by label"
 			   : t->sort == 1 ? "by index"
@@ -337,7 +337,7 @@ static void draw_rows(const struct model *m, const struct threads *t,
 		screen_text_right(y + i, r.x, VALUE_W, a, v);
 		screen_text_right(y + i, r.x + 11, 7, a, pct);
 		screen_text(y + i, r.x + 20, r.w - 20, a,
-			    model_str(m, m->profiles[row->profile].label), false);
+			    model_str(m, model_profiles(m)[row->profile].label), false);
 	}
 }
 
@@ -405,7 +405,7 @@ static size_t selected_profiles(const struct model *m, const struct threads *t,
 	if (*out)
 		**out = t->rows[t->list.cursor].profile;
 	*label = strdup(model_str(
-		m, m->profiles[t->rows[t->list.cursor].profile].label));
+		m, model_profiles(m)[t->rows[t->list.cursor].profile].label));
 	return *out ? 1 : 0;
 }
 
@@ -450,13 +450,13 @@ static struct reaction toggle_tree(struct pane_env *env, struct threads *t)
 {
 	const struct model *m = env->model;
 	if (!t->tree) {
-		double *dense = calloc(m->n_profiles ? m->n_profiles : 1,
+		double *dense = calloc(model_n_profiles(m) ? model_n_profiles(m) : 1,
 				       sizeof(*dense));
 		struct error err = {0};
 		if (dense) {
 			for (size_t i = 0; i < t->n; i++)
 				dense[t->rows[i].profile] = t->rows[i].value;
-			t->tree = threads_tree_new(m, dense, m->n_profiles,
+			t->tree = threads_tree_new(m, dense, model_n_profiles(m),
 						   t->combine, t->sort == 0,
 						   &err);
 		} else {
@@ -518,7 +518,7 @@ static struct pane *threads_new(struct pane_env *env)
 	uint32_t column = env->cols->sort_column;
 	if (column == COLUMN_SEVERITY && env->extrap) /* the models' metric */
 		column = extrap_column(env->extrap);
-	uint32_t stat = column < m->n_columns ? model_column_stat(m, column)
+	uint32_t stat = column < model_n_columns(m) ? model_column_stat(m, column)
 					      : MODEL_NONE;
 	if (node == MODEL_NONE || stat == MODEL_NONE) {
 		pane_message(env, true, "threads: sort by a column that reads "
@@ -535,7 +535,7 @@ static struct pane *threads_new(struct pane_env *env)
 	struct pane *p = calloc(1, sizeof(*p));
 	struct threads *t = calloc(1, sizeof(*t));
 	/* row of each profile, to place the sparse values in one pass */
-	uint32_t *row_of = malloc((m->n_profiles ? m->n_profiles : 1) *
+	uint32_t *row_of = malloc((model_n_profiles(m) ? model_n_profiles(m) : 1) *
 				  sizeof(*row_of));
 	if (t)
 		t->rows = calloc(env->n_threads ? env->n_threads : 1,
@@ -550,15 +550,15 @@ static struct pane *threads_new(struct pane_env *env)
 		return NULL;
 	}
 	/* every thread, with 0 where the sparse data has no value */
-	for (uint32_t i = 0; i < m->n_profiles; i++) {
+	for (uint32_t i = 0; i < model_n_profiles(m); i++) {
 		row_of[i] = MODEL_NONE;
-		if (!m->profiles[i].is_summary && t->n < env->n_threads) {
+		if (!model_profiles(m)[i].is_summary && t->n < env->n_threads) {
 			row_of[i] = (uint32_t)t->n;
 			t->rows[t->n++] = (struct thread_row){i, 0};
 		}
 	}
 	for (size_t k = 0; k < nv; k++)
-		if (vals[k].profile < m->n_profiles &&
+		if (vals[k].profile < model_n_profiles(m) &&
 		    row_of[vals[k].profile] != MODEL_NONE)
 			t->rows[row_of[vals[k].profile]].value = vals[k].value;
 	free(row_of);
@@ -576,9 +576,9 @@ static struct pane *threads_new(struct pane_env *env)
 			t->max = v;
 	}
 	t->has_summary = model_stat_value(m, node, stat, &t->summary);
-	t->combine = m->stats[stat].combine;
-	t->summary_sum = m->stats[stat].combine == COMBINE_SUM &&
-			 strcmp(model_str(m, m->stats[stat].formula), "$$") == 0;
+	t->combine = model_stats(m)[stat].combine;
+	t->summary_sum = model_stats(m)[stat].combine == COMBINE_SUM &&
+			 strcmp(model_str(m, model_stats(m)[stat].formula), "$$") == 0;
 	t->mean = t->n ? t->sum / (double)t->n : 0;
 	double var = 0;
 	for (size_t i = 0; i < t->n; i++)

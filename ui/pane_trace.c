@@ -37,7 +37,7 @@ char *trace_ctx_label(const struct model *m, uint32_t ctx)
 void trace_fmt_rel(const struct pane_env *env, uint64_t t, char *buf,
 		    size_t size)
 {
-	uint64_t base = env->model->time_min;
+	uint64_t base = model_time_min(env->model);
 	char d[32];
 	trace_format_duration(t >= base ? t - base : 0, env->caps->utf8, d,
 			      sizeof(d));
@@ -50,7 +50,7 @@ const char *trace_group_name(const struct model *m, enum timeline_group g)
 {
 	if (g == TIMELINE_GROUP_STREAM)
 		return "stream";
-	return m->format && strcmp(m->format, "nsight") == 0 ? "context"
+	return model_format(m) && strcmp(model_format(m), "nsight") == 0 ? "context"
 							     : "queue";
 }
 
@@ -132,7 +132,7 @@ static struct reaction reveal_in_tree(struct pane_env *env,
 	const struct model *m = env->model;
 	uint32_t tl = trace_view_line(t->view, trace_view_cursor_line(t->view));
 	struct trace_sample s;
-	if (tl != MODEL_NONE && m->timelines[tl].kind == TIMELINE_COUNTER) {
+	if (tl != MODEL_NONE && model_timelines(m)[tl].kind == TIMELINE_COUNTER) {
 		pane_message(env, false,
 			     "a counter track: no context to show in the tree");
 		return REACTION(HANDLED_REDRAW);
@@ -436,8 +436,8 @@ static struct pane *trace_new(struct pane_env *env)
 		return NULL;
 	}
 	t->view = v;
-	for (uint32_t i = 0; i < env->model->n_timelines; i++)
-		t->instants |= env->model->timelines[i].n_instants > 0;
+	for (uint32_t i = 0; i < model_n_timelines(env->model); i++)
+		t->instants |= model_timelines(env->model)[i].n_instants > 0;
 	trace_setup_colors(env, t);
 	t->per = t->half ? 2 : 1;
 	p->ops = &pane_trace_ops;

@@ -142,7 +142,7 @@ static void column_need(struct pane_env *env, struct column_layout *col,
 {
 	col->need = col->need_digits = VALUE_WIDTH;
 	double v;
-	if (col->column < env->model->n_columns &&
+	if (col->column < model_n_columns(env->model) &&
 	    pane_column_total(env, col->column, &v))
 		widen(env, col, v);
 	for (size_t i = 0; i < count; i++) {
@@ -173,11 +173,11 @@ static int layout_columns(struct pane_env *env, int width,
 	for (size_t i = 0; i < total; i++) {
 		uint32_t c = i < env->cols->n_columns
 				     ? env->cols->columns[i]
-				     : env->model->n_columns +
+				     : model_n_columns(env->model) +
 					       (uint32_t)(i - env->cols->n_columns);
 		double t;
-		bool pct = c < env->model->n_columns &&
-			   (env->model->columns[c].render & RENDER_PERCENT) &&
+		bool pct = c < model_n_columns(env->model) &&
+			   (model_columns(env->model)[c].render & RENDER_PERCENT) &&
 			   pane_column_total(env, c, &t);
 		bool bar = env->cols->show_bars && pct;
 		int w = VALUE_WIDTH + (pct ? PERCENT_WIDTH : 0) +
@@ -285,11 +285,11 @@ static void draw_header(struct pane_env *env, struct rect r,
 		}
 		char *text = NULL;
 		int r_ = -1;
-		if (c < env->model->n_columns) {
+		if (c < model_n_columns(env->model)) {
 			/* "NAME[:VARIANT] I" so that it fits over the values;
 			 * the name is cut first (its end), then the variant,
 			 * the kind and mark stay: "WALLCL…:Mean I" */
-			const struct model_column *mc = &env->model->columns[c];
+			const struct model_column *mc = &model_columns(env->model)[c];
 			const char *variant = tree_compare_variant(env, c);
 			if (!variant)
 				variant = mc->variant ? mc->variant : "";
@@ -631,7 +631,7 @@ static struct reaction tree_focus(struct pane_env *env, int rows,
 	switch (a) {
 	case ACTION_HOT_PATH: {
 		uint32_t leaf;
-		if (!have_row || env->cols->sort_column >= env->model->n_columns) {
+		if (!have_row || env->cols->sort_column >= model_n_columns(env->model)) {
 			pane_message(env, true, "hot path: sort by a metric "
 					       "column first (s)");
 			return REACTION(HANDLED_REDRAW);

@@ -73,7 +73,7 @@ void prebuild_start(struct app *app)
 	/* a model with deferred subtrees grows on the main thread as rows
 	 * expand: no other thread may read it (model.h); its aggregated
 	 * views load everything, when the user asks for them */
-	if (app->model->n_deferred)
+	if (model_n_deferred(app->model))
 		return;
 	struct prebuild *pb = calloc(1, sizeof(*pb));
 	if (!pb)

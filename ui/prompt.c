@@ -45,7 +45,7 @@ static void search_update(struct app *app, bool final)
 	struct outline *o = app_outline(app);
 	struct error err = {0};
 	const char *pattern = app->prompt_buf ? app->prompt_buf : "";
-	if (!final && app->model->n_nodes > INCREMENTAL_SEARCH_MAX_NODES)
+	if (!final && model_n_nodes(app->model) > INCREMENTAL_SEARCH_MAX_NODES)
 		return;
 	if (outline_search_set(o, pattern, &err) != STATUS_OK) {
 		app_error(app, &err);

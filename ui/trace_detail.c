@@ -70,7 +70,7 @@ static const char *interval_details(struct pane_env *env, struct trace_pane *t,
 						       : "; launched ",
 		     linked ? (label ? label : "?") : "",
 		     linked ? " on " : "",
-		     linked ? model_str(m, m->timelines[tl].label) : "",
+		     linked ? model_str(m, model_timelines(m)[tl].label) : "",
 		     extra) < 0)
 		out = NULL;
 	free(lead);
@@ -113,12 +113,12 @@ static void draw_counter_info(struct pane_env *env, struct trace_pane *t,
 	double v = NAN;
 	bool found = trace_view_cursor_counter(t->view, &line, &index, &since,
 					       &v);
-	const char *unit = model_str(m, m->timelines[tl].unit);
+	const char *unit = model_str(m, model_timelines(m)[tl].unit);
 	char val[40], *text = NULL;
 	trace_format_value(v, val, sizeof(val));
 	if (asprintf(&text, "Cursor %s (t=%llu)  line %u %s  value=%s%s%s", rel,
 		     (unsigned long long)time, tl,
-		     model_str(m, m->timelines[tl].label), val,
+		     model_str(m, model_timelines(m)[tl].label), val,
 		     found && *unit ? " " : "", found ? unit : "") < 0)
 		text = NULL;
 	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
@@ -155,7 +155,7 @@ static void draw_counter_info(struct pane_env *env, struct trace_pane *t,
 	char *full = NULL;
 	if (text && asprintf(&full, "%s%s  (%llu values)", text,
 			     range ? unit : "",
-			     (unsigned long long)m->timelines[tl].count) < 0)
+			     (unsigned long long)model_timelines(m)[tl].count) < 0)
 		full = NULL;
 	screen_text(y + 1, x, w, theme_attr(THEME_ROLE_DETAIL),
 		    full ? full : "", true);
@@ -199,7 +199,7 @@ static void draw_readout(struct pane_env *env, struct trace_pane *t, int y,
 	const struct model *m = env->model;
 	char *what = readout_context(env, t, tl, ctx), *head = NULL;
 	if (asprintf(&head, "Cursor %s  line %u %s: %s", rel, tl,
-		     tl != MODEL_NONE ? model_str(m, m->timelines[tl].label)
+		     tl != MODEL_NONE ? model_str(m, model_timelines(m)[tl].label)
 				      : "",
 		     what ? what : "?") < 0)
 		head = NULL;
@@ -270,7 +270,7 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	uint64_t time = trace_view_cursor_time(t->view);
 	char rel[40], *head = NULL;
 	trace_fmt_rel(env, time, rel, sizeof(rel));
-	if (tl != MODEL_NONE && m->timelines[tl].kind == TIMELINE_COUNTER) {
+	if (tl != MODEL_NONE && model_timelines(m)[tl].kind == TIMELINE_COUNTER) {
 		draw_counter_info(env, t, y, x, w, lines, tl, rel);
 		return;
 	}
@@ -283,7 +283,7 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	}
 	if (asprintf(&head, "Cursor %s (t=%llu)  line %u %s  ctx=%u", rel,
 		     (unsigned long long)time, tl,
-		     tl != MODEL_NONE ? model_str(m, m->timelines[tl].label)
+		     tl != MODEL_NONE ? model_str(m, model_timelines(m)[tl].label)
 				      : "",
 		     found ? s.ctx_id : 0) < 0)
 		head = NULL;
@@ -295,7 +295,7 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	/* an interval track: idle where no interval runs; its last line
 	 * tells what the interval at the cursor is */
 	bool intervals = tl != MODEL_NONE &&
-			 m->timelines[tl].kind == TIMELINE_INTERVALS;
+			 model_timelines(m)[tl].kind == TIMELINE_INTERVALS;
 	char *path;
 	if (found && (s.ctx_id || !intervals))
 		path = ctx_path(m, s.ctx_id);

@@ -220,7 +220,7 @@ static char *line_label(struct pane_env *env, struct trace_pane *t,
 			uint32_t tl, int w)
 {
 	const struct model *m = env->model;
-	const char *full = model_str(m, m->timelines[tl].label);
+	const char *full = model_str(m, model_timelines(m)[tl].label);
 	size_t skip = trace_view_label_prefix(t->view);
 	const char *l = strlen(full) > skip ? full + skip : full;
 	if (screen_text_width(l) <= w)
@@ -372,7 +372,7 @@ static void draw_names(struct pane_env *env, struct trace_pane *t, int y,
 {
 	const struct model *m = env->model;
 	uint32_t tl = t->grid.row_line[r];
-	if (tl == MODEL_NONE || m->timelines[tl].kind == TIMELINE_COUNTER)
+	if (tl == MODEL_NONE || model_timelines(m)[tl].kind == TIMELINE_COUNTER)
 		return;
 	const uint32_t *cells = t->grid.cells + (size_t)r * t->cols;
 	const uint64_t *inst = t->grid.instants + (size_t)r * t->cols;
@@ -448,7 +448,7 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 		if (t->mode == MODE_MAIN && !has0 && !has1)
 			break; /* rows below the last line stay blank */
 		if (t->mode == MODE_MAIN && has0 &&
-		    m->timelines[t->grid.row_line[r0]].kind ==
+		    model_timelines(m)[t->grid.row_line[r0]].kind ==
 			    TIMELINE_COUNTER) {
 			draw_counter_row(env, t, y + s, x, r0,
 					 cur_row / per == (uint32_t)s
@@ -535,7 +535,7 @@ static int label_width(struct pane_env *env, struct trace_pane *t, int w)
 	     i < win->line_hi && i - win->line_lo < 4096 && widest < most;
 	     i++) {
 		const char *l = model_str(
-			m, m->timelines[trace_view_line(t->view, i)].label);
+			m, model_timelines(m)[trace_view_line(t->view, i)].label);
 		int lw = screen_text_width(strlen(l) > skip ? l + skip : l);
 		widest = lw > widest ? lw : widest;
 	}

@@ -80,7 +80,7 @@ char *tree_compare_set_title(const struct pane_env *env, uint32_t c,
 {
 	enum runset_column_kind kind =
 	    env->diff ? RUNSET_COLUMN_NONE : runset_model_column(env->model, c);
-	const char *v = kind != RUNSET_COLUMN_NONE ? env->model->columns[c].variant
+	const char *v = kind != RUNSET_COLUMN_NONE ? model_columns(env->model)[c].variant
 						   : NULL;
 	if (!v)
 		return NULL;

@@ -15,12 +15,12 @@ const char *tree_focus_blank(const struct pane_env *env, uint32_t col)
 	if (env->view_kind != VIEW_TOP_DOWN)
 		return "the top-down view only (a row of this view stands for "
 		       "several contexts)";
-	if (col >= m->n_columns)
+	if (col >= model_n_columns(m))
 		return "a derived column";
 	uint32_t stat = model_column_stat(m, col);
 	if (stat == MODEL_NONE)
 		return "a column of several statistics";
-	if (!model_has_per_profile(m) || m->stats[stat].prop_id == MODEL_NONE)
+	if (!model_has_per_profile(m) || model_stats(m)[stat].prop_id == MODEL_NONE)
 		return "no per-thread values for this metric";
 	return NULL;
 }
@@ -52,7 +52,7 @@ bool tree_focus_total(struct pane_env *env, uint32_t col, double *out)
 		return false;
 	/* an exclusive column's percentages are of its inclusive pair's
 	 * root value, as without a focus */
-	const struct model_column *mc = &env->model->columns[col];
+	const struct model_column *mc = &model_columns(env->model)[col];
 	if (mc->kind == COLUMN_EXCLUSIVE && mc->pair != MODEL_NONE &&
 	    !tree_focus_blank(env, mc->pair))
 		col = mc->pair;

@@ -82,7 +82,7 @@ void cli_put_db_problem(const char *cmd, const struct model *m,
 			const char *problem)
 {
 	fprintf(stderr, "callscope %s: ", cmd);
-	present_put_text(stderr, m->path);
+	present_put_text(stderr, model_path(m));
 	fprintf(stderr, ": %s\n", problem);
 }
 
@@ -194,9 +194,9 @@ struct model *cli_open_all(struct session *s, const char *const *paths,
 		return NULL;
 	}
 	error_clear(&err);
-	for (uint32_t i = 0; i < m->n_warnings; i++) {
+	for (uint32_t i = 0; i < model_n_warnings(m); i++) {
 		fputs("callscope: warning: ", stderr);
-		present_put_text(stderr, m->warnings[i]);
+		present_put_text(stderr, model_warnings(m)[i]);
 		fputc('\n', stderr);
 	}
 	return m;
@@ -443,22 +443,22 @@ bool cli_select_columns(const char *cmd, const struct model *m,
 	size_t n = 0, cap = 0;
 	bool ok = true;
 	if (n_names == 0) {
-		for (uint32_t c = 0; c < m->n_columns && ok; c++)
-			if (m->columns[c].visible)
+		for (uint32_t c = 0; c < model_n_columns(m) && ok; c++)
+			if (model_columns(m)[c].visible)
 				ok = push_column(&cols, &n, &cap, c);
-		for (uint32_t c = 0; n == 0 && c < m->n_columns && ok; c++)
+		for (uint32_t c = 0; n == 0 && c < model_n_columns(m) && ok; c++)
 			ok = push_column(&cols, &n, &cap, c);
 	}
 	for (size_t i = 0; i < n_names && ok; i++) {
 		const char *name = names[i];
 		if (strcmp(name, "all") == 0) {
-			for (uint32_t c = 0; c < m->n_columns && ok; c++)
+			for (uint32_t c = 0; c < model_n_columns(m) && ok; c++)
 				ok = push_column(&cols, &n, &cap, c);
 			continue;
 		}
 		bool found = false;
-		for (uint32_t c = 0; c < m->n_columns && ok; c++)
-			if (strcmp(m->columns[c].name, name) == 0) {
+		for (uint32_t c = 0; c < model_n_columns(m) && ok; c++)
+			if (strcmp(model_columns(m)[c].name, name) == 0) {
 				ok = push_column(&cols, &n, &cap, c);
 				found = true;
 			}
@@ -473,7 +473,7 @@ bool cli_select_columns(const char *cmd, const struct model *m,
 			fprintf(stderr, "callscope %s: no metric '", cmd);
 			present_put_text(stderr, name);
 			fputs("' in ", stderr);
-			present_put_text(stderr, m->path);
+			present_put_text(stderr, model_path(m));
 			fputs(" (see `callscope info`)\n", stderr);
 			free(cols);
 			return false;

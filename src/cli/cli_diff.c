@@ -190,19 +190,19 @@ bool cli_tree_rows(struct present_rows *rows, const struct model *m,
 {
 	struct error err = {0};
 	*v = NULL;
-	*cols = malloc((m->n_columns ? m->n_columns : 1) * sizeof(**cols));
+	*cols = malloc((model_n_columns(m) ? model_n_columns(m) : 1) * sizeof(**cols));
 	if (!*cols || view_new(m, kind, v, &err) != STATUS_OK) {
 		cli_put_error(&err, "out of memory");
 		error_clear(&err);
 		return false;
 	}
-	for (uint32_t c = 0; c < m->n_columns; c++)
+	for (uint32_t c = 0; c < model_n_columns(m); c++)
 		(*cols)[c] = c;
-	if (!present_rows_init(rows, *v, *cols, m->n_columns, NULL, 0, format,
+	if (!present_rows_init(rows, *v, *cols, model_n_columns(m), NULL, 0, format,
 			       stdout))
 		return false;
-	for (uint32_t c = 0; c < m->n_columns; c++) {
-		int w = (int)strlen(m->columns[c].variant) + 4;
+	for (uint32_t c = 0; c < model_n_columns(m); c++) {
+		int w = (int)strlen(model_columns(m)[c].variant) + 4;
 		if (w > rows->value_width[c])
 			rows->value_width[c] = w;
 	}
@@ -240,8 +240,8 @@ int cli_diff_open(struct session *s, const char *cmd, struct cli_diff *cd)
 		cli_put_error(&err, "cannot compare");
 		goto out;
 	}
-	cd->base_format = strdup(b->format ? b->format : "");
-	cd->new_format = strdup(n->format ? n->format : "");
+	cd->base_format = strdup(model_format(b) ? model_format(b) : "");
+	cd->new_format = strdup(model_format(n) ? model_format(n) : "");
 	rc = CLI_EXIT_OK;
 out:
 	free(title);

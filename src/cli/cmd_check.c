@@ -456,7 +456,7 @@ static int open_runs(struct session *s, struct check *o)
 		cli_put_error(&err, "cannot compare");
 		return CLI_EXIT_DATA;
 	}
-	const struct model_column *c = &rs->first->columns[rs->pairs[0].col[0][rs->scope[0]]];
+	const struct model_column *c = &model_columns(rs->first)[rs->pairs[0].col[0][rs->scope[0]]];
 	o->src.metric = c->name;
 	o->src.title = strdup(rs->metric_specs[0]);
 	o->src.scope =
@@ -543,7 +543,7 @@ static int open_pair(struct session *s, struct check *o)
 	uint32_t col = diff_model_column(d, 0, scope, DIFF_ROLE_BASE);
 	o->src.m = o->cd.model;
 	o->src.title = present_column_title(o->cd.model, col);
-	o->src.metric = o->cd.model->columns[col].name;
+	o->src.metric = model_columns(o->cd.model)[col].name;
 	o->src.scope = scope == DIFF_INCLUSIVE ? "inclusive" : "exclusive";
 	o->src.has_total = d->has_total[0];
 	o->src.total = d->base_total[0];

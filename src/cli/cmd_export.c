@@ -87,7 +87,7 @@ static int stack_columns(const struct model *m, struct export_args *a,
 		if (c == MODEL_NONE) {
 			char *title = present_column_title(m, sel[i]);
 			fputs("callscope export: ", stderr);
-			present_put_text(stderr, m->path);
+			present_put_text(stderr, model_path(m));
 			fputs(": ", stderr);
 			present_put_text(stderr, title ? title : "?");
 			fprintf(stderr, " %s\n", why);
@@ -103,7 +103,7 @@ static int stack_columns(const struct model *m, struct export_args *a,
 	}
 	if (n == 0) {
 		fputs("callscope export: ", stderr);
-		present_put_text(stderr, m->path);
+		present_put_text(stderr, model_path(m));
 		fputs(": the database has no metric\n", stderr);
 		free(sel);
 		return CLI_EXIT_DATA;

@@ -17,8 +17,8 @@
 static uint64_t total_samples(const struct model *m)
 {
 	uint64_t n = 0;
-	for (uint32_t i = 0; i < m->n_timelines; i++)
-		n += m->timelines[i].count;
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
+		n += model_timelines(m)[i].count;
 	return n;
 }
 
@@ -36,8 +36,8 @@ static json_t *time_json(uint64_t samples, uint64_t t)
 static json_t *info_json(const struct model *m)
 {
 	json_t *cols = json_array();
-	for (uint32_t c = 0; c < m->n_columns; c++) {
-		const struct model_column *col = &m->columns[c];
+	for (uint32_t c = 0; c < model_n_columns(m); c++) {
+		const struct model_column *col = &model_columns(m)[c];
 		char *title = present_column_title(m, c);
 		/* null for a formula column */
 		json_t *source = present_stat_json(m, model_column_stat(m, c));
@@ -55,8 +55,8 @@ static json_t *info_json(const struct model *m)
 		free(title);
 	}
 	json_t *lines = json_array();
-	for (uint32_t i = 0; i < m->n_timelines; i++) {
-		const struct model_timeline *tl = &m->timelines[i];
+	for (uint32_t i = 0; i < model_n_timelines(m); i++) {
+		const struct model_timeline *tl = &model_timelines(m)[i];
 		json_t *l = json_pack(
 			"{s:I, s:o, s:I}", "line", (json_int_t)i, "label",
 			present_json_text(model_str(m, tl->label)), "samples",
@@ -76,38 +76,38 @@ static json_t *info_json(const struct model *m)
 		json_array_append_new(lines, l);
 	}
 	json_t *profiles = json_array();
-	for (uint32_t i = 0; i < m->n_profiles; i++)
+	for (uint32_t i = 0; i < model_n_profiles(m); i++)
 		json_array_append_new(
 			profiles,
 			json_pack("{s:I, s:o, s:b}", "index", (json_int_t)i,
 				  "label",
-				  present_json_text(model_str(m, m->profiles[i].label)),
-				  "summary", m->profiles[i].is_summary));
+				  present_json_text(model_str(m, model_profiles(m)[i].label)),
+				  "summary", model_profiles(m)[i].is_summary));
 	json_t *trace = json_null();
 	uint64_t samples = total_samples(m);
-	if (m->n_timelines)
+	if (model_n_timelines(m))
 		trace = json_pack("{s:I, s:I, s:o, s:o, s:o}", "lines",
-				  (json_int_t)m->n_timelines, "samples",
+				  (json_int_t)model_n_timelines(m), "samples",
 				  (json_int_t)samples, "min",
-				  time_json(samples, m->time_min), "max",
-				  time_json(samples, m->time_max), "line_list",
+				  time_json(samples, model_time_min(m)), "max",
+				  time_json(samples, model_time_max(m)), "line_list",
 				  lines);
 	else
 		json_decref(lines);
 	json_t *warnings = json_array();
-	for (uint32_t i = 0; i < m->n_warnings; i++)
-		json_array_append_new(warnings, present_json_text(m->warnings[i]));
+	for (uint32_t i = 0; i < model_n_warnings(m); i++)
+		json_array_append_new(warnings, present_json_text(model_warnings(m)[i]));
 	return json_pack(
 		"{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, "
 		"s:o}",
-		"format", present_json_text(m->format), "path", present_json_text(m->path),
-		"title", present_json_text(m->title), "contexts",
-		(json_int_t)(m->n_nodes ? m->n_nodes - 1 : 0),
-		"deferred_subtrees", (json_int_t)m->n_deferred, "max_depth",
-		(json_int_t)m->max_depth, "functions",
-		(json_int_t)m->n_functions, "statistics",
-		(json_int_t)m->n_stats, "profile_count",
-		(json_int_t)m->n_profiles, "columns", cols, "profiles",
+		"format", present_json_text(model_format(m)), "path", present_json_text(model_path(m)),
+		"title", present_json_text(model_title(m)), "contexts",
+		(json_int_t)(model_n_nodes(m) ? model_n_nodes(m) - 1 : 0),
+		"deferred_subtrees", (json_int_t)model_n_deferred(m), "max_depth",
+		(json_int_t)model_max_depth(m), "functions",
+		(json_int_t)model_n_functions(m), "statistics",
+		(json_int_t)model_n_stats(m), "profile_count",
+		(json_int_t)model_n_profiles(m), "columns", cols, "profiles",
 		profiles, "trace", trace ? trace : json_null(), "warnings",
 		warnings);
 }
@@ -115,56 +115,56 @@ static json_t *info_json(const struct model *m)
 static void info_text(const struct model *m)
 {
 	fputs("Database:   ", stdout);
-	present_put_text(stdout, m->path);
+	present_put_text(stdout, model_path(m));
 	fputs("\nFormat:     ", stdout);
-	present_put_text(stdout, m->format);
+	present_put_text(stdout, model_format(m));
 	fputs("\nTitle:      ", stdout);
-	present_put_text(stdout, m->title ? m->title : "(none)");
+	present_put_text(stdout, model_title(m) ? model_title(m) : "(none)");
 	printf("\nContexts:   %u (max depth %u)\n",
-	       m->n_nodes ? m->n_nodes - 1 : 0, m->max_depth);
-	if (m->n_deferred)
+	       model_n_nodes(m) ? model_n_nodes(m) - 1 : 0, model_max_depth(m));
+	if (model_n_deferred(m))
 		printf("Deferred:   %u subtree%s, read when expanded (the "
 		       "counts above are what is read)\n",
-		       m->n_deferred, m->n_deferred == 1 ? "" : "s");
-	printf("Functions:  %u\n", m->n_functions);
+		       model_n_deferred(m), model_n_deferred(m) == 1 ? "" : "s");
+	printf("Functions:  %u\n", model_n_functions(m));
 	uint32_t threads = 0;
-	for (uint32_t i = 0; i < m->n_profiles; i++)
-		threads += !m->profiles[i].is_summary;
-	printf("Profiles:   %u (%u execution contexts)\n", m->n_profiles,
+	for (uint32_t i = 0; i < model_n_profiles(m); i++)
+		threads += !model_profiles(m)[i].is_summary;
+	printf("Profiles:   %u (%u execution contexts)\n", model_n_profiles(m),
 	       threads);
-	if (m->n_timelines && total_samples(m) == 0) {
-		printf("Trace:      %u lines, no samples\n", m->n_timelines);
-	} else if (m->n_timelines) {
-		double secs = (double)(m->time_max - m->time_min) / 1e9;
+	if (model_n_timelines(m) && total_samples(m) == 0) {
+		printf("Trace:      %u lines, no samples\n", model_n_timelines(m));
+	} else if (model_n_timelines(m)) {
+		double secs = (double)(model_time_max(m) - model_time_min(m)) / 1e9;
 		printf("Trace:      %u lines, %" PRIu64 " samples, %.6f s "
 		       "(%" PRIu64 " .. %" PRIu64 " ns)\n",
-		       m->n_timelines, total_samples(m), secs, m->time_min,
-		       m->time_max);
+		       model_n_timelines(m), total_samples(m), secs, model_time_min(m),
+		       model_time_max(m));
 	} else {
 		fputs("Trace:      none\n", stdout);
 	}
-	for (uint32_t i = 0; i < m->n_warnings; i++) {
+	for (uint32_t i = 0; i < model_n_warnings(m); i++) {
 		fputs("Warning:    ", stdout);
-		present_put_text(stdout, m->warnings[i]);
+		present_put_text(stdout, model_warnings(m)[i]);
 		fputc('\n', stdout);
 	}
-	printf("Columns:    %u\n", m->n_columns);
-	for (uint32_t c = 0; c < m->n_columns; c++) {
+	printf("Columns:    %u\n", model_n_columns(m));
+	for (uint32_t c = 0; c < model_n_columns(m); c++) {
 		char *title = present_column_title(m, c);
 		uint32_t stat = model_column_stat(m, c);
 		printf("  %3u  ", c);
 		present_put_text(stdout, title ? title : "");
 		if (stat != MODEL_NONE) {
 			fputs("  [", stdout);
-			present_put_text(stdout, model_str(m, m->stats[stat].scope));
+			present_put_text(stdout, model_str(m, model_stats(m)[stat].scope));
 			fputc(' ', stdout);
 			present_put_text(stdout,
-				     model_str(m, m->stats[stat].formula));
-			printf(" %s]", present_combine_name(m->stats[stat].combine));
+				     model_str(m, model_stats(m)[stat].formula));
+			printf(" %s]", present_combine_name(model_stats(m)[stat].combine));
 		} else {
 			fputs("  [formula]", stdout);
 		}
-		if (!m->columns[c].visible)
+		if (!model_columns(m)[c].visible)
 			fputs(" (hidden)", stdout);
 		fputc('\n', stdout);
 		free(title);

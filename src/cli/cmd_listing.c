@@ -141,10 +141,10 @@ static uint32_t find_procedure(const struct model *m, const char *db,
 {
 	*rc = CLI_EXIT_USAGE;
 	char names[128];
-	if (!reader_has_listing(m->format, names, sizeof(names))) {
+	if (!reader_has_listing(model_format(m), names, sizeof(names))) {
 		fprintf(stderr, "callscope listing: %s is a %s database; "
 				"listings are for %s profiles\n",
-			db, m->format, names);
+			db, model_format(m), names);
 		return MODEL_NONE;
 	}
 	/* every procedure: a large database's deferred images read first */

@@ -45,7 +45,7 @@ static uint32_t nan_measured(const struct model *m, uint32_t node,
 	uint32_t n = 0;
 
 	*n_measured = 0;
-	for (uint32_t p = 0; p < m->n_points; p++) {
+	for (uint32_t p = 0; p < model_n_points(m); p++) {
 		const struct model_measure *ms =
 			model_measure_at(m, node, measured, p);
 
@@ -70,7 +70,7 @@ static json_t *model_json(const struct model_run *r, const char *cp,
 
 		for (uint32_t k = 0; k < tm->n_factors; k++) {
 			const struct scaling_factor *f = &tm->factors[k];
-			const char *pn = f->param < r->m->n_params
+			const char *pn = f->param < model_n_params(r->m)
 						 ? r->names[f->param]
 						 : "";
 
@@ -113,7 +113,7 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 	const struct model *m = r->m;
 	uint32_t n_measured = model_n_measured(m);
 
-	for (uint32_t node = 1; node < m->n_nodes; node++) {
+	for (uint32_t node = 1; node < model_n_nodes(m); node++) {
 		for (uint32_t k = 0; k < n_measured; k++) {
 			const char *name = present_measured_name(m, k);
 			struct error err = {0};
@@ -130,7 +130,7 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 				return CLI_EXIT_DATA;
 			}
 			cp = present_node_path(m, node, "->", PRESENT_PATH_NAMES);
-			text = scaling_text(sm, r->names, m->n_params);
+			text = scaling_text(sm, r->names, model_n_params(m));
 			if (!cp || !text) {
 				free(cp);
 				free(text);
@@ -147,7 +147,7 @@ static int run_models(struct model_run *r, struct scaling_view *v)
 
 			if (n_nan) {
 				fputs("callscope model: warning: ", stderr);
-				present_put_text(stderr, m->path);
+				present_put_text(stderr, model_path(m));
 				fputs(": ", stderr);
 				present_put_text(stderr, cp);
 				fputs(" [", stderr);
@@ -195,7 +195,7 @@ static uint32_t find_stored(const struct model *m, const char *arg)
 	if (set != MODEL_NONE)
 		return set;
 	fputs("callscope model: ", stderr);
-	present_put_text(stderr, m->path);
+	present_put_text(stderr, model_path(m));
 	fprintf(stderr, ": no stored model set '%s' (%u stored", arg, n);
 	for (uint32_t s = 0; s < n; s++) {
 		fprintf(stderr, "%s%u ", s ? ", " : ": ", s);
@@ -214,7 +214,7 @@ static bool check_set(const struct model *m, const char *metric,
 {
 	bool found = metric == NULL;
 	*rc = CLI_EXIT_DATA;
-	if (m->n_params == 0 || model_n_measured(m) == 0) {
+	if (model_n_params(m) == 0 || model_n_measured(m) == 0) {
 		cli_put_db_problem("model", m,
 				   "not a parametric measurement set");
 		return false;
@@ -224,7 +224,7 @@ static bool check_set(const struct model *m, const char *metric,
 		found |= !strcmp(present_measured_name(m, k), metric);
 	if (!found) {
 		fputs("callscope model: ", stderr);
-		present_put_text(stderr, m->path);
+		present_put_text(stderr, model_path(m));
 		fputs(": no measured metric '", stderr);
 		present_put_text(stderr, metric);
 		fputs("'\n", stderr);
@@ -243,9 +243,9 @@ static void put_set_head(const struct model_run *r, uint32_t stored_set,
 	if (!first)
 		fputc('\n', stdout);
 	fputs("Set:        ", stdout);
-	present_put_text(stdout, m->path);
+	present_put_text(stdout, model_path(m));
 	fputs("\nParameters: ", stdout);
-	for (uint32_t j = 0; j < m->n_params; j++) {
+	for (uint32_t j = 0; j < model_n_params(m); j++) {
 		fputs(j ? ", " : "", stdout);
 		present_put_text(stdout, r->names[j]);
 	}
@@ -262,7 +262,7 @@ static void put_set_head(const struct model_run *r, uint32_t stored_set,
 static json_t *set_json(struct model_run *r)
 {
 	json_t *params = json_array();
-	for (uint32_t j = 0; j < r->m->n_params; j++)
+	for (uint32_t j = 0; j < model_n_params(r->m); j++)
 		json_array_append_new(params, present_json_text(r->names[j]));
 	json_t *doc = json_pack("{s:o, s:o}", "parameters", params, "models",
 				r->models);
@@ -293,11 +293,11 @@ static int model_of(struct model *m, const char *metric,
 	if (!check_set(m, metric, stored, &opt.stored_set, &rc))
 		goto out;
 	rc = CLI_EXIT_DATA;
-	r.names = calloc(m->n_params, sizeof *r.names);
+	r.names = calloc(model_n_params(m), sizeof *r.names);
 	if (!r.names)
 		goto out;
-	for (uint32_t j = 0; j < m->n_params; j++)
-		r.names[j] = model_str(m, m->params[j].name);
+	for (uint32_t j = 0; j < model_n_params(m); j++)
+		r.names[j] = model_str(m, model_params(m)[j].name);
 	v = scaling_view_new(m, &opt, &err);
 	if (!v) {
 		cli_put_cmd_error("model", &err, "failed");

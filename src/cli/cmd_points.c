@@ -25,7 +25,7 @@ static json_t *coord_json(const struct model *m, uint32_t point)
 {
 	json_t *a = json_array();
 	const double *c = model_point_coords(m, point);
-	for (uint32_t j = 0; j < m->n_params; j++)
+	for (uint32_t j = 0; j < model_n_params(m); j++)
 		json_array_append_new(a, present_json_number(c[j]));
 	return a;
 }
@@ -139,10 +139,10 @@ static json_t *set_json(const struct model *m, const char *metric)
 {
 	json_t *params = json_array(), *coords = json_array(),
 	       *series = json_array();
-	for (uint32_t j = 0; j < m->n_params; j++)
+	for (uint32_t j = 0; j < model_n_params(m); j++)
 		json_array_append_new(
-			params, present_json_text(model_str(m, m->params[j].name)));
-	for (uint32_t p = 0; p < m->n_points; p++)
+			params, present_json_text(model_str(m, model_params(m)[j].name)));
+	for (uint32_t p = 0; p < model_n_points(m); p++)
 		json_array_append_new(coords, coord_json(m, p));
 	/* one series per run of (node, metric) in the stored order */
 	uint32_t node;
@@ -176,8 +176,8 @@ static json_t *set_json(const struct model *m, const char *metric)
 		free(cp);
 	}
 	json_t *doc = json_pack("{s:o, s:o, s:o, s:o, s:o}", "format",
-				present_json_text(m->format), "path",
-				present_json_text(m->path), "parameters", params,
+				present_json_text(model_format(m)), "path",
+				present_json_text(model_path(m)), "parameters", params,
 				"coordinates", coords, "measurements", series);
 	if (model_n_stored_sets(m))
 		json_object_set_new(doc, "stored_model_sets",
@@ -188,9 +188,9 @@ static json_t *set_json(const struct model *m, const char *metric)
 static void put_coord(const struct model *m, uint32_t point)
 {
 	const double *c = model_point_coords(m, point);
-	for (uint32_t j = 0; j < m->n_params; j++) {
+	for (uint32_t j = 0; j < model_n_params(m); j++) {
 		fputs(j ? " " : "  ", stdout);
-		present_put_text(stdout, model_str(m, m->params[j].name));
+		present_put_text(stdout, model_str(m, model_params(m)[j].name));
 		printf("=%.10g", c[j]);
 	}
 }
@@ -198,10 +198,10 @@ static void put_coord(const struct model *m, uint32_t point)
 static void set_text(const struct model *m, const char *metric)
 {
 	fputs("Set:        ", stdout);
-	present_put_text(stdout, m->path);
+	present_put_text(stdout, model_path(m));
 	fputs("\nFormat:     ", stdout);
-	present_put_text(stdout, m->format);
-	printf("\nParameters: %u, points: %u\n", m->n_params, m->n_points);
+	present_put_text(stdout, model_format(m));
+	printf("\nParameters: %u, points: %u\n", model_n_params(m), model_n_points(m));
 	uint32_t node;
 	const char *name;
 	for (size_t i = 0, e; next_series(m, metric, &i, &e, &node, &name);
@@ -262,7 +262,7 @@ int cmd_points(struct session *s, int argc, char **argv)
 			rc = CLI_EXIT_DATA;
 			break;
 		}
-		if (m->n_params == 0 || model_n_measured(m) == 0) {
+		if (model_n_params(m) == 0 || model_n_measured(m) == 0) {
 			cli_put_db_problem("points", m,
 					   "not a parametric measurement set");
 			rc = CLI_EXIT_DATA;

@@ -34,7 +34,7 @@ struct at {
 static int at_fail(const struct model *m, const char *what, const char *name)
 {
 	fputs("callscope report: ", stderr);
-	present_put_text(stderr, m->path);
+	present_put_text(stderr, model_path(m));
 	fputs(": --at: ", stderr);
 	fputs(what, stderr);
 	if (name) {
@@ -57,10 +57,10 @@ static int at_open(struct at *at, const struct model *m)
 	bool *given;
 	int rc = CLI_EXIT_OK;
 
-	if (m->n_params == 0 || model_n_measured(m) == 0)
+	if (model_n_params(m) == 0 || model_n_measured(m) == 0)
 		return at_fail(m, "not a parametric measurement set", NULL);
-	at->coords = calloc(m->n_params, sizeof *at->coords);
-	given = calloc(m->n_params, sizeof *given);
+	at->coords = calloc(model_n_params(m), sizeof *at->coords);
+	given = calloc(model_n_params(m), sizeof *given);
 	copy = strdup(at->arg);
 	if (!at->coords || !given || !copy) {
 		free(given);
@@ -91,10 +91,10 @@ static int at_open(struct at *at, const struct model *m)
 		at->coords[p] = val;
 		given[p] = true;
 	}
-	for (uint32_t p = 0; p < m->n_params && rc == CLI_EXIT_OK; p++)
+	for (uint32_t p = 0; p < model_n_params(m) && rc == CLI_EXIT_OK; p++)
 		if (!given[p])
 			rc = at_fail(m, "no value for parameter",
-				     model_str(m, m->params[p].name));
+				     model_str(m, model_params(m)[p].name));
 	free(given);
 	free(copy);
 	if (rc != CLI_EXIT_OK)
@@ -339,7 +339,7 @@ static int report_run(struct session *s, const struct cli_report_options *opt,
 		goto out;
 	}
 	if (o.format == PRESENT_FORMAT_JSON) {
-		present_rows_json_open(&rows, m->format);
+		present_rows_json_open(&rows, model_format(m));
 	} else {
 		if (at)
 			at_header(at, o.format);

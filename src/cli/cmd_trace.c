@@ -61,7 +61,7 @@ static bool parse_time(const struct model *m, const char *opt,
 		if (errno || end == arg + 1 || !isfinite(v) || v < 0 ||
 		    v * scale > 1.8e19)
 			goto bad;
-		*out = m->time_min + (uint64_t)(v * scale);
+		*out = model_time_min(m) + (uint64_t)(v * scale);
 		return true;
 	}
 	if (arg[0] == '-')
@@ -105,7 +105,7 @@ static bool parse_lines(const struct model *m, const char *spec,
 			bool *selected)
 {
 	if (!spec) {
-		for (uint32_t i = 0; i < m->n_timelines; i++)
+		for (uint32_t i = 0; i < model_n_timelines(m); i++)
 			selected[i] = true;
 		return true;
 	}
@@ -127,13 +127,13 @@ static bool parse_lines(const struct model *m, const char *spec,
 			p++;
 		else if (*p)
 			goto bad;
-		if (b >= m->n_timelines) {
+		if (b >= model_n_timelines(m)) {
 			fprintf(stderr, "callscope trace: line %lu does not "
 					"exist (the trace has %u lines)\n",
-				b, m->n_timelines);
+				b, model_n_timelines(m));
 			return false;
 		}
-		for (unsigned long i = a; i <= b && i < m->n_timelines; i++)
+		for (unsigned long i = a; i <= b && i < model_n_timelines(m); i++)
 			selected[i] = true;
 	}
 	return true;
@@ -264,22 +264,22 @@ static bool select_gpu_lines(const struct model *m, const char *which,
 	if (which)
 		want = strcmp(which, "stream") == 0 ? TIMELINE_GROUP_STREAM
 						    : TIMELINE_GROUP_QUEUE;
-	for (uint32_t i = 0; i < m->n_timelines && !which; i++)
-		if (m->timelines[i].group != TIMELINE_GROUP_NONE) {
-			want = m->timelines[i].group;
+	for (uint32_t i = 0; i < model_n_timelines(m) && !which; i++)
+		if (model_timelines(m)[i].group != TIMELINE_GROUP_NONE) {
+			want = model_timelines(m)[i].group;
 			break;
 		}
-	for (uint32_t i = 0; i < m->n_timelines; i++)
-		any |= m->timelines[i].group == want;
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
+		any |= model_timelines(m)[i].group == want;
 	if (which && !any) {
 		fputs("callscope trace: ", stderr);
-		present_put_text(stderr, m->path);
+		present_put_text(stderr, model_path(m));
 		fprintf(stderr, ": no GPU lines by %s\n", which);
 		return false;
 	}
-	for (uint32_t i = 0; i < m->n_timelines; i++)
-		if (m->timelines[i].group != TIMELINE_GROUP_NONE &&
-		    m->timelines[i].group != want)
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
+		if (model_timelines(m)[i].group != TIMELINE_GROUP_NONE &&
+		    model_timelines(m)[i].group != want)
 			selected[i] = false;
 	return true;
 }
@@ -307,7 +307,7 @@ static bool window_fits(const struct model *m, const bool *selected,
 			const struct trace_options *o)
 {
 	uint64_t n_selected = 0;
-	for (uint32_t i = 0; i < m->n_timelines; i++)
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
 		n_selected += selected[i];
 	if (n_selected * o->columns <= TRACE_MAX_CELLS)
 		return true;
@@ -332,7 +332,7 @@ static int put_lines(const struct model *m, const bool *selected,
 		return CLI_EXIT_DATA;
 	if (json)
 		fputs("{\"lines\":[", stdout);
-	for (uint32_t i = 0; i < m->n_timelines; i++) {
+	for (uint32_t i = 0; i < model_n_timelines(m); i++) {
 		if (!selected[i])
 			continue;
 		struct error err = {.status = STATUS_OK};
@@ -372,7 +372,7 @@ int cmd_trace(struct session *s, int argc, char **argv)
 	if (!m)
 		return CLI_EXIT_DATA;
 	rc = CLI_EXIT_DATA;
-	if (m->n_timelines == 0) {
+	if (model_n_timelines(m) == 0) {
 		cli_put_db_problem("trace", m, "the database has no trace");
 		goto out;
 	}
@@ -380,7 +380,7 @@ int cmd_trace(struct session *s, int argc, char **argv)
 	if (!parse_times(m, &o, &at, &from, &to))
 		goto out;
 	rc = CLI_EXIT_DATA;
-	if (!(selected = calloc(m->n_timelines, sizeof(*selected))))
+	if (!(selected = calloc(model_n_timelines(m), sizeof(*selected))))
 		goto out;
 	if (!parse_lines(m, o.lines, selected)) {
 		rc = CLI_EXIT_USAGE;

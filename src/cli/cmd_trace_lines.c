@@ -53,12 +53,12 @@ static json_t *int_or_null(bool found, uint64_t v)
 static void put_line_head(const struct model *m, uint32_t line)
 {
 	printf("%5u  ", line);
-	present_put_text(stdout, model_str(m, m->timelines[line].label));
+	present_put_text(stdout, model_str(m, model_timelines(m)[line].label));
 }
 
 static json_t *line_json(const struct model *m, uint32_t line)
 {
-	const struct model_timeline *tl = &m->timelines[line];
+	const struct model_timeline *tl = &model_timelines(m)[line];
 	return json_pack("{s:I, s:o, s:o}", "line", (json_int_t)line,
 			 "profile",
 			 tl->profile == MODEL_NONE ? json_null()
@@ -86,7 +86,7 @@ static bool at_instant(const struct model *m, uint32_t line, uint64_t t,
 	struct trace_instant ti;
 	struct trace_interval iv;
 	*out = (struct at_instant){0};
-	if (m->timelines[line].n_instants == 0)
+	if (model_timelines(m)[line].n_instants == 0)
 		return true;
 	out->count = trace_instants_in(m, line, t, end, &first);
 	if (out->count && model_instant(m, line, first, &ti)) {
@@ -146,7 +146,7 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		json_object_set_new(j, "depth", int_or_null(found, iv.depth));
 		json_object_set_new(j, "ctx", int_or_null(found, ctx));
 		json_object_set_new(j, "path", path_json(m, ctx));
-		if (m->timelines[line].n_instants) {
+		if (model_timelines(m)[line].n_instants) {
 			json_object_set_new(j, "instant", instant_json(m, &in));
 			json_object_set_new(j, "instants",
 					    json_integer((json_int_t)in.count));
@@ -187,7 +187,7 @@ static void put_value_text(const struct model *m, uint32_t line, double v)
 	char buf[40];
 	trace_format_value(v, buf, sizeof(buf));
 	fputs(buf, stdout);
-	const char *unit = model_str(m, m->timelines[line].unit);
+	const char *unit = model_str(m, model_timelines(m)[line].unit);
 	if (*unit && !isnan(v)) {
 		fputc(' ', stdout);
 		present_put_text(stdout, unit);
@@ -206,7 +206,7 @@ static bool at_counter_line(const struct model *m, uint32_t line, uint64_t t,
 		     model_counter(m, line, index, &time, &v);
 	if (model_trace_take_error(m, err))
 		return false;
-	const char *unit = model_str(m, m->timelines[line].unit);
+	const char *unit = model_str(m, model_timelines(m)[line].unit);
 	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_object_set_new(j, "kind", json_string("counter"));
@@ -234,13 +234,13 @@ bool trace_at_line(const struct model *m, uint32_t line, uint64_t t,
 		   const struct trace_options *o, json_t *lines,
 		   struct error *err)
 {
-	if (m->timelines[line].kind == TIMELINE_COUNTER)
+	if (model_timelines(m)[line].kind == TIMELINE_COUNTER)
 		return at_counter_line(m, line, t, o, lines, err);
 	struct trace_sample s;
 	bool found = trace_sample_at(m, line, t, &s, NULL);
 	if (model_trace_take_error(m, err))
 		return false;
-	if (m->timelines[line].kind == TIMELINE_INTERVALS)
+	if (model_timelines(m)[line].kind == TIMELINE_INTERVALS)
 		return at_interval_line(m, line, t, o, lines, err);
 	/* no sample yet (before the line's first sample): context 0, as
 	 * in the window form's cells, and no time */
@@ -294,12 +294,12 @@ static bool window_counter_line(const struct model *m, uint32_t line,
 		json_object_set_new(j, "kind", json_string("counter"));
 		json_object_set_new(
 			j, "unit",
-			present_json_text(model_str(m, m->timelines[line].unit)));
+			present_json_text(model_str(m, model_timelines(m)[line].unit)));
 		json_object_set_new(j, "cells", arr);
 		json_array_append_new(lines, j);
 	} else {
 		put_line_head(m, line);
-		const char *unit = model_str(m, m->timelines[line].unit);
+		const char *unit = model_str(m, model_timelines(m)[line].unit);
 		if (*unit) {
 			fputs(" (", stdout);
 			present_put_text(stdout, unit);
@@ -321,7 +321,7 @@ bool trace_window_line(const struct model *m, uint32_t line, uint64_t from,
 		       uint64_t to, const struct trace_options *o,
 		       json_t *lines, struct error *err)
 {
-	if (m->timelines[line].kind == TIMELINE_COUNTER)
+	if (model_timelines(m)[line].kind == TIMELINE_COUNTER)
 		return window_counter_line(m, line, from, to, o, lines, err);
 	uint32_t *cells = calloc(o->columns, sizeof(*cells));
 	if (!cells)
@@ -332,7 +332,7 @@ bool trace_window_line(const struct model *m, uint32_t line, uint64_t from,
 		return false;
 	}
 	uint64_t *inst = NULL;
-	if (m->timelines[line].n_instants) {
+	if (model_timelines(m)[line].n_instants) {
 		inst = malloc(o->columns * sizeof(*inst));
 		if (!inst) {
 			free(cells);

@@ -30,7 +30,7 @@ int cmd_trace_stats(const struct model *m, const bool *selected,
 		    uint64_t from, uint64_t to, uint32_t depth,
 		    enum present_format format)
 {
-	uint32_t *use = malloc((m->n_timelines ? m->n_timelines : 1) *
+	uint32_t *use = malloc((model_n_timelines(m) ? model_n_timelines(m) : 1) *
 			       sizeof(*use));
 	uint32_t n = 0;
 	struct trace_shares s = {0};
@@ -39,7 +39,7 @@ int cmd_trace_stats(const struct model *m, const bool *selected,
 	struct error err = {.status = STATUS_OK};
 	if (!use)
 		return CLI_EXIT_DATA;
-	for (uint32_t i = 0; i < m->n_timelines; i++)
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
 		if (selected[i])
 			use[n++] = i;
 	if (trace_shares_compute(m, use, n, from, to, 0, &s, &err) !=

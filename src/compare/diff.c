@@ -91,9 +91,27 @@ struct run_keys {
 	bool normalize;
 };
 
+/* The key caches of run `m`, empty; false when out of memory (then
+ * none). */
+static bool run_keys_init(struct run_keys *rk, const struct model *m,
+			  bool normalize)
+{
+	size_t ns = model_n_strings(m) ? model_n_strings(m) : 1;
+	*rk = (struct run_keys){m, calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)),
+				calloc(ns, sizeof(uint32_t)), normalize};
+	if (rk->name_of && rk->base_of && rk->entry_of)
+		return true;
+	free(rk->name_of);
+	free(rk->base_of);
+	free(rk->entry_of);
+	*rk = (struct run_keys){m, NULL, NULL, NULL, normalize};
+	return false;
+}
+
 static uint32_t key_name(struct run_keys *rk, struct strtab *t, uint32_t h)
 {
-	if (h == 0 || h >= rk->m->n_strings)
+	if (h == 0 || h >= model_n_strings(rk->m))
 		return 0;
 	if (rk->name_of[h])
 		return rk->name_of[h] - 1;
@@ -107,7 +125,7 @@ static uint32_t key_name(struct run_keys *rk, struct strtab *t, uint32_t h)
 
 static uint32_t key_entry(struct run_keys *rk, struct strtab *t, uint32_t h)
 {
-	if (h == 0 || h >= rk->m->n_strings)
+	if (h == 0 || h >= model_n_strings(rk->m))
 		return 0;
 	if (rk->entry_of[h])
 		return rk->entry_of[h] - 1;
@@ -121,7 +139,7 @@ static uint32_t key_entry(struct run_keys *rk, struct strtab *t, uint32_t h)
 
 static uint32_t key_base(struct run_keys *rk, struct strtab *t, uint32_t h)
 {
-	if (h == 0 || h >= rk->m->n_strings)
+	if (h == 0 || h >= model_n_strings(rk->m))
 		return 0;
 	if (rk->base_of[h])
 		return rk->base_of[h] - 1;
@@ -138,9 +156,9 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 		     bool flat, struct diff_node *k)
 {
 	const struct model *m = rk->m;
-	const struct model_node *nd = &m->nodes[n];
+	const struct model_node *nd = &model_nodes(m)[n];
 	const struct model_function *f =
-	    nd->function < m->n_functions ? &m->functions[nd->function] : NULL;
+	    nd->function < model_n_functions(m) ? &model_functions(m)[nd->function] : NULL;
 	uint32_t name = nd->name ? nd->name : f ? f->name : 0;
 	uint32_t module = nd->module ? nd->module : f ? f->module : 0;
 	uint32_t file = nd->file ? nd->file : f ? f->file : 0;
@@ -326,11 +344,11 @@ bool diff_has_scope(const struct diff *d, size_t k, enum diff_scope scope)
 /* Whether `m` has entry points ("main thread") under its root. */
 static bool has_entries(const struct model *m)
 {
-	if (m->n_nodes == 0)
+	if (model_n_nodes(m) == 0)
 		return false;
-	for (uint32_t c = m->nodes[0].first_child; c < m->n_nodes;
-	     c = m->nodes[c].next_sibling)
-		if (m->nodes[c].kind == NODE_ENTRY)
+	for (uint32_t c = model_nodes(m)[0].first_child; c < model_n_nodes(m);
+	     c = model_nodes(m)[c].next_sibling)
+		if (model_nodes(m)[c].kind == NODE_ENTRY)
 			return true;
 	return false;
 }
@@ -341,8 +359,8 @@ static bool has_entries(const struct model *m)
  * root's hold them). */
 static bool transparent(const struct model *m, uint32_t n, bool skip)
 {
-	return skip && m->nodes[n].parent == 0 &&
-	       m->nodes[n].kind == NODE_ENTRY;
+	return skip && model_nodes(m)[n].parent == 0 &&
+	       model_nodes(m)[n].kind == NODE_ENTRY;
 }
 
 static enum status match_paths(struct diff *d, struct merged *g,
@@ -350,10 +368,10 @@ static enum status match_paths(struct diff *d, struct merged *g,
 			       bool skip, uint32_t **map_out, struct error *err)
 {
 	const struct model *m = rk->m;
-	uint32_t *map = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*map));
+	uint32_t *map = malloc((model_n_nodes(m) ? model_n_nodes(m) : 1) * sizeof(*map));
 	if (!map)
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	uint64_t *ph = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*ph));
+	uint64_t *ph = malloc((model_n_nodes(m) ? model_n_nodes(m) : 1) * sizeof(*ph));
 	if (!ph) {
 		free(map);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -361,13 +379,13 @@ static enum status match_paths(struct diff *d, struct merged *g,
 	/* the path hashes, parents first */
 	map[0] = 0;
 	ph[0] = ROOT_HASH;
-	for (uint32_t n = 1; n < m->n_nodes; n++) {
+	for (uint32_t n = 1; n < model_n_nodes(m); n++) {
 		struct diff_node k;
-		uint32_t p = m->nodes[n].parent;
+		uint32_t p = model_nodes(m)[n].parent;
 		if (p >= n) {
 			free(ph);
 			free(map);
-			return error_set(err, STATUS_CORRUPT, m->path,
+			return error_set(err, STATUS_CORRUPT, model_path(m),
 					 "a context before its parent");
 		}
 		if (transparent(m, n, skip))
@@ -377,10 +395,10 @@ static enum status match_paths(struct diff *d, struct merged *g,
 		else
 			ph[n] = 0; /* out of memory: found again below */
 	}
-	for (uint32_t n = 1; n < m->n_nodes; n++) {
+	for (uint32_t n = 1; n < model_n_nodes(m); n++) {
 		struct diff_node k;
-		uint32_t p = m->nodes[n].parent;
-		if (n + MATCH_AHEAD < m->n_nodes)
+		uint32_t p = model_nodes(m)[n].parent;
+		if (n + MATCH_AHEAD < model_n_nodes(m))
 			__builtin_prefetch(
 			    &g->slots[ph[n + MATCH_AHEAD] & g->mask]);
 		if (transparent(m, n, skip)) {
@@ -401,30 +419,37 @@ static enum status match_paths(struct diff *d, struct merged *g,
 	return STATUS_OK;
 }
 
+/* One column's values of a run into its metric's slots (through the run's
+ * node map). */
+struct path_adder {
+	struct diff *d;
+	const uint32_t *map;
+	size_t k;
+	int scope, run;
+	double scale;
+};
+
+static void add_path_value(void *ctx, uint32_t node, double v)
+{
+	const struct path_adder *a = ctx;
+	add_value(a->d, a->map[node], a->k, a->scope, a->run, v * a->scale);
+}
+
 static enum status add_path_values(struct diff *d, const struct model *m,
 				   int run, bool skip, const uint32_t *map,
 				   struct error *err)
 {
-	double *vals = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*vals));
-	uint8_t *pres = malloc(m->n_nodes ? m->n_nodes : 1);
 	enum status st = STATUS_OK;
-	if (!vals || !pres)
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	for (size_t k = 0; k < d->n_metrics && st == STATUS_OK; k++)
 		for (int s = 0; s < 2 && st == STATUS_OK; s++) {
-			uint32_t c = d->metrics[k].col[run][s];
 			if (!diff_has_scope(d, k, (enum diff_scope)s))
 				continue;
-			st = model_column_dense(m, c, false, vals, pres, err);
-			double scale = run ? d->metrics[k].scale_new : 1;
-			for (uint32_t n = 0; st == STATUS_OK && n < m->n_nodes;
-			     n++)
-				if (pres[n] && !transparent(m, n, skip))
-					add_value(d, map[n], k, s, run,
-						  vals[n] * scale);
+			struct path_adder a = {
+				d, map, k, s, run,
+				run ? d->metrics[k].scale_new : 1};
+			st = diff_column_each(m, d->metrics[k].col[run][s],
+					      skip, add_path_value, &a, err);
 		}
-	free(vals);
-	free(pres);
 	return st;
 }
 
@@ -463,7 +488,7 @@ static enum status match_functions(struct diff *d, struct merged *g,
 			continue;
 		if (row != view_root(v) && vn.kind < VIEW_ROW_MODULE &&
 		    model_kind_is_frame(vn.kind) &&
-		    vn.model_node < rk->m->n_nodes) {
+		    vn.model_node < model_n_nodes(rk->m)) {
 			struct diff_node k;
 			uint32_t mn;
 			if (!node_key(rk, t, vn.model_node, true, &k) ||
@@ -539,8 +564,7 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	struct diff *d = calloc(1, sizeof(*d));
 	struct strtab t = {d, NULL, 0, 0};
 	struct merged g = {d, 0, NULL, NULL, 0};
-	struct run_keys rk[2] = {{base, NULL, NULL, NULL, opt->normalize},
-				 {nw, NULL, NULL, NULL, opt->normalize}};
+	struct run_keys rk[2];
 	uint32_t *map[2] = {NULL, NULL};
 	enum status st = STATUS_OK;
 	*out = NULL;
@@ -553,14 +577,9 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	d->metrics = malloc((n_metrics ? n_metrics : 1) * sizeof(*metrics));
 	d->base_total = calloc(n_metrics ? n_metrics : 1, sizeof(double));
 	d->has_total = calloc(n_metrics ? n_metrics : 1, sizeof(bool));
-	for (int r = 0; r < 2; r++) {
-		size_t ns = rk[r].m->n_strings ? rk[r].m->n_strings : 1;
-		rk[r].name_of = calloc(ns, sizeof(uint32_t));
-		rk[r].base_of = calloc(ns, sizeof(uint32_t));
-		rk[r].entry_of = calloc(ns, sizeof(uint32_t));
-		if (!rk[r].name_of || !rk[r].base_of || !rk[r].entry_of)
+	for (int r = 0; r < 2; r++)
+		if (!run_keys_init(&rk[r], r ? nw : base, opt->normalize))
 			st = STATUS_NOMEM;
-	}
 	if (!d->metrics || !d->base_total || !d->has_total || st != STATUS_OK ||
 	    strtab_take(&t, strdup("")) != 0) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
@@ -570,15 +589,15 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	/* room for both runs' nodes at once: no rehash, no copy while
 	 * matching (the union has at most that many) */
 	if (!merged_grow(&g,
-			 ((size_t)base->n_nodes + nw->n_nodes) * 4 / 3 + 1) ||
-	    !(d->nodes = malloc(((size_t)base->n_nodes + nw->n_nodes) *
+			 ((size_t)model_n_nodes(base) + model_n_nodes(nw)) * 4 / 3 + 1) ||
+	    !(d->nodes = malloc(((size_t)model_n_nodes(base) + model_n_nodes(nw)) *
 				sizeof(*d->nodes))) ||
-	    !(g.hashes = malloc(((size_t)base->n_nodes + nw->n_nodes) *
+	    !(g.hashes = malloc(((size_t)model_n_nodes(base) + model_n_nodes(nw)) *
 				sizeof(*g.hashes)))) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
 	}
-	g.cap = base->n_nodes + nw->n_nodes;
+	g.cap = model_n_nodes(base) + model_n_nodes(nw);
 	/* the root */
 	struct diff_node root = {.cls = 'r'};
 	if (merged_find(&g, MODEL_NONE, ROOT_HASH, &root, 0, 0) != 0) {
@@ -720,29 +739,13 @@ bool diff_run_has_entries(const struct model *m)
 	return has_entries(m);
 }
 
-/* The key caches of run `m`; false when out of memory (freed). */
-static bool union_keys(const struct diff_union *u, const struct model *m,
-		       struct run_keys *rk)
-{
-	size_t ns = m->n_strings ? m->n_strings : 1;
-	*rk = (struct run_keys){m, calloc(ns, sizeof(uint32_t)),
-				calloc(ns, sizeof(uint32_t)),
-				calloc(ns, sizeof(uint32_t)), u->normalize};
-	if (rk->name_of && rk->base_of && rk->entry_of)
-		return true;
-	free(rk->name_of);
-	free(rk->base_of);
-	free(rk->entry_of);
-	return false;
-}
-
 enum status diff_union_add(struct diff_union *u, const struct model *m,
 			   bool skip_entries, uint32_t **map,
 			   struct error *err)
 {
 	struct run_keys rk;
 	*map = NULL;
-	if (!union_keys(u, m, &rk))
+	if (!run_keys_init(&rk, m, u->normalize))
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	enum status st = match_paths(&u->d, &u->g, &u->t, &rk, 0,
 				     skip_entries, map, err);
@@ -761,7 +764,7 @@ enum status diff_union_add_functions(struct diff_union *u,
 	enum status st = STATUS_OK;
 	u->d.match = DIFF_MATCH_FUNCTION;
 	*map = malloc((n ? n : 1) * sizeof(**map));
-	if (!*map || !union_keys(u, m, &rk)) {
+	if (!*map || !run_keys_init(&rk, m, u->normalize)) {
 		free(*map);
 		*map = NULL;
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");

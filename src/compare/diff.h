@@ -143,6 +143,16 @@ void diff_union_free(struct diff_union *u);
 /* Whether `m` has entry points ("main thread") under its root. */
 bool diff_run_has_entries(const struct model *m);
 
+/* Column `column`'s value at every node of `m` that has one (read in one
+ * pass, model_column_dense) as add(ctx, node, value); with `skip` not at
+ * the entry points under the root (left out of the paths, as diff_build
+ * does when the other run has none).  STATUS_NOMEM, or the model's read
+ * error. */
+enum status diff_column_each(const struct model *m, uint32_t column,
+			     bool skip,
+			     void (*add)(void *ctx, uint32_t node, double v),
+			     void *ctx, struct error *err);
+
 /* Match every node of `m` (every deferred subtree loaded) into the
  * union: (*map)[n] is the union node of model node n (a heap array of
  * m->n_nodes); with `skip_entries` the entry points under the root are

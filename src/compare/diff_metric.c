@@ -1,7 +1,8 @@
 /* diff_metric: which columns of two runs are one metric compared
  * (diff.h): by the names given (--metric NAME or BASE=NEW) or by default
  * the first visible metric both runs have, each with its other-scope
- * pair; units checked and converted (present_column_kind). */
+ * pair; units checked and converted (present_column_kind); and a
+ * metric column's values at every node of a run (diff_column_each). */
 #include "config.h"
 
 #include "compare/diff.h"
@@ -64,7 +65,7 @@ static bool pair_columns(const struct model *base, uint32_t cb,
 	uint32_t c[2] = {cb, cn};
 	struct present_kind k[2];
 	for (int r = 0; r < 2; r++) {
-		const struct model_column *col = &m[r]->columns[c[r]];
+		const struct model_column *col = &model_columns(m[r])[c[r]];
 		int s = col->kind == COLUMN_INCLUSIVE ? DIFF_INCLUSIVE
 						      : DIFF_EXCLUSIVE;
 		out->col[r][s] = c[r];
@@ -72,9 +73,9 @@ static bool pair_columns(const struct model *base, uint32_t cb,
 		k[r] = present_column_kind(m[r], c[r]);
 	}
 	if (!units_match(k[0].unit, k[1].unit)) {
-		*why = join("cannot compare: '", base->columns[cb].name,
+		*why = join("cannot compare: '", model_columns(base)[cb].name,
 			    "' in the base run is ", unit_name(k[0].unit),
-			    ", '", nw->columns[cn].name, "' in the new run is ",
+			    ", '", model_columns(nw)[cn].name, "' in the new run is ",
 			    unit_name(k[1].unit), (const char *)NULL);
 		return false;
 	}
@@ -111,9 +112,9 @@ bool diff_pair_metric(const struct model *base, const char *base_spec,
 static uint32_t same_column(const struct model *base, uint32_t c,
 			    const struct model *nw)
 {
-	const struct model_column *a = &base->columns[c];
-	for (uint32_t i = 0; i < nw->n_columns; i++) {
-		const struct model_column *b = &nw->columns[i];
+	const struct model_column *a = &model_columns(base)[c];
+	for (uint32_t i = 0; i < model_n_columns(nw); i++) {
+		const struct model_column *b = &model_columns(nw)[i];
 		if (b->kind == a->kind && strcmp(a->name, b->name) == 0 &&
 		    strcmp(a->variant ? a->variant : "",
 			   b->variant ? b->variant : "") == 0)
@@ -127,8 +128,8 @@ bool diff_pair_default(const struct model *base, const struct model *nw,
 {
 	*why = NULL;
 	for (int pass = 0; pass < 2; pass++)
-		for (uint32_t c = 0; c < base->n_columns; c++) {
-			if (pass == 0 && !base->columns[c].visible)
+		for (uint32_t c = 0; c < model_n_columns(base); c++) {
+			if (pass == 0 && !model_columns(base)[c].visible)
 				continue;
 			uint32_t n = same_column(base, c, nw);
 			if (n != MODEL_NONE &&
@@ -141,4 +142,26 @@ bool diff_pair_default(const struct model *base, const struct model *nw,
 		    "one in each with --metric BASE=NEW)",
 		    (const char *)NULL);
 	return false;
+}
+
+enum status diff_column_each(const struct model *m, uint32_t column,
+			     bool skip,
+			     void (*add)(void *ctx, uint32_t node, double v),
+			     void *ctx, struct error *err)
+{
+	uint32_t n_nodes = model_n_nodes(m);
+	double *vals = malloc((n_nodes ? n_nodes : 1) * sizeof(*vals));
+	uint8_t *pres = malloc(n_nodes ? n_nodes : 1);
+	enum status st = STATUS_OK;
+	if (!vals || !pres)
+		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	else
+		st = model_column_dense(m, column, false, vals, pres, err);
+	for (uint32_t n = 0; st == STATUS_OK && n < n_nodes; n++)
+		if (pres[n] && !(skip && model_nodes(m)[n].parent == 0 &&
+				 model_nodes(m)[n].kind == NODE_ENTRY))
+			add(ctx, n, vals[n]);
+	free(vals);
+	free(pres);
+	return st;
 }

@@ -118,7 +118,7 @@ struct strmap {
 static uint32_t copy_str(struct model_builder *b, struct strmap *sm, int run,
 			 const struct model *m, uint32_t h)
 {
-	if (h == 0 || h >= m->n_strings)
+	if (h == 0 || h >= model_n_strings(m))
 		return 0;
 	if (sm->to[run][h])
 		return sm->to[run][h] - 1;
@@ -200,7 +200,7 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 			if (!diff_has_scope(d, k, (enum diff_scope)s))
 				continue;
 			const struct model_column *bc =
-			    &base->columns[d->metrics[k].col[0][s]];
+			    &model_columns(base)[d->metrics[k].col[0][s]];
 			uint32_t first = diff_model_column(
 			    d, k, (enum diff_scope)s, DIFF_ROLE_BASE);
 			for (int r = 0; r < DIFF_N_ROLES; r++) {
@@ -294,7 +294,7 @@ struct model *diff_model_new(struct diff *d, const char *path, bool mark,
 	struct fntab ft = {0};
 	bool ok = b != NULL;
 	for (int r = 0; r < 2 && ok; r++) {
-		sm.to[r] = calloc(d->run[r]->n_strings + 1, sizeof(uint32_t));
+		sm.to[r] = calloc(model_n_strings(d->run[r]) + 1, sizeof(uint32_t));
 		ok = sm.to[r] != NULL;
 	}
 	if (ok) {
@@ -305,10 +305,10 @@ struct model *diff_model_new(struct diff *d, const char *path, bool mark,
 		const struct diff_node *dn = &d->nodes[i];
 		int run = dn->rep[0] != MODEL_NONE ? 0 : 1;
 		const struct model *m = d->run[run];
-		const struct model_node *src = &m->nodes[dn->rep[run]];
+		const struct model_node *src = &model_nodes(m)[dn->rep[run]];
 		const struct model_function *f =
-		    src->function < m->n_functions
-			? &m->functions[src->function]
+		    src->function < model_n_functions(m)
+			? &model_functions(m)[src->function]
 			: NULL;
 		struct model_node nd = *src;
 		nd.ctx_id = i;

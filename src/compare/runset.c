@@ -100,7 +100,7 @@ static enum status first_metrics(struct runset *rs, const struct model *m,
 						  &rs->pairs[k], &why)
 			       : diff_pair_default(m, m, &rs->pairs[k], &why);
 		if (!ok)
-			return why_error(err, m->path, why);
+			return why_error(err, model_path(m), why);
 		const uint32_t *col = rs->pairs[k].col[0];
 		if ((int)rs->scope[k] < 0)
 			rs->scope[k] = col[DIFF_INCLUSIVE] != MODEL_NONE
@@ -108,12 +108,12 @@ static enum status first_metrics(struct runset *rs, const struct model *m,
 					   : DIFF_EXCLUSIVE;
 		uint32_t c = col[rs->scope[k]];
 		if (c == MODEL_NONE)
-			return error_set(err, STATUS_USAGE, m->path,
+			return error_set(err, STATUS_USAGE, model_path(m),
 					 "the metric has no %s values",
 					 rs->scope[k] == DIFF_INCLUSIVE
 					     ? "inclusive"
 					     : "exclusive");
-		const struct model_column *mc = &m->columns[c];
+		const struct model_column *mc = &model_columns(m)[c];
 		char *s = NULL;
 		if (asprintf(&s, "%s%s%s", mc->name,
 			     mc->variant && *mc->variant ? ":" : "",
@@ -135,9 +135,9 @@ static enum status pair_metrics(struct runset *rs, const struct model *m,
 		const char *spec = rs->metric_specs[k];
 		if (!diff_pair_metric(rs->first, spec, m, spec, &rs->pairs[k],
 				      &why))
-			return why_error(err, m->path, why);
+			return why_error(err, model_path(m), why);
 		if (rs->pairs[k].col[1][rs->scope[k]] == MODEL_NONE)
-			return error_set(err, STATUS_USAGE, m->path,
+			return error_set(err, STATUS_USAGE, model_path(m),
 					 "no %s values of '%s'",
 					 rs->scope[k] == DIFF_INCLUSIVE
 					     ? "inclusive"
@@ -171,10 +171,10 @@ static enum status copy_nodes(struct runset *rs, const struct model *m,
 			      struct error *err)
 {
 	for (uint32_t i = rs->n_nodes ? rs->n_nodes : 1; i < n; i++) {
-		const struct model_node *src = &m->nodes[un[i].rep[0]];
+		const struct model_node *src = &model_nodes(m)[un[i].rep[0]];
 		const struct model_function *f =
-		    src->function < m->n_functions
-			? &m->functions[src->function]
+		    src->function < model_n_functions(m)
+			? &model_functions(m)[src->function]
 			: NULL;
 		struct model_node nd = *src;
 		const char *name = model_str(m, src->name ? src->name
@@ -216,31 +216,34 @@ static void add_one(struct runset *rs, uint32_t node, size_t k, uint32_t r,
 	*v = (isnan(*v) ? 0 : *v) + x;
 }
 
+/* One metric's values of run `r` into the set (through the run's node
+ * map). */
+struct run_adder {
+	struct runset *rs;
+	const uint32_t *map;
+	size_t k;
+	uint32_t r;
+	double scale;
+};
+
+static void add_run_value(void *ctx, uint32_t node, double v)
+{
+	const struct run_adder *a = ctx;
+	add_one(a->rs, a->map[node], a->k, a->r, v * a->scale);
+}
+
 /* Add run `r`'s values of every metric through `map`. */
 static enum status add_values(struct runset *rs, const struct model *m,
 			      uint32_t r, bool skip, const uint32_t *map,
 			      struct error *err)
 {
-	double *vals = malloc((m->n_nodes ? m->n_nodes : 1) * sizeof(*vals));
-	uint8_t *pres = malloc(m->n_nodes ? m->n_nodes : 1);
 	enum status st = STATUS_OK;
-	if (!vals || !pres)
-		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	for (size_t k = 0; k < rs->n_metrics && st == STATUS_OK; k++) {
 		const struct diff_metric *p = &rs->pairs[k];
-		uint32_t c = p->col[r ? 1 : 0][rs->scope[k]];
-		st = model_column_dense(m, c, false, vals, pres, err);
-		double scale = r ? p->scale_new : 1;
-		for (uint32_t n = 0; st == STATUS_OK && n < m->n_nodes; n++) {
-			if (!pres[n] ||
-			    (skip && n && m->nodes[n].parent == 0 &&
-			     m->nodes[n].kind == NODE_ENTRY))
-				continue;
-			add_one(rs, map[n], k, r, vals[n] * scale);
-		}
+		struct run_adder a = {rs, map, k, r, r ? p->scale_new : 1};
+		st = diff_column_each(m, p->col[r ? 1 : 0][rs->scope[k]], skip,
+				      add_run_value, &a, err);
 	}
-	free(vals);
-	free(pres);
 	return st;
 }
 
@@ -258,15 +261,15 @@ static enum status add_meta(struct runset_run *run, const struct model *m,
 			    uint32_t n_params, struct error *err)
 {
 	run->path = strdup(path);
-	run->format = strdup(m->format ? m->format : "");
-	run->title = m->title ? strdup(m->title) : NULL;
-	run->n_nodes = m->n_nodes;
+	run->format = strdup(model_format(m) ? model_format(m) : "");
+	run->title = model_title(m) ? strdup(model_title(m)) : NULL;
+	run->n_nodes = model_n_nodes(m);
 	if (coords && n_params) {
 		run->coords = malloc(n_params * sizeof(double));
 		if (run->coords)
 			memcpy(run->coords, coords, n_params * sizeof(double));
 	}
-	if (!run->path || !run->format || (m->title && !run->title) ||
+	if (!run->path || !run->format || (model_title(m) && !run->title) ||
 	    (coords && n_params && !run->coords))
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	return STATUS_OK;
@@ -296,7 +299,7 @@ static enum status flat_rows(struct view *v, const struct model *m,
 		if (!view_node_get(v, row, &vn))
 			continue;
 		if (row != view_root(v) && vn.kind < VIEW_ROW_MODULE &&
-		    model_kind_is_frame(vn.kind) && vn.model_node < m->n_nodes) {
+		    model_kind_is_frame(vn.kind) && vn.model_node < model_n_nodes(m)) {
 			size_t ncap = rcap;
 			if (!array_grow((void **)rows, &rcap, *n + 1,
 					sizeof(**rows)) ||

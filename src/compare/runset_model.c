@@ -108,7 +108,7 @@ static bool add_columns(struct model_builder *b, const struct runset *rs)
 	uint32_t formula = model_builder_intern(b, "$$", 2);
 	for (size_t k = 0; ok && k < rs->n_metrics; k++) {
 		const struct model_column *mc =
-		    &first->columns[rs->pairs[k].col[0][rs->scope[k]]];
+		    &model_columns(first)[rs->pairs[k].col[0][rs->scope[k]]];
 		for (uint32_t j = 0; ok && j < rs->n_runs + RUNSET_N_STATS;
 		     j++) {
 			uint32_t c = runset_column(rs, k, j);
@@ -151,8 +151,8 @@ static bool add_columns(struct model_builder *b, const struct runset *rs)
 /* Whether column c reads one statistic of scope "compare". */
 static bool set_column(const struct model *m, uint32_t c)
 {
-	uint32_t st = c < m->n_columns ? model_column_stat(m, c) : MODEL_NONE;
-	const char *scope = st < m->n_stats ? model_str(m, m->stats[st].scope)
+	uint32_t st = c < model_n_columns(m) ? model_column_stat(m, c) : MODEL_NONE;
+	const char *scope = st < model_n_stats(m) ? model_str(m, model_stats(m)[st].scope)
 					    : NULL;
 	return scope && strcmp(scope, "compare") == 0;
 }
@@ -161,7 +161,7 @@ static bool set_column(const struct model *m, uint32_t c)
 static bool stats_at(const struct model *m, uint32_t i)
 {
 	for (uint32_t s = 0; s < RUNSET_N_STATS; s++) {
-		const char *v = i + s < m->n_columns ? m->columns[i + s].variant
+		const char *v = i + s < model_n_columns(m) ? model_columns(m)[i + s].variant
 						     : NULL;
 		if (!v || !set_column(m, i + s) ||
 		    strcmp(v, runset_stat_name((enum runset_stat)s)) != 0)
@@ -176,9 +176,9 @@ enum runset_column_kind runset_model_column(const struct model *m,
 	if (!m || !set_column(m, c))
 		return RUNSET_COLUMN_NONE;
 	uint32_t runs = 0; /* the first block's run columns */
-	while (runs < m->n_columns && !stats_at(m, runs))
+	while (runs < model_n_columns(m) && !stats_at(m, runs))
 		runs++;
-	if (runs == 0 || runs >= m->n_columns)
+	if (runs == 0 || runs >= model_n_columns(m))
 		return RUNSET_COLUMN_NONE;
 	return c % (runs + RUNSET_N_STATS) < runs ? RUNSET_COLUMN_RUN
 						  : RUNSET_COLUMN_STAT;

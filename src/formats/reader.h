@@ -278,6 +278,21 @@ enum status reader_listing(const char *format, const char *image,
  * NULL, `len` bytes) the readers that have them, "a, b". */
 bool reader_has_listing(const char *format, char *names, size_t len);
 
+/* A reader's table in one shape: the symbol, the name, the capabilities,
+ * the bid and open functions, then the description, which may be followed
+ * by the optional members as designated initializers:
+ *     READER(reader_cube, "cube", READER_CAP_TREE, cube_bid, cube_open,
+ *            "Score-P / Scalasca Cube4 profile");
+ *     READER(reader_otf2, "otf2", caps, otf2_bid, otf2_open, "OTF2 ...",
+ *            .cache_name = "otf2", .cache_list = otf2_cache_list);
+ * The registry (reader.c) names the symbol. */
+#define READER(sym, name_, caps_, bid_, open_, ...)                          \
+	const struct reader sym = {.name = (name_),                          \
+				   .caps = (caps_),                          \
+				   .bid = (bid_),                            \
+				   .open = (open_),                          \
+				   .description = __VA_ARGS__}
+
 /* The readers compiled in, NULL-terminated. */
 const struct reader *const *reader_all(void);
 

@@ -1,12 +1,54 @@
-/* formula: construction, evaluation and release of expression trees.
- * Parsing and printing live in formula_text.c.  Depends on libc and libm
- * only. */
+/* formula: construction (n-ary chains grown by formula_append),
+ * evaluation and release of expression trees, and the table of the named
+ * functions both formula syntaxes share.  Parsing and printing live in
+ * formula_text.c.  Depends on libc, libm and core/check.h only. */
 #include "config.h"
 
 #include "model/formula.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+static const struct formula_function functions[] = {
+	{.name = "sum", .op = FORMULA_SUM, .min_args = 1, .max_args = 0},
+	{.name = "avg", .op = FORMULA_AVG, .min_args = 1, .max_args = 0},
+	{.name = "min", .op = FORMULA_MIN, .min_args = 1, .max_args = 0},
+	{.name = "max", .op = FORMULA_MAX, .min_args = 1, .max_args = 0},
+	{.name = "prod", .op = FORMULA_PROD, .min_args = 1, .max_args = 0},
+	{.name = "sqrt", .op = FORMULA_SQRT, .min_args = 1, .max_args = 1},
+	{.name = "log", .op = FORMULA_LOG, .min_args = 1, .max_args = 2},
+	{.name = "pow", .op = FORMULA_POW, .min_args = 2, .max_args = 2},
+	{.name = "floor", .op = FORMULA_FLOOR, .min_args = 1, .max_args = 1},
+	{.name = "ceil", .op = FORMULA_CEIL, .min_args = 1, .max_args = 1},
+	{.name = "strict_floor", .op = FORMULA_STRICT_FLOOR, .min_args = 1,
+	 .max_args = 1},
+	{.name = "strict_ceil", .op = FORMULA_STRICT_CEIL, .min_args = 1,
+	 .max_args = 1},
+};
+
+const struct formula_function *formula_function_named(const char *name,
+						      size_t len, char space)
+{
+	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++) {
+		const char *f = functions[i].name;
+		size_t k = 0;
+		while (k < len && f[k] && (f[k] == '_' ? space : f[k]) == name[k])
+			k++;
+		if (k == len && !f[k])
+			return &functions[i];
+	}
+	return NULL;
+}
+
+const struct formula_function *formula_function_of(enum formula_op op)
+{
+	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
+		if (functions[i].op == op)
+			return &functions[i];
+	return NULL;
+}
 
 static struct formula *formula_alloc(enum formula_op op)
 {
@@ -45,6 +87,21 @@ struct formula *formula_node(enum formula_op op, struct formula **args,
 	f->args = args;
 	f->nargs = nargs;
 	return f;
+}
+
+bool formula_append(struct formula *f, struct formula *b)
+{
+	size_t n = f->nargs;
+	CHECK(n > 0 && f->args != NULL); /* made by formula_node */
+	if ((n & (n - 1)) == 0) {
+		/* capacity doubles at powers of two */
+		struct formula **na = realloc(f->args, 2 * n * sizeof(*na));
+		if (!na)
+			return false;
+		f->args = na;
+	}
+	f->args[f->nargs++] = b;
+	return true;
 }
 
 bool formula_is_leaf(const struct formula *f, uint32_t *leaf)

@@ -61,6 +61,13 @@ struct formula *formula_leaf(uint32_t leaf);
 struct formula *formula_node(enum formula_op op, struct formula **args,
 			     size_t nargs);
 
+/* Append `b` as the last argument of the n-ary node `f`, made by
+ * formula_node with a power-of-two number of arguments and grown only by
+ * this function (its argument array doubles at powers of two), so that a
+ * long chain a - b - c - ... stays one node; false when out of memory
+ * (neither freed). */
+bool formula_append(struct formula *f, struct formula *b);
+
 /* True when `f` is a single leaf; its index is stored in *leaf. */
 bool formula_is_leaf(const struct formula *f, uint32_t *leaf);
 
@@ -86,6 +93,25 @@ size_t formula_number_length(const char *s, size_t len);
  * notation, whatever the process locale is; false when it is not one
  * finite number. */
 bool formula_number_value(const char *s, size_t len, double *out);
+
+/* The named functions of formulas (sum avg min max prod sqrt log pow
+ * floor ceil strict_floor strict_ceil), one table for both syntaxes that
+ * write them: the text of formula_parse joins a name's words with '_'
+ * ("strict_floor"), HPCToolkit's METRICS.yaml with ' ' ("strict floor"). */
+struct formula_function {
+	const char *name; /* words joined by '_' */
+	enum formula_op op;
+	size_t min_args, max_args; /* max 0: any number */
+};
+
+/* The function named by the `len` bytes at `name`, whose words are joined
+ * by `space` ('_' or ' '), or NULL. */
+const struct formula_function *formula_function_named(const char *name,
+						      size_t len, char space);
+
+/* The function whose operation is `op`, or NULL (+ - * / ^ are not
+ * named functions). */
+const struct formula_function *formula_function_of(enum formula_op op);
 
 void formula_free(struct formula *f);
 

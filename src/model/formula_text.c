@@ -110,37 +110,6 @@ size_t formula_number_length(const char *s, size_t len)
 	return i;
 }
 
-struct function_def {
-	const char *name;
-	enum formula_op op;
-	size_t min_args, max_args;
-};
-
-static const struct function_def functions[] = {
-	{.name = "sum", .op = FORMULA_SUM, .min_args = 1, .max_args = 0},
-	{.name = "avg", .op = FORMULA_AVG, .min_args = 1, .max_args = 0},
-	{.name = "min", .op = FORMULA_MIN, .min_args = 1, .max_args = 0},
-	{.name = "max", .op = FORMULA_MAX, .min_args = 1, .max_args = 0},
-	{.name = "prod", .op = FORMULA_PROD, .min_args = 1, .max_args = 0},
-	{.name = "sqrt", .op = FORMULA_SQRT, .min_args = 1, .max_args = 1},
-	{.name = "log", .op = FORMULA_LOG, .min_args = 1, .max_args = 2},
-	{.name = "pow", .op = FORMULA_POW, .min_args = 2, .max_args = 2},
-	{.name = "floor", .op = FORMULA_FLOOR, .min_args = 1, .max_args = 1},
-	{.name = "ceil", .op = FORMULA_CEIL, .min_args = 1, .max_args = 1},
-	{.name = "strict_floor", .op = FORMULA_STRICT_FLOOR, .min_args = 1,
-	 .max_args = 1},
-	{.name = "strict_ceil", .op = FORMULA_STRICT_CEIL, .min_args = 1,
-	 .max_args = 1},
-};
-
-static const struct function_def *function_by_op(enum formula_op op)
-{
-	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
-		if (functions[i].op == op)
-			return &functions[i];
-	return NULL;
-}
-
 static struct formula *parse_expr(struct parser *p);
 static struct formula *parse_unary(struct parser *p);
 
@@ -170,11 +139,8 @@ static struct formula *binary(struct parser *p, enum formula_op op,
 
 static struct formula *parse_call(struct parser *p, size_t start, size_t len)
 {
-	const struct function_def *fn = NULL;
-	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
-		if (strlen(functions[i].name) == len &&
-		    strncmp(functions[i].name, p->text + start, len) == 0)
-			fn = &functions[i];
+	const struct formula_function *fn =
+		formula_function_named(p->text + start, len, '_');
 	if (!fn)
 		return fail(p, start, "unknown function (expected sum, avg, "
 			    "min, max, prod, sqrt, log, pow, floor or ceil)");
@@ -352,20 +318,11 @@ static struct formula *chain(struct parser *p, struct formula *f, bool own,
 			     unsigned *extra)
 {
 	if (own && f->op == op) {
-		size_t n = f->nargs;
-		if ((n & (n - 1)) == 0) {
-			/* capacity doubles at powers of two */
-			struct formula **na = realloc(f->args,
-						      2 * n * sizeof(*na));
-			if (!na) {
-				formula_free(f);
-				formula_free(b);
-				return nomem(p);
-			}
-			f->args = na;
-		}
-		f->args[f->nargs++] = b;
-		return f;
+		if (formula_append(f, b))
+			return f;
+		formula_free(f);
+		formula_free(b);
+		return nomem(p);
 	}
 	if (p->depth + ++*extra > FORMULA_MAX_DEPTH) {
 		formula_free(f);
@@ -648,7 +605,7 @@ static void print(struct printer *pr, const struct formula *f,
 	default:
 		break;
 	}
-	const struct function_def *fn = function_by_op(f->op);
+	const struct formula_function *fn = formula_function_of(f->op);
 	if (f->nargs == 0) {
 		/* evaluates to 0 */
 		put_str(pr, "0");

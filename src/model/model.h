@@ -7,7 +7,8 @@
  * holds (each concern in a header of its own, which this one includes all
  * of; a file that needs less includes less: model_node.h, model_column.h,
  * model_profile.h, model_params.h, model_values.h, model_trace.h,
- * model_data.h for struct model itself, model_deferred.h, model_build.h):
+ * model_data.h for the accessors of struct model, which only the model's
+ * own files see (model_internal.h), model_deferred.h, model_build.h):
  *  - a calling-context tree of compact nodes (node 0 is the synthetic root,
  *    the "global context"; its children are the entry points or, for formats
  *    without entries, the top functions);

@@ -1,10 +1,11 @@
-/* model_data: struct model itself, the arrays every view reads (nodes,
- * strings, functions, statistics, columns, profiles, parameters,
- * timelines), its lifetime (model_free) and the one change made to a
- * finished model by a container (model_set_origin).  The types of the
- * arrays' elements are in the headers of their concerns (model_node.h,
- * model_column.h, ...); this header only names them.  Must not depend on
- * curses or on ui/. */
+/* model_data: the accessors of struct model, whose definition only the
+ * model's own files see (model_internal.h): the arrays every view reads
+ * (nodes, strings, functions, statistics, columns, profiles, parameters,
+ * timelines) as const pointers and counts, its lifetime (model_free) and
+ * the one change made to a finished model by a container
+ * (model_set_origin).  The types of the arrays' elements are in the
+ * headers of their concerns (model_node.h, model_column.h, ...); this
+ * header only names them.  Must not depend on curses or on ui/. */
 #ifndef CALLSCOPE_MODEL_DATA_H
 #define CALLSCOPE_MODEL_DATA_H
 
@@ -16,73 +17,78 @@
 
 struct model;
 
-struct model {
-	char *format;      /* reader name: "hpctoolkit-v4" */
-	char *path;        /* what was opened */
-	char *local_path;  /* where its files are, when `path` names an
-			    * archive or URL (model_set_origin); else NULL */
-	char *title;       /* database title, may be NULL */
-	char *description; /* may be NULL */
+/* The accessors (model_data.c): plain reads of the model's fields, so
+ * `model_nodes(m)[i]` is `m->nodes[i]` without the struct.  They are pure
+ * (the compiler may hoist them out of a loop), and an array read before a
+ * call that grows the model (model_load_children) must be read again
+ * after it. */
+#if defined(__GNUC__)
+#define MODEL_PURE __attribute__((pure))
+#else
+#define MODEL_PURE
+#endif
 
-	/* Strings: the NUL-terminated texts of every string handle, one
-	 * after another, handle 0 ""; read them with model_str. */
-	char *strings;
-	uint32_t n_strings;
+/* The reader's name ("hpctoolkit-v4"); what was opened; where its files
+ * are when the path names an archive or URL (model_set_origin), else
+ * NULL; the database's title and description (NULL when it has none). */
+MODEL_PURE const char *model_format(const struct model *m);
+MODEL_PURE const char *model_path(const struct model *m);
+MODEL_PURE const char *model_local_path(const struct model *m);
+MODEL_PURE const char *model_title(const struct model *m);
+MODEL_PURE const char *model_description(const struct model *m);
 
-	struct model_node *nodes; /* nodes[0] is the root */
-	uint32_t n_nodes;
-	uint32_t max_depth;
+/* The interned strings: the NUL-terminated texts of every string handle,
+ * one after another, handle 0 ""; read one with model_str. */
+MODEL_PURE const char *model_strings(const struct model *m);
+MODEL_PURE uint32_t model_n_strings(const struct model *m);
 
-	struct model_function *functions;
-	uint32_t n_functions;
+/* The calling-context tree: nodes[0] is the root; the deepest depth. */
+MODEL_PURE const struct model_node *model_nodes(const struct model *m);
+MODEL_PURE uint32_t model_n_nodes(const struct model *m);
+MODEL_PURE uint32_t model_max_depth(const struct model *m);
 
-	struct model_stat *stats;
-	uint32_t n_stats;
-	struct model_column *columns;
-	uint32_t n_columns;
+MODEL_PURE const struct model_function *model_functions(const struct model *m);
+MODEL_PURE uint32_t model_n_functions(const struct model *m);
 
-	struct model_profile *profiles;
-	uint32_t n_profiles;
-	struct model_id *ids;
-	uint32_t n_ids;
+/* Statistics stored in the database and the columns built over them. */
+MODEL_PURE const struct model_stat *model_stats(const struct model *m);
+MODEL_PURE uint32_t model_n_stats(const struct model *m);
+MODEL_PURE const struct model_column *model_columns(const struct model *m);
+MODEL_PURE uint32_t model_n_columns(const struct model *m);
 
-	/* Parameter space (Extra-P): an Extra-P set is profiles x call
-	 * paths, a profile being one repetition at one point.  Point p's
-	 * coordinates are point_coords[p * n_params .. + n_params), real
-	 * numbers; point p's profiles are model_point_profiles.  All NULL / 0
-	 * when the database is not parametric. */
-	struct model_param *params;
-	uint32_t n_params;
-	double *point_coords;
-	uint32_t n_points;
+/* Execution contexts and the identifier tuples that label them. */
+MODEL_PURE const struct model_profile *model_profiles(const struct model *m);
+MODEL_PURE uint32_t model_n_profiles(const struct model *m);
+MODEL_PURE const struct model_id *model_ids(const struct model *m);
+MODEL_PURE uint32_t model_n_ids(const struct model *m);
 
-	struct model_timeline *timelines;
-	uint32_t n_timelines;
-	uint64_t time_min, time_max; /* over all timelines, ns */
+/* Parameter space (Extra-P): an Extra-P set is profiles x call paths, a
+ * profile being one repetition at one point; a point's coordinates are
+ * model_point_coords, its profiles model_point_profiles (model_params.h).
+ * NULL / 0 when the database is not parametric. */
+MODEL_PURE const struct model_param *model_params(const struct model *m);
+MODEL_PURE uint32_t model_n_params(const struct model *m);
+MODEL_PURE uint32_t model_n_points(const struct model *m);
 
-	/* Problems the reader worked around (a METRICS.yaml it could not
-	 * use, ...): one line each, naming the file. */
-	char **warnings;
-	uint32_t n_warnings;
+/* Timelines, and the first and last time over all of them (ns). */
+MODEL_PURE const struct model_timeline *model_timelines(const struct model *m);
+MODEL_PURE uint32_t model_n_timelines(const struct model *m);
+MODEL_PURE uint64_t model_time_min(const struct model *m);
+MODEL_PURE uint64_t model_time_max(const struct model *m);
 
-	/* What a context id is shown as (the top-down view's output ids):
-	 * ctx_id - ctx_id_base.  A format whose own ids start at 0 (Cube
-	 * cnode ids) stores id + 1, because context id 0 is the synthetic
-	 * root, and sets 1; the root then has no id to show (MODEL_NONE).
-	 * 0 for most formats. */
-	uint32_t ctx_id_base;
+/* Problems the reader worked around (a METRICS.yaml it could not use,
+ * ...): one line each, naming the file. */
+MODEL_PURE const char *const *model_warnings(const struct model *m);
+MODEL_PURE uint32_t model_n_warnings(const struct model *m);
 
-	/* How many nodes are still NODE_TRAIT_DEFERRED (model_deferred.h). */
-	uint32_t n_deferred;
+/* What a context id is shown as (the top-down view's output ids): ctx_id
+ * - ctx_id_base.  A format whose own ids start at 0 (Cube cnode ids)
+ * stores id + 1, because context id 0 is the synthetic root, and sets 1;
+ * the root then has no id to show (MODEL_NONE).  0 for most formats. */
+MODEL_PURE uint32_t model_ctx_id_base(const struct model *m);
 
-	/* What only the model's own files see (model_internal.h): string
-	 * offsets, the value and trace providers (read through the
-	 * accessors of model_values.h and model_trace.h), the point ->
-	 * profiles index, measurements, the context
-	 * index, derived inclusive sums, the deferred subtrees' loader and
-	 * growth handle, the release hook.  Allocated with the model. */
-	struct model_private *priv;
-};
+/* How many nodes are still NODE_TRAIT_DEFERRED (model_deferred.h). */
+MODEL_PURE uint32_t model_n_deferred(const struct model *m);
 
 void model_free(struct model *m);
 

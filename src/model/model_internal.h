@@ -1,11 +1,82 @@
 /* model_internal: what the files of the model module share and nothing
- * else may see: the builder's state, and the steps of
+ * else may see (tests/check-layers.sh keeps it so): struct model itself
+ * (every other file reads it through model_data.h's accessors), the
+ * builder's state, and the steps of
  * model_builder_finish that live in the other files.  Must not depend on
  * curses, on ui/ or on any reader. */
 #ifndef CALLSCOPE_MODEL_INTERNAL_H
 #define CALLSCOPE_MODEL_INTERNAL_H
 
 #include "model/model.h"
+
+/* The model (model_data.h names its fields' meanings and reads them). */
+struct model {
+	char *format;      /* reader name: "hpctoolkit-v4" */
+	char *path;        /* what was opened */
+	char *local_path;  /* where its files are, when `path` names an
+			    * archive or URL (model_set_origin); else NULL */
+	char *title;       /* database title, may be NULL */
+	char *description; /* may be NULL */
+
+	/* Strings: the NUL-terminated texts of every string handle, one
+	 * after another, handle 0 ""; read them with model_str. */
+	char *strings;
+	uint32_t n_strings;
+
+	struct model_node *nodes; /* nodes[0] is the root */
+	uint32_t n_nodes;
+	uint32_t max_depth;
+
+	struct model_function *functions;
+	uint32_t n_functions;
+
+	struct model_stat *stats;
+	uint32_t n_stats;
+	struct model_column *columns;
+	uint32_t n_columns;
+
+	struct model_profile *profiles;
+	uint32_t n_profiles;
+	struct model_id *ids;
+	uint32_t n_ids;
+
+	/* Parameter space (Extra-P): an Extra-P set is profiles x call
+	 * paths, a profile being one repetition at one point.  Point p's
+	 * coordinates are point_coords[p * n_params .. + n_params), real
+	 * numbers; point p's profiles are model_point_profiles.  All NULL / 0
+	 * when the database is not parametric. */
+	struct model_param *params;
+	uint32_t n_params;
+	double *point_coords;
+	uint32_t n_points;
+
+	struct model_timeline *timelines;
+	uint32_t n_timelines;
+	uint64_t time_min, time_max; /* over all timelines, ns */
+
+	/* Problems the reader worked around (a METRICS.yaml it could not
+	 * use, ...): one line each, naming the file. */
+	char **warnings;
+	uint32_t n_warnings;
+
+	/* What a context id is shown as (the top-down view's output ids):
+	 * ctx_id - ctx_id_base.  A format whose own ids start at 0 (Cube
+	 * cnode ids) stores id + 1, because context id 0 is the synthetic
+	 * root, and sets 1; the root then has no id to show (MODEL_NONE).
+	 * 0 for most formats. */
+	uint32_t ctx_id_base;
+
+	/* How many nodes are still NODE_TRAIT_DEFERRED (model_deferred.h). */
+	uint32_t n_deferred;
+
+	/* What only the model's own files see (model_internal.h): string
+	 * offsets, the value and trace providers (read through the
+	 * accessors of model_values.h and model_trace.h), the point ->
+	 * profiles index, measurements, the context
+	 * index, derived inclusive sums, the deferred subtrees' loader and
+	 * growth handle, the release hook.  Allocated with the model. */
+	struct model_private *priv;
+};
 
 /* The part of struct model that only the model's files see (model.priv,
  * allocated in one block with the model by model_builder_new). */

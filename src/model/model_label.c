@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "model/model.h"
+#include "model/model_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

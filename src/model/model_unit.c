@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "model/model.h"
+#include "model/model_internal.h"
 
 #include <stddef.h>
 #include <string.h>

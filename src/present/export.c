@@ -206,7 +206,7 @@ static enum status speedscope_profile(struct speedscope *s,
 	bool ok = title && put_json_text(s->out, title);
 	free(title);
 	if (!ok)
-		return error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		return error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 	fprintf(s->out, ",\"unit\":\"%s\",\"startValue\":0,\"samples\":[", unit);
 	enum status st = export_stacks_walk(m, columns, n_columns,
 					    emit_speedscope, s, s->negative,
@@ -279,20 +279,20 @@ static enum status speedscope_lines(struct speedscope *s, struct error *err)
 						    evented_close};
 	const struct model *m = s->m;
 	uint8_t group = export_trace_group(m);
-	for (uint32_t line = 0; line < m->n_timelines; line++) {
-		uint8_t kind = m->timelines[line].kind;
+	for (uint32_t line = 0; line < model_n_timelines(m); line++) {
+		uint8_t kind = model_timelines(m)[line].kind;
 		if ((kind != TIMELINE_INTERVALS && kind != TIMELINE_SAMPLES) ||
 		    !export_trace_shown(m, line, group))
 			continue;
-		struct evented e = {.s = s, .origin = m->time_min};
+		struct evented e = {.s = s, .origin = model_time_min(m)};
 		s->n_open = 0;
 		fputs(",\n{\"type\":\"evented\",\"name\":", s->out);
-		if (!put_json_text(s->out, model_str(m, m->timelines[line].label)))
-			return error_set(err, STATUS_NOMEM, m->path,
+		if (!put_json_text(s->out, model_str(m, model_timelines(m)[line].label)))
+			return error_set(err, STATUS_NOMEM, model_path(m),
 					 "out of memory");
 		fputs(",\"unit\":\"nanoseconds\",\"events\":[", s->out);
 		if (!export_trace_line(m, line, &ops, &e))
-			return error_set(err, STATUS_IO, m->path,
+			return error_set(err, STATUS_IO, model_path(m),
 					 "cannot read trace line %u", line);
 		fprintf(s->out, "],\"startValue\":%llu,\"endValue\":%llu}",
 			(unsigned long long)e.first,
@@ -310,14 +310,14 @@ static enum status write_speedscope(const struct model *m,
 	enum status st = STATUS_OK;
 	s.negative = calloc(n_columns + 1, sizeof *s.negative);
 	if (!export_frames_init(&s.frames, m) || !s.negative) {
-		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		st = error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 		goto out;
 	}
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	      "\"exporter\":\"callscope " PACKAGE_VERSION "\",\"name\":",
 	      out);
-	if (!put_json_text(out, m->title ? m->title : m->path)) {
-		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
+	if (!put_json_text(out, model_title(m) ? model_title(m) : model_path(m))) {
+		st = error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 		goto out;
 	}
 	fputs(",\"activeProfileIndex\":0,\"profiles\":[\n", out);
@@ -332,7 +332,7 @@ static enum status write_speedscope(const struct model *m,
 	for (size_t f = 0; f < s.frames.n; f++) {
 		fputs(f ? ",\n" : "\n", out);
 		if (!put_frame(out, m, s.frames.node[f])) {
-			st = error_set(err, STATUS_NOMEM, m->path,
+			st = error_set(err, STATUS_NOMEM, model_path(m),
 				       "out of memory");
 			goto out;
 		}

@@ -64,7 +64,7 @@ static bool put_ctx_name(struct chrome *c, uint32_t ctx)
 
 static bool put_metadata(struct chrome *c, uint32_t line)
 {
-	const struct model_timeline *tl = &c->m->timelines[line];
+	const struct model_timeline *tl = &model_timelines(c->m)[line];
 	event_head(c, "M", line, c->origin);
 	fputs(",\"name\":\"thread_name\",\"args\":{\"name\":", c->out);
 	if (!put_string(c->out, model_str(c->m, tl->label)))
@@ -79,7 +79,7 @@ static bool put_metadata(struct chrome *c, uint32_t line)
 
 static bool put_intervals(struct chrome *c, uint32_t line)
 {
-	const struct model_timeline *tl = &c->m->timelines[line];
+	const struct model_timeline *tl = &model_timelines(c->m)[line];
 	for (uint64_t i = 0; i < tl->count; i++) {
 		struct trace_interval iv;
 		if (!model_interval(c->m, line, i, &iv))
@@ -107,7 +107,7 @@ static bool put_intervals(struct chrome *c, uint32_t line)
 
 static bool put_counter(struct chrome *c, uint32_t line)
 {
-	const struct model_timeline *tl = &c->m->timelines[line];
+	const struct model_timeline *tl = &model_timelines(c->m)[line];
 	for (uint64_t i = 0; i < tl->count; i++) {
 		uint64_t t;
 		double v;
@@ -159,26 +159,26 @@ static bool put_samples(struct chrome *c, uint32_t line)
 enum status export_chrome_trace(const struct model *m, FILE *out,
 				struct error *err)
 {
-	if (m->n_timelines == 0)
-		return error_set(err, STATUS_NOT_FOUND, m->path,
+	if (model_n_timelines(m) == 0)
+		return error_set(err, STATUS_NOT_FOUND, model_path(m),
 				 "no trace lines to export");
-	struct chrome c = {.m = m, .out = out, .origin = m->time_min,
+	struct chrome c = {.m = m, .out = out, .origin = model_time_min(m),
 			   .first = true};
 	bool ok = true;
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":"
 	      "\"callscope " PACKAGE_VERSION "\",\"origin_ns\":",
 	      out);
-	fprintf(out, "\"%" PRIu64 "\",\"database\":", m->time_min);
-	ok = put_string(out, m->path);
+	fprintf(out, "\"%" PRIu64 "\",\"database\":", model_time_min(m));
+	ok = put_string(out, model_path(m));
 	fputs("},\"traceEvents\":[", out);
 	uint8_t group = export_trace_group(m);
-	for (uint32_t line = 0; ok && line < m->n_timelines; line++) {
+	for (uint32_t line = 0; ok && line < model_n_timelines(m); line++) {
 		if (!export_trace_shown(m, line, group))
 			continue;
 		ok = put_metadata(&c, line);
 		if (!ok)
 			break;
-		switch (m->timelines[line].kind) {
+		switch (model_timelines(m)[line].kind) {
 		case TIMELINE_INTERVALS:
 			ok = put_intervals(&c, line);
 			break;
@@ -202,7 +202,7 @@ enum status export_chrome_trace(const struct model *m, FILE *out,
 				error_clear(&terr);
 			return err ? err->status : STATUS_IO;
 		}
-		return error_set(err, STATUS_IO, m->path,
+		return error_set(err, STATUS_IO, model_path(m),
 				 "cannot read or write a trace line");
 	}
 	return STATUS_OK;

@@ -64,7 +64,7 @@ static uint32_t intern_text(struct pprof *p, const char *s)
 /* Intern model string `h` once. */
 static uint32_t intern(struct pprof *p, uint32_t h)
 {
-	if (h == 0 || h >= p->m->n_strings)
+	if (h == 0 || h >= model_n_strings(p->m))
 		return 0;
 	if (!p->string_of[h])
 		p->string_of[h] = intern_text(p, model_str(p->m, h));
@@ -73,7 +73,7 @@ static uint32_t intern(struct pprof *p, uint32_t h)
 
 static uint32_t mapping_for(struct pprof *p, uint32_t module)
 {
-	if (module == 0 || module >= p->m->n_strings)
+	if (module == 0 || module >= model_n_strings(p->m))
 		return 0;
 	if (p->mapping_of[module])
 		return p->mapping_of[module];
@@ -162,10 +162,10 @@ static bool parts_alloc(struct packed_parts *q, const struct pprof *p)
 /* The load module of frame `i` (its function record's, else its node's). */
 static uint32_t frame_module(const struct pprof *p, size_t i)
 {
-	const struct model_node *n = &p->m->nodes[p->frames.node[i]];
-	if (n->function != MODEL_NONE && n->function < p->m->n_functions &&
-	    p->m->functions[n->function].module)
-		return p->m->functions[n->function].module;
+	const struct model_node *n = &model_nodes(p->m)[p->frames.node[i]];
+	if (n->function != MODEL_NONE && n->function < model_n_functions(p->m) &&
+	    model_functions(p->m)[n->function].module)
+		return model_functions(p->m)[n->function].module;
 	return n->module;
 }
 
@@ -197,7 +197,7 @@ static bool fill_frame(struct pprof *p, struct packed_parts *q, size_t i)
 	perftools__profiles__location__init(loc);
 	loc->id = i + 1;
 	loc->mapping_id = mapping_for(p, frame_module(p, i));
-	loc->address = m->nodes[node].offset;
+	loc->address = model_nodes(m)[node].offset;
 	loc->n_line = 1;
 	loc->line = &q->line_ptrs[i];
 	q->location_ptrs[i] = loc;
@@ -305,7 +305,7 @@ static enum status pack_and_write(struct pprof *p, struct packed_parts *q,
 	size_t len = perftools__profiles__profile__get_packed_size(&prof);
 	uint8_t *buf = malloc(len ? len : 1);
 	if (!buf)
-		return error_set(err, STATUS_NOMEM, p->m->path, "out of memory");
+		return error_set(err, STATUS_NOMEM, model_path(p->m), "out of memory");
 	perftools__profiles__profile__pack(&prof, buf);
 	bool ok = write_gzip(out, buf, len);
 	free(buf);
@@ -318,8 +318,8 @@ static bool pprof_init(struct pprof *p, const struct model *m,
 	p->m = m;
 	p->n_columns = n_columns;
 	p->factor = calloc(n_columns + 1, sizeof *p->factor);
-	p->string_of = calloc((size_t)m->n_strings + 1, sizeof *p->string_of);
-	p->mapping_of = calloc((size_t)m->n_strings + 1, sizeof *p->mapping_of);
+	p->string_of = calloc((size_t)model_n_strings(m) + 1, sizeof *p->string_of);
+	p->mapping_of = calloc((size_t)model_n_strings(m) + 1, sizeof *p->mapping_of);
 	p->strings = calloc(1, sizeof *p->strings);
 	if (!export_frames_init(&p->frames, m) || !p->factor ||
 	    !p->string_of || !p->mapping_of || !p->strings ||
@@ -377,7 +377,7 @@ enum status export_pprof(const struct model *m, const uint32_t *columns,
 	st = pack_and_write(&p, &q, out, err);
 out:
 	if (st == STATUS_NOMEM && err && err->status == STATUS_OK)
-		error_set(err, st, m->path, "out of memory");
+		error_set(err, st, model_path(m), "out of memory");
 	parts_free(&q);
 	pprof_free(&p);
 	return st;

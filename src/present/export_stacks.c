@@ -18,15 +18,15 @@
 uint32_t export_stacks_column(const struct model *m, uint32_t column,
 			      const char **why)
 {
-	if (column >= m->n_columns) {
+	if (column >= model_n_columns(m)) {
 		*why = "no such column";
 		return MODEL_NONE;
 	}
 	uint32_t c = column;
-	if (m->columns[c].kind != COLUMN_INCLUSIVE)
-		c = m->columns[c].pair;
-	if (c == MODEL_NONE || c >= m->n_columns ||
-	    m->columns[c].kind != COLUMN_INCLUSIVE) {
+	if (model_columns(m)[c].kind != COLUMN_INCLUSIVE)
+		c = model_columns(m)[c].pair;
+	if (c == MODEL_NONE || c >= model_n_columns(m) ||
+	    model_columns(m)[c].kind != COLUMN_INCLUSIVE) {
 		*why = "has no inclusive values to split into stacks";
 		return MODEL_NONE;
 	}
@@ -41,11 +41,11 @@ uint32_t export_stacks_column(const struct model *m, uint32_t column,
 void export_frame_source(const struct model *m, uint32_t node, uint32_t *file,
 			 uint32_t *line)
 {
-	const struct model_node *n = &m->nodes[node];
+	const struct model_node *n = &model_nodes(m)[node];
 	*file = n->file;
 	*line = n->line;
-	if (n->function != MODEL_NONE && n->function < m->n_functions) {
-		const struct model_function *f = &m->functions[n->function];
+	if (n->function != MODEL_NONE && n->function < model_n_functions(m)) {
+		const struct model_function *f = &model_functions(m)[n->function];
 		if (f->file)
 			*file = f->file, *line = f->line;
 	}
@@ -53,7 +53,7 @@ void export_frame_source(const struct model *m, uint32_t node, uint32_t *file,
 
 char *export_frame_name(const struct model *m, uint32_t node)
 {
-	const struct model_node *n = &m->nodes[node];
+	const struct model_node *n = &model_nodes(m)[node];
 	if (node != 0 && model_kind_is_frame(n->kind) && n->name != 0) {
 		const char *s = model_str(m, n->name);
 		if (s && *s)
@@ -64,7 +64,7 @@ char *export_frame_name(const struct model *m, uint32_t node)
 
 bool export_frames_init(struct export_frames *f, const struct model *m)
 {
-	size_t nf = (size_t)m->n_functions + 1, ns = (size_t)m->n_strings + 1;
+	size_t nf = (size_t)model_n_functions(m) + 1, ns = (size_t)model_n_strings(m) + 1;
 	*f = (struct export_frames){.m = m};
 	f->of_function = malloc(nf * sizeof *f->of_function);
 	f->of_name = malloc(ns * sizeof *f->of_name);
@@ -77,11 +77,11 @@ bool export_frames_init(struct export_frames *f, const struct model *m)
 
 uint32_t export_frames_index(struct export_frames *f, uint32_t node)
 {
-	const struct model_node *n = &f->m->nodes[node];
+	const struct model_node *n = &model_nodes(f->m)[node];
 	uint32_t *slot = NULL;
-	if (n->function != MODEL_NONE && n->function < f->m->n_functions)
+	if (n->function != MODEL_NONE && n->function < model_n_functions(f->m))
 		slot = &f->of_function[n->function];
-	else if (n->name != 0 && n->name < f->m->n_strings && node != 0)
+	else if (n->name != 0 && n->name < model_n_strings(f->m) && node != 0)
 		slot = &f->of_name[n->name];
 	if (slot && *slot != MODEL_NONE)
 		return *slot;
@@ -177,7 +177,7 @@ static bool close_frame(struct walk *w, export_stack_fn emit, void *ctx)
  * there), or a context with no frame above it (not the root). */
 static bool is_export_frame(const struct walk *w, uint32_t node)
 {
-	const struct model_node *n = &w->m->nodes[node];
+	const struct model_node *n = &model_nodes(w->m)[node];
 	return node != 0 &&
 	       (model_kind_is_frame(n->kind) || n->relation == RELATION_CALL ||
 		n->relation == RELATION_INLINED_CALL || w->n == 0);
@@ -185,11 +185,11 @@ static bool is_export_frame(const struct walk *w, uint32_t node)
 
 static enum status walk_tree(struct walk *w, export_stack_fn emit, void *ctx)
 {
-	const struct model_node *nodes = w->m->nodes;
+	const struct model_node *nodes = model_nodes(w->m);
 	uint32_t cur = 0;
 	for (;;) {
 		uint32_t child = nodes[cur].first_child;
-		if (child != MODEL_NONE && child < w->m->n_nodes) {
+		if (child != MODEL_NONE && child < model_n_nodes(w->m)) {
 			cur = child;
 			if (is_export_frame(w, cur) && !open_frame(w, cur))
 				return STATUS_NOMEM;
@@ -202,7 +202,7 @@ static enum status walk_tree(struct walk *w, export_stack_fn emit, void *ctx)
 			if (cur == 0)
 				return STATUS_OK;
 			uint32_t next = nodes[cur].next_sibling;
-			if (next != MODEL_NONE && next < w->m->n_nodes) {
+			if (next != MODEL_NONE && next < model_n_nodes(w->m)) {
 				cur = next;
 				if (is_export_frame(w, cur) &&
 				    !open_frame(w, cur))
@@ -210,7 +210,7 @@ static enum status walk_tree(struct walk *w, export_stack_fn emit, void *ctx)
 				break;
 			}
 			cur = nodes[cur].parent;
-			if (cur == MODEL_NONE || cur >= w->m->n_nodes)
+			if (cur == MODEL_NONE || cur >= model_n_nodes(w->m))
 				return STATUS_CORRUPT;
 		}
 	}
@@ -225,7 +225,7 @@ enum status export_stacks_walk(const struct model *m, const uint32_t *columns,
 	enum status st = STATUS_NOMEM;
 	for (size_t c = 0; c < n_columns; c++)
 		negative[c] = 0;
-	if (m->n_nodes == 0 || n_columns == 0)
+	if (model_n_nodes(m) == 0 || n_columns == 0)
 		return STATUS_OK;
 	w.scratch = calloc(n_columns, sizeof *w.scratch);
 	w.root = calloc(n_columns, sizeof *w.root);
@@ -243,9 +243,9 @@ enum status export_stacks_walk(const struct model *m, const uint32_t *columns,
 	}
 out:
 	if (st == STATUS_NOMEM)
-		error_set(err, st, m->path, "out of memory");
+		error_set(err, st, model_path(m), "out of memory");
 	else if (st == STATUS_CORRUPT)
-		error_set(err, st, m->path,
+		error_set(err, st, model_path(m),
 			  "a context's links do not form a tree");
 	free(w.frames);
 	free(w.acc);

@@ -31,7 +31,7 @@ static bool intervals(const struct model *m, uint32_t line,
 		      const struct export_trace_ops *ops, void *ctx,
 		      struct open_frames *o)
 {
-	const struct model_timeline *tl = &m->timelines[line];
+	const struct model_timeline *tl = &model_timelines(m)[line];
 	for (uint64_t i = 0; i < tl->count; i++) {
 		struct trace_interval iv;
 		if (!model_interval(m, line, i, &iv))
@@ -80,8 +80,8 @@ static bool samples(const struct model *m, uint32_t line,
 		    const struct export_trace_ops *ops, void *ctx,
 		    struct open_frames *o)
 {
-	const struct model_timeline *tl = &m->timelines[line];
-	uint64_t t = m->time_min;
+	const struct model_timeline *tl = &model_timelines(m)[line];
+	uint64_t t = model_time_min(m);
 	for (uint64_t i = 0; i < tl->count; i++) {
 		uint32_t c;
 		if (!trace_element_read(m, line, i, &t, &c) ||
@@ -89,7 +89,7 @@ static bool samples(const struct model *m, uint32_t line,
 			return false;
 	}
 	/* the last sample's frames last until the end of the trace */
-	uint64_t end = m->time_max > t ? m->time_max : t;
+	uint64_t end = model_time_max(m) > t ? model_time_max(m) : t;
 	for (; o->n; o->n--)
 		if (!ops->close(ctx, end))
 			return false;
@@ -101,10 +101,10 @@ bool export_trace_line(const struct model *m, uint32_t line,
 {
 	struct open_frames o = {0};
 	bool ok = true;
-	if (line < m->n_timelines) {
-		if (m->timelines[line].kind == TIMELINE_INTERVALS)
+	if (line < model_n_timelines(m)) {
+		if (model_timelines(m)[line].kind == TIMELINE_INTERVALS)
 			ok = intervals(m, line, ops, ctx, &o);
-		else if (m->timelines[line].kind == TIMELINE_SAMPLES)
+		else if (model_timelines(m)[line].kind == TIMELINE_SAMPLES)
 			ok = samples(m, line, ops, ctx, &o);
 	}
 	free(o.ctx);
@@ -115,13 +115,13 @@ bool export_trace_line(const struct model *m, uint32_t line,
 uint8_t export_trace_group(const struct model *m)
 {
 	uint8_t group = TIMELINE_GROUP_NONE;
-	for (uint32_t l = 0; l < m->n_timelines && !group; l++)
-		group = m->timelines[l].group;
+	for (uint32_t l = 0; l < model_n_timelines(m) && !group; l++)
+		group = model_timelines(m)[l].group;
 	return group;
 }
 
 bool export_trace_shown(const struct model *m, uint32_t line, uint8_t group)
 {
-	uint8_t mine = m->timelines[line].group;
+	uint8_t mine = model_timelines(m)[line].group;
 	return mine == TIMELINE_GROUP_NONE || mine == group;
 }

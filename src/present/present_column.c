@@ -18,7 +18,7 @@
 
 char *present_column_title(const struct model *m, uint32_t column)
 {
-	const struct model_column *c = &m->columns[column];
+	const struct model_column *c = &model_columns(m)[column];
 	const char *variant = c->variant ? c->variant : "";
 	bool show_variant = *variant && strcmp(variant, "Sum") != 0;
 	char *out = NULL;
@@ -43,8 +43,8 @@ char *present_metric_name_shown(const struct model *m, uint32_t column)
 	static const char *const tags[] = {"sec", "s",	  "seconds", "ms",
 					   "msec", "us",  "usec",    "ns",
 					   "nsec", "bytes", "b"};
-	const char *name = column < m->n_columns && m->columns[column].name
-				   ? m->columns[column].name
+	const char *name = column < model_n_columns(m) && model_columns(m)[column].name
+				   ? model_columns(m)[column].name
 				   : "";
 	enum column_unit u = model_column_unit(m, column);
 	size_t n = strlen(name);
@@ -67,7 +67,7 @@ char *present_column_title_fit(const struct model *m, uint32_t column,
 	char *full = present_column_title(m, column);
 	if (!full || text_chars(full) <= width)
 		return full;
-	const struct model_column *c = &m->columns[column];
+	const struct model_column *c = &model_columns(m)[column];
 	const char *variant = c->variant ? c->variant : "";
 	const char *kind = c->kind == COLUMN_INCLUSIVE ? "I" : "E";
 	if (!*variant || strcmp(variant, "Sum") == 0)
@@ -105,9 +105,9 @@ const char *present_combine_name(uint8_t combine)
 
 json_t *present_stat_json(const struct model *m, uint32_t stat)
 {
-	if (stat >= m->n_stats)
+	if (stat >= model_n_stats(m))
 		return json_null();
-	const struct model_stat *s = &m->stats[stat];
+	const struct model_stat *s = &model_stats(m)[stat];
 	json_t *j = json_pack("{s:o, s:o, s:o, s:s}", "metric",
 			      present_json_text(model_str(m, s->metric)),
 			      "scope", present_json_text(model_str(m, s->scope)),
@@ -152,6 +152,6 @@ const char *present_measured_name(const struct model *m, uint32_t measured)
 	uint32_t stat = col == MODEL_NONE ? MODEL_NONE
 					  : model_column_stat(m, col);
 	if (stat == MODEL_NONE)
-		return col == MODEL_NONE ? "" : m->columns[col].name;
-	return model_str(m, m->stats[stat].metric);
+		return col == MODEL_NONE ? "" : model_columns(m)[col].name;
+	return model_str(m, model_stats(m)[stat].metric);
 }

@@ -24,7 +24,7 @@ struct leaf_ctx {
 static bool leaf_value(void *ctx, uint32_t leaf, double *out)
 {
 	struct leaf_ctx *d = ctx;
-	if (leaf >= view_model(d->view)->n_columns)
+	if (leaf >= model_n_columns(view_model(d->view)))
 		return false;
 	return view_value(d->view, d->node, leaf, out);
 }
@@ -33,7 +33,7 @@ bool present_column_value(struct view *v, const struct derived_column *derived,
 			  size_t n_derived, uint32_t column, uint32_t node,
 			  double *out)
 {
-	uint32_t nc = view_model(v)->n_columns;
+	uint32_t nc = model_n_columns(view_model(v));
 	if (column < nc)
 		return view_value(v, node, column, out);
 	size_t d = column - nc;
@@ -104,7 +104,7 @@ static char *findable_title(const struct model *m, uint32_t c)
 	if (t && model_find_column(m, t) == c)
 		return t;
 	free(t);
-	const struct model_column *col = &m->columns[c];
+	const struct model_column *col = &model_columns(m)[c];
 	t = NULL;
 	if (col->variant &&
 	    asprintf(&t, "%s:%s (%s)", col->name, col->variant,
@@ -137,7 +137,7 @@ char *present_derived_named(const struct model *m, const char *text)
 		}
 		char *end;
 		unsigned long n = strtoul(p + 1, &end, 10);
-		char *title = n >= 1 && n <= m->n_columns
+		char *title = n >= 1 && n <= model_n_columns(m)
 				      ? findable_title(m, (uint32_t)(n - 1))
 				      : NULL;
 		if (!title) {

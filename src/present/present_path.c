@@ -71,10 +71,10 @@ char **present_node_parts(const struct model *m, uint32_t node,
 {
 	struct parts p = {0};
 	/* at most n_nodes steps: a damaged parent chain cannot loop */
-	for (uint32_t k = 0; node != 0 && node < m->n_nodes && k < m->n_nodes;
-	     k++, node = m->nodes[node].parent)
+	for (uint32_t k = 0; node != 0 && node < model_n_nodes(m) && k < model_n_nodes(m);
+	     k++, node = model_nodes(m)[node].parent)
 		parts_push(&p, names == PRESENT_PATH_NAMES
-				       ? strdup(model_str(m, m->nodes[node].name))
+				       ? strdup(model_str(m, model_nodes(m)[node].name))
 				       : model_node_label(m, node));
 	return parts_take(&p, n);
 }

@@ -24,7 +24,7 @@
 /* Whether selected column `i` is a derived one. */
 static bool is_derived(const struct present_rows *r, size_t i)
 {
-	return r->columns[i] >= r->model->n_columns;
+	return r->columns[i] >= model_n_columns(r->model);
 }
 
 bool present_rows_init(struct present_rows *r, struct view *view,
@@ -85,7 +85,7 @@ bool present_rows_value(const struct present_rows *r, size_t i, uint32_t node,
 static const struct derived_column *derived_of(const struct present_rows *r,
 					       size_t i)
 {
-	size_t d = r->columns[i] - r->model->n_columns;
+	size_t d = r->columns[i] - model_n_columns(r->model);
 	return d < r->n_derived ? &r->derived[d] : NULL;
 }
 
@@ -119,7 +119,7 @@ json_t *present_rows_columns_json(const struct present_rows *r)
 							      : NULL)));
 			continue;
 		}
-		const struct model_column *col = &m->columns[c];
+		const struct model_column *col = &model_columns(m)[c];
 		char *title = present_column_title(m, c);
 		/* null for a formula column */
 		json_t *source = present_stat_json(m, model_column_stat(m, c));
@@ -148,14 +148,14 @@ struct row_place {
 static struct row_place row_place(const struct model *m, uint32_t mnode)
 {
 	struct row_place p = {NULL, 0, NULL};
-	if (mnode >= m->n_nodes)
+	if (mnode >= model_n_nodes(m))
 		return p;
-	const struct model_node *n = &m->nodes[mnode];
+	const struct model_node *n = &model_nodes(m)[mnode];
 	p.file = n->file ? model_str(m, n->file) : NULL;
 	p.line = n->line;
 	p.module = n->module ? model_str(m, n->module) : NULL;
-	if (n->function < m->n_functions) {
-		const struct model_function *f = &m->functions[n->function];
+	if (n->function < model_n_functions(m)) {
+		const struct model_function *f = &model_functions(m)[n->function];
 		if (!p.file && f->file) {
 			p.file = model_str(m, f->file);
 			p.line = f->line;
@@ -173,8 +173,8 @@ static int64_t row_id(const struct present_rows *r, const struct view_node *vn)
 {
 	const struct model *m = r->model;
 	if (view_kind_of(r->view) == VIEW_TOP_DOWN &&
-	    vn->model_node < m->n_nodes &&
-	    (m->nodes[vn->model_node].traits & NODE_TRAIT_ALIAS_ID))
+	    vn->model_node < model_n_nodes(m) &&
+	    (model_nodes(m)[vn->model_node].traits & NODE_TRAIT_ALIAS_ID))
 		return -(int64_t)vn->id;
 	return vn->id;
 }
@@ -314,7 +314,7 @@ static void put_fitted(FILE *out, const char *s, size_t width)
 static bool shows_percent(const struct present_rows *r, size_t i)
 {
 	return !is_derived(r, i) &&
-	       (r->model->columns[r->columns[i]].render & RENDER_PERCENT) &&
+	       (model_columns(r->model)[r->columns[i]].render & RENDER_PERCENT) &&
 	       r->has_total[i];
 }
 

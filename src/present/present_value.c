@@ -40,7 +40,7 @@ bool present_format_is_safe(const char *fmt)
 
 char *present_value_raw(const struct model *m, uint32_t column, double v)
 {
-	const char *fmt = m->columns[column].format;
+	const char *fmt = model_columns(m)[column].format;
 	if (!fmt || !present_format_is_safe(fmt))
 		fmt = "%.2e";
 	char *out = NULL;
@@ -259,9 +259,9 @@ struct present_kind present_column_kind(const struct model *m, uint32_t column)
 {
 	struct present_kind k = {
 	    .unit = PRESENT_PLAIN, .scale = 1, .format = "%.2e"};
-	if (!m || column >= m->n_columns)
+	if (!m || column >= model_n_columns(m))
 		return k;
-	const struct model_column *c = &m->columns[column];
+	const struct model_column *c = &model_columns(m)[column];
 	k.format =
 	    c->format && present_format_is_safe(c->format) ? c->format : "%.2e";
 	const char *variant = c->variant ? c->variant : "";

@@ -20,7 +20,7 @@
  * or of the grouping shown first (`first`). */
 static bool counted(const struct model *m, uint32_t line, uint8_t first)
 {
-	const struct model_timeline *t = &m->timelines[line];
+	const struct model_timeline *t = &model_timelines(m)[line];
 	return t->kind == TIMELINE_INTERVALS &&
 	       (t->group == TIMELINE_GROUP_NONE || t->group == first);
 }
@@ -38,8 +38,8 @@ static uint32_t function_of(const struct model *m, struct fn_cache *c,
 	if (c->valid && c->ctx == ctx)
 		return c->fn;
 	uint32_t node = model_node_of_ctx(m, ctx);
-	uint32_t fn = node < m->n_nodes ? m->nodes[node].function : MODEL_NONE;
-	if (fn >= m->n_functions)
+	uint32_t fn = node < model_n_nodes(m) ? model_nodes(m)[node].function : MODEL_NONE;
+	if (fn >= model_n_functions(m))
 		fn = MODEL_NONE;
 	*c = (struct fn_cache){ctx, fn, true};
 	return fn;
@@ -51,10 +51,10 @@ static enum status walk(const struct model *m, uint8_t first, uint64_t *count,
 			uint64_t *dur, uint64_t *at, struct error *err)
 {
 	struct fn_cache c = {0};
-	for (uint32_t l = 0; l < m->n_timelines; l++) {
+	for (uint32_t l = 0; l < model_n_timelines(m); l++) {
 		if (!counted(m, l, first))
 			continue;
-		for (uint64_t i = 0; i < m->timelines[l].count; i++) {
+		for (uint64_t i = 0; i < model_timelines(m)[l].count; i++) {
 			struct trace_interval iv;
 			if (!model_interval(m, l, i, &iv)) {
 				if (model_trace_take_error(m, err))
@@ -124,7 +124,7 @@ static int kind_cmp(const void *pa, const void *pb)
 static struct kind_summary_kind *kind_of(const struct model *m,
 					 struct kind_summary *s, uint32_t fn)
 {
-	const struct model_function *f = &m->functions[fn];
+	const struct model_function *f = &model_functions(m)[fn];
 	const char *group = f->module ? model_str(m, f->module) : "";
 	const char *kind = f->file ? model_str(m, f->file) : "other";
 	for (size_t k = 0; k < s->n_kinds; k++)
@@ -147,8 +147,8 @@ enum status kind_summary_build(const struct model *m,
 	*out = NULL;
 	uint8_t first = TIMELINE_GROUP_NONE;
 	bool any = false;
-	for (uint32_t l = 0; l < m->n_timelines; l++) {
-		const struct model_timeline *t = &m->timelines[l];
+	for (uint32_t l = 0; l < model_n_timelines(m); l++) {
+		const struct model_timeline *t = &model_timelines(m)[l];
 		if (t->kind != TIMELINE_INTERVALS)
 			continue;
 		any = true;
@@ -156,18 +156,18 @@ enum status kind_summary_build(const struct model *m,
 			first = t->group;
 	}
 	if (!any)
-		return error_set(err, STATUS_UNSUPPORTED, m->path,
+		return error_set(err, STATUS_UNSUPPORTED, model_path(m),
 				 "no intervals to summarize (the summary is "
 				 "for GPU traces: Nsight, rocpd)");
 	model_trace_prepare(m, NULL, NULL);
-	uint32_t nf = m->n_functions;
+	uint32_t nf = model_n_functions(m);
 	uint64_t *count = calloc(nf ? nf : 1, sizeof(*count));
 	uint64_t *at = calloc(nf ? nf : 1, sizeof(*at));
 	uint64_t *dur = NULL;
 	struct kind_summary *s = calloc(1, sizeof(*s));
 	enum status st = STATUS_OK;
 	if (!count || !at || !s) {
-		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		st = error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 		goto out;
 	}
 	if ((st = walk(m, first, count, NULL, NULL, err)) != STATUS_OK)
@@ -180,7 +180,7 @@ enum status kind_summary_build(const struct model *m,
 	s->intervals = n;
 	dur = malloc((n ? n : 1) * sizeof(*dur));
 	if (!dur) {
-		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		st = error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 		goto out;
 	}
 	if ((st = walk(m, first, count, dur, at, err)) != STATUS_OK)
@@ -196,7 +196,7 @@ enum status kind_summary_build(const struct model *m,
 			k ? realloc(k->rows, (k->n_rows + 1) * sizeof(*rows))
 			  : NULL;
 		if (!rows) {
-			st = error_set(err, STATUS_NOMEM, m->path,
+			st = error_set(err, STATUS_NOMEM, model_path(m),
 				       "out of memory");
 			goto out;
 		}
@@ -204,7 +204,7 @@ enum status kind_summary_build(const struct model *m,
 		struct kind_summary_row *r = &rows[k->n_rows++];
 		*r = (struct kind_summary_row){
 			.function = f,
-			.name = model_str(m, m->functions[f].name)};
+			.name = model_str(m, model_functions(m)[f].name)};
 		row_of(r, d, count[f]);
 		k->count += r->count;
 		k->total += r->total;

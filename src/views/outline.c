@@ -24,7 +24,7 @@ static enum status check_row(const struct outline *o, uint32_t node,
 {
 	struct view_node vn;
 	if (!view_node_get(o->v, node, &vn))
-		return error_set(err, STATUS_USAGE, o->m->path,
+		return error_set(err, STATUS_USAGE, model_path(o->m),
 				 "no row %u in the %s view", (unsigned)node,
 				 view_kind_name(view_kind_of(o->v)));
 	return STATUS_OK;
@@ -39,12 +39,12 @@ enum status outline_new(struct view *v, uint32_t sort_column, bool ascending,
 	if (!v)
 		return error_set(err, STATUS_USAGE, NULL, "no view");
 	const struct model *m = view_model(v);
-	if (sort_column != MODEL_NONE && sort_column >= m->n_columns)
-		return error_set(err, STATUS_USAGE, m->path, "no column %u",
+	if (sort_column != MODEL_NONE && sort_column >= model_n_columns(m))
+		return error_set(err, STATUS_USAGE, model_path(m), "no column %u",
 				 (unsigned)sort_column);
 	o = calloc(1, sizeof(*o));
 	if (!o)
-		return error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		return error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 	*o = (struct outline){
 		.v = v,
 		.m = m,
@@ -332,14 +332,14 @@ enum status outline_flatten(struct outline *o, uint32_t node,
 	if (st != STATUS_OK)
 		return st;
 	if (node == o->root || outline_find(o, node) == OUTLINE_NONE)
-		return error_set(err, STATUS_USAGE, o->m->path,
+		return error_set(err, STATUS_USAGE, model_path(o->m),
 				 "only a shown row below the top can be "
 				 "flattened");
 	st = ol_get_kids(o, node, &k, err);
 	if (st != STATUS_OK)
 		return st;
 	if (k.n == 0)
-		return error_set(err, STATUS_USAGE, o->m->path,
+		return error_set(err, STATUS_USAGE, model_path(o->m),
 				 "a row without children cannot be flattened");
 	bool was_expanded = ol_bits_get(&o->expanded, node);
 	if (!array_grow((void **)&o->fstack, &o->fcap, o->fn + 1,
@@ -392,7 +392,7 @@ enum status outline_reveal(struct outline *o, uint32_t node,
 	while (zn && !ol_inside(o, node, root))
 		root = o->zstack[--zn];
 	if (!ol_inside(o, node, root)) {
-		st = error_set(err, STATUS_USAGE, o->m->path,
+		st = error_set(err, STATUS_USAGE, model_path(o->m),
 			       "row %u is not under the root", (unsigned)node);
 		goto out;
 	}
@@ -409,7 +409,7 @@ enum status outline_reveal(struct outline *o, uint32_t node,
 	bool under = ol_under_row(o, root);
 	for (size_t k = n - 1; k-- > 0;) {
 		if (!ol_shown(o, up[k], under)) {
-			st = error_set(err, STATUS_NOT_FOUND, o->m->path,
+			st = error_set(err, STATUS_NOT_FOUND, model_path(o->m),
 				       "the filter hides row %u",
 				       (unsigned)node);
 			goto out;

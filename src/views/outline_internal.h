@@ -8,6 +8,7 @@
 #ifndef CALLSCOPE_OUTLINE_INTERNAL_H
 #define CALLSCOPE_OUTLINE_INTERNAL_H
 
+#include "core/check.h"
 #include "views/outline.h"
 
 #include <regex.h>
@@ -167,7 +168,7 @@ static inline uint32_t ol_parent_of(const struct outline *o, uint32_t row)
  * its grouping levels. */
 static inline uint64_t ol_depth_cap(const struct outline *o)
 {
-	return (uint64_t)o->m->max_depth + 16;
+	return (uint64_t)model_max_depth(o->m) + 16;
 }
 
 /* Whether `node` is `root` or below it (outline.c). */

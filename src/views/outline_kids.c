@@ -158,7 +158,7 @@ void ol_memo_trim(struct outline *o)
 
 enum status ol_nomem(const struct outline *o, struct error *err)
 {
-	return error_set(err, STATUS_NOMEM, o->m->path, "out of memory");
+	return error_set(err, STATUS_NOMEM, model_path(o->m), "out of memory");
 }
 
 /* The sorted children of `row` (kept in the table when there are any).

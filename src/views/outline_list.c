@@ -168,7 +168,7 @@ enum status ol_collect(struct outline *o, const struct entry *top,
 			.last = i == f->last && f->tail,
 		};
 		if (l->n >= limit) {
-			st = error_set(err, STATUS_LIMIT, o->m->path,
+			st = error_set(err, STATUS_LIMIT, model_path(o->m),
 				       "expanding would show more than %zu "
 				       "rows",
 				       limit);
@@ -189,8 +189,10 @@ out:
 
 static void update_pos(struct outline *o, size_t from)
 {
-	for (size_t i = from; i < o->n; i++)
+	for (size_t i = from; i < o->n; i++) {
+		CHECK(o->e[i].node < o->pos_cap); /* ol_row_array made it */
 		o->pos[o->e[i].node] = (uint32_t)i;
+	}
 }
 
 /* Replace entries [at, end) by the `l->n` entries of `l`. */

@@ -38,7 +38,7 @@ enum status ol_pattern_compile(struct outline *o, struct pattern *p,
 			flags &= ~REG_ICASE;
 	p->text = strdup(text);
 	if (!p->text)
-		return error_set(err, STATUS_NOMEM, o->m->path, "out of memory");
+		return error_set(err, STATUS_NOMEM, model_path(o->m), "out of memory");
 	int rc = regcomp(&p->re, text, flags);
 	if (rc != 0) {
 		size_t need = regerror(rc, &p->re, NULL, 0);
@@ -75,7 +75,7 @@ enum status ol_match_row(struct outline *o, uint32_t row, bool search,
 	char *label = view_node_label(o->v, row);
 	enum status st = STATUS_OK;
 	if (!label)
-		return error_set(err, STATUS_NOMEM, o->m->path,
+		return error_set(err, STATUS_NOMEM, model_path(o->m),
 				 "out of memory");
 	if (search && regexec(&o->search.re, label, 0, NULL, 0) == 0) {
 		if (!ol_bits_set(&o->smatch, row) ||
@@ -90,7 +90,7 @@ enum status ol_match_row(struct outline *o, uint32_t row, bool search,
 	}
 	goto out;
 nomem:
-	st = error_set(err, STATUS_NOMEM, o->m->path, "out of memory");
+	st = error_set(err, STATUS_NOMEM, model_path(o->m), "out of memory");
 out:
 	free(label);
 	return st;
@@ -102,7 +102,7 @@ uint32_t ol_view_rows(struct outline *o)
 {
 	struct view_node vn;
 	if (o->top_down)
-		return o->m->n_nodes;
+		return model_n_nodes(o->m);
 	while (o->rows_known < UINT32_MAX &&
 	       view_node_get(o->v, o->rows_known, &vn))
 		o->rows_known++;

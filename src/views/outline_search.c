@@ -240,6 +240,9 @@ static enum status push_next_kid(struct outline *o, struct walk *w,
 	*pushed = false;
 	if (st != STATUS_OK)
 		return st;
+	/* a kid's rank indexes its parent's kids (ol_get_kids) */
+	CHECK(after == MODEL_NONE || (after < o->rank_cap && o->rank[after] < k.n &&
+				      k.rows[o->rank[after]] == after));
 	uint32_t from = after == MODEL_NONE ? 0 : o->rank[after] + 1;
 	for (uint32_t i = from; i < k.n; i++)
 		if (on_walk(o, k.rows[i], parent.under)) {
@@ -290,6 +293,7 @@ static enum status walk_prev(struct outline *o, struct walk *w, bool *moved,
 	enum status st = ol_get_kids(o, p.row, &k, err);
 	if (st != STATUS_OK)
 		return st;
+	CHECK(c < o->rank_cap && o->rank[c] < k.n && k.rows[o->rank[c]] == c);
 	for (uint32_t i = o->rank[c]; i-- > 0;)
 		if (on_walk(o, k.rows[i], p.under)) {
 			if (!walk_push(w, k.rows[i],

@@ -111,8 +111,8 @@ enum status outline_set_sort(struct outline *o, uint32_t column,
 {
 	if (!o)
 		return error_set(err, STATUS_USAGE, NULL, "no outline");
-	if (column != MODEL_NONE && column >= o->m->n_columns)
-		return error_set(err, STATUS_USAGE, o->m->path, "no column %u",
+	if (column != MODEL_NONE && column >= model_n_columns(o->m))
+		return error_set(err, STATUS_USAGE, model_path(o->m), "no column %u",
 				 (unsigned)column);
 	return resort(o, column, NULL, ascending, err);
 }

@@ -43,20 +43,20 @@ uint32_t proc_listing_find(const struct model *m, const char *name)
 		error_clear(&err);
 		return MODEL_NONE;
 	}
-	for (uint32_t i = 1; m && name && i < m->n_nodes; i++)
-		if (m->nodes[i].kind == NODE_FUNCTION &&
-		    strcmp(model_str(m, m->nodes[i].name), name) == 0)
+	for (uint32_t i = 1; m && name && i < model_n_nodes(m); i++)
+		if (model_nodes(m)[i].kind == NODE_FUNCTION &&
+		    strcmp(model_str(m, model_nodes(m)[i].name), name) == 0)
 			return i;
 	return MODEL_NONE;
 }
 
 uint32_t proc_listing_procedure_of(const struct model *m, uint32_t node)
 {
-	while (m && node < m->n_nodes && node != 0) {
-		if (m->nodes[node].kind == NODE_FUNCTION &&
-		    m->nodes[node].relation != RELATION_INLINED_CALL)
+	while (m && node < model_n_nodes(m) && node != 0) {
+		if (model_nodes(m)[node].kind == NODE_FUNCTION &&
+		    model_nodes(m)[node].relation != RELATION_INLINED_CALL)
 			return node;
-		node = m->nodes[node].parent;
+		node = model_nodes(m)[node].parent;
 	}
 	return MODEL_NONE;
 }
@@ -144,8 +144,8 @@ static bool collect_addresses(struct build *b, uint32_t fn)
 	stack[sp++] = fn;
 	while (sp) {
 		uint32_t x = stack[--sp];
-		for (uint32_t c = m->nodes[x].first_child; c != MODEL_NONE;
-		     c = m->nodes[c].next_sibling) {
+		for (uint32_t c = model_nodes(m)[x].first_child; c != MODEL_NONE;
+		     c = model_nodes(m)[c].next_sibling) {
 			if (sp == scap) {
 				uint32_t *ns = realloc(stack, 2 * scap *
 							      sizeof(*ns));
@@ -156,7 +156,7 @@ static bool collect_addresses(struct build *b, uint32_t fn)
 			}
 			stack[sp++] = c;
 		}
-		if (x == fn || m->nodes[x].kind != NODE_ADDRESS)
+		if (x == fn || model_nodes(m)[x].kind != NODE_ADDRESS)
 			continue;
 		if (b->n_addrs == cap) {
 			size_t nc = cap ? cap * 2 : 64;
@@ -168,7 +168,7 @@ static bool collect_addresses(struct build *b, uint32_t fn)
 			cap = nc;
 		}
 		b->addrs[b->n_addrs++] =
-			(struct addr_node){m->nodes[x].offset, x};
+			(struct addr_node){model_nodes(m)[x].offset, x};
 	}
 	free(stack);
 	if (b->n_addrs)
@@ -184,31 +184,31 @@ enum status proc_listing_build(const struct model *m, uint32_t fn,
 {
 	*out = NULL;
 	char names[128];
-	if (!m || !reader_has_listing(m->format, names, sizeof(names)))
-		return error_set(err, STATUS_UNSUPPORTED, m ? m->path : NULL,
+	if (!m || !reader_has_listing(model_format(m), names, sizeof(names)))
+		return error_set(err, STATUS_UNSUPPORTED, m ? model_path(m) : NULL,
 				 "listings are for %s profiles", names);
-	if (fn >= m->n_nodes || m->nodes[fn].kind != NODE_FUNCTION)
-		return error_set(err, STATUS_USAGE, m->path,
+	if (fn >= model_n_nodes(m) || model_nodes(m)[fn].kind != NODE_FUNCTION)
+		return error_set(err, STATUS_USAGE, model_path(m),
 				 "not a procedure");
 	struct proc_listing *l = calloc(1, sizeof(*l));
 	struct build b = {.m = m, .l = l};
 	if (!l)
 		goto nomem;
-	l->image = model_str(m, m->nodes[fn].module);
-	l->columns = calloc(m->n_columns + 1, sizeof(*l->columns));
-	l->totals = calloc(m->n_columns + 1, sizeof(*l->totals));
+	l->image = model_str(m, model_nodes(m)[fn].module);
+	l->columns = calloc(model_n_columns(m) + 1, sizeof(*l->columns));
+	l->totals = calloc(model_n_columns(m) + 1, sizeof(*l->totals));
 	if (!l->columns || !l->totals)
 		goto nomem;
-	for (uint32_t k = 0; k < m->n_columns; k++)
-		if (m->columns[k].kind == COLUMN_EXCLUSIVE)
+	for (uint32_t k = 0; k < model_n_columns(m); k++)
+		if (model_columns(m)[k].kind == COLUMN_EXCLUSIVE)
 			l->columns[l->n_columns++] = k;
 	if (!collect_addresses(&b, fn))
 		goto nomem;
 	for (size_t i = 0; i < b.n_addrs; i++)
 		for (size_t k = 0; k < l->n_columns; k++)
 			l->totals[k] += value_at(&b, b.addrs[i].node, k);
-	enum status st = reader_listing(m->format, l->image,
-					m->nodes[fn].offset, &l->procedure,
+	enum status st = reader_listing(model_format(m), l->image,
+					model_nodes(m)[fn].offset, &l->procedure,
 					&l->entry, &l->size, emit, &b, err);
 	if (st != STATUS_OK) {
 		free(b.addrs);
@@ -237,7 +237,7 @@ nomem:
 	if (l)
 		l->rows_block = b.vals;
 	proc_listing_free(l);
-	return error_set(err, STATUS_NOMEM, m->path, "out of memory");
+	return error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 }
 
 void proc_listing_free(struct proc_listing *l)

@@ -79,8 +79,8 @@ static struct scratch *scratch_new(const struct model *m)
 
 	if (!x)
 		return NULL;
-	x->values = malloc((m->n_points + 1) * sizeof *x->values);
-	x->coords = malloc(((size_t)m->n_points * m->n_params + 1) *
+	x->values = malloc((model_n_points(m) + 1) * sizeof *x->values);
+	x->coords = malloc(((size_t)model_n_points(m) * model_n_params(m) + 1) *
 			   sizeof *x->coords);
 	if (!x->values || !x->coords) {
 		free(x->values);
@@ -109,22 +109,22 @@ static enum status fit_slot(struct scaling_view *v,
 	const struct model *m = v->m;
 	uint32_t node = (uint32_t)(idx / v->n_measured);
 	uint32_t measured = (uint32_t)(idx % v->n_measured);
-	uint32_t np = m->n_params, n = 0;
+	uint32_t np = model_n_params(m), n = 0;
 	struct slot *s = &v->slots[idx];
 	size_t first, count = model_measure_series(m, node, measured, &first);
 	enum status st;
 
 	/* a series has at most one measurement per point */
-	for (size_t k = 0; k < count && n < m->n_points; k++) {
+	for (size_t k = 0; k < count && n < model_n_points(m); k++) {
 		uint32_t p;
 		const struct model_measure *ms = model_measure_by_index(
 			m, model_measure_in_order(m, first, k), NULL, NULL, &p);
 
-		if (!ms || p >= m->n_points)
+		if (!ms || p >= model_n_points(m))
 			continue;
 		x->values[n] = model_measure_get(ms, v->opt.measure);
 		memcpy(x->coords + (size_t)n * np,
-		       m->point_coords + (size_t)p * np,
+		       model_point_coords(m, p),
 		       np * sizeof *x->coords);
 		n++;
 	}
@@ -143,7 +143,7 @@ static enum status fit_slot(struct scaling_view *v,
 static void *worker(void *arg)
 {
 	struct scaling_view *v = arg;
-	struct scaling_fitter *fitter = scaling_fitter_new(v->m->n_params, NULL);
+	struct scaling_fitter *fitter = scaling_fitter_new(model_n_params(v->m), NULL);
 	struct scratch *x = scratch_new(v->m);
 
 	for (; fitter && x;) {
@@ -178,7 +178,7 @@ static void mark_slot(struct scaling_view *v, uint32_t node,
 {
 	uint64_t idx;
 
-	if (node >= v->m->n_nodes || measured >= v->n_measured)
+	if (node >= model_n_nodes(v->m) || measured >= v->n_measured)
 		return;
 	idx = (uint64_t)node * v->n_measured + measured;
 	if (atomic_load_explicit(&v->slots[idx].state, memory_order_relaxed) !=
@@ -196,20 +196,20 @@ struct scaling_view *scaling_view_new(const struct model *m,
 	struct scaling_view *v;
 	uint32_t n_measured = model_n_measured(m);
 
-	if (m->n_params == 0 || n_measured == 0 || m->n_points == 0) {
-		error_set(err, STATUS_UNSUPPORTED, m->path,
+	if (model_n_params(m) == 0 || n_measured == 0 || model_n_points(m) == 0) {
+		error_set(err, STATUS_UNSUPPORTED, model_path(m),
 			  "not a parametric measurement set");
 		return NULL;
 	}
-	if (m->n_params > SCALING_MAX_PARAMS) {
-		error_set(err, STATUS_UNSUPPORTED, m->path,
+	if (model_n_params(m) > SCALING_MAX_PARAMS) {
+		error_set(err, STATUS_UNSUPPORTED, model_path(m),
 			  "%u parameters (at most %d can be modeled)",
-			  m->n_params, SCALING_MAX_PARAMS);
+			  model_n_params(m), SCALING_MAX_PARAMS);
 		return NULL;
 	}
 	if (opt->stored_set != MODEL_NONE &&
 	    opt->stored_set >= model_n_stored_sets(m)) {
-		error_set(err, STATUS_USAGE, m->path,
+		error_set(err, STATUS_USAGE, model_path(m),
 			  "no stored model set %u (the set has %u)",
 			  opt->stored_set, model_n_stored_sets(m));
 		return NULL;
@@ -220,7 +220,7 @@ struct scaling_view *scaling_view_new(const struct model *m,
 	v->m = m;
 	v->opt = *opt;
 	v->n_measured = n_measured;
-	v->n_slots = (uint64_t)m->n_nodes * n_measured;
+	v->n_slots = (uint64_t)model_n_nodes(m) * n_measured;
 	pthread_mutex_init(&v->caller_mu, NULL);
 	pthread_mutex_init(&v->mu, NULL);
 	pthread_cond_init(&v->done_cv, NULL);
@@ -256,7 +256,7 @@ struct scaling_view *scaling_view_new(const struct model *m,
 		atomic_init(&v->ready, v->total);
 		return v;
 	}
-	v->fitter = scaling_fitter_new(m->n_params, err);
+	v->fitter = scaling_fitter_new(model_n_params(m), err);
 	if (!v->fitter) {
 		scaling_view_free(v);
 		return NULL;
@@ -269,7 +269,7 @@ struct scaling_view *scaling_view_new(const struct model *m,
 nomem_v:
 	scaling_view_free(v);
 nomem:
-	error_set(err, STATUS_NOMEM, m->path, "out of memory");
+	error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 	return NULL;
 }
 
@@ -290,7 +290,7 @@ const struct scaling_model *scaling_view_model(struct scaling_view *v,
 {
 	uint64_t idx;
 
-	if (node >= v->m->n_nodes || measured >= v->n_measured)
+	if (node >= model_n_nodes(v->m) || measured >= v->n_measured)
 		return NULL;
 	idx = (uint64_t)node * v->n_measured + measured;
 	for (;;) {
@@ -305,7 +305,7 @@ const struct scaling_model *scaling_view_model(struct scaling_view *v,
 		case SLOT_NONE:
 			return NULL;
 		case SLOT_FAILED:
-			error_set(err, STATUS_CORRUPT, v->m->path,
+			error_set(err, STATUS_CORRUPT, model_path(v->m),
 				  "the model of node %u could not be fitted",
 				  node);
 			return NULL;
@@ -337,7 +337,7 @@ const struct scaling_model *scaling_view_peek(struct scaling_view *v,
 	uint64_t idx;
 	uint8_t st;
 
-	if (node >= v->m->n_nodes || measured >= v->n_measured)
+	if (node >= model_n_nodes(v->m) || measured >= v->n_measured)
 		return NULL;
 	idx = (uint64_t)node * v->n_measured + measured;
 	st = atomic_load_explicit(&v->slots[idx].state, memory_order_acquire);

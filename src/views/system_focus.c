@@ -31,7 +31,7 @@ struct system_focus *system_focus_new(const struct model *m,
 	if (!f)
 		return NULL;
 	f->m = m;
-	f->member = calloc(m->n_profiles ? m->n_profiles : 1, 1);
+	f->member = calloc(model_n_profiles(m) ? model_n_profiles(m) : 1, 1);
 	f->label = strdup(label ? label : "");
 	f->cap = 256;
 	f->slots = calloc(f->cap, sizeof(*f->slots));
@@ -41,7 +41,7 @@ struct system_focus *system_focus_new(const struct model *m,
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t p = profiles[i];
-		if (p < m->n_profiles && !m->profiles[p].is_summary &&
+		if (p < model_n_profiles(m) && !model_profiles(m)[p].is_summary &&
 		    !f->member[p]) {
 			f->member[p] = 1;
 			f->count++;
@@ -72,7 +72,7 @@ size_t system_focus_count(const struct system_focus *f)
 
 bool system_focus_has(const struct system_focus *f, uint32_t p)
 {
-	return p < f->m->n_profiles && f->member[p];
+	return p < model_n_profiles(f->m) && f->member[p];
 }
 
 static struct slot *find(struct slot *slots, size_t cap, uint64_t key)
@@ -137,8 +137,8 @@ enum status system_focus_value(struct system_focus *f, uint32_t node,
 	const struct model *m = f->m;
 	*out = 0;
 	*present = false;
-	if (node >= m->n_nodes || stat >= m->n_stats)
-		return error_set(err, STATUS_USAGE, m->path,
+	if (node >= model_n_nodes(m) || stat >= model_n_stats(m))
+		return error_set(err, STATUS_USAGE, model_path(m),
 				 "no such node or statistic");
 	uint64_t key = ((uint64_t)node << 32 | stat) + 1;
 	struct slot *s = find(f->slots, f->cap, key);
@@ -152,7 +152,7 @@ enum status system_focus_value(struct system_focus *f, uint32_t node,
 	enum status st = model_per_profile(m, node, stat, &vals, &n, err);
 	if (st != STATUS_OK)
 		return st;
-	combine(f, m->stats[stat].combine, vals, n, out, present);
+	combine(f, model_stats(m)[stat].combine, vals, n, out, present);
 	free(vals);
 	if (2 * (f->used + 1) > f->cap && !grow(f))
 		return STATUS_OK; /* not kept: read again next time */

@@ -33,11 +33,11 @@ static int by_tuple(const void *a, const void *b)
 {
 	const struct prof_key *x = a, *y = b;
 	const struct model *m = x->m;
-	const struct model_profile *p = &m->profiles[x->profile];
-	const struct model_profile *q = &m->profiles[y->profile];
+	const struct model_profile *p = &model_profiles(m)[x->profile];
+	const struct model_profile *q = &model_profiles(m)[y->profile];
 	for (uint32_t i = 0; i < p->n_ids && i < q->n_ids; i++) {
-		int c = cmp_id(m, &m->ids[p->first_id + i],
-			       &m->ids[q->first_id + i]);
+		int c = cmp_id(m, &model_ids(m)[p->first_id + i],
+			       &model_ids(m)[q->first_id + i]);
 		if (c)
 			return c;
 	}
@@ -81,12 +81,12 @@ static void place(struct systree *t, const struct prof_key *keys, uint32_t nk,
 	const struct model *m = keys ? keys[0].m : NULL;
 	uint32_t depth = 0; /* groups on the current path */
 	for (uint32_t k = 0; k < nk; k++) {
-		const struct model_profile *p = &m->profiles[keys[k].profile];
+		const struct model_profile *p = &model_profiles(m)[keys[k].profile];
 		uint32_t ng = p->n_ids ? p->n_ids - 1 : 0;
 		uint32_t same = 0;
 		while (same < depth && same < ng &&
-		       cmp_id(m, &m->ids[t->nodes[path[same]].id],
-			      &m->ids[p->first_id + same]) == 0)
+		       cmp_id(m, &model_ids(m)[t->nodes[path[same]].id],
+			      &model_ids(m)[p->first_id + same]) == 0)
 			same++;
 		depth = same;
 		for (; depth < ng; depth++)
@@ -107,10 +107,10 @@ enum status systree_build(const struct model *m, struct systree *out,
 	*out = (struct systree){0};
 	uint32_t nk = 0, max_ids = 0;
 	size_t bound = 0; /* nodes at most: a leaf and its groups */
-	for (uint32_t i = 0; i < m->n_profiles; i++)
-		if (!m->profiles[i].is_summary) {
+	for (uint32_t i = 0; i < model_n_profiles(m); i++)
+		if (!model_profiles(m)[i].is_summary) {
 			nk++;
-			uint32_t n = m->profiles[i].n_ids;
+			uint32_t n = model_profiles(m)[i].n_ids;
 			bound += n ? n : 1;
 			if (n > max_ids)
 				max_ids = n;
@@ -131,8 +131,8 @@ enum status systree_build(const struct model *m, struct systree *out,
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	}
 	nk = 0;
-	for (uint32_t i = 0; i < m->n_profiles; i++)
-		if (!m->profiles[i].is_summary)
+	for (uint32_t i = 0; i < model_n_profiles(m); i++)
+		if (!model_profiles(m)[i].is_summary)
 			keys[nk++] = (struct prof_key){m, i};
 	qsort(keys, nk, sizeof(*keys), by_tuple);
 	uint32_t top_slot = (uint32_t)bound;
@@ -187,8 +187,8 @@ char *systree_label(const struct model *m, const struct systree *t,
 {
 	const struct systree_node *nd = &t->nodes[i];
 	if (nd->profile != SYSTREE_NONE)
-		return strdup(model_str(m, m->profiles[nd->profile].label));
-	const struct model_id *id = &m->ids[nd->id];
+		return strdup(model_str(m, model_profiles(m)[nd->profile].label));
+	const struct model_id *id = &model_ids(m)[nd->id];
 	const char *kn = model_str(m, id->kind_name);
 	char *s = NULL;
 	int r = *kn ? asprintf(&s, "%s %" PRIu32, kn, id->logical_id)

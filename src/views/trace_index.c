@@ -16,11 +16,11 @@
 static bool read_elem(const struct model *m, uint32_t line, uint64_t i,
 		      uint64_t *time, uint32_t *ctx, uint64_t *end)
 {
-	CHECK(line < m->n_timelines); /* callers check line_ok first */
+	CHECK(line < model_n_timelines(m)); /* callers check line_ok first */
 	/* a counter line has values, not contexts */
-	if (m->timelines[line].kind == TIMELINE_COUNTER)
+	if (model_timelines(m)[line].kind == TIMELINE_COUNTER)
 		return false;
-	if (m->timelines[line].kind == TIMELINE_INTERVALS) {
+	if (model_timelines(m)[line].kind == TIMELINE_INTERVALS) {
 		struct trace_interval iv;
 		if (!model_interval(m, line, i, &iv))
 			return false;
@@ -74,7 +74,7 @@ bool trace_interval_active(const struct model *m, uint32_t line, uint64_t t,
 	uint64_t i;
 	/* the bounds are read through model_interval: false without one */
 	if (!trace_bounds_read(m, line, &b) ||
-	    m->timelines[line].kind != TIMELINE_INTERVALS || t < b.first)
+	    model_timelines(m)[line].kind != TIMELINE_INTERVALS || t < b.first)
 		return false;
 	if (t >= b.last)
 		i = b.count - 1;
@@ -109,7 +109,7 @@ static bool read_time(const struct model *m, uint32_t line, uint64_t i,
 
 static bool line_ok(const struct model *m, uint32_t line)
 {
-	return m && line < m->n_timelines && m->timelines[line].count > 0;
+	return m && line < model_n_timelines(m) && model_timelines(m)[line].count > 0;
 }
 
 bool trace_bounds_read(const struct model *m, uint32_t line,
@@ -117,7 +117,7 @@ bool trace_bounds_read(const struct model *m, uint32_t line,
 {
 	if (!line_ok(m, line))
 		return false;
-	uint64_t n = m->timelines[line].count;
+	uint64_t n = model_timelines(m)[line].count;
 	if (!read_time(m, line, 0, &out->first) ||
 	    !read_time(m, line, n - 1, &out->last))
 		return false;
@@ -232,15 +232,15 @@ bool trace_element_at(const struct model *m, uint32_t line,
 
 bool trace_line_own_context(const struct model *m, uint32_t line)
 {
-	return m && line < m->n_timelines &&
-	       m->timelines[line].group != TIMELINE_GROUP_NONE;
+	return m && line < model_n_timelines(m) &&
+	       model_timelines(m)[line].group != TIMELINE_GROUP_NONE;
 }
 
 bool trace_element_read(const struct model *m, uint32_t line, uint64_t i,
 			uint64_t *time, uint32_t *ctx)
 {
 	uint64_t end;
-	return line_ok(m, line) && i < m->timelines[line].count &&
+	return line_ok(m, line) && i < model_timelines(m)[line].count &&
 	       read_elem(m, line, i, time, ctx, &end);
 }
 
@@ -258,8 +258,8 @@ uint32_t trace_ctx_frames(const struct model *m, uint32_t ctx_id)
 	uint32_t node = ctx_id ? model_node_of_ctx(m, ctx_id) : MODEL_NONE;
 	uint32_t frames = 0;
 	for (uint32_t n = node; n != MODEL_NONE && n != 0;
-	     n = m->nodes[n].parent)
-		frames += model_kind_is_frame(m->nodes[n].kind);
+	     n = model_nodes(m)[n].parent)
+		frames += model_kind_is_frame(model_nodes(m)[n].kind);
 	return node == MODEL_NONE ? 0 : frames ? frames : 1;
 }
 
@@ -274,8 +274,8 @@ uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
 	/* count the frames above (and including) node */
 	uint32_t frames = 0, innermost = MODEL_NONE;
 	for (uint32_t n = node; n != MODEL_NONE && n != 0;
-	     n = m->nodes[n].parent) {
-		if (model_kind_is_frame(m->nodes[n].kind)) {
+	     n = model_nodes(m)[n].parent) {
+		if (model_kind_is_frame(model_nodes(m)[n].kind)) {
 			if (innermost == MODEL_NONE)
 				innermost = n;
 			frames++;
@@ -284,15 +284,15 @@ uint32_t trace_ctx_at_depth(const struct model *m, uint32_t ctx_id,
 	if (frames == 0)
 		return ctx_id;
 	if (depth >= frames - 1)
-		return m->nodes[innermost].ctx_id;
+		return model_nodes(m)[innermost].ctx_id;
 	/* frame number `depth` from the outermost = (frames-1-depth)-th
 	 * frame from the innermost */
 	uint32_t skip = frames - 1 - depth;
 	for (uint32_t n = innermost; n != MODEL_NONE && n != 0;
-	     n = m->nodes[n].parent) {
-		if (model_kind_is_frame(m->nodes[n].kind)) {
+	     n = model_nodes(m)[n].parent) {
+		if (model_kind_is_frame(model_nodes(m)[n].kind)) {
 			if (skip == 0)
-				return m->nodes[n].ctx_id;
+				return model_nodes(m)[n].ctx_id;
 			skip--;
 		}
 	}
@@ -327,6 +327,7 @@ void trace_cells_raw(const struct model *m, uint32_t line,
 							k + 1) - t,
 					&cells[k]))
 			continue;
+		CHECK(lo == UINT64_MAX || lo < b->count); /* find's answer */
 		/* cell times increase: each search starts from the previous
 		 * answer, whose time is known */
 		if (lo != UINT64_MAX && lo + 1 < b->count) {
@@ -479,10 +480,10 @@ void trace_counter_cells(const struct model *m, uint32_t line, uint64_t from,
 		if (index)
 			index[k] = UINT64_MAX;
 	}
-	if (!m || line >= m->n_timelines ||
-	    m->timelines[line].kind != TIMELINE_COUNTER)
+	if (!m || line >= model_n_timelines(m) ||
+	    model_timelines(m)[line].kind != TIMELINE_COUNTER)
 		return;
-	uint64_t count = m->timelines[line].count;
+	uint64_t count = model_timelines(m)[line].count;
 	for (uint32_t k = 0; k < columns; k++) {
 		uint64_t t = trace_cell_time(from, to, columns, k);
 		uint64_t at;
@@ -577,7 +578,7 @@ uint64_t trace_instants_in(const struct model *m, uint32_t line, uint64_t t0,
 		return 0;
 	*first = a;
 	if (!model_instant_from(m, line, t1, &b))
-		b = m->timelines[line].n_instants;
+		b = model_timelines(m)[line].n_instants;
 	return b > a ? b - a : 0;
 }
 

@@ -47,13 +47,13 @@ static bool in_ranges(const char *ranges, uint32_t id, bool *ok)
 static bool tuple_matches(const struct model *m, uint32_t profile,
 			  char **pairs, size_t n_pairs)
 {
-	if (profile >= m->n_profiles)
+	if (profile >= model_n_profiles(m))
 		return n_pairs == 0;
-	const struct model_profile *p = &m->profiles[profile];
+	const struct model_profile *p = &model_profiles(m)[profile];
 	for (size_t i = 0; i < n_pairs; i++) {
 		bool hit = false, ok;
 		for (uint32_t j = 0; j < p->n_ids && !hit; j++) {
-			const struct model_id *id = &m->ids[p->first_id + j];
+			const struct model_id *id = &model_ids(m)[p->first_id + j];
 			if (strcasecmp(model_str(m, id->kind_name),
 				       pairs[2 * i]) == 0)
 				hit = in_ranges(pairs[2 * i + 1],
@@ -76,7 +76,7 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 	if (!copy)
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	words = calloc(strlen(copy) / 2 + 2, sizeof(*words));
-	lines = calloc(v->m->n_timelines, sizeof(*lines));
+	lines = calloc(model_n_timelines(v->m), sizeof(*lines));
 	if (!words || !lines) {
 		st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		goto out;
@@ -95,14 +95,14 @@ enum status trace_view_set_filter(struct trace_view *v, const char *pattern,
 		goto out;
 	}
 	uint32_t n = 0;
-	for (uint32_t o = 0; o < v->m->n_timelines; o++) {
+	for (uint32_t o = 0; o < model_n_timelines(v->m); o++) {
 		uint32_t tl = v->order[o];
-		if (hide_empty && v->m->timelines[tl].count == 0 &&
-		    v->m->timelines[tl].n_instants == 0)
+		if (hide_empty && model_timelines(v->m)[tl].count == 0 &&
+		    model_timelines(v->m)[tl].n_instants == 0)
 			continue;
 		if (!tv_group_shown(v, tl))
 			continue;
-		if (!tuple_matches(v->m, v->m->timelines[tl].profile, words,
+		if (!tuple_matches(v->m, model_timelines(v->m)[tl].profile, words,
 				   n_words / 2))
 			continue;
 		lines[n++] = tl;

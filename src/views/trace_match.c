@@ -18,14 +18,14 @@ struct trace_match trace_match_make(const struct model *m, uint32_t node,
 {
 	struct trace_match t = {.kind = TRACE_MATCH_NONE,
 				.function = MODEL_NONE};
-	if (node == MODEL_NONE || node >= m->n_nodes || node == 0)
+	if (node == MODEL_NONE || node >= model_n_nodes(m) || node == 0)
 		return t;
-	const struct model_node *n = &m->nodes[node];
+	const struct model_node *n = &model_nodes(m)[node];
 	const struct model_function *f =
-		n->function < m->n_functions ? &m->functions[n->function] : NULL;
+		n->function < model_n_functions(m) ? &model_functions(m)[n->function] : NULL;
 	t.kind = how;
 	t.node = node;
-	t.function = n->function < m->n_functions ? n->function : MODEL_NONE;
+	t.function = n->function < model_n_functions(m) ? n->function : MODEL_NONE;
 	t.name = n->name;
 	t.node_kind = n->kind;
 	t.file = n->file ? n->file : f ? f->file : 0;
@@ -40,7 +40,7 @@ struct trace_match trace_match_make(const struct model *m, uint32_t node,
 static bool node_matches(const struct model *m, uint32_t id,
 			 const struct trace_match *t)
 {
-	const struct model_node *n = &m->nodes[id];
+	const struct model_node *n = &model_nodes(m)[id];
 	switch (t->kind) {
 	case TRACE_MATCH_NODE:
 		return id == t->node;
@@ -50,14 +50,14 @@ static bool node_matches(const struct model *m, uint32_t id,
 		if (t->function != MODEL_NONE)
 			return n->function == t->function;
 		return n->function == MODEL_NONE && n->name == t->name &&
-		       n->kind == m->nodes[t->node].kind;
+		       n->kind == model_nodes(m)[t->node].kind;
 	case TRACE_MATCH_LINE:
 		return n->kind == t->node_kind && n->file == t->file &&
 		       n->line == t->line;
 	case TRACE_MATCH_FILE:
 	case TRACE_MATCH_MODULE: {
 		const struct model_function *f =
-			n->function < m->n_functions ? &m->functions[n->function]
+			n->function < model_n_functions(m) ? &model_functions(m)[n->function]
 						     : NULL;
 		if (t->kind == TRACE_MATCH_FILE)
 			return (n->file ? n->file : f ? f->file : 0) == t->file;
@@ -76,10 +76,10 @@ bool trace_ctx_matches(const struct model *m, uint32_t ctx,
 		return false;
 	uint32_t n = model_node_of_ctx(m, ctx);
 	for (uint32_t steps = 0;
-	     n != MODEL_NONE && n != 0 && steps <= m->max_depth + 1; steps++) {
+	     n != MODEL_NONE && n != 0 && steps <= model_max_depth(m) + 1; steps++) {
 		if (node_matches(m, n, match))
 			return true;
-		n = m->nodes[n].parent;
+		n = model_nodes(m)[n].parent;
 	}
 	return false;
 }

@@ -18,10 +18,10 @@ static const char *ctx_name(const struct model *m, uint32_t ctx)
 	uint32_t node = ctx ? model_node_of_ctx(m, ctx) : MODEL_NONE;
 	if (node == MODEL_NONE)
 		return "";
-	const struct model_node *n = &m->nodes[node];
+	const struct model_node *n = &model_nodes(m)[node];
 	const char *name = model_str(m, n->name);
-	if (!*name && n->function < m->n_functions)
-		name = model_str(m, m->functions[n->function].name);
+	if (!*name && n->function < model_n_functions(m))
+		name = model_str(m, model_functions(m)[n->function].name);
 	return name;
 }
 

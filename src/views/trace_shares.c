@@ -249,7 +249,7 @@ static bool point_line(const struct model *m, uint32_t line,
 	uint64_t width = to - from, prev = 0;
 	if (points > width)
 		points = width;
-	bool intervals = m->timelines[line].kind == TIMELINE_INTERVALS;
+	bool intervals = model_timelines(m)[line].kind == TIMELINE_INTERVALS;
 	for (uint64_t j = 0; j < points; j++) {
 		uint64_t end =
 			(uint64_t)((unsigned __int128)width * (j + 1) / points);
@@ -358,8 +358,8 @@ static bool plan_lines(const struct model *m, const uint32_t *lines,
 	/* the lines that count (no read yet) */
 	uint32_t all = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (lines[i] < m->n_timelines &&
-		    m->timelines[lines[i]].kind != TIMELINE_COUNTER)
+		if (lines[i] < model_n_timelines(m) &&
+		    model_timelines(m)[lines[i]].kind != TIMELINE_COUNTER)
 			p->use[all++] = lines[i];
 	s->lines = all;
 	/* more lines than are worth two bisections each: an even spread of
@@ -430,7 +430,7 @@ static bool walk_plan(const struct model *m, const struct plan *p,
 		bool ok = !p->has[i] ? add(s, 0, from, to)
 			  : is_long ? point_line(m, line, b, from, to,
 						 p->points, s)
-			  : m->timelines[line].kind == TIMELINE_INTERVALS
+			  : model_timelines(m)[line].kind == TIMELINE_INTERVALS
 				  ? walk_intervals(m, line, b, from, to, r, s)
 				  : walk_samples(m, line, b, from, to, s);
 		if (!ok)

@@ -18,13 +18,13 @@
 
 bool tv_group_shown(const struct trace_view *v, uint32_t tl)
 {
-	uint8_t g = v->m->timelines[tl].group;
+	uint8_t g = model_timelines(v->m)[tl].group;
 	return g == TIMELINE_GROUP_NONE || g == v->group;
 }
 
 const struct trace_bounds *tv_bounds_of(struct trace_view *v, uint32_t tl)
 {
-	if (tl >= v->m->n_timelines)
+	if (tl >= model_n_timelines(v->m))
 		return NULL;
 	if (v->bounds_state[tl] == BOUNDS_UNKNOWN)
 		v->bounds_state[tl] = trace_bounds_read(v->m, tl, &v->bounds[tl])
@@ -42,7 +42,7 @@ uint32_t *tv_count_counters(const struct model *m, const uint32_t *lines,
 	if (!c)
 		return NULL;
 	for (uint32_t i = 0; i < n; i++)
-		c[i + 1] = c[i] + (m->timelines[lines[i]].kind ==
+		c[i + 1] = c[i] + (model_timelines(m)[lines[i]].kind ==
 				   TIMELINE_COUNTER);
 	return c;
 }
@@ -57,8 +57,8 @@ uint32_t trace_view_counters_in(const struct trace_view *v, uint32_t lo,
 
 bool tv_is_counter(const struct model *m, uint32_t tl)
 {
-	return tl < m->n_timelines &&
-	       m->timelines[tl].kind == TIMELINE_COUNTER;
+	return tl < model_n_timelines(m) &&
+	       model_timelines(m)[tl].kind == TIMELINE_COUNTER;
 }
 
 bool tv_take_read_error(const struct trace_view *v, struct error *err)
@@ -83,11 +83,11 @@ static int by_tuple(const void *a, const void *b)
 	const struct model *m = ((const struct tuple_key *)a)->m;
 	uint32_t x = ((const struct tuple_key *)a)->tl;
 	uint32_t y = ((const struct tuple_key *)b)->tl;
-	const struct model_profile *p = &m->profiles[m->timelines[x].profile];
-	const struct model_profile *q = &m->profiles[m->timelines[y].profile];
+	const struct model_profile *p = &model_profiles(m)[model_timelines(m)[x].profile];
+	const struct model_profile *q = &model_profiles(m)[model_timelines(m)[y].profile];
 	for (uint32_t i = 0; i < p->n_ids && i < q->n_ids; i++) {
-		const struct model_id *u = &m->ids[p->first_id + i];
-		const struct model_id *w = &m->ids[q->first_id + i];
+		const struct model_id *u = &model_ids(m)[p->first_id + i];
+		const struct model_id *w = &model_ids(m)[q->first_id + i];
 		int c = strcmp(model_str(m, u->kind_name),
 			       model_str(m, w->kind_name));
 		if (c)
@@ -108,27 +108,27 @@ static int by_tuple(const void *a, const void *b)
 static bool line_order(struct trace_view *v)
 {
 	const struct model *m = v->m;
-	v->order = calloc(m->n_timelines, sizeof(*v->order));
-	v->rank = calloc(m->n_timelines, sizeof(*v->rank));
+	v->order = calloc(model_n_timelines(m), sizeof(*v->order));
+	v->rank = calloc(model_n_timelines(m), sizeof(*v->rank));
 	if (!v->order || !v->rank)
 		return false;
 	bool tuples = true;
-	for (uint32_t i = 0; i < m->n_timelines; i++) {
-		uint32_t p = m->timelines[i].profile;
+	for (uint32_t i = 0; i < model_n_timelines(m); i++) {
+		uint32_t p = model_timelines(m)[i].profile;
 		v->order[i] = i;
-		tuples &= p < m->n_profiles && m->profiles[p].n_ids > 0;
+		tuples &= p < model_n_profiles(m) && model_profiles(m)[p].n_ids > 0;
 	}
 	struct tuple_key *k =
-		tuples ? malloc(m->n_timelines * sizeof(*k)) : NULL;
+		tuples ? malloc(model_n_timelines(m) * sizeof(*k)) : NULL;
 	if (k) {
-		for (uint32_t i = 0; i < m->n_timelines; i++)
+		for (uint32_t i = 0; i < model_n_timelines(m); i++)
 			k[i] = (struct tuple_key){m, i};
-		qsort(k, m->n_timelines, sizeof(*k), by_tuple);
-		for (uint32_t i = 0; i < m->n_timelines; i++)
+		qsort(k, model_n_timelines(m), sizeof(*k), by_tuple);
+		for (uint32_t i = 0; i < model_n_timelines(m); i++)
 			v->order[i] = k[i].tl;
 		free(k);
 	}
-	for (uint32_t i = 0; i < m->n_timelines; i++)
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
 		v->rank[v->order[i]] = i;
 	return true;
 }
@@ -145,13 +145,13 @@ static uint32_t first_depth(const struct trace_view *v)
 	if (!v->groups)
 		return 0;
 	uint32_t deepest = 0;
-	for (uint32_t i = 1; i < m->n_nodes; i++) {
-		if (m->nodes[i].kind != NODE_ENTRY)
+	for (uint32_t i = 1; i < model_n_nodes(m); i++) {
+		if (model_nodes(m)[i].kind != NODE_ENTRY)
 			continue;
 		uint32_t d = 0;
 		for (uint32_t n = i; n != 0 && n != MODEL_NONE && d < 64;
-		     n = m->nodes[n].parent)
-			d += m->nodes[n].kind == NODE_ENTRY;
+		     n = model_nodes(m)[n].parent)
+			d += model_nodes(m)[n].kind == NODE_ENTRY;
 		deepest = d > deepest ? d : deepest;
 	}
 	return deepest;
@@ -161,23 +161,23 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 			   struct error *err)
 {
 	*out = NULL;
-	if (!m || m->n_timelines == 0)
-		return error_set(err, STATUS_UNSUPPORTED, m ? m->path : NULL,
+	if (!m || model_n_timelines(m) == 0)
+		return error_set(err, STATUS_UNSUPPORTED, m ? model_path(m) : NULL,
 				 "the database has no trace");
 	struct trace_view *v = calloc(1, sizeof(*v));
 	if (!v)
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	v->m = m;
-	v->lines = calloc(m->n_timelines, sizeof(*v->lines));
-	v->bounds = calloc(m->n_timelines, sizeof(*v->bounds));
-	v->bounds_state = calloc(m->n_timelines, 1);
+	v->lines = calloc(model_n_timelines(m), sizeof(*v->lines));
+	v->bounds = calloc(model_n_timelines(m), sizeof(*v->bounds));
+	v->bounds_state = calloc(model_n_timelines(m), 1);
 	if (!v->lines || !v->bounds || !v->bounds_state) {
 		trace_view_free(v);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	}
 	/* GPU lines: the grouping of the first grouped line shows first */
-	for (uint32_t i = 0; i < m->n_timelines; i++) {
-		uint8_t g = m->timelines[i].group;
+	for (uint32_t i = 0; i < model_n_timelines(m); i++) {
+		uint8_t g = model_timelines(m)[i].group;
 		if (g != TIMELINE_GROUP_NONE && g <= TIMELINE_GROUP_STREAM) {
 			if (!v->groups)
 				v->first_group = g;
@@ -189,16 +189,16 @@ enum status trace_view_new(const struct model *m, struct trace_view **out,
 		trace_view_free(v);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	}
-	for (uint32_t i = 0; i < m->n_timelines; i++)
+	for (uint32_t i = 0; i < model_n_timelines(m); i++)
 		if (tv_group_shown(v, v->order[i]))
 			v->lines[v->n_lines++] = v->order[i];
 	if (!(v->counters = tv_count_counters(m, v->lines, v->n_lines))) {
 		trace_view_free(v);
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	}
-	v->t_min = m->time_min;
-	v->t_end = m->time_max > m->time_min ? m->time_max + 1
-					     : m->time_min + MIN_WIDTH;
+	v->t_min = model_time_min(m);
+	v->t_end = model_time_max(m) > model_time_min(m) ? model_time_max(m) + 1
+					     : model_time_min(m) + MIN_WIDTH;
 	if (v->t_end < v->t_min) /* time_max == UINT64_MAX */
 		v->t_end = UINT64_MAX;
 	v->win = (struct trace_window){.from = v->t_min,
@@ -261,9 +261,9 @@ enum status trace_view_set_gpu_lines(struct trace_view *v,
 	}
 	/* from a GPU line to the first line of the other grouping */
 	if (at != MODEL_NONE &&
-	    v->m->timelines[at].group != TIMELINE_GROUP_NONE)
+	    model_timelines(v->m)[at].group != TIMELINE_GROUP_NONE)
 		for (uint32_t i = 0; i < v->n_lines; i++)
-			if (v->m->timelines[v->lines[i]].group == g) {
+			if (model_timelines(v->m)[v->lines[i]].group == g) {
 				v->cursor_line = i;
 				break;
 			}
@@ -300,11 +300,11 @@ size_t trace_view_label_prefix(struct trace_view *v)
 	if (v->prefix_valid && v->prefix_stamp == v->stamp)
 		return v->prefix;
 	const struct model *m = v->m;
-	const char *first = v->n_lines ? model_str(m, m->timelines[v->lines[0]].label)
+	const char *first = v->n_lines ? model_str(m, model_timelines(m)[v->lines[0]].label)
 				       : "";
 	size_t common = strlen(first);
 	for (uint32_t i = 1; i < v->n_lines && common; i++) {
-		const char *l = model_str(m, m->timelines[v->lines[i]].label);
+		const char *l = model_str(m, model_timelines(m)[v->lines[i]].label);
 		size_t k = 0;
 		while (k < common && l[k] == first[k])
 			k++;

@@ -48,7 +48,7 @@ static bool counter_change(const struct model *m, uint32_t tl, uint64_t t,
 		return forward && model_counter(m, tl, 0, out, &vn);
 	if (!model_counter(m, tl, i, &time, &here))
 		return false;
-	uint64_t count = m->timelines[tl].count;
+	uint64_t count = model_timelines(m)[tl].count;
 	if (forward) {
 		for (uint64_t j = i + 1; j < count && j - i <= limit; j++) {
 			if (!model_counter(m, tl, j, &tn, &vn))
@@ -130,8 +130,8 @@ bool trace_view_cursor_interval(struct trace_view *v, uint32_t *line,
 	if (v->cursor_line >= v->n_lines)
 		return false;
 	uint32_t tl = v->lines[v->cursor_line];
-	if (tl >= v->m->n_timelines ||
-	    v->m->timelines[tl].kind != TIMELINE_INTERVALS ||
+	if (tl >= model_n_timelines(v->m) ||
+	    model_timelines(v->m)[tl].kind != TIMELINE_INTERVALS ||
 	    !trace_interval_active(v->m, tl, v->cursor_time, out, index))
 		return false;
 	*line = tl;
@@ -145,7 +145,7 @@ bool trace_view_cursor_instant(struct trace_view *v, uint32_t columns,
 	if (v->cursor_line >= v->n_lines || columns == 0)
 		return false;
 	uint32_t tl = v->lines[v->cursor_line];
-	if (tl >= v->m->n_timelines || !v->m->timelines[tl].n_instants)
+	if (tl >= model_n_timelines(v->m) || !model_timelines(v->m)[tl].n_instants)
 		return false;
 	uint32_t k = trace_view_cursor_column(v, columns);
 	uint64_t a = trace_cell_time(v->win.from, v->win.to, columns, k);
@@ -199,12 +199,12 @@ static bool twin_of(const struct trace_view *v, uint32_t line, uint64_t index,
 	if (group == TIMELINE_GROUP_NONE ||
 	    !model_interval(m, line, index, &x))
 		return false;
-	uint32_t n = shown ? v->n_lines : m->n_timelines;
+	uint32_t n = shown ? v->n_lines : model_n_timelines(m);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t tl = shown ? v->lines[i] : i;
 		uint64_t k;
-		if (tl == line || m->timelines[tl].group != group ||
-		    m->timelines[tl].kind != TIMELINE_INTERVALS ||
+		if (tl == line || model_timelines(m)[tl].group != group ||
+		    model_timelines(m)[tl].kind != TIMELINE_INTERVALS ||
 		    !trace_interval_active(m, tl, x.begin, &iv, &k))
 			continue;
 		if (iv.begin == x.begin && iv.end == x.end &&
@@ -227,7 +227,7 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 		return TRACE_LINK_IDLE;
 	/* GPU work shown by the other grouping: a call's chain of launches
 	 * holds its twin on the lines of the grouping shown first */
-	uint8_t g = v->m->timelines[line].group;
+	uint8_t g = model_timelines(v->m)[line].group;
 	if (sibling && g != TIMELINE_GROUP_NONE && g != v->first_group)
 		twin_of(v, line, index, v->first_group, false, &line, &index);
 	if (sibling && next_sibling(v->m, line, index, &to_line, &to_index)) {

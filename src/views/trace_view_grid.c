@@ -6,6 +6,7 @@
 
 #include "views/trace_view.h"
 #include "views/trace_view_internal.h"
+#include "core/check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,7 +103,7 @@ static bool failed_read(struct trace_view *v, struct trace_grid *g,
 	if (!tv_take_read_error(v, err))
 		return false;
 	g->raw_valid = false;
-	for (uint32_t i = 0; i < v->m->n_timelines; i++)
+	for (uint32_t i = 0; i < model_n_timelines(v->m); i++)
 		if (v->bounds_state[i] == BOUNDS_EMPTY)
 			v->bounds_state[i] = BOUNDS_UNKNOWN;
 	return true;
@@ -112,8 +113,8 @@ static bool failed_read(struct trace_view *v, struct trace_grid *g,
 static void instant_cells(const struct trace_view *v, uint32_t tl,
 			  uint32_t columns, uint64_t *out)
 {
-	if (tl < v->m->n_timelines && v->m->timelines[tl].n_instants &&
-	    v->m->timelines[tl].kind == TIMELINE_INTERVALS) {
+	if (tl < model_n_timelines(v->m) && model_timelines(v->m)[tl].n_instants &&
+	    model_timelines(v->m)[tl].kind == TIMELINE_INTERVALS) {
 		trace_instant_cells(v->m, tl, v->win.from, v->win.to, columns,
 				    out);
 		return;
@@ -135,6 +136,7 @@ enum status trace_view_compute(struct trace_view *v, uint32_t rows,
 		     g->raw_stamp == v->stamp;
 	for (uint32_t r = 0; r < rows; r++) {
 		uint32_t line = trace_view_row_line(v, rows, r);
+		CHECK(line == MODEL_NONE || line < v->n_lines);
 		uint32_t tl = line == MODEL_NONE ? MODEL_NONE : v->lines[line];
 		uint32_t *raw = g->raw + (size_t)r * columns;
 		uint32_t *cells = g->cells + (size_t)r * columns;

@@ -63,12 +63,12 @@ enum status view_new(const struct model *m, enum view_kind kind,
 	struct view *v = NULL;
 	enum status st = STATUS_OK;
 	*out = NULL;
-	if (!m || m->n_nodes == 0) {
+	if (!m || model_n_nodes(m) == 0) {
 		st = error_set(err, STATUS_USAGE, NULL, "no model");
 		goto out;
 	}
 	if ((unsigned)kind >= sizeof(kind_ops) / sizeof(kind_ops[0])) {
-		st = error_set(err, STATUS_USAGE, m->path,
+		st = error_set(err, STATUS_USAGE, model_path(m),
 			       "unknown view kind %d", (int)kind);
 		goto out;
 	}
@@ -79,19 +79,19 @@ enum status view_new(const struct model *m, enum view_kind kind,
 		goto out;
 	v = calloc(1, sizeof(*v));
 	if (!v) {
-		st = error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		st = error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 		goto out;
 	}
 	v->m = m;
 	v->ops = kind_ops[kind];
-	if (v->ops->cache_values && m->n_columns) {
-		v->cache = calloc(m->n_columns, sizeof(*v->cache));
-		v->dense = calloc(m->n_columns, sizeof(*v->dense));
-		v->rule = calloc(m->n_columns, 1);
-		v->stat_dense = calloc(m->n_stats ? m->n_stats : 1,
+	if (v->ops->cache_values && model_n_columns(m)) {
+		v->cache = calloc(model_n_columns(m), sizeof(*v->cache));
+		v->dense = calloc(model_n_columns(m), sizeof(*v->dense));
+		v->rule = calloc(model_n_columns(m), 1);
+		v->stat_dense = calloc(model_n_stats(m) ? model_n_stats(m) : 1,
 				       sizeof(*v->stat_dense));
 		if (!v->cache || !v->dense || !v->rule || !v->stat_dense) {
-			st = error_set(err, STATUS_NOMEM, m->path,
+			st = error_set(err, STATUS_NOMEM, model_path(m),
 				       "out of memory");
 			goto out;
 		}
@@ -118,21 +118,21 @@ void view_free(struct view *v)
 		return;
 	v->ops->close(v);
 	if (v->cache) {
-		for (uint32_t c = 0; c < v->m->n_columns; c++) {
+		for (uint32_t c = 0; c < model_n_columns(v->m); c++) {
 			free(v->cache[c].value);
 			free(v->cache[c].state);
 		}
 		free(v->cache);
 	}
 	if (v->dense) {
-		for (uint32_t c = 0; c < v->m->n_columns; c++) {
+		for (uint32_t c = 0; c < model_n_columns(v->m); c++) {
 			free(v->dense[c].value);
 			free(v->dense[c].present);
 		}
 		free(v->dense);
 	}
 	if (v->stat_dense) {
-		for (uint32_t i = 0; i < v->m->n_stats; i++) {
+		for (uint32_t i = 0; i < model_n_stats(v->m); i++) {
 			free(v->stat_dense[i].value);
 			free(v->stat_dense[i].present);
 		}
@@ -194,7 +194,7 @@ char *view_node_short_label(const struct view *v, uint32_t node)
 
 bool view_value(struct view *v, uint32_t node, uint32_t column, double *out)
 {
-	if (!v || column >= v->m->n_columns || !v->ops->exists(v, node))
+	if (!v || column >= model_n_columns(v->m) || !v->ops->exists(v, node))
 		return false;
 	if (!v->cache)
 		return v->ops->value(v, node, column, out);
@@ -218,6 +218,7 @@ bool view_value(struct view *v, uint32_t node, uint32_t column, double *out)
 		memset(ns + c->cap, 0, (size_t)(ncap - c->cap));
 		c->cap = (uint32_t)ncap;
 	}
+	CHECK(node < c->cap);
 	double val = 0;
 	bool present = v->ops->value(v, node, column, &val);
 	c->value[node] = present ? val : 0;
@@ -242,7 +243,7 @@ static const struct view_dense *dense_fill(struct view *v,
 	struct error err = {0};
 	if (d->value || d->failed)
 		goto out;
-	size_t n_nodes = v->m->n_nodes;
+	size_t n_nodes = model_n_nodes(v->m);
 	node_value = malloc(n_nodes * sizeof(*node_value));
 	node_present = malloc(n_nodes);
 	d->value = malloc(((size_t)n + 1) * sizeof(*d->value));
@@ -263,7 +264,8 @@ static const struct view_dense *dense_fill(struct view *v,
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t x = order[k];
-		bool ok = x < n_nodes && node_present[x];
+		/* the view's order holds model nodes */
+		bool ok = ALWAYS(x < n_nodes) && node_present[x];
 		d->value[k] = ok ? node_value[x] : 0;
 		d->present[k] = ok;
 	}
@@ -277,7 +279,7 @@ out:
 const struct view_dense *view_dense_column(struct view *v, uint32_t column,
 					   const uint32_t *order, uint32_t n)
 {
-	if (!v->dense || column >= v->m->n_columns)
+	if (!v->dense || column >= model_n_columns(v->m))
 		return NULL;
 	return dense_fill(v, &v->dense[column], column, MODEL_NONE, order, n);
 }
@@ -285,7 +287,7 @@ const struct view_dense *view_dense_column(struct view *v, uint32_t column,
 const struct view_dense *view_dense_stat(struct view *v, uint32_t stat,
 					 const uint32_t *order, uint32_t n)
 {
-	if (!v->stat_dense || stat >= v->m->n_stats)
+	if (!v->stat_dense || stat >= model_n_stats(v->m))
 		return NULL;
 	return dense_fill(v, &v->stat_dense[stat], MODEL_NONE, stat, order,
 			  n);
@@ -334,13 +336,13 @@ enum status view_children(struct view *v, uint32_t node, uint32_t column,
 	*n = 0;
 	if (!v)
 		return error_set(err, STATUS_USAGE, NULL, "no view");
-	if (column != MODEL_NONE && column >= v->m->n_columns) {
-		st = error_set(err, STATUS_USAGE, v->m->path,
+	if (column != MODEL_NONE && column >= model_n_columns(v->m)) {
+		st = error_set(err, STATUS_USAGE, model_path(v->m),
 			       "no column %u", (unsigned)column);
 		goto out;
 	}
 	if (!v->ops->exists(v, node)) {
-		st = error_set(err, STATUS_USAGE, v->m->path,
+		st = error_set(err, STATUS_USAGE, model_path(v->m),
 			       "no row %u in the %s view", (unsigned)node,
 			       v->ops->name);
 		goto out;
@@ -350,7 +352,7 @@ enum status view_children(struct view *v, uint32_t node, uint32_t column,
 		goto out;
 	items = calloc(count, sizeof(*items));
 	if (!items) {
-		st = error_set(err, STATUS_NOMEM, v->m->path, "out of memory");
+		st = error_set(err, STATUS_NOMEM, model_path(v->m), "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -377,7 +379,7 @@ enum status view_children(struct view *v, uint32_t node, uint32_t column,
 				items[k].label = v->ops->label(v, items[k].row);
 				if (!items[k].label) {
 					st = error_set(err, STATUS_NOMEM,
-						       v->m->path,
+						       model_path(v->m),
 						       "out of memory");
 					goto out;
 				}
@@ -452,9 +454,9 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 	*n = 0;
 	if (!v)
 		return error_set(err, STATUS_USAGE, NULL, "no view");
-	if (column >= v->m->n_columns || !v->ops->exists(v, start) ||
+	if (column >= model_n_columns(v->m) || !v->ops->exists(v, start) ||
 	    !(threshold_pct >= 0 && threshold_pct <= 100)) {
-		st = error_set(err, STATUS_USAGE, v->m->path,
+		st = error_set(err, STATUS_USAGE, model_path(v->m),
 			       "hot path needs an existing row, column and a "
 			       "threshold between 0 and 100");
 		goto out;
@@ -466,13 +468,13 @@ enum status view_hotpath(struct view *v, uint32_t start, uint32_t column,
 	for (;;) {
 		if (!array_grow_u32((void **)&p, &cap, (uint64_t)len + 1,
 			       sizeof(*p))) {
-			st = error_set(err, STATUS_NOMEM, v->m->path,
+			st = error_set(err, STATUS_NOMEM, model_path(v->m),
 				       "out of memory");
 			goto out;
 		}
 		p[len++] = cur;
-		if (len > (uint64_t)v->m->max_depth + 8) {
-			st = error_set(err, STATUS_CORRUPT, v->m->path,
+		if (len > (uint64_t)model_max_depth(v->m) + 8) {
+			st = error_set(err, STATUS_CORRUPT, model_path(v->m),
 				       "hot path deeper than the model");
 			goto out;
 		}
@@ -504,8 +506,8 @@ enum status view_hotpath_stop(struct view *v, uint32_t node, uint32_t column,
 	*out = (struct view_hot_stop){.best = MODEL_NONE};
 	if (!v)
 		return error_set(err, STATUS_USAGE, NULL, "no view");
-	if (column >= v->m->n_columns || !v->ops->exists(v, node))
-		return error_set(err, STATUS_USAGE, v->m->path,
+	if (column >= model_n_columns(v->m) || !v->ops->exists(v, node))
+		return error_set(err, STATUS_USAGE, model_path(v->m),
 				 "hot path needs an existing row and column");
 	uint32_t *kids = NULL;
 	size_t nk = 0;
@@ -542,7 +544,7 @@ static uint64_t mix64(uint64_t x)
 static bool has_function(const struct model *m, const struct model_node *nd)
 {
 	return nd->kind != NODE_ENTRY && nd->kind != NODE_ROOT &&
-	       nd->function < m->n_functions;
+	       nd->function < model_n_functions(m);
 }
 
 enum status view_idents_build(const struct model *m, bool with_root,
@@ -552,15 +554,15 @@ enum status view_idents_build(const struct model *m, bool with_root,
 	uint32_t tcap = 0, first_cap = 0, grouped = 0;
 	enum status st = STATUS_OK;
 	memset(ids, 0, sizeof(*ids));
-	ids->of_node = malloc((size_t)m->n_nodes * sizeof(*ids->of_node));
+	ids->of_node = malloc((size_t)model_n_nodes(m) * sizeof(*ids->of_node));
 	if (!ids->of_node ||
 	    !array_grow_u32((void **)&ids->first_node, &first_cap,
-		       (uint64_t)m->n_functions + 1, sizeof(uint32_t)))
+		       (uint64_t)model_n_functions(m) + 1, sizeof(uint32_t)))
 		goto nomem;
-	for (uint32_t f = 0; f < m->n_functions; f++)
+	for (uint32_t f = 0; f < model_n_functions(m); f++)
 		ids->first_node[f] = MODEL_NONE;
-	for (uint32_t i = 0; i < m->n_nodes; i++) {
-		const struct model_node *nd = &m->nodes[i];
+	for (uint32_t i = 0; i < model_n_nodes(m); i++) {
+		const struct model_node *nd = &model_nodes(m)[i];
 		ids->of_node[i] = MODEL_NONE;
 		if (!view_is_frame(nd->kind, with_root))
 			continue;
@@ -577,7 +579,7 @@ enum status view_idents_build(const struct model *m, bool with_root,
 					if (!table[s])
 						continue;
 					const struct model_node *o =
-						&m->nodes[ids->first_node
+						&model_nodes(m)[ids->first_node
 								  [table[s] - 1]];
 					uint64_t h = mix64(
 						(uint64_t)o->name << 32 ^
@@ -599,7 +601,7 @@ enum status view_idents_build(const struct model *m, bool with_root,
 			id = MODEL_NONE;
 			while (table[k]) {
 				const struct model_node *o =
-					&m->nodes[ids->first_node[table[k] -
+					&model_nodes(m)[ids->first_node[table[k] -
 								  1]];
 				if (o->kind == nd->kind && o->name == nd->name &&
 				    o->module == nd->module &&
@@ -610,7 +612,7 @@ enum status view_idents_build(const struct model *m, bool with_root,
 				k = (k + 1) & (tcap - 1);
 			}
 			if (id == MODEL_NONE) {
-				id = m->n_functions + grouped++;
+				id = model_n_functions(m) + grouped++;
 				if (!array_grow_u32((void **)&ids->first_node,
 					       &first_cap, (uint64_t)id + 1,
 					       sizeof(uint32_t)))
@@ -623,10 +625,10 @@ enum status view_idents_build(const struct model *m, bool with_root,
 			ids->first_node[id] = i;
 		ids->of_node[i] = id;
 	}
-	ids->n = m->n_functions + grouped;
+	ids->n = model_n_functions(m) + grouped;
 	goto out;
 nomem:
-	st = error_set(err, STATUS_NOMEM, m->path,
+	st = error_set(err, STATUS_NOMEM, model_path(m),
 		       "out of memory grouping functions");
 	view_idents_free(ids);
 out:
@@ -651,7 +653,7 @@ enum status view_walk(const struct model *m,
 	if (enter)
 		enter(ctx, 0);
 	for (;;) {
-		uint32_t next = m->nodes[cur].first_child;
+		uint32_t next = model_nodes(m)[cur].first_child;
 		uint32_t want_parent = cur;
 		if (next == MODEL_NONE) {
 			for (;;) {
@@ -659,8 +661,8 @@ enum status view_walk(const struct model *m,
 					leave(ctx, cur);
 				if (cur == 0)
 					return STATUS_OK;
-				next = m->nodes[cur].next_sibling;
-				want_parent = m->nodes[cur].parent;
+				next = model_nodes(m)[cur].next_sibling;
+				want_parent = model_nodes(m)[cur].parent;
 				if (next != MODEL_NONE)
 					break;
 				cur = want_parent;
@@ -668,14 +670,14 @@ enum status view_walk(const struct model *m,
 		}
 		/* the builder makes a tree; check anyway, so that a model
 		 * from elsewhere cannot make the walk loop */
-		if (next >= m->n_nodes || m->nodes[next].parent != want_parent ||
-		    ++visits > m->n_nodes)
+		if (next >= model_n_nodes(m) || model_nodes(m)[next].parent != want_parent ||
+		    ++visits > model_n_nodes(m))
 			goto corrupt;
 		cur = next;
 		if (enter)
 			enter(ctx, cur);
 	}
 corrupt:
-	return error_set(err, STATUS_CORRUPT, m->path,
+	return error_set(err, STATUS_CORRUPT, model_path(m),
 			 "the context tree links do not form a tree");
 }

@@ -75,20 +75,22 @@ static void leave_node(void *ctx, uint32_t node)
 {
 	struct bottom_up *bu = ctx;
 	uint32_t id = bu->ids.of_node[node];
-	if (id != MODEL_NONE)
-		bu->active[id]--;
+	if (id == MODEL_NONE)
+		return;
+	CHECK(bu->active[id] > 0); /* the walk leaves what it entered */
+	bu->active[id]--;
 }
 
 static enum status bu_open(struct view *v, struct error *err)
 {
 	struct bottom_up *bu = calloc(1, sizeof(*bu));
 	if (!bu)
-		return error_set(err, STATUS_NOMEM, v->m->path,
+		return error_set(err, STATUS_NOMEM, model_path(v->m),
 				 "out of memory");
 	if (!array_grow_u32((void **)&bu->rows, &bu->rows_cap, 1,
 		       sizeof(*bu->rows))) {
 		free(bu);
-		return error_set(err, STATUS_NOMEM, v->m->path,
+		return error_set(err, STATUS_NOMEM, model_path(v->m),
 				 "out of memory");
 	}
 	bu->rows[0] = (struct bu_row){
@@ -129,7 +131,7 @@ static enum status bu_build(struct view *v, struct error *err)
 	if (st != STATUS_OK)
 		return st;
 	uint32_t n_ids = bu->ids.n;
-	bu->outer = calloc((size_t)m->n_nodes / 8 + 1, 1);
+	bu->outer = calloc((size_t)model_n_nodes(m) / 8 + 1, 1);
 	bu->active = calloc((size_t)n_ids + 1, sizeof(*bu->active));
 	count = calloc((size_t)n_ids + 1, sizeof(*count));
 	if (!bu->outer || !bu->active || !count)
@@ -141,9 +143,9 @@ static enum status bu_build(struct view *v, struct error *err)
 		goto out;
 	/* instances per identity; entry points are callers only */
 	uint64_t n_inst = 0;
-	for (uint32_t i = 0; i < m->n_nodes; i++) {
+	for (uint32_t i = 0; i < model_n_nodes(m); i++) {
 		uint32_t id = bu->ids.of_node[i];
-		if (id != MODEL_NONE && m->nodes[i].kind != NODE_ENTRY) {
+		if (id != MODEL_NONE && model_nodes(m)[i].kind != NODE_ENTRY) {
 			count[id]++;
 			n_inst++;
 		}
@@ -173,9 +175,9 @@ static enum status bu_build(struct view *v, struct error *err)
 		off += count[id];
 		count[id] = r;
 	}
-	for (uint32_t i = 0; i < m->n_nodes; i++) {
+	for (uint32_t i = 0; i < model_n_nodes(m); i++) {
 		uint32_t id = bu->ids.of_node[i];
-		if (id == MODEL_NONE || m->nodes[i].kind == NODE_ENTRY)
+		if (id == MODEL_NONE || model_nodes(m)[i].kind == NODE_ENTRY)
 			continue;
 		struct bu_row *r = &bu->rows[count[id]];
 		if (r->model_node == MODEL_NONE)
@@ -198,7 +200,7 @@ static enum status bu_build(struct view *v, struct error *err)
 	bu->built = true;
 	goto out;
 nomem:
-	st = error_set(err, STATUS_NOMEM, m->path,
+	st = error_set(err, STATUS_NOMEM, model_path(m),
 		       "out of memory building the bottom-up view");
 out:
 	if (!bu->built) {
@@ -237,14 +239,14 @@ static void instance(const struct bottom_up *bu, const struct bu_row *r,
 static uint32_t caller_of(const struct model *m, const struct bottom_up *bu,
 			  uint32_t frame)
 {
-	uint32_t p = m->nodes[frame].parent;
-	for (uint32_t steps = 0; p != MODEL_NONE && steps <= m->max_depth;
+	uint32_t p = model_nodes(m)[frame].parent;
+	for (uint32_t steps = 0; p != MODEL_NONE && steps <= model_max_depth(m);
 	     steps++) {
-		if (p >= m->n_nodes)
+		if (p >= model_n_nodes(m))
 			return MODEL_NONE;
 		if (bu->ids.of_node[p] != MODEL_NONE)
 			return p;
-		p = m->nodes[p].parent;
+		p = model_nodes(m)[p].parent;
 	}
 	return MODEL_NONE;
 }
@@ -293,11 +295,11 @@ static enum status expand(struct view *v, uint32_t rid, struct error *err)
 	uint32_t groups = 0;
 	for (size_t i = 0; i < n; i++)
 		groups += i == 0 || items[i].ident != items[i - 1].ident;
-	uint64_t limit = (uint64_t)m->n_nodes * BU_PAIRS_PER_NODE;
+	uint64_t limit = (uint64_t)model_n_nodes(m) * BU_PAIRS_PER_NODE;
 	if (limit < BU_PAIRS_MIN_LIMIT)
 		limit = BU_PAIRS_MIN_LIMIT;
 	if ((uint64_t)bu->n_pairs + 2 * (uint64_t)n > limit) {
-		st = error_set(err, STATUS_LIMIT, m->path,
+		st = error_set(err, STATUS_LIMIT, model_path(m),
 			       "the callers computed so far fill the "
 			       "bottom-up view's limit (%llu instances): "
 			       "callers of this row are not shown",
@@ -326,11 +328,14 @@ static enum status expand(struct view *v, uint32_t rid, struct error *err)
 		bu->pairs[bu->n_pairs++] = items[i].slot;
 		bu->pairs[bu->n_pairs++] = items[i].frame;
 	}
+	/* one row per group of callers, within what was grown */
+	CHECK(bu->n_rows == first_child + groups && bu->n_rows <= bu->rows_cap);
+	CHECK(bu->n_pairs <= bu->pairs_cap);
 	bu->rows[rid].child_first = first_child;
 	bu->rows[rid].n_children = groups;
 	goto out;
 nomem:
-	st = error_set(err, STATUS_NOMEM, m->path,
+	st = error_set(err, STATUS_NOMEM, model_path(m),
 		       "out of memory computing callers");
 out:
 	free(items);
@@ -344,6 +349,7 @@ static enum status bu_children(struct view *v, uint32_t node, uint32_t **out,
 	enum status st = bu_build(v, err);
 	if (st != STATUS_OK)
 		return st;
+	CHECK(node < bu->n_rows); /* view.c asked ops->exists */
 	if (bu->rows[node].child_first == MODEL_NONE) {
 		st = expand(v, node, err);
 		if (st != STATUS_OK)
@@ -356,7 +362,7 @@ static enum status bu_children(struct view *v, uint32_t node, uint32_t **out,
 		return STATUS_OK;
 	*out = malloc((size_t)r->n_children * sizeof(**out));
 	if (!*out)
-		return error_set(err, STATUS_NOMEM, v->m->path,
+		return error_set(err, STATUS_NOMEM, model_path(v->m),
 				 "out of memory");
 	for (uint32_t i = 0; i < r->n_children; i++)
 		(*out)[i] = r->child_first + i;
@@ -371,7 +377,7 @@ static bool bu_value(struct view *v, uint32_t node, uint32_t column,
 	if (node == 0)
 		return model_value_standard(m, 0, column, out);
 	const struct bu_row *r = &bu->rows[node];
-	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	bool inclusive = model_columns(m)[column].kind == COLUMN_INCLUSIVE;
 	struct view_leaves leaves;
 	if (view_rule_of(v, column) == VIEW_RULE_BLANK)
 		return false;
@@ -410,7 +416,7 @@ static void bu_node_get(const struct view *v, uint32_t node,
 	*out = (struct view_node){
 		.parent = r->parent,
 		.depth = r->depth,
-		.kind = v->m->nodes[r->model_node].kind,
+		.kind = model_nodes(v->m)[r->model_node].kind,
 		.model_node = r->model_node,
 		.id = node,
 	};

@@ -28,9 +28,9 @@ static bool has_word(const char *name, const char *word)
 
 bool view_column_is_time(const struct model *m, uint32_t column)
 {
-	if (column >= m->n_columns || !m->columns[column].expr)
+	if (column >= model_n_columns(m) || !model_columns(m)[column].expr)
 		return false;
-	const struct model_column *c = &m->columns[column];
+	const struct model_column *c = &model_columns(m)[column];
 	const char *name = c->name ? c->name : "";
 	/* a total: not a mean, a minimum or a maximum of a time */
 	if (c->variant && *c->variant && strcasecmp(c->variant, "Sum") != 0)
@@ -56,8 +56,8 @@ uint32_t view_default_column(const struct model *m, enum view_kind kind,
 	if (!m || !shown || n_shown == 0)
 		return MODEL_NONE;
 	for (size_t i = 0; i < n_shown && pick == MODEL_NONE; i++)
-		if (shown[i] < m->n_columns &&
-		    m->columns[shown[i]].kind == COLUMN_INCLUSIVE &&
+		if (shown[i] < model_n_columns(m) &&
+		    model_columns(m)[shown[i]].kind == COLUMN_INCLUSIVE &&
 		    view_column_is_time(m, shown[i]))
 			pick = shown[i];
 	for (size_t i = 0; i < n_shown && pick == MODEL_NONE; i++)
@@ -67,19 +67,19 @@ uint32_t view_default_column(const struct model *m, enum view_kind kind,
 	 * larger total (v4's "GPU" over "Synchronization" over "GSYNC:STR
 	 * (sec)") */
 	for (uint32_t up = 0; pick != MODEL_NONE && up < 64; up++) {
-		uint32_t p = m->columns[pick].parent;
-		if (p >= m->n_columns || !shown_has(shown, n_shown, p) ||
-		    m->columns[p].kind != m->columns[pick].kind ||
+		uint32_t p = model_columns(m)[pick].parent;
+		if (p >= model_n_columns(m) || !shown_has(shown, n_shown, p) ||
+		    model_columns(m)[p].kind != model_columns(m)[pick].kind ||
 		    view_column_rule(m, p) != VIEW_RULE_SUM)
 			break;
 		pick = p;
 	}
 	if (pick == MODEL_NONE)
 		pick = shown[0];
-	if (kind != VIEW_BOTTOM_UP || pick >= m->n_columns ||
-	    m->columns[pick].kind != COLUMN_INCLUSIVE)
+	if (kind != VIEW_BOTTOM_UP || pick >= model_n_columns(m) ||
+	    model_columns(m)[pick].kind != COLUMN_INCLUSIVE)
 		return pick;
-	uint32_t excl = m->columns[pick].pair;
+	uint32_t excl = model_columns(m)[pick].pair;
 	return excl != MODEL_NONE && shown_has(shown, n_shown, excl) ? excl
 								    : pick;
 }

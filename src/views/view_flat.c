@@ -91,7 +91,7 @@ static enum status flat_open(struct view *v, struct error *err)
 {
 	struct flat *f = calloc(1, sizeof(*f));
 	if (!f)
-		return error_set(err, STATUS_NOMEM, v->m->path,
+		return error_set(err, STATUS_NOMEM, model_path(v->m),
 				 "out of memory");
 	v->impl = f;
 	return STATUS_OK;
@@ -226,11 +226,11 @@ static uint32_t row_get(struct flat *f, uint32_t parent, uint8_t tag,
 static uint32_t function_row(struct flat *f, const struct model *m,
 			     const struct view_idents *ids, uint32_t node)
 {
-	const struct model_node *nd = &m->nodes[node];
+	const struct model_node *nd = &model_nodes(m)[node];
 	uint32_t module = nd->module, file = nd->file;
 	if (nd->kind != NODE_ENTRY && nd->kind != NODE_ROOT &&
-	    nd->function < m->n_functions) {
-		const struct model_function *fn = &m->functions[nd->function];
+	    nd->function < model_n_functions(m)) {
+		const struct model_function *fn = &model_functions(m)[nd->function];
 		if (fn->module)
 			module = fn->module;
 		if (fn->file)
@@ -286,6 +286,7 @@ static void leave_node(void *ctx, uint32_t node)
 	uint32_t r = f->row_of[node];
 	if (r == MODEL_NONE)
 		return;
+	CHECK(f->active[r] > 0); /* the walk leaves what it entered */
 	f->active[r]--;
 	if (f->rows[r].tag == FLAT_FUNCTION) {
 		uint32_t up[2];
@@ -304,22 +305,22 @@ static enum status assign_rows(struct flat *f, const struct model *m,
 	enum status st = view_idents_build(m, true, &ids, err);
 	if (st != STATUS_OK)
 		return st;
-	cont = malloc((size_t)m->n_nodes * sizeof(*cont));
+	cont = malloc((size_t)model_n_nodes(m) * sizeof(*cont));
 	f->by_ident = malloc((size_t)(ids.n + 1) * sizeof(*f->by_ident));
 	/* rows are often a third to two thirds of the nodes: start the
 	 * table there (it keeps under half full), not to rehash on the way */
-	if (!cont || !f->by_ident || !rehash(f, m->n_nodes))
+	if (!cont || !f->by_ident || !rehash(f, model_n_nodes(m)))
 		goto nomem;
 	for (uint32_t k = 0; k <= ids.n; k++)
 		f->by_ident[k].row = MODEL_NONE;
 	f->row_of[0] = MODEL_NONE;
 	cont[0] = 0;
-	for (uint32_t i = 1; i < m->n_nodes; i++) {
-		const struct model_node *nd = &m->nodes[i];
+	for (uint32_t i = 1; i < model_n_nodes(m); i++) {
+		const struct model_node *nd = &model_nodes(m)[i];
 		uint32_t p = nd->parent;
 		if (p >= i) {
 			/* the builder only appends under existing nodes */
-			st = error_set(err, STATUS_CORRUPT, m->path,
+			st = error_set(err, STATUS_CORRUPT, model_path(m),
 				       "node %u comes before its parent",
 				       (unsigned)i);
 			goto out;
@@ -370,7 +371,7 @@ static enum status assign_rows(struct flat *f, const struct model *m,
 	}
 	goto out;
 nomem:
-	st = error_set(err, STATUS_NOMEM, m->path,
+	st = error_set(err, STATUS_NOMEM, model_path(m),
 		       "out of memory building the flat view");
 out:
 	view_idents_free(&ids);
@@ -423,8 +424,8 @@ static enum status flat_build(struct view *v, struct error *err)
 	};
 	f->keys[0] = (struct flat_key){.parent = MODEL_NONE, .tag = FLAT_ROOT};
 	f->n_rows = 1;
-	f->row_of = malloc((size_t)m->n_nodes * sizeof(*f->row_of));
-	f->outer = calloc(m->n_nodes, 1);
+	f->row_of = malloc((size_t)model_n_nodes(m) * sizeof(*f->row_of));
+	f->outer = calloc(model_n_nodes(m), 1);
 	if (!f->row_of || !f->outer)
 		goto nomem;
 	st = assign_rows(f, m, err);
@@ -438,7 +439,7 @@ static enum status flat_build(struct view *v, struct error *err)
 	st = view_walk(m, enter_node, leave_node, f, err);
 	if (st != STATUS_OK)
 		goto out;
-	if (!group(f->n_rows, f->row_of, m->n_nodes, 0, &f->ctx_start,
+	if (!group(f->n_rows, f->row_of, model_n_nodes(m), 0, &f->ctx_start,
 		   &f->ctx))
 		goto nomem;
 	/* the flags in ctx[] order: a row's sum reads one run of them (and
@@ -462,7 +463,7 @@ static enum status flat_build(struct view *v, struct error *err)
 	f->built = true;
 	goto out;
 nomem:
-	st = error_set(err, STATUS_NOMEM, m->path,
+	st = error_set(err, STATUS_NOMEM, model_path(m),
 		       "out of memory building the flat view");
 out:
 	build_scratch_free(f);
@@ -494,7 +495,7 @@ static enum status flat_children(struct view *v, uint32_t node,
 		return STATUS_OK;
 	*out = malloc((size_t)(b - a) * sizeof(**out));
 	if (!*out)
-		return error_set(err, STATUS_NOMEM, v->m->path,
+		return error_set(err, STATUS_NOMEM, model_path(v->m),
 				 "out of memory");
 	memcpy(*out, f->kids + a, (size_t)(b - a) * sizeof(**out));
 	return STATUS_OK;
@@ -521,7 +522,7 @@ static void add_contexts(const struct view *v, uint32_t r, uint8_t need,
 	for (uint32_t k = f->ctx_start[r]; k < f->ctx_start[r + 1]; k++) {
 		if (need && !(f->outer[k] & need))
 			continue;
-		if (skip_inlined && v->m->nodes[f->ctx[k]].traits &
+		if (skip_inlined && model_nodes(v->m)[f->ctx[k]].traits &
 					    NODE_TRAIT_EXCL_IN_FRAME)
 			continue;
 		if (acc->leaves) {
@@ -542,7 +543,7 @@ static bool flat_value(struct view *v, uint32_t node, uint32_t column,
 	const struct model *m = v->m;
 	if (node == 0)
 		return model_value_standard(m, 0, column, out);
-	bool inclusive = m->columns[column].kind == COLUMN_INCLUSIVE;
+	bool inclusive = model_columns(m)[column].kind == COLUMN_INCLUSIVE;
 	struct view_leaves leaves;
 	struct row_acc acc = {.column = column};
 	if (view_rule_of(v, column) == VIEW_RULE_BLANK)
@@ -602,7 +603,7 @@ static void flat_node_get(const struct view *v, uint32_t node,
 		case FLAT_LOOP:
 		case FLAT_LINE:
 		case FLAT_INSTRUCTION:
-			kind = v->m->nodes[r->model_node].kind;
+			kind = model_nodes(v->m)[r->model_node].kind;
 			if (kind == NODE_ROOT)
 				kind = NODE_ENTRY;
 			break;
@@ -631,11 +632,11 @@ static char *flat_label(const struct view *v, uint32_t node)
 	const struct flat_row *r = &f->rows[node];
 	/* a module or file row's path is the one of its first function */
 	uint32_t fn = r->model_node;
-	const struct model_node *nd = &m->nodes[fn];
+	const struct model_node *nd = &model_nodes(m)[fn];
 	const struct model_function *mf =
 		nd->kind != NODE_ENTRY && nd->kind != NODE_ROOT &&
-				nd->function < m->n_functions
-			? &m->functions[nd->function]
+				nd->function < model_n_functions(m)
+			? &model_functions(m)[nd->function]
 			: NULL;
 	switch ((enum flat_tag)r->tag) {
 	case FLAT_MODULE:

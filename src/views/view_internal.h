@@ -7,6 +7,7 @@
 #define CALLSCOPE_VIEW_INTERNAL_H
 
 #include "core/array.h"
+#include "core/check.h"
 #include "views/view.h"
 
 /* What one kind of view does.  Every function gets a row id already

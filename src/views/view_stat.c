@@ -28,7 +28,7 @@
  * their sum, so the sum over threads adds up too). */
 static bool stat_additive(const struct model *m, uint32_t stat)
 {
-	const struct model_stat *s = &m->stats[stat];
+	const struct model_stat *s = &model_stats(m)[stat];
 	return s->combine == COMBINE_SUM &&
 	       !(s->flags & (STAT_CONSTANT | STAT_NO_AGGREGATE)) &&
 	       strcmp(model_str(m, s->formula), "$$") == 0;
@@ -49,7 +49,7 @@ static enum shape shape_of(const struct model *m, const struct formula *f,
 	case FORMULA_NUMBER:
 		return SHAPE_CONST;
 	case FORMULA_LEAF:
-		return f->leaf < m->n_stats && stat_additive(m, f->leaf)
+		return f->leaf < model_n_stats(m) && stat_additive(m, f->leaf)
 			       ? SHAPE_LINEAR
 			       : SHAPE_OTHER;
 	default:
@@ -93,7 +93,7 @@ static enum shape shape_of(const struct model *m, const struct formula *f,
 static const struct formula *standard_formula(const struct model *m,
 					      uint32_t column)
 {
-	const struct model_column *c = &m->columns[column];
+	const struct model_column *c = &model_columns(m)[column];
 	return c->expr_standard ? c->expr_standard : c->expr;
 }
 
@@ -107,7 +107,7 @@ static bool collect_stats(const struct model *m, const struct formula *f,
 	if (depth > 256)
 		return false;
 	if (formula_is_leaf(f, &leaf)) {
-		if (leaf >= m->n_stats)
+		if (leaf >= model_n_stats(m))
 			return false;
 		for (uint32_t i = 0; i < *n; i++)
 			if (stat[i] == leaf)
@@ -127,7 +127,7 @@ static bool collect_stats(const struct model *m, const struct formula *f,
  * combined over a row's contexts. */
 static enum view_leaf_how leaf_how(const struct model *m, uint32_t stat)
 {
-	const struct model_stat *s = &m->stats[stat];
+	const struct model_stat *s = &model_stats(m)[stat];
 	if (s->flags & STAT_CONSTANT)
 		return LEAF_ANY;
 	if (stat_additive(m, stat))
@@ -141,20 +141,20 @@ static enum view_leaf_how leaf_how(const struct model *m, uint32_t stat)
 static bool has_threads(const struct model *m, uint32_t stat)
 {
 	return model_has_per_profile(m) &&
-	       m->stats[stat].prop_id != MODEL_NONE &&
-	       !(m->stats[stat].flags &
+	       model_stats(m)[stat].prop_id != MODEL_NONE &&
+	       !(model_stats(m)[stat].flags &
 		 (STAT_DERIVED_INCLUSIVE | STAT_NO_AGGREGATE));
 }
 
 enum view_rule view_column_rule(const struct model *m, uint32_t column)
 {
-	if (column >= m->n_columns)
+	if (column >= model_n_columns(m))
 		return VIEW_RULE_BLANK;
 	const struct formula *f = standard_formula(m, column);
 	if (!f)
 		return VIEW_RULE_SUM; /* absent everywhere anyway */
 	uint32_t stat[VIEW_LEAVES_MAX], n = 0;
-	if (m->columns[column].combine_leaves)
+	if (model_columns(m)[column].combine_leaves)
 		return collect_stats(m, f, stat, &n, VIEW_LEAVES_MAX, 0)
 			       ? VIEW_RULE_LEAVES
 			       : VIEW_RULE_SUM;
@@ -171,7 +171,7 @@ enum view_rule view_column_rule(const struct model *m, uint32_t column)
 
 bool view_column_adds_up(const struct model *m, uint32_t column)
 {
-	if (column >= m->n_columns)
+	if (column >= model_n_columns(m))
 		return false;
 	const struct formula *f = standard_formula(m, column);
 	return !f || shape_of(m, f, 0) == SHAPE_LINEAR;
@@ -270,7 +270,7 @@ static void leaves_release(struct view_leaves *l)
  * (added when new); false when out of memory. */
 static bool threads_slot(struct view_leaves *l, uint32_t stat, uint8_t *out)
 {
-	uint32_t prop = l->m->stats[stat].prop_id;
+	uint32_t prop = model_stats(l->m)[stat].prop_id;
 	for (uint32_t i = 0; i < l->n_t; i++)
 		if (l->t[i].prop == prop) {
 			*out = (uint8_t)i;
@@ -281,7 +281,7 @@ static bool threads_slot(struct view_leaves *l, uint32_t stat, uint8_t *out)
 	t->x = kept_find(l->v, l->row, prop);
 	t->cached = t->x != NULL;
 	if (!t->x) {
-		size_t np = l->m->n_profiles ? l->m->n_profiles : 1;
+		size_t np = model_n_profiles(l->m) ? model_n_profiles(l->m) : 1;
 		t->x = calloc(np, sizeof(*t->x));
 		if (!t->x)
 			return false;
@@ -295,14 +295,14 @@ bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
 {
 	const struct model *m = v->m;
 	memset(l, 0, sizeof(*l));
-	if (column >= m->n_columns ||
+	if (column >= model_n_columns(m) ||
 	    view_rule_of(v, column) != VIEW_RULE_LEAVES)
 		return false;
 	l->v = v;
 	l->m = m;
 	l->row = row;
 	l->f = standard_formula(m, column);
-	bool combine = m->columns[column].combine_leaves;
+	bool combine = model_columns(m)[column].combine_leaves;
 	if (!collect_stats(m, l->f, l->stat, &l->n, VIEW_LEAVES_MAX, 0))
 		goto fail; /* the rule said it fits */
 	bool threads = false;
@@ -317,8 +317,8 @@ bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
 		if (l->how[i] == LEAF_SUM && has_threads(m, l->stat[i]))
 			for (uint32_t j = 0; j < l->n; j++)
 				if (l->how[j] == LEAF_THREADS &&
-				    m->stats[l->stat[j]].prop_id ==
-					    m->stats[l->stat[i]].prop_id) {
+				    model_stats(m)[l->stat[j]].prop_id ==
+					    model_stats(m)[l->stat[i]].prop_id) {
 					l->how[i] = LEAF_THREADS;
 					break;
 				}
@@ -329,7 +329,7 @@ bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
 			continue;
 		}
 		l->unary[i] =
-			unary_parse(model_str(m, m->stats[l->stat[i]].formula));
+			unary_parse(model_str(m, model_stats(m)[l->stat[i]].formula));
 		if (!l->unary[i] || !threads_slot(l, l->stat[i],
 						  &l->threads_of[i]))
 			goto fail;
@@ -357,7 +357,7 @@ static void threads_add(struct view_leaves *l, struct view_leaf_threads *t,
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (pv[i].profile < l->m->n_profiles)
+		if (pv[i].profile < model_n_profiles(l->m))
 			t->x[pv[i].profile] += pv[i].value;
 	free(pv);
 }
@@ -382,7 +382,7 @@ void view_leaves_add(struct view_leaves *l, uint32_t slot, uint32_t node)
 		}
 		double *to = &l->value[i];
 		enum stat_combine how = l->how[i] == LEAF_COMBINE
-						? l->m->stats[l->stat[i]].combine
+						? model_stats(l->m)[l->stat[i]].combine
 						: COMBINE_SUM;
 		if (l->how[i] == LEAF_ANY)
 			*to = x;
@@ -410,12 +410,12 @@ static void threads_value(struct view_leaves *l, uint32_t i)
 {
 	const struct view_leaf_threads *t = &l->t[l->threads_of[i]];
 	const struct model *m = l->m;
-	enum stat_combine how = m->stats[l->stat[i]].combine;
+	enum stat_combine how = model_stats(m)[l->stat[i]].combine;
 	if (t->failed)
 		return;
-	for (uint32_t p = 0; p < m->n_profiles; p++) {
+	for (uint32_t p = 0; p < model_n_profiles(m); p++) {
 		double x = t->x[p], y;
-		if (x == 0 || m->profiles[p].is_summary ||
+		if (x == 0 || model_profiles(m)[p].is_summary ||
 		    !formula_eval(l->unary[i], profile_leaf, &x, &y))
 			continue;
 		double *to = &l->value[i];

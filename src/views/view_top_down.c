@@ -23,7 +23,7 @@ static void td_close(struct view *v)
 
 static bool td_exists(const struct view *v, uint32_t node)
 {
-	return node < v->m->n_nodes;
+	return node < model_n_nodes(v->m);
 }
 
 static enum status td_children(struct view *v, uint32_t node, uint32_t **out,
@@ -32,25 +32,26 @@ static enum status td_children(struct view *v, uint32_t node, uint32_t **out,
 	const struct model *m = v->m;
 	uint32_t *kids = NULL;
 	uint32_t cap = 0, count = 0;
+	CHECK(node < model_n_nodes(m)); /* view.c asked ops->exists */
 	/* a deferred subtree is loaded when its children are first asked
 	 * for (model.h: the model grows at the end) */
 	enum status st = model_load_children(m, node, err);
 	if (st != STATUS_OK)
 		return st;
-	for (uint32_t c = m->nodes[node].first_child; c != MODEL_NONE;
-	     c = m->nodes[c].next_sibling) {
+	for (uint32_t c = model_nodes(m)[node].first_child; c != MODEL_NONE;
+	     c = model_nodes(m)[c].next_sibling) {
 		/* siblings are distinct nodes: more than n_nodes is a cycle */
-		if (c >= m->n_nodes || m->nodes[c].parent != node ||
-		    count >= m->n_nodes) {
+		if (c >= model_n_nodes(m) || model_nodes(m)[c].parent != node ||
+		    count >= model_n_nodes(m)) {
 			free(kids);
-			return error_set(err, STATUS_CORRUPT, m->path,
+			return error_set(err, STATUS_CORRUPT, model_path(m),
 					 "bad child links under node %u",
 					 (unsigned)node);
 		}
 		if (!array_grow_u32((void **)&kids, &cap, (uint64_t)count + 1,
 			       sizeof(*kids))) {
 			free(kids);
-			return error_set(err, STATUS_NOMEM, m->path,
+			return error_set(err, STATUS_NOMEM, model_path(m),
 					 "out of memory");
 		}
 		kids[count++] = c;
@@ -69,7 +70,8 @@ static bool td_value(struct view *v, uint32_t node, uint32_t column,
 static void td_node_get(const struct view *v, uint32_t node,
 			struct view_node *out)
 {
-	const struct model_node *nd = &v->m->nodes[node];
+	CHECK(node < model_n_nodes(v->m));
+	const struct model_node *nd = &model_nodes(v->m)[node];
 	*out = (struct view_node){
 		.parent = nd->parent,
 		.depth = nd->depth,
@@ -78,10 +80,10 @@ static void td_node_get(const struct view *v, uint32_t node,
 		.id = nd->ctx_id,
 	};
 	/* formats whose own ids start at 0 (model.h ctx_id_base) */
-	if (v->m->ctx_id_base)
-		out->id = node == 0 || nd->ctx_id < v->m->ctx_id_base
+	if (model_ctx_id_base(v->m))
+		out->id = node == 0 || nd->ctx_id < model_ctx_id_base(v->m)
 				  ? MODEL_NONE
-				  : nd->ctx_id - v->m->ctx_id_base;
+				  : nd->ctx_id - model_ctx_id_base(v->m);
 }
 
 static char *td_label(const struct view *v, uint32_t node)

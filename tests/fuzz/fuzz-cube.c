@@ -27,16 +27,16 @@ static void remove_base(void)
 
 static void read_values(const struct model *m)
 {
-	double *values = calloc(m->n_nodes ? m->n_nodes : 1, sizeof(*values));
+	double *values = calloc(model_n_nodes(m) ? model_n_nodes(m) : 1, sizeof(*values));
 	if (!values)
 		return;
-	for (uint32_t s = 0; s < m->n_stats; s++) {
+	for (uint32_t s = 0; s < model_n_stats(m); s++) {
 		struct error err = {0};
 		(void)model_stat_dense(m, s, values, NULL, &err);
 		error_clear(&err);
 	}
 	free(values);
-	for (uint32_t s = 0; m->n_nodes > 1 && s < m->n_stats && s < 4; s++) {
+	for (uint32_t s = 0; model_n_nodes(m) > 1 && s < model_n_stats(m) && s < 4; s++) {
 		struct profile_value *per = NULL;
 		size_t n = 0;
 		struct error err = {0};

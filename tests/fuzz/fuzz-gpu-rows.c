@@ -279,8 +279,8 @@ out:
 
 static void read_values(const struct model *m)
 {
-	double *values = calloc(m->n_nodes ? m->n_nodes : 1, sizeof(*values));
-	for (uint32_t s = 0; values && s < m->n_stats; s++) {
+	double *values = calloc(model_n_nodes(m) ? model_n_nodes(m) : 1, sizeof(*values));
+	for (uint32_t s = 0; values && s < model_n_stats(m); s++) {
 		struct error err = {0};
 		(void)model_stat_dense(m, s, values, NULL, &err);
 		error_clear(&err);
@@ -300,7 +300,7 @@ static void read_values(const struct model *m)
 					  &gn, &err) != STATUS_OK)
 				break;
 			for (size_t j = 0; j < gn && j < 64; j++)
-				for (uint32_t c = 0; c < m->n_columns; c++) {
+				for (uint32_t c = 0; c < model_n_columns(m); c++) {
 					double x;
 					(void)view_value(v, gk[j], c, &x);
 				}
@@ -315,14 +315,14 @@ static void read_values(const struct model *m)
 
 static void read_trace(const struct model *m)
 {
-	for (uint32_t l = 0; l < m->n_timelines; l++) {
-		for (uint64_t i = 0; i < m->timelines[l].count &&
+	for (uint32_t l = 0; l < model_n_timelines(m); l++) {
+		for (uint64_t i = 0; i < model_timelines(m)[l].count &&
 				     i < MAX_INTERVALS;
 		     i++) {
 			struct trace_interval iv;
 			uint32_t tl;
 			uint64_t ti;
-			if (m->timelines[l].kind == TIMELINE_COUNTER) {
+			if (model_timelines(m)[l].kind == TIMELINE_COUNTER) {
 				uint64_t t;
 				double x;
 				(void)model_counter(m, l, i, &t, &x);

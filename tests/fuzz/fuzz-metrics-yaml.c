@@ -68,11 +68,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (metrics_yaml_add_columns_mem(b, "METRICS.yaml", data, size,
 					 &n_columns, &err) != STATUS_OK)
 		goto out;
-	if (n_columns != model_builder_peek(b)->n_columns)
+	if (n_columns != model_n_columns(model_builder_peek(b)))
 		__builtin_trap();
 	m = model_builder_finish(b, &err);
 	b = NULL;
-	for (uint32_t c = 0; m && c < m->n_columns; c++) {
+	for (uint32_t c = 0; m && c < model_n_columns(m); c++) {
 		double v;
 		(void)model_value(m, 0, c, &v);
 		(void)model_value_standard(m, 0, c, &v);

@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct error err = {0};
 	if (database_open(path, &m, &err) == STATUS_OK) {
 		double v;
-		for (uint32_t n = 0; n < m->n_nodes; n++)
+		for (uint32_t n = 0; n < model_n_nodes(m); n++)
 			(void)model_value(m, n, 0, &v);
 	}
 	model_free(m);

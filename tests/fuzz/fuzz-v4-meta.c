@@ -30,9 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!m)
 		goto out;
 	for (uint32_t i = 0; i < meta.n_kinds; i++)
-		if (meta.kind_names[i] >= m->n_strings)
+		if (meta.kind_names[i] >= model_n_strings(m))
 			__builtin_trap();
-	for (uint32_t i = 0; i < m->n_nodes; i++) {
+	for (uint32_t i = 0; i < model_n_nodes(m); i++) {
 		char *label = model_node_label(m, i);
 		char *safe = sanitize_text(label, SANITIZE_TERMINAL);
 		free(safe);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	if (v4_profile_open(&f, &meta, b, &p, &err) != STATUS_OK)
 		goto out;
-	if (v4_profile_count(p) != model_builder_peek(b)->n_profiles)
+	if (v4_profile_count(p) != model_n_profiles(model_builder_peek(b)))
 		__builtin_trap();
 	for (uint32_t ctx = 0; ctx < 32; ctx++)
 		for (uint32_t stat = 0; stat < 32; stat++) {

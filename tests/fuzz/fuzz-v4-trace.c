@@ -22,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (v4_trace_open(&f, FUZZ_V4_PROFILES, b, &t, &err) != STATUS_OK)
 		goto out;
 	const struct model *m = model_builder_peek(b);
-	for (uint32_t line = 0; line < m->n_timelines && line < 64; line++) {
-		uint64_t n = m->timelines[line].count;
+	for (uint32_t line = 0; line < model_n_timelines(m) && line < 64; line++) {
+		uint64_t n = model_timelines(m)[line].count;
 		uint64_t probes[] = {0, n / 2, n ? n - 1 : 0, n, UINT64_MAX};
 		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 			struct trace_sample s;

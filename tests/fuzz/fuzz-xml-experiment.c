@@ -49,9 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    MODEL_NONE)
 			__builtin_trap();
 	if (m)
-		for (uint32_t n = 0; n < m->n_nodes; n++) {
+		for (uint32_t n = 0; n < model_n_nodes(m); n++) {
 			double v;
-			(void)xml_values_get(x.values, m->nodes[n].ctx_id, 2,
+			(void)xml_values_get(x.values, model_nodes(m)[n].ctx_id, 2,
 					     &v);
 		}
 	xml_experiment_free(&x);

@@ -10,22 +10,22 @@
 
 static inline void fuzz_extrap_check(const struct model *m)
 {
-	if (!m || m->n_params == 0 || m->n_points == 0 ||
-	    model_n_measured(m) == 0 || m->n_profiles != m->n_points)
+	if (!m || model_n_params(m) == 0 || model_n_points(m) == 0 ||
+	    model_n_measured(m) == 0 || model_n_profiles(m) != model_n_points(m))
 		__builtin_trap();
-	for (uint32_t p = 1; p < m->n_points; p++) {
+	for (uint32_t p = 1; p < model_n_points(m); p++) {
 		const double *a = model_point_coords(m, p - 1);
 		const double *b = model_point_coords(m, p);
 		uint32_t j = 0;
-		while (j < m->n_params && a[j] == b[j])
+		while (j < model_n_params(m) && a[j] == b[j])
 			j++;
-		if (j == m->n_params || a[j] > b[j])
+		if (j == model_n_params(m) || a[j] > b[j])
 			__builtin_trap(); /* not sorted, or a duplicate */
 	}
-	for (uint32_t n = 1; n < m->n_nodes; n++)
+	for (uint32_t n = 1; n < model_n_nodes(m); n++)
 		for (uint32_t k = 0; k < model_n_measured(m); k++) {
 			uint32_t have = 0;
-			for (uint32_t p = 0; p < m->n_points; p++) {
+			for (uint32_t p = 0; p < model_n_points(m); p++) {
 				const struct model_measure *ms =
 					model_measure_at(m, n, k, p);
 				if (!ms)
@@ -37,7 +37,7 @@ static inline void fuzz_extrap_check(const struct model *m)
 				     ms->median > ms->maximum))
 					__builtin_trap();
 			}
-			if (have && have != m->n_points)
+			if (have && have != model_n_points(m))
 				__builtin_trap();
 		}
 }

@@ -170,11 +170,7 @@ static int cube_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
-const struct reader reader_cube = {
-	.name = "cube",
-	.description = "Score-P / Scalasca Cube4 profile (.cubex, or a "
-		       "directory with anchor.xml)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE,
-	.bid = cube_bid,
-	.open = cube_open,
-};
+READER(reader_cube, "cube", READER_CAP_TREE | READER_CAP_PER_PROFILE, cube_bid,
+       cube_open,
+       "Score-P / Scalasca Cube4 profile (.cubex, or a directory with "
+       "anchor.xml)");

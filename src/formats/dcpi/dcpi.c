@@ -690,12 +690,8 @@ static enum status dcpi_reader_listing(const char *image, uint64_t addr,
 			    err);
 }
 
-const struct reader reader_dcpi = {
-	.name = "dcpi",
-	.description = "DCPI profile file (ASCII header, version-0 samples), "
-		       "or a DCPI profile database directory",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE,
-	.bid = dcpi_bid,
-	.open = dcpi_open,
-	.listing = dcpi_reader_listing,
-};
+READER(reader_dcpi, "dcpi", READER_CAP_TREE | READER_CAP_PER_PROFILE, dcpi_bid,
+       dcpi_open,
+       "DCPI profile file (ASCII header, version-0 samples), or a DCPI profile "
+       "database directory",
+       .listing = dcpi_reader_listing);

@@ -83,14 +83,14 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 			uint32_t first_profile)
 {
 	e->first_profile = first_profile;
-	e->n_nodes = m->n_nodes;
-	e->inner_row = malloc((m->n_nodes ? m->n_nodes : 1) *
+	e->n_nodes = model_n_nodes(m);
+	e->inner_row = malloc((model_n_nodes(m) ? model_n_nodes(m) : 1) *
 			      sizeof(*e->inner_row));
 	if (!e->inner_row)
 		return false;
 	uint32_t rows = 0;
 	/* a deferred image is an inner node already (model.h) */
-	for (uint32_t i = 0; i < m->n_nodes; i++)
+	for (uint32_t i = 0; i < model_n_nodes(m); i++)
 		e->inner_row[i] = model_node_has_children(m, i) ? rows++
 							       : MODEL_NONE;
 	e->n_rows = rows;
@@ -106,14 +106,14 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 	if (!e->inner)
 		return false;
 	e->cap_rows = rows;
-	e->cap_nodes = m->n_nodes;
+	e->cap_nodes = model_n_nodes(m);
 	/* each leaf's samples into every ancestor */
 	for (size_t i = 0; i < e->n_lv; i++) {
 		const struct leaf_value *l = &e->lv[i];
-		if (l->node >= m->n_nodes)
+		if (l->node >= model_n_nodes(m))
 			continue;
-		for (uint32_t up = m->nodes[l->node].parent; up != MODEL_NONE;
-		     up = m->nodes[up].parent) {
+		for (uint32_t up = model_nodes(m)[l->node].parent; up != MODEL_NONE;
+		     up = model_nodes(m)[up].parent) {
 			uint32_t r = e->inner_row[up];
 			if (r != MODEL_NONE)
 				e->inner[(size_t)r * cell +
@@ -130,9 +130,9 @@ static void add_up(struct dcpi_epochs *e, const struct model *m,
 		   uint32_t epoch, double value)
 {
 	size_t cell = (size_t)e->n_events * e->n_epochs;
-	for (uint32_t up = node; up != MODEL_NONE && up < m->n_nodes &&
+	for (uint32_t up = node; up != MODEL_NONE && up < model_n_nodes(m) &&
 				 up >= stop_below;
-	     up = m->nodes[up].parent) {
+	     up = model_nodes(m)[up].parent) {
 		uint32_t r = e->inner_row[up];
 		if (r != MODEL_NONE)
 			e->inner[(size_t)r * cell + (size_t)event * e->n_epochs +
@@ -176,13 +176,13 @@ bool dcpi_epochs_grow(struct dcpi_epochs *e, const struct model *m,
 		      uint32_t from)
 {
 	if (!e->inner_row) {
-		e->n_nodes = m->n_nodes; /* sampled rows only (not kept) */
+		e->n_nodes = model_n_nodes(m); /* sampled rows only (not kept) */
 		return true;
 	}
-	if (m->n_nodes > e->cap_nodes) {
+	if (model_n_nodes(m) > e->cap_nodes) {
 		uint64_t cap = (uint64_t)e->cap_nodes * 2;
-		if (cap < m->n_nodes)
-			cap = m->n_nodes;
+		if (cap < model_n_nodes(m))
+			cap = model_n_nodes(m);
 		uint32_t *nr = realloc(e->inner_row,
 				       (size_t)cap * sizeof(*nr));
 		if (!nr)
@@ -196,7 +196,7 @@ bool dcpi_epochs_grow(struct dcpi_epochs *e, const struct model *m,
 	for (uint32_t i = 0; i < from && i < e->n_nodes; i++)
 		if (e->inner_row[i] != MODEL_NONE && e->inner_row[i] >= rows)
 			rows = e->inner_row[i] + 1;
-	for (uint32_t i = from; i < m->n_nodes; i++)
+	for (uint32_t i = from; i < model_n_nodes(m); i++)
 		e->inner_row[i] = model_node_has_children(m, i) ? rows++
 							       : MODEL_NONE;
 	size_t cell = (size_t)e->n_events * e->n_epochs;
@@ -207,7 +207,7 @@ bool dcpi_epochs_grow(struct dcpi_epochs *e, const struct model *m,
 		free(e->inner);
 		e->inner_row = NULL;
 		e->inner = NULL;
-		e->n_nodes = m->n_nodes;
+		e->n_nodes = model_n_nodes(m);
 		return true;
 	}
 	if (rows > e->cap_rows) {
@@ -222,21 +222,21 @@ bool dcpi_epochs_grow(struct dcpi_epochs *e, const struct model *m,
 	}
 	/* the rows of the new nodes start at 0 */
 	uint32_t first_new = rows;
-	for (uint32_t i = from; i < m->n_nodes; i++)
+	for (uint32_t i = from; i < model_n_nodes(m); i++)
 		if (e->inner_row[i] != MODEL_NONE && e->inner_row[i] < first_new)
 			first_new = e->inner_row[i];
 	if (first_new < rows)
 		memset(e->inner + (size_t)first_new * cell, 0,
 		       (size_t)(rows - first_new) * cell * sizeof(double));
 	e->n_rows = rows;
-	e->n_nodes = m->n_nodes;
+	e->n_nodes = model_n_nodes(m);
 	/* the new sampled rows into their new ancestors (the loaded node
 	 * and those above it hold the totals already) */
 	for (size_t i = 0; i < e->n_lv; i++) {
 		const struct leaf_value *l = &e->lv[i];
-		if (l->node < from || l->node >= m->n_nodes)
+		if (l->node < from || l->node >= model_n_nodes(m))
 			continue;
-		add_up(e, m, m->nodes[l->node].parent, from, l->event,
+		add_up(e, m, model_nodes(m)[l->node].parent, from, l->event,
 		       l->epoch, l->value);
 	}
 	return true;

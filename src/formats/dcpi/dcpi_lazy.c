@@ -18,7 +18,7 @@
 bool dcpi_values_take(struct dcpi_values *v, const struct model *m,
 		      uint32_t from, const struct val *vals, size_t n_vals)
 {
-	uint32_t n_nodes = m->n_nodes;
+	uint32_t n_nodes = model_n_nodes(m);
 	size_t ev = v->n_events ? v->n_events : 1;
 	if (n_nodes > v->cap_nodes) {
 		/* geometric: images loaded one after another stay linear */
@@ -137,7 +137,7 @@ static enum status dcpi_load(void *impl, struct model_builder *b,
 				 "node %u is not a deferred image",
 				 (unsigned)node);
 	uint32_t ii = is_group ? z->groups[g].image : node - z->first_node;
-	uint32_t from = model_builder_peek(b)->n_nodes;
+	uint32_t from = model_n_nodes(model_builder_peek(b));
 	/* groups of a load the model undid */
 	while (z->n_groups && z->groups[z->n_groups - 1].node >= from)
 		z->n_groups--;
@@ -230,7 +230,7 @@ enum status dcpi_build_deferred(struct opener *o, struct dcpi_lazy **out)
 	if (!z)
 		return dcpi_nomem(o);
 	*out = z;
-	z->first_node = model_builder_peek(o->b)->n_nodes;
+	z->first_node = model_n_nodes(model_builder_peek(o->b));
 	z->n_epochs = (uint32_t)o->n_epochs;
 	z->group = o->n_addresses > o->group_min;
 	z->totals = calloc(o->n_images * (o->n_events ? o->n_events : 1),

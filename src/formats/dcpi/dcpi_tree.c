@@ -78,7 +78,7 @@ static bool dcpi_add_val(struct opener *o, uint32_t node, uint32_t event,
 static uint32_t dcpi_add_node(struct opener *o, uint32_t parent,
 			 struct model_node *nd)
 {
-	nd->ctx_id = model_builder_peek(o->b)->n_nodes;
+	nd->ctx_id = model_n_nodes(model_builder_peek(o->b));
 	return model_builder_add_node(o->b, parent, nd);
 }
 
@@ -182,7 +182,7 @@ enum status dcpi_build_group(struct opener *o, uint32_t ii, uint32_t gnode,
 	char *found = NULL;
 	struct dcpi_elf *elf = dcpi_find_elf(o, &o->images[ii], &found);
 	uint64_t base = image_base(&o->images[ii], elf);
-	const struct model_node *g = &model_builder_peek(o->b)->nodes[gnode];
+	const struct model_node *g = &model_nodes(model_builder_peek(o->b))[gnode];
 	struct model_node adn = {
 		.function = g->function, .module = g->module,
 		.kind = NODE_ADDRESS, .relation = RELATION_LEXICAL,

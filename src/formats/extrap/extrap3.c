@@ -445,11 +445,7 @@ static int extrap3_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
-const struct reader reader_extrap3 = {
-	.name = "extrap3",
-	.description = "Extra-P 3 binary experiments (measurements and "
-		       "stored models)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = extrap3_bid,
-	.open = extrap3_open,
-};
+READER(reader_extrap3, "extrap3",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
+       extrap3_bid, extrap3_open,
+       "Extra-P 3 binary experiments (measurements and stored models)");

@@ -44,15 +44,15 @@ static enum status xv_per_profile(void *impl, uint32_t ctx_id,
 	const struct xvalues *v = impl;
 	*out = NULL;
 	*n = 0;
-	if (!v->m || v->m->n_points == 0)
+	if (!v->m || model_n_points(v->m) == 0)
 		return STATUS_OK;
-	struct profile_value *pv = malloc(v->m->n_points * sizeof(*pv));
+	struct profile_value *pv = malloc(model_n_points(v->m) * sizeof(*pv));
 	if (!pv)
-		return error_set(err, STATUS_NOMEM, v->m->path,
+		return error_set(err, STATUS_NOMEM, model_path(v->m),
 				 "out of memory");
 	size_t k = 0;
 	/* profile p is point p */
-	for (uint32_t p = 0; p < v->m->n_points; p++) {
+	for (uint32_t p = 0; p < model_n_points(v->m); p++) {
 		const struct model_measure *ms =
 			model_measure_at(v->m, ctx_id, prop_id, p);
 		if (ms && ms->mean != 0)
@@ -183,8 +183,8 @@ struct child_key {
 static bool child_eq(const void *ctx, uint32_t i)
 {
 	const struct child_key *k = ctx;
-	return k->m->nodes[i].parent == k->parent &&
-	       k->m->nodes[i].name == k->name;
+	return model_nodes(k->m)[i].parent == k->parent &&
+	       model_nodes(k->m)[i].name == k->name;
 }
 
 static uint32_t child_hash(uint32_t parent, uint32_t name)
@@ -242,7 +242,7 @@ static enum status build_callpath(struct build *d, uint32_t cp)
 			uint32_t fn = function_of(d, name);
 			if (fn == MODEL_NONE)
 				return nomem(d);
-			uint32_t next = model_builder_peek(d->b)->n_nodes;
+			uint32_t next = model_n_nodes(model_builder_peek(d->b));
 			struct model_node nd = {
 				.ctx_id = next,
 				.name = name,

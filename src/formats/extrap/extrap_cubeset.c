@@ -119,14 +119,14 @@ static enum status build_callpaths(struct cfile *f)
 	char *buf = NULL; /* one callpath being built */
 	size_t buf_cap = 0, text = 0;
 	enum status st = STATUS_OK;
-	for (uint32_t n = 1; n < m->n_nodes && st == STATUS_OK; n++) {
-		uint32_t par = m->nodes[n].parent;
+	for (uint32_t n = 1; n < model_n_nodes(m) && st == STATUS_OK; n++) {
+		uint32_t par = model_nodes(m)[n].parent;
 		/* the region's name, as Extra-P names it (the node's
 		 * label may carry call-site parameters) */
-		uint32_t fn = m->nodes[n].function;
-		const char *nm = model_str(m, fn < m->n_functions
-						      ? m->functions[fn].name
-						      : m->nodes[n].name);
+		uint32_t fn = model_nodes(m)[n].function;
+		const char *nm = model_str(m, fn < model_n_functions(m)
+						      ? model_functions(m)[fn].name
+						      : model_nodes(m)[n].name);
 		size_t nl = strlen(nm), pl = 0;
 		const char *pp = par == 0 || par == MODEL_NONE || par >= n
 					 ? NULL
@@ -141,7 +141,7 @@ static enum status build_callpaths(struct cfile *f)
 				       "the callpaths of the call tree exceed "
 				       "%u MiB (a call tree %u deep)",
 				       (unsigned)(EXTRAP_CUBE_MAX_TEXT >> 20),
-				       (unsigned)m->max_depth);
+				       (unsigned)model_max_depth(m));
 			break;
 		}
 		if (need > buf_cap) {
@@ -175,7 +175,7 @@ static enum status build_callpaths(struct cfile *f)
 /* Whether pv[i] is a location's value. */
 static bool at_location(const struct cfile *f, const struct profile_value *pv)
 {
-	return pv->profile < f->m->n_profiles &&
+	return pv->profile < model_n_profiles(f->m) &&
 	       f->pos[pv->profile] != MODEL_NONE;
 }
 
@@ -185,7 +185,7 @@ static enum status read_column(struct cfile *f, uint32_t col)
 {
 	const struct model *m = f->m;
 	struct extrap_set *s = f->c->s;
-	const struct model_column *mc = &m->columns[col];
+	const struct model_column *mc = &model_columns(m)[col];
 	uint32_t stat = model_column_stat(m, col);
 	if (mc->kind != COLUMN_EXCLUSIVE || stat == MODEL_NONE)
 		return STATUS_OK;
@@ -195,7 +195,7 @@ static enum status read_column(struct cfile *f, uint32_t col)
 	if (mc->visible && (metric = extrap_set_metric(
 				    s, mc->name, strlen(mc->name))) == MODEL_NONE)
 		return cfile_nomem(f);
-	for (uint32_t n = 1; n < m->n_nodes; n++) {
+	for (uint32_t n = 1; n < model_n_nodes(m); n++) {
 		struct profile_value *pv = NULL;
 		size_t k = 0;
 		double sum;
@@ -254,22 +254,22 @@ static enum status read_file(struct cset *c, const char *file, uint32_t point)
 		.file = file,
 		.m = m,
 		.point = point,
-		.pos = calloc((size_t)m->n_profiles + 1, sizeof(*f.pos)),
-		.cp = calloc((size_t)m->n_nodes + 1, sizeof(*f.cp)),
-		.present = calloc((size_t)m->n_nodes + 1, 1),
+		.pos = calloc((size_t)model_n_profiles(m) + 1, sizeof(*f.pos)),
+		.cp = calloc((size_t)model_n_nodes(m) + 1, sizeof(*f.cp)),
+		.present = calloc((size_t)model_n_nodes(m) + 1, 1),
 	};
 	if (!f.pos || !f.cp || !f.present) {
 		st = cfile_nomem(&f);
 		goto out;
 	}
-	for (uint32_t i = 0; i < m->n_profiles; i++)
-		f.pos[i] = m->profiles[i].is_summary ? MODEL_NONE : f.L++;
+	for (uint32_t i = 0; i < model_n_profiles(m); i++)
+		f.pos[i] = model_profiles(m)[i].is_summary ? MODEL_NONE : f.L++;
 	if (f.L == 0)
 		f.L = 1;
 	st = build_callpaths(&f);
 	if (st == STATUS_OK && !(f.row = calloc(f.L, sizeof(*f.row))))
 		st = cfile_nomem(&f);
-	for (uint32_t col = 0; col < m->n_columns && st == STATUS_OK; col++)
+	for (uint32_t col = 0; col < model_n_columns(m) && st == STATUS_OK; col++)
 		st = read_column(&f, col);
 out:
 	free(f.pos);
@@ -337,11 +337,8 @@ static int cubeset_bid(const struct reader_probe *p, int best)
 	return named >= 2 && dotted ? 30 : 0;
 }
 
-const struct reader reader_extrap_cubeset = {
-	.name = "extrap-cubeset",
-	.description = "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex "
-		       "measurement directories)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = cubeset_bid,
-	.open = cubeset_open,
-};
+READER(reader_extrap_cubeset, "extrap-cubeset",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
+       cubeset_bid, cubeset_open,
+       "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex measurement "
+       "directories)");

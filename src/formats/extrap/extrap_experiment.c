@@ -501,11 +501,7 @@ static int experiment_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
-const struct reader reader_extrap_experiment = {
-	.name = "extrap-experiment",
-	.description = "Extra-P experiments (.extra-p: measurements and "
-		       "stored models)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = experiment_bid,
-	.open = experiment_open,
-};
+READER(reader_extrap_experiment, "extrap-experiment",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
+       experiment_bid, experiment_open,
+       "Extra-P experiments (.extra-p: measurements and stored models)");

@@ -420,11 +420,6 @@ static enum status json_open(const struct reader_input *in,
 	return st;
 }
 
-const struct reader reader_extrap_json = {
-	.name = "extrap-json",
-	.description = "Extra-P JSON measurement files (new and legacy "
-		       "layouts)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = json_bid,
-	.open = json_open,
-};
+READER(reader_extrap_json, "extrap-json",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS, json_bid,
+       json_open, "Extra-P JSON measurement files (new and legacy layouts)");

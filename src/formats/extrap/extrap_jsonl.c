@@ -250,18 +250,10 @@ static enum status talpas_open(const struct reader_input *in,
 	return open_with(in, true, out, err);
 }
 
-const struct reader reader_extrap_jsonl = {
-	.name = "extrap-jsonl",
-	.description = "Extra-P JSON Lines measurement files",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = jsonl_bid,
-	.open = jsonl_open,
-};
+READER(reader_extrap_jsonl, "extrap-jsonl",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS, jsonl_bid,
+       jsonl_open, "Extra-P JSON Lines measurement files");
 
-const struct reader reader_extrap_talpas = {
-	.name = "extrap-talpas",
-	.description = "Extra-P TaLPas measurement files",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = talpas_bid,
-	.open = talpas_open,
-};
+READER(reader_extrap_talpas, "extrap-talpas",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS, talpas_bid,
+       talpas_open, "Extra-P TaLPas measurement files");

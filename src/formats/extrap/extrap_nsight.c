@@ -420,11 +420,8 @@ static int nsight_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
-const struct reader reader_extrap_nsight = {
-    .name = "extrap-nsight",
-    .description = "Extra-P Nsight Systems sets (a directory of "
-		   "DIR.x1y2/*.sqlite exports, with .ncu-rep reports)",
-    .caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-    .bid = nsight_bid,
-    .open = nsight_open,
-};
+READER(reader_extrap_nsight, "extrap-nsight",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS, nsight_bid,
+       nsight_open,
+       "Extra-P Nsight Systems sets (a directory of DIR.x1y2/*.sqlite exports, "
+       "with .ncu-rep reports)");

@@ -416,11 +416,7 @@ static enum status text_open(const struct reader_input *in,
 	return st;
 }
 
-const struct reader reader_extrap_text = {
-	.name = "extrap-text",
-	.description = "Extra-P text measurement files (PARAMETER, POINTS, "
-		       "REGION, DATA)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
-	.bid = text_bid,
-	.open = text_open,
-};
+READER(reader_extrap_text, "extrap-text",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS, text_bid,
+       text_open,
+       "Extra-P text measurement files (PARAMETER, POINTS, REGION, DATA)");

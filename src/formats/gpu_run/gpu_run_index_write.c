@@ -146,17 +146,17 @@ static void out_close(struct out *o, const struct gpu_run *r, char *tmp,
 static void put_model(struct out *o, const struct model *m)
 {
 	/* strings 1.. in handle order */
-	put_u32(o, m->n_strings);
-	for (uint32_t s = 1; s < m->n_strings; s++)
+	put_u32(o, model_n_strings(m));
+	for (uint32_t s = 1; s < model_n_strings(m); s++)
 		put_text(o, model_str(m, s));
 	/* profiles */
-	put_u32(o, m->n_profiles);
-	for (uint32_t p = 0; p < m->n_profiles; p++) {
-		const struct model_profile *pr = &m->profiles[p];
+	put_u32(o, model_n_profiles(m));
+	for (uint32_t p = 0; p < model_n_profiles(m); p++) {
+		const struct model_profile *pr = &model_profiles(m)[p];
 		put_u32(o, pr->label);
 		put_u32(o, pr->n_ids);
 		for (uint32_t k = 0; k < pr->n_ids; k++) {
-			const struct model_id *id = &m->ids[pr->first_id + k];
+			const struct model_id *id = &model_ids(m)[pr->first_id + k];
 			put_u32(o, id->kind_name);
 			put_u32(o, id->kind);
 			put_u32(o, id->is_physical);

@@ -292,7 +292,7 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 	model_builder_set_values(r->b, &gpu_run_value_ops, r);
 	model_builder_set_trace(r->b, &gpu_run_trace_ops, r);
 	struct model_builder *b = r->b;
-	r->n_strings = model_builder_peek(b)->n_strings;
+	r->n_strings = model_n_strings(model_builder_peek(b));
 	r->b = NULL;
 	/* the SQLite string statements are no longer needed */
 	for (size_t i = 0; i < r->n_files; i++)

@@ -79,16 +79,16 @@ struct renames {
 static bool merge_strings(struct gpu_run *r, struct renames *rn)
 {
 	const struct model *sm = rn->sm;
-	for (uint32_t h = 1; h < sm->n_strings; h++)
+	for (uint32_t h = 1; h < model_n_strings(sm); h++)
 		if ((rn->str[h] = gpu_run_intern(r, model_str(sm, h))) ==
 		    MODEL_NONE)
 			return false;
-	for (uint32_t p = 0; p < sm->n_profiles; p++) {
-		const struct model_profile *pr = &sm->profiles[p];
+	for (uint32_t p = 0; p < model_n_profiles(sm); p++) {
+		const struct model_profile *pr = &model_profiles(sm)[p];
 		struct model_id ids[8];
 		uint32_t n_ids = pr->n_ids < 8 ? pr->n_ids : 8;
 		for (uint32_t k = 0; k < n_ids; k++) {
-			ids[k] = sm->ids[pr->first_id + k];
+			ids[k] = model_ids(sm)[pr->first_id + k];
 			ids[k].kind_name = rn->str[ids[k].kind_name];
 		}
 		const struct model *rm = model_builder_peek(r->b);
@@ -137,7 +137,7 @@ static bool merge_nodes(struct gpu_run *r, struct gpu_run *s,
 			uint32_t n = (uint32_t)(q->slot[i].key >> 32),
 				 p = (uint32_t)q->slot[i].key;
 			uint32_t slot = q->slot[i].val;
-			if (n < s->n_nodes && p < rn->sm->n_profiles &&
+			if (n < s->n_nodes && p < model_n_profiles(rn->sm) &&
 			    slot < s->n_split)
 				gpu_run_split_add(r, node[n], rn->prof[p],
 						  s->split_gpu[slot],
@@ -151,7 +151,7 @@ static bool merge_sets(struct gpu_run *r, struct gpu_run *s, uint32_t fi,
 		       const struct renames *rn)
 {
 	struct gpu_run_file *f = &r->files[fi], *sf = &s->files[fi];
-	uint32_t n_str = rn->sm->n_strings, n_prof = rn->sm->n_profiles;
+	uint32_t n_str = model_n_strings(rn->sm), n_prof = model_n_profiles(rn->sm);
 	for (size_t k = 0; k < sf->n_sets; k++) {
 		struct gpu_run_set *set = &sf->sets[k];
 		if (!rename_map(&set->strings, rn->str, n_str) ||
@@ -208,8 +208,8 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 	const struct model *sm = model_builder_peek(s->b);
 	struct renames rn = {
 		.sm = sm,
-		.str = calloc(sm->n_strings + 1, sizeof(*rn.str)),
-		.prof = calloc(sm->n_profiles + 1, sizeof(*rn.prof)),
+		.str = calloc(model_n_strings(sm) + 1, sizeof(*rn.str)),
+		.prof = calloc(model_n_profiles(sm) + 1, sizeof(*rn.prof)),
 		.node = calloc(s->n_nodes + 1, sizeof(*rn.node)),
 	};
 	bool ok = rn.str && rn.prof && rn.node && merge_strings(r, &rn) &&
@@ -218,7 +218,7 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 	uint32_t host = s->file_host[fi];
 	r->file_host[fi] = !ok		     ? 0
 			   : host == MODEL_NONE	     ? MODEL_NONE
-			   : host < sm->n_strings ? rn.str[host]
+			   : host < model_n_strings(sm) ? rn.str[host]
 						  : 0;
 	if (ok) {
 		if (s->time_min < r->time_min)

@@ -272,9 +272,10 @@ static enum status add_columns(struct model_builder *b, const char *path,
 	return st;
 }
 
-static enum status open_path(const char *path, struct model **out,
-			     struct error *err)
+static enum status v4_open(const struct reader_input *in,
+			   struct model **out, struct error *err)
 {
+	const char *path = in->paths[0];
 	enum status st = STATUS_OK;
 	char *dir = NULL, *meta_path = NULL, *prof_path = NULL;
 	struct model_builder *b = NULL;
@@ -362,12 +363,6 @@ out:
 	return st;
 }
 
-static enum status v4_open(const struct reader_input *in, struct model **out,
-			   struct error *err)
-{
-	return open_path(in->paths[0], out, err);
-}
-
 /* A copy of the directory (a directory URL): meta.db is rewritten with
  * every database; the large files are read in parts (blob_open_file), so
  * they may stay on the server; metrics/ as listed, else its default. */
@@ -382,12 +377,8 @@ static const struct reader_file_rule v4_files[] = {
 	{NULL, 0},
 };
 
-const struct reader reader_hpctoolkit_v4 = {
-	.name = "hpctoolkit-v4",
-	.description = "HPCToolkit v4 database (meta.db, profile.db, cct.db, "
-		       "trace.db)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES,
-	.bid = v4_bid,
-	.open = v4_open,
-	.files = v4_files,
-};
+READER(reader_hpctoolkit_v4, "hpctoolkit-v4",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES, v4_bid,
+       v4_open,
+       "HPCToolkit v4 database (meta.db, profile.db, cct.db, trace.db)",
+       .files = v4_files);

@@ -28,8 +28,8 @@ static bool formula_is_identity(const char *f)
 static uint32_t find_sum_stat(const struct model *m, uint32_t metric,
 			      const char *scope)
 {
-	for (uint32_t i = 0; i < m->n_stats; i++) {
-		const struct model_stat *s = &m->stats[i];
+	for (uint32_t i = 0; i < model_n_stats(m); i++) {
+		const struct model_stat *s = &model_stats(m)[i];
 		if (s->metric == metric && s->combine == COMBINE_SUM &&
 		    strcmp(model_str(m, s->scope), scope) == 0 &&
 		    formula_is_identity(model_str(m, s->formula)))
@@ -60,7 +60,7 @@ static enum status add_column(struct model_builder *b, uint32_t metric,
 		free(c.variant);
 		free(c.format);
 		formula_free(c.expr);
-		return error_set(err, STATUS_NOMEM, m->path, "out of memory");
+		return error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
 	}
 	return STATUS_OK;
 }
@@ -69,11 +69,11 @@ enum status metrics_add_default_columns(struct model_builder *b,
 					struct error *err)
 {
 	const struct model *m = model_builder_peek(b);
-	for (uint32_t i = 0; i < m->n_stats; i++) {
-		uint32_t metric = m->stats[i].metric;
+	for (uint32_t i = 0; i < model_n_stats(m); i++) {
+		uint32_t metric = model_stats(m)[i].metric;
 		bool seen = false;
 		for (uint32_t j = 0; j < i && !seen; j++)
-			seen = m->stats[j].metric == metric;
+			seen = model_stats(m)[j].metric == metric;
 		if (seen)
 			continue;
 		uint32_t incl = find_sum_stat(m, metric, "execution");

@@ -226,13 +226,13 @@ static void pending_free(struct ctx *c)
  * `inputs:` entries are matched by. */
 static bool canonical_stats(struct ctx *c)
 {
-	c->stat_formula = calloc(c->m->n_stats ? c->m->n_stats : 1,
+	c->stat_formula = calloc(model_n_stats(c->m) ? model_n_stats(c->m) : 1,
 				 sizeof(*c->stat_formula));
 	if (!c->stat_formula)
 		return my_nomem(c);
-	for (uint32_t s = 0; s < c->m->n_stats; s++)
+	for (uint32_t s = 0; s < model_n_stats(c->m); s++)
 		if (!(c->stat_formula[s] = my_canonical_formula(
-			      model_str(c->m, c->m->stats[s].formula))))
+			      model_str(c->m, model_stats(c->m)[s].formula))))
 			return my_nomem(c);
 	return true;
 }
@@ -244,7 +244,7 @@ static bool add_columns(struct ctx *c, struct model_builder *b,
 			struct metric *roots, size_t n_roots,
 			uint32_t *n_columns)
 {
-	c->base = c->m->n_columns;
+	c->base = model_n_columns(c->m);
 	for (size_t i = 0; i < n_roots; i++)
 		if (!resolve(c, &roots[i], 0))
 			return false;
@@ -335,7 +335,7 @@ out:
 		yaml_document_delete(&c.doc);
 	if (have_parser)
 		yaml_parser_delete(&parser);
-	for (uint32_t s = 0; c.stat_formula && s < c.m->n_stats; s++)
+	for (uint32_t s = 0; c.stat_formula && s < model_n_stats(c.m); s++)
 		free(c.stat_formula[s]);
 	free(c.stat_formula);
 	free(c.is_input);

@@ -258,20 +258,12 @@ static struct formula *tok_chain(struct ctx *c, const yaml_node_t *at,
 				 unsigned *extra, unsigned depth)
 {
 	if (own && f->op == op) {
-		size_t n = f->nargs;
-		if ((n & (n - 1)) == 0) {
-			struct formula **na = realloc(f->args,
-						      2 * n * sizeof(*na));
-			if (!na) {
-				formula_free(f);
-				formula_free(b);
-				my_nomem(c);
-				return NULL;
-			}
-			f->args = na;
-		}
-		f->args[f->nargs++] = b;
-		return f;
+		if (formula_append(f, b))
+			return f;
+		formula_free(f);
+		formula_free(b);
+		my_nomem(c);
+		return NULL;
 	}
 	if (depth + ++*extra > FORMULA_MAX_DEPTH) {
 		formula_free(f);
@@ -371,32 +363,14 @@ out:
 	return f;
 }
 
-struct function_def {
-	const char *name;
-	enum formula_op op;
-	size_t min_args, max_args; /* max 0: any number */
-};
-
-static const struct function_def functions[] = {
+/* The operators; the named functions are the formulas' own
+ * (formula_function_named, words joined by ' ' here: "strict floor"). */
+static const struct formula_function operators[] = {
 	{.name = "+", .op = FORMULA_ADD, .min_args = 1},
 	{.name = "-", .op = FORMULA_SUB, .min_args = 1},
 	{.name = "*", .op = FORMULA_MUL, .min_args = 1},
 	{.name = "/", .op = FORMULA_DIV, .min_args = 1},
 	{.name = "^", .op = FORMULA_POW, .min_args = 1},
-	{.name = "sum", .op = FORMULA_SUM, .min_args = 1},
-	{.name = "prod", .op = FORMULA_PROD, .min_args = 1},
-	{.name = "avg", .op = FORMULA_AVG, .min_args = 1},
-	{.name = "min", .op = FORMULA_MIN, .min_args = 1},
-	{.name = "max", .op = FORMULA_MAX, .min_args = 1},
-	{.name = "pow", .op = FORMULA_POW, .min_args = 2, .max_args = 2},
-	{.name = "sqrt", .op = FORMULA_SQRT, .min_args = 1, .max_args = 1},
-	{.name = "log", .op = FORMULA_LOG, .min_args = 1, .max_args = 2},
-	{.name = "floor", .op = FORMULA_FLOOR, .min_args = 1, .max_args = 1},
-	{.name = "ceil", .op = FORMULA_CEIL, .min_args = 1, .max_args = 1},
-	{.name = "strict floor", .op = FORMULA_STRICT_FLOOR, .min_args = 1,
-	 .max_args = 1},
-	{.name = "strict ceil", .op = FORMULA_STRICT_CEIL, .min_args = 1,
-	 .max_args = 1},
 };
 
 /* `{sqrt: [a]}`, `{+: [a, b, c]}`: a function or operator applied to the
@@ -412,10 +386,13 @@ static struct formula *build_call(struct ctx *c, yaml_node_t *n,
 		return NULL;
 	}
 	yaml_node_t *key = node_at(c, p->key), *val = node_at(c, p->value);
-	const struct function_def *fn = NULL;
-	for (size_t i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
-		if (scalar_is(key, functions[i].name))
-			fn = &functions[i];
+	const struct formula_function *fn = NULL;
+	for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++)
+		if (scalar_is(key, operators[i].name))
+			fn = &operators[i];
+	if (!fn && is_scalar(key))
+		fn = formula_function_named((const char *)key->data.scalar.value,
+					    key->data.scalar.length, ' ');
 	if (!fn) {
 		my_fail(c, STATUS_CORRUPT, key,
 			"formula: unknown function '%.*s'",
@@ -433,9 +410,10 @@ static struct formula *build_call(struct ctx *c, yaml_node_t *n,
 		: 1;
 	if (n_args < fn->min_args || (fn->max_args && n_args > fn->max_args)) {
 		my_fail(c, STATUS_CORRUPT, key,
-			"formula: '%s' takes %zu to %zu "
+			"formula: '%.*s' takes %zu to %zu "
 			"arguments, found %zu",
-			fn->name, fn->min_args,
+			(int)key->data.scalar.length,
+			(const char *)key->data.scalar.value, fn->min_args,
 			fn->max_args ? fn->max_args : (size_t)999, n_args);
 		return NULL;
 	}

@@ -62,9 +62,9 @@ static bool read_inputs(struct ctx *c, yaml_node_t *inputs)
 			goto next;
 		}
 		uint32_t found = MODEL_NONE;
-		for (uint32_t s = 0; s < m->n_stats && found == MODEL_NONE;
+		for (uint32_t s = 0; s < model_n_stats(m) && found == MODEL_NONE;
 		     s++) {
-			const struct model_stat *st = &m->stats[s];
+			const struct model_stat *st = &model_stats(m)[s];
 			if (st->combine == comb &&
 			    strcmp(model_str(m, st->metric), metric) == 0 &&
 			    strcmp(model_str(m, st->scope), scope) == 0 &&

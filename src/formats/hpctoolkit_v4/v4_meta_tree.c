@@ -313,9 +313,8 @@ static enum status read_ctx(struct meta_reader *r, struct error *err)
 			return st;
 		w++;
 		if (node.kind == NODE_FUNCTION)
-			node.name = model_builder_peek(r->b)
-					    ->functions[node.function]
-					    .name;
+			node.name = model_functions(model_builder_peek(
+					    r->b))[node.function].name;
 	}
 	if (flags & CTX_HAS_SRCLOC) {
 		st = path_handle(r, &r->files, SEC_FILES, "Source Files",

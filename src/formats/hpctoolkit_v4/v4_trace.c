@@ -33,6 +33,46 @@ typedef unsigned long long ull; /* for printing u64 values portably */
 #define CORRUPT(off, ...)                                                  \
 	error_set_at(err, STATUS_CORRUPT, t->file.name, (off), __VA_ARGS__)
 
+/* Trace line i from its {CTH} `cth` (at file offset `at`): checked, kept
+ * in t->lines[i] and added to the model as a sample timeline. */
+static enum status add_line(struct v4_trace *t, struct model_builder *b,
+			    struct span cth, uint64_t at, uint32_t i,
+			    uint32_t n_profiles, struct error *err)
+{
+	const struct model *m = model_builder_peek(b);
+	uint64_t body_end = t->file.size - 8; /* before the footer */
+	uint32_t prof = span_get_u32le(cth, 0x00);
+	uint64_t p_start = span_get_u64le(cth, 0x08);
+	uint64_t p_end = span_get_u64le(cth, 0x10);
+	/* profIndex: "Index of a profile listed in the profile.db" */
+	if (prof >= n_profiles || prof >= model_n_profiles(m))
+		return CORRUPT(at, "{CTH} %u: profIndex %u is "
+			       "not a profile of profile.db (%u)",
+			       i, prof, n_profiles);
+	/* pStart <= pEnd, both inside the file, whole {Elem}s */
+	if (p_start > p_end || p_end > body_end ||
+	    (p_end - p_start) % SZ_ELEM != 0)
+		return CORRUPT(at + 0x08, "{CTH} %u: trace "
+			       "line [0x%llx, 0x%llx) is not a whole "
+			       "number of 12-byte elements inside the "
+			       "file",
+			       i, (ull)p_start, (ull)p_end);
+	t->lines[i] = (struct trace_line){
+		.start = p_start,
+		.count = (p_end - p_start) / SZ_ELEM,
+	};
+	struct model_timeline tl = {
+		.profile = prof,
+		.label = model_profiles(m)[prof].label,
+		.kind = TIMELINE_SAMPLES,
+		.count = t->lines[i].count,
+	};
+	if (model_builder_add_timeline(b, &tl) == MODEL_NONE)
+		return error_set(err, STATUS_NOMEM, t->file.name,
+				 "out of memory");
+	return STATUS_OK;
+}
+
 enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 			  struct model_builder *b, struct v4_trace **out,
 			  struct error *err)
@@ -90,47 +130,14 @@ enum status v4_trace_open(struct v4_file *f, uint32_t n_profiles,
 			goto out;
 		}
 	}
-	const struct model *m = model_builder_peek(b);
-	uint64_t body_end = t->file.size - 8; /* before the footer */
-	for (uint32_t i = 0; i < n_traces; i++) {
-		uint64_t at = p_traces + (uint64_t)i * sz_trace;
-		struct span cth;
+	for (uint32_t i = 0; i < n_traces && st == STATUS_OK; i++) {
+		struct span cth = {0}; /* inside arr (v4_region_array) */
 		(void)span_sub(arr, (uint64_t)i * sz_trace, sz_trace, &cth);
-		uint32_t prof = span_get_u32le(cth, 0x00);
-		uint64_t p_start = span_get_u64le(cth, 0x08), p_end = span_get_u64le(cth, 0x10);
-		/* profIndex: "Index of a profile listed in the profile.db" */
-		if (prof >= n_profiles || prof >= m->n_profiles) {
-			st = CORRUPT(at, "{CTH} %u: profIndex %u is "
-				     "not a profile of profile.db (%u)",
-				     i, prof, n_profiles);
-			goto out;
-		}
-		/* pStart <= pEnd, both inside the file, whole {Elem}s */
-		if (p_start > p_end || p_end > body_end ||
-		    (p_end - p_start) % SZ_ELEM != 0) {
-			st = CORRUPT(at + 0x08, "{CTH} %u: trace "
-				     "line [0x%llx, 0x%llx) is not a whole "
-				     "number of 12-byte elements inside the "
-				     "file",
-				     i, (ull)p_start, (ull)p_end);
-			goto out;
-		}
-		t->lines[i] = (struct trace_line){
-			.start = p_start,
-			.count = (p_end - p_start) / SZ_ELEM,
-		};
-		struct model_timeline tl = {
-			.profile = prof,
-			.label = m->profiles[prof].label,
-			.kind = TIMELINE_SAMPLES,
-			.count = t->lines[i].count,
-		};
-		if (model_builder_add_timeline(b, &tl) == MODEL_NONE) {
-			st = error_set(err, STATUS_NOMEM, t->file.name,
-				       "out of memory");
-			goto out;
-		}
+		st = add_line(t, b, cth, p_traces + (uint64_t)i * sz_trace, i,
+			      n_profiles, err);
 	}
+	if (st != STATUS_OK)
+		goto out;
 	t->n_lines = n_traces;
 	model_builder_set_time_range(b, t_min, t_max);
 	*out = t;

@@ -252,11 +252,11 @@ static enum status add_timelines(struct model_builder *b,
 		if (pv->trace && prof == MODEL_NONE)
 			return error_set(err, STATUS_NOMEM, NULL,
 					 "out of memory");
-		if (prof >= m->n_profiles)
+		if (prof >= model_n_profiles(m))
 			continue;
 		struct model_timeline tl = {
 			.profile = prof,
-			.label = m->profiles[prof].label,
+			.label = model_profiles(m)[prof].label,
 			.kind = TIMELINE_SAMPLES,
 			.count = l->n_samples,
 		};
@@ -345,17 +345,17 @@ static enum status top_contexts(const struct model *m,
 				struct xml_provider *pv, struct error *err)
 {
 	uint32_t n = 0;
-	for (uint32_t c = m->n_nodes ? m->nodes[0].first_child : MODEL_NONE;
-	     c != MODEL_NONE; c = m->nodes[c].next_sibling)
+	for (uint32_t c = model_n_nodes(m) ? model_nodes(m)[0].first_child : MODEL_NONE;
+	     c != MODEL_NONE; c = model_nodes(m)[c].next_sibling)
 		n++;
 	if (!n)
 		return STATUS_OK;
 	pv->top_ctx = malloc((size_t)n * sizeof(*pv->top_ctx));
 	if (!pv->top_ctx)
-		return error_set(err, STATUS_NOMEM, m->path, "out of memory");
-	for (uint32_t c = m->nodes[0].first_child; c != MODEL_NONE;
-	     c = m->nodes[c].next_sibling)
-		pv->top_ctx[pv->n_top++] = m->nodes[c].ctx_id;
+		return error_set(err, STATUS_NOMEM, model_path(m), "out of memory");
+	for (uint32_t c = model_nodes(m)[0].first_child; c != MODEL_NONE;
+	     c = model_nodes(m)[c].next_sibling)
+		pv->top_ctx[pv->n_top++] = model_nodes(m)[c].ctx_id;
 	return STATUS_OK;
 }
 
@@ -408,8 +408,8 @@ static void add_warnings(struct model_builder *b,
 	if (has_trace) {
 		const struct model *pm = model_builder_peek(b);
 		uint64_t samples = 0;
-		for (uint32_t i = 0; i < pm->n_timelines; i++)
-			samples += pm->timelines[i].count;
+		for (uint32_t i = 0; i < model_n_timelines(pm); i++)
+			samples += model_timelines(pm)[i].count;
 		if (samples == 0)
 			model_builder_add_warning(b, "the trace has no samples "
 						     "(every trace line is "
@@ -422,9 +422,10 @@ static void add_warnings(struct model_builder *b,
 					     "(*.hpctrace or experiment.mt)");
 }
 
-static enum status open_path(const char *path, struct model **out,
-			     struct error *err)
+static enum status xml_open(const struct reader_input *in,
+			   struct model **out, struct error *err)
 {
+	const char *path = in->paths[0];
 	enum status st = STATUS_OK;
 	char *dir = NULL, *xml = NULL, *copy = NULL;
 	struct model_builder *b = NULL;
@@ -503,12 +504,6 @@ out:
 	return st;
 }
 
-static enum status xml_open(const struct reader_input *in, struct model **out,
-			    struct error *err)
-{
-	return open_path(in->paths[0], out, err);
-}
-
 /* A copy of the directory (a directory URL): hpcprof rewrites
  * experiment.xml whenever it writes a database, so an unchanged one means
  * unchanged files beside it; the 2020 format's binaries are mapped whole. */
@@ -524,13 +519,9 @@ static const struct reader_file_rule xml_files[] = {
 	{NULL, 0},
 };
 
-const struct reader reader_hpctoolkit_xml = {
-	.name = "hpctoolkit-xml",
-	.description = "HPCToolkit experiment.xml database (2.0-2.2 with "
-		       "metric-db/mdb and hpctrace/mt; 4.0 with the 2020 "
-		       "profile.db, cct.db, trace.db)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES,
-	.bid = xml_bid,
-	.open = xml_open,
-	.files = xml_files,
-};
+READER(reader_hpctoolkit_xml, "hpctoolkit-xml",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_SAMPLES, xml_bid,
+       xml_open,
+       "HPCToolkit experiment.xml database (2.0-2.2 with metric-db/mdb and "
+       "hpctrace/mt; 4.0 with the 2020 profile.db, cct.db, trace.db)",
+       .files = xml_files);

@@ -333,7 +333,7 @@ static struct formula *column_formula(struct model_builder *b,
 			if (asprintf(&w, "%s: metric %u \"%s\": formula \"%s\" "
 				     "is not understood; its own values are "
 				     "shown",
-				     model_builder_peek(b)->path, m->id,
+				     model_path(model_builder_peek(b)), m->id,
 				     m->name, m->formula) >= 0)
 				model_builder_add_warning(b, w);
 			free(w);
@@ -389,7 +389,7 @@ enum status xml_add_metrics(struct model_builder *b,
 			    const struct xml_experiment *x,
 			    struct xml_provider *pv, struct error *err)
 {
-	const char *path = model_builder_peek(b)->path;
+	const char *path = model_path(model_builder_peek(b));
 	bool inline_values = xml_values_count(pv->inline_values) > 0;
 	struct lookup l;
 	enum status st = STATUS_OK;

@@ -72,16 +72,11 @@ static enum status nsight_open(const struct reader_input *in,
 	return gpu_run_open_input(&nsight_family, in, out, err);
 }
 
-const struct reader reader_nsight = {
-    .name = "nsight",
-    .description = "NVIDIA Nsight Systems SQLite exports (nsys export "
-		   "--type sqlite; several as one run)",
-    .caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_INTERVALS |
-	    READER_CAP_MERGE,
-    .bid = nsight_bid,
-    .open = nsight_open,
-    .cache_name = "runs",
-    .cache_list = gpu_run_index_list,
-    .option_names = nsight_option_names,
-    .option = gpu_run_option,
-};
+READER(reader_nsight, "nsight",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_INTERVALS |
+	   READER_CAP_MERGE,
+       nsight_bid, nsight_open,
+       "NVIDIA Nsight Systems SQLite exports (nsys export --type sqlite; "
+       "several as one run)",
+       .cache_name = "runs", .cache_list = gpu_run_index_list,
+       .option_names = nsight_option_names, .option = gpu_run_option);

@@ -444,16 +444,10 @@ static enum status otf2_option(void *state, const char *key,
 
 static const char *const otf2_option_names[] = {"otf2", NULL};
 
-const struct reader reader_otf2 = {
-	.name = "otf2",
-	.description = "OTF2 trace archives (Score-P, Scalasca, TAU: "
-		       "traces.otf2 or its directory)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE |
-		READER_CAP_INTERVALS,
-	.bid = otf2_bid,
-	.open = otf2_open,
-	.option_names = otf2_option_names,
-	.option = otf2_option,
-	.cache_name = "otf2",
-	.cache_list = otf2_cache_list,
-};
+READER(reader_otf2, "otf2",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_INTERVALS,
+       otf2_bid, otf2_open,
+       "OTF2 trace archives (Score-P, Scalasca, TAU: traces.otf2 or its "
+       "directory)",
+       .option_names = otf2_option_names, .option = otf2_option,
+       .cache_name = "otf2", .cache_list = otf2_cache_list);

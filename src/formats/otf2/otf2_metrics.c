@@ -417,12 +417,12 @@ static enum status build_tracks(struct otf2_run *r)
 				&r->members[l->ctracks[k].member];
 			char *label = NULL;
 			if (asprintf(&label, "%s: %s",
-				     model_str(m, m->timelines[i].label),
+				     model_str(m, model_timelines(m)[i].label),
 				     model_str(m, mb->name)) < 0)
 				return error_set(r->err, STATUS_NOMEM, r->path,
 						 "out of memory");
 			struct model_timeline tl = {
-				.profile = m->timelines[i].profile,
+				.profile = model_timelines(m)[i].profile,
 				.label = model_builder_intern(r->b, label,
 							      strlen(label)),
 				.kind = TIMELINE_COUNTER,

@@ -124,18 +124,12 @@ static const struct reader_file_rule rocpd_files[] = {
 	{NULL, 0},
 };
 
-const struct reader reader_rocpd = {
-	.name = "rocpd",
-	.description = "ROCm profiles: rocprofv3 rocpd databases and "
-		       "rocmProfileData .rpd files (several, a directory or "
-		       "a run's index YAML as one run)",
-	.caps = READER_CAP_TREE | READER_CAP_PER_PROFILE |
-		READER_CAP_INTERVALS | READER_CAP_COUNTERS | READER_CAP_MERGE,
-	.bid = rocpd_bid,
-	.open = rocpd_open,
-	.cache_name = "runs",
-	.cache_list = gpu_run_index_list,
-	.option_names = rocpd_option_names,
-	.option = gpu_run_option,
-	.files = rocpd_files,
-};
+READER(reader_rocpd, "rocpd",
+       READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_INTERVALS |
+	   READER_CAP_COUNTERS | READER_CAP_MERGE,
+       rocpd_bid, rocpd_open,
+       "ROCm profiles: rocprofv3 rocpd databases and rocmProfileData .rpd "
+       "files (several, a directory or a run's index YAML as one run)",
+       .cache_name = "runs", .cache_list = gpu_run_index_list,
+       .option_names = rocpd_option_names, .option = gpu_run_option,
+       .files = rocpd_files);
