@@ -141,12 +141,14 @@ bool otf2_tree_first_seen(struct otf2_run *r, size_t loc,
 	return true;
 }
 
-static const uint64_t *order_key;
-
-static int by_first(const void *a, const void *b)
+/* Orders node numbers by their first appearance (`key`: r->first); the
+ * key is qsort_r's argument, never a file-scope pointer (two archives are
+ * indexed side by side). */
+static int by_first(const void *a, const void *b, void *key)
 {
-	uint64_t x = order_key[*(const uint32_t *)a],
-		 y = order_key[*(const uint32_t *)b];
+	const uint64_t *first = key;
+	uint64_t x = first[*(const uint32_t *)a],
+		 y = first[*(const uint32_t *)b];
 	return (x > y) - (x < y);
 }
 
@@ -181,9 +183,8 @@ enum status otf2_tree_canonical(struct otf2_run *r)
 	bool ok = order && to && r->cap_first >= n;
 	for (uint32_t i = 0; ok && i < n; i++)
 		order[i] = i;
-	order_key = r->first;
 	if (ok && n) /* qsort's base may not be NULL */
-		qsort(order, n, sizeof(*order), by_first);
+		qsort_r(order, n, sizeof(*order), by_first, r->first);
 	for (uint32_t i = 0; ok && i < n; i++)
 		to[order[i]] = i;
 	for (uint32_t i = 0; ok && i < n; i++)
