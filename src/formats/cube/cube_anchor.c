@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "formats/cube/cube_anchor.h"
+#include "formats/cube/cube_anchor_parse.h"
 #include "formats/cube/cube_components.h"
 
 #include <errno.h>
@@ -23,70 +24,6 @@
 #include <zlib.h>
 
 typedef unsigned long long ull;
-
-enum elem {
-	E_OTHER,
-	E_CUBE,
-	E_ATTR,
-	E_METRIC,
-	E_REGION,
-	E_CNODE,
-	E_PARAMETER,
-	E_STN,      /* systemtreenode, machine, node */
-	E_GROUP,    /* locationgroup, process */
-	E_LOCATION, /* location, thread */
-	E_TEXT,     /* an element whose text we keep */
-};
-
-enum field {
-	F_NONE,
-	F_NAME,
-	F_UNIQ,
-	F_DISP,
-	F_DTYPE,
-	F_UOM,
-	F_DESCR,
-	F_RANK,
-	F_TYPE,
-	F_CUBEPL,  /* a derived metric's expression */
-	F_CUBEPL_INIT,
-	F_CUBEPL_AGGR,
-	F_MANGLED, /* region attributes CubePL reads */
-	F_PARADIGM,
-	F_ROLE,
-};
-
-struct frame {
-	uint8_t elem;
-	uint8_t field;
-	uint32_t obj; /* index of the metric, region, cnode, group, location */
-};
-
-struct group {
-	uint32_t name, type;
-	uint64_t rank;
-};
-
-struct parser {
-	XML_Parser xp;
-	const char *name;
-	struct model_builder *b;
-	struct cube_anchor *a;
-	struct error *err;
-	enum status st;
-	struct frame *stack;
-	size_t depth, cap;
-	bool seen_root;
-	char *text;
-	size_t text_len, text_cap;
-	bool collecting;
-	uint32_t caps[4]; /* metrics, regions, cnodes, locations */
-	struct group *groups;
-	uint32_t n_groups, groups_cap;
-	uint32_t *loc_group; /* per location (document order) */
-	char *attrs;
-	size_t attrs_len;
-};
 
 static void fail(struct parser *p, enum status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
