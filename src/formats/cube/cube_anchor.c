@@ -131,6 +131,7 @@ static const struct {
 	{"descr", E_TEXT, F_DESCR},
 	{"rank", E_TEXT, F_RANK},
 	{"type", E_TEXT, F_TYPE},
+	{"class", E_TEXT, F_CLASS},
 	{"cubepl", E_TEXT, F_CUBEPL},
 	{"cubeplinit", E_TEXT, F_CUBEPL_INIT},
 	{"cubeplaggr", E_TEXT, F_CUBEPL_AGGR},
@@ -233,13 +234,31 @@ static void start_parameter(struct parser *p, const XML_Char **atts,
 	free(s);
 }
 
-static void start_group(struct parser *p, struct frame *fr)
+static void start_group(struct parser *p, const struct frame *parent,
+			struct frame *fr)
 {
 	if (!grow(p, (void **)&p->groups, p->n_groups, &p->groups_cap,
 		  sizeof(*p->groups)))
 		return;
 	fr->obj = p->n_groups;
-	p->groups[p->n_groups++] = (struct group){0, 0, 0};
+	p->groups[p->n_groups++] = (struct group){
+		.stn = parent->elem == E_STN ? parent->obj : MODEL_NONE};
+}
+
+/* A system tree node, numbered in document order (CubeLib's Ids are that
+ * order; an odd Id attribute is no reason to refuse the file). */
+static void start_stn(struct parser *p, const struct frame *parent,
+		      struct frame *fr)
+{
+	struct cube_anchor *a = p->a;
+	if (!grow(p, (void **)&a->stns, a->n_stns, &p->stns_cap,
+		  sizeof(*a->stns)))
+		return;
+	fr->obj = a->n_stns;
+	a->stns[a->n_stns] = (struct cube_stn){
+		.id = a->n_stns,
+		.parent = parent->elem == E_STN ? parent->obj : MODEL_NONE};
+	a->n_stns++;
 }
 
 static void start_location(struct parser *p, const XML_Char **atts,
@@ -343,19 +362,22 @@ static void XMLCALL on_start(void *ud, const XML_Char *name,
 		start_parameter(p, atts, parent);
 		break;
 	case E_GROUP:
-		start_group(p, fr);
+		start_group(p, parent, fr);
 		break;
 	case E_LOCATION:
 		start_location(p, atts, parent, fr);
 		break;
 	case E_TEXT:
 		if (parent->elem == E_METRIC || parent->elem == E_REGION ||
-		    parent->elem == E_GROUP || parent->elem == E_LOCATION) {
+		    parent->elem == E_GROUP || parent->elem == E_LOCATION ||
+		    parent->elem == E_STN) {
 			p->collecting = true;
 			p->text_len = 0;
 		}
 		break;
 	case E_STN:
+		start_stn(p, parent, fr);
+		break;
 	case E_CUBE:
 	case E_OTHER:
 		break;
@@ -459,6 +481,12 @@ static void end_text(struct parser *p, const struct frame *fr,
 			r->role = intern(p, t, len);
 		break;
 	}
+	case E_STN:
+		if (parent->obj != MODEL_NONE && fr->field == F_NAME)
+			a->stns[parent->obj].name = intern(p, t, len);
+		else if (parent->obj != MODEL_NONE && fr->field == F_CLASS)
+			a->stns[parent->obj].cls = intern(p, t, len);
+		break;
 	case E_GROUP:
 	case E_LOCATION: {
 		if (parent->obj == MODEL_NONE)
@@ -652,6 +680,7 @@ static enum status order_locations(struct parser *p)
 	for (uint32_t i = 0; i < n; i++) {
 		struct cube_location l = a->locations[i];
 		uint32_t g = p->loc_group[i];
+		l.stn = g != MODEL_NONE ? p->groups[g].stn : MODEL_NONE;
 		if (g != MODEL_NONE) {
 			l.group_name = p->groups[g].name;
 			l.group_type = p->groups[g].type;
@@ -724,5 +753,6 @@ void cube_anchor_free(struct cube_anchor *a)
 	free(a->regions);
 	free(a->cnodes);
 	free(a->locations);
+	free(a->stns);
 	memset(a, 0, sizeof(*a));
 }

@@ -42,6 +42,7 @@ enum field {
 	F_MANGLED, /* region attributes CubePL reads */
 	F_PARADIGM,
 	F_ROLE,
+	F_CLASS,   /* a system tree node's class */
 };
 
 struct frame {
@@ -53,6 +54,7 @@ struct frame {
 struct group {
 	uint32_t name, type;
 	uint64_t rank;
+	uint32_t stn; /* the enclosing system tree node, MODEL_NONE */
 };
 
 struct parser {
@@ -70,7 +72,7 @@ struct parser {
 	bool collecting;
 	uint32_t caps[4]; /* metrics, regions, cnodes, locations */
 	struct group *groups;
-	uint32_t n_groups, groups_cap;
+	uint32_t n_groups, groups_cap, stns_cap;
 	uint32_t *loc_group; /* per location (document order) */
 	char *attrs;
 	size_t attrs_len;
