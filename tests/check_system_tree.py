@@ -9,7 +9,8 @@ database's own files, independently of callscope's readers:
                 inclusive CPUTIME per profile, grouped NODE > RANK > THREAD
                 by the profiles' identifier tuples.
   cube FILE     a Cube profile with pycubexr's incl.csv beside it
-                (blast.p64.r1, time.p4.n2000.x1.r0): cnode 0 (the tree's
+                (blast.p64.r1, time.p4.n2000.x1.r0) or its values in
+                FILE.csv (gen_cube.py --incl-csv): cnode 0 (the tree's
                 second row), `time` summed and `max_time` maxed over each
                 group of the anchor's system tree (machine > ... > node >
                 RANK > thread, read here from anchor.xml); every group and
@@ -166,8 +167,9 @@ def cube_system(db):
     """The system tree of a .cubex's anchor.xml, read here with tarfile and
     ElementTree: per location Id, (the group labels from the top down, the
     context's label).  A group is a system tree node, named by its class in
-    capitals and its number in document order ("NODE 3"), then the process
-    ("RANK r"); the context is "process name: location name"."""
+    capitals (without one, as Cube 3's <machine> and <node>: MACHINE at the
+    top, NODE below) and its number in document order ("NODE 3"), then the
+    process ("RANK r"); the context is "process name: location name"."""
     with tarfile.open(db) as tar:
         root = ET.fromstring(tar.extractfile("anchor.xml").read())
     locs = {}
@@ -175,27 +177,38 @@ def cube_system(db):
 
     def walk(el, path):
         for ch in el:
-            if ch.tag == "systemtreenode":
+            if ch.tag in ("systemtreenode", "machine", "node"):
                 n = count[0]
                 count[0] += 1
                 cls = (ch.findtext("class") or "").upper()
+                if not cls:
+                    cls = "NODE" if path else "MACHINE"
                 walk(ch, path + ["%s %d" % (cls, n)])
-            elif ch.tag == "locationgroup":
+            elif ch.tag in ("locationgroup", "process"):
                 rank = int(ch.findtext("rank"))
-                for loc in ch.findall("location"):
+                for loc in ch.findall("*"):
+                    if loc.tag not in ("location", "thread"):
+                        continue
                     locs[int(loc.get("Id"))] = (
-                        path + ["RANK %d" % rank],
-                        "%s: %s" % (ch.findtext("name"),
-                                    loc.findtext("name")))
+                            path + ["RANK %d" % rank],
+                            "%s: %s" % (ch.findtext("name"),
+                                        loc.findtext("name")))
 
     walk(root.find("system"), [])
     return locs
 
 
-def cube_truth(db, metric, combine):
-    """Cnode 0's `metric` per location from pycubexr's incl.csv beside the
-    file, every system tree group's value its locations' combined."""
+def cube_csv(db):
+    """pycubexr's incl.csv beside the file, or FILE.csv (gen_cube.py
+    --incl-csv)."""
     path = os.path.join(os.path.dirname(db), "incl.csv")
+    return path if os.path.exists(path) else os.path.splitext(db)[0] + ".csv"
+
+
+def cube_truth(db, metric, combine):
+    """Cnode 0's `metric` per location from cube_csv, every system tree
+    group's value its locations' combined."""
+    path = cube_csv(db)
     locs = cube_system(db)
     truth = {}
     total = 0.0
@@ -290,11 +303,16 @@ def main():
             check_focus(cs, db, size)
         else:
             # PARALLEL (j), sorted by time (I), then max_time (I) (ssss);
-            # E opens every group below the top one
-            for metric, combine, keys in (("time", sum, "jTOE"),
-                                          ("max_time", max, "jssssTOE")):
+            # every group opened (E then Down, on each)
+            with open(cube_csv(db)) as f:
+                head = [h.strip() for h in f.readline().split(",")]
+            for metric, combine, keys in (("time", sum, "jTO"),
+                                          ("max_time", max, "jssssTO")):
+                if metric not in head:
+                    continue
                 truth, total = cube_truth(db, metric, combine)
-                rows = collect(cs, db, size, keys,
+                keys += "Ej" * len(truth)
+                rows = collect(cs, db, size, keys + "g",
                                16 if size == "80x24" else 5)
                 missing = [k for k in truth if k not in rows]
                 if missing:
