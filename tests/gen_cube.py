@@ -4,7 +4,8 @@ here, apart from the reader (tests/test-cube-hostile.sh, bench/).
 
 gen_cube.py OUT.cubex [--seed N] [--cnodes N] [--locs N] [--zlib]
             [--big-endian] [--gzip-anchor] [--dense] [--cube48]
-            [--answers FILE]
+            [--answers FILE] [--system nodes|cube3|flat]
+            [--incl-csv FILE]
             [--hostile KIND] [--bench] [--sparse-set [--chain]]
 
 Metrics: visits (EXCLUSIVE UINT64), time (INCLUSIVE DOUBLE), min_time
@@ -13,7 +14,9 @@ node), and with --bench four more (8 in all).  --answers writes
 {cnode id: {metric: [incl, excl]}} (totals over locations).  --hostile
 KIND writes a damaged file instead (see HOSTILE).  --bench writes call
 nodes x 8 metrics x locations with ZCUBEX rows compressed once per
-distinct row (fast to write, honest to read).
+distinct row (fast to write, honest to read).  --system shapes the system
+tree (see system_tree); --incl-csv writes pycubexr's incl.csv layout for
+call node 0's time per location (tests/check_system_tree.py).
 """
 import gzip
 import io
@@ -52,7 +55,52 @@ def wide_order(children, n):
     return order
 
 
-def anchor(n, locs, parent, children, metrics, bad=None):
+def system_tree(w, locs, kind):
+    """The <system> tree: 4 threads a process; kind None: one machine;
+    "nodes": 2 machines of 2 nodes each (classes machine, node), the
+    processes dealt round the 4 nodes; "cube3": Cube 3's element names
+    (machine > node > process > thread, no classes), 2 nodes; "flat": the
+    processes right under <system>, no node at all."""
+    per = 4
+    ngroups = (locs + per - 1) // per
+    node_of = {None: lambda g: 0, "flat": lambda g: None,
+               "nodes": lambda g: g % 4, "cube3": lambda g: g % 2}[kind]
+    stn, node, grp, loc = (("machine", "node", "process", "thread")
+                           if kind == "cube3" else
+                           ("systemtreenode", "systemtreenode",
+                            "locationgroup", "location"))
+    cls = kind != "cube3"
+
+    def groups(node):
+        for g in range(ngroups):
+            if node_of(g) != node:
+                continue
+            w(f'<{grp} Id="{g}"><name>Rank {g}</name><rank>{g}</rank>'
+              '<type>process</type>\n')
+            for t in range(g * per, min(locs, g * per + per)):
+                w(f'<{loc} Id="{t}"><name>thread {t - g * per}</name>'
+                  f'<rank>{t - g * per}</rank><type>thread</type>'
+                  f'</{loc}>\n')
+            w(f'</{grp}>\n')
+
+    if kind == "flat":
+        groups(None)
+        return
+    nmach, nnode = {None: (1, 0), "nodes": (2, 2), "cube3": (1, 2)}[kind]
+    for m in range(nmach):
+        w(f'<{stn} Id="{m}"><name>machine{"" if kind is None else " %d" % m}'
+          '</name>' + ('<class>machine</class>\n' if cls else '\n'))
+        if not nnode:
+            groups(0)
+        for k in range(m * nnode, (m + 1) * nnode):
+            w(f'<{node} Id="{nmach + k}"><name>node {k}</name>' +
+              ('<class>node</class>\n' if cls else '\n'))
+            groups(k)
+            w(f'</{node}>\n')
+        w(f'</{stn}>\n')
+
+
+def anchor(n, locs, parent, children, metrics, bad=None, system=None):
     out = io.StringIO()
     w = out.write
     w('<?xml version="1.0" encoding="UTF-8"?>\n')
@@ -81,17 +129,9 @@ def anchor(n, locs, parent, children, metrics, bad=None):
         stack.append((x, True))
         for c in reversed(children[x]):
             stack.append((c, False))
-    w('</program>\n<system>\n<systemtreenode Id="0"><name>machine</name>'
-      '<class>machine</class>\n')
-    per = 4
-    for g in range((locs + per - 1) // per):
-        w(f'<locationgroup Id="{g}"><name>Rank {g}</name><rank>{g}</rank>'
-          '<type>process</type>\n')
-        for t in range(g * per, min(locs, g * per + per)):
-            w(f'<location Id="{t}"><name>thread {t - g * per}</name>'
-              f'<rank>{t - g * per}</rank><type>thread</type></location>\n')
-        w('</locationgroup>\n')
-    w('</systemtreenode>\n</system>\n</cube>\n')
+    w('</program>\n<system>\n')
+    system_tree(w, locs, system)
+    w('</system>\n</cube>\n')
     text = out.getvalue()
     if bad == "xml":
         text = text[: len(text) // 2]
@@ -185,11 +225,17 @@ def small(args, rnd):
         dense = args["dense"] and len(rows) == n
         idx, data = member_bytes(rows, dtype, locs, be, z, dense, n)
         members += [(f"{mid}.index", idx), (f"{mid}.data", data)]
-    a = anchor(n, locs, parent, children, metrics, args["hostile"])
+    a = anchor(n, locs, parent, children, metrics, args["hostile"],
+               args["system"])
     if args["gzip_anchor"]:
         a = gzip.compress(a)
     if args["hostile"] != "no-anchor":
         members.append(("anchor.xml", a))
+    if args["incl_csv"]:
+        with open(args["incl_csv"], "w") as f:
+            f.write("Cnode ID, Thread ID,time\n")
+            for t in range(locs):
+                f.write("0,%d,%r\n" % (t, incl["time"][0][t]))
     answers = {}
     for c in range(n):
         d = {}
@@ -348,7 +394,7 @@ def main():
     argv = sys.argv[1:]
     args = dict(seed=1, cnodes=40, locs=4, zlib=False, big_endian=False,
                 gzip_anchor=False, dense=False, answers=None, hostile=None,
-                bench=False, chain=False)
+                bench=False, chain=False, system=None, incl_csv=None)
     out = None
     i = 0
     while i < len(argv):
@@ -356,8 +402,8 @@ def main():
         if a in ("--seed", "--cnodes", "--locs"):
             args[a[2:]] = int(argv[i + 1])
             i += 2
-        elif a in ("--answers", "--hostile"):
-            args[a[2:]] = argv[i + 1]
+        elif a in ("--answers", "--hostile", "--system", "--incl-csv"):
+            args[a[2:].replace("-", "_")] = argv[i + 1]
             i += 2
         elif a.startswith("--"):
             args[a[2:].replace("-", "_")] = True

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "formats/cube/cube_anchor.h"
+#include "formats/cube/cube_anchor_parse.h"
 #include "formats/cube/cube_components.h"
 
 #include <errno.h>
@@ -23,70 +24,6 @@
 #include <zlib.h>
 
 typedef unsigned long long ull;
-
-enum elem {
-	E_OTHER,
-	E_CUBE,
-	E_ATTR,
-	E_METRIC,
-	E_REGION,
-	E_CNODE,
-	E_PARAMETER,
-	E_STN,      /* systemtreenode, machine, node */
-	E_GROUP,    /* locationgroup, process */
-	E_LOCATION, /* location, thread */
-	E_TEXT,     /* an element whose text we keep */
-};
-
-enum field {
-	F_NONE,
-	F_NAME,
-	F_UNIQ,
-	F_DISP,
-	F_DTYPE,
-	F_UOM,
-	F_DESCR,
-	F_RANK,
-	F_TYPE,
-	F_CUBEPL,  /* a derived metric's expression */
-	F_CUBEPL_INIT,
-	F_CUBEPL_AGGR,
-	F_MANGLED, /* region attributes CubePL reads */
-	F_PARADIGM,
-	F_ROLE,
-};
-
-struct frame {
-	uint8_t elem;
-	uint8_t field;
-	uint32_t obj; /* index of the metric, region, cnode, group, location */
-};
-
-struct group {
-	uint32_t name, type;
-	uint64_t rank;
-};
-
-struct parser {
-	XML_Parser xp;
-	const char *name;
-	struct model_builder *b;
-	struct cube_anchor *a;
-	struct error *err;
-	enum status st;
-	struct frame *stack;
-	size_t depth, cap;
-	bool seen_root;
-	char *text;
-	size_t text_len, text_cap;
-	bool collecting;
-	uint32_t caps[4]; /* metrics, regions, cnodes, locations */
-	struct group *groups;
-	uint32_t n_groups, groups_cap;
-	uint32_t *loc_group; /* per location (document order) */
-	char *attrs;
-	size_t attrs_len;
-};
 
 static void fail(struct parser *p, enum status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -194,6 +131,7 @@ static const struct {
 	{"descr", E_TEXT, F_DESCR},
 	{"rank", E_TEXT, F_RANK},
 	{"type", E_TEXT, F_TYPE},
+	{"class", E_TEXT, F_CLASS},
 	{"cubepl", E_TEXT, F_CUBEPL},
 	{"cubeplinit", E_TEXT, F_CUBEPL_INIT},
 	{"cubeplaggr", E_TEXT, F_CUBEPL_AGGR},
@@ -296,13 +234,31 @@ static void start_parameter(struct parser *p, const XML_Char **atts,
 	free(s);
 }
 
-static void start_group(struct parser *p, struct frame *fr)
+static void start_group(struct parser *p, const struct frame *parent,
+			struct frame *fr)
 {
 	if (!grow(p, (void **)&p->groups, p->n_groups, &p->groups_cap,
 		  sizeof(*p->groups)))
 		return;
 	fr->obj = p->n_groups;
-	p->groups[p->n_groups++] = (struct group){0, 0, 0};
+	p->groups[p->n_groups++] = (struct group){
+		.stn = parent->elem == E_STN ? parent->obj : MODEL_NONE};
+}
+
+/* A system tree node, numbered in document order (CubeLib's Ids are that
+ * order; an odd Id attribute is no reason to refuse the file). */
+static void start_stn(struct parser *p, const struct frame *parent,
+		      struct frame *fr)
+{
+	struct cube_anchor *a = p->a;
+	if (!grow(p, (void **)&a->stns, a->n_stns, &p->stns_cap,
+		  sizeof(*a->stns)))
+		return;
+	fr->obj = a->n_stns;
+	a->stns[a->n_stns] = (struct cube_stn){
+		.id = a->n_stns,
+		.parent = parent->elem == E_STN ? parent->obj : MODEL_NONE};
+	a->n_stns++;
 }
 
 static void start_location(struct parser *p, const XML_Char **atts,
@@ -406,19 +362,22 @@ static void XMLCALL on_start(void *ud, const XML_Char *name,
 		start_parameter(p, atts, parent);
 		break;
 	case E_GROUP:
-		start_group(p, fr);
+		start_group(p, parent, fr);
 		break;
 	case E_LOCATION:
 		start_location(p, atts, parent, fr);
 		break;
 	case E_TEXT:
 		if (parent->elem == E_METRIC || parent->elem == E_REGION ||
-		    parent->elem == E_GROUP || parent->elem == E_LOCATION) {
+		    parent->elem == E_GROUP || parent->elem == E_LOCATION ||
+		    parent->elem == E_STN) {
 			p->collecting = true;
 			p->text_len = 0;
 		}
 		break;
 	case E_STN:
+		start_stn(p, parent, fr);
+		break;
 	case E_CUBE:
 	case E_OTHER:
 		break;
@@ -522,6 +481,12 @@ static void end_text(struct parser *p, const struct frame *fr,
 			r->role = intern(p, t, len);
 		break;
 	}
+	case E_STN:
+		if (parent->obj != MODEL_NONE && fr->field == F_NAME)
+			a->stns[parent->obj].name = intern(p, t, len);
+		else if (parent->obj != MODEL_NONE && fr->field == F_CLASS)
+			a->stns[parent->obj].cls = intern(p, t, len);
+		break;
 	case E_GROUP:
 	case E_LOCATION: {
 		if (parent->obj == MODEL_NONE)
@@ -715,6 +680,7 @@ static enum status order_locations(struct parser *p)
 	for (uint32_t i = 0; i < n; i++) {
 		struct cube_location l = a->locations[i];
 		uint32_t g = p->loc_group[i];
+		l.stn = g != MODEL_NONE ? p->groups[g].stn : MODEL_NONE;
 		if (g != MODEL_NONE) {
 			l.group_name = p->groups[g].name;
 			l.group_type = p->groups[g].type;
@@ -787,5 +753,6 @@ void cube_anchor_free(struct cube_anchor *a)
 	free(a->regions);
 	free(a->cnodes);
 	free(a->locations);
+	free(a->stns);
 	memset(a, 0, sizeof(*a));
 }

@@ -103,6 +103,14 @@ struct cube_location {
 	uint32_t type;      /* "thread", "gpu", ... */
 	uint32_t group_type; /* "process", ... */
 	uint64_t rank, group_rank;
+	uint32_t stn;       /* the group's system tree node, MODEL_NONE */
+};
+
+/* A system tree node (machine, rack, node, ...; Cube 3's <machine> and
+ * <node>): its number in document order, its name and class (string handles, 0 when
+ * absent), its parent node (an earlier index; MODEL_NONE at the top). */
+struct cube_stn {
+	uint32_t id, name, cls, parent;
 };
 
 struct cube_anchor {
@@ -118,6 +126,8 @@ struct cube_anchor {
 	struct cube_location *locations; /* in column order (by Id) */
 	uint32_t n_locations;
 	bool location_ids_doc_order; /* Ids were not 0..n-1: document order */
+	struct cube_stn *stns; /* in document order */
+	uint32_t n_stns;
 };
 
 /* Parse member anchor.xml of `c` (plain or gzip/zlib-compressed) into

@@ -1,9 +1,11 @@
 /* cube_tree: the anchor's call tree into the model and into the value
  * provider: tree arrays and the call-node id index, regions as functions,
- * call nodes as contexts, locations as profiles (RANK, THREAD).  Must not
- * depend on curses or on another format. */
+ * call nodes as contexts, locations as profiles (tuples: the system tree
+ * path, machine > node > ..., then RANK, THREAD).  Must not depend on curses
+ * or on another format. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,34 +180,79 @@ enum status cube_build_nodes(struct opener *o)
 	return STATUS_OK;
 }
 
+/* The identifier-tuple element of system tree node `k`: its class in
+ * capitals (letters and digits kept, the rest '_', at most 31), or for a
+ * node without one (Cube 3's <machine> and <node>) MACHINE at the top and
+ * NODE below; its id the node's number. */
+static struct model_id stn_id(struct opener *o, uint32_t k, bool top)
+{
+	const struct cube_stn *n = &o->a.stns[k];
+	const char *cls = model_str(model_builder_peek(o->b), n->cls);
+	char kind[32];
+	size_t len = 0;
+	for (; cls[len] && len < sizeof(kind) - 1; len++) {
+		unsigned char c = (unsigned char)cls[len];
+		kind[len] = (char)(isalnum(c) && c < 128 ? toupper(c) : '_');
+	}
+	kind[len] = 0;
+	if (!len)
+		len = strlen(strcpy(kind, top ? "MACHINE" : "NODE"));
+	return (struct model_id){
+		.kind_name = model_builder_intern(o->b, kind, len),
+		.kind = 3,
+		.logical_id = n->id,
+		.physical_id = n->id};
+}
+
+/* Location j's tuple in `ids` (room for n_stns + 2): its system tree path
+ * from the top node down, then RANK (the process's rank) and THREAD. */
+static uint32_t location_tuple(struct opener *o, uint32_t j,
+			       struct model_id *ids)
+{
+	const struct cube_location *l = &o->a.locations[j];
+	uint32_t depth = 0;
+	for (uint32_t k = l->stn; k != MODEL_NONE; k = o->a.stns[k].parent)
+		depth++;
+	uint32_t i = depth;
+	for (uint32_t k = l->stn; k != MODEL_NONE; k = o->a.stns[k].parent) {
+		i--;
+		ids[i] = stn_id(o, k, o->a.stns[k].parent == MODEL_NONE);
+	}
+	ids[depth] = (struct model_id){
+		.kind_name = model_builder_intern(o->b, "RANK", 4),
+		.kind = 1,
+		.logical_id = (uint32_t)l->group_rank,
+		.physical_id = l->group_rank};
+	ids[depth + 1] = (struct model_id){
+		.kind_name = model_builder_intern(o->b, "THREAD", 6),
+		.kind = 2,
+		.logical_id = (uint32_t)l->rank,
+		.physical_id = l->rank};
+	return depth + 2;
+}
+
 enum status cube_build_profiles(struct opener *o)
 {
-	const struct model *m = model_builder_peek(o->b);
-	for (uint32_t j = 0; j < o->a.n_locations; j++) {
+	struct model_id *ids = calloc((size_t)o->a.n_stns + 2, sizeof(*ids));
+	if (!ids)
+		return error_set(o->err, STATUS_NOMEM, o->path,
+				 "out of memory");
+	enum status st = STATUS_OK;
+	for (uint32_t j = 0; j < o->a.n_locations && st == STATUS_OK; j++) {
 		const struct cube_location *l = &o->a.locations[j];
-		struct model_id ids[2] = {
-			{.kind_name = model_builder_intern(o->b, "RANK", 4),
-			 .kind = 1,
-			 .logical_id = (uint32_t)l->group_rank,
-			 .physical_id = l->group_rank},
-			{.kind_name = model_builder_intern(o->b, "THREAD", 6),
-			 .kind = 2,
-			 .logical_id = (uint32_t)l->rank,
-			 .physical_id = l->rank},
-		};
+		uint32_t n = location_tuple(o, j, ids);
 		char *label = NULL;
-		m = model_builder_peek(o->b);
+		const struct model *m = model_builder_peek(o->b);
 		const char *g = model_str(m, l->group_name);
 		if (asprintf(&label, "%s%s%s", g, *g ? ": " : "",
 			     model_str(m, l->name)) < 0)
-			return error_set(o->err, STATUS_NOMEM, o->path,
-					 "out of memory");
-		uint32_t got = model_builder_add_profile(o->b, false, ids, 2,
-							 label);
+			label = NULL;
+		if (!label || model_builder_add_profile(o->b, false, ids, n,
+							label) == MODEL_NONE)
+			st = error_set(o->err, STATUS_NOMEM, o->path,
+				       "out of memory");
 		free(label);
-		if (got == MODEL_NONE)
-			return error_set(o->err, STATUS_NOMEM, o->path,
-					 "out of memory");
 	}
-	return STATUS_OK;
+	free(ids);
+	return st;
 }
