@@ -150,6 +150,8 @@ class V3:
         # rocpd_sample row on the thread's track, "mark" a roctxMarkA
         # region with start == end
         self.marks = []
+        # a roctxMark's enclosing range (parent_stack_id), by (tid, t, msg)
+        self.mark_parent = {}
         self.lines = {}  # label -> [(begin, end, path)]
 
     @staticmethod
@@ -213,6 +215,7 @@ class V3:
                     corr = self.region(tid, start, end, "hipLaunchKernel", fw_corr, path)
                     if k == 0:  # at a call's begin, as a roctxMarkA region
                         self.marks.append((tid, start, "mark", "launch %d" % it))
+                        self.mark_parent[(tid, start, "launch %d" % it)] = fw_corr
                     if k == 1:  # at a zero-length call's time
                         self.marks.append((tid, start, "sample", "zero-length call"))
                     t = end + 10
@@ -241,6 +244,7 @@ class V3:
                 # at the forward range's end: lies in the iteration only
                 self.marks.append((tid, fw_end, "mark" if it % 2 else "sample",
                                    "forward ends \u00e9" if it == 1 else "forward ends"))
+                self.mark_parent[(tid, fw_end, self.marks[-1][3])] = it_corr
                 self.regions[fw_idx] = self.regions[fw_idx][:3] + (fw_end,) + self.regions[fw_idx][4:]
                 t += 30
                 it_end = t
@@ -267,7 +271,9 @@ class V3:
         for n, (tid, t, kind, msg) in enumerate(self.marks):
             if kind == "mark":
                 self.corr += 1
-                eid = self.ev("MARKER_CORE_API", self.corr, 0, json.dumps({"message": msg}))
+                eid = self.ev("MARKER_CORE_API", self.corr,
+                              self.mark_parent.get((tid, t, msg), 0),
+                              json.dumps({"message": msg}))
                 db.execute(f'INSERT INTO "rocpd_region{sfx}" (id, nid, pid, tid, start, "end", name_id, event_id) VALUES (?,?,?,?,?,?,?,?)',
                            (self.corr, self.nid, self.pid, tid, t, t, sid["roctxMarkA"], eid))
                 continue

@@ -73,7 +73,7 @@ static bool nodes_reserve(struct gpu_run *r)
 		  GROWN(r->calls) && GROWN(r->bytes) && GROWN(r->api_incl) &&
 		  GROWN(r->api_excl) && GROWN(r->dur_n) && GROWN(r->dur_sum) &&
 		  GROWN(r->dur_min) && GROWN(r->dur_max) && GROWN(r->dur_sq) &&
-		  GROWN(r->sized_ns) && GROWN(r->present);
+		  GROWN(r->sized_ns) && GROWN(r->marks) && GROWN(r->present);
 	for (uint32_t k = 0; k < r->n_counters && ok; k++) {
 		double *g = realloc(r->counter[k], (size_t)cap * sizeof(*g));
 		if (!g) {
@@ -398,6 +398,14 @@ void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes,
 	r->bytes[node] += bytes;
 	r->sized_ns[node] += (double)ns;
 	r->present[node] |= 4 | 32;
+}
+
+void gpu_run_add_mark(struct gpu_run *r, uint32_t node)
+{
+	if (r->second_pass || node >= r->n_nodes)
+		return;
+	r->marks[node] += 1;
+	r->present[node] |= 64;
 }
 
 void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,

@@ -334,6 +334,11 @@ void gpu_run_add_bytes(struct gpu_run *r, uint32_t node, double bytes,
 void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 		   uint64_t ns);
 
+/* One instant (mark) whose context is `node`: the innermost host
+ * interval of its thread that holds its time, or the thread (first pass
+ * only; the marks column of the tree views). */
+void gpu_run_add_mark(struct gpu_run *r, uint32_t node);
+
 /* The line of key (file, set, kind, a, b): found, or added (first pass,
  * `label` not NULL) with `label` (copied) and `profile`.  MODEL_NONE on
  * failure or when not found. */
@@ -444,6 +449,12 @@ struct gpu_run_nest {
  * that do not hold it are dropped); `outer` (the thread) when none. */
 uint32_t gpu_run_nest_parent(struct gpu_run_nest *n, int64_t start,
 			     int64_t end, uint32_t outer);
+/* The context of a mark at time `t`, the intervals walked so far those
+ * before it: the node of the innermost interval that holds t as the
+ * trace does, half-open (start <= t < end: a mark at an interval's end
+ * is after it); `outer` (the thread) when none.  The frames that end
+ * before t are dropped. */
+uint32_t gpu_run_nest_at(struct gpu_run_nest *n, int64_t t, uint32_t outer);
 /* [start, end] at `node` as the innermost; false when out of memory. */
 bool gpu_run_nest_push(struct gpu_run_nest *n, int64_t start, int64_t end,
 		       uint32_t node);

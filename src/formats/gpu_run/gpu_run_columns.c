@@ -2,7 +2,8 @@
  * model -- GPU time, calls and bytes stored where they happen (the engine
  * derives the inclusive sums), API time inclusive and exclusive, the
  * per-interval summaries (mean, min, max, standard deviation, bandwidth)
- * that the flat view combines per name, and one hidden column pair per
+ * that the flat view combines per name, the marks per context (runs with
+ * marks only), and one hidden column pair per
  * hardware counter.  Depends on the run (gpu_run.h) and the model only. */
 #include "config.h"
 
@@ -139,6 +140,34 @@ static enum status add_summary_columns(struct gpu_run *r, const uint32_t *s,
 	return st;
 }
 
+/* The marks column pair (inclusive, exclusive: the engine derives the
+ * inclusive sums), in runs that have marks only. */
+static enum status add_marks_columns(struct gpu_run *r, struct error *err)
+{
+	bool any = false;
+	for (uint32_t n = 0; n < r->n_nodes && !any; n++)
+		any = r->present[n] & 64;
+	if (!any)
+		return STATUS_OK;
+	uint32_t s, incl;
+	enum status st = add_stat(r->b, "Marks", STAT_MARKS, true, &s, err,
+				  r->path);
+	if (st != STATUS_OK)
+		return st;
+	incl = model_builder_add_inclusive_stat(r->b, s);
+	if (incl == MODEL_NONE)
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	static const char *const desc =
+		"instants (NVTX and roctx marks) in the context: on their "
+		"thread, in the innermost range or call holding their time";
+	st = add_column(r->b, "Marks", incl, COLUMN_INCLUSIVE, "%.0f", desc,
+			true, r->path, err);
+	if (st == STATUS_OK)
+		st = add_column(r->b, "Marks", s, COLUMN_EXCLUSIVE, "%.0f",
+				desc, true, r->path, err);
+	return st;
+}
+
 enum status gpu_run_add_columns(struct gpu_run *r, struct error *err)
 {
 	struct model_builder *b = r->b;
@@ -194,6 +223,8 @@ enum status gpu_run_add_columns(struct gpu_run *r, struct error *err)
 				r->path, err);
 	if (st == STATUS_OK)
 		st = add_summary_columns(r, s, err);
+	if (st == STATUS_OK)
+		st = add_marks_columns(r, err);
 	/* hardware counters: summed over the dispatches, hidden by default
 	 * (there may be dozens; the columns pane shows them) */
 	for (uint32_t k = 0; k < r->n_counters && st == STATUS_OK; k++) {

@@ -15,9 +15,10 @@
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
-#define INDEX_VERSION 7u /* 4: instants; 5: line groups; 6: node groups,
+#define INDEX_VERSION 8u /* 4: instants; 5: line groups; 6: node groups,
 			       kernels by their demangled names; 7: rocprof-sys
-			       CPU samples are regions, not instants */
+			       CPU samples are regions, not instants; 8: marks
+			       per node */
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* What must not have changed for an index to be used. */
@@ -36,7 +37,7 @@ struct ident {
 /* The node value arrays of struct gpu_run an index holds, in order. */
 #define NODE_DOUBLES(X)                                                    \
 	X(gpu) X(calls) X(bytes) X(api_incl) X(api_excl) X(dur_n) X(dur_sum) \
-	X(dur_min) X(dur_max) X(dur_sq) X(sized_ns)
+	X(dur_min) X(dur_max) X(dur_sq) X(sized_ns) X(marks)
 
 /* The identity of the file at `path`; false when it has none that can be
  * trusted (not a regular file, a -wal beside it). */

@@ -198,8 +198,8 @@ static bool load_profiles(struct gpu_run *r, struct in *in)
 static bool load_nodes(struct gpu_run *r, struct in *in)
 {
 	uint32_t n = get_u32(in);
-	/* per node: 4 u32 arrays, 2 u8, 11 doubles */
-	if (n == 0 || !fits(in, n, 4 * 4 + 2 + 11 * 8))
+	/* per node: 4 u32 arrays, 2 u8, 12 doubles */
+	if (n == 0 || !fits(in, n, 4 * 4 + 2 + 12 * 8))
 		return false;
 	uint32_t *parent = malloc((size_t)n * sizeof(*parent));
 	uint32_t *name = malloc((size_t)n * sizeof(*name));

@@ -37,8 +37,11 @@ struct gpu_run {
 	 * count, sum, min, max and sum of squares of their durations; the
 	 * time of the copies whose size is known */
 	double *dur_n, *dur_sum, *dur_min, *dur_max, *dur_sq, *sized_ns;
+	/* the instants (marks) whose context is the node: on a thread, the
+	 * innermost host interval holding the mark's time (gpu_run_add_mark) */
+	double *marks;
 	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api,
-			     16 durations, 32 sized copy time */
+			     16 durations, 32 sized copy time, 64 marks */
 	/* The host whose clock file i's times come from (a string handle;
 	 * 0: unknown or several), set by the layout; and the shift added to
 	 * them when clocks are aligned (gpu_run_align, 0 otherwise). */
@@ -106,6 +109,9 @@ enum gpu_run_stat {
 	STAT_SIZED_NS,
 	N_GPU_RUN_STATS
 };
+/* The marks per context: a statistic (and a column pair) of runs that
+ * have marks only, so that the columns of runs without are as before. */
+#define STAT_MARKS ((uint32_t)N_GPU_RUN_STATS)
 
 /* The providers of a run's model (gpu_run_provider.c); the trace's close
  * frees the run. */

@@ -3,7 +3,7 @@
  * NVTX ranges, CUDA and OS runtime calls; .rpd API calls and roctx
  * ranges): the stack of a thread's enclosing intervals while its
  * intervals are walked in (start, end descending) order, and what one
- * host interval adds to the run.  Part of the gpu_run library (see
+ * host interval adds to the run; the context of a mark among them.  Part of the gpu_run library (see
  * gpu_run.h); must not depend on curses or on ui/. */
 #include "config.h"
 
@@ -19,6 +19,16 @@ uint32_t gpu_run_nest_parent(struct gpu_run_nest *n, int64_t start,
 				 end <= n->v[n->depth - 1].end))
 		n->depth--;
 	return n->depth ? n->v[n->depth - 1].node : outer;
+}
+
+uint32_t gpu_run_nest_at(struct gpu_run_nest *n, int64_t t, uint32_t outer)
+{
+	(void)gpu_run_nest_parent(n, t, t, outer);
+	/* the frames left hold t closed; skip those that end at t */
+	for (size_t d = n->depth; d > 0; d--)
+		if (t < n->v[d - 1].end)
+			return n->v[d - 1].node;
+	return outer;
 }
 
 bool gpu_run_nest_push(struct gpu_run_nest *n, int64_t start, int64_t end,

@@ -63,6 +63,9 @@ static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 	case STAT_SIZED_NS:
 		*out = r->sized_ns[n];
 		return r->present[n] & 32;
+	case STAT_MARKS:
+		*out = r->marks[n];
+		return r->present[n] & 64;
 	default:
 		if (stat < GPU_RUN_COUNTER_STAT ||
 		    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
@@ -182,6 +185,7 @@ void gpu_run_free(struct gpu_run *r)
 	free(r->dur_max);
 	free(r->dur_sq);
 	free(r->sized_ns);
+	free(r->marks);
 	free(r->present);
 	for (uint32_t k = 0; k < r->n_counters; k++)
 		free(r->counter[k]);

@@ -59,6 +59,7 @@ static void merge_values(struct gpu_run *r, uint32_t to,
 	r->dur_sum[to] += s->dur_sum[from];
 	r->dur_sq[to] += s->dur_sq[from];
 	r->sized_ns[to] += s->sized_ns[from];
+	r->marks[to] += s->marks[from];
 	if (got & 16) {
 		if (!(had & 16) || s->dur_min[from] < r->dur_min[to])
 			r->dur_min[to] = s->dur_min[from];

@@ -3,7 +3,9 @@
  * 60), CUDA runtime and driver calls (CUPTI_ACTIVITY_KIND_RUNTIME
  * eventClass 0 and 1, notes/formats-dcpi-cube-nsys.md C.4.1) and OS
  * runtime calls (OSRT_API), nested per thread (globalTid) by time
- * containment; NVTX marks (eventType 34) as instants.  Private to the
+ * containment; NVTX marks (eventType 34) walked with them: each an
+ * instant on its thread's line, counted at the innermost range or call
+ * holding its time (the marks column).  Private to the
  * nsight reader; must not depend on curses or on ui/. */
 #include "config.h"
 
@@ -227,33 +229,6 @@ static bool host_table_row(void *ctx, sqlite3_stmt *st)
 	return rows_push(hr->rs, &h);
 }
 
-/* One NVTX mark (nsight_read_marks' query): an instant on its thread's
- * line; false when out of memory. */
-static bool mark_row(void *ctx, sqlite3_stmt *st)
-{
-	struct host_read *hr = ctx;
-	struct gpu_run *r = hr->r;
-	struct gpu_run_set *s = &gpu_run_file_at(r, hr->fi)->sets[0];
-	int64_t rowid, t, gtid;
-	if (!gpu_run_col_int(st, 0, &rowid) || !gpu_run_col_int(st, 1, &t) ||
-	    t < 0 || rowid < 0) {
-		gpu_run_skip_row(r);
-		return true;
-	}
-	if (!gpu_run_col_int(st, 2, &gtid))
-		gtid = 0;
-	uint32_t name = host_row_name(r, hr->fi, st, 3, 4);
-	uint32_t thread = nsight_thread_node(r, hr->fi, s, gtid);
-	if (thread == MODEL_NONE || name == MODEL_NONE)
-		return true;
-	uint32_t line = host_line(r, hr->fi, thread, gtid);
-	return (line != MODEL_NONE &&
-		(gpu_run_instant_add(r, line, (uint64_t)t, name,
-				     (uint64_t)rowid << 3 | SRC_NVTX) ||
-		 gpu_run_second_pass(r))) ||
-	       gpu_run_second_pass(r);
-}
-
 /* Rows of one host table: columns rowid, start, end, globalTid, name
  * (string id, or text in column 5 for NVTX), correlation id. */
 static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
@@ -273,18 +248,37 @@ static enum status read_host_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		sql = "SELECT rowid, start, \"end\", globalTid, nameId, NULL, "
 		      "NULL FROM OSRT_API";
 		break;
-	default:
+	default: /* NVTX ranges, or marks (a time and no end) */
 		snprintf(nvtx_sql, sizeof(nvtx_sql),
-			 "SELECT rowid, start, \"end\", globalTid, %s, %s, "
-			 "NULL FROM NVTX_EVENTS WHERE eventType IN (59, 60) "
-			 "AND \"end\" IS NOT NULL",
+			 "SELECT rowid, start, %s, globalTid, %s, %s, "
+			 "NULL FROM NVTX_EVENTS WHERE %s",
+			 src == SRC_MARK ? "start" : "\"end\"",
 			 s->opt & OPT_NVTX_TEXTID ? "textId" : "NULL",
-			 s->opt & OPT_NVTX_TEXT ? "text" : "NULL");
+			 s->opt & OPT_NVTX_TEXT ? "text" : "NULL",
+			 src == SRC_MARK ? "eventType = 34"
+					 : "eventType IN (59, 60) AND "
+					   "\"end\" IS NOT NULL");
 		sql = nvtx_sql;
 		break;
 	}
 	struct host_read hr = {.r = r, .fi = fi, .src = src, .rs = rs};
 	return gpu_run_each_row(f, sql, host_table_row, &hr, err);
+}
+
+/* An NVTX mark whose context is `parent` (the innermost range or call of
+ * its thread that holds its time, half-open, else the thread): counted
+ * there and an instant on the thread's line. */
+static enum status add_mark(struct gpu_run *r, struct gpu_run_file *f,
+			    const struct host_row *h, uint32_t parent,
+			    uint32_t line, struct error *err)
+{
+	gpu_run_add_mark(r, parent);
+	if (line == MODEL_NONE ||
+	    gpu_run_instant_add(r, line, (uint64_t)h->start, h->name,
+				(uint64_t)h->rowid << 3 | SRC_NVTX) ||
+	    gpu_run_second_pass(r))
+		return STATUS_OK;
+	return NOMEM(f);
 }
 
 enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
@@ -299,6 +293,8 @@ enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 		e = read_host_table(r, fi, SRC_RUNTIME, &rs, err);
 	if (e == STATUS_OK && (s->opt & OPT_OSRT))
 		e = read_host_table(r, fi, SRC_OSRT, &rs, err);
+	if (e == STATUS_OK && (s->opt & OPT_NVTX))
+		e = read_host_table(r, fi, SRC_MARK, &rs, err);
 	if (e != STATUS_OK || rs.n == 0) {
 		free(rs.v);
 		return e;
@@ -315,6 +311,14 @@ enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 			line = thread == MODEL_NONE
 				       ? MODEL_NONE
 				       : host_line(r, fi, thread, h->gtid);
+		}
+		if (h->src == SRC_MARK) {
+			if (thread != MODEL_NONE)
+				e = add_mark(r, f, h,
+					     gpu_run_nest_at(&nest, h->start,
+							     thread),
+					     line, err);
+			continue;
 		}
 		uint32_t parent =
 			gpu_run_nest_parent(&nest, h->start, h->end, thread);
@@ -350,22 +354,4 @@ enum status nsight_read_host(struct gpu_run *r, uint32_t fi, struct error *err)
 	gpu_run_nest_free(&nest);
 	free(rs.v);
 	return e;
-}
-
-/* NVTX marks (eventType 34, NvtxMark: a time and no end, notes C.2):
- * instants on their thread's line, named as ranges are; out of the tree
- * and of the nesting. */
-enum status nsight_read_marks(struct gpu_run *r, uint32_t fi,
-			      struct error *err)
-{
-	struct gpu_run_file *f = gpu_run_file_at(r, fi);
-	struct gpu_run_set *s = &f->sets[0];
-	char sql[300];
-	snprintf(sql, sizeof(sql),
-		 "SELECT rowid, start, globalTid, %s, %s FROM NVTX_EVENTS "
-		 "WHERE eventType = 34",
-		 s->opt & OPT_NVTX_TEXTID ? "textId" : "NULL",
-		 s->opt & OPT_NVTX_TEXT ? "text" : "NULL");
-	struct host_read hr = {.r = r, .fi = fi, .src = SRC_NVTX};
-	return gpu_run_each_row(f, sql, mark_row, &hr, err);
 }

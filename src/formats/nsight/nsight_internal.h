@@ -37,6 +37,7 @@ enum source {
 	SRC_NVTX,
 	SRC_RUNTIME,
 	SRC_OSRT,
+	SRC_MARK, /* a host row only: marks' events are SRC_NVTX's */
 };
 
 /* The table of each source. */
@@ -78,8 +79,6 @@ uint64_t nsight_corr_key(int64_t pid, int64_t corr);
  * runtime calls nested per thread; NVTX marks. */
 enum status nsight_read_host(struct gpu_run *r, uint32_t fi,
 			     struct error *err);
-enum status nsight_read_marks(struct gpu_run *r, uint32_t fi,
-			      struct error *err);
 /* The GPU side (nsight_gpu.c): kernels, copies or memsets (`src`). */
 enum status nsight_read_gpu_table(struct gpu_run *r, uint32_t fi,
 				  uint8_t src, struct error *err);

@@ -224,8 +224,6 @@ static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 		return e;
 	uint32_t o = f->sets[0].opt;
 	e = nsight_read_host(r, fi, err);
-	if (e == STATUS_OK && (o & OPT_NVTX))
-		e = nsight_read_marks(r, fi, err);
 	if (e == STATUS_OK && (o & OPT_KERNEL))
 		e = nsight_read_gpu_table(r, fi, SRC_KERNEL, err);
 	if (e == STATUS_OK && (o & OPT_MEMCPY))

@@ -231,10 +231,14 @@ static uint32_t api_line(struct gpu_run *r, uint32_t fi, uint32_t thread,
 }
 
 /* A UserMarker of no length: an instant on the thread's line, named by
- * its message, out of the tree and of the nesting. */
+ * its message, out of the tree and of the nesting; counted at `parent`
+ * (the innermost call or range holding its time, else the thread: the
+ * marks column). */
 static void api_mark(struct gpu_run *r, uint32_t fi, struct gpu_run_set *s,
-		     const struct api_row *a, uint32_t thread, uint32_t name)
+		     const struct api_row *a, uint32_t thread, uint32_t parent,
+		     uint32_t name)
 {
+	gpu_run_add_mark(r, parent);
 	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	uint32_t text = a->args_id >= 0 ? rpd_string(r, f, s, a->args_id)
 					: name;
@@ -246,10 +250,11 @@ static void api_mark(struct gpu_run *r, uint32_t fi, struct gpu_run_set *s,
 
 /* The node of API row `a` under `parent` (a call, or a roctx range: a
  * UserMarker named by its message); MODEL_NONE for a mark (*mark set),
- * placed by api_mark, or on failure. */
+ * placed by api_mark in context `at`, or on failure. */
 static uint32_t api_node(struct gpu_run *r, uint32_t fi, struct gpu_run_set *s,
 			 const struct api_row *a, uint32_t thread,
-			 uint32_t parent, uint32_t marker, bool *mark)
+			 uint32_t parent, uint32_t at, uint32_t marker,
+			 bool *mark)
 {
 	struct gpu_run_file *f = gpu_run_file_at(r, fi);
 	uint32_t name = a->name_id >= 0 ? rpd_string(r, f, s, a->name_id)
@@ -257,7 +262,7 @@ static uint32_t api_node(struct gpu_run *r, uint32_t fi, struct gpu_run_set *s,
 	uint8_t kind = GPU_RUN_KIND(NODE_FUNCTION, GPU_RUN_GROUP_API);
 	if (name != MODEL_NONE && name == marker) {
 		if (a->start == a->end) {
-			api_mark(r, fi, s, a, thread, name);
+			api_mark(r, fi, s, a, thread, at, name);
 			*mark = true;
 			return MODEL_NONE;
 		}
@@ -290,8 +295,11 @@ static enum status read_apis(struct gpu_run *r, uint32_t fi,
 		if (parent == MODEL_NONE)
 			continue;
 		bool mark = false;
-		uint32_t node =
-			api_node(r, fi, s, a, thread, parent, marker, &mark);
+		uint32_t at = a->start == a->end
+				      ? gpu_run_nest_at(&nest, a->start, thread)
+				      : parent;
+		uint32_t node = api_node(r, fi, s, a, thread, parent, at,
+					 marker, &mark);
 		if (node == MODEL_NONE) {
 			if (!mark && !gpu_run_second_pass(r))
 				e = NOMEM(f);

@@ -89,12 +89,14 @@ uint32_t rocpd_v3_set_string(struct v3_ctx *c, int64_t id)
 }
 
 /* A roctxMark region (column 8 its operation's name `op`): an instant on
- * its thread's line, named by its message, out of the tree. */
+ * its thread's line, named by its message, out of the tree; counted at
+ * `parent` (the region it links to, else its thread: the marks column). */
 static void region_mark(struct v3_ctx *c, sqlite3_stmt *st, const char *op,
-			uint32_t thread, int64_t pid, int64_t tid,
-			int64_t start, int64_t id)
+			uint32_t thread, uint32_t parent, int64_t pid,
+			int64_t tid, int64_t start, int64_t id)
 {
 	struct gpu_run *r = c->r;
+	gpu_run_add_mark(r, parent);
 	const char *msg = (const char *)sqlite3_column_text(st, 7);
 	uint32_t name = gpu_run_intern(r, msg && *msg ? msg : op);
 	uint32_t line = thread != MODEL_NONE || gpu_run_second_pass(r)
@@ -121,15 +123,15 @@ static bool region_row(void *ctx, sqlite3_stmt *st)
 	}
 	uint32_t parent = MODEL_NONE,
 		 thread = rocpd_v3_thread_node(c, pid, tid);
-	const char *op = (const char *)sqlite3_column_text(st, 8);
-	if (op && strncmp(op, "roctxMark", 9) == 0) {
-		region_mark(c, st, op, thread, pid, tid, start, id);
-		return true;
-	}
 	bool linked = gpu_run_col_int(st, 6, &up) && up != 0 &&
 		      gpu_run_idmap_get(&c->s->regions, (uint64_t)up, &parent);
 	if (!linked)
 		parent = thread;
+	const char *op = (const char *)sqlite3_column_text(st, 8);
+	if (op && strncmp(op, "roctxMark", 9) == 0) {
+		region_mark(c, st, op, thread, parent, pid, tid, start, id);
+		return true;
+	}
 	if (parent == MODEL_NONE)
 		return true;
 	const char *msg = (const char *)sqlite3_column_text(st, 7);
