@@ -14,6 +14,7 @@
 #include "archive/archive_open.h"
 #include "core/lazylib.h"
 #include "net/http.h"
+#include "formats/registry_remote.h"
 #include "net/remote_open.h"
 #include "net/url_cache.h"
 
@@ -211,7 +212,7 @@ static enum status open_local(const char *const *paths, size_t n,
 static enum status resolve_url(const char *url, const struct open_options *o,
 			       char **local, struct error *err)
 {
-	return remote_open_resolve(url, o, database_remote_planner(), local,
+	return remote_open_resolve(url, o, registry_remote_planner(), local,
 				   err);
 }
 

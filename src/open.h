@@ -42,10 +42,6 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 				const struct reader_options *ro,
 				struct model **out, struct error *err);
 
-/* The planner of directory URLs (open_remote.c): the reader registry
- * says which files of a listing are fetched and how. */
-const struct remote_planner *database_remote_planner(void);
-
 /* The registry's opener and bidder for the databases inside an archive
  * (archive_open_database), for tests and tools. */
 const struct archive_db_ops *database_archive_ops(void);

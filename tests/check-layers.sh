@@ -46,7 +46,7 @@ set -u
 rank() {
 	case $1 in
 	core) echo 0 ;; model) echo 1 ;; analysis) echo 1.5 ;; io) echo 2 ;; net | archive) echo 3 ;;
-	formats) echo 4 ;; open.h | open.c | open_*.c) echo 5 ;; views) echo 6 ;;
+	formats) echo 4 ;; open.h | open.c) echo 5 ;; views) echo 6 ;;
 	config) echo 7 ;; present) echo 8 ;; compare) echo 9 ;; cli) echo 10 ;;
 	*) echo 99 ;;
 	esac

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "net/http.h"
+#include "formats/registry_remote.h"
 #include "net/remote_open.h"
 #include "open.h"
 
@@ -30,7 +31,7 @@ int cmd_fetch(struct session *s, int argc, char **argv)
 	struct error err = {0};
 	char *path = NULL;
 	const struct open_options *o = cli_transfer_begin(s);
-	enum status st = remote_fetch(url, o, database_remote_planner(), dest,
+	enum status st = remote_fetch(url, o, registry_remote_planner(), dest,
 				      &path, &err);
 	cli_transfer_end();
 	if (st != STATUS_OK) {

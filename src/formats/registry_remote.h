@@ -53,4 +53,10 @@ enum status reader_guess_names(char ***out, size_t *n, struct error *err);
 void reader_planned_free(struct reader_planned *v, size_t n);
 void reader_names_free(char **v, size_t n);
 
+/* The registry as net/'s planner of directory URLs
+ * (formats/registry_planner.c): which files of a listing are fetched and
+ * how, as the reader the listing's names choose says. */
+struct remote_planner;
+const struct remote_planner *registry_remote_planner(void);
+
 #endif

@@ -1,16 +1,15 @@
-/* open_remote: the planner src/open.c lends net/ for a directory URL:
- * the server's listing goes to the reader registry (formats/
- * registry_remote.h), whose chosen reader says which files it reads and
- * which it reads in parts (those may stay on the server and be read by
- * range); net/ fetches them knowing no format.  Must not depend on
- * curses or on ui/. */
+/* registry_planner: the registry as net/'s planner for a directory URL
+ * (handed to net/ by src/open.c and `callscope fetch`): the server's
+ * listing goes to the reader registry (registry_remote.c), whose chosen
+ * reader says which files it reads and which it reads in parts (those may
+ * stay on the server and be read by range); net/ fetches them knowing no
+ * format.  Must not depend on curses or on ui/. */
 #include "config.h"
-
-#include "open.h"
 
 #include <stdlib.h>
 
 #include "formats/registry_remote.h"
+#include "net/remote_open.h"
 
 /* reader_file_flag bits to remote_file_flag bits. */
 static unsigned remote_flags(unsigned f)
@@ -68,7 +67,7 @@ static const struct remote_planner planner = {
 	.guess = guess,
 };
 
-const struct remote_planner *database_remote_planner(void)
+const struct remote_planner *registry_remote_planner(void)
 {
 	return &planner;
 }
