@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Check the Marks column of GPU runs (NVTX marks of Nsight exports,
-UserMarker instants of .rpd files, roctxMark regions of rocpd v3 files)
-against plain SQL over the same file.
+UserMarker instants of .rpd files, roctxMark regions and rocpd_sample
+instants of rocpd v3 files) against plain SQL and a sweep over the same
+file.
 
 usage: check_marks.py CALLSCOPE FILE...
 
@@ -9,10 +10,12 @@ A mark's context is, on its thread, the innermost host interval (NVTX
 range, CUDA or OS runtime call; .rpd API call or UserMarker range) that
 holds its time half-open (start <= t < end, as the trace places instants),
 else the thread; in a rocpd v3 file the region its event links to
-(parent_stack_id), else the thread.  Computed here by SQL, then compared
+(parent_stack_id), else the innermost region of its thread holding its
+time (half-open), else the thread.  Computed here, then compared
 with callscope's flat view (exclusive marks per range or call name), its
 root (inclusive: every mark) and the marks counted at threads (the root's
 minus the ranges' and calls').  Exits 1 on any difference."""
+import heapq
 import json
 import sqlite3
 import subprocess
@@ -52,15 +55,79 @@ SELECT (SELECT name FROM iv WHERE iv.pid = m.pid AND iv.tid = m.tid
  WHERE n.string = 'UserMarker' AND m.start = m."end"
 """
 
-V3 = """
-SELECT (SELECT COALESCE(json_extract(pe.extdata, '$.message'), ps.string)
-          FROM {region} p JOIN {event} pe ON pe.id = p.event_id
-          JOIN {string} ps ON ps.id = p.name_id
-         WHERE p.id = e.parent_stack_id)
+V3_REGIONS = """
+SELECT r.id, r.pid, r.tid, r.start, r."end",
+       CASE WHEN s.string LIKE 'roctxMark%' AND r.start = r."end" THEN 1
+            ELSE 0 END,
+       COALESCE(NULLIF(CASE WHEN json_valid(e.extdata) THEN
+                json_extract(e.extdata, '$.message') END, ''), s.string),
+       e.parent_stack_id
   FROM {region} r JOIN {string} s ON s.id = r.name_id
   LEFT JOIN {event} e ON e.id = r.event_id
- WHERE r.start = r."end" AND s.string LIKE 'roctxMark%'
 """
+V3_SAMPLES = """
+SELECT t.pid, t.tid, s.timestamp, e.parent_stack_id
+  FROM {sample} s JOIN {track} t ON t.id = s.track_id
+  LEFT JOIN {event} e ON e.id = s.event_id
+ WHERE t.pid IS NOT NULL AND t.tid IS NOT NULL
+   AND (s.event_id IS NULL OR s.event_id NOT IN
+        (SELECT event_id FROM {region} WHERE event_id IS NOT NULL))
+"""
+
+
+def innermost(intervals, marks):
+    """The context of each mark: intervals {thread: [(start, end, rank,
+    name)]}, marks [(thread, t)] -> [name of the interval of the mark's
+    thread holding t half-open (start <= t < end) that began last (ties:
+    the shorter, then the higher rank), or None].  A sweep in time order
+    with a heap of the intervals begun so far, those ended dropped from its
+    top: O((intervals + marks) log intervals)."""
+    out = [None] * len(marks)
+    by_thread = {}
+    for i, (th, t) in enumerate(marks):
+        by_thread.setdefault(th, []).append((t, i))
+    for th, ms in by_thread.items():
+        ivs = sorted(intervals.get(th, ()))
+        ms.sort()
+        heap, k = [], 0
+        for t, i in ms:
+            while k < len(ivs) and ivs[k][0] <= t:
+                s, e, rank, name = ivs[k]
+                heapq.heappush(heap, (-s, e, tuple(-x for x in rank), name))
+                k += 1
+            while heap and heap[0][1] <= t:
+                heapq.heappop(heap)
+            if heap:
+                out[i] = heap[0][3]
+    return out
+
+
+def v3_expected(db, sfx):
+    """Marks of one v3 table set: roctxMark regions and rocpd_sample
+    instants (a sample whose event is a region's is a rocprof-sys CPU
+    sample, shown as its regions).  A mark's context is the region its
+    event links to (parent_stack_id), else the innermost region of its
+    thread holding its time, else the thread."""
+    names = dict(region="rocpd_region" + sfx, event="rocpd_event" + sfx,
+                 string="rocpd_string" + sfx, sample="rocpd_sample" + sfx,
+                 track="rocpd_track" + sfx)
+    target, ivs, marks, links = {}, {}, [], []
+    for rid, pid, tid, s, e, mark, name, up in db.execute(
+            V3_REGIONS.format(**names)):
+        if mark:
+            marks.append(((pid, tid), s))
+            links.append(up)
+            continue
+        target[rid] = name
+        if s < e:
+            ivs.setdefault((pid, tid), []).append((s, e, (rid,), name))
+    if ("rocpd_sample" + sfx) in tables(db):
+        for pid, tid, t, up in db.execute(V3_SAMPLES.format(**names)):
+            marks.append(((pid, tid), t))
+            links.append(up)
+    by_time = innermost(ivs, marks)
+    return [target[up] if up in target else by_time[i]
+            for i, up in enumerate(links)]
 
 
 def tables(db):
@@ -86,11 +153,12 @@ def expected(path):
     elif "rocpd_api" in t:
         sql = RPD
     else:
-        sets = sorted(n[len("rocpd_region"):] for n in t
-                      if n.startswith("rocpd_region_"))
-        sql = " UNION ALL ".join(
-            V3.format(region="rocpd_region" + x, event="rocpd_event" + x,
-                      string="rocpd_string" + x) for x in sets)
+        out = []
+        for x in sorted(n[len("rocpd_region"):] for n in t
+                        if n.startswith("rocpd_region_")):
+            out += v3_expected(db, x)
+        db.close()
+        return out
     out = [r[0] for r in db.execute(sql)]
     db.close()
     return out

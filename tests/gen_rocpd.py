@@ -249,6 +249,8 @@ class V3:
                 t += 30
                 it_end = t
                 self.regions[it_idx] = self.regions[it_idx][:3] + (it_end,) + self.regions[it_idx][4:]
+                if it == 0:  # between iterations: in no region
+                    self.marks.append((tid, t + 10, "sample", "between"))
                 t += 20
         self.write()
 
@@ -281,7 +283,12 @@ class V3:
                 tracks[tid] = len(tracks) + 1
                 db.execute(f'INSERT INTO "rocpd_track{sfx}" (id, nid, pid, tid, name_id) VALUES (?,?,?,?,?)',
                            (tracks[tid], self.nid, self.pid, tid, sid["MARKER_CORE_API"]))
-            eid = self.ev("MARKER_CORE_API", 0, 0, json.dumps({"message": msg}))
+            # a sample's event links to its enclosing range where the
+            # generator knows one (rocprofv3 writes the ancestor's
+            # correlation id); the others are placed by time
+            eid = self.ev("MARKER_CORE_API", 0,
+                          self.mark_parent.get((tid, t, msg), 0),
+                          json.dumps({"message": msg}))
             db.execute(f'INSERT INTO "rocpd_sample{sfx}" (track_id, timestamp, event_id) VALUES (?,?,?)',
                        (tracks[tid], t, eid))
         rows = []

@@ -67,6 +67,11 @@ for k in range(3):
 db.execute(f'INSERT INTO "rocpd_sample{sfx}" (track_id, timestamp, event_id) VALUES (2,?,?)',
            (T + 5000, event("MARKER_CORE_API", json.dumps({"message": "checkpoint"}))))
 want["instants"].append(["checkpoint", T + 5000])
+# a mark inside the second CPU sample's period (its frames' regions hold
+# its time: the Marks column counts it in the innermost, tests/check_marks.py)
+db.execute(f'INSERT INTO "rocpd_sample{sfx}" (track_id, timestamp, event_id) VALUES (2,?,?)',
+           (T + 2200, event("MARKER_CORE_API", json.dumps({"message": "in a sample"}))))
+want["instants"].append(["in a sample", T + 2200])
 want["origin"] = T + 100
 db.commit()
 json.dump(want, open(answers, "w"))

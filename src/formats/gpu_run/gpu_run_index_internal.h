@@ -15,10 +15,11 @@
 
 #define RUN_MAGIC "CSRUNIX1"
 #define IV_MAGIC "CSRUNIV1"
-#define INDEX_VERSION 8u /* 4: instants; 5: line groups; 6: node groups,
+#define INDEX_VERSION 9u /* 4: instants; 5: line groups; 6: node groups,
 			       kernels by their demangled names; 7: rocprof-sys
 			       CPU samples are regions, not instants; 8: marks
-			       per node */
+			       per node; 9: v3 samples are marks too, and v3
+			       marks without a link are placed by time */
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* What must not have changed for an index to be used. */

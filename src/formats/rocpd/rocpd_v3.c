@@ -88,15 +88,17 @@ uint32_t rocpd_v3_set_string(struct v3_ctx *c, int64_t id)
 	return gpu_run_string(c->r, c->f, c->s, "rocpd_string", "string", id);
 }
 
-/* A roctxMark region (column 8 its operation's name `op`): an instant on
- * its thread's line, named by its message, out of the tree; counted at
- * `parent` (the region it links to, else its thread: the marks column). */
-static void region_mark(struct v3_ctx *c, sqlite3_stmt *st, const char *op,
-			uint32_t thread, uint32_t parent, int64_t pid,
-			int64_t tid, int64_t start, int64_t id)
+/* A roctxMark region (column 8 its operation's name `op`, linked to
+ * region `up`): an instant on its thread's line, named by its message,
+ * out of the tree; counted in the Marks column (rocpd_v3_mark); false
+ * when out of memory. */
+static bool region_mark(struct v3_ctx *c, sqlite3_stmt *st, const char *op,
+			uint32_t thread, int64_t up, int64_t pid, int64_t tid,
+			int64_t start, int64_t id)
 {
 	struct gpu_run *r = c->r;
-	gpu_run_add_mark(r, parent);
+	if (thread != MODEL_NONE && !rocpd_v3_mark(c, pid, tid, start, up))
+		return false;
 	const char *msg = (const char *)sqlite3_column_text(st, 7);
 	uint32_t name = gpu_run_intern(r, msg && *msg ? msg : op);
 	uint32_t line = thread != MODEL_NONE || gpu_run_second_pass(r)
@@ -105,6 +107,7 @@ static void region_mark(struct v3_ctx *c, sqlite3_stmt *st, const char *op,
 	if (line != MODEL_NONE && name != MODEL_NONE)
 		gpu_run_instant_add(r, line, (uint64_t)start, name,
 				    (uint64_t)id);
+	return true;
 }
 
 /* One row of read_regions' query: a mark, or a region under the region
@@ -123,15 +126,15 @@ static bool region_row(void *ctx, sqlite3_stmt *st)
 	}
 	uint32_t parent = MODEL_NONE,
 		 thread = rocpd_v3_thread_node(c, pid, tid);
-	bool linked = gpu_run_col_int(st, 6, &up) && up != 0 &&
+	if (!gpu_run_col_int(st, 6, &up))
+		up = 0;
+	const char *op = (const char *)sqlite3_column_text(st, 8);
+	if (op && strncmp(op, "roctxMark", 9) == 0)
+		return region_mark(c, st, op, thread, up, pid, tid, start, id);
+	bool linked = up != 0 &&
 		      gpu_run_idmap_get(&c->s->regions, (uint64_t)up, &parent);
 	if (!linked)
 		parent = thread;
-	const char *op = (const char *)sqlite3_column_text(st, 8);
-	if (op && strncmp(op, "roctxMark", 9) == 0) {
-		region_mark(c, st, op, thread, parent, pid, tid, start, id);
-		return true;
-	}
 	if (parent == MODEL_NONE)
 		return true;
 	const char *msg = (const char *)sqlite3_column_text(st, 7);
@@ -192,7 +195,9 @@ out:
 #define ROCPD_SAMPLE_EVENT (1ull << 62)
 
 /* One row of read_samples' query: an instant on its track's thread's
- * line; false when out of memory. */
+ * line, counted in the Marks column at the region its event links to
+ * (column 6: parent_stack_id, as rocprofv3 writes a zero-length call or
+ * roctxMark), else by time (rocpd_v3_mark); false when out of memory. */
 static bool sample_row(void *ctx, sqlite3_stmt *st)
 {
 	struct v3_ctx *c = ctx;
@@ -212,9 +217,14 @@ static bool sample_row(void *ctx, sqlite3_stmt *st)
 		name = rocpd_v3_set_string(c, name_id);
 	else
 		name = gpu_run_intern(r, "<instant>");
+	int64_t up;
+	if (!gpu_run_col_int(st, 6, &up))
+		up = 0;
 	if (!gpu_run_second_pass(r) &&
 	    rocpd_v3_thread_node(c, pid, tid) == MODEL_NONE)
 		return true;
+	if (!rocpd_v3_mark(c, pid, tid, t, up))
+		return false;
 	uint32_t line = rocpd_v3_host_line(c, pid, tid);
 	if (line == MODEL_NONE || name == MODEL_NONE)
 		return true;
@@ -263,7 +273,8 @@ static enum status read_samples(struct v3_ctx *c, struct error *err)
 	    asprintf(&sql,
 		     "SELECT t.pid, t.tid, s.timestamp, t.name_id, CASE WHEN "
 		     "e.extdata <> '{}' AND json_valid(e.extdata) THEN json_extract(e.extdata, "
-		     "'$.message') END, s.id FROM %s s JOIN %s t ON t.id = "
+		     "'$.message') END, s.id, e.parent_stack_id FROM %s s JOIN "
+		     "%s t ON t.id = "
 		     "s.track_id LEFT JOIN %s e ON e.id = s.event_id%s",
 		     sa, tr, ev, not_region ? not_region : "") < 0) {
 		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
@@ -334,9 +345,9 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 			return s;
 	}
 	for (uint32_t si = 0; si < f->n_sets && s == STATUS_OK; si++) {
-		struct v3_ctx c = {.r = r, .f = f, .fi = fi, .si = si,
-				   .s = &f->sets[si]};
 		struct pending_list pend = {0};
+		struct v3_ctx c = {.r = r, .f = f, .fi = fi, .si = si,
+				   .s = &f->sets[si], .pend = &pend};
 		if (!gpu_run_second_pass(r))
 			s = rocpd_v3_read_meta(&c, err);
 		rocpd_v3_read_agents(&c);

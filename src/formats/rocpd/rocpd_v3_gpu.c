@@ -2,7 +2,9 @@
  * dispatches and memory copies under the region that launched them (a
  * dispatch's event -> stack_id, notes/rocpd.md 1.5), on their queue's
  * and stream's lines, with the dispatches' hardware counters; work whose
- * region is not known placed after the scan by time on its thread.
+ * region is not known placed after the scan by time on its thread, and
+ * so are the marks (instants) whose region is not known (the Marks
+ * column).
  * Private to the rocpd reader; must not depend on curses or on ui/. */
 #include "config.h"
 
@@ -28,10 +30,29 @@ static bool pending_push(struct pending_list *l, const struct pending *p)
 	return true;
 }
 
-/* Place one kernel or copy under `parent`: values, line. */
+bool rocpd_v3_mark(struct v3_ctx *c, int64_t pid, int64_t tid, int64_t t,
+		   int64_t up)
+{
+	uint32_t node;
+	if (up != 0 && gpu_run_idmap_get(&c->s->regions, (uint64_t)up, &node)) {
+		gpu_run_add_mark(c->r, node);
+		return true;
+	}
+	struct pending p = {.pid = pid, .tid = tid, .start = t, .end = t,
+			    .mark = true};
+	return gpu_run_second_pass(c->r) || !c->pend ||
+	       pending_push(c->pend, &p);
+}
+
+/* Place one kernel or copy under `parent`: values, line; or count a mark
+ * there. */
 static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 {
 	struct gpu_run *r = c->r;
+	if (p->mark) {
+		gpu_run_add_mark(r, parent);
+		return true;
+	}
 	uint32_t node = gpu_run_child(r, parent, p->kind, p->name);
 	if (node == MODEL_NONE)
 		return gpu_run_second_pass(r); /* second pass: nothing to add */
@@ -379,15 +400,19 @@ static enum status read_thread_regions(struct v3_ctx *c,
 	return s;
 }
 
-/* Place pending GPU work by time: the innermost region of its thread
- * running at its start, else the thread, else the process. */
+/* Place pending GPU work and marks by time: the innermost region of its
+ * thread running at its start (half-open), else the thread, else the
+ * process. */
 enum status rocpd_v3_resolve_pending(struct v3_ctx *c, struct pending_list *pl,
 				     struct error *err)
 {
 	struct gpu_run *r = c->r;
 	if (pl->n == 0)
 		return STATUS_OK;
-	gpu_run_add_unlinked(r, pl->n);
+	uint64_t work = 0;
+	for (size_t i = 0; i < pl->n; i++)
+		work += !pl->p[i].mark;
+	gpu_run_add_unlinked(r, work);
 	struct thread_regions *tls = NULL;
 	size_t n_tls = 0;
 	enum status s = pending_threads(pl, &tls, &n_tls)

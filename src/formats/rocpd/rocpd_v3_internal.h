@@ -8,6 +8,24 @@
 
 #include "formats/rocpd/rocpd_layouts.h"
 
+/* GPU work whose launching region is not known, or a mark (instant)
+ * whose region is not: placed after the scan, by time on its thread. */
+struct pending {
+	int64_t pid, tid, start, end, rowid, agent, queue, stream;
+	bool has_stream;
+	uint32_t name;
+	uint8_t kind;
+	bool copy;
+	bool mark; /* a mark: counted at its place (start = end = its time) */
+	double bytes;
+	uint64_t link; /* the launching region's id (trace link), or none */
+};
+
+struct pending_list {
+	struct pending *p;
+	size_t n, cap;
+};
+
 struct v3_ctx {
 	struct gpu_run *r;
 	struct gpu_run_file *f;
@@ -24,23 +42,8 @@ struct v3_ctx {
 	} *pmc;
 	size_t n_pmc;
 	struct gpu_run_map pmc_first;
-};
-
-/* GPU work whose launching region is not known: placed after the scan,
- * by time on its thread. */
-struct pending {
-	int64_t pid, tid, start, end, rowid, agent, queue, stream;
-	bool has_stream;
-	uint32_t name;
-	uint8_t kind;
-	bool copy;
-	double bytes;
-	uint64_t link; /* the launching region's id (trace link), or none */
-};
-
-struct pending_list {
-	struct pending *p;
-	size_t n, cap;
+	/* first pass: GPU work and marks waiting for their place by time */
+	struct pending_list *pend;
 };
 
 /* The process node of `pid` (made on first sight, labelled with what
@@ -67,6 +70,11 @@ void rocpd_v3_read_agents(struct v3_ctx *c);
 enum status rocpd_v3_read_pmc(struct v3_ctx *c, struct error *err);
 enum status rocpd_v3_read_gpu(struct v3_ctx *c, bool copy,
 			      struct pending_list *pend, struct error *err);
+/* A mark of (pid, tid) at `t` linked to region `up` (0: none): counted
+ * at that region, else left pending (first pass only); false when out of
+ * memory. */
+bool rocpd_v3_mark(struct v3_ctx *c, int64_t pid, int64_t tid, int64_t t,
+		   int64_t up);
 enum status rocpd_v3_resolve_pending(struct v3_ctx *c,
 				     struct pending_list *pl,
 				     struct error *err);
