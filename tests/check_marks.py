@@ -8,13 +8,16 @@ usage: check_marks.py CALLSCOPE FILE...
 
 A mark's context is, on its thread, the innermost host interval (NVTX
 range, CUDA or OS runtime call; .rpd API call or UserMarker range) that
-holds its time half-open (start <= t < end, as the trace places instants),
+holds its time half-open (start <= t < end, as the trace places instants;
+the one begun last, ties to the shorter, then the later source and row),
 else the thread; in a rocpd v3 file the region its event links to
 (parent_stack_id), else the innermost region of its thread holding its
 time (half-open), else the thread.  Computed here, then compared
 with callscope's flat view (exclusive marks per range or call name), its
 root (inclusive: every mark) and the marks counted at threads (the root's
-minus the ranges' and calls').  Exits 1 on any difference."""
+minus the ranges' and calls').  Linear scans of the tables and a sweep in
+time order (O(n log n)): a file of 100,000 marks is checked in seconds.
+Exits 1 on any difference."""
 import heapq
 import json
 import sqlite3
@@ -22,35 +25,35 @@ import subprocess
 import sys
 from collections import Counter
 
-NSIGHT = """
-WITH iv(g, s, e, src, id, name) AS (
-  SELECT globalTid, start, "end", 3, rowid,
-         COALESCE({text}, (SELECT value FROM StringIds WHERE id = {textid}),
-                  '<unnamed>')
-    FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND "end" IS NOT NULL
-  {more})
-SELECT (SELECT name FROM iv WHERE iv.g = m.globalTid AND iv.s <= m.start
-          AND m.start < iv.e
-        ORDER BY iv.s DESC, iv.e ASC, iv.src DESC, iv.id DESC LIMIT 1)
-  FROM NVTX_EVENTS m WHERE m.eventType = 34 AND m.start >= 0
+# Nsight: the intervals (NVTX ranges, CUDA and OS runtime calls) with
+# their rank among those of one start and end (source, then row id), and
+# the marks; one scan of each table (the names by their primary key)
+NSIGHT_IV = """
+SELECT globalTid, start, "end", 3, rowid,
+       COALESCE({text}, (SELECT value FROM StringIds WHERE id = {textid}),
+                '<unnamed>')
+  FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND "end" IS NOT NULL
 """
-RUNTIME = """UNION ALL SELECT globalTid, start, "end", 4, rowid,
+RUNTIME = """SELECT globalTid, start, "end", 4, rowid,
   (SELECT value FROM StringIds WHERE id = nameId)
   FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass IN (0, 1)"""
-OSRT = """UNION ALL SELECT globalTid, start, "end", 5, rowid,
+OSRT = """SELECT globalTid, start, "end", 5, rowid,
   (SELECT value FROM StringIds WHERE id = nameId) FROM OSRT_API"""
+NSIGHT_MARKS = """SELECT globalTid, start FROM NVTX_EVENTS
+ WHERE eventType = 34 AND start >= 0"""
 
-RPD = """
-WITH iv(pid, tid, s, e, id, name) AS (
-  SELECT a.pid, a.tid, a.start, a."end", a.id,
-         CASE WHEN n.string = 'UserMarker' THEN
-              (SELECT string FROM rocpd_string WHERE id = a.args_id)
-         ELSE n.string END
-    FROM rocpd_api a JOIN rocpd_string n ON n.id = a.apiName_id
-   WHERE NOT (n.string = 'UserMarker' AND a.start = a."end"))
-SELECT (SELECT name FROM iv WHERE iv.pid = m.pid AND iv.tid = m.tid
-          AND iv.s <= m.start AND m.start < iv.e
-        ORDER BY iv.s DESC, iv.e ASC, iv.id DESC LIMIT 1)
+# .rpd: API calls and UserMarker ranges (named by their message), and the
+# UserMarker instants
+RPD_IV = """
+SELECT a.pid, a.tid, a.start, a."end", a.id,
+       CASE WHEN n.string = 'UserMarker' THEN
+            (SELECT string FROM rocpd_string WHERE id = a.args_id)
+       ELSE n.string END
+  FROM rocpd_api a JOIN rocpd_string n ON n.id = a.apiName_id
+ WHERE NOT (n.string = 'UserMarker' AND a.start = a."end")
+"""
+RPD_MARKS = """
+SELECT m.pid, m.tid, m.start
   FROM rocpd_api m JOIN rocpd_string n ON n.id = m.apiName_id
  WHERE n.string = 'UserMarker' AND m.start = m."end"
 """
@@ -145,13 +148,20 @@ def expected(path):
     t = tables(db)
     if "NVTX_EVENTS" in t:
         nv = columns(db, "NVTX_EVENTS")
-        sql = NSIGHT.format(
-            text="text" if "text" in nv else "NULL",
-            textid="textId" if "textId" in nv else "NULL",
-            more=(RUNTIME if "CUPTI_ACTIVITY_KIND_RUNTIME" in t else "") +
-            (OSRT if "OSRT_API" in t else ""))
+        ivs = {}
+        for sql in [NSIGHT_IV.format(
+                text="text" if "text" in nv else "NULL",
+                textid="textId" if "textId" in nv else "NULL")] + \
+                ([RUNTIME] if "CUPTI_ACTIVITY_KIND_RUNTIME" in t else []) + \
+                ([OSRT] if "OSRT_API" in t else []):
+            for g, s, e, src, rid, name in db.execute(sql):
+                ivs.setdefault(g, []).append((s, e, (src, rid), name))
+        marks = [(g, m) for g, m in db.execute(NSIGHT_MARKS)]
     elif "rocpd_api" in t:
-        sql = RPD
+        ivs = {}
+        for pid, tid, s, e, rid, name in db.execute(RPD_IV):
+            ivs.setdefault((pid, tid), []).append((s, e, (rid,), name))
+        marks = [((pid, tid), m) for pid, tid, m in db.execute(RPD_MARKS)]
     else:
         out = []
         for x in sorted(n[len("rocpd_region"):] for n in t
@@ -159,9 +169,8 @@ def expected(path):
             out += v3_expected(db, x)
         db.close()
         return out
-    out = [r[0] for r in db.execute(sql)]
     db.close()
-    return out
+    return innermost(ivs, marks)
 
 
 def check(cs, path):
