@@ -9,6 +9,8 @@ library's Python bindings (python3-otf2), for tests/check_otf2.py.
                                   and OUTDIR/hostile.txt: NAME per line
     gen_otf2.py --extrap OUTDIR   runs of a known law, OUTDIR/app.pP.rR
                                   (Extra-P's directory names)
+    gen_otf2.py --markers OUTDIR  the "nested" case with a marker file,
+                                  its answers in expect.json "marks"
 
 Every location's calls are written from a nested description (region,
 enter, leave, children); the answers are computed from that description,
@@ -24,6 +26,7 @@ import sys
 
 try:
     import otf2
+    import _otf2  # the marker writer (no binding of its own)
     from otf2.enums import Type  # noqa: F401  (the bindings are complete)
 except ImportError:
     print("python3-otf2 is not installed: skipped")
@@ -555,7 +558,79 @@ def extrap_set(outdir):
                        os.path.join(outdir, "app.p%d.r%d" % (p, r)))
 
 
+# Markers added to a written "nested" case as otf2-marker adds them (a
+# marker file beside the anchor): (location index or None for the whole
+# run, time in ticks, category, text).  At a call's enter, at a call's
+# end where a sibling begins, at a zero-length call's time, two at one
+# time, at a call's end with nothing after it, on a location with no
+# calls, one with no text, one of the whole run (no line).
+MARKERS = [(None if loc == "-" else int(loc), int(t)) + tuple(m.split("|"))
+           for loc, t, m in (x.split(" ", 2) for x in """\
+0 1000 Argument error|at main's enter
+0 1150 Argument error|in bar
+0 1200 Leak|bar ends, foo begins
+0 1210 Leak|at a zero-length call
+0 1400 Leak|foo ends, bar begins
+0 1700 Argument error|twice at one time
+0 1700 Leak|
+0 2000 Leak|main ends
+1 1800 Argument error|foo ends
+1 1500 Argument error|in the inner bar
+3 1200 Leak|on an idle location
+- 1300 Leak|the whole run""".splitlines())]
+
+
+def write_markers(outdir):
+    """The "nested" case with MARKERS in its marker file; expect.json
+    gains "marks": per call path the markers counted there (the deepest
+    call of the marker's location with enter <= t < leave, by the
+    description), "outside" (a location's markers in no call),
+    "unshown" (of no location) and per line the instants (ns, name)."""
+    write_case(NESTED, outdir)
+    anchor = os.path.join(outdir, "traces.otf2")
+    rd = _otf2.Reader_Open(anchor)
+    _otf2.Reader_SetSerialCollectiveCallbacks(rd)
+    w = _otf2.Reader_GetMarkerWriter(rd)
+    cats = sorted({m[2] for m in MARKERS})
+    for i, c in enumerate(cats):
+        _otf2.MarkerWriter_WriteDefMarker(w, i, "gen", c,
+                                          _otf2.SEVERITY_LOW)
+    for loc, t, cat, text in MARKERS:
+        scope = (_otf2.MARKER_SCOPE_GLOBAL if loc is None
+                 else _otf2.MARKER_SCOPE_LOCATION)
+        _otf2.MarkerWriter_WriteMarker(w, t, 0, cats.index(cat), scope,
+                                       loc or 0, text)
+    _otf2.Reader_CloseMarkerWriter(rd, w)
+    _otf2.Reader_Close(rd)
+    first = min(e[0][0] for e in (events_of(li[2], [])
+                                  for li in NESTED["locations"]) if e)
+    marks, outside, unshown, lines = {}, 0, 0, {}
+    for loc, t, cat, text in MARKERS:
+        if loc is None:
+            unshown += 1
+            continue
+        g, name, calls = NESTED["locations"][loc]
+        path = running(calls, t)
+        if path:
+            k = "/".join(path)
+            marks[k] = marks.get(k, 0) + 1
+        else:
+            outside += 1
+        lines.setdefault("%s: %s" % (g, name), []).append(
+            [(t - first) * 1000000000 // NESTED["resolution"],
+             "%s: %s" % (cat, text) if text else cat])
+    with open(os.path.join(outdir, "expect.json")) as f:
+        exp = json.load(f)
+    exp["marks"] = {"paths": marks, "outside": outside, "unshown": unshown,
+                    "instants": {k: sorted(v) for k, v in lines.items()}}
+    with open(os.path.join(outdir, "expect.json"), "w") as f:
+        json.dump(exp, f, indent=1)
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--markers":
+        write_markers(sys.argv[2])
+        return 0
     if len(sys.argv) == 3 and sys.argv[1] == "--hostile":
         hostile(sys.argv[2])
         return 0

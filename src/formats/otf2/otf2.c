@@ -229,6 +229,9 @@ static enum status build_locations(struct otf2_run *r)
 						      strlen(label)),
 			.kind = TIMELINE_INTERVALS,
 			.count = l->n_iv,
+			.n_instants = r->mark_first ? r->mark_first[i + 1] -
+							      r->mark_first[i]
+						    : 0,
 		};
 		free(label);
 		if (prof == MODEL_NONE || tl.label == MODEL_NONE ||
@@ -265,6 +268,9 @@ static void build_warnings(struct otf2_run *r)
 		events += r->locs[i].events;
 		claimed += r->locs[i].claimed;
 	}
+	char marks[400];
+	if (otf2_marks_note(r, marks, sizeof(marks)))
+		warn(r, "%s", marks);
 	if (r->unknown_events)
 		warn(r, "%llu events of kinds this OTF2 library does not know "
 		     "were skipped", (unsigned long long)r->unknown_events);
@@ -330,6 +336,13 @@ static enum status build(struct otf2_run *r, OTF2_Reader *rd)
 		st = build_locations(r);
 	if (st == STATUS_OK)
 		st = otf2_metrics_build(r);
+	if (st == STATUS_OK && r->marks)
+		st = otf2_build_metric(r, OTF2_MARKS_STAT(r),
+				       OTF2_MARKS_STAT(r) + 1, "Marks",
+				       "markers of the marker file in the call "
+				       "path: on their location, in the call "
+				       "running at their time", "%.0f",
+				       UNIT_COUNT);
 	if (st == STATUS_OK) {
 		build_warnings(r);
 		build_title(r, rd);
@@ -370,9 +383,12 @@ static enum status read_archive(struct otf2_run *r, const char *anchor)
 		st = otf2_read_defs(r, rd);
 	if (st == STATUS_OK)
 		st = otf2_read_events(r, rd);
+	r->reader = rd; /* kept for the trace's replays; closed with the run */
+	otf2_slots_reset(r);
+	if (st == STATUS_OK)
+		st = otf2_read_marks(r, rd);
 	if (st == STATUS_OK)
 		st = build(r, rd);
-	r->reader = rd; /* kept for the trace's replays; closed with the run */
 	if (st != STATUS_OK)
 		otf2_close_reader(r);
 	return st;

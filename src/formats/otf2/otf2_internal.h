@@ -196,6 +196,14 @@ struct otf2_gsample {
 	uint32_t zero;  /* (no padding: written to the cache) */
 };
 
+/* A marker of a location (otf2_marks.c): an instant of its line. */
+struct otf2_mark {
+	uint64_t time; /* ns */
+	uint32_t line; /* the location's index */
+	uint32_t name; /* model string handle */
+	uint32_t seq;  /* its order in the marker file */
+};
+
 struct otf2_location {
 	uint64_t ref;         /* the archive's location id */
 	uint32_t name;        /* model string handle */
@@ -302,6 +310,16 @@ struct otf2_run {
 	uint64_t unknown_events;
 	uint64_t open_at_end, unmatched_leaves, backward_times;
 	uint64_t unshown; /* events of kinds not shown */
+	/* the markers (otf2_marks.c): the locations', sorted by (line, time,
+	 * order); line i's are mark[mark_first[i] .. mark_first[i + 1]); the
+	 * marks counted per tree index (NULL when none), those outside every
+	 * call, those of other scopes (no line) */
+	struct otf2_mark *mark;
+	size_t n_marks;
+	size_t *mark_first;
+	double *marks;
+	uint64_t marks_outside, marks_unshown;
+	bool marks_damaged;
 	void *names; /* otf2_provider.c's copy of the communicator names */
 	/* the lazy trace: the OTF2 reader kept open, its event callbacks,
 	 * calls per block (reader option otf2:calls-per-block) */
@@ -391,6 +409,26 @@ bool otf2_links_of(const struct otf2_run *r, uint32_t line, uint64_t call,
  * text by asprintf (its result returned). */
 const char *otf2_record_key(uint32_t kind);
 int otf2_record_text(const struct otf2_msg *m, const char *comm, char **out);
+
+/* The markers of the archive (otf2_marks.c): read when the marker file
+ * is there (`reader` an OTF2_Reader, the events read), each counted at the
+ * call running at its time on its location (otf2_call_at); the run's
+ * reader and slots must be ready for the trace's reads. */
+enum status otf2_read_marks(struct otf2_run *r, void *reader);
+/* What a warning says of the markers (outside every call, of no
+ * location, a damaged file) into `out`: false when nothing. */
+bool otf2_marks_note(const struct otf2_run *r, char *out, size_t size);
+/* The statistic of the Marks column (exclusive; its inclusive one is the
+ * next id): after the time, the visits and the metric columns. */
+#define OTF2_MARKS_STAT(r) (4u + 2u * (r)->n_mcolumns)
+
+/* The trace's lookup (otf2_provider.c): the tree index of the innermost
+ * call of location `line` running at `t` ns (enter <= t < leave): false
+ * when none, or when a block cannot be read (*err set). */
+bool otf2_call_at(struct otf2_run *r, uint32_t line, uint64_t t,
+		  uint32_t *node, struct error *err);
+/* The block slots emptied (before the first trace read). */
+void otf2_slots_reset(struct otf2_run *r);
 
 /* Close the OTF2 reader kept open (nothing when none). */
 void otf2_close_reader(struct otf2_run *r);

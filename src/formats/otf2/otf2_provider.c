@@ -1,13 +1,17 @@
 /* otf2_provider: the OTF2 run's answers to the model's reads.  Values:
  * statistic 0 is a call path's exclusive time in seconds, 1 its visits,
  * both summed over the locations (the engine derives the inclusive ones);
- * per location (the thread pane) also the inclusive ones, keys 2 and 3.
+ * per location (the thread pane) also the inclusive ones, keys 2 and 3;
+ * the Marks column's counts (otf2_marks.c).
  * Trace: line i is location i; interval k is read with its block (a
  * replay of the location's events from the block's checkpoint,
  * otf2_window), kept in one of OTF2_SLOTS slots shared by the locations
  * (least recently used out), under the run's lock; an interval's records
  * (MPI messages, collectives, RMA, threading, I/O) are its attributes, and
- * its matched MPI messages its links (otf2_links.c).  Must not depend on curses or on ui/. */
+ * its matched MPI messages its links (otf2_links.c); a location's markers
+ * are its line's instants, and the call running at a time is found
+ * through the same reads (otf2_call_at).  Must not depend on curses or
+ * on ui/. */
 #include "config.h"
 
 #include <stdio.h>
@@ -69,6 +73,9 @@ void otf2_run_free(struct otf2_run *r)
 	free(r->excl);
 	free(r->first);
 	free(r->visits);
+	free(r->mark);
+	free(r->mark_first);
+	free(r->marks);
 	for (uint32_t i = 0; i < OTF2_SLOTS; i++) {
 		free(r->slots[i].iv);
 		free(r->slots[i].msg);
@@ -103,6 +110,10 @@ static bool value_of(const struct otf2_run *r, uint32_t node, uint32_t stat,
 		*out = (double)r->visits[node];
 		return true;
 	default:
+		if (r->marks && stat == OTF2_MARKS_STAT(r)) {
+			*out = r->marks[node];
+			return true;
+		}
 		return otf2_metric_value(r, node, stat, out);
 	}
 }
@@ -265,6 +276,62 @@ static bool interval(void *impl, uint32_t line, uint64_t index,
 	return s != NULL;
 }
 
+bool otf2_call_at(struct otf2_run *r, uint32_t line, uint64_t t,
+		  uint32_t *node, struct error *err)
+{
+	if (line >= r->n_locs)
+		return false;
+	/* the last call begun at or before t, then out through the calls
+	 * it lies in to the first still running at t */
+	uint64_t lo = 0, hi = r->locs[line].n_iv;
+	struct trace_interval iv;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (!interval(r, line, mid, &iv))
+			goto failed;
+		if (iv.begin <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint64_t i = lo; i-- > 0;) {
+		if (!interval(r, line, i, &iv))
+			goto failed;
+		if (t < iv.end) {
+			*node = iv.ctx_id - 1u;
+			return iv.ctx_id != 0;
+		}
+		if (iv.up == 0 || iv.up - 1u >= i)
+			return false;
+		i = iv.up; /* the loop's decrement makes it up - 1 */
+	}
+	return false;
+failed:
+	if (r->trace_error.status != STATUS_OK) {
+		*err = r->trace_error;
+		r->trace_error = (struct error){0};
+	} else {
+		error_set(err, STATUS_CORRUPT, r->path, "a block of calls "
+			  "cannot be read");
+	}
+	return false;
+}
+
+/* trace_ops.instant: marker `index` of location `line`, by time. */
+static bool instant(void *impl, uint32_t line, uint64_t index,
+		    struct trace_instant *out)
+{
+	struct otf2_run *r = impl;
+	if (!r->mark_first || line >= r->n_locs ||
+	    index >= r->mark_first[line + 1] - r->mark_first[line])
+		return false;
+	const struct otf2_mark *m = &r->mark[r->mark_first[line] + index];
+	*out = (struct trace_instant){.time = m->time,
+				      .event = MODEL_EVENT_NONE,
+				      .name = m->name};
+	return true;
+}
+
 static bool take_error(void *impl, struct error *err)
 {
 	struct otf2_run *r = impl;
@@ -418,7 +485,16 @@ static const struct trace_ops otf2_trace_ops = {
 	.close = trace_close,
 	.take_error = take_error,
 	.event_detail = event_detail,
+	.instant = instant,
 };
+
+void otf2_slots_reset(struct otf2_run *r)
+{
+	for (uint32_t i = 0; i < OTF2_SLOTS; i++)
+		r->slots[i].b = UINT64_MAX;
+	for (uint32_t i = 0; i < OTF2_COUNTER_SLOTS; i++)
+		r->cslots[i].b = UINT64_MAX;
+}
 
 void otf2_set_providers(struct otf2_run *r)
 {
@@ -431,10 +507,7 @@ void otf2_set_providers(struct otf2_run *r)
 		nm->n = nm->comm ? r->n_comms : 0;
 	}
 	r->names = nm; /* without it, messages name no communicator */
-	for (uint32_t i = 0; i < OTF2_SLOTS; i++)
-		r->slots[i].b = UINT64_MAX;
-	for (uint32_t i = 0; i < OTF2_COUNTER_SLOTS; i++)
-		r->cslots[i].b = UINT64_MAX;
+	otf2_slots_reset(r);
 	model_builder_set_values(r->b, &otf2_value_ops, r);
 	model_builder_set_trace(r->b, &otf2_trace_ops, r);
 }
