@@ -242,13 +242,14 @@ static struct pane *columns_new(struct pane_env *env)
 		ch->level[c] = d >= model_n_columns(m) ? 0 : d;
 	}
 	for (uint32_t c = 0; c < model_n_columns(m); c++)
-		if (model_columns(m)[c].own < model_n_columns(m))
-			ch->is_own[model_columns(m)[c].own] = 1;
+		if (present_metric_form(m, c, true) != c)
+			ch->is_own[present_metric_form(m, c, true)] = 1;
 	for (uint32_t c = 0; c < model_n_columns(m); c++) {
 		uint32_t par = model_columns(m)[c].parent;
 		/* a Cube metric opens closed unless its open form shows */
 		if (present_metric_form(m, c, true) != c)
-			ch->closed[c] = !is_shown(env, model_columns(m)[c].own);
+			ch->closed[c] = !is_shown(
+				env, present_metric_form(m, c, true));
 		if (ch->level[c] == 0 || ch->is_own[c] ||
 		    par >= model_n_columns(m))
 			continue;

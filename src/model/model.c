@@ -271,7 +271,7 @@ bool model_builder_set_column_own(struct model_builder *b, uint32_t column,
 				  uint32_t own)
 {
 	if (!b || b->failed || column >= b->m->n_columns ||
-	    own >= b->m->n_columns || own == column ||
+	    own >= b->m->n_columns || own <= column ||
 	    b->m->columns[own].kind != b->m->columns[column].kind)
 		return false;
 	b->m->columns[column].own = own;

@@ -79,7 +79,7 @@ uint32_t model_builder_add_column(struct model_builder *b,
 
 /* Make column `own` the one of column `column`'s values less its
  * sub-metrics' (model_column.own).  False when either is no column yet,
- * they are the same or of different kinds. */
+ * `own` is not after `column` or of another kind. */
 bool model_builder_set_column_own(struct model_builder *b, uint32_t column,
 				  uint32_t own);
 

@@ -20,10 +20,12 @@
 uint32_t present_metric_form(const struct model *m, uint32_t column,
 			     bool expanded)
 {
-	if (!expanded || column >= model_n_columns(m) ||
-	    model_columns(m)[column].own >= model_n_columns(m))
+	if (!expanded || column >= model_n_columns(m))
 		return column;
-	return model_columns(m)[column].own;
+	/* always after `column`: a model made by hand, whose `own` is 0,
+	 * has none */
+	uint32_t own = model_columns(m)[column].own;
+	return own > column && own < model_n_columns(m) ? own : column;
 }
 
 char *present_column_title(const struct model *m, uint32_t column)
