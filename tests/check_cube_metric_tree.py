@@ -5,7 +5,8 @@ metric, call-tree flavour (incl, excl) and metric-tree state (collapsed,
 expanded), the value the Cube GUI shows, computed by the generator from
 the values it wrote (never by callscope).
 
-For each metric with sub-metrics, both states, and a leaf metric: the
+For each metric with sub-metrics, both states, and two leaf metrics (one
+derived: CubePL): the
 column chooser (c) is driven as a user would (every metric opened with
 Right, every column but the metric's two hidden with Space, the metric
 closed again with Left for the collapsed state, Esc), and each call node's
@@ -34,7 +35,7 @@ UNITS = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "ms": 1e-3, "s": 1.0,
 CHOOSER = re.compile(r"^ ( *)(?:([\u25b8\u25be]) )?\[([x ])\] \$(\d+)  "
                      r"(.+?) \(([IE])\)  \((.*)\)$")
 PARENTS = ["time", "execution", "mpi", "bytes", "max_time", "min_time"]
-LEAF = "comm"
+LEAVES = ["comm", "io"]  # io: PREDERIVED_EXCLUSIVE, CubePL
 MINMAX = {"max_time", "max_mpi", "min_time", "min_mpi"}
 
 
@@ -163,8 +164,8 @@ def check(cs, db, truth, size, metric, expanded, keys):
         if set(rows) == last and page > 1:
             break
         last = set(rows)
-    want_titles = ["%s%s %s" % (metric, "/own" if expanded and
-                                metric != LEAF else "", k) for k in "IE"]
+    want_titles = ["%s%s %s" % (metric, "/own" if expanded else "", k)
+                   for k in "IE"]
     # a title cut to its column ("max_t\u2026 I") names the start of it
     if len(titles or []) != 2 or any(
             not (g == w or ("\u2026" in g and w.startswith(
@@ -246,7 +247,7 @@ def main():
                 float(r["value"])
     check_batch(cs, db, truth)
     cases = [(m, e) for m in PARENTS for e in (False, True)]
-    cases.append((LEAF, False))
+    cases += [(m, False) for m in LEAVES]
     keys = {c: drive(cs, db, *c) for c in cases}  # the same at any size
     for size in sizes:
         for metric, expanded in cases:

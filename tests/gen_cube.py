@@ -119,9 +119,11 @@ def anchor(n, locs, parent, children, metrics, bad=None, system=None):
             depth.pop()
             w('</metric>\n')
         kids = any(r[3:4] == (mid,) for r in metrics)
+        pl = f'<cubepl>{DERIVED[name][0]}</cubepl>' if name in DERIVED \
+            else ''
         w(f'<metric id="{mid}" type="{mtype}"><disp_name>{name.title()}'
           f'</disp_name><uniq_name>{name}</uniq_name><dtype>{dtype}</dtype>'
-          f'<uom>{uom}</uom><descr>{name}</descr>' +
+          f'<uom>{uom}</uom><descr>{name}</descr>{pl}' +
           ('\n' if kids else '</metric>\n'))
         if kids:
             depth.append(mid)
@@ -267,23 +269,26 @@ def small(args, rnd):
 
 # --metric-tree: Score-P's and Scalasca's shape, (name, type, dtype,
 # parent id, uom) in document order: time > execution > mpi > comm,
+# execution > io (PREDERIVED_EXCLUSIVE: DERIVED's CubePL, half of comm),
 # time > overhead; visits; bytes > bytes_sent (every third call node);
 # max_time > max_mpi (MAXDOUBLE); min_time > min_mpi (MINDOUBLE).  Stored
 # INCLUSIVE and EXCLUSIVE along the call tree, all of them metric-inclusive
-# (a parent holds its sub-metrics).
+# (a parent holds its sub-metrics; execution holds io too).
 TREE = [("time", "INCLUSIVE", "DOUBLE", None, "sec"),
         ("execution", "EXCLUSIVE", "DOUBLE", 0, "sec"),
         ("mpi", "INCLUSIVE", "DOUBLE", 1, "sec"),
         ("comm", "EXCLUSIVE", "DOUBLE", 2, "sec"),
+        ("io", "PREDERIVED_EXCLUSIVE", "DOUBLE", 1, "sec"),
         ("overhead", "EXCLUSIVE", "DOUBLE", 0, "sec"),
         ("visits", "EXCLUSIVE", "UINT64", None, "occ"),
         ("bytes", "EXCLUSIVE", "UINT64", None, "bytes"),
-        ("bytes_sent", "EXCLUSIVE", "UINT64", 6, "bytes"),
+        ("bytes_sent", "EXCLUSIVE", "UINT64", 7, "bytes"),
         ("max_time", "EXCLUSIVE", "MAXDOUBLE", None, "sec"),
-        ("max_mpi", "EXCLUSIVE", "MAXDOUBLE", 8, "sec"),
+        ("max_mpi", "EXCLUSIVE", "MAXDOUBLE", 9, "sec"),
         ("min_time", "EXCLUSIVE", "MINDOUBLE", None, "sec"),
-        ("min_mpi", "EXCLUSIVE", "MINDOUBLE", 10, "sec")]
+        ("min_mpi", "EXCLUSIVE", "MINDOUBLE", 11, "sec")]
 AGG = {"MAXDOUBLE": max, "MINDOUBLE": min}
+DERIVED = {"io": ("metric::comm() * 0.5", "comm", 0.5)}
 
 
 def tree_values(n, locs, parent, rnd):
@@ -294,9 +299,18 @@ def tree_values(n, locs, parent, rnd):
     kids = [[k for k, t in enumerate(TREE) if t[3] == m]
             for m in range(len(TREE))]
     excl = [None] * len(TREE)
-    for m in reversed(range(len(TREE))):
+    depth = [0] * len(TREE)
+    for m, t in enumerate(TREE):
+        depth[m] = 0 if t[3] is None else depth[t[3]] + 1
+    # deepest first: sub-metrics before their parents, comm before io
+    for m in sorted(range(len(TREE)), key=lambda k: (-depth[k], -k)):
         name, _, dtype = TREE[m][:3]
         rows = []
+        if name in DERIVED:
+            src = [t[0] for t in TREE].index(DERIVED[name][1])
+            excl[m] = [[v * DERIVED[name][2] for v in row]
+                       for row in excl[src]]
+            continue
         for c in range(n):
             row = []
             for lc in range(locs):
@@ -347,6 +361,8 @@ def metric_tree(args, rnd):
         stack.extend(reversed(children[x]))
     members = []
     for m, (name, mtype, dtype, _, _) in enumerate(TREE):
+        if name in DERIVED:
+            continue  # computed by the reader from its CubePL
         if mtype == "INCLUSIVE":
             rows = {t: incl[m][c] for t, c in enumerate(wide)}
         else:

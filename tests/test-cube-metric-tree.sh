@@ -1,7 +1,8 @@
 #!/bin/sh
 # Cube's metric tree with the Cube GUI's semantics: tests/gen_cube.py
 # --metric-tree writes a file whose metrics nest (time > execution > mpi >
-# comm, time > overhead; bytes > bytes_sent; MAXDOUBLE max_time > max_mpi;
+# comm, execution > io (derived, CubePL), time > overhead; bytes >
+# bytes_sent; MAXDOUBLE max_time > max_mpi;
 # MINDOUBLE min_time > min_mpi; stored INCLUSIVE and EXCLUSIVE) and, apart
 # from callscope, the value of each call node, metric, call-tree flavour and
 # metric-tree state (collapsed: stored; expanded: less the sub-metrics, as
