@@ -295,7 +295,7 @@ def tree_values(n, locs, parent, rnd):
     """Call-exclusive values [metric][cnode][location]: each metric's own
     share plus its sub-metrics' (for MAXDOUBLE and MINDOUBLE the maximum
     or minimum of them); bytes' share may be below zero (a noisy counter:
-    bytes_sent above bytes), stored as 0 then."""
+    bytes_sent above bytes; bytes itself is never below 0)."""
     kids = [[k for k, t in enumerate(TREE) if t[3] == m]
             for m in range(len(TREE))]
     excl = [None] * len(TREE)
@@ -320,8 +320,9 @@ def tree_values(n, locs, parent, rnd):
                 elif dtype == "DOUBLE":
                     v = rnd.uniform(0.001, 2.0) + sum(sub)
                 elif name.startswith("bytes"):
-                    v = max(0, rnd.randrange(-20, 1000) + sum(sub)) \
-                        if c % 3 == 0 else 0
+                    # bytes' own share is often below zero
+                    v = max(0, rnd.randrange(-600 if sub else 0, 1000) +
+                            sum(sub)) if c % 3 == 0 else 0
                 else:
                     v = rnd.randrange(1, 1000) + sum(sub)
                 row.append(v)
