@@ -5,7 +5,7 @@ here, apart from the reader (tests/test-cube-hostile.sh, bench/).
 gen_cube.py OUT.cubex [--seed N] [--cnodes N] [--locs N] [--zlib]
             [--big-endian] [--gzip-anchor] [--dense] [--cube48]
             [--answers FILE] [--system nodes|cube3|flat]
-            [--incl-csv FILE]
+            [--incl-csv FILE] [--metric-tree CSV]
             [--hostile KIND] [--bench] [--sparse-set [--chain]]
 
 Metrics: visits (EXCLUSIVE UINT64), time (INCLUSIVE DOUBLE), min_time
@@ -17,6 +17,8 @@ nodes x 8 metrics x locations with ZCUBEX rows compressed once per
 distinct row (fast to write, honest to read).  --system shapes the system
 tree (see system_tree); --incl-csv writes pycubexr's incl.csv layout for
 call node 0's time per location (tests/check_system_tree.py).
+--metric-tree CSV writes a nested metric tree instead (see metric_tree)
+and the values its metrics show collapsed and expanded into CSV.
 """
 import gzip
 import io
@@ -108,10 +110,24 @@ def anchor(n, locs, parent, children, metrics, bad=None, system=None):
         w('<!DOCTYPE cube [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n')
     w('<cube version="4.4">\n<attr key="Creator" value="gen_cube.py"/>\n')
     w('<metrics>\n')
-    for mid, (name, mtype, dtype) in enumerate(metrics):
+    # (name, type, dtype[, parent id, uom]): a metric's sub-metrics nest
+    # in it; ids are in document order
+    depth = []
+    for mid, (name, mtype, dtype, *rest) in enumerate(metrics):
+        par, uom = rest if rest else (None, "occ")
+        while depth and depth[-1] != par:  # close the finished ones
+            depth.pop()
+            w('</metric>\n')
+        kids = any(r[3:4] == (mid,) for r in metrics)
+        pl = f'<cubepl>{DERIVED[name][0]}</cubepl>' if name in DERIVED \
+            else ''
         w(f'<metric id="{mid}" type="{mtype}"><disp_name>{name.title()}'
           f'</disp_name><uniq_name>{name}</uniq_name><dtype>{dtype}</dtype>'
-          f'<uom>occ</uom><descr>{name}</descr></metric>\n')
+          f'<uom>{uom}</uom><descr>{name}</descr>{pl}' +
+          ('\n' if kids else '</metric>\n'))
+        if kids:
+            depth.append(mid)
+    w('</metric>\n' * len(depth))
     w('</metrics>\n<program>\n')
     nreg = min(n, 1000)
     for r in range(nreg):
@@ -141,7 +157,7 @@ def anchor(n, locs, parent, children, metrics, bad=None, system=None):
 def pack_value(dtype, x, be):
     e = ">" if be else "<"
     return struct.pack(e + {"UINT64": "Q", "INT64": "q", "DOUBLE": "d",
-                            "MINDOUBLE": "d"}[dtype], x)
+                            "MINDOUBLE": "d", "MAXDOUBLE": "d"}[dtype], x)
 
 
 def member_bytes(rows_by_tree, dtype, locs, be, z, dense, ntree):
@@ -249,6 +265,132 @@ def small(args, rnd):
             d[name] = [ie, ee]
         answers[c] = d
     return members, answers
+
+
+# --metric-tree: Score-P's and Scalasca's shape, (name, type, dtype,
+# parent id, uom) in document order: time > execution > mpi > comm,
+# execution > io (PREDERIVED_EXCLUSIVE: DERIVED's CubePL, half of comm),
+# time > overhead; visits; bytes > bytes_sent (every third call node);
+# max_time > max_mpi (MAXDOUBLE); min_time > min_mpi (MINDOUBLE).  Stored
+# INCLUSIVE and EXCLUSIVE along the call tree, all of them metric-inclusive
+# (a parent holds its sub-metrics; execution holds io too).
+TREE = [("time", "INCLUSIVE", "DOUBLE", None, "sec"),
+        ("execution", "EXCLUSIVE", "DOUBLE", 0, "sec"),
+        ("mpi", "INCLUSIVE", "DOUBLE", 1, "sec"),
+        ("comm", "EXCLUSIVE", "DOUBLE", 2, "sec"),
+        ("io", "PREDERIVED_EXCLUSIVE", "DOUBLE", 1, "sec"),
+        ("overhead", "EXCLUSIVE", "DOUBLE", 0, "sec"),
+        ("visits", "EXCLUSIVE", "UINT64", None, "occ"),
+        ("bytes", "EXCLUSIVE", "UINT64", None, "bytes"),
+        ("bytes_sent", "EXCLUSIVE", "UINT64", 7, "bytes"),
+        ("max_time", "EXCLUSIVE", "MAXDOUBLE", None, "sec"),
+        ("max_mpi", "EXCLUSIVE", "MAXDOUBLE", 9, "sec"),
+        ("min_time", "EXCLUSIVE", "MINDOUBLE", None, "sec"),
+        ("min_mpi", "EXCLUSIVE", "MINDOUBLE", 11, "sec")]
+AGG = {"MAXDOUBLE": max, "MINDOUBLE": min}
+DERIVED = {"io": ("metric::comm() * 0.5", "comm", 0.5)}
+
+
+def tree_values(n, locs, parent, rnd):
+    """Call-exclusive values [metric][cnode][location]: each metric's own
+    share plus its sub-metrics' (for MAXDOUBLE and MINDOUBLE the maximum
+    or minimum of them); bytes' share may be below zero (a noisy counter:
+    bytes_sent above bytes; bytes itself is never below 0)."""
+    kids = [[k for k, t in enumerate(TREE) if t[3] == m]
+            for m in range(len(TREE))]
+    excl = [None] * len(TREE)
+    depth = [0] * len(TREE)
+    for m, t in enumerate(TREE):
+        depth[m] = 0 if t[3] is None else depth[t[3]] + 1
+    # deepest first: sub-metrics before their parents, comm before io
+    for m in sorted(range(len(TREE)), key=lambda k: (-depth[k], -k)):
+        name, _, dtype = TREE[m][:3]
+        rows = []
+        if name in DERIVED:
+            src = [t[0] for t in TREE].index(DERIVED[name][1])
+            excl[m] = [[v * DERIVED[name][2] for v in row]
+                       for row in excl[src]]
+            continue
+        for c in range(n):
+            row = []
+            for lc in range(locs):
+                sub = [excl[k][c][lc] for k in kids[m]]
+                if dtype in AGG:
+                    v = AGG[dtype]([rnd.uniform(0.001, 2.0)] + sub)
+                elif dtype == "DOUBLE":
+                    v = rnd.uniform(0.001, 2.0) + sum(sub)
+                elif name.startswith("bytes"):
+                    # bytes' own share is often below zero
+                    v = max(0, rnd.randrange(-600 if sub else 0, 1000) +
+                            sum(sub)) if c % 3 == 0 else 0
+                else:
+                    v = rnd.randrange(1, 1000) + sum(sub)
+                row.append(v)
+            rows.append(row)
+        excl[m] = rows
+    return excl, kids
+
+
+def metric_tree(args, rnd):
+    """--metric-tree: the TREE metrics over a random call tree, and the
+    values the Cube GUI shows per call node (over all locations: summed,
+    or the maximum or minimum) for each metric, call-tree inclusive and
+    exclusive, collapsed in the metric tree (the stored value) and
+    expanded (CubeLib's Cube::get_sev with CUBE_CALCULATE_EXCLUSIVE for
+    the metric: the stored value less each sub-metric's, where for
+    MAXDOUBLE "less" is a minimum and for MINDOUBLE a maximum,
+    Cube{Max,Min}DoubleValue::operator-=), into the CSV: cnode, name,
+    metric, call (incl, excl), form (collapsed, expanded), value."""
+    n, locs = args["cnodes"], args["locs"]
+    parent, children = tree(n, rnd)
+    excl, kids = tree_values(n, locs, parent, rnd)
+    incl = []
+    for m, (_, _, dtype, _, _) in enumerate(TREE):
+        inc = [row[:] for row in excl[m]]
+        agg = AGG.get(dtype)
+        for c in range(n - 1, 0, -1):
+            p = parent[c]
+            for lc in range(locs):
+                inc[p][lc] = agg(inc[p][lc], inc[c][lc]) if agg else \
+                    inc[p][lc] + inc[c][lc]
+        incl.append(inc)
+    wide = wide_order(children, n)
+    pre, stack = [], [0]
+    while stack:
+        x = stack.pop()
+        pre.append(x)
+        stack.extend(reversed(children[x]))
+    members = []
+    for m, (name, mtype, dtype, _, _) in enumerate(TREE):
+        if name in DERIVED:
+            continue  # computed by the reader from its CubePL
+        if mtype == "INCLUSIVE":
+            rows = {t: incl[m][c] for t, c in enumerate(wide)}
+        else:
+            rows = {t: excl[m][c] for t, c in enumerate(pre)
+                    if not name.startswith("bytes") or c % 3 == 0}
+        idx, data = member_bytes(rows, dtype, locs, args["big_endian"],
+                                 args["zlib"], False, n)
+        members += [(f"{m}.index", idx), (f"{m}.data", data)]
+    members.append(("anchor.xml", anchor(n, locs, parent, children, TREE,
+                                         None, args["system"])))
+    with open(args["metric_tree"], "w") as f:
+        f.write("cnode,name,metric,call,form,value\n")
+        for c in range(n):
+            for call, vals in (("incl", incl), ("excl", excl)):
+                tot = [AGG.get(t[2], sum)(vals[m][c])
+                       for m, t in enumerate(TREE)]
+                for m, t in enumerate(TREE):
+                    own = tot[m]
+                    for k in kids[m]:
+                        own = (min(own, tot[k]) if t[2] == "MAXDOUBLE" else
+                               max(own, tot[k]) if t[2] == "MINDOUBLE" else
+                               own - tot[k])
+                    for form, v in (("collapsed", tot[m]),
+                                    ("expanded", own)):
+                        f.write("%d,f%d,%s,%s,%s,%r\n" % (
+                            c, c, t[0], call, form, v))
+    return members
 
 
 def damage(raw, kind, members):
@@ -394,7 +536,8 @@ def main():
     argv = sys.argv[1:]
     args = dict(seed=1, cnodes=40, locs=4, zlib=False, big_endian=False,
                 gzip_anchor=False, dense=False, answers=None, hostile=None,
-                bench=False, chain=False, system=None, incl_csv=None)
+                bench=False, chain=False, system=None, incl_csv=None,
+                metric_tree=None)
     out = None
     i = 0
     while i < len(argv):
@@ -402,7 +545,8 @@ def main():
         if a in ("--seed", "--cnodes", "--locs"):
             args[a[2:]] = int(argv[i + 1])
             i += 2
-        elif a in ("--answers", "--hostile", "--system", "--incl-csv"):
+        elif a in ("--answers", "--hostile", "--system", "--incl-csv",
+                   "--metric-tree"):
             args[a[2:].replace("-", "_")] = argv[i + 1]
             i += 2
         elif a.startswith("--"):
@@ -421,6 +565,10 @@ def main():
         sparse_set(args, out)
         return 0
     rnd = random.Random(args["seed"])
+    if args["metric_tree"]:
+        with open(out, "wb") as f:
+            f.write(write_tar(out, metric_tree(args, rnd)))
+        return 0
     members, answers = small(args, rnd)
     raw = write_tar(out, members)
     if args["hostile"] and args["hostile"] not in ("xml", "entity",

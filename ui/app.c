@@ -129,6 +129,32 @@ bool app_show_column(struct app *app, uint32_t c, bool shown)
 	return true;
 }
 
+static void apply_sort(struct app *app, enum view_kind k, bool force);
+
+bool app_replace_column(struct app *app, uint32_t from, uint32_t to)
+{
+	size_t n = app->cols.n_columns, at = n;
+	bool has_to = false;
+	if (to >= model_n_columns(app->model))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (app->columns[i] == from)
+			at = i;
+		has_to |= app->columns[i] == to;
+	}
+	if (at == n)
+		return false;
+	if (has_to)
+		return app_show_column(app, from, false);
+	app->columns[at] = to;
+	if (app->cols.sort_column == from) {
+		/* the same sort, chosen or not, over the other form */
+		app->cols.sort_column = to;
+		apply_sort(app, app->current, true);
+	}
+	return true;
+}
+
 /* ---- the services panes see ------------------------------------------- */
 
 static void svc_message(void *hub, bool error, const char *text)
@@ -151,6 +177,11 @@ static bool svc_show_column(void *hub, uint32_t c, bool shown)
 	return app_show_column(hub, c, shown);
 }
 
+static bool svc_replace_column(void *hub, uint32_t from, uint32_t to)
+{
+	return app_replace_column(hub, from, to);
+}
+
 static void svc_system_focus(void *hub, struct system_focus *focus)
 {
 	struct app *app = hub;
@@ -163,6 +194,7 @@ static const struct pane_services services = {
 	.select = svc_select,
 	.open = svc_open,
 	.show_column = svc_show_column,
+	.replace_column = svc_replace_column,
 	.system_focus = svc_system_focus,
 };
 

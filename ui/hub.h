@@ -141,6 +141,10 @@ void app_set_sort_magnitude(struct app *app, uint32_t column, bool ascending);
 void app_sort_tick(struct app *app);
 /* Show (first) or hide model column `c`. */
 bool app_show_column(struct app *app, uint32_t c, bool shown);
+/* Show model column `to` where `from` is shown (the sort too, if by
+ * `from`); false when `from` is not shown.  Only hides `from` when `to`
+ * is shown already. */
+bool app_replace_column(struct app *app, uint32_t from, uint32_t to);
 
 /* A new pane of `ops` (NULL when it has nothing to show). */
 struct pane *app_make_pane(struct app *app, const struct pane_ops *ops);

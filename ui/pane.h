@@ -82,6 +82,9 @@ struct pane_services {
 	void (*open)(void *hub, struct pane *pane);
 	/* show or hide model column `c`; false (with a message) if refused */
 	bool (*show_column)(void *hub, uint32_t c, bool shown);
+	/* show model column `to` in the place of `from` (Cube's metric tree:
+	 * a metric opened or closed); false if `from` is not shown */
+	bool (*replace_column)(void *hub, uint32_t from, uint32_t to);
 	/* show the call tree over part of the system (taken over; NULL:
 	 * every context again) */
 	void (*system_focus)(void *hub, struct system_focus *focus);

@@ -3,9 +3,12 @@
  * gives (model_column.parent: Cube's metric tree, HPCToolkit's metric
  * taxonomy), a column under its parent, opened and closed with Right and
  * Left, and the derived ones after them; Space shows or hides a column,
- * `b` toggles percent bars.  The tree only chooses: a parent's values stay
- * as the format stores them (Cube: metric-inclusive, a parent metric
- * containing its sub-metrics, whether opened or not; doc/views.md). */
+ * `b` toggles percent bars.  A Cube metric with sub-metrics shows as the
+ * Cube GUI shows it: closed, its stored (metric-inclusive) values; open,
+ * its values less its sub-metrics' (model_column.own, chosen by
+ * present_metric_form), the one column taking the other's place; it
+ * opens closed unless that form is shown (doc/views.md).  HPCToolkit's
+ * taxonomy parents have no such form: opening them changes no value. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -15,11 +18,13 @@
 #include "screen.h"
 #include "theme.h"
 #include "pane_list.h"
+#include "present/present_column.h"
 
 struct chooser {
 	struct list_cursor list;
 	uint8_t *closed;   /* per model column: its sub-metrics hidden */
 	uint8_t *has_kids; /* per model column */
+	uint8_t *is_own;   /* per model column: another's open form, no row */
 	uint32_t *level;   /* per model column: depth in the metric tree */
 	uint32_t *first_kid, *next_kid; /* per model column, model order */
 	uint32_t *stack;   /* n_columns */
@@ -47,7 +52,7 @@ static void list_rows(const struct pane_env *env, struct chooser *ch)
 	const struct model *m = env->model;
 	size_t n = 0, sp = 0;
 	for (uint32_t r = 0; r < model_n_columns(m); r++) {
-		if (ch->level[r] != 0)
+		if (ch->level[r] != 0 || ch->is_own[r])
 			continue;
 		ch->stack[sp++] = r;
 		while (sp > 0) {
@@ -102,7 +107,11 @@ static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 			break;
 		uint32_t c = ch->rows[idx];
 		bool derived = c >= model_n_columns(env->model);
-		char *title = pane_column_title(env, c);
+		/* the form shown: a Cube metric open is less its sub-metrics */
+		uint32_t d = derived ? c
+				     : present_metric_form(env->model, c,
+							   !ch->closed[c]);
+		char *title = pane_column_title(env, d);
 		char *line = NULL;
 		const char *src = "";
 		if (!derived) {
@@ -119,11 +128,12 @@ static void columns_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		const char *mark = derived || !ch->has_kids[c] ? ""
 				   : ch->closed[c]	       ? g->collapsed
 							       : g->expanded;
-		if (asprintf(&line, " %*s%s%s[%c] $%u  %s  (%s)",
+		if (asprintf(&line, " %*s%s%s[%c] $%u  %s  (%s%s)",
 			     indent > 40 ? 40 : indent, "", mark,
 			     *mark ? " " : "",
-			     derived || is_shown(env, c) ? 'x' : ' ', c + 1,
-			     title ? title : "?", src) < 0)
+			     derived || is_shown(env, d) ? 'x' : ' ', d + 1,
+			     title ? title : "?", src,
+			     d != c ? ", less its sub-metrics" : "") < 0)
 			line = NULL;
 		attr_t a = idx == l->cursor ? theme_attr(THEME_ROLE_SELECTED)
 					    : A_NORMAL;
@@ -153,14 +163,20 @@ static struct reaction columns_action(struct pane_env *env, struct pane *pane,
 	const struct model *m = env->model;
 	bool metric = c < model_n_columns(m);
 	bool kids = metric && ch->has_kids[c];
+	uint32_t form = metric ? present_metric_form(m, c, !ch->closed[c]) : c;
 	if (a == ACTION_TOGGLE || (a == ACTION_EXPAND && !kids)) {
 		if (metric)
-			toggle(env, c);
+			toggle(env, form);
 		return REACTION(HANDLED_REDRAW);
 	}
 	if (a == ACTION_EXPAND || a == ACTION_COLLAPSE) {
 		if (kids && (a == ACTION_EXPAND || !ch->closed[c])) {
 			ch->closed[c] = a == ACTION_COLLAPSE;
+			/* Cube: the other form takes the column's place */
+			uint32_t to = present_metric_form(m, c, !ch->closed[c]);
+			if (to != form && is_shown(env, form) &&
+			    env->svc->replace_column)
+				env->svc->replace_column(env->hub, form, to);
 		} else if (metric && model_columns(m)[c].parent < model_n_columns(m)) {
 			/* Left on a sub-metric: to its parent */
 			for (size_t i = 0; i < l->count; i++)
@@ -181,6 +197,7 @@ static void columns_free(struct pane *pane)
 	if (ch) {
 		free(ch->closed);
 		free(ch->has_kids);
+		free(ch->is_own);
 		free(ch->level);
 		free(ch->first_kid);
 		free(ch->next_kid);
@@ -203,13 +220,15 @@ static struct pane *columns_new(struct pane_env *env)
 	}
 	ch->closed = calloc(n, 1);
 	ch->has_kids = calloc(n, 1);
+	ch->is_own = calloc(n, 1);
 	ch->level = calloc(n, sizeof(*ch->level));
 	ch->cap = n + env->cols->n_derived;
 	ch->rows = calloc(ch->cap, sizeof(*ch->rows));
 	ch->first_kid = malloc(n * sizeof(*ch->first_kid));
 	ch->next_kid = malloc(n * sizeof(*ch->next_kid));
 	ch->stack = malloc(n * sizeof(*ch->stack));
-	if (!ch->closed || !ch->has_kids || !ch->level || !ch->rows ||
+	if (!ch->closed || !ch->has_kids || !ch->is_own || !ch->level ||
+	    !ch->rows ||
 	    !ch->first_kid || !ch->next_kid || !ch->stack) {
 		columns_free(p);
 		return NULL;
@@ -222,9 +241,17 @@ static struct pane *columns_new(struct pane_env *env)
 		uint32_t d = depth_of(m, c);
 		ch->level[c] = d >= model_n_columns(m) ? 0 : d;
 	}
+	for (uint32_t c = 0; c < model_n_columns(m); c++)
+		if (present_metric_form(m, c, true) != c)
+			ch->is_own[present_metric_form(m, c, true)] = 1;
 	for (uint32_t c = 0; c < model_n_columns(m); c++) {
 		uint32_t par = model_columns(m)[c].parent;
-		if (ch->level[c] == 0 || par >= model_n_columns(m))
+		/* a Cube metric opens closed unless its open form shows */
+		if (present_metric_form(m, c, true) != c)
+			ch->closed[c] = !is_shown(
+				env, present_metric_form(m, c, true));
+		if (ch->level[c] == 0 || ch->is_own[c] ||
+		    par >= model_n_columns(m))
 			continue;
 		ch->has_kids[par] = 1;
 		if (last[par] == MODEL_NONE)

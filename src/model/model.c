@@ -259,11 +259,23 @@ uint32_t model_builder_add_column(struct model_builder *b,
 		column_release(column);
 		return MODEL_NONE;
 	}
+	column->own = MODEL_NONE;
 	uint32_t idx = BUILDER_APPEND(b, columns, n_columns, columns_cap,
 				      column);
 	if (idx == MODEL_NONE)
 		column_release(column);
 	return idx;
+}
+
+bool model_builder_set_column_own(struct model_builder *b, uint32_t column,
+				  uint32_t own)
+{
+	if (!b || b->failed || column >= b->m->n_columns ||
+	    own >= b->m->n_columns || own <= column ||
+	    b->m->columns[own].kind != b->m->columns[column].kind)
+		return false;
+	b->m->columns[column].own = own;
+	return true;
 }
 
 uint32_t model_builder_add_profile(struct model_builder *b, bool is_summary,

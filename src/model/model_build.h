@@ -72,9 +72,16 @@ uint32_t model_builder_add_inclusive_stat(struct model_builder *b,
 bool model_builder_set_stat_prop_id(struct model_builder *b, uint32_t stat,
 				    uint32_t prop_id);
 
-/* Takes ownership of the column's strings and formula. */
+/* Takes ownership of the column's strings and formula.  Its `own` is
+ * MODEL_NONE whatever the reader gave. */
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column);
+
+/* Make column `own` the one of column `column`'s values less its
+ * sub-metrics' (model_column.own).  False when either is no column yet,
+ * `own` is not after `column` or of another kind. */
+bool model_builder_set_column_own(struct model_builder *b, uint32_t column,
+				  uint32_t own);
 
 /* Add a profile with its identifier tuple (copied).  The label is built
  * from the tuple when `label` is NULL. */

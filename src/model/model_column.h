@@ -109,6 +109,13 @@ struct model_column {
 	uint32_t pair;      /* the column of the same metric+variant with the
 			       other kind (incl <-> excl), or MODEL_NONE */
 	uint32_t parent;    /* taxonomy parent column, or MODEL_NONE */
+	/* Cube's metric tree: the column of this metric's values less its
+	 * sub-metrics' (what the Cube GUI shows for an expanded metric; the
+	 * column itself is what it shows collapsed), of the same kind and
+	 * after it; or MODEL_NONE.  Set only by model_builder_set_column_own
+	 * (a model made by hand without it has 0 here: no column after it,
+	 * so none). */
+	uint32_t own;
 	struct formula *expr; /* owned; leaves are stat indexes.  The
 				 METRICS.yaml "custom" formula when given,
 				 used by the top-down view */

@@ -1,5 +1,6 @@
 /* present_column: titles and names of columns, statistics and node kinds,
- * as every output shows them.  No curses here. */
+ * as every output shows them, and which column shows a metric of Cube's
+ * metric tree opened or closed.  No curses here. */
 #include "config.h"
 
 #include "present/present_column.h"
@@ -15,6 +16,17 @@
 #include "model/model_data.h"
 #include "present/present_write.h"
 #include "views/view.h"
+
+uint32_t present_metric_form(const struct model *m, uint32_t column,
+			     bool expanded)
+{
+	if (!expanded || column >= model_n_columns(m))
+		return column;
+	/* always after `column`: a model made by hand, whose `own` is 0,
+	 * has none */
+	uint32_t own = model_columns(m)[column].own;
+	return own > column && own < model_n_columns(m) ? own : column;
+}
 
 char *present_column_title(const struct model *m, uint32_t column)
 {

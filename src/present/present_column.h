@@ -7,6 +7,7 @@
 #define CALLSCOPE_PRESENT_COLUMN_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,14 @@ char *present_metric_name_shown(const struct model *m, uint32_t column);
  * cuts its end).  Malloc'd; NULL when out of memory. */
 char *present_column_title_fit(const struct model *m, uint32_t column,
 			       size_t width);
+
+/* Cube's metric tree (model_column.own): the column that shows metric
+ * column `column` when the tree has the metric expanded (its values less
+ * its sub-metrics', as the Cube GUI shows an open metric) or collapsed
+ * (the stored, metric-inclusive values: `column` itself).  `column` when it
+ * has no such form or is out of range. */
+uint32_t present_metric_form(const struct model *m, uint32_t column,
+			     bool expanded);
 
 /* "sum", "min" or "max". */
 const char *present_combine_name(uint8_t combine);

@@ -152,6 +152,15 @@ enum status cube_build_profiles(struct opener *o);
  * metric, derived ones over multi-value metrics' components). */
 enum status cube_build_metrics(struct opener *o);
 
+/* cube_metric_tree.c: per metric with sub-metrics and kind, the hidden
+ * column of its values less its sub-metrics' (the Cube GUI's expanded
+ * metric), linked as its column's `own`.  incl[i], excl[i]: metric i's
+ * columns, stats[2i], stats[2i + 1]: its inclusive and exclusive
+ * statistics (MODEL_NONE: none). */
+enum status cube_metric_tree_columns(struct opener *o, const uint32_t *incl,
+				     const uint32_t *excl,
+				     const uint32_t *stats);
+
 /* cube.c: a warning "PATH: message" on the model. */
 void cube_warn(struct opener *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -365,6 +365,8 @@ enum status cube_build_metrics(struct opener *o)
 		st = add_metric(o, i, &mc);
 	if (st == STATUS_OK)
 		st = add_sets(o, sets, n_sets, mc.stats);
+	if (st == STATUS_OK)
+		st = cube_metric_tree_columns(o, mc.incl, mc.excl, mc.stats);
 	if (st != STATUS_OK)
 		goto out;
 	size_t row = (size_t)v->n_loc * mc.max_elem;
