@@ -4,7 +4,7 @@ here, apart from the reader (tests/test-cube-hostile.sh, bench/).
 
 gen_cube.py OUT.cubex [--seed N] [--cnodes N] [--locs N] [--zlib]
             [--big-endian] [--gzip-anchor] [--dense] [--cube48]
-            [--answers FILE] [--system nodes|cube3|flat]
+            [--answers FILE] [--system nodes|named|cube3|flat]
             [--incl-csv FILE]
             [--hostile KIND] [--bench] [--sparse-set [--chain]]
 
@@ -55,16 +55,31 @@ def wide_order(children, n):
     return order
 
 
+# Names of the "named" system tree, as XML text: a tab, CSI (U+009B, which
+# a terminal takes for ESC [), markup, wide characters, a trailing space.
+NAMES = ["rank&#9;tab", "&#x9b;31mred", "&lt;b&gt;bold&lt;/b&gt;",
+         "\u30ce\u30fc\u30c9 \u4e00", "spaced ", "plain\u00e9",
+         "n&#x9b;2J", "no\u00a0break"]
+
+
 def system_tree(w, locs, kind):
     """The <system> tree: 4 threads a process; kind None: one machine;
     "nodes": 2 machines of 2 nodes each (classes machine, node), the
     processes dealt round the 4 nodes; "cube3": Cube 3's element names
     (machine > node > process > thread, no classes), 2 nodes; "flat": the
-    processes right under <system>, no node at all."""
+    processes right under <system>, no node at all; "named": as "nodes",
+    the nodes and processes named with what a terminal must not see raw
+    (a tab, the C1 control CSI U+009B, markup, wide characters) and one
+    machine's name blank (NAMES)."""
     per = 4
     ngroups = (locs + per - 1) // per
     node_of = {None: lambda g: 0, "flat": lambda g: None,
-               "nodes": lambda g: g % 4, "cube3": lambda g: g % 2}[kind]
+               "nodes": lambda g: g % 4, "named": lambda g: g % 4,
+               "cube3": lambda g: g % 2}[kind]
+    named = kind == "named"
+
+    def name(text, k):
+        return NAMES[k % len(NAMES)] if named else text
     stn, node, grp, loc = (("machine", "node", "process", "thread")
                            if kind == "cube3" else
                            ("systemtreenode", "systemtreenode",
@@ -75,7 +90,8 @@ def system_tree(w, locs, kind):
         for g in range(ngroups):
             if node_of(g) != node:
                 continue
-            w(f'<{grp} Id="{g}"><name>Rank {g}</name><rank>{g}</rank>'
+            w(f'<{grp} Id="{g}"><name>{name("Rank %d" % g, g)}</name>'
+              f'<rank>{g}</rank>'
               '<type>process</type>\n')
             for t in range(g * per, min(locs, g * per + per)):
                 w(f'<{loc} Id="{t}"><name>thread {t - g * per}</name>'
@@ -86,14 +102,17 @@ def system_tree(w, locs, kind):
     if kind == "flat":
         groups(None)
         return
-    nmach, nnode = {None: (1, 0), "nodes": (2, 2), "cube3": (1, 2)}[kind]
+    nmach, nnode = {None: (1, 0), "nodes": (2, 2), "named": (2, 2),
+                    "cube3": (1, 2)}[kind]
     for m in range(nmach):
-        w(f'<{stn} Id="{m}"><name>machine{"" if kind is None else " %d" % m}'
+        mname = "machine" + ("" if kind is None else " %d" % m)
+        w(f'<{stn} Id="{m}"><name>{"  " if named and m else mname}'
           '</name>' + ('<class>machine</class>\n' if cls else '\n'))
         if not nnode:
             groups(0)
         for k in range(m * nnode, (m + 1) * nnode):
-            w(f'<{node} Id="{nmach + k}"><name>node {k}</name>' +
+            w(f'<{node} Id="{nmach + k}">'
+              f'<name>{name("node %d" % k, k + 4)}</name>' +
               ('<class>node</class>\n' if cls else '\n'))
             groups(k)
             w(f'</{node}>\n')
