@@ -5,7 +5,7 @@ here, apart from the reader (tests/test-cube-hostile.sh, bench/).
 gen_cube.py OUT.cubex [--seed N] [--cnodes N] [--locs N] [--zlib]
             [--big-endian] [--gzip-anchor] [--dense] [--cube48]
             [--answers FILE] [--system nodes|named|cube3|flat]
-            [--incl-csv FILE]
+            [--incl-csv FILE] [--scale-func]
             [--hostile KIND] [--bench] [--sparse-set [--chain]]
 
 Metrics: visits (EXCLUSIVE UINT64), time (INCLUSIVE DOUBLE), min_time
@@ -17,6 +17,8 @@ nodes x 8 metrics x locations with ZCUBEX rows compressed once per
 distinct row (fast to write, honest to read).  --system shapes the system
 tree (see system_tree); --incl-csv writes pycubexr's incl.csv layout for
 call node 0's time per location (tests/check_system_tree.py).
+--scale-func adds a fifth metric, scaling (EXCLUSIVE SCALE_FUNC), in
+CubeLib's cell layout (scale_func_cell), which the reader does not show.
 """
 import gzip
 import io
@@ -188,6 +190,33 @@ def member_bytes(rows_by_tree, dtype, locs, be, z, dense, ntree):
                  b"".join(table) + b"".join(streams))
 
 
+def scale_func_cell(terms, be):
+    """One SCALE_FUNC cell as CubeScaleFuncValue::toStream writes it:
+    uint32 terms, uint32 measurements (0 here), per term double a, int32
+    b, uint32 c, int32 d (the term a * x^(b/c) * log2(x)^d), then zeros up
+    to getSize(): 30 terms of 20 bytes, 2 counts of 4, 10 measurements of
+    24 = 848 bytes."""
+    e = ">" if be else "<"
+    cell = struct.pack(e + "II", len(terms), 0)
+    cell += b"".join(struct.pack(e + "diIi", *t) for t in terms)
+    return cell + bytes(848 - len(cell))
+
+
+def scale_func_member(n, locs, rnd, be):
+    """index and data of a SCALE_FUNC metric over every call node (dense
+    in tree order), 1 to 3 random terms a cell."""
+    e = ">" if be else "<"
+    idx = (b"CUBEX.INDEX" + struct.pack(e + "I", 1) + struct.pack(e + "H", 0)
+           + b"\x03")
+    cells = []
+    for _ in range(n * locs):
+        terms = [(rnd.uniform(0.5, 9.0), rnd.randrange(0, 4),
+                  rnd.randrange(1, 4), rnd.randrange(0, 3))
+                 for _ in range(rnd.randrange(1, 4))]
+        cells.append(scale_func_cell(terms, be))
+    return idx, b"CUBEX.DATA" + b"".join(cells)
+
+
 def write_tar(path, members, bug=False):
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
@@ -244,6 +273,11 @@ def small(args, rnd):
         dense = args["dense"] and len(rows) == n
         idx, data = member_bytes(rows, dtype, locs, be, z, dense, n)
         members += [(f"{mid}.index", idx), (f"{mid}.data", data)]
+    if args.get("scale_func"):
+        idx, data = scale_func_member(n, locs, rnd, be)
+        members += [(f"{len(metrics)}.index", idx),
+                    (f"{len(metrics)}.data", data)]
+        metrics = metrics + [("scaling", "EXCLUSIVE", "SCALE_FUNC")]
     a = anchor(n, locs, parent, children, metrics, args["hostile"],
                args["system"])
     if args["gzip_anchor"]:
