@@ -170,7 +170,18 @@ static int cube_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
+/* A copy of an extracted .cubex (a directory URL): anchor.xml and the
+ * metrics' N.index / N.data, the names cube_tar.c's directory reads;
+ * fetched whole (the directory is listed with readdir). */
+static const struct reader_file_rule cube_files[] = {
+	{"anchor.xml", READER_FILE_GUESS},
+	{"*.index", 0},
+	{"*.data", 0},
+	{NULL, 0},
+};
+
 READER(reader_cube, "cube", READER_CAP_TREE | READER_CAP_PER_PROFILE, cube_bid,
        cube_open,
        "Score-P / Scalasca Cube4 profile (.cubex, or a directory with "
-       "anchor.xml)");
+       "anchor.xml)",
+       .files = cube_files);
