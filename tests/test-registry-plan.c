@@ -112,6 +112,11 @@ static const struct plan_case cases[] = {
 	 {NULL},
 	 "cube",
 	 {"anchor.xml", "0.index", "0.data", "1.index", "1.data", NULL}},
+	/* a profile's folder: its .cubex, not pycubexr's CSVs beside it */
+	{{"profile.cubex", "incl.csv", "excl.csv", ".old.cubex", NULL},
+	 {NULL},
+	 "cube",
+	 {"profile.cubex", NULL}},
 	/* a DCPI database: DB/EPOCH/IMAGEHEX.EVENT */
 	{{"2611241530/1f3a9c.cycles", "2611241530/1f3a9c.imiss",
 	  "2611241530/scratch.tmp", "261124160000/1f3a9c.cycles",
