@@ -94,6 +94,7 @@ static void test_degenerate(void **state)
 					     &err),
 			 STATUS_NOT_DATABASE);
 	assert_int_equal(n, 0);
+	error_clear(&err);
 }
 
 /* One format's listing: files, subdirectories, the reader that must be
