@@ -13,7 +13,8 @@ database's own files, independently of callscope's readers:
                 FILE.csv (gen_cube.py --incl-csv): cnode 0 (the tree's
                 second row), `time` summed and `max_time` maxed over each
                 group of the anchor's system tree (machine > ... > node >
-                RANK > thread, read here from anchor.xml); every group and
+                process > thread, read here from anchor.xml), each group
+                labelled by its Cube name (sanitized); every group and
                 context must be shown, at its level.
 
 Each group's value must be its contexts' values combined (sum or max) to
@@ -163,17 +164,39 @@ def v4_truth(db):
     return truth, total
 
 
+def shown(text):
+    """`text` as a terminal may show it (src/core/sanitize.h's contract,
+    written here apart): C0 controls and DEL as \\xNN, C1 controls as
+    \\u{NN}, the rest as is."""
+    out = []
+    for ch in text:
+        c = ord(ch)
+        if c < 0x20 or c == 0x7f:
+            out.append("\\x%02x" % c)
+        elif 0x80 <= c <= 0x9f:
+            out.append("\\u{%x}" % c)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def cube_system(db):
     """The system tree of a .cubex's anchor.xml, read here with tarfile and
     ElementTree: per location Id, (the group labels from the top down, the
-    context's label).  A group is a system tree node, named by its class in
-    capitals (without one, as Cube 3's <machine> and <node>: MACHINE at the
-    top, NODE below) and its number in document order ("NODE 3"), then the
-    process ("RANK r"); the context is "process name: location name"."""
+    context's label).  A group is a system tree node, then the process; it
+    reads as Cube names it, its <name> (unless blank), else a node by its
+    class in capitals (without one, as Cube 3's <machine> and <node>:
+    MACHINE at the top, NODE below) and its number in document order
+    ("NODE 3"), a process as "RANK r"; the context is "process name:
+    location name"."""
     with tarfile.open(db) as tar:
         root = ET.fromstring(tar.extractfile("anchor.xml").read())
     locs = {}
     count = [0]
+
+    def named(el, fallback):
+        name = el.findtext("name") or ""
+        return shown(name) if name.strip(" \t\n\r") else fallback
 
     def walk(el, path):
         for ch in el:
@@ -183,16 +206,16 @@ def cube_system(db):
                 cls = (ch.findtext("class") or "").upper()
                 if not cls:
                     cls = "NODE" if path else "MACHINE"
-                walk(ch, path + ["%s %d" % (cls, n)])
+                walk(ch, path + [named(ch, "%s %d" % (cls, n))])
             elif ch.tag in ("locationgroup", "process"):
                 rank = int(ch.findtext("rank"))
                 for loc in ch.findall("*"):
                     if loc.tag not in ("location", "thread"):
                         continue
                     locs[int(loc.get("Id"))] = (
-                            path + ["RANK %d" % rank],
-                            "%s: %s" % (ch.findtext("name"),
-                                        loc.findtext("name")))
+                            path + [named(ch, "RANK %d" % rank)],
+                            shown("%s: %s" % (ch.findtext("name"),
+                                              loc.findtext("name"))))
 
     walk(root.find("system"), [])
     return locs

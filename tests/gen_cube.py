@@ -4,8 +4,8 @@ here, apart from the reader (tests/test-cube-hostile.sh, bench/).
 
 gen_cube.py OUT.cubex [--seed N] [--cnodes N] [--locs N] [--zlib]
             [--big-endian] [--gzip-anchor] [--dense] [--cube48]
-            [--answers FILE] [--system nodes|cube3|flat]
-            [--incl-csv FILE] [--metric-tree CSV]
+            [--answers FILE] [--system nodes|named|cube3|flat]
+            [--incl-csv FILE] [--metric-tree CSV] [--scale-func]
             [--hostile KIND] [--bench] [--sparse-set [--chain]]
 
 Metrics: visits (EXCLUSIVE UINT64), time (INCLUSIVE DOUBLE), min_time
@@ -19,6 +19,8 @@ tree (see system_tree); --incl-csv writes pycubexr's incl.csv layout for
 call node 0's time per location (tests/check_system_tree.py).
 --metric-tree CSV writes a nested metric tree instead (see metric_tree)
 and the values its metrics show collapsed and expanded into CSV.
+--scale-func adds a fifth metric, scaling (EXCLUSIVE SCALE_FUNC), in
+CubeLib's cell layout (scale_func_cell), which the reader does not show.
 """
 import gzip
 import io
@@ -57,16 +59,31 @@ def wide_order(children, n):
     return order
 
 
+# Names of the "named" system tree, as XML text: a tab, CSI (U+009B, which
+# a terminal takes for ESC [), markup, wide characters, a trailing space.
+NAMES = ["rank&#9;tab", "&#x9b;31mred", "&lt;b&gt;bold&lt;/b&gt;",
+         "\u30ce\u30fc\u30c9 \u4e00", "spaced ", "plain\u00e9",
+         "n&#x9b;2J", "no\u00a0break"]
+
+
 def system_tree(w, locs, kind):
     """The <system> tree: 4 threads a process; kind None: one machine;
     "nodes": 2 machines of 2 nodes each (classes machine, node), the
     processes dealt round the 4 nodes; "cube3": Cube 3's element names
     (machine > node > process > thread, no classes), 2 nodes; "flat": the
-    processes right under <system>, no node at all."""
+    processes right under <system>, no node at all; "named": as "nodes",
+    the nodes and processes named with what a terminal must not see raw
+    (a tab, the C1 control CSI U+009B, markup, wide characters) and one
+    machine's name blank (NAMES)."""
     per = 4
     ngroups = (locs + per - 1) // per
     node_of = {None: lambda g: 0, "flat": lambda g: None,
-               "nodes": lambda g: g % 4, "cube3": lambda g: g % 2}[kind]
+               "nodes": lambda g: g % 4, "named": lambda g: g % 4,
+               "cube3": lambda g: g % 2}[kind]
+    named = kind == "named"
+
+    def name(text, k):
+        return NAMES[k % len(NAMES)] if named else text
     stn, node, grp, loc = (("machine", "node", "process", "thread")
                            if kind == "cube3" else
                            ("systemtreenode", "systemtreenode",
@@ -77,7 +94,8 @@ def system_tree(w, locs, kind):
         for g in range(ngroups):
             if node_of(g) != node:
                 continue
-            w(f'<{grp} Id="{g}"><name>Rank {g}</name><rank>{g}</rank>'
+            w(f'<{grp} Id="{g}"><name>{name("Rank %d" % g, g)}</name>'
+              f'<rank>{g}</rank>'
               '<type>process</type>\n')
             for t in range(g * per, min(locs, g * per + per)):
                 w(f'<{loc} Id="{t}"><name>thread {t - g * per}</name>'
@@ -88,14 +106,17 @@ def system_tree(w, locs, kind):
     if kind == "flat":
         groups(None)
         return
-    nmach, nnode = {None: (1, 0), "nodes": (2, 2), "cube3": (1, 2)}[kind]
+    nmach, nnode = {None: (1, 0), "nodes": (2, 2), "named": (2, 2),
+                    "cube3": (1, 2)}[kind]
     for m in range(nmach):
-        w(f'<{stn} Id="{m}"><name>machine{"" if kind is None else " %d" % m}'
+        mname = "machine" + ("" if kind is None else " %d" % m)
+        w(f'<{stn} Id="{m}"><name>{"  " if named and m else mname}'
           '</name>' + ('<class>machine</class>\n' if cls else '\n'))
         if not nnode:
             groups(0)
         for k in range(m * nnode, (m + 1) * nnode):
-            w(f'<{node} Id="{nmach + k}"><name>node {k}</name>' +
+            w(f'<{node} Id="{nmach + k}">'
+              f'<name>{name("node %d" % k, k + 4)}</name>' +
               ('<class>node</class>\n' if cls else '\n'))
             groups(k)
             w(f'</{node}>\n')
@@ -185,6 +206,33 @@ def member_bytes(rows_by_tree, dtype, locs, be, z, dense, ntree):
                  b"".join(table) + b"".join(streams))
 
 
+def scale_func_cell(terms, be):
+    """One SCALE_FUNC cell as CubeScaleFuncValue::toStream writes it:
+    uint32 terms, uint32 measurements (0 here), per term double a, int32
+    b, uint32 c, int32 d (the term a * x^(b/c) * log2(x)^d), then zeros up
+    to getSize(): 30 terms of 20 bytes, 2 counts of 4, 10 measurements of
+    24 = 848 bytes."""
+    e = ">" if be else "<"
+    cell = struct.pack(e + "II", len(terms), 0)
+    cell += b"".join(struct.pack(e + "diIi", *t) for t in terms)
+    return cell + bytes(848 - len(cell))
+
+
+def scale_func_member(n, locs, rnd, be):
+    """index and data of a SCALE_FUNC metric over every call node (dense
+    in tree order), 1 to 3 random terms a cell."""
+    e = ">" if be else "<"
+    idx = (b"CUBEX.INDEX" + struct.pack(e + "I", 1) + struct.pack(e + "H", 0)
+           + b"\x03")
+    cells = []
+    for _ in range(n * locs):
+        terms = [(rnd.uniform(0.5, 9.0), rnd.randrange(0, 4),
+                  rnd.randrange(1, 4), rnd.randrange(0, 3))
+                 for _ in range(rnd.randrange(1, 4))]
+        cells.append(scale_func_cell(terms, be))
+    return idx, b"CUBEX.DATA" + b"".join(cells)
+
+
 def write_tar(path, members, bug=False):
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
@@ -241,6 +289,11 @@ def small(args, rnd):
         dense = args["dense"] and len(rows) == n
         idx, data = member_bytes(rows, dtype, locs, be, z, dense, n)
         members += [(f"{mid}.index", idx), (f"{mid}.data", data)]
+    if args.get("scale_func"):
+        idx, data = scale_func_member(n, locs, rnd, be)
+        members += [(f"{len(metrics)}.index", idx),
+                    (f"{len(metrics)}.data", data)]
+        metrics = metrics + [("scaling", "EXCLUSIVE", "SCALE_FUNC")]
     a = anchor(n, locs, parent, children, metrics, args["hostile"],
                args["system"])
     if args["gzip_anchor"]:

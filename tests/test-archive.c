@@ -37,7 +37,8 @@
  * sure (reader A); "parent" is a guess of A (a folder of A's databases;
  * A does not merge); "multi*" and a directory holding a .run file are
  * guesses of R, which merges, and a .run file is sure of R; "set*" is a
- * guess of S; a .pt file is sure of C. */
+ * guess of S; a .pt file is sure of C, and "fold*" holding one a guess of
+ * C (a Cube profile's folder). */
 static const char reader_a, reader_r, reader_s, reader_c;
 
 static bool has_file(const char *dir, const char *name)
@@ -103,6 +104,10 @@ static int names_bid(void *ctx, const char *path, const void **who,
 	if (strncmp(base, "set", 3) == 0) {
 		*who = &reader_s;
 		return 30;
+	}
+	if (strncmp(base, "fold", 4) == 0 && has_suffix_file(path, ".pt")) {
+		*who = &reader_c; /* a profile's folder: its one file */
+		return 35;
 	}
 	return 0;
 }
@@ -534,7 +539,8 @@ static void test_find_databases(void **state)
 /* The guesses: a directory only guessed at is the database when what is
  * below it is of its reader and that reader merges (a run's files or
  * per-host directories), or files of other readers in its
- * subdirectories (a set); else what is below it is. */
+ * subdirectories (a set), folders standing for the files directly in
+ * them counting as those files; else what is below it is. */
 static void test_find_roots_guesses(void **state)
 {
 	(void)state;
@@ -560,10 +566,18 @@ static void test_find_roots_guesses(void **state)
 	make("parent/d2/meta.db", false);
 	make("setx", true); /* a set's guess over a file directly in it */
 	make("setx/x.pt", false);
+	make("set2", true); /* a set of profile folders: they stand for */
+	make("set2/fold1", true); /* their files */
+	make("set2/fold1/a.pt", false);
+	make("set2/fold2", true);
+	make("set2/fold2/b.pt", false);
+	make("fold3", true); /* a folder alone: the folder */
+	make("fold3/c.pt", false);
 	make("plain", true); /* no bid at all */
 	make("plain/notes", false);
 	roots_of(got, sizeof(got));
-	assert_string_equal(got, "multi parent/d1 parent/d2 run1 set setx/x.pt");
+	assert_string_equal(got, "fold3 multi parent/d1 parent/d2 run1 set "
+				 "set2 setx/x.pt");
 	reset_dest();
 }
 

@@ -115,5 +115,87 @@ echo "notes" >"$www/xml/README.txt"
 	ok "xml by URL: README.txt beside experiment.xml is not fetched" ||
 	fail "xml by URL fetched $(ls "$tmp/xmlcopy")"
 
+# a directory URL of every other format fetches what its reader reads and
+# nothing beside it: each directory (Cube's extracted .cubex and a folder
+# holding a .cubex with pycubexr's CSVs beside it, DCPI, OTF2,
+# Nsight, and Extra-P's Cube, Nsight and Extra-Prof sets) gets unrelated
+# files of 1 MiB where a careless plan would take them (beside the files,
+# in the point or epoch directories, hidden, near-miss names), opens by
+# http:// as it opens here, the server is never asked for them, and it
+# sends no more than the files there were before them (plus 64 KiB for the
+# listings).
+mkdir "$www/sets"
+d="$www/sets"
+mkdir "$d/cube" && (cd "$d/cube" && tar xf "$www/tree.cubex") || exit 99
+mkdir "$d/cubex" && cp "$corpus/cube/pycubexr/data/blast.p64.r1/profile.cubex" "$d/cubex/"
+cp -r "$www/dcpi" "$d/dcpi"
+cp -r "$www/otf2" "$d/otf2"
+cp -r "$corpus/extra-p/extrap/tests/data/nsight/nsys_db" "$d/nsight"
+cp -r "$www/cubeset" "$d/cubeset"
+cp -r "$corpus/extra-p/extrap/tests/data/nsight/sampled_callchains" "$d/nset"
+cp -r "$corpus/extra-p/extrap/tests/data/extra_prof/test1" "$d/prof"
+chmod -R u+w "$d"
+epoch=$(cd "$d/dcpi" && ls | head -1)
+# NAME: its unrelated files (relative paths)
+unrelated_cube="unrelated.bin profile.cubex.tar notes.txt"
+unrelated_cubex="incl.csv excl.csv .old.cubex"
+unrelated_dcpi="README.txt $epoch/scratch.tmp .hidden/1f3a9c.cycles"
+unrelated_otf2="profile.cubex scorep.log traces/0.evt.orig"
+unrelated_nsight="report.nsys-rep notes.txt .old.sqlite"
+unrelated_cubeset="big.dat mm.x1y1z1.r1/scorep.log mm.x1y1z1.r1/profile.cubex.orig"
+unrelated_nset="README.pdf ex-gpu.s10/ex-gpu.s10.nsys-rep ex-gpu.s10/.ex-gpu.s10.sqlite"
+unrelated_prof="notes.txt test.s1/profile.extra-prof.msgpack.bak test.s2/run.log"
+big=1048576
+for n in cube cubex dcpi otf2 nsight cubeset nset prof; do
+	eval "files=\$unrelated_$n"
+	# what the reader reads, at most: every file there before
+	want=$(find "$d/$n" -type f -exec cat {} + | wc -c)
+	for f in $files; do
+		mkdir -p "$(dirname "$d/$n/$f")"
+		head -c $big /dev/urandom >"$d/$n/$f"
+	done
+	answer "$d/$n" >"$tmp/local"
+	fmt=$(sed -n 's/^Format: *//p' "$tmp/local")
+	[ -n "$fmt" ] || { fail "$n: no local answer"; continue; }
+	"$cs" cache clear >/dev/null
+	ctl /__reset
+	answer "$base/sets/$n/" >"$tmp/got"
+	cmp -s "$tmp/local" "$tmp/got" ||
+		fail "sets/$n ($fmt) by URL: $(diff "$tmp/local" "$tmp/got" | head -4)"
+	asked=
+	for f in $files; do
+		[ "$(stats count "/sets/$n/$f")" = 0 ] || asked="$asked $f"
+	done
+	sent=$(stats bytes_sent)
+	# its files, the listings' pages and headers; never one of the others
+	if [ -z "$asked" ] && [ "$sent" -lt $((want + 65536)) ]; then
+		ok "sets/$n ($fmt) by URL: as local, $sent bytes sent, none of$(printf ' %s' $files)"
+	else
+		fail "sets/$n ($fmt) by URL fetched:$asked ($sent bytes)"
+	fi
+done
+
+# a folder's .cubex is read in place: above CALLSCOPE_LAZY_MIN_SIZE (here
+# 1 byte) it stays on the server; `info` on a generated 3.6 MB one reads
+# its anchor and member headers by range, under a quarter of it, and
+# every answer is the local one
+mkdir "$d/bigcubex"
+"$py" "$top_srcdir/tests/gen_cube.py" "$d/bigcubex/profile.cubex" \
+	--cnodes 2000 --locs 64 || exit 99
+size=$(wc -c <"$d/bigcubex/profile.cubex" | tr -d ' ')
+"$cs" cache clear >/dev/null
+ctl /__reset
+CALLSCOPE_LAZY_MIN_SIZE=1 "$cs" info "$base/sets/bigcubex/" >/dev/null 2>"$tmp/err" ||
+	fail "sets/bigcubex lazily: $(cat "$tmp/err")"
+sent=$(stats bytes_sent)
+ranged=$(stats ranges | tr ' ' '\n' | grep -c '^bytes=[0-9]*-[0-9]*|"')
+[ "$sent" -lt $((size / 4)) ] && [ "$ranged" -gt 0 ] &&
+	ok "sets/bigcubex lazily: info read $sent bytes of its $size in $ranged ranges" ||
+	fail "sets/bigcubex lazily: $sent bytes of $size: $(stats ranges)"
+answer "$d/bigcubex" >"$tmp/local"
+(export CALLSCOPE_LAZY_MIN_SIZE=1; answer "$base/sets/bigcubex/") >"$tmp/got"
+cmp -s "$tmp/local" "$tmp/got" ||
+	fail "sets/bigcubex lazily: $(diff "$tmp/local" "$tmp/got" | head -4)"
+
 echo "$checks ways checked, $fails failure(s)"
 [ $fails = 0 ]

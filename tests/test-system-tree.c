@@ -3,7 +3,8 @@
  * tuple), then tuples of mixed lengths whose tree, group sums, minima and
  * maxima and visible rows are written out by hand, then a generated
  * NODE > RANK > THREAD fixture (profiles added in scrambled order) whose
- * group values are recomputed here from the tuples directly. */
+ * group values are recomputed here from the tuples directly; and groups
+ * labelled by their elements' names. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -263,6 +264,54 @@ static void test_three_levels(void **state)
 	model_free(m);
 }
 
+/* Named tuple elements: a group reads as its element's name (the first
+ * context's, in tuple order), a blank name ("", spaces) as KIND id; the
+ * name never splits a group (two names, one RANK 0). */
+static void test_names(void **state)
+{
+	(void)state;
+	static const char *const name[4][2] = {
+		{"MPI Rank 0", "Master thread"}, /* RANK 0 */
+		{"other name", "thread 1"},      /* RANK 0 again */
+		{"  ", "t"},                     /* RANK 1: blank */
+		{"", ""},                        /* RANK 2: none */
+	};
+	static const uint32_t rank[4] = {0, 0, 1, 2};
+	struct model_builder *b = model_builder_new("test", "fixture");
+	for (uint32_t i = 0; i < 4; i++) {
+		struct model_id ids[2];
+		for (uint32_t k = 0; k < 2; k++)
+			ids[k] = (struct model_id){
+				.kind_name = model_builder_intern(
+					b, k ? "THREAD" : "RANK", k ? 6 : 4),
+				.kind = (uint8_t)(k + 1),
+				.logical_id = k ? i : rank[i],
+				.name = model_builder_intern(
+					b, name[i][k], strlen(name[i][k])),
+			};
+		model_builder_add_profile(b, false, ids, 2, NULL);
+	}
+	struct error err = {0};
+	struct model *m = model_builder_finish(b, &err);
+	assert_non_null(m);
+	struct systree t;
+	assert_int_equal(systree_build(m, &t, &err), STATUS_OK);
+	assert_int_equal(t.n_groups, 3);
+	/* preorder: RANK 0 {P0, P1}, RANK 1 {P2}, RANK 2 {P3} */
+	static const char *const want[7] = {
+		"MPI Rank 0", "RANK 0 THREAD 0", "RANK 0 THREAD 1", "RANK 1",
+		"RANK 1 THREAD 2", "RANK 2", "RANK 2 THREAD 3"};
+	assert_int_equal(t.n, 7);
+	for (uint32_t i = 0; i < 7; i++) {
+		char *l = systree_label(m, &t, i);
+		assert_string_equal(l, want[i]);
+		free(l);
+	}
+	assert_int_equal(t.nodes[0].n_leaves, 2);
+	systree_free(&t);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_one_profile),
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_three_levels),
+		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,7 +28,8 @@ struct root {
 	char *rel;
 	const void *who; /* its reader */
 	bool direct;     /* a file directly in the directory that found it */
-	bool file;       /* a file, not a directory */
+	bool file;       /* a file, or a guessed folder standing for the
+			    files directly in it */
 };
 
 struct roots {
@@ -208,9 +209,14 @@ static enum status find(struct walk *w, const char *rel, unsigned depth,
 	free_list(files, n_files);
 	free_list(dirs, n_dirs);
 	if (st == STATUS_OK && b > 0 && guess_wins(&c, who, merges)) {
+		/* a folder standing for the files directly in it (a Cube
+		 * profile's folder) counts as a file to a set above it */
+		bool wraps = c.n > 0;
+		for (size_t i = 0; i < c.n; i++)
+			wraps &= c.v[i].file && c.v[i].direct;
 		roots_clear(&c);
 		if (!roots_push(out, strdup(rel[0] ? rel : "."), who, false,
-				false))
+				wraps))
 			st = error_set(w->err, STATUS_NOMEM, w->top,
 				       "out of memory");
 	}

@@ -256,6 +256,10 @@ struct reader {
 	 * by a rule with a NULL pattern; a file no rule matches is not
 	 * read.  src/open.c fetches a directory URL by these. */
 	const struct reader_file_rule *files;
+	/* Optional (NULL: the rules alone): a further test every file a
+	 * rule matched must pass, given its path relative to the directory,
+	 * for names no pattern can tell (DCPI's IMAGEHEX.EVENT). */
+	bool (*files_accept)(const char *path);
 	/* Optional (NULL: its models have no instruction listings): the
 	 * procedure of program image `image` (a model's module name) that
 	 * holds `addr`: its name (heap), entry and size, and each of its

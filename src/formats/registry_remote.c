@@ -150,7 +150,8 @@ static const struct reader_file_rule *rule_of(const struct reader *r,
 {
 	for (const struct reader_file_rule *f = r->files; f && f->pattern; f++)
 		if (fnmatch(f->pattern, name, FNM_PATHNAME) == 0)
-			return f;
+			return !r->files_accept || r->files_accept(name) ? f
+									: NULL;
 	return NULL;
 }
 

@@ -10,12 +10,17 @@
 
 struct model;
 
-/* One element of an identifier tuple. */
+/* One element of an identifier tuple: its kind and id, and the name the
+ * format gives that element when it gives one (Cube's system tree nodes,
+ * "nodecard 2"; its processes, "MPI Rank 0").  The name only labels: two
+ * elements are the same group by kind and logical id alone. */
 struct model_id {
 	uint32_t kind_name; /* string: "RANK", "THREAD", "NODE", ... */
 	uint8_t kind;       /* the raw kind */
 	bool is_physical;
 	uint32_t logical_id;
+	uint32_t name;      /* string: the element's own name, 0 when none
+			       (fills what was padding: 24 bytes still) */
 	uint64_t physical_id;
 };
 

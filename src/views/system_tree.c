@@ -189,6 +189,9 @@ char *systree_label(const struct model *m, const struct systree *t,
 	if (nd->profile != SYSTREE_NONE)
 		return strdup(model_str(m, model_profiles(m)[nd->profile].label));
 	const struct model_id *id = &model_ids(m)[nd->id];
+	const char *name = model_str(m, id->name);
+	if (name[strspn(name, " \t\n\r")])
+		return strdup(name);
 	const char *kn = model_str(m, id->kind_name);
 	char *s = NULL;
 	int r = *kn ? asprintf(&s, "%s %" PRIu32, kn, id->logical_id)

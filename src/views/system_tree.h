@@ -59,9 +59,11 @@ void systree_aggregate(const struct systree *t, const double *by_profile,
 		       uint32_t n_profiles, enum stat_combine combine,
 		       double *out);
 
-/* The label of node `i`: a leaf's profile label, a group's "KIND id"
- * ("RANK 3").  Heap string (unsanitized: the database's names), or NULL
- * when out of memory. */
+/* The label of node `i`: a leaf's profile label, a group's name when its
+ * tuple element has one that is not blank (Cube's "nodecard 2", "MPI Rank
+ * 0", as the Cube GUI labels them), else its "KIND id" ("RANK 3").  Heap
+ * string (unsanitized: the database's names), or NULL when out of
+ * memory. */
 char *systree_label(const struct model *m, const struct systree *t,
 		    uint32_t i);
 

@@ -1,6 +1,6 @@
 /* cube: the reader of Score-P / Scalasca Cube4 profiles: a .cubex file
- * (a tar, read in place) or a directory holding anchor.xml and the
- * N.index / N.data files.  Here: bidding and the open, which builds the
+ * (a tar, read in place), a directory holding anchor.xml and the
+ * N.index / N.data files, or one holding a single .cubex.  Here: bidding and the open, which builds the
  * model through cube_tree.c (call tree, regions as functions, locations as
  * profiles) and cube_metrics.c (two columns per metric; derived CubePL
  * metrics: cube_derived.c, cubepl*.c) and hands it the
@@ -138,12 +138,22 @@ static bool member_like(const char *n)
 /* Archive members (anchor.xml: 90; N.index / N.data only: 60, the list
  * may be a prefix); a tar header whose first member is a Cube member
  * (libarchive refuses the Cube 4.8 files, so they have no member list):
- * 85; a directory with anchor.xml: 90; a .cubex name: 50. */
+ * 85; a directory with anchor.xml: 90, else one holding a .cubex: 35; a
+ * .cubex name: 50. */
 static int cube_bid(const struct reader_probe *p, int best)
 {
 	(void)best;
-	if (p->is_dir)
-		return reader_probe_has(p, "anchor.xml") ? 90 : 0;
+	if (p->is_dir) {
+		if (reader_probe_has(p, "anchor.xml"))
+			return 90;
+		/* a profile's folder: below OTF2's bid on a Score-P
+		 * experiment directory, which holds both */
+		for (size_t i = 0; i < p->n_names; i++)
+			if (p->names[i][0] != '.' &&
+			    reader_name_ends_with(p->names[i], ".cubex"))
+				return 35;
+		return 0;
+	}
 	if (!p->is_file)
 		return 0;
 	if (p->is_archive) {
@@ -170,7 +180,20 @@ static int cube_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
+/* A copy of a directory (a directory URL): an extracted .cubex's
+ * anchor.xml and N.index / N.data, the names cube_tar.c's directory reads,
+ * fetched whole (it lists them with readdir); or the .cubex of a
+ * profile's folder, read in place by range (blob_open_file). */
+static const struct reader_file_rule cube_files[] = {
+	{"anchor.xml", READER_FILE_GUESS},
+	{"*.index", 0},
+	{"*.data", 0},
+	{"[!.]*.cubex", READER_FILE_LAZY},
+	{NULL, 0},
+};
+
 READER(reader_cube, "cube", READER_CAP_TREE | READER_CAP_PER_PROFILE, cube_bid,
        cube_open,
-       "Score-P / Scalasca Cube4 profile (.cubex, or a directory with "
-       "anchor.xml)");
+       "Score-P / Scalasca Cube4 profile (.cubex, a directory with "
+       "anchor.xml, or one holding a .cubex)",
+       .files = cube_files);

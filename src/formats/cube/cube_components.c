@@ -61,6 +61,17 @@ bool cube_has_components(const struct cube_metric *m)
 	return m->comp_off == 0 && !m->is_component && fields_of(m, &n);
 }
 
+const char *cube_unshown_why(const struct cube_metric *m)
+{
+	if (m->dtype == CUBE_DT_SCALE_FUNC)
+		return "holds in each cell an Extra-P scaling function (terms "
+		       "a*x^(b/c)*log2(x)^d), of which the Cube GUI shows only "
+		       "a ranking code of the dominant term (1000*b/c + d + "
+		       "a/1000), no measured value (doc/cube.md): it is not "
+		       "shown";
+	return "has several values per cell and is not shown";
+}
+
 static uint32_t intern_joined(struct model_builder *b, const char *a,
 			      const char *field)
 {

@@ -276,10 +276,8 @@ static enum status add_metric(struct opener *o, uint32_t i,
 	if (cube_has_components(cm))
 		return STATUS_OK; /* its components follow */
 	if (!is_scalar(cm)) {
-		cube_warn(o,
-			  "metric %s: data type %s has several values "
-			  "per cell and is not shown",
-			  uniq, model_str(m, cm->dtype_text));
+		cube_warn(o, "metric %s: data type %s %s", uniq,
+			  model_str(m, cm->dtype_text), cube_unshown_why(cm));
 		return STATUS_OK;
 	}
 	if (cm->elem_size > mc->max_elem)

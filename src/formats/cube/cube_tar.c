@@ -1,11 +1,14 @@
 /* cube_tar: the member table of a .cubex tar (own header walk, see
- * cube_tar.h) or of a directory.  Header layout: POSIX.1-1988 ustar
+ * cube_tar.h) or of a directory: an extracted .cubex (anchor.xml, N.index,
+ * N.data), or one that holds a single .cubex, read as that file.  Header layout: POSIX.1-1988 ustar
  * (name 0..99, size 124..135, chksum 148..155, typeflag 156, magic
  * 257..262, prefix 345..499), GNU long names ('L') and pax extended
  * headers ('x': path, size).  Depends on core/ and io/. */
 #include "config.h"
 
 #include "formats/cube/cube_tar.h"
+
+#include "core/array.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -400,10 +403,125 @@ static enum status open_dir(const char *path, struct cube_container *c,
 	return st;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_cubex_name(const char *n)
+{
+	size_t l = strlen(n);
+	return n[0] != '.' && l > 6 && strcmp(n + l - 6, ".cubex") == 0;
+}
+
+/* Keep `name` of directory `dir` in names[0..*n) when it is a .cubex there
+ * (a file, or a remote file registered: a directory URL reads it by range)
+ * and not yet kept; false when out of memory. */
+static bool keep_cubex(const char *dir, const char *name, char ***names,
+		       size_t *n, size_t *cap)
+{
+	if (!is_cubex_name(name))
+		return true;
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*names)[i], name) == 0)
+			return true;
+	char *fp = NULL;
+	if (asprintf(&fp, "%s/%s", dir, name) < 0)
+		return false;
+	bool there = blob_path_exists(fp);
+	free(fp);
+	if (!there)
+		return true;
+	char *copy = strdup(name);
+	if (!copy || !array_grow((void **)names, cap, *n + 1, sizeof(**names))) {
+		free(copy);
+		return false;
+	}
+	(*names)[(*n)++] = copy;
+	return true;
+}
+
+/* The .cubex files of directory `dir` (not starting with '.'), on disk
+ * and registered remote, into *names (heap, sorted). */
+static enum status dir_cubex(const char *dir, char ***names, size_t *n,
+			     struct error *err)
+{
+	*names = NULL;
+	*n = 0;
+	size_t cap = 0;
+	char **remote = NULL;
+	size_t n_remote = 0;
+	bool ok = true;
+	DIR *d = opendir(dir);
+	for (struct dirent *e; ok && d && (e = readdir(d));)
+		ok = keep_cubex(dir, e->d_name, names, n, &cap);
+	if (d)
+		closedir(d);
+	enum status st = blob_remote_names_in(dir, &remote, &n_remote, err);
+	for (size_t i = 0; i < n_remote; i++) {
+		ok = ok && keep_cubex(dir, remote[i], names, n, &cap);
+		free(remote[i]);
+	}
+	free(remote);
+	if (st == STATUS_OK && !ok)
+		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+	if (st == STATUS_OK && *n > 1)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	return st;
+}
+
+/* A directory without anchor.xml that holds one .cubex (a profile's
+ * folder, as Score-P and pycubexr's test data keep it): that file's path
+ * into *file (heap); NULL when the directory has none (read as an
+ * extracted .cubex); STATUS_NOT_DATABASE naming them when it has several. */
+static enum status dir_profile(const char *path, char **file,
+			       struct error *err)
+{
+	*file = NULL;
+	char *anchor = NULL;
+	if (asprintf(&anchor, "%s/anchor.xml", path) < 0)
+		return error_set(err, STATUS_NOMEM, path, "out of memory");
+	bool extracted = blob_path_exists(anchor);
+	free(anchor);
+	if (extracted)
+		return STATUS_OK;
+	char **names = NULL;
+	size_t n = 0;
+	enum status st = dir_cubex(path, &names, &n, err);
+	if (st == STATUS_OK && n == 1 &&
+	    asprintf(file, "%s/%s", path, names[0]) < 0) {
+		*file = NULL;
+		st = error_set(err, STATUS_NOMEM, path, "out of memory");
+	}
+	if (st == STATUS_OK && n > 1)
+		st = error_set(err, STATUS_NOT_DATABASE, path,
+			       "%zu Cube files here (%s, %s%s): open one of "
+			       "them",
+			       n, names[0], names[1], n > 2 ? ", ..." : "");
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return st;
+}
+
 enum status cube_container_open(const char *path, bool is_dir,
 				struct cube_container *out, struct error *err)
 {
 	memset(out, 0, sizeof(*out));
+	char *file = NULL;
+	if (is_dir) {
+		enum status st = dir_profile(path, &file, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	if (is_dir && file) {
+		struct blob *b = NULL;
+		enum status st = blob_open_file(file, &b, err);
+		if (st == STATUS_OK)
+			st = cube_container_open_blob(b, file, out, err);
+		free(file);
+		return st;
+	}
 	if (is_dir) {
 		out->name = strdup(path);
 		if (!out->name)

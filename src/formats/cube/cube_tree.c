@@ -183,7 +183,7 @@ enum status cube_build_nodes(struct opener *o)
 /* The identifier-tuple element of system tree node `k`: its class in
  * capitals (letters and digits kept, the rest '_', at most 31), or for a
  * node without one (Cube 3's <machine> and <node>) MACHINE at the top and
- * NODE below; its id the node's number. */
+ * NODE below; its id the node's number, its name the node's <name>. */
 static struct model_id stn_id(struct opener *o, uint32_t k, bool top)
 {
 	const struct cube_stn *n = &o->a.stns[k];
@@ -201,11 +201,13 @@ static struct model_id stn_id(struct opener *o, uint32_t k, bool top)
 		.kind_name = model_builder_intern(o->b, kind, len),
 		.kind = 3,
 		.logical_id = n->id,
+		.name = n->name,
 		.physical_id = n->id};
 }
 
 /* Location j's tuple in `ids` (room for n_stns + 2): its system tree path
- * from the top node down, then RANK (the process's rank) and THREAD. */
+ * from the top node down, then RANK (the process's rank, named by the
+ * process's name) and THREAD (named by the location's). */
 static uint32_t location_tuple(struct opener *o, uint32_t j,
 			       struct model_id *ids)
 {
@@ -222,11 +224,13 @@ static uint32_t location_tuple(struct opener *o, uint32_t j,
 		.kind_name = model_builder_intern(o->b, "RANK", 4),
 		.kind = 1,
 		.logical_id = (uint32_t)l->group_rank,
+		.name = l->group_name,
 		.physical_id = l->group_rank};
 	ids[depth + 1] = (struct model_id){
 		.kind_name = model_builder_intern(o->b, "THREAD", 6),
 		.kind = 2,
 		.logical_id = (uint32_t)l->rank,
+		.name = l->name,
 		.physical_id = l->rank};
 	return depth + 2;
 }

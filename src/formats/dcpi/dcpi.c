@@ -690,8 +690,34 @@ static enum status dcpi_reader_listing(const char *image, uint64_t addr,
 			    err);
 }
 
+/* The files of a database a directory URL fetches: every file whose path
+ * has no part starting with '.' (the walk skips those) and whose name is a
+ * profile's, IMAGEHEX.EVENT, down to the 3 levels a listing has
+ * (DB/EPOCH/FILE is the layout, A.6); the walk reads every file, but a
+ * README or a core file beside the epochs is no profile, only skipped
+ * with a warning. */
+static bool dcpi_file_accept(const char *path)
+{
+	for (const char *part = path;;) {
+		if (*part == '.')
+			return false;
+		const char *slash = strchr(part, '/');
+		if (!slash)
+			return profile_name(part);
+		part = slash + 1;
+	}
+}
+
+static const struct reader_file_rule dcpi_files[] = {
+	{"*", 0},
+	{"*/*", 0},
+	{"*/*/*", 0},
+	{NULL, 0},
+};
+
 READER(reader_dcpi, "dcpi", READER_CAP_TREE | READER_CAP_PER_PROFILE, dcpi_bid,
        dcpi_open,
        "DCPI profile file (ASCII header, version-0 samples), or a DCPI profile "
        "database directory",
-       .listing = dcpi_reader_listing);
+       .listing = dcpi_reader_listing, .files = dcpi_files,
+       .files_accept = dcpi_file_accept);

@@ -337,8 +337,17 @@ static int cubeset_bid(const struct reader_probe *p, int best)
 	return named >= 2 && dotted ? 30 : 0;
 }
 
+/* A copy of a set (a directory URL): the .cubex files of the point
+ * directories, names not starting with '.', as extrap_dirname.c lists
+ * them; not a file beside the point directories.  Fetched whole. */
+static const struct reader_file_rule cubeset_files[] = {
+	{"[!.]*/[!.]*.cubex", 0},
+	{NULL, 0},
+};
+
 READER(reader_extrap_cubeset, "extrap-cubeset",
        READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
        cubeset_bid, cubeset_open,
        "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex measurement "
-       "directories)");
+       "directories)",
+       .files = cubeset_files);

@@ -420,8 +420,21 @@ static int nsight_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
+/* A copy of a set (a directory URL): per point directory its exports and
+ * the Nsight Compute reports beside them (.ncu-rep, the older
+ * .nsight-cuprof-report, and .ncu-rep.agg, which the set refuses), as
+ * extrap_dirname.c and read_ncu find them.  Fetched whole. */
+static const struct reader_file_rule nset_files[] = {
+	{"[!.]*/[!.]*.sqlite", 0},
+	{"[!.]*/[!.]*.ncu-rep", 0},
+	{"[!.]*/*.nsight-cuprof-report", 0},
+	{"[!.]*/*.ncu-rep.agg", 0},
+	{NULL, 0},
+};
+
 READER(reader_extrap_nsight, "extrap-nsight",
        READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS, nsight_bid,
        nsight_open,
        "Extra-P Nsight Systems sets (a directory of DIR.x1y2/*.sqlite exports, "
-       "with .ncu-rep reports)");
+       "with .ncu-rep reports)",
+       .files = nset_files);

@@ -252,6 +252,14 @@ static int prof_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
+/* A copy of a set (a directory URL): the point directories' Extra-Prof
+ * files (not a .msgpack.bak or anything else beside them).  Fetched
+ * whole. */
+static const struct reader_file_rule prof_files[] = {
+	{"[!.]*/[!.]*" PROF_SUFFIX, 0},
+	{NULL, 0},
+};
+
 const struct reader reader_extrap_prof = {
     .name = "extrap-prof",
     .description = "Extra-Prof measurement sets (a directory of "
@@ -259,4 +267,5 @@ const struct reader reader_extrap_prof = {
     .caps = READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
     .bid = prof_bid,
     .open = prof_open,
+    .files = prof_files,
 };

@@ -91,6 +91,7 @@ static bool merge_strings(struct gpu_run *r, struct renames *rn)
 		for (uint32_t k = 0; k < n_ids; k++) {
 			ids[k] = model_ids(sm)[pr->first_id + k];
 			ids[k].kind_name = rn->str[ids[k].kind_name];
+			ids[k].name = ids[k].name ? rn->str[ids[k].name] : 0;
 		}
 		const struct model *rm = model_builder_peek(r->b);
 		rn->prof[p] = model_builder_add_profile(

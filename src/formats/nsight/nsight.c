@@ -49,6 +49,14 @@ static const struct gpu_run_layout *nsight_layout_of(struct gpu_run_file *f)
 
 extern const struct reader reader_nsight;
 
+/* A copy of a directory of exports (a directory URL): its .sqlite files
+ * (not one level down: gpu_run's dir_depth 0), fetched whole as rocpd's
+ * are (no range-reading SQLite VFS). */
+static const struct reader_file_rule nsight_files[] = {
+	{"[!.]*.sqlite", 0},
+	{NULL, 0},
+};
+
 /* options are addressed to "nsight" or to "gpu", every GPU run */
 static const char *const nsight_option_names[] = {"nsight", "gpu", NULL};
 
@@ -79,4 +87,5 @@ READER(reader_nsight, "nsight",
        "NVIDIA Nsight Systems SQLite exports (nsys export --type sqlite; "
        "several as one run)",
        .cache_name = "runs", .cache_list = gpu_run_index_list,
-       .option_names = nsight_option_names, .option = gpu_run_option);
+       .option_names = nsight_option_names, .option = gpu_run_option,
+       .files = nsight_files);

@@ -460,10 +460,24 @@ static enum status otf2_option(void *state, const char *key,
 
 static const char *const otf2_option_names[] = {"otf2", NULL};
 
+/* A copy of an archive's directory (a directory URL): the anchors, their
+ * global definitions (ANCHOR.def) and their folders' per-location
+ * definitions and events (ANCHOR/N.def, ANCHOR/N.evt), what the OTF2
+ * library opens; not a Score-P experiment's profile.cubex, scorep.cfg or
+ * MANIFEST.md beside them.  Fetched whole. */
+static const struct reader_file_rule otf2_files[] = {
+	{"*.otf2", 0},
+	{"*.def", 0},
+	{"*/*.def", 0},
+	{"*/*.evt", 0},
+	{NULL, 0},
+};
+
 READER(reader_otf2, "otf2",
        READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_INTERVALS,
        otf2_bid, otf2_open,
        "OTF2 trace archives (Score-P, Scalasca, TAU: traces.otf2 or its "
        "directory)",
        .option_names = otf2_option_names, .option = otf2_option,
-       .cache_name = "otf2", .cache_list = otf2_cache_list);
+       .cache_name = "otf2", .cache_list = otf2_cache_list,
+       .files = otf2_files);
