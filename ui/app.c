@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include "hub.h"
+#include "partial.h"
+#include "formats/open_later.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -438,12 +440,22 @@ struct pane *app_make_pane(struct app *app, const struct pane_ops *ops)
 
 /* ---- the loop --------------------------------------------------------- */
 
+/* The viewer quits to be run again (a reopen, a compare, the complete
+ * model of a partial one). */
+static bool reopen_asked(const struct app *app)
+{
+	const struct ui_reopen *r = app->reopen;
+	return r && (r->names[0] || r->compare || r->complete);
+}
+
 static void loop(struct app *app, const struct ui_options *opt,
 		 double *frame_start_us)
 {
-	struct script script = {opt->keys};
+	struct script script = {opt->keys, false};
 	*frame_start_us = input_now_us();
+	partial_start(app);
 	frame_draw(app);
+	input_first_frame();
 	if (opt->dump && opt->dump_each) {
 		fputs("--- start\n", opt->dump);
 		screen_dump(opt->dump);
@@ -452,6 +464,14 @@ static void loop(struct app *app, const struct ui_options *opt,
 		int key = 0;
 		bool is_char = false;
 		wint_t wc = 0;
+		if (app->later && partial_poll(app, script.wait_scan)) {
+			app->reopen->keys = opt->headless ? script.p : NULL;
+			break;
+		}
+		if (script.wait_scan) { /* the end shown, as after a key */
+			script.wait_scan = false;
+			frame_draw(app);
+		}
 		if (opt->headless) {
 			if (!script_next(&script, &key, &is_char, &wc))
 				break;
@@ -469,8 +489,7 @@ static void loop(struct app *app, const struct ui_options *opt,
 		if (app->quit) {
 			/* opened again: the rest of the script is the next
 			 * run's */
-			if (app->reopen &&
-			    (app->reopen->names[0] || app->reopen->compare))
+			if (reopen_asked(app))
 				app->reopen->keys = opt->headless ? script.p
 								  : NULL;
 			break;
@@ -488,8 +507,7 @@ static void loop(struct app *app, const struct ui_options *opt,
 			screen_dump(opt->dump);
 		}
 	}
-	if (opt->dump && !opt->dump_each &&
-	    !(app->reopen && (app->reopen->names[0] || app->reopen->compare)))
+	if (opt->dump && !opt->dump_each && !reopen_asked(app))
 		screen_dump(opt->dump);
 }
 
@@ -580,6 +598,8 @@ static bool setup_columns(struct app *app)
 
 static void teardown(struct app *app)
 {
+	open_later_free(app->later); /* the scan stopped, its thread joined */
+	app->later = NULL;
 	while (app->n_stack > 0) {
 		struct pane *p = app->stack[--app->n_stack];
 		p->ops->free(p);
@@ -623,7 +643,12 @@ int app_run(struct model *model, const char *path, bool demo,
 	app.model = model;
 	app.session = opt->session;
 	app.reopen = reopen;
+	struct ui_carry *carry = reopen ? reopen->carry : NULL;
 	if (reopen) {
+		app.later = reopen->later;
+		reopen->later = NULL;
+		reopen->carry = NULL;
+		reopen->complete = NULL;
 		reopen->names[0] = '\0';
 		reopen->keys = NULL;
 		reopen->compare = NULL;
@@ -687,6 +712,8 @@ int app_run(struct model *model, const char *path, bool demo,
 		rc = 2;
 		goto out;
 	}
+	partial_apply(&app, carry);
+	carry = NULL;
 	if (reopen && reopen->reopened && !app.message)
 		app_message(&app, false, "kernels named by their %s names "
 					 "(the run opened again)",
@@ -712,12 +739,12 @@ int app_run(struct model *model, const char *path, bool demo,
 	 * restored and every stream flushed; waiting for the build only to
 	 * free memory the process is about to give back would make `q` slow
 	 * on a huge database. */
-	if (!(reopen && (reopen->names[0] || reopen->compare)) &&
-	    prebuild_running_at_exit(&app)) {
+	if (!reopen_asked(&app) && prebuild_running_at_exit(&app)) {
 		fflush(NULL);
 		_exit(rc);
 	}
 out:
+	partial_carry_free(carry);
 	teardown(&app);
 	return rc;
 }

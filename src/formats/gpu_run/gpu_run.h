@@ -37,6 +37,13 @@ struct gpu_run_layout {
 	enum status (*detail)(struct gpu_run *r, const struct gpu_run_line *l,
 			      uint64_t event, struct model_kv **out, size_t *n,
 			      struct error *err);
+	/* Optional: the sketch of file `file` for a partial model shown
+	 * while the run is scanned (gpu_run_open with reader_options.later):
+	 * processes and threads named as `read` names them, kernel names,
+	 * counts from small queries (gpu_run_add_calls); no lines.  NULL:
+	 * the run is opened whole before it is shown. */
+	enum status (*sketch)(struct gpu_run *r, uint32_t file,
+			      struct error *err);
 };
 
 struct gpu_run_file;
@@ -256,6 +263,10 @@ struct gpu_run_line {
 struct gpu_run;
 
 /* ---- what a layout reads and sets of the run ------------------------------ */
+
+/* The sketch: `calls` pieces of GPU work known to lie under `node` (the
+ * Calls column; no time), from a count. */
+void gpu_run_add_calls(struct gpu_run *r, uint32_t node, uint64_t calls);
 
 /* Whether the run is in its second pass (reading intervals: find nodes
  * and lines, never add). */
