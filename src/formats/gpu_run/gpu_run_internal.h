@@ -198,7 +198,9 @@ enum status gpu_run_finish(struct gpu_run *r, size_t n, bool align,
 /* The partial model of a run without a usable index (options->later set):
  * every file sketched (gpu_run_layout.sketch), the whole open started in
  * the background (*options->later).  *out NULL (STATUS_OK) when a
- * file's layout has no sketch: the caller opens the run whole. */
+ * file's layout has no sketch or the run is small (its files under 128
+ * MB, unless $CALLSCOPE_TEST_SCAN_DELAY_MS is set): the caller opens
+ * the run whole. */
 enum status gpu_run_open_sketch(const struct gpu_run_family *family,
 				const char *shown, char **paths, size_t n,
 				const struct reader_options *options,

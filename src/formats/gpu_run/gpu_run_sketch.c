@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
@@ -127,6 +128,25 @@ static enum status sketch_file(struct gpu_run *r, size_t i,
 	return st;
 }
 
+/* A run smaller than this is opened whole: its scan takes well under a
+ * second (the 10 M-dispatch run scans about 400 MB a second a core). */
+#define SKETCH_MIN_BYTES (128u << 20)
+
+/* Whether the run of `paths` is worth a sketch: big enough, or the scan
+ * slowed for a test (CALLSCOPE_TEST_SCAN_DELAY_MS, gpu_run_scan.c). */
+static bool worth_sketching(char **paths, size_t n)
+{
+	const char *delay = getenv("CALLSCOPE_TEST_SCAN_DELAY_MS");
+	if (delay && *delay)
+		return true;
+	uint64_t bytes = 0;
+	struct stat sb;
+	for (size_t i = 0; i < n && bytes < SKETCH_MIN_BYTES; i++)
+		if (stat(paths[i], &sb) == 0)
+			bytes += (uint64_t)sb.st_size;
+	return bytes >= SKETCH_MIN_BYTES;
+}
+
 enum status gpu_run_open_sketch(const struct gpu_run_family *family,
 				const char *shown, char **paths, size_t n,
 				const struct reader_options *options,
@@ -135,6 +155,8 @@ enum status gpu_run_open_sketch(const struct gpu_run_family *family,
 {
 	struct gpu_run *r = NULL;
 	*out = NULL;
+	if (!worth_sketching(paths, n))
+		return STATUS_OK;
 	enum status st = gpu_run_new_run(family, shown, paths, n, false, &r,
 					 err);
 	if (st != STATUS_OK)
