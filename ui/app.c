@@ -464,17 +464,19 @@ static void loop(struct app *app, const struct ui_options *opt,
 		int key = 0;
 		bool is_char = false;
 		wint_t wc = 0;
-		if (app->later && partial_poll(app, script.wait_scan)) {
+		if (app->later && partial_poll(app, false)) {
 			app->reopen->keys = opt->headless ? script.p : NULL;
 			break;
-		}
-		if (script.wait_scan) { /* the end shown, as after a key */
-			script.wait_scan = false;
-			frame_draw(app);
 		}
 		if (opt->headless) {
 			if (!script_next(&script, &key, &is_char, &wc))
 				break;
+			/* <Scan>: the scan's end, then a redraw (its error) */
+			if (script.wait_scan && partial_poll(app, true)) {
+				app->reopen->keys = script.p;
+				break;
+			}
+			script.wait_scan = false;
 		} else {
 			int r = screen_get_key(&wc);
 			if (r == ERR)
