@@ -9,7 +9,8 @@
 #  - the first screen says the totals are partial and shows every process,
 #    thread and kernel name of the run, the root's Calls the number of
 #    kernel dispatches in the files (Python's count);
-#  - keys work during the scan: a process row selected and collapsed;
+#  - keys work during the scan: a process row selected and collapsed; the
+#    timeline (t) says it comes with the complete run;
 #  - once scanned: the root's and that process's Calls equal the batch
 #    report's, the process still collapsed and selected;
 #  - a file whose region table is damaged (read by the scan, not the
@@ -104,6 +105,13 @@ print(int(float([x for x in r if x["name"] == sys.argv[2]][0]["Calls (I)"])))' \
 	fail "root calls after the scan $(calls_of "$done" '<program root>'), report: $(echo "$want_root" | sed -n 1p)"
 [ "$(calls_of "$done" "$proc")" = "$(echo "$want_root" | sed -n 2p)" ] ||
 	fail "$proc calls after the scan $(calls_of "$done" "$proc"), report: $(echo "$want_root" | sed -n 2p)"
+
+# the timeline asked for during the scan: it comes with the complete run
+export XDG_CACHE_HOME="$tmp/cache-t"
+CALLSCOPE_TEST_SCAN_DELAY_MS=300 "$cs" --headless --no-config --size 120x30 \
+	--keys 't' "$run" >"$tmp/t-screen" 2>/dev/null || fail "t during the scan"
+grep -q "^the timeline comes with the complete run" "$tmp/t-screen" ||
+	fail "t during the scan does not say the timeline comes later"
 
 # a file the scan cannot read (its region table's root page overwritten)
 mkdir "$tmp/bad"

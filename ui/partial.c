@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "hub.h"
+#include "pane.h"
 #include "screen.h"
 #include "formats/open_later.h"
 #include "views/outline.h"
@@ -143,6 +144,24 @@ bool partial_poll(struct app *app, bool wait)
 	app->reopen->complete = m;
 	app->reopen->carry = carry_take(app);
 	app->quit = true;
+	return true;
+}
+
+bool partial_refuses(struct app *app, const struct pane_ops *ops)
+{
+	struct reader_progress p;
+	if (!app->later || strcmp(ops->name, "trace") != 0)
+		return false;
+	open_later_poll(app->later, &p);
+	if (p.n_files)
+		app_message(app, false,
+			    "the timeline comes with the complete run: the "
+			    "scan has read %u of %u files",
+			    p.files_done, p.n_files);
+	else
+		app_message(app, false, "the timeline comes with the complete "
+					"run, when the scan ends");
+	app->partial_note = false;
 	return true;
 }
 

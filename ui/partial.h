@@ -23,6 +23,11 @@ void partial_start(struct app *app);
  * viewer then quits to be run on it). */
 bool partial_poll(struct app *app, bool wait);
 
+/* Whether pane `ops` must wait for the complete model (the trace: the
+ * partial model has no lines); then the status line says so. */
+struct pane_ops;
+bool partial_refuses(struct app *app, const struct pane_ops *ops);
+
 /* Apply state carried from the partial model's viewer (after the first
  * pane is up), then free it. */
 void partial_apply(struct app *app, struct ui_carry *c);
