@@ -4,7 +4,10 @@
  * its calling-context tree (process -> thread -> ranges -> API calls ->
  * kernels and copies) with values computed while the tables are read, its
  * profiles, its timelines (interval lines read again, lazily, when the
- * trace first needs them) and the value and trace providers.  Each table
+ * trace first needs them) and the value and trace providers; for a
+ * caller that can show a partial model first (reader_options.later), a
+ * sketch of the run from small queries while the whole open runs in the
+ * background (gpu_run_sketch.c).  Each table
  * layout is read by its format's files through a struct gpu_run_layout
  * (rocpd/rocpd_v3.c, rocpd/rocpd_rpd.c, nsight/nsight_read.c).  This
  * header is what those layouts see (struct gpu_run is opaque to them:

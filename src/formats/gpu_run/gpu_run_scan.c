@@ -19,7 +19,10 @@
  * one reported, as without threads.  A file's connection is open only
  * while the file is read: opened for its scan, closed once merged (run_new
  * checked every file and closed it), so that a run of thousands of files
- * holds neither their schemas and caches nor their descriptors. */
+ * holds neither their schemas and caches nor their descriptors.  A scan
+ * run in the background (gpu_run_sketch.c) can be cancelled: asked
+ * before each file and, through SQLite's progress handler, every few
+ * thousand steps of its statements, it stops with "cancelled". */
 #include "config.h"
 
 #include "formats/gpu_run/gpu_run.h"
