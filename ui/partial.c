@@ -9,7 +9,6 @@
 #include "app.h"
 #include "hub.h"
 #include "pane.h"
-#include "screen.h"
 #include "formats/open_later.h"
 #include "views/outline.h"
 #include "views/view_path.h"
@@ -110,7 +109,6 @@ void partial_start(struct app *app)
 	struct reader_progress p;
 	if (!app->later)
 		return;
-	screen_set_tick(250);
 	open_later_poll(app->later, &p);
 	note(app, &p); /* before the model's warnings: they come back */
 }
@@ -130,8 +128,7 @@ bool partial_poll(struct app *app, bool wait)
 	struct error err = {0};
 	enum status st = open_later_take(app->later, &m, &err);
 	open_later_free(app->later);
-	app->later = NULL;
-	screen_set_tick(-1);
+	app->later = NULL; /* the next frame stops the tick (frame.c) */
 	app->partial_note = false;
 	if (st != STATUS_OK) {
 		app_error(app, &err);

@@ -12,8 +12,9 @@
 struct app;
 struct ui_carry;
 
-/* The viewer's model is partial while app->later runs: the screen ticks
- * (a redraw without a key) so that the note and the end show. */
+/* The viewer's model is partial while app->later runs: its note on the
+ * status line (the frame ticks meanwhile, frame.c: a redraw without a
+ * key, so that the progress and the end show). */
 void partial_start(struct app *app);
 
 /* Look at the background open (wait for its end when `wait`): the note
