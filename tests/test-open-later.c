@@ -73,16 +73,24 @@ static struct ctx *ctx_new(int mode, int *freed, int *saw)
 	return c;
 }
 
+/* A job running work of `mode` (its counters in *freed, *saw). */
+static struct open_later *start(int mode, int *freed, int *saw)
+{
+	struct open_later *j = NULL;
+	struct error err = {0};
+	assert_int_equal(open_later_start(work, ctx_new(mode, freed, saw),
+					  free_ctx, &j, &err),
+			 STATUS_OK);
+	return j;
+}
+
 static void test_degenerate(void **state)
 {
 	(void)state;
 	open_later_free(NULL);
 	int freed = 0, saw = 0;
-	struct open_later *j = NULL;
+	struct open_later *j = start(0, &freed, &saw);
 	struct error err = {0};
-	assert_int_equal(open_later_start(work, ctx_new(0, &freed, &saw),
-					  free_ctx, &j, &err),
-			 STATUS_OK);
 	struct model *m = NULL;
 	assert_int_equal(open_later_take(j, &m, &err), STATUS_OK);
 	assert_non_null(m);
@@ -99,11 +107,8 @@ static void test_success(void **state)
 {
 	(void)state;
 	int freed = 0, saw = 0;
-	struct open_later *j = NULL;
+	struct open_later *j = start(0, &freed, &saw);
 	struct error err = {0};
-	assert_int_equal(open_later_start(work, ctx_new(0, &freed, &saw),
-					  free_ctx, &j, &err),
-			 STATUS_OK);
 	struct reader_progress p;
 	struct timespec ts = {0, 1000000};
 	while (!open_later_poll(j, &p))
@@ -123,11 +128,8 @@ static void test_failure(void **state)
 {
 	(void)state;
 	int freed = 0, saw = 0;
-	struct open_later *j = NULL;
+	struct open_later *j = start(1, &freed, &saw);
 	struct error err = {0};
-	assert_int_equal(open_later_start(work, ctx_new(1, &freed, &saw),
-					  free_ctx, &j, &err),
-			 STATUS_OK);
 	struct model *m = NULL;
 	assert_int_equal(open_later_take(j, &m, &err), STATUS_CORRUPT);
 	assert_null(m);
@@ -141,11 +143,7 @@ static void test_cancel(void **state)
 {
 	(void)state;
 	int freed = 0, saw = 0;
-	struct open_later *j = NULL;
-	struct error err = {0};
-	assert_int_equal(open_later_start(work, ctx_new(2, &freed, &saw),
-					  free_ctx, &j, &err),
-			 STATUS_OK);
+	struct open_later *j = start(2, &freed, &saw);
 	assert_false(open_later_poll(j, NULL));
 	open_later_free(j); /* cancels, joins */
 	assert_int_equal(saw, 1);
