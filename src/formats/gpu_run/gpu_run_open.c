@@ -2,8 +2,9 @@
  * the run from its index or from a first pass over the files (with the
  * progress of that pass; or, when the caller can show a partial model and
  * there is no index, the run's sketch, gpu_run_sketch.c), the hosts'
- * clocks, then the model (columns, lines, warnings, title, providers).  Part of the gpu_run library (see
- * gpu_run.h); must not depend on curses or on ui/. */
+ * clocks, then the model (columns, lines, warnings, title, providers).
+ * Part of the gpu_run library (see gpu_run.h); must not depend on curses
+ * or on ui/. */
 #include "config.h"
 
 #include <inttypes.h>
