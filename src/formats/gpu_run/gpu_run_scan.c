@@ -260,9 +260,6 @@ struct pool {
 	pthread_cond_t changed;
 };
 
-/* The first pass over file `i` of `r`, its connection opened first (run_new
- * closes each file's once it knows the file's layout: 1,000 files open at
- * once held 350 MB of SQLite schemas and caches). */
 /* SQLite's progress handler during a scan that may be cancelled: non-zero
  * interrupts the statement. */
 static int stop_handler(void *arg)
@@ -271,6 +268,9 @@ static int stop_handler(void *arg)
 	return r->cancelled(r->cancel_ctx) ? 1 : 0;
 }
 
+/* The first pass over file `i` of `r`, its connection opened first (run_new
+ * closes each file's once it knows the file's layout: 1,000 files open at
+ * once held 350 MB of SQLite schemas and caches). */
 static enum status read_file(struct gpu_run *r, size_t i, struct error *err)
 {
 	struct gpu_run_file *f = &r->files[i];
