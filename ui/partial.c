@@ -13,7 +13,7 @@
 #include "views/outline.h"
 #include "views/view_path.h"
 
-/* One view's state, by path. */
+/* One view's state, by path (the state as a whole: struct ui_carry). */
 struct view_carry {
 	bool has;
 	struct view_path sel;
@@ -24,6 +24,10 @@ struct view_carry {
 
 struct ui_carry {
 	enum view_kind current;
+	/* the panes over the tree, bottom first (made again, on the
+	 * carried selection) */
+	const struct pane_ops *panes[STACK_MAX];
+	size_t n_panes;
 	struct view_carry views[3];
 	char *sort_name; /* the sort column's name (NULL: the default) */
 	uint8_t sort_kind;
@@ -77,6 +81,8 @@ static struct ui_carry *carry_take(struct app *app)
 	if (!c)
 		return NULL;
 	c->current = app->current;
+	for (size_t i = 1; i < app->n_stack; i++)
+		c->panes[c->n_panes++] = app->stack[i]->ops;
 	for (int k = 0; k < 3; k++)
 		if (app->outlines[k] && app->views[k])
 			carry_view(app, k, &c->views[k]);
@@ -222,5 +228,7 @@ void partial_apply(struct app *app, struct ui_carry *c)
 			apply_view(app, k, &c->views[k]);
 	if (c->current != app->current)
 		app_switch_view(app, c->current);
+	for (size_t i = 0; i < c->n_panes; i++)
+		app_push_pane(app, app_make_pane(app, c->panes[i]));
 	partial_carry_free(c);
 }

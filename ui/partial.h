@@ -2,8 +2,8 @@
  * are scanned, formats/open_later.h): the progress note while the scan
  * runs, the swap to the complete model when it ends, and the state of the
  * views (the view shown, each view's expanded rows and selection, the
- * sort) carried over by row path (views/view_path.h), since the row ids
- * of the two models differ. */
+ * sort, the panes open over the tree) carried over by row path
+ * (views/view_path.h), since the row ids of the two models differ. */
 #ifndef CALLSCOPE_UI_PARTIAL_H
 #define CALLSCOPE_UI_PARTIAL_H
 
