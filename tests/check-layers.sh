@@ -163,7 +163,7 @@ check_ui() {
 
 # The hub's files, the only ones of ui/ that include hub.h (the viewer's
 # state); panes and the rest see the hub only through pane.h's services.
-hub_files='app.c commands.c compare.c dispatch.c frame.c input.c prebuild.c prompt.c'
+hub_files='app.c commands.c compare.c dispatch.c frame.c input.c partial.c prebuild.c prompt.c'
 check_hub() {
 	(cd "$1" && grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(ui/\)\{0,1\}hub\.h"' \
 		*.c *.h 2>/dev/null) | while IFS=: read -r f n rest; do

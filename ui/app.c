@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include "hub.h"
+#include "partial.h"
+#include "formats/open_later.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -470,12 +472,22 @@ struct pane *app_make_pane(struct app *app, const struct pane_ops *ops)
 
 /* ---- the loop --------------------------------------------------------- */
 
+/* The viewer quits to be run again (a reopen, a compare, the complete
+ * model of a partial one). */
+static bool reopen_asked(const struct app *app)
+{
+	const struct ui_reopen *r = app->reopen;
+	return r && (r->names[0] || r->compare || r->complete);
+}
+
 static void loop(struct app *app, const struct ui_options *opt,
 		 double *frame_start_us)
 {
-	struct script script = {opt->keys};
+	struct script script = {opt->keys, false};
 	*frame_start_us = input_now_us();
+	partial_start(app);
 	frame_draw(app);
+	input_first_frame();
 	if (opt->dump && opt->dump_each) {
 		fputs("--- start\n", opt->dump);
 		screen_dump(opt->dump);
@@ -484,9 +496,19 @@ static void loop(struct app *app, const struct ui_options *opt,
 		int key = 0;
 		bool is_char = false;
 		wint_t wc = 0;
+		if (app->later && partial_poll(app, false)) {
+			app->reopen->keys = opt->headless ? script.p : NULL;
+			break;
+		}
 		if (opt->headless) {
 			if (!script_next(&script, &key, &is_char, &wc))
 				break;
+			/* <Scan>: the scan's end, then a redraw (its error) */
+			if (script.wait_scan && partial_poll(app, true)) {
+				app->reopen->keys = script.p;
+				break;
+			}
+			script.wait_scan = false;
 		} else {
 			int r = screen_get_key(&wc);
 			if (r == ERR)
@@ -501,8 +523,7 @@ static void loop(struct app *app, const struct ui_options *opt,
 		if (app->quit) {
 			/* opened again: the rest of the script is the next
 			 * run's */
-			if (app->reopen &&
-			    (app->reopen->names[0] || app->reopen->compare))
+			if (reopen_asked(app))
 				app->reopen->keys = opt->headless ? script.p
 								  : NULL;
 			break;
@@ -520,8 +541,7 @@ static void loop(struct app *app, const struct ui_options *opt,
 			screen_dump(opt->dump);
 		}
 	}
-	if (opt->dump && !opt->dump_each &&
-	    !(app->reopen && (app->reopen->names[0] || app->reopen->compare)))
+	if (opt->dump && !opt->dump_each && !reopen_asked(app))
 		screen_dump(opt->dump);
 }
 
@@ -612,6 +632,8 @@ static bool setup_columns(struct app *app)
 
 static void teardown(struct app *app)
 {
+	open_later_free(app->later); /* the scan stopped, its thread joined */
+	app->later = NULL;
 	while (app->n_stack > 0) {
 		struct pane *p = app->stack[--app->n_stack];
 		p->ops->free(p);
@@ -655,7 +677,12 @@ int app_run(struct model *model, const char *path, bool demo,
 	app.model = model;
 	app.session = opt->session;
 	app.reopen = reopen;
+	struct ui_carry *carry = reopen ? reopen->carry : NULL;
 	if (reopen) {
+		app.later = reopen->later;
+		reopen->later = NULL;
+		reopen->carry = NULL;
+		reopen->complete = NULL;
 		reopen->names[0] = '\0';
 		reopen->keys = NULL;
 		reopen->compare = NULL;
@@ -719,6 +746,8 @@ int app_run(struct model *model, const char *path, bool demo,
 		rc = 2;
 		goto out;
 	}
+	partial_apply(&app, carry);
+	carry = NULL;
 	if (reopen && reopen->reopened && !app.message)
 		app_message(&app, false, "kernels named by their %s names "
 					 "(the run opened again)",
@@ -744,12 +773,12 @@ int app_run(struct model *model, const char *path, bool demo,
 	 * restored and every stream flushed; waiting for the build only to
 	 * free memory the process is about to give back would make `q` slow
 	 * on a huge database. */
-	if (!(reopen && (reopen->names[0] || reopen->compare)) &&
-	    prebuild_running_at_exit(&app)) {
+	if (!reopen_asked(&app) && prebuild_running_at_exit(&app)) {
 		fflush(NULL);
 		_exit(rc);
 	}
 out:
+	partial_carry_free(carry);
 	teardown(&app);
 	return rc;
 }

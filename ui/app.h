@@ -63,6 +63,13 @@ struct ui_reopen {
 	 * it was opened again for them (the viewer says so) */
 	char current[16];
 	bool reopened;
+	/* a partial model (a GPU run shown while it is scanned): set by the
+	 * caller, the background open of the complete model (the viewer
+	 * takes it); set by the viewer, the complete model to run next with
+	 * the views' state carried over (`carry`, taken by that run) */
+	struct open_later *later;
+	struct model *complete;
+	struct ui_carry *carry;
 };
 
 /* Run the viewer on `model` (taken over).  Returns the exit status;

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "hub.h"
+#include "partial.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,8 @@ static struct reaction layout_action(struct app *app, enum action a)
 /* Open the pane `a` opens: on the stack, or in the split. */
 static struct reaction open_action(struct app *app, const struct pane_ops *ops)
 {
+	if (partial_refuses(app, ops))
+		return REACTION(HANDLED_REDRAW);
 	if (ops->flags & PANE_SPLIT) {
 		app_pop_overlays(app);
 		/* another split pane shown (the trace, the plot): replace it,

@@ -467,6 +467,7 @@ void frame_draw(struct app *app)
 			fill_line(strip.y + i, A_NORMAL);
 	draw_status(app, h - 1);
 	refresh();
-	/* models still being fitted: redraw a few times a second */
-	screen_set_tick(fitting ? 250 : -1);
+	/* models still being fitted, a partial model's scan running:
+	 * redraw a few times a second */
+	screen_set_tick(fitting || app->later ? 250 : -1);
 }

@@ -109,6 +109,11 @@ struct app {
 
 	struct rect stack_rect, split_rect; /* at the last draw */
 	bool quit;
+	/* the model is partial: the background open of the complete one
+	 * (formats/open_later.h, owned; partial.c), and whether the status
+	 * line shows its note */
+	struct open_later *later;
+	bool partial_note;
 	/* where a reopen is asked (app_run's `reopen`; NULL: cannot) */
 	struct ui_reopen *reopen;
 };
@@ -188,9 +193,14 @@ void app_compare(struct app *app, const char *arg);
 /* input.c */
 struct script {
 	const char *p;
+	bool wait_scan; /* <Scan>: wait for the background open's end */
 };
 bool script_next(struct script *s, int *key, bool *is_char, wint_t *wc);
 double input_now_us(void);
+/* The first frame is drawn: its wall-clock time (seconds since the
+ * epoch) written to $CALLSCOPE_FIRST_FRAME_FILE when set (benchmarks
+ * of the time to the first frame: bench/bench-first-frame.sh). */
+void input_first_frame(void);
 void input_key_label(int key, bool is_char, wint_t wc, char *buf, size_t n);
 /* Show a progress note when a frame waits on a server (from the key's
  * time `*frame_start_us`); off when !on. */

@@ -1,12 +1,14 @@
 /* input: where keys come from besides the terminal: the headless mode's
  * key script (literal characters, <Name> for named keys, <Sleep:MS>,
- * <Resize:COLSxROWS>), key labels and the clock for --timing, and the
- * progress note of a frame that waits on a server. */
+ * <Resize:COLSxROWS>, <Scan>: wait for the end of a partial model's
+ * scan), key labels and the clock for --timing, and the progress note
+ * of a frame that waits on a server. */
 #include "config.h"
 
 #include "hub.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +31,12 @@ bool script_next(struct script *s, int *key, bool *is_char, wint_t *wc)
 				name[end - s->p - 1] = '\0';
 				s->p = end + 1;
 				int cols, rows, ms;
+				if (strcmp(name, "Scan") == 0) {
+					s->wait_scan = true;
+					*key = KEY_RESIZE;
+					*is_char = false;
+					return true;
+				}
 				if (sscanf(name, "Sleep:%d", &ms) == 1 && ms >= 0 &&
 				    ms <= 60000) {
 					struct timespec ts = {ms / 1000,
@@ -121,4 +129,20 @@ void input_watch_reads(struct session *s, bool on, const double *frame_start)
 	frame_start_us = frame_start;
 	session_set_background_progress(s, on ? on_read_progress : NULL, NULL);
 	screen_set_interrupt_flag(on ? &s->cancel : NULL);
+}
+
+void input_first_frame(void)
+{
+	static bool written;
+	const char *path = getenv("CALLSCOPE_FIRST_FRAME_FILE");
+	if (written || !path || !*path)
+		return;
+	written = true;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
+		fclose(f);
+	}
 }

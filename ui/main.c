@@ -12,6 +12,7 @@
 
 #include "actions.h"
 #include "app.h"
+#include "partial.h"
 #include "pane.h"
 #include "screen.h"
 #include "cli/cli.h"
@@ -35,7 +36,8 @@ static void usage(FILE *out)
 	      "  --size WxH        headless screen size (default 120x40)\n"
 	      "  --keys SCRIPT     keys to replay: characters, <Enter>, "
 	      "<Down>, <C-l>, <Resize:80x20>,\n"
-	      "                    <Sleep:MS> (a pause, as a user reading)\n"
+	      "                    <Sleep:MS> (a pause, as a user reading),\n"
+	      "                    <Scan> (wait for a partial GPU run's scan)\n"
 	      "  --keys-file FILE  the same, from a file\n"
 	      "  --dump FILE       where the screen goes (default stdout)\n"
 	      "  --dump-each       print the screen after every key\n"
@@ -312,13 +314,17 @@ static struct model *open_compare(struct session *session, char **argv,
 	return m;
 }
 
-/* The run the operands name (the demo database when none). */
+/* The run the operands name (the demo database when none); a run that
+ * takes long to open whole may come back partial, with in *later the
+ * background open of the complete model (`later` NULL: complete only). */
 static struct model *open_run(struct session *session, int argc, char **argv,
-			      const char *db, bool demo)
+			      const char *db, bool demo,
+			      struct open_later **later)
 {
 	return demo ? cli_open(session, db)
-		    : cli_open_all(session, (const char *const *)argv + optind,
-				   (size_t)(argc - optind));
+		    : cli_open_partial(session,
+				       (const char *const *)argv + optind,
+				       (size_t)(argc - optind), later);
 }
 
 /* The viewer on `m`, then again as long as it asks: `:set kernel-names
@@ -326,8 +332,8 @@ static struct model *open_run(struct session *session, int argc, char **argv,
  * key script), `:compare PATH` (on the merged tree it built); the exit
  * status. */
 static int run_viewer(struct session *session, int argc, char **argv,
-		      struct model *m, const char *db, bool demo,
-		      struct ui_options *opt)
+		      struct model *m, struct open_later *later,
+		      const char *db, bool demo, struct ui_options *opt)
 {
 	opt->session = session;
 	opt->several = !opt->diff && argc - optind > 1;
@@ -337,12 +343,16 @@ static int run_viewer(struct session *session, int argc, char **argv,
 			 ? cli_reader_flag_value("kernel-names")
 			 : "demangled");
 	opt->reader_opts = cli_reader_options(&opt->n_reader_opts);
+	again.later = later;
 	int rc = app_run(m, db, demo, opt, &again);
 	static char names[sizeof(again.names)];
 	/* the runs of a `:compare`, the new run it replaced */
 	char *base = NULL, *nw = NULL, *replaced = NULL;
-	while ((again.names[0] || again.compare) && !screen_quit_signal()) {
-		if (again.compare) {
+	while ((again.names[0] || again.compare || again.complete) &&
+	       !screen_quit_signal()) {
+		if (again.complete) { /* the partial model's complete one */
+			m = again.complete;
+		} else if (again.compare) {
 			free(replaced);
 			replaced = opt->diff ? strdup(opt->new_path) : NULL;
 			opt->replaced = replaced;
@@ -360,7 +370,7 @@ static int run_viewer(struct session *session, int argc, char **argv,
 			memcpy(again.current, names, sizeof(names));
 			again.reopened = true;
 			cli_set_reader_flag("kernel-names", names);
-			m = open_run(session, argc, argv, db, demo);
+			m = open_run(session, argc, argv, db, demo, NULL);
 		}
 		if (!m) {
 			rc = CLI_EXIT_DATA;
@@ -371,6 +381,8 @@ static int run_viewer(struct session *session, int argc, char **argv,
 		rc = app_run(m, db, demo, opt, &again);
 	}
 	model_free(again.compare); /* built, not shown: the quit signal */
+	model_free(again.complete);
+	partial_carry_free(again.carry);
 	free(again.base_path == base ? NULL : again.base_path);
 	free(again.new_path == nw ? NULL : again.new_path);
 	free(base);
@@ -414,13 +426,16 @@ int main(int argc, char **argv)
 	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		rc = print_instead(&session, argc, argv, &va, db, demo);
 	if (rc < 0) {
+		struct open_later *later = NULL;
 		struct model *m =
 			va.compare && argc - optind > 2
 				? cli_compare_open(&session, argv + optind,
 						   (size_t)(argc - optind))
 			: va.compare ? open_compare(&session, argv, &va.opt)
-				     : open_run(&session, argc, argv, db, demo);
-		rc = m ? run_viewer(&session, argc, argv, m, db, demo, &va.opt)
+				     : open_run(&session, argc, argv, db, demo,
+						&later);
+		rc = m ? run_viewer(&session, argc, argv, m, later, db, demo,
+				    &va.opt)
 		       : CLI_EXIT_DATA;
 		int quit_signal = screen_quit_signal();
 		if (quit_signal) { /* the terminal is restored: clean up, die */

@@ -96,6 +96,13 @@ struct model *cli_open(struct session *s, const char *path);
 /* The same for several paths opened as one run (open.h). */
 struct model *cli_open_all(struct session *s, const char *const *paths,
 			   size_t n);
+/* cli_open_all for a caller that can show a partial model (the viewer): a
+ * GPU run never opened before comes back as its sketch, with in *later the
+ * job that builds the complete model (formats/open_later.h; NULL when the
+ * model is complete). */
+struct open_later;
+struct model *cli_open_partial(struct session *s, const char *const *paths,
+			       size_t n, struct open_later **later);
 /* Print `err` as one line on stderr ("callscope: FILE: problem", names
  * sanitized; `fallback` when it has no text) and clear it. */
 void cli_put_error(struct error *err, const char *fallback);

@@ -165,6 +165,12 @@ void cli_trace_prepare(const struct model *m)
 struct model *cli_open_all(struct session *s, const char *const *paths,
 			   size_t n)
 {
+	return cli_open_partial(s, paths, n, NULL);
+}
+
+struct model *cli_open_partial(struct session *s, const char *const *paths,
+			       size_t n, struct open_later **later)
+{
 	struct model *m = NULL;
 	struct error err = {0};
 	const char *path = paths[0];
@@ -182,9 +188,12 @@ struct model *cli_open_all(struct session *s, const char *const *paths,
 		ro.progress = on_scan;
 		ro.progress_ctx = &drawn;
 	}
-	enum status st = database_open_paths(paths, n, o,
-					     ro.progress || ro.n ? &ro : NULL,
-					     &m, &err);
+	ro.later = later;
+	if (later)
+		*later = NULL;
+	enum status st = database_open_paths(
+		paths, n, o, ro.progress || ro.n || later ? &ro : NULL, &m,
+		&err);
 	if (url)
 		cli_transfer_end();
 	if (st != STATUS_OK) {

@@ -133,6 +133,16 @@ struct reader_options {
 	 * curses screen is up. */
 	void (*progress)(void *ctx, const struct reader_progress *p);
 	void *progress_ctx;
+	/* Asked now and then during a long scan (NULL: never): true stops
+	 * it (the open fails, STATUS_IO "cancelled"); given progress_ctx.
+	 * Called from the scan's threads. */
+	bool (*cancelled)(void *ctx);
+	/* Not NULL: the caller can show a partial model.  A reader whose
+	 * full open is slow may then return a partial model built from
+	 * small queries and set *later to the job that builds the complete
+	 * one (formats/open_later.h; the caller's to free); otherwise it
+	 * leaves *later NULL and opens as usual. */
+	struct open_later **later;
 };
 
 /* One input: one or more paths (several rocpd databases of one run) and

@@ -353,6 +353,14 @@ static void add_duration(struct gpu_run *r, uint32_t node, uint64_t ns)
 	r->present[node] |= 16;
 }
 
+void gpu_run_add_calls(struct gpu_run *r, uint32_t node, uint64_t calls)
+{
+	if (r->second_pass || node >= r->n_nodes)
+		return;
+	r->calls[node] += (double)calls;
+	r->present[node] |= 2;
+}
+
 void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 		   uint32_t queue_profile)
 {

@@ -4,7 +4,10 @@
  * its calling-context tree (process -> thread -> ranges -> API calls ->
  * kernels and copies) with values computed while the tables are read, its
  * profiles, its timelines (interval lines read again, lazily, when the
- * trace first needs them) and the value and trace providers.  Each table
+ * trace first needs them) and the value and trace providers; for a
+ * caller that can show a partial model first (reader_options.later), a
+ * sketch of the run from small queries while the whole open runs in the
+ * background (gpu_run_sketch.c).  Each table
  * layout is read by its format's files through a struct gpu_run_layout
  * (rocpd/rocpd_v3.c, rocpd/rocpd_rpd.c, nsight/nsight_read.c).  This
  * header is what those layouts see (struct gpu_run is opaque to them:
@@ -36,6 +39,13 @@ struct gpu_run_layout {
 			    struct error *err);
 	enum status (*detail)(struct gpu_run *r, const struct gpu_run_line *l,
 			      uint64_t event, struct model_kv **out, size_t *n,
+			      struct error *err);
+	/* Optional: the sketch of file `file` for a partial model shown
+	 * while the run is scanned (gpu_run_open with reader_options.later):
+	 * processes and threads named as `read` names them, kernel names,
+	 * counts from small queries (gpu_run_add_calls); no lines.  NULL:
+	 * the run is opened whole before it is shown. */
+	enum status (*sketch)(struct gpu_run *r, uint32_t file,
 			      struct error *err);
 };
 
@@ -256,6 +266,10 @@ struct gpu_run_line {
 struct gpu_run;
 
 /* ---- what a layout reads and sets of the run ------------------------------ */
+
+/* The sketch: `calls` pieces of GPU work known to lie under `node` (the
+ * Calls column; no time), from a count. */
+void gpu_run_add_calls(struct gpu_run *r, uint32_t node, uint64_t calls);
 
 /* Whether the run is in its second pass (reading intervals: find nodes
  * and lines, never add). */

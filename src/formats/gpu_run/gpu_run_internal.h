@@ -84,6 +84,11 @@ struct gpu_run {
 
 	/* the first pass's progress (reader_options.progress) */
 	const struct reader_options *options;
+	/* the scan stops when this says so (reader_options.cancelled and
+	 * progress_ctx; shards have the run's): tested between files and,
+	 * through SQLite's progress handler, every few thousand steps */
+	bool (*cancelled)(void *ctx);
+	void *cancel_ctx;
 	struct reader_progress progress;
 	double scan_began, last_report; /* monotonic seconds */
 
@@ -176,6 +181,31 @@ void gpu_run_row_seen(struct gpu_run *r);
 /* Hand r->progress to the options' hook: when `last`, else at most four
  * times a second. */
 void gpu_run_report(struct gpu_run *r, bool last);
+
+/* ---- opening (gpu_run_open.c, gpu_run_sketch.c) ------------------------------ */
+
+/* A run of `n` files with only the root node, its files opened and
+ * checked (their layouts found, their connections closed again) unless
+ * `lazy` (they are opened when first needed). */
+enum status gpu_run_new_run(const struct gpu_run_family *family,
+			    const char *shown, char **paths, size_t n,
+			    bool lazy, struct gpu_run **out, struct error *err);
+/* The model of run `r` after its first pass (or its sketch) of `n`
+ * files: clocks (aligned when `align`), columns, lines, warnings, title,
+ * providers.  Takes `r` (freed on failure). */
+enum status gpu_run_finish(struct gpu_run *r, size_t n, bool align,
+			   struct model **out, struct error *err);
+/* The partial model of a run without a usable index (options->later set):
+ * every file sketched (gpu_run_layout.sketch), the whole open started in
+ * the background (*options->later).  *out NULL (STATUS_OK) when a
+ * file's layout has no sketch or the run is small (its files under 128
+ * MB, unless $CALLSCOPE_TEST_SCAN_DELAY_MS is set): the caller opens
+ * the run whole. */
+enum status gpu_run_open_sketch(const struct gpu_run_family *family,
+				const char *shown, char **paths, size_t n,
+				const struct reader_options *options,
+				const struct gpu_run_settings *set,
+				struct model **out, struct error *err);
 
 /* ---- the first pass (gpu_run_scan.c) ---------------------------------------- */
 

@@ -1,8 +1,10 @@
 /* gpu_run_open: opening a GPU run: its files' connections and layouts,
  * the run from its index or from a first pass over the files (with the
- * progress of that pass), the hosts' clocks, then the model (columns,
- * lines, warnings, title, providers).  Part of the gpu_run library (see
- * gpu_run.h); must not depend on curses or on ui/. */
+ * progress of that pass; or, when the caller can show a partial model and
+ * there is no index, the run's sketch, gpu_run_sketch.c), the hosts'
+ * clocks, then the model (columns, lines, warnings, title, providers).
+ * Part of the gpu_run library (see gpu_run.h); must not depend on curses
+ * or on ui/. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -70,11 +72,9 @@ void gpu_run_row_seen(struct gpu_run *r)
 		gpu_run_report(r, false);
 }
 
-/* A run of `n` files with only the root node, its files opened unless
- * `lazy` (they are opened when first needed). */
-static enum status run_new(const struct gpu_run_family *family,
-			   const char *shown, char **paths, size_t n,
-			   bool lazy, struct gpu_run **out, struct error *err)
+enum status gpu_run_new_run(const struct gpu_run_family *family,
+			    const char *shown, char **paths, size_t n,
+			    bool lazy, struct gpu_run **out, struct error *err)
 {
 	enum status st = STATUS_OK;
 	struct gpu_run *r = gpu_run_blank(family, shown, n);
@@ -110,16 +110,17 @@ static enum status run_new(const struct gpu_run_family *family,
 static enum status run_scanned(const struct gpu_run_family *family,
 			       const char *shown, char **paths, size_t n,
 			       const struct reader_options *options,
-			       enum gpu_run_kernel_names kn,
+			       enum gpu_run_kernel_names kn, bool index_only,
 			       struct gpu_run **out, struct error *err)
 {
+	*out = NULL;
 	struct gpu_run *r;
 	const char *index_dir = options ? options->cache_dir : NULL;
 	enum status st;
 	bool named = false;
 	if (index_dir) {
 		/* from the index: the files are opened only when needed */
-		st = run_new(family, shown, paths, n, true, &r, err);
+		st = gpu_run_new_run(family, shown, paths, n, true, &r, err);
 		if (st != STATUS_OK)
 			return st;
 		r->kernel_names = (uint8_t)kn;
@@ -130,13 +131,17 @@ static enum status run_scanned(const struct gpu_run_family *family,
 		}
 		gpu_run_discard(r);
 	}
-	st = run_new(family, shown, paths, n, false, &r, err);
+	if (index_only)
+		return STATUS_OK;
+	st = gpu_run_new_run(family, shown, paths, n, false, &r, err);
 	if (st != STATUS_OK)
 		return st;
 	r->kernel_names = (uint8_t)kn;
 	if (named)
 		named = gpu_run_index_name(r, index_dir);
 	r->options = options;
+	r->cancelled = options ? options->cancelled : NULL;
+	r->cancel_ctx = options ? options->progress_ctx : NULL;
 	r->progress.indexing = named;
 	st = gpu_run_scan(r, err);
 	r->options = NULL;
@@ -241,15 +246,39 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 	*out = NULL;
 	struct gpu_run *r = NULL;
 	struct gpu_run_settings set = {0};
+	bool later = options && options->later;
 	enum status st =
 		reader_options_apply(family->reader, options, &set, err);
-	if (st == STATUS_OK)
+	if (later)
+		*options->later = NULL;
+	/* a caller that can show a partial model: the run's index, else its
+	 * sketch while the files are scanned in the background */
+	if (st == STATUS_OK && later) {
 		st = run_scanned(family, shown, paths, n, options,
-				 set.kernel_names, &r, err);
+				 set.kernel_names, true, &r, err);
+		if (st == STATUS_OK && !r) {
+			st = gpu_run_open_sketch(family, shown, paths, n, options,
+						 &set, out, err);
+			if (st != STATUS_OK || *out)
+				return st;
+		}
+	}
+	if (st == STATUS_OK && !r)
+		st = run_scanned(family, shown, paths, n, options,
+				 set.kernel_names, false, &r, err);
 	if (st != STATUS_OK)
 		return st;
 	if (!r)
 		return error_set(err, STATUS_NOMEM, shown, "out of memory");
+	return gpu_run_finish(r, n, set.align_clocks, out, err);
+}
+
+enum status gpu_run_finish(struct gpu_run *r, size_t n, bool align,
+			   struct model **out, struct error *err)
+{
+	const struct gpu_run_family *family = r->family;
+	enum status st;
+	*out = NULL;
 	/* API time of threads, processes and the root: their top regions */
 	for (uint32_t nd = r->n_nodes; nd-- > 1;) {
 		uint32_t p = r->parent[nd];
@@ -260,7 +289,7 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 			r->present[p] |= 8;
 		}
 	}
-	align_clocks(r, set.align_clocks);
+	align_clocks(r, align);
 	st = gpu_run_add_columns(r, err);
 	if (st == STATUS_OK)
 		st = gpu_run_add_lines(r, err);

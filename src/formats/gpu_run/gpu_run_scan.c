@@ -19,7 +19,10 @@
  * one reported, as without threads.  A file's connection is open only
  * while the file is read: opened for its scan, closed once merged (run_new
  * checked every file and closed it), so that a run of thousands of files
- * holds neither their schemas and caches nor their descriptors. */
+ * holds neither their schemas and caches nor their descriptors.  A scan
+ * run in the background (gpu_run_sketch.c) can be cancelled: asked
+ * before each file and, through SQLite's progress handler, every few
+ * thousand steps of its statements, it stops with "cancelled". */
 #include "config.h"
 
 #include "formats/gpu_run/gpu_run.h"
@@ -258,6 +261,14 @@ struct pool {
 	pthread_cond_t changed;
 };
 
+/* SQLite's progress handler during a scan that may be cancelled: non-zero
+ * interrupts the statement. */
+static int stop_handler(void *arg)
+{
+	struct gpu_run *r = arg;
+	return r->cancelled(r->cancel_ctx) ? 1 : 0;
+}
+
 /* The first pass over file `i` of `r`, its connection opened first (run_new
  * closes each file's once it knows the file's layout: 1,000 files open at
  * once held 350 MB of SQLite schemas and caches). */
@@ -269,7 +280,24 @@ static enum status read_file(struct gpu_run *r, size_t i, struct error *err)
 		if (st != STATUS_OK)
 			return st;
 	}
-	return f->layout->read(r, (uint32_t)i, err);
+	if (!r->cancelled)
+		return f->layout->read(r, (uint32_t)i, err);
+	/* test-only: CALLSCOPE_TEST_SCAN_DELAY_MS slows each file's scan
+	 * (tests of what the viewer shows meanwhile); cancellable */
+	const char *delay = getenv("CALLSCOPE_TEST_SCAN_DELAY_MS");
+	long ms = delay ? strtol(delay, NULL, 10) : 0;
+	for (; ms > 0 && !r->cancelled(r->cancel_ctx); ms -= 10)
+		usleep(10000);
+	if (r->cancelled(r->cancel_ctx))
+		return error_set(err, STATUS_IO, f->path, "cancelled");
+	sqlite3_progress_handler(f->db, 4096, stop_handler, r);
+	enum status st = f->layout->read(r, (uint32_t)i, err);
+	sqlite3_progress_handler(f->db, 0, NULL, NULL);
+	if (st != STATUS_OK && r->cancelled(r->cancel_ctx)) {
+		error_clear(err);
+		st = error_set(err, STATUS_IO, f->path, "cancelled");
+	}
+	return st;
 }
 
 /* File `i` scanned and merged: its connection closed (0.7 MB a file of
@@ -298,6 +326,8 @@ static struct gpu_run *shard_new(struct gpu_run *r, size_t i)
 		return NULL;
 	}
 	s->kernel_names = r->kernel_names;
+	s->cancelled = r->cancelled;
+	s->cancel_ctx = r->cancel_ctx;
 	s->files[i].db = f->db;
 	s->files[i].layout = f->layout;
 	s->files[i].noun = f->noun;
@@ -415,6 +445,9 @@ enum status gpu_run_scan(struct gpu_run *r, struct error *err)
 	r->scan_began = r->last_report = clock_now();
 	for (size_t i = 0; i < r->n_files; i++)
 		r->progress.bytes_total += file_bytes(r->files[i].path);
+	/* what is to be read, before the first file is */
+	r->last_report -= 1.0;
+	gpu_run_report(r, false);
 	unsigned n_workers = gpu_run_workers_for(r->n_files);
 	if (n_workers < 2)
 		return scan_serial(r, err);

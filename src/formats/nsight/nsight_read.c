@@ -234,7 +234,68 @@ static enum status nsight_read(struct gpu_run *r, uint32_t fi,
 	return e;
 }
 
+/* Rows of one-integer query `sql` given to `each` (the sketch's small
+ * queries); a table that fails to read is an error. */
+static enum status each_int(struct gpu_run *r, uint32_t fi, const char *sql,
+			    uint32_t (*each)(struct gpu_run *r, uint32_t fi,
+					     struct gpu_run_set *s, int64_t v),
+			    struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	sqlite3_stmt *st = NULL;
+	enum status e = gpu_run_prepare(f, sql, &st, err);
+	int rc = SQLITE_DONE;
+	int64_t v;
+	while (e == STATUS_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (gpu_run_col_int(st, 0, &v) &&
+		    each(r, fi, &f->sets[0], v) == MODEL_NONE)
+			e = NOMEM(f);
+	if (e == STATUS_OK && rc != SQLITE_DONE)
+		e = gpu_run_step_error(f, rc, err);
+	sqlite3_finalize(st);
+	return e;
+}
+
+/* A count of the file's kernels under the file's process. */
+static uint32_t add_kernel_count(struct gpu_run *r, uint32_t fi,
+				 struct gpu_run_set *s, int64_t n)
+{
+	(void)fi;
+	uint32_t proc = MODEL_NONE;
+	for (size_t i = 0; s->procs.n == 1 && i < s->procs.cap; i++)
+		if (s->procs.slot[i].used)
+			proc = s->procs.slot[i].val;
+	if (proc != MODEL_NONE && n > 0)
+		gpu_run_add_calls(r, proc, (uint64_t)n);
+	return 0;
+}
+
+/* The sketch of an export (gpu_run_layout.sketch): its processes and
+ * named threads (named as the full pass names them) and the count of its
+ * kernels (the table's b-tree count), from small queries. */
+static enum status nsight_sketch(struct gpu_run *r, uint32_t fi,
+				 struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	enum status e = gpu_run_single_set(r, f, check, err);
+	uint32_t o = e == STATUS_OK ? f->sets[0].opt : 0;
+	if (e == STATUS_OK && (o & OPT_PROCESSES))
+		e = each_int(r, fi, "SELECT DISTINCT pid FROM PROCESSES "
+				    "WHERE pid IS NOT NULL ORDER BY pid",
+			     nsight_process_node, err);
+	if (e == STATUS_OK && (o & OPT_THREADNAMES))
+		e = each_int(r, fi, "SELECT DISTINCT globalTid FROM "
+				    "ThreadNames ORDER BY globalTid",
+			     nsight_thread_node, err);
+	if (e == STATUS_OK && (o & OPT_KERNEL))
+		e = each_int(r, fi, "SELECT count(*) FROM "
+				    "CUPTI_ACTIVITY_KIND_KERNEL",
+			     add_kernel_count, err);
+	return e;
+}
+
 const struct gpu_run_layout nsight_layout = {
     .read = nsight_read,
     .detail = nsight_detail,
+    .sketch = nsight_sketch,
 };

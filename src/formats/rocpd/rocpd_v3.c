@@ -377,7 +377,98 @@ static enum status rocpd_v3_read(struct gpu_run *r, uint32_t fi, struct error *e
 	return s;
 }
 
+/* The threads of the set (rocpd_info_thread), named as the regions'
+ * pass names them; none when the table is absent. */
+static enum status sketch_threads(struct v3_ctx *c, struct error *err)
+{
+	char *t = rocpd_v3_tname(c->s, "rocpd_info_thread"),
+	     *raw = rocpd_v3_rawname(c->s, "rocpd_info_thread"), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	enum status s = STATUS_OK;
+	if (!t || !raw ||
+	    (gpu_run_has_table(c->f, raw) &&
+	     asprintf(&sql, "SELECT pid, tid FROM %s ORDER BY id", t) < 0))
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+	else if (sql)
+		s = gpu_run_prepare(c->f, sql, &st, err);
+	int rc = SQLITE_DONE;
+	while (s == STATUS_OK && st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t pid, tid;
+		if (gpu_run_col_int(st, 0, &pid) && gpu_run_col_int(st, 1, &tid) &&
+		    rocpd_v3_thread_node(c, pid, tid) == MODEL_NONE)
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+	}
+	if (s == STATUS_OK && rc != SQLITE_DONE)
+		s = gpu_run_step_error(c->f, rc, err);
+	sqlite3_finalize(st);
+	free(sql);
+	free(t);
+	free(raw);
+	return s;
+}
+
+/* The set's kernel dispatches, counted (the table's b-tree count, not a
+ * scan), under its process when it has one, and its kernels' names under
+ * that process. */
+static enum status sketch_kernels(struct v3_ctx *c, struct error *err)
+{
+	uint32_t proc = MODEL_NONE;
+	if (c->s->procs.n == 1)
+		for (size_t i = 0; i < c->s->procs.cap; i++)
+			if (c->s->procs.slot[i].used)
+				proc = c->s->procs.slot[i].val;
+	if (proc == MODEL_NONE)
+		return STATUS_OK;
+	char *kd = rocpd_v3_tname(c->s, "rocpd_kernel_dispatch"), *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	enum status s = STATUS_OK;
+	if (!kd || asprintf(&sql, "SELECT count(*) FROM %s", kd) < 0)
+		s = error_set(err, STATUS_NOMEM, c->f->path, "out of memory");
+	else
+		s = gpu_run_prepare(c->f, sql, &st, err);
+	int64_t n;
+	int rc = s == STATUS_OK ? sqlite3_step(st) : SQLITE_DONE;
+	if (rc == SQLITE_ROW && gpu_run_col_int(st, 0, &n) && n > 0)
+		gpu_run_add_calls(c->r, proc, (uint64_t)n);
+	else if (s == STATUS_OK && rc != SQLITE_ROW)
+		s = gpu_run_step_error(c->f, rc, err);
+	sqlite3_finalize(st);
+	free(sql);
+	free(kd);
+	for (size_t i = 0; s == STATUS_OK && i < c->s->kernels.cap; i++)
+		if (c->s->kernels.slot[i].used &&
+		    gpu_run_child(c->r, proc,
+				  GPU_RUN_KIND(NODE_KERNEL, GPU_RUN_GROUP_KERNEL),
+				  c->s->kernels.slot[i].val) == MODEL_NONE)
+			s = error_set(err, STATUS_NOMEM, c->f->path,
+				      "out of memory");
+	return s;
+}
+
+/* The sketch of a file (gpu_run_layout.sketch): its processes, threads,
+ * kernel names and dispatch counts, from small queries. */
+static enum status rocpd_v3_sketch(struct gpu_run *r, uint32_t fi,
+				   struct error *err)
+{
+	struct gpu_run_file *f = gpu_run_file_at(r, fi);
+	enum status s = rocpd_v3_find_sets(f, err);
+	for (size_t i = 0; i < f->n_sets && s == STATUS_OK; i++)
+		s = rocpd_v3_check_set(f, &f->sets[i], err);
+	for (uint32_t si = 0; si < f->n_sets && s == STATUS_OK; si++) {
+		struct v3_ctx c = {.r = r, .f = f, .fi = fi, .si = si,
+				   .s = &f->sets[si]};
+		s = rocpd_v3_read_meta(&c, err);
+		if (s == STATUS_OK)
+			s = sketch_threads(&c, err);
+		if (s == STATUS_OK)
+			s = sketch_kernels(&c, err);
+	}
+	return s;
+}
+
 const struct gpu_run_layout rocpd_layout_v3 = {
 	.read = rocpd_v3_read,
 	.detail = rocpd_v3_detail,
+	.sketch = rocpd_v3_sketch,
 };
