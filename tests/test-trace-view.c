@@ -166,6 +166,57 @@ static struct model *make_model(struct fake *f)
 	return m;
 }
 
+/* The fixture of most tests: the fake provider filled, its model and a
+ * view over it, made by a setup and freed by the teardown. */
+struct fixture {
+	struct fake *f;
+	struct model *m;
+	struct trace_view *v;
+};
+
+static int fixture_open(void **state, bool with_intervals)
+{
+	struct fixture *x = calloc(1, sizeof(*x));
+	assert_non_null(x);
+	x->f = malloc(sizeof(*x->f));
+	assert_non_null(x->f);
+	fill(x->f, with_intervals);
+	x->m = make_model(x->f);
+	struct error err = {0};
+	assert_int_equal(trace_view_new(x->m, &x->v, &err), STATUS_OK);
+	*state = x;
+	return 0;
+}
+
+static int setup_samples(void **state)
+{
+	return fixture_open(state, false);
+}
+
+static int setup_intervals(void **state)
+{
+	return fixture_open(state, true);
+}
+
+/* the model's order the reverse of the lines' identifier tuples */
+static int setup_reversed(void **state)
+{
+	reversed_ids = true;
+	int r = fixture_open(state, false);
+	reversed_ids = false;
+	return r;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *x = *state;
+	trace_view_free(x->v);
+	model_free(x->m);
+	free(x->f);
+	free(x);
+	return 0;
+}
+
 /* brute force: the context of line l at time t (raw) */
 static uint32_t brute_ctx(const struct fake *f, uint32_t l, uint64_t t)
 {
@@ -249,13 +300,10 @@ static void check_grid(const struct fake *f, const struct trace_view *v,
 
 static void test_grid_matches_brute_force(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, true);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct trace_view *v = x->v;
 	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	struct trace_grid g = {0};
 	/* rows fewer than, equal to and more than the lines; columns
 	 * narrower than samples and wider than the range */
@@ -278,20 +326,12 @@ static void test_grid_matches_brute_force(void **state)
 	assert_true(trace_view_window(v)->from <= 1300);
 	assert_true(trace_view_window(v)->to > 1300);
 	trace_grid_free(&g);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static void test_rows_and_lines(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct fixture *x = *state;
+	struct trace_view *v = x->v;
 	for (uint32_t rows = 1; rows <= 12; rows++)
 		for (uint32_t line = 0; line < N_LINES; line++) {
 			uint32_t r = trace_view_line_row(v, rows, line);
@@ -305,20 +345,13 @@ static void test_rows_and_lines(void **state)
 		}
 	assert_int_equal(trace_view_row_line(v, 0, 0), MODEL_NONE);
 	assert_int_equal(trace_view_row_line(v, 20, 10), MODEL_NONE);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static void test_navigation_and_undo(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct fixture *x = *state;
+	struct model *m = x->m;
+	struct trace_view *v = x->v;
 	struct trace_window home = *trace_view_window(v);
 	assert_int_equal(home.from, model_time_min(m));
 	assert_int_equal(home.to, model_time_max(m) + 1);
@@ -384,20 +417,14 @@ static void test_navigation_and_undo(void **state)
 	trace_view_set_depth(v, 3);
 	assert_true(trace_view_undo(v));
 	assert_int_equal(trace_view_window(v)->depth, 2);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static void test_next_change(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct model *m = x->m;
+	struct trace_view *v = x->v;
 	for (uint32_t depth = 0; depth < 3; depth++) {
 		trace_view_home(v);
 		trace_view_set_depth(v, depth);
@@ -447,20 +474,15 @@ static void test_next_change(void **state)
 	/* the empty line has no change */
 	trace_view_set_cursor(v, model_time_min(m), 3);
 	assert_false(trace_view_next_change(v, true));
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static void test_depth_view(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct model *m = x->m;
+	struct trace_view *v = x->v;
 	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	struct trace_grid g = {0};
 	trace_view_set_cursor(v, model_time_min(m), 6);
 	assert_int_equal(trace_view_compute_depth(v, 4, 50, &g, &err),
@@ -476,20 +498,15 @@ static void test_depth_view(void **state)
 	assert_int_equal(trace_view_compute(v, 10, 200, &g, &err), STATUS_OK);
 	assert_int_equal(trace_view_max_depth(v), 2);
 	trace_grid_free(&g);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static void test_shares_and_summary(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct model *m = x->m;
+	struct trace_view *v = x->v;
 	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	struct trace_grid g = {0};
 	trace_view_set_depth(v, 1);
 	/* 12 rows for 10 lines: two rows without a line are not counted */
@@ -534,17 +551,14 @@ static void test_shares_and_summary(void **state)
 	assert_int_equal(n, 0);
 	free(s);
 	trace_grid_free(&g);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static void test_shares_merge_names(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct model *m = x->m;
+	struct trace_view *v = x->v;
 	struct error err = {0};
 	/* degenerate: no list, empty list, one entry */
 	size_t n = 0;
@@ -579,8 +593,6 @@ static void test_shares_merge_names(void **state)
 	assert_int_equal(list[4].ctx, 4);
 	/* the grid at depth 1: the legend has one "solve" entry whose cells
 	 * are those of ctx 2 and ctx 7 counted by brute force */
-	struct trace_view *v = NULL;
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	struct trace_grid g = {0};
 	trace_view_set_depth(v, 1);
 	assert_int_equal(trace_view_compute(v, 10, 64, &g, &err), STATUS_OK);
@@ -617,9 +629,6 @@ static void test_shares_merge_names(void **state)
 	assert_int_equal(sum, (uint64_t)N_LINES * 64);
 	free(s);
 	trace_grid_free(&g);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static uint32_t fnv(const char *s)
@@ -632,10 +641,7 @@ static uint32_t fnv(const char *s)
 
 static void test_colors(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
+	struct model *m = ((struct fixture *)*state)->m;
 	assert_int_equal(trace_view_color(m, 0, 24), 0);
 	/* ctx 2 and ctx 7 are both named "solve" */
 	assert_int_equal(trace_view_color(m, 2, 24), 1 + fnv("solve") % 24);
@@ -671,19 +677,13 @@ static void test_colors(void **state)
 	struct trace_match none = trace_match_make(m, MODEL_NONE,
 						   TRACE_MATCH_FUNCTION);
 	assert_false(trace_ctx_matches(m, 4, &none));
-	model_free(m);
-	free(f);
 }
 
 static void test_filter(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
+	struct fixture *x = *state;
+	struct trace_view *v = x->v;
 	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	assert_int_equal(trace_view_set_filter(v, "RANK 1-2 THREAD 0", false, &err), STATUS_OK);
 	/* lines l with l/2 in 1..2 and l%2 == 0: 2, 4 */
 	assert_int_equal(trace_view_line_count(v), 2);
@@ -707,17 +707,13 @@ static void test_filter(void **state)
 	assert_int_equal(trace_view_line_count(v), 9); /* unchanged */
 	assert_int_equal(trace_view_set_filter(v, "", false, &err), STATUS_OK);
 	assert_int_equal(trace_view_line_count(v), N_LINES);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 static void test_intervals(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, true);
-	struct model *m = make_model(f);
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct model *m = x->m;
 	struct trace_sample s;
 	uint64_t idx;
 	assert_false(trace_sample_at(m, 9, 1099, &s, &idx));
@@ -740,8 +736,6 @@ static void test_intervals(void **state)
 	uint64_t t;
 	assert_true(trace_next_change(m, 9, &b, 1150, UINT32_MAX, true, 100, &t));
 	assert_int_equal(t, 1300);
-	model_free(m);
-	free(f);
 }
 
 /* ---- counter tracks ------------------------------------------------------
@@ -1230,6 +1224,35 @@ static void brute_shares(const struct fake *f, uint64_t from, uint64_t to,
 			out[brute_depth(brute_ctx(f, l, t), d)]++;
 }
 
+/* The total of a share list's cells. */
+static uint64_t share_sum(const struct trace_share *s, size_t n)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += s[i].cells;
+	return sum;
+}
+
+/* A share list against a recount: each context's time as counted, the
+ * largest first, every context with time there; returns the total. */
+static uint64_t check_share_list(const struct trace_share *s, size_t n,
+				 const uint64_t want[8])
+{
+	for (size_t i = 0; i < n; i++) {
+		assert_true(s[i].ctx < 8);
+		assert_int_equal(s[i].cells, want[s[i].ctx]);
+		if (i)
+			assert_true(s[i - 1].cells >= s[i].cells);
+	}
+	for (uint32_t c = 0; c < 8; c++) {
+		bool seen = false;
+		for (size_t i = 0; i < n; i++)
+			seen |= s[i].ctx == c;
+		assert_true(seen == (want[c] > 0));
+	}
+	return share_sum(s, n);
+}
+
 static void assert_shares(struct trace_view *v, const struct fake *f)
 {
 	struct trace_share *s = NULL;
@@ -1242,77 +1265,54 @@ static void assert_shares(struct trace_view *v, const struct fake *f)
 			 STATUS_OK);
 	assert_int_equal(lines, N_LINES);
 	assert_int_equal(counted, N_LINES);
-	uint64_t want[8], sum = 0;
+	uint64_t want[8];
 	brute_shares(f, w->from, w->to, w->depth, want);
-	for (size_t i = 0; i < n; i++) {
-		assert_true(s[i].ctx < 8);
-		assert_int_equal(s[i].cells, want[s[i].ctx]);
-		if (i)
-			assert_true(s[i - 1].cells >= s[i].cells);
-		sum += s[i].cells;
-	}
-	/* every context with time is there */
-	for (uint32_t c = 0; c < 8; c++) {
-		bool seen = false;
-		for (size_t i = 0; i < n; i++)
-			seen |= s[i].ctx == c;
-		assert_true(seen == (want[c] > 0));
-	}
-	assert_int_equal(sum, (uint64_t)N_LINES * (w->to - w->from));
+	assert_int_equal(check_share_list(s, n, want),
+			 (uint64_t)N_LINES * (w->to - w->from));
 	free(s);
 }
 
 /* The legend's shares are over every line's time, not the rows drawn
  * (critique a2): the same at any grid size, equal to a nanosecond by
- * nanosecond recount, at any depth, zoomed and panned, with an interval
- * track; the maximum depth is over every line too. */
+ * nanosecond recount, at any depth, zoomed and panned, with and without
+ * an interval track (two fixtures); the maximum depth is over every line
+ * too. */
 static void test_window_shares(void **state)
 {
-	(void)state;
-	for (int with_iv = 0; with_iv < 2; with_iv++) {
-		struct fake *f = malloc(sizeof(*f));
-		fill(f, with_iv);
-		struct model *m = make_model(f);
-		struct trace_view *v = NULL;
-		struct error err = {0};
-		struct trace_grid g = {0};
-		assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
-		for (uint32_t d = 0; d < 3; d++) {
-			trace_view_set_depth(v, d);
-			assert_shares(v, f);
-		}
-		/* a grid of 2 rows does not change them */
-		assert_int_equal(trace_view_compute(v, 2, 7, &g, &err),
-				 STATUS_OK);
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct model *m = x->m;
+	struct trace_view *v = x->v;
+	struct error err = {0};
+	struct trace_grid g = {0};
+	for (uint32_t d = 0; d < 3; d++) {
+		trace_view_set_depth(v, d);
 		assert_shares(v, f);
-		/* the deepest context over every line: ctx 6, 3 frames,
-		 * even when the 2 rows drawn do not show it */
-		assert_int_equal(trace_view_max_depth(v), 2);
-		trace_view_set_cursor(v, model_time_min(m) + 700, 5);
-		assert_true(trace_view_zoom_time(v, 1, 3));
-		assert_shares(v, f);
-		assert_true(trace_view_pan_time(v, 1, 2));
-		assert_shares(v, f);
-		trace_view_set_depth(v, 0);
-		assert_shares(v, f);
-		trace_grid_free(&g);
-		trace_view_free(v);
-		model_free(m);
-		free(f);
 	}
+	/* a grid of 2 rows does not change them */
+	assert_int_equal(trace_view_compute(v, 2, 7, &g, &err), STATUS_OK);
+	assert_shares(v, f);
+	/* the deepest context over every line: ctx 6, 3 frames, even when
+	 * the 2 rows drawn do not show it */
+	assert_int_equal(trace_view_max_depth(v), 2);
+	trace_view_set_cursor(v, model_time_min(m) + 700, 5);
+	assert_true(trace_view_zoom_time(v, 1, 3));
+	assert_shares(v, f);
+	assert_true(trace_view_pan_time(v, 1, 2));
+	assert_shares(v, f);
+	trace_view_set_depth(v, 0);
+	assert_shares(v, f);
+	trace_grid_free(&g);
 }
 
 /* Past the element budget lines are sampled and said so; what is counted
  * is whole lines' time. */
 static void test_window_shares_sampled(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct trace_view *v = x->v;
 	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	trace_view_set_share_budget(v, 3 * N_SAMPLES);
 	struct trace_share *s = NULL;
 	size_t n = 0;
@@ -1323,17 +1323,11 @@ static void test_window_shares_sampled(void **state)
 	assert_int_equal(lines, N_LINES);
 	assert_true(counted >= 1 && counted < N_LINES);
 	const struct trace_window *w = trace_view_window(v);
-	uint64_t sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += s[i].cells;
-	assert_int_equal(sum, (uint64_t)counted * (w->to - w->from));
+	assert_int_equal(share_sum(s, n), (uint64_t)counted * (w->to - w->from));
 	free(s);
 	/* no budget: every line */
 	trace_view_set_share_budget(v, 0);
 	assert_shares(v, f);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 /* Column k of `cols` of the summary view against a nanosecond by
@@ -1356,22 +1350,10 @@ static void assert_column_shares(struct trace_view *v, const struct fake *f,
 		uint64_t a = cell_t(w->from, w->to, cols, k);
 		uint64_t b = k + 1 == cols ? w->to
 					   : cell_t(w->from, w->to, cols, k + 1);
-		uint64_t want[8], sum = 0;
+		uint64_t want[8];
 		brute_shares(f, a, b, w->depth, want);
-		for (size_t i = 0; i < n; i++) {
-			assert_true(s[i].ctx < 8);
-			assert_int_equal(s[i].cells, want[s[i].ctx]);
-			if (i)
-				assert_true(s[i - 1].cells >= s[i].cells);
-			sum += s[i].cells;
-		}
-		for (uint32_t c = 0; c < 8; c++) {
-			bool seen = false;
-			for (size_t i = 0; i < n; i++)
-				seen |= s[i].ctx == c;
-			assert_true(seen == (want[c] > 0));
-		}
-		assert_int_equal(sum, (uint64_t)N_LINES * (b - a));
+		assert_int_equal(check_share_list(s, n, want),
+				 (uint64_t)N_LINES * (b - a));
 		free(s);
 	}
 }
@@ -1379,63 +1361,58 @@ static void assert_column_shares(struct trace_view *v, const struct fake *f,
 /* The summary view's columns are each column's time over every line, not
  * the rows drawn (issue 26): refused without columns; equal to a recount
  * of the column's span at any number of columns, depth, grid height,
- * zoomed and panned, with an interval track; past the budget sampled as
- * the legend is. */
+ * zoomed and panned, with and without an interval track (two fixtures). */
 static void test_column_shares(void **state)
 {
-	(void)state;
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct model *m = x->m;
+	struct trace_view *v = x->v;
+	struct error err = {0};
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	struct trace_grid g = {0};
+	assert_int_equal(trace_view_column_shares(v, 0, 0, 24, &s, &n, NULL,
+						  NULL, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	assert_int_equal(trace_view_column_shares(v, 4, 4, 24, &s, &n, NULL,
+						  NULL, &err),
+			 STATUS_USAGE);
+	error_clear(&err);
+	assert_null(s);
+	static const uint32_t widths[] = {1, 7, 13, 64};
+	for (uint32_t d = 0; d < 3; d++) {
+		trace_view_set_depth(v, d);
+		for (size_t i = 0; i < 4; i++)
+			assert_column_shares(v, f, widths[i]);
+	}
+	/* grids of 2 and 9 rows do not change them */
+	assert_int_equal(trace_view_compute(v, 2, 13, &g, &err), STATUS_OK);
+	assert_column_shares(v, f, 13);
+	assert_int_equal(trace_view_compute(v, 9, 13, &g, &err), STATUS_OK);
+	assert_column_shares(v, f, 13);
+	trace_view_set_cursor(v, model_time_min(m) + 700, 5);
+	assert_true(trace_view_zoom_time(v, 1, 3));
+	assert_column_shares(v, f, 13);
+	assert_true(trace_view_pan_time(v, 1, 2));
+	assert_column_shares(v, f, 7);
+	trace_view_set_depth(v, 1);
+	assert_column_shares(v, f, 7);
+	trace_grid_free(&g);
+}
+
+/* Past the budget the summary view's columns are sampled as the legend
+ * is: the legend's lines, each column whole lines' time. */
+static void test_column_shares_sampled(void **state)
+{
+	struct fixture *x = *state;
+	const struct fake *f = x->f;
+	struct trace_view *v = x->v;
+	struct error err = {0};
 	struct trace_share *s = NULL;
 	size_t n = 0;
 	uint32_t counted = 0, lines = 0;
-	for (int with_iv = 0; with_iv < 2; with_iv++) {
-		struct fake *f = malloc(sizeof(*f));
-		fill(f, with_iv);
-		struct model *m = make_model(f);
-		struct trace_view *v = NULL;
-		struct error err = {0};
-		struct trace_grid g = {0};
-		assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
-		assert_int_equal(trace_view_column_shares(v, 0, 0, 24, &s, &n,
-							  NULL, NULL, &err),
-				 STATUS_USAGE);
-		error_clear(&err);
-		assert_int_equal(trace_view_column_shares(v, 4, 4, 24, &s, &n,
-							  NULL, NULL, &err),
-				 STATUS_USAGE);
-		error_clear(&err);
-		assert_null(s);
-		static const uint32_t widths[] = {1, 7, 13, 64};
-		for (uint32_t d = 0; d < 3; d++) {
-			trace_view_set_depth(v, d);
-			for (size_t i = 0; i < 4; i++)
-				assert_column_shares(v, f, widths[i]);
-		}
-		/* grids of 2 and 9 rows do not change them */
-		assert_int_equal(trace_view_compute(v, 2, 13, &g, &err),
-				 STATUS_OK);
-		assert_column_shares(v, f, 13);
-		assert_int_equal(trace_view_compute(v, 9, 13, &g, &err),
-				 STATUS_OK);
-		assert_column_shares(v, f, 13);
-		trace_view_set_cursor(v, model_time_min(m) + 700, 5);
-		assert_true(trace_view_zoom_time(v, 1, 3));
-		assert_column_shares(v, f, 13);
-		assert_true(trace_view_pan_time(v, 1, 2));
-		assert_column_shares(v, f, 7);
-		trace_view_set_depth(v, 1);
-		assert_column_shares(v, f, 7);
-		trace_grid_free(&g);
-		trace_view_free(v);
-		model_free(m);
-		free(f);
-	}
-	/* past the budget: the legend's lines, each column whole lines' time */
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	struct model *m = make_model(f);
-	struct trace_view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	trace_view_set_share_budget(v, 3 * N_SAMPLES);
 	uint32_t want_counted = 0;
 	assert_int_equal(trace_view_shares(v, 24, &s, &n, &want_counted,
@@ -1451,34 +1428,23 @@ static void test_column_shares(void **state)
 		assert_int_equal(lines, N_LINES);
 		assert_int_equal(counted, want_counted);
 		assert_true(counted >= 1 && counted < N_LINES);
-		uint64_t sum = 0;
-		for (size_t i = 0; i < n; i++)
-			sum += s[i].cells;
 		uint64_t a = cell_t(w->from, w->to, 5, k);
 		uint64_t b = k == 4 ? w->to : cell_t(w->from, w->to, 5, k + 1);
-		assert_int_equal(sum, (uint64_t)counted * (b - a));
+		assert_int_equal(share_sum(s, n), (uint64_t)counted * (b - a));
 		free(s);
 	}
 	trace_view_set_share_budget(v, 0);
 	assert_column_shares(v, f, 5);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 /* Lines are shown in identifier tuple order, whatever the model's order
- * (critique a4: HPCToolkit stores ranks in no order). */
+ * (critique a4: HPCToolkit stores ranks in no order): the fixture's
+ * model is made with the tuples reversed. */
 static void test_line_order(void **state)
 {
-	(void)state;
-	struct fake *f = malloc(sizeof(*f));
-	fill(f, false);
-	reversed_ids = true;
-	struct model *m = make_model(f);
-	reversed_ids = false;
-	struct trace_view *v = NULL;
+	struct fixture *x = *state;
+	struct trace_view *v = x->v;
 	struct error err = {0};
-	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	assert_int_equal(trace_view_line_count(v), N_LINES);
 	for (uint32_t i = 0; i < N_LINES; i++)
 		assert_int_equal(trace_view_line(v, i), N_LINES - 1 - i);
@@ -1489,9 +1455,6 @@ static void test_line_order(void **state)
 	assert_int_equal(trace_view_line_count(v), 4);
 	for (uint32_t i = 0; i < 4; i++)
 		assert_int_equal(trace_view_line(v, i), want[i]);
-	trace_view_free(v);
-	model_free(m);
-	free(f);
 }
 
 /* A GPU run (lines grouped by queue or stream): GPU lines show their own
@@ -1540,29 +1503,37 @@ static void test_gpu_own_context(void **state)
 	model_free(m);
 }
 
+/* a test over the fake fixture: its samples, or with line 9 an interval
+ * track */
+#define FIXTURE(test, setup) \
+	cmocka_unit_test_setup_teardown(test, setup, teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
-		cmocka_unit_test(test_grid_matches_brute_force),
-		cmocka_unit_test(test_rows_and_lines),
-		cmocka_unit_test(test_navigation_and_undo),
-		cmocka_unit_test(test_next_change),
-		cmocka_unit_test(test_depth_view),
-		cmocka_unit_test(test_shares_and_summary),
-		cmocka_unit_test(test_shares_merge_names),
-		cmocka_unit_test(test_colors),
-		cmocka_unit_test(test_filter),
-		cmocka_unit_test(test_intervals),
+		FIXTURE(test_grid_matches_brute_force, setup_intervals),
+		FIXTURE(test_rows_and_lines, setup_samples),
+		FIXTURE(test_navigation_and_undo, setup_samples),
+		FIXTURE(test_next_change, setup_samples),
+		FIXTURE(test_depth_view, setup_samples),
+		FIXTURE(test_shares_and_summary, setup_samples),
+		FIXTURE(test_shares_merge_names, setup_samples),
+		FIXTURE(test_colors, setup_samples),
+		FIXTURE(test_filter, setup_samples),
+		FIXTURE(test_intervals, setup_intervals),
 		cmocka_unit_test(test_counter_degenerate),
 		cmocka_unit_test(test_counter_cells),
 		cmocka_unit_test(test_counter_view),
 		cmocka_unit_test(test_gpu_groups),
 		cmocka_unit_test(test_grid_instants),
-		cmocka_unit_test(test_window_shares),
-		cmocka_unit_test(test_window_shares_sampled),
-		cmocka_unit_test(test_column_shares),
-		cmocka_unit_test(test_line_order),
+		FIXTURE(test_window_shares, setup_samples),
+		FIXTURE(test_window_shares, setup_intervals),
+		FIXTURE(test_window_shares_sampled, setup_samples),
+		FIXTURE(test_column_shares, setup_samples),
+		FIXTURE(test_column_shares, setup_intervals),
+		FIXTURE(test_column_shares_sampled, setup_samples),
+		FIXTURE(test_line_order, setup_reversed),
 		cmocka_unit_test(test_gpu_own_context),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
