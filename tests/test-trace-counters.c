@@ -62,15 +62,8 @@ static const struct trace_ops ct_ops = {.sample = ct_sample,
 
 static struct model *make_counter_model(uint64_t *reads)
 {
-	struct model_builder *b = model_builder_new("fake", "counters");
-	assert_non_null(b);
-	struct model_node n = {.function = MODEL_NONE, .kind = NODE_ENTRY,
-			       .ctx_id = 1};
-	n.name = model_builder_intern(b, "main", 4);
-	uint32_t e = model_builder_add_node(b, 0, &n);
-	n.kind = NODE_FUNCTION, n.ctx_id = 5;
-	n.name = model_builder_intern(b, "io", 2);
-	model_builder_add_node(b, e, &n);
+	struct model_builder *b = main_child_builder("counters", NODE_FUNCTION,
+						     "io");
 	struct model_timeline tl = {.profile = MODEL_NONE,
 				    .kind = TIMELINE_SAMPLES, .count = 2};
 	assert_int_equal(model_builder_add_timeline(b, &tl), 0);

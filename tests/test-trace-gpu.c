@@ -69,15 +69,7 @@ static const struct trace_ops g_ops = {.sample = g_sample,
 
 static struct model *make_group_model(bool grouped)
 {
-	struct model_builder *b = model_builder_new("fake", "groups");
-	assert_non_null(b);
-	struct model_node n = {.function = MODEL_NONE, .kind = NODE_ENTRY,
-			       .ctx_id = 1};
-	n.name = model_builder_intern(b, "main", 4);
-	uint32_t e = model_builder_add_node(b, 0, &n);
-	n.kind = NODE_KERNEL, n.ctx_id = 5;
-	n.name = model_builder_intern(b, "k", 1);
-	model_builder_add_node(b, e, &n);
+	struct model_builder *b = main_child_builder("groups", NODE_KERNEL, "k");
 	for (uint32_t l = 0; l < N_GLINES; l++) {
 		struct model_timeline tl = {
 			.profile = MODEL_NONE,

@@ -191,8 +191,9 @@ static uint64_t check_share_list(const struct trace_share *s, size_t n,
 	return share_sum(s, n);
 }
 
-static void assert_shares(struct trace_view *v, const struct fake *f)
+static void assert_shares(const struct fixture *x)
 {
+	struct trace_view *v = x->v;
 	struct trace_share *s = NULL;
 	size_t n = 0;
 	uint32_t counted = 0, lines = 0;
@@ -204,7 +205,7 @@ static void assert_shares(struct trace_view *v, const struct fake *f)
 	assert_int_equal(lines, N_LINES);
 	assert_int_equal(counted, N_LINES);
 	uint64_t want[8];
-	brute_shares(f, w->from, w->to, w->depth, want);
+	brute_shares(x->f, w->from, w->to, w->depth, want);
 	assert_int_equal(check_share_list(s, n, want),
 			 (uint64_t)N_LINES * (w->to - w->from));
 	free(s);
@@ -218,28 +219,26 @@ static void assert_shares(struct trace_view *v, const struct fake *f)
 static void test_window_shares(void **state)
 {
 	struct fixture *x = *state;
-	const struct fake *f = x->f;
-	struct model *m = x->m;
 	struct trace_view *v = x->v;
 	struct error err = {0};
 	struct trace_grid g = {0};
 	for (uint32_t d = 0; d < 3; d++) {
 		trace_view_set_depth(v, d);
-		assert_shares(v, f);
+		assert_shares(x);
 	}
 	/* a grid of 2 rows does not change them */
 	assert_int_equal(trace_view_compute(v, 2, 7, &g, &err), STATUS_OK);
-	assert_shares(v, f);
+	assert_shares(x);
 	/* the deepest context over every line: ctx 6, 3 frames, even when
 	 * the 2 rows drawn do not show it */
 	assert_int_equal(trace_view_max_depth(v), 2);
-	trace_view_set_cursor(v, model_time_min(m) + 700, 5);
+	trace_view_set_cursor(v, model_time_min(x->m) + 700, 5);
 	assert_true(trace_view_zoom_time(v, 1, 3));
-	assert_shares(v, f);
+	assert_shares(x);
 	assert_true(trace_view_pan_time(v, 1, 2));
-	assert_shares(v, f);
+	assert_shares(x);
 	trace_view_set_depth(v, 0);
-	assert_shares(v, f);
+	assert_shares(x);
 	trace_grid_free(&g);
 }
 
@@ -248,7 +247,6 @@ static void test_window_shares(void **state)
 static void test_window_shares_sampled(void **state)
 {
 	struct fixture *x = *state;
-	const struct fake *f = x->f;
 	struct trace_view *v = x->v;
 	struct error err = {0};
 	trace_view_set_share_budget(v, 3 * N_SAMPLES);
@@ -265,14 +263,14 @@ static void test_window_shares_sampled(void **state)
 	free(s);
 	/* no budget: every line */
 	trace_view_set_share_budget(v, 0);
-	assert_shares(v, f);
+	assert_shares(x);
 }
 
 /* Column k of `cols` of the summary view against a nanosecond by
  * nanosecond recount of its span over every line. */
-static void assert_column_shares(struct trace_view *v, const struct fake *f,
-				 uint32_t cols)
+static void assert_column_shares(const struct fixture *x, uint32_t cols)
 {
+	struct trace_view *v = x->v;
 	const struct trace_window *w = trace_view_window(v);
 	for (uint32_t k = 0; k < cols; k++) {
 		struct trace_share *s = NULL;
@@ -289,7 +287,7 @@ static void assert_column_shares(struct trace_view *v, const struct fake *f,
 		uint64_t b = k + 1 == cols ? w->to
 					   : cell_t(w->from, w->to, cols, k + 1);
 		uint64_t want[8];
-		brute_shares(f, a, b, w->depth, want);
+		brute_shares(x->f, a, b, w->depth, want);
 		assert_int_equal(check_share_list(s, n, want),
 				 (uint64_t)N_LINES * (b - a));
 		free(s);
@@ -303,8 +301,6 @@ static void assert_column_shares(struct trace_view *v, const struct fake *f,
 static void test_column_shares(void **state)
 {
 	struct fixture *x = *state;
-	const struct fake *f = x->f;
-	struct model *m = x->m;
 	struct trace_view *v = x->v;
 	struct error err = {0};
 	struct trace_share *s = NULL;
@@ -323,20 +319,20 @@ static void test_column_shares(void **state)
 	for (uint32_t d = 0; d < 3; d++) {
 		trace_view_set_depth(v, d);
 		for (size_t i = 0; i < 4; i++)
-			assert_column_shares(v, f, widths[i]);
+			assert_column_shares(x, widths[i]);
 	}
 	/* grids of 2 and 9 rows do not change them */
 	assert_int_equal(trace_view_compute(v, 2, 13, &g, &err), STATUS_OK);
-	assert_column_shares(v, f, 13);
+	assert_column_shares(x, 13);
 	assert_int_equal(trace_view_compute(v, 9, 13, &g, &err), STATUS_OK);
-	assert_column_shares(v, f, 13);
-	trace_view_set_cursor(v, model_time_min(m) + 700, 5);
+	assert_column_shares(x, 13);
+	trace_view_set_cursor(v, model_time_min(x->m) + 700, 5);
 	assert_true(trace_view_zoom_time(v, 1, 3));
-	assert_column_shares(v, f, 13);
+	assert_column_shares(x, 13);
 	assert_true(trace_view_pan_time(v, 1, 2));
-	assert_column_shares(v, f, 7);
+	assert_column_shares(x, 7);
 	trace_view_set_depth(v, 1);
-	assert_column_shares(v, f, 7);
+	assert_column_shares(x, 7);
 	trace_grid_free(&g);
 }
 
@@ -345,7 +341,6 @@ static void test_column_shares(void **state)
 static void test_column_shares_sampled(void **state)
 {
 	struct fixture *x = *state;
-	const struct fake *f = x->f;
 	struct trace_view *v = x->v;
 	struct error err = {0};
 	struct trace_share *s = NULL;
@@ -372,7 +367,7 @@ static void test_column_shares_sampled(void **state)
 		free(s);
 	}
 	trace_view_set_share_budget(v, 0);
-	assert_column_shares(v, f, 5);
+	assert_column_shares(x, 5);
 }
 
 int main(void)

@@ -210,3 +210,19 @@ uint32_t brute_ctx(const struct fake *f, uint32_t l, uint64_t t)
 			c = f->samples[l][i].ctx_id;
 	return c;
 }
+
+struct model_builder *main_child_builder(const char *what,
+					 enum node_kind kind,
+					 const char *child)
+{
+	struct model_builder *b = model_builder_new("fake", what);
+	assert_non_null(b);
+	struct model_node n = {.function = MODEL_NONE, .kind = NODE_ENTRY,
+			       .ctx_id = 1};
+	n.name = model_builder_intern(b, "main", 4);
+	uint32_t e = model_builder_add_node(b, 0, &n);
+	n.kind = (uint8_t)kind, n.ctx_id = 5;
+	n.name = model_builder_intern(b, child, strlen(child));
+	model_builder_add_node(b, e, &n);
+	return b;
+}

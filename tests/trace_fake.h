@@ -58,6 +58,12 @@ int setup_intervals(void **state);
 int setup_reversed(void **state);
 int teardown(void **state);
 
+/* A builder holding entry "main" (ctx 1) and below it `child`, a node of
+ * kind `kind` (ctx 5): the tree of the hand-built counter and GPU models. */
+struct model_builder *main_child_builder(const char *what,
+					 enum node_kind kind,
+					 const char *child);
+
 /* a test over the fake fixture: its samples, or with line 9 an interval
  * track */
 #define FIXTURE(test, setup) \
