@@ -351,8 +351,10 @@ void bw_f64(struct bw *w, double v);
 uint64_t bw_pos(const struct bw *w);
 void bw_align(struct bw *w, uint64_t a);
 int bw_finish(struct bw *w);
+int close_out(int fd, struct bw *w, int rc);
 int open_out(const struct gen *g, const char *name, char **path_out);
 void file_header(unsigned char *out, const char *format, const uint64_t *sections, unsigned n);
+bool write_failed(const char *path, int e);
 int write_footer(int fd, uint64_t end, const char *footer);
 
 /* names.c */

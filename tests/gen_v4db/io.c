@@ -190,6 +190,18 @@ int bw_finish(struct bw *w)
 	return w->err;
 }
 
+/* The end of writing a file, failed or not: a positional writer still
+ * open (w may be NULL) is flushed and freed, the file closed (fd < 0: none
+ * was opened); rc, or -1 when closing fails. */
+int close_out(int fd, struct bw *w, int rc)
+{
+	if (w != NULL && w->data != NULL)
+		bw_finish(w);
+	if (fd >= 0 && close(fd) != 0)
+		return -1;
+	return rc;
+}
+
 int open_out(const struct gen *g, const char *name, char **path_out)
 {
 	char *path = NULL;
@@ -216,6 +228,16 @@ void file_header(unsigned char *out, const char *format, const uint64_t *section
 }
 
 /* Pads to 8 from `end`, writes the footer and returns 0 or an errno. */
+/* Whether writing `path` failed (e is an errno value, 0 when it did not);
+ * a failure is said on stderr. */
+bool write_failed(const char *path, int e)
+{
+	if (e == 0)
+		return false;
+	fprintf(stderr, "gen-v4db: %s: %s\n", path, strerror(e));
+	return true;
+}
+
 int write_footer(int fd, uint64_t end, const char *footer)
 {
 	static const unsigned char zeros[8];

@@ -54,6 +54,29 @@ static uint32_t strtab_add(struct strtab *s, const char *str)
 	return at;
 }
 
+/* The 16-byte header of a meta.db array section: the array's offset, its
+ * count and the size of one element. */
+static void array_header(struct buf *b, uint64_t array, uint32_t n,
+			 uint16_t size)
+{
+	buf_uint(b, array, 8);
+	buf_uint(b, n, 4);
+	buf_uint(b, size, 2);
+	buf_zero(b, 2);
+}
+
+/* An array of {flags, path} elements (load modules, source files): no
+ * flags, each path the string at strings_base + str[i]. */
+static void path_table(struct buf *b, uint64_t array, uint32_t n,
+		       uint64_t strings_base, const uint32_t *str)
+{
+	array_header(b, array, n, 16);
+	for (uint32_t i = 0; i < n; i++) {
+		buf_uint(b, 0, 8);
+		buf_uint(b, strings_base + str[i], 8);
+	}
+}
+
 static char *description_text(const struct gen *g)
 {
 	char *d = NULL;
@@ -200,38 +223,22 @@ int write_meta(struct gen *g)
 
 	/* Load Modules. */
 	L.modules_array = base + 16;
-	buf_uint(&modules, L.modules_array, 8);
-	buf_uint(&modules, GEN_N_MODULES, 4);
-	buf_uint(&modules, 16, 2);
-	buf_zero(&modules, 2);
-	for (uint32_t i = 0; i < GEN_N_MODULES; i++) {
-		buf_uint(&modules, 0, 8);
-		buf_uint(&modules, L.strings_base + st.module[i], 8);
-	}
+	path_table(&modules, L.modules_array, GEN_N_MODULES, L.strings_base,
+		   st.module);
 	L.sec[10] = modules.len;
 	L.sec[11] = base;
 	base = align_up(base + modules.len, 8);
 
 	/* Source Files. */
 	L.files_array = base + 16;
-	buf_uint(&files, L.files_array, 8);
-	buf_uint(&files, g->n_files, 4);
-	buf_uint(&files, 16, 2);
-	buf_zero(&files, 2);
-	for (uint32_t i = 0; i < g->n_files; i++) {
-		buf_uint(&files, 0, 8);
-		buf_uint(&files, L.strings_base + st.file[i], 8);
-	}
+	path_table(&files, L.files_array, g->n_files, L.strings_base, st.file);
 	L.sec[12] = files.len;
 	L.sec[13] = base;
 	base = align_up(base + files.len, 8);
 
 	/* Functions. */
 	L.functions_array = base + 16;
-	buf_uint(&funcs, L.functions_array, 8);
-	buf_uint(&funcs, g->n_funcs, 4);
-	buf_uint(&funcs, 40, 2);
-	buf_zero(&funcs, 2);
+	array_header(&funcs, L.functions_array, g->n_funcs, 40);
 	for (uint32_t i = 0; i < g->n_funcs; i++) {
 		const struct func *f = &g->funcs[i];
 		buf_uint(&funcs, L.strings_base + st.func[i], 8);
@@ -265,24 +272,19 @@ int write_meta(struct gen *g)
 	unsigned char header[0x90] = { 0 };
 	file_header(header, "meta", L.sec, 8);
 	int e = write_at(fd, 0, header, sizeof header);
-	if (e == 0)
-		e = write_at(fd, L.sec[1], general.data, general.len);
-	if (e == 0)
-		e = write_at(fd, L.sec[3], idnames.data, idnames.len);
-	if (e == 0)
-		e = write_at(fd, L.sec[5], metrics.data, metrics.len);
-	if (e == 0)
-		e = write_at(fd, L.sec[9], st.b.data, st.b.len);
-	if (e == 0)
-		e = write_at(fd, L.sec[11], modules.data, modules.len);
-	if (e == 0)
-		e = write_at(fd, L.sec[13], files.data, files.len);
-	if (e == 0)
-		e = write_at(fd, L.sec[15], funcs.data, funcs.len);
-	if (e != 0) {
-		fprintf(stderr, "gen-v4db: %s: %s\n", path, strerror(e));
+	/* the sections made in memory, each at its offset */
+	const struct {
+		uint64_t at;
+		const struct buf *b;
+	} parts[] = {
+		{ L.sec[1], &general }, { L.sec[3], &idnames }, { L.sec[5], &metrics },
+		{ L.sec[9], &st.b }, { L.sec[11], &modules }, { L.sec[13], &files },
+		{ L.sec[15], &funcs },
+	};
+	for (size_t i = 0; e == 0 && i < sizeof parts / sizeof parts[0]; i++)
+		e = write_at(fd, parts[i].at, parts[i].b->data, parts[i].b->len);
+	if (write_failed(path, e))
 		goto out;
-	}
 
 	bw_init(&w, fd, base, 1 << 20);
 	bw_uint(&w, base + 16, 8);
@@ -364,16 +366,11 @@ int write_meta(struct gen *g)
 	e = bw_finish(&w);
 	if (e == 0)
 		e = write_footer(fd, ctx_end, "_meta.db");
-	if (e != 0) {
-		fprintf(stderr, "gen-v4db: %s: %s\n", path, strerror(e));
+	if (write_failed(path, e))
 		goto out;
-	}
 	rc = 0;
 out:
-	if (w.data != NULL)
-		bw_finish(&w);
-	if (fd >= 0 && close(fd) != 0)
-		rc = -1;
+	rc = close_out(fd, &w, rc);
 	free(path);
 	free(desc);
 	free(general.data);

@@ -167,16 +167,11 @@ int write_trace(struct gen *g)
 	if (e == 0)
 		e = write_footer(fd, pos, "trace.db");
 	free(cth.data);
-	if (e != 0) {
-		fprintf(stderr, "gen-v4db: %s: %s\n", path, strerror(e));
+	if (write_failed(path, e))
 		goto out;
-	}
 	rc = 0;
 out:
-	if (w.data != NULL)
-		bw_finish(&w);
-	if (fd >= 0 && close(fd) != 0)
-		rc = -1;
+	rc = close_out(fd, &w, rc);
 	free(path);
 	free(pools[0].ids);
 	free(pools[1].ids);

@@ -256,10 +256,8 @@ int write_cct_and_count(struct gen *g)
 			e = write_at(c.fd, ci_base, ci, sizeof ci);
 		if (e == 0)
 			e = write_footer(c.fd, end, "__ctx.db");
-		if (e != 0) {
-			fprintf(stderr, "gen-v4db: %s: %s\n", path, strerror(e));
+		if (write_failed(path, e))
 			goto out;
-		}
 	}
 	rc = 0;
 out:
@@ -367,10 +365,8 @@ int write_profile(struct gen *g)
 	}
 	if (e == 0)
 		e = write_footer(fd, end, "_prof.db");
-	if (e != 0) {
-		fprintf(stderr, "gen-v4db: %s: %s\n", path, strerror(e));
+	if (write_failed(path, e))
 		goto out;
-	}
 	rc = 0;
 out:
 	for (uint32_t k = 0; p.vals != NULL && k < P; k++) {
@@ -379,8 +375,7 @@ out:
 		if (p.idx[k].data != NULL)
 			bw_finish(&p.idx[k]);
 	}
-	if (fd >= 0 && close(fd) != 0)
-		rc = -1;
+	rc = close_out(fd, NULL, rc);
 	free(path);
 	free(head.data);
 	free(p_vals);
