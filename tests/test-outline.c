@@ -33,9 +33,7 @@
 static struct model *build(const uint32_t *parent, const char *const *name,
 			   const double *incl, uint32_t n)
 {
-	struct model_builder *b = model_builder_new("fixture", "outline.db");
-	struct error err = {0};
-	fx_add_columns(b);
+	struct model_builder *b = fx_builder("outline.db");
 	struct fx_values *fv = fx_values_new(n + 2);
 	fx_set(fv, 0, 0, 1000);
 	for (uint32_t i = 0; i < n; i++) {
@@ -53,10 +51,7 @@ static struct model *build(const uint32_t *parent, const char *const *name,
 				 i + 1);
 		fx_set(fv, i + 1, 0, incl ? incl[i] : (double)(n - i));
 	}
-	model_builder_set_values(b, &fx_value_ops, fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	error_clear(&err);
-	return m;
+	return fx_finish(b, fv, true);
 }
 
 static struct outline *make(struct view *v, uint32_t col)
