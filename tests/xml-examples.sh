@@ -1,0 +1,20 @@
+# tests/xml-examples.sh: the four legacy experiment.xml databases of the
+# corpus that have statistic metrics, alien frames and per-thread files,
+# for the tests of tests/check_xml_*.py; sourced after tests/test-lib.sh.
+# Skips (77) without ../shared, needs python3, sets HOME inside $tmp, and
+# extracts lu.C.256 and su3_rmd into $tmp/x.  Defines
+#   ex                  the corpus's HPCToolkit examples folder
+#   pop_xml, smg_xml    the two databases stored unpacked (pop, smg2000)
+#   xml_unpacked        the experiment.xml files extracted, one a line
+ex="$shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
+[ -d "$ex" ] || { echo "no $shared: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
+HOME=$tmp
+export HOME
+pop_xml="$ex/pop-mpi-8-x86-wallclock/pop-8-trace-db/experiment.xml"
+smg_xml="$ex/smg2000-wall-trace.db/smg2000.wall.db/experiment.xml"
+mkdir "$tmp/x"
+tar -xzf "$ex/lu.C.256.nosrc.tar.gz" -C "$tmp/x" &&
+	tar -xzf "$ex/milc-su3_rmd.nosrc.tar.gz" -C "$tmp/x" ||
+	{ echo "FAIL: cannot extract"; exit 1; }
+xml_unpacked=$(find "$tmp/x" -name experiment.xml | sort)
