@@ -8,17 +8,15 @@
 # again), an unreadable PATH leaves an error on the status line and the
 # view as it was; at 80x24 the four columns' headers fit.  Polls
 # capture-pane with a timeout, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 mkdir -p "$tmp/cfg" "$tmp/cache" &&
 	export XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache"
-cs=$(cd "$top_builddir" && pwd)/callscope
 for s in "a 200 2" "b 260 3"; do
 	set -- $s
-	"$top_builddir/tests/gen-v4db" -o "$tmp/$1" --seed 11 --contexts "$2" \
+	"$gen" -o "$tmp/$1" --seed 11 --contexts "$2" \
 		--threads "$3" --no-trace >/dev/null || exit 1
 done
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 dflt=$top_srcdir/themes/default.theme
 fg() { awk -v r="$1" '$1 == "color" && $2 == r { print $3 }' "$dflt"; }
 worse=$(fg delta-worse)

@@ -11,12 +11,10 @@
 # between the instructions; `g` leaves the hottest row and `H` comes back
 # to it; Esc closes; `i` on the root says what to select.  Polls the
 # screen, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v gcc >/dev/null || { echo "gcc missing"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
 gen="$top_srcdir/tests/gen_dcpi.py"
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 mkdir -p "$tmp/bin"
 gcc -g -O0 -no-pie -o "$tmp/bin/prog" "$top_srcdir/tests/dcpi-prog.c" ||
 	{ echo "FAIL: cannot compile tests/dcpi-prog.c"; exit 1; }

@@ -18,14 +18,12 @@
 # stores none and says so.  The corpus
 # part is skipped (77) while the Extra-P readers or the modeler are not in
 # the program.  Polls capture-pane, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 mkdir -p "$tmp/home" && export HOME="$tmp/home"
-cs=$(cd "$top_builddir" && pwd)/callscope
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # ---- not parametric: the plot says so -------------------------------------
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 3 --contexts 50 \
+"$gen" -o "$tmp/db" --seed 3 --contexts 50 \
 	--threads 2 --samples 0 >/dev/null || exit 1
 start "$cs --no-config $tmp/db" "q quit" || fail "the viewer did not draw"
 t send-keys -t "$S" P

@@ -8,16 +8,12 @@
 # says when it does not have the keys ("[w: keys]", as the trace's does);
 # the help groups the keys by the pane they work in (headless).  Polls
 # capture-pane with a timeout, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-mkdir -p "$tmp/home/.config" "$tmp/cache" &&
-	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
-		XDG_CACHE_HOME="$tmp/cache"
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 200 \
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
+tmp_home
+"$gen" -o "$tmp/db" --seed 7 --contexts 200 \
 	--threads 2 --ranks 2 --samples 2000 >/dev/null || exit 1
 db=$tmp/db
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 start "$cs --no-config $db" "q quit" || fail "the viewer did not draw"
 # no trace shown: a trace key says which key shows it

@@ -10,6 +10,9 @@
 #                             helper such as tests/tmux-env.sh prepends its
 #                             own: at_exit="CMD; $at_exit")
 #   status, fail TEXT         0 until fail prints "FAIL: TEXT" and sets 1
+#   tmp_home                  HOME inside $tmp ($tmp/home), its .config the
+#                             XDG configuration folder (both made), for
+#                             tests of what reads the user's files
 # and exports XDG_CACHE_HOME and XDG_CONFIG_HOME inside $tmp, so no test
 # reads the user's configuration or shares a cache with another.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -30,4 +33,9 @@ status=0
 fail() {
 	echo "FAIL: $*"
 	status=1
+}
+tmp_home() {
+	HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
+	export HOME XDG_CONFIG_HOME
+	mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
 }

@@ -8,15 +8,12 @@
 # beside it (|), full screen (W) and back, and Enter in it shows the
 # context in the tree (a request to the core).  Polls capture-pane with a
 # timeout, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-mkdir -p "$tmp/home/.config/callscope" &&
-	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 400 \
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
+tmp_home && mkdir "$XDG_CONFIG_HOME/callscope"
+"$gen" -o "$tmp/db" --seed 7 --contexts 400 \
 	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
 db=$tmp/db
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # wait_gone TEXT: poll until TEXT is no longer on the screen (10 s)
 wait_gone() {

@@ -13,15 +13,13 @@
 # generated .rpd file the instant UserMarkers draw a marker cell and the
 # cursor's lines name the first instant in its cell.  Polls capture-pane
 # with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
 [ -d "$top_srcdir/../shared/corpus/rocpd-schema" ] || {
 	echo "no rocpd schema: skipped"
 	exit 77
 }
-cs=$(cd "$top_builddir" && pwd)/callscope
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 python3 "$top_srcdir/tests/gen_rocpd.py" "$tmp/rocpd" >/dev/null || exit 1
 python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 60 --ranks 1 \
 	>/dev/null || exit 1

@@ -9,12 +9,10 @@
 # details line naming what it launched, and `a` again back on the kernel.
 # Also: an idle cursor says so, and the details of a GPU line's interval
 # name its launching call.  Polls capture-pane with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
 shared="$top_srcdir/../shared/corpus"
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/gen" --kernels 60 --ranks 1 \
 	>/dev/null || exit 1
 

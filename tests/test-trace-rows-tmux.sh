@@ -19,15 +19,13 @@
 #    hides and shows the instants (marks) of a generated Nsight export; an
 #    .rpd API call's details print no empty "args=".
 # Polls capture-pane with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
 corpus="$top_srcdir/../shared/corpus"
 v4="$corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
 ns="$corpus/nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
 [ -d "$v4" ] && [ -f "$ns" ] || { echo "corpus absent: skipped"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 mkdir -p "$tmp/config" "$tmp/cache"
 
 # open W H DB...: a fresh session of W x H running the viewer on DB

@@ -8,13 +8,11 @@
 # (the ASCII ramp under LC_ALL=C), and the value at the cursor on it is
 # the one `trace --at` gives.
 # Polls capture-pane with a timeout; a new session per start.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 400 \
+"$gen" -o "$tmp/db" --seed 7 --contexts 400 \
 	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # view DB: the viewer on DB in a fresh session, drawn
 view() { start "$cs --no-config $1" "q quit"; }

@@ -8,16 +8,14 @@
 # database with hostile names (gen-v4db --hostile) no escape sequence
 # reaches the terminal: the pane title stays and nothing is cleared.
 # Polls capture-pane with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
+tmp_home
+"$gen" -o "$tmp/db" --answers "$tmp/answers.json" \
 	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1
-"$top_builddir/tests/gen-v4db" -o "$tmp/hostile" --hostile --seed 5 \
+"$gen" -o "$tmp/hostile" --hostile --seed 5 \
 	--contexts 400 --threads 2 --ranks 2 >/dev/null || exit 1
 db=$tmp/db
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 # the viewer on $db in a fresh session, drawn
 view() { start "$cs --no-config $db" "q quit"; }
 
