@@ -29,8 +29,7 @@ better=$(fg delta-better)
 # in the bottom-up view, MPI_Barrier's -83.00 ms better
 start "$cs $tmp/a $tmp/b --compare" "sorted by |delta|" || fail "no compare view"
 wait_esc "${esc}[38;5;${worse}m+397.0 ms" || fail "a regression not in delta-worse's colour"
-t send-keys -t "$S" 2
-wait_for "-83.00 ms" || fail "the bottom-up view shows no improvement"
+press 2 "-83.00 ms" "the bottom-up view shows no improvement"
 wait_esc "${esc}[38;5;${better}m-83.00 ms" || fail "an improvement not in delta-better's colour"
 # 80x24: the headers of base, new, |delta| and delta% fit
 t resize-window -t "$S" -x 80 -y 24
@@ -54,8 +53,7 @@ t send-keys -t "$S" ":compare $tmp/b" Enter
 wait_for "sorted by |delta|" || fail ":compare did not compare"
 screen | head -n 1 | grep -qF "$tmp/a -> $tmp/b" || fail "the title after :compare: $(screen | head -n 1)"
 wait_esc "${esc}[38;5;${worse}m+397.0 ms" || fail "no colours after :compare"
-t send-keys -t "$S" '^'
-wait_for "regression 1 of " || fail "^ after :compare"
+press '^' "regression 1 of " "^ after :compare"
 t send-keys -t "$S" q
 wait_shell || fail "the terminal after :compare and quitting"
 [ $status = 0 ] && echo "compare in tmux: colours, signs, NO_COLOR, :compare, 80x24"

@@ -41,8 +41,7 @@ click_row() {
 # timeline moves its cursor there
 click_row "main thread" 120 "main thread" ||
 	fail "a click did not select the main thread row"
-t send-keys -t "$S" t
-wait_for "Cursor +0 ns" || fail "no trace pane cursor"
+press t "Cursor +0 ns" "no trace pane cursor"
 trow=$(t capture-pane -p -t "$S" | grep -n "RANK 1 THREAD 1" | head -1 | cut -d: -f1)
 if [ -n "$trow" ]; then
 	click 120 "$trow"
@@ -54,8 +53,7 @@ t send-keys -t "$S" t g
 wait_for "CPUTIME I" || fail "no column header"
 t send-keys -t "$S" ":threshold 0" Enter H
 wait_for "Name  $leaf" || fail "H did not reach $leaf"
-t send-keys -t "$S" T
-wait_for " contexts by " || fail "no thread view"
+press T " contexts by " "no thread view"
 wait_for "RANK 1 THREAD 2" || fail "thread view lacks RANK 1 THREAD 2"
 t send-keys -t "$S" Escape
 t send-keys -t "$S" g "/worker_loop" Enter
