@@ -10,10 +10,6 @@
 . "${top_srcdir:-.}/tests/test-lib.sh"
 . "$top_srcdir/tests/xml-examples.sh"
 check="$top_srcdir/tests/check_xml_row_stats.py"
-n=0
-for xml in "$pop_xml" "$smg_xml" $xml_unpacked; do
-	n=$((n + 1))
-	python3 "$check" "$cs" "$(dirname "$xml")" || status=1
-done
-[ "$n" -eq 4 ] || { echo "FAIL: $n databases, expected 4"; status=1; }
+check_db() { python3 "$check" "$cs" "$(dirname "$1")"; }
+each_xml check_db
 exit $status

@@ -6,6 +6,9 @@
 #   ex                  the corpus's HPCToolkit examples folder
 #   pop_xml, smg_xml    the two databases stored unpacked (pop, smg2000)
 #   xml_unpacked        the experiment.xml files extracted, one a line
+#   each_xml CMD...     runs CMD... XML for the four experiment.xml files
+#                       (status 1 when one fails; $n counts them), then
+#                       fails unless there were four
 ex="$shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
 [ -d "$ex" ] || { echo "no $shared: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
@@ -18,3 +21,11 @@ tar -xzf "$ex/lu.C.256.nosrc.tar.gz" -C "$tmp/x" &&
 	tar -xzf "$ex/milc-su3_rmd.nosrc.tar.gz" -C "$tmp/x" ||
 	{ echo "FAIL: cannot extract"; exit 1; }
 xml_unpacked=$(find "$tmp/x" -name experiment.xml | sort)
+each_xml() {
+	n=0
+	for xml in "$pop_xml" "$smg_xml" $xml_unpacked; do
+		n=$((n + 1))
+		"$@" "$xml" || status=1
+	done
+	[ "$n" -eq 4 ] || fail "$n databases, expected 4"
+}
