@@ -9,6 +9,8 @@
 #   each_xml CMD...     runs CMD... XML for the four experiment.xml files
 #                       (status 1 when one fails; $n counts them), then
 #                       fails unless there were four
+#   check_dirs CHECK    each_xml with tests/CHECK CALLSCOPE DIR, DIR the
+#                       folder of each experiment.xml
 ex="$shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
 [ -d "$ex" ] || { echo "no $shared: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
@@ -29,3 +31,8 @@ each_xml() {
 	done
 	[ "$n" -eq 4 ] || fail "$n databases, expected 4"
 }
+check_dirs() {
+	check="$top_srcdir/tests/$1"
+	each_xml check_dir
+}
+check_dir() { python3 "$check" "$cs" "$(dirname "$1")"; }
