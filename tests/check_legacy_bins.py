@@ -61,6 +61,19 @@ def metricdb(b, off=0):
     return n, m, v
 
 
+def same_lines(lines, want, what):
+    """Whether the dump's lines are want; fails at the first line where
+    they differ."""
+    if lines == want:
+        return True
+    bad = next((i for i, (a, b) in enumerate(zip(lines, want))
+                if a != b), min(len(lines), len(want)))
+    fail("%s: line %d: got %r, want %r" % (
+        what, bad, lines[bad] if bad < len(lines) else None,
+        want[bad] if bad < len(want) else None))
+    return False
+
+
 def expect_values(lines, what, profiles):
     """profiles: list of (rank, thread, nNodes, nMetrics, doubles)."""
     n, m = profiles[0][2], profiles[0][3]
@@ -78,12 +91,7 @@ def expect_values(lines, what, profiles):
                     any_ = True
             if any_:
                 want.append("sum %d %d %.17g" % (row + 1, k, s))
-    if lines != want:
-        bad = next((i for i, (a, b) in enumerate(zip(lines, want))
-                    if a != b), min(len(lines), len(want)))
-        fail("%s: line %d: got %r, want %r" % (
-            what, bad, lines[bad] if bad < len(lines) else None,
-            want[bad] if bad < len(want) else None))
+    same_lines(lines, want, what)
     return want
 
 
@@ -125,12 +133,7 @@ def expect_lines(lines, what, want_lines):
                         i, r, t, n, first[0] if n else 0,
                         last[0] if n else 0, first[0], first[1], last[0],
                         last[1]))
-    if lines != want:
-        bad = next((i for i, (a, b) in enumerate(zip(lines, want))
-                    if a != b), min(len(lines), len(want)))
-        fail("%s: line %d: got %r, want %r" % (
-            what, bad, lines[bad] if bad < len(lines) else None,
-            want[bad] if bad < len(want) else None))
+    same_lines(lines, want, what)
 
 
 def xml_trace_range(d, want_lines):
@@ -280,13 +283,7 @@ def check_sparse(d, rel):
                                   "LEGACY_DUMP_MAX_METRIC": str(max_metric)})
     if lines is None:
         return
-    if lines != want:
-        bad = next((i for i, (a, b) in enumerate(zip(lines, want))
-                    if a != b), min(len(lines), len(want)))
-        fail("%s sparse: line %d: got %r, want %r" % (
-            rel, bad, lines[bad] if bad < len(lines) else None,
-            want[bad] if bad < len(want) else None))
-    else:
+    if same_lines(lines, want, rel + " sparse"):
         checked["sparse"] += 1
 
 

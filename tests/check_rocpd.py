@@ -276,6 +276,20 @@ def trace_at(cs, t, path, *extra):
     return {l["label"]: l for l in json.loads(r.stdout)["lines"]}
 
 
+def lines_at_probes(cs, run_dir, probes, every=1):
+    """For every `every`-th probe time: the time, its probes and the lines
+    `callscope trace --at` shows then ({label: line}); a time the command
+    refuses (a failure already said) is passed over."""
+    by_t = {}
+    for p in probes:
+        by_t.setdefault(p["t"], []).append(p)
+    for t, ps in sorted(by_t.items())[::every]:
+        r = run(cs, "trace", "--at", str(t), "--format", "json", run_dir)
+        if r.returncode:
+            continue
+        yield t, ps, {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+
+
 def check_instants(cs, d, A):
     """Instants (rocpd_sample rows, roctxMarkA regions with start ==
     end; .rpd UserMarkers with start == end) at their times: the first
@@ -528,15 +542,8 @@ def main():
         if str(A["unlinked"]) not in warn:
             fail("the warning should count %d unlinked kernels: %s" % (A["unlinked"], warn))
     # what is active at probe times: begin, end, depth and the path
-    by_t = {}
-    for p in A["probes"]:
-        by_t.setdefault(p["t"], []).append(p)
     n_checked = 0
-    for t, ps in sorted(by_t.items()):
-        r = run(cs, "trace", "--at", str(t), "--format", "json", run_dir)
-        if r.returncode:
-            continue
-        lines = {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+    for t, ps, lines in lines_at_probes(cs, run_dir, A["probes"]):
         for p in ps:
             l = lines.get(p["label"])
             if l is None:
@@ -577,14 +584,7 @@ def main():
     # counter lines (copies in flight, allocated memory): the value in
     # force at probe times, from the generator's own steps
     counters = 0
-    by_t = {}
-    for p in A["counter_probes"]:
-        by_t.setdefault(p["t"], []).append(p)
-    for t, ps in sorted(by_t.items())[::7]:
-        r = run(cs, "trace", "--at", str(t), "--format", "json", run_dir)
-        if r.returncode:
-            continue
-        lines = {l["label"]: l for l in json.loads(r.stdout)["lines"]}
+    for t, ps, lines in lines_at_probes(cs, run_dir, A["counter_probes"], 7):
         for p in ps:
             l = lines.get(p["label"])
             if l is None:

@@ -28,6 +28,7 @@ import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+import xml.parsers.expat
 
 TREE = {"PF": "function", "Pr": "function", "C": "line", "L": "loop",
         "S": "line"}
@@ -38,6 +39,16 @@ failures = []
 def fail(msg):
     failures.append(msg)
     print("FAIL: %s" % msg)
+
+
+def expat_walk(path, start, end):
+    """Parse the XML file at path with expat: start(name, attributes) and
+    end(name) for every element."""
+    p = xml.parsers.expat.ParserCreate()
+    p.StartElementHandler = start
+    p.EndElementHandler = end
+    with open(path, "rb") as f:
+        p.ParseFile(f)
 
 
 def run(*args):

@@ -12,9 +12,12 @@ inclusive value.
 Usage: check_xml_flat.py CALLSCOPE DB_DIR
 Prints FAIL lines and exits 1 on a mismatch."""
 import json
+import os
 import subprocess
 import sys
-import xml.parsers.expat
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_xml_corpus as cx  # noqa: E402
 
 
 def fail(msg):
@@ -49,11 +52,7 @@ def pf_sums(path):
     def end(name):
         stack.pop()
 
-    p = xml.parsers.expat.ParserCreate()
-    p.StartElementHandler = start
-    p.EndElementHandler = end
-    with open(path, "rb") as f:
-        p.ParseFile(f)
+    cx.expat_walk(path, start, end)
     return sums
 
 

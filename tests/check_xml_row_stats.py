@@ -30,7 +30,6 @@ import math
 import os
 import subprocess
 import sys
-import xml.parsers.expat
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_xml_corpus as cx  # noqa: E402
@@ -67,11 +66,7 @@ def read_tree(path):
         if name in ("PF", "Pr", "C", "L", "S", "SecCallPathProfileData"):
             stack.pop()
 
-    p = xml.parsers.expat.ParserCreate()
-    p.StartElementHandler = start
-    p.EndElementHandler = end
-    with open(path, "rb") as f:
-        p.ParseFile(f)
+    cx.expat_walk(path, start, end)
     return frames, modules, procs, dbs
 
 

@@ -8,17 +8,15 @@
 # again), an unreadable PATH leaves an error on the status line and the
 # view as it was; at 80x24 the four columns' headers fit.  Polls
 # capture-pane with a timeout, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 mkdir -p "$tmp/cfg" "$tmp/cache" &&
 	export XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache"
-cs=$(cd "$top_builddir" && pwd)/callscope
 for s in "a 200 2" "b 260 3"; do
 	set -- $s
-	"$top_builddir/tests/gen-v4db" -o "$tmp/$1" --seed 11 --contexts "$2" \
+	"$gen" -o "$tmp/$1" --seed 11 --contexts "$2" \
 		--threads "$3" --no-trace >/dev/null || exit 1
 done
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 dflt=$top_srcdir/themes/default.theme
 fg() { awk -v r="$1" '$1 == "color" && $2 == r { print $3 }' "$dflt"; }
 worse=$(fg delta-worse)
@@ -31,8 +29,7 @@ better=$(fg delta-better)
 # in the bottom-up view, MPI_Barrier's -83.00 ms better
 start "$cs $tmp/a $tmp/b --compare" "sorted by |delta|" || fail "no compare view"
 wait_esc "${esc}[38;5;${worse}m+397.0 ms" || fail "a regression not in delta-worse's colour"
-t send-keys -t "$S" 2
-wait_for "-83.00 ms" || fail "the bottom-up view shows no improvement"
+press 2 "-83.00 ms" "the bottom-up view shows no improvement"
 wait_esc "${esc}[38;5;${better}m-83.00 ms" || fail "an improvement not in delta-better's colour"
 # 80x24: the headers of base, new, |delta| and delta% fit
 t resize-window -t "$S" -x 80 -y 24
@@ -56,8 +53,7 @@ t send-keys -t "$S" ":compare $tmp/b" Enter
 wait_for "sorted by |delta|" || fail ":compare did not compare"
 screen | head -n 1 | grep -qF "$tmp/a -> $tmp/b" || fail "the title after :compare: $(screen | head -n 1)"
 wait_esc "${esc}[38;5;${worse}m+397.0 ms" || fail "no colours after :compare"
-t send-keys -t "$S" '^'
-wait_for "regression 1 of " || fail "^ after :compare"
+press '^' "regression 1 of " "^ after :compare"
 t send-keys -t "$S" q
 wait_shell || fail "the terminal after :compare and quitting"
 [ $status = 0 ] && echo "compare in tmux: colours, signs, NO_COLOR, :compare, 80x24"

@@ -13,13 +13,10 @@ set -eu
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${top_builddir:-$top}
 . "${top_srcdir:-.}/tests/test-lib.sh"
-export XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache"
-cs="$bin/callscope"
-gen() { n=$1; shift; "$bin/tests/gen-v4db" -o "$tmp/$n" --no-trace --answers "$tmp/$n.json" "$@" >/dev/null; }
 fail() { echo "FAIL: $*"; exit 1; }
 
 # four runs with shared and private subtrees
-for i in 1 2 3 4; do gen s$i --seed 11 --contexts $((150 + i * 30)) --threads $i; done
+for i in 1 2 3 4; do gen_run s$i --seed 11 --contexts $((150 + i * 30)) --threads $i; done
 "$cs" compare "$tmp/s1" "$tmp/s2" "$tmp/s3" "$tmp/s4" --metric 'CPUTIME (sec)' --format json >"$tmp/c.json"
 $py "$top/tests/compare_v4_check.py" "$tmp/c.json" "$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json" "$tmp/s4.json"
 "$cs" compare "$tmp/s1" "$tmp/s2" "$tmp/s3" --match function --scope exclusive --metric 'CPUTIME (sec)' --format json >"$tmp/f.json"
@@ -46,7 +43,7 @@ for p in 2 4 8 16 32; do
 		args="$args --param p=$p $tmp/named/run-$p-$r"
 	done
 done
-gen ref --seed 7 --contexts 60 --threads 2
+gen_run ref --seed 7 --contexts 60 --threads 2
 "$cs" compare "$tmp"/law/app.p*.r? --metric 'CPUTIME (sec)' --model --format json >"$tmp/m1.json"
 "$cs" compare $args --metric 'CPUTIME (sec)' --model --format json >"$tmp/m2.json"
 for m in m1 m2; do
@@ -82,7 +79,7 @@ rc=0; "$cs" compare "$tmp/alpha" "$tmp/beta" --model >/dev/null 2>"$tmp/err" || 
 for s in 1.0 1.02 0.98 1.3 1.32 1.28 0.8 1.2 1.1 0.9 1.25; do
 	"$bin/tests/gen-v4db" -o "$tmp/k$s" --seed 5 --contexts 120 --threads 2 --no-trace --scale $s >/dev/null
 done
-gen kref --seed 5 --contexts 120 --threads 2
+gen_run kref --seed 5 --contexts 120 --threads 2
 B="$tmp/k1.0 $tmp/k1.02 $tmp/k0.98"
 rc=0; "$cs" check $B -- $B >"$tmp/out" || rc=$?
 [ $rc = 0 ] && grep -q '^OK: 0 of' "$tmp/out" || fail "identical sides exit $rc: $(cat "$tmp/out")"

@@ -11,12 +11,10 @@
 # between the instructions; `g` leaves the hottest row and `H` comes back
 # to it; Esc closes; `i` on the root says what to select.  Polls the
 # screen, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v gcc >/dev/null || { echo "gcc missing"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
 gen="$top_srcdir/tests/gen_dcpi.py"
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 mkdir -p "$tmp/bin"
 gcc -g -O0 -no-pie -o "$tmp/bin/prog" "$top_srcdir/tests/dcpi-prog.c" ||
 	{ echo "FAIL: cannot compile tests/dcpi-prog.c"; exit 1; }
@@ -46,23 +44,20 @@ done
 
 start "$cs --no-config $tmp/p" "q quit" || fail "the viewer did not draw"
 # the root is selected: nothing to list yet
-t send-keys -t "$S" i
-wait_for "listing: select a procedure" || fail "no message on the root"
+press i "listing: select a procedure" "no message on the root"
 # select main (a child of the image) and open its listing
 t send-keys -t "$S" "/^main$" Enter
 wait_for "main" || fail "search for main"
 sync_keys
 # the epochs of main
-t send-keys -t "$S" T
-wait_for "per execution context: main" || fail "T did not open main's epochs"
+press T "per execution context: main" "T did not open main's epochs"
 while read -r word ep v; do
 	screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
 		fail "main in $word $ep: no row with $v (opened alone)"
 done <"$tmp/epochs"
 t send-keys -t "$S" Escape
 wait_gone "per execution context" || fail "Esc did not close the threads pane"
-t send-keys -t "$S" i
-wait_for "Procedure main in" || fail "i did not open the listing of main"
+press i "Procedure main in" "i did not open the listing of main"
 # the hottest instruction is marked and shows its samples
 screen | grep -E "> $hot_addr:" | grep -qF " $hot_val " ||
 	fail "the hottest row ($hot_addr, $hot_val samples) is not marked"
@@ -85,8 +80,7 @@ start "env CALLSCOPE_DCPI_DEFER_MIN=0 $cs --no-config $tmp/p" "Top-down" ||
 	fail "the viewer did not draw (deferred)"
 t send-keys -t "$S" "/^main$" Enter
 wait_for "Name  main" || fail "search for main (deferred)"
-t send-keys -t "$S" T
-wait_for "per execution context: main" || fail "T (deferred)"
+press T "per execution context: main" "T (deferred)"
 while read -r word ep v; do
 	screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
 		fail "deferred: main in $word $ep: no row with $v (opened alone)"
@@ -110,8 +104,7 @@ t send-keys -t "$S" "/libbench00001007" Enter
 wait_for "Path  libbench00001007.so" || fail "search for an image row"
 t send-keys -t "$S" l
 sync_keys
-t send-keys -t "$S" j
-wait_for "libbench00001007.so @ 0x" || fail "the expanded image shows no address rows"
+press j "libbench00001007.so @ 0x" "the expanded image shows no address rows"
 t send-keys -t "$S" "/libbench00001005" Enter
 wait_for "Path  libbench00001005.so" || fail "search for the changed image"
 t send-keys -t "$S" l
@@ -125,8 +118,7 @@ t send-keys -t "$S" 3
 wait_for "changed since the database was opened" ||
 	fail "the flat view did not stop on the changed image"
 cp "$big.keep/2611260000/00001005.cycles" "$big/2611260000/00001005.cycles"
-t send-keys -t "$S" 3
-wait_for "Name (flat)" || fail "the flat view did not open"
+press 3 "Name (flat)" "the flat view did not open"
 t send-keys -t "$S" "/libbench0000101d.so @ 0x" Enter
 wait_for "Name  [libbench0000101d.so @ 0x" ||
 	fail "the flat view has no rows of an image never expanded"
@@ -143,8 +135,7 @@ print("{:,}".format(json.load(open(sys.argv[1]))["image_totals"]["0000101d"]))' 
 	"$big.answers.json") || exit 1
 start "env CALLSCOPE_DCPI_DEFER_MIN=0 CALLSCOPE_DCPI_GROUP_MIN=0 $cs --no-config $big" \
 	"30 images" || fail "the viewer did not draw the grouped database"
-t send-keys -t "$S" 3
-wait_for "Name (flat)" || fail "grouped: the flat view did not open"
+press 3 "Name (flat)" "grouped: the flat view did not open"
 t send-keys -t "$S" "/libbench0000101d.so: no symbols" Enter
 wait_for "libbench0000101d.so: no symbols: 1 matches" ||
 	fail "grouped: no group row in the flat view"

@@ -12,13 +12,10 @@ set -eu
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 bin=${top_builddir:-$top}
 . "${top_srcdir:-.}/tests/test-lib.sh"
-export XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache"
 chk="$top/tests/diff_v4_check.py"
-gen() { n=$1; shift; "$bin/tests/gen-v4db" -o "$tmp/$n" --no-trace --answers "$tmp/$n.json" "$@" >/dev/null; }
-gen a --seed 11 --contexts 200 --threads 2
-gen b --seed 11 --contexts 260 --threads 3
-gen c --seed 11 --contexts 200 --threads 4
-cs="$bin/callscope"
+gen_run a --seed 11 --contexts 200 --threads 2
+gen_run b --seed 11 --contexts 260 --threads 3
+gen_run c --seed 11 --contexts 200 --threads 4
 for p in "a b" "b a" "a c" "a a"; do
 	set -- $p
 	"$cs" diff "$tmp/$1" "$tmp/$2" --metric 'CPUTIME (sec)' --format json >"$tmp/d.json"

@@ -5,10 +5,6 @@
 # never a crash or a hang.  Skipped (77) without ../shared.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 data="$top_srcdir/../shared/corpus/extra-p/extrap/tests/data"
-command -v python3 >/dev/null || exit 77
-[ -d "$data" ] || {
-	echo "no $data: skipped"
-	exit 77
-}
+need_corpus "$data"
 python3 "$top_srcdir/tests/check_extrap_hostile.py" \
 	"$top_builddir/callscope" "$data" "$tmp"

@@ -9,11 +9,7 @@
 # reader.  Skipped (77) without ../shared, as in a tarball's build.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 set_dir="$top_srcdir/../shared/corpus/extra-p/extrap/tests/data/nsight/sampled_callchains"
-command -v python3 >/dev/null || exit 77
-[ -d "$set_dir" ] || {
-	echo "no $set_dir: skipped"
-	exit 77
-}
+need_corpus "$set_dir"
 fail=0
 python3 - "$set_dir" "$tmp/derived" <<'PY' || exit 1
 import os, shutil, sqlite3, sys

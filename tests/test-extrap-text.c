@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "formats/extrap/extrap.h"
+#include "measure_fixture.h"
 
 static enum status parse(const char *text, struct model **m, struct error *e)
 {
@@ -61,32 +62,6 @@ static void test_degenerate(void **state)
 	expect_error("PARAMETER p\nPARAMETER p\n", "twice");
 	expect_error("PARAMETER p\nPOINTS 1 2\nREGION r\nDATA\nDATA 2\n",
 		     "without values");
-}
-
-/* numpy's pairwise sum, as in test-model-measures.c */
-static double ref_sum(const double *a, size_t n)
-{
-	if (n < 8) {
-		double s = 0;
-		for (size_t i = 0; i < n; i++)
-			s += a[i];
-		return s;
-	}
-	if (n <= 128) {
-		double r[8];
-		memcpy(r, a, sizeof(r));
-		size_t i = 8;
-		for (; i + 8 <= n; i += 8)
-			for (int k = 0; k < 8; k++)
-				r[k] += a[i + k];
-		double s = ((r[0] + r[1]) + (r[2] + r[3])) +
-			   ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			s += a[i];
-		return s;
-	}
-	size_t h = (n / 2) / 8 * 8;
-	return ref_sum(a, h) + ref_sum(a + h, n - h);
 }
 
 enum { NP = 6, NREG = 3, MAXREP = 40 };

@@ -18,14 +18,12 @@
 # stores none and says so.  The corpus
 # part is skipped (77) while the Extra-P readers or the modeler are not in
 # the program.  Polls capture-pane, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 mkdir -p "$tmp/home" && export HOME="$tmp/home"
-cs=$(cd "$top_builddir" && pwd)/callscope
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # ---- not parametric: the plot says so -------------------------------------
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 3 --contexts 50 \
+"$gen" -o "$tmp/db" --seed 3 --contexts 50 \
 	--threads 2 --samples 0 >/dev/null || exit 1
 start "$cs --no-config $tmp/db" "q quit" || fail "the viewer did not draw"
 t send-keys -t "$S" P
@@ -60,16 +58,14 @@ if ! wait_for "Models at" 10; then
 fi
 # the model string as Extra-P prints it on the detail line of the call
 # path (j selects it), in short on its row: the growing term first
-t send-keys -t "$S" j
-wait_for "Model $model" || fail "the detail line lacks Extra-P's model '$model'"
+press j "Model $model" "the detail line lacks Extra-P's model '$model'"
 screen | grep -F compute | grep -qE ' 0\.20[12][0-9]*\*x\^2 - 0\.8(9|898) ' ||
 	fail "compute's row lacks the short model: $(screen | grep -F compute)"
 screen | grep -qF "Models at x=60" || fail "the evaluation point is not x=60"
 screen | grep -qF "Value@at" || fail "no Value@at column header"
 # the slider: D doubles x, the value column follows
 before=$(screen | grep -F -- "*x^2 - 0.8")
-t send-keys -t "$S" D
-wait_for "Models at x=120" || fail "D did not double x"
+press D "Models at x=120" "D did not double x"
 wait_change "*x^2 - 0.8" "$before" || fail "the value did not follow the slider"
 # model(120) = -0.8898 + 0.20168 * 120^2 = 2903.3
 screen | grep -F -- "*x^2 - 0.8" | grep -qF " 2903 " ||
@@ -91,8 +87,7 @@ screen | grep -qE "^ *20 .* 1000 *$" ||
 	fail "the plot has no x tick labels 20 .. 1000"
 screen | grep -E "[│┤]" | grep -qF "●" || fail "the plot has no points"
 # the worst-scaling call path: the only one with a model
-t send-keys -t "$S" "!"
-wait_for "worst-scaling call path #1" || fail "! did not select the worst"
+press "!" "worst-scaling call path #1" "! did not select the worst"
 # the statistic of the repetitions: R goes from the mean to the median,
 # and the model column then shows what the batch command fits on the
 # median (its own process, not the viewer's code path: a stale mean model
@@ -103,8 +98,7 @@ maximum=$("$cs" model --measure max "$input" |
 	sed -n 's/^[[:space:]]*Model: //p' | head -n 1)
 [ -n "$median" ] && [ "$median" != "$model" ] && [ -n "$maximum" ] ||
 	fail "callscope model --measure median/max gave '$median' '$maximum'"
-t send-keys -t "$S" R
-wait_for "models: median (R)" || fail "R did not switch to the median"
+press R "models: median (R)" "R did not switch to the median"
 wait_for "Model of time, median" || fail "the header does not say median"
 wait_for "Model $median" ||
 	fail "the detail line lacks the median's '$median'"
@@ -116,10 +110,8 @@ wait_for "$maximum" || fail ":set measure maximum: no '$maximum'"
 wait_for "models: maximum (R)" || fail "the status line does not say maximum"
 t send-keys -t "$S" ":set measure min" Enter
 wait_for "models: minimum (R)" || fail ":set measure min was not applied"
-t send-keys -t "$S" R
-wait_for "models: maximum (R)" || fail "R did not go from minimum to maximum"
-t send-keys -t "$S" R
-wait_for "$model" || fail "R did not come back to the mean's model"
+press R "models: maximum (R)" "R did not go from minimum to maximum"
+press R "$model" "R did not come back to the mean's model"
 wait_for "models: mean (R)" || fail "the status line does not say mean"
 t send-keys -t "$S" ":set measure mode" Enter
 wait_for "set measure: mean, median, minimum or maximum" ||
@@ -136,8 +128,7 @@ wait_shell || fail "q did not quit"
 printf 'set measure = median\n' >"$tmp/measure.conf"
 start "$cs --config $tmp/measure.conf $input" "Models at" ||
 	fail "the viewer did not draw with set measure = median"
-t send-keys -t "$S" j
-wait_for "$median" || fail "set measure = median (config): no '$median'"
+press j "$median" "set measure = median (config): no '$median'"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
 
@@ -182,10 +173,8 @@ start "$cs --no-config $data/text/two_parameter_1.txt" "Models at x=60 y=5" ||
 	fail "two_parameter_1.txt: no models at x=60 y=5"
 t send-keys -t "$S" j P
 wait_for "Plot: metr along x at x=60 y=5" || fail "P did not plot along x"
-t send-keys -t "$S" X
-wait_for "Plot: metr along y" || fail "X did not put y on the x axis"
-t send-keys -t "$S" %
-wait_for "(heat map)" || fail "% did not show the heat map"
+press X "Plot: metr along y" "X did not put y on the x axis"
+press % "(heat map)" "% did not show the heat map"
 # the scale: the ramp between the smallest and largest value
 wait_for "$(printf '\302\267\342\226\221\342\226\221\342\226\222')" ||
 	fail "the heat map has no shade ramp"

@@ -28,6 +28,7 @@
 #include "model/model.h"
 #include "model/scaling.h"
 #include "views/scaling_view.h"
+#include "measure_fixture.h"
 
 /* ---- the fake scaling view ------------------------------------------- */
 
@@ -129,13 +130,7 @@ static void power_model(uint32_t node, double c, double e)
 static struct model *make_model_stored(const char *pname, uint32_t n_stored)
 {
 	struct model_builder *b = model_builder_new("test", "mem");
-	struct model_column col = {.name = strdup("time"),
-				   .variant = strdup(""),
-				   .format = strdup("%g"),
-				   .pair = MODEL_NONE,
-				   .parent = MODEL_NONE};
-	assert_int_equal(model_builder_add_column(b, &col), 0);
-	assert_int_equal(model_builder_add_measured(b, 0), 0);
+	add_time_measured(b);
 	assert_int_equal(model_builder_add_param(b, pname), 0);
 	for (double x = 1; x <= 8; x *= 2)
 		assert_int_not_equal(model_builder_add_point(b, &x, 1),

@@ -241,8 +241,7 @@ static void test_merged(void **state)
 	view_free(v);
 	model_free(m);
 	/* the same name under both instances: one box of both */
-	struct model_builder *b = model_builder_new("fixture", "merge.db");
-	fx_add_columns(b);
+	struct model_builder *b = fx_builder("merge.db");
 	struct fx_values *fv = fx_values_new(16);
 	const char *names[] = {"f", "f", "x", "x"};
 	const uint32_t par[] = {0, 0, 1, 2};
@@ -258,8 +257,7 @@ static void test_merged(void **state)
 		assert_int_equal(model_builder_add_node(b, par[i], &nd), i + 1);
 		fx_set(fv, i + 1, 0, val[i]);
 	}
-	model_builder_set_values(b, &fx_value_ops, fv);
-	m = fx_need(model_builder_finish(b, &err));
+	m = fx_finish(b, fv, true);
 	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
 	assert_int_equal(flame_layout_merged(v, roots, 2, "f", 0, 60, 5, &fm,
 					     &err),

@@ -8,26 +8,19 @@
 # says when it does not have the keys ("[w: keys]", as the trace's does);
 # the help groups the keys by the pane they work in (headless).  Polls
 # capture-pane with a timeout, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-mkdir -p "$tmp/home/.config" "$tmp/cache" &&
-	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
-		XDG_CACHE_HOME="$tmp/cache"
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 200 \
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
+tmp_home
+"$gen" -o "$tmp/db" --seed 7 --contexts 200 \
 	--threads 2 --ranks 2 --samples 2000 >/dev/null || exit 1
 db=$tmp/db
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 start "$cs --no-config $db" "q quit" || fail "the viewer did not draw"
 # no trace shown: a trace key says which key shows it
-t send-keys -t "$S" V
-wait_for "V works in the trace: t shows it" || fail "V without a trace is silent"
+press V "V works in the trace: t shows it" "V without a trace is silent"
 # the trace shown, the keys in the tree
-t send-keys -t "$S" t
-wait_for "Trace [" || fail "t did not show the trace"
-t send-keys -t "$S" w
-wait_for "w: keys]" || fail "w did not move the keys to the tree"
+press t "Trace [" "t did not show the trace"
+press w "w: keys]" "w did not move the keys to the tree"
 for k in V ')' +; do
 	t send-keys -t "$S" "$k"
 	wait_for "$k works in the trace: w moves the keys there" ||
@@ -46,18 +39,15 @@ wait_gone "Name (top-down)" || fail "W did not make the trace full screen"
 # the cursor starts before the first sample: to the first change first
 t send-keys -t "$S" .
 wait_gone "no sample at or before the cursor" || fail ". did not move the cursor"
-t send-keys -t "$S" Enter
-wait_for "selected in the tree" || fail "Enter in the trace did not select"
+press Enter "selected in the tree" "Enter in the trace did not select"
 wait_for "Name (top-down)" || fail "Enter in a full-screen trace left the tree hidden"
 wait_for "w: keys]" || fail "the tree does not have the keys after Enter"
 # w from a full-screen trace to the tree also shows the tree
 t send-keys -t "$S" w W
 wait_gone "Name (top-down)" || fail "W did not make the trace full screen again"
-t send-keys -t "$S" w
-wait_for "Name (top-down)" || fail "w from a full-screen trace left the tree hidden"
+press w "Name (top-down)" "w from a full-screen trace left the tree hidden"
 # the threads pane in front: a tree key says how to get back
-t send-keys -t "$S" T
-wait_for "thread sum" || fail "T did not open the threads pane"
+press T "thread sum" "T did not open the threads pane"
 t send-keys -t "$S" H
 wait_for "H works in the tree: Esc closes this pane" ||
 	fail "H in the threads pane is silent"
@@ -68,15 +58,12 @@ wait_prompt || fail "q did not quit"
 xp=$top_srcdir/../shared/corpus/extra-p/extrap/tests/data/comparison/lulesh-cpu_demangled.extra-p
 if [ -e "$xp" ]; then
 	start "$cs --no-config $xp" "q quit" || fail "the viewer did not draw $xp"
-	t send-keys -t "$S" P
-	wait_for "Plot: " || fail "P did not show the plot"
-	t send-keys -t "$S" w
-	wait_for "Plot [w: keys]: " || fail "the plot's title has no focus marker"
+	press P "Plot: " "P did not show the plot"
+	press w "Plot [w: keys]: " "the plot's title has no focus marker"
 	t send-keys -t "$S" %
 	wait_for "% works in the plot: w moves the keys there" ||
 		fail "% with the tree focused is silent"
-	t send-keys -t "$S" w
-	wait_for "Plot: " || fail "w did not give the plot the keys"
+	press w "Plot: " "w did not give the plot the keys"
 	t send-keys -t "$S" q
 	wait_prompt || fail "q did not quit $xp"
 else

@@ -27,6 +27,7 @@
 #include "model/model.h"
 #include "present/present_value.h"
 #include "views/kind_summary.h"
+#include "sqlite_fixture.h"
 
 extern const struct reader reader_rocpd;
 
@@ -63,17 +64,7 @@ static const char *const sql =
 static int setup(void **state)
 {
 	(void)state;
-	int fd = mkstemps(path, 4);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	unlink(path);
-	sqlite3 *db = NULL;
-	if (sqlite3_open(path, &db) != SQLITE_OK)
-		return -1;
-	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc == SQLITE_OK ? 0 : -1;
+	return sqlite_fixture_write(path, 4, sql);
 }
 
 static int teardown(void **state)

@@ -10,18 +10,12 @@
 # expected path, share and threshold come from tests/hotpath_expect.py over
 # the batch report, not from the viewer.  Polls capture-pane, never a bare
 # sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-corpus=$top_srcdir/../shared/corpus
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 kripke=$corpus/hpctoolkit-v4/hpctoolkit-tutorial-examples/cpu/kripke/dbase.expt.1.cputime.t
 smg=$corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples/smg2000-wall-trace.db/smg2000.wall.db
 [ -e "$kripke" ] && [ -e "$smg" ] || { echo "corpus absent: skipped"; exit 77; }
-mkdir -p "$tmp/home/.config" "$tmp/cache" &&
-	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
-		XDG_CACHE_HOME="$tmp/cache"
-cs=$(cd "$top_builddir" && pwd)/callscope
-py=/usr/bin/python3
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+tmp_home
 status_line() { screen | sed -n '$p'; }
 # the selected row's name line ends with TEXT
 name_is() { screen | grep '^Name ' | grep -qF -- "$1"; }

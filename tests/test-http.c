@@ -67,7 +67,8 @@ static void control(const char *path)
 }
 
 /* A session over the served file /a.bin (or, `file_url`, the same file
- * as a file:// URL): its bytes read directly, its URL, a probe of it. */
+ * as a file:// URL): its bytes read directly, its URL, a probe of it that
+ * found its size, range support and date.  False without a test server. */
 struct served {
 	unsigned char *want;
 	size_t len;
@@ -77,9 +78,11 @@ struct served {
 	struct http_info info;
 };
 
-static void served_open(struct served *f, bool file_url)
+static bool served_open(struct served *f, bool file_url)
 {
 	memset(f, 0, sizeof(*f));
+	if (!base())
+		return false;
 	f->want = slurp("/a.bin", &f->len);
 	char *dir = file_url ? join("file://", getenv("HTTP_TEST_DIR"))
 			     : join(base(), "");
@@ -88,6 +91,11 @@ static void served_open(struct served *f, bool file_url)
 	assert_int_equal(http_session_new(NULL, &f->s, &f->err), STATUS_OK);
 	assert_int_equal(http_probe(f->s, f->url, &f->info, &f->err),
 			 STATUS_OK);
+	assert_true(f->info.size_known);
+	assert_int_equal(f->info.size, f->len);
+	assert_true(f->info.ranges);
+	assert_true(f->info.mtime > 0);
+	return true;
 }
 
 static void served_close(struct served *f)
@@ -162,12 +170,26 @@ static void test_content_range(void **state)
 	assert_int_equal(a, 1048576);
 }
 
+/* Each case's input through fn gives a heap string equal to its expected
+ * output. */
+static void assert_string_cases(char *(*fn)(const char *),
+				const char *const (*cases)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *r = fn(cases[i][0]);
+		assert_non_null(r);
+		assert_string_equal(r, cases[i][1]);
+		free(r);
+	}
+}
+
+#define N_CASES(a) (sizeof(a) / sizeof((a)[0]))
+
 static void test_redact(void **state)
 {
 	(void)state;
-	char *r = http_url_redact(NULL);
-	assert_null(r);
-	const char *cases[][2] = {
+	assert_null(http_url_redact(NULL));
+	static const char *const cases[][2] = {
 		{ "", "" },
 		{ "path/x", "path/x" },
 		{ "http://h/a@b", "http://h/a@b" },
@@ -177,29 +199,19 @@ static void test_redact(void **state)
 		{ "HTTP://u:p;auth=x@h:8/a%20b", "http://h:8/a%20b" },
 		{ "scp://me@h/~/db/", "scp://h/~/db/" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		r = http_url_redact(cases[i][0]);
-		assert_non_null(r);
-		assert_string_equal(r, cases[i][1]);
-		free(r);
-	}
+	assert_string_cases(http_url_redact, cases, N_CASES(cases));
 }
 
 /* A URL libcurl refuses still loses its password. */
 static void test_redact_unparsed(void **state)
 {
 	(void)state;
-	const char *cases[][2] = {
+	static const char *const cases[][2] = {
 		{ "http://u:p@ss@bad host/x", "http://bad host/x" },
 		{ "sftp://a@b@[::1/x", "sftp://[::1/x" },
 		{ "http://bad host/x", "http://bad host/x" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *r = http_url_redact(cases[i][0]);
-		assert_non_null(r);
-		assert_string_equal(r, cases[i][1]);
-		free(r);
-	}
+	assert_string_cases(http_url_redact, cases, N_CASES(cases));
 }
 
 static void test_url_child(void **state)
@@ -250,30 +262,20 @@ static void test_file_url_path_more(void **state)
 	assert_null(remote_file_url_path("file://127.0.0.1/x"));
 	assert_null(remote_file_url_path("file:x"));
 	assert_null(remote_file_url_path("file:/x"));
-	const char *cases[][2] = {
+	static const char *const cases[][2] = {
 		{ "file://LOCALHOST/a%20b c", "/a b c" },
 		{ "file:///tmp/../x/./y", "/tmp/../x/./y" },
 		{ "file:///a%0ab", "/a\nb" },
 		{ "file:///caf%c3%a9", "/caf\xc3\xa9" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *p = remote_file_url_path(cases[i][0]);
-		assert_non_null(p);
-		assert_string_equal(p, cases[i][1]);
-		free(p);
-	}
-	const char *names[][2] = {
+	assert_string_cases(remote_file_url_path, cases, N_CASES(cases));
+	static const char *const names[][2] = {
 		{ "sftp://me@h/~/db.tar.gz", "db.tar.gz" },
 		{ "http://h/a/b%2Bc.zip?x=/y", "b+c.zip" },
 		{ "local/dir/x.db?q", "x.db" },
 		{ "http://h/a%00b", "download" },
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char *p = remote_url_file_name(names[i][0]);
-		assert_non_null(p);
-		assert_string_equal(p, names[i][1]);
-		free(p);
-	}
+	assert_string_cases(remote_url_file_name, names, N_CASES(names));
 }
 
 static void test_options_default(void **state)
@@ -338,19 +340,12 @@ static void test_refused(void **state)
 static void test_probe(void **state)
 {
 	(void)state;
-	if (!base())
-		skip();
 	struct served f;
-	served_open(&f, false);
-	struct http_session *s = f.s;
+	if (!served_open(&f, false))
+		skip();
 	struct http_info info = f.info;
-	const char *url = f.url;
-	size_t len = f.len;
 	struct error err = { 0 };
 	f.info = (struct http_info){ 0 };
-	assert_true(info.size_known);
-	assert_int_equal(info.size, len);
-	assert_true(info.ranges);
 	assert_non_null(info.etag);
 	assert_int_equal(info.etag[0], '"');
 	assert_non_null(info.last_modified);
@@ -360,7 +355,7 @@ static void test_probe(void **state)
 
 	/* an empty file: 416 "bytes * /0" */
 	char *empty = join(base(), "/empty");
-	assert_int_equal(http_probe(s, empty, &info, &err), STATUS_OK);
+	assert_int_equal(http_probe(f.s, empty, &info, &err), STATUS_OK);
 	assert_true(info.size_known);
 	assert_int_equal(info.size, 0);
 	http_info_clear(&info);
@@ -368,10 +363,10 @@ static void test_probe(void **state)
 	/* a server ignoring ranges: size from Content-Length, cut off */
 	control("/__reset");
 	control("/__fault?prefix=/a.bin&kind=norange&count=1");
-	assert_int_equal(http_probe(s, url, &info, &err), STATUS_OK);
+	assert_int_equal(http_probe(f.s, f.url, &info, &err), STATUS_OK);
 	assert_false(info.ranges);
 	assert_true(info.size_known);
-	assert_int_equal(info.size, len);
+	assert_int_equal(info.size, f.len);
 	http_info_clear(&info);
 	free(empty);
 	served_close(&f);
@@ -381,72 +376,66 @@ static void test_probe(void **state)
 static void test_get_range(void **state)
 {
 	(void)state;
-	if (!base())
-		skip();
 	struct served f;
-	served_open(&f, false);
-	struct http_session *s = f.s;
-	const struct http_info info = f.info;
-	const char *url = f.url;
-	const unsigned char *want = f.want;
-	size_t len = f.len;
+	if (!served_open(&f, false))
+		skip();
 	struct error err = { 0 };
 	unsigned char *buf = malloc(70000);
 	assert_non_null(buf);
 	size_t got = 99;
-	assert_int_equal(http_get_range(s, url, 5, 0, buf, &got, NULL, &err),
+	assert_int_equal(http_get_range(f.s, f.url, 5, 0, buf, &got, NULL, &err),
 			 STATUS_OK);
 	assert_int_equal(got, 0);
-	assert_int_equal(http_get_range(s, url, 1000, 65536, buf, &got,
-					info.etag, &err),
+	assert_int_equal(http_get_range(f.s, f.url, 1000, 65536, buf, &got,
+					f.info.etag, &err),
 			 STATUS_OK);
 	assert_int_equal(got, 65536);
-	assert_memory_equal(buf, want + 1000, 65536);
+	assert_memory_equal(buf, f.want + 1000, 65536);
 	/* the tail: fewer bytes than asked */
-	assert_int_equal(http_get_range(s, url, len - 10, 100, buf, &got,
-					info.etag, &err),
+	assert_int_equal(http_get_range(f.s, f.url, f.len - 10, 100, buf, &got,
+					f.info.etag, &err),
 			 STATUS_OK);
 	assert_int_equal(got, 10);
-	assert_memory_equal(buf, want + len - 10, 10);
+	assert_memory_equal(buf, f.want + f.len - 10, 10);
 	/* another ETag: changed on the server (If-Range: the whole file) */
-	assert_int_equal(http_get_range(s, url, 0, 10, buf, &got, "\"x\"",
+	assert_int_equal(http_get_range(f.s, f.url, 0, 10, buf, &got, "\"x\"",
 					&err),
 			 STATUS_IO);
 	assert_non_null(strstr(err.message, "changed on the server"));
 	/* the Last-Modified date as the validator (a server without ETags):
 	 * the same date reads, an older one is a changed file */
-	assert_non_null(info.last_modified);
-	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
-					info.last_modified, &err),
+	assert_non_null(f.info.last_modified);
+	assert_int_equal(http_get_range(f.s, f.url, 20, 10, buf, &got,
+					f.info.last_modified, &err),
 			 STATUS_OK);
-	assert_memory_equal(buf, want + 20, 10);
-	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
+	assert_memory_equal(buf, f.want + 20, 10);
+	assert_int_equal(http_get_range(f.s, f.url, 20, 10, buf, &got,
 					"Mon, 01 Jan 2001 00:00:00 GMT", &err),
 			 STATUS_IO);
 	assert_non_null(strstr(err.message, "changed on the server"));
 	/* a server that ignores If-Range: its Last-Modified tells */
 	control("/__fault?prefix=/a.bin&kind=noifrange&count=1");
-	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
+	assert_int_equal(http_get_range(f.s, f.url, 20, 10, buf, &got,
 					"Mon, 01 Jan 2001 00:00:00 GMT", &err),
 			 STATUS_IO);
 	assert_non_null(strstr(err.message, "changed on the server "
 					    "(Last-Modified"));
 	/* a weak ETag cannot be an If-Range: compared, not sent */
-	assert_int_equal(http_get_range(s, url, 20, 10, buf, &got,
+	assert_int_equal(http_get_range(f.s, f.url, 20, 10, buf, &got,
 					"W/\"weak\"", &err),
 			 STATUS_IO);
 	assert_non_null(strstr(err.message, "changed on the server (ETag"));
 	/* a server that ignores ranges */
 	control("/__fault?prefix=/a.bin&kind=norange&count=1");
-	assert_int_equal(http_get_range(s, url, 10, 10, buf, &got, NULL,
+	assert_int_equal(http_get_range(f.s, f.url, 10, 10, buf, &got, NULL,
 					&err),
 			 STATUS_UNSUPPORTED);
 	assert_non_null(strstr(err.message, "ignores range requests"));
 	/* the connection survives: the next read works */
-	assert_int_equal(http_get_range(s, url, 10, 10, buf, &got, NULL,
+	assert_int_equal(http_get_range(f.s, f.url, 10, 10, buf, &got, NULL,
 					&err),
 			 STATUS_OK);
-	assert_memory_equal(buf, want + 10, 10);
+	assert_memory_equal(buf, f.want + 10, 10);
 	free(buf);
 	served_close(&f);
 	error_clear(&err);
@@ -481,55 +470,50 @@ static void test_perform(void **state)
 		skip();
 	control("/__reset");
 	struct served f;
-	served_open(&f, false);
-	struct http_session *s = f.s;
-	const struct http_info info = f.info;
-	const char *url = f.url;
-	const unsigned char *want = f.want;
-	size_t len = f.len;
+	assert_true(served_open(&f, false));
 	struct error err = { 0 };
 
 	/* a range into the caller's sink */
 	struct collect c = { 0 };
 	struct http_request q = { .range = "100-199", .body = collect_body,
 				  .body_ctx = &c };
-	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
-	assert_true(http_session_perform(s, &q));
-	assert_int_equal(http_session_result(s, url, &err), STATUS_OK);
-	assert_int_equal(http_session_status(s), 206);
-	assert_int_equal(http_session_content_length(s), 100);
-	assert_string_equal(http_session_effective_url(s), url);
+	assert_int_equal(http_session_prepare(f.s, f.url, &err), STATUS_OK);
+	assert_true(http_session_perform(f.s, &q));
+	assert_int_equal(http_session_result(f.s, f.url, &err), STATUS_OK);
+	assert_int_equal(http_session_status(f.s), 206);
+	assert_int_equal(http_session_content_length(f.s), 100);
+	assert_string_equal(http_session_effective_url(f.s), f.url);
 	assert_int_equal(c.got, 100);
-	assert_memory_equal(c.buf, want + 100, 100);
+	assert_memory_equal(c.buf, f.want + 100, 100);
 
 	/* revalidation: the ETag and the date each give 304, no body */
-	struct http_request v = { .if_none_match = info.etag,
+	struct http_request v = { .if_none_match = f.info.etag,
 				  .body = collect_body, .body_ctx = &c };
 	c.got = c.calls = 0;
-	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
-	assert_true(http_session_perform(s, &v));
-	assert_int_equal(http_session_result(s, url, &err), STATUS_OK);
-	assert_int_equal(http_session_status(s), 304);
+	assert_int_equal(http_session_prepare(f.s, f.url, &err), STATUS_OK);
+	assert_true(http_session_perform(f.s, &v));
+	assert_int_equal(http_session_result(f.s, f.url, &err), STATUS_OK);
+	assert_int_equal(http_session_status(f.s), 304);
 	assert_int_equal(c.got, 0);
-	v = (struct http_request){ .if_modified_since = info.last_modified,
+	v = (struct http_request){ .if_modified_since = f.info.last_modified,
 				   .body = collect_body, .body_ctx = &c };
-	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
-	assert_true(http_session_perform(s, &v));
-	assert_int_equal(http_session_status(s), 304);
+	assert_int_equal(http_session_prepare(f.s, f.url, &err), STATUS_OK);
+	assert_true(http_session_perform(f.s, &v));
+	assert_int_equal(http_session_status(f.s), 304);
 
 	/* If-Range with another ETag: the whole file comes back (200) */
 	struct http_request r = { .range = "0-9", .if_range = "\"other\"",
 				  .body = collect_body, .body_ctx = &c };
 	c = (struct collect){ .stop = 50 };
-	assert_int_equal(http_session_prepare(s, url, &err), STATUS_OK);
-	assert_false(http_session_perform(s, &r));
-	assert_int_equal(http_session_status(s), 200);
-	assert_int_equal(http_session_content_length(s), (int64_t)len);
+	assert_int_equal(http_session_prepare(f.s, f.url, &err), STATUS_OK);
+	assert_false(http_session_perform(f.s, &r));
+	assert_int_equal(http_session_status(f.s), 200);
+	assert_int_equal(http_session_content_length(f.s), (int64_t)f.len);
 	/* the sink stopped the transfer: a write error, said as such */
-	assert_int_equal(http_session_result(s, url, &err), STATUS_IO);
+	assert_int_equal(http_session_result(f.s, f.url, &err), STATUS_IO);
 	assert_non_null(strstr(err.message, "cannot store the data"));
 	assert_true(c.got <= 50);
-	assert_memory_equal(c.buf, want, c.got);
+	assert_memory_equal(c.buf, f.want, c.got);
 	served_close(&f);
 	error_clear(&err);
 }
@@ -537,32 +521,23 @@ static void test_perform(void **state)
 static void test_file_url(void **state)
 {
 	(void)state;
-	if (!base())
-		skip();
 	struct served f;
-	served_open(&f, true);
-	struct http_session *s = f.s;
+	if (!served_open(&f, true))
+		skip();
 	struct http_info info = f.info;
-	const char *url = f.url;
-	const unsigned char *want = f.want;
-	size_t len = f.len;
 	struct error err = { 0 };
 	f.info = (struct http_info){ 0 };
-	assert_true(info.size_known);
-	assert_int_equal(info.size, len);
-	assert_true(info.ranges);
-	assert_true(info.mtime > 0);
 	unsigned char buf[100];
 	size_t got = 0;
-	assert_int_equal(http_get_range(s, url, 77, sizeof(buf), buf, &got,
+	assert_int_equal(http_get_range(f.s, f.url, 77, sizeof(buf), buf, &got,
 					NULL, &err),
 			 STATUS_OK);
 	assert_int_equal(got, sizeof(buf));
-	assert_memory_equal(buf, want + 77, sizeof(buf));
+	assert_memory_equal(buf, f.want + 77, sizeof(buf));
 	http_info_clear(&info);
 	char *dir = join("file://", getenv("HTTP_TEST_DIR"));
 	char *missing = join(dir, "/missing");
-	assert_int_equal(http_probe(s, missing, &info, &err),
+	assert_int_equal(http_probe(f.s, missing, &info, &err),
 			 STATUS_NOT_FOUND);
 	free(missing);
 	free(dir);

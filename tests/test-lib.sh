@@ -10,6 +10,17 @@
 #                             helper such as tests/tmux-env.sh prepends its
 #                             own: at_exit="CMD; $at_exit")
 #   status, fail TEXT         0 until fail prints "FAIL: TEXT" and sets 1
+#   gen_run NAME ARGS...      gen-v4db ARGS into $tmp/NAME without a trace,
+#                             its answers in $tmp/NAME.json
+#   need_corpus PATH          skip (exit 77) unless python3 runs and PATH
+#                             (in ../shared, absent from a tarball's build)
+#                             exists
+#   refused EXT NAME...       each $tmp/NAME.EXT (a damaged input) makes
+#                             info, report and trace exit 2 with exactly one
+#                             line on stderr (fail otherwise)
+#   tmp_home                  HOME inside $tmp ($tmp/home), its .config the
+#                             XDG configuration folder (both made), for
+#                             tests of what reads the user's files
 # and exports XDG_CACHE_HOME and XDG_CONFIG_HOME inside $tmp, so no test
 # reads the user's configuration or shares a cache with another.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -30,4 +41,34 @@ status=0
 fail() {
 	echo "FAIL: $*"
 	status=1
+}
+tmp_home() {
+	HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
+	export HOME XDG_CONFIG_HOME
+	mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
+}
+refused() {
+	ext=$1
+	shift
+	for f; do
+		for cmd in info "report --view flat" "trace --at 0"; do
+			# shellcheck disable=SC2086
+			"$cs" $cmd "$tmp/$f.$ext" >"$tmp/out" 2>"$tmp/err"
+			rc=$?
+			lines=$(wc -l <"$tmp/err")
+			if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ]; then
+				fail "$cmd $f.$ext: exit $rc, $lines lines on stderr"
+				cat "$tmp/err"
+			fi
+		done
+	done
+}
+need_corpus() {
+	command -v python3 >/dev/null || exit 77
+	[ -e "$1" ] || { echo "no $1: skipped"; exit 77; }
+}
+gen_run() {
+	run=$1
+	shift
+	"$gen" -o "$tmp/$run" --no-trace --answers "$tmp/$run.json" "$@" >/dev/null
 }

@@ -53,14 +53,8 @@ static bool fake_summary(void *impl, uint32_t ctx, uint32_t stat, double *out)
 	return true;
 }
 
-static void fake_close(void *impl)
-{
-	(void)impl;
-}
-
 static const struct value_ops fake_values = {
 	.summary = fake_summary,
-	.close = fake_close,
 };
 
 /* The logical subtree sum of k, brute force. */

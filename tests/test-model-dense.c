@@ -28,6 +28,7 @@
 #include "formats/reader.h"
 #include "views/view.h"
 #include "view_fixture.h"
+#include "v4_corpus.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 
@@ -529,27 +530,6 @@ static void test_formulas_and_context_ids(void **state)
 
 /* ---- HPCToolkit v4 corpus --------------------------------------------- */
 
-static char **dbs;
-static size_t n_dbs;
-
-static int collect(const char *path, const struct stat *sb, int type,
-		   struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	size_t len = strlen(path);
-	if (type == FTW_F && len >= 8 &&
-	    strcmp(path + len - 8, "/meta.db") == 0) {
-		char **n = realloc(dbs, (n_dbs + 1) * sizeof(*dbs));
-		assert_non_null(n);
-		dbs = n;
-		dbs[n_dbs] = strndup(path, len - 8);
-		assert_non_null(dbs[n_dbs]);
-		n_dbs++;
-	}
-	return 0;
-}
-
 static void count_emit(void *ctx, uint32_t ctx_id, double value)
 {
 	(void)ctx_id;
@@ -599,7 +579,8 @@ static void test_v4_corpus(void **state)
 	size_t opened = 0, present = 0;
 	assert_true(asprintf(&root, "%s/corpus/hpctoolkit-v4", shared_dir) >
 		    0);
-	assert_int_equal(nftw(root, collect, 16, FTW_PHYS), 0);
+	size_t n_dbs = 0;
+	char **dbs = v4_corpus_dbs(root, &n_dbs);
 	assert_true(n_dbs > 0);
 	for (size_t i = 0; i < n_dbs; i++) {
 		struct model *m = NULL;
@@ -619,11 +600,7 @@ static void test_v4_corpus(void **state)
 	}
 	assert_true(opened >= 10);
 	assert_true(present > 1000);
-	for (size_t i = 0; i < n_dbs; i++)
-		free(dbs[i]);
-	free(dbs);
-	dbs = NULL;
-	n_dbs = 0;
+	v4_corpus_free(dbs, n_dbs);
 	free(root);
 }
 

@@ -55,14 +55,8 @@ static enum status fake_all(void *impl, uint32_t stat,
 	return STATUS_OK;
 }
 
-static void fake_close(void *impl)
-{
-	(void)impl;
-}
-
 static const struct value_ops fake_ops = {
 	.summary = fake_summary,
-	.close = fake_close,
 	.summary_all = fake_all,
 };
 

@@ -75,14 +75,8 @@ static enum status fake_detail(void *impl, uint32_t line, uint64_t event,
 	return model_kv_pack(kv, *n, out, err);
 }
 
-static void fake_close(void *impl)
-{
-	(void)impl;
-}
-
 static const struct trace_ops fake_ops = {
 	.interval = fake_interval,
-	.close = fake_close,
 	.counter = fake_counter,
 	.event_detail = fake_detail,
 };
@@ -204,10 +198,8 @@ static void test_samples(void **state)
 {
 	(void)state;
 	static const struct trace_ops with = {.sample = fake_sample,
-					      .interval = fake_interval,
-					      .close = fake_close};
-	static const struct trace_ops without = {.interval = fake_interval,
-						 .close = fake_close};
+					      .interval = fake_interval};
+	static const struct trace_ops without = {.interval = fake_interval};
 	for (int k = 0; k < 2; k++) {
 		struct model_builder *b = model_builder_new("test", "mem");
 		struct model_timeline sl = {.profile = MODEL_NONE,

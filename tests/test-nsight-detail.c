@@ -23,6 +23,7 @@
 #include "formats/reader.h"
 #include "model/model.h"
 #include "views/trace_view.h"
+#include "sqlite_fixture.h"
 
 extern const struct reader reader_nsight;
 
@@ -59,17 +60,7 @@ static const char *const sql =
 static int setup(void **state)
 {
 	(void)state;
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	unlink(path);
-	sqlite3 *db = NULL;
-	if (sqlite3_open(path, &db) != SQLITE_OK)
-		return -1;
-	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc == SQLITE_OK ? 0 : -1;
+	return sqlite_fixture_write(path, 0, sql);
 }
 
 static int teardown(void **state)

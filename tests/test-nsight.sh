@@ -52,18 +52,8 @@ printf 'not sqlite at all\n' >"$tmp/text.sqlite"
 "$py" -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table CUPTI_ACTIVITY_KIND_KERNEL (start, end)'); c.commit()" "$tmp/no-strings.sqlite"
 "$py" -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table StringIds (id, value)'); c.execute('create table CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId, correlationId)'); c.commit()" "$tmp/no-column.sqlite"
 "$py" -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table StringIds (id, value)'); c.execute('create table EXPORT_META_DATA (name, value)'); c.commit()" "$tmp/no-activity.sqlite"
-for f in truncated header-only text other no-strings no-column no-activity; do
-	for cmd in info "report --view flat" "trace --at 0"; do
-		# shellcheck disable=SC2086
-		"$cs" $cmd "$tmp/$f.sqlite" >"$tmp/out" 2>"$tmp/err"
-		rc=$?
-		lines=$(wc -l <"$tmp/err")
-		if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ]; then
-			fail "$cmd $f.sqlite: exit $rc, $lines lines on stderr"
-			cat "$tmp/err"
-		fi
-	done
-done
+refused sqlite truncated header-only text other no-strings no-column \
+	no-activity
 grep -q 'StringIds' "$tmp/err" 2>/dev/null || true
 "$cs" info "$tmp/no-strings.sqlite" 2>&1 | grep -q 'StringIds is missing' ||
 	fail "the missing StringIds is not named"

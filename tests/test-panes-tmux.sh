@@ -8,15 +8,12 @@
 # beside it (|), full screen (W) and back, and Enter in it shows the
 # context in the tree (a request to the core).  Polls capture-pane with a
 # timeout, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-mkdir -p "$tmp/home/.config/callscope" &&
-	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 400 \
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
+tmp_home && mkdir "$XDG_CONFIG_HOME/callscope"
+"$gen" -o "$tmp/db" --seed 7 --contexts 400 \
 	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
 db=$tmp/db
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # wait_gone TEXT: poll until TEXT is no longer on the screen (10 s)
 wait_gone() {
@@ -45,14 +42,12 @@ status_line | grep -qF "q quit" && fail "the hint still shows q for quit"
 # action's first key: x joins /, then / goes)
 t send-keys -t "$S" ":bind generic x search" Enter
 wait_for "bind generic x search" || fail ":bind was not accepted"
-t send-keys -t "$S" Escape
-wait_for "/ search" || fail "the hint lost / for search"
+press Escape "/ search" "the hint lost / for search"
 t send-keys -t "$S" ":bind generic / none" Enter Escape
 wait_for "x search" || fail "the hint did not follow :bind (x search)"
 wait_gone "/ search" || fail "the hint still shows / after unbinding it"
 # the rebound keys work
-t send-keys -t "$S" S
-wait_for "sorted by" || fail "S did not sort"
+press S "sorted by" "S did not sort"
 t send-keys -t "$S" Q
 wait_prompt || fail "Q did not quit"
 
@@ -71,30 +66,27 @@ wait_for "set threshold = 0" || fail ":threshold did not go through the option t
 # ---- flatten and its undo ------------------------------------------------
 t send-keys -t "$S" g j
 wait_for "Name  application thread" || fail "j did not select the application thread"
-t send-keys -t "$S" F
-wait_for "Name  solver::worker_loop" || fail "F did not put the child in the row's place"
+press F "Name  solver::worker_loop" \
+	"F did not put the child in the row's place"
 wait_gone "─▾ application thread" || fail "F left the flattened row in the tree"
 screen | grep -qE "├─. solver::worker_loop" || fail "the child is not at the flattened row's depth"
 t send-keys -t "$S" F
 wait_for "Name  loop at /home/user/solver/src/solver.cpp:1223" ||
 	fail "F again did not flatten one more level"
 wait_for "flattened (2)" || fail "no count of the flattens"
-t send-keys -t "$S" U
-wait_for "Name  solver::worker_loop" || fail "U did not bring the last flattened row back"
+press U "Name  solver::worker_loop" \
+	"U did not bring the last flattened row back"
 wait_for "unflattened (1 left)" || fail "U did not say what is left"
-t send-keys -t "$S" U
-wait_for "Name  application thread" || fail "U again did not bring the first row back"
+press U "Name  application thread" "U again did not bring the first row back"
 wait_for "─▾ application thread" || fail "the row is not back in the tree"
-t send-keys -t "$S" U
-wait_for "nothing is flattened" || fail "U with nothing flattened"
-t send-keys -t "$S" "?"
-wait_for "Flatten: the selection is replaced by its children" || fail "help lacks flatten"
+press U "nothing is flattened" "U with nothing flattened"
+press "?" "Flatten: the selection is replaced by its children" \
+	"help lacks flatten"
 wait_for "Undo the last flatten" || fail "help lacks unflatten"
 t send-keys -t "$S" q
 
 # ---- the trace beside the tree and full screen ---------------------------
-t send-keys -t "$S" t
-wait_for "Trace [Main]" || fail "t did not show the trace"
+press t "Trace [Main]" "t did not show the trace"
 wait_for "t Trace" || fail "no trace tab"
 # below the tree: the tree header and the trace header on different lines
 line=$(screen | grep -F "Name (top-down)")
@@ -119,8 +111,7 @@ done
 t send-keys -t "$S" W
 wait_gone "Name (top-down)" || fail "W did not make the trace full screen"
 wait_for "Trace [Main]" || fail "W lost the trace"
-t send-keys -t "$S" W
-wait_for "Name (top-down)" || fail "W again did not bring the tree back"
+press W "Name (top-down)" "W again did not bring the tree back"
 screen | grep -F "Name (top-down)" | grep -qF "Trace [Main]" ||
 	fail "W again did not restore the trace beside the tree"
 # Enter in the trace: the context at the cursor selected in the tree, and

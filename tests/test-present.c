@@ -28,12 +28,9 @@
  * when `values`, the root 123456789012 (11 characters in %g). */
 static struct model *chain(uint32_t depth, bool values)
 {
-	struct model_builder *b = model_builder_new("fixture", "chain.db");
-	struct error err = {0};
-	fx_add_columns(b);
-	struct fx_values *fv = values ? fx_values_new(depth + 1) : NULL;
-	if (fv)
-		fx_set(fv, 0, 0, 123456789012.0);
+	struct model_builder *b = fx_builder("chain.db");
+	struct fx_values *fv = fx_values_new(depth + 1);
+	fx_set(fv, 0, 0, 123456789012.0);
 	for (uint32_t i = 1; i <= depth; i++) {
 		char name[32];
 		int n = snprintf(name, sizeof(name), "n%u", i);
@@ -44,13 +41,9 @@ static struct model *chain(uint32_t depth, bool values)
 			.function = MODEL_NONE,
 		};
 		assert_int_equal(model_builder_add_node(b, i - 1, &nd), i);
-		if (fv)
-			fx_set(fv, i, 0, 1000.0 * i + 1);
+		fx_set(fv, i, 0, 1000.0 * i + 1);
 	}
-	if (fv)
-		model_builder_set_values(b, &fx_value_ops, fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	return m;
+	return fx_finish(b, fv, values);
 }
 
 /* What `write` wrote to a stream, as a heap string. */

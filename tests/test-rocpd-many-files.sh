@@ -8,17 +8,9 @@
 # its scan or its lines and closed after: every command gives exactly what
 # it gives without the limit (the oracle), with and without the run's
 # index, and the title counts the 120 files.
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-cs="$top_builddir/callscope"
-command -v python3 >/dev/null || exit 77
-[ -d "$top_srcdir/../shared/corpus/rocpd-schema" ] || {
-	echo "no $top_srcdir/../shared/corpus/rocpd-schema: skipped"
-	exit 77
-}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+need_corpus "$corpus/rocpd-schema"
+export HOME="$tmp"
 python3 "$top_srcdir/tests/gen_rocpd.py" "$tmp/gen" >/dev/null || exit 1
 one=$(ls "$tmp"/gen/run/*/*_results.db | head -n 1)
 mkdir "$tmp/many"
@@ -27,8 +19,6 @@ while [ $i -lt 120 ]; do
 	cp "$one" "$tmp/many/$((5000 + i))_results.db" || exit 1
 	i=$((i + 1))
 done
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 # the window: the run's whole time range, as info --format json gives it
 span=$("$cs" --no-cache info --format json "$tmp/many" 2>/dev/null |
 	python3 -c 'import json,sys; t=json.load(sys.stdin)["trace"]; print(t["min"], t["max"])') ||

@@ -15,11 +15,7 @@
 # checked where they are read.  A changed database is read again.  The budget
 # ($CALLSCOPE_RUN_INDEX_MAX) removes older runs' indexes.
 . "${top_srcdir:-.}/tests/test-lib.sh"
-command -v python3 >/dev/null || exit 77
-[ -d "$top_srcdir/../shared/corpus/rocpd-schema" ] || {
-	echo "no $top_srcdir/../shared/corpus/rocpd-schema: skipped"
-	exit 77
-}
+need_corpus "$top_srcdir/../shared/corpus/rocpd-schema"
 XDG_CACHE_HOME="$tmp/cache"
 export XDG_CACHE_HOME
 runs="$XDG_CACHE_HOME/callscope/runs"

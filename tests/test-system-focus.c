@@ -56,20 +56,13 @@ static bool summary(void *impl, uint32_t ctx, uint32_t stat, double *out)
 	return false;
 }
 
-static void nothing(void *impl)
-{
-	(void)impl;
-}
-
 static const struct value_ops ops = {
 	.summary = summary,
 	.per_profile = per_profile,
-	.close = nothing,
 };
 
 static const struct value_ops ops_none = {
 	.summary = summary,
-	.close = nothing,
 };
 
 static struct model *build(const struct value_ops *vo)

@@ -8,16 +8,12 @@
 # keep, and that a terminal without colours shows attributes only; without
 # colours (NO_COLOR=1, TERM=vt100) the selected row is in reverse video,
 # not only bold.  Polls capture-pane with a timeout, never a bare sleep.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-mkdir -p "$tmp/home/.config/callscope" "$tmp/cache" &&
-	export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
-		XDG_CACHE_HOME="$tmp/cache"
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 50 \
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
+tmp_home && mkdir "$XDG_CONFIG_HOME/callscope"
+"$gen" -o "$tmp/db" --seed 7 --contexts 50 \
 	--threads 1 --ranks 1 --samples 500 >/dev/null || exit 1
 db=$tmp/db
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # a role's colour in a theme file as tmux writes it: fg [bg]
 theme_fg() { awk -v r="$2" '$1 == "color" && $2 == r { print $3 }' "$1"; }

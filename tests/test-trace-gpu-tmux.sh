@@ -13,15 +13,13 @@
 # generated .rpd file the instant UserMarkers draw a marker cell and the
 # cursor's lines name the first instant in its cell.  Polls capture-pane
 # with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
 [ -d "$top_srcdir/../shared/corpus/rocpd-schema" ] || {
 	echo "no rocpd schema: skipped"
 	exit 77
 }
-cs=$(cd "$top_builddir" && pwd)/callscope
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 python3 "$top_srcdir/tests/gen_rocpd.py" "$tmp/rocpd" >/dev/null || exit 1
 python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 60 --ranks 1 \
 	>/dev/null || exit 1
@@ -47,12 +45,9 @@ cursor_line() {
 }
 
 start "$cs --no-config --no-cache $db" "<program root>" || exit 1
-t send-keys -t "$S" t
-wait_for "Trace [Main]" || fail "t did not open the trace"
-t send-keys -t "$S" W
-wait_for "GPU by queue" || fail "the header does not say GPU by queue"
-t send-keys -t "$S" S
-wait_for "GPU by stream" || fail "S did not show the lines by stream"
+press t "Trace [Main]" "t did not open the trace"
+press W "GPU by queue" "the header does not say GPU by queue"
+press S "GPU by stream" "S did not show the lines by stream"
 wait_for "GPU lines by stream" || fail "S said nothing"
 # the cursor was on a host line: it stays there; go to the first stream
 # line with Down and check label and index against the batch command
@@ -86,8 +81,7 @@ if screen | grep -q "^Interval .*; launched by "; then
 	*" tid "*) ;;
 	*) fail "a did not go to the launching call: $(cursor_line)" ;;
 	esac
-	t send-keys -t "$S" a
-	wait_for "(t=$kt)" || fail "a did not come back to the kernel at t=$kt"
+	press a "(t=$kt)" "a did not come back to the kernel at t=$kt"
 	[ "$(cursor_line)" = "$want" ] ||
 		fail "a came back to '$(cursor_line)', not to the stream line '$want'"
 	screen | grep -q "hidden by the line filter" &&
@@ -101,8 +95,7 @@ if screen | grep -q "^Interval .*; launched by "; then
 else
 	fail "no kernel with a launching call on the stream line"
 fi
-t send-keys -t "$S" S
-wait_for "GPU by queue" || fail "S did not go back to the lines by queue"
+press S "GPU by queue" "S did not go back to the lines by queue"
 want=$(first_line "$db" queue)
 [ "$(cursor_line)" = "$want" ] ||
 	fail "back by queue, the cursor is on '$(cursor_line)', not '$want'"
@@ -117,8 +110,7 @@ echo "ok: rocpd lines by queue and by stream"
 # template apart); streams first, S shows contexts
 start "$cs --no-config --no-cache $tmp/ns/rank0.sqlite" "<program root>" ||
 	exit 1
-t send-keys -t "$S" 3
-wait_for "Name (flat)" || fail "3 did not show the flat view"
+press 3 "Name (flat)" "3 did not show the flat view"
 wait_for "─▸ host" || fail "the flat view has no host group"
 t send-keys -t "$S" E
 wait_for "cudaLaunchKernel_v7000" ||
@@ -139,19 +131,13 @@ wait_for "cudaLaunchKernel_v7000" || fail "E did not open the flat view"
 screen | grep -q "─  gemm_tile *$" ||
 	fail "no kernel gemm_tile after :set kernel-names base"
 screen | grep -q "gemm_tile<" && fail "template instantiations after :set kernel-names base"
-t send-keys -t "$S" '#'
-wait_for "GPU kernels: " || fail "# did not open the summary"
+press '#' "GPU kernels: " "# did not open the summary"
 screen | grep -q "  gemm_tile *$" || fail "the summary does not name gemm_tile"
-t send-keys -t "$S" Escape
-wait_for "Name (flat)" || fail "Esc did not close the summary"
-t send-keys -t "$S" 1
-wait_for "Name (top-down)" || fail "1 did not go back to the top-down view"
-t send-keys -t "$S" t
-wait_for "Trace [Main]" || fail "t did not open the Nsight trace"
-t send-keys -t "$S" W
-wait_for "GPU by stream" || fail "Nsight: the header does not say GPU by stream"
-t send-keys -t "$S" S
-wait_for "GPU by context" || fail "Nsight: S did not show the lines by context"
+press Escape "Name (flat)" "Esc did not close the summary"
+press 1 "Name (top-down)" "1 did not go back to the top-down view"
+press t "Trace [Main]" "t did not open the Nsight trace"
+press W "GPU by stream" "Nsight: the header does not say GPU by stream"
+press S "GPU by context" "Nsight: S did not show the lines by context"
 t send-keys -t "$S" q
 wait_shell || fail "the terminal was not restored"
 echo "ok: Nsight lines by stream and by context"
@@ -159,13 +145,11 @@ echo "ok: Nsight lines by stream and by context"
 # instants on the .rpd: a marker cell and the instant's name at the cursor
 start "$cs --no-config --no-cache $tmp/rocpd/gen.rpd" "<program root>" ||
 	exit 1
-t send-keys -t "$S" t
-wait_for "Trace [Main]" || fail "t did not open the .rpd trace"
+press t "Trace [Main]" "t did not open the .rpd trace"
 wait_for "Instant tick 0 at +0 ns" || fail "no instant named at the cursor"
 screen | grep "^pid 4242 tid 4242 " | grep -q "◆" ||
 	fail "no marker cell on the thread's line"
-t send-keys -t "$S" S
-wait_for "GPU by stream" || fail ".rpd: S did not show the lines by stream"
+press S "GPU by stream" ".rpd: S did not show the lines by stream"
 t send-keys -t "$S" q
 wait_shell || fail "the terminal was not restored"
 echo "ok: instants drawn and named"

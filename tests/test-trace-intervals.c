@@ -58,14 +58,8 @@ static bool fake_interval(void *impl, uint32_t line, uint64_t i,
 	return true;
 }
 
-static void fake_close(void *impl)
-{
-	(void)impl;
-}
-
 static const struct trace_ops fake_ops = {
 	.interval = fake_interval,
-	.close = fake_close,
 	.instant = fake_instant,
 };
 

@@ -9,12 +9,10 @@
 # details line naming what it launched, and `a` again back on the kernel.
 # Also: an idle cursor says so, and the details of a GPU line's interval
 # name its launching call.  Polls capture-pane with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
 shared="$top_srcdir/../shared/corpus"
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/gen" --kernels 60 --ranks 1 \
 	>/dev/null || exit 1
 
@@ -107,8 +105,7 @@ print(next(i for i, l in enumerate(ls)
 	screen | grep -q "^Interval .*; launched " ||
 		fail "$db: the call's details do not name what it launched"
 	[ "$(cursor_field line)" != "$gpu" ] || fail "$db: a stayed on the GPU line"
-	t send-keys -t "$S" a
-	wait_for "(t=$kt)" || fail "$db: a did not come back to the kernel at t=$kt"
+	press a "(t=$kt)" "$db: a did not come back to the kernel at t=$kt"
 	[ "$(cursor_field line)" = "$gpu" ] || fail "$db: a did not come back to line $gpu"
 	# A on GPU work stays on its call's launches: a GPU line, launched by
 	t send-keys -t "$S" A
@@ -132,14 +129,12 @@ done
 
 # an idle cursor on an interval track says so
 start "$cs --no-config $tmp/gen/rank0.sqlite" "<program root>" || fail "no viewer"
-t send-keys -t "$S" t
-wait_for "Trace [Main]" || fail "t did not open the trace"
+press t "Trace [Main]" "t did not open the trace"
 t send-keys -t "$S" G
 sync_keys
 screen | grep -q "no sample at or before" &&
 	fail "an interval track says 'no sample at or before the cursor'"
-t send-keys -t "$S" a
-wait_for "no interval at the cursor" || fail "a on idle says nothing"
+press a "no interval at the cursor" "a on idle says nothing"
 t send-keys -t "$S" q
 wait_shell || fail "the terminal was not restored"
 exit $status

@@ -19,15 +19,13 @@
 #    hides and shows the instants (marks) of a generated Nsight export; an
 #    .rpd API call's details print no empty "args=".
 # Polls capture-pane with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
 corpus="$top_srcdir/../shared/corpus"
 v4="$corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
 ns="$corpus/nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
 [ -d "$v4" ] && [ -f "$ns" ] || { echo "corpus absent: skipped"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 mkdir -p "$tmp/config" "$tmp/cache"
 
 # open W H DB...: a fresh session of W x H running the viewer on DB
@@ -58,13 +56,11 @@ for l in lines[h + 1:]:
 
 # ---- issue-233 filtered to 20 lines, 200x50 full screen ------------------
 open 200 50 "$v4" || fail "the viewer did not start on issue-233"
-t send-keys -t "$S" t
-wait_for "Trace [Main" || fail "t did not open the trace"
+press t "Trace [Main" "t did not open the trace"
 t send-keys -t "$S" W L
 wait_for "trace lines" || fail "L did not prompt"
 t send-keys -t "$S" -l "RANK 0-3"
-t send-keys -t "$S" Enter
-wait_for "of 20 (filtered)" || fail "the filter did not leave 20 lines"
+press Enter "of 20 (filtered)" "the filter did not leave 20 lines"
 grid_rows >"$tmp/rows.txt"
 python3 - "$tmp/rows.txt" <<'EOF' || fail "issue-233 RANK 0-3: not one labelled line per row in rank/thread order"
 import re, sys
@@ -83,8 +79,7 @@ print("20 rows, one labelled line each, in rank/thread order")
 EOF
 
 # ---- all 135 lines: more lines than rows, rows in tuple order ------------
-t send-keys -t "$S" L
-wait_for "trace lines" || fail "L did not prompt again"
+press L "trace lines" "L did not prompt again"
 t send-keys -t "$S" C-u Enter
 wait_for "of 135" || fail "clearing the filter did not bring back 135 lines"
 grid_rows >"$tmp/rows.txt"
@@ -106,16 +101,15 @@ EOF
 
 # ---- split at 80x24: the cursor readout ----------------------------------
 open 80 24 "$v4" || fail "the viewer did not start at 80x24"
-t send-keys -t "$S" t
-wait_for "Trace [Main" || fail "t did not open the trace at 80x24"
+press t "Trace [Main" "t did not open the trace at 80x24"
 wait_for "Cursor +0 ns  line " || fail "the split trace has no cursor readout"
 c=$(screen | grep "^Cursor ")
 t send-keys -t "$S" Right Right Right Right Right Right Right Right
 wait_change "Cursor " "$c" || fail "Right did not move the readout"
 screen | grep -qE "^Cursor \+[0-9.]+ (ms|s)  line [0-9]+ NODE 0 RANK 0 THREAD 0: main thread > ... > " ||
 	fail "the readout does not name line, label and context: $(screen | grep '^Cursor')"
-t send-keys -t "$S" Down
-wait_for "line 57 NODE 0 RANK 2 THREAD 3: " || fail "Down: the readout does not follow the line"
+press Down "line 57 NODE 0 RANK 2 THREAD 3: " \
+	"Down: the readout does not follow the line"
 # a smaller split (J) keeps the readout while 3 grid rows are left
 t send-keys -t "$S" J
 sync_keys
@@ -124,10 +118,8 @@ screen | grep -q "^Cursor .* line 57 NODE 0 RANK 2 THREAD 3: " ||
 
 # ---- Nsight saxpy: 2 lines in 2 rows, S, kernels and names ---------------
 open 200 50 "$ns" || fail "the viewer did not start on the Nsight export"
-t send-keys -t "$S" t
-wait_for "Trace [Main" || fail "t did not open the Nsight trace"
-t send-keys -t "$S" W
-wait_for "GPU by stream" || fail "no GPU by stream"
+press t "Trace [Main" "t did not open the Nsight trace"
+press W "GPU by stream" "no GPU by stream"
 grid_rows >"$tmp/rows.txt"
 python3 - "$tmp/rows.txt" <<'EOF' || fail "Nsight: not two labelled rows"
 import sys
@@ -152,8 +144,7 @@ screen | grep -q "^GPU 0 stream 7 .*\[memcpy HtoD\]" ||
 screen | grep -q "^GPU 0 stream 7 .*saxpy" ||
 	fail "no kernel name inside its run on the stream line"
 # S: by context; the cursor's line is a labelled row
-t send-keys -t "$S" S
-wait_for "GPU by context" || fail "S did not switch to contexts"
+press S "GPU by context" "S did not switch to contexts"
 wait_for "pid 1230493 GPU 0 context 1" || fail "the cursor did not go to the context line"
 screen | grep -q "^GPU 0 context 1 " ||
 	fail "the context line's row is not labelled with it"
@@ -174,16 +165,13 @@ python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/gen" --kernels 60 --ranks 1 \
 	>/dev/null || exit 1
 gen=$(ls "$tmp"/gen/*.sqlite | head -n 1)
 open 120 40 "$gen" || fail "the viewer did not start on the generated export"
-t send-keys -t "$S" t
-wait_for "Trace [Main" || fail "t did not open the generated trace"
+press t "Trace [Main" "t did not open the generated trace"
 t send-keys -t "$S" W
 sync_keys
 if screen | grep -q "$(printf '\342\227\206')"; then
-	t send-keys -t "$S" I
-	wait_for "instants (marks) hidden" || fail "I did not say the marks are hidden"
+	press I "instants (marks) hidden" "I did not say the marks are hidden"
 	wait_gone "$(printf '\342\227\206')" || fail "I did not hide the marks"
-	t send-keys -t "$S" I
-	wait_for "instants (marks) shown" || fail "I again did not show them"
+	press I "instants (marks) shown" "I again did not show them"
 	wait_for "$(printf '\342\227\206')" || fail "the marks did not come back"
 else
 	fail "the generated export draws no mark"

@@ -8,13 +8,11 @@
 # (the ASCII ramp under LC_ALL=C), and the value at the cursor on it is
 # the one `trace --at` gives.
 # Polls capture-pane with a timeout; a new session per start.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --seed 7 --contexts 400 \
+"$gen" -o "$tmp/db" --seed 7 --contexts 400 \
 	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 
 # view DB: the viewer on DB in a fresh session, drawn
 view() { start "$cs --no-config $1" "q quit"; }
@@ -57,8 +55,7 @@ PY
 
 # ---- a generated database ---------------------------------------------
 view "$tmp/db" || fail "the viewer did not start"
-t send-keys -t "$S" t
-wait_for "Trace [Main]" || fail "t did not open the trace pane"
+press t "Trace [Main]" "t did not open the trace pane"
 wait_for "lines 0-5 of 6" || fail "the pane does not show the 6 lines"
 wait_for "RANK 0 THREAD 2" || fail "no line label RANK 0 THREAD 2"
 w0=$(header_ns window)
@@ -86,8 +83,7 @@ wait_change "Cursor " "$c" || fail ". did not move the cursor"
 screen >"$tmp/screen.txt"
 check_cursor "$tmp/db" "generated, next change"
 # depth view, summary, statistics draw
-t send-keys -t "$S" V
-wait_for "Trace [Depth]" || fail "V did not show the depth view"
+press V "Trace [Depth]" "V did not show the depth view"
 wait_for "depth 0" || fail "the depth view has no depth labels"
 t send-keys -t "$S" V V
 wait_for "Trace [Statistics]" || fail "no statistics view"
@@ -105,8 +101,7 @@ python3 -c "import sys; sys.exit(0 if abs($w2-$w1) <= $w1*1e-3 else 1)" ||
 t send-keys -t "$S" L "RANK 1" Enter
 wait_for "lines 0-2 of 3 (filtered)" || fail "the line filter RANK 1 did not keep 3 lines"
 # full screen and back, then close
-t send-keys -t "$S" W
-wait_for "Trace [Main]" || fail "W lost the pane"
+press W "Trace [Main]" "W lost the pane"
 t send-keys -t "$S" t
 wait_gone "Trace [" || fail "t did not close the pane"
 t send-keys -t "$S" q
@@ -118,8 +113,7 @@ for db in "$corpus/hpcviewer.e4/tests/resources/metadb/issue-233" \
 	[ -d "$db" ] || continue
 	lines=$("$cs" info "$db" | sed -n 's/^Trace: *\([0-9]*\) lines.*/\1/p')
 	view "$db" || { fail "$db: the viewer did not start"; continue; }
-	t send-keys -t "$S" t
-	wait_for "Trace [Main]" || fail "$db: no trace pane"
+	press t "Trace [Main]" "$db: no trace pane"
 	wait_for "of $lines" || fail "$db: the pane does not count $lines lines"
 	t send-keys -t "$S" Right Right Right Right Right Right Right Right \
 		Right Right Right Right Right Right Right Right Right Right \
@@ -145,8 +139,7 @@ done
 rpd="$top_srcdir/../shared/corpus/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result_large.rpd"
 if [ -f "$rpd" ]; then
 	view "$rpd" || fail "$rpd: the viewer did not start"
-	t send-keys -t "$S" t
-	wait_for "Trace [Main]" || fail "rpd: no trace pane"
+	press t "Trace [Main]" "rpd: no trace pane"
 	wait_for "SMI gpu 0 sclk" || fail "rpd: no counter track label"
 	screen >"$tmp/screen.txt"
 	python3 - "$tmp/screen.txt" <<'PY' || fail "rpd: the counter track is not drawn with block eighths"
@@ -184,8 +177,7 @@ PY
 	# not UTF-8: the ASCII ramp
 	start "LC_ALL=C $cs --no-config $rpd" "q quit" ||
 		fail "rpd: the viewer did not start under LC_ALL=C"
-	t send-keys -t "$S" t
-	wait_for "SMI gpu 0 sclk" || fail "rpd, LC_ALL=C: no counter track"
+	press t "SMI gpu 0 sclk" "rpd, LC_ALL=C: no counter track"
 	screen >"$tmp/screen.txt"
 	python3 - "$tmp/screen.txt" <<'PY' || fail "rpd, LC_ALL=C: the counter track is not drawn with the ASCII ramp"
 import sys

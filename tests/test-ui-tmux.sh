@@ -8,16 +8,14 @@
 # database with hostile names (gen-v4db --hostile) no escape sequence
 # reaches the terminal: the pane title stays and nothing is cleared.
 # Polls capture-pane with a timeout.
-. "${top_srcdir:-.}/tests/tmux-env.sh"
-mkdir -p "$tmp/home" && export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-cs=$(cd "$top_builddir" && pwd)/callscope
-"$top_builddir/tests/gen-v4db" -o "$tmp/db" --answers "$tmp/answers.json" \
+. "${top_srcdir:-.}/tests/test-lib.sh"
+. "$top_srcdir/tests/tmux-env.sh"
+tmp_home
+"$gen" -o "$tmp/db" --answers "$tmp/answers.json" \
 	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1
-"$top_builddir/tests/gen-v4db" -o "$tmp/hostile" --hostile --seed 5 \
+"$gen" -o "$tmp/hostile" --hostile --seed 5 \
 	--contexts 400 --threads 2 --ranks 2 >/dev/null || exit 1
 db=$tmp/db
-status=0
-fail() { echo "FAIL: $*"; status=1; }
 # the viewer on $db in a fresh session, drawn
 view() { start "$cs --no-config $db" "q quit"; }
 
@@ -43,8 +41,7 @@ click_row() {
 # timeline moves its cursor there
 click_row "main thread" 120 "main thread" ||
 	fail "a click did not select the main thread row"
-t send-keys -t "$S" t
-wait_for "Cursor +0 ns" || fail "no trace pane cursor"
+press t "Cursor +0 ns" "no trace pane cursor"
 trow=$(t capture-pane -p -t "$S" | grep -n "RANK 1 THREAD 1" | head -1 | cut -d: -f1)
 if [ -n "$trow" ]; then
 	click 120 "$trow"
@@ -56,8 +53,7 @@ t send-keys -t "$S" t g
 wait_for "CPUTIME I" || fail "no column header"
 t send-keys -t "$S" ":threshold 0" Enter H
 wait_for "Name  $leaf" || fail "H did not reach $leaf"
-t send-keys -t "$S" T
-wait_for " contexts by " || fail "no thread view"
+press T " contexts by " "no thread view"
 wait_for "RANK 1 THREAD 2" || fail "thread view lacks RANK 1 THREAD 2"
 t send-keys -t "$S" Escape
 t send-keys -t "$S" g "/worker_loop" Enter

@@ -24,6 +24,7 @@
 #include "model/model.h"
 #include "formats/reader.h"
 #include "open.h"
+#include "v4_corpus.h"
 
 extern const struct reader reader_hpctoolkit_v4;
 
@@ -33,28 +34,6 @@ static size_t n_values_checked, n_probes_checked;
 /* database directories found under corpus/hpctoolkit-v4 */
 static char **dbs;
 static size_t n_dbs;
-
-static int collect(const char *path, const struct stat *sb, int type,
-		   struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	size_t len = strlen(path);
-	if (type == FTW_F && len >= 8 && strcmp(path + len - 8, "/meta.db") == 0) {
-		char **n = realloc(dbs, (n_dbs + 1) * sizeof(*dbs));
-		assert_non_null(n);
-		dbs = n;
-		dbs[n_dbs] = strndup(path, len - 8);
-		assert_non_null(dbs[n_dbs]);
-		n_dbs++;
-	}
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static double jnum(const json_t *j)
 {
@@ -295,13 +274,20 @@ static void check_trace(const char *db, const struct model *m,
 	}
 }
 
+/* shared_dir/corpus/REL (heap) */
+static char *corpus_path(const char *rel)
+{
+	char *p = NULL;
+	assert_true(asprintf(&p, "%s/corpus/%s", shared_dir, rel) > 0);
+	return p;
+}
+
 static void test_corpus_opens_and_matches(void **state)
 {
 	(void)state;
 	char *root = NULL;
 	assert_true(asprintf(&root, "%s/corpus/hpctoolkit-v4", shared_dir) > 0);
-	assert_int_equal(nftw(root, collect, 16, FTW_PHYS), 0);
-	qsort(dbs, n_dbs, sizeof(*dbs), cmp_str);
+	dbs = v4_corpus_dbs(root, &n_dbs);
 	assert_true(n_dbs >= 25);
 	size_t with_expected = 0;
 	for (size_t i = 0; i < n_dbs; i++) {
@@ -385,13 +371,10 @@ static void test_prerelease_rejected(void **state)
 static void test_trace_only_rejected(void **state)
 {
 	(void)state;
-	char *dir = NULL;
 	struct model *m = NULL;
 	struct error err = {.status = STATUS_OK};
-	assert_true(asprintf(&dir,
-			     "%s/corpus/hpctoolkit-v4/hpcviewer.e4/tests/"
-			     "resources/metadb/out.of.memory",
-			     shared_dir) > 0);
+	char *dir = corpus_path("hpctoolkit-v4/hpcviewer.e4/tests/"
+				"resources/metadb/out.of.memory");
 	assert_true(reader_bid_path(&reader_hpctoolkit_v4, dir) > 0);
 	enum status st = database_open(dir, &m, &err);
 	assert_int_equal(st, STATUS_NOT_FOUND);
@@ -407,13 +390,10 @@ static void test_per_profile(void **state)
 	(void)state;
 	/* loops-cputime-t.d: the per-thread values of a context sum to its
 	 * summary "Sum" statistic of the same scope */
-	char *dir = NULL;
 	struct model *m = NULL;
 	struct error err = {.status = STATUS_OK};
-	assert_true(asprintf(&dir,
-			     "%s/corpus/hpctoolkit-v4/hpctoolkit/tests/data/"
-			     "dbase/loops-cputime-t.d",
-			     shared_dir) > 0);
+	char *dir = corpus_path("hpctoolkit-v4/hpctoolkit/tests/data/"
+				"dbase/loops-cputime-t.d");
 	assert_int_equal(reader_open_path(&reader_hpctoolkit_v4, dir, &m, &err), STATUS_OK);
 	uint32_t stat = find_stat(m, "CPUTIME (sec)|execution|$$|sum");
 	assert_int_not_equal(stat, MODEL_NONE);
@@ -448,13 +428,10 @@ static void test_per_profile(void **state)
 static void test_open_largest_fast(void **state)
 {
 	(void)state;
-	char *dir = NULL;
 	struct model *m = NULL;
 	struct error err = {.status = STATUS_OK};
-	assert_true(asprintf(&dir,
-			     "%s/corpus/hpctoolkit-v4/hpcviewer.e4/tests/"
-			     "resources/metadb/issue-233",
-			     shared_dir) > 0);
+	char *dir = corpus_path("hpctoolkit-v4/hpcviewer.e4/tests/"
+				"resources/metadb/issue-233");
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	assert_int_equal(reader_open_path(&reader_hpctoolkit_v4, dir, &m, &err), STATUS_OK);
@@ -487,9 +464,7 @@ int main(void)
 		cmocka_unit_test(test_open_largest_fast),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	for (size_t i = 0; i < n_dbs; i++)
-		free(dbs[i]);
-	free(dbs);
+	v4_corpus_free(dbs, n_dbs);
 	free(shared_dir);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "views/view.h"
+#include "view_assert.h"
 #include "view_fixture.h"
 
 struct spec_node {
@@ -24,9 +25,7 @@ struct spec_node {
 static struct model *build(const struct spec_node *spec, uint32_t n,
 			   uint32_t n_funcs, bool values)
 {
-	struct model_builder *b = model_builder_new("fixture", "bu.db");
-	struct error err = {0};
-	fx_add_columns(b);
+	struct model_builder *b = fx_builder("bu.db");
 	for (uint32_t f = 0; f < n_funcs; f++) {
 		char name[16];
 		int len = snprintf(name, sizeof(name), "f%u", (unsigned)f);
@@ -58,42 +57,7 @@ static struct model *build(const struct spec_node *spec, uint32_t n,
 		if (spec[i].excl >= 0)
 			fx_set(fv, nd.ctx_id, 1, spec[i].excl);
 	}
-	if (values)
-		model_builder_set_values(b, &fx_value_ops, fv);
-	else
-		fx_close(fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	assert_non_null(m);
-	return m;
-}
-
-static uint32_t *children(struct view *v, uint32_t node, uint32_t col,
-			  size_t *n)
-{
-	uint32_t *kids = NULL;
-	struct error err = {0};
-	assert_int_equal(view_children(v, node, col, false, &kids, n, &err),
-			 STATUS_OK);
-	return kids;
-}
-
-static void assert_label(struct view *v, uint32_t node, const char *want)
-{
-	char *label = view_node_label(v, node);
-	assert_string_equal(label, want);
-	free(label);
-}
-
-static void assert_value(struct view *v, uint32_t node, uint32_t col,
-			 double want)
-{
-	double x = -12345;
-	if (want < 0) {
-		assert_false(view_value(v, node, col, &x));
-		return;
-	}
-	assert_true(view_value(v, node, col, &x));
-	assert_true(x == want);
+	return fx_finish(b, fv, values);
 }
 
 static void test_degenerate(void **state)
@@ -107,9 +71,7 @@ static void test_degenerate(void **state)
 		 .incl = 5, .excl = 5},
 	};
 	struct model *m = build(spec, 2, 0, true);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_BOTTOM_UP, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_BOTTOM_UP);
 	size_t n = 9;
 	uint32_t *kids = children(v, 0, 0, &n);
 	assert_int_equal(n, 0);
@@ -125,7 +87,7 @@ static void test_degenerate(void **state)
 		 .incl = -1, .excl = -1},
 	};
 	m = build(spec2, 1, 1, false);
-	assert_int_equal(view_new(m, VIEW_BOTTOM_UP, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_BOTTOM_UP);
 	kids = children(v, 0, 0, &n);
 	assert_int_equal(n, 1);
 	assert_value(v, kids[0], 0, -1);
@@ -164,9 +126,7 @@ static void test_recursion(void **state)
 			 .excl = 5},
 	};
 	struct model *m = build(spec, 8, 3, true);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_BOTTOM_UP, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_BOTTOM_UP);
 	size_t n = 0;
 	uint32_t *top = children(v, 0, 0, &n);
 	/* inclusive: f0 100, f1 67 (outer only), f2 12 + 20, x 5 */
@@ -307,9 +267,7 @@ static void check_random(uint64_t seed, uint32_t n_nodes)
 	for (uint32_t i = 1; i < m->n_nodes; i++)
 		if (fx_is_frame(m->nodes[i].kind))
 			br.key[i] = fx_ident_key(m, i);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_BOTTOM_UP, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_BOTTOM_UP);
 
 	/* top level: one row per identity of a non-entry frame */
 	size_t n_top = 0;

@@ -12,36 +12,8 @@
 #include <cmocka.h>
 
 #include "views/view.h"
+#include "view_assert.h"
 #include "view_fixture.h"
-
-static uint32_t *children(struct view *v, uint32_t node, uint32_t col,
-			  size_t *n)
-{
-	uint32_t *kids = NULL;
-	struct error err = {0};
-	assert_int_equal(view_children(v, node, col, false, &kids, n, &err),
-			 STATUS_OK);
-	return kids;
-}
-
-static void assert_label(struct view *v, uint32_t node, const char *want)
-{
-	char *label = view_node_label(v, node);
-	assert_string_equal(label, want);
-	free(label);
-}
-
-static void assert_value(struct view *v, uint32_t node, uint32_t col,
-			 double want)
-{
-	double x = -12345;
-	if (want < 0) {
-		assert_false(view_value(v, node, col, &x));
-		return;
-	}
-	assert_true(view_value(v, node, col, &x));
-	assert_true(x == want);
-}
 
 /* The single child of `node`, checked to have label `label`. */
 static uint32_t only_child(struct view *v, uint32_t node, const char *label)
@@ -58,9 +30,7 @@ static uint32_t only_child(struct view *v, uint32_t node, const char *label)
 static void test_degenerate(void **state)
 {
 	(void)state;
-	struct model_builder *b = model_builder_new("fixture", "flat.db");
-	struct error err = {0};
-	fx_add_columns(b);
+	struct model_builder *b = fx_builder("flat.db");
 	struct fx_values *fv = fx_values_new(10);
 	fx_set(fv, 0, 0, 9);
 	fx_set(fv, 0, 1, 2);
@@ -73,11 +43,8 @@ static void test_degenerate(void **state)
 		.line = 3,
 	};
 	assert_int_equal(model_builder_add_node(b, 0, &line), 1);
-	model_builder_set_values(b, &fx_value_ops, fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	assert_non_null(m);
-	struct view *v = NULL;
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	struct model *m = fx_finish(b, fv, true);
+	struct view *v = view_of(m, VIEW_FLAT);
 	/* before the first request only the root exists */
 	struct view_node vn;
 	assert_false(view_node_get(v, 1, &vn));
@@ -111,9 +78,7 @@ static void test_degenerate(void **state)
 static void test_recursion(void **state)
 {
 	(void)state;
-	struct model_builder *b = model_builder_new("fixture", "flat.db");
-	struct error err = {0};
-	fx_add_columns(b);
+	struct model_builder *b = fx_builder("flat.db");
 	struct model_function fns[2] = {
 		{.name = model_builder_intern(b, "f0", 2),
 		 .module = model_builder_intern(b, "/bin/app", 8),
@@ -165,11 +130,8 @@ static void test_recursion(void **state)
 		fx_set(fv, nd.ctx_id, 0, spec[i].incl);
 		fx_set(fv, nd.ctx_id, 1, spec[i].excl);
 	}
-	model_builder_set_values(b, &fx_value_ops, fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	assert_non_null(m);
-	struct view *v = NULL;
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	struct model *m = fx_finish(b, fv, true);
+	struct view *v = view_of(m, VIEW_FLAT);
 	size_t n = 0;
 	uint32_t *mods = children(v, 0, 0, &n);
 	assert_int_equal(n, 2);
@@ -218,9 +180,7 @@ static void test_recursion(void **state)
 static void test_inlined(void **state)
 {
 	(void)state;
-	struct model_builder *b = model_builder_new("fixture", "flat.db");
-	struct error err = {0};
-	fx_add_columns(b);
+	struct model_builder *b = fx_builder("flat.db");
 	uint32_t app = model_builder_intern(b, "/bin/app", 8);
 	uint32_t ac = model_builder_intern(b, "a.c", 3);
 	uint32_t bh = model_builder_intern(b, "b.h", 3);
@@ -270,10 +230,8 @@ static void test_inlined(void **state)
 		fx_set(fv, nd.ctx_id, 0, spec[i].incl);
 		fx_set(fv, nd.ctx_id, 1, spec[i].excl);
 	}
-	model_builder_set_values(b, &fx_value_ops, fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	struct view *v = NULL;
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	struct model *m = fx_finish(b, fv, true);
+	struct view *v = view_of(m, VIEW_FLAT);
 	uint32_t mod = only_child(v, 0, "/bin/app");
 	/* f0's 13 already holds g's 4; h's 3 is not inside f0's */
 	assert_value(v, mod, 0, 20);
@@ -474,9 +432,7 @@ static void check_random(uint64_t seed, uint32_t n_nodes)
 			n_paths += first;
 		}
 	}
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_FLAT);
 	uint32_t *queue = calloc(1, sizeof(uint32_t));
 	char **seen = NULL;
 	size_t q_len = 1, q_head = 0;

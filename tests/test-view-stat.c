@@ -98,20 +98,13 @@ static enum status per_profile(void *impl, uint32_t ctx, uint32_t prop,
 	return STATUS_OK;
 }
 
-static void nothing(void *impl)
-{
-	(void)impl;
-}
-
 static const struct value_ops ops = {
 	.summary = summary,
 	.per_profile = per_profile,
-	.close = nothing,
 };
 
 static const struct value_ops ops_no_threads = {
 	.summary = summary,
-	.close = nothing,
 };
 
 enum {

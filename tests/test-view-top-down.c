@@ -11,21 +11,15 @@
 #include <cmocka.h>
 
 #include "views/view.h"
+#include "view_assert.h"
 #include "view_fixture.h"
 
 static struct model *root_only(bool with_values)
 {
-	struct model_builder *b = model_builder_new("fixture", "empty.db");
-	struct error err = {0};
-	fx_add_columns(b);
-	if (with_values) {
-		struct fx_values *fv = fx_values_new(1);
-		fx_set(fv, 0, 0, 42);
-		model_builder_set_values(b, &fx_value_ops, fv);
-	}
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	assert_non_null(m);
-	return m;
+	struct model_builder *b = fx_builder("empty.db");
+	struct fx_values *fv = fx_values_new(1);
+	fx_set(fv, 0, 0, 42);
+	return fx_finish(b, fv, with_values);
 }
 
 static void test_degenerate(void **state)
@@ -108,9 +102,8 @@ static void test_degenerate(void **state)
 static void test_sorting(void **state)
 {
 	(void)state;
-	struct model_builder *b = model_builder_new("fixture", "sort.db");
+	struct model_builder *b = fx_builder("sort.db");
 	struct error err = {0};
-	fx_add_columns(b);
 	struct fx_values *fv = fx_values_new(100);
 	const char *names[] = {"main thread", "main", "c", "b", "d", "a", "a"};
 	uint32_t ctx[] = {1, 2, 30, 40, 50, 61, 60};
@@ -129,11 +122,8 @@ static void test_sorting(void **state)
 			fx_set(fv, ctx[i], 0, val[i]);
 		fx_set(fv, ctx[i], 1, (double)(10 - i));
 	}
-	model_builder_set_values(b, &fx_value_ops, fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	assert_non_null(m);
-	struct view *v = NULL;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct model *m = fx_finish(b, fv, true);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	uint32_t *kids = NULL;
 	size_t n = 0;
 	/* descending: d 7; a(60) a(61) c tie at 5 by label then id; b last */

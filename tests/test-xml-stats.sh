@@ -7,30 +7,18 @@
 # callscope computes with its own computation and with the inline values
 # hpcprof wrote.
 . "${top_srcdir:-.}/tests/test-lib.sh"
-ex="$shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
-[ -d "$ex" ] || { echo "no $shared: skipped"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 missing"; exit 1; }
+. "$top_srcdir/tests/xml-examples.sh"
 check="$top_srcdir/tests/check_xml_stats.py"
-HOME=$tmp XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/config
-export HOME XDG_CACHE_HOME XDG_CONFIG_HOME
-
-mkdir "$tmp/x"
-tar -xzf "$ex/lu.C.256.nosrc.tar.gz" -C "$tmp/x" &&
-	tar -xzf "$ex/milc-su3_rmd.nosrc.tar.gz" -C "$tmp/x" ||
-	{ echo "FAIL: cannot extract"; exit 1; }
-n=0
-for xml in "$ex/pop-mpi-8-x86-wallclock/pop-8-trace-db/experiment.xml" \
-	"$ex/smg2000-wall-trace.db/smg2000.wall.db/experiment.xml" \
-	$(find "$tmp/x" -name experiment.xml | sort); do
-	n=$((n + 1))
-	src=$(cd "$(dirname "$xml")" && pwd)
+# database $n: the per-thread files of XML linked, its inline values cut
+check_db() {
+	src=$(cd "$(dirname "$1")" && pwd)
 	db="$tmp/db$n"
 	mkdir "$db"
 	for f in "$src"/*.metric-db "$src"/experiment-1.mdb; do
 		[ -e "$f" ] && ln -s "$f" "$db/"
 	done
-	sed 's/<M n="[0-9]*" v="[^"]*"\/>//g' "$xml" >"$db/experiment.xml"
-	python3 "$check" "$cs" "$db" "$xml" || { echo "  ($xml)"; status=1; }
-done
-[ "$n" -eq 4 ] || { echo "FAIL: $n databases, expected 4"; status=1; }
+	sed 's/<M n="[0-9]*" v="[^"]*"\/>//g' "$1" >"$db/experiment.xml"
+	python3 "$check" "$cs" "$db" "$1" || { echo "  ($1)"; return 1; }
+}
+each_xml check_db
 exit $status

@@ -19,6 +19,8 @@
 #                        there and differ from OLD (what they were before
 #                        a key; default 10 s)
 #   wait_gone TEXT [SECS] poll until TEXT no longer shows (default 10 s)
+#   press KEY TEXT MSG   send KEY, then wait_for TEXT; when it does not
+#                        show, the test's fail MSG
 #   escreen              the screen with the escape codes tmux draws
 #                        (capture-pane -e); $esc is the escape character
 #   wait_esc TEXT        poll escreen until it holds TEXT (a fixed string,
@@ -104,6 +106,11 @@ wait_gone() {
 	echo "--- screen while waiting for '$1' to go:"
 	screen
 	return 1
+}
+
+press() {
+	t send-keys -t "$S" "$1"
+	wait_for "$2" || fail "$3"
 }
 
 tmux_syncs=0

@@ -30,6 +30,14 @@ def screen(cs, db, keys, size="120x40", env=None, each=False):
     return p.stdout.decode("utf-8", errors="replace")
 
 
+def shows(cs, db, keys, want, msg):
+    """The screen after keys; fails with msg unless it holds want."""
+    s = screen(cs, db, keys)
+    if want not in s:
+        fail(msg)
+    return s
+
+
 def detail_name(text):
     for line in text.splitlines():
         if line.startswith("Name "):
@@ -74,16 +82,12 @@ def main():
         fail("search reports no match count")
 
     # views switch: the header names the view
-    s = screen(cs, db, "v")
-    if "Name (bottom-up)" not in s:
-        fail("v does not switch to bottom-up")
-    s = screen(cs, db, "vv")
-    if "Name (flat)" not in s:
-        fail("vv does not switch to flat")
+    s = shows(cs, db, "v", "Name (bottom-up)",
+              "v does not switch to bottom-up")
+    s = shows(cs, db, "vv", "Name (flat)", "vv does not switch to flat")
     top_fn = ans["flat_functions"][0]["name"]
-    s = screen(cs, db, "2")
-    if top_fn not in s:
-        fail("bottom-up view does not list the hottest function %r" % top_fn)
+    s = shows(cs, db, "2", top_fn,
+              "bottom-up view does not list the hottest function %r" % top_fn)
 
     # thread view: every execution context of the hot leaf
     s = screen(cs, db, ":threshold 0<Enter>HT")
@@ -111,30 +115,22 @@ def main():
     for want in ("hot-path", "search", "quit"):
         if want not in s:
             fail("help lacks %r" % want)
-    s = screen(cs, db, "?G")
-    if ":derive NAME = FORMULA" not in s:
-        fail("help lacks the commands")
+    s = shows(cs, db, "?G", ":derive NAME = FORMULA",
+              "help lacks the commands")
     screen(cs, db, "q")
 
     # derived column, column chooser, sort, zoom
-    s = screen(cs, db, ":derive ratio = $1 / $3<Enter>")
-    if "ratio" not in s:
-        fail(":derive adds no column")
-    s = screen(cs, db, "c")
-    if "[x] $1" not in s:
-        fail("column chooser lacks its list")
-    s = screen(cs, db, "jjjz")
-    if "zoomed" not in s:
-        fail("z does not zoom")
+    s = shows(cs, db, ":derive ratio = $1 / $3<Enter>", "ratio",
+              ":derive adds no column")
+    s = shows(cs, db, "c", "[x] $1", "column chooser lacks its list")
+    s = shows(cs, db, "jjjz", "zoomed", "z does not zoom")
 
     # themes switch; a broken config names its file and line, and the
     # viewer carries on with defaults
-    s = screen(cs, db, ":theme mono<Enter>")
-    if "theme mono" not in s:
-        fail(":theme mono gave no confirmation")
-    s = screen(cs, db, ":theme no-such-theme<Enter>")
-    if "no-such-theme" not in s:
-        fail(":theme with an unknown name says nothing")
+    s = shows(cs, db, ":theme mono<Enter>", "theme mono",
+              ":theme mono gave no confirmation")
+    s = shows(cs, db, ":theme no-such-theme<Enter>", "no-such-theme",
+              ":theme with an unknown name says nothing")
     import os
     import tempfile
     with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:

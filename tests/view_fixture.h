@@ -122,6 +122,14 @@ static inline void fx_add_columns(struct model_builder *b)
 	}
 }
 
+/* A builder of a fixture model: the fixture's columns, no node yet. */
+static inline struct model_builder *fx_builder(const char *path)
+{
+	struct model_builder *b = model_builder_new("fixture", path);
+	fx_add_columns(b);
+	return b;
+}
+
 /* Tests stop at once when a fixture cannot be built. */
 static inline struct model *fx_need(struct model *m)
 {
@@ -342,6 +350,21 @@ static inline uint32_t fx_frame_above(const struct model *m, uint32_t node)
 }
 
 #ifdef cmocka_unit_test /* the tests only: it asserts */
+/* The model of builder b, its values from fv (without `values`, none: fv
+ * is freed). */
+static inline struct model *fx_finish(struct model_builder *b,
+				      struct fx_values *fv, bool values)
+{
+	struct error err = {0};
+	if (values)
+		model_builder_set_values(b, &fx_value_ops, fv);
+	else
+		fx_close(fv);
+	struct model *m = fx_need(model_builder_finish(b, &err));
+	assert_non_null(m);
+	return m;
+}
+
 /* A model of functions "n0", "n1", ... from a parent list (node i + 1's
  * parent is parent[i]) and inclusive values of column 0 (< 0: absent;
  * `root` the root's); the context id of node i + 1 is ctx[i] (NULL:
@@ -351,9 +374,7 @@ static inline struct model *fx_parent_model(const uint32_t *parent, const double
 			   const uint32_t *ctx, uint32_t n, double root,
 			   bool values)
 {
-	struct model_builder *b = model_builder_new("fixture", "parents.db");
-	struct error err = {0};
-	fx_add_columns(b);
+	struct model_builder *b = fx_builder("parents.db");
 	struct fx_values *fv = fx_values_new(1000);
 	if (root >= 0)
 		fx_set(fv, 0, 0, root);
@@ -371,13 +392,7 @@ static inline struct model *fx_parent_model(const uint32_t *parent, const double
 		if (incl[i] >= 0)
 			fx_set(fv, nd.ctx_id, 0, incl[i]);
 	}
-	if (values)
-		model_builder_set_values(b, &fx_value_ops, fv);
-	else
-		fx_close(fv);
-	struct model *m = fx_need(model_builder_finish(b, &err));
-	assert_non_null(m);
-	return m;
+	return fx_finish(b, fv, values);
 }
 
 

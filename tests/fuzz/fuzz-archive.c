@@ -15,7 +15,7 @@
 
 #include "archive/archive_extract.h"
 #include "archive/archive_roots.h"
-#include "core/file_tree.h"
+#include "fuzz_tmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,13 +33,7 @@ static int any_bid(void *ctx, const char *path, const void **who,
 	return db ? 90 : 20;
 }
 
-static char base[] = "/tmp/fuzz-archive-XXXXXX";
-static char dest[sizeof(base) + 8];
-
-static void remove_base(void)
-{
-	file_tree_remove(base, NULL);
-}
+static char dest[FUZZ_TMP_MAX + 8];
 
 static size_t entries_in(const char *dir)
 {
@@ -57,12 +51,9 @@ static size_t entries_in(const char *dir)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!dest[0]) {
-		if (!mkdtemp(base))
-			abort();
-		atexit(remove_base);
+	const char *base = fuzz_tmp_dir("archive");
+	if (!dest[0])
 		snprintf(dest, sizeof(dest), "%s/d", base);
-	}
 	struct archive_limits lim = archive_limits_default();
 	lim.max_total_bytes = 16 << 20;
 	lim.max_entry_bytes = 8 << 20;

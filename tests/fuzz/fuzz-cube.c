@@ -11,19 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/file_tree.h"
 #include "model/model.h"
 #include "open.h"
+#include "fuzz_tmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char base[] = "/tmp/fuzz-cube-XXXXXX";
-static char path[sizeof(base) + 16];
-
-static void remove_base(void)
-{
-	file_tree_remove(base, NULL);
-}
+static char path[FUZZ_TMP_MAX + 16];
 
 static void read_values(const struct model *m)
 {
@@ -51,12 +45,8 @@ static void read_values(const struct model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!path[0]) {
-		if (!mkdtemp(base))
-			abort();
-		atexit(remove_base);
-		snprintf(path, sizeof(path), "%s/f.cubex", base);
-	}
+	if (!path[0])
+		snprintf(path, sizeof(path), "%s/f.cubex", fuzz_tmp_dir("cube"));
 	FILE *fp = fopen(path, "wb");
 	if (!fp || (size && fwrite(data, 1, size, fp) != size))
 		abort();

@@ -16,22 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	enum status (*const parse[])(const char *, size_t, const char *,
-				     struct model **, struct error *) = {
+	static const fuzz_extrap_parser parse[] = {
 		extrap_json_parse,
 		extrap_jsonl_parse,
 		extrap_talpas_parse,
 	};
-	for (size_t i = 0; i < sizeof(parse) / sizeof(parse[0]); i++) {
-		struct model *m = NULL;
-		struct error err = {0};
-		if (parse[i]((const char *)data, size, "fuzz", &m, &err) ==
-		    STATUS_OK)
-			fuzz_extrap_check(m);
-		else if (err.status == STATUS_OK || !err.message)
-			__builtin_trap();
-		model_free(m);
-		error_clear(&err);
-	}
+	for (size_t i = 0; i < sizeof(parse) / sizeof(parse[0]); i++)
+		fuzz_extrap_parse(parse[i], data, size);
 	return 0;
 }

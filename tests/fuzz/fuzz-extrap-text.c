@@ -18,14 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct model *m = NULL;
-	struct error err = {0};
-	if (extrap_text_parse((const char *)data, size, "fuzz", &m, &err) ==
-	    STATUS_OK)
-		fuzz_extrap_check(m);
-	else if (err.status == STATUS_OK || !err.message)
-		__builtin_trap();
-	model_free(m);
-	error_clear(&err);
+	fuzz_extrap_parse(extrap_text_parse, data, size);
 	return 0;
 }

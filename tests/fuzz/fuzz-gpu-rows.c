@@ -24,11 +24,11 @@
 
 #include <sqlite3.h>
 
-#include "core/file_tree.h"
 #include "model/model.h"
 #include "open.h"
 #include "views/trace_view.h"
 #include "views/view.h"
+#include "fuzz_tmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -143,13 +143,7 @@ static const struct {
 	{v3, sizeof(v3) / sizeof(v3[0]), v3_extra},
 };
 
-static char base[] = "/tmp/fuzz-gpu-rows-XXXXXX";
-static char path[sizeof(base) + 16];
-
-static void remove_base(void)
-{
-	file_tree_remove(base, NULL);
-}
+static char path[FUZZ_TMP_MAX + 16];
 
 struct input {
 	const uint8_t *p;
@@ -366,12 +360,9 @@ static void read_trace(const struct model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!path[0]) {
-		if (!mkdtemp(base))
-			abort();
-		atexit(remove_base);
-		snprintf(path, sizeof(path), "%s/f.sqlite", base);
-	}
+	if (!path[0])
+		snprintf(path, sizeof(path), "%s/f.sqlite",
+			 fuzz_tmp_dir("gpu-rows"));
 	struct input in = {.p = data, .n = size};
 	if (!make_db(&in))
 		return 0;

@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/file_tree.h"
 #include "model/model.h"
 #include "open.h"
+#include "fuzz_tmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,13 +30,7 @@ static const uint8_t anchor[] = {
 	  0x51, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x01, 0x00
 };
 
-static char base[] = "/tmp/fuzz-otf2-XXXXXX";
-static char path[sizeof(base) + 16], defs[sizeof(base) + 16];
-
-static void remove_base(void)
-{
-	file_tree_remove(base, NULL);
-}
+static char path[FUZZ_TMP_MAX + 16], defs[FUZZ_TMP_MAX + 16];
 
 static void write_file(const char *name, const uint8_t *data, size_t size)
 {
@@ -49,9 +43,7 @@ static void write_file(const char *name, const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!path[0]) {
-		if (!mkdtemp(base))
-			abort();
-		atexit(remove_base);
+		const char *base = fuzz_tmp_dir("otf2");
 		snprintf(path, sizeof(path), "%s/traces.otf2", base);
 		snprintf(defs, sizeof(defs), "%s/traces.def", base);
 		write_file(path, anchor, sizeof(anchor));

@@ -1,10 +1,13 @@
 /* fuzz_extrap: the promises of an Extra-P set's model that the Extra-P
- * fuzz targets check after a successful parse (see fuzz-extrap-text.c);
- * traps when one is broken. */
+ * fuzz targets check after a successful parse (see fuzz-extrap-text.c),
+ * and one parse of an input through a parser with those checks; traps when
+ * one is broken. */
 #ifndef CALLSCOPE_FUZZ_EXTRAP_H
 #define CALLSCOPE_FUZZ_EXTRAP_H
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "model/model.h"
 
@@ -40,6 +43,25 @@ static inline void fuzz_extrap_check(const struct model *m)
 			if (have && have != model_n_points(m))
 				__builtin_trap();
 		}
+}
+
+/* An Extra-P parser's signature (extrap.h). */
+typedef enum status (*fuzz_extrap_parser)(const char *, size_t, const char *,
+					  struct model **, struct error *);
+
+/* One parse of the input: a model keeps the promises above, a refusal
+ * carries a status and a message; traps otherwise. */
+static inline void fuzz_extrap_parse(fuzz_extrap_parser parse,
+				     const uint8_t *data, size_t size)
+{
+	struct model *m = NULL;
+	struct error err = {0};
+	if (parse((const char *)data, size, "fuzz", &m, &err) == STATUS_OK)
+		fuzz_extrap_check(m);
+	else if (err.status == STATUS_OK || !err.message)
+		__builtin_trap();
+	model_free(m);
+	error_clear(&err);
 }
 
 #endif
