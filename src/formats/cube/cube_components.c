@@ -64,11 +64,9 @@ bool cube_has_components(const struct cube_metric *m)
 const char *cube_unshown_why(const struct cube_metric *m)
 {
 	if (m->dtype == CUBE_DT_SCALE_FUNC)
-		return "holds in each cell an Extra-P scaling function (terms "
-		       "a*x^(b/c)*log2(x)^d), of which the Cube GUI shows only "
-		       "a ranking code of the dominant term (1000*b/c + d + "
-		       "a/1000), no measured value (doc/cube.md): it is not "
-		       "shown";
+		return "holds a scaling function per cell, not a value (the "
+		       "Cube GUI shows only a ranking code of its dominant "
+		       "term; doc/cube.md): it is not shown";
 	return "has several values per cell and is not shown";
 }
 
