@@ -15,6 +15,7 @@
 #include "core/decimal.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,30 @@ void model_builder_add_warning(struct model_builder *b, const char *text)
 	}
 	b->m->warnings = w;
 	b->m->n_warnings++;
+}
+
+void model_builder_vwarnf(struct model_builder *b, const char *where,
+			  const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	char *line = NULL;
+	if (msg && where && asprintf(&line, "%s: %s", where, msg) < 0)
+		line = NULL;
+	if (msg && (line || !where))
+		model_builder_add_warning(b, where ? line : msg);
+	free(line);
+	free(msg);
+}
+
+void model_builder_warnf(struct model_builder *b, const char *where,
+			 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	model_builder_vwarnf(b, where, fmt, ap);
+	va_end(ap);
 }
 
 void model_builder_set_ctx_id_base(struct model_builder *b, uint32_t base)

@@ -7,6 +7,7 @@
 #ifndef CALLSCOPE_MODEL_BUILD_H
 #define CALLSCOPE_MODEL_BUILD_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,16 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 
 /* Record a problem the reader worked around (copied). */
 void model_builder_add_warning(struct model_builder *b, const char *text);
+
+/* The same, printed from `fmt`, after "WHERE: " when `where` (a file's
+ * path) is not NULL: the one warn formatter of the readers (their
+ * cube_warn, dcpi_warn and the like pass their va_list here). */
+void model_builder_warnf(struct model_builder *b, const char *where,
+			 const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void model_builder_vwarnf(struct model_builder *b, const char *where,
+			  const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 void model_builder_set_title(struct model_builder *b, const char *title,
 			     const char *description);

@@ -24,15 +24,10 @@
 
 void dcpi_warn(struct opener *o, const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
+	model_builder_vwarnf(o->b, NULL, fmt, ap);
 	va_end(ap);
-	if (line)
-		model_builder_add_warning(o->b, line);
-	free(line);
 }
 
 enum status dcpi_nomem(struct opener *o)

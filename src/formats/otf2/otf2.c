@@ -246,15 +246,10 @@ static void warn(struct otf2_run *r, const char *fmt, ...)
 
 static void warn(struct otf2_run *r, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	model_builder_vwarnf(r->b, r->path, fmt, ap);
 	va_end(ap);
-	char *line = NULL;
-	if (asprintf(&line, "%s: %s", r->path, msg) >= 0)
-		model_builder_add_warning(r->b, line);
-	free(line);
 }
 
 /* What the pass counted but could not use, one warning each. */

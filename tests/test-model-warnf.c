@@ -1,0 +1,78 @@
+/* Tests of model_builder_warnf, the readers' one warn formatter: a
+ * message printed from a format, after "WHERE: " when a place is given,
+ * kept in order; degenerate inputs (no builder, an empty message, a
+ * message far longer than any fixed buffer) first. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+static struct model *finish(struct model_builder *b)
+{
+	struct error err = {0};
+	struct model *m = model_builder_finish(b, &err);
+	assert_non_null(m);
+	return m;
+}
+
+static void test_no_builder(void **state)
+{
+	(void)state;
+	model_builder_warnf(NULL, "f", "%d", 1); /* nothing, no crash */
+}
+
+static void test_empty_and_long(void **state)
+{
+	(void)state;
+	struct model_builder *b = model_builder_new("test", "/tmp/db");
+	assert_non_null(b);
+	model_builder_warnf(b, NULL, "%s", "");
+	char big[3001];
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	model_builder_warnf(b, "p", "%s!", big);
+	struct model *m = finish(b);
+	assert_int_equal(model_n_warnings(m), 2);
+	assert_string_equal(model_warnings(m)[0], "");
+	const char *w = model_warnings(m)[1];
+	assert_int_equal(strlen(w), 3 + 3000 + 1); /* "p: " x3000 "!" */
+	assert_memory_equal(w, "p: xxx", 6);
+	assert_int_equal(w[strlen(w) - 1], '!');
+	model_free(m);
+}
+
+static void test_where_and_order(void **state)
+{
+	(void)state;
+	struct model_builder *b = model_builder_new("test", "/tmp/db");
+	assert_non_null(b);
+	model_builder_warnf(b, "/a/b.cubex", "metric %s has %u values", "time",
+			    7u);
+	model_builder_warnf(b, NULL, "%d%%", 50);
+	model_builder_add_warning(b, "plain");
+	struct model *m = finish(b);
+	assert_int_equal(model_n_warnings(m), 3);
+	assert_string_equal(model_warnings(m)[0],
+			    "/a/b.cubex: metric time has 7 values");
+	assert_string_equal(model_warnings(m)[1], "50%");
+	assert_string_equal(model_warnings(m)[2], "plain");
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_builder),
+		cmocka_unit_test(test_empty_and_long),
+		cmocka_unit_test(test_where_and_order),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
