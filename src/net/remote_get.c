@@ -6,6 +6,7 @@
  * curses or ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "net/remote_internal.h"
 
 #include <inttypes.h>
@@ -36,7 +37,7 @@ char *remote_join(const char *a, const char *b)
 char *remote_join_path(const char *a, const char *b)
 {
 	char *out = NULL;
-	if (asprintf(&out, "%s/%s", a, b) < 0)
+	if (!(out = path_join(a, b)))
 		return NULL;
 	return out;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/path.h"
 #include "formats/dcpi/dcpi_internal.h"
 #include "formats/dcpi/dcpi_listing.h"
 #include "io/blob.h"
@@ -258,7 +259,7 @@ static enum status walk(struct opener *o, const char *dir, unsigned depth)
 	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
 		char *full = NULL;
 		struct stat sb;
-		if (asprintf(&full, "%s/%s", dir, names[i]) < 0) {
+		if (!(full = path_join(dir, names[i]))) {
 			st = dcpi_nomem(o);
 			break;
 		}

@@ -10,6 +10,7 @@
  * depend on curses, on ui/ or on another format. */
 #include "config.h"
 
+#include "core/path.h"
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 
@@ -125,7 +126,7 @@ static enum status list(const char *dir, bool dirs, const char *suffix,
 			continue;
 		char *full = NULL;
 		struct stat sb;
-		if (asprintf(&full, "%s/%s", dir, e->d_name) < 0) {
+		if (!(full = path_join(dir, e->d_name))) {
 			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 			break;
 		}
