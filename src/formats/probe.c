@@ -333,6 +333,25 @@ bool reader_name_ends_with(const char *name, const char *suffix)
 	return n >= k && strcmp(name + n - k, suffix) == 0;
 }
 
+bool reader_probe_dir_has_suffix(const struct reader_probe *p,
+				 const char *suffix)
+{
+	for (size_t i = 0; p && i < p->n_names; i++)
+		if (reader_name_ends_with(p->names[i], suffix))
+			return true;
+	return false;
+}
+
+bool reader_probe_subdirs_have_suffix(const struct reader_probe *p,
+				      const char *suffix)
+{
+	for (size_t i = 0; p && i < p->n_subnames; i++)
+		if (p->subnames[i][0] != '.' &&
+		    reader_name_ends_with(p->subnames[i], suffix))
+			return true;
+	return false;
+}
+
 const char *reader_probe_base(const struct reader_probe *p)
 {
 	const char *s = strrchr(p->path, '/');

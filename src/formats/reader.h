@@ -78,6 +78,15 @@ bool reader_probe_has_table_prefix(const struct reader_probe *p,
 				   const char *prefix);
 /* Whether file name `name` ends with `suffix` (".sqlite"). */
 bool reader_name_ends_with(const char *name, const char *suffix);
+/* Whether the probe's directory holds a file whose name ends with
+ * `suffix`: a directory reader's guess from names (a reader that knows
+ * the directory's files bids higher). */
+bool reader_probe_dir_has_suffix(const struct reader_probe *p,
+				 const char *suffix);
+/* The same one level down (the probe's subnames), names starting with
+ * '.' left out. */
+bool reader_probe_subdirs_have_suffix(const struct reader_probe *p,
+				      const char *suffix);
 
 /* Read the probe of `path`.  STATUS_NOT_FOUND when it does not exist;
  * the listing and table errors of a directory or SQLite file otherwise

@@ -41,10 +41,7 @@ static int otf2_bid(const struct reader_probe *p, int best)
 {
 	(void)best;
 	if (p->is_dir) {
-		for (size_t i = 0; i < p->n_names; i++)
-			if (reader_name_ends_with(p->names[i], ".otf2"))
-				return 60;
-		return 0;
+		return reader_probe_dir_has_suffix(p, ".otf2") ? 60 : 0;
 	}
 	if (!p->is_file || p->is_archive || p->is_sqlite)
 		return 0;
