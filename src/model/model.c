@@ -266,7 +266,7 @@ uint32_t model_builder_add_stat(struct model_builder *b,
 	return BUILDER_APPEND(b, stats, n_stats, stats_cap, stat);
 }
 
-static void column_release(struct model_column *c)
+void model_column_release(struct model_column *c)
 {
 	free(c->name);
 	free(c->variant);
@@ -281,13 +281,13 @@ uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column)
 {
 	if (!b || b->failed) {
-		column_release(column);
+		model_column_release(column);
 		return MODEL_NONE;
 	}
 	uint32_t idx = BUILDER_APPEND(b, columns, n_columns, columns_cap,
 				      column);
 	if (idx == MODEL_NONE)
-		column_release(column);
+		model_column_release(column);
 	return idx;
 }
 
@@ -591,7 +591,7 @@ void model_free(struct model *m)
 	model_inclusive_free(m);
 	model_measures_free(m);
 	for (uint32_t i = 0; i < m->n_columns; i++)
-		column_release(&m->columns[i]);
+		model_column_release(&m->columns[i]);
 	free(m->columns);
 	free(m->format);
 	free(m->path);

@@ -86,6 +86,10 @@ bool model_builder_set_stat_prop_id(struct model_builder *b, uint32_t stat,
 /* Takes ownership of the column's strings and formula. */
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column);
+/* Free the strings and formulas of a column not handed to the builder
+ * (a reader's failure path; add_column releases on its own failure) and
+ * zero it: freeing twice is harmless. */
+void model_column_release(struct model_column *c);
 
 /* Add a profile with its identifier tuple (copied).  The label is built
  * from the tuple when `label` is NULL. */

@@ -373,11 +373,7 @@ static enum status add_columns(struct opener *o)
 			};
 			if (!c.name || !c.variant || !c.format || !c.expr ||
 			    model_builder_add_column(o->b, &c) == MODEL_NONE) {
-				free(c.name);
-				free(c.variant);
-				free(c.description);
-				free(c.format);
-				formula_free(c.expr);
+				model_column_release(&c);
 				return dcpi_nomem(o);
 			}
 		}

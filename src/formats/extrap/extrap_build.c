@@ -308,11 +308,7 @@ static enum status build_columns(struct build *d)
 		if (!c.name || !c.variant || !c.description || !c.format ||
 		    !c.expr ||
 		    (col = model_builder_add_column(d->b, &c)) == MODEL_NONE) {
-			free(c.name);
-			free(c.variant);
-			free(c.description);
-			free(c.format);
-			formula_free(c.expr);
+			model_column_release(&c);
 			return nomem(d);
 		}
 		if (model_builder_add_measured(d->b, col) != i)

@@ -58,11 +58,7 @@ static enum status add_column(struct model_builder *b, const char *name,
 	if (!c.name || !c.variant || !c.format || !c.expr ||
 	    (desc && !c.description) ||
 	    model_builder_add_column(b, &c) == MODEL_NONE) {
-		free(c.name);
-		free(c.variant);
-		free(c.description);
-		free(c.format);
-		formula_free(c.expr);
+		model_column_release(&c);
 		return error_set(err, STATUS_NOMEM, path, "out of memory");
 	}
 	return STATUS_OK;
@@ -95,11 +91,7 @@ static enum status add_combined_column(struct gpu_run *r, const char *name,
 	};
 	if (!c.name || !c.variant || !c.format || !c.description ||
 	    model_builder_add_column(r->b, &c) == MODEL_NONE) {
-		free(c.name);
-		free(c.variant);
-		free(c.description);
-		free(c.format);
-		formula_free(c.expr);
+		model_column_release(&c);
 		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
 	}
 	return STATUS_OK;

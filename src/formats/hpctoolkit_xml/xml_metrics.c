@@ -463,11 +463,7 @@ enum status xml_add_metrics(struct model_builder *b,
 		    !c.format ||
 		    !(c.expr = column_formula(b, &l, i)) ||
 		    model_builder_add_column(b, &c) == MODEL_NONE) {
-			free(c.name);
-			free(c.variant);
-			free(c.description);
-			free(c.format);
-			formula_free(c.expr);
+			model_column_release(&c);
 			st = error_set(err, STATUS_NOMEM, path, "out of memory");
 			goto out;
 		}

@@ -177,11 +177,7 @@ enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
 		};
 		if (!c.name || !c.variant || !c.description || !c.format ||
 		    !c.expr || model_builder_add_column(r->b, &c) == MODEL_NONE) {
-			free(c.name);
-			free(c.variant);
-			free(c.description);
-			free(c.format);
-			formula_free(c.expr);
+			model_column_release(&c);
 			return oom(r);
 		}
 	}

@@ -1,7 +1,9 @@
-/* Tests of model_builder_warnf, the readers' one warn formatter: a
- * message printed from a format, after "WHERE: " when a place is given,
- * kept in order; degenerate inputs (no builder, an empty message, a
- * message far longer than any fixed buffer) first. */
+/* Tests of the builder's helpers for readers: model_builder_warnf, the
+ * one warn formatter (a message printed from a format, after "WHERE: "
+ * when a place is given, kept in order; degenerate inputs -- no builder,
+ * an empty message, a message far longer than any fixed buffer --
+ * first), and model_column_release, a failure path's cleanup of a column
+ * (an empty column, then a full one released twice). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/formula.h"
 #include "model/model.h"
 
 static struct model *finish(struct model_builder *b)
@@ -67,12 +70,37 @@ static void test_where_and_order(void **state)
 	model_free(m);
 }
 
+static void test_column_release(void **state)
+{
+	(void)state;
+	struct model_column c = {0};
+	model_column_release(&c); /* nothing owned */
+	c.name = strdup("time");
+	c.variant = strdup("I");
+	c.description = strdup("wall clock");
+	c.format = strdup("%.2f");
+	c.expr = formula_leaf(0);
+	c.expr_standard = formula_leaf(1);
+	c.parent = 7;
+	assert_non_null(c.expr);
+	model_column_release(&c);
+	assert_null(c.name);
+	assert_null(c.variant);
+	assert_null(c.description);
+	assert_null(c.format);
+	assert_null(c.expr);
+	assert_null(c.expr_standard);
+	assert_int_equal(c.parent, 0); /* zeroed whole */
+	model_column_release(&c); /* twice: harmless */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_builder),
 		cmocka_unit_test(test_empty_and_long),
 		cmocka_unit_test(test_where_and_order),
+		cmocka_unit_test(test_column_release),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
