@@ -2,8 +2,10 @@
  * one warn formatter (a message printed from a format, after "WHERE: "
  * when a place is given, kept in order; degenerate inputs -- no builder,
  * an empty message, a message far longer than any fixed buffer --
- * first), and model_column_release, a failure path's cleanup of a column
- * (an empty column, then a full one released twice). */
+ * first), model_column_release, a failure path's cleanup of a column
+ * (an empty column, then a full one released twice), and
+ * model_builder_add_leaf_column (texts copied, no description, the leaf
+ * formula, no pair or parent). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -94,6 +96,46 @@ static void test_column_release(void **state)
 	model_column_release(&c); /* twice: harmless */
 }
 
+static void test_leaf_column(void **state)
+{
+	(void)state;
+	assert_int_equal(model_builder_add_leaf_column(
+				 NULL, &(struct model_leaf_column){
+					       .name = "a", .variant = "",
+					       .format = "%g"}),
+			 MODEL_NONE);
+	struct model_builder *b = model_builder_new("test", "/tmp/db");
+	assert_non_null(b);
+	char name[] = "samples";
+	struct model_leaf_column l = {
+		.name = name, .variant = "Sum", .description = NULL,
+		.format = "%.0f", .stat = 0, .kind = COLUMN_EXCLUSIVE,
+		.render = RENDER_NUMBER, .unit = 0, .visible = true};
+	struct model_stat st = {.combine = COMBINE_SUM};
+	assert_int_equal(model_builder_add_stat(b, &st), 0);
+	assert_int_equal(model_builder_add_leaf_column(b, &l), 0);
+	l.description = "the second";
+	l.kind = COLUMN_INCLUSIVE;
+	l.visible = false;
+	assert_int_equal(model_builder_add_leaf_column(b, &l), 1);
+	name[0] = 'X'; /* copied: the model keeps "samples" */
+	struct model *m = finish(b);
+	assert_int_equal(model_n_columns(m), 2);
+	const struct model_column *c = model_columns(m);
+	assert_string_equal(c[0].name, "samples");
+	assert_string_equal(c[0].variant, "Sum");
+	assert_null(c[0].description);
+	assert_string_equal(c[0].format, "%.0f");
+	assert_int_equal(c[0].kind, COLUMN_EXCLUSIVE);
+	assert_true(c[0].visible);
+	assert_int_equal(c[0].parent, MODEL_NONE);
+	assert_int_equal(model_column_stat(m, 0), 0);
+	assert_string_equal(c[1].description, "the second");
+	assert_int_equal(c[1].kind, COLUMN_INCLUSIVE);
+	assert_false(c[1].visible);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -101,6 +143,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_long),
 		cmocka_unit_test(test_where_and_order),
 		cmocka_unit_test(test_column_release),
+		cmocka_unit_test(test_leaf_column),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

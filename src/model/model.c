@@ -277,6 +277,32 @@ void model_column_release(struct model_column *c)
 	memset(c, 0, sizeof(*c));
 }
 
+uint32_t model_builder_add_leaf_column(struct model_builder *b,
+				       const struct model_leaf_column *l)
+{
+	struct model_column c = {
+		.name = strdup(l->name),
+		.variant = strdup(l->variant),
+		.description = l->description ? strdup(l->description) : NULL,
+		.format = strdup(l->format),
+		.kind = l->kind,
+		.render = l->render,
+		.unit = l->unit,
+		.visible = l->visible,
+		.pair = MODEL_NONE,
+		.parent = MODEL_NONE,
+		.expr = formula_leaf(l->stat),
+	};
+	if (!c.name || !c.variant || !c.format || !c.expr ||
+	    (l->description && !c.description)) {
+		model_column_release(&c);
+		if (b)
+			b->failed = true;
+		return MODEL_NONE;
+	}
+	return model_builder_add_column(b, &c);
+}
+
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column)
 {

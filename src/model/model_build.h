@@ -86,6 +86,20 @@ bool model_builder_set_stat_prop_id(struct model_builder *b, uint32_t stat,
 /* Takes ownership of the column's strings and formula. */
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column);
+/* A column whose value is statistic `stat` (a leaf formula), without a
+ * pair or a parent: model_builder_add_leaf_column copies the texts
+ * (description NULL: none) and returns the column's index, or MODEL_NONE
+ * when out of memory. */
+struct model_leaf_column {
+	const char *name, *variant, *description, *format;
+	uint32_t stat;
+	uint8_t kind; /* enum column_kind */
+	unsigned render;
+	uint8_t unit;
+	bool visible;
+};
+uint32_t model_builder_add_leaf_column(struct model_builder *b,
+				       const struct model_leaf_column *l);
 /* Free the strings and formulas of a column not handed to the builder
  * (a reader's failure path; add_column releases on its own failure) and
  * zero it: freeing twice is harmless. */

@@ -359,23 +359,20 @@ static enum status add_columns(struct opener *o)
 				     o->events[e],
 				     k ? "exclusive" : "inclusive") < 0)
 				descr = NULL;
-			struct model_column c = {
-				.name = strdup(o->events[e]),
-				.variant = strdup(""),
+			struct model_leaf_column c = {
+				.name = o->events[e],
+				.variant = "",
 				.description = descr,
-				.format = strdup("%.0f"),
+				.format = "%.0f",
+				.stat = stat[k],
 				.kind = k ? COLUMN_EXCLUSIVE : COLUMN_INCLUSIVE,
 				.render = RENDER_NUMBER | RENDER_PERCENT,
 				.visible = true,
-				.pair = MODEL_NONE,
-				.parent = MODEL_NONE,
-				.expr = formula_leaf(stat[k]),
 			};
-			if (!c.name || !c.variant || !c.format || !c.expr ||
-			    model_builder_add_column(o->b, &c) == MODEL_NONE) {
-				model_column_release(&c);
+			uint32_t col = model_builder_add_leaf_column(o->b, &c);
+			free(descr);
+			if (col == MODEL_NONE)
 				return dcpi_nomem(o);
-			}
 		}
 	}
 	return STATUS_OK;

@@ -43,24 +43,18 @@ static enum status add_column(struct model_builder *b, const char *name,
 			      bool visible, const char *path,
 			      struct error *err)
 {
-	struct model_column c = {
-		.name = strdup(name),
-		.variant = strdup("Sum"),
-		.description = desc ? strdup(desc) : NULL,
-		.format = strdup(format),
+	struct model_leaf_column c = {
+		.name = name,
+		.variant = "Sum",
+		.description = desc,
+		.format = format,
+		.stat = stat,
 		.kind = (uint8_t)kind,
 		.render = RENDER_NUMBER | RENDER_PERCENT,
 		.visible = visible,
-		.pair = MODEL_NONE,
-		.parent = MODEL_NONE,
-		.expr = formula_leaf(stat),
 	};
-	if (!c.name || !c.variant || !c.format || !c.expr ||
-	    (desc && !c.description) ||
-	    model_builder_add_column(b, &c) == MODEL_NONE) {
-		model_column_release(&c);
+	if (model_builder_add_leaf_column(b, &c) == MODEL_NONE)
 		return error_set(err, STATUS_NOMEM, path, "out of memory");
-	}
 	return STATUS_OK;
 }
 

@@ -162,24 +162,19 @@ enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
 	    !model_builder_set_stat_prop_id(r->b, stat[0], incl_prop))
 		return oom(r);
 	for (int k = 0; k < 2; k++) {
-		struct model_column c = {
-			.name = strdup(name),
-			.variant = strdup(""),
-			.description = strdup(descr),
-			.format = strdup(format),
+		struct model_leaf_column c = {
+			.name = name,
+			.variant = "",
+			.description = descr,
+			.format = format,
+			.stat = stat[k],
 			.unit = unit,
 			.kind = k ? COLUMN_EXCLUSIVE : COLUMN_INCLUSIVE,
 			.render = RENDER_NUMBER | RENDER_PERCENT,
 			.visible = true,
-			.pair = MODEL_NONE,
-			.parent = MODEL_NONE,
-			.expr = formula_leaf(stat[k]),
 		};
-		if (!c.name || !c.variant || !c.description || !c.format ||
-		    !c.expr || model_builder_add_column(r->b, &c) == MODEL_NONE) {
-			model_column_release(&c);
+		if (model_builder_add_leaf_column(r->b, &c) == MODEL_NONE)
 			return oom(r);
-		}
 	}
 	return STATUS_OK;
 }
