@@ -369,21 +369,6 @@ enum status reader_options_image_path(const struct reader_option *list,
 	return STATUS_OK;
 }
 
-char *reader_descriptions(const char *sep)
-{
-	size_t len = 1;
-	for (const struct reader *const *r = readers; *r; r++)
-		len += strlen((*r)->description) + strlen(sep);
-	char *out = malloc(len), *w = out;
-	if (!out)
-		return NULL;
-	*w = '\0';
-	for (const struct reader *const *r = readers; *r; r++)
-		w += sprintf(w, "%s%s", r == readers ? "" : sep,
-			     (*r)->description);
-	return out;
-}
-
 bool reader_point_params(const char *name, char ***names, double **values,
 			 uint32_t *n)
 {

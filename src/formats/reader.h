@@ -364,10 +364,6 @@ enum status reader_options_image_path(const struct reader_option *list,
 				      size_t n, const char ***out,
 				      size_t *n_out, struct error *err);
 
-/* "a.b; c.d" style listing of every reader's description, joined with
- * `sep`, for messages (heap string, NULL when out of memory). */
-char *reader_descriptions(const char *sep);
-
 /* The parameters in a run's name (the last component of its path), as
  * Extra-P names the points of a directory set ("app.p16.n64.r1": p = 16,
  * n = 64), read by formats/extrap's parser, so that runs of any format

@@ -23,6 +23,7 @@
 
 #include <otf2/otf2.h>
 
+#include "core/path.h"
 #include "core/lazylib.h"
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
@@ -92,9 +93,8 @@ static char *anchor_in(const char *dir, struct error *err)
 		}
 	}
 	closedir(d);
-	char *path = NULL;
-	if (!best || asprintf(&path, "%s/%s", dir, best) < 0) {
-		path = NULL;
+	char *path = best ? path_join(dir, best) : NULL;
+	if (!path) {
 		error_set(err, best ? STATUS_NOMEM : STATUS_NOT_DATABASE, dir,
 			  best ? "out of memory" : "no OTF2 anchor (*.otf2)");
 	}
