@@ -26,8 +26,7 @@ runs=${RUNS:-5}
 files=${FILES:-1000}
 m="python3 $here/measure.py --runs $runs"
 mkdir -p "$out"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 bench_machine load
 status=0

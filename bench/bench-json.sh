@@ -27,8 +27,7 @@ db="$out/contexts-196k"
 mkdir -p "$out"
 [ -f "$db/profile.db" ] ||
 	"$gen" -o "$db" --seed 5 --contexts 196000 --no-trace >/dev/null
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 bench_machine load
 echo "database: $db ($(du -sh "$db" | cut -f1))"

@@ -21,8 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cs=${CALLSCOPE:-$here/../callscope}
 ex="$here/../../shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
 [ -d "$ex" ] || { echo "missing $ex" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 tar -xzf "$ex/lu.C.256.nosrc.tar.gz" -C "$tmp"
 tar -xzf "$ex/npb-upc-ibv-berkeley.nosrc.tar.gz" -C "$tmp"
 tar -xzf "$ex/milc-su3_rmd.nosrc.tar.gz" -C "$tmp"
@@ -50,11 +49,5 @@ for db in "$tmp/hpctoolkit-lu.C.256-database-466923" "$tmp/v4-lu" \
 	"$tmp/su3_rmd-wall5001-small.db" "$tmp/v4-su3"; do
 	name=$(basename "$db")
 	echo "== trace pane: $name ($("$cs" info "$db" | sed -n 's/^Trace: *//p'))"
-	"$cs" --headless --no-config --size 225x75 --keys "W$keys" "$db" >/dev/null
-	python3 "$here/measure.py" --label "$name: open to first trace frame" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "tF" "$db"
-	python3 "$here/measure.py" --runs 1 --label "$name: key script" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "tF$keys" \
-		--timing "$tmp/timing" "$db"
-	bench_key_times "$tmp/timing" trace
+	bench_trace_pane "$db" tF "$name: "
 done

@@ -1,9 +1,10 @@
 # bench-lib.sh: what the benchmark scripts share, sourced by them after
 # `here` (the bench directory) is set, as tests/test-lib.sh is by the
 # tests: the machine line that heads every result, `m` (measure.py with
-# RUNS runs, default 3), the trace pane's key script and the per-key
-# percentile table of a --timing file (key-times.py), and the measurements
-# of a GPU run (bench-nsight.sh, bench-rocpd.sh).  POSIX sh.
+# RUNS runs, default 3), a temporary directory, the trace pane's key
+# script and the per-key percentile table of a --timing file
+# (key-times.py), and the measurements of a GPU run (bench-nsight.sh,
+# bench-rocpd.sh).  POSIX sh.
 
 # "machine: N cores, M GiB, kernel" (and the load average with `load`).
 bench_machine() {
@@ -14,6 +15,12 @@ bench_machine() {
 
 m() { python3 "$here/measure.py" --runs "${RUNS:-3}" "$@"; }
 
+# A fresh temporary directory in $tmp, removed at exit.
+bench_tmp() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}
+
 # The trace pane's key script, five times: zoom in x4, pan, zoom out, line
 # zoom, depth, next change, undo/redo, cursor moves, home (in $keys).
 bench_trace_keys() {
@@ -23,6 +30,21 @@ bench_trace_keys() {
 		keys="${keys}++++>>>----}}{{))((..,uu<C-r><C-r><Right><Down><Up>0"
 		i=$((i + 1))
 	done
+}
+
+# The trace pane of DB in headless mode at 225x75 (page cache warmed by
+# one run of the key script first): open to the first trace frame with
+# OPEN ("W": the pane full screen; "tF" where the tree comes first), then
+# the key script once with per-key times (its table) and peak RSS.
+# LABEL heads the measurements' labels ("" or "NAME: ").
+bench_trace_pane() {
+	"$cs" --headless --no-config --size 225x75 --keys "W$keys" "$1" >/dev/null
+	python3 "$here/measure.py" --label "${3}open to first trace frame" -- \
+		"$cs" --headless --no-config --size 225x75 --keys "$2" "$1"
+	python3 "$here/measure.py" --runs 1 --label "${3}key script (peak RSS)" -- \
+		"$cs" --headless --no-config --size 225x75 --keys "$2$keys" \
+		--timing "$tmp/timing" "$1"
+	bench_key_times "$tmp/timing" trace
 }
 
 # The per-key p50/p99/max table of a --timing FILE, keys named as in SET

@@ -20,8 +20,7 @@ new=${2:?usage: bench-startup.sh OLD_CALLSCOPE NEW_CALLSCOPE [SHARED]}
 shared=${3:-$here/../../shared}
 runs=${RUNS:-31}
 [ -d "$shared/corpus" ] || { echo "no $shared/corpus" >&2; exit 2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 c=$shared/corpus
 # one input per format: LABEL PATH

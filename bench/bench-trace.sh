@@ -24,19 +24,12 @@ if [ ! -f "$out/lines-10k/trace.db" ]; then
 	"$gen" -o "$out/lines-10k" --contexts 2000 --ranks 10 --threads 1000 \
 		--trace-lines 10000 --samples 10000 --no-cct >/dev/null
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 bench_machine
 bench_trace_keys
 for db in trace-10g lines-10k; do
 	echo "== $db"
-	"$cs" --headless --no-config --size 225x75 --keys "W$keys" "$out/$db" >/dev/null
-	python3 "$here/measure.py" --label "open to first trace frame" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "W" "$out/$db"
-	python3 "$here/measure.py" --runs 1 --label "key script (peak RSS)" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "W$keys" \
-		--timing "$tmp/timing" "$out/$db"
-	bench_key_times "$tmp/timing" trace
+	bench_trace_pane "$out/$db" W ""
 done
 info=$("$cs" info "$out/trace-10g" | sed -n 's/.*(\([0-9]*\) \.\. \([0-9]*\) ns).*/\1 \2/p')
 set -- $info

@@ -12,8 +12,7 @@ out=${1:-$here/out}
 cs=${CALLSCOPE:-$here/../callscope}
 db="$out/contexts-3m"
 [ -f "$db/meta.db" ] || { echo "missing $db: run bench/make-big-db.sh $out a" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 bench_machine
 "$cs" report "$db" --depth 1 >/dev/null # warm the page cache
 python3 "$here/measure.py" --label "open to first frame (headless)" -- \
