@@ -8,6 +8,7 @@
  * Depends on core/, io/ and archive/. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/reader.h"
 
 #include <dirent.h>
@@ -60,15 +61,8 @@ void reader_probe_free(struct reader_probe *p)
 
 static bool push(char ***v, size_t *n, size_t *cap, const char *name)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-		char **nv = realloc(*v, ncap * sizeof(**v));
-		if (!nv)
-			return false;
-		*v = nv;
-		*cap = ncap;
-	}
-	if (!((*v)[*n] = strdup(name)))
+	if (!array_grow((void **)v, cap, *n + 1, sizeof(**v)) ||
+	    !((*v)[*n] = strdup(name)))
 		return false;
 	(*n)++;
 	return true;
