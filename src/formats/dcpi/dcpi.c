@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/array.h"
 #include "core/path.h"
 #include "formats/dcpi/dcpi_internal.h"
 #include "formats/dcpi/dcpi_listing.h"
@@ -238,15 +239,9 @@ static enum status walk(struct opener *o, const char *dir, unsigned depth)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			char **nn = realloc(names, nc * sizeof(*nn));
-			if (!nn) {
-				st = dcpi_nomem(o);
-				goto out;
-			}
-			names = nn;
-			cap = nc;
+		if (!array_grow((void **)&names, &cap, n + 1, sizeof(*names))) {
+			st = dcpi_nomem(o);
+			goto out;
 		}
 		if (!(names[n] = strdup(de->d_name))) {
 			st = dcpi_nomem(o);
