@@ -9,6 +9,7 @@
 # The page cache is warmed by one untimed run first ("warm page cache").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out}
 cs=${CALLSCOPE:-$here/../callscope}
 m="python3 $here/measure.py"
@@ -17,7 +18,7 @@ trace="$out/trace-10g"
 for d in "$big" "$trace"; do
 	[ -f "$d/meta.db" ] || { echo "missing $d: run bench/make-big-db.sh $out" >&2; exit 1; }
 done
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_machine
 echo "contexts-3m: meta.db $(wc -c <"$big/meta.db") bytes; trace-10g: trace.db $(wc -c <"$trace/trace.db") bytes"
 "$cs" report "$big" --depth 3 >/dev/null
 $m --label "report --depth 3 (3M contexts)" -- "$cs" report "$big" --depth 3

@@ -10,6 +10,7 @@
 # The page cache is warmed by one untimed run first.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out}
 runs=${RUNS:-100}
 contexts=${CONTEXTS:-100000}
@@ -33,7 +34,7 @@ half=$(echo $list | tr ' ' '\n' | head -n $((runs / 2)) | tr '\n' ' ')
 rest=$(echo $list | tr ' ' '\n' | tail -n $((runs - runs / 2)) | tr '\n' ' ')
 cs=$(cd "$(dirname "$cs")" && pwd)/$(basename "$cs")
 cd "$set_dir"   # the runs by their names: short command lines
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_machine
 "$cs" compare $list --depth 2 >/dev/null
 $m --runs 3 --label "compare $runs runs x $contexts contexts, --depth 3" -- "$cs" compare $list --depth 3
 /usr/bin/time -f "  CPU: %U s user + %S s system, %M KB peak" "$cs" compare $list --depth 3 >/dev/null

@@ -16,6 +16,7 @@
 # bench/out; RUNS default 5; FILES default 1000)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 [ $# -ge 2 ] || { sed -n 2,17p "$0"; exit 2; }
 old=$1
 new=$2
@@ -25,10 +26,9 @@ runs=${RUNS:-5}
 files=${FILES:-1000}
 m="python3 $here/measure.py --runs $runs"
 mkdir -p "$out"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine load
 status=0
 # the same screen from both binaries
 same() {

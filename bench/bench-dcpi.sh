@@ -19,6 +19,7 @@
 # usage: bench/bench-dcpi.sh [DIR]     (BENCH_DCPI=views: that part alone)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out/dcpi}
 cs=${CALLSCOPE:-$here/../callscope}
 
@@ -85,10 +86,9 @@ if [ ! -f "$out.made-1000-100000" ]; then
 	python3 "$here/gen_dcpi_big.py" "$out" 1000 100000
 	touch "$out.made-1000-100000"
 fi
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_machine
 echo "database: $(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1)"
 cat "$out"/*/* >/dev/null # warm the page cache
-m() { python3 "$here/measure.py" --runs "${RUNS:-3}" "$@"; }
 m --label "open to first frame (headless)" -- \
 	"$cs" --headless --no-config --size 160x48 --keys "" "$out"
 m --label "info (open, image rows)" -- "$cs" info "$out"

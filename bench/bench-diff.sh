@@ -8,6 +8,7 @@
 # 3000000).  The page cache is warmed by one untimed run first.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out}
 contexts=${CONTEXTS:-3000000}
 gen=${GEN:-$here/../tests/gen-v4db}
@@ -21,7 +22,7 @@ for t in 2 3; do
 done
 a="$out/diff-$contexts-t2"
 b="$out/diff-$contexts-t3"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_machine
 "$cs" diff "$a" "$b" --depth 3 >/dev/null
 $m --runs 3 --label "report --depth 3 (one run, for scale)" -- "$cs" report "$a" --depth 3
 $m --runs 3 --label "diff --depth 3 ($contexts contexts each)" -- "$cs" diff "$a" "$b" --depth 3

@@ -11,6 +11,7 @@
 #   usage: bench/bench-extrap.sh [OUT_DIR]   (default bench/out)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out}
 build=${BUILD:-$here/..}
 cs=${CALLSCOPE:-$build/callscope}
@@ -20,7 +21,7 @@ m="/usr/bin/python3 $here/measure.py"
 mkdir -p "$out"
 set=$out/extrap-bigset.txt
 [ -f "$set" ] || /usr/bin/python3 "$gen" "$set" 2000 7
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine load
 echo "set: $set, $(wc -c <"$set") bytes"
 "$cs" model "$set" >"$out/extrap-bigset.models.txt"
 echo "models: $(grep -c 'Model:' "$out/extrap-bigset.models.txt")"

@@ -14,6 +14,7 @@
 # RUNS default 5; PYTHON default /usr/bin/python3)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 [ $# -ge 2 ] || { sed -n 2,16p "$0"; exit 2; }
 old=$1
 new=$2
@@ -26,10 +27,9 @@ db="$out/contexts-196k"
 mkdir -p "$out"
 [ -f "$db/profile.db" ] ||
 	"$gen" -o "$db" --seed 5 --contexts 196000 --no-trace >/dev/null
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine load
 echo "database: $db ($(du -sh "$db" | cut -f1))"
 cat "$db"/*.db >/dev/null # warm the page cache
 "$old" report --format json "$db" >"$tmp/old.json"

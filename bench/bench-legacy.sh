@@ -17,15 +17,15 @@
 # usage: bench/bench-legacy.sh   (needs ../shared/corpus)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 cs=${CALLSCOPE:-$here/../callscope}
 ex="$here/../../shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
 [ -d "$ex" ] || { echo "missing $ex" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 tar -xzf "$ex/lu.C.256.nosrc.tar.gz" -C "$tmp"
 tar -xzf "$ex/npb-upc-ibv-berkeley.nosrc.tar.gz" -C "$tmp"
 tar -xzf "$ex/milc-su3_rmd.nosrc.tar.gz" -C "$tmp"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_machine
 for db in "$tmp/hpctoolkit-lu.C.256-database-466923" \
 	"$tmp/cg.C.O3.64.bupc.infiniband" \
 	"$ex/smg2000-wall-trace.db/smg2000.wall.db"; do
@@ -44,33 +44,10 @@ gen=${GEN:-$here/../tests/gen-v4db}
 	--trace-lines 256 --samples 885 --no-cct >/dev/null
 "$gen" -o "$tmp/v4-su3" --contexts 20000 --ranks 32 --threads 1 \
 	--trace-lines 32 --samples 1106 --no-cct >/dev/null
-keys=""
-i=0
-while [ $i -lt 5 ]; do
-	keys="${keys}++++>>>----}}{{))((..,uu<C-r><C-r><Right><Down><Up>0"
-	i=$((i + 1))
-done
+bench_trace_keys
 for db in "$tmp/hpctoolkit-lu.C.256-database-466923" "$tmp/v4-lu" \
 	"$tmp/su3_rmd-wall5001-small.db" "$tmp/v4-su3"; do
 	name=$(basename "$db")
 	echo "== trace pane: $name ($("$cs" info "$db" | sed -n 's/^Trace: *//p'))"
-	"$cs" --headless --no-config --size 225x75 --keys "W$keys" "$db" >/dev/null
-	python3 "$here/measure.py" --label "$name: open to first trace frame" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "tF" "$db"
-	python3 "$here/measure.py" --runs 1 --label "$name: key script" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "tF$keys" \
-		--timing "$tmp/timing" "$db"
-	python3 - "$tmp/timing" <<'PY'
-import sys
-from collections import defaultdict
-t = defaultdict(list)
-for line in open(sys.argv[1]):
-    k, us = line.rsplit(" ", 1)
-    t[k].append(float(us) / 1000)
-def pct(v, p):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
-for k, v in sorted(t.items(), key=lambda kv: -pct(kv[1], 99)):
-    print("  %-8s n %3d  p50 %7.2f ms  p99 %7.2f ms" % (k, len(v), pct(v, 50), pct(v, 99)))
-PY
+	bench_trace_pane "$db" tF "$name: "
 done

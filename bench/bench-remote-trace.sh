@@ -13,6 +13,7 @@
 # usage: bench/bench-remote-trace.sh [DIR]   (default bench/out)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out}
 cs=${CALLSCOPE:-$here/../callscope}
 rcli=${REMOTE_CLI:-$here/../tests/remote-cli}
@@ -42,7 +43,7 @@ mkdir "$tmp/local"
 cp "$db/meta.db" "$db/profile.db" "$tmp/local/"
 [ -d "$db/metrics" ] && cp -r "$db/metrics" "$tmp/local/"
 size=$(wc -c <"$db/trace.db" | tr -d ' ')
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_machine
 echo "trace.db: $size bytes, served by tests/http_server.py on 127.0.0.1"
 
 probe() { # LABEL ARGS...: run the remote probe, print bytes and time

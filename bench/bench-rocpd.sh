@@ -10,6 +10,7 @@
 # usage: bench/bench-rocpd.sh [DIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out/rocpd}
 cs=${CALLSCOPE:-$here/../callscope}
 [ -d "$out" ] || mkdir -p "$out"
@@ -17,39 +18,10 @@ if [ ! -f "$out.made-16-10000000" ]; then
 	python3 "$here/gen_rocpd_big.py" "$out" 16 10000000 >/dev/null
 	touch "$out.made-16-10000000"
 fi
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_machine
 echo "run: $(find "$out" -name '*_results.db' | wc -l) files, $(du -sh "$out" | cut -f1)"
 cat "$out"/*/*.db >/dev/null # warm the page cache
-m() { python3 "$here/measure.py" --runs "${RUNS:-3}" "$@"; }
-# The run's index (src/formats/gpu_run/gpu_run_index.c) lives in a cache directory
-# of the benchmark's own: the first open scans the files and writes it
-# (measured once), the first trace reads every file's lines again and adds
-# them (once); the targets are then measured on the indexed run, as every
-# open after the first sees it.  NOINDEX=1 measures without it (--no-cache).
-XDG_CACHE_HOME="$out.cache"
-export XDG_CACHE_HOME
-rm -rf "$XDG_CACHE_HOME"
-nc=
-if [ "${NOINDEX:-0}" = 1 ]; then
-	nc=--no-cache
-else
-	python3 "$here/measure.py" --runs 1 --label "first open: scan, index written (once)" -- \
-		"$cs" info "$out"
-	python3 "$here/measure.py" --runs 1 --label "first trace: every file's lines read, indexed (once)" -- \
-		"$cs" trace --from +0s --to +2s --columns 1000 "$out"
-	echo "index: $(du -sh "$XDG_CACHE_HOME" | cut -f1)"
-fi
-m --label "open to first frame (headless)" -- \
-	"$cs" $nc --headless --no-config --size 160x48 --keys "" "$out"
-m --label "info (open, tree)" -- "$cs" $nc info "$out"
-m --label "trace probe, one line" -- \
-	"$cs" $nc trace --lines 0 --at +1s "$out"
-m --label "1000-column window, every line" -- \
-	"$cs" $nc trace --from +0s --to +2s --columns 1000 "$out"
-m --label "flat kernel summary (report --view flat)" -- \
-	"$cs" $nc report --view flat "$out"
-m --label "per-kind summary with medians (stats: every duration)" -- \
-	"$cs" $nc stats "$out"
+bench_gpu_run "$out" +1s
 if command -v sqlite3 >/dev/null; then
 	cat >"$out.plain.sh" <<EOS
 for f in "$out"/*/*_results.db; do

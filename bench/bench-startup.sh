@@ -14,13 +14,13 @@
 #        (SHARED: the folder with corpus/, default ../../shared; RUNS=N)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 old=${1:?usage: bench-startup.sh OLD_CALLSCOPE NEW_CALLSCOPE [SHARED]}
 new=${2:?usage: bench-startup.sh OLD_CALLSCOPE NEW_CALLSCOPE [SHARED]}
 shared=${3:-$here/../../shared}
 runs=${RUNS:-31}
 [ -d "$shared/corpus" ] || { echo "no $shared/corpus" >&2; exit 2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_tmp
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 c=$shared/corpus
 # one input per format: LABEL PATH
@@ -41,7 +41,7 @@ if /usr/bin/python3 "$here/../tests/gen_dcpi.py" "$new" "$tmp/prof.dcpi" \
 	echo "dcpi $tmp/prof.dcpi" >>"$tmp/inputs"
 fi
 probe=$c/hpctoolkit-v4/hpctoolkit/tests/data/dbase/loops-cputime-t.d
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine load
 echo "shared objects at start (ldd): old $(ldd "$old" | wc -l), new $(ldd "$new" | wc -l)"
 /usr/bin/python3 - "$old" "$new" "$runs" "$probe" "$tmp/inputs" <<'PY'
 import os, statistics, sys, time

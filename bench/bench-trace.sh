@@ -15,6 +15,7 @@
 # usage: bench/bench-trace.sh [DIR]   (DIR from bench/make-big-db.sh)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out}
 cs=${CALLSCOPE:-$here/../callscope}
 gen=${GEN:-$here/../tests/gen-v4db}
@@ -23,45 +24,12 @@ if [ ! -f "$out/lines-10k/trace.db" ]; then
 	"$gen" -o "$out/lines-10k" --contexts 2000 --ranks 10 --threads 1000 \
 		--trace-lines 10000 --samples 10000 --no-cct >/dev/null
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
-keys=""
-i=0
-while [ $i -lt 5 ]; do
-	# zoom in x4, pan, zoom out, line zoom, depth, next change, undo/redo,
-	# cursor moves, home
-	keys="${keys}++++>>>----}}{{))((..,uu<C-r><C-r><Right><Down><Up>0"
-	i=$((i + 1))
-done
+bench_tmp
+bench_machine
+bench_trace_keys
 for db in trace-10g lines-10k; do
 	echo "== $db"
-	"$cs" --headless --no-config --size 225x75 --keys "W$keys" "$out/$db" >/dev/null
-	python3 "$here/measure.py" --label "open to first trace frame" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "W" "$out/$db"
-	python3 "$here/measure.py" --runs 1 --label "key script (peak RSS)" -- \
-		"$cs" --headless --no-config --size 225x75 --keys "W$keys" \
-		--timing "$tmp/timing" "$out/$db"
-	python3 - "$tmp/timing" <<'PY'
-import sys
-from collections import defaultdict
-t = defaultdict(list)
-for line in open(sys.argv[1]):
-    k, us = line.rsplit(" ", 1)
-    t[k].append(float(us) / 1000)
-def pct(v, p):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
-names = {"W": "first trace frame", "+": "zoom in", "-": "zoom out",
-         ">": "pan right", "}": "lines zoom in", "{": "lines zoom out",
-         ")": "depth deeper", "(": "depth up", ".": "next change",
-         ",": "previous change", "u": "undo", "C-r": "redo",
-         "Right": "cursor right", "Down": "cursor down", "Up": "cursor up",
-         "0": "home"}
-print("%-8s %-20s %5s %9s %9s %9s" % ("key", "action", "n", "p50 ms", "p99 ms", "max ms"))
-for k, v in sorted(t.items(), key=lambda kv: -pct(kv[1], 99)):
-    print("%-8s %-20s %5d %9.2f %9.2f %9.2f" % (k, names.get(k, ""), len(v), pct(v, 50), pct(v, 99), max(v)))
-PY
+	bench_trace_pane "$out/$db" W ""
 done
 info=$("$cs" info "$out/trace-10g" | sed -n 's/.*(\([0-9]*\) \.\. \([0-9]*\) ns).*/\1 \2/p')
 set -- $info

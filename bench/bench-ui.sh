@@ -7,13 +7,13 @@
 # usage: bench/bench-ui.sh [DIR]   (DIR from bench/make-big-db.sh)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/bench-lib.sh"
 out=${1:-$here/out}
 cs=${CALLSCOPE:-$here/../callscope}
 db="$out/contexts-3m"
 [ -f "$db/meta.db" ] || { echo "missing $db: run bench/make-big-db.sh $out a" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -sr)"
+bench_tmp
+bench_machine
 "$cs" report "$db" --depth 1 >/dev/null # warm the page cache
 python3 "$here/measure.py" --label "open to first frame (headless)" -- \
 	"$cs" --headless --no-config --size 160x48 --keys "" "$db"
@@ -41,24 +41,5 @@ python3 "$here/measure.py" --runs 1 --label "same, --no-prebuild" -- \
 	--timing "$tmp/timing-noprebuild" "$db"
 for t in timing timing-noprebuild; do
 echo "== $t"
-python3 - "$tmp/$t" <<'PY'
-import sys
-from collections import defaultdict
-t = defaultdict(list)
-for line in open(sys.argv[1]):
-    k, us = line.rsplit(" ", 1)
-    t[k].append(float(us) / 1000)
-def pct(v, p):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
-names = {"j": "move down", "k": "move up", "PgDn": "page down", "PgUp": "page up",
-         "l": "expand", "h": "collapse", "H": "hot path", "g": "first row",
-         "s": "sort (next column)", "r": "reverse sort", "Right": "expand",
-         "Left": "collapse", "z": "zoom", "Z": "zoom out", "n": "search next",
-         "N": "search previous", "v": "view switch", "1": "top-down view",
-         "2": "bottom-up view", "3": "flat view", "Enter": "search (first pass)"}
-print("%-8s %-22s %5s %9s %9s %9s" % ("key", "action", "n", "p50 ms", "p99 ms", "max ms"))
-for k, v in sorted(t.items(), key=lambda kv: -pct(kv[1], 99)):
-    print("%-8s %-22s %5d %9.2f %9.2f %9.2f" % (k, names.get(k, ""), len(v), pct(v, 50), pct(v, 99), max(v)))
-PY
+bench_key_times "$tmp/$t" tree
 done

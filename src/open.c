@@ -2,6 +2,7 @@
  * (see open.h).  Must not depend on curses or on ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "open.h"
 
 #include <errno.h>
@@ -128,7 +129,7 @@ static char *cache_dir_of(const struct reader *r, const char *cache_root)
 	char *dir = NULL;
 	struct error err = {0};
 	if (!r->cache_name || !cache_root ||
-	    asprintf(&dir, "%s/%s", cache_root, r->cache_name) < 0)
+	    !(dir = path_join(cache_root, r->cache_name)))
 		return NULL;
 	if (url_cache_mkdirs(dir, &err) != STATUS_OK) {
 		free(dir);

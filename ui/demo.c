@@ -6,6 +6,7 @@
  * on stderr.  Knows nothing of curses. */
 #include "config.h"
 
+#include "core/path.h"
 #include "demo.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ static bool exists(const char *dir, const char *file)
 {
 	char *p = NULL;
 	struct stat sb;
-	bool ok = asprintf(&p, "%s/%s", dir, file) >= 0 && stat(p, &sb) == 0;
+	bool ok = (p = path_join(dir, file)) && stat(p, &sb) == 0;
 	free(p);
 	return ok;
 }

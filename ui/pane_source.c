@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/path.h"
 #include "pane.h"
 #include "screen.h"
 #include "theme.h"
@@ -49,7 +50,7 @@ static char *resolve(const char *db, const char *file)
 		return p;
 	free(p);
 	p = NULL;
-	if (file[0] != '/' && asprintf(&p, "%s/%s", db, file) >= 0 &&
+	if (file[0] != '/' && (p = path_join(db, file)) &&
 	    readable(p))
 		return p;
 	free(p);

@@ -2,6 +2,7 @@
  * its build tree (see uninstalled.h).  Knows nothing of curses. */
 #include "config.h"
 
+#include "core/path.h"
 #include "uninstalled.h"
 
 #include <stdbool.h>
@@ -57,8 +58,7 @@ static const char *lookup(const char *var, const char *name, char **cache,
 	char *dir = NULL;
 	if (slash) {
 		*slash = '\0';
-		if (asprintf(&dir, "%s/%s", self, name) < 0)
-			dir = NULL;
+		dir = path_join(self, name);
 	}
 	free(self);
 	if (dir && !is_dir(dir)) {

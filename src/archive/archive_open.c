@@ -8,6 +8,7 @@
  * for models never freed.  Must not depend on curses or ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "archive/archive_open.h"
 
 #include <errno.h>
@@ -264,7 +265,7 @@ static enum status open_picked(const char *archive_path, const char *dest,
 			       struct model **m, struct error *err)
 {
 	char *full = NULL;
-	if (asprintf(&full, "%s/%s", dest, pick) < 0)
+	if (!(full = path_join(dest, pick)))
 		return error_set(err, STATUS_NOMEM, archive_path,
 				 "out of memory");
 	struct stat sb;

@@ -19,6 +19,7 @@
 
 #include "archive/archive_extract.h"
 #include "core/array.h"
+#include "core/path.h"
 
 #define ROOTS_MAX_DEPTH 64
 #define ROOTS_MAX_DIRS 100000
@@ -70,10 +71,7 @@ static bool roots_push(struct roots *r, char *rel, const void *who,
 /* "rel/name", or "name" at the top. */
 static char *join(const char *rel, const char *name)
 {
-	char *s = NULL;
-	if (asprintf(&s, "%s%s%s", rel, rel[0] ? "/" : "", name) < 0)
-		return NULL;
-	return s;
+	return rel[0] ? path_join(rel, name) : strdup(name);
 }
 
 static int bid_at(struct walk *w, const char *rel, const void **who,

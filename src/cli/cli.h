@@ -202,7 +202,7 @@ struct cli_args {
 					 command reads 'f' itself */
 	const char *expected;	      /* what the operands are, for "callscope
 					 CMD: expected EXPECTED" */
-	int min_operands, max_operands; /* max 0: no limit */
+	int min_operands, max_operands; /* max 0: no limit, -1: none */
 	int usage_exit;		      /* exit status of a usage error (0:
 					 CLI_EXIT_USAGE) */
 	/* set by cli_args_next */

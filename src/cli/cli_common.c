@@ -298,7 +298,8 @@ int cli_args_next(struct cli_args *a, int argc, char **argv)
 	if (c != -1)
 		return c;
 	int n = argc - optind;
-	if (n < a->min_operands || (a->max_operands && n > a->max_operands)) {
+	int max = a->max_operands < 0 ? 0 : a->max_operands;
+	if (n < a->min_operands || (a->max_operands && n > max)) {
 		fprintf(stderr, "callscope %s: expected %s\n", a->cmd,
 			a->expected);
 		return CLI_ARGS_EXIT;
@@ -345,43 +346,38 @@ char **cli_operands(const char *cmd, int argc, char **argv,
 		    const char *expected, enum present_format *format,
 		    const char **output, int *n, int *exit_code)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	*exit_code = CLI_EXIT_USAGE;
+	struct cli_args a = {.cmd = cmd, .options = own, .shortopts = "f:o:",
+			     .expected = expected, .min_operands = 1,
+			     .max_operands = n ? 0 : 1};
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+	while ((c = cli_args_next(&a, argc, argv)) > 0) {
 		if (c == 'f' && format) {
-			unsigned text_or_json = 1u << PRESENT_FORMAT_TEXT |
-						1u << PRESENT_FORMAT_JSON;
-			if (!cli_parse_format(cmd, optarg, text_or_json,
+			if (!cli_parse_format(cmd, optarg, CLI_TEXT_JSON,
 					      format))
-				return NULL;
+				c = CLI_ARGS_EXIT;
 		} else if (c == 'o' && output) {
 			*output = optarg;
-		} else if (c == 'h') {
-			cli_usage(stdout);
-			*exit_code = CLI_EXIT_OK;
-			return NULL;
 		} else {
-			if (c == 'f' || c == 'o')
-				fprintf(stderr, "callscope %s: no option -%c\n",
-					cmd, c);
+			fprintf(stderr, "callscope %s: no option -%c\n", cmd, c);
 			fputs("Try 'callscope --help'.\n", stderr);
+			c = CLI_ARGS_EXIT;
+		}
+		if (c == CLI_ARGS_EXIT) {
+			*exit_code = CLI_EXIT_USAGE;
 			return NULL;
 		}
 	}
-	if (optind >= argc || (!n && optind != argc - 1)) {
-		fprintf(stderr, "callscope %s: expected %s\n", cmd, expected);
+	*exit_code = a.exit_code;
+	if (c == CLI_ARGS_EXIT)
 		return NULL;
-	}
 	if (n)
-		*n = argc - optind;
-	return argv + optind;
+		*n = a.n_operands;
+	return a.operands;
 }
 
 const char *cli_one_operand(const char *cmd, int argc, char **argv,

@@ -50,34 +50,14 @@ static json_t *formats_json(void)
 int cmd_formats(struct session *s, int argc, char **argv);
 int cmd_formats(struct session *s, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	enum present_format format = PRESENT_FORMAT_TEXT;
+	struct cli_args a = {.cmd = "formats", .formats = CLI_TEXT_JSON,
+			     .expected = "no operand", .max_operands = -1};
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		if (c == 'f') {
-			if (!cli_parse_format("formats", optarg,
-					      1u << PRESENT_FORMAT_TEXT |
-						      1u << PRESENT_FORMAT_JSON,
-					      &format))
-				return CLI_EXIT_USAGE;
-		} else if (c == 'h') {
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		} else {
-			fputs("Try 'callscope --help'.\n", stderr);
-			return CLI_EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fputs("callscope formats: expected no operand\n", stderr);
-		return CLI_EXIT_USAGE;
-	}
-	if (format == PRESENT_FORMAT_JSON) {
+	while ((c = cli_args_next(&a, argc, argv)) > 0)
+		; /* no options of its own */
+	if (c == CLI_ARGS_EXIT)
+		return a.exit_code;
+	if (a.format == PRESENT_FORMAT_JSON) {
 		json_t *doc = formats_json();
 		present_put_json(stdout, doc, JSON_INDENT(1));
 		fputc('\n', stdout);

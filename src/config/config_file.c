@@ -6,6 +6,7 @@
  * curses or on ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "config/config_internal.h"
 
 #include <errno.h>
@@ -171,7 +172,7 @@ static char *resolve_source(const char *path, const char *including,
 			*why = "HOME is not set";
 			return NULL;
 		}
-		if (asprintf(&out, "%s/%s", home, path + 2) < 0)
+		if (!(out = path_join(home, path + 2)))
 			return NULL;
 		return out;
 	}

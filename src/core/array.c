@@ -1,5 +1,5 @@
 /* array: doubling growth of arrays with checked sizes; the lower bound
- * of a key in a sorted array.  Depends on libc only. */
+ * of a key in a sorted array and in sorted packed pairs.  Depends on libc only. */
 #include "config.h"
 
 #include "core/array.h"
@@ -62,4 +62,27 @@ size_t array_lower_bound(const void *base, size_t n, size_t size,
 			hi = mid;
 	}
 	return lo;
+}
+
+static bool pair_below(const void *elem, const void *key)
+{
+	return (uint32_t)(*(const uint64_t *)elem >> 32) <
+	       *(const uint32_t *)key;
+}
+
+size_t array_pairs_lower_bound(const uint64_t *pairs, size_t lo, size_t hi,
+			       uint32_t key)
+{
+	if (lo >= hi)
+		return lo;
+	return lo + array_lower_bound(pairs + lo, hi - lo, sizeof(*pairs),
+				      pair_below, &key);
+}
+
+uint32_t array_pairs_find(const uint64_t *pairs, size_t n, uint32_t key,
+			  uint32_t none)
+{
+	size_t i = pairs ? array_pairs_lower_bound(pairs, 0, n, key) : n;
+	return i < n && (uint32_t)(pairs[i] >> 32) == key ? (uint32_t)pairs[i]
+							   : none;
 }

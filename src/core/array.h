@@ -1,5 +1,5 @@
 /* array: growing arrays by doubling, with every size computation checked;
- * the lower bound of a key in a sorted array.
+ * the lower bound of a key in a sorted array and in sorted packed pairs.
  * Used by the builder, the views and the outline.  Depends on libc only. */
 #ifndef CALLSCOPE_ARRAY_H
 #define CALLSCOPE_ARRAY_H
@@ -23,5 +23,16 @@ bool array_grow(void **array, size_t *cap, size_t need, size_t size);
 size_t array_lower_bound(const void *base, size_t n, size_t size,
 			 bool (*below)(const void *elem, const void *key),
 			 const void *key);
+
+/* Packed pairs: uint64_t values holding a 32-bit key above a 32-bit
+ * value, sorted (by key first) -- the id indexes of the readers and the
+ * model's context index.  The first of pairs [lo, hi) whose key is not
+ * below `key` (`hi` when none). */
+size_t array_pairs_lower_bound(const uint64_t *pairs, size_t lo, size_t hi,
+			       uint32_t key);
+/* The value of the first of the `n` pairs with key `key`; `none` when
+ * there is none. */
+uint32_t array_pairs_find(const uint64_t *pairs, size_t n, uint32_t key,
+			  uint32_t none);
 
 #endif

@@ -4,6 +4,8 @@
 #include "core/strbuf.h"
 #include "core/check.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,21 @@ void strbuf_addn(struct strbuf *b, const char *p, size_t n)
 void strbuf_add(struct strbuf *b, const char *s)
 {
 	strbuf_addn(b, s, strlen(s));
+}
+
+void strbuf_addf(struct strbuf *b, const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->failed = true;
+		return;
+	}
+	strbuf_addn(b, s, (size_t)n);
+	free(s);
 }
 
 char *strbuf_take(struct strbuf *b)

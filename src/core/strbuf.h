@@ -19,6 +19,11 @@ void strbuf_addn(struct strbuf *b, const char *p, size_t n);
 /* Append the string S. */
 void strbuf_add(struct strbuf *b, const char *s);
 
+/* Append the text printed from FMT (a sprintf into a computed buffer,
+ * without the computing). */
+void strbuf_addf(struct strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The string (the caller frees; "" when nothing was appended), or NULL
  * when an append failed (the buffer is freed then).  `b` is empty after. */
 char *strbuf_take(struct strbuf *b);

@@ -8,6 +8,7 @@
  * Depends on core/, io/ and archive/. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/reader.h"
 
 #include <dirent.h>
@@ -60,15 +61,8 @@ void reader_probe_free(struct reader_probe *p)
 
 static bool push(char ***v, size_t *n, size_t *cap, const char *name)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-		char **nv = realloc(*v, ncap * sizeof(**v));
-		if (!nv)
-			return false;
-		*v = nv;
-		*cap = ncap;
-	}
-	if (!((*v)[*n] = strdup(name)))
+	if (!array_grow((void **)v, cap, *n + 1, sizeof(**v)) ||
+	    !((*v)[*n] = strdup(name)))
 		return false;
 	(*n)++;
 	return true;
@@ -331,6 +325,25 @@ bool reader_name_ends_with(const char *name, const char *suffix)
 {
 	size_t n = strlen(name), k = strlen(suffix);
 	return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
+bool reader_probe_dir_has_suffix(const struct reader_probe *p,
+				 const char *suffix)
+{
+	for (size_t i = 0; p && i < p->n_names; i++)
+		if (reader_name_ends_with(p->names[i], suffix))
+			return true;
+	return false;
+}
+
+bool reader_probe_subdirs_have_suffix(const struct reader_probe *p,
+				      const char *suffix)
+{
+	for (size_t i = 0; p && i < p->n_subnames; i++)
+		if (p->subnames[i][0] != '.' &&
+		    reader_name_ends_with(p->subnames[i], suffix))
+			return true;
+	return false;
 }
 
 const char *reader_probe_base(const struct reader_probe *p)

@@ -7,6 +7,7 @@
  * that. */
 #include "config.h"
 
+#include "core/path.h"
 #include "formats/reader.h"
 
 #include "formats/extrap/extrap.h"
@@ -141,11 +142,9 @@ enum status reader_cache_list(const char *root,
 			continue;
 		struct reader_cache_entry *e = NULL, *all;
 		size_t k = 0;
-		char *dir = NULL;
+		char *dir = path_join(root, (*r)->cache_name);
 		enum status st = STATUS_NOMEM;
-		if (asprintf(&dir, "%s/%s", root, (*r)->cache_name) < 0)
-			dir = NULL;
-		else
+		if (dir)
 			st = (*r)->cache_list(dir, &e, &k, err);
 		free(dir);
 		if (st == STATUS_NOMEM && err->status == STATUS_OK)
@@ -368,21 +367,6 @@ enum status reader_options_image_path(const struct reader_option *list,
 		*out = v;
 	}
 	return STATUS_OK;
-}
-
-char *reader_descriptions(const char *sep)
-{
-	size_t len = 1;
-	for (const struct reader *const *r = readers; *r; r++)
-		len += strlen((*r)->description) + strlen(sep);
-	char *out = malloc(len), *w = out;
-	if (!out)
-		return NULL;
-	*w = '\0';
-	for (const struct reader *const *r = readers; *r; r++)
-		w += sprintf(w, "%s%s", r == readers ? "" : sep,
-			     (*r)->description);
-	return out;
 }
 
 bool reader_point_params(const char *name, char ***names, double **values,

@@ -78,6 +78,15 @@ bool reader_probe_has_table_prefix(const struct reader_probe *p,
 				   const char *prefix);
 /* Whether file name `name` ends with `suffix` (".sqlite"). */
 bool reader_name_ends_with(const char *name, const char *suffix);
+/* Whether the probe's directory holds a file whose name ends with
+ * `suffix`: a directory reader's guess from names (a reader that knows
+ * the directory's files bids higher). */
+bool reader_probe_dir_has_suffix(const struct reader_probe *p,
+				 const char *suffix);
+/* The same one level down (the probe's subnames), names starting with
+ * '.' left out. */
+bool reader_probe_subdirs_have_suffix(const struct reader_probe *p,
+				      const char *suffix);
 
 /* Read the probe of `path`.  STATUS_NOT_FOUND when it does not exist;
  * the listing and table errors of a directory or SQLite file otherwise
@@ -368,10 +377,6 @@ bool reader_takes_option(const char *name, const char *key,
 enum status reader_options_image_path(const struct reader_option *list,
 				      size_t n, const char ***out,
 				      size_t *n_out, struct error *err);
-
-/* "a.b; c.d" style listing of every reader's description, joined with
- * `sep`, for messages (heap string, NULL when out of memory). */
-char *reader_descriptions(const char *sep);
 
 /* The parameters in a run's name (the last component of its path), as
  * Extra-P names the points of a directory set ("app.p16.n64.r1": p = 16,

@@ -9,6 +9,7 @@
  * depend on curses, on ui/ or on curl: the network is behind the fetcher. */
 #include "config.h"
 
+#include "core/path.h"
 #include "io/blob_remote.h"
 #include "io/blob_internal.h"
 
@@ -253,12 +254,6 @@ static enum status flush_locked(struct blob_remote *r, struct error *err)
 	return STATUS_OK;
 }
 
-static char *path_in(const char *dir, const char *name)
-{
-	char *p = NULL;
-	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
-}
-
 /* The contents of the `meta` file for this file and version. */
 static char *meta_text(const struct blob_remote *r, const char *validator)
 {
@@ -297,7 +292,7 @@ static bool file_holds(const char *path, const char *want)
 static bool disk_reset(struct blob_remote *r, const char *dir,
 		       const char *meta_path, const char *meta)
 {
-	char *tmp = path_in(dir, "meta.tmp");
+	char *tmp = path_join(dir, "meta.tmp");
 	bool ok = tmp && ftruncate(r->bitmap_fd, 0) == 0 &&
 		  fsync(r->bitmap_fd) == 0 && ftruncate(r->data_fd, 0) == 0 &&
 		  ftruncate(r->data_fd, (off_t)r->size) == 0 &&
@@ -351,10 +346,10 @@ static enum status disk_open(struct blob_remote *r, const char *dir,
 			     const char *validator, struct error *err)
 {
 	enum status st = STATUS_OK;
-	char *data_path = path_in(dir, "data");
-	char *bitmap_path = path_in(dir, "bitmap");
-	char *meta_path = path_in(dir, "meta");
-	char *lock_path = path_in(dir, "lock");
+	char *data_path = path_join(dir, "data");
+	char *bitmap_path = path_join(dir, "bitmap");
+	char *meta_path = path_join(dir, "meta");
+	char *lock_path = path_join(dir, "lock");
 	char *meta = meta_text(r, validator);
 	if (!data_path || !bitmap_path || !meta_path || !lock_path || !meta) {
 		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
@@ -630,7 +625,7 @@ enum status blob_remote_read_meta(const char *cache_dir, uint64_t *size,
 				  char **validator, struct error *err)
 {
 	enum status st = STATUS_OK;
-	char *path = cache_dir ? path_in(cache_dir, "meta") : NULL;
+	char *path = cache_dir ? path_join(cache_dir, "meta") : NULL;
 	char *text = NULL;
 	FILE *f = NULL;
 	*size = 0;

@@ -4,6 +4,7 @@
  * core/ and libsqlite3 only. */
 #include "config.h"
 
+#include "core/array.h"
 #include "io/sqlite_ro.h"
 
 #include <stdio.h>
@@ -127,15 +128,8 @@ enum status sqlite_ro_tables(sqlite3 *db, const char *path, size_t max,
 				       "more than %zu tables", max);
 			goto out;
 		}
-		if (count == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			char **nv = realloc(v, ncap * sizeof(*v));
-			if (!nv)
-				goto nomem;
-			v = nv;
-			cap = ncap;
-		}
-		if (!(v[count] = strdup(name)))
+		if (!array_grow((void **)&v, &cap, count + 1, sizeof(*v)) ||
+		    !(v[count] = strdup(name)))
 			goto nomem;
 		count++;
 	}

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "model/formula.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <locale.h>
@@ -426,37 +427,14 @@ enum prec {
 };
 
 struct printer {
-	char *buf;
-	size_t len, cap;
-	bool failed;
+	struct strbuf out;
 	formula_leaf_name_fn name;
 	void *ctx;
 };
 
-static void put(struct printer *pr, const char *s, size_t n)
-{
-	if (pr->failed)
-		return;
-	if (pr->len + n + 1 > pr->cap) {
-		size_t ncap = pr->cap ? pr->cap * 2 : 64;
-		while (ncap < pr->len + n + 1)
-			ncap *= 2;
-		char *nb = realloc(pr->buf, ncap);
-		if (!nb) {
-			pr->failed = true;
-			return;
-		}
-		pr->buf = nb;
-		pr->cap = ncap;
-	}
-	memcpy(pr->buf + pr->len, s, n);
-	pr->len += n;
-	pr->buf[pr->len] = '\0';
-}
-
 static void put_str(struct printer *pr, const char *s)
 {
-	put(pr, s, strlen(s));
+	strbuf_add(&pr->out, s);
 }
 
 static enum prec prec_of(const struct formula *f)
@@ -538,11 +516,11 @@ static const char *infix_text(enum formula_op op)
 static void print(struct printer *pr, const struct formula *f,
 		  unsigned depth)
 {
-	if (pr->failed)
+	if (pr->out.failed)
 		return;
 	if (depth > FORMULA_MAX_DEPTH * 4) {
 		/* built by code, not parsed: still refuse to recurse forever */
-		pr->failed = true;
+		pr->out.failed = true;
 		return;
 	}
 	char tmp[32];
@@ -632,11 +610,6 @@ char *formula_to_string(const struct formula *f, formula_leaf_name_fn name,
 	if (!f)
 		return NULL;
 	struct printer pr = {.name = name, .ctx = ctx};
-	put(&pr, "", 0);
 	print(&pr, f, 0);
-	if (pr.failed) {
-		free(pr.buf);
-		return NULL;
-	}
-	return pr.buf;
+	return strbuf_take(&pr.out);
 }

@@ -15,6 +15,7 @@
 #include "core/decimal.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,30 @@ void model_builder_add_warning(struct model_builder *b, const char *text)
 	b->m->n_warnings++;
 }
 
+void model_builder_vwarnf(struct model_builder *b, const char *where,
+			  const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	char *line = NULL;
+	if (msg && where && asprintf(&line, "%s: %s", where, msg) < 0)
+		line = NULL;
+	if (msg && (line || !where))
+		model_builder_add_warning(b, where ? line : msg);
+	free(line);
+	free(msg);
+}
+
+void model_builder_warnf(struct model_builder *b, const char *where,
+			 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	model_builder_vwarnf(b, where, fmt, ap);
+	va_end(ap);
+}
+
 void model_builder_set_ctx_id_base(struct model_builder *b, uint32_t base)
 {
 	if (b)
@@ -241,7 +266,7 @@ uint32_t model_builder_add_stat(struct model_builder *b,
 	return BUILDER_APPEND(b, stats, n_stats, stats_cap, stat);
 }
 
-static void column_release(struct model_column *c)
+void model_column_release(struct model_column *c)
 {
 	free(c->name);
 	free(c->variant);
@@ -252,18 +277,44 @@ static void column_release(struct model_column *c)
 	memset(c, 0, sizeof(*c));
 }
 
+uint32_t model_builder_add_leaf_column(struct model_builder *b,
+				       const struct model_leaf_column *l)
+{
+	struct model_column c = {
+		.name = strdup(l->name),
+		.variant = strdup(l->variant),
+		.description = l->description ? strdup(l->description) : NULL,
+		.format = strdup(l->format),
+		.kind = l->kind,
+		.render = l->render,
+		.unit = l->unit,
+		.visible = l->visible,
+		.pair = MODEL_NONE,
+		.parent = MODEL_NONE,
+		.expr = formula_leaf(l->stat),
+	};
+	if (!c.name || !c.variant || !c.format || !c.expr ||
+	    (l->description && !c.description)) {
+		model_column_release(&c);
+		if (b)
+			b->failed = true;
+		return MODEL_NONE;
+	}
+	return model_builder_add_column(b, &c);
+}
+
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column)
 {
 	if (!b || b->failed) {
-		column_release(column);
+		model_column_release(column);
 		return MODEL_NONE;
 	}
 	column->own = MODEL_NONE;
 	uint32_t idx = BUILDER_APPEND(b, columns, n_columns, columns_cap,
 				      column);
 	if (idx == MODEL_NONE)
-		column_release(column);
+		model_column_release(column);
 	return idx;
 }
 
@@ -578,7 +629,7 @@ void model_free(struct model *m)
 	model_inclusive_free(m);
 	model_measures_free(m);
 	for (uint32_t i = 0; i < m->n_columns; i++)
-		column_release(&m->columns[i]);
+		model_column_release(&m->columns[i]);
 	free(m->columns);
 	free(m->format);
 	free(m->path);

@@ -7,6 +7,7 @@
 #ifndef CALLSCOPE_MODEL_BUILD_H
 #define CALLSCOPE_MODEL_BUILD_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,16 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 
 /* Record a problem the reader worked around (copied). */
 void model_builder_add_warning(struct model_builder *b, const char *text);
+
+/* The same, printed from `fmt`, after "WHERE: " when `where` (a file's
+ * path) is not NULL: the one warn formatter of the readers (their
+ * cube_warn, dcpi_warn and the like pass their va_list here). */
+void model_builder_warnf(struct model_builder *b, const char *where,
+			 const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void model_builder_vwarnf(struct model_builder *b, const char *where,
+			  const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 void model_builder_set_title(struct model_builder *b, const char *title,
 			     const char *description);
@@ -76,6 +87,24 @@ bool model_builder_set_stat_prop_id(struct model_builder *b, uint32_t stat,
  * MODEL_NONE whatever the reader gave. */
 uint32_t model_builder_add_column(struct model_builder *b,
 				  struct model_column *column);
+/* A column whose value is statistic `stat` (a leaf formula), without a
+ * pair or a parent: model_builder_add_leaf_column copies the texts
+ * (description NULL: none) and returns the column's index, or MODEL_NONE
+ * when out of memory. */
+struct model_leaf_column {
+	const char *name, *variant, *description, *format;
+	uint32_t stat;
+	uint8_t kind; /* enum column_kind */
+	unsigned render;
+	uint8_t unit;
+	bool visible;
+};
+uint32_t model_builder_add_leaf_column(struct model_builder *b,
+				       const struct model_leaf_column *l);
+/* Free the strings and formulas of a column not handed to the builder
+ * (a reader's failure path; add_column releases on its own failure) and
+ * zero it: freeing twice is harmless. */
+void model_column_release(struct model_column *c);
 
 /* Make column `own` the one of column `column`'s values less its
  * sub-metrics' (model_column.own).  False when either is no column yet,

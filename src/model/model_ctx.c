@@ -9,6 +9,7 @@
 
 #include "model/model.h"
 #include "model/model_internal.h"
+#include "core/array.h"
 #include "core/check.h"
 
 #include <stdlib.h>
@@ -113,17 +114,7 @@ static uint32_t node_of_ctx(const struct model *m, uint32_t ctx_id)
 						 : MODEL_NONE;
 	if (!p->ctx_sorted)
 		return MODEL_NONE;
-	size_t lo = 0, hi = m->n_nodes;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((p->ctx_sorted[mid] >> 32) < ctx_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < m->n_nodes && (p->ctx_sorted[lo] >> 32) == ctx_id)
-		return (uint32_t)p->ctx_sorted[lo];
-	return MODEL_NONE;
+	return array_pairs_find(p->ctx_sorted, m->n_nodes, ctx_id, MODEL_NONE);
 }
 
 uint32_t model_node_of_ctx(const struct model *m, uint32_t ctx_id)

@@ -22,19 +22,6 @@ struct dense_fill {
 	size_t cursor; /* ctx_sorted: where the last context id was found */
 };
 
-static size_t ctx_lower_bound(const struct model *m, size_t lo, size_t hi,
-			      uint32_t ctx_id)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((m->priv->ctx_sorted[mid] >> 32) < ctx_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* model_node_of_ctx, galloping forward from the previous answer when the
  * context ids come in increasing order (as providers emit them). */
 static uint32_t dense_node_of(struct dense_fill *d, uint32_t ctx_id)
@@ -56,7 +43,7 @@ static uint32_t dense_node_of(struct dense_fill *d, uint32_t ctx_id)
 		if (hi > n)
 			hi = n;
 	}
-	lo = ctx_lower_bound(m, lo, hi, ctx_id);
+	lo = array_pairs_lower_bound(m->priv->ctx_sorted, lo, hi, ctx_id);
 	d->cursor = lo;
 	if (lo < n && (m->priv->ctx_sorted[lo] >> 32) == ctx_id)
 		return (uint32_t)m->priv->ctx_sorted[lo];

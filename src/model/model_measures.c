@@ -129,26 +129,27 @@ static int cmp_mkey3(const struct measure_key *x, const struct measure_key *y)
 	return 0;
 }
 
+static int by_mkey3(const void *x, const void *y)
+{
+	return cmp_mkey3(x, y);
+}
+
+static bool mkey3_below(const void *elem, const void *key)
+{
+	return cmp_mkey3(elem, key) < 0;
+}
+
 const struct model_measure *model_measure_at(const struct model *m,
 					     uint32_t node, uint32_t measured,
 					     uint32_t point)
 {
-	if (!m || !m->priv->measures)
+	if (!m || !m->priv->measures || !m->priv->measures->n)
 		return NULL;
 	const struct model_measures *s = m->priv->measures;
 	struct measure_key k = {node, measured, point, 0};
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_mkey3(&s->keys[mid], &k);
-		if (c == 0)
-			return &s->values[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	const struct measure_key *hit =
+		bsearch(&k, s->keys, s->n, sizeof(*s->keys), by_mkey3);
+	return hit ? &s->values[hit - s->keys] : NULL;
 }
 
 size_t model_n_measures(const struct model *m)
@@ -181,15 +182,9 @@ size_t model_measure_series(const struct model *m, uint32_t node,
 		return 0;
 	const struct model_measures *s = m->priv->measures;
 	struct measure_key k = {node, measured, 0, 0};
-	size_t lo = 0, hi = s->n;
 	/* the first triple not below (node, measured, 0) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (cmp_mkey3(&s->keys[mid], &k) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = array_lower_bound(s->keys, s->n, sizeof(*s->keys),
+				      mkey3_below, &k);
 	size_t end = lo;
 	while (end < s->n && s->keys[end].node == node &&
 	       s->keys[end].measured == measured)
@@ -244,26 +239,22 @@ static int cmp_skey3(const struct stored_key *x, const struct stored_key *y)
 	return 0;
 }
 
+static int by_skey3(const void *x, const void *y)
+{
+	return cmp_skey3(x, y);
+}
+
 const struct scaling_model *model_stored_model(const struct model *m,
 					       uint32_t set, uint32_t node,
 					       uint32_t measured)
 {
-	if (!m || !m->priv->measures)
+	if (!m || !m->priv->measures || !m->priv->measures->n_models)
 		return NULL;
 	const struct model_measures *s = m->priv->measures;
 	struct stored_key k = {set, node, measured, 0};
-	size_t lo = 0, hi = s->n_models;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_skey3(&s->skeys[mid], &k);
-		if (c == 0)
-			return &s->models[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	const struct stored_key *hit = bsearch(
+		&k, s->skeys, s->n_models, sizeof(*s->skeys), by_skey3);
+	return hit ? &s->models[hit - s->skeys] : NULL;
 }
 
 size_t model_n_stored_models(const struct model *m)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "net/http_internal.h"
+#include "core/path.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -20,15 +21,9 @@ static char *home_file(const char *rel)
 {
 	const char *home = getenv("HOME");
 	char *p = NULL;
-	if (!home || home[0] != '/' || asprintf(&p, "%s/%s", home, rel) < 0)
+	if (!home || home[0] != '/' || !(p = path_join(home, rel)))
 		return NULL;
 	return p;
-}
-
-static bool is_file(const char *path)
-{
-	struct stat sb;
-	return path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
 /* The ssh key libcurl is to offer (after the agent's): the first of
@@ -41,7 +36,7 @@ static char *ssh_key_path(void)
 					    ".ssh/id_rsa", NULL};
 	for (size_t i = 0; names[i]; i++) {
 		char *p = home_file(names[i]);
-		if (is_file(p))
+		if (path_is_file(p))
 			return p;
 		free(p);
 	}
@@ -98,7 +93,7 @@ enum status http_ssh_prepare(struct http_session *s, const char *url,
 	    (long)(CURLSSH_AUTH_AGENT | CURLSSH_AUTH_PUBLICKEY));
 	if (!s->opts.insecure) {
 		known = home_file(".ssh/known_hosts");
-		if (!is_file(known)) {
+		if (!path_is_file(known)) {
 			char *r = http_url_redact(url);
 			st = error_set(err, STATUS_IO, r ? r : "URL",
 				       "no ~/.ssh/known_hosts to check the "
@@ -115,7 +110,7 @@ enum status http_ssh_prepare(struct http_session *s, const char *url,
 		if (asprintf(&pub, "%s.pub", key) < 0)
 			pub = NULL;
 		HTTP_SET(CURLOPT_SSH_PRIVATE_KEYFILE, key);
-		HTTP_SET(CURLOPT_SSH_PUBLIC_KEYFILE, is_file(pub) ? pub : "");
+		HTTP_SET(CURLOPT_SSH_PUBLIC_KEYFILE, path_is_file(pub) ? pub : "");
 	}
 	if (!url_has_user(url) && (user = login_name()))
 		HTTP_SET(CURLOPT_USERNAME, user);

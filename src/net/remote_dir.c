@@ -9,6 +9,7 @@
  * Must not print, exit, or depend on curses or ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "net/remote_internal.h"
 
 #include <dirent.h>
@@ -27,7 +28,7 @@
  * False leaves j->total as it was. */
 static bool recorded_complete(struct job *j, const char *except)
 {
-	char *meta_dir = remote_join_path(j->base, "meta");
+	char *meta_dir = path_join(j->base, "meta");
 	DIR *d = meta_dir ? opendir(meta_dir) : NULL;
 	uint64_t total = 0;
 	bool ok = d != NULL;
@@ -43,8 +44,8 @@ static bool recorded_complete(struct job *j, const char *except)
 			free(name);
 			continue;
 		}
-		char *dest = remote_join_path(j->data, name);
-		char *meta = remote_join_path(meta_dir, rec);
+		char *dest = path_join(j->data, name);
+		char *meta = path_join(meta_dir, rec);
 		uint64_t size = 0;
 		ok = dest && meta && remote_have_complete(dest, meta, &size);
 		total += size;
@@ -77,7 +78,7 @@ static enum status drop_unplanned(struct job *j, const char *rel,
 				  unsigned depth, const struct remote_file *v,
 				  size_t n, struct error *err)
 {
-	char *dir = rel[0] ? remote_join_path(j->data, rel) : strdup(j->data);
+	char *dir = rel[0] ? path_join(j->data, rel) : strdup(j->data);
 	DIR *d = dir ? opendir(dir) : NULL;
 	enum status st = dir ? STATUS_OK
 			     : error_set(err, STATUS_NOMEM, NULL,
@@ -86,9 +87,9 @@ static enum status drop_unplanned(struct job *j, const char *rel,
 	while (st == STATUS_OK && d && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		char *name = rel[0] ? remote_join_path(rel, de->d_name)
+		char *name = rel[0] ? path_join(rel, de->d_name)
 				    : strdup(de->d_name);
-		char *path = name ? remote_join_path(j->data, name) : NULL;
+		char *path = name ? path_join(j->data, name) : NULL;
 		char *meta = NULL;
 		struct stat sb;
 		if (!path || remote_meta_path(j, name, &meta, err) != STATUS_OK)

@@ -6,6 +6,7 @@
  * curses or ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "net/remote_internal.h"
 
 #include <inttypes.h>
@@ -29,14 +30,6 @@ char *remote_join(const char *a, const char *b)
 {
 	char *out = NULL;
 	if (asprintf(&out, "%s%s", a, b) < 0)
-		return NULL;
-	return out;
-}
-
-char *remote_join_path(const char *a, const char *b)
-{
-	char *out = NULL;
-	if (asprintf(&out, "%s/%s", a, b) < 0)
 		return NULL;
 	return out;
 }
@@ -103,7 +96,7 @@ void remote_mark_dirty(void *ctx)
 	if (!j->base || j->entry_dirty)
 		return;
 	j->entry_dirty = true;
-	char *ep = remote_join_path(j->base, "entry.json");
+	char *ep = path_join(j->base, "entry.json");
 	struct url_cache_entry e;
 	if (ep && url_cache_read_entry(ep, &e, NULL) == STATUS_OK) {
 		if (e.complete) {
@@ -121,9 +114,9 @@ enum status remote_meta_path(const struct job *j, const char *name,
 	*meta = NULL;
 	if (!j->base)
 		return STATUS_OK;
-	char *dir = remote_join_path(j->base, "meta");
+	char *dir = path_join(j->base, "meta");
 	char *rel = remote_join(name, ".json");
-	*meta = dir && rel ? remote_join_path(dir, rel) : NULL;
+	*meta = dir && rel ? path_join(dir, rel) : NULL;
 	free(dir);
 	free(rel);
 	if (!*meta)
@@ -135,7 +128,7 @@ enum status remote_get_file(struct job *j, const char *name, unsigned flags,
 			    bool *present, struct error *err)
 {
 	char *url = NULL;
-	char *dest = remote_join_path(j->data, name);
+	char *dest = path_join(j->data, name);
 	char *meta = NULL;
 	struct fetch_result res = { 0 };
 	*present = false;

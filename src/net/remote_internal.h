@@ -41,9 +41,9 @@ struct job {
 	const struct remote_planner *planner; /* a directory's files */
 };
 
-/* a followed by b, or a/b (heap); NULL when out of memory. */
+/* a followed by b (heap; "a/b" is core/path.h's path_join); NULL when
+ * out of memory. */
 char *remote_join(const char *a, const char *b);
-char *remote_join_path(const char *a, const char *b);
 
 bool remote_ends_with(const char *s, const char *suffix);
 

@@ -8,6 +8,8 @@
  * Must not print, exit, or depend on curses or ui/. */
 #include "config.h"
 
+#include "core/path.h"
+#include "core/strbuf.h"
 #include "net/remote_internal.h"
 
 #include <inttypes.h>
@@ -220,7 +222,7 @@ bool remote_plan_read(const struct job *j, struct remote_file **out,
 	*n = 0;
 	if (!j->base)
 		return false;
-	char *path = remote_join_path(j->base, "plan");
+	char *path = path_join(j->base, "plan");
 	FILE *f = path ? fopen(path, "re") : NULL;
 	free(path);
 	if (!f)
@@ -259,19 +261,18 @@ enum status remote_plan_write(const struct job *j,
 {
 	if (!j->base)
 		return STATUS_OK;
-	size_t len = 0;
+	struct strbuf b = {0};
 	for (size_t i = 0; i < n; i++)
-		len += strlen(v[i].name) + 16;
-	char *text = malloc(len + 1), *w = text;
-	char *path = remote_join_path(j->base, "plan");
+		strbuf_addf(&b, "%u %s\n", v[i].flags, v[i].name);
+	size_t len = b.len;
+	char *text = strbuf_take(&b);
+	char *path = path_join(j->base, "plan");
 	enum status st = STATUS_OK;
 	if (!text || !path) {
 		st = nomem(err);
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++)
-		w += sprintf(w, "%u %s\n", v[i].flags, v[i].name);
-	st = url_cache_write_atomic(path, text, (size_t)(w - text), err);
+	st = url_cache_write_atomic(path, text, len, err);
 out:
 	free(text);
 	free(path);

@@ -5,6 +5,7 @@
  * print, exit, or depend on curses or ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "net/remote_open.h"
 
 #include "net/remote_internal.h"
@@ -90,7 +91,7 @@ static enum status entry_base(const char *url, const struct open_options *o,
 static bool entry_complete(const char *base, const char *url,
 			   struct url_cache_entry *e)
 {
-	char *ep = remote_join_path(base, "entry.json");
+	char *ep = path_join(base, "entry.json");
 	char *r = http_url_redact(url);
 	bool ok = ep && r && url_cache_read_entry(ep, e, NULL) == STATUS_OK;
 	if (ok && (!e->complete || strcmp(e->url, r) != 0)) {
@@ -107,7 +108,7 @@ static enum status write_entry(struct job *j, bool dir, const char *name,
 {
 	if (!j->base)
 		return STATUS_OK;
-	char *ep = remote_join_path(j->base, "entry.json");
+	char *ep = path_join(j->base, "entry.json");
 	char *r = http_url_redact(j->url);
 	/* The entry owns its strings (url_cache_entry_clear frees them). */
 	char *kind = strdup(dir ? "dir" : "file");
@@ -162,7 +163,7 @@ static enum status register_offline(struct job *j, const char *name,
 	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
 		if (!(plan[i].flags & REMOTE_FILE_LAZY))
 			continue;
-		char *dest = remote_join_path(j->data, plan[i].name);
+		char *dest = path_join(j->data, plan[i].name);
 		char *url = NULL;
 		if (name)
 			url = strdup(j->url);
@@ -207,7 +208,7 @@ static enum status job_place(struct job *j, const char *dest_dir,
 		enum status st = entry_base(j->url, j->o, &j->base, err);
 		if (st != STATUS_OK)
 			return st;
-		j->data = remote_join_path(j->base, "data");
+		j->data = path_join(j->base, "data");
 	}
 	return j->data ? STATUS_OK : nomem(err);
 }
@@ -260,7 +261,7 @@ static enum status open_offline(struct job *j, bool dir, const char *name,
 		if (st != STATUS_OK)
 			return st;
 	}
-	*out = dir ? strdup(j->data) : remote_join_path(j->data, name);
+	*out = dir ? strdup(j->data) : path_join(j->data, name);
 	return *out ? STATUS_OK : nomem(err);
 }
 
@@ -290,7 +291,7 @@ static enum status open_file(struct job *j, const char *name, char **out,
 			     char **dir_url, struct error *err)
 {
 	*dir_url = NULL;
-	char *dest = remote_join_path(j->data, name);
+	char *dest = path_join(j->data, name);
 	char *meta = NULL;
 	struct fetch_result res = { 0 };
 	enum status st = dest ? remote_meta_path(j, name, &meta, err)

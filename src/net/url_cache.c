@@ -4,6 +4,7 @@
  * ui/. */
 #include "config.h"
 
+#include "core/path.h"
 #include "net/url_cache.h"
 
 #include <errno.h>
@@ -405,8 +406,7 @@ enum status url_cache_list(const char *root, struct url_cache_entry **out,
 		struct url_cache_entry e;
 		if (url_cache_read_entry(path, &e, NULL) != STATUS_OK)
 			continue;
-		if (asprintf(&e.dir, "%s/%s", dir, de->d_name) < 0)
-			e.dir = NULL;
+		e.dir = path_join(dir, de->d_name);
 		if (!e.dir || !array_grow((void **)&list, &cap, count + 1,
 					  sizeof(*list))) {
 			url_cache_entry_clear(&e);
@@ -435,8 +435,8 @@ enum status url_cache_clear(const char *root, struct error *err)
 {
 	static const char *const subdirs[] = { "url", "extract", "runs" };
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
-		char *path = NULL;
-		if (asprintf(&path, "%s/%s", root, subdirs[i]) < 0)
+		char *path = path_join(root, subdirs[i]);
+		if (!path)
 			return error_set(err, STATUS_NOMEM, NULL,
 					 "out of memory");
 		/* Renamed away first, so that a concurrent reader sees the

@@ -4,6 +4,7 @@
  * curses here. */
 #include "config.h"
 
+#include "core/array.h"
 #include "present/present_path.h"
 
 #include <stdlib.h>
@@ -28,16 +29,10 @@ static void parts_push(struct parts *p, char *s)
 		free(s);
 		return;
 	}
-	if (p->n == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 16;
-		char **g = realloc(p->s, ncap * sizeof(*g));
-		if (!g) {
-			free(s);
-			p->failed = true;
-			return;
-		}
-		p->s = g;
-		p->cap = ncap;
+	if (!array_grow((void **)&p->s, &p->cap, p->n + 1, sizeof(*p->s))) {
+		free(s);
+		p->failed = true;
+		return;
 	}
 	p->s[p->n++] = s;
 }

@@ -33,15 +33,10 @@
 
 void cube_warn(struct opener *o, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	model_builder_vwarnf(o->b, o->path, fmt, ap);
 	va_end(ap);
-	char *line = NULL;
-	if (asprintf(&line, "%s: %s", o->path, msg) >= 0)
-		model_builder_add_warning(o->b, line);
-	free(line);
 }
 
 static enum status open_path(const char *path, struct model **out,

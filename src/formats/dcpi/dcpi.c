@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/array.h"
+#include "core/path.h"
 #include "formats/dcpi/dcpi_internal.h"
 #include "formats/dcpi/dcpi_listing.h"
 #include "io/blob.h"
@@ -237,15 +239,9 @@ static enum status walk(struct opener *o, const char *dir, unsigned depth)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			char **nn = realloc(names, nc * sizeof(*nn));
-			if (!nn) {
-				st = dcpi_nomem(o);
-				goto out;
-			}
-			names = nn;
-			cap = nc;
+		if (!array_grow((void **)&names, &cap, n + 1, sizeof(*names))) {
+			st = dcpi_nomem(o);
+			goto out;
 		}
 		if (!(names[n] = strdup(de->d_name))) {
 			st = dcpi_nomem(o);
@@ -258,7 +254,7 @@ static enum status walk(struct opener *o, const char *dir, unsigned depth)
 	for (size_t i = 0; i < n && st == STATUS_OK; i++) {
 		char *full = NULL;
 		struct stat sb;
-		if (asprintf(&full, "%s/%s", dir, names[i]) < 0) {
+		if (!(full = path_join(dir, names[i]))) {
 			st = dcpi_nomem(o);
 			break;
 		}
@@ -358,27 +354,20 @@ static enum status add_columns(struct opener *o)
 				     o->events[e],
 				     k ? "exclusive" : "inclusive") < 0)
 				descr = NULL;
-			struct model_column c = {
-				.name = strdup(o->events[e]),
-				.variant = strdup(""),
+			struct model_leaf_column c = {
+				.name = o->events[e],
+				.variant = "",
 				.description = descr,
-				.format = strdup("%.0f"),
+				.format = "%.0f",
+				.stat = stat[k],
 				.kind = k ? COLUMN_EXCLUSIVE : COLUMN_INCLUSIVE,
 				.render = RENDER_NUMBER | RENDER_PERCENT,
 				.visible = true,
-				.pair = MODEL_NONE,
-				.parent = MODEL_NONE,
-				.expr = formula_leaf(stat[k]),
 			};
-			if (!c.name || !c.variant || !c.format || !c.expr ||
-			    model_builder_add_column(o->b, &c) == MODEL_NONE) {
-				free(c.name);
-				free(c.variant);
-				free(c.description);
-				free(c.format);
-				formula_free(c.expr);
+			uint32_t col = model_builder_add_leaf_column(o->b, &c);
+			free(descr);
+			if (col == MODEL_NONE)
 				return dcpi_nomem(o);
-			}
 		}
 	}
 	return STATUS_OK;

@@ -5,6 +5,7 @@
  * on the first open: core/lazylib). */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/dcpi/dcpi_elf.h"
 
 #include <dwarf.h>
@@ -70,17 +71,10 @@ static bool read_syms(struct dcpi_elf *e, GElf_Word type)
 						    s.st_name);
 			if (!nm || !*nm)
 				continue;
-			if (e->n_syms == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				struct sym *ns = realloc(e->syms,
-							 nc * sizeof(*ns));
-				if (!ns)
-					return false;
-				e->syms = ns;
-				cap = nc;
-			}
-			char *copy = strdup(nm);
-			if (!copy)
+			char *copy = NULL;
+			if (!array_grow((void **)&e->syms, &cap, e->n_syms + 1,
+					sizeof(*e->syms)) ||
+			    !(copy = strdup(nm)))
 				return false;
 			e->syms[e->n_syms++] = (struct sym){
 				.addr = s.st_value, .size = s.st_size,

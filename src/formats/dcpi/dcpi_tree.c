@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/path.h"
 #include "core/array.h"
 #include "formats/dcpi/dcpi_internal.h"
 
@@ -24,15 +25,10 @@
 
 void dcpi_warn(struct opener *o, const char *fmt, ...)
 {
-	char *line = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
+	model_builder_vwarnf(o->b, NULL, fmt, ap);
 	va_end(ap);
-	if (line)
-		model_builder_add_warning(o->b, line);
-	free(line);
 }
 
 enum status dcpi_nomem(struct opener *o)
@@ -102,7 +98,7 @@ struct dcpi_elf *dcpi_find_elf(struct opener *o, const struct image *im,
 	size_t n = o->ro ? o->ro->n_image_path : 0;
 	for (size_t i = 0; i < n; i++) {
 		char *cand = NULL;
-		if (asprintf(&cand, "%s/%s", o->ro->image_path[i], leaf) < 0)
+		if (!(cand = path_join(o->ro->image_path[i], leaf)))
 			return NULL;
 		if (dcpi_elf_open(cand, &e, NULL) == STATUS_OK) {
 			*found = cand;

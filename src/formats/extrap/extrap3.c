@@ -22,6 +22,7 @@
  * format. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
@@ -108,15 +109,10 @@ static bool rec_region(struct x3 *x)
 	}
 	if (!name)
 		return x3_nomem(x);
-	if (x->n_names == x->names_cap) {
-		size_t ncap = x->names_cap ? x->names_cap * 2 : 64;
-		char **g = realloc(x->names, ncap * sizeof(*g));
-		if (!g) {
-			free(name);
-			return x3_nomem(x);
-		}
-		x->names = g;
-		x->names_cap = ncap;
+	if (!array_grow((void **)&x->names, &x->names_cap, x->n_names + 1,
+			sizeof(*x->names))) {
+		free(name);
+		return x3_nomem(x);
 	}
 	x->names[x->n_names] = name;
 	if (!x3_idmap_put(&x->regions, id, (uint32_t)x->n_names))

@@ -279,11 +279,10 @@ static enum status build_columns(struct build *d)
 		uint32_t stat = model_builder_add_stat(d->b, &st);
 		if (name == MODEL_NONE || stat == MODEL_NONE)
 			return nomem(d);
-		struct model_column c = {
-			.name = strdup(s->metrics.len[i] ? s->metrics.v[i]
-							 : "value"),
-			.variant = strdup(""),
-			.description = strdup(
+		struct model_leaf_column c = {
+			.name = s->metrics.len[i] ? s->metrics.v[i] : "value",
+			.variant = "",
+			.description =
 				s->exclusive
 					? "Extra-P measurement: the mean of the "
 					  "repetitions at the last point (the "
@@ -294,27 +293,17 @@ static enum status build_columns(struct build *d)
 					: "Extra-P measurement: the mean of the "
 					  "repetitions at the last point (the "
 					  "largest coordinates); per profile, "
-					  "at each point"),
-			.format = strdup("%.4g"),
+					  "at each point",
+			.format = "%.4g",
+			.stat = stat,
 			.kind = s->exclusive ? COLUMN_EXCLUSIVE
 					     : COLUMN_INCLUSIVE,
 			.render = RENDER_NUMBER,
 			.visible = true,
-			.pair = MODEL_NONE,
-			.parent = MODEL_NONE,
-			.expr = formula_leaf(stat),
 		};
-		uint32_t col = MODEL_NONE;
-		if (!c.name || !c.variant || !c.description || !c.format ||
-		    !c.expr ||
-		    (col = model_builder_add_column(d->b, &c)) == MODEL_NONE) {
-			free(c.name);
-			free(c.variant);
-			free(c.description);
-			free(c.format);
-			formula_free(c.expr);
+		uint32_t col = model_builder_add_leaf_column(d->b, &c);
+		if (col == MODEL_NONE)
 			return nomem(d);
-		}
 		if (model_builder_add_measured(d->b, col) != i)
 			return nomem(d);
 	}

@@ -10,6 +10,8 @@
  * depend on curses, on ui/ or on another format. */
 #include "config.h"
 
+#include "core/array.h"
+#include "core/path.h"
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 
@@ -125,7 +127,7 @@ static enum status list(const char *dir, bool dirs, const char *suffix,
 			continue;
 		char *full = NULL;
 		struct stat sb;
-		if (asprintf(&full, "%s/%s", dir, e->d_name) < 0) {
+		if (!(full = path_join(dir, e->d_name))) {
 			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 			break;
 		}
@@ -134,16 +136,10 @@ static enum status list(const char *dir, bool dirs, const char *suffix,
 			free(full);
 			continue;
 		}
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **g = realloc(*out, cap * sizeof(*g));
-			if (!g) {
-				free(full);
-				st = error_set(err, STATUS_NOMEM, dir,
-					       "out of memory");
-				break;
-			}
-			*out = g;
+		if (!array_grow((void **)out, &cap, *n + 1, sizeof(**out))) {
+			free(full);
+			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
+			break;
 		}
 		(*out)[(*n)++] = full;
 	}

@@ -10,6 +10,7 @@
  * Must not depend on curses, on ui/ or on another format. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/extrap/extrap_nsys.h"
 
 #include <stdio.h>
@@ -97,20 +98,6 @@ static char *col_text(sqlite3_stmt *st, int c, bool *bad)
 	memcpy(s, t, (size_t)n);
 	s[n] = '\0';
 	return s;
-}
-
-/* Grow *v (n items of size sz, capacity *cap) for one more. */
-static bool grow(void **v, size_t n, size_t *cap, size_t sz)
-{
-	if (n < *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 64;
-	void *g = realloc(*v, nc * sz);
-	if (!g)
-		return false;
-	*v = g;
-	*cap = nc;
-	return true;
 }
 
 /* The name with every "->" written "- >" (Extra-P's REPLACE), appended
@@ -223,7 +210,8 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 		memcpy(buf + len, "->", 3);
 		len += 2;
 		if (!append_name(&buf, &len, api_name) ||
-		    !grow((void **)&d->cps, d->n_cps, &cap, sizeof(*d->cps))) {
+		    !array_grow((void **)&d->cps, &cap, d->n_cps + 1,
+				sizeof(*d->cps))) {
 			free(buf);
 			st = nomem(l);
 			goto out;
@@ -263,7 +251,8 @@ static enum status load_callpaths(struct load *l, struct nsys_db *d)
 				    .dur = col_int(st, 2),
 				    .callpath = col_text(st, 1, &bad)};
 		if (bad ||
-		    !grow((void **)&d->cps, d->n_cps, &cap, sizeof(*d->cps))) {
+		    !array_grow((void **)&d->cps, &cap, d->n_cps + 1,
+				sizeof(*d->cps))) {
 			free(c.callpath);
 			s = nomem(l);
 			break;
@@ -347,8 +336,8 @@ static enum status load_acts(struct load *l, struct nsys_db *d, int type,
 			a.pageable = k.has && k.v == 0;
 			a.bytes = col_int(st, 5);
 		}
-		if (bad || !grow((void **)&d->acts, d->n_acts, cap,
-				 sizeof(*d->acts))) {
+		if (bad || !array_grow((void **)&d->acts, cap, d->n_acts + 1,
+					  sizeof(*d->acts))) {
 			free(a.name);
 			s = nomem(l);
 			break;
@@ -424,7 +413,7 @@ static enum status load_calls(struct load *l, struct nsys_db *d, bool sync)
 		} else {
 			c.name = col_text(st, 3, &bad);
 		}
-		if (bad || !grow((void **)v, *n, &cap, sizeof(**v))) {
+		if (bad || !array_grow((void **)v, &cap, *n + 1, sizeof(**v))) {
 			free(c.name);
 			s = nomem(l);
 			break;
@@ -465,8 +454,8 @@ static enum status load_gpus(struct load *l, struct nsys_db *d)
 	int rc;
 	enum status s = STATUS_OK;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!grow((void **)&d->max_threads, d->n_gpus, &cap,
-			  sizeof(*d->max_threads))) {
+		if (!array_grow((void **)&d->max_threads, &cap, d->n_gpus + 1,
+				sizeof(*d->max_threads))) {
 			s = nomem(l);
 			break;
 		}
@@ -573,7 +562,7 @@ enum status extrap_nsys_kernel_paths(const struct nsys_db *db, char ***out,
 				s = NULL;
 				bad = true;
 			}
-			if (!bad && !grow((void **)&v, *n, &cap, sizeof(*v)))
+			if (!bad && !array_grow((void **)&v, &cap, *n + 1, sizeof(*v)))
 				bad = true;
 			if (bad) {
 				free(s);

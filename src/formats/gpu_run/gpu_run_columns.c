@@ -43,28 +43,18 @@ static enum status add_column(struct model_builder *b, const char *name,
 			      bool visible, const char *path,
 			      struct error *err)
 {
-	struct model_column c = {
-		.name = strdup(name),
-		.variant = strdup("Sum"),
-		.description = desc ? strdup(desc) : NULL,
-		.format = strdup(format),
+	struct model_leaf_column c = {
+		.name = name,
+		.variant = "Sum",
+		.description = desc,
+		.format = format,
+		.stat = stat,
 		.kind = (uint8_t)kind,
 		.render = RENDER_NUMBER | RENDER_PERCENT,
 		.visible = visible,
-		.pair = MODEL_NONE,
-		.parent = MODEL_NONE,
-		.expr = formula_leaf(stat),
 	};
-	if (!c.name || !c.variant || !c.format || !c.expr ||
-	    (desc && !c.description) ||
-	    model_builder_add_column(b, &c) == MODEL_NONE) {
-		free(c.name);
-		free(c.variant);
-		free(c.description);
-		free(c.format);
-		formula_free(c.expr);
+	if (model_builder_add_leaf_column(b, &c) == MODEL_NONE)
 		return error_set(err, STATUS_NOMEM, path, "out of memory");
-	}
 	return STATUS_OK;
 }
 
@@ -95,11 +85,7 @@ static enum status add_combined_column(struct gpu_run *r, const char *name,
 	};
 	if (!c.name || !c.variant || !c.format || !c.description ||
 	    model_builder_add_column(r->b, &c) == MODEL_NONE) {
-		free(c.name);
-		free(c.variant);
-		free(c.description);
-		free(c.format);
-		formula_free(c.expr);
+		model_column_release(&c);
 		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
 	}
 	return STATUS_OK;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/path.h"
 #include "io/blob.h"
 #include "formats/hpctoolkit_v4/metrics.h"
 #include "formats/reader.h"
@@ -118,10 +119,8 @@ static bool is_file(const char *path)
 
 static bool dir_has(const char *dir, const char *name)
 {
-	char *p = NULL;
-	if (asprintf(&p, "%s/%s", dir, name) < 0)
-		return false;
-	bool ok = is_file(p);
+	char *p = path_join(dir, name);
+	bool ok = p && is_file(p);
 	free(p);
 	return ok;
 }
@@ -148,10 +147,8 @@ static char *database_below(const char *dir)
 	while (d && (e = readdir(d))) {
 		bool has = false;
 		for (size_t i = 0; e->d_name[0] != '.' && !has && i < 4; i++) {
-			char *sub = NULL;
-			has = asprintf(&sub, "%s/%s", e->d_name,
-				       database_names[i]) >= 0 &&
-			      dir_has(dir, sub);
+			char *sub = path_join(e->d_name, database_names[i]);
+			has = sub && dir_has(dir, sub);
 			free(sub);
 		}
 		if (has && (!found || strcmp(e->d_name, found) < 0)) {
@@ -217,10 +214,10 @@ static enum status open_optional(const char *dir, const char *name,
 				 enum v4_format format, struct v4_file *f,
 				 bool *present, struct error *err)
 {
-	char *path = NULL;
+	char *path = path_join(dir, name);
 	*present = false;
 	memset(f, 0, sizeof(*f));
-	if (asprintf(&path, "%s/%s", dir, name) < 0)
+	if (!path)
 		return error_set(err, STATUS_NOMEM, dir, "out of memory");
 	enum status st = STATUS_OK;
 	if (is_file(path)) {

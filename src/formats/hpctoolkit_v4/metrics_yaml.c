@@ -210,12 +210,7 @@ static void pending_free(struct ctx *c)
 {
 	for (size_t i = 0; i < c->n_pending; i++) {
 		struct model_column *col = &c->pending[i];
-		free(col->name);
-		free(col->variant);
-		free(col->description);
-		free(col->format);
-		formula_free(col->expr);
-		formula_free(col->expr_standard);
+		model_column_release(col);
 	}
 	free(c->pending);
 	c->pending = NULL;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/hpctoolkit_v4/v4_meta_internal.h"
 
 /* ---- Load Modules, Source Files, Functions --------------------------- */
@@ -188,14 +189,9 @@ static enum status push_children(struct meta_reader *r, uint64_t owner,
 			       "0x%llx overlaps its parent or bytes already "
 			       "read (a cycle or a shared subtree)",
 			       (ull)p);
-	if (r->depth == r->stack_cap) {
-		size_t ncap = r->stack_cap ? r->stack_cap * 2 : 64;
-		struct frame *ns = realloc(r->stack, ncap * sizeof(*ns));
-		if (!ns)
-			return NOMEM();
-		r->stack = ns;
-		r->stack_cap = ncap;
-	}
+	if (!array_grow((void **)&r->stack, &r->stack_cap, r->depth + 1,
+			sizeof(*r->stack)))
+		return NOMEM();
 	r->stack[r->depth++] = (struct frame){
 		.cur = p,
 		.end = p + sz,

@@ -17,28 +17,13 @@
 #include "io/blob.h"
 #include "formats/hpctoolkit_xml/legacy_trace.h"
 #include "formats/hpctoolkit_xml/legacy_values.h"
+#include "core/path.h"
 #include "formats/reader.h"
 #include "formats/hpctoolkit_xml/sparse2020.h"
 #include "formats/hpctoolkit_xml/xml_experiment.h"
 #include "formats/hpctoolkit_xml/xml_metrics.h"
 #include "formats/hpctoolkit_xml/xml_provider.h"
 
-
-static bool is_file(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-static bool dir_has(const char *dir, const char *name)
-{
-	char *p = NULL;
-	if (asprintf(&p, "%s/%s", dir, name) < 0)
-		return false;
-	bool ok = is_file(p);
-	free(p);
-	return ok;
-}
 
 static const char *base_name(const char *path)
 {
@@ -105,7 +90,7 @@ static enum status list_suffix(const char *dir, const char *suffix,
 			list = g;
 			cap = nc;
 		}
-		if (asprintf(&list[len], "%s/%s", dir, e->d_name) < 0) {
+		if (!(list[len] = path_join(dir, e->d_name))) {
 			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 			break;
 		}
@@ -290,9 +275,10 @@ static enum status open_binaries(const char *dir,
 	uint32_t n = 0;
 	enum status st = STATUS_OK;
 	if (x->major >= 4) {
-		if (dir_has(dir, "profile.db"))
+		if (path_dir_has_file(dir, "profile.db"))
 			st = sparse2020_open(dir, &pv->sparse, err);
-		else if (dir_has(dir, "cct.db") || dir_has(dir, "trace.db"))
+		else if (path_dir_has_file(dir, "cct.db") ||
+			 path_dir_has_file(dir, "trace.db"))
 			st = error_set(err, STATUS_NOT_FOUND, dir,
 				       "experiment.xml 4.0 without profile.db: "
 				       "the database has no metric values");
@@ -302,7 +288,7 @@ static enum status open_binaries(const char *dir,
 		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 		goto out;
 	}
-	if (is_file(path)) {
+	if (path_is_file(path)) {
 		st = legacy_values_open_mdb(path, &pv->values, err);
 	} else {
 		st = list_suffix(dir, ".metric-db", &list, &n, err);
@@ -321,7 +307,7 @@ static enum status open_binaries(const char *dir,
 		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 		goto out;
 	}
-	if (is_file(path)) {
+	if (path_is_file(path)) {
 		st = legacy_trace_open_mt(path, &pv->trace, err);
 	} else {
 		st = list_suffix(dir, ".hpctrace", &list, &n, err);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/path.h"
 #include "io/blob.h"
 #include "core/span.h"
 
@@ -73,16 +74,6 @@ static void keep_error(struct sparse2020 *s, struct error *e)
 	} else {
 		error_clear(e);
 	}
-}
-
-/* "DIR/NAME" in a heap string, or NULL when out of memory. */
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/%s", dir, name);
-	return p;
 }
 
 /* Magic and major version 1 of a file whose header is `need` bytes. */
@@ -378,7 +369,7 @@ static enum status open_in(const char *dir, const char *name, bool optional,
 			   struct blob **out, struct error *err)
 {
 	*out = NULL;
-	char *path = join(dir, name);
+	char *path = path_join(dir, name);
 	if (!path)
 		return error_set(err, STATUS_NOMEM, dir, "out of memory");
 	struct error e = {0};

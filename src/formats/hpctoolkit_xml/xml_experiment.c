@@ -449,35 +449,16 @@ out:
 uint32_t xml_experiment_trace_ctx(const struct xml_experiment *x,
 				  uint32_t trace_id)
 {
-	size_t lo = 0, hi = x->n_trace_ids;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t t = (uint32_t)(x->trace_ids[mid] >> 32);
-		if (t == trace_id)
-			return (uint32_t)x->trace_ids[mid];
-		if (t < trace_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return MODEL_NONE;
+	return array_pairs_find(x->trace_ids, x->n_trace_ids, trace_id,
+				MODEL_NONE);
 }
 
 const struct xml_metric *xml_experiment_metric(const struct xml_experiment *x,
 					       uint32_t id)
 {
-	size_t lo = 0, hi = x->metric_index ? x->n_metrics : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t m = (uint32_t)(x->metric_index[mid] >> 32);
-		if (m == id)
-			return &x->metrics[(uint32_t)x->metric_index[mid]];
-		if (m < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	uint32_t i = array_pairs_find(x->metric_index, x->n_metrics, id,
+				      MODEL_NONE);
+	return i == MODEL_NONE ? NULL : &x->metrics[i];
 }
 
 void xml_experiment_free(struct xml_experiment *x)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/hpctoolkit_xml/xml_metrics.h"
 
 /* ---- metric names ------------------------------------------------------ */
@@ -242,29 +243,16 @@ static const struct xml_metric *by_order(const struct lookup *l,
 					 uint32_t order, bool exclusive)
 {
 	const struct xml_experiment *x = l->x;
-	size_t lo = 0, hi = l->n_orders;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t o = (uint32_t)(l->orders[mid] >> 32);
-		if (o < order) {
-			lo = mid + 1;
-			continue;
-		}
-		if (o > order) {
-			hi = mid;
-			continue;
-		}
-		/* the first metric of that order */
-		while (mid > 0 && (uint32_t)(l->orders[mid - 1] >> 32) == order)
-			mid--;
-		const struct xml_metric *m =
-			&x->metrics[(uint32_t)l->orders[mid]];
-		if (exclusive && m->type != XML_METRIC_EXCLUSIVE &&
-		    m->partner != MODEL_NONE)
-			return xml_experiment_metric(x, m->partner);
-		return m;
-	}
-	return NULL;
+	/* the first metric of that order */
+	uint32_t i = array_pairs_find(l->orders, l->n_orders, order,
+				      MODEL_NONE);
+	if (i == MODEL_NONE)
+		return NULL;
+	const struct xml_metric *m = &x->metrics[i];
+	if (exclusive && m->type != XML_METRIC_EXCLUSIVE &&
+	    m->partner != MODEL_NONE)
+		return xml_experiment_metric(x, m->partner);
+	return m;
 }
 
 /* Formula text with "#N" (the metric whose o attribute is N, as written
@@ -463,11 +451,7 @@ enum status xml_add_metrics(struct model_builder *b,
 		    !c.format ||
 		    !(c.expr = column_formula(b, &l, i)) ||
 		    model_builder_add_column(b, &c) == MODEL_NONE) {
-			free(c.name);
-			free(c.variant);
-			free(c.description);
-			free(c.format);
-			formula_free(c.expr);
+			model_column_release(&c);
 			st = error_set(err, STATUS_NOMEM, path, "out of memory");
 			goto out;
 		}

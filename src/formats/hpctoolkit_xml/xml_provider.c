@@ -28,18 +28,7 @@ uint32_t xml_provider_add_source(struct xml_provider *pv,
 uint32_t xml_provider_trace_ctx(const struct xml_provider *pv,
 				uint32_t trace_id)
 {
-	size_t lo = 0, hi = pv->n_trace_ids;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t t = (uint32_t)(pv->trace_ids[mid] >> 32);
-		if (t == trace_id)
-			return (uint32_t)pv->trace_ids[mid];
-		if (t < trace_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	return array_pairs_find(pv->trace_ids, pv->n_trace_ids, trace_id, 0);
 }
 
 /* Sum of metric `m` at `ctx` over all per-thread profiles; false when no

@@ -21,10 +21,7 @@ static int nsight_bid(const struct reader_probe *p, int best)
 	if (p->is_dir) {
 		/* a guess from names: a reader that knows the directory's
 		 * files bids higher */
-		for (size_t i = 0; i < p->n_names; i++)
-			if (is_export_name(p->names[i]))
-				return 40;
-		return 0;
+		return reader_probe_dir_has_suffix(p, ".sqlite") ? 40 : 0;
 	}
 	if (!p->is_sqlite)
 		return 0;

@@ -23,6 +23,7 @@
 
 #include <otf2/otf2.h>
 
+#include "core/path.h"
 #include "core/lazylib.h"
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
@@ -41,10 +42,7 @@ static int otf2_bid(const struct reader_probe *p, int best)
 {
 	(void)best;
 	if (p->is_dir) {
-		for (size_t i = 0; i < p->n_names; i++)
-			if (reader_name_ends_with(p->names[i], ".otf2"))
-				return 60;
-		return 0;
+		return reader_probe_dir_has_suffix(p, ".otf2") ? 60 : 0;
 	}
 	if (!p->is_file || p->is_archive || p->is_sqlite)
 		return 0;
@@ -95,9 +93,8 @@ static char *anchor_in(const char *dir, struct error *err)
 		}
 	}
 	closedir(d);
-	char *path = NULL;
-	if (!best || asprintf(&path, "%s/%s", dir, best) < 0) {
-		path = NULL;
+	char *path = best ? path_join(dir, best) : NULL;
+	if (!path) {
 		error_set(err, best ? STATUS_NOMEM : STATUS_NOT_DATABASE, dir,
 			  best ? "out of memory" : "no OTF2 anchor (*.otf2)");
 	}
@@ -165,28 +162,19 @@ enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
 	    !model_builder_set_stat_prop_id(r->b, stat[0], incl_prop))
 		return oom(r);
 	for (int k = 0; k < 2; k++) {
-		struct model_column c = {
-			.name = strdup(name),
-			.variant = strdup(""),
-			.description = strdup(descr),
-			.format = strdup(format),
+		struct model_leaf_column c = {
+			.name = name,
+			.variant = "",
+			.description = descr,
+			.format = format,
+			.stat = stat[k],
 			.unit = unit,
 			.kind = k ? COLUMN_EXCLUSIVE : COLUMN_INCLUSIVE,
 			.render = RENDER_NUMBER | RENDER_PERCENT,
 			.visible = true,
-			.pair = MODEL_NONE,
-			.parent = MODEL_NONE,
-			.expr = formula_leaf(stat[k]),
 		};
-		if (!c.name || !c.variant || !c.description || !c.format ||
-		    !c.expr || model_builder_add_column(r->b, &c) == MODEL_NONE) {
-			free(c.name);
-			free(c.variant);
-			free(c.description);
-			free(c.format);
-			formula_free(c.expr);
+		if (model_builder_add_leaf_column(r->b, &c) == MODEL_NONE)
 			return oom(r);
-		}
 	}
 	return STATUS_OK;
 }
@@ -249,15 +237,10 @@ static void warn(struct otf2_run *r, const char *fmt, ...)
 
 static void warn(struct otf2_run *r, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	model_builder_vwarnf(r->b, r->path, fmt, ap);
 	va_end(ap);
-	char *line = NULL;
-	if (asprintf(&line, "%s: %s", r->path, msg) >= 0)
-		model_builder_add_warning(r->b, line);
-	free(line);
 }
 
 /* What the pass counted but could not use, one warning each. */

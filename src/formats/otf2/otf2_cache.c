@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/array.h"
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
@@ -103,7 +104,7 @@ static uint64_t archive_key(const struct otf2_run *r)
 	if (n) /* qsort's base may not be NULL */
 		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
-		if (asprintf(&path, "%s/%s", stem, names[i]) >= 0)
+		if ((path = path_join(stem, names[i])))
 			h = fnv_stat(h, path);
 		free(path);
 		free(names[i]);

@@ -41,16 +41,15 @@ static int rocpd_bid(const struct reader_probe *p, int best)
 	if (p->is_dir) {
 		/* a directory of databases (a guess from names: a reader
 		 * that knows the directory's files bids higher) */
-		for (size_t i = 0; i < p->n_names; i++)
-			if (is_profile_name(p->names[i]))
-				return 40;
+		if (reader_probe_dir_has_suffix(p, ".rpd") ||
+		    reader_probe_dir_has_suffix(p, ".db"))
+			return 40;
 		/* rocprofv3's HOST/PID_results.db, beside stray files (a
 		 * log, an index YAML): databases one level down, a lesser
 		 * guess (a reader knowing those files bids more) */
-		for (size_t i = 0; i < p->n_subnames; i++)
-			if (p->subnames[i][0] != '.' &&
-			    is_profile_name(p->subnames[i]))
-				return 30;
+		if (reader_probe_subdirs_have_suffix(p, ".rpd") ||
+		    reader_probe_subdirs_have_suffix(p, ".db"))
+			return 30;
 		/* databases beyond the probe's first subdirectories */
 		return p->n_subdirs > 0 ? 10 : 0;
 	}
