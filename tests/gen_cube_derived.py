@@ -6,6 +6,7 @@ is written twice, as CubePL for the file and as a Python function for the
 answers (tests/check_cube_derived.py compares).
 
 gen_cube_derived.py OUT.cubex ANSWERS.json [--seed N] [--hostile KIND]
+    [--cubelib-aggr]
 
 Stored: time (INCLUSIVE DOUBLE), visits (EXCLUSIVE UINT64), bytes
 (EXCLUSIVE DOUBLE, sparse).  Derived: every kind (PREDERIVED_EXCLUSIVE,
@@ -16,6 +17,10 @@ abs / ^, and / not, metric::x(i|e), metric::fixed::x(),
 metric::call::x(id, e), reserved variables.  --hostile KIND adds one
 metric "bad" that cannot be computed (see HOSTILE): the file must still
 open, "bad" stay blank with a warning, the other values stay right.
+--cubelib-aggr writes what CubeLib writes unquoted (`<cubepl
+rowwise=false>` on "weighted") and a metric "custom" with its own
+aggregation (<cubeplaggr cubeplaggrtype=plus|minus|aggr>, not applied by
+the reader: a warning, no answers for it).
 """
 import argparse
 import io
@@ -81,6 +86,7 @@ def main():
     ap.add_argument("answers")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hostile", choices=sorted(HOSTILE))
+    ap.add_argument("--cubelib-aggr", action="store_true")
     a = ap.parse_args()
     rnd = random.Random(a.seed)
     n, L = 14, 3
@@ -199,6 +205,10 @@ def main():
             derived.append(("looping", "PREDERIVED_EXCLUSIVE", None,
                             HOSTILE["runtime"][1], "", None))
 
+    if a.cubelib_aggr:  # its own aggregation: not applied, no answers
+        derived.append(("custom", "PREDERIVED_INCLUSIVE", None,
+                        "metric::time()", "", None))
+
     # ---- expected values ---------------------------------------------
     cells = {}   # (metric, kind, c) -> [per location]
     kinds = {d[0]: d[1] for d in derived}
@@ -289,7 +299,17 @@ def main():
 
     def derived_xml(d):
         uniq, typ, _, src, init, _ = d
-        body = f"<cubepl>{esc(src)}</cubepl>"
+        # as CubeLib's Metric::writeXML writes them: attribute values
+        # without quotes
+        rowwise = " rowwise=false" if a.cubelib_aggr and \
+            uniq == "weighted" else ""
+        body = f"<cubepl{rowwise}>{esc(src)}</cubepl>"
+        if a.cubelib_aggr and uniq == "custom":
+            for t, e in (("plus", "max(arg1, arg2)"),
+                         ("minus", "arg1 - arg2 / 2"),
+                         ("aggr", "min(arg1, arg2)")):
+                body += (f"<cubeplaggr cubeplaggrtype={t}>{esc(e)}"
+                         "</cubeplaggr>")
         if init:
             body += f"<cubeplinit>{esc(init)}</cubeplinit>"
         kids_m = [x for x in derived if x[2] == uniq]

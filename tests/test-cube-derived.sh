@@ -6,7 +6,9 @@
 # callscope's totals (report) and per-location values (tests/cube-dump).
 # Then the hostile kinds: each file opens, the bad metric is blank with a
 # one-line warning (or, when it loops only on data, exit 2 with one line),
-# and the other metrics are still right.  Last, Score-P's own CubePL
+# and the other metrics are still right; "aggr": CubeLib's unquoted
+# <cubeplaggr cubeplaggrtype=...> and <cubepl rowwise=false> open, with one
+# warning for the aggregation not applied.  Last, Score-P's own CubePL
 # (remapping.spec of the corpus file time.p4: 105 derived metrics) on that
 # profile (tests/check_cube_remap.py), when ../shared is there.
 top_srcdir=${top_srcdir:-.}
@@ -24,7 +26,8 @@ check() {
 status=0
 check || status=1
 check syntax unknown-func deep chain unary loop self regex string \
-	reserved empty index comment runtime runtime-ref datadep || status=1
+	reserved empty index comment runtime runtime-ref datadep aggr ||
+	status=1
 if [ -d "$top_srcdir/../shared/expected/cube" ]; then
 	/usr/bin/python3 "$top_srcdir/tests/check_cube_remap.py" \
 		"$top_builddir/callscope" "$top_srcdir/../shared" "$tmp" ||

@@ -140,6 +140,19 @@ static const struct {
 	{"role", E_TEXT, F_ROLE},
 };
 
+/* The slot of a <cubeplaggr> by its cubeplaggrtype (CubeLib's
+ * Cube4Parser.yy: plus, minus, aggr). */
+static uint8_t aggr_field(const char *type)
+{
+	if (type && strcmp(type, "plus") == 0)
+		return F_CUBEPL_PLUS;
+	if (type && strcmp(type, "minus") == 0)
+		return F_CUBEPL_MINUS;
+	if (type && strcmp(type, "aggr") == 0)
+		return F_CUBEPL_AGGR_AGGR;
+	return F_CUBEPL_AGGR_UNTYPED;
+}
+
 static void start_metric(struct parser *p, const XML_Char **atts,
 			 const struct frame *parent, struct frame *fr)
 {
@@ -374,6 +387,8 @@ static void XMLCALL on_start(void *ud, const XML_Char *name,
 			p->collecting = true;
 			p->text_len = 0;
 		}
+		if (fr->field == F_CUBEPL_AGGR)
+			fr->field = aggr_field(attr(atts, "cubeplaggrtype"));
 		break;
 	case E_STN:
 		start_stn(p, parent, fr);
@@ -459,7 +474,10 @@ static void end_text(struct parser *p, const struct frame *fr,
 			break;
 		case F_CUBEPL:
 		case F_CUBEPL_INIT:
-		case F_CUBEPL_AGGR:
+		case F_CUBEPL_PLUS:
+		case F_CUBEPL_MINUS:
+		case F_CUBEPL_AGGR_AGGR:
+		case F_CUBEPL_AGGR_UNTYPED:
 			m->cubepl[fr->field - F_CUBEPL] = intern(p, t, len);
 			break;
 		default:
@@ -556,7 +574,12 @@ static enum status feed(struct parser *p, const void *data, size_t len,
 {
 	if (p->st != STATUS_OK)
 		return p->st;
-	if (XML_Parse(p->xp, data, (int)len, last) != XML_STATUS_OK &&
+	const char *q;
+	size_t qn;
+	if (!cube_quote_feed(&p->quote, data, len, last, &q, &qn))
+		return p->st = error_set(p->err, STATUS_NOMEM, p->name,
+					 "out of memory");
+	if (XML_Parse(p->xp, q, (int)qn, last) != XML_STATUS_OK &&
 	    p->st == STATUS_OK) {
 		enum XML_Error code = XML_GetErrorCode(p->xp);
 		p->st = error_set_at(
@@ -732,6 +755,7 @@ enum status cube_anchor_read(const struct cube_container *c,
 		p.attrs = NULL;
 	}
 	XML_ParserFree(p.xp);
+	cube_quote_free(&p.quote);
 	free(p.stack);
 	free(p.text);
 	free(p.groups);

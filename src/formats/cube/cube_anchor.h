@@ -68,8 +68,10 @@ struct cube_metric {
 	uint8_t dtype;      /* enum cube_dtype */
 	uint8_t mtype;      /* enum cube_mtype */
 	uint8_t derived;    /* enum cube_derived */
-	uint32_t cubepl[3]; /* string handles: <cubepl>, <cubeplinit>,
-			     * <cubeplaggr> (0: none) */
+	uint32_t cubepl[6]; /* string handles (0: none): <cubepl>,
+			     * <cubeplinit>, then <cubeplaggr> by its
+			     * cubeplaggrtype: plus, minus, aggr, and
+			     * one without a known type */
 	bool known_dtype;   /* false: unknown text, read as DOUBLE */
 	uint32_t elem_size; /* bytes per value */
 	/* a component of a multi-value metric (cube_components.c): the

@@ -7,6 +7,7 @@
 #define CALLSCOPE_CUBE_ANCHOR_PARSE_H
 
 #include "formats/cube/cube_anchor.h"
+#include "formats/cube/cube_quote.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,7 +39,11 @@ enum field {
 	F_TYPE,
 	F_CUBEPL,  /* a derived metric's expression */
 	F_CUBEPL_INIT,
-	F_CUBEPL_AGGR,
+	F_CUBEPL_AGGR, /* <cubeplaggr>, its cubeplaggrtype read at start */
+	F_CUBEPL_PLUS = F_CUBEPL_AGGR, /* the four kinds of it, in the */
+	F_CUBEPL_MINUS,                /* order of cube_metric.cubepl */
+	F_CUBEPL_AGGR_AGGR,
+	F_CUBEPL_AGGR_UNTYPED,
 	F_MANGLED, /* region attributes CubePL reads */
 	F_PARADIGM,
 	F_ROLE,
@@ -59,6 +64,7 @@ struct group {
 
 struct parser {
 	struct XML_ParserStruct *xp; /* XML_Parser */
+	struct cube_quote quote;     /* CubeLib's unquoted attributes */
 	const char *name;
 	struct model_builder *b;
 	struct cube_anchor *a;

@@ -246,6 +246,26 @@ static void warn_unknown(struct opener *o)
 	}
 }
 
+/* One line for a metric with its own aggregation (<cubeplaggr>, by
+ * cubeplaggrtype), which is not applied: its values add up. */
+static void warn_aggr(struct opener *o, const struct cube_metric *cm,
+		      const char *name)
+{
+	static const char *const kinds[] = {"plus", "minus", "aggr",
+					    "untyped"};
+	char list[40] = "";
+	size_t at = 0;
+	for (int k = 0; k < 4; k++)
+		if (cm->cubepl[2 + k])
+			at += (size_t)snprintf(list + at, sizeof(list) - at,
+					       "%s%s", at ? ", " : "",
+					       kinds[k]);
+	if (at)
+		cube_warn(o, "derived metric %s: its own aggregation "
+			  "(<cubeplaggr> %s) is not applied: values add up",
+			  name, list);
+}
+
 static void warn_all(struct opener *o)
 {
 	struct cube_values *v = o->v;
@@ -258,10 +278,8 @@ static void warn_all(struct opener *o)
 		if (!dm->usable)
 			cube_warn(o, "derived metric %s not computed: %s",
 				  pl->met_str[0][i], dm->why ? dm->why : "");
-		else if (cm->cubepl[2])
-			cube_warn(o, "derived metric %s: its own aggregation "
-				  "(<cubeplaggr>) is not supported: values "
-				  "add up", pl->met_str[0][i]);
+		else
+			warn_aggr(o, cm, pl->met_str[0][i]);
 	}
 	warn_unknown(o);
 }
