@@ -1,8 +1,9 @@
 /* cube_anchor: anchor.xml -> tables (see cube_anchor.h).  One streaming
  * expat pass over the member, inflated on the fly when it is gzip or zlib
  * (Extra-P's files); the element stack is a heap array with a depth cap;
- * entity declarations and external entities stop the parse.  Depends on
- * core/, model/, io/ and cube_tar. */
+ * entity declarations and external entities stop the parse; the
+ * attribute values CubeLib writes unquoted are quoted before expat reads
+ * them (cube_quote.c).  Depends on core/, model/, io/ and cube_tar. */
 #include "config.h"
 
 #include "formats/cube/cube_anchor.h"
