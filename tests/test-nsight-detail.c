@@ -57,18 +57,7 @@ static const char *const sql =
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, 1000, 0, 1, 7, 8,"
     " 16777216, 2000, 1, 0, 1);";
 
-static int setup(void **state)
-{
-	(void)state;
-	return sqlite_fixture_write(path, 0, sql);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(path);
-	return 0;
-}
+SQLITE_FIXTURE_GROUP(path, 0, sql)
 
 static const char *kv_text(const struct model_kv *kv, size_t n, const char *key)
 {
