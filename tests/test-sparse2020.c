@@ -249,6 +249,27 @@ static void test_null_and_missing(void **state)
 	fix_free(&f);
 }
 
+/* Patch `n` bytes at `off` of `m` to `v`, expect `want` with an error
+ * naming `file`, then restore. */
+static void expect_status(struct fix *f, struct lmk *m, size_t off, int n,
+			  uint64_t v, const char *file, const char *needle,
+			  enum status want)
+{
+	uint8_t save[8];
+	memcpy(save, m->buf + off, (size_t)n);
+	lmk_put(m, off, v, n);
+	struct sparse2020 *s = NULL;
+	assert_int_equal(open_fix(f, true, &s, file, needle), want);
+	memcpy(m->buf + off, save, (size_t)n);
+}
+
+/* The same, expecting STATUS_CORRUPT. */
+static void expect_patch(struct fix *f, struct lmk *m, size_t off, int n,
+			 uint64_t v, const char *file, const char *needle)
+{
+	expect_status(f, m, off, n, v, file, needle, STATUS_CORRUPT);
+}
+
 static void test_bad_headers(void **state)
 {
 	(void)state;
@@ -263,22 +284,14 @@ static void test_bad_headers(void **state)
 	assert_int_equal(open_fix(&f, true, &s, "profile.db", "shorter"),
 			 STATUS_CORRUPT);
 	f.prof.len = len;
-	f.prof.buf[0] = 'h';
-	assert_int_equal(open_fix(&f, true, &s, "profile.db", "magic"),
-			 STATUS_NOT_DATABASE);
-	f.prof.buf[0] = 'H';
-	f.prof.buf[16] = 4;
-	assert_int_equal(open_fix(&f, true, &s, "profile.db", "version"),
-			 STATUS_UNSUPPORTED);
-	f.prof.buf[16] = 1;
-	f.cct.buf[5] = 'x';
-	assert_int_equal(open_fix(&f, true, &s, "cct.db", "magic"),
-			 STATUS_NOT_DATABASE);
-	f.cct.buf[5] = 'O';
-	f.trace.buf[16] = 2;
-	assert_int_equal(open_fix(&f, true, &s, "trace.db", "version"),
-			 STATUS_UNSUPPORTED);
-	f.trace.buf[16] = 1;
+	expect_status(&f, &f.prof, 0, 1, 'h', "profile.db", "magic",
+		      STATUS_NOT_DATABASE);
+	expect_status(&f, &f.prof, 16, 1, 4, "profile.db", "version",
+		      STATUS_UNSUPPORTED);
+	expect_status(&f, &f.cct, 5, 1, 'x', "cct.db", "magic",
+		      STATUS_NOT_DATABASE);
+	expect_status(&f, &f.trace, 16, 1, 2, "trace.db", "version",
+		      STATUS_UNSUPPORTED);
 	len = f.trace.len;
 	f.trace.len = 39;
 	assert_int_equal(open_fix(&f, true, &s, "trace.db", "shorter"),
@@ -287,19 +300,6 @@ static void test_bad_headers(void **state)
 	assert_int_equal(open_fix(&f, true, &s, "", ""), STATUS_OK);
 	sparse2020_close(s);
 	fix_free(&f);
-}
-
-/* Patch `n` bytes at `off` of `m` to `v`, expect a failure naming `file`,
- * then restore. */
-static void expect_patch(struct fix *f, struct lmk *m, size_t off, int n,
-			 uint64_t v, const char *file, const char *needle)
-{
-	uint8_t save[8];
-	memcpy(save, m->buf + off, (size_t)n);
-	lmk_put(m, off, v, n);
-	struct sparse2020 *s = NULL;
-	assert_int_equal(open_fix(f, true, &s, file, needle), STATUS_CORRUPT);
-	memcpy(m->buf + off, save, (size_t)n);
 }
 
 static void test_corrupt(void **state)
