@@ -46,16 +46,25 @@ struct fix {
 	size_t th;           /* offset of the Trace Headers */
 };
 
+/* The header each of the three files opens with: its magic, version 1.0,
+ * the count of the first section, the number of sections, then the first
+ * section's size and offset. */
+static void header(struct lmk *m, const char *magic, uint32_t n,
+		   uint16_t sections, uint64_t size, uint64_t at)
+{
+	lmk_str(m, magic);
+	lmk_u16(m, 0x0100);
+	lmk_u32(m, n);
+	lmk_u16(m, sections);
+	lmk_u64(m, size);
+	lmk_u64(m, at);
+}
+
 static void build(struct fix *f)
 {
 	memset(f, 0, sizeof(*f));
 	struct lmk *p = &f->prof;
-	lmk_str(p, "HPCPROF-profdb__");
-	lmk_u16(p, 0x0100);
-	lmk_u32(p, N_PROF);
-	lmk_u16(p, 2);
-	lmk_u64(p, N_PROF * 52);
-	lmk_u64(p, PI_PTR);
+	header(p, "HPCPROF-profdb__", N_PROF, 2, N_PROF * 52, PI_PTR);
 	size_t idt_size_at = p->len;
 	lmk_u64(p, 0);
 	lmk_u64(p, 0);
@@ -131,23 +140,13 @@ static void build(struct fix *f)
 	lmk_str(p, "PROFDBft");
 
 	struct lmk *c = &f->cct;
-	lmk_str(c, "HPCPROF-cctdb___");
-	lmk_u16(c, 0x0100);
-	lmk_u32(c, 10);
-	lmk_u16(c, 1);
-	lmk_u64(c, 10 * 22);
-	lmk_u64(c, 0x80);
+	header(c, "HPCPROF-cctdb___", 10, 1, 10 * 22, 0x80);
 	while (c->len < 0x80 + 10 * 22)
 		lmk_be(c, 0, 1);
 	lmk_str(c, "CCTDBftr");
 
 	struct lmk *t = &f->trace;
-	lmk_str(t, "HPCPROF-tracedb_");
-	lmk_u16(t, 0x0100);
-	lmk_u32(t, 2);
-	lmk_u16(t, 1);
-	lmk_u64(t, 2 * 22);
-	lmk_u64(t, 40);
+	header(t, "HPCPROF-tracedb_", 2, 1, 2 * 22, 40);
 	f->th = t->len;
 	size_t data = 40 + 2 * 22;
 	lmk_u32(t, 1);
