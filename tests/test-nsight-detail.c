@@ -67,6 +67,17 @@ static const char *kv_text(const struct model_kv *kv, size_t n, const char *key)
 	return NULL;
 }
 
+/* The model of the fixture file, which must open. */
+static struct model *open_fixture(void)
+{
+	struct model *m = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
+			 STATUS_OK);
+	assert_non_null(m);
+	return m;
+}
+
 static uint32_t line_labelled(const struct model *m, const char *label)
 {
 	for (uint32_t i = 0; i < model_n_timelines(m); i++)
@@ -78,11 +89,8 @@ static uint32_t line_labelled(const struct model *m, const char *label)
 static void test_lines_and_details(void **state)
 {
 	(void)state;
-	struct model *m = NULL;
+	struct model *m = open_fixture();
 	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
-	assert_non_null(m);
 	uint32_t host = line_labelled(m, "pid 1 tid 100");
 	uint32_t gpu = line_labelled(m, "pid 1 GPU 0 stream 7");
 	assert_int_not_equal(host, MODEL_NONE);
@@ -264,10 +272,8 @@ static void test_enum_tables(void **state)
 			 NULL, NULL, NULL),
 	    SQLITE_OK);
 	sqlite3_close(db);
-	struct model *m = NULL;
+	struct model *m = open_fixture();
 	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
 	uint32_t host = line_labelled(m, "pid 1 tid 100");
 	struct trace_interval iv;
 	struct model_kv *kv = NULL;
@@ -306,10 +312,7 @@ static char *corr_of(const struct model *m, uint32_t line, uint64_t index)
 static void test_links(void **state)
 {
 	(void)state;
-	struct model *m = NULL;
-	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
+	struct model *m = open_fixture();
 	uint32_t host = line_labelled(m, "pid 1 tid 100");
 	uint32_t gpu = line_labelled(m, "pid 1 GPU 0 stream 7");
 	uint32_t l;
@@ -378,11 +381,9 @@ static uint32_t filtered_index(const struct trace_view *v, uint32_t line)
 static void test_follow_link(void **state)
 {
 	(void)state;
-	struct model *m = NULL;
+	struct model *m = open_fixture();
 	struct trace_view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
 	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	uint32_t host = filtered_index(
 		v, line_labelled(m, "pid 1 tid 100"));
@@ -431,10 +432,7 @@ static void test_prepare(void **state)
 {
 	(void)state;
 	assert_int_equal(model_trace_prepare(NULL, record_step, NULL), 0);
-	struct model *m = NULL;
-	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
+	struct model *m = open_fixture();
 	struct steps stop = {.stop_before = 1};
 	assert_int_equal(model_trace_prepare(m, record_step, &stop), 1);
 	assert_int_equal(stop.calls, 1);
