@@ -86,6 +86,20 @@ static uint32_t line_labelled(const struct model *m, const char *label)
 	return MODEL_NONE;
 }
 
+/* The details of interval `index` of `line`, which must be there. */
+static struct model_kv *detail_of(const struct model *m, uint32_t line,
+				  uint64_t index, size_t *n)
+{
+	struct trace_interval iv;
+	struct model_kv *kv = NULL;
+	struct error err = {0};
+	assert_true(model_interval(m, line, index, &iv));
+	assert_int_equal(model_event_detail(m, line, iv.event, &kv, n, &err),
+			 STATUS_OK);
+	assert_non_null(kv);
+	return kv;
+}
+
 static void test_lines_and_details(void **state)
 {
 	(void)state;
@@ -105,14 +119,11 @@ static void test_lines_and_details(void **state)
 	assert_true(model_interval(m, host, 1, &iv));
 	assert_int_equal(iv.begin, 110);
 	assert_int_equal(iv.depth, 1);
-	struct model_kv *kv = NULL;
 	size_t n = 0;
 	/* the kernel */
 	assert_true(model_interval(m, gpu, 0, &iv));
 	assert_int_equal(iv.begin, 160);
-	assert_int_equal(model_event_detail(m, gpu, iv.event, &kv, &n, &err),
-			 STATUS_OK);
-	assert_non_null(kv);
+	struct model_kv *kv = detail_of(m, gpu, 0, &n);
 	assert_string_equal(kv_text(kv, n, "grid"), "128x2x1");
 	assert_string_equal(kv_text(kv, n, "block"), "256x1x1");
 	assert_string_equal(kv_text(kv, n, "registers per thread"), "32");
@@ -121,12 +132,8 @@ static void test_lines_and_details(void **state)
 	assert_string_equal(kv_text(kv, n, "name"), "saxpy(float*)");
 	assert_string_equal(kv_text(kv, n, "correlation id"), "7");
 	free(kv);
-	kv = NULL;
 	/* the copy: 2000 bytes in 500 ns */
-	assert_true(model_interval(m, gpu, 1, &iv));
-	assert_int_equal(model_event_detail(m, gpu, iv.event, &kv, &n, &err),
-			 STATUS_OK);
-	assert_non_null(kv);
+	kv = detail_of(m, gpu, 1, &n);
 	assert_string_equal(kv_text(kv, n, "bytes"), "2000");
 	assert_string_equal(kv_text(kv, n, "copy kind"), "HtoD");
 	/* CUPTI memory kinds by name, the number kept */
@@ -135,20 +142,14 @@ static void test_lines_and_details(void **state)
 			    "pageable (1)");
 	assert_string_equal(kv_text(kv, n, "bandwidth"), "4.000 GB/s");
 	free(kv);
-	kv = NULL;
 	/* the API call */
-	assert_true(model_interval(m, host, 2, &iv));
-	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
-			 STATUS_OK);
+	kv = detail_of(m, host, 2, &n);
 	assert_string_equal(kv_text(kv, n, "correlation id"), "8");
 	assert_string_equal(kv_text(kv, n, "event class"), "CUDA runtime (0)");
 	free(kv);
-	kv = NULL;
 	/* the NVTX range: its event type and domain named, not raw enums
 	 * (critique b8: "event type=59 domain=1") */
-	assert_true(model_interval(m, host, 0, &iv));
-	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
-			 STATUS_OK);
+	kv = detail_of(m, host, 0, &n);
 	assert_string_equal(kv_text(kv, n, "event type"),
 			    "NvtxPushPopRange (59)");
 	assert_string_equal(kv_text(kv, n, "domain"), "default (0)");
