@@ -1,7 +1,8 @@
 /* sqlite_fixture: the SQLite file a reader test opens, made from SQL text
  * (tests/test-gpu-kinds.c, tests/test-nsight-detail.c; they link SQLite
  * themselves).  The caller's mkstemps template `path` becomes the file's
- * name and its teardown unlinks it. */
+ * name; SQLITE_FIXTURE_GROUP makes the group setup that writes it and the
+ * teardown that unlinks it. */
 #ifndef CALLSCOPE_TESTS_SQLITE_FIXTURE_H
 #define CALLSCOPE_TESTS_SQLITE_FIXTURE_H
 
@@ -27,5 +28,20 @@ static inline int sqlite_fixture_write(char *path, int suffix,
 	sqlite3_close(db);
 	return rc == SQLITE_OK ? 0 : -1;
 }
+
+/* The cmocka group hooks `setup` and `teardown` of a test file whose one
+ * fixture is `path` (a char array template, `suffix` kept) made by `sql`. */
+#define SQLITE_FIXTURE_GROUP(path, suffix, sql)                                \
+	static int setup(void **state)                                         \
+	{                                                                      \
+		(void)state;                                                   \
+		return sqlite_fixture_write(path, suffix, sql);                \
+	}                                                                      \
+	static int teardown(void **state)                                      \
+	{                                                                      \
+		(void)state;                                                   \
+		unlink(path);                                                  \
+		return 0;                                                      \
+	}
 
 #endif

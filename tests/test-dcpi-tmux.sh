@@ -42,6 +42,19 @@ print("%d" % [x for x in d["nodes"] if x["name"] == "main"][0]["values"][0])') |
 done
 [ "$(wc -l <"$tmp/epochs")" -eq 2 ] || { echo "FAIL: not two epochs"; exit 1; }
 
+# T opens main's epochs: each line of $tmp/epochs (word, epoch, value) is a
+# row there; Esc closes the pane.  $1 names the run in a failure.
+main_epochs() {
+	press T "per execution context: main" "$1: T did not open main's epochs"
+	while read -r word ep v; do
+		screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
+			fail "$1: main in $word $ep: no row with $v (opened alone)"
+	done <"$tmp/epochs"
+	t send-keys -t "$S" Escape
+	wait_gone "per execution context" ||
+		fail "$1: Esc did not close the threads pane"
+}
+
 start "$cs --no-config $tmp/p" "q quit" || fail "the viewer did not draw"
 # the root is selected: nothing to list yet
 press i "listing: select a procedure" "no message on the root"
@@ -50,13 +63,7 @@ t send-keys -t "$S" "/^main$" Enter
 wait_for "main" || fail "search for main"
 sync_keys
 # the epochs of main
-press T "per execution context: main" "T did not open main's epochs"
-while read -r word ep v; do
-	screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
-		fail "main in $word $ep: no row with $v (opened alone)"
-done <"$tmp/epochs"
-t send-keys -t "$S" Escape
-wait_gone "per execution context" || fail "Esc did not close the threads pane"
+main_epochs opened
 press i "Procedure main in" "i did not open the listing of main"
 # the hottest instruction is marked and shows its samples
 screen | grep -E "> $hot_addr:" | grep -qF " $hot_val " ||
@@ -80,13 +87,7 @@ start "env CALLSCOPE_DCPI_DEFER_MIN=0 $cs --no-config $tmp/p" "Top-down" ||
 	fail "the viewer did not draw (deferred)"
 t send-keys -t "$S" "/^main$" Enter
 wait_for "Name  main" || fail "search for main (deferred)"
-press T "per execution context: main" "T (deferred)"
-while read -r word ep v; do
-	screen | grep -qE "^ *$v +[0-9.]+% +$word $ep *\$" ||
-		fail "deferred: main in $word $ep: no row with $v (opened alone)"
-done <"$tmp/epochs"
-t send-keys -t "$S" Escape
-wait_gone "per execution context" || fail "Esc (deferred)"
+main_epochs deferred
 t send-keys -t "$S" q
 wait_prompt || fail "q did not quit (deferred)"
 

@@ -61,18 +61,7 @@ static const char *const sql =
     "INSERT INTO rocpd_api_ops VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3),"
     " (4, 4, 4), (5, 6, 5);";
 
-static int setup(void **state)
-{
-	(void)state;
-	return sqlite_fixture_write(path, 4, sql);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(path);
-	return 0;
-}
+SQLITE_FIXTURE_GROUP(path, 4, sql)
 
 static void test_kernel_base(void **state)
 {

@@ -57,18 +57,7 @@ static const char *const sql =
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (500, 1000, 0, 1, 7, 8,"
     " 16777216, 2000, 1, 0, 1);";
 
-static int setup(void **state)
-{
-	(void)state;
-	return sqlite_fixture_write(path, 0, sql);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(path);
-	return 0;
-}
+SQLITE_FIXTURE_GROUP(path, 0, sql)
 
 static const char *kv_text(const struct model_kv *kv, size_t n, const char *key)
 {
@@ -76,6 +65,17 @@ static const char *kv_text(const struct model_kv *kv, size_t n, const char *key)
 		if (strcmp(kv[i].key, key) == 0)
 			return kv[i].text;
 	return NULL;
+}
+
+/* The model of the fixture file, which must open. */
+static struct model *open_fixture(void)
+{
+	struct model *m = NULL;
+	struct error err = {0};
+	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
+			 STATUS_OK);
+	assert_non_null(m);
+	return m;
 }
 
 static uint32_t line_labelled(const struct model *m, const char *label)
@@ -86,14 +86,25 @@ static uint32_t line_labelled(const struct model *m, const char *label)
 	return MODEL_NONE;
 }
 
+/* The details of interval `index` of `line`, which must be there. */
+static struct model_kv *detail_of(const struct model *m, uint32_t line,
+				  uint64_t index, size_t *n)
+{
+	struct trace_interval iv;
+	struct model_kv *kv = NULL;
+	struct error err = {0};
+	assert_true(model_interval(m, line, index, &iv));
+	assert_int_equal(model_event_detail(m, line, iv.event, &kv, n, &err),
+			 STATUS_OK);
+	assert_non_null(kv);
+	return kv;
+}
+
 static void test_lines_and_details(void **state)
 {
 	(void)state;
-	struct model *m = NULL;
+	struct model *m = open_fixture();
 	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
-	assert_non_null(m);
 	uint32_t host = line_labelled(m, "pid 1 tid 100");
 	uint32_t gpu = line_labelled(m, "pid 1 GPU 0 stream 7");
 	assert_int_not_equal(host, MODEL_NONE);
@@ -108,14 +119,11 @@ static void test_lines_and_details(void **state)
 	assert_true(model_interval(m, host, 1, &iv));
 	assert_int_equal(iv.begin, 110);
 	assert_int_equal(iv.depth, 1);
-	struct model_kv *kv = NULL;
 	size_t n = 0;
 	/* the kernel */
 	assert_true(model_interval(m, gpu, 0, &iv));
 	assert_int_equal(iv.begin, 160);
-	assert_int_equal(model_event_detail(m, gpu, iv.event, &kv, &n, &err),
-			 STATUS_OK);
-	assert_non_null(kv);
+	struct model_kv *kv = detail_of(m, gpu, 0, &n);
 	assert_string_equal(kv_text(kv, n, "grid"), "128x2x1");
 	assert_string_equal(kv_text(kv, n, "block"), "256x1x1");
 	assert_string_equal(kv_text(kv, n, "registers per thread"), "32");
@@ -124,12 +132,8 @@ static void test_lines_and_details(void **state)
 	assert_string_equal(kv_text(kv, n, "name"), "saxpy(float*)");
 	assert_string_equal(kv_text(kv, n, "correlation id"), "7");
 	free(kv);
-	kv = NULL;
 	/* the copy: 2000 bytes in 500 ns */
-	assert_true(model_interval(m, gpu, 1, &iv));
-	assert_int_equal(model_event_detail(m, gpu, iv.event, &kv, &n, &err),
-			 STATUS_OK);
-	assert_non_null(kv);
+	kv = detail_of(m, gpu, 1, &n);
 	assert_string_equal(kv_text(kv, n, "bytes"), "2000");
 	assert_string_equal(kv_text(kv, n, "copy kind"), "HtoD");
 	/* CUPTI memory kinds by name, the number kept */
@@ -138,20 +142,14 @@ static void test_lines_and_details(void **state)
 			    "pageable (1)");
 	assert_string_equal(kv_text(kv, n, "bandwidth"), "4.000 GB/s");
 	free(kv);
-	kv = NULL;
 	/* the API call */
-	assert_true(model_interval(m, host, 2, &iv));
-	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
-			 STATUS_OK);
+	kv = detail_of(m, host, 2, &n);
 	assert_string_equal(kv_text(kv, n, "correlation id"), "8");
 	assert_string_equal(kv_text(kv, n, "event class"), "CUDA runtime (0)");
 	free(kv);
-	kv = NULL;
 	/* the NVTX range: its event type and domain named, not raw enums
 	 * (critique b8: "event type=59 domain=1") */
-	assert_true(model_interval(m, host, 0, &iv));
-	assert_int_equal(model_event_detail(m, host, iv.event, &kv, &n, &err),
-			 STATUS_OK);
+	kv = detail_of(m, host, 0, &n);
 	assert_string_equal(kv_text(kv, n, "event type"),
 			    "NvtxPushPopRange (59)");
 	assert_string_equal(kv_text(kv, n, "domain"), "default (0)");
@@ -275,10 +273,8 @@ static void test_enum_tables(void **state)
 			 NULL, NULL, NULL),
 	    SQLITE_OK);
 	sqlite3_close(db);
-	struct model *m = NULL;
+	struct model *m = open_fixture();
 	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
 	uint32_t host = line_labelled(m, "pid 1 tid 100");
 	struct trace_interval iv;
 	struct model_kv *kv = NULL;
@@ -317,10 +313,7 @@ static char *corr_of(const struct model *m, uint32_t line, uint64_t index)
 static void test_links(void **state)
 {
 	(void)state;
-	struct model *m = NULL;
-	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
+	struct model *m = open_fixture();
 	uint32_t host = line_labelled(m, "pid 1 tid 100");
 	uint32_t gpu = line_labelled(m, "pid 1 GPU 0 stream 7");
 	uint32_t l;
@@ -389,11 +382,9 @@ static uint32_t filtered_index(const struct trace_view *v, uint32_t line)
 static void test_follow_link(void **state)
 {
 	(void)state;
-	struct model *m = NULL;
+	struct model *m = open_fixture();
 	struct trace_view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
 	assert_int_equal(trace_view_new(m, &v, &err), STATUS_OK);
 	uint32_t host = filtered_index(
 		v, line_labelled(m, "pid 1 tid 100"));
@@ -442,10 +433,7 @@ static void test_prepare(void **state)
 {
 	(void)state;
 	assert_int_equal(model_trace_prepare(NULL, record_step, NULL), 0);
-	struct model *m = NULL;
-	struct error err = {0};
-	assert_int_equal(reader_open_path(&reader_nsight, path, &m, &err),
-			 STATUS_OK);
+	struct model *m = open_fixture();
 	struct steps stop = {.stop_before = 1};
 	assert_int_equal(model_trace_prepare(m, record_step, &stop), 1);
 	assert_int_equal(stop.calls, 1);

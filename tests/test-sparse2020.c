@@ -46,16 +46,25 @@ struct fix {
 	size_t th;           /* offset of the Trace Headers */
 };
 
+/* The header each of the three files opens with: its magic, version 1.0,
+ * the count of the first section, the number of sections, then the first
+ * section's size and offset. */
+static void header(struct lmk *m, const char *magic, uint32_t n,
+		   uint16_t sections, uint64_t size, uint64_t at)
+{
+	lmk_str(m, magic);
+	lmk_u16(m, 0x0100);
+	lmk_u32(m, n);
+	lmk_u16(m, sections);
+	lmk_u64(m, size);
+	lmk_u64(m, at);
+}
+
 static void build(struct fix *f)
 {
 	memset(f, 0, sizeof(*f));
 	struct lmk *p = &f->prof;
-	lmk_str(p, "HPCPROF-profdb__");
-	lmk_u16(p, 0x0100);
-	lmk_u32(p, N_PROF);
-	lmk_u16(p, 2);
-	lmk_u64(p, N_PROF * 52);
-	lmk_u64(p, PI_PTR);
+	header(p, "HPCPROF-profdb__", N_PROF, 2, N_PROF * 52, PI_PTR);
 	size_t idt_size_at = p->len;
 	lmk_u64(p, 0);
 	lmk_u64(p, 0);
@@ -131,23 +140,13 @@ static void build(struct fix *f)
 	lmk_str(p, "PROFDBft");
 
 	struct lmk *c = &f->cct;
-	lmk_str(c, "HPCPROF-cctdb___");
-	lmk_u16(c, 0x0100);
-	lmk_u32(c, 10);
-	lmk_u16(c, 1);
-	lmk_u64(c, 10 * 22);
-	lmk_u64(c, 0x80);
+	header(c, "HPCPROF-cctdb___", 10, 1, 10 * 22, 0x80);
 	while (c->len < 0x80 + 10 * 22)
 		lmk_be(c, 0, 1);
 	lmk_str(c, "CCTDBftr");
 
 	struct lmk *t = &f->trace;
-	lmk_str(t, "HPCPROF-tracedb_");
-	lmk_u16(t, 0x0100);
-	lmk_u32(t, 2);
-	lmk_u16(t, 1);
-	lmk_u64(t, 2 * 22);
-	lmk_u64(t, 40);
+	header(t, "HPCPROF-tracedb_", 2, 1, 2 * 22, 40);
 	f->th = t->len;
 	size_t data = 40 + 2 * 22;
 	lmk_u32(t, 1);
@@ -249,6 +248,27 @@ static void test_null_and_missing(void **state)
 	fix_free(&f);
 }
 
+/* Patch `n` bytes at `off` of `m` to `v`, expect `want` with an error
+ * naming `file`, then restore. */
+static void expect_status(struct fix *f, struct lmk *m, size_t off, int n,
+			  uint64_t v, const char *file, const char *needle,
+			  enum status want)
+{
+	uint8_t save[8];
+	memcpy(save, m->buf + off, (size_t)n);
+	lmk_put(m, off, v, n);
+	struct sparse2020 *s = NULL;
+	assert_int_equal(open_fix(f, true, &s, file, needle), want);
+	memcpy(m->buf + off, save, (size_t)n);
+}
+
+/* The same, expecting STATUS_CORRUPT. */
+static void expect_patch(struct fix *f, struct lmk *m, size_t off, int n,
+			 uint64_t v, const char *file, const char *needle)
+{
+	expect_status(f, m, off, n, v, file, needle, STATUS_CORRUPT);
+}
+
 static void test_bad_headers(void **state)
 {
 	(void)state;
@@ -263,22 +283,14 @@ static void test_bad_headers(void **state)
 	assert_int_equal(open_fix(&f, true, &s, "profile.db", "shorter"),
 			 STATUS_CORRUPT);
 	f.prof.len = len;
-	f.prof.buf[0] = 'h';
-	assert_int_equal(open_fix(&f, true, &s, "profile.db", "magic"),
-			 STATUS_NOT_DATABASE);
-	f.prof.buf[0] = 'H';
-	f.prof.buf[16] = 4;
-	assert_int_equal(open_fix(&f, true, &s, "profile.db", "version"),
-			 STATUS_UNSUPPORTED);
-	f.prof.buf[16] = 1;
-	f.cct.buf[5] = 'x';
-	assert_int_equal(open_fix(&f, true, &s, "cct.db", "magic"),
-			 STATUS_NOT_DATABASE);
-	f.cct.buf[5] = 'O';
-	f.trace.buf[16] = 2;
-	assert_int_equal(open_fix(&f, true, &s, "trace.db", "version"),
-			 STATUS_UNSUPPORTED);
-	f.trace.buf[16] = 1;
+	expect_status(&f, &f.prof, 0, 1, 'h', "profile.db", "magic",
+		      STATUS_NOT_DATABASE);
+	expect_status(&f, &f.prof, 16, 1, 4, "profile.db", "version",
+		      STATUS_UNSUPPORTED);
+	expect_status(&f, &f.cct, 5, 1, 'x', "cct.db", "magic",
+		      STATUS_NOT_DATABASE);
+	expect_status(&f, &f.trace, 16, 1, 2, "trace.db", "version",
+		      STATUS_UNSUPPORTED);
 	len = f.trace.len;
 	f.trace.len = 39;
 	assert_int_equal(open_fix(&f, true, &s, "trace.db", "shorter"),
@@ -287,19 +299,6 @@ static void test_bad_headers(void **state)
 	assert_int_equal(open_fix(&f, true, &s, "", ""), STATUS_OK);
 	sparse2020_close(s);
 	fix_free(&f);
-}
-
-/* Patch `n` bytes at `off` of `m` to `v`, expect a failure naming `file`,
- * then restore. */
-static void expect_patch(struct fix *f, struct lmk *m, size_t off, int n,
-			 uint64_t v, const char *file, const char *needle)
-{
-	uint8_t save[8];
-	memcpy(save, m->buf + off, (size_t)n);
-	lmk_put(m, off, v, n);
-	struct sparse2020 *s = NULL;
-	assert_int_equal(open_fix(f, true, &s, file, needle), STATUS_CORRUPT);
-	memcpy(m->buf + off, save, (size_t)n);
 }
 
 static void test_corrupt(void **state)
