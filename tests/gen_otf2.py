@@ -9,6 +9,7 @@ library's Python bindings (python3-otf2), for tests/check_otf2.py.
                                   and OUTDIR/hostile.txt: NAME per line
     gen_otf2.py --extrap OUTDIR   runs of a known law, OUTDIR/app.pP.rR
                                   (Extra-P's directory names)
+    gen_otf2.py --systree OUTDIR  named system tree (tab, CSI), OUTDIR/traces.otf2
     gen_otf2.py --markers OUTDIR  the "nested" case with a marker file,
                                   its answers in expect.json "marks"
 
@@ -127,6 +128,20 @@ LONG = {
 
 CASES = {"nested": NESTED, "clock": CLOCK, "long": LONG}
 
+# Case "systree" (--systree): Score-P's system tree (classes "machine" and
+# "node") and names holding a tab, an escape sequence (CSI) and a C1
+# control (a checker reads them from SYSTREE itself).
+SYSTREE = {
+    "resolution": 1000000000,
+    "systree": (("Linux\tbox", "machine"), ("quartz\x1b[31m10", "node")),
+    "groups": ["MPI Rank 0", "MPI\x9bRank\x1b[2J 1"],
+    "locations": [
+        ("MPI Rank 0", "Master thread", [call("main", 1000, 2000)]),
+        ("MPI\x9bRank\x1b[2J 1", "Master\tthread", [call("main", 1100, 1900)]),
+    ],
+    "messages": [],
+}
+
 
 def events_of(calls, out):
     """(time, 'enter'|'leave', region) in stream order (depth first)."""
@@ -184,8 +199,10 @@ def write_case(case, outdir):
                           chunk_size_events=case.get("chunk", 1 << 20)) \
             as trace:
         defs = trace.definitions
-        machine = defs.system_tree_node("machine")
-        node = defs.system_tree_node("node0", parent=machine)
+        (mname, mcls), (nname, ncls) = case.get(
+            "systree", (("machine", ""), ("node0", "")))
+        machine = defs.system_tree_node(mname, class_name=mcls)
+        node = defs.system_tree_node(nname, class_name=ncls, parent=machine)
         groups = {g: defs.location_group(g, system_tree_parent=node)
                   for g in case["groups"]}
         regions = {}
@@ -633,6 +650,9 @@ def main():
         return 0
     if len(sys.argv) == 3 and sys.argv[1] == "--hostile":
         hostile(sys.argv[2])
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == "--systree":
+        write_case(SYSTREE, sys.argv[2])
         return 0
     if len(sys.argv) == 3 and sys.argv[1] == "--extrap":
         extrap_set(sys.argv[2])

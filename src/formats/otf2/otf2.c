@@ -7,13 +7,16 @@
  * of the Enter/Leave events (regions, NODE_REGION), the columns time and
  * visits as Cube names them (exclusive stored, inclusive derived by the
  * engine), one profile per location labelled "GROUP: LOCATION" as Cube
- * labels them, and one interval track per location with each call's
+ * labels them, its identifier tuple the group's system tree path (nodes
+ * named and classed as the definitions name them), RANK and THREAD named
+ * by the group's and the location's names, and one interval track per location with each call's
  * nesting depth and its MPI messages as attributes (otf2_provider.c),
  * read in blocks of calls when drawn: the OTF2 reader stays open.
  * The library's own error messages are taken, never printed: a failure is
  * one error naming the anchor.  Must not depend on curses or on ui/. */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,38 +182,84 @@ enum status otf2_build_metric(struct otf2_run *r, uint32_t id,
 	return STATUS_OK;
 }
 
+/* System tree node k's tuple element: its class in capitals (letters and
+ * digits kept, the rest '_', at most 31; NODE when blank) as Cube names
+ * the kind, its id the node's, its name the node's name. */
+static struct model_id stn_element(struct otf2_run *r, uint32_t k)
+{
+	const char *cls = model_str(model_builder_peek(r->b),
+				    r->stns[k].class_name);
+	char kind[32];
+	size_t len = 0;
+	for (; cls[len] && len < sizeof(kind) - 1; len++) {
+		unsigned char c = (unsigned char)cls[len];
+		kind[len] = c < 128 && isalnum(c) ? (char)toupper(c) : '_';
+	}
+	if (!len)
+		memcpy(kind, "NODE", len = 4);
+	return (struct model_id){.kind_name = model_builder_intern(r->b, kind,
+								   len),
+				 .kind = 3, .logical_id = k, .physical_id = k,
+				 .name = r->stns[k].name};
+}
+
+/* Location i's tuple in `ids` (room for n_stns + 2), as Score-P's system
+ * tree shows it: its group's system tree path from the top node down,
+ * then RANK (the group, named by its name) and THREAD (its number in the
+ * group, named by the location's name); the tuple's length. */
+static uint32_t location_tuple(struct otf2_run *r, size_t i, uint32_t g,
+			       uint32_t thread_no, struct model_id *ids)
+{
+	const struct otf2_location *l = &r->locs[i];
+	uint32_t top = g < r->n_groups ? r->groups[g].stn
+				       : OTF2_UNDEFINED_SYSTEM_TREE_NODE,
+		 depth = 0;
+	for (uint32_t k = top; k != OTF2_UNDEFINED_SYSTEM_TREE_NODE;
+	     k = r->stns[k].parent)
+		depth++;
+	uint32_t n = depth;
+	for (uint32_t k = top; k != OTF2_UNDEFINED_SYSTEM_TREE_NODE;
+	     k = r->stns[k].parent)
+		ids[--n] = stn_element(r, k);
+	ids[depth] = (struct model_id){
+		.kind_name = model_builder_intern(r->b, "RANK", 4), .kind = 1,
+		.logical_id = g, .physical_id = g,
+		.name = g < r->n_groups ? r->groups[g].name : 0};
+	ids[depth + 1] = (struct model_id){
+		.kind_name = model_builder_intern(r->b, "THREAD", 6),
+		.kind = 2, .logical_id = thread_no, .physical_id = l->ref,
+		.name = l->name};
+	return depth + 2;
+}
+
 /* One profile and one interval track per location. */
 static enum status build_locations(struct otf2_run *r)
 {
 	uint32_t *rank_in_group = calloc(r->n_groups + 1u, sizeof(uint32_t));
-	if (!rank_in_group)
+	struct model_id *ids = calloc(r->n_stns + 2u, sizeof(*ids));
+	if (!rank_in_group || !ids) {
+		free(rank_in_group);
+		free(ids);
 		return oom(r);
+	}
 	enum status st = STATUS_OK;
-	uint32_t rank = model_builder_intern(r->b, "RANK", 4),
-		 thread = model_builder_intern(r->b, "THREAD", 6);
 	for (size_t i = 0; i < r->n_locs && st == STATUS_OK; i++) {
 		const struct otf2_location *l = &r->locs[i];
-		const struct model *m = model_builder_peek(r->b);
 		bool grouped = l->group < r->n_groups;
 		uint32_t g = grouped ? l->group : r->n_groups;
+		uint32_t n_ids = location_tuple(r, i, g, rank_in_group[g]++,
+						ids);
+		const struct model *m = model_builder_peek(r->b);
 		const char *gname = grouped ? model_str(m, r->groups[g].name)
 					    : "";
-		struct model_id ids[2] = {
-			{.kind_name = rank, .kind = 1, .logical_id = g,
-			 .physical_id = g},
-			{.kind_name = thread, .kind = 2,
-			 .logical_id = rank_in_group[g],
-			 .physical_id = l->ref},
-		};
-		rank_in_group[g]++;
 		char *label = NULL;
 		if (asprintf(&label, "%s%s%s", gname, *gname ? ": " : "",
 			     model_str(m, l->name)) < 0) {
 			st = oom(r);
 			break;
 		}
-		uint32_t prof = model_builder_add_profile(r->b, false, ids, 2,
-							  label);
+		uint32_t prof = model_builder_add_profile(r->b, false, ids,
+							  n_ids, label);
 		struct model_timeline tl = {
 			.profile = prof,
 			.label = model_builder_intern(r->b, label,
@@ -227,6 +276,7 @@ static enum status build_locations(struct otf2_run *r)
 			st = oom(r);
 	}
 	free(rank_in_group);
+	free(ids);
 	if (st == STATUS_OK)
 		model_builder_set_time_range(r->b, r->time_min, r->time_max);
 	return st;
