@@ -112,6 +112,18 @@ def check_values(cs, dump, arch, exp):
                 if not close(have, want):
                     fail("%s: %s %s (%s) at %s = %s, expected %s" %
                          (arch, path, key[0], key[1], label, have, want))
+    # the program root's time (I) per location: the sum of the location's
+    # top regions (the root has no region of its own)
+    root = {}
+    for path, e in exp["paths"].items():
+        if "/" not in path:
+            for label, (incl, _excl, _visits) in e["per_location"].items():
+                root[label] = root.get(label, 0.0) + incl
+    for label, want in root.items():
+        have = per.get(("<program root>", "time", "I", label), 0.0)
+        if not close(have, want):
+            fail("%s: <program root> time (I) at %s = %s, expected %s" %
+                 (arch, label, have, want))
     got = sorted([m[0], m[1], int(m[2]), m[3], m[4]]
                  for m in per.pop("messages", []))
     if got != exp["messages"]:

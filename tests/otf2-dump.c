@@ -2,7 +2,8 @@
  * gives them (model_per_profile), for tests/check_otf2.py: one line per
  * call path, statistic and location with a non-zero value, tab-separated:
  *   "PATH<TAB>METRIC<TAB>I|E<TAB>LOCATION LABEL<TAB>VALUE (%.17g)"
- * where PATH is the region names from the top, joined by '/'; then one
+ * where PATH is the region names from the top, joined by '/' (the root's
+ * own name for the program root); then one
  * line per MPI message attribute of every call of every trace line:
  *   "M<TAB>LINE LABEL<TAB>PATH<TAB>BEGIN (ns)<TAB>KEY<TAB>TEXT"
  * then one line per link of a call (its matched MPI messages, the trace
@@ -25,6 +26,10 @@ extern const struct reader reader_otf2;
 
 static void print_path(const struct model *m, uint32_t node)
 {
+	if (node == 0) {
+		fputs("<program root>", stdout);
+		return;
+	}
 	if (model_nodes(m)[node].parent != 0 && model_nodes(m)[node].parent != MODEL_NONE) {
 		print_path(m, model_nodes(m)[node].parent);
 		putchar('/');
@@ -175,7 +180,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int status = 0;
-	for (uint32_t node = 1; node < model_n_nodes(m); node++)
+	for (uint32_t node = 0; node < model_n_nodes(m); node++)
 		status |= dump_node(m, node);
 	status |= dump_messages(m);
 	status |= dump_links(m);

@@ -160,6 +160,23 @@ static const struct otf2_cell *cell_of(const struct otf2_location *l,
 							  : NULL;
 }
 
+/* A location's inclusive time (prop 2) or visits (prop 3) at the program
+ * root: the sum over its top regions (the root has no cells of its own;
+ * its exclusive values are none). */
+static double root_incl(const struct otf2_run *r,
+			const struct otf2_location *l, uint32_t prop_id)
+{
+	double sum = 0;
+	for (size_t j = 0; j < l->n_cells; j++) {
+		const struct otf2_cell *c = &l->cells[j];
+		if (c->node >= r->tree.n || r->tree.parent[c->node] != UINT32_MAX)
+			continue;
+		sum += prop_id == 2 ? (double)c->incl
+				    : (double)c->visits_incl;
+	}
+	return prop_id == 2 ? sum / (double)r->resolution : sum;
+}
+
 static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
 			       struct profile_value **out, size_t *n,
 			       struct error *err)
@@ -168,7 +185,8 @@ static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
 	*out = NULL;
 	*n = 0;
 	uint32_t node;
-	if (!node_of(r, ctx_id, &node) || prop_id > 3)
+	bool root = ctx_id == 0 && (prop_id == 2 || prop_id == 3);
+	if ((!root && !node_of(r, ctx_id, &node)) || prop_id > 3)
 		return STATUS_OK;
 	struct profile_value *v =
 		r->n_locs ? malloc(r->n_locs * sizeof(*v)) : NULL;
@@ -176,6 +194,12 @@ static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
 		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
 	size_t k = 0;
 	for (size_t i = 0; i < r->n_locs; i++) {
+		if (root) {
+			double x = root_incl(r, &r->locs[i], prop_id);
+			if (x != 0)
+				v[k++] = (struct profile_value){(uint32_t)i, x};
+			continue;
+		}
 		const struct otf2_cell *c = cell_of(&r->locs[i], node);
 		if (!c)
 			continue;
