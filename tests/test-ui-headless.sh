@@ -31,7 +31,7 @@ def val(text):  # "4.000 ms" (a CPUTIME (sec) value) in seconds
 def sums(db):
     s = open("%s/%s.screen" % (tmp, db)).read()
     m = re.search(r" thread sum " + V + r" \(100%\) (=|>|<|!=) stored "
-                  r"summary " + V + r"(?: \(by [0-9.e+-]+%\))?(: the "
+                  r"summary " + V + r"(?: \(by [0-9.]+%\))?(: the "
                   r"database's summary is not the sum of these values)?$",
                   s, re.M)
     assert m, "%s: no thread sum line in\n%s" % (db, s)

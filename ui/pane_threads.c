@@ -196,10 +196,15 @@ static char *sums_line(const struct model *m, const struct threads *t,
 			     sum, summ);
 	else {
 		char rel[48] = "";
-		if (t->has_summary && t->summary != 0)
-			snprintf(rel, sizeof(rel), " (by %.2g%%)",
-				 fabs(t->sum - t->summary) /
-					 fabs(t->summary) * 100);
+		double by = t->has_summary && t->summary != 0
+				    ? fabs(t->sum - t->summary) /
+					  fabs(t->summary) * 100
+				    : 0;
+		/* two digits, never an exponent ("1e+02%") */
+		if (by >= 10)
+			snprintf(rel, sizeof(rel), " (by %.0f%%)", by);
+		else if (by > 0)
+			snprintf(rel, sizeof(rel), " (by %.2g%%)", by);
 		r = asprintf(&out, " thread sum %s (100%%) %s stored summary "
 				   "%s%s: the database's summary is not the "
 				   "sum of these values",
