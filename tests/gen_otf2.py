@@ -12,6 +12,7 @@ library's Python bindings (python3-otf2), for tests/check_otf2.py.
     gen_otf2.py --systree OUTDIR  named system tree (tab, CSI), OUTDIR/traces.otf2
     gen_otf2.py --markers OUTDIR  the "nested" case with a marker file,
                                   its answers in expect.json "marks"
+    gen_otf2.py --fanout OUTDIR   one call of three messages (FANOUT)
 
 Every location's calls are written from a nested description (region,
 enter, leave, children); the answers are computed from that description,
@@ -69,6 +70,30 @@ NESTED = {
     ],
     # (location index, time, send?, partner rank, tag, bytes): inside a call
     "messages": [(1, 1250, True, 1, 7, 4096), (2, 1050, False, 0, 7, 4096)],
+}
+
+# Case "fanout" (--fanout): one call of rank 0 holds three messages to
+# rank 1 (tags 1, 2, 3), each received by a call of its own, in order; a
+# receive of rank 0 in a call of one message.
+FANOUT = {
+    "resolution": 1000000000,
+    "groups": ["rank 0", "rank 1"],
+    "locations": [
+        ("rank 0", "thread 0", [
+            call("main", 1000, 3000,
+                 call("MPI_Waitall", 1100, 1400),
+                 call("MPI_Recv", 2000, 2600))]),
+        ("rank 1", "thread 0", [
+            call("main", 1000, 3000,
+                 call("MPI_Recv", 1200, 1300), call("MPI_Recv", 1500, 1600),
+                 call("MPI_Recv", 1700, 1800),
+                 call("MPI_Send", 2100, 2200))]),
+    ],
+    "messages": [(0, 1150, True, 1, 1, 10), (0, 1250, True, 1, 2, 20),
+                 (0, 1350, True, 1, 3, 30),
+                 (1, 1250, False, 0, 1, 10), (1, 1550, False, 0, 2, 20),
+                 (1, 1750, False, 0, 3, 30),
+                 (1, 2150, True, 0, 4, 40), (0, 2550, False, 1, 4, 40)],
 }
 
 # Case "clock": a microsecond timer and long calls, so that seconds and
@@ -650,6 +675,9 @@ def main():
         return 0
     if len(sys.argv) == 3 and sys.argv[1] == "--hostile":
         hostile(sys.argv[2])
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == "--fanout":
+        write_case(FANOUT, sys.argv[2])
         return 0
     if len(sys.argv) == 3 and sys.argv[1] == "--systree":
         write_case(SYSTREE, sys.argv[2])

@@ -5,6 +5,7 @@
  * legend and statistics in trace_legend.c (trace_pane.h). */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,8 +291,17 @@ static void switch_gpu_lines(struct pane_env *env, struct trace_pane *t)
 static void follow_link(struct pane_env *env, struct trace_view *v,
 			bool sibling)
 {
+	uint32_t nth, count;
 	switch (trace_view_follow_link(v, sibling)) {
 	case TRACE_LINK_MOVED:
+		/* an origin of several links: say which one, and how to go on */
+		if (trace_view_last_link(v, &nth, &count) && count > 1) {
+			const char *noun = model_trace_link_noun(env->model);
+			pane_message(env, false, "%s %" PRIu32 " of %" PRIu32
+				     "%s (A: the next)",
+				     noun ? noun : "launch", nth + 1, count,
+				     count >= (1u << 16) ? " or more" : "");
+		}
 		break;
 	case TRACE_LINK_IDLE:
 		pane_message(env, false, "no interval at the cursor");

@@ -196,8 +196,12 @@ enum trace_link_result {
 
 /* Follow the link of the interval at the cursor (model_interval_linked):
  * from GPU work to the API call that launched it, from an API call to the
- * first kernel or copy it launched; with `sibling`, from GPU work to the
- * next one launched by the same call (after the last, the first).  The
+ * first kernel or copy it launched, from an MPI call to the call holding
+ * the other end of its first message; with `sibling`, from GPU work to the
+ * next one launched by the same call (after the last, the first), and
+ * from an interval of several links (an MPI call of several messages) to
+ * its next one: the one after the link last followed from it when the
+ * cursor is where that link landed, else its first.  The
  * cursor moves to the linked interval's begin on its line; the window is
  * panned (an undo step) and the line range scrolled to show it.  Costs a
  * few interval reads plus O(n) for a call that launched n.  GPU work is
@@ -206,6 +210,13 @@ enum trace_link_result {
  * search per line). */
 enum trace_link_result trace_view_follow_link(struct trace_view *v,
 					      bool sibling);
+
+/* After trace_view_follow_link moved the cursor: which of its origin's
+ * links it followed (0-based `nth`) and how many the origin has
+ * (`count`, at most 65,536 counted); false when no link was followed
+ * since the view was made. */
+bool trace_view_last_link(const struct trace_view *v, uint32_t *nth,
+			  uint32_t *count);
 
 /* The deepest call-stack depth of the window over every line counted by
  * trace_view_shares (as of the last trace_view_compute or _shares). */

@@ -185,6 +185,48 @@ static bool next_sibling(const struct model *m, uint32_t line, uint64_t index,
 	return true;
 }
 
+/* How many links interval (line, index) has (trace_ops.linked with nth
+ * 0, 1, ...), at most SIBLING_LIMIT. */
+static uint32_t link_count(const struct model *m, uint32_t line,
+			   uint64_t index)
+{
+	uint32_t n = 0, l;
+	uint64_t i;
+	while (n < SIBLING_LIMIT &&
+	       model_interval_linked(m, line, index, n, &l, &i))
+		n++;
+	return n;
+}
+
+/* The next link to follow from interval (line, index) with `A`: when the
+ * cursor is where the last link followed landed, its origin's next link
+ * (after the last, the first), else the interval's own first.  Sets the
+ * origin and which link in `v->trail` (its landing is set by the caller).
+ * False when the origin has no link. */
+static bool next_partner(struct trace_view *v, uint32_t line,
+			 uint64_t index, uint32_t *to_line, uint64_t *to_index)
+{
+	uint32_t from_line = line, nth = 0;
+	uint64_t from_index = index;
+	if (v->trail.set && v->trail.at_line == line &&
+	    v->trail.at_index == index) {
+		from_line = v->trail.from_line;
+		from_index = v->trail.from_index;
+		nth = v->trail.nth + 1;
+	}
+	if (!model_interval_linked(v->m, from_line, from_index, nth, to_line,
+				   to_index)) {
+		nth = 0;
+		if (!model_interval_linked(v->m, from_line, from_index, 0,
+					   to_line, to_index))
+			return false;
+	}
+	v->trail.from_line = from_line;
+	v->trail.from_index = from_index;
+	v->trail.nth = nth;
+	return true;
+}
+
 /* The same GPU work as interval (line, index) on a line of grouping
  * `group` (the queue and stream lines hold each kernel and copy once
  * each): the interval active at its begin with the same begin, end,
@@ -230,13 +272,25 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 	uint8_t g = model_timelines(v->m)[line].group;
 	if (sibling && g != TIMELINE_GROUP_NONE && g != v->first_group)
 		twin_of(v, line, index, v->first_group, false, &line, &index);
+	bool trail = false;
 	if (sibling && next_sibling(v->m, line, index, &to_line, &to_index)) {
 		if (to_line == line && to_index == index)
 			return TRACE_LINK_ONLY;
-	} else if (!model_interval_linked(v->m, line, index, MODEL_LINK_CALL,
-					  &to_line, &to_index) &&
-		   !model_interval_linked(v->m, line, index, 0, &to_line,
-					  &to_index)) {
+	} else if (!sibling && model_interval_linked(v->m, line, index,
+						     MODEL_LINK_CALL, &to_line,
+						     &to_index)) {
+		/* GPU work to its launching call */
+	} else if (sibling) {
+		if (!next_partner(v, line, index, &to_line, &to_index))
+			return TRACE_LINK_NONE;
+		trail = true;
+	} else if (model_interval_linked(v->m, line, index, 0, &to_line,
+					 &to_index)) {
+		v->trail.from_line = line;
+		v->trail.from_index = index;
+		v->trail.nth = 0;
+		trail = true;
+	} else {
 		return TRACE_LINK_NONE;
 	}
 	if (!model_interval(v->m, to_line, to_index, &to))
@@ -255,6 +309,15 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 	}
 	if (f == v->n_lines)
 		return TRACE_LINK_HIDDEN;
+	if (trail) {
+		v->trail.set = true;
+		v->trail.at_line = to_line;
+		v->trail.at_index = to_index;
+		v->trail.count = link_count(v->m, v->trail.from_line,
+					    v->trail.from_index);
+	} else {
+		v->trail.set = false;
+	}
 	uint64_t t = to.begin;
 	if (t < v->win.from || t >= v->win.to) {
 		struct trace_window w = v->win;
@@ -263,4 +326,14 @@ enum trace_link_result trace_view_follow_link(struct trace_view *v,
 	}
 	trace_view_set_cursor(v, t, f);
 	return TRACE_LINK_MOVED;
+}
+
+bool trace_view_last_link(const struct trace_view *v, uint32_t *nth,
+			  uint32_t *count)
+{
+	if (!v->trail.set)
+		return false;
+	*nth = v->trail.nth;
+	*count = v->trail.count;
+	return true;
 }

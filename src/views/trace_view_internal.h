@@ -62,6 +62,14 @@ struct trace_view {
 	size_t prefix;
 	uint64_t prefix_stamp;
 	bool prefix_valid;
+	/* the last link followed (trace_view_follow_link): from interval
+	 * (from_line, from_index), its nth of count links, landing on
+	 * (at_line, at_index); `A` there goes on to the (nth + 1)th */
+	struct {
+		bool set;
+		uint32_t from_line, at_line, nth, count;
+		uint64_t from_index, at_index;
+	} trail;
 };
 
 /* trace_view.c */
