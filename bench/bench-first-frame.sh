@@ -10,8 +10,10 @@
 # its wall time).  CPU times (user, system) are the whole process's.
 # Another binary (OLD=PATH, e.g. the build before the partial model) is
 # measured the same way: it draws its first frame after the whole scan
-# (without the file: its first frame is given as its wall time).
-# usage: bench/bench-first-frame.sh RUN [RUN...]   (RUNS=K, OLD=BIN)
+# (without the file: its first frame is given as its wall time); with
+# OLD_KEYS='<Scan>', an OLD that has the partial model too waits for its
+# exact totals.
+# usage: bench/bench-first-frame.sh RUN [RUN...]   (RUNS=K, OLD=BIN, OLD_KEYS)
 #   RUN: a rocpd run directory or an Nsight export (several: one run)
 # e.g. the 10 M-dispatch rocpd run of bench/gen_rocpd_big.py.
 set -eu
@@ -50,7 +52,7 @@ while [ $i -lt "$runs" ]; do
 	one "never opened, partial then exact" "$cs" '<Scan>' "$@"
 	one "never opened, quit at once" "$cs" 'q' "$@"
 	if [ -n "${OLD:-}" ]; then
-		one "never opened, $(basename "$(dirname "$OLD")")" "$OLD" '' "$@"
+		one "never opened, $(basename "$OLD")" "$OLD" "${OLD_KEYS:-}" "$@"
 	fi
 	i=$((i + 1))
 done

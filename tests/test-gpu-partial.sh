@@ -16,7 +16,16 @@
 #  - a file whose region table is damaged (read by the scan, not the
 #    sketch): the scan's one-line error on the status line, no crash;
 #  - quitting during the scan stops it (the scan is cancelled, its thread
-#    joined) long before it would end.
+#    joined) long before it would end;
+#  - the sketch claims no exclusive Calls: a process's dispatch count
+#    (SQL's count(*) of its file) is its Calls I, its Calls E blank;
+#  - totals filling in (one file scanned at a time, <Fill> waiting for
+#    each partial model the scan offers): the note says K of N files
+#    exact, and exactly K processes show values -- the batch report's --
+#    while the others show their SQL count in Calls I and nothing else;
+#    the root's Calls I sums the processes shown; K grows; the last
+#    screen, once all are exact, is the screen of the run opened again
+#    from its index.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 [ -x "$py" ] || exit 77
 [ -d "${CALLSCOPE_SHARED:-$shared}/corpus/rocpd-schema" ] || {
@@ -31,6 +40,10 @@ run="$tmp/gen/run"
 import glob, sqlite3, sys
 pids, threads, kernels, n = set(), set(), set(), 0
 for f in glob.glob(sys.argv[1] + "/*/*.db"):
+    db = sqlite3.connect("file:%s?mode=ro" % f, uri=True)
+    pid = db.execute("SELECT pid FROM rocpd_info_process").fetchone()[0]
+    print("dispatches", pid, db.execute(
+        "SELECT count(*) FROM rocpd_kernel_dispatch").fetchone()[0])
     db = sqlite3.connect("file:%s?mode=ro" % f, uri=True)
     tables = [r[0] for r in db.execute(
         "SELECT name FROM sqlite_master WHERE type='table'")]
@@ -105,6 +118,118 @@ print(int(float([x for x in r if x["name"] == sys.argv[2]][0]["Calls (I)"])))' \
 	fail "root calls after the scan $(calls_of "$done" '<program root>'), report: $(echo "$want_root" | sed -n 1p)"
 [ "$(calls_of "$done" "$proc")" = "$(echo "$want_root" | sed -n 2p)" ] ||
 	fail "$proc calls after the scan $(calls_of "$done" "$proc"), report: $(echo "$want_root" | sed -n 2p)"
+
+# the screens' values: checks of a dump of the partial and complete models
+# (columns cut at the header's right-aligned names; the report's rows by
+# name, the dispatches per pid from SQL above)
+cat >"$tmp/check.py" <<'PY'
+import csv, re, sys
+screen, report, facts = sys.argv[1:4]
+want_k = int(sys.argv[4]) if len(sys.argv) > 4 else None
+lines = open(screen, encoding="utf-8").read().split("\n")
+head = [i for i, l in enumerate(lines) if "Name (top-down)" in l][0]
+name_at = lines[head].index("Name (top-down)")
+spans = [(m.start(), m.end(), m.group()) for m in
+         re.finditer(r"\S+(?: \S+)*", lines[head][:name_at])]
+cols, prev = {}, 0
+for a, b, name in spans:
+    cols[name.rstrip("▲▼")] = (prev, b)
+    prev = b
+def cell(line, col): # col: "GPU time I"; cut headers "GPU t… I"
+    for k, (a, b) in cols.items():
+        if k == col or (k[:5] == col[:5] and k[-2:] == col[-2:]):
+            return re.sub(r"\s*-?[\d.]+%$", "", line[a:b].strip())
+    raise SystemExit("no column %s in %s" % (col, list(cols)))
+def number(t):
+    m = re.match(r"^([\d.,]+)\s*(ns|us|µs|ms|s|B|KB|MB|GB)?$", t)
+    u = {None: 1, "ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
+    return float(m.group(1).replace(",", "")) * u.get(m.group(2), 1)
+rep = {r["name"]: r for r in csv.DictReader(open(report))}
+count = {int(l.split()[1]): int(l.split()[2]) for l in open(facts)
+         if l.startswith("dispatches")}
+bad, procs, root = [], [], None
+for l in lines[head + 1:]:
+    name = re.sub(r"^[│├└─▾▸ ]*", "", l[name_at:]).rstrip()
+    if name == "<program root>":
+        root = l
+    m = re.search(r"pid (\d+) rank \d+$", name)
+    if m:
+        procs.append((name, int(m.group(1)), l))
+exact = [p for p in procs if cell(p[2], "GPU time I")]
+k = None
+for l in lines:
+    m = re.match(r"^partial totals: (\d+) of (\d+) files exact", l)
+    if m:
+        k = int(m.group(1))
+if want_k is not None:
+    k = want_k
+if sorted(p[1] for p in procs) != sorted(count):
+    bad.append("processes shown %s, files %s" % (
+        sorted(p[1] for p in procs), sorted(count)))
+if k is None or len(exact) != k:
+    bad.append("%d processes exact, the note says %s" % (len(exact), k))
+total = 0
+for name, pid, l in procs:
+    calls = int(number(cell(l, "Calls I")))
+    total += calls
+    if (name, pid, l) in exact:
+        r = rep[name]
+        g = number(cell(l, "GPU time I"))
+        if calls != int(float(r["Calls (I)"])):
+            bad.append("%s: Calls I %d, report %s" % (name, calls, r["Calls (I)"]))
+        if abs(g - float(r["GPU time (ns) (I)"])) > 1e-3 * g:
+            bad.append("%s: GPU time I %g, report %s" % (name, g, r["GPU time (ns) (I)"]))
+        if bool(cell(l, "Calls E")) != bool(r["Calls (E)"]):
+            bad.append("%s: Calls E '%s', report '%s'" % (name, cell(l, "Calls E"), r["Calls (E)"]))
+    else:
+        if calls != count[pid]:
+            bad.append("%s: Calls I %d, its file's dispatches %d" % (name, calls, count[pid]))
+        for c in ("Calls E", "GPU time E"):
+            if cell(l, c):
+                bad.append("%s: %s '%s' in the sketch" % (name, c, cell(l, c)))
+if root is None or int(number(cell(root, "Calls I"))) != total:
+    bad.append("root Calls I %s, the processes' sum %d" % (
+        root and cell(root, "Calls I"), total))
+for b in bad:
+    print(b)
+print("exact", len(exact))
+PY
+check() { # SCREEN [K]: its problems failed, $checked the exact processes
+	checked=
+	"$py" "$tmp/check.py" "$1" "$tmp/report.csv" "$tmp/facts" ${2:+"$2"} \
+		>"$tmp/check.out" || fail "check.py failed on $1"
+	while read -r l; do
+		case $l in
+		"exact "*) checked=${l#exact } ;;
+		*) fail "$1: $l" ;;
+		esac
+	done <"$tmp/check.out"
+}
+check "$first" 0
+[ "$checked" = 0 ] || fail "the first screen has $checked exact processes"
+
+# files filling in, one at a time; the last screen is the indexed open's
+export XDG_CACHE_HOME="$tmp/cache-fill"
+CALLSCOPE_SCAN_THREADS=1 CALLSCOPE_TEST_SCAN_DELAY_MS=300 "$cs" --headless \
+	--no-config --size 200x200 --dump-each --keys '<Fill><Fill><Fill><Scan>' \
+	"$run" >"$tmp/fill-screens" 2>/dev/null || fail "the viewer failed (fill)"
+awk '/^--- /{n++} {f = ENVIRON["tmp"] "/f" n; print > f}' "$tmp/fill-screens"
+last=0
+for i in 2 3 4; do
+	grep -q "^partial totals: [0-9]* of $(grep -c '^pid' "$tmp/facts") files exact" "$tmp/f$i" ||
+		fail "screen $i after <Fill> has no 'K of N files exact' note"
+	check "$tmp/f$i"
+	[ "${checked:-0}" -gt "$last" ] || fail "screen $i: $checked exact after $last"
+	last=${checked:-0}
+done
+check "$tmp/f5" "$(grep -c '^pid' "$tmp/facts")"
+grep -q "^partial totals" "$tmp/f5" && fail "the complete model still says partial"
+"$cs" --headless --no-config --size 200x200 --keys '' "$run" >"$tmp/indexed" 2>/dev/null ||
+	fail "the indexed open failed"
+tail -n +2 "$tmp/f5" | sed '$d' >"$tmp/f5.body"
+sed '$d' "$tmp/indexed" >"$tmp/indexed.body"
+cmp -s "$tmp/f5.body" "$tmp/indexed.body" ||
+	fail "the screen after the scan differs from the indexed open's: $(diff "$tmp/f5.body" "$tmp/indexed.body" | head -n 5)"
 
 # the timeline asked for during the scan: it comes with the complete run
 export XDG_CACHE_HOME="$tmp/cache-t"

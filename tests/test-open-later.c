@@ -3,7 +3,10 @@
  * succeeds (its model taken, its progress seen by poll, its context freed
  * once), a work that fails (its error taken, no model), and a work that
  * runs until it is cancelled (open_later_free cancels and joins: the work
- * saw the cancel through its options' hook, its context was freed). */
+ * saw the cancel through its options' hook, its context was freed), and
+ * a work that offers better partial models meanwhile (the latest one
+ * taken, none twice, none once the job is done; one never taken freed
+ * with the job). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -19,7 +22,9 @@
 #include "view_fixture.h"
 
 struct ctx {
-	int mode; /* 0 succeed, 1 fail, 2 run until cancelled */
+	int mode; /* 0 succeed, 1 fail, 2 run until cancelled, 3 offer two
+		     partial models then run until cancelled, 4 offer one
+		     then succeed */
 	int *freed;
 	int *saw_cancel;
 };
@@ -52,7 +57,11 @@ static enum status work(void *arg, const struct reader_options *o,
 	o->progress(o->progress_ctx, &p);
 	if (c->mode == 1)
 		return error_set(err, STATUS_CORRUPT, "f.db", "bad page");
-	if (c->mode == 2) {
+	if (c->mode == 3 || c->mode == 4)
+		open_later_offer(o->progress_ctx, tiny_model(), 1);
+	if (c->mode == 3)
+		open_later_offer(o->progress_ctx, tiny_model(), 2);
+	if (c->mode == 2 || c->mode == 3) {
 		struct timespec ts = {0, 1000000};
 		while (!o->cancelled(o->progress_ctx))
 			nanosleep(&ts, NULL);
@@ -150,6 +159,34 @@ static void test_cancel(void **state)
 	assert_int_equal(freed, 1);
 }
 
+static void test_better(void **state)
+{
+	(void)state;
+	int freed = 0, saw = 0;
+	struct open_later *j = start(3, &freed, &saw);
+	struct timespec ts = {0, 1000000};
+	unsigned exact = 0;
+	struct model *m = NULL;
+	/* the first offer may be taken before the second replaces it */
+	while (exact != 2) {
+		while (!(m = open_later_take_better(j, &exact)))
+			nanosleep(&ts, NULL);
+		assert_true(exact == 1 || exact == 2);
+		assert_int_equal(model_n_nodes(m), 1);
+		model_free(m);
+	}
+	assert_null(open_later_take_better(j, &exact));
+	open_later_free(j);
+	assert_int_equal(saw, 1);
+	/* offered, then done: the complete model is the one to take */
+	j = start(4, &freed, &saw);
+	while (!open_later_poll(j, NULL))
+		nanosleep(&ts, NULL);
+	assert_null(open_later_take_better(j, &exact));
+	open_later_free(j); /* frees the model offered and the complete one */
+	assert_int_equal(freed, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_success),
 		cmocka_unit_test(test_failure),
 		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_better),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

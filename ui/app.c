@@ -483,7 +483,7 @@ static bool reopen_asked(const struct app *app)
 static void loop(struct app *app, const struct ui_options *opt,
 		 double *frame_start_us)
 {
-	struct script script = {opt->keys, false};
+	struct script script = {.p = opt->keys};
 	*frame_start_us = input_now_us();
 	partial_start(app);
 	frame_draw(app);
@@ -508,7 +508,12 @@ static void loop(struct app *app, const struct ui_options *opt,
 				app->reopen->keys = script.p;
 				break;
 			}
-			script.wait_scan = false;
+			/* <Fill>: the scan's next partial model (or its end) */
+			if (script.wait_fill && partial_wait_better(app)) {
+				app->reopen->keys = script.p;
+				break;
+			}
+			script.wait_scan = script.wait_fill = false;
 		} else {
 			int r = screen_get_key(&wc);
 			if (r == ERR)
@@ -634,6 +639,7 @@ static void teardown(struct app *app)
 {
 	open_later_free(app->later); /* the scan stopped, its thread joined */
 	app->later = NULL;
+	partial_carry_free(app->carry_in);
 	while (app->n_stack > 0) {
 		struct pane *p = app->stack[--app->n_stack];
 		p->ops->free(p);
@@ -680,7 +686,9 @@ int app_run(struct model *model, const char *path, bool demo,
 	struct ui_carry *carry = reopen ? reopen->carry : NULL;
 	if (reopen) {
 		app.later = reopen->later;
+		app.partial_exact = app.later ? reopen->exact_files : 0;
 		reopen->later = NULL;
+		reopen->exact_files = 0;
 		reopen->carry = NULL;
 		reopen->complete = NULL;
 		reopen->names[0] = '\0';

@@ -65,11 +65,15 @@ struct ui_reopen {
 	bool reopened;
 	/* a partial model (a GPU run shown while it is scanned): set by the
 	 * caller, the background open of the complete model (the viewer
-	 * takes it); set by the viewer, the complete model to run next with
+	 * takes it); set by the viewer, the complete model (or a better
+	 * partial one, `later` then handed back) to run next with
 	 * the views' state carried over (`carry`, taken by that run) */
 	struct open_later *later;
 	struct model *complete;
 	struct ui_carry *carry;
+	/* set by the viewer with `later` when `complete` is a better
+	 * partial model (the scan goes on): its files exact */
+	unsigned exact_files;
 };
 
 /* Run the viewer on `model` (taken over).  Returns the exit status;

@@ -114,6 +114,11 @@ struct app {
 	 * line shows its note */
 	struct open_later *later;
 	bool partial_note;
+	/* of the run's files, how many are exact in the partial model (the
+	 * scan's fill-ins; 0: a sketch only) */
+	unsigned partial_exact;
+	/* the view state carried to this model (partial.c), carried on */
+	struct ui_carry *carry_in;
 	/* where a reopen is asked (app_run's `reopen`; NULL: cannot) */
 	struct ui_reopen *reopen;
 };
@@ -194,6 +199,7 @@ void app_compare(struct app *app, const char *arg);
 struct script {
 	const char *p;
 	bool wait_scan; /* <Scan>: wait for the background open's end */
+	bool wait_fill; /* <Fill>: wait for its next partial model or end */
 };
 bool script_next(struct script *s, int *key, bool *is_char, wint_t *wc);
 double input_now_us(void);

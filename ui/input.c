@@ -31,8 +31,10 @@ bool script_next(struct script *s, int *key, bool *is_char, wint_t *wc)
 				name[end - s->p - 1] = '\0';
 				s->p = end + 1;
 				int cols, rows, ms;
-				if (strcmp(name, "Scan") == 0) {
-					s->wait_scan = true;
+				if (strcmp(name, "Scan") == 0 ||
+				    strcmp(name, "Fill") == 0) {
+					s->wait_scan = name[0] == 'S';
+					s->wait_fill = name[0] == 'F';
 					*key = KEY_RESIZE;
 					*is_char = false;
 					return true;

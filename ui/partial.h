@@ -1,6 +1,7 @@
 /* partial: the viewer on a partial model (a GPU run shown while its files
  * are scanned, formats/open_later.h): the progress note while the scan
- * runs, the swap to the complete model when it ends, and the state of the
+ * runs, the swap to a better partial model each time the scan offers one
+ * (more files exact) and to the complete model when it ends, and the state of the
  * views (the view shown, each view's expanded rows and selection, the
  * sort, the panes open over the tree) carried over by row path
  * (views/view_path.h), since the row ids of the two models differ. */
@@ -23,6 +24,11 @@ void partial_start(struct app *app);
  * app->reopen->complete with the views' state in app->reopen->carry (the
  * viewer then quits to be run on it). */
 bool partial_poll(struct app *app, bool wait);
+
+/* Wait for the scan's next partial model (a fill-in: more files exact)
+ * or its end, and swap to it as partial_poll does: true when the viewer
+ * quits to be run on it; false when there is no scan or it failed. */
+bool partial_wait_better(struct app *app);
 
 /* Whether pane `ops` must wait for the complete model (the trace: the
  * partial model has no lines); then the status line says so. */

@@ -1,7 +1,8 @@
 /* open_later: a model finished in a thread of its own (see open_later.h).
  * The job's state -- done, the progress last reported, the cancel flag,
  * the result -- is guarded by its mutex; the work sees the job only
- * through the progress and cancel hooks of the options it is given. */
+ * through the progress and cancel hooks of the options it is given, and
+ * may offer better partial models meanwhile (open_later_offer). */
 #include "config.h"
 
 #include "formats/open_later.h"
@@ -23,6 +24,8 @@ struct open_later {
 	enum status st;
 	struct error err;
 	struct model *model;
+	struct model *better; /* a partial model offered, not yet taken */
+	unsigned better_exact;
 };
 
 /* The work's progress hook: the last report kept for open_later_poll
@@ -117,6 +120,29 @@ enum status open_later_take(struct open_later *j, struct model **out,
 	return j->st;
 }
 
+void open_later_offer(void *job, struct model *m, unsigned exact)
+{
+	struct open_later *j = job;
+	pthread_mutex_lock(&j->lock);
+	struct model *old = j->better;
+	j->better = m;
+	j->better_exact = exact;
+	pthread_mutex_unlock(&j->lock);
+	model_free(old); /* never taken: a newer one replaces it */
+}
+
+struct model *open_later_take_better(struct open_later *j, unsigned *exact)
+{
+	pthread_mutex_lock(&j->lock);
+	struct model *m = j->done ? NULL : j->better;
+	if (m) {
+		j->better = NULL;
+		*exact = j->better_exact;
+	}
+	pthread_mutex_unlock(&j->lock);
+	return m;
+}
+
 void open_later_free(struct open_later *j)
 {
 	if (!j)
@@ -128,6 +154,7 @@ void open_later_free(struct open_later *j)
 		pthread_join(j->thread, NULL);
 	}
 	model_free(j->model);
+	model_free(j->better);
 	error_clear(&j->err);
 	pthread_mutex_destroy(&j->lock);
 	free(j);

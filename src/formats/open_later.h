@@ -3,7 +3,9 @@
  * give the viewer a partial model at once -- what small queries tell --
  * and the complete one later: the job that builds it runs in a thread of
  * its own, and the caller asks it, from its own thread, only "done?",
- * "how far?" (open_later_poll) and then takes the model (open_later_take)
+ * "how far?" (open_later_poll), "a better partial model?"
+ * (open_later_take_better: one the work offered meanwhile, e.g. with the
+ * files scanned so far exact) and then takes the model (open_later_take)
  * or gives up (open_later_free: the work is told to stop and the thread
  * joined).  The partial and the complete model are distinct, each
  * immutable once built; the job's own state is seen by the caller only
@@ -43,6 +45,16 @@ bool open_later_poll(struct open_later *j, struct reader_progress *p);
  * caller's), or its error.  Call once. */
 enum status open_later_take(struct open_later *j, struct model **out,
 			    struct error *err);
+
+/* From the work (`job`: its options' progress_ctx): a partial model
+ * better than the one shown (`exact` of the run's files exact in it),
+ * taken over; it replaces one offered before and not yet taken. */
+void open_later_offer(void *job, struct model *m, unsigned exact);
+
+/* The better partial model offered last and not taken (the caller's;
+ * `*exact` set), or NULL: none, or the job has finished (its complete
+ * model is the one to take). */
+struct model *open_later_take_better(struct open_later *j, unsigned *exact);
 
 /* Stop the job (its work is asked to cancel: a GPU run's scan stops
  * within a few thousand rows), join its thread, free it and any model it

@@ -73,7 +73,8 @@ static bool nodes_reserve(struct gpu_run *r)
 		  GROWN(r->calls) && GROWN(r->bytes) && GROWN(r->api_incl) &&
 		  GROWN(r->api_excl) && GROWN(r->dur_n) && GROWN(r->dur_sum) &&
 		  GROWN(r->dur_min) && GROWN(r->dur_max) && GROWN(r->dur_sq) &&
-		  GROWN(r->sized_ns) && GROWN(r->marks) && GROWN(r->present);
+		  GROWN(r->sized_ns) && GROWN(r->marks) && GROWN(r->calls_in) &&
+		  GROWN(r->present);
 	for (uint32_t k = 0; k < r->n_counters && ok; k++) {
 		double *g = realloc(r->counter[k], (size_t)cap * sizeof(*g));
 		if (!g) {
@@ -357,8 +358,8 @@ void gpu_run_add_calls(struct gpu_run *r, uint32_t node, uint64_t calls)
 {
 	if (r->second_pass || node >= r->n_nodes)
 		return;
-	r->calls[node] += (double)calls;
-	r->present[node] |= 2;
+	r->calls_in[node] += (double)calls;
+	r->present[node] |= 128;
 }
 
 void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,

@@ -184,7 +184,15 @@ enum status gpu_run_add_columns(struct gpu_run *r, struct error *err)
 	};
 	for (size_t i = 0; i < 3 && st == STATUS_OK; i++) {
 		int k = derived[i].stat;
-		incl = model_builder_add_inclusive_stat(b, s[k]);
+		/* a partial model's inclusive Calls: stored (a sketched count
+		 * lies under its process, nowhere exclusive) */
+		if (k == STAT_CALLS && r->partial)
+			st = add_stat(b, "Calls", STAT_CALLS_INCL, false, &incl,
+				      err, r->path);
+		else
+			incl = model_builder_add_inclusive_stat(b, s[k]);
+		if (st != STATUS_OK)
+			return st;
 		if (incl == MODEL_NONE)
 			return error_set(err, STATUS_NOMEM, r->path,
 					 "out of memory");

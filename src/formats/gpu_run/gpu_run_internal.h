@@ -40,8 +40,21 @@ struct gpu_run {
 	/* the instants (marks) whose context is the node: on a thread, the
 	 * innermost host interval holding the mark's time (gpu_run_add_mark) */
 	double *marks;
+	/* a sketch's counts (gpu_run_add_calls): calls known to lie under
+	 * the node, not where (so never its exclusive Calls) */
+	double *calls_in;
 	uint8_t *present; /* bits: 1 gpu, 2 calls, 4 bytes, 8 api,
-			     16 durations, 32 sized copy time, 64 marks */
+			     16 durations, 32 sized copy time, 64 marks,
+			     128 a sketch's count (calls_in) */
+	/* A partial model's run (a node has bit 128): its inclusive Calls
+	 * are stored (calls_incl, NaN where unknown; made at finish) rather
+	 * than derived, since a sketched count has no exclusive place. */
+	bool partial;
+	double *calls_incl;
+	/* The background scan of a partial model: called after files
+	 * 0..done-1 are merged (exact), in the merging thread. */
+	void (*filled)(void *ctx, struct gpu_run *r, size_t done);
+	void *filled_ctx;
 	/* The host whose clock file i's times come from (a string handle;
 	 * 0: unknown or several), set by the layout; and the shift added to
 	 * them when clocks are aligned (gpu_run_align, 0 otherwise). */
@@ -117,6 +130,8 @@ enum gpu_run_stat {
 /* The marks per context: a statistic (and a column pair) of runs that
  * have marks only, so that the columns of runs without are as before. */
 #define STAT_MARKS ((uint32_t)N_GPU_RUN_STATS)
+/* A partial model's stored inclusive Calls (gpu_run.calls_incl). */
+#define STAT_CALLS_INCL ((uint32_t)N_GPU_RUN_STATS + 1)
 
 /* The providers of a run's model (gpu_run_provider.c); the trace's close
  * frees the run. */
@@ -207,7 +222,24 @@ enum status gpu_run_open_sketch(const struct gpu_run_family *family,
 				const struct gpu_run_settings *set,
 				struct model **out, struct error *err);
 
+/* Open as gpu_run_open does, never partially, with `filled(ctx, r, k)`
+ * called as the scan's files are merged (gpu_run.filled). */
+enum status gpu_run_open_filling(const struct gpu_run_family *family,
+				 const char *shown, char **paths, size_t n,
+				 const struct reader_options *options,
+				 void (*filled)(void *ctx, struct gpu_run *r,
+						size_t done),
+				 void *filled_ctx, struct model **out,
+				 struct error *err);
+
 /* ---- the first pass (gpu_run_scan.c) ---------------------------------------- */
+
+/* Add run `s`'s nodes (with their values, counters, per-queue split),
+ * strings and profiles into `r` as a merge does, leaving `s` as it was
+ * (no table sets, no lines), and the hosts of files lo..hi-1; false when
+ * out of memory.  `r` and `s` have builders. */
+bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t lo,
+		    size_t hi);
 
 /* A run of `n` files (none opened) with only the root node, or NULL when
  * out of memory. */

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,10 +108,17 @@ enum status gpu_run_new_run(const struct gpu_run_family *family,
 
 /* The run of `paths` after its first pass: from its index when it has a
  * usable one, else read from the files (and the index written). */
+/* The scan's fill-in hook (gpu_run.filled), for run_scanned. */
+struct fill_hook {
+	void (*filled)(void *ctx, struct gpu_run *r, size_t done);
+	void *ctx;
+};
+
 static enum status run_scanned(const struct gpu_run_family *family,
 			       const char *shown, char **paths, size_t n,
 			       const struct reader_options *options,
 			       enum gpu_run_kernel_names kn, bool index_only,
+			       const struct fill_hook *hook,
 			       struct gpu_run **out, struct error *err)
 {
 	*out = NULL;
@@ -143,7 +151,12 @@ static enum status run_scanned(const struct gpu_run_family *family,
 	r->cancelled = options ? options->cancelled : NULL;
 	r->cancel_ctx = options ? options->progress_ctx : NULL;
 	r->progress.indexing = named;
+	if (hook) {
+		r->filled = hook->filled;
+		r->filled_ctx = hook->ctx;
+	}
 	st = gpu_run_scan(r, err);
+	r->filled = NULL;
 	r->options = NULL;
 	if (st != STATUS_OK) {
 		gpu_run_discard(r);
@@ -238,10 +251,11 @@ static void align_clocks(struct gpu_run *r, bool align)
 	model_builder_add_warning(r->b, msg);
 }
 
-enum status gpu_run_open(const struct gpu_run_family *family,
-			 const char *shown, char **paths, size_t n,
-			 const struct reader_options *options,
-			 struct model **out, struct error *err)
+static enum status open_run(const struct gpu_run_family *family,
+			    const char *shown, char **paths, size_t n,
+			    const struct reader_options *options,
+			    const struct fill_hook *hook, struct model **out,
+			    struct error *err)
 {
 	*out = NULL;
 	struct gpu_run *r = NULL;
@@ -255,7 +269,7 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 	 * sketch while the files are scanned in the background */
 	if (st == STATUS_OK && later) {
 		st = run_scanned(family, shown, paths, n, options,
-				 set.kernel_names, true, &r, err);
+				 set.kernel_names, true, NULL, &r, err);
 		if (st == STATUS_OK && !r) {
 			st = gpu_run_open_sketch(family, shown, paths, n, options,
 						 &set, out, err);
@@ -265,12 +279,63 @@ enum status gpu_run_open(const struct gpu_run_family *family,
 	}
 	if (st == STATUS_OK && !r)
 		st = run_scanned(family, shown, paths, n, options,
-				 set.kernel_names, false, &r, err);
+				 set.kernel_names, false, hook, &r, err);
 	if (st != STATUS_OK)
 		return st;
 	if (!r)
 		return error_set(err, STATUS_NOMEM, shown, "out of memory");
 	return gpu_run_finish(r, n, set.align_clocks, out, err);
+}
+
+/* A partial model's inclusive Calls (r->calls_incl): its calls and
+ * sketched counts summed up the tree (a parent comes before its
+ * children); NaN where nothing below is known.  None in a run that has
+ * no sketched count (r->partial false). */
+static enum status partial_calls(struct gpu_run *r, struct error *err)
+{
+	for (uint32_t nd = 0; nd < r->n_nodes && !r->partial; nd++)
+		r->partial = r->present[nd] & 128;
+	if (!r->partial)
+		return STATUS_OK;
+	double *v = malloc((r->n_nodes ? r->n_nodes : 1) * sizeof(*v));
+	if (!v)
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	for (uint32_t nd = 0; nd < r->n_nodes; nd++) {
+		uint8_t p = r->present[nd];
+		v[nd] = (p & 2 ? r->calls[nd] : 0) +
+			(p & 128 ? r->calls_in[nd] : 0);
+		if (!(p & (2 | 128)))
+			v[nd] = NAN;
+	}
+	for (uint32_t nd = r->n_nodes; nd-- > 1;) {
+		uint32_t p = r->parent[nd];
+		if (p == MODEL_NONE || isnan(v[nd]))
+			continue;
+		v[p] = isnan(v[p]) ? v[nd] : v[p] + v[nd];
+	}
+	free(r->calls_incl);
+	r->calls_incl = v;
+	return STATUS_OK;
+}
+
+enum status gpu_run_open(const struct gpu_run_family *family,
+			 const char *shown, char **paths, size_t n,
+			 const struct reader_options *options,
+			 struct model **out, struct error *err)
+{
+	return open_run(family, shown, paths, n, options, NULL, out, err);
+}
+
+enum status gpu_run_open_filling(const struct gpu_run_family *family,
+				 const char *shown, char **paths, size_t n,
+				 const struct reader_options *options,
+				 void (*filled)(void *ctx, struct gpu_run *r,
+						size_t done),
+				 void *filled_ctx, struct model **out,
+				 struct error *err)
+{
+	struct fill_hook hook = {.filled = filled, .ctx = filled_ctx};
+	return open_run(family, shown, paths, n, options, &hook, out, err);
 }
 
 enum status gpu_run_finish(struct gpu_run *r, size_t n, bool align,
@@ -290,7 +355,9 @@ enum status gpu_run_finish(struct gpu_run *r, size_t n, bool align,
 		}
 	}
 	align_clocks(r, align);
-	st = gpu_run_add_columns(r, err);
+	st = partial_calls(r, err);
+	if (st == STATUS_OK)
+		st = gpu_run_add_columns(r, err);
 	if (st == STATUS_OK)
 		st = gpu_run_add_lines(r, err);
 	if (st != STATUS_OK)

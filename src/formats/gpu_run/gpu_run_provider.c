@@ -66,6 +66,9 @@ static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 	case STAT_MARKS:
 		*out = r->marks[n];
 		return r->present[n] & 64;
+	case STAT_CALLS_INCL:
+		*out = r->calls_incl ? r->calls_incl[n] : (double)NAN;
+		return !isnan(*out);
 	default:
 		if (stat < GPU_RUN_COUNTER_STAT ||
 		    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
@@ -186,6 +189,8 @@ void gpu_run_free(struct gpu_run *r)
 	free(r->dur_sq);
 	free(r->sized_ns);
 	free(r->marks);
+	free(r->calls_in);
+	free(r->calls_incl);
 	free(r->present);
 	for (uint32_t k = 0; k < r->n_counters; k++)
 		free(r->counter[k]);

@@ -22,7 +22,10 @@
  * holds neither their schemas and caches nor their descriptors.  A scan
  * run in the background (gpu_run_sketch.c) can be cancelled: asked
  * before each file and, through SQLite's progress handler, every few
- * thousand steps of its statements, it stops with "cancelled". */
+ * thousand steps of its statements, it stops with "cancelled"; after
+ * each file merged it hands the run so far to the partial model's
+ * fill-in (gpu_run.filled), which copies what it needs (gpu_run_replay,
+ * which merges without taking anything from the run it reads). */
 #include "config.h"
 
 #include "formats/gpu_run/gpu_run.h"
@@ -63,6 +66,7 @@ static void merge_values(struct gpu_run *r, uint32_t to,
 	r->dur_sq[to] += s->dur_sq[from];
 	r->sized_ns[to] += s->sized_ns[from];
 	r->marks[to] += s->marks[from];
+	r->calls_in[to] += s->calls_in[from];
 	if (got & 16) {
 		if (!(had & 16) || s->dur_min[from] < r->dur_min[to])
 			r->dur_min[to] = s->dur_min[from];
@@ -108,7 +112,7 @@ static bool merge_strings(struct gpu_run *r, struct renames *rn)
 
 /* The shard's nodes (a parent always comes before its children) with
  * their values, counters (by name) and GPU time per queue. */
-static bool merge_nodes(struct gpu_run *r, struct gpu_run *s,
+static bool merge_nodes(struct gpu_run *r, const struct gpu_run *s,
 			struct renames *rn)
 {
 	uint32_t *node = rn->node;
@@ -235,6 +239,34 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 		if (!r->unattributed && s->unattributed)
 			r->unattributed = rn.node[s->unattributed];
 	}
+	free(rn.str);
+	free(rn.prof);
+	free(rn.node);
+	return ok;
+}
+
+bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t lo,
+		    size_t hi)
+{
+	const struct model *sm = model_builder_peek(s->b);
+	struct renames rn = {
+		.sm = sm,
+		.str = calloc(model_n_strings(sm) + 1, sizeof(*rn.str)),
+		.prof = calloc(model_n_profiles(sm) + 1, sizeof(*rn.prof)),
+		.node = calloc(s->n_nodes + 1, sizeof(*rn.node)),
+	};
+	bool ok = rn.str && rn.prof && rn.node && merge_strings(r, &rn) &&
+		  merge_nodes(r, s, &rn);
+	for (size_t fi = lo; ok && fi < hi && fi < r->n_files; fi++) {
+		uint32_t host = s->file_host[fi];
+		r->file_host[fi] = host == MODEL_NONE ? MODEL_NONE
+				   : host < model_n_strings(sm) ? rn.str[host]
+								 : 0;
+	}
+	if (ok && s->time_min < r->time_min)
+		r->time_min = s->time_min;
+	if (ok && s->time_max > r->time_max)
+		r->time_max = s->time_max;
 	free(rn.str);
 	free(rn.prof);
 	free(rn.node);
@@ -409,6 +441,8 @@ static enum status scan_serial(struct gpu_run *r, struct error *err)
 		r->progress.bytes_done += file_bytes(r->files[i].path);
 		r->progress.files_done++;
 		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
+		if (st == STATUS_OK && r->filled)
+			r->filled(r->filled_ctx, r, i + 1);
 	}
 	return st;
 }
@@ -496,6 +530,8 @@ enum status gpu_run_scan(struct gpu_run *r, struct error *err)
 		pthread_cond_broadcast(&p.changed);
 		pthread_mutex_unlock(&p.lock);
 		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
+		if (st == STATUS_OK && r->filled)
+			r->filled(r->filled_ctx, r, i + 1);
 	}
 	for (unsigned k = 0; k < started; k++)
 		pthread_join(threads[k], NULL);

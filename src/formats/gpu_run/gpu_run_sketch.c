@@ -3,11 +3,15 @@
  * millions of rows takes seconds (the 10 M-dispatch run: 5-9 s); each
  * file's sketch (gpu_run_layout.sketch: its processes, threads, kernel
  * names and the count of its dispatches, from small queries on small
- * tables and a b-tree count) takes milliseconds.  The sketch is a run of
- * its own, made a model as a scanned run is (gpu_run_finish); the whole
+ * tables and a b-tree count) takes milliseconds.  Each file's sketch is
+ * a run of its own, replayed into the sketch of the run (gpu_run_replay)
+ * and made a model as a scanned run is (gpu_run_finish); the whole
  * open -- gpu_run_open again, without `later` -- runs in the background
  * (formats/open_later.h) on copies of the paths and options, and its
- * model is a distinct object the caller swaps in when it is done.  Part
+ * model is a distinct object the caller swaps in when it is done.
+ * Meanwhile, as the scan merges files in file order, each fill-in
+ * builds a partial model of the files merged so far (exact) and the
+ * others' sketches, offered to the caller (open_later_offer).  Part
  * of the gpu_run library (see gpu_run.h); must not depend on curses or
  * on ui/. */
 #include "config.h"
@@ -31,6 +35,12 @@ struct later_ctx {
 	char **owned;               /* 3 strings per option */
 	size_t n_list;
 	char *cache_dir;
+	/* file i's sketch: a run of its own, read only once the first
+	 * partial model is made (by the job's thread) */
+	struct gpu_run **sk;
+	uint8_t kernel_names;
+	bool align;
+	void *job; /* for open_later_offer */
 };
 
 static void later_ctx_free(void *arg)
@@ -45,6 +55,9 @@ static void later_ctx_free(void *arg)
 		free(c->owned[i]);
 	free(c->owned);
 	free(c->list);
+	for (size_t i = 0; c->sk && i < c->n; i++)
+		gpu_run_discard(c->sk[i]);
+	free(c->sk);
 	free(c->shown);
 	free(c->cache_dir);
 	free(c);
@@ -71,7 +84,8 @@ static struct later_ctx *later_ctx_new(const struct gpu_run_family *family,
 	c->shown = dup_or_null(shown, &ok);
 	c->cache_dir = dup_or_null(o->cache_dir, &ok);
 	c->paths = calloc(n ? n : 1, sizeof(*c->paths));
-	ok = ok && c->paths;
+	c->sk = calloc(n ? n : 1, sizeof(*c->sk));
+	ok = ok && c->paths && c->sk;
 	for (size_t i = 0; ok && i < n; i++)
 		c->paths[i] = dup_or_null(paths[i], &ok);
 	if (ok && o->n) {
@@ -93,12 +107,40 @@ static struct later_ctx *later_ctx_new(const struct gpu_run_family *family,
 	return c;
 }
 
+/* The scan's fill-in (gpu_run.filled): files 0..done-1 merged, a
+ * partial model of them (exact: their nodes and values as the scan
+ * made them) and of the other files' sketches, offered to the viewer.
+ * Costs a model build of the run's nodes (no lines, no files read); a
+ * failure only skips the offer. */
+static void fill(void *arg, struct gpu_run *exact, size_t done)
+{
+	struct later_ctx *c = arg;
+	struct gpu_run *m = NULL;
+	struct model *model = NULL;
+	struct error err = {0};
+	if (done >= c->n || gpu_run_new_run(c->family, c->shown, c->paths, c->n,
+					    true, &m, &err) != STATUS_OK) {
+		error_clear(&err);
+		return; /* the complete model comes next */
+	}
+	m->kernel_names = c->kernel_names;
+	bool ok = gpu_run_replay(m, exact, 0, done);
+	for (size_t i = done; ok && i < c->n; i++)
+		ok = gpu_run_replay(m, c->sk[i], i, i + 1);
+	if (!ok)
+		gpu_run_discard(m);
+	else if (gpu_run_finish(m, c->n, c->align, &model, &err) == STATUS_OK)
+		open_later_offer(c->job, model, (unsigned)done);
+	error_clear(&err);
+}
+
 /* The job's work: the whole open, reporting and cancelled through the
- * job's hooks. */
+ * job's hooks, offering partial models as files are merged (fill). */
 static enum status later_work(void *arg, const struct reader_options *jo,
 			      struct model **out, struct error *err)
 {
 	struct later_ctx *c = arg;
+	c->job = jo->progress_ctx;
 	struct reader_options o = {
 		.list = c->list,
 		.n = c->n_list,
@@ -107,24 +149,34 @@ static enum status later_work(void *arg, const struct reader_options *jo,
 		.progress_ctx = jo->progress_ctx,
 		.cancelled = jo->cancelled,
 	};
-	return gpu_run_open(c->family, c->shown, c->paths, c->n, &o, out, err);
+	return gpu_run_open_filling(c->family, c->shown, c->paths, c->n, &o,
+				    fill, c, out, err);
 }
 
-/* Sketch file `i` of `r`: its connection opened, the layout's sketch,
- * the connection closed (its string statements first). */
+/* Sketch file `i` of `r` into a run of its own (*out: kept for the
+ * fill-ins, then replayed into `r`): its connection opened, the
+ * layout's sketch, the connection closed (its string statements
+ * first). */
 static enum status sketch_file(struct gpu_run *r, size_t i,
-			       struct error *err)
+			       struct gpu_run **out, struct error *err)
 {
-	struct gpu_run_file *f = &r->files[i];
+	struct gpu_run *s = gpu_run_blank(r->family, r->path, r->n_files);
+	struct gpu_run_file *f = s ? &s->files[i] : NULL;
+	*out = s;
+	if (!s || !(f->path = strdup(r->files[i].path)))
+		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	s->kernel_names = r->kernel_names;
 	enum status st = gpu_run_open_file(r->family, f, err);
 	if (st == STATUS_OK)
-		st = f->layout->sketch(r, (uint32_t)i, err);
-	for (size_t s = 0; s < f->n_sets; s++) {
-		sqlite3_finalize(f->sets[s].string_stmt);
-		f->sets[s].string_stmt = NULL;
+		st = f->layout->sketch(s, (uint32_t)i, err);
+	for (size_t k = 0; k < f->n_sets; k++) {
+		sqlite3_finalize(f->sets[k].string_stmt);
+		f->sets[k].string_stmt = NULL;
 	}
 	sqlite3_close(f->db);
 	f->db = NULL;
+	if (st == STATUS_OK && !gpu_run_replay(r, s, i, i + 1))
+		st = error_set(err, STATUS_NOMEM, r->path, "out of memory");
 	return st;
 }
 
@@ -169,14 +221,17 @@ enum status gpu_run_open_sketch(const struct gpu_run_family *family,
 		return STATUS_OK;
 	}
 	r->kernel_names = (uint8_t)set->kernel_names;
-	for (size_t i = 0; i < n && st == STATUS_OK; i++)
-		st = sketch_file(r, i, err);
-	struct later_ctx *c = st == STATUS_OK
-				      ? later_ctx_new(family, shown, paths, n,
-						      options)
-				      : NULL;
-	if (st == STATUS_OK && !c)
+	struct later_ctx *c = later_ctx_new(family, shown, paths, n, options);
+	if (!c)
 		st = error_set(err, STATUS_NOMEM, shown, "out of memory");
+	for (size_t i = 0; i < n && st == STATUS_OK; i++)
+		st = sketch_file(r, i, &c->sk[i], err);
+	if (c) {
+		c->kernel_names = r->kernel_names;
+		c->align = set->align_clocks;
+	}
+	if (st != STATUS_OK)
+		later_ctx_free(c);
 	if (st == STATUS_OK) {
 		st = open_later_start(later_work, c, later_ctx_free,
 				      options->later, err);
