@@ -25,7 +25,9 @@
 #    while the others show their SQL count in Calls I and nothing else;
 #    the root's Calls I sums the processes shown; K grows; the last
 #    screen, once all are exact, is the screen of the run opened again
-#    from its index.
+#    from its index;
+#  - Nsight exports: the sketch shows each process's kernel names (SQL's,
+#    from the kernel table) and its kernel count as Calls I.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 [ -x "$py" ] || exit 77
 [ -d "${CALLSCOPE_SHARED:-$shared}/corpus/rocpd-schema" ] || {
@@ -269,4 +271,41 @@ CALLSCOPE_TEST_SCAN_DELAY_MS=20000 "$cs" --headless --no-config --size 80x24 \
 	--keys 'q' "$run" >/dev/null 2>&1 || fail "quit during the scan failed"
 t1=$(date +%s)
 [ $((t1 - t0)) -lt 10 ] || fail "quit during the scan took $((t1 - t0)) s"
+
+# Nsight exports: the sketch names each process's kernels (probed rows;
+# the generated steps repeat every kernel), as SQL names them (the
+# demangled name), each process's Calls I its kernel table's count(*)
+"$py" "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 3000 --ranks 2 \
+	--no-answers >/dev/null || exit 99
+"$py" - "$tmp/ns"/*.sqlite >"$tmp/ns-facts" <<'PY' || exit 99
+import sqlite3, sys
+for f in sys.argv[1:]:
+    db = sqlite3.connect("file:%s?mode=ro" % f, uri=True)
+    pid = db.execute("SELECT DISTINCT pid FROM PROCESSES").fetchone()[0]
+    print("count", pid, db.execute(
+        "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0])
+    for (k,) in db.execute("SELECT DISTINCT s.value FROM "
+                           "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+                           "ON s.id = coalesce(k.demangledName, k.shortName)"):
+        print("kernel", pid, k)
+PY
+export XDG_CACHE_HOME="$tmp/cache-ns"
+CALLSCOPE_TEST_SCAN_DELAY_MS=5000 "$cs" --headless --no-config --size 200x100 \
+	--keys 'q' "$tmp/ns"/*.sqlite >"$tmp/ns-screen" 2>/dev/null ||
+	fail "the viewer failed on the Nsight exports"
+grep -q "^partial totals" "$tmp/ns-screen" || fail "Nsight: no partial model"
+[ "$(grep -c '^kernel' "$tmp/ns-facts")" -ge 4 ] || fail "Nsight: too few kernels"
+while read -r what pid rest; do
+	# the process's row, then its children up to the next process
+	rows=$(awk -v p="pid $pid " 'index($0, p) {on = 1; print; next}
+		/[├└]─[▾▸] pid / {on = 0} on' "$tmp/ns-screen")
+	case $what in
+	count)
+		n=$(printf '%s\n' "$rows" | head -n 1 | tr -d ',' | awk '{print $1}')
+		[ "$n" = "$rest" ] || fail "Nsight pid $pid: Calls I '$n', SQL $rest" ;;
+	kernel)
+		printf '%s\n' "$rows" | grep -qF -- "─  $rest" ||
+			fail "Nsight pid $pid: kernel '$rest' not in the sketch" ;;
+	esac
+done <"$tmp/ns-facts"
 exit $status

@@ -18,7 +18,7 @@
  * --mangled; an export without the column falls back to the next one
  * (mangled -> demangled -> short; the C-linkage kernels' mangledName is
  * NULL). */
-static const char *kernel_name_column(const struct gpu_run *r,
+const char *nsight_kernel_name_column(const struct gpu_run *r,
 				      const struct gpu_run_set *s)
 {
 	bool dem = s->opt & OPT_KERNEL_DEMANGLED,
@@ -181,7 +181,7 @@ enum status nsight_read_gpu_table(struct gpu_run *r, uint32_t fi, uint8_t src,
 		 "SELECT rowid, start, \"end\", deviceId, streamId, "
 		 "correlationId, %s, %s, %s, %s FROM %s",
 		 has_pid ? "globalPid" : "NULL",
-		 src == SRC_KERNEL   ? kernel_name_column(r, s)
+		 src == SRC_KERNEL   ? nsight_kernel_name_column(r, s)
 		 : src == SRC_MEMCPY ? "copyKind"
 				     : "NULL",
 		 src == SRC_KERNEL ? "NULL" : "bytes",

@@ -57,6 +57,10 @@ static inline int64_t nsight_gid_tid(int64_t g)
 	return (int64_t)((uint64_t)g & 0xFFFFFF);
 }
 
+/* The kernel table's column (an expression of StringIds ids) naming a
+ * kernel, as the run chose (reader_options.kernel_names). */
+const char *nsight_kernel_name_column(const struct gpu_run *r,
+				      const struct gpu_run_set *s);
 /* CUDA_MEMCPY_KIND's name of copy kind `k` ("other" when unknown). */
 const char *nsight_copy_kind_name(int64_t k);
 /* StringIds `id` as a string handle of the run. */
