@@ -7,7 +7,9 @@
 # the time just before the command starts (dynamic loading included);
 # the exact totals come when the headless key <Scan> has waited for the
 # background scan and the complete model is drawn (the process then ends:
-# its wall time).  CPU times (user, system) are the whole process's.
+# its wall time); the same with the viewer swapping in each partial
+# model the scan offers as it merges files (headless <Fill>, one per
+# file).  CPU times (user, system) are the whole process's.
 # Another binary (OLD=PATH, e.g. the build before the partial model) is
 # measured the same way: it draws its first frame after the whole scan
 # (without the file: its first frame is given as its wall time); with
@@ -47,10 +49,14 @@ one() {
 	printf '%-34s first frame %6.2f s  end %6.2f s  user %5.2f s  sys %5.2f s  %4d MB  load %s\n' \
 		"$label" "$ff" "$wall" "$user" "$sys" $((rss / 1024)) "$load"
 }
+fills=$(find "$@" -type f | sed 's/.*/<Fill>/' | tr -d '\n')
 i=0
 while [ $i -lt "$runs" ]; do
 	one "never opened, partial then exact" "$cs" '<Scan>' "$@"
 	one "never opened, quit at once" "$cs" 'q' "$@"
+	# the viewer swapping in each partial model the scan offers (one per
+	# file merged) before the complete one: the cost of the fill-ins
+	one "never opened, each fill-in shown" "$cs" "$fills<Scan>" "$@"
 	if [ -n "${OLD:-}" ]; then
 		one "never opened, $(basename "$OLD")" "$OLD" "${OLD_KEYS:-}" "$@"
 	fi

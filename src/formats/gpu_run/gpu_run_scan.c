@@ -80,14 +80,25 @@ static void merge_values(struct gpu_run *r, uint32_t to,
 struct renames {
 	const struct model *sm; /* the shard's model so far */
 	uint32_t *str, *prof, *node;
+	/* strings renamed when first needed (0: not yet), not all in the
+	 * shard's order: a replay, whose run's string order is its own */
+	bool lazy;
 };
 
-/* The shard's strings (in its order; handle 0 is "" in both) and
- * profiles into the run. */
+/* String `h` of the shard renamed into the run's. */
+static uint32_t str_of(struct gpu_run *r, struct renames *rn, uint32_t h)
+{
+	if (rn->lazy && h && !rn->str[h])
+		rn->str[h] = gpu_run_intern(r, model_str(rn->sm, h));
+	return rn->str[h];
+}
+
+/* The shard's strings (in its order, unless lazy; handle 0 is "" in
+ * both) and profiles into the run. */
 static bool merge_strings(struct gpu_run *r, struct renames *rn)
 {
 	const struct model *sm = rn->sm;
-	for (uint32_t h = 1; h < model_n_strings(sm); h++)
+	for (uint32_t h = 1; !rn->lazy && h < model_n_strings(sm); h++)
 		if ((rn->str[h] = gpu_run_intern(r, model_str(sm, h))) ==
 		    MODEL_NONE)
 			return false;
@@ -97,13 +108,13 @@ static bool merge_strings(struct gpu_run *r, struct renames *rn)
 		uint32_t n_ids = pr->n_ids < 8 ? pr->n_ids : 8;
 		for (uint32_t k = 0; k < n_ids; k++) {
 			ids[k] = model_ids(sm)[pr->first_id + k];
-			ids[k].kind_name = rn->str[ids[k].kind_name];
-			ids[k].name = ids[k].name ? rn->str[ids[k].name] : 0;
+			ids[k].kind_name = str_of(r, rn, ids[k].kind_name);
+			ids[k].name = ids[k].name ? str_of(r, rn, ids[k].name) : 0;
 		}
 		const struct model *rm = model_builder_peek(r->b);
 		rn->prof[p] = model_builder_add_profile(
 			r->b, false, ids, n_ids,
-			model_str(rm, rn->str[pr->label]));
+			model_str(rm, str_of(r, rn, pr->label)));
 		if (rn->prof[p] == MODEL_NONE)
 			return false;
 	}
@@ -118,7 +129,7 @@ static bool merge_nodes(struct gpu_run *r, const struct gpu_run *s,
 	uint32_t *node = rn->node;
 	for (uint32_t i = 1; i < s->n_nodes; i++) {
 		uint32_t to = gpu_run_child(r, node[s->parent[i]], s->kind[i],
-					    rn->str[s->name[i]]);
+					    str_of(r, rn, s->name[i]));
 		if (to == MODEL_NONE)
 			return false;
 		node[i] = to;
@@ -254,14 +265,16 @@ bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t lo,
 		.str = calloc(model_n_strings(sm) + 1, sizeof(*rn.str)),
 		.prof = calloc(model_n_profiles(sm) + 1, sizeof(*rn.prof)),
 		.node = calloc(s->n_nodes + 1, sizeof(*rn.node)),
+		.lazy = true, /* the strings of the nodes only */
 	};
 	bool ok = rn.str && rn.prof && rn.node && merge_strings(r, &rn) &&
 		  merge_nodes(r, s, &rn);
 	for (size_t fi = lo; ok && fi < hi && fi < r->n_files; fi++) {
 		uint32_t host = s->file_host[fi];
 		r->file_host[fi] = host == MODEL_NONE ? MODEL_NONE
-				   : host < model_n_strings(sm) ? rn.str[host]
-								 : 0;
+				   : host < model_n_strings(sm)
+					   ? str_of(r, &rn, host)
+					   : 0;
 	}
 	if (ok && s->time_min < r->time_min)
 		r->time_min = s->time_min;
