@@ -380,6 +380,7 @@ static int run_viewer(struct session *session, int argc, char **argv,
 		opt->reader_opts = cli_reader_options(&opt->n_reader_opts);
 		rc = app_run(m, db, demo, opt, &again);
 	}
+	screen_stop(); /* held for a run that did not come */
 	model_free(again.compare); /* built, not shown: the quit signal */
 	model_free(again.complete);
 	partial_carry_free(again.carry);

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "hub.h"
 #include "pane.h"
+#include "screen.h"
 #include "formats/open_later.h"
 #include "views/outline.h"
 #include "views/view_path.h"
@@ -186,6 +187,7 @@ void partial_start(struct app *app)
  * handed back through app->reopen. */
 static bool swap_better(struct app *app, struct model *m, unsigned exact)
 {
+	screen_hold();
 	app->reopen->complete = m;
 	app->reopen->carry = carry_take(app);
 	app->reopen->later = app->later;
@@ -229,6 +231,7 @@ bool partial_poll(struct app *app, bool wait)
 	}
 	app->reopen->complete = m;
 	app->reopen->carry = carry_take(app);
+	screen_hold();
 	app->quit = true;
 	return true;
 }

@@ -21,6 +21,8 @@
 #include "core/sanitize.h"
 
 static bool started;
+/* screen_hold: the next screen_stop leaves curses up */
+static bool held;
 static SCREEN *headless_screen;
 static FILE *headless_out, *headless_in;
 static struct screen_caps current;
@@ -377,6 +379,13 @@ static int wait_for_key(wint_t *wc)
 
 bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 {
+	if (started) { /* held over from the run before */
+		held = false;
+		busy = 1;
+		if (caps)
+			*caps = current;
+		return true;
+	}
 	setlocale(LC_ALL, "");
 	const char *cs = nl_langinfo(CODESET);
 	memset(&current, 0, sizeof(current));
@@ -453,8 +462,17 @@ bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps)
 	return true;
 }
 
+void screen_hold(void)
+{
+	held = started;
+}
+
 void screen_stop(void)
 {
+	if (held) {
+		held = false;
+		return;
+	}
 	if (!started)
 		return;
 	started = false;

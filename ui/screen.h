@@ -24,6 +24,13 @@ struct screen_caps {
  * message on stderr when the terminal cannot be used. */
 bool screen_start(bool headless, int cols, int rows, struct screen_caps *caps);
 
+/* The viewer is run again at once on another model (a partial model's
+ * better or complete one): the next screen_stop() leaves the terminal as
+ * it is, and screen_start() then only gives the caps, so that the swap
+ * does not flash the shell's screen.  A screen_stop() after that one
+ * stops. */
+void screen_hold(void);
+
 /* The next key, as get_wch() returns it (OK with a character,
  * KEY_CODE_YES with a key code), waiting as long as it takes.  Ctrl-Z
  * suspends here and the return, like a resize, is KEY_RESIZE: redraw.
