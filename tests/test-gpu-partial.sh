@@ -21,7 +21,7 @@
 #    (SQL's count(*) of its file) is its Calls I, its Calls E blank;
 #  - totals filling in (one file scanned at a time, <Fill> waiting for
 #    each partial model the scan offers): the note says K of N files
-#    exact, and exactly K processes show values -- the batch report's --
+#    exact (the title too), and exactly K processes show values -- the batch report's --
 #    while the others show their SQL count in Calls I and nothing else;
 #    the root's Calls I sums the processes shown; K grows; the last
 #    screen, once all are exact, is the screen of the run opened again
@@ -220,12 +220,15 @@ last=0
 for i in 2 3 4; do
 	grep -q "^partial totals: [0-9]* of $(grep -c '^pid' "$tmp/facts") files exact" "$tmp/f$i" ||
 		fail "screen $i after <Fill> has no 'K of N files exact' note"
+	grep -q "^callscope .* files (partial: [0-9]* exact)" "$tmp/f$i" ||
+		fail "screen $i: the title does not say the model is partial"
 	check "$tmp/f$i"
 	[ "${checked:-0}" -gt "$last" ] || fail "screen $i: $checked exact after $last"
 	last=${checked:-0}
 done
 check "$tmp/f5" "$(grep -c '^pid' "$tmp/facts")"
 grep -q "^partial totals" "$tmp/f5" && fail "the complete model still says partial"
+grep -q "^callscope .*(partial" "$tmp/f5" && fail "the complete model's title says partial"
 "$cs" --headless --no-config --size 200x200 --keys '' "$run" >"$tmp/indexed" 2>/dev/null ||
 	fail "the indexed open failed"
 tail -n +2 "$tmp/f5" | sed '$d' >"$tmp/f5.body"

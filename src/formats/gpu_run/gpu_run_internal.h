@@ -51,6 +51,7 @@ struct gpu_run {
 	 * than derived, since a sketched count has no exclusive place. */
 	bool partial;
 	double *calls_incl;
+	uint32_t exact_files; /* of a partial run: files 0..exact_files-1 */
 	/* The background scan of a partial model: called after files
 	 * 0..done-1 are merged (exact), in the merging thread. */
 	void (*filled)(void *ctx, struct gpu_run *r, size_t done);

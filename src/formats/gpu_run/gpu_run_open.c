@@ -381,9 +381,15 @@ enum status gpu_run_finish(struct gpu_run *r, size_t n, bool align,
 			 r->unlinked, family->unlinked_where);
 		model_builder_add_warning(r->b, msg);
 	}
-	char title[96];
-	snprintf(title, sizeof(title), "%zu %s file%s", n, family->noun,
-		 n == 1 ? "" : "s");
+	char title[128];
+	int at = snprintf(title, sizeof(title), "%zu %s file%s", n,
+			  family->noun, n == 1 ? "" : "s");
+	/* a partial model says so above every view */
+	if (r->partial && at > 0 && (size_t)at < sizeof(title) && r->exact_files)
+		snprintf(title + at, sizeof(title) - (size_t)at,
+			 " (partial: %u exact)", r->exact_files);
+	else if (r->partial && at > 0 && (size_t)at < sizeof(title))
+		snprintf(title + at, sizeof(title) - (size_t)at, " (partial)");
 	model_builder_set_title(r->b, title, NULL);
 	model_builder_set_values(r->b, &gpu_run_value_ops, r);
 	model_builder_set_trace(r->b, &gpu_run_trace_ops, r);

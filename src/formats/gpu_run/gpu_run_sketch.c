@@ -124,6 +124,7 @@ static void fill(void *arg, struct gpu_run *exact, size_t done)
 		return; /* the complete model comes next */
 	}
 	m->kernel_names = c->kernel_names;
+	m->exact_files = (uint32_t)done;
 	bool ok = gpu_run_replay(m, exact, 0, done);
 	for (size_t i = done; ok && i < c->n; i++)
 		ok = gpu_run_replay(m, c->sk[i], i, i + 1);
