@@ -1,7 +1,7 @@
 /* input: where keys come from besides the terminal: the headless mode's
  * key script (literal characters, <Name> for named keys, <Sleep:MS>,
  * <Resize:COLSxROWS>, <Scan>: wait for the end of a partial model's
- * scan), key labels and the clock for --timing, and the progress note
+ * scan, <Fill>: for its next partial model), key labels and the clock for --timing, and the progress note
  * of a frame that waits on a server. */
 #include "config.h"
 
