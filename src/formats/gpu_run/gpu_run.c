@@ -63,11 +63,11 @@ bool gpu_run_grow(void *arrayp, size_t n, size_t cap, size_t size)
 /* Grow array `ptr` of the node mirror from n to cap elements. */
 #define GROWN(ptr) gpu_run_grow(&(ptr), n, cap, sizeof(*(ptr)))
 
-static bool nodes_reserve(struct gpu_run *r)
+/* The node mirror's arrays made `cap` long (>= n_nodes: grown, the new
+ * elements zero, counters NaN; or shrunk). */
+static bool nodes_resize(struct gpu_run *r, uint32_t cap)
 {
-	if (r->n_nodes < r->cap_nodes)
-		return true;
-	uint32_t cap = r->cap_nodes ? r->cap_nodes * 2 : 256, n = r->n_nodes;
+	uint32_t n = r->n_nodes;
 	bool ok = GROWN(r->parent) && GROWN(r->name) && GROWN(r->kind) &&
 		  GROWN(r->profile) && GROWN(r->node_next) && GROWN(r->gpu) &&
 		  GROWN(r->calls) && GROWN(r->bytes) && GROWN(r->api_incl) &&
@@ -88,6 +88,18 @@ static bool nodes_reserve(struct gpu_run *r)
 	if (ok)
 		r->cap_nodes = cap;
 	return ok;
+}
+
+static bool nodes_reserve(struct gpu_run *r)
+{
+	if (r->n_nodes < r->cap_nodes)
+		return true;
+	return nodes_resize(r, r->cap_nodes ? r->cap_nodes * 2 : 256);
+}
+
+void gpu_run_nodes_fit(struct gpu_run *r)
+{
+	nodes_resize(r, r->n_nodes ? r->n_nodes : 1);
 }
 
 uint32_t gpu_run_counter(struct gpu_run *r, const char *name)

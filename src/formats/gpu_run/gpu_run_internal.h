@@ -56,6 +56,10 @@ struct gpu_run {
 	 * 0..done-1 are merged (exact), in the merging thread. */
 	void (*filled)(void *ctx, struct gpu_run *r, size_t done);
 	void *filled_ctx;
+	/* kept to a tenth of the merging thread's time: none before
+	 * fill_next (monotonic seconds); fill_due files merged meanwhile */
+	double fill_next;
+	size_t fill_due;
 	/* The host whose clock file i's times come from (a string handle;
 	 * 0: unknown or several), set by the layout; and the shift added to
 	 * them when clocks are aligned (gpu_run_align, 0 otherwise). */
@@ -138,6 +142,10 @@ enum gpu_run_stat {
  * frees the run. */
 extern const struct value_ops gpu_run_value_ops;
 extern const struct trace_ops gpu_run_trace_ops;
+
+/* The node mirror's arrays cut to the nodes there are (a run no longer
+ * grown: a kept sketch). */
+void gpu_run_nodes_fit(struct gpu_run *r);
 
 /* Free a run (its connections, maps, arrays, mapped intervals). */
 void gpu_run_free(struct gpu_run *r);
@@ -237,10 +245,11 @@ enum status gpu_run_open_filling(const struct gpu_run_family *family,
 
 /* Add run `s`'s nodes (with their values, counters, per-queue split),
  * strings and profiles into `r` as a merge does, leaving `s` as it was
- * (no table sets, no lines), and the hosts of files lo..hi-1; false when
- * out of memory.  `r` and `s` have builders. */
-bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t lo,
-		    size_t hi);
+ * (no table sets, no lines), and the hosts of its files 0..n-1 as those
+ * of r's files at..at+n-1; false when out of memory.  `r` and `s` have
+ * builders. */
+bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t at,
+		    size_t n);
 
 /* A run of `n` files (none opened) with only the root node, or NULL when
  * out of memory. */

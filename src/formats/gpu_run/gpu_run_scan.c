@@ -256,8 +256,8 @@ static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 	return ok;
 }
 
-bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t lo,
-		    size_t hi)
+bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t at,
+		    size_t n)
 {
 	const struct model *sm = model_builder_peek(s->b);
 	struct renames rn = {
@@ -269,9 +269,10 @@ bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t lo,
 	};
 	bool ok = rn.str && rn.prof && rn.node && merge_strings(r, &rn) &&
 		  merge_nodes(r, s, &rn);
-	for (size_t fi = lo; ok && fi < hi && fi < r->n_files; fi++) {
-		uint32_t host = s->file_host[fi];
-		r->file_host[fi] = host == MODEL_NONE ? MODEL_NONE
+	for (size_t k = 0; ok && k < n && k < s->n_files && at + k < r->n_files;
+	     k++) {
+		uint32_t host = s->file_host[k];
+		r->file_host[at + k] = host == MODEL_NONE ? MODEL_NONE
 				   : host < model_n_strings(sm)
 					   ? str_of(r, &rn, host)
 					   : 0;
@@ -444,6 +445,26 @@ static uint64_t file_bytes(const char *path)
 	return stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 }
 
+/* Hand the run so far (files 0..done-1 merged) to the partial model's
+ * fill-in (gpu_run.filled), at most a tenth of the merging thread's
+ * time: one due sooner waits for the next merge or wait_for's next
+ * wake-up (a run of 1,000 small files merges a file every few ms, and
+ * each fill-in replays every file). */
+static void fill_in(struct gpu_run *r, size_t done)
+{
+	if (!r->filled)
+		return;
+	double t = clock_now();
+	if (t < r->fill_next) {
+		r->fill_due = done;
+		return;
+	}
+	r->filled(r->filled_ctx, r, done);
+	double end = clock_now();
+	r->fill_next = end + 9 * (end - t);
+	r->fill_due = 0;
+}
+
 /* One file after the other, in this thread. */
 static enum status scan_serial(struct gpu_run *r, struct error *err)
 {
@@ -454,8 +475,8 @@ static enum status scan_serial(struct gpu_run *r, struct error *err)
 		r->progress.bytes_done += file_bytes(r->files[i].path);
 		r->progress.files_done++;
 		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
-		if (st == STATUS_OK && r->filled)
-			r->filled(r->filled_ctx, r, i + 1);
+		if (st == STATUS_OK)
+			fill_in(r, i + 1);
 	}
 	return st;
 }
@@ -482,6 +503,11 @@ static void wait_for(struct pool *p, size_t i, uint64_t merged_rows)
 					__ATOMIC_RELAXED);
 		p->r->progress.rows = rows;
 		gpu_run_report(p->r, false);
+		if (p->r->fill_due && clock_now() >= p->r->fill_next) {
+			pthread_mutex_unlock(&p->lock);
+			fill_in(p->r, p->r->fill_due);
+			pthread_mutex_lock(&p->lock);
+		}
 	}
 	pthread_mutex_unlock(&p->lock);
 }
@@ -543,8 +569,8 @@ enum status gpu_run_scan(struct gpu_run *r, struct error *err)
 		pthread_cond_broadcast(&p.changed);
 		pthread_mutex_unlock(&p.lock);
 		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
-		if (st == STATUS_OK && r->filled)
-			r->filled(r->filled_ctx, r, i + 1);
+		if (st == STATUS_OK)
+			fill_in(r, i + 1);
 	}
 	for (unsigned k = 0; k < started; k++)
 		pthread_join(threads[k], NULL);

@@ -127,7 +127,7 @@ static void fill(void *arg, struct gpu_run *exact, size_t done)
 	m->exact_files = (uint32_t)done;
 	bool ok = gpu_run_replay(m, exact, 0, done);
 	for (size_t i = done; ok && i < c->n; i++)
-		ok = gpu_run_replay(m, c->sk[i], i, i + 1);
+		ok = gpu_run_replay(m, c->sk[i], i, 1);
 	if (!ok)
 		gpu_run_discard(m);
 	else if (gpu_run_finish(m, c->n, c->align, &model, &err) == STATUS_OK)
@@ -154,30 +154,58 @@ static enum status later_work(void *arg, const struct reader_options *jo,
 				    fill, c, out, err);
 }
 
-/* Sketch file `i` of `r` into a run of its own (*out: kept for the
- * fill-ins, then replayed into `r`): its connection opened, the
+/* File i's sketch once replayed: from now on only read by
+ * gpu_run_replay (its nodes, values, strings, profiles), so its table
+ * sets, lookup maps and spare node capacity go. */
+static void shard_compact(struct gpu_run *s)
+{
+	struct gpu_run_file *f = &s->files[0];
+	for (size_t k = 0; k < f->n_sets; k++) {
+		struct gpu_run_set *set = &f->sets[k];
+		free(set->suffix);
+		gpu_run_map_free(&set->strings);
+		gpu_run_idmap_free(&set->regions);
+		gpu_run_map_free(&set->kernels);
+		gpu_run_map_free(&set->threads);
+		gpu_run_map_free(&set->procs);
+		gpu_run_map_free(&set->thread_profiles);
+	}
+	free(f->sets);
+	f->sets = NULL;
+	f->n_sets = 0;
+	gpu_run_map_free(&s->node_keys);
+	gpu_run_map_free(&s->texts);
+	gpu_run_map_free(&s->functions);
+	gpu_run_map_free(&s->line_keys);
+	gpu_run_nodes_fit(s);
+}
+
+/* Sketch file `i` of `r` into a run of its own, of that one file (*out:
+ * kept for the fill-ins, then replayed into `r`; a run of every file
+ * each took 135 KB a file with 1,000 files): its connection opened, the
  * layout's sketch, the connection closed (its string statements
  * first). */
 static enum status sketch_file(struct gpu_run *r, size_t i,
 			       struct gpu_run **out, struct error *err)
 {
-	struct gpu_run *s = gpu_run_blank(r->family, r->path, r->n_files);
-	struct gpu_run_file *f = s ? &s->files[i] : NULL;
+	struct gpu_run *s = gpu_run_blank(r->family, r->path, 1);
+	struct gpu_run_file *f = s ? &s->files[0] : NULL;
 	*out = s;
 	if (!s || !(f->path = strdup(r->files[i].path)))
 		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
 	s->kernel_names = r->kernel_names;
 	enum status st = gpu_run_open_file(r->family, f, err);
 	if (st == STATUS_OK)
-		st = f->layout->sketch(s, (uint32_t)i, err);
+		st = f->layout->sketch(s, 0, err);
 	for (size_t k = 0; k < f->n_sets; k++) {
 		sqlite3_finalize(f->sets[k].string_stmt);
 		f->sets[k].string_stmt = NULL;
 	}
 	sqlite3_close(f->db);
 	f->db = NULL;
-	if (st == STATUS_OK && !gpu_run_replay(r, s, i, i + 1))
+	if (st == STATUS_OK && !gpu_run_replay(r, s, i, 1))
 		st = error_set(err, STATUS_NOMEM, r->path, "out of memory");
+	shard_compact(s);
 	return st;
 }
 
