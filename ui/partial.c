@@ -158,7 +158,7 @@ static void note(struct app *app, const struct reader_progress *p)
 	if (app->partial_exact && p->n_files)
 		app_message(app, false,
 			    "partial totals: %u of %u files exact, the rest "
-			    "kernels counted; %.1f M rows read",
+			    "kernels counted; %.1f M rows",
 			    app->partial_exact, p->n_files,
 			    (double)p->rows / 1e6);
 	else if (p->n_files)
