@@ -5,9 +5,12 @@ synthetic root, from `callscope report --format json --metric all`;
 per-location values from tests/cube-dump.  With --hostile KIND: the file
 opens, the metric "bad" has a warning that names it and no value, and the
 other metrics are still right.  KIND "aggr": the file as CubeLib writes
-custom aggregations and rowwise=false (attribute values unquoted) opens,
-one warning names the metric whose own aggregation is not applied, and
-the other metrics are still right.
+custom aggregations and rowwise=false (attribute values unquoted) opens
+with no warning about them, and the metric with its own aggregation is
+right too.  KIND "own-aggr" (three seeds): every kind of own aggregation
+on both prederived kinds, applied (no warning), beside one that reads a
+metric and an untyped one (a warning each).  The aggr-* kinds: an own
+aggregation that cannot be run ("bad", as the hostile kinds).
 
 check_cube_derived.py CALLSCOPE CUBE-DUMP GEN_CUBE_DERIVED TMPDIR [KIND...]
 """
@@ -36,6 +39,8 @@ def check(cs, dump, gen, tmp, kind, seed):
     args = [sys.executable, gen, path, ans_path, "--seed", str(seed)]
     if kind == "aggr":
         args += ["--cubelib-aggr"]
+    elif kind == "own-aggr":
+        args += ["--own-aggr"]
     elif kind:
         args += ["--hostile", kind]
     subprocess.run(args, check=True)
@@ -44,7 +49,7 @@ def check(cs, dump, gen, tmp, kind, seed):
     fails = 0
     rc, out, err = run([cs, "report", path, "--format", "json",
                         "--metric", "all"])
-    if kind == "datadep":
+    if kind in ("datadep", "aggr-datadep"):
         # found when a value is asked: exit 2, one line naming it
         last = err.strip().splitlines()[-1] if err.strip() else ""
         if rc != 2 or "bad" not in last or "step limit" not in last:
@@ -56,13 +61,21 @@ def check(cs, dump, gen, tmp, kind, seed):
         print(f"FAIL {tag}: report exit {rc}: {err.strip()[:300]}")
         return 1
     if kind == "aggr":
-        # one line for the metric with its own aggregation, naming its
-        # three kinds; nothing about the others (rowwise=false is read)
+        # its own aggregation is applied: no line about it (and
+        # rowwise=false is read)
         lines = [x for x in err.splitlines() if "aggregation" in x]
-        if len(lines) != 1 or "custom" not in lines[0] or \
-                "plus, minus, aggr" not in lines[0] or \
-                "not applied" not in lines[0]:
-            print(f"FAIL {tag}: want one warning about custom: {err[:300]}")
+        if lines:
+            print(f"FAIL {tag}: want no warning about custom: {err[:300]}")
+            fails += 1
+    elif kind == "own-aggr":
+        # agg_ref: its plus reads a metric (reads 0), its untyped one is
+        # not applied; nothing about the metrics whose aggregation is
+        lines = [x for x in err.splitlines() if "aggregation" in x]
+        if len(lines) != 2 or any("agg_ref" not in x for x in lines) or \
+                "reads metric nosuch" not in lines[0] or \
+                "untyped) is not applied" not in lines[1]:
+            print(f"FAIL {tag}: want two warnings about agg_ref: "
+                  f"{err[:400]}")
             fails += 1
     elif kind:
         lines = [x for x in err.splitlines() if "bad" in x]
@@ -74,7 +87,7 @@ def check(cs, dump, gen, tmp, kind, seed):
     checked = 0
     for node in rep["nodes"]:
         for (m, k), got in zip(cols, node["values"]):
-            if m == "bad" and kind != "aggr":
+            if m == "bad":
                 if got is not None:
                     print(f"FAIL {tag}: bad has value {got}")
                     fails += 1
@@ -160,7 +173,8 @@ def main():
         for seed in (1, 2, 3):
             fails += check(cs, dump, gen, tmp, None, seed)
     for kind in kinds:
-        fails += check(cs, dump, gen, tmp, kind, 1)
+        for seed in (1, 2, 3) if kind == "own-aggr" else (1,):
+            fails += check(cs, dump, gen, tmp, kind, seed)
     sys.exit(1 if fails else 0)
 
 
