@@ -14,11 +14,17 @@ aggregation that cannot be run ("bad", as the hostile kinds).
 
 check_cube_derived.py CALLSCOPE CUBE-DUMP GEN_CUBE_DERIVED TMPDIR [KIND...]
 """
+import csv
+import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_system_tree import parse_value  # noqa: E402
 
 
 def close(a, b):
@@ -30,6 +36,75 @@ def close(a, b):
 def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     return r.returncode, r.stdout, r.stderr
+
+
+def check_own_aggr(cs, path, ans, tag):
+    """The own-aggregation metrics (agg_*) in `report --format csv`, and
+    on the threads pane (headless, 80x24, T then O): at the first root
+    sorted by the column, each location's value, the groups' (m, p0:
+    every location folded by aggr) and the line comparing that fold with
+    the summary."""
+    fails = checked = 0
+    rc, out, err = run([cs, "report", path, "--format", "csv",
+                        "--metric", "all"])
+    if rc != 0:
+        print(f"FAIL {tag}: csv report exit {rc}: {err[:300]}")
+        return 1
+    rows = list(csv.reader(io.StringIO(out)))
+    head = rows[0]
+    for r in rows[1:]:
+        for i, h in enumerate(head[8:], 8):
+            m, k = h[:-4], h[-2]
+            if not m.startswith("agg_") or (not r[0] and k == "E"):
+                continue
+            exp = ans["root"][m] if not r[0] else \
+                ans["totals"][f"{m} {k} {r[0]}"]
+            checked += 1
+            if not r[i] or not close(float(r[i]), exp):
+                print(f"FAIL {tag}: csv cnode {r[0] or 'root'} {h}: "
+                      f"{r[i]!r} != {exp!r}")
+                fails += 1
+    value = re.compile(r"^\s*(-?[0-9.]+(?:e[+-]?\d+)? ?\S*)\s+-?[0-9.]+%"
+                       r"\s+(?:[\u25b8\u25be] )?(.*?)\s*$")
+    for col in ("agg_incl (I)", "agg_incl (E)", "agg_excl (I)",
+                "agg_minus (E)"):
+        m, k = col[:-4], col[-2]
+        tot = {c: ans["totals"][f"{m} {k} {c}"] for c in ans["roots"]}
+        first = max(ans["roots"], key=lambda c: tot[c])
+        if sum(1 for c in tot if tot[c] == tot[first]) > 1:
+            continue  # a tie: which root comes first is not known here
+        keys = "s" * head[8:].index(col) + "jTO"
+        r = subprocess.run([cs, "--headless", "--no-config", "--size",
+                            "80x24", "--keys", keys, path],
+                           capture_output=True, text=True, timeout=120)
+        lines = r.stdout.splitlines()
+        if r.returncode != 0 or len(lines) < 5 or \
+                f"{col} per execution context: main" not in lines[2]:
+            print(f"FAIL {tag}: threads pane of {col}: {lines[:3]}")
+            fails += 1
+            continue
+        want = {f"p0: t{j}": x for j, x in
+                enumerate(ans["cells"][f"{m} {k} {first}"])}
+        want["m (3)"] = want["p0 (3)"] = tot[first]
+        got = {}
+        for ln in lines[5:]:
+            g = value.match(ln)
+            if g and g.group(2) in want:
+                got[g.group(2)] = parse_value(g.group(1))
+        line = re.search(r"threads by the metric's own aggr (\S+ ?\S*) = "
+                         r"stored summary", lines[4])
+        got["line"] = parse_value(line.group(1)) if line else None
+        want["line"] = tot[first]
+        for lab, exp in want.items():
+            checked += 1
+            g = got.get(lab)
+            if g is None or not math.isclose(g, exp, rel_tol=6e-4,
+                                             abs_tol=1e-3):
+                print(f"FAIL {tag}: threads pane {col} {lab}: {g!r} != "
+                      f"{exp!r}\n" + "\n".join(lines[:14]))
+                fails += 1
+    print(f"{tag}: {checked} csv and threads-pane values, {fails} failures")
+    return fails
 
 
 def check(cs, dump, gen, tmp, kind, seed):
@@ -139,6 +214,8 @@ def check(cs, dump, gen, tmp, kind, seed):
             print(f"FAIL {tag}: {view}: {n_post} postderived cells, "
                   f"{n_pre} prederived values")
             fails += 1
+    if kind == "own-aggr":
+        fails += check_own_aggr(cs, path, ans, f"{tag} seed {seed}")
     rc, out, err = run([dump, path])
     if rc != 0:
         print(f"FAIL {tag}: cube-dump exit {rc}: {err.strip()[:300]}")

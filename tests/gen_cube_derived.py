@@ -490,6 +490,7 @@ def main():
                      (m != "bad")},
            "totals": {f"{m} {k} {c}": v for (m, k, c), v in totals.items()},
            "root": root_totals,
+           "roots": roots,
            "derived": [d[0] for d in derived if d[5]],
            "post": [d[0] for d in derived if d[5] and d[1] == "POSTDERIVED"],
            "bad": bool(bad)}
