@@ -6,7 +6,7 @@ is written twice, as CubePL for the file and as a Python function for the
 answers (tests/check_cube_derived.py compares).
 
 gen_cube_derived.py OUT.cubex ANSWERS.json [--seed N] [--hostile KIND]
-    [--cubelib-aggr] [--own-aggr]
+    [--cubelib-aggr] [--own-aggr] [--nodes N]
 
 Stored: time (INCLUSIVE DOUBLE), visits (EXCLUSIVE UINT64), bytes
 (EXCLUSIVE DOUBLE, sparse).  Derived: every kind (PREDERIVED_EXCLUSIVE,
@@ -136,9 +136,10 @@ def main():
                     sorted(HOSTILE_AGG))
     ap.add_argument("--cubelib-aggr", action="store_true")
     ap.add_argument("--own-aggr", action="store_true")
+    ap.add_argument("--nodes", type=int, default=14)  # call paths
     a = ap.parse_args()
     rnd = random.Random(a.seed)
-    n, L = 14, 3
+    n, L = a.nodes, 3
     parent = make_tree(rnd, n)
     kids = [[c for c in range(n) if parent[c] == p] for p in range(n)]
     roots = [c for c in range(n) if parent[c] < 0]
