@@ -7,7 +7,10 @@
  * any value), then the metrics that cannot be computed found, each with
  * its reason: a parse error, an init that fails, a cycle of references
  * between derived metrics, a reference to a metric that cannot be
- * computed.  Their columns stay blank and the reason is a warning.
+ * computed, an own aggregation (<cubeplaggr>) that does not parse or
+ * does not finish.  Their columns stay blank and the reason is a
+ * warning; so are an own aggregation CubeLib does not apply to the
+ * metric's kind and one that reads a metric (reads 0).
  * Must not depend on curses or on another format. */
 #include "config.h"
 

@@ -12,6 +12,13 @@
  *   path, flavour and set of locations), a location's value the
  *   expression over that location's values.
  *
+ * A prederived metric with its own aggregation (<cubeplaggr>, CubeLib's
+ * CubeCustomPreDerived*Metric.cpp; doc/cube.md) folds with its
+ * expressions of arg1 and arg2 instead of + and -: "plus" a node's
+ * children (PREDERIVED_INCLUSIVE: into minus(own, fold), its exclusive
+ * value; PREDERIVED_EXCLUSIVE: onto its own value, its inclusive one,
+ * cube_inclusive.c), "aggr" the locations into a total, from 0.
+ *
  * In every kind metric::x(i) / metric::x(e) take x's inclusive / exclusive
  * value instead, metric::call::x(id, f) the value at call path `id`,
  * metric::fixed::x() x's total over the whole program and

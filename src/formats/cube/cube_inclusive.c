@@ -2,7 +2,8 @@
  * values are what is stored or computed (stored EXCLUSIVE,
  * PREDERIVED_EXCLUSIVE): a node's inclusive value is its subtree's
  * exclusive values combined (sum; min / max for MIN/MAXDOUBLE, over the
- * rows that hold data).
+ * rows that hold data; a PREDERIVED_EXCLUSIVE metric's own "plus", node
+ * first, then each child's inclusive value).
  *
  * Per location: one pre-order walk of the subtree with a stack of
  * per-location accumulators along the current path (depth x locations
