@@ -5,17 +5,27 @@ synthetic root, from `callscope report --format json --metric all`;
 per-location values from tests/cube-dump.  With --hostile KIND: the file
 opens, the metric "bad" has a warning that names it and no value, and the
 other metrics are still right.  KIND "aggr": the file as CubeLib writes
-custom aggregations and rowwise=false (attribute values unquoted) opens,
-one warning names the metric whose own aggregation is not applied, and
-the other metrics are still right.
+custom aggregations and rowwise=false (attribute values unquoted) opens
+with no warning about them, and the metric with its own aggregation is
+right too.  KIND "own-aggr" (three seeds, the third on 200 call paths):
+every kind of own aggregation
+on both prederived kinds, applied (no warning), beside one that reads a
+metric and an untyped one (a warning each).  The aggr-* kinds: an own
+aggregation that cannot be run ("bad", as the hostile kinds).
 
 check_cube_derived.py CALLSCOPE CUBE-DUMP GEN_CUBE_DERIVED TMPDIR [KIND...]
 """
+import csv
+import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_system_tree import parse_value  # noqa: E402
 
 
 def close(a, b):
@@ -29,6 +39,85 @@ def run(cmd):
     return r.returncode, r.stdout, r.stderr
 
 
+def shown_tol(text):
+    """Relative tolerance of a value shown with the digits of `text`
+    ("47.71 s": 4 significant digits, "-1.55e12 s": 3)."""
+    mant = re.split(r"[eE]", text.split()[0])[0]
+    digits = len(mant.replace("-", "").replace(".", "").lstrip("0")) or 1
+    return max(6e-4, 10.0 ** (1 - digits))
+
+
+def check_own_aggr(cs, path, ans, tag):
+    """The own-aggregation metrics (agg_*) in `report --format csv`, and
+    on the threads pane (headless, 80x24, T then O): at the first root
+    sorted by the column, each location's value, the groups' (m, p0:
+    every location folded by aggr) and the line comparing that fold with
+    the summary."""
+    fails = checked = 0
+    rc, out, err = run([cs, "report", path, "--format", "csv",
+                        "--metric", "all"])
+    if rc != 0:
+        print(f"FAIL {tag}: csv report exit {rc}: {err[:300]}")
+        return 1
+    rows = list(csv.reader(io.StringIO(out)))
+    head = rows[0]
+    for r in rows[1:]:
+        for i, h in enumerate(head[8:], 8):
+            m, k = h[:-4], h[-2]
+            if not m.startswith("agg_") or (not r[0] and k == "E"):
+                continue
+            exp = ans["root"][m] if not r[0] else \
+                ans["totals"][f"{m} {k} {r[0]}"]
+            checked += 1
+            if not r[i] or not close(float(r[i]), exp):
+                print(f"FAIL {tag}: csv cnode {r[0] or 'root'} {h}: "
+                      f"{r[i]!r} != {exp!r}")
+                fails += 1
+    value = re.compile(r"^\s*(-?[0-9.]+(?:e[+-]?\d+)? ?\S*)\s+-?[0-9.]+%"
+                       r"\s+(?:[\u25b8\u25be] )?(.*?)\s*$")
+    for col in ("agg_incl (I)", "agg_incl (E)", "agg_excl (I)",
+                "agg_minus (E)"):
+        m, k = col[:-4], col[-2]
+        tot = {c: ans["totals"][f"{m} {k} {c}"] for c in ans["roots"]}
+        first = max(ans["roots"], key=lambda c: tot[c])
+        if sum(1 for c in tot if tot[c] == tot[first]) > 1:
+            continue  # a tie: which root comes first is not known here
+        keys = "s" * head[8:].index(col) + "jTO"
+        r = subprocess.run([cs, "--headless", "--no-config", "--size",
+                            "80x24", "--keys", keys, path],
+                           capture_output=True, text=True, timeout=120)
+        lines = r.stdout.splitlines()
+        if r.returncode != 0 or len(lines) < 5 or \
+                f"{col} per execution context: main" not in lines[2]:
+            print(f"FAIL {tag}: threads pane of {col}: {lines[:3]}")
+            fails += 1
+            continue
+        want = {f"p0: t{j}": x for j, x in
+                enumerate(ans["cells"][f"{m} {k} {first}"])}
+        want["m (3)"] = want["p0 (3)"] = tot[first]
+        got, tol = {}, {}
+        for ln in lines[5:]:
+            g = value.match(ln)
+            if g and g.group(2) in want:
+                got[g.group(2)] = parse_value(g.group(1))
+                tol[g.group(2)] = shown_tol(g.group(1))
+        line = re.search(r"threads by the metric's own aggr (\S+ ?\S*) = "
+                         r"stored summary", lines[4])
+        got["line"] = parse_value(line.group(1)) if line else None
+        tol["line"] = shown_tol(line.group(1)) if line else 0
+        want["line"] = tot[first]
+        for lab, exp in want.items():
+            checked += 1
+            g = got.get(lab)
+            if g is None or not math.isclose(g, exp, rel_tol=tol[lab],
+                                             abs_tol=1e-3):
+                print(f"FAIL {tag}: threads pane {col} {lab}: {g!r} != "
+                      f"{exp!r}\n" + "\n".join(lines[:14]))
+                fails += 1
+    print(f"{tag}: {checked} csv and threads-pane values, {fails} failures")
+    return fails
+
+
 def check(cs, dump, gen, tmp, kind, seed):
     tag = kind or "valid"
     path = os.path.join(tmp, f"derived-{tag}-{seed}.cubex")
@@ -36,6 +125,10 @@ def check(cs, dump, gen, tmp, kind, seed):
     args = [sys.executable, gen, path, ans_path, "--seed", str(seed)]
     if kind == "aggr":
         args += ["--cubelib-aggr"]
+    elif kind == "own-aggr":
+        # the third seed on 200 call paths: subtrees large enough for
+        # the per-location inclusive cache (cube_inclusive.c) to keep
+        args += ["--own-aggr"] + (["--nodes", "200"] if seed == 3 else [])
     elif kind:
         args += ["--hostile", kind]
     subprocess.run(args, check=True)
@@ -44,7 +137,7 @@ def check(cs, dump, gen, tmp, kind, seed):
     fails = 0
     rc, out, err = run([cs, "report", path, "--format", "json",
                         "--metric", "all"])
-    if kind == "datadep":
+    if kind in ("datadep", "aggr-datadep"):
         # found when a value is asked: exit 2, one line naming it
         last = err.strip().splitlines()[-1] if err.strip() else ""
         if rc != 2 or "bad" not in last or "step limit" not in last:
@@ -56,13 +149,21 @@ def check(cs, dump, gen, tmp, kind, seed):
         print(f"FAIL {tag}: report exit {rc}: {err.strip()[:300]}")
         return 1
     if kind == "aggr":
-        # one line for the metric with its own aggregation, naming its
-        # three kinds; nothing about the others (rowwise=false is read)
+        # its own aggregation is applied: no line about it (and
+        # rowwise=false is read)
         lines = [x for x in err.splitlines() if "aggregation" in x]
-        if len(lines) != 1 or "custom" not in lines[0] or \
-                "plus, minus, aggr" not in lines[0] or \
-                "not applied" not in lines[0]:
-            print(f"FAIL {tag}: want one warning about custom: {err[:300]}")
+        if lines:
+            print(f"FAIL {tag}: want no warning about custom: {err[:300]}")
+            fails += 1
+    elif kind == "own-aggr":
+        # agg_ref: its plus reads a metric (reads 0), its untyped one is
+        # not applied; nothing about the metrics whose aggregation is
+        lines = [x for x in err.splitlines() if "aggregation" in x]
+        if len(lines) != 2 or any("agg_ref" not in x for x in lines) or \
+                "reads metric nosuch" not in lines[0] or \
+                "untyped) is not applied" not in lines[1]:
+            print(f"FAIL {tag}: want two warnings about agg_ref: "
+                  f"{err[:400]}")
             fails += 1
     elif kind:
         lines = [x for x in err.splitlines() if "bad" in x]
@@ -74,7 +175,7 @@ def check(cs, dump, gen, tmp, kind, seed):
     checked = 0
     for node in rep["nodes"]:
         for (m, k), got in zip(cols, node["values"]):
-            if m == "bad" and kind != "aggr":
+            if m == "bad":
                 if got is not None:
                     print(f"FAIL {tag}: bad has value {got}")
                     fails += 1
@@ -126,6 +227,8 @@ def check(cs, dump, gen, tmp, kind, seed):
             print(f"FAIL {tag}: {view}: {n_post} postderived cells, "
                   f"{n_pre} prederived values")
             fails += 1
+    if kind == "own-aggr":
+        fails += check_own_aggr(cs, path, ans, f"{tag} seed {seed}")
     rc, out, err = run([dump, path])
     if rc != 0:
         print(f"FAIL {tag}: cube-dump exit {rc}: {err.strip()[:300]}")
@@ -160,7 +263,8 @@ def main():
         for seed in (1, 2, 3):
             fails += check(cs, dump, gen, tmp, None, seed)
     for kind in kinds:
-        fails += check(cs, dump, gen, tmp, kind, 1)
+        for seed in (1, 2, 3) if kind == "own-aggr" else (1,):
+            fails += check(cs, dump, gen, tmp, kind, seed)
     sys.exit(1 if fails else 0)
 
 

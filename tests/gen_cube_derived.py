@@ -6,7 +6,7 @@ is written twice, as CubePL for the file and as a Python function for the
 answers (tests/check_cube_derived.py compares).
 
 gen_cube_derived.py OUT.cubex ANSWERS.json [--seed N] [--hostile KIND]
-    [--cubelib-aggr]
+    [--cubelib-aggr] [--own-aggr] [--nodes N]
 
 Stored: time (INCLUSIVE DOUBLE), visits (EXCLUSIVE UINT64), bytes
 (EXCLUSIVE DOUBLE, sparse).  Derived: every kind (PREDERIVED_EXCLUSIVE,
@@ -19,8 +19,12 @@ metric "bad" that cannot be computed (see HOSTILE): the file must still
 open, "bad" stay blank with a warning, the other values stay right.
 --cubelib-aggr writes what CubeLib writes unquoted (`<cubepl
 rowwise=false>` on "weighted") and a metric "custom" with its own
-aggregation (<cubeplaggr cubeplaggrtype=plus|minus|aggr>, not applied by
-the reader: a warning, no answers for it).
+aggregation (<cubeplaggr cubeplaggrtype=plus|minus|aggr>).  --own-aggr
+adds the metrics of OWN_AGGR: each kind of own aggregation on both
+prederived kinds, computed here as CubeLib applies them (plus folds a
+node's children, minus makes a PREDERIVED_INCLUSIVE metric's exclusive
+value, aggr folds the locations from 0).  --hostile with a kind of
+HOSTILE_AGG gives "bad" an own aggregation that cannot be run.
 """
 import argparse
 import io
@@ -57,6 +61,49 @@ HOSTILE = {
                 "{ ${x} = ${x} + 1; }; return 1; }", ""),
 }
 
+# hostile own aggregations (<cubeplaggr>) on a metric "bad":
+# (type, <cubepl>, {cubeplaggrtype: expression})
+HOSTILE_AGG = {
+    "aggr-syntax": ("PREDERIVED_INCLUSIVE", "metric::time()",
+                    {"plus": "max(arg1, "}),
+    "aggr-word": ("PREDERIVED_EXCLUSIVE", "metric::time()",
+                  {"aggr": "foo + arg1"}),
+    "aggr-loop": ("PREDERIVED_EXCLUSIVE", "metric::visits()",
+                  {"aggr": "{ while (1) { ${y} = 1; }; return arg1; }"}),
+    # loops only on some operands: fails when a value is asked
+    "aggr-datadep": ("PREDERIVED_INCLUSIVE", "metric::time()",
+                     {"minus": "{ while (arg2 > 0) { ${y} = 1; }; "
+                      "return arg1; }"}),
+}
+
+# --own-aggr: metrics with their own aggregation, applied as CubeLib
+# does; (uniq, type, <cubepl>, python own value (c, l, val),
+# {cubeplaggrtype: (expression, python (a, b))})
+OWN_AGGR = [
+    ("agg_incl", "PREDERIVED_INCLUSIVE", "metric::time()",
+     lambda c, l, val: val("time", "I", c, l),
+     {"plus": ("max(arg1, arg2)", max),
+      "minus": ("arg1 - arg2 / 2", lambda a, b: a - b / 2),
+      "aggr": ("max(arg1, arg2)", max)}),
+    ("agg_excl", "PREDERIVED_EXCLUSIVE", "metric::visits() - 3",
+     lambda c, l, val: val("visits", "E", c, l) - 3,
+     {"plus": ("arg1 + 2 * arg2", lambda a, b: a + 2 * b),
+      "aggr": ("min(arg1, arg2)", min)}),
+    ("agg_minus", "PREDERIVED_INCLUSIVE", "metric::visits(i) * 1.5",
+     lambda c, l, val: val("visits", "I", c, l) * 1.5,
+     {"minus": ("|arg1 - arg2| + 1", lambda a, b: abs(a - b) + 1)}),
+    ("agg_div", "PREDERIVED_INCLUSIVE", "metric::time()",
+     lambda c, l, val: val("time", "I", c, l),
+     {"minus": ("arg1 / arg2", None),  # CubeLib's division, below
+      "aggr": ("max(arg1, arg2)", max)}),
+    # a metric reference reads 0 there (a warning); an untyped one is
+    # not applied (a warning)
+    ("agg_ref", "PREDERIVED_EXCLUSIVE", "metric::bytes()",
+     lambda c, l, val: val("bytes", "E", c, l),
+     {"plus": ("arg1 + arg2 + metric::nosuch()", lambda a, b: a + b),
+      "times": ("arg1 * arg2", None)}),
+]
+
 REGIONS = [  # name, paradigm, role
     ("main", "compiler", "function"),
     ("MPI_Send", "mpi", "point2point"),
@@ -85,11 +132,14 @@ def main():
     ap.add_argument("out")
     ap.add_argument("answers")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hostile", choices=sorted(HOSTILE))
+    ap.add_argument("--hostile", choices=sorted(HOSTILE) +
+                    sorted(HOSTILE_AGG))
     ap.add_argument("--cubelib-aggr", action="store_true")
+    ap.add_argument("--own-aggr", action="store_true")
+    ap.add_argument("--nodes", type=int, default=14)  # call paths
     a = ap.parse_args()
     rnd = random.Random(a.seed)
-    n, L = 14, 3
+    n, L = a.nodes, 3
     parent = make_tree(rnd, n)
     kids = [[c for c in range(n) if parent[c] == p] for p in range(n)]
     roots = [c for c in range(n) if parent[c] < 0]
@@ -196,8 +246,21 @@ def main():
          "metric::time(i) / metric::fixed::time()", "",
          lambda get: div(get("time", "I"), get("fixed_time"))),
     ]
+    # own aggregations: uniq -> {cubeplaggrtype: (expression, python)}
+    aggs = {}
+    if a.own_aggr:
+        for uniq, typ, src, f, ag in OWN_AGGR:
+            derived.append((uniq, typ, None, src, "",
+                            lambda c, l, k, f=f: f(c, l, val)))
+            aggs[uniq] = dict(ag)
+        aggs["agg_div"]["minus"] = ("arg1 / arg2", div)
     bad = None
-    if a.hostile:
+    if a.hostile in HOSTILE_AGG:
+        typ, src, ag = HOSTILE_AGG[a.hostile]
+        bad = ("bad", typ, None, src, "", None)
+        derived.append(bad)
+        aggs["bad"] = {t: (e, None) for t, e in ag.items()}
+    elif a.hostile:
         typ, src, init = HOSTILE[a.hostile]
         bad = ("bad", typ, None, src, init, None)
         derived.append(bad)
@@ -205,9 +268,13 @@ def main():
             derived.append(("looping", "PREDERIVED_EXCLUSIVE", None,
                             HOSTILE["runtime"][1], "", None))
 
-    if a.cubelib_aggr:  # its own aggregation: not applied, no answers
+    if a.cubelib_aggr:  # its own aggregation, written unquoted
         derived.append(("custom", "PREDERIVED_INCLUSIVE", None,
-                        "metric::time()", "", None))
+                        "metric::time()", "",
+                        lambda c, l, k: val("time", "I", c, l)))
+        aggs["custom"] = {"plus": ("max(arg1, arg2)", max),
+                          "minus": ("arg1 - arg2 / 2", lambda x, y: x - y / 2),
+                          "aggr": ("min(arg1, arg2)", min)}
 
     # ---- expected values ---------------------------------------------
     cells = {}   # (metric, kind, c) -> [per location]
@@ -217,10 +284,36 @@ def main():
             for c in range(n):
                 cells[(m, k, c)] = [val(m, k, c, l) for l in range(L)]
     pre = [d for d in derived if d[1].startswith("PRE") and d[5]]
+    def op(uniq, t):  # an own operator, CubeLib's default without one
+        dflt = (lambda x, y: x - y) if t == "minus" else (lambda x, y: x + y)
+        return aggs.get(uniq, {}).get(t, (None, dflt))[1]
+
+    def fold_first(f, xs):  # the first value, then f(fold, next)
+        acc = xs[0]
+        for x in xs[1:]:
+            acc = f(acc, x)
+        return acc
+
     for uniq, typ, _, _, _, f in pre:
         own = "E" if typ == "PREDERIVED_EXCLUSIVE" else "I"
         ownv = [[f(c, l, own) for l in range(L)] for c in range(n)]
-        if own == "E":
+        plus, minus = op(uniq, "plus"), op(uniq, "minus")
+        if uniq in aggs and own == "E":
+            # own values first, then plus(that, each child's inclusive)
+            inc = [None] * n
+            for c in reversed(range(n)):  # children after their parent
+                row = list(ownv[c])
+                for k in kids[c]:
+                    row = [plus(x, y) for x, y in zip(row, inc[k])]
+                inc[c] = row
+            exc = ownv
+        elif uniq in aggs:
+            # minus(own, the children's folded by plus; 0 without any)
+            inc = ownv
+            exc = [[minus(ownv[c][l], fold_first(
+                plus, [ownv[k][l] for k in kids[c]]) if kids[c] else 0.0)
+                for l in range(L)] for c in range(n)]
+        elif own == "E":
             inc = incl_of(ownv)
             exc = ownv
         else:
@@ -232,6 +325,11 @@ def main():
             cells[(uniq, "E", c)] = exc[c]
 
     def total(m, k, c):
+        if m in aggs:  # from 0, then aggr(total, next location)
+            acc = 0.0
+            for x in cells[(m, k, c)]:
+                acc = op(m, "aggr")(acc, x)
+            return acc
         return math.fsum(cells[(m, k, c)])
 
     fixed = {m: math.fsum(total(m, "I", r) for r in roots)
@@ -245,6 +343,14 @@ def main():
             for c in range(n):
                 for k in "IE":
                     totals[(uniq, k, c)] = total(uniq, k, c)
+            if uniq in aggs:  # roots folded by plus, then over locations
+                cells[(uniq, "I", "root")] = [
+                    fold_first(op(uniq, "plus"),
+                               [cells[(uniq, "I", r)][l] for r in roots])
+                    for l in range(L)]
+                root_totals[uniq] = total(uniq, "I", "root")
+                del cells[(uniq, "I", "root")]
+                continue
             root_totals[uniq] = math.fsum(total(uniq, "I", r)
                                           for r in roots)
             continue
@@ -304,12 +410,11 @@ def main():
         rowwise = " rowwise=false" if a.cubelib_aggr and \
             uniq == "weighted" else ""
         body = f"<cubepl{rowwise}>{esc(src)}</cubepl>"
-        if a.cubelib_aggr and uniq == "custom":
-            for t, e in (("plus", "max(arg1, arg2)"),
-                         ("minus", "arg1 - arg2 / 2"),
-                         ("aggr", "min(arg1, arg2)")):
-                body += (f"<cubeplaggr cubeplaggrtype={t}>{esc(e)}"
-                         "</cubeplaggr>")
+        for t, (e, _) in aggs.get(uniq, {}).items():
+            # CubeLib writes the type unquoted; the others quoted
+            q = "" if uniq == "custom" else '"'
+            body += (f"<cubeplaggr cubeplaggrtype={q}{t}{q}>{esc(e)}"
+                     "</cubeplaggr>")
         if init:
             body += f"<cubeplinit>{esc(init)}</cubeplinit>"
         kids_m = [x for x in derived if x[2] == uniq]
@@ -386,6 +491,7 @@ def main():
                      (m != "bad")},
            "totals": {f"{m} {k} {c}": v for (m, k, c), v in totals.items()},
            "root": root_totals,
+           "roots": roots,
            "derived": [d[0] for d in derived if d[5]],
            "post": [d[0] for d in derived if d[5] and d[1] == "POSTDERIVED"],
            "bad": bool(bad)}

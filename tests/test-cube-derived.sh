@@ -7,8 +7,10 @@
 # Then the hostile kinds: each file opens, the bad metric is blank with a
 # one-line warning (or, when it loops only on data, exit 2 with one line),
 # and the other metrics are still right; "aggr": CubeLib's unquoted
-# <cubeplaggr cubeplaggrtype=...> and <cubepl rowwise=false> open, with one
-# warning for the aggregation not applied.  Last, Score-P's own CubePL
+# <cubeplaggr cubeplaggrtype=...> and <cubepl rowwise=false> open, the own
+# aggregation applied; "own-aggr": each kind of own aggregation on both
+# prederived kinds, values against the generator's; aggr-*: own
+# aggregations that cannot run.  Last, Score-P's own CubePL
 # (remapping.spec of the corpus file time.p4: 105 derived metrics) on that
 # profile (tests/check_cube_remap.py), when ../shared is there.
 top_srcdir=${top_srcdir:-.}
@@ -26,7 +28,8 @@ check() {
 status=0
 check || status=1
 check syntax unknown-func deep chain unary loop self regex string \
-	reserved empty index comment runtime runtime-ref datadep aggr ||
+	reserved empty index comment runtime runtime-ref datadep aggr \
+	own-aggr aggr-syntax aggr-word aggr-loop aggr-datadep ||
 	status=1
 if [ -d "$top_srcdir/../shared/expected/cube" ]; then
 	/usr/bin/python3 "$top_srcdir/tests/check_cube_remap.py" \

@@ -206,6 +206,39 @@ static void test_functions(void **state)
 	expect_error("sqrt 4", "'(' expected");
 }
 
+/* An own aggregation's expression (<cubeplaggr>): arg1 and arg2 are its
+ * operands, in order; without them (cubepl_run) they read 0. */
+static double eval_args(const char *src, double a, double b)
+{
+	struct cubepl_env *env = cubepl_env_new(1000);
+	struct cubepl_program *p = NULL;
+	char msg[256];
+	double v = NAN;
+	if (!cubepl_parse(src, strlen(src), &host, env, &p, msg, sizeof(msg)) ||
+	    !cubepl_run_args(p, env, &host, 1000000, a, b, &v, msg,
+			     sizeof(msg)))
+		fail_msg("%s: %s", src, msg);
+	cubepl_program_free(p);
+	cubepl_env_free(env);
+	return v;
+}
+
+static void test_aggregation_operands(void **state)
+{
+	(void)state;
+	assert_true(eval_args("arg1 - arg2", 7, 2) == 5);
+	assert_true(eval_args("max(arg1, arg2)", -3, -4) == -3);
+	assert_true(eval_args("|arg2 - arg1| + 1", 2, 7) == 6);
+	assert_true(eval_args("{ ${s} = arg1; return ${s} * arg2; }", 3, 4) ==
+		    12);
+	/* CubeLib's division: x / 0 is DBL_MAX, 0 / 0 is 0 */
+	assert_true(eval_args("arg1 / arg2", 3, 0) == DBL_MAX);
+	assert_true(eval_args("arg1 / arg2", 0, 0) == 0);
+	assert_true(eval("arg1 + arg2 + 1") == 1);
+	expect_error("arg3 + arg1", "unknown function or keyword \"arg3\"");
+	expect_error("arg1(2)", "after the expression");
+}
+
 static void test_logic_and_strings(void **state)
 {
 	(void)state;
@@ -407,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_arithmetic),
 		cmocka_unit_test(test_functions),
+		cmocka_unit_test(test_aggregation_operands),
 		cmocka_unit_test(test_logic_and_strings),
 		cmocka_unit_test(test_variables),
 		cmocka_unit_test(test_metrics),

@@ -46,6 +46,10 @@ struct threads {
 	bool summary_sum;  /* the statistic combines threads by sum */
 	int sort; /* 0 value desc, 1 label, 2 profile index */
 	enum stat_combine combine; /* how the statistic combines threads */
+	uint32_t stat;             /* the column's statistic */
+	bool own;     /* the reader combines its threads its own way (Cube's
+		       * <cubeplaggr> aggr): `own_value` is that, for `sum` */
+	double own_value;
 	struct threads_tree *tree; /* the system tree, once asked for */
 	bool tree_mode;            /* it is shown rather than the list */
 };
@@ -163,13 +167,36 @@ static void sum_texts(const struct model *m, const struct threads *t,
 	}
 }
 
+/* The rows' values combined as the reader combines them (rows still in
+ * profile order), where it has its own way: then the sums line compares
+ * that with the summary instead of the sum. */
+static void own_combination(const struct model *m, struct threads *t)
+{
+	double *vals = malloc((t->n + 1) * sizeof(*vals));
+	for (size_t i = 0; vals && i < t->n; i++)
+		vals[i] = t->rows[i].value;
+	t->own = vals && model_combine_profiles(m, t->stat, vals, t->n,
+						&t->own_value);
+	free(vals);
+}
+
 /* "thread sum X = summary Y", or, where they differ, both with what the
  * difference is (digits enough to see it, and its relative size): the
  * percentages are of the thread sum.  For a parametric set, what the rows
  * are instead. */
-static char *sums_line(const struct model *m, const struct threads *t,
+static char *sums_line(const struct model *m, const struct threads *own_t,
 		       bool *differs)
 {
+	/* a reader's own combination stands for the sum (Cube's aggr) */
+	struct threads copy = *own_t;
+	const struct threads *t = &copy;
+	const char *what = own_t->own ? "threads by the metric's own aggr"
+				      : "thread sum";
+	const char *hundred = own_t->own ? "" : " (100%)";
+	if (own_t->own) {
+		copy.sum = own_t->own_value;
+		copy.summary_sum = true;
+	}
 	if (model_n_points(m) > 0) {
 		/* a parametric set (Extra-P): a profile is a point, its value
 		 * the mean there, and the column's value the mean at the
@@ -189,11 +216,11 @@ static char *sums_line(const struct model *m, const struct threads *t,
 	char *out = NULL;
 	int r;
 	if (!t->summary_sum)
-		r = asprintf(&out, " thread sum %s (100%%)   stored summary %s",
-			     sum, summ);
+		r = asprintf(&out, " %s %s%s   stored summary %s", what, sum,
+			     hundred, summ);
 	else if (!*differs)
-		r = asprintf(&out, " thread sum %s (100%%) = stored summary %s",
-			     sum, summ);
+		r = asprintf(&out, " %s %s%s = stored summary %s", what, sum,
+			     hundred, summ);
 	else {
 		char rel[48] = "";
 		double by = t->has_summary && t->summary != 0
@@ -205,13 +232,13 @@ static char *sums_line(const struct model *m, const struct threads *t,
 			snprintf(rel, sizeof(rel), " (by %.0f%%)", by);
 		else if (by > 0)
 			snprintf(rel, sizeof(rel), " (by %.2g%%)", by);
-		r = asprintf(&out, " thread sum %s (100%%) %s stored summary "
+		r = asprintf(&out, " %s %s%s %s stored summary "
 				   "%s%s: the database's summary is not the "
-				   "sum of these values",
-			     sum,
+				   "%s of these values",
+			     what, sum, hundred,
 			     !t->has_summary ? "!="
 			     : t->sum > t->summary ? ">" : "<",
-			     summ, rel);
+			     summ, rel, own_t->own ? "aggregation" : "sum");
 	}
 	return r < 0 ? NULL : out;
 }
@@ -462,7 +489,8 @@ static struct reaction toggle_tree(struct pane_env *env, struct threads *t)
 			for (size_t i = 0; i < t->n; i++)
 				dense[t->rows[i].profile] = t->rows[i].value;
 			t->tree = threads_tree_new(m, dense, model_n_profiles(m),
-						   t->combine, t->sort == 0,
+						   t->combine, t->stat,
+						   t->sort == 0,
 						   &err);
 		} else {
 			error_set(&err, STATUS_NOMEM, NULL, "out of memory");
@@ -582,6 +610,8 @@ static struct pane *threads_new(struct pane_env *env)
 	}
 	t->has_summary = model_stat_value(m, node, stat, &t->summary);
 	t->combine = model_stats(m)[stat].combine;
+	t->stat = stat;
+	own_combination(m, t);
 	t->summary_sum = model_stats(m)[stat].combine == COMBINE_SUM &&
 			 strcmp(model_str(m, model_stats(m)[stat].formula), "$$") == 0;
 	t->mean = t->n ? t->sum / (double)t->n : 0;

@@ -52,8 +52,8 @@ void threads_tree_free(struct threads_tree *tt)
 struct threads_tree *threads_tree_new(const struct model *m,
 				      const double *by_profile,
 				      uint32_t n_profiles,
-				      enum stat_combine combine, bool by_value,
-				      struct error *err)
+				      enum stat_combine combine, uint32_t stat,
+				      bool by_value, struct error *err)
 {
 	struct threads_tree *tt = calloc(1, sizeof(*tt));
 	if (!tt) {
@@ -75,7 +75,12 @@ struct threads_tree *threads_tree_new(const struct model *m,
 		error_set(err, STATUS_NOMEM, NULL, "out of memory");
 		return NULL;
 	}
-	systree_aggregate(&tt->t, by_profile, n_profiles, combine, tt->values);
+	/* a statistic the reader combines its own way (Cube's <cubeplaggr>
+	 * aggr), else its sum, minimum or maximum */
+	if (!systree_aggregate_own(m, stat, &tt->t, by_profile, n_profiles,
+				   tt->values))
+		systree_aggregate(&tt->t, by_profile, n_profiles, combine,
+				  tt->values);
 	/* open a lone group at the top, and a lone group below it... */
 	uint32_t lone = SYSTREE_NONE;
 	for (uint32_t i = 0; i < tt->t.n; i++)

@@ -27,14 +27,15 @@ struct threads_tree {
 };
 
 /* The tree of `m`'s contexts with values by_profile[0..n_profiles) (a
- * dense array: 0 where a context has none), groups combined by `combine`;
+ * dense array: 0 where a context has none), groups combined by `combine`
+ * (or as the reader combines statistic `stat`'s: systree_aggregate_own);
  * the top level shown, or the one group there opened.  NULL (with `err`)
  * when out of memory. */
 struct threads_tree *threads_tree_new(const struct model *m,
 				      const double *by_profile,
 				      uint32_t n_profiles,
-				      enum stat_combine combine, bool by_value,
-				      struct error *err);
+				      enum stat_combine combine, uint32_t stat,
+				      bool by_value, struct error *err);
 void threads_tree_free(struct threads_tree *tt);
 
 /* Siblings by value or in tuple order; the cursor stays on its node. */

@@ -37,6 +37,16 @@ bool model_stat_value(const struct model *m, uint32_t node, uint32_t stat,
 					   m->stats[stat].stat_id, out);
 }
 
+bool model_combine_profiles(const struct model *m, uint32_t stat,
+			    const double *vals, size_t n, double *out)
+{
+	if (stat >= m->n_stats || (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE) ||
+	    !m->priv->value_ops || !m->priv->value_ops->combine_profiles)
+		return false;
+	return m->priv->value_ops->combine_profiles(
+		m->priv->value_impl, m->stats[stat].stat_id, vals, n, out);
+}
+
 bool model_value(const struct model *m, uint32_t node, uint32_t column,
 		 double *out)
 {

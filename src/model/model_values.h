@@ -54,6 +54,13 @@ struct value_ops {
 	 * and returns true, or returns false when there was none.  As
 	 * trace_ops.take_error. */
 	bool (*take_error)(void *impl, struct error *err);
+	/* Optional (NULL: every statistic combines profiles as its
+	 * `combine` says).  Statistic `stat_id`'s value over the profiles
+	 * whose values are vals[0..n), in profile order, where the reader
+	 * combines them its own way (Cube's <cubeplaggr> aggr): true and
+	 * *out; false: as `combine` says (then *out is untouched). */
+	bool (*combine_profiles)(void *impl, uint32_t stat_id,
+				 const double *vals, size_t n, double *out);
 };
 
 /* The first failed value read since the last call (see value_ops
@@ -104,6 +111,13 @@ enum status model_stat_dense(const struct model *m, uint32_t stat,
 enum status model_column_dense(const struct model *m, uint32_t column,
 			       bool standard, double *values, uint8_t *present,
 			       struct error *err);
+
+/* Statistic `stat`'s value over the profile values vals[0..n) (in
+ * profile order) where the reader combines them its own way (see
+ * value_ops combine_profiles): true and *out; false where they combine
+ * as the statistic's `combine` says.  n may be 0 (to ask whether). */
+bool model_combine_profiles(const struct model *m, uint32_t stat,
+			    const double *vals, size_t n, double *out);
 
 /* Whether the reader gives per-profile values at all (value_ops
  * per_profile); a statistic has them when, besides, its prop_id is set. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "views/system_tree.h"
+#include "model/model_values.h"
 
 struct prof_key {
 	const struct model *m;
@@ -180,6 +181,36 @@ void systree_aggregate(const struct systree *t, const double *by_profile,
 		}
 		out[i] = v;
 	}
+}
+
+bool systree_aggregate_own(const struct model *m, uint32_t stat,
+			   const struct systree *t, const double *by_profile,
+			   uint32_t n_profiles, double *out)
+{
+	double probe;
+	if (!model_combine_profiles(m, stat, NULL, 0, &probe))
+		return false;
+	double *vals = malloc(((size_t)t->n + 1) * sizeof(*vals));
+	if (!vals)
+		return false;
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct systree_node *nd = &t->nodes[i];
+		size_t k = 0;
+		/* preorder: the subtree is the run of deeper nodes after i */
+		for (uint32_t j = i; j < t->n &&
+				     (j == i || t->nodes[j].level > nd->level);
+		     j++) {
+			uint32_t p = t->nodes[j].profile;
+			if (t->nodes[j].first_child == SYSTREE_NONE)
+				vals[k++] = p < n_profiles ? by_profile[p] : 0;
+		}
+		if (nd->first_child == SYSTREE_NONE)
+			out[i] = k ? vals[0] : 0;
+		else
+			model_combine_profiles(m, stat, vals, k, &out[i]);
+	}
+	free(vals);
+	return true;
 }
 
 char *systree_label(const struct model *m, const struct systree *t,

@@ -59,6 +59,14 @@ void systree_aggregate(const struct systree *t, const double *by_profile,
 		       uint32_t n_profiles, enum stat_combine combine,
 		       double *out);
 
+/* As systree_aggregate for statistic `stat` of `m` where the reader
+ * combines profiles its own way (model_combine_profiles): a group's
+ * value is that combination of the values of the leaves below it, in
+ * order.  false (out untouched): the statistic has none, or no memory. */
+bool systree_aggregate_own(const struct model *m, uint32_t stat,
+			   const struct systree *t, const double *by_profile,
+			   uint32_t n_profiles, double *out);
+
 /* The label of node `i`: a leaf's profile label, a group's name when its
  * tuple element has one that is not blank (Cube's "nodecard 2", "MPI Rank
  * 0", as the Cube GUI labels them), else its "KIND id" ("RANK 3").  Heap

@@ -2,8 +2,9 @@
  * reader (src/formats/cube/cubepl*.c).  The input is parsed as a derived
  * metric's expression with a host that knows two metrics and a few
  * reserved variables; a program that parses is run twice in the same
- * environment (as an init block and an expression share theirs) with a
- * small step budget.  Links the engine only. */
+ * environment (as an init block and an expression share theirs), the
+ * second time with operands for arg1 and arg2 (an own aggregation,
+ * <cubeplaggr>), with a small step budget.  Links the engine only. */
 #include "config.h"
 
 #include <string.h>
@@ -63,9 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		double v;
 		size_t n;
 		(void)cubepl_program_metrics(p, &n);
-		for (int i = 0; i < 2; i++)
-			(void)cubepl_run(p, env, &h, 20000, &v, msg,
-					 sizeof(msg));
+		(void)cubepl_run(p, env, &h, 20000, &v, msg, sizeof(msg));
+		/* as a <cubeplaggr> expression: arg1 and arg2 given */
+		(void)cubepl_run_args(p, env, &h, 20000, 2.5, -1, &v, msg,
+				      sizeof(msg));
 	}
 	if (env && !p && msg[0] == '\0')
 		__builtin_trap(); /* a refused program says why */

@@ -73,6 +73,8 @@ struct cube_metric {
 			     * cubeplaggrtype: plus, minus, aggr, and
 			     * one without a known type */
 	bool known_dtype;   /* false: unknown text, read as DOUBLE */
+	bool own_aggr;      /* a prederived metric whose <cubeplaggr> are
+			     * applied (cube_derived.c) */
 	uint32_t elem_size; /* bytes per value */
 	/* a component of a multi-value metric (cube_components.c): the
 	 * field read at this offset of each cell, typed `dtype` */

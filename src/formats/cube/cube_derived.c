@@ -7,7 +7,10 @@
  * any value), then the metrics that cannot be computed found, each with
  * its reason: a parse error, an init that fails, a cycle of references
  * between derived metrics, a reference to a metric that cannot be
- * computed.  Their columns stay blank and the reason is a warning.
+ * computed, an own aggregation (<cubeplaggr>) that does not parse or
+ * does not finish.  Their columns stay blank and the reason is a
+ * warning; so are an own aggregation CubeLib does not apply to the
+ * metric's kind and one that reads a metric (reads 0).
  * Must not depend on curses or on another format. */
 #include "config.h"
 
@@ -123,15 +126,32 @@ static void set_why(struct dmetric *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Parse metric i's expression and init block. */
-static void parse_metric(struct cube_values *v, struct cubepl_host *h,
-			 uint32_t i)
+static const char *const agg_name[] = {"plus", "minus", "aggr"};
+
+/* Whether CubeLib applies <cubeplaggr> kind k (enum cube_agg) to metric
+ * cm: plus, minus and aggr to a PREDERIVED_INCLUSIVE metric, plus and
+ * aggr to a PREDERIVED_EXCLUSIVE one (CubeCustomPreDerived*Metric.cpp);
+ * the POSTDERIVED aggr is not applied here. */
+static bool agg_applies(const struct cube_metric *cm, int k)
 {
+	if (!cm->cubepl[2 + k] || cm->mtype != CUBE_MT_DERIVED)
+		return false;
+	return cm->derived == CUBE_DV_PRE_INCL ||
+	       (cm->derived == CUBE_DV_PRE_EXCL && k != CUBE_AGG_MINUS);
+}
+
+/* Parse metric i's expression, init block and own aggregation. */
+static void parse_metric(struct opener *o, struct cubepl_host *h, uint32_t i)
+{
+	struct cube_values *v = o->v;
 	struct cube_pl *pl = v->pl;
 	struct dmetric *d = &pl->dm[i];
+	struct cube_metric *cm = &v->metrics[i];
 	char msg[256];
 	const char *src = pl->met_str[5][i], *init = pl->met_str[6][i];
 	d->usable = true;
+	for (int k = 0; k < 3; k++)
+		cm->own_aggr |= agg_applies(cm, k);
 	if (!*src) {
 		set_why(d, "no <cubepl> expression");
 		return;
@@ -142,8 +162,19 @@ static void parse_metric(struct cube_values *v, struct cubepl_host *h,
 		return;
 	}
 	if (!cubepl_parse(src, strlen(src), h, pl->env, &d->expr, msg,
-			  sizeof(msg)))
+			  sizeof(msg))) {
 		set_why(d, "CubePL, %s", msg);
+		return;
+	}
+	const struct model *m = model_builder_peek(o->b);
+	for (int k = 0; k < 3 && d->usable; k++) {
+		const char *a = model_str(m, cm->cubepl[2 + k]);
+		if (agg_applies(cm, k) &&
+		    !cubepl_parse(a, strlen(a), h, pl->env, &d->agg[k], msg,
+				  sizeof(msg)))
+			set_why(d, "its own aggregation (<cubeplaggr> %s), "
+				   "CubePL, %s", agg_name[k], msg);
+	}
 }
 
 /* Metrics in a cycle of references, or referring to one that cannot be
@@ -246,8 +277,9 @@ static void warn_unknown(struct opener *o)
 	}
 }
 
-/* One line for a metric with its own aggregation (<cubeplaggr>, by
- * cubeplaggrtype), which is not applied: its values add up. */
+/* One line for a metric with an own aggregation (<cubeplaggr>, by
+ * cubeplaggrtype) that is not applied (see agg_applies; one without a
+ * known type never is): its values add up. */
 static void warn_aggr(struct opener *o, const struct cube_metric *cm,
 		      const char *name)
 {
@@ -256,7 +288,7 @@ static void warn_aggr(struct opener *o, const struct cube_metric *cm,
 	char list[40] = "";
 	size_t at = 0;
 	for (int k = 0; k < 4; k++)
-		if (cm->cubepl[2 + k])
+		if (cm->cubepl[2 + k] && (k == 3 || !agg_applies(cm, k)))
 			at += (size_t)snprintf(list + at, sizeof(list) - at,
 					       "%s%s", at ? ", " : "",
 					       kinds[k]);
@@ -264,6 +296,28 @@ static void warn_aggr(struct opener *o, const struct cube_metric *cm,
 		cube_warn(o, "derived metric %s: its own aggregation "
 			  "(<cubeplaggr> %s) is not applied: values add up",
 			  name, list);
+}
+
+/* An aggregation's metric references read 0 (its operands are arg1 and
+ * arg2): one line per metric that has any. */
+static void warn_agg_refs(struct opener *o, const struct dmetric *dm,
+			  const char *name)
+{
+	for (int k = 0; k < 3; k++) {
+		size_t n = 0;
+		const int32_t *r = dm->agg[k]
+			? cubepl_program_metrics(dm->agg[k], &n) : NULL;
+		const char *u = dm->agg[k]
+			? cubepl_program_unknown_metric(dm->agg[k]) : NULL;
+		const char *ref = u ? u : n ? o->v->pl->met_str[0][r[0]] : NULL;
+		if (ref) {
+			cube_warn(o, "derived metric %s: its own aggregation "
+				  "(<cubeplaggr> %s) reads metric %s, which "
+				  "reads 0 there (its operands are arg1 and "
+				  "arg2)", name, agg_name[k], ref);
+			return;
+		}
+	}
 }
 
 static void warn_all(struct opener *o)
@@ -279,7 +333,8 @@ static void warn_all(struct opener *o)
 			cube_warn(o, "derived metric %s not computed: %s",
 				  pl->met_str[0][i], dm->why ? dm->why : "");
 		else
-			warn_aggr(o, cm, pl->met_str[0][i]);
+			warn_agg_refs(o, dm, pl->met_str[0][i]);
+		warn_aggr(o, cm, pl->met_str[0][i]);
 	}
 	warn_unknown(o);
 }
@@ -311,7 +366,7 @@ enum status cube_derived_setup(struct opener *o)
 	cube_pl_host(&d, &h);
 	for (uint32_t i = 0; i < v->n_metrics; i++)
 		if (v->metrics[i].mtype == CUBE_MT_DERIVED)
-			parse_metric(v, &h, i);
+			parse_metric(o, &h, i);
 	/* init blocks in document order; their budget grows with the file
 	 * (they loop over call paths and regions) */
 	uint64_t steps = 1000ull * ((uint64_t)v->n + pl->n_regions + v->n_loc) +
@@ -338,6 +393,13 @@ enum status cube_derived_setup(struct opener *o)
 		    !cubepl_run(dm->expr, pl->env, &h, CUBE_PL_EVAL_STEPS,
 				&ignored, msg, sizeof(msg)))
 			set_why(dm, "its CubePL expression failed: %s", msg);
+		for (int k = 0; k < 3; k++)
+			if (dm->agg[k] && dm->usable &&
+			    !cubepl_run_args(dm->agg[k], pl->env, &h,
+					     CUBE_PL_EVAL_STEPS, 0, 0, &ignored,
+					     msg, sizeof(msg)))
+				set_why(dm, "its own aggregation (<cubeplaggr> "
+					    "%s) failed: %s", agg_name[k], msg);
 	}
 	propagate(v);
 	warn_all(o);
@@ -372,6 +434,8 @@ void cube_derived_free(struct cube_values *v)
 		struct dmetric *d = &pl->dm[i];
 		cubepl_program_free(d->expr);
 		cubepl_program_free(d->init);
+		for (int k = 0; k < 3; k++)
+			cubepl_program_free(d->agg[k]);
 		free(d->why);
 		for (int k = 0; k < 2; k++) {
 			free(d->tot[k]);

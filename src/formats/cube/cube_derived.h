@@ -17,6 +17,8 @@
 
 struct dmetric {
 	struct cubepl_program *expr, *init;
+	struct cubepl_program *agg[3]; /* enum cube_agg: the <cubeplaggr>
+					* applied, or NULL */
 	bool usable;
 	char *why;  /* why not usable (malloc'd), or NULL */
 	bool busy;  /* being computed: a reference back is a cycle */

@@ -12,6 +12,13 @@
  *   path, flavour and set of locations), a location's value the
  *   expression over that location's values.
  *
+ * A prederived metric with its own aggregation (<cubeplaggr>, CubeLib's
+ * CubeCustomPreDerived*Metric.cpp; doc/cube.md) folds with its
+ * expressions of arg1 and arg2 instead of + and -: "plus" a node's
+ * children (PREDERIVED_INCLUSIVE: into minus(own, fold), its exclusive
+ * value; PREDERIVED_EXCLUSIVE: onto its own value, its inclusive one,
+ * cube_inclusive.c), "aggr" the locations into a total, from 0.
+ *
  * In every kind metric::x(i) / metric::x(e) take x's inclusive / exclusive
  * value instead, metric::call::x(id, f) the value at call path `id`,
  * metric::fixed::x() x's total over the whole program and
@@ -281,6 +288,46 @@ void cube_pl_fail(struct cube_values *v, uint32_t mi, const char *msg)
 			  "derived metric %s: %s", v->pl->met_str[0][mi], msg);
 }
 
+/* ---- a metric's own aggregation ----------------------------------------- */
+
+bool cube_derived_op(struct cube_values *v, uint32_t mi, enum cube_agg k,
+		     double a, double b, double *out)
+{
+	struct dmetric *dm = v->pl && mi < v->n_metrics ? &v->pl->dm[mi]
+							: NULL;
+	if (!dm || !dm->agg[k]) {
+		*out = k == CUBE_AGG_MINUS ? a - b : a + b;
+		return true;
+	}
+	*out = 0;
+	if (dm->failed)
+		return false;
+	/* no call path, location or metric: metric references read 0 */
+	struct dctx d = {.v = v, .mi = UINT32_MAX, .pos = CUBE_POS_ALL,
+			 .loc = -1};
+	struct cubepl_host h;
+	cube_pl_host(&d, &h);
+	char msg[256], why[320];
+	if (cubepl_run_args(dm->agg[k], v->pl->env, &h, CUBE_PL_EVAL_STEPS, a,
+			    b, out, msg, sizeof(msg)))
+		return true;
+	static const char *const name[] = {"plus", "minus", "aggr"};
+	snprintf(why, sizeof(why), "its own aggregation (<cubeplaggr> %s) "
+		 "failed: %s", name[k], msg);
+	cube_pl_fail(v, mi, why);
+	return false;
+}
+
+/* acc[j] = op(acc[j], x[j]) for the L locations. */
+static bool fold_row(struct cube_values *v, uint32_t mi, enum cube_agg k,
+		     double *acc, const double *x, uint32_t L)
+{
+	for (uint32_t j = 0; j < L; j++)
+		if (!cube_derived_op(v, mi, k, acc[j], x[j], &acc[j]))
+			return false;
+	return true;
+}
+
 /* ---- values ------------------------------------------------------------- */
 
 static void drop_rows(struct dctx *d)
@@ -325,18 +372,68 @@ static bool own_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 	uint32_t L = v->n_loc;
 	if (pos != CUBE_POS_ALL)
 		return run(v, mi, pos, kind, true, out);
-	/* the synthetic root: its roots together */
+	/* the synthetic root: its roots together (an own "plus": the first
+	 * root's values, then plus(those, the next root's)) */
 	double *tmp = malloc(((size_t)L + 1) * sizeof(double));
-	bool any = false;
+	bool any = false, ok = true;
 	memset(out, 0, L * sizeof(*out));
-	for (uint32_t p = 0; tmp && p < v->n; p += v->subtree[p])
+	for (uint32_t p = 0; tmp && ok && p < v->n; p += v->subtree[p])
 		if (run(v, mi, p, kind, true, tmp)) {
+			if (any && v->metrics[mi].own_aggr)
+				ok = fold_row(v, mi, CUBE_AGG_PLUS, out, tmp, L);
+			else
+				for (uint32_t j = 0; j < L; j++)
+					out[j] += tmp[j];
 			any = true;
-			for (uint32_t j = 0; j < L; j++)
-				out[j] += tmp[j];
 		}
 	free(tmp);
-	return any;
+	return any && ok;
+}
+
+/* A PREDERIVED_INCLUSIVE metric's exclusive values with its own
+ * aggregation (CubeLib's CustomPreDerivedInclusiveMetric::get_sevs):
+ * minus(own inclusive, the children's inclusive values folded by plus,
+ * the first child's, then plus(fold, next); 0 without children). */
+static bool own_excl_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+			   double *out)
+{
+	uint32_t L = v->n_loc;
+	double *fold = calloc((size_t)L + 1, sizeof(double));
+	double *tmp = malloc(((size_t)L + 1) * sizeof(double));
+	bool first = true, ok = fold && tmp;
+	for (uint32_t c = v->first_child[pos]; ok && c != UINT32_MAX;
+	     c = v->next_sibling[c]) {
+		if (!own_cells(v, mi, c, KIND_INCL, tmp)) {
+			ok = !v->pl->dm[mi].failed;
+			continue;
+		}
+		if (first)
+			memcpy(fold, tmp, L * sizeof(double));
+		else
+			ok = fold_row(v, mi, CUBE_AGG_PLUS, fold, tmp, L);
+		first = false;
+	}
+	ok = ok && fold_row(v, mi, CUBE_AGG_MINUS, out, fold, L);
+	free(fold);
+	free(tmp);
+	return ok;
+}
+
+/* A PREDERIVED_EXCLUSIVE metric's inclusive values at the synthetic root
+ * with its own aggregation: its roots' folded by plus. */
+static bool root_incl_cells(struct cube_values *v, uint32_t mi, double *out)
+{
+	uint32_t L = v->n_loc;
+	double *tmp = malloc(((size_t)L + 1) * sizeof(double));
+	bool any = false, ok = tmp != NULL;
+	for (uint32_t p = 0; ok && p < v->n; p += v->subtree[p])
+		if (cube_incl_cells(v, mi, p, any ? tmp : out)) {
+			if (any)
+				ok = fold_row(v, mi, CUBE_AGG_PLUS, out, tmp, L);
+			any = true;
+		}
+	free(tmp);
+	return any && ok && !v->pl->dm[mi].failed;
 }
 
 bool cube_derived_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
@@ -353,13 +450,16 @@ bool cube_derived_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 			return pos != CUBE_POS_ALL &&
 			       own_cells(v, mi, pos, KIND_EXCL, out);
 		if (pos != CUBE_POS_ALL)
-			return cube_incl_cells(v, mi, pos, out);
-		return false;
+			return cube_incl_cells(v, mi, pos, out) &&
+			       !v->pl->dm[mi].failed;
+		return m->own_aggr && root_incl_cells(v, mi, out);
 	case CUBE_DV_PRE_INCL: {
 		if (!own_cells(v, mi, pos, KIND_INCL, out))
 			return false;
 		if (kind == KIND_INCL || pos == CUBE_POS_ALL)
 			return kind == KIND_INCL;
+		if (m->own_aggr)
+			return own_excl_cells(v, mi, pos, out);
 		double *tmp = malloc(((size_t)L + 1) * sizeof(double));
 		for (uint32_t c = v->first_child[pos]; tmp && c != UINT32_MAX;
 		     c = v->next_sibling[c])
@@ -390,10 +490,27 @@ static bool own_total(struct cube_values *v, uint32_t mi, uint32_t pos,
 	return ok;
 }
 
+/* A prederived metric's total with its own aggregation: its values at
+ * the locations folded by aggr from 0 (CubeLib's
+ * BuildInTypeMetric::get_sev_native: 0, then aggr(sum, next)). */
+static bool own_aggr_total(struct cube_values *v, uint32_t mi, uint32_t pos,
+			   uint32_t kind, double *out)
+{
+	double *row = malloc(((size_t)v->n_loc + 1) * sizeof(double));
+	bool ok = row && cube_derived_cells(v, mi, pos, kind, row);
+	*out = 0;
+	for (uint32_t j = 0; ok && j < v->n_loc; j++)
+		ok = cube_derived_op(v, mi, CUBE_AGG_AGGR, *out, row[j], out);
+	free(row);
+	return ok;
+}
+
 static bool compute_total(struct cube_values *v, uint32_t mi, uint32_t pos,
 			  uint32_t kind, double *out)
 {
 	const struct cube_metric *m = &v->metrics[mi];
+	if (m->own_aggr)
+		return own_aggr_total(v, mi, pos, kind, out);
 	switch ((enum cube_derived)m->derived) {
 	case CUBE_DV_PRE_EXCL:
 		if (kind == KIND_INCL)

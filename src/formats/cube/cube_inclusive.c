@@ -2,7 +2,8 @@
  * values are what is stored or computed (stored EXCLUSIVE,
  * PREDERIVED_EXCLUSIVE): a node's inclusive value is its subtree's
  * exclusive values combined (sum; min / max for MIN/MAXDOUBLE, over the
- * rows that hold data).
+ * rows that hold data; a PREDERIVED_EXCLUSIVE metric's own "plus", node
+ * first, then each child's inclusive value).
  *
  * Per location: one pre-order walk of the subtree with a stack of
  * per-location accumulators along the current path (depth x locations
@@ -38,14 +39,24 @@ struct cube_incl {
 	struct incl_metric *m; /* per metric */
 };
 
-/* (acc, *has) combined with (x, x_has), L values. */
-static void merge(const struct cube_metric *m, double *acc, bool *has,
-		  const double *x, bool x_has, uint32_t L)
+/* (acc, *has) combined with (x, x_has), L values; a
+ * PREDERIVED_EXCLUSIVE metric's own "plus" (cube_derived_op) makes
+ * plus(acc, x): the node's own values first, then each child's inclusive
+ * ones in order (CubeLib's CubePreDerivedExclusiveMetric; a failed run
+ * is the metric's error). */
+static void merge(struct cube_values *v, uint32_t mi, double *acc,
+		  bool *has, const double *x, bool x_has, uint32_t L)
 {
+	const struct cube_metric *m = &v->metrics[mi];
 	if (!x_has)
 		return;
 	if (!*has) {
 		memcpy(acc, x, L * sizeof(*acc));
+	} else if (m->own_aggr) {
+		for (uint32_t j = 0; j < L; j++)
+			if (!cube_derived_op(v, mi, CUBE_AGG_PLUS, acc[j], x[j],
+					     &acc[j]))
+				break;
 	} else if (!is_minmax(m)) {
 		for (uint32_t j = 0; j < L; j++)
 			acc[j] += x[j];
@@ -130,7 +141,7 @@ static bool walk_push(struct walk *w, uint32_t L)
 
 /* Top of the walk's stack done: kept when its slot says so, merged into
  * its parent (or into out when it is the walk's root). */
-static void walk_pop(struct cube_values *v, const struct cube_metric *m,
+static void walk_pop(struct cube_values *v, uint32_t mi,
 		     struct incl_metric *im, struct walk *w, double *out,
 		     bool *out_has)
 {
@@ -143,10 +154,10 @@ static void walk_pop(struct cube_values *v, const struct cube_metric *m,
 		im->state[s] = w->has[i] ? 1 : 2;
 	}
 	if (i > 0)
-		merge(m, w->rows + (i - 1) * L, &w->has[i - 1], row, w->has[i],
-		      L);
+		merge(v, mi, w->rows + (i - 1) * L, &w->has[i - 1], row,
+		      w->has[i], L);
 	else
-		merge(m, out, out_has, row, w->has[i], L);
+		merge(v, mi, out, out_has, row, w->has[i], L);
 }
 
 bool cube_incl_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
@@ -157,7 +168,6 @@ bool cube_incl_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 	struct cube_incl *c = incl_state(v);
 	if (!c || pos >= v->n || mi >= v->n_metrics)
 		return false;
-	const struct cube_metric *m = &v->metrics[mi];
 	struct incl_metric *im = &c->m[mi];
 	if (!im->state && c->n_slots) {
 		im->rows = malloc((size_t)c->n_slots * L * sizeof(double) + 1);
@@ -179,10 +189,10 @@ bool cube_incl_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 	uint32_t end = pos + v->subtree[pos];
 	for (uint32_t p = pos; p < end && ok;) {
 		while (w.sp && p >= w.pos[w.sp - 1] + v->subtree[w.pos[w.sp - 1]])
-			walk_pop(v, m, im, &w, out, &has);
+			walk_pop(v, mi, im, &w, out, &has);
 		if (p != pos && kept(c, im, p)) {
 			uint32_t s = c->slot[p];
-			merge(m, w.rows + (w.sp - 1) * L, &w.has[w.sp - 1],
+			merge(v, mi, w.rows + (w.sp - 1) * L, &w.has[w.sp - 1],
 			      im->rows + (size_t)s * L, im->state[s] == 1, L);
 			p += v->subtree[p];
 			continue;
@@ -195,7 +205,7 @@ bool cube_incl_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 		p++;
 	}
 	while (ok && w.sp)
-		walk_pop(v, m, im, &w, out, &has);
+		walk_pop(v, mi, im, &w, out, &has);
 	free(w.rows);
 	free(w.pos);
 	free(w.has);

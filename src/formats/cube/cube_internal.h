@@ -59,11 +59,13 @@ struct cube_values {
 #define CUBE_POS_ALL UINT32_MAX
 
 /* Whether the engine derives metric m's inclusive values from its
- * exclusive ones (stored EXCLUSIVE, PREDERIVED_EXCLUSIVE). */
+ * exclusive ones (stored EXCLUSIVE, PREDERIVED_EXCLUSIVE without its own
+ * aggregation: with one, its inclusive values are no subtree sums). */
 static inline bool cube_excl_only(const struct cube_metric *m)
 {
 	return m->mtype == CUBE_MT_EXCLUSIVE ||
-	       (m->mtype == CUBE_MT_DERIVED && m->derived == CUBE_DV_PRE_EXCL);
+	       (m->mtype == CUBE_MT_DERIVED && m->derived == CUBE_DV_PRE_EXCL &&
+		!m->own_aggr);
 }
 
 static inline bool is_minmax(const struct cube_metric *m)
@@ -140,6 +142,15 @@ bool cube_derived_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 bool cube_derived_total(struct cube_values *v, uint32_t mi, uint32_t pos,
 			uint32_t kind, double *out);
 void cube_derived_free(struct cube_values *v);
+
+/* A prederived metric's own operators (<cubeplaggr> by cubeplaggrtype). */
+enum cube_agg { CUBE_AGG_PLUS, CUBE_AGG_MINUS, CUBE_AGG_AGGR };
+
+/* Operator k of metric mi on (a, b): its expression, or CubeLib's
+ * default (+, -, +).  false: the run failed (recorded as the metric's
+ * failure, see cube_pl_fail). */
+bool cube_derived_op(struct cube_values *v, uint32_t mi, enum cube_agg k,
+		     double a, double b, double *out);
 
 /* cube_tree.c: the tree arrays and id index of the provider, then the
  * model's functions (regions), call nodes and profiles (locations). */

@@ -526,10 +526,31 @@ static bool values_take_error(void *impl, struct error *err)
 	return had;
 }
 
+/* A prederived metric with its own aggregation: the profiles' values
+ * folded by its aggr from 0, as its totals are (cube_derived_values.c);
+ * the system tree's groups so take CubeLib's values. */
+static bool values_combine_profiles(void *impl, uint32_t stat_id,
+				    const double *vals, size_t n, double *out)
+{
+	struct cube_values *v = impl;
+	uint32_t mi = stat_id / 2;
+	if (mi >= v->n_metrics || !v->metrics[mi].own_aggr)
+		return false;
+	pthread_mutex_lock(&v->lock);
+	double acc = 0;
+	for (size_t j = 0; j < n; j++)
+		if (!cube_derived_op(v, mi, CUBE_AGG_AGGR, acc, vals[j], &acc))
+			break;
+	pthread_mutex_unlock(&v->lock);
+	*out = acc;
+	return true;
+}
+
 const struct value_ops cube_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
 	.close = cube_values_close,
 	.summary_all = values_summary_all,
 	.take_error = values_take_error,
+	.combine_profiles = values_combine_profiles,
 };

@@ -7,7 +7,8 @@
  * metric::NAME(i|e|*[, i|e|*]), metric::fixed::NAME(...),
  * metric::call::NAME(expr, i|e)), variables (${name}, ${name}[expr],
  * assignment, global(name), sizeof, defined), the reserved variables
- * (${cube::...}, ${calculation::...}), and the statements of lambda
+ * (${cube::...}, ${calculation::...}), the operands arg1 and arg2 of an
+ * aggregation (<cubeplaggr>), and the statements of lambda
  * blocks ({ ...; return expr; }, if / elseif / else, while).  A parse
  * gives a program or a one-line error with its offset; a run gives a
  * number or a one-line error (step limit, depth limit); nothing here
@@ -125,5 +126,13 @@ const char *cubepl_program_unknown_metric(const struct cubepl_program *p);
 bool cubepl_run(const struct cubepl_program *p, struct cubepl_env *env,
 		const struct cubepl_host *h, uint64_t max_steps, double *out,
 		char *msg, size_t msg_size);
+
+/* The same with the operands of a metric's own aggregation
+ * (<cubeplaggr>): the keywords arg1 and arg2 read them (CubeLib's
+ * CubePL1Scanner.lpp; in cubepl_run they read 0). */
+bool cubepl_run_args(const struct cubepl_program *p, struct cubepl_env *env,
+		     const struct cubepl_host *h, uint64_t max_steps,
+		     double arg1, double arg2, double *out, char *msg,
+		     size_t msg_size);
 
 #endif

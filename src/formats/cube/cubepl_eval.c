@@ -23,6 +23,7 @@ struct run {
 	const struct cubepl_host *h;
 	uint64_t steps, max_steps;
 	const char *err;
+	double args[2]; /* arg1, arg2 */
 };
 
 /* ---- environment -------------------------------------------------------- */
@@ -318,6 +319,9 @@ static bool eval(struct run *r, const struct cpl_node *n,
 			*out = (struct cubepl_value){0, NULL};
 		}
 		return true;
+	case N_ARG:
+		out->num = r->args[n->slot & 1];
+		return true;
 	case N_SIZEOF:
 		out->num = (double)r->env->vars[n->slot].n;
 		return true;
@@ -348,11 +352,15 @@ static bool eval(struct run *r, const struct cpl_node *n,
 	return true;
 }
 
-bool cubepl_run(const struct cubepl_program *p, struct cubepl_env *env,
-		const struct cubepl_host *h, uint64_t max_steps, double *out,
-		char *msg, size_t msg_size)
+bool cubepl_run_args(const struct cubepl_program *p, struct cubepl_env *env,
+		     const struct cubepl_host *h, uint64_t max_steps,
+		     double arg1, double arg2, double *out, char *msg,
+		     size_t msg_size)
 {
-	struct run r = {.env = env, .h = h, .max_steps = max_steps};
+	struct run r = {.env = env,
+			.h = h,
+			.max_steps = max_steps,
+			.args = {arg1, arg2}};
 	struct cubepl_value v;
 	if (msg_size)
 		msg[0] = '\0';
@@ -362,4 +370,11 @@ bool cubepl_run(const struct cubepl_program *p, struct cubepl_env *env,
 	}
 	*out = num_of(v);
 	return true;
+}
+
+bool cubepl_run(const struct cubepl_program *p, struct cubepl_env *env,
+		const struct cubepl_host *h, uint64_t max_steps, double *out,
+		char *msg, size_t msg_size)
+{
+	return cubepl_run_args(p, env, h, max_steps, 0, 0, out, msg, msg_size);
 }

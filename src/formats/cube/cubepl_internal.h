@@ -62,6 +62,7 @@ enum cpl_op {
 	N_MIN, N_MAX, N_EQ, N_NE, N_LT, N_GT, N_LE, N_GE, N_SEQ, N_SSEQ,
 	N_MATCH, N_AND, N_OR, N_XOR, N_NOT, N_METRIC, N_VAR, N_RES,
 	N_SIZEOF, N_DEFINED, N_BLOCK, N_ASSIGN, N_IF, N_WHILE, N_NOP,
+	N_ARG, /* arg1 / arg2 (slot 0 / 1): an aggregation's operands */
 };
 
 enum cpl_func {

@@ -316,7 +316,8 @@ static struct cpl_node *var_query(struct parser *p, enum cpl_op op)
 	return n;
 }
 
-/* f(x), min(x, y), max(x, y), true, false, sizeof, defined */
+/* f(x), min(x, y), max(x, y), true, false, arg1, arg2, sizeof,
+ * defined */
 static struct cpl_node *word(struct parser *p)
 {
 	struct cpl_token t = p->tok;
@@ -324,6 +325,13 @@ static struct cpl_node *word(struct parser *p)
 		struct cpl_node *n = node(p, N_NUM);
 		if (n)
 			n->num = is_word(p, "true");
+		advance(p);
+		return n;
+	}
+	if (is_word(p, "arg1") || is_word(p, "arg2")) {
+		struct cpl_node *n = node(p, N_ARG);
+		if (n)
+			n->slot = t.text[3] == '2';
 		advance(p);
 		return n;
 	}
