@@ -9,7 +9,9 @@ For each metric with sub-metrics, inclusive and exclusive: the column
 chooser leaves only the metric's open form shown (drive() of
 check_cube_metric_tree.py), `:sort NAME/own (I)` sorts by it, and on the
 first call nodes' rows T must list every location with the CSV's value,
-to the 4 digits shown.
+to the 4 digits shown; z there (the system focus on the first context
+listed) must show the node's own values, inclusive and exclusive, of
+that location in the tree.
 
 usage: check_cube_metric_threads.py CALLSCOPE FILE CSV SIZE...
 """
@@ -23,7 +25,29 @@ import check_cube_metric_tree as tree  # noqa: E402
 
 THREAD = re.compile(r"^ *(-?[0-9.,]+(?:e[+-]?\d+)? ?\S*?)(?: +-?[0-9.]+%)?"
                     r"  Rank 0: thread (\d+)$")
+FOCUS = re.compile(r"Name \(system: Rank 0: thread (\d+), 1 context")
+CELL = r"(-?[0-9.,]+(?:e[+-]?\d+)? ?[A-Za-z\u00b5]*|)"
 TITLE = re.compile(r"^ (\S+)/own \(([IE])\) per execution context: (f\d+)$")
+
+
+def check_focus(cs, db, size, keys, truth, metric, node, where):
+    """The tree focused on one context (z): the node's two own cells are
+    that location's values; the number of values checked."""
+    lines = tree.screen(cs, db, size, keys)
+    loc = next((int(m.group(1)) for m in map(FOCUS.search, lines) if m),
+               None)
+    row = re.compile(r"^ *%s +%s +[\u2502\u251c\u2514\u2500\u25b8\u25be ]*"
+                     r"%s$" % (CELL, CELL, node))
+    cells = next((m.groups() for m in map(row.match, lines) if m), None)
+    if loc is None or cells is None:
+        tree.fail("%s z: no focused row of %s" % (where, node))
+        return 0
+    for text, call in zip(cells, ("incl", "excl")):
+        want = truth[(node, metric, call, loc)]
+        if not tree.close(tree.parse_value(text), want):
+            tree.fail("%s z: %s %s of thread %d shows %r, the generator's "
+                      "%.10g" % (where, node, call, loc, text, want))
+    return 2
 
 
 def main():
@@ -69,6 +93,8 @@ def main():
                                       "generator's %.10g" % (
                                           where, node, loc, m.group(1),
                                           want))
+                    checked += check_focus(cs, db, size, k + "z", truth,
+                                           metric, node, where)
                     nloc = len({k[3] for k in truth})
                     if len(seen) != nloc:
                         tree.fail("%s: %d threads listed of %d"
