@@ -17,7 +17,8 @@ nodes x 8 metrics x locations with ZCUBEX rows compressed once per
 distinct row (fast to write, honest to read).  --system shapes the system
 tree (see system_tree); --incl-csv writes pycubexr's incl.csv layout for
 call node 0's time per location (tests/check_system_tree.py).
---metric-tree CSV writes a nested metric tree instead (see metric_tree)
+--metric-tree CSV writes a nested metric tree instead (see metric_tree),
+and CSV.threads the own values per location (see write_threads)
 and the values its metrics show collapsed and expanded into CSV.
 --scale-func adds a fifth metric, scaling (EXCLUSIVE SCALE_FUNC), in
 CubeLib's cell layout (scale_func_cell), which the reader does not show.
@@ -443,7 +444,31 @@ def metric_tree(args, rnd):
                                     ("expanded", own)):
                         f.write("%d,f%d,%s,%s,%s,%r\n" % (
                             c, c, t[0], call, form, v))
+    write_threads(args["metric_tree"] + ".threads", n, locs, incl, excl, kids)
     return members
+
+
+def write_threads(path, n, locs, incl, excl, kids):
+    """CSV.threads: each call node's expanded (own) value per location of
+    every metric with sub-metrics, as CubeLib computes it for one
+    location: the location's stored value less each sub-metric's at the
+    location (MAXDOUBLE: their minimum, MINDOUBLE: their maximum)."""
+    with open(path, "w") as f:
+        f.write("cnode,name,metric,call,loc,value\n")
+        for c in range(n):
+            for call, vals in (("incl", incl), ("excl", excl)):
+                for m, t in enumerate(TREE):
+                    if not kids[m]:
+                        continue
+                    for lc in range(locs):
+                        own = vals[m][c][lc]
+                        for k in kids[m]:
+                            v = vals[k][c][lc]
+                            own = (min(own, v) if t[2] == "MAXDOUBLE" else
+                                   max(own, v) if t[2] == "MINDOUBLE" else
+                                   own - v)
+                        f.write("%d,f%d,%s,%s,%d,%r\n" % (
+                            c, c, t[0], call, lc, own))
 
 
 def damage(raw, kind, members):

@@ -544,6 +544,39 @@ static void threads_free(struct pane *pane)
 	free(pane);
 }
 
+/* The first statistic `f` reads, or MODEL_NONE. */
+static uint32_t formula_first_leaf(const struct formula *f)
+{
+	if (!f)
+		return MODEL_NONE;
+	if (f->op == FORMULA_LEAF)
+		return f->leaf;
+	for (size_t i = 0; i < f->nargs; i++) {
+		uint32_t l = formula_first_leaf(f->args[i]);
+		if (l != MODEL_NONE)
+			return l;
+	}
+	return MODEL_NONE;
+}
+
+/* Whether a column's value is the sum of its threads': `f` adds and
+ * subtracts statistics that each sum the threads' values. */
+static bool formula_sums(const struct model *m, const struct formula *f)
+{
+	if (f->op == FORMULA_LEAF)
+		return f->leaf < model_n_stats(m) &&
+		       model_stats(m)[f->leaf].combine == COMBINE_SUM &&
+		       strcmp(model_str(m, model_stats(m)[f->leaf].formula),
+			      "$$") == 0;
+	if (f->op != FORMULA_ADD && f->op != FORMULA_SUB &&
+	    f->op != FORMULA_NEG && f->op != FORMULA_SUM)
+		return false;
+	for (size_t i = 0; i < f->nargs; i++)
+		if (!formula_sums(m, f->args[i]))
+			return false;
+	return true;
+}
+
 static struct pane *threads_new(struct pane_env *env)
 {
 	const struct model *m = env->model;
@@ -551,17 +584,19 @@ static struct pane *threads_new(struct pane_env *env)
 	uint32_t column = env->cols->sort_column;
 	if (column == COLUMN_SEVERITY && env->extrap) /* the models' metric */
 		column = extrap_column(env->extrap);
-	uint32_t stat = column < model_n_columns(m) ? model_column_stat(m, column)
-					      : MODEL_NONE;
-	if (node == MODEL_NONE || stat == MODEL_NONE) {
-		pane_message(env, true, "threads: sort by a column that reads "
-				       "one statistic first (s)");
+	uint32_t stat = column < model_n_columns(m)
+				? formula_first_leaf(model_columns(m)[column].expr)
+				: MODEL_NONE;
+	if (node == MODEL_NONE || stat >= model_n_stats(m)) {
+		pane_message(env, true, "threads: sort by a column of the "
+				       "database's metrics first (s)");
 		return NULL;
 	}
 	struct profile_value *vals = NULL;
 	size_t nv = 0;
 	struct error err = {0};
-	if (model_per_profile(m, node, stat, &vals, &nv, &err) != STATUS_OK) {
+	if (model_per_profile_column(m, node, column, &vals, &nv, &err) !=
+	    STATUS_OK) {
 		pane_error(env, &err);
 		return NULL;
 	}
@@ -608,12 +643,17 @@ static struct pane *threads_new(struct pane_env *env)
 		if (v > t->max)
 			t->max = v;
 	}
-	t->has_summary = model_stat_value(m, node, stat, &t->summary);
+	/* a formula column (a Cube metric's own, stat its parent's): the
+	 * threads combine as the parent's do; its value at the node the sum
+	 * of the threads' only when linear over sums */
+	bool one = model_column_stat(m, column) != MODEL_NONE;
+	t->has_summary = one ? model_stat_value(m, node, stat, &t->summary)
+			     : model_value(m, node, column, &t->summary);
 	t->combine = model_stats(m)[stat].combine;
 	t->stat = stat;
-	own_combination(m, t);
-	t->summary_sum = model_stats(m)[stat].combine == COMBINE_SUM &&
-			 strcmp(model_str(m, model_stats(m)[stat].formula), "$$") == 0;
+	if (one) /* a reader's own aggregation is of its statistic's values */
+		own_combination(m, t);
+	t->summary_sum = formula_sums(m, model_columns(m)[column].expr);
 	t->mean = t->n ? t->sum / (double)t->n : 0;
 	double var = 0;
 	for (size_t i = 0; i < t->n; i++)

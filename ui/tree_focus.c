@@ -9,6 +9,22 @@
 #include "actions.h"
 #include "views/system_focus.h"
 
+/* Whether every leaf of `f` (a column's formula over statistics) has
+ * per-thread values: a Cube metric's own column (model_column.own), a
+ * parent less its sub-metrics, is one. */
+static bool leaves_per_profile(const struct model *m, const struct formula *f)
+{
+	if (!f)
+		return false;
+	if (f->op == FORMULA_LEAF)
+		return f->leaf < model_n_stats(m) &&
+		       model_stats(m)[f->leaf].prop_id != MODEL_NONE;
+	for (size_t i = 0; i < f->nargs; i++)
+		if (!leaves_per_profile(m, f->args[i]))
+			return false;
+	return true;
+}
+
 const char *tree_focus_blank(const struct pane_env *env, uint32_t col)
 {
 	const struct model *m = env->model;
@@ -17,12 +33,42 @@ const char *tree_focus_blank(const struct pane_env *env, uint32_t col)
 		       "several contexts)";
 	if (col >= model_n_columns(m))
 		return "a derived column";
-	uint32_t stat = model_column_stat(m, col);
-	if (stat == MODEL_NONE)
-		return "a column of several statistics";
-	if (!model_has_per_profile(m) || model_stats(m)[stat].prop_id == MODEL_NONE)
+	if (!model_has_per_profile(m) ||
+	    !leaves_per_profile(m, model_columns(m)[col].expr))
 		return "no per-thread values for this metric";
 	return NULL;
+}
+
+struct focus_leaf {
+	struct pane_env *env;
+	uint32_t node;
+	enum status st;
+	struct error *err;
+};
+
+/* A statistic's value over the focused part of the system (a formula
+ * column's leaf: each statistic is combined over the contexts first, then
+ * the formula, as Cube computes a metric's own value of a system node). */
+static bool focus_leaf(void *ctx, uint32_t leaf, double *out)
+{
+	struct focus_leaf *fl = ctx;
+	bool present = false;
+	if (fl->st != STATUS_OK)
+		return false;
+	fl->st = system_focus_value(fl->env->sys_focus, fl->node, leaf, out,
+				    &present, fl->err);
+	return fl->st == STATUS_OK && present;
+}
+
+static enum status focus_column(struct pane_env *env, uint32_t col,
+				uint32_t node, double *out, bool *present,
+				struct error *err)
+{
+	struct focus_leaf fl = {
+		.env = env, .node = node, .st = STATUS_OK, .err = err};
+	*present = formula_eval(model_columns(env->model)[col].expr,
+				focus_leaf, &fl, out);
+	return fl.st;
 }
 
 bool tree_focus_value(struct pane_env *env, uint32_t col, uint32_t node,
@@ -36,9 +82,8 @@ bool tree_focus_value(struct pane_env *env, uint32_t col, uint32_t node,
 		return false;
 	bool present = false;
 	struct error err = {0};
-	enum status st = system_focus_value(
-		env->sys_focus, vn.model_node,
-		model_column_stat(env->model, col), out, &present, &err);
+	enum status st = focus_column(env, col, vn.model_node, out, &present,
+				      &err);
 	if (st != STATUS_OK) {
 		pane_error(env, &err);
 		return false;
@@ -58,9 +103,7 @@ bool tree_focus_total(struct pane_env *env, uint32_t col, double *out)
 		col = mc->pair;
 	bool present = false;
 	struct error err = {0};
-	enum status st = system_focus_value(
-		env->sys_focus, 0, model_column_stat(env->model, col), out,
-		&present, &err);
+	enum status st = focus_column(env, col, 0, out, &present, &err);
 	error_clear(&err);
 	return st == STATUS_OK && present && *out != 0;
 }

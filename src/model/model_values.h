@@ -129,4 +129,13 @@ enum status model_per_profile(const struct model *m, uint32_t node,
 			      uint32_t stat, struct profile_value **out,
 			      size_t *n, struct error *err);
 
+/* Column `column`'s per-profile values at `node`: model_per_profile of its
+ * statistic, or, for a formula over several statistics (a Cube metric's
+ * own column, model_column.own), the formula (`expr`) evaluated at each
+ * profile that has a value of any of them over their per-profile values
+ * (absent ones count 0; model_profile_column.c).  Sorted by profile. */
+enum status model_per_profile_column(const struct model *m, uint32_t node,
+				     uint32_t column, struct profile_value **out,
+				     size_t *n, struct error *err);
+
 #endif
