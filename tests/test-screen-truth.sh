@@ -1,11 +1,14 @@
 #!/bin/sh
 # Screen truth (issue 26): on a database of every format with a tree, at
 # 80x24, 120x40 and 200x50 (headless), every number the tree pane (top-down
-# after H, flat) and the threads pane (H T) draw, read back with its unit,
-# equals the batch value (report / hotpath --format json) of the same node
-# and column at the precision shown, and no value cell is a cut prefix
+# after H, flat, bottom-up) and the threads pane (H T) draw, read back with
+# its unit, equals the batch value (report / hotpath --format json) of the
+# same node and column at the precision shown, no value cell is a cut
+# prefix, and the column the rows are sorted by is drawn and marked
 # (tests/screen_truth.py).  Main's viewer before this test cut 12-digit
-# Cube and DCPI counts to "73283391…" and failed it.  Skipped when
+# Cube and DCPI counts to "73283391…" and failed it; at 80x24 it sorted
+# smg2000's and Cube's bottom-up rows by an exclusive column it did not
+# draw (the rows read unsorted).  Skipped when
 # ../shared (the corpus) is absent.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 [ -d "$corpus" ] || { echo "no $corpus: skipped"; exit 77; }
@@ -21,6 +24,8 @@ cube/pycubexr/data/blast.p64.r1/profile.cubex
 rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd
 nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
 extra-p/extrap/tests/data/text/one_parameter_6.txt
+otf2/pipit/pipit/tests/data/ping-pong-otf2/traces.otf2
+hpctoolkit-sparse-2020/hpcviewer.e4/tests/resources/prof2/empty-trace
 "
 n=0
 for db in $dbs; do
