@@ -163,6 +163,23 @@ static void sum_texts(const struct model *m, const struct threads *t,
 	}
 }
 
+/* SUM rounded to the significant digits SUMMARY was stored with (at
+ * least 6, as printf's %g writes them) equals it: a database that writes
+ * its summaries as text ("3.83e+08" in an experiment.xml for 383000300)
+ * stores the sum, rounded; binary ones keep 15 digits or more. */
+static bool stored_alike(double sum, double summary)
+{
+	char buf[40];
+	for (int d = 6; d <= 17; d++) {
+		snprintf(buf, sizeof(buf), "%.*e", d - 1, summary);
+		if (strtod(buf, NULL) != summary)
+			continue;
+		snprintf(buf, sizeof(buf), "%.*e", d - 1, sum);
+		return d < 15 && strtod(buf, NULL) == summary;
+	}
+	return false;
+}
+
 /* "thread sum X = summary Y", or, where they differ, both with what the
  * difference is (digits enough to see it, and its relative size): the
  * percentages are of the thread sum.  For a parametric set, what the rows
@@ -181,7 +198,8 @@ static char *sums_line(const struct model *m, const struct threads *t,
 	double tol = 1e-9 * fmax(fabs(t->sum), fabs(t->summary));
 	*differs = t->summary_sum &&
 		   (!t->has_summary ? t->sum != 0
-				    : fabs(t->sum - t->summary) > tol);
+				    : fabs(t->sum - t->summary) > tol &&
+					      !stored_alike(t->sum, t->summary));
 	char sum[64], summ[64];
 	sum_texts(m, t, *differs, sum, summ, sizeof(sum));
 	if (!t->has_summary)
@@ -200,9 +218,11 @@ static char *sums_line(const struct model *m, const struct threads *t,
 				    ? fabs(t->sum - t->summary) /
 					  fabs(t->summary) * 100
 				    : 0;
-		/* two digits, never an exponent ("1e+02%") */
+		/* two digits, never an exponent ("1e+02%", "7.1e-05%") */
 		if (by >= 10)
 			snprintf(rel, sizeof(rel), " (by %.0f%%)", by);
+		else if (by > 0 && by < 0.001)
+			snprintf(rel, sizeof(rel), " (by < 0.001%%)");
 		else if (by > 0)
 			snprintf(rel, sizeof(rel), " (by %.2g%%)", by);
 		r = asprintf(&out, " thread sum %s (100%%) %s stored summary "
