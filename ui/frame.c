@@ -36,35 +36,34 @@ static void fill_part(int y, int w, attr_t a)
 	attrset(A_NORMAL);
 }
 
-/* The title line showing the database as PATH; with PREFIX, only what
- * comes before the path */
+/* The title line showing the database as PATH (compared runs: PATH is
+ * "BASE -> NEW" and stands for the title); with PREFIX, only what comes
+ * before the path */
 static char *title_text(struct app *app, const char *path, bool prefix)
 {
 	char *text = NULL;
 	const char *demo = app->demo ? " [demo]" : "";
 	const char *title = model_title(app->model) ? model_title(app->model) : "";
-	int r = prefix ? asprintf(&text, "callscope%s  %s  ", demo, title)
+	const char *sep = "  ";
+	if (app->diff)
+		title = sep = "";
+	int r = prefix ? asprintf(&text, "callscope%s  %s%s", demo, title, sep)
 		       : asprintf(&text,
-				  "callscope%s  %s  %s (%s)  %u contexts, %u "
+				  "callscope%s  %s%s%s (%s)  %u contexts, %u "
 				  "threads, %u columns%s",
-				  demo, title, path, model_format(app->model),
+				  demo, title, sep, path,
+				  model_format(app->model),
 				  model_n_nodes(app->model) - 1, app->n_threads,
 				  model_n_columns(app->model),
 				  model_n_timelines(app->model) ? ", trace" : "");
 	return r < 0 ? NULL : text;
 }
 
-/* The title: the whole path of the database when it has room, else its
- * last two parts ("…/blast.p64.r1/profile.cubex"), else its last: the
- * database's name, not the start of a long path. */
-static void draw_title(struct app *app, int y)
+/* PATH in ROOM columns: whole, else its last two parts
+ * ("…/blast.p64.r1/profile.cubex"), else its last: the database's name,
+ * not the start of a long path. */
+static char *short_path(const char *path, int room)
 {
-	attr_t a = theme_attr(THEME_ROLE_TITLE);
-	fill_line(y, a);
-	const char *path = app->db_path ? app->db_path : "";
-	char *head = title_text(app, path, true);
-	int room = COLS - (head ? screen_text_width(head) : 0);
-	free(head);
 	char *shown = strdup(path);
 	for (int parts = 2; parts >= 1 && shown &&
 			    screen_text_width(shown) > room;
@@ -87,6 +86,30 @@ static void draw_title(struct app *app, int y)
 			free(shown);
 			shown = tail;
 		}
+	}
+	return shown;
+}
+
+/* The title: the database's path shortened to its room (compared runs:
+ * both runs', "BASE -> NEW", each in half of it). */
+static void draw_title(struct app *app, int y)
+{
+	attr_t a = theme_attr(THEME_ROLE_TITLE);
+	fill_line(y, a);
+	const char *path = app->db_path ? app->db_path : "";
+	char *head = title_text(app, path, true);
+	int room = COLS - (head ? screen_text_width(head) : 0);
+	free(head);
+	char *shown = NULL;
+	if (app->diff && app->base_path && app->new_path) {
+		char *b = short_path(app->base_path, (room - 4) / 2);
+		char *n = short_path(app->new_path, (room - 4) / 2);
+		if (b && n && asprintf(&shown, "%s -> %s", b, n) < 0)
+			shown = NULL;
+		free(b);
+		free(n);
+	} else {
+		shown = short_path(path, room);
 	}
 	char *text = title_text(app, shown ? shown : path, false);
 	free(shown);
