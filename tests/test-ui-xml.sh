@@ -49,6 +49,11 @@ for db in "$cpi" "$pop" "$smg"; do
 	fi
 done
 
+# kripke's root has no stored summary: the sum is not said to equal it
+# (main: "thread sum 0 (100%) = stored summary (none)")
+screen "$kri" "T"
+expect "thread sum 0 (100%)   stored summary (none)"
+
 # first frame: the root is 3998242 us (the XML's <M n="2"> at the root),
 # shown in seconds: 3.998 s
 screen "$cpi" ""

@@ -206,7 +206,7 @@ static char *sums_line(const struct model *m, const struct threads *t,
 		snprintf(summ, sizeof(summ), "(none)");
 	char *out = NULL;
 	int r;
-	if (!t->summary_sum)
+	if (!t->summary_sum || (!t->has_summary && !*differs))
 		r = asprintf(&out, " thread sum %s (100%%)   stored summary %s",
 			     sum, summ);
 	else if (!*differs)
