@@ -21,7 +21,7 @@ SUFFIX = {"ns": ("t", 1e-9), "us": ("t", 1e-6), "ms": ("t", 1e-3),
           "MB": ("b", 1e6), "GB": ("b", 1e9), "TB": ("b", 1e12),
           "PB": ("b", 1e15), "EB": ("b", 1e18), "k": ("c", 1e3),
           "M": ("c", 1e6), "G": ("c", 1e9), "T": ("c", 1e12),
-          "P": ("c", 1e15), "E": ("c", 1e18)}
+          "P": ("c", 1e15), "E": ("c", 1e18), "%": ("c", 1.0)}
 NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?"
 VALUE = re.compile(r"(%s|nan|inf|-inf)(?: ?(%s))?" % (
     NUM, "|".join(sorted(SUFFIX, key=len, reverse=True))))

@@ -19,6 +19,7 @@ mkdir -p "$HOME"
 dbs="
 hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233
 hpctoolkit-v4/hpctoolkit-tutorial-examples/cpu/kripke/dbase.expt.1.cputime.t
+hpctoolkit-v4/hpctoolkit/tests/data/dbase/loops-cuda-nvidiapc-t.d
 hpctoolkit-xml/hpctoolkit/doc/www/examples/smg2000-wall-trace.db/smg2000.wall.db
 cube/pycubexr/data/blast.p64.r1/profile.cubex
 rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd
