@@ -35,6 +35,19 @@ for db in $dbs; do
 	/usr/bin/python3 "$top_srcdir/tests/screen_truth.py" "$cs" \
 		"$corpus/$db" 80x24 120x40 200x50 || status=1
 done
+# a message naming a long path at 80 columns: the path is shortened, what
+# it says shows (main: "/work/…/matmul_result.rpd: the …" cut before the
+# reason)
+rpd=rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd
+if [ -e "$corpus/$rpd" ]; then
+	"$cs" --headless --no-config --size 80x24 --keys T "$corpus/$rpd" |
+		tail -n 1 >"$tmp/msg"
+	grep -qx '…/matmul_result.rpd: the database has no per-thread values for this metric' \
+		"$tmp/msg" || {
+		echo "FAIL: T on the .rpd at 80x24 says: $(cat "$tmp/msg")"
+		status=1
+	}
+fi
 # DCPI: a database generated for a program compiled here (as
 # test-dcpi.sh), its cycle counts 10 digits wide
 if command -v gcc >/dev/null; then

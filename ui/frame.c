@@ -90,6 +90,26 @@ static char *short_path(const char *path, int room)
 	return shown;
 }
 
+/* MESSAGE for the status line: one that starts with a path ("PATH: the
+ * database has no ...", as errors name their file) and does not fit has
+ * the path shortened to its last parts, so that what is said shows. */
+static char *fit_message(const char *message)
+{
+	const char *colon = strstr(message, ": ");
+	if (screen_text_width(message) <= COLS || !colon ||
+	    !memchr(message, '/', (size_t)(colon - message)))
+		return NULL;
+	char *path = strndup(message, (size_t)(colon - message));
+	int room = COLS - screen_text_width(colon);
+	char *shown = path ? short_path(path, room < 1 ? 1 : room) : NULL;
+	char *text = NULL;
+	if (shown && asprintf(&text, "%s%s", shown, colon) < 0)
+		text = NULL;
+	free(path);
+	free(shown);
+	return text;
+}
+
 /* The title: the database's path shortened to its room (compared runs:
  * both runs', "BASE -> NEW", each in half of it). */
 static void draw_title(struct app *app, int y)
@@ -426,9 +446,11 @@ static void draw_status(struct app *app, int y)
 		return;
 	}
 	if (app->message) {
+		char *text = fit_message(app->message);
 		screen_text(y, 0, COLS,
 			    app->message_error ? theme_attr(THEME_ROLE_ERROR) : a,
-			    app->message, false);
+			    text ? text : app->message, false);
+		free(text);
 		return;
 	}
 	char keys[N_HINTS][24];
