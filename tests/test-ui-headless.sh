@@ -56,4 +56,14 @@ if grep -q 'stored summary' "$tmp/points.screen" ||
 	cat "$tmp/points.screen"
 	status=1
 fi
+# T on a row with no value (the set's program root, blank in the tree):
+# a message, not a list of points at 0 ("min 0 max 0", main)
+"$top_builddir/callscope" --headless --no-config --size 100x30 --keys T \
+	"$tmp/points.txt" >"$tmp/root.screen" || status=1
+if ! tail -n 1 "$tmp/root.screen" | grep -qx 'threads: the selection has no value in this column (s sorts by another)' ||
+	grep -q ' min 0 ' "$tmp/root.screen"; then
+	echo "FAIL: T on the set's blank root:"
+	cat "$tmp/root.screen"
+	status=1
+fi
 exit $status

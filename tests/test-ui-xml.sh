@@ -49,10 +49,10 @@ for db in "$cpi" "$pop" "$smg"; do
 	fi
 done
 
-# kripke's root has no stored summary: the sum is not said to equal it
-# (main: "thread sum 0 (100%) = stored summary (none)")
+# kripke's root has no value (its per-thread files hold only zeros): T
+# says so instead of a list of zeros "= stored summary (none)" (main)
 screen "$kri" "T"
-expect "thread sum 0 (100%)   stored summary (none)"
+expect "threads: the selection has no value in this column (s sorts by another)"
 
 # first frame: the root is 3998242 us (the XML's <M n="2"> at the root),
 # shown in seconds: 3.998 s

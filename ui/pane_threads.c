@@ -557,6 +557,13 @@ static struct pane *threads_new(struct pane_env *env)
 		pane_error(env, &err);
 		return NULL;
 	}
+	double own;
+	if (nv == 0 && !model_stat_value(m, node, stat, &own)) {
+		/* a blank in the tree: no list of zeros for it */
+		pane_message(env, false, "threads: the selection has no value "
+				       "in this column (s sorts by another)");
+		return NULL;
+	}
 	struct pane *p = calloc(1, sizeof(*p));
 	struct threads *t = calloc(1, sizeof(*t));
 	/* row of each profile, to place the sparse values in one pass */
