@@ -260,6 +260,7 @@ static char *built_paths(const struct app *app, const char *text)
 	return out;
 }
 
+
 /* The note after a v4 copied file's path: whether the copy is in the
  * database's directory (as the source pane looks for it). */
 static const char *copy_note(const struct app *app, const char *file)
@@ -274,6 +275,41 @@ static const char *copy_note(const struct app *app, const char *file)
 	free(dir);
 	return there ? "   (copied into the database's src/)"
 		     : "   (copied into the database's src/, not there now)";
+}
+
+/* "FILE:LINE   in MODULE" (a copied source: its note after) in WIDTH
+ * columns: when it does not fit, the module's last part and the file's
+ * last parts (in the room the note leaves out), so that the file name
+ * and line show, not the start of a long directory
+ * ("/home/johnmc/hpctoolkit-tutorial-examples/ex…"). */
+static char *where_text(struct app *app, const char *file, uint32_t line,
+			const char *module, bool copied, int width)
+{
+	const char *f = *file ? file + (copied ? 3 : 0) : "(no source)";
+	const char *note = copied ? copy_note(app, file) : "";
+	char *text = NULL;
+	if (asprintf(&text, "%s%s%.0u%s%s%s", f, line ? ":" : "", line,
+		     *module ? "   in " : "", module, note) < 0)
+		return NULL;
+	if (screen_text_width(text) <= width || !*file)
+		return text;
+	free(text);
+	char *mod = *module ? short_path(module, 1) : strdup("");
+	char *tail = NULL;
+	if (!mod || asprintf(&tail, "%s%.0u%s%s", line ? ":" : "", line,
+			     *module ? "   in " : "", mod) < 0) {
+		free(mod);
+		return NULL;
+	}
+	/* the note, last, is what is cut */
+	int room = width - screen_text_width(tail);
+	char *fs = short_path(f, room < 1 ? 1 : room);
+	if (!fs || asprintf(&text, "%s%s%s", fs, tail, note) < 0)
+		text = NULL;
+	free(fs);
+	free(mod);
+	free(tail);
+	return text;
 }
 
 static void draw_detail(struct app *app, int y, int h, int w)
@@ -348,12 +384,9 @@ static void draw_detail(struct app *app, int y, int h, int w)
 						  row, 0, w);
 		char *where = NULL;
 		bool copied = v4_copied(app, file);
-		if (!model &&
-		    asprintf(&where, "%s%s%.0u%s%s%s",
-			     *file ? file + (copied ? 3 : 0) : "(no source)",
-			     line ? ":" : "", line, *module ? "   in " : "",
-			     module, copied ? copy_note(app, file) : "") < 0)
-			where = NULL;
+		if (!model)
+			where = where_text(app, file, line, module, copied,
+					   w - 6);
 		if (!model) {
 			screen_text(row, 0, 6, l, "Where ", true);
 			screen_text(row, 6, w - 6, a, where ? where : "", false);
