@@ -66,4 +66,8 @@ if ! tail -n 1 "$tmp/root.screen" | grep -qx 'threads: the selection has no valu
 	cat "$tmp/root.screen"
 	status=1
 fi
+# a set with no title: the title bar has no empty field between two gaps
+# (main: "callscope    points.txt")
+head -n 1 "$tmp/root.screen" | grep -q '^callscope  [^ ]*points.txt (extrap-text)' ||
+	{ echo "FAIL: title: $(head -n 1 "$tmp/root.screen")"; status=1; }
 exit $status

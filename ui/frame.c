@@ -45,7 +45,7 @@ static char *title_text(struct app *app, const char *path, bool prefix)
 	const char *demo = app->demo ? " [demo]" : "";
 	const char *title = model_title(app->model) ? model_title(app->model) : "";
 	const char *sep = "  ";
-	if (app->diff)
+	if (app->diff || !*title) /* no empty title between two gaps */
 		title = sep = "";
 	int r = prefix ? asprintf(&text, "callscope%s  %s%s", demo, title, sep)
 		       : asprintf(&text,
