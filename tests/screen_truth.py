@@ -145,6 +145,11 @@ def check_tree(size, keys, view):
     # each drawn column is the report's column of its title: the drawn
     # ones are those that fit, in the report's order, and the sort column
     # (kept when others make room for it)
+    titles = [re.split(r"  +", head[a:b].strip())[-1].rstrip("\u25bc\u25b2")
+              for a, b in spans]
+    if len(set(titles)) != len(titles):
+        fail("%s %s: columns drawn under the same title: %r" %
+             (size, keys, head[:name_x]))
     index, ci = [], 0
     for a, b in spans:
         title = re.split(r"  +", head[a:b].strip())[-1]

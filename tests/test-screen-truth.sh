@@ -4,12 +4,13 @@
 # after H, flat, bottom-up) and the threads pane (H T) draw, read back with
 # its unit, equals the batch value (report / hotpath --format json) of the
 # same node and column at the precision shown, no value cell is a cut
-# prefix, and the column the rows are sorted by is drawn and marked
-# (tests/screen_truth.py).  Main's viewer before this test cut 12-digit
-# Cube and DCPI counts to "73283391…" and failed it; at 80x24 it sorted
-# smg2000's and Cube's bottom-up rows by an exclusive column it did not
-# draw (the rows read unsorted).  Skipped when
-# ../shared (the corpus) is absent.
+# prefix, the column the rows are sorted by is drawn and marked, and no
+# two drawn columns read the same title (tests/screen_truth.py).  Main's
+# viewer before this test cut 12-digit Cube and DCPI counts to
+# "73283391…" and failed it; at 80x24 it sorted smg2000's and Cube's
+# bottom-up rows by an exclusive column it did not draw (the rows read
+# unsorted); it drew nine "GKER:… E" over HPCToolkit's GPU columns.
+# Skipped when ../shared (the corpus) is absent.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 [ -d "$corpus" ] || { echo "no $corpus: skipped"; exit 77; }
 [ -x /usr/bin/python3 ] || { echo "python3 missing"; exit 1; }
@@ -20,6 +21,7 @@ dbs="
 hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233
 hpctoolkit-v4/hpctoolkit-tutorial-examples/cpu/kripke/dbase.expt.1.cputime.t
 hpctoolkit-v4/hpctoolkit/tests/data/dbase/loops-cuda-nvidiapc-t.d
+hpctoolkit-v4/hpctoolkit/tests/data/dbase/loops-cuda-nvidia-t.d
 hpctoolkit-xml/hpctoolkit/doc/www/examples/smg2000-wall-trace.db/smg2000.wall.db
 cube/pycubexr/data/blast.p64.r1/profile.cubex
 rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd

@@ -334,25 +334,14 @@ static void draw_header(struct pane_env *env, struct rect r,
 						goto no_text;
 				}
 				int name_room = room - tail_w;
-				bool cut = screen_text_width(name) > name_room &&
-					   name_room > 1;
-				if (cut) {
-					/* keep the start of the name */
-					size_t len = strlen(name);
-					while (len > 0 &&
-					       screen_text_width(name) > name_room - 1) {
-						do
-							len--;
-						while (len > 0 &&
-						       (name[len] & 0xc0) == 0x80);
-						name[len] = '\0';
-					}
-				}
-				r_ = asprintf(&text, "%s%s%s%s%s %s%s", bar, name,
-					      cut ? screen_glyphs()->ellipsis : "",
-					      tail, utf8 ? "" : bar,
-					      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
-					      mark);
+				char *fit = metric_name_fit(name, name_room);
+				r_ = fit ? asprintf(&text, "%s%s%s%s %s%s", bar,
+						    fit, tail, utf8 ? "" : bar,
+						    mc->kind == COLUMN_INCLUSIVE
+							    ? "I" : "E",
+						    mark)
+					 : -1;
+				free(fit);
 			}
 		no_text:
 			free(name);

@@ -62,3 +62,32 @@ char *middle_cut(const char *text, int width)
 	free(safe);
 	return out;
 }
+
+/* A metric's name in a header: HPCToolkit's "GKER:STMEM", "GKER:DYMEM"
+ * share their start, their ends tell them apart. */
+char *metric_name_fit(const char *name, int room)
+{
+	char *out = NULL;
+	if (screen_text_width(name) <= room || room <= 1)
+		return strdup(name);
+	const char *ell = screen_glyphs()->ellipsis;
+	if (strchr(name, ':')) {
+		const char *p = name;
+		while (*p && screen_text_width(p) > room - 1)
+			for (p++; (*p & 0xc0) == 0x80; p++)
+				;
+		return asprintf(&out, "%s%s", ell, p) < 0 ? NULL : out;
+	}
+	size_t len = strlen(name);
+	char *head = strdup(name);
+	while (head && len > 0 && screen_text_width(head) > room - 1) {
+		do
+			len--;
+		while (len > 0 && (head[len] & 0xc0) == 0x80);
+		head[len] = '\0';
+	}
+	if (head && asprintf(&out, "%s%s", head, ell) < 0)
+		out = NULL;
+	free(head);
+	return out;
+}
