@@ -11,7 +11,7 @@
 #   "src"), and Where says whether the database's src/ holds the copy
 #   (not in the corpus's copy of issue-233; there in a copy of it that has
 #   the file); at 80 columns Where shortens the directories, never the
-#   file's name and line.
+#   file's name and line; the trace's cursor readout (Path) as well.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 db="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
 [ -d "$db" ] || { echo "no $db: skipped"; exit 77; }
@@ -125,4 +125,12 @@ if not narrow.startswith("\u2026") or want not in narrow:
                                                               wide))
     sys.exit(1)
 PY
+# the trace's cursor readout writes the copied paths as the tree's detail
+# strip does (main: "Path main thread > main > loop at src/home/johnmc/…")
+"$cs" --headless --no-config --size 100x40 --keys 'tllllllllllW' "$db" \
+	>"$tmp/trace" || fail "viewer, trace"
+grep -A1 '^Path ' "$tmp/trace" | tr -d '\n' >"$tmp/tpath"
+if ! grep -q 'loop at /home/' "$tmp/tpath" || grep -q 'src/home' "$tmp/tpath"; then
+	fail "trace readout path: $(cat "$tmp/tpath")"
+fi
 exit $status

@@ -224,43 +224,6 @@ static char *selected_path(struct app *app)
 				 PATH_BYTES_MAX);
 }
 
-/* HPCToolkit v4 records a source file that hpcprof copied into the
- * database by its copy's path, relative to the database: "src/" and the
- * file's absolute path (FORMATS.md, Source File Specification: pPath
- * "Absolute, or relative to the root database directory", flag `copied`).
- * The detail lines show the path the program was built from and note the
- * copy; `report` keeps the path as recorded. */
-static bool is_v4(const struct app *app)
-{
-	return strcmp(model_format(app->model), "hpctoolkit-v4") == 0;
-}
-
-/* A v4 path of a copied file: "src/" and an absolute path's rest. */
-static bool v4_copied(const struct app *app, const char *file)
-{
-	return is_v4(app) && strncmp(file, "src/", 4) == 0 && file[4] &&
-	       file[4] != '/' && file[4] != ' ';
-}
-
-/* TEXT (a name or a path of names) with each v4 copied path, at the start
- * or after a space, written as the absolute path it is a copy of; NULL
- * when out of memory. */
-static char *built_paths(const struct app *app, const char *text)
-{
-	char *out = strdup(text ? text : "");
-	if (!out || !is_v4(app))
-		return out;
-	char *w = out;
-	for (const char *r = out; *r;) {
-		if ((r == out || r[-1] == ' ') && v4_copied(app, r))
-			r += 3; /* keep the '/' */
-		*w++ = *r++;
-	}
-	*w = '\0';
-	return out;
-}
-
-
 /* The note after a v4 copied file's path: whether the copy is in the
  * database's directory (as the source pane looks for it). */
 static const char *copy_note(const struct app *app, const char *file)
@@ -323,7 +286,7 @@ static void draw_detail(struct app *app, int y, int h, int w)
 		return;
 	const struct model *m = app->model;
 	char *raw = view_node_label(app_view(app), app_cursor(app)->node);
-	char *label = raw ? built_paths(app, raw) : NULL;
+	char *label = raw ? present_built_paths(app->model, raw) : NULL;
 	free(raw);
 	int row = y;
 	/* the whole name, wrapped over as many lines as it needs (up to
@@ -383,7 +346,7 @@ static void draw_detail(struct app *app, int y, int h, int w)
 			     model_columns_detail(app->extrap, vn.model_node,
 						  row, 0, w);
 		char *where = NULL;
-		bool copied = v4_copied(app, file);
+		bool copied = present_v4_copied(app->model, file);
 		if (!model)
 			where = where_text(app, file, line, module, copied,
 					   w - 6);
@@ -396,7 +359,7 @@ static void draw_detail(struct app *app, int y, int h, int w)
 	}
 	if (row < y + h) {
 		char *raw_path = selected_path(app);
-		char *path = raw_path ? built_paths(app, raw_path) : NULL;
+		char *path = raw_path ? present_built_paths(app->model, raw_path) : NULL;
 		free(raw_path);
 		screen_text(row, 0, 6, l, "Path ", true);
 		/* keep the end of a long path: elide at the left */
