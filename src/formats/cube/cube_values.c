@@ -412,8 +412,12 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 {
 	struct cube_values *v = impl;
 	(void)err;
+	double x;
+	/* the synthetic root, as values_summary gives it (diff's dense
+	 * columns read it here: its time row was blank) */
+	if (values_summary(impl, 0, stat_id, &x))
+		emit(ctx, 0, x);
 	for (uint32_t p = 0; p < v->n; p++) {
-		double x;
 		pthread_mutex_lock(&v->lock);
 		bool ok = value_locked(v, p, stat_id, &x);
 		pthread_mutex_unlock(&v->lock);
