@@ -6,6 +6,7 @@
 # letters around it are that function's letter in the legend.  Main
 # hashed each name onto 26 letters (24 colours in a 256-colour terminal):
 # the .rpd's legend read "h hipMemcpyWithStream 1.7%  h CopyHostToDevice".
+# The depth view's legend names its depth.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 [ -d "$corpus" ] || { echo "no $corpus: skipped"; exit 77; }
 export LANG=C.UTF-8 TERM=xterm-256color
@@ -58,4 +59,16 @@ PY
 	done
 done
 [ "$n" -gt 0 ] || { echo "no trace in the corpus: skipped"; exit 77; }
+# the depth view (V) draws every depth of the cursor's line: its legend
+# says which depth it is of (main: unlabelled, the depth-0 names only)
+db="$corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
+if [ -d "$db" ]; then
+	for keys in tV 'tV))'; do
+		"$cs" --headless --no-config --size 100x40 --keys "$keys" "$db" \
+			>"$tmp/d" 2>/dev/null || fail "depth view: exit $?"
+		d=$(sed -n 's/^ Trace \[Depth\]  depth \([0-9]*\)\/.*/\1/p' "$tmp/d")
+		grep -A1 '▲' "$tmp/d" | tail -n 1 | grep -q "^depth $d: " ||
+			fail "depth view $keys: legend $(grep -A1 '▲' "$tmp/d" | tail -n 1)"
+	done
+fi
 exit $status

@@ -204,12 +204,17 @@ void trace_draw_legend(struct pane_env *env, struct trace_pane *t, int y,
 	    !window_shares(env, t, &s, &n, &total, note, sizeof(note), false))
 		return;
 	int cx = x;
-	if (*note) {
-		char lead[80];
-		snprintf(lead, sizeof(lead), "%s: ", note);
+	char lead[96] = "";
+	/* the depth view draws every depth: say which one the legend is of */
+	if (t->mode == MODE_DEPTH)
+		snprintf(lead, sizeof(lead), "depth %u: ",
+			 trace_view_window(t->view)->depth);
+	if (*note)
+		snprintf(lead + strlen(lead), sizeof(lead) - strlen(lead),
+			 "%s: ", note);
+	if (*lead)
 		cx += screen_text(y, cx, w, theme_attr(THEME_ROLE_DIM), lead,
 				  false);
-	}
 	for (size_t i = 0; i < n && cx < x + w - 8; i++) {
 		trace_draw_cell(t, y, cx, s[i].color, s[i].color, false,
 				false);
