@@ -3,6 +3,7 @@
 
 #include "tree_label.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 /* TEXT (sanitized here) in at most WIDTH display columns: whole when it
  * fits, else its start and its end around an ellipsis, so that names
  * that share a start ("loop at SteadyStateSolver.cpp:93", ":126") stay
- * told apart by their end; a signature ("f(int, long)") is left whole
+ * told apart by their end, and a number cut at the head kept whole
+ * ("thread 1230493…MPI Rank 0"); a signature ("f(int, long)") is left whole
  * for screen_text to cut at its end.  NULL when out of memory. */
 char *middle_cut(const char *text, int width)
 {
@@ -45,6 +47,13 @@ char *middle_cut(const char *text, int width)
 		if (screen_text_width(probe) > head_w)
 			break;
 		head += n;
+	}
+	/* a number is not cut ("thread 1230…" of two threads read alike):
+	 * the head takes its rest from the tail's room */
+	while (head > 0 && head < len && isdigit((unsigned char)safe[head - 1]) &&
+	       isdigit((unsigned char)safe[head]) && tail_w > 1) {
+		head++;
+		tail_w--;
 	}
 	/* the longest end of at most tail_w columns */
 	while (tail > head) {

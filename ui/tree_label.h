@@ -7,7 +7,8 @@
 /* TEXT (sanitized here) in at most WIDTH display columns: whole when it
  * fits, else its start and its end around an ellipsis, so that names
  * that share a start ("loop at SteadyStateSolver.cpp:93", ":126") stay
- * told apart by their end; a signature ("f(int, long)") is left whole
+ * told apart by their end, a number at the head's cut kept whole
+ * ("thread 1230493…MPI Rank 0"); a signature ("f(int, long)") is left whole
  * for screen_text to cut at its end.  NULL when out of memory. */
 char *middle_cut(const char *text, int width);
 
