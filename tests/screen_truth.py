@@ -241,7 +241,7 @@ def check_threads(size):
     title = next((l for l in lines if "per execution context:" in l), None)
     if title is None:
         return  # no threads pane for this database (a message says why)
-    stats = next((l for l in lines if " contexts by " in l and
+    stats = next((l for l in lines if re.search(" contexts? by ", l) and
                   " min " in l), "")
     sums = next((l for l in lines if "thread sum" in l), "")
     # critique b6: the statistics line fits (words shortened, not cut)

@@ -70,4 +70,11 @@ fi
 # (main: "callscope    points.txt")
 head -n 1 "$tmp/root.screen" | grep -q '^callscope  [^ ]*points.txt (extrap-text)' ||
 	{ echo "FAIL: title: $(head -n 1 "$tmp/root.screen")"; status=1; }
+# one execution context: "1 context", not "1 contexts" (main)
+"$top_builddir/tests/gen-v4db" -o "$tmp/one" --seed 5 --contexts 30 \
+	--threads 1 --ranks 1 >/dev/null || exit 1
+"$top_builddir/callscope" --headless --no-config --size 100x30 --keys T \
+	"$tmp/one" >"$tmp/one.screen" || status=1
+grep -qE ' 1 (execution )?context by value ' "$tmp/one.screen" ||
+	{ echo "FAIL: one context: $(sed -n 4p "$tmp/one.screen")"; status=1; }
 exit $status

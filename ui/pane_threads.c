@@ -244,9 +244,14 @@ static char *stats_line(const struct model *m, const struct threads *t,
 {
 	char *stats = NULL;
 	char *mn = NULL, *mx = NULL, *me = NULL, *sd = NULL;
+	bool one = t->n == 1; /* "1 context", not "1 contexts" */
 	const char *what_long =
-		model_n_points(m) ? "measurement points" : "execution contexts";
-	const char *what_short = model_n_points(m) ? "points" : "contexts";
+		model_n_points(m) ? (one ? "measurement point" : "measurement points")
+		: one		  ? "execution context"
+				  : "execution contexts";
+	const char *what_short = model_n_points(m) ? (one ? "point" : "points")
+				 : one		   ? "context"
+						   : "contexts";
 	const char *by = t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index";
 	const char *next = t->sort == 0 ? "by label"
 			   : t->sort == 1 ? "by index"
