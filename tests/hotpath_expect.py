@@ -4,7 +4,8 @@ top-down report (`callscope report DB --format json --depth N`, read on
 stdin) rather than by the viewer: from the root, take the child with the
 largest first-column value while it holds at least PCT percent of the
 current row (ties: the lower id), and print, tab-separated:
-levels, the largest child's share of the stop row cut to one decimal,
+levels, the largest child's share of the stop row rounded to one
+decimal, or to as many more (up to 4) as make it read below PCT,
 the largest whole threshold that goes on, the stop row's name and its
 largest child's name.  Usage: hotpath_expect.py PCT < report.json"""
 import json
@@ -41,8 +42,9 @@ def main():
     go_on = math.floor(share)
     while go_on > 0 and val[best] < go_on / 100.0 * val[cur]:
         go_on -= 1
-    print("%d\t%.1f\t%d\t%s\t%s" % (levels, math.floor(share * 10) / 10,
-                                    go_on, name[cur], name[best]))
+    d = next((d for d in (1, 2, 3) if float("%.*f" % (d, share)) < pct), 4)
+    print("%d\t%.*f\t%d\t%s\t%s" % (levels, d, share,
+                                     go_on, name[cur], name[best]))
 
 
 main()

@@ -21,7 +21,7 @@ SUFFIX = {"ns": ("t", 1e-9), "us": ("t", 1e-6), "ms": ("t", 1e-3),
           "MB": ("b", 1e6), "GB": ("b", 1e9), "TB": ("b", 1e12),
           "PB": ("b", 1e15), "EB": ("b", 1e18), "k": ("c", 1e3),
           "M": ("c", 1e6), "G": ("c", 1e9), "T": ("c", 1e12),
-          "P": ("c", 1e15), "E": ("c", 1e18)}
+          "P": ("c", 1e15), "E": ("c", 1e18), "%": ("c", 1.0)}
 NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[+-]?\d+)?"
 VALUE = re.compile(r"(%s|nan|inf|-inf)(?: ?(%s))?" % (
     NUM, "|".join(sorted(SUFFIX, key=len, reverse=True))))
@@ -92,6 +92,24 @@ def name_matches(shown, name):
 GUIDE = set("\u2502\u251c\u2514\u2500\u25be\u25b8 ")
 
 
+def title_matches(title, col):
+    """TITLE ("time I", "Mean E", "min_t\u2026 I", "WALLCLOCK I\u25bc") is
+    the header of the report column COL."""
+    t = re.fullmatch(r"(.*) ([IE])[\u25bc\u25b2^v]?", title)
+    if not t or t.group(2) != col["kind"][0].upper():
+        return False
+    stem = t.group(1)
+    if col["variant"] not in ("", "Sum"):
+        names = {col["variant"]}
+    else:
+        names = {col["metric"], re.sub(r" \([^()]*\)$", "", col["metric"])}
+    ell = "\u2026" if "\u2026" in stem else "~" if "~" in stem else None
+    if ell:
+        head, _, tail = stem.partition(ell)
+        return any(n.startswith(head) and n.endswith(tail) for n in names)
+    return stem in names
+
+
 def check_tree(size, keys, view):
     global checked
     rep = json.loads(run("report", DB, "--format", "json", "--view", view,
@@ -108,6 +126,10 @@ def check_tree(size, keys, view):
         return
     head = lines[head_i]
     name_x = head.index(" Name (") + 1
+    # the column the rows are sorted by is one of those drawn, marked
+    if not re.search(r" [IE][\u25bc\u25b2^v](?= |$)", head[:name_x]):
+        fail("%s %s: no column drawn is marked as the sort column: %r" %
+             (size, keys, head))
     ends = [m.end() - 1 for m in
             re.finditer(r" [IE][\u25bc\u25b2^v]?(?= |$)", head[:name_x])]
     if len(ends) > len(cols):
@@ -120,6 +142,25 @@ def check_tree(size, keys, view):
     for e in ends:
         spans.append((left, e + 1))
         left = e + 2
+    # each drawn column is the report's column of its title: the drawn
+    # ones are those that fit, in the report's order, and the sort column
+    # (kept when others make room for it)
+    titles = [re.split(r"  +", head[a:b].strip())[-1].rstrip("\u25bc\u25b2")
+              for a, b in spans]
+    if len(set(titles)) != len(titles):
+        fail("%s %s: columns drawn under the same title: %r" %
+             (size, keys, head[:name_x]))
+    index, ci = [], 0
+    for a, b in spans:
+        title = re.split(r"  +", head[a:b].strip())[-1]
+        while ci < len(cols) and not title_matches(title, cols[ci]):
+            ci += 1
+        if ci == len(cols):
+            fail("%s %s: column %r is none of the report's" %
+                 (size, keys, title))
+            return
+        index.append(ci)
+        ci += 1
     stack = []  # the report nodes of the rows above, by depth
     for line in lines[head_i + 1:]:
         if len(line) <= name_x or not line[name_x:].strip() or \
@@ -150,9 +191,10 @@ def check_tree(size, keys, view):
         row_ok = []
         for cand in cands:
             ok, msgs = True, []
-            for ci, (a, b) in enumerate(spans):
+            for si, (a, b) in enumerate(spans):
+                ci = index[si]
                 cell = line[a:b].strip()
-                if ci == 0 and models:
+                if si == 0 and models:
                     m = re.search(r"(?:^|  )(\S+(?: \S+)?(?: +-?\d+\.\d%)?)$",
                                   line[a:b].rstrip())
                     cell = m.group(1) if m else cell
@@ -199,7 +241,7 @@ def check_threads(size):
     title = next((l for l in lines if "per execution context:" in l), None)
     if title is None:
         return  # no threads pane for this database (a message says why)
-    stats = next((l for l in lines if " contexts by " in l and
+    stats = next((l for l in lines if re.search(" contexts? by ", l) and
                   " min " in l), "")
     sums = next((l for l in lines if "thread sum" in l), "")
     # critique b6: the statistics line fits (words shortened, not cut)
@@ -269,6 +311,7 @@ def check_threads(size):
 for size in SIZES:
     check_tree(size, "H", "top-down")
     check_tree(size, "3", "flat")
+    check_tree(size, "2", "bottom-up")
     check_threads(size)
 for f in failures[:25]:
     print("FAIL: %s: %s" % (DB, f))

@@ -139,4 +139,16 @@ sed -n 3p "$tmp/s6" | grep -q '±delta I▼' || fail "s does not come back to |d
 status_line "$tmp/s6" | grep -q 'sorted by |' || fail "s says: $(status_line "$tmp/s6")"
 # r: |delta| smallest first (still by magnitude)
 at 120x30 'r' "$tmp/a" "$tmp/b" --compare | sed -n 3p | grep -q '±delta I▲' || fail "r leaves |delta|"
+# the title names both runs at 80 columns (their last parts, not the
+# start of the base's path: main showed "callscope  /tmp/…/runs-with-a-lo…")
+mkdir -p "$tmp/runs-with-a-long-directory-name-to-cut"
+ln -s "$tmp/a" "$tmp/runs-with-a-long-directory-name-to-cut/base-run.d"
+ln -s "$tmp/b" "$tmp/runs-with-a-long-directory-name-to-cut/new-run.d"
+long="$tmp/runs-with-a-long-directory-name-to-cut"
+at 80x24 '' "$long/base-run.d" "$long/new-run.d" --compare | head -1 >"$tmp/t1"
+at 80x24 ":compare $long/new-run.d<Enter>" "$long/base-run.d" | head -1 >"$tmp/t2"
+for t in "$tmp/t1" "$tmp/t2"; do
+	grep -q '/base-run.d -> .*/new-run.d ' "$t" ||
+		fail "the title does not name both runs: $(cat "$t")"
+done
 echo "compare view: screen = CSV, :compare (same view, errors, replace), ^ x3 = truth, s cycle"

@@ -9,7 +9,8 @@
 #  - the Cube file (tests/gen_cube.py) has no such column: twice is not
 #    shown, the status line says so once, :export has no twice column;
 #  - an old line by number (derive old3 = 3 * $2) still reads, there as
-#    three times the report's own column 2.
+#    three times the report's own column 2;
+#  - a $N beyond the database's columns is refused, not saved.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
 	XDG_CACHE_HOME="$tmp/home/.cache"
@@ -75,4 +76,15 @@ for b in bad[:10]:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY
+# a $N beyond the database's columns (the v4 database has 4: `info`) is
+# refused, not added and saved as a column that is blank everywhere
+# (main: "derived column nope added and saved")
+ncol=$("$cs" info "$tmp/v4" --format json | /usr/bin/python3 -c \
+	'import json, sys; print(len(json.load(sys.stdin)["columns"]))')
+big=$((ncol + 1))
+before=$(cat "$conf")
+view "$tmp/v4" ":derive nope = \$$big + 1<Enter>" >"$tmp/s5"
+tail -n 1 "$tmp/s5" | grep -qxF "derive nope: this database has no column '\$$big'" ||
+	fail "\$$big accepted: $(tail -n 1 "$tmp/s5")"
+[ "$(cat "$conf")" = "$before" ] || fail "\$$big saved: $(cat "$conf")"
 exit $status

@@ -3,7 +3,8 @@
 # action works in another pane says where and the key that gets there,
 # instead of doing nothing (V with the tree focused: "V works in the trace:
 # w moves the keys there", or "t shows it" when the trace is not shown; H
-# with the trace focused or the threads pane in front); Enter in a
+# with the trace focused or the threads pane in front; y, the flame graph's
+# sandwich, in the tree: "x shows it"); Enter in a
 # full-screen trace brings the tree back with the keys; the plot's title
 # says when it does not have the keys ("[w: keys]", as the trace's does);
 # the help groups the keys by the pane they work in (headless).  Polls
@@ -18,6 +19,8 @@ db=$tmp/db
 start "$cs --no-config $db" "q quit" || fail "the viewer did not draw"
 # no trace shown: a trace key says which key shows it
 press V "V works in the trace: t shows it" "V without a trace is silent"
+# y (the sandwich) works in the flame graph only: main said nothing
+press y "y works in the flame graph: x shows it" "y in the tree is silent"
 # the trace shown, the keys in the tree
 press t "Trace [" "t did not show the trace"
 press w "w: keys]" "w did not move the keys to the tree"
@@ -80,6 +83,7 @@ any_at=$(at "Any pane")
 trace_at=$(at "Trace timeline, when it has the keys")
 plot_at=$(at "Model plot, when it has the keys")
 models_at=$(at "Models (parametric databases")
+flame_at=$(at "Flame graph (x)")
 cmds_at=$(at "Commands (:)")
 in_group() { # ACTION FROM TO: the action's line is between the headers
 	n=$(grep -nE " $1 " "$tmp/help" | head -1 | cut -d: -f1)
@@ -93,5 +97,6 @@ in_group trace-focus "$any_at" "$trace_at"
 in_group trace-view "$trace_at" "$plot_at"
 in_group trace-zoom-in "$trace_at" "$plot_at"
 in_group plot-heatmap "$plot_at" "$models_at"
-in_group worst-scaling "$models_at" "$cmds_at"
+in_group worst-scaling "$models_at" "$flame_at"
+in_group sandwich "$flame_at" "$cmds_at"
 exit $status

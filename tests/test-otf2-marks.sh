@@ -17,12 +17,13 @@
 # the index now comes from the cache: the same answers
 "$py" "$top_srcdir/tests/check_otf2_marks.py" "$cs" "$tmp/m" ||
 	fail "markers differ from the generator's answers (from the cache)"
-# the screen: the time and visits columns hidden, the Marks column's root
+# the screen: the time and visits columns hidden (the rows sorted by Marks
+# then), the Marks column's root
 # and main rows as the generator counts them
 "$cs" --headless --no-config --size 80x24 \
 	--keys 'c<Enter>j<Enter>j<Enter>j<Enter><Esc>' "$tmp/m" \
 	>"$tmp/screen" 2>/dev/null || fail "headless screen: exit $?"
-grep -q '^ *Marks I *Marks E Name (top-down)' "$tmp/screen" ||
+grep -qE '^ *Marks I(▼)? *Marks E Name \(top-down\)' "$tmp/screen" ||
 	fail "no Marks columns in the header at 80x24"
 want=$("$py" -c 'import json,sys; p=json.load(open(sys.argv[1]))["marks"]["paths"]; print(sum(p.values()), sum(v for k, v in p.items() if k.startswith("main")), p.get("main", 0))' "$tmp/m/expect.json")
 got=$(sed -n 's/^ *\([0-9][0-9]*\) .*<program root>.*/\1/p' "$tmp/screen")

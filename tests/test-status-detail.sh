@@ -10,7 +10,8 @@
 #   path (the recorded file column of `report --format csv` without its
 #   "src"), and Where says whether the database's src/ holds the copy
 #   (not in the corpus's copy of issue-233; there in a copy of it that has
-#   the file).
+#   the file); at 80 columns Where shortens the directories, never the
+#   file's name and line; the trace's cursor readout (Path) as well.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 db="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpcviewer.e4/tests/resources/metadb/issue-233"
 [ -d "$db" ] || { echo "no $db: skipped"; exit 77; }
@@ -106,4 +107,30 @@ for b in bad:
     print("FAIL: paths:", b)
 sys.exit(1 if bad else 0)
 PY
+# at 80 columns, Where keeps the file's name and line (its last parts),
+# not the start of the directory ("/home/johnmc/hpctoolkit-tutorial-ex…")
+"$cs" --headless --no-config --size 80x30 --keys 'Hkkk' "$db" >"$tmp/d80" ||
+	fail "viewer at 80x30"
+"$py" - "$tmp" <<'PY' || status=1
+import os, sys
+tmp = sys.argv[1]
+get = lambda d: next(l[6:] for l in open("%s/%s" % (tmp, d),
+                     encoding="utf-8").read().split("\n")
+                     if l.startswith("Where "))
+wide, narrow = get("d1"), get("d80")
+loc = wide.partition("   ")[0]
+want = "/" + os.path.basename(loc)
+if not narrow.startswith("\u2026") or want not in narrow:
+    print("FAIL: Where at 80 columns %r lacks %r (200: %r)" % (narrow, want,
+                                                              wide))
+    sys.exit(1)
+PY
+# the trace's cursor readout writes the copied paths as the tree's detail
+# strip does (main: "Path main thread > main > loop at src/home/johnmc/…")
+"$cs" --headless --no-config --size 100x40 --keys 'tllllllllllW' "$db" \
+	>"$tmp/trace" || fail "viewer, trace"
+grep -A1 '^Path ' "$tmp/trace" | tr -d '\n' >"$tmp/tpath"
+if ! grep -q 'loop at /home/' "$tmp/tpath" || grep -q 'src/home' "$tmp/tpath"; then
+	fail "trace readout path: $(cat "$tmp/tpath")"
+fi
 exit $status

@@ -30,7 +30,7 @@ print(float(m.group(1))*u[m.group(2)] if '$1'=='window' else float(m.group(3))*u
 # the cursor's time, line, ctx and path on screen against `trace --at`
 check_cursor() { # DB WHAT
 	python3 - "$cs" "$1" "$2" "$tmp/screen.txt" <<'PY' || fail "$2: the cursor's call path differs from callscope trace --at"
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
 cs, db, what, path = sys.argv[1:]
 lines = open(path, encoding="utf-8").read().split("\n")
 head = [l for l in lines if l.startswith("Cursor ")][0]
@@ -45,6 +45,10 @@ want_ctx = j["ctx"] or 0
 want = " > ".join(j["path"]) if j["ctx"] else "(idle)"
 if j["time"] is None:
 	want = "(no sample at or before the cursor)"
+# v4 sources hpcprof copied into src/ read by the path they were built
+# from (FORMATS.md, Source File Specification), as the tree shows them
+if os.path.exists(os.path.join(db, "meta.db")):
+	want = re.sub(r"(^| )src/(?=[^/ ])", r"\1/", want)
 ok = ctx == want_ctx and (want.startswith(shown) or shown.startswith(want))
 if not ok:
 	print("%s: screen ctx=%s path=%r\n  trace --at ctx=%s path=%r" %

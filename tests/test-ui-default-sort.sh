@@ -5,7 +5,8 @@
 # most time itself (computed here from pycubexr's values in
 # ../shared/expected/cube), as `perf report --no-children` ranks; `s` to
 # another column still changes the sort.  A database whose first column is
-# a time (smg2000: WALLCLOCK) keeps it.
+# a time (smg2000: WALLCLOCK) keeps it.  Hiding the sort column in the
+# chooser sorts by the default of the columns left.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 rel=cube/pycubexr/data/blast.p64.r1/profile.cubex
 db="$shared/corpus/$rel"
@@ -61,4 +62,26 @@ if [ -d "$xml" ]; then
 		;;
 	esac
 fi
+# hiding the sort column (c, Space on time (I)): the rows are sorted again
+# by the default of the columns left (time (E)), marked, in its order
+# (the report's time (E) of PARALLEL's children); main kept them sorted by
+# the hidden column, no mark on screen, the rows reading unsorted
+s=$(screen 'cjj <Esc>' "$db")
+expect "hiding the sort column" "$s" "time E▼"
+"$cs" report "$db" --metric 'time (E)' --depth 2 --format json >"$tmp/e.json" ||
+	status=1
+printf '%s\n' "$s" >"$tmp/hidden"
+python3 - "$tmp/e.json" "$tmp/hidden" <<'PY' || status=1
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+par = next(n for n in d["nodes"] if n["name"] == "PARALLEL")
+kids = [n for n in d["nodes"] if n["parent"] == par["id"]]
+want = [n["name"] for n in sorted(kids, key=lambda n: -(n["values"][0] or 0))]
+shown = [m.group(1) for l in open(sys.argv[2], encoding="utf-8")
+         for m in [re.search(r"  [\u251c\u2514]\u2500. (\S+)$", l)] if m]
+if not shown or shown != want[:len(shown)]:
+    print("FAIL: rows after hiding the sort column: %r, want %r" %
+          (shown, want[:len(shown)]))
+    sys.exit(1)
+PY
 exit $status

@@ -56,4 +56,25 @@ if grep -q 'stored summary' "$tmp/points.screen" ||
 	cat "$tmp/points.screen"
 	status=1
 fi
+# T on a row with no value (the set's program root, blank in the tree):
+# a message, not a list of points at 0 ("min 0 max 0", main)
+"$top_builddir/callscope" --headless --no-config --size 100x30 --keys T \
+	"$tmp/points.txt" >"$tmp/root.screen" || status=1
+if ! tail -n 1 "$tmp/root.screen" | grep -qx 'threads: the selection has no value in this column (s sorts by another)' ||
+	grep -q ' min 0 ' "$tmp/root.screen"; then
+	echo "FAIL: T on the set's blank root:"
+	cat "$tmp/root.screen"
+	status=1
+fi
+# a set with no title: the title bar has no empty field between two gaps
+# (main: "callscope    points.txt")
+head -n 1 "$tmp/root.screen" | grep -q '^callscope  [^ ]*points.txt (extrap-text)' ||
+	{ echo "FAIL: title: $(head -n 1 "$tmp/root.screen")"; status=1; }
+# one execution context: "1 context", not "1 contexts" (main)
+"$top_builddir/tests/gen-v4db" -o "$tmp/one" --seed 5 --contexts 30 \
+	--threads 1 --ranks 1 >/dev/null || exit 1
+"$top_builddir/callscope" --headless --no-config --size 100x30 --keys T \
+	"$tmp/one" >"$tmp/one.screen" || status=1
+grep -qE ' 1 (execution )?context by value ' "$tmp/one.screen" ||
+	{ echo "FAIL: one context: $(sed -n 4p "$tmp/one.screen")"; status=1; }
 exit $status

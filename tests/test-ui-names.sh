@@ -8,7 +8,9 @@
 #   path;
 # - column heads drop the unit a metric's name carries ("CPUTIME (sec)"
 #   heads "CPUTIME I") where the values carry their own ("7.411 s"),
-#   so a head is never cut inside the unit.  Values are checked by test-screen-truth.sh.  Skipped without
+#   so a head is never cut inside the unit;
+# - a name cut in its middle keeps the number at the cut whole (Nsight's
+#   thread ids).  Values are checked by test-screen-truth.sh.  Skipped without
 #   ../shared.
 . "${top_srcdir:-.}/tests/test-lib.sh"
 db="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpctoolkit-tutorial-examples/cpu/kripke/dbase.expt.1.cputime.t"
@@ -65,4 +67,18 @@ for b in bad:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY
+# a name cut in its middle keeps a number whole: the Nsight export's
+# thread row ("thread 1230493 (main) MPI Rank 0", from the report) shows
+# its thread id at 80 columns (main: "thread 1230… MPI Rank 0", two
+# threads of one process read alike)
+nsys="$corpus/nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
+if [ -f "$nsys" ]; then
+	name=$("$cs" report "$nsys" --depth 2 --format csv |
+		sed -n 's/^[^,]*,[^,]*,2,[^,]*,\(thread [^,]*\),.*/\1/p' | head -n 1)
+	tid=$(printf '%s\n' "$name" | sed -n 's/^thread \([0-9]*\).*/\1/p')
+	"$cs" --headless --no-config --size 80x10 "$nsys" >"$tmp/nsys" ||
+		fail "viewer on the Nsight export"
+	[ -n "$tid" ] && grep -q "─▸ thread $tid" "$tmp/nsys" ||
+		fail "thread id '$tid' of '$name' cut: $(grep 'thread' "$tmp/nsys")"
+fi
 exit $status

@@ -96,6 +96,9 @@ void app_select(struct app *app, uint32_t node)
 	app_cursor(app)->node = node;
 }
 
+static void apply_sort(struct app *app, enum view_kind k, bool force);
+static void default_sort(struct app *app, enum view_kind k);
+
 bool app_show_column(struct app *app, uint32_t c, bool shown)
 {
 	if (c >= model_n_columns(app->model))
@@ -113,6 +116,14 @@ bool app_show_column(struct app *app, uint32_t c, bool shown)
 			memmove(app->columns + i, app->columns + i + 1,
 				(n - i - 1) * sizeof(*app->columns));
 			app->cols.n_columns--;
+			if (c == app->cols.sort_column) {
+				/* rows sorted by a column no longer drawn
+				 * read unsorted: the view's default of
+				 * those left sorts them */
+				app->sort_chosen = false;
+				default_sort(app, app->current);
+				apply_sort(app, app->current, true);
+			}
 			return true;
 		}
 	if (!shown)
@@ -130,8 +141,6 @@ bool app_show_column(struct app *app, uint32_t c, bool shown)
 	app->cols.n_columns++;
 	return true;
 }
-
-static void apply_sort(struct app *app, enum view_kind k, bool force);
 
 bool app_replace_column(struct app *app, uint32_t from, uint32_t to)
 {

@@ -157,6 +157,8 @@ static void say_where(struct app *app, enum action a)
 	if (!ops || strcmp(focus, where) == 0)
 		return;
 	key_of(app, a, k, sizeof(k));
+	if (strcmp(where, "flame") == 0)
+		where = "flame graph";
 	if (split && split->ops == ops && app->n_stack == 1)
 		app_message(app, false, "%s works in the %s: %s moves the "
 			    "keys there", k, where,

@@ -36,35 +36,34 @@ static void fill_part(int y, int w, attr_t a)
 	attrset(A_NORMAL);
 }
 
-/* The title line showing the database as PATH; with PREFIX, only what
- * comes before the path */
+/* The title line showing the database as PATH (compared runs: PATH is
+ * "BASE -> NEW" and stands for the title); with PREFIX, only what comes
+ * before the path */
 static char *title_text(struct app *app, const char *path, bool prefix)
 {
 	char *text = NULL;
 	const char *demo = app->demo ? " [demo]" : "";
 	const char *title = model_title(app->model) ? model_title(app->model) : "";
-	int r = prefix ? asprintf(&text, "callscope%s  %s  ", demo, title)
+	const char *sep = "  ";
+	if (app->diff || !*title) /* no empty title between two gaps */
+		title = sep = "";
+	int r = prefix ? asprintf(&text, "callscope%s  %s%s", demo, title, sep)
 		       : asprintf(&text,
-				  "callscope%s  %s  %s (%s)  %u contexts, %u "
+				  "callscope%s  %s%s%s (%s)  %u contexts, %u "
 				  "threads, %u columns%s",
-				  demo, title, path, model_format(app->model),
+				  demo, title, sep, path,
+				  model_format(app->model),
 				  model_n_nodes(app->model) - 1, app->n_threads,
 				  model_n_columns(app->model),
 				  model_n_timelines(app->model) ? ", trace" : "");
 	return r < 0 ? NULL : text;
 }
 
-/* The title: the whole path of the database when it has room, else its
- * last two parts ("…/blast.p64.r1/profile.cubex"), else its last: the
- * database's name, not the start of a long path. */
-static void draw_title(struct app *app, int y)
+/* PATH in ROOM columns: whole, else its last two parts
+ * ("…/blast.p64.r1/profile.cubex"), else its last: the database's name,
+ * not the start of a long path. */
+static char *short_path(const char *path, int room)
 {
-	attr_t a = theme_attr(THEME_ROLE_TITLE);
-	fill_line(y, a);
-	const char *path = app->db_path ? app->db_path : "";
-	char *head = title_text(app, path, true);
-	int room = COLS - (head ? screen_text_width(head) : 0);
-	free(head);
 	char *shown = strdup(path);
 	for (int parts = 2; parts >= 1 && shown &&
 			    screen_text_width(shown) > room;
@@ -87,6 +86,50 @@ static void draw_title(struct app *app, int y)
 			free(shown);
 			shown = tail;
 		}
+	}
+	return shown;
+}
+
+/* MESSAGE for the status line: one that starts with a path ("PATH: the
+ * database has no ...", as errors name their file) and does not fit has
+ * the path shortened to its last parts, so that what is said shows. */
+static char *fit_message(const char *message)
+{
+	const char *colon = strstr(message, ": ");
+	if (screen_text_width(message) <= COLS || !colon ||
+	    !memchr(message, '/', (size_t)(colon - message)))
+		return NULL;
+	char *path = strndup(message, (size_t)(colon - message));
+	int room = COLS - screen_text_width(colon);
+	char *shown = path ? short_path(path, room < 1 ? 1 : room) : NULL;
+	char *text = NULL;
+	if (shown && asprintf(&text, "%s%s", shown, colon) < 0)
+		text = NULL;
+	free(path);
+	free(shown);
+	return text;
+}
+
+/* The title: the database's path shortened to its room (compared runs:
+ * both runs', "BASE -> NEW", each in half of it). */
+static void draw_title(struct app *app, int y)
+{
+	attr_t a = theme_attr(THEME_ROLE_TITLE);
+	fill_line(y, a);
+	const char *path = app->db_path ? app->db_path : "";
+	char *head = title_text(app, path, true);
+	int room = COLS - (head ? screen_text_width(head) : 0);
+	free(head);
+	char *shown = NULL;
+	if (app->diff && app->base_path && app->new_path) {
+		char *b = short_path(app->base_path, (room - 4) / 2);
+		char *n = short_path(app->new_path, (room - 4) / 2);
+		if (b && n && asprintf(&shown, "%s -> %s", b, n) < 0)
+			shown = NULL;
+		free(b);
+		free(n);
+	} else {
+		shown = short_path(path, room);
 	}
 	char *text = title_text(app, shown ? shown : path, false);
 	free(shown);
@@ -181,42 +224,6 @@ static char *selected_path(struct app *app)
 				 PATH_BYTES_MAX);
 }
 
-/* HPCToolkit v4 records a source file that hpcprof copied into the
- * database by its copy's path, relative to the database: "src/" and the
- * file's absolute path (FORMATS.md, Source File Specification: pPath
- * "Absolute, or relative to the root database directory", flag `copied`).
- * The detail lines show the path the program was built from and note the
- * copy; `report` keeps the path as recorded. */
-static bool is_v4(const struct app *app)
-{
-	return strcmp(model_format(app->model), "hpctoolkit-v4") == 0;
-}
-
-/* A v4 path of a copied file: "src/" and an absolute path's rest. */
-static bool v4_copied(const struct app *app, const char *file)
-{
-	return is_v4(app) && strncmp(file, "src/", 4) == 0 && file[4] &&
-	       file[4] != '/' && file[4] != ' ';
-}
-
-/* TEXT (a name or a path of names) with each v4 copied path, at the start
- * or after a space, written as the absolute path it is a copy of; NULL
- * when out of memory. */
-static char *built_paths(const struct app *app, const char *text)
-{
-	char *out = strdup(text ? text : "");
-	if (!out || !is_v4(app))
-		return out;
-	char *w = out;
-	for (const char *r = out; *r;) {
-		if ((r == out || r[-1] == ' ') && v4_copied(app, r))
-			r += 3; /* keep the '/' */
-		*w++ = *r++;
-	}
-	*w = '\0';
-	return out;
-}
-
 /* The note after a v4 copied file's path: whether the copy is in the
  * database's directory (as the source pane looks for it). */
 static const char *copy_note(const struct app *app, const char *file)
@@ -233,6 +240,41 @@ static const char *copy_note(const struct app *app, const char *file)
 		     : "   (copied into the database's src/, not there now)";
 }
 
+/* "FILE:LINE   in MODULE" (a copied source: its note after) in WIDTH
+ * columns: when it does not fit, the module's last part and the file's
+ * last parts (in the room the note leaves out), so that the file name
+ * and line show, not the start of a long directory
+ * ("/home/johnmc/hpctoolkit-tutorial-examples/ex…"). */
+static char *where_text(struct app *app, const char *file, uint32_t line,
+			const char *module, bool copied, int width)
+{
+	const char *f = *file ? file + (copied ? 3 : 0) : "(no source)";
+	const char *note = copied ? copy_note(app, file) : "";
+	char *text = NULL;
+	if (asprintf(&text, "%s%s%.0u%s%s%s", f, line ? ":" : "", line,
+		     *module ? "   in " : "", module, note) < 0)
+		return NULL;
+	if (screen_text_width(text) <= width || !*file)
+		return text;
+	free(text);
+	char *mod = *module ? short_path(module, 1) : strdup("");
+	char *tail = NULL;
+	if (!mod || asprintf(&tail, "%s%.0u%s%s", line ? ":" : "", line,
+			     *module ? "   in " : "", mod) < 0) {
+		free(mod);
+		return NULL;
+	}
+	/* the note, last, is what is cut */
+	int room = width - screen_text_width(tail);
+	char *fs = short_path(f, room < 1 ? 1 : room);
+	if (!fs || asprintf(&text, "%s%s%s", fs, tail, note) < 0)
+		text = NULL;
+	free(fs);
+	free(mod);
+	free(tail);
+	return text;
+}
+
 static void draw_detail(struct app *app, int y, int h, int w)
 {
 	attr_t a = theme_attr(THEME_ROLE_DETAIL);
@@ -244,7 +286,7 @@ static void draw_detail(struct app *app, int y, int h, int w)
 		return;
 	const struct model *m = app->model;
 	char *raw = view_node_label(app_view(app), app_cursor(app)->node);
-	char *label = raw ? built_paths(app, raw) : NULL;
+	char *label = raw ? present_built_paths(app->model, raw) : NULL;
 	free(raw);
 	int row = y;
 	/* the whole name, wrapped over as many lines as it needs (up to
@@ -304,13 +346,10 @@ static void draw_detail(struct app *app, int y, int h, int w)
 			     model_columns_detail(app->extrap, vn.model_node,
 						  row, 0, w);
 		char *where = NULL;
-		bool copied = v4_copied(app, file);
-		if (!model &&
-		    asprintf(&where, "%s%s%.0u%s%s%s",
-			     *file ? file + (copied ? 3 : 0) : "(no source)",
-			     line ? ":" : "", line, *module ? "   in " : "",
-			     module, copied ? copy_note(app, file) : "") < 0)
-			where = NULL;
+		bool copied = present_v4_copied(app->model, file);
+		if (!model)
+			where = where_text(app, file, line, module, copied,
+					   w - 6);
 		if (!model) {
 			screen_text(row, 0, 6, l, "Where ", true);
 			screen_text(row, 6, w - 6, a, where ? where : "", false);
@@ -320,7 +359,7 @@ static void draw_detail(struct app *app, int y, int h, int w)
 	}
 	if (row < y + h) {
 		char *raw_path = selected_path(app);
-		char *path = raw_path ? built_paths(app, raw_path) : NULL;
+		char *path = raw_path ? present_built_paths(app->model, raw_path) : NULL;
 		free(raw_path);
 		screen_text(row, 0, 6, l, "Path ", true);
 		/* keep the end of a long path: elide at the left */
@@ -403,9 +442,11 @@ static void draw_status(struct app *app, int y)
 		return;
 	}
 	if (app->message) {
+		char *text = fit_message(app->message);
 		screen_text(y, 0, COLS,
 			    app->message_error ? theme_attr(THEME_ROLE_ERROR) : a,
-			    app->message, false);
+			    text ? text : app->message, false);
+		free(text);
 		return;
 	}
 	char keys[N_HINTS][24];

@@ -10,14 +10,23 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "hotpath.h"
 
-/* `share` percent cut (not rounded) to one decimal, so that a share just
- * under the threshold never prints as the threshold itself. */
-static double cut1(double share)
+/* `share` percent rounded, as the percent column rounds it, to one
+ * decimal, or to as many more (up to 4) as it takes to read below the
+ * threshold THR: "49.998%" beside a column's "50.0%", not "49.9%". */
+static int share_decimals(double share, double thr)
 {
-	return floor(share * 10.0) / 10.0;
+	int d = 1;
+	char buf[64];
+	for (; d < 4; d++) {
+		snprintf(buf, sizeof(buf), "%.*f", d, share);
+		if (strtod(buf, NULL) < thr)
+			break;
+	}
+	return d;
 }
 
 void hotpath_say(struct pane_env *env, uint32_t start, uint32_t stop)
@@ -64,6 +73,7 @@ void hotpath_say(struct pane_env *env, uint32_t start, uint32_t stop)
 	while (go_on > 0 && hs.best_v < go_on / 100.0 * hs.node_v)
 		go_on -= 1;
 	pane_message(env, false,
-		     "%s; largest child has %.1f%% < %g%%; :threshold %g "
-		     "goes on", went, cut1(share), thr, go_on);
+		     "%s; largest child has %.*f%% < %g%%; :threshold %g "
+		     "goes on", went, share_decimals(share, thr), share, thr,
+		     go_on);
 }

@@ -48,6 +48,7 @@ static const char *const groups[][2] = {
 	{"trace", "Trace timeline, when it has the keys (trace-focus)"},
 	{"plot", "Model plot, when it has the keys (trace-focus)"},
 	{"models", "Models (parametric databases; tree and plot)"},
+	{"flame", "Flame graph (x)"},
 };
 #define N_GROUPS (sizeof(groups) / sizeof(groups[0]))
 

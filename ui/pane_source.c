@@ -163,16 +163,16 @@ static void source_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		screen_text(y, r.x, 7, cur ? a : theme_attr(THEME_ROLE_LINE_NUMBER),
 			    num, true);
 		if (s->has_value && s->has_value[idx]) {
-			char *v = present_value_raw(env->model, s->column,
-						   s->values[idx]);
+			char v[32];
+			present_value_fit(env->model, s->column,
+					  s->values[idx], 9, v, sizeof(v));
 			bool hot = s->max_value > 0 &&
 				   s->values[idx] >= 0.1 * s->max_value;
 			screen_text_right(y, r.x + 7, 10,
 					  cur ? a
 					  : hot ? theme_attr(THEME_ROLE_SOURCE_HOT)
 						: theme_attr(THEME_ROLE_VALUE),
-					  v ? v : "");
-			free(v);
+					  v);
 		}
 		/* tabs to spaces (8 columns) before sanitizing */
 		const char *src = s->lines[idx];

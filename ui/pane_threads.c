@@ -180,6 +180,23 @@ static void own_combination(const struct model *m, struct threads *t)
 	free(vals);
 }
 
+/* SUM rounded to the significant digits SUMMARY was stored with (at
+ * least 6, as printf's %g writes them) equals it: a database that writes
+ * its summaries as text ("3.83e+08" in an experiment.xml for 383000300)
+ * stores the sum, rounded; binary ones keep 15 digits or more. */
+static bool stored_alike(double sum, double summary)
+{
+	char buf[40];
+	for (int d = 6; d <= 17; d++) {
+		snprintf(buf, sizeof(buf), "%.*e", d - 1, summary);
+		if (strtod(buf, NULL) != summary)
+			continue;
+		snprintf(buf, sizeof(buf), "%.*e", d - 1, sum);
+		return d < 15 && strtod(buf, NULL) == summary;
+	}
+	return false;
+}
+
 /* "thread sum X = summary Y", or, where they differ, both with what the
  * difference is (digits enough to see it, and its relative size): the
  * percentages are of the thread sum.  For a parametric set, what the rows
@@ -208,14 +225,15 @@ static char *sums_line(const struct model *m, const struct threads *own_t,
 	double tol = 1e-9 * fmax(fabs(t->sum), fabs(t->summary));
 	*differs = t->summary_sum &&
 		   (!t->has_summary ? t->sum != 0
-				    : fabs(t->sum - t->summary) > tol);
+				    : fabs(t->sum - t->summary) > tol &&
+					      !stored_alike(t->sum, t->summary));
 	char sum[64], summ[64];
 	sum_texts(m, t, *differs, sum, summ, sizeof(sum));
 	if (!t->has_summary)
 		snprintf(summ, sizeof(summ), "(none)");
 	char *out = NULL;
 	int r;
-	if (!t->summary_sum)
+	if (!t->summary_sum || (!t->has_summary && !*differs))
 		r = asprintf(&out, " %s %s%s   stored summary %s", what, sum,
 			     hundred, summ);
 	else if (!*differs)
@@ -227,9 +245,11 @@ static char *sums_line(const struct model *m, const struct threads *own_t,
 				    ? fabs(t->sum - t->summary) /
 					  fabs(t->summary) * 100
 				    : 0;
-		/* two digits, never an exponent ("1e+02%") */
+		/* two digits, never an exponent ("1e+02%", "7.1e-05%") */
 		if (by >= 10)
 			snprintf(rel, sizeof(rel), " (by %.0f%%)", by);
+		else if (by > 0 && by < 0.001)
+			snprintf(rel, sizeof(rel), " (by < 0.001%%)");
 		else if (by > 0)
 			snprintf(rel, sizeof(rel), " (by %.2g%%)", by);
 		r = asprintf(&out, " %s %s%s %s stored summary "
@@ -251,9 +271,14 @@ static char *stats_line(const struct model *m, const struct threads *t,
 {
 	char *stats = NULL;
 	char *mn = NULL, *mx = NULL, *me = NULL, *sd = NULL;
+	bool one = t->n == 1; /* "1 context", not "1 contexts" */
 	const char *what_long =
-		model_n_points(m) ? "measurement points" : "execution contexts";
-	const char *what_short = model_n_points(m) ? "points" : "contexts";
+		model_n_points(m) ? (one ? "measurement point" : "measurement points")
+		: one		  ? "execution context"
+				  : "execution contexts";
+	const char *what_short = model_n_points(m) ? (one ? "point" : "points")
+				 : one		   ? "context"
+						   : "contexts";
 	const char *by = t->sort == 0 ? "value" : t->sort == 1 ? "label" : "index";
 	const char *next = t->sort == 0 ? "by label"
 			   : t->sort == 1 ? "by index"
@@ -598,6 +623,13 @@ static struct pane *threads_new(struct pane_env *env)
 	if (model_per_profile_column(m, node, column, &vals, &nv, &err) !=
 	    STATUS_OK) {
 		pane_error(env, &err);
+		return NULL;
+	}
+	double at_node;
+	if (nv == 0 && !model_value(m, node, column, &at_node)) {
+		/* a blank in the tree: no list of zeros for it */
+		pane_message(env, false, "threads: the selection has no value "
+				       "in this column (s sorts by another)");
 		return NULL;
 	}
 	struct pane *p = calloc(1, sizeof(*p));

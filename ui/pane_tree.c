@@ -156,8 +156,8 @@ static void column_need(struct pane_env *env, struct column_layout *col,
 
 /* The columns that fit beside the name, each value VALUE_WIDTH wide
  * (the name keeps a third of the width, up to 40 columns; columns that
- * do not fit are dropped from the right, the column chooser, c, picks
- * which come first); then the room left widens the values that want it
+ * do not fit are dropped from the right, but never the sort column; the
+ * column chooser, c, picks which come first); then the room left widens the values that want it
  * (the rows TOP.. on screen and the totals), left to right, so that at
  * 200 columns a 12-digit count shows whole.  Returns the name's x. */
 static int layout_columns(struct pane_env *env, int width,
@@ -170,11 +170,14 @@ static int layout_columns(struct pane_env *env, int width,
 	if (name_min < NAME_MIN_WIDTH)
 		name_min = NAME_MIN_WIDTH;
 	size_t total = env->cols->n_columns + env->cols->n_derived;
+	bool sort_in = false; /* the sort column is among those laid out */
+	bool full = false;    /* no room left but for the sort column */
 	for (size_t i = 0; i < total; i++) {
 		uint32_t c = i < env->cols->n_columns
 				     ? env->cols->columns[i]
 				     : model_n_columns(env->model) +
 					       (uint32_t)(i - env->cols->n_columns);
+		bool sort = c == env->cols->sort_column;
 		double t;
 		bool pct = c < model_n_columns(env->model) &&
 			   (model_columns(env->model)[c].render & RENDER_PERCENT) &&
@@ -182,12 +185,23 @@ static int layout_columns(struct pane_env *env, int width,
 		bool bar = env->cols->show_bars && pct;
 		int w = VALUE_WIDTH + (pct ? PERCENT_WIDTH : 0) +
 			(bar ? BAR_WIDTH + 1 : 0) + 1;
-		if (x + w > width - name_min && n > 0)
-			break;
+		/* the rows' order must be readable: the sort column takes
+		 * the place of those before it that leave it no room */
+		if (full && !sort)
+			continue;
+		while (sort && n > 0 && x + w > width - name_min)
+			x -= cols[--n].width;
+		if (x + w > width - name_min && n > 0) {
+			if (sort_in)
+				break;
+			full = true;
+			continue;
+		}
 		cols[n++] = (struct column_layout){
 			.column = c, .x = x, .width = w,
 			.value_width = VALUE_WIDTH, .percent = pct, .bar = bar};
 		x += w;
+		sort_in = sort_in || sort;
 	}
 	int spare = width - name_min - x;
 	for (size_t i = 0; i < n; i++) {
@@ -320,25 +334,14 @@ static void draw_header(struct pane_env *env, struct rect r,
 						goto no_text;
 				}
 				int name_room = room - tail_w;
-				bool cut = screen_text_width(name) > name_room &&
-					   name_room > 1;
-				if (cut) {
-					/* keep the start of the name */
-					size_t len = strlen(name);
-					while (len > 0 &&
-					       screen_text_width(name) > name_room - 1) {
-						do
-							len--;
-						while (len > 0 &&
-						       (name[len] & 0xc0) == 0x80);
-						name[len] = '\0';
-					}
-				}
-				r_ = asprintf(&text, "%s%s%s%s%s %s%s", bar, name,
-					      cut ? screen_glyphs()->ellipsis : "",
-					      tail, utf8 ? "" : bar,
-					      mc->kind == COLUMN_INCLUSIVE ? "I" : "E",
-					      mark);
+				char *fit = metric_name_fit(name, name_room);
+				r_ = fit ? asprintf(&text, "%s%s%s%s %s%s", bar,
+						    fit, tail, utf8 ? "" : bar,
+						    mc->kind == COLUMN_INCLUSIVE
+							    ? "I" : "E",
+						    mark)
+					 : -1;
+				free(fit);
 			}
 		no_text:
 			free(name);

@@ -297,8 +297,13 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 	bool intervals = tl != MODEL_NONE &&
 			 model_timelines(m)[tl].kind == TIMELINE_INTERVALS;
 	char *path;
-	if (found && (s.ctx_id || !intervals))
-		path = ctx_path(m, s.ctx_id);
+	if (found && (s.ctx_id || !intervals)) {
+		/* v4 copied sources by the path they were built from, as
+		 * the tree's detail lines show them */
+		char *raw = ctx_path(m, s.ctx_id);
+		path = raw ? present_built_paths(m, raw) : NULL;
+		free(raw);
+	}
 	else if (intervals)
 		path = strdup("(idle: no interval at the cursor)");
 	else

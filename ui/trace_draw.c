@@ -376,7 +376,6 @@ static void draw_names(struct pane_env *env, struct trace_pane *t, int y,
 		return;
 	const uint32_t *cells = t->grid.cells + (size_t)r * t->cols;
 	const uint64_t *inst = t->grid.instants + (size_t)r * t->cols;
-	uint32_t nc = t->n_colors ? t->n_colors : 26;
 	for (uint32_t a = 0, b; a < t->cols; a = b) {
 		for (b = a + 1; b < t->cols && cells[b] == cells[a]; b++)
 			;
@@ -396,7 +395,7 @@ static void draw_names(struct pane_env *env, struct trace_pane *t, int y,
 		for (size_t i = 0; i < len && plain; i++)
 			plain = name[i] >= 0x20 && name[i] < 0x7f;
 		if (plain && len + 2 <= b - a) {
-			uint32_t color = trace_view_color(m, cells[a], nc);
+			uint32_t color = trace_pane_color(t, m, cells[a]);
 			for (size_t i = 0; i < len; i++) {
 				uint32_t k = a + 1 + (uint32_t)i;
 				if (k == cur_col ||
@@ -438,7 +437,6 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 		match = trace_match_make(m, vn.model_node, how);
 	}
 	bool highlight = match.kind != TRACE_MATCH_NONE;
-	uint32_t nc = t->n_colors ? t->n_colors : 26;
 	bool *dims = calloc(t->cols ? t->cols : 1, sizeof(*dims));
 	for (int s = 0; s < screen_rows; s++) {
 		uint32_t r0 = (uint32_t)s * per, r1 = r0 + per - 1;
@@ -461,12 +459,12 @@ static void draw_grid(struct pane_env *env, struct trace_pane *t, int y, int x,
 			bool under = !highlight;
 			if (r0 < t->rows) {
 				size_t i = (size_t)r0 * t->cols + k;
-				c0 = trace_view_color(m, t->grid.cells[i], nc);
+				c0 = trace_pane_color(t, m, t->grid.cells[i]);
 				under |= trace_ctx_matches(m, t->grid.raw[i], &match);
 			}
 			if (per == 2 && r1 < t->rows) {
 				size_t i = (size_t)r1 * t->cols + k;
-				c1 = trace_view_color(m, t->grid.cells[i], nc);
+				c1 = trace_pane_color(t, m, t->grid.cells[i]);
 				under |= trace_ctx_matches(m, t->grid.raw[i], &match);
 			}
 			if (per == 1)
@@ -587,6 +585,7 @@ void trace_pane_draw(struct pane_env *env, struct pane *pane, struct rect r)
 		return;
 	for (int s = 0; s < gh; s++)
 		screen_text(r.y + 1 + s, r.x, r.w, A_NORMAL, "", true);
+	trace_map_colors(env, t); /* the legend's colours told apart */
 	if (t->mode == MODE_STATS) {
 		trace_draw_stats(env, t, r.y + 1, r.x, r.w, gh);
 	} else {

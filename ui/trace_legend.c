@@ -54,8 +54,9 @@ void trace_draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x
 							    2 +
 						    total) /
 						   (2 * (unsigned __int128)total));
+			uint32_t c = trace_pane_color(t, env->model, s[i].ctx);
 			for (; filled < upto && filled < h; filled++)
-				col[h - 1 - filled] = s[i].color;
+				col[h - 1 - filled] = c;
 		}
 		free(s);
 		for (int r = 0; r < screen_rows; r++)
@@ -63,6 +64,19 @@ void trace_draw_summary(struct pane_env *env, struct trace_pane *t, int y, int x
 				  col[r * per + per - 1], false, false);
 	}
 	free(col);
+}
+
+uint32_t trace_pane_color(const struct trace_pane *t, const struct model *m,
+			  uint32_t ctx)
+{
+	if (ctx == 0)
+		return 0;
+	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	uint32_t h = trace_view_name_hash(m, ctx);
+	for (uint32_t i = 0; i < t->n_map; i++)
+		if (t->map_hash[i] == h)
+			return t->map_color[i];
+	return 1 + h % nc;
 }
 
 /* The window's shares over every line (trace_view_shares), merged by
@@ -88,8 +102,10 @@ static bool window_shares(struct pane_env *env, struct trace_pane *t,
 		return false;
 	}
 	*total = 0;
-	for (size_t i = 0; i < *n; i++)
+	for (size_t i = 0; i < *n; i++) {
 		*total += (*s)[i].cells;
+		(*s)[i].color = trace_pane_color(t, env->model, (*s)[i].ctx);
+	}
 	uint32_t points = trace_view_share_points(t->view);
 	if (counted < lines && points)
 		snprintf(note, size, "sampled from %u of %u lines at %u times",
@@ -103,6 +119,35 @@ static bool window_shares(struct pane_env *env, struct trace_pane *t,
 	else
 		*note = 0;
 	return true;
+}
+
+void trace_map_colors(struct pane_env *env, struct trace_pane *t)
+{
+	struct trace_share *s = NULL;
+	size_t n = 0;
+	uint64_t total = 0;
+	char note[64];
+	uint32_t nc = t->n_colors ? t->n_colors : 26;
+	uint32_t cap = sizeof(t->map_hash) / sizeof(t->map_hash[0]);
+	t->n_map = 0;
+	if (!window_shares(env, t, &s, &n, &total, note, sizeof(note), false))
+		return;
+	for (size_t i = 0; i < n && t->n_map < nc && t->n_map < cap; i++) {
+		if (!s[i].ctx)
+			continue; /* idle has no colour */
+		uint32_t h = trace_view_name_hash(env->model, s[i].ctx), c;
+		bool taken = true;
+		/* the hash's colour, else the next free one */
+		for (uint32_t k = 0; k < nc && taken; k++) {
+			c = 1 + (h + k) % nc;
+			taken = false;
+			for (uint32_t j = 0; j < t->n_map && !taken; j++)
+				taken = t->map_color[j] == c;
+		}
+		t->map_hash[t->n_map] = h;
+		t->map_color[t->n_map++] = c;
+	}
+	free(s);
 }
 
 void trace_draw_stats(struct pane_env *env, struct trace_pane *t, int y,
@@ -159,12 +204,17 @@ void trace_draw_legend(struct pane_env *env, struct trace_pane *t, int y,
 	    !window_shares(env, t, &s, &n, &total, note, sizeof(note), false))
 		return;
 	int cx = x;
-	if (*note) {
-		char lead[80];
-		snprintf(lead, sizeof(lead), "%s: ", note);
+	char lead[96] = "";
+	/* the depth view draws every depth: say which one the legend is of */
+	if (t->mode == MODE_DEPTH)
+		snprintf(lead, sizeof(lead), "depth %u: ",
+			 trace_view_window(t->view)->depth);
+	if (*note)
+		snprintf(lead + strlen(lead), sizeof(lead) - strlen(lead),
+			 "%s: ", note);
+	if (*lead)
 		cx += screen_text(y, cx, w, theme_attr(THEME_ROLE_DIM), lead,
 				  false);
-	}
 	for (size_t i = 0; i < n && cx < x + w - 8; i++) {
 		trace_draw_cell(t, y, cx, s[i].color, s[i].color, false,
 				false);

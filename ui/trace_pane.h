@@ -47,6 +47,11 @@ struct trace_pane {
 	bool half;         /* two grid rows per screen row possible */
 	uint32_t per;      /* grid rows per screen row in this frame (1, 2) */
 	short pair_base;
+	/* the window's functions, most first, up to the palette's size:
+	 * their name hashes and the colours they take (the hash's colour,
+	 * or the next one free: no two share one in the legend) */
+	uint32_t map_hash[32], map_color[32];
+	uint32_t n_map;
 	/* a line has instants: the cursor's lines get one more, for the
 	 * instant in its cell beside the interval's details */
 	bool instants;
@@ -58,6 +63,12 @@ void trace_setup_colors(struct pane_env *env, struct trace_pane *t);
 /* one screen cell of colours `up` and `down` (0 idle) */
 void trace_draw_cell(struct trace_pane *t, int y, int x, uint32_t up,
 		     uint32_t down, bool dim, bool cursor);
+/* the colour of frame context `ctx` (0 idle) in this window: the map's,
+ * else its hash's (trace_legend.c) */
+uint32_t trace_pane_color(const struct trace_pane *t, const struct model *m,
+			  uint32_t ctx);
+/* the map from the window's shares over every line, most first */
+void trace_map_colors(struct pane_env *env, struct trace_pane *t);
 /* the pane's draw operation */
 void trace_pane_draw(struct pane_env *env, struct pane *pane, struct rect r);
 

@@ -3,6 +3,7 @@
 
 #include "tree_label.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,8 @@
 /* TEXT (sanitized here) in at most WIDTH display columns: whole when it
  * fits, else its start and its end around an ellipsis, so that names
  * that share a start ("loop at SteadyStateSolver.cpp:93", ":126") stay
- * told apart by their end; a signature ("f(int, long)") is left whole
+ * told apart by their end, and a number cut at the head kept whole
+ * ("thread 1230493…MPI Rank 0"); a signature ("f(int, long)") is left whole
  * for screen_text to cut at its end.  NULL when out of memory. */
 char *middle_cut(const char *text, int width)
 {
@@ -46,6 +48,13 @@ char *middle_cut(const char *text, int width)
 			break;
 		head += n;
 	}
+	/* a number is not cut ("thread 1230…" of two threads read alike):
+	 * the head takes its rest from the tail's room */
+	while (head > 0 && head < len && isdigit((unsigned char)safe[head - 1]) &&
+	       isdigit((unsigned char)safe[head]) && tail_w > 1) {
+		head++;
+		tail_w--;
+	}
 	/* the longest end of at most tail_w columns */
 	while (tail > head) {
 		size_t start = tail - 1;
@@ -60,5 +69,34 @@ char *middle_cut(const char *text, int width)
 	free(probe);
 	sprintf(out, "%.*s%s%s", (int)head, safe, ell, safe + tail);
 	free(safe);
+	return out;
+}
+
+/* A metric's name in a header: HPCToolkit's "GKER:STMEM", "GKER:DYMEM"
+ * share their start, their ends tell them apart. */
+char *metric_name_fit(const char *name, int room)
+{
+	char *out = NULL;
+	if (screen_text_width(name) <= room || room <= 1)
+		return strdup(name);
+	const char *ell = screen_glyphs()->ellipsis;
+	if (strchr(name, ':')) {
+		const char *p = name;
+		while (*p && screen_text_width(p) > room - 1)
+			for (p++; (*p & 0xc0) == 0x80; p++)
+				;
+		return asprintf(&out, "%s%s", ell, p) < 0 ? NULL : out;
+	}
+	size_t len = strlen(name);
+	char *head = strdup(name);
+	while (head && len > 0 && screen_text_width(head) > room - 1) {
+		do
+			len--;
+		while (len > 0 && (head[len] & 0xc0) == 0x80);
+		head[len] = '\0';
+	}
+	if (head && asprintf(&out, "%s%s", head, ell) < 0)
+		out = NULL;
+	free(head);
 	return out;
 }

@@ -59,9 +59,11 @@ bool diff_pair_metric(const struct model *base, const char *base_spec,
 		      const struct model *nw, const char *new_spec,
 		      struct diff_metric *out, char **why);
 
-/* The default pair: the first visible column of `base` whose metric and
- * variant `nw` has too (by name), else the first such column.  False
- * with `why` when the runs share no metric. */
+/* The default pair: the column `base` opens sorted by (view_default_column:
+ * its first inclusive time) when `nw` has it, else the first visible
+ * column of `base` whose metric and variant `nw` has too (by name), else
+ * the first such column.  False with `why` when the runs share no
+ * metric. */
 bool diff_pair_default(const struct model *base, const struct model *nw,
 		       struct diff_metric *out, char **why);
 

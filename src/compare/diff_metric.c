@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "present/present_value.h"
+#include "views/view.h"
 
 /* The strings joined (NULL ends the list); NULL when out of memory. */
 static char *join(const char *first, ...)
@@ -126,6 +127,23 @@ static uint32_t same_column(const struct model *base, uint32_t c,
 bool diff_pair_default(const struct model *base, const struct model *nw,
 		       struct diff_metric *out, char **why)
 {
+	*why = NULL;
+	/* the column a run opens sorted by (its first inclusive time:
+	 * Cube's "time", not its first column "visits") */
+	uint32_t nc = model_n_columns(base), k = 0;
+	uint32_t *shown = malloc((nc ? nc : 1) * sizeof(*shown));
+	for (uint32_t c = 0; shown && c < nc; c++)
+		if (model_columns(base)[c].visible)
+			shown[k++] = c;
+	uint32_t pick = shown ? view_default_column(base, VIEW_TOP_DOWN,
+						    shown, k)
+			      : MODEL_NONE;
+	free(shown);
+	uint32_t pn = pick != MODEL_NONE ? same_column(base, pick, nw)
+					 : MODEL_NONE;
+	if (pn != MODEL_NONE && pair_columns(base, pick, nw, pn, out, why))
+		return true;
+	free(*why);
 	*why = NULL;
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t c = 0; c < model_n_columns(base); c++) {

@@ -70,6 +70,21 @@ char *present_derived_numbered(const struct model *m, const char *text,
 	*missing = NULL;
 	const char *p = text;
 	while (*p) {
+		if (p[0] == '$' && p[1] >= '0' && p[1] <= '9') {
+			/* $N: one of the model's columns, or none */
+			char *end;
+			unsigned long n = strtoul(p + 1, &end, 10);
+			if (n < 1 || n > model_n_columns(m)) {
+				if (asprintf(missing, "%.*s", (int)(end - p),
+					     p) < 0)
+					*missing = NULL;
+				free(out.s);
+				return NULL;
+			}
+			strbuf_addn(&out, p, (size_t)(end - p));
+			p = end;
+			continue;
+		}
 		if (p[0] != '$' || p[1] != '"') {
 			strbuf_addn(&out, p++, 1);
 			continue;

@@ -60,8 +60,8 @@ bool present_column_value(struct view *v, const struct derived_column *derived,
  * nothing where they are missing. */
 
 /* `text` with every $"TITLE" replaced by $N, as formula_parse reads it.
- * Heap string; NULL when a title is no column of `m` (*missing then
- * names it, a heap string) or when out of memory (*missing NULL). */
+ * Heap string; NULL when a title, or a $N, is no column of `m` (*missing
+ * then names it, a heap string) or when out of memory (*missing NULL). */
 char *present_derived_numbered(const struct model *m, const char *text,
 			       char **missing);
 

@@ -125,3 +125,25 @@ char *present_view_path(const struct view *v, uint32_t node, const char *sep,
 	present_path_free(parts, n);
 	return out;
 }
+
+bool present_v4_copied(const struct model *m, const char *file)
+{
+	return strcmp(model_format(m), "hpctoolkit-v4") == 0 &&
+	       strncmp(file, "src/", 4) == 0 && file[4] && file[4] != '/' &&
+	       file[4] != ' ';
+}
+
+char *present_built_paths(const struct model *m, const char *text)
+{
+	char *out = strdup(text ? text : "");
+	if (!out || strcmp(model_format(m), "hpctoolkit-v4") != 0)
+		return out;
+	char *w = out;
+	for (const char *r = out; *r;) {
+		if ((r == out || r[-1] == ' ') && present_v4_copied(m, r))
+			r += 3; /* keep the '/' */
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return out;
+}

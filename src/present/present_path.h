@@ -6,6 +6,7 @@
 #ifndef CALLSCOPE_PRESENT_PATH_H
 #define CALLSCOPE_PRESENT_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,19 @@ char *present_node_path(const struct model *m, uint32_t node, const char *sep,
  * memory. */
 char *present_view_path(const struct view *v, uint32_t node, const char *sep,
 			size_t max_bytes);
+
+/* HPCToolkit v4 records a source file that hpcprof copied into the
+ * database by its copy's path, relative to the database: "src/" and the
+ * file's absolute path (FORMATS.md, Source File Specification: pPath
+ * "Absolute, or relative to the root database directory", flag `copied`).
+ * The viewer's detail lines and trace readout show the path the program
+ * was built from; `report` keeps the path as recorded.  True when FILE
+ * (a path, or text starting with one) is such a copy's path in `m`. */
+bool present_v4_copied(const struct model *m, const char *file);
+
+/* TEXT (a name or a path of names) with each v4 copied path, at the start
+ * or after a space, written as the absolute path it is a copy of.  Heap
+ * string, NULL when out of memory. */
+char *present_built_paths(const struct model *m, const char *text);
 
 #endif

@@ -25,11 +25,8 @@ static const char *ctx_name(const struct model *m, uint32_t ctx)
 	return name;
 }
 
-uint32_t trace_view_color(const struct model *m, uint32_t ctx,
-			  uint32_t n_colors)
+uint32_t trace_view_name_hash(const struct model *m, uint32_t ctx)
 {
-	if (ctx == 0 || n_colors == 0)
-		return 0;
 	const char *name = ctx_name(m, ctx);
 	/* FNV-1a over the name; unnamed frames hash their context id */
 	uint32_t h = 2166136261u;
@@ -41,7 +38,15 @@ uint32_t trace_view_color(const struct model *m, uint32_t ctx,
 		for (int i = 0; i < 4; i++)
 			h = (h ^ ((ctx >> (8 * i)) & 0xff)) * 16777619u;
 	}
-	return 1 + h % n_colors;
+	return h;
+}
+
+uint32_t trace_view_color(const struct model *m, uint32_t ctx,
+			  uint32_t n_colors)
+{
+	if (ctx == 0 || n_colors == 0)
+		return 0;
+	return 1 + trace_view_name_hash(m, ctx) % n_colors;
 }
 
 static int by_u32(const void *a, const void *b)

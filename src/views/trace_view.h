@@ -289,6 +289,10 @@ uint32_t trace_view_cursor_column(const struct trace_view *v,
  * runs; 0 for idle (ctx 0). */
 uint32_t trace_view_color(const struct model *m, uint32_t ctx,
 			  uint32_t n_colors);
+/* The hash of the frame's name that trace_view_color reduces (its
+ * context id's when unnamed): one per function, for a viewer that tells
+ * the colours of a window's functions apart. */
+uint32_t trace_view_name_hash(const struct model *m, uint32_t ctx);
 
 /* Shares of the grid's cells per frame context, most cells first (ties by
  * context id), idle included, counter rows left out; *out malloc'd (the

@@ -412,8 +412,12 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 {
 	struct cube_values *v = impl;
 	(void)err;
+	double x;
+	/* the synthetic root, as values_summary gives it (diff's dense
+	 * columns read it here: its time row was blank) */
+	if (values_summary(impl, 0, stat_id, &x))
+		emit(ctx, 0, x);
 	for (uint32_t p = 0; p < v->n; p++) {
-		double x;
 		pthread_mutex_lock(&v->lock);
 		bool ok = value_locked(v, p, stat_id, &x);
 		pthread_mutex_unlock(&v->lock);
@@ -423,17 +427,45 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 	return STATUS_OK;
 }
 
-/* Per-location values of one call node (thread pane). */
+/* The synthetic root's inclusive values of stored metric MI per location
+ * into ACC: its roots' combined, as its summary (cube_total). */
+static bool root_cells(struct cube_values *v, uint32_t mi, double *acc)
+{
+	uint32_t L = v->n_loc;
+	double *one = malloc(((size_t)L + 1) * sizeof(*one));
+	memset(acc, 0, L * sizeof(*acc));
+	if (!one)
+		return false;
+	bool any = false;
+	for (uint32_t p = 0; p < v->n; p += v->subtree[p]) {
+		if (!cube_cells(v, mi, p, KIND_INCL, one))
+			continue;
+		for (uint32_t j = 0; j < L; j++)
+			acc[j] = any ? cube_combine(&v->metrics[mi], acc[j],
+						    one[j])
+				     : one[j];
+		any = true;
+	}
+	free(one);
+	return any;
+}
+
+/* Per-location values of one call node (thread pane); at the synthetic
+ * root (pos CUBE_POS_ALL) the inclusive ones of its roots together. */
 static enum status per_location(struct cube_values *v, uint32_t pos,
 				uint32_t stat, struct profile_value **out,
 				size_t *n, struct error *err)
 {
 	uint32_t mi = stat / 2, kind = stat % 2;
-	if (mi >= v->n_metrics || pos >= v->n)
+	bool root = pos == CUBE_POS_ALL && kind == KIND_INCL &&
+		    mi < v->n_metrics &&
+		    v->metrics[mi].mtype != CUBE_MT_DERIVED;
+	if (mi >= v->n_metrics || (pos >= v->n && !root))
 		return STATUS_OK;
 	uint32_t L = v->n_loc;
 	double *acc = v->acc;
-	bool any = cube_cells(v, mi, pos, kind, acc);
+	bool any = root ? root_cells(v, mi, acc)
+			: cube_cells(v, mi, pos, kind, acc);
 	if (v->first_error.status != STATUS_OK) {
 		enum status st = v->first_error.status;
 		*err = v->first_error;
