@@ -91,14 +91,11 @@ static enum status guessed_wrong(const struct reader *r, const char *path,
 {
 	if (st != STATUS_NOT_DATABASE || reader_bid_path(r, path) > GUESS_BID)
 		return st;
-	char *why = err->message ? strdup(err->message) : NULL;
-	error_clear(err);
-	st = error_set(err, STATUS_NOT_DATABASE, path,
-		       "not a database callscope recognises (tried as %s: %s; "
-		       "`callscope formats` lists the formats it reads)",
-		       r->name, why ? why : "nothing to read");
-	free(why);
-	return st;
+	return error_wrap_message(
+	    err, STATUS_NOT_DATABASE, path,
+	    "not a database callscope recognises (tried as %s: %s; "
+	    "`callscope formats` lists the formats it reads)",
+	    r->name, err->message ? err->message : "nothing to read");
 }
 
 /* ARCHIVE/INNER for a path that does not exist, else its error. */

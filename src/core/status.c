@@ -22,9 +22,9 @@ const char *status_message(enum status status)
 	return "unknown error";
 }
 
-__attribute__((format(printf, 6, 0))) static enum status
-error_vset(struct error *err, enum status status, const char *file,
-	   bool has_offset, uint64_t offset, const char *fmt, va_list ap)
+enum status error_vset(struct error *err, enum status status, const char *file,
+		       bool has_offset, uint64_t offset, const char *fmt,
+		       va_list ap)
 {
 	if (!err)
 		return status;
@@ -66,6 +66,22 @@ enum status error_set_at(struct error *err, enum status status,
 	va_start(ap, fmt);
 	error_vset(err, status, file, true, offset, fmt, ap);
 	va_end(ap);
+	return status;
+}
+
+enum status error_wrap_message(struct error *err, enum status status,
+			       const char *file, const char *fmt, ...)
+{
+	if (!err)
+		return status;
+	/* made aside first: the arguments may be err's own strings */
+	struct error made = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(&made, status, file, false, 0, fmt, ap);
+	va_end(ap);
+	error_clear(err);
+	*err = made;
 	return status;
 }
 
