@@ -21,6 +21,9 @@
 
 #include "formats/reader.h"
 #include "model/model.h"
+#include "present/present_path.h"
+
+#include "dump_error.h"
 
 extern const struct reader reader_otf2;
 
@@ -30,11 +33,9 @@ static void print_path(const struct model *m, uint32_t node)
 		fputs("<program root>", stdout);
 		return;
 	}
-	if (model_nodes(m)[node].parent != 0 && model_nodes(m)[node].parent != MODEL_NONE) {
-		print_path(m, model_nodes(m)[node].parent);
-		putchar('/');
-	}
-	fputs(model_str(m, model_nodes(m)[node].name), stdout);
+	char *path = present_node_path(m, node, "/", PRESENT_PATH_NAMES);
+	fputs(path ? path : "?", stdout);
+	free(path);
 }
 
 static int dump_node(const struct model *m, uint32_t node)
@@ -48,11 +49,7 @@ static int dump_node(const struct model *m, uint32_t node)
 		if (s == MODEL_NONE)
 			continue;
 		if (model_per_profile(m, node, s, &pv, &n, &err) != STATUS_OK) {
-			char *line = error_format(&err);
-			fprintf(stderr, "%s\n", line ? line : "error");
-			free(line);
-			error_clear(&err);
-			status = 2;
+			status = dump_error(NULL, &err);
 			continue;
 		}
 		for (size_t i = 0; i < n; i++) {
@@ -173,11 +170,7 @@ int main(int argc, char **argv)
 	struct reader_input in = {.paths = paths, .n_paths = 1,
 				  .options = &ro};
 	if (reader_otf2.open(&in, &m, &err) != STATUS_OK) {
-		char *line = error_format(&err);
-		fprintf(stderr, "%s\n", line ? line : "error");
-		free(line);
-		error_clear(&err);
-		return 2;
+		return dump_error(NULL, &err);
 	}
 	int status = 0;
 	for (uint32_t node = 0; node < model_n_nodes(m); node++)
