@@ -67,14 +67,9 @@ bool dcpi_epochs_add(struct dcpi_epochs *e, uint32_t node, uint32_t event,
 		if (c > 0)
 			return false;
 	}
-	if (e->n_lv == e->cap_lv) {
-		size_t nc = e->cap_lv ? e->cap_lv * 2 : 256;
-		struct leaf_value *nl = realloc(e->lv, nc * sizeof(*nl));
-		if (!nl)
-			return false;
-		e->lv = nl;
-		e->cap_lv = nc;
-	}
+	if (!array_grow((void **)&e->lv, &e->cap_lv, e->n_lv + 1,
+			sizeof(*e->lv)))
+		return false;
 	e->lv[e->n_lv++] = (struct leaf_value){node, event, epoch, value};
 	return true;
 }
@@ -255,19 +250,20 @@ static bool is_leaf(const struct dcpi_epochs *e, uint32_t node)
 	return lo < e->n_lv && e->lv[lo].node == node;
 }
 
+/* Whether leaf value `elem` is before the (node, event) of *key. */
+static bool pair_below(const void *elem, const void *key)
+{
+	const struct leaf_value *k = key;
+	return triple_cmp(elem, k->node, k->event, 0) < 0;
+}
+
 /* The first leaf value of (node, event), or n_lv. */
 static size_t first_of(const struct dcpi_epochs *e, uint32_t node,
 		       uint32_t event)
 {
-	size_t lo = 0, hi = e->n_lv;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (triple_cmp(&e->lv[mid], node, event, 0) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	const struct leaf_value key = {.node = node, .event = event};
+	return array_lower_bound(e->lv, e->n_lv, sizeof(*e->lv), pair_below,
+				 &key);
 }
 
 enum status dcpi_epochs_per_profile(const struct dcpi_epochs *e,

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "formats/extrap/extrap3_io.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,16 +92,15 @@ bool x3_count(struct cur *c, uint64_t min, uint64_t *out)
 }
 
 
+static bool id_below(const void *elem, const void *key)
+{
+	return *(const int64_t *)elem < *(const int64_t *)key;
+}
+
 bool x3_idmap_put(struct idmap *m, int64_t id, uint32_t val)
 {
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->id[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = array_lower_bound(m->id, m->n, sizeof(*m->id), id_below,
+				      &id);
 	if (lo < m->n && m->id[lo] == id) {
 		m->val[lo] = val;
 		return true;
@@ -126,17 +126,9 @@ bool x3_idmap_put(struct idmap *m, int64_t id, uint32_t val)
 
 bool x3_idmap_get(const struct idmap *m, int64_t id, uint32_t *val)
 {
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->id[mid] == id) {
-			*val = m->val[mid];
-			return true;
-		}
-		if (m->id[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	size_t i = array_lower_bound(m->id, m->n, sizeof(*m->id), id_below, &id);
+	if (i == m->n || m->id[i] != id)
+		return false;
+	*val = m->val[i];
+	return true;
 }
