@@ -345,9 +345,26 @@ static const struct reader_file_rule cubeset_files[] = {
 	{NULL, 0},
 };
 
+/* A run's name as a point's: reader_point_params. */
+static bool cubeset_point_params(const char *name, char ***names,
+				 double **values, uint32_t *n)
+{
+	struct extrap_dir_params d;
+	char why[128];
+	if (extrap_dir_params(name, &d, why, sizeof(why)) != STATUS_OK ||
+	    d.n == 0) {
+		extrap_dir_params_free(&d);
+		return false;
+	}
+	*names = d.names;
+	*values = d.values;
+	*n = d.n;
+	return true;
+}
+
 READER(reader_extrap_cubeset, "extrap-cubeset",
        READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
        cubeset_bid, cubeset_open,
        "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex measurement "
        "directories)",
-       .files = cubeset_files);
+       .files = cubeset_files, .point_params = cubeset_point_params);
