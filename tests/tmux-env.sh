@@ -113,6 +113,24 @@ press() {
 	wait_for "$2" || fail "$3"
 }
 
+# step_until KEY N TEST...: press KEY (a key that moves the trace cursor)
+# until the command TEST succeeds, at most N times, each press waiting for
+# the cursor readout to change; the status of the last TEST.
+step_until() {
+	step_key=$1 step_left=$2
+	shift 2
+	while [ "$step_left" -gt 0 ]; do
+		step_was=$(screen | grep "^Cursor ")
+		t send-keys -t "$S" "$step_key"
+		wait_change "Cursor " "$step_was" 5 >/dev/null
+		"$@" && return 0
+		step_left=$((step_left - 1))
+	done
+	"$@"
+}
+# on_screen PATTERN: whether the screen matches the basic regex PATTERN
+on_screen() { screen | grep -q -- "$1"; }
+
 tmux_syncs=0
 sync_keys() {
 	tmux_syncs=$((tmux_syncs + 1))
