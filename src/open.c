@@ -14,6 +14,7 @@
 #include "archive/archive_extract.h"
 #include "archive/archive_open.h"
 #include "core/lazylib.h"
+#include "core/array.h"
 #include "net/http.h"
 #include "formats/registry_remote.h"
 #include "net/remote_open.h"
@@ -129,8 +130,7 @@ static char *cache_dir_of(const struct reader *r, const char *cache_root)
 	    !(dir = path_join(cache_root, r->cache_name)))
 		return NULL;
 	if (url_cache_mkdirs(dir, &err) != STATUS_OK) {
-		free(dir);
-		dir = NULL;
+		FREE_AND_NULL(dir);
 	}
 	error_clear(&err);
 	return dir;

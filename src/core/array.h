@@ -1,5 +1,6 @@
 /* array: growing arrays by doubling, with every size computation checked;
- * the lower bound of a key in a sorted array and in sorted packed pairs.
+ * the lower bound of a key in a sorted array and in sorted packed pairs;
+ * freeing an array (or any heap member) and forgetting it.
  * Used by the builder, the views and the outline.  Depends on libc only. */
 #ifndef CALLSCOPE_ARRAY_H
 #define CALLSCOPE_ARRAY_H
@@ -7,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Make *array (of elements of `size` bytes, capacity *cap) hold at least
  * `need` elements, doubling.  False, with *array unchanged, when out of
@@ -34,5 +36,13 @@ size_t array_pairs_lower_bound(const uint64_t *pairs, size_t lo, size_t hi,
  * there is none. */
 uint32_t array_pairs_find(const uint64_t *pairs, size_t n, uint32_t key,
 			  uint32_t none);
+
+/* Free what the lvalue `p` points to and set it to NULL, for a member
+ * that may be freed again or grown later (git's FREE_AND_NULL). */
+#define FREE_AND_NULL(p)                                                     \
+	do {                                                                 \
+		free(p);                                                     \
+		(p) = NULL;                                                  \
+	} while (0)
 
 #endif

@@ -286,8 +286,7 @@ static enum status walk(struct cube_container *c, struct error *err)
 			if (file)
 				st = add_file(c, hdr, long_name, data, msize,
 					      &cap, err);
-			free(long_name);
-			long_name = NULL;
+			FREE_AND_NULL(long_name);
 			has_pax_size = false;
 		}
 		if (st != STATUS_OK)

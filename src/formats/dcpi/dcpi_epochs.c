@@ -93,8 +93,7 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 	if ((uint64_t)rows * cell > DCPI_EPOCHS_INNER_MAX) {
 		/* too large a block: inner nodes get no per-epoch values
 		 * (said by dcpi_epochs_inner_kept) */
-		free(e->inner_row);
-		e->inner_row = NULL;
+		FREE_AND_NULL(e->inner_row);
 		return true;
 	}
 	e->inner = calloc(rows ? (size_t)rows * cell : 1, sizeof(double));

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "formats/extrap/extrap_set.h"
+#include "core/array.h"
 #include "formats/extrap/extrap_set_internal.h"
 #include "analysis/measure_stats.h"
 
@@ -59,8 +60,7 @@ static enum status xv_per_profile(void *impl, uint32_t ctx_id,
 			pv[k++] = (struct profile_value){p, ms->mean};
 	}
 	if (k == 0) {
-		free(pv);
-		pv = NULL;
+		FREE_AND_NULL(pv);
 	}
 	*out = pv;
 	*n = k;
@@ -153,8 +153,7 @@ static enum status build_points(struct build *d)
 			if ((size_t)w >= room) {
 				char *g = realloc(label, cap + (size_t)w + 64);
 				if (!g) {
-					free(label);
-					label = NULL;
+					FREE_AND_NULL(label);
 					break;
 				}
 				label = g;

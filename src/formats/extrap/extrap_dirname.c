@@ -170,8 +170,7 @@ enum status extrap_point_dirs_list(const char *path, const char *suffix,
 		struct extrap_point_dir *d = &(*out)[*n];
 		st = list(subs[i], false, suffix, &d->files, &d->n_files, err);
 		if (d->n_files == 0) {
-			free(d->files);
-			d->files = NULL;
+			FREE_AND_NULL(d->files);
 			continue;
 		}
 		d->name = subs[i];

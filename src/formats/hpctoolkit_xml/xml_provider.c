@@ -120,8 +120,7 @@ static bool acc_build(struct xml_provider *pv)
 	return true;
 fail:
 	free(row);
-	free(pv->acc);
-	pv->acc = NULL;
+	FREE_AND_NULL(pv->acc);
 	return false;
 }
 

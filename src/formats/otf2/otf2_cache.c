@@ -413,8 +413,7 @@ static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 /* Undo a partial load: the tree and each location's arrays emptied. */
 static void forget(struct otf2_run *r)
 {
-	free(r->tree.slots);
-	r->tree.slots = NULL;
+	FREE_AND_NULL(r->tree.slots);
 	r->tree.n_slots = 0;
 	r->tree.n = 0;
 	r->unknown_events = r->open_at_end = r->unmatched_leaves = 0;
@@ -423,8 +422,7 @@ static void forget(struct otf2_run *r)
 	r->time_max = 0;
 	for (size_t i = 0; i < r->n_locs; i++)
 		otf2_location_forget(&r->locs[i]);
-	free(r->mvals);
-	r->mvals = NULL;
+	FREE_AND_NULL(r->mvals);
 	r->cap_mvals = 0;
 }
 
@@ -470,8 +468,7 @@ static char *anchor_of(const char *file)
 		    memcmp(magic, CACHE_MAGIC, 8) != 0 ||
 		    !get_u64(&in, &key) ||
 		    !get_array(&in, (void **)&anchor, 1, &len)) {
-			free(anchor);
-			anchor = NULL;
+			FREE_AND_NULL(anchor);
 		}
 	}
 	if (fp)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "formats/otf2/otf2_internal.h"
+#include "core/array.h"
 
 /* The communicators' names, copied at the end of the open (the builder's
  * strings are the model's afterwards, which the provider cannot see). */
@@ -213,8 +214,7 @@ static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
 			v[k++] = (struct profile_value){(uint32_t)i, x};
 	}
 	if (k == 0) {
-		free(v);
-		v = NULL;
+		FREE_AND_NULL(v);
 	}
 	*out = v;
 	*n = k;

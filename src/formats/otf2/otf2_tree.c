@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "formats/otf2/otf2_internal.h"
+#include "core/array.h"
 
 uint64_t otf2_ns(const struct otf2_run *r, uint64_t ticks)
 {
@@ -222,8 +223,7 @@ enum status otf2_tree_canonical(struct otf2_run *r)
 	}
 	free(order);
 	free(to);
-	free(t->slots);
-	t->slots = NULL;
+	FREE_AND_NULL(t->slots);
 	t->n_slots = 0;
 	while (ok && (uint64_t)(n + 1) * 2 > t->n_slots)
 		ok = rehash(t);
