@@ -18,6 +18,14 @@ bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size);
 /* The same with a size_t capacity (bounded by SIZE_MAX / size). */
 bool array_grow(void **array, size_t *cap, size_t need, size_t size);
 
+/* Parallel arrays sharing the capacity *cap (a structure of arrays): make
+ * each of the `n` arrays *arrays[i], of elements of sizes[i] bytes, hold
+ * at least `need` elements, doubling.  False when out of memory or past
+ * SIZE_MAX: *cap is then unchanged, and every array still holds *cap
+ * elements (those that grew keep their new room). */
+bool array_grow_each(size_t *cap, size_t need, size_t n, void **const arrays[],
+		     const size_t sizes[]);
+
 /* The index of the first of the `n` elements of `size` bytes at `base`
  * for which below(element, key) is false (`n` when none): the elements
  * are sorted so that `below` holds for a prefix of them (a lower bound,

@@ -105,17 +105,10 @@ bool x3_idmap_put(struct idmap *m, int64_t id, uint32_t val)
 		m->val[lo] = val;
 		return true;
 	}
-	if (m->n == m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 64;
-		int64_t *gi = realloc(m->id, ncap * sizeof(*gi));
-		if (gi)
-			m->id = gi;
-		uint32_t *gv = gi ? realloc(m->val, ncap * sizeof(*gv)) : NULL;
-		if (!gv)
-			return false;
-		m->val = gv;
-		m->cap = ncap;
-	}
+	void **const arrays[] = {(void **)&m->id, (void **)&m->val};
+	const size_t sizes[] = {sizeof(*m->id), sizeof(*m->val)};
+	if (!array_grow_each(&m->cap, m->n + 1, 2, arrays, sizes))
+		return false;
 	memmove(m->id + lo + 1, m->id + lo, (m->n - lo) * sizeof(*m->id));
 	memmove(m->val + lo + 1, m->val + lo, (m->n - lo) * sizeof(*m->val));
 	m->id[lo] = id;
