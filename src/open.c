@@ -294,9 +294,7 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 			*out = NULL;
 		}
 	}
-	for (size_t i = 0; i < n_paths; i++)
-		free(local[i]);
-	free(local);
+	array_free_each(local, n_paths);
 	free(cache_root);
 	free(image_path);
 	return st;

@@ -5,7 +5,8 @@
  * UINT32_MAX, and a bounded range.  Then array_grow_each, the growth of
  * parallel arrays: each holds what was written before, the capacity
  * doubles and is shared, a need within the capacity moves nothing, and
- * FREE_AND_NULL forgets what it frees. */
+ * FREE_AND_NULL forgets what it frees; array_free_each frees pointers,
+ * NULL ones among them, and an empty array. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -13,6 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/array.h"
 
@@ -82,12 +86,25 @@ static void test_grow_each(void **state)
 	assert_null(b);
 }
 
+static void test_free_each(void **state)
+{
+	(void)state;
+	char **v = malloc(3 * sizeof(*v));
+	assert_non_null(v);
+	v[0] = strdup("a");
+	v[1] = NULL;
+	v[2] = strdup("c");
+	array_free_each(v, 3); /* the leak checkers of the CI see the rest */
+	array_free_each(NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_grow_each),
+		cmocka_unit_test(test_free_each),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -604,7 +604,5 @@ void archive_free_paths(char **paths, size_t n)
 {
 	if (!paths)
 		return;
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	array_free_each(paths, n);
 }

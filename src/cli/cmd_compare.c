@@ -27,6 +27,7 @@
 #include "cli/cli_diff.h"
 #include "compare/runset.h"
 #include "core/sanitize.h"
+#include "core/array.h"
 #include "formats/reader.h"
 
 int cmd_model_of(struct model *m, const char *metric,
@@ -528,9 +529,7 @@ static void compare_cmd_free(struct compare_cmd *o)
 		free(o->runs[r].params);
 	free(o->runs);
 	free(o->pending);
-	for (uint32_t i = 0; i < o->n_params; i++)
-		free(o->names[i]);
-	free(o->names);
+	array_free_each(o->names, o->n_params);
 	free(o->coords);
 	free(o->cd.metrics);
 }

@@ -72,6 +72,14 @@ bool array_grow_each(size_t *cap, size_t need, size_t n, void **const arrays[],
 	return true;
 }
 
+void array_free_each(void *array, size_t n)
+{
+	void **v = array;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 size_t array_lower_bound(const void *base, size_t n, size_t size,
 			 bool (*below)(const void *elem, const void *key),
 			 const void *key)

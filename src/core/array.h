@@ -45,6 +45,10 @@ size_t array_pairs_lower_bound(const uint64_t *pairs, size_t lo, size_t hi,
 uint32_t array_pairs_find(const uint64_t *pairs, size_t n, uint32_t key,
 			  uint32_t none);
 
+/* Free the `n` heap pointers of `array` (char ** or any T **; NULL ones
+ * too), then the array itself.  NULL with n 0 is nothing. */
+void array_free_each(void *array, size_t n);
+
 /* Free what the lvalue `p` points to and set it to NULL, for a member
  * that may be freed again or grown later (git's FREE_AND_NULL). */
 #define FREE_AND_NULL(p)                                                     \

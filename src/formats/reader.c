@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "core/path.h"
+#include "core/array.h"
 #include "formats/reader.h"
 
 #include <stdio.h>
@@ -377,8 +378,6 @@ bool reader_point_params(const char *name, char ***names, double **values,
 
 void reader_point_params_free(char **names, double *values, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	array_free_each(names, n);
 	free(values);
 }

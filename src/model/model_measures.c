@@ -565,9 +565,7 @@ void model_measures_free(struct model *m)
 	free(s->keys);
 	free(s->values);
 	free(s->order);
-	for (uint32_t i = 0; i < s->n_sets; i++)
-		free(s->set_names[i]);
-	free(s->set_names);
+	array_free_each(s->set_names, s->n_sets);
 	for (size_t i = 0; i < s->n_models; i++)
 		stored_clear(&s->models[i]);
 	free(s->skeys);

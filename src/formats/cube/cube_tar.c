@@ -490,9 +490,7 @@ static enum status dir_profile(const char *path, char **file,
 			       "%zu Cube files here (%s, %s%s): open one of "
 			       "them",
 			       n, names[0], names[1], n > 2 ? ", ..." : "");
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	array_free_each(names, n);
 	return st;
 }
 

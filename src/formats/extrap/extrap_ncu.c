@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/span.h"
+#include "core/array.h"
 
 /* The largest report read (it is read whole). */
 #define NCU_MAX_BYTES ((uint64_t)1 << 30)
@@ -355,9 +356,7 @@ enum status extrap_ncu_parse(const uint8_t *data, size_t len, const char *path,
 
 void extrap_ncu_free(struct ncu_report *r)
 {
-	for (size_t i = 0; i < r->n_strings; i++)
-		free(r->strings[i]);
-	free(r->strings);
+	array_free_each(r->strings, r->n_strings);
 	for (size_t i = 0; i < r->n_results; i++) {
 		free(r->results[i].name);
 		free(r->results[i].value);

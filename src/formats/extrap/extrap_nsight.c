@@ -82,9 +82,7 @@ static size_t intern(struct intern *t, const char *s, size_t len)
 
 static void intern_free(struct intern *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i]);
-	free(t->v);
+	array_free_each(t->v, t->n);
 	free(t->len);
 	free(t->slot);
 }
@@ -250,9 +248,7 @@ static enum status read_ncu(struct nset *c, const char *file,
 	free(sum);
 	free(cp_of);
 	free(m_of);
-	for (size_t i = 0; i < n_paths; i++)
-		free(paths[i]);
-	free(paths);
+	array_free_each(paths, n_paths);
 	extrap_ncu_free(&rep);
 	free(ncu);
 	return st;

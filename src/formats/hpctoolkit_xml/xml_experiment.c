@@ -477,9 +477,7 @@ void xml_experiment_free(struct xml_experiment *x)
 	for (uint32_t i = 0; i < x->n_metric_dbs; i++)
 		free(x->metric_dbs[i].name);
 	free(x->metric_dbs);
-	for (uint32_t i = 0; i < x->n_id_names; i++)
-		free(x->id_names[i]);
-	free(x->id_names);
+	array_free_each(x->id_names, x->n_id_names);
 	xml_values_free(x->values);
 	free(x->trace_ids);
 	memset(x, 0, sizeof(*x));

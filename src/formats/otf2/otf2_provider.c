@@ -84,9 +84,7 @@ void otf2_run_free(struct otf2_run *r)
 	error_clear(&r->trace_error);
 	struct otf2_names *nm = r->names;
 	if (nm) {
-		for (uint32_t i = 0; i < nm->n; i++)
-			free(nm->comm[i]);
-		free(nm->comm);
+		array_free_each(nm->comm, nm->n);
 		free(nm);
 	}
 	free(r);
