@@ -73,21 +73,18 @@ wait_esc "${esc}[38;5;${sel_fg}m${esc}[48;5;${sel_bg}m" ||
 	fail ":theme light: the selected row is not $sel_fg on $sel_bg"
 wait_for "theme light" || fail ":theme light says nothing"
 # mono: attributes only, the selected row in reverse video
-t send-keys -t "$S" ":theme mono" Enter
-wait_for "theme mono" || fail ":theme mono says nothing"
+enter ":theme mono" "theme mono" ":theme mono says nothing"
 wait_reverse ":theme mono"
 escreen | grep -qF "${esc}[38;5;" && fail ":theme mono: colours remain"
 # the configuration's own color lines win over a theme, and it says so
 t send-keys -t "$S" ":color percent 200 default" Enter
 wait_esc "${esc}[38;5;200m" || fail ":color percent 200 not drawn"
-t send-keys -t "$S" ":theme light" Enter
-wait_for "theme light; your color lines keep percent" ||
-	fail ":theme light does not say that percent keeps its colour"
+enter ":theme light" "theme light; your color lines keep percent" \
+	":theme light does not say that percent keeps its colour"
 escreen | grep -qF "${esc}[38;5;200m" ||
 	fail ":theme light replaced the color line's percent"
-t send-keys -t "$S" ":theme nosuchtheme" Enter
-wait_for "theme 'nosuchtheme' not found" ||
-	fail ":theme nosuchtheme does not say it is not found"
+enter ":theme nosuchtheme" "theme 'nosuchtheme' not found" \
+	":theme nosuchtheme does not say it is not found"
 t send-keys -t "$S" q
 wait_prompt || fail "q did not quit"
 
@@ -98,9 +95,8 @@ for envs in "NO_COLOR=1" "TERM=vt100"; do
 		{ fail "$envs: the viewer did not draw"; continue; }
 	t send-keys -t "$S" j j
 	wait_reverse "$envs"
-	t send-keys -t "$S" ":theme light" Enter
-	wait_for "theme light: attributes only" ||
-		fail "$envs: :theme light does not say the terminal has no colours"
+	enter ":theme light" "theme light: attributes only" \
+		"$envs: :theme light does not say the terminal has no colours"
 	t send-keys -t "$S" q
 	wait_prompt || fail "$envs: q did not quit"
 done

@@ -21,6 +21,11 @@
 #   wait_gone TEXT [SECS] poll until TEXT no longer shows (default 10 s)
 #   press KEY TEXT MSG   send KEY, then wait_for TEXT; when it does not
 #                        show, the test's fail MSG
+#   enter CMD TEXT MSG   the same for a command line typed whole (":set
+#                        ...") and Enter
+#   step_until KEY N TEST...
+#                        press a cursor key until the command TEST holds
+#                        (below); on_screen PATTERN, such a test
 #   escreen              the screen with the escape codes tmux draws
 #                        (capture-pane -e); $esc is the escape character
 #   wait_esc TEXT        poll escreen until it holds TEXT (a fixed string,
@@ -110,6 +115,11 @@ wait_gone() {
 
 press() {
 	t send-keys -t "$S" "$1"
+	wait_for "$2" || fail "$3"
+}
+
+enter() {
+	t send-keys -t "$S" "$1" Enter
 	wait_for "$2" || fail "$3"
 }
 
