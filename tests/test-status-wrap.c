@@ -2,7 +2,9 @@
  * told around the error's own message and file (the arguments point into
  * the struct being rewritten, as open.c's "tried as READER: WHY" does), a
  * NULL error, a wrapped error that had an offset, and error_vset through a
- * caller's own variadic function.  The expected lines are written out by
+ * caller's own variadic function; then error_copy (offset and a missing
+ * message kept, a NULL destination) and error_take (moved, dropped,
+ * nothing to take).  The expected lines are written out by
  * hand from the formats. */
 #include "config.h"
 
@@ -88,6 +90,43 @@ static void test_vset(void **state)
 	assert_int_equal(my_fail(NULL, 0, "%s", "dropped"), STATUS_CORRUPT);
 }
 
+static void test_copy(void **state)
+{
+	(void)state;
+	struct error src = {0}, dst = {0};
+	error_set_at(&src, STATUS_IO, "f.db", 0x20, "short read");
+	error_set(&dst, STATUS_USAGE, "old", "replaced");
+	assert_int_equal(error_copy(&dst, &src), STATUS_IO);
+	assert_line(&dst, "f.db: short read (at offset 0x20)");
+	assert_line(&src, "f.db: short read (at offset 0x20)");
+	assert_int_equal(error_copy(NULL, &src), STATUS_IO);
+	error_clear(&src);
+	src.status = STATUS_CORRUPT; /* no file, no message */
+	error_copy(&dst, &src);
+	assert_line(&dst, "corrupt file");
+	error_clear(&dst);
+}
+
+static void test_take(void **state)
+{
+	(void)state;
+	struct error kept = {0}, out = {0};
+	assert_false(error_take(&kept, &out));
+	assert_int_equal(out.status, STATUS_OK);
+	error_set(&kept, STATUS_IO, "t.db", "gone");
+	error_set(&out, STATUS_USAGE, NULL, "overwritten");
+	assert_true(error_take(&kept, &out));
+	assert_line(&out, "t.db: gone");
+	assert_int_equal(kept.status, STATUS_OK);
+	assert_null(kept.message);
+	assert_false(error_take(&kept, &out)); /* once */
+	error_set(&kept, STATUS_IO, "t.db", "dropped");
+	assert_true(error_take(&kept, NULL));
+	assert_int_equal(kept.status, STATUS_OK);
+	assert_null(kept.file);
+	error_clear(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -95,6 +134,8 @@ int main(void)
 	    cmocka_unit_test(test_wrap_drops_offset),
 	    cmocka_unit_test(test_wrap_null),
 	    cmocka_unit_test(test_vset),
+	    cmocka_unit_test(test_copy),
+	    cmocka_unit_test(test_take),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,6 +85,35 @@ enum status error_wrap_message(struct error *err, enum status status,
 	return status;
 }
 
+enum status error_copy(struct error *dst, const struct error *src)
+{
+	if (!dst)
+		return src->status;
+	error_clear(dst);
+	dst->status = src->status;
+	dst->has_offset = src->has_offset;
+	dst->offset = src->offset;
+	if (src->file)
+		dst->file = strdup(src->file);
+	if (src->message)
+		dst->message = strdup(src->message);
+	return src->status;
+}
+
+bool error_take(struct error *kept, struct error *out)
+{
+	if (kept->status == STATUS_OK)
+		return false;
+	if (out) {
+		error_clear(out);
+		*out = *kept;
+		memset(kept, 0, sizeof(*kept));
+	} else {
+		error_clear(kept);
+	}
+	return true;
+}
+
 char *error_format(const struct error *err)
 {
 	const char *file = err && err->file ? err->file : NULL;

@@ -69,6 +69,16 @@ enum status error_wrap_message(struct error *err, enum status status,
 			       const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* A copy of `src` (status, file, offset, message) in `dst`, which is
+ * cleared first; src's status.  `dst` may be NULL (nothing copied). */
+enum status error_copy(struct error *dst, const struct error *src);
+
+/* Hand over the error `kept` holds (a reader's first failure, reported
+ * once): moved to `out` (cleared first; NULL: dropped) and `kept` reset to
+ * STATUS_OK.  Whether there was one.  The caller holds the lock that
+ * guards `kept`, if any. */
+bool error_take(struct error *kept, struct error *out);
+
 /* One line for a human: "FILE: MESSAGE (at offset 0x1234)".  Returns a heap
  * string the caller frees, or NULL when out of memory. */
 char *error_format(const struct error *err);

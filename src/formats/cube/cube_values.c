@@ -504,14 +504,7 @@ static bool values_take_error(void *impl, struct error *err)
 {
 	struct cube_values *v = impl;
 	pthread_mutex_lock(&v->lock);
-	bool had = v->first_error.status != STATUS_OK;
-	if (had && err) {
-		error_clear(err);
-		*err = v->first_error;
-	} else if (had) {
-		error_clear(&v->first_error);
-	}
-	memset(&v->first_error, 0, sizeof(v->first_error));
+	bool had = error_take(&v->first_error, err);
 	pthread_mutex_unlock(&v->lock);
 	return had;
 }

@@ -358,14 +358,7 @@ static bool take_error(void *impl, struct error *err)
 {
 	struct otf2_run *r = impl;
 	pthread_mutex_lock(&r->lock);
-	bool had = r->trace_error.status != STATUS_OK;
-	if (had && err) {
-		error_clear(err);
-		*err = r->trace_error;
-	} else if (had) {
-		error_clear(&r->trace_error);
-	}
-	memset(&r->trace_error, 0, sizeof(r->trace_error));
+	bool had = error_take(&r->trace_error, err);
 	pthread_mutex_unlock(&r->lock);
 	return had;
 }
