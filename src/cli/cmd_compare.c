@@ -114,9 +114,14 @@ static int parse(int argc, char **argv, struct compare_cmd *o)
 	    {"measure", required_argument, NULL, 'e'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct cli_diff_args a = {
-	    "compare",	    "p:s:xe:", longopts,  own_option, o,
-	    CLI_EXIT_USAGE, false,     &o->depth, &o->format};
+	const struct cli_diff_args a = {.cmd = "compare",
+					.shorts = "p:s:xe:",
+					.longs = longopts,
+					.own = own_option,
+					.ctx = o,
+					.usage_rc = CLI_EXIT_USAGE,
+					.depth = &o->depth,
+					.format = &o->format};
 	int rc = cli_diff_getopt(&a, argc, argv, &o->cd);
 	if (rc != CLI_EXIT_OK)
 		return rc;
