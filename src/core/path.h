@@ -1,7 +1,7 @@
 /* path: the one "DIR/NAME" join, the regular-file tests and the reading of
  * a whole file that the readers, the caches and the viewer share (each had
- * its own join(), is_file(), dir_has() or fread loop before).  Paths are plain strings; nothing here resolves
- * links or "..".  libc only. */
+ * its own join(), is_file(), dir_has() or fread loop before).  Paths are
+ * plain strings; nothing here resolves links or "..".  libc only. */
 #ifndef CALLSCOPE_CORE_PATH_H
 #define CALLSCOPE_CORE_PATH_H
 

@@ -119,7 +119,8 @@ bool x3_idmap_put(struct idmap *m, int64_t id, uint32_t val)
 
 bool x3_idmap_get(const struct idmap *m, int64_t id, uint32_t *val)
 {
-	size_t i = array_lower_bound(m->id, m->n, sizeof(*m->id), id_below, &id);
+	size_t i =
+	    array_lower_bound(m->id, m->n, sizeof(*m->id), id_below, &id);
 	if (i == m->n || m->id[i] != id)
 		return false;
 	*val = m->val[i];

@@ -142,8 +142,9 @@ static uint32_t find_name(const uint32_t *sorted, size_t n,
 			  const struct by_name *k)
 {
 	size_t i = array_lower_bound(sorted, n, sizeof(*sorted), name_below, k);
-	return i < n && strcmp(name_at(k, sorted[i]), k->name) == 0 ? sorted[i]
-								     : MODEL_NONE;
+	if (i == n || strcmp(name_at(k, sorted[i]), k->name) != 0)
+		return MODEL_NONE;
+	return sorted[i];
 }
 
 /* The metric named `name`, or NULL. */
