@@ -20,6 +20,7 @@
  * or on another format's code. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
@@ -144,17 +145,9 @@ static enum status build_callpaths(struct cfile *f)
 				       (unsigned)model_max_depth(m));
 			break;
 		}
-		if (need > buf_cap) {
-			size_t ncap = buf_cap ? buf_cap : 256;
-			while (ncap < need)
-				ncap *= 2;
-			char *g = realloc(buf, ncap);
-			if (!g) {
-				st = cfile_nomem(f);
-				break;
-			}
-			buf = g;
-			buf_cap = ncap;
+		if (!array_grow((void **)&buf, &buf_cap, need, 1)) {
+			st = cfile_nomem(f);
+			break;
 		}
 		size_t len = 0;
 		if (pp) {
