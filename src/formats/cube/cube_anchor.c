@@ -10,13 +10,9 @@
 #include "formats/cube/cube_anchor_parse.h"
 #include "formats/cube/cube_components.h"
 #include "core/array.h"
+#include "io/xml_guard.h"
 
 #include <errno.h>
-/* The billion-laughs limits are declared only with XML_DTD, which every
- * distribution's libexpat is built with (as in hpctoolkit_xml). */
-#ifndef XML_DTD
-#define XML_DTD
-#endif
 #include <expat.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -715,12 +711,7 @@ enum status cube_anchor_read(const struct cube_container *c,
 	XML_SetCharacterDataHandler(p.xp, on_text);
 	XML_SetEntityDeclHandler(p.xp, on_entity_decl);
 	XML_SetExternalEntityRefHandler(p.xp, on_external_entity);
-	XML_SetParamEntityParsing(p.xp, XML_PARAM_ENTITY_PARSING_NEVER);
-#if XML_MAJOR_VERSION > 2 || (XML_MAJOR_VERSION == 2 && XML_MINOR_VERSION >= 4)
-	XML_SetBillionLaughsAttackProtectionMaximumAmplification(p.xp, 10.0F);
-	XML_SetBillionLaughsAttackProtectionActivationThreshold(p.xp,
-								1u << 20);
-#endif
+	xml_guard(p.xp);
 	enum status st = parse_member(&p, c, m);
 	if (st == STATUS_OK && p.st != STATUS_OK)
 		st = p.st;
