@@ -14,6 +14,7 @@
 #include "archive/archive_extract.h"
 #include "archive/archive_open.h"
 #include "core/lazylib.h"
+#include "core/array.h"
 #include "net/http.h"
 #include "formats/registry_remote.h"
 #include "net/remote_open.h"
@@ -91,14 +92,11 @@ static enum status guessed_wrong(const struct reader *r, const char *path,
 {
 	if (st != STATUS_NOT_DATABASE || reader_bid_path(r, path) > GUESS_BID)
 		return st;
-	char *why = err->message ? strdup(err->message) : NULL;
-	error_clear(err);
-	st = error_set(err, STATUS_NOT_DATABASE, path,
-		       "not a database callscope recognises (tried as %s: %s; "
-		       "`callscope formats` lists the formats it reads)",
-		       r->name, why ? why : "nothing to read");
-	free(why);
-	return st;
+	return error_wrap_message(
+	    err, STATUS_NOT_DATABASE, path,
+	    "not a database callscope recognises (tried as %s: %s; "
+	    "`callscope formats` lists the formats it reads)",
+	    r->name, err->message ? err->message : "nothing to read");
 }
 
 /* ARCHIVE/INNER for a path that does not exist, else its error. */
@@ -132,8 +130,7 @@ static char *cache_dir_of(const struct reader *r, const char *cache_root)
 	    !(dir = path_join(cache_root, r->cache_name)))
 		return NULL;
 	if (url_cache_mkdirs(dir, &err) != STATUS_OK) {
-		free(dir);
-		dir = NULL;
+		FREE_AND_NULL(dir);
 	}
 	error_clear(&err);
 	return dir;
@@ -297,9 +294,7 @@ enum status database_open_paths(const char *const *paths, size_t n_paths,
 			*out = NULL;
 		}
 	}
-	for (size_t i = 0; i < n_paths; i++)
-		free(local[i]);
-	free(local);
+	array_free_each(local, n_paths);
 	free(cache_root);
 	free(image_path);
 	return st;

@@ -233,18 +233,23 @@ for f in $(find "$top/src" "$top/ui" -name '*.c' ! -name '*.pb-c.c'); do
 done
 echo "src/, ui/: config.h is the first include of every C file"
 
-# The check must fail on deliberate violations, each in a copy of src/.
+# The check must fail on deliberate violations, each in a copy of src/
+# or ui/: planted CHECK DIR FILE TEXT appends TEXT to FILE in a copy of
+# DIR and expects CHECK to fail on the copy (its report in $tmp/out).
 fails=0
-violate() {
-	rm -rf "$tmp/src" && cp -R "$top/src" "$tmp/src" || exit 99
-	printf '%s\n' "$2" >>"$tmp/src/$1"
-	if check_tree "$tmp/src" >"$tmp/out"; then
-		echo "FAIL: no violation found for '$2' in $1"
+planted() {
+	rm -rf "${tmp:?}/$2" && cp -R "$top/$2" "$tmp/$2" || exit 99
+	printf '%s\n' "$4" >>"$tmp/$2/$3"
+	if "$1" "$tmp/$2" >"$tmp/out"; then
+		echo "FAIL: no violation found for '$4' in $2/$3"
 		fails=1
-	else
-		echo "found as expected: $(grep -F "$1" "$tmp/out" | head -1)"
+		return 1
 	fi
+	echo "found as expected: $(grep -F "$3" "$tmp/out" | head -1)"
 }
+violate() { planted check_tree src "$1" "$2"; }
+# a pane (pane_tree.c) that breaks one of ui/'s rules
+violate_ui() { planted "$1" ui pane_tree.c "$2"; }
 violate core/status.c '#include "cli/cli.h"'
 violate model/model.c '#include "views/view.h"'
 violate model/model_measures.c '#include "analysis/scaling_fit.h"'
@@ -276,43 +281,16 @@ violate net/http.h '#include <curl/curl.h>'
 violate formats/reader.h '#include <archive.h>'
 violate present/present_rows.c '#include "compare/diff.h"'
 violate compare/diff.c '#include "cli/cli.h"'
-# and on a format's file name in net/
-rm -rf "$tmp/src" && cp -R "$top/src" "$tmp/src" || exit 99
-printf '%s\n' 'static const char *k = "meta.db"; /* trace.db */' >>"$tmp/src/net/http.c"
-if check_names "$tmp/src" >"$tmp/out"; then
-	echo "FAIL: no violation found for \"meta.db\" in net/http.c"
-	fails=1
-elif grep -q 'trace\.db' "$tmp/out"; then
+# and on a format's file name in net/, but not in a comment
+if planted check_names src net/http.c \
+	'static const char *k = "meta.db"; /* trace.db */' &&
+	grep -q 'trace\.db' "$tmp/out"; then
 	echo "FAIL: a comment counted as code: $(cat "$tmp/out")"
 	fails=1
-else
-	echo "found as expected: $(head -1 "$tmp/out")"
 fi
-# and on a pane that includes the batch CLI
-rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
-printf '%s\n' '#include "cli/cli.h"' >>"$tmp/ui/pane_tree.c"
-if check_ui "$tmp/ui" >"$tmp/out"; then
-	echo "FAIL: no violation found for cli/cli.h in ui/pane_tree.c"
-	fails=1
-else
-	echo "found as expected: $(head -1 "$tmp/out")"
-fi
-# and on a pane that reads the model's struct
-rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
-printf '%s\n' '#include "model/model_internal.h"' >>"$tmp/ui/pane_tree.c"
-if check_ui "$tmp/ui" >"$tmp/out"; then
-	echo "FAIL: no violation found for model/model_internal.h in ui/pane_tree.c"
-	fails=1
-else
-	echo "found as expected: $(head -1 "$tmp/out")"
-fi
-# and on a pane that includes the hub
-rm -rf "$tmp/ui" && cp -R "$top/ui" "$tmp/ui" || exit 99
-printf '%s\n' '#include "hub.h"' >>"$tmp/ui/pane_tree.c"
-if check_hub "$tmp/ui" >"$tmp/out"; then
-	echo "FAIL: no violation found for hub.h in ui/pane_tree.c"
-	fails=1
-else
-	echo "found as expected: $(head -1 "$tmp/out")"
-fi
+# and on a pane that includes the batch CLI, reads the model's struct or
+# includes the hub
+violate_ui check_ui '#include "cli/cli.h"'
+violate_ui check_ui '#include "model/model_internal.h"'
+violate_ui check_hub '#include "hub.h"'
 exit $fails

@@ -12,6 +12,8 @@
 #include "formats/reader.h"
 #include "model/model.h"
 
+#include "dump_error.h"
+
 extern const struct reader reader_cube;
 
 int main(int argc, char **argv)
@@ -23,11 +25,7 @@ int main(int argc, char **argv)
 	struct model *m = NULL;
 	struct error err = {0};
 	if (reader_open_path(&reader_cube, argv[1], &m, &err) != STATUS_OK) {
-		char *line = error_format(&err);
-		fprintf(stderr, "%s\n", line ? line : "error");
-		free(line);
-		error_clear(&err);
-		return 2;
+		return dump_error(NULL, &err);
 	}
 	/* the statistics the columns read, with the columns' kinds */
 	char *kinds = calloc(model_n_stats(m) + 1, 1);
@@ -50,11 +48,7 @@ int main(int argc, char **argv)
 			size_t n = 0;
 			if (model_per_profile(m, node, s, &pv, &n, &err) !=
 			    STATUS_OK) {
-				char *line = error_format(&err);
-				fprintf(stderr, "%s\n", line ? line : "error");
-				free(line);
-				error_clear(&err);
-				status = 2;
+				status = dump_error(NULL, &err);
 				continue;
 			}
 			const char *name = model_str(m, model_stats(m)[s].metric);

@@ -21,6 +21,9 @@
 
 #include "formats/reader.h"
 #include "model/model.h"
+#include "present/present_path.h"
+
+#include "dump_error.h"
 
 extern const struct reader reader_otf2;
 
@@ -30,11 +33,9 @@ static void print_path(const struct model *m, uint32_t node)
 		fputs("<program root>", stdout);
 		return;
 	}
-	if (model_nodes(m)[node].parent != 0 && model_nodes(m)[node].parent != MODEL_NONE) {
-		print_path(m, model_nodes(m)[node].parent);
-		putchar('/');
-	}
-	fputs(model_str(m, model_nodes(m)[node].name), stdout);
+	char *path = present_node_path(m, node, "/", PRESENT_PATH_NAMES);
+	fputs(path ? path : "?", stdout);
+	free(path);
 }
 
 static int dump_node(const struct model *m, uint32_t node)
@@ -48,11 +49,7 @@ static int dump_node(const struct model *m, uint32_t node)
 		if (s == MODEL_NONE)
 			continue;
 		if (model_per_profile(m, node, s, &pv, &n, &err) != STATUS_OK) {
-			char *line = error_format(&err);
-			fprintf(stderr, "%s\n", line ? line : "error");
-			free(line);
-			error_clear(&err);
-			status = 2;
+			status = dump_error(NULL, &err);
 			continue;
 		}
 		for (size_t i = 0; i < n; i++) {
@@ -67,76 +64,70 @@ static int dump_node(const struct model *m, uint32_t node)
 	return status;
 }
 
-static int dump_messages(const struct model *m)
+/* Calls `visit` on every interval of every interval line, in order; 2
+ * when an interval cannot be read (or a visit says so), else 0. */
+static int each_interval(const struct model *m,
+			 int (*visit)(const struct model *m, uint32_t line,
+				      uint64_t i, const struct trace_interval *iv))
 {
 	int status = 0;
 	for (uint32_t line = 0; line < model_n_timelines(m); line++) {
-		const struct model_timeline *tl = &model_timelines(m)[line];
-		if (tl->kind != TIMELINE_INTERVALS)
+		if (model_timelines(m)[line].kind != TIMELINE_INTERVALS)
 			continue;
-		for (uint64_t i = 0; i < tl->count; i++) {
+		for (uint64_t i = 0; i < model_timelines(m)[line].count; i++) {
 			struct trace_interval iv;
-			struct model_kv *kv = NULL;
-			size_t n = 0;
-			struct error err = {0};
-			if (!model_interval(m, line, i, &iv)) {
-				status = 2;
-				continue;
-			}
-			if (iv.event == MODEL_EVENT_NONE)
-				continue;
-			if (model_event_detail(m, line, iv.event, &kv, &n,
-					       &err) != STATUS_OK) {
-				error_clear(&err);
-				status = 2;
-				continue;
-			}
-			for (size_t k = 0; k < n; k++) {
-				printf("M\t%s\t", model_str(m, tl->label));
-				print_path(m, model_node_of_ctx(m, iv.ctx_id));
-				printf("\t%llu\t%s\t%s\n",
-				       (unsigned long long)iv.begin, kv[k].key,
-				       kv[k].text);
-			}
-			free(kv);
+			status |= model_interval(m, line, i, &iv)
+					  ? visit(m, line, i, &iv)
+					  : 2;
 		}
 	}
 	return status;
 }
 
-static int dump_links(const struct model *m)
+/* The "M" lines of one interval: its event's attributes. */
+static int dump_message(const struct model *m, uint32_t line, uint64_t i,
+			const struct trace_interval *iv)
 {
-	int status = 0;
-	for (uint32_t line = 0; line < model_n_timelines(m); line++) {
-		const struct model_timeline *tl = &model_timelines(m)[line];
-		if (tl->kind != TIMELINE_INTERVALS)
-			continue;
-		for (uint64_t i = 0; i < tl->count; i++) {
-			struct trace_interval iv, to;
-			uint32_t to_line;
-			uint64_t to_index;
-			if (!model_interval(m, line, i, &iv)) {
-				status = 2;
-				continue;
-			}
-			for (uint32_t k = 0;
-			     model_interval_linked(m, line, i, k, &to_line,
-						   &to_index);
-			     k++) {
-				if (!model_interval(m, to_line, to_index, &to)) {
-					status = 2;
-					break;
-				}
-				printf("L\t%s\t%llu\t%s\t%llu\n",
-				       model_str(m, tl->label),
-				       (unsigned long long)iv.begin,
-				       model_str(m,
-						 model_timelines(m)[to_line].label),
-				       (unsigned long long)to.begin);
-			}
-		}
+	(void)i;
+	struct model_kv *kv = NULL;
+	size_t n = 0;
+	struct error err = {0};
+	if (iv->event == MODEL_EVENT_NONE)
+		return 0;
+	if (model_event_detail(m, line, iv->event, &kv, &n, &err) !=
+	    STATUS_OK) {
+		error_clear(&err);
+		return 2;
 	}
-	return status;
+	const char *label = model_str(m, model_timelines(m)[line].label);
+	for (size_t k = 0; k < n; k++) {
+		printf("M\t%s\t", label);
+		print_path(m, model_node_of_ctx(m, iv->ctx_id));
+		printf("\t%llu\t%s\t%s\n", (unsigned long long)iv->begin,
+		       kv[k].key, kv[k].text);
+	}
+	free(kv);
+	return 0;
+}
+
+/* The "L" lines of one interval: its links, in order. */
+static int dump_link(const struct model *m, uint32_t line, uint64_t i,
+		     const struct trace_interval *iv)
+{
+	struct trace_interval to;
+	uint32_t to_line;
+	uint64_t to_index;
+	for (uint32_t k = 0;
+	     model_interval_linked(m, line, i, k, &to_line, &to_index); k++) {
+		if (!model_interval(m, to_line, to_index, &to))
+			return 2;
+		printf("L\t%s\t%llu\t%s\t%llu\n",
+		       model_str(m, model_timelines(m)[line].label),
+		       (unsigned long long)iv->begin,
+		       model_str(m, model_timelines(m)[to_line].label),
+		       (unsigned long long)to.begin);
+	}
+	return 0;
 }
 
 static int dump_counters(const struct model *m)
@@ -173,17 +164,13 @@ int main(int argc, char **argv)
 	struct reader_input in = {.paths = paths, .n_paths = 1,
 				  .options = &ro};
 	if (reader_otf2.open(&in, &m, &err) != STATUS_OK) {
-		char *line = error_format(&err);
-		fprintf(stderr, "%s\n", line ? line : "error");
-		free(line);
-		error_clear(&err);
-		return 2;
+		return dump_error(NULL, &err);
 	}
 	int status = 0;
 	for (uint32_t node = 0; node < model_n_nodes(m); node++)
 		status |= dump_node(m, node);
-	status |= dump_messages(m);
-	status |= dump_links(m);
+	status |= each_interval(m, dump_message);
+	status |= each_interval(m, dump_link);
 	status |= dump_counters(m);
 	model_free(m);
 	return status;

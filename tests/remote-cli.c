@@ -17,6 +17,8 @@
 #include "net/open_options.h"
 #include "net/session.h"
 
+#include "dump_error.h"
+
 int main(int argc, char **argv)
 {
 	struct open_options o;
@@ -31,12 +33,7 @@ int main(int argc, char **argv)
 		*eq = '\0';
 		struct error err = {0};
 		if (blob_register_remote(spec, eq + 1, &o, &err) != STATUS_OK) {
-			char *line = error_format(&err);
-			fprintf(stderr, "remote-cli: %s\n",
-				line ? line : "cannot register");
-			free(line);
-			error_clear(&err);
-			return 2;
+			return dump_error("remote-cli", &err);
 		}
 		i += 2;
 	}

@@ -2,7 +2,11 @@
  * (key << 32 | value) pairs, the readers' id indexes and the model's
  * context index: no pairs (NULL too), a key below, between and above
  * every key, equal keys (the first wins), keys and values at 0 and
- * UINT32_MAX, and a bounded range. */
+ * UINT32_MAX, and a bounded range.  Then array_grow_each, the growth of
+ * parallel arrays: each holds what was written before, the capacity
+ * doubles and is shared, a need within the capacity moves nothing, and
+ * FREE_AND_NULL forgets what it frees; array_free_each frees pointers,
+ * NULL ones among them, and an empty array. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -10,6 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/array.h"
 
@@ -48,11 +55,56 @@ static void test_find(void **state)
 	assert_int_equal(array_pairs_lower_bound(p, 2, 4, 10), 4);
 }
 
+static void test_grow_each(void **state)
+{
+	(void)state;
+	uint32_t *a = NULL;
+	double *b = NULL;
+	size_t cap = 0;
+	void **const arrays[] = {(void **)&a, (void **)&b};
+	const size_t sizes[] = {sizeof(*a), sizeof(*b)};
+	for (size_t n = 0; n < 100; n++) {
+		assert_true(array_grow_each(&cap, n + 1, 2, arrays, sizes));
+		assert_true(cap >= n + 1);
+		a[n] = (uint32_t)n * 3;
+		b[n] = (double)n / 2;
+	}
+	assert_int_equal(cap, 128); /* 16 doubled three times */
+	for (size_t n = 0; n < 100; n++) {
+		assert_int_equal(a[n], n * 3);
+		assert_true(b[n] == (double)n / 2);
+	}
+	uint32_t *was = a;
+	assert_true(array_grow_each(&cap, 128, 2, arrays, sizes));
+	assert_ptr_equal(a, was);
+	assert_int_equal(cap, 128);
+	assert_false(array_grow_each(&cap, SIZE_MAX, 2, arrays, sizes));
+	assert_int_equal(cap, 128);
+	FREE_AND_NULL(a);
+	FREE_AND_NULL(b);
+	assert_null(a);
+	assert_null(b);
+}
+
+static void test_free_each(void **state)
+{
+	(void)state;
+	char **v = malloc(3 * sizeof(*v));
+	assert_non_null(v);
+	v[0] = strdup("a");
+	v[1] = NULL;
+	v[2] = strdup("c");
+	array_free_each(v, 3); /* the leak checkers of the CI see the rest */
+	array_free_each(NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_grow_each),
+		cmocka_unit_test(test_free_each),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

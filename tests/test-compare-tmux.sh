@@ -46,11 +46,10 @@ wait_shell || fail "the terminal after quitting (NO_COLOR)"
 
 # :compare PATH from one run; an unreadable PATH first
 start "$cs $tmp/a" "q quit" || fail "no viewer"
-t send-keys -t "$S" ":compare $tmp/nonexistent" Enter
-wait_for "compare: $tmp/nonexistent" || fail "no error for an unreadable run"
+enter ":compare $tmp/nonexistent" "compare: $tmp/nonexistent" \
+	"no error for an unreadable run"
 screen | head -n 1 | grep -q "(hpctoolkit-v4)" || fail "the view changed after an error"
-t send-keys -t "$S" ":compare $tmp/b" Enter
-wait_for "sorted by |delta|" || fail ":compare did not compare"
+enter ":compare $tmp/b" "sorted by |delta|" ":compare did not compare"
 screen | head -n 1 | grep -qF "$tmp/a -> $tmp/b" || fail "the title after :compare: $(screen | head -n 1)"
 wait_esc "${esc}[38;5;${worse}m+397.0 ms" || fail "no colours after :compare"
 press '^' "regression 1 of " "^ after :compare"

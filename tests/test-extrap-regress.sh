@@ -22,6 +22,10 @@ check() { # LABEL EXPECTED-EXIT COMMAND...
 		status=1
 	fi
 }
+says() { # LABEL TEXT: the last check's stderr holds TEXT (a basic regex)
+	grep -q -- "$2" "$tmp/err" ||
+		{ echo "FAIL: $1: $(cat "$tmp/err")"; status=1; }
+}
 mkdir -p "$tmp/dir/.hidden" "$tmp/dir/a"
 check "dot-subdirectory" 2 "$cs" info "$tmp/dir"
 grep -q "dir" "$tmp/err" || { echo "FAIL: the error does not name the directory"; status=1; }
@@ -38,21 +42,21 @@ fi
 
 printf 'PARAMETER p\nPOINTS 1 2 3\nUNKNOWN_KEYWORD_WITHOUT_A_SPACE\n' >"$tmp/unknown.txt"
 check "unknown keyword" 2 "$cs" points "$tmp/unknown.txt"
-grep -q 'unknown field "UNKNOWN_KEYWORD_WITHOUT_A_SPACE"' "$tmp/err" ||
-	{ echo "FAIL: unknown keyword: the message does not name it"; cat "$tmp/err"; status=1; }
+says "unknown keyword: the message does not name it" \
+	'unknown field "UNKNOWN_KEYWORD_WITHOUT_A_SPACE"'
 # a point listed twice in POINTS (review finding 14b): the message said
 # "a second DATA line for the same point", naming the DATA line
 printf 'PARAMETER p\nPOINTS 1 1\nREGION r\nDATA 1\nDATA 2\n' >"$tmp/dup.txt"
 check "POINTS 1 1" 2 "$cs" info "$tmp/dup.txt"
-grep -q 'dup.txt: line 2: POINTS lists a point twice (points 1 and 2, the first on line 2)' "$tmp/err" ||
-	{ echo "FAIL: POINTS 1 1: the message does not say the point is listed twice"; cat "$tmp/err"; status=1; }
+says "POINTS 1 1: the message does not say the point is listed twice" \
+	'dup.txt: line 2: POINTS lists a point twice (points 1 and 2, the first on line 2)'
 printf 'PARAMETER p\nPOINTS 1 2\nPOINTS 1\nREGION r\nDATA 1\nDATA 2\nDATA 3\n' >"$tmp/dup2.txt"
 check "POINTS on two lines" 2 "$cs" info "$tmp/dup2.txt"
-grep -q 'line 3: POINTS lists a point twice (points 1 and 3, the first on line 2)' "$tmp/err" ||
-	{ echo "FAIL: POINTS twice on two lines: wrong message"; cat "$tmp/err"; status=1; }
+says "POINTS twice on two lines: wrong message" \
+	'line 3: POINTS lists a point twice (points 1 and 3, the first on line 2)'
 # a region given twice keeps its own message
 printf 'PARAMETER p\nPOINTS 1 2\nREGION r\nDATA 1\nDATA 2\nREGION r\nDATA 1\n' >"$tmp/region.txt"
 check "REGION twice" 2 "$cs" info "$tmp/region.txt"
-grep -q 'line 7: a second DATA line for the same point, region and metric' "$tmp/err" ||
-	{ echo "FAIL: REGION twice: wrong message"; cat "$tmp/err"; status=1; }
+says "REGION twice: wrong message" \
+	'line 7: a second DATA line for the same point, region and metric'
 exit $status

@@ -70,8 +70,7 @@ wait_change "*x^2 - 0.8" "$before" || fail "the value did not follow the slider"
 # model(120) = -0.8898 + 0.20168 * 120^2 = 2903.3
 screen | grep -F -- "*x^2 - 0.8" | grep -qF " 2903 " ||
 	fail "the value at x=120 is not 2903: $(screen | grep -F -- "*x^2 - 0.8")"
-t send-keys -t "$S" ":set at x=1000" Enter
-wait_for "Models at x=1000" || fail ":set at x=1000 was not applied"
+enter ":set at x=1000" "Models at x=1000" ":set at x=1000 was not applied"
 # 2.017e+05 at x = 1000
 wait_for "2.017e+05" || fail "the value at x=1000 is not 2.017e+05"
 # the plot of the root (no measurements) says so; of compute: title, y
@@ -105,21 +104,18 @@ wait_for "Model $median" ||
 screen | grep -qF -- "$model" && fail "the mean's model still shows"
 wait_for "time along x at x=1000, log  models: median" ||
 	fail "the plot's title does not say median"
-t send-keys -t "$S" ":set measure maximum" Enter
-wait_for "$maximum" || fail ":set measure maximum: no '$maximum'"
+enter ":set measure maximum" "$maximum" ":set measure maximum: no '$maximum'"
 wait_for "models: maximum (R)" || fail "the status line does not say maximum"
-t send-keys -t "$S" ":set measure min" Enter
-wait_for "models: minimum (R)" || fail ":set measure min was not applied"
+enter ":set measure min" "models: minimum (R)" \
+	":set measure min was not applied"
 press R "models: maximum (R)" "R did not go from minimum to maximum"
 press R "$model" "R did not come back to the mean's model"
 wait_for "models: mean (R)" || fail "the status line does not say mean"
-t send-keys -t "$S" ":set measure mode" Enter
-wait_for "set measure: mean, median, minimum or maximum" ||
-	fail ":set measure mode was not refused"
+enter ":set measure mode" "set measure: mean, median, minimum or maximum" \
+	":set measure mode was not refused"
 # a text file stores no models: a clear message, the fitted ones stay
-t send-keys -t "$S" ":set models stored 0" Enter
-wait_for "the file stores no models" ||
-	fail ":set models stored on a text file gave no clear message"
+enter ":set models stored 0" "the file stores no models" \
+	":set models stored on a text file gave no clear message"
 screen | grep -qF -- "$model" || fail "the fitted models went away"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
@@ -150,20 +146,18 @@ start "$cs --no-config $stored_input" "Models at" ||
 	fail "exp_only_mean_median.extra-p: no models"
 t send-keys -t "$S" j # merge: its model on the detail line
 wait_for "$fit" || fail "the fitted model '$fit' does not show"
-t send-keys -t "$S" ":set models stored 0" Enter
-wait_for "$s0" || fail ":set models stored 0: no '$s0'"
+enter ":set models stored 0" "$s0" ":set models stored 0: no '$s0'"
 wait_for "models: stored 0 Default Model" ||
 	fail "the status line does not name the stored set"
 wait_for "Model of time, stored 0" || fail "the header does not say stored"
 screen | grep -qF -- "$fit" && fail "the fitted model still shows"
-t send-keys -t "$S" ":set models stored Median Model" Enter
-wait_for "$s1" || fail ":set models stored Median Model: no '$s1'"
+enter ":set models stored Median Model" "$s1" \
+	":set models stored Median Model: no '$s1'"
 wait_for "models: stored 1 Median Model" ||
 	fail "the status line does not name the Median Model"
-t send-keys -t "$S" ":set models stored 7" Enter
-wait_for "no stored set '7' (4 stored: 0 Default Model, 1 Median Model" || fail ":set models stored 7 was not refused"
-t send-keys -t "$S" ":set models fitted" Enter
-wait_for "$fit" || fail ":set models fitted did not bring back '$fit'"
+enter ":set models stored 7" "no stored set '7' (4 stored: 0 Default Model, 1 Median Model" \
+	":set models stored 7 was not refused"
+enter ":set models fitted" "$fit" ":set models fitted did not bring back '$fit'"
 wait_for "models: mean (R)" || fail "the status line does not say mean"
 t send-keys -t "$S" q
 wait_shell || fail "q did not quit"
@@ -237,16 +231,15 @@ wgrowth=$(want_order growth)
 	fail "report --at gave unexpected orders: '$w1024' '$w32' '$wgrowth'"
 start "$cs --no-config $sev" "Models at x=32" ||
 	fail "$sev: no models at x=32"
-t send-keys -t "$S" ":set at x=1024" Enter
-wait_for "Models at x=1024" || fail ":set at x=1024 was not applied"
+enter ":set at x=1024" "Models at x=1024" ":set at x=1024 was not applied"
 [ "$(shown_order)" = "$w1024" ] &&
 	fail "sorted by severity before :sort severity"
-t send-keys -t "$S" ":sort severity" Enter
-wait_for "sort: severity  slider" || fail ":sort severity: no 'sort: severity'"
+enter ":sort severity" "sort: severity  slider" \
+	":sort severity: no 'sort: severity'"
 [ "$(shown_order)" = "$w1024" ] ||
 	fail "sort severity at x=1024: '$(shown_order)', want '$w1024'"
-t send-keys -t "$S" ":set severity growth" Enter
-wait_for "severity: growth" || fail ":set severity growth was not applied"
+enter ":set severity growth" "severity: growth" \
+	":set severity growth was not applied"
 [ "$(shown_order)" = "$wgrowth" ] ||
 	fail "sort severity by growth: '$(shown_order)', want '$wgrowth'"
 t send-keys -t "$S" ":set severity value" Enter ":set at x=32" Enter

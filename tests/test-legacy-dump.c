@@ -22,12 +22,11 @@
 #include "formats/hpctoolkit_xml/legacy_values.h"
 #include "formats/hpctoolkit_xml/sparse2020.h"
 
+#include "dump_error.h"
+
 static int fail(const struct error *e)
 {
-	char *msg = error_format(e);
-	fprintf(stderr, "test-legacy-dump: %s\n", msg ? msg : "error");
-	free(msg);
-	return 2;
+	return dump_error_print("test-legacy-dump", e);
 }
 
 static int dump_values(struct legacy_values *lv)

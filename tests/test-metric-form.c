@@ -18,6 +18,7 @@
 
 #include "present/present_column.h"
 #include "model/model.h"
+#include "build_fixture.h"
 #include "model/model_internal.h" /* a model made by hand: its struct */
 
 static char name[] = "time", none[] = "";
@@ -99,10 +100,7 @@ static struct model *build(void)
 	assert_false(model_builder_set_column_own(b, 0, 4));	/* no column */
 	assert_false(model_builder_set_column_own(b, 9, 3));
 	assert_true(model_builder_set_column_own(b, 0, 3));
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
+	return fixture_finish(b);
 }
 
 static void test_open_form(void **state)

@@ -19,14 +19,7 @@
 
 #include "model/formula.h"
 #include "model/model.h"
-
-static struct model *finish(struct model_builder *b)
-{
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
-}
+#include "build_fixture.h"
 
 static void test_no_builder(void **state)
 {
@@ -44,7 +37,7 @@ static void test_empty_and_long(void **state)
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	model_builder_warnf(b, "p", "%s!", big);
-	struct model *m = finish(b);
+	struct model *m = fixture_finish(b);
 	assert_int_equal(model_n_warnings(m), 2);
 	assert_string_equal(model_warnings(m)[0], "");
 	const char *w = model_warnings(m)[1];
@@ -63,7 +56,7 @@ static void test_where_and_order(void **state)
 			    7u);
 	model_builder_warnf(b, NULL, "%d%%", 50);
 	model_builder_add_warning(b, "plain");
-	struct model *m = finish(b);
+	struct model *m = fixture_finish(b);
 	assert_int_equal(model_n_warnings(m), 3);
 	assert_string_equal(model_warnings(m)[0],
 			    "/a/b.cubex: metric time has 7 values");
@@ -119,7 +112,7 @@ static void test_leaf_column(void **state)
 	l.visible = false;
 	assert_int_equal(model_builder_add_leaf_column(b, &l), 1);
 	name[0] = 'X'; /* copied: the model keeps "samples" */
-	struct model *m = finish(b);
+	struct model *m = fixture_finish(b);
 	assert_int_equal(model_n_columns(m), 2);
 	const struct model_column *c = model_columns(m);
 	assert_string_equal(c[0].name, "samples");

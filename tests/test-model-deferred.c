@@ -25,6 +25,7 @@
 #include "model/model.h"
 #include "model/model_internal.h" /* white-box: the private part */
 #include "views/view.h"
+#include "build_fixture.h"
 
 #define MAXN 4096 /* logical nodes */
 
@@ -190,10 +191,7 @@ static struct model *make_model(struct fake *f)
 	assert_int_equal(model_builder_add_inclusive_stat(b, s0), 1);
 	model_builder_set_values(b, &fake_values, f);
 	model_builder_set_deferred(b, &fake_deferred, f);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
+	return fixture_finish(b);
 }
 
 /* Every loaded node's inclusive sum equals the logical subtree's, and its
@@ -225,9 +223,8 @@ static void test_no_deferred(void **state)
 	struct model_builder *b = model_builder_new("test", "mem");
 	struct model_node nd = {.function = MODEL_NONE, .kind = NODE_ADDRESS};
 	assert_int_equal(model_builder_add_node(b, 0, &nd), 1);
+	struct model *m = fixture_finish(b);
 	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
 	assert_int_equal(m->n_deferred, 0);
 	assert_null(m->priv->growth);
 	assert_true(model_node_has_children(m, 0));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "build_fixture.h"
 
 static uint32_t intern(struct model_builder *b, const char *s)
 {
@@ -38,9 +39,7 @@ static void test_degenerate(void **state)
 	(void)state;
 	struct model_builder *b = model_builder_new("test", "/tmp/db");
 	assert_non_null(b);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
+	struct model *m = fixture_finish(b);
 	expect_label(m, 0, "<program root>");
 	char *s = model_node_label(m, 7); /* no such node */
 	assert_string_equal(s, "");
@@ -84,9 +83,7 @@ static void test_unknown_function(void **state)
 	assert_int_equal(model_builder_add_node(b, 0, &n3), 3);
 	assert_int_equal(model_builder_add_node(b, 0, &n4), 4);
 	assert_int_equal(model_builder_add_node(b, 0, &n5), 5);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
+	struct model *m = fixture_finish(b);
 	expect_label(m, 1, "<unknown function> [libfoo.so.1 @ 0x1234]");
 	expect_label(m, 2, "<unknown function> [libfoo.so.1 @ 0x1234]");
 	expect_label(m, 3, "<unknown function> [libfoo.so.1]");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "build_fixture.h"
 
 static char order[8];
 static size_t n_order;
@@ -52,10 +53,7 @@ static struct model *small_model(void)
 	assert_non_null(b);
 	model_builder_add_warning(b, "first");
 	model_builder_set_values(b, &values, NULL);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
+	return fixture_finish(b);
 }
 
 static void test_nothing_changed(void **state)

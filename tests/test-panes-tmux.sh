@@ -40,8 +40,7 @@ status_line | grep -qF "S sort" || fail "the hint does not show S for sort: $(st
 status_line | grep -qF "q quit" && fail "the hint still shows q for quit"
 # bindings typed at the prompt change the hint at once (a hint shows an
 # action's first key: x joins /, then / goes)
-t send-keys -t "$S" ":bind generic x search" Enter
-wait_for "bind generic x search" || fail ":bind was not accepted"
+enter ":bind generic x search" "bind generic x search" ":bind was not accepted"
 press Escape "/ search" "the hint lost / for search"
 t send-keys -t "$S" ":bind generic / none" Enter Escape
 wait_for "x search" || fail "the hint did not follow :bind (x search)"
@@ -53,15 +52,15 @@ wait_prompt || fail "Q did not quit"
 
 # ---- :set at the prompt --------------------------------------------------
 start "$cs --no-config $db" "q quit" || fail "the viewer did not draw"
-t send-keys -t "$S" ":set show-bars = yes" Enter
-wait_for "set show-bars = yes" || fail ":set show-bars was not accepted"
+enter ":set show-bars = yes" "set show-bars = yes" \
+	":set show-bars was not accepted"
 wait_for "█" || fail ":set show-bars = yes drew no bars"
-t send-keys -t "$S" ":set threshold = 250" Enter
-wait_for "threshold: takes a percentage 0-100" || fail ":set threshold = 250 was not refused"
-t send-keys -t "$S" ":set nosuch = 1" Enter
-wait_for "unknown option" || fail ":set of an unknown option was not refused"
-t send-keys -t "$S" ":threshold 0" Enter
-wait_for "set threshold = 0" || fail ":threshold did not go through the option table"
+enter ":set threshold = 250" "threshold: takes a percentage 0-100" \
+	":set threshold = 250 was not refused"
+enter ":set nosuch = 1" "unknown option" \
+	":set of an unknown option was not refused"
+enter ":threshold 0" "set threshold = 0" \
+	":threshold did not go through the option table"
 
 # ---- flatten and its undo ------------------------------------------------
 t send-keys -t "$S" g j

@@ -1,7 +1,9 @@
 /* Tests of core/path: path_join's "DIR/NAME" (one '/' always, as
  * printf("%s/%s") puts it), path_is_file on NULL, a missing path, a
  * directory and a file, and path_dir_has_file over the same; degenerate
- * inputs first. */
+ * inputs first.  Then file_read_all: an empty stream, a stream larger
+ * than one read (its bytes and length, NUL-terminated), one byte past the
+ * limit, and exactly the limit. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -63,11 +65,50 @@ static void test_is_file(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A temporary stream holding n bytes i % 251. */
+static FILE *stream_of(size_t n)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	for (size_t i = 0; i < n; i++)
+		fputc((int)(i % 251), f);
+	rewind(f);
+	return f;
+}
+
+static void test_read_all(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 1;
+	FILE *f = stream_of(0);
+	assert_int_equal(file_read_all(f, 10, &buf, &len), STATUS_OK);
+	assert_int_equal(len, 0);
+	assert_string_equal(buf, "");
+	free(buf);
+	fclose(f);
+	size_t big = 200000; /* more than one 64 KiB read */
+	f = stream_of(big);
+	assert_int_equal(file_read_all(f, big, &buf, &len), STATUS_OK);
+	assert_int_equal(len, big);
+	assert_int_equal(buf[big], '\0');
+	for (size_t i = 0; i < big; i++)
+		if ((unsigned char)buf[i] != i % 251)
+			fail_msg("byte %zu is %u", i, (unsigned char)buf[i]);
+	free(buf);
+	fclose(f);
+	f = stream_of(big);
+	assert_int_equal(file_read_all(f, big - 1, &buf, &len), STATUS_LIMIT);
+	assert_null(buf);
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_is_file),
+		cmocka_unit_test(test_read_all),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

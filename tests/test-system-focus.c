@@ -18,6 +18,7 @@
 
 #include "model/model_build.h"
 #include "views/system_focus.h"
+#include "build_fixture.h"
 
 enum { N_THR = 5, N_NODES = 300, S_SUM = 0, S_MIN, S_MAX, S_NOPROP, N_STATS };
 
@@ -95,10 +96,7 @@ static struct model *build(const struct value_ops *vo)
 		assert_int_equal(model_builder_add_node(b, 0, &nd), i);
 	}
 	model_builder_set_values(b, vo, NULL);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
+	return fixture_finish(b);
 }
 
 static void test_degenerate(void **state)

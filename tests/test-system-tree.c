@@ -18,6 +18,7 @@
 
 #include "model/model_build.h"
 #include "views/system_tree.h"
+#include "build_fixture.h"
 
 struct fx_profile {
 	bool summary;
@@ -291,9 +292,8 @@ static void test_names(void **state)
 			};
 		model_builder_add_profile(b, false, ids, 2, NULL);
 	}
+	struct model *m = fixture_finish(b);
 	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
 	struct systree t;
 	assert_int_equal(systree_build(m, &t, &err), STATUS_OK);
 	assert_int_equal(t.n_groups, 3);

@@ -35,6 +35,16 @@ selected_line() { escreen | sed -n "$1p"; }
 # the tree's first row is on screen line 4 (title, tabs, header): select
 # the third row (j j) and read its line
 sel_row=6
+# wait_reverse WHAT: poll (10 s) until the selected row is in reverse video
+wait_reverse() {
+	n=0
+	until selected_line $sel_row | grep -q "${esc}\[\([0-9;]*;\)\?7m"; do
+		n=$((n + 1))
+		[ $n -lt 200 ] || { fail "$1: the selected row is not reverse:"
+			selected_line $sel_row | sed "s/$esc/^[/g"; return 1; }
+		sleep 0.05
+	done
+}
 
 # ---- `theme light` in the configuration file -----------------------------
 printf 'theme light\n' >"$tmp/home/.config/callscope/config"
@@ -63,27 +73,18 @@ wait_esc "${esc}[38;5;${sel_fg}m${esc}[48;5;${sel_bg}m" ||
 	fail ":theme light: the selected row is not $sel_fg on $sel_bg"
 wait_for "theme light" || fail ":theme light says nothing"
 # mono: attributes only, the selected row in reverse video
-t send-keys -t "$S" ":theme mono" Enter
-wait_for "theme mono" || fail ":theme mono says nothing"
-i=0
-until selected_line $sel_row | grep -q "${esc}\[\([0-9;]*;\)\?7m"; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || { fail ":theme mono: the selected row is not reverse"
-		selected_line $sel_row | sed "s/$esc/^[/g"; break; }
-	sleep 0.05
-done
+enter ":theme mono" "theme mono" ":theme mono says nothing"
+wait_reverse ":theme mono"
 escreen | grep -qF "${esc}[38;5;" && fail ":theme mono: colours remain"
 # the configuration's own color lines win over a theme, and it says so
 t send-keys -t "$S" ":color percent 200 default" Enter
 wait_esc "${esc}[38;5;200m" || fail ":color percent 200 not drawn"
-t send-keys -t "$S" ":theme light" Enter
-wait_for "theme light; your color lines keep percent" ||
-	fail ":theme light does not say that percent keeps its colour"
+enter ":theme light" "theme light; your color lines keep percent" \
+	":theme light does not say that percent keeps its colour"
 escreen | grep -qF "${esc}[38;5;200m" ||
 	fail ":theme light replaced the color line's percent"
-t send-keys -t "$S" ":theme nosuchtheme" Enter
-wait_for "theme 'nosuchtheme' not found" ||
-	fail ":theme nosuchtheme does not say it is not found"
+enter ":theme nosuchtheme" "theme 'nosuchtheme' not found" \
+	":theme nosuchtheme does not say it is not found"
 t send-keys -t "$S" q
 wait_prompt || fail "q did not quit"
 
@@ -93,16 +94,9 @@ for envs in "NO_COLOR=1" "TERM=vt100"; do
 	start "env $envs $cs $db; clear" "q quit" ||
 		{ fail "$envs: the viewer did not draw"; continue; }
 	t send-keys -t "$S" j j
-	i=0
-	until selected_line $sel_row | grep -q "${esc}\[\([0-9;]*;\)\?7m"; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || { fail "$envs: the selected row is not reverse:"
-			selected_line $sel_row | sed "s/$esc/^[/g"; break; }
-		sleep 0.05
-	done
-	t send-keys -t "$S" ":theme light" Enter
-	wait_for "theme light: attributes only" ||
-		fail "$envs: :theme light does not say the terminal has no colours"
+	wait_reverse "$envs"
+	enter ":theme light" "theme light: attributes only" \
+		"$envs: :theme light does not say the terminal has no colours"
 	t send-keys -t "$S" q
 	wait_prompt || fail "$envs: q did not quit"
 done

@@ -53,26 +53,12 @@ wait_for "GPU lines by stream" || fail "S said nothing"
 # line with Down and check label and index against the batch command
 want=$(first_line "$db" stream)
 [ -n "$want" ] || fail "trace --gpu-lines stream prints no stream line"
-i=0
-while [ $i -lt 12 ] && [ "$(cursor_line)" != "$want" ]; do
-	c=$(screen | grep "^Cursor ")
-	t send-keys -t "$S" Down
-	wait_change "Cursor " "$c" 5 >/dev/null
-	i=$((i + 1))
-done
-[ "$(cursor_line)" = "$want" ] ||
+cursor_is() { [ "$(cursor_line)" = "$1" ]; }
+cursor_is "$want" || step_until Down 12 cursor_is "$want" ||
 	fail "no line '$want' in the stream grouping: $(cursor_line)"
 screen | grep -q "queue 0x" && fail "a queue line is shown by stream"
 # a kernel on the stream line, its call, and back to the stream line
-i=0
-while [ $i -lt 8 ]; do
-	c=$(screen | grep "^Cursor ")
-	t send-keys -t "$S" .
-	wait_change "Cursor " "$c" 5 >/dev/null
-	screen | grep -q "^Interval .*; launched by " && break
-	i=$((i + 1))
-done
-if screen | grep -q "^Interval .*; launched by "; then
+if step_until . 8 on_screen "^Interval .*; launched by "; then
 	kt=$(screen | grep "^Cursor " | sed 's/.*(t=\([0-9]*\)).*/\1/')
 	t send-keys -t "$S" a
 	wait_change "Cursor " "$(screen | grep '^Cursor ')" 5 >/dev/null

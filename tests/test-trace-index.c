@@ -14,6 +14,7 @@
 
 #include "model/model.h"
 #include "views/trace_index.h"
+#include "build_fixture.h"
 
 struct fake_trace {
 	struct trace_sample *lines[4];
@@ -62,10 +63,7 @@ static struct model *make_model(struct fake_trace *t)
 		model_builder_add_timeline(b, &tl);
 	}
 	model_builder_set_trace(b, &fake_ops, t);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
+	return fixture_finish(b);
 }
 
 static bool brute(const struct fake_trace *t, uint32_t line, uint64_t time,

@@ -22,6 +22,7 @@
 
 #include "formats/gpu_run/gpu_run.h"
 #include "views/trace_index.h"
+#include "build_fixture.h"
 
 #define N_MAX 2000
 
@@ -149,10 +150,7 @@ static struct model *model_of(struct fake *f)
 				    .n_instants = f->n_in};
 	assert_int_equal(model_builder_add_timeline(b, &tl), 0);
 	model_builder_set_trace(b, &fake_ops, f);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
+	return fixture_finish(b);
 }
 
 static void test_index_brute(void **state)

@@ -85,15 +85,7 @@ print(next(i for i, l in enumerate(ls)
 	done
 	wait_for "  line $gpu " || { fail "$db: the cursor is not on line $gpu"; return; }
 	# the first interval of the line: next changes until one is there
-	i=0
-	while [ $i -lt 6 ]; do
-		c=$(screen | grep "^Cursor ")
-		t send-keys -t "$S" .
-		wait_change "Cursor " "$c" 5 >/dev/null
-		screen | grep -q "launched by " && break
-		i=$((i + 1))
-	done
-	screen | grep -q "^Interval .*; launched by " ||
+	step_until . 6 on_screen "^Interval .*; launched by " ||
 		{ fail "$db: no GPU work with a launching call on line $gpu"; return; }
 	kt=$(cursor_field t)
 	label=$(screen | grep "^Cursor " | sed 's/.*  line [0-9]* \(.*\)  ctx=.*/\1/')

@@ -67,47 +67,59 @@ static void expect_fail(const char *text, size_t len, enum status want,
 }
 
 
+/* A document that must fail, with its status and a part of its message. */
+struct bad_doc {
+	const char *text;
+	size_t len;
+	enum status status;
+	const char *needle;
+};
+#define BAD(text, status, needle) {text, sizeof(text) - 1, status, needle}
+/* A 2.0 document whose profile data is `body` */
+#define PROFILE_DATA(body)                                                  \
+	HEAD "<HPCToolkitExperiment version=\"2.0\">"                         \
+	     "<SecCallPathProfile i=\"0\" n=\"x\"><SecCallPathProfileData>" body \
+	     "</SecCallPathProfileData></SecCallPathProfile>"                \
+	     "</HPCToolkitExperiment>"
+
+static void expect_fail_all(const struct bad_doc *docs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		expect_fail(docs[i].text, docs[i].len, docs[i].status,
+			    docs[i].needle);
+}
+
 static void test_degenerate(void **state)
 {
 	(void)state;
-	expect_fail("", 0, STATUS_NOT_DATABASE, "empty file");
-	expect_fail(HEAD, strlen(HEAD), STATUS_NOT_DATABASE, "line");
-	expect_fail(HEAD "<Foo/>", strlen(HEAD "<Foo/>"), STATUS_NOT_DATABASE,
-		    "not <HPCToolkitExperiment>");
-	expect_fail("\x01\x02\x03 binary", 10, STATUS_NOT_DATABASE, "line 1");
-	static const char noversion[] = HEAD "<HPCToolkitExperiment/>";
-	expect_fail(noversion, strlen(noversion), STATUS_CORRUPT, "version");
-	static const char v3[] = HEAD
-		"<HPCToolkitExperiment version=\"3.0\"></HPCToolkitExperiment>";
-	expect_fail(v3, strlen(v3), STATUS_UNSUPPORTED, "version 3.0");
-	static const char trunc[] = HEAD
-		"<HPCToolkitExperiment version=\"2.0\">\n<Header n=\"x\">\n"
-		"<SecCallPathProfile i=\"0\" n=\"x\"><SecCallPathProfileData>"
-		"\n<PF i=\"2\" n=\"main\"";
-	expect_fail(trunc, strlen(trunc), STATUS_CORRUPT, "line 5");
-	static const char unbalanced[] = HEAD
-		"<HPCToolkitExperiment version=\"2.0\">\n"
-		"<SecCallPathProfile i=\"0\" n=\"x\"><SecCallPathProfileData>\n"
-		"<PF i=\"2\" n=\"main\"><C i=\"3\" l=\"4\"></PF></C>\n"
-		"</SecCallPathProfileData></SecCallPathProfile>"
-		"</HPCToolkitExperiment>";
-	expect_fail(unbalanced, strlen(unbalanced), STATUS_CORRUPT,
-		    "mismatched tag");
-	static const char badid[] = HEAD
-		"<HPCToolkitExperiment version=\"2.0\">"
-		"<SecCallPathProfile i=\"0\" n=\"x\"><SecCallPathProfileData>"
-		"\n\n<PF i=\"two\" n=\"main\"/>"
-		"</SecCallPathProfileData></SecCallPathProfile>"
-		"</HPCToolkitExperiment>";
-	expect_fail(badid, strlen(badid), STATUS_CORRUPT, "line 4");
-	static const char badvalue[] = HEAD
-		"<HPCToolkitExperiment version=\"2.0\">"
-		"<SecCallPathProfile i=\"0\" n=\"x\"><SecCallPathProfileData>"
-		"<M n=\"2\" v=\"lots\"/>"
-		"</SecCallPathProfileData></SecCallPathProfile>"
-		"</HPCToolkitExperiment>";
-	expect_fail(badvalue, strlen(badvalue), STATUS_CORRUPT,
-		    "is not a number");
+	static const struct bad_doc docs[] = {
+	    BAD("", STATUS_NOT_DATABASE, "empty file"),
+	    BAD(HEAD, STATUS_NOT_DATABASE, "line"),
+	    BAD(HEAD "<Foo/>", STATUS_NOT_DATABASE,
+		"not <HPCToolkitExperiment>"),
+	    BAD("\x01\x02\x03 binary", STATUS_NOT_DATABASE, "line 1"),
+	    BAD(HEAD "<HPCToolkitExperiment/>", STATUS_CORRUPT, "version"),
+	    BAD(HEAD "<HPCToolkitExperiment version=\"3.0\">"
+		     "</HPCToolkitExperiment>",
+		STATUS_UNSUPPORTED, "version 3.0"),
+	    /* truncated */
+	    BAD(HEAD "<HPCToolkitExperiment version=\"2.0\">\n<Header n=\"x\">\n"
+		     "<SecCallPathProfile i=\"0\" n=\"x\"><SecCallPathProfileData>"
+		     "\n<PF i=\"2\" n=\"main\"",
+		STATUS_CORRUPT, "line 5"),
+	    /* unbalanced */
+	    BAD(HEAD "<HPCToolkitExperiment version=\"2.0\">\n"
+		     "<SecCallPathProfile i=\"0\" n=\"x\"><SecCallPathProfileData>\n"
+		     "<PF i=\"2\" n=\"main\"><C i=\"3\" l=\"4\"></PF></C>\n"
+		     "</SecCallPathProfileData></SecCallPathProfile>"
+		     "</HPCToolkitExperiment>",
+		STATUS_CORRUPT, "mismatched tag"),
+	    BAD(PROFILE_DATA("\n\n<PF i=\"two\" n=\"main\"/>"), STATUS_CORRUPT,
+		"line 4"),
+	    BAD(PROFILE_DATA("<M n=\"2\" v=\"lots\"/>"), STATUS_CORRUPT,
+		"is not a number"),
+	};
+	expect_fail_all(docs, sizeof(docs) / sizeof(docs[0]));
 }
 
 static void test_hostile(void **state)
@@ -126,35 +138,32 @@ static void test_hostile(void **state)
 	expect_fail(doc, strlen(doc), STATUS_LIMIT, "longer than");
 	free(doc);
 
-	/* the billion laughs */
-	static const char bomb[] = HEAD
-		"<!DOCTYPE HPCToolkitExperiment [\n"
-		"<!ENTITY a \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\">\n"
-		"<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n"
-		"<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">\n"
-		"]>\n<HPCToolkitExperiment version=\"2.0\">"
-		"<Header n=\"&c;&c;&c;&c;&c;\"/></HPCToolkitExperiment>";
-	expect_fail(bomb, strlen(bomb), STATUS_CORRUPT,
-		    "entity declaration");
-	/* an external entity */
-	static const char ext[] = HEAD
-		"<!DOCTYPE HPCToolkitExperiment [\n"
-		"<!ENTITY x SYSTEM \"file:///etc/passwd\">\n]>\n"
-		"<HPCToolkitExperiment version=\"2.0\">"
-		"<Header n=\"&x;\"/></HPCToolkitExperiment>";
-	expect_fail(ext, strlen(ext), STATUS_CORRUPT, "refused");
-	/* an external DTD and a parameter entity */
-	static const char param[] = HEAD
-		"<!DOCTYPE HPCToolkitExperiment SYSTEM \"/etc/passwd\" [\n"
-		"<!ENTITY % p SYSTEM \"file:///etc/passwd\">\n%p;\n]>\n"
-		"<HPCToolkitExperiment version=\"2.0\"/>";
-	expect_fail(param, strlen(param), STATUS_CORRUPT, "refused");
-	/* an undeclared entity is a plain XML error */
-	static const char undeclared[] = HEAD
-		"<HPCToolkitExperiment version=\"2.0\">"
-		"<Header n=\"&nope;\"/></HPCToolkitExperiment>";
-	expect_fail(undeclared, strlen(undeclared), STATUS_CORRUPT,
-		    "undefined entity");
+	static const struct bad_doc docs[] = {
+	    /* the billion laughs */
+	    BAD(HEAD "<!DOCTYPE HPCToolkitExperiment [\n"
+		     "<!ENTITY a \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\">\n"
+		     "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n"
+		     "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">\n"
+		     "]>\n<HPCToolkitExperiment version=\"2.0\">"
+		     "<Header n=\"&c;&c;&c;&c;&c;\"/></HPCToolkitExperiment>",
+		STATUS_CORRUPT, "entity declaration"),
+	    /* an external entity */
+	    BAD(HEAD "<!DOCTYPE HPCToolkitExperiment [\n"
+		     "<!ENTITY x SYSTEM \"file:///etc/passwd\">\n]>\n"
+		     "<HPCToolkitExperiment version=\"2.0\">"
+		     "<Header n=\"&x;\"/></HPCToolkitExperiment>",
+		STATUS_CORRUPT, "refused"),
+	    /* an external DTD and a parameter entity */
+	    BAD(HEAD "<!DOCTYPE HPCToolkitExperiment SYSTEM \"/etc/passwd\" [\n"
+		     "<!ENTITY % p SYSTEM \"file:///etc/passwd\">\n%p;\n]>\n"
+		     "<HPCToolkitExperiment version=\"2.0\"/>",
+		STATUS_CORRUPT, "refused"),
+	    /* an undeclared entity is a plain XML error */
+	    BAD(HEAD "<HPCToolkitExperiment version=\"2.0\">"
+		     "<Header n=\"&nope;\"/></HPCToolkitExperiment>",
+		STATUS_CORRUPT, "undefined entity"),
+	};
+	expect_fail_all(docs, sizeof(docs) / sizeof(docs[0]));
 
 	/* nesting past the cap */
 	size_t depth = XML_EXPERIMENT_MAX_DEPTH + 1;

@@ -21,6 +21,11 @@
 #   wait_gone TEXT [SECS] poll until TEXT no longer shows (default 10 s)
 #   press KEY TEXT MSG   send KEY, then wait_for TEXT; when it does not
 #                        show, the test's fail MSG
+#   enter CMD TEXT MSG   the same for a command line typed whole (":set
+#                        ...") and Enter
+#   step_until KEY N TEST...
+#                        press a cursor key until the command TEST holds
+#                        (below); on_screen PATTERN, such a test
 #   escreen              the screen with the escape codes tmux draws
 #                        (capture-pane -e); $esc is the escape character
 #   wait_esc TEXT        poll escreen until it holds TEXT (a fixed string,
@@ -112,6 +117,29 @@ press() {
 	t send-keys -t "$S" "$1"
 	wait_for "$2" || fail "$3"
 }
+
+enter() {
+	t send-keys -t "$S" "$1" Enter
+	wait_for "$2" || fail "$3"
+}
+
+# step_until KEY N TEST...: press KEY (a key that moves the trace cursor)
+# until the command TEST succeeds, at most N times, each press waiting for
+# the cursor readout to change; the status of the last TEST.
+step_until() {
+	step_key=$1 step_left=$2
+	shift 2
+	while [ "$step_left" -gt 0 ]; do
+		step_was=$(screen | grep "^Cursor ")
+		t send-keys -t "$S" "$step_key"
+		wait_change "Cursor " "$step_was" 5 >/dev/null
+		"$@" && return 0
+		step_left=$((step_left - 1))
+	done
+	"$@"
+}
+# on_screen PATTERN: whether the screen matches the basic regex PATTERN
+on_screen() { screen | grep -q -- "$1"; }
 
 tmux_syncs=0
 sync_keys() {

@@ -18,6 +18,7 @@
 #include "views/trace_view.h"
 
 #include "trace_fake.h"
+#include "build_fixture.h"
 
 static bool fake_sample(void *impl, uint32_t line, uint64_t i,
 			struct trace_sample *out)
@@ -144,10 +145,7 @@ static struct model *make_model(struct fake *f)
 	}
 	model_builder_set_time_range(b, tmin, tmax);
 	model_builder_set_trace(b, &fake_ops, f);
-	struct error err = {0};
-	struct model *m = model_builder_finish(b, &err);
-	assert_non_null(m);
-	return m;
+	return fixture_finish(b);
 }
 
 

@@ -19,6 +19,7 @@
 #include "cli/cli_diff.h"
 #include "compare/diff_view.h"
 #include "net/http.h"
+#include "core/path.h"
 #include "core/temp_dirs.h"
 #include "core/sanitize.h"
 #include "demo.h"
@@ -68,27 +69,10 @@ static char *read_file(const char *path)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap + 1);
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0 || len > (16u << 20))
-			break;
-		if (len == cap) {
-			cap *= 2;
-			char *p = realloc(buf, cap + 1);
-			if (!p) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = p;
-		}
-	}
+	char *buf = NULL;
+	size_t len = 0;
+	(void)file_read_all(f, 16u << 20, &buf, &len);
 	fclose(f);
-	if (buf)
-		buf[len] = '\0';
 	return buf;
 }
 

@@ -21,6 +21,7 @@
 
 #include "pane.h"
 #include "pane_list.h"
+#include "core/path.h"
 #include "present/present_value.h"
 #include "screen.h"
 #include "theme.h"
@@ -70,29 +71,12 @@ static void read_source(struct source_file *f)
 		close(fd);
 		return;
 	}
-	size_t cap = 65536, len = 0;
-	char *text = malloc(cap + 1);
-	while (text) {
-		size_t n = fread(text + len, 1, cap - len, fp);
-		len += n;
-		if (n == 0)
-			break;
-		if (len == cap) {
-			char *t = cap < SOURCE_MAX ? realloc(text, 2 * cap + 1)
-						   : NULL;
-			if (!t) {
-				free(text);
-				text = NULL;
-				break;
-			}
-			text = t;
-			cap *= 2;
-		}
-	}
+	char *text = NULL;
+	size_t len = 0;
+	enum status st = file_read_all(fp, SOURCE_MAX, &text, &len);
 	fclose(fp);
-	if (!text)
+	if (st != STATUS_OK)
 		return;
-	text[len] = '\0';
 	size_t n = 1;
 	for (size_t i = 0; i < len; i++)
 		n += text[i] == '\n';

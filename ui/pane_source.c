@@ -64,31 +64,14 @@ static bool load(struct source *s, struct error *err)
 		error_set(err, STATUS_IO, s->path, "%s", strerror(errno));
 		return false;
 	}
-	size_t cap = 65536, len = 0;
-	s->text = malloc(cap + 1);
-	while (s->text) {
-		size_t n = fread(s->text + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-		if (len == cap) {
-			if (cap >= SOURCE_MAX_BYTES) {
-				fclose(f);
-				error_set(err, STATUS_LIMIT, s->path,
-					  "larger than %u MiB", SOURCE_MAX_BYTES >> 20);
-				return false;
-			}
-			cap *= 2;
-			char *t = realloc(s->text, cap + 1);
-			if (!t)
-				break;
-			s->text = t;
-		}
-	}
+	size_t len = 0;
+	enum status st = file_read_all(f, SOURCE_MAX_BYTES, &s->text, &len);
 	fclose(f);
-	if (!s->text)
+	if (st == STATUS_LIMIT)
+		error_set(err, st, s->path, "larger than %u MiB",
+			  SOURCE_MAX_BYTES >> 20);
+	if (st != STATUS_OK)
 		return false;
-	s->text[len] = '\0';
 	size_t n = 1;
 	for (size_t i = 0; i < len; i++)
 		n += s->text[i] == '\n';

@@ -8,6 +8,8 @@
 
 #include "plot_internal.h"
 
+#include "core/array.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,14 +31,10 @@ static void clear_render(struct plot *p)
 {
 	for (size_t i = 0; i < p->n_texts; i++)
 		free(p->texts[i].text);
-	free(p->texts);
-	free(p->cells);
-	free(p->dots);
-	free(p->solid);
-	p->texts = NULL;
-	p->cells = NULL;
-	p->dots = NULL;
-	p->solid = NULL;
+	FREE_AND_NULL(p->texts);
+	FREE_AND_NULL(p->cells);
+	FREE_AND_NULL(p->dots);
+	FREE_AND_NULL(p->solid);
 	p->n_texts = p->cap_texts = 0;
 	p->w = p->h = 0;
 }

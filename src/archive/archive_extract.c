@@ -441,8 +441,7 @@ static enum status extract_into(struct archive *a, int opened,
 		st = error_set(err, STATUS_IO, dest,
 			       "cannot create a directory next to it: %s",
 			       strerror(errno));
-		free(tmp);
-		tmp = NULL;
+		FREE_AND_NULL(tmp);
 		goto out;
 	}
 	x.root = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -464,8 +463,7 @@ static enum status extract_into(struct archive *a, int opened,
 			       tmp, strerror(errno));
 	}
 	if (st == STATUS_OK) {
-		free(tmp);
-		tmp = NULL;
+		FREE_AND_NULL(tmp);
 	}
 out:
 	if (x.root >= 0)
@@ -606,7 +604,5 @@ void archive_free_paths(char **paths, size_t n)
 {
 	if (!paths)
 		return;
-	for (size_t i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	array_free_each(paths, n);
 }

@@ -22,6 +22,7 @@
 
 #include "archive/archive_extract.h"
 #include "archive/archive_roots.h"
+#include "core/hash.h"
 #include "core/temp_dirs.h"
 
 /* databases named in the warning of a multi-database archive */
@@ -50,16 +51,6 @@ static void release_temp(void *arg)
 }
 
 /* ---- the cache ------------------------------------------------------- */
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 static uint64_t fnv1a_u64(uint64_t h, uint64_t v)
 {
@@ -108,7 +99,7 @@ char *archive_cache_dir(const char *archive_path, struct error *err)
 			  archive_path, "%s", strerror(errno));
 		goto out;
 	}
-	uint64_t h = fnv1a(0xcbf29ce484222325ULL, "callscope-extract-1", 19);
+	uint64_t h = fnv1a(FNV1A_SEED, "callscope-extract-1", 19);
 	h = fnv1a(h, real, strlen(real) + 1);
 	h = fnv1a_u64(h, (uint64_t)sb.st_size);
 	h = fnv1a_u64(h, (uint64_t)sb.st_mtim.tv_sec);

@@ -154,9 +154,7 @@ static bool guess_wins(const struct roots *c, const void *who, bool merges)
 
 static void free_list(char **v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	array_free_each(v, n);
 }
 
 /* The roots at or below directory `rel` into *out (appended). */

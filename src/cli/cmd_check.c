@@ -125,9 +125,13 @@ static int parse(int argc, char **argv, struct check *o)
 	    {"new", no_argument, NULL, 'W'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct cli_diff_args a = {"check", "t:s:f:BW", longopts, own_option,
-				  o,	   CLI_EXIT_DATA, true,	   NULL,
-				  NULL};
+	const struct cli_diff_args a = {.cmd = "check",
+					.shorts = "t:s:f:BW",
+					.longs = longopts,
+					.own = own_option,
+					.ctx = o,
+					.usage_rc = CLI_EXIT_DATA,
+					.one_metric = true};
 	int rc = cli_diff_getopt(&a, argc, argv, &o->cd);
 	if (rc != CLI_EXIT_OK)
 		return rc;

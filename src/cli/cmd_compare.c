@@ -27,6 +27,7 @@
 #include "cli/cli_diff.h"
 #include "compare/runset.h"
 #include "core/sanitize.h"
+#include "core/array.h"
 #include "formats/reader.h"
 
 int cmd_model_of(struct model *m, const char *metric,
@@ -113,9 +114,14 @@ static int parse(int argc, char **argv, struct compare_cmd *o)
 	    {"measure", required_argument, NULL, 'e'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct cli_diff_args a = {
-	    "compare",	    "p:s:xe:", longopts,  own_option, o,
-	    CLI_EXIT_USAGE, false,     &o->depth, &o->format};
+	const struct cli_diff_args a = {.cmd = "compare",
+					.shorts = "p:s:xe:",
+					.longs = longopts,
+					.own = own_option,
+					.ctx = o,
+					.usage_rc = CLI_EXIT_USAGE,
+					.depth = &o->depth,
+					.format = &o->format};
 	int rc = cli_diff_getopt(&a, argc, argv, &o->cd);
 	if (rc != CLI_EXIT_OK)
 		return rc;
@@ -528,9 +534,7 @@ static void compare_cmd_free(struct compare_cmd *o)
 		free(o->runs[r].params);
 	free(o->runs);
 	free(o->pending);
-	for (uint32_t i = 0; i < o->n_params; i++)
-		free(o->names[i]);
-	free(o->names);
+	array_free_each(o->names, o->n_params);
 	free(o->coords);
 	free(o->cd.metrics);
 }

@@ -63,9 +63,14 @@ static int parse(int argc, char **argv, struct diff_cmd *o)
 	    {NULL, 0, NULL, 0},
 	};
 	struct diff_parse p = {o, 0};
-	struct cli_diff_args a = {
-	    "diff",	    "v:",	 longopts,  own_option, &p,
-	    CLI_EXIT_USAGE, false, &o->depth, &o->format};
+	const struct cli_diff_args a = {.cmd = "diff",
+					.shorts = "v:",
+					.longs = longopts,
+					.own = own_option,
+					.ctx = &p,
+					.usage_rc = CLI_EXIT_USAGE,
+					.depth = &o->depth,
+					.format = &o->format};
 	int rc = cli_diff_getopt(&a, argc, argv, &o->cd);
 	if (rc != CLI_EXIT_OK)
 		return rc;

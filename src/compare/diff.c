@@ -666,9 +666,7 @@ void diff_free(struct diff *d)
 	free(d->present);
 	free(d->base_total);
 	free(d->has_total);
-	for (uint32_t i = 0; i < d->n_strs; i++)
-		free(d->strs[i]);
-	free(d->strs);
+	array_free_each(d->strs, d->n_strs);
 	free(d);
 }
 
@@ -728,9 +726,7 @@ void diff_union_free(struct diff_union *u)
 	free(u->g.slots);
 	free(u->g.hashes);
 	free(u->d.nodes);
-	for (uint32_t i = 0; i < u->d.n_strs; i++)
-		free(u->d.strs[i]);
-	free(u->d.strs);
+	array_free_each(u->d.strs, u->d.n_strs);
 	free(u);
 }
 

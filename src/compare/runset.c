@@ -63,12 +63,8 @@ void runset_free(struct runset *rs)
 		free(rs->runs[r].coords);
 	}
 	free(rs->runs);
-	for (uint32_t i = 0; i < rs->n_params; i++)
-		free(rs->param_names[i]);
-	free(rs->param_names);
-	for (size_t k = 0; k < rs->n_metrics; k++)
-		free(rs->metric_specs[k]);
-	free(rs->metric_specs);
+	array_free_each(rs->param_names, rs->n_params);
+	array_free_each(rs->metric_specs, rs->n_metrics);
 	free(rs->scope);
 	free(rs->pairs);
 	model_free(rs->first);

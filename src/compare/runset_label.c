@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "compare/runset_label.h"
+#include "core/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,8 +110,7 @@ static bool numbered(uint32_t n, char **out)
 		if (asprintf(&out[r], "run %u", r + 1) < 0) {
 			out[r] = NULL;
 			for (uint32_t q = 0; q < n; q++) {
-				free(out[q]);
-				out[q] = NULL;
+				FREE_AND_NULL(out[q]);
 			}
 			return false;
 		}
@@ -178,8 +178,7 @@ bool runset_labels(const char *const *paths, uint32_t n, char **out)
 	free(t);
 	if (!ok)
 		for (uint32_t r = 0; r < n; r++) {
-			free(out[r]);
-			out[r] = NULL;
+			FREE_AND_NULL(out[r]);
 		}
 	return ok;
 }

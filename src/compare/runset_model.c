@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "analysis/measure_stats.h"
+#include "core/array.h"
 #include "compare/runset.h"
 #include "compare/runset_label.h"
 
@@ -59,8 +60,7 @@ static char **run_labels(const struct runset *rs)
 	for (uint32_t r = 0; paths && r < rs->n_added; r++)
 		paths[r] = rs->runs[r].path ? rs->runs[r].path : "";
 	if (!paths || !runset_labels(paths, rs->n_added, l)) {
-		free(l);
-		l = NULL;
+		FREE_AND_NULL(l);
 	}
 	free(paths);
 	return l;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "config/config_internal.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +98,7 @@ void config_tokens_free(struct tokens *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->v[i]);
-	free(t->v);
-	t->v = NULL;
+	FREE_AND_NULL(t->v);
 	t->n = 0;
 }
 

@@ -48,6 +48,38 @@ bool array_grow(void **array, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
+bool array_grow_each(size_t *cap, size_t need, size_t n, void **const arrays[],
+		     const size_t sizes[])
+{
+	if (need <= *cap)
+		return true;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return false;
+		ncap *= 2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		CHECK(sizes[i] > 0 && (*arrays[i] != NULL || *cap == 0));
+		if (ncap > SIZE_MAX / sizes[i])
+			return false;
+		void *p = realloc(*arrays[i], ncap * sizes[i]);
+		if (!p)
+			return false;
+		*arrays[i] = p;
+	}
+	*cap = ncap;
+	return true;
+}
+
+void array_free_each(void *array, size_t n)
+{
+	void **v = array;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 size_t array_lower_bound(const void *base, size_t n, size_t size,
 			 bool (*below)(const void *elem, const void *key),
 			 const void *key)

@@ -1,5 +1,6 @@
 /* array: growing arrays by doubling, with every size computation checked;
- * the lower bound of a key in a sorted array and in sorted packed pairs.
+ * the lower bound of a key in a sorted array and in sorted packed pairs;
+ * freeing an array (or any heap member) and forgetting it.
  * Used by the builder, the views and the outline.  Depends on libc only. */
 #ifndef CALLSCOPE_ARRAY_H
 #define CALLSCOPE_ARRAY_H
@@ -7,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Make *array (of elements of `size` bytes, capacity *cap) hold at least
  * `need` elements, doubling.  False, with *array unchanged, when out of
@@ -15,6 +17,14 @@ bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size);
 
 /* The same with a size_t capacity (bounded by SIZE_MAX / size). */
 bool array_grow(void **array, size_t *cap, size_t need, size_t size);
+
+/* Parallel arrays sharing the capacity *cap (a structure of arrays): make
+ * each of the `n` arrays *arrays[i], of elements of sizes[i] bytes, hold
+ * at least `need` elements, doubling.  False when out of memory or past
+ * SIZE_MAX: *cap is then unchanged, and every array still holds *cap
+ * elements (those that grew keep their new room). */
+bool array_grow_each(size_t *cap, size_t need, size_t n, void **const arrays[],
+		     const size_t sizes[]);
 
 /* The index of the first of the `n` elements of `size` bytes at `base`
  * for which below(element, key) is false (`n` when none): the elements
@@ -34,5 +44,17 @@ size_t array_pairs_lower_bound(const uint64_t *pairs, size_t lo, size_t hi,
  * there is none. */
 uint32_t array_pairs_find(const uint64_t *pairs, size_t n, uint32_t key,
 			  uint32_t none);
+
+/* Free the `n` heap pointers of `array` (char ** or any T **; NULL ones
+ * too), then the array itself.  NULL with n 0 is nothing. */
+void array_free_each(void *array, size_t n);
+
+/* Free what the lvalue `p` points to and set it to NULL, for a member
+ * that may be freed again or grown later (git's FREE_AND_NULL). */
+#define FREE_AND_NULL(p)                                                     \
+	do {                                                                 \
+		free(p);                                                     \
+		(p) = NULL;                                                  \
+	} while (0)
 
 #endif

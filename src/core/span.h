@@ -166,6 +166,26 @@ static inline uint64_t span_get_u64le(struct span s, uint64_t off)
 	return v;
 }
 
+/* Records of `stride` bytes from the start of s, sorted by an unsigned
+ * little-endian key of `width` bytes (2 or 4) at the start of each: the
+ * first of records [lo, hi) whose key is not below `key`, `hi` when none
+ * (a lower bound; a record past the span reads as key 0, as above). */
+static inline uint64_t span_lower_bound_le(struct span s, uint64_t lo,
+					   uint64_t hi, uint64_t stride,
+					   unsigned width, uint32_t key)
+{
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		uint32_t k = width == 2 ? span_get_u16le(s, mid * stride)
+					: span_get_u32le(s, mid * stride);
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* A NUL-terminated string starting at `off` whose terminator lies inside the
  * span.  On success *out points into the span and *len is its length. */
 static inline bool span_cstr(struct span s, uint64_t off, const char **out,

@@ -22,9 +22,9 @@ const char *status_message(enum status status)
 	return "unknown error";
 }
 
-__attribute__((format(printf, 6, 0))) static enum status
-error_vset(struct error *err, enum status status, const char *file,
-	   bool has_offset, uint64_t offset, const char *fmt, va_list ap)
+enum status error_vset(struct error *err, enum status status, const char *file,
+		       bool has_offset, uint64_t offset, const char *fmt,
+		       va_list ap)
 {
 	if (!err)
 		return status;
@@ -67,6 +67,51 @@ enum status error_set_at(struct error *err, enum status status,
 	error_vset(err, status, file, true, offset, fmt, ap);
 	va_end(ap);
 	return status;
+}
+
+enum status error_wrap_message(struct error *err, enum status status,
+			       const char *file, const char *fmt, ...)
+{
+	if (!err)
+		return status;
+	/* made aside first: the arguments may be err's own strings */
+	struct error made = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(&made, status, file, false, 0, fmt, ap);
+	va_end(ap);
+	error_clear(err);
+	*err = made;
+	return status;
+}
+
+enum status error_copy(struct error *dst, const struct error *src)
+{
+	if (!dst)
+		return src->status;
+	error_clear(dst);
+	dst->status = src->status;
+	dst->has_offset = src->has_offset;
+	dst->offset = src->offset;
+	if (src->file)
+		dst->file = strdup(src->file);
+	if (src->message)
+		dst->message = strdup(src->message);
+	return src->status;
+}
+
+bool error_take(struct error *kept, struct error *out)
+{
+	if (kept->status == STATUS_OK)
+		return false;
+	if (out) {
+		error_clear(out);
+		*out = *kept;
+		memset(kept, 0, sizeof(*kept));
+	} else {
+		error_clear(kept);
+	}
+	return true;
 }
 
 char *error_format(const struct error *err)

@@ -7,6 +7,7 @@
 #ifndef CALLSCOPE_STATUS_H
 #define CALLSCOPE_STATUS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,6 +54,30 @@ enum status error_set(struct error *err, enum status status, const char *file,
 enum status error_set_at(struct error *err, enum status status,
 			 const char *file, uint64_t offset, const char *fmt,
 			 ...) __attribute__((format(printf, 5, 6)));
+
+/* The two above from a va_list: for a function of its own that records
+ * errors its way ("CONTEXT: what" around a caller's format). */
+enum status error_vset(struct error *err, enum status status, const char *file,
+		       bool has_offset, uint64_t offset, const char *fmt,
+		       va_list ap) __attribute__((format(printf, 6, 0)));
+
+/* Record a failure told around another one: error_set, except that the
+ * arguments (`file` included) may be `err`'s own file and message, as in
+ * error_wrap_message(err, st, path, "cannot read it: %s", err->message);
+ * the old strings are freed after the new message is made.  No offset. */
+enum status error_wrap_message(struct error *err, enum status status,
+			       const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* A copy of `src` (status, file, offset, message) in `dst`, which is
+ * cleared first; src's status.  `dst` may be NULL (nothing copied). */
+enum status error_copy(struct error *dst, const struct error *src);
+
+/* Hand over the error `kept` holds (a reader's first failure, reported
+ * once): moved to `out` (cleared first; NULL: dropped) and `kept` reset to
+ * STATUS_OK.  Whether there was one.  The caller holds the lock that
+ * guards `kept`, if any. */
+bool error_take(struct error *kept, struct error *out);
 
 /* One line for a human: "FILE: MESSAGE (at offset 0x1234)".  Returns a heap
  * string the caller frees, or NULL when out of memory. */

@@ -170,8 +170,7 @@ void temp_dirs_remove_all(void)
 		janitor_stop(&dirs[i]);
 		free(dirs[i].path);
 	}
-	free(dirs);
-	dirs = NULL;
+	FREE_AND_NULL(dirs);
 	n_dirs = cap_dirs = 0;
 	pthread_mutex_unlock(&lock);
 }

@@ -2,15 +2,13 @@
  * highest bidder on a probe, and the texts generated from the table (the
  * formats in --help and in the "not a database" message).  The probe
  * itself is read by probe.c; and the parameters in a run's name, as
- * Extra-P's directory sets name their points (the extrap format's
- * parser).  Depends on core/ and model/ only, and formats/extrap for
- * that. */
+ * Extra-P's directory sets name their points (asked of the reader that
+ * reads such names).  Depends on core/ and model/ only. */
 #include "config.h"
 
 #include "core/path.h"
+#include "core/array.h"
 #include "formats/reader.h"
-
-#include "formats/extrap/extrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,23 +370,14 @@ enum status reader_options_image_path(const struct reader_option *list,
 bool reader_point_params(const char *name, char ***names, double **values,
 			 uint32_t *n)
 {
-	struct extrap_dir_params d;
-	char why[128];
-	if (extrap_dir_params(name, &d, why, sizeof(why)) != STATUS_OK ||
-	    d.n == 0) {
-		extrap_dir_params_free(&d);
-		return false;
-	}
-	*names = d.names;
-	*values = d.values;
-	*n = d.n;
-	return true;
+	for (const struct reader *const *r = reader_all(); *r; r++)
+		if ((*r)->point_params)
+			return (*r)->point_params(name, names, values, n);
+	return false;
 }
 
 void reader_point_params_free(char **names, double *values, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	array_free_each(names, n);
 	free(values);
 }

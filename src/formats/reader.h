@@ -287,6 +287,11 @@ struct reader {
 			       uint64_t *entry, uint64_t *size,
 			       reader_insn_emit emit, void *ctx,
 			       struct error *err);
+	/* Optional (NULL: run names mean nothing to it): the parameters in
+	 * a run's name, for reader_point_params (below), by the reader whose
+	 * format names its points so (Extra-P's directory sets). */
+	bool (*point_params)(const char *name, char ***names, double **values,
+			     uint32_t *n);
 };
 
 /* The listing of the reader named `format` (a model's format), as its
@@ -380,7 +385,8 @@ enum status reader_options_image_path(const struct reader_option *list,
 
 /* The parameters in a run's name (the last component of its path), as
  * Extra-P names the points of a directory set ("app.p16.n64.r1": p = 16,
- * n = 64), read by formats/extrap's parser, so that runs of any format
+ * n = 64), read by the `point_params` of the reader that has one
+ * (Extra-P's directory sets), so that runs of any format
  * named so make a measurement set (`callscope compare`).  *names (heap
  * strings) and *values hold *n > 0 parameters; free them with
  * reader_point_params_free.  False when the name has none (or out of

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "io/blob_internal.h"
+#include "core/array.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -311,8 +312,7 @@ void blob_windows_free(struct blob *blob)
 {
 	for (size_t i = 0; i < blob->n_windows; i++)
 		free(blob->windows[i].buf);
-	free(blob->windows);
-	blob->windows = NULL;
+	FREE_AND_NULL(blob->windows);
 	blob->n_windows = 0;
 	pthread_mutex_destroy(&blob->window_lock);
 }

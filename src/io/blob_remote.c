@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "core/path.h"
+#include "core/array.h"
 #include "io/blob_remote.h"
 #include "io/blob_internal.h"
 
@@ -204,8 +205,7 @@ static void disk_drop(struct blob_remote *r)
 	if (r->lock_fd >= 0)
 		close(r->lock_fd);
 	r->data_fd = r->bitmap_fd = r->lock_fd = -1;
-	free(r->present);
-	r->present = NULL;
+	FREE_AND_NULL(r->present);
 	r->unflushed = 0;
 	r->dirty_lo = r->dirty_hi = 0;
 }

@@ -648,9 +648,7 @@ void model_free(struct model *m)
 	free(m->point_coords);
 	free(m->priv->point_first);
 	free(m->priv->point_profiles);
-	for (uint32_t i = 0; i < m->n_warnings; i++)
-		free(m->warnings[i]);
-	free(m->warnings);
+	array_free_each(m->warnings, m->n_warnings);
 	free(m->priv->ctx_index);
 	free(m->priv->ctx_sorted);
 	free(m);

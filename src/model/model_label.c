@@ -19,32 +19,38 @@ static const char *last_component(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-char *model_node_short_label(const struct model *m, uint32_t node)
+static bool is_place(uint8_t kind)
 {
-	if (node >= m->n_nodes)
-		return strdup("");
-	const struct model_node *n = &m->nodes[node];
-	const char *file = last_component(model_str(m, n->file));
-	const char *module = last_component(model_str(m, n->module));
+	return kind == NODE_LOOP || kind == NODE_LINE ||
+	       kind == NODE_INSTRUCTION || kind == NODE_ADDRESS;
+}
+
+/* The label of a place (is_place): "loop at FILE:LINE", "FILE:LINE",
+ * "MODULE@0xOFFSET", with the file and module names given (whole or
+ * short).  Heap string, NULL when out of memory. */
+static char *place_label(const struct model_node *n, const char *file,
+			 const char *module)
+{
 	char *out = NULL;
-	int r = -1;
-	switch ((enum node_kind)n->kind) {
-	case NODE_LOOP:
+	int r;
+	if (n->kind == NODE_LOOP)
 		r = asprintf(&out, "loop at %s:%" PRIu32, *file ? file : "?",
 			     n->line);
-		break;
-	case NODE_LINE:
+	else if (n->kind == NODE_LINE)
 		r = asprintf(&out, "%s:%" PRIu32, *file ? file : "?", n->line);
-		break;
-	case NODE_INSTRUCTION:
-	case NODE_ADDRESS:
+	else
 		r = asprintf(&out, "%s@0x%" PRIx64, *module ? module : "?",
 			     n->offset);
-		break;
-	default:
-		return model_node_label(m, node);
-	}
 	return r < 0 ? NULL : out;
+}
+
+char *model_node_short_label(const struct model *m, uint32_t node)
+{
+	if (node >= m->n_nodes || !is_place(m->nodes[node].kind))
+		return model_node_label(m, node);
+	const struct model_node *n = &m->nodes[node];
+	return place_label(n, last_component(model_str(m, n->file)),
+			   last_component(model_str(m, n->module)));
 }
 
 char *model_node_label(const struct model *m, uint32_t node)
@@ -91,18 +97,10 @@ char *model_node_label(const struct model *m, uint32_t node)
 			r = asprintf(&out, "<unknown function>");
 		break;
 	case NODE_LOOP:
-		r = asprintf(&out, "loop at %s:%" PRIu32, *file ? file : "?",
-			     n->line);
-		break;
 	case NODE_LINE:
-		r = asprintf(&out, "%s:%" PRIu32, *file ? file : "?",
-			     n->line);
-		break;
 	case NODE_INSTRUCTION:
 	case NODE_ADDRESS:
-		r = asprintf(&out, "%s@0x%" PRIx64, *module ? module : "?",
-			     n->offset);
-		break;
+		return place_label(n, file, module);
 	}
 	return r < 0 ? NULL : out;
 }

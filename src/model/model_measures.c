@@ -346,8 +346,7 @@ bool model_builder_set_measure(struct model_builder *b, uint32_t node,
  * another module's). */
 static void stored_clear(struct scaling_model *model)
 {
-	free(model->terms);
-	model->terms = NULL;
+	FREE_AND_NULL(model->terms);
 	model->n_terms = 0;
 }
 
@@ -472,8 +471,7 @@ static bool order_series(struct model_measures *s)
 	s->order = malloc(s->n * sizeof(*s->order));
 	if (!t || !s->order) {
 		free(t);
-		free(s->order);
-		s->order = NULL;
+		FREE_AND_NULL(s->order);
 		return false;
 	}
 	for (size_t lo = 0, hi; lo < s->n; lo = hi) {
@@ -567,9 +565,7 @@ void model_measures_free(struct model *m)
 	free(s->keys);
 	free(s->values);
 	free(s->order);
-	for (uint32_t i = 0; i < s->n_sets; i++)
-		free(s->set_names[i]);
-	free(s->set_names);
+	array_free_each(s->set_names, s->n_sets);
 	for (size_t i = 0; i < s->n_models; i++)
 		stored_clear(&s->models[i]);
 	free(s->skeys);

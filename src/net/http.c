@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/lazylib.h"
+#include "core/array.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -49,12 +50,10 @@ static void clear_headers(struct http_session *s)
 {
 	for (size_t i = 0; i < s->n_headers; i++)
 		free(s->headers[i]);
-	free(s->headers);
-	s->headers = NULL;
+	FREE_AND_NULL(s->headers);
 	s->n_headers = 0;
 	s->header_bytes = 0;
-	free(s->reason);
-	s->reason = NULL;
+	FREE_AND_NULL(s->reason);
 	s->status_line = 0;
 }
 
@@ -299,8 +298,7 @@ enum status http_session_prepare(struct http_session *s, const char *url,
 	s->progress_on = false;
 	s->resumed = 0;
 	s->total = 0;
-	free(s->progress_name);
-	s->progress_name = NULL;
+	FREE_AND_NULL(s->progress_name);
 	free(s->progress_url);
 	s->progress_url = http_url_redact(url);
 	s->errbuf[0] = '\0';

@@ -142,17 +142,12 @@ out:
 enum status http_url_error(struct error *err, enum status status,
 			   const char *url, const char *fmt, ...)
 {
-	char *what = NULL;
+	char *r = http_url_redact(url);
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vasprintf(&what, fmt, ap);
+	error_vset(err, status, r ? r : "URL", false, 0, fmt, ap);
 	va_end(ap);
-	char *r = http_url_redact(url);
-	error_set(err, status, r ? r : "URL", "%s",
-		  n >= 0 ? what : "out of memory");
 	free(r);
-	if (n >= 0)
-		free(what);
 	return status;
 }
 

@@ -484,8 +484,7 @@ out:
 		return st;
 	}
 	if (c.count == 0) {
-		free(c.entries);
-		c.entries = NULL;
+		FREE_AND_NULL(c.entries);
 	}
 	*out = c.entries;
 	*n = c.count;

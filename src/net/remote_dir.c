@@ -199,9 +199,7 @@ static enum status guess_files(struct job *j, struct remote_listing *l,
 		else
 			l->files[l->n_files++] = names[i], names[i] = NULL;
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	array_free_each(names, n);
 	return st;
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/array.h"
 #include "core/file_tree.h"
+#include "core/hash.h"
 
 /* Largest JSON record read (they are a few hundred bytes). */
 #define RECORD_MAX_BYTES (1u << 20)
@@ -53,12 +54,9 @@ enum status url_cache_root(const struct open_options *o, char **out,
 
 void url_cache_key(const char *url, char out[17])
 {
-	uint64_t h = 0xcbf29ce484222325u;
-	for (const unsigned char *p = (const unsigned char *)(url ? url : "");
-	     *p; p++) {
-		h ^= *p;
-		h *= 0x100000001b3u;
-	}
+	if (!url)
+		url = "";
+	uint64_t h = fnv1a(FNV1A_SEED, url, strlen(url));
 	snprintf(out, 17, "%016" PRIx64, h);
 }
 

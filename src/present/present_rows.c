@@ -4,12 +4,12 @@
 #include "config.h"
 
 #include "present/present_rows.h"
-#include "core/array.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/decimal.h"
 #include "core/sanitize.h"
 #include "present/present_column.h"
@@ -63,14 +63,10 @@ bool present_rows_init(struct present_rows *r, struct view *view,
 
 void present_rows_fini(struct present_rows *r)
 {
-	free(r->totals);
-	free(r->has_total);
-	free(r->value_width);
-	free(r->percent_width);
-	r->totals = NULL;
-	r->has_total = NULL;
-	r->value_width = NULL;
-	r->percent_width = NULL;
+	FREE_AND_NULL(r->totals);
+	FREE_AND_NULL(r->has_total);
+	FREE_AND_NULL(r->value_width);
+	FREE_AND_NULL(r->percent_width);
 }
 
 bool present_rows_value(const struct present_rows *r, size_t i, uint32_t node,

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "views/outline_internal.h"
+#include "core/array.h"
 
 #include <ctype.h>
 #include <regex.h>
@@ -48,8 +49,7 @@ enum status ol_pattern_compile(struct outline *o, struct pattern *p,
 		error_set(err, STATUS_USAGE, NULL, "bad pattern: %s",
 			  msg ? msg : "invalid regular expression");
 		free(msg);
-		free(p->text);
-		p->text = NULL;
+		FREE_AND_NULL(p->text);
 		return STATUS_USAGE;
 	}
 	p->on = true;

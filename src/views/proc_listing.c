@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "views/proc_listing.h"
+#include "core/array.h"
 #include "formats/reader.h"
 
 struct addr_node {
@@ -61,18 +62,16 @@ uint32_t proc_listing_procedure_of(const struct model *m, uint32_t node)
 	return MODEL_NONE;
 }
 
+static bool addr_below(const void *elem, const void *key)
+{
+	return ((const struct addr_node *)elem)->addr < *(const uint64_t *)key;
+}
+
 /* The first sampled address at or after `addr`. */
 static size_t first_at(const struct build *b, uint64_t addr)
 {
-	size_t lo = 0, hi = b->n_addrs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (b->addrs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return array_lower_bound(b->addrs, b->n_addrs, sizeof(*b->addrs),
+				 addr_below, &addr);
 }
 
 static double value_at(const struct build *b, uint32_t node, size_t c)

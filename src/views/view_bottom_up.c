@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "views/view_internal.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,8 +138,7 @@ static enum status bu_build(struct view *v, struct error *err)
 	if (!bu->outer || !bu->active || !count)
 		goto nomem;
 	st = view_walk(m, enter_node, leave_node, bu, err);
-	free(bu->active);
-	bu->active = NULL;
+	FREE_AND_NULL(bu->active);
 	if (st != STATUS_OK)
 		goto out;
 	/* instances per identity; entry points are callers only */

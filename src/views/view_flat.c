@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include "views/view_internal.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,14 +100,10 @@ static enum status flat_open(struct view *v, struct error *err)
 
 static void build_scratch_free(struct flat *f)
 {
-	free(f->keys);
-	free(f->table);
-	free(f->active);
-	free(f->by_ident);
-	f->keys = NULL;
-	f->table = NULL;
-	f->active = NULL;
-	f->by_ident = NULL;
+	FREE_AND_NULL(f->keys);
+	FREE_AND_NULL(f->table);
+	FREE_AND_NULL(f->active);
+	FREE_AND_NULL(f->by_ident);
 	f->keys_cap = f->table_cap = 0;
 }
 
@@ -431,8 +428,7 @@ static enum status flat_build(struct view *v, struct error *err)
 	st = assign_rows(f, m, err);
 	if (st != STATUS_OK)
 		goto out;
-	free(f->table);
-	f->table = NULL;
+	FREE_AND_NULL(f->table);
 	f->active = calloc(f->n_rows, sizeof(*f->active));
 	if (!f->active)
 		goto nomem;

@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include "views/view_internal.h"
+#include "core/array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +193,7 @@ enum view_rule view_rule_of(struct view *v, uint32_t column)
 void view_threads_free(struct view *v)
 {
 	for (uint32_t i = 0; i < VIEW_THREADS_KEPT; i++) {
-		free(v->kept[i].x);
-		v->kept[i].x = NULL;
+		FREE_AND_NULL(v->kept[i].x);
 	}
 }
 

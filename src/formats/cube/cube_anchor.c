@@ -9,13 +9,10 @@
 #include "formats/cube/cube_anchor.h"
 #include "formats/cube/cube_anchor_parse.h"
 #include "formats/cube/cube_components.h"
+#include "core/array.h"
+#include "io/xml_guard.h"
 
 #include <errno.h>
-/* The billion-laughs limits are declared only with XML_DTD, which every
- * distribution's libexpat is built with (as in hpctoolkit_xml). */
-#ifndef XML_DTD
-#define XML_DTD
-#endif
 #include <expat.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,21 +77,10 @@ static bool u32_attr(struct parser *p, const XML_Char **atts,
 static bool grow(struct parser *p, void **arr, uint32_t n, uint32_t *cap,
 		 size_t size)
 {
-	if (n < *cap)
+	if (array_grow_u32(arr, cap, (uint64_t)n + 1, size))
 		return true;
-	uint32_t ncap = *cap ? *cap * 2 : 64;
-	if (ncap < *cap || ncap > UINT32_MAX / 2) {
-		fail(p, STATUS_LIMIT, "too many elements");
-		return false;
-	}
-	void *na = realloc(*arr, (size_t)ncap * size);
-	if (!na) {
-		fail(p, STATUS_NOMEM, "out of memory");
-		return false;
-	}
-	*arr = na;
-	*cap = ncap;
-	return true;
+	fail(p, STATUS_NOMEM, "out of memory");
+	return false;
 }
 
 static uint32_t intern(struct parser *p, const char *s, size_t len)
@@ -310,15 +296,10 @@ static void XMLCALL on_start(void *ud, const XML_Char *name,
 		     (unsigned)CUBE_MAX_DEPTH);
 		return;
 	}
-	if (p->depth == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 64;
-		struct frame *ns = realloc(p->stack, ncap * sizeof(*ns));
-		if (!ns) {
-			fail(p, STATUS_NOMEM, "out of memory");
-			return;
-		}
-		p->stack = ns;
-		p->cap = ncap;
+	if (!array_grow((void **)&p->stack, &p->cap, p->depth + 1,
+			sizeof(*p->stack))) {
+		fail(p, STATUS_NOMEM, "out of memory");
+		return;
 	}
 	const struct frame *parent = p->depth ? &p->stack[p->depth - 1] : NULL;
 	struct frame *fr = &p->stack[p->depth++];
@@ -410,17 +391,10 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 		     (unsigned)CUBE_MAX_TEXT);
 		return;
 	}
-	if (p->text_len + (size_t)len > p->text_cap) {
-		size_t ncap = p->text_cap ? p->text_cap : 256;
-		while (ncap < p->text_len + (size_t)len)
-			ncap *= 2;
-		char *nt = realloc(p->text, ncap);
-		if (!nt) {
-			fail(p, STATUS_NOMEM, "out of memory");
-			return;
-		}
-		p->text = nt;
-		p->text_cap = ncap;
+	if (!array_grow((void **)&p->text, &p->text_cap,
+			p->text_len + (size_t)len, 1)) {
+		fail(p, STATUS_NOMEM, "out of memory");
+		return;
 	}
 	memcpy(p->text + p->text_len, s, (size_t)len);
 	p->text_len += (size_t)len;
@@ -737,12 +711,7 @@ enum status cube_anchor_read(const struct cube_container *c,
 	XML_SetCharacterDataHandler(p.xp, on_text);
 	XML_SetEntityDeclHandler(p.xp, on_entity_decl);
 	XML_SetExternalEntityRefHandler(p.xp, on_external_entity);
-	XML_SetParamEntityParsing(p.xp, XML_PARAM_ENTITY_PARSING_NEVER);
-#if XML_MAJOR_VERSION > 2 || (XML_MAJOR_VERSION == 2 && XML_MINOR_VERSION >= 4)
-	XML_SetBillionLaughsAttackProtectionMaximumAmplification(p.xp, 10.0F);
-	XML_SetBillionLaughsAttackProtectionActivationThreshold(p.xp,
-								1u << 20);
-#endif
+	xml_guard(p.xp);
 	enum status st = parse_member(&p, c, m);
 	if (st == STATUS_OK && p.st != STATUS_OK)
 		st = p.st;

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "formats/cube/cube_quote.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,14 +41,9 @@ bool cube_quote_feed(struct cube_quote *q, const void *data, size_t len,
 	size_t need = n_in + n_in / 8 + 16;
 	if (!src)
 		return false;
-	if (need > q->cap) {
-		char *nb = realloc(q->buf, need);
-		if (!nb) {
-			free(src);
-			return false;
-		}
-		q->buf = nb;
-		q->cap = need;
+	if (!array_grow((void **)&q->buf, &q->cap, need, 1)) {
+		free(src);
+		return false;
 	}
 	if (q->n_held)
 		memcpy(src, q->held, q->n_held);

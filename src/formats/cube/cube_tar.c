@@ -92,16 +92,9 @@ static enum status add_member(struct cube_container *c, const char *name,
 				    "more than %u tar members: not a Cube "
 				    "file",
 				    (unsigned)CUBE_TAR_MAX_MEMBERS);
-	if (c->n_members == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 32;
-		struct cube_member *nm =
-			realloc(c->members, (size_t)ncap * sizeof(*nm));
-		if (!nm)
-			return error_set(err, STATUS_NOMEM, c->name,
-					 "out of memory");
-		c->members = nm;
-		*cap = ncap;
-	}
+	if (!array_grow_u32((void **)&c->members, cap,
+			    (uint64_t)c->n_members + 1, sizeof(*c->members)))
+		return error_set(err, STATUS_NOMEM, c->name, "out of memory");
 	char *n = strndup(name, name_len);
 	if (!n)
 		return error_set(err, STATUS_NOMEM, c->name, "out of memory");
@@ -293,8 +286,7 @@ static enum status walk(struct cube_container *c, struct error *err)
 			if (file)
 				st = add_file(c, hdr, long_name, data, msize,
 					      &cap, err);
-			free(long_name);
-			long_name = NULL;
+			FREE_AND_NULL(long_name);
 			has_pax_size = false;
 		}
 		if (st != STATUS_OK)
@@ -498,9 +490,7 @@ static enum status dir_profile(const char *path, char **file,
 			       "%zu Cube files here (%s, %s%s): open one of "
 			       "them",
 			       n, names[0], names[1], n > 2 ? ", ..." : "");
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	array_free_each(names, n);
 	return st;
 }
 
@@ -539,21 +529,19 @@ enum status cube_container_open(const char *path, bool is_dir,
 	return cube_container_open_blob(b, path, out, err);
 }
 
+static bool member_below(const void *elem, const void *key)
+{
+	return strcmp(((const struct cube_member *)elem)->name, key) < 0;
+}
+
 const struct cube_member *cube_container_find(const struct cube_container *c,
 					      const char *name)
 {
-	size_t lo = 0, hi = c->n_members;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int r = strcmp(c->members[mid].name, name);
-		if (r == 0)
-			return &c->members[mid];
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	size_t i = array_lower_bound(c->members, c->n_members,
+				     sizeof(*c->members), member_below, name);
+	return i < c->n_members && strcmp(c->members[i].name, name) == 0
+		       ? &c->members[i]
+		       : NULL;
 }
 
 enum status cube_member_read(const struct cube_container *c,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "formats/cube/cube_internal.h"
+#include "core/array.h"
 
 typedef unsigned long long ull;
 
@@ -29,18 +30,7 @@ static uint32_t pos_of_ctx(const struct cube_values *v, uint32_t ctx_id)
 	uint32_t id = ctx_id - 1;
 	if (v->pos_of_id)
 		return id < v->id_len ? v->pos_of_id[id] : UINT32_MAX;
-	size_t lo = 0, hi = v->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t k = (uint32_t)(v->sorted_ids[mid] >> 32);
-		if (k == id)
-			return (uint32_t)v->sorted_ids[mid];
-		if (k < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return UINT32_MAX;
+	return array_pairs_find(v->sorted_ids, v->n, id, UINT32_MAX);
 }
 
 static uint64_t rdn(const uint8_t *p, unsigned n, bool swap)
@@ -546,14 +536,7 @@ static bool values_take_error(void *impl, struct error *err)
 {
 	struct cube_values *v = impl;
 	pthread_mutex_lock(&v->lock);
-	bool had = v->first_error.status != STATUS_OK;
-	if (had && err) {
-		error_clear(err);
-		*err = v->first_error;
-	} else if (had) {
-		error_clear(&v->first_error);
-	}
-	memset(&v->first_error, 0, sizeof(v->first_error));
+	bool had = error_take(&v->first_error, err);
 	pthread_mutex_unlock(&v->lock);
 	return had;
 }

@@ -272,9 +272,7 @@ static enum status walk(struct opener *o, const char *dir, unsigned depth)
 		free(full);
 	}
 out:
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	array_free_each(names, n);
 	closedir(d);
 	return st;
 }
@@ -590,9 +588,7 @@ static enum status dcpi_open(const struct reader_input *in,
 	for (size_t i = 0; o.files && i < o.n_files; i++)
 		free(o.files[i].path);
 	free(o.files);
-	for (size_t i = 0; i < o.n_epochs; i++)
-		free(o.epochs[i]);
-	free(o.epochs);
+	array_free_each(o.epochs, o.n_epochs);
 	dcpi_epochs_free(o.ep);
 	free(o.hits);
 	free(o.vals);

@@ -195,19 +195,18 @@ bool dcpi_elf_function(const struct dcpi_elf *e, uint64_t addr,
 	return dcpi_elf_function_range(e, addr, name, entry, &size);
 }
 
+static bool sym_at_or_before(const void *elem, const void *key)
+{
+	return ((const struct sym *)elem)->addr <= *(const uint64_t *)key;
+}
+
 bool dcpi_elf_function_range(const struct dcpi_elf *e, uint64_t addr,
 			     const char **name, uint64_t *entry,
 			     uint64_t *size)
 {
 	/* the last symbol starting at or before addr */
-	size_t lo = 0, hi = e->n_syms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (e->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = array_lower_bound(e->syms, e->n_syms, sizeof(*e->syms),
+				      sym_at_or_before, &addr);
 	if (lo == 0)
 		return false;
 	const struct sym *s = &e->syms[lo - 1];

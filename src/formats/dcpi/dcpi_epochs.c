@@ -67,14 +67,9 @@ bool dcpi_epochs_add(struct dcpi_epochs *e, uint32_t node, uint32_t event,
 		if (c > 0)
 			return false;
 	}
-	if (e->n_lv == e->cap_lv) {
-		size_t nc = e->cap_lv ? e->cap_lv * 2 : 256;
-		struct leaf_value *nl = realloc(e->lv, nc * sizeof(*nl));
-		if (!nl)
-			return false;
-		e->lv = nl;
-		e->cap_lv = nc;
-	}
+	if (!array_grow((void **)&e->lv, &e->cap_lv, e->n_lv + 1,
+			sizeof(*e->lv)))
+		return false;
 	e->lv[e->n_lv++] = (struct leaf_value){node, event, epoch, value};
 	return true;
 }
@@ -98,8 +93,7 @@ bool dcpi_epochs_finish(struct dcpi_epochs *e, const struct model *m,
 	if ((uint64_t)rows * cell > DCPI_EPOCHS_INNER_MAX) {
 		/* too large a block: inner nodes get no per-epoch values
 		 * (said by dcpi_epochs_inner_kept) */
-		free(e->inner_row);
-		e->inner_row = NULL;
+		FREE_AND_NULL(e->inner_row);
 		return true;
 	}
 	e->inner = calloc(rows ? (size_t)rows * cell : 1, sizeof(double));
@@ -255,19 +249,20 @@ static bool is_leaf(const struct dcpi_epochs *e, uint32_t node)
 	return lo < e->n_lv && e->lv[lo].node == node;
 }
 
+/* Whether leaf value `elem` is before the (node, event) of *key. */
+static bool pair_below(const void *elem, const void *key)
+{
+	const struct leaf_value *k = key;
+	return triple_cmp(elem, k->node, k->event, 0) < 0;
+}
+
 /* The first leaf value of (node, event), or n_lv. */
 static size_t first_of(const struct dcpi_epochs *e, uint32_t node,
 		       uint32_t event)
 {
-	size_t lo = 0, hi = e->n_lv;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (triple_cmp(&e->lv[mid], node, event, 0) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	const struct leaf_value key = {.node = node, .event = event};
+	return array_lower_bound(e->lv, e->n_lv, sizeof(*e->lv), pair_below,
+				 &key);
 }
 
 enum status dcpi_epochs_per_profile(const struct dcpi_epochs *e,

@@ -67,12 +67,8 @@ void dcpi_lazy_free(struct dcpi_lazy *z)
 	for (size_t i = 0; i < z->n_files; i++)
 		free(z->files[i].path);
 	free(z->files);
-	for (size_t i = 0; i < z->n_events; i++)
-		free(z->events[i]);
-	free(z->events);
-	for (size_t i = 0; i < z->ro.n_image_path; i++)
-		free(z->image_path[i]);
-	free(z->image_path);
+	array_free_each(z->events, z->n_events);
+	array_free_each(z->image_path, z->ro.n_image_path);
 	free(z->totals);
 	free(z->groups);
 	free(z->group_totals);

@@ -398,19 +398,11 @@ static enum status extrap3_open(const struct reader_input *in,
 		st = extrap_set_validate(x.s, path, err);
 	if (st == STATUS_OK)
 		st = extrap_set_build(x.s, "extrap3", path, out, err);
-	for (size_t i = 0; i < x.n_names; i++)
-		free(x.names[i]);
-	free(x.names);
-	for (size_t i = 0; i < x.n_bases; i++)
-		free(x.bases[i]);
-	free(x.bases);
+	array_free_each(x.names, x.n_names);
+	array_free_each(x.bases, x.n_bases);
 	free(x.base_count);
-	for (size_t i = 0; i < x.n_cpnames; i++)
-		free(x.cpnames[i]);
-	free(x.cpnames);
-	for (uint32_t i = 0; i < x.n_gens; i++)
-		free(x.gen_name[i]);
-	free(x.gen_name);
+	array_free_each(x.cpnames, x.n_cpnames);
+	array_free_each(x.gen_name, x.n_gens);
 	for (size_t i = 0; i < x.n_models; i++)
 		free(x.models[i].m.terms);
 	free(x.models);

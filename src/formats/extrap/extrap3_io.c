@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "formats/extrap/extrap3_io.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,31 +92,23 @@ bool x3_count(struct cur *c, uint64_t min, uint64_t *out)
 }
 
 
+static bool id_below(const void *elem, const void *key)
+{
+	return *(const int64_t *)elem < *(const int64_t *)key;
+}
+
 bool x3_idmap_put(struct idmap *m, int64_t id, uint32_t val)
 {
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->id[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = array_lower_bound(m->id, m->n, sizeof(*m->id), id_below,
+				      &id);
 	if (lo < m->n && m->id[lo] == id) {
 		m->val[lo] = val;
 		return true;
 	}
-	if (m->n == m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 64;
-		int64_t *gi = realloc(m->id, ncap * sizeof(*gi));
-		if (gi)
-			m->id = gi;
-		uint32_t *gv = gi ? realloc(m->val, ncap * sizeof(*gv)) : NULL;
-		if (!gv)
-			return false;
-		m->val = gv;
-		m->cap = ncap;
-	}
+	void **const arrays[] = {(void **)&m->id, (void **)&m->val};
+	const size_t sizes[] = {sizeof(*m->id), sizeof(*m->val)};
+	if (!array_grow_each(&m->cap, m->n + 1, 2, arrays, sizes))
+		return false;
 	memmove(m->id + lo + 1, m->id + lo, (m->n - lo) * sizeof(*m->id));
 	memmove(m->val + lo + 1, m->val + lo, (m->n - lo) * sizeof(*m->val));
 	m->id[lo] = id;
@@ -126,17 +119,10 @@ bool x3_idmap_put(struct idmap *m, int64_t id, uint32_t val)
 
 bool x3_idmap_get(const struct idmap *m, int64_t id, uint32_t *val)
 {
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (m->id[mid] == id) {
-			*val = m->val[mid];
-			return true;
-		}
-		if (m->id[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	size_t i =
+	    array_lower_bound(m->id, m->n, sizeof(*m->id), id_below, &id);
+	if (i == m->n || m->id[i] != id)
+		return false;
+	*val = m->val[i];
+	return true;
 }

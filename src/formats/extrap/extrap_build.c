@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include "formats/extrap/extrap_set.h"
+#include "core/array.h"
+#include "core/strbuf.h"
 #include "formats/extrap/extrap_set_internal.h"
 #include "analysis/measure_stats.h"
 
@@ -59,8 +61,7 @@ static enum status xv_per_profile(void *impl, uint32_t ctx_id,
 			pv[k++] = (struct profile_value){p, ms->mean};
 	}
 	if (k == 0) {
-		free(pv);
-		pv = NULL;
+		FREE_AND_NULL(pv);
 	}
 	*out = pv;
 	*n = k;
@@ -142,28 +143,11 @@ static enum status build_points(struct build *d)
 			break;
 		}
 		/* the point's profile: "p=64 n=10" */
-		size_t cap = 64 + 32 * (size_t)s->params.n, len = 0;
-		char *label = malloc(cap);
-		for (uint32_t j = 0; label && j < s->params.n; j++) {
-			size_t room = cap - len;
-			int w = snprintf(label + len, room, "%s%s=%.15g",
-					 j ? " " : "", s->params.v[j], c[j]);
-			if (w < 0)
-				break;
-			if ((size_t)w >= room) {
-				char *g = realloc(label, cap + (size_t)w + 64);
-				if (!g) {
-					free(label);
-					label = NULL;
-					break;
-				}
-				label = g;
-				cap += (size_t)w + 64;
-				j--; /* again, with room */
-				continue;
-			}
-			len += (size_t)w;
-		}
+		struct strbuf lb = {0};
+		for (uint32_t j = 0; j < s->params.n; j++)
+			strbuf_addf(&lb, "%s%s=%.15g", j ? " " : "",
+				    s->params.v[j], c[j]);
+		char *label = strbuf_take(&lb);
 		uint32_t prof = label ? model_builder_add_profile(
 						d->b, false, NULL, 0, label)
 				      : MODEL_NONE;

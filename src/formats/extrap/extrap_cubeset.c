@@ -20,6 +20,7 @@
  * or on another format's code. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
@@ -144,17 +145,9 @@ static enum status build_callpaths(struct cfile *f)
 				       (unsigned)model_max_depth(m));
 			break;
 		}
-		if (need > buf_cap) {
-			size_t ncap = buf_cap ? buf_cap : 256;
-			while (ncap < need)
-				ncap *= 2;
-			char *g = realloc(buf, ncap);
-			if (!g) {
-				st = cfile_nomem(f);
-				break;
-			}
-			buf = g;
-			buf_cap = ncap;
+		if (!array_grow((void **)&buf, &buf_cap, need, 1)) {
+			st = cfile_nomem(f);
+			break;
 		}
 		size_t len = 0;
 		if (pp) {
@@ -345,9 +338,26 @@ static const struct reader_file_rule cubeset_files[] = {
 	{NULL, 0},
 };
 
+/* A run's name as a point's: reader_point_params. */
+static bool cubeset_point_params(const char *name, char ***names,
+				 double **values, uint32_t *n)
+{
+	struct extrap_dir_params d;
+	char why[128];
+	if (extrap_dir_params(name, &d, why, sizeof(why)) != STATUS_OK ||
+	    d.n == 0) {
+		extrap_dir_params_free(&d);
+		return false;
+	}
+	*names = d.names;
+	*values = d.values;
+	*n = d.n;
+	return true;
+}
+
 READER(reader_extrap_cubeset, "extrap-cubeset",
        READER_CAP_TREE | READER_CAP_PER_PROFILE | READER_CAP_PARAMS,
        cubeset_bid, cubeset_open,
        "Extra-P Cube sets (a directory of DIR.x1y2.r1/*.cubex measurement "
        "directories)",
-       .files = cubeset_files);
+       .files = cubeset_files, .point_params = cubeset_point_params);

@@ -28,9 +28,7 @@ static bool numch(char c)
 
 void extrap_dir_params_free(struct extrap_dir_params *d)
 {
-	for (uint32_t i = 0; i < d->n; i++)
-		free(d->names[i]);
-	free(d->names);
+	array_free_each(d->names, d->n);
 	free(d->values);
 	memset(d, 0, sizeof(*d));
 }
@@ -170,8 +168,7 @@ enum status extrap_point_dirs_list(const char *path, const char *suffix,
 		struct extrap_point_dir *d = &(*out)[*n];
 		st = list(subs[i], false, suffix, &d->files, &d->n_files, err);
 		if (d->n_files == 0) {
-			free(d->files);
-			d->files = NULL;
+			FREE_AND_NULL(d->files);
 			continue;
 		}
 		d->name = subs[i];
@@ -184,9 +181,7 @@ enum status extrap_point_dirs_list(const char *path, const char *suffix,
 			st = error_set(err, ps, path, "directory \"%s\": %s",
 				       base(d->name), why);
 	}
-	for (size_t i = 0; i < n_subs; i++)
-		free(subs[i]);
-	free(subs);
+	array_free_each(subs, n_subs);
 	return st;
 }
 

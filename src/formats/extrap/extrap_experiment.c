@@ -28,6 +28,7 @@
 #include "formats/reader.h"
 
 #include "core/lazylib.h"
+#include "core/array.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -70,8 +71,7 @@ static enum status read_member(const char *path, char **data, size_t *len,
 		while (buf) {
 			if (n == cap) {
 				if (cap >= EXPERIMENT_MAX_JSON) {
-					free(buf);
-					buf = NULL;
+					FREE_AND_NULL(buf);
 					st = error_set(err, STATUS_CORRUPT, path,
 						       "experiment.json is "
 						       "larger than 1 GiB");
@@ -79,8 +79,7 @@ static enum status read_member(const char *path, char **data, size_t *len,
 				}
 				char *g = realloc(buf, cap * 2 + 1);
 				if (!g) {
-					free(buf);
-					buf = NULL;
+					FREE_AND_NULL(buf);
 					break;
 				}
 				buf = g;
@@ -91,8 +90,7 @@ static enum status read_member(const char *path, char **data, size_t *len,
 				st = error_set(err, STATUS_CORRUPT, path,
 					       "experiment.json: %s",
 					       archive_error_string(a));
-				free(buf);
-				buf = NULL;
+				FREE_AND_NULL(buf);
 				break;
 			}
 			if (got == 0)
@@ -350,8 +348,7 @@ static bool read_model(json_t *hyp, uint32_t np, struct scaling_model *m)
 		for (size_t i = 0; i < n; i++) {
 			if (!read_term(json_array_get(cts, i), multi, np,
 				       &m->terms[i])) {
-				free(m->terms);
-				m->terms = NULL;
+				FREE_AND_NULL(m->terms);
 				return false;
 			}
 			m->n_terms++;

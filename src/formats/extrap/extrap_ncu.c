@@ -26,6 +26,8 @@
 #include <string.h>
 
 #include "core/span.h"
+#include "core/array.h"
+#include "core/path.h"
 
 /* The largest report read (it is read whole). */
 #define NCU_MAX_BYTES ((uint64_t)1 << 30)
@@ -305,38 +307,17 @@ enum status extrap_ncu_read(const char *path, struct ncu_report *r,
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return error_set(err, STATUS_IO, path, "cannot open");
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	enum status st = STATUS_OK;
-	for (;;) {
-		if (len == cap) {
-			if (cap >= NCU_MAX_BYTES) {
-				st = error_set(err, STATUS_LIMIT, path,
-					       "larger than 1 GiB");
-				break;
-			}
-			size_t nc = cap ? cap * 2 : 1 << 16;
-			uint8_t *g = realloc(buf, nc);
-			if (!g) {
-				st = error_set(err, STATUS_NOMEM, path,
-					       "out of memory");
-				break;
-			}
-			buf = g;
-			cap = nc;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0) {
-			if (ferror(f))
-				st = error_set(err, STATUS_IO, path,
-					       "read error");
-			break;
-		}
-	}
+	char *buf = NULL;
+	size_t len = 0;
+	enum status st = file_read_all(f, NCU_MAX_BYTES, &buf, &len);
+	if (st != STATUS_OK)
+		error_set(err, st, path, "%s",
+			  st == STATUS_LIMIT   ? "larger than 1 GiB"
+			  : st == STATUS_NOMEM ? "out of memory"
+					       : "read error");
 	fclose(f);
 	if (st == STATUS_OK)
-		st = extrap_ncu_parse(buf, len, path, r, err);
+		st = extrap_ncu_parse((const uint8_t *)buf, len, path, r, err);
 	free(buf);
 	return st;
 }
@@ -355,9 +336,7 @@ enum status extrap_ncu_parse(const uint8_t *data, size_t len, const char *path,
 
 void extrap_ncu_free(struct ncu_report *r)
 {
-	for (size_t i = 0; i < r->n_strings; i++)
-		free(r->strings[i]);
-	free(r->strings);
+	array_free_each(r->strings, r->n_strings);
 	for (size_t i = 0; i < r->n_results; i++) {
 		free(r->results[i].name);
 		free(r->results[i].value);

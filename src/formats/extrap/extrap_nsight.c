@@ -14,6 +14,8 @@
  * ui/ or on another format's code. */
 #include "config.h"
 
+#include "core/array.h"
+#include "core/hash.h"
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_nsys.h"
 #include "formats/extrap/extrap_set.h"
@@ -35,16 +37,6 @@ struct intern {
 	size_t n_slots;
 };
 
-static uint64_t fnv(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 /* The index of `s` (len bytes), added when new; SIZE_MAX when out of
  * memory. */
 static size_t intern(struct intern *t, const char *s, size_t len)
@@ -55,7 +47,8 @@ static size_t intern(struct intern *t, const char *s, size_t len)
 		if (!g)
 			return SIZE_MAX;
 		for (size_t i = 0; i < t->n; i++) {
-			size_t j = fnv(t->v[i], t->len[i]) & (ns - 1);
+			size_t j = fnv1a(FNV1A_SEED, t->v[i], t->len[i]) &
+				   (ns - 1);
 			while (g[j])
 				j = (j + 1) & (ns - 1);
 			g[j] = (uint32_t)i + 1;
@@ -64,7 +57,7 @@ static size_t intern(struct intern *t, const char *s, size_t len)
 		t->slot = g;
 		t->n_slots = ns;
 	}
-	size_t j = fnv(s, len) & (t->n_slots - 1);
+	size_t j = fnv1a(FNV1A_SEED, s, len) & (t->n_slots - 1);
 	for (; t->slot[j]; j = (j + 1) & (t->n_slots - 1)) {
 		size_t i = t->slot[j] - 1;
 		if (t->len[i] == len && memcmp(t->v[i], s, len) == 0)
@@ -72,17 +65,10 @@ static size_t intern(struct intern *t, const char *s, size_t len)
 	}
 	if (t->n >= UINT32_MAX - 1)
 		return SIZE_MAX;
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? t->cap * 2 : 256;
-		char **gv = realloc(t->v, nc * sizeof(*gv));
-		if (gv)
-			t->v = gv;
-		size_t *gl = gv ? realloc(t->len, nc * sizeof(*gl)) : NULL;
-		if (!gl)
-			return SIZE_MAX;
-		t->len = gl;
-		t->cap = nc;
-	}
+	void **const arrays[] = {(void **)&t->v, (void **)&t->len};
+	const size_t sizes[] = {sizeof(*t->v), sizeof(*t->len)};
+	if (!array_grow_each(&t->cap, t->n + 1, 2, arrays, sizes))
+		return SIZE_MAX;
 	char *c = malloc(len + 1);
 	if (!c)
 		return SIZE_MAX;
@@ -96,9 +82,7 @@ static size_t intern(struct intern *t, const char *s, size_t len)
 
 static void intern_free(struct intern *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i]);
-	free(t->v);
+	array_free_each(t->v, t->n);
 	free(t->len);
 	free(t->slot);
 }
@@ -144,14 +128,9 @@ static bool add_value(struct nset *c, const char *cp, size_t len, size_t metric,
 	if (si == SIZE_MAX)
 		return false;
 	if (si == c->n_series) {
-		if (c->n_series == c->cap_series) {
-			size_t nc = c->cap_series ? c->cap_series * 2 : 256;
-			struct series *g = realloc(c->series, nc * sizeof(*g));
-			if (!g)
-				return false;
-			c->series = g;
-			c->cap_series = nc;
-		}
+		if (!array_grow((void **)&c->series, &c->cap_series,
+				c->n_series + 1, sizeof(*c->series)))
+			return false;
 		struct vals *at = calloc(c->n_points + 1, sizeof(*at));
 		if (!at)
 			return false;
@@ -161,14 +140,8 @@ static bool add_value(struct nset *c, const char *cp, size_t len, size_t metric,
 	struct series *s = &c->series[si];
 	s->partial |= partial;
 	struct vals *w = &s->at[c->point];
-	if (w->n == w->cap) {
-		size_t nc = w->cap ? w->cap * 2 : 4;
-		double *g = realloc(w->v, nc * sizeof(*g));
-		if (!g)
-			return false;
-		w->v = g;
-		w->cap = nc;
-	}
+	if (!array_grow((void **)&w->v, &w->cap, w->n + 1, sizeof(*w->v)))
+		return false;
 	w->v[w->n++] = v;
 	return true;
 }
@@ -245,24 +218,14 @@ static enum status read_ncu(struct nset *c, const char *file,
 				ci = SIZE_MAX;
 				break;
 			}
-			if (si >= cap) {
-				size_t nc = cap ? cap * 2 : 256;
-				double *g1 = realloc(sum, nc * sizeof(*g1));
-				if (g1)
-					sum = g1;
-				size_t *g2 =
-				    g1 ? realloc(cp_of, nc * sizeof(*g2))
-				       : NULL;
-				if (g2)
-					cp_of = g2;
-				size_t *g3 =
-				    g2 ? realloc(m_of, nc * sizeof(*g3)) : NULL;
-				if (!g3) {
-					ci = SIZE_MAX;
-					break;
-				}
-				m_of = g3;
-				cap = nc;
+			void **const arrays[] = {(void **)&sum,
+						 (void **)&cp_of,
+						 (void **)&m_of};
+			const size_t sizes[] = {sizeof(*sum), sizeof(*cp_of),
+						sizeof(*m_of)};
+			if (!array_grow_each(&cap, si + 1, 3, arrays, sizes)) {
+				ci = SIZE_MAX;
+				break;
 			}
 			if (keys.n > before) {
 				/* first time: start the sum */
@@ -285,9 +248,7 @@ static enum status read_ncu(struct nset *c, const char *file,
 	free(sum);
 	free(cp_of);
 	free(m_of);
-	for (size_t i = 0; i < n_paths; i++)
-		free(paths[i]);
-	free(paths);
+	array_free_each(paths, n_paths);
 	extrap_ncu_free(&rep);
 	free(ncu);
 	return st;

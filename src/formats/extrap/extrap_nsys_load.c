@@ -573,9 +573,7 @@ enum status extrap_nsys_kernel_paths(const struct nsys_db *db, char ***out,
 	}
 	free(by);
 	if (bad) {
-		for (size_t i = 0; i < *n; i++)
-			free(v[i]);
-		free(v);
+		array_free_each(v, *n);
 		*n = 0;
 		return error_set(err, STATUS_NOMEM, db->path, "out of memory");
 	}

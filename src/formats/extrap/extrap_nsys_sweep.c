@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "formats/extrap/extrap_nsys.h"
+#include "core/array.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -77,8 +78,7 @@ bool extrap_nsys_sweep(const struct nsys_base *b, size_t n,
 	struct nsys_seg *seg = malloc(2 * n * sizeof(*seg));
 	size_t nv = 0, k = 0;
 	if (!ev || !ps || !pe || !rs || !re || !seg) {
-		free(seg);
-		seg = NULL;
+		FREE_AND_NULL(seg);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {

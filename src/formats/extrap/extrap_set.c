@@ -96,9 +96,7 @@ struct extrap_set *extrap_set_new(void)
 
 static void names_free(struct names *n)
 {
-	for (uint32_t i = 0; i < n->n; i++)
-		free(n->v[i]);
-	free(n->v);
+	array_free_each(n->v, n->n);
 	free(n->len);
 	free(n->map.slots);
 }
@@ -120,9 +118,7 @@ void extrap_set_free(struct extrap_set *s)
 	for (size_t i = 0; i < s->n_models; i++)
 		free(s->models[i].model.terms);
 	free(s->models);
-	for (uint32_t i = 0; i < s->n_warnings; i++)
-		free(s->warnings[i]);
-	free(s->warnings);
+	array_free_each(s->warnings, s->n_warnings);
 	free(s->partial);
 	free(s);
 }

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "formats/hpctoolkit_v4/metrics_yaml.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -212,8 +213,7 @@ static void pending_free(struct ctx *c)
 		struct model_column *col = &c->pending[i];
 		model_column_release(col);
 	}
-	free(c->pending);
-	c->pending = NULL;
+	FREE_AND_NULL(c->pending);
 	c->n_pending = 0;
 }
 

@@ -17,22 +17,13 @@ bool my_fail(struct ctx *c, enum status st, const yaml_node_t *at,
 {
 	if (c->status != STATUS_OK)
 		return false;
-	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	int r = vasprintf(&msg, fmt, ap);
+	c->status = error_vset(c->err, st, c->name, false, 0, fmt, ap);
 	va_end(ap);
-	if (r < 0) {
-		c->status = error_set(c->err, STATUS_NOMEM, c->name,
-				      "out of memory");
-		return false;
-	}
-	if (at)
-		c->status = error_set(c->err, st, c->name, "%s (line %zu)",
-				      msg, line_of(at));
-	else
-		c->status = error_set(c->err, st, c->name, "%s", msg);
-	free(msg);
+	if (at && c->err && c->err->message)
+		error_wrap_message(c->err, st, c->name, "%s (line %zu)",
+				   c->err->message, line_of(at));
 	return false;
 }
 

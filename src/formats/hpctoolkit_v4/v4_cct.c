@@ -117,14 +117,8 @@ enum status v4_cct_values(struct v4_cct *c, uint32_t ctx_id,
 	if (st != STATUS_OK)
 		return st;
 	/* "*pMetricIndices [is] sorted by metricId": binary search */
-	uint64_t lo = 0, hi = n_metrics;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (span_get_u16le(w, mid * SZ_CSVB_IDX) < metric_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint64_t lo = span_lower_bound_le(w, 0, n_metrics, SZ_CSVB_IDX, 2,
+					  metric_id);
 	if (lo >= n_metrics || span_get_u16le(w, lo * SZ_CSVB_IDX) != metric_id)
 		return STATUS_OK;
 	uint64_t start = span_get_u64le(w, lo * SZ_CSVB_IDX + 2);

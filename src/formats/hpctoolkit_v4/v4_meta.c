@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "formats/hpctoolkit_v4/v4_meta.h"
+#include "core/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -403,7 +404,6 @@ void v4_meta_free(struct v4_meta *meta)
 {
 	if (!meta)
 		return;
-	free(meta->kind_names);
-	meta->kind_names = NULL;
+	FREE_AND_NULL(meta->kind_names);
 	meta->n_kinds = 0;
 }

@@ -241,14 +241,8 @@ static bool run_find(const struct v4_profile *p, uint64_t start, uint64_t end,
 {
 	if (start > end || end > p->n_values)
 		return false;
-	uint64_t lo = start, hi = end;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (span_get_u16le(p->values, mid * SZ_PSVB_VAL) < stat_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint64_t lo = span_lower_bound_le(p->values, start, end, SZ_PSVB_VAL,
+					  2, stat_id);
 	uint16_t metric;
 	if (lo >= end || !span_u16le(p->values, lo * SZ_PSVB_VAL, &metric) ||
 	    metric != stat_id)
@@ -260,14 +254,8 @@ bool v4_profile_summary(const struct v4_profile *p, uint32_t ctx_id,
 			uint32_t stat_id, double *out)
 {
 	/* {Idx} sorted by ctxId: binary search */
-	uint64_t lo = 0, hi = p->n_ctxs;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (span_get_u32le(p->indices, mid * SZ_PSVB_IDX) < ctx_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint64_t lo = span_lower_bound_le(p->indices, 0, p->n_ctxs,
+					  SZ_PSVB_IDX, 4, ctx_id);
 	uint32_t found;
 	if (lo >= p->n_ctxs ||
 	    !span_u32le(p->indices, lo * SZ_PSVB_IDX, &found) ||

@@ -173,16 +173,7 @@ bool v4_trace_sample(struct v4_trace *t, uint32_t line, uint64_t index,
 bool v4_trace_take_error(struct v4_trace *t, struct error *err)
 {
 	pthread_mutex_lock(&t->error_lock);
-	bool failed = t->error.status != STATUS_OK;
-	if (failed) {
-		if (err) {
-			error_clear(err);
-			*err = t->error;
-		} else {
-			error_clear(&t->error);
-		}
-		t->error = (struct error){.status = STATUS_OK};
-	}
+	bool failed = error_take(&t->error, err);
 	pthread_mutex_unlock(&t->error_lock);
 	return failed;
 }

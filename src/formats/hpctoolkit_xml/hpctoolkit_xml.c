@@ -18,6 +18,7 @@
 #include "formats/hpctoolkit_xml/legacy_trace.h"
 #include "formats/hpctoolkit_xml/legacy_values.h"
 #include "core/path.h"
+#include "core/array.h"
 #include "formats/reader.h"
 #include "formats/hpctoolkit_xml/sparse2020.h"
 #include "formats/hpctoolkit_xml/xml_experiment.h"
@@ -98,9 +99,7 @@ static enum status list_suffix(const char *dir, const char *suffix,
 	}
 	closedir(d);
 	if (st != STATUS_OK) {
-		for (size_t i = 0; i < len; i++)
-			free(list[i]);
-		free(list);
+		array_free_each(list, len);
 		return st;
 	}
 	if (len)
@@ -112,9 +111,7 @@ static enum status list_suffix(const char *dir, const char *suffix,
 
 static void free_list(char **list, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
+	array_free_each(list, n);
 }
 
 /* ---- profiles and traces ------------------------------------------------ */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "io/xml_guard.h"
 #include "formats/hpctoolkit_xml/xml_parser.h"
 
 static const struct {
@@ -387,12 +388,7 @@ enum status xml_experiment_parse(struct blob *blob, struct model_builder *b,
 	XML_SetElementHandler(p.xp, on_start, on_end);
 	XML_SetEntityDeclHandler(p.xp, on_entity_decl);
 	XML_SetExternalEntityRefHandler(p.xp, on_external_entity);
-	XML_SetParamEntityParsing(p.xp, XML_PARAM_ENTITY_PARSING_NEVER);
-#if XML_MAJOR_VERSION > 2 || (XML_MAJOR_VERSION == 2 && XML_MINOR_VERSION >= 4)
-	XML_SetBillionLaughsAttackProtectionMaximumAmplification(p.xp, 10.0f);
-	XML_SetBillionLaughsAttackProtectionActivationThreshold(p.xp,
-								1024 * 1024);
-#endif
+	xml_guard(p.xp);
 	uint64_t size = blob_size(blob);
 	if (size == 0) {
 		st = error_set(err, STATUS_NOT_DATABASE, p.name,
@@ -477,9 +473,7 @@ void xml_experiment_free(struct xml_experiment *x)
 	for (uint32_t i = 0; i < x->n_metric_dbs; i++)
 		free(x->metric_dbs[i].name);
 	free(x->metric_dbs);
-	for (uint32_t i = 0; i < x->n_id_names; i++)
-		free(x->id_names[i]);
-	free(x->id_names);
+	array_free_each(x->id_names, x->n_id_names);
 	xml_values_free(x->values);
 	free(x->trace_ids);
 	memset(x, 0, sizeof(*x));

@@ -55,6 +55,12 @@ static int cmp_entry(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static bool entry_below(const void *elem, const void *key)
+{
+	return ((const struct xml_table_entry *)elem)->id <
+	       *(const uint64_t *)key;
+}
+
 struct xml_table_entry *xml_header_find_entry(struct xml_table *t, uint64_t id)
 {
 	if (!t->sorted) {
@@ -62,14 +68,8 @@ struct xml_table_entry *xml_header_find_entry(struct xml_table *t, uint64_t id)
 			qsort(t->e, t->n, sizeof(*t->e), cmp_entry);
 		t->sorted = true;
 	}
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->e[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = array_lower_bound(t->e, t->n, sizeof(*t->e), entry_below,
+				      &id);
 	return lo < t->n && t->e[lo].id == id ? &t->e[lo] : NULL;
 }
 

@@ -118,23 +118,42 @@ static void lookup_free(struct lookup *l)
 	free(l->names);
 }
 
+/* A name looked up in `lookup`'s index of MetricDBs (db) or Metrics. */
+struct by_name {
+	const struct xml_experiment *x;
+	bool db;
+	const char *name;
+};
+
+static const char *name_at(const struct by_name *k, uint32_t i)
+{
+	return k->db ? k->x->metric_dbs[i].name : k->x->metrics[i].name;
+}
+
+static bool name_below(const void *elem, const void *key)
+{
+	const struct by_name *k = key;
+	return strcmp(name_at(k, *(const uint32_t *)elem), k->name) < 0;
+}
+
+/* The index named k->name in `sorted` (n indexes sorted by name), or
+ * MODEL_NONE. */
+static uint32_t find_name(const uint32_t *sorted, size_t n,
+			  const struct by_name *k)
+{
+	size_t i = array_lower_bound(sorted, n, sizeof(*sorted), name_below, k);
+	if (i == n || strcmp(name_at(k, sorted[i]), k->name) != 0)
+		return MODEL_NONE;
+	return sorted[i];
+}
+
 /* The metric named `name`, or NULL. */
 static const struct xml_metric *find_metric(const struct lookup *l,
 					    const char *name)
 {
-	size_t lo = 0, hi = l->x->n_metrics;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct xml_metric *m = &l->x->metrics[l->names[mid]];
-		int c = strcmp(m->name, name);
-		if (c == 0)
-			return m;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	const struct by_name k = {.x = l->x, .name = name};
+	uint32_t i = find_name(l->names, l->x->n_metrics, &k);
+	return i == MODEL_NONE ? NULL : &l->x->metrics[i];
 }
 
 /* For "BASE:Mean:num-src (E)", the id of "BASE:Mean (E)": the sum the
@@ -165,23 +184,10 @@ static const struct xml_metric_db *find_metric_db(const struct lookup *l,
 	char *want = NULL;
 	if (asprintf(&want, "%s%s", mn->base, suffix) < 0)
 		return NULL;
-	const struct xml_metric_db *found = NULL;
-	size_t lo = 0, hi = l->x->n_metric_dbs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct xml_metric_db *d = &l->x->metric_dbs[l->dbs[mid]];
-		int c = strcmp(d->name, want);
-		if (c == 0) {
-			found = d;
-			break;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	const struct by_name k = {.x = l->x, .db = true, .name = want};
+	uint32_t i = find_name(l->dbs, l->x->n_metric_dbs, &k);
 	free(want);
-	return found;
+	return i == MODEL_NONE ? NULL : &l->x->metric_dbs[i];
 }
 
 static uint8_t combine_of(const char *frm)

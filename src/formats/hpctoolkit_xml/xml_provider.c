@@ -120,8 +120,7 @@ static bool acc_build(struct xml_provider *pv)
 	return true;
 fail:
 	free(row);
-	free(pv->acc);
-	pv->acc = NULL;
+	FREE_AND_NULL(pv->acc);
 	return false;
 }
 
@@ -353,17 +352,7 @@ static bool take_kept(const struct error *e, bool *taken, struct error *err)
 	if (!e || e->status == STATUS_OK || *taken)
 		return false;
 	*taken = true;
-	if (err) {
-		error_clear(err);
-		if (e->has_offset)
-			error_set_at(err, e->status, e->file, e->offset, "%s",
-				     e->message ? e->message
-						: status_message(e->status));
-		else
-			error_set(err, e->status, e->file, "%s",
-				  e->message ? e->message
-					     : status_message(e->status));
-	}
+	error_copy(err, e);
 	return true;
 }
 

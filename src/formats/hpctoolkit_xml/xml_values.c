@@ -70,12 +70,9 @@ bool xml_values_seal(struct xml_values *v)
 	v->values = malloc(v->n * sizeof(*v->values));
 	v->metrics = malloc(v->n * sizeof(*v->metrics));
 	if (!v->keys || !v->values || !v->metrics) {
-		free(v->keys);
-		free(v->values);
-		free(v->metrics);
-		v->keys = NULL;
-		v->values = NULL;
-		v->metrics = NULL;
+		FREE_AND_NULL(v->keys);
+		FREE_AND_NULL(v->values);
+		FREE_AND_NULL(v->metrics);
 		return false;
 	}
 	size_t k = 0;
@@ -96,8 +93,7 @@ bool xml_values_seal(struct xml_values *v)
 		if (m == 0 || v->metrics[m - 1] != v->metrics[i])
 			v->metrics[m++] = v->metrics[i];
 	v->n_metrics = m;
-	free(v->entries);
-	v->entries = NULL;
+	FREE_AND_NULL(v->entries);
 	v->n = 0;
 	v->cap = 0;
 	return true;

@@ -304,28 +304,30 @@ static void build_warnings(struct otf2_run *r)
 	char marks[400];
 	if (otf2_marks_note(r, marks, sizeof(marks)))
 		warn(r, "%s", marks);
-	if (r->unknown_events)
-		warn(r, "%llu events of kinds this OTF2 library does not know "
-		     "were skipped", (unsigned long long)r->unknown_events);
-	if (r->unshown)
-		warn(r, "%llu events of kinds callscope does not show (such as "
-		     "parameters, request tests, metric events of no metric "
-		     "shown) were skipped", (unsigned long long)r->unshown);
-	if (r->unknown_defs)
-		warn(r, "%llu global definitions of kinds this OTF2 library "
-		     "does not know were skipped",
-		     (unsigned long long)r->unknown_defs);
-	if (r->unmatched_leaves)
-		warn(r, "%llu Leave events without a matching Enter were "
-		     "ignored", (unsigned long long)r->unmatched_leaves);
-	if (r->open_at_end)
-		warn(r, "%llu regions were never left; each ends at its "
-		     "location's last event or its caller's Leave",
-		     (unsigned long long)r->open_at_end);
-	if (r->backward_times)
-		warn(r, "%llu events are earlier than the event before them "
-		     "in their location; taken at that event's time",
-		     (unsigned long long)r->backward_times);
+	/* the counts, each with what it counted */
+	const struct {
+		uint64_t n;
+		const char *what;
+	} counted[] = {
+	    {r->unknown_events, "events of kinds this OTF2 library does not "
+				"know were skipped"},
+	    {r->unshown, "events of kinds callscope does not show (such as "
+			 "parameters, request tests, metric events of no "
+			 "metric shown) were skipped"},
+	    {r->unknown_defs, "global definitions of kinds this OTF2 library "
+			      "does not know were skipped"},
+	    {r->unmatched_leaves, "Leave events without a matching Enter "
+				  "were ignored"},
+	    {r->open_at_end, "regions were never left; each ends at its "
+			     "location's last event or its caller's Leave"},
+	    {r->backward_times, "events are earlier than the event before "
+				"them in their location; taken at that "
+				"event's time"},
+	};
+	for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++)
+		if (counted[i].n)
+			warn(r, "%llu %s", (unsigned long long)counted[i].n,
+			     counted[i].what);
 	if (claimed && claimed != events)
 		warn(r, "the definitions announce %llu events, the locations "
 		     "hold %llu", (unsigned long long)claimed,

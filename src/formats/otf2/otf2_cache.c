@@ -24,6 +24,7 @@
 
 #include "core/path.h"
 #include "core/array.h"
+#include "core/hash.h"
 #include "formats/otf2/otf2_internal.h"
 #include "formats/reader.h"
 
@@ -39,16 +40,6 @@ _Static_assert(sizeof(struct otf2_link) == 24, "otf2_link has padding");
 _Static_assert(sizeof(struct otf2_cpoint) == 24, "otf2_cpoint has padding");
 _Static_assert(sizeof(struct otf2_gsample) == 16, "otf2_gsample has padding");
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3u;
-	}
-	return h;
-}
-
 static uint64_t fnv_stat(uint64_t h, const char *path)
 {
 	struct stat sb;
@@ -58,8 +49,8 @@ static uint64_t fnv_stat(uint64_t h, const char *path)
 		v[1] = (int64_t)sb.st_mtim.tv_sec;
 		v[2] = (int64_t)sb.st_mtim.tv_nsec;
 	}
-	h = fnv(h, path, strlen(path));
-	return fnv(h, v, sizeof(v));
+	h = fnv1a(h, path, strlen(path));
+	return fnv1a(h, v, sizeof(v));
 }
 
 static int by_name(const void *a, const void *b)
@@ -71,7 +62,7 @@ static int by_name(const void *a, const void *b)
  * anchor, STEM.def and every file in STEM/, by name; the block size. */
 static uint64_t archive_key(const struct otf2_run *r)
 {
-	uint64_t h = fnv(0xcbf29ce484222325u, &r->block, sizeof(r->block));
+	uint64_t h = fnv1a(FNV1A_SEED, &r->block, sizeof(r->block));
 	size_t l = strlen(r->path);
 	char *stem = strdup(r->path), *path = NULL;
 	if (!stem)
@@ -121,7 +112,7 @@ static char *cache_file(const struct otf2_run *r, const char *dir)
 	char *real = dir ? realpath(r->path, NULL) : NULL, *f = NULL;
 	if (!real)
 		return NULL;
-	uint64_t h = fnv(0xcbf29ce484222325u, real, strlen(real));
+	uint64_t h = fnv1a(FNV1A_SEED, real, strlen(real));
 	free(real);
 	if (asprintf(&f, "%s/%016llx.otf2idx", dir, (unsigned long long)h) < 0)
 		f = NULL;
@@ -413,8 +404,7 @@ static bool read_run(struct otf2_run *r, struct in *in, uint64_t key)
 /* Undo a partial load: the tree and each location's arrays emptied. */
 static void forget(struct otf2_run *r)
 {
-	free(r->tree.slots);
-	r->tree.slots = NULL;
+	FREE_AND_NULL(r->tree.slots);
 	r->tree.n_slots = 0;
 	r->tree.n = 0;
 	r->unknown_events = r->open_at_end = r->unmatched_leaves = 0;
@@ -423,8 +413,7 @@ static void forget(struct otf2_run *r)
 	r->time_max = 0;
 	for (size_t i = 0; i < r->n_locs; i++)
 		otf2_location_forget(&r->locs[i]);
-	free(r->mvals);
-	r->mvals = NULL;
+	FREE_AND_NULL(r->mvals);
 	r->cap_mvals = 0;
 }
 
@@ -470,8 +459,7 @@ static char *anchor_of(const char *file)
 		    memcmp(magic, CACHE_MAGIC, 8) != 0 ||
 		    !get_u64(&in, &key) ||
 		    !get_array(&in, (void **)&anchor, 1, &len)) {
-			free(anchor);
-			anchor = NULL;
+			FREE_AND_NULL(anchor);
 		}
 	}
 	if (fp)

@@ -26,18 +26,17 @@ uint32_t otf2_string(const struct otf2_run *r, uint32_t id)
 
 void otf2_fail(struct otf2_run *r, enum status st, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	/* the index pass's threads may fail at once */
 	pthread_mutex_lock(&r->index_lock);
 	if (r->failed == STATUS_OK)
 		__atomic_store_n(&r->failed,
-				 error_set(r->err, st, r->path, "%s", msg),
+				 error_vset(r->err, st, r->path, false, 0, fmt,
+					    ap),
 				 __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&r->index_lock);
+	va_end(ap);
 }
 
 /* Make table *t (of `size`-byte entries, *n of them) hold id `id`, the new

@@ -21,6 +21,7 @@
 #include <otf2/OTF2_Pthread_Locks.h>
 
 #include "core/clock.h"
+#include "core/array.h"
 #include "formats/otf2/otf2_pass.h"
 #include "formats/reader.h"
 
@@ -194,8 +195,7 @@ static enum status read_all(struct index *x)
 		report_locked(x, true);
 		pthread_mutex_unlock(&r->index_lock);
 	}
-	free(r->progress);
-	r->progress = NULL;
+	FREE_AND_NULL(r->progress);
 	free(x->size);
 	return st;
 }

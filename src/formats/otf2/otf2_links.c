@@ -204,8 +204,7 @@ enum status otf2_links_match(struct otf2_run *r)
 		struct otf2_location *l = &r->locs[i];
 		if (l->n_links)
 			qsort(l->links, l->n_links, sizeof(*l->links), by_call);
-		free(l->p2p);
-		l->p2p = NULL;
+		FREE_AND_NULL(l->p2p);
 		l->n_p2p = l->cap_p2p = 0;
 	}
 	return st;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "formats/otf2/otf2_internal.h"
+#include "core/array.h"
 
 /* The communicators' names, copied at the end of the open (the builder's
  * strings are the model's afterwards, which the provider cannot see). */
@@ -83,9 +84,7 @@ void otf2_run_free(struct otf2_run *r)
 	error_clear(&r->trace_error);
 	struct otf2_names *nm = r->names;
 	if (nm) {
-		for (uint32_t i = 0; i < nm->n; i++)
-			free(nm->comm[i]);
-		free(nm->comm);
+		array_free_each(nm->comm, nm->n);
 		free(nm);
 	}
 	free(r);
@@ -213,8 +212,7 @@ static enum status per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
 			v[k++] = (struct profile_value){(uint32_t)i, x};
 	}
 	if (k == 0) {
-		free(v);
-		v = NULL;
+		FREE_AND_NULL(v);
 	}
 	*out = v;
 	*n = k;
@@ -360,14 +358,7 @@ static bool take_error(void *impl, struct error *err)
 {
 	struct otf2_run *r = impl;
 	pthread_mutex_lock(&r->lock);
-	bool had = r->trace_error.status != STATUS_OK;
-	if (had && err) {
-		error_clear(err);
-		*err = r->trace_error;
-	} else if (had) {
-		error_clear(&r->trace_error);
-	}
-	memset(&r->trace_error, 0, sizeof(r->trace_error));
+	bool had = error_take(&r->trace_error, err);
 	pthread_mutex_unlock(&r->lock);
 	return had;
 }

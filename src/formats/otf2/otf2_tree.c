@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "formats/otf2/otf2_internal.h"
+#include "core/array.h"
 
 uint64_t otf2_ns(const struct otf2_run *r, uint64_t ticks)
 {
@@ -71,24 +72,17 @@ static bool rehash(struct otf2_tree *t)
 static bool grow(struct otf2_run *r)
 {
 	struct otf2_tree *t = &r->tree;
-	uint32_t cap = t->cap ? t->cap * 2 : 256;
-	uint32_t *p = realloc(t->parent, cap * sizeof(*p));
-	if (p)
-		t->parent = p;
-	uint32_t *g = p ? realloc(t->region, cap * sizeof(*g)) : NULL;
-	if (g)
-		t->region = g;
-	uint32_t *d = g ? realloc(t->depth, cap * sizeof(*d)) : NULL;
-	if (d)
-		t->depth = d;
-	uint64_t *e = d ? realloc(r->excl, cap * sizeof(*e)) : NULL;
-	if (e)
-		r->excl = e;
-	uint64_t *v = e ? realloc(r->visits, cap * sizeof(*v)) : NULL;
-	if (!v)
+	void **const arrays[] = {(void **)&t->parent, (void **)&t->region,
+				 (void **)&t->depth, (void **)&r->excl,
+				 (void **)&r->visits};
+	const size_t sizes[] = {sizeof(*t->parent), sizeof(*t->region),
+				sizeof(*t->depth), sizeof(*r->excl),
+				sizeof(*r->visits)};
+	size_t cap = t->cap;
+	if (t->cap >= UINT32_MAX / 2 ||
+	    !array_grow_each(&cap, (size_t)t->cap + 1, 5, arrays, sizes))
 		return false;
-	r->visits = v;
-	t->cap = cap;
+	t->cap = (uint32_t)cap;
 	return true;
 }
 
@@ -222,8 +216,7 @@ enum status otf2_tree_canonical(struct otf2_run *r)
 	}
 	free(order);
 	free(to);
-	free(t->slots);
-	t->slots = NULL;
+	FREE_AND_NULL(t->slots);
 	t->n_slots = 0;
 	while (ok && (uint64_t)(n + 1) * 2 > t->n_slots)
 		ok = rehash(t);

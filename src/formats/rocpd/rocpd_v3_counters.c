@@ -17,6 +17,7 @@
 
 #include "core/array.h"
 #include "formats/rocpd/rocpd_v3_counters.h"
+#include "formats/rocpd/rocpd_v3_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -91,15 +92,9 @@ static enum status emit(struct gpu_run *r, struct rocpd_v3_counter_ctx *c,
 		const struct step *p = &st->v[i];
 		if (i == 0 || p->key != st->v[i - 1].key) {
 			const struct line_of *k = &keys[p->key];
-			uint32_t gpu = 0;
-			gpu_run_map_get(c->agents, (uint64_t)k->agent, &gpu);
 			char agent[40], label[320];
-			if (gpu)
-				snprintf(agent, sizeof(agent), "GPU %u",
-					 gpu - 1);
-			else
-				snprintf(agent, sizeof(agent),
-					 "agent %" PRId64, k->agent);
+			(void)rocpd_v3_agent_name(
+			    c->agents, k->agent, agent, sizeof(agent));
 			if (k->what)
 				snprintf(label, sizeof(label), "%.200s %s %s",
 					 proc_name(r, c->s, k->pid), agent,

@@ -16,6 +16,18 @@
 #include "core/array.h"
 #include "formats/rocpd/rocpd_v3_internal.h"
 
+uint32_t rocpd_v3_agent_name(const struct gpu_run_map *agents, int64_t agent,
+			     char *buf, size_t n)
+{
+	uint32_t gpu = 0;
+	gpu_run_map_get(agents, (uint64_t)agent, &gpu);
+	if (gpu)
+		snprintf(buf, n, "GPU %u", gpu - 1);
+	else
+		snprintf(buf, n, "agent %" PRId64, agent);
+	return gpu;
+}
+
 static bool pending_push(struct pending_list *l, const struct pending *p)
 {
 	if (l->n == l->cap) {
@@ -67,16 +79,9 @@ static bool place(struct v3_ctx *c, uint32_t parent, const struct pending *p)
 		line = gpu_run_line(r, c->fi, c->si, GPU_RUN_LINE_QUEUE, a,
 				  (uint64_t)p->queue, NULL, 0);
 		if (line == MODEL_NONE && !gpu_run_second_pass(r)) {
-			char label[240], plabel[240];
-			uint32_t gpu = 0;
-			gpu_run_map_get(&c->agents, (uint64_t)p->agent, &gpu);
-			char agent[40];
-			if (gpu)
-				snprintf(agent, sizeof(agent), "GPU %u",
-					 gpu - 1);
-			else
-				snprintf(agent, sizeof(agent),
-					 "agent %" PRId64, p->agent);
+			char label[240], plabel[240], agent[40];
+			uint32_t gpu = rocpd_v3_agent_name(
+			    &c->agents, p->agent, agent, sizeof(agent));
 			snprintf(label, sizeof(label),
 				 "%s %s queue 0x%" PRIx64,
 				 rocpd_v3_proc_label(c, p->pid), agent,

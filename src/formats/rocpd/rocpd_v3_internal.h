@@ -63,6 +63,10 @@ bool rocpd_v3_has_columns(struct v3_ctx *c, const char *base,
  * agents' GPU indexes (rocpd_v3_meta.c). */
 enum status rocpd_v3_read_meta(struct v3_ctx *c, struct error *err);
 void rocpd_v3_read_agents(struct v3_ctx *c);
+/* Agent `agent` as labels name it, in buf: "GPU N" (its index among the
+ * GPUs, from `agents`) or "agent ID"; its GPU index + 1, 0 for none. */
+uint32_t rocpd_v3_agent_name(const struct gpu_run_map *agents, int64_t agent,
+			     char *buf, size_t n);
 
 /* GPU work (rocpd_v3_gpu.c): the dispatches' counters (first pass),
  * kernel dispatches (copy false) or copies placed under their launching

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "formats/rocpd/rocpd_v3_internal.h"
+#include "core/array.h"
 
 /* Rank from a process environment (JSON object). */
 static bool env_rank(const char *env, long long *rank)
@@ -192,8 +193,7 @@ enum status rocpd_v3_read_meta(struct v3_ctx *c, struct error *err)
 		}
 		sqlite3_finalize(st);
 		st = NULL;
-		free(sql);
-		sql = NULL;
+		FREE_AND_NULL(sql);
 	}
 	/* kernel names (reader_options.kernel_names, kernel_names()) */
 	if (asprintf(&sql,
