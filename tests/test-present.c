@@ -206,10 +206,17 @@ static void test_derived_names(void **state)
 	s = present_derived_named(m, "$1 + $2/$3 * $9");
 	assert_string_equal(s, "$\"TIME (I)\" + $\"TIME (E)\"/$\"CUSTOM (I)\" "
 			       "* $9");
+	/* back to numbers: $9 names no column, refused and named */
 	char *back = present_derived_numbered(m, s, &missing);
-	assert_string_equal(back, "$1 + $2/$3 * $9");
+	assert_null(back);
+	assert_string_equal(missing, "$9");
+	free(missing);
+	char *known = present_derived_named(m, "$1 + $2/$3");
+	back = present_derived_numbered(m, known, &missing);
+	assert_string_equal(back, "$1 + $2/$3");
 	assert_null(missing);
 	free(back);
+	free(known);
 	/* a title stays a title */
 	char *again = present_derived_named(m, s);
 	assert_string_equal(again, s);
