@@ -389,8 +389,7 @@ static void draw_rows(const struct model *m, const struct threads *t,
 		present_number_fit(kind, row->value, VALUE_W, PRESENT_DIGITS,
 				   v, sizeof(v));
 		char pct[16];
-		snprintf(pct, sizeof(pct), "%5.1f%%",
-			 t->sum != 0 ? row->value / t->sum * 100 : 0.0);
+		present_share_text(row->value, t->sum, pct, sizeof(pct));
 		screen_text_right(y + i, r.x, VALUE_W, a, v);
 		screen_text_right(y + i, r.x + 11, 7, a, pct);
 		screen_text(y + i, r.x + 20, r.w - 20, a,

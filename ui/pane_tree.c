@@ -397,12 +397,13 @@ static void draw_row(struct pane_env *env, int y, struct rect r,
 					       theme_attr(THEME_ROLE_VALUE));
 		screen_text_right(y, x, c->value_width, va, buf);
 		x += c->value_width;
-		double total = 0;
+		double total = 0, pct;
 		if (c->percent &&
 		    (env->sys_focus ? tree_focus_total(env, c->column, &total)
 				    : pane_column_total(env, c->column,
 							&total))) {
-			double pct = v / total * 100.0;
+			if (!present_share(v, total, &pct))
+				continue; /* an inf or NaN value: no share */
 			snprintf(buf, sizeof(buf), "%5.1f%%", pct);
 			screen_text_right(y, x, PERCENT_WIDTH,
 					  selected ? base

@@ -204,8 +204,7 @@ void threads_tree_draw(const struct model *m, struct threads_tree *tt,
 		char v[64], pct[16];
 		present_number_fit(kind, tt->values[i], VALUE_W, PRESENT_DIGITS,
 				   v, sizeof(v));
-		snprintf(pct, sizeof(pct), "%5.1f%%",
-			 total != 0 ? tt->values[i] / total * 100 : 0.0);
+		present_share_text(tt->values[i], total, pct, sizeof(pct));
 		screen_text_right(y + k, r.x, VALUE_W, a, v);
 		screen_text_right(y + k, r.x + 11, 7, a, pct);
 		draw_label(m, tt, i, y + k, r.x + 20, r.w - 20, a);

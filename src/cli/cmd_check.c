@@ -283,9 +283,9 @@ static json_t *hit_json(const struct check_source *src, const struct hit *h)
 	json_t *j = json_pack(
 	    "{s:o, s:s, s:o, s:o, s:o, s:o}", "path", present_json_text(path),
 	    "status", diff_status_name(h->status), "base",
-	    h->has_base ? json_real(h->base) : json_null(), "new",
-	    json_real(h->new_), "delta", json_real(h->delta), "delta_percent",
-	    isnan(h->pct) ? json_null() : json_real(h->pct));
+	    h->has_base ? present_json_number(h->base) : json_null(), "new",
+	    present_json_number(h->new_), "delta", present_json_number(h->delta), "delta_percent",
+	    isnan(h->pct) ? json_null() : present_json_number(h->pct));
 	free(path);
 	if (j && src->rs) {
 		for (int side = 0; side < 2; side++) {
@@ -293,10 +293,10 @@ static json_t *hit_json(const struct check_source *src, const struct hit *h)
 						   {"new_min", "new_max"}};
 			bool has = side ? true : h->has_base;
 			json_object_set_new(j, names[side][0],
-					    has ? json_real(h->lo[side])
+					    has ? present_json_number(h->lo[side])
 						: json_null());
 			json_object_set_new(j, names[side][1],
-					    has ? json_real(h->hi[side])
+					    has ? present_json_number(h->hi[side])
 						: json_null());
 		}
 	}
@@ -314,7 +314,7 @@ static void report_json(const struct check *o, const struct check_source *src,
 	    bad ? "regressed" : "ok", "metric", present_json_text(src->metric),
 	    "scope", src->scope, "threshold_percent", o->threshold,
 	    "min_share_percent", o->min_share, "base_total",
-	    src->has_total ? json_real(src->total) : json_null(), "checked",
+	    src->has_total ? present_json_number(src->total) : json_null(), "checked",
 	    (json_int_t)n, "regressions", arr ? arr : json_array());
 	if (doc && src->rs) {
 		json_object_set_new(doc, "base_runs",

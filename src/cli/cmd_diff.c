@@ -145,7 +145,7 @@ static void json_open(struct diff_cmd *o, struct present_rows *r)
 					    json_string("base total"));
 		if (role == DIFF_ROLE_PERCENT && d->has_total[k])
 			json_object_set_new(c, "base_total",
-					    json_real(d->base_total[k]));
+					    present_json_number(d->base_total[k]));
 	}
 	json_t *head =
 	    json_pack("{s:s, s:s, s:{s:o, s:o}, s:{s:o, s:o}, s:s, s:b}",

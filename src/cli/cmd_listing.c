@@ -58,7 +58,7 @@ static json_t *json_rows(const struct proc_listing *l)
 		char addr[32];
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, r->addr);
 		for (size_t c = 0; vals && c < l->n_columns; c++)
-			json_array_append_new(vals, json_real(v[c]));
+			json_array_append_new(vals, present_json_number(v[c]));
 		if (!o || !vals ||
 		    json_object_set_new(o, "address", json_string(addr)) ||
 		    json_object_set_new(o, "bytes", json_string(r->bytes)) ||
@@ -108,7 +108,7 @@ static json_t *listing_json(const struct model *m,
 	for (size_t k = 0; k < l->n_columns; k++) {
 		char *t = present_column_title(m, l->columns[k]);
 		json_array_append_new(cols, present_json_text(t));
-		json_array_append_new(tot, json_real(l->totals[k]));
+		json_array_append_new(tot, present_json_number(l->totals[k]));
 		free(t);
 	}
 	json_object_set_new(root, "procedure", present_json_text(l->procedure));

@@ -198,7 +198,7 @@ static void at_row(void *ctx, uint32_t node, json_t *j)
 
 		if (vals)
 			json_array_append_new(vals, isnan(x) ? json_null()
-							     : json_real(x));
+							     : present_json_number(x));
 		else if (format == PRESENT_FORMAT_CSV) {
 			if (!isnan(x))
 				present_put_number(stdout, x);

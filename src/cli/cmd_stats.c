@@ -76,7 +76,7 @@ static json_t *json_kind(const struct kind_summary_kind *k)
 	    json_object_set_new(o, "group", present_json_text(k->group)) ||
 	    json_object_set_new(o, "kind", present_json_text(k->kind)) ||
 	    json_object_set_new(o, "count", json_integer((json_int_t)k->count)) ||
-	    json_object_set_new(o, "total", json_real(k->total))) {
+	    json_object_set_new(o, "total", present_json_number(k->total))) {
 		json_decref(o);
 		json_decref(rows);
 		return NULL;
@@ -88,13 +88,13 @@ static json_t *json_kind(const struct kind_summary_kind *k)
 		    json_object_set_new(x, "name", present_json_text(r->name)) ||
 		    json_object_set_new(x, "count",
 					json_integer((json_int_t)r->count)) ||
-		    json_object_set_new(x, "total", json_real(r->total)) ||
-		    json_object_set_new(x, "percent", json_real(r->percent)) ||
-		    json_object_set_new(x, "mean", json_real(r->mean)) ||
-		    json_object_set_new(x, "median", json_real(r->median)) ||
-		    json_object_set_new(x, "min", json_real(r->min)) ||
-		    json_object_set_new(x, "max", json_real(r->max)) ||
-		    json_object_set_new(x, "stddev", json_real(r->stddev)) ||
+		    json_object_set_new(x, "total", present_json_number(r->total)) ||
+		    json_object_set_new(x, "percent", present_json_number(r->percent)) ||
+		    json_object_set_new(x, "mean", present_json_number(r->mean)) ||
+		    json_object_set_new(x, "median", present_json_number(r->median)) ||
+		    json_object_set_new(x, "min", present_json_number(r->min)) ||
+		    json_object_set_new(x, "max", present_json_number(r->max)) ||
+		    json_object_set_new(x, "stddev", present_json_number(r->stddev)) ||
 		    json_array_append_new(rows, x)) {
 			json_decref(x);
 			json_decref(o);

@@ -6,6 +6,7 @@
 #include "present/present_rows.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,7 +194,7 @@ json_t *present_rows_node_json(const struct present_rows *r, uint32_t node)
 	for (size_t i = 0; i < r->n_columns; i++) {
 		double v;
 		json_array_append_new(values, present_rows_value(r, i, node, &v)
-						      ? json_real(v)
+						      ? present_json_number(v)
 						      : json_null());
 	}
 	/* MODEL_NONE: a node without an id of its own (model.h
@@ -274,11 +275,17 @@ static void put_node_json(const struct present_rows *r, uint32_t node,
 		char buf[40];
 		size_t n = 0;
 		if (present_rows_value(r, i, node, &v)) {
-			/* jansson has no real for NaN or an infinity: the
-			 * array went without the value */
+			/* JSON has no number for NaN or an infinity: the
+			 * strings of present_json_number, so that the array
+			 * keeps one value per column */
 			n = present_json_real_text(v, buf, sizeof(buf));
-			if (n == 0)
-				continue;
+			if (n == 0) {
+				const char *s = isnan(v) ? "\"nan\""
+					       : v > 0	 ? "\"inf\""
+							 : "\"-inf\"";
+				n = strlen(s);
+				memcpy(buf, s, n);
+			}
 		} else {
 			memcpy(buf, "null", n = 4);
 		}
@@ -383,10 +390,11 @@ void present_rows_measure(const struct present_rows *r, uint32_t node)
 		free(text);
 		if (w > r->value_width[i])
 			r->value_width[i] = w;
-		if (shows_percent(r, i)) {
+		double share;
+		if (shows_percent(r, i) &&
+		    present_share(v, r->totals[i], &share)) {
 			char pct[64];
-			int pw = snprintf(pct, sizeof(pct), "%.1f",
-					  v / r->totals[i] * 100.0);
+			int pw = snprintf(pct, sizeof(pct), "%.1f", share);
 			if (pw > r->percent_width[i])
 				r->percent_width[i] = pw;
 		}
@@ -433,13 +441,15 @@ void present_rows_print(const struct present_rows *r, uint32_t node)
 		bool pct = shows_percent(r, i);
 		double v;
 		int vw = r->value_width[i], pw = r->percent_width[i];
+		double share;
 		if (present_rows_value(r, i, node, &v)) {
 			char *text = value_text(r, i, v);
 			put_padded(r->out, text ? text : "?", vw);
 			free(text);
-			if (pct)
-				fprintf(r->out, " %*.1f%%", pw,
-					v / r->totals[i] * 100.0);
+			if (pct && present_share(v, r->totals[i], &share))
+				fprintf(r->out, " %*.1f%%", pw, share);
+			else if (pct)
+				fprintf(r->out, " %*s", pw + 1, "");
 		} else {
 			fprintf(r->out, "%*s", vw, "");
 			if (pct)

@@ -307,3 +307,25 @@ size_t present_value_fit(const struct model *m, uint32_t column, double v,
 	return present_number_fit(present_column_kind(m, column), v, width,
 				  PRESENT_DIGITS, buf, size);
 }
+
+bool present_share(double v, double total, double *pct)
+{
+	if (!isfinite(v) || !isfinite(total) || total == 0)
+		return false;
+	double p = v / total * 100.0;
+	if (!isfinite(p))
+		return false;
+	*pct = p;
+	return true;
+}
+
+size_t present_share_text(double v, double total, char *buf, size_t size)
+{
+	double pct;
+	int n = present_share(v, total, &pct)
+			? snprintf(buf, size, "%5.1f%%", pct)
+			: snprintf(buf, size, "%6s", "");
+	if (n < 0)
+		return 0;
+	return (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
+}

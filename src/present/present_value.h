@@ -71,4 +71,13 @@ size_t present_duration_ns(double ns, char *buf, size_t size);
 size_t present_value_fit(const struct model *m, uint32_t column, double v,
 			 int width, char *buf, size_t size);
 
+/* V's share of TOTAL in percent: true and *PCT when both are finite,
+ * TOTAL is not 0 and the share is finite; false otherwise (an inf value,
+ * a NaN, a zero total), where a share would read "nan%" or "inf%". */
+bool present_share(double v, double total, double *pct);
+
+/* present_share() as text of the width of "100.0%" ("%5.1f%%"), or
+ * blanks of that width when there is no share.  Returns the length. */
+size_t present_share_text(double v, double total, char *buf, size_t size);
+
 #endif
