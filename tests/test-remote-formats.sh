@@ -3,7 +3,8 @@
 # each reader family (HPCToolkit v4, XML, the 2020 sparse format, Cube
 # .cubex, rocpd as a directory of per-process databases, as a directory
 # holding one .rpd and as the .rpd, Nsight .sqlite, DCPI, Extra-P text,
-# JSON lines, .extra-p experiment and cube set, OTF2 archive directory),
+# JSON lines, .extra-p experiment and cube set, Extra-Prof directory, OTF2
+# archive directory),
 # each opened by http:// (a directory URL for a directory, the file's URL
 # for a file), file://, and from a tar, tar.gz, tar.bz2, tar.xz, tar.zst
 # and zip of it (local, and the tar.gz and zip by http:// too).  Every
@@ -37,9 +38,10 @@ cp "$ex/text/one_parameter_1.txt" "$www/one.txt"
 cp "$ex/jsonlines/test1.jsonl" "$www/test1.jsonl"
 cp "$ex/experiments/two_parameter3.txt.extra-p" "$www/two.extra-p"
 cp -r "$ex/cubeset/extra_file" "$www/cubeset"
+cp -r "$ex/extra_prof/test1" "$www/prof"
 cp -r "$corpus/otf2/pipit/pipit/tests/data/ping-pong-otf2" "$www/otf2"
 chmod -R u+w "$www"
-inputs="v4 xml sparse tree.cubex rpddir matmul.rpd rocpdrun saxpy.sqlite dcpi one.txt test1.jsonl two.extra-p cubeset otf2"
+inputs="v4 xml sparse tree.cubex rpddir matmul.rpd rocpdrun saxpy.sqlite dcpi one.txt test1.jsonl two.extra-p cubeset prof otf2"
 
 # the archives of each input: NAME.KIND holding NAME (a directory or file)
 mkdir "$tmp/ar"

@@ -2,7 +2,8 @@
 # sftp:// and scp:// URLs against a throw-away sshd on 127.0.0.1: a host
 # key, a client key (ed25519, no agent) and authorized_keys generated into
 # a temporary directory, `sshd -f CONFIG -D` on a free port.  Checks that
-# `report` of a v4 database over sftp:// and scp:// equals the local one,
+# `report` of a v4 database over sftp:// and scp:// equals the local one
+# (and info and report of one input of every other format over sftp://),
 # that sftp:// reads large files lazily (trace --at, trace.db not
 # downloaded), and the ssh errors: no ~/.ssh/known_hosts, a host key that
 # does not match (each names --insecure, which skips the check), a user
@@ -88,21 +89,54 @@ else
 	fail "sftp:// lazy trace: $(cat "$tmp/err")"
 fi
 
-# --- other formats over sftp:// (directories from the listing, files) --
+# --- every other format over sftp:// (directories from the listing,
+# files): the same inputs as tests/test-remote-formats.sh, each answer
+# (info without the lines naming the input, report --depth 4 of every
+# metric) equal to the local one
 corpus="$top_srcdir/../shared/corpus"
-if [ -d "$corpus/rocpd-rpd" ] && [ -d "$corpus/otf2" ] && [ -d "$corpus/cube" ]; then
-	mkdir "$tmp/fmt" "$tmp/fmt/rpddir"
-	cp "$corpus"/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd "$tmp/fmt/rpddir/"
-	cp -r "$corpus/otf2/pipit/pipit/tests/data/ping-pong-otf2" "$tmp/fmt/otf2"
-	cp -r "$corpus/hpctoolkit-xml/hatchet/hatchet/tests/data/hpctoolkit-cpi-database" "$tmp/fmt/xml"
-	cp "$corpus/cube/pycubexr/data/call_tree_test/call_tree_test.cubex" "$tmp/fmt/tree.cubex"
-	chmod -R u+w "$tmp/fmt"
-	for u in rpddir/ otf2/ xml/ tree.cubex; do
-		"$cs" info "$tmp/fmt/${u%/}" 2>/dev/null | tail -n +2 >"$tmp/fmt-local"
-		"$cs" info "$base/fmt/$u" 2>"$tmp/err" | tail -n +2 >"$tmp/fmt-remote"
-		grep -q '^Format:' "$tmp/fmt-local" && cmp -s "$tmp/fmt-local" "$tmp/fmt-remote" &&
-			ok "sftp:// $u: info equals the local one ($(sed -n 's/^Format: *//p' "$tmp/fmt-local"))" ||
+ex="$corpus/extra-p/extrap/tests/data"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+if [ -d "$corpus/rocpd-rpd" ] && [ -d "$corpus/otf2" ] && [ -d "$corpus/cube" ] &&
+   [ -d "$ex" ] && [ -d "$corpus/nsys-sqlite" ]; then
+	f="$tmp/fmt"
+	mkdir "$f" "$f/rpddir"
+	cp "$corpus"/rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd "$f/rpddir/"
+	cp "$f/rpddir/matmul_result.rpd" "$f/matmul.rpd"
+	cp -r "$corpus/otf2/pipit/pipit/tests/data/ping-pong-otf2" "$f/otf2"
+	cp -r "$corpus/hpctoolkit-xml/hatchet/hatchet/tests/data/hpctoolkit-cpi-database" "$f/xml"
+	cp -r "$corpus/hpctoolkit-sparse-2020/hpcviewer.e4/tests/resources/prof2/empty-trace" "$f/sparse"
+	cp "$corpus/cube/pycubexr/data/call_tree_test/call_tree_test.cubex" "$f/tree.cubex"
+	cp "$corpus/nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite" "$f/saxpy.sqlite"
+	cp "$ex/text/one_parameter_1.txt" "$f/one.txt"
+	cp "$ex/jsonlines/test1.jsonl" "$f/test1.jsonl"
+	cp "$ex/experiments/two_parameter3.txt.extra-p" "$f/two.extra-p"
+	cp -r "$ex/cubeset/extra_file" "$f/cubeset"
+	cp -r "$ex/extra_prof/test1" "$f/prof"
+	inputs="rpddir/ matmul.rpd otf2/ xml/ sparse/ tree.cubex saxpy.sqlite one.txt test1.jsonl two.extra-p cubeset/ prof/"
+	if "$py" "$top_srcdir/tests/gen_rocpd.py" "$tmp/gen" >/dev/null 2>&1; then
+		cp -r "$tmp/gen/run" "$f/rocpdrun"
+		inputs="$inputs rocpdrun/"
+	fi
+	if gcc -g -O0 -no-pie -o "$tmp/prog" "$top_srcdir/tests/dcpi-prog.c" 2>/dev/null &&
+	   "$py" "$top_srcdir/tests/gen_dcpi.py" "$tmp/prog" "$f/dcpi" --seed 8 \
+		--layout db --samples 300 >/dev/null; then
+		inputs="$inputs dcpi/"
+	fi
+	chmod -R u+w "$f"
+	answer() {
+		"$cs" info "$1" 2>/dev/null | tail -n +2 | grep -v '^Warning:'
+		"$cs" report "$1" --depth 4 --metric all 2>/dev/null
+	}
+	for u in $inputs; do
+		answer "$f/${u%/}" >"$tmp/fmt-local"
+		answer "$base/fmt/$u" >"$tmp/fmt-remote"
+		if grep -q '^Format:' "$tmp/fmt-local" && cmp -s "$tmp/fmt-local" "$tmp/fmt-remote"; then
+			ok "sftp:// $u: info and report equal the local ones ($(sed -n 's/^Format: *//p' "$tmp/fmt-local"))"
+		else
+			"$cs" info "$base/fmt/$u" >/dev/null 2>"$tmp/err"
 			fail "sftp:// $u: $(cat "$tmp/err") $(diff "$tmp/fmt-local" "$tmp/fmt-remote" | head -3)"
+		fi
 	done
 else
 	echo "shared corpus absent: other formats over sftp:// not checked"
