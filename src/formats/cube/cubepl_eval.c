@@ -7,7 +7,8 @@
  * values, grown on assignment up to the environment's bound); a run counts
  * the nodes it evaluates and stops at max_steps (a while loop that does
  * not end is an error, not a hang; so is a =~ match that reaches
- * cubepl_regex.c's bounds).  Depends on libc only. */
+ * cubepl_regex.c's bounds, and a match counts the steps it says it took).
+ * Depends on libc only. */
 #include "config.h"
 
 #include <float.h>
@@ -195,9 +196,15 @@ static bool eval_strings(struct run *r, const struct cpl_node *n,
 	if (!eval(r, n->a, &a))
 		return false;
 	if (n->op == N_MATCH) {
+		uint64_t cost = 1;
 		int m = cpl_regex_match(n->re, str_of(a, ba, sizeof(ba)),
-					&r->scratch, &r->err);
+					&r->scratch, &cost, &r->err);
 		*out = m == 1;
+		r->steps += cost - 1; /* the node counted one */
+		if (m >= 0 && r->steps > r->max_steps) {
+			r->err = "step limit reached (a loop that does not end?)";
+			return false;
+		}
 		return m >= 0;
 	}
 	if (!eval(r, n->b, &b))

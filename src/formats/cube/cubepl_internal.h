@@ -49,8 +49,11 @@ bool cpl_lex_regex(struct cpl_lexer *lx, struct cpl_token *out);
 
 /* cubepl_regex.c: the /regex/ of =~, a POSIX extended regex (as
  * CubeLib's), compiled and matched by PCRE2 within these bounds: pattern
- * bytes, and per match PCRE2's backtracking steps, depth and heap. */
+ * bytes, and per match PCRE2's backtracking steps (a match costs the run
+ * one step per CPL_REGEX_TIER_WORK of them, by powers of ten), depth and
+ * heap. */
 #define CPL_REGEX_MAX_LEN 16384
+#define CPL_REGEX_TIER_WORK 100
 #define CPL_REGEX_MATCH_LIMIT 100000
 #define CPL_REGEX_DEPTH_LIMIT 10000
 #define CPL_REGEX_HEAP_KIB 4096
@@ -64,12 +67,14 @@ struct cpl_regex *cpl_regex_compile(const char *pat, size_t len,
 				    const char **why);
 void cpl_regex_free(struct cpl_regex *re);
 
-/* Whether `s` matches `re`: 1 or 0; -1 with *why when a bound is reached
- * ("regular expression too costly ...") or memory runs out.  *scratch
- * starts NULL, is made on first use and kept for the next matches; free
- * it with cpl_regex_scratch_free. */
+/* Whether `s` matches `re`: 1 or 0, and in *steps what it cost (1, 10,
+ * 100 or 1000); -1 with *why when a bound is reached ("regular
+ * expression too costly ...") or memory runs out.  *scratch starts NULL,
+ * is made on first use and kept for the next matches; free it with
+ * cpl_regex_scratch_free. */
 int cpl_regex_match(const struct cpl_regex *re, const char *s,
-		    struct cpl_regex_scratch **scratch, const char **why);
+		    struct cpl_regex_scratch **scratch, uint64_t *steps,
+		    const char **why);
 void cpl_regex_scratch_free(struct cpl_regex_scratch *scratch);
 
 /* cubepl_names.c: the enum cubepl_reserved of ${name}, or UINT32_MAX. */

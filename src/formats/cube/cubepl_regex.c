@@ -6,7 +6,10 @@
  * each allocation of the compiler, its nesting (PCRE2's default of 250
  * parentheses) and compiled size (64 K code units), and for each match
  * the backtracking steps, depth and heap.  A bound reached is an error of
- * the expression ("regular expression too costly"), never a hang:
+ * the expression ("regular expression too costly"), never a hang, and a
+ * match counts against the run's step budget by the work it took (one
+ * step per CPL_REGEX_TIER_WORK backtracking steps, rounded up to a power
+ * of ten), so a loop of costly matches ends at the step limit:
  * glibc's regcomp, used before, took minutes on `^(.*){1,1000}$`.
  * Before conversion, a repetition operator that does not follow an atom
  * (at the start, after `(`, `|` or another repetition) is refused, as
@@ -26,6 +29,12 @@
 
 struct cpl_regex {
 	pcre2_code *code;
+};
+
+/* What the matches of a run reuse: the match data, and a match context
+ * whose match limit each match raises tier by tier. */
+struct cpl_regex_scratch {
+	pcre2_match_data *md;
 	pcre2_match_context *mctx;
 };
 
@@ -168,13 +177,6 @@ struct cpl_regex *cpl_regex_compile(const char *pat, size_t len,
 		}
 		goto fail;
 	}
-	*why = "out of memory";
-	re->mctx = pcre2_match_context_create(NULL);
-	if (!re->mctx ||
-	    pcre2_set_match_limit(re->mctx, CPL_REGEX_MATCH_LIMIT) != 0 ||
-	    pcre2_set_depth_limit(re->mctx, CPL_REGEX_DEPTH_LIMIT) != 0 ||
-	    pcre2_set_heap_limit(re->mctx, CPL_REGEX_HEAP_KIB) != 0)
-		goto fail;
 	free(prep);
 	pcre2_converted_pattern_free(conv);
 	pcre2_compile_context_free(cctx);
@@ -196,24 +198,51 @@ void cpl_regex_free(struct cpl_regex *re)
 	if (!re)
 		return;
 	pcre2_code_free(re->code);
-	pcre2_match_context_free(re->mctx);
 	free(re);
 }
 
-int cpl_regex_match(const struct cpl_regex *re, const char *s,
-		    struct cpl_regex_scratch **scratch, const char **why)
+static struct cpl_regex_scratch *scratch_new(void)
 {
-	pcre2_match_data *md = (pcre2_match_data *)*scratch;
-	if (!md) {
-		md = pcre2_match_data_create(1, NULL);
-		if (!md) {
-			*why = "out of memory";
-			return -1;
-		}
-		*scratch = (struct cpl_regex_scratch *)md;
+	struct cpl_regex_scratch *sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return NULL;
+	sc->md = pcre2_match_data_create(1, NULL);
+	sc->mctx = pcre2_match_context_create(NULL);
+	if (!sc->md || !sc->mctx ||
+	    pcre2_set_depth_limit(sc->mctx, CPL_REGEX_DEPTH_LIMIT) != 0 ||
+	    pcre2_set_heap_limit(sc->mctx, CPL_REGEX_HEAP_KIB) != 0) {
+		cpl_regex_scratch_free(sc);
+		return NULL;
 	}
-	int rc = pcre2_match(re->code, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0,
-			     0, md, re->mctx);
+	return sc;
+}
+
+/* Tiers: a match limit of CPL_REGEX_TIER_WORK, costing one step, then
+ * ten times more for ten times the steps, up to CPL_REGEX_MATCH_LIMIT;
+ * a match stopped by one tier's limit is run again at the next (the
+ * work repeated is at most a ninth of the last tier's). */
+int cpl_regex_match(const struct cpl_regex *re, const char *s,
+		    struct cpl_regex_scratch **scratch, uint64_t *steps,
+		    const char **why)
+{
+	*steps = 1;
+	if (!*scratch && !(*scratch = scratch_new())) {
+		*why = "out of memory";
+		return -1;
+	}
+	struct cpl_regex_scratch *sc = *scratch;
+	uint32_t limit = CPL_REGEX_TIER_WORK;
+	int rc;
+	for (;;) {
+		pcre2_set_match_limit(sc->mctx, limit);
+		rc = pcre2_match(re->code, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED,
+				 0, 0, sc->md, sc->mctx);
+		if (rc != PCRE2_ERROR_MATCHLIMIT ||
+		    limit >= CPL_REGEX_MATCH_LIMIT)
+			break;
+		limit *= 10;
+		*steps *= 10;
+	}
 	if (rc >= 0)
 		return 1;
 	if (rc == PCRE2_ERROR_NOMATCH)
@@ -224,7 +253,11 @@ int cpl_regex_match(const struct cpl_regex *re, const char *s,
 	return -1;
 }
 
-void cpl_regex_scratch_free(struct cpl_regex_scratch *scratch)
+void cpl_regex_scratch_free(struct cpl_regex_scratch *sc)
 {
-	pcre2_match_data_free((pcre2_match_data *)scratch);
+	if (!sc)
+		return;
+	pcre2_match_data_free(sc->md);
+	pcre2_match_context_free(sc->mctx);
+	free(sc);
 }
