@@ -9,8 +9,8 @@
  * the expression ("regular expression too costly"), never a hang, and a
  * match counts against the run's step budget by the work it took (one
  * step per CPL_REGEX_TIER_WORK backtracking steps, rounded up to a power
- * of ten), so a loop of costly matches ends at the step limit:
- * glibc's regcomp, used before, took minutes on `^(.*){1,1000}$`.
+ * of ten), so a loop of costly matches ends at the step limit.  (glibc's
+ * regcomp, used before, took minutes on `^(.*){1,1000}$`.)
  * Before conversion, a repetition operator that does not follow an atom
  * (at the start, after `(`, `|` or another repetition) is refused, as
  * Spencer's regcomp refuses it (REG_BADRPT): this also keeps out PCRE2's
