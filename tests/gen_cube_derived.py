@@ -47,6 +47,11 @@ HOSTILE = {
              "{ ${x} = 0; while (1 == 1) { ${x} = ${x} + 1; }; return 0; }"),
     "self": ("POSTDERIVED", "metric::bad() + 1", ""),
     "regex": ("POSTDERIVED", "${cube::region::name}[0] =~ /(/", ""),
+    # took glibc's regcomp 57 s (issue 29); PCRE2 backtracks past its
+    # match limit: an error
+    "regex-backtrack": ("POSTDERIVED",
+                        '"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab" =~ '
+                        "/(((a*)*)*){1,2000}/", ""),
     "string": ("POSTDERIVED", '"abc', ""),
     "reserved": ("POSTDERIVED", "${cube::nosuch}[0]", ""),
     "empty": ("POSTDERIVED", "   ", ""),

@@ -27,9 +27,9 @@ check() {
 }
 status=0
 check || status=1
-check syntax unknown-func deep chain unary loop self regex string \
-	reserved empty index comment runtime runtime-ref datadep aggr \
-	own-aggr aggr-syntax aggr-word aggr-loop aggr-datadep ||
+check syntax unknown-func deep chain unary loop self regex \
+	regex-backtrack string reserved empty index comment runtime runtime-ref \
+	datadep aggr own-aggr aggr-syntax aggr-word aggr-loop aggr-datadep ||
 	status=1
 if [ -d "$top_srcdir/../shared/expected/cube" ]; then
 	/usr/bin/python3 "$top_srcdir/tests/check_cube_remap.py" \

@@ -40,6 +40,7 @@ class Callscope(AutotoolsPackage):
     depends_on("lapack")           # Extra-P models (LAPACKE)
     depends_on("otf2")             # Score-P OTF2 traces
     depends_on("msgpack-c")        # Extra-Prof sets (MessagePack)
+    depends_on("pcre2")            # CubePL regexes (bounded cost)
     depends_on("cmocka", when="+tests", type="test")
 
     def autoreconf(self, spec, prefix):

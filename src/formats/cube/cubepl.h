@@ -11,11 +11,13 @@
  * aggregation (<cubeplaggr>), and the statements of lambda
  * blocks ({ ...; return expr; }, if / elseif / else, while).  A parse
  * gives a program or a one-line error with its offset; a run gives a
- * number or a one-line error (step limit, depth limit); nothing here
+ * number or a one-line error (step limit, depth limit, a regular
+ * expression too costly); nothing here
  * reads a file: metric values and reserved variables come from the
  * caller through struct cubepl_host.  cubepl_lex.c tokenizes,
- * cubepl_parse.c builds the tree, cubepl_eval.c runs it.  Depends on
- * libc only (POSIX regex). */
+ * cubepl_parse.c builds the tree, cubepl_eval.c runs it, cubepl_regex.c
+ * compiles and matches the /regex/ of =~ (POSIX extended, as CubeLib's,
+ * through PCRE2 with bounded cost).  Depends on libc and PCRE2. */
 #ifndef CALLSCOPE_CUBEPL_H
 #define CALLSCOPE_CUBEPL_H
 

@@ -6,7 +6,9 @@
  * none).  Variables live in an environment of slots (name -> array of
  * values, grown on assignment up to the environment's bound); a run counts
  * the nodes it evaluates and stops at max_steps (a while loop that does
- * not end is an error, not a hang).  Depends on libc only. */
+ * not end is an error, not a hang; so is a =~ match that reaches
+ * cubepl_regex.c's bounds, and a match counts the steps it says it took).
+ * Depends on libc only. */
 #include "config.h"
 
 #include <float.h>
@@ -24,6 +26,7 @@ struct run {
 	uint64_t steps, max_steps;
 	const char *err;
 	double args[2]; /* arg1, arg2 */
+	struct cpl_regex_scratch *scratch; /* for =~, made on first use */
 };
 
 /* ---- environment -------------------------------------------------------- */
@@ -193,8 +196,16 @@ static bool eval_strings(struct run *r, const struct cpl_node *n,
 	if (!eval(r, n->a, &a))
 		return false;
 	if (n->op == N_MATCH) {
-		*out = regexec(n->re, str_of(a, ba, sizeof(ba)), 0, NULL, 0) == 0;
-		return true;
+		uint64_t cost = 1;
+		int m = cpl_regex_match(n->re, str_of(a, ba, sizeof(ba)),
+					&r->scratch, &cost, &r->err);
+		*out = m == 1;
+		r->steps += cost - 1; /* the node counted one */
+		if (m >= 0 && r->steps > r->max_steps) {
+			r->err = "step limit reached (a loop that does not end?)";
+			return false;
+		}
+		return m >= 0;
 	}
 	if (!eval(r, n->b, &b))
 		return false;
@@ -364,7 +375,9 @@ bool cubepl_run_args(const struct cubepl_program *p, struct cubepl_env *env,
 	struct cubepl_value v;
 	if (msg_size)
 		msg[0] = '\0';
-	if (!p || !p->root || !eval(&r, p->root, &v)) {
+	bool ok = p && p->root && eval(&r, p->root, &v);
+	cpl_regex_scratch_free(r.scratch);
+	if (!ok) {
 		snprintf(msg, msg_size, "%s", r.err ? r.err : "no program");
 		return false;
 	}

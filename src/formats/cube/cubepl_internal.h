@@ -1,11 +1,10 @@
 /* cubepl_internal: what the three parts of the CubePL interpreter share:
  * the tokens (cubepl_lex.c makes them), the tree (cubepl_parse.c builds
  * it, cubepl_eval.c runs it) and the variable slots of an environment.
- * Depends on libc only. */
+ * Depends on libc only (cubepl_regex.c on PCRE2). */
 #ifndef CALLSCOPE_CUBEPL_INTERNAL_H
 #define CALLSCOPE_CUBEPL_INTERNAL_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,11 +47,35 @@ struct cpl_token cpl_lex_next(struct cpl_lexer *lx);
  * between the slashes; false when there is none or it is unterminated. */
 bool cpl_lex_regex(struct cpl_lexer *lx, struct cpl_token *out);
 
-/* Regexes whose estimated compiled size (cpl_regex_cost) is larger, or
- * with more nested groups, are refused. */
-#define CPL_REGEX_MAX_COST 20000.0
-#define CPL_REGEX_GROUPS 64
-double cpl_regex_cost(const char *pat, size_t len);
+/* cubepl_regex.c: the /regex/ of =~, a POSIX extended regex (as
+ * CubeLib's), compiled and matched by PCRE2 within these bounds: pattern
+ * bytes, and per match PCRE2's backtracking steps (a match costs the run
+ * one step per CPL_REGEX_TIER_WORK of them, by powers of ten), depth and
+ * heap. */
+#define CPL_REGEX_MAX_LEN 16384
+#define CPL_REGEX_TIER_WORK 100
+#define CPL_REGEX_MATCH_LIMIT 100000
+#define CPL_REGEX_DEPTH_LIMIT 10000
+#define CPL_REGEX_HEAP_KIB 4096
+struct cpl_regex;
+struct cpl_regex_scratch; /* what matches reuse (PCRE2's match data) */
+
+/* The compiled pattern `pat` (len bytes), or NULL with *why: "bad regular
+ * expression", "a regular expression too costly to compile" (a bound
+ * reached) or "out of memory". */
+struct cpl_regex *cpl_regex_compile(const char *pat, size_t len,
+				    const char **why);
+void cpl_regex_free(struct cpl_regex *re);
+
+/* Whether `s` matches `re`: 1 or 0, and in *steps what it cost (1, 10,
+ * 100 or 1000); -1 with *why when a bound is reached ("regular
+ * expression too costly ...") or memory runs out.  *scratch starts NULL,
+ * is made on first use and kept for the next matches; free it with
+ * cpl_regex_scratch_free. */
+int cpl_regex_match(const struct cpl_regex *re, const char *s,
+		    struct cpl_regex_scratch **scratch, uint64_t *steps,
+		    const char **why);
+void cpl_regex_scratch_free(struct cpl_regex_scratch *scratch);
 
 /* cubepl_names.c: the enum cubepl_reserved of ${name}, or UINT32_MAX. */
 uint32_t cpl_reserved_of(const char *name, size_t len);
@@ -81,7 +104,7 @@ struct cpl_node {
 			   * N_RES: enum cubepl_reserved */
 	double num;
 	char *str;        /* N_STR (owned, NUL-terminated) */
-	regex_t *re;      /* N_MATCH (owned) */
+	struct cpl_regex *re; /* N_MATCH (owned) */
 	struct cpl_node *a, *b; /* operands; N_METRIC a: call id; N_VAR,
 				 * N_RES, N_ASSIGN a: index, N_ASSIGN b:
 				 * value; N_BLOCK a: return; N_WHILE a:

@@ -4,11 +4,10 @@
  * metric::call::NAME, cube::metric::set::NAME / get::NAME), the one- and
  * two-character operators, and /regex/ literals when the parser asks for
  * one; // and C comments are skipped.  Every read is bounded by the source
- * length; cpl_regex_cost bounds what compiling a /regex/ may cost.
- * Depends on libc only. */
+ * length (cubepl_regex.c compiles and bounds a /regex/).  Depends on
+ * libc only. */
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,69 +247,4 @@ bool cpl_lex_regex(struct cpl_lexer *lx, struct cpl_token *out)
 				  .off = lx->pos};
 	lx->pos = p + 1;
 	return true;
-}
-
-/* A bound on the size glibc's regcomp gives a pattern: it copies an atom
- * once per repetition its quantifiers allow ({m,n}: n + 1 copies; *, +
- * and ?: 2), so stacked or nested quantifiers (a++++..., ((a{1,255})
- * {1,255}){1,255}) grow exponentially.  Each atom weighs 1, a group the
- * sum of its atoms, a quantifier multiplies the atom before it.
- * Back-references (\1 ...), which make matching itself exponential, are
- * refused too. */
-double cpl_regex_cost(const char *pat, size_t len)
-{
-	double sum[CPL_REGEX_GROUPS + 1], last[CPL_REGEX_GROUPS + 1];
-	size_t d = 0;
-	sum[0] = last[0] = 0;
-	for (size_t i = 0; i < len; i++) {
-		char c = pat[i];
-		double atom = 1, f = 0;
-		if (c == '\\') {
-			/* a back-reference makes matching exponential */
-			if (++i < len && pat[i] >= '1' && pat[i] <= '9')
-				return (double)INFINITY;
-		} else if (c == '[') {
-			size_t j = i + 1;
-			if (j < len && pat[j] == '^')
-				j++;
-			if (j < len && pat[j] == ']')
-				j++;
-			while (j < len && pat[j] != ']')
-				j++;
-			i = j;
-		} else if (c == '(') {
-			if (++d > CPL_REGEX_GROUPS)
-				return (double)INFINITY;
-			sum[d] = last[d] = 0;
-			continue;
-		} else if (c == ')' && d > 0) {
-			atom = sum[d] > 1 ? sum[d] : 1;
-			d--;
-		} else if (c == '*' || c == '+' || c == '?') {
-			f = 2;
-		} else if (c == '{') {
-			double n = 0, m = 0;
-			size_t j = i + 1;
-			for (; j < len && pat[j] != '}'; j++)
-				if (pat[j] >= '0' && pat[j] <= '9')
-					n = n * 10 + (pat[j] - '0');
-				else if (pat[j] == ',')
-					m = n > m ? n : m, n = 0;
-			f = (n > m ? n : m) + 1;
-			i = j;
-		}
-		if (f > 0) { /* the last atom, f times */
-			sum[d] += last[d] * (f - 1);
-			last[d] *= f;
-		} else {
-			sum[d] += atom;
-			last[d] = atom;
-		}
-		if (sum[d] > 1e12)
-			return (double)INFINITY;
-	}
-	double total = 0; /* unclosed groups too: regcomp refuses them */
-	for (size_t k = 0; k <= d; k++)
-		total += sum[k];
-	return total;
 }

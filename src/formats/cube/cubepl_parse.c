@@ -5,7 +5,7 @@
  * (-2^2 is 4, as in CubeLib); then the primaries.  Nesting is capped at
  * CUBEPL_MAX_NESTING, so hostile source cannot exhaust the stack; every
  * error is one line with the offset where it was found.  Depends on libc
- * only (regcomp for =~). */
+ * only (cubepl_regex.c compiles the /regex/ of =~). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -485,21 +485,13 @@ static struct cpl_node *match(struct parser *p, struct cpl_node *a)
 		cpl_node_free(a);
 		return NULL;
 	}
-	if (cpl_regex_cost(re.text, re.len) > CPL_REGEX_MAX_COST) {
-		fail(p, re.off, "a regular expression too complex to compile");
+	const char *why = NULL;
+	struct cpl_regex *rx = cpl_regex_compile(re.text, re.len, &why);
+	struct cpl_node *n = rx ? node(p, N_MATCH) : NULL;
+	if (!n) {
+		cpl_regex_free(rx);
 		cpl_node_free(a);
-		return NULL;
-	}
-	struct cpl_node *n = node(p, N_MATCH);
-	char *pat = strndup(re.text, re.len);
-	regex_t *rx = malloc(sizeof(*rx));
-	int rc = pat && rx ? regcomp(rx, pat, REG_EXTENDED | REG_NOSUB) : -1;
-	free(pat);
-	if (!n || rc != 0) {
-		free(rx);
-		cpl_node_free(n);
-		cpl_node_free(a);
-		fail(p, re.off, rc > 0 ? "bad regular expression" : "out of memory");
+		fail(p, re.off, "%s", why ? why : "out of memory");
 		return NULL;
 	}
 	n->re = rx;
@@ -719,10 +711,7 @@ void cpl_node_free(struct cpl_node *n)
 		cpl_node_free(n->list[i]);
 	free(n->list);
 	free(n->str);
-	if (n->re) {
-		regfree(n->re);
-		free(n->re);
-	}
+	cpl_regex_free(n->re);
 	free(n);
 }
 
