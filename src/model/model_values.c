@@ -47,6 +47,16 @@ bool model_combine_profiles(const struct model *m, uint32_t stat,
 		m->priv->value_impl, m->stats[stat].stat_id, vals, n, out);
 }
 
+bool model_combine_contexts(const struct model *m, uint32_t stat,
+			    double *acc, const double *vals, size_t n)
+{
+	if (stat >= m->n_stats || (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE) ||
+	    !m->priv->value_ops || !m->priv->value_ops->combine_contexts)
+		return false;
+	return m->priv->value_ops->combine_contexts(
+		m->priv->value_impl, m->stats[stat].stat_id, acc, vals, n);
+}
+
 bool model_value(const struct model *m, uint32_t node, uint32_t column,
 		 double *out)
 {

@@ -115,6 +115,8 @@ enum view_leaf_how {
 	LEAF_ANY,     /* STAT_CONSTANT: its value at any of them */
 	LEAF_THREADS, /* its formula and combine over the profiles, of each
 			 profile's sum over the contexts */
+	LEAF_OWN,     /* folded as the reader combines contexts
+			 (model_combine_contexts: Cube's own aggr) */
 };
 
 #define VIEW_LEAVES_MAX 16

@@ -11,7 +11,9 @@
  * HPCToolkit statistic over threads (a min, max, count or sum of squares
  * over threads) is recomputed from each thread's sum over the row's
  * contexts, read through model_per_profile; without per-thread values the
- * column is blank.  Semantics in doc/views.md ("Rows of several
+ * column is blank; a statistic the reader combines its own way (a Cube
+ * metric's own aggr, model_combine_contexts) is the fold of its values at
+ * the contexts.  Semantics in doc/views.md ("Rows of several
  * contexts").  Must not depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
@@ -24,6 +26,14 @@
 
 /* ---- the rule of a column --------------------------------------------- */
 
+/* A statistic whose contexts the reader combines its own way (a Cube
+ * metric's own aggr): a row's value is their fold (LEAF_OWN). */
+static bool stat_own(const struct model *m, uint32_t stat)
+{
+	double acc = 0;
+	return model_combine_contexts(m, stat, &acc, NULL, 0);
+}
+
 /* A statistic whose row value is the sum of its values at the contexts:
  * "$$" summed over threads (a thread's value over several contexts is
  * their sum, so the sum over threads adds up too). */
@@ -32,7 +42,8 @@ static bool stat_additive(const struct model *m, uint32_t stat)
 	const struct model_stat *s = &model_stats(m)[stat];
 	return s->combine == COMBINE_SUM &&
 	       !(s->flags & (STAT_CONSTANT | STAT_NO_AGGREGATE)) &&
-	       strcmp(model_str(m, s->formula), "$$") == 0;
+	       strcmp(model_str(m, s->formula), "$$") == 0 &&
+	       !stat_own(m, stat);
 }
 
 enum shape { SHAPE_CONST, SHAPE_LINEAR, SHAPE_OTHER };
@@ -133,6 +144,8 @@ static enum view_leaf_how leaf_how(const struct model *m, uint32_t stat)
 		return LEAF_ANY;
 	if (stat_additive(m, stat))
 		return LEAF_SUM;
+	if (stat_own(m, stat))
+		return LEAF_OWN;
 	if (s->flags & (STAT_CONTEXTS_COMBINE | STAT_DERIVED_INCLUSIVE) &&
 	    strcmp(model_str(m, s->formula), "$$") == 0)
 		return LEAF_COMBINE;
@@ -381,6 +394,12 @@ void view_leaves_add(struct view_leaves *l, uint32_t slot, uint32_t node)
 			continue;
 		}
 		double *to = &l->value[i];
+		if (l->how[i] == LEAF_OWN) {
+			/* onto 0 at the first (l->value starts 0) */
+			model_combine_contexts(l->m, l->stat[i], to, &x, 1);
+			l->present[i] = true;
+			continue;
+		}
 		enum stat_combine how = l->how[i] == LEAF_COMBINE
 						? model_stats(l->m)[l->stat[i]].combine
 						: COMBINE_SUM;

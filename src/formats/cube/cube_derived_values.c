@@ -17,7 +17,11 @@
  * expressions of arg1 and arg2 instead of + and -: "plus" a node's
  * children (PREDERIVED_INCLUSIVE: into minus(own, fold), its exclusive
  * value; PREDERIVED_EXCLUSIVE: onto its own value, its inclusive one,
- * cube_inclusive.c), "aggr" the locations into a total, from 0.
+ * cube_inclusive.c), "aggr" the locations into a total, from 0.  A
+ * POSTDERIVED metric with its own aggr (CubeLib's
+ * PostDerivedMetric::get_sev_native) runs its expression per location
+ * and folds those by aggr from 0 into a total (at the synthetic root on
+ * the locations' values there, root_row).
  *
  * In every kind metric::x(i) / metric::x(e) take x's inclusive / exclusive
  * value instead, metric::call::x(id, f) the value at call path `id`,
@@ -49,6 +53,34 @@ static int32_t host_resolve(void *ud, const char *name, size_t len)
 	return -1;
 }
 
+/* Metric x's per-location values at the synthetic root: a derived
+ * metric's own (its own aggregation's fold, or a POSTDERIVED expression
+ * there), any other's inclusive values of its roots combined as its
+ * totals are (cube_total); an exclusive value there reads 0. */
+static void root_row(struct cube_values *v, uint32_t x, uint32_t kind,
+		     double *row)
+{
+	const struct cube_metric *m = &v->metrics[x];
+	uint32_t L = v->n_loc;
+	if (m->mtype == CUBE_MT_DERIVED &&
+	    (m->own_aggr || m->derived == CUBE_DV_POST)) {
+		cube_cells(v, x, CUBE_POS_ALL, kind, row);
+		return;
+	}
+	memset(row, 0, L * sizeof(*row));
+	double *one = malloc(((size_t)L + 1) * sizeof(*one));
+	bool any = false;
+	for (uint32_t p = 0; one && kind == KIND_INCL && p < v->n;
+	     p += v->subtree[p]) {
+		if (!cube_cells(v, x, p, KIND_INCL, one))
+			continue;
+		for (uint32_t j = 0; j < L; j++)
+			row[j] = any ? cube_combine(m, row[j], one[j]) : one[j];
+		any = true;
+	}
+	free(one);
+}
+
 /* Metric x's per-location values at (pos, kind), kept for the other
  * locations of this evaluation. */
 static const double *row_of(struct dctx *d, uint32_t x, uint32_t pos,
@@ -63,7 +95,10 @@ static const double *row_of(struct dctx *d, uint32_t x, uint32_t pos,
 	double *row = malloc(((size_t)d->v->n_loc + 1) * sizeof(double));
 	if (!row)
 		return NULL;
-	cube_cells(d->v, x, pos, kind, row);
+	if (pos == CUBE_POS_ALL)
+		root_row(d->v, x, kind, row);
+	else
+		cube_cells(d->v, x, pos, kind, row);
 	d->rows[d->n_rows].mi = x;
 	d->rows[d->n_rows].pos = pos;
 	d->rows[d->n_rows].kind = kind;

@@ -561,6 +561,30 @@ static bool values_combine_profiles(void *impl, uint32_t stat_id,
 	return true;
 }
 
+/* A prederived metric with its own aggregation over several call paths
+ * (a flat or bottom-up row): their totals folded by its aggr onto *acc,
+ * as CubeLib's BuildInTypeMetric::get_sev_native(list of call paths, no
+ * system resource) folds them (doc/cube.md).  Not a POSTDERIVED one:
+ * CubeLib runs its expression per location over the call paths' sums,
+ * which no total gives (its rows stay blank, STAT_NO_AGGREGATE). */
+static bool values_combine_contexts(void *impl, uint32_t stat_id,
+				    double *acc, const double *vals, size_t n)
+{
+	struct cube_values *v = impl;
+	uint32_t mi = stat_id / 2;
+	if (mi >= v->n_metrics || !v->metrics[mi].own_aggr ||
+	    v->metrics[mi].derived == CUBE_DV_POST)
+		return false;
+	if (!n)
+		return true;
+	pthread_mutex_lock(&v->lock);
+	for (size_t j = 0; j < n; j++)
+		if (!cube_derived_op(v, mi, CUBE_AGG_AGGR, *acc, vals[j], acc))
+			break;
+	pthread_mutex_unlock(&v->lock);
+	return true;
+}
+
 const struct value_ops cube_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
@@ -568,4 +592,5 @@ const struct value_ops cube_value_ops = {
 	.summary_all = values_summary_all,
 	.take_error = values_take_error,
 	.combine_profiles = values_combine_profiles,
+	.combine_contexts = values_combine_contexts, /* cubeaggr */
 };
