@@ -9,8 +9,10 @@
 # and the other metrics are still right; "aggr": CubeLib's unquoted
 # <cubeplaggr cubeplaggrtype=...> and <cubepl rowwise=false> open, the own
 # aggregation applied; "own-aggr": each kind of own aggregation on both
-# prederived kinds, values against the generator's; aggr-*: own
-# aggregations that cannot run.  Last, Score-P's own CubePL
+# prederived kinds and POSTDERIVED aggr, values against the generator's:
+# totals, per-location values, the threads pane, flat and bottom-up rows
+# (call paths folded by aggr) and the system-first focus (z: locations
+# folded by aggr); aggr-*: own aggregations that cannot run.  Last, Score-P's own CubePL
 # (remapping.spec of the corpus file time.p4: 105 derived metrics) on that
 # profile (tests/check_cube_remap.py), when ../shared is there.
 top_srcdir=${top_srcdir:-.}
