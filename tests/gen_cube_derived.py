@@ -427,9 +427,9 @@ def main():
     # ---- rows of several call paths, the system focus -------------------
     # A flat or bottom-up row folds its call paths' totals: by the
     # metric's own aggr from 0 (CubeLib's BuildInTypeMetric::get_sev_native
-    # over a list of call paths, no system resource), else their sum; a
-    # POSTDERIVED metric's rows are blank.  Inclusive rows count a call
-    # path only where no caller above it runs the same region.
+    # over a list of call paths, no system resource), else their sum (a
+    # POSTDERIVED metric: post_row).  Inclusive rows count a call path
+    # only where no caller above it runs the same region.
     def fold_rows(m, k, cs):
         if not cs:
             return None
@@ -453,11 +453,57 @@ def main():
     outer = [rname[c] not in chain(c)[1:] for c in range(n)]
     row_metrics = [d[0] for d in derived if d[5] and d[1].startswith("PRE")]
 
+    # a POSTDERIVED metric's row: its expression over the referred
+    # metrics' values over the row's call paths (CubeLib's
+    # PostDerivedMetric::get_sev_native of a list of call paths): their
+    # totals folded as a row folds them; with its own aggr, per location
+    # (a metric's values there over the call paths: the first's, then its
+    # own plus, or +, with the next's), then folded by aggr from 0
+    post_f = {d[0]: d[5] for d in derived if d[5] and d[1] == "POSTDERIVED"}
+
+    def post_row(m, k, cs):
+        if not cs:
+            return None
+        f = post_f[m]
+
+        def get(x, kk=None):
+            kk = kk or k
+            if x == "fixed_time":
+                return fixed["time"]
+            if x in post_f:
+                return post_row(x, kk, cs)
+            xs = [total(x, kk, c) for c in cs]
+            if x in aggs:
+                acc = 0.0
+                for y in xs:
+                    acc = op(x, "aggr")(acc, y)
+                return acc
+            return math.fsum(xs)
+        if m not in aggs:
+            return f(get)
+
+        def get_l(x, kk=None, l=0):
+            kk = kk or k
+            if x == "fixed_time":
+                return fixed["time"]
+            ys = [cells[(x, kk, c)][l] for c in cs]
+            if x in aggs and x not in post_f:
+                return fold_first(op(x, "plus"), ys)
+            return math.fsum(ys)
+        acc = 0.0
+        for l in range(L):
+            acc = op(m, "aggr")(acc, f(lambda x, kk=None, l=l:
+                                         get_l(x, kk, l)))
+        return acc
+
     def row_values(cs, top=outer):
         out = {}
         for m in row_metrics:
             out[f"{m} I"] = fold_rows(m, "I", [c for c in cs if top[c]])
             out[f"{m} E"] = fold_rows(m, "E", cs)
+        for m in post_f:
+            out[f"{m} I"] = post_row(m, "I", [c for c in cs if top[c]])
+            out[f"{m} E"] = post_row(m, "E", cs)
         return out
     # the module (and file) row: inclusive over the call paths outermost
     # in it, the roots
