@@ -3,7 +3,9 @@
 # files whose derived metrics cover every kind (PREDERIVED_EXCLUSIVE,
 # PREDERIVED_INCLUSIVE, POSTDERIVED) and the language real files use, with
 # the values computed apart in Python; tests/check_cube_derived.py compares
-# callscope's totals (report) and per-location values (tests/cube-dump).
+# callscope's totals (report), flat and bottom-up rows (a POSTDERIVED
+# metric's: its expression over the row's call paths) and per-location
+# values (tests/cube-dump).
 # Then the hostile kinds: each file opens, the bad metric is blank with a
 # one-line warning (or, when it loops only on data, exit 2 with one line),
 # and the other metrics are still right; "aggr": CubeLib's unquoted
