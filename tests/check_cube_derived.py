@@ -9,8 +9,10 @@ custom aggregations and rowwise=false (attribute values unquoted) opens
 with no warning about them, and the metric with its own aggregation is
 right too.  KIND "own-aggr" (three seeds, the third on 200 call paths):
 every kind of own aggregation
-on both prederived kinds, applied (no warning), beside one that reads a
-metric and an untyped one (a warning each).  The aggr-* kinds: an own
+on both prederived kinds and POSTDERIVED aggr, applied (no warning),
+beside one that reads a metric and an untyped one (a warning each); also
+their flat and bottom-up rows (report --view) and the tree under the
+system-first focus (z, headless) on the group and on each location.  The aggr-* kinds: an own
 aggregation that cannot be run ("bad", as the hostile kinds).
 
 check_cube_derived.py CALLSCOPE CUBE-DUMP GEN_CUBE_DERIVED TMPDIR [KIND...]
@@ -76,7 +78,7 @@ def check_own_aggr(cs, path, ans, tag):
     value = re.compile(r"^\s*(-?[0-9.]+(?:e[+-]?\d+)? ?\S*)\s+-?[0-9.]+%"
                        r"\s+(?:[\u25b8\u25be] )?(.*?)\s*$")
     for col in ("agg_incl (I)", "agg_incl (E)", "agg_excl (I)",
-                "agg_minus (E)"):
+                "agg_minus (E)", "agg_post (I)", "agg_post2 (E)"):
         m, k = col[:-4], col[-2]
         tot = {c: ans["totals"][f"{m} {k} {c}"] for c in ans["roots"]}
         first = max(ans["roots"], key=lambda c: tot[c])
@@ -115,6 +117,131 @@ def check_own_aggr(cs, path, ans, tag):
                       f"{exp!r}\n" + "\n".join(lines[:14]))
                 fails += 1
     print(f"{tag}: {checked} csv and threads-pane values, {fails} failures")
+    return fails
+
+
+def check_rows(cs, path, ans, tag):
+    """Flat and bottom-up rows (several call paths each) against the
+    generator's: a prederived metric's row folds its call paths' totals
+    by its own aggr (else sums them), a POSTDERIVED one's is its
+    expression over them (per location and folded by its aggr when it
+    has one)."""
+    fails = checked = 0
+    for view, key in (("flat", "flat"), ("bottom-up", "bottom_up")):
+        rc, out, err = run([cs, "report", path, "--format", "json",
+                            "--metric", "all", "--view", view])
+        if rc != 0:
+            print(f"FAIL {tag}: {view} report exit {rc}: {err[:300]}")
+            return fails + 1
+        rep = json.loads(out)
+        cols = [(c["metric"], c["kind"][0].upper()) for c in rep["columns"]]
+        by_id = {nd["id"]: nd for nd in rep["nodes"]}
+        rows = 0
+        for nd in rep["nodes"]:
+            if nd["name"] == "<program root>":
+                continue
+            if view == "flat":
+                if nd["kind"] not in ("region", "module"):
+                    continue
+                want = ans[key].get(nd["name"])
+            else:
+                names, x = [], nd
+                while x and x["name"] != "<program root>":
+                    names.append(x["name"])
+                    x = by_id.get(x["parent"])
+                want = ans[key].get(" <- ".join(reversed(names)))
+            if want is None:
+                print(f"FAIL {tag}: {view} row {nd['name']!r} unknown")
+                fails += 1
+                continue
+            rows += 1
+            for (m, k), got in zip(cols, nd["values"]):
+                if f"{m} {k}" not in want:
+                    continue
+                exp = want[f"{m} {k}"]
+                checked += 1
+                if not close(got, exp):
+                    print(f"FAIL {tag}: {view} row {nd['name']!r} "
+                          f"{m} ({k}): {got!r} != {exp!r}")
+                    fails += 1
+        if rows < len(ans[key]) - (1 if view == "flat" else 0):
+            print(f"FAIL {tag}: {view}: {rows} rows of {len(ans[key])}")
+            fails += 1
+    print(f"{tag}: {checked} flat and bottom-up values, {fails} failures")
+    return fails
+
+
+def check_focus(cs, path, ans, tag):
+    """The system-first focus (z in the threads pane, headless, wide
+    enough for every column) on the group m (every location) and on each
+    location: the first root's row and its children's (those whose name
+    is unique among them) in the tree, each metric with its own
+    aggregation and time, against the generator's fold."""
+    fails = checked = 0
+    name, parent = ans["name"], ans["parent"]
+    first = ans["first_root"]
+    kids = [c for c in range(len(name)) if parent[c] == first]
+    uniq = {name[c]: c for c in kids
+            if sum(1 for x in kids if name[x] == name[c]) == 1}
+    cols = sorted({k.rsplit(" ", 2)[0] for k in ans["focus"]["all"]})
+    for fkey, keys in (("all", "jTOz"), ("0", "jTOsjjz"),
+                       ("1", "jTOsjjjz"), ("2", "jTOsjjjjz")):
+        r = subprocess.run([cs, "--headless", "--no-config", "--size",
+                            "1000x30", "--keys", keys, path],
+                           capture_output=True, text=True, timeout=120)
+        lines = r.stdout.splitlines()
+        label = "m, 3 contexts" if fkey == "all" else \
+            f"p0: t{fkey}, 1 context"
+        if r.returncode != 0 or len(lines) < 4 or \
+                f"Name (system: {label};" not in lines[2]:
+            print(f"FAIL {tag}: focus {fkey}: {lines[2:3]}")
+            fails += 1
+            continue
+        head = lines[2]
+        at = head.index("Name (system")
+        # each column's cells: from the end of the title before to the
+        # end of its own (values are right-aligned under the title)
+        spans, lo = {}, 0
+        for g in re.finditer(r"(\S+) ([IE])[\u25b2\u25bc]?", head[:at]):
+            spans[(g.group(1), g.group(2))] = (lo, g.end())
+            lo = g.end()
+        depth1 = None
+        for ln in lines[3:]:
+            tree = ln[at:]
+            nm = tree.lstrip("\u2502\u251c\u2514\u2500\u25b8\u25be ")
+            depth = (len(tree) - len(nm) - 2) // 2
+            if depth == 1 and depth1 is None:
+                c = first if nm == name[first] else None
+                depth1 = c
+            elif depth == 1:
+                break
+            elif depth == 2 and depth1 is not None and nm in uniq:
+                c = uniq[nm]
+            else:
+                continue
+            if c is None:
+                print(f"FAIL {tag}: focus {fkey}: first root {nm!r}")
+                fails += 1
+                break
+            for (m, k), (lo, hi) in spans.items():
+                if m not in cols:
+                    continue
+                # the value, less the share drawn after it
+                cell = re.sub(r"\s+-?[0-9.]+%$", "", ln[lo:hi].strip())
+                exp = ans["focus"][fkey][f"{m} {k} {c}"]
+                got = parse_value(cell) if cell else None
+                if got is not None and math.isinf(got) and exp and \
+                        abs(exp) > 1e308:
+                    got = exp  # DBL_MAX, shown rounded up
+                checked += 1
+                if (got is None) != (exp is None) or (
+                        exp is not None and not math.isclose(
+                            got, exp, rel_tol=shown_tol(cell),
+                            abs_tol=1e-3)):
+                    print(f"FAIL {tag}: focus {fkey} {name[c]} ({c}) "
+                          f"{m} ({k}): {cell!r} != {exp!r}")
+                    fails += 1
+    print(f"{tag}: {checked} system-focus values, {fails} failures")
     return fails
 
 
@@ -198,37 +325,11 @@ def check(cs, dump, gen, tmp, kind, seed):
         print(f"FAIL {tag}: {checked} totals checked, {want} expected "
               f"(columns: {sorted(set(m for m, _ in cols))})")
         fails += 1
-    # flat and bottom-up rows stand for several call paths: a POSTDERIVED
-    # metric (an expression over sums: a ratio) has no value there, a
-    # prederived one has (its values add up over call paths)
-    for view in ("flat", "bottom-up") if not kind else ():
-        rc, out, err = run([cs, "report", path, "--format", "json",
-                            "--metric", "all", "--view", view])
-        if rc != 0:
-            print(f"FAIL {tag}: {view} report exit {rc}: {err[:300]}")
-            return fails + 1
-        rep = json.loads(out)
-        cols = [c["metric"] for c in rep["columns"]]
-        n_post = n_pre = 0
-        for node in rep["nodes"]:
-            if node["name"] == "<program root>":
-                continue  # the root stands for itself alone
-            for m, got in zip(cols, node["values"]):
-                if m in ans["post"]:
-                    n_post += 1
-                    if got is not None:
-                        print(f"FAIL {tag}: {view} row {node['name']!r} "
-                              f"{m} = {got!r}, a POSTDERIVED metric's "
-                              "rows have no value")
-                        fails += 1
-                elif m in ans["derived"] and got is not None:
-                    n_pre += 1
-        if not n_post or not n_pre:
-            print(f"FAIL {tag}: {view}: {n_post} postderived cells, "
-                  f"{n_pre} prederived values")
-            fails += 1
+    if kind in (None, "own-aggr"):
+        fails += check_rows(cs, path, ans, f"{tag} seed {seed}")
     if kind == "own-aggr":
         fails += check_own_aggr(cs, path, ans, f"{tag} seed {seed}")
+        fails += check_focus(cs, path, ans, f"{tag} seed {seed}")
     rc, out, err = run([dump, path])
     if rc != 0:
         print(f"FAIL {tag}: cube-dump exit {rc}: {err.strip()[:300]}")

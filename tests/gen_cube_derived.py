@@ -23,7 +23,11 @@ aggregation (<cubeplaggr cubeplaggrtype=plus|minus|aggr>).  --own-aggr
 adds the metrics of OWN_AGGR: each kind of own aggregation on both
 prederived kinds, computed here as CubeLib applies them (plus folds a
 node's children, minus makes a PREDERIVED_INCLUSIVE metric's exclusive
-value, aggr folds the locations from 0).  --hostile with a kind of
+value, aggr folds the locations from 0), and OWN_POST: POSTDERIVED
+metrics with their own aggr (the expression per location, folded by aggr
+from 0); the answers then hold their flat and bottom-up rows (call paths'
+totals folded by aggr from 0) and the system-first focus on the group and
+on each location (locations folded by aggr from 0).  --hostile with a kind of
 HOSTILE_AGG gives "bad" an own aggregation that cannot be run.
 """
 import argparse
@@ -107,6 +111,19 @@ OWN_AGGR = [
      lambda c, l, val: val("bytes", "E", c, l),
      {"plus": ("arg1 + arg2 + metric::nosuch()", lambda a, b: a + b),
       "times": ("arg1 * arg2", None)}),
+]
+
+# --own-aggr: POSTDERIVED metrics with their own aggr (CubeLib's
+# PostDerivedMetric::get_sev_native: the expression per location, those
+# folded by aggr from 0): (uniq, <cubepl>, python f(get), aggr
+# expression, python aggr (a, b))
+OWN_POST = [
+    ("agg_post", "metric::time() / metric::visits() + metric::agg_incl()",
+     lambda get, div: div(get("time"), get("visits")) + get("agg_incl"),
+     "max(arg1, arg2)", max),
+    # not commutative: location order and the fold from 0 show
+    ("agg_post2", "metric::visits() - 2", lambda get, div: get("visits") - 2,
+     "arg1 / 2 + arg2", lambda a, b: a / 2 + b),
 ]
 
 REGIONS = [  # name, paradigm, role
@@ -259,6 +276,10 @@ def main():
                             lambda c, l, k, f=f: f(c, l, val)))
             aggs[uniq] = dict(ag)
         aggs["agg_div"]["minus"] = ("arg1 / arg2", div)
+        for uniq, src, f, e, py in OWN_POST:
+            derived.append((uniq, "POSTDERIVED", None, src, "",
+                            lambda get, f=f: f(get, div)))
+            aggs[uniq] = {"aggr": (e, py)}
     bad = None
     if a.hostile in HOSTILE_AGG:
         typ, src, ag = HOSTILE_AGG[a.hostile]
@@ -377,7 +398,8 @@ def main():
                         return fixed["time"]
                     return totals.get((m, kk or k, c), None) \
                         if (m, kk or k, c) in totals else total(m, kk or k, c)
-                totals[(uniq, k, c)] = f(get_t)
+                totals[(uniq, k, c)] = total(uniq, k, c) \
+                    if uniq in aggs else f(get_t)
 
         def get_r(m, kk=None):
             if m == "fixed_time":
@@ -385,7 +407,144 @@ def main():
             if m in root_totals:
                 return root_totals[m]
             return fixed[m]
-        root_totals[uniq] = f(get_r)
+        if uniq not in aggs:
+            root_totals[uniq] = f(get_r)
+            continue
+        # its own aggr: the expression per location on the locations'
+        # values at the synthetic root (the roots' folded by plus for a
+        # prederived metric with its own plus, else summed), then folded
+        for m in [d[0] for d in derived if d[5]] + ["time", "visits",
+                                                     "bytes"]:
+            if (m, "I", roots[0]) in cells and (m, "I", "root") not in cells:
+                plus = op(m, "plus") if m in aggs and \
+                    kinds.get(m, "").startswith("PRE") else \
+                    (lambda x, y: x + y)
+                cells[(m, "I", "root")] = [
+                    fold_first(plus, [cells[(m, "I", r)][l] for r in roots])
+                    for l in range(L)]
+        cells[(uniq, "I", "root")] = [
+            f(lambda m, kk=None, l=l: fixed["time"] if m == "fixed_time"
+              else cells[(m, "I", "root")][l]) for l in range(L)]
+        root_totals[uniq] = total(uniq, "I", "root")
+    for key in [x for x in cells if x[2] == "root"]:
+        del cells[key]
+
+    # ---- rows of several call paths, the system focus -------------------
+    # A flat or bottom-up row folds its call paths' totals: by the
+    # metric's own aggr from 0 (CubeLib's BuildInTypeMetric::get_sev_native
+    # over a list of call paths, no system resource), else their sum (a
+    # POSTDERIVED metric: post_row).  Inclusive rows count a call path
+    # only where no caller above it runs the same region.
+    def fold_rows(m, k, cs):
+        if not cs:
+            return None
+        xs = [totals[(m, k, c)] for c in cs]
+        if m in aggs:
+            acc = 0.0
+            for x in xs:
+                acc = op(m, "aggr")(acc, x)
+            return acc
+        return math.fsum(xs)
+
+    rname = [region(c)[0] for c in range(n)]
+
+    def chain(c):
+        out = []
+        while c >= 0:
+            out.append(rname[c])
+            c = parent[c]
+        return out
+
+    outer = [rname[c] not in chain(c)[1:] for c in range(n)]
+    row_metrics = [d[0] for d in derived if d[5] and d[1].startswith("PRE")]
+
+    # a POSTDERIVED metric's row: its expression over the referred
+    # metrics' values over the row's call paths (CubeLib's
+    # PostDerivedMetric::get_sev_native of a list of call paths): their
+    # totals folded as a row folds them; with its own aggr, per location
+    # (a metric's values there over the call paths: the first's, then its
+    # own plus, or +, with the next's), then folded by aggr from 0
+    post_f = {d[0]: d[5] for d in derived if d[5] and d[1] == "POSTDERIVED"}
+
+    def post_row(m, k, cs):
+        if not cs:
+            return None
+        f = post_f[m]
+
+        def get(x, kk=None):
+            kk = kk or k
+            if x == "fixed_time":
+                return fixed["time"]
+            if x in post_f:
+                return post_row(x, kk, cs)
+            xs = [total(x, kk, c) for c in cs]
+            if x in aggs:
+                acc = 0.0
+                for y in xs:
+                    acc = op(x, "aggr")(acc, y)
+                return acc
+            return math.fsum(xs)
+        if m not in aggs:
+            return f(get)
+
+        def get_l(x, kk=None, l=0):
+            kk = kk or k
+            if x == "fixed_time":
+                return fixed["time"]
+            ys = [cells[(x, kk, c)][l] for c in cs]
+            if x in aggs and x not in post_f:
+                return fold_first(op(x, "plus"), ys)
+            return math.fsum(ys)
+        acc = 0.0
+        for l in range(L):
+            acc = op(m, "aggr")(acc, f(lambda x, kk=None, l=l:
+                                         get_l(x, kk, l)))
+        return acc
+
+    def row_values(cs, top=outer):
+        out = {}
+        for m in row_metrics:
+            out[f"{m} I"] = fold_rows(m, "I", [c for c in cs if top[c]])
+            out[f"{m} E"] = fold_rows(m, "E", cs)
+        for m in post_f:
+            out[f"{m} I"] = post_row(m, "I", [c for c in cs if top[c]])
+            out[f"{m} E"] = post_row(m, "E", cs)
+        return out
+    # the module (and file) row: inclusive over the call paths outermost
+    # in it, the roots
+    flat = {"gen.c": row_values(list(range(n)),
+                                [parent[c] < 0 for c in range(n)])}
+    for f in set(rname):
+        flat[f] = row_values([c for c in range(n) if rname[c] == f])
+    bottom_up = {}
+    for c in range(n):
+        ch = chain(c)
+        for d in range(1, len(ch) + 1):
+            key = " <- ".join(ch[:d])
+            if key not in bottom_up:
+                bottom_up[key] = row_values(
+                    [x for x in range(n) if chain(x)[:d] == ch[:d]])
+    # the system-first focus (z) on a set of locations: their values
+    # folded by the own aggr from 0 (a group of the system tree,
+    # CubeLib's get_system_tree_sevs_native), else summed; blank when all
+    # are 0
+    focus = {}
+    for key, locs in (("all", range(L)),) + tuple(
+            (str(l), [l]) for l in range(L)):
+        fv = focus[key] = {}
+        for m in [d[0] for d in derived if d[5] and d[0] in aggs] + ["time"]:
+            for k in "IE":
+                for c in range(n):
+                    xs = [cells[(m, k, c)][l] for l in locs]
+                    if not any(xs):
+                        v = None
+                    elif m in aggs:
+                        v = 0.0
+                        for x in xs:
+                            v = op(m, "aggr")(v, x)
+                    else:
+                        v = math.fsum(xs)
+                    fv[f"{m} {k} {c}"] = v
 
     # ---- the file -------------------------------------------------------
     w = io.StringIO()
@@ -499,7 +658,10 @@ def main():
            "roots": roots,
            "derived": [d[0] for d in derived if d[5]],
            "post": [d[0] for d in derived if d[5] and d[1] == "POSTDERIVED"],
-           "bad": bool(bad)}
+           "bad": bool(bad),
+           "flat": flat, "bottom_up": bottom_up, "focus": focus,
+           "parent": parent, "name": rname,
+           "first_root": max(roots, key=lambda r: total("time", "I", r))}
     with open(a.answers, "w") as f:
         json.dump(out, f, indent=0)
 

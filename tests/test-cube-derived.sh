@@ -3,14 +3,18 @@
 # files whose derived metrics cover every kind (PREDERIVED_EXCLUSIVE,
 # PREDERIVED_INCLUSIVE, POSTDERIVED) and the language real files use, with
 # the values computed apart in Python; tests/check_cube_derived.py compares
-# callscope's totals (report) and per-location values (tests/cube-dump).
+# callscope's totals (report), flat and bottom-up rows (a POSTDERIVED
+# metric's: its expression over the row's call paths) and per-location
+# values (tests/cube-dump).
 # Then the hostile kinds: each file opens, the bad metric is blank with a
 # one-line warning (or, when it loops only on data, exit 2 with one line),
 # and the other metrics are still right; "aggr": CubeLib's unquoted
 # <cubeplaggr cubeplaggrtype=...> and <cubepl rowwise=false> open, the own
 # aggregation applied; "own-aggr": each kind of own aggregation on both
-# prederived kinds, values against the generator's; aggr-*: own
-# aggregations that cannot run.  Last, Score-P's own CubePL
+# prederived kinds and POSTDERIVED aggr, values against the generator's:
+# totals, per-location values, the threads pane, flat and bottom-up rows
+# (call paths folded by aggr) and the system-first focus (z: locations
+# folded by aggr); aggr-*: own aggregations that cannot run.  Last, Score-P's own CubePL
 # (remapping.spec of the corpus file time.p4: 105 derived metrics) on that
 # profile (tests/check_cube_remap.py), when ../shared is there.
 top_srcdir=${top_srcdir:-.}

@@ -5,7 +5,9 @@
  * contexts and 5 threads whose per-thread values follow a formula: each
  * focus value recomputed here as the sum, min or max over the focus's
  * threads (0 for a thread without a value), and read once per node and
- * statistic (the table grows past its first size on the way). */
+ * statistic (the table grows past its first size on the way); last, a
+ * reader that combines a statistic's profiles its own way (a Cube
+ * metric's own aggr), whose fold the focus takes. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -64,6 +66,27 @@ static const struct value_ops ops = {
 
 static const struct value_ops ops_none = {
 	.summary = summary,
+};
+
+/* A reader that combines S_SUM's profiles its own way (as a Cube metric's
+ * own aggr): acc / 2 + x from 0, in profile order. */
+static bool combine_profiles(void *impl, uint32_t stat, const double *vals,
+			     size_t n, double *out)
+{
+	(void)impl;
+	if (stat != S_SUM)
+		return false;
+	double acc = 0;
+	for (size_t i = 0; i < n; i++)
+		acc = acc / 2 + vals[i];
+	*out = acc;
+	return true;
+}
+
+static const struct value_ops ops_own = {
+	.summary = summary,
+	.per_profile = per_profile,
+	.combine_profiles = combine_profiles,
 };
 
 static struct model *build(const struct value_ops *vo)
@@ -193,11 +216,49 @@ static void test_values(void **state)
 	model_free(m);
 }
 
+/* The reader's own combination: every thread of the focus in profile
+ * order, 0 for one without a value, folded by it; MIN keeps its rule. */
+static void test_own(void **state)
+{
+	(void)state;
+	struct model *m = build(&ops_own);
+	struct error err = {0};
+	const uint32_t part[] = {4, 1, 3}; /* threads 3, 0, 2: kept in order */
+	const uint32_t threads[] = {0, 2, 3};
+	struct system_focus *f = system_focus_new(m, part, 3, "RANK 0");
+	for (uint32_t node = 0; node < N_NODES; node++) {
+		uint32_t ctx = model_nodes(m)[node].ctx_id;
+		double acc = 0, mn = 0;
+		bool any = false;
+		for (int k = 0; k < 3; k++) {
+			double x = thr(ctx, threads[k]);
+			acc = acc / 2 + x;
+			mn = k == 0 || x < mn ? x : mn;
+			any |= x != 0;
+		}
+		double v = -1;
+		bool present = false;
+		assert_int_equal(system_focus_value(f, node, S_SUM, &v,
+						    &present, &err),
+				 STATUS_OK);
+		assert_true(present == any);
+		if (any)
+			assert_true(v == acc);
+		assert_int_equal(system_focus_value(f, node, S_MIN, &v,
+						    &present, &err),
+				 STATUS_OK);
+		assert_true(v == mn);
+	}
+	system_focus_free(f);
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

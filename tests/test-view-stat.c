@@ -5,7 +5,9 @@
  * twice at the top and once recursively: the bottom-up and flat rows'
  * minimum, maximum, mean, standard deviation and count over threads are
  * worked out by hand from the per-thread values below, and must not be
- * the sums over contexts (which give Min > Mean). */
+ * the sums over contexts (which give Min > Mean).  Last, a reader that
+ * folds a statistic over contexts its own way (value_ops
+ * combine_contexts). */
 #include "config.h"
 
 #include <math.h>
@@ -105,6 +107,39 @@ static const struct value_ops ops = {
 
 static const struct value_ops ops_no_threads = {
 	.summary = summary,
+};
+
+/* A reader that combines statistic S_SUM over contexts its own way (as a
+ * Cube metric's own aggr does): acc / 2 + x from 0, not commutative, so
+ * both the order and the start at 0 show; the context ids it was given
+ * are kept (a POSTDERIVED metric reads them). */
+static uint32_t own_ctx[N_CTX + 1];
+static size_t own_n;
+
+static bool combine_contexts(void *impl, uint32_t stat, const uint32_t *ctx,
+			     const double *vals, size_t n, double *out,
+			     bool *present)
+{
+	(void)impl;
+	if (stat != S_SUM)
+		return false;
+	double acc = 0;
+	if (n) /* n = 0 asks whether */
+		own_n = 0;
+	for (size_t i = 0; i < n; i++) {
+		acc = acc / 2 + vals[i];
+		if (own_n <= N_CTX)
+			own_ctx[own_n++] = ctx[i];
+	}
+	*out = acc;
+	*present = n > 0;
+	return true;
+}
+
+static const struct value_ops ops_own = {
+	.summary = summary,
+	.per_profile = per_profile,
+	.combine_contexts = combine_contexts,
 };
 
 enum {
@@ -363,12 +398,54 @@ static void test_flat(void **state)
 	model_free(m);
 }
 
+/* A statistic the reader combines its own way (model_combine_contexts):
+ * no Sum any more, its rows are what the reader makes of the counted
+ * contexts (here a fold of their values, f0: contexts 2 and 4, each 30:
+ * 0 / 2 + 30, then 30 / 2 + 30 = 45, not 60); the other statistics keep
+ * their rules and values. */
+static void test_own(void **state)
+{
+	(void)state;
+	struct model *m = build(&ops_own);
+	struct view *v = NULL;
+	struct error err = {0};
+	own_n = 0;
+	assert_int_equal(view_column_rule(m, C_SUM), VIEW_RULE_LEAVES);
+	assert_int_equal(view_column_rule(m, C_TWICE), VIEW_RULE_LEAVES);
+	assert_int_equal(view_column_rule(m, C_MIN), VIEW_RULE_LEAVES);
+	assert_false(view_column_adds_up(m, C_SUM));
+	for (int kind = 0; kind < 2; kind++) {
+		assert_int_equal(view_new(m, kind ? VIEW_FLAT : VIEW_BOTTOM_UP,
+					  &v, &err),
+				 STATUS_OK);
+		uint32_t f0 = kind ? find_row(v, find_row(v, find_row(
+						v, view_root(v), "/bin/app"),
+						"a.c"), "f0")
+				   : find_row(v, view_root(v), "f0");
+		assert_cell(v, f0, C_SUM, 45);
+		/* handed the contexts 2 and 4 (3 is inside 2), when the row
+		 * was sorted or now */
+		assert_int_equal(own_n, 2);
+		assert_int_equal(own_ctx[0], 2);
+		assert_int_equal(own_ctx[1], 4);
+		assert_cell(v, f0, C_TWICE, 2 * 45 - 45 / 2.0);
+		assert_cell(v, f0, C_MIN, 10);
+		assert_cell(v, f0, C_MAX, 30);
+		/* f0 called by main: contexts 2 and 4 again */
+		if (!kind)
+			assert_cell(v, find_row(v, f0, "main"), C_SUM, 45);
+		view_free(v);
+	}
+	model_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_bottom_up),
 		cmocka_unit_test(test_flat),
+		cmocka_unit_test(test_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,7 +46,9 @@ enum stat_flag {
 	 * neither add up nor combine (Cube's POSTDERIVED metrics: an
 	 * expression over sums, such as a ratio, whose sum over call paths
 	 * is no value of it), so a row of several contexts (flat, bottom-up)
-	 * has none and the column does not add up (exports refuse it). */
+	 * has none, unless the reader computes it (value_ops
+	 * combine_contexts), and the column does not add up (exports
+	 * refuse it). */
 	STAT_NO_AGGREGATE = 1 << 4,
 };
 

@@ -47,6 +47,27 @@ bool model_combine_profiles(const struct model *m, uint32_t stat,
 		m->priv->value_impl, m->stats[stat].stat_id, vals, n, out);
 }
 
+bool model_combine_contexts(const struct model *m, uint32_t stat,
+			    const uint32_t *nodes, const double *vals,
+			    size_t n, double *out, bool *present)
+{
+	if (stat >= m->n_stats || (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE) ||
+	    !m->priv->value_ops || !m->priv->value_ops->combine_contexts)
+		return false;
+	uint32_t *ctx = malloc((n + 1) * sizeof(*ctx));
+	if (!ctx) {
+		*present = false;
+		return true; /* absent rather than a wrong sum */
+	}
+	for (size_t i = 0; i < n; i++)
+		ctx[i] = nodes[i] < m->n_nodes ? m->nodes[nodes[i]].ctx_id : 0;
+	bool own = m->priv->value_ops->combine_contexts(
+		m->priv->value_impl, m->stats[stat].stat_id, ctx, vals, n, out,
+		present);
+	free(ctx);
+	return own;
+}
+
 bool model_value(const struct model *m, uint32_t node, uint32_t column,
 		 double *out)
 {

@@ -61,6 +61,22 @@ struct value_ops {
 	 * *out; false: as `combine` says (then *out is untouched). */
 	bool (*combine_profiles)(void *impl, uint32_t stat_id,
 				 const double *vals, size_t n, double *out);
+
+	/* ---- cubeaggr (issue #29): rows of several contexts ---- */
+	/* Optional (NULL: every statistic combines contexts as its
+	 * `combine` says).  Statistic `stat_id`'s value over the contexts
+	 * ctx_ids[0..n) together (a flat or bottom-up row, in the row's
+	 * order), whose own values are vals[0..n) (0 where absent), where
+	 * the reader combines contexts its own way (Cube: a prederived
+	 * metric's <cubeplaggr> aggr over their values; a POSTDERIVED
+	 * metric's expression over the referred metrics' values over the
+	 * contexts, as CubeLib's get_sev_native of a list of call paths):
+	 * true, with *present and *out; false: as `combine` says (then
+	 * *out and *present are untouched).  n may be 0 (to ask whether;
+	 * then nothing is read). */
+	bool (*combine_contexts)(void *impl, uint32_t stat_id,
+				 const uint32_t *ctx_ids, const double *vals,
+				 size_t n, double *out, bool *present);
 };
 
 /* The first failed value read since the last call (see value_ops
@@ -118,6 +134,16 @@ enum status model_column_dense(const struct model *m, uint32_t column,
  * as the statistic's `combine` says.  n may be 0 (to ask whether). */
 bool model_combine_profiles(const struct model *m, uint32_t stat,
 			    const double *vals, size_t n, double *out);
+
+/* Statistic `stat` over the model nodes nodes[0..n) together (a flat or
+ * bottom-up row), whose own values are vals[0..n) (0 where absent), where
+ * the reader combines contexts its own way (see value_ops
+ * combine_contexts): true, with *present and *out; false where they
+ * combine as the statistic's `combine` says.  n may be 0 (to ask
+ * whether). */
+bool model_combine_contexts(const struct model *m, uint32_t stat,
+			    const uint32_t *nodes, const double *vals,
+			    size_t n, double *out, bool *present);
 
 /* Whether the reader gives per-profile values at all (value_ops
  * per_profile); a statistic has them when, besides, its prop_id is set. */

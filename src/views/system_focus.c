@@ -1,6 +1,7 @@
 /* system_focus: per-node values over a set of contexts (see
  * system_focus.h), kept in an open-addressing table keyed by (node,
- * statistic) that doubles when half full. */
+ * statistic) that doubles when half full; a statistic the reader
+ * combines its own way (a Cube metric's own aggr) is folded so. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -130,6 +131,34 @@ static void combine(const struct system_focus *f, enum stat_combine c,
 	*present = seen > 0;
 }
 
+/* Where the reader combines the statistic's profiles its own way (a
+ * Cube metric's own aggr, model_combine_profiles): every context of the
+ * focus in profile order, one without a value counting 0, folded so (as
+ * a group of the threads pane is).  False: not such a statistic. */
+static bool combine_own(const struct system_focus *f, uint32_t stat,
+			const struct profile_value *vals, size_t n,
+			double *out, bool *present)
+{
+	double probe;
+	if (!model_combine_profiles(f->m, stat, NULL, 0, &probe))
+		return false;
+	double *x = malloc((f->count + 1) * sizeof(*x));
+	size_t k = 0, seen = 0, i = 0; /* vals are sorted by profile */
+	for (uint32_t p = 0; x && p < model_n_profiles(f->m); p++) {
+		while (i < n && vals[i].profile < p)
+			i++;
+		if (!f->member[p])
+			continue;
+		bool has = i < n && vals[i].profile == p;
+		x[k++] = has ? vals[i].value : 0;
+		seen += has;
+	}
+	*present = x && seen > 0 &&
+		   model_combine_profiles(f->m, stat, x, k, out);
+	free(x);
+	return true;
+}
+
 enum status system_focus_value(struct system_focus *f, uint32_t node,
 			       uint32_t stat, double *out, bool *present,
 			       struct error *err)
@@ -152,7 +181,8 @@ enum status system_focus_value(struct system_focus *f, uint32_t node,
 	enum status st = model_per_profile(m, node, stat, &vals, &n, err);
 	if (st != STATUS_OK)
 		return st;
-	combine(f, model_stats(m)[stat].combine, vals, n, out, present);
+	if (!combine_own(f, stat, vals, n, out, present))
+		combine(f, model_stats(m)[stat].combine, vals, n, out, present);
 	free(vals);
 	if (2 * (f->used + 1) > f->cap && !grow(f))
 		return STATUS_OK; /* not kept: read again next time */

@@ -115,6 +115,9 @@ enum view_leaf_how {
 	LEAF_ANY,     /* STAT_CONSTANT: its value at any of them */
 	LEAF_THREADS, /* its formula and combine over the profiles, of each
 			 profile's sum over the contexts */
+	LEAF_OWN,     /* as the reader combines contexts
+			 (model_combine_contexts: Cube's own aggr, a
+			 POSTDERIVED expression over the contexts) */
 };
 
 #define VIEW_LEAVES_MAX 16
@@ -147,6 +150,10 @@ struct view_leaves {
 							order, or NULL */
 	uint32_t n_t;
 	struct view_leaf_threads t[VIEW_LEAVES_MAX];
+	/* LEAF_OWN leaves: the counted contexts' slots and nodes (owned) */
+	uint32_t *own_slot, *own_node;
+	size_t own_n, own_cap;
+	bool own, own_failed;
 };
 
 /* Start the value of row `row` for column `column`, whose contexts are

@@ -11,7 +11,11 @@
  * HPCToolkit statistic over threads (a min, max, count or sum of squares
  * over threads) is recomputed from each thread's sum over the row's
  * contexts, read through model_per_profile; without per-thread values the
- * column is blank.  Semantics in doc/views.md ("Rows of several
+ * column is blank; a statistic the reader combines over contexts its own
+ * way (model_combine_contexts) is what the reader makes of the counted
+ * contexts, handed to it at once with their values (Cube: a metric's own
+ * aggr folds the values, a POSTDERIVED expression runs over the
+ * contexts).  Semantics in doc/views.md ("Rows of several
  * contexts").  Must not depend on curses, on ui/ or on any reader. */
 #include "config.h"
 
@@ -24,6 +28,15 @@
 
 /* ---- the rule of a column --------------------------------------------- */
 
+/* A statistic whose contexts the reader combines its own way (a Cube
+ * metric's own aggr): a row's value is their fold (LEAF_OWN). */
+static bool stat_own(const struct model *m, uint32_t stat)
+{
+	double x = 0;
+	bool present = false;
+	return model_combine_contexts(m, stat, NULL, NULL, 0, &x, &present);
+}
+
 /* A statistic whose row value is the sum of its values at the contexts:
  * "$$" summed over threads (a thread's value over several contexts is
  * their sum, so the sum over threads adds up too). */
@@ -32,7 +45,8 @@ static bool stat_additive(const struct model *m, uint32_t stat)
 	const struct model_stat *s = &model_stats(m)[stat];
 	return s->combine == COMBINE_SUM &&
 	       !(s->flags & (STAT_CONSTANT | STAT_NO_AGGREGATE)) &&
-	       strcmp(model_str(m, s->formula), "$$") == 0;
+	       strcmp(model_str(m, s->formula), "$$") == 0 &&
+	       !stat_own(m, stat);
 }
 
 enum shape { SHAPE_CONST, SHAPE_LINEAR, SHAPE_OTHER };
@@ -133,6 +147,8 @@ static enum view_leaf_how leaf_how(const struct model *m, uint32_t stat)
 		return LEAF_ANY;
 	if (stat_additive(m, stat))
 		return LEAF_SUM;
+	if (stat_own(m, stat))
+		return LEAF_OWN;
 	if (s->flags & (STAT_CONTEXTS_COMBINE | STAT_DERIVED_INCLUSIVE) &&
 	    strcmp(model_str(m, s->formula), "$$") == 0)
 		return LEAF_COMBINE;
@@ -264,6 +280,9 @@ static void leaves_release(struct view_leaves *l)
 		l->t[i].x = NULL;
 	}
 	l->n = l->n_t = 0;
+	FREE_AND_NULL(l->own_slot);
+	FREE_AND_NULL(l->own_node);
+	l->own_n = l->own_cap = 0;
 }
 
 /* The index in l->t of the per-profile sums of statistic `stat`'s prop_id
@@ -309,6 +328,7 @@ bool view_leaves_begin(struct view_leaves *l, struct view *v, uint32_t row,
 	for (uint32_t i = 0; i < l->n; i++) {
 		l->how[i] = combine ? LEAF_COMBINE : leaf_how(m, l->stat[i]);
 		threads |= l->how[i] == LEAF_THREADS;
+		l->own |= l->how[i] == LEAF_OWN;
 	}
 	/* when some statistic comes from the per-thread sums, the sums read
 	 * from the same per-thread values come from them too: a standard
@@ -362,15 +382,66 @@ static void threads_add(struct view_leaves *l, struct view_leaf_threads *t,
 	free(pv);
 }
 
+/* Keep (slot, node) for the LEAF_OWN leaves. */
+static void own_add(struct view_leaves *l, uint32_t slot, uint32_t node)
+{
+	if (l->own_failed)
+		return;
+	if (l->own_n == l->own_cap) {
+		size_t cap = l->own_cap ? 2 * l->own_cap : 16;
+		uint32_t *s = realloc(l->own_slot, cap * sizeof(*s));
+		if (s)
+			l->own_slot = s;
+		uint32_t *n = s ? realloc(l->own_node, cap * sizeof(*n)) : NULL;
+		if (n)
+			l->own_node = n;
+		if (!s || !n) {
+			l->own_failed = true;
+			return;
+		}
+		l->own_cap = cap;
+	}
+	l->own_slot[l->own_n] = slot;
+	l->own_node[l->own_n++] = node;
+}
+
+/* Statistic `i` (LEAF_OWN) over the kept contexts, as the reader
+ * combines them; absent when it has no value there. */
+static void own_value(struct view_leaves *l, uint32_t i)
+{
+	size_t n = l->own_n;
+	double *vals = malloc((n + 1) * sizeof(*vals));
+	if (!vals || l->own_failed || !n) {
+		free(vals);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct view_dense *d = l->d[i];
+		double x = 0;
+		if (d && d->value)
+			x = d->present[l->own_slot[k]] ? d->value[l->own_slot[k]]
+						      : 0;
+		else if (!model_stat_value(l->m, l->own_node[k], l->stat[i], &x))
+			x = 0;
+		vals[k] = x;
+	}
+	if (!model_combine_contexts(l->m, l->stat[i], l->own_node, vals, n,
+				    &l->value[i], &l->present[i]))
+		l->present[i] = false;
+	free(vals);
+}
+
 void view_leaves_add(struct view_leaves *l, uint32_t slot, uint32_t node)
 {
 	if (!l->f)
 		return;
 	for (uint32_t i = 0; i < l->n_t; i++)
 		threads_add(l, &l->t[i], node);
+	if (l->own)
+		own_add(l, slot, node);
 	for (uint32_t i = 0; i < l->n; i++) {
 		double x;
-		if (l->how[i] == LEAF_THREADS ||
+		if (l->how[i] == LEAF_THREADS || l->how[i] == LEAF_OWN ||
 		    (l->how[i] == LEAF_ANY && l->present[i]))
 			continue;
 		if (l->d[i]) {
@@ -449,6 +520,8 @@ bool view_leaves_value(struct view_leaves *l, double *out)
 	for (uint32_t i = 0; i < l->n; i++)
 		if (l->how[i] == LEAF_THREADS)
 			threads_value(l, i);
+		else if (l->how[i] == LEAF_OWN)
+			own_value(l, i);
 	bool ok = formula_eval(l->f, combined_leaf, l, out);
 	/* keep the sums read for the row's next columns */
 	for (uint32_t i = 0; i < l->n_t; i++)

@@ -73,7 +73,7 @@ struct cube_metric {
 			     * cubeplaggrtype: plus, minus, aggr, and
 			     * one without a known type */
 	bool known_dtype;   /* false: unknown text, read as DOUBLE */
-	bool own_aggr;      /* a prederived metric whose <cubeplaggr> are
+	bool own_aggr;      /* a derived metric whose <cubeplaggr> are
 			     * applied (cube_derived.c) */
 	uint32_t elem_size; /* bytes per value */
 	/* a component of a multi-value metric (cube_components.c): the

@@ -130,14 +130,15 @@ static const char *const agg_name[] = {"plus", "minus", "aggr"};
 
 /* Whether CubeLib applies <cubeplaggr> kind k (enum cube_agg) to metric
  * cm: plus, minus and aggr to a PREDERIVED_INCLUSIVE metric, plus and
- * aggr to a PREDERIVED_EXCLUSIVE one (CubeCustomPreDerived*Metric.cpp);
- * the POSTDERIVED aggr is not applied here. */
+ * aggr to a PREDERIVED_EXCLUSIVE one (CubeCustomPreDerived*Metric.cpp),
+ * aggr to a POSTDERIVED one (CubePostDerivedMetric.cpp). */
 static bool agg_applies(const struct cube_metric *cm, int k)
 {
 	if (!cm->cubepl[2 + k] || cm->mtype != CUBE_MT_DERIVED)
 		return false;
 	return cm->derived == CUBE_DV_PRE_INCL ||
-	       (cm->derived == CUBE_DV_PRE_EXCL && k != CUBE_AGG_MINUS);
+	       (cm->derived == CUBE_DV_PRE_EXCL && k != CUBE_AGG_MINUS) ||
+	       (cm->derived == CUBE_DV_POST && k == CUBE_AGG_AGGR);
 }
 
 /* Parse metric i's expression, init block and own aggregation. */

@@ -50,6 +50,10 @@ struct dctx {
 	struct cube_values *v;
 	uint32_t mi, pos, kind;
 	int64_t loc; /* -1: totals over locations */
+	/* a row of several call paths (cube_derived_rows): their positions,
+	 * metric references read over all of them; NULL: pos alone */
+	const uint32_t *list;
+	uint32_t n_list;
 	struct {
 		uint32_t mi, kind, pos;
 		double *row;

@@ -17,7 +17,11 @@
  * expressions of arg1 and arg2 instead of + and -: "plus" a node's
  * children (PREDERIVED_INCLUSIVE: into minus(own, fold), its exclusive
  * value; PREDERIVED_EXCLUSIVE: onto its own value, its inclusive one,
- * cube_inclusive.c), "aggr" the locations into a total, from 0.
+ * cube_inclusive.c), "aggr" the locations into a total, from 0.  A
+ * POSTDERIVED metric with its own aggr (CubeLib's
+ * PostDerivedMetric::get_sev_native) runs its expression per location
+ * and folds those by aggr from 0 into a total (at the synthetic root on
+ * the locations' values there, root_row).
  *
  * In every kind metric::x(i) / metric::x(e) take x's inclusive / exclusive
  * value instead, metric::call::x(id, f) the value at call path `id`,
@@ -49,6 +53,34 @@ static int32_t host_resolve(void *ud, const char *name, size_t len)
 	return -1;
 }
 
+/* Metric x's per-location values at the synthetic root: a derived
+ * metric's own (its own aggregation's fold, or a POSTDERIVED expression
+ * there), any other's inclusive values of its roots combined as its
+ * totals are (cube_total); an exclusive value there reads 0. */
+static void root_row(struct cube_values *v, uint32_t x, uint32_t kind,
+		     double *row)
+{
+	const struct cube_metric *m = &v->metrics[x];
+	uint32_t L = v->n_loc;
+	if (m->mtype == CUBE_MT_DERIVED &&
+	    (m->own_aggr || m->derived == CUBE_DV_POST)) {
+		cube_cells(v, x, CUBE_POS_ALL, kind, row);
+		return;
+	}
+	memset(row, 0, L * sizeof(*row));
+	double *one = malloc(((size_t)L + 1) * sizeof(*one));
+	bool any = false;
+	for (uint32_t p = 0; one && kind == KIND_INCL && p < v->n;
+	     p += v->subtree[p]) {
+		if (!cube_cells(v, x, p, KIND_INCL, one))
+			continue;
+		for (uint32_t j = 0; j < L; j++)
+			row[j] = any ? cube_combine(m, row[j], one[j]) : one[j];
+		any = true;
+	}
+	free(one);
+}
+
 /* Metric x's per-location values at (pos, kind), kept for the other
  * locations of this evaluation. */
 static const double *row_of(struct dctx *d, uint32_t x, uint32_t pos,
@@ -63,12 +95,110 @@ static const double *row_of(struct dctx *d, uint32_t x, uint32_t pos,
 	double *row = malloc(((size_t)d->v->n_loc + 1) * sizeof(double));
 	if (!row)
 		return NULL;
-	cube_cells(d->v, x, pos, kind, row);
+	if (pos == CUBE_POS_ALL)
+		root_row(d->v, x, kind, row);
+	else
+		cube_cells(d->v, x, pos, kind, row);
 	d->rows[d->n_rows].mi = x;
 	d->rows[d->n_rows].pos = pos;
 	d->rows[d->n_rows].kind = kind;
 	d->rows[d->n_rows++].row = row;
 	return row;
+}
+
+static bool list_run(struct cube_values *v, uint32_t mi, uint32_t kind,
+		     const uint32_t *list, uint32_t n, bool per_loc,
+		     double *out);
+
+/* Metric x of flavour k over the call paths of a row (d->list) together,
+ * as CubeLib's get_sev_native / get_sevs_native of a list of call paths
+ * give it: in total (a prederived metric with its own aggr: their totals
+ * folded by it from 0; a POSTDERIVED one: its expression over the
+ * list; else their totals combined as its totals are), or per location
+ * (the first call path's values, then plus (its own, or +) with the
+ * next's; a POSTDERIVED one: its expression per location over the
+ * list), row kept at position CUBE_POS_LIST. */
+#define CUBE_POS_LIST (UINT32_MAX - 1)
+static bool list_metric(struct dctx *d, uint32_t x, uint32_t k, bool total,
+			double *out, const char **msg)
+{
+	struct cube_values *v = d->v;
+	const struct cube_metric *m = &v->metrics[x];
+	bool post = m->mtype == CUBE_MT_DERIVED && m->derived == CUBE_DV_POST;
+	*out = 0;
+	if (total && post) {
+		if (!cube_derived_rows(v, x, k, d->list, d->n_list, out))
+			goto fail;
+		return true;
+	}
+	if (total) {
+		bool any = false;
+		for (uint32_t i = 0; i < d->n_list; i++) {
+			double y;
+			if (!cube_total(v, x, d->list[i], k, &y))
+				continue;
+			if (m->own_aggr) {
+				if (!cube_derived_op(v, x, CUBE_AGG_AGGR, *out, y,
+						     out))
+					goto fail;
+			} else {
+				*out = any ? cube_combine(m, *out, y) : y;
+			}
+			any = true;
+		}
+		if (m->mtype == CUBE_MT_DERIVED && v->pl->dm[x].failed) {
+			*msg = "a derived metric it reads failed";
+			return false;
+		}
+		return true;
+	}
+	for (uint32_t i = 0; i < d->n_rows; i++)
+		if (d->rows[i].mi == x && d->rows[i].pos == CUBE_POS_LIST &&
+		    d->rows[i].kind == k) {
+			*out = d->rows[i].row[d->loc];
+			return true;
+		}
+	uint32_t L = v->n_loc;
+	if (d->n_rows == sizeof(d->rows) / sizeof(d->rows[0])) {
+		*msg = "too many metrics read";
+		return false;
+	}
+	double *row = calloc((size_t)L + 1, sizeof(double));
+	double *one = malloc(((size_t)L + 1) * sizeof(double));
+	bool ok = row && one, any = false;
+	if (ok && post) {
+		ok = list_run(v, x, k, d->list, d->n_list, true, row);
+	} else {
+		for (uint32_t i = 0; ok && i < d->n_list; i++) {
+			if (!cube_cells(v, x, d->list[i], k, one))
+				continue;
+			for (uint32_t j = 0; ok && j < L; j++)
+				if (!any)
+					row[j] = one[j];
+				else if (m->own_aggr)
+					ok = cube_derived_op(v, x, CUBE_AGG_PLUS,
+							     row[j], one[j],
+							     &row[j]);
+				else
+					row[j] = cube_combine(m, row[j], one[j]);
+			any = true;
+		}
+	}
+	free(one);
+	if (!ok) {
+		free(row);
+		goto fail;
+	}
+	d->rows[d->n_rows].mi = x;
+	d->rows[d->n_rows].pos = CUBE_POS_LIST;
+	d->rows[d->n_rows].kind = k;
+	d->rows[d->n_rows++].row = row;
+	*out = row[d->loc];
+	return true;
+fail:
+	*msg = v->pl->dm[x].failed ? "a derived metric it reads failed"
+				   : "out of memory";
+	return false;
 }
 
 static bool host_metric(void *ud, int32_t metric, enum cubepl_ref_kind kind,
@@ -105,6 +235,9 @@ static bool host_metric(void *ud, int32_t metric, enum cubepl_ref_kind kind,
 		*msg = "a cycle between derived metrics";
 		return false;
 	}
+	if (d->list && kind != CUBEPL_REF_CALL &&
+	    !(kind == CUBEPL_REF_FIXED && call == CUBEPL_SAME))
+		return list_metric(d, x, k, total, out, msg);
 	if (total) {
 		cube_total(v, x, pos, k, out);
 	} else {
@@ -361,6 +494,55 @@ static bool run(struct cube_values *v, uint32_t mi, uint32_t pos,
 	drop_rows(&d);
 	if (!ok)
 		cube_pl_fail(v, mi, msg);
+	return ok;
+}
+
+/* The expression of POSTDERIVED metric mi of flavour `kind` over the
+ * call paths list[0..n) together: per location into out[n_loc]
+ * (per_loc), or in total (out[0]). */
+static bool list_run(struct cube_values *v, uint32_t mi, uint32_t kind,
+		     const uint32_t *list, uint32_t n, bool per_loc,
+		     double *out)
+{
+	struct dmetric *dm = &v->pl->dm[mi];
+	if (!dm->usable || dm->failed || !n)
+		return false;
+	/* the reserved variables of a call path read the last one's (CubeLib
+	 * sets them up per call path of the list, in order) */
+	struct dctx d = {.v = v, .mi = mi, .pos = list[n - 1], .kind = kind,
+			 .loc = -1, .list = list, .n_list = n};
+	struct cubepl_host h;
+	cube_pl_host(&d, &h);
+	char msg[256];
+	bool ok = true;
+	dm->busy = true;
+	uint32_t runs = per_loc ? v->n_loc : 1;
+	for (uint32_t j = 0; j < runs && ok; j++) {
+		d.loc = per_loc ? (int64_t)j : -1;
+		ok = cubepl_run(dm->expr, v->pl->env, &h, CUBE_PL_EVAL_STEPS,
+				&out[j], msg, sizeof(msg));
+	}
+	dm->busy = false;
+	drop_rows(&d);
+	if (!ok && !dm->failed)
+		cube_pl_fail(v, mi, msg);
+	return ok;
+}
+
+bool cube_derived_rows(struct cube_values *v, uint32_t mi, uint32_t kind,
+		       const uint32_t *pos, uint32_t n, double *out)
+{
+	*out = 0;
+	if (!v->pl || mi >= v->n_metrics || kind > KIND_EXCL ||
+	    v->metrics[mi].derived != CUBE_DV_POST)
+		return false;
+	if (!v->metrics[mi].own_aggr)
+		return list_run(v, mi, kind, pos, n, false, out);
+	double *row = malloc(((size_t)v->n_loc + 1) * sizeof(double));
+	bool ok = row && list_run(v, mi, kind, pos, n, true, row);
+	for (uint32_t j = 0; ok && j < v->n_loc; j++)
+		ok = cube_derived_op(v, mi, CUBE_AGG_AGGR, *out, row[j], out);
+	free(row);
 	return ok;
 }
 

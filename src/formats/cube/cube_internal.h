@@ -152,6 +152,15 @@ enum cube_agg { CUBE_AGG_PLUS, CUBE_AGG_MINUS, CUBE_AGG_AGGR };
 bool cube_derived_op(struct cube_values *v, uint32_t mi, enum cube_agg k,
 		     double a, double b, double *out);
 
+/* cubeaggr (issue #29): POSTDERIVED metric mi's value of flavour `kind`
+ * over the call paths at positions pos[0..n) together (a flat or
+ * bottom-up row): its expression over the referred metrics' values over
+ * them, per location and folded by its own aggr when it has one
+ * (CubeLib's PostDerivedMetric::get_sev_native of a list of call
+ * paths).  False: no value (a failed run is the metric's failure). */
+bool cube_derived_rows(struct cube_values *v, uint32_t mi, uint32_t kind,
+		       const uint32_t *pos, uint32_t n, double *out);
+
 /* cube_tree.c: the tree arrays and id index of the provider, then the
  * model's functions (regions), call nodes and profiles (locations). */
 enum status cube_build_tree(struct opener *o);

@@ -209,8 +209,8 @@ static enum status add_stats(struct opener *o, uint32_t i, uint8_t comb,
 			s.flags = STAT_CONTEXTS_COMBINE;
 		if (cube_excl_only(cm) && kind == KIND_EXCL)
 			s.flags |= STAT_EXCLUSIVE_ONLY;
-		/* an expression over sums: rows of several call paths
-		 * have no value (a sum of ratios is none) */
+		/* an expression over sums: no sum over call paths (a sum
+		 * of ratios is none; rows: cube_derived_rows) */
 		if (cm->mtype == CUBE_MT_DERIVED &&
 		    cm->derived == CUBE_DV_POST)
 			s.flags |= STAT_NO_AGGREGATE;

@@ -561,6 +561,48 @@ static bool values_combine_profiles(void *impl, uint32_t stat_id,
 	return true;
 }
 
+/* A row of several call paths (flat, bottom-up; doc/cube.md, "A metric's
+ * own aggregation"): a prederived metric with its own aggregation folds
+ * their totals by its aggr from 0 (CubeLib's
+ * BuildInTypeMetric::get_sev_native of a list of call paths, no system
+ * resource); a POSTDERIVED one runs its expression over them
+ * (cube_derived_rows).  Other metrics: false (they add up). */
+static bool values_combine_contexts(void *impl, uint32_t stat_id,
+				    const uint32_t *ctx_ids, const double *vals,
+				    size_t n, double *out, bool *present)
+{
+	struct cube_values *v = impl;
+	uint32_t mi = stat_id / 2, kind = stat_id % 2;
+	if (mi >= v->n_metrics)
+		return false;
+	const struct cube_metric *m = &v->metrics[mi];
+	bool post = m->mtype == CUBE_MT_DERIVED && m->derived == CUBE_DV_POST;
+	if (!m->own_aggr && !post)
+		return false;
+	*present = false;
+	if (!n)
+		return true;
+	uint32_t *pos = malloc(n * sizeof(*pos));
+	if (!pos)
+		return true;
+	pthread_mutex_lock(&v->lock);
+	uint32_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((pos[k] = pos_of_ctx(v, ctx_ids[i])) < v->n)
+			k++;
+	double acc = 0;
+	bool ok = k > 0;
+	if (post)
+		ok = ok && cube_derived_rows(v, mi, kind, pos, k, &acc);
+	for (size_t i = 0; !post && ok && i < n; i++)
+		ok = cube_derived_op(v, mi, CUBE_AGG_AGGR, acc, vals[i], &acc);
+	pthread_mutex_unlock(&v->lock);
+	free(pos);
+	*out = acc;
+	*present = ok;
+	return true;
+}
+
 const struct value_ops cube_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
@@ -568,4 +610,5 @@ const struct value_ops cube_value_ops = {
 	.summary_all = values_summary_all,
 	.take_error = values_take_error,
 	.combine_profiles = values_combine_profiles,
+	.combine_contexts = values_combine_contexts, /* cubeaggr */
 };
