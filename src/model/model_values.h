@@ -61,6 +61,17 @@ struct value_ops {
 	 * *out; false: as `combine` says (then *out is untouched). */
 	bool (*combine_profiles)(void *impl, uint32_t stat_id,
 				 const double *vals, size_t n, double *out);
+	/* scalefn (issue #29): optional (NULL: a value is only its
+	 * number).  Where the values of statistic `stat_id` are codes of
+	 * something richer (a column with RENDER_CODE: Cube's SCALE_FUNC,
+	 * the ranking code of a scaling function), the text of that thing
+	 * at context `ctx_id` for profile `profile` (UINT32_MAX: over every
+	 * profile, as `summary` gives it): *out malloc'd, NULL where the
+	 * statistic has no text or no value there.  STATUS_OK, or a failed
+	 * read's status with `err` set (a damaged cell). */
+	enum status (*value_text)(void *impl, uint32_t ctx_id,
+				  uint32_t stat_id, uint32_t profile,
+				  char **out, struct error *err);
 };
 
 /* The first failed value read since the last call (see value_ops
@@ -118,6 +129,15 @@ enum status model_column_dense(const struct model *m, uint32_t column,
  * as the statistic's `combine` says.  n may be 0 (to ask whether). */
 bool model_combine_profiles(const struct model *m, uint32_t stat,
 			    const double *vals, size_t n, double *out);
+
+/* The text column `column`'s value at `node` stands for, where the
+ * column is a code (value_ops value_text: Cube's SCALE_FUNC scaling
+ * function), over profile `profile` (UINT32_MAX: every profile): *out
+ * malloc'd, NULL when the column has no text or no value there (a column
+ * of several statistics has none).  STATUS_OK or the reader's error. */
+enum status model_value_text(const struct model *m, uint32_t node,
+			     uint32_t column, uint32_t profile, char **out,
+			     struct error *err);
 
 /* Whether the reader gives per-profile values at all (value_ops
  * per_profile); a statistic has them when, besides, its prop_id is set. */

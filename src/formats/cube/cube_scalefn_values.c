@@ -1,0 +1,216 @@
+/* cube_scalefn_values: the values of a SCALE_FUNC metric (cube_scalefn.h
+ * decodes, adds and ranks one function): at a call node, the function of
+ * its cells added over the locations asked (exclusive: the node's own
+ * row; inclusive: every row of its subtree, which runs on in document
+ * order; the synthetic root: every row), and its ranking code or text.
+ * Codes do not add: every total is the code of a sum of functions, never
+ * a sum of codes.  Totals are kept per node once computed.  A damaged
+ * cell is a failed read (the first error kept, naming the file and the
+ * metric), its value absent.  Called with v->lock held.  Must not depend
+ * on curses or on another format. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/cube/cube_internal.h"
+#include "formats/cube/cube_scalefn.h"
+
+#define ALL_LOCS UINT32_MAX
+
+struct sf_metric {
+	char *name;
+	double *code[2];   /* per position, then the synthetic root */
+	uint8_t *state[2]; /* 0 not computed, 1 present, 2 absent */
+};
+
+struct cube_sfv {
+	uint32_t n_metrics;
+	struct sf_metric *m;
+};
+
+enum status cube_sf_setup(struct cube_values *v, uint32_t mi, const char *name)
+{
+	if (!v->sf) {
+		v->sf = calloc(1, sizeof(*v->sf));
+		if (v->sf) {
+			v->sf->m = calloc(v->n_metrics ? v->n_metrics : 1,
+					  sizeof(*v->sf->m));
+			v->sf->n_metrics = v->sf->m ? v->n_metrics : 0;
+		}
+	}
+	if (!v->sf || mi >= v->sf->n_metrics)
+		return STATUS_NOMEM;
+	free(v->sf->m[mi].name);
+	v->sf->m[mi].name = strdup(name);
+	return v->sf->m[mi].name ? STATUS_OK : STATUS_NOMEM;
+}
+
+void cube_sf_values_free(struct cube_values *v)
+{
+	if (!v->sf)
+		return;
+	for (uint32_t i = 0; i < v->sf->n_metrics; i++) {
+		struct sf_metric *s = &v->sf->m[i];
+		free(s->name);
+		for (int k = 0; k < 2; k++) {
+			free(s->code[k]);
+			free(s->state[k]);
+		}
+	}
+	free(v->sf->m);
+	free(v->sf);
+	v->sf = NULL;
+}
+
+/* A damaged cell: the first failure, naming the file and metric. */
+static void note_bad_cell(struct cube_values *v, uint32_t mi, uint32_t pos,
+			  struct error *e)
+{
+	const char *name = v->sf && mi < v->sf->n_metrics && v->sf->m[mi].name
+				   ? v->sf->m[mi].name
+				   : "?";
+	struct error named = {0};
+	error_set(&named, e->status, v->name, "metric %s, call node %u: %s",
+		  name, pos < v->n ? (unsigned)v->id[pos] : 0u,
+		  e->message ? e->message : "damaged cell");
+	error_clear(e);
+	cube_note_error(v, &named);
+}
+
+/* The cells of locations `loc` (ALL_LOCS: each into f[j]; else into
+ * f[0]) of the rows at positions [lo, hi) added; false when a cell is
+ * damaged (noted) or out of memory. */
+static bool add_rows(struct cube_values *v, uint32_t mi, uint32_t lo,
+		     uint32_t hi, uint32_t loc, struct cube_sf *f, bool per_loc)
+{
+	for (uint32_t p = lo; p < hi && p < v->n; p++) {
+		bool swap = false;
+		const uint8_t *row = cube_raw_row(v, mi, p, &swap);
+		if (!row)
+			continue;
+		struct span s = {row, (uint64_t)v->n_loc * CUBE_SF_CELL};
+		for (uint32_t j = 0; j < v->n_loc; j++) {
+			if (loc != ALL_LOCS && j != loc)
+				continue;
+			struct error e = {0};
+			struct cube_sf *to = per_loc ? &f[j] : f;
+			if (cube_sf_add_cell(to, s, (uint64_t)j * CUBE_SF_CELL,
+					     swap, &e) != STATUS_OK) {
+				note_bad_cell(v, mi, p, &e);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* The positions whose rows node `pos` of `kind` adds up. */
+static bool range_of(const struct cube_values *v, uint32_t pos, uint32_t kind,
+		     uint32_t *lo, uint32_t *hi)
+{
+	if (pos == CUBE_POS_ALL) {
+		*lo = 0;
+		*hi = v->n;
+		return kind == KIND_INCL;
+	}
+	if (pos >= v->n)
+		return false;
+	*lo = pos;
+	*hi = kind == KIND_INCL ? pos + v->subtree[pos] : pos + 1;
+	return true;
+}
+
+/* The function at (pos, kind) over location `loc` (ALL_LOCS: all) into
+ * *f (emptied first); false when absent or damaged. */
+static bool function_at(struct cube_values *v, uint32_t mi, uint32_t pos,
+			uint32_t kind, uint32_t loc, struct cube_sf *f)
+{
+	uint32_t lo, hi;
+	cube_sf_clear(f);
+	if (!range_of(v, pos, kind, &lo, &hi) ||
+	    !add_rows(v, mi, lo, hi, loc, f, false))
+		return false;
+	return f->n > 0;
+}
+
+static struct sf_metric *cache_of(struct cube_values *v, uint32_t mi,
+				  uint32_t kind)
+{
+	if (!v->sf || mi >= v->sf->n_metrics || kind > 1)
+		return NULL;
+	struct sf_metric *s = &v->sf->m[mi];
+	if (!s->code[kind]) {
+		s->code[kind] = malloc(((size_t)v->n + 1) * sizeof(double));
+		s->state[kind] = calloc((size_t)v->n + 1, 1);
+		if (!s->code[kind] || !s->state[kind]) {
+			free(s->code[kind]);
+			free(s->state[kind]);
+			s->code[kind] = NULL;
+			s->state[kind] = NULL;
+			return NULL;
+		}
+	}
+	return s;
+}
+
+bool cube_sf_total(struct cube_values *v, uint32_t mi, uint32_t pos,
+		   uint32_t kind, double *out)
+{
+	*out = 0;
+	if (pos != CUBE_POS_ALL && pos >= v->n)
+		return false;
+	struct sf_metric *s = cache_of(v, mi, kind);
+	size_t at = pos == CUBE_POS_ALL ? v->n : pos;
+	if (s && s->state[kind][at]) {
+		*out = s->code[kind][at];
+		return s->state[kind][at] == 1;
+	}
+	struct cube_sf f = {0};
+	bool ok = function_at(v, mi, pos, kind, ALL_LOCS, &f);
+	*out = ok ? cube_sf_code(&f) : 0;
+	cube_sf_free(&f);
+	/* a damaged cell is not kept: asked again, it fails again */
+	if (s && (ok || v->first_error.status == STATUS_OK)) {
+		s->code[kind][at] = *out;
+		s->state[kind][at] = ok ? 1 : 2;
+	}
+	return ok;
+}
+
+bool cube_sf_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+		   uint32_t kind, double *out)
+{
+	uint32_t L = v->n_loc, lo, hi;
+	memset(out, 0, L * sizeof(*out));
+	struct cube_sf *f = calloc(L ? L : 1, sizeof(*f));
+	bool any = false;
+	if (f && range_of(v, pos, kind, &lo, &hi) &&
+	    add_rows(v, mi, lo, hi, ALL_LOCS, f, true))
+		for (uint32_t j = 0; j < L; j++) {
+			out[j] = cube_sf_code(&f[j]);
+			any |= f[j].n > 0;
+		}
+	for (uint32_t j = 0; f && j < L; j++)
+		cube_sf_free(&f[j]);
+	free(f);
+	return any;
+}
+
+enum status cube_sf_text_at(struct cube_values *v, uint32_t mi, uint32_t pos,
+			    uint32_t kind, uint32_t loc, char **out)
+{
+	*out = NULL;
+	if (loc != ALL_LOCS && loc >= v->n_loc)
+		return STATUS_OK;
+	struct cube_sf f = {0};
+	enum status st = STATUS_OK;
+	if (function_at(v, mi, pos, kind, loc, &f)) {
+		*out = cube_sf_text(&f);
+		if (!*out)
+			st = STATUS_NOMEM;
+	}
+	cube_sf_free(&f);
+	return st;
+}
