@@ -9,7 +9,8 @@
 # tests/cube-dump's per-location codes with them, for several seeds and
 # byte orders, and with its own decoding of cube-values_example.cubex
 # (the first cell 670.6687, the root 840.3433, the first cell's function
-# text).  Flat rows and diff flat rows are blank; damaged cells (31
+# text), and the threads pane (T: each location's code and function; its
+# system tree's groups blank).  Flat rows and diff flat rows are blank; damaged cells (31
 # terms, c = 0, 11 measurements) make report exit 2 with one line naming
 # the file and the metric.
 . "${top_srcdir:-.}/tests/test-lib.sh"
@@ -54,6 +55,18 @@ if [ -f "$ex" ]; then
 	grep -q "^ *840.3433 *<program root>" "$tmp/ex.txt" ||
 		fail "root is not 840.3433: $(head -3 "$tmp/ex.txt")"
 	[ ! -s "$tmp/ex.err" ] || fail "warnings: $(cat "$tmp/ex.err")"
+	# the threads pane (T) on main's exclusive codes: each location's
+	# code and function; its system tree (O): groups without a value
+	"$cs" --headless --size 120x30 --keys ':sort SCALE_FUNC3 (E)<Enter>jT' \
+		"$ex" >"$tmp/t.txt" 2>&1 || fail "headless T"
+	grep -q "^  670.6687  Process 0: Thread 0  2\*x^(2/3)\*log2(x)^4 + x^(1/2)\*log2(x)^3$" \
+		"$tmp/t.txt" || fail "threads pane: $(cat "$tmp/t.txt")"
+	grep -q "^ ranking codes, not summed; all contexts: 840.3383 = 5\*x^(5/6)" \
+		"$tmp/t.txt" || fail "threads pane sums line: $(sed -n 5p "$tmp/t.txt")"
+	"$cs" --headless --size 120x30 --keys ':sort SCALE_FUNC3 (E)<Enter>jTO' \
+		"$ex" >"$tmp/o.txt" 2>&1 || fail "headless T O"
+	grep -Eq "^ +[^0-9 ]+ Athena \(4\)$" "$tmp/o.txt" ||
+		fail "system tree groups are not blank: $(cat "$tmp/o.txt")"
 fi
 # damaged cells: exit 2, one line naming the file and the metric
 for kind in terms zero-c measurements; do
