@@ -7,7 +7,9 @@ and N.data read here, terms of equal (b, c, d) added, the dominant term
 ranked 1000 b/c + d + a/1000, as gen_cube.scale_code).
 
 The totals come from `callscope report --format json` and `--format csv`
-(the synthetic root's inclusive code too); the per-location codes from
+(the synthetic root's inclusive code too), and for gen_cube.py's files
+(call nodes named f<id>) from `callscope diff FILE FILE --format csv`,
+which reads every node's code in one pass; the per-location codes from
 tests/cube-dump (its L lines); with --text CNODE:KIND:LOC=TEXT, the F line
 of that cell must read TEXT.  Exit 1 with one line per mismatch.
 
@@ -138,6 +140,21 @@ def main():
             v = r["%s (%s)" % (metric, kind)]
             got[(name, kind)] = float(v) if v else None
     n += check_totals(want, got, "report csv")
+    # every node's code at once (summary_all: one pass, children first),
+    # as the diff's base column reads them; gen_cube.py names f<cnode>
+    out = run([cs, "diff", path, path, "--metric", metric, "--format",
+               "csv"])
+    got = {}
+    for r in csv.DictReader(io.StringIO(out)):
+        name = "root" if r["kind"] == "root" else r["name"][1:]
+        if name != "root" and not name.isdigit():
+            got = {}
+            break
+        for kind in "IE":
+            v = r["%s:base (%s)" % (metric, kind)]
+            got[(name, kind)] = float(v) if v else None
+    if got:
+        n += check_totals(want, got, "diff csv")
     locs, funcs = {}, {}
     for ln in run([dump, path]).splitlines():
         f = ln.split(" ", 5)

@@ -153,6 +153,10 @@ bool cube_sf_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 		   uint32_t kind, double *out);
 enum status cube_sf_text_at(struct cube_values *v, uint32_t mi, uint32_t pos,
 			    uint32_t kind, uint32_t loc, char **out);
+/* Every position's code of (mi, kind) computed in one pass over the rows
+ * (children before parents) and kept, for summary_all; false when out of
+ * memory or a cell is damaged (then the codes are computed one by one). */
+bool cube_sf_fill(struct cube_values *v, uint32_t mi, uint32_t kind);
 void cube_sf_values_free(struct cube_values *v);
 
 /* cube_inclusive.c: the inclusive values of a metric whose exclusive

@@ -179,6 +179,37 @@ bool cube_sf_total(struct cube_values *v, uint32_t mi, uint32_t pos,
 	return ok;
 }
 
+bool cube_sf_fill(struct cube_values *v, uint32_t mi, uint32_t kind)
+{
+	struct sf_metric *s = cache_of(v, mi, kind);
+	struct cube_sf *fn = calloc((size_t)v->n + 1, sizeof(*fn));
+	bool ok = s && fn;
+	/* positions in reverse document order: every child before its
+	 * parent, whose function takes the child's over (then freed) */
+	for (uint32_t p = v->n; ok && p-- > 0;) {
+		if (!add_rows(v, mi, p, p + 1, ALL_LOCS, &fn[p], false)) {
+			ok = false;
+			break;
+		}
+		if (kind == KIND_INCL)
+			for (uint32_t c = v->first_child[p]; c != UINT32_MAX;
+			     c = v->next_sibling[c]) {
+				ok = cube_sf_add(&fn[p], &fn[c]);
+				cube_sf_free(&fn[c]);
+				if (!ok)
+					break;
+			}
+		s->code[kind][p] = cube_sf_code(&fn[p]);
+		s->state[kind][p] = fn[p].n ? 1 : 2;
+		if (kind != KIND_INCL)
+			cube_sf_free(&fn[p]);
+	}
+	for (uint32_t p = 0; fn && p < v->n; p++)
+		cube_sf_free(&fn[p]);
+	free(fn);
+	return ok;
+}
+
 bool cube_sf_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 		   uint32_t kind, double *out)
 {

@@ -432,6 +432,13 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 	struct cube_values *v = impl;
 	(void)err;
 	double x;
+	/* a scaling function's inclusive codes: one pass, children first */
+	if (stat_id / 2 < v->n_metrics &&
+	    cube_is_scalefn(&v->metrics[stat_id / 2])) {
+		pthread_mutex_lock(&v->lock);
+		cube_sf_fill(v, stat_id / 2, stat_id % 2);
+		pthread_mutex_unlock(&v->lock);
+	}
 	/* the synthetic root, as values_summary gives it (diff's dense
 	 * columns read it here: its time row was blank) */
 	if (values_summary(impl, 0, stat_id, &x))
