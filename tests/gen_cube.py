@@ -25,7 +25,8 @@ CubeLib's cell layout (scale_func_cell); --scale-csv FILE writes the
 ranking codes the Cube GUI shows (scale_codes: terms of equal (b, c, d)
 added over locations and the subtree, then the dominant term's code);
 --scale-damage terms|zero-c|measurements damages the last row's last
-cell (31 terms, a term with c = 0, 11 measurements).
+cell (31 terms, a term with c = 0, 11 measurements); --scale-inclusive
+stores the metric INCLUSIVE (each row its subtree's functions added).
 """
 import gzip
 import io
@@ -224,19 +225,29 @@ def scale_func_cell(terms, be):
     return cell + bytes(848 - len(cell))
 
 
-def scale_func_member(n, locs, rnd, be, damage=None):
+def scale_func_member(n, locs, rnd, be, damage=None, stored=None):
     """index and data of a SCALE_FUNC metric over every call node (dense
-    in tree order), 1 to 3 random terms a cell, and the terms by row."""
+    in tree order), 1 to 3 random terms a cell, and the terms by row (in
+    document order).  stored = (wide order, subtree of each cnode, the
+    document order): the metric is stored INCLUSIVE, each row in the wide
+    order holding the sum of its subtree's functions (c at most 2: at
+    most 24 distinct terms, within a cell's 30)."""
     e = ">" if be else "<"
     idx = (b"CUBEX.INDEX" + struct.pack(e + "I", 1) + struct.pack(e + "H", 0)
            + b"\x03")
     cells, terms_of = [], []
     for _ in range(n * locs):
         terms = [(rnd.uniform(0.5, 9.0), rnd.randrange(0, 4),
-                  rnd.randrange(1, 4), rnd.randrange(0, 3))
+                  rnd.randrange(1, 3 if stored else 4), rnd.randrange(0, 3))
                  for _ in range(rnd.randrange(1, 4))]
         terms_of.append(terms)
         cells.append(scale_func_cell(terms, be))
+    if stored:
+        wide, sub, pre = stored
+        own = {c: terms_of[t * locs:(t + 1) * locs] for t, c in enumerate(pre)}
+        cells = [scale_func_cell([(a,) + k for k, a in scale_merge(
+            own[x][l] for x in sub[c]).items()], be)
+            for c in wide for l in range(locs)]
     if damage == "terms":  # 31 terms: the count CubeLib cannot hold
         cells[-1] = struct.pack(e + "II", 31, 0) + cells[-1][8:]
     elif damage == "zero-c":
@@ -267,11 +278,16 @@ def scale_code(fn):
     return 1000.0 * b / c + d + a / 1000.0
 
 
-def scale_codes(path, n, locs, children, rows_of):
-    """CSV: cnode (or root), I/E, location (or all), the code."""
+def subtrees(n, children):
     sub = [None] * n
     for c in range(n - 1, -1, -1):  # children have larger ids
         sub[c] = [c] + [x for k in children[c] for x in sub[k]]
+    return sub
+
+
+def scale_codes(path, n, locs, children, rows_of):
+    """CSV: cnode (or root), I/E, location (or all), the code."""
+    sub = subtrees(n, children)
     with open(path, "w") as f:
         f.write("cnode,kind,loc,code\n")
         roots = [("root", "I", list(range(n)))]
@@ -343,14 +359,17 @@ def small(args, rnd):
         idx, data = member_bytes(rows, dtype, locs, be, z, dense, n)
         members += [(f"{mid}.index", idx), (f"{mid}.data", data)]
     if args.get("scale_func"):
+        stored = (wide, subtrees(n, children), pre) \
+            if args.get("scale_inclusive") else None
         idx, data, rows = scale_func_member(n, locs, rnd, be,
-                                            args.get("scale_damage"))
+                                            args.get("scale_damage"), stored)
         if args.get("scale_csv"):
             rows_of = {c: rows[t] for t, c in enumerate(pre)}
             scale_codes(args["scale_csv"], n, locs, children, rows_of)
         members += [(f"{len(metrics)}.index", idx),
                     (f"{len(metrics)}.data", data)]
-        metrics = metrics + [("scaling", "EXCLUSIVE", "SCALE_FUNC")]
+        metrics = metrics + [("scaling", "INCLUSIVE" if stored else
+                              "EXCLUSIVE", "SCALE_FUNC")]
     a = anchor(n, locs, parent, children, metrics, args["hostile"],
                args["system"])
     if args["gzip_anchor"]:

@@ -4,7 +4,9 @@
 # scaling function, the function of a call node, a location group or the
 # synthetic root being the sum of its cells' (coefficients of equal
 # (b, c, d) terms added).  tests/gen_cube.py --scale-func --scale-csv
-# writes random functions and the codes computed apart from callscope;
+# writes random functions and the codes computed apart from callscope
+# (the metric stored exclusive, or inclusive: --scale-inclusive, whose
+# exclusive functions callscope gets by subtracting the children's);
 # tests/check_cube_scalefn.py compares the report's totals (JSON, CSV) and
 # tests/cube-dump's per-location codes with them, for several seeds and
 # byte orders, and with its own decoding of cube-values_example.cubex
@@ -20,7 +22,8 @@ check="$top_srcdir/tests/check_cube_scalefn.py"
 dump="$top_builddir/tests/cube-dump"
 seed=0
 for opts in "" "--big-endian" "--cnodes 60 --locs 5 --zlib" \
-	"--cnodes 1 --locs 1" "--locs 9 --dense"; do
+	"--cnodes 1 --locs 1" "--locs 9 --dense" "--scale-inclusive" \
+	"--scale-inclusive --big-endian --cnodes 50"; do
 	seed=$((seed + 1))
 	f="$tmp/s$seed.cubex"
 	# shellcheck disable=SC2086

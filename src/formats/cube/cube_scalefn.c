@@ -4,6 +4,7 @@
  * the used ones), in the file's byte order. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,30 @@ bool cube_sf_add(struct cube_sf *f, const struct cube_sf *g)
 fail:
 	cube_sf_free(&copy);
 	return false;
+}
+
+bool cube_sf_sub(struct cube_sf *f, const struct cube_sf *g)
+{
+	for (size_t k = 0; k < g->n; k++) {
+		const struct cube_sf_term *t = &g->t[k];
+		size_t i = find_term(f, t->b, t->c, t->d);
+		if (i == f->n) {
+			struct cube_sf_term neg = *t;
+			neg.a = -t->a;
+			if (!add_term(f, &neg))
+				return false;
+			continue;
+		}
+		double a = f->t[i].a, d = a - t->a;
+		double big = fabs(a) > fabs(t->a) ? fabs(a) : fabs(t->a);
+		if (fabs(d) > 1e-12 * big) {
+			f->t[i].a = d;
+			continue;
+		}
+		memmove(&f->t[i], &f->t[i + 1], (f->n - i - 1) * sizeof(*f->t));
+		f->n--;
+	}
+	return true;
 }
 
 /* >0 when term x grows faster than y: b/c (compared exactly, c > 0),

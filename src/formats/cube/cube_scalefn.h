@@ -47,6 +47,13 @@ enum status cube_sf_add_cell(struct cube_sf *f, struct span s, uint64_t off,
 /* Add function `g` to `f`.  false: out of memory (f unchanged then). */
 bool cube_sf_add(struct cube_sf *f, const struct cube_sf *g);
 
+/* Subtract function `g` from `f` (an exclusive function of one stored
+ * inclusive): a term whose coefficient cancels to within rounding
+ * (|a| <= 1e-12 of the larger of the two) is dropped, so that a term
+ * only the children have ranks nothing.  false: out of memory (f may
+ * then hold part of the difference). */
+bool cube_sf_sub(struct cube_sf *f, const struct cube_sf *g);
+
 /* The ranking code of `f`: for its dominant term (the largest b/c, then
  * the largest d, then the largest a), 1000 * b/c + d + a/1000; 0 for the
  * empty function. */

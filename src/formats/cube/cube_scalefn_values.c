@@ -1,8 +1,10 @@
 /* cube_scalefn_values: the values of a SCALE_FUNC metric (cube_scalefn.h
  * decodes, adds and ranks one function): at a call node, the function of
- * its cells added over the locations asked (exclusive: the node's own
- * row; inclusive: every row of its subtree, which runs on in document
- * order; the synthetic root: every row), and its ranking code or text.
+ * its cells added over the locations asked (stored exclusive: the
+ * node's own row, or for the inclusive value every row of its subtree,
+ * which runs on in document order; stored inclusive: the row, less the
+ * children's rows for the exclusive value; the synthetic root: its
+ * roots'), and its ranking code or text.
  * Codes do not add: every total is the code of a sum of functions, never
  * a sum of codes.  Totals are kept per node once computed.  A damaged
  * cell is a failed read (the first error kept, naming the file and the
@@ -79,11 +81,27 @@ static void note_bad_cell(struct cube_values *v, uint32_t mi, uint32_t pos,
 	cube_note_error(v, &named);
 }
 
-/* The cells of locations `loc` (ALL_LOCS: each into f[j]; else into
- * f[0]) of the rows at positions [lo, hi) added; false when a cell is
- * damaged (noted) or out of memory. */
+/* Cell j of a row at `off` added to *to, or subtracted (`sub`). */
+static enum status take_cell(struct cube_sf *to, struct span s, uint64_t off,
+			     bool swap, bool sub, struct error *e)
+{
+	if (!sub)
+		return cube_sf_add_cell(to, s, off, swap, e);
+	struct cube_sf one = {0};
+	enum status st = cube_sf_add_cell(&one, s, off, swap, e);
+	if (st == STATUS_OK && !cube_sf_sub(to, &one))
+		st = error_set(e, STATUS_NOMEM, NULL, "out of memory");
+	cube_sf_free(&one);
+	return st;
+}
+
+/* The cells of location `loc` (ALL_LOCS: every one, each into f[j] when
+ * `per_loc`, else all into *f) of the rows at positions [lo, hi) added,
+ * or subtracted (`sub`); false when a cell is damaged (noted) or out of
+ * memory. */
 static bool add_rows(struct cube_values *v, uint32_t mi, uint32_t lo,
-		     uint32_t hi, uint32_t loc, struct cube_sf *f, bool per_loc)
+		     uint32_t hi, uint32_t loc, struct cube_sf *f, bool per_loc,
+		     bool sub)
 {
 	for (uint32_t p = lo; p < hi && p < v->n; p++) {
 		bool swap = false;
@@ -96,8 +114,8 @@ static bool add_rows(struct cube_values *v, uint32_t mi, uint32_t lo,
 				continue;
 			struct error e = {0};
 			struct cube_sf *to = per_loc ? &f[j] : f;
-			if (cube_sf_add_cell(to, s, (uint64_t)j * CUBE_SF_CELL,
-					     swap, &e) != STATUS_OK) {
+			if (take_cell(to, s, (uint64_t)j * CUBE_SF_CELL, swap,
+				      sub, &e) != STATUS_OK) {
 				note_bad_cell(v, mi, p, &e);
 				return false;
 			}
@@ -106,20 +124,42 @@ static bool add_rows(struct cube_values *v, uint32_t mi, uint32_t lo,
 	return true;
 }
 
-/* The positions whose rows node `pos` of `kind` adds up. */
-static bool range_of(const struct cube_values *v, uint32_t pos, uint32_t kind,
-		     uint32_t *lo, uint32_t *hi)
+/* The function of (pos, kind) added to f (as add_rows): an EXCLUSIVE
+ * metric's exclusive one is its row, its inclusive one its subtree's
+ * rows (document order: a run from pos); an INCLUSIVE one's inclusive is
+ * its row, its exclusive one that less its children's rows; a SIMPLE
+ * one's both its row; the synthetic root (CUBE_POS_ALL), inclusive
+ * only, its roots' inclusive ones.  false: damaged or out of memory. */
+static bool add_value(struct cube_values *v, uint32_t mi, uint32_t pos,
+		      uint32_t kind, uint32_t loc, struct cube_sf *f,
+		      bool per_loc)
 {
 	if (pos == CUBE_POS_ALL) {
-		*lo = 0;
-		*hi = v->n;
-		return kind == KIND_INCL;
+		for (uint32_t p = 0; kind == KIND_INCL && p < v->n;
+		     p += v->subtree[p])
+			if (!add_value(v, mi, p, KIND_INCL, loc, f, per_loc))
+				return false;
+		return true;
 	}
 	if (pos >= v->n)
-		return false;
-	*lo = pos;
-	*hi = kind == KIND_INCL ? pos + v->subtree[pos] : pos + 1;
-	return true;
+		return true;
+	switch ((enum cube_mtype)v->metrics[mi].mtype) {
+	case CUBE_MT_INCLUSIVE:
+		if (!add_rows(v, mi, pos, pos + 1, loc, f, per_loc, false))
+			return false;
+		for (uint32_t c = v->first_child[pos];
+		     kind == KIND_EXCL && c != UINT32_MAX; c = v->next_sibling[c])
+			if (!add_rows(v, mi, c, c + 1, loc, f, per_loc, true))
+				return false;
+		return true;
+	case CUBE_MT_SIMPLE:
+		return add_rows(v, mi, pos, pos + 1, loc, f, per_loc, false);
+	case CUBE_MT_EXCLUSIVE:
+	case CUBE_MT_DERIVED:
+		break;
+	}
+	uint32_t hi = kind == KIND_INCL ? pos + v->subtree[pos] : pos + 1;
+	return add_rows(v, mi, pos, hi, loc, f, per_loc, false);
 }
 
 /* The function at (pos, kind) over location `loc` (ALL_LOCS: all) into
@@ -127,12 +167,8 @@ static bool range_of(const struct cube_values *v, uint32_t pos, uint32_t kind,
 static bool function_at(struct cube_values *v, uint32_t mi, uint32_t pos,
 			uint32_t kind, uint32_t loc, struct cube_sf *f)
 {
-	uint32_t lo, hi;
 	cube_sf_clear(f);
-	if (!range_of(v, pos, kind, &lo, &hi) ||
-	    !add_rows(v, mi, lo, hi, loc, f, false))
-		return false;
-	return f->n > 0;
+	return add_value(v, mi, pos, kind, loc, f, false) && f->n > 0;
 }
 
 static struct sf_metric *cache_of(struct cube_values *v, uint32_t mi,
@@ -181,13 +217,17 @@ bool cube_sf_total(struct cube_values *v, uint32_t mi, uint32_t pos,
 
 bool cube_sf_fill(struct cube_values *v, uint32_t mi, uint32_t kind)
 {
+	/* stored inclusive or simple: each row is a node's value */
+	if (v->metrics[mi].mtype != CUBE_MT_EXCLUSIVE)
+		return true;
 	struct sf_metric *s = cache_of(v, mi, kind);
 	struct cube_sf *fn = calloc((size_t)v->n + 1, sizeof(*fn));
 	bool ok = s && fn;
 	/* positions in reverse document order: every child before its
 	 * parent, whose function takes the child's over (then freed) */
 	for (uint32_t p = v->n; ok && p-- > 0;) {
-		if (!add_rows(v, mi, p, p + 1, ALL_LOCS, &fn[p], false)) {
+		if (!add_rows(v, mi, p, p + 1, ALL_LOCS, &fn[p], false,
+			      false)) {
 			ok = false;
 			break;
 		}
@@ -213,12 +253,11 @@ bool cube_sf_fill(struct cube_values *v, uint32_t mi, uint32_t kind)
 bool cube_sf_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 		   uint32_t kind, double *out)
 {
-	uint32_t L = v->n_loc, lo, hi;
+	uint32_t L = v->n_loc;
 	memset(out, 0, L * sizeof(*out));
 	struct cube_sf *f = calloc(L ? L : 1, sizeof(*f));
 	bool any = false;
-	if (f && range_of(v, pos, kind, &lo, &hi) &&
-	    add_rows(v, mi, lo, hi, ALL_LOCS, f, true))
+	if (f && add_value(v, mi, pos, kind, ALL_LOCS, f, true))
 		for (uint32_t j = 0; j < L; j++) {
 			out[j] = cube_sf_code(&f[j]);
 			any |= f[j].n > 0;
