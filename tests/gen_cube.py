@@ -21,13 +21,19 @@ call node 0's time per location (tests/check_system_tree.py).
 and CSV.threads the own values per location (see write_threads)
 and the values its metrics show collapsed and expanded into CSV.
 --scale-func adds a fifth metric, scaling (EXCLUSIVE SCALE_FUNC), in
-CubeLib's cell layout (scale_func_cell), which the reader does not show.
+CubeLib's cell layout (scale_func_cell); --scale-csv FILE writes the
+ranking codes the Cube GUI shows (scale_codes: terms of equal (b, c, d)
+added over locations and the subtree, then the dominant term's code);
+--scale-damage terms|zero-c|measurements damages the last row's last
+cell (31 terms, a term with c = 0, 11 measurements); --scale-inclusive
+stores the metric INCLUSIVE (each row its subtree's functions added).
 """
 import gzip
 import io
 import json
 import random
 import struct
+from fractions import Fraction
 import sys
 import tarfile
 import zlib
@@ -219,19 +225,81 @@ def scale_func_cell(terms, be):
     return cell + bytes(848 - len(cell))
 
 
-def scale_func_member(n, locs, rnd, be):
+def scale_func_member(n, locs, rnd, be, damage=None, stored=None):
     """index and data of a SCALE_FUNC metric over every call node (dense
-    in tree order), 1 to 3 random terms a cell."""
+    in tree order), 1 to 3 random terms a cell, and the terms by row (in
+    document order).  stored = (wide order, subtree of each cnode, the
+    document order): the metric is stored INCLUSIVE, each row in the wide
+    order holding the sum of its subtree's functions (c at most 2: at
+    most 24 distinct terms, within a cell's 30)."""
     e = ">" if be else "<"
     idx = (b"CUBEX.INDEX" + struct.pack(e + "I", 1) + struct.pack(e + "H", 0)
            + b"\x03")
-    cells = []
+    cells, terms_of = [], []
     for _ in range(n * locs):
         terms = [(rnd.uniform(0.5, 9.0), rnd.randrange(0, 4),
-                  rnd.randrange(1, 4), rnd.randrange(0, 3))
+                  rnd.randrange(1, 3 if stored else 4), rnd.randrange(0, 3))
                  for _ in range(rnd.randrange(1, 4))]
+        terms_of.append(terms)
         cells.append(scale_func_cell(terms, be))
-    return idx, b"CUBEX.DATA" + b"".join(cells)
+    if stored:
+        wide, sub, pre = stored
+        own = {c: terms_of[t * locs:(t + 1) * locs] for t, c in enumerate(pre)}
+        cells = [scale_func_cell([(a,) + k for k, a in scale_merge(
+            own[x][l] for x in sub[c]).items()], be)
+            for c in wide for l in range(locs)]
+    if damage == "terms":  # 31 terms: the count CubeLib cannot hold
+        cells[-1] = struct.pack(e + "II", 31, 0) + cells[-1][8:]
+    elif damage == "zero-c":
+        cells[-1] = scale_func_cell([(1.0, 1, 0, 0)], be)
+    elif damage == "measurements":
+        cells[-1] = struct.pack(e + "II", 1, 11) + cells[-1][8:]
+    rows = [terms_of[t * locs:(t + 1) * locs] for t in range(n)]
+    return idx, b"CUBEX.DATA" + b"".join(cells), rows
+
+
+def scale_merge(cells):
+    """Functions added: the coefficients of equal (b, c, d) summed."""
+    out = {}
+    for terms in cells:
+        for a, b, c, d in terms:
+            out[(b, c, d)] = out.get((b, c, d), 0.0) + a
+    return out
+
+
+def scale_code(fn):
+    """ScaleFuncValue::getDouble: 1000 b/c + d + a/1000 of the dominant
+    term (the largest b/c, then d, then a); None for no term."""
+    if not fn:
+        return None
+    (b, c, d), a = max(fn.items(), key=lambda t: (Fraction(t[0][0],
+                                                           t[0][1]),
+                                                  t[0][2], t[1]))
+    return 1000.0 * b / c + d + a / 1000.0
+
+
+def subtrees(n, children):
+    sub = [None] * n
+    for c in range(n - 1, -1, -1):  # children have larger ids
+        sub[c] = [c] + [x for k in children[c] for x in sub[k]]
+    return sub
+
+
+def scale_codes(path, n, locs, children, rows_of):
+    """CSV: cnode (or root), I/E, location (or all), the code."""
+    sub = subtrees(n, children)
+    with open(path, "w") as f:
+        f.write("cnode,kind,loc,code\n")
+        roots = [("root", "I", list(range(n)))]
+        nodes = [(str(c), k, sub[c] if k == "I" else [c])
+                 for c in range(n) for k in "IE"]
+        for name, kind, cs in roots + nodes:
+            for loc in ["all"] + list(range(locs)):
+                ls = range(locs) if loc == "all" else [loc]
+                code = scale_code(scale_merge(rows_of[c][l]
+                                              for c in cs for l in ls))
+                if code is not None:
+                    f.write("%s,%s,%s,%r\n" % (name, kind, loc, code))
 
 
 def write_tar(path, members, bug=False):
@@ -291,10 +359,17 @@ def small(args, rnd):
         idx, data = member_bytes(rows, dtype, locs, be, z, dense, n)
         members += [(f"{mid}.index", idx), (f"{mid}.data", data)]
     if args.get("scale_func"):
-        idx, data = scale_func_member(n, locs, rnd, be)
+        stored = (wide, subtrees(n, children), pre) \
+            if args.get("scale_inclusive") else None
+        idx, data, rows = scale_func_member(n, locs, rnd, be,
+                                            args.get("scale_damage"), stored)
+        if args.get("scale_csv"):
+            rows_of = {c: rows[t] for t, c in enumerate(pre)}
+            scale_codes(args["scale_csv"], n, locs, children, rows_of)
         members += [(f"{len(metrics)}.index", idx),
                     (f"{len(metrics)}.data", data)]
-        metrics = metrics + [("scaling", "EXCLUSIVE", "SCALE_FUNC")]
+        metrics = metrics + [("scaling", "INCLUSIVE" if stored else
+                              "EXCLUSIVE", "SCALE_FUNC")]
     a = anchor(n, locs, parent, children, metrics, args["hostile"],
                args["system"])
     if args["gzip_anchor"]:
@@ -624,7 +699,7 @@ def main():
             args[a[2:]] = int(argv[i + 1])
             i += 2
         elif a in ("--answers", "--hostile", "--system", "--incl-csv",
-                   "--metric-tree"):
+                   "--metric-tree", "--scale-csv", "--scale-damage"):
             args[a[2:].replace("-", "_")] = argv[i + 1]
             i += 2
         elif a.startswith("--"):

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -178,6 +179,16 @@ static void test_mixed(void **state)
 	assert_int_equal(n, 6);
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(rows[i], open_v[i]);
+	/* rows without a value (NaN: SCALE_FUNC codes of groups) after the
+	 * others, in tuple order: 50, 10, then P0 and P4 */
+	double nv[7];
+	memcpy(nv, v, sizeof(nv));
+	nv[0] = nv[4] = NAN;
+	n = systree_visible(&t, NULL, nv, true, rows);
+	static const uint32_t top_nan[4] = {1, 5, 0, 4};
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(rows[i], top_nan[i]);
 	/* everything expanded, tuple order: preorder itself */
 	memset(exp, 1, sizeof(exp));
 	n = systree_visible(&t, exp, v, false, rows);

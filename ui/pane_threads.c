@@ -21,6 +21,7 @@
 #include "extrap.h"
 #include "pane_list.h"
 #include "threads_tree.h"
+#include "threads_func.h"
 #include "tree_focus.h"
 #include "views/system_focus.h"
 #include "present/present_value.h"
@@ -374,6 +375,8 @@ static void draw_rows(const struct model *m, const struct threads *t,
 		      struct rect r, int y, int rows)
 {
 	struct present_kind kind = rows_kind(m, t, rows);
+	bool func = threads_func_shown(m, t->column);
+	int label_w = func ? threads_func_label_width(m, r.w) : 0;
 	for (int i = 0; i < rows; i++) {
 		size_t idx = t->list.top + (size_t)i;
 		if (idx >= t->n)
@@ -385,6 +388,12 @@ static void draw_rows(const struct model *m, const struct threads *t,
 		attrset(a);
 		for (int k = 0; k < r.w; k++)
 			addch(' ');
+		if (func) { /* a code: no share, its function instead */
+			threads_func_draw_row(m, t->node, t->column,
+					      row->profile, row->value,
+					      label_w, y + i, r.x, r.w, a);
+			continue;
+		}
 		char v[64];
 		present_number_fit(kind, row->value, VALUE_W, PRESENT_DIGITS,
 				   v, sizeof(v));
@@ -411,7 +420,10 @@ static void threads_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	int y = r.y + 2;
 	if (r.h >= 4) {
 		bool differs = false;
-		char *line = sums_line(m, t, &differs);
+		char *line = threads_func_shown(m, t->column)
+				     ? threads_func_sums_line(m, t->node,
+							      t->column)
+				     : sums_line(m, t, &differs);
 		screen_text(y++, r.x, r.w,
 			    differs ? theme_attr(THEME_ROLE_ERROR) : A_NORMAL,
 			    line ? line : "", true);

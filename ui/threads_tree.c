@@ -3,6 +3,7 @@
  * groups, and the drawing of its rows (value, percent, indented label). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,8 @@ void threads_tree_draw(const struct model *m, struct threads_tree *tt,
 {
 	list_fit(&tt->list, rows);
 	struct present_kind kind = present_column_kind(m, column);
+	/* codes: no share, and a group's is none (NaN from the reader) */
+	bool code = model_column_is_code(m, column);
 	for (int k = 0; k < rows; k++) {
 		size_t idx = tt->list.top + (size_t)k;
 		if (idx >= tt->list.count)
@@ -205,6 +208,10 @@ void threads_tree_draw(const struct model *m, struct threads_tree *tt,
 		present_number_fit(kind, tt->values[i], VALUE_W, PRESENT_DIGITS,
 				   v, sizeof(v));
 		present_share_text(tt->values[i], total, pct, sizeof(pct));
+		if (code)
+			pct[0] = '\0';
+		if (code && isnan(tt->values[i]))
+			v[0] = '\0';
 		screen_text_right(y + k, r.x, VALUE_W, a, v);
 		screen_text_right(y + k, r.x + 11, 7, a, pct);
 		draw_label(m, tt, i, y + k, r.x + 20, r.w - 20, a);

@@ -36,6 +36,10 @@ const char *tree_focus_blank(const struct pane_env *env, uint32_t col)
 	if (!model_has_per_profile(m) ||
 	    !leaves_per_profile(m, model_columns(m)[col].expr))
 		return "no per-thread values for this metric";
+	if (model_column_is_code(m, col) && env->sys_focus &&
+	    system_focus_count(env->sys_focus) > 1)
+		return "a ranking code, which has no value over several "
+		       "contexts";
 	return NULL;
 }
 

@@ -203,6 +203,10 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 			    &model_columns(base)[d->metrics[k].col[0][s]];
 			uint32_t first = diff_model_column(
 			    d, k, (enum diff_scope)s, DIFF_ROLE_BASE);
+			/* codes (a Cube SCALE_FUNC ranking code) do not add
+			 * up: a flat row of several paths has none */
+			bool code = model_column_is_code(
+			    base, d->metrics[k].col[0][s]);
 			for (int r = 0; r < DIFF_N_ROLES; r++) {
 				struct model_stat st = {
 				    .metric = model_builder_intern(
@@ -212,6 +216,7 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 				    .combine = COMBINE_SUM,
 				    .stat_id = first + (uint32_t)r,
 				    .prop_id = MODEL_NONE,
+				    .flags = code ? STAT_NO_AGGREGATE : 0,
 				};
 				uint32_t si = model_builder_add_stat(b, &st);
 				if (si != first + (uint32_t)r)
@@ -247,7 +252,7 @@ static bool add_columns(struct model_builder *b, const struct diff *d)
 					   : bc->format		  ? bc->format
 								  : "%.2e");
 				col.expr = formula_leaf(si);
-				if (r == DIFF_ROLE_RATIO) {
+				if (r == DIFF_ROLE_RATIO && !code) {
 					/* flat rows: the ratio of the sums */
 					struct formula **args =
 					    malloc(2 * sizeof(*args));

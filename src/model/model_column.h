@@ -74,6 +74,13 @@ enum column_render {
 	RENDER_PERCENT = 1 << 1,
 	RENDER_COLORBAR = 1 << 2,
 	RENDER_HIDDEN = 1 << 3,
+	/* The values are codes, not quantities (Cube's SCALE_FUNC: the
+	 * ranking code of a scaling function, value_ops value_text giving
+	 * the function): written in the column's format, with no unit, no
+	 * percent share and no bar; a row or group of several contexts has
+	 * no value.  Asked through model_column_is_code, by the batch
+	 * report and the viewer alike. */
+	RENDER_CODE = 1 << 4,
 };
 
 /* What a column's values measure, where the reader knows it (Cube's
@@ -94,6 +101,11 @@ enum column_unit {
  * one, else read off the name ("(sec)", "(us)", "(ns)", "Bytes", ...)
  * and the format ("%.0f": a count); UNIT_UNKNOWN when nothing says. */
 enum column_unit model_column_unit(const struct model *m, uint32_t column);
+
+/* Whether column `column`'s values are codes, not quantities
+ * (RENDER_CODE): no unit, share or bar, and no value over several
+ * contexts. */
+bool model_column_is_code(const struct model *m, uint32_t column);
 
 /* Whether `u` is one of the time units. */
 bool model_unit_is_time(enum column_unit u);

@@ -3,7 +3,8 @@
  * off the metric's name ("CPUTIME (sec)", "GPU time (ns)", "Bytes") and
  * its printf format ("%.0f": a count).  One answer for the views (which
  * column is a time, for the default sort) and the presentation layer
- * (how a value is written).  Pure: no allocation. */
+ * (how a value is written); whether a column is a code (RENDER_CODE).
+ * Pure: no allocation. */
 #include "config.h"
 
 #include "model/model.h"
@@ -50,6 +51,12 @@ enum column_unit model_column_unit(const struct model *m, uint32_t column)
 	if (c->format && strcmp(c->format, "%.0f") == 0)
 		return UNIT_COUNT;
 	return UNIT_UNKNOWN;
+}
+
+bool model_column_is_code(const struct model *m, uint32_t column)
+{
+	return m && column < m->n_columns &&
+	       (m->columns[column].render & RENDER_CODE);
 }
 
 bool model_unit_is_time(enum column_unit u)

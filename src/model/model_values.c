@@ -68,6 +68,23 @@ bool model_combine_contexts(const struct model *m, uint32_t stat,
 	return own;
 }
 
+enum status model_value_text(const struct model *m, uint32_t node,
+			     uint32_t column, uint32_t profile, char **out,
+			     struct error *err)
+{
+	*out = NULL;
+	uint32_t stat = column < m->n_columns ? model_column_stat(m, column)
+					      : MODEL_NONE;
+	if (node >= m->n_nodes || stat == MODEL_NONE ||
+	    (m->stats[stat].flags & STAT_DERIVED_INCLUSIVE) ||
+	    !m->priv->value_ops || !m->priv->value_ops->value_text)
+		return STATUS_OK;
+	return m->priv->value_ops->value_text(m->priv->value_impl,
+					      m->nodes[node].ctx_id,
+					      m->stats[stat].stat_id, profile,
+					      out, err);
+}
+
 bool model_value(const struct model *m, uint32_t node, uint32_t column,
 		 double *out)
 {

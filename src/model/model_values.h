@@ -77,6 +77,18 @@ struct value_ops {
 	bool (*combine_contexts)(void *impl, uint32_t stat_id,
 				 const uint32_t *ctx_ids, const double *vals,
 				 size_t n, double *out, bool *present);
+
+	/* scalefn (issue #29): optional (NULL: a value is only its
+	 * number).  Where the values of statistic `stat_id` are codes of
+	 * something richer (a column with RENDER_CODE: Cube's SCALE_FUNC,
+	 * the ranking code of a scaling function), the text of that thing
+	 * at context `ctx_id` for profile `profile` (UINT32_MAX: over every
+	 * profile, as `summary` gives it): *out malloc'd, NULL where the
+	 * statistic has no text or no value there.  STATUS_OK, or a failed
+	 * read's status with `err` set (a damaged cell). */
+	enum status (*value_text)(void *impl, uint32_t ctx_id,
+				  uint32_t stat_id, uint32_t profile,
+				  char **out, struct error *err);
 };
 
 /* The first failed value read since the last call (see value_ops
@@ -144,6 +156,15 @@ bool model_combine_profiles(const struct model *m, uint32_t stat,
 bool model_combine_contexts(const struct model *m, uint32_t stat,
 			    const uint32_t *nodes, const double *vals,
 			    size_t n, double *out, bool *present);
+
+/* The text column `column`'s value at `node` stands for, where the
+ * column is a code (value_ops value_text: Cube's SCALE_FUNC scaling
+ * function), over profile `profile` (UINT32_MAX: every profile): *out
+ * malloc'd, NULL when the column has no text or no value there (a column
+ * of several statistics has none).  STATUS_OK or the reader's error. */
+enum status model_value_text(const struct model *m, uint32_t node,
+			     uint32_t column, uint32_t profile, char **out,
+			     struct error *err);
 
 /* Whether the reader gives per-profile values at all (value_ops
  * per_profile); a statistic has them when, besides, its prop_id is set. */

@@ -264,6 +264,9 @@ struct present_kind present_column_kind(const struct model *m, uint32_t column)
 	const struct model_column *c = &model_columns(m)[column];
 	k.format =
 	    c->format && present_format_is_safe(c->format) ? c->format : "%.2e";
+	/* a code (a SCALE_FUNC ranking code) has no unit: its format */
+	if (model_column_is_code(m, column))
+		return k;
 	const char *variant = c->variant ? c->variant : "";
 	/* a coefficient of variation has no unit whatever its metric's */
 	if (strcmp(variant, "CfVar") == 0 || strcmp(variant, "CV") == 0)

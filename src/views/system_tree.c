@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,7 +240,12 @@ struct by_val {
 static int by_value_desc(const void *a, const void *b)
 {
 	const struct by_val *x = a, *y = b;
-	if (x->v != y->v)
+	/* a group without a value (NaN: a reader's combination that has
+	 * none, Cube's SCALE_FUNC codes) after those with one */
+	bool xn = isnan(x->v), yn = isnan(y->v);
+	if (xn != yn)
+		return xn ? 1 : -1;
+	if (!xn && x->v != y->v)
 		return x->v < y->v ? 1 : -1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }

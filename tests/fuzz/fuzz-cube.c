@@ -3,7 +3,8 @@
  * written to a private temporary directory and opened through the
  * registry; then every statistic is read at every call node (the lazy
  * index, row and zlib paths), and the per-location values of the first
- * node, so that a damaged member found late is exercised too.  Whatever
+ * node, and of its code columns (SCALE_FUNC) the function texts, so
+ * that a damaged member or cell found late is exercised too.  Whatever
  * the input: no crash, no leak, no hang.  Links the engine only. */
 #include "config.h"
 
@@ -37,6 +38,23 @@ static void read_values(const struct model *m)
 		(void)model_per_profile(m, 1, s, &per, &n, &err);
 		free(per);
 		error_clear(&err);
+	}
+	for (uint32_t c = 0; model_n_nodes(m) > 1 && c < model_n_columns(m); c++) {
+		if (!model_column_is_code(m, c))
+			continue;
+		struct profile_value *per = NULL;
+		size_t n = 0;
+		struct error e = {0};
+		(void)model_per_profile(m, 1, model_column_stat(m, c), &per, &n, &e);
+		error_clear(&e);
+		for (size_t i = 0; i <= n; i++) {
+			char *text = NULL;
+			(void)model_value_text(m, 1, c, i < n ? per[i].profile : UINT32_MAX,
+					       &text, &e);
+			free(text);
+			error_clear(&e);
+		}
+		free(per);
 	}
 	struct error err = {0};
 	while (model_take_value_error(m, &err))

@@ -38,7 +38,8 @@ enum cube_dtype {
 	CUBE_DT_RATE,       /* shown as components */
 	CUBE_DT_HISTOGRAM,  /* shown as components; as a component: the
 			     * sum of the bins */
-	CUBE_DT_SCALE_FUNC, /* not shown */
+	CUBE_DT_SCALE_FUNC, /* scaling functions: their ranking codes
+			     * (cube_scalefn.h) */
 };
 
 enum cube_mtype {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "formats/cube/cube_components.h"
+#include "formats/cube/cube_scalefn.h"
 
 struct field {
 	const char *name;
@@ -63,10 +64,7 @@ bool cube_has_components(const struct cube_metric *m)
 
 const char *cube_unshown_why(const struct cube_metric *m)
 {
-	if (m->dtype == CUBE_DT_SCALE_FUNC)
-		return "holds a scaling function per cell, not a value (the "
-		       "Cube GUI shows only a ranking code of its dominant "
-		       "term; doc/cube.md): it is not shown";
+	(void)m;
 	return "has several values per cell and is not shown";
 }
 
@@ -184,7 +182,9 @@ void cube_set_dtype(struct cube_metric *m, const char *t, size_t len)
 		if (strlen(types[i].text) == len &&
 		    memcmp(types[i].text, t, len) == 0) {
 			m->dtype = types[i].dtype;
-			m->elem_size = types[i].size;
+			m->elem_size = types[i].dtype == CUBE_DT_SCALE_FUNC
+					       ? CUBE_SF_CELL
+					       : types[i].size;
 			return;
 		}
 	/* NDOUBLES(n), HISTOGRAM(n) */

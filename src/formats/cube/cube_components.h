@@ -9,8 +9,8 @@
  * sums, min takes the minimum, max the maximum), a child of the
  * multi-value metric in the metric tree; cube_metrics.c adds the derived
  * columns (TAU_ATOMIC mean and standard deviation, RATE rate) as formulas
- * over the components.  SCALE_FUNC stays unshown (cube_unshown_why says
- * why, doc/cube.md in full).  Depends on core/,
+ * over the components.  SCALE_FUNC cells (848 bytes) are read whole by
+ * cube_scalefn*.c.  Depends on core/,
  * model/ and cube_anchor.h. */
 #ifndef CALLSCOPE_CUBE_COMPONENTS_H
 #define CALLSCOPE_CUBE_COMPONENTS_H
@@ -42,11 +42,9 @@ uint8_t cube_mtype_of(const char *t, uint8_t *derived);
 /* Whether metric `m` is shown through components. */
 bool cube_has_components(const struct cube_metric *m);
 
-/* Why metric `m`, neither scalar nor shown through components, is not
- * shown: the rest of a warning after "data type DTYPE " (static text).
- * SCALE_FUNC cells hold Extra-P scaling functions, of which CubeLib's
- * value (ScaleFuncValue::getDouble) is only a ranking code of the
- * dominant term; the others several values with no one to show. */
+/* Why metric `m`, neither scalar, nor shown through components, nor a
+ * SCALE_FUNC metric, is not shown: the rest of a warning after "data
+ * type DTYPE " (static text): several values with no one to show. */
 const char *cube_unshown_why(const struct cube_metric *m);
 
 /* Append the components of every such metric of (*metrics, *n) to the

@@ -53,6 +53,8 @@ struct cube_values {
 				 * values of exclusive metrics (lazy) */
 	struct cube_pl *pl;     /* cube_derived.c: CubePL state, NULL when
 				 * the file has no derived metric */
+	struct cube_sfv *sf;    /* cube_scalefn_values.c: SCALE_FUNC
+				 * metrics' names and kept codes, or NULL */
 };
 
 /* A position standing for the synthetic root (every root together). */
@@ -83,6 +85,14 @@ static inline double cube_combine(const struct cube_metric *m, double a,
 	if (m->dtype == CUBE_DT_MAXDOUBLE)
 		return b > a ? b : a;
 	return a + b;
+}
+
+/* A SCALE_FUNC metric: a scaling function per cell, shown as its ranking
+ * code (cube_scalefn_values.c). */
+static inline bool cube_is_scalefn(const struct cube_metric *m)
+{
+	return m->dtype == CUBE_DT_SCALE_FUNC && !m->is_component &&
+	       m->mtype != CUBE_MT_DERIVED;
 }
 
 static inline bool is_scalar(const struct cube_metric *m)
@@ -120,6 +130,34 @@ bool cube_total(struct cube_values *v, uint32_t mi, uint32_t pos,
 /* The exclusive values of a stored metric (no derived ones). */
 bool cube_stored_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 		       uint32_t kind, double *out);
+
+/* cube_values.c: the raw row (every location's cell, the file's byte
+ * order, *swap when big-endian) of stored metric mi at position pos, read
+ * into v->rowbuf; NULL when absent or when the read failed (noted).  And
+ * a failure noted as the first one (else dropped; `e` emptied). */
+const uint8_t *cube_raw_row(struct cube_values *v, uint32_t mi, uint32_t pos,
+			    bool *swap);
+void cube_note_error(struct cube_values *v, struct error *e);
+
+/* cube_scalefn_values.c: a SCALE_FUNC metric's values: its name kept for
+ * errors (at open); the ranking code of its function at (pos, kind) over
+ * every location (pos CUBE_POS_ALL: the synthetic root, inclusive), per
+ * location into out[n_loc], and the function's text over location `loc`
+ * (UINT32_MAX: all; *out NULL when absent).  false: absent or a damaged
+ * cell (noted in v->first_error). */
+enum status cube_sf_setup(struct cube_values *v, uint32_t mi,
+			  const char *name);
+bool cube_sf_total(struct cube_values *v, uint32_t mi, uint32_t pos,
+		   uint32_t kind, double *out);
+bool cube_sf_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
+		   uint32_t kind, double *out);
+enum status cube_sf_text_at(struct cube_values *v, uint32_t mi, uint32_t pos,
+			    uint32_t kind, uint32_t loc, char **out);
+/* Every position's code of (mi, kind) computed in one pass over the rows
+ * (children before parents) and kept, for summary_all; false when out of
+ * memory or a cell is damaged (then the codes are computed one by one). */
+bool cube_sf_fill(struct cube_values *v, uint32_t mi, uint32_t kind);
+void cube_sf_values_free(struct cube_values *v);
 
 /* cube_inclusive.c: the inclusive values of a metric whose exclusive
  * ones cube_cells gives (cube_excl_only), per location and in total; the

@@ -126,7 +126,9 @@ enum status cube_metric_tree_columns(struct opener *o, const uint32_t *incl,
 	if (!kin || !kex)
 		st = error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
 	for (uint32_t i = 0; i < v->n_metrics && st == STATUS_OK; i++) {
-		if (incl[i] == MODEL_NONE || excl[i] == MODEL_NONE)
+		/* ranking codes (SCALE_FUNC) do not subtract */
+		if (incl[i] == MODEL_NONE || excl[i] == MODEL_NONE ||
+		    cube_is_scalefn(&v->metrics[i]))
 			continue;
 		/* the sub-metrics with statistics (a TAU_ATOMIC one has
 		 * only its components': CubeLib would subtract a whole
@@ -135,6 +137,7 @@ enum status cube_metric_tree_columns(struct opener *o, const uint32_t *incl,
 		bool combine = is_minmax(&v->metrics[i]);
 		for (uint32_t j = 0; j < v->n_metrics; j++) {
 			if (v->metrics[j].parent != i ||
+			    cube_is_scalefn(&v->metrics[j]) ||
 			    stats[2 * j] == MODEL_NONE ||
 			    stats[2 * j + 1] == MODEL_NONE)
 				continue;

@@ -2,7 +2,8 @@
  * each (inclusive, exclusive) per scalar metric, with its unit, combine
  * rule and parent column (derived CubePL metrics too, after
  * cube_derived_setup); the formula columns of multi-value metrics
- * (TAU_ATOMIC mean and deviation, RATE); warnings for metrics not shown.
+ * (TAU_ATOMIC mean and deviation, RATE); SCALE_FUNC metrics as columns of
+ * ranking codes (RENDER_CODE); warnings for metrics not shown.
  * Must not depend on curses or on another format. */
 #include "config.h"
 
@@ -75,22 +76,29 @@ static enum status add_column(struct opener *o, uint32_t mi, uint32_t kind,
 	if (asprintf(&descr, "%s%s%s%s: %s (Cube %s, %s)%s%s",
 		     model_str(m, cm->disp), *uom ? " [" : "", uom,
 		     *uom ? "]" : "", model_str(m, cm->descr),
-		     cm->mtype == CUBE_MT_INCLUSIVE ? "stored inclusive"
+		     cube_is_scalefn(cm) ? "ranking code of a scaling "
+					   "function: 1000 b/c + d + a/1000 "
+					   "of its dominant term"
+		     : cm->mtype == CUBE_MT_INCLUSIVE ? "stored inclusive"
 		     : cm->mtype == CUBE_MT_SIMPLE  ? "simple"
 		     : cm->derived < 4		    ? derived[cm->derived]
 						    : "derived",
 		     model_str(m, cm->dtype_text),
 		     why ? "; not computed: " : "", why ? why : "") < 0)
 		descr = NULL;
+	/* a SCALE_FUNC metric's values are ranking codes: no unit, no
+	 * share (RENDER_CODE) */
+	bool code = cube_is_scalefn(cm);
 	struct model_column c = {
 		.name = strdup(model_str(m, cm->uniq)),
 		.variant = strdup(""),
 		.description = descr,
-		.format = strdup(integer ? "%.0f" : "%.4g"),
-		.unit = cube_unit(uom, integer),
+		.format = strdup(code ? "%.4f" : integer ? "%.0f" : "%.4g"),
+		.unit = code ? UNIT_NUMBER : cube_unit(uom, integer),
 		.kind = kind == KIND_INCL ? COLUMN_INCLUSIVE : COLUMN_EXCLUSIVE,
-		.render = is_minmax(cm) ? RENDER_NUMBER
-					: RENDER_NUMBER | RENDER_PERCENT,
+		.render = code		? RENDER_NUMBER | RENDER_CODE
+			  : is_minmax(cm) ? RENDER_NUMBER
+					  : RENDER_NUMBER | RENDER_PERCENT,
 		.visible = visible,
 		.pair = MODEL_NONE,
 		.parent = parent,
@@ -207,14 +215,18 @@ static enum status add_stats(struct opener *o, uint32_t i, uint8_t comb,
 		/* a minimum or maximum is one over call paths too */
 		if (comb != COMBINE_SUM)
 			s.flags = STAT_CONTEXTS_COMBINE;
-		if (cube_excl_only(cm) && kind == KIND_EXCL)
+		/* a scaling function's inclusive code is the reader's:
+		 * the code of the subtree's functions added */
+		bool sf = cube_is_scalefn(cm);
+		if (cube_excl_only(cm) && kind == KIND_EXCL && !sf)
 			s.flags |= STAT_EXCLUSIVE_ONLY;
 		/* an expression over sums: no sum over call paths (a sum
-		 * of ratios is none; rows: cube_derived_rows) */
-		if (cm->mtype == CUBE_MT_DERIVED &&
-		    cm->derived == CUBE_DV_POST)
+		 * of ratios is none; rows: cube_derived_rows); nor has a
+		 * row a ranking code (a sum of codes is none) */
+		if ((cm->mtype == CUBE_MT_DERIVED &&
+		     cm->derived == CUBE_DV_POST) || sf)
 			s.flags |= STAT_NO_AGGREGATE;
-		if (cube_excl_only(cm) && kind == KIND_INCL) {
+		if (cube_excl_only(cm) && kind == KIND_INCL && !sf) {
 			stat[kind] = model_builder_add_inclusive_stat(
 				o->b, stat[KIND_EXCL]);
 			if (stat[kind] != MODEL_NONE)
@@ -257,7 +269,8 @@ static enum status add_metric(struct opener *o, uint32_t i,
 	const struct cube_member *im = cube_container_find(&v->c, iname);
 	const struct cube_member *dm = cube_container_find(&v->c, dname);
 	v->mv[i].has_data = im && dm;
-	if (im && dm && is_scalar(cm) && cm->mtype != CUBE_MT_DERIVED) {
+	bool sf = cube_is_scalefn(cm);
+	if (im && dm && (is_scalar(cm) || sf) && cm->mtype != CUBE_MT_DERIVED) {
 		/* headers and sizes now, the entries when needed */
 		struct cube_data hd;
 		st = cube_data_open(&v->c, im, dm, v->n, v->n_loc,
@@ -275,7 +288,9 @@ static enum status add_metric(struct opener *o, uint32_t i,
 			  uniq, model_str(m, cm->dtype_text));
 	if (cube_has_components(cm))
 		return STATUS_OK; /* its components follow */
-	if (!is_scalar(cm)) {
+	if (sf && cube_sf_setup(v, i, uniq) != STATUS_OK)
+		return error_set(o->err, STATUS_NOMEM, o->path, "out of memory");
+	if (!is_scalar(cm) && !sf) {
 		cube_warn(o, "metric %s: data type %s %s", uniq,
 			  model_str(m, cm->dtype_text), cube_unshown_why(cm));
 		return STATUS_OK;

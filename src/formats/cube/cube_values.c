@@ -7,6 +7,7 @@
  * and the inclusive values of exclusive ones to cube_inclusive.c.  Must not depend on curses or on another format. */
 #include "config.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,11 @@ static void note_error(struct cube_values *v, struct error *e)
 	} else {
 		error_clear(e);
 	}
+}
+
+void cube_note_error(struct cube_values *v, struct error *e)
+{
+	note_error(v, e);
 }
 
 static uint32_t tree_index(struct cube_values *v, const struct cube_metric *m,
@@ -206,6 +212,19 @@ static bool row_cells(struct cube_values *v, struct mvals *mv, uint32_t pos,
 	return any || !is_minmax(m);
 }
 
+const uint8_t *cube_raw_row(struct cube_values *v, uint32_t mi, uint32_t pos,
+			    bool *swap)
+{
+	if (mi >= v->n_metrics || pos >= v->n || !load(v, &v->mv[mi]))
+		return NULL;
+	struct mvals *mv = &v->mv[mi];
+	uint32_t row = row_at(v, mv, pos);
+	if (row == UINT32_MAX || !read_row(v, mv, row))
+		return NULL;
+	*swap = mv->d.swap;
+	return v->rowbuf;
+}
+
 /* CubeWideSearchEnumerator: each root, then recursively: a node's
  * children as one block, then each child's subtree the same way. */
 static bool build_wide(struct cube_values *v)
@@ -279,6 +298,8 @@ static bool value_locked(struct cube_values *v, uint32_t pos, uint32_t stat,
 	const struct cube_metric *m = &v->metrics[mi];
 	if (m->mtype == CUBE_MT_DERIVED)
 		return cube_derived_total(v, mi, pos, kind, out);
+	if (cube_is_scalefn(m))
+		return cube_sf_total(v, mi, pos, kind, out);
 	if (!load(v, mv))
 		return false;
 	if (m->mtype == CUBE_MT_INCLUSIVE) {
@@ -320,6 +341,8 @@ bool cube_total(struct cube_values *v, uint32_t mi, uint32_t pos,
 	const struct cube_metric *m = &v->metrics[mi];
 	if (m->mtype == CUBE_MT_DERIVED)
 		return cube_derived_total(v, mi, pos, kind, out);
+	if (cube_is_scalefn(m))
+		return cube_sf_total(v, mi, pos, kind, out);
 	if (cube_excl_only(m) && kind == KIND_INCL)
 		return cube_incl_total(v, mi, pos, out);
 	if (pos != CUBE_POS_ALL)
@@ -370,6 +393,8 @@ bool cube_cells(struct cube_values *v, uint32_t mi, uint32_t pos,
 	const struct cube_metric *m = &v->metrics[mi];
 	if (m->mtype == CUBE_MT_DERIVED)
 		return cube_derived_cells(v, mi, pos, kind, out);
+	if (cube_is_scalefn(m))
+		return cube_sf_cells(v, mi, pos, kind, out);
 	if (pos == CUBE_POS_ALL) {
 		memset(out, 0, v->n_loc * sizeof(*out));
 		return false; /* not asked of stored metrics */
@@ -385,7 +410,11 @@ static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 	struct cube_values *v = impl;
 	pthread_mutex_lock(&v->lock);
 	bool ok = false;
-	if (ctx_id == 0 && stat_id % 2 == KIND_INCL &&
+	if (stat_id / 2 < v->n_metrics &&
+	    cube_is_scalefn(&v->metrics[stat_id / 2]))
+		ok = cube_sf_total(v, stat_id / 2, pos_of_ctx(v, ctx_id),
+				   stat_id % 2, out);
+	else if (ctx_id == 0 && stat_id % 2 == KIND_INCL &&
 	    stat_id / 2 < v->n_metrics &&
 	    !cube_excl_only(&v->metrics[stat_id / 2]))
 		ok = cube_total(v, stat_id / 2, CUBE_POS_ALL, KIND_INCL, out);
@@ -403,6 +432,13 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 	struct cube_values *v = impl;
 	(void)err;
 	double x;
+	/* a scaling function's inclusive codes: one pass, children first */
+	if (stat_id / 2 < v->n_metrics &&
+	    cube_is_scalefn(&v->metrics[stat_id / 2])) {
+		pthread_mutex_lock(&v->lock);
+		cube_sf_fill(v, stat_id / 2, stat_id % 2);
+		pthread_mutex_unlock(&v->lock);
+	}
 	/* the synthetic root, as values_summary gives it (diff's dense
 	 * columns read it here: its time row was blank) */
 	if (values_summary(impl, 0, stat_id, &x))
@@ -447,10 +483,12 @@ static enum status per_location(struct cube_values *v, uint32_t pos,
 				size_t *n, struct error *err)
 {
 	uint32_t mi = stat / 2, kind = stat % 2;
+	/* a scaling function's root is the sum of every row's functions */
+	bool sf = mi < v->n_metrics && cube_is_scalefn(&v->metrics[mi]);
 	bool root = pos == CUBE_POS_ALL && kind == KIND_INCL &&
 		    mi < v->n_metrics &&
-		    v->metrics[mi].mtype != CUBE_MT_DERIVED;
-	if (mi >= v->n_metrics || (pos >= v->n && !root))
+		    v->metrics[mi].mtype != CUBE_MT_DERIVED && !sf;
+	if (mi >= v->n_metrics || (pos >= v->n && !root && !sf))
 		return STATUS_OK;
 	uint32_t L = v->n_loc;
 	double *acc = v->acc;
@@ -503,6 +541,7 @@ void cube_values_close(void *impl)
 		return;
 	cube_derived_free(v);
 	cube_incl_free(v);
+	cube_sf_values_free(v);
 	for (uint32_t i = 0; i < v->n_metrics; i++) {
 		struct mvals *mv = &v->mv[i];
 		cube_data_close(&mv->d);
@@ -549,6 +588,12 @@ static bool values_combine_profiles(void *impl, uint32_t stat_id,
 {
 	struct cube_values *v = impl;
 	uint32_t mi = stat_id / 2;
+	if (mi < v->n_metrics && cube_is_scalefn(&v->metrics[mi])) {
+		/* ranking codes: the code of a group of locations is that of
+		 * the sum of their functions, which codes cannot give */
+		*out = n == 1 ? vals[0] : (double)NAN;
+		return true;
+	}
 	if (mi >= v->n_metrics || !v->metrics[mi].own_aggr)
 		return false;
 	pthread_mutex_lock(&v->lock);
@@ -603,6 +648,31 @@ static bool values_combine_contexts(void *impl, uint32_t stat_id,
 	return true;
 }
 
+/* A SCALE_FUNC metric's function as text (value_ops value_text). */
+static enum status values_value_text(void *impl, uint32_t ctx_id,
+				     uint32_t stat_id, uint32_t profile,
+				     char **out, struct error *err)
+{
+	struct cube_values *v = impl;
+	uint32_t mi = stat_id / 2;
+	*out = NULL;
+	if (mi >= v->n_metrics || !cube_is_scalefn(&v->metrics[mi]))
+		return STATUS_OK;
+	pthread_mutex_lock(&v->lock);
+	enum status st = cube_sf_text_at(v, mi, pos_of_ctx(v, ctx_id),
+					 stat_id % 2, profile, out);
+	if (st == STATUS_NOMEM)
+		error_set(err, st, v->name, "out of memory");
+	else if (v->first_error.status != STATUS_OK) {
+		free(*out);
+		*out = NULL;
+		st = v->first_error.status;
+		error_take(&v->first_error, err);
+	}
+	pthread_mutex_unlock(&v->lock);
+	return st;
+}
+
 const struct value_ops cube_value_ops = {
 	.summary = values_summary,
 	.per_profile = values_per_profile,
@@ -611,4 +681,5 @@ const struct value_ops cube_value_ops = {
 	.take_error = values_take_error,
 	.combine_profiles = values_combine_profiles,
 	.combine_contexts = values_combine_contexts, /* cubeaggr */
+	.value_text = values_value_text,
 };
