@@ -172,10 +172,10 @@ PY
 import json, re, subprocess, sys
 cs, db, path = sys.argv[1:]
 head = [l for l in open(path, encoding="utf-8") if l.startswith("Cursor ")][0]
-m = re.search(r"\(t=(\d+)\)  line (\d+) .*value=(\S+)", head)
-out = subprocess.run([cs, "trace", db, "--at", m.group(1), "--lines",
-		      m.group(2), "--format", "json"], capture_output=True, text=True)
-j = json.loads(out.stdout)["lines"][0]
+m = re.search(r"\(t=(\d+)\)  line \d+ of \d+ (.*)  value=(\S+)", head)
+out = subprocess.run([cs, "trace", db, "--at", m.group(1), "--format",
+		      "json"], capture_output=True, text=True)
+j = [l for l in json.loads(out.stdout)["lines"] if l["label"] == m.group(2)][0]
 ok = j["kind"] == "counter" and j["value"] is not None and \
 	float(m.group(3)) == j["value"]
 if not ok:
