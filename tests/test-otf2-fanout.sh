@@ -37,14 +37,14 @@ check() { # KEYS CURSOR-LINE MESSAGE (empty: none)
 		fail "keys '$1': a message count for a single link"
 	fi
 }
-check '' "+$waitall ns  line 0 rank 0: thread 0: MPI_Waitall" ''
-check 'a' "+$r1 ns  line 1 rank 1: thread 0: MPI_Recv" "message 1 of 3 (A: the next)"
-check 'aA' "+$r2 ns  line 1 rank 1: thread 0: MPI_Recv" "message 2 of 3 (A: the next)"
-check 'aAA' "+$r3 ns  line 1 rank 1: thread 0: MPI_Recv" "message 3 of 3 (A: the next)"
-check 'aAAA' "+$r1 ns  line 1 rank 1: thread 0: MPI_Recv" "message 1 of 3 (A: the next)"
+check '' "+$waitall ns  line 0 of 2 rank 0: thread 0: MPI_Waitall" ''
+check 'a' "+$r1 ns  line 1 of 2 rank 1: thread 0: MPI_Recv" "message 1 of 3 (A: the next)"
+check 'aA' "+$r2 ns  line 1 of 2 rank 1: thread 0: MPI_Recv" "message 2 of 3 (A: the next)"
+check 'aAA' "+$r3 ns  line 1 of 2 rank 1: thread 0: MPI_Recv" "message 3 of 3 (A: the next)"
+check 'aAAA' "+$r1 ns  line 1 of 2 rank 1: thread 0: MPI_Recv" "message 1 of 3 (A: the next)"
 # `A` on the Waitall itself starts at its first message
-check 'A' "+$r1 ns  line 1 rank 1: thread 0: MPI_Recv" "message 1 of 3 (A: the next)"
+check 'A' "+$r1 ns  line 1 of 2 rank 1: thread 0: MPI_Recv" "message 1 of 3 (A: the next)"
 # back from the second receive (a call of one message): the Waitall
-check 'aAa' "+$waitall ns  line 0 rank 0: thread 0: MPI_Waitall" ''
+check 'aAa' "+$waitall ns  line 0 of 2 rank 0: thread 0: MPI_Waitall" ''
 [ $status -ne 0 ] && cat "$tmp/screen"
 exit $status

@@ -117,6 +117,18 @@ screen | grep -F "Name (top-down)" | grep -qF "Trace [Main]" ||
 # the keys back to the tree (the tab shows it)
 t send-keys -t "$S" Right Right Right Right Right Right Right Right Enter
 wait_for "selected in the tree" || fail "Enter in the trace did not select its context"
+# named as the tree's row reads (main: "context 7554 selected in the
+# tree", an id nothing on screen shows)
+screen | python3 -c '
+import re, sys
+lines = sys.stdin.read().split("\n")
+msg = next((l for l in lines if " selected in the tree" in l), "")
+name = msg.split(" selected in the tree")[0].strip()
+rows = [l.rstrip() for l in lines if "\u2500" in l or "\u25be" in l or "\u25b8" in l]
+if not name or re.fullmatch(r"context \d+", name) or \
+        not any(r.endswith(" " + name) for r in rows):
+    sys.exit("message %r names no tree row" % msg)' ||
+	fail "Enter in the trace: the message does not name the tree row"
 # | again: below the tree
 t send-keys -t "$S" "|"
 i=0

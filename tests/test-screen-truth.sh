@@ -38,18 +38,31 @@ for db in $dbs; do
 		"$corpus/$db" 80x24 120x40 200x50 || status=1
 done
 # a message naming a long path at 80 columns: the path is shortened, what
-# it says shows (main: "/work/…/matmul_result.rpd: the …" cut before the
+# it says shows (main: "/work/…/profile.cubex: the …" cut before the
 # reason)
-rpd=rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd
-if [ -e "$corpus/$rpd" ]; then
-	"$cs" --headless --no-config --size 80x24 --keys T "$corpus/$rpd" |
+cube=cube/pycubexr/data/blast.p64.r1/profile.cubex
+if [ -e "$corpus/$cube" ]; then
+	"$cs" --headless --no-config --size 80x24 --keys t "$corpus/$cube" |
 		tail -n 1 >"$tmp/msg"
-	grep -qx '…/matmul_result.rpd: the database has no per-thread values for this metric' \
+	grep -qx '…/blast.p64.r1/profile.cubex: the database has no trace' \
 		"$tmp/msg" || {
-		echo "FAIL: T on the .rpd at 80x24 says: $(cat "$tmp/msg")"
+		echo "FAIL: t on the Cube file at 80x24 says: $(cat "$tmp/msg")"
 		status=1
 	}
 fi
+# a GPU run's threads pane (T on the default column, GPU time I, at the
+# root and at the hot path's copy): its values per thread and per queue,
+# summing to the tree's value (main said "the database has no per-thread
+# values for this metric" on every inclusive column, and on an exclusive
+# one counted a copy's time twice, on its queue and its launching
+# thread: "thread sum 314.4 ms > stored summary 157.2 ms")
+rpd=rocpd-rpd/rocmProfileData/examples/rocm-profile-data/results/matmul_result.rpd
+ns=nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite
+for db in $rpd $ns; do
+	[ -e "$corpus/$db" ] || continue
+	/usr/bin/python3 "$top_srcdir/tests/check_gpu_threads.py" "$cs" \
+		"$corpus/$db" || status=1
+done
 # DCPI: a database generated for a program compiled here (as
 # test-dcpi.sh), its cycle counts 10 digits wide
 if command -v gcc >/dev/null; then

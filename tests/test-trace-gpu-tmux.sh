@@ -25,8 +25,9 @@ python3 "$top_srcdir/tests/gen_nsight.py" "$tmp/ns" --kernels 60 --ranks 1 \
 	>/dev/null || exit 1
 db=$(ls "$tmp"/rocpd/run/*/*.db | head -n 1)
 
-# first_line DB GROUP: "INDEX LABEL" of the first GPU line of GROUP that
-# `trace --gpu-lines GROUP` prints
+# first_line DB GROUP: the label of the first GPU line of GROUP that
+# `trace --gpu-lines GROUP` prints (the cursor readout numbers lines by
+# their place on screen, the batch by the reader's index: labels compare)
 first_line() {
 	"$cs" --no-cache trace "$1" --at +0 --gpu-lines "$2" --format json \
 		2>/dev/null | python3 -c '
@@ -36,12 +37,12 @@ for l in json.load(sys.stdin)["lines"]:
     if (" stream " in l["label"]) == (g == "stream") and \
             (" queue " in l["label"] or " stream " in l["label"] or
              " context " in l["label"]):
-        print(l["line"], l["label"])
+        print(l["label"])
         break' "$2"
 }
 
 cursor_line() {
-	screen | grep "^Cursor " | sed -n 's/.*(t=[0-9]*)  line \([0-9]*\) \(.*\)  ctx=.*/\1 \2/p'
+	screen | grep "^Cursor " | sed -n 's/.*(t=[0-9]*)  line [0-9]* of [0-9]* \(.*\)  ctx=.*/\1/p'
 }
 
 start "$cs --no-config --no-cache $db" "<program root>" || exit 1

@@ -83,12 +83,12 @@ print(next(i for i, l in enumerate(ls)
 		t send-keys -t "$S" Down
 		i=$((i + 1))
 	done
-	wait_for "  line $gpu " || { fail "$db: the cursor is not on line $gpu"; return; }
+	wait_for "  line $gpu of " || { fail "$db: the cursor is not on line $gpu"; return; }
 	# the first interval of the line: next changes until one is there
 	step_until . 6 on_screen "^Interval .*; launched by " ||
 		{ fail "$db: no GPU work with a launching call on line $gpu"; return; }
 	kt=$(cursor_field t)
-	label=$(screen | grep "^Cursor " | sed 's/.*  line [0-9]* \(.*\)  ctx=.*/\1/')
+	label=$(screen | grep "^Cursor " | sed 's/.*  line [0-9]* of [0-9]* \(.*\)  ctx=.*/\1/')
 	want=$(launcher "$db" "$label" "$kt")
 	[ "$want" != none ] || { fail "$db: SQL finds no launcher of t=$kt on $label"; return; }
 	t send-keys -t "$S" a

@@ -77,6 +77,12 @@ if any("NODE" in r for r in rows):
     sys.exit("a label keeps the shared NODE 0 prefix")
 print("20 rows, one labelled line each, in rank/thread order")
 EOF
+# the cursor readout numbers the line as the rows and the header do: the
+# 4th row (RANK 0 THREAD 3) is "line 3 of 20" (before: "line 102", the
+# reader's timeline index, which nothing on screen shows)
+t send-keys -t "$S" Down Down Down
+wait_for "  line 3 of 20 NODE 0 RANK 0 THREAD 3  " ||
+	fail "the cursor readout does not number the 4th row's line as 3 of 20: $(screen | grep '^Cursor')"
 
 # ---- all 135 lines: more lines than rows, rows in tuple order ------------
 press L "trace lines" "L did not prompt again"
@@ -106,14 +112,14 @@ wait_for "Cursor +0 ns  line " || fail "the split trace has no cursor readout"
 c=$(screen | grep "^Cursor ")
 t send-keys -t "$S" Right Right Right Right Right Right Right Right
 wait_change "Cursor " "$c" || fail "Right did not move the readout"
-screen | grep -qE "^Cursor \+[0-9.]+ (ms|s)  line [0-9]+ NODE 0 RANK 0 THREAD 0: main thread > ... > " ||
+screen | grep -qE "^Cursor \+[0-9.]+ (ms|s)  line [0-9]+ of 135 NODE 0 RANK 0 THREAD 0: main thread > ... > " ||
 	fail "the readout does not name line, label and context: $(screen | grep '^Cursor')"
-press Down "line 57 NODE 0 RANK 2 THREAD 3: " \
+press Down "line 13 of 135 NODE 0 RANK 2 THREAD 3: " \
 	"Down: the readout does not follow the line"
 # a smaller split (J) keeps the readout while 3 grid rows are left
 t send-keys -t "$S" J
 sync_keys
-screen | grep -q "^Cursor .* line 57 NODE 0 RANK 2 THREAD 3: " ||
+screen | grep -q "^Cursor .* line 13 of 135 NODE 0 RANK 2 THREAD 3: " ||
 	fail "J: the smaller split lost the cursor readout"
 
 # ---- Nsight saxpy: 2 lines in 2 rows, S, kernels and names ---------------
@@ -136,7 +142,7 @@ screen | grep -q "pid 1230493 ./saxpy-mpi-cuda [0-9.]*%" &&
 	fail "the legend still shows one colour per process"
 # zoomed on the first copies: names inside the runs
 t send-keys -t "$S" Down .
-wait_for "line 1 pid 1230493 GPU 0 stream 7" || fail "Down did not reach the stream line"
+wait_for "line 1 of 2 pid 1230493 GPU 0 stream 7" || fail "Down did not reach the stream line"
 t send-keys -t "$S" + + + +
 wait_for "window 126.5 ms" || fail "four + did not zoom to 126.5 ms"
 screen | grep -q "^GPU 0 stream 7 .*\[memcpy HtoD\]" ||

@@ -34,13 +34,18 @@ import json, os, re, subprocess, sys
 cs, db, what, path = sys.argv[1:]
 lines = open(path, encoding="utf-8").read().split("\n")
 head = [l for l in lines if l.startswith("Cursor ")][0]
-m = re.search(r"\(t=(\d+)\)  line (\d+) .*ctx=(\d+)", head)
-time, line, ctx = m.group(1), m.group(2), int(m.group(3))
+# the readout numbers the line as the rows do ("line 2 of 7 LABEL"): the
+# batch line of that label
+m = re.search(r"\(t=(\d+)\)  line (\d+) of (\d+) (.*)  ctx=(\d+)", head)
+time, label, ctx = m.group(1), m.group(4), int(m.group(5))
 i = lines.index(head)
 shown = lines[i + 1][5:].rstrip() + lines[i + 2][5:].rstrip()
-out = subprocess.run([cs, "trace", db, "--at", time, "--lines", line,
-		      "--format", "json"], capture_output=True, text=True)
-j = json.loads(out.stdout)["lines"][0]
+out = subprocess.run([cs, "trace", db, "--at", time, "--format", "json"],
+		     capture_output=True, text=True)
+js = [j for j in json.loads(out.stdout)["lines"] if j["label"] == label]
+if len(js) != 1:
+	sys.exit("%s: %d batch lines labelled %r" % (what, len(js), label))
+j = js[0]
 want_ctx = j["ctx"] or 0
 want = " > ".join(j["path"]) if j["ctx"] else "(idle)"
 if j["time"] is None:
@@ -77,7 +82,7 @@ f2=$(header_ns from)
 python3 -c "import sys; sys.exit(0 if abs(($f2-$f1)-$w1/4) <= $w1*2e-3 else 1)" ||
 	fail "> moved the window by $(($f2 - $f1)) ns, not a quarter of $w1"
 t send-keys -t "$S" Down Down Right Right Right
-wait_for "line 2 " || fail "Down did not move the cursor to line 2"
+wait_for "line 2 of " || fail "Down did not move the cursor to line 2"
 screen >"$tmp/screen.txt"
 check_cursor "$tmp/db" "generated"
 # the next change of context lands on a time where the path changes
@@ -159,7 +164,7 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 	t send-keys -t "$S" Down Down Down
-	wait_for "line 3 SMI gpu 0 sclk" || fail "rpd: the cursor did not reach the counter track"
+	wait_for "line 3 of 4 SMI gpu 0 sclk" || fail "rpd: the cursor did not reach the counter track"
 	t send-keys -t "$S" End
 	sync_keys || fail "rpd: End was not handled"
 	screen >"$tmp/screen.txt"
@@ -167,10 +172,10 @@ PY
 import json, re, subprocess, sys
 cs, db, path = sys.argv[1:]
 head = [l for l in open(path, encoding="utf-8") if l.startswith("Cursor ")][0]
-m = re.search(r"\(t=(\d+)\)  line (\d+) .*value=(\S+)", head)
-out = subprocess.run([cs, "trace", db, "--at", m.group(1), "--lines",
-		      m.group(2), "--format", "json"], capture_output=True, text=True)
-j = json.loads(out.stdout)["lines"][0]
+m = re.search(r"\(t=(\d+)\)  line \d+ of \d+ (.*)  value=(\S+)", head)
+out = subprocess.run([cs, "trace", db, "--at", m.group(1), "--format",
+		      "json"], capture_output=True, text=True)
+j = [l for l in json.loads(out.stdout)["lines"] if l["label"] == m.group(2)][0]
 ok = j["kind"] == "counter" and j["value"] is not None and \
 	float(m.group(3)) == j["value"]
 if not ok:

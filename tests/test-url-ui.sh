@@ -107,7 +107,7 @@ else
 	fail "lazy: no trace pane"
 fi
 t send-keys -t "$S" + + + Right Right Down
-wait_for "line 1 NODE" 5 || fail "lazy: the cursor did not move"
+wait_for "line 1 of " 5 || fail "lazy: the cursor did not move"
 lazy_data=$(ls -d "$XDG_CACHE_HOME"/callscope/url/*/data/trace.db.blocks 2>/dev/null | head -1)
 if [ -n "$lazy_data" ] && [ ! -e "${lazy_data%.blocks}" ]; then
 	ok "lazy: trace.db read in blocks, not downloaded"

@@ -147,15 +147,20 @@ static struct reaction reveal_in_tree(struct pane_env *env,
 	uint32_t node = model_node_of_ctx(m, s.ctx_id);
 	if (node == MODEL_NONE)
 		return REACTION(HANDLED_REDRAW);
+	/* named as the tree's row reads, not by its context id (which
+	 * nothing on screen shows but the full readout's ctx=) */
+	char *label = model_node_short_label(m, node);
 	char *keys = keymap_keys_of(env->keymap, ACTION_SPLIT_FOCUS);
 	if (keys && *keys)
-		pane_message(env, false, "context %u selected in the tree "
+		pane_message(env, false, "%s selected in the tree "
 					 "(%.*s: back to the trace)",
-			     s.ctx_id, (int)strcspn(keys, " "), keys);
+			     label ? label : "?", (int)strcspn(keys, " "),
+			     keys);
 	else
-		pane_message(env, false, "context %u selected in the tree",
-			     s.ctx_id);
+		pane_message(env, false, "%s selected in the tree",
+			     label ? label : "?");
 	free(keys);
+	free(label);
 	return (struct reaction){HANDLED_REDRAW, ACTION_VIEW_TOP_DOWN, node};
 }
 

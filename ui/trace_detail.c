@@ -100,6 +100,25 @@ static const char *interval_details(struct pane_env *env, struct trace_pane *t,
 	return out;
 }
 
+/* "line P of N LABEL": the cursor's line as the pane numbers its rows
+ * (position P among the N lines the header's "lines A-B of N" counts, in
+ * the order drawn), not the reader's timeline index, which nothing on
+ * screen shows (critique leftover: "line 102" on the third row).
+ * Malloc'd. */
+static char *cursor_line_text(struct pane_env *env, struct trace_pane *t,
+			      uint32_t tl)
+{
+	const struct model *m = env->model;
+	char *out = NULL;
+	if (asprintf(&out, "line %u of %u %s", trace_view_cursor_line(t->view),
+		     trace_view_line_count(t->view),
+		     tl != MODEL_NONE
+			     ? model_str(m, model_timelines(m)[tl].label)
+			     : "") < 0)
+		out = NULL;
+	return out;
+}
+
 /* The cursor on counter line `tl`: "Cursor +T (t=N)  line L LABEL
  * value=V UNIT", then since when that value is in force and the range of
  * the values drawn in the window. */
@@ -114,13 +133,13 @@ static void draw_counter_info(struct pane_env *env, struct trace_pane *t,
 	bool found = trace_view_cursor_counter(t->view, &line, &index, &since,
 					       &v);
 	const char *unit = model_str(m, model_timelines(m)[tl].unit);
-	char val[40], *text = NULL;
+	char val[40], *text = NULL, *where = cursor_line_text(env, t, tl);
 	trace_format_value(v, val, sizeof(val));
-	if (asprintf(&text, "Cursor %s (t=%llu)  line %u %s  value=%s%s%s", rel,
-		     (unsigned long long)time, tl,
-		     model_str(m, model_timelines(m)[tl].label), val,
+	if (asprintf(&text, "Cursor %s (t=%llu)  %s  value=%s%s%s", rel,
+		     (unsigned long long)time, where ? where : "", val,
 		     found && *unit ? " " : "", found ? unit : "") < 0)
 		text = NULL;
+	free(where);
 	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
 		    text ? text : "", true);
 	free(text);
@@ -196,13 +215,12 @@ static void draw_readout(struct pane_env *env, struct trace_pane *t, int y,
 			 int x, int w, uint32_t tl, uint32_t ctx,
 			 const char *rel)
 {
-	const struct model *m = env->model;
 	char *what = readout_context(env, t, tl, ctx), *head = NULL;
-	if (asprintf(&head, "Cursor %s  line %u %s: %s", rel, tl,
-		     tl != MODEL_NONE ? model_str(m, model_timelines(m)[tl].label)
-				      : "",
+	char *where = cursor_line_text(env, t, tl);
+	if (asprintf(&head, "Cursor %s  %s: %s", rel, where ? where : "",
 		     what ? what : "?") < 0)
 		head = NULL;
+	free(where);
 	free(what);
 	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
 		    head ? head : "", true);
@@ -281,12 +299,12 @@ void trace_draw_cursor_info(struct pane_env *env, struct trace_pane *t, int y,
 		draw_readout(env, t, y, x, w, tl, found ? s.ctx_id : 0, rel);
 		return;
 	}
-	if (asprintf(&head, "Cursor %s (t=%llu)  line %u %s  ctx=%u", rel,
-		     (unsigned long long)time, tl,
-		     tl != MODEL_NONE ? model_str(m, model_timelines(m)[tl].label)
-				      : "",
+	char *where = cursor_line_text(env, t, tl);
+	if (asprintf(&head, "Cursor %s (t=%llu)  %s  ctx=%u", rel,
+		     (unsigned long long)time, where ? where : "",
 		     found ? s.ctx_id : 0) < 0)
 		head = NULL;
+	free(where);
 	screen_text(y, x, w, theme_attr(THEME_ROLE_DETAIL_LABEL),
 		    head ? head : "", true);
 	free(head);

@@ -330,6 +330,12 @@ static int put_lines(const struct model *m, const bool *selected,
 	int rc = CLI_EXIT_OK;
 	if (!lines)
 		return CLI_EXIT_DATA;
+	/* the text window: a legend of the context ids its cells print */
+	struct trace_legend legend = {0};
+	struct trace_options opts = *o;
+	if (!json && !o->at)
+		opts.legend = &legend;
+	o = &opts;
 	if (json)
 		fputs("{\"lines\":[", stdout);
 	for (uint32_t i = 0; i < model_n_timelines(m); i++) {
@@ -354,6 +360,9 @@ static int put_lines(const struct model *m, const bool *selected,
 	}
 	if (json)
 		fputs("]}\n", stdout);
+	else if (rc == CLI_EXIT_OK && o->legend)
+		trace_legend_put(m, o->legend);
+	trace_legend_free(&legend);
 	json_decref(lines);
 	return rc;
 }

@@ -76,6 +76,18 @@ struct at_instant {
 	uint32_t name, ctx, depth;
 };
 
+/* The context of line `line` at `depth` (UINT32_MAX: the innermost), as
+ * the window form's cells and the viewer show it: a GPU line's kernels
+ * and copies are their own context at every depth (trace_cells), not
+ * their launching thread. */
+static uint32_t ctx_at_depth(const struct model *m, uint32_t line,
+			     uint32_t ctx, uint32_t depth)
+{
+	if (depth == UINT32_MAX || trace_line_own_context(m, line))
+		return ctx;
+	return trace_ctx_at_depth(m, ctx, depth);
+}
+
 static bool at_instant(const struct model *m, uint32_t line, uint64_t t,
 		       const struct trace_options *o, struct at_instant *out,
 		       struct error *err)
@@ -94,10 +106,7 @@ static bool at_instant(const struct model *m, uint32_t line, uint64_t t,
 		out->time = ti.time;
 		out->name = ti.name;
 		if (trace_interval_active(m, line, ti.time, &iv, NULL)) {
-			out->ctx = o->depth == UINT32_MAX
-					   ? iv.ctx_id
-					   : trace_ctx_at_depth(m, iv.ctx_id,
-								o->depth);
+			out->ctx = ctx_at_depth(m, line, iv.ctx_id, o->depth);
 			out->depth = iv.depth + 1;
 		}
 	}
@@ -132,9 +141,7 @@ static bool at_interval_line(const struct model *m, uint32_t line, uint64_t t,
 		return false;
 	uint32_t ctx = 0;
 	if (found)
-		ctx = o->depth == UINT32_MAX
-			      ? iv.ctx_id
-			      : trace_ctx_at_depth(m, iv.ctx_id, o->depth);
+		ctx = ctx_at_depth(m, line, iv.ctx_id, o->depth);
 	struct at_instant in = {0};
 	if (!at_instant(m, line, t, o, &in, err))
 		return false;
@@ -246,9 +253,7 @@ bool trace_at_line(const struct model *m, uint32_t line, uint64_t t,
 	 * in the window form's cells, and no time */
 	uint32_t ctx = 0;
 	if (found)
-		ctx = o->depth == UINT32_MAX
-			      ? s.ctx_id
-			      : trace_ctx_at_depth(m, s.ctx_id, o->depth);
+		ctx = ctx_at_depth(m, line, s.ctx_id, o->depth);
 	if (o->format == PRESENT_FORMAT_JSON) {
 		json_t *j = line_json(m, line);
 		json_object_set_new(j, "time", int_or_null(found, s.time));
@@ -369,6 +374,12 @@ bool trace_window_line(const struct model *m, uint32_t line, uint64_t from,
 		}
 		json_array_append_new(lines, j);
 	} else {
+		if (o->legend &&
+		    !trace_legend_add(o->legend, cells, o->columns)) {
+			free(cells);
+			free(inst);
+			return false;
+		}
 		put_line_head(m, line);
 		fputs(": ", stdout);
 		for (uint32_t k = 0; k < o->columns; k++)

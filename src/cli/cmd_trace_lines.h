@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "present/present_rows.h"
 #include "present/present_write.h" /* json_t */
+#include "cli/cmd_trace_legend.h"
 
 struct trace_options {
 	const char *const *dbs; /* one or more, opened as one run */
@@ -22,6 +23,9 @@ struct trace_options {
 	uint32_t columns, depth;
 	bool stats; /* --stats: the window's shares (trace_shares) */
 	enum present_format format;
+	/* the window form in text: the context ids of its cells are counted
+	 * here for the legend printed after the lines; NULL: not counted */
+	struct trace_legend *legend;
 };
 
 /* Line `line` at time t: the sample (interval, counter value) in force
@@ -34,7 +38,8 @@ bool trace_at_line(const struct model *m, uint32_t line, uint64_t t,
 
 /* Line `line` over [from, to): o->columns cells, each the context (a
  * counter's value) at the start of its slice, and on an interval line
- * the first instant per cell; as trace_at_line. */
+ * the first instant per cell; as trace_at_line.  In text, the cells'
+ * context ids are counted into o->legend when set. */
 bool trace_window_line(const struct model *m, uint32_t line, uint64_t from,
 		       uint64_t to, const struct trace_options *o,
 		       json_t *lines, struct error *err);

@@ -37,6 +37,18 @@ static enum status add_stat(struct model_builder *b, const char *metric,
 	return STATUS_OK;
 }
 
+/* The inclusive statistic the engine derives from exclusive `stat`
+ * (stat_id `id`), with per-profile values (gpu_run_per_profile's
+ * GPU_RUN_PROP_INCL); MODEL_NONE when out of memory. */
+static uint32_t add_incl(struct model_builder *b, uint32_t stat, uint32_t id)
+{
+	uint32_t incl = model_builder_add_inclusive_stat(b, stat);
+	if (incl != MODEL_NONE &&
+	    !model_builder_set_stat_prop_id(b, incl, GPU_RUN_PROP_INCL | id))
+		return MODEL_NONE;
+	return incl;
+}
+
 static enum status add_column(struct model_builder *b, const char *name,
 			      uint32_t stat, enum column_kind kind,
 			      const char *format, const char *desc,
@@ -140,7 +152,7 @@ static enum status add_marks_columns(struct gpu_run *r, struct error *err)
 				  r->path);
 	if (st != STATUS_OK)
 		return st;
-	incl = model_builder_add_inclusive_stat(r->b, s);
+	incl = add_incl(r->b, s, STAT_MARKS);
 	if (incl == MODEL_NONE)
 		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
 	static const char *const desc =
@@ -190,7 +202,7 @@ enum status gpu_run_add_columns(struct gpu_run *r, struct error *err)
 			st = add_stat(b, "Calls", STAT_CALLS_INCL, false, &incl,
 				      err, r->path);
 		else
-			incl = model_builder_add_inclusive_stat(b, s[k]);
+			incl = add_incl(b, s[k], (uint32_t)k);
 		if (st != STATUS_OK)
 			return st;
 		if (incl == MODEL_NONE)
@@ -230,7 +242,7 @@ enum status gpu_run_add_columns(struct gpu_run *r, struct error *err)
 				     &stat, err, r->path)
 			  : error_set(err, STATUS_NOMEM, r->path,
 				      "out of memory");
-		incl = st == STATUS_OK ? model_builder_add_inclusive_stat(b, stat)
+		incl = st == STATUS_OK ? add_incl(b, stat, GPU_RUN_COUNTER_STAT + k)
 				       : MODEL_NONE;
 		if (st == STATUS_OK && incl == MODEL_NONE)
 			st = error_set(err, STATUS_NOMEM, r->path,

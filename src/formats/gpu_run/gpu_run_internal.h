@@ -138,6 +138,26 @@ enum gpu_run_stat {
 /* A partial model's stored inclusive Calls (gpu_run.calls_incl). */
 #define STAT_CALLS_INCL ((uint32_t)N_GPU_RUN_STATS + 1)
 
+/* The prop_id of an inclusive statistic the engine derives from
+ * exclusive one P (model_builder_add_inclusive_stat): this bit | P, so
+ * that the threads pane has its per-thread and per-queue values too. */
+#define GPU_RUN_PROP_INCL 0x80000000u
+
+/* The value of statistic `stat` (a stat_id) at node `n`; false where the
+ * node has none (gpu_run_provider.c). */
+bool gpu_run_node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
+			double *out);
+
+/* value_ops.per_profile (gpu_run_profiles.c): node `ctx_id`'s value of
+ * `prop_id` per execution context, sorted by profile.  GPU time and calls
+ * of a kernel or copy are the queues' (where they ran), not also the
+ * launching thread's, so that they sum to the node's value; other values
+ * are the node's thread's.  GPU_RUN_PROP_INCL | P: summed over the
+ * subtree. */
+enum status gpu_run_per_profile(void *impl, uint32_t ctx_id, uint32_t prop_id,
+				struct profile_value **out, size_t *n,
+				struct error *err);
+
 /* The providers of a run's model (gpu_run_provider.c); the trace's close
  * frees the run. */
 extern const struct value_ops gpu_run_value_ops;

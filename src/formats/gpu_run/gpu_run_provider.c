@@ -1,6 +1,6 @@
 /* gpu_run_provider: what a GPU run's model asks after the open -- the
- * values of its contexts (value_ops: the per-node sums, the per-queue
- * split for the threads pane, the hardware counters) and its timelines
+ * values of its contexts (value_ops: the per-node sums, the hardware
+ * counters; the per-thread and per-queue values are gpu_run_profiles.c's) and its timelines
  * (trace_ops: a file's interval lines read by a second pass when first
  * needed -- the files side by side on the cores when every timeline is
  * wanted (trace_prepare), each file by one thread, the others waiting
@@ -22,8 +22,8 @@
 
 
 
-static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
-		       double *out)
+bool gpu_run_node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
+			double *out)
 {
 	if (n >= r->n_nodes)
 		return false;
@@ -81,7 +81,7 @@ static bool node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
 			   double *out)
 {
-	return node_value(impl, ctx_id, stat_id, out);
+	return gpu_run_node_value(impl, ctx_id, stat_id, out);
 }
 
 static enum status values_summary_all(void *impl, uint32_t stat_id,
@@ -93,60 +93,8 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 	const struct gpu_run *r = impl;
 	double v;
 	for (uint32_t n = 0; n < r->n_nodes; n++)
-		if (node_value(r, n, stat_id, &v))
+		if (gpu_run_node_value(r, n, stat_id, &v))
 			emit(ctx, n, v);
-	return STATUS_OK;
-}
-
-static enum status values_per_profile(void *impl, uint32_t ctx_id,
-				      uint32_t prop_id,
-				      struct profile_value **out, size_t *n,
-				      struct error *err)
-{
-	struct gpu_run *r = impl;
-	*out = NULL;
-	*n = 0;
-	double v;
-	if (!node_value(r, ctx_id, prop_id, &v))
-		return STATUS_OK;
-	/* the node's thread, then the queues its kernels ran on */
-	size_t cap = 1 + (prop_id == STAT_GPU || prop_id == STAT_CALLS
-				  ? r->n_lines
-				  : 0);
-	struct profile_value *pv = calloc(cap, sizeof(*pv));
-	if (!pv)
-		return error_set(err, STATUS_NOMEM, r->path, "out of memory");
-	size_t k = 0;
-	if (r->profile[ctx_id] != MODEL_NONE && v != 0)
-		pv[k++] = (struct profile_value){r->profile[ctx_id], v};
-	if (cap > 1)
-		for (uint32_t i = 0; i < r->n_lines; i++) {
-			const struct gpu_run_line *l = &r->lines[i];
-			uint32_t slot;
-			if (l->kind != GPU_RUN_LINE_QUEUE ||
-			    l->profile == MODEL_NONE ||
-			    !gpu_run_map_get(&r->queue_split,
-					   (uint64_t)ctx_id << 32 | l->profile,
-					   &slot))
-				continue;
-			double q = prop_id == STAT_GPU ? r->split_gpu[slot]
-						       : r->split_calls[slot];
-			bool dup = false;
-			for (size_t j = 0; j < k; j++)
-				dup |= pv[j].profile == l->profile;
-			if (!dup)
-				pv[k++] = (struct profile_value){l->profile, q};
-		}
-	/* sorted by profile */
-	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && pv[j - 1].profile > pv[j].profile;
-		     j--) {
-			struct profile_value t = pv[j];
-			pv[j] = pv[j - 1];
-			pv[j - 1] = t;
-		}
-	*out = pv;
-	*n = k;
 	return STATUS_OK;
 }
 
@@ -243,7 +191,7 @@ static bool values_take_error(void *impl, struct error *err)
 
 const struct value_ops gpu_run_value_ops = {
 	.summary = values_summary,
-	.per_profile = values_per_profile,
+	.per_profile = gpu_run_per_profile,
 	.close = values_close,
 	.summary_all = values_summary_all,
 	.take_error = values_take_error,
