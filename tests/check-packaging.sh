@@ -28,5 +28,13 @@ for p in $(tr ' \t' '\n\n' <"$top_srcdir/.ci/deps" | grep -e '-dev$' -e '^protob
 		fail "debian/control does not build-depend on $p (.ci/deps installs it)"
 done
 [ -x "$top_srcdir/debian/rules" ] || fail "debian/rules is not executable"
-[ $status = 0 ] && echo "packaging: version $v everywhere, recipes parse, build-depends complete"
+# every test script and helper is distributed (make distcheck runs them
+# from the tarball: one left out of EXTRA_DIST fails only there)
+for f in "$top_srcdir"/tests/*.py "$top_srcdir"/tests/*.sh; do
+	[ -f "$f" ] || continue
+	n=tests/${f##*/}
+	cat "$top_srcdir"/Makefile.am "$top_srcdir"/*/*.am 2>/dev/null |
+		grep -qF "$n" || fail "$n is in no Makefile.am list (not distributed)"
+done
+[ $status = 0 ] && echo "packaging: version $v everywhere, recipes parse, build-depends complete, tests distributed"
 exit $status
