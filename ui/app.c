@@ -3,7 +3,8 @@
  * and teardown.  It knows panes only through the registry
  * (panes.c) and the layout (layout.c); actions and key dispatch are
  * dispatch.c, drawing frame.c, prompts prompt.c, ":" commands and options commands.c, the key script input.c,
- * the background build prebuild.c. */
+ * the background build prebuild.c, the columns shown at start
+ * app_columns.c. */
 #include "config.h"
 
 #include "hub.h"
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app_columns.h"
 #include "extrap.h"
 #include "net/http.h"
 #include "views/system_focus.h"
@@ -561,59 +563,6 @@ static void loop(struct app *app, const struct ui_options *opt,
 
 /* ---- set-up ----------------------------------------------------------- */
 
-/* Whether column c is known to hold nothing: the root's value of its
- * inclusive column (c or its pair), a sum of one statistic, is absent or
- * zero.  That value is what
- * the column's percentages divide by (kept in the totals), so this costs
- * no more than the first frame; a column with no inclusive side, or a
- * formula over several statistics, is never called empty (the root's
- * value says nothing of the others), nor one whose inclusive values the
- * engine derives (the root's would cost a pass over the database), nor,
- * on compared runs, any (a delta whose root value is 0 has others). */
-static bool column_is_empty(struct app *app, uint32_t c)
-{
-	const struct model *m = app->model;
-	if (app->diff)
-		return false;
-	uint32_t incl = model_columns(m)[c].kind == COLUMN_INCLUSIVE
-				? c
-				: model_columns(m)[c].pair;
-	if (incl == MODEL_NONE || incl >= model_n_columns(m) ||
-	    model_columns(m)[incl].kind != COLUMN_INCLUSIVE)
-		return false;
-	/* a sum: a minimum or maximum absent at the root may be there below
-	 * it (Cube's min_time) */
-	uint32_t st = model_column_stat(m, incl);
-	if (st == MODEL_NONE || st >= model_n_stats(m) ||
-	    model_stats(m)[st].combine != COMBINE_SUM)
-		return false;
-	/* an inclusive statistic the engine derives costs a pass over the
-	 * tree for its first value: not at start for a column not drawn */
-	if (model_stats(m)[st].flags & STAT_DERIVED_INCLUSIVE)
-		return false;
-	if (app->has_total[c] == 0)
-		app->has_total[c] = model_column_total(m, c, &app->totals[c]) ? 1
-									     : 2;
-	return app->has_total[c] == 2;
-}
-
-/* The columns shown by default: the model's visible ones, less those that
- * hold nothing (critique b6: a CUDA database's empty GMEM, GMSET, GXCOPY,
- * GICOPY and GSYNC left the tree 60 columns at 200), unless every one is
- * empty.  The others stay in the column chooser (c). */
-static void default_columns(struct app *app)
-{
-	const struct model *model = app->model;
-	size_t nonempty = 0;
-	for (uint32_t c = 0; c < model_n_columns(model); c++)
-		if (model_columns(model)[c].visible && model_columns(model)[c].expr)
-			nonempty += !column_is_empty(app, c);
-	for (uint32_t c = 0; c < model_n_columns(model); c++)
-		if (model_columns(model)[c].visible && model_columns(model)[c].expr &&
-		    (nonempty == 0 || !column_is_empty(app, c)))
-			app->columns[app->cols.n_columns++] = c;
-}
-
 static bool setup_columns(struct app *app)
 {
 	const struct model *model = app->model;
@@ -624,9 +573,11 @@ static bool setup_columns(struct app *app)
 	if (!app->columns || !app->totals || !app->has_total)
 		return false;
 	/* columns: those visible by default, less the empty ones
-	 * (default_columns), sorted by the first time column
+	 * (app_columns_default), sorted by the first time column
 	 * (view_default_column) */
-	default_columns(app);
+	app->cols.n_columns = app_columns_default(model, app->diff != NULL,
+						  app->totals, app->has_total,
+						  app->columns);
 	/* the columns' totals are computed on first use
 	 * (pane_column_total) */
 	for (uint32_t i = 0; i < model_n_profiles(model); i++)
