@@ -242,6 +242,42 @@ static void flow_init(struct flow *f)
 	assert_non_null(f->pane);
 }
 
+/* The first key a hint names (keymap_first_key): none for an unbound
+ * action (degenerate first, the buffer emptied), the first of the shown
+ * keys in binding order, never the Backspace and Enter aliases, cut to
+ * the buffer. */
+static void test_first_key(void **state)
+{
+	(void)state;
+	struct keymap *km = keymap_new();
+	assert_non_null(km);
+	char buf[24] = "junk";
+	assert_null(keymap_bind(km, "generic", "q", "none"));
+	assert_false(keymap_first_key(km, ACTION_QUIT, buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	/* keys no default binds, so bound in this order */
+	assert_null(keymap_bind(km, "generic", "<F5>", "quit"));
+	assert_null(keymap_bind(km, "generic", "<C-q>", "quit"));
+	assert_true(keymap_first_key(km, ACTION_QUIT, buf, sizeof(buf)));
+	assert_string_equal(buf, "F5");
+	char two[2];
+	assert_true(keymap_first_key(km, ACTION_QUIT, two, sizeof(two)));
+	assert_string_equal(two, "F");
+	/* zoom-out is "Z Backspace" (KEY_BACKSPACE) and the terminals' 127
+	 * and 8, which never show */
+	assert_true(keymap_first_key(km, ACTION_ZOOM_OUT, buf, sizeof(buf)));
+	assert_string_equal(buf, "Z");
+	assert_null(keymap_bind(km, "generic", "Z", "none"));
+	assert_true(keymap_first_key(km, ACTION_ZOOM_OUT, buf, sizeof(buf)));
+	assert_string_equal(buf, "Backspace");
+	assert_null(keymap_bind(km, "generic", "Backspace", "none"));
+	assert_false(keymap_first_key(km, ACTION_ZOOM_OUT, buf, sizeof(buf)));
+	/* toggle is Enter, Space and '\r': Enter shows */
+	assert_true(keymap_first_key(km, ACTION_TOGGLE, buf, sizeof(buf)));
+	assert_string_equal(buf, "Enter");
+	keymap_free(km);
+}
+
 static void test_flow_handled(void **state)
 {
 	(void)state;
@@ -405,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_registry_empty),
 		cmocka_unit_test(test_registry_lookup),
 		cmocka_unit_test(test_registry_keymaps),
+		cmocka_unit_test(test_first_key),
 		cmocka_unit_test(test_flow_handled),
 		cmocka_unit_test(test_flow_passed_on),
 		cmocka_unit_test(test_flow_request),

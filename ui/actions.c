@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
+#include "core/strbuf.h"
 #include "keys.h"
 
 static const struct {
@@ -95,14 +97,8 @@ static bool set_binding(struct keymap *km, unsigned map, int key,
 			km->b[i].action = a;
 			return true;
 		}
-	if (km->n == km->cap) {
-		size_t ncap = km->cap ? km->cap * 2 : 64;
-		struct binding *p = realloc(km->b, ncap * sizeof(*p));
-		if (!p)
-			return false;
-		km->b = p;
-		km->cap = ncap;
-	}
+	if (!array_grow((void **)&km->b, &km->cap, km->n + 1, sizeof(*km->b)))
+		return false;
 	km->b[km->n++] = (struct binding){map, key, a};
 	return true;
 }
@@ -178,34 +174,42 @@ enum action keymap_lookup(const struct keymap *km, const char *map, int key)
 	return ACTION_NONE;
 }
 
+/* Whether `b` is one of the keys shown for `a`: a binding in "generic",
+ * not an alias of Backspace (127, 8) or Enter ('\r'). */
+static bool is_shown_key(const struct binding *b, enum action a)
+{
+	return b->map == 0 && b->action == a && b->key != 127 && b->key != 8 &&
+	       b->key != '\r';
+}
+
 char *keymap_keys_of(const struct keymap *km, enum action a)
 {
-	size_t cap = 64, len = 0;
-	char *out = malloc(cap);
-	if (!out)
-		return NULL;
-	out[0] = '\0';
+	struct strbuf out = {0};
 	for (size_t i = 0; i < km->n; i++) {
-		if (km->b[i].map != 0 || km->b[i].action != a ||
-		    km->b[i].key == 127 || km->b[i].key == 8 ||
-		    km->b[i].key == '\r')
+		if (!is_shown_key(&km->b[i], a))
+			continue;
+		char name[24];
+		strbuf_addf(&out, "%s%s", out.len ? " " : "",
+			    keys_name(km->b[i].key, name, sizeof(name)));
+	}
+	return strbuf_take(&out);
+}
+
+bool keymap_first_key(const struct keymap *km, enum action a, char *buf,
+		      size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < km->n; i++) {
+		if (!is_shown_key(&km->b[i], a))
 			continue;
 		char name[24];
 		keys_name(km->b[i].key, name, sizeof(name));
-		size_t nl = strlen(name);
-		if (len + nl + 2 > cap) {
-			cap = (len + nl + 2) * 2;
-			char *p = realloc(out, cap);
-			if (!p) {
-				free(out);
-				return NULL;
-			}
-			out = p;
-		}
-		len += (size_t)snprintf(out + len, cap - len, "%s%s",
-					len ? " " : "", name);
+		/* its first word, as the hints read keymap_keys_of's list */
+		snprintf(buf, size, "%.*s", (int)strcspn(name, " "), name);
+		return true;
 	}
-	return out;
+	return false;
 }
 
 void actions_list(void)

@@ -50,6 +50,12 @@ enum action keymap_lookup(const struct keymap *km, const char *map, int key);
 /* The keys bound to `a` in "generic", as "Up k"; heap string. */
 char *keymap_keys_of(const struct keymap *km, enum action a);
 
+/* The first of those keys ("Up") into `buf` (`size` bytes, cut to fit):
+ * what a hint names.  False, with `buf` empty, when no key is bound to
+ * `a` in "generic". */
+bool keymap_first_key(const struct keymap *km, enum action a, char *buf,
+		      size_t size);
+
 /* Print the action table (name, default keys, help), for the man page. */
 void actions_list(void);
 

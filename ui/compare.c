@@ -22,10 +22,8 @@
 static const char *bound_key(struct app *app, enum action a, char *buf,
 			    size_t n)
 {
-	char *keys = keymap_keys_of(app->keymap, a);
-	size_t len = keys ? strcspn(keys, " ") : 0;
-	snprintf(buf, n, "%.*s", (int)len, len ? keys : "?");
-	free(keys);
+	if (!keymap_first_key(app->keymap, a, buf, n))
+		snprintf(buf, n, "?");
 	return buf;
 }
 

@@ -106,12 +106,8 @@ static struct reaction open_action(struct app *app, const struct pane_ops *ops)
 static const char *key_of(struct app *app, enum action a, char *buf,
 			  size_t size)
 {
-	char *keys = keymap_keys_of(app->keymap, a);
-	if (keys && *keys)
-		snprintf(buf, size, "%.*s", (int)strcspn(keys, " "), keys);
-	else
+	if (!keymap_first_key(app->keymap, a, buf, size))
 		snprintf(buf, size, ":bind KEYMAP KEY %s", action_name(a));
-	free(keys);
 	return buf;
 }
 

@@ -142,18 +142,7 @@ static void draw_title(struct app *app, int y)
 static const char *first_key(struct app *app, enum action a, char *buf,
 			     size_t n)
 {
-	char *keys = keymap_keys_of(app->keymap, a);
-	const char *out = NULL;
-	if (keys && *keys) {
-		size_t len = strcspn(keys, " ");
-		if (len >= n)
-			len = n - 1;
-		memcpy(buf, keys, len);
-		buf[len] = '\0';
-		out = buf;
-	}
-	free(keys);
-	return out;
+	return keymap_first_key(app->keymap, a, buf, n) ? buf : NULL;
 }
 
 static int draw_tab(int y, int x, bool active, const char *key,

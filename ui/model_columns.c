@@ -223,15 +223,13 @@ void model_columns_status(struct pane_env *env, int y, int x, int width)
 	uint64_t ready = 0, total = 0;
 	extrap_progress(ex, &ready, &total);
 	char *text = NULL, *what = extrap_models_text(ex);
-	char prog[64] = "", key[32] = "";
+	char prog[64] = "", key[32] = "", first[24];
 	/* the key that cycles the statistic: its first live binding */
-	char *keys = env->keymap ? keymap_keys_of(env->keymap,
-						  ACTION_MEASURE_NEXT)
-				 : NULL;
-	if (keys && *keys && extrap_stored_set(ex) == MODEL_NONE)
-		snprintf(key, sizeof(key), " (%.*s)", (int)strcspn(keys, " "),
-			 keys);
-	free(keys);
+	if (env->keymap &&
+	    keymap_first_key(env->keymap, ACTION_MEASURE_NEXT, first,
+			     sizeof(first)) &&
+	    extrap_stored_set(ex) == MODEL_NONE)
+		snprintf(key, sizeof(key), " (%s)", first);
 	if (extrap_fitting(ex))
 		snprintf(prog, sizeof(prog), ", fitting %llu/%llu",
 			 (unsigned long long)ready, (unsigned long long)total);

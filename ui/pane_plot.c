@@ -315,14 +315,10 @@ static void plot_draw(struct pane_env *env, struct pane *pane, struct rect r)
 	char *what = extrap_models_text(ex);
 	char *text = NULL;
 	/* unfocused: the live key that gives it the keys, as the trace */
-	char focus[48] = "";
-	char *keys = env->focused ? NULL
-				  : keymap_keys_of(env->keymap,
-						   ACTION_SPLIT_FOCUS);
-	if (keys && *keys)
-		snprintf(focus, sizeof(focus), " [%.*s: keys]",
-			 (int)strcspn(keys, " "), keys);
-	free(keys);
+	char focus[48] = "", key[24];
+	if (!env->focused && keymap_first_key(env->keymap, ACTION_SPLIT_FOCUS,
+					      key, sizeof(key)))
+		snprintf(focus, sizeof(focus), " [%s: keys]", key);
 	if (asprintf(&text, "Plot%s: %s along %s%s at %s%s  models: %s%s",
 		     focus, metric_name(ex), extrap_param_name(ex, pp->xparam),
 		     heat ? " (heat map)" : "", at ? at : "?",

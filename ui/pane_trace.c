@@ -150,16 +150,14 @@ static struct reaction reveal_in_tree(struct pane_env *env,
 	/* named as the tree's row reads, not by its context id (which
 	 * nothing on screen shows but the full readout's ctx=) */
 	char *label = model_node_short_label(m, node);
-	char *keys = keymap_keys_of(env->keymap, ACTION_SPLIT_FOCUS);
-	if (keys && *keys)
+	char key[24];
+	if (keymap_first_key(env->keymap, ACTION_SPLIT_FOCUS, key, sizeof(key)))
 		pane_message(env, false, "%s selected in the tree "
-					 "(%.*s: back to the trace)",
-			     label ? label : "?", (int)strcspn(keys, " "),
-			     keys);
+					 "(%s: back to the trace)",
+			     label ? label : "?", key);
 	else
 		pane_message(env, false, "%s selected in the tree",
 			     label ? label : "?");
-	free(keys);
 	free(label);
 	return (struct reaction){HANDLED_REDRAW, ACTION_VIEW_TOP_DOWN, node};
 }

@@ -179,14 +179,10 @@ static void draw_header(struct pane_env *env, struct trace_pane *t, int y, int x
 		snprintf(marktext, sizeof(marktext), "  mark %s", mt);
 	}
 	/* unfocused: the live key that gives it the keys */
-	char focus[48] = "";
-	char *keys = env->focused ? NULL
-				  : keymap_keys_of(env->keymap,
-						   ACTION_SPLIT_FOCUS);
-	if (keys && *keys)
-		snprintf(focus, sizeof(focus), ", %.*s: keys",
-			 (int)strcspn(keys, " "), keys);
-	free(keys);
+	char focus[48] = "", key[24];
+	if (!env->focused && keymap_first_key(env->keymap, ACTION_SPLIT_FOCUS,
+					      key, sizeof(key)))
+		snprintf(focus, sizeof(focus), ", %s: keys", key);
 	/* both groupings of GPU lines: which one shows */
 	char gpu[40] = "";
 	enum timeline_group g = trace_view_gpu_lines(t->view);

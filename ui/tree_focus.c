@@ -114,17 +114,17 @@ bool tree_focus_total(struct pane_env *env, uint32_t col, double *out)
 
 char *tree_focus_words(const struct pane_env *env)
 {
-	char *keys = keymap_keys_of(env->keymap, ACTION_SYSTEM_ALL);
+	char key[24];
+	if (!keymap_first_key(env->keymap, ACTION_SYSTEM_ALL, key, sizeof(key)))
+		snprintf(key, sizeof(key), "system");
 	char *s = NULL;
 	size_t n = system_focus_count(env->sys_focus);
-	if (asprintf(&s, "system: %s, %zu context%s%s; %.*s: all",
+	if (asprintf(&s, "system: %s, %zu context%s%s; %s: all",
 		     system_focus_label(env->sys_focus), n, n == 1 ? "" : "s",
 		     env->view_kind == VIEW_TOP_DOWN ? ""
 						     : ", top-down view only",
-		     keys && *keys ? (int)strcspn(keys, " ") : 6,
-		     keys && *keys ? keys : "system-all") < 0)
+		     key) < 0)
 		s = NULL;
-	free(keys);
 	return s;
 }
 
