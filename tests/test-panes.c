@@ -4,8 +4,10 @@
  * the request flow with a fake pane and a fake host (handled, passed on to
  * the generic handler, translated into a request with a selection, a
  * translation cycle cut at PANE_RUN_MAX_STEPS), the services of
- * struct pane_env reaching the fake hub, and the layout's rectangles
- * (below, beside, full screen, too small) against sums computed here. */
+ * struct pane_env reaching the fake hub, the layout's rectangles
+ * (below, beside, full screen, too small) against sums computed here, a
+ * new pane's zeroed state (pane_alloc) and the first key a hint names
+ * (keymap_first_key). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -242,6 +244,30 @@ static void flow_init(struct flow *f)
 	assert_non_null(f->pane);
 }
 
+/* pane_alloc: a pane of the ops asked with a zeroed state of the size
+ * asked (degenerate first: size 0 still gives a state to free). */
+static void test_pane_alloc(void **state)
+{
+	(void)state;
+	struct pane *p = pane_alloc(&fake_tab, 0);
+	assert_non_null(p);
+	assert_ptr_equal(p->ops, &fake_tab);
+	assert_non_null(p->state);
+	free(p->state);
+	free(p);
+	enum { SIZE = 257 };
+	p = pane_alloc(&fake_split, SIZE);
+	assert_non_null(p);
+	assert_ptr_equal(p->ops, &fake_split);
+	const unsigned char *bytes = p->state;
+	size_t nonzero = 0;
+	for (size_t i = 0; i < SIZE; i++)
+		nonzero += bytes[i] != 0;
+	assert_int_equal(nonzero, 0);
+	free(p->state);
+	free(p);
+}
+
 /* The first key a hint names (keymap_first_key): none for an unbound
  * action (degenerate first, the buffer emptied), the first of the shown
  * keys in binding order, never the Backspace and Enter aliases, cut to
@@ -442,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_registry_lookup),
 		cmocka_unit_test(test_registry_keymaps),
 		cmocka_unit_test(test_first_key),
+		cmocka_unit_test(test_pane_alloc),
 		cmocka_unit_test(test_flow_handled),
 		cmocka_unit_test(test_flow_passed_on),
 		cmocka_unit_test(test_flow_request),

@@ -170,6 +170,12 @@ struct pane {
 /* A new pane of `ops` holding `state` (NULL when out of memory). */
 struct pane *pane_wrap(const struct pane_ops *ops, void *state);
 
+/* A new pane of `ops` with a zeroed state of `state_size` bytes
+ * (pane->state), NULL when out of memory (nothing is left allocated then).
+ * A pane's `new` fills the state in, and on a later failure hands the
+ * pane to its own `free`, which sees the members not filled as zero. */
+struct pane *pane_alloc(const struct pane_ops *ops, size_t state_size);
+
 /* ---- the registry ---------------------------------------------------- */
 
 /* The viewer's panes, NULL-terminated (panes.c). */

@@ -212,12 +212,10 @@ static struct pane *columns_new(struct pane_env *env)
 {
 	const struct model *m = env->model;
 	size_t n = model_n_columns(m) ? model_n_columns(m) : 1;
-	struct chooser *ch = calloc(1, sizeof(*ch));
-	struct pane *p = ch ? pane_wrap(&pane_columns_ops, ch) : NULL;
-	if (!p) {
-		free(ch);
+	struct pane *p = pane_alloc(&pane_columns_ops, sizeof(struct chooser));
+	if (!p)
 		return NULL;
-	}
+	struct chooser *ch = p->state;
 	ch->closed = calloc(n, 1);
 	ch->has_kids = calloc(n, 1);
 	ch->is_own = calloc(n, 1);

@@ -87,6 +87,15 @@ struct pane *pane_wrap(const struct pane_ops *ops, void *state)
 	return p;
 }
 
+struct pane *pane_alloc(const struct pane_ops *ops, size_t state_size)
+{
+	void *state = calloc(1, state_size ? state_size : 1);
+	struct pane *p = state ? pane_wrap(ops, state) : NULL;
+	if (!p)
+		free(state);
+	return p;
+}
+
 const struct pane_ops *pane_find_by_action(const struct pane_ops *const *reg,
 					   enum action a)
 {

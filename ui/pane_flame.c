@@ -668,12 +668,10 @@ static struct pane *flame_new(struct pane_env *env)
 	uint32_t column = graph_column(env, &delta);
 	if (column == MODEL_NONE)
 		return NULL;
-	struct flame_pane *p = calloc(1, sizeof *p);
-	struct pane *pane = p ? pane_wrap(&pane_flame_ops, p) : NULL;
-	if (!pane) {
-		free(p);
+	struct pane *pane = pane_alloc(&pane_flame_ops, sizeof(struct flame_pane));
+	if (!pane)
 		return NULL;
-	}
+	struct flame_pane *p = pane->state;
 	p->column = column;
 	p->delta = delta;
 	p->roots[0] = env->cursor && env->cursor->node != MODEL_NONE

@@ -52,11 +52,7 @@ void list_fit(struct list_cursor *l, int rows)
 
 struct pane *list_pane_new(const struct pane_ops *ops)
 {
-	struct list_cursor *l = calloc(1, sizeof(*l));
-	struct pane *p = l ? pane_wrap(ops, l) : NULL;
-	if (!p)
-		free(l);
-	return p;
+	return pane_alloc(ops, sizeof(struct list_cursor));
 }
 
 void list_pane_free(struct pane *pane)

@@ -365,31 +365,22 @@ static struct pane *listing_new(struct pane_env *env)
 					"line or address in one)");
 		return NULL;
 	}
-	struct listing_pane *s = calloc(1, sizeof(*s));
-	if (!s)
+	struct pane *p = pane_alloc(&pane_listing_ops,
+				    sizeof(struct listing_pane));
+	if (!p)
 		return NULL;
+	struct listing_pane *s = p->state;
 	struct error err = {0};
 	if (proc_listing_build(m, fn, &s->l, &err) != STATUS_OK) {
 		pane_error(env, &err);
-		free(s);
+		listing_pane_free(p);
 		return NULL;
 	}
 	if (!layout(s) || !measure(env, s)) {
-		proc_listing_free(s->l);
-		free(s->lines);
-		free(s->num_w);
-		free(s);
+		listing_pane_free(p);
 		return NULL;
 	}
 	s->list.count = s->n_lines;
-	struct pane *p = pane_wrap(&pane_listing_ops, s);
-	if (!p) {
-		proc_listing_free(s->l);
-		free(s->lines);
-		free(s->num_w);
-		free(s);
-		return NULL;
-	}
 	/* open on the hottest instruction */
 	s->list.cursor = s->hottest_line;
 	s->list.top = s->hottest_line > 5 ? s->hottest_line - 5 : 0;

@@ -397,12 +397,10 @@ static void plot_pane_free(struct pane *pane)
 
 static struct pane *plot_new_pane(struct pane_env *env)
 {
-	struct plot_pane *pp = calloc(1, sizeof(*pp));
-	struct pane *p = pp ? pane_wrap(&pane_plot_ops, pp) : NULL;
-	if (!p) {
-		free(pp);
+	struct pane *p = pane_alloc(&pane_plot_ops, sizeof(struct plot_pane));
+	if (!p)
 		return NULL;
-	}
+	struct plot_pane *pp = p->state;
 	pp->glyphs = env->caps->utf8 ? PLOT_BRAILLE : PLOT_ASCII;
 	pp->log = true; /* Extra-P's parameters grow geometrically */
 	return p;

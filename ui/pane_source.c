@@ -249,18 +249,14 @@ static struct pane *source_new(struct pane_env *env)
 			    model_str(m, file));
 		return NULL;
 	}
-	struct pane *p = calloc(1, sizeof(*p));
-	struct source *s = calloc(1, sizeof(*s));
-	struct error err = {0};
-	if (!p || !s) {
-		free(p);
-		free(s);
+	struct pane *p = pane_alloc(&pane_source_ops, sizeof(struct source));
+	if (!p) {
 		free(path);
 		return NULL;
 	}
+	struct source *s = p->state;
+	struct error err = {0};
 	s->path = path;
-	p->ops = &pane_source_ops;
-	p->state = s;
 	if (!load(s, &err)) {
 		pane_error(env, &err);
 		source_free(p);

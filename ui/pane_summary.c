@@ -160,24 +160,23 @@ static void summary_pane_free(struct pane *pane)
 
 static struct pane *summary_new(struct pane_env *env)
 {
-	struct summary_pane *p = calloc(1, sizeof(*p));
-	if (!p)
+	struct pane *pane = pane_alloc(&pane_summary_ops,
+				       sizeof(struct summary_pane));
+	if (!pane)
 		return NULL;
+	struct summary_pane *p = pane->state;
 	struct error err = {0};
 	if (kind_summary_build(env->model, &p->s, &err) != STATUS_OK) {
 		pane_error(env, &err);
-		free(p);
+		summary_pane_free(pane);
 		return NULL;
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < p->s->n_kinds; k++)
 		n += 2 + p->s->kinds[k].n_rows;
 	p->lines = calloc(n ? n : 1, sizeof(*p->lines));
-	struct pane *pane = p->lines ? pane_wrap(&pane_summary_ops, p) : NULL;
-	if (!pane) {
-		kind_summary_free(p->s);
-		free(p->lines);
-		free(p);
+	if (!p->lines) {
+		summary_pane_free(pane);
 		return NULL;
 	}
 	for (size_t k = 0; k < p->s->n_kinds; k++) {

@@ -643,21 +643,20 @@ static struct pane *threads_new(struct pane_env *env)
 				       "in this column (s sorts by another)");
 		return NULL;
 	}
-	struct pane *p = calloc(1, sizeof(*p));
-	struct threads *t = calloc(1, sizeof(*t));
+	struct pane *p = pane_alloc(&pane_threads_ops, sizeof(struct threads));
+	if (!p) {
+		free(vals);
+		return NULL;
+	}
+	struct threads *t = p->state;
 	/* row of each profile, to place the sparse values in one pass */
 	uint32_t *row_of = malloc((model_n_profiles(m) ? model_n_profiles(m) : 1) *
 				  sizeof(*row_of));
-	if (t)
-		t->rows = calloc(env->n_threads ? env->n_threads : 1,
-				 sizeof(*t->rows));
-	if (!p || !t || !t->rows || !row_of) {
+	t->rows = calloc(env->n_threads ? env->n_threads : 1, sizeof(*t->rows));
+	if (!t->rows || !row_of) {
 		free(vals);
 		free(row_of);
-		free(p);
-		if (t)
-			free(t->rows);
-		free(t);
+		threads_free(p);
 		return NULL;
 	}
 	/* every thread, with 0 where the sparse data has no value */
@@ -714,8 +713,6 @@ static struct pane *threads_new(struct pane_env *env)
 	free(label);
 	free(ctitle);
 	sort_rows(env, t);
-	p->ops = &pane_threads_ops;
-	p->state = t;
 	return p;
 }
 

@@ -440,21 +440,17 @@ static struct pane *trace_new(struct pane_env *env)
 		pane_error(env, &err);
 		return NULL;
 	}
-	struct pane *p = calloc(1, sizeof(*p));
-	struct trace_pane *t = calloc(1, sizeof(*t));
-	if (!p || !t) {
-		free(p);
-		free(t);
+	struct pane *p = pane_alloc(&pane_trace_ops, sizeof(struct trace_pane));
+	if (!p) {
 		trace_view_free(v);
 		return NULL;
 	}
+	struct trace_pane *t = p->state;
 	t->view = v;
 	for (uint32_t i = 0; i < model_n_timelines(env->model); i++)
 		t->instants |= model_timelines(env->model)[i].n_instants > 0;
 	trace_setup_colors(env, t);
 	t->per = t->half ? 2 : 1;
-	p->ops = &pane_trace_ops;
-	p->state = t;
 	return p;
 }
 

@@ -756,11 +756,7 @@ static void tree_free(struct pane *pane)
 static struct pane *tree_new(struct pane_env *env)
 {
 	(void)env;
-	struct tree_pane *t = calloc(1, sizeof(*t));
-	struct pane *p = t ? pane_wrap(&pane_tree_ops, t) : NULL;
-	if (!p)
-		free(t);
-	return p;
+	return pane_alloc(&pane_tree_ops, sizeof(struct tree_pane));
 }
 
 const struct pane_ops pane_tree_ops = {
