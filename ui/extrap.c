@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "core/sanitize.h"
+#include "core/strbuf.h"
 #include "views/scaling_view.h"
 
 
@@ -240,32 +241,14 @@ out:
 
 char *extrap_at_text(const struct extrap *x)
 {
-	size_t cap = 64, len = 0;
-	char *out = malloc(cap);
-	if (!out)
-		return NULL;
-	out[0] = '\0';
+	struct strbuf out = {0};
 	for (uint32_t p = 0; p < model_n_params(x->m); p++) {
 		char *name = sanitize_text(x->names[p], SANITIZE_TERMINAL);
-		int n = snprintf(NULL, 0, "%s%s=%.6g", p ? " " : "",
-				 name ? name : "", x->at[p]);
-		size_t need = len + (size_t)(n > 0 ? n : 0) + 1;
-		if (need > cap) {
-			cap = need * 2;
-			char *grown = realloc(out, cap);
-			if (!grown) {
-				free(name);
-				free(out);
-				return NULL;
-			}
-			out = grown;
-		}
-		len +=
-		    (size_t)snprintf(out + len, cap - len, "%s%s=%.6g",
-				     p ? " " : "", name ? name : "", x->at[p]);
+		strbuf_addf(&out, "%s%s=%.6g", p ? " " : "", name ? name : "",
+			    x->at[p]);
 		free(name);
 	}
-	return out;
+	return strbuf_take(&out);
 }
 
 void extrap_param_range(const struct extrap *x, uint32_t param, double *lo,

@@ -30,6 +30,7 @@
 #include "screen.h"
 #include "theme.h"
 #include "compare/diff_view.h"
+#include "core/array.h"
 #include "present/present_value.h"
 #include "views/flame.h"
 #include "views/outline.h"
@@ -63,7 +64,7 @@ struct sandwich {
 	char *name;
 	uint32_t bu_row;       /* the function's bottom-up row */
 	uint32_t *instances;   /* its outermost top-down rows */
-	size_t n_instances;
+	size_t n_instances, cap_instances;
 	struct flame_box *callers;
 	size_t n_callers;
 	struct flame_merge callees;
@@ -380,11 +381,9 @@ static bool find_instances(const struct model *m, uint32_t f,
 				  same_function(m, a, f));
 		if (!outer)
 			continue;
-		uint32_t *g = realloc(sw->instances,
-				      (sw->n_instances + 1) * sizeof *g);
-		if (!g)
+		if (!array_grow((void **)&sw->instances, &sw->cap_instances,
+				sw->n_instances + 1, sizeof(*sw->instances)))
 			return false;
-		sw->instances = g;
 		sw->instances[sw->n_instances++] = n;
 	}
 	return true;

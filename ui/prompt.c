@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
+
 const char *prompt_label(const struct app *app)
 {
 	switch (app->prompt) {
@@ -29,10 +31,9 @@ void prompt_open(struct app *app, enum prompt_kind k)
 {
 	app->prompt = k;
 	app->prompt_len = 0;
-	if (!app->prompt_buf) {
-		app->prompt_cap = 64;
-		app->prompt_buf = malloc(app->prompt_cap);
-	}
+	if (!app->prompt_buf)
+		(void)array_grow((void **)&app->prompt_buf, &app->prompt_cap, 64,
+				 1);
 	if (app->prompt_buf)
 		app->prompt_buf[0] = '\0';
 	app->prompt_origin = app_cursor(app)->node;
@@ -152,14 +153,9 @@ void prompt_key(struct app *app, int key, bool is_char, wint_t wc)
 		size_t n = wcrtomb(mb, (wchar_t)wc, &st);
 		if (n == (size_t)-1 || app->prompt_len + n > 4096)
 			return;
-		if (app->prompt_len + n + 1 > app->prompt_cap) {
-			size_t ncap = (app->prompt_len + n + 1) * 2;
-			char *p = realloc(app->prompt_buf, ncap);
-			if (!p)
-				return;
-			app->prompt_buf = p;
-			app->prompt_cap = ncap;
-		}
+		if (!array_grow((void **)&app->prompt_buf, &app->prompt_cap,
+				app->prompt_len + n + 1, 1))
+			return;
 		memcpy(app->prompt_buf + app->prompt_len, mb, n);
 		app->prompt_len += n;
 		app->prompt_buf[app->prompt_len] = '\0';
