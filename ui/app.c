@@ -130,14 +130,20 @@ bool app_show_column(struct app *app, uint32_t c, bool shown)
 		}
 	if (!shown)
 		return true;
+	size_t at = 0;
+	while (at < n && app->columns[at] < c)
+		at++;
+	return app_insert_column(app, at, c);
+}
+
+bool app_insert_column(struct app *app, size_t at, uint32_t c)
+{
+	size_t n = app->cols.n_columns;
 	uint32_t *p = realloc(app->columns, (n + 1) * sizeof(*p));
 	if (!p)
 		return false;
 	app->columns = p;
 	app->cols.columns = p;
-	size_t at = 0;
-	while (at < n && p[at] < c)
-		at++;
 	memmove(p + at + 1, p + at, (n - at) * sizeof(*p));
 	p[at] = c;
 	app->cols.n_columns++;
@@ -432,19 +438,11 @@ void app_switch_view(struct app *app, enum view_kind k)
 	apply_sort(app, k, false);
 }
 
-void app_set_sort(struct app *app, uint32_t column, bool ascending)
+void app_set_sort(struct app *app, uint32_t column, bool ascending,
+		  bool magnitude)
 {
 	app->sort_chosen = true;
-	app->sort_magnitude = false;
-	app->cols.sort_column = column;
-	app->cols.sort_ascending = ascending;
-	apply_sort(app, app->current, true);
-}
-
-void app_set_sort_magnitude(struct app *app, uint32_t column, bool ascending)
-{
-	app->sort_chosen = true;
-	app->sort_magnitude = true;
+	app->sort_magnitude = magnitude;
 	app->cols.sort_column = column;
 	app->cols.sort_ascending = ascending;
 	apply_sort(app, app->current, true);

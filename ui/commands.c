@@ -405,7 +405,7 @@ static void cmd_metric(struct app *app, char *arg)
 				    "database is not parametric)");
 			return;
 		}
-		app_set_sort(app, COLUMN_SEVERITY, false);
+		app_set_sort(app, COLUMN_SEVERITY, false, false);
 		app_message(app, false, "sorted by severity (%s)%s",
 			    extrap_severity_name(app->extrap),
 			    app->current == VIEW_TOP_DOWN
@@ -420,17 +420,9 @@ static void cmd_metric(struct app *app, char *arg)
 	bool shown = false;
 	for (size_t i = 0; i < app->cols.n_columns; i++)
 		shown |= app->columns[i] == c;
-	if (!shown) {
-		size_t n = app->cols.n_columns;
-		uint32_t *p = realloc(app->columns, (n + 1) * sizeof(*p));
-		if (p) {
-			memmove(p + 1, p, n * sizeof(*p));
-			p[0] = c;
-			app->columns = p;
-			app->cols.n_columns++;
-		}
-	}
-	app_set_sort(app, c, false);
+	if (!shown)
+		(void)app_insert_column(app, 0, c);
+	app_set_sort(app, c, false, false);
 }
 
 static void cmd_depth(struct app *app, char *arg)

@@ -229,17 +229,14 @@ static struct reaction generic_action(void *hub, enum action a)
 				 !app->sort_magnitude &&
 				 diff_view_signed(app->diff, app->columns[i]);
 		if (i + 1 == total && app->extrap && !magnitude) {
-			app_set_sort(app, COLUMN_SEVERITY, false);
+			app_set_sort(app, COLUMN_SEVERITY, false, false);
 			app_message(app, false, "sorted by severity (%s)",
 				    extrap_severity_name(app->extrap));
 			return REACTION(HANDLED_REDRAW);
 		}
-		if (magnitude) {
-			app_set_sort_magnitude(app, app->columns[i], false);
-		} else {
+		if (!magnitude)
 			i = i >= total ? 0 : (i + 1) % total;
-			app_set_sort(app, app->columns[i], false);
-		}
+		app_set_sort(app, app->columns[i], false, magnitude);
 		struct pane_env env = app_env(app, false);
 		char *t = pane_column_title(&env, app->columns[i]);
 		const char *bar = magnitude ? "|" : "";
@@ -249,12 +246,9 @@ static struct reaction generic_action(void *hub, enum action a)
 		return REACTION(HANDLED_REDRAW);
 	}
 	case ACTION_SORT_REVERSE:
-		if (app->sort_magnitude) /* |delta| smallest first */
-			app_set_sort_magnitude(app, app->cols.sort_column,
-					       !app->cols.sort_ascending);
-		else
-			app_set_sort(app, app->cols.sort_column,
-				     !app->cols.sort_ascending);
+		/* |delta|: smallest first */
+		app_set_sort(app, app->cols.sort_column,
+			     !app->cols.sort_ascending, app->sort_magnitude);
 		app_message(app, false, "sorted %s",
 			    app->cols.sort_ascending ? "ascending"
 						     : "descending");

@@ -141,16 +141,22 @@ struct pane *app_top(struct app *app);
 void app_select(struct app *app, uint32_t node);
 bool app_ensure_view(struct app *app, enum view_kind k);
 void app_switch_view(struct app *app, enum view_kind k);
-void app_set_sort(struct app *app, uint32_t column, bool ascending);
-/* Sort by the absolute value of model column `column`, largest first
- * (smallest first when `ascending`). */
-void app_set_sort_magnitude(struct app *app, uint32_t column, bool ascending);
+/* Sort by model column `column` (or COLUMN_SEVERITY), largest first
+ * (smallest first when `ascending`); by its absolute value when
+ * `magnitude` (the compare view's |delta|).  The user's choice: every
+ * view follows it. */
+void app_set_sort(struct app *app, uint32_t column, bool ascending,
+		  bool magnitude);
 /* Per frame, O(1) unless something changed: the severity sort made again
  * when the evaluation point, metric, statistic or definition changed, and
  * its waiting sibling sets sorted when their models arrived. */
 void app_sort_tick(struct app *app);
-/* Show (first) or hide model column `c`. */
+/* Show model column `c` (before the first shown column of a higher
+ * number) or hide it. */
 bool app_show_column(struct app *app, uint32_t c, bool shown);
+/* Show model column `c` at place `at` (at most the number shown) of the
+ * shown columns; false when out of memory. */
+bool app_insert_column(struct app *app, size_t at, uint32_t c);
 /* Show model column `to` where `from` is shown (the sort too, if by
  * `from`); false when `from` is not shown.  Only hides `from` when `to`
  * is shown already. */

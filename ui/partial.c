@@ -314,7 +314,7 @@ void partial_apply(struct app *app, struct ui_carry *c)
 		return;
 	uint32_t col = column_named(app, c);
 	if (col != MODEL_NONE)
-		app_set_sort(app, col, c->ascending);
+		app_set_sort(app, col, c->ascending, false);
 	for (int k = 0; k < 3; k++)
 		if (c->views[k].has)
 			apply_view(app, k, &c->views[k]);
