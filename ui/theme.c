@@ -37,23 +37,22 @@ static short map_color(struct config_color_value v, int n_colors)
 	return to_basic(v.index);
 }
 
+/* A config line's attributes (CONFIG_ATTR_*) as curses attributes. */
 static attr_t curses_attrs(unsigned a)
 {
+	static const struct {
+		unsigned config;
+		attr_t curses;
+	} map[] = {
+		{CONFIG_ATTR_BOLD, A_BOLD},           {CONFIG_ATTR_REVERSE, A_REVERSE},
+		{CONFIG_ATTR_UNDERLINE, A_UNDERLINE}, {CONFIG_ATTR_DIM, A_DIM},
+		{CONFIG_ATTR_STANDOUT, A_STANDOUT},   {CONFIG_ATTR_ITALIC, A_ITALIC},
+		{CONFIG_ATTR_BLINK, A_BLINK},
+	};
 	attr_t r = A_NORMAL;
-	if (a & CONFIG_ATTR_BOLD)
-		r |= A_BOLD;
-	if (a & CONFIG_ATTR_REVERSE)
-		r |= A_REVERSE;
-	if (a & CONFIG_ATTR_UNDERLINE)
-		r |= A_UNDERLINE;
-	if (a & CONFIG_ATTR_DIM)
-		r |= A_DIM;
-	if (a & CONFIG_ATTR_STANDOUT)
-		r |= A_STANDOUT;
-	if (a & CONFIG_ATTR_ITALIC)
-		r |= A_ITALIC;
-	if (a & CONFIG_ATTR_BLINK)
-		r |= A_BLINK;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (a & map[i].config)
+			r |= map[i].curses;
 	return r;
 }
 
