@@ -50,6 +50,12 @@ void list_fit(struct list_cursor *l, int rows)
 		l->top = l->cursor - r + 1;
 }
 
+void list_show(struct list_cursor *l, size_t line)
+{
+	l->cursor = line;
+	l->top = line > 5 ? line - 5 : 0;
+}
+
 struct pane *list_pane_new(const struct pane_ops *ops)
 {
 	return pane_alloc(ops, sizeof(struct list_cursor));

@@ -21,6 +21,10 @@ bool list_move(struct list_cursor *l, enum action a);
 /* Keep the cursor on screen for `rows` visible rows. */
 void list_fit(struct list_cursor *l, int rows);
 
+/* Put the cursor on `line` with up to 5 lines shown above it (a place a
+ * pane opens on or jumps to: a source line, the hottest instruction). */
+void list_show(struct list_cursor *l, size_t line);
+
 struct pane;
 struct pane_ops;
 

@@ -325,8 +325,7 @@ static struct reaction listing_action(struct pane_env *env,
 						 "procedure");
 			return REACTION(HANDLED_YES);
 		}
-		s->list.cursor = s->hottest_line;
-		s->list.top = s->hottest_line > 5 ? s->hottest_line - 5 : 0;
+		list_show(&s->list, s->hottest_line);
 		return REACTION(HANDLED_REDRAW);
 	}
 	if (a == ACTION_QUIT || a == ACTION_LISTING)
@@ -382,8 +381,7 @@ static struct pane *listing_new(struct pane_env *env)
 	}
 	s->list.count = s->n_lines;
 	/* open on the hottest instruction */
-	s->list.cursor = s->hottest_line;
-	s->list.top = s->hottest_line > 5 ? s->hottest_line - 5 : 0;
+	list_show(&s->list, s->hottest_line);
 	return p;
 }
 

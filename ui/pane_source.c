@@ -266,8 +266,7 @@ static struct pane *source_new(struct pane_env *env)
 	s->line = line;
 	collect(env, s, file);
 	s->list.count = s->n_lines;
-	s->list.cursor = line > 0 && line <= s->n_lines ? line - 1 : 0;
-	s->list.top = s->list.cursor > 5 ? s->list.cursor - 5 : 0;
+	list_show(&s->list, line > 0 && line <= s->n_lines ? line - 1 : 0);
 	return p;
 }
 
