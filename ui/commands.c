@@ -18,6 +18,7 @@
 #include "present/present_derived.h"
 #include "present/present_rows.h"
 #include "core/sanitize.h"
+#include "core/strbuf.h"
 #include "formats/reader.h"
 #include "extrap.h"
 #include "uninstalled.h"
@@ -577,22 +578,16 @@ static void set_models(struct app *app, const char *arg)
 		if (set == MODEL_NONE) {
 			/* the sets, as `callscope model --stored` lists
 			 * them (the status line cuts what does not fit) */
-			char *list = NULL;
+			struct strbuf sets = {0};
 			for (uint32_t k = 0; k < n; k++) {
 				char *name = sanitize_text(
 				    model_stored_set_name(m, k),
 				    SANITIZE_TERMINAL);
-				char *grown = NULL;
-				if (asprintf(&grown, "%s%s%u %s",
-					     list ? list : "", k ? ", " : "", k,
-					     name ? name : "") < 0)
-					grown = NULL;
+				strbuf_addf(&sets, "%s%u %s", k ? ", " : "", k,
+					    name ? name : "");
 				free(name);
-				free(list);
-				list = grown;
-				if (!list)
-					break;
 			}
+			char *list = strbuf_take(&sets);
 			app_message(app, true,
 				    "set models: no stored set '%s' (%u "
 				    "stored: %s)",

@@ -8,9 +8,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "net/session.h"
+#include "core/path.h"
 #include "core/sanitize.h"
 #include "present/present_path.h"
 #include "open.h"
@@ -218,12 +218,7 @@ static char *selected_path(struct app *app)
 static const char *copy_note(const struct app *app, const char *file)
 {
 	char *dir = database_files_dir(app->model, app->db_path);
-	struct stat sb;
-	char *copy = NULL;
-	if (dir && asprintf(&copy, "%s/%s", dir, file) < 0)
-		copy = NULL;
-	bool there = copy && stat(copy, &sb) == 0 && S_ISREG(sb.st_mode);
-	free(copy);
+	bool there = dir && path_dir_has_file(dir, file);
 	free(dir);
 	return there ? "   (copied into the database's src/)"
 		     : "   (copied into the database's src/, not there now)";

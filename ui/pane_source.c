@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/path.h"
 #include "pane.h"
@@ -34,24 +33,18 @@ struct source {
 	double max_value;
 };
 
-static bool readable(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
 static char *resolve(const char *db, const char *file)
 {
 	char *p = NULL;
-	if (file[0] == '/' && readable(file))
+	if (file[0] == '/' && path_is_file(file))
 		return strdup(file);
 	if (asprintf(&p, "%s/src%s%s", db, file[0] == '/' ? "" : "/", file) >= 0 &&
-	    readable(p))
+	    path_is_file(p))
 		return p;
 	free(p);
 	p = NULL;
 	if (file[0] != '/' && (p = path_join(db, file)) &&
-	    readable(p))
+	    path_is_file(p))
 		return p;
 	free(p);
 	return NULL;
