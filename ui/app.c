@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app_columns.h"
+#include "core/array.h"
 #include "extrap.h"
 #include "net/http.h"
 #include "views/system_focus.h"
@@ -139,10 +140,10 @@ bool app_show_column(struct app *app, uint32_t c, bool shown)
 bool app_insert_column(struct app *app, size_t at, uint32_t c)
 {
 	size_t n = app->cols.n_columns;
-	uint32_t *p = realloc(app->columns, (n + 1) * sizeof(*p));
-	if (!p)
+	if (!array_grow((void **)&app->columns, &app->columns_cap, n + 1,
+			sizeof(*app->columns)))
 		return false;
-	app->columns = p;
+	uint32_t *p = app->columns;
 	app->cols.columns = p;
 	memmove(p + at + 1, p + at, (n - at) * sizeof(*p));
 	p[at] = c;
@@ -566,6 +567,7 @@ static bool setup_columns(struct app *app)
 	const struct model *model = app->model;
 	size_t n = model_n_columns(model) ? model_n_columns(model) : 1;
 	app->columns = calloc(n, sizeof(*app->columns));
+	app->columns_cap = app->columns ? n : 0;
 	app->totals = calloc(n, sizeof(*app->totals));
 	app->has_total = calloc(n, sizeof(*app->has_total));
 	if (!app->columns || !app->totals || !app->has_total)

@@ -17,6 +17,7 @@
 
 #include "present/present_derived.h"
 #include "present/present_rows.h"
+#include "core/array.h"
 #include "core/sanitize.h"
 #include "core/strbuf.h"
 #include "formats/reader.h"
@@ -301,15 +302,14 @@ bool app_add_derived(struct app *app, const char *name, const char *text,
 	while (at < app->cols.n_derived && strcmp(app->derived[at].name, name) != 0)
 		at++;
 	if (at == app->cols.n_derived) {
-		struct derived_column *d = realloc(
-			app->derived, (app->cols.n_derived + 1) * sizeof(*d));
-		if (!d) {
+		if (!array_grow((void **)&app->derived, &app->derived_cap,
+				at + 1, sizeof(*app->derived))) {
 			formula_free(f);
 			free(named);
 			return false;
 		}
-		app->derived = d;
-		d[at] = (struct derived_column){strdup(name), NULL, NULL};
+		app->derived[at] = (struct derived_column){strdup(name), NULL,
+							   NULL};
 		app->cols.n_derived++;
 	}
 	free(app->derived[at].text);

@@ -62,6 +62,7 @@ struct app {
 	struct system_focus *sys_focus; /* owned; pane_env.sys_focus */
 	uint32_t *columns; /* owned; cols.columns points here */
 	struct derived_column *derived; /* owned; cols.derived */
+	size_t columns_cap, derived_cap; /* their room (array_grow) */
 	double *totals;
 	uint8_t *has_total; /* see struct column_set */
 	struct column_set cols;
