@@ -6,8 +6,8 @@
  * translation cycle cut at PANE_RUN_MAX_STEPS), the services of
  * struct pane_env reaching the fake hub, the layout's rectangles
  * (below, beside, full screen, too small) against sums computed here, a
- * new pane's zeroed state (pane_alloc) and the first key a hint names
- * (keymap_first_key). */
+ * new pane's zeroed state (pane_alloc), an overlay's closing keys
+ * (pane_close_keys) and the first key a hint names (keymap_first_key). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -268,6 +268,27 @@ static void test_pane_alloc(void **state)
 	free(p);
 }
 
+/* pane_close_keys: quit and the pane's own opening action close it, the
+ * rest is not handled; a pane no action opens (its `open` ACTION_NONE)
+ * is not closed by ACTION_NONE (degenerate first). */
+static void test_close_keys(void **state)
+{
+	(void)state;
+	struct pane base = {.ops = &fake_base}, tab = {.ops = &fake_tab};
+	const unsigned close = HANDLED_CLOSE | HANDLED_REDRAW;
+	assert_int_equal(pane_close_keys(&base, ACTION_NONE).flags, HANDLED_NO);
+	assert_int_equal(pane_close_keys(&base, ACTION_QUIT).flags, close);
+	assert_int_equal(pane_close_keys(&base, ACTION_THREADS).flags,
+			 HANDLED_NO);
+	assert_int_equal(pane_close_keys(&tab, ACTION_QUIT).flags, close);
+	assert_int_equal(pane_close_keys(&tab, ACTION_THREADS).flags, close);
+	assert_int_equal(pane_close_keys(&tab, ACTION_TRACE).flags, HANDLED_NO);
+	struct reaction r = pane_close_keys(&tab, ACTION_MOVE_DOWN);
+	assert_int_equal(r.flags, HANDLED_NO);
+	assert_int_equal(r.then, ACTION_NONE);
+	assert_int_equal(r.select, MODEL_NONE);
+}
+
 /* The first key a hint names (keymap_first_key): none for an unbound
  * action (degenerate first, the buffer emptied), the first of the shown
  * keys in binding order, never the Backspace and Enter aliases, cut to
@@ -469,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_registry_keymaps),
 		cmocka_unit_test(test_first_key),
 		cmocka_unit_test(test_pane_alloc),
+		cmocka_unit_test(test_close_keys),
 		cmocka_unit_test(test_flow_handled),
 		cmocka_unit_test(test_flow_passed_on),
 		cmocka_unit_test(test_flow_request),

@@ -176,6 +176,11 @@ struct pane *pane_wrap(const struct pane_ops *ops, void *state);
  * pane to its own `free`, which sees the members not filled as zero. */
 struct pane *pane_alloc(const struct pane_ops *ops, size_t state_size);
 
+/* The tail of an overlay's `action`: quit and the action that opened the
+ * pane (its ops' `open`) close it (HANDLED_CLOSE | HANDLED_REDRAW); any
+ * other action is not handled (HANDLED_NO: the generic handler's). */
+struct reaction pane_close_keys(const struct pane *pane, enum action a);
+
 /* ---- the registry ---------------------------------------------------- */
 
 /* The viewer's panes, NULL-terminated (panes.c). */

@@ -186,9 +186,7 @@ static struct reaction columns_action(struct pane_env *env, struct pane *pane,
 		list_rows(env, ch);
 		return REACTION(HANDLED_REDRAW);
 	}
-	if (a == ACTION_QUIT || a == ACTION_COLUMNS)
-		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
-	return REACTION(HANDLED_NO);
+	return pane_close_keys(pane, a);
 }
 
 static void columns_free(struct pane *pane)

@@ -96,6 +96,13 @@ struct pane *pane_alloc(const struct pane_ops *ops, size_t state_size)
 	return p;
 }
 
+struct reaction pane_close_keys(const struct pane *pane, enum action a)
+{
+	if (a == ACTION_QUIT || (a != ACTION_NONE && a == pane->ops->open))
+		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
+	return REACTION(HANDLED_NO);
+}
+
 const struct pane_ops *pane_find_by_action(const struct pane_ops *const *reg,
 					   enum action a)
 {

@@ -136,9 +136,9 @@ static struct reaction help_action(struct pane_env *env, struct pane *pane,
 	(void)env;
 	if (list_move(pane->state, a))
 		return REACTION(HANDLED_REDRAW);
-	if (a == ACTION_QUIT || a == ACTION_HELP || a == ACTION_TOGGLE)
+	if (a == ACTION_TOGGLE)
 		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
-	return REACTION(HANDLED_NO);
+	return pane_close_keys(pane, a);
 }
 
 static struct pane *help_new(struct pane_env *env)

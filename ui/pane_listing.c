@@ -328,9 +328,7 @@ static struct reaction listing_action(struct pane_env *env,
 		list_show(&s->list, s->hottest_line);
 		return REACTION(HANDLED_REDRAW);
 	}
-	if (a == ACTION_QUIT || a == ACTION_LISTING)
-		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
-	return REACTION(HANDLED_NO);
+	return pane_close_keys(pane, a);
 }
 
 static void listing_pane_free(struct pane *pane)

@@ -189,9 +189,7 @@ static struct reaction source_action(struct pane_env *env, struct pane *pane,
 	struct source *s = pane->state;
 	if (list_move(&s->list, a))
 		return REACTION(HANDLED_REDRAW);
-	if (a == ACTION_QUIT || a == ACTION_SOURCE)
-		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
-	return REACTION(HANDLED_NO);
+	return pane_close_keys(pane, a);
 }
 
 static void source_free(struct pane *pane)

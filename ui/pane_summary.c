@@ -142,9 +142,7 @@ static struct reaction summary_action(struct pane_env *env,
 	(void)env;
 	if (list_move(&p->list, a))
 		return REACTION(HANDLED_REDRAW);
-	if (a == ACTION_QUIT || a == ACTION_GPU_SUMMARY)
-		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
-	return REACTION(HANDLED_NO);
+	return pane_close_keys(pane, a);
 }
 
 static void summary_pane_free(struct pane *pane)

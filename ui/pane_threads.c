@@ -563,9 +563,7 @@ static struct reaction threads_action(struct pane_env *env, struct pane *pane,
 			threads_tree_order(t->tree, t->sort == 0);
 		return REACTION(HANDLED_REDRAW);
 	}
-	if (a == ACTION_QUIT || a == ACTION_THREADS)
-		return REACTION(HANDLED_CLOSE | HANDLED_REDRAW);
-	return REACTION(HANDLED_NO);
+	return pane_close_keys(pane, a);
 }
 
 static void threads_free(struct pane *pane)
