@@ -98,23 +98,42 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 	return STATUS_OK;
 }
 
+void gpu_run_set_release(struct gpu_run_set *set)
+{
+	free(set->suffix);
+	gpu_run_map_free(&set->strings);
+	gpu_run_idmap_free(&set->regions);
+	gpu_run_map_free(&set->kernels);
+	gpu_run_map_free(&set->threads);
+	gpu_run_map_free(&set->procs);
+	gpu_run_map_free(&set->thread_profiles);
+	sqlite3_finalize(set->string_stmt);
+	set->string_stmt = NULL;
+}
+
+void gpu_run_file_finalize(struct gpu_run_file *f)
+{
+	for (size_t s = 0; s < f->n_sets; s++) {
+		sqlite3_finalize(f->sets[s].string_stmt);
+		f->sets[s].string_stmt = NULL;
+	}
+}
+
+void gpu_run_file_close(struct gpu_run_file *f)
+{
+	gpu_run_file_finalize(f);
+	sqlite3_close(f->db);
+	f->db = NULL;
+}
+
 void gpu_run_free(struct gpu_run *r)
 {
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n_files; i++) {
 		struct gpu_run_file *f = &r->files[i];
-		for (size_t s = 0; s < f->n_sets; s++) {
-			struct gpu_run_set *set = &f->sets[s];
-			free(set->suffix);
-			gpu_run_map_free(&set->strings);
-			gpu_run_idmap_free(&set->regions);
-			gpu_run_map_free(&set->kernels);
-			gpu_run_map_free(&set->threads);
-			gpu_run_map_free(&set->procs);
-			gpu_run_map_free(&set->thread_profiles);
-			sqlite3_finalize(set->string_stmt);
-		}
+		for (size_t s = 0; s < f->n_sets; s++)
+			gpu_run_set_release(&f->sets[s]);
 		free(f->sets);
 		if (f->db)
 			sqlite3_close(f->db);
@@ -420,18 +439,29 @@ static bool load_file(struct gpu_run *r, uint32_t fi, struct error *failed)
 	return ok;
 }
 
+/* Line `line` of intervals (of instants when `instants`) that has an
+ * entry `index`, its file read first when it is not yet; NULL when there
+ * is no such line or entry. */
+static struct gpu_run_line *line_read(struct gpu_run *r, uint32_t line,
+				      uint64_t index, bool instants)
+{
+	if (line >= r->n_lines)
+		return NULL;
+	struct gpu_run_line *l = &r->lines[line];
+	if (l->kind == GPU_RUN_LINE_COUNTER ||
+	    index >= (instants ? l->n_inst : l->count))
+		return NULL;
+	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
+		load_file(r, l->file, NULL);
+	return l;
+}
+
 static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 			   struct trace_interval *out)
 {
 	struct gpu_run *r = impl;
-	if (line >= r->n_lines)
-		return false;
-	struct gpu_run_line *l = &r->lines[line];
-	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->count)
-		return false;
-	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
-		load_file(r, l->file, NULL);
-	if (!l->iv || index >= l->filled)
+	struct gpu_run_line *l = line_read(r, line, index, false);
+	if (!l || !l->iv || index >= l->filled)
 		return false;
 	const struct gpu_run_iv *iv = &l->iv[index];
 	/* intervals mapped from the run's index are checked here, where they
@@ -461,14 +491,8 @@ static bool trace_instant(void *impl, uint32_t line, uint64_t index,
 			  struct trace_instant *out)
 {
 	struct gpu_run *r = impl;
-	if (line >= r->n_lines)
-		return false;
-	struct gpu_run_line *l = &r->lines[line];
-	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->n_inst)
-		return false;
-	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
-		load_file(r, l->file, NULL);
-	if (!l->inst || index >= l->inst_filled)
+	struct gpu_run_line *l = line_read(r, line, index, true);
+	if (!l || !l->inst || index >= l->inst_filled)
 		return false;
 	const struct gpu_run_instant *in = &l->inst[index];
 	/* instants mapped from the run's index are checked where read */
