@@ -395,9 +395,7 @@ static enum status extrap3_open(const struct reader_input *in,
 		}
 	}
 	if (st == STATUS_OK)
-		st = extrap_set_validate(x.s, path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(x.s, "extrap3", path, out, err);
+		st = extrap_set_finish(x.s, "extrap3", path, out, err);
 	array_free_each(x.names, x.n_names);
 	array_free_each(x.bases, x.n_bases);
 	free(x.base_count);

@@ -360,9 +360,7 @@ enum status extrap_text_parse(const char *data, size_t len, const char *path,
 	extrap_set_keep_file_order(t.s); /* Extra-P: the POINTS order */
 	enum status st = parse_lines(&t, data, len);
 	if (st == STATUS_OK)
-		st = extrap_set_validate(t.s, path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(t.s, "extrap-text", path, out, err);
+		st = extrap_set_finish(t.s, "extrap-text", path, out, err);
 	free(t.points);
 	free(t.points_line);
 	free(t.coords);
