@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "formats/hpctoolkit_v4/metrics_yaml_internal.h"
+#include "model/formula_pair.h"
 
 /* "$$" -> "$1", parsed and printed back: whitespace and extraneous
  * parentheses go ("($$^2)" and "$$ ^ 2" compare equal).  Text the formula
@@ -81,16 +82,7 @@ static struct formula *make_pair(struct ctx *c, const yaml_node_t *at,
 				 enum formula_op op, struct formula *a,
 				 struct formula *b)
 {
-	struct formula **args = malloc(2 * sizeof(*args));
-	if (!args) {
-		formula_free(a);
-		formula_free(b);
-		my_nomem(c);
-		return NULL;
-	}
-	args[0] = a;
-	args[1] = b;
-	return my_make_node(c, at, op, args, 2);
+	return node_new(c, at, formula_pair(op, a, b));
 }
 
 /* One token of an infix sequence: an operator or an operand. */
