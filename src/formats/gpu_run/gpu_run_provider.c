@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,62 +21,50 @@
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
 
-
+/* Each fixed statistic's array in struct gpu_run and the bit of
+ * `present` that says a node has it (gpu_run_internal.h). */
+static const struct {
+	size_t array; /* offsetof a `double *` member */
+	uint8_t bit;
+} fixed_stats[] = {
+	[STAT_GPU] = {offsetof(struct gpu_run, gpu), 1},
+	[STAT_CALLS] = {offsetof(struct gpu_run, calls), 2},
+	[STAT_BYTES] = {offsetof(struct gpu_run, bytes), 4},
+	[STAT_API_INCL] = {offsetof(struct gpu_run, api_incl), 8},
+	[STAT_API_EXCL] = {offsetof(struct gpu_run, api_excl), 8},
+	[STAT_DUR_N] = {offsetof(struct gpu_run, dur_n), 16},
+	[STAT_DUR_SUM] = {offsetof(struct gpu_run, dur_sum), 16},
+	[STAT_DUR_MIN] = {offsetof(struct gpu_run, dur_min), 16},
+	[STAT_DUR_MAX] = {offsetof(struct gpu_run, dur_max), 16},
+	[STAT_DUR_SQ] = {offsetof(struct gpu_run, dur_sq), 16},
+	[STAT_SIZED_NS] = {offsetof(struct gpu_run, sized_ns), 32},
+	[STAT_MARKS] = {offsetof(struct gpu_run, marks), 64},
+};
 
 bool gpu_run_node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 			double *out)
 {
 	if (n >= r->n_nodes)
 		return false;
-	switch (stat) {
-	case STAT_GPU:
-		*out = r->gpu[n];
-		return r->present[n] & 1;
-	case STAT_CALLS:
-		*out = r->calls[n];
-		return r->present[n] & 2;
-	case STAT_BYTES:
-		*out = r->bytes[n];
-		return r->present[n] & 4;
-	case STAT_API_INCL:
-		*out = r->api_incl[n];
-		return r->present[n] & 8;
-	case STAT_API_EXCL:
-		*out = r->api_excl[n];
-		return (r->present[n] & 8) &&
-		       GPU_RUN_KIND_PLAIN(r->kind[n]) != NODE_ENTRY &&
-		       n != 0;
-	case STAT_DUR_N:
-		*out = r->dur_n[n];
-		return r->present[n] & 16;
-	case STAT_DUR_SUM:
-		*out = r->dur_sum[n];
-		return r->present[n] & 16;
-	case STAT_DUR_MIN:
-		*out = r->dur_min[n];
-		return r->present[n] & 16;
-	case STAT_DUR_MAX:
-		*out = r->dur_max[n];
-		return r->present[n] & 16;
-	case STAT_DUR_SQ:
-		*out = r->dur_sq[n];
-		return r->present[n] & 16;
-	case STAT_SIZED_NS:
-		*out = r->sized_ns[n];
-		return r->present[n] & 32;
-	case STAT_MARKS:
-		*out = r->marks[n];
-		return r->present[n] & 64;
-	case STAT_CALLS_INCL:
+	if (stat < sizeof(fixed_stats) / sizeof(fixed_stats[0])) {
+		const double *a = *(double *const *)((const char *)r +
+						     fixed_stats[stat].array);
+		*out = a[n];
+		/* the root and an entry have no exclusive API time */
+		if (stat == STAT_API_EXCL &&
+		    (n == 0 || GPU_RUN_KIND_PLAIN(r->kind[n]) == NODE_ENTRY))
+			return false;
+		return r->present[n] & fixed_stats[stat].bit;
+	}
+	if (stat == STAT_CALLS_INCL) {
 		*out = r->calls_incl ? r->calls_incl[n] : (double)NAN;
 		return !isnan(*out);
-	default:
-		if (stat < GPU_RUN_COUNTER_STAT ||
-		    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
-			return false;
-		*out = r->counter[stat - GPU_RUN_COUNTER_STAT][n];
-		return !isnan(*out);
 	}
+	if (stat < GPU_RUN_COUNTER_STAT ||
+	    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
+		return false;
+	*out = r->counter[stat - GPU_RUN_COUNTER_STAT][n];
+	return !isnan(*out);
 }
 
 static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
