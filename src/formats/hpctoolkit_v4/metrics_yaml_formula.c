@@ -269,46 +269,41 @@ static struct formula *tok_chain(struct ctx *c, const yaml_node_t *at,
 	return make_pair(c, at, op, f, b);
 }
 
-static struct formula *tok_term(struct ctx *c, struct tokens *ts)
+/* One precedence level: operands read by `operand`, joined by the
+ * operators `op_a` (formula fa) and `op_b` (fb), left to right. */
+static struct formula *tok_level(struct ctx *c, struct tokens *ts,
+				 struct formula *(*operand)(struct ctx *,
+							    struct tokens *),
+				 char op_a, enum formula_op fa, char op_b,
+				 enum formula_op fb)
 {
-	struct formula *f = tok_unary(c, ts);
+	struct formula *f = operand(c, ts);
 	bool own = false;
 	unsigned extra = 0;
-	while (f && (tok_op(ts) == '*' || tok_op(ts) == '/')) {
+	while (f && (tok_op(ts) == op_a || tok_op(ts) == op_b)) {
 		const yaml_node_t *at = tok_at(ts);
 		char op = tok_op(ts);
 		ts->pos++;
-		struct formula *b = tok_unary(c, ts);
+		struct formula *b = operand(c, ts);
 		if (!b) {
 			formula_free(f);
 			return NULL;
 		}
-		f = tok_chain(c, at, f, own, op == '*' ? FORMULA_MUL
-			      : FORMULA_DIV, b, &extra, ts->depth);
+		f = tok_chain(c, at, f, own, op == op_a ? fa : fb, b, &extra,
+			      ts->depth);
 		own = true;
 	}
 	return f;
 }
 
+static struct formula *tok_term(struct ctx *c, struct tokens *ts)
+{
+	return tok_level(c, ts, tok_unary, '*', FORMULA_MUL, '/', FORMULA_DIV);
+}
+
 static struct formula *tok_expr(struct ctx *c, struct tokens *ts)
 {
-	struct formula *f = tok_term(c, ts);
-	bool own = false;
-	unsigned extra = 0;
-	while (f && (tok_op(ts) == '+' || tok_op(ts) == '-')) {
-		const yaml_node_t *at = tok_at(ts);
-		char op = tok_op(ts);
-		ts->pos++;
-		struct formula *b = tok_term(c, ts);
-		if (!b) {
-			formula_free(f);
-			return NULL;
-		}
-		f = tok_chain(c, at, f, own, op == '+' ? FORMULA_ADD
-			      : FORMULA_SUB, b, &extra, ts->depth);
-		own = true;
-	}
-	return f;
+	return tok_level(c, ts, tok_term, '+', FORMULA_ADD, '-', FORMULA_SUB);
 }
 
 /* A parenthesized infix sequence `[4*, [*a, -, *b]]`, or one scalar
