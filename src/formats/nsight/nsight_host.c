@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/nsight/nsight_internal.h"
 
 /* ---- host: NVTX ranges, CUDA API calls, OS runtime calls ---------------- */
@@ -163,14 +164,8 @@ static bool sort_host_rows(struct rows *rs)
 
 static bool rows_push(struct rows *rs, const struct host_row *h)
 {
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 1024;
-		struct host_row *g = realloc(rs->v, cap * sizeof(*g));
-		if (!g)
-			return false;
-		rs->v = g;
-		rs->cap = cap;
-	}
+	if (!array_grow((void **)&rs->v, &rs->cap, rs->n + 1, sizeof(*rs->v)))
+		return false;
 	rs->v[rs->n++] = *h;
 	return true;
 }

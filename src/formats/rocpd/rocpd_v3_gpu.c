@@ -30,14 +30,8 @@ uint32_t rocpd_v3_agent_name(const struct gpu_run_map *agents, int64_t agent,
 
 static bool pending_push(struct pending_list *l, const struct pending *p)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct pending *n = realloc(l->p, cap * sizeof(*n));
-		if (!n)
-			return false;
-		l->p = n;
-		l->cap = cap;
-	}
+	if (!array_grow((void **)&l->p, &l->cap, l->n + 1, sizeof(*l->p)))
+		return false;
 	l->p[l->n++] = *p;
 	return true;
 }
