@@ -148,15 +148,10 @@ static bool rec_callpath(struct x3 *x)
 		return x3_nomem(x);
 	}
 	if (cp == x->n_cpnames) {
-		if (x->n_cpnames == x->cpnames_cap) {
-			size_t ncap = x->cpnames_cap ? x->cpnames_cap * 2 : 64;
-			char **g = realloc(x->cpnames, ncap * sizeof(*g));
-			if (!g) {
-				free(name);
-				return x3_nomem(x);
-			}
-			x->cpnames = g;
-			x->cpnames_cap = ncap;
+		if (!array_grow((void **)&x->cpnames, &x->cpnames_cap,
+				x->n_cpnames + 1, sizeof(*x->cpnames))) {
+			free(name);
+			return x3_nomem(x);
 		}
 		x->cpnames[x->n_cpnames++] = name;
 	} else {

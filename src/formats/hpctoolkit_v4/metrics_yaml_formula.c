@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/hpctoolkit_v4/metrics_yaml_internal.h"
 #include "model/formula_pair.h"
 
@@ -100,15 +101,9 @@ struct tokens {
 
 static bool tokens_push(struct ctx *c, struct tokens *ts, struct token tok)
 {
-	if (ts->n == ts->cap) {
-		size_t ncap = ts->cap ? ts->cap * 2 : 8;
-		struct token *nt = realloc(ts->t, ncap * sizeof(*nt));
-		if (!nt) {
-			formula_free(tok.operand);
-			return my_nomem(c);
-		}
-		ts->t = nt;
-		ts->cap = ncap;
+	if (!array_grow((void **)&ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t))) {
+		formula_free(tok.operand);
+		return my_nomem(c);
 	}
 	ts->t[ts->n++] = tok;
 	return true;

@@ -111,15 +111,10 @@ static bool sort_host_rows(struct rows *rs)
 	for (size_t i = 0; ok && i < rs->n; i++) {
 		uint32_t k;
 		if (!gpu_run_map_get(&of, (uint64_t)rs->v[i].gtid, &k)) {
-			if (n_sl == cap) {
-				cap = cap ? cap * 2 : 16;
-				struct thread_slot *g =
-					realloc(sl, cap * sizeof(*g));
-				if (!g) {
-					ok = false;
-					break;
-				}
-				sl = g;
+			if (!array_grow((void **)&sl, &cap, n_sl + 1,
+					sizeof(*sl))) {
+				ok = false;
+				break;
 			}
 			k = (uint32_t)n_sl;
 			sl[n_sl++] = (struct thread_slot){rs->v[i].gtid, 0, 0};

@@ -161,18 +161,11 @@ enum status rocpd_v3_read_pmc(struct v3_ctx *c, struct error *err)
 			uint32_t k = gpu_run_counter(c->r, name);
 			if (k == MODEL_NONE)
 				continue;
-			if (c->n_pmc == cap) {
-				size_t nc = cap ? cap * 2 : 256;
-				struct pmc_entry *g =
-					realloc(c->pmc, nc * sizeof(*g));
-				if (!g) {
-					s = error_set(err, STATUS_NOMEM,
-						      c->f->path,
-						      "out of memory");
-					break;
-				}
-				c->pmc = g;
-				cap = nc;
+			if (!array_grow((void **)&c->pmc, &cap, c->n_pmc + 1,
+					sizeof(*c->pmc))) {
+				s = error_set(err, STATUS_NOMEM, c->f->path,
+					      "out of memory");
+				break;
 			}
 			if ((c->n_pmc == 0 || c->pmc[c->n_pmc - 1].dispatch != id) &&
 			    !gpu_run_map_put(&c->pmc_first, (uint64_t)id,
