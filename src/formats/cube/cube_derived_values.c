@@ -470,6 +470,32 @@ static void drop_rows(struct dctx *d)
 	d->n_rows = 0;
 }
 
+/* Metric d->mi's expression run with `d` as its host: per location
+ * into out[n_loc] (per_loc), or once into out[0]; on an error the
+ * metric fails with the message (once: a nested run may have failed it
+ * first). */
+static bool eval_expr(struct cube_values *v, struct dctx *d, bool per_loc,
+		      double *out)
+{
+	struct dmetric *dm = &v->pl->dm[d->mi];
+	struct cubepl_host h;
+	cube_pl_host(d, &h);
+	char msg[256];
+	bool ok = true;
+	dm->busy = true;
+	uint32_t n = per_loc ? v->n_loc : 1;
+	for (uint32_t j = 0; j < n && ok; j++) {
+		d->loc = per_loc ? (int64_t)j : -1;
+		ok = cubepl_run(dm->expr, v->pl->env, &h, CUBE_PL_EVAL_STEPS,
+				&out[j], msg, sizeof(msg));
+	}
+	dm->busy = false;
+	drop_rows(d);
+	if (!ok && !dm->failed)
+		cube_pl_fail(v, d->mi, msg);
+	return ok;
+}
+
 /* The expression of metric mi at (pos, kind): per location into
  * out[n_loc] (loc >= 0), or its total (out[0], loc < 0). */
 static bool run(struct cube_values *v, uint32_t mi, uint32_t pos,
@@ -479,22 +505,7 @@ static bool run(struct cube_values *v, uint32_t mi, uint32_t pos,
 	if (!dm->usable || dm->failed)
 		return false;
 	struct dctx d = {.v = v, .mi = mi, .pos = pos, .kind = kind, .loc = -1};
-	struct cubepl_host h;
-	cube_pl_host(&d, &h);
-	char msg[256];
-	bool ok = true;
-	dm->busy = true;
-	uint32_t n = per_loc ? v->n_loc : 1;
-	for (uint32_t j = 0; j < n && ok; j++) {
-		d.loc = per_loc ? (int64_t)j : -1;
-		ok = cubepl_run(dm->expr, v->pl->env, &h, CUBE_PL_EVAL_STEPS,
-				&out[j], msg, sizeof(msg));
-	}
-	dm->busy = false;
-	drop_rows(&d);
-	if (!ok)
-		cube_pl_fail(v, mi, msg);
-	return ok;
+	return eval_expr(v, &d, per_loc, out);
 }
 
 /* The expression of POSTDERIVED metric mi of flavour `kind` over the
@@ -511,22 +522,7 @@ static bool list_run(struct cube_values *v, uint32_t mi, uint32_t kind,
 	 * sets them up per call path of the list, in order) */
 	struct dctx d = {.v = v, .mi = mi, .pos = list[n - 1], .kind = kind,
 			 .loc = -1, .list = list, .n_list = n};
-	struct cubepl_host h;
-	cube_pl_host(&d, &h);
-	char msg[256];
-	bool ok = true;
-	dm->busy = true;
-	uint32_t runs = per_loc ? v->n_loc : 1;
-	for (uint32_t j = 0; j < runs && ok; j++) {
-		d.loc = per_loc ? (int64_t)j : -1;
-		ok = cubepl_run(dm->expr, v->pl->env, &h, CUBE_PL_EVAL_STEPS,
-				&out[j], msg, sizeof(msg));
-	}
-	dm->busy = false;
-	drop_rows(&d);
-	if (!ok && !dm->failed)
-		cube_pl_fail(v, mi, msg);
-	return ok;
+	return eval_expr(v, &d, per_loc, out);
 }
 
 bool cube_derived_rows(struct cube_values *v, uint32_t mi, uint32_t kind,

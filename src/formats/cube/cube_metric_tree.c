@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "formats/cube/cube_internal.h"
+#include "model/formula_pair.h"
 
 /* op(first, leaf[0], ..., leaf[n - 1]) over statistics (`first`
  * MODEL_NONE: without it); NULL when out of memory. */
@@ -49,19 +50,10 @@ static struct formula *own_formula(const struct cube_metric *pm,
 		return leaves_node(pm->dtype == CUBE_DT_MAXDOUBLE ? FORMULA_MIN
 								  : FORMULA_MAX,
 				   pstat, kid, n);
-	struct formula **args = malloc(2 * sizeof(*args));
-	if (!args)
-		return NULL;
-	args[0] = formula_leaf(pstat);
-	args[1] = n == 1 ? formula_leaf(kid[0])
-			 : leaves_node(FORMULA_ADD, MODEL_NONE, kid, n);
-	if (!args[0] || !args[1]) {
-		formula_free(args[0]);
-		formula_free(args[1]);
-		free(args);
-		return NULL;
-	}
-	return formula_node(FORMULA_SUB, args, 2);
+	return formula_pair(FORMULA_SUB, formula_leaf(pstat),
+			    n == 1 ? formula_leaf(kid[0])
+				   : leaves_node(FORMULA_ADD, MODEL_NONE, kid,
+						 n));
 }
 
 /* The "UNIQ/own" column of kind `kind` of metric `i` (its column `col`,

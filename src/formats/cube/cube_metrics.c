@@ -13,6 +13,7 @@
 
 #include "formats/cube/cube_components.h"
 #include "formats/cube/cube_internal.h"
+#include "model/formula_pair.h"
 
 
 /* An exclusive-stored metric whose data is larger than this is not shown
@@ -135,21 +136,6 @@ static enum status add_formula_column(struct opener *o, uint32_t mi,
 	return push_column(o, &c, &col);
 }
 
-static struct formula *f2(enum formula_op op, struct formula *a,
-			  struct formula *b)
-{
-	struct formula **args = malloc(2 * sizeof(*args));
-	if (!args || !a || !b) {
-		free(args);
-		formula_free(a);
-		formula_free(b);
-		return NULL;
-	}
-	args[0] = a;
-	args[1] = b;
-	return formula_node(op, args, 2);
-}
-
 /* TAU_ATOMIC: mean = sum / n, standard deviation = sqrt(max(0, sum2 / n -
  * mean^2)) (CubeTauAtomicValue's calcAvg, calcDeviation); RATE: rate =
  * main / time.  stat[c] is component c's statistic of this kind. */
@@ -162,26 +148,27 @@ static enum status add_component_formulas(struct opener *o,
 	if (cs->dtype == CUBE_DT_RATE)
 		return add_formula_column(
 			o, cs->metric, "rate", "main value per time", kind,
-			f2(FORMULA_DIV, formula_leaf(stat[0]),
-			   formula_leaf(stat[1])));
+			formula_pair(FORMULA_DIV, formula_leaf(stat[0]),
+				     formula_leaf(stat[1])));
 	/* n, min, max, sum, sum2 */
-	struct formula *mean = f2(FORMULA_DIV, formula_leaf(stat[3]),
-				  formula_leaf(stat[0]));
+	struct formula *mean = formula_pair(
+		FORMULA_DIV, formula_leaf(stat[3]), formula_leaf(stat[0]));
 	enum status st = add_formula_column(o, cs->metric, "mean",
 					    "mean (sum / n)", kind, mean);
 	if (st != STATUS_OK)
 		return st;
-	struct formula *var = f2(
+	struct formula *var = formula_pair(
 		FORMULA_SUB,
-		f2(FORMULA_DIV, formula_leaf(stat[4]), formula_leaf(stat[0])),
-		f2(FORMULA_POW,
-		   f2(FORMULA_DIV, formula_leaf(stat[3]),
-		      formula_leaf(stat[0])),
-		   formula_number(2)));
+		formula_pair(FORMULA_DIV, formula_leaf(stat[4]),
+			     formula_leaf(stat[0])),
+		formula_pair(FORMULA_POW,
+			     formula_pair(FORMULA_DIV, formula_leaf(stat[3]),
+					  formula_leaf(stat[0])),
+			     formula_number(2)));
 	struct formula *dev = NULL;
 	struct formula **a1 = malloc(sizeof(*a1));
 	if (a1 && var) {
-		a1[0] = f2(FORMULA_MAX, var, formula_number(0));
+		a1[0] = formula_pair(FORMULA_MAX, var, formula_number(0));
 		dev = a1[0] ? formula_node(FORMULA_SQRT, a1, 1) : NULL;
 		if (!a1[0])
 			free(a1);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/array.h"
 #include "formats/cube/cubepl_internal.h"
 
 struct run {
@@ -59,14 +60,9 @@ uint32_t cpl_env_slot(struct cubepl_env *env, const char *name, size_t len)
 			return (uint32_t)i;
 	if (env->n >= UINT32_MAX - 1)
 		return UINT32_MAX;
-	if (env->n == env->cap) {
-		size_t cap = env->cap ? 2 * env->cap : 16;
-		struct cpl_var *v = realloc(env->vars, cap * sizeof(*v));
-		if (!v)
-			return UINT32_MAX;
-		env->vars = v;
-		env->cap = cap;
-	}
+	if (!array_grow((void **)&env->vars, &env->cap, env->n + 1,
+			sizeof(*env->vars)))
+		return UINT32_MAX;
 	char *copy = strndup(name, len);
 	if (!copy)
 		return UINT32_MAX;
@@ -83,17 +79,9 @@ static bool store(struct run *r, uint32_t slot, double idx,
 		return false;
 	}
 	size_t i = (size_t)idx;
-	if (i >= v->cap) {
-		size_t cap = v->cap ? v->cap : 4;
-		while (cap <= i)
-			cap *= 2;
-		struct cubepl_value *x = realloc(v->v, cap * sizeof(*x));
-		if (!x) {
-			r->err = "out of memory";
-			return false;
-		}
-		v->v = x;
-		v->cap = cap;
+	if (!array_grow((void **)&v->v, &v->cap, i + 1, sizeof(*v->v))) {
+		r->err = "out of memory";
+		return false;
 	}
 	for (; v->n <= i; v->n++)
 		v->v[v->n] = (struct cubepl_value){0, NULL};

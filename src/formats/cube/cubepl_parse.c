@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/cube/cubepl_internal.h"
 
 struct parser {
@@ -239,15 +240,10 @@ static void note_metric(struct parser *p, int32_t m, const struct cpl_token *t)
 	for (size_t i = 0; i < g->n_metrics; i++)
 		if (g->metrics[i] == m)
 			return;
-	if (g->n_metrics == g->cap_metrics) {
-		size_t cap = g->cap_metrics ? 2 * g->cap_metrics : 8;
-		int32_t *x = realloc(g->metrics, cap * sizeof(*x));
-		if (!x) {
-			fail(p, t->off, "out of memory");
-			return;
-		}
-		g->metrics = x;
-		g->cap_metrics = cap;
+	if (!array_grow((void **)&g->metrics, &g->cap_metrics,
+			g->n_metrics + 1, sizeof(*g->metrics))) {
+		fail(p, t->off, "out of memory");
+		return;
 	}
 	g->metrics[g->n_metrics++] = m;
 }

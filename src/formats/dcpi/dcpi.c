@@ -98,15 +98,10 @@ static enum status push_hits(struct opener *o, const struct dcpi_profile *p,
 			     const char *file)
 {
 	for (size_t i = 0; i < p->n_samples; i++) {
-		if (o->n_hits == o->cap_hits) {
-			size_t nc = o->cap_hits ? o->cap_hits * 2 : 256;
-			struct hit *nh = realloc(o->hits, nc * sizeof(*nh));
-			if (!nh)
-				return error_set(o->err, STATUS_NOMEM, file,
-						 "out of memory");
-			o->hits = nh;
-			o->cap_hits = nc;
-		}
+		if (!array_grow((void **)&o->hits, &o->cap_hits,
+				o->n_hits + 1, sizeof(*o->hits)))
+			return error_set(o->err, STATUS_NOMEM, file,
+					 "out of memory");
 		o->hits[o->n_hits++] = (struct hit){
 			.image = im, .event = ev, .offset = p->samples[i].offset,
 			.epoch = epoch, .count = p->samples[i].count};
@@ -117,14 +112,9 @@ static enum status push_hits(struct opener *o, const struct dcpi_profile *p,
 static bool add_file(struct opener *o, const char *file,
 		     const struct file_entry *fe)
 {
-	if (o->n_files == o->cap_files) {
-		size_t nc = o->cap_files ? o->cap_files * 2 : 64;
-		struct file_entry *nf = realloc(o->files, nc * sizeof(*nf));
-		if (!nf)
-			return false;
-		o->files = nf;
-		o->cap_files = nc;
-	}
+	if (!array_grow((void **)&o->files, &o->cap_files, o->n_files + 1,
+			sizeof(*o->files)))
+		return false;
 	struct file_entry *e = &o->files[o->n_files];
 	*e = *fe;
 	if (!(e->path = strdup(file)))

@@ -59,14 +59,9 @@ static int hit_cmp(const void *a, const void *b)
 static bool dcpi_add_val(struct opener *o, uint32_t node, uint32_t event,
 		    double value)
 {
-	if (o->n_vals == o->cap_vals) {
-		size_t nc = o->cap_vals ? o->cap_vals * 2 : 256;
-		struct val *nv = realloc(o->vals, nc * sizeof(*nv));
-		if (!nv)
-			return false;
-		o->vals = nv;
-		o->cap_vals = nc;
-	}
+	if (!array_grow((void **)&o->vals, &o->cap_vals, o->n_vals + 1,
+			sizeof(*o->vals)))
+		return false;
 	o->vals[o->n_vals++] = (struct val){node, event, value};
 	return true;
 }

@@ -148,15 +148,10 @@ static bool rec_callpath(struct x3 *x)
 		return x3_nomem(x);
 	}
 	if (cp == x->n_cpnames) {
-		if (x->n_cpnames == x->cpnames_cap) {
-			size_t ncap = x->cpnames_cap ? x->cpnames_cap * 2 : 64;
-			char **g = realloc(x->cpnames, ncap * sizeof(*g));
-			if (!g) {
-				free(name);
-				return x3_nomem(x);
-			}
-			x->cpnames = g;
-			x->cpnames_cap = ncap;
+		if (!array_grow((void **)&x->cpnames, &x->cpnames_cap,
+				x->n_cpnames + 1, sizeof(*x->cpnames))) {
+			free(name);
+			return x3_nomem(x);
 		}
 		x->cpnames[x->n_cpnames++] = name;
 	} else {
@@ -395,9 +390,7 @@ static enum status extrap3_open(const struct reader_input *in,
 		}
 	}
 	if (st == STATUS_OK)
-		st = extrap_set_validate(x.s, path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(x.s, "extrap3", path, out, err);
+		st = extrap_set_finish(x.s, "extrap3", path, out, err);
 	array_free_each(x.names, x.n_names);
 	array_free_each(x.bases, x.n_bases);
 	free(x.base_count);

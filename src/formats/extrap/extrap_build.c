@@ -467,3 +467,13 @@ bool extrap_parse_double(const char *text, size_t len, double *out)
 	*out = v;
 	return true;
 }
+
+enum status extrap_set_finish(struct extrap_set *s, const char *format,
+			      const char *path, struct model **out,
+			      struct error *err)
+{
+	enum status st = extrap_set_validate(s, path, err);
+	if (st != STATUS_OK)
+		return st;
+	return extrap_set_build(s, format, path, out, err);
+}

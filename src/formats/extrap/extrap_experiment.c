@@ -474,9 +474,7 @@ static enum status experiment_open(const struct reader_input *in,
 	}
 	json_decref(root);
 	if (st == STATUS_OK)
-		st = extrap_set_validate(x.s, path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(x.s, "extrap-experiment", path, out, err);
+		st = extrap_set_finish(x.s, "extrap-experiment", path, out, err);
 	free(x.coords);
 	extrap_set_free(x.s);
 	return st;

@@ -378,9 +378,7 @@ enum status extrap_json_parse(const char *data, size_t len, const char *path,
 		st = read_new(&j, root);
 	json_decref(root);
 	if (st == STATUS_OK)
-		st = extrap_set_validate(j.s, path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(j.s, "extrap-json", path, out, err);
+		st = extrap_set_finish(j.s, "extrap-json", path, out, err);
 	free(j.coords);
 	extrap_set_free(j.s);
 	return st;

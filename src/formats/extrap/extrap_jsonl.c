@@ -161,11 +161,9 @@ static enum status parse(const char *data, size_t len, const char *path,
 	if (st == STATUS_OK && l.line == 0)
 		st = error_set(err, STATUS_CORRUPT, path, "the file is empty");
 	if (st == STATUS_OK)
-		st = extrap_set_validate(l.s, path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(l.s, talpas ? "extrap-talpas"
-						  : "extrap-jsonl",
-				      path, out, err);
+		st = extrap_set_finish(l.s, talpas ? "extrap-talpas"
+						   : "extrap-jsonl",
+				       path, out, err);
 	free(l.coords);
 	extrap_set_free(l.s);
 	return st;

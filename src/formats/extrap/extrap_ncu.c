@@ -119,14 +119,9 @@ static bool next_field(struct dec *d, struct span s, uint64_t base,
 
 static bool push_string(struct ncu_report *r, size_t *cap, struct span s)
 {
-	if (r->n_strings == *cap) {
-		size_t nc = *cap ? *cap * 2 : 256;
-		char **g = realloc(r->strings, nc * sizeof(*g));
-		if (!g)
-			return false;
-		r->strings = g;
-		*cap = nc;
-	}
+	if (!array_grow((void **)&r->strings, cap, r->n_strings + 1,
+			sizeof(*r->strings)))
+		return false;
 	char *c = malloc(s.len + 1);
 	if (!c)
 		return false;

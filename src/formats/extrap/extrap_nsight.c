@@ -349,9 +349,7 @@ static enum status nsight_open(const struct reader_input *in,
 	if (st == STATUS_OK)
 		st = fill_set(&c);
 	if (st == STATUS_OK)
-		st = extrap_set_validate(c.s, c.path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(c.s, "extrap-nsight", c.path, out, err);
+		st = extrap_set_finish(c.s, "extrap-nsight", c.path, out, err);
 	extrap_point_dirs_free(c.dirs, c.n_dirs);
 	for (size_t i = 0; i < c.n_series; i++) {
 		for (uint32_t p = 0; p < c.n_points; p++)

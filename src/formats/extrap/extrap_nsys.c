@@ -15,6 +15,7 @@
  * Must not depend on curses, on ui/ or on another format. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/extrap/extrap_nsys_run.h"
 
 #include <stdarg.h>
@@ -124,15 +125,10 @@ void extrap_nsys_put(struct run *r, int metric, int64_t v, bool ns,
 
 static void row_add(struct run *r, struct row w)
 {
-	if (r->n_rows == r->cap_rows) {
-		size_t nc = r->cap_rows ? r->cap_rows * 2 : 256;
-		struct row *g = realloc(r->rows, nc * sizeof(*g));
-		if (!g) {
-			r->nomem = true;
-			return;
-		}
-		r->rows = g;
-		r->cap_rows = nc;
+	if (!array_grow((void **)&r->rows, &r->cap_rows, r->n_rows + 1,
+			sizeof(*r->rows))) {
+		r->nomem = true;
+		return;
 	}
 	r->rows[r->n_rows++] = w;
 }

@@ -8,6 +8,7 @@
  * format. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/extrap/extrap_nsys_run.h"
 
 #include <stdlib.h>
@@ -87,15 +88,10 @@ static bool copy_pairs(struct run *r, struct pair **out, size_t *n,
 			const struct nsys_act *b = &db->acts[r->found.i[k]];
 			if (!b->cid.has || b->cid.v == a->cid.v)
 				continue;
-			if (*n == cap) {
-				size_t nc = cap ? cap * 2 : 64;
-				struct pair *g = realloc(*out, nc * sizeof(*g));
-				if (!g) {
-					ok = false;
-					break;
-				}
-				*out = g;
-				cap = nc;
+			if (!array_grow((void **)out, &cap, *n + 1,
+					sizeof(**out))) {
+				ok = false;
+				break;
 			}
 			(*out)[*n] = (struct pair){i, r->found.i[k]};
 			if (*first == SIZE_MAX ||

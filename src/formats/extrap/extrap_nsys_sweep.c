@@ -264,14 +264,8 @@ bool extrap_nsys_ivx_find(const struct nsys_ivx *x, int64_t s, int64_t e,
 
 bool extrap_nsys_found_add(struct nsys_found *f, size_t i)
 {
-	if (f->n == f->cap) {
-		size_t nc = f->cap ? f->cap * 2 : 64;
-		size_t *g = realloc(f->i, nc * sizeof(*g));
-		if (!g)
-			return false;
-		f->i = g;
-		f->cap = nc;
-	}
+	if (!array_grow((void **)&f->i, &f->cap, f->n + 1, sizeof(*f->i)))
+		return false;
 	f->i[f->n++] = i;
 	return true;
 }

@@ -227,12 +227,10 @@ static enum status prof_open(const struct reader_input *in, struct model **out,
 			st = error_set(err, STATUS_NOMEM, c.path,
 				       "out of memory");
 	}
-	if (st == STATUS_OK)
-		st = extrap_set_validate(c.s, c.path, err);
 	if (st == STATUS_OK) {
 		/* the times are each call path's own, as Extra-P keeps them */
 		extrap_set_values_exclusive(c.s);
-		st = extrap_set_build(c.s, "extrap-prof", c.path, out, err);
+		st = extrap_set_finish(c.s, "extrap-prof", c.path, out, err);
 	}
 	extrap_point_dirs_free(c.dirs, c.n_dirs);
 	free(c.ids);

@@ -135,6 +135,11 @@ enum status extrap_set_build(struct extrap_set *s, const char *format,
 			     const char *path, struct model **out,
 			     struct error *err);
 
+/* A reader's last step: extrap_set_validate, then extrap_set_build. */
+enum status extrap_set_finish(struct extrap_set *s, const char *format,
+			      const char *path, struct model **out,
+			      struct error *err);
+
 /* Parse a number as Python's float() does for the files' numbers
  * (surrounding blanks, "inf", "nan", "1e3", "1_000" not taken); false
  * when `text` (len bytes) is not one. */

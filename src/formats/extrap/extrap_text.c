@@ -11,6 +11,7 @@
  * another format. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/extrap/extrap.h"
 #include "formats/extrap/extrap_set.h"
 #include "formats/reader.h"
@@ -102,19 +103,11 @@ static enum status add_point(struct tparse *t, const double *c, size_t n)
 			       ? error_set(t->err, STATUS_NOMEM, t->path,
 					   "out of memory")
 			       : bad(t, "a coordinate is not a number");
-	if (t->n_points == t->points_cap) {
-		size_t ncap = t->points_cap ? t->points_cap * 2 : 16;
-		uint32_t *g = realloc(t->points, ncap * sizeof(*g));
-		if (g)
-			t->points = g;
-		size_t *gl = g ? realloc(t->points_line, ncap * sizeof(*gl))
-			       : NULL;
-		if (!gl)
-			return error_set(t->err, STATUS_NOMEM, t->path,
-					 "out of memory");
-		t->points_line = gl;
-		t->points_cap = ncap;
-	}
+	void **const arrays[] = {(void **)&t->points, (void **)&t->points_line};
+	const size_t sizes[] = {sizeof(*t->points), sizeof(*t->points_line)};
+	if (!array_grow_each(&t->points_cap, t->n_points + 1, 2, arrays, sizes))
+		return error_set(t->err, STATUS_NOMEM, t->path,
+				 "out of memory");
 	t->points_line[t->n_points] = t->line;
 	t->points[t->n_points++] = p;
 	return STATUS_OK;
@@ -360,9 +353,7 @@ enum status extrap_text_parse(const char *data, size_t len, const char *path,
 	extrap_set_keep_file_order(t.s); /* Extra-P: the POINTS order */
 	enum status st = parse_lines(&t, data, len);
 	if (st == STATUS_OK)
-		st = extrap_set_validate(t.s, path, err);
-	if (st == STATUS_OK)
-		st = extrap_set_build(t.s, "extrap-text", path, out, err);
+		st = extrap_set_finish(t.s, "extrap-text", path, out, err);
 	free(t.points);
 	free(t.points_line);
 	free(t.coords);

@@ -34,6 +34,7 @@
  * gpu_run_index_read.c. */
 #include "config.h"
 
+#include "core/array.h"
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_index_internal.h"
 
@@ -151,14 +152,9 @@ void gpu_run_index_prune(const char *dir, const char *keep)
 		while (i < n && memcmp(runs[i].key, e->d_name, 16) != 0)
 			i++;
 		if (i == n) {
-			if (n == cap) {
-				size_t nc = cap ? cap * 2 : 32;
-				struct run_files *g = realloc(runs, nc * sizeof(*g));
-				if (!g)
-					break;
-				runs = g;
-				cap = nc;
-			}
+			if (!array_grow((void **)&runs, &cap, n + 1,
+					sizeof(*runs)))
+				break;
 			memcpy(runs[n].key, e->d_name, 16);
 			runs[n].key[16] = '\0';
 			runs[n].bytes = 0;

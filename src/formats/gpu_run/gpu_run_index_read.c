@@ -365,28 +365,37 @@ bool gpu_run_index_unchanged(struct gpu_run *r, uint32_t fi)
 	return same;
 }
 
+/* The identities of the run's files (*ids, for check_header) and the
+ * index's file "BASE.NAME" mapped (*base, *len); false, nothing kept,
+ * when either fails. */
+static bool map_index_file(struct gpu_run *r, const char *name,
+			   struct ident **ids, void **base, size_t *len)
+{
+	if (!gpu_run_index_identities(r, ids))
+		return false;
+	char *path = NULL;
+	bool ok = asprintf(&path, "%s.%s", r->index_base, name) >= 0 &&
+		  map_file(path, base, len);
+	free(path);
+	if (!ok)
+		gpu_run_index_idents_free(r, *ids);
+	return ok;
+}
+
 bool gpu_run_index_load(struct gpu_run *r)
 {
 	if (!r->index_base || !r->b || r->n_nodes != 1)
 		return false;
 	struct ident *ids = NULL;
-	if (!gpu_run_index_identities(r, &ids))
-		return false;
-	char *path = NULL;
 	void *base = NULL;
 	size_t len = 0;
-	bool ok = asprintf(&path, "%s.run", r->index_base) >= 0 &&
-		  map_file(path, &base, &len);
-	free(path);
-	if (!ok) {
-		gpu_run_index_idents_free(r, ids);
+	if (!map_index_file(r, "run", &ids, &base, &len))
 		return false;
-	}
 	/* the run file's values are checked by its CRC (the interval files
 	 * only by their structure: they are large, and read when a probe
 	 * needs them) */
 	uint32_t crc_stored = 0;
-	ok = len > 4;
+	bool ok = len > 4;
 	if (ok) {
 		memcpy(&crc_stored, (const char *)base + len - 4, 4);
 		uLong c = crc32(0L, Z_NULL, 0);
@@ -441,21 +450,15 @@ bool gpu_run_index_load_file(struct gpu_run *r, uint32_t fi)
 	if (!r->index_base || !r->index_stamp)
 		return false;
 	struct ident *ids = NULL;
-	if (!gpu_run_index_identities(r, &ids))
-		return false;
-	char *path = NULL;
 	void *base = NULL;
 	size_t len = 0;
-	bool ok = asprintf(&path, "%s.f%" PRIu32, r->index_base, fi) >= 0 &&
-		  map_file(path, &base, &len);
-	free(path);
-	if (!ok) {
-		gpu_run_index_idents_free(r, ids);
+	char name[16];
+	snprintf(name, sizeof(name), "f%" PRIu32, fi);
+	if (!map_index_file(r, name, &ids, &base, &len))
 		return false;
-	}
 	struct in in = {.s = {base, len}, .ok = true};
 	uint64_t stamp = 0;
-	ok = check_header(&in, IV_MAGIC, r, ids, &stamp) &&
+	bool ok = check_header(&in, IV_MAGIC, r, ids, &stamp) &&
 	     stamp == r->index_stamp && get_u32(&in) == fi;
 	gpu_run_index_idents_free(r, ids);
 	uint32_t want = 0;

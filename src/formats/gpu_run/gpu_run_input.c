@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/array.h"
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
 
@@ -27,15 +28,9 @@ static bool paths_add(struct paths *ps, char *p)
 {
 	if (!p)
 		return false;
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? ps->cap * 2 : 16;
-		char **g = realloc(ps->v, cap * sizeof(*g));
-		if (!g) {
-			free(p);
-			return false;
-		}
-		ps->v = g;
-		ps->cap = cap;
+	if (!array_grow((void **)&ps->v, &ps->cap, ps->n + 1, sizeof(*ps->v))) {
+		free(p);
+		return false;
 	}
 	ps->v[ps->n++] = p;
 	return true;

@@ -170,6 +170,19 @@ void gpu_run_nodes_fit(struct gpu_run *r);
 /* Free a run (its connections, maps, arrays, mapped intervals). */
 void gpu_run_free(struct gpu_run *r);
 
+/* Free what table set `set` owns (its suffix, lookup maps and string
+ * statement), not the set itself. */
+void gpu_run_set_release(struct gpu_run_set *set);
+
+/* Finalize file `f`'s string statements (only the first pass uses
+ * them); gpu_run_file_close also closes its connection (db NULL after),
+ * as a file scanned and merged is (0.7 MB a file of cached pages and
+ * schema: 711 MB of a first open of 1,000 files), to be opened again
+ * when a line or a detail needs it (gpu_run_provider.c's ensure_open),
+ * as a run opened from its index does. */
+void gpu_run_file_finalize(struct gpu_run_file *f);
+void gpu_run_file_close(struct gpu_run_file *f);
+
 /* Open file `f`'s connection read-only and find its layout. */
 enum status gpu_run_open_file(const struct gpu_run_family *fam,
 			      struct gpu_run_file *f, struct error *err);

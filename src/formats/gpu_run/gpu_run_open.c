@@ -398,10 +398,7 @@ enum status gpu_run_finish(struct gpu_run *r, size_t n, bool align,
 	r->b = NULL;
 	/* the SQLite string statements are no longer needed */
 	for (size_t i = 0; i < r->n_files; i++)
-		for (size_t s = 0; s < r->files[i].n_sets; s++) {
-			sqlite3_finalize(r->files[i].sets[s].string_stmt);
-			r->files[i].sets[s].string_stmt = NULL;
-		}
+		gpu_run_file_finalize(&r->files[i]);
 	*out = model_builder_finish(b, err);
 	if (!*out)
 		return STATUS_NOMEM; /* finish closed the providers */

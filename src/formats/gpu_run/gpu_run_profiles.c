@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
 
@@ -49,18 +50,10 @@ static bool pp_add(struct per_profile *pp, uint32_t profile, double v,
 		pp->node[at] = node + 1;
 		return true;
 	}
-	if (pp->n == pp->cap) {
-		size_t cap = pp->cap ? 2 * pp->cap : 8;
-		struct profile_value *nv = realloc(pp->v, cap * sizeof(*nv));
-		if (!nv)
-			return false;
-		pp->v = nv;
-		uint32_t *nn = realloc(pp->node, cap * sizeof(*nn));
-		if (!nn)
-			return false;
-		pp->node = nn;
-		pp->cap = cap;
-	}
+	void **const arrays[] = {(void **)&pp->v, (void **)&pp->node};
+	const size_t sizes[] = {sizeof(*pp->v), sizeof(*pp->node)};
+	if (!array_grow_each(&pp->cap, pp->n + 1, 2, arrays, sizes))
+		return false;
 	memmove(pp->v + at + 1, pp->v + at, (pp->n - at) * sizeof(*pp->v));
 	memmove(pp->node + at + 1, pp->node + at,
 		(pp->n - at) * sizeof(*pp->node));

@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,62 +21,50 @@
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
 
-
+/* Each fixed statistic's array in struct gpu_run and the bit of
+ * `present` that says a node has it (gpu_run_internal.h). */
+static const struct {
+	size_t array; /* offsetof a `double *` member */
+	uint8_t bit;
+} fixed_stats[] = {
+	[STAT_GPU] = {offsetof(struct gpu_run, gpu), 1},
+	[STAT_CALLS] = {offsetof(struct gpu_run, calls), 2},
+	[STAT_BYTES] = {offsetof(struct gpu_run, bytes), 4},
+	[STAT_API_INCL] = {offsetof(struct gpu_run, api_incl), 8},
+	[STAT_API_EXCL] = {offsetof(struct gpu_run, api_excl), 8},
+	[STAT_DUR_N] = {offsetof(struct gpu_run, dur_n), 16},
+	[STAT_DUR_SUM] = {offsetof(struct gpu_run, dur_sum), 16},
+	[STAT_DUR_MIN] = {offsetof(struct gpu_run, dur_min), 16},
+	[STAT_DUR_MAX] = {offsetof(struct gpu_run, dur_max), 16},
+	[STAT_DUR_SQ] = {offsetof(struct gpu_run, dur_sq), 16},
+	[STAT_SIZED_NS] = {offsetof(struct gpu_run, sized_ns), 32},
+	[STAT_MARKS] = {offsetof(struct gpu_run, marks), 64},
+};
 
 bool gpu_run_node_value(const struct gpu_run *r, uint32_t n, uint32_t stat,
 			double *out)
 {
 	if (n >= r->n_nodes)
 		return false;
-	switch (stat) {
-	case STAT_GPU:
-		*out = r->gpu[n];
-		return r->present[n] & 1;
-	case STAT_CALLS:
-		*out = r->calls[n];
-		return r->present[n] & 2;
-	case STAT_BYTES:
-		*out = r->bytes[n];
-		return r->present[n] & 4;
-	case STAT_API_INCL:
-		*out = r->api_incl[n];
-		return r->present[n] & 8;
-	case STAT_API_EXCL:
-		*out = r->api_excl[n];
-		return (r->present[n] & 8) &&
-		       GPU_RUN_KIND_PLAIN(r->kind[n]) != NODE_ENTRY &&
-		       n != 0;
-	case STAT_DUR_N:
-		*out = r->dur_n[n];
-		return r->present[n] & 16;
-	case STAT_DUR_SUM:
-		*out = r->dur_sum[n];
-		return r->present[n] & 16;
-	case STAT_DUR_MIN:
-		*out = r->dur_min[n];
-		return r->present[n] & 16;
-	case STAT_DUR_MAX:
-		*out = r->dur_max[n];
-		return r->present[n] & 16;
-	case STAT_DUR_SQ:
-		*out = r->dur_sq[n];
-		return r->present[n] & 16;
-	case STAT_SIZED_NS:
-		*out = r->sized_ns[n];
-		return r->present[n] & 32;
-	case STAT_MARKS:
-		*out = r->marks[n];
-		return r->present[n] & 64;
-	case STAT_CALLS_INCL:
+	if (stat < sizeof(fixed_stats) / sizeof(fixed_stats[0])) {
+		const double *a = *(double *const *)((const char *)r +
+						     fixed_stats[stat].array);
+		*out = a[n];
+		/* the root and an entry have no exclusive API time */
+		if (stat == STAT_API_EXCL &&
+		    (n == 0 || GPU_RUN_KIND_PLAIN(r->kind[n]) == NODE_ENTRY))
+			return false;
+		return r->present[n] & fixed_stats[stat].bit;
+	}
+	if (stat == STAT_CALLS_INCL) {
 		*out = r->calls_incl ? r->calls_incl[n] : (double)NAN;
 		return !isnan(*out);
-	default:
-		if (stat < GPU_RUN_COUNTER_STAT ||
-		    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
-			return false;
-		*out = r->counter[stat - GPU_RUN_COUNTER_STAT][n];
-		return !isnan(*out);
 	}
+	if (stat < GPU_RUN_COUNTER_STAT ||
+	    stat - GPU_RUN_COUNTER_STAT >= r->n_counters)
+		return false;
+	*out = r->counter[stat - GPU_RUN_COUNTER_STAT][n];
+	return !isnan(*out);
 }
 
 static bool values_summary(void *impl, uint32_t ctx_id, uint32_t stat_id,
@@ -98,23 +87,42 @@ static enum status values_summary_all(void *impl, uint32_t stat_id,
 	return STATUS_OK;
 }
 
+void gpu_run_set_release(struct gpu_run_set *set)
+{
+	free(set->suffix);
+	gpu_run_map_free(&set->strings);
+	gpu_run_idmap_free(&set->regions);
+	gpu_run_map_free(&set->kernels);
+	gpu_run_map_free(&set->threads);
+	gpu_run_map_free(&set->procs);
+	gpu_run_map_free(&set->thread_profiles);
+	sqlite3_finalize(set->string_stmt);
+	set->string_stmt = NULL;
+}
+
+void gpu_run_file_finalize(struct gpu_run_file *f)
+{
+	for (size_t s = 0; s < f->n_sets; s++) {
+		sqlite3_finalize(f->sets[s].string_stmt);
+		f->sets[s].string_stmt = NULL;
+	}
+}
+
+void gpu_run_file_close(struct gpu_run_file *f)
+{
+	gpu_run_file_finalize(f);
+	sqlite3_close(f->db);
+	f->db = NULL;
+}
+
 void gpu_run_free(struct gpu_run *r)
 {
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n_files; i++) {
 		struct gpu_run_file *f = &r->files[i];
-		for (size_t s = 0; s < f->n_sets; s++) {
-			struct gpu_run_set *set = &f->sets[s];
-			free(set->suffix);
-			gpu_run_map_free(&set->strings);
-			gpu_run_idmap_free(&set->regions);
-			gpu_run_map_free(&set->kernels);
-			gpu_run_map_free(&set->threads);
-			gpu_run_map_free(&set->procs);
-			gpu_run_map_free(&set->thread_profiles);
-			sqlite3_finalize(set->string_stmt);
-		}
+		for (size_t s = 0; s < f->n_sets; s++)
+			gpu_run_set_release(&f->sets[s]);
 		free(f->sets);
 		if (f->db)
 			sqlite3_close(f->db);
@@ -420,18 +428,29 @@ static bool load_file(struct gpu_run *r, uint32_t fi, struct error *failed)
 	return ok;
 }
 
+/* Line `line` of intervals (of instants when `instants`) that has an
+ * entry `index`, its file read first when it is not yet; NULL when there
+ * is no such line or entry. */
+static struct gpu_run_line *line_read(struct gpu_run *r, uint32_t line,
+				      uint64_t index, bool instants)
+{
+	if (line >= r->n_lines)
+		return NULL;
+	struct gpu_run_line *l = &r->lines[line];
+	if (l->kind == GPU_RUN_LINE_COUNTER ||
+	    index >= (instants ? l->n_inst : l->count))
+		return NULL;
+	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
+		load_file(r, l->file, NULL);
+	return l;
+}
+
 static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 			   struct trace_interval *out)
 {
 	struct gpu_run *r = impl;
-	if (line >= r->n_lines)
-		return false;
-	struct gpu_run_line *l = &r->lines[line];
-	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->count)
-		return false;
-	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
-		load_file(r, l->file, NULL);
-	if (!l->iv || index >= l->filled)
+	struct gpu_run_line *l = line_read(r, line, index, false);
+	if (!l || !l->iv || index >= l->filled)
 		return false;
 	const struct gpu_run_iv *iv = &l->iv[index];
 	/* intervals mapped from the run's index are checked here, where they
@@ -461,14 +480,8 @@ static bool trace_instant(void *impl, uint32_t line, uint64_t index,
 			  struct trace_instant *out)
 {
 	struct gpu_run *r = impl;
-	if (line >= r->n_lines)
-		return false;
-	struct gpu_run_line *l = &r->lines[line];
-	if (l->kind == GPU_RUN_LINE_COUNTER || index >= l->n_inst)
-		return false;
-	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
-		load_file(r, l->file, NULL);
-	if (!l->inst || index >= l->inst_filled)
+	struct gpu_run_line *l = line_read(r, line, index, true);
+	if (!l || !l->inst || index >= l->inst_filled)
 		return false;
 	const struct gpu_run_instant *in = &l->inst[index];
 	/* instants mapped from the run's index are checked where read */

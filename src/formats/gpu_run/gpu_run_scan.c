@@ -222,68 +222,79 @@ static bool merge_lines(struct gpu_run *r, struct gpu_run *s,
 	return true;
 }
 
+/* The renames of shard `s` into `r` started (*rn: its tables, the
+ * shard's strings, profiles and nodes merged); renames_free after,
+ * whatever it returns. */
+static bool renames_start(struct gpu_run *r, const struct gpu_run *s,
+			  bool lazy, struct renames *rn)
+{
+	const struct model *sm = model_builder_peek(s->b);
+	*rn = (struct renames){
+		.sm = sm,
+		.str = calloc(model_n_strings(sm) + 1, sizeof(*rn->str)),
+		.prof = calloc(model_n_profiles(sm) + 1, sizeof(*rn->prof)),
+		.node = calloc(s->n_nodes + 1, sizeof(*rn->node)),
+		.lazy = lazy,
+	};
+	return rn->str && rn->prof && rn->node && merge_strings(r, rn) &&
+	       merge_nodes(r, s, rn);
+}
+
+static void renames_free(struct renames *rn)
+{
+	free(rn->str);
+	free(rn->prof);
+	free(rn->node);
+}
+
+/* A shard file's host name (a string handle, MODEL_NONE for none) in
+ * the run's strings (0 when out of the shard's). */
+static uint32_t host_of(struct gpu_run *r, struct renames *rn, uint32_t host)
+{
+	if (host == MODEL_NONE)
+		return MODEL_NONE;
+	return host < model_n_strings(rn->sm) ? str_of(r, rn, host) : 0;
+}
+
+/* The run's time range widened to the shard's. */
+static void merge_times(struct gpu_run *r, const struct gpu_run *s)
+{
+	if (s->time_min < r->time_min)
+		r->time_min = s->time_min;
+	if (s->time_max > r->time_max)
+		r->time_max = s->time_max;
+}
+
 /* Merge shard `s`, which read file `fi`, into `r`. */
 static bool merge(struct gpu_run *r, struct gpu_run *s, uint32_t fi)
 {
-	const struct model *sm = model_builder_peek(s->b);
-	struct renames rn = {
-		.sm = sm,
-		.str = calloc(model_n_strings(sm) + 1, sizeof(*rn.str)),
-		.prof = calloc(model_n_profiles(sm) + 1, sizeof(*rn.prof)),
-		.node = calloc(s->n_nodes + 1, sizeof(*rn.node)),
-	};
-	bool ok = rn.str && rn.prof && rn.node && merge_strings(r, &rn) &&
-		  merge_nodes(r, s, &rn) && merge_sets(r, s, fi, &rn) &&
+	struct renames rn;
+	bool ok = renames_start(r, s, false, &rn) && merge_sets(r, s, fi, &rn) &&
 		  merge_lines(r, s, &rn);
-	uint32_t host = s->file_host[fi];
-	r->file_host[fi] = !ok		     ? 0
-			   : host == MODEL_NONE	     ? MODEL_NONE
-			   : host < model_n_strings(sm) ? rn.str[host]
-						  : 0;
+	r->file_host[fi] = ok ? host_of(r, &rn, s->file_host[fi]) : 0;
 	if (ok) {
-		if (s->time_min < r->time_min)
-			r->time_min = s->time_min;
-		if (s->time_max > r->time_max)
-			r->time_max = s->time_max;
+		merge_times(r, s);
 		r->skipped_rows += s->skipped_rows;
 		r->unlinked += s->unlinked;
 		if (!r->unattributed && s->unattributed)
 			r->unattributed = rn.node[s->unattributed];
 	}
-	free(rn.str);
-	free(rn.prof);
-	free(rn.node);
+	renames_free(&rn);
 	return ok;
 }
 
 bool gpu_run_replay(struct gpu_run *r, const struct gpu_run *s, size_t at,
 		    size_t n)
 {
-	const struct model *sm = model_builder_peek(s->b);
-	struct renames rn = {
-		.sm = sm,
-		.str = calloc(model_n_strings(sm) + 1, sizeof(*rn.str)),
-		.prof = calloc(model_n_profiles(sm) + 1, sizeof(*rn.prof)),
-		.node = calloc(s->n_nodes + 1, sizeof(*rn.node)),
-		.lazy = true, /* the strings of the nodes only */
-	};
-	bool ok = rn.str && rn.prof && rn.node && merge_strings(r, &rn) &&
-		  merge_nodes(r, s, &rn);
+	struct renames rn;
+	/* lazy: the strings of the nodes only */
+	bool ok = renames_start(r, s, true, &rn);
 	for (size_t k = 0; ok && k < n && k < s->n_files && at + k < r->n_files;
-	     k++) {
-		uint32_t host = s->file_host[k];
-		r->file_host[at + k] = host == MODEL_NONE ? MODEL_NONE
-				   : host < model_n_strings(sm)
-					   ? str_of(r, &rn, host)
-					   : 0;
-	}
-	if (ok && s->time_min < r->time_min)
-		r->time_min = s->time_min;
-	if (ok && s->time_max > r->time_max)
-		r->time_max = s->time_max;
-	free(rn.str);
-	free(rn.prof);
-	free(rn.node);
+	     k++)
+		r->file_host[at + k] = host_of(r, &rn, s->file_host[k]);
+	if (ok)
+		merge_times(r, s);
+	renames_free(&rn);
 	return ok;
 }
 
@@ -344,22 +355,6 @@ static enum status read_file(struct gpu_run *r, size_t i, struct error *err)
 		st = error_set(err, STATUS_IO, f->path, "cancelled");
 	}
 	return st;
-}
-
-/* File `i` scanned and merged: its connection closed (0.7 MB a file of
- * cached pages and schema: 711 MB of a first open of 1,000 files), to be
- * opened again when a line or a detail needs it (gpu_run_provider.c's
- * ensure_open), as a run opened from its index does; its string
- * statement, which only the first pass uses, with it. */
-static void scanned(struct gpu_run *r, size_t i)
-{
-	struct gpu_run_file *f = &r->files[i];
-	for (size_t s = 0; s < f->n_sets; s++) {
-		sqlite3_finalize(f->sets[s].string_stmt);
-		f->sets[s].string_stmt = NULL;
-	}
-	sqlite3_close(f->db);
-	f->db = NULL;
 }
 
 /* A shard for file `i` of `r`, holding the file's connection. */
@@ -471,7 +466,7 @@ static enum status scan_serial(struct gpu_run *r, struct error *err)
 	enum status st = STATUS_OK;
 	for (size_t i = 0; i < r->n_files && st == STATUS_OK; i++) {
 		st = read_file(r, i, err);
-		scanned(r, i);
+		gpu_run_file_close(&r->files[i]); /* scanned, merged */
 		r->progress.bytes_done += file_bytes(r->files[i].path);
 		r->progress.files_done++;
 		gpu_run_report(r, i + 1 == r->n_files || st != STATUS_OK);
@@ -562,7 +557,7 @@ enum status gpu_run_scan(struct gpu_run *r, struct error *err)
 		r->progress.files_done++;
 		pthread_mutex_lock(&p.lock);
 		shard_free(r, sh, i);
-		scanned(r, i);
+		gpu_run_file_close(&r->files[i]); /* scanned, merged */
 		p.merged = i + 1;
 		if (st != STATUS_OK)
 			p.stop = true;

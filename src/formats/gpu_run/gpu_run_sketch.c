@@ -160,16 +160,8 @@ static enum status later_work(void *arg, const struct reader_options *jo,
 static void shard_compact(struct gpu_run *s)
 {
 	struct gpu_run_file *f = &s->files[0];
-	for (size_t k = 0; k < f->n_sets; k++) {
-		struct gpu_run_set *set = &f->sets[k];
-		free(set->suffix);
-		gpu_run_map_free(&set->strings);
-		gpu_run_idmap_free(&set->regions);
-		gpu_run_map_free(&set->kernels);
-		gpu_run_map_free(&set->threads);
-		gpu_run_map_free(&set->procs);
-		gpu_run_map_free(&set->thread_profiles);
-	}
+	for (size_t k = 0; k < f->n_sets; k++)
+		gpu_run_set_release(&f->sets[k]);
 	free(f->sets);
 	f->sets = NULL;
 	f->n_sets = 0;
@@ -197,12 +189,7 @@ static enum status sketch_file(struct gpu_run *r, size_t i,
 	enum status st = gpu_run_open_file(r->family, f, err);
 	if (st == STATUS_OK)
 		st = f->layout->sketch(s, 0, err);
-	for (size_t k = 0; k < f->n_sets; k++) {
-		sqlite3_finalize(f->sets[k].string_stmt);
-		f->sets[k].string_stmt = NULL;
-	}
-	sqlite3_close(f->db);
-	f->db = NULL;
+	gpu_run_file_close(f);
 	if (st == STATUS_OK && !gpu_run_replay(r, s, i, 1))
 		st = error_set(err, STATUS_NOMEM, r->path, "out of memory");
 	shard_compact(s);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/hpctoolkit_v4/metrics_yaml_internal.h"
+#include "model/formula_pair.h"
 
 /* "$$" -> "$1", parsed and printed back: whitespace and extraneous
  * parentheses go ("($$^2)" and "$$ ^ 2" compare equal).  Text the formula
@@ -81,16 +83,7 @@ static struct formula *make_pair(struct ctx *c, const yaml_node_t *at,
 				 enum formula_op op, struct formula *a,
 				 struct formula *b)
 {
-	struct formula **args = malloc(2 * sizeof(*args));
-	if (!args) {
-		formula_free(a);
-		formula_free(b);
-		my_nomem(c);
-		return NULL;
-	}
-	args[0] = a;
-	args[1] = b;
-	return my_make_node(c, at, op, args, 2);
+	return node_new(c, at, formula_pair(op, a, b));
 }
 
 /* One token of an infix sequence: an operator or an operand. */
@@ -108,15 +101,9 @@ struct tokens {
 
 static bool tokens_push(struct ctx *c, struct tokens *ts, struct token tok)
 {
-	if (ts->n == ts->cap) {
-		size_t ncap = ts->cap ? ts->cap * 2 : 8;
-		struct token *nt = realloc(ts->t, ncap * sizeof(*nt));
-		if (!nt) {
-			formula_free(tok.operand);
-			return my_nomem(c);
-		}
-		ts->t = nt;
-		ts->cap = ncap;
+	if (!array_grow((void **)&ts->t, &ts->cap, ts->n + 1, sizeof(*ts->t))) {
+		formula_free(tok.operand);
+		return my_nomem(c);
 	}
 	ts->t[ts->n++] = tok;
 	return true;
@@ -277,46 +264,41 @@ static struct formula *tok_chain(struct ctx *c, const yaml_node_t *at,
 	return make_pair(c, at, op, f, b);
 }
 
-static struct formula *tok_term(struct ctx *c, struct tokens *ts)
+/* One precedence level: operands read by `operand`, joined by the
+ * operators `op_a` (formula fa) and `op_b` (fb), left to right. */
+static struct formula *tok_level(struct ctx *c, struct tokens *ts,
+				 struct formula *(*operand)(struct ctx *,
+							    struct tokens *),
+				 char op_a, enum formula_op fa, char op_b,
+				 enum formula_op fb)
 {
-	struct formula *f = tok_unary(c, ts);
+	struct formula *f = operand(c, ts);
 	bool own = false;
 	unsigned extra = 0;
-	while (f && (tok_op(ts) == '*' || tok_op(ts) == '/')) {
+	while (f && (tok_op(ts) == op_a || tok_op(ts) == op_b)) {
 		const yaml_node_t *at = tok_at(ts);
 		char op = tok_op(ts);
 		ts->pos++;
-		struct formula *b = tok_unary(c, ts);
+		struct formula *b = operand(c, ts);
 		if (!b) {
 			formula_free(f);
 			return NULL;
 		}
-		f = tok_chain(c, at, f, own, op == '*' ? FORMULA_MUL
-			      : FORMULA_DIV, b, &extra, ts->depth);
+		f = tok_chain(c, at, f, own, op == op_a ? fa : fb, b, &extra,
+			      ts->depth);
 		own = true;
 	}
 	return f;
 }
 
+static struct formula *tok_term(struct ctx *c, struct tokens *ts)
+{
+	return tok_level(c, ts, tok_unary, '*', FORMULA_MUL, '/', FORMULA_DIV);
+}
+
 static struct formula *tok_expr(struct ctx *c, struct tokens *ts)
 {
-	struct formula *f = tok_term(c, ts);
-	bool own = false;
-	unsigned extra = 0;
-	while (f && (tok_op(ts) == '+' || tok_op(ts) == '-')) {
-		const yaml_node_t *at = tok_at(ts);
-		char op = tok_op(ts);
-		ts->pos++;
-		struct formula *b = tok_term(c, ts);
-		if (!b) {
-			formula_free(f);
-			return NULL;
-		}
-		f = tok_chain(c, at, f, own, op == '+' ? FORMULA_ADD
-			      : FORMULA_SUB, b, &extra, ts->depth);
-		own = true;
-	}
-	return f;
+	return tok_level(c, ts, tok_term, '+', FORMULA_ADD, '-', FORMULA_SUB);
 }
 
 /* A parenthesized infix sequence `[4*, [*a, -, *b]]`, or one scalar

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/nsight/nsight_internal.h"
 
 /* ---- host: NVTX ranges, CUDA API calls, OS runtime calls ---------------- */
@@ -110,15 +111,10 @@ static bool sort_host_rows(struct rows *rs)
 	for (size_t i = 0; ok && i < rs->n; i++) {
 		uint32_t k;
 		if (!gpu_run_map_get(&of, (uint64_t)rs->v[i].gtid, &k)) {
-			if (n_sl == cap) {
-				cap = cap ? cap * 2 : 16;
-				struct thread_slot *g =
-					realloc(sl, cap * sizeof(*g));
-				if (!g) {
-					ok = false;
-					break;
-				}
-				sl = g;
+			if (!array_grow((void **)&sl, &cap, n_sl + 1,
+					sizeof(*sl))) {
+				ok = false;
+				break;
 			}
 			k = (uint32_t)n_sl;
 			sl[n_sl++] = (struct thread_slot){rs->v[i].gtid, 0, 0};
@@ -163,14 +159,8 @@ static bool sort_host_rows(struct rows *rs)
 
 static bool rows_push(struct rows *rs, const struct host_row *h)
 {
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 1024;
-		struct host_row *g = realloc(rs->v, cap * sizeof(*g));
-		if (!g)
-			return false;
-		rs->v = g;
-		rs->cap = cap;
-	}
+	if (!array_grow((void **)&rs->v, &rs->cap, rs->n + 1, sizeof(*rs->v)))
+		return false;
 	rs->v[rs->n++] = *h;
 	return true;
 }

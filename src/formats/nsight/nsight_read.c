@@ -53,49 +53,75 @@ static bool optional(struct gpu_run_file *f, const char *table,
 	return *st == STATUS_OK;
 }
 
+static const char *const gpu[] = {"start",    "end",	       "deviceId",
+				  "streamId", "correlationId", NULL};
+static const char *const kernel[] = {"shortName", NULL};
+static const char *const memcpy_[] = {"bytes", "copyKind", NULL};
+static const char *const memset_[] = {"bytes", NULL};
+static const char *const runtime[] = {
+    "start", "end", "eventClass", "globalTid", "correlationId", "nameId", NULL};
+static const char *const nvtx[] = {"start", "end", "eventType", "globalTid",
+				   NULL};
+static const char *const osrt[] = {"start", "end", "globalTid", "nameId", NULL};
+
+/* The tables of the sources: the columns a present table must have
+ * (and, when not NULL, more that its kind needs) and the option it
+ * sets. */
+static const struct {
+	int src;
+	const char *const *cols, *const *more;
+	uint32_t opt;
+} sources[] = {
+    {SRC_KERNEL, gpu, kernel, OPT_KERNEL},
+    {SRC_MEMCPY, gpu, memcpy_, OPT_MEMCPY},
+    {SRC_MEMSET, gpu, memset_, OPT_MEMSET},
+    {SRC_RUNTIME, runtime, NULL, OPT_RUNTIME},
+    {SRC_NVTX, nvtx, NULL, OPT_NVTX},
+    {SRC_OSRT, osrt, NULL, OPT_OSRT},
+};
+
+/* The optional columns: table (or the source's table when NULL), the
+ * column and, when not NULL, a second one it needs with it. */
+static const struct {
+	const char *table;
+	int src;
+	const char *column, *also;
+	uint32_t opt;
+} extras[] = {
+    {"NVTX_EVENTS", 0, "text", NULL, OPT_NVTX_TEXT},
+    {"NVTX_EVENTS", 0, "textId", NULL, OPT_NVTX_TEXTID},
+    {"PROCESSES", 0, "pid", "name", OPT_PROCESSES},
+    {"ThreadNames", 0, "nameId", "globalTid", OPT_THREADNAMES},
+    {NULL, SRC_KERNEL, "globalPid", NULL, OPT_KERNEL_PID},
+    {NULL, SRC_MEMCPY, "globalPid", NULL, OPT_MEMCPY_PID},
+    {NULL, SRC_MEMSET, "globalPid", NULL, OPT_MEMSET_PID},
+    {NULL, SRC_KERNEL, "contextId", NULL, OPT_KERNEL_CTX},
+    {NULL, SRC_MEMCPY, "contextId", NULL, OPT_MEMCPY_CTX},
+    {NULL, SRC_MEMSET, "contextId", NULL, OPT_MEMSET_CTX},
+    {NULL, SRC_KERNEL, "demangledName", NULL, OPT_KERNEL_DEMANGLED},
+    {NULL, SRC_KERNEL, "mangledName", NULL, OPT_KERNEL_MANGLED},
+};
+
 static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 			 struct error *err)
 {
 	static const char *const strings[] = {"id", "value", NULL};
-	static const char *const gpu[] = {
-	    "start", "end", "deviceId", "streamId", "correlationId", NULL};
-	static const char *const kernel[] = {"shortName", NULL};
-	static const char *const memcpy_[] = {"bytes", "copyKind", NULL};
-	static const char *const memset_[] = {"bytes", NULL};
-	static const char *const runtime[] = {
-	    "start",	     "end",    "eventClass", "globalTid",
-	    "correlationId", "nameId", NULL};
-	static const char *const nvtx[] = {"start", "end", "eventType",
-					   "globalTid", NULL};
-	static const char *const osrt[] = {"start", "end", "globalTid",
-					   "nameId", NULL};
 	enum status st =
 	    gpu_run_need_columns(f, "StringIds", strings,
 				 " (not an Nsight Systems SQLite export)", err);
 	if (st != STATUS_OK)
 		return st;
 	uint32_t o = 0;
-	if (optional(f, nsight_table_of[SRC_KERNEL], gpu, &st, err) &&
-	    (st = gpu_run_need_columns(f, nsight_table_of[SRC_KERNEL], kernel, NULL,
-				       err)) == STATUS_OK)
-		o |= OPT_KERNEL;
-	if (st == STATUS_OK &&
-	    optional(f, nsight_table_of[SRC_MEMCPY], gpu, &st, err) &&
-	    (st = gpu_run_need_columns(f, nsight_table_of[SRC_MEMCPY], memcpy_, NULL,
-				       err)) == STATUS_OK)
-		o |= OPT_MEMCPY;
-	if (st == STATUS_OK &&
-	    optional(f, nsight_table_of[SRC_MEMSET], gpu, &st, err) &&
-	    (st = gpu_run_need_columns(f, nsight_table_of[SRC_MEMSET], memset_, NULL,
-				       err)) == STATUS_OK)
-		o |= OPT_MEMSET;
-	if (st == STATUS_OK &&
-	    optional(f, nsight_table_of[SRC_RUNTIME], runtime, &st, err))
-		o |= OPT_RUNTIME;
-	if (st == STATUS_OK && optional(f, nsight_table_of[SRC_NVTX], nvtx, &st, err))
-		o |= OPT_NVTX;
-	if (st == STATUS_OK && optional(f, nsight_table_of[SRC_OSRT], osrt, &st, err))
-		o |= OPT_OSRT;
+	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		const char *t = nsight_table_of[sources[i].src];
+		if (optional(f, t, sources[i].cols, &st, err) &&
+		    (!sources[i].more ||
+		     (st = gpu_run_need_columns(f, t, sources[i].more, NULL,
+						err)) == STATUS_OK))
+			o |= sources[i].opt;
+		if (st != STATUS_OK)
+			break;
+	}
 	if (st != STATUS_OK)
 		return st;
 	if (!(o & (OPT_KERNEL | OPT_MEMCPY | OPT_MEMSET | OPT_RUNTIME |
@@ -105,32 +131,15 @@ static enum status check(struct gpu_run_file *f, struct gpu_run_set *s,
 				 "table of kernels, copies, API calls, NVTX "
 				 "ranges or OS runtime calls (%s is missing)",
 				 nsight_table_of[SRC_KERNEL]);
-	if (gpu_run_has_column(f, "NVTX_EVENTS", "text"))
-		o |= OPT_NVTX_TEXT;
-	if (gpu_run_has_column(f, "NVTX_EVENTS", "textId"))
-		o |= OPT_NVTX_TEXTID;
-	if (gpu_run_has_column(f, "PROCESSES", "pid") &&
-	    gpu_run_has_column(f, "PROCESSES", "name"))
-		o |= OPT_PROCESSES;
-	if (gpu_run_has_column(f, "ThreadNames", "nameId") &&
-	    gpu_run_has_column(f, "ThreadNames", "globalTid"))
-		o |= OPT_THREADNAMES;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_KERNEL], "globalPid"))
-		o |= OPT_KERNEL_PID;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_MEMCPY], "globalPid"))
-		o |= OPT_MEMCPY_PID;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_MEMSET], "globalPid"))
-		o |= OPT_MEMSET_PID;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_KERNEL], "contextId"))
-		o |= OPT_KERNEL_CTX;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_MEMCPY], "contextId"))
-		o |= OPT_MEMCPY_CTX;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_MEMSET], "contextId"))
-		o |= OPT_MEMSET_CTX;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_KERNEL], "demangledName"))
-		o |= OPT_KERNEL_DEMANGLED;
-	if (gpu_run_has_column(f, nsight_table_of[SRC_KERNEL], "mangledName"))
-		o |= OPT_KERNEL_MANGLED;
+	for (size_t i = 0; i < sizeof(extras) / sizeof(extras[0]); i++) {
+		const char *t = extras[i].table
+				    ? extras[i].table
+				    : nsight_table_of[extras[i].src];
+		if (gpu_run_has_column(f, t, extras[i].column) &&
+		    (!extras[i].also ||
+		     gpu_run_has_column(f, t, extras[i].also)))
+			o |= extras[i].opt;
+	}
 	s->opt = o;
 	return STATUS_OK;
 }

@@ -80,13 +80,8 @@ static uint64_t archive_key(const struct otf2_run *r)
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			char **g = realloc(names, (cap = cap ? cap * 2 : 64) *
-							  sizeof(*g));
-			if (!g)
-				break;
-			names = g;
-		}
+		if (!array_grow((void **)&names, &cap, n + 1, sizeof(*names)))
+			break;
 		if ((names[n] = strdup(de->d_name)))
 			n++;
 	}

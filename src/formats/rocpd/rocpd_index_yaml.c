@@ -22,6 +22,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "core/array.h"
+
 bool rocpd_index_yaml_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -110,14 +112,8 @@ static enum status add_entry(struct parse *p, const char *s, size_t len)
 		return why(p, STATUS_LIMIT,
 			   "the files: list has more than %u entries",
 			   ROCPD_YAML_MAX_FILES);
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 16;
-		char **g = realloc(p->v, cap * sizeof(*g));
-		if (!g)
-			return why(p, STATUS_NOMEM, "out of memory");
-		p->v = g;
-		p->cap = cap;
-	}
+	if (!array_grow((void **)&p->v, &p->cap, p->n + 1, sizeof(*p->v)))
+		return why(p, STATUS_NOMEM, "out of memory");
 	if (!(p->v[p->n] = strdup(s)))
 		return why(p, STATUS_NOMEM, "out of memory");
 	p->n++;

@@ -37,14 +37,8 @@ struct steps {
 
 static bool steps_push(struct steps *s, uint64_t key, uint64_t t, double d)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct step *g = realloc(s->v, cap * sizeof(*g));
-		if (!g)
-			return false;
-		s->v = g;
-		s->cap = cap;
-	}
+	if (!array_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)))
+		return false;
 	s->v[s->n++] = (struct step){key, t, d};
 	return true;
 }

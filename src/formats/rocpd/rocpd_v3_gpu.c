@@ -30,14 +30,8 @@ uint32_t rocpd_v3_agent_name(const struct gpu_run_map *agents, int64_t agent,
 
 static bool pending_push(struct pending_list *l, const struct pending *p)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct pending *n = realloc(l->p, cap * sizeof(*n));
-		if (!n)
-			return false;
-		l->p = n;
-		l->cap = cap;
-	}
+	if (!array_grow((void **)&l->p, &l->cap, l->n + 1, sizeof(*l->p)))
+		return false;
 	l->p[l->n++] = *p;
 	return true;
 }
@@ -167,18 +161,11 @@ enum status rocpd_v3_read_pmc(struct v3_ctx *c, struct error *err)
 			uint32_t k = gpu_run_counter(c->r, name);
 			if (k == MODEL_NONE)
 				continue;
-			if (c->n_pmc == cap) {
-				size_t nc = cap ? cap * 2 : 256;
-				struct pmc_entry *g =
-					realloc(c->pmc, nc * sizeof(*g));
-				if (!g) {
-					s = error_set(err, STATUS_NOMEM,
-						      c->f->path,
-						      "out of memory");
-					break;
-				}
-				c->pmc = g;
-				cap = nc;
+			if (!array_grow((void **)&c->pmc, &cap, c->n_pmc + 1,
+					sizeof(*c->pmc))) {
+				s = error_set(err, STATUS_NOMEM, c->f->path,
+					      "out of memory");
+				break;
 			}
 			if ((c->n_pmc == 0 || c->pmc[c->n_pmc - 1].dispatch != id) &&
 			    !gpu_run_map_put(&c->pmc_first, (uint64_t)id,

@@ -70,13 +70,8 @@ static enum status kernel_names(struct v3_ctx *c, sqlite3_stmt *st,
 		int64_t id;
 		if (!gpu_run_col_int(st, 0, &id))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			struct symbol *g = realloc(v, cap * sizeof(*g));
-			if (!g)
-				goto nomem;
-			v = g;
-		}
+		if (!array_grow((void **)&v, &cap, n + 1, sizeof(*v)))
+			goto nomem;
 		const char *d = gpu_run_col_text(st, 1),
 			   *m = gpu_run_col_text(st, 2);
 		v[n] = (struct symbol){.id = id,
