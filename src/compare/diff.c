@@ -66,15 +66,10 @@ static uint32_t strtab_take(struct strtab *t, char *s)
 			free(s);
 			return t->slots[j] - 1;
 		}
-	if (d->n_strs == t->cap) {
-		uint32_t ncap = t->cap ? t->cap * 2 : 256;
-		char **p = realloc(d->strs, ncap * sizeof(*p));
-		if (!p) {
-			free(s);
-			return MODEL_NONE;
-		}
-		d->strs = p;
-		t->cap = ncap;
+	if (!array_grow_u32((void **)&d->strs, &t->cap, (uint64_t)d->n_strs + 1,
+			    sizeof(*d->strs))) {
+		free(s);
+		return MODEL_NONE;
 	}
 	d->strs[d->n_strs] = s;
 	t->slots[j] = ++d->n_strs;
@@ -206,7 +201,7 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
  * parent and the key. */
 struct merged {
 	struct diff *d;
-	uint32_t cap;
+	size_t cap; /* of d->nodes and hashes */
 	uint64_t *slots;  /* the hash's high half << 32 | node + 1; 0 empty:
 			     most probes that miss touch no node */
 	uint64_t *hashes; /* per merged node, for growing */
@@ -276,18 +271,10 @@ static uint32_t merged_find(struct merged *g, uint32_t parent, uint64_t h,
 			return (uint32_t)g->slots[j] - 1;
 		}
 	}
-	if (d->n_nodes == g->cap) {
-		uint32_t ncap = g->cap ? g->cap * 2 : 1024;
-		struct diff_node *p = realloc(d->nodes, ncap * sizeof(*p));
-		if (p)
-			d->nodes = p;
-		uint64_t *hs =
-		    p ? realloc(g->hashes, ncap * sizeof(*hs)) : NULL;
-		if (!hs)
-			return MODEL_NONE;
-		g->hashes = hs;
-		g->cap = ncap;
-	}
+	void **const arrays[] = {(void **)&d->nodes, (void **)&g->hashes};
+	const size_t sizes[] = {sizeof(*d->nodes), sizeof(*g->hashes)};
+	if (!array_grow_each(&g->cap, (size_t)d->n_nodes + 1, 2, arrays, sizes))
+		return MODEL_NONE;
 	g->hashes[d->n_nodes] = h;
 	struct diff_node *n = &d->nodes[d->n_nodes];
 	*n = *k;
