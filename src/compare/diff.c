@@ -501,15 +501,12 @@ static enum status match_functions(struct diff *d, struct merged *g,
 		st = view_children(v, row, MODEL_NONE, false, &kids, &nk, err);
 		if (st != STATUS_OK)
 			break;
-		if (!array_grow((void **)&stack, &cap, n + nk,
-				sizeof(*stack))) {
-			free(kids);
+		bool pushed = array_push_reversed_u32(&stack, &n, &cap, kids, nk);
+		free(kids);
+		if (!pushed) {
 			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 			break;
 		}
-		for (size_t i = nk; i-- > 0;)
-			stack[n++] = kids[i];
-		free(kids);
 	}
 	free(stack);
 	view_free(v);
