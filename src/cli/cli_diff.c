@@ -142,24 +142,24 @@ static enum status push_children(struct cli_walk *w, uint32_t row,
 	if (st != STATUS_OK)
 		return st;
 	struct keyed *ks = malloc((nk ? nk : 1) * sizeof(*ks));
-	if (!ks || !array_grow((void **)stack, cap, *n + nk, sizeof(**stack))) {
-		free(ks);
-		free(kids);
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	}
-	for (size_t i = 0; i < nk; i++) {
+	bool pushed = ks != NULL;
+	for (size_t i = 0; pushed && i < nk; i++) {
 		double x = 0;
 		ks[i].row = kids[i];
 		ks[i].order = i;
 		ks[i].key = view_value(w->v, kids[i], w->sort_col, &x) ? fabs(x)
 									: -1;
 	}
-	qsort(ks, nk, sizeof(*ks), by_key);
-	for (size_t i = nk; i-- > 0;)
-		(*stack)[(*n)++] = ks[i].row;
+	if (pushed) {
+		qsort(ks, nk, sizeof(*ks), by_key);
+		for (size_t i = 0; i < nk; i++)
+			kids[i] = ks[i].row;
+		pushed = array_push_reversed_u32(stack, n, cap, kids, nk);
+	}
 	free(ks);
 	free(kids);
-	return STATUS_OK;
+	return pushed ? STATUS_OK
+		      : error_set(err, STATUS_NOMEM, NULL, "out of memory");
 }
 
 enum status cli_walk_rows(struct cli_walk *w, struct error *err)
