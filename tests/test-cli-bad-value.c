@@ -38,50 +38,39 @@ static void capture(const char *cmd, const char *opt, const char *what,
 	fclose(tmp);
 }
 
-static void test_empty_value(void **state)
-{
-	(void)state;
-	char got[256];
-	bool rc = true;
-	capture("report", "--depth", "a non-negative integer", "", got,
-		sizeof(got), &rc);
-	assert_false(rc);
-	assert_string_equal(got, "callscope report: --depth expects a "
-				 "non-negative integer, not ''\n");
-}
+/* The cases, degenerate first: an empty value, a plain one, and an
+ * escape character, which reaches the terminal as text. */
+static const struct {
+	const char *cmd, *opt, *what, *arg, *want;
+} cases[] = {
+	{"report", "--depth", "a non-negative integer", "",
+	 "callscope report: --depth expects a non-negative integer, "
+	 "not ''\n"},
+	{"trace", "--span", "N[ns|us|ms|s]", "3parsecs",
+	 "callscope trace: --span expects N[ns|us|ms|s], not '3parsecs'\n"},
+	{"trace", "--lines", "a list like 0-3,7", "0-\x1b[2J",
+	 "callscope trace: --lines expects a list like 0-3,7, "
+	 "not '0-\\x1b[2J'\n"},
+};
 
-static void test_plain_value(void **state)
+static void test_lines(void **state)
 {
 	(void)state;
-	char got[256];
-	bool rc = true;
-	capture("trace", "--span", "N[ns|us|ms|s]", "3parsecs", got,
-		sizeof(got), &rc);
-	assert_false(rc);
-	assert_string_equal(got, "callscope trace: --span expects "
-				 "N[ns|us|ms|s], not '3parsecs'\n");
-}
-
-/* An escape character in the value reaches the terminal as text. */
-static void test_control_character_shown(void **state)
-{
-	(void)state;
-	char got[256];
-	bool rc = true;
-	capture("trace", "--lines", "a list like 0-3,7", "0-\x1b[2J", got,
-		sizeof(got), &rc);
-	assert_false(rc);
-	assert_null(strchr(got, '\x1b'));
-	assert_string_equal(got, "callscope trace: --lines expects a list "
-				 "like 0-3,7, not '0-\\x1b[2J'\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char got[256];
+		bool rc = true;
+		capture(cases[i].cmd, cases[i].opt, cases[i].what,
+			cases[i].arg, got, sizeof(got), &rc);
+		assert_false(rc);
+		assert_null(strchr(got, '\x1b'));
+		assert_string_equal(got, cases[i].want);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty_value),
-		cmocka_unit_test(test_plain_value),
-		cmocka_unit_test(test_control_character_shown),
+		cmocka_unit_test(test_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
