@@ -49,9 +49,8 @@ const struct sp_hyp sp_hyps[SP_N_HYP] = {
 /* ---- per coordinate vector ------------------------------------------ */
 
 struct sp_cache {
+	struct fit_cache_key key; /* first (fit_cache_new): the points' x */
 	uint32_t n;
-	double *x;
-	uint64_t used;
 	bool log_ok;
 	uint32_t n_hyp;
 	uint8_t hyp[SP_N_HYP];
@@ -69,7 +68,7 @@ void sp_cache_free(struct sp_cache *c)
 {
 	if (!c)
 		return;
-	free(c->x);
+	free(c->key.coords);
 	free(c->pa);
 	free(c->la);
 	free(c->ps);
@@ -153,7 +152,7 @@ static enum status sp_cache_build(struct scaling_fitter *f,
 	c->approx = !f->direct && n <= SP_APPROX_MAX_N;
 	c->log_ok = true;
 	for (uint32_t i = 0; i < n; i++)
-		if (c->x[i] < 1.0)
+		if (c->key.coords[i] < 1.0)
 			c->log_ok = false;
 	c->n_hyp = 0;
 	for (int h = 0; h < SP_N_HYP; h++)
@@ -183,10 +182,10 @@ static enum status sp_cache_build(struct scaling_fitter *f,
 		for (uint32_t i = 0; i < n; i++) {
 			size_t k = (size_t)hi * n + i;
 
-			c->pa[k] = term_pow(c->x[i], h->e, true);
-			c->la[k] = term_log(c->x[i], h->lg, true);
-			c->ps[k] = term_pow(c->x[i], h->e, false);
-			c->ls[k] = term_log(c->x[i], h->lg, false);
+			c->pa[k] = term_pow(c->key.coords[i], h->e, true);
+			c->la[k] = term_log(c->key.coords[i], h->lg, true);
+			c->ps[k] = term_pow(c->key.coords[i], h->e, false);
+			c->ls[k] = term_log(c->key.coords[i], h->lg, false);
 		}
 		if (!c->approx) {
 			c->tol[hi] = (double)INFINITY;
@@ -223,37 +222,26 @@ static struct sp_cache *sp_cache_get(struct scaling_fitter *f,
 				     const double *x, uint32_t n,
 				     struct error *err)
 {
-	size_t slots = sizeof f->sp / sizeof f->sp[0], victim = 0;
+	struct fit_cache_key *keys[sizeof f->sp / sizeof f->sp[0]];
+	size_t slots = sizeof keys / sizeof keys[0], slot;
 	struct sp_cache *c;
+	bool hit;
 
-	for (size_t i = 0; i < slots; i++) {
-		c = f->sp[i];
-		if (c && c->n == n && !memcmp(c->x, x, n * sizeof *x)) {
-			c->used = ++f->clock;
-			return c;
-		}
-		if (!c) {
-			victim = i;
-			break;
-		}
-		if (c->used < f->sp[victim]->used)
-			victim = i;
-	}
-	c = calloc(1, sizeof *c);
-	if (!c || !(c->x = malloc(n * sizeof *x))) {
-		free(c);
-		error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < slots; i++)
+		keys[i] = f->sp[i] ? &f->sp[i]->key : NULL;
+	slot = fit_cache_find(f, keys, slots, x, n * sizeof *x, &hit);
+	if (hit)
+		return f->sp[slot];
+	c = fit_cache_new(f, sizeof *c, x, n * sizeof *x, err);
+	if (!c)
 		return NULL;
-	}
 	c->n = n;
-	memcpy(c->x, x, n * sizeof *x);
 	if (sp_cache_build(f, c, err) != STATUS_OK) {
 		sp_cache_free(c);
 		return NULL;
 	}
-	sp_cache_free(f->sp[victim]);
-	f->sp[victim] = c;
-	c->used = ++f->clock;
+	sp_cache_free(f->sp[slot]);
+	f->sp[slot] = c;
 	return c;
 }
 

@@ -33,6 +33,15 @@ struct sp_result {
 struct sp_cache;
 struct mp_cache;
 
+/* What a cache entry (struct sp_cache, struct mp_cache: their first
+ * member) was built for and when it was last used: the fitter keeps a few entries of each kind
+ * and replaces the least recently used (fit_cache_find). */
+struct fit_cache_key {
+	double *coords; /* the points' coordinates, `bytes` of them */
+	size_t bytes;
+	uint64_t used; /* the fitter's clock at the last use */
+};
+
 struct scaling_fitter {
 	uint32_t n_params;
 	bool direct; /* no approximate route */
@@ -79,6 +88,21 @@ double np_sum(const double *v, size_t n);
  * or Python on a float (array = false). */
 double term_pow(double x, double e, bool array);
 double term_log(double x, int k, bool array);
+
+/* Among `n_slots` cache entries (keys[i]: their keys, NULL for an empty
+ * slot) the one built for `coords` (`bytes`): its index with *hit, its
+ * use stamped; else the slot a new entry goes in (the first empty one,
+ * else the least recently used) and *hit false. */
+size_t fit_cache_find(struct scaling_fitter *f,
+		      struct fit_cache_key *const *keys, size_t n_slots,
+		      const double *coords, size_t bytes, bool *hit);
+
+/* A new cache entry of `size` bytes, zeroed but for its key (its first
+ * member): a copy of `coords` (`bytes`), its use stamped; NULL after
+ * setting *err when out of memory.  Free it with the entry's own free
+ * (which frees key.coords). */
+void *fit_cache_new(struct scaling_fitter *f, size_t size,
+		    const double *coords, size_t bytes, struct error *err);
 
 /* Grow *p to hold n doubles. */
 bool fit_grow(double **p, size_t *cap, size_t n);

@@ -35,9 +35,9 @@ struct mp_series {
 };
 
 struct mp_cache {
+	/* first (fit_cache_new): the points' coordinates */
+	struct fit_cache_key key;
 	uint32_t n, np;
-	double *coords;
-	uint64_t used;
 	struct mp_series ser[SCALING_MAX_PARAMS];
 };
 
@@ -50,7 +50,7 @@ void mp_cache_free(struct mp_cache *c)
 		free(c->ser[p].start);
 		free(c->ser[p].member);
 	}
-	free(c->coords);
+	free(c->key.coords);
 	free(c);
 }
 
@@ -58,8 +58,8 @@ static bool eq_except(const struct mp_cache *c, uint32_t i, uint32_t j,
 		      uint32_t p)
 {
 	for (uint32_t q = 0; q < c->np; q++)
-		if (q != p && c->coords[(size_t)i * c->np + q] !=
-				      c->coords[(size_t)j * c->np + q])
+		if (q != p && c->key.coords[(size_t)i * c->np + q] !=
+				      c->key.coords[(size_t)j * c->np + q])
 			return false;
 	return true;
 }
@@ -100,7 +100,7 @@ static bool select_points(struct mp_cache *c, uint32_t p)
 			continue;
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t h;
-			double x = c->coords[(size_t)i * c->np + p];
+			double x = c->key.coords[(size_t)i * c->np + p];
 
 			if (grp[i] != g)
 				continue;
@@ -161,41 +161,30 @@ static struct mp_cache *mp_cache_get(struct scaling_fitter *f,
 				     const double *coords, uint32_t n,
 				     struct error *err)
 {
-	size_t slots = sizeof f->mp / sizeof f->mp[0], victim = 0;
+	struct fit_cache_key *keys[sizeof f->mp / sizeof f->mp[0]];
+	size_t slots = sizeof keys / sizeof keys[0], slot;
 	size_t sz = (size_t)n * f->n_params * sizeof *coords;
 	struct mp_cache *c;
+	bool hit;
 
-	for (size_t i = 0; i < slots; i++) {
-		c = f->mp[i];
-		if (c && c->n == n && !memcmp(c->coords, coords, sz)) {
-			c->used = ++f->clock;
-			return c;
-		}
-		if (!c) {
-			victim = i;
-			break;
-		}
-		if (c->used < f->mp[victim]->used)
-			victim = i;
-	}
-	c = calloc(1, sizeof *c);
-	if (!c || !(c->coords = malloc(sz))) {
-		free(c);
-		error_set(err, STATUS_NOMEM, NULL, "out of memory");
+	for (size_t i = 0; i < slots; i++)
+		keys[i] = f->mp[i] ? &f->mp[i]->key : NULL;
+	slot = fit_cache_find(f, keys, slots, coords, sz, &hit);
+	if (hit)
+		return f->mp[slot];
+	c = fit_cache_new(f, sizeof *c, coords, sz, err);
+	if (!c)
 		return NULL;
-	}
 	c->n = n;
 	c->np = f->n_params;
-	memcpy(c->coords, coords, sz);
 	for (uint32_t p = 0; p < c->np; p++)
 		if (!select_points(c, p)) {
 			mp_cache_free(c);
 			error_set(err, STATUS_NOMEM, NULL, "out of memory");
 			return NULL;
 		}
-	mp_cache_free(f->mp[victim]);
-	f->mp[victim] = c;
-	c->used = ++f->clock;
+	mp_cache_free(f->mp[slot]);
+	f->mp[slot] = c;
 	return c;
 }
 

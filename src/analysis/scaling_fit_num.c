@@ -33,6 +33,45 @@ bool fit_grow(double **p, size_t *cap, size_t n)
 	return true;
 }
 
+size_t fit_cache_find(struct scaling_fitter *f,
+		      struct fit_cache_key *const *keys, size_t n_slots,
+		      const double *coords, size_t bytes, bool *hit)
+{
+	size_t victim = 0;
+
+	*hit = false;
+	for (size_t i = 0; i < n_slots; i++) {
+		struct fit_cache_key *k = keys[i];
+
+		if (k && k->bytes == bytes && !memcmp(k->coords, coords, bytes)) {
+			k->used = ++f->clock;
+			*hit = true;
+			return i;
+		}
+		if (!k)
+			return i;
+		if (k->used < keys[victim]->used)
+			victim = i;
+	}
+	return victim;
+}
+
+void *fit_cache_new(struct scaling_fitter *f, size_t size,
+		    const double *coords, size_t bytes, struct error *err)
+{
+	struct fit_cache_key *k = calloc(1, size);
+
+	if (!k || !(k->coords = malloc(bytes))) {
+		free(k);
+		error_set(err, STATUS_NOMEM, NULL, "out of memory");
+		return NULL;
+	}
+	memcpy(k->coords, coords, bytes);
+	k->bytes = bytes;
+	k->used = ++f->clock;
+	return k;
+}
+
 double np_sum(const double *v, size_t n)
 {
 	return measure_np_sum(v, n);

@@ -406,6 +406,21 @@ static struct archive *reader_new(void)
 	return a;
 }
 
+/* A reader (reader_new) once libarchive is loaded: STATUS_OK, else why
+ * (its message on `err`, naming `name`, when `err` is not NULL). */
+static enum status reader_start(struct archive **a, const char *name,
+				struct error *err)
+{
+	*a = NULL;
+	enum status need = lazylib_require(LAZYLIB_ARCHIVE, err);
+	if (need != STATUS_OK)
+		return need;
+	*a = reader_new();
+	if (!*a)
+		return error_set(err, STATUS_NOMEM, name, "out of memory");
+	return STATUS_OK;
+}
+
 /* Extract from the opened reader `a` (freed here) into `dest`. */
 static enum status extract_into(struct archive *a, int opened,
 				const char *name, const char *dest,
@@ -492,13 +507,10 @@ enum status archive_extract_file(const char *archive_path, const char *dest,
 	if (!S_ISREG(sb.st_mode))
 		return error_set(err, STATUS_NOT_DATABASE, archive_path,
 				 "not an archive (not a regular file)");
-	enum status need = lazylib_require(LAZYLIB_ARCHIVE, err);
-	if (need != STATUS_OK)
-		return need;
-	struct archive *a = reader_new();
-	if (!a)
-		return error_set(err, STATUS_NOMEM, archive_path,
-				 "out of memory");
+	struct archive *a;
+	enum status st = reader_start(&a, archive_path, err);
+	if (st != STATUS_OK)
+		return st;
 	int r = archive_read_open_filename(a, archive_path, ARCHIVE_BLOCK);
 	return extract_into(a, r, archive_path, dest, limits, cancel, err);
 }
@@ -512,12 +524,10 @@ enum status archive_extract_memory(const void *data, size_t len,
 	if ((!data && len > 0) || !dest)
 		return error_set(err, STATUS_USAGE, name,
 				 "archive_extract_memory: NULL argument");
-	enum status need = lazylib_require(LAZYLIB_ARCHIVE, err);
-	if (need != STATUS_OK)
-		return need;
-	struct archive *a = reader_new();
-	if (!a)
-		return error_set(err, STATUS_NOMEM, name, "out of memory");
+	struct archive *a;
+	enum status st = reader_start(&a, name, err);
+	if (st != STATUS_OK)
+		return st;
 	int r = archive_read_open_memory(a, data ? data : "", len);
 	return extract_into(a, r, name ? name : "(memory)", dest, limits,
 			    cancel, err);
@@ -526,11 +536,9 @@ enum status archive_extract_memory(const void *data, size_t len,
 bool archive_is_archive(const char *path)
 {
 	struct stat sb;
+	struct archive *a;
 	if (!path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    lazylib_require(LAZYLIB_ARCHIVE, NULL) != STATUS_OK)
-		return false;
-	struct archive *a = reader_new();
-	if (!a)
+	    reader_start(&a, path, NULL) != STATUS_OK)
 		return false;
 	bool yes = false;
 	if (archive_read_open_filename(a, path, ARCHIVE_BLOCK) == ARCHIVE_OK) {

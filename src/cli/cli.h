@@ -252,6 +252,12 @@ void cli_put_cmd_error(const char *cmd, struct error *err,
 void cli_put_db_problem(const char *cmd, const struct model *m,
 			const char *problem);
 
+/* "callscope CMD: OPT expects WHAT, not 'ARG'" on stderr (ARG
+ * sanitized): an option's value that does not parse.  Returns false, so
+ * that a parser can end with `return cli_put_bad_value(...)`. */
+bool cli_put_bad_value(const char *cmd, const char *opt, const char *what,
+		       const char *arg);
+
 /* Resolve --metric arguments to columns.  NULL/empty selection: the
  * visible columns (all columns when none is visible).  "all": every column.
  * A metric name selects all its columns (inclusive and exclusive); "NAME

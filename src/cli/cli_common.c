@@ -78,6 +78,15 @@ void cli_put_error(struct error *err, const char *fallback)
 	cli_put_cmd_error(NULL, err, fallback);
 }
 
+bool cli_put_bad_value(const char *cmd, const char *opt, const char *what,
+		       const char *arg)
+{
+	fprintf(stderr, "callscope %s: %s expects %s, not '", cmd, opt, what);
+	present_put_text(stderr, arg);
+	fputs("'\n", stderr);
+	return false;
+}
+
 void cli_put_db_problem(const char *cmd, const struct model *m,
 			const char *problem)
 {
@@ -395,13 +404,8 @@ bool cli_parse_double(const char *cmd, const char *opt, const char *arg,
 	char *end;
 	errno = 0;
 	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < 0) {
-		fprintf(stderr, "callscope %s: %s expects a non-negative "
-				"number, not '", cmd, opt);
-		present_put_text(stderr, arg);
-		fputs("'\n", stderr);
-		return false;
-	}
+	if (errno || end == arg || *end || !isfinite(v) || v < 0)
+		return cli_put_bad_value(cmd, opt, "a non-negative number", arg);
 	*out = v;
 	return true;
 }
@@ -412,13 +416,9 @@ bool cli_parse_u32(const char *cmd, const char *opt, const char *arg,
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || *arg == '-' || v >= UINT32_MAX) {
-		fprintf(stderr, "callscope %s: %s expects a non-negative "
-				"integer, not '", cmd, opt);
-		present_put_text(stderr, arg);
-		fputs("'\n", stderr);
-		return false;
-	}
+	if (errno || end == arg || *end || *arg == '-' || v >= UINT32_MAX)
+		return cli_put_bad_value(cmd, opt, "a non-negative integer",
+					 arg);
 	*out = (uint32_t)v;
 	return true;
 }

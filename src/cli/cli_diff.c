@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/array.h"
+#include "core/sanitize.h"
 
 bool cli_diff_parse_match(const char *cmd, const char *arg,
 			  enum diff_match *out)
@@ -141,24 +142,24 @@ static enum status push_children(struct cli_walk *w, uint32_t row,
 	if (st != STATUS_OK)
 		return st;
 	struct keyed *ks = malloc((nk ? nk : 1) * sizeof(*ks));
-	if (!ks || !array_grow((void **)stack, cap, *n + nk, sizeof(**stack))) {
-		free(ks);
-		free(kids);
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	}
-	for (size_t i = 0; i < nk; i++) {
+	bool pushed = ks != NULL;
+	for (size_t i = 0; pushed && i < nk; i++) {
 		double x = 0;
 		ks[i].row = kids[i];
 		ks[i].order = i;
 		ks[i].key = view_value(w->v, kids[i], w->sort_col, &x) ? fabs(x)
 									: -1;
 	}
-	qsort(ks, nk, sizeof(*ks), by_key);
-	for (size_t i = nk; i-- > 0;)
-		(*stack)[(*n)++] = ks[i].row;
+	if (pushed) {
+		qsort(ks, nk, sizeof(*ks), by_key);
+		for (size_t i = 0; i < nk; i++)
+			kids[i] = ks[i].row;
+		pushed = array_push_reversed_u32(stack, n, cap, kids, nk);
+	}
 	free(ks);
 	free(kids);
-	return STATUS_OK;
+	return pushed ? STATUS_OK
+		      : error_set(err, STATUS_NOMEM, NULL, "out of memory");
 }
 
 enum status cli_walk_rows(struct cli_walk *w, struct error *err)
@@ -182,6 +183,60 @@ enum status cli_walk_rows(struct cli_walk *w, struct error *err)
 	}
 	free(stack);
 	return st;
+}
+
+bool cli_walk_tree(struct cli_walk *w, const struct cli_tree_head *h)
+{
+	struct error err = {0};
+	enum present_format format = w->rows->format;
+	if (format == PRESENT_FORMAT_TEXT) {
+		w->measure = true;
+		if (cli_walk_rows(w, &err) != STATUS_OK)
+			goto fail;
+		w->measure = false;
+		h->preamble(h->ctx);
+		fputs(h->text_head, stdout);
+		present_rows_header(w->rows);
+	} else if (format == PRESENT_FORMAT_CSV) {
+		fputs(h->csv_head, stdout);
+		present_rows_header(w->rows);
+	} else {
+		h->json_open(h->ctx, w->rows);
+	}
+	if (cli_walk_rows(w, &err) != STATUS_OK)
+		goto fail;
+	if (format == PRESENT_FORMAT_JSON)
+		present_rows_json_close(w->rows);
+	return true;
+fail:
+	cli_put_error(&err, "error");
+	error_clear(&err);
+	return false;
+}
+
+void cli_json_open_tree(json_t *head, json_t *cols, const char *format,
+			FILE *out)
+{
+	char *doc = NULL, *safe = NULL;
+	if (head) {
+		json_object_set_new(head, "columns", cols ? cols : json_array());
+		cols = NULL;
+		json_object_set_new(head, "nodes", json_array());
+		/* written whole but for the empty nodes' "]}" */
+		doc = json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		safe = doc ? sanitize_json(doc) : NULL;
+	}
+	if (safe && strlen(safe) >= 3) {
+		safe[strlen(safe) - 2] = '\0';
+		fputs(safe, out);
+	} else {
+		fprintf(out, "{\"format\":\"%s\",\"columns\":[],\"nodes\":[",
+			format);
+	}
+	free(safe);
+	free(doc);
+	json_decref(cols);
+	json_decref(head);
 }
 
 bool cli_tree_rows(struct present_rows *rows, const struct model *m,

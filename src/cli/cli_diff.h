@@ -76,6 +76,31 @@ struct cli_walk {
 
 enum status cli_walk_rows(struct cli_walk *w, struct error *err);
 
+/* What comes before the rows of a comparison's tree (cli_walk_tree): in
+ * text `preamble(ctx)` (lines about the runs) and `text_head` before the
+ * header, in CSV `csv_head` before it (the titles of what `row` writes);
+ * in JSON `json_open(ctx, rows)` starts the document (cli_json_open_tree). */
+struct cli_tree_head {
+	const char *text_head, *csv_head;
+	void (*preamble)(void *ctx);
+	void (*json_open)(void *ctx, struct present_rows *rows);
+	void *ctx;
+};
+
+/* Write the tree of walk `w` in its rows' format: in text the rows
+ * measured first, then the head, the rows, and in JSON the document's
+ * end.  False after printing why (the rows may be half written). */
+bool cli_walk_tree(struct cli_walk *w, const struct cli_tree_head *h);
+
+/* Start a comparison's JSON document: `head` (taken; NULL when out of
+ * memory) with its "columns" (`cols`, taken; [] when NULL) and an empty
+ * "nodes" array, written to `out` whole but for that array's and the
+ * object's end, so that the walk's nodes follow and
+ * present_rows_json_close ends it; when it cannot be made, the start of
+ * an empty document of format `format`. */
+void cli_json_open_tree(json_t *head, json_t *cols, const char *format,
+			FILE *out);
+
 /* The writer of every column of a comparison's model `m` in view `kind`
  * (*v and *cols made here: free them after present_rows_fini), each text
  * column as wide as "VARIANT (I)" so that the header names its run or

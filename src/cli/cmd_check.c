@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "cli/cli_diff.h"
 #include "compare/runset.h"
+#include "core/array.h"
 #include "core/sanitize.h"
 #include "present/present_path.h"
 
@@ -178,14 +179,9 @@ static struct hit *order(struct hit *h, size_t n)
 static bool push_hit(struct hit **h, size_t *n, size_t *cap,
 		     const struct hit *x)
 {
-	if (*n == *cap) {
-		struct hit *p = realloc(*h, (*cap *= 2) * sizeof(*p));
-		if (!p) {
-			free(*h);
-			*h = NULL;
-			return false;
-		}
-		*h = p;
+	if (!array_grow((void **)h, cap, *n + 1, sizeof(**h))) {
+		FREE_AND_NULL(*h);
+		return false;
 	}
 	(*h)[(*n)++] = *x;
 	return true;
@@ -232,24 +228,16 @@ static struct hit *find(const struct check *o, enum diff_scope scope,
 
 static void put_xml(FILE *out, const char *s)
 {
+	static const char *const entity[] = {
+		['<'] = "&lt;", ['>'] = "&gt;", ['&'] = "&amp;", ['"'] = "&quot;",
+	};
 	char *safe = sanitize_text(s, SANITIZE_TERMINAL);
 	for (const char *p = safe ? safe : "?"; *p; p++) {
-		switch (*p) {
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		default:
+		unsigned char c = (unsigned char)*p;
+		if (c < sizeof(entity) / sizeof(entity[0]) && entity[c])
+			fputs(entity[c], out);
+		else
 			fputc(*p, out);
-		}
 	}
 	free(safe);
 }

@@ -404,8 +404,9 @@ static void put_present(void *ctx, uint32_t row, json_t *j, FILE *out,
 
 /* The JSON document's start: the report's, with the runs and each
  * column's "run" or "statistic". */
-static void json_open(const struct compare_cmd *o, struct present_rows *r)
+static void json_open(void *ctx, struct present_rows *r)
 {
+	const struct compare_cmd *o = ctx;
 	const struct runset *rs = o->rs;
 	json_t *cols = present_rows_columns_json(r);
 	for (size_t i = 0; cols && i < r->n_columns; i++) {
@@ -433,28 +434,22 @@ static void json_open(const struct compare_cmd *o, struct present_rows *r)
 		json_array_append_new(params,
 				      present_json_text(rs->param_names[i]));
 	json_object_set_new(head, "parameters", params);
-	json_object_set_new(head, "columns", cols ? cols : json_array());
-	json_object_set_new(head, "nodes", json_array());
-	/* written whole but for the empty nodes' "]}" */
-	char *doc = json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	char *safe = doc ? sanitize_json(doc) : NULL;
-	if (safe && strlen(safe) >= 3) {
-		safe[strlen(safe) - 2] = '\0';
-		fputs(safe, r->out);
-	} else {
-		fputs("{\"format\":\"compare\",\"columns\":[],\"nodes\":[",
-		      r->out);
-	}
-	free(safe);
-	free(doc);
-	json_decref(head);
+	cli_json_open_tree(head, cols, "compare", r->out);
+}
+
+/* The text's lines before the header: the runs, the order. */
+static void put_preamble(void *ctx)
+{
+	const struct compare_cmd *o = ctx;
+	runs_text(o->rs);
+	puts("Sorted by |median| of the first metric; each row begins "
+	     "with how many runs have it");
 }
 
 static int write_tree(struct compare_cmd *o, const struct model *m)
 {
 	struct present_rows rows = {0};
 	struct view *v = NULL;
-	struct error err = {0};
 	int rc = CLI_EXIT_DATA;
 	uint32_t *cols = NULL;
 	if (!cli_tree_rows(&rows, m, VIEW_TOP_DOWN, o->format, &v, &cols))
@@ -463,35 +458,13 @@ static int write_tree(struct compare_cmd *o, const struct model *m)
 	struct cli_walk w = {
 	    &rows,	   v, runset_column(o->rs, 0, o->rs->n_runs + RUNSET_MEDIAN),
 	    o->depth, false, put_present, &rc_};
-	if (o->format == PRESENT_FORMAT_TEXT) {
-		w.measure = true;
-		if (cli_walk_rows(&w, &err) != STATUS_OK)
-			goto fail;
-		w.measure = false;
-		runs_text(o->rs);
-		puts("Sorted by |median| of the first metric; each row begins "
-		     "with how many runs have it");
-		fputs("Runs    ", stdout);
-		present_rows_header(&rows);
-	} else if (o->format == PRESENT_FORMAT_CSV) {
-		fputs("runs,", stdout);
-		present_rows_header(&rows);
-	} else {
-		json_open(o, &rows);
-	}
-	if (cli_walk_rows(&w, &err) != STATUS_OK)
-		goto fail;
-	if (o->format == PRESENT_FORMAT_JSON)
-		present_rows_json_close(&rows);
-	rc = CLI_EXIT_OK;
-	goto out;
-fail:
-	cli_put_error(&err, "error");
+	const struct cli_tree_head head = {"Runs    ", "runs,", put_preamble,
+					   json_open, o};
+	rc = cli_walk_tree(&w, &head) ? CLI_EXIT_OK : CLI_EXIT_DATA;
 out:
 	present_rows_fini(&rows);
 	view_free(v);
 	free(cols);
-	error_clear(&err);
 	return rc;
 }
 

@@ -123,8 +123,9 @@ static void put_status(void *ctx, uint32_t row, json_t *j, FILE *out,
 
 /* The JSON document's start: the report's, with the runs, the matching,
  * and each column's "run" or "role". */
-static void json_open(struct diff_cmd *o, struct present_rows *r)
+static void json_open(void *ctx, struct present_rows *r)
 {
+	struct diff_cmd *o = ctx;
 	const struct diff *d = o->cd.diff;
 	json_t *cols = present_rows_columns_json(r);
 	for (size_t i = 0; cols && i < r->n_columns; i++) {
@@ -156,34 +157,27 @@ static void json_open(struct diff_cmd *o, struct present_rows *r)
 		      present_json_text(o->cd.new_format), "match",
 		      o->cd.opt.match == DIFF_MATCH_PATH ? "path" : "function",
 		      "normalize", o->cd.opt.normalize);
-	if (head) {
-		json_object_set_new(head, "columns",
-				    cols ? cols : json_array());
-		cols = NULL;
-		json_object_set_new(head, "nodes", json_array());
-		/* written whole but for the empty nodes' "]}" */
-		char *doc =
-		    json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		char *safe = doc ? sanitize_json(doc) : NULL;
-		if (safe && strlen(safe) >= 3) {
-			safe[strlen(safe) - 2] = '\0';
-			fputs(safe, r->out);
-		} else {
-			fputs("{\"format\":\"diff\",\"columns\":[],\"nodes\":[",
-			      r->out);
-		}
-		free(safe);
-		free(doc);
-	}
-	json_decref(cols);
-	json_decref(head);
+	cli_json_open_tree(head, cols, "diff", r->out);
+}
+
+/* The text's lines before the header: the runs, the matching. */
+static void put_preamble(void *ctx)
+{
+	const struct diff_cmd *o = ctx;
+	fputs("Base: ", stdout);
+	present_put_text(stdout, o->cd.base_path);
+	fputs("\nNew:  ", stdout);
+	present_put_text(stdout, o->cd.new_path);
+	printf("\nMatch: %s%s; delta%% is of the base run's total; "
+	       "sorted by |delta|\n",
+	       o->cd.opt.match == DIFF_MATCH_PATH ? "call path" : "function",
+	       o->cd.opt.normalize ? ", names normalised" : "");
 }
 
 static int run(struct session *s, struct diff_cmd *o)
 {
 	struct present_rows rows = {0};
 	struct view *v = NULL;
-	struct error err = {0};
 	uint32_t *cols = NULL;
 	int rc = cli_diff_open(s, "diff", &o->cd);
 	if (rc != CLI_EXIT_OK)
@@ -210,41 +204,14 @@ static int run(struct session *s, struct diff_cmd *o)
 				"the metric (inclusive or exclusive)\n");
 		goto out;
 	}
-	if (o->format == PRESENT_FORMAT_TEXT) {
-		w.measure = true;
-		if (cli_walk_rows(&w, &err) != STATUS_OK) {
-			cli_put_error(&err, "error");
-			goto out;
-		}
-		w.measure = false;
-		fputs("Base: ", stdout);
-		present_put_text(stdout, o->cd.base_path);
-		fputs("\nNew:  ", stdout);
-		present_put_text(stdout, o->cd.new_path);
-		printf("\nMatch: %s%s; delta%% is of the base run's total; "
-		       "sorted by |delta|\n",
-		       o->cd.opt.match == DIFF_MATCH_PATH ? "call path"
-							  : "function",
-		       o->cd.opt.normalize ? ", names normalised" : "");
-		fputs("Status ", stdout);
-		present_rows_header(&rows);
-	} else if (o->format == PRESENT_FORMAT_CSV) {
-		fputs("status,", stdout);
-		present_rows_header(&rows);
-	} else {
-		json_open(o, &rows);
-	}
-	rc = cli_walk_rows(&w, &err) == STATUS_OK ? CLI_EXIT_OK : CLI_EXIT_DATA;
-	if (rc != CLI_EXIT_OK)
-		cli_put_error(&err, "error");
-	if (o->format == PRESENT_FORMAT_JSON)
-		present_rows_json_close(&rows);
+	const struct cli_tree_head head = {"Status ", "status,", put_preamble,
+					   json_open, o};
+	rc = cli_walk_tree(&w, &head) ? CLI_EXIT_OK : CLI_EXIT_DATA;
 out:
 	present_rows_fini(&rows);
 	view_free(v);
 	free(cols);
 	cli_diff_close(&o->cd);
-	error_clear(&err);
 	return rc;
 }
 

@@ -72,11 +72,8 @@ static bool parse_time(const struct model *m, const char *opt,
 	*out = v;
 	return true;
 bad:
-	fprintf(stderr, "callscope trace: %s expects nanoseconds or "
-			"+N[ns|us|ms|s], not '", opt);
-	present_put_text(stderr, arg);
-	fputs("'\n", stderr);
-	return false;
+	return cli_put_bad_value("trace", opt,
+				 "nanoseconds or +N[ns|us|ms|s]", arg);
 }
 
 /* --span: N[ns|us|ms|s], nanoseconds without a unit. */
@@ -94,10 +91,7 @@ static bool parse_span(const char *arg, uint64_t *out)
 	*out = (uint64_t)(v * scale);
 	return true;
 bad:
-	fputs("callscope trace: --span expects N[ns|us|ms|s], not '", stderr);
-	present_put_text(stderr, arg);
-	fputs("'\n", stderr);
-	return false;
+	return cli_put_bad_value("trace", "--span", "N[ns|us|ms|s]", arg);
 }
 
 /* "0-3,7" -> selected[i] = true.  NULL spec selects every line. */
@@ -138,11 +132,8 @@ static bool parse_lines(const struct model *m, const char *spec,
 	}
 	return true;
 bad:
-	fputs("callscope trace: --lines expects a list like 0-3,7, not '",
-	      stderr);
-	present_put_text(stderr, spec);
-	fputs("'\n", stderr);
-	return false;
+	return cli_put_bad_value("trace", "--lines", "a list like 0-3,7",
+				 spec);
 }
 
 
@@ -153,12 +144,8 @@ static bool parse_gpu_lines(const char *arg)
 	if (strcmp(arg, "queue") == 0 || strcmp(arg, "stream") == 0 ||
 	    strcmp(arg, "all") == 0)
 		return true;
-	fputs("callscope trace: --gpu-lines expects queue, stream or all, "
-	      "not '",
-	      stderr);
-	present_put_text(stderr, arg);
-	fputs("'\n", stderr);
-	return false;
+	return cli_put_bad_value("trace", "--gpu-lines",
+				 "queue, stream or all", arg);
 }
 
 /* One option of the command's own into `o`; false after a usage error

@@ -66,15 +66,10 @@ static uint32_t strtab_take(struct strtab *t, char *s)
 			free(s);
 			return t->slots[j] - 1;
 		}
-	if (d->n_strs == t->cap) {
-		uint32_t ncap = t->cap ? t->cap * 2 : 256;
-		char **p = realloc(d->strs, ncap * sizeof(*p));
-		if (!p) {
-			free(s);
-			return MODEL_NONE;
-		}
-		d->strs = p;
-		t->cap = ncap;
+	if (!array_grow_u32((void **)&d->strs, &t->cap, (uint64_t)d->n_strs + 1,
+			    sizeof(*d->strs))) {
+		free(s);
+		return MODEL_NONE;
 	}
 	d->strs[d->n_strs] = s;
 	t->slots[j] = ++d->n_strs;
@@ -83,13 +78,21 @@ static uint32_t strtab_take(struct strtab *t, char *s)
 
 /* ---- one run's keys --------------------------------------------------- */
 
+/* The keys a run's string handle makes: its name (normalised), an entry
+ * point's key, a path's last component. */
+enum key_kind { KEY_NAME, KEY_ENTRY, KEY_BASE, KEY_KINDS };
+
 struct run_keys {
 	const struct model *m;
-	uint32_t *name_of;  /* model string handle -> normalised name + 1 */
-	uint32_t *base_of;  /* model string handle -> last component + 1 */
-	uint32_t *entry_of; /* model string handle -> entry key + 1 */
+	uint32_t *of[KEY_KINDS]; /* [kind]: model string handle -> key + 1 */
 	bool normalize;
 };
+
+static void run_keys_free(struct run_keys *rk)
+{
+	for (int k = 0; k < KEY_KINDS; k++)
+		FREE_AND_NULL(rk->of[k]);
+}
 
 /* The key caches of run `m`, empty; false when out of memory (then
  * none). */
@@ -97,56 +100,43 @@ static bool run_keys_init(struct run_keys *rk, const struct model *m,
 			  bool normalize)
 {
 	size_t ns = model_n_strings(m) ? model_n_strings(m) : 1;
-	*rk = (struct run_keys){m, calloc(ns, sizeof(uint32_t)),
-				calloc(ns, sizeof(uint32_t)),
-				calloc(ns, sizeof(uint32_t)), normalize};
-	if (rk->name_of && rk->base_of && rk->entry_of)
-		return true;
-	free(rk->name_of);
-	free(rk->base_of);
-	free(rk->entry_of);
-	*rk = (struct run_keys){m, NULL, NULL, NULL, normalize};
-	return false;
+	*rk = (struct run_keys){.m = m, .normalize = normalize};
+	for (int k = 0; k < KEY_KINDS; k++)
+		if (!(rk->of[k] = calloc(ns, sizeof(uint32_t)))) {
+			run_keys_free(rk);
+			return false;
+		}
+	return true;
 }
 
-static uint32_t key_name(struct run_keys *rk, struct strtab *t, uint32_t h)
+/* The key text of kind `kind` for string `s` (allocated; NULL when out
+ * of memory). */
+static char *key_text(const struct run_keys *rk, enum key_kind kind,
+		      const char *s)
 {
-	if (h == 0 || h >= model_n_strings(rk->m))
-		return 0;
-	if (rk->name_of[h])
-		return rk->name_of[h] - 1;
-	const char *s = model_str(rk->m, h);
-	uint32_t id =
-	    strtab_take(t, rk->normalize ? diff_key_name(s) : strdup(s));
-	if (id != MODEL_NONE)
-		rk->name_of[h] = id + 1;
-	return id;
+	switch (kind) {
+	case KEY_NAME:
+		return rk->normalize ? diff_key_name(s) : strdup(s);
+	case KEY_ENTRY:
+		return rk->normalize ? diff_key_entry(s) : strdup(s);
+	default:
+		return strdup(diff_key_base(s));
+	}
 }
 
-static uint32_t key_entry(struct run_keys *rk, struct strtab *t, uint32_t h)
+/* The key of kind `kind` of string handle `h` in table `t` (0 for no
+ * string), made once per handle; MODEL_NONE when out of memory. */
+static uint32_t key_of(struct run_keys *rk, struct strtab *t,
+		       enum key_kind kind, uint32_t h)
 {
+	uint32_t *memo = rk->of[kind];
 	if (h == 0 || h >= model_n_strings(rk->m))
 		return 0;
-	if (rk->entry_of[h])
-		return rk->entry_of[h] - 1;
-	const char *s = model_str(rk->m, h);
-	uint32_t id =
-	    strtab_take(t, rk->normalize ? diff_key_entry(s) : strdup(s));
+	if (memo[h])
+		return memo[h] - 1;
+	uint32_t id = strtab_take(t, key_text(rk, kind, model_str(rk->m, h)));
 	if (id != MODEL_NONE)
-		rk->entry_of[h] = id + 1;
-	return id;
-}
-
-static uint32_t key_base(struct run_keys *rk, struct strtab *t, uint32_t h)
-{
-	if (h == 0 || h >= model_n_strings(rk->m))
-		return 0;
-	if (rk->base_of[h])
-		return rk->base_of[h] - 1;
-	uint32_t id =
-	    strtab_take(t, strdup(diff_key_base(model_str(rk->m, h))));
-	if (id != MODEL_NONE)
-		rk->base_of[h] = id + 1;
+		memo[h] = id + 1;
 	return id;
 }
 
@@ -181,24 +171,23 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
 	case NODE_LOOP:
 	case NODE_LINE:
 		k->cls = nd->kind == NODE_LOOP ? 'l' : 'n';
-		k->file = key_base(rk, t, file);
+		k->file = key_of(rk, t, KEY_BASE, file);
 		k->line = nd->line;
 		return k->file != MODEL_NONE;
 	case NODE_INSTRUCTION:
 	case NODE_ADDRESS:
 	default:
 		k->cls = 'i';
-		k->module = key_base(rk, t, module);
+		k->module = key_of(rk, t, KEY_BASE, module);
 		if (!rk->normalize)
 			k->line =
 			    (uint32_t)nd->offset ^ (uint32_t)(nd->offset >> 32);
 		return k->module != MODEL_NONE;
 	}
-	k->name =
-	    k->cls == 'e' ? key_entry(rk, t, name) : key_name(rk, t, name);
+	k->name = key_of(rk, t, k->cls == 'e' ? KEY_ENTRY : KEY_NAME, name);
 	if (flat)
 		k->cls = 'f';
-	k->module = key_base(rk, t, module);
+	k->module = key_of(rk, t, KEY_BASE, module);
 	return k->name != MODEL_NONE && k->module != MODEL_NONE;
 }
 
@@ -212,7 +201,7 @@ static bool node_key(struct run_keys *rk, struct strtab *t, uint32_t n,
  * parent and the key. */
 struct merged {
 	struct diff *d;
-	uint32_t cap;
+	size_t cap; /* of d->nodes and hashes */
 	uint64_t *slots;  /* the hash's high half << 32 | node + 1; 0 empty:
 			     most probes that miss touch no node */
 	uint64_t *hashes; /* per merged node, for growing */
@@ -282,18 +271,10 @@ static uint32_t merged_find(struct merged *g, uint32_t parent, uint64_t h,
 			return (uint32_t)g->slots[j] - 1;
 		}
 	}
-	if (d->n_nodes == g->cap) {
-		uint32_t ncap = g->cap ? g->cap * 2 : 1024;
-		struct diff_node *p = realloc(d->nodes, ncap * sizeof(*p));
-		if (p)
-			d->nodes = p;
-		uint64_t *hs =
-		    p ? realloc(g->hashes, ncap * sizeof(*hs)) : NULL;
-		if (!hs)
-			return MODEL_NONE;
-		g->hashes = hs;
-		g->cap = ncap;
-	}
+	void **const arrays[] = {(void **)&d->nodes, (void **)&g->hashes};
+	const size_t sizes[] = {sizeof(*d->nodes), sizeof(*g->hashes)};
+	if (!array_grow_each(&g->cap, (size_t)d->n_nodes + 1, 2, arrays, sizes))
+		return MODEL_NONE;
 	g->hashes[d->n_nodes] = h;
 	struct diff_node *n = &d->nodes[d->n_nodes];
 	*n = *k;
@@ -520,15 +501,12 @@ static enum status match_functions(struct diff *d, struct merged *g,
 		st = view_children(v, row, MODEL_NONE, false, &kids, &nk, err);
 		if (st != STATUS_OK)
 			break;
-		if (!array_grow((void **)&stack, &cap, n + nk,
-				sizeof(*stack))) {
-			free(kids);
+		bool pushed = array_push_reversed_u32(&stack, &n, &cap, kids, nk);
+		free(kids);
+		if (!pushed) {
 			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 			break;
 		}
-		for (size_t i = nk; i-- > 0;)
-			stack[n++] = kids[i];
-		free(kids);
 	}
 	free(stack);
 	view_free(v);
@@ -644,9 +622,7 @@ enum status diff_build(const struct model *base, const struct model *nw,
 	d = NULL;
 out:
 	for (int r = 0; r < 2; r++) {
-		free(rk[r].name_of);
-		free(rk[r].base_of);
-		free(rk[r].entry_of);
+		run_keys_free(&rk[r]);
 		free(map[r]);
 	}
 	free(t.slots);
@@ -745,9 +721,7 @@ enum status diff_union_add(struct diff_union *u, const struct model *m,
 		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
 	enum status st = match_paths(&u->d, &u->g, &u->t, &rk, 0,
 				     skip_entries, map, err);
-	free(rk.name_of);
-	free(rk.base_of);
-	free(rk.entry_of);
+	run_keys_free(&rk);
 	return st;
 }
 
@@ -773,9 +747,7 @@ enum status diff_union_add_functions(struct diff_union *u,
 			st = error_set(err, STATUS_NOMEM, NULL,
 				       "out of memory");
 	}
-	free(rk.name_of);
-	free(rk.base_of);
-	free(rk.entry_of);
+	run_keys_free(&rk);
 	return st;
 }
 

@@ -15,24 +15,18 @@
 #include "present/present_value.h"
 #include "views/view.h"
 
-/* The strings joined (NULL ends the list); NULL when out of memory. */
-static char *join(const char *first, ...)
+/* *why = the text printed from `fmt` (NULL when out of memory); false,
+ * for the caller to return. */
+static bool say_why(char **why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static bool say_why(char **why, const char *fmt, ...)
 {
 	va_list ap;
-	size_t len = 0;
-	va_start(ap, first);
-	for (const char *p = first; p; p = va_arg(ap, const char *))
-		len += strlen(p);
+	va_start(ap, fmt);
+	if (vasprintf(why, fmt, ap) < 0)
+		*why = NULL;
 	va_end(ap);
-	char *s = malloc(len + 1);
-	if (!s)
-		return NULL;
-	*s = '\0';
-	va_start(ap, first);
-	for (const char *p = first; p; p = va_arg(ap, const char *))
-		strcat(s, p);
-	va_end(ap);
-	return s;
+	return false;
 }
 
 static const char *unit_name(enum present_unit u)
@@ -74,11 +68,12 @@ static bool pair_columns(const struct model *base, uint32_t cb,
 		k[r] = present_column_kind(m[r], c[r]);
 	}
 	if (!units_match(k[0].unit, k[1].unit)) {
-		*why = join("cannot compare: '", model_columns(base)[cb].name,
-			    "' in the base run is ", unit_name(k[0].unit),
-			    ", '", model_columns(nw)[cn].name, "' in the new run is ",
-			    unit_name(k[1].unit), (const char *)NULL);
-		return false;
+		return say_why(why, "cannot compare: '%s' in the base run is "
+			       "%s, '%s' in the new run is %s",
+			       model_columns(base)[cb].name,
+			       unit_name(k[0].unit),
+			       model_columns(nw)[cn].name,
+			       unit_name(k[1].unit));
 	}
 	out->scale_new = k[0].unit == PRESENT_TIME && k[0].scale > 0
 			     ? k[1].scale / k[0].scale
@@ -98,12 +93,10 @@ bool diff_pair_metric(const struct model *base, const char *base_spec,
 	uint32_t cn = model_find_column(nw, new_spec);
 	*why = NULL;
 	if (cb == MODEL_NONE || cn == MODEL_NONE) {
-		*why = join("cannot compare: the ",
-			    cb == MODEL_NONE ? "base" : "new",
-			    " run has no metric '",
-			    cb == MODEL_NONE ? base_spec : new_spec,
-			    "' (see `callscope info`)", (const char *)NULL);
-		return false;
+		return say_why(why, "cannot compare: the %s run has no metric "
+			       "'%s' (see `callscope info`)",
+			       cb == MODEL_NONE ? "base" : "new",
+			       cb == MODEL_NONE ? base_spec : new_spec);
 	}
 	return pair_columns(base, cb, nw, cn, out, why);
 }
@@ -156,10 +149,8 @@ bool diff_pair_default(const struct model *base, const struct model *nw,
 			free(*why);
 			*why = NULL;
 		}
-	*why = join("cannot compare: the runs share no metric by name (name "
-		    "one in each with --metric BASE=NEW)",
-		    (const char *)NULL);
-	return false;
+	return say_why(why, "cannot compare: the runs share no metric by "
+		       "name (name one in each with --metric BASE=NEW)");
 }
 
 enum status diff_column_each(const struct model *m, uint32_t column,

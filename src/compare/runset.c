@@ -311,10 +311,8 @@ static enum status flat_rows(struct view *v, const struct model *m,
 		}
 		st = view_children(v, row, MODEL_NONE, false, &kids, &nk, err);
 		if (st == STATUS_OK &&
-		    !array_grow((void **)&stack, &cap, top + nk, sizeof(*stack)))
+		    !array_push_reversed_u32(&stack, &top, &cap, kids, nk))
 			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
-		for (size_t i = nk; st == STATUS_OK && i-- > 0;)
-			stack[top++] = kids[i];
 		free(kids);
 	}
 	free(stack);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "config/config_internal.h"
+#include "core/fd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,17 +75,11 @@ enum status config_append_line(const char *path, const char *line,
 	memcpy(buf + n, line, len);
 	n += len;
 	buf[n++] = '\n';
-	size_t done = 0;
-	while (done < n) {
-		ssize_t w = write(fd, buf + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			st = error_set(err, STATUS_IO, path, "cannot write: %s",
-				       w < 0 ? strerror(errno) : "no progress");
-			goto out;
-		}
-		done += (size_t)w;
+	int e = fd_write_all(fd, buf, n);
+	if (e != 0) {
+		st = error_set(err, STATUS_IO, path, "cannot write: %s",
+			       e > 0 ? strerror(e) : "no progress");
+		goto out;
 	}
 out:
 	if (fd >= 0 && close(fd) != 0 && st == STATUS_OK)

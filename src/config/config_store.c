@@ -141,6 +141,42 @@ static enum status take_slot(struct parse_ctx *ctx, void **array, size_t *n,
 	return STATUS_OK;
 }
 
+/* One kind of entry: the array *array of *n entries of `size` bytes,
+ * `release` to free an entry's strings, `what` it is called in the
+ * warning when there are CONFIG_ENTRIES_MAX already. */
+struct entry_table {
+	void **array;
+	size_t *n;
+	size_t size;
+	void (*release)(void *entry);
+	const char *what;
+};
+
+/* Store `entry` (whose strings it owns, `file` among them) at slot `i`
+ * of table `t`, replacing what is there; when it is not stored (no copy
+ * of the file name, a full table, out of memory) its strings are freed.
+ * A full table is a warning naming the entry ("NAME" or "NAME NAME2"). */
+static enum status store_entry(struct parse_ctx *ctx, struct where at,
+			       const struct entry_table *t, size_t i,
+			       void *entry, const char *file, const char *name,
+			       const char *name2)
+{
+	bool full = false;
+	enum status st = file ? take_slot(ctx, t->array, t->n, i, t->size,
+					  CONFIG_ENTRIES_MAX, t->release, &full)
+			      : config_nomem(ctx);
+	if (st == STATUS_OK && full) {
+		st = config_warn(ctx, at, "more than %d %s; '%s%s%s' ignored",
+				 CONFIG_ENTRIES_MAX, t->what, name,
+				 name2 ? " " : "", name2 ? name2 : "");
+	} else if (st == STATUS_OK) {
+		memcpy((char *)*t->array + i * t->size, entry, t->size);
+		return STATUS_OK;
+	}
+	t->release(entry);
+	return st;
+}
+
 /* Takes ownership of `name` and `value` (freed on failure too). */
 enum status config_store_option(struct parse_ctx *ctx, struct where at,
 				char *name, char *value)
@@ -149,25 +185,11 @@ enum status config_store_option(struct parse_ctx *ctx, struct where at,
 	size_t i = 0;
 	while (i < c->n_options && strcmp(c->options[i].name, name) != 0)
 		i++;
-	bool full = false;
-	char *file = strdup(at.file);
-	enum status st = file ? take_slot(ctx, (void **)&c->options,
-					  &c->n_options, i, sizeof(*c->options),
-					  CONFIG_ENTRIES_MAX, option_free, &full)
-			      : config_nomem(ctx);
-	if (st == STATUS_OK && full) {
-		st = config_warn(ctx, at, "more than %d options; '%s' ignored",
-				 CONFIG_ENTRIES_MAX, name);
-	} else if (st == STATUS_OK) {
-		c->options[i] = (struct config_option){
-			.name = name, .value = value, .file = file,
-			.line = at.line};
-		name = value = file = NULL;
-	}
-	free(name);
-	free(value);
-	free(file);
-	return st;
+	struct config_option o = {.name = name, .value = value,
+				  .file = strdup(at.file), .line = at.line};
+	const struct entry_table t = {(void **)&c->options, &c->n_options,
+				      sizeof(o), option_free, "options"};
+	return store_entry(ctx, at, &t, i, &o, o.file, name, NULL);
 }
 
 enum status config_store_binding(struct parse_ctx *ctx, struct where at,
@@ -179,26 +201,12 @@ enum status config_store_binding(struct parse_ctx *ctx, struct where at,
 	       (strcmp(c->bindings[i].keymap, keymap) != 0 ||
 		strcmp(c->bindings[i].key, key) != 0))
 		i++;
-	bool full = false;
-	char *file = strdup(at.file);
-	enum status st = file ? take_slot(ctx, (void **)&c->bindings,
-					  &c->n_bindings, i, sizeof(*c->bindings),
-					  CONFIG_ENTRIES_MAX, binding_free, &full)
-			      : config_nomem(ctx);
-	if (st == STATUS_OK && full) {
-		st = config_warn(ctx, at, "more than %d bindings; '%s %s' "
-				 "ignored", CONFIG_ENTRIES_MAX, keymap, key);
-	} else if (st == STATUS_OK) {
-		c->bindings[i] = (struct config_binding){
-			.keymap = keymap, .key = key, .action = action,
-			.file = file, .line = at.line};
-		keymap = key = action = file = NULL;
-	}
-	free(keymap);
-	free(key);
-	free(action);
-	free(file);
-	return st;
+	struct config_binding b = {.keymap = keymap, .key = key,
+				   .action = action, .file = strdup(at.file),
+				   .line = at.line};
+	const struct entry_table t = {(void **)&c->bindings, &c->n_bindings,
+				      sizeof(b), binding_free, "bindings"};
+	return store_entry(ctx, at, &t, i, &b, b.file, keymap, key);
 }
 
 enum status config_store_derived(struct parse_ctx *ctx, struct where at,
@@ -208,25 +216,12 @@ enum status config_store_derived(struct parse_ctx *ctx, struct where at,
 	size_t i = 0;
 	while (i < c->n_derived && strcmp(c->derived[i].name, name) != 0)
 		i++;
-	bool full = false;
-	char *file = strdup(at.file);
-	enum status st = file ? take_slot(ctx, (void **)&c->derived,
-					  &c->n_derived, i, sizeof(*c->derived),
-					  CONFIG_ENTRIES_MAX, derived_free, &full)
-			      : config_nomem(ctx);
-	if (st == STATUS_OK && full) {
-		st = config_warn(ctx, at, "more than %d derived columns; "
-				 "'%s' ignored", CONFIG_ENTRIES_MAX, name);
-	} else if (st == STATUS_OK) {
-		c->derived[i] = (struct config_derived){
-			.name = name, .formula = formula, .file = file,
-			.line = at.line};
-		name = formula = file = NULL;
-	}
-	free(name);
-	free(formula);
-	free(file);
-	return st;
+	struct config_derived d = {.name = name, .formula = formula,
+				   .file = strdup(at.file), .line = at.line};
+	const struct entry_table t = {(void **)&c->derived, &c->n_derived,
+				      sizeof(d), derived_free,
+				      "derived columns"};
+	return store_entry(ctx, at, &t, i, &d, d.file, name, NULL);
 }
 
 /* A theme's colour never replaces one from a configuration file; there

@@ -72,6 +72,17 @@ bool array_grow_each(size_t *cap, size_t need, size_t n, void **const arrays[],
 	return true;
 }
 
+bool array_push_reversed_u32(uint32_t **stack, size_t *len, size_t *cap,
+			     const uint32_t *values, size_t n)
+{
+	if (n > SIZE_MAX - *len ||
+	    !array_grow((void **)stack, cap, *len + n, sizeof(**stack)))
+		return false;
+	for (size_t i = n; i-- > 0;)
+		(*stack)[(*len)++] = values[i];
+	return true;
+}
+
 void array_free_each(void *array, size_t n)
 {
 	void **v = array;

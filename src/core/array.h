@@ -1,6 +1,7 @@
 /* array: growing arrays by doubling, with every size computation checked;
  * the lower bound of a key in a sorted array and in sorted packed pairs;
- * freeing an array (or any heap member) and forgetting it.
+ * a walk's stack pushed in reverse; freeing an array (or any heap
+ * member) and forgetting it.
  * Used by the builder, the views and the outline.  Depends on libc only. */
 #ifndef CALLSCOPE_ARRAY_H
 #define CALLSCOPE_ARRAY_H
@@ -25,6 +26,13 @@ bool array_grow(void **array, size_t *cap, size_t need, size_t size);
  * elements (those that grew keep their new room). */
 bool array_grow_each(size_t *cap, size_t need, size_t n, void **const arrays[],
 		     const size_t sizes[]);
+
+/* Push the `n` values onto the stack *stack (*len values, capacity *cap,
+ * grown by array_grow) last first, so that values[0] is on top: a
+ * pre-order walk's children, visited in their order.  False when out of
+ * memory (the stack unchanged). */
+bool array_push_reversed_u32(uint32_t **stack, size_t *len, size_t *cap,
+			     const uint32_t *values, size_t n);
 
 /* The index of the first of the `n` elements of `size` bytes at `base`
  * for which below(element, key) is false (`n` when none): the elements

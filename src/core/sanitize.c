@@ -43,15 +43,25 @@ size_t sanitize_utf8_len(const unsigned char *s, size_t avail)
 	return n;
 }
 
+/* The output buffer for input *s (NULL read as "", its length into
+ * *len) of which each byte may grow to `worst` bytes, with room for the
+ * NUL: sized once, so that the loops below never grow it; NULL when the
+ * size overflows or memory is out. */
+static char *worst_case_buffer(const char **s, size_t *len, size_t worst)
+{
+	if (!*s)
+		*s = "";
+	*len = strlen(*s);
+	if (*len > (SIZE_MAX - 1) / worst)
+		return NULL;
+	return malloc(*len * worst + 1);
+}
+
 char *sanitize_json(const char *json)
 {
-	if (!json)
-		json = "";
-	size_t len = strlen(json);
+	size_t len;
 	/* worst case: every byte a DEL written as the 6-byte \u007f */
-	if (len > (SIZE_MAX - 1) / 6)
-		return NULL;
-	char *out = malloc(len * 6 + 1);
+	char *out = worst_case_buffer(&json, &len, 6);
 	if (!out)
 		return NULL;
 	const unsigned char *p = (const unsigned char *)json;
@@ -76,14 +86,10 @@ char *sanitize_json(const char *json)
 
 char *sanitize_text(const char *s, enum sanitize_mode mode)
 {
-	if (!s)
-		s = "";
-	size_t len = strlen(s);
+	size_t len;
 	/* worst case: every byte becomes a 3-byte U+FFFD or a 4-byte \xNN,
 	 * every 2-byte C1 a 7-byte \u{NN} */
-	if (len > (SIZE_MAX - 1) / 4)
-		return NULL;
-	char *out = malloc(len * 4 + 1);
+	char *out = worst_case_buffer(&s, &len, 4);
 	if (!out)
 		return NULL;
 	const unsigned char *p = (const unsigned char *)s;

@@ -333,52 +333,46 @@ static struct formula *chain(struct parser *p, struct formula *f, bool own,
 	return binary(p, op, f, b);
 }
 
-static struct formula *parse_term(struct parser *p)
+/* One level of left-associative operators: operands read by `operand`,
+ * joined by ops[0] as op[0] and ops[1] as op[1] (a chain of the same
+ * n-ary operator grows one node: chain). */
+static struct formula *parse_level(struct parser *p,
+				   struct formula *(*operand)(struct parser *),
+				   const char ops[2],
+				   const enum formula_op op[2])
 {
-	struct formula *f = parse_unary(p);
+	struct formula *f = operand(p);
 	bool own = false;
 	unsigned extra = 0;
 	while (f) {
 		skip_space(p);
 		char c = p->text[p->pos];
-		if (c != '*' && c != '/')
+		if (c == '\0' || (c != ops[0] && c != ops[1]))
 			break;
 		p->pos++;
-		struct formula *b = parse_unary(p);
+		struct formula *b = operand(p);
 		if (!b) {
 			formula_free(f);
 			return NULL;
 		}
-		f = chain(p, f, own, c == '*' ? FORMULA_MUL : FORMULA_DIV, b,
-			  &extra);
+		f = chain(p, f, own, c == ops[0] ? op[0] : op[1], b, &extra);
 		own = true;
 	}
 	return f;
 }
 
+static struct formula *parse_term(struct parser *p)
+{
+	static const enum formula_op op[2] = {FORMULA_MUL, FORMULA_DIV};
+	return parse_level(p, parse_unary, "*/", op);
+}
+
 static struct formula *parse_expr(struct parser *p)
 {
+	static const enum formula_op op[2] = {FORMULA_ADD, FORMULA_SUB};
 	if (!enter(p))
 		return NULL;
-	struct formula *f = parse_term(p);
-	bool own = false;
-	unsigned extra = 0;
-	while (f) {
-		skip_space(p);
-		char c = p->text[p->pos];
-		if (c != '+' && c != '-')
-			break;
-		p->pos++;
-		struct formula *b = parse_term(p);
-		if (!b) {
-			formula_free(f);
-			f = NULL;
-			break;
-		}
-		f = chain(p, f, own, c == '+' ? FORMULA_ADD : FORMULA_SUB, b,
-			  &extra);
-		own = true;
-	}
+	struct formula *f = parse_level(p, parse_term, "+-", op);
 	p->depth--;
 	return f;
 }

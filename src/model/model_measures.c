@@ -22,19 +22,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One triple's key; `seq` orders repeated calls (the last one wins). */
-struct measure_key {
-	uint32_t node, measured, point, seq;
-};
-
-struct stored_key {
-	uint32_t set, node, measured, seq;
+/* A triple's key, compared a, b, c; `seq` orders repeated calls (the
+ * last one wins).  Measurements: (node, measured, point); stored models:
+ * (set, node, measured). */
+struct key3 {
+	uint32_t a, b, c, seq;
 };
 
 struct model_measures {
 	uint32_t *measured; /* measured index -> column */
 	uint32_t n_measured;
-	struct measure_key *keys; /* sorted, unique after finish */
+	struct key3 *keys; /* sorted, unique after finish */
 	struct model_measure *values;
 	size_t n;
 	bool keep_order; /* the builder asked for the call order */
@@ -43,7 +41,7 @@ struct model_measures {
 			    of one (node, measured)); NULL: point order */
 	char **set_names;
 	uint32_t n_sets;
-	struct stored_key *skeys; /* sorted, unique after finish */
+	struct key3 *skeys; /* sorted, unique after finish */
 	struct scaling_model *models;
 	size_t n_models;
 };
@@ -118,25 +116,47 @@ uint32_t model_measured_column(const struct model *m, uint32_t measured)
 	return m->priv->measures->measured[measured];
 }
 
-static int cmp_mkey3(const struct measure_key *x, const struct measure_key *y)
+static int cmp_key3(const struct key3 *x, const struct key3 *y)
 {
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
-	if (x->measured != y->measured)
-		return x->measured < y->measured ? -1 : 1;
-	if (x->point != y->point)
-		return x->point < y->point ? -1 : 1;
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	if (x->b != y->b)
+		return x->b < y->b ? -1 : 1;
+	if (x->c != y->c)
+		return x->c < y->c ? -1 : 1;
 	return 0;
 }
 
-static int by_mkey3(const void *x, const void *y)
+static bool key3_below(const void *elem, const void *key)
 {
-	return cmp_mkey3(x, y);
+	return cmp_key3(elem, key) < 0;
 }
 
-static bool mkey3_below(const void *elem, const void *key)
+static int by_key3(const void *x, const void *y)
 {
-	return cmp_mkey3(elem, key) < 0;
+	return cmp_key3(x, y);
+}
+
+/* The index of key (a, b, c) among the n sorted, unique keys; n when
+ * absent. */
+static size_t key3_find(const struct key3 *keys, size_t n, uint32_t a,
+			uint32_t b, uint32_t c)
+{
+	struct key3 k = {a, b, c, 0};
+	const struct key3 *hit = bsearch(&k, keys, n, sizeof(*keys), by_key3);
+	return hit ? (size_t)(hit - keys) : n;
+}
+
+/* A key's three parts into those of *a, *b, *c that are not NULL. */
+static void key3_get(const struct key3 *k, uint32_t *a, uint32_t *b,
+		     uint32_t *c)
+{
+	if (a)
+		*a = k->a;
+	if (b)
+		*b = k->b;
+	if (c)
+		*c = k->c;
 }
 
 const struct model_measure *model_measure_at(const struct model *m,
@@ -146,10 +166,8 @@ const struct model_measure *model_measure_at(const struct model *m,
 	if (!m || !m->priv->measures || !m->priv->measures->n)
 		return NULL;
 	const struct model_measures *s = m->priv->measures;
-	struct measure_key k = {node, measured, point, 0};
-	const struct measure_key *hit =
-		bsearch(&k, s->keys, s->n, sizeof(*s->keys), by_mkey3);
-	return hit ? &s->values[hit - s->keys] : NULL;
+	size_t i = key3_find(s->keys, s->n, node, measured, point);
+	return i < s->n ? &s->values[i] : NULL;
 }
 
 size_t model_n_measures(const struct model *m)
@@ -164,13 +182,7 @@ const struct model_measure *model_measure_by_index(const struct model *m,
 {
 	if (!m || !m->priv->measures || i >= m->priv->measures->n)
 		return NULL;
-	const struct measure_key *k = &m->priv->measures->keys[i];
-	if (node)
-		*node = k->node;
-	if (measured)
-		*measured = k->measured;
-	if (point)
-		*point = k->point;
+	key3_get(&m->priv->measures->keys[i], node, measured, point);
 	return &m->priv->measures->values[i];
 }
 
@@ -181,13 +193,13 @@ size_t model_measure_series(const struct model *m, uint32_t node,
 	if (!m || !m->priv->measures)
 		return 0;
 	const struct model_measures *s = m->priv->measures;
-	struct measure_key k = {node, measured, 0, 0};
+	struct key3 k = {node, measured, 0, 0};
 	/* the first triple not below (node, measured, 0) */
 	size_t lo = array_lower_bound(s->keys, s->n, sizeof(*s->keys),
-				      mkey3_below, &k);
+				      key3_below, &k);
 	size_t end = lo;
-	while (end < s->n && s->keys[end].node == node &&
-	       s->keys[end].measured == measured)
+	while (end < s->n && s->keys[end].a == node &&
+	       s->keys[end].b == measured)
 		end++;
 	*first = lo;
 	return end - lo;
@@ -228,22 +240,6 @@ uint32_t model_stored_set_find(const struct model *m, const char *arg)
 	return !*end && i < n ? (uint32_t)i : MODEL_NONE;
 }
 
-static int cmp_skey3(const struct stored_key *x, const struct stored_key *y)
-{
-	if (x->set != y->set)
-		return x->set < y->set ? -1 : 1;
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
-	if (x->measured != y->measured)
-		return x->measured < y->measured ? -1 : 1;
-	return 0;
-}
-
-static int by_skey3(const void *x, const void *y)
-{
-	return cmp_skey3(x, y);
-}
-
 const struct scaling_model *model_stored_model(const struct model *m,
 					       uint32_t set, uint32_t node,
 					       uint32_t measured)
@@ -251,10 +247,8 @@ const struct scaling_model *model_stored_model(const struct model *m,
 	if (!m || !m->priv->measures || !m->priv->measures->n_models)
 		return NULL;
 	const struct model_measures *s = m->priv->measures;
-	struct stored_key k = {set, node, measured, 0};
-	const struct stored_key *hit = bsearch(
-		&k, s->skeys, s->n_models, sizeof(*s->skeys), by_skey3);
-	return hit ? &s->models[hit - s->skeys] : NULL;
+	size_t i = key3_find(s->skeys, s->n_models, set, node, measured);
+	return i < s->n_models ? &s->models[i] : NULL;
 }
 
 size_t model_n_stored_models(const struct model *m)
@@ -269,13 +263,7 @@ const struct scaling_model *model_stored_model_by_index(const struct model *m,
 {
 	if (!m || !m->priv->measures || i >= m->priv->measures->n_models)
 		return NULL;
-	const struct stored_key *k = &m->priv->measures->skeys[i];
-	if (set)
-		*set = k->set;
-	if (node)
-		*node = k->node;
-	if (measured)
-		*measured = k->measured;
+	key3_get(&m->priv->measures->skeys[i], set, node, measured);
 	return &m->priv->measures->models[i];
 }
 
@@ -305,6 +293,18 @@ void model_builder_keep_measure_order(struct model_builder *b)
 		s->keep_order = true;
 }
 
+/* Room for one more of the n keys and their values (`vsize` bytes each),
+ * which share the capacity *cap (grown geometrically: a realloc per call
+ * copied the arrays each time under ASan); false when out of memory or
+ * at UINT32_MAX keys. */
+static bool grow_keyed(struct key3 **keys, void **values, size_t vsize,
+		       size_t *cap, size_t n)
+{
+	void **const arrays[] = {(void **)keys, values};
+	const size_t sizes[] = {sizeof(**keys), vsize};
+	return n < UINT32_MAX && array_grow_each(cap, n + 1, 2, arrays, sizes);
+}
+
 bool model_builder_set_measure(struct model_builder *b, uint32_t node,
 			       uint32_t measured, uint32_t point,
 			       const struct model_measure *value)
@@ -314,29 +314,12 @@ bool model_builder_set_measure(struct model_builder *b, uint32_t node,
 	    measured >= b->m->priv->measures->n_measured)
 		return false;
 	struct model_measures *s = b->m->priv->measures;
-	/* keys and values share the capacity, grown geometrically by
-	 * array_grow: values follow only when keys grew (a realloc per call
-	 * copied the array each time under ASan) */
-	size_t cap = b->measures_cap;
-	if (s->n >= UINT32_MAX ||
-	    !array_grow((void **)&s->keys, &b->measures_cap, s->n + 1,
-			sizeof(*s->keys))) {
+	if (!grow_keyed(&s->keys, (void **)&s->values, sizeof(*s->values),
+			&b->measures_cap, s->n)) {
 		b->failed = true;
 		return false;
 	}
-	if (b->measures_cap != cap || !s->values) {
-		struct model_measure *grown = realloc(
-			s->values, b->measures_cap * sizeof(*s->values));
-		if (!grown) {
-			/* keep the two arrays' capacity the same */
-			b->measures_cap = cap;
-			b->failed = true;
-			return false;
-		}
-		s->values = grown;
-	}
-	s->keys[s->n] = (struct measure_key){node, measured, point,
-					     (uint32_t)s->n};
+	s->keys[s->n] = (struct key3){node, measured, point, (uint32_t)s->n};
 	s->values[s->n] = *value;
 	s->n++;
 	return true;
@@ -387,27 +370,14 @@ bool model_builder_set_stored_model(struct model_builder *b, uint32_t set,
 		return false;
 	}
 	struct model_measures *s = b->m->priv->measures;
-	size_t cap = b->models_cap; /* shared, as for the measurements */
-	if (s->n_models >= UINT32_MAX ||
-	    !array_grow((void **)&s->skeys, &b->models_cap, s->n_models + 1,
-			sizeof(*s->skeys))) {
+	if (!grow_keyed(&s->skeys, (void **)&s->models, sizeof(*s->models),
+			&b->models_cap, s->n_models)) {
 		stored_clear(&taken);
 		b->failed = true;
 		return false;
 	}
-	if (b->models_cap != cap || !s->models) {
-		struct scaling_model *grown = realloc(
-			s->models, b->models_cap * sizeof(*s->models));
-		if (!grown) {
-			b->models_cap = cap;
-			stored_clear(&taken);
-			b->failed = true;
-			return false;
-		}
-		s->models = grown;
-	}
-	s->skeys[s->n_models] = (struct stored_key){set, node, measured,
-						    (uint32_t)s->n_models};
+	s->skeys[s->n_models] = (struct key3){set, node, measured,
+					      (uint32_t)s->n_models};
 	s->models[s->n_models] = taken;
 	s->n_models++;
 	return true;
@@ -415,32 +385,56 @@ bool model_builder_set_stored_model(struct model_builder *b, uint32_t set,
 
 /* ---- finish and free ------------------------------------------------ */
 
-struct msort {
-	struct measure_key k;
-	struct model_measure v;
+/* A key and where its value was before sorting. */
+struct ksort {
+	struct key3 k;
+	size_t i;
 };
 
-static int cmp_msort(const void *a, const void *b)
+static int cmp_ksort(const void *a, const void *b)
 {
-	const struct msort *x = a, *y = b;
-	int c = cmp_mkey3(&x->k, &y->k);
+	const struct ksort *x = a, *y = b;
+	int c = cmp_key3(&x->k, &y->k);
 	if (c)
 		return c;
 	return x->k.seq < y->k.seq ? -1 : x->k.seq > y->k.seq;
 }
 
-struct ssort {
-	struct stored_key k;
-	struct scaling_model v;
-};
-
-static int cmp_ssort(const void *a, const void *b)
+/* Sort the n keys and their values (`vsize` bytes each) by key; of equal
+ * keys the last call's (largest seq) is kept and the others' values go
+ * to `drop` (when not NULL).  The number kept, or SIZE_MAX when out of
+ * memory (nothing changed then). */
+static size_t sort_unique(struct key3 *keys, void *values, size_t vsize,
+			  size_t n, void (*drop)(void *value))
 {
-	const struct ssort *x = a, *y = b;
-	int c = cmp_skey3(&x->k, &y->k);
-	if (c)
-		return c;
-	return x->k.seq < y->k.seq ? -1 : x->k.seq > y->k.seq;
+	if (n == 0)
+		return 0;
+	struct ksort *t = malloc(n * sizeof(*t));
+	char *old = malloc(n * vsize);
+	if (!t || !old) {
+		free(t);
+		free(old);
+		return SIZE_MAX;
+	}
+	memcpy(old, values, n * vsize);
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct ksort){keys[i], i};
+	qsort(t, n, sizeof(*t), cmp_ksort);
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *v = old + t[i].i * vsize;
+		if (i + 1 < n && cmp_key3(&t[i].k, &t[i + 1].k) == 0) {
+			if (drop)
+				drop(v);
+			continue;
+		}
+		keys[w] = t[i].k;
+		memcpy((char *)values + w * vsize, v, vsize);
+		w++;
+	}
+	free(t);
+	free(old);
+	return w;
 }
 
 /* A series' triples by call order: (seq, index) pairs sorted by seq. */
@@ -461,8 +455,8 @@ static bool order_series(struct model_measures *s)
 {
 	bool sorted = true;
 	for (size_t i = 1; i < s->n && sorted; i++)
-		if (s->keys[i].node == s->keys[i - 1].node &&
-		    s->keys[i].measured == s->keys[i - 1].measured &&
+		if (s->keys[i].a == s->keys[i - 1].a &&
+		    s->keys[i].b == s->keys[i - 1].b &&
 		    s->keys[i].seq < s->keys[i - 1].seq)
 			sorted = false;
 	if (sorted)
@@ -476,8 +470,8 @@ static bool order_series(struct model_measures *s)
 	}
 	for (size_t lo = 0, hi; lo < s->n; lo = hi) {
 		hi = lo + 1;
-		while (hi < s->n && s->keys[hi].node == s->keys[lo].node &&
-		       s->keys[hi].measured == s->keys[lo].measured)
+		while (hi < s->n && s->keys[hi].a == s->keys[lo].a &&
+		       s->keys[hi].b == s->keys[lo].b)
 			hi++;
 		for (size_t i = lo; i < hi; i++)
 			t[i] = (struct oseq){s->keys[i].seq, (uint32_t)i};
@@ -489,31 +483,24 @@ static bool order_series(struct model_measures *s)
 	return true;
 }
 
+static void drop_stored(void *model)
+{
+	stored_clear(model);
+}
+
 static bool finish_measures(struct model_measures *s)
 {
-	if (s->n == 0)
-		return true;
-	struct msort *t = malloc(s->n * sizeof(*t));
-	if (!t)
+	size_t w = sort_unique(s->keys, s->values, sizeof(*s->values), s->n,
+			       NULL);
+	if (w == SIZE_MAX)
 		return false;
-	for (size_t i = 0; i < s->n; i++)
-		t[i] = (struct msort){s->keys[i], s->values[i]};
-	qsort(t, s->n, sizeof(*t), cmp_msort);
-	size_t w = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		/* of equal keys the last (largest seq) wins */
-		if (i + 1 < s->n && cmp_mkey3(&t[i].k, &t[i + 1].k) == 0)
-			continue;
-		s->keys[w] = t[i].k;
-		s->values[w] = t[i].v;
-		w++;
-	}
-	free(t);
+	if (w == 0)
+		return true;
 	s->n = w;
 	if (s->keep_order && !order_series(s))
 		return false;
 	/* give back the builder's slack */
-	struct measure_key *k = realloc(s->keys, w * sizeof(*k));
+	struct key3 *k = realloc(s->keys, w * sizeof(*k));
 	if (k)
 		s->keys = k;
 	struct model_measure *v = realloc(s->values, w * sizeof(*v));
@@ -524,26 +511,10 @@ static bool finish_measures(struct model_measures *s)
 
 static bool finish_models(struct model_measures *s)
 {
-	if (s->n_models == 0)
-		return true;
-	struct ssort *t = malloc(s->n_models * sizeof(*t));
-	if (!t)
+	size_t w = sort_unique(s->skeys, s->models, sizeof(*s->models),
+			       s->n_models, drop_stored);
+	if (w == SIZE_MAX)
 		return false;
-	for (size_t i = 0; i < s->n_models; i++)
-		t[i] = (struct ssort){s->skeys[i], s->models[i]};
-	qsort(t, s->n_models, sizeof(*t), cmp_ssort);
-	size_t w = 0;
-	for (size_t i = 0; i < s->n_models; i++) {
-		if (i + 1 < s->n_models &&
-		    cmp_skey3(&t[i].k, &t[i + 1].k) == 0) {
-			stored_clear(&t[i].v);
-			continue;
-		}
-		s->skeys[w] = t[i].k;
-		s->models[w] = t[i].v;
-		w++;
-	}
-	free(t);
 	s->n_models = w;
 	return true;
 }

@@ -151,6 +151,20 @@ static void sb_exponent(struct strbuf *b, const struct scaling_factor *f,
 	strbuf_add(b, num);
 }
 
+/* One factor's power, " * " before it unless it is the term's first:
+ * "NAME^(E)", or with `log` "log2(NAME)^(E)". */
+static void sb_power(struct strbuf *b, bool *first, const char *name,
+		     const struct scaling_factor *f, bool is_log)
+{
+	strbuf_add(b, *first ? "" : " * ");
+	strbuf_add(b, is_log ? "log2(" : "");
+	strbuf_add(b, name);
+	strbuf_add(b, is_log ? ")^(" : "^(");
+	sb_exponent(b, f, is_log);
+	strbuf_add(b, ")");
+	*first = false;
+}
+
 char *scaling_text(const struct scaling_model *model,
 		   const char *const *names, uint32_t n_names)
 {
@@ -178,22 +192,10 @@ char *scaling_text(const struct scaling_model *model,
 						   ? names[f->param]
 						   : "?";
 
-			if (f->exponent != 0) {
-				strbuf_add(&b, first_factor ? "" : " * ");
-				strbuf_add(&b, name);
-				strbuf_add(&b, "^(");
-				sb_exponent(&b, f, false);
-				strbuf_add(&b, ")");
-				first_factor = false;
-			}
-			if (f->log_exponent != 0) {
-				strbuf_add(&b, first_factor ? "log2(" : " * log2(");
-				strbuf_add(&b, name);
-				strbuf_add(&b, ")^(");
-				sb_exponent(&b, f, true);
-				strbuf_add(&b, ")");
-				first_factor = false;
-			}
+			if (f->exponent != 0)
+				sb_power(&b, &first_factor, name, f, false);
+			if (f->log_exponent != 0)
+				sb_power(&b, &first_factor, name, f, true);
 		}
 		if (first_factor) /* a term without factors: its coefficient */
 			sb_num(&b, term->coefficient);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "net/url_cache.h"
+#include "core/fd.h"
 
 /* libcurl's receive buffer: fewer, larger writes. */
 #define FETCH_BUFFER_SIZE (512L << 10)
@@ -137,18 +138,10 @@ static size_t on_write(const char *data, size_t n, void *ctx)
 		k->too_big = true;
 		return 0;
 	}
-	const char *p = data;
-	size_t left = n;
-	while (left > 0) {
-		ssize_t w = write(k->fd, p, left);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			k->write_errno = w < 0 ? errno : EIO;
-			return 0;
-		}
-		p += w;
-		left -= (size_t)w;
+	int e = fd_write_all(k->fd, data, n);
+	if (e != 0) {
+		k->write_errno = e > 0 ? e : EIO;
+		return 0;
 	}
 	k->written += n;
 	return n;

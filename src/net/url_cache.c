@@ -21,6 +21,7 @@
 
 #include "core/array.h"
 #include "core/file_tree.h"
+#include "core/fd.h"
 #include "core/hash.h"
 
 /* Largest JSON record read (they are a few hundred bytes). */
@@ -166,19 +167,11 @@ enum status url_cache_write_atomic(const char *path, const void *data,
 			       strerror(errno));
 		goto out;
 	}
-	const char *p = data;
-	size_t left = len;
-	while (left > 0) {
-		ssize_t n = write(fd, p, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			st = error_set(err, STATUS_IO, tmp, "cannot write: %s",
-				       n < 0 ? strerror(errno) : "no progress");
-			goto out;
-		}
-		p += n;
-		left -= (size_t)n;
+	int e = fd_write_all(fd, data, len);
+	if (e != 0) {
+		st = error_set(err, STATUS_IO, tmp, "cannot write: %s",
+			       e > 0 ? strerror(e) : "no progress");
+		goto out;
 	}
 	if (fsync(fd) != 0 || close(fd) != 0) {
 		fd = -1;

@@ -561,15 +561,13 @@ enum status present_rows_walk(struct present_rows *r,
 					break;
 			}
 		}
-		if (!array_grow((void **)&stack, &cap, n + keep,
-				sizeof(*stack))) {
-			free(kids);
+		bool pushed = array_push_reversed_u32(&stack, &n, &cap, kids,
+						      keep);
+		free(kids);
+		if (!pushed) {
 			st = error_set(err, STATUS_NOMEM, NULL, "out of memory");
 			break;
 		}
-		for (size_t i = keep; i-- > 0;)
-			stack[n++] = kids[i];
-		free(kids);
 	}
 	free(stack);
 	return st;

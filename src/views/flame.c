@@ -15,18 +15,17 @@
 struct layout {
 	struct flame_box *boxes;
 	double *left, *right; /* per box: its span in fractions of cells */
-	size_t n, cap, cap_l, cap_r;
+	size_t n, cap; /* cap: of boxes, left and right */
 };
 
 static bool add_box(struct layout *l, const struct flame_box *b, double left,
 		    double right)
 {
-	if (!array_grow((void **)&l->boxes, &l->cap, l->n + 1,
-			sizeof *l->boxes) ||
-	    !array_grow((void **)&l->left, &l->cap_l, l->n + 1,
-			sizeof *l->left) ||
-	    !array_grow((void **)&l->right, &l->cap_r, l->n + 1,
-			sizeof *l->right))
+	void **const arrays[] = {(void **)&l->boxes, (void **)&l->left,
+				 (void **)&l->right};
+	const size_t sizes[] = {sizeof *l->boxes, sizeof *l->left,
+				sizeof *l->right};
+	if (!array_grow_each(&l->cap, l->n + 1, 3, arrays, sizes))
 		return false;
 	l->boxes[l->n] = *b;
 	l->left[l->n] = left;
@@ -163,7 +162,7 @@ static int group_by_value(const void *a, const void *b)
 
 struct merging {
 	struct flame_merge *fm;
-	size_t cap_boxes, cap_rows, cap_l, cap_r;
+	size_t cap_boxes, cap_rows; /* cap_boxes: of fm->boxes, left, right */
 	double *left, *right;
 	struct kid *kids;
 	size_t n_kids, cap_kids;
@@ -211,14 +210,14 @@ static bool add_merged(struct merging *g, const struct flame_merged *b,
 		       size_t n)
 {
 	struct flame_merge *fm = g->fm;
-	if (!array_grow((void **)&fm->boxes, &g->cap_boxes, fm->n_boxes + 1,
-			sizeof *fm->boxes) ||
+	void **const arrays[] = {(void **)&fm->boxes, (void **)&g->left,
+				 (void **)&g->right};
+	const size_t sizes[] = {sizeof *fm->boxes, sizeof *g->left,
+				sizeof *g->right};
+	if (!array_grow_each(&g->cap_boxes, fm->n_boxes + 1, 3, arrays,
+			     sizes) ||
 	    !array_grow((void **)&fm->rows, &g->cap_rows, fm->n_rows + n,
-			sizeof *fm->rows) ||
-	    !array_grow((void **)&g->left, &g->cap_l, fm->n_boxes + 1,
-			sizeof *g->left) ||
-	    !array_grow((void **)&g->right, &g->cap_r, fm->n_boxes + 1,
-			sizeof *g->right))
+			sizeof *fm->rows))
 		return false;
 	fm->boxes[fm->n_boxes] = *b;
 	fm->boxes[fm->n_boxes].first = (uint32_t)fm->n_rows;

@@ -585,24 +585,17 @@ static void flat_node_get(const struct view *v, uint32_t node,
 {
 	const struct flat *f = v->impl;
 	uint8_t kind = NODE_ROOT;
+	/* a group's row kind (0: the row of a model node), one per tag */
+	static const uint8_t group_kind[] = {[FLAT_MODULE] = VIEW_ROW_MODULE,
+					     [FLAT_FILE] = VIEW_ROW_FILE,
+					     [FLAT_INSTRUCTION] = 0};
 	if (node != 0) {
 		const struct flat_row *r = &f->rows[node];
-		switch ((enum flat_tag)r->tag) {
-		case FLAT_MODULE:
-			kind = VIEW_ROW_MODULE;
-			break;
-		case FLAT_FILE:
-			kind = VIEW_ROW_FILE;
-			break;
-		case FLAT_ROOT:
-		case FLAT_FUNCTION:
-		case FLAT_LOOP:
-		case FLAT_LINE:
-		case FLAT_INSTRUCTION:
+		kind = group_kind[r->tag];
+		if (kind == 0) {
 			kind = model_nodes(v->m)[r->model_node].kind;
 			if (kind == NODE_ROOT)
 				kind = NODE_ENTRY;
-			break;
 		}
 	}
 	*out = (struct view_node){
@@ -634,22 +627,14 @@ static char *flat_label(const struct view *v, uint32_t node)
 				nd->function < model_n_functions(m)
 			? &model_functions(m)[nd->function]
 			: NULL;
-	switch ((enum flat_tag)r->tag) {
-	case FLAT_MODULE:
+	if (r->tag == FLAT_MODULE)
 		return path_label(model_str(m, mf && mf->module ? mf->module
 								: nd->module),
 				  "<unknown module>");
-	case FLAT_FILE:
+	if (r->tag == FLAT_FILE)
 		return path_label(model_str(m, mf && mf->file ? mf->file
 							      : nd->file),
 				  "<unknown file>");
-	case FLAT_ROOT:
-	case FLAT_FUNCTION:
-	case FLAT_LOOP:
-	case FLAT_LINE:
-	case FLAT_INSTRUCTION:
-		break;
-	}
 	return model_node_label(m, fn);
 }
 
