@@ -243,20 +243,14 @@ static inline struct model *fx_random_model(uint32_t n_nodes, uint32_t n_funcs,
 							  ->functions[nd.function]
 							  .name;
 				}
-			} else if (r < 8) {
-				nd.kind = NODE_LOOP;
-				nd.relation = RELATION_LEXICAL;
-				const char *file = files[fx_below(&s, 4)];
-				nd.file = model_builder_intern(b, file,
-							       strlen(file));
-				nd.line = 1 + fx_below(&s, 5);
 			} else if (r < 14) {
-				nd.kind = NODE_LINE;
+				/* a loop (lines 1-5) or a statement (1-6) */
+				nd.kind = r < 8 ? NODE_LOOP : NODE_LINE;
 				nd.relation = RELATION_LEXICAL;
 				const char *file = files[fx_below(&s, 4)];
 				nd.file = model_builder_intern(b, file,
 							       strlen(file));
-				nd.line = 1 + fx_below(&s, 6);
+				nd.line = 1 + fx_below(&s, r < 8 ? 5 : 6);
 			} else {
 				nd.kind = NODE_INSTRUCTION;
 				nd.relation = RELATION_LEXICAL;
