@@ -50,12 +50,8 @@ static struct model *build(const struct spec_node *spec, uint32_t n,
 			.file = model_builder_intern(b, "x.c", 3),
 			.line = 10 + i,
 		};
-		assert_int_equal(model_builder_add_node(b, spec[i].parent, &nd),
-				 i + 1);
-		if (spec[i].incl >= 0)
-			fx_set(fv, nd.ctx_id, 0, spec[i].incl);
-		if (spec[i].excl >= 0)
-			fx_set(fv, nd.ctx_id, 1, spec[i].excl);
+		fx_add_node(b, fv, spec[i].parent, &nd, i + 1, spec[i].incl,
+			    spec[i].excl);
 	}
 	return fx_finish(b, fv, values);
 }

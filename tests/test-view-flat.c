@@ -113,10 +113,8 @@ static void test_recursion(void **state)
 					  : 0,
 			.offset = 0x40,
 		};
-		assert_int_equal(model_builder_add_node(b, spec[i].parent, &nd),
-				 i + 1);
-		fx_set(fv, nd.ctx_id, 0, spec[i].incl);
-		fx_set(fv, nd.ctx_id, 1, spec[i].excl);
+		fx_add_node(b, fv, spec[i].parent, &nd, i + 1, spec[i].incl,
+			    spec[i].excl);
 	}
 	struct model *m = fx_finish(b, fv, true);
 	struct view *v = view_of(m, VIEW_FLAT);
@@ -207,10 +205,8 @@ static void test_inlined(void **state)
 			.file = spec[i].file,
 			.line = spec[i].line,
 		};
-		assert_int_equal(model_builder_add_node(b, spec[i].parent, &nd),
-				 i + 1);
-		fx_set(fv, nd.ctx_id, 0, spec[i].incl);
-		fx_set(fv, nd.ctx_id, 1, spec[i].excl);
+		fx_add_node(b, fv, spec[i].parent, &nd, i + 1, spec[i].incl,
+			    spec[i].excl);
 	}
 	struct model *m = fx_finish(b, fv, true);
 	struct view *v = view_of(m, VIEW_FLAT);

@@ -359,6 +359,19 @@ static inline struct model *fx_finish(struct model_builder *b,
 	return m;
 }
 
+/* Adds nd under `parent`, asserted to become node `want`, with its
+ * inclusive and exclusive values (stats 0 and 1; < 0: absent) in fv. */
+static inline void fx_add_node(struct model_builder *b, struct fx_values *fv,
+			       uint32_t parent, const struct model_node *nd,
+			       uint32_t want, double incl, double excl)
+{
+	assert_int_equal(model_builder_add_node(b, parent, nd), want);
+	if (incl >= 0)
+		fx_set(fv, nd->ctx_id, 0, incl);
+	if (excl >= 0)
+		fx_set(fv, nd->ctx_id, 1, excl);
+}
+
 /* A model of functions "n0", "n1", ... from a parent list (node i + 1's
  * parent is parent[i]) and inclusive values of column 0 (< 0: absent;
  * `root` the root's); the context id of node i + 1 is ctx[i] (NULL:
@@ -381,10 +394,7 @@ static inline struct model *fx_parent_model(const uint32_t *parent, const double
 			.function = MODEL_NONE,
 			.name = model_builder_intern(b, name, (size_t)len),
 		};
-		assert_int_equal(model_builder_add_node(b, parent[i], &nd),
-				 i + 1);
-		if (incl[i] >= 0)
-			fx_set(fv, nd.ctx_id, 0, incl[i]);
+		fx_add_node(b, fv, parent[i], &nd, i + 1, incl[i], -1);
 	}
 	return fx_finish(b, fv, values);
 }
