@@ -11,11 +11,10 @@
 . "${top_srcdir:-.}/tests/test-lib.sh"
 . "$top_srcdir/tests/tmux-env.sh"
 tmp_home
-"$gen" -o "$tmp/db" --answers "$tmp/answers.json" \
-	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1
+gen_db --answers "$tmp/answers.json" \
+	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml
 "$gen" -o "$tmp/hostile" --hostile --seed 5 \
 	--contexts 400 --threads 2 --ranks 2 >/dev/null || exit 1
-db=$tmp/db
 # the viewer on $db in a fresh session, drawn
 view() { start "$cs --no-config $db" "q quit"; }
 # view_pid WHAT: view (failing with WHAT if it does not draw), its process
