@@ -122,6 +122,20 @@ void print_warnings(const struct config *c)
 		print_message("warning: %s\n", c->warnings[i]);
 }
 
+void assert_warnings(const struct config *c, const char *const *want,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!has_warning(c, want[i])) {
+			print_warnings(c);
+			fail_msg("no warning '%s'", want[i]);
+		}
+	if (c->n_warnings != n) {
+		print_warnings(c);
+		fail_msg("%zu warnings, expected %zu", c->n_warnings, n);
+	}
+}
+
 char *path_join(const char *dir, const char *leaf)
 {
 	char *p = NULL;
