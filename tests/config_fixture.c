@@ -122,6 +122,19 @@ void print_warnings(const struct config *c)
 		print_message("warning: %s\n", c->warnings[i]);
 }
 
+void assert_warning_is(const struct config *c, size_t i, const char *fmt,
+		       ...)
+{
+	char *want = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	assert_true(vasprintf(&want, fmt, ap) > 0);
+	va_end(ap);
+	assert_true(i < c->n_warnings);
+	assert_string_equal(c->warnings[i], want);
+	free(want);
+}
+
 void assert_warnings(const struct config *c, const char *const *want,
 		     size_t n)
 {
