@@ -1,8 +1,8 @@
 # bench-lib.sh: what the benchmark scripts share, sourced by them after
 # `here` (the bench directory) is set, as tests/test-lib.sh is by the
 # tests: the machine line that heads every result, `m` (measure.py with
-# RUNS runs, default 3), an old-against-new script's arguments, a
-# repeated key string, a temporary directory, the trace pane's key
+# RUNS runs, default 3), an old-against-new script's arguments, the
+# check for make-big-db.sh's databases, a repeated key string, a temporary directory, the trace pane's key
 # script and the per-key percentile table of a --timing file
 # (key-times.py), and the measurements of a GPU run (bench-nsight.sh,
 # bench-rocpd.sh).  POSIX sh.
@@ -38,6 +38,16 @@ bench_old_new() {
 	runs=${RUNS:-5}
 	m="python3 $here/measure.py --runs $runs"
 	mkdir -p "$out"
+}
+
+# bench_need_big FILE [PART]: exit 1 unless FILE, a file of one of
+# bench/make-big-db.sh's databases in $out, exists (the message names the
+# command that makes it, with PART: a or b).
+bench_need_big() {
+	[ -f "$1" ] || {
+		echo "missing $(dirname "$1"): run bench/make-big-db.sh $out${2:+ $2}" >&2
+		exit 1
+	}
 }
 
 # N TEXT: TEXT N times over (a key script's repeated part).

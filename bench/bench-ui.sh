@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 cs=${CALLSCOPE:-$here/../callscope}
 db="$out/contexts-3m"
-[ -f "$db/meta.db" ] || { echo "missing $db: run bench/make-big-db.sh $out a" >&2; exit 1; }
+bench_need_big "$db/meta.db" a
 bench_tmp
 bench_machine
 "$cs" report "$db" --depth 1 >/dev/null # warm the page cache
