@@ -11,7 +11,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
 m="python3 $here/measure.py"
 big="$out/contexts-3m"
 trace="$out/trace-10g"

@@ -1,11 +1,16 @@
 # bench-lib.sh: what the benchmark scripts share, sourced by them after
 # `here` (the bench directory) is set, as tests/test-lib.sh is by the
-# tests: the machine line that heads every result, `m` (measure.py with
-# RUNS runs, default 3), an old-against-new script's arguments, the
-# check for make-big-db.sh's databases, a repeated key string, a temporary directory, the trace pane's key
-# script and the per-key percentile table of a --timing file
-# (key-times.py), and the measurements of a GPU run (bench-nsight.sh,
-# bench-rocpd.sh).  POSIX sh.
+# tests: $cs and $gen, the machine line that heads every result, `m`
+# (measure.py with RUNS runs, default 3), an old-against-new script's
+# arguments, the check for make-big-db.sh's databases, a repeated key
+# string, a temporary directory, the trace pane's key script and the
+# per-key percentile table of a --timing file (key-times.py), and the
+# measurements of a GPU run (bench-nsight.sh, bench-rocpd.sh).  POSIX sh.
+
+# The programs measured and run: callscope ($cs) and the database
+# generator ($gen) of this build, or CALLSCOPE and GEN.
+cs=${CALLSCOPE:-$here/../callscope}
+gen=${GEN:-$here/../tests/gen-v4db}
 
 # "machine: N cores, M GiB, kernel" (and the load average with `load`).
 bench_machine() {
@@ -23,9 +28,8 @@ bench_tmp() {
 }
 
 # The arguments of an old-against-new benchmark, OLD_BIN NEW_BIN [DIR]:
-# old, new, out (DIR, default bench/out, made), gen (GEN, default
-# tests/gen-v4db), runs (RUNS, default 5) and $m (measure.py with that
-# many runs); with fewer than two, the script's lines 2 to LAST (its
+# old, new, out (DIR, default bench/out, made), runs (RUNS, default 5)
+# and $m (measure.py with that many runs); with fewer than two, the script's lines 2 to LAST (its
 # usage) and exit 2.  usage: bench_old_new LAST "$@"
 bench_old_new() {
 	last=$1
@@ -34,7 +38,6 @@ bench_old_new() {
 	old=$1
 	new=$2
 	out=${3:-$here/out}
-	gen=${GEN:-$here/../tests/gen-v4db}
 	runs=${RUNS:-5}
 	m="python3 $here/measure.py --runs $runs"
 	mkdir -p "$out"

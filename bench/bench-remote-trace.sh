@@ -15,7 +15,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
 rcli=${REMOTE_CLI:-$here/../tests/remote-cli}
 db="$out/trace-10g"
 bench_need_big "$db/trace.db" b

@@ -12,7 +12,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out/rocpd}
-cs=${CALLSCOPE:-$here/../callscope}
 [ -d "$out" ] || mkdir -p "$out"
 if [ ! -f "$out.made-16-10000000" ]; then
 	python3 "$here/gen_rocpd_big.py" "$out" 16 10000000 >/dev/null

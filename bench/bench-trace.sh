@@ -17,8 +17,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
-gen=${GEN:-$here/../tests/gen-v4db}
 bench_need_big "$out/trace-10g/trace.db" b
 if [ ! -f "$out/lines-10k/trace.db" ]; then
 	"$gen" -o "$out/lines-10k" --contexts 2000 --ranks 10 --threads 1000 \

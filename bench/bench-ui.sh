@@ -9,7 +9,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
 db="$out/contexts-3m"
 bench_need_big "$db/meta.db" a
 bench_tmp
