@@ -11,12 +11,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
 m="python3 $here/measure.py"
 big="$out/contexts-3m"
 trace="$out/trace-10g"
 for d in "$big" "$trace"; do
-	[ -f "$d/meta.db" ] || { echo "missing $d: run bench/make-big-db.sh $out" >&2; exit 1; }
+	bench_need_big "$d/meta.db"
 done
 bench_machine
 echo "contexts-3m: meta.db $(wc -c <"$big/meta.db") bytes; trace-10g: trace.db $(wc -c <"$trace/trace.db") bytes"

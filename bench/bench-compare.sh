@@ -14,8 +14,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 runs=${RUNS:-100}
 contexts=${CONTEXTS:-100000}
-gen=${GEN:-$here/../tests/gen-v4db}
-cs=${CALLSCOPE:-$here/../callscope}
 m="python3 $here/measure.py"
 set_dir="$out/compare-$runs-$contexts"
 mkdir -p "$set_dir"

@@ -17,15 +17,8 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
-[ $# -ge 2 ] || { sed -n 2,17p "$0"; exit 2; }
-old=$1
-new=$2
-out=${3:-$here/out}
-gen=${GEN:-$here/../tests/gen-v4db}
-runs=${RUNS:-5}
+bench_old_new 17 "$@"
 files=${FILES:-1000}
-m="python3 $here/measure.py --runs $runs"
-mkdir -p "$out"
 bench_tmp
 export XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 bench_machine load

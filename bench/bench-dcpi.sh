@@ -21,7 +21,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out/dcpi}
-cs=${CALLSCOPE:-$here/../callscope}
 
 # the flat and bottom-up views of 20 M addresses, old and new
 views_bench() {

@@ -11,8 +11,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
 contexts=${CONTEXTS:-3000000}
-gen=${GEN:-$here/../tests/gen-v4db}
-cs=${CALLSCOPE:-$here/../callscope}
 m="python3 $here/measure.py"
 mkdir -p "$out"
 for t in 2 3; do

@@ -15,16 +15,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
-[ $# -ge 2 ] || { sed -n 2,16p "$0"; exit 2; }
-old=$1
-new=$2
-out=${3:-$here/out}
-gen=${GEN:-$here/../tests/gen-v4db}
-runs=${RUNS:-5}
+bench_old_new 16 "$@"
 py=${PYTHON:-/usr/bin/python3}
-m="python3 $here/measure.py --runs $runs"
 db="$out/contexts-196k"
-mkdir -p "$out"
 [ -f "$db/profile.db" ] ||
 	"$gen" -o "$db" --seed 5 --contexts 196000 --no-trace >/dev/null
 bench_tmp

@@ -18,7 +18,6 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
-cs=${CALLSCOPE:-$here/../callscope}
 ex="$here/../../shared/corpus/hpctoolkit-xml/hpctoolkit/doc/www/examples"
 [ -d "$ex" ] || { echo "missing $ex" >&2; exit 1; }
 bench_tmp
@@ -39,7 +38,6 @@ for db in "$tmp/hpctoolkit-lu.C.256-database-466923" \
 done
 
 # ---- the trace pane ------------------------------------------------------
-gen=${GEN:-$here/../tests/gen-v4db}
 "$gen" -o "$tmp/v4-lu" --contexts 10000 --ranks 256 --threads 1 \
 	--trace-lines 256 --samples 885 --no-cct >/dev/null
 "$gen" -o "$tmp/v4-su3" --contexts 20000 --ranks 32 --threads 1 \

@@ -1,10 +1,16 @@
 # bench-lib.sh: what the benchmark scripts share, sourced by them after
 # `here` (the bench directory) is set, as tests/test-lib.sh is by the
-# tests: the machine line that heads every result, `m` (measure.py with
-# RUNS runs, default 3), a temporary directory, the trace pane's key
-# script and the per-key percentile table of a --timing file
-# (key-times.py), and the measurements of a GPU run (bench-nsight.sh,
-# bench-rocpd.sh).  POSIX sh.
+# tests: $cs and $gen, the machine line that heads every result, `m`
+# (measure.py with RUNS runs, default 3), an old-against-new script's
+# arguments, the check for make-big-db.sh's databases, a repeated key
+# string, a temporary directory, the trace pane's key script and the
+# per-key percentile table of a --timing file (key-times.py), and the
+# measurements of a GPU run (bench-nsight.sh, bench-rocpd.sh).  POSIX sh.
+
+# The programs measured and run: callscope ($cs) and the database
+# generator ($gen) of this build, or CALLSCOPE and GEN.
+cs=${CALLSCOPE:-$here/../callscope}
+gen=${GEN:-$here/../tests/gen-v4db}
 
 # "machine: N cores, M GiB, kernel" (and the load average with `load`).
 bench_machine() {
@@ -21,15 +27,45 @@ bench_tmp() {
 	trap 'rm -rf "$tmp"' EXIT
 }
 
+# The arguments of an old-against-new benchmark, OLD_BIN NEW_BIN [DIR]:
+# old, new, out (DIR, default bench/out, made), runs (RUNS, default 5)
+# and $m (measure.py with that many runs); with fewer than two, the script's lines 2 to LAST (its
+# usage) and exit 2.  usage: bench_old_new LAST "$@"
+bench_old_new() {
+	last=$1
+	shift
+	[ $# -ge 2 ] || { sed -n "2,${last}p" "$0"; exit 2; }
+	old=$1
+	new=$2
+	out=${3:-$here/out}
+	runs=${RUNS:-5}
+	m="python3 $here/measure.py --runs $runs"
+	mkdir -p "$out"
+}
+
+# bench_need_big FILE [PART]: exit 1 unless FILE, a file of one of
+# bench/make-big-db.sh's databases in $out, exists (the message names the
+# command that makes it, with PART: a or b).
+bench_need_big() {
+	[ -f "$1" ] || {
+		echo "missing $(dirname "$1"): run bench/make-big-db.sh $out${2:+ $2}" >&2
+		exit 1
+	}
+}
+
+# N TEXT: TEXT N times over (a key script's repeated part).
+bench_repeat() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		printf '%s' "$2"
+		i=$((i + 1))
+	done
+}
+
 # The trace pane's key script, five times: zoom in x4, pan, zoom out, line
 # zoom, depth, next change, undo/redo, cursor moves, home (in $keys).
 bench_trace_keys() {
-	keys=""
-	i=0
-	while [ $i -lt 5 ]; do
-		keys="${keys}++++>>>----}}{{))((..,uu<C-r><C-r><Right><Down><Up>0"
-		i=$((i + 1))
-	done
+	keys=$(bench_repeat 5 "++++>>>----}}{{))((..,uu<C-r><C-r><Right><Down><Up>0")
 }
 
 # The trace pane of DB in headless mode at 225x75 (page cache warmed by

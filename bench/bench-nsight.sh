@@ -13,7 +13,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out/nsight}
-cs=${CALLSCOPE:-$here/../callscope}
 kernels=${KERNELS:-10000000}
 ranks=${RANKS:-16}
 [ -d "$out" ] || mkdir -p "$out"

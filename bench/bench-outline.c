@@ -181,23 +181,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-outline: nothing matches %s\n", pattern);
 		return 1;
 	}
-	s.n = 0;
+	/* 100 steps forward, then 100 back */
 	uint32_t at = MODEL_NONE;
-	for (int i = 0; i < 100; i++) {
-		t0 = bench_cpu_seconds();
-		if (outline_search_next(o, at, true, &at, &err) != STATUS_OK)
-			return fail("search step", &err);
-		add(&s, bench_cpu_seconds() - t0);
+	for (int forward = 1; forward >= 0; forward--) {
+		s.n = 0;
+		for (int i = 0; i < 100; i++) {
+			t0 = bench_cpu_seconds();
+			if (outline_search_next(o, at, forward, &at, &err) !=
+			    STATUS_OK)
+				return fail("search step", &err);
+			add(&s, bench_cpu_seconds() - t0);
+		}
+		report(forward ? "search step forward (reveals the match)"
+			       : "search step backward",
+		       &s);
 	}
-	report("search step forward (reveals the match)", &s);
-	s.n = 0;
-	for (int i = 0; i < 100; i++) {
-		t0 = bench_cpu_seconds();
-		if (outline_search_next(o, at, false, &at, &err) != STATUS_OK)
-			return fail("search step", &err);
-		add(&s, bench_cpu_seconds() - t0);
-	}
-	report("search step backward", &s);
 	s.n = 0;
 	for (int i = 0; i < 50; i++) {
 		if (outline_set_sort(o, (uint32_t)(i % 3), i & 1, &err) !=

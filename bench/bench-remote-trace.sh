@@ -15,10 +15,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
 rcli=${REMOTE_CLI:-$here/../tests/remote-cli}
 db="$out/trace-10g"
-[ -f "$db/trace.db" ] || { echo "missing $db: run bench/make-big-db.sh $out b" >&2; exit 1; }
+bench_need_big "$db/trace.db" b
 [ -x "$rcli" ] || { echo "missing $rcli: run make check (or make tests/remote-cli)" >&2; exit 1; }
 tmp=$(mktemp -d)
 pid=

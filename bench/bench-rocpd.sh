@@ -12,7 +12,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out/rocpd}
-cs=${CALLSCOPE:-$here/../callscope}
 [ -d "$out" ] || mkdir -p "$out"
 if [ ! -f "$out.made-16-10000000" ]; then
 	python3 "$here/gen_rocpd_big.py" "$out" 16 10000000 >/dev/null
@@ -22,17 +21,19 @@ bench_machine
 echo "run: $(find "$out" -name '*_results.db' | wc -l) files, $(du -sh "$out" | cut -f1)"
 cat "$out"/*/*.db >/dev/null # warm the page cache
 bench_gpu_run "$out" +1s
+# plain_sql NAME QUERY LABEL: QUERY with sqlite3 on every file of the run,
+# one after the other (a script $out.NAME.sh), measured as LABEL
+plain_sql() {
+	cat >"$out.$1.sh" <<EOS
+for f in "$out"/*/*_results.db; do
+	sqlite3 -readonly "\$f" "$2" || exit 1
+done
+EOS
+	m --label "$3" -- sh "$out.$1.sh"
+}
 if command -v sqlite3 >/dev/null; then
-	cat >"$out.plain.sh" <<EOS
-for f in "$out"/*/*_results.db; do
-	sqlite3 -readonly "\$f" "SELECT * FROM top_kernels" || exit 1
-done
-EOS
-	m --label "plain SQL: top_kernels view, file by file" -- sh "$out.plain.sh"
-	cat >"$out.plain-summary.sh" <<EOS
-for f in "$out"/*/*_results.db; do
-	sqlite3 -readonly "\$f" "SELECT name, COUNT(*), SUM(duration), MIN(duration), MAX(duration) FROM kernels GROUP BY name" || exit 1
-done
-EOS
-	m --label "plain SQL: kernels view grouped, file by file" -- sh "$out.plain-summary.sh"
+	plain_sql plain "SELECT * FROM top_kernels" \
+		"plain SQL: top_kernels view, file by file"
+	plain_sql plain-summary "SELECT name, COUNT(*), SUM(duration), MIN(duration), MAX(duration) FROM kernels GROUP BY name" \
+		"plain SQL: kernels view grouped, file by file"
 fi

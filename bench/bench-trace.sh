@@ -17,9 +17,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
-gen=${GEN:-$here/../tests/gen-v4db}
-[ -f "$out/trace-10g/trace.db" ] || { echo "missing $out/trace-10g: run bench/make-big-db.sh $out b" >&2; exit 1; }
+bench_need_big "$out/trace-10g/trace.db" b
 if [ ! -f "$out/lines-10k/trace.db" ]; then
 	"$gen" -o "$out/lines-10k" --contexts 2000 --ranks 10 --threads 1000 \
 		--trace-lines 10000 --samples 10000 --no-cct >/dev/null

@@ -9,9 +9,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
 out=${1:-$here/out}
-cs=${CALLSCOPE:-$here/../callscope}
 db="$out/contexts-3m"
-[ -f "$db/meta.db" ] || { echo "missing $db: run bench/make-big-db.sh $out a" >&2; exit 1; }
+bench_need_big "$db/meta.db" a
 bench_tmp
 bench_machine
 "$cs" report "$db" --depth 1 >/dev/null # warm the page cache
@@ -21,18 +20,9 @@ python3 "$here/measure.py" --label "open to first frame (headless)" -- \
 # search steps, zoom; each repeated so percentiles mean something
 # the script opens with a 3 s pause, a user reading the first screen: the
 # bottom-up and flat views build in the background meanwhile
-keys="<Sleep:3000>"
-i=0
-while [ $i -lt 20 ]; do
-	keys="${keys}jjjjjkkkkk<PgDn><PgUp>lhlHgsrr<Right><Left>zZ"
-	i=$((i + 1))
-done
-keys="${keys}/solver<Enter>"
-i=0
-while [ $i -lt 20 ]; do keys="${keys}nnnnnNNNNN"; i=$((i + 1)); done
-keys="${keys}g2jjjjjl3jjjjjl1"
-i=0
-while [ $i -lt 5 ]; do keys="${keys}vvv"; i=$((i + 1)); done
+keys="<Sleep:3000>$(bench_repeat 20 "jjjjjkkkkk<PgDn><PgUp>lhlHgsrr<Right><Left>zZ")"
+keys="${keys}/solver<Enter>$(bench_repeat 20 nnnnnNNNNN)"
+keys="${keys}g2jjjjjl3jjjjjl1$(bench_repeat 5 vvv)"
 python3 "$here/measure.py" --runs 1 --label "key script (peak RSS)" -- \
 	"$cs" --headless --no-config --size 160x48 --keys "$keys" \
 	--timing "$tmp/timing" "$db"

@@ -15,6 +15,22 @@
 #include "bench_model.h"
 #include "../tests/view_fixture.h"
 
+/* Times the children of `row` (column 0), printed as WHAT; 1 on an error. */
+static int time_children(struct view *v, uint32_t row, const char *what)
+{
+	uint32_t *kids = NULL;
+	size_t n = 0;
+	struct error err = {0};
+	double t0 = bench_cpu_seconds();
+	if (view_children(v, row, 0, false, &kids, &n, &err) != STATUS_OK)
+		return 1;
+	double t1 = bench_cpu_seconds();
+	printf("%-9s %s: %zu rows in %.3f s\n", view_kind_name(view_kind_of(v)),
+	       what, n, t1 - t0);
+	free(kids);
+	return 0;
+}
+
 static int first_level(struct model *m, enum view_kind kind)
 {
 	struct view *v = NULL;
@@ -37,30 +53,14 @@ static int first_level(struct model *m, enum view_kind kind)
 	       "sorted by label %.3f s, then values of column 0 and sorted "
 	       "%.3f s, total %.3f s\n",
 	       view_kind_name(kind), t1 - t0, n, t2 - t1, t3 - t2, t3 - t1);
-	if (kind == VIEW_BOTTOM_UP && n) {
-		uint32_t *callers = NULL;
-		size_t nc = 0;
-		t1 = bench_cpu_seconds();
-		if (view_children(v, kids[0], 0, false, &callers, &nc, &err) !=
-		    STATUS_OK)
-			return 1;
-		t2 = bench_cpu_seconds();
-		printf("%-9s callers of the top function: %zu rows in %.3f s\n",
-		       view_kind_name(kind), nc, t2 - t1);
-		free(callers);
-	}
-	if (kind == VIEW_FLAT && n) {
-		uint32_t *files = NULL;
-		size_t nf = 0;
-		t1 = bench_cpu_seconds();
-		if (view_children(v, kids[0], 0, false, &files, &nf, &err) !=
-		    STATUS_OK)
-			return 1;
-		t2 = bench_cpu_seconds();
-		printf("%-9s files of the top module: %zu rows in %.3f s\n",
-		       view_kind_name(kind), nf, t2 - t1);
-		free(files);
-	}
+	/* bottom-up: the callers of the top function; flat: the files of
+	 * the top module */
+	if (kind == VIEW_BOTTOM_UP && n &&
+	    time_children(v, kids[0], "callers of the top function"))
+		return 1;
+	if (kind == VIEW_FLAT && n &&
+	    time_children(v, kids[0], "files of the top module"))
+		return 1;
 	uint32_t *path = NULL;
 	size_t np = 0;
 	t1 = bench_cpu_seconds();

@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import tarfile
+from pathlib import Path
 
 dump, shared, tmp = sys.argv[1:4]
 failures = []
@@ -165,8 +166,7 @@ def check_dir(d):
     if mdbs:
         profs = []
         for p in mdbs:
-            with open(p, "rb") as f:
-                b = f.read()
+            b = Path(p).read_bytes()
             profs.append(name_ids(p) + metricdb(b))
         lines = run("metricdb", *mdbs)
         if lines is not None:
@@ -176,8 +176,7 @@ def check_dir(d):
             check_cpi_xml(d, profs)
     mdb = os.path.join(d, "experiment-1.mdb")
     if os.path.exists(mdb):
-        with open(mdb, "rb") as f:
-            b = f.read()
+        b = Path(mdb).read_bytes()
         profs = [(r, t) + metricdb(b, off) for r, t, off, _ in table(b)]
         lines = run("mdb", mdb)
         if lines is not None:
@@ -187,8 +186,7 @@ def check_dir(d):
     if traces:
         want = []
         for p in traces:
-            with open(p, "rb") as f:
-                b = f.read()
+            b = Path(p).read_bytes()
             want.append(name_ids(p) + hpctrace(b, 0, len(b)))
         lines = run("hpctrace", *traces)
         if lines is not None:
@@ -197,8 +195,7 @@ def check_dir(d):
         xml_trace_range(d, want)
     mt = os.path.join(d, "experiment.mt")
     if os.path.exists(mt):
-        with open(mt, "rb") as f:
-            b = f.read()
+        b = Path(mt).read_bytes()
         want = [(r, t) + hpctrace(b, off, end) for r, t, off, end in table(b)]
         lines = run("mt", mt)
         if lines is not None:
@@ -228,8 +225,7 @@ def check_cpi_xml(d, profs):
 
 
 def check_sparse(d, rel):
-    with open(os.path.join(d, "profile.db"), "rb") as f:
-        p = f.read()
+    p = Path(os.path.join(d, "profile.db")).read_bytes()
     assert p[:16] == b"HPCPROF-profdb__" and p[16] == 1
     nprof, = struct.unpack_from(">I", p, 18)
     pi_ptr, = struct.unpack_from(">Q", p, 32)
@@ -264,8 +260,7 @@ def check_sparse(d, rel):
                     want.append("value %d %d %d %.17g" % (c, m, i, byp[i]))
     tr = os.path.join(d, "trace.db")
     if os.path.exists(tr):
-        with open(tr, "rb") as f:
-            t = f.read()
+        t = Path(tr).read_bytes()
         n, = struct.unpack_from(">I", t, 18)
         hp, = struct.unpack_from(">Q", t, 32)
         want.append("lines %d" % n)

@@ -122,6 +122,33 @@ void print_warnings(const struct config *c)
 		print_message("warning: %s\n", c->warnings[i]);
 }
 
+void assert_warning_is(const struct config *c, size_t i, const char *fmt,
+		       ...)
+{
+	char *want = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	assert_true(vasprintf(&want, fmt, ap) > 0);
+	va_end(ap);
+	assert_true(i < c->n_warnings);
+	assert_string_equal(c->warnings[i], want);
+	free(want);
+}
+
+void assert_warnings(const struct config *c, const char *const *want,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!has_warning(c, want[i])) {
+			print_warnings(c);
+			fail_msg("no warning '%s'", want[i]);
+		}
+	if (c->n_warnings != n) {
+		print_warnings(c);
+		fail_msg("%zu warnings, expected %zu", c->n_warnings, n);
+	}
+}
+
 char *path_join(const char *dir, const char *leaf)
 {
 	char *p = NULL;

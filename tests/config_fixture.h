@@ -27,6 +27,13 @@ bool has_warning(const struct config *c, const char *text);
 bool has_warning_like(const struct config *c, const char *prefix,
 		      const char *part);
 void print_warnings(const struct config *c);
+/* c's warning i is the printf-formatted text fmt */
+void assert_warning_is(const struct config *c, size_t i, const char *fmt,
+		       ...) __attribute__((format(printf, 3, 4)));
+/* c's warnings are exactly want[0..n-1]: each one of them, n in all
+ * (otherwise c's are printed and the test fails) */
+void assert_warnings(const struct config *c, const char *const *want,
+		     size_t n);
 
 /* files (heap strings the caller frees) */
 char *path_join(const char *dir, const char *leaf);

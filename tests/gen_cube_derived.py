@@ -350,13 +350,18 @@ def main():
             cells[(uniq, "I", c)] = inc[c]
             cells[(uniq, "E", c)] = exc[c]
 
-    def total(m, k, c):
-        if m in aggs:  # from 0, then aggr(total, next location)
+    def fold(m, xs):
+        """Metric M's values XS folded into one: with its own aggr from
+        0 (aggr(acc, next)), else their sum."""
+        if m in aggs:
             acc = 0.0
-            for x in cells[(m, k, c)]:
+            for x in xs:
                 acc = op(m, "aggr")(acc, x)
             return acc
-        return math.fsum(cells[(m, k, c)])
+        return math.fsum(xs)
+
+    def total(m, k, c):
+        return fold(m, cells[(m, k, c)])  # over the locations
 
     fixed = {m: math.fsum(total(m, "I", r) for r in roots)
              for m in ("time", "visits", "bytes")}
@@ -438,13 +443,7 @@ def main():
     def fold_rows(m, k, cs):
         if not cs:
             return None
-        xs = [totals[(m, k, c)] for c in cs]
-        if m in aggs:
-            acc = 0.0
-            for x in xs:
-                acc = op(m, "aggr")(acc, x)
-            return acc
-        return math.fsum(xs)
+        return fold(m, [totals[(m, k, c)] for c in cs])
 
     rname = [region(c)[0] for c in range(n)]
 
@@ -477,13 +476,7 @@ def main():
                 return fixed["time"]
             if x in post_f:
                 return post_row(x, kk, cs)
-            xs = [total(x, kk, c) for c in cs]
-            if x in aggs:
-                acc = 0.0
-                for y in xs:
-                    acc = op(x, "aggr")(acc, y)
-                return acc
-            return math.fsum(xs)
+            return fold(x, [total(x, kk, c) for c in cs])
         if m not in aggs:
             return f(get)
 

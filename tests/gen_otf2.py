@@ -525,47 +525,35 @@ def hostile(outdir):
         names.append(name)
         return os.path.join(outdir, name)
 
+    def corrupt(name, parts, change):
+        """The case NAME: the base case with its file PARTS (a path
+        below the case) replaced by change(its bytes)."""
+        d = made(name)
+        copy_case(base, d)
+        a = os.path.join(d, *parts)
+        with open(a, "rb") as f:
+            data = f.read()
+        with open(a, "wb") as f:
+            f.write(change(data))
+
+    def half(data):
+        return data[:len(data) // 2]
+
     # the anchor cut in the middle
-    d = made("truncated-anchor")
-    copy_case(base, d)
-    a = os.path.join(d, "traces.otf2")
-    with open(a, "rb") as f:
-        data = f.read()
-    with open(a, "wb") as f:
-        f.write(data[:len(data) // 2])
+    corrupt("truncated-anchor", ["traces.otf2"], half)
     # an empty anchor (its name still says OTF2)
-    d = made("empty-anchor")
-    copy_case(base, d)
-    open(os.path.join(d, "traces.otf2"), "wb").close()
+    corrupt("empty-anchor", ["traces.otf2"], lambda data: b"")
     # a major version from the future (bytes 9-11: major, minor, bugfix)
-    d = made("wrong-version")
-    copy_case(base, d)
-    a = os.path.join(d, "traces.otf2")
-    with open(a, "rb") as f:
-        data = bytearray(f.read())
-    data[9] = 99
-    with open(a, "wb") as f:
-        f.write(data)
+    corrupt("wrong-version", ["traces.otf2"],
+            lambda data: data[:9] + bytes([99]) + data[10:])
     # a location's event file gone
     d = made("missing-location-file")
     copy_case(base, d)
     os.unlink(os.path.join(d, "traces", "1.evt"))
     # the global definitions cut in the middle
-    d = made("truncated-defs")
-    copy_case(base, d)
-    a = os.path.join(d, "traces.def")
-    with open(a, "rb") as f:
-        data = f.read()
-    with open(a, "wb") as f:
-        f.write(data[:len(data) // 2])
+    corrupt("truncated-defs", ["traces.def"], half)
     # a location's events cut in the middle
-    d = made("truncated-events")
-    copy_case(base, d)
-    a = os.path.join(d, "traces", "0.evt")
-    with open(a, "rb") as f:
-        data = f.read()
-    with open(a, "wb") as f:
-        f.write(data[:len(data) // 2])
+    corrupt("truncated-events", ["traces", "0.evt"], half)
     # system tree nodes whose parents form a cycle
     write_raw_defs(made("stn-cycle"), lambda w: (
         w.write_system_tree_node(100, 0, 0, 101),

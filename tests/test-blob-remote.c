@@ -92,6 +92,21 @@ static struct blob_fetcher fetcher_of(struct fake *f)
 	return (struct blob_fetcher){.fetch = fake_fetch, .ctx = f};
 }
 
+/* The remote file `url` over the fake f (its size), opened with validator
+ * v, cache directory dir and configuration cfg (each may be NULL). */
+static struct blob_remote *open_fake(struct fake *f, const char *url,
+				     const char *v, const char *dir,
+				     const struct blob_remote_config *cfg)
+{
+	struct blob_fetcher fe = fetcher_of(f);
+	struct blob_remote *r = NULL;
+	struct error err = {0};
+	assert_int_equal(blob_remote_open(url, &fe, f->size, v, dir, cfg, &r,
+					  &err),
+			 STATUS_OK);
+	return r;
+}
+
 static void assert_pattern(const uint8_t *p, uint64_t off, uint64_t len)
 {
 	for (uint64_t i = 0; i < len; i++)
@@ -187,14 +202,11 @@ static void test_block_edges(void **state)
 	(void)state;
 	uint64_t size = 3 * BS + 100; /* the last block has 100 bytes */
 	struct fake *f = fake_new(size);
-	struct blob_fetcher fe = fetcher_of(f);
-	struct blob_remote *r = NULL;
 	struct error err = {0};
 	uint8_t *buf = malloc(size);
 	assert_non_null(buf);
-	assert_int_equal(blob_remote_open("http://h/t", &fe, size, "\"v1\"",
-					  NULL, &no_readahead, &r, &err),
-			 STATUS_OK);
+	struct blob_remote *r =
+		open_fake(f, "http://h/t", "\"v1\"", NULL, &no_readahead);
 	assert_int_equal(blob_remote_size(r), size);
 	/* len 0 anywhere inside, and at the very end: no fetch */
 	assert_int_equal(blob_remote_copy(r, 5, 0, buf, &err), STATUS_OK);
@@ -254,14 +266,10 @@ static void test_coalesce_and_readahead(void **state)
 	(void)state;
 	uint64_t size = 40 * BS + 7;
 	struct fake *f = fake_new(size);
-	struct blob_fetcher fe = fetcher_of(f);
-	struct blob_remote *r = NULL;
 	struct error err = {0};
 	uint8_t *buf = malloc(size);
 	assert_non_null(buf);
-	assert_int_equal(blob_remote_open("http://h/t", &fe, size, NULL, NULL,
-					  NULL, &r, &err),
-			 STATUS_OK);
+	struct blob_remote *r = open_fake(f, "http://h/t", NULL, NULL, NULL);
 	/* blocks 5..9 missing: one request for the five (a window that does
 	 * not follow the previous one: no read-ahead) */
 	assert_int_equal(blob_remote_copy(r, 5 * BS + 1, 5 * BS - 2, buf,
@@ -311,17 +319,13 @@ static void test_lru_bound(void **state)
 	(void)state;
 	uint64_t size = 200 * BS;
 	struct fake *f = fake_new(size);
-	struct blob_fetcher fe = fetcher_of(f);
-	struct blob_remote *r = NULL;
 	struct error err = {0};
 	struct blob_remote_stats s;
 	const struct blob_remote_config four = {
 		.mem_limit = 4 * BS,
 		.readahead = UINT32_MAX,
 	};
-	assert_int_equal(blob_remote_open("http://h/t", &fe, size, NULL, NULL,
-					  &four, &r, &err),
-			 STATUS_OK);
+	struct blob_remote *r = open_fake(f, "http://h/t", NULL, NULL, &four);
 	uint8_t b[16];
 	for (uint64_t k = 0; k < 100; k++) {
 		uint64_t off = (k * 37 % 200) * BS + k;
@@ -569,12 +573,8 @@ static void test_crash_before_flush(void **state)
 	assert_int_equal(waitpid(pid, &ws, 0), pid);
 	assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
 	struct fake *f = fake_new(size);
-	struct blob_fetcher fe = fetcher_of(f);
-	struct blob_remote *r = NULL;
+	struct blob_remote *r = open_fake(f, "u", "v", dir, &lazy);
 	uint8_t b[8];
-	assert_int_equal(blob_remote_open("u", &fe, size, "v", dir, &lazy, &r,
-					  &err),
-			 STATUS_OK);
 	assert_int_equal(blob_remote_copy(r, 0, 8, b, &err), STATUS_OK);
 	assert_pattern(b, 0, 8);
 	assert_int_equal(f->fetches, 0);
@@ -602,20 +602,13 @@ static void test_shared_directory(void **state)
 	uint8_t b[8];
 	struct fake *f1 = fake_new(size), *f2 = fake_new(size);
 	struct fake *f3 = fake_new(size), *f4 = fake_new(size);
-	struct blob_fetcher fe1 = fetcher_of(f1), fe2 = fetcher_of(f2);
-	struct blob_fetcher fe3 = fetcher_of(f3), fe4 = fetcher_of(f4);
-	struct blob_remote *r1 = NULL, *r2 = NULL, *r3 = NULL, *r4 = NULL;
-	assert_int_equal(blob_remote_open("u", &fe1, size, "v", dir,
-					  &no_readahead, &r1, &err),
-			 STATUS_OK);
+	struct blob_remote *r1 = open_fake(f1, "u", "v", dir, &no_readahead);
 	assert_int_equal(blob_remote_copy(r1, 0, 8, b, &err), STATUS_OK);
 	assert_int_equal(blob_remote_copy(r1, 3 * BS, 8, b, &err), STATUS_OK);
 	assert_int_equal(blob_remote_flush(r1, &err), STATUS_OK);
 	assert_int_equal(f1->fetches, 2);
 	/* the second user reads the first one's blocks from disk */
-	assert_int_equal(blob_remote_open("u", &fe2, size, "v", dir,
-					  &no_readahead, &r2, &err),
-			 STATUS_OK);
+	struct blob_remote *r2 = open_fake(f2, "u", "v", dir, &no_readahead);
 	assert_int_equal(blob_remote_copy(r2, 3 * BS + 5, 8, b, &err),
 			 STATUS_OK);
 	assert_pattern(b, 3 * BS + 5, 8);
@@ -627,9 +620,7 @@ static void test_shared_directory(void **state)
 	 * flushes merged the bitmaps */
 	assert_int_equal(blob_remote_copy(r1, 7 * BS, 8, b, &err), STATUS_OK);
 	assert_int_equal(blob_remote_flush(r1, &err), STATUS_OK);
-	assert_int_equal(blob_remote_open("u", &fe3, size, "v", dir,
-					  &no_readahead, &r3, &err),
-			 STATUS_OK);
+	struct blob_remote *r3 = open_fake(f3, "u", "v", dir, &no_readahead);
 	for (uint64_t k = 0; k < 8; k += 1) {
 		if (k != 0 && k != 3 && k != 5 && k != 7)
 			continue;
@@ -641,9 +632,7 @@ static void test_shared_directory(void **state)
 	blob_remote_close(r3);
 	/* another version while r1 and r2 are open: kept in memory, the
 	 * directory left alone */
-	assert_int_equal(blob_remote_open("u", &fe4, size, "w", dir,
-					  &no_readahead, &r4, &err),
-			 STATUS_OK);
+	struct blob_remote *r4 = open_fake(f4, "u", "w", dir, &no_readahead);
 	assert_int_equal(blob_remote_copy(r4, 0, 8, b, &err), STATUS_OK);
 	assert_pattern(b, 0, 8);
 	assert_int_equal(f4->fetches, 1);
@@ -655,9 +644,7 @@ static void test_shared_directory(void **state)
 	blob_remote_close(r2);
 	/* nobody uses it now: the new version takes the directory over */
 	f4->fetches = 0;
-	assert_int_equal(blob_remote_open("u", &fe4, size, "w", dir,
-					  &no_readahead, &r4, &err),
-			 STATUS_OK);
+	r4 = open_fake(f4, "u", "w", dir, &no_readahead);
 	assert_int_equal(blob_remote_copy(r4, 3 * BS, 8, b, &err), STATUS_OK);
 	assert_int_equal(f4->fetches, 1);
 	uint64_t msize = 0;

@@ -85,12 +85,10 @@ static void test_source_relative(void **state)
 	assert_string_equal(option(&c, "deep")->file, inc2);
 	assert_string_equal(option_value(&c, "after"), "main");
 	assert_int_equal(c.n_warnings, 1);
-	char *want = NULL;
-	assert_true(asprintf(&want, "%s:4: source: %s/sub/missing.conf: No "
-				    "such file or directory",
-			     main_conf, dir) > 0);
-	assert_string_equal(c.warnings[0], want);
-	free(want);
+	assert_warning_is(&c, 0,
+			  "%s:4: source: %s/sub/missing.conf: No "
+			  "such file or directory",
+			  main_conf, dir);
 	config_free(&c);
 
 	/* parse_text resolves against the directory of its name */
@@ -152,17 +150,14 @@ static void test_source_cycle(void **state)
 	assert_int_equal(option(&c, "a")->line, 1);
 	assert_string_equal(option(&c, "a")->file, a);
 	assert_int_equal(c.n_warnings, 2);
-	char *want = NULL;
-	assert_true(asprintf(&want, "%s:2: source: %s/a.conf: already being "
-				    "read (a cycle); not read again",
-			     b, dir) > 0);
-	assert_string_equal(c.warnings[0], want);
-	free(want);
-	assert_true(asprintf(&want, "%s:3: source: %s/a.conf: already being "
-				    "read (a cycle); not read again",
-			     a, dir) > 0);
-	assert_string_equal(c.warnings[1], want);
-	free(want);
+	assert_warning_is(&c, 0,
+			  "%s:2: source: %s/a.conf: already being "
+			  "read (a cycle); not read again",
+			  b, dir);
+	assert_warning_is(&c, 1,
+			  "%s:3: source: %s/a.conf: already being "
+			  "read (a cycle); not read again",
+			  a, dir);
 	config_free(&c);
 	free(a);
 	free(b);
@@ -191,12 +186,10 @@ static void test_source_depth(void **state)
 	assert_string_equal(option_value(&c, "level16"), "16");
 	assert_false(has_option(&c, "level17"));
 	assert_int_equal(c.n_warnings, 1);
-	char *want = NULL;
-	assert_true(asprintf(&want, "%s:2: source: nested deeper than 16; "
-				    "'f17.conf' not read",
-			     paths[16]) > 0);
-	assert_string_equal(c.warnings[0], want);
-	free(want);
+	assert_warning_is(&c, 0,
+			  "%s:2: source: nested deeper than 16; "
+			  "'f17.conf' not read",
+			  paths[16]);
 	config_free(&c);
 	for (int i = 0; i < 20; i++)
 		free(paths[i]);

@@ -184,13 +184,11 @@ static void test_load_theme(void **state)
 	assert_int_equal(color(&c, THEME_ROLE_TITLE)->fg.index, 1);
 	assert_int_equal(color(&c, THEME_ROLE_BAR)->fg.index, 167);
 	assert_false(has_option(&c, "x"));
-	char *want = NULL;
-	assert_true(asprintf(&want, "%s:3: only color lines are allowed in a "
-				    "theme",
-			     user_theme) > 0);
 	assert_int_equal(c.n_warnings, 1);
-	assert_string_equal(c.warnings[0], want);
-	free(want);
+	assert_warning_is(&c, 0,
+			  "%s:3: only color lines are allowed in a "
+			  "theme",
+			  user_theme);
 	config_free(&c);
 
 	free(user_theme);

@@ -186,15 +186,14 @@ static void test_bind_rejects(void **state)
 				    "12345678901234567890123456789012")
 				    ->action,
 			    "quit");
-	assert_true(has_warning(&c, "k:1: bind: key name must be 1 to 32 "
-				    "bytes"));
-	assert_true(has_warning(&c, "k:2: bind: key name must be 1 to 32 "
-				    "bytes"));
-	assert_true(has_warning(&c, "k:4: bind: bad keymap name 'bad/map'"));
-	assert_true(has_warning(&c, "k:5: bind: expected 'bind KEYMAP KEY "
-				    "ACTION'"));
-	assert_true(has_warning(&c, "k:6: bind: empty action"));
-	assert_int_equal(c.n_warnings, 5);
+	static const char *const want[] = {
+		"k:1: bind: key name must be 1 to 32 bytes",
+		"k:2: bind: key name must be 1 to 32 bytes",
+		"k:4: bind: bad keymap name 'bad/map'",
+		"k:5: bind: expected 'bind KEYMAP KEY ACTION'",
+		"k:6: bind: empty action",
+	};
+	assert_warnings(&c, want, sizeof(want) / sizeof(want[0]));
 	config_free(&c);
 }
 
@@ -266,20 +265,18 @@ static void test_color_rejects(void **state)
 	      "t.theme");
 	assert_int_equal(c.n_colors, 1);
 	assert_int_equal(color(&c, THEME_ROLE_TITLE)->attrs, CONFIG_ATTR_BOLD);
-	assert_true(has_warning(&c, "t.theme:1: color: unknown role 'nosuch'"));
-	assert_true(has_warning(&c, "t.theme:2: color: unknown colour '256'"));
-	assert_true(
-		has_warning(&c, "t.theme:3: color: unknown colour 'color256'"));
-	assert_true(has_warning(&c, "t.theme:4: color: unknown attribute "
-				    "'sparkly'"));
-	assert_true(has_warning(&c, "t.theme:5: color: expected 'color ROLE "
-				    "FG BG [ATTR...]'"));
-	assert_true(has_warning(&c, "t.theme:6: color: unknown colour '-1'"));
-	assert_true(has_warning(&c, "t.theme:7: color: unknown colour "
-				    "'bright-default'"));
-	assert_true(has_warning(&c, "t.theme:8: color: unknown colour 'Red'"));
-	assert_true(has_warning(&c, "t.theme:9: color: unknown colour '0012'"));
-	assert_int_equal(c.n_warnings, 9);
+	static const char *const want[] = {
+		"t.theme:1: color: unknown role 'nosuch'",
+		"t.theme:2: color: unknown colour '256'",
+		"t.theme:3: color: unknown colour 'color256'",
+		"t.theme:4: color: unknown attribute 'sparkly'",
+		"t.theme:5: color: expected 'color ROLE FG BG [ATTR...]'",
+		"t.theme:6: color: unknown colour '-1'",
+		"t.theme:7: color: unknown colour 'bright-default'",
+		"t.theme:8: color: unknown colour 'Red'",
+		"t.theme:9: color: unknown colour '0012'",
+	};
+	assert_warnings(&c, want, sizeof(want) / sizeof(want[0]));
 	config_free(&c);
 }
 
@@ -297,12 +294,13 @@ static void test_theme_command(void **state)
 	      "theme\n",
 	      "th");
 	assert_string_equal(c.theme, "mono");
-	assert_true(has_warning(&c, "th:3: theme: bad theme name "
-				    "'../etc/passwd'"));
-	assert_true(has_warning(&c, "th:4: theme: bad theme name '.hidden'"));
-	assert_true(has_warning(&c, "th:5: theme: expected 'theme NAME'"));
-	assert_true(has_warning(&c, "th:6: theme: expected 'theme NAME'"));
-	assert_int_equal(c.n_warnings, 4);
+	static const char *const want[] = {
+		"th:3: theme: bad theme name '../etc/passwd'",
+		"th:4: theme: bad theme name '.hidden'",
+		"th:5: theme: expected 'theme NAME'",
+		"th:6: theme: expected 'theme NAME'",
+	};
+	assert_warnings(&c, want, sizeof(want) / sizeof(want[0]));
 	config_free(&c);
 }
 
@@ -367,11 +365,13 @@ static void test_quoting(void **state)
 	assert_string_equal(option_value(&c, "h"), "1");
 	assert_false(has_option(&c, "i"));
 	assert_false(has_option(&c, "j"));
-	assert_true(has_warning(&c, "q:9: unterminated quote"));
-	assert_true(has_warning(&c, "q:10: unterminated quote"));
-	assert_true(has_warning(&c, "q:11: unterminated quote"));
-	assert_true(has_warning(&c, "q:12: unterminated quote"));
-	assert_int_equal(c.n_warnings, 4);
+	static const char *const want[] = {
+		"q:9: unterminated quote",
+		"q:10: unterminated quote",
+		"q:11: unterminated quote",
+		"q:12: unterminated quote",
+	};
+	assert_warnings(&c, want, sizeof(want) / sizeof(want[0]));
 	config_free(&c);
 }
 

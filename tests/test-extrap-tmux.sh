@@ -23,8 +23,8 @@
 mkdir -p "$tmp/home" && export HOME="$tmp/home"
 
 # ---- not parametric: the plot says so -------------------------------------
-"$gen" -o "$tmp/db" --seed 3 --contexts 50 \
-	--threads 2 --samples 0 >/dev/null || exit 1
+gen_db --seed 3 --contexts 50 \
+	--threads 2 --samples 0
 start "$cs --no-config $tmp/db" "q quit" || fail "the viewer did not draw"
 t send-keys -t "$S" P
 wait_for "this database is not parametric" ||

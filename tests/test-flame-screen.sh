@@ -17,7 +17,7 @@
 screen() { # KEYS DB
 	"$cs" --headless --no-config --size 100x30 --keys "$1" "$2"
 }
-"$gen" -o "$tmp/db" --seed 5 --contexts 200 >/dev/null || exit 1
+gen_db --seed 5 --contexts 200
 "$cs" report "$tmp/db" --format json --depth 3 \
 	--metric 'CPUTIME (sec) (I)' >"$tmp/r.json" || exit 1
 # the root's value and the names down the first children, from the report

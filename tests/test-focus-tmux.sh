@@ -12,9 +12,8 @@
 . "${top_srcdir:-.}/tests/test-lib.sh"
 . "$top_srcdir/tests/tmux-env.sh"
 tmp_home
-"$gen" -o "$tmp/db" --seed 7 --contexts 200 \
-	--threads 2 --ranks 2 --samples 2000 >/dev/null || exit 1
-db=$tmp/db
+gen_db --seed 7 --contexts 200 \
+	--threads 2 --ranks 2 --samples 2000
 
 start "$cs --no-config $db" "q quit" || fail "the viewer did not draw"
 # no trace shown: a trace key says which key shows it

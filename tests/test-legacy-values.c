@@ -89,29 +89,28 @@ static void test_bad_headers(void **state)
 	struct lmk m = {0};
 	lmk_metricdb(&m, 0, NODES, METRICS);
 	struct lmk t = {0};
-	/* truncated inside the header */
-	lmk_bytes(&t, m.buf, 20);
-	assert_int_equal(open_one(&t, "t.metric-db", "shorter"),
-			 STATUS_CORRUPT);
-	lmk_free(&t);
-	/* bad magic */
-	lmk_bytes(&t, m.buf, m.len);
-	t.buf[0] = 'X';
-	assert_int_equal(open_one(&t, "m.metric-db", "magic"),
-			 STATUS_NOT_DATABASE);
-	lmk_free(&t);
-	/* version */
-	lmk_bytes(&t, m.buf, m.len);
-	lmk_put(&t, 22, '1', 1); /* "00.11" */
-	assert_int_equal(open_one(&t, "v.metric-db", "version"),
-			 STATUS_UNSUPPORTED);
-	lmk_free(&t);
-	/* byte order */
-	lmk_bytes(&t, m.buf, m.len);
-	t.buf[23] = 'l';
-	assert_int_equal(open_one(&t, "e.metric-db", "byte order"),
-			 STATUS_UNSUPPORTED);
-	lmk_free(&t);
+	/* the file cut short (len) or one header byte changed (byte at `at`) */
+	static const struct {
+		size_t len, at; /* len 0: the whole file */
+		char byte;      /* 0: none */
+		const char *name, *needle;
+		enum status want;
+	} bad[] = {
+		/* truncated inside the header */
+		{20, 0, 0, "t.metric-db", "shorter", STATUS_CORRUPT},
+		{0, 0, 'X', "m.metric-db", "magic", STATUS_NOT_DATABASE},
+		/* "00.11" */
+		{0, 22, '1', "v.metric-db", "version", STATUS_UNSUPPORTED},
+		{0, 23, 'l', "e.metric-db", "byte order", STATUS_UNSUPPORTED},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		lmk_bytes(&t, m.buf, bad[i].len ? bad[i].len : m.len);
+		if (bad[i].byte)
+			t.buf[bad[i].at] = (uint8_t)bad[i].byte;
+		assert_int_equal(open_one(&t, bad[i].name, bad[i].needle),
+				 bad[i].want);
+		lmk_free(&t);
+	}
 	/* counts larger than the file: one double short, then huge */
 	lmk_bytes(&t, m.buf, m.len - 1);
 	assert_int_equal(open_one(&t, "c.metric-db", "do not fit"),

@@ -12,6 +12,8 @@
 #   status, fail TEXT         0 until fail prints "FAIL: TEXT" and sets 1
 #   gen_run NAME ARGS...      gen-v4db ARGS into $tmp/NAME without a trace,
 #                             its answers in $tmp/NAME.json
+#   gen_db ARGS...            gen-v4db ARGS into $tmp/db, its path in $db
+#                             (exit 1 if it fails)
 #   need_corpus PATH          skip (exit 77) unless python3 runs and PATH
 #                             (in ../shared, absent from a tarball's build)
 #                             exists
@@ -71,4 +73,8 @@ gen_run() {
 	run=$1
 	shift
 	"$gen" -o "$tmp/$run" --no-trace --answers "$tmp/$run.json" "$@" >/dev/null
+}
+gen_db() {
+	"$gen" -o "$tmp/db" "$@" >/dev/null || exit 1
+	db=$tmp/db
 }

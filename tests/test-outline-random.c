@@ -240,7 +240,11 @@ static void set_exp_if_kids(struct sim *s, uint32_t r)
 		s->exp[r] = true;
 }
 
-static void sim_expand_all(struct sim *s, uint32_t x)
+/* Expected outcome of expand-all (`expand`) or collapse-all at x: expand
+ * marks every row with children expanded, down through the rows shown
+ * below x; collapse unmarks every expanded row, down through expanded
+ * rows only. */
+static void sim_set_all(struct sim *s, uint32_t x, bool expand)
 {
 	uint32_t *stack = malloc((s->n + 1) * sizeof(*stack));
 	size_t sp = 0;
@@ -248,33 +252,17 @@ static void sim_expand_all(struct sim *s, uint32_t x)
 	stack[sp++] = x;
 	while (sp) {
 		uint32_t r = stack[--sp];
+		if (!expand && !s->exp[r])
+			continue;
 		size_t nk = 0;
 		uint32_t *k = kids_of(s, r, &nk);
-		if (nk)
+		if (!expand)
+			s->exp[r] = false;
+		else if (nk)
 			s->exp[r] = true;
 		for (size_t i = 0; i < nk; i++)
-			if (shown_sim(s, k[i], x))
+			if (!expand || shown_sim(s, k[i], x))
 				stack[sp++] = k[i];
-		free(k);
-	}
-	free(stack);
-}
-
-static void sim_collapse_all(struct sim *s, uint32_t x)
-{
-	uint32_t *stack = malloc((s->n + 1) * sizeof(*stack));
-	size_t sp = 0;
-	assert_non_null(stack);
-	stack[sp++] = x;
-	while (sp) {
-		uint32_t r = stack[--sp];
-		if (!s->exp[r])
-			continue;
-		s->exp[r] = false;
-		size_t nk = 0;
-		uint32_t *k = kids_of(s, r, &nk);
-		for (size_t i = 0; i < nk; i++)
-			stack[sp++] = k[i];
 		free(k);
 	}
 	free(stack);
@@ -438,11 +426,11 @@ static void run_random(enum view_kind kind, uint64_t seed, uint32_t nodes)
 		case 3:
 			assert_int_equal(outline_expand_all(o, x, &err),
 					 STATUS_OK);
-			sim_expand_all(&s, x);
+			sim_set_all(&s, x, true);
 			break;
 		case 4:
 			outline_collapse_all(o, x);
-			sim_collapse_all(&s, x);
+			sim_set_all(&s, x, false);
 			break;
 		case 5: {
 			uint32_t col = fx_below(&rs, 4);

@@ -11,19 +11,9 @@
 . "${top_srcdir:-.}/tests/test-lib.sh"
 . "$top_srcdir/tests/tmux-env.sh"
 tmp_home && mkdir "$XDG_CONFIG_HOME/callscope"
-"$gen" -o "$tmp/db" --seed 7 --contexts 400 \
-	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
-db=$tmp/db
+gen_db --seed 7 --contexts 400 \
+	--threads 3 --ranks 2 --samples 3000
 
-# wait_gone TEXT: poll until TEXT is no longer on the screen (10 s)
-wait_gone() {
-	i=0
-	while screen | grep -qF -- "$1"; do
-		i=$((i + 1))
-		[ $i -lt 200 ] || { echo "--- screen: '$1' stays"; screen; return 1; }
-		sleep 0.05
-	done
-}
 # the status line (the last line)
 status_line() { screen | sed -n '$p'; }
 

@@ -21,6 +21,7 @@
 #include "present/present_rows.h"
 #include "present/present_write.h"
 #include "views/view.h"
+#include "view_assert.h"
 #include "view_fixture.h"
 
 /* A model of the fixture's columns: root, then a chain of `depth` nodes
@@ -82,9 +83,7 @@ static void test_path_degenerate(void **state)
 		assert_string_equal(p, "");
 		free(p);
 	}
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	char *p = present_view_path(v, view_root(v), " > ", 0);
 	assert_string_equal(p, "");
 	free(p);
@@ -119,16 +118,11 @@ static void test_path_deep(void **state)
 	assert_string_equal(p + strlen(p) - 14, "n9999 > n10000");
 	free(p);
 	/* the view's path, cut to the nearest ancestors */
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	uint32_t row = view_root(v);
 	for (uint32_t d = 0; d < 20; d++) { /* down to n20 */
-		uint32_t *kids = NULL;
 		size_t nk = 0;
-		assert_int_equal(view_children(v, row, 0, false, &kids, &nk,
-					       &err),
-				 STATUS_OK);
+		uint32_t *kids = children(v, row, 0, &nk);
 		assert_int_equal(nk, 1);
 		row = kids[0];
 		free(kids);
@@ -163,9 +157,7 @@ static void test_derived_values(void **state)
 {
 	(void)state;
 	struct model *m = chain(3, true);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	struct derived_column d[2] = {derived("twice", "2 * $1"),
 				      derived("far", "$9 + 1")};
 	uint32_t nc = m->n_columns;
@@ -272,9 +264,7 @@ static void test_rows(void **state)
 {
 	(void)state;
 	struct model *m = chain(2, true);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	struct derived_column d = derived("twice", "2 * $1");
 	uint32_t cols[] = {0, m->n_columns};
 	struct rows_run r = {m, v, cols, 2, &d, 1, PRESENT_FORMAT_CSV, false};

@@ -136,9 +136,7 @@ static void test_directory(void **state)
 	/* experiment.xml wins over a partial v4 directory (the 2020 layout) */
 	assert_int_equal(unlink(at("db/meta.db")), 0);
 	write_file(at("db/experiment.xml"), "<?xml", 5);
-	p = probe(at("db"), STATUS_OK);
-	assert_string_equal(reader_choose(p)->name, "hpctoolkit-xml");
-	reader_probe_free(p);
+	assert_string_equal(chosen(at("db")), "hpctoolkit-xml");
 	/* the GPU-run readers guess a directory from its file names (an
 	 * Nsight export, a ROCm profile) and lose to the reader that knows
 	 * the directory's files: they name no other format's files */
@@ -174,25 +172,17 @@ static void test_point_dirs(void **state)
 	reader_probe_free(p);
 	assert_int_equal(unlink(at("set/app.s1/a.sqlite")), 0);
 	assert_int_equal(unlink(at("set/app.s2/a.sqlite")), 0);
-	p = probe(at("set"), STATUS_OK);
 	/* .ncu-rep reports alone: the Nsight reader's refusal */
-	assert_string_equal(reader_choose(p)->name, "extrap-nsight");
-	reader_probe_free(p);
+	assert_string_equal(chosen(at("set")), "extrap-nsight");
 	assert_int_equal(unlink(at("set/app.s1/b.ncu-rep")), 0);
 	write_file(at("set/app.s1/profile.cubex"), "x", 1);
-	p = probe(at("set"), STATUS_OK);
-	assert_string_equal(reader_choose(p)->name, "extrap-cubeset");
-	reader_probe_free(p);
+	assert_string_equal(chosen(at("set")), "extrap-cubeset");
 	/* Extra-Prof profiles (40) over the Cube files; a .bak copy is not
 	 * one */
 	write_file(at("set/app.s2/profile.extra-prof.msgpack.bak"), "x", 1);
-	p = probe(at("set"), STATUS_OK);
-	assert_string_equal(reader_choose(p)->name, "extrap-cubeset");
-	reader_probe_free(p);
+	assert_string_equal(chosen(at("set")), "extrap-cubeset");
 	write_file(at("set/app.s2/profile.extra-prof.msgpack"), "x", 1);
-	p = probe(at("set"), STATUS_OK);
-	assert_string_equal(reader_choose(p)->name, "extrap-prof");
-	reader_probe_free(p);
+	assert_string_equal(chosen(at("set")), "extrap-prof");
 }
 
 /* ROCm runs: rocprofv3's HOST/PID_results.db beside stray files (the

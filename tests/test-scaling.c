@@ -179,6 +179,19 @@ static struct scaling_model fit1(const double *x, const double *y, uint32_t n,
 	return m;
 }
 
+/* m is one term x^exponent log2(x)^log_exponent with this coefficient
+ * (to 1e-9). */
+static void assert_single_term(const struct scaling_model *m,
+			       double exponent, double log_exponent,
+			       double coefficient)
+{
+	assert_int_equal(m->kind, SCALING_SINGLE);
+	assert_double_equal(m->terms[0].factors[0].exponent, exponent, 0);
+	assert_double_equal(m->terms[0].factors[0].log_exponent, log_exponent,
+			    0);
+	assert_double_equal(m->terms[0].coefficient, coefficient, 1e-9);
+}
+
 static void test_fit_bad(void **state)
 {
 	struct error err = {0};
@@ -249,11 +262,8 @@ static void test_fit_negative(void **state)
 	for (int i = 0; i < 6; i++)
 		y[i] = -3 - 2 * x[i];
 	m = fit1(x, y, 6, NULL);
-	assert_int_equal(m.kind, SCALING_SINGLE);
+	assert_single_term(&m, 1, 0, -2);
 	assert_int_equal(m.n_terms, 1);
-	assert_double_equal(m.terms[0].factors[0].exponent, 1, 0);
-	assert_double_equal(m.terms[0].factors[0].log_exponent, 0, 0);
-	assert_double_equal(m.terms[0].coefficient, -2, 1e-9);
 	assert_double_equal(m.constant, -3, 1e-9);
 	scaling_model_clear(&m);
 }
@@ -307,10 +317,7 @@ static void test_fit_duplicates_and_small_x(void **state)
 		ys[i] = 2 + 3 * xs[i] * xs[i];
 	m = fit1(xs, ys, 6, &warn);
 	assert_true(warn & SCALING_WARN_LOG_DROPPED);
-	assert_int_equal(m.kind, SCALING_SINGLE);
-	assert_double_equal(m.terms[0].factors[0].log_exponent, 0, 0);
-	assert_double_equal(m.terms[0].factors[0].exponent, 2, 0);
-	assert_double_equal(m.terms[0].coefficient, 3, 1e-9);
+	assert_single_term(&m, 2, 0, 3);
 	scaling_model_clear(&m);
 }
 
@@ -338,10 +345,7 @@ static void test_fit_synthetic_one(void **state)
 	for (int i = 0; i < 7; i++)
 		y[i] = 10 + 4 * log2(x[i]) * log2(x[i]);
 	m = fit1(x, y, 7, NULL);
-	assert_int_equal(m.kind, SCALING_SINGLE);
-	assert_double_equal(m.terms[0].factors[0].exponent, 0, 0);
-	assert_double_equal(m.terms[0].factors[0].log_exponent, 2, 0);
-	assert_double_equal(m.terms[0].coefficient, 4, 1e-9);
+	assert_single_term(&m, 0, 2, 4);
 	scaling_model_clear(&m);
 }
 

@@ -11,9 +11,8 @@
 . "${top_srcdir:-.}/tests/test-lib.sh"
 . "$top_srcdir/tests/tmux-env.sh"
 tmp_home && mkdir "$XDG_CONFIG_HOME/callscope"
-"$gen" -o "$tmp/db" --seed 7 --contexts 50 \
-	--threads 1 --ranks 1 --samples 500 >/dev/null || exit 1
-db=$tmp/db
+gen_db --seed 7 --contexts 50 \
+	--threads 1 --ranks 1 --samples 500
 
 # a role's colour in a theme file as tmux writes it: fg [bg]
 theme_fg() { awk -v r="$2" '$1 == "color" && $2 == r { print $3 }' "$1"; }

@@ -11,8 +11,8 @@
 . "${top_srcdir:-.}/tests/test-lib.sh"
 . "$top_srcdir/tests/tmux-env.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 absent: skipped"; exit 77; }
-"$gen" -o "$tmp/db" --seed 7 --contexts 400 \
-	--threads 3 --ranks 2 --samples 3000 >/dev/null || exit 1
+gen_db --seed 7 --contexts 400 \
+	--threads 3 --ranks 2 --samples 3000
 
 # view DB: the viewer on DB in a fresh session, drawn
 view() { start "$cs --no-config $1" "q quit"; }

@@ -11,13 +11,18 @@
 . "${top_srcdir:-.}/tests/test-lib.sh"
 . "$top_srcdir/tests/tmux-env.sh"
 tmp_home
-"$gen" -o "$tmp/db" --answers "$tmp/answers.json" \
-	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml >/dev/null || exit 1
+gen_db --answers "$tmp/answers.json" \
+	--seed 11 --contexts 400 --threads 3 --ranks 2 --yaml
 "$gen" -o "$tmp/hostile" --hostile --seed 5 \
 	--contexts 400 --threads 2 --ranks 2 >/dev/null || exit 1
-db=$tmp/db
 # the viewer on $db in a fresh session, drawn
 view() { start "$cs --no-config $db" "q quit"; }
+# view_pid WHAT: view (failing with WHAT if it does not draw), its process
+# id in $pid
+view_pid() {
+	view || fail "$1"
+	pid=$(pgrep -n -f "$cs --no-config $db")
+}
 
 leaf=$(python3 -c "
 import json,subprocess,sys
@@ -88,13 +93,11 @@ view || fail "second start"
 t send-keys -t "$S" C-c
 wait_shell || fail "Ctrl-C did not restore the shell"
 
-view || fail "third start"
-pid=$(pgrep -n -f "$cs --no-config $tmp/db")
+view_pid "third start"
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_shell || fail "SIGTERM did not restore the shell"
 
-view || fail "fourth start"
-pid=$(pgrep -n -f "$cs --no-config $tmp/db")
+view_pid "fourth start"
 # a burst of resizes: the viewer keeps drawing and still answers keys
 if [ -n "$pid" ]; then
 	i=0
@@ -116,8 +119,7 @@ wait_shell || fail "SIGHUP did not restore the shell"
 # a crash (SIGSEGV): the handler restores the terminal without curses
 # (async-signal-safe): alternate screen off and the tty back in canonical
 # mode with echo, which sh -i does not redo by itself
-view || fail "fifth start"
-pid=$(pgrep -n -f "$cs --no-config $tmp/db")
+view_pid "fifth start"
 [ -n "$pid" ] && kill -SEGV "$pid"
 wait_prompt || fail "SIGSEGV did not restore the shell"
 tty_sane || fail "SIGSEGV left the tty without icanon/echo"

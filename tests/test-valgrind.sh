@@ -10,8 +10,8 @@ if grep -Eq '^(SAN|FUZZ)_CFLAGS = .*-fsanitize' "$top_builddir/Makefile" 2>/dev/
 	echo "sanitizer build: valgrind skipped"
 	exit 77
 fi
-"$gen" -o "$tmp/db" --seed 3 --contexts 300 --threads 2 --ranks 2 --samples 300 \
-	--yaml >/dev/null || exit 1
+gen_db --seed 3 --contexts 300 --threads 2 --ranks 2 --samples 300 \
+	--yaml
 "$gen" -o "$tmp/hostile" --hostile --seed 4 --contexts 200 --samples 100 >/dev/null || exit 1
 "$gen" -o "$tmp/cyclic" --cycle --threads 1 --contexts 50 >/dev/null || exit 1
 corpus="$top_srcdir/../shared/corpus/hpctoolkit-v4/hpctoolkit/tests/data/dbase/small.d"

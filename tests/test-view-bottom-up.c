@@ -50,12 +50,8 @@ static struct model *build(const struct spec_node *spec, uint32_t n,
 			.file = model_builder_intern(b, "x.c", 3),
 			.line = 10 + i,
 		};
-		assert_int_equal(model_builder_add_node(b, spec[i].parent, &nd),
-				 i + 1);
-		if (spec[i].incl >= 0)
-			fx_set(fv, nd.ctx_id, 0, spec[i].incl);
-		if (spec[i].excl >= 0)
-			fx_set(fv, nd.ctx_id, 1, spec[i].excl);
+		fx_add_node(b, fv, spec[i].parent, &nd, i + 1, spec[i].incl,
+			    spec[i].excl);
 	}
 	return fx_finish(b, fv, values);
 }
@@ -88,12 +84,8 @@ static void test_degenerate(void **state)
 	};
 	m = build(spec2, 1, 1, false);
 	v = view_of(m, VIEW_BOTTOM_UP);
-	kids = children(v, 0, 0, &n);
-	assert_int_equal(n, 1);
-	assert_value(v, kids[0], 0, -1);
-	assert_label(v, kids[0], "f0");
-	uint32_t top = kids[0];
-	free(kids);
+	uint32_t top = only_child(v, 0, "f0");
+	assert_value(v, top, 0, -1);
 	/* no frame above it: no callers */
 	kids = children(v, top, 0, &n);
 	assert_int_equal(n, 0);
@@ -127,14 +119,10 @@ static void test_recursion(void **state)
 	};
 	struct model *m = build(spec, 8, 3, true);
 	struct view *v = view_of(m, VIEW_BOTTOM_UP);
-	size_t n = 0;
-	uint32_t *top = children(v, 0, 0, &n);
 	/* inclusive: f0 100, f1 67 (outer only), f2 12 + 20, x 5 */
-	assert_int_equal(n, 4);
-	assert_label(v, top[0], "f0");
-	assert_label(v, top[1], "f1");
-	assert_label(v, top[2], "f2");
-	assert_label(v, top[3], "x");
+	uint32_t top[4];
+	assert_children(v, 0, 0, 4, (const char *[]){"f0", "f1", "f2", "x"},
+			top);
 	assert_value(v, top[0], 0, 100);
 	assert_value(v, top[1], 0, 67);
 	assert_value(v, top[2], 0, 32);
@@ -151,10 +139,9 @@ static void test_recursion(void **state)
 
 	/* callers of f1: f0 (outer instance) and f1 (inner) */
 	uint32_t f1 = top[1];
-	uint32_t *c = children(v, f1, 1, &n);
-	assert_int_equal(n, 2);
-	assert_label(v, c[0], "f1"); /* exclusive 30 */
-	assert_label(v, c[1], "f0"); /* exclusive 20 */
+	uint32_t c[2];
+	/* by exclusive value: f1 30, f0 20 */
+	assert_children(v, f1, 1, 2, (const char *[]){"f1", "f0"}, c);
 	assert_value(v, c[0], 1, 30);
 	assert_value(v, c[1], 1, 20);
 	assert_value(v, c[0], 0, -1); /* inner instance: not inclusive */
@@ -164,34 +151,21 @@ static void test_recursion(void **state)
 	assert_int_equal(vn.depth, 2);
 	assert_int_equal(vn.model_node, 4); /* the calling frame */
 	/* [f1, f1] -> f0 -> main thread -> (nothing) */
-	uint32_t inner = c[0];
-	free(c);
-	c = children(v, inner, 0, &n);
-	assert_int_equal(n, 1);
-	assert_label(v, c[0], "f0");
-	assert_value(v, c[0], 1, 30);
-	uint32_t f0 = c[0];
-	free(c);
-	c = children(v, f0, 0, &n);
-	assert_int_equal(n, 1);
-	assert_label(v, c[0], "main thread");
-	assert_true(view_node_get(v, c[0], &vn));
+	uint32_t f0 = only_child(v, c[0], "f0");
+	assert_value(v, f0, 1, 30);
+	uint32_t entry = only_child(v, f0, "main thread");
+	assert_true(view_node_get(v, entry, &vn));
 	assert_int_equal(vn.kind, NODE_ENTRY);
 	assert_int_equal(vn.depth, 4);
-	uint32_t entry = c[0];
-	free(c);
-	c = children(v, entry, 0, &n);
+	size_t n = 9;
+	uint32_t *none = children(v, entry, 0, &n);
 	assert_int_equal(n, 0);
+	free(none);
 
 	/* f2: called by f1 (12) and inlined in f0 (20, no exclusive) */
-	c = children(v, top[2], 0, &n);
-	assert_int_equal(n, 2);
-	assert_label(v, c[0], "f0");
-	assert_label(v, c[1], "f1");
+	assert_children(v, top[2], 0, 2, (const char *[]){"f0", "f1"}, c);
 	assert_value(v, c[0], 0, 20);
 	assert_value(v, c[0], 1, -1);
-	free(c);
-	free(top);
 	view_free(v);
 	model_free(m);
 }

@@ -15,18 +15,6 @@
 #include "view_assert.h"
 #include "view_fixture.h"
 
-/* The single child of `node`, checked to have label `label`. */
-static uint32_t only_child(struct view *v, uint32_t node, const char *label)
-{
-	size_t n = 0;
-	uint32_t *kids = children(v, node, 0, &n);
-	assert_int_equal(n, 1);
-	uint32_t k = kids[0];
-	free(kids);
-	assert_label(v, k, label);
-	return k;
-}
-
 static void test_degenerate(void **state)
 {
 	(void)state;
@@ -125,18 +113,14 @@ static void test_recursion(void **state)
 					  : 0,
 			.offset = 0x40,
 		};
-		assert_int_equal(model_builder_add_node(b, spec[i].parent, &nd),
-				 i + 1);
-		fx_set(fv, nd.ctx_id, 0, spec[i].incl);
-		fx_set(fv, nd.ctx_id, 1, spec[i].excl);
+		fx_add_node(b, fv, spec[i].parent, &nd, i + 1, spec[i].incl,
+			    spec[i].excl);
 	}
 	struct model *m = fx_finish(b, fv, true);
 	struct view *v = view_of(m, VIEW_FLAT);
-	size_t n = 0;
-	uint32_t *mods = children(v, 0, 0, &n);
-	assert_int_equal(n, 2);
-	assert_label(v, mods[0], "/bin/app");
-	assert_label(v, mods[1], "/lib/x.so");
+	uint32_t mods[2];
+	assert_children(v, 0, 0, 2, (const char *[]){"/bin/app", "/lib/x.so"},
+			mods);
 	/* /bin/app: only the outer f0 counts for inclusive */
 	assert_value(v, mods[0], 0, 100);
 	assert_value(v, mods[0], 1, 30);
@@ -146,17 +130,14 @@ static void test_recursion(void **state)
 	uint32_t f0 = only_child(v, file, "f0");
 	assert_value(v, f0, 0, 100);
 	assert_value(v, f0, 1, 30);
-	size_t nk = 0;
-	uint32_t *kids = children(v, f0, 0, &nk);
 	/* the loop (in the outer f0) and the line in the inner f0 */
-	assert_int_equal(nk, 2);
-	assert_label(v, kids[0], "loop at a.c:4");
-	assert_label(v, kids[1], "a.c:5");
+	uint32_t kids[2];
+	assert_children(v, f0, 0, 2, (const char *[]){"loop at a.c:4", "a.c:5"},
+			kids);
 	assert_value(v, kids[0], 0, 80);
 	assert_value(v, kids[1], 0, 54);
 	assert_value(v, kids[1], 1, 7);
 	uint32_t loop = kids[0];
-	free(kids);
 	uint32_t line = only_child(v, loop, "a.c:5");
 	assert_value(v, line, 0, 80);
 	assert_value(v, line, 1, 6);
@@ -167,7 +148,6 @@ static void test_recursion(void **state)
 	assert_true(view_node_get(v, ins, &vn));
 	assert_int_equal(vn.kind, NODE_INSTRUCTION);
 	assert_int_equal(vn.model_node, 8);
-	free(mods);
 	view_free(v);
 	model_free(m);
 }
@@ -225,10 +205,8 @@ static void test_inlined(void **state)
 			.file = spec[i].file,
 			.line = spec[i].line,
 		};
-		assert_int_equal(model_builder_add_node(b, spec[i].parent, &nd),
-				 i + 1);
-		fx_set(fv, nd.ctx_id, 0, spec[i].incl);
-		fx_set(fv, nd.ctx_id, 1, spec[i].excl);
+		fx_add_node(b, fv, spec[i].parent, &nd, i + 1, spec[i].incl,
+			    spec[i].excl);
 	}
 	struct model *m = fx_finish(b, fv, true);
 	struct view *v = view_of(m, VIEW_FLAT);
@@ -236,11 +214,8 @@ static void test_inlined(void **state)
 	/* f0's 13 already holds g's 4; h's 3 is not inside f0's */
 	assert_value(v, mod, 0, 20);
 	assert_value(v, mod, 1, 16);
-	size_t n = 0;
-	uint32_t *files = children(v, mod, 0, &n);
-	assert_int_equal(n, 2);
-	assert_label(v, files[0], "a.c");
-	assert_label(v, files[1], "b.h");
+	uint32_t files[2];
+	assert_children(v, mod, 0, 2, (const char *[]){"a.c", "b.h"}, files);
 	assert_value(v, files[0], 0, 20);
 	assert_value(v, files[0], 1, 16);
 	/* only inlined code: inclusive as usual, no exclusive of its own */
@@ -251,15 +226,10 @@ static void test_inlined(void **state)
 	assert_value(v, g, 1, 4);
 	uint32_t line = only_child(v, g, "b.h:2");
 	assert_value(v, line, 1, 4);
-	size_t nf = 0;
-	uint32_t *fns_a = children(v, files[0], 0, &nf);
-	assert_int_equal(nf, 2);
-	assert_label(v, fns_a[0], "f0");
-	assert_label(v, fns_a[1], "h");
+	uint32_t fns_a[2];
+	assert_children(v, files[0], 0, 2, (const char *[]){"f0", "h"}, fns_a);
 	assert_value(v, fns_a[0], 1, 13);
 	assert_value(v, fns_a[1], 1, 3);
-	free(fns_a);
-	free(files);
 	view_free(v);
 	model_free(m);
 }

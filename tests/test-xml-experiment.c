@@ -51,6 +51,15 @@ static enum status parse_mem(const char *text, size_t len,
 	return st;
 }
 
+/* The whole document `doc` parsed (asserted), its model; x filled. */
+static struct model *parse_ok(const char *doc, struct xml_experiment *x)
+{
+	struct error err = {.status = STATUS_OK};
+	struct model *m = NULL;
+	assert_int_equal(parse_mem(doc, strlen(doc), &m, x, &err), STATUS_OK);
+	return m;
+}
+
 static void expect_fail(const char *text, size_t len, enum status want,
 			const char *needle)
 {
@@ -186,11 +195,8 @@ static void test_hostile(void **state)
 static void test_v20(void **state)
 {
 	(void)state;
-	struct error err = {.status = STATUS_OK};
 	struct xml_experiment x;
-	struct model *m = NULL;
-	assert_int_equal(parse_mem(doc20, strlen(doc20), &m, &x, &err),
-			 STATUS_OK);
+	struct model *m = parse_ok(doc20, &x);
 	assert_int_equal(x.major, 2);
 	assert_int_equal(x.minor, 0);
 	assert_string_equal(model_title(m), "cpi");
@@ -286,11 +292,8 @@ static const char doc22[] = HEAD
 static void test_v22(void **state)
 {
 	(void)state;
-	struct error err = {.status = STATUS_OK};
 	struct xml_experiment x;
-	struct model *m = NULL;
-	assert_int_equal(parse_mem(doc22, strlen(doc22), &m, &x, &err),
-			 STATUS_OK);
+	struct model *m = parse_ok(doc22, &x);
 	assert_int_equal(x.minor, 2);
 	assert_true(x.has_trace_db);
 	assert_true(x.trace_unit == 1000000000ull);
@@ -333,11 +336,8 @@ static const char doc40[] = HEAD
 static void test_v40(void **state)
 {
 	(void)state;
-	struct error err = {.status = STATUS_OK};
 	struct xml_experiment x;
-	struct model *m = NULL;
-	assert_int_equal(parse_mem(doc40, strlen(doc40), &m, &x, &err),
-			 STATUS_OK);
+	struct model *m = parse_ok(doc40, &x);
 	assert_int_equal(x.major, 4);
 	assert_int_equal(x.n_id_names, 3);
 	assert_string_equal(x.id_names[2], "RANK");

@@ -24,15 +24,21 @@
 
 #include "xml_doc.h"
 
+/* Writes `doc` to a new file named after the mkstemps template `path`
+ * (its last 4 characters, ".xml", kept). */
+static void write_doc(char *path, const char *doc)
+{
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
+	close(fd);
+}
+
 static void test_reader_lone_file(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/test-xml-experiment-XXXXXX.xml";
-	int fd = mkstemps(path, 4);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, doc20, strlen(doc20)),
-			 (ssize_t)strlen(doc20));
-	close(fd);
+	write_doc(path, doc20);
 	const struct reader *const *r = reader_all();
 	const struct reader *xml = NULL;
 	for (; *r; r++)
@@ -428,11 +434,7 @@ static void test_reader_inline_sentinels(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/test-xml-sentinel-XXXXXX.xml";
-	int fd = mkstemps(path, 4);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, docsentinel, strlen(docsentinel)),
-			 (ssize_t)strlen(docsentinel));
-	close(fd);
+	write_doc(path, docsentinel);
 	struct error err = {.status = STATUS_OK};
 	struct model *m = NULL;
 	if (database_open(path, &m, &err) != STATUS_OK)
@@ -487,11 +489,7 @@ static void test_reader_order_formulas(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/test-xml-order-XXXXXX.xml";
-	int fd = mkstemps(path, 4);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, docorder, strlen(docorder)),
-			 (ssize_t)strlen(docorder));
-	close(fd);
+	write_doc(path, docorder);
 	struct error err = {.status = STATUS_OK};
 	struct model *m = NULL;
 	assert_int_equal(database_open(path, &m, &err), STATUS_OK);

@@ -243,20 +243,14 @@ static inline struct model *fx_random_model(uint32_t n_nodes, uint32_t n_funcs,
 							  ->functions[nd.function]
 							  .name;
 				}
-			} else if (r < 8) {
-				nd.kind = NODE_LOOP;
-				nd.relation = RELATION_LEXICAL;
-				const char *file = files[fx_below(&s, 4)];
-				nd.file = model_builder_intern(b, file,
-							       strlen(file));
-				nd.line = 1 + fx_below(&s, 5);
 			} else if (r < 14) {
-				nd.kind = NODE_LINE;
+				/* a loop (lines 1-5) or a statement (1-6) */
+				nd.kind = r < 8 ? NODE_LOOP : NODE_LINE;
 				nd.relation = RELATION_LEXICAL;
 				const char *file = files[fx_below(&s, 4)];
 				nd.file = model_builder_intern(b, file,
 							       strlen(file));
-				nd.line = 1 + fx_below(&s, 6);
+				nd.line = 1 + fx_below(&s, r < 8 ? 5 : 6);
 			} else {
 				nd.kind = NODE_INSTRUCTION;
 				nd.relation = RELATION_LEXICAL;
@@ -365,6 +359,19 @@ static inline struct model *fx_finish(struct model_builder *b,
 	return m;
 }
 
+/* Adds nd under `parent`, asserted to become node `want`, with its
+ * inclusive and exclusive values (stats 0 and 1; < 0: absent) in fv. */
+static inline void fx_add_node(struct model_builder *b, struct fx_values *fv,
+			       uint32_t parent, const struct model_node *nd,
+			       uint32_t want, double incl, double excl)
+{
+	assert_int_equal(model_builder_add_node(b, parent, nd), want);
+	if (incl >= 0)
+		fx_set(fv, nd->ctx_id, 0, incl);
+	if (excl >= 0)
+		fx_set(fv, nd->ctx_id, 1, excl);
+}
+
 /* A model of functions "n0", "n1", ... from a parent list (node i + 1's
  * parent is parent[i]) and inclusive values of column 0 (< 0: absent;
  * `root` the root's); the context id of node i + 1 is ctx[i] (NULL:
@@ -387,10 +394,7 @@ static inline struct model *fx_parent_model(const uint32_t *parent, const double
 			.function = MODEL_NONE,
 			.name = model_builder_intern(b, name, (size_t)len),
 		};
-		assert_int_equal(model_builder_add_node(b, parent[i], &nd),
-				 i + 1);
-		if (incl[i] >= 0)
-			fx_set(fv, nd.ctx_id, 0, incl[i]);
+		fx_add_node(b, fv, parent[i], &nd, i + 1, incl[i], -1);
 	}
 	return fx_finish(b, fv, values);
 }
