@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/formula.h"
+#include "text_repeat.h"
 
 /* Leaf i has value values[i]; leaves past n_values have no value. */
 struct leaves {
@@ -306,29 +307,14 @@ static void test_errors(void **state)
 	assert_error("#", "at column 1: expected a number");
 }
 
-static char *repeat(const char *head, size_t n, const char *mid,
-		    const char *tail, size_t m)
-{
-	size_t hl = strlen(head), tl = strlen(tail), ml = strlen(mid);
-	char *s = malloc(hl * n + ml + tl * m + 1), *p = s;
-	for (size_t i = 0; i < n; i++, p += hl)
-		memcpy(p, head, hl);
-	memcpy(p, mid, ml);
-	p += ml;
-	for (size_t i = 0; i < m; i++, p += tl)
-		memcpy(p, tail, tl);
-	*p = '\0';
-	return s;
-}
-
 static void test_depth(void **state)
 {
 	(void)state;
 	/* 100 levels are fine */
-	char *s = repeat("(", 100, "$1", ")", 100);
+	char *s = text_repeat("(", 100, "$1", ")", 100);
 	assert_true(eval_text(s) == 2);
 	free(s);
-	s = repeat("sqrt(", 100, "16", ")", 100);
+	s = text_repeat("sqrt(", 100, "16", ")", 100);
 	struct formula *f = NULL;
 	struct error err = {0};
 	assert_int_equal(formula_parse(s, &f, &err), STATUS_OK);
@@ -337,7 +323,7 @@ static void test_depth(void **state)
 	/* 10,000 levels are refused, without exhausting the stack */
 	const char *heads[] = {"(", "-", "sqrt(", "2^", "sum(1,"};
 	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
-		s = repeat(heads[i], 10000, "1", ")", 0);
+		s = text_repeat(heads[i], 10000, "1", ")", 0);
 		char *m = parse_error(s);
 		if (!strstr(m, "nesting deeper than 256"))
 			fail_msg("%s...: %s", heads[i], m);
@@ -345,11 +331,11 @@ static void test_depth(void **state)
 		free(s);
 	}
 	/* a long flat chain is not nesting */
-	s = repeat("1+", 10000, "1", "", 0);
+	s = text_repeat("1+", 10000, "1", "", 0);
 	assert_true(eval_text(s) == 10001);
 	free(s);
 	/* too long a text */
-	s = repeat("1+", 40000, "1", "", 0);
+	s = text_repeat("1+", 40000, "1", "", 0);
 	char *m = parse_error(s);
 	assert_non_null(strstr(m, "longer than"));
 	free(m);
