@@ -29,7 +29,7 @@
 #include "views/kind_summary.h"
 #include "sqlite_fixture.h"
 #include "build_fixture.h"
-#include "format_cases.h"
+#include "case_tables.h"
 
 extern const struct reader reader_rocpd;
 

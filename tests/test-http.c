@@ -19,6 +19,8 @@
 #include "net/http.h"
 #include "net/remote_open.h"
 
+#include "case_tables.h"
+
 static const char *base(void)
 {
 	const char *b = getenv("HTTP_TEST_BASE");
@@ -185,68 +187,51 @@ static void test_content_range(void **state)
 	assert_int_equal(a, 1048576);
 }
 
-/* Each row: FN (named NAME) of IN is OUT, a heap string, or NULL. */
-static const struct {
-	char *(*fn)(const char *);
-	const char *name, *in, *out;
-} strings[] = {
-	{ http_url_redact, "redact", NULL, NULL },
-	{ http_url_redact, "redact", "", "" },
-	{ http_url_redact, "redact", "path/x", "path/x" },
-	{ http_url_redact, "redact", "http://h/a@b", "http://h/a@b" },
-	{ http_url_redact, "redact", "http://u@h/x", "http://h/x" },
-	{ http_url_redact, "redact", "https://u:p@ss@h:8/x?y@z",
-	  "https://h:8/x?y@z" },
-	{ http_url_redact, "redact", "sftp://me@host", "sftp://host/" },
-	{ http_url_redact, "redact", "HTTP://u:p;auth=x@h:8/a%20b",
-	  "http://h:8/a%20b" },
-	{ http_url_redact, "redact", "scp://me@h/~/db/", "scp://h/~/db/" },
+/* The URL functions' answers (NULL: none), degenerate inputs first. */
+static const struct string_case redacted[] = {
+	{ NULL, NULL },
+	{ "", "" },
+	{ "path/x", "path/x" },
+	{ "http://h/a@b", "http://h/a@b" },
+	{ "http://u@h/x", "http://h/x" },
+	{ "https://u:p@ss@h:8/x?y@z", "https://h:8/x?y@z" },
+	{ "sftp://me@host", "sftp://host/" },
+	{ "HTTP://u:p;auth=x@h:8/a%20b", "http://h:8/a%20b" },
+	{ "scp://me@h/~/db/", "scp://h/~/db/" },
 	/* a URL libcurl refuses still loses its password */
-	{ http_url_redact, "redact", "http://u:p@ss@bad host/x",
-	  "http://bad host/x" },
-	{ http_url_redact, "redact", "sftp://a@b@[::1/x", "sftp://[::1/x" },
-	{ http_url_redact, "redact", "http://bad host/x",
-	  "http://bad host/x" },
-	/* file:// URLs read by libcurl's URL API keep their old meaning:
-	 * only an empty host or localhost, the path as written, decoded */
-	{ remote_file_url_path, "file path", "file://127.0.0.1/x", NULL },
-	{ remote_file_url_path, "file path", "file:x", NULL },
-	{ remote_file_url_path, "file path", "file:/x", NULL },
-	{ remote_file_url_path, "file path", "file://LOCALHOST/a%20b c",
-	  "/a b c" },
-	{ remote_file_url_path, "file path", "file:///tmp/../x/./y",
-	  "/tmp/../x/./y" },
-	{ remote_file_url_path, "file path", "file:///a%0ab", "/a\nb" },
-	{ remote_file_url_path, "file path", "file:///caf%c3%a9",
-	  "/caf\xc3\xa9" },
-	{ remote_url_file_name, "file name", "sftp://me@h/~/db.tar.gz",
-	  "db.tar.gz" },
-	{ remote_url_file_name, "file name", "http://h/a/b%2Bc.zip?x=/y",
-	  "b+c.zip" },
-	{ remote_url_file_name, "file name", "local/dir/x.db?q", "x.db" },
-	{ remote_url_file_name, "file name", "http://h/a%00b", "download" },
+	{ "http://u:p@ss@bad host/x", "http://bad host/x" },
+	{ "sftp://a@b@[::1/x", "sftp://[::1/x" },
+	{ "http://bad host/x", "http://bad host/x" },
 };
 
-/* Every row; each row that fails names itself (its function, index and
- * input), and the test fails when any did. */
+/* file:// URLs read by libcurl's URL API keep their old meaning: only an
+ * empty host or localhost, the path as written, decoded. */
+static const struct string_case file_paths[] = {
+	{ "file://127.0.0.1/x", NULL },
+	{ "file:x", NULL },
+	{ "file:/x", NULL },
+	{ "file://LOCALHOST/a%20b c", "/a b c" },
+	{ "file:///tmp/../x/./y", "/tmp/../x/./y" },
+	{ "file:///a%0ab", "/a\nb" },
+	{ "file:///caf%c3%a9", "/caf\xc3\xa9" },
+};
+
+static const struct string_case file_names[] = {
+	{ "sftp://me@h/~/db.tar.gz", "db.tar.gz" },
+	{ "http://h/a/b%2Bc.zip?x=/y", "b+c.zip" },
+	{ "local/dir/x.db?q", "x.db" },
+	{ "http://h/a%00b", "download" },
+};
+
 static void test_strings(void **state)
 {
 	(void)state;
-	size_t failed = 0;
-	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
-		char *got = strings[i].fn(strings[i].in);
-		const char *want = strings[i].out;
-		if (got && want ? strcmp(got, want) != 0 : got != want) {
-			print_error("%s row %zu: '%s' gave '%s', want '%s'\n",
-				    strings[i].name, i,
-				    strings[i].in ? strings[i].in : "(null)",
-				    got ? got : "(null)",
-				    want ? want : "(null)");
-			failed++;
-		}
-		free(got);
-	}
-	assert_int_equal(failed, 0);
+	assert_strings("redact", http_url_redact, redacted,
+		       sizeof(redacted) / sizeof(redacted[0]));
+	assert_strings("file path", remote_file_url_path, file_paths,
+		       sizeof(file_paths) / sizeof(file_paths[0]));
+	assert_strings("file name", remote_url_file_name, file_names,
+		       sizeof(file_names) / sizeof(file_names[0]));
 }
 
 static void test_url_child(void **state)

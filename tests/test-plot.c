@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "format_cases.h"
+#include "case_tables.h"
 #include "plot.h"
 
 static bool row_has(const struct plot *p, int y, const char *what)

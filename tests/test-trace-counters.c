@@ -17,7 +17,7 @@
 #include "model/model.h"
 #include "views/trace_index.h"
 #include "views/trace_view.h"
-#include "format_cases.h"
+#include "case_tables.h"
 
 #include "trace_fake.h"
 
