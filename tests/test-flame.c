@@ -17,6 +17,7 @@
 #include "views/flame.h"
 #include "views/view.h"
 #include "view_fixture.h"
+#include "view_assert.h"
 
 /* A model from a parent list and inclusive values (view_fixture.h). */
 static struct model *build(const uint32_t *parent, const double *incl,
@@ -33,7 +34,7 @@ static void test_degenerate(void **state)
 	struct error err = {0};
 	struct flame_box *boxes = NULL;
 	size_t n = 0;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout(v, 0, 0, 0, 5, &boxes, &n, &err),
 			 STATUS_USAGE);
 	error_clear(&err);
@@ -57,7 +58,7 @@ static void test_degenerate(void **state)
 	const uint32_t parent[] = {0};
 	const double incl[] = {4};
 	m = build(parent, incl, 1, -1);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout(v, 0, 0, 10, 5, &boxes, &n, &err),
 			 STATUS_OK);
 	assert_int_equal(n, 1);
@@ -83,7 +84,7 @@ static void test_by_hand(void **state)
 	struct error err = {0};
 	struct flame_box *b = NULL;
 	size_t n = 0;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout(v, 0, 0, 40, 10, &b, &n, &err),
 			 STATUS_OK);
 	/* root; n0 [0,20) n1 [20,32); n3 [0,10) n4 [20,32); n6 [0,2) */
@@ -177,8 +178,7 @@ static void test_random(void **state)
 		struct error err = {0};
 		struct flame_box *b = NULL;
 		size_t n = 0;
-		assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err),
-				 STATUS_OK);
+		v = view_of(m, VIEW_TOP_DOWN);
 		int width = 50 + (int)(seed * 7), rows = 3 + (int)seed;
 		assert_int_equal(flame_layout(v, 0, 0, width, rows, &b, &n,
 					      &err),
@@ -212,7 +212,7 @@ static void test_merged(void **state)
 	struct view *v = NULL;
 	struct error err = {0};
 	struct flame_merge fm;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	const uint32_t roots[] = {1, 2};
 	assert_int_equal(flame_layout_merged(v, roots, 0, "f", 0, 60, 5, &fm,
 					     &err),
@@ -258,7 +258,7 @@ static void test_merged(void **state)
 		fx_set(fv, i + 1, 0, val[i]);
 	}
 	m = fx_finish(b, fv, true);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout_merged(v, roots, 2, "f", 0, 60, 5, &fm,
 					     &err),
 			 STATUS_OK);
