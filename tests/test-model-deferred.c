@@ -342,9 +342,8 @@ static void test_view_loads(void **state)
 	static struct fake f;
 	make_logical(&f, 3, 50, 42);
 	struct model *m = make_model(&f);
-	struct view *v = NULL;
 	struct error err = {0};
-	v = view_of(m, VIEW_TOP_DOWN);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	uint32_t *kids = NULL;
 	size_t n = 0;
 	assert_int_equal(view_children(v, 2, MODEL_NONE, false, &kids, &n,
@@ -419,8 +418,7 @@ static void test_deferred_leaves(void **state)
 	assert_int_equal(m->priv->n_deferred_leaves, 0); /* not made yet */
 	assert_int_equal(model_deferred_pending(m), 4);
 	struct error err = {0};
-	struct view *v = NULL;
-	v = view_of(m, VIEW_FLAT);
+	struct view *v = view_of(m, VIEW_FLAT);
 	view_free(v);
 	assert_int_equal(model_deferred_pending(m), 0);
 	assert_int_equal(m->n_deferred, m->priv->n_deferred_leaves);

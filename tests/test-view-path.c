@@ -97,12 +97,11 @@ static void test_degenerate(void **state)
 {
 	(void)state;
 	struct model *m = build(first, 6);
-	struct view *v = NULL;
 	struct error err = {0};
 	struct view_path p;
 	assert_int_equal(view_path_of(NULL, 0, &p, &err), STATUS_USAGE);
 	error_clear(&err);
-	v = view_of(m, VIEW_TOP_DOWN);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(view_path_of(v, 999, &p, &err), STATUS_USAGE);
 	error_clear(&err);
 	assert_int_equal(p.n, 0);

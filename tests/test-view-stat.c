@@ -351,8 +351,7 @@ static void test_bottom_up(void **state)
 {
 	(void)state;
 	struct model *m = build(&ops);
-	struct view *v = NULL;
-	v = view_of(m, VIEW_BOTTOM_UP);
+	struct view *v = view_of(m, VIEW_BOTTOM_UP);
 	uint32_t f0 = find_row(v, view_root(v), "f0");
 	reads = 0;
 	check_f0(v, f0);
@@ -376,8 +375,7 @@ static void test_flat(void **state)
 {
 	(void)state;
 	struct model *m = build(&ops);
-	struct view *v = NULL;
-	v = view_of(m, VIEW_FLAT);
+	struct view *v = view_of(m, VIEW_FLAT);
 	uint32_t mod = find_row(v, view_root(v), "/bin/app");
 	check_f0(v, mod);
 	uint32_t file = find_row(v, mod, "a.c");

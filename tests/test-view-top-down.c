@@ -189,9 +189,8 @@ static void test_random(void **state)
 	for (uint64_t seed = 1; seed <= 6; seed++) {
 		struct model *m = fx_need(fx_random_model(400, 10, seed, false));
 		assert_non_null(m);
-		struct view *v = NULL;
 		struct error err = {0};
-		v = view_of(m, VIEW_TOP_DOWN);
+		struct view *v = view_of(m, VIEW_TOP_DOWN);
 		for (uint32_t node = 0; node < m->n_nodes; node++) {
 			for (uint32_t col = 0; col < 3; col++) {
 				bool asc = (node + col) & 1;
