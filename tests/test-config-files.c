@@ -320,21 +320,21 @@ static void test_append_line(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_load_file, files_setup,
-						files_teardown),
-		cmocka_unit_test_setup_teardown(test_source_relative, files_setup,
-						files_teardown),
-		cmocka_unit_test_setup_teardown(test_source_tilde, files_setup,
-						files_teardown),
-		cmocka_unit_test_setup_teardown(test_source_cycle, files_setup,
-						files_teardown),
-		cmocka_unit_test_setup_teardown(test_source_depth, files_setup,
-						files_teardown),
-		cmocka_unit_test_setup_teardown(test_source_budget, files_setup,
-						files_teardown),
+		cmocka_unit_test_setup_teardown(test_load_file,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_relative,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_tilde,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_cycle,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_depth,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_budget,
+						files_setup, files_teardown),
 		cmocka_unit_test(test_default_path),
-		cmocka_unit_test_setup_teardown(test_append_line, files_setup,
-						files_teardown),
+		cmocka_unit_test_setup_teardown(test_append_line,
+						files_setup, files_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -448,8 +448,10 @@ static void test_regex_costly(void **state)
 	(void)state;
 	char *s;
 	/* glibc: regcomp 14 s for {1,500}, over 2 minutes for {1,1000} */
-	s = text_repeat("", 0, "\"" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\" "
-			"=~ /^(.*){1,1000}$/", "", 0);
+	s = text_repeat("", 0,
+			"\"" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\" "
+			"=~ /^(.*){1,1000}$/",
+			"", 0);
 	assert_true(eval(s) == 1);
 	free(s);
 	/* glibc: regcomp 57 s; PCRE2 backtracks past its match limit */

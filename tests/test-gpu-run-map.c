@@ -129,8 +129,10 @@ int main(void)
 	    cmocka_unit_test(extreme_keys_and_values),
 	};
 	for (size_t i = 0; i < N_PATTERNS; i++)
-		tests[2 + i] = (struct CMUnitTest){.name = patterns[i].name,
-						   .test_func = test_pattern,
-						   .initial_state = &patterns[i]};
+		tests[2 + i] = (struct CMUnitTest){
+		    .name = patterns[i].name,
+		    .test_func = test_pattern,
+		    .initial_state = &patterns[i],
+		};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

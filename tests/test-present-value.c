@@ -64,8 +64,8 @@ static const struct present_kind plain_unsafe = {
 static const struct present_kind plain_long = {
     .unit = PRESENT_PLAIN, .scale = 1, .format = "%.60f"};
 
-/* One row: in GROUP (what it checks, named when it fails), value V of kind K in WIDTH
- * columns is written WANT. */
+/* One row: in GROUP (what it checks, named when it fails), value V of
+ * kind K in WIDTH columns is written WANT. */
 struct fit_case {
 	const char *group;
 	const struct present_kind *k;
