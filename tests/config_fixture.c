@@ -27,6 +27,23 @@ void parse(struct config *c, const char *text, const char *name)
 	error_clear(&err);
 }
 
+int config_setup(void **state)
+{
+	struct config *c = malloc(sizeof(*c));
+	if (!c)
+		return -1;
+	config_init(c);
+	*state = c;
+	return 0;
+}
+
+int config_teardown(void **state)
+{
+	config_free(*state);
+	free(*state);
+	return 0;
+}
+
 /* The lookups below never return NULL (the compiler checks dereferences):
  * a missing entry fails the test, or is a static empty entry for the
  * has_*() checks of absence. */

@@ -13,6 +13,10 @@
 
 void parse(struct config *c, const char *text, const char *name);
 
+/* a cmocka fixture: *state is an empty config (config_init), freed after */
+int config_setup(void **state);
+int config_teardown(void **state);
+
 /* lookups: a missing option, binding, colour or derived column fails */
 bool has_option(const struct config *c, const char *name);
 const struct config_option *option(const struct config *c, const char *name);

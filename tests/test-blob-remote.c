@@ -116,6 +116,18 @@ static void assert_pattern(const uint8_t *p, uint64_t off, uint64_t len)
 				 (unsigned long long)off);
 }
 
+/* LEN bytes at OFF read through r into buf are the file's, and f has
+ * fetched FETCHES times by then. */
+static void expect_read(struct blob_remote *r, const struct fake *f,
+			uint64_t off, uint64_t len, uint8_t *buf,
+			unsigned fetches)
+{
+	struct error err = {0};
+	assert_int_equal(blob_remote_copy(r, off, len, buf, &err), STATUS_OK);
+	assert_pattern(buf, off, len);
+	assert_int_equal(f->fetches, fetches);
+}
+
 static char tmpdir[64];
 
 static int setup_dir(void **state)
@@ -213,27 +225,17 @@ static void test_block_edges(void **state)
 	assert_int_equal(blob_remote_copy(r, size, 0, buf, &err), STATUS_OK);
 	assert_int_equal(f->fetches, 0);
 	/* first block, partly: the whole block is fetched */
-	assert_int_equal(blob_remote_copy(r, 10, 20, buf, &err), STATUS_OK);
-	assert_pattern(buf, 10, 20);
-	assert_int_equal(f->fetches, 1);
+	expect_read(r, f, 10, 20, buf, 1);
 	assert_int_equal(f->last_off, 0);
 	assert_int_equal(f->last_len, BS);
 	/* the same block again: from memory */
-	assert_int_equal(blob_remote_copy(r, 0, BS, buf, &err), STATUS_OK);
-	assert_pattern(buf, 0, BS);
-	assert_int_equal(f->fetches, 1);
+	expect_read(r, f, 0, BS, buf, 1);
 	/* a window across blocks 0 and 1: only block 1 is fetched */
-	assert_int_equal(blob_remote_copy(r, BS - 6, 12, buf, &err),
-			 STATUS_OK);
-	assert_pattern(buf, BS - 6, 12);
-	assert_int_equal(f->fetches, 2);
+	expect_read(r, f, BS - 6, 12, buf, 2);
 	assert_int_equal(f->last_off, BS);
 	assert_int_equal(f->last_len, BS);
 	/* the last, partial block: 100 bytes fetched */
-	assert_int_equal(blob_remote_copy(r, size - 1, 1, buf, &err),
-			 STATUS_OK);
-	assert_pattern(buf, size - 1, 1);
-	assert_int_equal(f->fetches, 3);
+	expect_read(r, f, size - 1, 1, buf, 3);
 	assert_int_equal(f->last_off, 3 * BS);
 	assert_int_equal(f->last_len, 100);
 	/* past the end: STATUS_CORRUPT naming the offset, nothing fetched */
@@ -250,9 +252,7 @@ static void test_block_edges(void **state)
 	error_clear(&err);
 	assert_int_equal(f->fetches, 3);
 	/* the whole file: only block 2 is missing, one request */
-	assert_int_equal(blob_remote_copy(r, 0, size, buf, &err), STATUS_OK);
-	assert_pattern(buf, 0, size);
-	assert_int_equal(f->fetches, 4);
+	expect_read(r, f, 0, size, buf, 4);
 	assert_int_equal(f->last_off, 2 * BS);
 	assert_int_equal(f->last_len, BS);
 	assert_int_equal(f->bytes, 3 * BS + 100);
@@ -280,17 +280,11 @@ static void test_coalesce_and_readahead(void **state)
 	assert_int_equal(f->last_off, 5 * BS);
 	assert_int_equal(f->last_len, 5 * BS);
 	/* the next window follows it: block 10 plus two blocks read ahead */
-	assert_int_equal(blob_remote_copy(r, 10 * BS, 8, buf, &err),
-			 STATUS_OK);
-	assert_pattern(buf, 10 * BS, 8);
-	assert_int_equal(f->fetches, 2);
+	expect_read(r, f, 10 * BS, 8, buf, 2);
 	assert_int_equal(f->last_off, 10 * BS);
 	assert_int_equal(f->last_len, 3 * BS);
 	/* ...which are then in memory */
-	assert_int_equal(blob_remote_copy(r, 11 * BS, 2 * BS, buf, &err),
-			 STATUS_OK);
-	assert_pattern(buf, 11 * BS, 2 * BS);
-	assert_int_equal(f->fetches, 2);
+	expect_read(r, f, 11 * BS, 2 * BS, buf, 2);
 	/* read-ahead stops at the end of the file */
 	assert_int_equal(blob_remote_copy(r, 38 * BS, 8, buf, &err),
 			 STATUS_OK);
@@ -301,10 +295,8 @@ static void test_coalesce_and_readahead(void **state)
 	/* a window around cached blocks: the missing runs on either side are
 	 * separate requests */
 	unsigned before = f->fetches;
-	assert_int_equal(blob_remote_copy(r, 2 * BS, 13 * BS, buf, &err),
-			 STATUS_OK);
-	assert_pattern(buf, 2 * BS, 13 * BS);
-	assert_int_equal(f->fetches, before + 2); /* blocks 2..4, 13..14 */
+	/* blocks 2..4, 13..14 */
+	expect_read(r, f, 2 * BS, 13 * BS, buf, before + 2);
 	assert_int_equal(f->last_off, 13 * BS);
 	assert_int_equal(f->last_len, 2 * BS);
 	blob_remote_close(r);
@@ -549,7 +541,6 @@ static void test_crash_before_flush(void **state)
 	(void)state;
 	uint64_t size = 16 * BS;
 	char *dir = in_tmp("crash.blocks");
-	struct error err = {0};
 	const struct blob_remote_config lazy = {.flush_every = 1000,
 						.readahead = UINT32_MAX};
 	pid_t pid = fork();
@@ -575,12 +566,8 @@ static void test_crash_before_flush(void **state)
 	struct fake *f = fake_new(size);
 	struct blob_remote *r = open_fake(f, "u", "v", dir, &lazy);
 	uint8_t b[8];
-	assert_int_equal(blob_remote_copy(r, 0, 8, b, &err), STATUS_OK);
-	assert_pattern(b, 0, 8);
-	assert_int_equal(f->fetches, 0);
-	assert_int_equal(blob_remote_copy(r, 3 * BS, 8, b, &err), STATUS_OK);
-	assert_pattern(b, 3 * BS, 8);
-	assert_int_equal(f->fetches, 1);
+	expect_read(r, f, 0, 8, b, 0);
+	expect_read(r, f, 3 * BS, 8, b, 1);
 	struct blob_remote_stats s;
 	blob_remote_get_stats(r, &s);
 	assert_int_equal(s.disk_reads, 1);
@@ -609,10 +596,7 @@ static void test_shared_directory(void **state)
 	assert_int_equal(f1->fetches, 2);
 	/* the second user reads the first one's blocks from disk */
 	struct blob_remote *r2 = open_fake(f2, "u", "v", dir, &no_readahead);
-	assert_int_equal(blob_remote_copy(r2, 3 * BS + 5, 8, b, &err),
-			 STATUS_OK);
-	assert_pattern(b, 3 * BS + 5, 8);
-	assert_int_equal(f2->fetches, 0);
+	expect_read(r2, f2, 3 * BS + 5, 8, b, 0);
 	assert_int_equal(blob_remote_copy(r2, 5 * BS, 8, b, &err), STATUS_OK);
 	assert_int_equal(f2->fetches, 1);
 	assert_int_equal(blob_remote_flush(r2, &err), STATUS_OK);
@@ -633,13 +617,9 @@ static void test_shared_directory(void **state)
 	/* another version while r1 and r2 are open: kept in memory, the
 	 * directory left alone */
 	struct blob_remote *r4 = open_fake(f4, "u", "w", dir, &no_readahead);
-	assert_int_equal(blob_remote_copy(r4, 0, 8, b, &err), STATUS_OK);
-	assert_pattern(b, 0, 8);
-	assert_int_equal(f4->fetches, 1);
+	expect_read(r4, f4, 0, 8, b, 1);
 	blob_remote_close(r4);
-	assert_int_equal(blob_remote_copy(r2, 0, 8, b, &err), STATUS_OK);
-	assert_pattern(b, 0, 8);
-	assert_int_equal(f2->fetches, 1); /* still from disk */
+	expect_read(r2, f2, 0, 8, b, 1); /* still from disk */
 	blob_remote_close(r1);
 	blob_remote_close(r2);
 	/* nobody uses it now: the new version takes the directory over */

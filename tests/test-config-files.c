@@ -18,55 +18,95 @@
 
 #include "config_fixture.h"
 
+/* The value of environment variable NAME (a heap copy; NULL when it is
+ * not set), for env_restore to put back. */
+static char *env_save(const char *name)
+{
+	const char *v = getenv(name);
+	return v ? strdup(v) : NULL;
+}
+
+/* NAME as env_save found it (set to SAVED, or left as the test left it
+ * when it was not set); frees SAVED. */
+static void env_restore(const char *name, char *saved)
+{
+	if (saved)
+		setenv(name, saved, 1);
+	free(saved);
+}
+
 /* ---- files and source ------------------------------------------------- */
+
+/* The fixture: an empty config and a private temporary folder. */
+struct files_fx {
+	struct config c;
+	char *dir;
+};
+
+static int files_setup(void **state)
+{
+	struct files_fx *x = calloc(1, sizeof(*x));
+	if (!x)
+		return -1;
+	config_init(&x->c);
+	x->dir = make_tmpdir();
+	*state = x;
+	return 0;
+}
+
+static int files_teardown(void **state)
+{
+	struct files_fx *x = *state;
+	config_free(&x->c);
+	remove_tree(x->dir);
+	free(x);
+	return 0;
+}
 
 static void test_load_file(void **state)
 {
-	(void)state;
-	struct config c;
+	struct files_fx *x = *state;
+	struct config *c = &x->c;
+	const char *dir = x->dir;
 	struct error err = {0};
-	char *dir = make_tmpdir();
 	char *missing = path_join(dir, "nope/config");
 	char *path = write_file(dir, "config", "set a = 1\nbogus\n");
-	config_init(&c);
 	/* a missing file is silently nothing */
-	assert_int_equal(config_load_file(&c, missing, &err), STATUS_OK);
-	assert_int_equal(c.n_warnings + c.n_options, 0);
-	assert_int_equal(config_load_file(&c, path, &err), STATUS_OK);
-	assert_string_equal(option_value(&c, "a"), "1");
-	assert_string_equal(option(&c, "a")->file, path);
+	assert_int_equal(config_load_file(c, missing, &err), STATUS_OK);
+	assert_int_equal(c->n_warnings + c->n_options, 0);
+	assert_int_equal(config_load_file(c, path, &err), STATUS_OK);
+	assert_string_equal(option_value(c, "a"), "1");
+	assert_string_equal(option(c, "a")->file, path);
 	char *want = NULL;
 	assert_true(asprintf(&want, "%s:2: unknown command 'bogus'", path) > 0);
-	assert_true(has_warning(&c, want));
+	assert_true(has_warning(c, want));
 	free(want);
 	/* a directory is a warning naming it */
-	assert_int_equal(config_load_file(&c, dir, &err), STATUS_OK);
-	assert_int_equal(c.n_warnings, 2);
-	assert_true(has_warning_like(&c, dir, "not a regular file"));
+	assert_int_equal(config_load_file(c, dir, &err), STATUS_OK);
+	assert_int_equal(c->n_warnings, 2);
+	assert_true(has_warning_like(c, dir, "not a regular file"));
 	/* a FIFO is refused before it is opened (open would wait) */
 	char *fifo = path_join(dir, "fifo");
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(config_load_file(&c, fifo, &err), STATUS_OK);
-	parse(&c, "source fifo\n", path);
-	assert_int_equal(c.n_warnings, 4);
-	assert_true(has_warning_like(&c, fifo, "not a regular file"));
+	assert_int_equal(config_load_file(c, fifo, &err), STATUS_OK);
+	parse(c, "source fifo\n", path);
+	assert_int_equal(c->n_warnings, 4);
+	assert_true(has_warning_like(c, fifo, "not a regular file"));
 	assert_true(asprintf(&want, "%s:1: source: %s: not a regular file",
 			     path, fifo) > 0);
-	assert_true(has_warning(&c, want));
+	assert_true(has_warning(c, want));
 	free(want);
 	free(fifo);
-	config_free(&c);
 	free(missing);
 	free(path);
-	remove_tree(dir);
 }
 
 static void test_source_relative(void **state)
 {
-	(void)state;
-	struct config c;
+	struct files_fx *x = *state;
+	struct config *c = &x->c;
+	const char *dir = x->dir;
 	struct error err = {0};
-	char *dir = make_tmpdir();
 	char *main_conf = write_file(dir, "main.conf",
 				     "set from = main\n"
 				     "source sub/inc.conf\n"
@@ -76,101 +116,90 @@ static void test_source_relative(void **state)
 			       "set from = inc\n"
 			       "source inc2.conf\n");
 	char *inc2 = write_file(dir, "sub/inc2.conf", "set deep = inc2\n");
-	config_init(&c);
-	assert_int_equal(config_load_file(&c, main_conf, &err), STATUS_OK);
-	assert_string_equal(option_value(&c, "from"), "inc");
-	assert_string_equal(option(&c, "from")->file, inc);
-	assert_int_equal(option(&c, "from")->line, 1);
-	assert_string_equal(option_value(&c, "deep"), "inc2");
-	assert_string_equal(option(&c, "deep")->file, inc2);
-	assert_string_equal(option_value(&c, "after"), "main");
-	assert_int_equal(c.n_warnings, 1);
-	assert_warning_is(&c, 0,
+	assert_int_equal(config_load_file(c, main_conf, &err), STATUS_OK);
+	assert_string_equal(option_value(c, "from"), "inc");
+	assert_string_equal(option(c, "from")->file, inc);
+	assert_int_equal(option(c, "from")->line, 1);
+	assert_string_equal(option_value(c, "deep"), "inc2");
+	assert_string_equal(option(c, "deep")->file, inc2);
+	assert_string_equal(option_value(c, "after"), "main");
+	assert_int_equal(c->n_warnings, 1);
+	assert_warning_is(c, 0,
 			  "%s:4: source: %s/sub/missing.conf: No "
 			  "such file or directory",
 			  main_conf, dir);
-	config_free(&c);
+	config_free(c);
 
 	/* parse_text resolves against the directory of its name */
-	config_init(&c);
-	parse(&c, "source inc2.conf\n", inc);
-	assert_string_equal(option_value(&c, "deep"), "inc2");
+	config_init(c);
+	parse(c, "source inc2.conf\n", inc);
+	assert_string_equal(option_value(c, "deep"), "inc2");
 	/* ...and `source` is refused when disabled */
-	config_free(&c);
-	config_init(&c);
-	c.source_disabled = true;
-	parse(&c, "source inc2.conf\n", inc);
-	assert_false(has_option(&c, "deep"));
-	assert_true(has_warning_like(&c, inc, ":1: source: not followed"));
-	config_free(&c);
+	config_free(c);
+	config_init(c);
+	c->source_disabled = true;
+	parse(c, "source inc2.conf\n", inc);
+	assert_false(has_option(c, "deep"));
+	assert_true(has_warning_like(c, inc, ":1: source: not followed"));
 	free(main_conf);
 	free(inc);
 	free(inc2);
-	remove_tree(dir);
 }
 
 static void test_source_tilde(void **state)
 {
-	(void)state;
-	struct config c;
-	char *dir = make_tmpdir();
-	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	struct files_fx *x = *state;
+	struct config *c = &x->c;
+	const char *dir = x->dir;
+	char *old_home = env_save("HOME");
 	char *conf = write_file(dir, "x/t.conf", "set tilde = yes\n");
 	setenv("HOME", dir, 1);
-	config_init(&c);
-	parse(&c, "source ~/x/t.conf\n", "/nowhere/config");
-	assert_string_equal(option_value(&c, "tilde"), "yes");
-	assert_string_equal(option(&c, "tilde")->file, conf);
-	assert_int_equal(c.n_warnings, 0);
+	parse(c, "source ~/x/t.conf\n", "/nowhere/config");
+	assert_string_equal(option_value(c, "tilde"), "yes");
+	assert_string_equal(option(c, "tilde")->file, conf);
+	assert_int_equal(c->n_warnings, 0);
 	unsetenv("HOME");
-	parse(&c, "source ~/x/t.conf\n", "h");
-	assert_true(has_warning(&c, "h:1: source: ~/x/t.conf: HOME is not "
+	parse(c, "source ~/x/t.conf\n", "h");
+	assert_true(has_warning(c, "h:1: source: ~/x/t.conf: HOME is not "
 				    "set"));
-	config_free(&c);
-	if (old_home)
-		setenv("HOME", old_home, 1);
-	free(old_home);
+	env_restore("HOME", old_home);
 	free(conf);
-	remove_tree(dir);
 }
 
 static void test_source_cycle(void **state)
 {
-	(void)state;
-	struct config c;
+	struct files_fx *x = *state;
+	struct config *c = &x->c;
+	const char *dir = x->dir;
 	struct error err = {0};
-	char *dir = make_tmpdir();
 	char *a = write_file(dir, "a.conf",
 			     "set a = 1\nsource b.conf\nsource a.conf\n");
 	char *b = write_file(dir, "b.conf", "set b = 2\nsource a.conf\n");
-	config_init(&c);
-	assert_int_equal(config_load_file(&c, a, &err), STATUS_OK);
-	assert_string_equal(option_value(&c, "a"), "1");
-	assert_string_equal(option_value(&c, "b"), "2");
-	assert_int_equal(option(&c, "a")->line, 1);
-	assert_string_equal(option(&c, "a")->file, a);
-	assert_int_equal(c.n_warnings, 2);
-	assert_warning_is(&c, 0,
+	assert_int_equal(config_load_file(c, a, &err), STATUS_OK);
+	assert_string_equal(option_value(c, "a"), "1");
+	assert_string_equal(option_value(c, "b"), "2");
+	assert_int_equal(option(c, "a")->line, 1);
+	assert_string_equal(option(c, "a")->file, a);
+	assert_int_equal(c->n_warnings, 2);
+	assert_warning_is(c, 0,
 			  "%s:2: source: %s/a.conf: already being "
 			  "read (a cycle); not read again",
 			  b, dir);
-	assert_warning_is(&c, 1,
+	assert_warning_is(c, 1,
 			  "%s:3: source: %s/a.conf: already being "
 			  "read (a cycle); not read again",
 			  a, dir);
-	config_free(&c);
 	free(a);
 	free(b);
-	remove_tree(dir);
 }
 
 /* f0 sources f1 ... f19; reading stops at CONFIG_SOURCE_DEPTH_MAX. */
 static void test_source_depth(void **state)
 {
-	(void)state;
-	struct config c;
+	struct files_fx *x = *state;
+	struct config *c = &x->c;
+	const char *dir = x->dir;
 	struct error err = {0};
-	char *dir = make_tmpdir();
 	char *paths[20] = {NULL};
 	for (int i = 0; i < 20; i++) {
 		char leaf[32];
@@ -180,30 +209,27 @@ static void test_source_depth(void **state)
 			 i, i, i + 1);
 		paths[i] = write_file(dir, leaf, text);
 	}
-	config_init(&c);
-	assert_int_equal(config_load_file(&c, paths[0], &err), STATUS_OK);
-	assert_int_equal(c.n_options, CONFIG_SOURCE_DEPTH_MAX + 1);
-	assert_string_equal(option_value(&c, "level16"), "16");
-	assert_false(has_option(&c, "level17"));
-	assert_int_equal(c.n_warnings, 1);
-	assert_warning_is(&c, 0,
+	assert_int_equal(config_load_file(c, paths[0], &err), STATUS_OK);
+	assert_int_equal(c->n_options, CONFIG_SOURCE_DEPTH_MAX + 1);
+	assert_string_equal(option_value(c, "level16"), "16");
+	assert_false(has_option(c, "level17"));
+	assert_int_equal(c->n_warnings, 1);
+	assert_warning_is(c, 0,
 			  "%s:2: source: nested deeper than 16; "
 			  "'f17.conf' not read",
 			  paths[16]);
-	config_free(&c);
 	for (int i = 0; i < 20; i++)
 		free(paths[i]);
-	remove_tree(dir);
 }
 
 /* A diamond of sources repeated at each level would read 2^16 files; the
  * file budget stops it. */
 static void test_source_budget(void **state)
 {
-	(void)state;
-	struct config c;
+	struct files_fx *x = *state;
+	struct config *c = &x->c;
+	const char *dir = x->dir;
 	struct error err = {0};
-	char *dir = make_tmpdir();
 	char *paths[16] = {NULL};
 	for (int i = 0; i < 16; i++) {
 		char leaf[32];
@@ -214,24 +240,19 @@ static void test_source_budget(void **state)
 		paths[i] = write_file(dir, leaf, text);
 	}
 	char *last = write_file(dir, "d16.conf", "set leaf = 1\n");
-	config_init(&c);
-	assert_int_equal(config_load_file(&c, paths[0], &err), STATUS_OK);
-	assert_string_equal(option_value(&c, "leaf"), "1");
-	assert_true(has_warning_like(&c, dir, "more than 256 files read"));
-	config_free(&c);
+	assert_int_equal(config_load_file(c, paths[0], &err), STATUS_OK);
+	assert_string_equal(option_value(c, "leaf"), "1");
+	assert_true(has_warning_like(c, dir, "more than 256 files read"));
 	for (int i = 0; i < 16; i++)
 		free(paths[i]);
 	free(last);
-	remove_tree(dir);
 }
 
 static void test_default_path(void **state)
 {
 	(void)state;
-	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
-	char *old_xdg = getenv("XDG_CONFIG_HOME")
-				? strdup(getenv("XDG_CONFIG_HOME"))
-				: NULL;
+	char *old_home = env_save("HOME");
+	char *old_xdg = env_save("XDG_CONFIG_HOME");
 	setenv("XDG_CONFIG_HOME", "/xdg", 1);
 	setenv("HOME", "/home/u", 1);
 	char *p = config_default_path();
@@ -251,20 +272,16 @@ static void test_default_path(void **state)
 	free(p);
 	unsetenv("HOME");
 	assert_null(config_default_path());
-	if (old_home)
-		setenv("HOME", old_home, 1);
-	if (old_xdg)
-		setenv("XDG_CONFIG_HOME", old_xdg, 1);
-	free(old_home);
-	free(old_xdg);
+	env_restore("HOME", old_home);
+	env_restore("XDG_CONFIG_HOME", old_xdg);
 }
 
 static void test_append_line(void **state)
 {
-	(void)state;
-	struct config c;
+	struct files_fx *x = *state;
+	struct config *c = &x->c;
+	const char *dir = x->dir;
 	struct error err = {0};
-	char *dir = make_tmpdir();
 	char *path = path_join(dir, "a/b/config");
 	size_t len = 0;
 	assert_int_equal(config_append_line(path, "derive ipc = $2 / $1", &err),
@@ -291,29 +308,33 @@ static void test_append_line(void **state)
 	assert_int_equal(config_append_line(bad, "x", &err), STATUS_IO);
 	error_clear(&err);
 	/* what was appended reads back */
-	config_init(&c);
-	assert_int_equal(config_load_file(&c, path, &err), STATUS_OK);
-	assert_string_equal(derived(&c, "ipc")->formula, "$2 / $1");
-	assert_string_equal(option_value(&c, "view"), "flat");
-	assert_int_equal(c.n_warnings, 0);
-	config_free(&c);
+	assert_int_equal(config_load_file(c, path, &err), STATUS_OK);
+	assert_string_equal(derived(c, "ipc")->formula, "$2 / $1");
+	assert_string_equal(option_value(c, "view"), "flat");
+	assert_int_equal(c->n_warnings, 0);
 	free(bad);
 	free(other);
 	free(path);
-	remove_tree(dir);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_load_file),
-		cmocka_unit_test(test_source_relative),
-		cmocka_unit_test(test_source_tilde),
-		cmocka_unit_test(test_source_cycle),
-		cmocka_unit_test(test_source_depth),
-		cmocka_unit_test(test_source_budget),
+		cmocka_unit_test_setup_teardown(test_load_file,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_relative,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_tilde,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_cycle,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_depth,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_source_budget,
+						files_setup, files_teardown),
 		cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_append_line),
+		cmocka_unit_test_setup_teardown(test_append_line,
+						files_setup, files_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

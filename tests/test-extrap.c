@@ -174,6 +174,25 @@ static struct model *make_model(const char *pname)
 	return make_model_stored(pname, 0);
 }
 
+/* The fixture most tests start from: the model above with parameter x
+ * and a viewer state on it, fitting in the background (*state). */
+static struct model *fixture_model;
+
+static int setup_x(void **state)
+{
+	fixture_model = make_model("x");
+	*state = extrap_new(fixture_model, true, NULL);
+	return *state ? 0 : -1;
+}
+
+static int teardown_x(void **state)
+{
+	extrap_free(*state);
+	model_free(fixture_model);
+	fixture_model = NULL;
+	return 0;
+}
+
 /* ---- tests ----------------------------------------------------------- */
 
 static void test_degenerate(void **state)
@@ -191,10 +210,7 @@ static void test_degenerate(void **state)
 
 static void test_evaluation_point(void **state)
 {
-	(void)state;
-	struct model *m = make_model("x");
-	struct extrap *x = extrap_new(m, true, NULL);
-	assert_non_null(x);
+	struct extrap *x = *state;
 	assert_true(extrap_at(x)[0] == 8); /* the largest measured */
 	double lo, hi;
 	extrap_param_range(x, 0, &lo, &hi);
@@ -221,8 +237,6 @@ static void test_evaluation_point(void **state)
 	free(t);
 	assert_false(extrap_follow_column(x, 0)); /* already shown */
 	assert_int_equal(extrap_column(x), 0);
-	extrap_free(x);
-	model_free(m);
 }
 
 static void test_name_sanitized(void **state)
@@ -242,9 +256,7 @@ static void test_name_sanitized(void **state)
 
 static void test_peek_and_severity(void **state)
 {
-	(void)state;
-	struct model *m = make_model("x");
-	struct extrap *x = extrap_new(m, true, NULL);
+	struct extrap *x = *state;
 	bool pending = true;
 	/* the root and the prefix: no measurements, not pending */
 	assert_null(extrap_peek(x, 0, &pending));
@@ -303,17 +315,13 @@ static void test_peek_and_severity(void **state)
 	assert_non_null(f);
 	assert_non_null(strstr(f, "x"));
 	free(f);
-	extrap_free(x);
-	model_free(m);
 }
 
 /* `!` (issue 26, critique b5): the worst call path wherever the cursor
  * is; the next only when the cursor is still on the one `!` selected. */
 static void test_worst_step(void **state)
 {
-	(void)state;
-	struct model *m = make_model("x");
-	struct extrap *x = extrap_new(m, true, NULL);
+	struct extrap *x = *state;
 	size_t k = 99;
 	double q = 0;
 	/* while a model is being fitted there is no ranking */
@@ -345,8 +353,6 @@ static void test_worst_step(void **state)
 	assert_true(q == 5);
 	/* the cursor nowhere (another view): the worst */
 	assert_int_equal(extrap_worst_step(x, MODEL_NONE, &k, NULL), 3);
-	extrap_free(x);
-	model_free(m);
 }
 
 /* The metric shown first: "time" when the set has one, else the first
@@ -412,9 +418,7 @@ static void test_sync_fits_when_asked(void **state)
 
 static void test_marks(void **state)
 {
-	(void)state;
-	struct model *m = make_model("x");
-	struct extrap *x = extrap_new(m, true, NULL);
+	struct extrap *x = *state;
 	size_t n;
 	bool marked;
 	extrap_marks(x, &n);
@@ -432,8 +436,6 @@ static void test_marks(void **state)
 	assert_int_equal(marks[1], 12); /* order kept */
 	assert_true(extrap_toggle_mark(x, 99, &marked));
 	assert_true(marked);
-	extrap_free(x);
-	model_free(m);
 }
 
 /* The statistic the models are fitted on and stored sets: one view per
@@ -533,13 +535,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_degenerate),
-	    cmocka_unit_test(test_evaluation_point),
+	    cmocka_unit_test_setup_teardown(test_evaluation_point, setup_x,
+					    teardown_x),
 	    cmocka_unit_test(test_name_sanitized),
-	    cmocka_unit_test(test_peek_and_severity),
-	    cmocka_unit_test(test_worst_step),
+	    cmocka_unit_test_setup_teardown(test_peek_and_severity, setup_x,
+					    teardown_x),
+	    cmocka_unit_test_setup_teardown(test_worst_step, setup_x,
+					    teardown_x),
 	    cmocka_unit_test(test_time_first),
 	    cmocka_unit_test(test_sync_fits_when_asked),
-	    cmocka_unit_test(test_marks),
+	    cmocka_unit_test_setup_teardown(test_marks, setup_x,
+					    teardown_x),
 	    cmocka_unit_test(test_measure_and_stored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

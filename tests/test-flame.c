@@ -17,6 +17,7 @@
 #include "views/flame.h"
 #include "views/view.h"
 #include "view_fixture.h"
+#include "view_assert.h"
 
 /* A model from a parent list and inclusive values (view_fixture.h). */
 static struct model *build(const uint32_t *parent, const double *incl,
@@ -29,11 +30,10 @@ static void test_degenerate(void **state)
 {
 	(void)state;
 	struct model *m = build(NULL, NULL, 0, 5);
-	struct view *v = NULL;
 	struct error err = {0};
 	struct flame_box *boxes = NULL;
 	size_t n = 0;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout(v, 0, 0, 0, 5, &boxes, &n, &err),
 			 STATUS_USAGE);
 	error_clear(&err);
@@ -57,7 +57,7 @@ static void test_degenerate(void **state)
 	const uint32_t parent[] = {0};
 	const double incl[] = {4};
 	m = build(parent, incl, 1, -1);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout(v, 0, 0, 10, 5, &boxes, &n, &err),
 			 STATUS_OK);
 	assert_int_equal(n, 1);
@@ -79,11 +79,10 @@ static void test_by_hand(void **state)
 	const uint32_t parent[] = {0, 0, 0, 1, 2, 3, 4};
 	const double incl[] = {50, 30, 0.5, 25, 30, 0.5, 5};
 	struct model *m = build(parent, incl, 7, 100);
-	struct view *v = NULL;
 	struct error err = {0};
 	struct flame_box *b = NULL;
 	size_t n = 0;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout(v, 0, 0, 40, 10, &b, &n, &err),
 			 STATUS_OK);
 	/* root; n0 [0,20) n1 [20,32); n3 [0,10) n4 [20,32); n6 [0,2) */
@@ -173,12 +172,10 @@ static void test_random(void **state)
 	(void)state;
 	for (uint64_t seed = 1; seed <= 20; seed++) {
 		struct model *m = fx_random_model(300, 40, seed, false);
-		struct view *v = NULL;
 		struct error err = {0};
 		struct flame_box *b = NULL;
 		size_t n = 0;
-		assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err),
-				 STATUS_OK);
+		struct view *v = view_of(m, VIEW_TOP_DOWN);
 		int width = 50 + (int)(seed * 7), rows = 3 + (int)seed;
 		assert_int_equal(flame_layout(v, 0, 0, width, rows, &b, &n,
 					      &err),
@@ -209,10 +206,9 @@ static void test_merged(void **state)
 	const uint32_t parent[] = {0, 0, 1, 2, 1};
 	const double incl[] = {40, 20, 30, 20, 10};
 	struct model *m = build(parent, incl, 5, 60);
-	struct view *v = NULL;
 	struct error err = {0};
 	struct flame_merge fm;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	const uint32_t roots[] = {1, 2};
 	assert_int_equal(flame_layout_merged(v, roots, 0, "f", 0, 60, 5, &fm,
 					     &err),
@@ -258,7 +254,7 @@ static void test_merged(void **state)
 		fx_set(fv, i + 1, 0, val[i]);
 	}
 	m = fx_finish(b, fv, true);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(flame_layout_merged(v, roots, 2, "f", 0, 60, 5, &fm,
 					     &err),
 			 STATUS_OK);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/formula.h"
+#include "text_repeat.h"
 
 /* Leaf i has value values[i]; leaves past n_values have no value. */
 struct leaves {
@@ -147,51 +148,68 @@ static void test_eval_leaves(void **state)
 	formula_free(f);
 }
 
-static void test_eval_arith(void **state)
-{
-	(void)state;
-	assert_true(eval_text("1 + 2 * 3") == 7);
-	assert_true(eval_text("(1 + 2) * 3") == 9);
-	assert_true(eval_text("10 - 4 - 3") == 3);
-	assert_true(eval_text("48 / 4 / 3") == 4);
-	assert_true(eval_text("2 ^ 3 ^ 2") == 512);
-	assert_true(eval_text("-2 ^ 2") == -4);
-	assert_true(eval_text("(-2) ^ 2") == 4);
-	assert_true(eval_text("2 ^ -1") == 0.5);
-	assert_true(eval_text("--3") == 3);
-	assert_true(eval_text("4 * -2") == -8);
-	assert_true(eval_text("1e-3 * 1000") == 1);
-	assert_true(eval_text("2.5E+1") == 25);
-	assert_true(eval_text(".5 + 1.") == 1.5);
-	assert_true(eval_text("$2 / $1 * 100") == 150);
-	assert_true(eval_text("$3 - $2 * $1") == 4);
+/* Each row: in GROUP (named when it fails), TEXT evaluates to WANT
+ * (within TOL when not 0) with the leaves above. */
+static const struct {
+	const char *group, *text;
+	double want, tol;
+} evals[] = {
+	{"arithmetic", "1 + 2 * 3", 7, 0},
+	{"arithmetic", "(1 + 2) * 3", 9, 0},
+	{"arithmetic", "10 - 4 - 3", 3, 0},
+	{"arithmetic", "48 / 4 / 3", 4, 0},
+	{"arithmetic", "2 ^ 3 ^ 2", 512, 0},
+	{"arithmetic", "-2 ^ 2", -4, 0},
+	{"arithmetic", "(-2) ^ 2", 4, 0},
+	{"arithmetic", "2 ^ -1", 0.5, 0},
+	{"arithmetic", "--3", 3, 0},
+	{"arithmetic", "4 * -2", -8, 0},
+	{"arithmetic", "1e-3 * 1000", 1, 0},
+	{"arithmetic", "2.5E+1", 25, 0},
+	{"arithmetic", ".5 + 1.", 1.5, 0},
+	{"arithmetic", "$2 / $1 * 100", 150, 0},
+	{"arithmetic", "$3 - $2 * $1", 4, 0},
 	/* division by zero shows as 0, as hpcviewer does */
-	assert_true(eval_text("$1 / 0") == 0);
-	assert_true(eval_text("$1 / ($2 - 3)") == 0);
-}
+	{"arithmetic", "$1 / 0", 0, 0},
+	{"arithmetic", "$1 / ($2 - 3)", 0, 0},
+	{"functions", "sum($1, $2, $3)", 15, 0},
+	{"functions", "avg($1, $2, $3, 1)", 4, 0},
+	{"functions", "min($3, $1, $2)", 2, 0},
+	{"functions", "max($1, $3, $2)", 10, 0},
+	{"functions", "prod($1, $2, $3)", 60, 0},
+	{"functions", "sqrt(16)", 4, 0},
+	{"functions", "sqrt(-4)", 0, 0},
+	{"functions", "log(100, 10)", 2, 1e-12},
+	{"functions", "log(1)", 0, 1e-12},
+	{"functions", "log(8, $1)", 3, 1e-12},
+	{"functions", "log(0)", 0, 0},
+	{"functions", "pow($1, $3)", 1024, 0},
+	{"functions", "floor(2.7)", 2, 0},
+	{"functions", "floor(-2.5)", -3, 0},
+	{"functions", "ceil(2.1)", 3, 0},
+	{"functions", "strict_floor(3)", 2, 0},
+	{"functions", "strict_ceil(3)", 4, 0},
+	{"functions", "strict_floor(3.5)", 3, 0},
+	{"functions", "max(sum(1, 2), prod(2, 2)) * $4", 2, 0},
+};
 
-static void test_eval_functions(void **state)
+/* Every row; each row that fails names itself (its group, index and
+ * text), and the test fails when any did. */
+static void test_eval(void **state)
 {
 	(void)state;
-	assert_true(eval_text("sum($1, $2, $3)") == 15);
-	assert_true(eval_text("avg($1, $2, $3, 1)") == 4);
-	assert_true(eval_text("min($3, $1, $2)") == 2);
-	assert_true(eval_text("max($1, $3, $2)") == 10);
-	assert_true(eval_text("prod($1, $2, $3)") == 60);
-	assert_true(eval_text("sqrt(16)") == 4);
-	assert_true(eval_text("sqrt(-4)") == 0);
-	assert_true(fabs(eval_text("log(100, 10)") - 2) < 1e-12);
-	assert_true(fabs(eval_text("log(1)")) < 1e-12);
-	assert_true(fabs(eval_text("log(8, $1)") - 3) < 1e-12);
-	assert_true(eval_text("log(0)") == 0);
-	assert_true(eval_text("pow($1, $3)") == 1024);
-	assert_true(eval_text("floor(2.7)") == 2);
-	assert_true(eval_text("floor(-2.5)") == -3);
-	assert_true(eval_text("ceil(2.1)") == 3);
-	assert_true(eval_text("strict_floor(3)") == 2);
-	assert_true(eval_text("strict_ceil(3)") == 4);
-	assert_true(eval_text("strict_floor(3.5)") == 3);
-	assert_true(eval_text("max(sum(1, 2), prod(2, 2)) * $4") == 2);
+	size_t failed = 0;
+	for (size_t i = 0; i < sizeof(evals) / sizeof(evals[0]); i++) {
+		double v = eval_text(evals[i].text);
+		if (evals[i].tol > 0 ? fabs(v - evals[i].want) < evals[i].tol
+				     : v == evals[i].want)
+			continue;
+		print_error("%s row %zu: %s is %.17g, want %.17g\n",
+			    evals[i].group, i, evals[i].text, v,
+			    evals[i].want);
+		failed++;
+	}
+	assert_int_equal(failed, 0);
 }
 
 static void assert_round_trip(const char *in, const char *out)
@@ -306,29 +324,14 @@ static void test_errors(void **state)
 	assert_error("#", "at column 1: expected a number");
 }
 
-static char *repeat(const char *head, size_t n, const char *mid,
-		    const char *tail, size_t m)
-{
-	size_t hl = strlen(head), tl = strlen(tail), ml = strlen(mid);
-	char *s = malloc(hl * n + ml + tl * m + 1), *p = s;
-	for (size_t i = 0; i < n; i++, p += hl)
-		memcpy(p, head, hl);
-	memcpy(p, mid, ml);
-	p += ml;
-	for (size_t i = 0; i < m; i++, p += tl)
-		memcpy(p, tail, tl);
-	*p = '\0';
-	return s;
-}
-
 static void test_depth(void **state)
 {
 	(void)state;
 	/* 100 levels are fine */
-	char *s = repeat("(", 100, "$1", ")", 100);
+	char *s = text_repeat("(", 100, "$1", ")", 100);
 	assert_true(eval_text(s) == 2);
 	free(s);
-	s = repeat("sqrt(", 100, "16", ")", 100);
+	s = text_repeat("sqrt(", 100, "16", ")", 100);
 	struct formula *f = NULL;
 	struct error err = {0};
 	assert_int_equal(formula_parse(s, &f, &err), STATUS_OK);
@@ -337,7 +340,7 @@ static void test_depth(void **state)
 	/* 10,000 levels are refused, without exhausting the stack */
 	const char *heads[] = {"(", "-", "sqrt(", "2^", "sum(1,"};
 	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
-		s = repeat(heads[i], 10000, "1", ")", 0);
+		s = text_repeat(heads[i], 10000, "1", ")", 0);
 		char *m = parse_error(s);
 		if (!strstr(m, "nesting deeper than 256"))
 			fail_msg("%s...: %s", heads[i], m);
@@ -345,11 +348,11 @@ static void test_depth(void **state)
 		free(s);
 	}
 	/* a long flat chain is not nesting */
-	s = repeat("1+", 10000, "1", "", 0);
+	s = text_repeat("1+", 10000, "1", "", 0);
 	assert_true(eval_text(s) == 10001);
 	free(s);
 	/* too long a text */
-	s = repeat("1+", 40000, "1", "", 0);
+	s = text_repeat("1+", 40000, "1", "", 0);
 	char *m = parse_error(s);
 	assert_non_null(strstr(m, "longer than"));
 	free(m);
@@ -361,8 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_degenerate),
 		cmocka_unit_test(test_eval_leaves),
-		cmocka_unit_test(test_eval_arith),
-		cmocka_unit_test(test_eval_functions),
+		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_print_trees),
 		cmocka_unit_test(test_errors),

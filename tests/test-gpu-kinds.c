@@ -29,6 +29,7 @@
 #include "views/kind_summary.h"
 #include "sqlite_fixture.h"
 #include "build_fixture.h"
+#include "case_tables.h"
 
 extern const struct reader reader_rocpd;
 
@@ -205,6 +206,12 @@ static void test_rpd_kinds_and_names(void **state)
 	model_free(m);
 }
 
+/* present_duration_ns as a formatter (its length not asked). */
+static void duration_text(double ns, char *buf, size_t size)
+{
+	present_duration_ns(ns, buf, size);
+}
+
 static void test_summary(void **state)
 {
 	(void)state;
@@ -248,17 +255,15 @@ static void test_summary(void **state)
 	kind_summary_free(NULL);
 	model_free(m);
 	/* units: the presentation layer's durations (present_duration_ns) */
-	char buf[32];
-	present_duration_ns(0, buf, sizeof(buf));
-	assert_string_equal(buf, "0");
-	present_duration_ns(812.5, buf, sizeof(buf));
-	assert_string_equal(buf, "812.5 ns");
-	present_duration_ns(18360, buf, sizeof(buf));
-	assert_string_equal(buf, "18.36 us");
-	present_duration_ns(373.3e6, buf, sizeof(buf));
-	assert_string_equal(buf, "373.3 ms");
-	present_duration_ns(999999.9, buf, sizeof(buf));
-	assert_string_equal(buf, "1.000 ms");
+	static const struct format_case texts[] = {
+		{0, "0"},
+		{812.5, "812.5 ns"},
+		{18360, "18.36 us"},
+		{373.3e6, "373.3 ms"},
+		{999999.9, "1.000 ms"},
+	};
+	assert_formats("present_duration_ns", duration_text, texts,
+		       sizeof(texts) / sizeof(texts[0]));
 }
 
 /* A model without interval tracks: refused. */

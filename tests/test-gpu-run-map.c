@@ -102,42 +102,37 @@ static uint64_t pid_tid(size_t i)
 }
 static uint64_t descending(size_t i) { return 10000000 - i; }
 
-static void ids_in_order(void **state)
+/* The key patterns, each a cmocka test of its own (named here). */
+static struct key_pattern {
+	const char *name;
+	uint64_t (*key)(size_t);
+	size_t n;
+} patterns[] = {
+    {"ids_in_order", in_order, 300000},
+    {"ids_nearly_in_order", nearly, 200000},
+    {"ids_far_apart", spread, 50000},
+    {"ids_of_several_processes", pid_tid, 100000},
+    {"ids_descending", descending, 100000},
+};
+
+static void test_pattern(void **state)
 {
-	(void)state;
-	check_keys(in_order, 300000);
-}
-static void ids_nearly_in_order(void **state)
-{
-	(void)state;
-	check_keys(nearly, 200000);
-}
-static void ids_far_apart(void **state)
-{
-	(void)state;
-	check_keys(spread, 50000);
-}
-static void ids_of_several_processes(void **state)
-{
-	(void)state;
-	check_keys(pid_tid, 100000);
-}
-static void ids_descending(void **state)
-{
-	(void)state;
-	check_keys(descending, 100000);
+	const struct key_pattern *p = *state;
+	check_keys(p->key, p->n);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	enum { N_PATTERNS = sizeof(patterns) / sizeof(patterns[0]) };
+	struct CMUnitTest tests[2 + N_PATTERNS] = {
 	    cmocka_unit_test(empty_maps_find_nothing),
 	    cmocka_unit_test(extreme_keys_and_values),
-	    cmocka_unit_test(ids_in_order),
-	    cmocka_unit_test(ids_nearly_in_order),
-	    cmocka_unit_test(ids_far_apart),
-	    cmocka_unit_test(ids_of_several_processes),
-	    cmocka_unit_test(ids_descending),
 	};
+	for (size_t i = 0; i < N_PATTERNS; i++)
+		tests[2 + i] = (struct CMUnitTest){
+		    .name = patterns[i].name,
+		    .test_func = test_pattern,
+		    .initial_state = &patterns[i],
+		};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,8 @@
 #include "net/http.h"
 #include "net/remote_open.h"
 
+#include "case_tables.h"
+
 static const char *base(void)
 {
 	const char *b = getenv("HTTP_TEST_BASE");
@@ -107,31 +109,46 @@ static void served_close(struct served *f)
 	free(f->want);
 }
 
-static void test_scheme_degenerate(void **state)
+/* Each row: URL's scheme is WANT (degenerate inputs first). */
+static const struct {
+	const char *url;
+	enum http_scheme want;
+} schemes[] = {
+	{ NULL, HTTP_SCHEME_NONE },
+	{ "", HTTP_SCHEME_NONE },
+	{ "db/meta.db", HTTP_SCHEME_NONE },
+	{ "/abs/path", HTTP_SCHEME_NONE },
+	{ "C:/x", HTTP_SCHEME_NONE },
+	{ "://x", HTTP_SCHEME_NONE },
+	{ "http:/x", HTTP_SCHEME_NONE },
+	{ "http://h/", HTTP_SCHEME_HTTP },
+	{ "HTTPS://h/", HTTP_SCHEME_HTTPS },
+	{ "file:///tmp", HTTP_SCHEME_FILE },
+	{ "sftp://h/x", HTTP_SCHEME_SFTP },
+	{ "scp://h/x", HTTP_SCHEME_SCP },
+	{ "ftp://h/x", HTTP_SCHEME_OTHER },
+	{ "httpx://h/x", HTTP_SCHEME_OTHER },
+	{ "git+ssh://h/x", HTTP_SCHEME_OTHER },
+};
+
+/* Every row; each row that fails names itself, and the test fails when
+ * any did. */
+static void test_schemes(void **state)
 {
 	(void)state;
-	assert_int_equal(http_url_scheme(NULL), HTTP_SCHEME_NONE);
-	assert_int_equal(http_url_scheme(""), HTTP_SCHEME_NONE);
-	assert_int_equal(http_url_scheme("db/meta.db"), HTTP_SCHEME_NONE);
-	assert_int_equal(http_url_scheme("/abs/path"), HTTP_SCHEME_NONE);
-	assert_int_equal(http_url_scheme("C:/x"), HTTP_SCHEME_NONE);
-	assert_int_equal(http_url_scheme("://x"), HTTP_SCHEME_NONE);
-	assert_int_equal(http_url_scheme("http:/x"), HTTP_SCHEME_NONE);
+	size_t failed = 0;
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+		enum http_scheme got = http_url_scheme(schemes[i].url);
+		if (got == schemes[i].want)
+			continue;
+		print_error("row %zu: '%s' has scheme %d, want %d\n", i,
+			    schemes[i].url ? schemes[i].url : "(null)",
+			    (int)got, (int)schemes[i].want);
+		failed++;
+	}
+	assert_int_equal(failed, 0);
 	assert_false(http_is_url(NULL));
 	assert_false(http_is_url("a:b"));
-}
-
-static void test_scheme_names(void **state)
-{
-	(void)state;
-	assert_int_equal(http_url_scheme("http://h/"), HTTP_SCHEME_HTTP);
-	assert_int_equal(http_url_scheme("HTTPS://h/"), HTTP_SCHEME_HTTPS);
-	assert_int_equal(http_url_scheme("file:///tmp"), HTTP_SCHEME_FILE);
-	assert_int_equal(http_url_scheme("sftp://h/x"), HTTP_SCHEME_SFTP);
-	assert_int_equal(http_url_scheme("scp://h/x"), HTTP_SCHEME_SCP);
-	assert_int_equal(http_url_scheme("ftp://h/x"), HTTP_SCHEME_OTHER);
-	assert_int_equal(http_url_scheme("httpx://h/x"), HTTP_SCHEME_OTHER);
-	assert_int_equal(http_url_scheme("git+ssh://h/x"), HTTP_SCHEME_OTHER);
 	assert_true(http_is_url("ftp://h/x"));
 }
 
@@ -170,48 +187,51 @@ static void test_content_range(void **state)
 	assert_int_equal(a, 1048576);
 }
 
-/* Each case's input through fn gives a heap string equal to its expected
- * output. */
-static void assert_string_cases(char *(*fn)(const char *),
-				const char *const (*cases)[2], size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char *r = fn(cases[i][0]);
-		assert_non_null(r);
-		assert_string_equal(r, cases[i][1]);
-		free(r);
-	}
-}
+/* The URL functions' answers (NULL: none), degenerate inputs first. */
+static const struct string_case redacted[] = {
+	{ NULL, NULL },
+	{ "", "" },
+	{ "path/x", "path/x" },
+	{ "http://h/a@b", "http://h/a@b" },
+	{ "http://u@h/x", "http://h/x" },
+	{ "https://u:p@ss@h:8/x?y@z", "https://h:8/x?y@z" },
+	{ "sftp://me@host", "sftp://host/" },
+	{ "HTTP://u:p;auth=x@h:8/a%20b", "http://h:8/a%20b" },
+	{ "scp://me@h/~/db/", "scp://h/~/db/" },
+	/* a URL libcurl refuses still loses its password */
+	{ "http://u:p@ss@bad host/x", "http://bad host/x" },
+	{ "sftp://a@b@[::1/x", "sftp://[::1/x" },
+	{ "http://bad host/x", "http://bad host/x" },
+};
 
-#define N_CASES(a) (sizeof(a) / sizeof((a)[0]))
+/* file:// URLs read by libcurl's URL API keep their old meaning: only an
+ * empty host or localhost, the path as written, decoded. */
+static const struct string_case file_paths[] = {
+	{ "file://127.0.0.1/x", NULL },
+	{ "file:x", NULL },
+	{ "file:/x", NULL },
+	{ "file://LOCALHOST/a%20b c", "/a b c" },
+	{ "file:///tmp/../x/./y", "/tmp/../x/./y" },
+	{ "file:///a%0ab", "/a\nb" },
+	{ "file:///caf%c3%a9", "/caf\xc3\xa9" },
+};
 
-static void test_redact(void **state)
+static const struct string_case file_names[] = {
+	{ "sftp://me@h/~/db.tar.gz", "db.tar.gz" },
+	{ "http://h/a/b%2Bc.zip?x=/y", "b+c.zip" },
+	{ "local/dir/x.db?q", "x.db" },
+	{ "http://h/a%00b", "download" },
+};
+
+static void test_strings(void **state)
 {
 	(void)state;
-	assert_null(http_url_redact(NULL));
-	static const char *const cases[][2] = {
-		{ "", "" },
-		{ "path/x", "path/x" },
-		{ "http://h/a@b", "http://h/a@b" },
-		{ "http://u@h/x", "http://h/x" },
-		{ "https://u:p@ss@h:8/x?y@z", "https://h:8/x?y@z" },
-		{ "sftp://me@host", "sftp://host/" },
-		{ "HTTP://u:p;auth=x@h:8/a%20b", "http://h:8/a%20b" },
-		{ "scp://me@h/~/db/", "scp://h/~/db/" },
-	};
-	assert_string_cases(http_url_redact, cases, N_CASES(cases));
-}
-
-/* A URL libcurl refuses still loses its password. */
-static void test_redact_unparsed(void **state)
-{
-	(void)state;
-	static const char *const cases[][2] = {
-		{ "http://u:p@ss@bad host/x", "http://bad host/x" },
-		{ "sftp://a@b@[::1/x", "sftp://[::1/x" },
-		{ "http://bad host/x", "http://bad host/x" },
-	};
-	assert_string_cases(http_url_redact, cases, N_CASES(cases));
+	assert_strings("redact", http_url_redact, redacted,
+		       sizeof(redacted) / sizeof(redacted[0]));
+	assert_strings("file path", remote_file_url_path, file_paths,
+		       sizeof(file_paths) / sizeof(file_paths[0]));
+	assert_strings("file name", remote_url_file_name, file_names,
+		       sizeof(file_names) / sizeof(file_names[0]));
 }
 
 static void test_url_child(void **state)
@@ -252,30 +272,6 @@ static void test_url_child(void **state)
 	assert_null(u);
 	assert_string_equal(err.file, "http://bad host/d/");
 	error_clear(&err);
-}
-
-/* file:// URLs read by libcurl's URL API keep their old meaning: only an
- * empty host or localhost, the path as written, decoded. */
-static void test_file_url_path_more(void **state)
-{
-	(void)state;
-	assert_null(remote_file_url_path("file://127.0.0.1/x"));
-	assert_null(remote_file_url_path("file:x"));
-	assert_null(remote_file_url_path("file:/x"));
-	static const char *const cases[][2] = {
-		{ "file://LOCALHOST/a%20b c", "/a b c" },
-		{ "file:///tmp/../x/./y", "/tmp/../x/./y" },
-		{ "file:///a%0ab", "/a\nb" },
-		{ "file:///caf%c3%a9", "/caf\xc3\xa9" },
-	};
-	assert_string_cases(remote_file_url_path, cases, N_CASES(cases));
-	static const char *const names[][2] = {
-		{ "sftp://me@h/~/db.tar.gz", "db.tar.gz" },
-		{ "http://h/a/b%2Bc.zip?x=/y", "b+c.zip" },
-		{ "local/dir/x.db?q", "x.db" },
-		{ "http://h/a%00b", "download" },
-	};
-	assert_string_cases(remote_url_file_name, names, N_CASES(names));
 }
 
 static void test_options_default(void **state)
@@ -636,14 +632,11 @@ static void test_tls_to_plain(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scheme_degenerate),
-		cmocka_unit_test(test_scheme_names),
+		cmocka_unit_test(test_schemes),
 		cmocka_unit_test(test_check_url),
 		cmocka_unit_test(test_content_range),
-		cmocka_unit_test(test_redact),
-		cmocka_unit_test(test_redact_unparsed),
+		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_url_child),
-		cmocka_unit_test(test_file_url_path_more),
 		cmocka_unit_test(test_options_default),
 		cmocka_unit_test(test_info_clear_null),
 		cmocka_unit_test(test_refused),

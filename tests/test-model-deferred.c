@@ -26,6 +26,7 @@
 #include "model/model_internal.h" /* white-box: the private part */
 #include "views/view.h"
 #include "build_fixture.h"
+#include "view_assert.h"
 
 #define MAXN 4096 /* logical nodes */
 
@@ -341,9 +342,8 @@ static void test_view_loads(void **state)
 	static struct fake f;
 	make_logical(&f, 3, 50, 42);
 	struct model *m = make_model(&f);
-	struct view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	uint32_t *kids = NULL;
 	size_t n = 0;
 	assert_int_equal(view_children(v, 2, MODEL_NONE, false, &kids, &n,
@@ -357,7 +357,7 @@ static void test_view_loads(void **state)
 	assert_true(m->n_deferred >= 2);
 	view_free(v);
 	/* the flat view groups every context: it loads them all */
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_FLAT);
 	assert_int_equal(m->n_deferred, 0);
 	assert_int_equal(m->n_nodes, f.n);
 	check_sums(m, &f);
@@ -418,8 +418,7 @@ static void test_deferred_leaves(void **state)
 	assert_int_equal(m->priv->n_deferred_leaves, 0); /* not made yet */
 	assert_int_equal(model_deferred_pending(m), 4);
 	struct error err = {0};
-	struct view *v = NULL;
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_FLAT);
 	view_free(v);
 	assert_int_equal(model_deferred_pending(m), 0);
 	assert_int_equal(m->n_deferred, m->priv->n_deferred_leaves);

@@ -19,6 +19,7 @@
 #include "views/outline.h"
 #include "views/view.h"
 #include "outline_fixture.h"
+#include "view_assert.h"
 
 /* ---- simulation ---------------------------------------------------------- */
 
@@ -381,10 +382,9 @@ static const char *const patterns[] = {
 static void run_random(enum view_kind kind, uint64_t seed, uint32_t nodes)
 {
 	struct model *m = fx_random_model(nodes, 12, seed, false);
-	struct view *v = NULL;
 	struct error err = {0};
 	uint64_t rs = seed * 7919 + 3;
-	assert_int_equal(view_new(m, kind, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, kind);
 	struct sim s = {.v = v, .col = 0};
 	s.n = build_all(v);
 	s.exp = calloc(s.n, 1);

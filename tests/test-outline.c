@@ -19,6 +19,7 @@
 #include "views/outline.h"
 #include "views/view.h"
 #include "outline_fixture.h"
+#include "view_assert.h"
 
 /* ---- degenerate --------------------------------------------------------- */
 
@@ -34,8 +35,7 @@ static void test_degenerate(void **state)
 	outline_free(NULL);
 
 	struct model *m = build(NULL, NULL, NULL, 0);
-	struct view *v = NULL;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(outline_new(v, 7, false, &o, &err), STATUS_USAGE);
 	error_clear(&err);
 	o = make(v, 0);
@@ -143,9 +143,8 @@ static void test_hotpath_stop_expanded(void **state)
 	const uint32_t parent[] = {0, 1, 1, 3};
 	const double incl[] = {900, 400, 500, 10};
 	struct model *m = build(parent, NULL, incl, 4);
-	struct view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	struct outline *o = make(v, 0);
 	uint32_t leaf = 0;
 	/* 500 < 60% of 900: the path stops at 1, which shows its children */
@@ -183,9 +182,8 @@ static void test_chain(void **state)
 		parent[i] = i;
 	struct model *m = build(parent, NULL, NULL, N);
 	free(parent);
-	struct view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	struct outline *o = make(v, 0);
 	assert_int_equal(outline_count(o), 2); /* the root starts expanded */
 	assert_true(row_at(o, 0).expanded);
@@ -273,9 +271,8 @@ static void test_guides(void **state)
 					   "b", "b1", "X"};
 	static const double incl[] = {30, 20, 5, 10, 25, 1, 1};
 	struct model *m = build(parent, name, incl, 7);
-	struct view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	struct outline *o = make(v, 0);
 	assert_int_equal(outline_expand_all(o, 0, &err), STATUS_OK);
 	/* node, depth, last, guides (by hand) */
@@ -351,9 +348,8 @@ static void test_bottom_up_lazy(void **state)
 	static const uint32_t parent[] = {0, 1, 2, 1};
 	static const char *const name[] = {"main", "f", "g", "g"};
 	struct model *m = build(parent, name, NULL, 4);
-	struct view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_BOTTOM_UP, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_BOTTOM_UP);
 	struct outline *o = make(v, MODEL_NONE);
 	/* top level by label: f, g, main */
 	assert_int_equal(outline_count(o), 4);
@@ -434,9 +430,8 @@ static void test_sort_key(void **state)
 	static const char *const name[] = {"f", "e", "d", "c",
 					   "b", "a", "y", "x"};
 	struct model *m = build(parent, name, NULL, 8);
-	struct view *v = NULL;
 	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	struct outline *o = make(v, 0);
 	struct key_fx k = {.v = {NAN, 3, NAN, 5, 3, 1, 7, 2, 9},
 			   .pending = 5};

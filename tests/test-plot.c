@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "case_tables.h"
 #include "plot.h"
 
 static bool row_has(const struct plot *p, int y, const char *what)
@@ -69,25 +70,19 @@ static void test_degenerate(void **state)
 static void test_format_tick(void **state)
 {
 	(void)state;
-	char b[32];
-	plot_format_tick(0, b, sizeof(b));
-	assert_string_equal(b, "0");
-	plot_format_tick(0.5, b, sizeof(b));
-	assert_string_equal(b, "0.5");
-	plot_format_tick(65536, b, sizeof(b));
-	assert_string_equal(b, "65536");
-	plot_format_tick(1234.5678, b, sizeof(b));
-	assert_string_equal(b, "1235");
-	plot_format_tick(0.25, b, sizeof(b));
-	assert_string_equal(b, "0.25");
-	plot_format_tick(1e6, b, sizeof(b));
-	assert_string_equal(b, "1e6");
-	plot_format_tick(1.5e6, b, sizeof(b));
-	assert_string_equal(b, "1.5e6");
-	plot_format_tick(2e-5, b, sizeof(b));
-	assert_string_equal(b, "2e-5");
-	plot_format_tick(-3e7, b, sizeof(b));
-	assert_string_equal(b, "-3e7");
+	static const struct format_case texts[] = {
+		{0, "0"},
+		{0.5, "0.5"},
+		{65536, "65536"},
+		{1234.5678, "1235"},
+		{0.25, "0.25"},
+		{1e6, "1e6"},
+		{1.5e6, "1.5e6"},
+		{2e-5, "2e-5"},
+		{-3e7, "-3e7"},
+	};
+	assert_formats("plot_format_tick", plot_format_tick, texts,
+		       sizeof(texts) / sizeof(texts[0]));
 }
 
 static double line(void *ctx, double x)

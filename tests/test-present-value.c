@@ -41,13 +41,152 @@ static const struct present_kind time_s = {
 static const struct present_kind bytes = {
     .unit = PRESENT_BYTES, .scale = 1, .format = "%.0f"};
 
-static void expect(struct present_kind k, double v, int width, const char *want)
+/* The kinds some cases change: a count in a column's chosen form, a scale
+ * that is no scale (zero, negative, infinite: taken as 1), a format that
+ * is not safe, and one whose output is longer than any buffer. */
+static const struct present_kind count_digits = {
+    .unit = PRESENT_COUNT,
+    .scale = 1,
+    .format = "%.0f",
+    .count_form = PRESENT_COUNT_DIGITS};
+static const struct present_kind count_si = {.unit = PRESENT_COUNT,
+					      .scale = 1,
+					      .format = "%.0f",
+					      .count_form = PRESENT_COUNT_SI};
+static const struct present_kind time_zero = {
+    .unit = PRESENT_TIME, .scale = 0, .format = NULL};
+static const struct present_kind time_minus = {
+    .unit = PRESENT_TIME, .scale = -1, .format = NULL};
+static const struct present_kind time_inf = {
+    .unit = PRESENT_TIME, .scale = INFINITY, .format = NULL};
+static const struct present_kind plain_unsafe = {
+    .unit = PRESENT_PLAIN, .scale = 1, .format = "%s%n"};
+static const struct present_kind plain_long = {
+    .unit = PRESENT_PLAIN, .scale = 1, .format = "%.60f"};
+
+/* One row: in GROUP (what it checks, named when it fails), value V of
+ * kind K in WIDTH columns is written WANT. */
+struct fit_case {
+	const char *group;
+	const struct present_kind *k;
+	double v;
+	int width;
+	const char *want;
+};
+
+static const struct fit_case cases[] = {
+    /* ---- degenerate inputs ---- */
+    {"not finite", &count, NAN, 9, "nan"},
+    {"not finite", &time_ns, INFINITY, 9, "inf"},
+    {"not finite", &bytes, -INFINITY, 9, "-inf"},
+    {"not finite", &bytes, -INFINITY, 3, "#"},
+    {"not finite", &plain_2e, NAN, 2, "#"},
+    {"not finite", &plain_2e, NAN, 1, "#"},
+    {"zero", &count, 0, 1, "0"},
+    {"zero", &time_ns, 0, 9, "0"},
+    {"zero", &bytes, -0.0, 9, "0"},
+    {"zero", &plain_2e, 0, 9, "0"},
+    /* 7.3e11 cannot be written in 1 or 2 columns: "#", not "7" */
+    {"nothing fits", &count, 732833917381.0, 1, "#"},
+    {"nothing fits", &count, 732833917381.0, 2, "#"},
+    /* 7e11 is "700G", "7e11": four columns */
+    {"nothing fits", &count, 732833917381.0, 3, "#"},
+    {"nothing fits", &time_ns, 373300000, 2, "#"},
+    /* a zero, negative or infinite scale is taken as 1 */
+    {"bad scale", &time_zero, 2, 9, "2.000 s"},
+    {"bad scale", &time_minus, 2, 9, "2.000 s"},
+    {"bad scale", &time_inf, 2, 9, "2.000 s"},
+    /* scaled out of a double's range: the general form, own unit */
+    {"bad scale", &time_ns, 1e-320, 12, "1e-320"},
+    /* subnormal once scaled is still a number */
+    {"bad scale", &time_ns, 1e-310, 12, "1e-310 ns"},
+    /* ---- the forms ---- */
+    /* 373,300,000 ns = 0.3733 s */
+    {"time", &time_ns, 373300000, 9, "373.3 ms"},
+    {"time", &time_ns, 373300000, 8, "373.3 ms"},
+    {"time", &time_ns, 373300000, 7, "373 ms"},
+    {"time", &time_ns, 373300000, 6, "373 ms"},
+    {"time", &time_ns, 373300000, 5, "373ms"},
+    /* below 5 columns the unit cannot be written: the value in the
+     * column's own unit (ns), 3.7e8 */
+    {"time", &time_ns, 373300000, 4, "4e8"},
+    {"time", &time_ns, -373300000, 9, "-373.3 ms"},
+    {"time", &time_ns, 1500, 9, "1.500 us"},
+    {"time", &time_ns, 12, 9, "12.00 ns"},
+    {"time", &time_ns, 0.5, 9, "0.5000 ns"},
+    /* rounding up crosses into the next unit: 999.96 ms -> 1.000 s */
+    {"time", &time_ns, 999960000, 9, "1.000 s"},
+    {"time", &time_us, 328000000, 9, "328.0 s"},
+    {"time", &time_s, 45.32, 9, "45.32 s"},
+    {"time", &time_s, 2869, 9, "2869 s"},
+    {"time", &time_s, 12345.6, 9, "12346 s"},
+    {"time", &time_s, 99999.7, 9, "1e5 s"},
+    /* beyond 1e5 of the largest unit: scientific mantissa */
+    {"time", &time_s, 3.2e7, 9, "3.2e7 s"},
+    /* 3,932,160,000 bytes: 3.93216 GB (critique a1 read it as 39 MB) */
+    {"bytes", &bytes, 3932160000.0, 9, "3.932 GB"},
+    {"bytes", &bytes, 3932160000.0, 7, "3.93 GB"},
+    {"bytes", &bytes, 3932160000.0, 5, "4 GB"},
+    {"bytes", &bytes, 512, 9, "512 B"},
+    {"bytes", &bytes, 512.5, 9, "512.5 B"},
+    {"bytes", &bytes, 1000, 9, "1.000 KB"},
+    {"bytes", &bytes, 2.5e6, 9, "2.500 MB"},
+    {"bytes", &bytes, 7e19, 9, "70.00 EB"},
+    /* critique a1: 732,833,917,381 shown as "73283391…" */
+    {"count", &count, 732833917381.0, 20, "732,833,917,381"},
+    {"count", &count, 732833917381.0, 15, "732,833,917,381"},
+    {"count", &count, 732833917381.0, 14, "732833917381"},
+    {"count", &count, 732833917381.0, 12, "732833917381"},
+    {"count", &count, 732833917381.0, 11, "732.8 G"},
+    {"count", &count, 732833917381.0, 7, "732.8 G"},
+    {"count", &count, 732833917381.0, 6, "733 G"},
+    {"count", &count, 732833917381.0, 4, "733G"},
+    {"count", &count, -6278914, 10, "-6,278,914"},
+    {"count", &count, 999, 3, "999"},
+    {"count", &count, 6278914, 5, "6.3 M"},
+    {"count", &count, 6278914, 3, "6 M"},
+    {"count", &count, 6278914, 2, "6M"},
+    /* a column's chosen form */
+    {"count", &count_digits, 687642879, 20, "687642879"},
+    {"count", &count_digits, 732833917381.0, 9, "732.8 G"},
+    {"count", &count_si, 687642879, 20, "687.6 M"},
+    {"count", &count_si, 999, 20, "999"},
+    {"count", &count_si, 2.5, 20, "2.5"},
+    /* a count that is not whole (a mean) takes the general form */
+    {"count", &count, 2.5, 9, "2.5"},
+    /* the database's format when it fits */
+    {"plain", &plain_2e, 3.28e8, 9, "3.28e+08"},
+    {"plain", &plain_g, 62.34, 9, "62.34"},
+    /* else the general forms, exponent made short */
+    {"plain", &plain_2e, 3.28e8, 7, "3.28e8"},
+    {"plain", &plain_2e, 3.28e8, 3, "3e8"},
+    {"plain", &plain_2e, -1.5e-7, 8, "-1.5e-7"},
+    {"plain", &plain_none, 1234.5, 9, "1234.5"},
+    /* a format that is not safe is not used */
+    {"plain", &plain_unsafe, 1.25, 9, "1.25"},
+    /* a format whose output is longer than any buffer is not cut */
+    {"plain", &plain_long, 1.0, 30, "1"},
+};
+
+/* Every row; each row that fails names itself (its group and index), and
+ * the test fails when any did. */
+static void test_cases(void **state)
 {
-	char buf[64];
-	size_t n =
-	    present_number_fit(k, v, width, PRESENT_DIGITS, buf, sizeof(buf));
-	assert_string_equal(buf, want);
-	assert_int_equal(n, strlen(want));
+	(void)state;
+	size_t failed = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct fit_case *c = &cases[i];
+		char buf[64];
+		size_t n = present_number_fit(*c->k, c->v, c->width,
+					      PRESENT_DIGITS, buf, sizeof(buf));
+		if (strcmp(buf, c->want) == 0 && n == strlen(c->want))
+			continue;
+		print_error("%s row %zu: %.17g in %d columns gave \"%s\" "
+			    "(%zu), want \"%s\"\n",
+			    c->group, i, c->v, c->width, buf, n, c->want);
+		failed++;
+	}
+	assert_int_equal(failed, 0);
 }
 
 /* ---- degenerate inputs ---- */
@@ -70,147 +209,6 @@ static void test_no_room(void **state)
 	 * shorter form, not a cut "123") */
 	assert_int_equal(present_number_fit(count, 123456, 20, 4, buf, 4), 3);
 	assert_string_equal(buf, "1e5");
-}
-
-static void test_not_finite(void **state)
-{
-	(void)state;
-	expect(count, NAN, 9, "nan");
-	expect(time_ns, INFINITY, 9, "inf");
-	expect(bytes, -INFINITY, 9, "-inf");
-	expect(bytes, -INFINITY, 3, "#");
-	expect(plain_2e, NAN, 2, "#");
-	expect(plain_2e, NAN, 1, "#");
-}
-
-static void test_zero(void **state)
-{
-	(void)state;
-	expect(count, 0, 1, "0");
-	expect(time_ns, 0, 9, "0");
-	expect(bytes, -0.0, 9, "0");
-	expect(plain_2e, 0, 9, "0");
-}
-
-static void test_nothing_fits(void **state)
-{
-	(void)state;
-	/* 7.3e11 cannot be written in 1 or 2 columns: "#", not "7" */
-	expect(count, 732833917381.0, 1, "#");
-	expect(count, 732833917381.0, 2, "#");
-	/* 7e11 is "700G", "7e11": four columns */
-	expect(count, 732833917381.0, 3, "#");
-	expect(time_ns, 373300000, 2, "#");
-}
-
-static void test_bad_scale(void **state)
-{
-	(void)state;
-	/* a zero, negative or infinite scale is taken as 1 */
-	struct present_kind k = {
-	    .unit = PRESENT_TIME, .scale = 0, .format = NULL};
-	expect(k, 2, 9, "2.000 s");
-	k.scale = -1;
-	expect(k, 2, 9, "2.000 s");
-	k.scale = INFINITY;
-	expect(k, 2, 9, "2.000 s");
-	/* scaled out of a double's range: the general form, own unit */
-	expect(time_ns, 1e-320, 12, "1e-320");
-	/* subnormal once scaled is still a number */
-	expect(time_ns, 1e-310, 12, "1e-310 ns");
-}
-
-/* ---- the forms ---- */
-
-static void test_time(void **state)
-{
-	(void)state;
-	/* 373,300,000 ns = 0.3733 s */
-	expect(time_ns, 373300000, 9, "373.3 ms");
-	expect(time_ns, 373300000, 8, "373.3 ms");
-	expect(time_ns, 373300000, 7, "373 ms");
-	expect(time_ns, 373300000, 6, "373 ms");
-	expect(time_ns, 373300000, 5, "373ms");
-	/* below 5 columns the unit cannot be written: the value in the
-	 * column's own unit (ns), 3.7e8 */
-	expect(time_ns, 373300000, 4, "4e8");
-	expect(time_ns, -373300000, 9, "-373.3 ms");
-	expect(time_ns, 1500, 9, "1.500 us");
-	expect(time_ns, 12, 9, "12.00 ns");
-	expect(time_ns, 0.5, 9, "0.5000 ns");
-	/* rounding up crosses into the next unit: 999.96 ms -> 1.000 s */
-	expect(time_ns, 999960000, 9, "1.000 s");
-	expect(time_us, 328000000, 9, "328.0 s");
-	expect(time_s, 45.32, 9, "45.32 s");
-	expect(time_s, 2869, 9, "2869 s");
-	expect(time_s, 12345.6, 9, "12346 s");
-	expect(time_s, 99999.7, 9, "1e5 s");
-	/* beyond 1e5 of the largest unit: scientific mantissa */
-	expect(time_s, 3.2e7, 9, "3.2e7 s");
-}
-
-static void test_bytes(void **state)
-{
-	(void)state;
-	/* 3,932,160,000 bytes: 3.93216 GB (critique a1 read it as 39 MB) */
-	expect(bytes, 3932160000.0, 9, "3.932 GB");
-	expect(bytes, 3932160000.0, 7, "3.93 GB");
-	expect(bytes, 3932160000.0, 5, "4 GB");
-	expect(bytes, 512, 9, "512 B");
-	expect(bytes, 512.5, 9, "512.5 B");
-	expect(bytes, 1000, 9, "1.000 KB");
-	expect(bytes, 2.5e6, 9, "2.500 MB");
-	expect(bytes, 7e19, 9, "70.00 EB");
-}
-
-static void test_count(void **state)
-{
-	(void)state;
-	/* critique a1: 732,833,917,381 shown as "73283391…" */
-	expect(count, 732833917381.0, 20, "732,833,917,381");
-	expect(count, 732833917381.0, 15, "732,833,917,381");
-	expect(count, 732833917381.0, 14, "732833917381");
-	expect(count, 732833917381.0, 12, "732833917381");
-	expect(count, 732833917381.0, 11, "732.8 G");
-	expect(count, 732833917381.0, 7, "732.8 G");
-	expect(count, 732833917381.0, 6, "733 G");
-	expect(count, 732833917381.0, 4, "733G");
-	expect(count, -6278914, 10, "-6,278,914");
-	expect(count, 999, 3, "999");
-	expect(count, 6278914, 5, "6.3 M");
-	expect(count, 6278914, 3, "6 M");
-	expect(count, 6278914, 2, "6M");
-	/* a column's chosen form */
-	struct present_kind k = count;
-	k.count_form = PRESENT_COUNT_DIGITS;
-	expect(k, 687642879, 20, "687642879");
-	expect(k, 732833917381.0, 9, "732.8 G");
-	k.count_form = PRESENT_COUNT_SI;
-	expect(k, 687642879, 20, "687.6 M");
-	expect(k, 999, 20, "999");
-	expect(k, 2.5, 20, "2.5");
-	/* a count that is not whole (a mean) takes the general form */
-	expect(count, 2.5, 9, "2.5");
-}
-
-static void test_plain(void **state)
-{
-	(void)state;
-	/* the database's format when it fits */
-	expect(plain_2e, 3.28e8, 9, "3.28e+08");
-	expect(plain_g, 62.34, 9, "62.34");
-	/* else the general forms, exponent made short */
-	expect(plain_2e, 3.28e8, 7, "3.28e8");
-	expect(plain_2e, 3.28e8, 3, "3e8");
-	expect(plain_2e, -1.5e-7, 8, "-1.5e-7");
-	expect(plain_none, 1234.5, 9, "1234.5");
-	/* a format that is not safe is not used */
-	struct present_kind k = {
-	    .unit = PRESENT_PLAIN, .scale = 1, .format = "%s%n"};
-	expect(k, 1.25, 9, "1.25");
-	/* a format whose output is longer than any buffer is not cut */
-	k.format = "%.60f";
-	expect(k, 1.0, 30, "1");
 }
 
 /* ---- through a model's columns ---- */
@@ -389,10 +387,6 @@ static void check_one(struct present_kind k, double v, int width)
 static void test_sweep(void **state)
 {
 	(void)state;
-	const struct present_kind count_si = {.unit = PRESENT_COUNT,
-					      .scale = 1,
-					      .format = "%.0f",
-					      .count_form = PRESENT_COUNT_SI};
 	const struct present_kind kinds[] = {plain_2e, plain_g, plain_none,
 					     count,    time_ns, time_us,
 					     time_s,   bytes,	count_si};
@@ -465,14 +459,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_no_room),
-	    cmocka_unit_test(test_not_finite),
-	    cmocka_unit_test(test_zero),
-	    cmocka_unit_test(test_nothing_fits),
-	    cmocka_unit_test(test_bad_scale),
-	    cmocka_unit_test(test_time),
-	    cmocka_unit_test(test_bytes),
-	    cmocka_unit_test(test_count),
-	    cmocka_unit_test(test_plain),
+	    cmocka_unit_test(test_cases),
 	    cmocka_unit_test(test_column_kinds),
 	    cmocka_unit_test(test_sweep),
 	    cmocka_unit_test(test_more_digits),

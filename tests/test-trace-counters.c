@@ -17,6 +17,7 @@
 #include "model/model.h"
 #include "views/trace_index.h"
 #include "views/trace_view.h"
+#include "case_tables.h"
 
 #include "trace_fake.h"
 
@@ -128,21 +129,17 @@ static void test_counter_degenerate(void **state)
 	assert_true(trace_counter_range(some, 4, &lo, &hi));
 	assert_true(lo == -1 && hi == 3);
 	/* value text */
-	char buf[40];
-	trace_format_value(NAN, buf, sizeof(buf));
-	assert_string_equal(buf, "-");
-	trace_format_value(1595, buf, sizeof(buf));
-	assert_string_equal(buf, "1595");
-	trace_format_value(0, buf, sizeof(buf));
-	assert_string_equal(buf, "0");
-	trace_format_value(0.1, buf, sizeof(buf));
-	assert_string_equal(buf, "0.1");
-	trace_format_value(-2.5, buf, sizeof(buf));
-	assert_string_equal(buf, "-2.5");
-	trace_format_value(1.5e20, buf, sizeof(buf));
-	assert_string_equal(buf, "1.5e+20");
-	trace_format_value(123456789012.0, buf, sizeof(buf));
-	assert_string_equal(buf, "123456789012");
+	static const struct format_case texts[] = {
+		{NAN, "-"},
+		{1595, "1595"},
+		{0, "0"},
+		{0.1, "0.1"},
+		{-2.5, "-2.5"},
+		{1.5e20, "1.5e+20"},
+		{123456789012.0, "123456789012"},
+	};
+	assert_formats("trace_format_value", trace_format_value, texts,
+		       sizeof(texts) / sizeof(texts[0]));
 }
 
 static void test_counter_cells(void **state)

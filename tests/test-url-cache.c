@@ -20,6 +20,8 @@
 #include "net/remote_open.h"
 #include "net/url_cache.h"
 
+#include "case_tables.h"
+
 static char *tmpdir;
 
 static int setup(void **state)
@@ -225,51 +227,47 @@ static void test_list_and_clear(void **state)
 	error_clear(&err);
 }
 
+/* remote_file_url_path: no path for what is not a local file:// URL */
+static const struct string_case file_paths[] = {
+	{ NULL, NULL },
+	{ "/tmp/x", NULL },
+	{ "http://h/x", NULL },
+	{ "file://otherhost/x", NULL },
+	{ "file://a%00b", NULL },
+	{ "file:///a%00b", NULL },
+	{ "file:///tmp/db/", "/tmp/db/" },
+	{ "FILE:///tmp/db", "/tmp/db" },
+	{ "file://localhost/tmp/my%20db", "/tmp/my db" },
+	{ "file:///a%2", "/a%2" },
+	{ "file:///x?q#f", "/x" },
+};
+
 static void test_file_url_path(void **state)
 {
 	(void)state;
-	assert_null(remote_file_url_path(NULL));
-	assert_null(remote_file_url_path("/tmp/x"));
-	assert_null(remote_file_url_path("http://h/x"));
-	assert_null(remote_file_url_path("file://otherhost/x"));
-	assert_null(remote_file_url_path("file://a%00b"));
-	assert_null(remote_file_url_path("file:///a%00b"));
-	const char *cases[][2] = {
-		{ "file:///tmp/db/", "/tmp/db/" },
-		{ "FILE:///tmp/db", "/tmp/db" },
-		{ "file://localhost/tmp/my%20db", "/tmp/my db" },
-		{ "file:///a%2", "/a%2" },
-		{ "file:///x?q#f", "/x" },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *p = remote_file_url_path(cases[i][0]);
-		assert_non_null(p);
-		assert_string_equal(p, cases[i][1]);
-		free(p);
-	}
+	assert_strings("file path", remote_file_url_path, file_paths,
+		       sizeof(file_paths) / sizeof(file_paths[0]));
 }
+
+/* remote_url_file_name: a name that is safe to create, or "download" */
+static const struct string_case file_names[] = {
+	{ "http://h/", "download" },
+	{ "http://h", "download" },
+	{ "http://h/a/db.tar.gz", "db.tar.gz" },
+	{ "http://h/a/db.tar.gz?x=1#y", "db.tar.gz" },
+	{ "http://h/my%2Bdb.zip", "my+db.zip" },
+	{ "http://h/..", "download" },
+	{ "http://h/%2e%2e", "download" },
+	{ "http://h/a%2Fb", "download" },
+	{ "http://h/%1b]0;x", "download" },
+	{ "http://h/.hidden", "download" },
+};
 
 static void test_url_file_name(void **state)
 {
 	(void)state;
-	const char *cases[][2] = {
-		{ "http://h/", "download" },
-		{ "http://h", "download" },
-		{ "http://h/a/db.tar.gz", "db.tar.gz" },
-		{ "http://h/a/db.tar.gz?x=1#y", "db.tar.gz" },
-		{ "http://h/my%2Bdb.zip", "my+db.zip" },
-		{ "http://h/..", "download" },
-		{ "http://h/%2e%2e", "download" },
-		{ "http://h/a%2Fb", "download" },
-		{ "http://h/%1b]0;x", "download" },
-		{ "http://h/.hidden", "download" },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *p = remote_url_file_name(cases[i][0]);
-		assert_non_null(p);
-		assert_string_equal(p, cases[i][1]);
-		free(p);
-	}
+	assert_strings("file name", remote_url_file_name, file_names,
+		       sizeof(file_names) / sizeof(file_names[0]));
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 
 #include "views/view.h"
 #include "view_fixture.h"
+#include "view_assert.h"
 
 /* A model from a parent list and inclusive values (view_fixture.h). */
 #define build fx_parent_model
@@ -55,7 +56,7 @@ static void test_degenerate(void **state)
 	const uint32_t parent[] = {0, 0, 1};
 	const double incl[] = {3, 4, 2};
 	m = build(parent, incl, NULL, 3, -1, false);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	const uint32_t want0[] = {0};
 	expect_path(v, 0, 0, 0, want0, 1);
 	/* bad arguments */
@@ -86,9 +87,7 @@ static void test_chain(void **state)
 	const uint32_t parent[] = {0, 1, 2, 3};
 	const double incl[] = {100, 90, 50, 10};
 	struct model *m = build(parent, incl, NULL, 4, 100, true);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	const uint32_t all[] = {0, 1, 2, 3, 4};
 	expect_path(v, 0, 0, 0, all, 5);
 	expect_path(v, 0, 0, 100, all, 2);    /* 90 < 100% of 100 */
@@ -110,9 +109,7 @@ static void test_ties(void **state)
 	const double incl[] = {5, 5, -1, 5, 1};
 	const uint32_t ctx[] = {9, 8, 7, 6, 5};
 	struct model *m = build(parent, incl, ctx, 5, 10, true);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	/* the tie goes to the lower context id: node 2 (ctx 8) */
 	const uint32_t want[] = {0, 2, 5};
 	expect_path(v, 0, 0, 0, want, 3);
@@ -135,8 +132,7 @@ static void test_stop(void **state)
 	const uint32_t parent[] = {0, 1, 2, 3};
 	const double incl[] = {100, 90, 50, 10};
 	struct model *m = build(parent, incl, NULL, 4, 100, true);
-	struct view *v = NULL;
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(view_hotpath_stop(v, 99, 0, &hs, &err),
 			 STATUS_USAGE);
 	error_clear(&err);
@@ -165,7 +161,7 @@ static void test_stop(void **state)
 	const double tincl[] = {5, 5, -1, 5, 1};
 	const uint32_t tctx[] = {9, 8, 7, 6, 5};
 	m = build(tparent, tincl, tctx, 5, 10, true);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(view_hotpath_stop(v, 0, 0, &hs, &err), STATUS_OK);
 	assert_int_equal(hs.best, 2);
 	assert_true(hs.best_v == 5 && hs.node_v == 10);
@@ -219,11 +215,9 @@ static void test_random(void **state)
 	for (uint64_t seed = 1; seed <= 5; seed++) {
 		struct model *m = fx_need(fx_random_model(300, 8, seed, false));
 		assert_non_null(m);
-		struct view *v = NULL;
 		struct error err = {0};
 		uint32_t *want = malloc((m->max_depth + 2) * sizeof(uint32_t));
-		assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err),
-				 STATUS_OK);
+		struct view *v = view_of(m, VIEW_TOP_DOWN);
 		for (uint32_t start = 0; start < m->n_nodes; start += 7)
 			for (size_t p = 0; p < 6; p++)
 				for (uint32_t col = 0; col < 3; col++) {

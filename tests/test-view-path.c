@@ -19,6 +19,7 @@
 #include "views/view.h"
 #include "views/view_path.h"
 #include "view_fixture.h"
+#include "view_assert.h"
 
 struct spec {
 	uint32_t parent; /* index into the spec + 1, 0 the root */
@@ -96,12 +97,11 @@ static void test_degenerate(void **state)
 {
 	(void)state;
 	struct model *m = build(first, 6);
-	struct view *v = NULL;
 	struct error err = {0};
 	struct view_path p;
 	assert_int_equal(view_path_of(NULL, 0, &p, &err), STATUS_USAGE);
 	error_clear(&err);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_TOP_DOWN);
 	assert_int_equal(view_path_of(v, 999, &p, &err), STATUS_USAGE);
 	error_clear(&err);
 	assert_int_equal(p.n, 0);
@@ -122,8 +122,8 @@ static void test_across_models(void **state)
 	struct model *ma = build(first, 6), *mb = build(second, 8);
 	struct view *va = NULL, *vb = NULL;
 	struct error err = {0};
-	assert_int_equal(view_new(ma, VIEW_TOP_DOWN, &va, &err), STATUS_OK);
-	assert_int_equal(view_new(mb, VIEW_TOP_DOWN, &vb, &err), STATUS_OK);
+	va = view_of(ma, VIEW_TOP_DOWN);
+	vb = view_of(mb, VIEW_TOP_DOWN);
 	/* every row of the second view made (children asked for) */
 	for (uint32_t r = 0; r <= 8; r++) {
 		uint32_t *kids = NULL;

@@ -21,6 +21,7 @@
 
 #include "views/view.h"
 #include "views/view_internal.h"
+#include "view_assert.h"
 
 #define N_CTX 5
 #define N_THR 3
@@ -350,9 +351,7 @@ static void test_bottom_up(void **state)
 {
 	(void)state;
 	struct model *m = build(&ops);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_BOTTOM_UP, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_BOTTOM_UP);
 	uint32_t f0 = find_row(v, view_root(v), "f0");
 	reads = 0;
 	check_f0(v, f0);
@@ -376,9 +375,7 @@ static void test_flat(void **state)
 {
 	(void)state;
 	struct model *m = build(&ops);
-	struct view *v = NULL;
-	struct error err = {0};
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	struct view *v = view_of(m, VIEW_FLAT);
 	uint32_t mod = find_row(v, view_root(v), "/bin/app");
 	check_f0(v, mod);
 	uint32_t file = find_row(v, mod, "a.c");
@@ -388,7 +385,7 @@ static void test_flat(void **state)
 	model_free(m);
 	/* without per-thread values: blank, not a sum */
 	m = build(&ops_no_threads);
-	assert_int_equal(view_new(m, VIEW_FLAT, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_FLAT);
 	mod = find_row(v, view_root(v), "/bin/app");
 	assert_cell(v, mod, C_SUM, 60);
 	assert_cell(v, mod, C_MIN, NAN);

@@ -89,7 +89,7 @@ static void test_degenerate(void **state)
 	model_free(m);
 
 	m = root_only(true);
-	assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err), STATUS_OK);
+	v = view_of(m, VIEW_TOP_DOWN);
 	double x = 0;
 	assert_true(view_value(v, 0, 0, &x));
 	assert_true(x == 42);
@@ -189,10 +189,8 @@ static void test_random(void **state)
 	for (uint64_t seed = 1; seed <= 6; seed++) {
 		struct model *m = fx_need(fx_random_model(400, 10, seed, false));
 		assert_non_null(m);
-		struct view *v = NULL;
 		struct error err = {0};
-		assert_int_equal(view_new(m, VIEW_TOP_DOWN, &v, &err),
-				 STATUS_OK);
+		struct view *v = view_of(m, VIEW_TOP_DOWN);
 		for (uint32_t node = 0; node < m->n_nodes; node++) {
 			for (uint32_t col = 0; col < 3; col++) {
 				bool asc = (node + col) & 1;

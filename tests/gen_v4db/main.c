@@ -103,6 +103,64 @@ static bool parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	return true;
 }
 
+/* The options that only set a field: counts within their bounds,
+ * switches, texts.  false when C is none of them; *ok false for a count
+ * that does not parse. */
+static bool parse_field(int c, struct options *o, bool *ok)
+{
+	const struct {
+		int opt;
+		uint32_t *field, min, max;
+	} counts[] = {
+		{OPT_CONTEXTS, &o->contexts, 1, 50000000},
+		{OPT_FANOUT, &o->fanout, 1, 1000},
+		{OPT_DEPTH, &o->depth, 1, 10000},
+		{OPT_METRICS, &o->metrics, 1, GEN_MAX_METRICS},
+		{OPT_THREADS, &o->threads, 1, GEN_MAX_THREADS},
+		{OPT_RANKS, &o->ranks, 1, GEN_MAX_THREADS},
+		{OPT_TRACE_LINES, &o->trace_lines, 0, UINT32_MAX},
+		{OPT_EMPTY_LINES, &o->empty_lines, 0, UINT32_MAX},
+		{OPT_CHAIN, &o->chain, 1, 50000000},
+	};
+	const struct {
+		int opt;
+		bool *field, value;
+	} switches[] = {
+		{OPT_NO_TRACE, &o->trace, false},
+		{OPT_NO_CCT, &o->cct, false},
+		{OPT_SOURCES, &o->sources, true},
+		{OPT_YAML, &o->yaml, true},
+		{OPT_HOSTILE, &o->hostile, true},
+		{OPT_CYCLE, &o->cycle, true},
+		{OPT_SHORT_SUMMARY, &o->short_summary, true},
+	};
+	const struct {
+		int opt;
+		const char **field;
+	} texts[] = {
+		{'o', &o->out_dir},
+		{OPT_TITLE, &o->title},
+		{OPT_ANSWERS, &o->answers},
+		{OPT_NAMES, &o->names},
+	};
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (counts[i].opt == c) {
+			*ok = parse_u32(optarg, counts[i].min, counts[i].max, counts[i].field);
+			return true;
+		}
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++)
+		if (switches[i].opt == c) {
+			*switches[i].field = switches[i].value;
+			return true;
+		}
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (texts[i].opt == c) {
+			*texts[i].field = optarg;
+			return true;
+		}
+	return false;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){
@@ -136,70 +194,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 	bool ok = true;
 	while ((c = getopt_long(argc, argv, "o:h", long_options, &which)) != -1) {
 		switch (c) {
-		case 'o':
-			o->out_dir = optarg;
-			break;
 		case OPT_SEED:
 			ok = parse_u64(optarg, UINT64_MAX >> 1, &o->seed);
-			break;
-		case OPT_CONTEXTS:
-			ok = parse_u32(optarg, 1, 50000000, &o->contexts);
-			break;
-		case OPT_FANOUT:
-			ok = parse_u32(optarg, 1, 1000, &o->fanout);
-			break;
-		case OPT_DEPTH:
-			ok = parse_u32(optarg, 1, 10000, &o->depth);
-			break;
-		case OPT_METRICS:
-			ok = parse_u32(optarg, 1, GEN_MAX_METRICS, &o->metrics);
-			break;
-		case OPT_THREADS:
-			ok = parse_u32(optarg, 1, GEN_MAX_THREADS, &o->threads);
-			break;
-		case OPT_RANKS:
-			ok = parse_u32(optarg, 1, GEN_MAX_THREADS, &o->ranks);
-			break;
-		case OPT_TRACE_LINES:
-			ok = parse_u32(optarg, 0, UINT32_MAX, &o->trace_lines);
-			break;
-		case OPT_EMPTY_LINES:
-			ok = parse_u32(optarg, 0, UINT32_MAX, &o->empty_lines);
 			break;
 		case OPT_SAMPLES:
 			ok = parse_u64(optarg, 1ULL << 40, &o->samples);
 			break;
-		case OPT_NO_TRACE:
-			o->trace = false;
-			break;
-		case OPT_NO_CCT:
-			o->cct = false;
-			break;
-		case OPT_SOURCES:
-			o->sources = true;
-			break;
-		case OPT_YAML:
-			o->yaml = true;
-			break;
 		case OPT_DEMO:
-			break;
-		case OPT_TITLE:
-			o->title = optarg;
-			break;
-		case OPT_ANSWERS:
-			o->answers = optarg;
-			break;
-		case OPT_HOSTILE:
-			o->hostile = true;
-			break;
-		case OPT_CHAIN:
-			ok = parse_u32(optarg, 1, 50000000, &o->chain);
-			break;
-		case OPT_CYCLE:
-			o->cycle = true;
-			break;
-		case OPT_SHORT_SUMMARY:
-			o->short_summary = true;
 			break;
 		case OPT_SCALE: {
 			char *end = NULL;
@@ -207,14 +208,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			ok = end != optarg && *end == '\0' && o->scale > 0;
 		}
 			break;
-		case OPT_NAMES:
-			o->names = optarg;
-			break;
 		case 'h':
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);
 		default:
+			if (parse_field(c, o, &ok))
+				break;
 			usage(stderr);
 			return -1;
 		}
