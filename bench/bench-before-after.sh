@@ -53,6 +53,7 @@ nsight=$corpus/nsys-sqlite/pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter
 # NAME|ARGUMENTS (split on blanks: no path here has one)
 cmds="report-1m|report $out/contexts-1m --depth 3
 report-1m-flat|report $out/contexts-1m --view flat --depth 3
+report-1m-bu|report $out/contexts-1m --view bottom-up --depth 2
 hotpath-1m|hotpath $out/contexts-1m
 info-1m|info $out/contexts-1m
 trace-at|trace $out/trace-1g --at +123.5s --format json
