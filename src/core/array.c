@@ -28,7 +28,7 @@ bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size)
 	return true;
 }
 
-bool array_grow(void **array, size_t *cap, size_t need, size_t size)
+bool array_grow_alloc(void **array, size_t *cap, size_t need, size_t size)
 {
 	CHECK(size > 0 && (*array != NULL || *cap == 0));
 	if (need <= *cap)

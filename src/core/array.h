@@ -16,8 +16,17 @@
  * memory or when the capacity would pass UINT32_MAX - 1. */
 bool array_grow_u32(void **array, uint32_t *cap, uint64_t need, size_t size);
 
-/* The same with a size_t capacity (bounded by SIZE_MAX / size). */
-bool array_grow(void **array, size_t *cap, size_t need, size_t size);
+/* The part of array_grow that reallocates (*cap < need). */
+bool array_grow_alloc(void **array, size_t *cap, size_t need, size_t size);
+
+/* The same with a size_t capacity (bounded by SIZE_MAX / size).  Inline:
+ * a push that fits (the common case, once per event or node in the
+ * readers' loops) costs a comparison, not a call. */
+static inline bool array_grow(void **array, size_t *cap, size_t need,
+			      size_t size)
+{
+	return need <= *cap || array_grow_alloc(array, cap, need, size);
+}
 
 /* Parallel arrays sharing the capacity *cap (a structure of arrays): make
  * each of the `n` arrays *arrays[i], of elements of sizes[i] bytes, hold

@@ -308,8 +308,11 @@ static enum status assign_rows(struct flat *f, const struct model *m,
 		f->by_ident[k].row = MODEL_NONE;
 	f->row_of[0] = MODEL_NONE;
 	cont[0] = 0;
-	for (uint32_t i = 1; i < model_n_nodes(m); i++) {
-		const struct model_node *nd = &model_nodes(m)[i];
+	/* read once: the model does not grow while the rows are made */
+	const struct model_node *nodes = model_nodes(m);
+	uint32_t n_nodes = model_n_nodes(m);
+	for (uint32_t i = 1; i < n_nodes; i++) {
+		const struct model_node *nd = &nodes[i];
 		uint32_t p = nd->parent;
 		if (p >= i) {
 			/* the builder only appends under existing nodes */
