@@ -68,38 +68,16 @@ struct rows {
 	bool sync; /* load_calls: synchronizations, else allocation calls */
 };
 
-/* Whether `sql`, with ?1 = a and ?2 = b (when not NULL), returns a
- * row. */
-static bool query_has(struct load *l, const char *sql, const char *a,
-		      const char *b)
-{
-	sqlite3_stmt *st = NULL;
-	bool found = false;
-	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-		if (b)
-			sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	return found;
-}
-
 /* Whether table `name` exists: a table, never a view (a view is SQL a
  * tool stored in the file: callscope does not run it). */
 static bool has_table(struct load *l, const char *name)
 {
-	return query_has(l,
-			 "SELECT 1 FROM sqlite_master WHERE name = ?1 AND "
-			 "type = 'table'",
-			 name, NULL);
+	return sqlite_ro_has_table(l->db, name, false);
 }
 
 static bool has_column(struct load *l, const char *table, const char *col)
 {
-	return query_has(l,
-			 "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2",
-			 table, col);
+	return sqlite_ro_has_column(l->db, table, col);
 }
 
 static struct nsys_int col_int(sqlite3_stmt *st, int c)
