@@ -9,33 +9,33 @@
 
 #include "model/model.h"
 
-/* numpy's pairwise sum, recursive as numpy describes it: blocks of 8
- * partial sums up to 128 items, halves (multiple of 8) above. */
+/* numpy's pairwise sum, written from its description rather than from
+ * measure_np_sum: above 128 items the sum of two parts, the first the
+ * largest multiple of 8 not over half; up to 128, eight lanes, lane k
+ * summing items k, k+8, ... of the whole blocks of 8 in order, the lanes
+ * added as a balanced tree, then the items after the last whole block
+ * one by one (under 8 items: those alone, from 0). */
 static inline double ref_sum(const double *a, size_t n)
 {
-	if (n < 8) {
-		double s = 0;
-		for (size_t i = 0; i < n; i++)
-			s += a[i];
-		return s;
+	if (n > 128) {
+		size_t first = n / 16 * 8;
+		return ref_sum(a, first) + ref_sum(a + first, n - first);
 	}
-	if (n <= 128) {
-		double r[8];
-		memcpy(r, a, sizeof(r));
-		size_t i = 8;
-		while (i + 8 <= n) {
-			for (int k = 0; k < 8; k++)
-				r[k] += a[i + k];
-			i += 8;
+	size_t whole = n < 8 ? 0 : n - n % 8;
+	double sum = 0;
+	if (whole) {
+		double lane[8];
+		for (size_t k = 0; k < 8; k++) {
+			lane[k] = a[k];
+			for (size_t j = k + 8; j < whole; j += 8)
+				lane[k] += a[j];
 		}
-		double s = (r[0] + r[1]) + (r[2] + r[3]);
-		s += (r[4] + r[5]) + (r[6] + r[7]);
-		while (i < n)
-			s += a[i++];
-		return s;
+		sum = ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+		      ((lane[4] + lane[5]) + (lane[6] + lane[7]));
 	}
-	size_t h = (n / 2) / 8 * 8;
-	return ref_sum(a, h) + ref_sum(a + h, n - h);
+	for (size_t i = whole; i < n; i++)
+		sum += a[i];
+	return sum;
 }
 
 /* Column 0 of builder b: "time" (%g), measured. */

@@ -2,8 +2,8 @@
  * out by hand ("RANK 2" before "RANK 10", leading zeros, digits against
  * letters), then 300,000 random pairs over a small alphabet of digits,
  * zeros and letters (long shared prefixes, runs cut at every place)
- * against the plain left-to-right comparison kept here as the reference
- * (the code before the shared-prefix skip). */
+ * against a reference written apart (labels cut into tokens, then the
+ * token lists compared), not a copy of the code under test. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -22,34 +22,53 @@ static int sign(int c)
 	return (c > 0) - (c < 0);
 }
 
+/* The reference, written apart from natural.c: both labels cut into
+ * tokens first (a digit run, its leading zeros dropped, or one other
+ * byte), then the token lists compared: two numbers by length, then
+ * digits; two bytes by value; a number against a byte by the number's
+ * first digit as written. */
+struct token {
+	const char *text; /* the digits without leading zeros, or the byte */
+	size_t len;	  /* 0 for a number of zeros only */
+	char first;	  /* the first byte as written */
+	int is_number;
+};
+
+static size_t tokenize(const char *s, struct token *t)
+{
+	size_t n = 0;
+	while (*s) {
+		const char *start = s;
+		if (isdigit((unsigned char)*s)) {
+			size_t run = strspn(s, "0123456789");
+			size_t zeros = strspn(s, "0");
+			t[n] = (struct token){s + zeros, run - zeros, *start, 1};
+			s += run;
+		} else {
+			t[n] = (struct token){s, 1, *s, 0};
+			s++;
+		}
+		n++;
+	}
+	return n;
+}
+
 static int reference(const char *a, const char *b)
 {
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			while (*a == '0')
-				a++;
-			while (*b == '0')
-				b++;
-			size_t na = 0, nb = 0;
-			while (isdigit((unsigned char)a[na]))
-				na++;
-			while (isdigit((unsigned char)b[nb]))
-				nb++;
-			if (na != nb)
-				return na < nb ? -1 : 1;
-			int c = strncmp(a, b, na);
-			if (c)
-				return c;
-			a += na;
-			b += nb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
+	struct token ta[32], tb[32];
+	size_t na = tokenize(a, ta), nb = tokenize(b, tb);
+	for (size_t i = 0; i < na && i < nb; i++) {
+		const struct token *x = &ta[i], *y = &tb[i];
+		int c;
+		if (x->is_number && y->is_number)
+			c = x->len != y->len ? (x->len < y->len ? -1 : 1)
+					     : memcmp(x->text, y->text, x->len);
+		else
+			c = (unsigned char)x->first - (unsigned char)y->first;
+		if (c)
+			return c;
 	}
-	return *a ? 1 : *b ? -1 : 0;
+	return (na > nb) - (na < nb);
 }
 
 static void test_degenerate(void **state)

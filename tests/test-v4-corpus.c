@@ -116,36 +116,31 @@ static void check_summary(const char *db, const struct model *m,
 			 model_nodes(m)[node].ctx_id, present, matched);
 }
 
-static const char *kind_name(uint8_t kind)
-{
-	switch (kind) {
-	case NODE_ENTRY:
-		return "entry";
-	case NODE_FUNCTION:
-		return "function";
-	case NODE_LOOP:
-		return "loop";
-	case NODE_LINE:
-		return "line";
-	case NODE_INSTRUCTION:
-		return "instruction";
-	default:
-		return "?";
-	}
-}
+/* HPCToolkit's words in the reference (its Python reader's "lexical" and
+ * "relation") and the node kinds and relations the reader must give. */
+struct hpc_word {
+	const char *word;
+	int value;
+};
 
-static const char *relation_name(uint8_t rel)
+static const struct hpc_word lexical_kinds[] = {
+    {"entry", NODE_ENTRY}, {"function", NODE_FUNCTION}, {"loop", NODE_LOOP},
+    {"line", NODE_LINE},   {"instruction", NODE_INSTRUCTION},
+};
+
+static const struct hpc_word relations[] = {
+    {"lexical", RELATION_LEXICAL},
+    {"call", RELATION_CALL},
+    {"inlined_call", RELATION_INLINED_CALL},
+};
+
+/* The value of `word` in table t, -1 when it is not there (or NULL). */
+static int word_value(const struct hpc_word *t, size_t n, const char *word)
 {
-	switch (rel) {
-	case RELATION_LEXICAL:
-		return "lexical";
-	case RELATION_CALL:
-		return "call";
-	case RELATION_INLINED_CALL:
-		return "inlined_call";
-	default:
-		return NULL;
-	}
+	for (size_t i = 0; word && i < n; i++)
+		if (strcmp(t[i].word, word) == 0)
+			return t[i].value;
+	return -1;
 }
 
 static void check_contexts(const char *db, const struct model *m,
@@ -170,16 +165,23 @@ static void check_contexts(const char *db, const struct model *m,
 		assert_int_equal(n->depth - 1,
 				 ju64(json_object_get(c, "depth")));
 		const char *lex = json_string_value(json_object_get(c, "lexical"));
-		if (!lex || strcmp(lex, kind_name(n->kind)) != 0)
-			fail_msg("%s: ctx %u: kind %s, expected %s", db, id,
-				 kind_name(n->kind), lex ? lex : "null");
+		if (n->kind != word_value(lexical_kinds,
+					  sizeof(lexical_kinds) /
+					      sizeof(lexical_kinds[0]),
+					  lex))
+			fail_msg("%s: ctx %u: kind %u, expected %s", db, id,
+				 (unsigned)n->kind, lex ? lex : "null");
+		/* null: an entry point's, no relation */
 		const char *rel =
 			json_string_value(json_object_get(c, "relation"));
-		const char *mrel = relation_name(n->relation);
-		if ((rel == NULL) != (mrel == NULL) ||
-		    (rel && strcmp(rel, mrel) != 0))
-			fail_msg("%s: ctx %u: relation %s, expected %s", db, id,
-				 mrel ? mrel : "null", rel ? rel : "null");
+		int want = rel ? word_value(relations,
+					    sizeof(relations) /
+						sizeof(relations[0]),
+					    rel)
+			       : RELATION_NONE;
+		if (n->relation != want)
+			fail_msg("%s: ctx %u: relation %u, expected %s", db, id,
+				 (unsigned)n->relation, rel ? rel : "null");
 		const char *name = json_string_value(json_object_get(c, "name"));
 		if ((n->kind == NODE_ENTRY ||
 		     (n->kind == NODE_FUNCTION && n->name != 0)) &&

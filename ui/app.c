@@ -260,13 +260,11 @@ static bool on_load(void *ctx, uint32_t left)
 	if (now - ln->shown_us < 1e5)
 		return true;
 	ln->shown_us = now;
-	char text[256];
-	snprintf(text, sizeof(text),
-		 "The %s view reads every part of the database: %u of %u "
-		 "left, %.0f s   Esc stops",
-		 ln->view, (unsigned)left, (unsigned)ln->total,
-		 (now - ln->start_us) / 1e6);
-	screen_note(theme_attr(THEME_ROLE_STATUS), text);
+	screen_notef(theme_attr(THEME_ROLE_STATUS),
+		     "The %s view reads every part of the database: %u of %u "
+		     "left, %.0f s   Esc stops",
+		     ln->view, (unsigned)left, (unsigned)ln->total,
+		     (now - ln->start_us) / 1e6);
 	return !screen_poll_escape();
 }
 

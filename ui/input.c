@@ -116,13 +116,13 @@ static void on_read_progress(void *ctx, const struct open_progress *p)
 	double seconds = (input_now_us() - *frame_start_us) / 1e6;
 	if (seconds < 0.3)
 		return;
-	char now[32], total[32], text[512];
+	char now[32], total[32];
 	present_format_bytes(now, sizeof(now), (double)p->now);
 	present_format_bytes(total, sizeof(total), (double)p->total);
-	snprintf(text, sizeof(text),
-		 "Reading %s from the server: %s of %s, %.0f s   Ctrl-C stops",
-		 p->name ? p->name : "a file", now, total, seconds);
-	screen_note(theme_attr(THEME_ROLE_STATUS), text);
+	screen_notef(theme_attr(THEME_ROLE_STATUS),
+		     "Reading %s from the server: %s of %s, %.0f s   Ctrl-C "
+		     "stops",
+		     p->name ? p->name : "a file", now, total, seconds);
 }
 
 void input_watch_reads(struct session *s, bool on, const double *frame_start)

@@ -413,12 +413,10 @@ static bool on_read(void *ctx, uint32_t done, uint32_t total)
 	if (done > 0 && (s < 0.2 || s - rn->shown < 0.1))
 		return true;
 	rn->shown = s;
-	char text[200];
-	snprintf(text, sizeof(text),
-		 "The timeline reads each file's intervals once: %u of %u "
-		 "files, %.0f s   Esc stops",
-		 (unsigned)done, (unsigned)total, s);
-	screen_note(theme_attr(THEME_ROLE_STATUS), text);
+	screen_notef(theme_attr(THEME_ROLE_STATUS),
+		     "The timeline reads each file's intervals once: %u of %u "
+		     "files, %.0f s   Esc stops",
+		     (unsigned)done, (unsigned)total, s);
 	rn->stopped = screen_poll_escape();
 	return !rn->stopped;
 }

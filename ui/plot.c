@@ -93,14 +93,9 @@ bool plot_add_point(struct plot *p, int s, double x, double mean, double min,
 {
 	if (s < 0 || s >= p->n_series)
 		return false;
-	if (p->n_points == p->cap_points) {
-		size_t cap = p->cap_points ? p->cap_points * 2 : 16;
-		struct plot_point *n = realloc(p->points, cap * sizeof(*n));
-		if (!n)
-			return false;
-		p->points = n;
-		p->cap_points = cap;
-	}
+	if (!array_grow((void **)&p->points, &p->cap_points, p->n_points + 1,
+			sizeof(*p->points)))
+		return false;
 	p->points[p->n_points++] = (struct plot_point){s, x, mean, min, max};
 	return true;
 }
@@ -130,14 +125,10 @@ bool plot_set_heatmap(struct plot *p,
 
 bool plot_add_heat_mark(struct plot *p, double x, double y)
 {
-	if (p->n_marks == p->cap_marks) {
-		size_t cap = p->cap_marks ? p->cap_marks * 2 : 16;
-		double *n = realloc(p->marks, cap * 2 * sizeof(*n));
-		if (!n)
-			return false;
-		p->marks = n;
-		p->cap_marks = cap;
-	}
+	/* a mark: its x and y */
+	if (!array_grow((void **)&p->marks, &p->cap_marks, p->n_marks + 1,
+			2 * sizeof(*p->marks)))
+		return false;
 	p->marks[2 * p->n_marks] = x;
 	p->marks[2 * p->n_marks + 1] = y;
 	p->n_marks++;

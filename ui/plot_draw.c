@@ -7,6 +7,8 @@
 
 #include "plot_internal.h"
 
+#include "core/array.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,14 +44,9 @@ bool plot_add_text(struct plot *p, int y, int x, int w, enum plot_style st,
 		w = p->w - x;
 	if (w <= 0)
 		return true;
-	if (p->n_texts == p->cap_texts) {
-		size_t cap = p->cap_texts ? p->cap_texts * 2 : 32;
-		struct plot_text *n = realloc(p->texts, cap * sizeof(*n));
-		if (!n)
-			return false;
-		p->texts = n;
-		p->cap_texts = cap;
-	}
+	if (!array_grow((void **)&p->texts, &p->cap_texts, p->n_texts + 1,
+			sizeof(*p->texts)))
+		return false;
 	char *copy = strdup(text);
 	if (!copy)
 		return false;

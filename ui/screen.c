@@ -10,6 +10,8 @@
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,6 +633,16 @@ void screen_note(attr_t attr, const char *text)
 	window_text(note_win, 0, 0, COLS, attr, 0, text, true);
 	wnoutrefresh(note_win);
 	doupdate();
+}
+
+void screen_notef(attr_t attr, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	screen_note(attr, text);
 }
 
 int screen_text_tail(int y, int x, int width, attr_t attr, const char *text)

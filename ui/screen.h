@@ -64,6 +64,11 @@ int screen_quit_signal(void);
  * line. */
 void screen_note(attr_t attr, const char *text);
 
+/* screen_note of a printf-formatted text (cut at 511 bytes): the
+ * progress notes of long reads ("... %u of %u, %.0f s   Esc stops"). */
+void screen_notef(attr_t attr, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Restore the terminal.  Safe to call twice. */
 void screen_stop(void);
 

@@ -4,6 +4,7 @@
 
 #include "compare/diff.h"
 #include "core/array.h"
+#include "core/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,6 @@ struct strtab {
 	uint32_t cap;
 };
 
-static uint64_t hash_bytes(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static bool strtab_grow(struct strtab *t)
 {
 	size_t size = t->slots ? (t->mask + 1) * 2 : 1024;
@@ -37,7 +30,8 @@ static bool strtab_grow(struct strtab *t)
 	for (size_t i = 0; t->slots && i <= t->mask; i++) {
 		if (!t->slots[i])
 			continue;
-		size_t j = hash_bytes(t->d->strs[t->slots[i] - 1]) & (size - 1);
+		const char *s = t->d->strs[t->slots[i] - 1];
+		size_t j = fnv1a(FNV1A_SEED, s, strlen(s)) & (size - 1);
 		while (slots[j])
 			j = (j + 1) & (size - 1);
 		slots[j] = t->slots[i];
@@ -60,7 +54,7 @@ static uint32_t strtab_take(struct strtab *t, char *s)
 		free(s);
 		return MODEL_NONE;
 	}
-	size_t j = hash_bytes(s) & t->mask;
+	size_t j = fnv1a(FNV1A_SEED, s, strlen(s)) & t->mask;
 	for (; t->slots[j]; j = (j + 1) & t->mask)
 		if (strcmp(d->strs[t->slots[j] - 1], s) == 0) {
 			free(s);

@@ -142,25 +142,31 @@ static enum status take_slot(struct parse_ctx *ctx, void **array, size_t *n,
 }
 
 /* One kind of entry: the array *array of *n entries of `size` bytes,
- * `release` to free an entry's strings, `what` it is called in the
- * warning when there are CONFIG_ENTRIES_MAX already. */
+ * `release` to free an entry's strings, `same` true when two entries have
+ * the same name (a later one replaces the earlier), `what` it is called
+ * in the warning when there are CONFIG_ENTRIES_MAX already. */
 struct entry_table {
 	void **array;
 	size_t *n;
 	size_t size;
 	void (*release)(void *entry);
+	bool (*same)(const void *a, const void *b);
 	const char *what;
 };
 
-/* Store `entry` (whose strings it owns, `file` among them) at slot `i`
- * of table `t`, replacing what is there; when it is not stored (no copy
- * of the file name, a full table, out of memory) its strings are freed.
- * A full table is a warning naming the entry ("NAME" or "NAME NAME2"). */
+/* Store `entry` (whose strings it owns, `file` among them) in table `t`,
+ * in place of the entry of the same name or after the last; when it is
+ * not stored (no copy of the file name, a full table, out of memory) its
+ * strings are freed.  A full table is a warning naming the entry ("NAME"
+ * or "NAME NAME2"). */
 static enum status store_entry(struct parse_ctx *ctx, struct where at,
-			       const struct entry_table *t, size_t i,
-			       void *entry, const char *file, const char *name,
+			       const struct entry_table *t, void *entry,
+			       const char *file, const char *name,
 			       const char *name2)
 {
+	size_t i = 0;
+	while (i < *t->n && !t->same((char *)*t->array + i * t->size, entry))
+		i++;
 	bool full = false;
 	enum status st = file ? take_slot(ctx, t->array, t->n, i, t->size,
 					  CONFIG_ENTRIES_MAX, t->release, &full)
@@ -177,51 +183,61 @@ static enum status store_entry(struct parse_ctx *ctx, struct where at,
 	return st;
 }
 
+static bool option_same(const void *a, const void *b)
+{
+	const struct config_option *x = a, *y = b;
+	return strcmp(x->name, y->name) == 0;
+}
+
 /* Takes ownership of `name` and `value` (freed on failure too). */
 enum status config_store_option(struct parse_ctx *ctx, struct where at,
 				char *name, char *value)
 {
 	struct config *c = ctx->c;
-	size_t i = 0;
-	while (i < c->n_options && strcmp(c->options[i].name, name) != 0)
-		i++;
 	struct config_option o = {.name = name, .value = value,
 				  .file = strdup(at.file), .line = at.line};
 	const struct entry_table t = {(void **)&c->options, &c->n_options,
-				      sizeof(o), option_free, "options"};
-	return store_entry(ctx, at, &t, i, &o, o.file, name, NULL);
+				      sizeof(o), option_free, option_same,
+				      "options"};
+	return store_entry(ctx, at, &t, &o, o.file, name, NULL);
+}
+
+/* A binding's name: its keymap and key. */
+static bool binding_same(const void *a, const void *b)
+{
+	const struct config_binding *x = a, *y = b;
+	return strcmp(x->keymap, y->keymap) == 0 && strcmp(x->key, y->key) == 0;
 }
 
 enum status config_store_binding(struct parse_ctx *ctx, struct where at,
 				 char *keymap, char *key, char *action)
 {
 	struct config *c = ctx->c;
-	size_t i = 0;
-	while (i < c->n_bindings &&
-	       (strcmp(c->bindings[i].keymap, keymap) != 0 ||
-		strcmp(c->bindings[i].key, key) != 0))
-		i++;
 	struct config_binding b = {.keymap = keymap, .key = key,
 				   .action = action, .file = strdup(at.file),
 				   .line = at.line};
 	const struct entry_table t = {(void **)&c->bindings, &c->n_bindings,
-				      sizeof(b), binding_free, "bindings"};
-	return store_entry(ctx, at, &t, i, &b, b.file, keymap, key);
+				      sizeof(b), binding_free, binding_same,
+				      "bindings"};
+	return store_entry(ctx, at, &t, &b, b.file, keymap, key);
+}
+
+static bool derived_same(const void *a, const void *b)
+{
+	const struct config_derived *x = a, *y = b;
+	return strcmp(x->name, y->name) == 0;
 }
 
 enum status config_store_derived(struct parse_ctx *ctx, struct where at,
 				 char *name, char *formula)
 {
 	struct config *c = ctx->c;
-	size_t i = 0;
-	while (i < c->n_derived && strcmp(c->derived[i].name, name) != 0)
-		i++;
 	struct config_derived d = {.name = name, .formula = formula,
 				   .file = strdup(at.file), .line = at.line};
 	const struct entry_table t = {(void **)&c->derived, &c->n_derived,
-				      sizeof(d), derived_free,
+				      sizeof(d), derived_free, derived_same,
 				      "derived columns"};
-	return store_entry(ctx, at, &t, i, &d, d.file, name, NULL);
+	return store_entry(ctx, at, &t, &d, d.file, name, NULL);
 }
 
 /* A theme's colour never replaces one from a configuration file; there

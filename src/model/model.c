@@ -13,22 +13,13 @@
 
 #include "core/array.h"
 #include "core/decimal.h"
+#include "core/hash.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
 
 struct model_builder *model_builder_new(const char *format, const char *path)
 {
@@ -79,7 +70,7 @@ static bool rehash(struct model_builder *b)
 		return false;
 	for (uint32_t h = 0; h < b->m->n_strings; h++) {
 		const char *s = b->m->strings + b->m->priv->string_offsets[h];
-		uint64_t slot = hash_bytes(s, strlen(s)) & (ncap - 1);
+		uint64_t slot = fnv1a(FNV1A_SEED, s, strlen(s)) & (ncap - 1);
 		while (nh[slot])
 			slot = (slot + 1) & (ncap - 1);
 		nh[slot] = h + 1;
@@ -101,7 +92,7 @@ uint32_t model_builder_intern(struct model_builder *b, const char *s,
 		len = (size_t)(nul - s);
 	if ((uint64_t)b->m->n_strings * 2 + 2 > b->hash_cap && !rehash(b))
 		goto fail;
-	uint64_t slot = hash_bytes(s, len) & (b->hash_cap - 1);
+	uint64_t slot = fnv1a(FNV1A_SEED, s, len) & (b->hash_cap - 1);
 	while (b->hash[slot]) {
 		uint32_t h = b->hash[slot] - 1;
 		const char *t = b->m->strings + b->m->priv->string_offsets[h];

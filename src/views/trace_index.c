@@ -128,6 +128,27 @@ bool trace_bounds_read(const struct model *m, uint32_t line,
 #define INTERPOLATION_ROUNDS 4
 #define INTERPOLATION_SLACK 32 /* elements: about one 4 KiB block */
 
+/* A bracket around t: time(lo) = tlo <= t < thi = time(hi), lo < hi. */
+struct bracket {
+	uint64_t lo, tlo, hi, thi;
+};
+
+/* Read the time at index p (inside the bracket) and move the bracket's
+ * end to p on its side of t: *le when time(p) <= t (lo moved). */
+static bool narrow(const struct model *m, uint32_t line, struct bracket *b,
+		   uint64_t p, uint64_t t, bool *le)
+{
+	uint64_t time;
+	if (!read_time(m, line, p, &time))
+		return false;
+	*le = time <= t;
+	if (*le)
+		b->lo = p, b->tlo = time;
+	else
+		b->hi = p, b->thi = time;
+	return true;
+}
+
 /* The last index whose time <= t, given lo with time(lo) = tlo <= t and
  * hi with time(hi) = thi > t (lo < hi).  A few rounds of interpolation:
  * probe where linear interpolation between the bracket's times puts t,
@@ -140,56 +161,42 @@ static bool locate(const struct model *m, uint32_t line, uint64_t lo,
 		   uint64_t tlo, uint64_t hi, uint64_t thi, uint64_t t,
 		   uint64_t *index)
 {
-	uint64_t time;
+	struct bracket b = {lo, tlo, hi, thi};
+	bool up, le;
 	/* the bracket; thi > tlo is also what the interpolation divides by */
 	CHECK(lo < hi && tlo <= t && t < thi);
-	for (int round = 0; round < INTERPOLATION_ROUNDS && hi - lo > 2;
+	for (int round = 0; round < INTERPOLATION_ROUNDS && b.hi - b.lo > 2;
 	     round++) {
-		unsigned __int128 off = (unsigned __int128)(t - tlo) *
-					(hi - lo) / (thi - tlo);
-		uint64_t g = lo + (uint64_t)off;
-		if (g <= lo)
-			g = lo + 1;
-		if (g >= hi)
-			g = hi - 1;
-		if (!read_time(m, line, g, &time))
+		unsigned __int128 off = (unsigned __int128)(t - b.tlo) *
+					(b.hi - b.lo) / (b.thi - b.tlo);
+		uint64_t g = b.lo + (uint64_t)off;
+		if (g <= b.lo)
+			g = b.lo + 1;
+		if (g >= b.hi)
+			g = b.hi - 1;
+		if (!narrow(m, line, &b, g, t, &up))
 			return false;
-		bool up = time <= t;
-		if (up)
-			lo = g, tlo = time;
-		else
-			hi = g, thi = time;
 		/* then one element further toward t, then SLACK further */
-		for (uint64_t step = 1; hi - lo > 1;
+		for (uint64_t step = 1; b.hi - b.lo > 1;
 		     step = step == 1 ? INTERPOLATION_SLACK : 0) {
 			if (step == 0)
 				break;
-			uint64_t p = up ? (step < hi - lo ? lo + step : hi - 1)
-					: (step < hi - lo ? hi - step : lo + 1);
-			if (!read_time(m, line, p, &time))
+			uint64_t w = b.hi - b.lo;
+			uint64_t p = up ? (step < w ? b.lo + step : b.hi - 1)
+					: (step < w ? b.hi - step : b.lo + 1);
+			if (!narrow(m, line, &b, p, t, &le))
 				return false;
-			bool le = time <= t;
-			if (le)
-				lo = p, tlo = time;
-			else
-				hi = p, thi = time;
 			if (le != up)
 				break; /* t is bracketed near g */
 		}
-		CHECK(lo < hi && tlo <= t && t < thi);
-		if (hi - lo <= INTERPOLATION_SLACK)
+		CHECK(b.lo < b.hi && b.tlo <= t && t < b.thi);
+		if (b.hi - b.lo <= INTERPOLATION_SLACK)
 			break;
 	}
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (!read_time(m, line, mid, &time))
+	while (b.hi - b.lo > 1)
+		if (!narrow(m, line, &b, b.lo + (b.hi - b.lo) / 2, t, &le))
 			return false;
-		if (time <= t)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*index = lo;
+	*index = b.lo;
 	return true;
 }
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/hash.h"
+
 static const struct view_ops *const kind_ops[] = {
 	[VIEW_TOP_DOWN] = &view_top_down_ops,
 	[VIEW_BOTTOM_UP] = &view_bottom_up_ops,
@@ -531,16 +533,6 @@ bool view_is_frame(uint8_t kind, bool with_root)
 	return kind == NODE_ROOT ? with_root : model_kind_is_frame(kind);
 }
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
-
 static bool has_function(const struct model *m, const struct model_node *nd)
 {
 	return nd->kind != NODE_ENTRY && nd->kind != NODE_ROOT &&
@@ -581,7 +573,7 @@ enum status view_idents_build(const struct model *m, bool with_root,
 					const struct model_node *o =
 						&model_nodes(m)[ids->first_node
 								  [table[s] - 1]];
-					uint64_t h = mix64(
+					uint64_t h = hash_mix64(
 						(uint64_t)o->name << 32 ^
 						o->module ^
 						(uint64_t)o->kind << 56);
@@ -594,7 +586,7 @@ enum status view_idents_build(const struct model *m, bool with_root,
 				table = nt;
 				tcap = ncap;
 			}
-			uint64_t h = mix64((uint64_t)nd->name << 32 ^
+			uint64_t h = hash_mix64((uint64_t)nd->name << 32 ^
 					   nd->module ^
 					   (uint64_t)nd->kind << 56);
 			uint32_t k = (uint32_t)h & (tcap - 1);

@@ -24,6 +24,7 @@
 
 #include "views/view_internal.h"
 #include "core/array.h"
+#include "core/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,13 +135,8 @@ static void flat_close(struct view *v)
 
 static uint64_t key_hash(uint32_t parent, uint8_t tag, uint32_t a, uint64_t b)
 {
-	uint64_t x = (uint64_t)parent << 32 ^ (uint64_t)tag << 24 ^ a ^
-		     b * 0x9e3779b97f4a7c15ull;
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ x >> 31;
+	return hash_mix64((uint64_t)parent << 32 ^ (uint64_t)tag << 24 ^ a ^
+			  b * 0x9e3779b97f4a7c15ull);
 }
 
 static bool rehash(struct flat *f, uint32_t want)

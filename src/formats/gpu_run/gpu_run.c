@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "formats/gpu_run/gpu_run.h"
 #include "core/symbol_name.h"
 #include "formats/gpu_run/gpu_run_internal.h"
@@ -21,10 +22,7 @@
 
 static uint64_t text_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return gpu_run_mix64(h);
+	return hash_mix64(fnv1a(FNV1A_SEED, s, strlen(s)));
 }
 
 uint32_t gpu_run_intern(struct gpu_run *r, const char *s)
@@ -45,7 +43,7 @@ uint32_t gpu_run_intern(struct gpu_run *r, const char *s)
 
 static uint64_t node_hash(uint32_t parent, uint8_t kind, uint32_t name)
 {
-	return gpu_run_mix64(((uint64_t)parent << 32) ^ ((uint64_t)kind << 24) ^
+	return hash_mix64(((uint64_t)parent << 32) ^ ((uint64_t)kind << 24) ^
 		     name ^ ((uint64_t)name << 40));
 }
 

@@ -202,8 +202,6 @@ enum status gpu_run_add_lines(struct gpu_run *r, struct error *err);
 bool gpu_run_kernel_names_parse(const char *s,
 				enum gpu_run_kernel_names *out);
 
-uint64_t gpu_run_mix64(uint64_t x); /* a 64-bit finalizer (murmur3) */
-
 /* Grow the array at `arrayp` (a pointer to the array's pointer) of
  * `size`-byte elements from `n` to `cap` elements, the new ones zeroed;
  * false (the array unchanged) when out of memory. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/hash.h"
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
 
@@ -37,9 +38,9 @@ uint32_t gpu_run_profile(struct gpu_run *r, const char *k1, uint64_t v1,
 static uint64_t line_hash(uint32_t file, uint32_t set, uint8_t kind,
 			  uint64_t a, uint64_t b)
 {
-	return gpu_run_mix64(gpu_run_mix64(((uint64_t)file << 32) ^ ((uint64_t)set << 8) ^
+	return hash_mix64(hash_mix64(((uint64_t)file << 32) ^ ((uint64_t)set << 8) ^
 			   kind) ^
-		     gpu_run_mix64(a) * 31 ^ gpu_run_mix64(b + 0x9e3779b97f4a7c15ull));
+		     hash_mix64(a) * 31 ^ hash_mix64(b + 0x9e3779b97f4a7c15ull));
 }
 
 uint32_t gpu_run_line(struct gpu_run *r, uint32_t file, uint32_t set,

@@ -11,20 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
 
 /* ---- u64 -> u32 map ---------------------------------------------------- */
-
-uint64_t gpu_run_mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
 
 static bool map_grow(struct gpu_run_map *m)
 {
@@ -43,7 +34,7 @@ static bool map_grow(struct gpu_run_map *m)
 	memset(n.slot, 0, cap * sizeof(struct gpu_run_slot));
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slot[i].used) {
-			size_t j = gpu_run_mix64(m->slot[i].key) & (cap - 1);
+			size_t j = hash_mix64(m->slot[i].key) & (cap - 1);
 			while (n.slot[j].used)
 				j = (j + 1) & (cap - 1);
 			n.slot[j] = m->slot[i];
@@ -58,7 +49,7 @@ bool gpu_run_map_put(struct gpu_run_map *m, uint64_t key, uint32_t val)
 {
 	if ((m->n + 1) * 2 > m->cap && !map_grow(m))
 		return false;
-	size_t j = gpu_run_mix64(key) & (m->cap - 1);
+	size_t j = hash_mix64(key) & (m->cap - 1);
 	while (m->slot[j].used) {
 		if (m->slot[j].key == key) {
 			m->slot[j].val = val;
@@ -75,7 +66,7 @@ bool gpu_run_map_get(const struct gpu_run_map *m, uint64_t key, uint32_t *val)
 {
 	if (!m->cap)
 		return false;
-	size_t j = gpu_run_mix64(key) & (m->cap - 1);
+	size_t j = hash_mix64(key) & (m->cap - 1);
 	while (m->slot[j].used) {
 		if (m->slot[j].key == key) {
 			*val = m->slot[j].val;
