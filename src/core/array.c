@@ -91,6 +91,12 @@ void array_free_each(void *array, size_t n)
 	free(v);
 }
 
+int array_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 size_t array_lower_bound(const void *base, size_t n, size_t size,
 			 bool (*below)(const void *elem, const void *key),
 			 const void *key)

@@ -51,6 +51,9 @@ size_t array_lower_bound(const void *base, size_t n, size_t size,
 			 bool (*below)(const void *elem, const void *key),
 			 const void *key);
 
+/* qsort's comparator for uint64_t values, ascending (-1, 0, 1). */
+int array_cmp_u64(const void *a, const void *b);
+
 /* Packed pairs: uint64_t values holding a 32-bit key above a 32-bit
  * value, sorted (by key first) -- the id indexes of the readers and the
  * model's context index.  The first of pairs [lo, hi) whose key is not

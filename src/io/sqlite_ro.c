@@ -94,6 +94,40 @@ out:
 	return st;
 }
 
+/* Whether `sql`, with ?1 = a and ?2 = b (when not NULL), returns a row. */
+static bool query_has_row(sqlite3 *db, const char *sql, const char *a,
+			  const char *b)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+		if (b)
+			sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+		found = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+bool sqlite_ro_has_table(sqlite3 *db, const char *name, bool views)
+{
+	return query_has_row(db,
+			     views ? "SELECT 1 FROM sqlite_master WHERE name = "
+				     "?1 AND type IN ('table', 'view')"
+				   : "SELECT 1 FROM sqlite_master WHERE name = "
+				     "?1 AND type = 'table'",
+			     name, NULL);
+}
+
+bool sqlite_ro_has_column(sqlite3 *db, const char *table, const char *col)
+{
+	return query_has_row(db,
+			     "SELECT 1 FROM pragma_table_info(?1) WHERE name = "
+			     "?2",
+			     table, col);
+}
+
 void sqlite_ro_free_names(char **names, size_t n)
 {
 	for (size_t i = 0; names && i < n; i++)

@@ -34,4 +34,13 @@ enum status sqlite_ro_tables(sqlite3 *db, const char *path, size_t max,
 
 void sqlite_ro_free_names(char **names, size_t n);
 
+/* Whether `db` has a table named `name`; with `views`, a view of that name
+ * too (a reader that never runs the SQL a tool stored as a view asks
+ * without).  False when the query fails. */
+bool sqlite_ro_has_table(sqlite3 *db, const char *name, bool views);
+
+/* Whether table (or view) `table` of `db` has a column `col`.  False when
+ * the query fails. */
+bool sqlite_ro_has_column(sqlite3 *db, const char *table, const char *col);
+
 #endif

@@ -15,12 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 bool model_ctx_index_build(struct model *m)
 {
 	free(m->priv->ctx_index);
@@ -60,7 +54,7 @@ bool model_ctx_index_build(struct model *m)
 	for (uint32_t i = 0; i < m->n_nodes; i++)
 		m->priv->ctx_sorted[i] = (uint64_t)m->nodes[i].ctx_id << 32 | i;
 	qsort(m->priv->ctx_sorted, m->n_nodes, sizeof(*m->priv->ctx_sorted),
-	      cmp_u64);
+	      array_cmp_u64);
 	m->priv->ctx_unique = true;
 	for (uint32_t i = 1; i < m->n_nodes; i++)
 		if (m->priv->ctx_sorted[i] >> 32 ==

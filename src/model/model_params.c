@@ -69,12 +69,6 @@ bool model_builder_set_profile_point(struct model_builder *b,
 	return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 bool model_params_finish(struct model *m)
 {
 	if (m->n_points == 0)
@@ -117,7 +111,7 @@ bool model_params_finish(struct model *m)
 	for (uint32_t i = 0; i < m->n_points; i++)
 		qsort(keys + m->priv->point_first[i],
 		      m->priv->point_first[i + 1] - m->priv->point_first[i],
-		      sizeof(uint64_t), cmp_u64);
+		      sizeof(uint64_t), array_cmp_u64);
 	for (uint32_t i = 0; i < total; i++)
 		m->priv->point_profiles[i] = (uint32_t)keys[i];
 	free(keys);

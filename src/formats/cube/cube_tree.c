@@ -10,13 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "formats/cube/cube_internal.h"
-
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
-}
 
 static uint32_t region_index(const struct opener *o, uint32_t id)
 {
@@ -92,7 +87,8 @@ enum status cube_build_tree(struct opener *o)
 		for (uint32_t p = 0; p < n; p++)
 			v->sorted_ids[p] = (uint64_t)v->id[p] << 32 | p;
 		if (n > 1)
-			qsort(v->sorted_ids, n, sizeof(uint64_t), cmp_u64);
+			qsort(v->sorted_ids, n, sizeof(uint64_t),
+			      array_cmp_u64);
 		for (uint32_t p = 1; p < n; p++)
 			if (v->sorted_ids[p] >> 32 == v->sorted_ids[p - 1] >> 32)
 				return error_set(o->err, STATUS_CORRUPT, o->path,

@@ -441,36 +441,47 @@ static struct cpl_node *unary(struct parser *p)
 	return fix(p, n);
 }
 
-static struct cpl_node *power(struct parser *p)
+/* An operator of an arithmetic level: its punctuation and its node. */
+struct level_op {
+	char punct;
+	enum cpl_op op;
+};
+
+/* One left-associative level: operands from `next`, joined by the `n`
+ * operators of `ops`. */
+static struct cpl_node *level(struct parser *p,
+			      struct cpl_node *(*next)(struct parser *),
+			      const struct level_op *ops, size_t n_ops)
 {
-	struct cpl_node *n = unary(p);
-	while (n && !p->failed && is_punct(p, '^')) {
+	struct cpl_node *n = next(p);
+	while (n && !p->failed) {
+		size_t k = 0;
+		while (k < n_ops && !is_punct(p, ops[k].punct))
+			k++;
+		if (k == n_ops)
+			break;
 		advance(p);
-		n = binary(p, N_POW, n, unary(p));
+		n = binary(p, ops[k].op, n, next(p));
 	}
 	return n;
+}
+
+static struct cpl_node *power(struct parser *p)
+{
+	static const struct level_op ops[] = {{'^', N_POW}};
+	return level(p, unary, ops, 1);
 }
 
 static struct cpl_node *product(struct parser *p)
 {
-	struct cpl_node *n = power(p);
-	while (n && !p->failed && (is_punct(p, '*') || is_punct(p, '/'))) {
-		enum cpl_op op = is_punct(p, '*') ? N_MUL : N_DIV;
-		advance(p);
-		n = binary(p, op, n, power(p));
-	}
-	return n;
+	static const struct level_op ops[] = {{'*', N_MUL}, {'/', N_DIV}};
+	return level(p, power, ops, 2);
 }
 
 static struct cpl_node *sum(struct parser *p)
 {
-	struct cpl_node *n = product(p);
-	while (n && !p->failed && (is_punct(p, '+') || is_punct(p, '-'))) {
-		enum cpl_op op = is_punct(p, '+') ? N_ADD : N_SUB;
-		advance(p);
-		n = binary(p, op, n, product(p));
-	}
-	return n;
+	static const struct level_op ops[] = {{'+', N_ADD}, {'-', N_SUB}};
+	return level(p, product, ops, 2);
 }
 
 static struct cpl_node *match(struct parser *p, struct cpl_node *a)

@@ -21,6 +21,18 @@
 enum status extrap_read_file(const char *path, char **data, size_t *len,
 			     struct error *err);
 
+/* A parser from memory, as below. */
+typedef enum status (*extrap_parse_fn)(const char *data, size_t len,
+				       const char *path, struct model **out,
+				       struct error *err);
+
+/* The open of a one-file reader: the file in->paths[0] read whole
+ * (extrap_read_file) and handed to `parse`. */
+struct reader_input;
+enum status extrap_open_parsed(const struct reader_input *in,
+			       extrap_parse_fn parse, struct model **out,
+			       struct error *err);
+
 /* Parse `len` bytes of an Extra-P text file / TaLPas file / JSON or JSON
  * Lines file named `path` (for messages and the model) into *out. */
 enum status extrap_text_parse(const char *data, size_t len, const char *path,

@@ -409,13 +409,7 @@ static int json_bid(const struct reader_probe *p, int best)
 static enum status json_open(const struct reader_input *in,
 			     struct model **out, struct error *err)
 {
-	char *data = NULL;
-	size_t len = 0;
-	enum status st = extrap_read_file(in->paths[0], &data, &len, err);
-	if (st == STATUS_OK)
-		st = extrap_json_parse(data, len, in->paths[0], out, err);
-	free(data);
-	return st;
+	return extrap_open_parsed(in, extrap_json_parse, out, err);
 }
 
 READER(reader_extrap_json, "extrap-json",

@@ -224,28 +224,16 @@ static int talpas_bid(const struct reader_probe *p, int best)
 	return 0;
 }
 
-static enum status open_with(const struct reader_input *in, bool talpas,
-			     struct model **out, struct error *err)
-{
-	char *data = NULL;
-	size_t len = 0;
-	enum status st = extrap_read_file(in->paths[0], &data, &len, err);
-	if (st == STATUS_OK)
-		st = parse(data, len, in->paths[0], talpas, out, err);
-	free(data);
-	return st;
-}
-
 static enum status jsonl_open(const struct reader_input *in,
 			      struct model **out, struct error *err)
 {
-	return open_with(in, false, out, err);
+	return extrap_open_parsed(in, extrap_jsonl_parse, out, err);
 }
 
 static enum status talpas_open(const struct reader_input *in,
 			       struct model **out, struct error *err)
 {
-	return open_with(in, true, out, err);
+	return extrap_open_parsed(in, extrap_talpas_parse, out, err);
 }
 
 READER(reader_extrap_jsonl, "extrap-jsonl",

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "core/array.h"
+#include "core/strbuf.h"
 #include "formats/extrap/extrap_nsys.h"
 
 #include <stdio.h>
@@ -38,37 +39,45 @@ static enum status nomem(struct load *l)
 	return error_set(l->err, STATUS_NOMEM, l->path, "out of memory");
 }
 
+/* Run `sql` and hand each row to `row`: a row that returns false (out of
+ * memory) stops the walk; a failed step is SQLite's error. */
+static enum status each_row(struct load *l, const char *sql,
+			    bool (*row)(void *ctx, sqlite3_stmt *st), void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(l);
+	int rc;
+	enum status s = STATUS_OK;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!row(ctx, st)) {
+			s = nomem(l);
+			break;
+		}
+	if (s == STATUS_OK && rc != SQLITE_DONE)
+		s = sql_fail(l);
+	sqlite3_finalize(st);
+	return s;
+}
+
+/* The rows of one query appended to an array of the nsys_db. */
+struct rows {
+	struct nsys_db *d;
+	size_t cap;
+	int type; /* load_acts: the activities' type */
+	bool sync; /* load_calls: synchronizations, else allocation calls */
+};
+
 /* Whether table `name` exists: a table, never a view (a view is SQL a
  * tool stored in the file: callscope does not run it). */
 static bool has_table(struct load *l, const char *name)
 {
-	sqlite3_stmt *st = NULL;
-	bool found = false;
-	if (sqlite3_prepare_v2(l->db,
-			       "SELECT 1 FROM sqlite_master WHERE name = ?1 "
-			       "AND type = 'table'",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return sqlite_ro_has_table(l->db, name, false);
 }
 
 static bool has_column(struct load *l, const char *table, const char *col)
 {
-	sqlite3_stmt *st = NULL;
-	bool found = false;
-	if (sqlite3_prepare_v2(l->db,
-			       "SELECT 1 FROM pragma_table_info(?1) WHERE "
-			       "name = ?2",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return sqlite_ro_has_column(l->db, table, col);
 }
 
 static struct nsys_int col_int(sqlite3_stmt *st, int c)
@@ -100,24 +109,14 @@ static char *col_text(sqlite3_stmt *st, int c, bool *bad)
 	return s;
 }
 
-/* The name with every "->" written "- >" (Extra-P's REPLACE), appended
- * to the heap string *buf (length *len). */
-static bool append_name(char **buf, size_t *len, const char *name)
+/* The name with every "->" written "- >" (Extra-P's REPLACE). */
+static void add_name(struct strbuf *b, const char *name)
 {
-	size_t n = strlen(name), extra = 0;
-	for (size_t i = 0; i + 1 < n; i++)
-		extra += name[i] == '-' && name[i + 1] == '>';
-	char *g = realloc(*buf, *len + n + extra + 3);
-	if (!g)
-		return false;
-	*buf = g;
-	for (size_t i = 0; i < n; i++) {
-		g[(*len)++] = name[i];
-		if (name[i] == '-' && i + 1 < n && name[i + 1] == '>')
-			g[(*len)++] = ' ';
+	for (const char *p = name; *p; p++) {
+		strbuf_addn(b, p, 1);
+		if (p[0] == '-' && p[1] == '>')
+			strbuf_add(b, " ");
 	}
-	g[*len] = '\0';
-	return true;
 }
 
 /* Per API row with a callchainId: the frames of CUDA_CALLCHAINS id =
@@ -163,10 +162,9 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 			continue;
 		sqlite3_reset(fr);
 		sqlite3_bind_int64(fr, 1, sqlite3_column_int64(api, 2) + 1);
-		char *buf = NULL;
-		size_t len = 0;
+		struct strbuf path = {0};
 		bool any = false, ok = true;
-		while (ok && sqlite3_step(fr) == SQLITE_ROW) {
+		while (sqlite3_step(fr) == SQLITE_ROW) {
 			if (sqlite3_column_type(fr, 0) == SQLITE_NULL)
 				continue;
 			const char *nm =
@@ -175,42 +173,31 @@ static enum status derive_callpaths(struct load *l, struct nsys_db *d)
 				ok = false;
 				break;
 			}
-			if (any) {
-				/* the separator, as is */
-				char *g = realloc(buf, len + 3);
-				ok = g != NULL;
-				if (ok) {
-					buf = g;
-					memcpy(buf + len, "->", 3);
-					len += 2;
-				}
-			}
-			ok = ok && append_name(&buf, &len, nm);
+			if (any)
+				strbuf_add(&path, "->"); /* as is */
+			add_name(&path, nm);
 			any = true;
 		}
 		/* no resolved frame: the API row has no callpath (INNER
 		 * JOIN); a NULL API name makes the callpath NULL */
 		const char *api_name =
 		    (const char *)sqlite3_column_text(api, 3);
-		if (!any || !api_name) {
-			free(buf);
-			if (!ok) {
-				st = nomem(l);
-				goto out;
-			}
-			continue;
+		bool keep = any && api_name;
+		if (keep) {
+			strbuf_add(&path, "->");
+			add_name(&path, api_name);
 		}
-		char *g = ok ? realloc(buf, len + 3) : NULL;
-		if (!g) {
+		char *buf = strbuf_take(&path);
+		if (!ok || !buf) {
 			free(buf);
 			st = nomem(l);
 			goto out;
 		}
-		buf = g;
-		memcpy(buf + len, "->", 3);
-		len += 2;
-		if (!append_name(&buf, &len, api_name) ||
-		    !array_grow((void **)&d->cps, &cap, d->n_cps + 1,
+		if (!keep) {
+			free(buf);
+			continue;
+		}
+		if (!array_grow((void **)&d->cps, &cap, d->n_cps + 1,
 				sizeof(*d->cps))) {
 			free(buf);
 			st = nomem(l);
@@ -229,6 +216,23 @@ out:
 	return st;
 }
 
+static bool callpath_row(void *ctx, sqlite3_stmt *st)
+{
+	struct rows *r = ctx;
+	struct nsys_db *d = r->d;
+	bool bad = false;
+	struct nsys_cp c = {.cid = col_int(st, 0),
+			    .dur = col_int(st, 2),
+			    .callpath = col_text(st, 1, &bad)};
+	if (bad || !array_grow((void **)&d->cps, &r->cap, d->n_cps + 1,
+			       sizeof(*d->cps))) {
+		free(c.callpath);
+		return false;
+	}
+	d->cps[d->n_cps++] = c;
+	return true;
+}
+
 static enum status load_callpaths(struct load *l, struct nsys_db *d)
 {
 	/* Extra-P's own table (a view of that name it drops and derives
@@ -236,33 +240,11 @@ static enum status load_callpaths(struct load *l, struct nsys_db *d)
 	if (!has_table(l, "EXTRAP_RESOLVED_CALLPATHS") ||
 	    !has_column(l, "EXTRAP_RESOLVED_CALLPATHS", "correlationId"))
 		return derive_callpaths(l, d);
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(l->db,
-			       "SELECT correlationId, callpath, duration FROM "
-			       "EXTRAP_RESOLVED_CALLPATHS",
-			       -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(l);
-	size_t cap = 0;
-	int rc;
-	enum status s = STATUS_OK;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		bool bad = false;
-		struct nsys_cp c = {.cid = col_int(st, 0),
-				    .dur = col_int(st, 2),
-				    .callpath = col_text(st, 1, &bad)};
-		if (bad ||
-		    !array_grow((void **)&d->cps, &cap, d->n_cps + 1,
-				sizeof(*d->cps))) {
-			free(c.callpath);
-			s = nomem(l);
-			break;
-		}
-		d->cps[d->n_cps++] = c;
-	}
-	if (s == STATUS_OK && rc != SQLITE_DONE)
-		s = sql_fail(l);
-	sqlite3_finalize(st);
-	return s;
+	struct rows r = {.d = d};
+	return each_row(l,
+			"SELECT correlationId, callpath, duration FROM "
+			"EXTRAP_RESOLVED_CALLPATHS",
+			callpath_row, &r);
 }
 
 static const char *const copy_kinds[] = {
@@ -289,95 +271,113 @@ static const char *const sync_types[] = {
     "CONTEXT_SYNCHRONIZE",
 };
 
-/* One query's rows as activities of `type`. */
-static enum status load_acts(struct load *l, struct nsys_db *d, int type,
-			     const char *sql, size_t *cap)
+/* A row of a kernel, copy or memset query as an activity of r->type. */
+static bool act_row(void *ctx, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(l);
-	int rc;
-	enum status s = STATUS_OK;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		bool bad = false;
-		struct nsys_act a = {.cid = col_int(st, 0),
-				     .start = sqlite3_column_int64(st, 1),
-				     .end = sqlite3_column_int64(st, 2),
-				     .type = type};
-		struct nsys_int k = col_int(st, 3);
-		if (type == 0) {
-			a.threads = k.v;
-			a.name = col_text(st, 4, &bad);
-		} else if (type == 1) {
-			a.kind = k.has && k.v >= 0 && k.v <= 12
-				     ? copy_kinds[k.v]
-				     : NULL;
-			if (!a.kind && k.has) {
-				/* 'UNKNOWN_COPY_KIND_' || copyKind */
-				char buf[48];
-				snprintf(buf, sizeof(buf),
-					 "UNKNOWN_COPY_KIND_%lld",
-					 (long long)k.v);
-				a.name = strdup(buf);
-				bad = !a.name;
-			} else if (a.kind) {
-				a.name = strdup(a.kind);
-				bad = !a.name;
-			}
-			a.pageable = sqlite3_column_int64(st, 4) != 0;
-			a.bytes = col_int(st, 5);
-		} else {
-			char *v = col_text(st, 4, &bad);
-			if (v && asprintf(&a.name, "MEMSET %s", v) < 0) {
-				a.name = NULL;
-				bad = true;
-			}
-			free(v);
-			a.pageable = k.has && k.v == 0;
-			a.bytes = col_int(st, 5);
+	struct rows *r = ctx;
+	struct nsys_db *d = r->d;
+	int type = r->type;
+	bool bad = false;
+	struct nsys_act a = {.cid = col_int(st, 0),
+			     .start = sqlite3_column_int64(st, 1),
+			     .end = sqlite3_column_int64(st, 2),
+			     .type = type};
+	struct nsys_int k = col_int(st, 3);
+	if (type == 0) {
+		a.threads = k.v;
+		a.name = col_text(st, 4, &bad);
+	} else if (type == 1) {
+		a.kind = k.has && k.v >= 0 && k.v <= 12 ? copy_kinds[k.v]
+							 : NULL;
+		if (!a.kind && k.has) {
+			/* 'UNKNOWN_COPY_KIND_' || copyKind */
+			char buf[48];
+			snprintf(buf, sizeof(buf), "UNKNOWN_COPY_KIND_%lld",
+				 (long long)k.v);
+			a.name = strdup(buf);
+			bad = !a.name;
+		} else if (a.kind) {
+			a.name = strdup(a.kind);
+			bad = !a.name;
 		}
-		if (bad || !array_grow((void **)&d->acts, cap, d->n_acts + 1,
-					  sizeof(*d->acts))) {
-			free(a.name);
-			s = nomem(l);
-			break;
+		a.pageable = sqlite3_column_int64(st, 4) != 0;
+		a.bytes = col_int(st, 5);
+	} else {
+		char *v = col_text(st, 4, &bad);
+		if (v && asprintf(&a.name, "MEMSET %s", v) < 0) {
+			a.name = NULL;
+			bad = true;
 		}
-		d->acts[d->n_acts++] = a;
+		free(v);
+		a.pageable = k.has && k.v == 0;
+		a.bytes = col_int(st, 5);
 	}
-	if (s == STATUS_OK && rc != SQLITE_DONE)
-		s = sql_fail(l);
-	sqlite3_finalize(st);
-	return s;
+	if (bad || !array_grow((void **)&d->acts, &r->cap, d->n_acts + 1,
+			       sizeof(*d->acts))) {
+		free(a.name);
+		return false;
+	}
+	d->acts[d->n_acts++] = a;
+	return true;
+}
+
+/* One query's rows as activities of `type`. */
+static enum status load_acts(struct load *l, struct rows *r, int type,
+			     const char *sql)
+{
+	r->type = type;
+	return each_row(l, sql, act_row, r);
 }
 
 static enum status load_activities(struct load *l, struct nsys_db *d)
 {
-	size_t cap = 0;
+	struct rows r = {.d = d};
 	enum status st = STATUS_OK;
 	if (has_table(l, "CUPTI_ACTIVITY_KIND_KERNEL"))
-		st = load_acts(l, d, 0,
+		st = load_acts(l, &r, 0,
 			       "SELECT k.correlationId, k.start, k.end, "
 			       "k.gridX * k.gridY * k.gridZ * k.blockX * "
 			       "k.blockY * k.blockZ, s.value FROM "
 			       "CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN "
-			       "StringIds AS s ON s.id = k.shortName",
-			       &cap);
+			       "StringIds AS s ON s.id = k.shortName");
 	d->n_kernels = d->n_acts;
 	if (st == STATUS_OK && has_table(l, "CUPTI_ACTIVITY_KIND_MEMCPY"))
-		st = load_acts(l, d, 1,
+		st = load_acts(l, &r, 1,
 			       "SELECT correlationId, start, end, copyKind, "
 			       "srcKind == 0 OR dstKind == 0, bytes FROM "
-			       "CUPTI_ACTIVITY_KIND_MEMCPY",
-			       &cap);
+			       "CUPTI_ACTIVITY_KIND_MEMCPY");
 	d->n_copies = d->n_acts - d->n_kernels;
 	d->has_memset_table = has_table(l, "CUPTI_ACTIVITY_KIND_MEMSET");
 	if (st == STATUS_OK && d->has_memset_table)
-		st = load_acts(l, d, 2,
+		st = load_acts(l, &r, 2,
 			       "SELECT correlationId, start, end, memKind, "
-			       "value, bytes FROM CUPTI_ACTIVITY_KIND_MEMSET",
-			       &cap);
+			       "value, bytes FROM CUPTI_ACTIVITY_KIND_MEMSET");
 	d->n_memsets = d->n_acts - d->n_kernels - d->n_copies;
 	return st;
+}
+
+/* A row of synchronizations (r->sync) or of allocation calls. */
+static bool call_row(void *ctx, sqlite3_stmt *st)
+{
+	struct rows *r = ctx;
+	struct nsys_call **v = r->sync ? &r->d->syncs : &r->d->calls;
+	size_t *n = r->sync ? &r->d->n_syncs : &r->d->n_calls;
+	bool bad = false;
+	struct nsys_call c = {.cid = col_int(st, 0),
+			      .start = sqlite3_column_int64(st, 1),
+			      .end = sqlite3_column_int64(st, 2)};
+	if (r->sync) {
+		struct nsys_int t = col_int(st, 3);
+		c.type = t.has && t.v >= 0 && t.v <= 4 ? sync_types[t.v] : NULL;
+	} else {
+		c.name = col_text(st, 3, &bad);
+	}
+	if (bad || !array_grow((void **)v, &r->cap, *n + 1, sizeof(**v))) {
+		free(c.name);
+		return false;
+	}
+	(*v)[(*n)++] = c;
+	return true;
 }
 
 static enum status load_calls(struct load *l, struct nsys_db *d, bool sync)
@@ -394,36 +394,19 @@ static enum status load_calls(struct load *l, struct nsys_db *d, bool sync)
 			       : "CUPTI_ACTIVITY_KIND_RUNTIME") ||
 	    (!sync && !has_table(l, "CUPTI_ACTIVITY_KIND_KERNEL")))
 		return STATUS_OK;
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(l);
-	struct nsys_call **v = sync ? &d->syncs : &d->calls;
-	size_t *n = sync ? &d->n_syncs : &d->n_calls, cap = 0;
-	int rc;
-	enum status s = STATUS_OK;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		bool bad = false;
-		struct nsys_call c = {.cid = col_int(st, 0),
-				      .start = sqlite3_column_int64(st, 1),
-				      .end = sqlite3_column_int64(st, 2)};
-		if (sync) {
-			struct nsys_int t = col_int(st, 3);
-			c.type = t.has && t.v >= 0 && t.v <= 4 ? sync_types[t.v]
-							       : NULL;
-		} else {
-			c.name = col_text(st, 3, &bad);
-		}
-		if (bad || !array_grow((void **)v, &cap, *n + 1, sizeof(**v))) {
-			free(c.name);
-			s = nomem(l);
-			break;
-		}
-		(*v)[(*n)++] = c;
-	}
-	if (s == STATUS_OK && rc != SQLITE_DONE)
-		s = sql_fail(l);
-	sqlite3_finalize(st);
-	return s;
+	struct rows r = {.d = d, .sync = sync};
+	return each_row(l, sql, call_row, &r);
+}
+
+static bool gpu_row(void *ctx, sqlite3_stmt *st)
+{
+	struct rows *r = ctx;
+	struct nsys_db *d = r->d;
+	if (!array_grow((void **)&d->max_threads, &r->cap, d->n_gpus + 1,
+			sizeof(*d->max_threads)))
+		return false;
+	d->max_threads[d->n_gpus++] = sqlite3_column_int64(st, 0);
+	return true;
 }
 
 /* EXTRAP_GPU_INFO's rule: TARGET_INFO_CUDA_GPU, else TARGET_INFO_GPU with
@@ -447,24 +430,8 @@ static enum status load_gpus(struct load *l, struct nsys_db *d)
 		d->n_gpus = 1;
 		return STATUS_OK;
 	}
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(l->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(l);
-	size_t cap = 0;
-	int rc;
-	enum status s = STATUS_OK;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!array_grow((void **)&d->max_threads, &cap, d->n_gpus + 1,
-				sizeof(*d->max_threads))) {
-			s = nomem(l);
-			break;
-		}
-		d->max_threads[d->n_gpus++] = sqlite3_column_int64(st, 0);
-	}
-	if (s == STATUS_OK && rc != SQLITE_DONE)
-		s = sql_fail(l);
-	sqlite3_finalize(st);
-	return s;
+	struct rows r = {.d = d};
+	return each_row(l, sql, gpu_row, &r);
 }
 
 enum status extrap_nsys_load(const char *path, bool immutable,

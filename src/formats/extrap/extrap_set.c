@@ -472,12 +472,6 @@ bool extrap_set_put_model(struct extrap_set *s, uint32_t set,
 	return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 enum status extrap_check_pairs(const struct extrap_set *s, const bool *keep,
 			       const char *path, const char *after,
 			       struct error *err)
@@ -493,7 +487,7 @@ enum status extrap_check_pairs(const struct extrap_set *s, const bool *keep,
 		if (!keep || keep[i])
 			pair[n++] = (uint64_t)s->cells[i].cp << 32 |
 				    s->cells[i].metric;
-	qsort(pair, n, sizeof(*pair), cmp_u64);
+	qsort(pair, n, sizeof(*pair), array_cmp_u64);
 	enum status st = STATUS_OK;
 	for (size_t i = 0, e; i < n && st == STATUS_OK; i = e) {
 		for (e = i + 1; e < n && pair[e] == pair[i]; e++)
@@ -534,7 +528,7 @@ size_t extrap_set_allow_short(struct extrap_set *s, const char *path)
 	}
 	for (uint32_t i = 0; i < s->n_cells; i++)
 		pair[i] = (uint64_t)s->cells[i].cp << 32 | s->cells[i].metric;
-	qsort(pair, s->n_cells, sizeof(*pair), cmp_u64);
+	qsort(pair, s->n_cells, sizeof(*pair), array_cmp_u64);
 	char first[600] = "";
 	size_t n_short = 0;
 	for (size_t i = 0, e; i < s->n_cells; i = e) {

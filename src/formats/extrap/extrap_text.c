@@ -47,6 +47,19 @@ enum status extrap_read_file(const char *path, char **data, size_t *len,
 	return st;
 }
 
+enum status extrap_open_parsed(const struct reader_input *in,
+			       extrap_parse_fn parse, struct model **out,
+			       struct error *err)
+{
+	char *data = NULL;
+	size_t len = 0;
+	enum status st = extrap_read_file(in->paths[0], &data, &len, err);
+	if (st == STATUS_OK)
+		st = parse(data, len, in->paths[0], out, err);
+	free(data);
+	return st;
+}
+
 /* One line, whitespace runs made one space, trimmed. */
 struct tline {
 	char *text;
@@ -398,13 +411,7 @@ static int text_bid(const struct reader_probe *p, int best)
 static enum status text_open(const struct reader_input *in,
 			     struct model **out, struct error *err)
 {
-	char *data = NULL;
-	size_t len = 0;
-	enum status st = extrap_read_file(in->paths[0], &data, &len, err);
-	if (st == STATUS_OK)
-		st = extrap_text_parse(data, len, in->paths[0], out, err);
-	free(data);
-	return st;
+	return extrap_open_parsed(in, extrap_text_parse, out, err);
 }
 
 READER(reader_extrap_text, "extrap-text",

@@ -350,8 +350,9 @@ uint32_t gpu_run_child(struct gpu_run *r, uint32_t parent, uint8_t kind,
 	return id;
 }
 
-/* One interval of `ns` at `node` in the node's duration statistics. */
-static void add_duration(struct gpu_run *r, uint32_t node, uint64_t ns)
+/* One call of `ns` at `node`: its count and its duration statistics
+ * (present bits 2 and 16). */
+static void add_call(struct gpu_run *r, uint32_t node, uint64_t ns)
 {
 	double d = (double)ns;
 	if (!(r->present[node] & 16) || d < r->dur_min[node])
@@ -361,7 +362,8 @@ static void add_duration(struct gpu_run *r, uint32_t node, uint64_t ns)
 	r->dur_n[node] += 1;
 	r->dur_sum[node] += d;
 	r->dur_sq[node] += d * d;
-	r->present[node] |= 16;
+	r->calls[node] += 1;
+	r->present[node] |= 16 | 2;
 }
 
 void gpu_run_add_calls(struct gpu_run *r, uint32_t node, uint64_t calls)
@@ -377,10 +379,9 @@ void gpu_run_add_gpu(struct gpu_run *r, uint32_t node, uint64_t ns,
 {
 	if (r->second_pass || node >= r->n_nodes)
 		return;
-	add_duration(r, node, ns);
+	add_call(r, node, ns);
 	r->gpu[node] += (double)ns;
-	r->calls[node] += 1;
-	r->present[node] |= 3;
+	r->present[node] |= 1;
 	if (queue_profile != MODEL_NONE)
 		gpu_run_split_add(r, node, queue_profile, (double)ns, 1);
 }
@@ -432,11 +433,10 @@ void gpu_run_add_api(struct gpu_run *r, uint32_t node, uint32_t parent_region,
 {
 	if (r->second_pass || node >= r->n_nodes)
 		return;
-	add_duration(r, node, ns);
+	add_call(r, node, ns);
 	r->api_incl[node] += (double)ns;
 	r->api_excl[node] += (double)ns;
-	r->calls[node] += 1;
-	r->present[node] |= 8 | 2;
+	r->present[node] |= 8;
 	if (parent_region < r->n_nodes)
 		r->api_excl[parent_region] -= (double)ns;
 }

@@ -430,7 +430,7 @@ static bool load_file(struct gpu_run *r, uint32_t fi, struct error *failed)
 
 /* Line `line` of intervals (of instants when `instants`) that has an
  * entry `index`, its file read first when it is not yet; NULL when there
- * is no such line or entry. */
+ * is no such line or entry, or when the read did not reach it. */
 static struct gpu_run_line *line_read(struct gpu_run *r, uint32_t line,
 				      uint64_t index, bool instants)
 {
@@ -442,7 +442,9 @@ static struct gpu_run_line *line_read(struct gpu_run *r, uint32_t line,
 		return NULL;
 	if (!__atomic_load_n(&r->files[l->file].loaded, __ATOMIC_ACQUIRE))
 		load_file(r, l->file, NULL);
-	return l;
+	bool read = instants ? l->inst && index < l->inst_filled
+			     : l->iv && index < l->filled;
+	return read ? l : NULL;
 }
 
 static bool trace_interval(void *impl, uint32_t line, uint64_t index,
@@ -450,7 +452,7 @@ static bool trace_interval(void *impl, uint32_t line, uint64_t index,
 {
 	struct gpu_run *r = impl;
 	struct gpu_run_line *l = line_read(r, line, index, false);
-	if (!l || !l->iv || index >= l->filled)
+	if (!l)
 		return false;
 	const struct gpu_run_iv *iv = &l->iv[index];
 	/* intervals mapped from the run's index are checked here, where they
@@ -481,7 +483,7 @@ static bool trace_instant(void *impl, uint32_t line, uint64_t index,
 {
 	struct gpu_run *r = impl;
 	struct gpu_run_line *l = line_read(r, line, index, true);
-	if (!l || !l->inst || index >= l->inst_filled)
+	if (!l)
 		return false;
 	const struct gpu_run_instant *in = &l->inst[index];
 	/* instants mapped from the run's index are checked where read */
@@ -537,16 +539,8 @@ static bool trace_take_error(void *impl, struct error *err)
 {
 	struct gpu_run *r = impl;
 	pthread_mutex_lock(&r->lock);
-	bool had = r->lazy_failed && r->lazy_err.status != STATUS_OK;
-	if (had) {
-		if (err) {
-			error_clear(err);
-			*err = r->lazy_err;
-		} else {
-			error_clear(&r->lazy_err);
-		}
-		memset(&r->lazy_err, 0, sizeof(r->lazy_err));
-	}
+	/* lazy_failed stays set: only the first failure is kept */
+	bool had = error_take(&r->lazy_err, err);
 	pthread_mutex_unlock(&r->lock);
 	return had;
 }

@@ -15,6 +15,7 @@
 
 #include "formats/gpu_run/gpu_run.h"
 #include "formats/gpu_run/gpu_run_internal.h"
+#include "io/sqlite_ro.h"
 
 /* ---- SQLite helpers ------------------------------------------------------ */
 
@@ -110,34 +111,13 @@ enum status gpu_run_step_error(struct gpu_run_file *f, int rc, struct error *err
 
 bool gpu_run_has_table(struct gpu_run_file *f, const char *name)
 {
-	sqlite3_stmt *st = NULL;
-	bool found = false;
-	if (sqlite3_prepare_v2(f->db,
-			       "SELECT 1 FROM sqlite_master WHERE name = ?1 "
-			       "AND type IN ('table', 'view')",
-			       -1, &st, NULL) != SQLITE_OK)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
+	return sqlite_ro_has_table(f->db, name, true);
 }
 
 bool gpu_run_has_column(struct gpu_run_file *f, const char *table,
 		      const char *col)
 {
-	sqlite3_stmt *st = NULL;
-	bool found = false;
-	if (sqlite3_prepare_v2(f->db,
-			       "SELECT 1 FROM pragma_table_info(?1) WHERE "
-			       "name = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return false;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
+	return sqlite_ro_has_column(f->db, table, col);
 }
 
 enum status gpu_run_need_columns(struct gpu_run_file *f, const char *table,

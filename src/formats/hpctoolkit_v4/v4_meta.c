@@ -96,13 +96,12 @@ static enum status check_layout(struct meta_reader *r, struct error *err)
 
 static enum status read_general(struct meta_reader *r, struct error *err)
 {
-	struct v4_region g = r->sec[SEC_GENERAL];
-	if (g.span.len == 0)
-		return STATUS_OK;
+	struct v4_region g;
 	/* General Properties section: pTitle, pDescription (0x10 bytes) */
-	if (g.span.len < 0x10)
-		return CORRUPT(g.base, "General Properties: section "
-			       "too small for its 0x10-byte header");
+	enum status st = v4_meta_section(r, SEC_GENERAL, 0x10,
+					 "General Properties", &g, err);
+	if (st != STATUS_OK || g.span.len == 0)
+		return st;
 	const char *title = NULL, *desc = NULL;
 	size_t len;
 	uint64_t p_title = span_get_u64le(g.span, 0), p_desc = span_get_u64le(g.span, 8);
@@ -124,13 +123,12 @@ static enum status read_general(struct meta_reader *r, struct error *err)
 static enum status read_id_names(struct meta_reader *r, struct v4_meta *out,
 				 struct error *err)
 {
-	struct v4_region s = r->sec[SEC_ID_NAMES];
-	if (s.span.len == 0)
-		return STATUS_OK;
+	struct v4_region s;
 	/* Hierarchical Identifier Names section: ppNames, nKinds (0x09) */
-	if (s.span.len < 0x09)
-		return CORRUPT(s.base, "Identifier Names: section too "
-			       "small for its 0x09-byte header");
+	enum status st = v4_meta_section(r, SEC_ID_NAMES, 0x09,
+					 "Identifier Names", &s, err);
+	if (st != STATUS_OK || s.span.len == 0)
+		return st;
 	uint64_t pp = span_get_u64le(s.span, 0);
 	uint8_t n = span_get_u8(s.span, 8);
 	struct span names;

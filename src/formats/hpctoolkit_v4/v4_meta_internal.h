@@ -69,6 +69,13 @@ struct meta_reader {
 
 typedef unsigned long long ull; /* for printing u64 values portably */
 
+/* Section `sec` in *s: STATUS_OK with an empty span when the file has
+ * none, else corrupt ("WHAT: section too small for its 0xNN-byte header")
+ * when shorter than the `header` bytes it begins with. */
+enum status v4_meta_section(struct meta_reader *r, uint32_t sec,
+			    unsigned header, const char *what,
+			    struct v4_region *s, struct error *err);
+
 /* Read the table of section `sec` ({LMS}, {SFS} or {FS} elements of at
  * least `min_size` bytes) into *t; `what` names the section in errors. */
 enum status v4_meta_read_table(struct meta_reader *r, uint32_t sec,

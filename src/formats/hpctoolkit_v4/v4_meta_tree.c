@@ -13,18 +13,27 @@
 
 /* ---- Load Modules, Source Files, Functions --------------------------- */
 
+enum status v4_meta_section(struct meta_reader *r, uint32_t sec,
+			    unsigned header, const char *what,
+			    struct v4_region *s, struct error *err)
+{
+	*s = r->sec[sec];
+	if (s->span.len == 0 || s->span.len >= header)
+		return STATUS_OK;
+	return CORRUPT(s->base, "%s: section too small for its 0x%02x-byte "
+		       "header",
+		       what, header);
+}
+
 enum status v4_meta_read_table(struct meta_reader *r, uint32_t sec,
 			       uint32_t min_size, const char *what,
 			       struct table *t, struct error *err)
 {
-	struct v4_region s = r->sec[sec];
-	if (s.span.len == 0)
-		return STATUS_OK;
+	struct v4_region s;
 	/* {Modules,Files,Functions} section header: p, n (u32), sz (u16) */
-	if (s.span.len < 0x0e)
-		return CORRUPT(s.base, "%s: section too small for "
-			       "its 0x0e-byte header",
-			       what);
+	enum status st = v4_meta_section(r, sec, 0x0e, what, &s, err);
+	if (st != STATUS_OK || s.span.len == 0)
+		return st;
 	t->ptr = span_get_u64le(s.span, 0);
 	t->n = span_get_u32le(s.span, 8);
 	t->stride = span_get_u16le(s.span, 0x0c);

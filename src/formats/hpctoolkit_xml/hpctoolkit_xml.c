@@ -78,20 +78,9 @@ static enum status list_suffix(const char *dir, const char *suffix,
 		size_t nl = strlen(e->d_name);
 		if (nl <= sl || strcmp(e->d_name + nl - sl, suffix) != 0)
 			continue;
-		if (len == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			char **g = len >= UINT32_MAX / 2
-					   ? NULL
-					   : realloc(list, nc * sizeof(*list));
-			if (!g) {
-				st = error_set(err, STATUS_NOMEM, dir,
-					       "out of memory");
-				break;
-			}
-			list = g;
-			cap = nc;
-		}
-		if (!(list[len] = path_join(dir, e->d_name))) {
+		if (len >= UINT32_MAX / 2 ||
+		    !array_grow((void **)&list, &cap, len + 1, sizeof(*list)) ||
+		    !(list[len] = path_join(dir, e->d_name))) {
 			st = error_set(err, STATUS_NOMEM, dir, "out of memory");
 			break;
 		}
@@ -107,11 +96,6 @@ static enum status list_suffix(const char *dir, const char *suffix,
 	*out = list;
 	*n = (uint32_t)len;
 	return STATUS_OK;
-}
-
-static void free_list(char **list, uint32_t n)
-{
-	array_free_each(list, n);
 }
 
 /* ---- profiles and traces ------------------------------------------------ */
@@ -263,13 +247,46 @@ static enum status add_timelines(struct model_builder *b,
 
 /* ---- open -------------------------------------------------------------- */
 
+/* A 2.x database's files of one kind in `dir`: the merged file `merged`
+ * when there is one, else those whose names end in `suffix` (sorted; none
+ * at all: `from` names nothing, n == 0). */
+struct found {
+	struct legacy_source from;
+	char *path;
+	char **list;
+};
+
+static enum status find_legacy(const char *dir, const char *merged,
+			       const char *suffix, struct found *f,
+			       struct error *err)
+{
+	uint32_t n = 0;
+	*f = (struct found){0};
+	f->path = path_join(dir, merged);
+	if (!f->path)
+		return error_set(err, STATUS_NOMEM, dir, "out of memory");
+	if (path_is_file(f->path)) {
+		f->from = (struct legacy_source){.merged = true, .path = f->path};
+		return STATUS_OK;
+	}
+	enum status st = list_suffix(dir, suffix, &f->list, &n, err);
+	f->from = (struct legacy_source){
+		.paths = (const char *const *)f->list, .n = n};
+	return st;
+}
+
+static void found_free(struct found *f)
+{
+	free(f->path);
+	array_free_each(f->list, f->from.n);
+}
+
 /* The per-thread files of a 2.x database and its trace files. */
 static enum status open_binaries(const char *dir,
 				 const struct xml_experiment *x,
 				 struct xml_provider *pv, struct error *err)
 {
-	char **list = NULL, *path = NULL;
-	uint32_t n = 0;
+	struct found f;
 	enum status st = STATUS_OK;
 	if (x->major >= 4) {
 		if (path_dir_has_file(dir, "profile.db"))
@@ -279,48 +296,24 @@ static enum status open_binaries(const char *dir,
 			st = error_set(err, STATUS_NOT_FOUND, dir,
 				       "experiment.xml 4.0 without profile.db: "
 				       "the database has no metric values");
-		goto out;
+		return st;
 	}
-	if (asprintf(&path, "%s/experiment-1.mdb", dir) < 0) {
-		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
-		goto out;
-	}
-	if (path_is_file(path)) {
-		st = legacy_values_open_mdb(path, &pv->values, err);
-	} else {
-		st = list_suffix(dir, ".metric-db", &list, &n, err);
-		if (st == STATUS_OK && n)
-			st = legacy_values_open_metricdb(
-				(const char *const *)list, n, &pv->values, err);
-		free_list(list, n);
-		list = NULL;
-		n = 0;
-	}
+	st = find_legacy(dir, "experiment-1.mdb", ".metric-db", &f, err);
+	if (st == STATUS_OK && (f.from.merged || f.from.n))
+		st = legacy_values_open(&f.from, &pv->values, err);
+	found_free(&f);
 	if (st != STATUS_OK)
-		goto out;
-	free(path);
-	if (asprintf(&path, "%s/experiment.mt", dir) < 0) {
-		path = NULL;
-		st = error_set(err, STATUS_NOMEM, dir, "out of memory");
-		goto out;
-	}
-	if (path_is_file(path)) {
-		st = legacy_trace_open_mt(path, &pv->trace, err);
-	} else {
-		st = list_suffix(dir, ".hpctrace", &list, &n, err);
-		if (st == STATUS_OK && n)
-			st = legacy_trace_open_hpctrace(
-				(const char *const *)list, n, &pv->trace, err);
-	}
+		return st;
+	st = find_legacy(dir, "experiment.mt", ".hpctrace", &f, err);
+	if (st == STATUS_OK && (f.from.merged || f.from.n))
+		st = legacy_trace_open(&f.from, &pv->trace, err);
+	found_free(&f);
 	/* <TraceDB u="units per second"> is authoritative; files without it
 	 * store microseconds (doc/hpctoolkit-legacy-binaries.md) */
 	if (st == STATUS_OK && pv->trace)
 		st = legacy_trace_set_time_unit(
 			pv->trace, x->trace_unit ? x->trace_unit : 1000000,
 			err);
-out:
-	free_list(list, n);
-	free(path);
 	return st;
 }
 

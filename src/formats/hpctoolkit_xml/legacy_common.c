@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
+#include "core/strbuf.h"
+
 #define TABLE_HEAD 8   /* u32 type, u32 count */
 #define TABLE_ENTRY 16 /* u32 rank, u32 thread, u64 offset */
 #define END_MARKER 0xFFFFFFFFDEADF00Dull
@@ -153,26 +156,202 @@ out:
 	return st;
 }
 
-enum status legacy_blobs_open(const char *const *paths, uint32_t n_paths,
-			      const char *what, struct blob ***out,
-			      struct error *err)
+/* An empty set for `n_blobs` blobs and `n_parts` parts. */
+static enum status files_alloc(struct legacy_files *f, uint32_t n_blobs,
+			       uint32_t n_parts, const char *name,
+			       struct error *err)
 {
-	*out = NULL;
-	if (!paths || n_paths == 0)
-		return error_set(err, STATUS_USAGE, NULL, "no %s files given",
-				 what);
-	struct blob **blobs = calloc(n_paths, sizeof(*blobs));
-	if (!blobs)
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	for (uint32_t n = 0; n < n_paths; n++) {
-		enum status st = blob_open_file(paths[n], &blobs[n], err);
-		if (st != STATUS_OK) {
-			for (uint32_t i = 0; i < n; i++)
-				blob_close(blobs[i]);
-			free(blobs);
-			return st;
-		}
+	f->name = name;
+	f->blobs = calloc(n_blobs, sizeof(*f->blobs));
+	f->parts = calloc(n_parts ? n_parts : 1, sizeof(*f->parts));
+	if (!f->blobs || !f->parts) {
+		FREE_AND_NULL(f->blobs);
+		FREE_AND_NULL(f->parts);
+		return error_set(err, STATUS_NOMEM, name, "out of memory");
 	}
-	*out = blobs;
 	return STATUS_OK;
+}
+
+/* One part per blob stored apart, rank and thread from its name. */
+static void files_apart(struct legacy_files *f)
+{
+	for (uint32_t i = 0; i < f->n_blobs; i++) {
+		struct legacy_part *p = &f->parts[i];
+		p->blob = i;
+		p->off = 0;
+		p->end = blob_size(f->blobs[i]);
+		(void)legacy_name_parse(blob_name(f->blobs[i]), &p->rank,
+					&p->thread);
+	}
+	f->n_parts = f->n_blobs;
+}
+
+/* Files apart from paths, opened all or none. */
+static enum status files_open_paths(const char *const *paths,
+				    uint32_t n_paths, struct legacy_files *out,
+				    struct error *err)
+{
+	enum status st = files_alloc(out, n_paths, n_paths, NULL, err);
+	for (uint32_t i = 0; st == STATUS_OK && i < n_paths; i++) {
+		st = blob_open_file(paths[i], &out->blobs[i], err);
+		if (st == STATUS_OK)
+			out->n_blobs++;
+	}
+	if (st == STATUS_OK)
+		files_apart(out);
+	else
+		legacy_files_close(out);
+	return st;
+}
+
+/* Files apart from blobs, taken. */
+static enum status files_take(struct blob **blobs, uint32_t n_blobs,
+			      struct legacy_files *out, struct error *err)
+{
+	enum status st = files_alloc(out, n_blobs, n_blobs, NULL, err);
+	for (uint32_t i = 0; i < n_blobs; i++) {
+		if (st == STATUS_OK)
+			out->blobs[out->n_blobs++] = blobs[i];
+		else
+			blob_close(blobs[i]);
+	}
+	if (st == STATUS_OK)
+		files_apart(out);
+	return st;
+}
+
+/* The parts of a merged file, taken. */
+static enum status files_take_merged(struct blob *blob,
+				     struct legacy_files *out,
+				     struct error *err)
+{
+	struct legacy_table_entry *tab = NULL;
+	uint32_t n = 0, type = 0;
+	enum status st = legacy_table_read(blob, &type, &tab, &n, err);
+	if (st == STATUS_OK)
+		st = files_alloc(out, 1, n, blob_name(blob), err);
+	if (st != STATUS_OK) {
+		free(tab);
+		blob_close(blob);
+		return st;
+	}
+	out->blobs[out->n_blobs++] = blob;
+	for (uint32_t i = 0; i < n; i++)
+		out->parts[i] = (struct legacy_part){
+			.blob = 0,
+			.off = tab[i].off,
+			.end = tab[i].end,
+			.rank = tab[i].rank,
+			.thread = tab[i].thread,
+		};
+	out->n_parts = n;
+	free(tab);
+	return STATUS_OK;
+}
+
+enum status legacy_files_open(const struct legacy_source *src,
+			      const struct legacy_kind *kind,
+			      struct legacy_files *out, struct error *err)
+{
+	*out = (struct legacy_files){.kind = kind};
+	if (src->merged && !src->path && !src->blob)
+		return error_set(err, STATUS_USAGE, NULL, "no %s file given",
+				 kind->merged);
+	if (!src->merged && ((!src->paths && !src->blobs) || src->n == 0))
+		return error_set(err, STATUS_USAGE, NULL, "no %s files given",
+				 kind->what);
+	if (!src->merged)
+		return src->blobs ? files_take(src->blobs, src->n, out, err)
+				  : files_open_paths(src->paths, src->n, out,
+						     err);
+	struct blob *blob = src->blob;
+	if (!blob) {
+		enum status st = blob_open_file(src->path, &blob, err);
+		if (st != STATUS_OK)
+			return st;
+	}
+	return files_take_merged(blob, out, err);
+}
+
+/* The error for a version not in kind->versions. */
+static enum status bad_version(const struct legacy_kind *k, const char *name,
+			       uint64_t at, const char *ver,
+			       struct error *err)
+{
+	struct strbuf expected = {0};
+	for (uint32_t i = 0; i < 2 && k->versions[i]; i++)
+		strbuf_addf(&expected, "%s\"%s\"", i ? " or " : "",
+			    k->versions[i]);
+	char *text = strbuf_take(&expected);
+	enum status st =
+		text ? error_set_at(err, STATUS_UNSUPPORTED, name, at,
+				    "%s version \"%.5s\" (expected %s)",
+				    k->what, ver, text)
+		     : error_set(err, STATUS_NOMEM, name, "out of memory");
+	free(text);
+	return st;
+}
+
+enum status legacy_files_check_head(const struct legacy_files *f, uint32_t i,
+				    struct span *head, uint32_t *version,
+				    struct error *err)
+{
+	const struct legacy_kind *k = f->kind;
+	const struct legacy_part *p = &f->parts[i];
+	struct blob *blob = f->blobs[p->blob];
+	const char *name = blob_name(blob);
+	if (p->end - p->off < k->header)
+		return error_set_at(err, STATUS_CORRUPT, name, p->off,
+				    "%s of %llu bytes is shorter than its "
+				    "%u-byte header",
+				    k->what, (ull)(p->end - p->off),
+				    (unsigned)k->header);
+	enum status st = blob_read(blob, p->off, k->header, head, err);
+	if (st != STATUS_OK)
+		return st;
+	if (memcmp(head->data, k->magic, LEGACY_MAGIC_LEN) != 0)
+		return error_set_at(err, STATUS_NOT_DATABASE, name, p->off,
+				    "bad magic (expected \"%s\")", k->magic);
+	const char *ver = (const char *)head->data + LEGACY_MAGIC_LEN;
+	uint32_t v = 0;
+	while (v < 2 && k->versions[v] &&
+	       memcmp(ver, k->versions[v], LEGACY_VERSION_LEN) != 0)
+		v++;
+	if (v == 2 || !k->versions[v])
+		return bad_version(k, name, p->off + LEGACY_MAGIC_LEN, ver,
+				   err);
+	uint8_t order = head->data[LEGACY_MAGIC_LEN + LEGACY_VERSION_LEN];
+	if (order != 'b')
+		return error_set_at(err, STATUS_UNSUPPORTED, name,
+				    p->off + LEGACY_MAGIC_LEN +
+					    LEGACY_VERSION_LEN,
+				    "byte order '%c' (only 'b', big-endian, "
+				    "is known)",
+				    order);
+	*version = v;
+	return STATUS_OK;
+}
+
+void legacy_files_close(struct legacy_files *f)
+{
+	for (uint32_t i = 0; i < f->n_blobs; i++)
+		blob_close(f->blobs[i]);
+	free(f->blobs);
+	free(f->parts);
+	*f = (struct legacy_files){.kind = f->kind};
+}
+
+void legacy_failure_keep(struct legacy_failure *kept, struct error *e)
+{
+	if (!kept->failed) {
+		kept->error = *e;
+		kept->failed = true;
+	} else {
+		error_clear(e);
+	}
+}
+
+const struct error *legacy_failure_get(const struct legacy_failure *kept)
+{
+	return kept->failed ? &kept->error : NULL;
 }

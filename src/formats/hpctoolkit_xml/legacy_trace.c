@@ -18,10 +18,7 @@
 #include "formats/hpctoolkit_xml/legacy_common.h"
 #include "core/span.h"
 
-#define MAGIC "HPCRUN-trace______"
-#define MAGIC_LEN 18
-#define VERSION_LEN 5
-#define HEADER_V100 24 /* magic, version, endianness */
+#define HEADER_V100 LEGACY_HEAD_LEN /* magic, version, endianness */
 #define HEADER_V101 32 /* the same and u64 flags */
 #define FLAG_DATA_CENTRIC 1ull
 #define RECORD 12             /* u64 time, u32 context id */
@@ -29,8 +26,15 @@
 
 typedef unsigned long long ull;
 
+static const struct legacy_kind hpctrace = {
+	.what = "hpctrace",
+	.merged = "mt",
+	.magic = "HPCRUN-trace______",
+	.versions = {"01.00", "01.01"},
+	.header = HEADER_V100,
+};
+
 struct lt_source {
-	uint32_t blob;    /* index into blobs */
 	uint64_t data;    /* absolute offset of record 0 */
 	uint32_t record;  /* bytes per record */
 	bool v101;        /* version 01.01 (default unit ns) */
@@ -38,15 +42,19 @@ struct lt_source {
 };
 
 struct legacy_trace {
-	struct blob **blobs;
-	uint32_t n_blobs;
+	struct legacy_files files; /* line i is part i */
 	struct lt_source *src;
 	struct legacy_trace_line *lines;
 	uint32_t n_lines;
 	uint64_t unit_override; /* ns per stored unit; 0 = by version */
-	struct error error;
-	bool failed;
+	struct legacy_failure failure;
 };
+
+/* The blob of line i. */
+static struct blob *line_blob(const struct legacy_trace *t, uint32_t i)
+{
+	return t->files.blobs[t->files.parts[i].blob];
+}
 
 static uint64_t ns_per_unit(const struct legacy_trace *t,
 			    const struct lt_source *s)
@@ -79,48 +87,23 @@ static bool line_times(struct legacy_trace *t, uint32_t i)
 	       to_ns(s->last, mult, &l->t_max);
 }
 
-/* Check the hpctrace header at [off, end) of blob `bi` and fill line `i`. */
-static enum status check_line(struct legacy_trace *t, uint32_t bi,
-			      uint64_t off, uint64_t end, uint32_t i,
+/* Check the hpctrace header of part `i` and fill line `i`. */
+static enum status check_line(struct legacy_trace *t, uint32_t i,
 			      struct error *err)
 {
-	struct blob *blob = t->blobs[bi];
+	const struct legacy_part *part = &t->files.parts[i];
+	struct blob *blob = line_blob(t, i);
 	const char *name = blob_name(blob);
+	uint64_t off = part->off, end = part->end;
 	struct lt_source *src = &t->src[i];
 	struct legacy_trace_line *l = &t->lines[i];
 	struct span s;
-	enum status st;
-	if (end - off < HEADER_V100)
-		return error_set_at(err, STATUS_CORRUPT, name, off,
-				    "hpctrace of %llu bytes is shorter than "
-				    "its %d-byte header",
-				    (ull)(end - off), HEADER_V100);
-	st = blob_read(blob, off, HEADER_V100, &s, err);
+	uint32_t version = 0;
+	enum status st = legacy_files_check_head(&t->files, i, &s, &version,
+						 err);
 	if (st != STATUS_OK)
 		return st;
-	if (memcmp(s.data, MAGIC, MAGIC_LEN) != 0)
-		return error_set_at(err, STATUS_NOT_DATABASE, name, off,
-				    "bad magic (expected \"" MAGIC "\")");
-	const char *ver = (const char *)s.data + MAGIC_LEN;
-	uint64_t header = 0;
-	if (memcmp(ver, "01.00", VERSION_LEN) == 0) {
-		header = HEADER_V100;
-	} else if (memcmp(ver, "01.01", VERSION_LEN) == 0) {
-		header = HEADER_V101;
-		src->v101 = true;
-	} else {
-		return error_set_at(err, STATUS_UNSUPPORTED, name,
-				    off + MAGIC_LEN,
-				    "hpctrace version \"%.5s\" (expected "
-				    "\"01.00\" or \"01.01\")",
-				    ver);
-	}
-	if (s.data[MAGIC_LEN + VERSION_LEN] != 'b')
-		return error_set_at(err, STATUS_UNSUPPORTED, name,
-				    off + MAGIC_LEN + VERSION_LEN,
-				    "byte order '%c' (only 'b', big-endian, "
-				    "is known)",
-				    s.data[MAGIC_LEN + VERSION_LEN]);
+	src->v101 = version == 1;
 	src->record = RECORD;
 	if (src->v101) {
 		if (end - off < HEADER_V101)
@@ -142,11 +125,11 @@ static enum status check_line(struct legacy_trace *t, uint32_t bi,
 		if (flags & FLAG_DATA_CENTRIC)
 			src->record = RECORD_DATA_CENTRIC;
 	}
-	src->blob = bi;
-	src->data = off + header;
+	src->data = off + (src->v101 ? HEADER_V101 : HEADER_V100);
 	/* a partial record at the end (an interrupted write) is ignored */
 	l->n_samples = (end - src->data) / src->record;
-	(void)legacy_name_parse(name, &l->rank, &l->thread);
+	l->rank = part->rank;
+	l->thread = part->thread;
 	if (l->n_samples) {
 		uint64_t last = src->data + (l->n_samples - 1) * src->record;
 		st = blob_read(blob, src->data, 8, &s, err);
@@ -171,19 +154,37 @@ static enum status check_line(struct legacy_trace *t, uint32_t bi,
 	return STATUS_OK;
 }
 
-static struct legacy_trace *trace_new(uint32_t n_blobs, uint32_t n_lines)
+enum status legacy_trace_open(const struct legacy_source *from,
+			      struct legacy_trace **out, struct error *err)
 {
+	struct legacy_files files;
+	*out = NULL;
+	enum status st = legacy_files_open(from, &hpctrace, &files, err);
+	if (st != STATUS_OK)
+		return st;
+	uint32_t n = files.n_parts;
 	struct legacy_trace *t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->blobs = calloc(n_blobs ? n_blobs : 1, sizeof(*t->blobs));
-	t->src = calloc(n_lines ? n_lines : 1, sizeof(*t->src));
-	t->lines = calloc(n_lines ? n_lines : 1, sizeof(*t->lines));
-	if (!t->blobs || !t->src || !t->lines) {
-		legacy_trace_close(t);
-		return NULL;
+	if (t) {
+		t->files = files;
+		t->src = calloc(n ? n : 1, sizeof(*t->src));
+		t->lines = calloc(n ? n : 1, sizeof(*t->lines));
 	}
-	return t;
+	if (!t || !t->src || !t->lines) {
+		st = error_set(err, STATUS_NOMEM, files.name, "out of memory");
+		if (!t)
+			legacy_files_close(&files);
+		goto out;
+	}
+	for (; t->n_lines < n; t->n_lines++) {
+		st = check_line(t, t->n_lines, err);
+		if (st != STATUS_OK)
+			goto out;
+	}
+	*out = t;
+	t = NULL;
+out:
+	legacy_trace_close(t);
+	return st;
 }
 
 enum status legacy_trace_open_hpctrace_blobs(struct blob **blobs,
@@ -191,31 +192,8 @@ enum status legacy_trace_open_hpctrace_blobs(struct blob **blobs,
 					     struct legacy_trace **out,
 					     struct error *err)
 {
-	enum status st = STATUS_OK;
-	struct legacy_trace *t = NULL;
-	*out = NULL;
-	if (!blobs || n_blobs == 0)
-		return error_set(err, STATUS_USAGE, NULL,
-				 "no hpctrace files given");
-	t = trace_new(n_blobs, n_blobs);
-	if (!t) {
-		for (uint32_t i = 0; i < n_blobs; i++)
-			blob_close(blobs[i]);
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	}
-	for (uint32_t i = 0; i < n_blobs; i++)
-		t->blobs[t->n_blobs++] = blobs[i];
-	for (uint32_t i = 0; i < n_blobs; i++) {
-		st = check_line(t, i, 0, blob_size(blobs[i]), i, err);
-		if (st != STATUS_OK)
-			goto out;
-		t->n_lines++;
-	}
-	*out = t;
-	t = NULL;
-out:
-	legacy_trace_close(t);
-	return st;
+	struct legacy_source from = {.blobs = blobs, .n = n_blobs};
+	return legacy_trace_open(&from, out, err);
 }
 
 enum status legacy_trace_open_hpctrace(const char *const *paths,
@@ -223,66 +201,23 @@ enum status legacy_trace_open_hpctrace(const char *const *paths,
 				       struct legacy_trace **out,
 				       struct error *err)
 {
-	struct blob **blobs = NULL;
-	*out = NULL;
-	enum status st =
-		legacy_blobs_open(paths, n_paths, "hpctrace", &blobs, err);
-	if (st == STATUS_OK)
-		st = legacy_trace_open_hpctrace_blobs(blobs, n_paths, out, err);
-	free(blobs);
-	return st;
+	struct legacy_source from = {.paths = paths, .n = n_paths};
+	return legacy_trace_open(&from, out, err);
 }
 
 enum status legacy_trace_open_mt_blob(struct blob *blob,
 				      struct legacy_trace **out,
 				      struct error *err)
 {
-	enum status st = STATUS_OK;
-	struct legacy_trace *t = NULL;
-	struct legacy_table_entry *tab = NULL;
-	uint32_t n = 0, type = 0;
-	*out = NULL;
-	if (!blob)
-		return error_set(err, STATUS_USAGE, NULL, "no mt file given");
-	st = legacy_table_read(blob, &type, &tab, &n, err);
-	if (st != STATUS_OK)
-		goto out;
-	t = trace_new(1, n);
-	if (!t) {
-		st = error_set(err, STATUS_NOMEM, blob_name(blob),
-			       "out of memory");
-		goto out;
-	}
-	t->blobs[t->n_blobs++] = blob;
-	blob = NULL;
-	for (uint32_t i = 0; i < n; i++) {
-		st = check_line(t, 0, tab[i].off, tab[i].end, i, err);
-		if (st != STATUS_OK)
-			goto out;
-		t->lines[i].rank = tab[i].rank;
-		t->lines[i].thread = tab[i].thread;
-		t->n_lines++;
-	}
-	*out = t;
-	t = NULL;
-out:
-	free(tab);
-	blob_close(blob);
-	legacy_trace_close(t);
-	return st;
+	struct legacy_source from = {.merged = true, .blob = blob};
+	return legacy_trace_open(&from, out, err);
 }
 
 enum status legacy_trace_open_mt(const char *path, struct legacy_trace **out,
 				 struct error *err)
 {
-	struct blob *b = NULL;
-	*out = NULL;
-	if (!path)
-		return error_set(err, STATUS_USAGE, NULL, "no mt file given");
-	enum status st = blob_open_file(path, &b, err);
-	if (st != STATUS_OK)
-		return st;
-	return legacy_trace_open_mt_blob(b, out, err);
+	struct legacy_source from = {.merged = true, .path = path};
+	return legacy_trace_open(&from, out, err);
 }
 
 enum status legacy_trace_set_time_unit(struct legacy_trace *t,
@@ -303,7 +238,7 @@ enum status legacy_trace_set_time_unit(struct legacy_trace *t,
 			for (uint32_t j = 0; j <= i; j++)
 				(void)line_times(t, j);
 			return error_set(err, STATUS_CORRUPT,
-					 blob_name(t->blobs[t->src[i].blob]),
+					 blob_name(line_blob(t, i)),
 					 "sample time %llu overflows in "
 					 "nanoseconds at 1/%llu s",
 					 (ull)t->src[i].last,
@@ -326,28 +261,18 @@ const struct legacy_trace_line *legacy_trace_line(const struct legacy_trace *t,
 	return &t->lines[line];
 }
 
-static void keep_error(struct legacy_trace *t, struct error *e)
-{
-	if (!t->failed) {
-		t->error = *e;
-		t->failed = true;
-	} else {
-		error_clear(e);
-	}
-}
-
 bool legacy_trace_sample(struct legacy_trace *t, uint32_t line, uint64_t index,
 			 struct trace_sample *out)
 {
 	if (!t || line >= t->n_lines || index >= t->lines[line].n_samples)
 		return false;
 	const struct lt_source *s = &t->src[line];
-	struct blob *blob = t->blobs[s->blob];
+	struct blob *blob = line_blob(t, line);
 	struct span w;
 	struct error e = {0};
 	if (blob_read(blob, s->data + index * s->record, RECORD, &w, &e) !=
 	    STATUS_OK) {
-		keep_error(t, &e);
+		legacy_failure_keep(&t->failure, &e);
 		return false;
 	}
 	uint64_t raw = 0, ns = 0;
@@ -359,7 +284,7 @@ bool legacy_trace_sample(struct legacy_trace *t, uint32_t line, uint64_t index,
 			     s->data + index * s->record,
 			     "sample time %llu overflows in nanoseconds",
 			     (ull)raw);
-		keep_error(t, &e);
+		legacy_failure_keep(&t->failure, &e);
 		return false;
 	}
 	out->time = ns;
@@ -369,18 +294,16 @@ bool legacy_trace_sample(struct legacy_trace *t, uint32_t line, uint64_t index,
 
 const struct error *legacy_trace_error(const struct legacy_trace *t)
 {
-	return t && t->failed ? &t->error : NULL;
+	return t ? legacy_failure_get(&t->failure) : NULL;
 }
 
 void legacy_trace_close(struct legacy_trace *t)
 {
 	if (!t)
 		return;
-	for (uint32_t i = 0; i < t->n_blobs; i++)
-		blob_close(t->blobs[i]);
-	free(t->blobs);
+	legacy_files_close(&t->files);
 	free(t->src);
 	free(t->lines);
-	error_clear(&t->error);
+	error_clear(&t->failure.error);
 	free(t);
 }

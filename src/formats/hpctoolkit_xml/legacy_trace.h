@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_common.h"
 #include "model/model.h"
 #include "core/status.h"
 
@@ -24,6 +25,13 @@ struct legacy_trace_line {
 	uint64_t n_samples;
 	uint64_t t_min, t_max; /* ns */
 };
+
+/* Open the trace files `from` names (legacy_common.h): hpctrace files
+ * stored apart, one line each in the given order, rank and thread from the
+ * file name, or one merged experiment.mt, lines in the order of its table.
+ * Opened blobs pass to the result, also on failure. */
+enum status legacy_trace_open(const struct legacy_source *from,
+			      struct legacy_trace **out, struct error *err);
 
 /* Open `n_paths` hpctrace files, one line each, in the given order.  Rank
  * and thread come from the file name as for metric-db files. */

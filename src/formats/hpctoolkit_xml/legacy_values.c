@@ -17,64 +17,40 @@
 #include "formats/hpctoolkit_xml/legacy_common.h"
 #include "core/span.h"
 
-#define MAGIC "HPCPROF-metricdb__"
-#define MAGIC_LEN 18
-#define METRIC_DB_VERSION "00.10"
-#define METRIC_DB_VERSION_LEN 5
 #define HEADER 32 /* magic, version, endianness, nNodes, nMetrics */
 
 typedef unsigned long long ull;
 
-struct lv_profile {
-	uint32_t blob;     /* index into blobs */
-	uint64_t data;     /* absolute offset of row 0 */
-	uint32_t rank, thread;
+static const struct legacy_kind metric_db = {
+	.what = "metric-db",
+	.merged = "mdb",
+	.magic = "HPCPROF-metricdb__",
+	.versions = {"00.10"},
+	.header = HEADER,
 };
 
 struct legacy_values {
-	struct blob **blobs;
-	uint32_t n_blobs;
-	struct lv_profile *profiles;
+	struct legacy_files files; /* profile p is part p */
 	uint32_t n_profiles;
 	uint32_t n_nodes, n_metrics;
 	bool have_shape; /* n_nodes/n_metrics set by the first header */
-	struct error error;
-	bool failed;
+	struct legacy_failure failure;
 };
 
-/* Check the metric-db header at [off, end) of `blob` and fill the shape of
- * `lv` (first file) or compare with it (the others).  `data` receives the
- * offset of the value matrix. */
-static enum status check_header(struct legacy_values *lv, struct blob *blob,
-				uint64_t off, uint64_t end, uint64_t *data,
+/* Check the metric-db header of part `i` and fill the shape of `lv` (first
+ * file) or compare with it (the others).  Its values follow the header. */
+static enum status check_header(struct legacy_values *lv, uint32_t i,
 				struct error *err)
 {
-	const char *name = blob_name(blob);
+	const struct legacy_part *part = &lv->files.parts[i];
+	const char *name = blob_name(lv->files.blobs[part->blob]);
+	uint64_t off = part->off, end = part->end;
 	struct span s;
-	enum status st;
-	if (end - off < HEADER)
-		return error_set_at(err, STATUS_CORRUPT, name, off,
-				    "metric-db of %llu bytes is shorter than "
-				    "its %d-byte header",
-				    (ull)(end - off), HEADER);
-	st = blob_read(blob, off, HEADER, &s, err);
+	uint32_t version = 0;
+	enum status st = legacy_files_check_head(&lv->files, i, &s, &version,
+						 err);
 	if (st != STATUS_OK)
 		return st;
-	if (memcmp(s.data, MAGIC, MAGIC_LEN) != 0)
-		return error_set_at(err, STATUS_NOT_DATABASE, name, off,
-				    "bad magic (expected \"" MAGIC "\")");
-	if (memcmp(s.data + MAGIC_LEN, METRIC_DB_VERSION, METRIC_DB_VERSION_LEN) != 0)
-		return error_set_at(err, STATUS_UNSUPPORTED, name,
-				    off + MAGIC_LEN,
-				    "metric-db version \"%.5s\" (expected "
-				    "\"" METRIC_DB_VERSION "\")",
-				    (const char *)s.data + MAGIC_LEN);
-	if (s.data[MAGIC_LEN + METRIC_DB_VERSION_LEN] != 'b')
-		return error_set_at(err, STATUS_UNSUPPORTED, name,
-				    off + MAGIC_LEN + METRIC_DB_VERSION_LEN,
-				    "byte order '%c' (only 'b', big-endian, "
-				    "is known)",
-				    s.data[MAGIC_LEN + METRIC_DB_VERSION_LEN]);
 	uint32_t nodes = 0, metrics = 0;
 	(void)span_u32be(s, 24, &nodes);
 	(void)span_u32be(s, 28, &metrics);
@@ -100,25 +76,33 @@ static enum status check_header(struct legacy_values *lv, struct blob *blob,
 				    (unsigned)lv->n_nodes,
 				    (unsigned)lv->n_metrics);
 	}
-	*data = off + HEADER;
 	return STATUS_OK;
 }
 
-static struct legacy_values *values_new(uint32_t n_blobs, uint32_t n_profiles)
+enum status legacy_values_open(const struct legacy_source *from,
+			       struct legacy_values **out, struct error *err)
 {
+	struct legacy_files files;
+	*out = NULL;
+	enum status st = legacy_files_open(from, &metric_db, &files, err);
+	if (st != STATUS_OK)
+		return st;
 	struct legacy_values *lv = calloc(1, sizeof(*lv));
-	if (!lv)
-		return NULL;
-	lv->blobs = calloc(n_blobs ? n_blobs : 1, sizeof(*lv->blobs));
-	lv->profiles = calloc(n_profiles ? n_profiles : 1,
-			      sizeof(*lv->profiles));
-	if (!lv->blobs || !lv->profiles) {
-		free(lv->blobs);
-		free(lv->profiles);
-		free(lv);
-		return NULL;
+	if (!lv) {
+		st = error_set(err, STATUS_NOMEM, files.name, "out of memory");
+		legacy_files_close(&files);
+		return st;
 	}
-	return lv;
+	lv->files = files;
+	for (; lv->n_profiles < files.n_parts; lv->n_profiles++) {
+		st = check_header(lv, lv->n_profiles, err);
+		if (st != STATUS_OK) {
+			legacy_values_close(lv);
+			return st;
+		}
+	}
+	*out = lv;
+	return STATUS_OK;
 }
 
 enum status legacy_values_open_metricdb_blobs(struct blob **blobs,
@@ -126,36 +110,8 @@ enum status legacy_values_open_metricdb_blobs(struct blob **blobs,
 					      struct legacy_values **out,
 					      struct error *err)
 {
-	enum status st = STATUS_OK;
-	struct legacy_values *lv = NULL;
-	*out = NULL;
-	if (!blobs || n_blobs == 0)
-		return error_set(err, STATUS_USAGE, NULL,
-				 "no metric-db files given");
-	lv = values_new(n_blobs, n_blobs);
-	if (!lv) {
-		for (uint32_t i = 0; i < n_blobs; i++)
-			blob_close(blobs[i]);
-		return error_set(err, STATUS_NOMEM, NULL, "out of memory");
-	}
-	for (uint32_t i = 0; i < n_blobs; i++)
-		lv->blobs[lv->n_blobs++] = blobs[i];
-	for (uint32_t i = 0; i < n_blobs; i++) {
-		struct lv_profile *p = &lv->profiles[i];
-		st = check_header(lv, blobs[i], 0, blob_size(blobs[i]),
-				  &p->data, err);
-		if (st != STATUS_OK)
-			goto out;
-		p->blob = i;
-		(void)legacy_name_parse(blob_name(blobs[i]), &p->rank,
-					&p->thread);
-		lv->n_profiles++;
-	}
-	*out = lv;
-	lv = NULL;
-out:
-	legacy_values_close(lv);
-	return st;
+	struct legacy_source from = {.blobs = blobs, .n = n_blobs};
+	return legacy_values_open(&from, out, err);
 }
 
 enum status legacy_values_open_metricdb(const char *const *paths,
@@ -163,70 +119,24 @@ enum status legacy_values_open_metricdb(const char *const *paths,
 					struct legacy_values **out,
 					struct error *err)
 {
-	struct blob **blobs = NULL;
-	*out = NULL;
-	enum status st =
-		legacy_blobs_open(paths, n_paths, "metric-db", &blobs, err);
-	if (st == STATUS_OK)
-		st = legacy_values_open_metricdb_blobs(blobs, n_paths, out, err);
-	free(blobs);
-	return st;
+	struct legacy_source from = {.paths = paths, .n = n_paths};
+	return legacy_values_open(&from, out, err);
 }
 
 enum status legacy_values_open_mdb_blob(struct blob *blob,
 					struct legacy_values **out,
 					struct error *err)
 {
-	enum status st = STATUS_OK;
-	struct legacy_values *lv = NULL;
-	struct legacy_table_entry *tab = NULL;
-	uint32_t n = 0, type = 0;
-	*out = NULL;
-	if (!blob)
-		return error_set(err, STATUS_USAGE, NULL, "no mdb file given");
-	st = legacy_table_read(blob, &type, &tab, &n, err);
-	if (st != STATUS_OK)
-		goto out;
-	lv = values_new(1, n);
-	if (!lv) {
-		st = error_set(err, STATUS_NOMEM, blob_name(blob),
-			       "out of memory");
-		goto out;
-	}
-	lv->blobs[lv->n_blobs++] = blob;
-	blob = NULL;
-	for (uint32_t i = 0; i < n; i++) {
-		struct lv_profile *p = &lv->profiles[i];
-		st = check_header(lv, lv->blobs[0], tab[i].off, tab[i].end,
-				  &p->data, err);
-		if (st != STATUS_OK)
-			goto out;
-		p->blob = 0;
-		p->rank = tab[i].rank;
-		p->thread = tab[i].thread;
-		lv->n_profiles++;
-	}
-	*out = lv;
-	lv = NULL;
-out:
-	free(tab);
-	blob_close(blob);
-	legacy_values_close(lv);
-	return st;
+	struct legacy_source from = {.merged = true, .blob = blob};
+	return legacy_values_open(&from, out, err);
 }
 
 enum status legacy_values_open_mdb(const char *path,
 				   struct legacy_values **out,
 				   struct error *err)
 {
-	struct blob *b = NULL;
-	*out = NULL;
-	if (!path)
-		return error_set(err, STATUS_USAGE, NULL, "no mdb file given");
-	enum status st = blob_open_file(path, &b, err);
-	if (st != STATUS_OK)
-		return st;
-	return legacy_values_open_mdb_blob(b, out, err);
+	struct legacy_source from = {.merged = true, .path = path};
+	return legacy_values_open(&from, out, err);
 }
 
 uint32_t legacy_values_n_profiles(const struct legacy_values *lv)
@@ -252,8 +162,8 @@ void legacy_values_profile_id(const struct legacy_values *lv, uint32_t p,
 	*thread = UINT32_MAX;
 	if (!lv || p >= lv->n_profiles)
 		return;
-	*rank = lv->profiles[p].rank;
-	*thread = lv->profiles[p].thread;
+	*rank = lv->files.parts[p].rank;
+	*thread = lv->files.parts[p].thread;
 }
 
 bool legacy_values_get(struct legacy_values *lv, uint32_t p, uint32_t ctx,
@@ -262,18 +172,14 @@ bool legacy_values_get(struct legacy_values *lv, uint32_t p, uint32_t ctx,
 	if (!lv || p >= lv->n_profiles || ctx == 0 || ctx > lv->n_nodes ||
 	    m >= lv->n_metrics)
 		return false;
-	const struct lv_profile *pr = &lv->profiles[p];
-	uint64_t off = pr->data +
+	const struct legacy_part *pr = &lv->files.parts[p];
+	uint64_t off = pr->off + HEADER +
 		       ((uint64_t)(ctx - 1) * lv->n_metrics + m) * 8;
 	struct span s;
 	struct error e = {0};
-	if (blob_read(lv->blobs[pr->blob], off, 8, &s, &e) != STATUS_OK) {
-		if (!lv->failed) {
-			lv->error = e;
-			lv->failed = true;
-		} else {
-			error_clear(&e);
-		}
+	if (blob_read(lv->files.blobs[pr->blob], off, 8, &s, &e) !=
+	    STATUS_OK) {
+		legacy_failure_keep(&lv->failure, &e);
 		return false;
 	}
 	double v = 0;
@@ -290,21 +196,17 @@ enum status legacy_values_read_profile(struct legacy_values *lv, uint32_t p,
 	if (!lv || !out || p >= lv->n_profiles)
 		return error_set(err, STATUS_USAGE, NULL,
 				 "no such profile");
-	const struct lv_profile *pr = &lv->profiles[p];
+	const struct legacy_part *pr = &lv->files.parts[p];
 	/* the extent was checked against the file at open */
 	uint64_t n = (uint64_t)lv->n_nodes * lv->n_metrics;
 	struct span s;
 	struct error e = {0};
-	enum status st = blob_read(lv->blobs[pr->blob], pr->data, n * 8, &s, &e);
+	enum status st = blob_read(lv->files.blobs[pr->blob], pr->off + HEADER,
+				   n * 8, &s, &e);
 	if (st != STATUS_OK) {
 		error_set(err, st, e.file, "%s",
 			  e.message ? e.message : status_message(st));
-		if (!lv->failed) {
-			lv->error = e;
-			lv->failed = true;
-		} else {
-			error_clear(&e);
-		}
+		legacy_failure_keep(&lv->failure, &e);
 		return st;
 	}
 	memset(out, 0, (size_t)lv->n_metrics * sizeof(*out));
@@ -315,17 +217,14 @@ enum status legacy_values_read_profile(struct legacy_values *lv, uint32_t p,
 
 const struct error *legacy_values_error(const struct legacy_values *lv)
 {
-	return lv && lv->failed ? &lv->error : NULL;
+	return lv ? legacy_failure_get(&lv->failure) : NULL;
 }
 
 void legacy_values_close(struct legacy_values *lv)
 {
 	if (!lv)
 		return;
-	for (uint32_t i = 0; i < lv->n_blobs; i++)
-		blob_close(lv->blobs[i]);
-	free(lv->blobs);
-	free(lv->profiles);
-	error_clear(&lv->error);
+	legacy_files_close(&lv->files);
+	error_clear(&lv->failure.error);
 	free(lv);
 }

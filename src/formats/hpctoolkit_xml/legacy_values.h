@@ -12,9 +12,16 @@
 #include <stdint.h>
 
 #include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_common.h"
 #include "core/status.h"
 
 struct legacy_values;
+
+/* Open the value files `from` names (legacy_common.h): metric-db files
+ * stored apart or one merged experiment-1.mdb, as below.  Opened blobs
+ * pass to the result, also on failure. */
+enum status legacy_values_open(const struct legacy_source *from,
+			       struct legacy_values **out, struct error *err);
 
 /* Open `n_paths` metric-db files, one profile each, in the given order
  * (profile p is paths[p]).  Rank and thread come from the file name

@@ -18,6 +18,7 @@
 
 #include "core/path.h"
 #include "io/blob.h"
+#include "formats/hpctoolkit_xml/legacy_common.h"
 #include "core/span.h"
 
 #define PROF_MAGIC "HPCPROF-profdb__"
@@ -62,19 +63,8 @@ struct sparse2020 {
 	uint32_t n_ids;
 	struct sp_line *lines;
 	uint32_t n_lines;
-	struct error error;
-	bool failed;
+	struct legacy_failure failure;
 };
-
-static void keep_error(struct sparse2020 *s, struct error *e)
-{
-	if (!s->failed) {
-		s->error = *e;
-		s->failed = true;
-	} else {
-		error_clear(e);
-	}
-}
 
 /* Magic and major version 1 of a file whose header is `need` bytes. */
 static enum status check_magic(struct blob *b, const char *magic,
@@ -492,7 +482,7 @@ static int lookup(struct sparse2020 *s, uint32_t p, uint32_t ctx,
 	}
 	return 0;
 fail:
-	keep_error(s, &e);
+	legacy_failure_keep(&s->failure, &e);
 	return -1;
 }
 
@@ -522,10 +512,10 @@ enum status sparse2020_profile_values(struct sparse2020 *s, uint32_t ctx_id,
 		int r = lookup(s, p, ctx_id, metric_id, &x);
 		if (r < 0) {
 			free(v);
-			return error_set(err, s->error.status, s->error.file,
-					 "%s", s->error.message
-						       ? s->error.message
-						       : "read error");
+			const struct error *e = &s->failure.error;
+			return error_set(err, e->status, e->file, "%s",
+					 e->message ? e->message
+						    : "read error");
 		}
 		if (r == 0)
 			continue;
@@ -573,7 +563,7 @@ bool sparse2020_trace_sample(struct sparse2020 *s, uint32_t line,
 	struct error e = {0};
 	if (blob_read(s->trace, s->lines[line].data + index * SAMPLE, SAMPLE,
 		      &w, &e) != STATUS_OK) {
-		keep_error(s, &e);
+		legacy_failure_keep(&s->failure, &e);
 		return false;
 	}
 	(void)span_u64be(w, 0, &out->time);
@@ -583,7 +573,7 @@ bool sparse2020_trace_sample(struct sparse2020 *s, uint32_t line,
 
 const struct error *sparse2020_error(const struct sparse2020 *s)
 {
-	return s && s->failed ? &s->error : NULL;
+	return s ? legacy_failure_get(&s->failure) : NULL;
 }
 
 void sparse2020_close(struct sparse2020 *s)
@@ -596,6 +586,6 @@ void sparse2020_close(struct sparse2020 *s)
 	free(s->profiles);
 	free(s->ids);
 	free(s->lines);
-	error_clear(&s->error);
+	error_clear(&s->failure.error);
 	free(s);
 }

@@ -313,12 +313,6 @@ static int XMLCALL on_external_entity(XML_Parser xp, const XML_Char *context,
 
 /* ---- driver ------------------------------------------------------------ */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static enum status finish(struct xml_parser *p)
 {
 	struct xml_experiment *x = p->x;
@@ -339,7 +333,7 @@ static enum status finish(struct xml_parser *p)
 			x->metric_index[i] =
 			    (uint64_t)x->metrics[i].id << 32 | i;
 		qsort(x->metric_index, x->n_metrics, sizeof(*x->metric_index),
-		      cmp_u64);
+		      array_cmp_u64);
 		for (uint32_t i = 1; i < x->n_metrics; i++)
 			if (x->metric_index[i] >> 32 ==
 			    x->metric_index[i - 1] >> 32)
@@ -351,7 +345,7 @@ static enum status finish(struct xml_parser *p)
 	}
 	if (x->n_trace_ids) {
 		qsort(x->trace_ids, x->n_trace_ids, sizeof(*x->trace_ids),
-		      cmp_u64);
+		      array_cmp_u64);
 		size_t k = 0;
 		for (size_t i = 0; i < x->n_trace_ids; i++)
 			if (k == 0 ||

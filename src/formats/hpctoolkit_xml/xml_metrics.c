@@ -67,12 +67,6 @@ struct lookup {
 	const struct xml_experiment *x;
 };
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
-	return p < q ? -1 : p > q;
-}
-
 static int cmp_db(const void *a, const void *b, void *arg)
 {
 	const struct xml_experiment *x = arg;
@@ -103,7 +97,7 @@ static bool lookup_init(struct lookup *l, const struct xml_experiment *x)
 		if (x->metrics[i].order != MODEL_NONE)
 			l->orders[l->n_orders++] =
 				(uint64_t)x->metrics[i].order << 32 | i;
-	qsort(l->orders, l->n_orders, sizeof(*l->orders), cmp_u64);
+	qsort(l->orders, l->n_orders, sizeof(*l->orders), array_cmp_u64);
 	for (uint32_t i = 0; i < x->n_metric_dbs; i++)
 		l->dbs[i] = i;
 	qsort_r(l->dbs, x->n_metric_dbs, sizeof(*l->dbs), cmp_db,

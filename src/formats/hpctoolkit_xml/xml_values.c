@@ -55,12 +55,6 @@ static int cmp_entry(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 bool xml_values_seal(struct xml_values *v)
 {
 	if (!v || v->keys || v->n == 0)
@@ -87,7 +81,7 @@ bool xml_values_seal(struct xml_values *v)
 		k++;
 	}
 	v->n_sealed = k;
-	qsort(v->metrics, k, sizeof(*v->metrics), cmp_u64);
+	qsort(v->metrics, k, sizeof(*v->metrics), array_cmp_u64);
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++)
 		if (m == 0 || v->metrics[m - 1] != v->metrics[i])
