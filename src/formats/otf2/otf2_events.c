@@ -347,8 +347,13 @@ static enum status finish_location(struct pass *p)
 	p->open_end += p->depth;
 	while (p->depth)
 		pop_frame(p, p->last);
-	if (!otf2_tree_first_seen(r, (size_t)(l - r->locs), p->touched,
-				  p->n_touched)) {
+	/* under the index lock: the other threads grow the tree and the
+	 * first-seen keys (a race here renumbered call paths by chance) */
+	pthread_mutex_lock(&r->index_lock);
+	bool seen = otf2_tree_first_seen(r, (size_t)(l - r->locs), p->touched,
+					 p->n_touched);
+	pthread_mutex_unlock(&r->index_lock);
+	if (!seen) {
 		otf2_fail(r, STATUS_NOMEM, "out of memory");
 		return r->failed;
 	}
