@@ -44,6 +44,15 @@ wait_reverse() {
 		sleep 0.05
 	done
 }
+# wait_line LINE TEXT: poll (10 s) until screen line LINE holds TEXT
+wait_line() {
+	n=0
+	until selected_line "$1" | grep -qF -- "$2"; do
+		n=$((n + 1))
+		[ $n -lt 200 ] || return 1
+		sleep 0.05
+	done
+}
 
 # ---- `theme light` in the configuration file -----------------------------
 printf 'theme light\n' >"$tmp/home/.config/callscope/config"
@@ -51,7 +60,8 @@ start "$cs $db" "q quit" || fail "the viewer did not draw"
 t send-keys -t "$S" j j
 wait_esc "${esc}[38;5;${sel_fg}m${esc}[48;5;${sel_bg}m" ||
 	fail "theme light (file): the selected row is not $sel_fg on $sel_bg"
-selected_line $sel_row | grep -qF "${esc}[48;5;${sel_bg}m" ||
+# poll: the first j already draws a selected row (line 5) in these colours
+wait_line $sel_row "${esc}[48;5;${sel_bg}m" ||
 	fail "theme light (file): line $sel_row is not the selected row"
 escreen | grep -qF "${esc}[38;5;${pct_fg}m" ||
 	fail "theme light (file): no percent in colour $pct_fg"
