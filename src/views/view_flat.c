@@ -24,6 +24,7 @@
 
 #include "views/view_internal.h"
 #include "core/array.h"
+#include "core/check.h"
 #include "core/hash.h"
 
 #include <stdlib.h>
@@ -584,12 +585,13 @@ static void flat_node_get(const struct view *v, uint32_t node,
 {
 	const struct flat *f = v->impl;
 	uint8_t kind = NODE_ROOT;
-	/* a group's row kind (0: the row of a model node), one per tag */
-	static const uint8_t group_kind[] = {[FLAT_MODULE] = VIEW_ROW_MODULE,
-					     [FLAT_FILE] = VIEW_ROW_FILE,
-					     [FLAT_INSTRUCTION] = 0};
+	/* a group's row kind (0: the row of a model node), one per tag;
+	 * FLAT_INSTRUCTION is the last tag */
+	static const uint8_t group_kind[FLAT_INSTRUCTION + 1] = {
+	    [FLAT_MODULE] = VIEW_ROW_MODULE, [FLAT_FILE] = VIEW_ROW_FILE};
 	if (node != 0) {
 		const struct flat_row *r = &f->rows[node];
+		CHECK(r->tag < sizeof(group_kind));
 		kind = group_kind[r->tag];
 		if (kind == 0) {
 			kind = model_nodes(v->m)[r->model_node].kind;
